@@ -1,0 +1,360 @@
+"""The platform's domain model: a :class:`Run` is the ordered :class:`Event` list one agent
+invocation produced; a :class:`Signal` is one thing a detector or evaluator found in it.
+
+Field names and event types follow Dunetrace's SDK, so its users feel at home (see
+``docs/events.md``). Standard library only: the SDK, ingest, store, detectors and workers
+all share these types.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._exceptions import EventFormatError
+from .trace import Span, Trace
+
+__all__ = [
+    "EVENT_TYPES",
+    "STEP_EVENTS",
+    "Event",
+    "Run",
+    "Severity",
+    "Signal",
+    "agent_version",
+    "severity_for",
+]
+
+#: Every event type the SDK emits and the store accepts.
+EVENT_TYPES = frozenset(
+    {
+        "run.started",
+        "run.completed",
+        "run.errored",
+        "llm.called",
+        "llm.responded",
+        "tool.called",
+        "tool.responded",
+        "retrieval.called",
+        "retrieval.responded",
+        "external.signal",
+        "policy.triggered",
+        "policy.evaluated",
+        "approval.requested",
+        "approval.granted",
+        "approval.denied",
+        "approval.timeout",
+    }
+)
+#: Events that start a new step; responses and annotations keep the step of their call.
+STEP_EVENTS = frozenset({"llm.called", "tool.called", "retrieval.called"})
+TERMINAL_EVENTS = frozenset({"run.completed", "run.errored"})
+
+
+def agent_version(system_prompt: str | None, model: str | None, tools: Iterable[str] | None) -> str:
+    """First 8 hex chars of sha256("system_prompt:model:sorted(tools)"), as Dunetrace does."""
+    key = f"{system_prompt or ''}:{model or ''}:{sorted(tools or [])}"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
+
+
+def _text(raw: Mapping[str, Any], name: str, *, required: bool) -> str | None:
+    value = raw.get(name)
+    if value is None or value == "":
+        if required:
+            raise EventFormatError("is required", field=name)
+        return None
+    if not isinstance(value, str):
+        raise EventFormatError(f"must be a string, not {type(value).__name__}", field=name)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened in a run."""
+
+    event_type: str
+    run_id: str
+    agent_id: str
+    step_index: int
+    timestamp: float
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    agent_version: str = ""
+    parent_run_id: str | None = None
+    trace_id: str | None = None
+    conversation_id: str | None = None
+    event_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event_type": self.event_type,
+            "run_id": self.run_id,
+            "agent_id": self.agent_id,
+            "agent_version": self.agent_version,
+            "step_index": self.step_index,
+            "timestamp": self.timestamp,
+            "payload": dict(self.payload),
+            "parent_run_id": self.parent_run_id,
+            "trace_id": self.trace_id,
+            "conversation_id": self.conversation_id,
+            "event_id": self.event_id,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> Event:
+        """Validate one event from the wire; :class:`EventFormatError` names the bad field."""
+        if not isinstance(raw, Mapping):
+            raise EventFormatError(f"an event must be a JSON object, not {type(raw).__name__}")
+        event_type = _text(raw, "event_type", required=True)
+        assert event_type is not None
+        if event_type not in EVENT_TYPES:
+            raise EventFormatError(f"unknown event type {event_type!r}", field="event_type")
+        step = raw.get("step_index", 0)
+        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+            raise EventFormatError("must be a non-negative integer", field="step_index")
+        ts = raw.get("timestamp")
+        if isinstance(ts, bool) or not isinstance(ts, (int, float)) or ts != ts or ts < 0:
+            raise EventFormatError("must be epoch seconds (a number)", field="timestamp")
+        payload = raw.get("payload") or {}
+        if not isinstance(payload, Mapping):
+            raise EventFormatError("must be an object", field="payload")
+        event_id = _text(raw, "event_id", required=False) or uuid.uuid4().hex
+        return cls(
+            event_type=event_type,
+            run_id=_text(raw, "run_id", required=True) or "",
+            agent_id=_text(raw, "agent_id", required=True) or "",
+            step_index=step,
+            timestamp=float(ts),
+            payload=dict(payload),
+            agent_version=_text(raw, "agent_version", required=False) or "",
+            parent_run_id=_text(raw, "parent_run_id", required=False),
+            trace_id=_text(raw, "trace_id", required=False),
+            conversation_id=_text(raw, "conversation_id", required=False),
+            event_id=event_id,
+        )
+
+
+@dataclass
+class Run:
+    """One agent invocation: its events in order."""
+
+    run_id: str
+    agent_id: str
+    events: list[Event]
+    agent_version: str = ""
+    conversation_id: str | None = None
+    parent_run_id: str | None = None
+    trace_id: str | None = None
+
+    @classmethod
+    def from_events(cls, events: Iterable[Event]) -> Run:
+        ordered = sorted(events, key=lambda e: (e.step_index, e.timestamp))
+        if not ordered:
+            raise ValueError("a run needs at least one event")
+        first = ordered[0]
+
+        def first_set(attr: str) -> Any:
+            return next((getattr(e, attr) for e in ordered if getattr(e, attr)), None)
+
+        return cls(
+            run_id=first.run_id,
+            agent_id=first.agent_id,
+            events=ordered,
+            agent_version=first_set("agent_version") or "",
+            conversation_id=first_set("conversation_id"),
+            parent_run_id=first_set("parent_run_id"),
+            trace_id=first_set("trace_id"),
+        )
+
+    @property
+    def status(self) -> str:
+        """``completed``, ``errored`` or ``running`` (no terminal event yet)."""
+        for event in reversed(self.events):
+            if event.event_type == "run.completed":
+                return "completed"
+            if event.event_type == "run.errored":
+                return "errored"
+        return "running"
+
+    def of_type(self, event_type: str) -> list[Event]:
+        return [e for e in self.events if e.event_type == event_type]
+
+    @property
+    def started(self) -> Event | None:
+        return next((e for e in self.events if e.event_type == "run.started"), None)
+
+    @property
+    def user_input(self) -> str:
+        started = self.started
+        return str(started.payload.get("input_text") or "") if started else ""
+
+    @property
+    def duration_s(self) -> float:
+        return self.events[-1].timestamp - self.events[0].timestamp
+
+    def to_trace(self) -> Trace:
+        """The run as a library :class:`Trace`: one span per call, with its response."""
+        children: list[Span] = []
+        open_calls: dict[str, list[Span]] = {}
+        for event in self.events:
+            p = event.payload
+            kind = event.event_type
+            if kind == "llm.called":
+                span = Span(type="llm", name=str(p.get("model") or "llm"), input=p.get("prompt", ""))
+                span.metadata["step_index"] = event.step_index
+                children.append(span)
+                open_calls.setdefault("llm", []).append(span)
+            elif kind == "llm.responded":
+                span = _pop_or_new(open_calls, children, "llm", "llm", event)
+                span.output = p.get("output", "")
+                _copy(span, p, "finish_reason", "latency_ms", "completion_tokens", "prompt_tokens")
+            elif kind == "tool.called":
+                name = str(p.get("tool_name") or "tool")
+                span = Span(type="tool", name=name, input=p.get("args", ""))
+                span.metadata["step_index"] = event.step_index
+                children.append(span)
+                open_calls.setdefault(f"tool:{name}", []).append(span)
+            elif kind == "tool.responded":
+                name = str(p.get("tool_name") or "tool")
+                span = _pop_or_new(open_calls, children, f"tool:{name}", "tool", event, name)
+                span.output = p.get("output", "")
+                _copy(span, p, "success", "error", "latency_ms")
+            elif kind == "retrieval.called":
+                span = Span(type="retriever", name=str(p.get("index_name") or "retrieval"),
+                            input=p.get("query", ""))
+                span.metadata["step_index"] = event.step_index
+                children.append(span)
+                open_calls.setdefault("retrieval", []).append(span)
+            elif kind == "retrieval.responded":
+                span = _pop_or_new(open_calls, children, "retrieval", "retriever", event)
+                span.output = p.get("content", "")
+                _copy(span, p, "result_count", "top_score", "latency_ms")
+        root = Span(type="agent", name=self.agent_id, input=self.user_input, children=children)
+        final = self.of_type("run.completed")
+        if final:
+            root.metadata["exit_reason"] = final[-1].payload.get("exit_reason")
+        return Trace(goal=self.user_input, root=root, trace_id=self.run_id)
+
+    @classmethod
+    def from_trace(
+        cls, trace: Trace, *, agent_id: str = "imported", run_id: str | None = None,
+        start: float = 0.0,
+    ) -> Run:
+        """Events for a library :class:`Trace`, one call and response per span, in walk order."""
+        rid = run_id or trace.trace_id or uuid.uuid4().hex
+        clock = [start]
+
+        def make(event_type: str, step: int, payload: dict[str, Any]) -> Event:
+            clock[0] += 0.001
+            return Event(event_type=event_type, run_id=rid, agent_id=agent_id,
+                         step_index=step, timestamp=clock[0], payload=payload)
+
+        events = [make("run.started", 0, {"input_text": trace.goal})]
+        step = 0
+        tool_calls = 0
+        for span in trace.root.walk():
+            if span is trace.root:
+                continue
+            if span.type == "llm":
+                step += 1
+                events.append(make("llm.called", step, {"model": span.name}))
+                events.append(make("llm.responded", step, {
+                    "output": span.output_text, "output_length": len(span.output_text),
+                    "finish_reason": span.metadata.get("finish_reason", "stop")}))
+            elif span.type == "tool":
+                step += 1
+                tool_calls += 1
+                args = span.input if isinstance(span.input, Mapping) else span.input_text
+                events.append(make("tool.called", step, {"tool_name": span.name, "args": args}))
+                events.append(make("tool.responded", step, {
+                    "tool_name": span.name, "output": span.output_text,
+                    "output_length": len(span.output_text),
+                    "success": bool(span.metadata.get("success", True))}))
+            elif span.type == "retriever":
+                step += 1
+                events.append(make("retrieval.called", step, {"index_name": span.name,
+                                                              "query": span.input_text}))
+                events.append(make("retrieval.responded", step, {
+                    "index_name": span.name, "content": span.output_text}))
+        events.append(make("run.completed", step, {
+            "total_steps": step, "exit_reason": "completed", "tool_call_count": tool_calls}))
+        return cls(run_id=rid, agent_id=agent_id, events=events)
+
+
+def _pop_or_new(
+    open_calls: dict[str, list[Span]], children: list[Span], key: str, span_type: str,
+    event: Event, name: str | None = None,
+) -> Span:
+    # A response is paired with the latest open call of its kind (LIFO, as Dunetrace does);
+    # a response with no recorded call still becomes a span, so no output is lost.
+    pending = open_calls.get(key)
+    if pending:
+        return pending.pop()
+    span = Span(type=span_type, name=name or span_type)
+    span.metadata["step_index"] = event.step_index
+    children.append(span)
+    return span
+
+
+def _copy(span: Span, payload: Mapping[str, Any], *keys: str) -> None:
+    for key in keys:
+        if key in payload:
+            span.metadata[key] = payload[key]
+
+
+class Severity:
+    """Severity bands of a signal, from its confidence."""
+
+    CRITICAL = "CRITICAL"
+    HIGH = "HIGH"
+    MEDIUM = "MEDIUM"
+    LOW = "LOW"
+    ORDER = (LOW, MEDIUM, HIGH, CRITICAL)
+
+
+def severity_for(confidence: float) -> str:
+    """CRITICAL ≥ 0.85, HIGH ≥ 0.70, MEDIUM ≥ 0.50, else LOW."""
+    if confidence >= 0.85:
+        return Severity.CRITICAL
+    if confidence >= 0.70:
+        return Severity.HIGH
+    if confidence >= 0.50:
+        return Severity.MEDIUM
+    return Severity.LOW
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One failure found in one run, by a structural detector or a semantic evaluator.
+
+    ``evidence`` names the steps involved (``{"steps": [...], ...}``).
+    """
+
+    failure_type: str
+    run_id: str
+    severity: str
+    confidence: float
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    step_index: int = 0
+    source: str = "structural"
+    shadow: bool = False
+    agent_id: str = ""
+    agent_version: str = ""
+    co_signal_count: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "failure_type": self.failure_type,
+            "run_id": self.run_id,
+            "severity": self.severity,
+            "confidence": self.confidence,
+            "evidence": dict(self.evidence),
+            "step_index": self.step_index,
+            "source": self.source,
+            "shadow": self.shadow,
+            "agent_id": self.agent_id,
+            "agent_version": self.agent_version,
+            "co_signal_count": self.co_signal_count,
+        }

@@ -1,0 +1,66 @@
+"""What every judge backend speaks: questions in, :class:`Answer` objects out.
+
+Questions use the System One wire format (``noul``, ``choice``, ``score``); see
+``docs/judges.md``. A backend answers all the questions about one trace in one
+:meth:`Backend.ask` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union, runtime_checkable
+
+__all__ = ["Answer", "Backend", "JudgeResponse", "Question", "State"]
+
+#: A question as sent on the wire: ``{"type": "noul", "instructions": ..., "criteria": ...}``.
+Question = Mapping[str, Any]
+#: The content every question refers to: a string, an object or a list.
+State = Union[str, Mapping[str, Any], list[Any]]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer.
+
+    ``value`` is P(yes) for a ``noul``, the chosen label for a ``choice`` and the expected
+    level for a ``score``. ``probability`` is how sure the judge is of that value.
+    """
+
+    type: str
+    value: Any
+    probability: float
+    probabilities: Mapping[Any, float] = field(default_factory=dict)
+    confidence: float | None = None
+
+    @property
+    def is_yes(self) -> bool:
+        if self.type != "noul":
+            raise TypeError(f"is_yes applies to noul answers, not {self.type}")
+        return float(self.value) >= 0.5
+
+    def is_uncertain(self, low: float = 0.4, high: float = 0.6) -> bool:
+        if self.type == "noul":
+            return low <= float(self.value) <= high
+        return self.probability < high
+
+
+@dataclass(frozen=True)
+class JudgeResponse:
+    """The answers to one :meth:`Backend.ask` call, with what it cost."""
+
+    answers: Mapping[str, Answer]
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_ms: float = 0.0
+    model: str = ""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A judge: answers every question about one state in one call."""
+
+    name: str
+
+    def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse: ...
