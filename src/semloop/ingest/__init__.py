@@ -1,0 +1,1 @@
+"""Receiving runs: the ingest API and the trace importers."""
