@@ -1,0 +1,565 @@
+"""The judged loop detector: deepeval's metric with its stagnation check asked, not counted.
+
+deepeval's ``AgentLoopDetectionMetric`` decides "is the agent stuck?" from word overlap
+between neighbouring LLM outputs. :class:`SemanticLoopDetection` keeps its three
+sub-signals, its weights and its threshold, but asks a judge (any :class:`Backend`) the
+question that was meant: did step ``j`` get anywhere beyond step ``i``?
+
+Question families, all sent in ONE ``backend.ask`` per trace:
+
+* ``progress_{i}_{i+1}`` — did step i+1 advance the task beyond step i? (noul)
+* ``revisit_{i}_{i+d}`` for d in 2..lookahead — does step i+d repeat step i's attempt? (noul)
+* ``tool_repeat_{name}`` — for a tool called at least ``repetition_threshold`` times: are
+  the calls the same action despite cosmetic argument changes? (noul)
+* ``stagnation`` — an overall 4-level score; asked for context, never used in scoring.
+
+Scoring (see ``docs/semantic.md``): a pair's stagnation is ``1 - p`` for progress and ``p``
+for revisit; the worst pair gives 0.0 at ``severe_stagnation``, 0.5 at ``mild_stagnation``,
+else 1.0. Tool repetition is the more severe of the exact-match and judged checks. Call
+graph cycles stay the deterministic lexical check. Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._exceptions import ConfigError, TraceFormatError
+from .judge._types import Answer, Backend, JudgeResponse
+from .lexical import (
+    WEIGHTS,
+    LoopResult,
+    combine_scores,
+    score_call_graph_cycles,
+    score_reasoning_stagnation,
+    score_tool_repetition,
+)
+from .trace import Span, Trace
+
+__all__ = [
+    "PairFinding",
+    "SemanticLoopDetection",
+    "ToolFinding",
+    "build_questions",
+    "build_state",
+    "build_tool_questions",
+    "reasoning_steps",
+]
+
+NO_LOOP_REASON = "No loop patterns detected."
+STAGNATION_QUESTION = "stagnation"
+TOOL_PREFIX = "tool_repeat_"
+# The lexical fallback runs with deepeval's default similarity line.
+FALLBACK_SIMILARITY = 0.85
+
+_PROGRESS_QUESTION: dict[str, Any] = {
+    "type": "noul",
+    "instructions": (
+        "state.steps lists what an agent did, in order, while pursuing state.goal. Compare "
+        "step {j} with step {i}. Step {j} counts as progress if it turns to another part of "
+        "the task, uses information that was not available at step {i}, or changes approach "
+        "after a failure. It does not count if it only restates step {i}'s plan in other "
+        "words, or repeats the same action without learning anything new."
+    ),
+    "criteria": {
+        "true": "Step {j} moves the task forward beyond step {i}.",
+        "false": "Step {j} repeats or rewords step {i} without moving the task forward.",
+    },
+}
+_REVISIT_QUESTION: dict[str, Any] = {
+    "type": "noul",
+    "instructions": (
+        "state.steps lists what an agent did, in order, while pursuing state.goal. Does step "
+        "{j} go back to the same attempt the agent already made at step {i}, with no new "
+        "information since, so that the agent is cycling between the same states? Judge the "
+        "action and intent, not the wording."
+    ),
+    "criteria": {
+        "true": "Step {j} repeats the attempt made at step {i}.",
+        "false": "Step {j} is a different attempt from step {i}.",
+    },
+}
+_TOOL_QUESTION: dict[str, Any] = {
+    "type": "noul",
+    "instructions": (
+        "state.tool_calls.{name} lists the distinct argument sets of the {count} calls the "
+        "agent made to the tool '{name}', in the order first used. Are all these calls the "
+        "same underlying action, repeated, even though the arguments differ cosmetically "
+        "(an added flag, a reordered key, a trivially different value)? Answer no if the "
+        "arguments make the calls genuinely different actions."
+    ),
+    "criteria": {
+        "true": "The calls are one action repeated; the argument differences are cosmetic.",
+        "false": "The calls are genuinely different actions that share a tool.",
+    },
+}
+_STAGNATION_QUESTION: dict[str, Any] = {
+    "type": "score",
+    "instructions": (
+        "Taking the whole of state.steps into account, how stuck is this agent on state.goal?"
+    ),
+    "criteria": [
+        "Not stuck: every step moves the task forward; retries are ordinary.",
+        "Mostly moving: one step repeats earlier work.",
+        "Circling: several repeats or retries bring no new information.",
+        "Completely stuck: the agent keeps doing the same thing.",
+    ],
+}
+
+
+def _fill(template: Mapping[str, Any], **values: Any) -> dict[str, Any]:
+    """A copy of a question template with its ``{placeholders}`` filled in."""
+
+    def fill(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.format(**values)
+        if isinstance(value, Mapping):
+            return {k: fill(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [fill(v) for v in value]
+        return value
+
+    return {k: fill(v) for k, v in template.items()}
+
+
+def reasoning_steps(trace: Trace) -> list[Span]:
+    """The spans the judge compares: the LLM spans if there are two, else the tool spans.
+
+    With fewer than two of either the LLM spans are returned (0 or 1), which yields no
+    questions. Agent and retriever spans are never steps.
+    """
+    llm = trace.llm_spans
+    if len(llm) >= 2:
+        return llm
+    tools = trace.tool_spans
+    if len(tools) >= 2:
+        return tools
+    return llm
+
+
+def _truncate(text: str, limit: int) -> str:
+    # Keeps a long trace inside the judge's context (Jev's is 32k tokens); <= 0 disables.
+    if limit <= 0 or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [truncated {len(text) - limit} chars]"
+
+
+def build_state(
+    trace: Trace,
+    steps: Sequence[Span] | None = None,
+    *,
+    max_chars_per_step: int = 800,
+    include_tool_calls: bool = False,
+) -> dict[str, Any]:
+    """The state every judge reads: the goal, the steps (with the tool calls after each)
+    and, when ``include_tool_calls``, each tool's distinct inputs in first-seen order."""
+    if steps is None:
+        steps = reasoning_steps(trace)
+    limit = max_chars_per_step
+    position = {id(span): k for k, span in enumerate(steps)}
+    steps_are_tools = any(span.type == "tool" for span in steps)
+    tools_after: list[list[dict[str, str]]] = [[] for _ in steps]
+    distinct: dict[str, list[str]] = {}
+    current = -1
+    for span in trace.walk():
+        if id(span) in position:
+            current = position[id(span)]
+            if span.type == "tool":
+                # A step that is itself a tool call still counts towards tool_calls.
+                distinct.setdefault(span.name, [])
+                if span.input_text not in distinct[span.name]:
+                    distinct[span.name].append(span.input_text)
+            continue
+        if span.type != "tool":
+            continue
+        seen = distinct.setdefault(span.name, [])
+        if span.input_text not in seen:
+            seen.append(span.input_text)
+        if current >= 0 and not steps_are_tools:
+            tools_after[current].append(
+                {
+                    "name": span.name,
+                    "input": _truncate(span.input_text, limit),
+                    "output": _truncate(span.output_text, limit),
+                }
+            )
+    state: dict[str, Any] = {
+        "goal": trace.goal,
+        "steps": [
+            {
+                "index": k,
+                "type": span.type,
+                "name": span.name,
+                "input": _truncate(span.input_text, limit),
+                "output": _truncate(span.output_text, limit),
+                "tools": tools_after[k],
+            }
+            for k, span in enumerate(steps)
+        ],
+    }
+    if include_tool_calls:
+        state["tool_calls"] = {
+            name: [_truncate(text, limit) for text in inputs] for name, inputs in distinct.items()
+        }
+    return state
+
+
+def build_questions(
+    steps: Sequence[Any], lookahead: int = 2, max_questions: int = 64
+) -> dict[str, dict[str, Any]]:
+    """Progress questions for neighbours, revisit questions at distances 2..lookahead, and
+    the ``stagnation`` score question; at most ``max_questions`` (``stagnation`` is kept).
+
+    Fewer than two steps gives no questions at all. Only ``len(steps)`` is used.
+    """
+    n = len(steps)
+    if n < 2:
+        return {}
+    questions: dict[str, dict[str, Any]] = {}
+    for i in range(n - 1):
+        questions[f"progress_{i}_{i + 1}"] = _fill(_PROGRESS_QUESTION, i=i, j=i + 1)
+    for d in range(2, lookahead + 1):
+        for i in range(n - d):
+            questions[f"revisit_{i}_{i + d}"] = _fill(_REVISIT_QUESTION, i=i, j=i + d)
+    if len(questions) + 1 > max_questions:
+        # Progress first, then revisits by increasing distance: the nearest pairs matter most.
+        questions = dict(list(questions.items())[: max(0, max_questions - 1)])
+    questions[STAGNATION_QUESTION] = _fill(_STAGNATION_QUESTION)
+    return questions
+
+
+def build_tool_questions(
+    tool_spans: Sequence[Span], repetition_threshold: int = 3
+) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
+    """A ``tool_repeat_{name}`` question per tool called ``repetition_threshold`` times or
+    more, whatever its arguments; also the call count of every tool name."""
+    counts: dict[str, int] = {}
+    for span in tool_spans:
+        counts[span.name] = counts.get(span.name, 0) + 1
+    questions = {
+        f"{TOOL_PREFIX}{name}": _fill(_TOOL_QUESTION, name=name, count=count)
+        for name, count in counts.items()
+        if count >= repetition_threshold
+    }
+    return questions, counts
+
+
+@dataclass(frozen=True)
+class PairFinding:
+    """The judge's answer about one pair of steps, as a stagnation in [0, 1]."""
+
+    kind: str  # "progress" or "revisit"
+    i: int
+    j: int
+    p_yes: float
+    stagnation: float
+    uncertain: bool
+
+    def describe(self) -> str:
+        if self.kind == "progress":
+            return f"step {self.j} made no progress over step {self.i} (p={self.stagnation:.2f})"
+        return f"step {self.j} revisits step {self.i} (p={self.stagnation:.2f})"
+
+
+@dataclass(frozen=True)
+class ToolFinding:
+    """A tool the judge says was called repeatedly as the same action."""
+
+    name: str
+    p_same: float
+    count: int
+
+
+def _noul_value(answer: Any) -> float | None:
+    """P(yes) of a usable noul answer, else None (the answer is ignored, never guessed)."""
+    if not isinstance(answer, Answer) or answer.type != "noul":
+        return None
+    value = answer.value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    p = float(value)
+    if not math.isfinite(p) or not 0.0 <= p <= 1.0:
+        return None
+    return p
+
+
+def _as_trace(x: Trace | Mapping[str, Any]) -> Trace:
+    if isinstance(x, Trace):
+        return x
+    if isinstance(x, Mapping):
+        if "root" in x:
+            return Trace.from_dict(x)
+        return Trace.from_deepeval_trace_dict(x)
+    raise TraceFormatError(f"expected a Trace or a trace dict, not {type(x).__name__}")
+
+
+def _shallow(span: Span) -> dict[str, Any]:
+    # The lexical sub-signals read only these keys; skipping children avoids deep copies.
+    return {"type": span.type, "name": span.name, "input": span.input, "output": span.output}
+
+
+class SemanticLoopDetection:
+    """deepeval's loop metric with judged stagnation and judged tool repetition.
+
+    ``measure`` makes exactly one ``backend.ask`` per trace (none when there is nothing to
+    ask) and raises :class:`~semloop.JudgeError` when the backend fails.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        threshold: float = 0.5,
+        repetition_threshold: int = 3,
+        lookahead: int = 2,
+        max_questions: int = 64,
+        max_chars_per_step: int = 800,
+        check_tool_repetition: bool = True,
+        check_semantic_tool_repetition: bool = True,
+        check_reasoning_stagnation: bool = True,
+        check_call_graph_cycles: bool = True,
+        fallback_to_lexical_when_uncertain: bool = True,
+        severe_stagnation: float = 0.85,
+        mild_stagnation: float = 0.60,
+        uncertain_band: tuple[float, float] = (0.40, 0.60),
+        weights: Mapping[str, float] | None = None,
+    ) -> None:
+        if lookahead < 1:
+            raise ConfigError(f"must be at least 1, not {lookahead}", key="lookahead")
+        if max_questions < 1:
+            raise ConfigError(f"must be at least 1, not {max_questions}", key="max_questions")
+        if repetition_threshold < 1:
+            raise ConfigError(
+                f"must be at least 1, not {repetition_threshold}", key="repetition_threshold"
+            )
+        if not 0.0 <= mild_stagnation <= severe_stagnation <= 1.0:
+            raise ConfigError(
+                f"need 0 <= mild ({mild_stagnation}) <= severe ({severe_stagnation}) <= 1",
+                key="mild_stagnation",
+            )
+        low, high = uncertain_band
+        if not 0.0 <= low <= high <= 1.0:
+            raise ConfigError(f"need 0 <= low <= high <= 1, got {uncertain_band}",
+                              key="uncertain_band")
+        merged = dict(WEIGHTS)
+        for key, value in (weights or {}).items():
+            if key not in WEIGHTS:
+                raise ConfigError(f"unknown sub-signal; expected one of {list(WEIGHTS)}",
+                                  key=f"weights.{key}")
+            if not isinstance(value, (int, float)) or value < 0 or not math.isfinite(value):
+                raise ConfigError(f"must be a non-negative number, not {value!r}",
+                                  key=f"weights.{key}")
+            merged[key] = float(value)
+        self.backend = backend
+        self.threshold = threshold
+        self.repetition_threshold = repetition_threshold
+        self.lookahead = lookahead
+        self.max_questions = max_questions
+        self.max_chars_per_step = max_chars_per_step
+        self.check_tool_repetition = check_tool_repetition
+        self.check_semantic_tool_repetition = check_semantic_tool_repetition
+        self.check_reasoning_stagnation = check_reasoning_stagnation
+        self.check_call_graph_cycles = check_call_graph_cycles
+        self.fallback_to_lexical_when_uncertain = fallback_to_lexical_when_uncertain
+        self.severe_stagnation = severe_stagnation
+        self.mild_stagnation = mild_stagnation
+        self.uncertain_band = (float(low), float(high))
+        self.weights = merged
+        # deepeval-style attributes, refreshed by every measure().
+        self.score = 1.0
+        self.reason = ""
+        self.success: bool | None = None
+        self.score_breakdown: dict[str, float] | None = None
+        self.findings: list[PairFinding] = []
+        self.tool_findings: list[ToolFinding] = []
+        self.last_response: JudgeResponse | None = None
+
+    @property
+    def __name__(self) -> str:  # deepeval metrics expose a display name this way
+        return "Semantic Loop Detection"
+
+    @property
+    def enabled(self) -> dict[str, bool]:
+        return {
+            "tool_repetition": self.check_tool_repetition or self.check_semantic_tool_repetition,
+            "reasoning_stagnation": self.check_reasoning_stagnation,
+            "call_graph_cycles": self.check_call_graph_cycles,
+        }
+
+    def questions_for(
+        self, trace: Trace
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]], dict[str, int]]:
+        """The state, the merged questions (tool questions first) and the tool call counts
+        that :meth:`measure` sends for ``trace``."""
+        tool_qs: dict[str, dict[str, Any]] = {}
+        counts: dict[str, int] = {}
+        if self.check_semantic_tool_repetition:
+            tool_qs, counts = build_tool_questions(trace.tool_spans, self.repetition_threshold)
+        steps = reasoning_steps(trace)
+        stag_qs: dict[str, dict[str, Any]] = {}
+        if self.check_reasoning_stagnation:
+            budget = max(1, self.max_questions - len(tool_qs))
+            stag_qs = build_questions(steps, self.lookahead, budget)
+        questions = {**tool_qs, **stag_qs}
+        state = build_state(
+            trace,
+            steps,
+            max_chars_per_step=self.max_chars_per_step,
+            include_tool_calls=bool(tool_qs),
+        )
+        return state, questions, counts
+
+    def measure(self, trace: Trace | Mapping[str, Any]) -> LoopResult:
+        """Score one trace; see the module docstring for how."""
+        trace = _as_trace(trace)
+        enabled = self.enabled
+        reasons: dict[str, str] = {}
+        breakdown: dict[str, float] = {}
+
+        if self.check_call_graph_cycles:
+            cycle, reasons["call_graph_cycles"] = score_call_graph_cycles(trace.root.to_dict())
+        else:
+            cycle, reasons["call_graph_cycles"] = 1.0, "Call graph cycles check skipped."
+
+        tool_spans = [_shallow(s) for s in trace.tool_spans]
+        exact: tuple[float, str] | None = None
+        if self.check_tool_repetition:
+            exact = score_tool_repetition(tool_spans, self.repetition_threshold)
+
+        state, questions, counts = self.questions_for(trace)
+        response: JudgeResponse | None = None
+        if questions:
+            response = self.backend.ask(state, questions)
+        answers: Mapping[str, Answer] = response.answers if response is not None else {}
+
+        pair_ids = [q for q in questions if q.startswith(("progress_", "revisit_"))]
+        undecided = False
+        self.findings = []
+        if not self.check_reasoning_stagnation:
+            stag, reasons["reasoning_stagnation"] = 1.0, "Reasoning stagnation check skipped."
+        elif not pair_ids:
+            stag = 1.0
+            reasons["reasoning_stagnation"] = "Not enough reasoning steps to check for stagnation."
+        else:
+            stag, stag_reason, undecided = self._score_stagnation(pair_ids, answers)
+            if undecided and self.fallback_to_lexical_when_uncertain:
+                llm_spans = [_shallow(s) for s in trace.llm_spans]
+                lex, lex_reason = score_reasoning_stagnation(llm_spans, FALLBACK_SIMILARITY)
+                stag = min(stag, lex)
+                stag_reason += (
+                    " Judge was undecided, so the lexical check was used as well: " + lex_reason
+                )
+            reasons["reasoning_stagnation"] = stag_reason
+
+        tool_ids = [q for q in questions if q.startswith(TOOL_PREFIX)]
+        judged: tuple[float, str] | None = None
+        self.tool_findings = []
+        if self.check_semantic_tool_repetition:
+            if tool_ids:
+                judged = self._score_tool_answers(tool_ids, answers, counts)
+            else:
+                judged = (1.0, "No tool was called often enough to ask about repetition.")
+        if exact is None and judged is None:
+            rep, reasons["tool_repetition"] = 1.0, "Tool repetition check skipped."
+        elif judged is None or (exact is not None and exact[0] <= judged[0]):
+            # On a tie the exact-match reason wins: a judged miss never hides a detection.
+            assert exact is not None
+            rep, reasons["tool_repetition"] = exact
+        else:
+            rep, reasons["tool_repetition"] = judged
+
+        breakdown = {
+            "tool_repetition": rep,
+            "reasoning_stagnation": stag,
+            "call_graph_cycles": cycle,
+        }
+        score = combine_scores(breakdown, enabled, self.weights)
+        reason = " ".join(
+            reasons[key]
+            for key in WEIGHTS
+            if enabled[key] and breakdown[key] < 1.0 and reasons[key]
+        ) or NO_LOOP_REASON
+
+        self.score = score
+        self.reason = reason
+        self.success = score >= self.threshold
+        self.score_breakdown = dict(breakdown)
+        self.last_response = response
+        return LoopResult(
+            score=score,
+            success=self.success,
+            reason=reason,
+            score_breakdown=dict(breakdown),
+            sub_reasons=reasons,
+            undecided=undecided,
+            cost_usd=response.cost_usd if response is not None else 0.0,
+            latency_ms=response.latency_ms if response is not None else 0.0,
+            input_tokens=response.input_tokens if response is not None else 0,
+            output_tokens=response.output_tokens if response is not None else 0,
+            answers=dict(answers),
+        )
+
+    def _score_stagnation(
+        self, pair_ids: Sequence[str], answers: Mapping[str, Answer]
+    ) -> tuple[float, str, bool]:
+        """(score, reason, undecided) from the progress/revisit answers."""
+        low, high = self.uncertain_band
+        findings: list[PairFinding] = []
+        for qid in pair_ids:
+            kind, i, j = qid.split("_")
+            p = _noul_value(answers.get(qid))
+            if p is None:
+                continue
+            stagnation = 1.0 - p if kind == "progress" else p
+            findings.append(
+                PairFinding(kind, int(i), int(j), p, stagnation, low <= stagnation <= high)
+            )
+        self.findings = findings
+        if not findings:
+            # Nothing usable came back: undecided, so the lexical fallback can step in.
+            return 1.0, "Judge returned no usable pair answers.", True
+        worst = max(findings, key=lambda f: f.stagnation)
+        if worst.stagnation >= self.severe_stagnation:
+            score = 0.0
+        elif worst.stagnation >= self.mild_stagnation:
+            score = 0.5
+        else:
+            score = 1.0
+        # Undecided only when nothing was detected and the worst pair sat in the band: a
+        # band answer beside a confident detection changes nothing.
+        undecided = score == 1.0 and worst.uncertain
+        if score == 1.0:
+            return score, "No reasoning stagnation: every step advanced the task.", undecided
+        flagged = sorted(
+            (f for f in findings if f.stagnation >= self.mild_stagnation),
+            key=lambda f: f.stagnation,
+            reverse=True,
+        )[:3]
+        text = "; ".join(f.describe() for f in flagged)
+        return score, f"Reasoning stagnation — {text}.", undecided
+
+    def _score_tool_answers(
+        self, tool_ids: Sequence[str], answers: Mapping[str, Answer], counts: Mapping[str, int]
+    ) -> tuple[float, str]:
+        findings: list[ToolFinding] = []
+        for qid in tool_ids:
+            p = _noul_value(answers.get(qid))
+            name = qid[len(TOOL_PREFIX):]
+            if p is not None and p >= 0.5:
+                findings.append(ToolFinding(name, p, counts.get(name, 0)))
+        self.tool_findings = findings
+        if not findings:
+            return 1.0, "Judge found no tool repeated as the same action."
+        top = max(findings, key=lambda f: f.p_same)
+        if top.count >= 2 * self.repetition_threshold:
+            score = 0.0
+        elif top.count >= self.repetition_threshold:
+            score = 0.5
+        else:
+            score = 1.0
+        return score, (
+            f"Semantic tool repetition — tool '{top.name}' called {top.count} times as "
+            f"apparently the same action despite different arguments (p={top.p_same:.2f})."
+        )
