@@ -1,0 +1,341 @@
+"""`Client` and `RunContext`: the agent-facing surface, named as in Dunetrace's SDK.
+
+Each ``RunContext`` method counts the step, packs its arguments into a tuple and hands
+it to the sender's buffer; it never serialises, never does I/O and never raises into
+the agent (an SDK bug is counted in ``client.stats.internal_errors`` and logged).
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, Literal
+
+from ..events import agent_version as _agent_version
+from ._emitters import Emitter, HttpEmitter
+from ._records import DEFAULT_SECRET_KEYS, RunInfo, build_event, secret_matcher, tool_name
+from ._sender import ClientStats, Sender
+
+__all__ = ["Client", "RunContext"]
+
+logger = logging.getLogger("semloop.sdk")
+
+_now = time.time
+
+
+class Client:
+    """Records agent runs as events and ships them in the background.
+
+    ``emitter`` defaults to an :class:`HttpEmitter` for ``endpoint`` (else
+    ``$SEMLOOP_ENDPOINT``, else ``http://127.0.0.1:8000``) and ``api_key`` (else
+    ``$SEMLOOP_API_KEY``). At most ``buffer_size`` events wait; when full, the oldest is
+    dropped and counted. The sender thread sends batches of up to ``batch_size`` every
+    ``flush_interval`` seconds, retrying a failed batch up to ``max_retries`` times with
+    exponential backoff from ``retry_backoff`` seconds (capped at ``retry_backoff_max``).
+    ``redact(payload) -> payload`` runs on every payload on the sender thread; values of
+    keys named like secrets (``redact_keys``) in tool args and signal meta are replaced
+    first. Everything left is flushed at interpreter exit, or by :meth:`shutdown`.
+    """
+
+    def __init__(
+        self,
+        endpoint: str | None = None,
+        api_key: str | None = None,
+        *,
+        emitter: Emitter | None = None,
+        buffer_size: int = 10_000,
+        flush_interval: float = 0.2,
+        batch_size: int = 100,
+        redact: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        redact_keys: Iterable[str] = DEFAULT_SECRET_KEYS,
+        max_retries: int = 4,
+        retry_backoff: float = 0.2,
+        retry_backoff_max: float = 5.0,
+        exit_timeout: float = 5.0,
+    ) -> None:
+        self.emitter: Emitter = emitter if emitter is not None else HttpEmitter(endpoint, api_key)
+        build = functools.partial(build_event, is_secret=secret_matcher(redact_keys),
+                                  redact=redact)
+        self._sender = Sender(
+            self.emitter, build, buffer_size=buffer_size, flush_interval=flush_interval,
+            batch_size=batch_size, max_retries=max_retries, retry_backoff=retry_backoff,
+            retry_backoff_max=retry_backoff_max,
+        )
+        self._exit_timeout = exit_timeout
+        atexit.register(self._at_exit)
+
+    def __repr__(self) -> str:
+        return f"Client(emitter={self.emitter!r})"
+
+    def run(
+        self,
+        agent_id: str,
+        *,
+        user_input: str | None = None,
+        system_prompt: str | None = None,
+        model: str | None = None,
+        tools: Sequence[Any] | None = None,
+        conversation_id: str | None = None,
+        parent_run_id: str | None = None,
+        trace_id: str | None = None,
+    ) -> RunContext:
+        """A run, as a context manager: ``with client.run("agent") as run: ...``.
+
+        Entering emits ``run.started``; leaving emits ``run.completed``, or
+        ``run.errored`` when the block raised, and the exception propagates unchanged.
+        ``tools`` are names (or objects with a ``name``); with ``system_prompt`` and
+        ``model`` they make the run's ``agent_version``.
+        """
+        return RunContext(
+            self._sender, agent_id, user_input=user_input, system_prompt=system_prompt,
+            model=model, tools=tools, conversation_id=conversation_id,
+            parent_run_id=parent_run_id, trace_id=trace_id,
+        )
+
+    @property
+    def stats(self) -> ClientStats:
+        """A snapshot of the counters (see :class:`ClientStats`)."""
+        return self._sender.stats()
+
+    def flush(self, timeout: float | None = 5.0) -> bool:
+        """Block until everything recorded so far is sent (or counted as failed).
+
+        Returns False if ``timeout`` seconds passed first. Never call it per request:
+        the sender ships within ``flush_interval`` anyway.
+        """
+        try:
+            return self._sender.flush(timeout)
+        except Exception:
+            logger.exception("semloop: flush failed")
+            return False
+
+    def shutdown(self, timeout: float | None = 5.0) -> bool:
+        """Flush, stop the sender thread and close the emitter. Idempotent."""
+        atexit.unregister(self._at_exit)
+        try:
+            return self._sender.shutdown(timeout)
+        except Exception:
+            logger.exception("semloop: shutdown failed")
+            return False
+
+    def _at_exit(self) -> None:
+        self.shutdown(self._exit_timeout)
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+
+class RunContext:
+    """One run of an agent; its methods record what the agent does, in order.
+
+    Calls (``llm_called``, ``tool_called``, ``retrieval_called``) start a new step;
+    responses and ``external_signal`` keep the step of the call they belong to.
+    """
+
+    __slots__ = (
+        "_info",
+        "_put",
+        "_sender",
+        "_started",
+        "_step",
+        "_tool_calls",
+        "exit_reason",
+    )
+
+    def __init__(
+        self,
+        sender: Sender,
+        agent_id: str,
+        *,
+        user_input: str | None = None,
+        system_prompt: str | None = None,
+        model: str | None = None,
+        tools: Sequence[Any] | None = None,
+        conversation_id: str | None = None,
+        parent_run_id: str | None = None,
+        trace_id: str | None = None,
+    ) -> None:
+        self._sender = sender
+        self._put = sender.put
+        self._step = 0
+        self._tool_calls = 0
+        #: ``"final_answer"`` once :meth:`final_answer` was called, else None.
+        self.exit_reason: str | None = None
+        try:
+            names = [tool_name(t) for t in tools] if tools else []
+            version = _agent_version(system_prompt, model, names)
+        except Exception:
+            self._internal_error()
+            names, version = [], ""
+        self._info = RunInfo(uuid.uuid4().hex, agent_id, version, conversation_id,
+                             parent_run_id, trace_id)
+        self._started = (user_input, system_prompt, model, names)
+
+    def __repr__(self) -> str:
+        return f"RunContext(agent_id={self.agent_id!r}, run_id={self.run_id!r})"
+
+    @property
+    def run_id(self) -> str:
+        return self._info.run_id
+
+    @property
+    def agent_id(self) -> str:
+        return self._info.agent_id
+
+    @property
+    def agent_version(self) -> str:
+        return self._info.agent_version
+
+    @property
+    def step_index(self) -> int:
+        """The current step: 0 before the first call, then one more per call."""
+        return self._step
+
+    @property
+    def tool_call_count(self) -> int:
+        return self._tool_calls
+
+    # -- the context manager ----------------------------------------------------------
+
+    def __enter__(self) -> RunContext:
+        try:
+            self._put(("run.started", self._info, 0, _now(), self._started))
+        except Exception:
+            self._internal_error()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Literal[False]:
+        try:
+            if exc is None:
+                raw: tuple[Any, ...] = (self._step, self.exit_reason or "completed",
+                                        self._tool_calls)
+                self._put(("run.completed", self._info, self._step, _now(), raw))
+            else:
+                # Text now, not the exception object: holding it would keep the
+                # agent's frames alive until the batch is sent.
+                raw = (type(exc).__name__, _safe_str(exc), self._step)
+                self._put(("run.errored", self._info, self._step, _now(), raw))
+        except Exception:
+            self._internal_error()
+        return False  # the agent's exception, if any, propagates unchanged
+
+    # -- Dunetrace's recording methods -------------------------------------------------
+
+    def llm_called(self, model: str, prompt_tokens: int = 0, *, prompt: Any = None) -> None:
+        """The agent calls a model. ``prompt`` (optional, semloop's addition) lets
+        semantic evaluators read what was asked."""
+        try:
+            self._step += 1
+            self._put(("llm.called", self._info, self._step, _now(),
+                       (model, prompt_tokens, prompt)))
+        except Exception:
+            self._internal_error()
+
+    def llm_responded(
+        self,
+        completion_tokens: int = 0,
+        reasoning_tokens: int = 0,
+        latency_ms: float = 0,
+        finish_reason: str | None = "stop",
+        output: Any = "",
+        output_length: int | None = None,
+        prompt_tokens: int = 0,
+        error: str | None = None,
+    ) -> None:
+        """The model answered. ``output_length`` defaults to ``len(output)``."""
+        try:
+            self._put(("llm.responded", self._info, self._step, _now(),
+                       (completion_tokens, reasoning_tokens, latency_ms, finish_reason,
+                        output, output_length, prompt_tokens, error)))
+        except Exception:
+            self._internal_error()
+
+    def tool_called(self, tool_name: str, args: Mapping[str, Any] | None = None) -> None:
+        """The agent calls a tool with ``args`` (sent as JSON text, secrets redacted)."""
+        try:
+            self._step += 1
+            self._tool_calls += 1
+            if type(args) is dict:
+                # A shallow copy: args are serialised later, on the sender thread, and
+                # agents often reuse and mutate one dict between calls.
+                args = args.copy()
+            self._put(("tool.called", self._info, self._step, _now(), (tool_name, args)))
+        except Exception:
+            self._internal_error()
+
+    def tool_responded(
+        self,
+        tool_name: str,
+        success: bool = True,
+        output_length: int | None = None,
+        latency_ms: float = 0,
+        error: str | None = None,
+        output: Any = "",
+    ) -> None:
+        """The tool returned (or failed: ``success=False`` with ``error``)."""
+        try:
+            self._put(("tool.responded", self._info, self._step, _now(),
+                       (tool_name, success, output_length, latency_ms, error, output)))
+        except Exception:
+            self._internal_error()
+
+    def retrieval_called(self, index_name: str, query: str = "") -> None:
+        """The agent queries a retrieval index."""
+        try:
+            self._step += 1
+            self._put(("retrieval.called", self._info, self._step, _now(),
+                       (index_name, query)))
+        except Exception:
+            self._internal_error()
+
+    def retrieval_responded(
+        self,
+        index_name: str,
+        result_count: int,
+        top_score: float | None = None,
+        latency_ms: float = 0,
+        content: Any = "",
+    ) -> None:
+        """The index answered with ``result_count`` results."""
+        try:
+            self._put(("retrieval.responded", self._info, self._step, _now(),
+                       (index_name, result_count, top_score, latency_ms, content)))
+        except Exception:
+            self._internal_error()
+
+    def external_signal(self, signal_name: str, source: str = "", **meta: Any) -> None:
+        """Something outside the agent happened (rate limit, cache miss…); no new step."""
+        try:
+            self._put(("external.signal", self._info, self._step, _now(),
+                       (signal_name, source, meta)))
+        except Exception:
+            self._internal_error()
+
+    def final_answer(self) -> None:
+        """The agent produced its final answer: the run ends with that exit reason."""
+        self.exit_reason = "final_answer"
+
+    def _internal_error(self) -> None:
+        try:
+            self._sender.internal_errors += 1
+            logger.exception("semloop: SDK error while recording a run (ignored)")
+        except Exception:
+            pass  # not even logging may break the agent
+
+
+def _safe_str(exc: BaseException) -> str:
+    try:
+        return str(exc)
+    except Exception:
+        return f"<unprintable {type(exc).__name__}>"

@@ -1,0 +1,186 @@
+"""Where batches of events go. An emitter sends one batch or raises; it never retries.
+
+Retry, backoff and counting live once in the sender (``_sender.py``), so every emitter
+gets the same policy. An emitter says whether a failure is worth retrying by raising
+:class:`SendError` with ``retryable``; any other exception is treated as retryable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any, Protocol, runtime_checkable
+
+from ..events import Event
+
+__all__ = [
+    "DEFAULT_ENDPOINT",
+    "DiscardEmitter",
+    "Emitter",
+    "FileEmitter",
+    "HttpEmitter",
+    "SendError",
+    "StoreEmitter",
+]
+
+DEFAULT_ENDPOINT = "http://127.0.0.1:8000"
+
+
+@runtime_checkable
+class Emitter(Protocol):
+    """Sends batches of events somewhere; called from the sender thread only."""
+
+    def send(self, events: Sequence[Event]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SendError(Exception):
+    """A batch was not delivered.
+
+    ``retryable``: another attempt could succeed (connection error, 429, 408, 5xx).
+    ``status``: the HTTP status, if any. ``retry_after``: seconds the server asked for.
+    """
+
+    def __init__(
+        self, message: str, *, retryable: bool, status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None  # the HTTP-date form is rare for ingest APIs; fall back to backoff
+    return seconds if seconds >= 0 else None
+
+
+class HttpEmitter:
+    """POSTs each batch to ``{endpoint}/v1/ingest`` as ``{"api_key", "events"}`` JSON.
+
+    Wire-compatible with the ingest API and with the envelope the Dunetrace SDK sends.
+    ``endpoint`` defaults to ``$SEMLOOP_ENDPOINT`` or ``http://127.0.0.1:8000``,
+    ``api_key`` to ``$SEMLOOP_API_KEY``.
+    """
+
+    def __init__(
+        self, endpoint: str | None = None, api_key: str | None = None, *,
+        timeout: float = 10.0,
+    ) -> None:
+        endpoint = endpoint or os.environ.get("SEMLOOP_ENDPOINT") or DEFAULT_ENDPOINT
+        self.endpoint = endpoint.rstrip("/")
+        self.url = self.endpoint + "/v1/ingest"
+        self.api_key = api_key if api_key is not None else os.environ.get("SEMLOOP_API_KEY", "")
+        self.timeout = timeout
+
+    def __repr__(self) -> str:  # never show the key
+        return f"HttpEmitter({self.endpoint!r})"
+
+    def send(self, events: Sequence[Event]) -> None:
+        body = json.dumps(
+            {"api_key": self.api_key, "events": [e.to_dict() for e in events]},
+            ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+        ).encode("utf-8")
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                response.read()
+        except urllib.error.HTTPError as exc:
+            status = exc.code
+            exc.close()
+            raise SendError(
+                f"{self.url} answered HTTP {status}",
+                retryable=status >= 500 or status in (408, 429),
+                status=status,
+                retry_after=_retry_after(exc.headers.get("Retry-After") if exc.headers else None),
+            ) from None
+        except (OSError, ValueError) as exc:
+            # URLError, refused connections, resets and timeouts are all OSError.
+            raise SendError(f"{self.url} unreachable: {exc}", retryable=True) from None
+
+    def close(self) -> None:
+        pass
+
+
+class FileEmitter:
+    """Appends each event as one line of JSON (``Event.to_dict()``) to ``path``."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._file: IO[str] | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"FileEmitter({str(self.path)!r})"
+
+    def send(self, events: Sequence[Event]) -> None:
+        lines = "".join(
+            json.dumps(e.to_dict(), ensure_ascii=False, allow_nan=False) + "\n" for e in events
+        )
+        with self._lock:
+            if self._file is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = self.path.open("a", encoding="utf-8")
+            # One write per batch and a flush, so a crash loses at most the batch in hand
+            # and another process appending to the same file never splits a line.
+            self._file.write(lines)
+            self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
+class StoreEmitter:
+    """Writes batches straight into an event store (embedded mode, no HTTP).
+
+    ``store`` is anything with ``add_events(org_id, events)``, such as
+    :class:`semloop.store.Store`.
+    """
+
+    def __init__(self, store: Any, org_id: str) -> None:
+        if not callable(getattr(store, "add_events", None)):
+            raise TypeError(f"{type(store).__name__} has no add_events(org_id, events) method")
+        self.store = store
+        self.org_id = org_id
+
+    def __repr__(self) -> str:
+        return f"StoreEmitter({type(self.store).__name__}, org_id={self.org_id!r})"
+
+    def send(self, events: Sequence[Event]) -> None:
+        self.store.add_events(self.org_id, list(events))
+
+    def close(self) -> None:
+        pass  # the store belongs to the caller
+
+
+class DiscardEmitter:
+    """Drops every batch; counts what it was given. For benchmarks and tests."""
+
+    def __init__(self) -> None:
+        self.batches = 0
+        self.events = 0
+
+    def send(self, events: Sequence[Event]) -> None:
+        self.batches += 1
+        self.events += len(events)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,314 @@
+"""The hot path's records and how the sender thread turns them into :class:`Event` objects.
+
+A record is the tuple ``(event_type, run_info, step_index, timestamp, raw)`` that a
+:class:`~semloop.sdk.RunContext` method appends to the buffer; ``raw`` holds the call's
+arguments untouched. Everything costly (payload dicts, coercion to JSON-safe values,
+key-name redaction, the caller's ``redact`` hook, event ids) happens here, on the sender
+thread, so the agent pays for a tuple and a ``deque.append`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from ..events import Event
+
+__all__ = [
+    "DEFAULT_SECRET_KEYS",
+    "REDACTED",
+    "Record",
+    "RedactError",
+    "RunInfo",
+    "build_event",
+    "json_safe",
+    "secret_matcher",
+]
+
+#: Replaces the value of a secret-looking key in tool args and signal meta.
+REDACTED = "[REDACTED]"
+
+#: Key names whose values never leave the process. A key matches when, lower-cased and
+#: stripped of everything but letters and digits, it equals or ends with one of these
+#: (``OPENAI_API_KEY`` → ``openaiapikey`` ends with ``apikey``).
+DEFAULT_SECRET_KEYS: tuple[str, ...] = (
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "apikey",
+    "token",
+    "authorization",
+    "auth",
+    "cookie",
+    "privatekey",
+    "credential",
+    "credentials",
+    "sessionid",
+)
+
+# Nested user values deeper than this are cut: it bounds the walk and breaks cycles.
+_MAX_DEPTH = 32
+
+
+class RunInfo(NamedTuple):
+    """What every event of one run shares; built once per run, referenced by each record."""
+
+    run_id: str
+    agent_id: str
+    agent_version: str
+    conversation_id: str | None
+    parent_run_id: str | None
+    trace_id: str | None
+
+
+#: ``(event_type, run_info, step_index, timestamp, raw)``
+Record = tuple[str, RunInfo, int, float, Any]
+
+SecretMatcher = Callable[[Any], bool]
+Redact = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class RedactError(Exception):
+    """The caller's ``redact`` hook failed (the original is ``__cause__``)."""
+
+
+def _normalise(key: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", key.lower())
+
+
+def secret_matcher(keys: Iterable[str]) -> SecretMatcher:
+    """A predicate telling whether a mapping key names a secret (see DEFAULT_SECRET_KEYS)."""
+    suffixes = tuple(n for n in {_normalise(k) for k in keys} if n)
+    if not suffixes:
+        return lambda key: False
+
+    @lru_cache(maxsize=4096)
+    def is_secret(key: str) -> bool:
+        return _normalise(key).endswith(suffixes)
+
+    def match(key: Any) -> bool:
+        return isinstance(key, str) and is_secret(key)
+
+    return match
+
+
+def _unencodable(value: Any) -> str:
+    return f"<unencodable {type(value).__name__}>"
+
+
+def _stringify(value: Any) -> str:
+    try:
+        return str(value)
+    except Exception:
+        # A __str__ that raises must not cost the event, only this one value.
+        return _unencodable(value)
+
+
+def json_safe(value: Any, is_secret: SecretMatcher, depth: int = 0) -> Any:
+    """A copy of ``value`` that ``json.dumps(allow_nan=False)`` accepts.
+
+    Objects JSON cannot encode become their ``str()``; NaN and infinities become
+    strings (strict parsers reject them); the values of secret-looking keys become
+    ``[REDACTED]``; nesting deeper than 32 levels (or a cycle) is cut.
+    """
+    kind = type(value)
+    if value is None or kind is str or kind is int or kind is bool:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else str(value)
+    if depth >= _MAX_DEPTH:
+        return "<too deep>"
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            name = key if isinstance(key, str) else _stringify(key)
+            out[name] = REDACTED if is_secret(name) else json_safe(item, is_secret, depth + 1)
+        return out
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [json_safe(item, is_secret, depth + 1) for item in value]
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):  # int subclasses such as IntEnum encode as plain ints
+        return int(value)
+    if isinstance(value, float):
+        return json_safe(float(value), is_secret, depth)
+    if isinstance(value, str):
+        return str(value)
+    return _stringify(value)
+
+
+def _text(value: Any) -> str | None:
+    if value is None or type(value) is str:
+        return value
+    return _stringify(value)
+
+
+def _int(value: Any) -> int:
+    if type(value) is int:
+        return value
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+def _number(value: Any) -> float | int | None:
+    if value is None or type(value) is int:
+        return value
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _args_text(args: Any, is_secret: SecretMatcher) -> str:
+    # Dunetrace ships tool args as text: JSON for a mapping or a sequence, the value
+    # itself for a string, "{}" for none.
+    if args is None:
+        return "{}"
+    if isinstance(args, (Mapping, list, tuple)):
+        return json.dumps(json_safe(args, is_secret), ensure_ascii=False, allow_nan=False)
+    return _stringify(args)
+
+
+def _tool_names(tools: Any) -> list[str]:
+    if not tools:
+        return []
+    if isinstance(tools, (str, Mapping)):
+        tools = [tools]
+    return [tool_name(t) for t in tools]
+
+
+def tool_name(tool: Any) -> str:
+    """The name of a tool given as a string, a ``{"name": ...}`` mapping or an object."""
+    if isinstance(tool, str):
+        return tool
+    if isinstance(tool, Mapping):
+        name = tool.get("name") or (tool.get("function") or {}).get("name")
+        if name:
+            return str(name)
+    name = getattr(tool, "name", None) or getattr(tool, "__name__", None)
+    return str(name) if name else _stringify(tool)
+
+
+def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, Any]:
+    if event_type == "tool.called":
+        name, args = raw
+        return {"tool_name": _text(name), "args": _args_text(args, is_secret)}
+    if event_type == "tool.responded":
+        name, success, output_length, latency_ms, error, output = raw
+        out_text = _text(output) or ""
+        payload: dict[str, Any] = {
+            "tool_name": _text(name),
+            "success": bool(success),
+            "output_length": len(out_text) if output_length is None else _int(output_length),
+            "latency_ms": _number(latency_ms) or 0,
+            "output": out_text,
+        }
+        if error and not success:
+            payload["error"] = _text(error)
+        return payload
+    if event_type == "llm.called":
+        model, prompt_tokens, prompt = raw
+        payload = {"model": _text(model), "prompt_tokens": _int(prompt_tokens)}
+        if prompt is not None:
+            payload["prompt"] = _text(prompt)
+        return payload
+    if event_type == "llm.responded":
+        (completion_tokens, reasoning_tokens, latency_ms, finish_reason, output,
+         output_length, prompt_tokens, error) = raw
+        text = _text(output)
+        payload = {
+            "completion_tokens": _int(completion_tokens),
+            "latency_ms": _number(latency_ms) or 0,
+            "output_length": (len(text or "") if output_length is None
+                              else _int(output_length)),
+        }
+        if finish_reason is not None:
+            payload["finish_reason"] = _text(finish_reason)
+        if text is not None:
+            payload["output"] = text
+        if prompt_tokens:
+            payload["prompt_tokens"] = _int(prompt_tokens)
+        if reasoning_tokens:
+            payload["reasoning_tokens"] = _int(reasoning_tokens)
+        if error:
+            payload["error"] = _text(error)
+        return payload
+    if event_type == "retrieval.called":
+        index_name, query = raw
+        return {"index_name": _text(index_name), "query": _text(query) or ""}
+    if event_type == "retrieval.responded":
+        index_name, result_count, top_score, latency_ms, content = raw
+        return {
+            "index_name": _text(index_name),
+            "result_count": _int(result_count),
+            "top_score": _number(top_score),
+            "latency_ms": _number(latency_ms) or 0,
+            "content": _text(content) or "",
+        }
+    if event_type == "external.signal":
+        name, source, meta = raw
+        payload = {"signal_name": _text(name)}
+        if source:
+            payload["source"] = _text(source)
+        if meta:
+            payload["meta"] = json_safe(meta, is_secret)
+        return payload
+    if event_type == "run.started":
+        user_input, system_prompt, model, tools = raw
+        return {
+            "input_text": _text(user_input),
+            "system_prompt": _text(system_prompt),
+            "model": _text(model),
+            "tools": _tool_names(tools),
+        }
+    if event_type == "run.completed":
+        total_steps, exit_reason, tool_call_count = raw
+        return {"total_steps": total_steps, "exit_reason": exit_reason,
+                "tool_call_count": tool_call_count}
+    if event_type == "run.errored":
+        error_type, error, step_index = raw
+        return {"error_type": error_type, "error": _text(error), "step_index": step_index,
+                "exit_reason": "error"}
+    raise ValueError(f"no payload rule for event type {event_type!r}")
+
+
+def build_event(record: Record, is_secret: SecretMatcher, redact: Redact | None) -> Event:
+    """The event for one record, its payload JSON-safe and redacted.
+
+    Raises :class:`RedactError` when the caller's ``redact`` hook fails (the event must
+    not leave unredacted) and ``ValueError``/``TypeError`` for a record that cannot become
+    an event; the sender drops and counts both.
+    """
+    event_type, info, step_index, timestamp, raw = record
+    payload = _payload(event_type, raw, is_secret)
+    if redact is not None:
+        try:
+            redacted = redact(payload)
+        except Exception as exc:
+            raise RedactError(str(exc)) from exc
+        if not isinstance(redacted, Mapping):
+            raise RedactError(f"redact returned {type(redacted).__name__}, not a dict")
+        # The hook may put anything back in: make it safe again.
+        payload = json_safe(redacted, is_secret)
+    return Event(
+        event_type=event_type,
+        run_id=info.run_id,
+        agent_id=info.agent_id,
+        step_index=step_index,
+        timestamp=timestamp,
+        payload=payload,
+        agent_version=info.agent_version,
+        parent_run_id=info.parent_run_id,
+        trace_id=info.trace_id,
+        conversation_id=info.conversation_id,
+        event_id=uuid.uuid4().hex,
+    )
