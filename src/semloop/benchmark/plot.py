@@ -31,10 +31,10 @@ def plot_runs(runs: Sequence[SystemRun], path: str | Path, *, title: str = "") -
             xs = [i - 0.4 + width * (k + 0.5) for i in range(len(families))]
             t = run.totals
             ax.bar(xs, share, width, label=f"{run.label} ({t[f'{kind}_hits']}/{t['traces']})")
-        ax.set_ylim(0, 1.05)
+        ax.set_ylim(0, 1.3)
         ax.set_ylabel("share correct")
         ax.set_title(heading + " — correct calls per family")
-        ax.legend(loc="lower right", fontsize="small")
+        ax.legend(loc="upper center", ncols=max(1, len(runs)), fontsize="small", frameon=False)
         ax.grid(axis="y", alpha=0.3)
     axes[-1].set_xticks(range(len(families)))
     axes[-1].set_xticklabels(families, rotation=30, ha="right")

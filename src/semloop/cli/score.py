@@ -1,0 +1,169 @@
+"""``semloop score TRACE.json``: score one trace and explain the score."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .._exceptions import SemloopError, TraceFormatError
+from ..benchmark import judge_options
+from ..benchmark.oracle import OracleBackend
+from ..lexical import LexicalLoopDetection, LoopResult
+from ..semantic import SemanticLoopDetection
+from ..trace import Trace
+from .bench import (
+    JUDGES,
+    ApiKeyEnvOpt,
+    BaseUrlOpt,
+    InUsdOpt,
+    JevPathOpt,
+    ModelOpt,
+    OutUsdOpt,
+    ThresholdOpt,
+    fail,
+)
+
+__all__ = ["read_trace", "register"]
+
+
+def read_trace(path: Path, goal: str | None = None) -> tuple[Trace, str, str | None]:
+    """The trace in ``path``, what kind of document it was, and its family if a bench row.
+
+    A bench row has a ``root``; anything else with ``type`` or ``children`` is taken as a
+    deepeval ``_trace_dict`` (the root span itself), whose goal comes from ``goal``.
+    """
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TraceFormatError("no such file", source=source) from None
+    except (UnicodeDecodeError, IsADirectoryError) as exc:
+        raise TraceFormatError(f"cannot read it as text ({exc})", source=source) from None
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":
+            raise TraceFormatError(
+                "more than one JSON document; score takes one trace (for a JSONL dataset, "
+                "use `semloop bench --dataset`)", source=source, line=exc.lineno
+            ) from None
+        raise TraceFormatError(
+            f"not valid JSON ({exc.msg} at column {exc.colno})", source=source, line=exc.lineno
+        ) from None
+    try:
+        if not isinstance(raw, Mapping):
+            raise TraceFormatError(f"expected one JSON object, not {type(raw).__name__}")
+        if "root" in raw:
+            trace = Trace.from_dict(raw)
+            if goal is not None:
+                trace.goal = goal
+            family = raw.get("family")
+            return trace, "bench row", family if isinstance(family, str) else None
+        if "type" in raw or "children" in raw:
+            return Trace.from_deepeval_trace_dict(raw, goal=goal or ""), "deepeval trace dict", None
+        raise TraceFormatError(
+            "neither a bench row (no 'root') nor a deepeval trace dict (no 'type' or 'children')"
+        )
+    except TraceFormatError as exc:
+        raise exc.located(source=source) from None
+
+
+def _result_dict(result: LoopResult, threshold: float) -> dict[str, Any]:
+    return {
+        "score": result.score,
+        "success": result.success,
+        "loop": result.flags_loop(threshold),
+        "threshold": threshold,
+        "reason": result.reason,
+        "score_breakdown": result.score_breakdown,
+        "sub_reasons": dict(result.sub_reasons),
+        "undecided": result.undecided,
+        "cost_usd": result.cost_usd,
+        "latency_ms": result.latency_ms,
+        "input_tokens": result.input_tokens,
+        "output_tokens": result.output_tokens,
+        "answers": {qid: a.value for qid, a in result.answers.items()},
+    }
+
+
+def score(
+    trace_file: Annotated[
+        Path, typer.Argument(metavar="TRACE.json", help="A bench row or a deepeval _trace_dict, as JSON.")
+    ],
+    judge: Annotated[
+        str | None,
+        typer.Option(help=f"Score with a judge ({', '.join(JUDGES)}) instead of the lexical check."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    goal: Annotated[
+        str | None, typer.Option(help="The agent's goal (a deepeval dict does not carry one).")
+    ] = None,
+    threshold: ThresholdOpt = 0.5,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    jev_path: JevPathOpt = None,
+    api_key_env: ApiKeyEnvOpt = None,
+    input_usd_per_mtok: InUsdOpt = None,
+    output_usd_per_mtok: OutUsdOpt = None,
+) -> None:
+    """Score one trace for loops and print the score, the reason and the breakdown.
+
+    Without --judge this is deepeval's lexical metric; with one, the judged detector (one
+    request to the judge). Exit code 0 whatever the verdict; 2 for unreadable input, 1 when
+    the judge fails.
+    """
+    try:
+        trace, kind, family = read_trace(trace_file, goal)
+        if judge is None or judge == "lexical":
+            system = "lexical"
+            result = LexicalLoopDetection(threshold=threshold).measure(trace)
+        else:
+            if judge not in JUDGES:
+                raise fail(f"unknown judge {judge!r}; choose from lexical, {', '.join(JUDGES)}")
+            if judge == "oracle":
+                if family is None:
+                    raise fail("the oracle answers from a bench row's family; this file has none")
+                backend: Any = OracleBackend(family)
+            else:
+                from ..judge.registry import make_backend
+
+                backend = make_backend(
+                    judge,
+                    **judge_options(
+                        judge, model=model, base_url=base_url, jev_path=jev_path,
+                        api_key_env=api_key_env, input_usd_per_mtok=input_usd_per_mtok,
+                        output_usd_per_mtok=output_usd_per_mtok,
+                    ),
+                )
+            model_name = getattr(backend, "model", None)
+            system = f"{judge}:{model_name}" if isinstance(model_name, str) and model_name else judge
+            result = SemanticLoopDetection(backend, threshold=threshold).measure(trace)
+    except TraceFormatError as exc:
+        raise fail(str(exc)) from None
+    except SemloopError as exc:
+        raise fail(f"{type(exc).__name__}: {exc}", code=1) from None
+
+    doc = {"trace_id": trace.trace_id, "kind": kind, "system": system, **_result_dict(result, threshold)}
+    if as_json:
+        typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    verdict = "LOOP" if doc["loop"] else "no loop"
+    typer.echo(f"{trace_file} ({kind}{', ' + trace.trace_id if trace.trace_id else ''}) · {system}")
+    typer.echo(f"score     {result.score:.3f}  → {verdict} (threshold {threshold:g})")
+    typer.echo(f"reason    {result.reason}")
+    typer.echo("breakdown")
+    for key, value in (result.score_breakdown or {}).items():
+        typer.echo(f"  {key:<22}{value:.2f}  {result.sub_reasons.get(key, '')}")
+    if system != "lexical":
+        typer.echo(
+            f"judge     {len(result.answers)} answers · undecided {'yes' if result.undecided else 'no'}"
+            f" · ${result.cost_usd:.6f} · {result.input_tokens} input tokens · {result.latency_ms:.0f} ms"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score)
