@@ -1,0 +1,303 @@
+"""The one place judge backends touch the network: POST JSON, retry, map failures.
+
+Standard library only. The socket sits behind a ``send(request) -> response`` callable, so
+tests can swap it without patching, and everything else here (retry decisions, Retry-After
+parsing, error messages) is a pure function of its inputs.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import http.client
+import json
+import math
+import random
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._exceptions import (
+    JudgeAnswerError,
+    JudgeAuthError,
+    JudgeConnectionError,
+    JudgeStatusError,
+)
+
+__all__ = [
+    "HttpRequest",
+    "HttpResponse",
+    "JsonReply",
+    "RetryPolicy",
+    "Send",
+    "error_detail",
+    "post_json",
+    "retry_after_s",
+    "urllib_send",
+    "user_agent",
+]
+
+# How much of an error body goes into an exception message.
+_EXCERPT_CHARS = 500
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    url: str
+    headers: Mapping[str, str]
+    body: bytes
+    timeout: float
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    status: int
+    headers: Mapping[str, str]  # keys lower-cased
+    body: bytes
+
+
+#: Sends one request. Raises ``OSError`` or ``http.client.HTTPException`` when the host
+#: cannot be reached or does not answer in time; any HTTP status is a response, not an error.
+Send = Callable[[HttpRequest], HttpResponse]
+
+
+def urllib_send(request: HttpRequest) -> HttpResponse:
+    """The default :data:`Send`: one POST over :mod:`urllib`, no retries."""
+    req = urllib.request.Request(request.url, data=request.body, method="POST",
+                                 headers=dict(request.headers))
+    try:
+        with urllib.request.urlopen(req, timeout=request.timeout) as resp:
+            return HttpResponse(resp.status, _lower(resp.headers.items()), resp.read())
+    except urllib.error.HTTPError as err:
+        # An error status is still an answer from the host: hand it back for mapping.
+        with err:
+            body = err.read()
+        return HttpResponse(err.code, _lower(err.headers.items() if err.headers else ()), body)
+
+
+def _lower(items: Any) -> dict[str, str]:
+    return {str(k).lower(): str(v) for k, v in items}
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When and how long to wait before sending again.
+
+    The defaults match the official System One client: 2 retries, backoff 0.5 s doubling
+    to 5 s with up to 25% subtracted at random, and at most 30 s spent waiting in total.
+    """
+
+    max_retries: int = 2
+    backoff_s: float = 0.5
+    max_backoff_s: float = 5.0
+    jitter: float = 0.25
+    budget_s: float = 30.0
+    statuses: frozenset[int] = field(
+        default_factory=lambda: frozenset({408, 429, *range(500, 600)})
+    )
+
+    def __post_init__(self) -> None:
+        if self.max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
+        if not 0.0 <= self.jitter <= 1.0:
+            raise ValueError(f"jitter must be in [0, 1], got {self.jitter}")
+
+    def backoff(self, retry: int, rand: float) -> float:
+        """The wait before retry number ``retry`` (1-based) when the host gave no hint."""
+        nominal = min(self.max_backoff_s, self.backoff_s * 2.0 ** (retry - 1))
+        return nominal * (1.0 - self.jitter * rand)
+
+
+def retry_after_s(headers: Mapping[str, str], now: float | None = None) -> float | None:
+    """The wait the host asked for: ``retry-after-ms``, else ``Retry-After`` in seconds or
+    as an HTTP date. ``None`` when absent or unreadable; never negative."""
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            value = float(ms)
+        except ValueError:
+            value = math.nan
+        if math.isfinite(value):
+            return max(0.0, value / 1000.0)
+    after = headers.get("retry-after")
+    if after is None:
+        return None
+    after = after.strip()
+    try:
+        value = float(after)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(after)
+        except (TypeError, ValueError):
+            return None
+        now = time.time() if now is None else now
+        return max(0.0, when.timestamp() - now)
+    return max(0.0, value) if math.isfinite(value) else None
+
+
+def error_detail(body: bytes) -> str:
+    """What an error body says, for a message: the FastAPI validation list as
+    ``loc: msg`` pairs, ``detail.message``, ``error(.message)`` or ``message``; else an
+    excerpt of the raw body."""
+    text = body.decode("utf-8", "replace")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _excerpt(text)
+    if isinstance(data, dict):
+        detail = data.get("detail")
+        if isinstance(detail, list) and detail:
+            parts = []
+            for item in detail:
+                if isinstance(item, Mapping):
+                    loc = ".".join(str(p) for p in item.get("loc", ()) or ())
+                    msg = str(item.get("msg", item))
+                    parts.append(f"{loc}: {msg}" if loc else msg)
+                else:
+                    parts.append(str(item))
+            return _excerpt("; ".join(parts))
+        if isinstance(detail, Mapping) and "message" in detail:
+            return _excerpt(str(detail["message"]))
+        if isinstance(detail, str):
+            return _excerpt(detail)
+        error = data.get("error")
+        if isinstance(error, Mapping) and "message" in error:
+            return _excerpt(str(error["message"]))
+        if isinstance(error, str):
+            return _excerpt(error)
+        if isinstance(data.get("message"), str):
+            return _excerpt(data["message"])
+    return _excerpt(text)
+
+
+def _excerpt(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) <= _EXCERPT_CHARS:
+        return text
+    return text[:_EXCERPT_CHARS] + f"… [{len(text) - _EXCERPT_CHARS} more chars]"
+
+
+def user_agent() -> str:
+    try:
+        from importlib.metadata import version
+
+        return f"semloop/{version('semloop')}"
+    except Exception:  # noqa: BLE001 - an uninstalled checkout still gets a User-Agent
+        return "semloop"
+
+
+@dataclass(frozen=True)
+class JsonReply:
+    """A successful reply: its decoded JSON, how many retries it took, and its headers."""
+
+    data: Any
+    retries: int
+    headers: Mapping[str, str]
+
+
+def post_json(
+    url: str,
+    payload: Any,
+    headers: Mapping[str, str],
+    *,
+    timeout: float,
+    policy: RetryPolicy,
+    service: str,
+    auth_hint: str,
+    send: Send = urllib_send,
+    secrets: tuple[str, ...] = (),
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    rand: Callable[[], float] = random.random,
+) -> JsonReply:
+    """POST ``payload`` as JSON and decode the JSON reply, retrying transient failures.
+
+    ``service`` names the host kind in messages ("System One host"); ``auth_hint`` says
+    what to do about a 401/403. Strings in ``secrets`` are blanked out of every message.
+    """
+    body = json.dumps(payload, ensure_ascii=False, default=_jsonable).encode("utf-8")
+    request = HttpRequest(url, headers, body, timeout)
+    waited = 0.0
+    retry = 0
+    while True:
+        response: HttpResponse | None
+        try:
+            response = send(request)
+        except (OSError, http.client.HTTPException) as err:
+            failure = _reason(err)
+            response = None
+        if response is not None:
+            if 200 <= response.status < 300:
+                return JsonReply(_decode(response.body, service, secrets), retry, response.headers)
+            if response.status not in policy.statuses:
+                raise _status_error(response, url, service, auth_hint, secrets)
+        delay = None
+        if retry < policy.max_retries:
+            hinted = retry_after_s(response.headers) if response is not None else None
+            delay = hinted if hinted is not None else policy.backoff(retry + 1, rand())
+            if waited + delay > policy.budget_s:
+                delay = None  # the host wants more patience than we have: give up now
+        if delay is None:
+            if response is not None:
+                raise _status_error(response, url, service, auth_hint, secrets, retry)
+            raise JudgeConnectionError(_scrub(
+                f"Could not reach the {service} at {url} "
+                f"({retry + 1} attempt{'s' if retry else ''}): {failure}", secrets))
+        started = clock()
+        sleep(delay)
+        waited += max(delay, clock() - started)
+        retry += 1
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def _reason(err: BaseException) -> str:
+    if isinstance(err, urllib.error.URLError) and not isinstance(err, urllib.error.HTTPError):
+        inner = err.reason
+        if isinstance(inner, BaseException):
+            return _reason(inner)
+        return str(inner)
+    if isinstance(err, TimeoutError):
+        return "timed out"
+    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+
+
+def _decode(body: bytes, service: str, secrets: tuple[str, ...]) -> Any:
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise JudgeAnswerError(_scrub(
+            f"The {service} replied with a body that is not JSON ({err}): "
+            f"{_excerpt(body.decode('utf-8', 'replace'))!r}", secrets)) from None
+
+
+def _status_error(
+    response: HttpResponse,
+    url: str,
+    service: str,
+    auth_hint: str,
+    secrets: tuple[str, ...],
+    retries: int = 0,
+) -> JudgeStatusError:
+    detail = _scrub(error_detail(response.body), secrets)
+    raw = _scrub(response.body.decode("utf-8", "replace")[:_EXCERPT_CHARS], secrets)
+    after = f" after {retries} retr{'ies' if retries != 1 else 'y'}" if retries else ""
+    message = f"HTTP {response.status} from the {service} at {url}{after}: {detail}"
+    if response.status in (401, 403):
+        return JudgeAuthError(f"{message}. {auth_hint}", status=response.status, body=raw)
+    return JudgeStatusError(message, status=response.status, body=raw)
+
+
+def _scrub(text: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text

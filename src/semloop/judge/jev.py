@@ -1,0 +1,257 @@
+"""TypeSafe System One (the Jev models) over the standard library's HTTP.
+
+One ``POST {base_url}{path}`` with ``{model, state, questions}`` answers every question
+about a state at once; answers come back as calibrated probabilities.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ConfigError, JudgeAnswerError
+from ._http import RetryPolicy, Send, post_json, urllib_send, user_agent
+from ._types import Answer, JudgeResponse, Question, State
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "DEFAULT_MODEL",
+    "DEFAULT_PATH",
+    "USD_PER_INPUT_MTOK",
+    "JevBackend",
+    "estimate_cost_usd",
+    "parse_answers",
+]
+
+DEFAULT_BASE_URL = "https://api.typesafe.ai"
+DEFAULT_PATH = "/v1/systemone"
+DEFAULT_MODEL = "jev-latest"
+#: TypeSafe's list price: input tokens are billed, output tokens are free.
+USD_PER_INPUT_MTOK = 0.042
+
+_SERVICE = "System One host"
+
+
+def estimate_cost_usd(input_tokens: int) -> float:
+    """What ``input_tokens`` billable tokens cost at TypeSafe's list price."""
+    return input_tokens * USD_PER_INPUT_MTOK / 1_000_000
+
+
+class JevBackend:
+    """A judge on the TypeSafe System One API, or any host serving the same protocol.
+
+    ``api_key`` defaults to ``$TYPESAFE_API_KEY``, ``model`` to ``$TYPESAFE_DEFAULT_MODEL``
+    then ``jev-latest``, ``base_url`` to ``$TYPESAFE_BASE_URL`` then TypeSafe's. ``path=""``
+    posts to ``base_url`` itself (proxies serving the protocol at their own URL). A key is
+    required for TypeSafe's own host; elsewhere a missing key sends no ``Authorization``.
+    """
+
+    name = "jev"
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        model: str | None = None,
+        base_url: str | None = None,
+        path: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        retry: RetryPolicy | None = None,
+        send: Send | None = None,
+    ) -> None:
+        self.base_url = (base_url or _env("TYPESAFE_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self.path = DEFAULT_PATH if path is None else path
+        if self.path and not self.path.startswith("/"):
+            self.path = "/" + self.path
+        self.model = model or _env("TYPESAFE_DEFAULT_MODEL") or DEFAULT_MODEL
+        key = api_key if api_key is not None else _env("TYPESAFE_API_KEY")
+        self._api_key = _check_key(key, "TYPESAFE_API_KEY")
+        if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
+            raise ConfigError(
+                "no API key: pass api_key= or set TYPESAFE_API_KEY", key="TYPESAFE_API_KEY"
+            )
+        if not timeout > 0:
+            raise ConfigError(f"must be > 0, got {timeout!r}", key="timeout")
+        self.timeout = float(timeout)
+        self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
+        self._send = send or urllib_send
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}{self.path}"
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"JevBackend(model={self.model!r}, url={self.url!r})"
+
+    def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
+        if not questions:
+            return JudgeResponse(answers={}, model=self.model)
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": user_agent(),
+        }
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        payload = {"model": self.model, "state": state, "questions": dict(questions)}
+        started = time.monotonic()
+        reply = post_json(
+            self.url, payload, headers,
+            timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
+            auth_hint="Check the key passed as api_key= or set in TYPESAFE_API_KEY.",
+            secrets=(self._api_key,) if self._api_key else (),
+        )
+        latency_ms = (time.monotonic() - started) * 1000.0
+        data = reply.data
+        if not isinstance(data, Mapping):
+            raise JudgeAnswerError(f"The {_SERVICE} replied with JSON that is not an object")
+        input_tokens, output_tokens = _usage(data.get("usage"))
+        model = data.get("model")
+        return JudgeResponse(
+            answers=parse_answers(data.get("answers"), questions),
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            cost_usd=estimate_cost_usd(input_tokens),
+            latency_ms=latency_ms,
+            model=model if isinstance(model, str) and model else self.model,
+        )
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def _check_key(key: str | None, env: str) -> str | None:
+    if key is None:
+        return None
+    key = key.strip()
+    if not key:
+        return None
+    # A key with spaces or control characters would corrupt the header; say so without
+    # echoing it.
+    if not key.isascii() or not key.isprintable() or any(c.isspace() for c in key):
+        raise ConfigError("the API key contains spaces, control or non-ASCII characters",
+                          key=env)
+    return key
+
+
+def _usage(usage: Any) -> tuple[int, int]:
+    if usage is None:
+        return 0, 0
+    if not isinstance(usage, Mapping):
+        raise JudgeAnswerError(f"'usage' must be an object, got {type(usage).__name__}")
+    return _tokens(usage, "input_tokens"), _tokens(usage, "output_tokens")
+
+
+def _tokens(usage: Mapping[str, Any], key: str) -> int:
+    value = usage.get(key, 0)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
+        value
+    ) or value < 0 or int(value) != value:
+        raise JudgeAnswerError(f"usage.{key} must be a token count, got {value!r}")
+    return int(value)
+
+
+def parse_answers(answers: Any, questions: Mapping[str, Question]) -> dict[str, Answer]:
+    """The System One ``answers`` object as :class:`Answer` objects, one per asked id.
+
+    Answers nobody asked for are ignored; a missing or malformed one raises
+    :class:`JudgeAnswerError` naming its id.
+    """
+    if not isinstance(answers, Mapping):
+        raise JudgeAnswerError(
+            f"The {_SERVICE} reply has no 'answers' object "
+            f"(got {type(answers).__name__ if answers is not None else 'nothing'})"
+        )
+    parsed = {}
+    for qid, question in questions.items():
+        if qid not in answers:
+            raise JudgeAnswerError(f"The {_SERVICE} gave no answer for question {qid!r}")
+        parsed[qid] = _parse_one(qid, answers[qid], question)
+    return parsed
+
+
+def _parse_one(qid: str, raw: Any, question: Question) -> Answer:
+    if not isinstance(raw, Mapping):
+        raise JudgeAnswerError(f"answer {qid!r} is not an object: {raw!r}")
+    kind = raw.get("type", question.get("type"))
+    asked = question.get("type")
+    if asked is not None and kind != asked:
+        raise JudgeAnswerError(f"answer {qid!r} has type {kind!r} but a {asked!r} was asked")
+    if kind == "noul":
+        p = _probability(qid, "noul", raw.get("noul"))
+        return Answer(type="noul", value=p, probability=max(p, 1.0 - p),
+                      probabilities={True: p, False: 1.0 - p})
+    if kind == "choice":
+        return _choice(qid, raw, question)
+    if kind == "score":
+        return _score(qid, raw, question)
+    raise JudgeAnswerError(f"answer {qid!r} has unknown type {kind!r}")
+
+
+def _number(qid: str, field: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise JudgeAnswerError(f"answer {qid!r}: {field} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _probability(qid: str, field: str, value: Any) -> float:
+    p = _number(qid, field, value)
+    if not 0.0 <= p <= 1.0:
+        raise JudgeAnswerError(f"answer {qid!r}: {field} must be in [0, 1], got {p!r}")
+    return p
+
+
+def _confidence(qid: str, raw: Mapping[str, Any]) -> float | None:
+    value = raw.get("confidence")
+    return None if value is None else _probability(qid, "confidence", value)
+
+
+def _choice(qid: str, raw: Mapping[str, Any], question: Question) -> Answer:
+    label = raw.get("choice")
+    if not isinstance(label, str):
+        raise JudgeAnswerError(f"answer {qid!r}: choice must be a label, got {label!r}")
+    criteria = question.get("criteria")
+    if isinstance(criteria, Mapping) and criteria and label not in criteria:
+        raise JudgeAnswerError(
+            f"answer {qid!r}: {label!r} is not one of the labels {list(criteria)}"
+        )
+    probs_raw = raw.get("probabilities") or {}
+    if not isinstance(probs_raw, Mapping):
+        raise JudgeAnswerError(f"answer {qid!r}: probabilities must be an object")
+    probs = {str(k): _probability(qid, f"probabilities[{k!r}]", v) for k, v in probs_raw.items()}
+    confidence = _confidence(qid, raw)
+    return Answer(type="choice", value=label, probability=probs.get(label, 1.0),
+                  probabilities=probs, confidence=confidence)
+
+
+def _score(qid: str, raw: Mapping[str, Any], question: Question) -> Answer:
+    score = _number(qid, "score", raw.get("score"))
+    criteria = question.get("criteria")
+    top = len(criteria) - 1 if isinstance(criteria, list) and criteria else None
+    if score < 0 or (top is not None and score > top):
+        raise JudgeAnswerError(
+            f"answer {qid!r}: score {score!r} is outside the levels 0..{top}"
+        )
+    probs_raw = raw.get("probabilities") or {}
+    if not isinstance(probs_raw, Mapping):
+        raise JudgeAnswerError(f"answer {qid!r}: probabilities must be an object")
+    probs: dict[int, float] = {}
+    for k, v in probs_raw.items():
+        try:
+            level = int(k)
+        except (TypeError, ValueError):
+            raise JudgeAnswerError(
+                f"answer {qid!r}: probability key {k!r} is not a level number"
+            ) from None
+        probs[level] = _probability(qid, f"probabilities[{k!r}]", v)
+    nearest = math.floor(score + 0.5)
+    return Answer(type="score", value=score, probability=probs.get(nearest, 1.0),
+                  probabilities=probs, confidence=_confidence(qid, raw))

@@ -1,0 +1,341 @@
+"""Any OpenAI-compatible chat model as a judge, asked for one JSON object of answers.
+
+A chat model writes text, not probabilities, so its reply is parsed tolerantly (code
+fences, prose around the object, yes/no words, answers as a list) but never guessed: a
+missing answer, an unknown label or a level out of range is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .._exceptions import ConfigError, JudgeAnswerError
+from ._http import RetryPolicy, Send, post_json, urllib_send, user_agent
+from ._types import Answer, JudgeResponse, Question, State
+
+__all__ = ["DEFAULT_BASE_URL", "SYSTEM_PROMPT", "LLMJudgeBackend", "parse_reply"]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_SERVICE = "chat completions host"
+
+SYSTEM_PROMPT = """\
+You are a careful judge of AI agent executions. The user message is one JSON object with \
+two keys: "state", the content every question is about (for example an agent's goal, its \
+steps and its tool calls), and "questions", an object mapping question ids to questions.
+
+Every question has a "type", optional "instructions" and "criteria":
+- "noul": a yes/no question. "criteria" may describe when the answer is true and when it \
+is false. Answer with a number from 0 to 1: your probability that the answer is yes (true). \
+Use values near 0.5 only when you genuinely cannot tell.
+- "choice": "criteria" maps option labels to descriptions. Answer with exactly one label, \
+spelled exactly as given.
+- "score": "criteria" is a list of levels; a level's position in the list, starting at 0, \
+is its score. Answer with the integer score of the level that fits best.
+
+Answer every question, judging each one on its own. Reply with exactly one JSON object and \
+nothing else, of the form {"answers": {"<question id>": <answer>, ...}}, using the question \
+ids exactly as given. No commentary, no markdown code fences."""
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+_YES = {"yes", "y", "true", "t"}
+_NO = {"no", "n", "false", "f"}
+
+
+class LLMJudgeBackend:
+    """A judge on ``POST {base_url}/chat/completions`` of any OpenAI-compatible host.
+
+    ``api_key`` defaults to the environment variable named by ``api_key_env``;
+    ``base_url`` to ``$OPENAI_BASE_URL`` then OpenAI's. A key is required for OpenAI's own
+    host; elsewhere (a local server) a missing key sends no ``Authorization``. Cost is
+    ``input_usd_per_mtok`` and ``output_usd_per_mtok`` per million tokens.
+    """
+
+    name = "llm"
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        model: str = "gpt-4o-mini",
+        base_url: str | None = None,
+        timeout: float = 120.0,
+        temperature: float = 0.0,
+        input_usd_per_mtok: float = 0.0,
+        output_usd_per_mtok: float = 0.0,
+        api_key_env: str = "OPENAI_API_KEY",
+        max_retries: int = 2,
+        retry: RetryPolicy | None = None,
+        send: Send | None = None,
+    ) -> None:
+        self.base_url = (
+            base_url or os.environ.get("OPENAI_BASE_URL", "").strip() or DEFAULT_BASE_URL
+        ).rstrip("/")
+        self.model = model
+        self.api_key_env = api_key_env
+        key = api_key if api_key is not None else os.environ.get(api_key_env)
+        key = key.strip() if key else None
+        if key and (not key.isascii() or not key.isprintable() or any(c.isspace() for c in key)):
+            raise ConfigError("the API key contains spaces, control or non-ASCII characters",
+                              key=api_key_env)
+        self._api_key = key or None
+        if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
+            raise ConfigError(f"no API key: pass api_key= or set {api_key_env}", key=api_key_env)
+        if not timeout > 0:
+            raise ConfigError(f"must be > 0, got {timeout!r}", key="timeout")
+        for rate_name, rate in (("input_usd_per_mtok", input_usd_per_mtok),
+                                ("output_usd_per_mtok", output_usd_per_mtok)):
+            if not (math.isfinite(rate) and rate >= 0):
+                raise ConfigError(f"must be a finite rate >= 0, got {rate!r}", key=rate_name)
+        self.timeout = float(timeout)
+        self.temperature = temperature
+        self.input_usd_per_mtok = input_usd_per_mtok
+        self.output_usd_per_mtok = output_usd_per_mtok
+        self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
+        self._send = send or urllib_send
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"LLMJudgeBackend(model={self.model!r}, url={self.url!r})"
+
+    def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
+        if not questions:
+            return JudgeResponse(answers={}, model=self.model)
+        user = json.dumps({"state": state, "questions": dict(questions)}, ensure_ascii=False,
+                          default=_jsonable)
+        payload = {
+            "model": self.model,
+            "temperature": self.temperature,
+            "response_format": {"type": "json_object"},
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": user},
+            ],
+        }
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": user_agent(),
+        }
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        started = time.monotonic()
+        reply = post_json(
+            self.url, payload, headers,
+            timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
+            auth_hint=f"Check the key passed as api_key= or set in {self.api_key_env}.",
+            secrets=(self._api_key,) if self._api_key else (),
+        )
+        latency_ms = (time.monotonic() - started) * 1000.0
+        data = reply.data
+        if not isinstance(data, Mapping):
+            raise JudgeAnswerError(f"The {_SERVICE} replied with JSON that is not an object")
+        content = _content(data)
+        input_tokens, output_tokens = _usage(data.get("usage"))
+        model = data.get("model")
+        return JudgeResponse(
+            answers=parse_reply(content, questions),
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            cost_usd=(input_tokens * self.input_usd_per_mtok
+                      + output_tokens * self.output_usd_per_mtok) / 1_000_000,
+            latency_ms=latency_ms,
+            model=model if isinstance(model, str) and model else self.model,
+        )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def _content(data: Mapping[str, Any]) -> str:
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+        raise JudgeAnswerError(f"The {_SERVICE} reply has no choices")
+    first = choices[0]
+    message = first.get("message")
+    content = message.get("content") if isinstance(message, Mapping) else None
+    if not isinstance(content, str) or not content.strip():
+        refusal = message.get("refusal") if isinstance(message, Mapping) else None
+        why = f" (refusal: {refusal})" if refusal else ""
+        if first.get("finish_reason") == "length":
+            why += " (the reply was cut off at the token limit)"
+        raise JudgeAnswerError(f"The {_SERVICE} reply has no message content{why}")
+    return content
+
+
+def _usage(usage: Any) -> tuple[int, int]:
+    if not isinstance(usage, Mapping):
+        return 0, 0
+    counts = []
+    for key in ("prompt_tokens", "completion_tokens"):
+        value = usage.get(key) or 0
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or not (
+            math.isfinite(value)
+        ):
+            raise JudgeAnswerError(f"usage.{key} must be a token count, got {value!r}")
+        counts.append(int(value))
+    return counts[0], counts[1]
+
+
+def parse_reply(content: str, questions: Mapping[str, Question]) -> dict[str, Answer]:
+    """The judge's text as one :class:`Answer` per asked question id."""
+    obj = _find_object(content)
+    answers = _answers_by_id(obj, questions)
+    parsed = {}
+    for qid, question in questions.items():
+        if qid not in answers:
+            raise JudgeAnswerError(f"The judge omitted an answer for {qid!r}")
+        parsed[qid] = _parse_one(qid, answers[qid], question)
+    return parsed
+
+
+def _find_object(content: str) -> Any:
+    """The first JSON object in ``content``: inside a code fence if there is one, else the
+    first ``{`` that starts a complete object (prose before and after is ignored)."""
+    fenced = _FENCE.search(content)
+    texts = [fenced.group(1), content] if fenced else [content]
+    decoder = json.JSONDecoder()
+    for text in texts:
+        start = text.find("{")
+        while start != -1:
+            try:
+                obj, _ = decoder.raw_decode(text, start)
+            except ValueError:
+                start = text.find("{", start + 1)
+                continue
+            return obj
+    raise JudgeAnswerError(
+        f"The judge's reply holds no JSON object: {_short(content)!r}"
+    )
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _answers_by_id(obj: Any, questions: Mapping[str, Question]) -> Mapping[str, Any]:
+    if not isinstance(obj, Mapping):
+        raise JudgeAnswerError("The judge's reply is not a JSON object")
+    only = next(iter(questions)) if len(questions) == 1 else None
+    if "answers" in obj:
+        answers = obj["answers"]
+    elif "answer" in obj and only is not None:
+        return {only: obj["answer"]}
+    elif any(qid in obj for qid in questions):
+        answers = obj  # the ids at the top level, without the "answers" wrapper
+    else:
+        raise JudgeAnswerError(f"The judge's reply has no 'answers': {_short(json.dumps(obj))}")
+    if isinstance(answers, list):
+        answers = _from_list(answers, only)
+    if isinstance(answers, Mapping):
+        if only is not None and only not in answers and len(answers) == 1:
+            # One question, answered under some other key ("answer", "q1", ...).
+            return {only: next(iter(answers.values()))}
+        return answers
+    if only is not None:
+        return {only: answers}  # one question, answered bare: {"answers": 0.8}
+    raise JudgeAnswerError(f"The judge's 'answers' is not an object: {_short(repr(answers))}")
+
+
+def _from_list(items: list[Any], only: str | None) -> Mapping[str, Any] | Any:
+    by_id: dict[str, Any] = {}
+    for item in items:
+        if isinstance(item, Mapping) and "id" in item:
+            value = next((item[k] for k in ("answer", "value") if k in item), item)
+            by_id[str(item["id"])] = value
+    if by_id or only is None:
+        return by_id
+    return items[0] if len(items) == 1 else items
+
+
+def _unwrap(raw: Any, kind: str) -> Any:
+    # {"noul": 0.8}, {"type": "noul", "noul": 0.8}, {"answer": 0.8}, {"value": 0.8}, ...
+    if isinstance(raw, Mapping):
+        for key in (kind, "answer", "value", "probability", "label", "level"):
+            if key in raw:
+                return raw[key]
+    return raw
+
+
+def _parse_one(qid: str, raw: Any, question: Question) -> Answer:
+    kind = question.get("type", "noul")
+    value = _unwrap(raw, kind)
+    if kind == "noul":
+        p = _noul(qid, value)
+        return Answer(type="noul", value=p, probability=max(p, 1.0 - p),
+                      probabilities={True: p, False: 1.0 - p})
+    if kind == "choice":
+        label = _label(qid, value, question.get("criteria"))
+        return Answer(type="choice", value=label, probability=1.0, probabilities={label: 1.0})
+    if kind == "score":
+        level = _level(qid, value, question.get("criteria"))
+        return Answer(type="score", value=float(level), probability=1.0,
+                      probabilities={level: 1.0})
+    raise JudgeAnswerError(f"question {qid!r} has type {kind!r}, which this judge cannot answer")
+
+
+def _noul(qid: str, value: Any) -> float:
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, str):
+        word = value.strip().lower().rstrip(".")
+        if word in _YES:
+            return 1.0
+        if word in _NO:
+            return 0.0
+        try:
+            value = float(word)
+        except ValueError:
+            raise JudgeAnswerError(
+                f"answer {qid!r} should be a probability or yes/no, got {value!r}"
+            ) from None
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise JudgeAnswerError(f"answer {qid!r} should be a probability or yes/no, got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise JudgeAnswerError(f"answer {qid!r}: probability {value!r} is outside [0, 1]")
+    return float(value)
+
+
+def _label(qid: str, value: Any, criteria: Any) -> str:
+    labels = [str(k) for k in criteria] if isinstance(criteria, Mapping) else []
+    if not isinstance(value, str):
+        raise JudgeAnswerError(f"answer {qid!r} should be one of {labels}, got {value!r}")
+    if not labels or value in labels:
+        return value
+    # Tolerate case and surrounding space, but only when that names exactly one label.
+    folded = [label for label in labels if label.strip().casefold() == value.strip().casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise JudgeAnswerError(f"answer {qid!r}: {value!r} is not one of the labels {labels}")
+
+
+def _level(qid: str, value: Any, criteria: Any) -> int:
+    n = len(criteria) if isinstance(criteria, list) else None
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise JudgeAnswerError(f"answer {qid!r} should be a level number, got {value!r}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise JudgeAnswerError(f"answer {qid!r} should be a level number, got {value!r}")
+    if int(value) != value:
+        raise JudgeAnswerError(f"answer {qid!r}: level {value!r} is not a whole number")
+    level = int(value)
+    if level < 0 or (n is not None and level >= n):
+        top = f"0..{n - 1}" if n is not None else ">= 0"
+        raise JudgeAnswerError(f"answer {qid!r}: level {level} is outside {top}")
+    return level
