@@ -1,0 +1,173 @@
+"""Trace importers: other tools' exports as semloop runs.
+
+>>> from semloop.ingest.formats import load
+>>> runs = load("traces.json")                 # format detected from the content
+>>> runs = load("spans.pb", format="otlp")
+
+Every converter keeps step order (by start time), timestamps (epoch seconds), the
+conversation id and the goal, and emits the same events the SDK does, so a run imported
+from any source is scored like a recorded one (and ``run.to_trace()`` gives the library's
+:class:`~semloop.trace.Trace`). Event ids are derived from the source's ids: importing the
+same file twice stores nothing new. Only OTLP protobuf needs a package
+(``opentelemetry-proto``, in the ``server`` extra). See docs/import.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..._exceptions import TraceFormatError
+from ...events import Run
+from . import deepeval, langfuse, langsmith, ndjson, openai_agents, openinference, otlp
+from ._common import Result, decode
+
+__all__ = ["FORMATS", "Result", "convert", "detect_format", "load"]
+
+#: Format name → ``convert(data, *, source, clock) -> Result``.
+FORMATS: dict[str, Callable[..., Result]] = {
+    "deepeval": deepeval.convert,
+    "otlp": otlp.convert,
+    "openinference": openinference.convert,
+    "langsmith": langsmith.convert,
+    "langfuse": langfuse.convert,
+    "openai-agents": openai_agents.convert,
+    "ndjson": ndjson.convert,
+}
+_ALIASES = {"openai_agents": "openai-agents", "jsonl": "ndjson", "events": "ndjson",
+            "otel": "otlp"}
+_PROTOBUF_SUFFIXES = (".pb", ".bin", ".protobuf", ".binpb")
+
+
+def load(path: str | Path, format: str = "auto", *, clock: float | None = None) -> list[Run]:
+    """The runs in a file. Raises :class:`TraceFormatError` for the first rejected record
+    (use :func:`convert` to keep the good runs beside the bad ones)."""
+    result = convert(path, format, clock=clock)
+    if result.rejected:
+        raise result.rejected[0]
+    return result.runs
+
+
+def convert(path: str | Path, format: str = "auto", *, clock: float | None = None) -> Result:
+    """The runs a file holds and a located error for each record that was rejected.
+
+    ``clock`` (epoch seconds) dates runs whose source records no times; it defaults to
+    the file's modification time, so re-importing gives the same events.
+    """
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise TraceFormatError(f"cannot read the file: {exc.strerror or exc}",
+                               source=source) from None
+    name = _canonical(format)
+    if name == "auto":
+        name = _detect(data, source)
+    when = clock if clock is not None else Path(path).stat().st_mtime
+    return FORMATS[name](data, source=source, clock=when)
+
+
+def detect_format(path: str | Path) -> str:
+    """The format name of a file, from its content (and ``.pb`` for protobuf).
+
+    Raises :class:`TraceFormatError` saying what was seen when no format fits."""
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise TraceFormatError(f"cannot read the file: {exc.strerror or exc}",
+                               source=source) from None
+    return _detect(data, source)
+
+
+def _canonical(format: str) -> str:
+    name = _ALIASES.get(format.lower(), format.lower())
+    if name != "auto" and name not in FORMATS:
+        raise TraceFormatError(
+            f"unknown format {format!r}; choose auto or one of: {', '.join(FORMATS)}")
+    return name
+
+
+def _detect(data: bytes, source: str) -> str:
+    head = data.lstrip()[:1]
+    if Path(source).suffix.lower() in _PROTOBUF_SUFFIXES or (data and head not in (b"{", b"[")
+                                                             and _binary(data)):
+        return "otlp"
+    sample = _sample(data, source)
+    name = _classify(sample)
+    if name is None:
+        raise TraceFormatError(
+            f"cannot tell the format: {_describe(sample)}. Expected resourceSpans (otlp), "
+            "event_type+run_id (ndjson), object=trace/trace.span (openai-agents), "
+            "observations or traceId+type (langfuse), run_type/child_runs/dotted_order "
+            "(langsmith), context.span_id+attributes (openinference), llmSpans/toolSpans/"
+            "_trace_dict/children (deepeval). Pass --format to choose.", source=source)
+    return name
+
+
+def _binary(data: bytes) -> bool:
+    try:
+        data[:4096].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start < 4090  # a cut multi-byte character at the end is still text
+    return b"\x00" in data[:4096] or data[:1] == b"\x0a" and b"\x12" in data[:64]
+
+
+def _sample(data: bytes, source: str) -> Any:
+    raw = decode(data, source).strip()
+    if not raw:
+        raise TraceFormatError("cannot tell the format: the file is empty", source=source)
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError:
+        line = next(ln for ln in raw.splitlines() if ln.strip())
+        try:
+            doc = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TraceFormatError(
+                f"cannot tell the format: the file is neither JSON nor JSON lines "
+                f"({exc.msg} at column {exc.colno} of the first line)", source=source,
+                line=1) from None
+    if isinstance(doc, Mapping):
+        for key in ("data", "runs", "traces", "events", "spans"):
+            inner = doc.get(key)
+            if isinstance(inner, list) and inner and isinstance(inner[0], Mapping) and (
+                    "resourceSpans" not in doc):
+                return inner[0] if _classify(inner[0]) else doc
+    if isinstance(doc, list):
+        return doc[0] if doc else doc
+    return doc
+
+
+def _classify(doc: Any) -> str | None:
+    if not isinstance(doc, Mapping):
+        return None
+    keys = set(doc)
+    if "resourceSpans" in keys or "resource_spans" in keys:
+        return "otlp"
+    if {"event_type", "run_id"} <= keys:
+        return "ndjson"
+    if doc.get("object") in ("trace", "trace.span"):
+        return "openai-agents"
+    if "observations" in keys or ({"traceId", "type"} <= keys and "startTime" in keys):
+        return "langfuse"
+    if keys & {"run_type", "child_runs", "dotted_order"}:
+        return "langsmith"
+    if isinstance(doc.get("context"), Mapping) and "span_id" in doc["context"]:
+        return "openinference"
+    if keys & {"baseSpans", "agentSpans", "llmSpans", "retrieverSpans", "toolSpans",
+               "root_spans", "_trace_dict", "trace_dict"}:
+        return "deepeval"
+    if "children" in keys and "type" in keys:
+        return "deepeval"
+    return None
+
+
+def _describe(doc: Any) -> str:
+    if isinstance(doc, Mapping):
+        keys = sorted(map(str, doc))
+        more = f" and {len(keys) - 12} more" if len(keys) > 12 else ""
+        return f"saw a JSON object with keys {', '.join(keys[:12])}{more}"
+    return f"saw a JSON {type(doc).__name__}"

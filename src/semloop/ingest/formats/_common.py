@@ -1,0 +1,408 @@
+"""What every importer shares: a neutral run draft, its conversion to events, and the
+small readers (JSON documents, times, texts) the formats need. Standard library only."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from ..._exceptions import TraceFormatError
+from ...events import Event, Run, agent_version
+
+# Event ids are derived from the source ids, so importing the same file twice stores
+# nothing new (the store ignores duplicate event ids).
+_NAMESPACE = uuid.UUID("5b1c1f0e-7d1e-4c55-9a39-3f0c5d1e6a21")
+
+#: Step kinds that become events; everything else (agent, chain, span…) is structure.
+STEP_KINDS = ("llm", "tool", "retrieval", "handoff", "guardrail")
+
+
+@dataclass
+class Step:
+    """One call an agent made, in the terms every source format can fill."""
+
+    kind: str
+    name: str = ""
+    step_id: str = ""
+    start: float | None = None
+    end: float | None = None
+    input: Any = None
+    output: Any = None
+    model: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cost_usd: float | None = None
+    finish_reason: str | None = None
+    error: str | None = None
+    error_type: str | None = None
+    result_count: int | None = None
+    top_score: float | None = None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    order: int = 0
+
+
+@dataclass
+class Draft:
+    """One run as read from a source, before it becomes events."""
+
+    run_id: str
+    source: str
+    agent_id: str = ""
+    goal: str = ""
+    system_prompt: str | None = None
+    model: str | None = None
+    tools: list[str] = field(default_factory=list)
+    conversation_id: str | None = None
+    parent_run_id: str | None = None
+    trace_id: str | None = None
+    start: float | None = None
+    end: float | None = None
+    output: Any = None
+    errored: bool = False
+    error: str | None = None
+    error_type: str | None = None
+    complete: bool = True
+    started: bool = True
+    steps: list[Step] = field(default_factory=list)
+
+
+@dataclass
+class Result:
+    """What an import produced: the runs it could read and why it rejected the rest."""
+
+    format: str
+    runs: list[Run] = field(default_factory=list)
+    rejected: list[TraceFormatError] = field(default_factory=list)
+
+
+def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
+    """The run's events: ``run.started``, a call and a response per step in start order,
+    then ``run.completed`` or ``run.errored``. ``clock`` dates a run whose source has no
+    times (deepeval's ``_trace_dict``); its steps are then 1 ms apart in source order."""
+    steps = [s for s in draft.steps if s.kind in STEP_KINDS]
+    if steps and all(s.start is not None for s in steps):
+        steps.sort(key=lambda s: (s.start, s.order))
+    else:
+        steps.sort(key=lambda s: s.order)
+        if not any(s.start is not None for s in steps) and draft.start is None:
+            base = clock
+            for i, s in enumerate(steps, start=1):
+                s.start = base + i * 0.001  # no end: latency stays unknown
+            draft.start = base
+            draft.end = base + (len(steps) + 1) * 0.001
+    times = [t for s in steps for t in (s.start, s.end) if t is not None]
+    start = draft.start if draft.start is not None else (min(times) if times else clock)
+    end = draft.end if draft.end is not None else (max(times) if times else start)
+    model = draft.model or next((s.model for s in steps if s.model), None)
+    tools = draft.tools or sorted({s.name for s in steps if s.kind == "tool" and s.name})
+    version = agent_version(draft.system_prompt, model, tools)
+    agent = draft.agent_id or "imported"
+    events: list[Event] = []
+
+    def emit(kind: str, step: int, ts: float | None, payload: dict[str, Any], key: str) -> None:
+        events.append(Event(
+            event_type=kind, run_id=draft.run_id, agent_id=agent, step_index=step,
+            timestamp=float(ts if ts is not None else start),
+            payload={k: v for k, v in payload.items() if v is not None},
+            agent_version=version, parent_run_id=draft.parent_run_id,
+            trace_id=draft.trace_id, conversation_id=draft.conversation_id,
+            event_id=str(uuid.uuid5(_NAMESPACE, f"{draft.source}:{draft.run_id}:{key}:{kind}")),
+        ))
+
+    if draft.started:
+        emit("run.started", 0, start, {
+            "input_text": draft.goal, "system_prompt": draft.system_prompt, "model": model,
+            "tools": tools, "source_format": draft.source}, "run")
+    step_no = 0
+    tool_calls = 0
+    for i, s in enumerate(steps):
+        key = s.step_id or f"step{i}"
+        latency = (s.end - s.start) * 1000.0 if s.start is not None and s.end is not None else None
+        ended = s.end if s.end is not None else s.start
+        if s.kind in ("handoff", "guardrail"):
+            emit("external.signal", step_no, s.start, {
+                "signal_name": s.kind, "source": draft.source, "meta": dict(s.meta) or None}, key)
+            continue
+        step_no += 1
+        if s.kind == "llm":
+            emit("llm.called", step_no, s.start, {
+                "model": s.model, "prompt_tokens": s.prompt_tokens,
+                "prompt": text(unwrap_single(s.input)),
+                "name": s.name or None}, key)
+            out = text(s.output)
+            emit("llm.responded", step_no, ended, {
+                "model": s.model, "completion_tokens": s.completion_tokens,
+                "prompt_tokens": s.prompt_tokens, "reasoning_tokens": s.reasoning_tokens,
+                "latency_ms": latency, "finish_reason": s.finish_reason or (
+                    "error" if s.error else "stop"),
+                "output": out, "output_length": len(out), "error": s.error,
+                "cost_usd": s.cost_usd, "tool_calls": s.tool_calls or None}, key)
+        elif s.kind == "tool":
+            tool_calls += 1
+            name = s.name or "tool"
+            emit("tool.called", step_no, s.start, {"tool_name": name, "args": args_text(s.input)},
+                 key)
+            out = text(s.output)
+            emit("tool.responded", step_no, ended, {
+                "tool_name": name, "success": s.error is None, "output": out,
+                "output_length": len(out), "latency_ms": latency, "error": s.error,
+                "error_type": s.error_type}, key)
+        else:  # retrieval
+            name = s.name or "retrieval"
+            emit("retrieval.called", step_no, s.start,
+                 {"index_name": name, "query": text(s.input)}, key)
+            emit("retrieval.responded", step_no, ended, {
+                "index_name": name, "result_count": s.result_count, "top_score": s.top_score,
+                "latency_ms": latency, "content": text(s.output), "error": s.error}, key)
+    if draft.complete:
+        if draft.errored:
+            emit("run.errored", step_no, end, {
+                "error_type": draft.error_type or "Error", "error": draft.error or "",
+                "step_index": step_no}, "run")
+        else:
+            final = text(draft.output)
+            emit("run.completed", step_no, end, {
+                "total_steps": step_no, "tool_call_count": tool_calls,
+                "exit_reason": "final_answer" if final else "completed",
+                "output": final or None}, "run")
+    return Run(run_id=draft.run_id, agent_id=agent, events=events, agent_version=version,
+               conversation_id=draft.conversation_id, parent_run_id=draft.parent_run_id,
+               trace_id=draft.trace_id)
+
+
+# -- readers -------------------------------------------------------------------------------
+
+
+def decode(data: bytes | str, source: str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TraceFormatError(
+            f"not UTF-8 text (byte {exc.start}); is this a protobuf file? use --format otlp",
+            source=source) from None
+
+
+def documents(data: bytes | str, source: str) -> Iterator[tuple[int | None, Any]]:
+    """The JSON documents of a file: the whole file if it is one JSON value, else one per
+    line (JSONL/NDJSON). A line that is not JSON is yielded as a :class:`TraceFormatError`
+    so the caller can go on with the rest."""
+    raw = decode(data, source)
+    stripped = raw.strip()
+    if not stripped:
+        raise TraceFormatError("the file is empty", source=source)
+    try:
+        yield None, json.loads(stripped)
+        return
+    except json.JSONDecodeError as whole:
+        lines = raw.splitlines()
+        if sum(1 for ln in lines if ln.strip()) < 2:
+            raise TraceFormatError(
+                f"not valid JSON ({whole.msg} at line {whole.lineno} column {whole.colno})",
+                source=source, line=whole.lineno) from None
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield lineno, TraceFormatError(
+                f"not valid JSON ({exc.msg} at column {exc.colno})", source=source, line=lineno)
+
+
+def records(
+    data: bytes | str, source: str, result: Result, unwrap: Sequence[str] = ()
+) -> Iterator[tuple[int | None, str, Any]]:
+    """Every record of a file, with its line and a field path: top-level lists are
+    flattened, and so is an object's list under one of the ``unwrap`` keys
+    (``{"data": [...]}``). Unreadable lines go to ``result.rejected``."""
+    for line, doc in documents(data, source):
+        if isinstance(doc, TraceFormatError):
+            result.rejected.append(doc)
+            continue
+        if isinstance(doc, Mapping):
+            key = next((k for k in unwrap if isinstance(doc.get(k), list)), None)
+            if key is not None:
+                for i, item in enumerate(doc[key]):
+                    yield line, f"{key}[{i}]", item
+                continue
+        if isinstance(doc, list):
+            for i, item in enumerate(doc):
+                yield line, f"[{i}]", item
+        else:
+            yield line, "", doc
+
+
+def reject(result: Result, exc: TraceFormatError, source: str, line: int | None,
+           path: str) -> None:
+    field_ = exc.field
+    if path:
+        field_ = f"{path}.{field_}" if field_ and not field_.startswith("[") else (
+            f"{path}{field_}" if field_ else path)
+    result.rejected.append(TraceFormatError(exc.message, source=source, line=line, field=field_))
+
+
+def text(value: Any) -> str:
+    """Text of an input or output, as detectors and judges read it."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def args_text(value: Any) -> str:
+    # Dunetrace sends tool args as a string; JSON keeps them comparable across sources.
+    if isinstance(value, str):
+        return value
+    return text(value if value is not None else {})
+
+
+def unwrap_single(value: Any) -> Any:
+    """``{"question": "…"}`` → ``"…"``: the goal of a function whose one argument is it."""
+    if isinstance(value, Mapping) and len(value) == 1:
+        (only,) = value.values()
+        if isinstance(only, str):
+            return only
+    return value
+
+
+_FRACTION = re.compile(r"(\.\d{6})\d+")
+
+
+def epoch(value: Any, *, field_name: str = "time") -> float | None:
+    """Epoch seconds from an ISO 8601 string, or from a number in s, ms, µs or ns."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise TraceFormatError("must be a time, not a boolean", field=field_name)
+    if isinstance(value, (int, float)):
+        number = float(value)
+    elif isinstance(value, str):
+        s = value.strip()
+        if re.fullmatch(r"\d+(\.\d+)?", s):
+            number = float(s)
+        else:
+            s = _FRACTION.sub(r"\1", s.replace("Z", "+00:00").replace("z", "+00:00"))
+            try:
+                dt = datetime.fromisoformat(s)
+            except ValueError:
+                raise TraceFormatError(f"not a time: {value!r}", field=field_name) from None
+            if dt.tzinfo is None:
+                dt = dt.replace(tzinfo=timezone.utc)
+            return dt.timestamp()
+    else:
+        raise TraceFormatError(f"not a time: {value!r}", field=field_name)
+    if not math.isfinite(number) or number < 0:
+        raise TraceFormatError(f"not a time: {value!r}", field=field_name)
+    # Magnitude tells the unit: epoch seconds now are ~1.8e9.
+    for scale in (1.0, 1e3, 1e6, 1e9):
+        if number / scale < 1e11:
+            return number / scale
+    return number / 1e9
+
+
+def integer(value: Any) -> int | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return int(float(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def number(value: Any) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return None
+    return out if math.isfinite(out) else None
+
+
+def string(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    return value if isinstance(value, str) else text(value)
+
+
+def first(*values: Any) -> Any:
+    return next((v for v in values if v is not None and v != ""), None)
+
+
+def message_text(message: Any) -> str:
+    """The text of a chat message in any of the common shapes (OpenAI, LangChain,
+    OTel GenAI parts, Anthropic content blocks)."""
+    if message is None:
+        return ""
+    if isinstance(message, str):
+        return message
+    if isinstance(message, Sequence):
+        return "\n".join(t for t in (message_text(m) for m in message) if t)
+    if not isinstance(message, Mapping):
+        return text(message)
+    if "parts" in message and isinstance(message["parts"], Sequence):
+        return "\n".join(
+            str(p.get("content", "")) for p in message["parts"]
+            if isinstance(p, Mapping) and p.get("type") in ("text", "reasoning", None)
+            and p.get("content"))
+    for key in ("content", "text"):
+        if key in message:
+            return message_text(message[key])
+    kwargs = message.get("kwargs") or message.get("data")
+    if isinstance(kwargs, Mapping):
+        return message_text(kwargs)
+    if message.get("type") in ("output_text", "input_text"):
+        return str(message.get("text", ""))
+    return ""
+
+
+def role_of(message: Any) -> str:
+    if not isinstance(message, Mapping):
+        return ""
+    role = message.get("role") or message.get("type")
+    if role is None:
+        ids = message.get("id")
+        if isinstance(ids, list) and ids:
+            role = str(ids[-1])  # LangChain's serialised ["langchain", …, "HumanMessage"]
+        kwargs = message.get("kwargs")
+        if role is None and isinstance(kwargs, Mapping):
+            role = kwargs.get("type")
+    role = str(role or "").lower()
+    if role in ("human", "humanmessage", "user"):
+        return "user"
+    if role in ("ai", "aimessage", "assistant"):
+        return "assistant"
+    if role in ("system", "systemmessage", "developer"):
+        return "system"
+    return role
+
+
+def first_of_role(messages: Any, role: str) -> str | None:
+    if isinstance(messages, Mapping):
+        messages = messages.get("messages", [])
+    if not isinstance(messages, Sequence) or isinstance(messages, str):
+        return None
+    for m in messages:
+        if isinstance(m, Sequence) and not isinstance(m, (str, Mapping)):
+            found = first_of_role(m, role)  # LangChain's batches: [[msg, msg]]
+            if found:
+                return found
+        elif role_of(m) == role:
+            t = message_text(m)
+            if t:
+                return t
+    return None

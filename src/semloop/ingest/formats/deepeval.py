@@ -1,0 +1,171 @@
+"""deepeval traces, in the three shapes deepeval produces:
+
+- the upload body (``TraceApi``: spans bucketed in ``baseSpans``, ``agentSpans``,
+  ``llmSpans``, ``retrieverSpans``, ``toolSpans``; tree from ``parentUuid``; ISO times);
+- the nested span dict metrics see as ``test_case._trace_dict`` (``children``, no times),
+  bare or wrapped as ``{"input": goal, "_trace_dict": {...}}``;
+- the in-process dict (``{"uuid", "root_spans": [...]}``), whose times are
+  ``perf_counter`` readings, not epoch, so only their order is used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..._exceptions import TraceFormatError
+from ...events import Run
+from ._common import (
+    Draft, Result, Step, build_run, epoch, first, integer, number, records, reject, string,
+    text, unwrap_single,
+)
+
+__all__ = ["convert", "read"]
+
+NAME = "deepeval"
+_BUCKETS = ("baseSpans", "agentSpans", "llmSpans", "retrieverSpans", "toolSpans")
+_KINDS = {"llm": "llm", "tool": "tool", "retriever": "retrieval"}
+
+
+def read(data: bytes | str) -> list[Run]:
+    """Runs from a deepeval export; raises the first :class:`TraceFormatError`."""
+    result = convert(data)
+    if result.rejected:
+        raise result.rejected[0]
+    return result.runs
+
+
+def convert(data: bytes | str, *, source: str = "<deepeval>", clock: float = 0.0) -> Result:
+    result = Result(format=NAME)
+    for line, path, raw in records(data, source, result, unwrap=("traces", "data")):
+        try:
+            result.runs.append(build_run(draft(raw), clock=clock))
+        except TraceFormatError as exc:
+            reject(result, exc, source, line, path)
+    return result
+
+
+def draft(raw: Any) -> Draft:
+    """One run from any of deepeval's trace shapes."""
+    if not isinstance(raw, Mapping):
+        raise TraceFormatError(f"a deepeval trace must be a JSON object, not {type(raw).__name__}")
+    if any(k in raw for k in _BUCKETS):
+        return _from_api(raw)
+    if "root_spans" in raw:
+        return _from_nested(raw.get("root_spans"), raw, "root_spans", timed=False)
+    if "_trace_dict" in raw or "trace_dict" in raw:
+        key = "_trace_dict" if "_trace_dict" in raw else "trace_dict"
+        return _from_nested([raw[key]], raw, key, timed=False)
+    if "children" in raw or "type" in raw:
+        return _from_nested([raw], {}, "", timed=False)
+    raise TraceFormatError(
+        "not a deepeval trace: expected span buckets (llmSpans, toolSpans, …), root_spans, "
+        "_trace_dict, or a span with children", field=next(iter(raw), None))
+
+
+def _content_id(raw: Any) -> str:
+    # _trace_dict has no id; hashing the content makes re-imports land on the same run.
+    blob = json.dumps(raw, sort_keys=True, default=str).encode("utf-8")
+    return "deepeval-" + hashlib.sha256(blob).hexdigest()[:24]
+
+
+def _step(span: Mapping[str, Any], kind: str, order: int, path: str, *, timed: bool) -> Step:
+    def get(camel: str, snake: str) -> Any:
+        return span.get(camel, span.get(snake))
+
+    status = str(span.get("status") or "").upper()
+    error = string(span.get("error")) or ("errored" if status == "ERRORED" else None)
+    step = Step(kind=kind, name=str(span.get("name") or ""),
+                step_id=str(span.get("uuid") or ""), order=order, error=error,
+                input=span.get("input"), output=span.get("output"))
+    if timed:
+        step.start = epoch(get("startTime", "start_time"), field_name=f"{path}.startTime")
+        step.end = epoch(get("endTime", "end_time"), field_name=f"{path}.endTime")
+    if kind == "llm":
+        step.model = string(span.get("model"))
+        step.prompt_tokens = integer(get("inputTokenCount", "input_token_count"))
+        step.completion_tokens = integer(get("outputTokenCount", "output_token_count"))
+        cost_in = number(get("costPerInputToken", "cost_per_input_token"))
+        cost_out = number(get("costPerOutputToken", "cost_per_output_token"))
+        if cost_in is not None or cost_out is not None:
+            step.cost_usd = (step.prompt_tokens or 0) * (cost_in or 0.0) + (
+                step.completion_tokens or 0) * (cost_out or 0.0)
+        if not isinstance(step.output, str) and step.output is not None:
+            step.output = text(step.output)  # LlmOutput objects from integrations
+    elif kind == "retrieval":
+        step.name = str(first(span.get("embedder"), span.get("name")) or "retrieval")
+        if isinstance(step.output, list):
+            step.result_count = len(step.output)
+            step.output = "\n".join(text(x) for x in step.output)
+    return step
+
+
+def _from_api(raw: Mapping[str, Any]) -> Draft:
+    spans: list[tuple[str, Mapping[str, Any]]] = []
+    for bucket in _BUCKETS:
+        items = raw.get(bucket) or []
+        if not isinstance(items, list):
+            raise TraceFormatError("must be a list of spans", field=bucket)
+        for i, span in enumerate(items):
+            if not isinstance(span, Mapping):
+                raise TraceFormatError("a span must be an object", field=f"{bucket}[{i}]")
+            spans.append((f"{bucket}[{i}]", span))
+    run_id = str(raw.get("uuid") or _content_id(raw))
+    d = Draft(run_id=run_id, source=NAME, trace_id=run_id)
+    d.conversation_id = string(first(raw.get("threadId"), raw.get("thread_id")))
+    d.start = epoch(raw.get("startTime"), field_name="startTime")
+    d.end = epoch(raw.get("endTime"), field_name="endTime")
+    roots = [s for _, s in spans if not s.get("parentUuid")]
+    root = min(roots, key=lambda s: str(s.get("startTime") or "")) if roots else None
+    for order, (path, span) in enumerate(spans):
+        kind = _KINDS.get(str(span.get("type") or "").lower())
+        if kind and span is not root:
+            d.steps.append(_step(span, kind, order, path, timed=True))
+    _finish(d, raw, root)
+    return d
+
+
+def _from_nested(roots: Any, raw: Mapping[str, Any], path: str, *, timed: bool) -> Draft:
+    if not isinstance(roots, list) or not roots or not isinstance(roots[0], Mapping):
+        raise TraceFormatError("must be a span object (or a list of them)", field=path or None)
+    run_id = str(raw.get("uuid") or _content_id(roots))
+    d = Draft(run_id=run_id, source=NAME, trace_id=run_id)
+    d.conversation_id = string(first(raw.get("thread_id"), raw.get("threadId")))
+    order = 0
+
+    def visit(span: Any, where: str, is_root: bool) -> None:
+        nonlocal order
+        if not isinstance(span, Mapping):
+            raise TraceFormatError("a span must be an object", field=where)
+        kind = _KINDS.get(str(span.get("type") or "").lower())
+        if kind and not is_root:
+            d.steps.append(_step(span, kind, order, where, timed=timed))
+        order += 1
+        children = span.get("children") or []
+        if not isinstance(children, list):
+            raise TraceFormatError("children must be a list", field=f"{where}.children")
+        for i, child in enumerate(children):
+            visit(child, f"{where}.children[{i}]", False)
+
+    for i, root in enumerate(roots):
+        visit(root, f"{path}[{i}]" if path else "root", len(roots) == 1)
+    _finish(d, raw, roots[0] if len(roots) == 1 else None)
+    return d
+
+
+def _finish(d: Draft, raw: Mapping[str, Any], root: Mapping[str, Any] | None) -> None:
+    goal = first(raw.get("input"), root.get("input") if root else None)
+    d.goal = text(unwrap_single(goal))
+    d.output = first(raw.get("output"), root.get("output") if root else None)
+    if root is not None:
+        d.agent_id = str(root.get("name") or "")
+        tools = root.get("availableTools", root.get("available_tools"))
+        if isinstance(tools, list):
+            d.tools = sorted(str(t) for t in tools)
+    d.agent_id = d.agent_id or str(raw.get("name") or "")
+    status = str(first(raw.get("status"), root.get("status") if root else None) or "").upper()
+    error = string(root.get("error")) if root else None
+    if status == "ERRORED" or error:
+        d.errored, d.error = True, error or "errored"

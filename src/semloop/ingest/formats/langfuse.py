@@ -1,0 +1,162 @@
+"""Langfuse traces: ``GET /api/public/traces/{id}`` bodies (``TraceWithFullDetails`` with
+``observations``), a list of them or ``{"data": [...]}``, or bare observations (the v2
+observations API, or one per line) grouped by ``traceId``.
+
+Steps are GENERATION (model call), TOOL and RETRIEVER observations in ``startTime``
+order; an observation with ``level`` ERROR failed with ``statusMessage``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..._exceptions import TraceFormatError
+from ...events import Run
+from ._common import (
+    Draft, Result, Step, build_run, epoch, first, first_of_role, integer, message_text,
+    number, records, reject, string, text, unwrap_single,
+)
+
+__all__ = ["convert", "read"]
+
+NAME = "langfuse"
+_KINDS = {"GENERATION": "llm", "TOOL": "tool", "RETRIEVER": "retrieval",
+          "GUARDRAIL": "guardrail"}
+
+
+def read(data: bytes | str) -> list[Run]:
+    """Runs from a Langfuse export; raises the first :class:`TraceFormatError`."""
+    result = convert(data)
+    if result.rejected:
+        raise result.rejected[0]
+    return result.runs
+
+
+def convert(data: bytes | str, *, source: str = "<langfuse>", clock: float = 0.0) -> Result:
+    result = Result(format=NAME)
+    loose: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+    where: dict[str, tuple[int | None, str]] = {}
+    for line, path, raw in records(data, source, result, unwrap=("data", "traces")):
+        if isinstance(raw, Mapping) and "observations" in raw:
+            try:
+                result.runs.append(build_run(_draft(raw, raw.get("observations")),
+                                             clock=clock))
+            except TraceFormatError as exc:
+                reject(result, exc, source, line, path)
+        elif isinstance(raw, Mapping) and raw.get("traceId") and raw.get("type"):
+            key = str(raw["traceId"])
+            loose.setdefault(key, []).append((path, raw))
+            where.setdefault(key, (line, path))
+        else:
+            reject(result, TraceFormatError(
+                "not a Langfuse trace (no observations) or observation (no traceId/type)"),
+                source, line, path)
+    for key, observations in loose.items():
+        try:
+            result.runs.append(build_run(_draft({"id": key}, [o for _, o in observations]),
+                                         clock=clock))
+        except TraceFormatError as exc:
+            line, path = where[key]
+            reject(result, exc, source, line, path)
+    return result
+
+
+def _io(value: Any) -> Any:
+    # Generations hold chat messages ({role, content} or a list of them) or plain values.
+    if isinstance(value, Mapping) and ("content" in value or "role" in value):
+        return message_text(value)
+    if isinstance(value, list) and value and all(isinstance(m, Mapping) and "role" in m
+                                                  for m in value):
+        return message_text(value)
+    return value
+
+
+def _step(obs: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
+    failed = str(obs.get("level") or "").upper() == "ERROR"
+    step = Step(kind=kind, name=str(obs.get("name") or ""), step_id=str(obs.get("id") or ""),
+                order=order, error=(string(obs.get("statusMessage")) or "error")
+                if failed else None)
+    step.start = epoch(obs.get("startTime"), field_name=f"{path}.startTime")
+    step.end = epoch(obs.get("endTime"), field_name=f"{path}.endTime")
+    if kind == "llm":
+        usage = obs.get("usageDetails") or obs.get("usage") or {}
+        usage = usage if isinstance(usage, Mapping) else {}
+        cost = obs.get("costDetails") if isinstance(obs.get("costDetails"), Mapping) else {}
+        step.model = string(first(obs.get("model"), obs.get("providedModelName")))
+        step.prompt_tokens = integer(first(usage.get("input"), usage.get("promptTokens"),
+                                           usage.get("prompt_tokens"), usage.get("input_tokens")))
+        step.completion_tokens = integer(first(usage.get("output"),
+                                               usage.get("completionTokens"),
+                                               usage.get("completion_tokens"),
+                                               usage.get("output_tokens")))
+        step.reasoning_tokens = integer(usage.get("output_reasoning_tokens"))
+        step.cost_usd = number(first(cost.get("total"), obs.get("calculatedTotalCost"),
+                                     obs.get("totalCost")))
+        step.input = _io(obs.get("input"))
+        step.output = _io(obs.get("output"))
+        out = obs.get("output")
+        if isinstance(out, Mapping) and isinstance(out.get("tool_calls"), list):
+            step.tool_calls = [
+                {"name": (c.get("function") or {}).get("name") or c.get("name"),
+                 "arguments": (c.get("function") or {}).get("arguments") or c.get("arguments")}
+                for c in out["tool_calls"] if isinstance(c, Mapping)]
+            if not step.output:
+                step.output = "\n".join(f"{c['name']}({text(c['arguments'])})"
+                                        for c in step.tool_calls)
+    elif kind == "tool":
+        step.input, step.output = obs.get("input"), obs.get("output")
+    elif kind == "retrieval":
+        step.input = unwrap_single(obs.get("input"))
+        out = obs.get("output")
+        docs = out.get("documents") if isinstance(out, Mapping) else out
+        if isinstance(docs, list):
+            step.result_count = len(docs)
+            step.output = "\n".join(message_text(d) or text(d) for d in docs)
+        else:
+            step.output = out
+    else:
+        step.meta = {"name": step.name}
+    return step
+
+
+def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
+    if not isinstance(observations, list):
+        raise TraceFormatError("must be a list of observations", field="observations")
+    if not trace.get("id"):
+        raise TraceFormatError("a trace needs an id", field="id")
+    obs: list[tuple[str, Mapping[str, Any]]] = []
+    for i, o in enumerate(observations):
+        if not isinstance(o, Mapping):
+            raise TraceFormatError("an observation must be an object",
+                                   field=f"observations[{i}]")
+        obs.append((f"observations[{i}]", o))
+    obs.sort(key=lambda item: (epoch(item[1].get("startTime")) or 0.0))
+    run_id = str(trace["id"])
+    d = Draft(run_id=run_id, source=NAME, trace_id=run_id)
+    ids = {str(o.get("id")) for _, o in obs}
+    roots = [o for _, o in obs if not o.get("parentObservationId")
+             or str(o["parentObservationId"]) not in ids]
+    root = roots[0] if len(roots) == 1 and len(obs) > 1 else None
+    for order, (path, o) in enumerate(obs):
+        kind = _KINDS.get(str(o.get("type") or "").upper())
+        if kind and o is not root:
+            d.steps.append(_step(o, kind, order, path))
+    d.agent_id = str(first(trace.get("name"), root.get("name") if root else None) or "")
+    d.conversation_id = string(first(trace.get("sessionId"),
+                                     *(o.get("sessionId") for _, o in obs)))
+    d.start = epoch(first(trace.get("timestamp"), root.get("startTime") if root else None),
+                    field_name="timestamp")
+    d.end = epoch(root.get("endTime"), field_name="endTime") if root else None
+    goal = first(trace.get("input"), root.get("input") if root else None)
+    if isinstance(goal, (list, Mapping)):
+        goal = first(first_of_role(goal, "user"), unwrap_single(goal))
+    d.goal = text(goal)
+    gen_inputs = [o.get("input") for _, o in obs if str(o.get("type")).upper() == "GENERATION"]
+    if not d.goal and gen_inputs:
+        d.goal = first_of_role(gen_inputs[0], "user") or ""
+    d.system_prompt = first_of_role(gen_inputs[0], "system") if gen_inputs else None
+    d.output = _io(first(trace.get("output"), root.get("output") if root else None))
+    if root is not None and str(root.get("level") or "").upper() == "ERROR":
+        d.errored, d.error = True, string(root.get("statusMessage")) or "error"
+    return d

@@ -1,0 +1,209 @@
+"""LangSmith run trees: a root run with nested ``child_runs``, or flat runs linked by
+``parent_run_id``/``trace_id`` (a list, ``{"runs": [...]}``, or one run per line).
+
+Order is ``dotted_order`` (start time then id, root first), else ``start_time``. The
+conversation is ``extra.metadata.session_id|thread_id|conversation_id`` — LangSmith's own
+``session_id`` field is the tracing project, not the conversation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..._exceptions import TraceFormatError
+from ...events import Run
+from ._common import (
+    Draft, Result, Step, build_run, epoch, first, first_of_role, integer, message_text,
+    number, records, reject, string, text, unwrap_single,
+)
+
+__all__ = ["convert", "read"]
+
+NAME = "langsmith"
+_KINDS = {"llm": "llm", "tool": "tool", "retriever": "retrieval"}
+
+
+def read(data: bytes | str) -> list[Run]:
+    """Runs from a LangSmith export; raises the first :class:`TraceFormatError`."""
+    result = convert(data)
+    if result.rejected:
+        raise result.rejected[0]
+    return result.runs
+
+
+def convert(data: bytes | str, *, source: str = "<langsmith>", clock: float = 0.0) -> Result:
+    result = Result(format=NAME)
+    # Flatten every nested tree first: a trace's runs may be spread over lines.
+    traces: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+    where: dict[str, tuple[int | None, str]] = {}
+    for line, path, raw in records(data, source, result, unwrap=("runs", "data")):
+        try:
+            flat = _flatten(raw, path or "run")
+        except TraceFormatError as exc:
+            reject(result, exc, source, line, "")
+            continue
+        for run_path, run in flat:
+            key = str(first(run.get("trace_id"), _root_of(run, flat)))
+            traces.setdefault(key, []).append((run_path, run))
+            where.setdefault(key, (line, path))
+    for key, runs in traces.items():
+        try:
+            result.runs.append(build_run(_draft(key, runs), clock=clock))
+        except TraceFormatError as exc:
+            line, path = where[key]
+            reject(result, exc, source, line, path)
+    return result
+
+
+def _flatten(raw: Any, path: str) -> list[tuple[str, Mapping[str, Any]]]:
+    if not isinstance(raw, Mapping):
+        raise TraceFormatError(f"a run must be a JSON object, not {type(raw).__name__}",
+                               field=path)
+    if not raw.get("id"):
+        raise TraceFormatError("a run needs an id", field=f"{path}.id")
+    out: list[tuple[str, Mapping[str, Any]]] = [(path, raw)]
+    children = raw.get("child_runs") or []
+    if not isinstance(children, list):
+        raise TraceFormatError("must be a list of runs", field=f"{path}.child_runs")
+    for i, child in enumerate(children):
+        if isinstance(child, Mapping) and not child.get("parent_run_id"):
+            child = {**child, "parent_run_id": raw["id"]}
+        if isinstance(child, Mapping) and not child.get("trace_id") and raw.get("trace_id"):
+            child = {**child, "trace_id": raw["trace_id"]}
+        out.extend(_flatten(child, f"{path}.child_runs[{i}]"))
+    return out
+
+
+def _root_of(run: Mapping[str, Any], flat: list[tuple[str, Mapping[str, Any]]]) -> str:
+    by_id = {str(r["id"]): r for _, r in flat}
+    seen = set()
+    while run.get("parent_run_id") and str(run["parent_run_id"]) in by_id:
+        if str(run["id"]) in seen:
+            break
+        seen.add(str(run["id"]))
+        run = by_id[str(run["parent_run_id"])]
+    dotted = str(run.get("dotted_order") or "")
+    # The first dotted_order segment is "<time>Z<root id>": the root, even if absent.
+    return dotted.split(".")[0][23:] if "." in dotted and len(dotted) > 23 else str(run["id"])
+
+
+def _metadata(run: Mapping[str, Any]) -> Mapping[str, Any]:
+    extra = run.get("extra") if isinstance(run.get("extra"), Mapping) else {}
+    meta = extra.get("metadata") if isinstance(extra.get("metadata"), Mapping) else {}
+    return meta
+
+
+def _usage(run: Mapping[str, Any]) -> Mapping[str, Any]:
+    outputs = run.get("outputs") if isinstance(run.get("outputs"), Mapping) else {}
+    for candidate in (outputs.get("usage_metadata"), _metadata(run).get("usage_metadata"),
+                      (outputs.get("llm_output") or {}).get("token_usage")
+                      if isinstance(outputs.get("llm_output"), Mapping) else None):
+        if isinstance(candidate, Mapping):
+            return candidate
+    return {}
+
+
+def _generation(outputs: Any) -> Mapping[str, Any]:
+    gens = outputs.get("generations") if isinstance(outputs, Mapping) else None
+    while isinstance(gens, list) and gens:
+        gens = gens[0]
+    return gens if isinstance(gens, Mapping) else {}
+
+
+def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
+    inputs = run.get("inputs") if isinstance(run.get("inputs"), Mapping) else {}
+    outputs = run.get("outputs")
+    step = Step(kind=kind, name=str(run.get("name") or ""), step_id=str(run["id"]),
+                order=order, error=string(run.get("error")))
+    step.start = epoch(run.get("start_time"), field_name=f"{path}.start_time")
+    step.end = epoch(run.get("end_time"), field_name=f"{path}.end_time")
+    if kind == "llm":
+        meta = _metadata(run)
+        extra = run.get("extra") if isinstance(run.get("extra"), Mapping) else {}
+        params = extra.get("invocation_params") if isinstance(
+            extra.get("invocation_params"), Mapping) else {}
+        usage = _usage(run)
+        step.model = string(first(meta.get("ls_model_name"), params.get("model"),
+                                  params.get("model_name")))
+        step.prompt_tokens = integer(first(run.get("prompt_tokens"), usage.get("input_tokens"),
+                                           usage.get("prompt_tokens")))
+        step.completion_tokens = integer(first(run.get("completion_tokens"),
+                                               usage.get("output_tokens"),
+                                               usage.get("completion_tokens")))
+        details = usage.get("output_token_details")
+        if isinstance(details, Mapping):
+            step.reasoning_tokens = integer(details.get("reasoning"))
+        step.cost_usd = number(first(run.get("total_cost"), usage.get("total_cost")))
+        messages = inputs.get("messages", inputs.get("prompts"))
+        step.input = message_text(messages) if messages is not None else text(inputs or None)
+        gen = _generation(outputs)
+        message = gen.get("message")
+        step.output = first(gen.get("text"), message_text(message),
+                            message_text(outputs) if isinstance(outputs, Mapping) else None,
+                            text(outputs) if outputs else None)
+        info = gen.get("generation_info") if isinstance(gen.get("generation_info"),
+                                                        Mapping) else {}
+        step.finish_reason = string(info.get("finish_reason"))
+        kwargs = message.get("kwargs") if isinstance(message, Mapping) else None
+        calls = (kwargs or {}).get("tool_calls") if isinstance(kwargs, Mapping) else None
+        if isinstance(calls, list):
+            step.tool_calls = [{"name": c.get("name"), "arguments": c.get("args")}
+                               for c in calls if isinstance(c, Mapping)]
+    elif kind == "tool":
+        step.input = unwrap_single(inputs) if set(inputs) == {"input"} else inputs
+        step.output = first(outputs.get("output"), outputs.get("content")) if isinstance(
+            outputs, Mapping) else outputs
+        if step.output is None and outputs:
+            step.output = text(outputs)
+    else:
+        step.input = first(inputs.get("query"), inputs.get("input"), text(inputs or None))
+        docs = outputs.get("documents") if isinstance(outputs, Mapping) else None
+        if isinstance(docs, list):
+            step.result_count = len(docs)
+            step.output = "\n".join(str(d.get("page_content", "")) if isinstance(d, Mapping)
+                                    else text(d) for d in docs)
+        else:
+            step.output = outputs
+    return step
+
+
+def _draft(key: str, runs: list[tuple[str, Mapping[str, Any]]]) -> Draft:
+    def order_key(item: tuple[str, Mapping[str, Any]]) -> tuple[str, str]:
+        run = item[1]
+        return (str(run.get("dotted_order") or ""), str(run.get("start_time") or ""))
+
+    runs = sorted({str(r["id"]): (p, r) for p, r in runs}.values(), key=order_key)
+    ids = {str(r["id"]) for _, r in runs}
+    roots = [r for _, r in runs if not r.get("parent_run_id") or
+             str(r["parent_run_id"]) not in ids]
+    root = roots[0]
+    d = Draft(run_id=key, source=NAME, trace_id=key)
+    for order, (path, run) in enumerate(runs):
+        kind = _KINDS.get(str(run.get("run_type") or "").lower())
+        if kind and (run is not root or len(runs) == 1):
+            d.steps.append(_step(run, kind, order, path))
+    d.agent_id = str(root.get("name") or "")
+    d.start = epoch(root.get("start_time"), field_name="start_time")
+    d.end = epoch(root.get("end_time"), field_name="end_time")
+    for _, run in [(None, root)] + runs:
+        meta = _metadata(run)
+        d.conversation_id = d.conversation_id or string(first(
+            meta.get("session_id"), meta.get("thread_id"), meta.get("conversation_id")))
+    inputs = root.get("inputs")
+    goal: Any = inputs
+    if isinstance(inputs, Mapping):
+        goal = first(first_of_role(inputs.get("messages"), "user"), inputs.get("input"),
+                     inputs.get("question"), inputs.get("query"), unwrap_single(inputs))
+    d.goal = message_text(goal) if not isinstance(goal, (str, Mapping)) else text(goal)
+    sys_prompt = first_of_role(inputs.get("messages"), "system") if isinstance(
+        inputs, Mapping) else None
+    d.system_prompt = sys_prompt
+    outputs = root.get("outputs")
+    d.output = first(outputs.get("output"), outputs.get("answer"),
+                     message_text(outputs.get("messages")[-1:]) if isinstance(
+                         outputs.get("messages"), list) else None) if isinstance(
+        outputs, Mapping) else outputs
+    if root.get("error") or str(root.get("status") or "").lower() == "error":
+        d.errored, d.error = True, string(root.get("error")) or "error"
+    return d

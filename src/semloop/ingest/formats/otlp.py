@@ -1,0 +1,306 @@
+"""OTLP traces (``ExportTraceServiceRequest``) in protobuf or the OTLP JSON mapping.
+
+Files may hold one request (``.pb`` or ``.json``) or one request per line, as the OTLP
+JSON file exporter writes them. Each trace becomes one run whose id is the trace id in
+hex. The ingest API's ``POST /v1/traces`` calls :func:`events_from_otlp`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..._exceptions import EventFormatError, MissingExtraError, TraceFormatError
+from ...events import Event, Run
+from ._common import Result, build_run, decode, documents, epoch
+from ._otel import OtelSpan, check_hex, draft_from_spans
+
+__all__ = ["convert", "events_from_otlp", "read", "read_request", "spans_from_json"]
+
+NAME = "otlp"
+JSON_TYPES = ("application/json",)
+PROTOBUF_TYPES = ("application/x-protobuf", "application/protobuf", "application/octet-stream")
+
+
+def read(data: bytes | str) -> list[Run]:
+    """Runs from an OTLP file's bytes; raises the first :class:`TraceFormatError`."""
+    result = convert(data)
+    if result.rejected:
+        raise result.rejected[0]
+    return result.runs
+
+
+def convert(data: bytes | str, *, source: str = "<otlp>", clock: float = 0.0) -> Result:
+    """Runs from an OTLP file (protobuf, JSON, or JSON lines), and what was rejected."""
+    result = Result(format=NAME)
+    spans: list[OtelSpan] = []
+    if isinstance(data, bytes) and _looks_binary(data):
+        try:
+            spans = _spans_from_protobuf(data)
+        except TraceFormatError as exc:
+            result.rejected.append(exc.located(source=source))
+    else:
+        for line, doc in documents(data, source):
+            if isinstance(doc, TraceFormatError):
+                result.rejected.append(doc)
+                continue
+            try:
+                spans.extend(spans_from_json(doc))
+            except TraceFormatError as exc:
+                result.rejected.append(exc.located(source=source, line=line))
+    result.runs, errors = _runs(spans, complete=True, clock=clock)
+    result.rejected.extend(e.located(source=source) for e in errors)
+    return result
+
+
+def read_request(body: bytes, content_type: str) -> tuple[list[Run], list[TraceFormatError]]:
+    """Runs from one OTLP/HTTP request body, and the traces that could not be converted.
+
+    Spans are converted trace by trace, so one bad trace does not lose the others. A
+    request may carry only part of a trace (the exporter batches by time): its run is
+    opened and closed only by the root span, and event ids are derived from span ids, so
+    the parts add up in the store and a retried request adds nothing.
+    """
+    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    if body[:2] == b"\x1f\x8b":  # gzip, when the Content-Encoding header was not undone
+        try:
+            body = gzip.decompress(body)
+        except (OSError, EOFError) as exc:
+            raise TraceFormatError(f"corrupt gzip body: {exc}") from None
+    if kind in PROTOBUF_TYPES:
+        spans = _spans_from_protobuf(body)
+    elif kind in JSON_TYPES or kind.endswith("+json"):
+        try:
+            doc = json.loads(decode(body, "request body"))
+        except json.JSONDecodeError as exc:
+            raise TraceFormatError(
+                f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        spans = spans_from_json(doc)
+    else:
+        raise TraceFormatError(
+            f"unsupported content type {content_type!r}; OTLP/HTTP sends "
+            "application/x-protobuf or application/json")
+    return _runs(spans, complete=False, clock=0.0)
+
+
+def events_from_otlp(body: bytes, content_type: str) -> list[Event]:
+    """The events of every convertible trace in one OTLP/HTTP request body.
+
+    A malformed body raises :class:`TraceFormatError`; spans of a trace that cannot be
+    converted are left out (use :func:`read_request` to learn which and why).
+    """
+    runs, _ = read_request(body, content_type)
+    return [event for run in runs for event in run.events]
+
+
+def _runs(spans: Sequence[OtelSpan], *, complete: bool,
+          clock: float) -> tuple[list[Run], list[TraceFormatError]]:
+    by_trace: dict[str, list[OtelSpan]] = {}
+    for span in spans:
+        by_trace.setdefault(span.trace_id, []).append(span)
+    runs, errors = [], []
+    for trace_id, members in by_trace.items():
+        # One request or line per span means the same span can appear twice (a retried
+        # export); keep the last copy of each.
+        unique = list({s.span_id: s for s in members}.values())
+        try:
+            runs.append(build_run(draft_from_spans(unique, NAME, complete=complete),
+                                  clock=clock))
+        except (TraceFormatError, EventFormatError, ValueError, TypeError) as exc:
+            errors.append(TraceFormatError(f"trace {trace_id} could not be converted: {exc}",
+                                           field="traceId"))
+    runs.sort(key=lambda r: r.events[0].timestamp if r.events else 0.0)
+    return runs, errors
+
+
+# -- protobuf -------------------------------------------------------------------------------
+
+
+def _looks_binary(data: bytes) -> bool:
+    head = data.lstrip()[:1]
+    return head not in (b"{", b"[") and not data.startswith(b"\xef\xbb\xbf")
+
+
+def _pb() -> Any:
+    try:
+        from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+    except ImportError as exc:
+        raise MissingExtraError("reading OTLP protobuf", "server",
+                                exc.name or "opentelemetry-proto") from exc
+    return trace_service_pb2
+
+
+def _spans_from_protobuf(body: bytes) -> list[OtelSpan]:
+    pb = _pb()
+    from google.protobuf.message import DecodeError
+
+    request = pb.ExportTraceServiceRequest()
+    try:
+        request.ParseFromString(body)
+    except DecodeError as exc:
+        raise TraceFormatError(f"not an OTLP protobuf ExportTraceServiceRequest ({exc})") from None
+    spans = []
+    for r, rs in enumerate(request.resource_spans):
+        resource = {kv.key: _pb_value(kv.value) for kv in rs.resource.attributes}
+        for s, ss in enumerate(rs.scope_spans):
+            for k, span in enumerate(ss.spans):
+                where = f"resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"
+                if len(span.trace_id) != 16 or len(span.span_id) != 8:
+                    raise TraceFormatError("trace id must be 16 bytes and span id 8 bytes",
+                                           field=where)
+                spans.append(OtelSpan(
+                    trace_id=span.trace_id.hex(), span_id=span.span_id.hex(),
+                    parent_id=span.parent_span_id.hex() or None, name=span.name,
+                    start=span.start_time_unix_nano / 1e9 or None,
+                    end=span.end_time_unix_nano / 1e9 or None,
+                    attributes={kv.key: _pb_value(kv.value) for kv in span.attributes},
+                    events=[(e.name, e.time_unix_nano / 1e9 or None,
+                             {kv.key: _pb_value(kv.value) for kv in e.attributes})
+                            for e in span.events],
+                    status_code=int(span.status.code), status_message=span.status.message,
+                    resource=resource,
+                ))
+    return spans
+
+
+def _pb_value(value: Any) -> Any:
+    which = value.WhichOneof("value")
+    if which is None:
+        return None
+    if which == "array_value":
+        return [_pb_value(v) for v in value.array_value.values]
+    if which == "kvlist_value":
+        return {kv.key: _pb_value(kv.value) for kv in value.kvlist_value.values}
+    return getattr(value, which)
+
+
+# -- JSON -------------------------------------------------------------------------------------
+
+
+def spans_from_json(doc: Any) -> list[OtelSpan]:
+    """The spans of one ``ExportTraceServiceRequest`` in the OTLP JSON mapping."""
+    if not isinstance(doc, Mapping):
+        raise TraceFormatError(f"an OTLP request must be a JSON object, not {type(doc).__name__}")
+    resource_spans = doc.get("resourceSpans", doc.get("resource_spans"))
+    if not isinstance(resource_spans, list):
+        raise TraceFormatError("missing the resourceSpans list", field="resourceSpans")
+    spans = []
+    for r, rs in enumerate(resource_spans):
+        rpath = f"resourceSpans[{r}]"
+        _need(rs, Mapping, rpath)
+        resource = _attributes((rs.get("resource") or {}).get("attributes"), f"{rpath}.resource")
+        scope_spans = rs.get("scopeSpans", rs.get("scope_spans",
+                                                  rs.get("instrumentationLibrarySpans", [])))
+        _need(scope_spans, list, f"{rpath}.scopeSpans")
+        for s, ss in enumerate(scope_spans):
+            spath = f"{rpath}.scopeSpans[{s}]"
+            _need(ss, Mapping, spath)
+            _need(ss.get("spans", []), list, f"{spath}.spans")
+            for k, span in enumerate(ss.get("spans", [])):
+                spans.append(_json_span(span, f"{spath}.spans[{k}]", resource))
+    return spans
+
+
+def _json_span(span: Any, path: str, resource: dict[str, Any]) -> OtelSpan:
+    _need(span, Mapping, path)
+    status = span.get("status") or {}
+    _need(status, Mapping, f"{path}.status")
+    code = status.get("code", 0)
+    if isinstance(code, str):  # "STATUS_CODE_ERROR" from plain proto3 JSON encoders
+        code = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}.get(code, 0)
+    events = []
+    for i, ev in enumerate(span.get("events") or []):
+        _need(ev, Mapping, f"{path}.events[{i}]")
+        events.append((str(ev.get("name", "")), _nanos(ev.get("timeUnixNano"),
+                                                       f"{path}.events[{i}].timeUnixNano"),
+                       _attributes(ev.get("attributes"), f"{path}.events[{i}]")))
+    parent = span.get("parentSpanId") or None
+    return OtelSpan(
+        trace_id=_id(span.get("traceId"), 32, f"{path}.traceId"),
+        span_id=_id(span.get("spanId"), 16, f"{path}.spanId"),
+        parent_id=_id(parent, 16, f"{path}.parentSpanId") if parent else None,
+        name=str(span.get("name", "")),
+        start=_nanos(span.get("startTimeUnixNano"), f"{path}.startTimeUnixNano"),
+        end=_nanos(span.get("endTimeUnixNano"), f"{path}.endTimeUnixNano"),
+        attributes=_attributes(span.get("attributes"), path),
+        events=events,
+        status_code=int(code) if isinstance(code, (int, float)) else 0,
+        status_message=str(status.get("message", "") or ""),
+        resource=resource,
+    )
+
+
+def _need(value: Any, kind: type | tuple[type, ...], path: str) -> None:
+    if not isinstance(value, kind):
+        expected = "an object" if kind is Mapping else "a list"
+        raise TraceFormatError(f"must be {expected}", field=path)
+
+
+def _id(value: Any, size: int, path: str) -> str:
+    """Hex ids as OTLP JSON requires; base64 ids as some exporters send them anyway."""
+    if not isinstance(value, str) or not value:
+        raise TraceFormatError("is required (a hex id)", field=path)
+    if len(value) == size:
+        return check_hex(value, size, path)
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(raw) * 2 == size:
+        return raw.hex()
+    raise TraceFormatError(f"not a {size}-hex-digit (or base64) id: {value!r}", field=path)
+
+
+def _nanos(value: Any, path: str) -> float | None:
+    if value is None or value == "" or value == 0 or value == "0":
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TraceFormatError("must be nanoseconds as a decimal string", field=path)
+    try:
+        return int(value) / 1e9
+    except ValueError:
+        return epoch(value, field_name=path)
+
+
+def _attributes(raw: Any, path: str) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    _need(raw, list, f"{path}.attributes")
+    out = {}
+    for i, kv in enumerate(raw):
+        if not isinstance(kv, Mapping) or not isinstance(kv.get("key"), str):
+            raise TraceFormatError("an attribute must be {key, value}",
+                                   field=f"{path}.attributes[{i}]")
+        out[kv["key"]] = _value(kv.get("value"), f"{path}.attributes[{i}].value")
+    return out
+
+
+def _value(value: Any, path: str) -> Any:
+    if value is None:
+        return None
+    _need(value, Mapping, path)
+    if "stringValue" in value:
+        return value["stringValue"]
+    if "intValue" in value:
+        try:
+            return int(value["intValue"])
+        except (TypeError, ValueError):
+            raise TraceFormatError(f"intValue must be an integer, not {value['intValue']!r}",
+                                   field=path) from None
+    if "doubleValue" in value:
+        return float(value["doubleValue"])
+    if "boolValue" in value:
+        return bool(value["boolValue"])
+    if "arrayValue" in value:
+        return [_value(v, f"{path}.arrayValue[{i}]")
+                for i, v in enumerate((value["arrayValue"] or {}).get("values") or [])]
+    if "kvlistValue" in value:
+        return {kv.get("key"): _value(kv.get("value"), f"{path}.kvlistValue")
+                for kv in (value["kvlistValue"] or {}).get("values") or []}
+    if "bytesValue" in value:
+        return value["bytesValue"]
+    return None
