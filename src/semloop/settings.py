@@ -1,0 +1,60 @@
+"""Server settings: one validated, frozen object built once at start-up and passed down.
+
+Every field reads from the environment with the ``SEMLOOP_`` prefix (``database_url`` ←
+``SEMLOOP_DATABASE_URL``). Needs the ``server`` extra (pydantic-settings).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ._exceptions import ConfigError, MissingExtraError
+
+try:
+    from pydantic import Field, ValidationError
+    from pydantic_settings import BaseSettings, SettingsConfigDict
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingExtraError("semloop settings", "server", exc.name or "pydantic-settings") from exc
+
+__all__ = ["Settings", "default_database_url", "load_settings"]
+
+
+def default_database_url() -> str:
+    """The embedded default: a SQLite file named ``semloop.db`` in the working directory."""
+    return f"sqlite:///{Path.cwd() / 'semloop.db'}"
+
+
+class Settings(BaseSettings):
+    """Settings of the ingest/API server and the workers that share its database."""
+
+    model_config = SettingsConfigDict(env_prefix="SEMLOOP_", extra="forbid", frozen=True)
+
+    database_url: str = Field(
+        default_factory=default_database_url,
+        description="SQLite file (sqlite:///path) or PostgreSQL (postgresql+psycopg://...) URL.",
+    )
+    host: str = Field(default="127.0.0.1", description="Address the server listens on.")
+    port: int = Field(default=8001, ge=0, le=65535, description="Port the server listens on.")
+    max_body_bytes: int = Field(
+        default=5 * 1024 * 1024,
+        gt=0,
+        description="Largest request body ingest accepts; larger bodies get 413.",
+    )
+    stall_timeout_s: float = Field(
+        default=90.0,
+        gt=0,
+        description="A run with no terminal event and no new event for this long is stalled.",
+    )
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with explicit ``overrides`` (e.g. CLI options) on top.
+
+    Raises :class:`ConfigError` naming the first bad key instead of pydantic's report.
+    """
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        key = ".".join(str(part) for part in first["loc"]) or None
+        raise ConfigError(first["msg"], key=key, source="settings") from None

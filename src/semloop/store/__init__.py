@@ -1,0 +1,18 @@
+"""The event store: events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
+
+Needs the ``server`` extra (SQLAlchemy, Alembic, psycopg). See ``docs/store.md``.
+"""
+
+from __future__ import annotations
+
+from .._exceptions import MissingExtraError
+
+try:
+    import alembic  # noqa: F401
+    import sqlalchemy  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
+
+from ._store import KEY_PREFIX, LIMITS, Store, check_event
+
+__all__ = ["KEY_PREFIX", "LIMITS", "Store", "check_event"]

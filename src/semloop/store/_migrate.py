@@ -1,0 +1,70 @@
+"""Alembic, driven from code: the store upgrades on open, ``semloop migrate`` by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, Engine
+
+from ._dialect import Dialect, dialect_of
+
+__all__ = ["current_revision", "downgrade", "head_revision", "upgrade"]
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+# Any constant will do: it only has to be the same for every semloop process.
+_PG_LOCK_KEY = 0x5E3100B
+
+
+def _config(connection: Connection) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def _run(engine: Engine, action: str, revision: str) -> None:
+    with engine.connect() as conn:
+        postgres = dialect_of(conn) is Dialect.POSTGRESQL
+        if postgres:
+            # Two processes opening a fresh database at once would both create the tables.
+            conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _PG_LOCK_KEY})
+            conn.commit()
+        try:
+            if action == "upgrade":
+                command.upgrade(_config(conn), revision)
+            else:
+                command.downgrade(_config(conn), revision)
+            conn.commit()
+        finally:
+            if postgres:
+                conn.rollback()
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _PG_LOCK_KEY})
+                conn.commit()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply migrations up to ``revision``; a no-op when the schema is already there."""
+    _run(engine, "upgrade", revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Undo migrations down to ``revision`` (``base`` drops every table)."""
+    _run(engine, "downgrade", revision)

@@ -1,0 +1,160 @@
+"""The schema, as SQLAlchemy 2 models. One schema for SQLite and PostgreSQL.
+
+Times are epoch seconds (``DOUBLE``/``REAL``): the SDK sends epoch floats, workers compare
+against ``time.time()``, and both dialects then agree without time-zone handling.
+The migrations in ``migrations/versions`` restate these tables on purpose (a revision must
+not change when this module does); ``tests/store/test_migrations.py`` checks they agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "NAMING_CONVENTION",
+    "ApiKey",
+    "Base",
+    "EventRow",
+    "Organization",
+    "ProcessedRun",
+    "RunClaim",
+    "SignalRow",
+]
+
+#: Identical constraint names on both dialects, so migrations can name what they drop.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# JSONB on PostgreSQL (indexable, compact); JSON text on SQLite.
+JsonDoc = JSON().with_variant(JSONB(), "postgresql")
+# SQLite only auto-increments an INTEGER PRIMARY KEY, not a BIGINT one.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Organization(Base):
+    __tablename__ = "organizations"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class ApiKey(Base):
+    """An org's API key. Only sha256(key) is kept; ``key_id`` (in the key's text) finds the row."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), index=True
+    )
+    key_id: Mapped[str] = mapped_column(String(32), unique=True)
+    key_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Double)
+    revoked_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class EventRow(Base):
+    """One event as received. ``(org_id, event_id)`` de-duplicates replayed batches."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("org_id", "event_id"),
+        Index(None, "org_id", "run_id"),
+        # Workers poll for terminal and started events, newest arrivals last.
+        Index(None, "event_type", "received_at"),
+        # Baselines: the recent completed runs of one agent version.
+        Index(None, "org_id", "agent_id", "agent_version"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    event_id: Mapped[str] = mapped_column(String(64))
+    event_type: Mapped[str] = mapped_column(String(64))
+    run_id: Mapped[str] = mapped_column(String(128))
+    agent_id: Mapped[str] = mapped_column(String(200))
+    agent_version: Mapped[str] = mapped_column(String(64), default="")
+    step_index: Mapped[int] = mapped_column(Integer)
+    timestamp: Mapped[float] = mapped_column(Double)
+    payload: Mapped[Any] = mapped_column(JsonDoc)
+    parent_run_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    trace_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    conversation_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    received_at: Mapped[float] = mapped_column(Double)
+
+
+class ProcessedRun(Base):
+    """A run a worker has finished with; it is never handed to that worker again."""
+
+    __tablename__ = "processed_runs"
+
+    worker: Mapped[str] = mapped_column(String(64), primary_key=True)
+    org_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    run_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    trigger: Mapped[str] = mapped_column(String(16))
+    processed_at: Mapped[float] = mapped_column(Double)
+
+
+class RunClaim(Base):
+    """A lease on a run by one instance of a worker, so two instances don't both take it.
+
+    A claim past ``claimed_until`` may be taken over: a crashed worker's runs come back.
+    """
+
+    __tablename__ = "run_claims"
+
+    worker: Mapped[str] = mapped_column(String(64), primary_key=True)
+    org_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    run_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    claimed_until: Mapped[float] = mapped_column(Double)
+
+
+class SignalRow(Base):
+    """One failure found in one run (Dunetrace's ``failure_signals``), plus its ``source``."""
+
+    __tablename__ = "failure_signals"
+    __table_args__ = (UniqueConstraint("org_id", "run_id", "failure_type", "source"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    run_id: Mapped[str] = mapped_column(String(128))
+    failure_type: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(String(32), default="structural")
+    severity: Mapped[str] = mapped_column(String(16))
+    confidence: Mapped[float] = mapped_column(Double)
+    evidence: Mapped[Any] = mapped_column(JsonDoc)
+    step_index: Mapped[int] = mapped_column(Integer, default=0)
+    agent_id: Mapped[str] = mapped_column(String(200), default="")
+    agent_version: Mapped[str] = mapped_column(String(64), default="")
+    shadow: Mapped[bool] = mapped_column(Boolean, default=False)
+    alerted: Mapped[bool] = mapped_column(Boolean, default=False)
+    co_signal_count: Mapped[int] = mapped_column(Integer, default=1)
+    detected_at: Mapped[float] = mapped_column(Double)

@@ -1,0 +1,376 @@
+"""The event store: the one class that talks to the database."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Connection, Engine
+
+from .._exceptions import EventFormatError, StoreError
+from ..events import Event, Run, Signal
+from . import queries as q
+from ._dialect import WRITE, Dialect, create_engine, dialect_of
+from ._migrate import upgrade
+
+__all__ = ["KEY_PREFIX", "LIMITS", "Store", "check_event"]
+
+#: Every key starts with this, then a public key id, then the secret: ``sl_<id>_<secret>``.
+KEY_PREFIX = "sl_"
+_KEY_ID_LEN = 12
+
+#: Longest text the schema holds per event field (ids are indexed, so they stay short).
+LIMITS = {
+    "event_id": 64,
+    "event_type": 64,
+    "run_id": 128,
+    "agent_id": 200,
+    "agent_version": 64,
+    "parent_run_id": 128,
+    "trace_id": 128,
+    "conversation_id": 200,
+}
+_INT_MAX = 2**31 - 1
+# Chunk IN lists and multi-row statements well under SQLite's bound-parameter limit.
+_CHUNK = 500
+
+
+def check_event(event: Event) -> None:
+    """Raise :class:`EventFormatError` naming the field if ``event`` does not fit the schema."""
+    for name, limit in LIMITS.items():
+        value = getattr(event, name)
+        if value is not None and len(value) > limit:
+            raise EventFormatError(f"longer than {limit} characters", field=name)
+    if event.step_index > _INT_MAX:
+        raise EventFormatError("too large", field="step_index")
+
+
+def _no_nul(value: str | None) -> str | None:
+    # PostgreSQL text cannot hold NUL; SQLite could, but both must store the same thing.
+    if value is not None and "\x00" in value:
+        return value.replace("\x00", "\ufffd")
+    return value
+
+
+_JSON_NUL = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
+
+
+def _dumps(value: Any) -> str:
+    # default=str: an embedded caller may hand over payload values JSON cannot encode;
+    # storing their text beats losing the event. NUL escapes are rejected by JSONB.
+    text = json.dumps(value, default=str, separators=(",", ":"))
+    if "\\u0000" in text:
+        text = _JSON_NUL.sub(lambda m: m.group(1) + "\\ufffd", text)
+    return text
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+class Store:
+    """Events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
+
+    ``url`` is ``sqlite:///FILE`` (or a bare file path) or ``postgresql+psycopg://…``.
+    Migrations are applied on open. Methods are thread-safe; each is one transaction.
+    """
+
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
+        self.url = url
+        with _errors("open the database"):
+            self._engine: Engine = create_engine(url, json_serializer=_dumps)
+            self.dialect: Dialect = dialect_of(self._engine)
+            if migrate:
+                upgrade(self._engine)
+
+    # -- plumbing ---------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self._engine.connect() as conn:
+            conn = conn.execution_options(**WRITE)
+            with conn.begin():
+                yield conn
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._engine.connect() as conn, conn.begin():
+            yield conn
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:  # noqa: PYI034 - Self needs Python 3.11
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- organizations and keys -------------------------------------------------------
+
+    def create_org(self, name: str) -> str:
+        """The id of the organization called ``name``, created if it does not exist yet."""
+        if not name or not name.strip():
+            raise StoreError("an organization needs a name")
+        with _errors("create an organization"), self._write() as conn:
+            existing = conn.execute(q.org_by_name(name)).scalar()
+            if existing is not None:
+                return str(existing)
+            org_id = uuid.uuid4().hex
+            conn.execute(
+                q.insert_org(), {"id": org_id, "name": name, "created_at": time.time()}
+            )
+            return org_id
+
+    def create_api_key(self, org_id: str) -> str:
+        """A new key for ``org_id``. The plaintext is returned once; only its sha256 is kept."""
+        key_id = secrets.token_hex(_KEY_ID_LEN // 2)
+        key = f"{KEY_PREFIX}{key_id}_{secrets.token_urlsafe(32)}"
+        with _errors("create an API key"), self._write() as conn:
+            conn.execute(
+                q.insert_api_key(),
+                {"org_id": org_id, "key_id": key_id, "key_hash": hash_key(key),
+                 "created_at": time.time(), "revoked_at": None},
+            )
+        return key
+
+    def org_for_key(self, key: str) -> str | None:
+        """The org a key belongs to, or ``None`` for a malformed, unknown or revoked key."""
+        if not key.startswith(KEY_PREFIX) or len(key) < len(KEY_PREFIX) + _KEY_ID_LEN + 2:
+            return None
+        key_id = key[len(KEY_PREFIX):len(KEY_PREFIX) + _KEY_ID_LEN]
+        with _errors("look up an API key"), self._read() as conn:
+            row = conn.execute(q.key_by_key_id(key_id)).first()
+        if row is None or not hmac.compare_digest(row.key_hash, hash_key(key)):
+            return None
+        return str(row.org_id)
+
+    # -- events and runs --------------------------------------------------------------
+
+    def add_events(self, org_id: str, events: Sequence[Event]) -> int:
+        """Store ``events`` for ``org_id``; returns how many were new (replays are skipped).
+
+        Raises :class:`EventFormatError` (with ``index``) before writing anything if one
+        event does not fit the schema; callers that want to keep the rest check first
+        with :func:`check_event`.
+        """
+        if not events:
+            return 0
+        for index, event in enumerate(events):
+            try:
+                check_event(event)
+            except EventFormatError as exc:
+                raise EventFormatError(exc.message, index=index, field=exc.field) from None
+        received = time.time()
+        rows = [
+            {
+                "org_id": org_id,
+                "event_id": _no_nul(e.event_id),
+                "event_type": _no_nul(e.event_type),
+                "run_id": _no_nul(e.run_id),
+                "agent_id": _no_nul(e.agent_id),
+                "agent_version": _no_nul(e.agent_version) or "",
+                "step_index": e.step_index,
+                "timestamp": e.timestamp,
+                "payload": e.payload,
+                "parent_run_id": _no_nul(e.parent_run_id),
+                "trace_id": _no_nul(e.trace_id),
+                "conversation_id": _no_nul(e.conversation_id),
+                "received_at": received,
+            }
+            for e in events
+        ]
+        stmt = q.add_events(self.dialect)
+        stored = 0
+        with _errors("store events"), self._write() as conn:
+            for start in range(0, len(rows), _CHUNK):
+                stored += len(conn.execute(stmt, rows[start:start + _CHUNK]).all())
+        return stored
+
+    def get_run(self, org_id: str, run_id: str) -> Run | None:
+        """One run with its events in order, or ``None`` if ``org_id`` has no such run."""
+        with _errors("read a run"), self._read() as conn:
+            return self._load_runs(conn, org_id, [run_id]).get(run_id)
+
+    def recent_runs(
+        self, org_id: str, agent_id: str, agent_version: str, limit: int = 50
+    ) -> list[Run]:
+        """The last ``limit`` completed runs of one agent version, newest first (baselines)."""
+        with _errors("read recent runs"), self._read() as conn:
+            ids = list(dict.fromkeys(conn.execute(
+                q.completed_runs_of_agent(org_id, agent_id, agent_version, limit)
+            ).scalars()))
+            runs = self._load_runs(conn, org_id, ids)
+        return [runs[i] for i in ids if i in runs]
+
+    def count_events(self, org_id: str) -> int:
+        """How many events ``org_id`` has stored."""
+        with _errors("count events"), self._read() as conn:
+            return int(conn.execute(q.count_events(org_id)).scalar_one())
+
+    @staticmethod
+    def _load_runs(conn: Connection, org_id: str, run_ids: Sequence[str]) -> dict[str, Run]:
+        by_run: dict[str, list[Event]] = {}
+        for start in range(0, len(run_ids), _CHUNK):
+            for row in conn.execute(q.events_of_runs(org_id, run_ids[start:start + _CHUNK])):
+                by_run.setdefault(row.run_id, []).append(_event(row))
+        return {run_id: Run.from_events(evs) for run_id, evs in by_run.items()}
+
+    # -- worker bookkeeping -----------------------------------------------------------
+
+    def runs_to_process(
+        self,
+        worker: str,
+        *,
+        limit: int = 100,
+        stall_timeout_s: float = 90.0,
+        now: float | None = None,
+        lease_s: float = 300.0,
+    ) -> list[tuple[str, Run, str]]:
+        """Up to ``limit`` runs ``worker`` has not processed: ``(org_id, run, trigger)``.
+
+        ``trigger`` is ``completed`` or ``errored`` (the run's terminal event) or ``stalled``
+        (a started run with no terminal event and nothing received for ``stall_timeout_s``).
+        Each returned run is leased to this caller for ``lease_s`` seconds, so several
+        instances of one worker sharing the database take different runs; a run whose
+        lease expires without :meth:`mark_processed` (a crashed worker) is handed out again.
+        """
+        now = time.time() if now is None else now
+        wanted: dict[tuple[str, str], str] = {}
+        with _errors("poll for runs"):
+            with self._write() as conn:
+                for org_id, run_id, event_type in conn.execute(q.terminal_runs(worker, now, limit)):
+                    wanted.setdefault((org_id, run_id), q.TERMINAL_TRIGGERS[event_type])
+                if len(wanted) < limit:
+                    cutoff = now - stall_timeout_s
+                    stalled = conn.execute(
+                        q.stalled_runs(worker, now, cutoff, limit - len(wanted))
+                    )
+                    for org_id, run_id in stalled:
+                        wanted.setdefault((org_id, run_id), "stalled")
+                if not wanted:
+                    return []
+                claim = [
+                    {"worker": worker, "org_id": org_id, "run_id": run_id,
+                     "claimed_until": now + lease_s}
+                    for org_id, run_id in wanted
+                ]
+                claimed = {
+                    (row.org_id, row.run_id)
+                    for row in conn.execute(q.claim_runs(self.dialect, now).values(claim))
+                }
+            by_org: dict[str, list[str]] = {}
+            for org_id, run_id in claimed:
+                by_org.setdefault(org_id, []).append(run_id)
+            with self._read() as conn:
+                runs = {
+                    (org_id, run_id): run
+                    for org_id, ids in by_org.items()
+                    for run_id, run in self._load_runs(conn, org_id, ids).items()
+                }
+        return [
+            (org_id, runs[(org_id, run_id)], trigger)
+            for (org_id, run_id), trigger in wanted.items()
+            if (org_id, run_id) in runs
+        ]
+
+    def mark_processed(self, worker: str, org_id: str, run_id: str, trigger: str) -> None:
+        """Record that ``worker`` is done with a run; it will not be handed out again."""
+        with _errors("mark a run processed"), self._write() as conn:
+            conn.execute(
+                q.mark_processed(self.dialect),
+                {"worker": worker, "org_id": org_id, "run_id": run_id, "trigger": trigger,
+                 "processed_at": time.time()},
+            )
+            conn.execute(q.release_claim(worker, org_id, run_id))
+
+    # -- signals ----------------------------------------------------------------------
+
+    def add_signals(self, org_id: str, signals: Sequence[Signal]) -> int:
+        """Store signals; returns how many were new. One row per (run, failure_type, source)."""
+        if not signals:
+            return 0
+        detected = time.time()
+        rows = [
+            {
+                "org_id": org_id,
+                "run_id": s.run_id,
+                "failure_type": s.failure_type,
+                "source": s.source,
+                "severity": s.severity,
+                "confidence": float(s.confidence),
+                "evidence": dict(s.evidence),
+                "step_index": s.step_index,
+                "agent_id": s.agent_id,
+                "agent_version": s.agent_version,
+                "shadow": s.shadow,
+                "alerted": False,
+                "co_signal_count": s.co_signal_count,
+                "detected_at": detected,
+            }
+            for s in signals
+        ]
+        with _errors("store signals"), self._write() as conn:
+            return len(conn.execute(q.add_signals(self.dialect), rows).all())
+
+    def signals_for_run(self, org_id: str, run_id: str) -> list[Signal]:
+        """The signals stored for one run, in detection order."""
+        with _errors("read signals"), self._read() as conn:
+            return [_signal(row) for row in conn.execute(q.signals_of_run(org_id, run_id))]
+
+
+def _event(row: Any) -> Event:
+    return Event(
+        event_type=row.event_type,
+        run_id=row.run_id,
+        agent_id=row.agent_id,
+        step_index=row.step_index,
+        timestamp=row.timestamp,
+        payload=row.payload if isinstance(row.payload, Mapping) else {},
+        agent_version=row.agent_version,
+        parent_run_id=row.parent_run_id,
+        trace_id=row.trace_id,
+        conversation_id=row.conversation_id,
+        event_id=row.event_id,
+    )
+
+
+def _signal(row: Any) -> Signal:
+    return Signal(
+        failure_type=row.failure_type,
+        run_id=row.run_id,
+        severity=row.severity,
+        confidence=row.confidence,
+        evidence=row.evidence if isinstance(row.evidence, Mapping) else {},
+        step_index=row.step_index,
+        source=row.source,
+        shadow=row.shadow,
+        agent_id=row.agent_id,
+        agent_version=row.agent_version,
+        co_signal_count=row.co_signal_count,
+    )
+
+
+@contextlib.contextmanager
+def _errors(doing: str) -> Iterator[None]:
+    """Driver and SQLAlchemy errors become :class:`StoreError` here, and nowhere else."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except sa_exc.SQLAlchemyError as exc:
+        detail = getattr(exc, "orig", None) or exc
+        raise StoreError(f"could not {doing}: {type(detail).__name__}: {detail}") from exc

@@ -1,0 +1,195 @@
+"""Every SQL statement the store runs, each built once here with a one-line purpose.
+
+Only :class:`semloop.store.Store` executes these; the API, CLI and workers call its methods.
+Statements are SQLAlchemy Core, so one text serves both dialects; the few that cannot be
+neutral (conflict handling) take their shape from ``_dialect``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Select, Table, delete, exists, func, insert, select
+from sqlalchemy.sql.dml import Delete, Insert
+from sqlalchemy.sql.elements import ColumnElement
+
+from ._dialect import Dialect, insert_ignore, insert_or_take_over
+from ._models import ApiKey, EventRow, Organization, ProcessedRun, RunClaim, SignalRow
+
+__all__ = [
+    "TERMINAL_TRIGGERS",
+    "add_events",
+    "add_signals",
+    "claim_runs",
+    "completed_runs_of_agent",
+    "count_events",
+    "events_of_runs",
+    "insert_api_key",
+    "insert_org",
+    "key_by_key_id",
+    "mark_processed",
+    "org_by_name",
+    "release_claim",
+    "signals_of_run",
+    "stalled_runs",
+    "terminal_runs",
+]
+
+events: Table = EventRow.__table__  # type: ignore[assignment]
+orgs: Table = Organization.__table__  # type: ignore[assignment]
+keys: Table = ApiKey.__table__  # type: ignore[assignment]
+processed: Table = ProcessedRun.__table__  # type: ignore[assignment]
+claims: Table = RunClaim.__table__  # type: ignore[assignment]
+signals: Table = SignalRow.__table__  # type: ignore[assignment]
+
+#: The event that ends a run, and the worker trigger it maps to.
+TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
+
+
+def insert_org() -> Insert:
+    """Create one organization."""
+    return insert(orgs)
+
+
+def org_by_name(name: str) -> Select[str]:
+    """The id of the organization called ``name``."""
+    return select(orgs.c.id).where(orgs.c.name == name)
+
+
+def insert_api_key() -> Insert:
+    """Store one API key (its sha256 only)."""
+    return insert(keys)
+
+
+def key_by_key_id(key_id: str) -> Select[str, str]:
+    """The org and hash of the live key whose public id is ``key_id``."""
+    return select(keys.c.org_id, keys.c.key_hash).where(
+        keys.c.key_id == key_id, keys.c.revoked_at.is_(None)
+    )
+
+
+def add_events(dialect: Dialect) -> Insert:
+    """Store events; one already stored under the same (org, event_id) is skipped.
+
+    ``RETURNING`` yields one row per event actually stored (driver rowcounts of batched
+    inserts are not reliable on psycopg 3).
+    """
+    return insert_ignore(dialect, events, ["org_id", "event_id"]).returning(events.c.id)
+
+
+def events_of_runs(org_id: str, run_ids: Sequence[str]) -> Select[Any]:
+    """Every event of the given runs of one org, in run order."""
+    return (
+        select(events)
+        .where(events.c.org_id == org_id, events.c.run_id.in_(list(run_ids)))
+        .order_by(events.c.run_id, events.c.step_index, events.c.timestamp, events.c.id)
+    )
+
+
+def _not_processed(worker: str, now: float) -> list[ColumnElement[bool]]:
+    # Neither finished by this worker nor leased by another instance of it right now.
+    done = exists().where(
+        processed.c.worker == worker,
+        processed.c.org_id == events.c.org_id,
+        processed.c.run_id == events.c.run_id,
+    )
+    leased = exists().where(
+        claims.c.worker == worker,
+        claims.c.org_id == events.c.org_id,
+        claims.c.run_id == events.c.run_id,
+        claims.c.claimed_until >= now,
+    )
+    return [~done, ~leased]
+
+
+def terminal_runs(worker: str, now: float, limit: int) -> Select[str, str, str]:
+    """Runs that ended (completed or errored), not yet processed by ``worker``, oldest first."""
+    return (
+        select(events.c.org_id, events.c.run_id, events.c.event_type)
+        .where(events.c.event_type.in_(list(TERMINAL_TRIGGERS)), *_not_processed(worker, now))
+        .order_by(events.c.received_at, events.c.id)
+        .limit(limit)
+    )
+
+
+def stalled_runs(worker: str, now: float, cutoff: float, limit: int) -> Select[str, str]:
+    """Started runs with no terminal event and nothing received since ``cutoff``."""
+    other = events.alias("later")
+    ended_or_active = exists().where(
+        other.c.org_id == events.c.org_id,
+        other.c.run_id == events.c.run_id,
+        (other.c.event_type.in_(list(TERMINAL_TRIGGERS))) | (other.c.received_at >= cutoff),
+    )
+    return (
+        select(events.c.org_id, events.c.run_id)
+        .where(
+            events.c.event_type == "run.started",
+            events.c.received_at < cutoff,
+            ~ended_or_active,
+            *_not_processed(worker, now),
+        )
+        .order_by(events.c.received_at, events.c.id)
+        .limit(limit)
+    )
+
+
+def claim_runs(dialect: Dialect, now: float) -> Insert:
+    """Lease runs to one worker instance; ``RETURNING`` lists the ones it got."""
+    stmt = insert_or_take_over(
+        dialect, claims, ["worker", "org_id", "run_id"], "claimed_until", now
+    )
+    return stmt.returning(claims.c.org_id, claims.c.run_id)
+
+
+def mark_processed(dialect: Dialect) -> Insert:
+    """Record that a worker finished a run (a second record for the same run is ignored)."""
+    return insert_ignore(dialect, processed, ["worker", "org_id", "run_id"])
+
+
+def release_claim(worker: str, org_id: str, run_id: str) -> Delete:
+    """Drop a worker's lease on a run it has finished."""
+    return delete(claims).where(
+        claims.c.worker == worker, claims.c.org_id == org_id, claims.c.run_id == run_id
+    )
+
+
+def add_signals(dialect: Dialect) -> Insert:
+    """Store signals; one per (org, run, failure_type, source), the first write wins.
+
+    ``RETURNING`` yields one row per signal actually stored.
+    """
+    stmt = insert_ignore(dialect, signals, ["org_id", "run_id", "failure_type", "source"])
+    return stmt.returning(signals.c.id)
+
+
+def signals_of_run(org_id: str, run_id: str) -> Select[Any]:
+    """The signals of one run, in the order they were detected."""
+    return (
+        select(signals)
+        .where(signals.c.org_id == org_id, signals.c.run_id == run_id)
+        .order_by(signals.c.id)
+    )
+
+
+def completed_runs_of_agent(
+    org_id: str, agent_id: str, agent_version: str, limit: int
+) -> Select[str]:
+    """The ids of one agent version's most recently completed runs, newest first."""
+    return (
+        select(events.c.run_id)
+        .where(
+            events.c.org_id == org_id,
+            events.c.agent_id == agent_id,
+            events.c.agent_version == agent_version,
+            events.c.event_type == "run.completed",
+        )
+        .order_by(events.c.timestamp.desc(), events.c.id.desc())
+        .limit(limit)
+    )
+
+
+def count_events(org_id: str) -> Select[int]:
+    """How many events one org has stored."""
+    return select(func.count()).select_from(events).where(events.c.org_id == org_id)
+
