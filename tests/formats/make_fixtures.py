@@ -312,7 +312,39 @@ def make_deepeval() -> None:
         json.dumps(nested, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def make_ndjson() -> None:
+    """Two runs recorded through semloop's own SDK into its NDJSON file emitter."""
+    from semloop.sdk import Client, FileEmitter
+
+    path = HERE / "semloop_events.ndjson"
+    path.unlink(missing_ok=True)
+    client = Client(emitter=FileEmitter(path))
+    with client.run("faq-bot", user_input="How do I reset my password?",
+                    system_prompt="You answer FAQ questions.", model="gpt-4o-mini",
+                    tools=["search_faq"], conversation_id="conv-faq-1") as run:
+        run.llm_called("gpt-4o-mini", prompt_tokens=40, prompt="How do I reset my password?")
+        run.llm_responded(completion_tokens=8, latency_ms=310.0, finish_reason="tool_calls",
+                          output="Searching the FAQ.")
+        run.tool_called("search_faq", {"q": "reset password"})
+        run.tool_responded("search_faq", output="Use the 'Forgot password' link.",
+                           latency_ms=42.0)
+        run.llm_called("gpt-4o-mini", prompt_tokens=75)
+        run.llm_responded(completion_tokens=14, latency_ms=420.0,
+                          output="Click 'Forgot password' on the login page.")
+        run.final_answer()
+    try:
+        with client.run("faq-bot", user_input="Delete my account",
+                        conversation_id="conv-faq-2") as run:
+            run.tool_called("delete_account", {"user": "u-1"})
+            run.tool_responded("delete_account", success=False, error="permission denied")
+            raise PermissionError("permission denied")
+    except PermissionError:
+        pass
+    client.shutdown(timeout=5.0)
+
+
 if __name__ == "__main__":
     HERE.mkdir(parents=True, exist_ok=True)
     make_otlp()
     make_deepeval()
+    make_ndjson()

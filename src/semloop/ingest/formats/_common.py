@@ -142,7 +142,7 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
                 "model": s.model, "completion_tokens": s.completion_tokens,
                 "prompt_tokens": s.prompt_tokens, "reasoning_tokens": s.reasoning_tokens,
                 "latency_ms": latency, "finish_reason": s.finish_reason or (
-                    "error" if s.error else "stop"),
+                    "error" if s.error else "tool_calls" if s.tool_calls else "stop"),
                 "output": out, "output_length": len(out), "error": s.error,
                 "cost_usd": s.cost_usd, "tool_calls": s.tool_calls or None}, key)
         elif s.kind == "tool":

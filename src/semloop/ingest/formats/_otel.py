@@ -12,7 +12,15 @@ from typing import Any
 
 from ..._exceptions import TraceFormatError
 from ._common import (
-    Draft, Step, first, first_of_role, integer, message_text, number, string, text,
+    Draft,
+    Step,
+    first,
+    first_of_role,
+    integer,
+    message_text,
+    number,
+    string,
+    text,
 )
 
 ERROR = 2  # status code

@@ -14,8 +14,21 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
-    Draft, Result, Step, build_run, epoch, first, first_of_role, integer, message_text,
-    number, records, reject, string, text, unwrap_single,
+    Draft,
+    Result,
+    Step,
+    build_run,
+    epoch,
+    first,
+    first_of_role,
+    integer,
+    message_text,
+    number,
+    records,
+    reject,
+    string,
+    text,
+    unwrap_single,
 )
 
 __all__ = ["convert", "read"]

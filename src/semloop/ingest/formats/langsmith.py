@@ -14,8 +14,21 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
-    Draft, Result, Step, build_run, epoch, first, first_of_role, integer, message_text,
-    number, records, reject, string, text, unwrap_single,
+    Draft,
+    Result,
+    Step,
+    build_run,
+    epoch,
+    first,
+    first_of_role,
+    integer,
+    message_text,
+    number,
+    records,
+    reject,
+    string,
+    text,
+    unwrap_single,
 )
 
 __all__ = ["convert", "read"]
@@ -139,9 +152,6 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         step.input = message_text(messages) if messages is not None else text(inputs or None)
         gen = _generation(outputs)
         message = gen.get("message")
-        step.output = first(gen.get("text"), message_text(message),
-                            message_text(outputs) if isinstance(outputs, Mapping) else None,
-                            text(outputs) if outputs else None)
         info = gen.get("generation_info") if isinstance(gen.get("generation_info"),
                                                         Mapping) else {}
         step.finish_reason = string(info.get("finish_reason"))
@@ -150,6 +160,12 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         if isinstance(calls, list):
             step.tool_calls = [{"name": c.get("name"), "arguments": c.get("args")}
                                for c in calls if isinstance(c, Mapping)]
+        planned = "\n".join(f"{c['name']}({text(c['arguments'])})" for c in step.tool_calls)
+        if gen:
+            step.output = first(gen.get("text"), message_text(message), planned) or ""
+        else:
+            step.output = first(message_text(outputs) if isinstance(outputs, Mapping) else None,
+                                text(outputs) if outputs else None)
     elif kind == "tool":
         step.input = unwrap_single(inputs) if set(inputs) == {"input"} else inputs
         step.output = first(outputs.get("output"), outputs.get("content")) if isinstance(

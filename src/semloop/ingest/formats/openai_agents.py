@@ -17,8 +17,19 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
-    Draft, Result, Step, build_run, epoch, first, first_of_role, integer, message_text,
-    records, reject, string, text,
+    Draft,
+    Result,
+    Step,
+    build_run,
+    epoch,
+    first,
+    first_of_role,
+    integer,
+    message_text,
+    records,
+    reject,
+    string,
+    text,
 )
 
 __all__ = ["convert", "read"]
@@ -80,6 +91,9 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
     message = None
     if isinstance(error, Mapping):
         message = string(error.get("message")) or "error"
+        detail = error.get("data")
+        if isinstance(detail, Mapping) and detail.get("error"):
+            message = f"{message}: {text(detail['error'])}"
     elif error:
         message = text(error)
     step = Step(kind="", name=str(data.get("name") or ""), step_id=str(span.get("id") or ""),
