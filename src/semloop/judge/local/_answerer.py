@@ -1,0 +1,405 @@
+"""From evidence to calibrated answers: the local judge's decision core.
+
+Every question reduces to one pairwise judgement, *does step j repeat the attempt made at
+step k?*, expressed as a log-odds ``L(k, j)``:
+
+- both steps called tools: the calls decide (same tool, same core arguments, same output
+  means a repeat; a changed output or a new target means new work), and the reasoning
+  text shifts the odds a little;
+- only reasoning text: what is left after removing the text every step shares (templates,
+  preambles) is compared by embedding, and new concrete entities count against a repeat.
+
+``progress_i_j`` is ``1 - P(repeat)`` against the *most similar* of all steps up to i, so
+a cycle of any length (A-B-C-A) still reads as no progress; ``revisit_i_j`` is the pair
+alone. Log-odds are bounded, so weak or conflicting evidence lands near 0.5: the undecided
+band is honest. Pure: embeddings come in through the ``embed`` callable.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..._exceptions import JudgeAnswerError
+from .._types import Answer, Question
+from ._features import (
+    Call,
+    StepView,
+    clean_text,
+    content_tokens,
+    entities,
+    outputs_same,
+    shared_ngrams,
+    strip_shared,
+    tokens,
+)
+
+__all__ = ["Embed", "LocalJudgement", "answer_questions"]
+
+#: ``texts -> unit vectors`` (rows indexable, dot product = cosine).
+Embed = Callable[[Sequence[str]], Any]
+
+_PAIR_ID = re.compile(r"^(progress|revisit)_(\d+)_(\d+)$")
+_TOOL_PREFIX = "tool_repeat_"
+_HISTORY = 64  # earlier steps each step is compared with; bounds the work on huge traces
+
+# Log-odds scale. Values are round on purpose: they were set from the meaning of each
+# piece of evidence and checked on two datasets, not fitted to either.
+_SAME_CALL_MAX = 3.5  # same tool, same core arguments, same output
+_DIFF_CALL = -3.0  # a different target or a different tool
+_NEW_OUTPUT = -2.0  # the same call returned something new: a retry that learned something
+_EMPTY_BONUS = 0.5  # the same empty/error result again
+_TEXT_WEIGHT = 0.35  # how much reasoning text moves a decision the tool calls already made
+_DECISIVE = 3.0  # |tool log-odds| beyond which text cannot flip the answer
+_MIXED_STEPS = -1.0  # one step called tools, the other only reasoned: different kinds of work
+_TEXT_IDENTICAL = 3.0
+_TEXT_TEMPLATE_ONLY = 2.5
+_COS_CENTRE = 0.65  # masked MiniLM cosines: same-topic different steps reach ~0.6
+_FAR_TEXT = 0.75  # per step of distance, for a text-only match further back than step i
+_MAX_FAR_TEXT = 2.0
+_COS_SLOPE = 7.0
+_NEW_ENTITY = 1.2
+_LOST_ENTITY = 0.4
+_MAX_NOVELTY = 2.5
+_P_FLOOR, _P_CEIL = 0.02, 0.98
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _prob(logit: float) -> float:
+    # Rounded so that the last bits of a float dot product can never reach an answer.
+    return round(min(_P_CEIL, max(_P_FLOOR, _sigmoid(logit))), 4)
+
+
+def _noul(p: float) -> Answer:
+    return Answer(
+        type="noul",
+        value=p,
+        probability=max(p, 1.0 - p),
+        probabilities={True: p, False: round(1.0 - p, 4)},
+    )
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _views(state: Any) -> list[StepView]:
+    if not isinstance(state, Mapping) or not isinstance(state.get("steps"), Sequence):
+        raise JudgeAnswerError("the local judge needs a state object with a 'steps' list")
+    views: list[StepView] = []
+    for pos, raw in enumerate(state["steps"]):
+        if not isinstance(raw, Mapping):
+            raise JudgeAnswerError(f"state.steps[{pos}] is not an object")
+        name, inp, out = _text(raw.get("name")), _text(raw.get("input")), _text(raw.get("output"))
+        if str(raw.get("type", "")) == "tool":
+            # A tool span as a step: the call is the step, there is no reasoning text.
+            views.append(StepView(pos, "", [Call.of(name, inp, out)]))
+            continue
+        calls = []
+        for t_pos, tool in enumerate(raw.get("tools") or []):
+            if not isinstance(tool, Mapping):
+                raise JudgeAnswerError(f"state.steps[{pos}].tools[{t_pos}] is not an object")
+            calls.append(
+                Call.of(
+                    _text(tool.get("name")), _text(tool.get("input")), _text(tool.get("output"))
+                )
+            )
+        views.append(StepView(pos, clean_text(out or inp).strip(), calls))
+    return views
+
+
+class LocalJudgement:
+    """The pairwise evidence for one state, computed once and shared by every question."""
+
+    def __init__(self, state: Any, embed: Embed) -> None:
+        self.views = _views(state)
+        self._embed = embed
+        self._cos: dict[tuple[str, str], float] = {}
+        self._vectors: dict[str, Any] = {}
+        raw_tool_calls = state.get("tool_calls") if isinstance(state, Mapping) else None
+        self._tool_calls: Mapping[str, Any] = (
+            raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
+        )
+        self._prepare_text()
+        self._core = self._core_keys([c for v in self.views for c in v.calls])
+        self._logits: dict[tuple[int, int], float] = {}
+        self._text_only: set[tuple[int, int]] = set()
+        self._compute_pairs()
+
+    # ---------------------------------------------------------------- text
+    def _prepare_text(self) -> None:
+        with_text = [v for v in self.views if v.text]
+        for v in with_text:
+            v.toks = tokens(v.text)
+        shared = shared_ngrams([v.toks for v in with_text])
+        for v in with_text:
+            v.residual = strip_shared(v.toks, shared)
+            v.entities = entities(v.text) | frozenset(e for c in v.calls for e in c.entities)
+        for v in self.views:
+            if not v.text:
+                v.entities = frozenset(e for c in v.calls for e in c.entities)
+
+    @staticmethod
+    def _embed_text(v: StepView) -> str:
+        """What the step says in words: its residual (or whole text) without entities.
+
+        Entities are compared exactly (novelty) instead: left in, one shared file name makes
+        two unrelated sentences look alike, and two different ones make a repeat look new.
+        """
+        for toks in (v.residual, v.toks):
+            words = [t for t in toks if t not in v.entities]
+            if len(content_tokens(words)) >= 3:
+                return " ".join(words)
+        return v.text
+
+    def _ensure_vectors(self, texts: Sequence[str]) -> None:
+        todo = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if not todo:
+            return
+        vectors = self._embed(todo)
+        for text, vec in zip(todo, vectors):
+            self._vectors[text] = vec
+
+    def _cosine(self, a: str, b: str) -> float:
+        key = (a, b) if a <= b else (b, a)
+        if key not in self._cos:
+            self._cos[key] = round(float(self._vectors[a] @ self._vectors[b]), 4)
+        return self._cos[key]
+
+    def _text_logit(self, vk: StepView, vj: StepView, *, lexical_only: bool) -> float | None:
+        if not vk.text or not vj.text:
+            return None
+        if " ".join(vk.toks) == " ".join(vj.toks):
+            return _TEXT_IDENTICAL
+        rk, rj = content_tokens(vk.residual), content_tokens(vj.residual)
+        if not rk and not rj:
+            return _TEXT_TEMPLATE_ONLY
+        new = len(vj.entities - vk.entities)
+        lost = len(vk.entities - vj.entities)
+        novelty = min(_MAX_NOVELTY, _NEW_ENTITY * new + _LOST_ENTITY * lost)
+        if lexical_only:
+            return None
+        cos = self._cosine(self._embed_text(vk), self._embed_text(vj))
+        return max(-3.5, min(3.0, _COS_SLOPE * (cos - _COS_CENTRE) - novelty))
+
+    # ---------------------------------------------------------------- calls
+    @staticmethod
+    def _core_keys(calls: Sequence[Call]) -> dict[str, frozenset[str]]:
+        """Per tool, the argument keys passed on every call: the call's target. Keys that
+        come and go (flags, limits, sort orders) are options, and changing them is cosmetic."""
+        core: dict[str, frozenset[str]] = {}
+        for call in calls:
+            if call.args is None:
+                continue
+            keys = frozenset(call.args)
+            core[call.name] = core[call.name] & keys if call.name in core else keys
+        return core
+
+    def _free_text_pairs(self, ck: Call, cj: Call) -> list[tuple[str, str]]:
+        out = []
+        for key in self._diff_keys(ck, cj):
+            u, v = ck.args.get(key) if ck.args else None, cj.args.get(key) if cj.args else None
+            if isinstance(u, str) and isinstance(v, str) and self._is_free_text(u, v):
+                out.append((u, v))
+        same_raw_tool = ck.args is None and cj.args is None and ck.name == cj.name
+        if same_raw_tool and ck.raw != cj.raw and self._is_free_text(ck.raw, cj.raw):
+            out.append((ck.raw, cj.raw))
+        return out
+
+    def _diff_keys(self, ck: Call, cj: Call) -> list[str]:
+        if ck.name != cj.name or ck.args is None or cj.args is None:
+            return []
+        core = self._core.get(ck.name, frozenset(ck.args) & frozenset(cj.args))
+        return sorted(k for k in core if ck.args.get(k) != cj.args.get(k))
+
+    @staticmethod
+    def _is_free_text(u: str, v: str) -> bool:
+        # Wording, not a target: several words on both sides and no concrete entity changed.
+        return (
+            len(content_tokens(tokens(u))) >= 2
+            and len(content_tokens(tokens(v))) >= 2
+            and entities(u) == entities(v)
+        )
+
+    def _value_similarity(self, u: Any, v: Any) -> float:
+        if isinstance(u, str) and isinstance(v, str) and self._is_free_text(u, v):
+            cos = self._cosine(u, v)
+            return max(0.0, min(1.0, (cos - 0.35) / 0.45))
+        # A different number, id, path or word is a different target (page 2, record 7).
+        return 0.1
+
+    def action_similarity(self, ck: Call, cj: Call) -> float:
+        """1.0 for the same action, 0.0 for a different tool; in between for reworded text."""
+        if ck.name != cj.name:
+            return 0.0
+        if ck.args is None or cj.args is None:
+            if ck.raw == cj.raw:
+                return 1.0
+            return self._value_similarity(ck.raw, cj.raw)
+        sim = 1.0
+        for key in self._diff_keys(ck, cj):
+            sim = min(sim, self._value_similarity(ck.args.get(key), cj.args.get(key)))
+        return sim
+
+    def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:
+        a = self.action_similarity(ck, cj)
+        if not outputs_known:
+            return max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
+        if outputs_same(ck.output, cj.output):
+            logit = max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
+            if a >= 0.5 and cj.empty:
+                logit += _EMPTY_BONUS
+            return logit
+        return _NEW_OUTPUT if a >= 0.5 else _DIFF_CALL
+
+    def _step_call_logit(self, vk: StepView, vj: StepView) -> float:
+        best = [max(self.call_logit(ck, cj) for ck in vk.calls) for cj in vj.calls]
+        return sum(best) / len(best)
+
+    # ---------------------------------------------------------------- pairs
+    def _pairs(self) -> list[tuple[int, int]]:
+        n = len(self.views)
+        return [(k, j) for j in range(1, n) for k in range(max(0, j - _HISTORY), j)]
+
+    def _compute_pairs(self) -> None:
+        pairs = self._pairs()
+        # Pass 1: free-text arguments that need an embedding.
+        arg_texts: list[str] = []
+        for k, j in pairs:
+            for ck in self.views[k].calls:
+                for cj in self.views[j].calls:
+                    for u, v in self._free_text_pairs(ck, cj):
+                        arg_texts.extend((u, v))
+        self._ensure_vectors(arg_texts)
+        # Pass 2: tool evidence, and which step texts still matter.
+        call_logits: dict[tuple[int, int], float | None] = {}
+        step_texts: list[str] = []
+        for k, j in pairs:
+            vk, vj = self.views[k], self.views[j]
+            a = self._step_call_logit(vk, vj) if vk.calls and vj.calls else None
+            call_logits[(k, j)] = a
+            if a is not None and abs(a) >= _DECISIVE:
+                continue
+            both_text = bool(vk.text and vj.text)
+            if both_text and self._text_logit(vk, vj, lexical_only=True) is None:
+                step_texts.extend((self._embed_text(vk), self._embed_text(vj)))
+        self._ensure_vectors(step_texts)
+        # Pass 3: combine.
+        for k, j in pairs:
+            vk, vj = self.views[k], self.views[j]
+            a = call_logits[(k, j)]
+            decisive = a is not None and abs(a) >= _DECISIVE
+            t = self._text_logit(vk, vj, lexical_only=decisive)
+            if decisive and t is None:
+                t = 0.0
+            if a is not None:
+                logit = a + _TEXT_WEIGHT * (t or 0.0)
+            elif t is not None:
+                logit = t + (_MIXED_STEPS if (vk.calls or vj.calls) else 0.0)
+                self._text_only.add((k, j))
+            else:
+                logit = 0.0  # nothing to compare: undecided
+            self._logits[(k, j)] = logit
+
+    def repeat_logit(self, k: int, j: int) -> float:
+        return self._logits[(k, j)]
+
+    def repeat_probability(self, k: int, j: int) -> float:
+        return _prob(self._logits[(k, j)])
+
+    def stuck_probability(self, j: int) -> float:
+        """P(step j repeats some earlier step): its best match among all earlier steps."""
+        return 0.0 if j < 1 else round(1.0 - self.progress(j - 1, j), 4)
+
+    # ---------------------------------------------------------------- answers
+    def _history_logit(self, k: int, i: int, j: int) -> float:
+        logit = self._logits[(k, j)]
+        if (k, j) in self._text_only and k < i:
+            # Words alone that echo a step from further back are more often a summary or a
+            # return to the subject than a cycle; cycles also repeat their tool calls.
+            logit -= min(_MAX_FAR_TEXT, _FAR_TEXT * (i - k))
+        return logit
+
+    def progress(self, i: int, j: int) -> float:
+        # Step j advances beyond step i unless it repeats i or anything before i.
+        earlier = range(max(0, j - _HISTORY), i + 1)
+        return round(1.0 - _prob(max(self._history_logit(k, i, j) for k in earlier)), 4)
+
+    def revisit(self, i: int, j: int) -> float:
+        return self.repeat_probability(i, j)
+
+    def tool_repeat(self, name: str) -> float:
+        """P(the calls to ``name`` are one action repeated, not different actions)."""
+        wanted = " ".join(name.lower().split())
+        calls = [c for v in self.views for c in v.calls if c.name == wanted]
+        outputs_known = True
+        if len(calls) < 2:
+            listed = self._tool_calls.get(name) or []
+            if isinstance(listed, Sequence) and not isinstance(listed, str) and len(listed) >= 1:
+                calls = [Call.of(name, _text(x), "") for x in listed]
+                outputs_known = False
+        if len(calls) < 2:
+            return 0.5 if not calls else 0.98  # one distinct input listed: every call identical
+        texts = [
+            u
+            for m in range(1, len(calls))
+            for k in range(m)
+            for pair in self._free_text_pairs(calls[k], calls[m])
+            for u in pair
+        ]
+        self._ensure_vectors(texts)
+        repeats = []
+        for m in range(1, len(calls)):
+            best = max(
+                self.call_logit(calls[k], calls[m], outputs_known=outputs_known) for k in range(m)
+            )
+            repeats.append(_sigmoid(best))
+        return _prob(_logit(sum(repeats) / len(repeats)))
+
+    def stagnation(self) -> Answer:
+        """Overall stuckness on the seed's 4 levels, as an expected level with probabilities."""
+        n = len(self.views)
+        stuck = [self.stuck_probability(j) for j in range(1, n)]
+        expected = sum(stuck)
+        share = expected / len(stuck) if stuck else 0.0
+        level = min(2.0, expected) + (1.0 if share >= 0.75 else 0.0)
+        weights = [math.exp(-2.0 * abs(level - lv)) for lv in range(4)]
+        total = sum(weights)
+        probs = {lv: round(w / total, 4) for lv, w in enumerate(weights)}
+        value = round(sum(lv * p for lv, p in probs.items()), 4)
+        nearest = min(range(4), key=lambda lv: abs(lv - value))
+        return Answer(type="score", value=value, probability=probs[nearest], probabilities=probs)
+
+
+def _logit(p: float) -> float:
+    p = min(1 - 1e-6, max(1e-6, p))
+    return math.log(p / (1 - p))
+
+
+def answer_questions(
+    state: Any, questions: Mapping[str, Question], embed: Embed
+) -> dict[str, Answer]:
+    """Answer every question about ``state``; an id the judge does not know is an error."""
+    judgement = LocalJudgement(state, embed)
+    n = len(judgement.views)
+    answers: dict[str, Answer] = {}
+    for qid in questions:
+        match = _PAIR_ID.match(qid)
+        if match:
+            kind, i, j = match.group(1), int(match.group(2)), int(match.group(3))
+            if not (0 <= i < j < n):
+                raise JudgeAnswerError(f"question {qid!r} names steps outside 0..{n - 1}")
+            p = judgement.progress(i, j) if kind == "progress" else judgement.revisit(i, j)
+            answers[qid] = _noul(p)
+        elif qid.startswith(_TOOL_PREFIX) and len(qid) > len(_TOOL_PREFIX):
+            answers[qid] = _noul(judgement.tool_repeat(qid[len(_TOOL_PREFIX) :]))
+        elif qid == "stagnation":
+            answers[qid] = judgement.stagnation()
+        else:
+            raise JudgeAnswerError(f"the local judge cannot answer question {qid!r}")
+    return answers

@@ -1,0 +1,243 @@
+"""Evidence the local judge reads from a trace, besides embeddings. Pure functions, stdlib only.
+
+Nothing here knows any domain: no tool names, phrases or file names. Rules work on the
+shape of the data (is this value a path, a number, free text; is this key passed on every
+call of the tool; did the output change) so they carry over to traces from anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Call",
+    "StepView",
+    "content_tokens",
+    "entities",
+    "is_empty_output",
+    "normalise_output",
+    "normalise_value",
+    "outputs_same",
+    "parse_args",
+    "shared_ngrams",
+    "strip_shared",
+    "tokens",
+]
+
+_TRUNCATION = re.compile(r"\s*… \[truncated \d+ chars\]\s*$")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[._/'-][a-z0-9]+)*")
+
+# Function words carry no content: a difference in them says nothing about the work.
+_STOP = frozenset(
+    """a an the is are was were be been being am i me my we our you your it its this that these
+    those of in on at to for from by with about into over under again once more and or but so
+    if then than as not no do does did doing have has had having will would shall should can
+    could may might must let lets let's i'm i'll i've we'll we're it's that's there here now
+    just also still very too some any all each every which what who whom whose when where why
+    how up down out off before after above below while because until through during one""".split()  # noqa: SIM905
+)
+
+# Patterns of concrete things: a new one of these in a step is new information.
+_ENTITY_PATTERNS = (
+    re.compile(r"https?://[^\s\"'<>)]+"),
+    re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    # paths and file names: something/with/slashes or name.ext
+    re.compile(
+        r"(?<![\w@])(?:[\w.-]*/)+[\w.-]+|(?<![\w@/])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,5}\b"
+    ),
+    # identifiers that mix letters with digits, underscores, inner capitals or dashes+digits
+    re.compile(r"\b[A-Za-z]*\d[\w-]*\b|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z]{2,}\w*\b"),
+    re.compile(r"\b\d+(?:[.,:/]\d+)*%?"),
+)
+_QUOTED = re.compile(r"\"([^\"\n]{1,80})\"|'([^'\n]{2,80})'|`([^`\n]{1,80})`|“([^”\n]{1,80})”")
+_PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+_VOLATILE = (
+    re.compile(r"\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?"),
+    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b"),
+    re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+    re.compile(r"\b(?:took|in|after|elapsed)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds)\b"),
+)
+_EMPTY = re.compile(
+    r"^(?:|\[\]|\{\}|null|none|nil|n/a|empty|no output|\"\"|0)$"
+    r"|\b(?:no|zero|0)\s+(?:\w+\s+)?(?:results?|matches|hits|rows|records|items|entries|documents|"
+    r"files|messages|tickets|options|data)\b"
+    r"|\bnot found\b|\bnothing (?:found|matched|returned)\b|\bempty (?:result|response|list|set)\b"
+)
+_ERROR = re.compile(
+    r"^(?:error|err|failed|failure|exception|traceback)\b|\b(?:timed out|timeout|unavailable|"
+    r"denied|refused|forbidden|unauthori[sz]ed|rate limit\w*|exceeded|invalid|unreachable)\b"
+)
+
+
+def clean_text(text: str) -> str:
+    """The text without the detector's truncation marker (its number would look like news)."""
+    return _TRUNCATION.sub("", text or "")
+
+
+def tokens(text: str) -> list[str]:
+    """Lowercased word tokens; file names, paths and ids stay whole."""
+    return _TOKEN.findall(clean_text(text).lower())
+
+
+def content_tokens(toks: Iterable[str]) -> list[str]:
+    return [t for t in toks if t not in _STOP and len(t) > 1]
+
+
+def _norm_entity(raw: str) -> str:
+    ent = raw.strip().strip(".,;:!?()[]{}<>\"'`").lower()
+    while ent.startswith("./"):
+        ent = ent[2:]
+    return ent
+
+
+def entities(text: str) -> frozenset[str]:
+    """Concrete things named in the text: paths, file names, URLs, ids, numbers, quoted
+    strings and capitalised names (not at a sentence start)."""
+    text = clean_text(text)
+    found: set[str] = set()
+    for pattern in _ENTITY_PATTERNS:
+        for match in pattern.finditer(text):
+            found.add(_norm_entity(match.group(0)))
+    for match in _QUOTED.finditer(text):
+        inner = next(g for g in match.groups() if g is not None)
+        found.add(_norm_entity(inner))
+    for match in _PROPER.finditer(text):
+        found.add(match.group(0).lower())
+    found.discard("")
+    return frozenset(e for e in found if e not in _STOP)
+
+
+def shared_ngrams(texts: Sequence[Sequence[str]], n: int = 4) -> frozenset[tuple[str, ...]]:
+    """Token n-grams found in more than half of the texts (at least two of them).
+
+    These are templates and preambles: text the agent writes on every step whatever the
+    step does. With fewer than 3 texts nothing is shared; a pair alone cannot tell a
+    template from a repeat.
+    """
+    if len(texts) < 3:
+        return frozenset()
+    counts: Counter[tuple[str, ...]] = Counter()
+    for toks in texts:
+        counts.update({tuple(toks[k : k + n]) for k in range(len(toks) - n + 1)})
+    need = len(texts) // 2 + 1
+    return frozenset(gram for gram, c in counts.items() if c >= need)
+
+
+def strip_shared(toks: Sequence[str], shared: frozenset[tuple[str, ...]], n: int = 4) -> list[str]:
+    """The tokens not covered by any shared n-gram: what this step says that the others don't."""
+    if not shared:
+        return list(toks)
+    covered = [False] * len(toks)
+    for k in range(len(toks) - n + 1):
+        if tuple(toks[k : k + n]) in shared:
+            for m in range(k, k + n):
+                covered[m] = True
+    return [t for t, c in zip(toks, covered) if not c]
+
+
+def _looks_like_path(value: str) -> bool:
+    return (
+        value in {".", "./", "/"}
+        or "/" in value
+        or bool(re.fullmatch(r"[\w.-]+\.[a-z]\w{0,5}", value))
+    )
+
+
+def normalise_value(value: Any) -> Any:
+    """An argument value with cosmetic differences removed (case, spacing, ``./`` prefixes,
+    trailing slashes, number formatting)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(float(value)) else str(value)
+    if isinstance(value, str):
+        text = " ".join(value.strip().lower().split())
+        if _looks_like_path(text) and " " not in text:
+            text = posixpath.normpath(text) if text else text
+            text = text.rstrip("/") or text
+        return text
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k).lower(), normalise_value(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(normalise_value(v) for v in value)
+    return str(value)
+
+
+def parse_args(text: str) -> dict[str, Any] | None:
+    """A tool input as a key-value object, or ``None`` when it is not one."""
+    try:
+        parsed = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(parsed, Mapping):
+        return {str(k).lower(): v for k, v in parsed.items()}
+    return None
+
+
+def normalise_output(text: str) -> str:
+    """An output with whitespace, case and volatile parts (timestamps, durations, uuids) removed."""
+    out = " ".join(clean_text(text).lower().split())
+    for pattern in _VOLATILE:
+        out = pattern.sub("#", out)
+    return out
+
+
+def is_empty_output(norm: str) -> bool:
+    """The output reports nothing found or an error: repeating it brings no information."""
+    return bool(_EMPTY.search(norm) or _ERROR.search(norm))
+
+
+def outputs_same(a: str, b: str) -> bool:
+    """Two normalised outputs say the same thing (equal, or long and nearly equal)."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 40:
+        return False
+    ta, tb = set(tokens(a)), set(tokens(b))
+    return len(ta & tb) / max(1, len(ta | tb)) >= 0.9
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call, normalised for comparison."""
+
+    name: str
+    raw: str
+    args: Mapping[str, Any] | None
+    output: str
+    empty: bool
+    entities: frozenset[str]
+
+    @classmethod
+    def of(cls, name: str, input_text: str, output_text: str) -> Call:
+        args = parse_args(input_text)
+        norm_args = None if args is None else {k: normalise_value(v) for k, v in args.items()}
+        out = normalise_output(output_text)
+        return cls(
+            name=" ".join(str(name).lower().split()),
+            raw=" ".join(clean_text(input_text).lower().split()),
+            args=norm_args,
+            output=out,
+            empty=is_empty_output(out),
+            entities=entities(input_text),
+        )
+
+
+@dataclass
+class StepView:
+    """One step as the judge sees it: its reasoning text and the tool calls it made."""
+
+    index: int
+    text: str
+    calls: list[Call]
+    toks: list[str] = field(default_factory=list)
+    residual: list[str] = field(default_factory=list)
+    entities: frozenset[str] = frozenset()

