@@ -1,0 +1,262 @@
+"""How answers become sub-scores, the verdict, the undecided flag and the result fields.
+
+Every blind-spot test scripts a MockBackend explicitly for that trace (no shared default
+standing in for differently worded questions), and runs on both our dataset and the seed's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from semloop._exceptions import JudgeConnectionError, JudgeError
+from semloop.benchmark import BenchRow
+from semloop.judge._types import Answer, JudgeResponse
+from semloop.judge.mock import MockBackend
+from semloop.lexical import WEIGHTS, lexical_loop_score
+from semloop.semantic import SemanticLoopDetection
+from semloop.trace import Trace
+
+HEALTHY = {"progress_*": 0.95, "revisit_*": 0.05, "tool_repeat_*": 0.05, "stagnation": 0}
+
+
+def measure(trace: Trace, answers: Mapping[str, Any], **options: Any) -> Any:
+    return SemanticLoopDetection(MockBackend(answers), **options).measure(trace)
+
+
+class TestTheBlindSpotsAreClosed:
+    def test_catches_paraphrased_loop(self, rows: dict[str, BenchRow]) -> None:
+        trace = rows["paraphrased_loop-00"].trace
+        assert lexical_loop_score(trace).score_breakdown["reasoning_stagnation"] == 1.0
+        result = measure(
+            trace, {"progress_*": 0.03, "revisit_*": 0.5, "stagnation": 3},
+            check_semantic_tool_repetition=False,
+        )
+        assert result.score_breakdown["reasoning_stagnation"] == 0.0
+        # 0.40 * 0.5 (grep x4, exact match) + 0.35 * 0.0 + 0.25 * 1.0
+        assert result.score == pytest.approx(0.45)
+        assert result.flags_loop(0.5)
+        assert "step 1 made no progress over step 0 (p=0.97)" in result.reason
+
+    def test_does_not_skip_terse_steps(self, rows: dict[str, BenchRow]) -> None:
+        trace = rows["terse_loop-00"].trace
+        assert lexical_loop_score(trace).score_breakdown["reasoning_stagnation"] == 1.0
+        result = measure(trace, {"progress_*": 0.05, "revisit_*": 0.9, "tool_repeat_grep": 0.9,
+                                 "stagnation": 3})
+        assert result.score_breakdown["reasoning_stagnation"] == 0.0
+        assert result.flags_loop(0.5)
+
+    def test_catches_alternating_loop_via_revisit_questions(
+        self, rows: dict[str, BenchRow]
+    ) -> None:
+        # Every neighbour advanced (0.95); only the distance-2 revisits see the cycle.
+        result = measure(
+            rows["alternating_loop-00"].trace,
+            {"progress_*": 0.95, "revisit_*": 0.9, "tool_repeat_*": 0.5, "stagnation": 2},
+        )
+        assert result.score_breakdown["reasoning_stagnation"] == 0.0
+        assert "revisits step" in result.sub_reasons["reasoning_stagnation"]
+        assert result.flags_loop(0.5)
+
+    def test_catches_cosmetic_argument_tool_loop(self, rows: dict[str, BenchRow]) -> None:
+        trace = rows["cosmetic_args_loop-00"].trace
+        assert lexical_loop_score(trace).score_breakdown["tool_repetition"] == 1.0
+        metric = SemanticLoopDetection(MockBackend({**HEALTHY, "tool_repeat_grep": 0.9}))
+        result = metric.measure(trace)
+        assert [(f.name, f.count) for f in metric.tool_findings] == [("grep", 6)]
+        assert result.score_breakdown == {
+            "tool_repetition": 0.0, "reasoning_stagnation": 1.0, "call_graph_cycles": 1.0,
+        }
+        assert result.sub_reasons["tool_repetition"].startswith(
+            "Semantic tool repetition — tool 'grep' called 6 times"
+        )
+        assert result.score == pytest.approx(0.60)
+
+    @pytest.mark.parametrize(
+        "family", ["progress", "template_progress", "boilerplate_progress", "retry_then_recover"]
+    )
+    def test_healthy_runs_are_not_flagged(self, rows: dict[str, BenchRow], family: str) -> None:
+        result = measure(rows[f"{family}-00"].trace, HEALTHY)
+        assert result.score_breakdown["reasoning_stagnation"] == 1.0
+        assert not result.flags_loop(0.5) and result.success
+        if family != "template_progress":
+            assert result.score == 1.0 and result.reason == "No loop patterns detected."
+
+    def test_template_progress_is_a_lexical_false_positive_the_judge_clears(
+        self, rows: dict[str, BenchRow]
+    ) -> None:
+        trace = rows["template_progress-00"].trace
+        assert lexical_loop_score(trace).score_breakdown["reasoning_stagnation"] < 1.0
+        assert measure(trace, HEALTHY).score_breakdown["reasoning_stagnation"] == 1.0
+
+
+class TestTheWeightingQuirk:
+    """deepeval's 0.40/0.35/0.25 weights: one sub-signal at 0.0 leaves the score at
+    1 - weight >= 0.60, so alone it never flips the verdict at the default threshold."""
+
+    def test_a_lone_signal_needs_a_stricter_threshold_to_flip_the_verdict(
+        self, rows: dict[str, BenchRow]
+    ) -> None:
+        trace = rows["cosmetic_args_loop-00"].trace
+        answers = {**HEALTHY, "tool_repeat_grep": 0.9}
+        result = measure(trace, answers)
+        assert result.score_breakdown["tool_repetition"] == 0.0
+        assert result.score == pytest.approx(0.60)
+        assert not result.flags_loop(0.5) and result.success
+        assert not result.flags_loop(0.60)
+        assert result.flags_loop(0.65)
+        assert measure(trace, answers, threshold=0.65).success is False
+
+    def test_heavier_weights_make_a_lone_signal_decisive(self, rows: dict[str, BenchRow]) -> None:
+        trace = rows["cosmetic_args_loop-00"].trace
+        result = measure(trace, {**HEALTHY, "tool_repeat_grep": 0.9},
+                         weights={"tool_repetition": 1.0})
+        # (1.0 * 0.0 + 0.35 * 1.0 + 0.25 * 1.0) / 1.6
+        assert result.score == pytest.approx(0.375)
+        assert result.flags_loop(0.5)
+
+    @pytest.mark.parametrize("key", list(WEIGHTS))
+    def test_every_lone_zero_stays_at_or_above_060(self, key: str) -> None:
+        from semloop.lexical import combine_scores
+
+        breakdown = {k: (0.0 if k == key else 1.0) for k in WEIGHTS}
+        score = combine_scores(breakdown, dict.fromkeys(WEIGHTS, True))
+        assert score == pytest.approx(1 - WEIGHTS[key]) and score >= 0.6 - 1e-9
+
+
+def _pairs_trace(n: int = 3) -> Trace:
+    return Trace.from_steps("g", [{"output": f"step {k}"} for k in range(n)])
+
+
+class TestStagnationScoring:
+    @pytest.mark.parametrize(
+        ("p_progress", "expected"),
+        [(0.15, 0.0), (0.14, 0.0), (0.16, 0.5), (0.40, 0.5), (0.41, 1.0), (0.95, 1.0)],
+    )
+    def test_progress_answers_map_to_severe_mild_or_clean(
+        self, p_progress: float, expected: float
+    ) -> None:
+        result = measure(_pairs_trace(), {"progress_0_1": p_progress, "progress_1_2": 0.99,
+                                          "revisit_0_2": 0.0, "stagnation": 0})
+        assert result.score_breakdown["reasoning_stagnation"] == expected
+
+    @pytest.mark.parametrize(("p_revisit", "expected"), [(0.85, 0.0), (0.6, 0.5), (0.3, 1.0)])
+    def test_revisit_answers_are_stagnation_directly(self, p_revisit: float, expected: float) -> None:
+        result = measure(_pairs_trace(), {"progress_*": 0.99, "revisit_0_2": p_revisit,
+                                          "stagnation": 0})
+        assert result.score_breakdown["reasoning_stagnation"] == expected
+
+    def test_custom_severity_lines(self) -> None:
+        answers = {"progress_*": 0.99, "revisit_0_2": 0.7, "stagnation": 0}
+        assert measure(_pairs_trace(), answers, severe_stagnation=0.7).score_breakdown[
+            "reasoning_stagnation"] == 0.0
+
+    def test_undecided_only_when_nothing_was_detected(self) -> None:
+        band = measure(_pairs_trace(), {"progress_0_1": 0.5, "progress_1_2": 0.9,
+                                        "revisit_0_2": 0.1, "stagnation": 0})
+        assert band.undecided and band.score_breakdown["reasoning_stagnation"] == 1.0
+        beside = measure(_pairs_trace(), {"progress_0_1": 0.5, "progress_1_2": 0.05,
+                                          "revisit_0_2": 0.1, "stagnation": 0})
+        assert not beside.undecided and beside.score_breakdown["reasoning_stagnation"] == 0.0
+
+    def test_undecided_answers_fall_back_to_lexical(self, rows: dict[str, BenchRow]) -> None:
+        trace = rows["verbatim_loop-00"].trace
+        result = measure(trace, {"*": 0.5}, check_semantic_tool_repetition=False)
+        assert result.undecided
+        assert result.score_breakdown["reasoning_stagnation"] == 0.0  # from the lexical check
+        assert "Judge was undecided, so the lexical check was used as well: Identical " \
+            "reasoning outputs at steps 0 and 1." in result.sub_reasons["reasoning_stagnation"]
+        off = measure(trace, {"*": 0.5}, check_semantic_tool_repetition=False,
+                      fallback_to_lexical_when_uncertain=False)
+        assert off.undecided and off.score_breakdown["reasoning_stagnation"] == 1.0
+
+    def test_fallback_never_hides_a_clean_judgement(self, rows: dict[str, BenchRow]) -> None:
+        # Paraphrased: the lexical check sees nothing, so min(judged 1.0, lexical 1.0) = 1.0.
+        result = measure(rows["paraphrased_loop-00"].trace, {"*": 0.5},
+                         check_semantic_tool_repetition=False)
+        assert result.undecided and result.score_breakdown["reasoning_stagnation"] == 1.0
+
+    def test_unusable_answers_are_ignored_and_count_as_undecided(self) -> None:
+        class Garbage:
+            name = "garbage"
+
+            def ask(self, state: Any, questions: Mapping[str, Any]) -> JudgeResponse:
+                return JudgeResponse(answers={
+                    "progress_0_1": Answer(type="choice", value="yes", probability=1.0),
+                    "progress_1_2": Answer(type="noul", value=float("nan"), probability=0.5),
+                    "revisit_0_2": Answer(type="noul", value=1.7, probability=1.0),
+                })
+
+        result = SemanticLoopDetection(Garbage()).measure(_pairs_trace())
+        assert result.undecided
+        assert result.sub_reasons["reasoning_stagnation"].startswith(
+            "Judge returned no usable pair answers."
+        )
+
+
+class TestToolRepetition:
+    def test_a_judged_miss_never_hides_an_exact_match(self, rows: dict[str, BenchRow]) -> None:
+        result = measure(rows["identical_tool_loop-00"].trace,
+                         {**HEALTHY, "tool_repeat_run_tests": 0.1})
+        assert result.score_breakdown["tool_repetition"] == 0.0
+        assert result.sub_reasons["tool_repetition"] == (
+            "Tool 'run_tests' called 6 times with identical arguments."
+        )
+
+    def test_on_a_tie_the_exact_match_reason_is_kept(self, rows: dict[str, BenchRow]) -> None:
+        result = measure(rows["paraphrased_loop-00"].trace, {**HEALTHY, "tool_repeat_grep": 0.9})
+        assert result.score_breakdown["tool_repetition"] == 0.5
+        assert result.sub_reasons["tool_repetition"] == (
+            "Tool 'grep' called 4 times with identical arguments."
+        )
+
+    def test_both_tool_checks_off_is_skipped(self, rows: dict[str, BenchRow]) -> None:
+        result = measure(rows["identical_tool_loop-00"].trace, HEALTHY,
+                         check_tool_repetition=False, check_semantic_tool_repetition=False)
+        assert result.score_breakdown["tool_repetition"] == 1.0
+        assert result.sub_reasons["tool_repetition"] == "Tool repetition check skipped."
+        # Weighted over the two enabled checks only: (0.35 * 1.0 + 0.25 * 1.0) / 0.60.
+        assert result.score == pytest.approx(1.0)
+
+
+class Priced:
+    name = "priced"
+
+    def __init__(self, error: JudgeError | None = None) -> None:
+        self.error = error
+
+    def ask(self, state: Any, questions: Mapping[str, Any]) -> JudgeResponse:
+        if self.error is not None:
+            raise self.error
+        answers = {q: Answer(type="noul", value=0.9, probability=0.9)
+                   for q in questions if q != "stagnation"}
+        return JudgeResponse(answers=answers, input_tokens=1234, output_tokens=7,
+                             cost_usd=0.00005, latency_ms=81.5, model="p-1")
+
+
+def test_result_carries_cost_latency_tokens_and_answers(rows: dict[str, BenchRow]) -> None:
+    metric = SemanticLoopDetection(Priced())
+    result = metric.measure(rows["progress-00"].trace)
+    assert (result.cost_usd, result.latency_ms) == (0.00005, 81.5)
+    assert (result.input_tokens, result.output_tokens) == (1234, 7)
+    assert set(result.answers) == {f"progress_{i}_{i + 1}" for i in range(5)} | {
+        f"revisit_{i}_{i + 2}" for i in range(4)}
+    assert metric.score_breakdown == result.score_breakdown
+    assert metric.last_response is not None and metric.last_response.model == "p-1"
+    assert metric.__name__ == "Semantic Loop Detection"
+
+
+def test_a_failing_backend_raises_judge_error(rows: dict[str, BenchRow]) -> None:
+    metric = SemanticLoopDetection(Priced(JudgeConnectionError("host down")))
+    with pytest.raises(JudgeError, match="host down"):
+        metric.measure(rows["progress-00"].trace)
+
+
+def test_measure_takes_a_bench_row_or_a_deepeval_dict(rows: dict[str, BenchRow]) -> None:
+    row = rows["verbatim_loop-00"].trace.to_dict()
+    by_row = measure(row, {"*": 0.02})
+    by_dict = measure(row["root"], {"*": 0.02})
+    assert by_row.score_breakdown == by_dict.score_breakdown
+    assert by_row.flags_loop()
