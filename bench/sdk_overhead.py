@@ -25,7 +25,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from semloop.sdk import Client, DiscardEmitter

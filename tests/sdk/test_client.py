@@ -168,7 +168,7 @@ def test_values_json_cannot_encode_are_stringified_and_hopeless_events_dropped()
     assert events["run.completed"].payload["total_steps"] == 1
 
 
-def test_an_sdk_bug_on_the_agent_path_is_counted_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_sdk_bug_on_the_agent_path_is_counted_not_raised() -> None:
     client = Client(emitter=ListEmitter())
     run = client.run("a")
 
