@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 __all__ = ["best_pair", "bigram_jaccard", "sequence_ratio"]
 
@@ -15,8 +16,8 @@ __all__ = ["best_pair", "bigram_jaccard", "sequence_ratio"]
 def bigram_jaccard(words_a: Sequence[str], words_b: Sequence[str]) -> float:
     if len(words_a) < 2 or len(words_b) < 2:
         return 0.0
-    bigrams_a = set(zip(words_a, words_a[1:]))
-    bigrams_b = set(zip(words_b, words_b[1:]))
+    bigrams_a = set(pairwise(words_a))
+    bigrams_b = set(pairwise(words_b))
     union = bigrams_a | bigrams_b
     if not union:
         return 0.0

@@ -12,9 +12,11 @@ whenever it can prove the result cannot change.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import TraceFormatError
@@ -54,11 +56,14 @@ SKIPPED_REASONS: dict[str, str] = {
 
 # deepeval's 45 stop words. Only those longer than two characters can ever matter,
 # because shorter tokens are dropped anyway; all 45 are kept so the list reads as specified.
-STOP_WORDS = frozenset(
-    "the a an is are was were i will now based on information provided to of in and that "
-    "this with for it my next step going so do be have has not but as or from at by about "
-    "above below up its let".split()
-)
+# fmt: off
+STOP_WORDS = frozenset([
+    "the", "a", "an", "is", "are", "was", "were", "i", "will", "now", "based", "on",
+    "information", "provided", "to", "of", "in", "and", "that", "this", "with", "for", "it",
+    "my", "next", "step", "going", "so", "do", "be", "have", "has", "not", "but", "as", "or",
+    "from", "at", "by", "about", "above", "below", "up", "its", "let",
+])
+# fmt: on
 MIN_MEANINGFUL_WORDS = 20
 IDENTICAL_ABOVE = 0.95
 LABEL_INPUT_CHARS = 64
@@ -114,10 +119,9 @@ def flatten(root: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
 def _call_key(span: Mapping[str, Any]) -> tuple[Any, tuple[str, ...] | tuple[tuple[str, str], ...]]:
     value = span.get("input", {})
     if isinstance(value, str):
-        try:
+        # deepeval keeps any string it cannot parse (even one nested too deep) as it is.
+        with contextlib.suppress(Exception):
             value = json.loads(value)
-        except Exception:  # noqa: BLE001 - deepeval keeps any unparsable string as is
-            pass
     if isinstance(value, dict):
         return span.get("name", ""), tuple(sorted((str(k), str(v)) for k, v in value.items()))
     return span.get("name", ""), (str(value),)
@@ -158,9 +162,7 @@ def score_reasoning_stagnation(
         words = _clean_words(out) if isinstance(out, str) else None
         cleaned.append(words if words is not None and len(words) >= MIN_MEANINGFUL_WORDS else None)
     pairs = [
-        (i, a, b)
-        for i, (a, b) in enumerate(zip(cleaned, cleaned[1:]))
-        if a is not None and b is not None
+        (i, a, b) for i, (a, b) in enumerate(pairwise(cleaned)) if a is not None and b is not None
     ]
     best, i = best_pair(pairs, similarity_threshold)
     if best >= similarity_threshold:
@@ -259,7 +261,9 @@ class LexicalLoopDetection:
     def measure(self, x: Trace | Mapping[str, Any] | None) -> LoopResult:
         """Score a :class:`~semloop.trace.Trace`, a raw deepeval trace dict, or ``None``."""
         if x is None:
-            return LoopResult(score=0.0, success=False, reason=NO_TRACE_REASON, score_breakdown=None)
+            return LoopResult(
+                score=0.0, success=False, reason=NO_TRACE_REASON, score_breakdown=None
+            )
         root = _root_of(x)
         spans = flatten(root)
         enabled = self.enabled

@@ -1,0 +1,59 @@
+"""Our port against deepeval's own AgentLoopDetectionMetric, example by example."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from _lexical_peer import OPTIONS, assert_same, trace_dicts
+from hypothesis import HealthCheck, given, settings
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(trace=trace_dicts(), options=OPTIONS)
+def test_same_result_as_deepeval(trace: dict[str, Any], options: dict[str, Any]) -> None:
+    assert_same(trace, **options)
+
+
+def test_same_result_as_deepeval_with_defaults() -> None:
+    seen: Counter[tuple[str, float]] = Counter()
+
+    @SETTINGS
+    @given(trace=trace_dicts())
+    def check(trace: dict[str, Any]) -> None:
+        got = assert_same(trace)
+        assert got.score_breakdown is not None
+        seen.update(got.score_breakdown.items())
+
+    check()
+    # The comparison only means something if every sub-score level really occurred.
+    for key in ("tool_repetition", "reasoning_stagnation"):
+        for level in (0.0, 0.5, 1.0):
+            assert seen[key, level] > 0, (key, level, seen)
+    assert seen["call_graph_cycles", 0.0] > 0 and seen["call_graph_cycles", 1.0] > 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"strict_mode": True},
+        {"threshold": None},
+        {"threshold": None, "strict_mode": True},
+        {
+            "check_tool_repetition": False,
+            "check_reasoning_stagnation": False,
+            "check_call_graph_cycles": False,
+        },
+    ],
+)
+@pytest.mark.parametrize("trace", [None, {}])
+def test_none_and_empty(trace: Any, options: dict[str, Any]) -> None:
+    got = assert_same(trace, **options)
+    if trace is None:
+        assert got.score == 0.0 and got.success is False and got.score_breakdown is None
+    else:
+        assert got.score == 1.0 and got.reason == "No loop patterns detected."
