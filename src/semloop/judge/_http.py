@@ -33,6 +33,7 @@ __all__ = [
     "RetryPolicy",
     "Send",
     "error_detail",
+    "finite_number",
     "post_json",
     "retry_after_s",
     "urllib_send",
@@ -137,6 +138,21 @@ def retry_after_s(headers: Mapping[str, str], now: float | None = None) -> float
     return max(0.0, value) if math.isfinite(value) else None
 
 
+def finite_number(value: Any) -> float | None:
+    """``value`` as a float if it is a finite JSON number (not a bool), else ``None``.
+
+    JSON integers are unbounded: ``1e400`` written out in digits must not escape as an
+    ``OverflowError``.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
 def error_detail(body: bytes) -> str:
     """What an error body says, for a message: the FastAPI validation list as
     ``loc: msg`` pairs, ``detail.message``, ``error(.message)`` or ``message``; else an
@@ -144,7 +160,7 @@ def error_detail(body: bytes) -> str:
     text = body.decode("utf-8", "replace")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return _excerpt(text)
     if isinstance(data, dict):
         detail = data.get("detail")
@@ -273,7 +289,7 @@ def _reason(err: BaseException) -> str:
 def _decode(body: bytes, service: str, secrets: tuple[str, ...]) -> Any:
     try:
         return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as err:
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise JudgeAnswerError(_scrub(
             f"The {service} replied with a body that is not JSON ({err}): "
             f"{_excerpt(body.decode('utf-8', 'replace'))!r}", secrets)) from None

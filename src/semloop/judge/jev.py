@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
-from ._http import RetryPolicy, Send, post_json, urllib_send, user_agent
+from ._http import RetryPolicy, Send, finite_number, post_json, urllib_send, user_agent
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = [
@@ -152,11 +152,10 @@ def _tokens(usage: Mapping[str, Any], key: str) -> int:
     value = usage.get(key, 0)
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
-        value
-    ) or value < 0 or int(value) != value:
+    number = finite_number(value)
+    if number is None or number < 0 or int(number) != number:
         raise JudgeAnswerError(f"usage.{key} must be a token count, got {value!r}")
-    return int(value)
+    return int(number)
 
 
 def parse_answers(answers: Any, questions: Mapping[str, Question]) -> dict[str, Answer]:
@@ -180,11 +179,13 @@ def parse_answers(answers: Any, questions: Mapping[str, Question]) -> dict[str, 
 
 def _parse_one(qid: str, raw: Any, question: Question) -> Answer:
     if not isinstance(raw, Mapping):
-        raise JudgeAnswerError(f"answer {qid!r} is not an object: {raw!r}")
+        raise JudgeAnswerError(f"answer {qid!r} is not an object: {_short(raw)}")
     kind = raw.get("type", question.get("type"))
     asked = question.get("type")
     if asked is not None and kind != asked:
-        raise JudgeAnswerError(f"answer {qid!r} has type {kind!r} but a {asked!r} was asked")
+        raise JudgeAnswerError(
+            f"answer {qid!r} has type {_short(kind)} but a {asked!r} was asked"
+        )
     if kind == "noul":
         p = _probability(qid, "noul", raw.get("noul"))
         return Answer(type="noul", value=p, probability=max(p, 1.0 - p),
@@ -193,13 +194,21 @@ def _parse_one(qid: str, raw: Any, question: Question) -> Answer:
         return _choice(qid, raw, question)
     if kind == "score":
         return _score(qid, raw, question)
-    raise JudgeAnswerError(f"answer {qid!r} has unknown type {kind!r}")
+    raise JudgeAnswerError(f"answer {qid!r} has unknown type {_short(kind)}")
 
 
 def _number(qid: str, field: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise JudgeAnswerError(f"answer {qid!r}: {field} must be a finite number, got {value!r}")
-    return float(value)
+    number = finite_number(value)
+    if number is None:
+        raise JudgeAnswerError(
+            f"answer {qid!r}: {field} must be a finite number, got {_short(value)}"
+        )
+    return number
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _probability(qid: str, field: str, value: Any) -> float:
@@ -217,7 +226,7 @@ def _confidence(qid: str, raw: Mapping[str, Any]) -> float | None:
 def _choice(qid: str, raw: Mapping[str, Any], question: Question) -> Answer:
     label = raw.get("choice")
     if not isinstance(label, str):
-        raise JudgeAnswerError(f"answer {qid!r}: choice must be a label, got {label!r}")
+        raise JudgeAnswerError(f"answer {qid!r}: choice must be a label, got {_short(label)}")
     criteria = question.get("criteria")
     if isinstance(criteria, Mapping) and criteria and label not in criteria:
         raise JudgeAnswerError(

@@ -8,7 +8,6 @@ missing answer, an unknown label or a level out of range is an error.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import time
@@ -16,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
-from ._http import RetryPolicy, Send, post_json, urllib_send, user_agent
+from ._http import RetryPolicy, Send, finite_number, post_json, urllib_send, user_agent
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = ["DEFAULT_BASE_URL", "SYSTEM_PROMPT", "LLMJudgeBackend", "parse_reply"]
@@ -90,7 +89,7 @@ class LLMJudgeBackend:
             raise ConfigError(f"must be > 0, got {timeout!r}", key="timeout")
         for rate_name, rate in (("input_usd_per_mtok", input_usd_per_mtok),
                                 ("output_usd_per_mtok", output_usd_per_mtok)):
-            if not (math.isfinite(rate) and rate >= 0):
+            if finite_number(rate) is None or rate < 0:
                 raise ConfigError(f"must be a finite rate >= 0, got {rate!r}", key=rate_name)
         self.timeout = float(timeout)
         self.temperature = temperature
@@ -182,11 +181,10 @@ def _usage(usage: Any) -> tuple[int, int]:
     counts = []
     for key in ("prompt_tokens", "completion_tokens"):
         value = usage.get(key) or 0
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or not (
-            math.isfinite(value)
-        ):
+        number = finite_number(value)
+        if number is None or number < 0:
             raise JudgeAnswerError(f"usage.{key} must be a token count, got {value!r}")
-        counts.append(int(value))
+        counts.append(int(number))
     return counts[0], counts[1]
 
 
@@ -213,7 +211,7 @@ def _find_object(content: str) -> Any:
         while start != -1:
             try:
                 obj, _ = decoder.raw_decode(text, start)
-            except ValueError:
+            except (ValueError, RecursionError):
                 start = text.find("{", start + 1)
                 continue
             return obj
@@ -303,24 +301,31 @@ def _noul(qid: str, value: Any) -> float:
             raise JudgeAnswerError(
                 f"answer {qid!r} should be a probability or yes/no, got {value!r}"
             ) from None
-    if not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise JudgeAnswerError(f"answer {qid!r} should be a probability or yes/no, got {value!r}")
-    if not 0.0 <= value <= 1.0:
-        raise JudgeAnswerError(f"answer {qid!r}: probability {value!r} is outside [0, 1]")
-    return float(value)
+    p = finite_number(value)
+    if p is None:
+        raise JudgeAnswerError(
+            f"answer {qid!r} should be a probability or yes/no, got {_short(repr(value))}"
+        )
+    if not 0.0 <= p <= 1.0:
+        raise JudgeAnswerError(f"answer {qid!r}: probability {p!r} is outside [0, 1]")
+    return p
 
 
 def _label(qid: str, value: Any, criteria: Any) -> str:
     labels = [str(k) for k in criteria] if isinstance(criteria, Mapping) else []
     if not isinstance(value, str):
-        raise JudgeAnswerError(f"answer {qid!r} should be one of {labels}, got {value!r}")
+        raise JudgeAnswerError(
+            f"answer {qid!r} should be one of {labels}, got {_short(repr(value))}"
+        )
     if not labels or value in labels:
         return value
     # Tolerate case and surrounding space, but only when that names exactly one label.
     folded = [label for label in labels if label.strip().casefold() == value.strip().casefold()]
     if len(folded) == 1:
         return folded[0]
-    raise JudgeAnswerError(f"answer {qid!r}: {value!r} is not one of the labels {labels}")
+    raise JudgeAnswerError(
+        f"answer {qid!r}: {_short(repr(value))} is not one of the labels {labels}"
+    )
 
 
 def _level(qid: str, value: Any, criteria: Any) -> int:
@@ -330,11 +335,14 @@ def _level(qid: str, value: Any, criteria: Any) -> int:
             value = float(value.strip())
         except ValueError:
             raise JudgeAnswerError(f"answer {qid!r} should be a level number, got {value!r}") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise JudgeAnswerError(f"answer {qid!r} should be a level number, got {value!r}")
-    if int(value) != value:
-        raise JudgeAnswerError(f"answer {qid!r}: level {value!r} is not a whole number")
-    level = int(value)
+    number = finite_number(value)
+    if number is None:
+        raise JudgeAnswerError(
+            f"answer {qid!r} should be a level number, got {_short(repr(value))}"
+        )
+    if int(number) != number:
+        raise JudgeAnswerError(f"answer {qid!r}: level {number!r} is not a whole number")
+    level = int(number)
     if level < 0 or (n is not None and level >= n):
         top = f"0..{n - 1}" if n is not None else ">= 0"
         raise JudgeAnswerError(f"answer {qid!r}: level {level} is outside {top}")
