@@ -52,6 +52,14 @@ class GateEmitter(ListEmitter):
         super().send(events)
 
 
+def _accounted(client: Client) -> bool:
+    """Every recorded event is sent, dropped for a counted reason, or failed."""
+    s = client.stats
+    return s.pending == 0 and s.emitted == (
+        s.sent + s.dropped_overflow + s.dropped_unencodable + s.dropped_redaction
+        + s.dropped_closed + s.send_failures)
+
+
 def _read(path: Path) -> list[Event]:
     return [Event.from_dict(json.loads(line)) for line in path.read_text().splitlines()]
 
@@ -131,6 +139,7 @@ def test_a_full_buffer_drops_the_oldest_counts_them_and_never_blocks() -> None:
     names = [e.payload["tool_name"] for e in emitter.events]
     assert names == [f"t{i}" for i in range(5)] + [f"t{i}" for i in range(95, 105)]
     assert client.stats.sent == 15 and client.stats.emitted == 105
+    assert _accounted(client)
     assert elapsed < 1.0  # 100 calls against a stuck sender: nothing waited on it
 
 
@@ -155,6 +164,7 @@ def test_values_json_cannot_encode_are_stringified_and_hopeless_events_dropped()
     events = {e.event_type: e for e in emitter.events}
     assert "tool.responded" not in events  # bool(success) itself raised: nothing to send
     assert client.stats.dropped_unencodable == 1
+    assert _accounted(client)
     assert events["run.started"].payload["input_text"] == "<unencodable Unprintable>"
     args = json.loads(events["tool.called"].payload["args"])
     assert args == {"x": "nan", "when": str(object), "raw": "b'\\x00'", "tags": ["b"],
@@ -233,6 +243,7 @@ def test_the_redact_hook_sees_every_payload_and_a_failing_hook_drops_not_leaks()
     assert responded[0].payload["output_length"] == len("bob@example.com")
     assert isinstance(responded[0].payload["extra"], str)
     assert client.stats.dropped_redaction == 1
+    assert _accounted(client)
     assert "explode" not in json.dumps([e.to_dict() for e in emitter.events])
 
 
@@ -269,6 +280,7 @@ def test_shutdown_flushes_what_is_buffered_and_later_events_are_counted(tmp_path
     with client.run("late") as run:
         run.tool_called("t")
     assert client.stats.dropped_closed == 3
+    assert _accounted(client)
     assert client.shutdown() and client.flush(1)
     assert len(_read(path)) == 3
 
@@ -361,6 +373,7 @@ def test_an_emitter_that_always_raises_costs_the_events_not_the_agent() -> None:
     assert client.shutdown(5)
     stats = client.stats
     assert (stats.sent, stats.send_failures, stats.retries) == (0, 3, 3)
+    assert _accounted(client)
 
 
 def test_shutdown_gives_up_on_a_stuck_emitter_within_its_timeout() -> None:
