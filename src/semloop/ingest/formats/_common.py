@@ -15,8 +15,9 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Event, Run, agent_version
 
-# Event ids are derived from the source ids, so importing the same file twice stores
-# nothing new (the store ignores duplicate event ids).
+# Event ids are derived from the source's run and span ids, so importing the same file
+# twice, or the same trace in two encodings (OTLP protobuf and JSON, OpenInference span
+# JSON), stores nothing new: the store ignores duplicate event ids.
 _NAMESPACE = uuid.UUID("5b1c1f0e-7d1e-4c55-9a39-3f0c5d1e6a21")
 
 #: Step kinds that become events; everything else (agent, chain, span…) is structure.
@@ -114,7 +115,7 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
             payload={k: v for k, v in payload.items() if v is not None},
             agent_version=version, parent_run_id=draft.parent_run_id,
             trace_id=draft.trace_id, conversation_id=draft.conversation_id,
-            event_id=str(uuid.uuid5(_NAMESPACE, f"{draft.source}:{draft.run_id}:{key}:{kind}")),
+            event_id=str(uuid.uuid5(_NAMESPACE, f"{draft.run_id}:{key}:{kind}")),
         ))
 
     if draft.started:

@@ -40,18 +40,23 @@ def convert(data: bytes | str, *, source: str = "<otlp>", clock: float = 0.0) ->
     spans: list[OtelSpan] = []
     if isinstance(data, bytes) and _looks_binary(data):
         try:
-            spans = _spans_from_protobuf(data)
+            spans, bad = _spans_from_protobuf(data)
         except TraceFormatError as exc:
             result.rejected.append(exc.located(source=source))
+        else:
+            result.rejected.extend(e.located(source=source) for e in bad)
     else:
         for line, doc in documents(data, source):
             if isinstance(doc, TraceFormatError):
                 result.rejected.append(doc)
                 continue
             try:
-                spans.extend(spans_from_json(doc))
+                found, bad = _read_json(doc)
             except TraceFormatError as exc:
                 result.rejected.append(exc.located(source=source, line=line))
+                continue
+            spans.extend(found)
+            result.rejected.extend(e.located(source=source, line=line) for e in bad)
     result.runs, errors = _runs(spans, complete=True, clock=clock)
     result.rejected.extend(e.located(source=source) for e in errors)
     return result
@@ -72,19 +77,20 @@ def read_request(body: bytes, content_type: str) -> tuple[list[Run], list[TraceF
         except (OSError, EOFError) as exc:
             raise TraceFormatError(f"corrupt gzip body: {exc}") from None
     if kind in PROTOBUF_TYPES:
-        spans = _spans_from_protobuf(body)
+        spans, bad = _spans_from_protobuf(body)
     elif kind in JSON_TYPES or kind.endswith("+json"):
         try:
             doc = json.loads(decode(body, "request body"))
         except json.JSONDecodeError as exc:
             raise TraceFormatError(
                 f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-        spans = spans_from_json(doc)
+        spans, bad = _read_json(doc)
     else:
         raise TraceFormatError(
             f"unsupported content type {content_type!r}; OTLP/HTTP sends "
             "application/x-protobuf or application/json")
-    return _runs(spans, complete=False, clock=0.0)
+    runs, errors = _runs(spans, complete=False, clock=0.0)
+    return runs, bad + errors
 
 
 def events_from_otlp(body: bytes, content_type: str) -> list[Event]:
@@ -134,7 +140,7 @@ def _pb() -> Any:
     return trace_service_pb2
 
 
-def _spans_from_protobuf(body: bytes) -> list[OtelSpan]:
+def _spans_from_protobuf(body: bytes) -> tuple[list[OtelSpan], list[TraceFormatError]]:
     pb = _pb()
     from google.protobuf.message import DecodeError
 
@@ -143,15 +149,16 @@ def _spans_from_protobuf(body: bytes) -> list[OtelSpan]:
         request.ParseFromString(body)
     except DecodeError as exc:
         raise TraceFormatError(f"not an OTLP protobuf ExportTraceServiceRequest ({exc})") from None
-    spans = []
+    spans, bad = [], []
     for r, rs in enumerate(request.resource_spans):
         resource = {kv.key: _pb_value(kv.value) for kv in rs.resource.attributes}
         for s, ss in enumerate(rs.scope_spans):
             for k, span in enumerate(ss.spans):
                 where = f"resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"
                 if len(span.trace_id) != 16 or len(span.span_id) != 8:
-                    raise TraceFormatError("trace id must be 16 bytes and span id 8 bytes",
-                                           field=where)
+                    bad.append(TraceFormatError(
+                        "trace id must be 16 bytes and span id 8 bytes", field=where))
+                    continue
                 spans.append(OtelSpan(
                     trace_id=span.trace_id.hex(), span_id=span.span_id.hex(),
                     parent_id=span.parent_span_id.hex() or None, name=span.name,
@@ -164,7 +171,7 @@ def _spans_from_protobuf(body: bytes) -> list[OtelSpan]:
                     status_code=int(span.status.code), status_message=span.status.message,
                     resource=resource,
                 ))
-    return spans
+    return spans, bad
 
 
 def _pb_value(value: Any) -> Any:
@@ -182,13 +189,22 @@ def _pb_value(value: Any) -> Any:
 
 
 def spans_from_json(doc: Any) -> list[OtelSpan]:
-    """The spans of one ``ExportTraceServiceRequest`` in the OTLP JSON mapping."""
+    """The spans of one ``ExportTraceServiceRequest`` in the OTLP JSON mapping; raises
+    :class:`TraceFormatError` for the first span it cannot read."""
+    spans, bad = _read_json(doc)
+    if bad:
+        raise bad[0]
+    return spans
+
+
+def _read_json(doc: Any) -> tuple[list[OtelSpan], list[TraceFormatError]]:
+    """The readable spans of one request, and an error for each span that is not."""
     if not isinstance(doc, Mapping):
         raise TraceFormatError(f"an OTLP request must be a JSON object, not {type(doc).__name__}")
     resource_spans = doc.get("resourceSpans", doc.get("resource_spans"))
     if not isinstance(resource_spans, list):
         raise TraceFormatError("missing the resourceSpans list", field="resourceSpans")
-    spans = []
+    spans, bad = [], []
     for r, rs in enumerate(resource_spans):
         rpath = f"resourceSpans[{r}]"
         _need(rs, Mapping, rpath)
@@ -201,8 +217,11 @@ def spans_from_json(doc: Any) -> list[OtelSpan]:
             _need(ss, Mapping, spath)
             _need(ss.get("spans", []), list, f"{spath}.spans")
             for k, span in enumerate(ss.get("spans", [])):
-                spans.append(_json_span(span, f"{spath}.spans[{k}]", resource))
-    return spans
+                try:
+                    spans.append(_json_span(span, f"{spath}.spans[{k}]", resource))
+                except TraceFormatError as exc:
+                    bad.append(exc)  # one unreadable span must not lose its neighbours
+    return spans, bad
 
 
 def _json_span(span: Any, path: str, resource: dict[str, Any]) -> OtelSpan:
