@@ -79,7 +79,7 @@ def test_paraphrases_are_long_and_lexically_far_apart() -> None:
     worst = 0.0
     for a, b in itertools.combinations(filled, 2):
         wa, wb = _clean(a), _clean(b)
-        ba, bb = set(zip(wa, wa[1:])), set(zip(wb, wb[1:]))
+        ba, bb = set(itertools.pairwise(wa)), set(itertools.pairwise(wb))
         jaccard = len(ba & bb) / len(ba | bb)
         ratio = SequenceMatcher(None, " ".join(wa), " ".join(wb)).ratio()
         worst = max(worst, jaccard, ratio)
@@ -113,8 +113,8 @@ def test_default_dataset_is_the_checkouts_file() -> None:
         ('{"trace_id": "x", "family": "f", "loop": "yes", "stagnation": true, "root": {}}', "'loop'"),
         ('{"trace_id": "x", "family": "f", "loop": true, "root": {}}', "'stagnation'"),
         ('{"trace_id": "x", "family": "f", "loop": true, "stagnation": false}', "'root'"),
-        ('{"trace_id": "x", "family": "f", "loop": true, "stagnation": false,'
-         ' "root": {"children": [{"type": "llm"}, 3]}}', "root.children[1]"),
+        (('{"trace_id": "x", "family": "f", "loop": true, "stagnation": false,'
+         ' "root": {"children": [{"type": "llm"}, 3]}}'), "root.children[1]"),
         ('[1, 2]', "JSON object"),
     ],
 )

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from semloop.benchmark import BenchRow, load_dataset
 from conftest import REFERENCE_DATASET, ROOT  # tests/conftest.py, the shared one
+from semloop.benchmark import BenchRow, load_dataset
 
 BENCH_DATASET = ROOT / "bench" / "dataset.jsonl"
 DATASETS = {"bench": BENCH_DATASET, "reference": REFERENCE_DATASET}
