@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -408,6 +409,48 @@ def test_backoff_doubles_respects_retry_after_and_is_capped() -> None:
 
 def test_bad_configuration_is_rejected_up_front() -> None:
     for options in ({"buffer_size": 0}, {"batch_size": 0}, {"flush_interval": 0},
-                    {"max_retries": -1}):
+                    {"max_retries": -1}, {"max_field_chars": -1}):
         with pytest.raises(ValueError, match=next(iter(options))):
             Client(emitter=DiscardEmitter(), **options)  # type: ignore[arg-type]
+
+
+def test_long_text_fields_are_cut_with_markers_and_real_lengths_kept() -> None:
+    emitter = ListEmitter()
+    client = Client(emitter=emitter, max_field_chars=10)
+    with client.run("a", user_input="x" * 25) as run:
+        run.tool_called("t", {"blob": "y" * 30})
+        run.tool_responded("t", output="z" * 40)
+        run.llm_responded(output="short")
+    client.shutdown()
+    started, called, responded, llm = (e.payload for e in emitter.events[:4])
+    assert started["input_text"] == "x" * 10
+    assert started["input_text_truncated"] is True
+    assert started["input_text_original_length"] == 25
+    assert len(called["args"]) == 10 and called["args_truncated"] is True
+    assert responded["output"] == "z" * 10 and responded["output_length"] == 40
+    assert "output_truncated" not in llm
+    unlimited = ListEmitter()
+    client = Client(emitter=unlimited, max_field_chars=0)
+    with client.run("a", user_input="x" * 20_000):
+        pass
+    client.shutdown()
+    assert unlimited.events[0].payload["input_text"] == "x" * 20_000
+
+
+def test_async_agents_use_async_with_and_keep_their_exceptions() -> None:
+    emitter = ListEmitter()
+    client = Client(emitter=emitter)
+
+    async def agent() -> None:
+        async with client.run("async-bot") as run:
+            run.tool_called("t")
+            await asyncio.sleep(0)
+        async with client.run("async-bot") as run:
+            raise KeyError("missing")
+
+    with pytest.raises(KeyError, match="missing"):
+        asyncio.run(agent())
+    client.shutdown()
+    assert [e.event_type for e in emitter.events] == [
+        "run.started", "tool.called", "run.completed", "run.started", "run.errored"]
+    assert emitter.events[-1].payload["error_type"] == "KeyError"

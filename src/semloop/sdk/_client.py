@@ -18,7 +18,14 @@ from typing import Any, Literal
 
 from ..events import agent_version as _agent_version
 from ._emitters import Emitter, HttpEmitter
-from ._records import DEFAULT_SECRET_KEYS, RunInfo, build_event, secret_matcher, tool_name
+from ._records import (
+    DEFAULT_MAX_FIELD_CHARS,
+    DEFAULT_SECRET_KEYS,
+    RunInfo,
+    build_event,
+    secret_matcher,
+    tool_name,
+)
 from ._sender import ClientStats, Sender
 
 __all__ = ["Client", "RunContext"]
@@ -39,7 +46,8 @@ class Client:
     exponential backoff from ``retry_backoff`` seconds (capped at ``retry_backoff_max``).
     ``redact(payload) -> payload`` runs on every payload on the sender thread; values of
     keys named like secrets (``redact_keys``) in tool args and signal meta are replaced
-    first. Everything left is flushed at interpreter exit, or by :meth:`shutdown`.
+    first, and text fields longer than ``max_field_chars`` are cut (0 or None: never).
+    Everything left is flushed at interpreter exit, or by :meth:`shutdown`.
     """
 
     def __init__(
@@ -53,14 +61,17 @@ class Client:
         batch_size: int = 100,
         redact: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         redact_keys: Iterable[str] = DEFAULT_SECRET_KEYS,
+        max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
         max_retries: int = 4,
         retry_backoff: float = 0.2,
         retry_backoff_max: float = 5.0,
         exit_timeout: float = 5.0,
     ) -> None:
         self.emitter: Emitter = emitter if emitter is not None else HttpEmitter(endpoint, api_key)
+        if max_field_chars is not None and max_field_chars < 0:
+            raise ValueError(f"max_field_chars must be non-negative, not {max_field_chars}")
         build = functools.partial(build_event, is_secret=secret_matcher(redact_keys),
-                                  redact=redact)
+                                  redact=redact, max_field_chars=max_field_chars)
         self._sender = Sender(
             self.emitter, build, buffer_size=buffer_size, flush_interval=flush_interval,
             batch_size=batch_size, max_retries=max_retries, retry_backoff=retry_backoff,
@@ -229,6 +240,16 @@ class RunContext:
         except Exception:
             self._internal_error()
         return False  # the agent's exception, if any, propagates unchanged
+
+    async def __aenter__(self) -> RunContext:
+        # ``async with client.run(...)`` for async agents: recording never awaits.
+        return self.__enter__()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Literal[False]:
+        return self.__exit__(exc_type, exc, tb)
 
     # -- Dunetrace's recording methods -------------------------------------------------
 

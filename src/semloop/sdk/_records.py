@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 from ..events import Event
 
 __all__ = [
+    "CAPPED_FIELDS",
+    "DEFAULT_MAX_FIELD_CHARS",
     "DEFAULT_SECRET_KEYS",
     "REDACTED",
     "Record",
@@ -51,6 +53,12 @@ DEFAULT_SECRET_KEYS: tuple[str, ...] = (
     "credentials",
     "sessionid",
 )
+
+#: Text fields cut to ``max_field_chars`` (Dunetrace's default is 8192 too), with
+#: ``<field>_truncated`` and ``<field>_original_length`` set beside a cut one.
+CAPPED_FIELDS = ("input_text", "system_prompt", "prompt", "output", "content", "query",
+                 "args", "error")
+DEFAULT_MAX_FIELD_CHARS = 8192
 
 # Nested user values deeper than this are cut: it bounds the walk and breaks cycles.
 _MAX_DEPTH = 32
@@ -281,7 +289,19 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
     raise ValueError(f"no payload rule for event type {event_type!r}")
 
 
-def build_event(record: Record, is_secret: SecretMatcher, redact: Redact | None) -> Event:
+def _cap(payload: dict[str, Any], max_chars: int) -> None:
+    for key in CAPPED_FIELDS:
+        value = payload.get(key)
+        if type(value) is str and len(value) > max_chars:
+            payload[key] = value[:max_chars]
+            payload[f"{key}_truncated"] = True
+            payload[f"{key}_original_length"] = len(value)
+
+
+def build_event(
+    record: Record, is_secret: SecretMatcher, redact: Redact | None,
+    max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
+) -> Event:
     """The event for one record, its payload JSON-safe and redacted.
 
     Raises :class:`RedactError` when the caller's ``redact`` hook fails (the event must
@@ -290,6 +310,9 @@ def build_event(record: Record, is_secret: SecretMatcher, redact: Redact | None)
     """
     event_type, info, step_index, timestamp, raw = record
     payload = _payload(event_type, raw, is_secret)
+    if max_field_chars:
+        # Before the hook: a regex over megabytes of output would stall the sender.
+        _cap(payload, max_field_chars)
     if redact is not None:
         try:
             redacted = redact(payload)
