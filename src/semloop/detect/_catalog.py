@@ -1,0 +1,71 @@
+"""The registry: every detector by name, in the reference's order, AGENT_LOOP last."""
+
+from __future__ import annotations
+
+from ._budget import (
+    CONTEXT_BLOAT,
+    COST_SPIKE,
+    REASONING_STALL,
+    SESSION_LATENCY,
+    SLOW_STEP,
+    STEP_COUNT_INFLATION,
+)
+from ._failures import (
+    CASCADING_TOOL_FAILURE,
+    EMPTY_LLM_RESPONSE,
+    FIRST_STEP_FAILURE,
+    PREMATURE_TERMINATION,
+    RETRY_STORM,
+    UNREAD_TOOL_ERROR,
+)
+from ._handoff import HANDOFF_CONTEXT_LOSS
+from ._progress import GOAL_ABANDONMENT, RAG_EMPTY_RETRIEVAL, TOOL_AVOIDANCE
+from ._registry import Detector
+from ._repetition import (
+    AGENT_LOOP,
+    LLM_TRUNCATION_LOOP,
+    RUNAWAY_ITERATION,
+    TOOL_LOOP,
+    TOOL_THRASHING,
+)
+from ._security import (
+    PROMPT_INJECTION_SIGNAL,
+    RETRIEVED_CONTENT_INJECTION,
+    TOOL_ARGUMENT_FABRICATION,
+)
+
+__all__ = ["DETECTORS", "SINGLE_RUN"]
+
+#: Every detector, by failure type.
+DETECTORS: dict[str, Detector] = {
+    d.name: d
+    for d in (
+        SLOW_STEP,
+        TOOL_AVOIDANCE,
+        GOAL_ABANDONMENT,
+        RAG_EMPTY_RETRIEVAL,
+        CONTEXT_BLOAT,
+        STEP_COUNT_INFLATION,
+        FIRST_STEP_FAILURE,
+        REASONING_STALL,
+        COST_SPIKE,
+        SESSION_LATENCY,
+        TOOL_LOOP,
+        TOOL_THRASHING,
+        LLM_TRUNCATION_LOOP,
+        RETRY_STORM,
+        EMPTY_LLM_RESPONSE,
+        CASCADING_TOOL_FAILURE,
+        PROMPT_INJECTION_SIGNAL,
+        PREMATURE_TERMINATION,
+        UNREAD_TOOL_ERROR,
+        TOOL_ARGUMENT_FABRICATION,
+        RETRIEVED_CONTENT_INJECTION,
+        HANDOFF_CONTEXT_LOSS,
+        RUNAWAY_ITERATION,
+        AGENT_LOOP,
+    )
+}
+
+#: The detectors that read one run (all but the cross-run ones); policies may use these.
+SINGLE_RUN: tuple[str, ...] = tuple(n for n, d in DETECTORS.items() if not d.cross_run)

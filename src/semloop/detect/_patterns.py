@@ -1,0 +1,172 @@
+"""Text patterns the detectors share: injection phrases, completion and acknowledgment
+terms, identifiers. Compiled once at import; every function here is pure.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+__all__ = [
+    "acknowledges",
+    "claims_completion",
+    "encoded_text_blobs",
+    "entities",
+    "identifiers",
+    "injection_markers",
+    "injection_matches",
+    "opaque_token",
+    "scan_window",
+]
+
+# Phrases that try to replace the agent's instructions. Each names one attack so the
+# evidence can say which one matched.
+_INJECTION = [
+    ("ignore_instructions", (r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+     r"(?:previous|prior|above|earlier|preceding|original|system)\s+"
+     r"(?:instructions?|prompts?|rules|directions|messages?)")),
+    ("new_instructions", r"\b(?:new|updated|real)\s+(?:system\s+)?instructions?\s*:"),
+    ("role_override", (r"\byou\s+are\s+now\s+(?:in\s+)?(?:dan|developer\s+mode|jailbroken|unrestricted|"
+     r"an?\s+unfiltered)")),
+    ("do_anything_now", r"\bdo\s+anything\s+now\b"),
+    ("reveal_prompt", (r"\b(?:reveal|print|show|repeat|output|leak)\s+(?:me\s+)?(?:your|the)\s+"
+     r"(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)")),
+    ("no_restrictions", (r"\b(?:without|ignore)\s+(?:any\s+)?(?:restrictions|safety\s+guidelines|"
+     r"content\s+polic(?:y|ies))\b")),
+    ("jailbreak", r"\bjailbreak(?:ing)?\b"),
+    ("fake_system_tag", r"</?\s*system\s*>|<\|im_start\|>\s*system"),
+]
+_INJECTION_RE = [(name, re.compile(rx, re.IGNORECASE)) for name, rx in _INJECTION]
+
+# Markers that only make sense inside a prompt, never inside data a tool returns.
+_MARKERS = [
+    ("role_prefix", re.compile(r"^\s*(?:system|assistant)\s*:", re.IGNORECASE | re.MULTILINE)),
+    ("inst_tag", re.compile(r"\[/?INST\]|<<\s*/?SYS\s*>>")),
+]
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{100,}={0,2}")
+
+_COMPLETION = re.compile(
+    r"\b(?:done|completed?|finished|successfully|all\s+set|task\s+is\s+complete|"
+    r"i\s+have\s+(?:completed|finished|done)|here\s+(?:is|are)\s+(?:the|your)|"
+    r"has\s+been\s+(?:created|sent|updated|processed|booked|saved|deleted))\b",
+    re.IGNORECASE,
+)
+_ACKNOWLEDGE = re.compile(
+    r"\b(?:error|errors|failed|fail|fails|failure|unable|could\s*n[o']t|can\s*n[o']t|cannot|"
+    r"unfortunately|issue|problem|sorry|not\s+able|did\s*n[o']t\s+work|"
+    r"went\s+wrong|retry|retrying|try\s+again|timed?\s*out|unavailable|denied|invalid)\b",
+    re.IGNORECASE,
+)
+
+_UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_URL = re.compile(r"\bhttps?://[^\s'\"<>)\]}]+", re.IGNORECASE)
+_PATH = re.compile(r"(?:(?<=\s)|^)(?:/[\w.-]+){2,}/?|\b[A-Za-z]:\\[\w\\. -]+")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b")
+_INT = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w.])|(?<![\w.,])\d+(?![\w.,])")
+# An opaque token: letters and digits mixed, with optional joiners, no spaces.
+_TOKEN = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.:#-]{4,}$")
+
+SCAN_LIMIT = 32_768
+SCAN_HALF = 16_384
+
+
+def scan_window(text: str) -> str:
+    """The part of ``text`` worth scanning: all of it up to 32 KiB, else head and tail."""
+    if len(text) <= SCAN_LIMIT:
+        return text
+    return text[:SCAN_HALF] + "\n" + text[-SCAN_HALF:]
+
+
+def injection_matches(text: str) -> list[str]:
+    """Names of the injection phrases found in ``text``."""
+    if not text:
+        return []
+    window = scan_window(text)
+    return [name for name, rx in _INJECTION_RE if rx.search(window)]
+
+
+def injection_markers(text: str) -> list[str]:
+    """Names of prompt-only markers (role prefixes, instruction tags) found in ``text``."""
+    if not text:
+        return []
+    window = scan_window(text)
+    return [name for name, rx in _MARKERS if rx.search(window)]
+
+
+def encoded_text_blobs(text: str, limit: int = 4) -> list[str]:
+    """Base64 runs of ≥ 100 chars that decode to readable text (the decoded text).
+
+    Tools return base64 images and files all the time; only a blob that hides *text*
+    is a way to smuggle instructions, so binary payloads are not reported.
+    """
+    found: list[str] = []
+    if not text or len(text) < 100:
+        return found
+    for match in _BASE64.finditer(scan_window(text)):
+        blob = match.group(0)[:8192]
+        blob = blob[: len(blob) - len(blob) % 4]
+        try:
+            raw = base64.b64decode(blob, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        try:
+            decoded = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        printable = sum(ch.isprintable() or ch in "\n\t\r" for ch in decoded)
+        if decoded and printable / len(decoded) >= 0.95 and any(c.isalpha() for c in decoded):
+            found.append(decoded)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def claims_completion(text: str) -> bool:
+    return bool(_COMPLETION.search(text))
+
+
+def acknowledges(text: str) -> bool:
+    """True when a response mentions a failure (so it did read the tool error)."""
+    return bool(_ACKNOWLEDGE.search(text))
+
+
+def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
+    """Identifier-like substrings of ``text``: UUIDs, emails, URLs, paths, integers above
+    ``small_int_max``. Order of first appearance, no duplicates."""
+    seen: dict[str, None] = {}
+    if not text:
+        return []
+    for rx in (_UUID, _EMAIL, _URL, _PATH):
+        for m in rx.finditer(text):
+            seen.setdefault(m.group(0).rstrip(".,;:"), None)
+    # Dates are computed ("next Monday"), not looked up: their digits are not identifiers.
+    for m in _INT.finditer(_DATE.sub(" ", text)):
+        token = m.group(0)
+        if any(token in found for found in seen):
+            continue  # the digits of a UUID, URL or path, already reported whole
+        if int(token.replace(",", "")) > small_int_max:
+            seen.setdefault(token, None)
+    return list(seen)
+
+
+def opaque_token(value: str) -> bool:
+    """A no-space string that looks like an id (mixes letters and digits), not a word."""
+    return bool(_TOKEN.match(value))
+
+
+def entities(text: str) -> list[str]:
+    """Entities whose loss in a handoff matters: UUIDs, emails, URLs, integers of 3+ digits."""
+    seen: dict[str, None] = {}
+    if not text:
+        return []
+    for rx in (_UUID, _EMAIL, _URL):
+        for m in rx.finditer(text):
+            seen.setdefault(m.group(0).rstrip(".,;:"), None)
+    for m in _INT.finditer(text):
+        token = m.group(0)
+        digits = token.replace(",", "")
+        if len(digits) >= 3 and not any(token in found for found in seen):
+            seen.setdefault(token, None)
+    return list(seen)

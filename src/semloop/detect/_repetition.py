@@ -1,0 +1,260 @@
+"""Detectors of doing the same thing again: tool loops, thrashing between two tools,
+truncation loops, runaway iteration, and the library's lexical loop metric."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..events import Run, Severity, Signal
+from ._patterns import claims_completion
+from ._registry import Detector, Param, ratio_confidence, signal
+from ._view import Call, view_of
+from .baseline import Baseline
+
+__all__ = [
+    "AGENT_LOOP",
+    "LLM_TRUNCATION_LOOP",
+    "RUNAWAY_ITERATION",
+    "TOOL_LOOP",
+    "TOOL_THRASHING",
+    "repeats",
+]
+
+_SHOWN_ARGS = 200
+
+
+def repeats(a: Call, b: Call) -> bool:
+    """``b`` does what ``a`` did and learned nothing new: same tool, same arguments (up to
+    key order, case and whitespace) and the same answer (or an unrecorded one)."""
+    if a.name != b.name or a.key != b.key:
+        return False
+    ao, bo = a.output_key, b.output_key
+    return ao is None or bo is None or ao == bo
+
+
+def _largest_repeat(calls: Sequence[Call]) -> list[Call]:
+    """The biggest set of calls in ``calls`` that all repeat one another."""
+    best: list[Call] = []
+    for i, first in enumerate(calls):
+        if len(calls) - i <= len(best):
+            break
+        group = [first]
+        for other in calls[i + 1:]:
+            if all(repeats(member, other) for member in group):
+                group.append(other)
+        if len(group) > len(best):
+            best = group
+    return best
+
+
+def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    # Failed calls are retries, and RETRY_STORM judges those (a retry that then succeeds
+    # is fine); a loop is the agent re-asking a question it already has the answer to.
+    calls = [c for c in view.tools if not c.failed]
+    threshold, window = p["threshold"], p["window"]
+    if len(calls) < threshold:
+        return None
+    best: list[Call] = []
+    for start in range(max(1, len(calls) - window + 1)):
+        group = _largest_repeat(calls[start:start + window])
+        if len(group) > len(best):
+            best = group
+    if len(best) < threshold:
+        return None
+    first = best[0]
+    return signal(run, "TOOL_LOOP", Severity.HIGH, ratio_confidence(len(best), threshold),
+                  [c.step for c in best], tool=first.name, count=len(best),
+                  threshold=threshold, window=window,
+                  args=str(first.args)[:_SHOWN_ARGS],
+                  same_output=all(c.output_key == first.output_key for c in best))
+
+
+TOOL_LOOP = Detector(
+    name="TOOL_LOOP",
+    check=_tool_loop,
+    params=(
+        Param("threshold", 3, "repeated calls that make a loop", 2, 1000),
+        Param("window", 5, "consecutive tool calls examined together", 2, 1000),
+    ),
+    severity="HIGH",
+    rule="the same tool, with the same arguments and the same answer, ≥ threshold times "
+         "within any window of consecutive tool calls",
+    guards=(("arguments are compared (key order, case and whitespace ignored): paging with a "
+            "changing page/cursor argument is not a loop"),
+            "outputs are compared: polling a status that changes is not a loop",
+            "failed calls are left to RETRY_STORM: a retry after an error is not a loop"),
+)
+
+
+def _alternating_stretches(calls: Sequence[Call]) -> list[tuple[int, int]]:
+    """(start, end) of maximal A-B-A-B… stretches of exactly two tools."""
+    out: list[tuple[int, int]] = []
+    n = len(calls)
+    i = 0
+    while i + 2 < n:
+        if calls[i].name != calls[i + 1].name and calls[i].name == calls[i + 2].name:
+            j = i + 2
+            while j + 1 < n and calls[j + 1].name == calls[j - 1].name:
+                j += 1
+            out.append((i, j + 1))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def _tool_thrashing(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    window = p["window"]
+    best: tuple[int, list[Call], int] | None = None
+    for start, end in _alternating_stretches(view.tools):
+        stretch = view.tools[start:end]
+        if len(stretch) < window:
+            continue
+        # A crawl (search q1, fetch u1, search q2, fetch u2…) alternates too, but each call
+        # is new; thrashing goes back and forth over the same calls.
+        repeated = sum(any(repeats(prev, c) for prev in stretch[:k])
+                       for k, c in enumerate(stretch))
+        if repeated * 2 < len(stretch) - 2:
+            continue
+        if best is None or len(stretch) > len(best[1]):
+            best = (start, stretch, repeated)
+    if best is None:
+        return None
+    _, stretch, repeated = best
+    return signal(run, "TOOL_THRASHING", Severity.HIGH, ratio_confidence(len(stretch), window),
+                  [c.step for c in stretch], tools=sorted({stretch[0].name, stretch[1].name}),
+                  length=len(stretch), repeated_calls=repeated, window=window)
+
+
+TOOL_THRASHING = Detector(
+    name="TOOL_THRASHING",
+    check=_tool_thrashing,
+    params=(Param("window", 6, "alternating tool calls that make thrashing", 4, 1000),),
+    severity="HIGH",
+    rule="tool calls alternate between exactly two tools (A-B-A-B…) for ≥ window calls",
+    guards=(("at least half the calls after the first pair must repeat an earlier call of the "
+            "stretch: a search→fetch crawl over new queries and pages is work, not thrashing"),),
+)
+
+_TRUNCATED = frozenset({"length", "max_tokens", "max_output_tokens", "model_length"})
+
+
+def _llm_truncation_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    cut = [c for c in view.llms if c.finish_reason.lower() in _TRUNCATED]
+    if len(cut) < p["threshold"]:
+        return None
+    return signal(run, "LLM_TRUNCATION_LOOP", Severity.HIGH,
+                  ratio_confidence(len(cut), p["threshold"]), [c.step for c in cut],
+                  count=len(cut), threshold=p["threshold"])
+
+
+LLM_TRUNCATION_LOOP = Detector(
+    name="LLM_TRUNCATION_LOOP",
+    check=_llm_truncation_loop,
+    params=(Param("threshold", 2, "truncated responses that make a loop", 1, 1000),),
+    severity="HIGH",
+    rule="≥ threshold LLM responses end with finish_reason=length",
+    guards=("provider spellings are all recognised: length, max_tokens, max_output_tokens",),
+)
+
+
+def _estimated_cost(calls: Sequence[Call], p: dict[str, Any]) -> float:
+    total = 0.0
+    for c in calls:
+        reported = (c.response or {}).get("cost_usd")
+        if isinstance(reported, (int, float)) and not isinstance(reported, bool):
+            total += float(reported)
+            continue
+        total += (c.tokens("prompt_tokens") * p["usd_per_mtok_input"]
+                  + (c.tokens("completion_tokens") + c.tokens("reasoning_tokens"))
+                  * p["usd_per_mtok_output"]) / 1e6
+    return total
+
+
+def _runaway_iteration(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    steps = view.step_count
+    cost = _estimated_cost(view.llms, p)
+    over_steps = steps > p["max_steps"]
+    over_cost = cost > p["max_cost_usd"]
+    if not (over_steps or over_cost) or view.final_answer:
+        return None
+    recent = [c.output for c in view.llms[-p["lookback"]:] if c.output]
+    if any(claims_completion(text) for text in recent):
+        return None
+    confidence = max(ratio_confidence(steps, p["max_steps"]) if over_steps else 0.0,
+                     ratio_confidence(cost, p["max_cost_usd"]) if over_cost else 0.0)
+    beyond = [c.step for c in view.calls[p["max_steps"]:]] if over_steps else []
+    return signal(run, "RUNAWAY_ITERATION",
+                  Severity.CRITICAL if over_steps and over_cost else Severity.HIGH, confidence,
+                  beyond or [view.calls[-1].step if view.calls else 0],
+                  step_count=steps, max_steps=p["max_steps"],
+                  estimated_cost_usd=round(cost, 6), max_cost_usd=p["max_cost_usd"],
+                  over_steps=over_steps, over_cost=over_cost)
+
+
+RUNAWAY_ITERATION = Detector(
+    name="RUNAWAY_ITERATION",
+    check=_runaway_iteration,
+    params=(
+        Param("max_steps", 50, "steps beyond which a run is runaway", 1, 1_000_000),
+        Param("max_cost_usd", 1.0, "estimated spend beyond which a run is runaway",
+              0.0, 1_000_000.0),
+        Param("lookback", 3, "last LLM outputs searched for a completion phrase", 1, 100),
+        Param("usd_per_mtok_input", 2.5, "price of a million prompt tokens, for the estimate",
+              0.0, 10_000.0),
+        Param("usd_per_mtok_output", 10.0, "price of a million completion tokens",
+              0.0, 10_000.0),
+    ),
+    severity="HIGH; CRITICAL when both the step and the cost limit are exceeded",
+    rule="more than max_steps steps or an estimated cost above max_cost_usd, with no "
+         "final_answer and no completion phrase in the last lookback LLM outputs",
+    guards=("a cost_usd reported on llm.responded is used instead of the token estimate",
+            "a run that says it is done in its last outputs is long, not runaway"),
+)
+
+
+def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
+    from ..lexical import LexicalLoopDetection  # the library's metric, stdlib only
+
+    view = view_of(run)
+    if len(view.calls) < 2:
+        return None
+    metric = LexicalLoopDetection(
+        threshold=p["threshold"], repetition_threshold=p["repetition_threshold"],
+        similarity_threshold=p["similarity_threshold"])
+    result = metric.measure(run.to_trace())
+    if not result.flags_loop(p["threshold"]):
+        return None
+    # Name the steps that repeat: identical tool calls if any, else the LLM steps.
+    counts: dict[tuple[str, str], list[int]] = {}
+    for c in view.tools:
+        counts.setdefault((c.name, c.key), []).append(c.step)
+    repeated = max(counts.values(), key=len, default=[])
+    steps = repeated if len(repeated) >= p["repetition_threshold"] else [c.step for c in view.llms]
+    confidence = 0.5 + 0.5 * (p["threshold"] - result.score) / p["threshold"]
+    return signal(run, "AGENT_LOOP", Severity.HIGH, confidence, steps,
+                  score=round(result.score, 4), threshold=p["threshold"],
+                  reason=result.reason, breakdown=dict(result.score_breakdown or {}))
+
+
+AGENT_LOOP = Detector(
+    name="AGENT_LOOP",
+    check=_agent_loop,
+    params=(
+        Param("threshold", 0.5, "fire when the lexical loop score is below this", 0.01, 1.0),
+        Param("repetition_threshold", 3, "identical tool calls the metric counts as repetition",
+              2, 1000),
+        Param("similarity_threshold", 0.85, "adjacent LLM outputs this similar are stagnation",
+              0.0, 1.0),
+    ),
+    severity="HIGH",
+    rule="semloop.lexical.LexicalLoopDetection (deepeval's AgentLoopDetectionMetric) scores "
+         "the run below threshold; confidence = 0.5 + 0.5 × (threshold − score) / threshold",
+    guards=(("it needs two of its three sub-signals (tool repetition, reasoning stagnation, "
+            "call-graph cycles) to drop below 0.5, so one repeated poll alone does not fire"),),
+)

@@ -1,0 +1,216 @@
+"""Detectors of untrusted text steering the agent: injection in the user's input, in
+retrieved or tool content, and tool arguments made up out of nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..events import Run, Severity, Signal
+from ._patterns import (
+    encoded_text_blobs,
+    identifiers,
+    injection_markers,
+    injection_matches,
+    opaque_token,
+)
+from ._registry import Detector, Param, signal
+from ._view import Call, parse_args, view_of
+from .baseline import Baseline
+
+__all__ = ["PROMPT_INJECTION_SIGNAL", "RETRIEVED_CONTENT_INJECTION", "TOOL_ARGUMENT_FABRICATION"]
+
+
+def _first_step(run: Run) -> int:
+    view = view_of(run)
+    return view.calls[0].step if view.calls else 0
+
+
+def _prompt_injection(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    matches = injection_matches(view.input_text)
+    flagged = view.started.get("injection_signal")
+    if not matches and not flagged:
+        return None
+    confidence = 0.95 if len(matches) >= 2 or (matches and flagged) else 0.85
+    return signal(run, "PROMPT_INJECTION_SIGNAL", Severity.CRITICAL, confidence,
+                  [_first_step(run)], patterns=matches, sdk_flag=bool(flagged),
+                  input_chars=len(view.input_text))
+
+
+PROMPT_INJECTION_SIGNAL = Detector(
+    name="PROMPT_INJECTION_SIGNAL",
+    check=_prompt_injection,
+    params=(),
+    severity="CRITICAL",
+    rule="the user input matches an injection pattern (ignore previous instructions, new "
+         "instructions:, you are now DAN, reveal your system prompt, fake <system> tags…) or "
+         "the SDK flagged it at run start (injection_signal)",
+    guards=(("inputs over 32 KiB are scanned head 16 KiB + tail 16 KiB, as the SDK does, so "
+            "cost is bounded"),),
+)
+
+
+def _content_findings(call: Call) -> tuple[list[str], list[str], int]:
+    text = call.output or ""
+    phrases = injection_matches(text)
+    markers = injection_markers(text)
+    hidden = 0
+    for decoded in encoded_text_blobs(text):
+        inner = injection_matches(decoded)
+        if inner:
+            phrases.extend(f"base64:{name}" for name in inner)
+        hidden += 1
+    return phrases, markers, hidden
+
+
+def _retrieved_content_injection(run: Run, p: dict[str, Any],
+                                 baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    hits: list[tuple[Call, list[str], list[str], int]] = []
+    for call in view.calls:
+        if call.kind == "llm" or not call.output:
+            continue
+        phrases, markers, hidden = _content_findings(call)
+        if phrases or markers or hidden:
+            hits.append((call, phrases, markers, hidden))
+    if not hits:
+        return None
+    first = hits[0][0]
+    deviation: list[Call] = []
+    if p["detect_behavior_deviation"]:
+        idx = view.calls.index(first)
+        known = {c.name for c in view.calls[: idx + 1] if c.kind == "tool"}
+        user = view.input_text.lower()
+        for call in view.calls[idx + 1:]:
+            if call.kind == "tool" and call.name not in known and call.name.lower() not in user:
+                deviation.append(call)
+                known.add(call.name)
+    phrases = [x for _, ph, _, _ in hits for x in ph]
+    markers = [x for _, _, mk, _ in hits for x in mk]
+    hidden = sum(h for _, _, _, h in hits)
+    if deviation:
+        severity, confidence = Severity.CRITICAL, 0.95
+    elif phrases:
+        severity, confidence = Severity.HIGH, 0.85
+    else:
+        severity, confidence = Severity.HIGH, 0.6
+    return signal(run, "RETRIEVED_CONTENT_INJECTION", severity, confidence,
+                  [c.step for c, *_ in hits] + [c.step for c in deviation],
+                  sources=[f"{c.kind}:{c.name}" for c, *_ in hits], phrases=sorted(set(phrases)),
+                  markers=sorted(set(markers)), encoded_text_blobs=hidden,
+                  new_tools_after=[c.name for c in deviation])
+
+
+RETRIEVED_CONTENT_INJECTION = Detector(
+    name="RETRIEVED_CONTENT_INJECTION",
+    check=_retrieved_content_injection,
+    params=(Param("detect_behavior_deviation", True,
+                  "escalate when a new tool, not named by the user, is called afterwards"),),
+    severity="HIGH; CRITICAL when the agent then calls a tool it had not used and the user "
+             "did not name",
+    rule="a retrieval or tool output contains injection phrases, role prefixes (system:, "
+         "assistant:), [INST]/<<SYS>> tags, or base64 text of ≥ 100 chars",
+    guards=("base64 is decoded: images and files (binary) are ignored, only hidden text counts",
+            "markers or encoded text alone give confidence 0.6; injection phrases 0.85"),
+)
+
+_DESTRUCTIVE = ("delete_", "remove_", "drop_", "transfer_", "send_", "pay_")
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def _arg_identifiers(args: Any, small_int_max: int) -> list[str]:
+    found: dict[str, None] = {}
+    for leaf in _leaves(parse_args(args)):
+        if isinstance(leaf, bool) or leaf is None:
+            continue
+        if isinstance(leaf, int):
+            if leaf > small_int_max:
+                found.setdefault(str(leaf), None)
+            continue
+        if not isinstance(leaf, str):
+            continue
+        for ident in identifiers(leaf, small_int_max=small_int_max):
+            found.setdefault(ident, None)
+        stripped = leaf.strip()
+        if stripped and " " not in stripped and opaque_token(stripped) and not any(
+                stripped in f or f in stripped for f in found):
+            found.setdefault(stripped, None)
+    return list(found)
+
+
+def _grounded(ident: str, corpus: str) -> bool:
+    low = ident.lower()
+    if low in corpus:
+        return True
+    if low.startswith(("http://", "https://")):
+        # An agent builds URLs on a known host (API base + path); only an unknown host
+        # means the address was invented.
+        host = urlsplit(low).hostname or ""
+        return bool(host) and host in corpus
+    if low.replace(",", "").isdigit():
+        digits = low.replace(",", "")
+        return digits in corpus or f"{int(digits):,}" in corpus
+    return False
+
+
+def _tool_argument_fabrication(run: Run, p: dict[str, Any],
+                               baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    pieces = [view.input_text.lower(), view.system_prompt.lower()]
+    corpus = "\n".join(pieces)
+    fabricated: list[tuple[Call, list[str]]] = []
+    for call in view.calls:
+        if call.kind == "llm":
+            prompt = call.request.get("prompt")
+            if prompt:
+                corpus += "\n" + str(prompt).lower()
+            continue
+        if call.kind == "tool":
+            idents = _arg_identifiers(call.args, p["small_int_max"])
+            missing = [i for i in idents if not _grounded(i, corpus)]
+            if missing:
+                fabricated.append((call, missing))
+        else:
+            corpus += "\n" + str(call.args or "").lower()
+        if call.response is not None and call.output is None:
+            break  # an unrecorded output may hold any id: checking further would guess
+        if call.output:
+            corpus += "\n" + call.output.lower()
+    if not fabricated:
+        return None
+    idents = list(dict.fromkeys(i for _, found in fabricated for i in found))
+    destructive = any(c.name.lower().startswith(_DESTRUCTIVE) for c, _ in fabricated)
+    return signal(run, "TOOL_ARGUMENT_FABRICATION",
+                  Severity.CRITICAL if destructive else Severity.HIGH,
+                  0.85 if len(idents) >= 2 else 0.7, [c.step for c, _ in fabricated],
+                  tools=sorted({c.name for c, _ in fabricated}), identifiers=idents[:20],
+                  destructive=destructive)
+
+
+TOOL_ARGUMENT_FABRICATION = Detector(
+    name="TOOL_ARGUMENT_FABRICATION",
+    check=_tool_argument_fabrication,
+    params=(Param("small_int_max", 100, "integers up to this are ordinary values, not ids",
+                  0, 10**9),),
+    severity="HIGH; CRITICAL for tools named delete_, remove_, drop_, transfer_, send_, pay_",
+    rule="a tool argument holds an identifier (UUID, email, URL, path, integer > "
+         "small_int_max, letter-digit token) found nowhere in the user input, system prompt, "
+         "recorded prompts or earlier tool/retrieval outputs",
+    guards=("checking stops at the first unrecorded output, which could have held the id",
+            "URLs on a host that appears in the context are grounded (agents build API paths)",
+            "dates and times are computed, not identifiers",
+            ("the model's own earlier outputs do not ground an id: that is where invented ids "
+            "come from")),
+)

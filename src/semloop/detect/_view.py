@@ -1,0 +1,290 @@
+"""A run read once into the shape detectors need: its calls paired with their responses.
+
+Every detector reads the same :class:`RunView`; building it is most of the per-run cost,
+so :func:`view_of` keeps the last one (the detectors of one run ask for it 24 times).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..events import Run
+
+__all__ = ["Call", "RunView", "args_key", "parse_args", "view_of"]
+
+_SPACE = re.compile(r"\s+")
+
+
+def parse_args(args: Any) -> Any:
+    """Tool arguments as data: the SDK sends a dict, or its ``str()``/JSON text."""
+    if isinstance(args, str):
+        text = args.strip()
+        if text[:1] in "{[":
+            try:
+                return json.loads(text)
+            except ValueError:
+                pass
+            try:
+                return ast.literal_eval(text)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                pass
+        return text
+    return args
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SPACE.sub(" ", value).strip().lower()
+    if isinstance(value, Mapping):
+        return {str(k): _norm(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_norm(v) for v in value]
+    return value
+
+
+def args_key(args: Any) -> str:
+    """Arguments compared as actions: key order, case and whitespace do not matter."""
+    parsed = parse_args(args)
+    if isinstance(parsed, str):
+        return _norm(parsed)  # type: ignore[no-any-return]
+    try:
+        return json.dumps(_norm(parsed), sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return _norm(str(parsed))  # type: ignore[no-any-return]
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+@dataclass(slots=True)
+class Call:
+    """One step: an LLM call, a tool call or a retrieval, with its response if recorded."""
+
+    kind: str  # "llm" | "tool" | "retrieval"
+    step: int
+    name: str
+    args: Any
+    called_at: float | None
+    request: Mapping[str, Any]
+    response: Mapping[str, Any] | None = None
+    responded_at: float | None = None
+    # Filled by finish():
+    output: str | None = None  # None = not recorded (redacted, or no response yet)
+    failed: bool | None = None  # None = unknown (no response)
+    error: str | None = None
+    latency_ms: float | None = None
+    _args_key: str | None = field(default=None, repr=False)
+
+    @property
+    def key(self) -> str:
+        if self._args_key is None:
+            self._args_key = args_key(self.args)
+        return self._args_key
+
+    @property
+    def output_key(self) -> str | None:
+        return None if self.output is None else _SPACE.sub(" ", self.output).strip().lower()
+
+    def finish(self) -> None:
+        r = self.response
+        if r is None:
+            return
+        if self.kind == "tool":
+            self.output = _text(r.get("output"))
+            err = r.get("error")
+            self.error = str(err) if err else None
+            success = r.get("success")
+            self.failed = (success is False) or bool(err)
+        elif self.kind == "llm":
+            self.output = _text(r.get("output")) if "output" in r else None
+            err = r.get("error")
+            self.error = str(err) if err else None
+            self.failed = bool(err)
+        else:
+            self.output = _text(r.get("content")) if "content" in r else None
+            err = r.get("error")
+            self.error = str(err) if err else None
+            self.failed = bool(err)
+        latency = _number(r.get("latency_ms"))
+        if latency is None and self.called_at is not None and self.responded_at is not None:
+            latency = max(0.0, (self.responded_at - self.called_at) * 1000.0)
+        self.latency_ms = latency
+
+    # LLM helpers
+    @property
+    def finish_reason(self) -> str:
+        return str((self.response or {}).get("finish_reason") or "")
+
+    def tokens(self, name: str) -> int:
+        for source in (self.response, self.request):
+            if source:
+                value = _number(source.get(name))
+                if value is not None:
+                    return int(value)
+        return 0
+
+
+@dataclass
+class RunView:
+    run: Run
+    calls: list[Call]
+    tools: list[Call]
+    llms: list[Call]
+    retrievals: list[Call]
+    started: Mapping[str, Any]
+    completed: Mapping[str, Any] | None
+    errored: Mapping[str, Any] | None
+    status: str
+
+    @property
+    def input_text(self) -> str:
+        return str(self.started.get("input_text") or "")
+
+    @property
+    def system_prompt(self) -> str:
+        return str(self.started.get("system_prompt") or "")
+
+    @property
+    def tools_available(self) -> list[str]:
+        tools = self.started.get("tools") or []
+        if isinstance(tools, str):
+            return [tools]
+        out = []
+        for tool in tools if isinstance(tools, (list, tuple)) else []:
+            if isinstance(tool, Mapping):
+                out.append(str(tool.get("name") or ""))
+            else:
+                out.append(str(tool))
+        return [t for t in out if t]
+
+    @property
+    def exit_reason(self) -> str:
+        if self.completed is not None:
+            return str(self.completed.get("exit_reason") or "completed")
+        if self.errored is not None:
+            return str(self.errored.get("exit_reason") or "error")
+        return ""
+
+    @property
+    def final_answer(self) -> bool:
+        """The agent said it was done (``exit_reason=final_answer``)."""
+        return self.completed is not None and self.exit_reason == "final_answer"
+
+    @property
+    def exited(self) -> bool:
+        """The run ended normally (completed with a final answer or plain completion)."""
+        return self.completed is not None and self.exit_reason in ("final_answer", "completed")
+
+    @property
+    def step_count(self) -> int:
+        total = _number((self.completed or {}).get("total_steps"))
+        return max(len(self.calls), int(total) if total is not None else 0)
+
+    @property
+    def duration_s(self) -> float:
+        return self.run.duration_s
+
+
+def _build(run: Run) -> RunView:
+    calls: list[Call] = []
+    tools: list[Call] = []
+    llms: list[Call] = []
+    retrievals: list[Call] = []
+    open_calls: dict[str, list[Call]] = {}
+    started: Mapping[str, Any] = {}
+    completed = errored = None
+    status = "running"
+
+    def respond(key: str, kind: str, name: str, event: Any) -> None:
+        pending = open_calls.get(key)
+        call = None
+        if pending:
+            # Prefer the open call of the same step (the SDK keeps a response on its call's
+            # step); else the latest open one, as Dunetrace pairs them.
+            for i in range(len(pending) - 1, -1, -1):
+                if pending[i].step == event.step_index:
+                    call = pending.pop(i)
+                    break
+            else:
+                call = pending.pop()
+        if call is None:
+            # A response with no recorded call is still a step: its output is not lost.
+            call = Call(kind, event.step_index, name, None, None, {})
+            calls.append(call)
+            (tools if kind == "tool" else llms if kind == "llm" else retrievals).append(call)
+        call.response = event.payload
+        call.responded_at = event.timestamp
+
+    for event in run.events:
+        kind = event.event_type
+        p = event.payload
+        if kind == "tool.called":
+            name = str(p.get("tool_name") or "tool")
+            call = Call("tool", event.step_index, name, p.get("args"), event.timestamp, p)
+            calls.append(call)
+            tools.append(call)
+            open_calls.setdefault("tool:" + name, []).append(call)
+        elif kind == "tool.responded":
+            name = str(p.get("tool_name") or "tool")
+            respond("tool:" + name, "tool", name, event)
+        elif kind == "llm.called":
+            call = Call("llm", event.step_index, str(p.get("model") or "llm"), p.get("prompt"),
+                        event.timestamp, p)
+            calls.append(call)
+            llms.append(call)
+            open_calls.setdefault("llm", []).append(call)
+        elif kind == "llm.responded":
+            respond("llm", "llm", "llm", event)
+        elif kind == "retrieval.called":
+            call = Call("retrieval", event.step_index, str(p.get("index_name") or "retrieval"),
+                        p.get("query"), event.timestamp, p)
+            calls.append(call)
+            retrievals.append(call)
+            open_calls.setdefault("retrieval", []).append(call)
+        elif kind == "retrieval.responded":
+            respond("retrieval", "retrieval", str(p.get("index_name") or "retrieval"), event)
+        elif kind == "run.started":
+            started = p
+        elif kind == "run.completed":
+            completed, status = p, "completed"
+        elif kind == "run.errored":
+            errored, status = p, "errored"
+    for call in calls:
+        call.finish()
+    return RunView(run, calls, tools, llms, retrievals, started, completed, errored, status)
+
+
+_cache = threading.local()
+
+
+def view_of(run: Run) -> RunView:
+    """The view of ``run``; the last one built on this thread is reused.
+
+    Runs are treated as immutable once handed to the detectors.
+    """
+    last = getattr(_cache, "last", None)
+    if last is not None and last[0] is run and last[2] == len(run.events):
+        return last[1]  # type: ignore[no-any-return]
+    view = _build(run)
+    _cache.last = (run, view, len(run.events))
+    return view

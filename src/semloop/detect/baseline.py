@@ -1,0 +1,127 @@
+"""Per-agent baselines: what "normal" looks like for one agent_id + agent_version.
+
+Six detectors compare a run with the P75 of the agent's recent successful runs instead
+of a fixed number, so a slow-but-healthy agent is not flagged all day. Until
+``min_runs`` runs exist the baseline is not ready and those detectors use static
+fallbacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..events import Run
+from ._view import RunView, view_of
+
+__all__ = [
+    "Baseline",
+    "context_growth",
+    "llm_tool_ratio",
+    "percentile",
+    "prompt_series",
+    "total_tokens",
+]
+
+WINDOW = 50
+MIN_RUNS = 20
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """Linear-interpolated percentile (``q`` in 0..100); None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def total_tokens(view: RunView) -> int:
+    """Prompt + completion + reasoning tokens over the run's LLM calls."""
+    return sum(
+        c.tokens("prompt_tokens") + c.tokens("completion_tokens") + c.tokens("reasoning_tokens")
+        for c in view.llms
+    )
+
+
+def prompt_series(view: RunView) -> list[tuple[int, int]]:
+    """(step, prompt tokens) of each LLM call that reported them."""
+    return [(c.step, n) for c in view.llms if (n := c.tokens("prompt_tokens")) > 0]
+
+
+def context_growth(view: RunView) -> float | None:
+    """Last prompt size over the first: how much the context grew during the run."""
+    series = prompt_series(view)
+    if len(series) < 2:
+        return None
+    return series[-1][1] / series[0][1]
+
+
+def llm_tool_ratio(view: RunView) -> float:
+    """LLM calls per tool call (LLM calls alone when no tool was called)."""
+    return len(view.llms) / max(1, len(view.tools))
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """P75 figures over an agent's recent successful runs; ``None`` = no data."""
+
+    run_count: int = 0
+    tool_latency_ms: float | None = None
+    llm_latency_ms: float | None = None
+    retrieval_latency_ms: float | None = None
+    context_growth: float | None = None
+    step_count: float | None = None
+    llm_tool_ratio: float | None = None
+    total_tokens: float | None = None
+    duration_s: float | None = None
+    min_runs: int = MIN_RUNS
+
+    @property
+    def ready(self) -> bool:
+        """Enough runs to trust; below this the detectors use static fallbacks."""
+        return self.run_count >= self.min_runs
+
+    def latency_ms(self, kind: str) -> float | None:
+        return {"tool": self.tool_latency_ms, "llm": self.llm_latency_ms,
+                "retrieval": self.retrieval_latency_ms}.get(kind)
+
+    @classmethod
+    def from_runs(
+        cls, runs: Iterable[Run], *, agent_id: str | None = None,
+        agent_version: str | None = None, window: int = WINDOW, min_runs: int = MIN_RUNS,
+    ) -> Baseline:
+        """P75s over the newest ``window`` completed runs (of one agent and version, if given).
+
+        Errored, stalled and still-running runs are left out: a baseline of failures
+        would make failures look normal.
+        """
+        chosen = [
+            r for r in runs
+            if r.events and r.status == "completed"
+            and (agent_id is None or r.agent_id == agent_id)
+            and (agent_version is None or r.agent_version == agent_version)
+        ]
+        chosen.sort(key=lambda r: r.events[0].timestamp, reverse=True)
+        chosen = chosen[:window]
+        views = [view_of(r) for r in chosen]
+        latencies: dict[str, list[float]] = {"tool": [], "llm": [], "retrieval": []}
+        for v in views:
+            for c in v.calls:
+                if c.latency_ms is not None:
+                    latencies[c.kind].append(c.latency_ms)
+        growths = [g for v in views if (g := context_growth(v)) is not None]
+        return cls(
+            run_count=len(views),
+            tool_latency_ms=percentile(latencies["tool"], 75),
+            llm_latency_ms=percentile(latencies["llm"], 75),
+            retrieval_latency_ms=percentile(latencies["retrieval"], 75),
+            context_growth=percentile(growths, 75),
+            step_count=percentile([v.step_count for v in views], 75),
+            llm_tool_ratio=percentile([llm_tool_ratio(v) for v in views if v.llms], 75),
+            total_tokens=percentile([t for v in views if (t := total_tokens(v)) > 0], 75),
+            duration_s=percentile([v.duration_s for v in views], 75),
+            min_runs=min_runs,
+        )
