@@ -31,6 +31,7 @@ from ._features import (
     content_tokens,
     entities,
     outputs_same,
+    same_empty,
     shared_ngrams,
     strip_shared,
     tokens,
@@ -250,7 +251,10 @@ class LocalJudgement:
         a = self.action_similarity(ck, cj)
         if not outputs_known:
             return max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
-        if outputs_same(ck.output, cj.output):
+        same = outputs_same(ck.output, cj.output)
+        if not same and ck.empty and cj.empty:
+            same = same_empty(ck.output, cj.output)
+        if same:
             logit = max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
             if a >= 0.5 and cj.empty:
                 logit += _EMPTY_BONUS

@@ -26,6 +26,7 @@ __all__ = [
     "normalise_value",
     "outputs_same",
     "parse_args",
+    "same_empty",
     "shared_ngrams",
     "strip_shared",
     "tokens",
@@ -190,9 +191,45 @@ def normalise_output(text: str) -> str:
     return out
 
 
+def _structurally_empty(value: Any) -> bool | None:
+    """For JSON: True when every list/object in it is empty and every number is 0 (strings
+    are messages or ids, not results); None when there is no container to judge by."""
+    containers = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            containers += 1
+            stack.extend(item.values())
+            if item and all(isinstance(v, (str, bool)) or v is None for v in item.values()):
+                return False  # an object of plain fields is a record, not an empty result
+        elif isinstance(item, list):
+            if item:
+                return False
+            containers += 1
+        elif isinstance(item, (int, float)) and not isinstance(item, bool) and item != 0:
+            return False
+    return True if containers else None
+
+
 def is_empty_output(norm: str) -> bool:
     """The output reports nothing found or an error: repeating it brings no information."""
+    try:
+        structural = _structurally_empty(json.loads(norm))
+    except (TypeError, ValueError):
+        structural = None
+    if structural is not None:
+        return structural
     return bool(_EMPTY.search(norm) or _ERROR.search(norm))
+
+
+_OPAQUE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{8,}\b")
+
+
+def same_empty(a: str, b: str) -> bool:
+    """Two empty or error outputs that differ only in opaque tokens (request ids, nonces):
+    nothing found is nothing found, whatever id the envelope carries."""
+    return _OPAQUE.sub("#", a) == _OPAQUE.sub("#", b)
 
 
 def outputs_same(a: str, b: str) -> bool:
