@@ -1,0 +1,156 @@
+"""``POST /v1/ingest`` (the Dunetrace SDK's wire format) and ``POST /v1/traces`` (OTLP/HTTP).
+
+Both store what is valid and report what is not: one bad event never costs its batch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials
+
+from .._exceptions import EventFormatError, TraceFormatError
+from ..api._auth import bearer, org_for_key, require_org, store_of, unauthorized
+from ..api._body import parse_json, read_body
+from ..api._schemas import ErrorBody, IngestResult
+from ..events import Event
+from ..settings import Settings
+from ..store import check_event
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["ingest"])
+
+_EVENT_SCHEMA = {
+    "type": "object",
+    "required": ["event_type", "run_id", "agent_id", "timestamp"],
+    "properties": {
+        "event_type": {"type": "string", "examples": ["tool.called"]},
+        "run_id": {"type": "string"},
+        "agent_id": {"type": "string"},
+        "agent_version": {"type": "string"},
+        "step_index": {"type": "integer", "minimum": 0},
+        "timestamp": {"type": "number", "description": "epoch seconds"},
+        "payload": {"type": "object"},
+        "parent_run_id": {"type": ["string", "null"]},
+        "trace_id": {"type": ["string", "null"]},
+        "conversation_id": {"type": ["string", "null"]},
+        "event_id": {"type": "string", "description": "de-duplicates replays"},
+    },
+}
+_ENVELOPE_SCHEMA = {
+    "type": "object",
+    "required": ["events"],
+    "properties": {
+        "api_key": {"type": "string", "description": "used when no Authorization header"},
+        "agent_id": {"type": "string", "description": "ignored; each event names its agent"},
+        "events": {"type": "array", "items": _EVENT_SCHEMA},
+    },
+}
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 413, 415, 503)
+}
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def _validate(raw_events: list[Any]) -> tuple[list[Event], list[dict[str, Any]]]:
+    valid: list[Event] = []
+    rejected: list[dict[str, Any]] = []
+    for index, raw in enumerate(raw_events):
+        try:
+            event = Event.from_dict(raw)
+            check_event(event)
+        except EventFormatError as exc:
+            rejected.append({"index": index, "field": exc.field, "reason": exc.message})
+        else:
+            valid.append(event)
+    return valid, rejected
+
+
+@router.post(
+    "/v1/ingest",
+    status_code=202,
+    response_model=IngestResult,
+    responses={**_ERRORS, 422: {"model": IngestResult,
+                                "description": "every event in the batch was invalid"}},
+    summary="Store a batch of events (the Dunetrace SDK's envelope)",
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": _ENVELOPE_SCHEMA}}}},
+)
+async def ingest(
+    request: Request,
+    credentials: HTTPAuthorizationCredentials | None = Depends(bearer),  # noqa: B008
+) -> Any:
+    store = store_of(request)
+    body = await read_body(request, _settings(request).max_body_bytes)
+    # A header key is checked before parsing, so strangers learn nothing about the body.
+    org_id = await org_for_key(store, credentials.credentials) if credentials else None
+    envelope = parse_json(body)
+    if not isinstance(envelope, dict):
+        raise HTTPException(400, "the body must be a JSON object: {\"api_key\", \"events\": [...]}")
+    if org_id is None:
+        key = envelope.get("api_key")
+        if not isinstance(key, str) or not key:
+            raise unauthorized("missing API key: send Authorization: Bearer <key> or api_key")
+        org_id = await org_for_key(store, key)
+    raw_events = envelope.get("events")
+    if not isinstance(raw_events, list):
+        raise HTTPException(400, "the body's \"events\" must be a list of event objects")
+    valid, rejected = _validate(raw_events)
+    stored = await run_in_threadpool(store.add_events, org_id, valid) if valid else 0
+    result = {"accepted": len(valid), "stored": stored, "duplicates": len(valid) - stored,
+              "rejected": rejected}
+    # All-invalid is a client error a retry cannot fix (the SDK drops 4xx batches at once).
+    status = 422 if rejected and not valid else 202
+    return JSONResponse(result, status_code=status)
+
+
+@router.post(
+    "/v1/traces",
+    responses={**_ERRORS, 200: {"description": "ExportTraceServiceResponse (protobuf or JSON)"}},
+    summary="OTLP/HTTP trace export (protobuf or JSON); spans become events",
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
+        "application/json": {"schema": {"type": "object"}}}}},
+)
+async def traces(request: Request, org_id: str = Depends(require_org)) -> Response:
+    content_type = request.headers.get("content-type", "")
+    kind = content_type.split(";", 1)[0].strip().lower()
+    if kind not in ("application/x-protobuf", "application/json"):
+        raise HTTPException(
+            415, f"unsupported Content-Type {content_type!r}; OTLP/HTTP sends "
+                 "application/x-protobuf or application/json")
+    body = await read_body(request, _settings(request).max_body_bytes)
+    from .formats.otlp import events_from_otlp  # the OTLP reader imports protobuf
+
+    try:
+        events = events_from_otlp(body, kind)
+    except TraceFormatError as exc:
+        raise HTTPException(400, str(exc)) from None
+    valid, rejected = _validate([e.to_dict() for e in events])
+    if valid:
+        await run_in_threadpool(store_of(request).add_events, org_id, valid)
+    return _otlp_response(kind, rejected)
+
+
+def _otlp_response(kind: str, rejected: list[dict[str, Any]]) -> Response:
+    message = "; ".join(f"event {r['index']}: {r['reason']}" for r in rejected[:5])
+    if kind == "application/json":
+        partial = {"rejectedSpans": len(rejected), "errorMessage": message} if rejected else {}
+        return JSONResponse({"partialSuccess": partial} if partial else {})
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceResponse,
+    )
+
+    reply = ExportTraceServiceResponse()
+    if rejected:
+        reply.partial_success.rejected_spans = len(rejected)
+        reply.partial_success.error_message = message
+    return Response(reply.SerializeToString(), media_type="application/x-protobuf")

@@ -1,0 +1,78 @@
+"""``POST /v1/traces``: the real OpenTelemetry SDK and its OTLP/HTTP exporter send spans,
+which arrive as a run whose id is the trace id in hex."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+from .conftest import Server
+
+FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
+
+
+def _agent_trace(server: Server, key: str) -> str:
+    exporter = OTLPSpanExporter(endpoint=f"{server.url}/v1/traces",
+                                headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    provider = TracerProvider(resource=Resource.create({"service.name": "weather-agent"}))
+    provider.add_span_processor(BatchSpanProcessor(exporter))
+    tracer = provider.get_tracer("tests.api")
+    with tracer.start_as_current_span("invoke_agent weather-agent") as root:
+        root.set_attributes({"gen_ai.operation.name": "invoke_agent",
+                             "gen_ai.agent.name": "weather-agent",
+                             "gen_ai.conversation.id": "conv-42",
+                             "gen_ai.request.model": "gpt-4o-mini"})
+        with tracer.start_as_current_span("chat gpt-4o-mini") as llm:
+            llm.set_attributes({"gen_ai.operation.name": "chat",
+                                "gen_ai.request.model": "gpt-4o-mini",
+                                "gen_ai.usage.input_tokens": 100,
+                                "gen_ai.usage.output_tokens": 12})
+        with tracer.start_as_current_span("execute_tool get_weather") as tool:
+            tool.set_attributes({"gen_ai.operation.name": "execute_tool",
+                                 "gen_ai.tool.name": "get_weather",
+                                 "gen_ai.tool.call.arguments": json.dumps({"city": "Paris"}),
+                                 "gen_ai.tool.call.result": "sunny"})
+        trace_id = format(root.get_span_context().trace_id, "032x")
+    provider.force_flush()
+    provider.shutdown()
+    return trace_id
+
+
+def test_the_otel_exporter_sends_a_run_over_protobuf(server: Server) -> None:
+    trace_id = _agent_trace(server, server.key)
+    with server.client() as http:
+        run = http.get(f"/v1/runs/{trace_id}")
+    assert run.status_code == 200
+    body = run.json()
+    assert body["conversation_id"] == "conv-42"
+    assert body["status"] == "completed"
+    types = [e["event_type"] for e in body["events"]]
+    assert types[0] == "run.started" and types[-1] == "run.completed"
+    assert {"llm.called", "llm.responded", "tool.called", "tool.responded"} <= set(types)
+    tool = next(e for e in body["events"] if e["event_type"] == "tool.called")
+    assert tool["payload"]["tool_name"] == "get_weather"
+
+
+def test_a_wrong_key_stores_no_spans(server: Server) -> None:
+    _agent_trace(server, "sl_000000000000_wrong")
+    assert server.store.count_events(server.org_id) == 0
+
+
+def test_otlp_json_is_accepted_and_replays_add_nothing(server: Server) -> None:
+    body = (FIXTURES / "otlp_genai.json").read_bytes()
+    with server.client() as http:
+        first = http.post("/v1/traces", content=body, headers={"Content-Type": "application/json"})
+        stored = server.store.count_events(server.org_id)
+        again = http.post("/v1/traces", content=body, headers={"Content-Type": "application/json"})
+        bad = http.post("/v1/traces", content=b"{nope", headers={"Content-Type": "application/json"})
+        text = http.post("/v1/traces", content=b"x", headers={"Content-Type": "text/plain"})
+    assert first.status_code == 200 and first.json() == {}
+    assert again.status_code == 200
+    assert stored > 0 and server.store.count_events(server.org_id) == stored
+    assert bad.status_code == 400 and "JSON" in bad.json()["detail"]
+    assert text.status_code == 415
