@@ -150,3 +150,13 @@ def test_oracle_leaves_the_score_question_unanswered() -> None:
     assert {q: a.value for q, a in response.answers.items()} == {
         "progress_0_1": 0.95, "revisit_0_2": 0.03, "tool_repeat_x": 0.05}
     assert response.model == "oracle:progress" and backend.calls == 1
+
+
+def test_the_local_judge_runs_by_name_with_real_latency_and_no_cost() -> None:
+    rows = load_dataset(DATASETS["bench"])[::6]  # one trace per family
+    system = make_system("local")
+    assert system.label.startswith("local")
+    run = run_system(system, rows)
+    assert run.totals["errors"] == 0, [r.error for r in run.rows]
+    assert len(run.rows) == 10
+    assert all(r.latency_ms > 0 for r in run.rows) and run.totals["cost_usd"] == 0.0

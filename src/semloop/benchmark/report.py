@@ -19,18 +19,21 @@ def format_table(runs: Sequence[SystemRun], kind: str) -> str:
     per = [run.per_family(kind) for run in runs]
     families = sorted({f for table in per for f in table})
     width = max([len("family"), *map(len, families)]) + 2
-    header = "family".ljust(width) + "".join(run.label.center(COLUMN) for run in runs)
+    widths = [max(COLUMN, len(run.label) + 2) for run in runs]
+    header = "family".ljust(width) + "".join(
+        run.label.center(w) for run, w in zip(runs, widths)
+    )
     lines = [header, "-" * len(header)]
     for family in families:
         cells = []
-        for table in per:
+        for table, w in zip(per, widths):
             hits, total = table.get(family, (0, 0))
-            cells.append(f"{hits}/{total}".center(COLUMN))
+            cells.append(f"{hits}/{total}".center(w))
         lines.append(family.ljust(width) + "".join(cells))
     totals = []
-    for run in runs:
+    for run, w in zip(runs, widths):
         t = run.totals
-        totals.append(f"{t[f'{kind}_hits']}/{t['traces']}".center(COLUMN))
+        totals.append(f"{t[f'{kind}_hits']}/{t['traces']}".center(w))
     lines.append("-" * len(header))
     lines.append("total".ljust(width) + "".join(totals))
     return "\n".join(line.rstrip() for line in lines)

@@ -21,7 +21,15 @@ from ..semantic import SemanticLoopDetection
 from .dataset import BenchRow
 from .oracle import OracleBackend
 
-__all__ = ["RowOutcome", "System", "SystemRun", "judge_options", "make_system", "run_system"]
+__all__ = [
+    "RowOutcome",
+    "System",
+    "SystemRun",
+    "judge_options",
+    "make_system",
+    "run_system",
+    "system_label",
+]
 
 Scorer = Callable[[BenchRow], LoopResult]
 
@@ -154,8 +162,14 @@ def make_system(
     backend = make_backend(name, **(options or {}))
     metric = SemanticLoopDetection(backend, threshold=threshold)
     model = getattr(backend, "model", None)
-    label = f"{name}:{model}" if isinstance(model, str) and model else name
-    return System(name, label, lambda row: metric.measure(row.trace))
+    return System(name, system_label(name, model), lambda row: metric.measure(row.trace))
+
+
+def system_label(name: str, model: object) -> str:
+    """``name:model`` for the table heading, without repeating a model that already says it."""
+    if not isinstance(model, str) or not model or model == name:
+        return name
+    return model if model.startswith(f"{name}:") else f"{name}:{model}"
 
 
 def _outcome(row: BenchRow, result: LoopResult, threshold: float) -> RowOutcome:

@@ -12,6 +12,7 @@ import typer
 from .._exceptions import SemloopError, TraceFormatError
 from ..benchmark import judge_options
 from ..benchmark.oracle import OracleBackend
+from ..benchmark.runner import system_label
 from ..lexical import LexicalLoopDetection, LoopResult
 from ..semantic import SemanticLoopDetection
 from ..trace import Trace
@@ -139,8 +140,7 @@ def score(
                         output_usd_per_mtok=output_usd_per_mtok,
                     ),
                 )
-            model_name = getattr(backend, "model", None)
-            system = f"{judge}:{model_name}" if isinstance(model_name, str) and model_name else judge
+            system = system_label(judge, getattr(backend, "model", None))
             result = SemanticLoopDetection(backend, threshold=threshold).measure(trace)
     except TraceFormatError as exc:
         raise fail(str(exc)) from None
