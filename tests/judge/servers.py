@@ -75,8 +75,6 @@ class ProtocolServer:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
