@@ -72,6 +72,7 @@ class Draft:
     error_type: str | None = None
     complete: bool = True
     started: bool = True
+    numbered: bool = True
     steps: list[Step] = field(default_factory=list)
 
 
@@ -104,7 +105,9 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
     end = draft.end if draft.end is not None else (max(times) if times else start)
     model = draft.model or next((s.model for s in steps if s.model), None)
     tools = draft.tools or sorted({s.name for s in steps if s.kind == "tool" and s.name})
-    version = agent_version(draft.system_prompt, model, tools)
+    # A part of a trace without its root does not know the agent's prompt or tool set;
+    # it leaves the version to the part that opens the run (Run.from_events takes it).
+    version = agent_version(draft.system_prompt, model, tools) if draft.started else ""
     agent = draft.agent_id or "imported"
     events: list[Event] = []
 
@@ -132,7 +135,7 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
             emit("external.signal", step_no, s.start, {
                 "signal_name": s.kind, "source": draft.source, "meta": dict(s.meta) or None}, key)
             continue
-        step_no += 1
+        step_no += 1 if draft.numbered else 0
         if s.kind == "llm":
             emit("llm.called", step_no, s.start, {
                 "model": s.model, "prompt_tokens": s.prompt_tokens,

@@ -292,6 +292,11 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     trace_id = ordered[0].trace_id
     draft = Draft(run_id=trace_id, source=source, trace_id=trace_id)
     draft.started = draft.complete = bool(roots) or complete
+    # Without the root this is an early part of a trace whose later parts are still to
+    # come: its steps cannot know their global number, so they all take step 0, which
+    # sorts them (by time) after run.started and before the steps of the request that
+    # brings the root. renumber() gives the final numbers once the run is whole.
+    draft.numbered = draft.started
     kinds = {s.span_id: classify(s.attributes) for s in ordered}
     for i, s in enumerate(ordered):
         kind = kinds[s.span_id]
