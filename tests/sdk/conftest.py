@@ -21,6 +21,7 @@ class Recorder:
         self.status_for: Callable[[dict[str, Any]], int | None] | None = None
         self.lock = threading.Lock()
         self.url = ""
+        self.reply = b'{"accepted": true}'
 
     def answer(self, body: dict[str, Any]) -> int:
         with self.lock:
@@ -47,7 +48,7 @@ class _Handler(BaseHTTPRequestHandler):
         with recorder.lock:
             recorder.requests.append({"path": self.path, "headers": dict(self.headers),
                                       "body": body, "status": status})
-        reply = b'{"accepted": true}'
+        reply = recorder.reply
         self.send_response(status)
         if status in (429, 503):
             self.send_header("Retry-After", "0")

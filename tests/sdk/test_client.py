@@ -454,3 +454,25 @@ def test_async_agents_use_async_with_and_keep_their_exceptions() -> None:
     assert [e.event_type for e in emitter.events] == [
         "run.started", "tool.called", "run.completed", "run.started", "run.errored"]
     assert emitter.events[-1].payload["error_type"] == "KeyError"
+
+
+def test_store_emitter_keeps_the_good_events_when_the_store_rejects_one() -> None:
+    from semloop._exceptions import EventFormatError
+
+    class PickyStore(FakeStore):
+        def add_events(self, org_id: str, events: Sequence[Event]) -> int:
+            if any(e.event_type == "tool.called" for e in events):
+                raise EventFormatError("longer than 200 characters", field="agent_id")
+            return super().add_events(org_id, events)
+
+    store = PickyStore()
+    client = Client(emitter=StoreEmitter(store, "org-1"), batch_size=100)
+    with client.run("a") as run:
+        run.tool_called("t")
+        run.llm_called("m")
+    client.shutdown()
+    stored = [e.event_type for _, batch in store.calls for e in batch]
+    assert stored == ["run.started", "llm.called", "run.completed"]
+    stats = client.stats
+    assert (stats.sent, stats.send_failures, stats.retries) == (3, 1, 0)
+    assert _accounted(client)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import socket
@@ -199,3 +200,19 @@ def test_http_emitter_defaults_come_from_the_environment(
     assert isinstance(client.emitter, HttpEmitter)
     assert client.emitter.url == "http://127.0.0.1:8000/v1/ingest"
     client.shutdown()
+
+
+
+def test_events_the_server_rejects_by_index_are_counted_the_rest_sent(
+    ingest: Recorder,
+) -> None:
+    # The ingest API keeps the valid events of a batch (202) and lists the rejected ones.
+    ingest.reply = json.dumps({"accepted": 9, "stored": 9, "duplicates": 0, "rejected": [
+        {"index": 3, "field": "agent_id", "reason": "longer than 200 characters"},
+        {"index": 4, "field": "agent_id", "reason": "longer than 200 characters"}]}).encode()
+    client = _client(ingest.url, batch_size=1000)
+    _full_run(client)
+    client.shutdown()
+    stats = client.stats
+    assert len(ingest.requests) == 1  # a rejection is final: no retry
+    assert (stats.sent, stats.send_failures, stats.retries) == (9, 2, 0)

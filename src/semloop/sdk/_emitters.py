@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
+from .._exceptions import InputError
 from ..events import Event
 
 __all__ = [
@@ -45,16 +46,19 @@ class SendError(Exception):
 
     ``retryable``: another attempt could succeed (connection error, 429, 408, 5xx).
     ``status``: the HTTP status, if any. ``retry_after``: seconds the server asked for.
+    ``failed``: how many events of the batch were lost when the receiver kept the rest
+    (it rejected some as invalid); None means the whole batch.
     """
 
     def __init__(
         self, message: str, *, retryable: bool, status: int | None = None,
-        retry_after: float | None = None,
+        retry_after: float | None = None, failed: int | None = None,
     ) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.status = status
         self.retry_after = retry_after
+        self.failed = failed
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -99,7 +103,7 @@ class HttpEmitter:
         request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                response.read()
+                reply = response.read()
         except urllib.error.HTTPError as exc:
             status = exc.code
             exc.close()
@@ -112,9 +116,28 @@ class HttpEmitter:
         except (OSError, ValueError) as exc:
             # URLError, refused connections, resets and timeouts are all OSError.
             raise SendError(f"{self.url} unreachable: {exc}", retryable=True) from None
+        _check_rejections(reply, len(events))
 
     def close(self) -> None:
         pass
+
+
+def _check_rejections(reply: bytes, sent: int) -> None:
+    # The ingest API accepts a batch with some invalid events (202) and lists the
+    # rejected ones by index and reason; those are lost, and must be counted as such.
+    try:
+        body = json.loads(reply) if reply else None
+    except ValueError:
+        return
+    rejected = body.get("rejected") if isinstance(body, dict) else None
+    if not rejected or not isinstance(rejected, list):
+        return
+    reasons = "; ".join(
+        f"event {r.get('index')}: {r.get('field') or ''} {r.get('reason')}".strip()
+        for r in rejected[:5] if isinstance(r, dict)
+    )
+    raise SendError(f"the server rejected {len(rejected)} of {sent} events: {reasons}",
+                    retryable=False, failed=min(len(rejected), sent))
 
 
 class FileEmitter:
@@ -165,7 +188,24 @@ class StoreEmitter:
         return f"StoreEmitter({type(self.store).__name__}, org_id={self.org_id!r})"
 
     def send(self, events: Sequence[Event]) -> None:
-        self.store.add_events(self.org_id, list(events))
+        batch = list(events)
+        try:
+            self.store.add_events(self.org_id, batch)
+        except InputError:
+            # The store refuses a whole batch for one bad event: keep the good ones.
+            if len(batch) == 1:
+                raise SendError("the store rejected the event", retryable=False) from None
+            failed = []
+            for index, event in enumerate(batch):
+                try:
+                    self.store.add_events(self.org_id, [event])
+                except InputError as exc:
+                    failed.append(f"event {index}: {exc}")
+            if failed:
+                raise SendError(
+                    f"the store rejected {len(failed)} of {len(batch)} events: "
+                    + "; ".join(failed[:5]), retryable=False, failed=len(failed),
+                ) from None
 
     def close(self) -> None:
         pass  # the store belongs to the caller

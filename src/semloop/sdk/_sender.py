@@ -36,8 +36,9 @@ class ClientStats:
     evicted from a full buffer. ``dropped_unencodable``: events that could not be built
     into a payload. ``dropped_redaction``: events dropped because the ``redact`` hook
     raised (never sent unredacted). ``dropped_closed``: events recorded after
-    ``shutdown()``. ``send_failures``: events given up on after the last retry (or a
-    non-retryable answer). ``retries``: repeated send attempts. ``internal_errors``:
+    ``shutdown()``. ``send_failures``: events given up on after the last retry, or
+    refused by the receiver (a non-retryable answer, or invalid events it rejected
+    while keeping the rest). ``retries``: repeated send attempts. ``internal_errors``:
     SDK bugs caught on the agent's path.
     """
 
@@ -277,6 +278,13 @@ class Sender:
             except SendError as exc:
                 error: Exception = exc
                 retryable, status, retry_after = exc.retryable, exc.status, exc.retry_after
+                if exc.failed is not None and not retryable:
+                    # The receiver kept the rest of the batch and refused these.
+                    failed = min(exc.failed, len(batch))
+                    self.sent += len(batch) - failed
+                    self.send_failures += failed
+                    logger.warning("semloop: %s", exc)
+                    return
             except Exception as exc:  # an emitter's own failure (a locked database…)
                 error, retryable, status, retry_after = exc, True, None, None
             else:
