@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
@@ -52,7 +52,7 @@ def record_agent(provider: TracerProvider, *, fail_tool: bool = False) -> None:
 
 
 class _Collector(BaseHTTPRequestHandler):
-    bodies: list[tuple[bytes, dict[str, str]]] = []
+    bodies: ClassVar[list[tuple[bytes, dict[str, str]]]] = []
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))

@@ -72,8 +72,8 @@ def import_files(
             typer.echo(f"{path}: {result.format}: {_n(len(runs), 'run')}, "
                        f"{_n(len(events), 'event')}{where}"
                        + (f", {len(result.rejected)} rejected" if result.rejected else ""))
-            for exc in result.rejected:
-                located = exc if exc.source else exc.located(source=str(path))
+            for error in result.rejected:
+                located = error if error.source else error.located(source=str(path))
                 typer.echo(f"  rejected: {located}", err=True)
             rejected += len(result.rejected)
     finally:

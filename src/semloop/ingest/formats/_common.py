@@ -318,6 +318,11 @@ def epoch(value: Any, *, field_name: str = "time") -> float | None:
     return number / 1e9
 
 
+def mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` if it is an object, else an empty one: exports leave fields out or null."""
+    return value if isinstance(value, Mapping) else {}
+
+
 def integer(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         return None

@@ -331,23 +331,24 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
         if out is None:
             out = "\n".join(message_text(m) for m in _messages(a, top.events, "output")) or None
         draft.output = out
-        message, kind = _error(top)
-        if message is not None:
-            draft.errored, draft.error, draft.error_type = True, message, kind
+        failure, failure_type = _error(top)
+        if failure is not None:
+            draft.errored, draft.error, draft.error_type = True, failure, failure_type
         top_kind = kinds[top.span_id]
         if top_kind in ("llm", "tool", "retrieval"):
             # A trace that is a single model or tool call: the call is also the step.
             draft.steps.insert(0, _step(top, top_kind, -1))
     else:
-        draft.agent_id = ordered[0].resource.get("service.name") or ""
-    llm_steps = [s for s in draft.steps if s.kind == "llm"]
+        draft.agent_id = str(ordered[0].resource.get("service.name") or "")
+    llm_steps = [step for step in draft.steps if step.kind == "llm"]
     if not draft.goal:
-        draft.goal = next((str(s.meta["user"]) for s in llm_steps if s.meta.get("user")), "")
+        draft.goal = next((str(step.meta["user"]) for step in llm_steps
+                           if step.meta.get("user")), "")
     if not draft.system_prompt:
-        draft.system_prompt = next((str(s.meta["system"]) for s in llm_steps
-                                    if s.meta.get("system")), None)
-    for s in llm_steps:
-        s.meta.clear()
+        draft.system_prompt = next((str(step.meta["system"]) for step in llm_steps
+                                    if step.meta.get("system")), None)
+    for step in llm_steps:
+        step.meta.clear()
     return draft
 
 

@@ -22,6 +22,7 @@ from ._common import (
     first,
     first_of_role,
     integer,
+    mapping,
     message_text,
     number,
     records,
@@ -94,8 +95,8 @@ def _step(obs: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
     step.end = epoch(obs.get("endTime"), field_name=f"{path}.endTime")
     if kind == "llm":
         usage = obs.get("usageDetails") or obs.get("usage") or {}
-        usage = usage if isinstance(usage, Mapping) else {}
-        cost = obs.get("costDetails") if isinstance(obs.get("costDetails"), Mapping) else {}
+        usage = mapping(usage)
+        cost = mapping(obs.get("costDetails"))
         step.model = string(first(obs.get("model"), obs.get("providedModelName")))
         step.prompt_tokens = integer(first(usage.get("input"), usage.get("promptTokens"),
                                            usage.get("prompt_tokens"), usage.get("input_tokens")))

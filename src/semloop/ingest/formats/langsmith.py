@@ -22,6 +22,7 @@ from ._common import (
     first,
     first_of_role,
     integer,
+    mapping,
     message_text,
     number,
     records,
@@ -102,13 +103,13 @@ def _root_of(run: Mapping[str, Any], flat: list[tuple[str, Mapping[str, Any]]]) 
 
 
 def _metadata(run: Mapping[str, Any]) -> Mapping[str, Any]:
-    extra = run.get("extra") if isinstance(run.get("extra"), Mapping) else {}
-    meta = extra.get("metadata") if isinstance(extra.get("metadata"), Mapping) else {}
+    extra = mapping(run.get("extra"))
+    meta = mapping(extra.get("metadata"))
     return meta
 
 
 def _usage(run: Mapping[str, Any]) -> Mapping[str, Any]:
-    outputs = run.get("outputs") if isinstance(run.get("outputs"), Mapping) else {}
+    outputs = mapping(run.get("outputs"))
     for candidate in (outputs.get("usage_metadata"), _metadata(run).get("usage_metadata"),
                       (outputs.get("llm_output") or {}).get("token_usage")
                       if isinstance(outputs.get("llm_output"), Mapping) else None):
@@ -121,11 +122,11 @@ def _generation(outputs: Any) -> Mapping[str, Any]:
     gens = outputs.get("generations") if isinstance(outputs, Mapping) else None
     while isinstance(gens, list) and gens:
         gens = gens[0]
-    return gens if isinstance(gens, Mapping) else {}
+    return mapping(gens)
 
 
 def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
-    inputs = run.get("inputs") if isinstance(run.get("inputs"), Mapping) else {}
+    inputs = mapping(run.get("inputs"))
     outputs = run.get("outputs")
     step = Step(kind=kind, name=str(run.get("name") or ""), step_id=str(run["id"]),
                 order=order, error=string(run.get("error")))
@@ -133,9 +134,8 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
     step.end = epoch(run.get("end_time"), field_name=f"{path}.end_time")
     if kind == "llm":
         meta = _metadata(run)
-        extra = run.get("extra") if isinstance(run.get("extra"), Mapping) else {}
-        params = extra.get("invocation_params") if isinstance(
-            extra.get("invocation_params"), Mapping) else {}
+        extra = mapping(run.get("extra"))
+        params = mapping(extra.get("invocation_params"))
         usage = _usage(run)
         step.model = string(first(meta.get("ls_model_name"), params.get("model"),
                                   params.get("model_name")))
@@ -152,8 +152,7 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         step.input = message_text(messages) if messages is not None else text(inputs or None)
         gen = _generation(outputs)
         message = gen.get("message")
-        info = gen.get("generation_info") if isinstance(gen.get("generation_info"),
-                                                        Mapping) else {}
+        info = mapping(gen.get("generation_info"))
         step.finish_reason = string(info.get("finish_reason"))
         kwargs = message.get("kwargs") if isinstance(message, Mapping) else None
         calls = (kwargs or {}).get("tool_calls") if isinstance(kwargs, Mapping) else None
@@ -216,10 +215,12 @@ def _draft(key: str, runs: list[tuple[str, Mapping[str, Any]]]) -> Draft:
         inputs, Mapping) else None
     d.system_prompt = sys_prompt
     outputs = root.get("outputs")
-    d.output = first(outputs.get("output"), outputs.get("answer"),
-                     message_text(outputs.get("messages")[-1:]) if isinstance(
-                         outputs.get("messages"), list) else None) if isinstance(
-        outputs, Mapping) else outputs
+    if isinstance(outputs, Mapping):
+        said = outputs.get("messages")
+        d.output = first(outputs.get("output"), outputs.get("answer"),
+                         message_text(said[-1:]) if isinstance(said, list) else None)
+    else:
+        d.output = outputs
     if root.get("error") or str(root.get("status") or "").lower() == "error":
         d.errored, d.error = True, string(root.get("error")) or "error"
     return d

@@ -25,6 +25,7 @@ from ._common import (
     first,
     first_of_role,
     integer,
+    mapping,
     message_text,
     records,
     reject,
@@ -100,7 +101,7 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
                 order=order, error=message)
     step.start = epoch(span.get("started_at"), field_name=f"{path}.started_at")
     step.end = epoch(span.get("ended_at"), field_name=f"{path}.ended_at")
-    usage = data.get("usage") if isinstance(data.get("usage"), Mapping) else {}
+    usage = mapping(data.get("usage"))
     if kind == "function":
         step.kind = "tool"
         step.input = _messages(data.get("input"))

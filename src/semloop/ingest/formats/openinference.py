@@ -15,7 +15,7 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from . import otlp
-from ._common import Result, build_run, epoch, records, reject
+from ._common import Result, build_run, epoch, mapping, records, reject
 from ._otel import OtelSpan, check_hex, draft_from_spans, flatten
 
 __all__ = ["convert", "read"]
@@ -78,7 +78,7 @@ def span_from_dict(raw: Any) -> OtelSpan:
     attrs = flatten(attributes)
     if raw.get("span_kind") and "openinference.span.kind" not in attrs:
         attrs["openinference.span.kind"] = str(raw["span_kind"]).upper()
-    status = raw.get("status") if isinstance(raw.get("status"), Mapping) else {}
+    status = mapping(raw.get("status"))
     code = str(status.get("status_code") or raw.get("status_code") or "UNSET").upper()
     message = status.get("description") or raw.get("status_message") or ""
     events = []
@@ -88,7 +88,7 @@ def span_from_dict(raw: Any) -> OtelSpan:
         events.append((str(ev.get("name", "")),
                        epoch(ev.get("timestamp"), field_name=f"events[{i}].timestamp"),
                        flatten(ev.get("attributes") or {})))
-    resource = raw.get("resource") if isinstance(raw.get("resource"), Mapping) else {}
+    resource = mapping(raw.get("resource"))
     parent = raw.get("parent_id") or None
     return OtelSpan(
         trace_id=_hex(context.get("trace_id"), 32, "context.trace_id"),

@@ -183,7 +183,7 @@ def _pb() -> Any:
 
 def _spans_from_protobuf(body: bytes) -> tuple[list[OtelSpan], list[TraceFormatError]]:
     pb = _pb()
-    from google.protobuf.message import DecodeError
+    from google.protobuf.message import DecodeError  # type: ignore[import-untyped]
 
     request = pb.ExportTraceServiceRequest()
     try:
