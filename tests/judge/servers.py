@@ -197,7 +197,8 @@ class SystemOneServer(ProtocolServer):
         return self.origin
 
     def respond(self, received: Received) -> tuple[int, Any]:
-        if received.method != "POST" or received.path != self.route:
+        models = received.method == "GET" and received.path == "/v1/models"
+        if not models and (received.method != "POST" or received.path != self.route):
             return 404, {"detail": {"error_type": "not_found",
                                     "message": f"No route {received.path}"}}
         if self.key is not None:
@@ -208,6 +209,9 @@ class SystemOneServer(ProtocolServer):
             if auth[len("Bearer "):] != self.key:
                 return 401, {"detail": {"error_type": "authentication_error",
                                         "message": "Cannot authenticate with the server."}}
+        if models:
+            return 200, {"models": [{"name": "jev-latest", "description": "test double",
+                                     "release_date": "2026-09-15"}]}
         try:
             body = received.json
         except ValueError:
@@ -247,6 +251,11 @@ class SystemOneServer(ProtocolServer):
             elif kind == "score" and not (isinstance(q.get("criteria"), list) and q["criteria"]):
                 errors.append(_loc_error(["questions", qid, "score", "criteria"],
                                          "Input should be a valid list", "list_type"))
+            elif kind == "score":
+                errors += [_loc_error(["questions", qid, "score", "criteria", i],
+                                      "Input should be a valid string", "string_type")
+                           for i, level in enumerate(q["criteria"])
+                           if not isinstance(level, (str, dict, list))]
         return errors
 
     @staticmethod
@@ -267,9 +276,13 @@ class SystemOneServer(ProtocolServer):
         levels = q["criteria"]
         level = score_level(state, q)
         n = len(levels)
-        probs = [0.8 if i == level else (0.2 / (n - 1) if n > 1 else 0.0) for i in range(n)]
+        probs = [1.0] if n == 1 else [0.8 if i == level else 0.2 / (n - 1) for i in range(n)]
+        # TypeSafe's reference: 1 - expected distance from the mode, over that of uniform.
+        uniform = sum(abs(i - (n - 1) / 2) for i in range(n)) / n
+        spread = sum(p * abs(i - level) for i, p in enumerate(probs))
+        confidence = max(0.0, 1 - spread / uniform) if uniform else 1.0
         return {"type": "score", "score": sum(i * p for i, p in enumerate(probs)),
-                "confidence": 0.8, "legend": {str(i): lv for i, lv in enumerate(levels)},
+                "confidence": confidence, "legend": {str(i): lv for i, lv in enumerate(levels)},
                 "probabilities": {str(i): p for i, p in enumerate(probs)}}
 
 

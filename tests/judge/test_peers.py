@@ -155,3 +155,16 @@ def test_official_sdk_puts_the_same_request_on_the_wire() -> None:
         official.answers["stagnation"].probabilities)
     assert (ours.input_tokens, ours.output_tokens) == (official.usage.input_tokens,
                                                        official.usage.output_tokens)
+
+
+def test_our_test_server_passes_the_jevcompat_conformance_suite() -> None:
+    # The System One server the other tests use is a real implementation of the protocol:
+    # jevcompat's 46-requirement suite (including the official SDK drop-in check) says so.
+    with SystemOneServer(key="test-key") as server:
+        run = subprocess.run(
+            [sys.executable, "-m", "jevcompat.cli", "test", server.url, "--key", "test-key",
+             "--timeout", "10"],
+            check=False, capture_output=True, text=True, timeout=120,
+        )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-1000:]
+    assert "conformant to spec 0.1: MUST 32/32, SHOULD 14/14" in run.stdout

@@ -36,7 +36,7 @@ json_values = st.recursive(
                       children, max_size=5),
     max_leaves=20,
 )
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _complete_or_judge_error(parse: Any, *args: Any, questions: dict[str, Any]) -> None:
