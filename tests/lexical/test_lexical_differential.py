@@ -6,8 +6,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from _lexical_peer import OPTIONS, assert_same, trace_dicts
 from hypothesis import HealthCheck, given, settings
+
+from ._lexical_peer import OPTIONS, assert_same, trace_dicts
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,0 +1,1 @@
+"""Tests of semloop.lexical, the exact deepeval port."""
