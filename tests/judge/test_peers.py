@@ -5,6 +5,8 @@
   breaks one requirement, and we must notice.
 - ``typesafe-sdk``: the official client. It must put the same request on the wire as
   JevBackend does, and read our test server's replies as we do.
+- ``openai``, OpenAI's client: the same check for LLMJudgeBackend and the chat server.
+- ``jevcompat test``: the conformance suite, run against our own System One test server.
 """
 
 from __future__ import annotations
@@ -168,3 +170,39 @@ def test_our_test_server_passes_the_jevcompat_conformance_suite() -> None:
         )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-1000:]
     assert "conformant to spec 0.1: MUST 32/32, SHOULD 14/14" in run.stdout
+
+
+def test_official_openai_client_agrees_with_the_llm_backend() -> None:
+    # The chat server is read by OpenAI's own client, and LLMJudgeBackend's request is the
+    # one that client sends for the same call.
+    import openai
+
+    from semloop.judge.llm import SYSTEM_PROMPT, LLMJudgeBackend
+
+    from .servers import ChatServer
+    from .test_llm import QUESTIONS as CHAT_QUESTIONS
+    from .test_llm import STATE as CHAT_STATE
+
+    user = json.dumps({"state": CHAT_STATE, "questions": CHAT_QUESTIONS}, ensure_ascii=False)
+    with ChatServer(key="test-key") as server:
+        client = openai.OpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+        official = client.chat.completions.create(
+            model="gpt-4o-mini", temperature=0.0, response_format={"type": "json_object"},
+            messages=[{"role": "system", "content": SYSTEM_PROMPT},
+                      {"role": "user", "content": user}],
+        )
+        client.close()
+        ours = LLMJudgeBackend("test-key", base_url=server.base_url).ask(CHAT_STATE,
+                                                                         CHAT_QUESTIONS)
+        sdk_request, our_request = server.requests
+
+    assert our_request.json == sdk_request.json
+    assert our_request.path == sdk_request.path == "/v1/chat/completions"
+    for header in ("authorization", "content-type", "accept"):
+        assert our_request.headers[header] == sdk_request.headers[header], header
+    assert official.usage is not None
+    assert (ours.input_tokens, ours.output_tokens) == (official.usage.prompt_tokens,
+                                                       official.usage.completion_tokens)
+    assert json.loads(official.choices[0].message.content or "") == {
+        "answers": {qid: (a.value if a.type != "score" else int(a.value))
+                    for qid, a in ours.answers.items()}}
