@@ -145,7 +145,9 @@ def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
             raise TraceFormatError("an observation must be an object",
                                    field=f"observations[{i}]")
         obs.append((f"observations[{i}]", o))
-    obs.sort(key=lambda item: (epoch(item[1].get("startTime")) or 0.0))
+    starts = {path: epoch(o.get("startTime"), field_name=f"{path}.startTime") or 0.0
+              for path, o in obs}
+    obs.sort(key=lambda item: starts[item[0]])
     run_id = str(trace["id"])
     d = Draft(run_id=run_id, source=NAME, trace_id=run_id)
     ids = {str(o.get("id")) for _, o in obs}
