@@ -273,3 +273,10 @@ def test_cost() -> None:
     assert USD_PER_INPUT_MTOK == 0.042
     assert estimate_cost_usd(1_000_000) == pytest.approx(0.042)
     assert estimate_cost_usd(512) == pytest.approx(512 * 0.042e-6)
+
+
+@pytest.mark.parametrize("url", ["api.typesafe.ai", "ftp://host", "http://[::1", "http://h:99999",
+                                 "https://hôst.example"])
+def test_a_bad_base_url_is_a_config_error(url: str) -> None:
+    with pytest.raises(ConfigError, match="base_url"):
+        JevBackend("k", base_url=url)

@@ -249,3 +249,8 @@ def test_parse_reply_directly() -> None:
     with pytest.raises(JudgeAnswerError):
         parse_reply("{" * 5000, questions)  # no quadratic blow-up on junk
     assert time.monotonic() - slow < 2.0
+
+
+def test_a_bad_base_url_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="base_url"):
+        LLMJudgeBackend("k", base_url="localhost:8000/v1")

@@ -14,12 +14,14 @@ import math
 import random
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import (
+    ConfigError,
     JudgeAnswerError,
     JudgeAuthError,
     JudgeConnectionError,
@@ -32,6 +34,7 @@ __all__ = [
     "JsonReply",
     "RetryPolicy",
     "Send",
+    "check_url",
     "error_detail",
     "finite_number",
     "post_json",
@@ -136,6 +139,19 @@ def retry_after_s(headers: Mapping[str, str], now: float | None = None) -> float
         now = time.time() if now is None else now
         return max(0.0, when.timestamp() - now)
     return max(0.0, value) if math.isfinite(value) else None
+
+
+def check_url(url: str, key: str) -> str:
+    """``url`` if it is an absolute http(s) URL urllib can send to, else a
+    :class:`ConfigError` naming ``key`` now, rather than an odd failure on the first call."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError as err:
+        raise ConfigError(f"{url!r} is not a valid URL ({err})", key=key) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or not url.isascii():
+        raise ConfigError(f"{url!r} is not an absolute http(s) URL", key=key)
+    return url
 
 
 def finite_number(value: Any) -> float | None:

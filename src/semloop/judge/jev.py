@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
-from ._http import RetryPolicy, Send, finite_number, post_json, urllib_send, user_agent
+from ._http import (
+    RetryPolicy,
+    Send,
+    check_url,
+    finite_number,
+    post_json,
+    urllib_send,
+    user_agent,
+)
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = [
@@ -67,6 +75,7 @@ class JevBackend:
         self.path = DEFAULT_PATH if path is None else path
         if self.path and not self.path.startswith("/"):
             self.path = "/" + self.path
+        check_url(self.url, "base_url")
         self.model = model or _env("TYPESAFE_DEFAULT_MODEL") or DEFAULT_MODEL
         key = api_key if api_key is not None else _env("TYPESAFE_API_KEY")
         self._api_key = _check_key(key, "TYPESAFE_API_KEY")

@@ -15,7 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
-from ._http import RetryPolicy, Send, finite_number, post_json, urllib_send, user_agent
+from ._http import (
+    RetryPolicy,
+    Send,
+    check_url,
+    finite_number,
+    post_json,
+    urllib_send,
+    user_agent,
+)
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = ["DEFAULT_BASE_URL", "SYSTEM_PROMPT", "LLMJudgeBackend", "parse_reply"]
@@ -75,6 +83,7 @@ class LLMJudgeBackend:
         self.base_url = (
             base_url or os.environ.get("OPENAI_BASE_URL", "").strip() or DEFAULT_BASE_URL
         ).rstrip("/")
+        check_url(self.url, "base_url")
         self.model = model
         self.api_key_env = api_key_env
         key = api_key if api_key is not None else os.environ.get(api_key_env)
