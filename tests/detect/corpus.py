@@ -345,6 +345,7 @@ def build() -> list[Case]:
         Case("dates, small numbers and known hosts",
              _b(input_text="Weather for Paris next Monday, see meteo.example.com")
              .tool("forecast", {"city": "Paris", "date": "2026-12-07", "days": 3,
+                                "from": "2026-12-07T09:00:00Z",
                                 "url": "https://meteo.example.com/api/v2/paris"}, "sunny")
              .llm("Sunny.").complete(), quiet={"TOOL_ARGUMENT_FABRICATION"}),
         Case("invented user id for a delete",

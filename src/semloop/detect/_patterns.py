@@ -152,8 +152,9 @@ def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
 
 
 def opaque_token(value: str) -> bool:
-    """A no-space string that looks like an id (mixes letters and digits), not a word."""
-    return bool(_TOKEN.match(value))
+    """A no-space string that looks like an id (mixes letters and digits), not a word
+    and not a timestamp."""
+    return bool(_TOKEN.match(value)) and not _DATE.fullmatch(value)
 
 
 def entities(text: str) -> list[str]:

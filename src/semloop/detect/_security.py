@@ -141,12 +141,12 @@ def _arg_identifiers(args: Any, small_int_max: int) -> list[str]:
             continue
         if not isinstance(leaf, str):
             continue
+        stripped = leaf.strip()
+        if opaque_token(stripped):
+            found.setdefault(stripped, None)  # the whole id, not the digits inside it
+            continue
         for ident in identifiers(leaf, small_int_max=small_int_max):
             found.setdefault(ident, None)
-        stripped = leaf.strip()
-        if stripped and " " not in stripped and opaque_token(stripped) and not any(
-                stripped in f or f in stripped for f in found):
-            found.setdefault(stripped, None)
     return list(found)
 
 
