@@ -54,7 +54,9 @@ _ENTITY_PATTERNS = (
         r"(?<![\w@])(?:[\w.-]*/)+[\w.-]+|(?<![\w@/])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,5}\b"
     ),
     # identifiers that mix letters with digits, underscores, inner capitals or dashes+digits
-    re.compile(r"\b[A-Za-z]*\d[\w-]*\b|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z]{2,}\w*\b"),
+    re.compile(
+        r"\b(?=[\w-]*\d)\w[\w-]*\w\b|\b\d\b|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z]{2,}\w*\b"
+    ),
     re.compile(r"\b\d+(?:[.,:/]\d+)*%?"),
 )
 _QUOTED = re.compile(r"\"([^\"\n]{1,80})\"|'([^'\n]{2,80})'|`([^`\n]{1,80})`|“([^”\n]{1,80})”")

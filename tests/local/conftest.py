@@ -1,0 +1,35 @@
+"""Fixtures for the local judge: one loaded backend per session, the three datasets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from semloop.judge.local import LocalBackend
+from semloop.semantic import SemanticLoopDetection
+from semloop.trace import Trace
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED_DATASET = ROOT.parent / "shared" / "reference" / "semloop-seed-dataset.jsonl"
+BENCH_DATASET = ROOT / "bench" / "dataset.jsonl"
+WILD_DATASET = ROOT / "bench" / "wild.jsonl"
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: it is part of the repository (or the shared reference)")
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def backend() -> Iterator[LocalBackend]:
+    yield LocalBackend()
+
+
+def measure(backend: LocalBackend, row: dict[str, Any]) -> Any:
+    return SemanticLoopDetection(backend).measure(Trace.from_dict(row))

@@ -1,0 +1,48 @@
+"""The same trace gives the same answers bit for bit, across runs and across processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from semloop.judge.local import LocalBackend
+from semloop.semantic import SemanticLoopDetection
+from semloop.trace import Trace
+
+from .conftest import SEED_DATASET, WILD_DATASET, read_rows
+
+DUMP = Path(__file__).with_name("_answers_dump.py")
+
+
+def test_two_processes_give_identical_answers() -> None:
+    outputs = [
+        subprocess.run(
+            [sys.executable, str(DUMP), str(WILD_DATASET)],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=240,
+        ).stdout
+        for _ in range(2)
+    ]
+    assert outputs[0] == outputs[1]
+    assert len(json.loads(outputs[0])) == len(read_rows(WILD_DATASET))
+
+
+def test_repeated_runs_in_one_process_are_identical(backend: LocalBackend) -> None:
+    rows = read_rows(SEED_DATASET)
+    detector = SemanticLoopDetection(backend)
+
+    def run() -> list[dict[str, float]]:
+        return [
+            {k: a.value for k, a in detector.measure(Trace.from_dict(r)).answers.items()}
+            for r in rows
+        ]
+
+    first = run()
+    # A different order must not change any answer either (no state between traces).
+    rows.reverse()
+    second = list(reversed(run()))
+    assert first == second

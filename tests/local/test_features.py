@@ -1,0 +1,222 @@
+"""Each piece of evidence on its own: tool structure, templates, entities, outputs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from semloop.judge.local import LocalBackend
+from semloop.judge.local._answerer import LocalJudgement
+from semloop.judge.local._features import (
+    Call,
+    entities,
+    is_empty_output,
+    normalise_output,
+    normalise_value,
+    same_empty,
+    shared_ngrams,
+    strip_shared,
+    tokens,
+)
+
+
+def step(text: str, *tools: tuple[str, dict[str, Any], Any], index: int = 0) -> dict[str, Any]:
+    return {
+        "index": index,
+        "type": "llm",
+        "name": "reason",
+        "input": "",
+        "output": text,
+        "tools": [
+            {"name": n, "input": json.dumps(a, sort_keys=True), "output": json.dumps(o)}
+            if not isinstance(o, str)
+            else {"name": n, "input": json.dumps(a, sort_keys=True), "output": o}
+            for n, a, o in tools
+        ],
+    }
+
+
+def judgement(backend: LocalBackend, *steps: dict[str, Any]) -> LocalJudgement:
+    state = {"goal": "g", "steps": [dict(s, index=k) for k, s in enumerate(steps)]}
+    return LocalJudgement(state, backend._embedder.embed)
+
+
+# ------------------------------------------------------------ structural tool comparison
+
+
+def test_read_and_write_on_the_same_path_are_different_actions(backend: LocalBackend) -> None:
+    j = judgement(
+        backend,
+        step("Opening the config.", ("read_file", {"path": "src/app.py"}, "ok")),
+        step("Saving the config.", ("write_file", {"path": "src/app.py"}, "ok")),
+    )
+    read, write = j.views[0].calls[0], j.views[1].calls[0]
+    assert j.action_similarity(read, write) == 0.0
+    assert j.repeat_probability(0, 1) < 0.4
+
+
+def test_option_tweaks_are_cosmetic_but_a_new_target_is_not(backend: LocalBackend) -> None:
+    j = judgement(
+        backend,
+        step("a", ("search", {"q": "acme", "dir": "./"}, "none found")),
+        step("b", ("search", {"q": "acme", "dir": ".", "limit": 50}, "none found")),
+        step("c", ("search", {"q": "ACME ", "dir": ".", "sort": "asc"}, "none found")),
+        step("d", ("search", {"q": "globex", "dir": "."}, "none found")),
+    )
+    calls = [v.calls[0] for v in j.views]
+    assert j.action_similarity(calls[0], calls[1]) == 1.0  # ./ vs . and an added option
+    assert j.action_similarity(calls[0], calls[2]) == 1.0  # case, spacing, another option
+    assert j.action_similarity(calls[0], calls[3]) < 0.2  # a different name searched
+
+
+def test_reworded_free_text_arguments_count_as_the_same_request(backend: LocalBackend) -> None:
+    j = judgement(
+        backend,
+        step("a", ("kb", {"query": "refund for a damaged parcel"}, "[]")),
+        step("b", ("kb", {"query": "damaged package refund policy"}, "[]")),
+        step("c", ("kb", {"query": "quarterly sales tax filing deadline"}, "[]")),
+    )
+    calls = [v.calls[0] for v in j.views]
+    assert j.action_similarity(calls[0], calls[1]) > 0.6
+    assert j.action_similarity(calls[0], calls[2]) < 0.3
+
+
+def test_normalise_value_removes_cosmetic_differences() -> None:
+    assert normalise_value("./src/") == normalise_value("src")
+    assert normalise_value("  Hello   World ") == "hello world"
+    assert normalise_value(50) == normalise_value(50.0)
+    assert normalise_value({"B": 1, "a": [2]}) == normalise_value({"a": [2], "b": 1})
+
+
+# ------------------------------------------------------------ template stripping
+
+
+def test_text_shared_by_most_steps_is_stripped() -> None:
+    texts = [
+        tokens(f"Now checking {name} for the deprecated call before moving to the next file")
+        for name in ("a.py", "b.py", "c.py", "d.py")
+    ]
+    shared = shared_ngrams(texts)
+    residuals = [strip_shared(t, shared) for t in texts]
+    for name, residual in zip(("a.py", "b.py", "c.py", "d.py"), residuals):
+        # 4-grams: the template body goes; the slot stays with the few words before it
+        # that no 4-gram without the slot can cover.
+        assert residual == ["now", "checking", name]
+
+
+def test_nothing_is_shared_between_only_two_steps_or_in_half_of_them() -> None:
+    a = tokens("reading the orders controller to see the validation path")
+    b = tokens("running the billing tests to reproduce the failure here")
+    assert shared_ngrams([a, a]) == frozenset()  # a pair alone: repeat or template?
+    assert shared_ngrams([a, b, a, b]) == frozenset()  # an A-B-A-B cycle is not a template
+
+
+def test_boilerplate_preamble_does_not_hide_different_tails(backend: LocalBackend) -> None:
+    pre = (
+        "Having reviewed everything available so far and weighing the alternatives with the "
+        "overall goal in mind, the next step I will take is to "
+    )
+    tails = ["call the courier about the delay", "refund the shipping fee", "close the ticket"]
+    j = judgement(backend, *(step(pre + t) for t in tails))
+    assert j.progress(0, 1) > 0.6 and j.progress(1, 2) > 0.6
+    assert j.revisit(0, 2) < 0.4
+
+
+# ------------------------------------------------------------ entity novelty
+
+
+def test_entities_are_concrete_things() -> None:
+    found = entities(
+        'Opened src/billing/invoice.py and ticket INV-2041 for Lisbon; "late fee" is 12.5% '
+        "per https://example.com/docs and DATABASE_URL is unset."
+    )
+    for expected in (
+        "src/billing/invoice.py",
+        "inv-2041",
+        "lisbon",
+        "late fee",
+        "12.5%",
+        "https://example.com/docs",
+        "database_url",
+    ):
+        assert expected in found, expected
+    assert "opened" not in found  # a capitalised word at the start of a sentence
+
+
+def test_a_new_entity_under_the_same_template_is_progress(backend: LocalBackend) -> None:
+    j = judgement(
+        backend,
+        *(
+            step(f"Patching host {h} and returning it to the pool.", ("patch", {"host": h}, "ok"))
+            for h in ("web-01", "web-02", "web-03", "web-04")
+        ),
+    )
+    assert all(j.progress(i, i + 1) > 0.8 for i in range(3))
+
+
+# ------------------------------------------------------------ tool outputs
+
+
+def test_empty_and_error_outputs_are_recognised() -> None:
+    for text in (
+        "",
+        "[]",
+        "{}",
+        "no matches",
+        "0 results found",
+        '{"articles": [], "total": 0}',
+        "error: upstream timeout (503)",
+        "Permission denied",
+    ):
+        assert is_empty_output(normalise_output(text)), text
+    for text in ("3 results", '{"rows": 500}', "ok: patched", '{"status": "succeeded"}'):
+        assert not is_empty_output(normalise_output(text)), text
+
+
+def test_volatile_parts_of_outputs_are_ignored() -> None:
+    a = normalise_output("queued at 2026-11-30T10:41:02Z, took 0.42s")
+    b = normalise_output("Queued at 2026-11-30T10:44:19Z, took 1.3s")
+    assert a == b
+    assert same_empty(
+        normalise_output('{"events": [], "request_id": "a81f0c23d9e1b7f4"}'),
+        normalise_output('{"events": [], "request_id": "0b7c11e2aa94f3d8"}'),
+    )
+
+
+def test_the_same_empty_result_again_is_not_progress(backend: LocalBackend) -> None:
+    j = judgement(
+        backend,
+        step("Looking up the parcel.", ("track", {"id": "884120"}, '{"events": []}')),
+        step("Checking the parcel again.", ("track", {"id": "884120"}, '{"events": []}')),
+    )
+    assert j.progress(0, 1) < 0.15
+
+
+def test_a_changed_result_is_progress(backend: LocalBackend) -> None:
+    j = judgement(
+        backend,
+        step("Checking the job.", ("get_job", {"id": "exp-1"}, '{"state": "running", "pct": 20}')),
+        step("Checking the job.", ("get_job", {"id": "exp-1"}, '{"state": "running", "pct": 70}')),
+        step("Checking the job.", ("get_job", {"id": "exp-1"}, "error: timeout")),
+        step("Checking the job.", ("get_job", {"id": "exp-1"}, '{"state": "done"}')),
+    )
+    assert all(j.progress(i, i + 1) > 0.6 for i in range(3))
+
+
+def test_a_cycle_longer_than_two_is_caught_against_the_whole_history(
+    backend: LocalBackend,
+) -> None:
+    cycle = [
+        step("Reading the logs.", ("logs", {"svc": "api"}, "OOMKilled")),
+        step("Restarting it.", ("restart", {"svc": "api"}, "restarted")),
+        step("Checking health.", ("health", {"svc": "api"}, "degraded")),
+    ]
+    j = judgement(backend, *cycle, *cycle)
+    assert j.progress(0, 1) > 0.8 and j.progress(1, 2) > 0.8
+    assert j.progress(2, 3) < 0.15  # step 3 repeats step 0, three steps back
+    assert j.revisit(1, 3) < 0.2  # the pair alone (restart vs logs) differs
+
+
+def test_call_of_keeps_non_json_inputs_as_text() -> None:
+    call = Call.of("Shell", "ls  -la /tmp", "total 0")
+    assert call.name == "shell" and call.args is None and call.raw == "ls -la /tmp"
