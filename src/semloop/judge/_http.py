@@ -8,6 +8,7 @@ parsing, error messages) is a pure function of its inputs.
 from __future__ import annotations
 
 import email.utils
+import functools
 import http.client
 import json
 import math
@@ -211,6 +212,7 @@ def _excerpt(text: str) -> str:
     return text[:_EXCERPT_CHARS] + f"… [{len(text) - _EXCERPT_CHARS} more chars]"
 
 
+@functools.lru_cache(maxsize=1)
 def user_agent() -> str:
     try:
         from importlib.metadata import version
