@@ -70,11 +70,12 @@ def _json(value: Any) -> Any:
 def indexed(attrs: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
     """``prefix.{i}.rest = v`` attributes as a list of ``{rest: v}`` ordered by i."""
     found: dict[int, dict[str, Any]] = {}
-    pattern = re.compile(re.escape(prefix) + r"\.(\d+)\.(.+)")
+    head = prefix + "."
     for key, value in attrs.items():
-        m = pattern.fullmatch(key)
-        if m:
-            found.setdefault(int(m.group(1)), {})[m.group(2)] = value
+        if key.startswith(head):
+            index, _, rest = key[len(head):].partition(".")
+            if index.isdigit() and rest:
+                found.setdefault(int(index), {})[rest] = value
     listed = attrs.get(prefix)
     if not found and isinstance(listed, list):
         return [flatten(x) if isinstance(x, Mapping) else {"content": x} for x in listed]
