@@ -70,7 +70,11 @@ def create_engine(url: str, **options: Any) -> Engine:
         engine = _sa_create_engine(parsed, pool_size=8, max_overflow=8, **options)
         _configure_sqlite(engine)
         return engine
-    return _sa_create_engine(parsed, pool_size=8, max_overflow=8, pool_pre_ping=True, **options)
+    # Batched inserts go to psycopg's executemany (pipelined, one small prepared statement)
+    # rather than SQLAlchemy's multi-VALUES rewrite, which psycopg re-parses per batch; its
+    # rowcount is then the number of rows stored.
+    return _sa_create_engine(parsed, pool_size=8, max_overflow=8, pool_pre_ping=True,
+                             use_insertmanyvalues=False, **options)
 
 
 def create_migration_engine(url: str) -> Engine:

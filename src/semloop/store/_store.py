@@ -8,6 +8,7 @@ import hmac
 import json
 import re
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -89,6 +90,9 @@ class Store:
         with _errors("open the database"):
             self._engine: Engine = create_engine(url, json_serializer=_dumps)
             self.dialect: Dialect = dialect_of(self._engine)
+            self._write_lock: contextlib.AbstractContextManager[object] = (
+                threading.Lock() if self.dialect is Dialect.SQLITE else contextlib.nullcontext()
+            )
             if migrate:
                 upgrade(self._engine)
 
@@ -96,7 +100,9 @@ class Store:
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[Connection]:
-        with self._engine.connect() as conn:
+        # SQLite has one writer: threads of this process queue on a lock (woken at once)
+        # rather than in SQLite's busy handler, which sleeps and polls.
+        with self._write_lock, self._engine.connect() as conn:
             conn = conn.execution_options(**WRITE)
             with conn.begin():
                 yield conn
@@ -197,7 +203,7 @@ class Store:
         stored = 0
         with _errors("store events"), self._write() as conn:
             for start in range(0, len(rows), _CHUNK):
-                stored += len(conn.execute(stmt, rows[start:start + _CHUNK]).all())
+                stored += max(conn.execute(stmt, rows[start:start + _CHUNK]).rowcount, 0)
         return stored
 
     def get_run(self, org_id: str, run_id: str) -> Run | None:
@@ -324,7 +330,7 @@ class Store:
             for s in signals
         ]
         with _errors("store signals"), self._write() as conn:
-            return len(conn.execute(q.add_signals(self.dialect), rows).all())
+            return max(conn.execute(q.add_signals(self.dialect), rows).rowcount, 0)
 
     def signals_for_run(self, org_id: str, run_id: str) -> list[Signal]:
         """The signals stored for one run, in detection order."""

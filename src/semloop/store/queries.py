@@ -72,10 +72,10 @@ def key_by_key_id(key_id: str) -> Select[str, str]:
 def add_events(dialect: Dialect) -> Insert:
     """Store events; one already stored under the same (org, event_id) is skipped.
 
-    ``RETURNING`` yields one row per event actually stored (driver rowcounts of batched
-    inserts are not reliable on psycopg 3).
+    Run as an executemany; the driver's rowcount is then the number of rows stored.
     """
-    return insert_ignore(dialect, events, ["org_id", "event_id"]).returning(events.c.id)
+    stmt = insert_ignore(dialect, events, ["org_id", "event_id"])
+    return stmt.execution_options(preserve_rowcount=True)
 
 
 def events_of_runs(org_id: str, run_ids: Sequence[str]) -> Select[Any]:
@@ -157,10 +157,10 @@ def release_claim(worker: str, org_id: str, run_id: str) -> Delete:
 def add_signals(dialect: Dialect) -> Insert:
     """Store signals; one per (org, run, failure_type, source), the first write wins.
 
-    ``RETURNING`` yields one row per signal actually stored.
+    Run as an executemany; the driver's rowcount is then the number of rows stored.
     """
     stmt = insert_ignore(dialect, signals, ["org_id", "run_id", "failure_type", "source"])
-    return stmt.returning(signals.c.id)
+    return stmt.execution_options(preserve_rowcount=True)
 
 
 def signals_of_run(org_id: str, run_id: str) -> Select[Any]:
