@@ -1,0 +1,77 @@
+"""``semloop demo``: the main job, end to end, on the embedded default."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .._exceptions import SemloopError
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("demo")
+    def demo_command(
+        database_url: Annotated[str | None, typer.Option(
+            help="Where the runs go; default $SEMLOOP_DATABASE_URL or ./semloop.db.",
+            show_default=False)] = None,
+        judge: Annotated[str, typer.Option(
+            help="Judge of the loop worker: local (embedded, no key), jev or llm.")] = "local",
+        repeat: Annotated[int, typer.Option(min=1, help="Times to play each scenario.")] = 1,
+        seed: Annotated[int, typer.Option(help="Seed of the scripted agents.")] = 7,
+    ) -> None:
+        """Run scripted agents (healthy and failing: loops, retry storms, token burn,
+        hallucinated actions, prompt injection, a frustrated user) through the SDK into the
+        store, let the workers process them, and print what was found."""
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        from rich.table import Table
+
+        from ..demo import run_demo
+        from ..judge.registry import make_backend
+        from ..settings import load_settings
+
+        console = Console()
+        try:
+            settings = load_settings(**({"database_url": database_url} if database_url else {}))
+            backend = make_backend(judge)
+            with Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                          MofNCompleteColumn(), console=console, transient=True) as bar:
+                tasks: dict[str, int] = {}
+
+                def progress(stage: str, done: int, total: int) -> None:
+                    if stage not in tasks:
+                        tasks[stage] = bar.add_task(stage, total=total)
+                    bar.update(tasks[stage], completed=done, total=total)
+
+                report = run_demo(settings.database_url, backend, repeat=repeat, seed=seed,
+                                  progress=progress)
+        except SemloopError as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
+
+        table = Table(title=f"semloop demo: {report.runs} runs, {report.events} events, "
+                            f"judge {report.judge}")
+        for column in ("scenario", "expected", "found", "verdict"):
+            table.add_column(column, overflow="fold")
+        for result in report.results:
+            expected = "\n".join(sorted(result.scenario.expected)) or "-"
+            found = "\n".join(sorted(result.found)) or "-"
+            if result.missed:
+                verdict = f"[yellow]missed {', '.join(sorted(result.missed))}[/yellow]"
+            elif not result.scenario.expected and result.found:
+                verdict = "[red]false alarm[/red]"
+            else:
+                verdict = "[green]ok[/green]"
+            table.add_row(result.scenario.name, expected, found, verdict)
+        console.print(table)
+        caught = sum(len(r.caught) for r in report.results)
+        expected_total = sum(len(r.scenario.expected) for r in report.results)
+        false_alarms = sum(1 for r in report.results if not r.scenario.expected and r.found)
+        console.print(
+            f"caught {caught}/{expected_total} expected failures; "
+            f"{false_alarms} false alarms on healthy runs; {report.seconds:.1f} s; "
+            f"runs stored in {report.database_url}"
+        )

@@ -1,0 +1,63 @@
+"""``semloop up``: ingest, API and workers in one process on the embedded default."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+
+from .._exceptions import SemloopError
+
+__all__ = ["register"]
+
+_DB_HELP = "SQLite or PostgreSQL URL; default $SEMLOOP_DATABASE_URL or ./semloop.db."
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("up")
+    def up_command(
+        host: Annotated[str | None, typer.Option(help="Address to listen on.",
+                                                 show_default="127.0.0.1")] = None,
+        port: Annotated[int | None, typer.Option(help="Port to listen on.",
+                                                 show_default="8001")] = None,
+        database_url: Annotated[str | None, typer.Option(help=_DB_HELP, show_default=False)] = None,
+        workers: Annotated[str, typer.Option(help="Comma-separated workers to run beside "
+                                                  "the server.")] = "detector,loop",
+        judge: Annotated[str, typer.Option(help="Judge of the loop worker.")] = "local",
+        poll_interval: Annotated[float, typer.Option(help="Workers' seconds between polls.")] = 5.0,
+    ) -> None:
+        """Serve the ingest API and the read API, and run the workers, in one process.
+
+        Point the SDK (or any Dunetrace SDK, or an OTLP exporter) at http://HOST:PORT with a
+        key from `semloop keys create --org NAME`.
+        """
+        import uvicorn
+
+        from ..api import create_app
+        from ..settings import load_settings
+        from ..store import Store
+        from ..worker import build_worker
+
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        overrides: dict[str, object] = {"host": host, "port": port, "database_url": database_url}
+        try:
+            settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
+            store = Store(settings.database_url)
+            running = [
+                build_worker(name.strip(), store, poll_interval=poll_interval,
+                             stall_timeout_s=settings.stall_timeout_s, judge=judge)
+                for name in workers.split(",") if name.strip()
+            ]
+        except SemloopError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        for worker in running:
+            worker.start()
+        try:
+            uvicorn.run(create_app(store, settings), host=settings.host, port=settings.port,
+                        log_level="info")
+        finally:
+            for worker in running:
+                worker.stop()
+            store.close()

@@ -1,0 +1,53 @@
+"""``semloop worker NAME``: run one worker against the shared database until interrupted."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+
+from .._exceptions import SemloopError
+
+__all__ = ["register"]
+
+_DB_HELP = "SQLite or PostgreSQL URL; default $SEMLOOP_DATABASE_URL or ./semloop.db."
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("worker")
+    def worker_command(
+        name: Annotated[str, typer.Argument(help="detector (structural detectors) or loop "
+                                                 "(the judged loop detector).")],
+        database_url: Annotated[str | None, typer.Option(help=_DB_HELP, show_default=False)] = None,
+        poll_interval: Annotated[float, typer.Option(help="Seconds between polls.")] = 5.0,
+        config: Annotated[str | None, typer.Option(
+            help="detectors.yml for the detector worker.", show_default=False)] = None,
+        judge: Annotated[str, typer.Option(help="Judge of the loop worker.")] = "local",
+        once: Annotated[bool, typer.Option(
+            help="Process what is ready now, then exit.")] = False,
+    ) -> None:
+        """Run one worker. Several instances of one worker may share a database: each run is
+        leased to one of them, and every write is idempotent."""
+        from ..settings import load_settings
+        from ..store import Store
+        from ..worker import build_worker
+
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        try:
+            settings = load_settings(**({"database_url": database_url} if database_url else {}))
+            with Store(settings.database_url) as store:
+                worker = build_worker(name, store, poll_interval=poll_interval,
+                                      stall_timeout_s=settings.stall_timeout_s,
+                                      detectors_config=config, judge=judge)
+                if once:
+                    handled = worker.drain()
+                    typer.echo(f"{name}: {handled} runs, {worker.stats.signals} signals")
+                    return
+                try:
+                    worker.run_forever()
+                except KeyboardInterrupt:
+                    typer.echo(f"{name}: stopped", err=True)
+        except SemloopError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None

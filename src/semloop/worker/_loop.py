@@ -1,0 +1,90 @@
+"""The shape every background job shares: poll, process a batch, sleep, until stopped.
+
+A worker's ``process_batch`` does the I/O around pure detectors and evaluators. One bad run
+is the worker's business to record; an exception escaping a batch is logged and counted
+here, and the loop goes on: nothing a run contains may stop a worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+__all__ = ["PollingWorker", "WorkerStats"]
+
+log = logging.getLogger("semloop.worker")
+
+
+@dataclass
+class WorkerStats:
+    batches: int = 0
+    runs: int = 0
+    signals: int = 0
+    failed_runs: int = 0
+    failed_batches: int = 0
+
+
+class PollingWorker(ABC):
+    """Polls the shared events table every ``poll_interval`` seconds; no message broker."""
+
+    name: str = "worker"
+
+    def __init__(self, *, poll_interval: float = 5.0) -> None:
+        if poll_interval <= 0:
+            raise ValueError(f"poll_interval must be positive, not {poll_interval}")
+        self.poll_interval = poll_interval
+        self.stats = WorkerStats()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @abstractmethod
+    def process_batch(self) -> int:
+        """Process what is ready now; return how many runs were handled."""
+
+    def run_once(self) -> int:
+        """One poll. Returns the runs handled; a failing batch counts and returns 0."""
+        try:
+            handled = self.process_batch()
+        except Exception:
+            self.stats.failed_batches += 1
+            log.exception("%s: batch failed; will poll again", self.name)
+            return 0
+        self.stats.batches += 1
+        return handled
+
+    def drain(self) -> int:
+        """Poll until nothing is ready; returns the runs handled."""
+        total = 0
+        while True:
+            handled = self.run_once()
+            total += handled
+            if handled == 0:
+                return total
+
+    def run_forever(self) -> None:
+        while not self._stop.is_set():
+            if self.run_once() == 0:
+                self._stop.wait(self.poll_interval)
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run_forever, name=f"semloop-{self.name}",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def __enter__(self) -> PollingWorker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,95 @@
+"""The loop worker: the judged loop detector over every finished run.
+
+It asks the library's question, "did the agent get anywhere?", of each completed or errored
+run through one judge call (the embedded judge by default: no API key, no network). A
+judge failure leaves the run without a loop verdict; it is counted and logged, never fatal.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from .._exceptions import InputError, JudgeError
+from ..events import Run, Signal, severity_for
+from ..judge import Backend
+from ..semantic import SemanticLoopDetection
+from ..store import Store
+from ._loop import PollingWorker
+
+__all__ = ["LoopWorker", "loop_signal"]
+
+log = logging.getLogger("semloop.worker.loop")
+
+FAILURE_TYPE = "SEMANTIC_LOOP"
+
+
+def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal | None:
+    """A SEMANTIC_LOOP signal for ``run``, or None when it got somewhere.
+
+    It fires when the combined verdict flags a loop, and also when any one sub-signal is a
+    confident detection (sub-score 0.0): with deepeval's weights no lone sub-signal can flip
+    the verdict, and a platform that hid a confirmed loop behind a weighted mean would be
+    no use to the people it pages.
+    """
+    result = detector.measure(run.to_trace())
+    breakdown = result.score_breakdown or {}
+    confirmed = sorted(k for k, v in breakdown.items() if v == 0.0)
+    if not result.flags_loop(detector.threshold) and not confirmed:
+        return None
+    confidence = round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4)
+    return Signal(
+        failure_type=FAILURE_TYPE,
+        run_id=run.run_id,
+        severity=severity_for(confidence),
+        confidence=confidence,
+        evidence={
+            "reason": result.reason,
+            "score": result.score,
+            "score_breakdown": breakdown,
+            "confirmed": confirmed,
+            "undecided": result.undecided,
+            "judge": judge,
+            "latency_ms": result.latency_ms,
+            "cost_usd": result.cost_usd,
+        },
+        source="semantic",
+        agent_id=run.agent_id,
+        agent_version=run.agent_version,
+    )
+
+
+class LoopWorker(PollingWorker):
+    name = "loop"
+
+    def __init__(
+        self,
+        store: Store,
+        backend: Backend,
+        *,
+        poll_interval: float = 5.0,
+        batch_size: int = 50,
+        threshold: float = 0.5,
+    ) -> None:
+        super().__init__(poll_interval=poll_interval)
+        self.store = store
+        self.backend = backend
+        self.detector = SemanticLoopDetection(backend, threshold=threshold)
+        self.batch_size = batch_size
+
+    def process_batch(self) -> int:
+        # Stalled runs have no end yet; the judge reads finished runs only.
+        batch = self.store.runs_to_process(
+            self.name, limit=self.batch_size, stall_timeout_s=float("inf")
+        )
+        for org_id, run, trigger in batch:
+            try:
+                signal = loop_signal(run, self.detector, self.backend.name)
+                if signal is not None:
+                    self.stats.signals += self.store.add_signals(org_id, [signal])
+            except (JudgeError, InputError) as exc:
+                # A bad answer or an unreadable run: recorded as handled, with no verdict.
+                self.stats.failed_runs += 1
+                log.warning("loop: run %s has no verdict: %s", run.run_id, exc)
+            self.store.mark_processed(self.name, org_id, run.run_id, trigger)
+            self.stats.runs += 1
+        return len(batch)

@@ -1,0 +1,136 @@
+"""The workers against a real store, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from semloop import JudgeAnswerError
+from semloop.events import Event, Run
+from semloop.judge.mock import MockBackend
+from semloop.store import Store
+from semloop.worker import DetectorWorker, LoopWorker, build_worker
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Store]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'w.db'}"
+    else:
+        base = request.getfixturevalue("postgres_url")
+        name = f"w_{uuid.uuid4().hex[:12]}"
+        admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        url = base.rsplit("/", 1)[0] + f"/{name}"
+    with Store(url) as s:
+        yield s
+    if request.param == "postgresql":
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _run(run_id: str, *, calls: int, same: bool, ended: bool = True) -> list[Event]:
+    t = time.time() - 1000
+    events = [Event("run.started", run_id, "agent", 0, t, {"input_text": "find the invoice"})]
+    for i in range(1, calls + 1):
+        args = {"q": "invoice"} if same else {"q": f"invoice {i}"}
+        events.append(Event("tool.called", run_id, "agent", i, t + i, {"tool_name": "search",
+                                                                      "args": args}))
+        events.append(Event("tool.responded", run_id, "agent", i, t + i + 0.5, {
+            "tool_name": "search", "success": True, "output": "[]" if same else f"hit {i}"}))
+    if ended:
+        events.append(Event("run.completed", run_id, "agent", calls, t + calls + 1,
+                            {"total_steps": calls, "exit_reason": "completed"}))
+    return events
+
+
+def test_detector_worker_writes_each_signal_once_across_workers_and_restarts(store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _run("loop", calls=6, same=True) + _run("fine", calls=3, same=False))
+    first, second = DetectorWorker(store), DetectorWorker(store)
+    assert first.drain() + second.drain() == 2
+    loop_signals = store.signals_for_run(org, "loop")
+    assert "TOOL_LOOP" in {s.failure_type for s in loop_signals}
+    assert store.signals_for_run(org, "fine") == []
+    # A restart that re-processes the same runs adds nothing.
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM processed_runs"))
+    assert DetectorWorker(store).drain() == 2
+    assert len(store.signals_for_run(org, "loop")) == len(loop_signals)
+
+
+def test_detector_worker_finds_stalled_runs(store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _run("stuck", calls=6, same=True, ended=False))
+    worker = DetectorWorker(store, stall_timeout_s=60)
+    assert worker.drain() == 0  # still receiving events, as far as the store knows
+    with store.engine.begin() as conn:  # nothing received for an hour: the agent died
+        conn.execute(sa.text("UPDATE events SET received_at = received_at - 3600"))
+    assert worker.drain() == 1
+    assert "TOOL_LOOP" in {s.failure_type for s in store.signals_for_run(org, "stuck")}
+
+
+def test_loop_worker_records_a_bad_judge_answer_and_goes_on(store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _run("a", calls=4, same=True) + _run("b", calls=4, same=True))
+    worker = LoopWorker(store, MockBackend({}))  # answers nothing: every ask is an error
+    assert worker.drain() == 2
+    assert worker.stats.failed_runs == 2 and worker.stats.failed_batches == 0
+    assert store.signals_for_run(org, "a") == []
+    assert worker.drain() == 0  # handled runs are not retried forever
+
+
+def test_loop_worker_flags_a_judged_loop(store: Store) -> None:
+    org = store.create_org("acme")
+    steps = ["Searching the wiki for the VPN guide.", "Let me look through the wiki for VPN docs.",
+             "Trying the wiki once more for the VPN setup page."]
+    t = time.time() - 100
+    events = [Event("run.started", "r", "agent", 0, t, {"input_text": "set up VPN"})]
+    for i, text in enumerate(steps, start=1):
+        events.append(Event("llm.called", "r", "agent", i, t + i, {"model": "m"}))
+        events.append(Event("llm.responded", "r", "agent", i, t + i + 0.1, {"output": text}))
+    events.append(Event("run.completed", "r", "agent", 3, t + 5, {"exit_reason": "completed"}))
+    store.add_events(org, events)
+    backend = MockBackend({"progress_*": 0.05, "revisit_*": 0.9, "stagnation": 3})
+    assert LoopWorker(store, backend).drain() == 1
+    [signal] = store.signals_for_run(org, "r")
+    assert signal.failure_type == "SEMANTIC_LOOP" and signal.source == "semantic"
+    assert signal.evidence["score_breakdown"]["reasoning_stagnation"] == 0.0
+    assert len(backend.calls) == 1
+
+
+def test_a_failing_batch_is_counted_and_the_worker_keeps_polling(store: Store) -> None:
+    worker = DetectorWorker(store)
+
+    def broken(*_a: Any, **_k: Any) -> Any:
+        raise RuntimeError("database went away")
+
+    worker.store = type("Broken", (), {"runs_to_process": broken})()  # type: ignore[assignment]
+    assert worker.run_once() == 0
+    assert worker.stats.failed_batches == 1
+
+
+def test_build_worker_rejects_an_unknown_name(store: Store) -> None:
+    from semloop import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown worker 'nope'"):
+        build_worker("nope", store)
+
+
+def test_run_to_trace_keeps_tool_steps() -> None:
+    run = Run.from_events(_run("x", calls=2, same=False))
+    trace = run.to_trace()
+    assert [s.name for s in trace.tool_spans] == ["search", "search"]
+    assert [s.output for s in trace.tool_spans] == ["hit 1", "hit 2"]
+
+
+def test_unscripted_mock_is_an_error() -> None:
+    with pytest.raises(JudgeAnswerError):
+        MockBackend({}).ask({"goal": ""}, {"progress_0_1": {"type": "noul"}})
