@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import ConfigError, TraceFormatError
+from ._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
 from .judge._types import Answer, Backend, JudgeResponse
 from .lexical import (
     WEIGHTS,
@@ -429,9 +429,7 @@ class SemanticLoopDetection:
             exact = score_tool_repetition(tool_spans, self.repetition_threshold)
 
         state, questions, counts = self.questions_for(trace)
-        response: JudgeResponse | None = None
-        if questions:
-            response = self.backend.ask(state, questions)
+        response = self._ask(state, questions) if questions else None
         answers: Mapping[str, Answer] = response.answers if response is not None else {}
 
         pair_ids = [q for q in questions if q.startswith(("progress_", "revisit_"))]
@@ -500,6 +498,23 @@ class SemanticLoopDetection:
             output_tokens=response.output_tokens if response is not None else 0,
             answers=dict(answers),
         )
+
+    def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:
+        """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
+        caller that records failed traces needs to catch only that."""
+        name = getattr(self.backend, "name", type(self.backend).__name__)
+        try:
+            response = self.backend.ask(state, questions)
+        except JudgeError:
+            raise
+        except Exception as exc:
+            raise JudgeError(f"judge {name!r} failed: {type(exc).__name__}: {exc}") from exc
+        if not isinstance(response, JudgeResponse) or not isinstance(response.answers, Mapping):
+            raise JudgeAnswerError(
+                f"judge {name!r} returned {type(response).__name__}, not a JudgeResponse "
+                "with a mapping of answers"
+            )
+        return response
 
     def _score_stagnation(
         self, pair_ids: Sequence[str], answers: Mapping[str, Answer]

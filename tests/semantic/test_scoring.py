@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from semloop._exceptions import JudgeConnectionError, JudgeError
+from semloop._exceptions import JudgeAnswerError, JudgeConnectionError, JudgeError
 from semloop.benchmark import BenchRow
 from semloop.judge._types import Answer, JudgeResponse
 from semloop.judge.mock import MockBackend
@@ -260,3 +260,25 @@ def test_measure_takes_a_bench_row_or_a_deepeval_dict(rows: dict[str, BenchRow])
     by_dict = measure(row["root"], {"*": 0.02})
     assert by_row.score_breakdown == by_dict.score_breakdown
     assert by_row.flags_loop()
+
+
+def test_a_buggy_backend_still_surfaces_as_a_judge_error(rows: dict[str, BenchRow]) -> None:
+    class Buggy:
+        name = "buggy"
+
+        def __init__(self, reply: Any = None, error: Exception | None = None) -> None:
+            self.reply, self.error = reply, error
+
+        def ask(self, state: Any, questions: Mapping[str, Any]) -> Any:
+            if self.error is not None:
+                raise self.error
+            return self.reply
+
+    trace = rows["progress-00"].trace
+    with pytest.raises(JudgeError, match="judge 'buggy' failed: KeyError") as info:
+        SemanticLoopDetection(Buggy(error=KeyError("x"))).measure(trace)
+    assert isinstance(info.value.__cause__, KeyError)
+    with pytest.raises(JudgeAnswerError, match="returned NoneType, not a JudgeResponse"):
+        SemanticLoopDetection(Buggy(reply=None)).measure(trace)
+    with pytest.raises(JudgeAnswerError, match="returned dict"):
+        SemanticLoopDetection(Buggy(reply={"progress_0_1": 0.9})).measure(trace)
