@@ -508,6 +508,7 @@ class SemanticLoopDetection:
         except JudgeError:
             raise
         except Exception as exc:
+            # A third-party backend's own bug: reported as a failed judge, cause attached.
             raise JudgeError(f"judge {name!r} failed: {type(exc).__name__}: {exc}") from exc
         if not isinstance(response, JudgeResponse) or not isinstance(response.answers, Mapping):
             raise JudgeAnswerError(
