@@ -3,7 +3,21 @@ import semloop
 
 def test_all_public_names_are_exported() -> None:
     public = {name for name in dir(semloop) if not name.startswith("_")}
-    submodules = {"cli", "events", "judge", "trace", "lexical", "semantic"}
+    submodules = {"events", "judge", "trace", "lexical", "semantic"}
     assert public - submodules <= set(semloop.__all__)
     for name in semloop.__all__:
         assert hasattr(semloop, name), name
+
+
+def test_the_core_library_imports_with_the_standard_library_alone() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import semloop; "
+        "third = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
+        " - {'semloop', '__main__'}); print([m for m in third if not m.startswith('_')])"
+    )
+    # Names starting with "_" are site hooks (setuptools' _distutils_hack), not imports.
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

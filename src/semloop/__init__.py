@@ -18,7 +18,9 @@ from ._exceptions import (
     StoreError,
     TraceFormatError,
 )
-from .judge import Answer, Backend, JudgeResponse
+from .judge import Answer, Backend, JevBackend, JudgeResponse, LLMJudgeBackend, MockBackend
+from .lexical import LexicalLoopDetection, LoopResult, lexical_loop_score
+from .semantic import SemanticLoopDetection
 from .trace import Span, Trace
 
 __version__ = "0.2.0.dev0"
@@ -29,17 +31,24 @@ __all__ = [
     "ConfigError",
     "EventFormatError",
     "InputError",
+    "JevBackend",
     "JudgeAnswerError",
     "JudgeAuthError",
     "JudgeConnectionError",
     "JudgeError",
     "JudgeResponse",
     "JudgeStatusError",
+    "LLMJudgeBackend",
+    "LexicalLoopDetection",
+    "LoopResult",
     "MissingExtraError",
+    "MockBackend",
+    "SemanticLoopDetection",
     "SemloopError",
     "Span",
     "StoreError",
     "Trace",
     "TraceFormatError",
     "__version__",
+    "lexical_loop_score",
 ]

@@ -1,5 +1,26 @@
-"""Judge backends: the same ``ask(state, questions)`` over different judges."""
+"""Judge backends: the same ``ask(state, questions)`` over different judges.
 
+``JevBackend``, ``LLMJudgeBackend`` and ``MockBackend`` need the standard library alone;
+``semloop.judge.local.LocalBackend`` (the embedded judge) needs the ``local`` extra and
+is imported only when used.
+"""
+
+from ._http import RetryPolicy
 from ._types import Answer, Backend, JudgeResponse, Question, State
+from .jev import USD_PER_INPUT_MTOK, JevBackend, estimate_cost_usd
+from .llm import LLMJudgeBackend
+from .mock import MockBackend
 
-__all__ = ["Answer", "Backend", "JudgeResponse", "Question", "State"]
+__all__ = [
+    "USD_PER_INPUT_MTOK",
+    "Answer",
+    "Backend",
+    "JevBackend",
+    "JudgeResponse",
+    "LLMJudgeBackend",
+    "MockBackend",
+    "Question",
+    "RetryPolicy",
+    "State",
+    "estimate_cost_usd",
+]
