@@ -5,6 +5,7 @@ Thin: loading, scoring and formatting live in :mod:`semloop.benchmark`.
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -175,5 +176,11 @@ def bench(
         typer.echo(f"wrote {plot}")
 
 
+def help_text(doc: str | None) -> str:
+    """A docstring as typer help: each paragraph on one line, so the terminal wraps it."""
+    paragraphs = inspect.cleandoc(doc or "").split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
 def register(app: typer.Typer) -> None:
-    app.command("bench")(bench)
+    app.command("bench", help=help_text(bench.__doc__))(bench)

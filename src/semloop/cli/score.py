@@ -26,6 +26,7 @@ from .bench import (
     OutUsdOpt,
     ThresholdOpt,
     fail,
+    help_text,
 )
 
 __all__ = ["read_trace", "register"]
@@ -166,4 +167,4 @@ def score(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("score")(score)
+    app.command("score", help=help_text(score.__doc__))(score)
