@@ -160,3 +160,20 @@ def test_the_local_judge_runs_by_name_with_real_latency_and_no_cost() -> None:
     assert run.totals["errors"] == 0, [r.error for r in run.rows]
     assert len(run.rows) == 10
     assert all(r.latency_ms > 0 for r in run.rows) and run.totals["cost_usd"] == 0.0
+
+
+def test_docs_bench_tables_match_what_the_bench_computes(runs: dict[str, SystemRun]) -> None:
+    docs = (DATASETS["bench"].parents[1] / "docs" / "bench.md").read_text(encoding="utf-8")
+    block = docs.split("```\n60 traces from")[1].split("```")[0]
+    stagnation, verdict = block.split("Metric verdict")
+    for text, kind in ((stagnation, "stagnation"), (verdict, "verdict")):
+        shown = {
+            line.split()[0]: (line.split()[1], line.split()[2])
+            for line in text.splitlines()
+            if line.split() and line.split()[0] in FAMILY_ORACLE
+        }
+        lexical, oracle = runs["lexical"].per_family(kind), runs["oracle"].per_family(kind)
+        assert shown == {
+            f: (f"{lexical[f][0]}/{lexical[f][1]}", f"{oracle[f][0]}/{oracle[f][1]}")
+            for f in FAMILY_ORACLE
+        }
