@@ -327,3 +327,24 @@ def test_ndjson_from_the_sdk() -> None:
     assert [e.to_dict() for e in ok.events + failed.events] == raw
     assert ok.conversation_id == "conv-faq-1" and ok.status == "completed"
     assert failed.status == "errored"
+
+
+def test_langsmith_children_without_their_root_group_by_dotted_order() -> None:
+    from semloop.ingest.formats import langsmith
+
+    tree = json.loads((FIXTURES / "langsmith_run_tree.json").read_text())
+    children = [{k: v for k, v in c.items() if k != "trace_id"} for c in tree["child_runs"]]
+    (run,) = langsmith.read("\n".join(json.dumps(c) for c in children))
+    assert run.run_id == tree["id"]  # from the first dotted_order segment
+    assert len(run.of_type("tool.called")) == 2 and len(run.of_type("llm.called")) == 2
+
+
+def test_a_trace_that_is_one_model_call_is_one_step() -> None:
+    from semloop.ingest.formats import langfuse
+
+    trace = json.loads((FIXTURES / "langfuse_trace.json").read_text())
+    (gen,) = [o for o in trace["observations"] if o["id"] == "obs-gen-4"]
+    gen["parentObservationId"] = None
+    (run,) = langfuse.read(json.dumps({**trace, "observations": [gen]}))
+    assert [e.event_type for e in run.events] == [
+        "run.started", "llm.called", "llm.responded", "run.completed"]

@@ -246,8 +246,21 @@ def records(
             yield line, "", doc
 
 
-def reject(result: Result, exc: TraceFormatError, source: str, line: int | None,
+#: What converting a record of an unexpected shape may raise; each becomes a rejection
+#: of that record, never a crash of the whole import.
+SHAPE_ERRORS = (TraceFormatError, TypeError, AttributeError, ValueError, KeyError, IndexError,
+                RecursionError)
+
+
+def as_format_error(exc: BaseException) -> TraceFormatError:
+    if isinstance(exc, TraceFormatError):
+        return exc
+    return TraceFormatError(f"unexpected shape ({type(exc).__name__}: {exc})")
+
+
+def reject(result: Result, error: BaseException, source: str, line: int | None,
            path: str) -> None:
+    exc = as_format_error(error)
     field_ = exc.field
     if path:
         field_ = f"{path}.{field_}" if field_ and not field_.startswith("[") else (

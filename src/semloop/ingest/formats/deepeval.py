@@ -18,6 +18,7 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
+    SHAPE_ERRORS,
     Draft,
     Result,
     Step,
@@ -53,7 +54,7 @@ def convert(data: bytes | str, *, source: str = "<deepeval>", clock: float = 0.0
     for line, path, raw in records(data, source, result, unwrap=("traces", "data")):
         try:
             result.runs.append(build_run(draft(raw), clock=clock))
-        except TraceFormatError as exc:
+        except SHAPE_ERRORS as exc:
             reject(result, exc, source, line, path)
     return result
 
@@ -132,7 +133,7 @@ def _from_api(raw: Mapping[str, Any]) -> Draft:
     root = min(roots, key=lambda s: str(s.get("startTime") or "")) if roots else None
     for order, (path, span) in enumerate(spans):
         kind = _KINDS.get(str(span.get("type") or "").lower())
-        if kind and span is not root:
+        if kind:  # a root that is itself a model or tool call is a step too
             d.steps.append(_step(span, kind, order, path, timed=True))
     _finish(d, raw, root)
     return d
@@ -146,22 +147,22 @@ def _from_nested(roots: Any, raw: Mapping[str, Any], path: str, *, timed: bool) 
     d.conversation_id = string(first(raw.get("thread_id"), raw.get("threadId")))
     order = 0
 
-    def visit(span: Any, where: str, is_root: bool) -> None:
+    def visit(span: Any, where: str) -> None:
         nonlocal order
         if not isinstance(span, Mapping):
             raise TraceFormatError("a span must be an object", field=where)
         kind = _KINDS.get(str(span.get("type") or "").lower())
-        if kind and not is_root:
+        if kind:
             d.steps.append(_step(span, kind, order, where, timed=timed))
         order += 1
         children = span.get("children") or []
         if not isinstance(children, list):
             raise TraceFormatError("children must be a list", field=f"{where}.children")
         for i, child in enumerate(children):
-            visit(child, f"{where}.children[{i}]", False)
+            visit(child, f"{where}.children[{i}]")
 
     for i, root in enumerate(roots):
-        visit(root, f"{path}[{i}]" if path else "root", len(roots) == 1)
+        visit(root, f"{path}[{i}]" if path else "root")
     _finish(d, raw, roots[0] if len(roots) == 1 else None)
     return d
 

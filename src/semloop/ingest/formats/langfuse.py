@@ -14,6 +14,7 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
+    SHAPE_ERRORS,
     Draft,
     Result,
     Step,
@@ -56,7 +57,7 @@ def convert(data: bytes | str, *, source: str = "<langfuse>", clock: float = 0.0
             try:
                 result.runs.append(build_run(_draft(raw, raw.get("observations")),
                                              clock=clock))
-            except TraceFormatError as exc:
+            except SHAPE_ERRORS as exc:
                 reject(result, exc, source, line, path)
         elif isinstance(raw, Mapping) and raw.get("traceId") and raw.get("type"):
             key = str(raw["traceId"])
@@ -70,7 +71,7 @@ def convert(data: bytes | str, *, source: str = "<langfuse>", clock: float = 0.0
         try:
             result.runs.append(build_run(_draft({"id": key}, [o for _, o in observations]),
                                          clock=clock))
-        except TraceFormatError as exc:
+        except SHAPE_ERRORS as exc:
             line, path = where[key]
             reject(result, exc, source, line, path)
     return result
@@ -156,7 +157,7 @@ def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
     root = roots[0] if len(roots) == 1 and len(obs) > 1 else None
     for order, (path, o) in enumerate(obs):
         kind = _KINDS.get(str(o.get("type") or "").upper())
-        if kind and o is not root:
+        if kind:  # a root that is itself a generation or tool call is a step too
             d.steps.append(_step(o, kind, order, path))
     d.agent_id = str(first(trace.get("name"), root.get("name") if root else None) or "")
     d.conversation_id = string(first(trace.get("sessionId"),

@@ -14,6 +14,7 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
+    SHAPE_ERRORS,
     Draft,
     Result,
     Step,
@@ -54,7 +55,7 @@ def convert(data: bytes | str, *, source: str = "<langsmith>", clock: float = 0.
     for line, path, raw in records(data, source, result, unwrap=("runs", "data")):
         try:
             flat = _flatten(raw, path or "run")
-        except TraceFormatError as exc:
+        except SHAPE_ERRORS as exc:
             reject(result, exc, source, line, "")
             continue
         for run_path, run in flat:
@@ -64,7 +65,7 @@ def convert(data: bytes | str, *, source: str = "<langsmith>", clock: float = 0.
     for key, runs in traces.items():
         try:
             result.runs.append(build_run(_draft(key, runs), clock=clock))
-        except TraceFormatError as exc:
+        except SHAPE_ERRORS as exc:
             line, path = where[key]
             reject(result, exc, source, line, path)
     return result
@@ -98,8 +99,10 @@ def _root_of(run: Mapping[str, Any], flat: list[tuple[str, Mapping[str, Any]]]) 
         seen.add(str(run["id"]))
         run = by_id[str(run["parent_run_id"])]
     dotted = str(run.get("dotted_order") or "")
-    # The first dotted_order segment is "<time>Z<root id>": the root, even if absent.
-    return dotted.split(".")[0][23:] if "." in dotted and len(dotted) > 23 else str(run["id"])
+    # The first dotted_order segment is "YYYYMMDDTHHMMSSffffffZ<root id>": the root's id,
+    # even when the root run itself is not in the file.
+    head = dotted.split(".")[0]
+    return head[22:] if "." in dotted and len(head) > 22 and head[21] == "Z" else str(run["id"])
 
 
 def _metadata(run: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -196,7 +199,7 @@ def _draft(key: str, runs: list[tuple[str, Mapping[str, Any]]]) -> Draft:
     d = Draft(run_id=key, source=NAME, trace_id=key)
     for order, (path, run) in enumerate(runs):
         kind = _KINDS.get(str(run.get("run_type") or "").lower())
-        if kind and (run is not root or len(runs) == 1):
+        if kind:  # a root that is itself a model or tool call is a step too
             d.steps.append(_step(run, kind, order, path))
     d.agent_id = str(root.get("name") or "")
     d.start = epoch(root.get("start_time"), field_name="start_time")

@@ -17,6 +17,7 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
+    SHAPE_ERRORS,
     Draft,
     Result,
     Step,
@@ -68,7 +69,7 @@ def convert(data: bytes | str, *, source: str = "<openai-agents>", clock: float 
         try:
             result.runs.append(build_run(_draft(key, traces.get(key, {}), spans.get(key, [])),
                                          clock=clock))
-        except TraceFormatError as exc:
+        except SHAPE_ERRORS as exc:
             line, path = where[key]
             reject(result, exc, source, line, path)
     return result

@@ -15,7 +15,7 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from . import otlp
-from ._common import Result, build_run, epoch, mapping, records, reject
+from ._common import SHAPE_ERRORS, Result, build_run, epoch, mapping, records, reject
 from ._otel import OtelSpan, check_hex, draft_from_spans, flatten
 
 __all__ = ["convert", "read"]
@@ -38,7 +38,7 @@ def convert(data: bytes | str, *, source: str = "<openinference>", clock: float 
         try:
             spans = otlp.spans_from_json(raw) if isinstance(raw, Mapping) and (
                 "resourceSpans" in raw) else [span_from_dict(raw)]
-        except TraceFormatError as exc:
+        except SHAPE_ERRORS as exc:
             reject(result, exc, source, line, path)
             continue
         for span in spans:
@@ -48,7 +48,7 @@ def convert(data: bytes | str, *, source: str = "<openinference>", clock: float 
         try:
             result.runs.append(build_run(draft_from_spans(unique, NAME, complete=True),
                                          clock=clock))
-        except (TraceFormatError, ValueError, TypeError) as exc:
+        except SHAPE_ERRORS as exc:
             result.rejected.append(TraceFormatError(
                 f"trace {trace_id} could not be converted: {exc}", source=source,
                 field="context.trace_id"))

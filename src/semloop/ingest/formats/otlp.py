@@ -17,7 +17,7 @@ from typing import Any
 
 from ..._exceptions import EventFormatError, MissingExtraError, TraceFormatError
 from ...events import STEP_EVENTS, Event, Run
-from ._common import Result, build_run, decode, documents, epoch
+from ._common import SHAPE_ERRORS, Result, as_format_error, build_run, decode, documents, epoch
 from ._otel import OtelSpan, check_hex, draft_from_spans
 
 __all__ = ["convert", "events_from_otlp", "read", "read_request", "renumber", "spans_from_json"]
@@ -42,8 +42,8 @@ def convert(data: bytes | str, *, source: str = "<otlp>", clock: float = 0.0) ->
     if isinstance(data, bytes) and _looks_binary(data):
         try:
             spans, bad = _spans_from_protobuf(data)
-        except TraceFormatError as exc:
-            result.rejected.append(exc.located(source=source))
+        except SHAPE_ERRORS as exc:
+            result.rejected.append(as_format_error(exc).located(source=source))
         else:
             result.rejected.extend(e.located(source=source) for e in bad)
     else:
@@ -53,8 +53,8 @@ def convert(data: bytes | str, *, source: str = "<otlp>", clock: float = 0.0) ->
                 continue
             try:
                 found, bad = _read_json(doc)
-            except TraceFormatError as exc:
-                result.rejected.append(exc.located(source=source, line=line))
+            except SHAPE_ERRORS as exc:
+                result.rejected.append(as_format_error(exc).located(source=source, line=line))
                 continue
             spans.extend(found)
             result.rejected.extend(e.located(source=source, line=line) for e in bad)
@@ -157,7 +157,7 @@ def _runs(spans: Sequence[OtelSpan], *, complete: bool,
         try:
             runs.append(build_run(draft_from_spans(unique, NAME, complete=complete),
                                   clock=clock))
-        except (TraceFormatError, EventFormatError, ValueError, TypeError) as exc:
+        except (*SHAPE_ERRORS, EventFormatError) as exc:
             errors.append(TraceFormatError(f"trace {trace_id} could not be converted: {exc}",
                                            field="traceId"))
     runs.sort(key=lambda r: r.events[0].timestamp if r.events else 0.0)
@@ -260,8 +260,8 @@ def _read_json(doc: Any) -> tuple[list[OtelSpan], list[TraceFormatError]]:
             for k, span in enumerate(ss.get("spans", [])):
                 try:
                     spans.append(_json_span(span, f"{spath}.spans[{k}]", resource))
-                except TraceFormatError as exc:
-                    bad.append(exc)  # one unreadable span must not lose its neighbours
+                except SHAPE_ERRORS as exc:
+                    bad.append(as_format_error(exc))  # one bad span must not lose the rest
     return spans, bad
 
 
