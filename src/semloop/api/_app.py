@@ -14,7 +14,7 @@ from .._exceptions import StoreError
 from ..settings import Settings
 from ..store import Store
 from . import runs
-from ._auth import require_org
+from ._auth import KeyCache, require_org
 from ._schemas import Health
 
 __all__ = ["create_app"]
@@ -31,6 +31,7 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     )
     app.state.store = store
     app.state.settings = settings or Settings(database_url=store.url)
+    app.state.key_cache = KeyCache()
 
     @app.exception_handler(StoreError)
     async def _store_down(_request: Request, exc: StoreError) -> JSONResponse:

@@ -91,7 +91,7 @@ async def ingest(
     store = store_of(request)
     body = await read_body(request, _settings(request).max_body_bytes)
     # A header key is checked before parsing, so strangers learn nothing about the body.
-    org_id = await org_for_key(store, credentials.credentials) if credentials else None
+    org_id = await org_for_key(request, credentials.credentials) if credentials else None
     envelope = parse_json(body)
     if not isinstance(envelope, dict):
         raise HTTPException(400, "the body must be a JSON object: {\"api_key\", \"events\": [...]}")
@@ -99,7 +99,7 @@ async def ingest(
         key = envelope.get("api_key")
         if not isinstance(key, str) or not key:
             raise unauthorized("missing API key: send Authorization: Bearer <key> or api_key")
-        org_id = await org_for_key(store, key)
+        org_id = await org_for_key(request, key)
     raw_events = envelope.get("events")
     if not isinstance(raw_events, list):
         raise HTTPException(400, "the body's \"events\" must be a list of event objects")

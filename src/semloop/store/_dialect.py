@@ -73,7 +73,10 @@ def create_engine(url: str, **options: Any) -> Engine:
     # Batched inserts go to psycopg's executemany (pipelined, one small prepared statement)
     # rather than SQLAlchemy's multi-VALUES rewrite, which psycopg re-parses per batch; its
     # rowcount is then the number of rows stored.
-    return _sa_create_engine(parsed, pool_size=8, max_overflow=8, pool_pre_ping=True,
+    # No pool_pre_ping: it costs a round trip per transaction. After a server restart the
+    # first statement on a dead connection fails (StoreError, 503: SDKs retry) and
+    # SQLAlchemy then drops the whole pool.
+    return _sa_create_engine(parsed, pool_size=8, max_overflow=8,
                              use_insertmanyvalues=False, **options)
 
 
