@@ -139,3 +139,14 @@ def test_json_lines_of_documents_are_detected_by_first_line(tmp_path: Path) -> N
     tree = (FIXTURES / "langsmith_run_tree.json").read_text()
     path = write(tmp_path, "runs.jsonl", json.dumps(json.loads(tree)) + "\n")
     assert detect_format(path) == "langsmith"
+
+
+def test_pretty_printed_json_with_a_mistake_is_one_error(tmp_path: Path) -> None:
+    text = (FIXTURES / "langfuse_trace.json").read_text().replace('"name": "plan",',
+                                                                   '"name": "plan"', 1)
+    path = write(tmp_path, "trace.json", text)
+    with pytest.raises(TraceFormatError) as info:
+        convert(path, "langfuse")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if '"name": "plan"' in ln) + 1
+    assert info.value.line == line
+    assert "not valid JSON" in str(info.value)

@@ -208,19 +208,25 @@ def documents(data: bytes | str, source: str) -> Iterator[tuple[int | None, Any]
         yield None, json.loads(stripped)
         return
     except json.JSONDecodeError as whole:
-        lines = raw.splitlines()
-        if sum(1 for ln in lines if ln.strip()) < 2:
-            raise TraceFormatError(
-                f"not valid JSON ({whole.msg} at line {whole.lineno} column {whole.colno})",
-                source=source, line=whole.lineno) from None
-    for lineno, line in enumerate(lines, start=1):
+        error = whole
+    parsed: list[tuple[int, Any]] = []
+    for lineno, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield lineno, json.loads(line)
+            parsed.append((lineno, json.loads(line)))
         except json.JSONDecodeError as exc:
-            yield lineno, TraceFormatError(
-                f"not valid JSON ({exc.msg} at column {exc.colno})", source=source, line=lineno)
+            parsed.append((lineno, TraceFormatError(
+                f"not valid JSON ({exc.msg} at column {exc.colno})", source=source,
+                line=lineno)))
+    good = sum(1 for _, doc in parsed if not isinstance(doc, TraceFormatError))
+    if len(parsed) < 2 or good * 2 < len(parsed):
+        # Mostly unreadable lines: one pretty-printed document with a mistake, not JSON
+        # lines; one error at the mistake beats an error per line.
+        raise TraceFormatError(
+            f"not valid JSON ({error.msg} at line {error.lineno} column {error.colno})",
+            source=source, line=error.lineno)
+    yield from parsed
 
 
 def records(
