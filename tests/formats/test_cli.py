@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from semloop.cli import app
 from semloop.ingest.formats import load
 from semloop.store import Store
+from semloop.store.testing import postgres_database
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()
@@ -85,3 +87,22 @@ def test_unknown_format_option() -> None:
     code, _, err = invoke(str(FIXTURES / "otlp_genai.pb"), "--format", "zipkin", "--dry-run")
     assert code == 2
     assert "unknown format 'zipkin'" in err
+
+
+@pytest.mark.postgres
+def test_import_into_postgresql(postgres_url: str) -> None:
+    with postgres_database(postgres_url) as url:
+        files = [str(FIXTURES / "otlp_genai.pb"), str(FIXTURES / "langsmith_run_tree.json")]
+        code, out, err = invoke(*files, "--database-url", url)
+        assert code == 0, err
+        assert "otlp_genai.pb: otlp: 2 runs, 20 events, 20 new" in out
+        code, out, _ = invoke(*files, "--database-url", url)
+        assert code == 0 and out.count(", 0 new") == 2
+        store = Store(url)
+        try:
+            (expected,) = load(FIXTURES / "langsmith_run_tree.json")
+            stored = store.get_run(store.create_org("default"), expected.run_id)
+            assert stored is not None
+            assert [e.to_dict() for e in stored.events] == [e.to_dict() for e in expected.events]
+        finally:
+            store.close()
