@@ -175,8 +175,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
-def served(url: str) -> Iterator[int]:
+def served(url: str) -> Iterator[tuple[int, int]]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)])
     try:
@@ -192,7 +201,7 @@ def served(url: str) -> Iterator[int]:
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise SystemExit("the ingest server did not start")
             time.sleep(0.1)
-        yield port
+        yield port, proc.pid
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -250,22 +259,24 @@ def throwaway_postgres() -> Iterator[str]:
 # -- main -----------------------------------------------------------------------------
 
 
-def measure(url: str, n: int, size: int, clients: int) -> tuple[float, float]:
+def measure(url: str, n: int, size: int, clients: int) -> tuple[float, float, float]:
     with Store(url) as store:
         org_id = store.create_org("bench")
         key = store.create_api_key(org_id)
         # Warm both paths (connections, statement caches, the table's first pages).
         raw_insert(url, org_id, make_events(size * clients), size, clients)
-    with served(url) as port:
+    with served(url) as (port, pid):
         http_ingest(port, key, make_events(size * clients), size, clients)
+        cpu = cpu_seconds(pid)
         ingest_s = http_ingest(port, key, make_events(n), size, clients)
+        cpu_per_event_us = (cpu_seconds(pid) - cpu) / n * 1e6
     raw_s = raw_insert(url, org_id, make_events(n), size, clients)
     with Store(url) as store:
         expected = 2 * n + 2 * size * clients
         stored = store.count_events(org_id)
         if stored != expected:
             raise SystemExit(f"stored {stored} events, expected {expected}")
-    return n / ingest_s, n / raw_s
+    return n / ingest_s, n / raw_s, cpu_per_event_us
 
 
 def main() -> None:
@@ -277,7 +288,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients")
     args = parser.parse_args()
 
-    results: list[tuple[str, float, float]] = []
+    results: list[tuple[str, float, float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.db"
         results.append(("sqlite", *measure(url, args.events, args.batch, args.clients)))
@@ -289,9 +300,11 @@ def main() -> None:
 
     print(f"\n{args.events} events per run, batches of {args.batch}, {args.clients} clients, "
           f"{os.cpu_count()} CPUs\n")
-    print(f"{'database':<12}{'HTTP ingest ev/s':>18}{'raw insert ev/s':>18}{'ingest/raw':>12}")
-    for name, ingest, raw in results:
-        print(f"{name:<12}{ingest:>18,.0f}{raw:>18,.0f}{ingest / raw:>11.2f}x")
+    print(f"{'database':<12}{'HTTP ingest ev/s':>18}{'raw insert ev/s':>18}{'ingest/raw':>12}"
+          f"{'server CPU/event':>18}")
+    for name, ingest, raw, cpu_us in results:
+        print(f"{name:<12}{ingest:>18,.0f}{raw:>18,.0f}{ingest / raw:>11.2f}x"
+              f"{cpu_us:>15.0f} µs")
     print("\ntarget: ingest/raw >= 0.50x")
 
 
