@@ -228,3 +228,16 @@ def test_database_failures_are_store_errors() -> None:
         Store("mysql://localhost/x")
     with pytest.raises(ConfigError, match="in-memory"):
         Store("sqlite://")
+
+
+def test_sqlite_runs_in_wal_with_foreign_keys_and_a_busy_timeout(tmp_path: object) -> None:
+    with Store(f"sqlite:///{tmp_path}/semloop.db") as store, store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+
+
+def test_a_bare_path_is_a_sqlite_file(tmp_path: object) -> None:
+    with Store(f"{tmp_path}/plain.db") as store:
+        assert store.dialect.value == "sqlite"
+        assert store.add_events(store.create_org("a"), make_run("r1")) == 6
