@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import threading
 import time
@@ -57,9 +58,14 @@ def ingest_api(tmp_path: Path) -> Iterator[Ingest]:
         store.close()
 
 
+def _sdk_log(caplog: pytest.LogCaptureFixture) -> str:
+    return "\n".join(r.getMessage() for r in caplog.records if r.name == "semloop.sdk")
+
+
 def test_a_run_sent_through_the_sdk_arrives_complete_in_the_ingest_api(
-    ingest_api: Ingest,
+    ingest_api: Ingest, caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG, logger="semloop.sdk")
     client = Client(ingest_api.url, ingest_api.key, batch_size=3)
     with client.run("support-bot", user_input="where is order 42?", model="m",
                     tools=["lookup"], conversation_id="conv-9") as run:
@@ -72,7 +78,7 @@ def test_a_run_sent_through_the_sdk_arrives_complete_in_the_ingest_api(
     assert client.flush(10)
     client.shutdown()
     stats = client.stats
-    assert (stats.sent, stats.send_failures) == (7, 0), stats
+    assert (stats.sent, stats.send_failures) == (7, 0), _sdk_log(caplog)
 
     body = ingest_api.get_run(run.run_id)
     assert body["run_id"] == run.run_id and body["agent_id"] == "support-bot"
@@ -84,12 +90,14 @@ def test_a_run_sent_through_the_sdk_arrives_complete_in_the_ingest_api(
 
 
 def test_a_wrong_key_is_a_counted_failure_not_an_exception_nor_a_retry_storm(
-    ingest_api: Ingest,
+    ingest_api: Ingest, caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG, logger="semloop.sdk")
     client = Client(ingest_api.url, "sl_wrong", retry_backoff=0.01)
     with client.run("bot") as run:
         run.tool_called("t")
     assert client.flush(10)
     client.shutdown()
     stats = client.stats
-    assert (stats.sent, stats.send_failures, stats.retries) == (0, 3, 0)
+    assert (stats.sent, stats.send_failures, stats.retries) == (0, 3, 0), _sdk_log(caplog)
+    assert "HTTP 401" in _sdk_log(caplog)

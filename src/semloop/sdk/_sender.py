@@ -177,7 +177,15 @@ class Sender:
     def flush(self, timeout: float | None = None) -> bool:
         """Send everything recorded so far; True when it was all handed to the emitter
         (sent or counted as failed) within ``timeout`` seconds."""
-        if self._thread is None:
+        with self._lock:
+            closed, thread = self._closed, self._thread
+        if closed:
+            # shutdown() is flushing (or has flushed) everything; wait for it.
+            if thread is not None:
+                thread.join(timeout)
+                return not thread.is_alive()
+            return True
+        if thread is None:
             if not self._buf:
                 return True
             self._start()
@@ -213,6 +221,8 @@ class Sender:
                                len(self._buf))
         self._thread = None
         if done:
+            # Records appended by other threads while the sender was finishing.
+            self._drain()
             try:
                 self.emitter.close()
             except Exception:
