@@ -270,12 +270,15 @@ def make_deepeval() -> None:
     trace_testing_manager.test_name = "semloop-fixture"
     api_bodies: list[Any] = []
     nested: list[Any] = []
+    in_process: list[Any] = []
     original_end = trace_manager.end_trace
 
     def end_trace(trace_uuid: str) -> None:
         trace = trace_manager.active_traces[trace_uuid]
         nested.append({"input": trace.input, "_trace_dict": make_json_serializable(
             trace_manager.create_nested_spans_dict(trace.root_spans[0]))})
+        # What get_all_traces_dict() returns while the trace is still held in memory.
+        in_process.append(make_json_serializable(trace_manager.get_trace_dict(trace)))
         original_end(trace_uuid)
         api_bodies.append(trace_testing_manager.test_dict)
 
@@ -310,6 +313,9 @@ def make_deepeval() -> None:
         json.dumps(api_bodies, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     (HERE / "deepeval_trace_dict.json").write_text(
         json.dumps(nested, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (HERE / "deepeval_in_process.json").write_text(
+        json.dumps(in_process, indent=1, ensure_ascii=False, default=str) + "\n",
+        encoding="utf-8")
 
 
 def make_ndjson() -> None:

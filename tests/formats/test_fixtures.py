@@ -15,6 +15,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 ALL = sorted(p.name for p in FIXTURES.iterdir() if not p.name.startswith("."))
 DETECTED = {
     "deepeval_api.json": "deepeval",
+    "deepeval_in_process.json": "deepeval",
     "deepeval_trace_dict.json": "deepeval",
     "langfuse_trace.json": "langfuse",
     "langsmith_run_tree.json": "langsmith",
@@ -218,6 +219,23 @@ def test_deepeval_trace_dict_has_no_times_so_keeps_walk_order() -> None:
     assert [e.timestamp for e in ok.events] == sorted(e.timestamp for e in ok.events)
     assert "latency_ms" not in ok.of_type("llm.responded")[0].payload
     assert failed.status == "errored"
+
+
+def test_deepeval_in_process_dict_keeps_true_durations() -> None:
+    raw = json.loads((FIXTURES / "deepeval_in_process.json").read_text())
+    ok, failed = load(FIXTURES / "deepeval_in_process.json", clock=1000.0)
+    api_ok = load(FIXTURES / "deepeval_api.json")[0]
+    assert steps(ok) == steps(api_ok)  # spans carry no type here; their fields tell it
+    assert ok.run_id == raw[0]["uuid"] and ok.conversation_id == "thread-1"
+    assert ok.user_input == "What is the capital of France?"
+    think = raw[0]["root_spans"][0]["children"][0]
+    assert ok.started is not None and ok.started.timestamp == 1000.0
+    called = ok.of_type("llm.called")[0]
+    assert called.timestamp == pytest.approx(1000.0 + think["start_time"] - raw[0]["start_time"])
+    latency = ok.of_type("llm.responded")[0].payload["latency_ms"]
+    assert latency == pytest.approx((think["end_time"] - think["start_time"]) * 1000)
+    assert failed.status == "errored"
+    assert failed.events[-1].payload["error"] == "search backend unavailable"
 
 
 def test_langsmith_run_tree() -> None:

@@ -4,8 +4,9 @@
   ``llmSpans``, ``retrieverSpans``, ``toolSpans``; tree from ``parentUuid``; ISO times);
 - the nested span dict metrics see as ``test_case._trace_dict`` (``children``, no times),
   bare or wrapped as ``{"input": goal, "_trace_dict": {...}}``;
-- the in-process dict (``{"uuid", "root_spans": [...]}``), whose times are
-  ``perf_counter`` readings, not epoch, so only their order is used.
+- the in-process dict (``trace_manager.get_all_traces_dict()``: ``{"uuid",
+  "root_spans": [...]}``, spans without ``type``), whose times are ``perf_counter``
+  readings: their differences are kept, anchored at the import's clock.
 """
 
 from __future__ import annotations
@@ -53,28 +54,46 @@ def convert(data: bytes | str, *, source: str = "<deepeval>", clock: float = 0.0
     result = Result(format=NAME)
     for line, path, raw in records(data, source, result, unwrap=("traces", "data")):
         try:
-            result.runs.append(build_run(draft(raw), clock=clock))
+            result.runs.append(build_run(draft(raw, clock=clock), clock=clock))
         except SHAPE_ERRORS as exc:
             reject(result, exc, source, line, path)
     return result
 
 
-def draft(raw: Any) -> Draft:
-    """One run from any of deepeval's trace shapes."""
+def draft(raw: Any, *, clock: float = 0.0) -> Draft:
+    """One run from any of deepeval's trace shapes; ``clock`` (epoch seconds) anchors the
+    in-process dict's ``perf_counter`` times, whose differences are still true."""
     if not isinstance(raw, Mapping):
         raise TraceFormatError(f"a deepeval trace must be a JSON object, not {type(raw).__name__}")
     if any(k in raw for k in _BUCKETS):
         return _from_api(raw)
     if "root_spans" in raw:
-        return _from_nested(raw.get("root_spans"), raw, "root_spans", timed=False)
+        base = number(raw.get("start_time"))
+        anchor = None if base is None else clock - base
+        return _from_nested(raw.get("root_spans"), raw, "root_spans", anchor=anchor)
     if "_trace_dict" in raw or "trace_dict" in raw:
         key = "_trace_dict" if "_trace_dict" in raw else "trace_dict"
-        return _from_nested([raw[key]], raw, key, timed=False)
+        return _from_nested([raw[key]], raw, key)
     if "children" in raw or "type" in raw:
-        return _from_nested([raw], {}, "", timed=False)
+        return _from_nested([raw], {})
     raise TraceFormatError(
         "not a deepeval trace: expected span buckets (llmSpans, toolSpans, …), root_spans, "
         "_trace_dict, or a span with children", field=next(iter(raw), None))
+
+
+def _kind(span: Mapping[str, Any]) -> str | None:
+    """Step kind of a span. The in-process dict has no ``type`` (it is the span's class),
+    so the class is told by its fields: LlmSpan has ``model``, RetrieverSpan ``embedder``,
+    ToolSpan ``description``, AgentSpan ``available_tools``."""
+    if "type" in span:
+        return _KINDS.get(str(span.get("type") or "").lower())
+    if "model" in span or "input_token_count" in span:
+        return "llm"
+    if "embedder" in span or "top_k" in span:
+        return "retrieval"
+    if "description" in span and "available_tools" not in span:
+        return "tool"
+    return None
 
 
 def _content_id(raw: Any) -> str:
@@ -132,28 +151,38 @@ def _from_api(raw: Mapping[str, Any]) -> Draft:
     roots = [s for _, s in spans if not s.get("parentUuid")]
     root = min(roots, key=lambda s: str(s.get("startTime") or "")) if roots else None
     for order, (path, span) in enumerate(spans):
-        kind = _KINDS.get(str(span.get("type") or "").lower())
+        kind = _kind(span)
         if kind:  # a root that is itself a model or tool call is a step too
             d.steps.append(_step(span, kind, order, path, timed=True))
     _finish(d, raw, root)
     return d
 
 
-def _from_nested(roots: Any, raw: Mapping[str, Any], path: str, *, timed: bool) -> Draft:
+def _from_nested(roots: Any, raw: Mapping[str, Any], path: str = "", *,
+                 anchor: float | None = None) -> Draft:
     if not isinstance(roots, list) or not roots or not isinstance(roots[0], Mapping):
         raise TraceFormatError("must be a span object (or a list of them)", field=path or None)
     run_id = str(raw.get("uuid") or _content_id(roots))
     d = Draft(run_id=run_id, source=NAME, trace_id=run_id)
     d.conversation_id = string(first(raw.get("thread_id"), raw.get("threadId")))
+    if anchor is not None:
+        start, end = number(raw.get("start_time")), number(raw.get("end_time"))
+        d.start = None if start is None else anchor + start
+        d.end = None if end is None else anchor + end
     order = 0
 
     def visit(span: Any, where: str) -> None:
         nonlocal order
         if not isinstance(span, Mapping):
             raise TraceFormatError("a span must be an object", field=where)
-        kind = _KINDS.get(str(span.get("type") or "").lower())
+        kind = _kind(span)
         if kind:
-            d.steps.append(_step(span, kind, order, where, timed=timed))
+            step = _step(span, kind, order, where, timed=False)
+            if anchor is not None:
+                start, end = number(span.get("start_time")), number(span.get("end_time"))
+                step.start = None if start is None else anchor + start
+                step.end = None if end is None else anchor + end
+            d.steps.append(step)
         order += 1
         children = span.get("children") or []
         if not isinstance(children, list):
