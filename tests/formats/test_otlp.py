@@ -274,3 +274,34 @@ def test_file_with_a_bad_line_keeps_the_good_lines(tmp_path: Path) -> None:
 ])
 def test_span_classifier_order(attrs: dict[str, Any], kind: str) -> None:
     assert classify(attrs) == kind
+
+
+def test_langfuse_sdk_attributes_over_otlp() -> None:
+    trace = "4fd4a4d492b74860bc30a34e4a57f929"
+
+    def s(key: str, value: str) -> dict[str, Any]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    body = _request(
+        _span(trace, "5bd60ddcf1bdb070", [s("langfuse.trace.input", "find a flight"),
+                                          s("langfuse.session.id", "lf-sess"),
+                                          s("langfuse.observation.type", "agent")],
+              name="travel-agent", start="1796037451000000000"),
+        _span(trace, "5bd60ddcf1bdb071", [s("langfuse.observation.type", "generation"),
+                                          s("langfuse.observation.model.name", "gpt-4o"),
+                                          s("langfuse.observation.output", "searching")],
+              parentSpanId="5bd60ddcf1bdb070", start="1796037451500000000"),
+        _span(trace, "5bd60ddcf1bdb072", [s("langfuse.observation.type", "tool"),
+                                          s("langfuse.observation.input", '{"to": "OSL"}'),
+                                          s("langfuse.observation.level", "ERROR"),
+                                          s("langfuse.observation.status_message", "no seats")],
+              parentSpanId="5bd60ddcf1bdb070", name="flights"),
+    )
+    (run,) = otlp.read_request(body, "application/json")[0]
+    assert run.conversation_id == "lf-sess" and run.user_input == "find a flight"
+    assert run.agent_id == "travel-agent"
+    (llm,) = run.of_type("llm.responded")
+    assert (llm.payload["model"], llm.payload["output"]) == ("gpt-4o", "searching")
+    (tool,) = run.of_type("tool.responded")
+    assert tool.payload["tool_name"] == "flights" and tool.payload["error"] == "no seats"
+    assert run.of_type("tool.called")[0].payload["args"] == '{"to": "OSL"}'
