@@ -68,6 +68,13 @@ _INT = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w.])|(?<![\w.,])\d+(?![\w.,
 # An opaque token: letters and digits mixed, with optional joiners, no spaces.
 _TOKEN = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.:#-]{4,}$")
 
+# Every identifier holds a digit, "@", "/" or "\\": a cheap test that skips most words.
+_MAYBE_ID = re.compile(r"[\d@/\\]")
+# One pass to rule a text out before naming which phrases matched.
+_ANY_INJECTION = re.compile("|".join(f"(?:{rx})" for _, rx in _INJECTION), re.IGNORECASE)
+_ANY_MARKER = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _MARKERS),
+                         re.IGNORECASE | re.MULTILINE)
+
 SCAN_LIMIT = 32_768
 SCAN_HALF = 16_384
 
@@ -84,6 +91,8 @@ def injection_matches(text: str) -> list[str]:
     if not text:
         return []
     window = scan_window(text)
+    if not _ANY_INJECTION.search(window):
+        return []
     return [name for name, rx in _INJECTION_RE if rx.search(window)]
 
 
@@ -92,6 +101,8 @@ def injection_markers(text: str) -> list[str]:
     if not text:
         return []
     window = scan_window(text)
+    if not _ANY_MARKER.search(window):
+        return []
     return [name for name, rx in _MARKERS if rx.search(window)]
 
 
@@ -136,7 +147,7 @@ def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
     """Identifier-like substrings of ``text``: UUIDs, emails, URLs, paths, integers above
     ``small_int_max``. Order of first appearance, no duplicates."""
     seen: dict[str, None] = {}
-    if not text:
+    if not text or not _MAYBE_ID.search(text):
         return []
     for rx in (_UUID, _EMAIL, _URL, _PATH):
         for m in rx.finditer(text):

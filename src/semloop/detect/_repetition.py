@@ -3,6 +3,7 @@ truncation loops, runaway iteration, and the library's lexical loop metric."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,18 +34,15 @@ def repeats(a: Call, b: Call) -> bool:
     return ao is None or bo is None or ao == bo
 
 
-def _largest_repeat(calls: Sequence[Call]) -> list[Call]:
-    """The biggest set of calls in ``calls`` that all repeat one another."""
-    best: list[Call] = []
-    for i, first in enumerate(calls):
-        if len(calls) - i <= len(best):
-            break
-        group = [first]
-        for other in calls[i + 1:]:
-            if all(repeats(member, other) for member in group):
-                group.append(other)
-        if len(group) > len(best):
-            best = group
+def _densest(positions: Sequence[int], window: int) -> tuple[int, int]:
+    """(start, count) of the most positions inside any ``window`` consecutive slots."""
+    best = (0, 0)
+    lo = 0
+    for hi, pos in enumerate(positions):
+        while pos - positions[lo] >= window:
+            lo += 1
+        if hi - lo + 1 > best[1]:
+            best = (lo, hi - lo + 1)
     return best
 
 
@@ -56,11 +54,23 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     threshold, window = p["threshold"], p["window"]
     if len(calls) < threshold:
         return None
+    groups: dict[tuple[str, str], list[int]] = {}
+    for pos, call in enumerate(calls):
+        groups.setdefault((call.name, call.key), []).append(pos)
     best: list[Call] = []
-    for start in range(max(1, len(calls) - window + 1)):
-        group = _largest_repeat(calls[start:start + window])
-        if len(group) > len(best):
-            best = group
+    for positions in groups.values():
+        if len(positions) < threshold:
+            continue
+        # Same arguments: split by answer (an unrecorded answer matches any), so a
+        # status poll whose answer changes is not counted as one repeated call.
+        answers = {calls[i].output_key for i in positions} - {None}
+        for answer in answers or {None}:
+            same = [i for i in positions if calls[i].output_key in (answer, None)]
+            if len(same) < max(threshold, len(best)):
+                continue
+            start, count = _densest(same, window)
+            if count > len(best):
+                best = [calls[i] for i in same[start:start + count]]
     if len(best) < threshold:
         return None
     first = best[0]
@@ -219,10 +229,29 @@ RUNAWAY_ITERATION = Detector(
 
 
 def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
-    from ..lexical import LexicalLoopDetection  # the library's metric, stdlib only
+    from ..lexical import MIN_MEANINGFUL_WORDS, WEIGHTS, LexicalLoopDetection, combine_scores
 
     view = view_of(run)
     if len(view.calls) < 2:
+        return None
+    # Skip the metric when it cannot flag the run. Run.to_trace()
+    # gives a flat tree (calls under one agent span), so call-graph cycles score 1.0;
+    # and our argument key merges more calls than the metric's, so if no call repeats
+    # repetition_threshold times under our key, tool repetition scores 1.0 too. If even
+    # total reasoning stagnation (0.0) cannot then pull the score below threshold, the
+    # metric's answer is already known.
+    # Likewise stagnation compares adjacent LLM outputs of ≥ MIN_MEANINGFUL_WORDS words:
+    # without such a pair (counting every word, an upper bound) it scores 1.0.
+    counts: dict[tuple[str, str], int] = {}
+    for c in view.tools:
+        counts[(c.name, c.key)] = counts.get((c.name, c.key), 0) + 1
+    repeats_possible = max(counts.values(), default=0) >= p["repetition_threshold"]
+    wordy = [len((c.output or "").split()) >= MIN_MEANINGFUL_WORDS for c in view.llms]
+    stagnation_possible = any(a and b for a, b in itertools.pairwise(wordy))
+    floor = combine_scores({"tool_repetition": 0.0 if repeats_possible else 1.0,
+                            "reasoning_stagnation": 0.0 if stagnation_possible else 1.0,
+                            "call_graph_cycles": 1.0}, dict.fromkeys(WEIGHTS, True))
+    if floor >= p["threshold"]:
         return None
     metric = LexicalLoopDetection(
         threshold=p["threshold"], repetition_threshold=p["repetition_threshold"],

@@ -16,7 +16,7 @@ from ._patterns import (
     opaque_token,
 )
 from ._registry import Detector, Param, signal
-from ._view import Call, parse_args, view_of
+from ._view import Call, view_of
 from .baseline import Baseline
 
 __all__ = ["PROMPT_INJECTION_SIGNAL", "RETRIEVED_CONTENT_INJECTION", "TOOL_ARGUMENT_FABRICATION"]
@@ -132,7 +132,7 @@ def _leaves(value: Any) -> Iterator[Any]:
 
 def _arg_identifiers(args: Any, small_int_max: int) -> list[str]:
     found: dict[str, None] = {}
-    for leaf in _leaves(parse_args(args)):
+    for leaf in _leaves(args):
         if isinstance(leaf, bool) or leaf is None:
             continue
         if isinstance(leaf, int):
@@ -178,7 +178,7 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
                 corpus += "\n" + str(prompt).lower()
             continue
         if call.kind == "tool":
-            idents = _arg_identifiers(call.args, p["small_int_max"])
+            idents = _arg_identifiers(call.parsed_args, p["small_int_max"])
             missing = [i for i in idents if not _grounded(i, corpus)]
             if missing:
                 fabricated.append((call, missing))

@@ -21,15 +21,28 @@ __all__ = ["Call", "RunView", "args_key", "parse_args", "view_of"]
 _SPACE = re.compile(r"\s+")
 
 
+_PY_CONST = re.compile(r"\b(True|False|None)\b")
+_JSON_CONST = {"True": "true", "False": "false", "None": "null"}
+
+
 def parse_args(args: Any) -> Any:
     """Tool arguments as data: the SDK sends a dict, or its ``str()``/JSON text."""
     if isinstance(args, str):
         text = args.strip()
         if text[:1] in "{[":
-            try:
-                return json.loads(text)
-            except ValueError:
-                pass
+            if '"' in text or "'" not in text:
+                try:
+                    return json.loads(text)
+                except ValueError:
+                    pass
+            if "'" in text:
+                # str(dict) is JSON with single quotes for simple values; this is 20×
+                # cheaper than literal_eval, which stays the fallback for the rest.
+                try:
+                    return json.loads(_PY_CONST.sub(lambda m: _JSON_CONST[m.group(1)],
+                                                    text.replace("'", '"')))
+                except ValueError:
+                    pass
             try:
                 return ast.literal_eval(text)
             except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -38,25 +51,26 @@ def parse_args(args: Any) -> Any:
     return args
 
 
-def _norm(value: Any) -> Any:
+def _canon(value: Any) -> str:
+    # A canonical text of the value: dict keys sorted, strings lowercased with
+    # whitespace collapsed. Cheaper than json.dumps(sort_keys=True) of a normalised copy.
     if isinstance(value, str):
-        return _SPACE.sub(" ", value).strip().lower()
+        return repr(_SPACE.sub(" ", value).strip().lower())
     if isinstance(value, Mapping):
-        return {str(k): _norm(v) for k, v in value.items()}
+        items = sorted((str(k), _canon(v)) for k, v in value.items())
+        return "{" + ",".join(f"{k!r}:{v}" for k, v in items) + "}"
     if isinstance(value, (list, tuple)):
-        return [_norm(v) for v in value]
-    return value
+        return "[" + ",".join(_canon(v) for v in value) + "]"
+    return repr(value)
 
 
-def args_key(args: Any) -> str:
+def args_key(args: Any, parsed: Any = None) -> str:
     """Arguments compared as actions: key order, case and whitespace do not matter."""
-    parsed = parse_args(args)
+    if parsed is None:
+        parsed = parse_args(args)
     if isinstance(parsed, str):
-        return _norm(parsed)  # type: ignore[no-any-return]
-    try:
-        return json.dumps(_norm(parsed), sort_keys=True, default=str)
-    except (TypeError, ValueError):
-        return _norm(str(parsed))  # type: ignore[no-any-return]
+        return _SPACE.sub(" ", parsed).strip().lower()
+    return _canon(parsed)
 
 
 def _text(value: Any) -> str | None:
@@ -94,16 +108,29 @@ class Call:
     error: str | None = None
     latency_ms: float | None = None
     _args_key: str | None = field(default=None, repr=False)
+    _parsed: Any = field(default=None, repr=False)
+    _output_key: str | None = field(default=None, repr=False)
+    _tokens: dict[str, int] | None = field(default=None, repr=False)
+
+    @property
+    def parsed_args(self) -> Any:
+        if self._parsed is None:
+            self._parsed = parse_args(self.args)
+        return self._parsed
 
     @property
     def key(self) -> str:
         if self._args_key is None:
-            self._args_key = args_key(self.args)
+            self._args_key = args_key(self.args, self.parsed_args)
         return self._args_key
 
     @property
     def output_key(self) -> str | None:
-        return None if self.output is None else _SPACE.sub(" ", self.output).strip().lower()
+        if self.output is None:
+            return None
+        if self._output_key is None:
+            self._output_key = _SPACE.sub(" ", self.output).strip().lower()
+        return self._output_key
 
     def finish(self) -> None:
         r = self.response
@@ -136,12 +163,21 @@ class Call:
         return str((self.response or {}).get("finish_reason") or "")
 
     def tokens(self, name: str) -> int:
-        for source in (self.response, self.request):
-            if source:
-                value = _number(source.get(name))
-                if value is not None:
-                    return int(value)
-        return 0
+        """``prompt_tokens``, ``completion_tokens`` or ``reasoning_tokens`` (response first)."""
+        cache = self._tokens
+        if cache is None:
+            cache = self._tokens = {}
+        value = cache.get(name)
+        if value is None:
+            value = 0
+            for source in (self.response, self.request):
+                if source:
+                    number = _number(source.get(name))
+                    if number is not None:
+                        value = int(number)
+                        break
+            cache[name] = value
+        return value
 
 
 @dataclass
