@@ -242,10 +242,11 @@ def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signa
     # metric's answer is already known.
     # Likewise stagnation compares adjacent LLM outputs of ≥ MIN_MEANINGFUL_WORDS words:
     # without such a pair (counting every word, an upper bound) it scores 1.0.
-    counts: dict[tuple[str, str], int] = {}
+    by_key: dict[tuple[str, str], list[int]] = {}
     for c in view.tools:
-        counts[(c.name, c.key)] = counts.get((c.name, c.key), 0) + 1
-    repeats_possible = max(counts.values(), default=0) >= p["repetition_threshold"]
+        by_key.setdefault((c.name, c.key), []).append(c.step)
+    repeated = max(by_key.values(), key=len, default=[])
+    repeats_possible = len(repeated) >= p["repetition_threshold"]
     wordy = [len((c.output or "").split()) >= MIN_MEANINGFUL_WORDS for c in view.llms]
     stagnation_possible = any(a and b for a, b in itertools.pairwise(wordy))
     floor = combine_scores({"tool_repetition": 0.0 if repeats_possible else 1.0,
@@ -260,10 +261,6 @@ def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signa
     if not result.flags_loop(p["threshold"]):
         return None
     # Name the steps that repeat: identical tool calls if any, else the LLM steps.
-    counts: dict[tuple[str, str], list[int]] = {}
-    for c in view.tools:
-        counts.setdefault((c.name, c.key), []).append(c.step)
-    repeated = max(counts.values(), key=len, default=[])
     steps = repeated if len(repeated) >= p["repetition_threshold"] else [c.step for c in view.llms]
     confidence = 0.5 + 0.5 * (p["threshold"] - result.score) / p["threshold"]
     return signal(run, "AGENT_LOOP", Severity.HIGH, confidence, steps,
