@@ -46,3 +46,19 @@ def test_repeated_runs_in_one_process_are_identical(backend: LocalBackend) -> No
     rows.reverse()
     second = list(reversed(run()))
     assert first == second
+
+
+def test_cached_vectors_give_the_same_answers_as_fresh_ones(backend: LocalBackend) -> None:
+    rows = read_rows(WILD_DATASET)
+    uncached = LocalBackend(cache_size=0)
+
+    def answers(b: LocalBackend) -> list[dict[str, float]]:
+        detector = SemanticLoopDetection(b)
+        return [
+            {k: a.value for k, a in detector.measure(Trace.from_dict(r)).answers.items()}
+            for r in rows
+        ]
+
+    warm = answers(backend)
+    assert answers(backend) == warm  # now every vector comes from the cache
+    assert answers(uncached) == warm

@@ -54,7 +54,8 @@ _NEW_OUTPUT = -2.0  # the same call returned something new: a retry that learned
 _EMPTY_BONUS = 0.5  # the same empty/error result again
 _TEXT_WEIGHT = 0.35  # how much reasoning text moves a decision the tool calls already made
 _DECISIVE = 3.0  # |tool log-odds| beyond which text cannot flip the answer
-_MIXED_STEPS = -1.0  # one step called tools, the other only reasoned: different kinds of work
+_MIXED_STEPS = -2.0  # one step called tools, the other only reasoned: different kinds of work
+_EMBED_WORDS = 48  # words of a step embedded: the intent is stated early, and time ~ length
 _TEXT_IDENTICAL = 3.0
 _TEXT_TEMPLATE_ONLY = 2.5
 _COS_CENTRE = 0.65  # masked MiniLM cosines: same-topic different steps reach ~0.6
@@ -122,6 +123,7 @@ class LocalJudgement:
         self._embed = embed
         self._cos: dict[tuple[str, str], float] = {}
         self._vectors: dict[str, Any] = {}
+        self._embed_texts: dict[int, str] = {}
         raw_tool_calls = state.get("tool_calls") if isinstance(state, Mapping) else None
         self._tool_calls: Mapping[str, Any] = (
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
@@ -145,8 +147,14 @@ class LocalJudgement:
             if not v.text:
                 v.entities = frozenset(e for c in v.calls for e in c.entities)
 
+    def _embed_text(self, v: StepView) -> str:
+        text = self._embed_texts.get(v.index)
+        if text is None:
+            text = self._embed_texts[v.index] = self._choose_embed_text(v)
+        return text
+
     @staticmethod
-    def _embed_text(v: StepView) -> str:
+    def _choose_embed_text(v: StepView) -> str:
         """What the step says in words: its residual (or whole text) without entities.
 
         Entities are compared exactly (novelty) instead: left in, one shared file name makes
@@ -155,7 +163,7 @@ class LocalJudgement:
         for toks in (v.residual, v.toks):
             words = [t for t in toks if t not in v.entities]
             if len(content_tokens(words)) >= 3:
-                return " ".join(words)
+                return " ".join(words[:_EMBED_WORDS])
         return v.text
 
     def _ensure_vectors(self, texts: Sequence[str]) -> None:
@@ -289,6 +297,8 @@ class LocalJudgement:
             call_logits[(k, j)] = a
             if a is not None and abs(a) >= _DECISIVE:
                 continue
+            if a is None and (vk.calls or vj.calls):
+                continue  # a tool step against a reasoning-only step: words can't make a repeat
             both_text = bool(vk.text and vj.text)
             if both_text and self._text_logit(vk, vj, lexical_only=True) is None:
                 step_texts.extend((self._embed_text(vk), self._embed_text(vj)))
@@ -297,17 +307,17 @@ class LocalJudgement:
         for k, j in pairs:
             vk, vj = self.views[k], self.views[j]
             a = call_logits[(k, j)]
-            decisive = a is not None and abs(a) >= _DECISIVE
-            t = self._text_logit(vk, vj, lexical_only=decisive)
-            if decisive and t is None:
-                t = 0.0
             if a is not None:
+                t = self._text_logit(vk, vj, lexical_only=abs(a) >= _DECISIVE)
                 logit = a + _TEXT_WEIGHT * (t or 0.0)
-            elif t is not None:
-                logit = t + (_MIXED_STEPS if (vk.calls or vj.calls) else 0.0)
-                self._text_only.add((k, j))
+            elif vk.calls or vj.calls:
+                t = self._text_logit(vk, vj, lexical_only=True)
+                logit = _MIXED_STEPS + (t or 0.0)
             else:
-                logit = 0.0  # nothing to compare: undecided
+                t = self._text_logit(vk, vj, lexical_only=False)
+                logit = 0.0 if t is None else t  # nothing to compare: undecided
+                if t is not None:
+                    self._text_only.add((k, j))
             self._logits[(k, j)] = logit
 
     def repeat_logit(self, k: int, j: int) -> float:

@@ -18,7 +18,8 @@ class LocalBackend:
 
     The model is loaded and verified when the backend is built, so a missing extra or a
     damaged model file fails at once, not on the first trace. ``threads`` is onnxruntime's
-    intra-op thread count.
+    intra-op thread count; ``cache_size`` sentence vectors are kept between traces (agents
+    repeat themselves; a vector does not depend on its batch, so answers stay identical).
     """
 
     name = "local"
@@ -30,10 +31,14 @@ class LocalBackend:
         threads: int = 2,
         model_path: str | Path | None = None,
         expected_sha256: str = MODEL_SHA256,
+        cache_size: int = 4096,
     ) -> None:
         self.threads = threads
         self._embedder = Embedder(
-            threads=threads, model_path=model_path, expected_sha256=expected_sha256
+            threads=threads,
+            model_path=model_path,
+            expected_sha256=expected_sha256,
+            cache_size=cache_size,
         )
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
@@ -41,3 +46,7 @@ class LocalBackend:
         answers = answer_questions(state, questions, self._embedder.embed) if questions else {}
         latency_ms = (time.perf_counter() - start) * 1000.0
         return JudgeResponse(answers=answers, cost_usd=0.0, latency_ms=latency_ms, model=self.model)
+
+    def clear_cache(self) -> None:
+        """Forget remembered sentence vectors (for cold-latency measurements)."""
+        self._embedder.clear_cache()

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -85,9 +86,14 @@ def clean_text(text: str) -> str:
     return _TRUNCATION.sub("", text or "")
 
 
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(_TOKEN.findall(clean_text(text).lower()))
+
+
 def tokens(text: str) -> list[str]:
     """Lowercased word tokens; file names, paths and ids stay whole."""
-    return _TOKEN.findall(clean_text(text).lower())
+    return list(_tokens(text))
 
 
 def content_tokens(toks: Iterable[str]) -> list[str]:
@@ -101,6 +107,7 @@ def _norm_entity(raw: str) -> str:
     return ent
 
 
+@lru_cache(maxsize=16384)
 def entities(text: str) -> frozenset[str]:
     """Concrete things named in the text: paths, file names, URLs, ids, numbers, quoted
     strings and capitalised names (not at a sentence start)."""
