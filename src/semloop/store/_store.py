@@ -6,12 +6,13 @@ import contextlib
 import hashlib
 import hmac
 import json
+import operator
 import re
 import secrets
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import exc as sa_exc
@@ -93,6 +94,14 @@ class Store:
             self._write_lock: contextlib.AbstractContextManager[object] = (
                 threading.Lock() if self.dialect is Dialect.SQLITE else contextlib.nullcontext()
             )
+            # The ingest hot path: the statement compiled once, its rows handed to the
+            # driver as they are. SQLAlchemy's per-row bind processing cost ingest ~12 µs
+            # of CPU per event, as much as the driver itself.
+            compiled = q.add_events(self.dialect).compile(
+                dialect=self._engine.dialect, column_keys=list(q.EVENT_COLUMNS))
+            order = operator.itemgetter(*compiled.positiontup) if compiled.positiontup else None
+            self._add_events_sql: tuple[str, Callable[[dict[str, Any]], Any] | None] = (
+                str(compiled), order)
             if migrate:
                 upgrade(self._engine)
 
@@ -191,7 +200,7 @@ class Store:
                 "agent_version": _no_nul(e.agent_version) or "",
                 "step_index": e.step_index,
                 "timestamp": e.timestamp,
-                "payload": e.payload,
+                "payload": _dumps(e.payload),
                 "parent_run_id": _no_nul(e.parent_run_id),
                 "trace_id": _no_nul(e.trace_id),
                 "conversation_id": _no_nul(e.conversation_id),
@@ -199,11 +208,13 @@ class Store:
             }
             for e in events
         ]
-        stmt = q.add_events(self.dialect)
+        sql, order = self._add_events_sql
+        params: list[Any] = rows if order is None else [order(r) for r in rows]
         stored = 0
         with _errors("store events"), self._write() as conn:
-            for start in range(0, len(rows), _CHUNK):
-                stored += max(conn.execute(stmt, rows[start:start + _CHUNK]).rowcount, 0)
+            for start in range(0, len(params), _CHUNK):
+                result = conn.exec_driver_sql(sql, params[start:start + _CHUNK])
+                stored += max(result.rowcount, 0)
         return stored
 
     def get_run(self, org_id: str, run_id: str) -> Run | None:

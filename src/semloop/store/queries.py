@@ -18,6 +18,7 @@ from ._dialect import Dialect, insert_ignore, insert_or_take_over
 from ._models import ApiKey, EventRow, Organization, ProcessedRun, RunClaim, SignalRow
 
 __all__ = [
+    "EVENT_COLUMNS",
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
@@ -69,12 +70,19 @@ def key_by_key_id(key_id: str) -> Select[str, str]:
     )
 
 
+#: The columns ``add_events`` fills, in order (``id`` is the database's).
+EVENT_COLUMNS = ("org_id", "event_id", "event_type", "run_id", "agent_id", "agent_version",
+                 "step_index", "timestamp", "payload", "parent_run_id", "trace_id",
+                 "conversation_id", "received_at")
+
+
 def add_events(dialect: Dialect) -> Insert:
     """Store events; one already stored under the same (org, event_id) is skipped.
 
     Run as an executemany; the driver's rowcount is then the number of rows stored.
     """
-    stmt = insert_ignore(dialect, events, ["org_id", "event_id"])
+    # inline(): no implicit RETURNING of the new ids, which nobody reads.
+    stmt = insert_ignore(dialect, events, ["org_id", "event_id"]).inline()
     return stmt.execution_options(preserve_rowcount=True)
 
 
