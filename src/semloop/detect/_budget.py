@@ -58,7 +58,7 @@ SLOW_STEP = Detector(
     params=(
         Param("inflation", 2.0, "fire above this multiple of the agent's P75 step latency",
               1.0, 100.0),
-        Param("tool_ms", 15_000.0, "static tool/retrieval threshold before the baseline exists",
+        Param("tool_ms", 15_000.0, "static tool threshold before the baseline exists",
               1.0, 3_600_000.0),
         Param("llm_ms", 30_000.0, "static LLM threshold before the baseline exists",
               1.0, 3_600_000.0),

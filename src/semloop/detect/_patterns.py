@@ -143,13 +143,37 @@ def acknowledges(text: str) -> bool:
     return bool(_ACKNOWLEDGE.search(text))
 
 
+ID_SCAN_LIMIT = 8192
+
+
+def _bounded(text: str) -> str:
+    # Identifier patterns can backtrack on long runs of word characters; ids sit near the
+    # start of an argument or message, so a bounded head keeps the cost linear and small.
+    return text if len(text) <= ID_SCAN_LIMIT else text[:ID_SCAN_LIMIT]
+
+
+def _present(text: str) -> list[re.Pattern[str]]:
+    """The identifier patterns whose anchor character occurs in ``text``."""
+    out = []
+    if "-" in text:
+        out.append(_UUID)
+    if "@" in text:
+        out.append(_EMAIL)
+    if "://" in text:
+        out.append(_URL)
+    if "/" in text or "\\" in text:
+        out.append(_PATH)
+    return out
+
+
 def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
     """Identifier-like substrings of ``text``: UUIDs, emails, URLs, paths, integers above
     ``small_int_max``. Order of first appearance, no duplicates."""
     seen: dict[str, None] = {}
+    text = _bounded(text)
     if not text or not _MAYBE_ID.search(text):
         return []
-    for rx in (_UUID, _EMAIL, _URL, _PATH):
+    for rx in _present(text):
         for m in rx.finditer(text):
             seen.setdefault(m.group(0).rstrip(".,;:"), None)
     # Dates are computed ("next Monday"), not looked up: their digits are not identifiers.
@@ -157,7 +181,9 @@ def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
         token = m.group(0)
         if any(token in found for found in seen):
             continue  # the digits of a UUID, URL or path, already reported whole
-        if int(token.replace(",", "")) > small_int_max:
+        digits = token.replace(",", "")
+        # Compare lengths first: int() of a 5,000-digit string raises ValueError.
+        if len(digits) > 18 or int(digits) > small_int_max:
             seen.setdefault(token, None)
     return list(seen)
 
@@ -173,7 +199,10 @@ def entities(text: str) -> list[str]:
     seen: dict[str, None] = {}
     if not text:
         return []
-    for rx in (_UUID, _EMAIL, _URL):
+    text = _bounded(text)
+    for rx in _present(text):
+        if rx is _PATH:
+            continue
         for m in rx.finditer(text):
             seen.setdefault(m.group(0).rstrip(".,;:"), None)
     for m in _INT.finditer(text):

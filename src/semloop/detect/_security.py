@@ -161,7 +161,7 @@ def _grounded(ident: str, corpus: str) -> bool:
         return bool(host) and host in corpus
     if low.replace(",", "").isdigit():
         digits = low.replace(",", "")
-        return digits in corpus or f"{int(digits):,}" in corpus
+        return digits in corpus or (len(digits) <= 18 and f"{int(digits):,}" in corpus)
     return False
 
 
@@ -211,6 +211,7 @@ TOOL_ARGUMENT_FABRICATION = Detector(
     guards=("checking stops at the first unrecorded output, which could have held the id",
             "URLs on a host that appears in the context are grounded (agents build API paths)",
             "dates and times are computed, not identifiers",
+            "each argument is scanned in its first 8 KiB, which bounds the cost of huge ones",
             ("the model's own earlier outputs do not ground an id: that is where invented ids "
             "come from")),
 )
