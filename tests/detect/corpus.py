@@ -382,6 +382,23 @@ def build() -> list[Case]:
              _runaway(60).llm("Here is the final report you asked for.").running(),
              quiet={"RUNAWAY_ITERATION"}),
 
+        # ---- more guards, one per rule
+        Case("retries interleaved with another tool still storm",
+             _b().fail("fetch", {"u": 1}).tool("search", {"q": 1}, "a")
+             .fail("fetch", {"u": 1}).tool("search", {"q": 2}, "b").fail("fetch", {"u": 1})
+             .llm("The fetch keeps failing with an error.").error(), fires={"RETRY_STORM"}),
+        Case("identical calls with no answer yet", _b().tool("search", {"q": "x"}, respond=False)
+             .tool("search", {"q": "x"}, respond=False).tool("search", {"q": "x"}, respond=False)
+             .running(), fires={"TOOL_LOOP"}),
+        Case("pipeline without a model", _b().fail("extract", {"f": 1}).tool("load", {"t": 1}, "ok")
+             .complete(), quiet={"UNREAD_TOOL_ERROR"}),
+        Case("errored before any step", _b().error("ConfigError: no API key"),
+             fires={"FIRST_STEP_FAILURE"}),
+        Case("stops at max iterations after talking", _stall(4, 1).complete("max_iterations"),
+             fires={"GOAL_ABANDONMENT"}),
+        Case("output_length 0 with no text recorded", healthy().llm(None, output_length=0)
+             .complete(), fires={"EMPTY_LLM_RESPONSE"}),
+
         # ---- AGENT_LOOP
         Case("lexical loop: identical calls and identical reasoning", _lexical_loop().running(),
              fires={"AGENT_LOOP", "TOOL_LOOP"}),

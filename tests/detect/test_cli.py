@@ -101,3 +101,30 @@ def test_other_formats_through_the_importers(tmp_path: Path) -> None:
 def test_unreadable_file_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["detect", str(tmp_path / "nope.ndjson")])
     assert result.exit_code == 2 and "cannot read" in result.stderr
+
+
+def test_baseline_from_the_file(tmp_path: Path) -> None:
+    normal = [healthy(run_id=f"n{i}").complete() for i in range(20)]
+    slow = healthy(run_id="slow").tool("search", {"q": "x"}, "y", latency_ms=3_000).complete()
+    path = _write(tmp_path, [*normal, slow])
+
+    def flagged(*extra: str) -> dict[str, list[str]]:
+        result = runner.invoke(app, ["detect", str(path), "--json", *extra])
+        assert result.exit_code == 0, result.output
+        return {r["run_id"]: [s["failure_type"] for s in r["signals"]]
+                for r in json.loads(result.stdout)["runs"] if r["signals"]}
+
+    assert flagged() == {}  # 3 s is under the static 15 s
+    assert flagged("--baseline") == {"slow": ["SLOW_STEP"]}  # but 25× this agent's P75
+
+
+def test_detect_imports_with_the_standard_library_alone() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; import semloop.detect; "
+            "third = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
+            " - {'semloop', '__main__'}); print([m for m in third if not m.startswith('_')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"

@@ -321,8 +321,9 @@ def view_of(run: Run) -> RunView:
     Runs are treated as immutable once handed to the detectors.
     """
     last = getattr(_cache, "last", None)
-    if last is not None and last[0] is run and last[2] == len(run.events):
+    if (last is not None and last[0] is run and last[2] is run.events
+            and last[3] == len(run.events)):
         return last[1]  # type: ignore[no-any-return]
     view = _build(run)
-    _cache.last = (run, view, len(run.events))
+    _cache.last = (run, view, run.events, len(run.events))
     return view
