@@ -476,3 +476,39 @@ def test_store_emitter_keeps_the_good_events_when_the_store_rejects_one() -> Non
     stats = client.stats
     assert (stats.sent, stats.send_failures, stats.retries) == (3, 1, 0)
     assert _accounted(client)
+
+
+def test_threads_recording_through_a_shutdown_lose_nothing_unaccounted() -> None:
+    emitter = ListEmitter()
+    client = Client(emitter=emitter, batch_size=50, flush_interval=0.01, buffer_size=500)
+    errors: list[BaseException] = []
+    started = threading.Barrier(5)
+    stop = threading.Event()
+
+    def agent(n: int) -> None:
+        try:
+            started.wait()
+            i = 0
+            while not stop.is_set():
+                i += 1
+                with client.run(f"agent-{n}") as run:
+                    run.tool_called("t", {"i": i})
+        except BaseException as exc:  # noqa: BLE001 - the test reports any escape
+            errors.append(exc)
+
+    threads = [threading.Thread(target=agent, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    started.wait()
+    time.sleep(0.05)
+    client.shutdown(10)
+    time.sleep(0.02)
+    stop.set()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    stats = client.stats
+    assert stats.emitted % 3 == 0
+    assert stats.sent == len(emitter.events) > 0
+    assert stats.dropped_closed > 0  # the agents outlived the client
+    assert _accounted(client)

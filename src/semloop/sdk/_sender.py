@@ -154,10 +154,16 @@ class Sender:
     def _start(self) -> None:
         with self._lock:
             if self._closed:
-                dropped = len(self._buf)
-                self._buf.clear()
-                self.dropped_closed += dropped
-                if self.dropped_closed == dropped:
+                first = self.dropped_closed == 0
+                # One by one, not clear(): shutdown() may still be draining this buffer,
+                # and each record must be counted exactly once, as sent or as dropped.
+                while True:
+                    try:
+                        self._buf.popleft()
+                    except IndexError:
+                        break
+                    self.dropped_closed += 1
+                if first:
                     logger.warning("semloop: events recorded after client.shutdown() are dropped")
                 return
             if self._thread is not None:
@@ -251,23 +257,25 @@ class Sender:
                 return
 
     def _drain(self) -> None:
+        # Only what is buffered now: under a steady stream of new records a flush or a
+        # shutdown must still finish.
         buf = self._buf
-        while True:
+        remaining = len(buf)
+        while remaining > 0:
+            count = min(self._batch_size, remaining)
+            remaining -= count
             batch: list[Event] = []
-            taken = 0
-            while taken < self._batch_size:
+            for _ in range(count):
                 try:
                     record = buf.popleft()
-                except IndexError:
+                except IndexError:  # overflow evicted some meanwhile
+                    remaining = 0
                     break
-                taken += 1
                 event = self._make(record)
                 if event is not None:
                     batch.append(event)
             if batch:
                 self._send(batch)
-            if taken < self._batch_size:
-                return
 
     def _make(self, record: Record) -> Event | None:
         try:
