@@ -1,16 +1,50 @@
-"""The most similar adjacent pair of cleaned LLM outputs, as deepeval computes it.
+"""The most similar adjacent pair of cleaned LLM outputs, exactly as deepeval computes it.
 
 Similarity of a pair = max(bigram Jaccard, ``difflib.SequenceMatcher(None, a, b).ratio()``)
-on the space-joined cleaned words.
+on the space-joined cleaned words. deepeval spends ~90 % of its time in that
+``SequenceMatcher`` call; this module returns the same floats much faster, in two ways.
+
+1. :func:`matching_characters` reproduces ``get_matching_blocks()`` (the sum of its sizes,
+   which is all ``ratio()`` uses) without difflib's per-character Python loop.
+   With ``isjunk=None`` and the default ``autojunk=True``, difflib's
+   ``find_longest_match(alo, ahi, blo, bhi)`` does this:
+
+   - a *seed* is a run of positions ``(i, j), (i+1, j+1), ...`` inside the box where
+     ``a[i] == b[j]`` and ``b[j]`` is not *popular* (when ``len(b) >= 200``, a character
+     occurring more than ``len(b) // 100 + 1`` times in ``b`` is popular);
+   - the longest seed wins; among equally long ones, the one ending at the smallest ``i``,
+     then the smallest ``j`` (difflib scans ``i`` then ``j`` upwards and keeps a strict ``>``);
+   - the winner (or, with no seed at all, the empty match at ``(alo, blo)``) is extended
+     backwards and forwards over equal characters, popular or not (nothing is junk).
+
+   difflib walks every character of ``a[alo:ahi]`` for every box. Here the seeds are the
+   pairs of equal *non-popular* characters, listed once; the run length of a pair inside a
+   box is its run length in the whole strings clipped at the box's lower corner, so each box
+   only scans its own pairs, and the extensions compare slices (C speed) instead of
+   characters. On texts where every character of ``b`` is popular (long outputs over a
+   small alphabet) there are no seeds and the whole computation is one prefix comparison.
+
+2. :func:`best_adjacent` only computes a ratio when it can change the outcome: the caller reads
+   the maximum similarity only when it reaches the threshold, and a pair only replaces the
+   current best when it is strictly greater (first pair wins ties). A pair whose proven
+   upper bound (difflib's own ``real_quick_ratio``/``quick_ratio`` bounds, or its Jaccard
+   when the ratio provably cannot exceed it) cannot matter is skipped; identical strings
+   are 1.0 without matching.
+
+Every shortcut is exact: ``tests/lexical/`` compares against difflib on random strings
+around the thresholds and against deepeval's metric end to end.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 from itertools import pairwise
 
-__all__ = ["best_pair", "bigram_jaccard", "sequence_ratio"]
+__all__ = ["best_adjacent", "bigram_jaccard", "matching_characters", "sequence_ratio"]
+
+# difflib's autojunk: only strings b of at least this length have popular characters.
+AUTOJUNK_MIN_LEN = 200
 
 
 def bigram_jaccard(words_a: Sequence[str], words_b: Sequence[str]) -> float:
@@ -24,23 +58,229 @@ def bigram_jaccard(words_a: Sequence[str], words_b: Sequence[str]) -> float:
     return len(bigrams_a & bigrams_b) / len(union)
 
 
-def sequence_ratio(a: str, b: str) -> float:
-    return SequenceMatcher(None, a, b).ratio()
+def _ratio(matches: int, length: int) -> float:
+    # The same expression as difflib's _calculate_ratio, so the floats are identical.
+    return 2.0 * matches / length if length else 1.0
 
 
-def best_pair(
-    pairs: Sequence[tuple[int, Sequence[str], Sequence[str]]], threshold: float
-) -> tuple[float, int]:
-    """``(max similarity, index of the first pair reaching it)``; ``(0.0, -1)`` for none.
+def _common_prefix(a: str, i: int, b: str, j: int, limit: int) -> int:
+    """Largest n <= limit with a[i:i+n] == b[j:j+n], by galloping slice comparisons."""
+    if limit <= 0 or a[i] != b[j]:
+        return 0
+    low, step = 1, 8  # a[i:i+low] == b[j:j+low] holds throughout
+    while low < limit:
+        high = min(low + step, limit)
+        if a[i + low : i + high] == b[j + low : j + high]:
+            low = high
+            step *= 2
+            continue
+        # The first difference lies in [low, high): binary search for it.
+        while high - low > 1:
+            mid = (low + high) // 2
+            if a[i + low : i + mid] == b[j + low : j + mid]:
+                low = mid
+            else:
+                high = mid
+        return low
+    return low
 
-    The value is exact whenever it is ``>= threshold``; below that only the fact that it
-    is below matters to the caller.
+
+def _common_suffix(a: str, i: int, b: str, j: int, limit: int) -> int:
+    """Largest n <= limit with a[i-n:i] == b[j-n:j]."""
+    if limit <= 0 or a[i - 1] != b[j - 1]:
+        return 0
+    low, step = 1, 8
+    while low < limit:
+        high = min(low + step, limit)
+        if a[i - high : i - low] == b[j - high : j - low]:
+            low = high
+            step *= 2
+            continue
+        while high - low > 1:
+            mid = (low + high) // 2
+            if a[i - mid : i - low] == b[j - mid : j - low]:
+                low = mid
+            else:
+                high = mid
+        return low
+    return low
+
+
+def _positions(text: str, char: str) -> list[int]:
+    found = []
+    i = text.find(char)
+    while i >= 0:
+        found.append(i)
+        i = text.find(char, i + 1)
+    return found
+
+
+def _seed_chars(a: str, b: str) -> set[str]:
+    """Characters that can seed a match: in both strings and not popular in ``b``."""
+    chars = set(b)
+    if len(b) >= AUTOJUNK_MIN_LEN:
+        limit = len(b) // 100 + 1
+        chars = {c for c in chars if b.count(c) <= limit}
+    return {c for c in chars if c in a}
+
+
+class _Seeds:
+    """Where the seed pairs are, indexed for box queries.
+
+    A seed pair is ``(i, j)`` with ``a[i] == b[j]`` a seed character. ``rows`` lists the
+    ``i`` holding a seed character; ``columns[c]`` the ``j`` holding ``c``, ascending (the
+    order of difflib's ``b2j`` lists). ``runs`` holds the diagonal run length of the few
+    pairs whose run is longer than 1; ``long_rows`` lists (ascending) the rows having such
+    a pair, with ``long_reach[n]`` the longest run on ``long_rows[n:]``.
     """
+
+    def __init__(self, a: str, b: str, chars: set[str]) -> None:
+        # Seed characters are rare in b by construction (and usually in a): str.find jumps
+        # between occurrences at memchr speed.
+        self.rows = sorted(i for c in chars for i in _positions(a, c))
+        columns = {c: _positions(b, c) for c in chars}
+        self.columns = columns
+        runs: dict[tuple[int, int], int] = {}
+        row_best: dict[int, int] = {}
+        previous = -2
+        for i in self.rows:
+            if i == previous + 1:  # a[i-1] is a seed character too: runs can continue
+                before = a[i - 1]
+                for j in columns[a[i]]:
+                    if j and b[j - 1] == before:
+                        run = runs.get((i - 1, j - 1), 1) + 1
+                        runs[i, j] = run
+                        if run > row_best.get(i, 1):
+                            row_best[i] = run
+            previous = i
+        self.runs = runs
+        self.long_rows = sorted(row_best)
+        reach = [row_best[i] for i in self.long_rows] + [0]
+        for n in range(len(reach) - 2, -1, -1):
+            reach[n] = max(reach[n], reach[n + 1])
+        self.long_reach = reach
+
+    def _scan_row(
+        self, a: str, i: int, alo: int, blo: int, bhi: int, best: tuple[int, int, int]
+    ) -> tuple[int, int, int]:
+        """difflib's inner loop over the ``j`` of row ``i`` inside the box."""
+        besti, bestj, bestsize = best
+        runs = self.runs
+        js = self.columns[a[i]]
+        for c in range(bisect_left(js, blo), len(js)):
+            j = js[c]
+            if j >= bhi:
+                break
+            # The run as difflib sees it inside this box: clipped at the lower corner.
+            k = runs.get((i, j), 1)
+            if i - alo < k:
+                k = i - alo + 1
+            if j - blo < k:
+                k = j - blo + 1
+            if k > bestsize:
+                besti, bestj, bestsize = i - k + 1, j - k + 1, k
+        return besti, bestj, bestsize
+
+    def longest(self, a: str, alo: int, ahi: int, blo: int, bhi: int) -> tuple[int, int, int]:
+        """difflib's best seed in the box, before extension: ``(i, j, size)``.
+
+        difflib keeps the first strictly longer run scanning ``i`` then ``j`` upwards.
+        The first row with a pair in the box gives a run of at least 1; after it, only
+        rows holding a longer run can do better, and those are few.
+        """
+        best = (alo, blo, 0)
+        rows, columns = self.rows, self.columns
+        r = bisect_left(rows, alo)
+        while r < len(rows):
+            i = rows[r]
+            if i >= ahi:
+                return best
+            js = columns[a[i]]
+            c = bisect_left(js, blo)
+            if c < len(js) and js[c] < bhi:
+                best = self._scan_row(a, i, alo, blo, bhi, best)
+                break
+            r += 1
+        else:
+            return best
+        long_rows, reach = self.long_rows, self.long_reach
+        n = bisect_left(long_rows, i + 1)
+        while n < len(long_rows) and best[2] < reach[n]:
+            i = long_rows[n]
+            if i >= ahi:
+                break
+            best = self._scan_row(a, i, alo, blo, bhi, best)
+            n += 1
+        return best
+
+
+def matching_characters(a: str, b: str) -> int:
+    """Sum of the sizes of ``SequenceMatcher(None, a, b).get_matching_blocks()``."""
+    if a == b:
+        # The first block difflib finds is then the whole diagonal (docs/lexical.md).
+        return len(a)
+    chars = _seed_chars(a, b)
+    seeds = _Seeds(a, b, chars) if chars else None
+    total = 0
+    boxes = [(0, len(a), 0, len(b))]
+    while boxes:
+        alo, ahi, blo, bhi = boxes.pop()
+        if seeds is None:
+            besti, bestj, bestsize = alo, blo, 0
+        else:
+            besti, bestj, bestsize = seeds.longest(a, alo, ahi, blo, bhi)
+        back = _common_suffix(a, besti, b, bestj, min(besti - alo, bestj - blo))
+        besti -= back
+        bestj -= back
+        bestsize += back
+        ahead = min(ahi - besti, bhi - bestj) - bestsize
+        bestsize += _common_prefix(a, besti + bestsize, b, bestj + bestsize, ahead)
+        if not bestsize:
+            continue
+        total += bestsize
+        if alo < besti and blo < bestj:
+            boxes.append((alo, besti, blo, bestj))
+        iend, jend = besti + bestsize, bestj + bestsize
+        if iend < ahi and jend < bhi:
+            boxes.append((iend, ahi, jend, bhi))
+    return total
+
+
+def sequence_ratio(a: str, b: str) -> float:
+    """``difflib.SequenceMatcher(None, a, b).ratio()``, exactly."""
+    return _ratio(matching_characters(a, b), len(a) + len(b))
+
+
+def best_adjacent(cleaned: Sequence[Sequence[str] | None], threshold: float) -> tuple[float, int]:
+    """``(max similarity, i)`` over adjacent pairs ``(i, i + 1)``; ``(0.0, -1)`` for none.
+
+    ``None`` entries (outputs deepeval skips) break the pairs they belong to. As in
+    deepeval's loop, ``i`` is the first pair reaching the maximum. The value is exact
+    whenever it is ``>= threshold``; below the threshold the caller only learns that.
+    """
+    joined = [None if words is None else " ".join(words) for words in cleaned]
+
     best, where = 0.0, -1
-    for i, words_a, words_b in pairs:
-        similarity = max(
-            bigram_jaccard(words_a, words_b), sequence_ratio(" ".join(words_a), " ".join(words_b))
-        )
+    ratios: dict[tuple[str, str], float] = {}
+    for i in range(len(cleaned) - 1):
+        words_a, words_b = cleaned[i], cleaned[i + 1]
+        a, b = joined[i], joined[i + 1]
+        if words_a is None or words_b is None or a is None or b is None:
+            continue
+        # The pair matters only if it can be strictly above the best so far (first pair
+        # wins ties) and reach the threshold; below that, deepeval's outcome is fixed.
+        jaccard = bigram_jaccard(words_a, words_b)
+        length = len(a) + len(b)
+        ceiling = _ratio(2 * min(len(a), len(b)), length)  # difflib's real_quick_ratio
+        if ceiling > jaccard and ceiling > best and ceiling >= threshold:
+            ratio = ratios.get((a, b))
+            if ratio is None:
+                ratio = ratios[a, b] = _ratio(matching_characters(a, b), length)
+            similarity = max(jaccard, ratio)
+        else:
+            # The ratio is provably <= the Jaccard, <= the best so far, or below the
+            # threshold: in each case the Jaccard alone gives deepeval's outcome.
+            similarity = jaccard
         if similarity > best:
             best, where = similarity, i
     return best, where

@@ -16,11 +16,10 @@ import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import TraceFormatError
-from ._lexical_ratio import best_pair
+from ._lexical_ratio import best_adjacent
 
 if TYPE_CHECKING:
     from .judge._types import Answer
@@ -161,10 +160,7 @@ def score_reasoning_stagnation(
         out = span.get("output", "")
         words = _clean_words(out) if isinstance(out, str) else None
         cleaned.append(words if words is not None and len(words) >= MIN_MEANINGFUL_WORDS else None)
-    pairs = [
-        (i, a, b) for i, (a, b) in enumerate(pairwise(cleaned)) if a is not None and b is not None
-    ]
-    best, i = best_pair(pairs, similarity_threshold)
+    best, i = best_adjacent(cleaned, similarity_threshold)
     if best >= similarity_threshold:
         # No pair at all is (-1, -1) in deepeval, reachable only with a threshold <= 0.
         j = i + 1 if i >= 0 else -1
