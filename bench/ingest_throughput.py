@@ -259,24 +259,33 @@ def throwaway_postgres() -> Iterator[str]:
 # -- main -----------------------------------------------------------------------------
 
 
-def measure(url: str, n: int, size: int, clients: int) -> tuple[float, float, float]:
+def measure(url: str, n: int, size: int, clients: int, rounds: int) -> tuple[float, float, float]:
+    """(ingest ev/s, raw ev/s, server CPU µs per ingested event) over ``n`` events each.
+
+    The two paths alternate in ``rounds`` so a change in the machine's load (it is shared)
+    falls on both alike.
+    """
     with Store(url) as store:
         org_id = store.create_org("bench")
         key = store.create_api_key(org_id)
-        # Warm both paths (connections, statement caches, the table's first pages).
-        raw_insert(url, org_id, make_events(size * clients), size, clients)
+    per_round = max(size, n // rounds // size * size)
+    ingest_s = raw_s = cpu = 0.0
     with served(url) as (port, pid):
+        # Warm both paths (connections, prepared statements, the table's first pages).
         http_ingest(port, key, make_events(size * clients), size, clients)
-        cpu = cpu_seconds(pid)
-        ingest_s = http_ingest(port, key, make_events(n), size, clients)
-        cpu_per_event_us = (cpu_seconds(pid) - cpu) / n * 1e6
-    raw_s = raw_insert(url, org_id, make_events(n), size, clients)
+        raw_insert(url, org_id, make_events(size * clients), size, clients)
+        for _ in range(rounds):
+            before = cpu_seconds(pid)
+            ingest_s += http_ingest(port, key, make_events(per_round), size, clients)
+            cpu += cpu_seconds(pid) - before
+            raw_s += raw_insert(url, org_id, make_events(per_round), size, clients)
+    total = per_round * rounds
     with Store(url) as store:
-        expected = 2 * n + 2 * size * clients
+        expected = 2 * total + 2 * size * clients
         stored = store.count_events(org_id)
         if stored != expected:
             raise SystemExit(f"stored {stored} events, expected {expected}")
-    return n / ingest_s, n / raw_s, cpu_per_event_us
+    return total / ingest_s, total / raw_s, cpu / total * 1e6
 
 
 def main() -> None:
@@ -286,20 +295,21 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=20_000, help="events per measurement")
     parser.add_argument("--batch", type=int, default=100, help="events per request")
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients")
+    parser.add_argument("--rounds", type=int, default=4, help="alternations of the two paths")
     args = parser.parse_args()
 
     results: list[tuple[str, float, float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.db"
-        results.append(("sqlite", *measure(url, args.events, args.batch, args.clients)))
+        results.append(("sqlite", *measure(url, args.events, args.batch, args.clients, args.rounds)))
     if not args.no_postgres:
         with contextlib.ExitStack() as stack:
             admin = args.postgres_url or stack.enter_context(throwaway_postgres())
             url = stack.enter_context(postgres_database(admin))
-            results.append(("postgresql", *measure(url, args.events, args.batch, args.clients)))
+            results.append(("postgresql", *measure(url, args.events, args.batch, args.clients, args.rounds)))
 
-    print(f"\n{args.events} events per run, batches of {args.batch}, {args.clients} clients, "
-          f"{os.cpu_count()} CPUs\n")
+    print(f"\n{args.events} events per path in {args.rounds} alternating rounds, batches of "
+          f"{args.batch}, {args.clients} clients, {os.cpu_count()} CPUs\n")
     print(f"{'database':<12}{'HTTP ingest ev/s':>18}{'raw insert ev/s':>18}{'ingest/raw':>12}"
           f"{'server CPU/event':>18}")
     for name, ingest, raw, cpu_us in results:
