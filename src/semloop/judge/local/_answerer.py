@@ -58,7 +58,8 @@ _MIXED_STEPS = -2.0  # one step called tools, the other only reasoned: different
 _EMBED_WORDS = 48  # words of a step embedded: the intent is stated early, and time ~ length
 _TEXT_IDENTICAL = 3.0
 _TEXT_TEMPLATE_ONLY = 2.5
-_COS_CENTRE = 0.65  # masked MiniLM cosines: same-topic different steps reach ~0.6
+_TEMPLATE_NEW_TARGET = -2.5
+_COS_CENTRE = 0.62  # masked MiniLM cosines: same-topic different steps reach ~0.6
 _FAR_TEXT = 0.75  # per step of distance, for a text-only match further back than step i
 _MAX_FAR_TEXT = 2.0
 _COS_SLOPE = 7.0
@@ -66,6 +67,12 @@ _NEW_ENTITY = 1.2
 _LOST_ENTITY = 0.4
 _MAX_NOVELTY = 2.5
 _P_FLOOR, _P_CEIL = 0.02, 0.98
+
+
+def _entity_token(token: str, found: frozenset[str]) -> bool:
+    # A word token is part of an entity when it is one, or looks like one (digits, dots,
+    # slashes, underscores): the token and entity patterns cut "web-07.eu-west" differently.
+    return token in found or any(c.isdigit() or c in "._/" for c in token)
 
 
 def _sigmoid(x: float) -> float:
@@ -142,7 +149,8 @@ class LocalJudgement:
         shared = shared_ngrams([v.toks for v in with_text])
         for v in with_text:
             v.residual = strip_shared(v.toks, shared)
-            v.entities = entities(v.text) | frozenset(e for c in v.calls for e in c.entities)
+            v.text_entities = entities(v.text)
+            v.entities = v.text_entities | frozenset(e for c in v.calls for e in c.entities)
         for v in self.views:
             if not v.text:
                 v.entities = frozenset(e for c in v.calls for e in c.entities)
@@ -161,7 +169,7 @@ class LocalJudgement:
         two unrelated sentences look alike, and two different ones make a repeat look new.
         """
         for toks in (v.residual, v.toks):
-            words = [t for t in toks if t not in v.entities]
+            words = [t for t in toks if not _entity_token(t, v.text_entities)]
             if len(content_tokens(words)) >= 3:
                 return " ".join(words[:_EMBED_WORDS])
         return v.text
@@ -185,11 +193,14 @@ class LocalJudgement:
             return None
         if " ".join(vk.toks) == " ".join(vj.toks):
             return _TEXT_IDENTICAL
-        rk, rj = content_tokens(vk.residual), content_tokens(vj.residual)
-        if not rk and not rj:
-            return _TEXT_TEMPLATE_ONLY
-        new = len(vj.entities - vk.entities)
-        lost = len(vk.entities - vj.entities)
+        new = len(vj.text_entities - vk.text_entities)
+        lost = len(vk.text_entities - vj.text_entities)
+        wk = [t for t in content_tokens(vk.residual) if not _entity_token(t, vk.text_entities)]
+        wj = [t for t in content_tokens(vj.residual) if not _entity_token(t, vj.text_entities)]
+        if wk == wj:
+            # The same words (or only shared template) around the entities: one sentence
+            # shape applied to a new target is new work; to the same target, a repeat.
+            return _TEMPLATE_NEW_TARGET if new or lost else _TEXT_TEMPLATE_ONLY
         novelty = min(_MAX_NOVELTY, _NEW_ENTITY * new + _LOST_ENTITY * lost)
         if lexical_only:
             return None

@@ -286,4 +286,5 @@ class StepView:
     calls: list[Call]
     toks: list[str] = field(default_factory=list)
     residual: list[str] = field(default_factory=list)
-    entities: frozenset[str] = frozenset()
+    text_entities: frozenset[str] = frozenset()
+    entities: frozenset[str] = frozenset()  # of the text and of the tool arguments
