@@ -512,3 +512,14 @@ def test_threads_recording_through_a_shutdown_lose_nothing_unaccounted() -> None
     assert stats.sent == len(emitter.events) > 0
     assert stats.dropped_closed > 0  # the agents outlived the client
     assert _accounted(client)
+
+
+def test_ids_given_as_other_types_travel_as_strings() -> None:
+    emitter = ListEmitter()
+    client = Client(emitter=emitter)
+    with client.run(42, conversation_id=7, parent_run_id=None) as run:  # type: ignore[arg-type]
+        run.tool_called("t")
+    client.shutdown()
+    for event in emitter.events:
+        assert (event.agent_id, event.conversation_id, event.parent_run_id) == ("42", "7", None)
+        Event.from_dict(json.loads(json.dumps(event.to_dict())))

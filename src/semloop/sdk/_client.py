@@ -186,8 +186,9 @@ class RunContext:
         except Exception:
             self._internal_error()
             names, version = [], ""
-        self._info = RunInfo(uuid.uuid4().hex, agent_id, version, conversation_id,
-                             parent_run_id, trace_id)
+        # Ids travel as strings; an int conversation id would be rejected by ingest.
+        self._info = RunInfo(uuid.uuid4().hex, _id(agent_id) or "", version,
+                             _id(conversation_id), _id(parent_run_id), _id(trace_id))
         self._started = (user_input, system_prompt, model, names)
 
     def __repr__(self) -> str:
@@ -353,6 +354,15 @@ class RunContext:
             logger.exception("semloop: SDK error while recording a run (ignored)")
         except Exception:
             pass  # not even logging may break the agent
+
+
+def _id(value: Any) -> str | None:
+    if value is None or type(value) is str:
+        return value
+    try:
+        return str(value)
+    except Exception:
+        return None
 
 
 def _safe_str(exc: BaseException) -> str:
