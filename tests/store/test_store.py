@@ -141,6 +141,14 @@ def test_runs_to_process_hands_out_ended_and_stalled_runs_once(store: Store) -> 
         "done", "failed", "open"}
 
 
+def test_an_infinite_stall_timeout_hands_out_ended_runs_only(store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, make_run("open", end=None))
+    store.add_events(org, make_run("done"))
+    got = store.runs_to_process("loop", stall_timeout_s=float("inf"), now=time.time() + 1e6)
+    assert [(r.run_id, t) for _, r, t in got] == [("done", "completed")]
+
+
 def test_a_recent_event_keeps_a_run_from_stalling(store: Store) -> None:
     org = store.create_org("acme")
     store.add_events(org, make_run("open", end=None))

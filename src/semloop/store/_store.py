@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import math
 import operator
 import re
 import secrets
@@ -271,7 +272,8 @@ class Store:
             with self._write() as conn:
                 for org_id, run_id, event_type in conn.execute(q.terminal_runs(worker, now, limit)):
                     wanted.setdefault((org_id, run_id), q.TERMINAL_TRIGGERS[event_type])
-                if len(wanted) < limit:
+                # An infinite timeout (workers that judge finished runs only) skips the query.
+                if len(wanted) < limit and math.isfinite(stall_timeout_s):
                     cutoff = now - stall_timeout_s
                     stalled = conn.execute(
                         q.stalled_runs(worker, now, cutoff, limit - len(wanted))
