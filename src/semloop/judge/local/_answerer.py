@@ -53,7 +53,10 @@ _DIFF_CALL = -3.0  # a different target or a different tool
 _NEW_OUTPUT = -2.0  # the same call returned something new: a retry that learned something
 _EMPTY_BONUS = 0.5  # the same empty/error result again
 _TEXT_WEIGHT = 0.35  # how much reasoning text moves a decision the tool calls already made
-_DECISIVE = 3.0  # |tool log-odds| beyond which text cannot flip the answer
+# Tool log-odds beyond which the text (weighted, at most about +-1) cannot move an answer
+# across a decision boundary: at or above 3 it stays "severe"; at or below -2 it stays < 0.3.
+_DECISIVE_HIGH = 3.0
+_DECISIVE_LOW = -2.0
 _MIXED_STEPS = -2.0  # one step called tools, the other only reasoned: different kinds of work
 _EMBED_WORDS = 48  # words of a step embedded: the intent is stated early, and time ~ length
 _TEXT_IDENTICAL = 3.0
@@ -266,19 +269,25 @@ class LocalJudgement:
             sim = min(sim, self._value_similarity(ck.args.get(key), cj.args.get(key)))
         return sim
 
-    def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:
-        a = self.action_similarity(ck, cj)
-        if not outputs_known:
-            return max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
+    def _same_output(self, ck: Call, cj: Call) -> bool:
         same = outputs_same(ck.output, cj.output)
         if not same and ck.empty and cj.empty:
             same = same_empty(ck.output, cj.output)
-        if same:
-            logit = max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
-            if a >= 0.5 and cj.empty:
-                logit += _EMPTY_BONUS
-            return logit
-        return _NEW_OUTPUT if a >= 0.5 else _DIFF_CALL
+        return same
+
+    def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:
+        if outputs_known and not self._same_output(ck, cj):
+            # New output: the call learned something whatever its arguments. Only an
+            # unchanged target is told apart (a retry that got through), without embeddings.
+            structurally_same = ck.name == cj.name and (
+                ck.raw == cj.raw or (ck.args is not None and not self._diff_keys(ck, cj))
+            )
+            return _NEW_OUTPUT if structurally_same else _DIFF_CALL
+        a = self.action_similarity(ck, cj)
+        logit = max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
+        if outputs_known and a >= 0.5 and cj.empty:
+            logit += _EMPTY_BONUS
+        return logit
 
     def _step_call_logit(self, vk: StepView, vj: StepView) -> float:
         best = [max(self.call_logit(ck, cj) for ck in vk.calls) for cj in vj.calls]
@@ -296,6 +305,8 @@ class LocalJudgement:
         for k, j in pairs:
             for ck in self.views[k].calls:
                 for cj in self.views[j].calls:
+                    if not self._same_output(ck, cj):
+                        continue  # call_logit needs no argument similarity then
                     for u, v in self._free_text_pairs(ck, cj):
                         arg_texts.extend((u, v))
         self._ensure_vectors(arg_texts)
@@ -306,7 +317,7 @@ class LocalJudgement:
             vk, vj = self.views[k], self.views[j]
             a = self._step_call_logit(vk, vj) if vk.calls and vj.calls else None
             call_logits[(k, j)] = a
-            if a is not None and abs(a) >= _DECISIVE:
+            if a is not None and (a >= _DECISIVE_HIGH or a <= _DECISIVE_LOW):
                 continue
             if a is None and (vk.calls or vj.calls):
                 continue  # a tool step against a reasoning-only step: words can't make a repeat
@@ -319,7 +330,8 @@ class LocalJudgement:
             vk, vj = self.views[k], self.views[j]
             a = call_logits[(k, j)]
             if a is not None:
-                t = self._text_logit(vk, vj, lexical_only=abs(a) >= _DECISIVE)
+                decisive = a >= _DECISIVE_HIGH or a <= _DECISIVE_LOW
+                t = self._text_logit(vk, vj, lexical_only=decisive)
                 logit = a + _TEXT_WEIGHT * (t or 0.0)
             elif vk.calls or vj.calls:
                 t = self._text_logit(vk, vj, lexical_only=True)
@@ -374,6 +386,7 @@ class LocalJudgement:
             u
             for m in range(1, len(calls))
             for k in range(m)
+            if not outputs_known or self._same_output(calls[k], calls[m])
             for pair in self._free_text_pairs(calls[k], calls[m])
             for u in pair
         ]
