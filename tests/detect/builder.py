@@ -50,7 +50,7 @@ class RunBuilder:
 
     def llm(
         self, output: str | None = "Let me look that up with a tool.", *,
-        finish_reason: str = "stop", prompt_tokens: int = 500, completion_tokens: int = 40,
+        finish_reason: str = "stop", prompt_tokens: int = 500, completion_tokens: int | None = None,
         latency_ms: float = 800.0, error: str | None = None, prompt: str | None = None,
         **extra: Any,
     ) -> RunBuilder:
@@ -59,6 +59,8 @@ class RunBuilder:
         if prompt is not None:
             called["prompt"] = prompt
         self._emit("llm.called", called)
+        if completion_tokens is None:  # about what a model spends on that text
+            completion_tokens = 2 * len((output or "").split()) if output is not None else 40
         payload: dict[str, Any] = {"completion_tokens": completion_tokens,
                                    "latency_ms": latency_ms, "finish_reason": finish_reason,
                                    **extra}

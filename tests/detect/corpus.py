@@ -232,7 +232,7 @@ def build() -> list[Case]:
              .fail("fetch", {"url": "https://a.example/x"})
              .tool("fetch", {"url": "https://a.example/x"}, "page text")
              .llm("Got the page; it is a weather report.").complete(),
-             quiet={"TOOL_LOOP", "RETRY_STORM", "UNREAD_TOOL_ERROR"}),
+             quiet={"TOOL_LOOP", "RETRY_STORM", "UNREAD_TOOL_ERROR", "FIRST_STEP_FAILURE"}),
         Case("3 repeats spread beyond the window",
              _b().tool("search", {"q": "a"}, "r").tool("fetch", {"u": 1}, "1")
              .tool("fetch", {"u": 2}, "2").tool("search", {"q": "a"}, "r")
@@ -396,8 +396,22 @@ def build() -> list[Case]:
              fires={"FIRST_STEP_FAILURE"}),
         Case("stops at max iterations after talking", _stall(4, 1).complete("max_iterations"),
              fires={"GOAL_ABANDONMENT"}),
-        Case("output_length 0 with no text recorded", healthy().llm(None, output_length=0)
+        Case("output_length 0 with no text recorded", healthy().llm(None, output_length=0, completion_tokens=0)
              .complete(), fires={"EMPTY_LLM_RESPONSE"}),
+
+        Case("model plans a retry after a timeout",
+             _b().llm("I need the weather tool.", finish_reason="tool_calls")
+             .fail("get_weather", {"city": "Paris"}, "weather service timed out")
+             .llm("I need the weather tool.", finish_reason="tool_calls")
+             .tool("get_weather", {"city": "Paris"}, "18C, cloudy")
+             .llm("It is 18C and cloudy in Paris.").complete(),
+             quiet={"UNREAD_TOOL_ERROR", "FIRST_STEP_FAILURE", "PREMATURE_TERMINATION"}),
+        Case("a handoff response spends tokens but has no text",
+             healthy().llm("", completion_tokens=30, reasoning_tokens=8).complete(),
+             quiet={"EMPTY_LLM_RESPONSE"}),
+        Case("all tokens went to reasoning, no text",
+             healthy().llm("", completion_tokens=30, reasoning_tokens=30).complete(),
+             fires={"EMPTY_LLM_RESPONSE"}),
 
         # ---- AGENT_LOOP
         Case("lexical loop: identical calls and identical reasoning", _lexical_loop().running(),

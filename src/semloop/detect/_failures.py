@@ -19,21 +19,35 @@ __all__ = [
     "RETRY_STORM",
     "UNREAD_TOOL_ERROR",
     "is_empty_llm_response",
+    "requests_tools",
 ]
 
 _STOP = frozenset({"stop", "end_turn", "stop_sequence", "eos", "complete", "completed", ""})
+# An empty answer costs a token or two (end of turn); more went into something else.
+_SPENT = 4
+_TOOL_CALL = frozenset({"tool_calls", "tool_call", "function_call", "tool_use"})
+
+
+def requests_tools(call: Call) -> bool:
+    """An LLM response that asked for tool calls (its text, if any, is a plan)."""
+    r = call.response or {}
+    return bool(r.get("tool_calls")) or call.finish_reason.lower() in _TOOL_CALL
 
 
 def is_empty_llm_response(call: Call) -> bool:
     """A response that ended normally with no text and no tool call requested.
 
     An unrecorded output (redaction) is not empty: only ``output=""`` or
-    ``output_length=0`` say so.
+    ``output_length=0`` say so. Nor is one that spent completion tokens beyond its
+    reasoning: it produced something other than text (a tool call or handoff the trace
+    did not label).
     """
     r = call.response
     if r is None or call.kind != "llm" or call.failed:
         return False
-    if r.get("tool_calls") or call.finish_reason.lower() not in _STOP:
+    if requests_tools(call) or call.finish_reason.lower() not in _STOP:
+        return False
+    if call.tokens("completion_tokens") - call.tokens("reasoning_tokens") > _SPENT:
         return False
     length = r.get("output_length")
     if call.output is not None:
@@ -114,21 +128,29 @@ def _step_failure(view: RunView, call: Call) -> str | None:
     return None
 
 
+def _retried_ok(view: RunView, call: Call) -> bool:
+    """A failed tool call that a later call of the same tool made good."""
+    if call.kind != "tool" or not call.failed:
+        return False
+    later = view.tools[view.tools.index(call) + 1:]
+    return any(c.name == call.name and c.failed is False for c in later)
+
+
 def _first_step_failure(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     early = view.calls[: p["max_step"]]
-    failures = [(c, why) for c in early if (why := _step_failure(view, c))]
+    failures = [(c, why) for c in early
+                if (why := _step_failure(view, c)) and not _retried_ok(view, c)]
     if not failures and view.errored is not None and len(view.calls) <= p["max_step"]:
         step = view.calls[-1].step if view.calls else 0
         return signal(run, "FIRST_STEP_FAILURE", Severity.MEDIUM, 0.75, [step],
                       reason=f"run errored: {str(view.errored.get('error') or '')[:120]}",
-                      recovered=False)
+                      ended_well=False)
     if not failures:
         return None
-    later_ok = any(c.failed is False for c in view.calls[p["max_step"]:])
-    recovered = later_ok and view.exited
-    return signal(run, "FIRST_STEP_FAILURE", Severity.MEDIUM, 0.55 if recovered else 0.75,
-                  [c.step for c, _ in failures], reason=failures[0][1], recovered=recovered,
+    ended_well = view.exited
+    return signal(run, "FIRST_STEP_FAILURE", Severity.MEDIUM, 0.6 if ended_well else 0.75,
+                  [c.step for c, _ in failures], reason=failures[0][1], ended_well=ended_well,
                   max_step=p["max_step"])
 
 
@@ -140,8 +162,10 @@ FIRST_STEP_FAILURE = Detector(
     rule="an error or an empty LLM response among the first max_step steps (or the run "
          "errored before getting further)",
     guards=("steps are counted by position, so runs whose step_index starts at 0 or 1 agree",
+            ("a failed tool call that a later call of the same tool made good (a retry that "
+             "succeeded) is not a failure of the run"),
             "an LLM response that requested a tool call has no text and is not empty",
-            "confidence drops to 0.55 when the run recovered and ended normally"),
+            "confidence is 0.6 when the run still ended normally, 0.75 otherwise"),
 )
 
 
@@ -161,7 +185,10 @@ EMPTY_LLM_RESPONSE = Detector(
     severity="HIGH",
     rule="an LLM response of zero length with finish_reason=stop",
     guards=(("responses that request tool calls (finish_reason tool_calls, or a tool_calls "
-            "field) are not empty"),
+             "field) are not empty"),
+            ("a response that spent more than 4 completion tokens beyond its reasoning "
+             "tokens produced something other than text (an unlabelled tool call or "
+             "handoff): not empty"),
             "a response whose text was not recorded (redacted) is unknown, not empty",
             "confidence 0.75 for one, 0.9 for two or more"),
 )
@@ -175,14 +202,16 @@ def _next_text_response(view: RunView, failed: Call) -> tuple[Call | None, bool]
     for call in view.calls[idx + 1:]:
         if call.kind == "tool" and call.name == failed.name and call.failed is False:
             recovered = True
-        if call.kind == "llm" and call.output and call.output.strip():
+        if (call.kind == "llm" and call.output and call.output.strip()
+                and not requests_tools(call)):
             return call, recovered
     return None, recovered
 
 
 def _premature_termination(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
-    last_llm = next((c for c in reversed(view.llms) if c.output and c.output.strip()), None)
+    last_llm = next((c for c in reversed(view.llms)
+                     if c.output and c.output.strip() and not requests_tools(c)), None)
     found: list[tuple[Call, Call]] = []
     for failed in view.tools:
         if not failed.failed:
@@ -213,6 +242,7 @@ PREMATURE_TERMINATION = Detector(
     rule="after a failed tool call, the next LLM response claims completion ('done', "
          "'successfully', 'here is the…') without acknowledging any failure",
     guards=("a successful retry of the same tool before that response clears the failure",
+            "responses that request tool calls are plans, not claims, and are skipped",
             "responses that mention an error, failure, inability or apology are acknowledgments"),
 )
 
@@ -235,8 +265,8 @@ def _unread_tool_error(run: Run, p: dict[str, Any], baseline: Baseline | None) -
                     unread.append((failed, nxt))  # moved on with no model in between
                 break  # a retry of the same tool is handling the error
             if nxt.kind == "llm":
-                if nxt.output is None or not nxt.output.strip():
-                    break  # no text to judge (tool-call response, or redacted)
+                if requests_tools(nxt) or nxt.output is None or not nxt.output.strip():
+                    break  # it acts on the result (retry, alternative), or no text to judge
                 if not acknowledges(nxt.output):
                     unread.append((failed, nxt))
                 break
@@ -258,6 +288,8 @@ UNREAD_TOOL_ERROR = Detector(
          "or by an LLM response that does not acknowledge the failure",
     guards=("a retry of the same tool is reading the error",
             "calls started before the error came back (parallel calls) are skipped",
-            "tool-call responses without text, and redacted outputs, are not judged",
+            ("an LLM response that requests tool calls is acting on the result (a retry or "
+             "an alternative), not ignoring it"),
+            "responses without text (redacted) are not judged",
             "runs without any LLM call (pipelines) are skipped"),
 )
