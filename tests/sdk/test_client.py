@@ -307,7 +307,14 @@ def test_a_forked_child_gets_its_own_sender_and_sends_nothing_twice(tmp_path: Pa
     client = Client(emitter=FileEmitter(path), flush_interval=60)
     with client.run("parent") as run:  # still buffered at fork time
         run.tool_called("before_fork")
-    pid = os.fork()
+    emitter = client.emitter
+    assert isinstance(emitter, FileEmitter)
+    emitter._lock.acquire()  # as if the parent's sender were mid-write at fork time
+    try:
+        pid = os.fork()
+    finally:
+        if pid != 0:
+            emitter._lock.release()
     if pid == 0:  # the child: must never return into pytest
         code = 1
         try:

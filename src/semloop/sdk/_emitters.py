@@ -34,7 +34,11 @@ DEFAULT_ENDPOINT = "http://127.0.0.1:8000"
 
 @runtime_checkable
 class Emitter(Protocol):
-    """Sends batches of events somewhere; called from the sender thread only."""
+    """Sends batches of events somewhere; called from the sender thread only.
+
+    An emitter may also define ``after_fork()``: it is called in a forked child before
+    the child's sender thread starts, to renew locks or connections.
+    """
 
     def send(self, events: Sequence[Event]) -> None: ...
 
@@ -169,6 +173,11 @@ class FileEmitter:
             if self._file is not None:
                 self._file.close()
                 self._file = None
+
+    def after_fork(self) -> None:
+        # The parent's sender thread may have held the lock at fork time; in the child
+        # nobody would ever release it. The shared append-mode file stays usable.
+        self._lock = threading.Lock()
 
 
 class StoreEmitter:

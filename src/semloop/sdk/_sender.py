@@ -334,6 +334,12 @@ class Sender:
 
     def after_fork_in_child(self) -> None:
         self._init_process_state()
+        hook = getattr(self.emitter, "after_fork", None)
+        if callable(hook):
+            try:
+                hook()
+            except Exception:
+                logger.warning("semloop: the emitter's after_fork failed", exc_info=True)
 
 
 # Fork safety: every live sender is re-initialised in a forked child. Weak references,
