@@ -282,10 +282,11 @@ class Store:
                         wanted.setdefault((org_id, run_id), "stalled")
                 if not wanted:
                     return []
+                # Sorted: concurrent pollers then lock claim rows in one order (no deadlock).
                 claim = [
                     {"worker": worker, "org_id": org_id, "run_id": run_id,
                      "claimed_until": now + lease_s}
-                    for org_id, run_id in wanted
+                    for org_id, run_id in sorted(wanted)
                 ]
                 claimed = {
                     (row.org_id, row.run_id)
