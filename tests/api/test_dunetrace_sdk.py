@@ -92,3 +92,21 @@ def test_the_sdk_with_a_wrong_key_stores_nothing(server: Server) -> None:
     dt.shutdown(timeout=10)
     assert emitter.outcomes and all(o is ShipOutcome.REJECTED for o in emitter.outcomes)
     assert server.store.count_events(server.org_id) == 0
+
+
+def test_the_sdk_as_users_configure_it(server: Server) -> None:
+    # No emitter override: exactly `Dunetrace(endpoint=..., api_key=...)`.
+    dt = dunetrace.Dunetrace(endpoint=server.url, api_key=server.key)
+    run_id = _agent_run(dt, 7)
+    dt.shutdown(timeout=10)
+    with server.client() as http:
+        body = http.get(f"/v1/runs/{run_id}").json()
+    assert body["status"] == "completed"
+    assert [e["event_type"] for e in body["events"]] == [
+        "run.started", "llm.called", "llm.responded", "tool.called", "tool.responded",
+        "tool.called", "tool.responded", "llm.called", "llm.responded", "run.completed"]
+    steps = [e["step_index"] for e in body["events"]]
+    assert steps == sorted(steps)
+    assert len({e["event_id"] for e in body["events"]}) == 10
+    assert body["events"][0]["payload"]["input_text"] == "refund order 7"
+    assert body["events"][3]["payload"]["tool_name"] == "lookup_order"
