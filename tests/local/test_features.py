@@ -220,3 +220,26 @@ def test_a_cycle_longer_than_two_is_caught_against_the_whole_history(
 def test_call_of_keeps_non_json_inputs_as_text() -> None:
     call = Call.of("Shell", "ls  -la /tmp", "total 0")
     assert call.name == "shell" and call.args is None and call.raw == "ls -la /tmp"
+
+
+def test_a_template_slot_filled_with_other_words_is_progress(backend: LocalBackend) -> None:
+    items = ["blue kettle", "steel toaster", "oak cutting board", "glass teapot"]
+    j = judgement(
+        backend,
+        *(
+            step(
+                f"Summarising the customer reviews for the {item} and noting the most common "
+                "complaint before moving on to the next product in the catalogue."
+            )
+            for item in items
+        ),
+    )
+    # No entity, no tool call: only the slot's words differ, and they mean other things.
+    assert all(j.progress(i, i + 1) > 0.8 for i in range(3))
+    assert j.revisit(0, 2) < 0.2
+
+
+def test_the_same_template_with_the_same_slot_is_a_repeat(backend: LocalBackend) -> None:
+    text = "Summarising the customer reviews for the blue kettle before moving on to the next one."
+    j = judgement(backend, step(text), step("Tidying up the notes."), step(text))
+    assert j.revisit(0, 2) > 0.9

@@ -62,6 +62,7 @@ _EMBED_WORDS = 48  # words of a step embedded: the intent is stated early, and t
 _TEXT_IDENTICAL = 3.0
 _TEXT_TEMPLATE_ONLY = 2.5
 _TEMPLATE_NEW_TARGET = -2.5
+_SLOT_WORDS = 3  # at most this many own words next to a shared template: a filled slot
 _COS_CENTRE = 0.62  # masked MiniLM cosines: same-topic different steps reach ~0.6
 _FAR_TEXT = 0.75  # per step of distance, for a text-only match further back than step i
 _MAX_FAR_TEXT = 2.0
@@ -191,7 +192,9 @@ class LocalJudgement:
             self._cos[key] = round(float(self._vectors[a] @ self._vectors[b]), 4)
         return self._cos[key]
 
-    def _text_logit(self, vk: StepView, vj: StepView, *, lexical_only: bool) -> float | None:
+    def _text_plan(self, vk: StepView, vj: StepView) -> float | tuple[str, str, float] | None:
+        """The text evidence when words decide it, else the two texts to embed and the
+        entity novelty to subtract; None when a step has no text."""
         if not vk.text or not vj.text:
             return None
         if " ".join(vk.toks) == " ".join(vj.toks):
@@ -205,9 +208,22 @@ class LocalJudgement:
             # shape applied to a new target is new work; to the same target, a repeat.
             return _TEMPLATE_NEW_TARGET if new or lost else _TEXT_TEMPLATE_ONLY
         novelty = min(_MAX_NOVELTY, _NEW_ENTITY * new + _LOST_ENTITY * lost)
+        templated = len(vk.residual) < len(vk.toks) and len(vj.residual) < len(vj.toks)
+        if templated and wk and wj and len(wk) <= _SLOT_WORDS and len(wj) <= _SLOT_WORDS:
+            # The shared template plus a few words of its own on each side: a slot. Compare
+            # the slot fillers ("blue kettle" / "steel toaster"), not the whole sentences,
+            # which the template would make look alike.
+            return " ".join(wk), " ".join(wj), novelty
+        return self._embed_text(vk), self._embed_text(vj), novelty
+
+    def _text_logit(self, vk: StepView, vj: StepView, *, lexical_only: bool) -> float | None:
+        plan = self._text_plan(vk, vj)
+        if plan is None or isinstance(plan, float):
+            return plan
         if lexical_only:
             return None
-        cos = self._cosine(self._embed_text(vk), self._embed_text(vj))
+        a, b, novelty = plan
+        cos = self._cosine(a, b)
         return max(-3.5, min(3.0, _COS_SLOPE * (cos - _COS_CENTRE) - novelty))
 
     # ---------------------------------------------------------------- calls
@@ -321,9 +337,9 @@ class LocalJudgement:
                 continue
             if a is None and (vk.calls or vj.calls):
                 continue  # a tool step against a reasoning-only step: words can't make a repeat
-            both_text = bool(vk.text and vj.text)
-            if both_text and self._text_logit(vk, vj, lexical_only=True) is None:
-                step_texts.extend((self._embed_text(vk), self._embed_text(vj)))
+            plan = self._text_plan(vk, vj)
+            if isinstance(plan, tuple):
+                step_texts.extend(plan[:2])
         self._ensure_vectors(step_texts)
         # Pass 3: combine.
         for k, j in pairs:
