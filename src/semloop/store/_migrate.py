@@ -8,16 +8,14 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
+from . import queries
 from ._dialect import Dialect, dialect_of
 
 __all__ = ["current_revision", "downgrade", "head_revision", "upgrade"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-# Any constant will do: it only has to be the same for every semloop process.
-_PG_LOCK_KEY = 0x5E3100B
 
 
 def _config(connection: Connection) -> Config:
@@ -45,7 +43,7 @@ def _run(engine: Engine, action: str, revision: str) -> None:
         postgres = dialect_of(conn) is Dialect.POSTGRESQL
         if postgres:
             # Two processes opening a fresh database at once would both create the tables.
-            conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _PG_LOCK_KEY})
+            conn.execute(queries.MIGRATION_LOCK)
             conn.commit()
         try:
             if action == "upgrade":
@@ -56,7 +54,7 @@ def _run(engine: Engine, action: str, revision: str) -> None:
         finally:
             if postgres:
                 conn.rollback()
-                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _PG_LOCK_KEY})
+                conn.execute(queries.MIGRATION_UNLOCK)
                 conn.commit()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, Table, delete, exists, func, insert, select
+from sqlalchemy import Select, Table, TextClause, delete, exists, func, insert, select, text
 from sqlalchemy.sql.dml import Delete, Insert
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -19,12 +19,16 @@ from ._models import ApiKey, EventRow, Organization, ProcessedRun, RunClaim, Sig
 
 __all__ = [
     "EVENT_COLUMNS",
+    "MIGRATION_LOCK",
+    "MIGRATION_UNLOCK",
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
     "claim_runs",
     "completed_runs_of_agent",
     "count_events",
+    "create_database",
+    "drop_database",
     "events_of_runs",
     "insert_api_key",
     "insert_org",
@@ -201,3 +205,19 @@ def count_events(org_id: str) -> Select[int]:
     """How many events one org has stored."""
     return select(func.count()).select_from(events).where(events.c.org_id == org_id)
 
+
+
+#: PostgreSQL: one migrating process at a time (session lock; any constant key will do).
+MIGRATION_LOCK = text("SELECT pg_advisory_lock(99881227)")
+MIGRATION_UNLOCK = text("SELECT pg_advisory_unlock(99881227)")
+
+
+def create_database(name: str, template: str | None = None) -> TextClause:
+    """PostgreSQL: a new database (test helpers only; ``name`` is ours, never user input)."""
+    clause = f' TEMPLATE "{template}"' if template else ""
+    return text(f'CREATE DATABASE "{name}"{clause}')
+
+
+def drop_database(name: str) -> TextClause:
+    """PostgreSQL: drop a database even while clients are connected (test helpers only)."""
+    return text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -11,9 +11,9 @@ import contextlib
 import uuid
 from collections.abc import Iterator
 
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from . import queries
 from ._dialect import create_migration_engine, normalize_url
 from ._migrate import upgrade
 
@@ -32,13 +32,12 @@ def postgres_database(admin_url: str, *, template: str | None = None) -> Iterato
     try:
         with engine.connect() as conn:
             conn = conn.execution_options(isolation_level="AUTOCOMMIT")
-            clause = f' TEMPLATE "{template}"' if template else ""
-            conn.execute(text(f'CREATE DATABASE "{name}"{clause}'))
+            conn.execute(queries.create_database(name, template))
         yield _url_for(admin_url, name)
     finally:
         with engine.connect() as conn:
             conn = conn.execution_options(isolation_level="AUTOCOMMIT")
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(queries.drop_database(name))
         engine.dispose()
 
 
