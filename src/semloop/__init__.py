@@ -1,7 +1,7 @@
 """semloop: self-hosted failure detection for AI agents.
 
-The core library (trace model, lexical port, judged loop detector, judge backends)
-imports with the standard library alone.
+The core library (trace model, lexical port, judged loop detector, judge backends) and
+the SDK (:class:`Client`) import with the standard library alone.
 """
 
 from ._exceptions import (
@@ -20,6 +20,7 @@ from ._exceptions import (
 )
 from .judge import Answer, Backend, JevBackend, JudgeResponse, LLMJudgeBackend, MockBackend
 from .lexical import LexicalLoopDetection, LoopResult, lexical_loop_score
+from .sdk import Client, RunContext
 from .semantic import SemanticLoopDetection
 from .trace import Span, Trace
 
@@ -28,6 +29,7 @@ __version__ = "0.2.0.dev0"
 __all__ = [
     "Answer",
     "Backend",
+    "Client",
     "ConfigError",
     "EventFormatError",
     "InputError",
@@ -43,6 +45,7 @@ __all__ = [
     "LoopResult",
     "MissingExtraError",
     "MockBackend",
+    "RunContext",
     "SemanticLoopDetection",
     "SemloopError",
     "Span",
