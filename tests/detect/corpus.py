@@ -240,6 +240,24 @@ def build() -> list[Case]:
              .tool("search", {"q": "a"}, "r").llm("Done with the research.").complete(),
              quiet={"TOOL_LOOP"}),
 
+        Case("same empty lookup under a fresh request id",
+             _b().tool("track", {"n": "191677"}, '{"events": [], "request_id": "24068d650e68b307"}')
+             .tool("track", {"n": "191677"}, '{"events": [], "request_id": "918377879d82b686"}')
+             .tool("track", {"n": "191677"}, '{"events": [], "request_id": "b0fb87069148f129"}')
+             .running(), fires={"TOOL_LOOP"}),
+        Case("reworded searches that keep finding nothing",
+             _b().tool("search_kb", {"query": "edit billing address"}, '{"articles": [], "total": 0}')
+             .tool("search_kb", {"query": "update billing address"}, '{"articles": [], "total": 0}')
+             .tool("search_kb", {"query": "change invoice address"}, '{"articles": [], "total": 0}')
+             .running(), fires={"TOOL_LOOP"}),
+        Case("writes that each answer ok",
+             _b().tool("write_file", {"path": "a.txt", "text": "1"}, "ok")
+             .tool("write_file", {"path": "b.txt", "text": "2"}, "ok")
+             .tool("write_file", {"path": "c.txt", "text": "3"}, "ok")
+             .llm("Wrote the three files.").complete(), quiet={"TOOL_LOOP"}),
+        Case("a three-step cycle repeated three times", _abc(3).running(), fires={"TOOL_LOOP"}),
+        Case("a three-step cycle repeated twice", _abc(2).running(), quiet={"TOOL_LOOP"}),
+
         # ---- TOOL_THRASHING
         Case("read/test back and forth", _thrash(3).running(), fires={"TOOL_THRASHING"}),
         Case("five alternating calls", _b().tool("a", {"x": 1}, "1").tool("b", {"y": 1}, "1")
@@ -420,6 +438,15 @@ def build() -> list[Case]:
              quiet={"AGENT_LOOP"}),
     ]
     return cases
+
+
+def _abc(times: int) -> RunBuilder:
+    b = _b(input_text="checkout-api keeps crashing, fix it")
+    for _ in range(times):
+        b.tool("tail_logs", {"service": "checkout-api"}, "OOMKilled")
+        b.tool("restart_service", {"service": "checkout-api"}, "restarted")
+        b.tool("health_check", {"service": "checkout-api"}, "degraded")
+    return b
 
 
 def _paging() -> RunBuilder:

@@ -23,7 +23,7 @@ def test_defaults_when_empty(tmp_path: Path) -> None:
     config = load_config(_write(tmp_path, ""))
     settings = config.for_agent("anyone")
     assert set(settings) == set(DETECTORS)
-    assert settings["TOOL_LOOP"].params == {"threshold": 3, "window": 5}
+    assert settings["TOOL_LOOP"].params == {"threshold": 3, "window": 5, "max_cycle": 3}
     assert settings["TOOL_LOOP"].enabled and not settings["TOOL_LOOP"].shadow
 
 
@@ -42,8 +42,8 @@ agents:
 """))
     base = config.for_agent("other")
     bot = config.for_agent("support-bot")
-    assert base["TOOL_LOOP"].params == {"threshold": 4, "window": 5}
-    assert bot["TOOL_LOOP"].params == {"threshold": 4, "window": 8}
+    assert base["TOOL_LOOP"].params == {"threshold": 4, "window": 5, "max_cycle": 3}
+    assert bot["TOOL_LOOP"].params == {"threshold": 4, "window": 8, "max_cycle": 3}
     assert not base["SLOW_STEP"].enabled
     assert bot["SLOW_STEP"].enabled and bot["SLOW_STEP"].shadow
     assert base["SESSION_LATENCY"].params["static_s"] == 120.0

@@ -106,11 +106,16 @@ def test_runaway_is_critical_when_over_steps_and_cost() -> None:
 
 def test_fabrication_names_identifiers_and_escalates_destructive_tools() -> None:
     run = (RunBuilder(input_text="Refund the customer.")
-           .tool("transfer_funds", {"to": "acct-88213-x", "amount": 4500,
+           .tool("transfer_funds", {"to": "acct-88213-x", "invoice": 4500, "amount": 9999,
                                     "email": "bob@example.com"}, "ok").complete())
     s = DETECTORS["TOOL_ARGUMENT_FABRICATION"](run)
     assert s is not None and s.severity == "CRITICAL" and s.confidence == 0.85
     assert set(s.evidence["identifiers"]) == {"acct-88213-x", "4500", "bob@example.com"}
+    assert s.evidence["context_recorded"] is True  # the builder records a system prompt
+    bare = (RunBuilder(input_text="Refund the customer.", system_prompt="")
+            .tool("refund", {"invoice": 4500}, "ok").complete())
+    low = DETECTORS["TOOL_ARGUMENT_FABRICATION"](bare)
+    assert low is not None and low.confidence == 0.5 and not low.evidence["context_recorded"]
 
 
 def test_content_injection_escalates_on_a_new_tool_the_user_did_not_name() -> None:

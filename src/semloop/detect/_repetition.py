@@ -10,7 +10,7 @@ from typing import Any
 from ..events import Run, Severity, Signal
 from ._patterns import claims_completion
 from ._registry import Detector, Param, ratio_confidence, signal
-from ._view import Call, view_of
+from ._view import Call, is_empty_result, view_of
 from .baseline import Baseline
 
 __all__ = [
@@ -46,6 +46,24 @@ def _densest(positions: Sequence[int], window: int) -> tuple[int, int]:
     return best
 
 
+def _cycle(calls: Sequence[Call], threshold: int, max_period: int) -> tuple[list[Call], int]:
+    """The longest back-to-back repetition of a block of 2..max_period calls (A-B-C-A-B-C…)
+    whose calls repeat one another, as (calls, blocks)."""
+    best: tuple[list[Call], int] = ([], 0)
+    n = len(calls)
+    for period in range(2, max_period + 1):
+        for i in range(n - period * threshold + 1):
+            blocks = 1
+            while i + (blocks + 1) * period <= n and all(
+                    repeats(calls[i + (blocks - 1) * period + j], calls[i + blocks * period + j])
+                    for j in range(period)):
+                blocks += 1
+            if blocks >= threshold and blocks * period > len(best[0]) and len(
+                    {c.name for c in calls[i:i + period]}) == period:
+                best = (list(calls[i:i + blocks * period]), blocks)
+    return best
+
+
 def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     # Failed calls are retries, and RETRY_STORM judges those (a retry that then succeeds
@@ -55,9 +73,13 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     if len(calls) < threshold:
         return None
     groups: dict[tuple[str, str], list[int]] = {}
+    nothing: dict[tuple[str, str], list[int]] = {}
     for pos, call in enumerate(calls):
         groups.setdefault((call.name, call.key), []).append(pos)
+        if call.output_key is not None and is_empty_result(call.output):
+            nothing.setdefault((call.name, call.output_key), []).append(pos)
     best: list[Call] = []
+    matched_on = ""
     for positions in groups.values():
         if len(positions) < threshold:
             continue
@@ -66,19 +88,31 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
         answers = {calls[i].output_key for i in positions} - {None}
         for answer in answers or {None}:
             same = [i for i in positions if calls[i].output_key in (answer, None)]
-            if len(same) < max(threshold, len(best)):
+            if len(same) < max(threshold, len(best) + 1):
                 continue
             start, count = _densest(same, window)
             if count > len(best):
-                best = [calls[i] for i in same[start:start + count]]
-    if len(best) < threshold:
+                best, matched_on = [calls[i] for i in same[start:start + count]], "arguments"
+    # Reworded or re-optioned queries that keep finding nothing are the same futile call.
+    for positions in nothing.values():
+        if len(positions) >= max(threshold, len(best) + 1):
+            start, count = _densest(positions, window)
+            if count > len(best):
+                best = [calls[i] for i in positions[start:start + count]]
+                matched_on = "empty_result"
+    blocks = len(best)
+    if len(best) < threshold and p["max_cycle"] >= 2:
+        cycle, cycle_blocks = _cycle(calls, threshold, p["max_cycle"])
+        if cycle:
+            best, blocks, matched_on = cycle, cycle_blocks, "cycle"
+    if blocks < threshold:
         return None
     first = best[0]
-    return signal(run, "TOOL_LOOP", Severity.HIGH, ratio_confidence(len(best), threshold),
-                  [c.step for c in best], tool=first.name, count=len(best),
-                  threshold=threshold, window=window,
-                  args=str(first.args)[:_SHOWN_ARGS],
-                  same_output=all(c.output_key == first.output_key for c in best))
+    return signal(run, "TOOL_LOOP", Severity.HIGH, ratio_confidence(blocks, threshold),
+                  [c.step for c in best], tool=first.name, count=blocks,
+                  threshold=threshold, window=window, matched_on=matched_on,
+                  tools=list(dict.fromkeys(c.name for c in best)),
+                  args=str(first.args)[:_SHOWN_ARGS])
 
 
 TOOL_LOOP = Detector(
@@ -87,13 +121,22 @@ TOOL_LOOP = Detector(
     params=(
         Param("threshold", 3, "repeated calls that make a loop", 2, 1000),
         Param("window", 5, "consecutive tool calls examined together", 2, 1000),
+        Param("max_cycle", 3, "longest block of calls (A-B-C) whose back-to-back repetition "
+              "is a loop; 1 turns cycle matching off", 1, 10),
     ),
     severity="HIGH",
-    rule="the same tool, with the same arguments and the same answer, ≥ threshold times "
-         "within any window of consecutive tool calls",
+    rule="the same tool with the same arguments and the same answer ≥ threshold times within "
+         "any window of consecutive tool calls; or the same tool finding nothing (an empty "
+         "result) ≥ threshold times in a window, whatever the arguments; or a block of 2 to "
+         "max_cycle calls repeated back to back ≥ threshold times",
     guards=(("arguments are compared (key order, case and whitespace ignored): paging with a "
             "changing page/cursor argument is not a loop"),
-            "outputs are compared: polling a status that changes is not a loop",
+            ("outputs are compared, with request ids, trace ids and timestamps masked: "
+             "polling a status that changes is not a loop, the same empty answer under a "
+             "fresh request id is"),
+            ("different arguments count as the same call only when every answer is an empty "
+             "result ([] or 0 results or not found): tools answering ok or {} are not "
+             "matched that way"),
             "failed calls are left to RETRY_STORM: a retry after an error is not a loop"),
 )
 

@@ -3,6 +3,7 @@ retrieved or tool content, and tool arguments made up out of nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -119,24 +120,34 @@ RETRIEVED_CONTENT_INJECTION = Detector(
 _DESTRUCTIVE = ("delete_", "remove_", "drop_", "transfer_", "send_", "pay_")
 
 
-def _leaves(value: Any) -> Iterator[Any]:
+# Numbers under these keys are settings or quantities the agent chooses (a page size, a
+# timeout, an amount), not identifiers it must have been given.
+_QUANTITY_KEY = re.compile(
+    r"(?:^|_)(?:limit|size|count|max|min|timeout|offset|page|per_page|top_k|k|n|lines|amount"
+    r"|price|total|quantity|qty|days|hours|minutes|seconds|ms|year|width|height|port|version"
+    r"|retries|depth|temperature|tokens|max_tokens|radius|length|num|number_of)(?:_[a-z]+)?$",
+    re.IGNORECASE)
+
+
+def _leaves(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
     if isinstance(value, dict):
-        for v in value.values():
-            yield from _leaves(v)
+        for k, v in value.items():
+            yield from _leaves(v, str(k))
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _leaves(v)
+            yield from _leaves(v, key)
     else:
-        yield value
+        yield key, value
 
 
 def _arg_identifiers(args: Any, small_int_max: int) -> list[str]:
     found: dict[str, None] = {}
-    for leaf in _leaves(args):
+    for key, leaf in _leaves(args):
         if isinstance(leaf, bool) or leaf is None:
             continue
-        if isinstance(leaf, int):
-            if leaf > small_int_max:
+        if isinstance(leaf, (int, float)):
+            if (isinstance(leaf, int) and leaf > small_int_max
+                    and not _QUANTITY_KEY.search(key)):
                 found.setdefault(str(leaf), None)
             continue
         if not isinstance(leaf, str):
@@ -192,11 +203,18 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
         return None
     idents = list(dict.fromkeys(i for _, found in fabricated for i in found))
     destructive = any(c.name.lower().startswith(_DESTRUCTIVE) for c, _ in fabricated)
+    # Without a system prompt or any recorded prompt we do not know what the model was
+    # shown (a ticket, a host list): the id may have come from there.
+    context_recorded = bool(view.system_prompt) or any(
+        c.request.get("prompt") for c in view.llms)
+    confidence = 0.85 if len(idents) >= 2 else 0.7
+    if not context_recorded:
+        confidence -= 0.2
     return signal(run, "TOOL_ARGUMENT_FABRICATION",
                   Severity.CRITICAL if destructive else Severity.HIGH,
-                  0.85 if len(idents) >= 2 else 0.7, [c.step for c, _ in fabricated],
+                  confidence, [c.step for c, _ in fabricated],
                   tools=sorted({c.name for c, _ in fabricated}), identifiers=idents[:20],
-                  destructive=destructive)
+                  destructive=destructive, context_recorded=context_recorded)
 
 
 TOOL_ARGUMENT_FABRICATION = Detector(
@@ -211,6 +229,10 @@ TOOL_ARGUMENT_FABRICATION = Detector(
     guards=("checking stops at the first unrecorded output, which could have held the id",
             "URLs on a host that appears in the context are grounded (agents build API paths)",
             "dates and times are computed, not identifiers",
+            ("numbers under quantity keys (limit, page_size, timeout, amount, days…) are "
+             "choices, not identifiers"),
+            ("confidence drops by 0.2 when neither a system prompt nor any prompt was "
+             "recorded: the model may have been shown the id"),
             "each argument is scanned in its first 8 KiB, which bounds the cost of huge ones",
             ("the model's own earlier outputs do not ground an id: that is where invented ids "
             "come from")),

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..events import Run
 
-__all__ = ["Call", "RunView", "args_key", "parse_args", "view_of"]
+__all__ = ["Call", "RunView", "args_key", "is_empty_result", "output_key", "parse_args",
+           "view_of"]
 
 _SPACE = re.compile(r"\s+")
 
@@ -74,6 +75,74 @@ def args_key(args: Any, parsed: Any = None) -> str:
     return _canon(parsed)
 
 
+# Keys whose values change on every call without saying anything new.
+_VOLATILE_KEY = re.compile(
+    r"(?:^|[_-])(?:request|trace|span|correlation|transaction|message)[_-]?id$"
+    r"|^(?:ts|timestamp|time|now|server_time|fetched_at|generated_at|updated_at|etag|nonce"
+    r"|latency(?:_ms)?|duration(?:_ms)?|took(?:_ms)?|elapsed(?:_ms)?)$",
+    re.IGNORECASE)
+_VOLATILE_TEXT = re.compile(
+    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
+    r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b"
+    r"|\b\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?")
+
+
+def _stable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _stable(v) for k, v in value.items() if not _VOLATILE_KEY.search(str(k))}
+    if isinstance(value, list):
+        return [_stable(v) for v in value]
+    return value
+
+
+def output_key(text: str) -> str:
+    """A tool output as an answer: JSON without volatile keys, or text with ids and
+    timestamps masked; case and whitespace ignored. Two polls that differ only by a
+    request id give the same key; a status that moved on does not."""
+    stripped = text.strip()
+    if stripped[:1] in "{[" and len(stripped) < 65_536:
+        try:
+            data = json.loads(stripped)
+        except ValueError:
+            data = None
+        if isinstance(data, (dict, list)):
+            return _canon(_stable(data))
+    return _VOLATILE_TEXT.sub("#", _SPACE.sub(" ", stripped).lower())
+
+
+_NO_RESULTS = re.compile(
+    r"^\W*(?:0|no|zero|none)\s+(?:results?|matches|items|records|rows|hits|articles|entries"
+    r"|documents|orders|events)\b|\bno\s+(?:results?|matches|records?|availability)\b"
+    r"|\bnot\s+found\b|\bnothing\s+found\b", re.IGNORECASE)
+
+
+def _empty_data(data: Any) -> bool:
+    if isinstance(data, list):
+        return not data
+    if isinstance(data, Mapping):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        counts = [v for k, v in data.items() if str(k).lower() in ("total", "count", "hits")
+                  and isinstance(v, (int, float)) and not isinstance(v, bool)]
+        return bool(lists) and not any(lists) and not any(counts)
+    return False
+
+
+def is_empty_result(text: str | None) -> bool:
+    """An answer that found nothing: ``[]``, ``{"results": []}``, "0 results", "not found".
+
+    A bare ``""``, ``{}``, ``null`` or "ok" is not: void tools answer that way.
+    """
+    if text is None:
+        return False
+    stripped = text.strip()
+    if stripped[:1] in "{[":
+        try:
+            return _empty_data(json.loads(stripped))
+        except ValueError:
+            pass
+    return len(stripped) <= 200 and bool(_NO_RESULTS.search(stripped))
+
+
 def _text(value: Any) -> str | None:
     if value is None:
         return None
@@ -128,10 +197,11 @@ class Call:
 
     @property
     def output_key(self) -> str | None:
+        """The output compared as an answer: volatile parts (request ids, timestamps) out."""
         if self.output is None:
             return None
         if self._output_key is None:
-            self._output_key = _SPACE.sub(" ", self.output).strip().lower()
+            self._output_key = output_key(self.output)
         return self._output_key
 
     def finish(self) -> None:
