@@ -76,3 +76,35 @@ def test_otlp_json_is_accepted_and_replays_add_nothing(server: Server) -> None:
     assert stored > 0 and server.store.count_events(server.org_id) == stored
     assert bad.status_code == 400 and "JSON" in bad.json()["detail"]
     assert text.status_code == 415
+
+
+def test_events_too_big_for_the_schema_come_back_as_partial_success(server: Server) -> None:
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+        ExportTraceServiceResponse,
+    )
+
+    long_id = "c" * 300  # longer than the conversation_id column holds
+    doc = (FIXTURES / "otlp_genai.json").read_text().replace("conv-7", long_id)
+    request = ExportTraceServiceRequest.FromString((FIXTURES / "otlp_genai.pb").read_bytes())
+    for resource in request.resource_spans:
+        for scope in resource.scope_spans:
+            for span in scope.spans:
+                for attr in span.attributes:
+                    if attr.value.string_value == "conv-7":
+                        attr.value.string_value = long_id
+    with server.client() as http:
+        as_json = http.post("/v1/traces", content=doc.encode(),
+                            headers={"Content-Type": "application/json"})
+        as_pb = http.post("/v1/traces", content=request.SerializeToString(),
+                          headers={"Content-Type": "application/x-protobuf"})
+    assert as_json.status_code == 200
+    partial = as_json.json()["partialSuccess"]
+    assert partial["rejectedSpans"] > 0
+    assert "conversation_id: longer than 200 characters" in partial["errorMessage"]
+    assert as_pb.status_code == 200
+    assert as_pb.headers["content-type"] == "application/x-protobuf"
+    reply = ExportTraceServiceResponse.FromString(as_pb.content)
+    assert reply.partial_success.rejected_spans == partial["rejectedSpans"]
+    # The other trace in the fixture is stored; the oversized one is not.
+    assert server.store.count_events(server.org_id) > 0

@@ -141,7 +141,10 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
 
 
 def _otlp_response(kind: str, rejected: list[dict[str, Any]]) -> Response:
-    message = "; ".join(f"event {r['index']}: {r['reason']}" for r in rejected[:5])
+    message = "; ".join(
+        f"event {r['index']}: " + (f"{r['field']}: " if r["field"] else "") + r["reason"]
+        for r in rejected[:5]
+    )
     if kind == "application/json":
         partial = {"rejectedSpans": len(rejected), "errorMessage": message} if rejected else {}
         return JSONResponse({"partialSuccess": partial} if partial else {})
