@@ -15,7 +15,13 @@ of reading the run once. Throughput is CPU time of this one process (``process_t
 the machine is shared, and wall time would bill us for other processes' work.
 Target: ≥ 1,000 runs/s per worker process.
 
+With ``--labelled FILE…`` (the bench's trace datasets, rows with a ``loop`` label and a
+``family``) it also reports, per family, how many traces the loop detectors (TOOL_LOOP,
+TOOL_THRASHING, AGENT_LOOP) flag: a check of precision on hard negatives (paging, polling,
+transient retries) next to recall on loops.
+
 Usage: .venv/bin/python bench/detector_throughput.py [--runs 400] [--rounds 5] [--json]
+                                                      [--labelled bench/dataset.jsonl …]
 """
 
 from __future__ import annotations
@@ -151,11 +157,43 @@ def _time(fn: Callable[[], object]) -> float:
     return _clock() - start
 
 
+LOOP_DETECTORS = ("TOOL_LOOP", "TOOL_THRASHING", "AGENT_LOOP")
+
+
+def labelled(paths: list[str]) -> dict[str, Any]:
+    """Per dataset and family: traces, loop label, and how many the loop detectors flag."""
+    from semloop.trace import read_traces
+
+    out: dict[str, Any] = {}
+    for path in paths:
+        families: dict[str, dict[str, Any]] = {}
+        for row, trace in read_traces(path):
+            run = Run.from_trace(trace, run_id=str(row.get("trace_id") or ""))
+            fired = {s.failure_type for s in run_detectors(run)} & set(LOOP_DETECTORS)
+            fam = families.setdefault(str(row.get("family")), {
+                "loop": bool(row.get("loop")), "traces": 0, "flagged": 0,
+                **dict.fromkeys(LOOP_DETECTORS, 0)})
+            fam["traces"] += 1
+            fam["flagged"] += bool(fired)
+            for name in fired:
+                fam[name] += 1
+        loops = [f for f in families.values() if f["loop"]]
+        clean = [f for f in families.values() if not f["loop"]]
+        out[path] = {"families": families,
+                     "loops_flagged": f"{sum(f['flagged'] for f in loops)}/"
+                                      f"{sum(f['traces'] for f in loops)}",
+                     "clean_flagged": f"{sum(f['flagged'] for f in clean)}/"
+                                      f"{sum(f['traces'] for f in clean)}"}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=400)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--labelled", nargs="*", default=[], metavar="FILE",
+                    help="labelled trace datasets to check the loop detectors on")
     args = ap.parse_args(argv)
 
     corpus = [_make(i) for i in range(args.runs)]
@@ -219,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         "target_runs_per_s": TARGET,
         "meets_target": rate["semloop"] >= TARGET,
     }
+    if args.labelled:
+        result["labelled"] = labelled(args.labelled)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -236,6 +276,13 @@ def main(argv: list[str] | None = None) -> int:
         print("per-detector cost (µs per run, each detector alone on a read run):")
         for name, us in sorted(per_run_us.items(), key=lambda kv: -kv[1]):
             print(f"  {name:28s} {us:8.1f}")
+        for path, found in result.get("labelled", {}).items():
+            print(f"{path}: loops flagged {found['loops_flagged']}, "
+                  f"clean traces flagged {found['clean_flagged']}")
+            for family, f in sorted(found["families"].items()):
+                by = ", ".join(f"{n} {f[n]}" for n in LOOP_DETECTORS if f[n])
+                print(f"  {family:26s} {'loop ' if f['loop'] else 'clean'} "
+                      f"{f['flagged']}/{f['traces']}" + (f"  ({by})" if by else ""))
     return 0 if result["meets_target"] else 1
 
 
