@@ -160,15 +160,44 @@ def _time(fn: Callable[[], object]) -> float:
 LOOP_DETECTORS = ("TOOL_LOOP", "TOOL_THRASHING", "AGENT_LOOP")
 
 
+def _window_rule(keys: list[Any], threshold: int = 3, window: int = 5) -> bool:
+    """The reference's TOOL_LOOP shape: one key ≥ threshold times in a window of calls."""
+    from collections import Counter
+
+    return any(max(Counter(keys[i:i + window]).values(), default=0) >= threshold
+               for i in range(max(1, len(keys) - window + 1)))
+
+
+def _peer_loop(run: Run) -> bool | None:
+    try:
+        from dunetrace.detectors import run_detectors as peer_detect
+        from dunetrace.run_builder import build_run_state
+    except ImportError:
+        return None
+    rows = [dict(e.to_dict(), agent_version=e.agent_version or "v1") for e in run.events]
+    names = {getattr(s.failure_type, "value", s.failure_type)
+             for s in peer_detect(build_run_state(rows))}
+    return bool(names & {"TOOL_LOOP", "TOOL_THRASHING"})
+
+
 def labelled(paths: list[str]) -> dict[str, Any]:
-    """Per dataset and family: traces, loop label, and how many the loop detectors flag."""
+    """Per dataset and family: traces, loop label, and how many the loop detectors flag;
+    beside them, the same count for two simpler rules and for Dunetrace's detectors."""
     from semloop.trace import read_traces
 
     out: dict[str, Any] = {}
     for path in paths:
         families: dict[str, dict[str, Any]] = {}
+        others: dict[str, dict[bool, int]] = {"name_only": {True: 0, False: 0},
+                                              "name_and_args": {True: 0, False: 0},
+                                              "dunetrace": {True: 0, False: 0}}
         for row, trace in read_traces(path):
             run = Run.from_trace(trace, run_id=str(row.get("trace_id") or ""))
+            is_loop = bool(row.get("loop"))
+            tools = [(s.name, s.input_text) for s in trace.tool_spans]
+            others["name_only"][is_loop] += _window_rule([name for name, _ in tools])
+            others["name_and_args"][is_loop] += _window_rule(tools)
+            others["dunetrace"][is_loop] += bool(_peer_loop(run))
             fired = {s.failure_type for s in run_detectors(run)} & set(LOOP_DETECTORS)
             fam = families.setdefault(str(row.get("family")), {
                 "loop": bool(row.get("loop")), "traces": 0, "flagged": 0,
@@ -179,11 +208,14 @@ def labelled(paths: list[str]) -> dict[str, Any]:
                 fam[name] += 1
         loops = [f for f in families.values() if f["loop"]]
         clean = [f for f in families.values() if not f["loop"]]
+        n_loops = sum(f["traces"] for f in loops)
+        n_clean = sum(f["traces"] for f in clean)
         out[path] = {"families": families,
-                     "loops_flagged": f"{sum(f['flagged'] for f in loops)}/"
-                                      f"{sum(f['traces'] for f in loops)}",
-                     "clean_flagged": f"{sum(f['flagged'] for f in clean)}/"
-                                      f"{sum(f['traces'] for f in clean)}"}
+                     "loops_flagged": f"{sum(f['flagged'] for f in loops)}/{n_loops}",
+                     "clean_flagged": f"{sum(f['flagged'] for f in clean)}/{n_clean}",
+                     "other_rules": {name: {"loops_flagged": f"{c[True]}/{n_loops}",
+                                            "clean_flagged": f"{c[False]}/{n_clean}"}
+                                     for name, c in others.items()}}
     return out
 
 
@@ -279,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
         for path, found in result.get("labelled", {}).items():
             print(f"{path}: loops flagged {found['loops_flagged']}, "
                   f"clean traces flagged {found['clean_flagged']}")
+            for name, c in found["other_rules"].items():
+                print(f"  for comparison, {name:14s} loops {c['loops_flagged']:>6s}, "
+                      f"clean {c['clean_flagged']:>6s}")
             for family, f in sorted(found["families"].items()):
                 by = ", ".join(f"{n} {f[n]}" for n in LOOP_DETECTORS if f[n])
                 print(f"  {family:26s} {'loop ' if f['loop'] else 'clean'} "
