@@ -13,7 +13,7 @@ from semloop.judge.local._features import (
     is_empty_output,
     normalise_output,
     normalise_value,
-    same_empty,
+    same_but_ids,
     shared_ngrams,
     strip_shared,
     tokens,
@@ -177,13 +177,13 @@ def test_volatile_parts_of_outputs_are_ignored() -> None:
     a = normalise_output("queued at 2026-11-30T10:41:02Z, took 0.42s")
     b = normalise_output("Queued at 2026-11-30T10:44:19Z, took 1.3s")
     assert a == b
-    assert same_empty(
+    assert same_but_ids(
         normalise_output('{"events": [], "request_id": "a81f0c23d9e1b7f4"}'),
         normalise_output('{"events": [], "request_id": "0b7c11e2aa94f3d8"}'),
     )
 
 
-def test_the_same_empty_result_again_is_not_progress(backend: LocalBackend) -> None:
+def test_the_same_but_ids_result_again_is_not_progress(backend: LocalBackend) -> None:
     j = judgement(
         backend,
         step("Looking up the parcel.", ("track", {"id": "884120"}, '{"events": []}')),

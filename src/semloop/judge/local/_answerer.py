@@ -31,7 +31,7 @@ from ._features import (
     content_tokens,
     entities,
     outputs_same,
-    same_empty,
+    same_but_ids,
     shared_ngrams,
     strip_shared,
     tokens,
@@ -286,10 +286,11 @@ class LocalJudgement:
         return sim
 
     def _same_output(self, ck: Call, cj: Call) -> bool:
-        same = outputs_same(ck.output, cj.output)
-        if not same and ck.empty and cj.empty:
-            same = same_empty(ck.output, cj.output)
-        return same
+        if outputs_same(ck.output, cj.output):
+            return True
+        # Only for empty/error results: in a real result a new id can be the news (a new
+        # coupon, a new ticket), but an empty answer is empty whatever id it carries.
+        return ck.empty and cj.empty and same_but_ids(ck.output, cj.output)
 
     def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:
         if outputs_known and not self._same_output(ck, cj):

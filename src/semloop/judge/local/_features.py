@@ -27,7 +27,7 @@ __all__ = [
     "normalise_value",
     "outputs_same",
     "parse_args",
-    "same_empty",
+    "same_but_ids",
     "shared_ngrams",
     "strip_shared",
     "tokens",
@@ -235,9 +235,10 @@ def is_empty_output(norm: str) -> bool:
 _OPAQUE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{8,}\b")
 
 
-def same_empty(a: str, b: str) -> bool:
-    """Two empty or error outputs that differ only in opaque tokens (request ids, nonces):
-    nothing found is nothing found, whatever id the envelope carries."""
+def same_but_ids(a: str, b: str) -> bool:
+    """Two outputs that differ only in opaque tokens (request ids, nonces, hashes). The judge
+    asks this of empty or error outputs only: nothing found is nothing found, whatever the
+    request id."""
     return _OPAQUE.sub("#", a) == _OPAQUE.sub("#", b)
 
 
