@@ -243,3 +243,21 @@ def test_the_same_template_with_the_same_slot_is_a_repeat(backend: LocalBackend)
     text = "Summarising the customer reviews for the blue kettle before moving on to the next one."
     j = judgement(backend, step(text), step("Tidying up the notes."), step(text))
     assert j.revisit(0, 2) > 0.9
+
+
+def test_text_in_other_scripts_is_compared_not_ignored(backend: LocalBackend) -> None:
+    assert tokens("Café 日本語のテキスト orders_controller.py") == [
+        "café",
+        "日本語のテキスト",
+        "orders_controller.py",
+    ]
+    j = judgement(
+        backend,
+        step("注文履歴を検索します。"),
+        step("返金処理を実行しました。"),
+        step("注文履歴を検索します。"),
+    )
+    assert j.revisit(0, 2) > 0.9  # the same sentence
+    # A different sentence is not "identical" for lack of ASCII words; the English model
+    # cannot say much more about Japanese, so it stays near undecided rather than a repeat.
+    assert j.repeat_probability(0, 1) < 0.7

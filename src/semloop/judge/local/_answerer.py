@@ -197,7 +197,7 @@ class LocalJudgement:
         entity novelty to subtract; None when a step has no text."""
         if not vk.text or not vj.text:
             return None
-        if " ".join(vk.toks) == " ".join(vj.toks):
+        if vk.toks == vj.toks and (vk.toks or vk.text.split() == vj.text.split()):
             return _TEXT_IDENTICAL
         new = len(vj.text_entities - vk.text_entities)
         lost = len(vk.text_entities - vj.text_entities)

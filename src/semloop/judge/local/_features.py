@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 _TRUNCATION = re.compile(r"\s*… \[truncated \d+ chars\]\s*$")
-_TOKEN = re.compile(r"[a-z0-9]+(?:[._/'-][a-z0-9]+)*")
+_TOKEN = re.compile(r"\w+(?:[./'-]\w+)*")  # any script; snake_case, paths and ids stay whole
 
 # Function words carry no content: a difference in them says nothing about the work.
 _STOP = frozenset(
