@@ -271,7 +271,7 @@ def best_adjacent(cleaned: Sequence[Sequence[str] | None], threshold: float) -> 
         # wins ties) and reach the threshold; below that, deepeval's outcome is fixed.
         jaccard = bigram_jaccard(words_a, words_b)
         length = len(a) + len(b)
-        ceiling = _ratio(2 * min(len(a), len(b)), length)  # difflib's real_quick_ratio
+        ceiling = _ratio(min(len(a), len(b)), length)  # difflib's real_quick_ratio
         if ceiling > jaccard and ceiling > best and ceiling >= threshold:
             ratio = ratios.get((a, b))
             if ratio is None:

@@ -1,0 +1,190 @@
+"""The fast ratio path against difflib itself, on strings built to stress its corner cases."""
+
+from __future__ import annotations
+
+import random
+from difflib import SequenceMatcher
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from semloop._lexical_ratio import (
+    best_adjacent,
+    bigram_jaccard,
+    matching_characters,
+    sequence_ratio,
+)
+
+# English-like letter weights: a few letters stay below difflib's "popular" cut-off on long
+# strings and seed matches, the rest are popular; tiny alphabets make runs and ties common.
+ENGLISH = "eeeeeeeeeeeetttttttttaaaaaaaaoooooooiiiiiiinnnnnnnsssssshhhhhhrrrrrrddddllllcccuuummwwffggyyppbbvkjxqz"
+ALPHABETS = ["ab", "abc", "ab ", "abcdefgh", ENGLISH + "   ", "aaaaaaaaab", "xyz.,!?0123456789"]
+
+
+@st.composite
+def string_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    rnd = draw(st.randoms(use_true_random=False))
+    alphabet = draw(st.sampled_from(ALPHABETS))
+    # Lengths on both sides of autojunk's 200-character boundary.
+    length = draw(st.sampled_from([0, 1, 3, 40, 150, 199, 200, 201, 260, 600, 1500]))
+    a = "".join(rnd.choices(alphabet, k=length))
+    kind = draw(st.sampled_from(["edit", "edit", "fresh", "swap", "same"]))
+    if kind == "fresh":
+        other = draw(st.sampled_from([0, 1, 40, 199, 200, 201, 600, 1500]))
+        b = "".join(rnd.choices(alphabet, k=other))
+    elif kind == "same":
+        b = a
+    else:
+        chars = list(a)
+        for _ in range(draw(st.integers(1, 12))):
+            pos = rnd.randint(0, len(chars))
+            op = rnd.random()
+            if op < 0.4 and chars:
+                chars[min(pos, len(chars) - 1)] = rnd.choice(alphabet + "QZ")
+            elif op < 0.7:
+                chars[pos:pos] = rnd.choices(alphabet + "QZ", k=rnd.randint(1, 5))
+            elif chars:
+                del chars[pos : pos + rnd.randint(1, 5)]
+        b = "".join(chars)
+        if kind == "swap" and b:
+            cut = rnd.randrange(len(b))
+            b = b[cut:] + b[:cut]
+    if draw(st.booleans()):
+        a, b = b, a
+    return a, b
+
+
+def difflib_matches(a: str, b: str) -> int:
+    return sum(block.size for block in SequenceMatcher(None, a, b).get_matching_blocks())
+
+
+@settings(max_examples=400, deadline=None)
+@given(pair=string_pairs())
+def test_matching_characters_equals_difflib(pair: tuple[str, str]) -> None:
+    a, b = pair
+    assert matching_characters(a, b) == difflib_matches(a, b)
+    # The ratio is the same float, bit for bit.
+    assert sequence_ratio(a, b) == SequenceMatcher(None, a, b).ratio()
+
+
+def test_matching_characters_on_seeded_random_text() -> None:
+    rnd = random.Random(7)
+    for _ in range(150):
+        words = [
+            "".join(rnd.choices(ENGLISH, k=rnd.randint(3, 9))) for _ in range(rnd.randint(20, 250))
+        ]
+        other = list(words)
+        for _ in range(rnd.randint(0, 8)):
+            other[rnd.randrange(len(other))] = "".join(rnd.choices(ENGLISH, k=rnd.randint(3, 9)))
+        a, b = " ".join(words), " ".join(other)
+        assert matching_characters(a, b) == difflib_matches(a, b)
+        assert matching_characters(b, a) == difflib_matches(b, a)
+
+
+def test_identical_strings_match_entirely() -> None:
+    rnd = random.Random(3)
+    for length in (1, 199, 200, 201, 5000):
+        text = "".join(rnd.choices("ab c", k=length))
+        assert matching_characters(text, text) == length == difflib_matches(text, text)
+    assert sequence_ratio("", "") == SequenceMatcher(None, "", "").ratio() == 1.0
+
+
+def deepeval_best(cleaned: list[list[str] | None], threshold: float) -> tuple[float, int]:
+    """deepeval's own loop over adjacent pairs, with difflib, as the reference."""
+    best, where = 0.0, -1
+    for i in range(len(cleaned) - 1):
+        a, b = cleaned[i], cleaned[i + 1]
+        if a is None or b is None:
+            continue
+        similarity = max(
+            bigram_jaccard(a, b), SequenceMatcher(None, " ".join(a), " ".join(b)).ratio()
+        )
+        if similarity > best:
+            best, where = similarity, i
+    return best, where
+
+
+WORDS = [
+    "search",
+    "repo",
+    "handler",
+    "guest",
+    "checkout",
+    "retry",
+    "tool.",
+    "cache",
+    "vexing",
+    "quiz",
+    "jinx",
+]
+
+
+@st.composite
+def output_runs(draw: st.DrawFn) -> list[list[str] | None]:
+    rnd = draw(st.randoms(use_true_random=False))
+    base = rnd.choices(WORDS, k=draw(st.integers(20, 90)))
+    outputs: list[list[str] | None] = []
+    for _ in range(draw(st.integers(0, 7))):
+        kind = draw(
+            st.sampled_from(["same", "edit", "edit", "fresh", "none", "previous", "extend"])
+        )
+        if kind == "none":
+            outputs.append(None)
+        elif kind == "previous" and outputs:
+            outputs.append(outputs[-1])
+        elif kind == "extend" and outputs and outputs[-1] is not None:
+            # A prefix of the next output: the ratio then equals difflib's real_quick_ratio
+            # bound exactly, the boundary case for skipping a pair.
+            outputs.append([*outputs[-1], *rnd.choices(WORDS, k=rnd.randint(1, 6))])
+        elif kind == "fresh":
+            outputs.append(rnd.choices(WORDS, k=rnd.randint(20, 90)))
+        else:
+            words = list(base)
+            for _ in range(0 if kind == "same" else rnd.randint(1, 4)):
+                words[rnd.randrange(len(words))] = rnd.choice(WORDS)
+            outputs.append(words)
+    return outputs
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outputs=output_runs(),
+    threshold=st.sampled_from([0.85, 0.0, 0.3, 0.5, 0.7, 0.9, 0.95, 0.96, 1.0]),
+)
+def test_best_adjacent_agrees_with_deepeval_loop(
+    outputs: list[list[str] | None], threshold: float
+) -> None:
+    expected = deepeval_best(outputs, threshold)
+    got = best_adjacent(outputs, threshold)
+    if expected[0] >= threshold:
+        assert got == expected
+    else:
+        assert got[0] < threshold
+
+
+@settings(max_examples=150, deadline=None)
+@given(outputs=output_runs())
+def test_best_adjacent_at_thresholds_equal_to_a_pair_value(outputs: list[list[str] | None]) -> None:
+    # Thresholds exactly at achieved similarities exercise every >= and > boundary.
+    values = {deepeval_best(outputs[i : i + 2], -1.0)[0] for i in range(len(outputs) - 1)}
+    for threshold in values:
+        expected = deepeval_best(outputs, threshold)
+        got = best_adjacent(outputs, threshold)
+        if expected[0] >= threshold:
+            assert got == expected
+        else:
+            assert got[0] < threshold
+
+
+def test_threshold_exactly_at_a_ratio_that_equals_its_upper_bound() -> None:
+    # b extends a: the ratio equals real_quick_ratio, the bound used to skip pairs, and
+    # exceeds the Jaccard. A threshold at exactly that value must still count the pair.
+    rnd = random.Random(5)
+    a = rnd.choices(WORDS, k=20)
+    b = [*a, *rnd.choices(WORDS, k=3)]
+    matcher = SequenceMatcher(None, " ".join(a), " ".join(b))
+    ratio = matcher.ratio()
+    assert ratio == matcher.real_quick_ratio() > bigram_jaccard(a, b)
+    assert best_adjacent([a, b], ratio) == (ratio, 0) == deepeval_best([a, b], ratio)
+    assert best_adjacent([a, b, a, b], ratio) == (ratio, 0)
+    assert best_adjacent([a, b], ratio + 1e-9)[0] < ratio + 1e-9
