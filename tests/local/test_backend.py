@@ -95,3 +95,21 @@ def test_registry_builds_it_by_name() -> None:
     backend = make_backend("local", threads=1)
     assert isinstance(backend, LocalBackend)
     assert backend.threads == 1
+
+
+def test_pairs_further_apart_than_the_history_window_are_answered(backend: LocalBackend) -> None:
+    steps = [
+        {"index": k, "type": "tool", "name": "get", "input": f'{{"id": {k % 70}}}', "output": "x"}
+        for k in range(75)
+    ]
+    answers = backend.ask(
+        {"goal": "g", "steps": steps},
+        {
+            "revisit_0_70": {"type": "noul"},
+            "revisit_0_69": {"type": "noul"},
+            "progress_0_70": {"type": "noul"},
+        },
+    ).answers
+    assert answers["revisit_0_70"].value > 0.9  # id 0 again, 70 steps later
+    assert answers["revisit_0_69"].value < 0.1
+    assert answers["progress_0_70"].value < 0.1

@@ -315,8 +315,8 @@ class LocalJudgement:
         n = len(self.views)
         return [(k, j) for j in range(1, n) for k in range(max(0, j - _HISTORY), j)]
 
-    def _compute_pairs(self) -> None:
-        pairs = self._pairs()
+    def _compute_pairs(self, pairs: Sequence[tuple[int, int]] | None = None) -> None:
+        pairs = self._pairs() if pairs is None else pairs
         # Pass 1: free-text arguments that need an embedding.
         arg_texts: list[str] = []
         for k, j in pairs:
@@ -361,10 +361,12 @@ class LocalJudgement:
             self._logits[(k, j)] = logit
 
     def repeat_logit(self, k: int, j: int) -> float:
+        if (k, j) not in self._logits:
+            self._compute_pairs([(k, j)])  # further apart than the history window
         return self._logits[(k, j)]
 
     def repeat_probability(self, k: int, j: int) -> float:
-        return _prob(self._logits[(k, j)])
+        return _prob(self.repeat_logit(k, j))
 
     def stuck_probability(self, j: int) -> float:
         """P(step j repeats some earlier step): its best match among all earlier steps."""
@@ -372,7 +374,7 @@ class LocalJudgement:
 
     # ---------------------------------------------------------------- answers
     def _history_logit(self, k: int, i: int, j: int) -> float:
-        logit = self._logits[(k, j)]
+        logit = self.repeat_logit(k, j)
         if (k, j) in self._text_only and k < i:
             # Words alone that echo a step from further back are more often a summary or a
             # return to the subject than a cycle; cycles also repeat their tool calls.
@@ -381,7 +383,7 @@ class LocalJudgement:
 
     def progress(self, i: int, j: int) -> float:
         # Step j advances beyond step i unless it repeats i or anything before i.
-        earlier = range(max(0, j - _HISTORY), i + 1)
+        earlier = range(min(i, max(0, j - _HISTORY)), i + 1)
         return round(1.0 - _prob(max(self._history_logit(k, i, j) for k in earlier)), 4)
 
     def revisit(self, i: int, j: int) -> float:
