@@ -12,7 +12,8 @@ Standard library only. The surface mirrors Dunetrace's SDK, so its users feel at
         run.tool_responded("search", success=True, output=hits)
         run.final_answer()
 
-See ``docs/sdk.md`` for the buffer, overflow and failure policy and the measured cost.
+See ``docs/sdk.md`` for the buffer, overflow and failure policy and the measured cost,
+and ``docs/policies.md`` for runtime policies (``Client(policies=[Policy(...)])``).
 """
 
 from ._client import Client, RunContext
@@ -25,20 +26,40 @@ from ._emitters import (
     SendError,
     StoreEmitter,
 )
+from ._policies import (
+    ACTIONS,
+    MODEL_PRICES,
+    OPERATORS,
+    TRIGGERS,
+    ApprovalRequest,
+    Approver,
+    Policy,
+    PolicyViolation,
+    load_policies,
+)
 from ._records import DEFAULT_SECRET_KEYS, REDACTED
 from ._sender import ClientStats
 
 __all__ = [
+    "ACTIONS",
     "DEFAULT_ENDPOINT",
     "DEFAULT_SECRET_KEYS",
+    "MODEL_PRICES",
+    "OPERATORS",
     "REDACTED",
+    "TRIGGERS",
+    "ApprovalRequest",
+    "Approver",
     "Client",
     "ClientStats",
     "DiscardEmitter",
     "Emitter",
     "FileEmitter",
     "HttpEmitter",
+    "Policy",
+    "PolicyViolation",
     "RunContext",
     "SendError",
     "StoreEmitter",
+    "load_policies",
 ]

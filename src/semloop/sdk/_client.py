@@ -2,7 +2,8 @@
 
 Each ``RunContext`` method counts the step, packs its arguments into a tuple and hands
 it to the sender's buffer; it never serialises, never does I/O and never raises into
-the agent (an SDK bug is counted in ``client.stats.internal_errors`` and logged).
+the agent (an SDK bug is counted in ``client.stats.internal_errors`` and logged). The one
+exception on purpose is :class:`PolicyViolation`, raised when a policy stops the run.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ from typing import Any, Literal
 
 from ..events import agent_version as _agent_version
 from ._emitters import Emitter, HttpEmitter
+from ._policies import (
+    DEFAULT_APPROVAL_TIMEOUT_S,
+    Approver,
+    Policy,
+    PolicyViolation,
+    _Engine,
+)
 from ._records import (
     DEFAULT_MAX_FIELD_CHARS,
     DEFAULT_SECRET_KEYS,
@@ -48,6 +56,12 @@ class Client:
     keys named like secrets (``redact_keys``) in tool args and signal meta are replaced
     first, and text fields longer than ``max_field_chars`` are cut (0 or None: never).
     Everything left is flushed at interpreter exit, or by :meth:`shutdown`.
+
+    ``policies`` (and :meth:`add_policy`) are checked synchronously on the agent's thread
+    (see ``docs/policies.md``); ``approver(request) -> bool`` answers ``require_approval``
+    within ``approval_timeout`` seconds, else the run stops; ``model_prices`` extends
+    :data:`MODEL_PRICES` for the ``cost_usd`` trigger; ``detector_config`` (a
+    :class:`semloop.detect.DetectorConfig`) tunes the detectors ``signal`` policies run.
     """
 
     def __init__(
@@ -66,6 +80,11 @@ class Client:
         retry_backoff: float = 0.2,
         retry_backoff_max: float = 5.0,
         exit_timeout: float = 5.0,
+        policies: Iterable[Policy] = (),
+        approver: Approver | None = None,
+        approval_timeout: float = DEFAULT_APPROVAL_TIMEOUT_S,
+        model_prices: Mapping[str, tuple[float, float]] | None = None,
+        detector_config: Any = None,
     ) -> None:
         self.emitter: Emitter = emitter if emitter is not None else HttpEmitter(endpoint, api_key)
         if max_field_chars is not None and max_field_chars < 0:
@@ -77,6 +96,15 @@ class Client:
             batch_size=batch_size, max_retries=max_retries, retry_backoff=retry_backoff,
             retry_backoff_max=retry_backoff_max,
         )
+        self._policies = _Engine(
+            self._sender, approver=approver, approval_timeout=approval_timeout,
+            model_prices=model_prices, detector_config=detector_config,
+            # Local copies for the signal trigger's detectors: secrets redacted and
+            # fields cut as on the wire, but the caller's redact hook is for sending only.
+            build=functools.partial(build_event, is_secret=secret_matcher(redact_keys),
+                                    redact=None, max_field_chars=max_field_chars),
+        )
+        self._policies.add(policies)
         self._exit_timeout = exit_timeout
         atexit.register(self._at_exit)
 
@@ -105,8 +133,19 @@ class Client:
         return RunContext(
             self._sender, agent_id, user_input=user_input, system_prompt=system_prompt,
             model=model, tools=tools, conversation_id=conversation_id,
-            parent_run_id=parent_run_id, trace_id=trace_id,
+            parent_run_id=parent_run_id, trace_id=trace_id, policies=self._policies,
         )
+
+    def add_policy(self, policy: Policy) -> None:
+        """Register one more policy; runs already under way see it from their next event
+        (a ``signal`` policy only in runs started after it). A duplicate name raises
+        :class:`~semloop.ConfigError`."""
+        self._policies.add([policy])
+
+    @property
+    def policies(self) -> tuple[Policy, ...]:
+        """The registered policies, in registration order."""
+        return self._policies.policies
 
     @property
     def stats(self) -> ClientStats:
@@ -148,17 +187,31 @@ class RunContext:
     """One run of an agent; its methods record what the agent does, in order.
 
     Calls (``llm_called``, ``tool_called``, ``retrieval_called``) start a new step;
-    responses and ``external_signal`` keep the step of the call they belong to.
+    responses and ``external_signal`` keep the step of the call they belong to. With
+    policies registered, ``tool_called``, ``llm_responded`` and ``tool_responded`` check
+    them before returning and may raise :class:`PolicyViolation`.
     """
 
     __slots__ = (
+        "_built",
+        "_checks",
+        "_cost",
+        "_engine",
+        "_errors",
+        "_fired",
         "_info",
+        "_llm",
+        "_model",
         "_put",
+        "_records",
         "_sender",
+        "_signals",
         "_started",
         "_step",
         "_tool_calls",
         "exit_reason",
+        "model_override",
+        "prompt_additions",
     )
 
     def __init__(
@@ -173,6 +226,7 @@ class RunContext:
         conversation_id: str | None = None,
         parent_run_id: str | None = None,
         trace_id: str | None = None,
+        policies: _Engine | None = None,
     ) -> None:
         self._sender = sender
         self._put = sender.put
@@ -180,6 +234,33 @@ class RunContext:
         self._tool_calls = 0
         #: ``"final_answer"`` once :meth:`final_answer` was called, else None.
         self.exit_reason: str | None = None
+        #: Advised by a ``switch_model`` policy: the model the agent should use next.
+        self.model_override: str | None = None
+        #: Added by ``inject_prompt`` policies, oldest first; see :meth:`pop_prompt_addition`.
+        self.prompt_additions: list[str] = []
+        # Policy state. Counters are kept even with no policy registered (two integer
+        # additions), so a policy added mid-run sees the whole run.
+        self._engine = policies
+        self._checks: dict[str, Any] = policies.checks if policies is not None else {}
+        self._fired: set[str] = set()
+        self._errors = 0
+        self._cost = 0.0
+        self._model = model
+        self._llm: tuple[Any, Any] = (model, 0)
+        self._records: list[Any] | None = None
+        self._built: list[Any] = []
+        self._signals: tuple[int, tuple[str, ...]] | None = None
+        if policies is not None and policies.wants_events:
+            # The signal trigger runs detectors over the run so far: keep its records.
+            records: list[Any] = []
+            put = sender.put
+
+            def keep(record: Any) -> None:
+                records.append(record)
+                put(record)
+
+            self._records = records
+            self._put = keep
         try:
             names = [tool_name(t) for t in tools] if tools else []
             version = _agent_version(system_prompt, model, names)
@@ -215,6 +296,21 @@ class RunContext:
     def tool_call_count(self) -> int:
         return self._tool_calls
 
+    @property
+    def error_count(self) -> int:
+        """Failed tool calls plus LLM responses with an ``error``, so far."""
+        return self._errors
+
+    @property
+    def cost_usd(self) -> float:
+        """Estimated cost so far: the agent's ``cost_usd`` per LLM response where given,
+        else tokens × :data:`MODEL_PRICES` (0 for unknown models)."""
+        return self._cost
+
+    def pop_prompt_addition(self) -> str | None:
+        """The oldest prompt an ``inject_prompt`` policy added and not yet taken, or None."""
+        return self.prompt_additions.pop(0) if self.prompt_additions else None
+
     # -- the context manager ----------------------------------------------------------
 
     def __enter__(self) -> RunContext:
@@ -234,9 +330,12 @@ class RunContext:
                                         self._tool_calls)
                 self._put(("run.completed", self._info, self._step, _now(), raw))
             else:
+                violation = _violation_in(exc)
                 # Text now, not the exception object: holding it would keep the
                 # agent's frames alive until the batch is sent.
-                raw = (type(exc).__name__, _safe_str(exc), self._step)
+                raw = (type(exc).__name__, _safe_str(exc), self._step,
+                       "policy_violation" if violation else "error",
+                       violation.policy_name if violation else None)
                 self._put(("run.errored", self._info, self._step, _now(), raw))
         except Exception:
             self._internal_error()
@@ -259,6 +358,7 @@ class RunContext:
         semantic evaluators read what was asked."""
         try:
             self._step += 1
+            self._llm = (model, prompt_tokens)
             self._put(("llm.called", self._info, self._step, _now(),
                        (model, prompt_tokens, prompt)))
         except Exception:
@@ -274,17 +374,46 @@ class RunContext:
         output_length: int | None = None,
         prompt_tokens: int = 0,
         error: str | None = None,
+        *,
+        cost_usd: float | None = None,
     ) -> None:
-        """The model answered. ``output_length`` defaults to ``len(output)``."""
+        """The model answered. ``output_length`` defaults to ``len(output)``.
+
+        ``cost_usd``, when the agent knows it, replaces the estimate from tokens and
+        :data:`MODEL_PRICES` for this call. May raise :class:`PolicyViolation`.
+        """
         try:
             self._put(("llm.responded", self._info, self._step, _now(),
                        (completion_tokens, reasoning_tokens, latency_ms, finish_reason,
-                        output, output_length, prompt_tokens, error)))
+                        output, output_length, prompt_tokens, error, cost_usd)))
+            if error:
+                self._errors += 1
+            if cost_usd is not None:
+                self._cost += float(cost_usd)
+            elif self._engine is not None:
+                model, called_tokens = self._llm
+                self._cost += self._engine.cost(model or self._model,
+                                                prompt_tokens or called_tokens,
+                                                completion_tokens)
         except Exception:
             self._internal_error()
+        checks = self._checks.get("llm.responded")
+        if checks is not None:
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "finish_reason": finish_reason, "latency_ms": latency_ms,
+                "completion_tokens": completion_tokens, "error": error,
+                "model": self._llm[0]})
 
     def tool_called(self, tool_name: str, args: Mapping[str, Any] | None = None) -> None:
-        """The agent calls a tool with ``args`` (sent as JSON text, secrets redacted)."""
+        """The agent calls a tool with ``args`` (sent as JSON text, secrets redacted).
+
+        Call it before running the tool: a ``before_tool_call`` policy may block here for
+        approval, and raises :class:`PolicyViolation` (nothing recorded) when denied.
+        """
+        checks = self._checks.get("before_tool_call")
+        if checks is not None:
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "tool_name": tool_name, "args": args})
         try:
             self._step += 1
             self._tool_calls += 1
@@ -295,6 +424,10 @@ class RunContext:
             self._put(("tool.called", self._info, self._step, _now(), (tool_name, args)))
         except Exception:
             self._internal_error()
+        checks = self._checks.get("tool.called")
+        if checks is not None:
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "tool_name": tool_name, "args": args})
 
     def tool_responded(
         self,
@@ -305,12 +438,20 @@ class RunContext:
         error: str | None = None,
         output: Any = "",
     ) -> None:
-        """The tool returned (or failed: ``success=False`` with ``error``)."""
+        """The tool returned (or failed: ``success=False`` with ``error``).
+        May raise :class:`PolicyViolation`."""
         try:
             self._put(("tool.responded", self._info, self._step, _now(),
                        (tool_name, success, output_length, latency_ms, error, output)))
+            if not success:
+                self._errors += 1
         except Exception:
             self._internal_error()
+        checks = self._checks.get("tool.responded")
+        if checks is not None:
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "tool_name": tool_name, "success": success, "latency_ms": latency_ms,
+                "error": error})
 
     def retrieval_called(self, index_name: str, query: str = "") -> None:
         """The agent queries a retrieval index."""
@@ -363,6 +504,18 @@ def _id(value: Any) -> str | None:
         return str(value)
     except Exception:
         return None
+
+
+def _violation_in(exc: BaseException) -> PolicyViolation | None:
+    """The PolicyViolation ``exc`` is, or was raised from (an agent may wrap it)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, PolicyViolation):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def _safe_str(exc: BaseException) -> str:

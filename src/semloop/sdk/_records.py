@@ -60,6 +60,10 @@ CAPPED_FIELDS = ("input_text", "system_prompt", "prompt", "output", "content", "
                  "args", "error")
 DEFAULT_MAX_FIELD_CHARS = 8192
 
+# Events whose raw record is their payload dict (policies and approvals).
+_ANNOTATIONS = frozenset({"policy.triggered", "approval.requested", "approval.granted",
+                          "approval.denied", "approval.timeout"})
+
 # Nested user values deeper than this are cut: it bounds the walk and breaks cycles.
 _MAX_DEPTH = 32
 
@@ -231,7 +235,7 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
         return payload
     if event_type == "llm.responded":
         (completion_tokens, reasoning_tokens, latency_ms, finish_reason, output,
-         output_length, prompt_tokens, error) = raw
+         output_length, prompt_tokens, error, *more) = raw
         text = _text(output)
         payload = {
             "completion_tokens": _int(completion_tokens),
@@ -249,6 +253,8 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
             payload["reasoning_tokens"] = _int(reasoning_tokens)
         if error:
             payload["error"] = _text(error)
+        if more and more[0] is not None:
+            payload["cost_usd"] = _number(more[0])
         return payload
     if event_type == "retrieval.called":
         index_name, query = raw
@@ -283,9 +289,16 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
         return {"total_steps": total_steps, "exit_reason": exit_reason,
                 "tool_call_count": tool_call_count}
     if event_type == "run.errored":
-        error_type, error, step_index = raw
-        return {"error_type": error_type, "error": _text(error), "step_index": step_index,
-                "exit_reason": "error"}
+        error_type, error, step_index, *why = raw
+        payload = {"error_type": error_type, "error": _text(error), "step_index": step_index,
+                   "exit_reason": why[0] if why else "error"}
+        if len(why) > 1 and why[1]:
+            payload["policy_name"] = _text(why[1])
+        return payload
+    if event_type in _ANNOTATIONS:
+        # Policy and approval events carry their payload ready-made, maybe holding the
+        # agent's values (observed, tool args): make it safe like any other.
+        return json_safe(raw, is_secret)  # type: ignore[no-any-return]
     raise ValueError(f"no payload rule for event type {event_type!r}")
 
 

@@ -39,7 +39,9 @@ class ClientStats:
     ``shutdown()``. ``send_failures``: events given up on after the last retry, or
     refused by the receiver (a non-retryable answer, or invalid events it rejected
     while keeping the rest). ``retries``: repeated send attempts. ``internal_errors``:
-    SDK bugs caught on the agent's path.
+    SDK bugs caught on the agent's path. ``policies_triggered``: times a policy fired.
+    ``policy_errors``: policy evaluations that raised (ignored, never raised into the
+    agent).
     """
 
     emitted: int = 0
@@ -52,6 +54,8 @@ class ClientStats:
     send_failures: int = 0
     retries: int = 0
     internal_errors: int = 0
+    policies_triggered: int = 0
+    policy_errors: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -117,6 +121,8 @@ class Sender:
         self.emitted = 0
         self.dropped_overflow = 0
         self.internal_errors = 0
+        self.policies_triggered = 0
+        self.policy_errors = 0
         self.sent = 0
         self.dropped_unencodable = 0
         self.dropped_redaction = 0
@@ -149,6 +155,7 @@ class Sender:
             dropped_redaction=self.dropped_redaction, dropped_closed=self.dropped_closed,
             send_failures=self.send_failures, retries=self.retries,
             internal_errors=self.internal_errors,
+            policies_triggered=self.policies_triggered, policy_errors=self.policy_errors,
         )
 
     def _start(self) -> None:
