@@ -157,6 +157,30 @@ def _time(fn: Callable[[], object]) -> float:
     return _clock() - start
 
 
+def _long_runs(calls: int = 1000) -> dict[str, list[dict[str, Any]]]:
+    """Runs of ~2,000 events in the shapes that make naive rules quadratic."""
+    shapes: dict[str, list[dict[str, Any]]] = {}
+    e = _Events(0, "long-alternating", "x")
+    for _ in range(calls // 2):
+        e.tool("a", {"x": 1}, "same")
+        e.tool("b", {"y": 1}, "same")
+    shapes["alternating identical calls"] = e.rows
+    e = _Events(1, "long-failing", "x")
+    for i in range(calls):
+        e.tool("a" if i % 2 else "b", {"x": i}, "500 error", ok=False)
+    shapes["failures across two tools"] = e.rows
+    e = _Events(2, "long-chained", "x")
+    for i in range(calls):
+        e.tool("lookup", {"id": 1000 + i}, f"record {1001 + i}: next is {1001 + i}")
+    shapes["each id from the previous output"] = e.rows
+    e = _Events(3, "long-varied", "x")
+    for i in range(calls // 2):
+        e.llm(f"Looking at item {i} now, then the next one in the queue after it.")
+        e.tool("search", {"q": f"item {i}"}, f"result {i}")
+    shapes["varied work"] = e.rows
+    return shapes
+
+
 LOOP_DETECTORS = ("TOOL_LOOP", "TOOL_THRASHING", "AGENT_LOOP")
 
 
@@ -289,6 +313,13 @@ def main(argv: list[str] | None = None) -> int:
         "target_runs_per_s": TARGET,
         "meets_target": rate["semloop"] >= TARGET,
     }
+    long_cost = {}
+    for shape, rows in _long_runs().items():
+        run = _parse(rows)
+        long_cost[shape] = {"events": len(rows),
+                            "ms": round(min(_time(lambda r=run: run_detectors(r))
+                                            for _ in range(3)) * 1000, 2)}
+    result["long_runs_ms"] = long_cost
     if args.labelled:
         result["labelled"] = labelled(args.labelled)
     if args.json:
@@ -308,6 +339,9 @@ def main(argv: list[str] | None = None) -> int:
         print("per-detector cost (µs per run, each detector alone on a read run):")
         for name, us in sorted(per_run_us.items(), key=lambda kv: -kv[1]):
             print(f"  {name:28s} {us:8.1f}")
+        print("long runs (ms per run, all detectors):")
+        for shape, c in long_cost.items():
+            print(f"  {shape:34s} {c['events']:5d} events  {c['ms']:8.2f} ms")
         for path, found in result.get("labelled", {}).items():
             print(f"{path}: loops flagged {found['loops_flagged']}, "
                   f"clean traces flagged {found['clean_flagged']}")

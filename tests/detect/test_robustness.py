@@ -46,3 +46,9 @@ def test_huge_numbers_in_arguments_do_not_break_fabrication() -> None:
            .tool("lookup", "id " + "7" * 5000, "y").complete())
     s = DETECTORS["TOOL_ARGUMENT_FABRICATION"](run)
     assert s is not None and len(s.evidence["identifiers"]) == 2
+
+
+def test_malformed_urls_in_arguments() -> None:
+    run = healthy(input_text="Open it.").tool("fetch", {"url": "http://[bad/x"}, "x").complete()
+    s = DETECTORS["TOOL_ARGUMENT_FABRICATION"](run)
+    assert s is not None and s.evidence["identifiers"] == ["http://[bad/x"]

@@ -90,19 +90,20 @@ def _cascading_tool_failure(run: Run, p: dict[str, Any], baseline: Baseline | No
     view = view_of(run)
     best: list[Call] = []
     current: list[Call] = []
-    for call in view.tools:
-        if call.failed is None:
+    for call in [*view.tools, None]:
+        if call is not None and call.failed is None:
             continue
-        if call.failed:
+        if call is not None and call.failed:
             current.append(call)
-            if len(current) > len(best) and len({c.name for c in current}) >= 2:
-                best = list(current)
-        else:
-            current = []
+            continue
+        # The chain ended: keep it if it is the longest spanning two tools.
+        if len(current) > len(best) and len({c.name for c in current}) >= 2:
+            best = current
+        current = []
     if len(best) < p["threshold"]:
         return None
     last = best[-1]
-    recovered = any(c.failed is False for c in view.tools[view.tools.index(last) + 1:])
+    recovered = any(c.failed is False for c in view.tools[view.tool_position(last) + 1:])
     return signal(run, "CASCADING_TOOL_FAILURE", Severity.HIGH,
                   ratio_confidence(len(best), p["threshold"]), [c.step for c in best],
                   failures=len(best), tools=sorted({c.name for c in best}),
@@ -132,7 +133,7 @@ def _retried_ok(view: RunView, call: Call) -> bool:
     """A failed tool call that a later call of the same tool made good."""
     if call.kind != "tool" or not call.failed:
         return False
-    later = view.tools[view.tools.index(call) + 1:]
+    later = view.tools[view.tool_position(call) + 1:]
     return any(c.name == call.name and c.failed is False for c in later)
 
 
@@ -194,39 +195,31 @@ EMPTY_LLM_RESPONSE = Detector(
 )
 
 
-def _next_text_response(view: RunView, failed: Call) -> tuple[Call | None, bool]:
-    """The first LLM response with text after ``failed``, and whether the same tool
-    succeeded in between (the failure was recovered before the agent spoke)."""
-    idx = view.calls.index(failed)
-    recovered = False
-    for call in view.calls[idx + 1:]:
-        if call.kind == "tool" and call.name == failed.name and call.failed is False:
-            recovered = True
-        if (call.kind == "llm" and call.output and call.output.strip()
-                and not requests_tools(call)):
-            return call, recovered
-    return None, recovered
-
-
 def _premature_termination(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
-    last_llm = next((c for c in reversed(view.llms)
-                     if c.output and c.output.strip() and not requests_tools(c)), None)
     found: list[tuple[Call, Call]] = []
-    for failed in view.tools:
-        if not failed.failed:
-            continue
-        reply, recovered = _next_text_response(view, failed)
-        if reply is None or recovered or reply.output is None:
-            continue
-        text = reply.output
-        if len(text.strip()) < p["min_message_length"]:
-            continue
-        if claims_completion(text) and not acknowledges(text):
-            found.append((failed, reply))
+    pending: list[Call] = []  # failures the agent has not spoken about yet
+    last_reply: Call | None = None
+    # One pass: a success of the same tool clears a failure (a retry worked); the next
+    # LLM response with text (not a tool-call plan) is the agent speaking about the rest.
+    for call in view.calls:
+        if call.kind == "tool":
+            if call.failed:
+                pending.append(call)
+            elif call.failed is False and pending:
+                pending = [f for f in pending if f.name != call.name]
+        elif call.kind == "llm" and call.output and call.output.strip() \
+                and not requests_tools(call):
+            last_reply = call
+            if pending:
+                text = call.output
+                if (len(text.strip()) >= p["min_message_length"] and claims_completion(text)
+                        and not acknowledges(text)):
+                    found.extend((f, call) for f in pending)
+                pending = []
     if not found:
         return None
-    final = any(reply is last_llm for _, reply in found)
+    final = any(reply is last_reply for _, reply in found)
     failed, reply = found[-1]
     return signal(run, "PREMATURE_TERMINATION", Severity.CRITICAL if final else Severity.HIGH,
                   0.9 if final else 0.75, [s for f, r in found for s in (f.step, r.step)],
@@ -255,7 +248,7 @@ def _unread_tool_error(run: Run, p: dict[str, Any], baseline: Baseline | None) -
     for failed in view.tools:
         if not failed.failed:
             continue
-        idx = view.calls.index(failed)
+        idx = view.position(failed)
         for nxt in view.calls[idx + 1:]:
             if (nxt.called_at is not None and failed.responded_at is not None
                     and nxt.called_at < failed.responded_at):

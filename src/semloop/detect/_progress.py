@@ -39,7 +39,7 @@ def _goal_abandonment(run: Run, p: dict[str, Any], baseline: Baseline | None) ->
     view = view_of(run)
     if not view.tools or view.exited:
         return None
-    last_tool = view.calls.index(view.tools[-1])
+    last_tool = view.position(view.tools[-1])
     trailing = [c for c in view.calls[last_tool + 1:] if c.kind == "llm"]
     if len(trailing) < p["stall_steps"] or any(c.kind != "llm" for c in view.calls[last_tool + 1:]):
         return None
@@ -90,7 +90,7 @@ def _rag_empty_retrieval(run: Run, p: dict[str, Any], baseline: Baseline | None)
             weak.append((call, why))
     if not weak:
         return None
-    after = view.calls[view.calls.index(weak[-1][0]) + 1:]
+    after = view.calls[view.position(weak[-1][0]) + 1:]
     answered = view.exited or any(c.kind == "llm" and c.output and c.output.strip()
                                   for c in after)
     if not answered:

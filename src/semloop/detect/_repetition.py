@@ -85,11 +85,14 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
             continue
         # Same arguments: split by answer (an unrecorded answer matches any), so a
         # status poll whose answer changes is not counted as one repeated call.
-        answers = {calls[i].output_key for i in positions} - {None}
-        for answer in answers or {None}:
-            same = [i for i in positions if calls[i].output_key in (answer, None)]
-            if len(same) < max(threshold, len(best) + 1):
+        by_answer: dict[str | None, list[int]] = {}
+        for i in positions:
+            by_answer.setdefault(calls[i].output_key, []).append(i)
+        unknown = by_answer.pop(None, [])
+        for answer in by_answer or {None: []}:
+            if len(by_answer.get(answer, [])) + len(unknown) < max(threshold, len(best) + 1):
                 continue
+            same = sorted(by_answer.get(answer, []) + unknown)
             start, count = _densest(same, window)
             if count > len(best):
                 best, matched_on = [calls[i] for i in same[start:start + count]], "arguments"
@@ -158,6 +161,26 @@ def _alternating_stretches(calls: Sequence[Call]) -> list[tuple[int, int]]:
     return out
 
 
+def _count_repeats(calls: Sequence[Call]) -> int:
+    """How many calls repeat an earlier one of ``calls`` (see :func:`repeats`), in O(n)."""
+    answered: set[tuple[str, str, str]] = set()  # (name, args, answer) seen
+    asked: dict[tuple[str, str], int] = {}  # (name, args) → times seen, any answer
+    unanswered: set[tuple[str, str]] = set()  # (name, args) seen without an answer
+    count = 0
+    for c in calls:
+        action = (c.name, c.key)
+        answer = c.output_key
+        if answer is None:
+            count += action in asked
+        else:
+            count += (c.name, c.key, answer) in answered or action in unanswered
+            answered.add((c.name, c.key, answer))
+        if answer is None:
+            unanswered.add(action)
+        asked[action] = asked.get(action, 0) + 1
+    return count
+
+
 def _tool_thrashing(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     window = p["window"]
@@ -168,8 +191,7 @@ def _tool_thrashing(run: Run, p: dict[str, Any], baseline: Baseline | None) -> S
             continue
         # A crawl (search q1, fetch u1, search q2, fetch u2…) alternates too, but each call
         # is new; thrashing goes back and forth over the same calls.
-        repeated = sum(any(repeats(prev, c) for prev in stretch[:k])
-                       for k, c in enumerate(stretch))
+        repeated = _count_repeats(stretch)
         if repeated * 2 < len(stretch) - 2:
             continue
         if best is None or len(stretch) > len(best[1]):

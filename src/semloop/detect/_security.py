@@ -81,7 +81,7 @@ def _retrieved_content_injection(run: Run, p: dict[str, Any],
     first = hits[0][0]
     deviation: list[Call] = []
     if p["detect_behavior_deviation"]:
-        idx = view.calls.index(first)
+        idx = view.position(first)
         known = {c.name for c in view.calls[: idx + 1] if c.kind == "tool"}
         user = view.input_text.lower()
         for call in view.calls[idx + 1:]:
@@ -161,14 +161,21 @@ def _arg_identifiers(args: Any, small_int_max: int) -> list[str]:
     return list(found)
 
 
+_MAX_FABRICATED = 20
+
+
 def _grounded(ident: str, corpus: str) -> bool:
     low = ident.lower()
-    if low in corpus:
+    # rfind: ids are mostly taken from the latest outputs, at the end of the text.
+    if corpus.rfind(low) >= 0:
         return True
     if low.startswith(("http://", "https://")):
         # An agent builds URLs on a known host (API base + path); only an unknown host
         # means the address was invented.
-        host = urlsplit(low).hostname or ""
+        try:
+            host = urlsplit(low).hostname or ""
+        except ValueError:  # a malformed URL (bad port, bracket) has no usable host
+            return False
         return bool(host) and host in corpus
     if low.replace(",", "").isdigit():
         digits = low.replace(",", "")
@@ -179,9 +186,11 @@ def _grounded(ident: str, corpus: str) -> bool:
 def _tool_argument_fabrication(run: Run, p: dict[str, Any],
                                baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
-    pieces = [view.input_text.lower(), view.system_prompt.lower()]
-    corpus = "\n".join(pieces)
+    # What the agent had been shown so far, lowercased. A local string, so CPython can
+    # grow it in place: appending stays linear on long runs.
+    corpus = view.input_text.lower() + "\n" + view.system_prompt.lower()
     fabricated: list[tuple[Call, list[str]]] = []
+    count = 0
     for call in view.calls:
         if call.kind == "llm":
             prompt = call.request.get("prompt")
@@ -193,6 +202,9 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
             missing = [i for i in idents if not _grounded(i, corpus)]
             if missing:
                 fabricated.append((call, missing))
+                count += len(missing)
+                if count >= _MAX_FABRICATED:
+                    break  # enough evidence; the rest would only cost time
         else:
             corpus += "\n" + str(call.args or "").lower()
         if call.response is not None and call.output is None:

@@ -161,7 +161,7 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Call:
     """One step: an LLM call, a tool call or a retrieval, with its response if recorded."""
 
@@ -263,6 +263,20 @@ class RunView:
     completed: Mapping[str, Any] | None
     errored: Mapping[str, Any] | None
     status: str
+
+    def position(self, call: Call) -> int:
+        """Index of ``call`` in ``calls`` (by identity)."""
+        index = self.__dict__.get("_positions")
+        if index is None:
+            index = self.__dict__["_positions"] = {id(c): i for i, c in enumerate(self.calls)}
+        return index[id(call)]  # type: ignore[no-any-return]
+
+    def tool_position(self, call: Call) -> int:
+        """Index of ``call`` in ``tools`` (by identity)."""
+        index = self.__dict__.get("_tool_positions")
+        if index is None:
+            index = self.__dict__["_tool_positions"] = {id(c): i for i, c in enumerate(self.tools)}
+        return index[id(call)]  # type: ignore[no-any-return]
 
     @property
     def input_text(self) -> str:
