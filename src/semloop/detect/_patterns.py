@@ -18,6 +18,7 @@ __all__ = [
     "injection_matches",
     "opaque_token",
     "scan_window",
+    "unquoted",
 ]
 
 # Phrases that try to replace the agent's instructions. Each names one attack so the
@@ -94,6 +95,15 @@ def injection_matches(text: str) -> list[str]:
     if not _ANY_INJECTION.search(window):
         return []
     return [name for name, rx in _INJECTION_RE if rx.search(window)]
+
+
+_QUOTED = re.compile(r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|`[^`\n]{1,300}`'
+                     r"|(?<!\w)'[^'\n]{1,300}'(?!\w)")
+
+
+def unquoted(text: str) -> str:
+    """``text`` without its quoted passages: what the writer says, not what they cite."""
+    return _QUOTED.sub(" ", scan_window(text))
 
 
 def injection_markers(text: str) -> list[str]:

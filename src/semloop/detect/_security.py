@@ -15,6 +15,7 @@ from ._patterns import (
     injection_markers,
     injection_matches,
     opaque_token,
+    unquoted,
 )
 from ._registry import Detector, Param, signal
 from ._view import Call, view_of
@@ -35,9 +36,13 @@ def _prompt_injection(run: Run, p: dict[str, Any], baseline: Baseline | None) ->
     if not matches and not flagged:
         return None
     confidence = 0.95 if len(matches) >= 2 or (matches and flagged) else 0.85
+    # "What does 'ignore previous instructions' do?" cites an attack, it does not make one.
+    quoted = bool(matches) and not flagged and not injection_matches(unquoted(view.input_text))
+    if quoted:
+        confidence = 0.6
     return signal(run, "PROMPT_INJECTION_SIGNAL", Severity.CRITICAL, confidence,
                   [_first_step(run)], patterns=matches, sdk_flag=bool(flagged),
-                  input_chars=len(view.input_text))
+                  quoted=quoted, input_chars=len(view.input_text))
 
 
 PROMPT_INJECTION_SIGNAL = Detector(
@@ -48,7 +53,9 @@ PROMPT_INJECTION_SIGNAL = Detector(
     rule="the user input matches an injection pattern (ignore previous instructions, new "
          "instructions:, you are now DAN, reveal your system prompt, fake <system> tags…) or "
          "the SDK flagged it at run start (injection_signal)",
-    guards=(("inputs over 32 KiB are scanned head 16 KiB + tail 16 KiB, as the SDK does, so "
+    guards=(("when every match sits inside quotes (the user cites an attack, e.g. asks what "
+             "it does) confidence drops to 0.6"),
+            ("inputs over 32 KiB are scanned head 16 KiB + tail 16 KiB, as the SDK does, so "
             "cost is bounded"),),
 )
 
@@ -238,7 +245,8 @@ TOOL_ARGUMENT_FABRICATION = Detector(
     rule="a tool argument holds an identifier (UUID, email, URL, path, integer > "
          "small_int_max, letter-digit token) found nowhere in the user input, system prompt, "
          "recorded prompts or earlier tool/retrieval outputs",
-    guards=("checking stops at the first unrecorded output, which could have held the id",
+    guards=(("checking stops at the first unrecorded output, which could have held the id, "
+             "and after 20 invented ids (enough evidence)"),
             "URLs on a host that appears in the context are grounded (agents build API paths)",
             "dates and times are computed, not identifiers",
             ("numbers under quantity keys (limit, page_size, timeout, amount, days…) are "
