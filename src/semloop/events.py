@@ -9,6 +9,7 @@ all share these types.
 from __future__ import annotations
 
 import hashlib
+import math
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -115,8 +116,9 @@ class Event:
         if isinstance(step, bool) or not isinstance(step, int) or step < 0:
             raise EventFormatError("must be a non-negative integer", field="step_index")
         ts = raw.get("timestamp")
-        if isinstance(ts, bool) or not isinstance(ts, (int, float)) or ts != ts or ts < 0:
-            raise EventFormatError("must be epoch seconds (a number)", field="timestamp")
+        if (isinstance(ts, bool) or not isinstance(ts, (int, float))
+                or not math.isfinite(ts) or ts < 0):
+            raise EventFormatError("must be epoch seconds (a finite number)", field="timestamp")
         payload = raw.get("payload") or {}
         if not isinstance(payload, Mapping):
             raise EventFormatError("must be an object", field="payload")

@@ -1,0 +1,80 @@
+"""The platform's event model: validation names the bad field; runs convert to traces."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from semloop import EventFormatError
+from semloop.events import Event, Run, agent_version, severity_for
+
+
+def _raw(**over: object) -> dict[str, object]:
+    raw: dict[str, object] = {"event_type": "tool.called", "run_id": "r1", "agent_id": "a",
+                              "step_index": 1, "timestamp": 1_700_000_000.5,
+                              "payload": {"tool_name": "grep", "args": {"q": "x"}}}
+    raw.update(over)
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("over", "field"),
+    [
+        ({"event_type": "tool.exploded"}, "event_type"),
+        ({"run_id": ""}, "run_id"),
+        ({"agent_id": 7}, "agent_id"),
+        ({"step_index": -1}, "step_index"),
+        ({"step_index": True}, "step_index"),
+        ({"timestamp": "yesterday"}, "timestamp"),
+        ({"timestamp": math.inf}, "timestamp"),
+        ({"timestamp": math.nan}, "timestamp"),
+        ({"payload": [1, 2]}, "payload"),
+    ],
+)
+def test_a_bad_field_is_named(over: dict[str, object], field: str) -> None:
+    with pytest.raises(EventFormatError) as info:
+        Event.from_dict(_raw(**over))
+    assert info.value.field == field
+    assert field in str(info.value)
+
+
+def test_round_trip_keeps_every_field() -> None:
+    event = Event.from_dict(_raw(conversation_id="c1", event_id="e1"))
+    assert Event.from_dict(event.to_dict()) == event
+
+
+def test_agent_version_ignores_tool_order() -> None:
+    assert agent_version("p", "m", ["b", "a"]) == agent_version("p", "m", ["a", "b"])
+    assert len(agent_version(None, None, None)) == 8
+
+
+def test_run_status_and_trace_pair_calls_with_responses() -> None:
+    events = [
+        Event("run.started", "r", "a", 0, 1.0, {"input_text": "fix the build"}),
+        Event("llm.called", "r", "a", 1, 2.0, {"model": "m"}),
+        Event("llm.responded", "r", "a", 1, 3.0, {"output": "I will grep."}),
+        Event("tool.called", "r", "a", 2, 4.0, {"tool_name": "grep", "args": {"q": "err"}}),
+        Event("tool.responded", "r", "a", 2, 5.0, {"tool_name": "grep", "output": "hit"}),
+        Event("run.errored", "r", "a", 2, 6.0, {"error": "boom"}),
+    ]
+    run = Run.from_events(reversed(events))
+    assert run.status == "errored" and run.user_input == "fix the build"
+    trace = run.to_trace()
+    assert trace.goal == "fix the build"
+    assert [(s.type, s.output) for s in trace.root.children] == [("llm", "I will grep."),
+                                                                ("tool", "hit")]
+    back = Run.from_trace(trace, agent_id="a")
+    assert [e.event_type for e in back.events][1:5] == ["llm.called", "llm.responded",
+                                                        "tool.called", "tool.responded"]
+
+
+def test_a_response_without_its_call_is_kept() -> None:
+    run = Run.from_events([Event("tool.responded", "r", "a", 3, 1.0,
+                                 {"tool_name": "grep", "output": "orphan"})])
+    assert [s.output for s in run.to_trace().tool_spans] == ["orphan"]
+
+
+def test_severity_bands() -> None:
+    assert [severity_for(c) for c in (0.9, 0.85, 0.7, 0.5, 0.49)] == [
+        "CRITICAL", "CRITICAL", "HIGH", "MEDIUM", "LOW"]
