@@ -370,6 +370,15 @@ def build() -> list[Case]:
              _b(input_text="Remove the inactive account.")
              .tool("delete_user", {"user_id": "usr_9f8e7d21"}, "deleted").llm("Removed.")
              .complete(), fires={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("a writing tool names its own output file, with a computed row count",
+             _b(input_text="Export the overdue invoices.")
+             .tool("list_invoices", {"status": "overdue", "page": 1}, "50 invoices")
+             .tool("write_csv", {"path": "overdue_2026.csv", "rows": 214}, "wrote 214 rows")
+             .llm("Exported.").complete(), quiet={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("a reading tool's path is still judged",
+             _b(input_text="Summarise the report.")
+             .tool("read_file", {"path": "q3_board_pack_v7.pdf"}, "...").llm("Done.")
+             .complete(), fires={"TOOL_ARGUMENT_FABRICATION"}),
         Case("id after an unrecorded output is not judged",
              _b(input_text="Cancel my last order.").tool("list_orders", {"limit": 5}, None)
              .tool("cancel_order", {"order_id": 84721}, "cancelled").llm("Cancelled.")

@@ -132,7 +132,15 @@ _DESTRUCTIVE = ("delete_", "remove_", "drop_", "transfer_", "send_", "pay_")
 _QUANTITY_KEY = re.compile(
     r"(?:^|_)(?:limit|size|count|max|min|timeout|offset|page|per_page|top_k|k|n|lines|amount"
     r"|price|total|quantity|qty|days|hours|minutes|seconds|ms|year|width|height|port|version"
-    r"|retries|depth|temperature|tokens|max_tokens|radius|length|num|number_of)(?:_[a-z]+)?$",
+    r"|retries|depth|temperature|tokens|max_tokens|radius|length|num|number_of|rows|records"
+    r"|items)(?:_[a-z]+)?$",
+    re.IGNORECASE)
+
+# A tool that writes or creates names its own destination: a new file path is the agent's
+# choice, not an identifier it was given.
+_WRITER_TOOL = re.compile(r"^(?:write|create|save|export|mkdir|touch|new)(?:_|$)", re.IGNORECASE)
+_DESTINATION_KEY = re.compile(
+    r"^(?:path|file|filename|file_path|dest|destination|output|output_path|out|target|name)$",
     re.IGNORECASE)
 
 
@@ -147,10 +155,13 @@ def _leaves(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
         yield key, value
 
 
-def _arg_identifiers(args: Any, small_int_max: int) -> list[str]:
+def _arg_identifiers(args: Any, small_int_max: int, tool: str = "") -> list[str]:
     found: dict[str, None] = {}
+    writer = bool(_WRITER_TOOL.match(tool))
     for key, leaf in _leaves(args):
         if isinstance(leaf, bool) or leaf is None:
+            continue
+        if writer and _DESTINATION_KEY.match(key):
             continue
         if isinstance(leaf, (int, float)):
             if (isinstance(leaf, int) and leaf > small_int_max
@@ -205,7 +216,7 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
                 corpus += "\n" + str(prompt).lower()
             continue
         if call.kind == "tool":
-            idents = _arg_identifiers(call.parsed_args, p["small_int_max"])
+            idents = _arg_identifiers(call.parsed_args, p["small_int_max"], call.name)
             missing = [i for i in idents if not _grounded(i, corpus)]
             if missing:
                 fabricated.append((call, missing))
@@ -249,8 +260,10 @@ TOOL_ARGUMENT_FABRICATION = Detector(
              "and after 20 invented ids (enough evidence)"),
             "URLs on a host that appears in the context are grounded (agents build API paths)",
             "dates and times are computed, not identifiers",
-            ("numbers under quantity keys (limit, page_size, timeout, amount, days…) are "
+            ("numbers under quantity keys (limit, page_size, timeout, amount, rows, days…) are "
              "choices, not identifiers"),
+            ("the destination of a writing tool (write_/create_/save_/export_… with a path, "
+             "file or output argument) is a name the agent chooses"),
             ("confidence drops by 0.2 when neither a system prompt nor any prompt was "
              "recorded: the model may have been shown the id"),
             "each argument is scanned in its first 8 KiB, which bounds the cost of huge ones",
