@@ -497,6 +497,11 @@ class _Engine:
         p = c.policy
         if c.once:
             run._fired.add(c.name)  # before any effect: a failing effect must not refire
+        # The advice first: it must reach the agent even if recording the event fails.
+        if p.action == "switch_model":
+            run.model_override = p.model
+        elif p.action == "inject_prompt":
+            run.prompt_additions.append(p.prompt or "")
         try:
             self.sender.policies_triggered += 1
             run._put(("policy.triggered", run._info, run._step, time.time(), {
@@ -510,10 +515,6 @@ class _Engine:
                 logger.warning("semloop: policy %r: %s = %r (%s %r)%s", p.name, p.trigger,
                                observed, p.operator, p.value,
                                f": {p.message}" if p.message else "")
-            elif p.action == "switch_model":
-                run.model_override = p.model
-            elif p.action == "inject_prompt":
-                run.prompt_additions.append(p.prompt or "")
         except Exception:
             self._broken(p.name)
         if p.action == "stop":
