@@ -27,6 +27,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "NAMING_CONVENTION",
+    "AlertDeliveryRow",
+    "AlertRow",
     "ApiKey",
     "Base",
     "EventRow",
@@ -139,7 +141,11 @@ class SignalRow(Base):
     """One failure found in one run (Dunetrace's ``failure_signals``), plus its ``source``."""
 
     __tablename__ = "failure_signals"
-    __table_args__ = (UniqueConstraint("org_id", "run_id", "failure_type", "source"),)
+    __table_args__ = (
+        UniqueConstraint("org_id", "run_id", "failure_type", "source"),
+        # The alerts worker polls for signals it has not decided on yet (NULL).
+        Index(None, "alert_decision"),
+    )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     org_id: Mapped[str] = mapped_column(
@@ -158,3 +164,62 @@ class SignalRow(Base):
     alerted: Mapped[bool] = mapped_column(Boolean, default=False)
     co_signal_count: Mapped[int] = mapped_column(Integer, default=1)
     detected_at: Mapped[float] = mapped_column(Double)
+    # What the alerts worker made of it (alerted, deduplicated, below_policy, below_floor,
+    # shadow); NULL until it has looked. ``alerted`` stays true only for sent alerts.
+    alert_decision: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class AlertRow(Base):
+    """One alert: a signal that met its failure type's policy and was not a duplicate."""
+
+    __tablename__ = "alerts"
+    __table_args__ = (
+        # The newest alert of one (org, agent, failure type): the de-duplication lookup.
+        Index(None, "org_id", "agent_id", "failure_type", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    # Unique: a signal alerts at most once, whatever two workers decide.
+    signal_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("failure_signals.id", ondelete="CASCADE"), unique=True
+    )
+    agent_id: Mapped[str] = mapped_column(String(200))
+    failure_type: Mapped[str] = mapped_column(String(64))
+    run_id: Mapped[str] = mapped_column(String(128))
+    run_ended_at: Mapped[float] = mapped_column(Double)
+    policy: Mapped[str] = mapped_column(String(32))
+    severity: Mapped[str] = mapped_column(String(16))
+    confidence: Mapped[float] = mapped_column(Double)
+    counts: Mapped[Any] = mapped_column(JsonDoc)
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class AlertDeliveryRow(Base):
+    """One alert to one destination: an outbox row, written with the alert, then sent.
+
+    ``status`` is pending, delivered or failed; ``attempt_log`` lists every try. A sender
+    leases a pending row (``claimed_until``) so two workers never send it at once.
+    """
+
+    __tablename__ = "alert_deliveries"
+    __table_args__ = (
+        UniqueConstraint("alert_id", "destination"),
+        Index(None, "status", "claimed_until"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    alert_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("alerts.id", ondelete="CASCADE")
+    )
+    destination: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(16))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    attempt_log: Mapped[Any] = mapped_column(JsonDoc)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    payload: Mapped[Any] = mapped_column(JsonDoc)
+    claimed_until: Mapped[float] = mapped_column(Double, default=0.0)
+    created_at: Mapped[float] = mapped_column(Double)
+    finished_at: Mapped[float | None] = mapped_column(Double, nullable=True)

@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import math
 import operator
 import re
@@ -20,6 +21,16 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection, Engine
 
 from .._exceptions import EventFormatError, StoreError
+from ..alert._types import (
+    AlertDecision,
+    LastAlert,
+    PastSignal,
+    PendingDelivery,
+    RunOutcome,
+    SignalRecord,
+    StoredAlert,
+    StoredDelivery,
+)
 from ..events import Event, Run, Signal
 from . import queries as q
 from ._dialect import WRITE, Dialect, create_engine, dialect_of
@@ -43,6 +54,10 @@ LIMITS = {
     "conversation_id": 200,
 }
 _INT_MAX = 2**31 - 1
+log = logging.getLogger("semloop.store")
+
+#: ``decide(signal, history, complete, last_alert)``: the alerts worker's pure verdict.
+Decide = Callable[[SignalRecord, list[RunOutcome], bool, LastAlert | None], AlertDecision]
 # Chunk IN lists and multi-row statements well under SQLite's bound-parameter limit.
 _CHUNK = 500
 
@@ -350,6 +365,157 @@ class Store:
         """The signals stored for one run, in detection order."""
         with _errors("read signals"), self._read() as conn:
             return [_signal(row) for row in conn.execute(q.signals_of_run(org_id, run_id))]
+
+    # -- alerts -----------------------------------------------------------------------
+
+    def decide_alerts(self, decide: Decide, *, limit: int = 100, history: int = 21,
+                      now: float | None = None) -> list[AlertDecision]:
+        """Decide on up to ``limit`` undecided signals, oldest first; returns the decisions.
+
+        For each signal ``decide`` gets the agent's runs that ended up to the signal's run
+        (newest first, at most ``history`` before it, each with its signals of the same
+        failure type), whether that list holds every such run, and the newest alert of
+        (org, agent, failure type). The verdict is stored on the signal, and an ``alerted``
+        one becomes an alert row plus one pending delivery per destination, all in one
+        transaction. Deciders are serialised (PostgreSQL advisory lock; SQLite's single
+        writer), so a signal is decided once and two workers never both open an alert.
+        A ``decide`` that raises marks that signal ``error`` (logged) and the rest go on.
+        """
+        now = time.time() if now is None else now
+        decided: list[AlertDecision] = []
+        with _errors("decide alerts"), self._write() as conn:
+            if self.dialect is Dialect.POSTGRESQL:
+                conn.execute(q.ALERTS_LOCK)
+            for row in conn.execute(q.undecided_signals(limit)).all():
+                record = _signal_record(row)
+                ended = conn.execute(q.run_ended_at(record.org_id, record.run_id)).scalar()
+                ended = record.detected_at if ended is None else float(ended)
+                try:
+                    runs, complete, last = self._alert_history(conn, record, ended, history)
+                    decision = decide(record, runs, complete, last)
+                except Exception:
+                    log.exception("alerts: deciding on signal %s failed", record.id)
+                    decision = AlertDecision(record.id, "error", "the decision raised")
+                if conn.execute(q.set_alert_decision(record.id, decision.decision)).rowcount != 1:
+                    continue
+                if decision.decision == "alerted":
+                    alert_id = conn.execute(q.insert_alert(self.dialect), {
+                        "org_id": record.org_id, "signal_id": record.id,
+                        "agent_id": record.agent_id, "failure_type": record.failure_type,
+                        "run_id": record.run_id, "run_ended_at": ended,
+                        "policy": decision.policy[:32], "severity": record.severity,
+                        "confidence": record.confidence, "counts": dict(decision.counts),
+                        "created_at": now,
+                    }).scalar()
+                    if alert_id is not None and decision.deliveries:
+                        conn.execute(q.insert_deliveries(self.dialect), [
+                            {"alert_id": alert_id, "destination": d.destination,
+                             "status": "pending", "attempts": 0, "attempt_log": [],
+                             "last_error": None, "payload": dict(d.payload),
+                             "claimed_until": 0.0, "created_at": now, "finished_at": None}
+                            for d in decision.deliveries
+                        ])
+                decided.append(decision)
+        return decided
+
+    @staticmethod
+    def _alert_history(conn: Connection, record: SignalRecord, ended: float,
+                       limit: int) -> tuple[list[RunOutcome], bool, LastAlert | None]:
+        if record.shadow:
+            return [], True, None  # never alerted: the history would not be read
+        prior: dict[str, float] = {}
+        rows = conn.execute(q.agent_runs_before(record.org_id, record.agent_id, ended, limit))
+        for run_id, timestamp in rows:
+            if run_id != record.run_id:
+                prior.setdefault(run_id, float(timestamp))
+        complete = len(prior) < limit
+        order = [(record.run_id, ended), *prior.items()]
+        found: dict[str, list[PastSignal]] = {}
+        for srow in conn.execute(q.signals_of_type_on_runs(
+                record.org_id, record.failure_type, [r for r, _ in order])):
+            found.setdefault(srow.run_id, []).append(
+                PastSignal(srow.source, float(srow.confidence), bool(srow.shadow)))
+        runs = [RunOutcome(run_id, at, tuple(found.get(run_id, ()))) for run_id, at in order]
+        last_row = conn.execute(
+            q.last_alert(record.org_id, record.agent_id, record.failure_type)).first()
+        last = None if last_row is None else LastAlert(
+            int(last_row.id), last_row.run_id, float(last_row.created_at),
+            float(last_row.run_ended_at))
+        return runs, complete, last
+
+    def claim_deliveries(self, *, limit: int = 100, lease_s: float = 300.0,
+                         now: float | None = None) -> list[PendingDelivery]:
+        """Lease up to ``limit`` pending deliveries for ``lease_s`` seconds, oldest first.
+
+        Two senders never hold the same delivery; one whose lease lapses (a crashed
+        sender) is handed out again, so a delivery is sent at least once.
+        """
+        now = time.time() if now is None else now
+        with _errors("claim alert deliveries"), self._write() as conn:
+            if self.dialect is Dialect.POSTGRESQL:
+                conn.execute(q.ALERTS_LOCK)
+            rows = conn.execute(q.due_deliveries(now, limit)).all()
+            if rows:
+                conn.execute(q.claim_deliveries([r.id for r in rows], now + lease_s))
+        return [PendingDelivery(int(r.id), int(r.alert_id), r.destination,
+                                r.payload if isinstance(r.payload, Mapping) else {})
+                for r in rows]
+
+    def finish_delivery(self, delivery_id: int, *, status: str,
+                        attempts: Sequence[Mapping[str, Any]], last_error: str | None = None,
+                        now: float | None = None) -> None:
+        """Record a delivery's final ``status`` (delivered or failed) and its attempts."""
+        if status not in ("delivered", "failed"):
+            raise ValueError(f"a finished delivery is delivered or failed, not {status!r}")
+        now = time.time() if now is None else now
+        with _errors("record an alert delivery"), self._write() as conn:
+            row = conn.execute(q.deliveries_by_id([delivery_id])).first()
+            if row is None:
+                return
+            earlier = list(row.attempt_log) if isinstance(row.attempt_log, list) else []
+            log_ = [*earlier, *(dict(a) for a in attempts)]
+            conn.execute(q.finish_delivery(delivery_id), {
+                "status": status, "attempts": len(log_), "attempt_log": log_,
+                "last_error": None if last_error is None else _no_nul(last_error[:500]),
+                "finished_at": now, "claimed_until": 0.0,
+            })
+
+    def list_alerts(self, org_id: str, *, limit: int = 100) -> list[StoredAlert]:
+        """One org's alerts, newest first, each with its deliveries."""
+        with _errors("read alerts"), self._read() as conn:
+            rows = conn.execute(q.alerts_of_org(org_id, limit)).all()
+            by_alert: dict[int, list[StoredDelivery]] = {}
+            if rows:
+                for d in conn.execute(q.deliveries_of_alerts([r.id for r in rows])):
+                    by_alert.setdefault(int(d.alert_id), []).append(StoredDelivery(
+                        int(d.id), d.destination, d.status, int(d.attempts),
+                        list(d.attempt_log) if isinstance(d.attempt_log, list) else [],
+                        d.last_error, d.payload if isinstance(d.payload, Mapping) else {}))
+        return [
+            StoredAlert(int(r.id), r.org_id, r.agent_id, r.failure_type, r.run_id,
+                        int(r.signal_id), r.policy, r.severity, float(r.confidence),
+                        r.counts if isinstance(r.counts, Mapping) else {},
+                        float(r.created_at), tuple(by_alert.get(int(r.id), ())))
+            for r in rows
+        ]
+
+    def alert_decisions(self, org_id: str, run_id: str) -> dict[tuple[str, str], str | None]:
+        """``{(failure_type, source): decision}`` for one run's signals (None: undecided)."""
+        with _errors("read alert decisions"), self._read() as conn:
+            return {(r.failure_type, r.source): r.alert_decision
+                    for r in conn.execute(q.signal_decisions_of_run(org_id, run_id))}
+
+
+def _signal_record(row: Any) -> SignalRecord:
+    return SignalRecord(
+        id=int(row.id), org_id=row.org_id, org_name=row.org_name, run_id=row.run_id,
+        agent_id=row.agent_id, agent_version=row.agent_version,
+        failure_type=row.failure_type, source=row.source, severity=row.severity,
+        confidence=float(row.confidence),
+        evidence=row.evidence if isinstance(row.evidence, Mapping) else {},
+        step_index=int(row.step_index), shadow=bool(row.shadow),
+        detected_at=float(row.detected_at),
+    )
 
 
 def _event(row: Any) -> Event:

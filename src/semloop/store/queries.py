@@ -10,20 +10,56 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, Table, TextClause, delete, exists, func, insert, select, text
-from sqlalchemy.sql.dml import Delete, Insert
+from sqlalchemy import (
+    Select,
+    Table,
+    TextClause,
+    delete,
+    exists,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.sql.dml import Delete, Insert, Update
 from sqlalchemy.sql.elements import ColumnElement
 
 from ._dialect import Dialect, insert_ignore, insert_or_take_over
-from ._models import ApiKey, EventRow, Organization, ProcessedRun, RunClaim, SignalRow
+from ._models import (
+    AlertDeliveryRow,
+    AlertRow,
+    ApiKey,
+    EventRow,
+    Organization,
+    ProcessedRun,
+    RunClaim,
+    SignalRow,
+)
 
 __all__ = [
+    "ALERTS_LOCK",
     "EVENT_COLUMNS",
     "MIGRATION_LOCK",
     "MIGRATION_UNLOCK",
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
+    "agent_runs_before",
+    "alerts_of_org",
+    "claim_deliveries",
+    "deliveries_by_id",
+    "deliveries_of_alerts",
+    "due_deliveries",
+    "finish_delivery",
+    "insert_alert",
+    "insert_deliveries",
+    "last_alert",
+    "run_ended_at",
+    "set_alert_decision",
+    "signal_decisions_of_run",
+    "signals_of_type_on_runs",
+    "undecided_signals",
     "claim_runs",
     "completed_runs_of_agent",
     "count_events",
@@ -47,6 +83,8 @@ keys: Table = ApiKey.__table__  # type: ignore[assignment]
 processed: Table = ProcessedRun.__table__  # type: ignore[assignment]
 claims: Table = RunClaim.__table__  # type: ignore[assignment]
 signals: Table = SignalRow.__table__  # type: ignore[assignment]
+alerts: Table = AlertRow.__table__  # type: ignore[assignment]
+deliveries: Table = AlertDeliveryRow.__table__  # type: ignore[assignment]
 
 #: The event that ends a run, and the worker trigger it maps to.
 TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
@@ -205,6 +243,142 @@ def count_events(org_id: str) -> Select[int]:
     """How many events one org has stored."""
     return select(func.count()).select_from(events).where(events.c.org_id == org_id)
 
+
+
+# -- alerts ------------------------------------------------------------------------------
+
+#: PostgreSQL: alerts workers decide and claim one at a time (held to the transaction's end),
+#: so two of them never both open an alert for the same failure. SQLite's single writer
+#: (BEGIN IMMEDIATE) does the same there.
+ALERTS_LOCK = text("SELECT pg_advisory_xact_lock(99881228)")
+
+
+def undecided_signals(limit: int) -> Select[Any]:
+    """Signals the alerts worker has not decided on yet, oldest first, with their org's name."""
+    return (
+        select(signals, orgs.c.name.label("org_name"))
+        .join(orgs, orgs.c.id == signals.c.org_id)
+        .where(signals.c.alert_decision.is_(None))
+        .order_by(signals.c.id)
+        .limit(limit)
+    )
+
+
+def run_ended_at(org_id: str, run_id: str) -> Select[float]:
+    """When a run ended: the time of its last event."""
+    return select(func.max(events.c.timestamp)).where(
+        events.c.org_id == org_id, events.c.run_id == run_id
+    )
+
+
+def agent_runs_before(org_id: str, agent_id: str, before: float, limit: int) -> Select[str, float]:
+    """An agent's runs (any version) that ended before ``before``, newest first."""
+    return (
+        select(events.c.run_id, events.c.timestamp)
+        .where(
+            events.c.org_id == org_id,
+            events.c.agent_id == agent_id,
+            events.c.event_type.in_(list(TERMINAL_TRIGGERS)),
+            events.c.timestamp < before,
+        )
+        .order_by(events.c.timestamp.desc(), events.c.id.desc())
+        .limit(limit)
+    )
+
+
+def signals_of_type_on_runs(
+    org_id: str, failure_type: str, run_ids: Sequence[str]
+) -> Select[Any]:
+    """The signals of one failure type on the given runs (any source)."""
+    return select(
+        signals.c.run_id, signals.c.source, signals.c.confidence, signals.c.shadow
+    ).where(
+        signals.c.org_id == org_id,
+        signals.c.failure_type == failure_type,
+        signals.c.run_id.in_(list(run_ids)),
+    )
+
+
+def last_alert(org_id: str, agent_id: str, failure_type: str) -> Select[Any]:
+    """The newest alert of one (org, agent, failure type)."""
+    return (
+        select(alerts.c.id, alerts.c.run_id, alerts.c.created_at, alerts.c.run_ended_at)
+        .where(alerts.c.org_id == org_id, alerts.c.agent_id == agent_id,
+               alerts.c.failure_type == failure_type)
+        .order_by(alerts.c.created_at.desc(), alerts.c.id.desc())
+        .limit(1)
+    )
+
+
+def set_alert_decision(signal_id: int, decision: str) -> Update:
+    """Record the alerts worker's verdict on a signal, once (an undecided row only)."""
+    return (
+        update(signals)
+        .where(signals.c.id == signal_id, signals.c.alert_decision.is_(None))
+        .values(alert_decision=decision, alerted=decision == "alerted")
+    )
+
+
+def insert_alert(dialect: Dialect) -> Insert:
+    """Store one alert; a second alert for the same signal is ignored (unique signal_id)."""
+    return insert_ignore(dialect, alerts, ["signal_id"]).returning(alerts.c.id)
+
+
+def insert_deliveries(dialect: Dialect) -> Insert:
+    """Queue an alert's deliveries, one per destination."""
+    return insert_ignore(dialect, deliveries, ["alert_id", "destination"])
+
+
+def due_deliveries(now: float, limit: int) -> Select[Any]:
+    """Pending deliveries nobody holds a live lease on, oldest first."""
+    return (
+        select(deliveries.c.id, deliveries.c.alert_id, deliveries.c.destination,
+               deliveries.c.payload)
+        .where(deliveries.c.status == "pending", deliveries.c.claimed_until < now)
+        .order_by(deliveries.c.id)
+        .limit(limit)
+    )
+
+
+def claim_deliveries(ids: Sequence[int], until: float) -> Update:
+    """Lease deliveries to the caller until ``until``."""
+    return update(deliveries).where(deliveries.c.id.in_(list(ids))).values(claimed_until=until)
+
+
+def deliveries_by_id(ids: Sequence[int]) -> Select[Any]:
+    """Deliveries by id."""
+    return select(deliveries).where(deliveries.c.id.in_(list(ids)))
+
+
+def finish_delivery(delivery_id: int) -> Update:
+    """Record a delivery's final status and attempts (values bound by the caller)."""
+    return update(deliveries).where(deliveries.c.id == delivery_id)
+
+
+def alerts_of_org(org_id: str, limit: int) -> Select[Any]:
+    """One org's alerts, newest first."""
+    return (
+        select(alerts)
+        .where(alerts.c.org_id == org_id)
+        .order_by(alerts.c.created_at.desc(), alerts.c.id.desc())
+        .limit(limit)
+    )
+
+
+def deliveries_of_alerts(alert_ids: Sequence[int]) -> Select[Any]:
+    """The deliveries of the given alerts."""
+    return (
+        select(deliveries)
+        .where(deliveries.c.alert_id.in_(list(alert_ids)))
+        .order_by(deliveries.c.id)
+    )
+
+
+def signal_decisions_of_run(org_id: str, run_id: str) -> Select[Any]:
+    """The alert decision on each signal of one run."""
+    return select(
+        signals.c.failure_type, signals.c.source, signals.c.alert_decision, signals.c.alerted
+    ).where(signals.c.org_id == org_id, signals.c.run_id == run_id)
 
 
 #: PostgreSQL: one migrating process at a time (session lock; any constant key will do).

@@ -2,20 +2,26 @@
 
     semloop worker detector    structural detectors -> failure_signals
     semloop worker loop        the judged loop detector (embedded judge by default)
+    semloop worker alerts      signals -> webhook and Slack alerts (config: $SEMLOOP_ALERTS_CONFIG)
 """
 
 from __future__ import annotations
 
+import os
+
 from .._exceptions import ConfigError
+from ..alert import load_alerts_config
 from ..detect import load_config
 from ..judge.registry import make_backend
 from ..store import Store
 from ._loop import PollingWorker, WorkerStats
+from .alerts import AlertsWorker
 from .detector import DetectorWorker
 from .loop import LoopWorker, loop_signal
 
 __all__ = [
     "WORKERS",
+    "AlertsWorker",
     "DetectorWorker",
     "LoopWorker",
     "PollingWorker",
@@ -24,7 +30,7 @@ __all__ = [
     "loop_signal",
 ]
 
-WORKERS = ("detector", "loop")
+WORKERS = ("detector", "loop", "alerts")
 
 
 def build_worker(
@@ -35,12 +41,24 @@ def build_worker(
     stall_timeout_s: float = 90.0,
     detectors_config: str | None = None,
     judge: str = "local",
+    alerts_config: str | None = None,
 ) -> PollingWorker:
-    """A worker by name, as ``semloop worker`` and ``semloop up`` start them."""
+    """A worker by name, as ``semloop worker`` and ``semloop up`` start them.
+
+    The alerts worker reads ``alerts_config`` (default ``$SEMLOOP_ALERTS_CONFIG``; without
+    one it decides and records alerts but has nowhere to send them) and polls every 10 s
+    unless ``poll_interval`` says otherwise.
+    """
     if name == "detector":
         config = load_config(detectors_config) if detectors_config else None
         return DetectorWorker(store, config, poll_interval=poll_interval,
                               stall_timeout_s=stall_timeout_s)
     if name == "loop":
         return LoopWorker(store, make_backend(judge), poll_interval=poll_interval)
+    if name == "alerts":
+        path = alerts_config or os.environ.get("SEMLOOP_ALERTS_CONFIG")
+        config = load_alerts_config(path) if path else None
+        # The CLI passes its 5 s default to every worker; alerts keep the reference's 10 s.
+        interval = 10.0 if poll_interval == 5.0 else poll_interval
+        return AlertsWorker(store, config, poll_interval=interval)
     raise ConfigError(f"unknown worker {name!r}; known: {', '.join(WORKERS)}", key="worker")

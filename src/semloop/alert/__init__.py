@@ -1,0 +1,81 @@
+"""Alerts: when a stored signal becomes a message, and how the message is sent.
+
+    from semloop.alert import AlertsConfig, decide, load_alerts_config
+
+Pure decision logic (policies, de-duplication), payload builders (JSON webhook, Slack) and
+a retrying sender. Standard library only, except :func:`load_alerts_config` (YAML, ``server``
+extra). The worker that wires them to the store is :class:`semloop.worker.AlertsWorker`.
+See ``docs/alerts.md``.
+"""
+
+from __future__ import annotations
+
+from ._payload import run_link, slack_payload, webhook_payload
+from ._policy import (
+    DEFAULT_CONFIDENCE_FLOOR,
+    DEFAULT_COOLDOWN_S,
+    DEFAULT_POLICIES,
+    MODES,
+    AlertPolicy,
+    decide,
+    eligible,
+    policy_holds,
+)
+from ._send import (
+    Attempt,
+    HttpResponse,
+    RetryPolicy,
+    SendFn,
+    SendResult,
+    retryable,
+    send_with_retry,
+    urllib_send,
+)
+from ._types import (
+    DECISIONS,
+    AlertDecision,
+    Delivery,
+    LastAlert,
+    PastSignal,
+    PendingDelivery,
+    RunOutcome,
+    SignalRecord,
+    StoredAlert,
+    StoredDelivery,
+)
+from .config import DESTINATION_TYPES, AlertsConfig, Destination, load_alerts_config
+
+__all__ = [
+    "DECISIONS",
+    "DEFAULT_CONFIDENCE_FLOOR",
+    "DEFAULT_COOLDOWN_S",
+    "DEFAULT_POLICIES",
+    "DESTINATION_TYPES",
+    "MODES",
+    "AlertDecision",
+    "AlertPolicy",
+    "AlertsConfig",
+    "Attempt",
+    "Delivery",
+    "Destination",
+    "HttpResponse",
+    "LastAlert",
+    "PastSignal",
+    "PendingDelivery",
+    "RetryPolicy",
+    "RunOutcome",
+    "SendFn",
+    "SendResult",
+    "SignalRecord",
+    "StoredAlert",
+    "StoredDelivery",
+    "decide",
+    "eligible",
+    "load_alerts_config",
+    "policy_holds",
+    "retryable",
+    "run_link",
+    "send_with_retry",
+    "slack_payload",
+    "urllib_send",
+]
