@@ -134,3 +134,11 @@ def test_run_to_trace_keeps_tool_steps() -> None:
 def test_unscripted_mock_is_an_error() -> None:
     with pytest.raises(JudgeAnswerError):
         MockBackend({}).ask({"goal": ""}, {"progress_0_1": {"type": "noul"}})
+
+
+def test_the_embedded_judge_is_the_default_without_an_api_key() -> None:
+    from semloop.judge.registry import default_judge
+
+    assert default_judge({}) == "local"
+    assert default_judge({"OPENAI_API_KEY": "sk-x"}) == "local"
+    assert default_judge({"TYPESAFE_API_KEY": "ts-x"}) == "jev"

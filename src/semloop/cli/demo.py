@@ -17,8 +17,9 @@ def register(app: typer.Typer) -> None:
         database_url: Annotated[str | None, typer.Option(
             help="Where the runs go; default $SEMLOOP_DATABASE_URL or ./semloop.db.",
             show_default=False)] = None,
-        judge: Annotated[str, typer.Option(
-            help="Judge of the loop worker: local (embedded, no key), jev or llm.")] = "local",
+        judge: Annotated[str | None, typer.Option(
+            help="Judge of the loop worker: local (embedded, no key), jev or llm; default jev "
+                 "if TYPESAFE_API_KEY is set, else local.", show_default=False)] = None,
         repeat: Annotated[int, typer.Option(min=1, help="Times to play each scenario.")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of the scripted agents.")] = 7,
     ) -> None:
@@ -26,20 +27,20 @@ def register(app: typer.Typer) -> None:
         hallucinated actions, prompt injection, a frustrated user) through the SDK into the
         store, let the workers process them, and print what was found."""
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
         from rich.table import Table
 
         from ..demo import run_demo
-        from ..judge.registry import make_backend
+        from ..judge.registry import default_judge, make_backend
         from ..settings import load_settings
 
         console = Console()
         try:
             settings = load_settings(**({"database_url": database_url} if database_url else {}))
-            backend = make_backend(judge)
+            backend = make_backend(judge or default_judge())
             with Progress(TextColumn("{task.description:<16}"), BarColumn(),
                           MofNCompleteColumn(), console=console, transient=True) as bar:
-                tasks: dict[str, int] = {}
+                tasks: dict[str, TaskID] = {}
 
                 def progress(stage: str, done: int, total: int) -> None:
                     if stage not in tasks:

@@ -24,7 +24,9 @@ def register(app: typer.Typer) -> None:
         database_url: Annotated[str | None, typer.Option(help=_DB_HELP, show_default=False)] = None,
         workers: Annotated[str, typer.Option(help="Comma-separated workers to run beside "
                                                   "the server.")] = "detector,loop",
-        judge: Annotated[str, typer.Option(help="Judge of the loop worker.")] = "local",
+        judge: Annotated[str | None, typer.Option(
+            help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
+            show_default=False)] = None,
         poll_interval: Annotated[float, typer.Option(help="Workers' seconds between polls.")] = 5.0,
     ) -> None:
         """Serve the ingest API and the read API, and run the workers, in one process.

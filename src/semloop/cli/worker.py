@@ -23,7 +23,9 @@ def register(app: typer.Typer) -> None:
         poll_interval: Annotated[float, typer.Option(help="Seconds between polls.")] = 5.0,
         config: Annotated[str | None, typer.Option(
             help="detectors.yml for the detector worker.", show_default=False)] = None,
-        judge: Annotated[str, typer.Option(help="Judge of the loop worker.")] = "local",
+        judge: Annotated[str | None, typer.Option(
+            help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
+            show_default=False)] = None,
         once: Annotated[bool, typer.Option(
             help="Process what is ready now, then exit.")] = False,
     ) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import ConfigError
 from ._types import Backend
 
-__all__ = ["BACKENDS", "make_backend"]
+__all__ = ["BACKENDS", "default_judge", "make_backend"]
 
 #: name -> "module:class", imported lazily.
 BACKENDS: dict[str, str] = {
@@ -23,6 +25,17 @@ BACKENDS: dict[str, str] = {
     "local": "semloop.judge.local:LocalBackend",
     "mock": "semloop.judge.mock:MockBackend",
 }
+
+
+def default_judge(environ: Mapping[str, str] | None = None) -> str:
+    """The judge workers use when none is named: a configured hosted judge, else ``local``.
+
+    ``TYPESAFE_API_KEY`` selects ``jev``; otherwise the embedded judge, which needs no key.
+    An OpenAI key alone does not select ``llm``: it is often set for other tools, and an
+    LLM judge's cost should be chosen, not inherited.
+    """
+    env = os.environ if environ is None else environ
+    return "jev" if env.get("TYPESAFE_API_KEY") else "local"
 
 
 def make_backend(name: str, **options: Any) -> Backend:

@@ -12,7 +12,7 @@ import os
 from .._exceptions import ConfigError
 from ..alert import load_alerts_config
 from ..detect import load_config
-from ..judge.registry import make_backend
+from ..judge.registry import default_judge, make_backend
 from ..store import Store
 from ._loop import PollingWorker, WorkerStats
 from .alerts import AlertsWorker
@@ -40,7 +40,7 @@ def build_worker(
     poll_interval: float = 5.0,
     stall_timeout_s: float = 90.0,
     detectors_config: str | None = None,
-    judge: str = "local",
+    judge: str | None = None,
     alerts_config: str | None = None,
 ) -> PollingWorker:
     """A worker by name, as ``semloop worker`` and ``semloop up`` start them.
@@ -54,7 +54,8 @@ def build_worker(
         return DetectorWorker(store, config, poll_interval=poll_interval,
                               stall_timeout_s=stall_timeout_s)
     if name == "loop":
-        return LoopWorker(store, make_backend(judge), poll_interval=poll_interval)
+        return LoopWorker(store, make_backend(judge or default_judge()),
+                          poll_interval=poll_interval)
     if name == "alerts":
         path = alerts_config or os.environ.get("SEMLOOP_ALERTS_CONFIG")
         config = load_alerts_config(path) if path else None
