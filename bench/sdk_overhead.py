@@ -4,6 +4,9 @@ Measured in one process, interleaved round by round, so both see the same machin
 
 - semloop: ``run.tool_called(name, args)`` on a ``Client`` with a discarding emitter (the
   sender thread runs and drains for real; only the I/O is skipped).
+- semloop with 10 policies registered (every trigger, every action; five of them are
+  checked on each ``tool_called``: two tool-call counts, two step counts and a
+  ``before_tool_call`` gate). None fires, so this is the price of checking.
 - OpenTelemetry: ``tracer.start_span(...)`` with three attributes, then ``span.end()``,
   under a ``BatchSpanProcessor`` with a discarding exporter (its defaults otherwise).
 - Dunetrace (the peer whose API we mirror, for context): ``run.tool_called(...)`` with
@@ -12,7 +15,8 @@ Measured in one process, interleaved round by round, so both see the same machin
 Each call is timed alone with ``perf_counter_ns`` (the timer's own cost is printed and
 included in every figure). Runs hold 100 calls, like a long agent run; every round
 records 2,000 calls per SDK, then flushes all of them outside the timed region so no
-buffer overflows. Target: semloop's median at most 0.2x the OTel span's.
+buffer overflows. Targets: semloop's median at most 0.2x the OTel span's, and at most
+0.3x with the 10 policies.
 
 Usage: .venv/bin/python bench/sdk_overhead.py [--rounds 40] [--json]
 """
@@ -28,11 +32,25 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from semloop.sdk import Client, DiscardEmitter
+from semloop.sdk import Client, DiscardEmitter, Policy
 
 CALLS_PER_RUN = 100
 RUNS_PER_ROUND = 20
 TARGET_RATIO = 0.2
+TARGET_RATIO_POLICIES = 0.3
+NEVER = 10**9  # thresholds no bench run reaches: checked on every event, never fired
+POLICIES = [
+    Policy("max-tools", "tool_call_count", "gt", NEVER, "stop", priority=10),
+    Policy("tools-advice", "tool_call_count", "gt", NEVER, "switch_model", model="small"),
+    Policy("max-steps", "step_count", "gt", NEVER, "stop"),
+    Policy("steps-advice", "step_count", "gte", NEVER, "inject_prompt", prompt="Answer now."),
+    Policy("deletes", "before_tool_call", "eq", "delete_account", "require_approval"),
+    Policy("budget", "cost_usd", "gt", 5.0, "stop"),
+    Policy("errors", "error_count", "gte", 5, "stop"),
+    Policy("truncated", "finish_reason", "eq", "length", "log"),
+    Policy("slow-llm", "llm_latency_ms", "gt", 60_000, "log"),
+    Policy("cheap-model", "cost_usd", "gt", 1.0, "switch_model", model="gpt-4o-mini"),
+]
 ARGS = {"query": "shipping times to Oslo", "top_k": 5}
 ARGS_JSON = json.dumps(ARGS)
 
@@ -68,6 +86,14 @@ class _Semloop:
     def close(self) -> dict[str, Any]:
         self.client.shutdown(30)
         return self.client.stats.as_dict()
+
+
+class _SemloopPolicies(_Semloop):
+    name = "semloop run.tool_called, 10 policies"
+
+    def __init__(self) -> None:
+        self.emitter = DiscardEmitter()
+        self.client = Client(emitter=self.emitter, policies=POLICIES)
 
 
 class _OTel:
@@ -166,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args(argv)
 
-    contenders: list[Any] = [_Semloop(), _OTel()]
+    contenders: list[Any] = [_Semloop(), _SemloopPolicies(), _OTel()]
     try:
         contenders.append(_Dunetrace())
     except ImportError:
@@ -187,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     ours, otel = results[_Semloop.name], results[_OTel.name]
     ratio_median = ours["median_us"] / otel["median_us"]
     ratio_p99 = ours["p99_us"] / otel["p99_us"]
+    with_policies = results[_SemloopPolicies.name]
+    ratio_policies = with_policies["median_us"] / otel["median_us"]
+    ratio_policies_p99 = with_policies["p99_us"] / otel["p99_us"]
+    met = ratio_median <= TARGET_RATIO and ratio_policies <= TARGET_RATIO_POLICIES
     report = {
         "python": platform.python_version(),
         "machine": platform.machine(),
@@ -197,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_median": ratio_median,
         "ratio_p99": ratio_p99,
         "target_ratio": TARGET_RATIO,
+        "ratio_policies_median": ratio_policies,
+        "ratio_policies_p99": ratio_policies_p99,
+        "target_ratio_policies": TARGET_RATIO_POLICIES,
         "background_us_per_event": _background_cost(),
         "counters": extra,
     }
@@ -212,13 +245,22 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['mean_us']:10.2f}")
         print(f"semloop / OTel: median {ratio_median:.3f}x, p99 {ratio_p99:.3f}x "
               f"(target ≤ {TARGET_RATIO}x: {'met' if ratio_median <= TARGET_RATIO else 'MISSED'})")
+        ok = ratio_policies <= TARGET_RATIO_POLICIES
+        print(f"semloop + 10 policies / OTel: median {ratio_policies:.3f}x, p99 "
+              f"{ratio_policies_p99:.3f}x (target ≤ {TARGET_RATIO_POLICIES}x: "
+              f"{'met' if ok else 'MISSED'}); the policies add "
+              f"{with_policies['median_us'] - ours['median_us']:.2f} µs at the median")
         print(f"sender thread, off the hot path: {report['background_us_per_event']:.2f} µs "
               "per event (build, JSON-safe, redact; discarding emitter)")
         semloop_counters = extra[_Semloop.name]
         print(f"semloop counters: emitted {semloop_counters['emitted']}, "
               f"sent {semloop_counters['sent']}, "
               f"dropped_overflow {semloop_counters['dropped_overflow']}")
-    return 0 if ratio_median <= TARGET_RATIO else 1
+        policy_counters = extra[_SemloopPolicies.name]
+        print(f"with policies: emitted {policy_counters['emitted']}, policies_triggered "
+              f"{policy_counters['policies_triggered']}, policy_errors "
+              f"{policy_counters['policy_errors']}")
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

@@ -318,8 +318,7 @@ def _comparison(policy: Policy) -> Callable[[Any], bool]:
             return lambda observed: value in observed
         return lambda observed: observed is not None and value in str(observed)
     # ``observed OP value`` with ``value`` bound first: gt means value < observed.
-    flipped = {"gt": operator.lt, "gte": operator.le, "lt": operator.gt, "lte": operator.ge,
-               "eq": operator.eq, "neq": operator.ne}[op]
+    flipped = _FLIPPED[op]
     if policy.trigger in _NUMERIC:
         def numeric(observed: Any, _f: Any = flipped, _v: Any = value) -> bool:
             return observed is not None and bool(_f(_v, observed))
@@ -347,10 +346,28 @@ def _observe(trigger: str) -> Callable[[RunContext, Mapping[str, Any], _Engine],
     raise AssertionError(trigger)
 
 
+#: Triggers whose observed value is a number the run keeps: compared without a detour.
+_COUNTERS = {"tool_call_count": "_tool_calls", "step_count": "_step", "cost_usd": "_cost",
+             "error_count": "_errors"}
+_FLIPPED = {"gt": operator.lt, "gte": operator.le, "lt": operator.gt, "lte": operator.ge,
+            "eq": operator.eq, "neq": operator.ne}
+
+Holds = Callable[["RunContext", Mapping[str, Any], "_Engine"], Any]
+
+
+def _holds(policy: Policy, observe: Callable[..., Any], test: Callable[[Any], bool]) -> Holds:
+    attr = _COUNTERS.get(policy.trigger)
+    if attr is not None:
+        # The hot path: one Python frame, then C (attrgetter, operator.lt…).
+        get, compare, value = operator.attrgetter(attr), _FLIPPED[policy.operator], policy.value
+        return lambda run, event, engine: compare(value, get(run))
+    return lambda run, event, engine: test(observe(run, event, engine))
+
+
 class _Compiled:
     """One policy, ready to check: its observer, comparison and match bound once."""
 
-    __slots__ = ("action", "match", "name", "observe", "once", "policy", "test")
+    __slots__ = ("action", "holds", "match", "name", "observe", "once", "policy")
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
@@ -358,7 +375,7 @@ class _Compiled:
         self.action = policy.action
         self.once = policy.action != "log"  # log fires every time; the rest once per run
         self.observe = _observe(policy.trigger)
-        self.test = _comparison(policy)
+        self.holds = _holds(policy, self.observe, _comparison(policy))
         self.match = policy._compiled_match
 
 
@@ -462,9 +479,9 @@ class _Engine:
                 if c.once and c.name in fired:
                     continue
                 try:
-                    observed = c.observe(run, event, self)
-                    if not c.test(observed):
+                    if not c.holds(run, event, self):
                         continue
+                    observed = c.observe(run, event, self)
                     if c.match is not None and not c.match(_match_view(run, event)):
                         continue
                 except Exception:
