@@ -130,3 +130,27 @@ def test_require_approval_on_a_count_trigger(recorded: Callable[..., Recorded]) 
         run.llm_responded(completion_tokens=10)
     assert len(asked) == 1 and asked[0] == pytest.approx(0.0251)
     assert rec.types().count("approval.granted") == 1
+
+
+def test_a_denial_is_never_a_permission(recorded: Callable[..., Recorded]) -> None:
+    answers = [False, False, True]
+    asked: list[str | None] = []
+
+    def approver(request: ApprovalRequest) -> bool:
+        asked.append(request.tool_name)
+        return answers.pop(0)
+
+    rec = recorded(approver=approver, policies=[GATE])
+    ran = []
+    with rec.client.run("agent") as run:
+        for name in ("delete_a", "delete_b", "delete_c", "delete_d"):
+            try:
+                run.tool_called(name)
+            except PolicyViolation:
+                continue  # an agent that swallows the denial is asked again next time
+            ran.append(name)
+    assert asked == ["delete_a", "delete_b", "delete_c"]  # the grant covers the rest
+    assert ran == ["delete_c", "delete_d"]
+    assert [e.event_type for e in rec.events if e.event_type.startswith("approval.")] == [
+        "approval.requested", "approval.denied", "approval.requested", "approval.denied",
+        "approval.requested", "approval.granted"]

@@ -512,7 +512,7 @@ class _Engine:
     def _fire(self, run: RunContext, c: _Compiled, observed: Any,
               event: Mapping[str, Any]) -> None:
         p = c.policy
-        if c.once:
+        if c.once and p.action != "require_approval":
             run._fired.add(c.name)  # before any effect: a failing effect must not refire
         # The advice first: it must reach the agent even if recording the event fails.
         if p.action == "switch_model":
@@ -539,7 +539,11 @@ class _Engine:
                                   message=p.message)
         if p.action == "require_approval":
             outcome = self._approve(run, p, observed, event)
-            if outcome != "granted":
+            if outcome == "granted":
+                # A grant covers the rest of the run. A denial does not count as firing:
+                # an agent that catches the violation and tries again is asked again.
+                run._fired.add(c.name)
+            else:
                 raise PolicyViolation(p.name, observed, trigger=p.trigger,
                                       action="require_approval", reason=outcome,
                                       message=p.message)
