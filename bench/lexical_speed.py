@@ -44,9 +44,14 @@ LETTER_FREQUENCIES = {
 }  # fmt: skip
 
 
-def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
-    letters, weights = list(LETTER_FREQUENCIES), list(LETTER_FREQUENCIES.values())
-    return ["".join(rng.choices(letters, weights, k=rng.randint(3, 10))) for _ in range(size)]
+VOCABULARIES = ("english", "uniform")
+
+
+def vocabulary(rng: random.Random, letters: str = "english", size: int = 3000) -> list[str]:
+    """Random words of 3-10 letters, drawn with English or uniform letter frequencies."""
+    weights = list(LETTER_FREQUENCIES.values()) if letters == "english" else None
+    alphabet = list(LETTER_FREQUENCIES)
+    return ["".join(rng.choices(alphabet, weights, k=rng.randint(3, 10))) for _ in range(size)]
 
 
 def make_trace(rng: random.Random, vocab: list[str], size: str, loop: bool) -> dict[str, Any]:
@@ -72,6 +77,7 @@ def make_trace(rng: random.Random, vocab: list[str], size: str, loop: bool) -> d
     for i in range(n_tools):
         name = rng.choice(TOOL_NAMES)
         if loop and i % 3 == 0:
+            # The same call again and again: six or more times in medium and large traces.
             args: dict[str, Any] = {"query": "same query", "limit": 10}
             name = "search"
         else:
@@ -85,18 +91,7 @@ def make_trace(rng: random.Random, vocab: list[str], size: str, loop: bool) -> d
         )
         children.extend(tools[i * per_step : (i + 1) * per_step])
     children.extend(tools[len(outputs) * per_step :])
-    root = {
-        "type": "agent",
-        "name": "agent",
-        "input": {"goal": "g"},
-        "output": "",
-        "children": children,
-    }
-    if loop:
-        # A sub-agent delegating back to an identical copy of itself: a call-graph cycle.
-        inner = {"type": "agent", "name": "planner", "input": "plan", "children": []}
-        children.append({"type": "agent", "name": "planner", "input": "plan", "children": [inner]})
-    return root
+    return {"type": "agent", "name": "agent", "input": {"goal": "g"}, "children": children}
 
 
 def deepeval_measure() -> Callable[[dict[str, Any]], tuple[Any, ...]]:
@@ -144,32 +139,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timing rounds (best kept)")
     parser.add_argument("--traces", type=int, default=5, help="traces per size and kind")
     parser.add_argument("--seed", type=int, default=2643)
+    parser.add_argument(
+        "--letters",
+        choices=[*VOCABULARIES, "both"],
+        default="both",
+        help="letter frequencies of the random vocabulary",
+    )
     args = parser.parse_args(argv)
 
-    rng = random.Random(args.seed)
-    vocab = vocabulary(rng)
     theirs = deepeval_measure()
     rows = []
-    mismatches = 0
-    for size in SIZES:
-        for loop in (False, True):
-            traces = [make_trace(rng, vocab, size, loop) for _ in range(args.traces)]
-            expected = [theirs(t) for t in traces]
-            got = [semloop_measure(t) for t in traces]
-            same = expected == got
-            mismatches += not same
-            deepeval_ms, semloop_ms = time_per_trace([theirs, semloop_measure], traces, args.repeat)
-            scores = sorted({round(r[0], 3) for r in got})
-            rows.append(
-                (size, "loop" if loop else "no loop", deepeval_ms, semloop_ms, same, scores)
-            )
+    for letters in VOCABULARIES if args.letters == "both" else [args.letters]:
+        rng = random.Random(args.seed)
+        vocab = vocabulary(rng, letters)
+        for size in SIZES:
+            for loop in (False, True):
+                rows.append(bench_row(theirs, rng, vocab, letters, size, loop, args))
+    mismatches = sum(not row[5] for row in rows)
 
     print(
-        f"{'trace':<8} {'kind':<8} {'deepeval ms':>12} {'semloop ms':>11} {'speed-up':>9}  identical  scores"
+        f"{'letters':<8} {'trace':<7} {'kind':<8} {'deepeval ms':>12} {'semloop ms':>11} "
+        f"{'speed-up':>9}  identical  scores"
     )
-    for size, kind, d_ms, s_ms, same, scores in rows:
+    for letters, size, kind, d_ms, s_ms, same, scores in rows:
         print(
-            f"{size:<8} {kind:<8} {d_ms:>12.3f} {s_ms:>11.3f} {d_ms / s_ms:>8.1f}x"
+            f"{letters:<8} {size:<7} {kind:<8} {d_ms:>12.3f} {s_ms:>11.3f} {d_ms / s_ms:>8.1f}x"
             f"  {'yes' if same else 'NO':<9}  {scores}"
         )
     print(
@@ -177,6 +171,24 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {sys.version.split()[0]}"
     )
     return 1 if mismatches else 0
+
+
+def bench_row(
+    theirs: Callable[[dict[str, Any]], tuple[Any, ...]],
+    rng: random.Random,
+    vocab: list[str],
+    letters: str,
+    size: str,
+    loop: bool,
+    args: argparse.Namespace,
+) -> tuple[Any, ...]:
+    traces = [make_trace(rng, vocab, size, loop) for _ in range(args.traces)]
+    expected = [theirs(t) for t in traces]
+    got = [semloop_measure(t) for t in traces]
+    deepeval_ms, semloop_ms = time_per_trace([theirs, semloop_measure], traces, args.repeat)
+    scores = sorted({round(r[0], 3) for r in got})
+    kind = "loop" if loop else "no loop"
+    return (letters, size, kind, deepeval_ms, semloop_ms, expected == got, scores)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ around the thresholds and against deepeval's metric end to end.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 __all__ = ["best_adjacent", "bigram_jaccard", "matching_characters", "sequence_ratio"]
@@ -251,25 +251,40 @@ def sequence_ratio(a: str, b: str) -> float:
     return _ratio(matching_characters(a, b), len(a) + len(b))
 
 
-def best_adjacent(cleaned: Sequence[Sequence[str] | None], threshold: float) -> tuple[float, int]:
+def _bigrams(words: Sequence[str] | None) -> set[tuple[str, str]] | None:
+    return None if words is None or len(words) < 2 else set(pairwise(words))
+
+
+def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> tuple[float, int]:
     """``(max similarity, i)`` over adjacent pairs ``(i, i + 1)``; ``(0.0, -1)`` for none.
 
-    ``None`` entries (outputs deepeval skips) break the pairs they belong to. As in
+    ``cleaned`` may be a generator: it is read once, in order. ``None`` entries (outputs
+    deepeval skips) break the pairs they belong to. As in
     deepeval's loop, ``i`` is the first pair reaching the maximum. The value is exact
     whenever it is ``>= threshold``; below the threshold the caller only learns that.
     """
-    joined = [None if words is None else " ".join(words) for words in cleaned]
-
     best, where = 0.0, -1
     ratios: dict[tuple[str, str], float] = {}
-    for i in range(len(cleaned) - 1):
-        words_a, words_b = cleaned[i], cleaned[i + 1]
-        a, b = joined[i], joined[i + 1]
-        if words_a is None or words_b is None or a is None or b is None:
+    # Each output takes part in two pairs: it is joined and its bigram set built once,
+    # and only two are alive at a time (hundreds of live sets are slower to allocate).
+    outputs = iter(cleaned)
+    first = next(outputs, None)
+    a = None if first is None else " ".join(first)
+    set_a = _bigrams(first)
+    for i, words in enumerate(outputs):
+        b = None if words is None else " ".join(words)
+        set_b = _bigrams(words)
+        if a is None or b is None:
+            a, set_a = b, set_b
             continue
+        if set_a is None or set_b is None:
+            jaccard = 0.0
+        else:
+            common = len(set_a & set_b)
+            union = len(set_a) + len(set_b) - common
+            jaccard = common / union if union else 0.0
         # The pair matters only if it can be strictly above the best so far (first pair
         # wins ties) and reach the threshold; below that, deepeval's outcome is fixed.
-        jaccard = bigram_jaccard(words_a, words_b)
         length = len(a) + len(b)
         ceiling = _ratio(min(len(a), len(b)), length)  # difflib's real_quick_ratio
         if ceiling > jaccard and ceiling > best and ceiling >= threshold:
@@ -283,4 +298,5 @@ def best_adjacent(cleaned: Sequence[Sequence[str] | None], threshold: float) -> 
             similarity = jaccard
         if similarity > best:
             best, where = similarity, i
+        a, set_a = b, set_b
     return best, where

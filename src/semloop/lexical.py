@@ -149,17 +149,22 @@ def _clean_words(text: str) -> list[str]:
     return [w for w in text.lower().split() if len(w) > 2 and w not in STOP_WORDS]
 
 
+def _meaningful_words(output: Any) -> list[str] | None:
+    if not isinstance(output, str):
+        return None
+    words = _clean_words(output)
+    return words if len(words) >= MIN_MEANINGFUL_WORDS else None
+
+
 def score_reasoning_stagnation(
     llm_spans: Sequence[Mapping[str, Any]], similarity_threshold: float = 0.85
 ) -> tuple[float, str]:
     """The most similar pair of adjacent LLM outputs (max of bigram Jaccard and difflib)."""
     if len(llm_spans) < 2:
         return 1.0, "Not enough LLM spans to check for reasoning stagnation."
-    cleaned: list[list[str] | None] = []
-    for span in llm_spans:
-        out = span.get("output", "")
-        words = _clean_words(out) if isinstance(out, str) else None
-        cleaned.append(words if words is not None and len(words) >= MIN_MEANINGFUL_WORDS else None)
+    # Streamed: deepeval skips a pair when either output is not a string or has fewer
+    # than 20 meaningful words, so such an output is None here.
+    cleaned = (_meaningful_words(span.get("output", "")) for span in llm_spans)
     best, i = best_adjacent(cleaned, similarity_threshold)
     if best >= similarity_threshold:
         # No pair at all is (-1, -1) in deepeval, reachable only with a threshold <= 0.
