@@ -186,6 +186,26 @@ def _background_cost(n: int = 20_000) -> float:
     return elapsed / emitter.events / 1000
 
 
+def _signal_cost(turns: int = 12) -> float:
+    """Median µs per recorded event of a run with one ``signal`` policy: the single-run
+    detectors over the events so far, once per checked event (opt-in, so not in the
+    ratio). Runs of ``turns`` LLM+tool turns (4 events each, ~50 events)."""
+    client = Client(emitter=DiscardEmitter(), policies=[
+        Policy("loop", "signal", "contains", "TOOL_LOOP", "log")])
+    per_event = []
+    for _ in range(20):
+        with client.run("bench", user_input="q", model="gpt-4o", tools=["search"]) as run:
+            start = _clock()
+            for i in range(turns):
+                run.llm_called("gpt-4o", prompt_tokens=500)
+                run.llm_responded(completion_tokens=50, output=f"searching page {i}")
+                run.tool_called("search", {"query": "shipping", "page": i})
+                run.tool_responded("search", output=f"results {i}")
+            per_event.append((_clock() - start) / (4 * turns) / 1000)
+    client.shutdown(30)
+    return statistics.median(per_event)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
@@ -231,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_policies_p99": ratio_policies_p99,
         "target_ratio_policies": TARGET_RATIO_POLICIES,
         "background_us_per_event": _background_cost(),
+        "signal_policy_us_per_event": _signal_cost(),
         "counters": extra,
     }
     if options.json:
@@ -252,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{with_policies['median_us'] - ours['median_us']:.2f} µs at the median")
         print(f"sender thread, off the hot path: {report['background_us_per_event']:.2f} µs "
               "per event (build, JSON-safe, redact; discarding emitter)")
+        print(f"one signal policy (detectors over the run so far, opt-in): "
+              f"{report['signal_policy_us_per_event']:.0f} µs per event on ~50-event runs")
         semloop_counters = extra[_Semloop.name]
         print(f"semloop counters: emitted {semloop_counters['emitted']}, "
               f"sent {semloop_counters['sent']}, "
