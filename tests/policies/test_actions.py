@@ -190,3 +190,19 @@ def test_add_policy_applies_to_a_run_under_way(recorded: Callable[..., Recorded]
             run.tool_called("search")
             run.tool_responded("search", success=False, error="x")  # counted from the start
     assert rec.of_type("run.errored")[0].payload["policy_name"] == "errors"
+
+
+def test_async_agents_get_the_same_stop(recorded: Callable[..., Recorded]) -> None:
+    import asyncio
+
+    rec = recorded(policies=[Policy("cap", "tool_call_count", "gte", 2, "stop")])
+
+    async def agent() -> None:
+        async with rec.client.run("agent") as run:
+            for _ in range(3):
+                run.tool_called("search")
+                await asyncio.sleep(0)
+
+    with pytest.raises(PolicyViolation):
+        asyncio.run(agent())
+    assert rec.of_type("run.errored")[0].payload["exit_reason"] == "policy_violation"
