@@ -115,13 +115,21 @@ def _positions(text: str, char: str) -> list[int]:
     return found
 
 
-def _seed_chars(a: str, b: str) -> set[str]:
+def _seed_chars(a: str, b: str, chars_a: set[str], chars_b: set[str]) -> set[str]:
     """Characters that can seed a match: in both strings and not popular in ``b``."""
-    chars = set(b)
-    if len(b) >= AUTOJUNK_MIN_LEN:
-        limit = len(b) // 100 + 1
-        chars = {c for c in chars if b.count(c) <= limit}
-    return {c for c in chars if c in a}
+    chars = chars_a & chars_b
+    n = len(b)
+    if n < AUTOJUNK_MIN_LEN or not chars:
+        return chars
+    limit = n // 100 + 1
+    half = n // 2
+    seeds = set()
+    for c in chars:
+        # Frequent characters are already over the limit in the first half of b.
+        count = b.count(c, 0, half)
+        if count <= limit and count + b.count(c, half) <= limit:
+            seeds.add(c)
+    return seeds
 
 
 class _Seeds:
@@ -214,12 +222,19 @@ class _Seeds:
         return best
 
 
-def matching_characters(a: str, b: str) -> int:
-    """Sum of the sizes of ``SequenceMatcher(None, a, b).get_matching_blocks()``."""
+def matching_characters(
+    a: str, b: str, chars_a: set[str] | None = None, chars_b: set[str] | None = None
+) -> int:
+    """Sum of the sizes of ``SequenceMatcher(None, a, b).get_matching_blocks()``.
+
+    ``chars_a`` and ``chars_b`` are ``set(a)`` and ``set(b)`` when the caller has them.
+    """
     if a == b:
         # The first block difflib finds is then the whole diagonal (docs/lexical.md).
         return len(a)
-    chars = _seed_chars(a, b)
+    chars = _seed_chars(
+        a, b, set(a) if chars_a is None else chars_a, set(b) if chars_b is None else chars_b
+    )
     seeds = _Seeds(a, b, chars) if chars else None
     total = 0
     boxes = [(0, len(a), 0, len(b))]
@@ -271,11 +286,13 @@ def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> 
     first = next(outputs, None)
     a = None if first is None else " ".join(first)
     set_a = _bigrams(first)
+    chars_a: set[str] | None = None  # set(a), once it has been needed
     for i, words in enumerate(outputs):
         b = None if words is None else " ".join(words)
         set_b = _bigrams(words)
+        chars_b: set[str] | None = None
         if a is None or b is None:
-            a, set_a = b, set_b
+            a, set_a, chars_a = b, set_b, chars_b
             continue
         if set_a is None or set_b is None:
             jaccard = 0.0
@@ -290,7 +307,10 @@ def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> 
         if ceiling > jaccard and ceiling > best and ceiling >= threshold:
             ratio = ratios.get((a, b))
             if ratio is None:
-                ratio = ratios[a, b] = _ratio(matching_characters(a, b), length)
+                if chars_a is None:
+                    chars_a = set(a)
+                chars_b = set(b)
+                ratio = ratios[a, b] = _ratio(matching_characters(a, b, chars_a, chars_b), length)
             similarity = max(jaccard, ratio)
         else:
             # The ratio is provably <= the Jaccard, <= the best so far, or below the
@@ -298,5 +318,5 @@ def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> 
             similarity = jaccard
         if similarity > best:
             best, where = similarity, i
-        a, set_a = b, set_b
+        a, set_a, chars_a = b, set_b, chars_b
     return best, where
