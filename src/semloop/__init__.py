@@ -20,7 +20,7 @@ from ._exceptions import (
 )
 from .judge import Answer, Backend, JevBackend, JudgeResponse, LLMJudgeBackend, MockBackend
 from .lexical import LexicalLoopDetection, LoopResult, lexical_loop_score
-from .sdk import Client, RunContext
+from .sdk import Client, Policy, PolicyViolation, RunContext
 from .semantic import SemanticLoopDetection
 from .trace import Span, Trace
 
@@ -45,6 +45,8 @@ __all__ = [
     "LoopResult",
     "MissingExtraError",
     "MockBackend",
+    "Policy",
+    "PolicyViolation",
     "RunContext",
     "SemanticLoopDetection",
     "SemloopError",
