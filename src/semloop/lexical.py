@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from ._exceptions import TraceFormatError
 from ._lexical_ratio import best_adjacent
+from .trace import Trace
 
 if TYPE_CHECKING:
     from .judge._types import Answer
-    from .trace import Trace
 
 __all__ = [
     "WEIGHTS",
@@ -309,9 +309,8 @@ class LexicalLoopDetection:
 def _root_of(x: Any) -> Mapping[str, Any]:
     if isinstance(x, Mapping):
         return x
-    root = getattr(x, "root", None)
-    if root is not None and hasattr(root, "to_dict"):
-        return root.to_dict()  # type: ignore[no-any-return]
+    if isinstance(x, Trace):
+        return x.root.to_dict()
     raise TraceFormatError(
         f"expected a Trace, a deepeval trace dict or None, not {type(x).__name__}"
     )
