@@ -67,7 +67,7 @@ def receiver_factory() -> Iterator[Callable[..., Receiver]]:
         receiver = Receiver(url="")
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 with receiver.lock:
                     status = receiver.statuses.pop(0) if receiver.statuses else 200
@@ -88,7 +88,8 @@ def receiver_factory() -> Iterator[Callable[..., Receiver]]:
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                         daemon=True).start()
         servers.append(server)
         receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
         receiver.statuses = list(statuses)

@@ -78,4 +78,5 @@ __all__ = [
     "send_with_retry",
     "slack_payload",
     "urllib_send",
+    "webhook_payload",
 ]

@@ -130,7 +130,7 @@ def decide(
     - the condition cleared: some run that ended after the alerted run, before this one, did
       not satisfy the policy (for ``immediate``: a run without the failure; for
       ``consecutive``: a run that broke the streak; for ``frequency``: a run at which fewer
-      than N of the last M runs had it);
+      than N of the last M runs had it, whether or not that run had it itself);
 
     and while it is open, a signal that satisfies the policy is ``deduplicated``.
     ``complete`` says the history holds every earlier run of the agent (it was not cut at a
@@ -165,12 +165,11 @@ def decide(
         return verdict("below_policy",
                        f"{counts['matching_runs']} of the last {counts['runs_considered']} "
                        f"runs; {policy.label} needs {policy.threshold}", **counts)
-    if last_alert is not None:
-        if now - last_alert.created_at < cooldown_s and not _cleared(
-                policy, history, flags, last_alert, complete):
-            return verdict("deduplicated",
-                           f"alert {last_alert.id} (run {last_alert.run_id}) is still open",
-                           open_alert=last_alert.id, **counts)
+    if (last_alert is not None and now - last_alert.created_at < cooldown_s
+            and not _cleared(policy, history, flags, last_alert, complete)):
+        return verdict("deduplicated",
+                       f"alert {last_alert.id} (run {last_alert.run_id}) is still open",
+                       open_alert=last_alert.id, **counts)
     return verdict("alerted", f"{policy.label} satisfied", **counts)
 
 
@@ -185,6 +184,15 @@ def _cleared(policy: AlertPolicy, history: Sequence[RunOutcome], flags: Sequence
             break
         if not complete and i + needed > len(history):
             break
-        if not policy_holds(policy, flags[i:]):
+        if not _condition(policy, flags[i:]):
             return True
     return False
+
+
+def _condition(policy: AlertPolicy, flags: Sequence[bool]) -> bool:
+    # Whether the failure is still going on at a run. For frequency that is the window's
+    # count alone (a clean run inside a bad window does not end it); for the others a
+    # clean run does.
+    if policy.mode == "frequency":
+        return _matching(policy, flags) >= policy.threshold
+    return policy_holds(policy, flags)

@@ -154,7 +154,7 @@ def urllib_send(url: str, body: bytes, headers: Mapping[str, str], timeout_s: fl
     """The default :data:`SendFn`: one POST with the standard library."""
     request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=timeout_s) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
             response.read()
             return HttpResponse(response.status)
     except urllib.error.HTTPError as exc:

@@ -61,7 +61,7 @@ class AlertsConfig:
     policies: Mapping[str, AlertPolicy] = field(default_factory=dict)
     default_confidence_floor: float = DEFAULT_CONFIDENCE_FLOOR
     cooldown_s: float = DEFAULT_COOLDOWN_S
-    retry: RetryPolicy = RetryPolicy()
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
     link_base_url: str = "http://localhost:8000"
 
     def policy(self, failure_type: str) -> AlertPolicy:
@@ -231,7 +231,7 @@ def load_alerts_config(path: str | Path) -> AlertsConfig:
 
     _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
     try:
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -456,7 +456,9 @@ class Store:
                 conn.execute(q.ALERTS_LOCK)
             rows = conn.execute(q.due_deliveries(now, limit)).all()
             if rows:
-                conn.execute(q.claim_deliveries([r.id for r in rows], now + lease_s))
+                got = set(conn.execute(
+                    q.claim_deliveries([r.id for r in rows], now, now + lease_s)).scalars())
+                rows = [r for r in rows if r.id in got]
         return [PendingDelivery(int(r.id), int(r.alert_id), r.destination,
                                 r.payload if isinstance(r.payload, Mapping) else {})
                 for r in rows]

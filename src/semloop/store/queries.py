@@ -48,33 +48,33 @@ __all__ = [
     "agent_runs_before",
     "alerts_of_org",
     "claim_deliveries",
-    "deliveries_by_id",
-    "deliveries_of_alerts",
-    "due_deliveries",
-    "finish_delivery",
-    "insert_alert",
-    "insert_deliveries",
-    "last_alert",
-    "run_ended_at",
-    "set_alert_decision",
-    "signal_decisions_of_run",
-    "signals_of_type_on_runs",
-    "undecided_signals",
     "claim_runs",
     "completed_runs_of_agent",
     "count_events",
     "create_database",
+    "deliveries_by_id",
+    "deliveries_of_alerts",
     "drop_database",
+    "due_deliveries",
     "events_of_runs",
+    "finish_delivery",
+    "insert_alert",
     "insert_api_key",
+    "insert_deliveries",
     "insert_org",
     "key_by_key_id",
+    "last_alert",
     "mark_processed",
     "org_by_name",
     "release_claim",
+    "run_ended_at",
+    "set_alert_decision",
+    "signal_decisions_of_run",
     "signals_of_run",
+    "signals_of_type_on_runs",
     "stalled_runs",
     "terminal_runs",
+    "undecided_signals",
 ]
 
 events: Table = EventRow.__table__  # type: ignore[assignment]
@@ -340,9 +340,19 @@ def due_deliveries(now: float, limit: int) -> Select[Any]:
     )
 
 
-def claim_deliveries(ids: Sequence[int], until: float) -> Update:
-    """Lease deliveries to the caller until ``until``."""
-    return update(deliveries).where(deliveries.c.id.in_(list(ids))).values(claimed_until=until)
+def claim_deliveries(ids: Sequence[int], now: float, until: float) -> Update:
+    """Lease deliveries to the caller until ``until``; ``RETURNING`` lists the ones it got.
+
+    The lease is re-checked in the ``WHERE``, so on PostgreSQL a second claimer that waited
+    on the row lock gets nothing even without the advisory lock.
+    """
+    return (
+        update(deliveries)
+        .where(deliveries.c.id.in_(list(ids)), deliveries.c.status == "pending",
+               deliveries.c.claimed_until < now)
+        .values(claimed_until=until)
+        .returning(deliveries.c.id)
+    )
 
 
 def deliveries_by_id(ids: Sequence[int]) -> Select[Any]:
