@@ -77,6 +77,8 @@ def receiver_factory() -> Iterator[Callable[..., Receiver]]:
                         "json": json.loads(body),
                     })
                 self.send_response(status)
+                if 300 <= status < 400:
+                    self.send_header("Location", "/moved")
                 if retry_after is not None and status == 429:
                     self.send_header("Retry-After", retry_after)
                 self.send_header("Content-Length", "2")

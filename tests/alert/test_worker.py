@@ -105,6 +105,18 @@ def test_a_receiver_that_always_fails_is_given_up_on_and_blocks_nobody(
     assert worker.deliveries == {"failed": 4, "delivered": 2}
 
 
+def test_a_redirect_is_not_followed_and_a_client_error_is_not_retried(
+        store: Store, runs: Runs, receiver_factory: MakeReceiver) -> None:
+    moved, wrong = receiver_factory([302]), receiver_factory([400])
+    worker = AlertsWorker(store, config(moved, wrong))
+    runs.add("run-1", "COST_SPIKE")
+    worker.drain()
+    assert len(moved.requests) == 1 and len(wrong.requests) == 1
+    statuses = {d.destination: (d.status, d.attempts, d.last_error)
+                for d in store.list_alerts(runs.org_id)[0].deliveries}
+    assert statuses == {"d0": ("failed", 1, "HTTP 302"), "d1": ("failed", 1, "HTTP 400")}
+
+
 def test_consecutive_policy_at_and_beside_its_threshold(
         store: Store, runs: Runs, receiver_factory: MakeReceiver) -> None:
     hook = receiver_factory()

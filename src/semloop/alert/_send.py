@@ -150,11 +150,21 @@ def _retry_after(value: str | None) -> float | None:
         return None
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    # urllib would follow a 301/302 with a GET and no body, and call that delivered; a
+    # webhook that moved is a configuration to fix, so its 3xx is the final answer.
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
 def urllib_send(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float) -> HttpResponse:
-    """The default :data:`SendFn`: one POST with the standard library."""
+    """The default :data:`SendFn`: one POST with the standard library (redirects not followed)."""
     request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+        with _OPENER.open(request, timeout=timeout_s) as response:
             response.read()
             return HttpResponse(response.status)
     except urllib.error.HTTPError as exc:
