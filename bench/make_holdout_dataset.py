@@ -376,6 +376,7 @@ def fixed_template_work(d: Domain, rng: random.Random) -> tuple[str, list[Span]]
     recs = rng.sample(d.records, n)
     goal = f"Review {n} open {plural(d.noun)} and flag the ones that need a human today"
     steps: list[Span] = []
+    prev_verdict = ""
     for i, (rid, desc) in enumerate(recs, 1):
         out = d.lookup_out(rid, desc, rng)
         verdict = rng.choice(["needs a human", "can proceed automatically", "needs a human", "is blocked on missing data"])
@@ -399,6 +400,7 @@ def pagination(d: Domain, rng: random.Random) -> tuple[str, list[Span]]:
     steps: list[Span] = [llm(f"I'll pull the full list from {d.list_tool} with the filters {json.dumps(d.list_args)}. "
                              f"It is paginated, so I keep requesting pages until there is no next cursor.")]
     total = 0
+    cursor: str | None = None
     prefix = d.records[0][0].split("-")[0] if "-" in d.records[0][0] else d.key.upper()
     ids = [f"{prefix}-{rng.randrange(10000, 99999)}" for _ in range(pages * 4)]
     for p in range(1, pages + 1):
@@ -431,7 +433,7 @@ def polling_progress(d: Domain, rng: random.Random) -> tuple[str, list[Span]]:
                              f"until it completes, waiting between polls.")]
     for i, st in enumerate(states):
         status, _, pct = st.partition(" ")
-        body = {d.job_arg: d.job_id, "status": status}
+        body: dict[str, Any] = {d.job_arg: d.job_id, "status": status}
         if pct:
             body["progress"] = int(pct.strip("(%)"))
         if status == "completed":
@@ -439,7 +441,7 @@ def polling_progress(d: Domain, rng: random.Random) -> tuple[str, list[Span]]:
         steps.append(tool(d.job_tool, {d.job_arg: d.job_id}, json.dumps(body)))
         if i < len(states) - 1:
             if i == 0:
-                steps.append(llm(f"It is still queued; nothing to do but wait. Polling again in 30 seconds.", name="wait"))
+                steps.append(llm("It is still queued; nothing to do but wait. Polling again in 30 seconds.", name="wait"))
                 continue
             steps.append(llm(rng.choice([
                 f"Status is {st}. Not done yet; waiting 30 seconds before the next poll.",
@@ -463,11 +465,11 @@ def transient_retry(d: Domain, rng: random.Random) -> tuple[str, list[Span]]:
         tool(d.lookup_tool, {d.lookup_arg: rid}, err),
         llm("That looks transient (the service asked me to back off). Retrying the same request once after the wait."),
         tool(d.lookup_tool, {d.lookup_arg: rid}, out),
-        llm(f"The retry worked. With the record in hand I can make the change the ticket asks for."),
+        llm("The retry worked. With the record in hand I can make the change the ticket asks for."),
         tool(d.write_tool, d.write_args, '{"ok": true}'),
-        llm(f"Change accepted. Reading it back to confirm."),
+        llm("Change accepted. Reading it back to confirm."),
         tool(d.read_tool, d.read_args, d.written),
-        llm(f"Confirmed; the record shows the new values. Closing the ticket."),
+        llm("Confirmed; the record shows the new values. Closing the ticket."),
     ]
     return goal, steps
 
@@ -523,7 +525,7 @@ def refined_search(d: Domain, rng: random.Random) -> tuple[str, list[Span]]:
         tool(d.search_tool, {d.search_arg: q2}, d.empty),
         llm(f"Now nothing; the phrasing is probably wrong rather than the record missing. The index uses the formal name, so trying '{q3}'."),
         tool(d.search_tool, {d.search_arg: q3}, d.hit),
-        llm(f"Found it. The third query returned the record I need; quoting it in the answer with its reference."),
+        llm("Found it. The third query returned the record I need; quoting it in the answer with its reference."),
     ]
     return goal, steps
 
@@ -615,7 +617,7 @@ def stuck_polling(d: Domain, rng: random.Random) -> tuple[str, list[Span]]:
     goal = f"Wait for {d.job_what} to finish and act on the result"
     phr = [f"Status is still {status}. Waiting and checking again.", f"{d.job_id} remains {status}. Polling again.",
            f"No change yet ({status}). I'll give it another moment.", f"Still {status}; it should finish soon.",
-           f"Checking {d.job_id} again.", f"Not done. Polling."]
+           f"Checking {d.job_id} again.", "Not done. Polling."]
     steps: list[Span] = [llm(f"Polling {d.job_tool} for {d.job_id} until it completes.")]
     for i in range(polls):
         steps.append(tool(d.job_tool, {d.job_arg: d.job_id}, body))
