@@ -12,17 +12,20 @@ synchronous ``measure`` (what a caller runs); ours through ``LexicalLoopDetectio
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
 os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
 
 from semloop.lexical import LexicalLoopDetection
+from semloop.trace import Trace
 
 SIZES: dict[str, tuple[int, int, int]] = {
     # name: (tool spans, LLM spans, words per LLM output)
@@ -145,10 +148,26 @@ def main(argv: list[str] | None = None) -> int:
         default="both",
         help="letter frequencies of the random vocabulary",
     )
+    parser.add_argument(
+        "--dataset",
+        type=Path,
+        action="append",
+        default=[],
+        help="also time the traces of a bench JSONL file (rows with trace_id, goal, root)",
+    )
     args = parser.parse_args(argv)
 
     theirs = deepeval_measure()
     rows = []
+    for path in args.dataset:
+        traces = [
+            Trace.from_dict(json.loads(line)).root.to_dict()
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        rows.append(
+            timed_row(theirs, traces, "dataset", path.stem[:7], f"{len(traces)} rows", args)
+        )
     for letters in VOCABULARIES if args.letters == "both" else [args.letters]:
         rng = random.Random(args.seed)
         vocab = vocabulary(rng, letters)
@@ -183,11 +202,23 @@ def bench_row(
     args: argparse.Namespace,
 ) -> tuple[Any, ...]:
     traces = [make_trace(rng, vocab, size, loop) for _ in range(args.traces)]
+    return timed_row(theirs, traces, letters, size, "loop" if loop else "no loop", args)
+
+
+def timed_row(
+    theirs: Callable[[dict[str, Any]], tuple[Any, ...]],
+    traces: list[dict[str, Any]],
+    letters: str,
+    size: str,
+    kind: str,
+    args: argparse.Namespace,
+) -> tuple[Any, ...]:
     expected = [theirs(t) for t in traces]
     got = [semloop_measure(t) for t in traces]
     deepeval_ms, semloop_ms = time_per_trace([theirs, semloop_measure], traces, args.repeat)
     scores = sorted({round(r[0], 3) for r in got})
-    kind = "loop" if loop else "no loop"
+    if len(scores) > 4:
+        scores = [*scores[:2], "...", *scores[-2:]]
     return (letters, size, kind, deepeval_ms, semloop_ms, expected == got, scores)
 
 

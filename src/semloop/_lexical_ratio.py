@@ -27,9 +27,9 @@ on the space-joined cleaned words. deepeval spends ~90 % of its time in that
 2. :func:`best_adjacent` only computes a ratio when it can change the outcome: the caller reads
    the maximum similarity only when it reaches the threshold, and a pair only replaces the
    current best when it is strictly greater (first pair wins ties). A pair whose proven
-   upper bound (difflib's own ``real_quick_ratio``/``quick_ratio`` bounds, or its Jaccard
-   when the ratio provably cannot exceed it) cannot matter is skipped; identical strings
-   are 1.0 without matching.
+   upper bound (difflib's own ``real_quick_ratio`` bound, plus ``quick_ratio`` on short
+   texts where it is cheap) cannot matter is skipped; identical strings match entirely
+   without any search.
 
 Every shortcut is exact: ``tests/lexical/`` compares against difflib on random strings
 around the thresholds and against deepeval's metric end to end.
@@ -38,6 +38,7 @@ around the thresholds and against deepeval's metric end to end.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
@@ -45,6 +46,9 @@ __all__ = ["best_adjacent", "bigram_jaccard", "matching_characters", "sequence_r
 
 # difflib's autojunk: only strings b of at least this length have popular characters.
 AUTOJUNK_MIN_LEN = 200
+
+#: A maximal diagonal run of seed pairs: (length, start_i, start_j, end_i, end_j).
+Segment = tuple[int, int, int, int, int]
 
 
 def bigram_jaccard(words_a: Sequence[str], words_b: Sequence[str]) -> float:
@@ -137,89 +141,91 @@ class _Seeds:
 
     A seed pair is ``(i, j)`` with ``a[i] == b[j]`` a seed character. ``rows`` lists the
     ``i`` holding a seed character; ``columns[c]`` the ``j`` holding ``c``, ascending (the
-    order of difflib's ``b2j`` lists). ``runs`` holds the diagonal run length of the few
-    pairs whose run is longer than 1; ``long_rows`` lists (ascending) the rows having such
-    a pair, with ``long_reach[n]`` the longest run on ``long_rows[n:]``.
+    order of difflib's ``b2j`` lists). ``segments`` lists the maximal diagonal runs of two
+    or more seed pairs as ``(length, start_i, start_j, end_i, end_j)``, longest first: a
+    box's best seed is either such a run cut to the box or, failing that, its first pair.
     """
 
     def __init__(self, a: str, b: str, chars: set[str]) -> None:
         # Seed characters are rare in b by construction (and usually in a): str.find jumps
         # between occurrences at memchr speed.
-        self.rows = sorted(i for c in chars for i in _positions(a, c))
-        columns = {c: _positions(b, c) for c in chars}
-        self.columns = columns
-        runs: dict[tuple[int, int], int] = {}
-        row_best: dict[int, int] = {}
-        previous = -2
-        for i in self.rows:
-            if i == previous + 1:  # a[i-1] is a seed character too: runs can continue
-                before = a[i - 1]
-                for j in columns[a[i]]:
-                    if j and b[j - 1] == before:
-                        run = runs.get((i - 1, j - 1), 1) + 1
-                        runs[i, j] = run
-                        if run > row_best.get(i, 1):
-                            row_best[i] = run
-            previous = i
-        self.runs = runs
-        self.long_rows = sorted(row_best)
-        reach = [row_best[i] for i in self.long_rows] + [0]
-        for n in range(len(reach) - 2, -1, -1):
-            reach[n] = max(reach[n], reach[n + 1])
-        self.long_reach = reach
+        if len(b) < AUTOJUNK_MIN_LEN:
+            # No autojunk: every shared character seeds, one pass over each string is
+            # cheaper than a search per character.
+            rows = [i for i, c in enumerate(a) if c in chars]
+            columns: dict[str, list[int]] = {c: [] for c in chars}
+            for j, c in enumerate(b):
+                if c in columns:
+                    columns[c].append(j)
+        else:
+            rows = sorted(i for c in chars for i in _positions(a, c))
+            columns = {c: _positions(b, c) for c in chars}
+        self.rows, self.columns = rows, columns
+        # Runs of two or more: match two-character seed strings first (far fewer pairs
+        # than single characters), then chain them along their diagonals.
+        in_b: dict[str, list[int]] = {}
+        seeds_b = sorted(j for js in columns.values() for j in js)
+        for j, nxt in pairwise(seeds_b):
+            if nxt == j + 1:
+                in_b.setdefault(b[j : j + 2], []).append(j)
+        doubles = set()
+        if in_b:
+            for i, nxt in pairwise(rows):
+                if nxt == i + 1:
+                    for j in in_b.get(a[i : i + 2], ()):
+                        doubles.add((i, j))
+        segments = []
+        for i, j in doubles:
+            if (i - 1, j - 1) in doubles:
+                continue  # not the start of its run
+            m = 1
+            while (i + m, j + m) in doubles:
+                m += 1
+            segments.append((m + 1, i, j, i + m, j + m))
+        segments.sort(key=lambda seg: -seg[0])
+        self.segments = segments
 
-    def _scan_row(
-        self, a: str, i: int, alo: int, blo: int, bhi: int, best: tuple[int, int, int]
+    def longest(
+        self,
+        a: str,
+        box: tuple[int, int, int, int],
+        segments: list[Segment],
     ) -> tuple[int, int, int]:
-        """difflib's inner loop over the ``j`` of row ``i`` inside the box."""
-        besti, bestj, bestsize = best
-        runs = self.runs
-        js = self.columns[a[i]]
-        for c in range(bisect_left(js, blo), len(js)):
-            j = js[c]
-            if j >= bhi:
-                break
-            # The run as difflib sees it inside this box: clipped at the lower corner.
-            k = runs.get((i, j), 1)
-            if i - alo < k:
-                k = i - alo + 1
-            if j - blo < k:
-                k = j - blo + 1
-            if k > bestsize:
-                besti, bestj, bestsize = i - k + 1, j - k + 1, k
-        return besti, bestj, bestsize
-
-    def longest(self, a: str, alo: int, ahi: int, blo: int, bhi: int) -> tuple[int, int, int]:
         """difflib's best seed in the box, before extension: ``(i, j, size)``.
 
-        difflib keeps the first strictly longer run scanning ``i`` then ``j`` upwards.
-        The first row with a pair in the box gives a run of at least 1; after it, only
-        rows holding a longer run can do better, and those are few.
+        difflib keeps the first strictly longer run while scanning ``i`` then ``j``
+        upwards, i.e. the longest run (cut at the box's edges) ending at the smallest
+        ``(i, j)``. A run of one is only chosen when nothing longer exists, and then it
+        is the box's first pair. ``segments`` include every run crossing the box (and
+        maybe some that do not: their cut length is then < 1 and never wins).
         """
-        best = (alo, blo, 0)
+        alo, ahi, blo, bhi = box
         rows, columns = self.rows, self.columns
         r = bisect_left(rows, alo)
         while r < len(rows):
             i = rows[r]
             if i >= ahi:
-                return best
+                return alo, blo, 0
             js = columns[a[i]]
             c = bisect_left(js, blo)
             if c < len(js) and js[c] < bhi:
-                best = self._scan_row(a, i, alo, blo, bhi, best)
+                endi, endj = i, js[c]
                 break
             r += 1
         else:
-            return best
-        long_rows, reach = self.long_rows, self.long_reach
-        n = bisect_left(long_rows, i + 1)
-        while n < len(long_rows) and best[2] < reach[n]:
-            i = long_rows[n]
-            if i >= ahi:
+            return alo, blo, 0
+        size = 1
+        for length, si, sj, _, _ in segments:
+            if length < size:
                 break
-            best = self._scan_row(a, i, alo, blo, bhi, best)
-            n += 1
-        return best
+            # The part of the diagonal run inside the box, and where it ends.
+            d = sj - si
+            start = max(si, alo, blo - d)
+            end = min(si + length - 1, ahi - 1, bhi - 1 - d)
+            cut = end - start + 1
+            if cut > size or (cut == size and cut > 1 and (end, end + d) < (endi, endj)):
+                size, endi, endj = cut, end, end + d
+        return endi - size + 1, endj - size + 1, size
 
 
 def matching_characters(
@@ -237,13 +243,14 @@ def matching_characters(
     )
     seeds = _Seeds(a, b, chars) if chars else None
     total = 0
-    boxes = [(0, len(a), 0, len(b))]
+    boxes = [((0, len(a), 0, len(b)), seeds.segments if seeds else [])]
     while boxes:
-        alo, ahi, blo, bhi = boxes.pop()
+        box, segments = boxes.pop()
+        alo, ahi, blo, bhi = box
         if seeds is None:
             besti, bestj, bestsize = alo, blo, 0
         else:
-            besti, bestj, bestsize = seeds.longest(a, alo, ahi, blo, bhi)
+            besti, bestj, bestsize = seeds.longest(a, box, segments)
         back = _common_suffix(a, besti, b, bestj, min(besti - alo, bestj - blo))
         besti -= back
         bestj -= back
@@ -253,11 +260,15 @@ def matching_characters(
         if not bestsize:
             continue
         total += bestsize
+        # Children get the runs that may cross them: a cheap superset, filtered on the
+        # sides the split moved (the parent already satisfied the others).
         if alo < besti and blo < bestj:
-            boxes.append((alo, besti, blo, bestj))
+            left = [seg for seg in segments if seg[1] < besti and seg[2] < bestj]
+            boxes.append(((alo, besti, blo, bestj), left))
         iend, jend = besti + bestsize, bestj + bestsize
         if iend < ahi and jend < bhi:
-            boxes.append((iend, ahi, jend, bhi))
+            right = [seg for seg in segments if seg[3] >= iend and seg[4] >= jend]
+            boxes.append(((iend, ahi, jend, bhi), right))
     return total
 
 
@@ -304,6 +315,9 @@ def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> 
         # wins ties) and reach the threshold; below that, deepeval's outcome is fixed.
         length = len(a) + len(b)
         ceiling = _ratio(min(len(a), len(b)), length)  # difflib's real_quick_ratio
+        if ceiling > jaccard and ceiling > best and ceiling >= threshold and length < 800:
+            # On short texts difflib's quick_ratio bound is cheap and often decisive.
+            ceiling = _ratio(sum((Counter(a) & Counter(b)).values()), length)
         if ceiling > jaccard and ceiling > best and ceiling >= threshold:
             ratio = ratios.get((a, b))
             if ratio is None:
