@@ -17,19 +17,21 @@ on the space-joined cleaned words. deepeval spends ~90 % of its time in that
    - the winner (or, with no seed at all, the empty match at ``(alo, blo)``) is extended
      backwards and forwards over equal characters, popular or not (nothing is junk).
 
-   difflib walks every character of ``a[alo:ahi]`` for every box. Here the seeds are the
-   pairs of equal *non-popular* characters, listed once; the run length of a pair inside a
-   box is its run length in the whole strings clipped at the box's lower corner, so each box
-   only scans its own pairs, and the extensions compare slices (C speed) instead of
-   characters. On texts where every character of ``b`` is popular (long outputs over a
-   small alphabet) there are no seeds and the whole computation is one prefix comparison.
+   difflib walks every character of ``a[alo:ahi]`` for every box. Here the seed
+   characters are found once (``str.find`` per character), and a box's best seed is read
+   off an index: the first row holding a pair inside the box (a run of one), unless a
+   maximal diagonal run of two or more (found by matching two-character seed strings, far
+   fewer than single ones) cut to the box is longer or ties earlier. The extensions compare
+   slices (C speed) instead of characters. When every character of ``b`` is popular (long
+   outputs over a small alphabet) there are no seeds and each box is one prefix comparison;
+   identical strings match entirely (the first block is the whole diagonal).
 
 2. :func:`best_adjacent` only computes a ratio when it can change the outcome: the caller reads
    the maximum similarity only when it reaches the threshold, and a pair only replaces the
    current best when it is strictly greater (first pair wins ties). A pair whose proven
    upper bound (difflib's own ``real_quick_ratio`` bound, plus ``quick_ratio`` on short
-   texts where it is cheap) cannot matter is skipped; identical strings match entirely
-   without any search.
+   texts where it is cheap) cannot matter is skipped, and a pair seen before is not
+   matched again.
 
 Every shortcut is exact: ``tests/lexical/`` compares against difflib on random strings
 around the thresholds and against deepeval's metric end to end.
