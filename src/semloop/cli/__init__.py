@@ -30,6 +30,8 @@ app = typer.Typer(
 )
 
 for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    if _info.name.startswith("_"):  # __main__ and private helpers register nothing
+        continue
     _module = importlib.import_module(f"{__name__}.{_info.name}")
     _register = getattr(_module, "register", None)
     if callable(_register):
