@@ -25,11 +25,10 @@ def test_stop_raises_into_the_agent_and_the_run_ends_errored(tmp_path: Path) -> 
                     policies=[Policy("max-tools", "tool_call_count", "gt", 2, "stop",
                                      message="too many tool calls")])
     calls = 0
-    with pytest.raises(PolicyViolation) as info:
-        with client.run("agent", model="gpt-4o") as run:
-            for i in range(10):
-                run.tool_called("search", {"page": i})
-                calls += 1
+    with pytest.raises(PolicyViolation) as info, client.run("agent", model="gpt-4o") as run:
+        for i in range(10):
+            run.tool_called("search", {"page": i})
+            calls += 1
     assert client.shutdown(10)
     assert calls == 2  # the third call raised before the agent ran the tool
     violation = info.value
@@ -53,12 +52,11 @@ def test_stop_raises_into_the_agent_and_the_run_ends_errored(tmp_path: Path) -> 
 def test_a_wrapped_violation_still_ends_the_run_as_a_policy_violation(
         recorded: Callable[..., Recorded]) -> None:
     rec = recorded(policies=[Policy("cap", "step_count", "gte", 1, "stop")])
-    with pytest.raises(AgentError):
-        with rec.client.run("agent") as run:
-            try:
-                run.tool_called("search")
-            except PolicyViolation as exc:
-                raise AgentError("gave up") from exc
+    with pytest.raises(AgentError), rec.client.run("agent") as run:
+        try:
+            run.tool_called("search")
+        except PolicyViolation as exc:
+            raise AgentError("gave up") from exc
     errored = rec.of_type("run.errored")[0].payload
     assert errored["error_type"] == "AgentError"
     assert errored["exit_reason"] == "policy_violation" and errored["policy_name"] == "cap"
@@ -66,10 +64,9 @@ def test_a_wrapped_violation_still_ends_the_run_as_a_policy_violation(
 
 def test_an_ordinary_error_keeps_exit_reason_error(recorded: Callable[..., Recorded]) -> None:
     rec = recorded(policies=[Policy("cap", "step_count", "gte", 100, "stop")])
-    with pytest.raises(AgentError):
-        with rec.client.run("agent") as run:
-            run.tool_called("search")
-            raise AgentError("boom")
+    with pytest.raises(AgentError), rec.client.run("agent") as run:
+        run.tool_called("search")
+        raise AgentError("boom")
     errored = rec.of_type("run.errored")[0].payload
     assert errored["exit_reason"] == "error" and "policy_name" not in errored
 
@@ -127,11 +124,10 @@ def test_log_fires_every_time_and_logs(recorded: Callable[..., Recorded],
                                        caplog: pytest.LogCaptureFixture) -> None:
     rec = recorded(policies=[Policy("slow", "llm_latency_ms", "gt", 1000, "log",
                                     message="slow model")])
-    with caplog.at_level(logging.WARNING, logger="semloop.sdk"):
-        with rec.client.run("agent") as run:
-            for latency in (2000, 10, 3000, 4000):
-                run.llm_called("m")
-                run.llm_responded(latency_ms=latency)
+    with caplog.at_level(logging.WARNING, logger="semloop.sdk"), rec.client.run("agent") as run:
+        for latency in (2000, 10, 3000, 4000):
+            run.llm_called("m")
+            run.llm_responded(latency_ms=latency)
     assert [e.payload["observed"] for e in rec.of_type("policy.triggered")] == [
         2000, 3000, 4000]
     lines = [r.getMessage() for r in caplog.records if "slow" in r.getMessage()]
@@ -162,10 +158,9 @@ def test_priority_picks_stop_over_advice(recorded: Callable[..., Recorded]) -> N
         Policy("advise", "tool_call_count", "gte", 3, "switch_model", model="small"),
         Policy("hard-cap", "tool_call_count", "gte", 3, "stop", priority=1),
     ])
-    with pytest.raises(PolicyViolation, match="hard-cap"):
-        with rec.client.run("agent") as run:
-            for _ in range(3):
-                run.tool_called("search")
+    with pytest.raises(PolicyViolation, match="hard-cap"), rec.client.run("agent") as run:
+        for _ in range(3):
+            run.tool_called("search")
     assert run.model_override is None
     assert [e.payload["policy_name"] for e in rec.of_type("policy.triggered")] == ["hard-cap"]
 
@@ -182,13 +177,12 @@ def test_policies_are_per_run(recorded: Callable[..., Recorded]) -> None:
 
 def test_add_policy_applies_to_a_run_under_way(recorded: Callable[..., Recorded]) -> None:
     rec = recorded()
-    with pytest.raises(PolicyViolation):
-        with rec.client.run("agent") as run:
-            run.tool_called("search")
-            run.tool_responded("search", success=False, error="x")
-            rec.client.add_policy(Policy("errors", "error_count", "gte", 2, "stop"))
-            run.tool_called("search")
-            run.tool_responded("search", success=False, error="x")  # counted from the start
+    with pytest.raises(PolicyViolation), rec.client.run("agent") as run:
+        run.tool_called("search")
+        run.tool_responded("search", success=False, error="x")
+        rec.client.add_policy(Policy("errors", "error_count", "gte", 2, "stop"))
+        run.tool_called("search")
+        run.tool_responded("search", success=False, error="x")  # counted from the start
     assert rec.of_type("run.errored")[0].payload["policy_name"] == "errors"
 
 

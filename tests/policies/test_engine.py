@@ -56,7 +56,7 @@ def test_signal_leaves_paging_alone(recorded: Callable[..., Recorded]) -> None:
 
 def test_detectors_run_once_per_new_event_and_only_for_signal_policies(
         recorded: Callable[..., Recorded], monkeypatch: pytest.MonkeyPatch) -> None:
-    import semloop.detect as detect
+    from semloop import detect
 
     calls: list[int] = []
     real = detect.run_detectors
@@ -91,13 +91,12 @@ def test_a_broken_policy_never_breaks_the_agent(recorded: Callable[..., Recorded
         Policy("typed", "llm_latency_ms", "gt", 100, "stop", priority=2),
         Policy("fine", "tool_call_count", "gte", 2, "switch_model", model="small"),
     ])
-    with caplog.at_level(logging.DEBUG, logger="semloop.sdk"):
-        with rec.client.run("agent") as run:
-            for _ in range(3):
-                run.tool_called("search")
-            run.llm_called("m")
-            run.llm_responded(latency_ms="slow")  # type: ignore[arg-type]
-            assert run.model_override == "small"  # the next policy still fires
+    with caplog.at_level(logging.DEBUG, logger="semloop.sdk"), rec.client.run("agent") as run:
+        for _ in range(3):
+            run.tool_called("search")
+        run.llm_called("m")
+        run.llm_responded(latency_ms="slow")  # type: ignore[arg-type]
+        assert run.model_override == "small"  # the next policy still fires
     assert rec.of_type("run.completed")
     stats = rec.client.stats
     assert stats.policy_errors == 4 and stats.internal_errors == 0

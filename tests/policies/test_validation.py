@@ -127,11 +127,11 @@ def test_load_policies_from_yaml_and_json(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "where", "words"), [
-    ('[{"name": "p", "trigger": "tool_call_count", "operator": "gt", "value": 1,'
-     ' "action": "stop", "colour": "red"}]', "policies[0]", "unknown field"),
-    ('[{"name": "ok", "trigger": "step_count", "operator": "gt", "value": 1,'
-     ' "action": "stop"}, {"name": "p", "trigger": "step_count", "operator": "gt",'
-     ' "value": "many", "action": "stop"}]', "policies[1]", "value"),
+    (('[{"name": "p", "trigger": "tool_call_count", "operator": "gt", "value": 1,'
+      ' "action": "stop", "colour": "red"}]'), "policies[0]", "unknown field"),
+    (('[{"name": "ok", "trigger": "step_count", "operator": "gt", "value": 1,'
+      ' "action": "stop"}, {"name": "p", "trigger": "step_count", "operator": "gt",'
+      ' "value": "many", "action": "stop"}]'), "policies[1]", "value"),
     ('{"policies": [], "extra": 1}', "extra", "unknown top-level key"),
     ('{"policies": {"name": "p"}}', "policies.json", "list of policies"),
     ("[1, 2", "policies.json", "not valid JSON"),

@@ -40,7 +40,7 @@ class Recorder:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+    def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers["Content-Length"]))
         body = json.loads(raw)
         recorder = self.server.recorder

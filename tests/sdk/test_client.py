@@ -107,10 +107,9 @@ def test_an_exception_in_the_run_is_recorded_then_reraised_unchanged() -> None:
     emitter = ListEmitter()
     client = Client(emitter=emitter)
     boom = ConnectionResetError("upstream hung up")
-    with pytest.raises(ConnectionResetError) as caught:
-        with client.run("a") as run:
-            run.tool_called("fetch", {"url": "x"})
-            raise boom
+    with pytest.raises(ConnectionResetError) as caught, client.run("a") as run:
+        run.tool_called("fetch", {"url": "x"})
+        raise boom
     assert caught.value is boom
     client.shutdown()
     last = emitter.events[-1]

@@ -152,7 +152,7 @@ def test_a_batch_too_large_for_the_server_is_split_not_lost(ingest: Recorder) ->
     _full_run(client)
     client.shutdown()
     assert len(ingest.accepted_events) == 11
-    assert [e["event_type"] for e in ingest.accepted_events][0] == "run.started"
+    assert ingest.accepted_events[0]["event_type"] == "run.started"
     assert client.stats.sent == 11 and client.stats.send_failures == 0
 
 

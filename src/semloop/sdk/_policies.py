@@ -504,8 +504,9 @@ class _Engine:
                 logger.exception("semloop: policy %r failed to evaluate (ignored; "
                                  "counted in stats.policy_errors)", name)
             else:
+                # Called from the except clause that caught the policy's error.
                 logger.debug("semloop: policy %r failed to evaluate again", name,
-                             exc_info=True)
+                             exc_info=True)  # noqa: LOG014
         except Exception:
             pass
 
@@ -585,7 +586,7 @@ class _Engine:
         def ask() -> None:
             try:
                 answer.append(approver(request) is True)
-            except BaseException as exc:  # noqa: BLE001 - any failure denies
+            except BaseException as exc:
                 answer.append(exc)
             finally:
                 done.set()
