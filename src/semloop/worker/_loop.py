@@ -82,7 +82,7 @@ class PollingWorker(ABC):
             self._thread.join(timeout)
             self._thread = None
 
-    def __enter__(self) -> PollingWorker:  # noqa: PYI034 - Self needs Python 3.11
+    def __enter__(self) -> PollingWorker:
         self.start()
         return self
 
