@@ -21,12 +21,14 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "NAMING_CONVENTION",
+    "TERMINAL_WHERE",
     "AlertDeliveryRow",
     "AlertRow",
     "ApiKey",
@@ -46,6 +48,9 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+#: The events that end a run (the partial index below covers only these).
+TERMINAL_WHERE = "event_type IN ('run.completed', 'run.errored')"
 
 # JSONB on PostgreSQL (indexable, compact); JSON text on SQLite.
 JsonDoc = JSON().with_variant(JSONB(), "postgresql")
@@ -91,6 +96,11 @@ class EventRow(Base):
         Index(None, "event_type", "received_at"),
         # Baselines: the recent completed runs of one agent version.
         Index(None, "org_id", "agent_id", "agent_version"),
+        # Alerts: an agent's finished runs by end time. Partial (terminal events only, one
+        # per run), so ingest pays for it on one event in a run, not on every event.
+        Index("ix_events_terminal_org_id_agent_id_timestamp",
+              "org_id", "agent_id", "timestamp",
+              postgresql_where=text(TERMINAL_WHERE), sqlite_where=text(TERMINAL_WHERE)),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

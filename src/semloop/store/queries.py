@@ -27,6 +27,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from ._dialect import Dialect, insert_ignore, insert_or_take_over
 from ._models import (
+    TERMINAL_WHERE,
     AlertDeliveryRow,
     AlertRow,
     ApiKey,
@@ -278,7 +279,9 @@ def agent_runs_before(org_id: str, agent_id: str, before: float, limit: int) -> 
         .where(
             events.c.org_id == org_id,
             events.c.agent_id == agent_id,
-            events.c.event_type.in_(list(TERMINAL_TRIGGERS)),
+            # Literal, the partial index's own predicate: neither planner matches a partial
+            # index against bound parameters.
+            text(TERMINAL_WHERE),
             events.c.timestamp < before,
         )
         .order_by(events.c.timestamp.desc(), events.c.id.desc())

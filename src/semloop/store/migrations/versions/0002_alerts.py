@@ -1,4 +1,5 @@
-"""Alerts: a decision per signal, the alerts sent, and their deliveries (an outbox).
+"""Alerts: a decision per signal, the alerts sent, their deliveries (an outbox), and an index
+of each agent's finished runs by end time.
 
 Revision ID: 0002
 Revises: 0001
@@ -24,7 +25,15 @@ JsonDoc = sa.JSON().with_variant(postgresql.JSONB(), "postgresql")
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
+TERMINAL_WHERE = "event_type IN ('run.completed', 'run.errored')"
+
+
 def upgrade() -> None:
+    op.create_index(
+        "ix_events_terminal_org_id_agent_id_timestamp", "events",
+        ["org_id", "agent_id", "timestamp"],
+        postgresql_where=sa.text(TERMINAL_WHERE), sqlite_where=sa.text(TERMINAL_WHERE),
+    )
     with op.batch_alter_table("failure_signals") as batch:
         batch.add_column(sa.Column("alert_decision", sa.String(16), nullable=True))
         batch.create_index("ix_failure_signals_alert_decision", ["alert_decision"])
@@ -93,3 +102,4 @@ def downgrade() -> None:
     with op.batch_alter_table("failure_signals") as batch:
         batch.drop_index("ix_failure_signals_alert_decision")
         batch.drop_column("alert_decision")
+    op.drop_index("ix_events_terminal_org_id_agent_id_timestamp", table_name="events")
