@@ -153,12 +153,14 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         action="append",
         default=[],
-        help="also time the traces of a bench JSONL file (rows with trace_id, goal, root)",
+        help="also time the traces of a bench JSONL file (rows with trace_id, goal, root),"
+        " and traces of the three sizes built from the words of its LLM outputs",
     )
     args = parser.parse_args(argv)
 
     theirs = deepeval_measure()
     rows = []
+    corpus: list[str] = []
     for path in args.dataset:
         traces = [
             Trace.from_dict(json.loads(line)).root.to_dict()
@@ -168,6 +170,17 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             timed_row(theirs, traces, "dataset", path.stem[:7], f"{len(traces)} rows", args)
         )
+        for trace in traces:
+            for span in Trace.from_dict({"root": trace}).walk():
+                if span.type == "llm" and isinstance(span.output, str):
+                    corpus.extend(span.output.split())
+    if corpus:
+        # Real words with their real frequencies (and punctuation): the dataset's own
+        # LLM outputs, resampled into traces of the three sizes.
+        rng = random.Random(args.seed)
+        for size in SIZES:
+            for loop in (False, True):
+                rows.append(bench_row(theirs, rng, corpus, "corpus", size, loop, args))
     for letters in VOCABULARIES if args.letters == "both" else [args.letters]:
         rng = random.Random(args.seed)
         vocab = vocabulary(rng, letters)

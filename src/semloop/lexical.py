@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from .judge._types import Answer
 
 __all__ = [
+    "MIN_MEANINGFUL_WORDS",
+    "STOP_WORDS",
     "WEIGHTS",
     "LexicalLoopDetection",
     "LoopResult",
