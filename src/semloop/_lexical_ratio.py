@@ -253,12 +253,19 @@ def matching_characters(
             besti, bestj, bestsize = alo, blo, 0
         else:
             besti, bestj, bestsize = seeds.longest(a, box, segments)
-        back = _common_suffix(a, besti, b, bestj, min(besti - alo, bestj - blo))
-        besti -= back
-        bestj -= back
-        bestsize += back
-        ahead = min(ahi - besti, bhi - bestj) - bestsize
-        bestsize += _common_prefix(a, besti + bestsize, b, bestj + bestsize, ahead)
+        # Extend over equal characters; most extensions stop at once, so test the first
+        # character inline before paying for the slice search.
+        if besti > alo and bestj > blo and a[besti - 1] == b[bestj - 1]:
+            back = _common_suffix(a, besti, b, bestj, min(besti - alo, bestj - blo))
+            besti -= back
+            bestj -= back
+            bestsize += back
+        iend, jend = besti + bestsize, bestj + bestsize
+        if iend < ahi and jend < bhi and a[iend] == b[jend]:
+            ahead = _common_prefix(a, iend, b, jend, min(ahi - iend, bhi - jend))
+            bestsize += ahead
+            iend += ahead
+            jend += ahead
         if not bestsize:
             continue
         total += bestsize
@@ -267,7 +274,6 @@ def matching_characters(
         if alo < besti and blo < bestj:
             left = [seg for seg in segments if seg[1] < besti and seg[2] < bestj]
             boxes.append(((alo, besti, blo, bestj), left))
-        iend, jend = besti + bestsize, bestj + bestsize
         if iend < ahi and jend < bhi:
             right = [seg for seg in segments if seg[3] >= iend and seg[4] >= jend]
             boxes.append(((iend, ahi, jend, bhi), right))
