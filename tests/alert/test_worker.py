@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from semloop.alert import AlertsConfig
+from semloop.alert import AlertPolicy, AlertsConfig
 from semloop.store import Store
 from semloop.worker import AlertsWorker, build_worker
 
 from .conftest import Receiver, Runs
 
 MakeReceiver = Callable[..., Receiver]
+IMMEDIATE = AlertPolicy("immediate")
 
 
 def config(*receivers: Receiver, kinds: tuple[str, ...] = (), **extra: Any) -> AlertsConfig:
@@ -304,3 +305,33 @@ def test_build_worker_reads_the_alerts_config(
     runs.add("b1", "COST_SPIKE")
     worker.drain()
     assert [b["run_id"] for b in hook.bodies] == ["b1"]
+
+
+def test_alerts_from_the_demo_agents_real_signals(
+        db_url: str, receiver_factory: MakeReceiver) -> None:
+    """The detector and loop workers' own signals, end to end through the alerts worker."""
+    from semloop.alert import DEFAULT_POLICIES
+    from semloop.demo import run_demo
+    from semloop.judge.mock import MockBackend
+
+    hook = receiver_factory()
+    report = run_demo(db_url, MockBackend(default=0.9), repeat=2)
+    with Store(db_url) as store:
+        org = store.create_org("demo")
+        AlertsWorker(store, config(hook)).drain()
+        alerts = store.list_alerts(org)
+        # Every (agent, failure type) with a live structural signal under an immediate
+        # policy must have been alerted at least once.
+        expected = {
+            (run.agent_id, s.failure_type)
+            for result in report.results for run_id in result.run_ids
+            if (run := store.get_run(org, run_id)) is not None
+            for s in store.signals_for_run(org, run_id)
+            if not s.shadow and s.source == "structural"
+            and DEFAULT_POLICIES.get(s.failure_type, IMMEDIATE).mode == "immediate"
+        }
+    assert expected and expected <= {(a.agent_id, a.failure_type) for a in alerts}
+    # Each alert was delivered exactly once.
+    assert sorted((b["agent"], b["failure_type"], b["run_id"]) for b in hook.bodies) == sorted(
+        (a.agent_id, a.failure_type, a.run_id) for a in alerts)
+    assert all(d.status == "delivered" for a in alerts for d in a.deliveries)
