@@ -54,6 +54,7 @@ Segment = tuple[int, int, int, int, int]
 
 
 def bigram_jaccard(words_a: Sequence[str], words_b: Sequence[str]) -> float:
+    """deepeval's Jaccard similarity of the two word lists' sets of adjacent word pairs."""
     if len(words_a) < 2 or len(words_b) < 2:
         return 0.0
     bigrams_a = set(pairwise(words_a))
