@@ -30,8 +30,11 @@ from ._features import (
     clean_text,
     content_tokens,
     entities,
+    numbers,
     outputs_same,
     same_but_ids,
+    same_but_settings,
+    same_identifier,
     shared_ngrams,
     strip_shared,
     tokens,
@@ -57,6 +60,11 @@ _TEXT_WEIGHT = 0.35  # how much reasoning text moves a decision the tool calls a
 # across a decision boundary: at or above 3 it stays "severe"; at or below -2 it stays < 0.3.
 _DECISIVE_HIGH = 3.0
 _DECISIVE_LOW = -2.0
+# Reworded free-text arguments that got the same empty/error result: undecided at cosine 0.3,
+# the same action from 0.45 (paraphrased search queries measure 0.3-0.9 pairwise, their best
+# earlier match 0.4-0.9; unrelated questions 0.05-0.33). Without that shared result the bar
+# is 0.575 and 0.8: a new wording that got an answer may be a real refinement.
+_LENIENT_COS_LOW, _LENIENT_COS_SPAN = 0.15, 0.3
 _MIXED_STEPS = -2.0  # one step called tools, the other only reasoned: different kinds of work
 _EMBED_WORDS = 32  # words of a step embedded: the intent is stated early, and time ~ length
 _TEXT_IDENTICAL = 3.0
@@ -141,6 +149,7 @@ class LocalJudgement:
         )
         self._prepare_text()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
+        self._data_numbers = self._numbers_from_data(state)
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._compute_pairs()
@@ -239,6 +248,16 @@ class LocalJudgement:
             core[call.name] = core[call.name] & keys if call.name in core else keys
         return core
 
+    def _numbers_from_data(self, state: Any) -> frozenset[str]:
+        """Numbers the agent was given (the goal, tool outputs) rather than chose itself.
+
+        A number in a call that comes from the data is a target (record 1043 from a list);
+        one the agent made up (a timeout, a retry count) is a setting.
+        """
+        goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
+        texts = [goal] + [c.output for v in self.views for c in v.calls]
+        return frozenset(n for t in texts for n in numbers(t))
+
     def _free_text_pairs(self, ck: Call, cj: Call) -> list[tuple[str, str]]:
         out = []
         for key in self._diff_keys(ck, cj):
@@ -265,24 +284,51 @@ class LocalJudgement:
             and entities(u) == entities(v)
         )
 
-    def _value_similarity(self, u: Any, v: Any) -> float:
-        if isinstance(u, str) and isinstance(v, str) and self._is_free_text(u, v):
-            cos = self._cosine(u, v)
-            return max(0.0, min(1.0, (cos - 0.35) / 0.45))
+    def _value_similarity(
+        self, u: Any, v: Any, *, lenient: bool = False, settings: bool = False
+    ) -> float:
+        """``lenient``: both calls got the same empty/error result. ``settings``: and another
+        part of the target stayed the same, so a changed number or flag is a setting."""
+        if isinstance(u, str) and isinstance(v, str):
+            if same_identifier(u, v):
+                return 1.0  # one id written two ways (case, dashes, padding zeros)
+            if self._is_free_text(u, v):
+                cos = self._cosine(u, v)
+                # Under the same empty/error result, a reworded question is the same question
+                # at a lower similarity: getting nothing again is itself evidence of a repeat.
+                low, span = (_LENIENT_COS_LOW, _LENIENT_COS_SPAN) if lenient else (0.35, 0.45)
+                return max(0.0, min(1.0, (cos - low) / span))
+        if settings and isinstance(u, bool) and isinstance(v, bool):
+            return 1.0  # a flag flipped
+        if settings and _is_number(u) and _is_number(v) and not self._is_data(v):
+            return 1.0  # a number the agent chose (timeout, retries) changed
         # A different number, id, path or word is a different target (page 2, record 7).
         return 0.1
 
-    def action_similarity(self, ck: Call, cj: Call) -> float:
-        """1.0 for the same action, 0.0 for a different tool; in between for reworded text."""
+    def _is_data(self, value: Any) -> bool:
+        return bool(numbers(str(value)) & self._data_numbers)
+
+    def action_similarity(self, ck: Call, cj: Call, *, lenient: bool = False) -> float:
+        """1.0 for the same action, 0.0 for a different tool; in between for reworded text.
+
+        ``lenient``: both calls got the same empty or error result, so settings (numbers the
+        agent chose while another part of the target stayed put) count as cosmetic too."""
         if ck.name != cj.name:
             return 0.0
         if ck.args is None or cj.args is None:
             if ck.raw == cj.raw:
                 return 1.0
-            return self._value_similarity(ck.raw, cj.raw)
+            if lenient and same_but_settings(ck.raw, cj.raw, self._data_numbers):
+                return 1.0  # a command line with only its timeout or retry count changed
+            return self._value_similarity(ck.raw, cj.raw, lenient=lenient)
+        diff = self._diff_keys(ck, cj)
+        core = self._core.get(ck.name, frozenset(ck.args) & frozenset(cj.args))
+        # A setting can only change around a target that stayed the same.
+        settings = lenient and any(k in ck.args and k in cj.args for k in core if k not in diff)
         sim = 1.0
-        for key in self._diff_keys(ck, cj):
-            sim = min(sim, self._value_similarity(ck.args.get(key), cj.args.get(key)))
+        for key in diff:
+            u, v = ck.args.get(key), cj.args.get(key)
+            sim = min(sim, self._value_similarity(u, v, lenient=lenient, settings=settings))
         return sim
 
     def _same_output(self, ck: Call, cj: Call) -> bool:
@@ -300,7 +346,8 @@ class LocalJudgement:
                 ck.raw == cj.raw or (ck.args is not None and not self._diff_keys(ck, cj))
             )
             return _NEW_OUTPUT if structurally_same else _DIFF_CALL
-        a = self.action_similarity(ck, cj)
+        lenient = outputs_known and ck.empty and cj.empty
+        a = self.action_similarity(ck, cj, lenient=lenient)
         logit = max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
         if outputs_known and a >= 0.5 and cj.empty:
             logit += _EMPTY_BONUS
@@ -431,6 +478,12 @@ class LocalJudgement:
         value = round(sum(lv * p for lv, p in probs.items()), 4)
         nearest = min(range(4), key=lambda lv: abs(lv - value))
         return Answer(type="score", value=value, probability=probs[nearest], probabilities=probs)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, float) or (
+        isinstance(value, str) and bool(re.fullmatch(r"\d+(?:\.\d+)?", value))
+    )
 
 
 def _logit(p: float) -> float:

@@ -27,7 +27,10 @@ __all__ = [
     "normalise_value",
     "outputs_same",
     "parse_args",
+    "numbers",
     "same_but_ids",
+    "same_but_settings",
+    "same_identifier",
     "shared_ngrams",
     "strip_shared",
     "tokens",
@@ -221,12 +224,26 @@ def _structurally_empty(value: Any) -> bool | None:
     return True if containers else None
 
 
+_ERROR_KEYS = frozenset({"error", "errors", "err", "exception", "fault"})
+
+
+def _error_object(norm: str) -> bool:
+    # {"error": "...", "code": 503}: a structured error is as empty as an error message.
+    try:
+        value = json.loads(norm)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(value, Mapping) and any(value.get(k) for k in _ERROR_KEYS)
+
+
 def is_empty_output(norm: str) -> bool:
     """The output reports nothing found or an error: repeating it brings no information."""
     try:
         structural = _structurally_empty(json.loads(norm))
     except (TypeError, ValueError):
         structural = None
+    if structural is False and _error_object(norm):
+        return True
     if structural is not None:
         return structural
     return bool(_EMPTY.search(norm) or _ERROR.search(norm))
@@ -240,6 +257,56 @@ def same_but_ids(a: str, b: str) -> bool:
     asks this of empty or error outputs only: nothing found is nothing found, whatever the
     request id."""
     return _OPAQUE.sub("#", a) == _OPAQUE.sub("#", b)
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
+_ID_PART = re.compile(r"\d+|[^\W\d_]+")
+
+
+@lru_cache(maxsize=16384)
+def numbers(text: str) -> frozenset[str]:
+    """The free-standing numbers in a text, written one way (``20.0`` and ``20`` alike)."""
+    out = set()
+    for match in _NUMBER.finditer(text):
+        value = float(match.group(0))
+        out.add(str(int(value)) if value.is_integer() else repr(value))
+    return frozenset(out)
+
+
+def _id_parts(value: str) -> tuple[list[str], list[str]]:
+    parts = _ID_PART.findall(value.lower())
+    digits = [p.lstrip("0") or "0" for p in parts if p.isdigit()]
+    letters = [p for p in parts if not p.isdigit()]
+    return digits, letters
+
+
+def same_identifier(a: str, b: str) -> bool:
+    """One identifier written two ways: case, separators, padding zeros, or a letter
+    prefix dropped (``PT-00872``, ``pt00872``, ``PT 872``, ``00872``). Short codes only, so
+    two sentences never match here."""
+    if a == b:
+        return True
+    if len(a.split()) > 3 or len(b.split()) > 3:
+        return False
+    (da, la), (db, lb) = _id_parts(a), _id_parts(b)
+    if not da and not db:
+        return bool(la) and la == lb  # quarterly-churn / Quarterly_Churn
+    return da == db and (la == lb or not la or not lb)
+
+
+def same_but_settings(a: str, b: str, data_numbers: frozenset[str]) -> bool:
+    """Two raw inputs that differ only in numbers the agent chose (not in ``data_numbers``:
+    a timeout, a retry count) and in how they are written."""
+    def skeleton(text: str) -> list[str]:
+        # Only free-standing numbers can be settings; ids (SKU-1180, v2) stay whole.
+        out = []
+        for tok in _TOKEN.findall(clean_text(text).lower()):
+            number = numbers(tok) if _NUMBER.fullmatch(tok) else frozenset()
+            out.append("#" if number and not number & data_numbers else tok)
+        return out
+
+    sa, sb = skeleton(a), skeleton(b)
+    return sa == sb and any(t != "#" for t in sa)
 
 
 def outputs_same(a: str, b: str) -> bool:
