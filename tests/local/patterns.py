@@ -53,8 +53,16 @@ HEALTHY = Expected(stagnation=False, verdict=False)
 def reworded_empty_hr() -> tuple[Trace, Expected]:
     steps = [
         ("Searching the handbook for the parental leave rules.", "parental leave policy", "0 hits"),
-        ("Nothing. Trying other words for the same rule.", "maternity and paternity leave", "0 hits"),
-        ("Still empty; maybe it is filed under time off.", "time off after having a baby", "0 hits"),
+        (
+            "Nothing. Trying other words for the same rule.",
+            "maternity and paternity leave",
+            "0 hits",
+        ),
+        (
+            "Still empty; maybe it is filed under time off.",
+            "time off after having a baby",
+            "0 hits",
+        ),
         ("Rephrasing once more.", "leave entitlement for new parents", "0 hits"),
         ("One more attempt with different terms.", "how many weeks of baby leave", "0 hits"),
     ]
@@ -156,34 +164,56 @@ def retry_flag_tools_only() -> tuple[Trace, Expected]:
 
 def restated_plan_trip() -> tuple[Trace, Expected]:
     texts = [
-        "To organise the offsite I should pick a venue near the station, then book rooms for "
-        "twelve people, and finally arrange catering for both days.",
-        "The plan is to find a venue close to the train station, reserve accommodation for the "
-        "twelve attendees, and sort out food for the two days.",
-        "First a venue within walking distance of the station, next hotel rooms for the whole "
-        "group of twelve, after that catering covering both days.",
-        "So: choose a place near the station, get rooms for twelve, then organise meals for "
-        "the two-day event.",
-        "My approach will be to secure a venue by the station, book lodging for all twelve "
-        "people and line up catering for each day.",
+        (
+            "To organise the offsite I should pick a venue near the station, then book rooms for "
+            "twelve people, and finally arrange catering for both days."
+        ),
+        (
+            "The plan is to find a venue close to the train station, reserve accommodation for the "
+            "twelve attendees, and sort out food for the two days."
+        ),
+        (
+            "First a venue within walking distance of the station, next hotel rooms for the whole "
+            "group of twelve, after that catering covering both days."
+        ),
+        (
+            "So: choose a place near the station, get rooms for twelve, then organise meals for "
+            "the two-day event."
+        ),
+        (
+            "My approach will be to secure a venue by the station, book lodging for all twelve "
+            "people and line up catering for each day."
+        ),
     ]
     return trace("Organise a two-day team offsite", [llm(t) for t in texts]), TEXT_LOOP
 
 
 def restated_plan_migration() -> tuple[Trace, Expected]:
     texts = [
-        "I need to migrate the customer table: back it up first, then add the new column, "
-        "backfill it, and switch the application over once the data is consistent.",
-        "The way forward is to take a backup of the customer table, introduce the new column, "
-        "fill in existing rows and only then move the application to it.",
-        "Thinking about it again, the safe order is backup, add the column, populate the old "
-        "records, and cut the app over after verifying the data.",
-        "Right, so the steps are: make a backup, create the column, backfill the existing "
-        "customers, then point the application at the new column.",
-        "To restate the approach: back up the table, add the column, backfill, verify and "
-        "switch the app.",
-        "In short, backup, new column, backfill the rows, and move the application over when "
-        "consistent.",
+        (
+            "I need to migrate the customer table: back it up first, then add the new column, "
+            "backfill it, and switch the application over once the data is consistent."
+        ),
+        (
+            "The way forward is to take a backup of the customer table, introduce the new column, "
+            "fill in existing rows and only then move the application to it."
+        ),
+        (
+            "Thinking about it again, the safe order is backup, add the column, populate the old "
+            "records, and cut the app over after verifying the data."
+        ),
+        (
+            "Right, so the steps are: make a backup, create the column, backfill the existing "
+            "customers, then point the application at the new column."
+        ),
+        (
+            "To restate the approach: back up the table, add the column, backfill, verify and "
+            "switch the app."
+        ),
+        (
+            "In short, backup, new column, backfill the rows, and move the application over when "
+            "consistent."
+        ),
     ]
     return trace("Add a loyalty tier column to the customer table", [llm(t) for t in texts]), (
         TEXT_LOOP
@@ -192,14 +222,22 @@ def restated_plan_migration() -> tuple[Trace, Expected]:
 
 def restated_plan_support() -> tuple[Trace, Expected]:
     texts = [
-        "I will apologise to the customer for the broken blender, offer a replacement unit "
-        "and explain how to return the damaged one.",
-        "My reply should say sorry for the faulty blender, propose sending a new one and give "
-        "instructions for sending back the broken unit.",
-        "The response needs an apology about the defective blender, an offer of a replacement "
-        "and the steps to return the old appliance.",
-        "I am going to apologise, offer to replace the blender and describe the return process "
-        "for the damaged unit.",
+        (
+            "I will apologise to the customer for the broken blender, offer a replacement unit "
+            "and explain how to return the damaged one."
+        ),
+        (
+            "My reply should say sorry for the faulty blender, propose sending a new one and give "
+            "instructions for sending back the broken unit."
+        ),
+        (
+            "The response needs an apology about the defective blender, an offer of a replacement "
+            "and the steps to return the old appliance."
+        ),
+        (
+            "I am going to apologise, offer to replace the blender and describe the return process "
+            "for the damaged unit."
+        ),
     ]
     return trace("Answer a complaint about a broken blender", [llm(t) for t in texts]), TEXT_LOOP
 
@@ -209,11 +247,24 @@ def restated_plan_support() -> tuple[Trace, Expected]:
 
 def abc_cycle_nested() -> tuple[Trace, Expected]:
     lap = [
-        ("Reading the sensor log for the cold room.", "read_sensor_log", {"room": "cold-2"},
-         "temp 7.9C, door open events: 14"),
-        ("Checking the compressor state.", "compressor_status", {"unit": "C-17"}, "running, duty 98%"),
-        ("Resetting the door alarm threshold.", "set_alarm", {"room": "cold-2", "max_open_s": 60},
-         "ok"),
+        (
+            "Reading the sensor log for the cold room.",
+            "read_sensor_log",
+            {"room": "cold-2"},
+            "temp 7.9C, door open events: 14",
+        ),
+        (
+            "Checking the compressor state.",
+            "compressor_status",
+            {"unit": "C-17"},
+            "running, duty 98%",
+        ),
+        (
+            "Resetting the door alarm threshold.",
+            "set_alarm",
+            {"room": "cold-2", "max_open_s": 60},
+            "ok",
+        ),
     ]
     spans = [llm(t, (n, a, o)) for _ in range(2) for t, n, a, o in lap]
     spans.append(llm(lap[0][0], lap[0][1:]))
@@ -375,14 +426,22 @@ def boilerplate_substance() -> tuple[Trace, Expected]:
 
 def reasoning_moves_on_recipe() -> tuple[Trace, Expected]:
     texts = [
-        "The guest count is eight and two of them are vegetarian, so the menu needs a main "
-        "dish that works without meat.",
-        "A mushroom risotto covers the vegetarians and scales easily; it needs arborio rice, "
-        "stock, parmesan and about a kilo of mushrooms.",
-        "For dessert something that can be made the day before is better, so a lemon tart "
-        "frees the oven on the evening itself.",
-        "Shopping list: arborio rice, vegetable stock, parmesan, mushrooms, lemons, butter, "
-        "flour, eggs and cream.",
+        (
+            "The guest count is eight and two of them are vegetarian, so the menu needs a main "
+            "dish that works without meat."
+        ),
+        (
+            "A mushroom risotto covers the vegetarians and scales easily; it needs arborio rice, "
+            "stock, parmesan and about a kilo of mushrooms."
+        ),
+        (
+            "For dessert something that can be made the day before is better, so a lemon tart "
+            "frees the oven on the evening itself."
+        ),
+        (
+            "Shopping list: arborio rice, vegetable stock, parmesan, mushrooms, lemons, butter, "
+            "flour, eggs and cream."
+        ),
         "Timing: tart baked Friday, risotto started forty minutes before serving on Saturday.",
     ]
     return trace("Plan a dinner for eight guests", [llm(t) for t in texts]), HEALTHY
@@ -390,14 +449,22 @@ def reasoning_moves_on_recipe() -> tuple[Trace, Expected]:
 
 def reasoning_moves_on_incident() -> tuple[Trace, Expected]:
     texts = [
-        "The alert says checkout latency doubled at 14:05; I should first see whether every "
-        "region is affected or just one.",
-        "Only the EU region shows the spike, which points away from the shared database and "
-        "towards something regional.",
-        "The EU load balancer was reconfigured at 14:02 according to the change calendar, "
-        "three minutes before the alert.",
-        "That change lowered the connection pool size, which would queue requests exactly "
-        "under peak load.",
+        (
+            "The alert says checkout latency doubled at 14:05; I should first see whether every "
+            "region is affected or just one."
+        ),
+        (
+            "Only the EU region shows the spike, which points away from the shared database and "
+            "towards something regional."
+        ),
+        (
+            "The EU load balancer was reconfigured at 14:02 according to the change calendar, "
+            "three minutes before the alert."
+        ),
+        (
+            "That change lowered the connection pool size, which would queue requests exactly "
+            "under peak load."
+        ),
         "Recommendation: restore the previous pool size and add an alert on queue depth.",
     ]
     return trace("Explain the checkout latency alert", [llm(t) for t in texts]), HEALTHY
@@ -429,16 +496,123 @@ def restated_plan_short() -> tuple[Trace, Expected]:
 
 def restated_plan_verbose() -> tuple[Trace, Expected]:
     texts = [
-        "Before answering the landlord I want to be sure about the deposit rules. The key point "
-        "is whether deductions for normal wear are allowed, so I will rely on the tenancy law.",
-        "Thinking this through: the landlord's message is about keeping part of the deposit. "
-        "What matters is if ordinary wear and tear can be charged, and the law decides that.",
-        "Let me reconsider. The question is whether the landlord may withhold money for usual "
-        "wear; the statute on tenancies is what answers it, so I'll base the reply on that.",
-        "OK, stepping back: the deposit dispute hinges on charges for everyday wear, and the "
-        "legal rules on renting are the reference I should use for my reply.",
+        (
+            "Before answering the landlord I want to be sure about the deposit rules. The key point "
+            "is whether deductions for normal wear are allowed, so I will rely on the tenancy law."
+        ),
+        (
+            "Thinking this through: the landlord's message is about keeping part of the deposit. "
+            "What matters is if ordinary wear and tear can be charged, and the law decides that."
+        ),
+        (
+            "Let me reconsider. The question is whether the landlord may withhold money for usual "
+            "wear; the statute on tenancies is what answers it, so I'll base the reply on that."
+        ),
+        (
+            "OK, stepping back: the deposit dispute hinges on charges for everyday wear, and the "
+            "legal rules on renting are the reference I should use for my reply."
+        ),
     ]
     return trace("Reply to the landlord about the deposit", [llm(t) for t in texts]), TEXT_LOOP
+
+
+def raw_command_timeouts() -> tuple[Trace, Expected]:
+    commands = [
+        "curl --max-time 5 https://status.vendor.example/api/v1/feeds/rates",
+        "curl --max-time 15 https://status.vendor.example/api/v1/feeds/rates",
+        "curl --max-time 30 --retry 2 https://status.vendor.example/api/v1/feeds/rates",
+        "curl --max-time 60 --retry 4 https://status.vendor.example/api/v1/feeds/rates",
+    ]
+    out = "curl: (28) Connection timed out"
+    return trace(
+        "Refresh the exchange-rate feed",
+        [llm("Pulling the rates feed.", ("shell", c, out)) for c in commands],
+    ), LOOP
+
+
+def different_questions_escalated() -> tuple[Trace, Expected]:
+    questions = [
+        ("Looking up how to pair the headphones.", "pair headphones bluetooth", "[]"),
+        (
+            "Nothing on pairing; checking the battery question the customer also asked.",
+            "battery life of the charging case",
+            "[]",
+        ),
+        (
+            "No article on that either; looking for the return window they mentioned.",
+            "return window for opened items",
+            "[]",
+        ),
+    ]
+    spans = [llm(t, ("help_search", {"query": q}, o)) for t, q, o in questions]
+    spans.append(
+        llm(
+            "The help centre has none of the three; handing the chat to a human agent.",
+            ("escalate", {"queue": "audio"}, '{"ticket": "HD-5521"}'),
+        )
+    )
+    return trace("Answer three questions about new headphones", spans), HEALTHY
+
+
+def batch_ids_from_goal() -> tuple[Trace, Expected]:
+    ids = [40211, 40212, 40219, 40230]
+    return trace(
+        "Confirm that orders 40211, 40212, 40219 and 40230 were cancelled",
+        [
+            llm(
+                f"Checking order {o}.",
+                ("order_lookup", {"order": o, "timeout_s": 20}, "order not found"),
+            )
+            for o in ids
+        ]
+        + [llm("All four are gone from the system, so they were cancelled and purged.")],
+    ), HEALTHY
+
+
+def raw_retry_once_then_success() -> tuple[Trace, Expected]:
+    return trace(
+        "Check the nightly backup finished",
+        [
+            llm(
+                "Listing last night's backups.",
+                ("shell", "backupctl list --since 24h --timeout 10", "error: timed out"),
+            ),
+            llm(
+                "Timed out; once more with a longer timeout.",
+                (
+                    "shell",
+                    "backupctl list --since 24h --timeout 60",
+                    "db-nightly 2026-11-30 02:10 OK 41GB",
+                ),
+            ),
+            llm("The nightly backup finished at 02:10 with 41GB; all good."),
+        ],
+    ), HEALTHY
+
+
+def reasoning_ends_in_summary() -> tuple[Trace, Expected]:
+    texts = [
+        (
+            "The venue should be near the station so nobody needs a car; the old brewery hall "
+            "is five minutes away and takes forty people."
+        ),
+        (
+            "For rooms, the hotel across the square holds a block of twelve at a group rate "
+            "until Friday."
+        ),
+        "Catering can come from the brewery's own kitchen, which does a vegetarian option.",
+        "So the plan covers the venue, the rooms and the food, all within walking distance.",
+    ]
+    return trace("Organise a two-day team offsite", [llm(t) for t in texts]), HEALTHY
+
+
+def reasoning_three_steps_one_subject() -> tuple[Trace, Expected]:
+    texts = [
+        "The customer wants to know why the invoice total is higher than the quote.",
+        "Comparing the two, the invoice adds a delivery charge the quote left out.",
+        "I will explain the delivery charge and offer to waive it as a goodwill gesture.",
+    ]
+    return trace("Answer a billing question", [llm(t) for t in texts]), HEALTHY
 
 
 LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
@@ -455,6 +629,7 @@ LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     restated_plan_verbose,
     abc_cycle_nested,
     abc_cycle_tools_only,
+    raw_command_timeouts,
 ]
 
 HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [
@@ -469,4 +644,9 @@ HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [
     reasoning_moves_on_recipe,
     reasoning_moves_on_incident,
     reasoning_same_topic_progress,
+    different_questions_escalated,
+    batch_ids_from_goal,
+    raw_retry_once_then_success,
+    reasoning_ends_in_summary,
+    reasoning_three_steps_one_subject,
 ]

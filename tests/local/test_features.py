@@ -261,3 +261,31 @@ def test_text_in_other_scripts_is_compared_not_ignored(backend: LocalBackend) ->
     # A different sentence is not "identical" for lack of ASCII words; the English model
     # cannot say much more about Japanese, so it stays near undecided rather than a repeat.
     assert j.repeat_probability(0, 1) < 0.7
+
+
+class TestSettingsAndIdentifiers:
+    def test_one_id_written_several_ways(self) -> None:
+        from semloop.judge.local._features import same_identifier
+
+        for other in ["pt00872", "PT 00872", "00872", "PT-872", "pt-00872"]:
+            assert same_identifier("PT-00872", other), other
+        assert same_identifier("quarterly-churn", "Quarterly_Churn")
+        assert not same_identifier("SKU-1180", "SKU-2291")
+        assert not same_identifier("PT-00872", "QX-00872")
+        assert not same_identifier("the report for march", "the report for may")
+
+    def test_only_chosen_numbers_are_settings(self) -> None:
+        from semloop.judge.local._features import numbers, same_but_settings
+
+        a, b = "curl --max-time 5 https://x.example/a", "curl --max-time 30 https://x.example/a"
+        assert same_but_settings(a, b, frozenset())
+        # The same numbers given by the data (goal, tool outputs) are targets, not settings.
+        assert not same_but_settings("lookup 1180", "lookup 2291", numbers("ids 1180, 2291"))
+        assert not same_but_settings("lookup SKU-1180", "lookup SKU-2291", frozenset())
+        assert numbers("timeout 20.0 then 20, v2 and 3.5") == {"20", "3.5"}
+
+    def test_a_structured_error_is_empty(self) -> None:
+        from semloop.judge.local._features import is_empty_output, normalise_output
+
+        assert is_empty_output(normalise_output('{"error": "unavailable", "code": 503}'))
+        assert not is_empty_output(normalise_output('{"error": null, "rows": [1, 2]}'))

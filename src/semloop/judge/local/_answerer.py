@@ -75,6 +75,16 @@ _COS_CENTRE = 0.62  # masked MiniLM cosines: same-topic different steps reach ~0
 _FAR_TEXT = 0.75  # per step of distance, for a text-only match further back than step i
 _MAX_FAR_TEXT = 2.0
 _COS_SLOPE = 7.0
+# Restatements (reasoning-only steps close to every earlier reasoning-only step): every
+# pair at least -2.5 (masked cosine about 0.26), on average at least -1.75 (about 0.37).
+_RESTATE_MIN = -2.5
+_RESTATE_MEAN = -1.75
+_RESTATE_STEP = 0.75
+_RESTATE_MAX = 2.0
+# The first two reasoning-only steps of a trace, compared by embedding alone: at most
+# undecided (p = 0.60) unless nearly identical.
+_LONE_PAIR_CAP = 0.4
+_NEAR_DUPLICATE_COS = 0.85
 _NEW_ENTITY = 1.2
 _LOST_ENTITY = 0.4
 _MAX_NOVELTY = 2.5
@@ -153,6 +163,8 @@ class LocalJudgement:
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._compute_pairs()
+        goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
+        self._restatements = self._find_restatements(goal)
 
     # ---------------------------------------------------------------- text
     def _prepare_text(self) -> None:
@@ -225,7 +237,14 @@ class LocalJudgement:
             return " ".join(wk), " ".join(wj), novelty
         return self._embed_text(vk), self._embed_text(vj), novelty
 
-    def _text_logit(self, vk: StepView, vj: StepView, *, lexical_only: bool) -> float | None:
+    def _text_logit(
+        self, vk: StepView, vj: StepView, *, lexical_only: bool, lone: bool = False
+    ) -> float | None:
+        """``lone``: the only two reasoning-only steps so far. Two sentences on one subject
+        embed alike whether the second restates the first or adds to it, and with nothing
+        else to compare there is no telling which: unless nearly identical, the pair stays
+        in the undecided band. Restatements are caught when later steps corroborate them
+        (``_find_restatements``)."""
         plan = self._text_plan(vk, vj)
         if plan is None or isinstance(plan, float):
             return plan
@@ -233,7 +252,10 @@ class LocalJudgement:
             return None
         a, b, novelty = plan
         cos = self._cosine(a, b)
-        return max(-3.5, min(3.0, _COS_SLOPE * (cos - _COS_CENTRE) - novelty))
+        logit = max(-3.5, min(3.0, _COS_SLOPE * (cos - _COS_CENTRE) - novelty))
+        if lone and cos < _NEAR_DUPLICATE_COS:
+            logit = min(logit, _LONE_PAIR_CAP)
+        return logit
 
     # ---------------------------------------------------------------- calls
     @staticmethod
@@ -401,7 +423,8 @@ class LocalJudgement:
                 t = self._text_logit(vk, vj, lexical_only=True)
                 logit = _MIXED_STEPS + (t or 0.0)
             else:
-                t = self._text_logit(vk, vj, lexical_only=False)
+                lone = sum(1 for v in self.views[:j] if v.text and not v.calls) == 1
+                t = self._text_logit(vk, vj, lexical_only=False, lone=lone)
                 logit = 0.0 if t is None else t  # nothing to compare: undecided
                 if t is not None:
                     self._text_only.add((k, j))
@@ -431,7 +454,34 @@ class LocalJudgement:
     def progress(self, i: int, j: int) -> float:
         # Step j advances beyond step i unless it repeats i or anything before i.
         earlier = range(min(i, max(0, j - _HISTORY)), i + 1)
-        return round(1.0 - _prob(max(self._history_logit(k, i, j) for k in earlier)), 4)
+        logit = max(self._history_logit(k, i, j) for k in earlier)
+        if j in self._restatements:
+            logit = max(logit, self._restatements[j])
+        return round(1.0 - _prob(logit), 4)
+
+    def _find_restatements(self, goal: str) -> dict[int, float]:
+        """Reasoning-only steps that restate what every earlier reasoning-only step said.
+
+        One pair at cosine 0.45 is undecided: same subject, maybe a new point. A step that
+        is that close to *each* earlier step, names nothing new, and belongs to a run of such
+        steps is the same plan said again; each further earlier version adds evidence
+        (``_RESTATE_STEP`` per step). A lone summary at the end never qualifies: the run
+        needs at least two such steps.
+        """
+        known = set(entities(goal))
+        found: dict[int, float] = {}
+        for j, vj in enumerate(self.views):
+            earlier = [k for k in range(max(0, j - _HISTORY), j) if (k, j) in self._text_only]
+            new_entity = bool(vj.text_entities - known)
+            known |= vj.entities
+            if vj.calls or len(earlier) < 2 or new_entity:
+                continue
+            logits = [self._logits[(k, j)] for k in earlier]
+            if min(logits) < _RESTATE_MIN or sum(logits) / len(logits) < _RESTATE_MEAN:
+                continue
+            bonus = min(_RESTATE_MAX, _RESTATE_STEP * (len(earlier) - 1))
+            found[j] = max(logits) + bonus
+        return found if len(found) >= 2 else {}
 
     def revisit(self, i: int, j: int) -> float:
         return self.repeat_probability(i, j)

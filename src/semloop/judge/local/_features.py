@@ -25,9 +25,9 @@ __all__ = [
     "is_empty_output",
     "normalise_output",
     "normalise_value",
+    "numbers",
     "outputs_same",
     "parse_args",
-    "numbers",
     "same_but_ids",
     "same_but_settings",
     "same_identifier",
@@ -297,6 +297,7 @@ def same_identifier(a: str, b: str) -> bool:
 def same_but_settings(a: str, b: str, data_numbers: frozenset[str]) -> bool:
     """Two raw inputs that differ only in numbers the agent chose (not in ``data_numbers``:
     a timeout, a retry count) and in how they are written."""
+
     def skeleton(text: str) -> list[str]:
         # Only free-standing numbers can be settings; ids (SKU-1180, v2) stay whole.
         out = []
