@@ -615,6 +615,40 @@ def reasoning_three_steps_one_subject() -> tuple[Trace, Expected]:
     return trace("Answer a billing question", [llm(t) for t in texts]), HEALTHY
 
 
+def reworded_empty_echoing_query() -> tuple[Trace, Expected]:
+    # The empty result echoes each query back, so no two outputs are equal as text.
+    queries = [
+        "vegan restaurants open late near the venue",
+        "late night plant-based dining close to the venue",
+        "vegan food after 10pm around the venue",
+        "restaurants with vegan menus open late by the venue",
+    ]
+    return trace(
+        "Find somewhere vegan to eat after the concert",
+        [
+            llm(
+                "Searching for a late vegan place near the venue.",
+                ("places_search", {"query": q}, {"query": q, "results": [], "count": 0}),
+            )
+            for q in queries
+        ],
+    ), LOOP
+
+
+def error_echoes_reformatted_id() -> tuple[Trace, Expected]:
+    ids = ["INV-2026-0413", "inv20260413", "2026-0413", "INV 2026 0413"]
+    return trace(
+        "Void the duplicate invoice",
+        [
+            llm(
+                "Voiding the duplicate invoice.",
+                ("void_invoice", {"invoice": i, "wait": w}, f"Error: invoice {i} does not exist"),
+            )
+            for i, w in zip(ids, ["5s", "10s", "30s", "60s"])
+        ],
+    ), LOOP
+
+
 LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     reworded_empty_hr,
     reworded_empty_legal,
@@ -630,6 +664,8 @@ LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     abc_cycle_nested,
     abc_cycle_tools_only,
     raw_command_timeouts,
+    reworded_empty_echoing_query,
+    error_echoes_reformatted_id,
 ]
 
 HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [

@@ -289,3 +289,16 @@ class TestSettingsAndIdentifiers:
 
         assert is_empty_output(normalise_output('{"error": "unavailable", "code": 503}'))
         assert not is_empty_output(normalise_output('{"error": null, "rows": [1, 2]}'))
+
+
+def test_empty_results_that_echo_their_input_are_one_result() -> None:
+    from semloop.judge.local._features import Call
+
+    a = Call.of("s", '{"q": "late vegan food"}', '{"query": "late vegan food", "results": []}')
+    b = Call.of("s", '{"q": "vegan after 10pm"}', '{"query": "vegan after 10pm", "results": []}')
+    assert a.empty and b.empty and a.empty_sig == b.empty_sig
+    c = Call.of("s", '{"id": "INV-0413"}', "Error: invoice INV-0413 does not exist")
+    d = Call.of("s", '{"id": "inv413"}', "Error: invoice inv413 does not exist")
+    assert c.empty_sig == d.empty_sig
+    e = Call.of("s", '{"id": "inv413"}', "Error: permission denied")
+    assert e.empty_sig != d.empty_sig  # another error is another result

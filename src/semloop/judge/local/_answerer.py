@@ -322,10 +322,16 @@ class LocalJudgement:
                 return max(0.0, min(1.0, (cos - low) / span))
         if settings and isinstance(u, bool) and isinstance(v, bool):
             return 1.0  # a flag flipped
-        if settings and _is_number(u) and _is_number(v) and not self._is_data(v):
+        if settings and _number_like(u) and _number_like(v) and not self._is_data(v):
             return 1.0  # a number the agent chose (timeout, retries) changed
         # A different number, id, path or word is a different target (page 2, record 7).
         return 0.1
+
+    @staticmethod
+    def _same_target(u: Any, v: Any) -> bool:
+        if u == v:
+            return True
+        return isinstance(u, str) and isinstance(v, str) and same_identifier(u, v)
 
     def _is_data(self, value: Any) -> bool:
         return bool(numbers(str(value)) & self._data_numbers)
@@ -346,7 +352,10 @@ class LocalJudgement:
         diff = self._diff_keys(ck, cj)
         core = self._core.get(ck.name, frozenset(ck.args) & frozenset(cj.args))
         # A setting can only change around a target that stayed the same.
-        settings = lenient and any(k in ck.args and k in cj.args for k in core if k not in diff)
+        settings = lenient and any(
+            k in ck.args and k in cj.args and self._same_target(ck.args[k], cj.args[k])
+            for k in core
+        )
         sim = 1.0
         for key in diff:
             u, v = ck.args.get(key), cj.args.get(key)
@@ -358,7 +367,9 @@ class LocalJudgement:
             return True
         # Only for empty/error results: in a real result a new id can be the news (a new
         # coupon, a new ticket), but an empty answer is empty whatever id it carries.
-        return ck.empty and cj.empty and same_but_ids(ck.output, cj.output)
+        if not (ck.empty and cj.empty):
+            return False
+        return same_but_ids(ck.output, cj.output) or ck.empty_sig == cj.empty_sig
 
     def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:
         if outputs_known and not self._same_output(ck, cj):
@@ -530,9 +541,10 @@ class LocalJudgement:
         return Answer(type="score", value=value, probability=probs[nearest], probabilities=probs)
 
 
-def _is_number(value: Any) -> bool:
+def _number_like(value: Any) -> bool:
+    # 30, 2.5, "30s", "500 ms", "2m": an amount, perhaps with its unit.
     return isinstance(value, float) or (
-        isinstance(value, str) and bool(re.fullmatch(r"\d+(?:\.\d+)?", value))
+        isinstance(value, str) and bool(re.fullmatch(r"\d+(?:\.\d+)?\s*[a-z]{0,7}", value))
     )
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "Call",
     "StepView",
     "content_tokens",
+    "empty_signature",
     "entities",
     "is_empty_output",
     "normalise_output",
@@ -273,11 +274,12 @@ def numbers(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _id_parts(value: str) -> tuple[list[str], list[str]]:
+def _id_parts(value: str) -> tuple[str, list[str]]:
+    # Digits read as one number (separators and padding zeros are formatting), letters kept.
     parts = _ID_PART.findall(value.lower())
-    digits = [p.lstrip("0") or "0" for p in parts if p.isdigit()]
+    digits = "".join(p for p in parts if p.isdigit())
     letters = [p for p in parts if not p.isdigit()]
-    return digits, letters
+    return (digits.lstrip("0") or "0") if digits else "", letters
 
 
 def same_identifier(a: str, b: str) -> bool:
@@ -310,6 +312,35 @@ def same_but_settings(a: str, b: str, data_numbers: frozenset[str]) -> bool:
     return sa == sb and any(t != "#" for t in sa)
 
 
+_DIGITS = re.compile(r"[\w.-]*\d[\w.-]*")
+
+
+def empty_signature(output: str, input_text: str) -> str:
+    """What an empty or error result says, without what varies between attempts: numbers
+    and ids (codes, request ids, echoed settings), the call's own input echoed back
+    (``no results for 'x'``), and in JSON every string value (``{"query": …, "hits": []}``).
+    Two attempts with one signature got the same nothing."""
+    try:
+        value = json.loads(output)
+    except (TypeError, ValueError):
+        value = None
+    if isinstance(value, (Mapping, list)):
+        return json.dumps(_skeleton(value), sort_keys=True)
+    echoed = set(tokens(input_text))
+    kept = [t for t in tokens(_DIGITS.sub(" # ", output)) if t not in echoed]
+    return " ".join(kept)
+
+
+def _skeleton(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _skeleton(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_skeleton(v) for v in value]
+    if isinstance(value, str):
+        return "s"
+    return value
+
+
 def outputs_same(a: str, b: str) -> bool:
     """Two normalised outputs say the same thing (equal, or long and nearly equal)."""
     if a == b:
@@ -330,19 +361,23 @@ class Call:
     output: str
     empty: bool
     entities: frozenset[str]
+    empty_sig: str = ""  # for empty/error results: see empty_signature
 
     @classmethod
     def of(cls, name: str, input_text: str, output_text: str) -> Call:
         args = parse_args(input_text)
         norm_args = None if args is None else {k: normalise_value(v) for k, v in args.items()}
         out = normalise_output(output_text)
+        raw = " ".join(clean_text(input_text).lower().split())
+        empty = is_empty_output(out)
         return cls(
             name=" ".join(str(name).lower().split()),
-            raw=" ".join(clean_text(input_text).lower().split()),
+            raw=raw,
             args=norm_args,
             output=out,
-            empty=is_empty_output(out),
+            empty=empty,
             entities=entities(input_text),
+            empty_sig=empty_signature(out, raw) if empty else "",
         )
 
 
