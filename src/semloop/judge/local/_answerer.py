@@ -66,7 +66,9 @@ _DECISIVE_LOW = -2.0
 # is 0.575 and 0.8: a new wording that got an answer may be a real refinement.
 _LENIENT_COS_LOW, _LENIENT_COS_SPAN = 0.15, 0.3
 _MIXED_STEPS = -2.0  # one step called tools, the other only reasoned: different kinds of work
-_EMBED_WORDS = 32  # words of a step embedded: the intent is stated early, and time ~ length
+# Words of a step embedded: the intent is stated early, and time grows with tokens
+# (32 -> 20 words: -29% tokens, same answers on every dataset and pattern trace).
+_EMBED_WORDS = 20
 _TEXT_IDENTICAL = 3.0
 _TEXT_TEMPLATE_ONLY = 2.5
 _TEMPLATE_NEW_TARGET = -2.5
