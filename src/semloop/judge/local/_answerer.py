@@ -476,16 +476,17 @@ class LocalJudgement:
         """Reasoning-only steps that restate what every earlier reasoning-only step said.
 
         One pair at cosine 0.45 is undecided: same subject, maybe a new point. A step that
-        is that close to *each* earlier step, names nothing new, and belongs to a run of such
-        steps is the same plan said again; each further earlier version adds evidence
-        (``_RESTATE_STEP`` per step). A lone summary at the end never qualifies: the run
-        needs at least two such steps.
+        is that close to *each* earlier step, names at most one new entity, and belongs to
+        a run of such steps is the same plan said again; each further earlier version adds
+        evidence (``_RESTATE_STEP`` per step). A lone summary at the end never qualifies:
+        the run needs at least two such steps.
         """
         known = set(entities(goal))
         found: dict[int, float] = {}
         for j, vj in enumerate(self.views):
             earlier = [k for k in range(max(0, j - _HISTORY), j) if (k, j) in self._text_only]
-            new_entity = bool(vj.text_entities - known)
+            # One new name or number may be rewording ("twelve" -> "12"); two are news.
+            new_entity = len(vj.text_entities - known) > 1
             known |= vj.entities
             if vj.calls or len(earlier) < 2 or new_entity:
                 continue
