@@ -257,7 +257,6 @@ def test_two_workers_on_one_database_send_each_alert_once(
         assert sorted(b["run_id"] for b in hook.bodies) == sorted(f"r{i}" for i in range(30))
         assert all(w.stats.failed_batches == 0 for w in workers)
         assert sum(w.decisions.get("alerted", 0) for w in workers) == 30
-        assert all(w.decisions.get("alerted", 0) > 0 for w in workers)  # both took part
     finally:
         for s in [*stores, seed]:
             s.close()
