@@ -195,3 +195,16 @@ def test_load_alerts_config_from_yaml(tmp_path: Path) -> None:
     path.write_text("alerts:\n  policies:\n    TOOL_LOOP: {mode: every}\n")
     with pytest.raises(ConfigError, match=r"alerts\.yml: alerts\.policies\.TOOL_LOOP\.mode"):
         load_alerts_config(path)
+
+
+def test_the_alert_package_imports_with_the_standard_library_alone() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import semloop.alert; "
+        "third = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
+        " - {'semloop', '__main__'}); print([m for m in third if not m.startswith('_')])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
