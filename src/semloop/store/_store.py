@@ -144,7 +144,7 @@ class Store:
     def close(self) -> None:
         self._engine.dispose()
 
-    def __enter__(self) -> Store:  # noqa: PYI034 - Self needs Python 3.11
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *_exc: object) -> None:

@@ -58,8 +58,8 @@ def build_worker(
                           poll_interval=poll_interval)
     if name == "alerts":
         path = alerts_config or os.environ.get("SEMLOOP_ALERTS_CONFIG")
-        config = load_alerts_config(path) if path else None
+        alerts = load_alerts_config(path) if path else None
         # The CLI passes its 5 s default to every worker; alerts keep the reference's 10 s.
         interval = 10.0 if poll_interval == 5.0 else poll_interval
-        return AlertsWorker(store, config, poll_interval=interval)
+        return AlertsWorker(store, alerts, poll_interval=interval)
     raise ConfigError(f"unknown worker {name!r}; known: {', '.join(WORKERS)}", key="worker")
