@@ -523,7 +523,7 @@ def raw_command_timeouts() -> tuple[Trace, Expected]:
         "curl --max-time 30 --retry 2 https://status.vendor.example/api/v1/feeds/rates",
         "curl --max-time 60 --retry 4 https://status.vendor.example/api/v1/feeds/rates",
     ]
-    out = "curl: (28) Connection timed out"
+    out = "curl: (28) Connection timed out"  # the same error whatever the timeout
     return trace(
         "Refresh the exchange-rate feed",
         [llm("Pulling the rates feed.", ("shell", c, out)) for c in commands],
@@ -649,6 +649,25 @@ def error_echoes_reformatted_id() -> tuple[Trace, Expected]:
     ), LOOP
 
 
+def error_echoes_setting() -> tuple[Trace, Expected]:
+    # The error message repeats the setting that was tried, so no two outputs are equal.
+    waits = [15, 30, 60, 120]
+    return trace(
+        "Get the parcel locker code for the customer",
+        [
+            llm(
+                "Asking the locker network for the pickup code.",
+                (
+                    "locker_code",
+                    {"parcel": "JD0148812345", "wait_s": w},
+                    f"upstream error: locker network did not answer (wait_s={w})",
+                ),
+            )
+            for w in waits
+        ],
+    ), LOOP
+
+
 LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     reworded_empty_hr,
     reworded_empty_legal,
@@ -666,6 +685,7 @@ LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     raw_command_timeouts,
     reworded_empty_echoing_query,
     error_echoes_reformatted_id,
+    error_echoes_setting,
 ]
 
 HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [

@@ -279,8 +279,11 @@ class LocalJudgement:
         one the agent made up (a timeout, a retry count) is a setting.
         """
         goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
-        texts = [goal] + [c.output for v in self.views for c in v.calls]
-        return frozenset(n for t in texts for n in numbers(t))
+        found = set(numbers(goal))
+        for call in (c for v in self.views for c in v.calls):
+            # An output echoing the call's own numbers ("timeout=30") does not make them data.
+            found |= numbers(call.output) - numbers(call.raw)
+        return frozenset(found)
 
     def _free_text_pairs(self, ck: Call, cj: Call) -> list[tuple[str, str]]:
         out = []

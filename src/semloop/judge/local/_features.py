@@ -82,6 +82,8 @@ _EMPTY = re.compile(
 _ERROR = re.compile(
     r"^(?:error|err|failed|failure|exception|traceback)\b|\b(?:timed out|timeout|unavailable|"
     r"denied|refused|forbidden|unauthori[sz]ed|rate limit\w*|exceeded|invalid|unreachable)\b"
+    r"|\berror\s*[:(\[]|\berror \d{3}\b|\b(?:failed to|could not|did not (?:answer|respond)|"
+    r"no response)\b"
 )
 
 
