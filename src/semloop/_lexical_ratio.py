@@ -286,60 +286,102 @@ def sequence_ratio(a: str, b: str) -> float:
     return _ratio(matching_characters(a, b), len(a) + len(b))
 
 
-def _bigrams(words: Sequence[str] | None) -> set[tuple[str, str]] | None:
-    return None if words is None or len(words) < 2 else set(pairwise(words))
+class _Output:
+    """One cleaned output, with what the pair tests need, each computed at most once."""
+
+    __slots__ = ("_bigrams", "_chars", "text", "vocabulary", "words")
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = words
+        self.text = " ".join(words)
+        self.vocabulary = set(words)
+        self._bigrams: set[tuple[str, str]] | None = None
+        self._chars: set[str] | None = None
+
+    @property
+    def bigrams(self) -> set[tuple[str, str]]:
+        if self._bigrams is None:
+            self._bigrams = set(pairwise(self.words))
+        return self._bigrams
+
+    @property
+    def chars(self) -> set[str]:
+        if self._chars is None:
+            self._chars = set(self.text)
+        return self._chars
+
+
+def _jaccard_bound(x: _Output, y: _Output) -> float:
+    """An upper bound of :func:`bigram_jaccard` from the two vocabularies alone.
+
+    A shared bigram ends in a shared word, so x has at most (its length minus the number
+    of its distinct words that y lacks) shared bigrams; each distinct word but the first
+    opens a distinct bigram, so the union has at least (distinct words - 1) bigrams.
+    Correctly rounded division is monotone, so the float bound holds too.
+    """
+    shared = len(x.vocabulary & y.vocabulary)
+    common = min(
+        len(x.words) - len(x.vocabulary) + shared, len(y.words) - len(y.vocabulary) + shared
+    )
+    union = max(len(x.vocabulary), len(y.vocabulary)) - 1
+    return common / union if union > 0 else 1.0
+
+
+def _jaccard(x: _Output, y: _Output) -> float:
+    if len(x.words) < 2 or len(y.words) < 2:
+        return 0.0
+    set_x, set_y = x.bigrams, y.bigrams
+    common = len(set_x & set_y)
+    union = len(set_x) + len(set_y) - common
+    return common / union if union else 0.0
 
 
 def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> tuple[float, int]:
     """``(max similarity, i)`` over adjacent pairs ``(i, i + 1)``; ``(0.0, -1)`` for none.
 
     ``cleaned`` may be a generator: it is read once, in order. ``None`` entries (outputs
-    deepeval skips) break the pairs they belong to. As in
-    deepeval's loop, ``i`` is the first pair reaching the maximum. The value is exact
-    whenever it is ``>= threshold``; below the threshold the caller only learns that.
+    deepeval skips) break the pairs they belong to. As in deepeval's loop, ``i`` is the
+    first pair reaching the maximum. The value is exact whenever it is ``>= threshold``;
+    below the threshold the caller only learns that.
+
+    Why skipping is exact: a pair changes deepeval's outcome only if its similarity
+    s = max(jaccard, ratio) is >= the threshold and > the best so far (first pair wins
+    ties). Each term is computed only when its upper bound passes both tests; a term left
+    out is provably <= the other term, <= the best, or < the threshold, so the value used
+    is <= s and equals s whenever s could change the outcome.
     """
     best, where = 0.0, -1
     ratios: dict[tuple[str, str], float] = {}
-    # Each output takes part in two pairs: it is joined and its bigram set built once,
-    # and only two are alive at a time (hundreds of live sets are slower to allocate).
+    # Each output takes part in two pairs; only two are alive at a time (hundreds of live
+    # bigram sets are slower to allocate).
     outputs = iter(cleaned)
     first = next(outputs, None)
-    a = None if first is None else " ".join(first)
-    set_a = _bigrams(first)
-    chars_a: set[str] | None = None  # set(a), once it has been needed
+    x = None if first is None else _Output(first)
     for i, words in enumerate(outputs):
-        b = None if words is None else " ".join(words)
-        set_b = _bigrams(words)
-        chars_b: set[str] | None = None
-        if a is None or b is None:
-            a, set_a, chars_a = b, set_b, chars_b
+        y = None if words is None else _Output(words)
+        if x is None or y is None:
+            x = y
             continue
-        if set_a is None or set_b is None:
-            jaccard = 0.0
-        else:
-            common = len(set_a & set_b)
-            union = len(set_a) + len(set_b) - common
-            jaccard = common / union if union else 0.0
-        # The pair matters only if it can be strictly above the best so far (first pair
-        # wins ties) and reach the threshold; below that, deepeval's outcome is fixed.
+        a, b = x.text, y.text
         length = len(a) + len(b)
-        ceiling = _ratio(min(len(a), len(b)), length)  # difflib's real_quick_ratio
-        if ceiling > jaccard and ceiling > best and ceiling >= threshold and length < 800:
-            # On short texts difflib's quick_ratio bound is cheap and often decisive.
-            ceiling = _ratio(sum((Counter(a) & Counter(b)).values()), length)
-        if ceiling > jaccard and ceiling > best and ceiling >= threshold:
-            ratio = ratios.get((a, b))
-            if ratio is None:
-                if chars_a is None:
-                    chars_a = set(a)
-                chars_b = set(b)
-                ratio = ratios[a, b] = _ratio(matching_characters(a, b, chars_a, chars_b), length)
-            similarity = max(jaccard, ratio)
-        else:
-            # The ratio is provably <= the Jaccard, <= the best so far, or below the
-            # threshold: in each case the Jaccard alone gives deepeval's outcome.
-            similarity = jaccard
+        ratio_bound = _ratio(min(len(a), len(b)), length)  # difflib's real_quick_ratio
+        jaccard_bound = _jaccard_bound(x, y)
+        jaccard = ratio = 0.0
+        if jaccard_bound >= threshold and jaccard_bound > best:
+            jaccard = _jaccard(x, y)
+        if ratio_bound > jaccard and ratio_bound > best and ratio_bound >= threshold:
+            if length < 800:
+                # On short texts difflib's quick_ratio bound is cheap and often decisive.
+                ratio_bound = _ratio(sum((Counter(a) & Counter(b)).values()), length)
+            if ratio_bound > jaccard and ratio_bound > best and ratio_bound >= threshold:
+                cached = ratios.get((a, b))
+                if cached is None:
+                    cached = ratios[a, b] = _ratio(
+                        matching_characters(a, b, x.chars, y.chars), length
+                    )
+                ratio = cached
+        similarity = max(jaccard, ratio)
         if similarity > best:
             best, where = similarity, i
-        a, set_a, chars_a = b, set_b, chars_b
+        x = y
     return best, where

@@ -9,6 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from semloop._lexical_ratio import (
+    _jaccard,
+    _jaccard_bound,
+    _Output,
     best_adjacent,
     bigram_jaccard,
     matching_characters,
@@ -122,7 +125,13 @@ WORDS = [
 @st.composite
 def output_runs(draw: st.DrawFn) -> list[list[str] | None]:
     rnd = draw(st.randoms(use_true_random=False))
-    base = rnd.choices(WORDS, k=draw(st.integers(20, 90)))
+    if draw(st.booleans()):
+        vocabulary = WORDS  # few words, many repeats
+    else:
+        # Many distinct words: the vocabulary bound on the Jaccard is then tight, and one
+        # changed word keeps the Jaccard high while autojunk sinks difflib's ratio.
+        vocabulary = ["".join(rnd.choices(ENGLISH, k=rnd.randint(3, 9))) for _ in range(400)]
+    base = rnd.choices(vocabulary, k=draw(st.integers(20, 90)))
     outputs: list[list[str] | None] = []
     for _ in range(draw(st.integers(0, 7))):
         kind = draw(
@@ -135,18 +144,18 @@ def output_runs(draw: st.DrawFn) -> list[list[str] | None]:
         elif kind == "extend" and outputs and outputs[-1] is not None:
             # A prefix of the next output: the ratio then equals difflib's real_quick_ratio
             # bound exactly, the boundary case for skipping a pair.
-            outputs.append([*outputs[-1], *rnd.choices(WORDS, k=rnd.randint(1, 6))])
+            outputs.append([*outputs[-1], *rnd.choices(vocabulary, k=rnd.randint(1, 6))])
         elif kind == "fresh":
-            outputs.append(rnd.choices(WORDS, k=rnd.randint(20, 90)))
+            outputs.append(rnd.choices(vocabulary, k=rnd.randint(20, 90)))
         else:
             words = list(base)
             for _ in range(0 if kind == "same" else rnd.randint(1, 4)):
-                words[rnd.randrange(len(words))] = rnd.choice(WORDS)
+                words[rnd.randrange(len(words))] = rnd.choice(vocabulary)
             outputs.append(words)
     return outputs
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     outputs=output_runs(),
     threshold=st.sampled_from([0.85, 0.0, 0.3, 0.5, 0.7, 0.9, 0.95, 0.96, 1.0]),
@@ -162,7 +171,7 @@ def test_best_adjacent_agrees_with_deepeval_loop(
         assert got[0] < threshold
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(outputs=output_runs())
 def test_best_adjacent_at_thresholds_equal_to_a_pair_value(outputs: list[list[str] | None]) -> None:
     # Thresholds exactly at achieved similarities exercise every >= and > boundary.
@@ -188,3 +197,40 @@ def test_threshold_exactly_at_a_ratio_that_equals_its_upper_bound() -> None:
     assert best_adjacent([a, b], ratio) == (ratio, 0) == deepeval_best([a, b], ratio)
     assert best_adjacent([a, b, a, b], ratio) == (ratio, 0)
     assert best_adjacent([a, b], ratio + 1e-9)[0] < ratio + 1e-9
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words_a=st.lists(st.sampled_from(WORDS[:6] + ["x1", "x2", "x3"]), min_size=1, max_size=40),
+    words_b=st.lists(st.sampled_from(WORDS[:6] + ["y1", "y2"]), min_size=1, max_size=40),
+    distinct=st.booleans(),
+    shift=st.sampled_from([None, 0, 1, -1]),
+)
+def test_jaccard_bound_is_an_upper_bound(
+    words_a: list[str], words_b: list[str], distinct: bool, shift: int | None
+) -> None:
+    if distinct:  # no repeated words: the bound is at its tightest
+        words_a, words_b = list(dict.fromkeys(words_a)), list(dict.fromkeys(words_b))
+    if shift is not None:  # b is a, or a with its first or last word dropped
+        words_b = words_a[1:] if shift == 1 else words_a[:-1] if shift == -1 else list(words_a)
+        words_b = words_b or words_a
+    x, y = _Output(words_a), _Output(words_b)
+    assert _jaccard_bound(x, y) >= bigram_jaccard(words_a, words_b)
+    assert _jaccard(x, y) == bigram_jaccard(words_a, words_b)
+
+
+def test_high_jaccard_low_ratio_pair_is_scored_by_its_jaccard() -> None:
+    # Distinct words, one changed: the Jaccard stays high while autojunk sinks the ratio,
+    # so the Jaccard decides, and its bound must not skip it.
+    rnd = random.Random(0)
+    words = list(dict.fromkeys("".join(rnd.choices(ENGLISH, k=7)) for _ in range(60)))[:45]
+    changed = list(words)
+    changed[20] = "zzzzzzz"
+    jaccard = bigram_jaccard(words, changed)
+    ratio = SequenceMatcher(None, " ".join(words), " ".join(changed)).ratio()
+    assert jaccard >= 0.85 > ratio
+    assert (
+        best_adjacent([words, changed], 0.85)
+        == (jaccard, 0)
+        == deepeval_best([words, changed], 0.85)
+    )
