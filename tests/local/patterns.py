@@ -668,6 +668,28 @@ def error_echoes_setting() -> tuple[Trace, Expected]:
     ), LOOP
 
 
+def refined_search_reworded_then_found() -> tuple[Trace, Expected]:
+    # One rewording that also comes back empty, then a query that finds it: careful work.
+    return trace(
+        "Tell the customer how long their coffee machine is under warranty",
+        [
+            llm(
+                "Searching the support articles for the warranty length.",
+                ("article_search", {"q": "coffee machine warranty length"}, "0 results"),
+            ),
+            llm(
+                "Nothing; the articles may say guarantee instead.",
+                ("article_search", {"q": "how long is the espresso maker guarantee"}, "0 results"),
+            ),
+            llm(
+                "Trying the model code from the order, which articles are filed under.",
+                ("article_search", {"q": "BP870"}, '[{"title": "BP870: two-year guarantee"}]'),
+            ),
+            llm("Two years; replying to the customer."),
+        ],
+    ), HEALTHY
+
+
 LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     reworded_empty_hr,
     reworded_empty_legal,
@@ -694,6 +716,7 @@ HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [
     batch_not_found,
     batch_same_ok,
     refined_search_finds,
+    refined_search_reworded_then_found,
     transient_then_success,
     write_then_read_back,
     boilerplate_substance,

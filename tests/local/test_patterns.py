@@ -61,6 +61,7 @@ LOOKALIKE_TOOLS = [
     "batch_not_found",
     "batch_same_ok",
     "refined_search_finds",
+    "refined_search_reworded_then_found",
     "different_questions_escalated",
     "batch_ids_from_goal",
 ]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -65,6 +66,8 @@ _DECISIVE_LOW = -2.0
 # earlier match 0.4-0.9; unrelated questions 0.05-0.33). Without that shared result the bar
 # is 0.575 and 0.8: a new wording that got an answer may be a real refinement.
 _LENIENT_COS_LOW, _LENIENT_COS_SPAN = 0.15, 0.3
+# The first reworded retry after an empty/error result: at most undecided (p = 0.60).
+_FIRST_REWORDING_CAP = 0.4
 _MIXED_STEPS = -2.0  # one step called tools, the other only reasoned: different kinds of work
 # Words of a step embedded: the intent is stated early, and time grows with tokens
 # (32 -> 20 words: -29% tokens, same answers on every dataset and pattern trace).
@@ -162,6 +165,7 @@ class LocalJudgement:
         self._prepare_text()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
         self._data_numbers = self._numbers_from_data(state)
+        self._nothing_rank = self._rank_same_nothing()
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._compute_pairs()
@@ -389,7 +393,22 @@ class LocalJudgement:
         logit = max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
         if outputs_known and a >= 0.5 and cj.empty:
             logit += _EMPTY_BONUS
+        if lenient and self._nothing_rank.get(id(cj), 2) < 2 and self._free_text_pairs(ck, cj):
+            # The first rewording after an empty result is what a careful agent does (and
+            # a refined search often finds something next); the second is a pattern.
+            logit = min(logit, _FIRST_REWORDING_CAP)
         return logit
+
+    def _rank_same_nothing(self) -> dict[int, int]:
+        """Per empty/error call (by identity): how many calls of its tool got the same
+        nothing before it."""
+        seen: Counter[tuple[str, str]] = Counter()
+        rank: dict[int, int] = {}
+        for call in (c for v in self.views for c in v.calls if c.empty):
+            key = (call.name, call.empty_sig)
+            rank[id(call)] = seen[key]
+            seen[key] += 1
+        return rank
 
     def _step_call_logit(self, vk: StepView, vj: StepView) -> float:
         best = [max(self.call_logit(ck, cj) for ck in vk.calls) for cj in vj.calls]
