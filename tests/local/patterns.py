@@ -690,6 +690,43 @@ def refined_search_reworded_then_found() -> tuple[Trace, Expected]:
     ), HEALTHY
 
 
+def restated_plan_templated() -> tuple[Trace, Expected]:
+    # A fixed "Thought:" frame on every step, the plan underneath said seven ways.
+    plans = [
+        (
+            "I should compare this quarter's support tickets with last quarter's to find the "
+            "categories that grew."
+        ),
+        (
+            "the right approach is to put the two quarters of tickets side by side and see "
+            "which categories increased."
+        ),
+        "what I need is a comparison of ticket volume per category between the quarters.",
+        "let me line up last quarter against this one, category by category, to spot growth.",
+        "the plan stays the same: compare both quarters of tickets per category.",
+        "I'll contrast the ticket categories across the two quarters to see what went up.",
+        "comparing category counts quarter over quarter is how I'll find the growth.",
+    ]
+    return trace(
+        "Find which support ticket categories grew this quarter",
+        [llm(f"Thought: considering the request carefully, {p}") for p in plans],
+    ), TEXT_LOOP
+
+
+def templated_reasoning_moves_on() -> tuple[Trace, Expected]:
+    findings = [
+        "billing questions rose from 410 to 655 tickets, the largest jump.",
+        "most of the new billing tickets mention the invoice redesign shipped in August.",
+        "login problems fell by a third after the password reset fix.",
+        "shipping delays are flat, so they are not part of the growth.",
+        "the answer is billing, driven by confusion over the redesigned invoice.",
+    ]
+    return trace(
+        "Find which support ticket categories grew this quarter",
+        [llm(f"Thought: considering the request carefully, {f}") for f in findings],
+    ), HEALTHY
+
+
 LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     reworded_empty_hr,
     reworded_empty_legal,
@@ -702,6 +739,7 @@ LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     restated_plan_support,
     restated_plan_short,
     restated_plan_verbose,
+    restated_plan_templated,
     abc_cycle_nested,
     abc_cycle_tools_only,
     raw_command_timeouts,
@@ -728,4 +766,5 @@ HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [
     raw_retry_once_then_success,
     reasoning_ends_in_summary,
     reasoning_three_steps_one_subject,
+    templated_reasoning_moves_on,
 ]
