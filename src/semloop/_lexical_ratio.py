@@ -42,12 +42,22 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from difflib import SequenceMatcher
 from itertools import pairwise
 
 __all__ = ["best_adjacent", "bigram_jaccard", "matching_characters", "sequence_ratio"]
 
 # difflib's autojunk: only strings b of at least this length have popular characters.
 AUTOJUNK_MIN_LEN = 200
+
+# Repetitive text against a short b can pair up millions of positions; past this many
+# two-character matches difflib's own loop (same result, less memory) takes over.
+MAX_DOUBLES = 200_000
+
+
+class _TooDense(Exception):
+    pass
+
 
 #: A maximal diagonal run of seed pairs: (length, start_i, start_j, end_i, end_j).
 Segment = tuple[int, int, int, int, int]
@@ -171,12 +181,16 @@ class _Seeds:
         for j, nxt in pairwise(seeds_b):
             if nxt == j + 1:
                 in_b.setdefault(b[j : j + 2], []).append(j)
-        doubles = set()
+        doubles: set[tuple[int, int]] = set()
         if in_b:
             for i, nxt in pairwise(rows):
                 if nxt == i + 1:
-                    for j in in_b.get(a[i : i + 2], ()):
-                        doubles.add((i, j))
+                    found = in_b.get(a[i : i + 2])
+                    if found:
+                        doubles.update((i, j) for j in found)
+                        if len(doubles) > MAX_DOUBLES:
+                            raise _TooDense
+
         segments = []
         for i, j in doubles:
             if (i - 1, j - 1) in doubles:
@@ -244,7 +258,10 @@ def matching_characters(
     chars = _seed_chars(
         a, b, set(a) if chars_a is None else chars_a, set(b) if chars_b is None else chars_b
     )
-    seeds = _Seeds(a, b, chars) if chars else None
+    try:
+        seeds = _Seeds(a, b, chars) if chars else None
+    except _TooDense:
+        return sum(block.size for block in SequenceMatcher(None, a, b).get_matching_blocks())
     total = 0
     boxes = [((0, len(a), 0, len(b)), seeds.segments if seeds else [])]
     while boxes:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from difflib import SequenceMatcher
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import semloop._lexical_ratio as ratio_module
 from semloop._lexical_ratio import (
     _jaccard,
     _jaccard_bound,
@@ -234,3 +236,15 @@ def test_high_jaccard_low_ratio_pair_is_scored_by_its_jaccard() -> None:
         == (jaccard, 0)
         == deepeval_best([words, changed], 0.85)
     )
+
+
+def test_dense_repetitive_text_falls_back_to_difflib(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Repetitive text against a short b pairs up too many positions; difflib takes over.
+    a, b = "ab" * 3000, "ab" * 70 + "c"
+    assert matching_characters(a, b) == difflib_matches(a, b) == 140
+    monkeypatch.setattr(ratio_module, "MAX_DOUBLES", 5)
+    rnd = random.Random(2)
+    for _ in range(30):
+        x = "".join(rnd.choices("abc ", k=rnd.randint(50, 400)))
+        y = "".join(rnd.choices("abc ", k=rnd.randint(50, 190)))
+        assert matching_characters(x, y) == difflib_matches(x, y)
