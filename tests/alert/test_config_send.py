@@ -67,10 +67,11 @@ def test_send_is_bounded_and_does_not_retry_a_client_error() -> None:
     result = send_with_retry(send, "http://x", {}, retry=RetryPolicy(max_attempts=3),
                              sleep=slept.append)
     assert not result.delivered and len(send.calls) == 3 and slept == [0.5, 1.0]
-    assert result.last_error == "HTTP 500"
+    assert result.last_error == "HTTP 500" and result.gave_up
     send = Scripted(404, 200)
     result = send_with_retry(send, "http://x", {}, sleep=slept.append)
     assert (result.status, len(send.calls), result.last_error) == ("failed", 1, "HTTP 404")
+    assert not result.gave_up  # the receiver refused this body; it is not down
 
 
 def test_429_waits_for_retry_after_but_never_past_the_cap() -> None:

@@ -106,6 +106,26 @@ def test_a_receiver_that_always_fails_is_given_up_on_and_blocks_nobody(
     assert worker.deliveries == {"failed": 4, "delivered": 2}
 
 
+def test_an_outage_costs_one_delivery_per_poll_and_the_queue_waits(
+        store: Store, runs: Runs, receiver_factory: MakeReceiver) -> None:
+    down, up = receiver_factory([503] * 3), receiver_factory()
+    worker = AlertsWorker(store, config(down, up))
+    for i in range(3):
+        runs.add(f"run-{i}", "COST_SPIKE", agent_id=f"agent-{i}")
+    worker.run_once()
+    # The healthy destination got everything; the one that is down was tried once, fully.
+    assert sorted(b["run_id"] for b in up.bodies) == ["run-0", "run-1", "run-2"]
+    assert [r["status"] for r in down.requests] == [503, 503, 503]
+    pending = {a.run_id: d.status for a in store.list_alerts(runs.org_id)
+               for d in a.deliveries if d.destination == "d0"}
+    assert pending == {"run-0": "failed", "run-1": "pending", "run-2": "pending"}
+    # It is back: the waiting deliveries go out at the next poll, once each.
+    worker.run_once()
+    assert [b["run_id"] for b in down.accepted] == ["run-1", "run-2"]
+    assert worker.run_once() == 0
+    assert len(up.requests) == 3
+
+
 def test_a_redirect_is_not_followed_and_a_client_error_is_not_retried(
         store: Store, runs: Runs, receiver_factory: MakeReceiver) -> None:
     moved, wrong = receiver_factory([302]), receiver_factory([400])

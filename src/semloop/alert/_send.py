@@ -87,6 +87,14 @@ class SendResult:
         return "delivered" if self.delivered else "failed"
 
     @property
+    def gave_up(self) -> bool:
+        """Failed after retrying: the receiver is down or overloaded, not refusing this body."""
+        if self.delivered or not self.attempts:
+            return False
+        last = self.attempts[-1]
+        return last.status is None or retryable(last.status)
+
+    @property
     def last_error(self) -> str | None:
         if self.delivered or not self.attempts:
             return None

@@ -443,9 +443,17 @@ class Store:
             float(last_row.run_ended_at))
         return runs, complete, last
 
+    def due_destinations(self, *, now: float | None = None) -> list[str]:
+        """The destinations with deliveries waiting to be claimed."""
+        now = time.time() if now is None else now
+        with _errors("read alert deliveries"), self._read() as conn:
+            return sorted(conn.execute(q.due_destinations(now)).scalars())
+
     def claim_deliveries(self, *, limit: int = 100, lease_s: float = 300.0,
+                         destination: str | None = None,
                          now: float | None = None) -> list[PendingDelivery]:
-        """Lease up to ``limit`` pending deliveries for ``lease_s`` seconds, oldest first.
+        """Lease up to ``limit`` pending deliveries (of one ``destination`` if given) for
+        ``lease_s`` seconds, oldest first.
 
         Two senders never hold the same delivery; one whose lease lapses (a crashed
         sender) is handed out again, so a delivery is sent at least once.
@@ -454,7 +462,7 @@ class Store:
         with _errors("claim alert deliveries"), self._write() as conn:
             if self.dialect is Dialect.POSTGRESQL:
                 conn.execute(q.ALERTS_LOCK)
-            rows = conn.execute(q.due_deliveries(now, limit)).all()
+            rows = conn.execute(q.due_deliveries(now, limit, destination)).all()
             if rows:
                 got = set(conn.execute(
                     q.claim_deliveries([r.id for r in rows], now, now + lease_s)).scalars())

@@ -57,6 +57,7 @@ __all__ = [
     "deliveries_of_alerts",
     "drop_database",
     "due_deliveries",
+    "due_destinations",
     "events_of_runs",
     "finish_delivery",
     "insert_alert",
@@ -332,15 +333,27 @@ def insert_deliveries(dialect: Dialect) -> Insert:
     return insert_ignore(dialect, deliveries, ["alert_id", "destination"])
 
 
-def due_deliveries(now: float, limit: int) -> Select[Any]:
-    """Pending deliveries nobody holds a live lease on, oldest first."""
+def _due(now: float) -> list[ColumnElement[bool]]:
+    return [deliveries.c.status == "pending", deliveries.c.claimed_until < now]
+
+
+def due_deliveries(now: float, limit: int, destination: str | None = None) -> Select[Any]:
+    """Pending deliveries nobody holds a live lease on (of one destination), oldest first."""
+    where = _due(now)
+    if destination is not None:
+        where.append(deliveries.c.destination == destination)
     return (
         select(deliveries.c.id, deliveries.c.alert_id, deliveries.c.destination,
                deliveries.c.payload)
-        .where(deliveries.c.status == "pending", deliveries.c.claimed_until < now)
+        .where(*where)
         .order_by(deliveries.c.id)
         .limit(limit)
     )
+
+
+def due_destinations(now: float) -> Select[str]:
+    """The destinations that have deliveries waiting."""
+    return select(deliveries.c.destination).where(*_due(now)).distinct()
 
 
 def claim_deliveries(ids: Sequence[int], now: float, until: float) -> Update:

@@ -3,27 +3,31 @@
 Each poll (10 s by default) has two phases. **Decide**: every signal not yet decided gets
 a verdict from the pure policy and de-duplication rules of :mod:`semloop.alert`; an alert
 and its deliveries (one per destination) are written in the same transaction as the
-verdict. **Send**: pending deliveries are leased and POSTed, one thread per destination,
-each with bounded retries; the outcome and every attempt are recorded. A destination that
-keeps failing costs only its own retries: it never stops the worker or the others.
+verdict. **Send**: pending deliveries are leased one at a time and POSTed, one thread per
+destination, each with bounded retries; the outcome and every attempt are recorded. A
+destination that is down costs each poll one delivery's retries: it never stops the
+worker or the other destinations, and its queue waits for it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from ..alert import (
     AlertDecision,
     AlertsConfig,
     Delivery,
+    Destination,
     LastAlert,
     PendingDelivery,
     RunOutcome,
     SendFn,
+    SendResult,
     SignalRecord,
     decide,
     send_with_retry,
@@ -49,7 +53,7 @@ class AlertsWorker(PollingWorker):
         *,
         poll_interval: float = 10.0,
         batch_size: int = 100,
-        lease_s: float = 300.0,
+        lease_margin_s: float = 60.0,
         send: SendFn = urllib_send,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
@@ -58,7 +62,8 @@ class AlertsWorker(PollingWorker):
         self.store = store
         self.config = config or AlertsConfig()
         self.batch_size = batch_size
-        self.lease_s = lease_s
+        self.lease_margin_s = lease_margin_s
+        self._lock = threading.Lock()
         self._send = send
         self._sleep = sleep
         self._clock = clock
@@ -94,25 +99,47 @@ class AlertsWorker(PollingWorker):
 
     # -- send -------------------------------------------------------------------------
 
-    def _deliver_all(self, jobs: Sequence[PendingDelivery]) -> None:
-        # Sequential within a destination, so its own retries back off; each destination
-        # on its own thread, so one that keeps failing does not hold up another.
-        for job in jobs:
-            try:
-                self._deliver(job)
-            except Exception:
-                # Left as is, the delivery's lease lapses and it is tried again later.
-                log.exception("alerts: delivery %s to %s failed to record", job.id,
-                              job.destination)
+    def _lease_s(self, destination: Destination | None) -> float:
+        # One delivery's whole retry budget plus a margin: a lease never lapses while its
+        # sender is still trying, so a live worker's delivery is never sent twice.
+        if destination is None:
+            return self.lease_margin_s
+        retry = self.config.retry
+        return (retry.max_attempts * destination.timeout_s + sum(retry.delays())
+                + self.lease_margin_s)
 
-    def _deliver(self, job: PendingDelivery) -> None:
-        destination = self.config.destination(job.destination)
+    def _drain_destination(self, name: str) -> int:
+        """Send one destination's waiting deliveries, one lease at a time; returns how many.
+
+        A delivery that fails after its last retry (the receiver is down) ends this
+        destination's turn: the rest stay pending, untried, for the next poll, so an
+        outage costs each poll one delivery's retries instead of all of them.
+        """
+        destination = self.config.destination(name)
+        sent = 0
+        while sent < self.batch_size:
+            jobs = self.store.claim_deliveries(limit=1, lease_s=self._lease_s(destination),
+                                               destination=name, now=self._clock())
+            if not jobs:
+                break
+            sent += 1
+            try:
+                result = self._deliver(jobs[0], destination)
+            except Exception:
+                # Not recorded: its lease lapses and it is tried again later.
+                log.exception("alerts: delivery %s to %s failed to record", jobs[0].id, name)
+                break
+            if result is not None and not result.delivered and result.gave_up:
+                break
+        return sent
+
+    def _deliver(self, job: PendingDelivery, destination: Destination | None) -> SendResult | None:
         if destination is None:
             self.store.finish_delivery(
                 job.id, status="failed", now=self._clock(),
                 attempts=[], last_error=f"no destination named {job.destination!r} configured")
             self._count("failed")
-            return
+            return None
         result = send_with_retry(self._send, destination.url, job.payload,
                                  headers=destination.headers, retry=self.config.retry,
                                  timeout_s=destination.timeout_s, sleep=self._sleep,
@@ -124,26 +151,21 @@ class AlertsWorker(PollingWorker):
         if not result.delivered:
             log.warning("alerts: %s gave up after %d attempts: %s", destination.name,
                         len(result.attempts), result.last_error)
+        return result
 
     def _count(self, status: str) -> None:
-        self.deliveries[status] = self.deliveries.get(status, 0) + 1
+        with self._lock:
+            self.deliveries[status] = self.deliveries.get(status, 0) + 1
 
     def send_batch(self) -> int:
-        """Send what is pending; returns how many deliveries were attempted."""
-        jobs = self.store.claim_deliveries(limit=self.batch_size, lease_s=self.lease_s,
-                                           now=self._clock())
-        if not jobs:
-            return 0
-        by_destination: dict[str, list[PendingDelivery]] = {}
-        for job in jobs:
-            by_destination.setdefault(job.destination, []).append(job)
-        if len(by_destination) == 1:
-            self._deliver_all(jobs)
-        else:
-            with ThreadPoolExecutor(max_workers=len(by_destination),
-                                    thread_name_prefix="semloop-alerts-send") as pool:
-                list(pool.map(self._deliver_all, by_destination.values()))
-        return len(jobs)
+        """Send what is pending, each destination on its own thread; returns how many
+        deliveries were attempted."""
+        names = self.store.due_destinations(now=self._clock())
+        if len(names) <= 1:
+            return sum(self._drain_destination(n) for n in names)
+        with ThreadPoolExecutor(max_workers=len(names),
+                                thread_name_prefix="semloop-alerts-send") as pool:
+            return sum(pool.map(self._drain_destination, names))
 
     def process_batch(self) -> int:
         decided = 0
