@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,3 +23,32 @@ def postgres_url() -> str:
     if not url:
         pytest.fail("SEMLOOP_TEST_POSTGRES_URL is not set: run the suite with scripts/test.sh")
     return url
+
+
+@pytest.fixture(scope="session")
+def pg_template(postgres_url: str) -> Iterator[object]:
+    """A migrated template database; each PostgreSQL test gets a fresh clone of it."""
+    from semloop.store.testing import MigratedTemplate
+
+    template = MigratedTemplate(postgres_url)
+    yield template
+    template.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A fresh, migrated database: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'semloop.db'}"
+        return
+    with request.getfixturevalue("pg_template").database() as url:
+        yield url
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[object]:
+    """A :class:`semloop.store.Store` on each database of ``db_url``."""
+    from semloop.store import Store
+
+    with Store(db_url) as opened:
+        yield opened

@@ -1,4 +1,4 @@
-"""Fixtures for the alerts tests: a store on SQLite and on PostgreSQL, real HTTP receivers
+"""Fixtures for the alerts tests (the store is the shared fixture): real HTTP receivers
 on 127.0.0.1 that record what they get, and a helper that writes runs with signals."""
 
 from __future__ import annotations
@@ -14,31 +14,6 @@ import pytest
 
 from semloop.events import Event, Signal
 from semloop.store import Store
-from semloop.store.testing import MigratedTemplate
-
-
-@pytest.fixture(scope="session")
-def pg_template(postgres_url: str) -> Iterator[MigratedTemplate]:
-    template = MigratedTemplate(postgres_url)
-    yield template
-    template.close()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('alerts') / 'semloop.db'}"
-        return
-    template: MigratedTemplate = request.getfixturevalue("pg_template")
-    with template.database() as url:
-        yield url
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    s = Store(db_url)
-    yield s
-    s.close()
 
 
 @dataclass

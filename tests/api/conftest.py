@@ -1,5 +1,5 @@
-"""Fixtures: a store on SQLite and on PostgreSQL, and the real app served by uvicorn on
-127.0.0.1 (a free port, in a thread) for wire-level tests with real clients."""
+"""Fixtures: the real app served by uvicorn on 127.0.0.1 (a free port, in a thread) over the
+shared ``store`` fixture (SQLite and PostgreSQL), for wire-level tests with real clients."""
 
 from __future__ import annotations
 
@@ -17,28 +17,6 @@ from fastapi import FastAPI
 from semloop.api import create_app
 from semloop.settings import Settings
 from semloop.store import Store
-from semloop.store.testing import MigratedTemplate
-
-
-@pytest.fixture(scope="session")
-def pg_template(postgres_url: str) -> Iterator[MigratedTemplate]:
-    template = MigratedTemplate(postgres_url)
-    yield template
-    template.close()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    if request.param == "sqlite":
-        s = Store(f"sqlite:///{tmp_path_factory.mktemp('api') / 'semloop.db'}")
-        yield s
-        s.close()
-        return
-    template: MigratedTemplate = request.getfixturevalue("pg_template")
-    with template.database() as url:
-        s = Store(url)
-        yield s
-        s.close()
 
 
 @dataclass

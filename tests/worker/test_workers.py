@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,25 +13,6 @@ from semloop.events import Event, Run
 from semloop.judge.mock import MockBackend
 from semloop.store import Store
 from semloop.worker import DetectorWorker, LoopWorker, build_worker
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Store]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'w.db'}"
-    else:
-        base = request.getfixturevalue("postgres_url")
-        name = f"w_{uuid.uuid4().hex[:12]}"
-        admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-        url = base.rsplit("/", 1)[0] + f"/{name}"
-    with Store(url) as s:
-        yield s
-    if request.param == "postgresql":
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def _run(run_id: str, *, calls: int, same: bool, ended: bool = True) -> list[Event]:
