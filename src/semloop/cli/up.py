@@ -27,7 +27,9 @@ def register(app: typer.Typer) -> None:
         judge: Annotated[str | None, typer.Option(
             help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
             show_default=False)] = None,
-        poll_interval: Annotated[float, typer.Option(help="Workers' seconds between polls.")] = 5.0,
+        poll_interval: Annotated[float | None, typer.Option(
+            help="Workers' seconds between polls; default 5 (detector, loop) or 10 (alerts).",
+            show_default=False)] = None,
     ) -> None:
         """Serve the ingest API and the read API, and run the workers, in one process.
 

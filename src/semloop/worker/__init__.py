@@ -37,7 +37,7 @@ def build_worker(
     name: str,
     store: Store,
     *,
-    poll_interval: float = 5.0,
+    poll_interval: float | None = None,
     stall_timeout_s: float = 90.0,
     detectors_config: str | None = None,
     judge: str | None = None,
@@ -45,21 +45,19 @@ def build_worker(
 ) -> PollingWorker:
     """A worker by name, as ``semloop worker`` and ``semloop up`` start them.
 
-    The alerts worker reads ``alerts_config`` (default ``$SEMLOOP_ALERTS_CONFIG``; without
-    one it decides and records alerts but has nowhere to send them) and polls every 10 s
-    unless ``poll_interval`` says otherwise.
+    ``poll_interval`` None keeps each worker's own default (detector and loop 5 s, alerts
+    10 s). The alerts worker reads ``alerts_config`` (default ``$SEMLOOP_ALERTS_CONFIG``;
+    without one it decides and records alerts but has nowhere to send them).
     """
     if name == "detector":
         config = load_config(detectors_config) if detectors_config else None
-        return DetectorWorker(store, config, poll_interval=poll_interval,
+        return DetectorWorker(store, config, poll_interval=poll_interval or 5.0,
                               stall_timeout_s=stall_timeout_s)
     if name == "loop":
         return LoopWorker(store, make_backend(judge or default_judge()),
-                          poll_interval=poll_interval)
+                          poll_interval=poll_interval or 5.0)
     if name == "alerts":
         path = alerts_config or os.environ.get("SEMLOOP_ALERTS_CONFIG")
         alerts = load_alerts_config(path) if path else None
-        # The CLI passes its 5 s default to every worker; alerts keep the reference's 10 s.
-        interval = 10.0 if poll_interval == 5.0 else poll_interval
-        return AlertsWorker(store, alerts, poll_interval=interval)
+        return AlertsWorker(store, alerts, poll_interval=poll_interval or 10.0)
     raise ConfigError(f"unknown worker {name!r}; known: {', '.join(WORKERS)}", key="worker")
