@@ -78,3 +78,20 @@ def test_a_response_without_its_call_is_kept() -> None:
 def test_severity_bands() -> None:
     assert [severity_for(c) for c in (0.9, 0.85, 0.7, 0.5, 0.49)] == [
         "CRITICAL", "CRITICAL", "HIGH", "MEDIUM", "LOW"]
+
+
+def test_every_event_type_the_dunetrace_sdk_emits_is_accepted() -> None:
+    import re
+    from pathlib import Path
+
+    import dunetrace
+
+    source = "\n".join(p.read_text() for p in Path(dunetrace.__file__).parent.rglob("*.py"))
+    emitted = set(re.findall(
+        r'"((?:run|llm|tool|retrieval|external|policy|approval|memory|recording|transcription'
+        r'|tts|voice_activity|turn_taking)\.(?:started|completed|errored|called|responded|signal'
+        r'|triggered|evaluated|requested|granted|denied|timeout|read|written|cleared|available'
+        r'|received|generated|detected|changed))"', source))
+    assert len(emitted) >= 20
+    for event_type in sorted(emitted):
+        Event.from_dict(_raw(event_type=event_type))

@@ -48,6 +48,15 @@ EVENT_TYPES = frozenset(
         "approval.granted",
         "approval.denied",
         "approval.timeout",
+        # Also emitted by the Dunetrace SDK, whose batches ingest accepts unchanged.
+        "memory.read",
+        "memory.written",
+        "memory.cleared",
+        "recording.available",
+        "transcription.received",
+        "tts.generated",
+        "voice_activity.detected",
+        "turn_taking.changed",
     }
 )
 #: Events that start a new step; responses and annotations keep the step of their call.
