@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import ConfigError, MissingExtraError
+from .._config import read_yaml
+from .._exceptions import ConfigError
 from ._policy import (
     DEFAULT_CONFIDENCE_FLOOR,
     DEFAULT_COOLDOWN_S,
@@ -206,37 +207,8 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
 
 def load_alerts_config(path: str | Path) -> AlertsConfig:
     """Read a YAML file whose one top-level key is ``alerts:``; errors name file and key."""
-    try:
-        import yaml  # type: ignore[import-untyped,unused-ignore]
-    except ImportError as exc:
-        raise MissingExtraError("reading the alerts config", "server", exc.name or "pyyaml") from exc
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", source=source) from None
-
-    class _Loader(yaml.SafeLoader):  # type: ignore[misc,unused-ignore]
-        pass
-
-    def _no_duplicates(loader: Any, node: Any) -> dict[Any, Any]:
-        seen: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if key in seen:
-                raise ConfigError(f"duplicate key {key!r} (line {key_node.start_mark.line + 1})",
-                                  key=str(key), source=source)
-            seen[key] = loader.construct_object(value_node, deep=True)
-        return seen
-
-    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
-    try:
-        data = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}",
-                          source=source) from None
+    data = read_yaml(path, "reading the alerts config")
     if not isinstance(data, Mapping) or "alerts" not in data:
         raise ConfigError("needs a top-level 'alerts:' section", key="alerts", source=source)
     for key in data:
