@@ -35,10 +35,13 @@ __all__ = [
     "JsonReply",
     "RetryPolicy",
     "Send",
+    "check_key",
     "check_url",
     "error_detail",
     "finite_number",
+    "jsonable",
     "post_json",
+    "post_question",
     "retry_after_s",
     "urllib_send",
     "user_agent",
@@ -155,6 +158,22 @@ def check_url(url: str, key: str) -> str:
     return url
 
 
+def check_key(key: str | None, env: str) -> str | None:
+    """``key`` stripped, ``None`` when absent or blank, else a :class:`ConfigError` naming
+    ``env`` if it could not go into a header."""
+    if key is None:
+        return None
+    key = key.strip()
+    if not key:
+        return None
+    # A key with spaces or control characters would corrupt the header; say so without
+    # echoing it.
+    if not key.isascii() or not key.isprintable() or any(c.isspace() for c in key):
+        raise ConfigError("the API key contains spaces, control or non-ASCII characters",
+                          key=env)
+    return key
+
+
 def finite_number(value: Any) -> float | None:
     """``value`` as a float if it is a finite JSON number (not a bool), else ``None``.
 
@@ -251,7 +270,7 @@ def post_json(
     ``service`` names the host kind in messages ("System One host"); ``auth_hint`` says
     what to do about a 401/403. Strings in ``secrets`` are blanked out of every message.
     """
-    body = json.dumps(payload, ensure_ascii=False, default=_jsonable).encode("utf-8")
+    body = json.dumps(payload, ensure_ascii=False, default=jsonable).encode("utf-8")
     request = HttpRequest(url, headers, body, timeout)
     waited = 0.0
     retry = 0
@@ -285,12 +304,45 @@ def post_json(
         retry += 1
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``json.dumps``'s ``default``: mappings and sets/tuples as objects and lists."""
     if isinstance(value, Mapping):
         return dict(value)
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def post_question(
+    url: str,
+    payload: Any,
+    api_key: str | None,
+    *,
+    timeout: float,
+    policy: RetryPolicy,
+    service: str,
+    auth_hint: str,
+    send: Send,
+) -> tuple[Mapping[str, Any], float]:
+    """One judge call: :func:`post_json` with the JSON headers and, when there is a key, a
+    Bearer token (blanked out of messages). The reply's JSON object and the latency in ms."""
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "User-Agent": user_agent(),
+    }
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    started = time.monotonic()
+    reply = post_json(
+        url, payload, headers,
+        timeout=timeout, policy=policy, service=service, send=send,
+        auth_hint=auth_hint, secrets=(api_key,) if api_key else (),
+    )
+    latency_ms = (time.monotonic() - started) * 1000.0
+    if not isinstance(reply.data, Mapping):
+        raise JudgeAnswerError(f"The {service} replied with JSON that is not an object")
+    return reply.data, latency_ms
 
 
 def _reason(err: BaseException) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,11 +15,11 @@ from .._exceptions import ConfigError, JudgeAnswerError
 from ._http import (
     RetryPolicy,
     Send,
+    check_key,
     check_url,
     finite_number,
-    post_json,
+    post_question,
     urllib_send,
-    user_agent,
 )
 from ._types import Answer, JudgeResponse, Question, State
 
@@ -78,7 +77,7 @@ class JevBackend:
         check_url(self.url, "base_url")
         self.model = model or _env("TYPESAFE_DEFAULT_MODEL") or DEFAULT_MODEL
         key = api_key if api_key is not None else _env("TYPESAFE_API_KEY")
-        self._api_key = _check_key(key, "TYPESAFE_API_KEY")
+        self._api_key = check_key(key, "TYPESAFE_API_KEY")
         if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
             raise ConfigError(
                 "no API key: pass api_key= or set TYPESAFE_API_KEY", key="TYPESAFE_API_KEY"
@@ -99,25 +98,12 @@ class JevBackend:
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "User-Agent": user_agent(),
-        }
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
         payload = {"model": self.model, "state": state, "questions": dict(questions)}
-        started = time.monotonic()
-        reply = post_json(
-            self.url, payload, headers,
+        data, latency_ms = post_question(
+            self.url, payload, self._api_key,
             timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
             auth_hint="Check the key passed as api_key= or set in TYPESAFE_API_KEY.",
-            secrets=(self._api_key,) if self._api_key else (),
         )
-        latency_ms = (time.monotonic() - started) * 1000.0
-        data = reply.data
-        if not isinstance(data, Mapping):
-            raise JudgeAnswerError(f"The {_SERVICE} replied with JSON that is not an object")
         input_tokens, output_tokens = _usage(data.get("usage"))
         model = data.get("model")
         return JudgeResponse(
@@ -133,20 +119,6 @@ class JevBackend:
 def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
-
-
-def _check_key(key: str | None, env: str) -> str | None:
-    if key is None:
-        return None
-    key = key.strip()
-    if not key:
-        return None
-    # A key with spaces or control characters would corrupt the header; say so without
-    # echoing it.
-    if not key.isascii() or not key.isprintable() or any(c.isspace() for c in key):
-        raise ConfigError("the API key contains spaces, control or non-ASCII characters",
-                          key=env)
-    return key
 
 
 def _usage(usage: Any) -> tuple[int, int]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,11 +17,12 @@ from .._exceptions import ConfigError, JudgeAnswerError
 from ._http import (
     RetryPolicy,
     Send,
+    check_key,
     check_url,
     finite_number,
-    post_json,
+    jsonable,
+    post_question,
     urllib_send,
-    user_agent,
 )
 from ._types import Answer, JudgeResponse, Question, State
 
@@ -87,11 +87,7 @@ class LLMJudgeBackend:
         self.model = model
         self.api_key_env = api_key_env
         key = api_key if api_key is not None else os.environ.get(api_key_env)
-        key = key.strip() if key else None
-        if key and (not key.isascii() or not key.isprintable() or any(c.isspace() for c in key)):
-            raise ConfigError("the API key contains spaces, control or non-ASCII characters",
-                              key=api_key_env)
-        self._api_key = key or None
+        self._api_key = check_key(key, api_key_env)
         if self._api_key is None and self.base_url == DEFAULT_BASE_URL:
             raise ConfigError(f"no API key: pass api_key= or set {api_key_env}", key=api_key_env)
         if not timeout > 0:
@@ -118,7 +114,7 @@ class LLMJudgeBackend:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
         user = json.dumps({"state": state, "questions": dict(questions)}, ensure_ascii=False,
-                          default=_jsonable)
+                          default=jsonable)
         payload = {
             "model": self.model,
             "temperature": self.temperature,
@@ -128,24 +124,11 @@ class LLMJudgeBackend:
                 {"role": "user", "content": user},
             ],
         }
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "User-Agent": user_agent(),
-        }
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        started = time.monotonic()
-        reply = post_json(
-            self.url, payload, headers,
+        data, latency_ms = post_question(
+            self.url, payload, self._api_key,
             timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
             auth_hint=f"Check the key passed as api_key= or set in {self.api_key_env}.",
-            secrets=(self._api_key,) if self._api_key else (),
         )
-        latency_ms = (time.monotonic() - started) * 1000.0
-        data = reply.data
-        if not isinstance(data, Mapping):
-            raise JudgeAnswerError(f"The {_SERVICE} replied with JSON that is not an object")
         content = _content(data)
         input_tokens, output_tokens = _usage(data.get("usage"))
         model = data.get("model")
@@ -158,14 +141,6 @@ class LLMJudgeBackend:
             latency_ms=latency_ms,
             model=model if isinstance(model, str) and model else self.model,
         )
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return dict(value)
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
 def _content(data: Mapping[str, Any]) -> str:
