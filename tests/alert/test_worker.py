@@ -31,6 +31,23 @@ def config(*receivers: Receiver, kinds: tuple[str, ...] = (), **extra: Any) -> A
     })
 
 
+def run_together(workers: list[AlertsWorker], rounds: int) -> None:
+    """Each worker polls ``rounds`` times in its own thread, all released at once so they
+    race for the same rows."""
+    barrier = threading.Barrier(len(workers))
+
+    def work(worker: AlertsWorker) -> None:
+        barrier.wait()
+        for _ in range(rounds):
+            worker.run_once()
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+
+
 def test_an_immediate_alert_reaches_the_webhook_and_slack(
         store: Store, runs: Runs, receiver_factory: MakeReceiver) -> None:
     hook, slack = receiver_factory(), receiver_factory()
@@ -261,18 +278,7 @@ def test_two_workers_on_one_database_send_each_alert_once(
         runs.add(f"r{i}", "COST_SPIKE", agent_id=f"agent-{i}")
     stores = [Store(db_url), Store(db_url)]
     workers = [AlertsWorker(s, config(hook), batch_size=4) for s in stores]
-    barrier = threading.Barrier(2)
-
-    def work(worker: AlertsWorker) -> None:
-        barrier.wait()
-        for _ in range(20):
-            worker.run_once()
-
-    threads = [threading.Thread(target=work, args=(w,)) for w in workers]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    run_together(workers, rounds=20)
     try:
         assert sorted(b["run_id"] for b in hook.bodies) == sorted(f"r{i}" for i in range(30))
         assert all(w.stats.failed_batches == 0 for w in workers)
@@ -291,18 +297,7 @@ def test_two_workers_open_one_alert_for_one_ongoing_failure(
         runs.add(f"r{i}", "COST_SPIKE")  # immediate, every run: one open alert
     stores = [Store(db_url), Store(db_url)]
     workers = [AlertsWorker(s, config(hook), batch_size=1) for s in stores]
-    barrier = threading.Barrier(2)
-
-    def work(worker: AlertsWorker) -> None:
-        barrier.wait()
-        for _ in range(30):
-            worker.run_once()
-
-    threads = [threading.Thread(target=work, args=(w,)) for w in workers]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    run_together(workers, rounds=30)
     try:
         assert [b["run_id"] for b in hook.bodies] == ["r0"]
         assert sum(w.decisions.get("deduplicated", 0) for w in workers) == 23
