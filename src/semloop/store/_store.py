@@ -467,8 +467,7 @@ class Store:
                 got = set(conn.execute(
                     q.claim_deliveries([r.id for r in rows], now, now + lease_s)).scalars())
                 rows = [r for r in rows if r.id in got]
-        return [PendingDelivery(int(r.id), int(r.alert_id), r.destination,
-                                r.payload if isinstance(r.payload, Mapping) else {})
+        return [PendingDelivery(int(r.id), int(r.alert_id), r.destination, _object(r.payload))
                 for r in rows]
 
     def finish_delivery(self, delivery_id: int, *, status: str,
@@ -500,11 +499,11 @@ class Store:
                     by_alert.setdefault(int(d.alert_id), []).append(StoredDelivery(
                         int(d.id), d.destination, d.status, int(d.attempts),
                         list(d.attempt_log) if isinstance(d.attempt_log, list) else [],
-                        d.last_error, d.payload if isinstance(d.payload, Mapping) else {}))
+                        d.last_error, _object(d.payload)))
         return [
             StoredAlert(int(r.id), r.org_id, r.agent_id, r.failure_type, r.run_id,
                         int(r.signal_id), r.policy, r.severity, float(r.confidence),
-                        r.counts if isinstance(r.counts, Mapping) else {},
+                        _object(r.counts),
                         float(r.created_at), tuple(by_alert.get(int(r.id), ())))
             for r in rows
         ]
@@ -516,13 +515,19 @@ class Store:
                     for r in conn.execute(q.signal_decisions_of_run(org_id, run_id))}
 
 
+def _object(value: Any) -> Mapping[str, Any]:
+    # The JSON columns are written as objects; anything else read back is taken as empty
+    # rather than failing the whole read.
+    return value if isinstance(value, Mapping) else {}
+
+
 def _signal_record(row: Any) -> SignalRecord:
     return SignalRecord(
         id=int(row.id), org_id=row.org_id, org_name=row.org_name, run_id=row.run_id,
         agent_id=row.agent_id, agent_version=row.agent_version,
         failure_type=row.failure_type, source=row.source, severity=row.severity,
         confidence=float(row.confidence),
-        evidence=row.evidence if isinstance(row.evidence, Mapping) else {},
+        evidence=_object(row.evidence),
         step_index=int(row.step_index), shadow=bool(row.shadow),
         detected_at=float(row.detected_at),
     )
@@ -535,7 +540,7 @@ def _event(row: Any) -> Event:
         agent_id=row.agent_id,
         step_index=row.step_index,
         timestamp=row.timestamp,
-        payload=row.payload if isinstance(row.payload, Mapping) else {},
+        payload=_object(row.payload),
         agent_version=row.agent_version,
         parent_run_id=row.parent_run_id,
         trace_id=row.trace_id,
@@ -550,7 +555,7 @@ def _signal(row: Any) -> Signal:
         run_id=row.run_id,
         severity=row.severity,
         confidence=row.confidence,
-        evidence=row.evidence if isinstance(row.evidence, Mapping) else {},
+        evidence=_object(row.evidence),
         step_index=row.step_index,
         source=row.source,
         shadow=row.shadow,
