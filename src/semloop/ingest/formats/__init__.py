@@ -44,10 +44,7 @@ _PROTOBUF_SUFFIXES = (".pb", ".bin", ".protobuf", ".binpb")
 def load(path: str | Path, format: str = "auto", *, clock: float | None = None) -> list[Run]:
     """The runs in a file. Raises :class:`TraceFormatError` for the first rejected record
     (use :func:`convert` to keep the good runs beside the bad ones)."""
-    result = convert(path, format, clock=clock)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(path, format, clock=clock).runs_or_raise()
 
 
 def convert(path: str | Path, format: str = "auto", *, clock: float | None = None) -> Result:
@@ -57,11 +54,7 @@ def convert(path: str | Path, format: str = "auto", *, clock: float | None = Non
     the file's modification time, so re-importing gives the same events.
     """
     source = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise TraceFormatError(f"cannot read the file: {exc.strerror or exc}",
-                               source=source) from None
+    data = _read_bytes(path, source)
     name = _canonical(format)
     if name == "auto":
         name = _detect(data, source)
@@ -74,12 +67,16 @@ def detect_format(path: str | Path) -> str:
 
     Raises :class:`TraceFormatError` saying what was seen when no format fits."""
     source = str(path)
+    data = _read_bytes(path, source)
+    return _detect(data, source)
+
+
+def _read_bytes(path: str | Path, source: str) -> bytes:
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
         raise TraceFormatError(f"cannot read the file: {exc.strerror or exc}",
                                source=source) from None
-    return _detect(data, source)
 
 
 def _canonical(format: str) -> str:

@@ -84,6 +84,12 @@ class Result:
     runs: list[Run] = field(default_factory=list)
     rejected: list[TraceFormatError] = field(default_factory=list)
 
+    def runs_or_raise(self) -> list[Run]:
+        """The runs; raises the first rejection when there is one (the strict ``read``)."""
+        if self.rejected:
+            raise self.rejected[0]
+        return self.runs
+
 
 def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
     """The run's events: ``run.started``, a call and a response per step in start order,
@@ -284,6 +290,23 @@ def text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     except (TypeError, ValueError):
         return str(value)
+
+
+def loads_if_json(value: Any) -> Any:
+    """A string holding a JSON array or object, parsed; anything else (or a string that
+    is not JSON after all) as it is. Exports keep structured values as JSON strings."""
+    if isinstance(value, str) and value[:1] in ("[", "{"):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value
+
+
+def planned_calls(calls: Sequence[Mapping[str, Any]]) -> str:
+    """``name(arguments)`` per line: the text of a model turn that only plans tool calls,
+    which a judge should still read."""
+    return "\n".join(f"{c['name']}({text(c['arguments'])})" for c in calls)
 
 
 def args_text(value: Any) -> str:

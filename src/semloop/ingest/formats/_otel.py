@@ -4,7 +4,6 @@ differ only in how spans are encoded."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,8 +16,10 @@ from ._common import (
     first,
     first_of_role,
     integer,
+    loads_if_json,
     message_text,
     number,
+    planned_calls,
     string,
     text,
 )
@@ -54,17 +55,6 @@ def flatten(attrs: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
         else:
             out[name] = value
     return out
-
-
-def _json(value: Any) -> Any:
-    # Structured attributes may arrive as JSON strings or, since complex attribute
-    # values, as arrays and maps; read both.
-    if isinstance(value, str) and value[:1] in ("[", "{"):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return value
-    return value
 
 
 def indexed(attrs: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
@@ -127,11 +117,11 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
               dict[str, Any]]], side: str) -> list[dict[str, Any]]:
     """Chat messages of one side (``input``/``output``) as ``{role, content, …}`` dicts,
     from whichever convention the span used."""
-    structured = _json(attrs.get(f"gen_ai.{side}.messages"))
+    structured = loads_if_json(attrs.get(f"gen_ai.{side}.messages"))
     if structured is None:
         for name, _, ev in events:
             if name == "gen_ai.client.inference.operation.details":
-                structured = _json(ev.get(f"gen_ai.{side}.messages"))
+                structured = loads_if_json(ev.get(f"gen_ai.{side}.messages"))
     if isinstance(structured, list):
         return [m if isinstance(m, dict) else {"content": m} for m in structured]
     oi = "llm.input_messages" if side == "input" else "llm.output_messages"
@@ -145,7 +135,7 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
                 content = "\n".join(str(p.get("message_content.text", "")) for p in parts
                                     if p.get("message_content.text"))
             calls = [{"name": c.get("tool_call.function.name"),
-                      "arguments": _json(c.get("tool_call.function.arguments")),
+                      "arguments": loads_if_json(c.get("tool_call.function.arguments")),
                       "id": c.get("tool_call.id")}
                      for c in indexed(row, "message.tool_calls")]
             out.append({"role": row.get("message.role", ""), "content": content or "",
@@ -158,7 +148,7 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
                  "finish_reason": r.get("finish_reason")} for r in rows]
     flat = attrs.get(legacy)  # LangSmith's exporter: one JSON blob
     if flat is not None:
-        parsed = _json(flat)
+        parsed = loads_if_json(flat)
         if isinstance(parsed, list):
             return [m if isinstance(m, dict) else {"content": m} for m in parsed]
         if isinstance(parsed, Mapping):
@@ -173,9 +163,10 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
         if side == "input":
             role = dict(names).get(name)
             if role:
-                out.append({"role": role, "content": message_text(_json(ev.get("content")))})
+                content = message_text(loads_if_json(ev.get("content")))
+                out.append({"role": role, "content": content})
         elif name == "gen_ai.choice":
-            msg = _json(ev.get("message"))
+            msg = loads_if_json(ev.get("message"))
             out.append({"role": "assistant", "content": message_text(msg),
                         "finish_reason": ev.get("finish_reason")})
     return out
@@ -227,7 +218,7 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
             a.get("gen_ai.usage.reasoning.output_tokens"),
             a.get("llm.token_count.completion_details.reasoning")))
         step.cost_usd = number(first(a.get("llm.cost.total"), a.get("gen_ai.usage.cost")))
-        reasons = _json(a.get("gen_ai.response.finish_reasons"))
+        reasons = loads_if_json(a.get("gen_ai.response.finish_reasons"))
         step.finish_reason = string(first(
             reasons[0] if isinstance(reasons, list) and reasons else reasons,
             *(m.get("finish_reason") for m in outs)))
@@ -239,18 +230,16 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
                   a.get("langfuse.observation.output")))
         step.tool_calls = _tool_calls(outs)
         if not step.output and step.tool_calls:
-            # A turn that only plans tool calls still says something a judge should read.
-            step.output = "\n".join(f"{c['name']}({text(c['arguments'])})"
-                                     for c in step.tool_calls)
+            step.output = planned_calls(step.tool_calls)
         step.meta["user"] = first_of_role(ins, "user")
         step.meta["system"] = string(_system_text(a)) or first_of_role(ins, "system")
     elif kind == "tool":
         step.name = string(first(a.get("gen_ai.tool.name"), a.get("tool.name"),
                                  a.get("traceloop.entity.name"))) or re.sub(
             r"^execute_tool\s+", "", span.name) or span.name
-        step.input = _json(first(a.get("gen_ai.tool.call.arguments"), a.get("input.value"),
-                                 a.get("traceloop.entity.input"),
-                                 a.get("langfuse.observation.input")))
+        step.input = loads_if_json(first(
+            a.get("gen_ai.tool.call.arguments"), a.get("input.value"),
+            a.get("traceloop.entity.input"), a.get("langfuse.observation.input")))
         step.output = first(a.get("gen_ai.tool.call.result"), a.get("output.value"),
                             a.get("traceloop.entity.output"), a.get("langfuse.observation.output"))
     elif kind == "retrieval":
@@ -271,7 +260,7 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
 
 
 def _system_text(attrs: Mapping[str, Any]) -> str | None:
-    value = _json(attrs.get("gen_ai.system_instructions"))
+    value = loads_if_json(attrs.get("gen_ai.system_instructions"))
     if value is None:
         return None
     return message_text(value) if not isinstance(value, str) else value
@@ -304,7 +293,7 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
         if kind in ("llm", "tool", "retrieval", "handoff", "guardrail") and s is not top:
             draft.steps.append(_step(s, kind, i))
         if kind == "agent" and not draft.tools:
-            defs = _json(s.attributes.get("gen_ai.tool.definitions"))
+            defs = loads_if_json(s.attributes.get("gen_ai.tool.definitions"))
             if isinstance(defs, list):
                 draft.tools = sorted({str(d.get("name") or (d.get("function") or {}).get("name"))
                                       for d in defs if isinstance(d, Mapping)} - {"None"})
@@ -326,7 +315,7 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
                      a.get("langfuse.trace.input"), a.get("langfuse.observation.input"))
         if goal is None:
             goal = first_of_role(_messages(a, top.events, "input"), "user")
-        draft.goal = message_text(_json(goal)) if not isinstance(goal, str) else goal
+        draft.goal = message_text(loads_if_json(goal)) if not isinstance(goal, str) else goal
         out = first(a.get("output.value"), a.get("traceloop.entity.output"),
                     a.get("langfuse.trace.output"), a.get("langfuse.observation.output"))
         if out is None:

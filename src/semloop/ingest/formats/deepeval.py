@@ -44,10 +44,7 @@ _KINDS = {"llm": "llm", "tool": "tool", "retriever": "retrieval"}
 
 def read(data: bytes | str) -> list[Run]:
     """Runs from a deepeval export; raises the first :class:`TraceFormatError`."""
-    result = convert(data)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(data).runs_or_raise()
 
 
 def convert(data: bytes | str, *, source: str = "<deepeval>", clock: float = 0.0) -> Result:

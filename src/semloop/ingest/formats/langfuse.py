@@ -26,6 +26,7 @@ from ._common import (
     mapping,
     message_text,
     number,
+    planned_calls,
     records,
     reject,
     string,
@@ -42,10 +43,7 @@ _KINDS = {"GENERATION": "llm", "TOOL": "tool", "RETRIEVER": "retrieval",
 
 def read(data: bytes | str) -> list[Run]:
     """Runs from a Langfuse export; raises the first :class:`TraceFormatError`."""
-    result = convert(data)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(data).runs_or_raise()
 
 
 def convert(data: bytes | str, *, source: str = "<langfuse>", clock: float = 0.0) -> Result:
@@ -117,8 +115,7 @@ def _step(obs: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
                  "arguments": (c.get("function") or {}).get("arguments") or c.get("arguments")}
                 for c in out["tool_calls"] if isinstance(c, Mapping)]
             if not step.output:
-                step.output = "\n".join(f"{c['name']}({text(c['arguments'])})"
-                                        for c in step.tool_calls)
+                step.output = planned_calls(step.tool_calls)
     elif kind == "tool":
         step.input, step.output = obs.get("input"), obs.get("output")
     elif kind == "retrieval":

@@ -26,6 +26,7 @@ from ._common import (
     mapping,
     message_text,
     number,
+    planned_calls,
     records,
     reject,
     string,
@@ -41,10 +42,7 @@ _KINDS = {"llm": "llm", "tool": "tool", "retriever": "retrieval"}
 
 def read(data: bytes | str) -> list[Run]:
     """Runs from a LangSmith export; raises the first :class:`TraceFormatError`."""
-    result = convert(data)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(data).runs_or_raise()
 
 
 def convert(data: bytes | str, *, source: str = "<langsmith>", clock: float = 0.0) -> Result:
@@ -162,7 +160,7 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         if isinstance(calls, list):
             step.tool_calls = [{"name": c.get("name"), "arguments": c.get("args")}
                                for c in calls if isinstance(c, Mapping)]
-        planned = "\n".join(f"{c['name']}({text(c['arguments'])})" for c in step.tool_calls)
+        planned = planned_calls(step.tool_calls)
         if gen:
             step.output = first(gen.get("text"), message_text(message), planned) or ""
         else:

@@ -15,10 +15,7 @@ NAME = "ndjson"
 
 def read(data: bytes | str) -> list[Run]:
     """Runs from an events file; raises the first :class:`TraceFormatError`."""
-    result = convert(data)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(data).runs_or_raise()
 
 
 def convert(data: bytes | str, *, source: str = "<ndjson>", clock: float = 0.0) -> Result:

@@ -10,7 +10,6 @@ trace's ``group_id`` is the conversation.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,8 +25,10 @@ from ._common import (
     first,
     first_of_role,
     integer,
+    loads_if_json,
     mapping,
     message_text,
+    planned_calls,
     records,
     reject,
     string,
@@ -41,10 +42,7 @@ NAME = "openai-agents"
 
 def read(data: bytes | str) -> list[Run]:
     """Runs from an OpenAI Agents trace export; raises the first :class:`TraceFormatError`."""
-    result = convert(data)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(data).runs_or_raise()
 
 
 def convert(data: bytes | str, *, source: str = "<openai-agents>", clock: float = 0.0) -> Result:
@@ -75,15 +73,6 @@ def convert(data: bytes | str, *, source: str = "<openai-agents>", clock: float 
     return result
 
 
-def _messages(value: Any) -> Any:
-    if isinstance(value, str) and value[:1] in ("[", "{"):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return value
-    return value
-
-
 def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
     data = span.get("span_data")
     if not isinstance(data, Mapping):
@@ -105,7 +94,7 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
     usage = mapping(data.get("usage"))
     if kind == "function":
         step.kind = "tool"
-        step.input = _messages(data.get("input"))
+        step.input = loads_if_json(data.get("input"))
         step.output = data.get("output")
     elif kind in ("generation", "response"):
         step.kind = "llm"
@@ -118,7 +107,7 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
         details = usage.get("output_tokens_details")
         if isinstance(details, Mapping):
             step.reasoning_tokens = integer(details.get("reasoning_tokens"))
-        inputs, outputs = _messages(data.get("input")), _messages(data.get("output"))
+        inputs, outputs = loads_if_json(data.get("input")), loads_if_json(data.get("output"))
         step.input = message_text(inputs) if inputs else None
         step.output = message_text(outputs) if outputs else None
         step.meta["user"] = first_of_role(inputs, "user")
@@ -133,7 +122,7 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
                 calls.append({"name": m.get("name"), "arguments": m.get("arguments")})
         step.tool_calls = calls
         if not step.output and calls:
-            step.output = "\n".join(f"{c['name']}({text(c['arguments'])})" for c in calls)
+            step.output = planned_calls(calls)
         if kind == "response":
             step.meta["response_id"] = data.get("response_id")
     elif kind == "handoff":

@@ -25,10 +25,7 @@ NAME = "openinference"
 
 def read(data: bytes | str) -> list[Run]:
     """Runs from OpenInference span JSON; raises the first :class:`TraceFormatError`."""
-    result = convert(data)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(data).runs_or_raise()
 
 
 def convert(data: bytes | str, *, source: str = "<openinference>", clock: float = 0.0) -> Result:

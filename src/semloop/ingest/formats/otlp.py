@@ -29,10 +29,7 @@ PROTOBUF_TYPES = ("application/x-protobuf", "application/protobuf", "application
 
 def read(data: bytes | str) -> list[Run]:
     """Runs from an OTLP file's bytes; raises the first :class:`TraceFormatError`."""
-    result = convert(data)
-    if result.rejected:
-        raise result.rejected[0]
-    return result.runs
+    return convert(data).runs_or_raise()
 
 
 def convert(data: bytes | str, *, source: str = "<otlp>", clock: float = 0.0) -> Result:
