@@ -8,14 +8,16 @@ recorded by the SDK (see :mod:`semloop.events`). Standard library only.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ._exceptions import TraceFormatError
 
 __all__ = ["Span", "Trace", "read_traces"]
+
+_T = TypeVar("_T")
 
 
 def render(value: Any) -> str:
@@ -178,18 +180,31 @@ def read_traces(path: str | Path) -> Iterator[tuple[dict[str, Any], Trace]]:
 
     A bad line raises :class:`TraceFormatError` naming the file, the line and the field.
     """
-    source = str(path)
     with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise TraceFormatError(
-                    f"not valid JSON ({exc.msg} at column {exc.colno})", source=source, line=lineno
-                ) from None
-            try:
-                yield row, Trace.from_dict(row)
-            except TraceFormatError as exc:
-                raise exc.located(source=source, line=lineno) from None
+        for _, row, trace in parse_jsonl(fh, str(path), Trace.from_dict):
+            yield row, trace
+
+
+def parse_jsonl(
+    lines: Iterable[str], source: str, parse: Callable[[Any], _T]
+) -> Iterator[tuple[int, Any, _T]]:
+    """``(line number, JSON value, parse(value))`` for each non-blank line of JSONL text.
+
+    A line that is not JSON, or that ``parse`` rejects with :class:`TraceFormatError`,
+    raises :class:`TraceFormatError` naming ``source`` and the line. Shared by
+    :func:`read_traces` and the bench dataset loader so both report bad lines alike.
+    """
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TraceFormatError(
+                f"not valid JSON ({exc.msg} at column {exc.colno})", source=source, line=lineno
+            ) from None
+        try:
+            parsed = parse(raw)
+        except TraceFormatError as exc:
+            raise exc.located(source=source, line=lineno) from None
+        yield lineno, raw, parsed

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import TraceFormatError
-from ..trace import Trace
+from ..trace import Trace, parse_jsonl
 from .families import DEFAULT_PER, DEFAULT_SEED, make_rows
 
 __all__ = ["BenchRow", "default_dataset", "default_dataset_path", "load_dataset", "parse_rows"]
@@ -68,19 +68,7 @@ def parse_rows(lines: Iterable[str], source: str) -> list[BenchRow]:
     """Rows from JSONL text lines; ``source`` names the file in errors."""
     rows: list[BenchRow] = []
     seen: dict[str, int] = {}
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TraceFormatError(
-                f"not valid JSON ({exc.msg} at column {exc.colno})", source=source, line=lineno
-            ) from None
-        try:
-            row = _row(raw)
-        except TraceFormatError as exc:
-            raise exc.located(source=source, line=lineno) from None
+    for lineno, _, row in parse_jsonl(lines, source, _row):
         if row.trace_id in seen:
             raise TraceFormatError(
                 f"duplicate trace_id {row.trace_id!r} (first on line {seen[row.trace_id]})",
