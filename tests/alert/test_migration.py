@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy import text
@@ -27,7 +27,7 @@ def empty_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
 
 
 def test_signals_stored_before_0002_are_marked_preexisting(
-        empty_url: str, receiver_factory: object) -> None:
+        empty_url: str, receiver_factory: Callable[..., Receiver]) -> None:
     engine = create_migration_engine(empty_url)
     try:
         upgrade(engine, "0001")
@@ -42,7 +42,7 @@ def test_signals_stored_before_0002_are_marked_preexisting(
         upgrade(engine)
     finally:
         engine.dispose()
-    hook: Receiver = receiver_factory()  # type: ignore[operator]
+    hook = receiver_factory()
     with Store(empty_url) as store:
         worker = AlertsWorker(store, AlertsConfig.from_dict(
             {"destinations": {"ops": {"type": "webhook", "url": hook.url}}}))
