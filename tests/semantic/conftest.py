@@ -1,23 +1,10 @@
-"""Fixtures: the bench rows of our dataset and of the seed's published one, by trace id."""
+"""Fixtures: the bench rows by trace id, on our dataset and on the seed's published one.
+
+One definition, in tests/benchmark/conftest.py; re-exported here for the judged-detector
+tests, which score the same rows."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from benchmark.conftest import rows
 
-import pytest
-
-from conftest import REFERENCE_DATASET, ROOT  # tests/conftest.py, the shared one
-from semloop.benchmark import BenchRow, load_dataset
-
-BENCH_DATASET = ROOT / "bench" / "dataset.jsonl"
-DATASETS = {"bench": BENCH_DATASET, "reference": REFERENCE_DATASET}
-
-
-def rows_by_id(path: Path) -> dict[str, BenchRow]:
-    return {row.trace_id: row for row in load_dataset(path)}
-
-
-@pytest.fixture(scope="session", params=sorted(DATASETS))
-def rows(request: pytest.FixtureRequest) -> dict[str, BenchRow]:
-    """Each test using this runs once on bench/dataset.jsonl and once on the seed's file."""
-    return rows_by_id(DATASETS[request.param])
+__all__ = ["rows"]
