@@ -293,8 +293,17 @@ RUNAWAY_ITERATION = Detector(
 )
 
 
+def _loop_floor(repeats_possible: bool, stagnation_possible: bool) -> float:
+    """The lowest lexical loop score a run can get (call-graph cycles score 1.0)."""
+    from ..lexical import WEIGHTS, combine_scores
+
+    return combine_scores({"tool_repetition": 0.0 if repeats_possible else 1.0,
+                           "reasoning_stagnation": 0.0 if stagnation_possible else 1.0,
+                           "call_graph_cycles": 1.0}, dict.fromkeys(WEIGHTS, True))
+
+
 def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
-    from ..lexical import MIN_MEANINGFUL_WORDS, WEIGHTS, LexicalLoopDetection, combine_scores
+    from ..lexical import MIN_MEANINGFUL_WORDS, LexicalLoopDetection
 
     view = view_of(run)
     if len(view.calls) < 2:
@@ -312,12 +321,15 @@ def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signa
         by_key.setdefault((c.name, c.key), []).append(c.step)
     repeated = max(by_key.values(), key=len, default=[])
     repeats_possible = len(repeated) >= p["repetition_threshold"]
-    wordy = [len((c.output or "").split()) >= MIN_MEANINGFUL_WORDS for c in view.llms]
+    # The floor with total stagnation first: when even that cannot flag the run, the
+    # LLM outputs need not be read (most runs repeat no call).
+    if _loop_floor(repeats_possible, True) >= p["threshold"]:
+        return None
+    # 20 words need 39 characters; a shorter output is ruled out without splitting it.
+    wordy = [len(c.output or "") >= 2 * MIN_MEANINGFUL_WORDS - 1
+             and len((c.output or "").split()) >= MIN_MEANINGFUL_WORDS for c in view.llms]
     stagnation_possible = any(a and b for a, b in itertools.pairwise(wordy))
-    floor = combine_scores({"tool_repetition": 0.0 if repeats_possible else 1.0,
-                            "reasoning_stagnation": 0.0 if stagnation_possible else 1.0,
-                            "call_graph_cycles": 1.0}, dict.fromkeys(WEIGHTS, True))
-    if floor >= p["threshold"]:
+    if _loop_floor(repeats_possible, stagnation_possible) >= p["threshold"]:
         return None
     metric = LexicalLoopDetection(
         threshold=p["threshold"], repetition_threshold=p["repetition_threshold"],
