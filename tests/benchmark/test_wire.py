@@ -5,12 +5,14 @@ a hash of each question, so only the accounting is asserted, never accuracy)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+# tests/judge's autouse scrub of the developer's judge keys and hosts, applied here too
+# (the jev_server and chat_server fixtures come the same way, through ./conftest.py).
+from judge.conftest import _no_judge_env  # noqa: F401
 from judge.servers import ChatServer, Delay, Reply, SystemOneServer  # tests/judge/servers.py
 from semloop.cli import app
 from semloop.judge.jev import estimate_cost_usd
@@ -29,41 +31,22 @@ def ten_rows(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture(autouse=True)
-def _no_judge_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("TYPESAFE_API_KEY", "TYPESAFE_BASE_URL", "TYPESAFE_DEFAULT_MODEL",
-                 "OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture()
-def jev() -> Iterator[SystemOneServer]:
-    with SystemOneServer() as server:
-        yield server
-
-
-@pytest.fixture()
-def chat() -> Iterator[ChatServer]:
-    with ChatServer() as server:
-        yield server
-
-
 def test_bench_with_jev_sends_one_request_per_trace_and_totals_cost(
-    jev: SystemOneServer, ten_rows: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    jev_server: SystemOneServer, ten_rows: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TYPESAFE_API_KEY", "test-key")
     out = tmp_path / "jev.json"
     # Three answered requests, then a 422 for the 4th trace (cosmetic_args_loop-00): that
     # row becomes an error and the run goes on.
-    jev.play(Delay(0), Delay(0), Delay(0),
+    jev_server.play(Delay(0), Delay(0), Delay(0),
              Reply(422, {"detail": [{"loc": ["body", "state"], "msg": "too long",
                                      "type": "value_error"}]}))
     result_ok = runner.invoke(app, ["bench", "--dataset", str(ten_rows), "--judge", "jev",
-                                    "--base-url", jev.url, "--model", "jev-latest",
+                                    "--base-url", jev_server.url, "--model", "jev-latest",
                                     "--json", str(out)])
     assert result_ok.exit_code == 0, result_ok.output
-    assert len(jev.requests) == 10  # one per trace; the lexical column sends none
-    first = jev.requests[0].json
+    assert len(jev_server.requests) == 10  # one per trace; the lexical column sends none
+    first = jev_server.requests[0].json
     assert first["model"] == "jev-latest"
     assert set(first["state"]) == {"goal", "steps", "tool_calls"}
     assert {"progress_0_1", "revisit_0_2", "tool_repeat_grep", "stagnation"} <= set(
@@ -80,17 +63,17 @@ def test_bench_with_jev_sends_one_request_per_trace_and_totals_cost(
 
 
 def test_bench_with_an_openai_compatible_judge_prices_tokens(
-    chat: ChatServer, ten_rows: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chat_server: ChatServer, ten_rows: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MY_JUDGE_KEY", "test-key")
     out = tmp_path / "llm.json"
     result = runner.invoke(app, [
         "bench", "--dataset", str(ten_rows), "--judge", "llm", "--model", "judge-1",
-        "--base-url", chat.base_url, "--api-key-env", "MY_JUDGE_KEY",
+        "--base-url", chat_server.base_url, "--api-key-env", "MY_JUDGE_KEY",
         "--input-usd-per-mtok", "2.0", "--output-usd-per-mtok", "8.0", "--json", str(out),
     ])
     assert result.exit_code == 0, result.output
-    assert len(chat.requests) == 10
+    assert len(chat_server.requests) == 10
     totals = json.loads(out.read_text())["systems"]["llm"]["totals"]
     assert totals["errors"] == 0 and totals["label"] == "llm:judge-1"
     expected = (totals["input_tokens"] * 2.0 + totals["output_tokens"] * 8.0) / 1_000_000
@@ -98,17 +81,17 @@ def test_bench_with_an_openai_compatible_judge_prices_tokens(
 
 
 def test_score_with_jev_over_the_wire(
-    jev: SystemOneServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    jev_server: SystemOneServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TYPESAFE_API_KEY", "test-key")
     row = tmp_path / "row.json"
     row.write_text(BENCH_DATASET.read_text(encoding="utf-8").splitlines()[18])  # alternating
-    result = runner.invoke(app, ["score", str(row), "--judge", "jev", "--base-url", jev.url,
+    result = runner.invoke(app, ["score", str(row), "--judge", "jev", "--base-url", jev_server.url,
                                  "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["system"] == "jev:jev-latest" and doc["input_tokens"] > 0
-    assert set(doc["answers"]) == set(jev.requests[-1].json["questions"])
-    wrong_key = runner.invoke(app, ["score", str(row), "--judge", "jev", "--base-url", jev.url],
+    assert set(doc["answers"]) == set(jev_server.requests[-1].json["questions"])
+    wrong_key = runner.invoke(app, ["score", str(row), "--judge", "jev", "--base-url", jev_server.url],
                               env={"TYPESAFE_API_KEY": "nope"})
     assert wrong_key.exit_code == 1 and "JudgeAuthError" in wrong_key.stderr
