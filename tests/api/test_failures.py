@@ -11,11 +11,10 @@ import uvicorn
 from sqlalchemy import text
 
 from semloop.api import create_app
+from semloop.api.testing import free_port
 from semloop.store import Store
 from semloop.store._dialect import create_migration_engine
 from semloop.store.testing import MigratedTemplate
-
-from .conftest import _free_port
 
 
 @pytest.mark.postgres
@@ -24,7 +23,7 @@ def test_a_lost_database_is_503_with_retry_after(pg_template: MigratedTemplate) 
         store = Store(url)
         org = store.create_org("acme")
         key = store.create_api_key(org)
-        port = _free_port()
+        port = free_port()
         server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port,
                                                log_level="critical", lifespan="off"))
         thread = threading.Thread(target=server.run, daemon=True)

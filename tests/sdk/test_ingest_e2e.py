@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from semloop.api import create_app
+from semloop.api.testing import serve
 from semloop.sdk import Client
 from semloop.settings import Settings
 from semloop.store import Store
@@ -37,24 +34,10 @@ def ingest_api(tmp_path: Path) -> Iterator[Ingest]:
     store = Store(f"sqlite:///{tmp_path / 'semloop.db'}")
     org_id = store.create_org("acme")
     key = store.create_api_key(org_id)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    config = uvicorn.Config(create_app(store, Settings(database_url=store.url)),
-                            host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("uvicorn did not start")
-        time.sleep(0.02)
     try:
-        yield Ingest(f"http://127.0.0.1:{port}", store, org_id, key)
+        with serve(create_app(store, Settings(database_url=store.url))) as url:
+            yield Ingest(url, store, org_id, key)
     finally:
-        server.should_exit = True
-        thread.join(10)
         store.close()
 
 

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from semloop.api.testing import free_port
 from semloop.sdk import Client
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _get(url: str, key: str) -> dict[str, object]:
@@ -34,7 +28,7 @@ def test_up_serves_ingest_and_runs_the_workers(tmp_path: Path) -> None:
     env.pop("TYPESAFE_API_KEY", None)
     key = subprocess.run([*semloop, "keys", "create", "--org", "acme"], env=env, check=True,
                          capture_output=True, text=True).stdout.strip()
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [*semloop, "up", "--port", str(port), "--poll-interval", "0.2"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
