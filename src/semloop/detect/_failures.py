@@ -47,7 +47,7 @@ def is_empty_llm_response(call: Call) -> bool:
         return False
     if requests_tools(call) or call.finish_reason.lower() not in _STOP:
         return False
-    if call.tokens("completion_tokens") - call.tokens("reasoning_tokens") > _SPENT:
+    if call.completion_tokens - call.reasoning_tokens > _SPENT:
         return False
     length = r.get("output_length")
     if call.output is not None:

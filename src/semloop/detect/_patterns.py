@@ -92,9 +92,24 @@ def injection_matches(text: str) -> list[str]:
     if not text:
         return []
     window = scan_window(text)
-    if not _ANY_INJECTION.search(window):
+    if not _may_inject(window) or not _ANY_INJECTION.search(window):
         return []
     return [name for name, rx in _INJECTION_RE if rx.search(window)]
+
+
+# Every injection phrase holds one of these words (role_override both "you" and "now"). In
+# ASCII text a case-insensitive match is a substring of the lowercased text, so a few
+# substring tests rule most texts out at a tenth of the alternation's cost. Other text
+# goes to the regex: IGNORECASE also folds "ſ", "ı" and "İ" onto ASCII letters.
+_INJECTION_WORDS = ("ignore", "disregard", "forget", "override", "instruction", "anything",
+                    "system", "without", "jailbreak")
+
+
+def _may_inject(window: str) -> bool:
+    if not window.isascii():
+        return True
+    low = window.lower()
+    return any(w in low for w in _INJECTION_WORDS) or ("you" in low and "now" in low)
 
 
 _QUOTED = re.compile(r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|`[^`\n]{1,300}`'

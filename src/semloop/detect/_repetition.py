@@ -244,8 +244,8 @@ def _estimated_cost(calls: Sequence[Call], p: dict[str, Any]) -> float:
         if isinstance(reported, (int, float)) and not isinstance(reported, bool):
             total += float(reported)
             continue
-        total += (c.tokens("prompt_tokens") * p["usd_per_mtok_input"]
-                  + (c.tokens("completion_tokens") + c.tokens("reasoning_tokens"))
+        total += (c.prompt_tokens * p["usd_per_mtok_input"]
+                  + (c.completion_tokens + c.reasoning_tokens)
                   * p["usd_per_mtok_output"]) / 1e6
     return total
 

@@ -4,7 +4,6 @@ retrieved or tool content, and tool arguments made up out of nothing."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -144,15 +143,20 @@ _DESTINATION_KEY = re.compile(
     re.IGNORECASE)
 
 
-def _leaves(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+def _leaves(value: Any, key: str = "", out: list[tuple[str, Any]] | None = None,
+            ) -> list[tuple[str, Any]]:
+    """(key, value) of every scalar in ``value``, in order; a list's items keep its key."""
+    if out is None:
+        out = []
     if isinstance(value, dict):
         for k, v in value.items():
-            yield from _leaves(v, str(k))
+            _leaves(v, str(k), out)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _leaves(v, key)
+            _leaves(v, key, out)
     else:
-        yield key, value
+        out.append((key, value))
+    return out
 
 
 def _arg_identifiers(args: Any, small_int_max: int, tool: str = "") -> list[str]:

@@ -177,6 +177,24 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+_TOKEN_FIELDS = frozenset({"prompt_tokens", "completion_tokens", "reasoning_tokens"})
+
+
+def _count(sources: list[Mapping[str, Any]], name: str) -> int:
+    # The first source that holds a finite number for ``name`` gives it (response first).
+    for source in sources:
+        value = source.get(name)
+        if type(value) is int and -_EXACT <= value <= _EXACT:
+            return value  # what int(float(value)) gives, without the two conversions
+        number = _number(value)
+        if number is not None:
+            return int(number)
+    return 0
+
+
+_EXACT = 2**53  # every int up to this survives float() unchanged
+
+
 @dataclass(slots=True, eq=False)
 class Call:
     """One step: an LLM call, a tool call or a retrieval, with its response if recorded."""
@@ -194,6 +212,11 @@ class Call:
     failed: bool | None = None  # None = unknown (no response)
     error: str | None = None
     latency_ms: float | None = None
+    finish_reason: str = ""
+    # Read once by _build for LLM calls (several detectors sum them); 0 elsewhere.
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
     _args_key: str | None = field(default=None, repr=False)
     _parsed: Any = field(default=None, repr=False)
     _output_key: str | None = field(default=None, repr=False)
@@ -224,6 +247,7 @@ class Call:
         r = self.response
         if r is None:
             return
+        self.finish_reason = str(r.get("finish_reason") or "")
         if self.kind == "tool":
             self.output = _text(r.get("output"))
             err = r.get("error")
@@ -245,13 +269,10 @@ class Call:
             latency = max(0.0, (self.responded_at - self.called_at) * 1000.0)
         self.latency_ms = latency
 
-    # LLM helpers
-    @property
-    def finish_reason(self) -> str:
-        return str((self.response or {}).get("finish_reason") or "")
-
     def tokens(self, name: str) -> int:
         """``prompt_tokens``, ``completion_tokens`` or ``reasoning_tokens`` (response first)."""
+        if self.kind == "llm" and name in _TOKEN_FIELDS:
+            return getattr(self, name)  # type: ignore[no-any-return]
         cache = self._tokens
         if cache is None:
             cache = self._tokens = {}
@@ -409,6 +430,11 @@ def _build(run: Run) -> RunView:
             errored, status = p, "errored"
     for call in calls:
         call.finish()
+    for call in llms:
+        sources = [source for source in (call.response, call.request) if source]
+        call.prompt_tokens = _count(sources, "prompt_tokens")
+        call.completion_tokens = _count(sources, "completion_tokens")
+        call.reasoning_tokens = _count(sources, "reasoning_tokens")
     return RunView(run, calls, tools, llms, retrievals, started, completed, errored, status)
 
 

@@ -41,14 +41,14 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 def total_tokens(view: RunView) -> int:
     """Prompt + completion + reasoning tokens over the run's LLM calls."""
     return sum(
-        c.tokens("prompt_tokens") + c.tokens("completion_tokens") + c.tokens("reasoning_tokens")
+        c.prompt_tokens + c.completion_tokens + c.reasoning_tokens
         for c in view.llms
     )
 
 
 def prompt_series(view: RunView) -> list[tuple[int, int]]:
     """(step, prompt tokens) of each LLM call that reported them."""
-    return [(c.step, n) for c in view.llms if (n := c.tokens("prompt_tokens")) > 0]
+    return [(c.step, n) for c in view.llms if (n := c.prompt_tokens) > 0]
 
 
 def context_growth(view: RunView) -> float | None:
