@@ -101,15 +101,13 @@ def injection_matches(text: str) -> list[str]:
 # ASCII text a case-insensitive match is a substring of the lowercased text, so a few
 # substring tests rule most texts out at a tenth of the alternation's cost. Other text
 # goes to the regex: IGNORECASE also folds "ſ", "ı" and "İ" onto ASCII letters.
-_INJECTION_WORDS = ("ignore", "disregard", "forget", "override", "instruction", "anything",
-                    "system", "without", "jailbreak")
-
-
 def _may_inject(window: str) -> bool:
     if not window.isascii():
         return True
     low = window.lower()
-    return any(w in low for w in _INJECTION_WORDS) or ("you" in low and "now" in low)
+    return ("ignore" in low or "disregard" in low or "forget" in low or "override" in low
+            or "instruction" in low or "anything" in low or "system" in low
+            or "without" in low or "jailbreak" in low or ("you" in low and "now" in low))
 
 
 _QUOTED = re.compile(r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|`[^`\n]{1,300}`'
@@ -196,6 +194,10 @@ def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
     ``small_int_max``. Order of first appearance, no duplicates."""
     seen: dict[str, None] = {}
     text = _bounded(text)
+    if text.isascii() and text.isalnum():
+        # A plain word or number (most argument values): no pattern but _INT can match,
+        # and _INT only the whole text, as a digit run inside it touches a letter.
+        return [text] if text.isdigit() and (len(text) > 18 or int(text) > small_int_max) else []
     if not text or not _MAYBE_ID.search(text):
         return []
     for rx in _present(text):

@@ -76,8 +76,8 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     nothing: dict[tuple[str, str], list[int]] = {}
     for pos, call in enumerate(calls):
         groups.setdefault((call.name, call.key), []).append(pos)
-        if call.output_key is not None and is_empty_result(call.output):
-            nothing.setdefault((call.name, call.output_key), []).append(pos)
+        if call.output is not None and is_empty_result(call.output):
+            nothing.setdefault((call.name, call.output_key or ""), []).append(pos)
     best: list[Call] = []
     matched_on = ""
     for positions in groups.values():

@@ -4,6 +4,7 @@ retrieved or tool content, and tool arguments made up out of nothing."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -150,18 +151,29 @@ def _leaves(value: Any, key: str = "", out: list[tuple[str, Any]] | None = None,
         out = []
     if isinstance(value, dict):
         for k, v in value.items():
-            _leaves(v, str(k), out)
+            if isinstance(v, (dict, list, tuple)):
+                _leaves(v, str(k), out)
+            else:
+                out.append((str(k), v))
     elif isinstance(value, (list, tuple)):
         for v in value:
-            _leaves(v, key, out)
+            if isinstance(v, (dict, list, tuple)):
+                _leaves(v, key, out)
+            else:
+                out.append((key, v))
     else:
         out.append((key, value))
     return out
 
 
+@lru_cache(maxsize=256)
+def _is_writer(tool: str) -> bool:
+    return bool(_WRITER_TOOL.match(tool))
+
+
 def _arg_identifiers(args: Any, small_int_max: int, tool: str = "") -> list[str]:
     found: dict[str, None] = {}
-    writer = bool(_WRITER_TOOL.match(tool))
+    writer = _is_writer(tool)
     for key, leaf in _leaves(args):
         if isinstance(leaf, bool) or leaf is None:
             continue

@@ -156,7 +156,14 @@ def is_empty_result(text: str | None) -> bool:
             return _empty_data(json.loads(stripped))
         except ValueError:
             pass
-    return len(stripped) <= 200 and bool(_NO_RESULTS.search(stripped))
+    if len(stripped) > 200:
+        return False
+    if stripped.isascii():
+        # Every wording of "nothing" holds "0", "no" or "zero"; most answers hold none.
+        low = stripped.lower()
+        if "0" not in low and "no" not in low and "zero" not in low:
+            return False
+    return bool(_NO_RESULTS.search(stripped))
 
 
 def _text(value: Any) -> str | None:
