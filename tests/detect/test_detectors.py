@@ -3,12 +3,17 @@ evidence, parameters, the cross-run HANDOFF_CONTEXT_LOSS and the lexical AGENT_L
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from semloop.detect import DETECTORS, DetectorConfig, detect_handoff, ratio_confidence
+from semloop.detect._repetition import _metric_tree
+from semloop.events import Event
 from semloop.lexical import LexicalLoopDetection
 
 from .builder import RunBuilder, healthy
+from .corpus import build
 
 
 @pytest.mark.parametrize(("observed", "threshold", "expected"), [
@@ -205,3 +210,29 @@ def test_a_quoted_attack_is_cited_not_made() -> None:
     s_made = DETECTORS["PROMPT_INJECTION_SIGNAL"](made)
     assert s_cited is not None and s_cited.confidence == 0.6 and s_cited.evidence["quoted"]
     assert s_made is not None and s_made.confidence == 0.85 and not s_made.evidence["quoted"]
+
+
+def _without_metadata(span: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in span.items() if k != "metadata"}
+    out["children"] = [_without_metadata(c) for c in span["children"]]
+    return out
+
+
+def test_agent_loop_scores_the_same_tree_as_to_trace() -> None:
+    # AGENT_LOOP hands the lexical metric plain dicts instead of run.to_trace(): they must
+    # be the very tree to_trace gives (less metadata), orphan responses and nesting included.
+    b = RunBuilder(input_text="find order 7")
+    b.llm("plan").tool("search", {"q": "7"}, "[]").retrieval("orders", "order 7: shipped")
+    b.tool("fetch", {"u": 1}, respond=False).tool("fetch", {"u": 2}, "two").llm(None)
+    b.tool("search", {"q": "7"}, "[]").llm("done")
+    runs = [case.run for case in build()] + [b.running()]
+    orphan = b.complete()
+    orphan.events.insert(2, Event(event_type="retrieval.responded", run_id=orphan.run_id,
+                                  agent_id=orphan.agent_id, step_index=1, timestamp=0.0,
+                                  payload={"content": "stray"}))
+    orphan.events.insert(2, Event(event_type="tool.responded", run_id=orphan.run_id,
+                                  agent_id=orphan.agent_id, step_index=1, timestamp=0.0,
+                                  payload={"tool_name": "lost", "output": None}))
+    runs.append(orphan)
+    for run in runs:
+        assert _metric_tree(run) == _without_metadata(run.to_trace().root.to_dict())

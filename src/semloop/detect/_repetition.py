@@ -293,6 +293,54 @@ RUNAWAY_ITERATION = Detector(
 )
 
 
+def _open_span(children: list[dict[str, Any]], open_calls: dict[str, list[dict[str, Any]]],
+               key: str, kind: str, name: str, given: Any) -> None:
+    span = {"type": kind, "name": name, "input": given, "output": "", "children": []}
+    children.append(span)
+    open_calls.setdefault(key, []).append(span)
+
+
+def _answered(children: list[dict[str, Any]], open_calls: dict[str, list[dict[str, Any]]],
+              key: str, kind: str, name: str, output: Any) -> None:
+    pending = open_calls.get(key)
+    if pending:
+        pending.pop()["output"] = output
+        return
+    children.append({"type": kind, "name": name, "input": "", "output": output,
+                     "children": []})
+
+
+def _metric_tree(run: Run) -> dict[str, Any]:
+    """``run.to_trace().root.to_dict()`` without the metadata, which the lexical metric does
+    not read: the same spans in the same order, a response paired with the latest open
+    call of its kind, at a fifth of the cost of building and converting Span objects.
+    ``tests/detect`` checks it against ``to_trace`` itself."""
+    children: list[dict[str, Any]] = []
+    open_calls: dict[str, list[dict[str, Any]]] = {}
+    for event in run.events:
+        kind = event.event_type
+        p = event.payload
+        if kind == "llm.called":
+            _open_span(children, open_calls, "llm", "llm", str(p.get("model") or "llm"),
+                       p.get("prompt", ""))
+        elif kind == "llm.responded":
+            _answered(children, open_calls, "llm", "llm", "llm", p.get("output", ""))
+        elif kind == "tool.called":
+            name = str(p.get("tool_name") or "tool")
+            _open_span(children, open_calls, "tool:" + name, "tool", name, p.get("args", ""))
+        elif kind == "tool.responded":
+            name = str(p.get("tool_name") or "tool")
+            _answered(children, open_calls, "tool:" + name, "tool", name, p.get("output", ""))
+        elif kind == "retrieval.called":
+            _open_span(children, open_calls, "retrieval", "retriever",
+                       str(p.get("index_name") or "retrieval"), p.get("query", ""))
+        elif kind == "retrieval.responded":
+            _answered(children, open_calls, "retrieval", "retriever", "retriever",
+                      p.get("content", ""))
+    return {"type": "agent", "name": run.agent_id, "input": run.user_input, "output": "",
+            "children": children}
+
+
 def _loop_floor(repeats_possible: bool, stagnation_possible: bool) -> float:
     """The lowest lexical loop score a run can get (call-graph cycles score 1.0)."""
     from ..lexical import WEIGHTS, combine_scores
@@ -334,7 +382,7 @@ def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signa
     metric = LexicalLoopDetection(
         threshold=p["threshold"], repetition_threshold=p["repetition_threshold"],
         similarity_threshold=p["similarity_threshold"])
-    result = metric.measure(run.to_trace())
+    result = metric.measure(_metric_tree(run))
     if not result.flags_loop(p["threshold"]):
         return None
     # Name the steps that repeat: identical tool calls if any, else the LLM steps.
