@@ -29,6 +29,13 @@ def threshold_from(
     return static, "static"
 
 
+def _inflation(default: float, measure: str) -> Param:
+    """The baselined detectors' shared knob, with one range: how far above the agent's P75
+    ``measure`` a run must go to fire."""
+    return Param("inflation", default, f"fire above this multiple of the agent's P75 {measure}",
+                 1.0, 100.0)
+
+
 def _slow_step(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     static = {"tool": p["tool_ms"], "llm": p["llm_ms"], "retrieval": p["retrieval_ms"]}
@@ -56,8 +63,7 @@ SLOW_STEP = Detector(
     name="SLOW_STEP",
     check=_slow_step,
     params=(
-        Param("inflation", 2.0, "fire above this multiple of the agent's P75 step latency",
-              1.0, 100.0),
+        _inflation(2.0, "step latency"),
         Param("tool_ms", 15_000.0, "static tool threshold before the baseline exists",
               1.0, 3_600_000.0),
         Param("llm_ms", 30_000.0, "static LLM threshold before the baseline exists",
@@ -103,7 +109,7 @@ CONTEXT_BLOAT = Detector(
               "exists", 1.0, 1000.0),
         Param("min_calls", 3, "LLM calls with prompt tokens needed", 2, 10_000),
         Param("min_last_tokens", 2000, "the last prompt must be at least this big", 0, 10_000_000),
-        Param("inflation", 2.0, "fire above this multiple of the agent's P75 growth", 1.0, 100.0),
+        _inflation(2.0, "growth"),
     ),
     severity="MEDIUM",
     rule="prompt tokens grow from the first LLM call to the last by more than inflation × the "
@@ -132,8 +138,7 @@ STEP_COUNT_INFLATION = Detector(
     name="STEP_COUNT_INFLATION",
     check=_step_count_inflation,
     params=(
-        Param("inflation", 2.0, "fire above this multiple of the agent's P75 step count",
-              1.0, 100.0),
+        _inflation(2.0, "step count"),
         Param("min_steps", 5, "runs shorter than this never fire", 1, 100_000),
     ),
     severity="MEDIUM",
@@ -172,7 +177,7 @@ REASONING_STALL = Detector(
     params=(
         Param("ratio", 4.0, "static LLM:tool call ratio before the baseline exists", 1.0, 1000.0),
         Param("min_llm_calls", 5, "LLM calls needed", 1, 100_000),
-        Param("inflation", 2.0, "fire above this multiple of the agent's P75 ratio", 1.0, 100.0),
+        _inflation(2.0, "ratio"),
     ),
     severity="MEDIUM; HIGH when the run did not end normally (stalled)",
     rule="LLM calls per tool call exceed inflation × the agent's P75 (static fallback: ≥ 4)",
@@ -203,7 +208,7 @@ COST_SPIKE = Detector(
     name="COST_SPIKE",
     check=_cost_spike,
     params=(
-        Param("inflation", 3.0, "fire above this multiple of the agent's P75 tokens", 1.0, 100.0),
+        _inflation(3.0, "tokens"),
         Param("static_tokens", 50_000, "static token threshold before the baseline exists",
               1, 10**12),
         Param("min_llm_calls", 1, "LLM calls needed", 1, 100_000),
@@ -236,8 +241,7 @@ SESSION_LATENCY = Detector(
     name="SESSION_LATENCY",
     check=_session_latency,
     params=(
-        Param("inflation", 3.0, "fire above this multiple of the agent's P75 duration",
-              1.0, 100.0),
+        _inflation(3.0, "duration"),
         Param("static_s", 300.0, "static duration threshold (seconds) before the baseline exists",
               1.0, 86_400.0 * 7),
         Param("min_events", 2, "events needed", 2, 100_000),
