@@ -4,7 +4,6 @@ multiplier, the hard overrides and shadow mode."""
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -55,13 +54,16 @@ def hard_override(run: Run) -> tuple[str, str, float] | None:
     consecutive tool failures at the tail → HIGH @ 0.95. The CRITICAL rule wins.
     """
     view = view_of(run)
-    by_tool: dict[str, Counter[str]] = {}
+    by_tool: dict[str, dict[str, int]] = {}
     for call in view.tools:
-        by_tool.setdefault(call.name, Counter())[call.key] += 1
+        counts = by_tool.get(call.name)
+        if counts is None:
+            counts = by_tool[call.name] = {}
+        counts[call.key] = counts.get(call.key, 0) + 1
     for counts in by_tool.values():
         total = sum(counts.values())
         if total >= OVERRIDE_SAME_TOOL_CALLS and \
-                counts.most_common(1)[0][1] / total >= OVERRIDE_IDENTICAL_SHARE:
+                max(counts.values()) / total >= OVERRIDE_IDENTICAL_SHARE:
             return "identical_tool_calls", Severity.CRITICAL, 0.98
     tail = 0
     for call in reversed(view.tools):

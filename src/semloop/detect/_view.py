@@ -73,7 +73,8 @@ def _canon(value: Any) -> str:
     if kind is str:
         return repr(_collapse(value))
     if kind is dict or isinstance(value, Mapping):
-        items = sorted([(str(k), _canon(v)) for k, v in value.items()])
+        items = sorted([(str(k), repr(_collapse(v)) if type(v) is str else _canon(v))
+                        for k, v in value.items()])
         return "{" + ",".join([f"{k!r}:{v}" for k, v in items]) + "}"
     if kind is list or kind is tuple or isinstance(value, (list, tuple)):
         return "[" + ",".join([_canon(v) for v in value]) + "]"
@@ -178,7 +179,9 @@ def _text(value: Any) -> str | None:
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if type(value) is float:  # the common case: float() of a float is itself
+        return value if math.isfinite(value) else None
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     number = float(value)
     return number if math.isfinite(number) else None
@@ -191,6 +194,8 @@ def _count(sources: list[Mapping[str, Any]], name: str) -> int:
     # The first source that holds a finite number for ``name`` gives it (response first).
     for source in sources:
         value = source.get(name)
+        if value is None:
+            continue
         if type(value) is int and -_EXACT <= value <= _EXACT:
             return value  # what int(float(value)) gives, without the two conversions
         number = _number(value)
