@@ -124,6 +124,10 @@ def injection_markers(text: str) -> list[str]:
     if not text:
         return []
     window = scan_window(text)
+    # A role prefix needs its colon, a tag "INST]" or "<<": literal characters that no
+    # case folding produces, so text without them is ruled out before any regex.
+    if ":" not in window and "INST]" not in window and "<<" not in window:
+        return []
     if not _ANY_MARKER.search(window):
         return []
     return [name for name, rx in _MARKERS if rx.search(window)]
@@ -218,7 +222,8 @@ def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
 def opaque_token(value: str) -> bool:
     """A no-space string that looks like an id (mixes letters and digits), not a word
     and not a timestamp."""
-    return bool(_TOKEN.match(value)) and not _DATE.fullmatch(value)
+    # _TOKEN needs five characters; most argument values are shorter words and numbers.
+    return len(value) >= 5 and bool(_TOKEN.match(value)) and not _DATE.fullmatch(value)
 
 
 def entities(text: str) -> list[str]:

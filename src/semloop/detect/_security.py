@@ -166,9 +166,15 @@ def _leaves(value: Any, key: str = "", out: list[tuple[str, Any]] | None = None,
     return out
 
 
+# Tool names and argument keys come from a small vocabulary: each is judged once.
 @lru_cache(maxsize=256)
 def _is_writer(tool: str) -> bool:
     return bool(_WRITER_TOOL.match(tool))
+
+
+@lru_cache(maxsize=1024)
+def _is_quantity(key: str) -> bool:
+    return bool(_QUANTITY_KEY.search(key))
 
 
 def _arg_identifiers(args: Any, small_int_max: int, tool: str = "") -> list[str]:
@@ -180,8 +186,7 @@ def _arg_identifiers(args: Any, small_int_max: int, tool: str = "") -> list[str]
         if writer and _DESTINATION_KEY.match(key):
             continue
         if isinstance(leaf, (int, float)):
-            if (isinstance(leaf, int) and leaf > small_int_max
-                    and not _QUANTITY_KEY.search(key)):
+            if isinstance(leaf, int) and leaf > small_int_max and not _is_quantity(key):
                 found.setdefault(str(leaf), None)
             continue
         if not isinstance(leaf, str):
