@@ -197,8 +197,7 @@ def _cost_spike(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signa
     assert threshold is not None
     if tokens <= threshold:
         return None
-    heavy = sorted(view.llms, key=lambda c: -(c.prompt_tokens
-                                               + c.completion_tokens))[:3]
+    heavy = sorted(view.llms, key=lambda c: -(c.prompt_tokens + c.completion_tokens))[:3]
     return signal(run, "COST_SPIKE", Severity.MEDIUM, ratio_confidence(tokens, threshold),
                   [c.step for c in heavy], total_tokens=tokens, threshold=round(threshold, 1),
                   threshold_source=source)

@@ -40,10 +40,7 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 
 def total_tokens(view: RunView) -> int:
     """Prompt + completion + reasoning tokens over the run's LLM calls."""
-    return sum(
-        c.prompt_tokens + c.completion_tokens + c.reasoning_tokens
-        for c in view.llms
-    )
+    return sum(c.prompt_tokens + c.completion_tokens + c.reasoning_tokens for c in view.llms)
 
 
 def prompt_series(view: RunView) -> list[tuple[int, int]]:
