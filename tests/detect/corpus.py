@@ -445,8 +445,18 @@ def build() -> list[Case]:
              fires={"AGENT_LOOP", "TOOL_LOOP"}),
         Case("lexical: three repeated polls are not enough", _polling(["queued"] * 3).running(),
              quiet={"AGENT_LOOP"}),
+        Case("lexical loop whose arguments differ only in type (1 vs '1' collide in the metric)",
+             _b().llm(_THOUGHT).tool("get_ticket", '{"id": 1}', "open")  # JSON text, as
+             .llm(_THOUGHT).tool("get_ticket", '{"id": "1"}', "open")  # semloop's SDK sends
+             .llm(_THOUGHT).tool("get_ticket", '{"id": 1}', "open").llm(_THOUGHT).running(),
+             fires={"AGENT_LOOP"}),
     ]
     return cases
+
+
+_THOUGHT = ("I still need the ticket details before I can answer, so I will fetch the ticket "
+            "again and read its status field carefully this time, checking every field that "
+            "the customer mentioned in the original request before replying to them.")
 
 
 def _abc(times: int) -> RunBuilder:
