@@ -20,6 +20,11 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 export DEEPEVAL_TELEMETRY_OPT_OUT=1 DEEPEVAL_DISABLE_DOTENV=1 HF_HUB_OFFLINE=1
+
+# Lint and types first: a failure here fails the run as loudly as a failing test.
+echo "ruff:" && .venv/bin/ruff check --quiet . && echo "  clean"
+echo "mypy --strict:" && .venv/bin/mypy --no-error-summary && echo "  clean"
+
 set +e
 .venv/bin/python -m pytest "$@"
 status=$?
