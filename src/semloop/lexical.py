@@ -29,6 +29,7 @@ __all__ = [
     "MIN_MEANINGFUL_WORDS",
     "STOP_WORDS",
     "WEIGHTS",
+    "call_key",
     "LexicalLoopDetection",
     "LoopResult",
     "combine_scores",
@@ -117,7 +118,9 @@ def flatten(root: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
     return spans
 
 
-def _call_key(span: Mapping[str, Any]) -> tuple[Any, tuple[str, ...] | tuple[tuple[str, str], ...]]:
+def call_key(span: Mapping[str, Any]) -> tuple[Any, tuple[str, ...] | tuple[tuple[str, str], ...]]:
+    """The key deepeval counts a tool call under: its name and its arguments, parsed from
+    JSON text when they parse, with every value passed through ``str()``."""
     value = span.get("input", {})
     if isinstance(value, str):
         # deepeval keeps any string it cannot parse (even one nested too deep) as it is.
@@ -136,7 +139,7 @@ def score_tool_repetition(
         return 1.0, "No tool spans found."
     counts: dict[Any, int] = {}
     for span in tool_spans:
-        key = _call_key(span)
+        key = call_key(span)
         counts[key] = counts.get(key, 0) + 1
     # max() keeps the first of equal counts, i.e. the first call seen in pre-order.
     (name, _), count = max(counts.items(), key=lambda item: item[1])

@@ -351,27 +351,28 @@ def _loop_floor(repeats_possible: bool, stagnation_possible: bool) -> float:
 
 
 def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
-    from ..lexical import MIN_MEANINGFUL_WORDS, LexicalLoopDetection
+    from ..lexical import MIN_MEANINGFUL_WORDS, LexicalLoopDetection, call_key
 
     view = view_of(run)
     if len(view.calls) < 2:
         return None
     # Skip the metric when it cannot flag the run. Run.to_trace()
     # gives a flat tree (calls under one agent span), so call-graph cycles score 1.0;
-    # and the metric's repetition key is (name, arguments), so if no tool NAME is called
-    # repetition_threshold times, tool repetition scores 1.0 too. (Our own argument key
-    # is no bound: the metric stringifies values, so {"id": 1} and {"id": "1"} collide
-    # there and not here.) If even total reasoning stagnation (0.0) cannot then pull the
-    # score below threshold, the metric's answer is already known.
+    # and tool repetition is counted here under the metric's own key (our argument key is
+    # no bound on it: the metric stringifies values, so {"id": 1} and {"id": "1"} collide
+    # there and not here), for the same spans _metric_tree builds: a call's raw args, ""
+    # for a response without a call. If even total reasoning stagnation (0.0) cannot then
+    # pull the score below threshold, the metric's answer is already known.
     # Likewise stagnation compares adjacent LLM outputs of ≥ MIN_MEANINGFUL_WORDS words:
     # without such a pair (counting every word, an upper bound) it scores 1.0.
     by_key: dict[tuple[str, str], list[int]] = {}
-    by_name: dict[str, int] = {}
+    metric_counts: dict[Any, int] = {}
     for c in view.tools:
         by_key.setdefault((c.name, c.key), []).append(c.step)
-        by_name[c.name] = by_name.get(c.name, 0) + 1
+        k = call_key({"name": c.name, "input": c.request.get("args", "")})
+        metric_counts[k] = metric_counts.get(k, 0) + 1
     repeated = max(by_key.values(), key=len, default=[])
-    repeats_possible = max(by_name.values(), default=0) >= p["repetition_threshold"]
+    repeats_possible = max(metric_counts.values(), default=0) >= p["repetition_threshold"]
     # The floor with total stagnation first: when even that cannot flag the run, the
     # LLM outputs need not be read (most runs repeat no call).
     if _loop_floor(repeats_possible, True) >= p["threshold"]:
