@@ -72,6 +72,8 @@ def agent_version(system_prompt: str | None, model: str | None, tools: Iterable[
 
 def _text(raw: Mapping[str, Any], name: str, *, required: bool) -> str | None:
     value = raw.get(name)
+    if type(value) is str and value:  # the common case, first: ingest validates every event
+        return value
     if value is None or value == "":
         if required:
             raise EventFormatError("is required", field=name)
@@ -115,21 +117,21 @@ class Event:
     @classmethod
     def from_dict(cls, raw: Any) -> Event:
         """Validate one event from the wire; :class:`EventFormatError` names the bad field."""
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             raise EventFormatError(f"an event must be a JSON object, not {type(raw).__name__}")
         event_type = _text(raw, "event_type", required=True)
         assert event_type is not None
         if event_type not in EVENT_TYPES:
             raise EventFormatError(f"unknown event type {event_type!r}", field="event_type")
         step = raw.get("step_index", 0)
-        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        if type(step) is not int or step < 0:  # bool is not int here, as it should not be
             raise EventFormatError("must be a non-negative integer", field="step_index")
         ts = raw.get("timestamp")
         if (isinstance(ts, bool) or not isinstance(ts, (int, float))
                 or not math.isfinite(ts) or ts < 0):
             raise EventFormatError("must be epoch seconds (a finite number)", field="timestamp")
         payload = raw.get("payload") or {}
-        if not isinstance(payload, Mapping):
+        if type(payload) is not dict and not isinstance(payload, Mapping):
             raise EventFormatError("must be an object", field="payload")
         event_id = _text(raw, "event_id", required=False) or uuid.uuid4().hex
         return cls(
