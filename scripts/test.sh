@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: makes .venv, installs semloop with its
-# dev extra, installs and starts a throwaway PostgreSQL (Debian's package) and Chromium
-# where this machine lacks them, then runs pytest. Extra arguments go to pytest.
+# dev extra, installs (where this machine lacks it) and starts a throwaway PostgreSQL from
+# Debian's package, runs ruff and mypy, then pytest. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_venv.sh
@@ -13,11 +13,6 @@ if [ -z "${SEMLOOP_TEST_POSTGRES_URL:-}" ]; then
   start_postgres
 fi
 export SEMLOOP_TEST_POSTGRES_URL
-
-# Chromium for the dashboard tests.
-if ! command -v chromium >/dev/null 2>&1; then
-  apt_install chromium chromium-driver
-fi
 
 export DEEPEVAL_TELEMETRY_OPT_OUT=1 DEEPEVAL_DISABLE_DOTENV=1 HF_HUB_OFFLINE=1
 
