@@ -17,6 +17,7 @@ from .._exceptions import ConfigError, MissingExtraError, TraceFormatError
 from ..detect import Baseline, DetectorConfig, load_config, run_detectors
 from ..events import Run, Signal
 from ..ingest.formats import FORMATS, Result, convert
+from ._progress import progress
 
 __all__ = ["detect_file", "register"]
 
@@ -50,7 +51,7 @@ def detect_file(
     result = _read(path, format)
     baselines = _baselines(result.runs) if with_baseline else {}
     found = []
-    for run in result.runs:
+    for run in progress(result.runs, f"detecting in {path.name}"):
         baseline = baselines.get((run.agent_id, run.agent_version))
         found.append((run, run_detectors(run, config, baseline)))
     errors = [e if e.source else e.located(source=str(path)) for e in result.rejected]

@@ -10,8 +10,12 @@ import typer
 from .._exceptions import EventFormatError, SemloopError, TraceFormatError
 from ..events import Run
 from ..ingest.formats import FORMATS, Result, convert
+from ._progress import progress
 
 __all__ = ["register"]
+
+#: Events stored per transaction; a big file shows a progress bar over these.
+_CHUNK = 2_000
 
 _FORMAT_HELP = f"Format of the files: auto (detect from the content) or {', '.join(FORMATS)}."
 
@@ -67,7 +71,11 @@ def import_files(
                 continue
             runs = _check(result) if store is not None else result.runs
             events = [e for run in runs for e in run.events]
-            stored = store.add_events(org_id, events) if store is not None and events else 0
+            stored = 0
+            if store is not None:
+                chunks = [events[i:i + _CHUNK] for i in range(0, len(events), _CHUNK)]
+                for chunk in progress(chunks, f"storing {path.name}", at_least=5):
+                    stored += store.add_events(org_id, chunk)
             where = "" if store is None else f", {stored} new"
             typer.echo(f"{path}: {result.format}: {_n(len(runs), 'run')}, "
                        f"{_n(len(events), 'event')}{where}"
