@@ -16,9 +16,14 @@ export SEMLOOP_TEST_POSTGRES_URL
 
 export DEEPEVAL_TELEMETRY_OPT_OUT=1 DEEPEVAL_DISABLE_DOTENV=1 HF_HUB_OFFLINE=1
 
-# Lint and types first: a failure here fails the run as loudly as a failing test.
-echo "ruff:" && .venv/bin/ruff check --quiet . && echo "  clean"
-echo "mypy --strict:" && .venv/bin/mypy --no-error-summary && echo "  clean"
+# Lint and types first: a failure here fails the run as loudly as a failing test
+# (plain commands under `set -e`; inside an && chain a failure would not stop the script).
+echo "ruff:"
+.venv/bin/ruff check --quiet .
+echo "  clean"
+echo "mypy --strict:"
+.venv/bin/mypy --no-error-summary
+echo "  clean"
 
 set +e
 .venv/bin/python -m pytest "$@"
