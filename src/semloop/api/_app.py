@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
@@ -15,7 +16,7 @@ from ..settings import Settings
 from ..store import Store
 from . import runs
 from ._auth import KeyCache, require_org
-from ._schemas import Health
+from ._schemas import ErrorBody, Health
 
 __all__ = ["create_app"]
 
@@ -44,7 +45,8 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
         where = ".".join(str(p) for p in first.get("loc", ()))
         return JSONResponse({"detail": f"{where}: {first.get('msg')}"}, status_code=400)
 
-    @app.get("/health", response_model=Health, tags=["health"], summary="Liveness and database")
+    @app.get("/health", response_model=Health, tags=["health"], summary="Liveness and database",
+             responses={503: {"model": ErrorBody, "description": "the database did not answer"}})
     async def health() -> Any:
         await run_in_threadpool(store.count_events, "")  # a round trip to the database
         return {"status": "ok", "database": store.dialect.value}
@@ -56,4 +58,37 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
 
     app.include_router(ingest.router)
     app.include_router(runs.router)
+    _declare_real_errors_only(app)
     return app
+
+
+def _declare_real_errors_only(app: FastAPI) -> None:
+    """Drop the 422 ``HTTPValidationError`` FastAPI declares on every route with parameters.
+
+    Our handler answers a failed validation with 400 and an ``ErrorBody``, so that 422 body
+    never happens; a schema promising it misleads clients and schema-driven tests.
+    """
+    generate = app.openapi  # builds the schema once, then returns the cached one
+
+    def openapi() -> dict[str, Any]:
+        first = app.openapi_schema is None
+        schema = generate()
+        if first:
+            _drop_validation_422(schema)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _drop_validation_422(schema: dict[str, Any]) -> None:
+    phantom = {"$ref": "#/components/schemas/HTTPValidationError"}
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.get("responses", {})
+            body = responses.get("422", {}).get("content", {}).get("application/json", {})
+            if body.get("schema") == phantom:
+                del responses["422"]
+    if "HTTPValidationError" not in json.dumps(schema.get("paths", {})):
+        components = schema.get("components", {}).get("schemas", {})
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 import zlib
 from typing import Any
 
 from fastapi import HTTPException, Request
 
-__all__ = ["parse_json", "read_body"]
+__all__ = ["Unstorable", "parse_json", "read_body"]
 
 
 def _too_large(limit: int) -> HTTPException:
@@ -43,10 +45,65 @@ async def read_body(request: Request, limit: int) -> bytes:
     return body
 
 
-def parse_json(body: bytes) -> Any:
-    """The JSON document in ``body``; 400 saying where it broke if it is not JSON."""
+class Unstorable:
+    """Stands in for a JSON number no database stores: ``NaN``, ``±Infinity``, a float past
+    1.8e308, an integer past Python's 4300-digit conversion limit.
+
+    Being neither int nor float, it fails the typed event fields on its own, and a payload
+    holding one is refused by :func:`semloop.ingest.router` for that one event only.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text if len(text) <= 24 else f"{text[:12]}…({len(text)} characters)"
+
+    def __repr__(self) -> str:
+        return f"Unstorable({self.text!r})"
+
+
+#: A ``\uD800``-``\uDFFF`` escape: the only way a UTF-8 body yields an unpaired surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+class _Numbers:
+    """json.loads hooks that swap unstorable numbers for :class:`Unstorable` and say so."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def constant(self, name: str) -> Unstorable:
+        self.seen = True
+        return Unstorable(name)
+
+    def float(self, text: str) -> float | Unstorable:
+        value = float(text)
+        if math.isinf(value):
+            self.seen = True
+            return Unstorable(text)
+        return value
+
+    def int(self, text: str) -> int | Unstorable:
+        if len(text.lstrip("-")) > 4000:  # under the interpreter's 4300-digit limit
+            self.seen = True
+            return Unstorable(text)
+        return int(text)
+
+
+def parse_json(body: bytes) -> tuple[Any, bool]:
+    """The JSON document in ``body``, and whether it may hold values no database stores
+    (:class:`Unstorable` numbers, unpaired surrogates); 400 saying where it broke."""
+    numbers = _Numbers()
     try:
-        return json.loads(body)
+        try:
+            doc = json.loads(body, parse_constant=numbers.constant, parse_float=numbers.float)
+        except ValueError as exc:
+            if isinstance(exc, (UnicodeDecodeError, json.JSONDecodeError)):
+                raise
+            # Only an integer past the conversion limit gets here: parse again, paying a
+            # hook per integer, so that just the event holding it is refused.
+            doc = json.loads(body, parse_constant=numbers.constant, parse_float=numbers.float,
+                             parse_int=numbers.int)
     except UnicodeDecodeError as exc:
         raise HTTPException(400, f"request body is not UTF-8 text: {exc.reason}") from None
     except json.JSONDecodeError as exc:
@@ -54,3 +111,6 @@ def parse_json(body: bytes) -> Any:
             400,
             f"request body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
         ) from None
+    except RecursionError:
+        raise HTTPException(400, "request body is nested too deeply to parse") from None
+    return doc, numbers.seen or _SURROGATE_ESCAPE.search(body) is not None

@@ -34,7 +34,8 @@ def run_body(run: Run, signals: list[Signal]) -> dict[str, Any]:
 @router.get(
     "/v1/runs/{run_id}",
     response_model=RunOut,
-    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody},
+               503: {"model": ErrorBody, "description": "the database failed; retry"}},
     summary="One run: its events in order and the signals found in it",
 )
 async def get_run(run_id: str, request: Request, org_id: str = Depends(require_org)) -> Any:

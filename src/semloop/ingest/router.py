@@ -5,6 +5,7 @@ Both store what is valid and report what is not: one bad event never costs its b
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
@@ -14,31 +15,44 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from .._exceptions import EventFormatError, TraceFormatError
 from ..api._auth import bearer, org_for_key, require_org, store_of, unauthorized
-from ..api._body import parse_json, read_body
+from ..api._body import Unstorable, parse_json, read_body
 from ..api._schemas import ErrorBody, IngestResult
-from ..events import Event
+from ..events import EVENT_TYPES, Event
 from ..settings import Settings
-from ..store import check_event
+from ..store import LIMITS, check_event
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["ingest"])
 
+def _text_schema(name: str, *, required: bool) -> dict[str, Any]:
+    # The store's column widths, so a schema-valid event is one the store can hold.
+    schema: dict[str, Any] = {"type": "string", "maxLength": LIMITS[name]}
+    if required:
+        schema["minLength"] = 1  # an empty string counts as missing
+        return schema
+    return {"type": ["string", "null"], "maxLength": LIMITS[name]}
+
+
+# What Event.from_dict and check_event accept, stated exactly: clients (and the fuzz tests)
+# can trust that an event valid by this schema is stored, and one invalid by it is rejected.
 _EVENT_SCHEMA = {
     "type": "object",
     "required": ["event_type", "run_id", "agent_id", "timestamp"],
     "properties": {
-        "event_type": {"type": "string", "examples": ["tool.called"]},
-        "run_id": {"type": "string"},
-        "agent_id": {"type": "string"},
-        "agent_version": {"type": "string"},
-        "step_index": {"type": "integer", "minimum": 0},
-        "timestamp": {"type": "number", "description": "epoch seconds"},
-        "payload": {"type": "object"},
-        "parent_run_id": {"type": ["string", "null"]},
-        "trace_id": {"type": ["string", "null"]},
-        "conversation_id": {"type": ["string", "null"]},
-        "event_id": {"type": "string", "description": "de-duplicates replays"},
+        "event_type": {**_text_schema("event_type", required=True),
+                       "enum": sorted(EVENT_TYPES), "examples": ["tool.called"]},
+        "run_id": _text_schema("run_id", required=True),
+        "agent_id": _text_schema("agent_id", required=True),
+        "agent_version": _text_schema("agent_version", required=False),
+        "step_index": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
+        "timestamp": {"type": "number", "minimum": 0, "description": "epoch seconds"},
+        "payload": {"type": ["object", "null"]},
+        "parent_run_id": _text_schema("parent_run_id", required=False),
+        "trace_id": _text_schema("trace_id", required=False),
+        "conversation_id": _text_schema("conversation_id", required=False),
+        "event_id": {**_text_schema("event_id", required=False),
+                     "description": "de-duplicates replays; absent or empty: a fresh id"},
     },
 }
 _ENVELOPE_SCHEMA = {
@@ -46,9 +60,15 @@ _ENVELOPE_SCHEMA = {
     "required": ["events"],
     "properties": {
         "api_key": {"type": "string", "description": "used when no Authorization header"},
-        "agent_id": {"type": "string", "description": "ignored; each event names its agent"},
+        # No type: the server never reads it, so a batch is never refused over it.
+        "agent_id": {"description": "ignored; each event names its agent"},
         "events": {"type": "array", "items": _EVENT_SCHEMA},
     },
+}
+_OTLP_JSON_SCHEMA = {
+    "type": "object",
+    "required": ["resourceSpans"],
+    "properties": {"resourceSpans": {"type": "array", "items": {"type": "object"}}},
 }
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 401, 413, 415, 503)
@@ -60,18 +80,66 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
-def _validate(raw_events: list[Any]) -> tuple[list[Event], list[dict[str, Any]]]:
+def _validate(raw_events: list[Any], *, suspect: bool,
+              ) -> tuple[list[Event], list[dict[str, Any]]]:
+    """Valid events, and the rest by index and field. ``suspect``: the body may hold values
+    no database stores, so walk each event for them (the common batch is spared the walk)."""
     valid: list[Event] = []
     rejected: list[dict[str, Any]] = []
     for index, raw in enumerate(raw_events):
         try:
             event = Event.from_dict(raw)
             check_event(event)
+            if suspect:
+                _check_storable(event)
         except EventFormatError as exc:
             rejected.append({"index": index, "field": exc.field, "reason": exc.message})
         else:
             valid.append(event)
     return valid, rejected
+
+
+_SURROGATE = "holds an unpaired surrogate (a lone \\ud800-\\udfff escape), which is not text"
+
+
+def _check_storable(event: Event) -> None:
+    """EventFormatError for what the store cannot hold on every database: unpaired
+    surrogates (no UTF-8 form) and NaN or infinite numbers (JSONB refuses them).
+
+    Left to the store, one such event fails the whole batch's transaction.
+    """
+    for name in LIMITS:
+        value = getattr(event, name)
+        if value and not _is_text(value):
+            raise EventFormatError(_SURROGATE, field=name)
+    stack: list[Any] = [event.payload]
+    while stack:  # iterative: the parser allows nesting deeper than our own stack would
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if isinstance(key, str) and not _is_text(key):
+                    raise EventFormatError(_SURROGATE, field="payload")
+                stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            if not _is_text(item):
+                raise EventFormatError(_SURROGATE, field="payload")
+        elif isinstance(item, Unstorable) or (isinstance(item, float)
+                                              and not math.isfinite(item)):
+            shown = item.text if isinstance(item, Unstorable) else repr(item)
+            raise EventFormatError(f"holds the number {shown}, which JSON cannot store",
+                                   field="payload")
+
+
+def _is_text(value: str) -> bool:
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @router.post(
@@ -92,7 +160,7 @@ async def ingest(
     body = await read_body(request, _settings(request).max_body_bytes)
     # A header key is checked before parsing, so strangers learn nothing about the body.
     org_id = await org_for_key(request, credentials.credentials) if credentials else None
-    envelope = parse_json(body)
+    envelope, suspect = parse_json(body)
     if not isinstance(envelope, dict):
         raise HTTPException(400, "the body must be a JSON object: {\"api_key\", \"events\": [...]}")
     if org_id is None:
@@ -103,7 +171,7 @@ async def ingest(
     raw_events = envelope.get("events")
     if not isinstance(raw_events, list):
         raise HTTPException(400, "the body's \"events\" must be a list of event objects")
-    valid, rejected = _validate(raw_events)
+    valid, rejected = _validate(raw_events, suspect=suspect)
     stored = await run_in_threadpool(store.add_events, org_id, valid) if valid else 0
     result = {"accepted": len(valid), "stored": stored, "duplicates": len(valid) - stored,
               "rejected": rejected}
@@ -118,7 +186,7 @@ async def ingest(
     summary="OTLP/HTTP trace export (protobuf or JSON); spans become events",
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
-        "application/json": {"schema": {"type": "object"}}}}},
+        "application/json": {"schema": _OTLP_JSON_SCHEMA}}}},
 )
 async def traces(request: Request, org_id: str = Depends(require_org)) -> Response:
     content_type = request.headers.get("content-type", "")
@@ -134,7 +202,12 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
         events = events_from_otlp(body, kind)
     except TraceFormatError as exc:
         raise HTTPException(400, str(exc)) from None
-    valid, rejected = _validate([e.to_dict() for e in events])
+    except RecursionError:
+        raise HTTPException(400, "request body is nested too deeply to parse") from None
+    except ValueError as exc:  # e.g. an integer past the interpreter's 4300-digit limit
+        raise HTTPException(400, f"request body is not OTLP: {exc}") from None
+    # Always walked: OTLP bodies come from the reader, not parse_json, so nothing flags them.
+    valid, rejected = _validate([e.to_dict() for e in events], suspect=True)
     if valid:
         await run_in_threadpool(store_of(request).add_events, org_id, valid)
     return _otlp_response(kind, rejected)
