@@ -61,7 +61,8 @@ def test_loop_worker_records_a_bad_judge_answer_and_goes_on(store: Store) -> Non
     store.add_events(org, _run("a", calls=4, same=True) + _run("b", calls=4, same=True))
     worker = LoopWorker(store, MockBackend({}))  # answers nothing: every ask is an error
     assert worker.drain() == 2
-    assert worker.stats.failed_runs == 2 and worker.stats.failed_batches == 0
+    assert worker.stats.unjudged == 2 and worker.stats.failed_runs == 0
+    assert worker.stats.failed_batches == 0
     assert store.signals_for_run(org, "a") == []
     assert worker.drain() == 0  # handled runs are not retried forever
 
@@ -121,3 +122,35 @@ def test_the_embedded_judge_is_the_default_without_an_api_key() -> None:
     assert default_judge({}) == "local"
     assert default_judge({"OPENAI_API_KEY": "sk-x"}) == "local"
     assert default_judge({"TYPESAFE_API_KEY": "ts-x"}) == "jev"
+
+
+class _FlakyStore:
+    """The real store, whose writes fail ``failures`` times first (the database went away)."""
+
+    def __init__(self, store: Store, failures: int) -> None:
+        self._store, self.failures = store, failures
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def add_signals(self, org_id: str, signals: Any) -> int:
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("connection reset")
+        return self._store.add_signals(org_id, signals)
+
+
+def test_a_run_whose_write_failed_is_retried_on_the_next_poll_not_after_its_lease(
+        store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _run("loop", calls=6, same=True))
+    flaky = _FlakyStore(store, failures=2)
+    worker = DetectorWorker(flaky)  # type: ignore[arg-type]
+    assert worker.run_once() == 0 and worker.stats.failed_runs == 1
+    # The run is still leased to this worker, so no other poll would see it for 300 s;
+    # this worker retries it itself.
+    assert store.runs_to_process("detector") == []
+    assert worker.run_once() == 0 and worker.stats.failed_runs == 2
+    assert worker.run_once() == 1
+    assert "TOOL_LOOP" in {s.failure_type for s in store.signals_for_run(org, "loop")}
+    assert worker.run_once() == 0 and worker.stats.runs == 1

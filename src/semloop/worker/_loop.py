@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["PollingWorker", "WorkerStats"]
+from ..events import Run
+
+__all__ = ["Claim", "PollingWorker", "WorkerStats"]
+
+#: A run handed to one worker: (org_id, run, trigger).
+Claim = tuple[str, Run, str]
 
 log = logging.getLogger("semloop.worker")
 
@@ -22,7 +29,10 @@ class WorkerStats:
     batches: int = 0
     runs: int = 0
     signals: int = 0
+    #: Runs whose processing failed and were kept for a retry.
     failed_runs: int = 0
+    #: Runs the judge could not answer for (loop worker): handled, with no verdict.
+    unjudged: int = 0
     failed_batches: int = 0
 
 
@@ -31,17 +41,43 @@ class PollingWorker(ABC):
 
     name: str = "worker"
 
-    def __init__(self, *, poll_interval: float = 5.0) -> None:
+    def __init__(self, *, poll_interval: float = 5.0, lease_s: float = 300.0) -> None:
         if poll_interval <= 0:
             raise ValueError(f"poll_interval must be positive, not {poll_interval}")
         self.poll_interval = poll_interval
+        self.lease_s = lease_s
         self.stats = WorkerStats()
+        # Runs this worker still leases whose processing failed (the database went away
+        # mid-batch, say): retried on the next polls until the lease runs out, instead of
+        # waiting for it to expire. Deadline first.
+        self._retry: list[tuple[float, Claim]] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     @abstractmethod
     def process_batch(self) -> int:
         """Process what is ready now; return how many runs were handled."""
+
+    def take(self, fetch: Callable[[float], list[Claim]]) -> list[Claim]:
+        """This poll's runs: the ones to retry, then new ones leased by ``fetch(lease_s)``."""
+        now = time.monotonic()
+        held = [claim for deadline, claim in self._retry if deadline > now]
+        self._retry = []
+        try:
+            fresh = fetch(self.lease_s)
+        except Exception:
+            self._retry = [(now + self.lease_s, c) for c in held]  # keep them for next time
+            raise
+        self._leased_at = now
+        return held + fresh
+
+    def retry_later(self, claim: Claim) -> None:
+        """Try ``claim`` again on a later poll, while this worker's lease on it lasts."""
+        self.stats.failed_runs += 1
+        # A small margin: never work on a run another worker may have taken over.
+        self._retry.append((self._leased_at + self.lease_s * 0.9, claim))
+
+    _leased_at: float = 0.0
 
     def run_once(self) -> int:
         """One poll. Returns the runs handled; a failing batch counts and returns 0."""

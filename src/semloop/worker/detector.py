@@ -53,18 +53,20 @@ class DetectorWorker(PollingWorker):
         return signals
 
     def process_batch(self) -> int:
-        batch = self.store.runs_to_process(
-            self.name, limit=self.batch_size, stall_timeout_s=self.stall_timeout_s
-        )
-        for org_id, run, trigger in batch:
+        batch = self.take(lambda lease_s: self.store.runs_to_process(
+            self.name, limit=self.batch_size, stall_timeout_s=self.stall_timeout_s,
+            lease_s=lease_s))
+        handled = 0
+        for claim in batch:
+            org_id, run, trigger = claim
             try:
                 signals = self.signals_for(org_id, run)
                 self.stats.signals += self.store.add_signals(org_id, signals)
+                self.store.mark_processed(self.name, org_id, run.run_id, trigger)
             except Exception:
-                # Left unmarked, the run's lease expires and it is tried again later.
-                self.stats.failed_runs += 1
-                log.exception("detector: run %s failed", run.run_id)
+                log.exception("detector: run %s failed; will retry", run.run_id)
+                self.retry_later(claim)
                 continue
-            self.store.mark_processed(self.name, org_id, run.run_id, trigger)
             self.stats.runs += 1
-        return len(batch)
+            handled += 1
+        return handled

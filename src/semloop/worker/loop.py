@@ -78,18 +78,26 @@ class LoopWorker(PollingWorker):
 
     def process_batch(self) -> int:
         # Stalled runs have no end yet; the judge reads finished runs only.
-        batch = self.store.runs_to_process(
-            self.name, limit=self.batch_size, stall_timeout_s=float("inf")
-        )
-        for org_id, run, trigger in batch:
+        batch = self.take(lambda lease_s: self.store.runs_to_process(
+            self.name, limit=self.batch_size, stall_timeout_s=float("inf"), lease_s=lease_s))
+        handled = 0
+        for claim in batch:
+            org_id, run, trigger = claim
             try:
                 signal = loop_signal(run, self.detector, self.backend.name)
-                if signal is not None:
-                    self.stats.signals += self.store.add_signals(org_id, [signal])
             except (JudgeError, InputError) as exc:
                 # A bad answer or an unreadable run: recorded as handled, with no verdict.
-                self.stats.failed_runs += 1
+                self.stats.unjudged += 1
                 log.warning("loop: run %s has no verdict: %s", run.run_id, exc)
-            self.store.mark_processed(self.name, org_id, run.run_id, trigger)
+                signal = None
+            try:
+                if signal is not None:
+                    self.stats.signals += self.store.add_signals(org_id, [signal])
+                self.store.mark_processed(self.name, org_id, run.run_id, trigger)
+            except Exception:
+                log.exception("loop: run %s not recorded; will retry", run.run_id)
+                self.retry_later(claim)
+                continue
             self.stats.runs += 1
-        return len(batch)
+            handled += 1
+        return handled
