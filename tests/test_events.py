@@ -30,6 +30,10 @@ def _raw(**over: object) -> dict[str, object]:
         ({"timestamp": math.inf}, "timestamp"),
         ({"timestamp": math.nan}, "timestamp"),
         ({"payload": [1, 2]}, "payload"),
+        ({"payload": []}, "payload"),
+        ({"payload": False}, "payload"),
+        ({"payload": ""}, "payload"),
+        ({"step_index": 5.5}, "step_index"),
     ],
 )
 def test_a_bad_field_is_named(over: dict[str, object], field: str) -> None:
@@ -95,3 +99,9 @@ def test_every_event_type_the_dunetrace_sdk_emits_is_accepted() -> None:
     assert len(emitted) >= 20
     for event_type in sorted(emitted):
         Event.from_dict(_raw(event_type=event_type))
+
+
+def test_an_integral_float_step_and_a_missing_payload_are_accepted() -> None:
+    event = Event.from_dict(_raw(step_index=5.0, payload=None))
+    assert event.step_index == 5 and type(event.step_index) is int
+    assert event.payload == {}

@@ -124,14 +124,18 @@ class Event:
         if event_type not in EVENT_TYPES:
             raise EventFormatError(f"unknown event type {event_type!r}", field="event_type")
         step = raw.get("step_index", 0)
+        if type(step) is float and step.is_integer():  # JSON Schema's integer admits 5.0
+            step = int(step)
         if type(step) is not int or step < 0:  # bool is not int here, as it should not be
             raise EventFormatError("must be a non-negative integer", field="step_index")
         ts = raw.get("timestamp")
         if (isinstance(ts, bool) or not isinstance(ts, (int, float))
                 or not math.isfinite(ts) or ts < 0):
             raise EventFormatError("must be epoch seconds (a finite number)", field="timestamp")
-        payload = raw.get("payload") or {}
-        if type(payload) is not dict and not isinstance(payload, Mapping):
+        payload = raw.get("payload")
+        if payload is None:
+            payload = {}
+        elif type(payload) is not dict and not isinstance(payload, Mapping):
             raise EventFormatError("must be an object", field="payload")
         event_id = _text(raw, "event_id", required=False) or uuid.uuid4().hex
         return cls(
