@@ -28,11 +28,13 @@ from .._types import Answer, Question
 from ._features import (
     Call,
     StepView,
+    announces_plan,
     clean_text,
     content_tokens,
     entities,
     numbers,
     outputs_same,
+    reports_outcome,
     same_but_ids,
     same_but_settings,
     same_identifier,
@@ -89,6 +91,18 @@ _RESTATE_MAX = 2.0
 # The first two reasoning-only steps of a trace, compared by embedding alone: at most
 # undecided (p = 0.60) unless nearly identical.
 _LONE_PAIR_CAP = 0.4
+# Plans said again: a reasoning-only step that reports nothing (no new entity, no result
+# words) in a run of such steps with no tool call between them, close to at least two of
+# them (pair log-odds >= _PLAN_CLOSE) and to one of them at least _PLAN_BEST (masked cosine
+# about 0.41). Its best pair (at least 0) gains _PLAN_BASE, more when it announces a plan
+# in so many words, and _PLAN_STEP per further close earlier version: the fourth version
+# of one plan reads p(progress) <= 0.12.
+_PLAN_CLOSE = -2.5
+_PLAN_BEST = -1.5
+_PLAN_BASE = 0.75
+_PLAN_WORDING = 0.5
+_PLAN_STEP = 0.75
+_PLAN_MAX = 3.0
 _NEAR_DUPLICATE_COS = 0.85
 _NEW_ENTITY = 1.2
 _LOST_ENTITY = 0.4
@@ -228,15 +242,13 @@ class LocalJudgement:
             return _TEXT_IDENTICAL
         new = len(vj.text_entities - vk.text_entities)
         lost = len(vk.text_entities - vj.text_entities)
-        wk = [t for t in content_tokens(vk.residual) if not _entity_token(t, vk.text_entities)]
-        wj = [t for t in content_tokens(vj.residual) if not _entity_token(t, vj.text_entities)]
+        wk, wj = _own_words(vk), _own_words(vj)
         if wk == wj:
             # The same words (or only shared template) around the entities: one sentence
             # shape applied to a new target is new work; to the same target, a repeat.
             return _TEMPLATE_NEW_TARGET if new or lost else _TEXT_TEMPLATE_ONLY
         novelty = min(_MAX_NOVELTY, _NEW_ENTITY * new + _LOST_ENTITY * lost)
-        templated = len(vk.residual) < len(vk.toks) and len(vj.residual) < len(vj.toks)
-        if templated and wk and wj and len(wk) <= _SLOT_WORDS and len(wj) <= _SLOT_WORDS:
+        if _is_slot(vk, vj, wk, wj):
             # The shared template plus a few words of its own on each side: a slot. Compare
             # the slot fillers ("blue kettle" / "steel toaster"), not the whole sentences,
             # which the template would make look alike.
@@ -517,7 +529,50 @@ class LocalJudgement:
                 continue
             bonus = min(_RESTATE_MAX, _RESTATE_STEP * (len(earlier) - 1))
             found[j] = max(logits) + bonus
-        return found if len(found) >= 2 else {}
+        found = found if len(found) >= 2 else {}
+        for j, logit in self._find_plan_restatements(goal).items():
+            found[j] = max(found.get(j, logit), logit)
+        return found
+
+    def _find_plan_restatements(self, goal: str) -> dict[int, float]:
+        """Reasoning-only steps that say the same plan again and report nothing.
+
+        Paraphrases of one abstract plan embed only moderately alike (masked cosine
+        0.3-0.75), so pairs alone stay undecided. What a restatement lacks is what progress
+        has: a tool call, a new name or number, a result. A step with none of these, close
+        to two or more earlier such steps of the same tool-free run, is the plan said again;
+        the first two steps of a run never qualify (nothing to corroborate them).
+        """
+        known = set(entities(goal))
+        run: list[int] = []  # steps of the current tool-free run that reported nothing
+        found: dict[int, float] = {}
+        for j, vj in enumerate(self.views):
+            new_entity = bool(vj.text_entities - known)
+            known |= vj.entities
+            if vj.calls or not vj.text:
+                run = []  # a tool call (and its output) between steps: new information
+                continue
+            if new_entity or reports_outcome(vj.text):
+                continue
+            # The versions it echoes must be plans in so many words ("I will", "the plan
+            # is"): a list or a remark that reports nothing but plans nothing either is not
+            # a plan said again. The step itself may be bare ("So: drain, patch, re-add.").
+            # A filled template slot with other words is one sentence applied to a new
+            # target, not the plan said again.
+            close = [
+                self._logits[(k, j)]
+                for k in run
+                if (k, j) in self._text_only
+                and self._logits[(k, j)] >= _PLAN_CLOSE
+                and announces_plan(self.views[k].text)
+                and not _is_slot(self.views[k], vj, _own_words(self.views[k]), _own_words(vj))
+            ]
+            if len(close) >= 2 and max(close) >= _PLAN_BEST:
+                bonus = _PLAN_BASE + (_PLAN_WORDING if announces_plan(vj.text) else 0.0)
+                bonus += _PLAN_STEP * (len(close) - 1)
+                found[j] = min(_PLAN_MAX, max(0.0, max(close)) + bonus)
+            run.append(j)
+        return found
 
     def revisit(self, i: int, j: int) -> float:
         return self.repeat_probability(i, j)
@@ -564,6 +619,16 @@ class LocalJudgement:
         value = round(sum(lv * p for lv, p in probs.items()), 4)
         nearest = min(range(4), key=lambda lv: abs(lv - value))
         return Answer(type="score", value=value, probability=probs[nearest], probabilities=probs)
+
+
+def _own_words(v: StepView) -> list[str]:
+    return [t for t in content_tokens(v.residual) if not _entity_token(t, v.text_entities)]
+
+
+def _is_slot(vk: StepView, vj: StepView, wk: list[str], wj: list[str]) -> bool:
+    """Both steps are a shared template plus a few words of their own (a filled slot)."""
+    templated = len(vk.residual) < len(vk.toks) and len(vj.residual) < len(vj.toks)
+    return templated and bool(wk) and bool(wj) and len(wk) <= _SLOT_WORDS >= len(wj)
 
 
 def _number_like(value: Any) -> bool:

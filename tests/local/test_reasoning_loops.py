@@ -1,0 +1,53 @@
+"""Reasoning-only loops: a plan restated without any tool call reads as no progress from
+its third version on, and healthy reasoning-only traces keep reading as progress
+(traces in tests/local/reasoning_loops.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from semloop.judge.local import LocalBackend
+from semloop.semantic import SemanticLoopDetection
+from semloop.trace import Trace
+
+from .reasoning_loops import HEALTHY, LOOPS, Expected
+
+Make = Callable[[], tuple[Trace, Expected]]
+
+
+def _progress(backend: LocalBackend, make: Make) -> tuple[dict[int, float], float, Expected]:
+    trace, expected = make()
+    result = SemanticLoopDetection(backend).measure(trace)
+    progress = {
+        int(q.split("_")[2]): float(a.value)
+        for q, a in result.answers.items()
+        if q.startswith("progress_")
+    }
+    return progress, result.score_breakdown["reasoning_stagnation"], expected
+
+
+@pytest.mark.parametrize("make", LOOPS, ids=[m.__name__ for m in LOOPS])
+def test_restated_plan_reads_as_no_progress(backend: LocalBackend, make: Make) -> None:
+    progress, stagnation, expected = _progress(backend, make)
+    assert expected.restated
+    for j in expected.restated:
+        assert progress[j] < 0.15, (j, progress)
+    assert stagnation < 1.0
+
+
+@pytest.mark.parametrize("make", HEALTHY, ids=[m.__name__ for m in HEALTHY])
+def test_healthy_reasoning_reads_as_progress(backend: LocalBackend, make: Make) -> None:
+    progress, stagnation, _ = _progress(backend, make)
+    # The first pair may be undecided (too little evidence); every later step is progress.
+    assert all(p > 0.6 for j, p in progress.items() if j >= 2), progress
+    assert progress[1] > 0.4, progress
+    assert stagnation == 1.0
+
+
+def test_first_two_steps_of_a_restated_plan_stay_undecided(backend: LocalBackend) -> None:
+    # Two versions of a plan are not yet evidence: at most undecided, never "no progress".
+    for make in LOOPS:
+        progress, _, _ = _progress(backend, make)
+        assert progress[1] >= 0.4, (make.__name__, progress)
