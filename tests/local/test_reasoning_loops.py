@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from semloop.judge.local import LocalBackend
+from semloop.judge.local._features import announces_plan, reports_outcome
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
 
@@ -51,3 +52,20 @@ def test_first_two_steps_of_a_restated_plan_stay_undecided(backend: LocalBackend
     for make in LOOPS:
         progress, _, _ = _progress(backend, make)
         assert progress[1] >= 0.4, (make.__name__, progress)
+
+
+@pytest.mark.parametrize(
+    ("text", "plan", "outcome"),
+    [
+        ("I’ll pull up the record and decide.", True, False),
+        ("The plan is to fetch the record and check the result.", True, False),
+        ("Next, examine the scan history.", True, False),
+        ("Found the record: the renewal failed in May.", False, True),
+        ("Traffic was flat, which suggests a conversion problem.", False, True),
+        ("So I recommend rolling back the release.", False, True),
+        ("Shopping list: rice, stock and parmesan.", False, False),
+    ],
+)
+def test_plan_and_outcome_wording(text: str, plan: bool, outcome: bool) -> None:
+    assert announces_plan(text) is plan
+    assert reports_outcome(text) is outcome

@@ -403,7 +403,7 @@ class StepView:
 _INTENT = re.compile(
     r"\b(?:i'll|i will|i'm going to|i am going to|going to|i should|i need to|i must|"
     r"i want to|i plan|i intend|let me|let's|the plan|my plan|plan:|approach|the idea|"
-    r"the way to|the way forward|next step|next i|my next|what i will|what i need|"
+    r"the way to|the way forward|next|what i will|what i need|"
     r"first i|then i|step by step|will|should|must|method|the steps)\b"
 )
 # A step that reports something it learned, did or decided: the words of a result or a
@@ -411,7 +411,7 @@ _INTENT = re.compile(
 _OUTCOME = re.compile(
     r"\b(?:found|finds|shows?|showed|shown|returned|returns|got|came back|confirmed|"
     r"done|finished|completed|succeeded|failed|sent|moved|resolved|fixed|turns out|"
-    r"turned out|according to|so far|result(?:s|ed)?|answer is|there (?:is|are|was|were)|"
+    r"turned out|according to|so far|resulted in|answer is|there (?:is|are|was|were)|"
     r"it is|it was|they are|it has|has been|have been|no longer|now (?:is|are|has|shows)|"
     r"recommend\w*|decided|conclu\w+|therefore|which means|means that|because|given that|"
     r"was|were|rose|held|grew|doubled|halved|went live|suggests|indicates|likely|lines up|"
@@ -421,9 +421,9 @@ _OUTCOME = re.compile(
 
 def announces_plan(text: str) -> bool:
     """True when the text states an intention (``I'll``, ``the plan is``, ``let me``)."""
-    return bool(_INTENT.search(text.lower()))
+    return bool(_INTENT.search(text.lower().replace("\u2019", "'")))
 
 
 def reports_outcome(text: str) -> bool:
     """True when the text reports a result (``found``, ``returned``, ``it is``, ``done``)."""
-    return bool(_OUTCOME.search(text.lower()))
+    return bool(_OUTCOME.search(text.lower().replace("\u2019", "'")))
