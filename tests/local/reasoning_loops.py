@@ -8,7 +8,8 @@ that repeats the goal, and short traces.
 
 Each builder returns ``(trace, expected)``; ``expected.restated`` lists the steps whose
 ``progress`` answer must read as no progress (P(yes) < 0.15) - from the fourth version of
-the plan on, once it has been restated three times - and a healthy trace's ``progress`` answers must all stay above 0.6.
+the plan on, once it has been restated three times - and a healthy trace's ``progress``
+answers must all stay above 0.4.
 """
 
 from __future__ import annotations
@@ -254,6 +255,49 @@ def cooking_plan_loop() -> tuple[Trace, Expected]:
     )
 
 
+def legal_plan_curly_apostrophes() -> tuple[Trace, Expected]:
+    return _loop(
+        "Check whether the NDA allows sharing with contractors",
+        [
+            (
+                "Okay, what I want is to read the confidentiality clause and see who counts as a "
+                "permitted recipient."
+            ),
+            (
+                "To answer this I\u2019ll go to the confidentiality section and work out whether "
+                "contractors are permitted recipients."
+            ),
+            (
+                "The next step is reading the clause on confidentiality to determine if contractors "
+                "fall under permitted recipients."
+            ),
+            (
+                "I need to look at the confidentiality terms and figure out whether they cover "
+                "contractors as recipients."
+            ),
+            (
+                "Let me open the confidentiality part and decide whether contractors are allowed "
+                "recipients."
+            ),
+        ],
+    )
+
+
+def logistics_plan_with_known_id() -> tuple[Trace, Expected]:
+    # The parcel id comes from the goal: naming it again is not news.
+    return _loop(
+        "Find out why parcel JD0148812345 is late",
+        [
+            "I'm going to check the tracking history for JD0148812345 and see where it stalled.",
+            "Plan: pull the scan events for JD0148812345 and find the last hub it passed.",
+            "I should review the parcel's scan log and identify where it stopped moving.",
+            "What I will do is trace the parcel through its scans to the point it got stuck.",
+            "I'll go through the tracking events and locate the hub where the parcel is held up.",
+            "Next, examine the scan history to spot where JD0148812345 stopped.",
+        ],
+    )
+
+
 # ------------------------------------------------------------------ healthy look-alikes
 
 
@@ -413,6 +457,34 @@ def checklist_of_different_checks() -> tuple[Trace, Expected]:
     ), Expected(False)
 
 
+def layered_plan() -> tuple[Trace, Expected]:
+    # Each step plans the next layer on top of the previous one: new items, no results.
+    return trace(
+        "Build the booking feature",
+        [
+            llm("I'll start with the data model for bookings."),
+            llm("On top of the data model I will design the booking API."),
+            llm("After the API, I'll build the booking form that calls it."),
+            llm("Then I should write tests for the form and the API together."),
+            llm("Finally I will document the booking API for other teams."),
+        ],
+    ), Expected(False)
+
+
+def plan_options_considered() -> tuple[Trace, Expected]:
+    # Options added one by one, then a choice.
+    return trace(
+        "Speed up the nightly batch job",
+        [
+            llm("I'll profile the batch job to see which stage is slow."),
+            llm("I should look at the database queries the job runs, since they usually dominate."),
+            llm("Let me also consider caching the lookups the job repeats for every row."),
+            llm("I could parallelise the per-customer stage across workers as well."),
+            llm("I'll start with the caching, as it is the least risky change."),
+        ],
+    ), Expected(False)
+
+
 LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     generic_record_plan,
     generic_ticket_plan_short,
@@ -424,6 +496,8 @@ LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     hr_plan_four_short,
     finance_reconcile_plan,
     cooking_plan_loop,
+    legal_plan_curly_apostrophes,
+    logistics_plan_with_known_id,
 ]
 
 HEALTHY: list[Callable[[], tuple[Trace, Expected]]] = [
@@ -438,4 +512,6 @@ HEALTHY: list[Callable[[], tuple[Trace, Expected]]] = [
     plan_then_summary_text,
     plan_revised_with_new_constraints,
     checklist_of_different_checks,
+    layered_plan,
+    plan_options_considered,
 ]

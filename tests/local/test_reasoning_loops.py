@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from semloop.judge.local import LocalBackend
-from semloop.judge.local._features import announces_plan, reports_outcome
+from semloop.judge.local._features import adds_to_plan, announces_plan, reports_outcome
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
 
@@ -41,9 +41,9 @@ def test_restated_plan_reads_as_no_progress(backend: LocalBackend, make: Make) -
 @pytest.mark.parametrize("make", HEALTHY, ids=[m.__name__ for m in HEALTHY])
 def test_healthy_reasoning_reads_as_progress(backend: LocalBackend, make: Make) -> None:
     progress, stagnation, _ = _progress(backend, make)
-    # The first pair may be undecided (too little evidence); every later step is progress.
-    assert all(p > 0.6 for j, p in progress.items() if j >= 2), progress
-    assert progress[1] > 0.4, progress
+    # No step leans towards "no progress"; a pair may be undecided (the first one always
+    # may: too little evidence), and the lexical check then decides.
+    assert all(p > 0.4 for p in progress.values()), progress
     assert stagnation == 1.0
 
 
@@ -69,3 +69,17 @@ def test_first_two_steps_of_a_restated_plan_stay_undecided(backend: LocalBackend
 def test_plan_and_outcome_wording(text: str, plan: bool, outcome: bool) -> None:
     assert announces_plan(text) is plan
     assert reports_outcome(text) is outcome
+
+
+@pytest.mark.parametrize(
+    ("text", "adds"),
+    [
+        ("Let me also consider caching the lookups.", True),
+        ("Finally I will document the API.", True),
+        ("Plan: look up the order. Finally, refund it.", True),
+        ("First a venue, then rooms, and finally catering.", False),
+        ("I will look for another flight to Lisbon.", False),
+    ],
+)
+def test_adding_an_item_to_a_plan(text: str, adds: bool) -> None:
+    assert adds_to_plan(text) is adds

@@ -28,6 +28,7 @@ from .._types import Answer, Question
 from ._features import (
     Call,
     StepView,
+    adds_to_plan,
     announces_plan,
     clean_text,
     content_tokens,
@@ -567,7 +568,9 @@ class LocalJudgement:
                 and announces_plan(self.views[k].text)
                 and not _is_slot(self.views[k], vj, _own_words(self.views[k]), _own_words(vj))
             ]
-            if len(close) >= 2 and max(close) >= _PLAN_BEST:
+            # "I'll also ...", "Finally I will ...": a new item for the plan, not the plan
+            # again (it still joins the run: a later step may say it again).
+            if len(close) >= 2 and max(close) >= _PLAN_BEST and not adds_to_plan(vj.text):
                 bonus = _PLAN_BASE + (_PLAN_WORDING if announces_plan(vj.text) else 0.0)
                 bonus += _PLAN_STEP * (len(close) - 1)
                 found[j] = min(_PLAN_MAX, max(0.0, max(close)) + bonus)

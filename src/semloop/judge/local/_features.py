@@ -20,6 +20,7 @@ from typing import Any
 __all__ = [
     "Call",
     "StepView",
+    "adds_to_plan",
     "announces_plan",
     "content_tokens",
     "empty_signature",
@@ -427,3 +428,16 @@ def announces_plan(text: str) -> bool:
 def reports_outcome(text: str) -> bool:
     """True when the text reports a result (``found``, ``returned``, ``it is``, ``done``)."""
     return bool(_OUTCOME.search(text.lower().replace("\u2019", "'")))
+
+
+# A step that adds an item to a plan rather than saying it again ("I'll also cache the
+# lookups", "Finally I will document the API").
+_ADDITION = re.compile(
+    r"\b(?:also|as well|in addition|additionally|besides|on top of|apart from)\b|"
+    r"(?:^|[.;:!?]\s+)(?:finally|lastly|last of all)\b"
+)
+
+
+def adds_to_plan(text: str) -> bool:
+    """True when the text adds an item (``also``, ``as well``, a leading ``Finally``)."""
+    return bool(_ADDITION.search(text.lower()))
