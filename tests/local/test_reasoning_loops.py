@@ -64,6 +64,7 @@ def test_first_two_steps_of_a_restated_plan_stay_undecided(backend: LocalBackend
         ("Traffic was flat, which suggests a conversion problem.", False, True),
         ("So I recommend rolling back the release.", False, True),
         ("Shopping list: rice, stock and parmesan.", False, False),
+        ("No luck with the index; I\u2019ll try the archive next.", True, True),
     ],
 )
 def test_plan_and_outcome_wording(text: str, plan: bool, outcome: bool) -> None:

@@ -416,7 +416,7 @@ _OUTCOME = re.compile(
     r"it is|it was|they are|it has|has been|have been|no longer|now (?:is|are|has|shows)|"
     r"recommend\w*|decided|conclu\w+|therefore|which means|means that|because|given that|"
     r"was|were|rose|held|grew|doubled|halved|went live|suggests|indicates|likely|lines up|"
-    r"points to|explains)\b"
+    r"points to|explains|didn't|did not|couldn't|could not|wasn't|weren't|no luck)\b"
 )
 
 
