@@ -10,6 +10,7 @@ import typer
 from .._exceptions import EventFormatError, SemloopError, TraceFormatError
 from ..events import Run
 from ..ingest.formats import FORMATS, Result, convert
+from ._options import DatabaseUrl
 from ._progress import progress
 
 __all__ = ["register"]
@@ -99,9 +100,7 @@ def register(app: typer.Typer) -> None:
         format: Annotated[str, typer.Option("--format", "-f", help=_FORMAT_HELP)] = "auto",
         org: Annotated[str, typer.Option(
             help="Organization to store the runs under (created if missing).")] = "default",
-        database_url: Annotated[str | None, typer.Option(
-            help="SQLite or PostgreSQL URL; default $SEMLOOP_DATABASE_URL or ./semloop.db.",
-            show_default=False)] = None,
+        database_url: DatabaseUrl = None,
         dry_run: Annotated[bool, typer.Option(
             "--dry-run", help="Convert and report, store nothing.")] = False,
     ) -> None:

@@ -7,10 +7,9 @@ from typing import Annotated
 import typer
 
 from .._exceptions import SemloopError
+from ._options import DatabaseUrl
 
 __all__ = ["create_key", "register"]
-
-_DB_HELP = "SQLite or PostgreSQL URL; default $SEMLOOP_DATABASE_URL or ./semloop.db."
 
 
 def create_key(org: str, database_url: str | None = None) -> str:
@@ -30,7 +29,7 @@ def register(app: typer.Typer) -> None:
     @keys.command("create")
     def create_command(
         org: Annotated[str, typer.Option(help="Organization name (created if missing).")],
-        database_url: Annotated[str | None, typer.Option(help=_DB_HELP, show_default=False)] = None,
+        database_url: DatabaseUrl = None,
     ) -> None:
         """Create an API key and print it on stdout. It is shown once: only its sha256 is kept."""
         try:

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from .._exceptions import SemloopError
+from ._options import DatabaseUrl
 
 __all__ = ["migrate", "register"]
 
@@ -41,9 +42,7 @@ def migrate(database_url: str | None = None, *, downgrade_to: str | None = None,
 def register(app: typer.Typer) -> None:
     @app.command("migrate")
     def migrate_command(
-        database_url: Annotated[str | None, typer.Option(
-            help="SQLite or PostgreSQL URL; default $SEMLOOP_DATABASE_URL or ./semloop.db.",
-            show_default=False)] = None,
+        database_url: DatabaseUrl = None,
         downgrade: Annotated[str | None, typer.Option(
             help="Step down to this revision instead ('base' drops every table).",
             show_default=False)] = None,

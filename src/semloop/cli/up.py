@@ -8,10 +8,9 @@ from typing import Annotated
 import typer
 
 from .._exceptions import SemloopError
+from ._options import DatabaseUrl
 
 __all__ = ["register"]
-
-_DB_HELP = "SQLite or PostgreSQL URL; default $SEMLOOP_DATABASE_URL or ./semloop.db."
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +20,7 @@ def register(app: typer.Typer) -> None:
                                                  show_default="127.0.0.1")] = None,
         port: Annotated[int | None, typer.Option(help="Port to listen on.",
                                                  show_default="8001")] = None,
-        database_url: Annotated[str | None, typer.Option(help=_DB_HELP, show_default=False)] = None,
+        database_url: DatabaseUrl = None,
         workers: Annotated[str, typer.Option(help="Comma-separated workers to run beside "
                                                   "the server.")] = "detector,loop",
         judge: Annotated[str | None, typer.Option(

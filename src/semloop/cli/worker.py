@@ -8,10 +8,9 @@ from typing import Annotated
 import typer
 
 from .._exceptions import SemloopError
+from ._options import DatabaseUrl
 
 __all__ = ["register"]
-
-_DB_HELP = "SQLite or PostgreSQL URL; default $SEMLOOP_DATABASE_URL or ./semloop.db."
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +19,7 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str, typer.Argument(
             help="detector (structural detectors), loop (the judged loop detector) or alerts "
                  "(alert policies and webhook delivery).")],
-        database_url: Annotated[str | None, typer.Option(help=_DB_HELP, show_default=False)] = None,
+        database_url: DatabaseUrl = None,
         poll_interval: Annotated[float | None, typer.Option(
             help="Seconds between polls; default 5 (detector, loop) or 10 (alerts).",
             show_default=False)] = None,
