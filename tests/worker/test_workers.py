@@ -154,3 +154,18 @@ def test_a_run_whose_write_failed_is_retried_on_the_next_poll_not_after_its_leas
     assert worker.run_once() == 1
     assert "TOOL_LOOP" in {s.failure_type for s in store.signals_for_run(org, "loop")}
     assert worker.run_once() == 0 and worker.stats.runs == 1
+
+
+def test_a_retried_run_keeps_the_deadline_of_its_first_lease(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _run("loop", calls=6, same=True))
+    clock = [1000.0]
+    monkeypatch.setattr("semloop.worker._loop.time.monotonic", lambda: clock[0])
+    worker = DetectorWorker(_FlakyStore(store, failures=10), poll_interval=1)  # type: ignore[arg-type]
+    worker.lease_s = 100.0
+    assert worker.run_once() == 0  # leased at t=1000, retry deadline t=1090
+    clock[0] = 1080.0
+    assert worker.run_once() == 0 and worker.stats.failed_runs == 2  # still ours: retried
+    clock[0] = 1095.0
+    assert worker.run_once() == 0 and worker.stats.failed_runs == 2  # lease nearly over: dropped

@@ -51,6 +51,7 @@ class PollingWorker(ABC):
         # mid-batch, say): retried on the next polls until the lease runs out, instead of
         # waiting for it to expire. Deadline first.
         self._retry: list[tuple[float, Claim]] = []
+        self._deadlines: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -61,23 +62,24 @@ class PollingWorker(ABC):
     def take(self, fetch: Callable[[float], list[Claim]]) -> list[Claim]:
         """This poll's runs: the ones to retry, then new ones leased by ``fetch(lease_s)``."""
         now = time.monotonic()
-        held = [claim for deadline, claim in self._retry if deadline > now]
+        held = [(deadline, claim) for deadline, claim in self._retry if deadline > now]
         self._retry = []
         try:
             fresh = fetch(self.lease_s)
         except Exception:
-            self._retry = [(now + self.lease_s, c) for c in held]  # keep them for next time
+            self._retry = held  # kept, with their own deadlines, for the next poll
             raise
-        self._leased_at = now
-        return held + fresh
+        # Each claim keeps the deadline of the lease it was taken under, less a margin, so
+        # this worker never works on a run another worker may have taken over.
+        self._deadlines = {id(claim): deadline for deadline, claim in held}
+        self._deadlines.update((id(claim), now + self.lease_s * 0.9) for claim in fresh)
+        return [claim for _, claim in held] + fresh
 
     def retry_later(self, claim: Claim) -> None:
-        """Try ``claim`` again on a later poll, while this worker's lease on it lasts."""
+        """Try ``claim`` (from this poll's :meth:`take`) again on a later poll, while this
+        worker's lease on it lasts."""
         self.stats.failed_runs += 1
-        # A small margin: never work on a run another worker may have taken over.
-        self._retry.append((self._leased_at + self.lease_s * 0.9, claim))
-
-    _leased_at: float = 0.0
+        self._retry.append((self._deadlines[id(claim)], claim))
 
     def run_once(self) -> int:
         """One poll. Returns the runs handled; a failing batch counts and returns 0."""
