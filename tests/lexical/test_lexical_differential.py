@@ -22,7 +22,9 @@ def test_same_result_as_deepeval(trace: dict[str, Any], options: dict[str, Any])
 def test_same_result_as_deepeval_with_defaults() -> None:
     seen: Counter[tuple[str, float]] = Counter()
 
-    @SETTINGS
+    # A fixed seed: which levels a random draw reaches varies run to run, and a rare miss
+    # would fail CI for a property of the generator rather than of the port.
+    @settings(SETTINGS, derandomize=True)
     @given(trace=trace_dicts())
     def check(trace: dict[str, Any]) -> None:
         got = assert_same(trace)
