@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -14,6 +15,13 @@ REFERENCE_DATASET = SHARED / "reference" / "semloop-seed-dataset.jsonl"
 
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
 os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
+
+# The suite gates every landing, so its property tests draw the same examples on every run:
+# a failure is then a change in the code, never luck. HYPOTHESIS_PROFILE=explore draws fresh
+# examples each run, to hunt for new failures by hand.
+settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(scope="session")

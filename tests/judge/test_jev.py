@@ -165,7 +165,7 @@ def test_slow_response_times_out_as_connection_error(jev_server: SystemOneServer
     with pytest.raises(JudgeConnectionError, match="timed out") as err:
         backend(jev_server, timeout=0.2, retry=RetryPolicy(max_retries=1, backoff_s=0.01)).ask(
             "s", QUESTIONS)
-    assert time.monotonic() - started < 0.9  # gave up at the timeout, not at the reply
+    assert time.monotonic() - started < 1.1  # gave up at the timeouts, not at a reply (1 s)
     assert "2 attempts" in str(err.value)
     assert len(jev_server.requests) == 2  # the timeout was retried once
 
