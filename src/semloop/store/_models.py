@@ -28,6 +28,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "NAMING_CONVENTION",
+    "STARTED_WHERE",
     "TERMINAL_WHERE",
     "AlertDeliveryRow",
     "AlertRow",
@@ -51,6 +52,8 @@ NAMING_CONVENTION = {
 
 #: The events that end a run (the partial index below covers only these).
 TERMINAL_WHERE = "event_type IN ('run.completed', 'run.errored')"
+#: The event that starts a run: one per run, so the run listings index only these.
+STARTED_WHERE = "event_type = 'run.started'"
 
 # JSONB on PostgreSQL (indexable, compact); JSON text on SQLite.
 JsonDoc = JSON().with_variant(JSONB(), "postgresql")
@@ -101,6 +104,13 @@ class EventRow(Base):
         Index("ix_events_terminal_org_id_agent_id_timestamp",
               "org_id", "agent_id", "timestamp",
               postgresql_where=text(TERMINAL_WHERE), sqlite_where=text(TERMINAL_WHERE)),
+        # GET /v1/runs: an org's runs newest first (keyset on timestamp, id), and one
+        # agent's. Partial, like the one above: one row per run.
+        Index("ix_events_started_org_id_timestamp_id", "org_id", "timestamp", "id",
+              postgresql_where=text(STARTED_WHERE), sqlite_where=text(STARTED_WHERE)),
+        Index("ix_events_started_org_id_agent_id_timestamp_id",
+              "org_id", "agent_id", "timestamp", "id",
+              postgresql_where=text(STARTED_WHERE), sqlite_where=text(STARTED_WHERE)),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -155,6 +165,8 @@ class SignalRow(Base):
         UniqueConstraint("org_id", "run_id", "failure_type", "source"),
         # The alerts worker polls for signals it has not decided on yet (NULL).
         Index(None, "alert_decision"),
+        # GET /v1/signals: an org's signals newest first (keyset on detected_at, id).
+        Index(None, "org_id", "detected_at", "id"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

@@ -35,6 +35,7 @@ from ..events import Event, Run, Signal
 from . import queries as q
 from ._dialect import WRITE, Dialect, create_engine, dialect_of
 from ._migrate import upgrade
+from ._records import AgentSummary, KeyInfo, Page, Position, RunSummary, StoredSignal
 
 __all__ = ["KEY_PREFIX", "LIMITS", "Store", "check_event"]
 
@@ -189,6 +190,29 @@ class Store:
             return None
         return str(row.org_id)
 
+    def find_org(self, name: str) -> str | None:
+        """The id of the organization called ``name``, or ``None``."""
+        with _errors("look up an organization"), self._read() as conn:
+            found = conn.execute(q.org_by_name(name)).scalar()
+        return None if found is None else str(found)
+
+    def api_keys(self, org_id: str) -> list[KeyInfo]:
+        """The keys of one org, oldest first, revoked ones included (never their secret)."""
+        with _errors("list API keys"), self._read() as conn:
+            return [_key_info(row) for row in conn.execute(q.keys_of_org(org_id=org_id))]
+
+    def revoke_api_key(self, key_id: str) -> KeyInfo | None:
+        """Revoke the key whose public id is ``key_id`` (``sl_<id>`` and the full key work
+        too); ``None`` if there is no such key. Revoking twice keeps the first time.
+
+        The API looks every key up on every request, so the next request with it gets 401.
+        """
+        key_id = _key_id_of(key_id)
+        with _errors("revoke an API key"), self._write() as conn:
+            conn.execute(q.revoke_key(key_id, time.time()))
+            row = conn.execute(q.keys_of_org(key_id=key_id)).first()
+        return None if row is None else _key_info(row)
+
     # -- events and runs --------------------------------------------------------------
 
     def add_events(self, org_id: str, events: Sequence[Event]) -> int:
@@ -253,6 +277,86 @@ class Store:
         """How many events ``org_id`` has stored."""
         with _errors("count events"), self._read() as conn:
             return int(conn.execute(q.count_events(org_id)).scalar_one())
+
+    def list_runs(
+        self,
+        org_id: str,
+        *,
+        limit: int = 50,
+        after: Position | None = None,
+        agent_id: str | None = None,
+        status: str | None = None,
+        conversation_id: str | None = None,
+        failure_type: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> Page[RunSummary]:
+        """One page of ``org_id``'s runs, newest start first, in one indexed query.
+
+        A run is listed once its ``run.started`` event is stored. ``since`` is inclusive,
+        ``until`` exclusive (start times, epoch seconds); ``status`` is completed, errored
+        or running; ``failure_type`` keeps runs with a signal of that type. Pass the page's
+        ``next`` as ``after`` for the following page.
+        """
+        if status is not None and status not in q.RUN_STATUSES:
+            raise ValueError(f"status is one of {', '.join(q.RUN_STATUSES)}, not {status!r}")
+        stmt = q.runs_page(
+            org_id, _page_size(limit), agent_id=_no_nul(agent_id), status=status,
+            conversation_id=_no_nul(conversation_id), failure_type=_no_nul(failure_type),
+            since=since, until=until, after=None if after is None else (after.time, after.id))
+        with _errors("list runs"), self._read() as conn:
+            rows = conn.execute(stmt).all()
+        items = [_run_summary(row) for row in rows]
+        return _page(items[:limit], len(items) > limit, lambda r: r.position)
+
+    def list_signals(
+        self,
+        org_id: str,
+        *,
+        limit: int = 50,
+        after: Position | None = None,
+        agent_id: str | None = None,
+        failure_type: str | None = None,
+        severity: str | None = None,
+        run_id: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> Page[StoredSignal]:
+        """One page of ``org_id``'s signals, newest detection first, in one indexed query.
+
+        ``since`` inclusive, ``until`` exclusive (detection times, epoch seconds).
+        """
+        stmt = q.signals_page(
+            org_id, _page_size(limit), agent_id=_no_nul(agent_id),
+            failure_type=_no_nul(failure_type), severity=_no_nul(severity),
+            run_id=_no_nul(run_id), since=since, until=until,
+            after=None if after is None else (after.time, after.id))
+        with _errors("list signals"), self._read() as conn:
+            rows = conn.execute(stmt).all()
+        items = [StoredSignal(int(r.id), float(r.detected_at), _signal(r)) for r in rows]
+        return _page(items[:limit], len(items) > limit,
+                     lambda s: Position(s.detected_at, s.id))
+
+    def agent_summaries(self, org_id: str) -> list[AgentSummary]:
+        """Per agent of ``org_id``, by agent id: runs, runs with a signal, signals by
+        failure type and the last run's start, in one query."""
+        runs: dict[str, tuple[int, float | None]] = {}
+        flagged: dict[str, int] = {}
+        by_type: dict[str, dict[str, int]] = {}
+        with _errors("summarise agents"), self._read() as conn:
+            for agent_id, kind, failure_type, n, last in conn.execute(q.agent_summaries(org_id)):
+                if kind == "runs":
+                    runs[agent_id] = (int(n), None if last is None else float(last))
+                elif kind == "flagged":
+                    flagged[agent_id] = int(n)
+                else:
+                    by_type.setdefault(agent_id, {})[failure_type] = int(n)
+        return [
+            AgentSummary(agent_id, runs.get(agent_id, (0, None))[0], flagged.get(agent_id, 0),
+                         dict(sorted(by_type.get(agent_id, {}).items())),
+                         runs.get(agent_id, (0, None))[1])
+            for agent_id in sorted({*runs, *flagged, *by_type})
+        ]
 
     @staticmethod
     def _load_runs(conn: Connection, org_id: str, run_ids: Sequence[str]) -> dict[str, Run]:
@@ -513,6 +617,46 @@ class Store:
         with _errors("read alert decisions"), self._read() as conn:
             return {(r.failure_type, r.source): r.alert_decision
                     for r in conn.execute(q.signal_decisions_of_run(org_id, run_id))}
+
+
+#: The most a listing serves in one page.
+MAX_PAGE = 500
+
+
+def _page_size(limit: int) -> int:
+    if not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"limit is 1 to {MAX_PAGE}, not {limit}")
+    return limit
+
+
+def _page(items: list[Any], more: bool, position: Callable[[Any], Position]) -> Page[Any]:
+    return Page(items, position(items[-1]) if more and items else None)
+
+
+def _run_summary(row: Any) -> RunSummary:
+    terminal = row.terminal_type
+    status = q.TERMINAL_TRIGGERS.get(terminal, "running")
+    types = sorted(set(row.failure_types.split(","))) if row.failure_types else []
+    return RunSummary(
+        run_id=row.run_id, agent_id=row.agent_id, agent_version=row.agent_version,
+        conversation_id=row.conversation_id, status=status,
+        started_at=float(row.timestamp),
+        ended_at=None if row.ended_at is None else float(row.ended_at),
+        event_count=int(row.event_count), failure_types=tuple(types),
+        position=Position(float(row.timestamp), int(row.id)),
+    )
+
+
+def _key_id_of(text: str) -> str:
+    # Accept what `keys list` prints (sl_<id>_) and a whole key, as well as the bare id.
+    text = text.strip()
+    text = text.removeprefix(KEY_PREFIX)
+    return text[:_KEY_ID_LEN] if len(text) > _KEY_ID_LEN and text[_KEY_ID_LEN] == "_" else text
+
+
+def _key_info(row: Any) -> KeyInfo:
+    return KeyInfo(row.key_id, row.org_id, row.org_name, float(row.created_at),
+                   None if row.revoked_at is None else float(row.revoked_at))
 
 
 def _object(value: Any) -> Mapping[str, Any]:

@@ -11,15 +11,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import (
+    CompoundSelect,
+    Double,
     Select,
+    String,
     Table,
     TextClause,
+    cast,
     delete,
     exists,
     func,
     insert,
+    literal,
+    null,
     select,
     text,
+    tuple_,
+    union_all,
     update,
 )
 from sqlalchemy.sql.dml import Delete, Insert, Update
@@ -27,6 +35,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from ._dialect import Dialect, insert_ignore, insert_or_take_over
 from ._models import (
+    STARTED_WHERE,
     TERMINAL_WHERE,
     AlertDeliveryRow,
     AlertRow,
@@ -43,10 +52,12 @@ __all__ = [
     "EVENT_COLUMNS",
     "MIGRATION_LOCK",
     "MIGRATION_UNLOCK",
+    "RUN_STATUSES",
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
     "agent_runs_before",
+    "agent_summaries",
     "alerts_of_org",
     "claim_deliveries",
     "claim_runs",
@@ -65,15 +76,19 @@ __all__ = [
     "insert_deliveries",
     "insert_org",
     "key_by_key_id",
+    "keys_of_org",
     "last_alert",
     "mark_processed",
     "org_by_name",
     "release_claim",
+    "revoke_key",
     "run_ended_at",
+    "runs_page",
     "set_alert_decision",
     "signal_decisions_of_run",
     "signals_of_run",
     "signals_of_type_on_runs",
+    "signals_page",
     "stalled_runs",
     "terminal_runs",
     "undecided_signals",
@@ -105,6 +120,30 @@ def org_by_name(name: str) -> Select[str]:
 def insert_api_key() -> Insert:
     """Store one API key (its sha256 only)."""
     return insert(keys)
+
+
+def keys_of_org(org_id: str | None = None, key_id: str | None = None) -> Select[Any]:
+    """Keys as listed (public id, org, dates): one org's, oldest first, or the one ``key_id``."""
+    stmt = (
+        select(keys.c.key_id, keys.c.org_id, orgs.c.name.label("org_name"), keys.c.created_at,
+               keys.c.revoked_at)
+        .join(orgs, orgs.c.id == keys.c.org_id)
+        .order_by(keys.c.created_at, keys.c.id)
+    )
+    if org_id is not None:
+        stmt = stmt.where(keys.c.org_id == org_id)
+    if key_id is not None:
+        stmt = stmt.where(keys.c.key_id == key_id)
+    return stmt
+
+
+def revoke_key(key_id: str, now: float) -> Update:
+    """Revoke a live key; a key revoked already keeps its first revocation time."""
+    return (
+        update(keys)
+        .where(keys.c.key_id == key_id, keys.c.revoked_at.is_(None))
+        .values(revoked_at=now)
+    )
 
 
 def key_by_key_id(key_id: str) -> Select[str, str]:
@@ -245,6 +284,137 @@ def count_events(org_id: str) -> Select[int]:
     """How many events one org has stored."""
     return select(func.count()).select_from(events).where(events.c.org_id == org_id)
 
+
+# -- listings (the read API) -------------------------------------------------------------
+
+#: The statuses a run can have, and how each reads its latest terminal event's type.
+RUN_STATUSES = ("completed", "errored", "running")
+
+
+def runs_page(
+    org_id: str,
+    limit: int,
+    *,
+    agent_id: str | None = None,
+    status: str | None = None,
+    conversation_id: str | None = None,
+    failure_type: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+    after: tuple[float, int] | None = None,
+) -> Select[Any]:
+    """One page of an org's runs, newest start first: each run's ``run.started`` row plus
+    its status, end, event count and failure types, looked up for the page's rows only.
+
+    Walks the partial index on started events backwards from ``after`` (keyset), so a page
+    costs ``limit`` index entries and four index lookups each, whatever the table's size.
+    """
+    run = events.alias("run_events")
+    same_run = [run.c.org_id == events.c.org_id, run.c.run_id == events.c.run_id]
+    # The latest terminal event decides, as in Run.status (run order: step, then time).
+    def last_terminal(column: ColumnElement[Any]) -> Any:
+        return (
+            select(column)
+            .where(*same_run, run.c.event_type.in_(tuple(TERMINAL_TRIGGERS)))
+            .order_by(run.c.step_index.desc(), run.c.timestamp.desc(), run.c.id.desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+
+    terminal_type = last_terminal(run.c.event_type)
+    ended_at = last_terminal(run.c.timestamp)
+    event_count = select(func.count()).select_from(run).where(*same_run).scalar_subquery()
+    of_run = [signals.c.org_id == events.c.org_id, signals.c.run_id == events.c.run_id]
+    failure_types = (
+        select(func.aggregate_strings(signals.c.failure_type, ","))
+        .where(*of_run)
+        .scalar_subquery()
+    )
+    stmt = select(
+        events.c.id, events.c.run_id, events.c.agent_id, events.c.agent_version,
+        events.c.conversation_id, events.c.timestamp,
+        terminal_type.label("terminal_type"), ended_at.label("ended_at"),
+        event_count.label("event_count"), failure_types.label("failure_types"),
+    ).where(
+        events.c.org_id == org_id,
+        # Literal, the partial indexes' own predicate (planners match no bound parameter).
+        text(STARTED_WHERE),
+    )
+    if agent_id is not None:
+        stmt = stmt.where(events.c.agent_id == agent_id)
+    if conversation_id is not None:
+        stmt = stmt.where(events.c.conversation_id == conversation_id)
+    if status == "running":
+        stmt = stmt.where(terminal_type.is_(None))
+    elif status is not None:
+        stmt = stmt.where(terminal_type == f"run.{status}")
+    if failure_type is not None:
+        stmt = stmt.where(exists().where(*of_run, signals.c.failure_type == failure_type))
+    return _keyset(stmt, events.c.timestamp, events.c.id, since, until, after, limit)
+
+
+def signals_page(
+    org_id: str,
+    limit: int,
+    *,
+    agent_id: str | None = None,
+    failure_type: str | None = None,
+    severity: str | None = None,
+    run_id: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+    after: tuple[float, int] | None = None,
+) -> Select[Any]:
+    """One page of an org's signals, newest detection first (keyset on detected_at, id)."""
+    stmt = select(signals).where(signals.c.org_id == org_id)
+    for column, value in ((signals.c.agent_id, agent_id), (signals.c.failure_type, failure_type),
+                          (signals.c.severity, severity), (signals.c.run_id, run_id)):
+        if value is not None:
+            stmt = stmt.where(column == value)
+    return _keyset(stmt, signals.c.detected_at, signals.c.id, since, until, after, limit)
+
+
+def _keyset(stmt: Select[Any], at: ColumnElement[float], row_id: ColumnElement[int],
+            since: float | None, until: float | None, after: tuple[float, int] | None,
+            limit: int) -> Select[Any]:
+    # since inclusive, until exclusive; one row past the page says whether another follows.
+    if since is not None:
+        stmt = stmt.where(at >= since)
+    if until is not None:
+        stmt = stmt.where(at < until)
+    if after is not None:
+        # A row comparison: both planners turn it into an index range, where the
+        # equivalent OR would filter every row above the cursor again on each page.
+        stmt = stmt.where(tuple_(at, row_id) < tuple_(literal(after[0], Double()),
+                                                       literal(after[1])))
+    return stmt.order_by(at.desc(), row_id.desc()).limit(limit + 1)
+
+
+def agent_summaries(org_id: str) -> CompoundSelect[Any]:
+    """Per agent, as rows ``(agent_id, kind, failure_type, n, last)``: ``runs`` (n runs,
+    last start), ``flagged`` (n runs with a signal) and ``type`` (n signals of one type)."""
+    no_type: ColumnElement[str] = cast(null(), String(64))
+    no_time: ColumnElement[float] = cast(null(), Double())
+    runs = (
+        select(events.c.agent_id, literal("runs", String(8)).label("kind"),
+               no_type.label("failure_type"), func.count().label("n"),
+               func.max(events.c.timestamp).label("last"))
+        .where(events.c.org_id == org_id, text(STARTED_WHERE))
+        .group_by(events.c.agent_id)
+    )
+    flagged = (
+        select(signals.c.agent_id, literal("flagged", String(8)), no_type,
+               func.count(signals.c.run_id.distinct()), no_time)
+        .where(signals.c.org_id == org_id)
+        .group_by(signals.c.agent_id)
+    )
+    by_type = (
+        select(signals.c.agent_id, literal("type", String(8)), signals.c.failure_type,
+               func.count(), no_time)
+        .where(signals.c.org_id == org_id)
+        .group_by(signals.c.agent_id, signals.c.failure_type)
+    )
+    return union_all(runs, flagged, by_type)
 
 
 # -- alerts ------------------------------------------------------------------------------
