@@ -2,7 +2,11 @@
 
 They implement the protocols (validation, auth, answers computed from the questions by a
 small deterministic "model"), record what they received, and take a script of faults to
-play on the next requests: a raw reply, a delay, or an edit of the correct reply.
+play on the next requests: a raw reply, a delay, an edit of the correct reply, a
+connection dropped without a reply, or a reply cut off mid-body.
+
+They speak HTTP/1.1 with keep-alive, count the TCP connections they accept, and can close
+connections left idle for ``idle_timeout`` seconds, as hosted APIs and proxies do.
 
 The fake model reads directives from a question's instructions: ``p=0.83`` for a noul,
 ``pick=<label>`` for a choice, ``level=<n>`` for a score; without one it answers from a
@@ -14,6 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -32,6 +38,7 @@ class Received:
     headers: dict[str, str]  # keys lower-cased
     body: bytes
     at: float  # time.monotonic() when the request arrived
+    connection: int = 0  # which TCP connection it came on, numbered from 1 in accept order
 
     @property
     def json(self) -> Any:
@@ -61,7 +68,24 @@ class Edit:
     fn: Callable[[dict[str, Any]], Any]
 
 
-Action = Reply | Delay | Edit
+@dataclass
+class Drop:
+    """Read the next request, then close its connection without a byte of reply: what a
+    client sees when the host closed an idle connection just as the request went out.
+    ``reset`` closes with a TCP RST instead of a FIN."""
+
+    reset: bool = False
+
+
+@dataclass
+class Cut:
+    """Answer the next request correctly but close the connection after the headers and
+    ``keep`` bytes of the body: the host died mid-reply, after it processed the request."""
+
+    keep: int = 10
+
+
+Action = Reply | Delay | Edit | Drop | Cut
 
 
 class ProtocolServer:
@@ -71,10 +95,25 @@ class ProtocolServer:
         self.key = key
         self.requests: list[Received] = []
         self.script: deque[Action] = deque()
+        #: TCP connections accepted so far.
+        self.connections = 0
+        #: Close a connection idle this long (seconds) after a reply; ``None``: never.
+        self.idle_timeout: float | None = None
         self._lock = threading.Lock()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive unless the client says close
+            disable_nagle_algorithm = True
+            number = 0
+
+            def setup(self) -> None:
+                self.timeout = outer.idle_timeout
+                super().setup()
+                with outer._lock:
+                    outer.connections += 1
+                    self.number = outer.connections
+
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
@@ -113,26 +152,34 @@ class ProtocolServer:
         body = handler.rfile.read(length)
         received = Received(method, handler.path,
                             {k.lower(): v for k, v in handler.headers.items()}, body,
-                            time.monotonic())
+                            time.monotonic(), getattr(handler, "number", 0))
         with self._lock:
             self.requests.append(received)
             action = self.script.popleft() if self.script else None
         if isinstance(action, Reply):
             self._write(handler, action.status, action.body, action.headers)
             return
+        if isinstance(action, Drop):
+            handler.close_connection = True
+            if action.reset:  # linger 0: close() sends RST, not FIN
+                handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                              struct.pack("ii", 1, 0))
+                handler.connection.close()
+            return
         if isinstance(action, Delay):
             time.sleep(action.seconds)
         status, payload = self.respond(received)
         if isinstance(action, Edit) and status == 200:
             payload = action.fn(payload)
-        self._write(handler, status, payload, {})
+        self._write(handler, status, payload, {},
+                    cut=action.keep if isinstance(action, Cut) else None)
 
     def respond(self, received: Received) -> tuple[int, Any]:
         raise NotImplementedError
 
     @staticmethod
     def _write(handler: BaseHTTPRequestHandler, status: int, payload: Any,
-               headers: dict[str, str]) -> None:
+               headers: dict[str, str], cut: int | None = None) -> None:
         raw = payload if isinstance(payload, bytes) else (
             payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
         handler.send_response(status)
@@ -141,6 +188,9 @@ class ProtocolServer:
         for name, value in headers.items():
             handler.send_header(name, value)
         handler.end_headers()
+        if cut is not None:
+            raw = raw[:cut]
+            handler.close_connection = True
         handler.wfile.write(raw)
 
 
@@ -300,6 +350,9 @@ class ChatServer(ProtocolServer):
     def __init__(self, *, key: str | None = "test-key") -> None:
         super().__init__(key=key)
         self.render: Callable[[dict[str, Any]], str] = lambda a: json.dumps({"answers": a})
+        #: A status (400 or 422) to refuse any request carrying ``response_format`` with,
+        #: as older vLLM, llama.cpp server and some proxies do; ``None`` accepts it.
+        self.rejects_response_format: int | None = None
 
     @property
     def base_url(self) -> str:
@@ -319,6 +372,13 @@ class ChatServer(ProtocolServer):
         except (ValueError, KeyError, TypeError):
             return 400, {"error": {"message": "We could not parse the JSON body of your request.",
                                    "type": "invalid_request_error"}}
+        if self.rejects_response_format is not None and "response_format" in body:
+            if self.rejects_response_format == 422:  # a pydantic-validated proxy
+                return 422, {"detail": [{"loc": ["body", "response_format"],
+                                         "msg": "Extra inputs are not permitted",
+                                         "type": "extra_forbidden"}]}
+            return 400, {"error": {"message": "'response_format.type' must be 'json_schema' "
+                                              "or 'text'", "type": "invalid_request_error"}}
         texts = [m.get("content", "") for m in messages if isinstance(m, dict)]
         if body.get("response_format", {}).get("type") == "json_object" and not any(
             "json" in t.lower() for t in texts

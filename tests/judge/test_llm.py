@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
@@ -254,3 +255,77 @@ def test_parse_reply_directly() -> None:
 def test_a_bad_base_url_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="base_url"):
         LLMJudgeBackend("k", base_url="localhost:8000/v1")
+
+
+@pytest.mark.parametrize("status", [400, 422])
+def test_response_format_rejected_then_asked_without_it(
+        chat_server: ChatServer, status: int, caplog: pytest.LogCaptureFixture) -> None:
+    chat_server.rejects_response_format = status
+    judge = backend(chat_server, retry=RetryPolicy(max_retries=0))
+    assert judge.json_mode
+    chat_server.play(Delay(0.2))  # on the refused request: its time counts in the latency
+    with caplog.at_level("WARNING", logger="semloop.judge.llm"):
+        first = judge.ask(STATE, QUESTIONS)
+        second = judge.ask(STATE, QUESTIONS)
+    assert values(first) == values(second) == {"progress_0_1": 0.9, "revisit_0_2": 0.1,
+                                               "topic": "travel", "stagnation": 3.0}
+    # One refused request, then every request without response_format: remembered.
+    sent = [r.json for r in chat_server.requests]
+    assert ["response_format" in body for body in sent] == [True, False, False]
+    assert sent[0]["messages"] == sent[1]["messages"]
+    assert not judge.json_mode
+    [record] = [r for r in caplog.records if r.name == "semloop.judge.llm"]
+    assert "response_format" in record.getMessage() and str(status) in record.getMessage()
+    assert first.latency_ms >= 200 > second.latency_ms
+
+
+def test_response_format_fallback_is_per_backend(chat_server: ChatServer) -> None:
+    chat_server.rejects_response_format = 400
+    refused = backend(chat_server)
+    refused.ask(STATE, QUESTIONS)
+    chat_server.rejects_response_format = None
+    fresh = backend(chat_server)
+    fresh.ask(STATE, QUESTIONS)
+    assert not refused.json_mode and fresh.json_mode
+    assert "response_format" in chat_server.requests[-1].json
+
+
+def test_response_format_fallback_under_threads_logs_once(
+        chat_server: ChatServer, caplog: pytest.LogCaptureFixture) -> None:
+    chat_server.rejects_response_format = 400
+    judge = backend(chat_server)
+    with caplog.at_level("WARNING", logger="semloop.judge.llm"):
+        threads = [threading.Thread(target=judge.ask, args=(STATE, QUESTIONS))
+                   for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert len([r for r in caplog.records if r.name == "semloop.judge.llm"]) == 1
+    answered = [r for r in chat_server.requests if "response_format" not in r.json]
+    assert len(answered) == 6  # every ask answered once without it
+
+
+@pytest.mark.parametrize("reply", [
+    Reply(400, {"error": {"message": "max_tokens is too large", "type": "invalid_request_error"}}),
+    Reply(422, {"detail": [{"loc": ["body", "temperature"], "msg": "too high"}]}),
+    Reply(404, {"error": {"message": "unknown response_format route"}}),
+])
+def test_an_unrelated_client_error_stays_an_error(chat_server: ChatServer, reply: Reply) -> None:
+    chat_server.play(reply)
+    judge = backend(chat_server)
+    with pytest.raises(JudgeStatusError) as err:
+        judge.ask(STATE, QUESTIONS)
+    assert err.value.status == reply.status
+    assert len(chat_server.requests) == 1 and judge.json_mode
+
+
+def test_without_json_mode_a_second_rejection_is_an_error(chat_server: ChatServer) -> None:
+    # The host refuses even the request without response_format: no loop, the error shows.
+    chat_server.play(Reply(400, {"error": {"message": "bad response_format"}}),
+                     Reply(400, {"error": {"message": "bad response_format"}}))
+    judge = backend(chat_server)
+    with pytest.raises(JudgeStatusError, match="bad response_format"):
+        judge.ask(STATE, QUESTIONS)
+    assert len(chat_server.requests) == 2 and not judge.json_mode
+    assert "response_format" not in chat_server.requests[1].json

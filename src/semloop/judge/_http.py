@@ -2,7 +2,8 @@
 
 Standard library only. The socket sits behind a ``send(request) -> response`` callable, so
 tests can swap it without patching, and everything else here (retry decisions, Retry-After
-parsing, error messages) is a pure function of its inputs.
+parsing, error messages) is a pure function of its inputs. The default ``send`` is a
+:class:`ConnectionPool`: HTTP/1.1 keep-alive over :mod:`http.client`.
 """
 
 from __future__ import annotations
@@ -10,13 +11,19 @@ from __future__ import annotations
 import email.utils
 import functools
 import http.client
+import io
 import json
 import math
 import random
+import select
+import socket
+import ssl
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +37,7 @@ from .._exceptions import (
 )
 
 __all__ = [
+    "ConnectionPool",
     "HttpRequest",
     "HttpResponse",
     "JsonReply",
@@ -83,6 +91,223 @@ def urllib_send(request: HttpRequest) -> HttpResponse:
         with err:
             body = err.read()
         return HttpResponse(err.code, _lower(err.headers.items() if err.headers else ()), body)
+
+
+#: Errors that mean the host closed the connection, as opposed to a timeout or a bad reply.
+_CLOSED = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError,
+           http.client.RemoteDisconnected, ssl.SSLEOFError, ssl.SSLZeroReturnError)
+
+
+class _Stale(Exception):
+    """A reused connection died before any byte of the response came back."""
+
+
+class _Counting(io.RawIOBase):
+    """A socket reader that tells its connection how many response bytes arrived, so a
+    failure can be judged safe to resend (nothing came back) or not."""
+
+    def __init__(self, raw: io.RawIOBase, owner: _Counted) -> None:
+        super().__init__()
+        self._raw = raw
+        self._owner = owner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        n = self._raw.readinto(buffer)
+        if n:
+            self._owner.received += n
+        return n
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class _SocketView:
+    """What :class:`http.client.HTTPResponse` needs of a socket (``makefile``), counted."""
+
+    def __init__(self, sock: socket.socket, owner: _Counted) -> None:
+        self._sock = sock
+        self._owner = owner
+
+    def makefile(self, mode: str) -> io.BufferedReader:
+        raw = self._sock.makefile("rb", buffering=0)
+        return io.BufferedReader(_Counting(raw, self._owner))
+
+
+class _Counted(http.client.HTTPConnection):
+    """An HTTP connection that knows how often it served and what its reply received."""
+
+    served = 0  # requests fully answered on this connection
+    received = 0  # response bytes of the current request
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # http.client builds the response from the bare socket; give it a counting one.
+        self.response_class = self._response  # type: ignore[assignment]
+
+    def _response(self, sock: socket.socket, *args: Any, **kwargs: Any) -> http.client.HTTPResponse:
+        return http.client.HTTPResponse(_SocketView(sock, self), *args, **kwargs)  # type: ignore[arg-type]
+
+
+class _CountedTLS(_Counted, http.client.HTTPSConnection):
+    pass
+
+
+def _dropped(sock: socket.socket | None) -> bool:
+    """Whether an idle connection is unusable: closed by us, or readable while idle, which
+    means the host closed it (EOF) or sent something nobody asked for."""
+    if sock is None:
+        return True
+    if isinstance(sock, ssl.SSLSocket) and sock.pending():
+        return True
+    try:
+        if hasattr(select, "poll"):
+            poller = select.poll()
+            poller.register(sock, select.POLLIN)
+            return bool(poller.poll(0))
+        return bool(select.select([sock], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+def _close_all(idle: list[_Counted], lock: threading.Lock) -> None:
+    with lock:
+        connections, idle[:] = list(idle), []
+    for conn in connections:
+        conn.close()
+
+
+class ConnectionPool:
+    """The default :data:`Send`: HTTP/1.1 keep-alive over :mod:`http.client`.
+
+    Each request takes an idle connection to its host (or opens one) for itself and puts
+    it back when the whole reply is read, so threads sharing a backend never share a
+    socket and one thread reuses one TCP (and TLS) session across asks. At most
+    ``max_idle`` connections wait between requests; more are closed.
+
+    A reused connection the host closed while idle is replaced before use when that is
+    visible, else the request is sent once more on a fresh connection, but only if the
+    failure came before any byte of the response: a request the host may have processed is
+    never sent twice by the pool (the caller's :class:`RetryPolicy` decides that). Hosts
+    behind a configured proxy (``HTTPS_PROXY`` and friends) go through :func:`urllib_send`,
+    one connection per request, as before.
+
+    ``close()`` closes the idle connections; the pool stays usable. A pool that is
+    garbage-collected closes them too, so a backend nobody closed leaks no socket.
+    """
+
+    def __init__(self, *, max_idle: int = 4, keep_alive: bool = True,
+                 context: ssl.SSLContext | None = None) -> None:
+        if max_idle < 0:
+            raise ValueError(f"max_idle must be >= 0, got {max_idle}")
+        self.max_idle = max_idle
+        self.keep_alive = keep_alive
+        self._context = context
+        self._lock = threading.Lock()
+        self._idle: list[_Counted] = []
+        #: Connections opened so far, and stale ones replaced (for tests and benchmarks).
+        self.opened = 0
+        self.resent = 0
+        self._finalizer = weakref.finalize(self, _close_all, self._idle, self._lock)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        parts = urllib.parse.urlsplit(request.url)
+        if _proxied(parts):
+            return urllib_send(request)
+        tls = parts.scheme == "https"
+        host = parts.hostname or ""
+        port = parts.port or (443 if tls else 80)
+        target = parts.path or "/"
+        if parts.query:
+            target += "?" + parts.query
+        headers = dict(request.headers)
+        if not self.keep_alive:
+            headers["Connection"] = "close"
+        conn = self._take(tls, host, port)
+        if conn is not None:
+            try:
+                return self._exchange(conn, target, headers, request)
+            except _Stale:
+                with self._lock:
+                    self.resent += 1
+        conn = self._open(tls, host, port, request.timeout)
+        return self._exchange(conn, target, headers, request)
+
+    def close(self) -> None:
+        """Close every idle connection (one in use closes when its request ends)."""
+        _close_all(self._idle, self._lock)
+
+    def __enter__(self) -> ConnectionPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _take(self, tls: bool, host: str, port: int) -> _Counted | None:
+        while True:
+            with self._lock:
+                match = next((c for c in reversed(self._idle)
+                              if isinstance(c, _CountedTLS) == tls
+                              and (c.host, c.port) == (host, port)), None)
+                if match is None:
+                    return None
+                self._idle.remove(match)
+            if not _dropped(match.sock):
+                return match
+            match.close()
+
+    def _open(self, tls: bool, host: str, port: int, timeout: float) -> _Counted:
+        conn: _Counted
+        if tls:
+            if self._context is None:
+                self._context = ssl.create_default_context()
+            conn = _CountedTLS(host, port, timeout=timeout, context=self._context)
+        else:
+            conn = _Counted(host, port, timeout=timeout)
+        with self._lock:
+            self.opened += 1
+        return conn
+
+    def _exchange(self, conn: _Counted, target: str, headers: dict[str, str],
+                  request: HttpRequest) -> HttpResponse:
+        reused = conn.served > 0
+        conn.received = 0
+        conn.timeout = request.timeout
+        if conn.sock is not None:
+            conn.sock.settimeout(request.timeout)
+        try:
+            conn.request("POST", target, body=request.body, headers=headers)
+            reply = conn.getresponse()
+            body = reply.read()
+        except BaseException as err:
+            conn.close()
+            if reused and conn.received == 0 and isinstance(err, _CLOSED):
+                raise _Stale from err
+            raise
+        conn.served += 1
+        if reply.will_close or not self.keep_alive:
+            conn.close()
+        else:
+            self._give_back(conn)
+        return HttpResponse(reply.status, _lower(reply.getheaders()), body)
+
+    def _give_back(self, conn: _Counted) -> None:
+        with self._lock:
+            if len(self._idle) < self.max_idle:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+
+def _proxied(parts: urllib.parse.SplitResult) -> bool:
+    """Whether urllib would send to this URL through a proxy from the environment."""
+    proxies = urllib.request.getproxies()
+    if parts.scheme not in proxies:
+        return False
+    return not urllib.request.proxy_bypass(parts.netloc)
 
 
 def _lower(items: Any) -> dict[str, str]:

@@ -13,13 +13,13 @@ from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
 from ._http import (
+    ConnectionPool,
     RetryPolicy,
     Send,
     check_key,
     check_url,
     finite_number,
     post_question,
-    urllib_send,
 )
 from ._types import Answer, JudgeResponse, Question, State
 
@@ -68,6 +68,7 @@ class JevBackend:
         timeout: float = 30.0,
         max_retries: int = 2,
         retry: RetryPolicy | None = None,
+        keep_alive: bool = True,
         send: Send | None = None,
     ) -> None:
         self.base_url = (base_url or _env("TYPESAFE_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
@@ -86,7 +87,13 @@ class JevBackend:
             raise ConfigError(f"must be > 0, got {timeout!r}", key="timeout")
         self.timeout = float(timeout)
         self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
-        self._send = send or urllib_send
+        # The backend owns its pool (closed by close()); an injected send is the caller's.
+        self._pool: ConnectionPool | None = None
+        self._send: Send
+        if send is None:
+            self._pool = self._send = ConnectionPool(keep_alive=keep_alive)
+        else:
+            self._send = send
 
     @property
     def url(self) -> str:
@@ -94,6 +101,17 @@ class JevBackend:
 
     def __repr__(self) -> str:  # never shows the key
         return f"JevBackend(model={self.model!r}, url={self.url!r})"
+
+    def close(self) -> None:
+        """Close the connections kept open between asks. Asking again opens new ones."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def __enter__(self) -> JevBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:

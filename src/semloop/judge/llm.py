@@ -8,13 +8,17 @@ missing answer, an unknown label or a level out of range is an error.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
+import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
-from .._exceptions import ConfigError, JudgeAnswerError
+from .._exceptions import ConfigError, JudgeAnswerError, JudgeStatusError
 from ._http import (
+    ConnectionPool,
     RetryPolicy,
     Send,
     check_key,
@@ -22,7 +26,6 @@ from ._http import (
     finite_number,
     jsonable,
     post_question,
-    urllib_send,
 )
 from ._types import Answer, JudgeResponse, Question, State
 
@@ -30,6 +33,8 @@ __all__ = ["DEFAULT_BASE_URL", "SYSTEM_PROMPT", "LLMJudgeBackend", "parse_reply"
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _SERVICE = "chat completions host"
+
+log = logging.getLogger("semloop.judge.llm")
 
 SYSTEM_PROMPT = """\
 You are a careful judge of AI agent executions. The user message is one JSON object with \
@@ -61,6 +66,11 @@ class LLMJudgeBackend:
     ``base_url`` to ``$OPENAI_BASE_URL`` then OpenAI's. A key is required for OpenAI's own
     host; elsewhere (a local server) a missing key sends no ``Authorization``. Cost is
     ``input_usd_per_mtok`` and ``output_usd_per_mtok`` per million tokens.
+
+    Requests ask for JSON mode (``response_format``). A host that rejects it with a 400 or
+    422 naming ``response_format`` (older vLLM, llama.cpp server, some proxies) gets the
+    request again without it, and this backend stops sending it (``json_mode`` turns
+    ``False``; logged once): the prompt asks for JSON anyway.
     """
 
     name = "llm"
@@ -78,6 +88,7 @@ class LLMJudgeBackend:
         api_key_env: str = "OPENAI_API_KEY",
         max_retries: int = 2,
         retry: RetryPolicy | None = None,
+        keep_alive: bool = True,
         send: Send | None = None,
     ) -> None:
         self.base_url = (
@@ -101,7 +112,16 @@ class LLMJudgeBackend:
         self.input_usd_per_mtok = input_usd_per_mtok
         self.output_usd_per_mtok = output_usd_per_mtok
         self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
-        self._send = send or urllib_send
+        #: Whether requests carry ``response_format``; turned off once the host rejects it.
+        self.json_mode = True
+        self._json_mode_lock = threading.Lock()
+        # The backend owns its pool (closed by close()); an injected send is the caller's.
+        self._pool: ConnectionPool | None = None
+        self._send: Send
+        if send is None:
+            self._pool = self._send = ConnectionPool(keep_alive=keep_alive)
+        else:
+            self._send = send
 
     @property
     def url(self) -> str:
@@ -110,25 +130,39 @@ class LLMJudgeBackend:
     def __repr__(self) -> str:  # never shows the key
         return f"LLMJudgeBackend(model={self.model!r}, url={self.url!r})"
 
+    def close(self) -> None:
+        """Close the connections kept open between asks. Asking again opens new ones."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def __enter__(self) -> LLMJudgeBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
         user = json.dumps({"state": state, "questions": dict(questions)}, ensure_ascii=False,
                           default=jsonable)
-        payload = {
-            "model": self.model,
-            "temperature": self.temperature,
-            "response_format": {"type": "json_object"},
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": user},
-            ],
-        }
-        data, latency_ms = post_question(
-            self.url, payload, self._api_key,
-            timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
-            auth_hint=f"Check the key passed as api_key= or set in {self.api_key_env}.",
-        )
+        payload: dict[str, Any] = {"model": self.model, "temperature": self.temperature}
+        if self.json_mode:
+            payload["response_format"] = {"type": "json_object"}
+        payload["messages"] = [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": user},
+        ]
+        started = time.monotonic()
+        try:
+            data = self._post(payload)
+        except JudgeStatusError as err:
+            if "response_format" not in payload or not _rejects_json_mode(err):
+                raise
+            self._drop_json_mode(err)
+            del payload["response_format"]
+            data = self._post(payload)
+        latency_ms = (time.monotonic() - started) * 1000.0
         content = _content(data)
         input_tokens, output_tokens = _usage(data.get("usage"))
         model = data.get("model")
@@ -141,6 +175,31 @@ class LLMJudgeBackend:
             latency_ms=latency_ms,
             model=model if isinstance(model, str) and model else self.model,
         )
+
+    def _post(self, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        data, _ = post_question(
+            self.url, payload, self._api_key,
+            timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
+            auth_hint=f"Check the key passed as api_key= or set in {self.api_key_env}.",
+        )
+        return data
+
+    def _drop_json_mode(self, err: JudgeStatusError) -> None:
+        # Threads sharing the backend may all hit the rejection at once: log it once.
+        with self._json_mode_lock:
+            if not self.json_mode:
+                return
+            self.json_mode = False
+        log.warning(
+            "%s rejected response_format json_object (HTTP %s: %s); asking without it "
+            "from now on", self.url, err.status, _short(err.body, 200),
+        )
+
+
+def _rejects_json_mode(err: JudgeStatusError) -> bool:
+    """Whether an error status is the host refusing JSON mode, rather than anything else
+    wrong with the request (which must stay an error)."""
+    return err.status in (400, 422) and "response_format" in err.body.lower()
 
 
 def _content(data: Mapping[str, Any]) -> str:
