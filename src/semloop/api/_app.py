@@ -14,7 +14,7 @@ from .. import __version__
 from .._exceptions import StoreError
 from ..settings import Settings
 from ..store import Store
-from . import runs
+from . import agents, runs, signals
 from ._auth import KeyCache, require_org
 from ._schemas import ErrorBody, Health
 
@@ -42,8 +42,12 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return JSONResponse({"detail": f"{where}: {first.get('msg')}"}, status_code=400)
+        loc = tuple(first.get("loc", ()))
+        where = ".".join(str(p) for p in loc)
+        # A bad query parameter (the listings) is 422 like the ones they check themselves;
+        # a body or path that fails validation stays 400, as the ingest clients expect.
+        status = 422 if loc[:1] == ("query",) else 400
+        return JSONResponse({"detail": f"{where}: {first.get('msg')}"}, status_code=status)
 
     @app.get("/health", response_model=Health, tags=["health"], summary="Liveness and database",
              responses={503: {"model": ErrorBody, "description": "the database did not answer"}})
@@ -58,6 +62,8 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
 
     app.include_router(ingest.router)
     app.include_router(runs.router)
+    app.include_router(signals.router)
+    app.include_router(agents.router)
     _declare_real_errors_only(app)
     return app
 

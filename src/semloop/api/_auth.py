@@ -8,6 +8,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from .._exceptions import StoreError
 from ..store import Store
 from ..store._store import hash_key
 
@@ -27,11 +28,12 @@ def store_of(request: Request) -> Store:
 
 
 class KeyCache:
-    """Keys recently found valid, by their sha256, for ``ttl_s`` seconds.
+    """Keys found valid in the last ``ttl_s`` seconds, by their sha256: used only when the
+    database cannot answer (stale-if-error), never instead of asking it.
 
-    Saves a database round trip on every ingest batch from the same SDK. Unknown keys are
-    never cached, so a new key works at once; a deleted key keeps working for at most
-    ``ttl_s`` seconds.
+    ``semloop keys revoke`` runs in another process, so only the database knows a key was
+    revoked; every request asks it. When it is down, a key known good a moment ago gets
+    through to the operation it came for, which then reports what failed (a 503 either way).
     """
 
     def __init__(self, ttl_s: float = 60.0, max_keys: int = 10_000) -> None:
@@ -45,21 +47,32 @@ class KeyCache:
             return None
         return hit[0]
 
-    def put(self, key: str, org_id: str) -> None:
+    def put(self, key: str, org_id: str | None) -> None:
+        """Remember ``key`` as valid for ``org_id``, or forget it (``None``: refused)."""
+        if org_id is None:
+            self._orgs.pop(hash_key(key), None)
+            return
         if len(self._orgs) >= self.max_keys:
             self._orgs.clear()  # crude, but bounded; refills from the database
         self._orgs[hash_key(key)] = (org_id, time.monotonic() + self.ttl_s)
 
 
 async def org_for_key(request: Request, key: str) -> str:
-    """The org of ``key``; 401 when it is unknown."""
+    """The org of ``key``; 401 when it is unknown or revoked.
+
+    Looked up on every request (one indexed read), so a revoked key is refused at once.
+    """
     cache: KeyCache = request.app.state.key_cache
-    org_id = cache.get(key)
-    if org_id is None:
+    try:
         org_id = await run_in_threadpool(store_of(request).org_for_key, key)
-        if org_id is None:
-            raise unauthorized("the API key is not valid")
-        cache.put(key, org_id)
+    except StoreError:
+        known = cache.get(key)
+        if known is None:
+            raise
+        return known
+    cache.put(key, org_id)
+    if org_id is None:
+        raise unauthorized("the API key is not valid")
     return org_id
 
 

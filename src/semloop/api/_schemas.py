@@ -6,7 +6,21 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-__all__ = ["ErrorBody", "EventOut", "Health", "IngestResult", "Rejection", "RunOut", "SignalOut"]
+__all__ = [
+    "AgentList",
+    "AgentOut",
+    "ErrorBody",
+    "EventOut",
+    "Health",
+    "IngestResult",
+    "Rejection",
+    "RunOut",
+    "RunPage",
+    "RunSummaryOut",
+    "SignalEntryOut",
+    "SignalOut",
+    "SignalPage",
+]
 
 
 class ErrorBody(BaseModel):
@@ -69,3 +83,45 @@ class RunOut(BaseModel):
     status: str = Field(description="completed, errored or running")
     events: list[EventOut] = Field(description="In run order: step, then timestamp.")
     signals: list[SignalOut]
+
+
+_NEXT_CURSOR = Field(description="Pass as ``cursor`` for the next page; null on the last page.")
+
+
+class RunSummaryOut(BaseModel):
+    run_id: str
+    agent_id: str
+    agent_version: str
+    conversation_id: str | None
+    status: str = Field(description="completed, errored or running")
+    started_at: float = Field(description="Epoch seconds of the run.started event.")
+    ended_at: float | None = Field(description="Epoch seconds of the terminal event, if any.")
+    event_count: int
+    failure_types: list[str] = Field(description="Failure types of the run's signals, sorted.")
+
+
+class RunPage(BaseModel):
+    runs: list[RunSummaryOut] = Field(description="Newest start first.")
+    next_cursor: str | None = _NEXT_CURSOR
+
+
+class SignalEntryOut(SignalOut):
+    signal_id: int
+    detected_at: float = Field(description="Epoch seconds when the signal was stored.")
+
+
+class SignalPage(BaseModel):
+    signals: list[SignalEntryOut] = Field(description="Newest detection first.")
+    next_cursor: str | None = _NEXT_CURSOR
+
+
+class AgentOut(BaseModel):
+    agent_id: str
+    runs: int = Field(description="Runs with a run.started event.")
+    runs_with_signals: int = Field(description="Runs with at least one signal (any source).")
+    signals_by_type: dict[str, int] = Field(description="Signal count per failure type.")
+    last_run_at: float | None = Field(description="Start of the agent's newest run.")
+
+
+class AgentList(BaseModel):
+    agents: list[AgentOut] = Field(description="By agent_id.")
