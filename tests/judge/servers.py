@@ -19,7 +19,9 @@ import hashlib
 import json
 import re
 import socket
+import ssl
 import struct
+import subprocess
 import threading
 import time
 from collections import deque
@@ -91,8 +93,9 @@ Action = Reply | Delay | Edit | Drop | Cut
 class ProtocolServer:
     """A threaded HTTP server; subclasses implement :meth:`respond`."""
 
-    def __init__(self, *, key: str | None = "test-key") -> None:
+    def __init__(self, *, key: str | None = "test-key", tls: ssl.SSLContext | None = None) -> None:
         self.key = key
+        self.tls = tls
         self.requests: list[Received] = []
         self.script: deque[Action] = deque()
         #: TCP connections accepted so far.
@@ -127,13 +130,15 @@ class ProtocolServer:
         self._server.daemon_threads = True
         # A client that timed out leaves the handler writing to a closed socket: expected.
         self._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        if tls is not None:  # every accepted connection does a TLS handshake first
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,),
                                         daemon=True)
 
     @property
     def origin(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"{'https' if self.tls else 'http'}://{host}:{port}"
 
     def play(self, *actions: Action) -> None:
         with self._lock:
@@ -238,8 +243,9 @@ def _loc_error(loc: list[Any], msg: str, kind: str) -> dict[str, Any]:
 class SystemOneServer(ProtocolServer):
     """TypeSafe System One: ``POST {route}`` with ``{model, state, questions}``."""
 
-    def __init__(self, *, key: str | None = "test-key", route: str = "/v1/systemone") -> None:
-        super().__init__(key=key)
+    def __init__(self, *, key: str | None = "test-key", route: str = "/v1/systemone",
+                 tls: ssl.SSLContext | None = None) -> None:
+        super().__init__(key=key, tls=tls)
         self.route = route
 
     @property
@@ -347,8 +353,8 @@ class ChatServer(ProtocolServer):
     make the model write fences, prose or lists the way real models do.
     """
 
-    def __init__(self, *, key: str | None = "test-key") -> None:
-        super().__init__(key=key)
+    def __init__(self, *, key: str | None = "test-key", tls: ssl.SSLContext | None = None) -> None:
+        super().__init__(key=key, tls=tls)
         self.render: Callable[[dict[str, Any]], str] = lambda a: json.dumps({"answers": a})
         #: A status (400 or 422) to refuse any request carrying ``response_format`` with,
         #: as older vLLM, llama.cpp server and some proxies do; ``None`` accepts it.
@@ -409,3 +415,18 @@ class ChatServer(ProtocolServer):
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(content) // 4,
                       "total_tokens": prompt_tokens + len(content) // 4},
         }
+
+
+# ---------------------------------------------------------------- TLS
+
+
+def self_signed(directory: str) -> tuple[str, ssl.SSLContext]:
+    """A certificate for 127.0.0.1 made by the ``openssl`` command in ``directory``: its
+    path (for ``SSL_CERT_FILE``, which clients then trust) and a server context using it."""
+    cert, key = f"{directory}/cert.pem", f"{directory}/key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return cert, context

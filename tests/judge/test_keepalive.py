@@ -18,7 +18,7 @@ from semloop.judge._http import ConnectionPool, HttpRequest, RetryPolicy
 from semloop.judge.jev import JevBackend
 from semloop.judge.llm import LLMJudgeBackend
 
-from .servers import ChatServer, Cut, Drop, ProtocolServer, SystemOneServer
+from .servers import ChatServer, Cut, Drop, ProtocolServer, SystemOneServer, self_signed
 
 QUESTIONS: dict[str, Any] = {
     "progress_0_1": {"type": "noul", "instructions": "p=0.8 advanced?"},
@@ -226,3 +226,18 @@ def test_pool_keeps_at_most_max_idle_connections(jev_server: SystemOneServer) ->
             t.join()
         assert len(pool._idle) <= 2 and pool.opened == jev_server.connections
     assert pool._idle == []
+
+
+def test_https_reuses_one_tls_session(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    cert, context = self_signed(str(tmp_path))
+    with SystemOneServer(tls=context) as server:
+        assert server.url.startswith("https://")
+        untrusted = JevBackend("test-key", base_url=server.url, retry=NO_RETRY)
+        with untrusted, pytest.raises(JudgeConnectionError, match="CERTIFICATE_VERIFY_FAILED"):
+            untrusted.ask("s", QUESTIONS)
+        monkeypatch.setenv("SSL_CERT_FILE", cert)  # now the client trusts our certificate
+        with JevBackend("test-key", base_url=server.url, retry=NO_RETRY) as backend:
+            for i in range(5):
+                assert answers(backend, f"state {i}") == EXPECTED
+        assert len(server.requests) == 5
+        assert server.connections == 1  # the refused handshake never got a handler
