@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from semloop.events import EVENT_TYPES, Run
-from semloop.ingest.formats import FORMATS, convert, detect_format, load
+from semloop.ingest.formats import FORMATS, convert, deepeval, detect_format, load
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ALL = sorted(p.name for p in FIXTURES.iterdir() if not p.name.startswith("."))
@@ -236,6 +237,49 @@ def test_deepeval_in_process_dict_keeps_true_durations() -> None:
     assert latency == pytest.approx((think["end_time"] - think["start_time"]) * 1000)
     assert failed.status == "errored"
     assert failed.events[-1].payload["error"] == "search backend unavailable"
+
+
+def _without_tool_spans(span: dict[str, Any]) -> dict[str, Any]:
+    children = [_without_tool_spans(c) for c in span.get("children", []) if c.get("type") != "tool"]
+    return {**span, "children": children}
+
+
+def test_deepeval_calls_listed_but_not_traced_become_tool_steps() -> None:
+    case = json.loads((FIXTURES / "deepeval_trace_dict.json").read_text())[0]
+    untraced = {**case, "_trace_dict": _without_tool_spans(case["_trace_dict"])}
+    (run,) = deepeval.convert(json.dumps(untraced)).runs
+    (traced,) = deepeval.convert(json.dumps(case)).runs
+    # The agent span lists the search it made: a step after its children (the two LLM
+    # calls), exactly as many tool calls as when the tool span was traced.
+    assert steps(run) == [("llm.called", ""), ("llm.responded", ""),
+                          ("llm.called", ""), ("llm.responded", ""),
+                          ("tool.called", "search"), ("tool.responded", "search")]
+    assert len(traced.of_type("tool.called")) == 1
+    called, responded = run.of_type("tool.called")[0], run.of_type("tool.responded")[0]
+    assert json.loads(called.payload["args"]) == {
+        "query": "What is the capital of France", "limit": 3}
+    assert responded.payload["output"] == "Paris is the capital of France."
+
+
+def test_deepeval_api_body_fills_in_untraced_calls_at_their_span_end() -> None:
+    body = json.loads((FIXTURES / "deepeval_api.json").read_text())[0]
+    body = {**body, "toolSpans": []}
+    (run,) = deepeval.convert(json.dumps(body)).runs
+    agent = next(s for s in body["agentSpans"] if s.get("toolsCalled"))
+    (called,) = run.of_type("tool.called")
+    assert called.payload["tool_name"] == "search"
+    assert called.timestamp == iso(agent["endTime"])
+
+
+@pytest.mark.parametrize(("listed", "field"), [
+    ("search", "tools_called"), (["search"], "tools_called[0]")])
+def test_deepeval_malformed_tools_called_names_the_field(listed: Any, field: str) -> None:
+    case = json.loads((FIXTURES / "deepeval_trace_dict.json").read_text())[0]
+    bad = {**case, "_trace_dict": {**case["_trace_dict"], "tools_called": listed}}
+    result = deepeval.convert(json.dumps([bad, case]))
+    assert len(result.runs) == 1  # the good trace beside it is kept
+    (rejected,) = result.rejected
+    assert field in str(rejected)
 
 
 def test_langsmith_run_tree() -> None:

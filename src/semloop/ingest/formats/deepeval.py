@@ -7,12 +7,16 @@
 - the in-process dict (``trace_manager.get_all_traces_dict()``: ``{"uuid",
   "root_spans": [...]}``, spans without ``type``), whose times are ``perf_counter``
   readings: their differences are kept, anchored at the import's clock.
+
+A span's ``tools_called`` lists the calls it made; those with no tool span of their own
+(the agent traced the decision but not the tool) become tool steps too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -147,10 +151,15 @@ def _from_api(raw: Mapping[str, Any]) -> Draft:
     d.end = epoch(raw.get("endTime"), field_name="endTime")
     roots = [s for _, s in spans if not s.get("parentUuid")]
     root = min(roots, key=lambda s: str(s.get("startTime") or "")) if roots else None
+    listed: list[_Listed] = []
     for order, (path, span) in enumerate(spans):
         kind = _kind(span)
         if kind:  # a root that is itself a model or tool call is a step too
             d.steps.append(_step(span, kind, order, path, timed=True))
+        if span.get("toolsCalled", span.get("tools_called")):
+            when = epoch(first(span.get("endTime"), span.get("startTime")), field_name=path)
+            listed.append((span, f"{path}.toolsCalled", order, when))
+    _add_untraced_calls(d, listed)
     _finish(d, raw, root)
     return d
 
@@ -167,6 +176,7 @@ def _from_nested(roots: Any, raw: Mapping[str, Any], path: str = "", *,
         d.start = None if start is None else anchor + start
         d.end = None if end is None else anchor + end
     order = 0
+    listed: list[_Listed] = []
 
     def visit(span: Any, where: str) -> None:
         nonlocal order
@@ -186,11 +196,44 @@ def _from_nested(roots: Any, raw: Mapping[str, Any], path: str = "", *,
             raise TraceFormatError("children must be a list", field=f"{where}.children")
         for i, child in enumerate(children):
             visit(child, f"{where}.children[{i}]")
+        calls = span.get("tools_called", span.get("toolsCalled"))
+        if calls:  # made during the span: after its children, before its next sibling
+            end = number(span.get("end_time"))
+            when = None if anchor is None or end is None else anchor + end
+            listed.append((span, f"{where}.tools_called", order, when))
+            order += len(calls) if isinstance(calls, list) else 1
 
     for i, root in enumerate(roots):
         visit(root, f"{path}[{i}]" if path else "root")
+    _add_untraced_calls(d, listed)
     _finish(d, raw, roots[0] if len(roots) == 1 else None)
     return d
+
+
+# A span with a ``tools_called`` list, the list's field path, the order its calls take,
+# and their time (the span's end) when the source has times.
+_Listed = tuple[Mapping[str, Any], str, int, float | None]
+
+
+def _add_untraced_calls(d: Draft, listed: list[_Listed]) -> None:
+    """Tool steps for listed calls beyond the tool spans of the same name: a traced call
+    is listed by its parent too, and must not count twice."""
+    traced = Counter(s.name for s in d.steps if s.kind == "tool")
+    for span, where, order, when in listed:
+        calls = span.get("tools_called", span.get("toolsCalled"))
+        if not isinstance(calls, list):
+            raise TraceFormatError("must be a list of tool calls", field=where)
+        for i, call in enumerate(calls):
+            if not isinstance(call, Mapping):
+                raise TraceFormatError("a tool call must be an object", field=f"{where}[{i}]")
+            name = str(call.get("name") or "")
+            if traced[name] > 0:
+                traced[name] -= 1
+                continue
+            d.steps.append(Step(
+                kind="tool", name=name, order=order + i, start=when, end=when,
+                input=call.get("input_parameters", call.get("inputParameters")),
+                output=call.get("output")))
 
 
 def _finish(d: Draft, raw: Mapping[str, Any], root: Mapping[str, Any] | None) -> None:
