@@ -5,6 +5,7 @@ socket. Real servers on 127.0.0.1 (tests/judge/servers.py) count the TCP connect
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import time
 import warnings
@@ -241,3 +242,22 @@ def test_https_reuses_one_tls_session(tmp_path: Any, monkeypatch: pytest.MonkeyP
                 assert answers(backend, f"state {i}") == EXPECTED
         assert len(server.requests) == 5
         assert server.connections == 1  # the refused handshake never got a handler
+
+
+def test_a_forked_child_does_not_reuse_the_parents_connection(
+        jev_server: SystemOneServer) -> None:
+    with JevBackend("test-key", base_url=jev_server.url, retry=NO_RETRY) as backend:
+        assert answers(backend) == EXPECTED
+        with warnings.catch_warnings():
+            # Python 3.12+ warns about fork() beside threads (the server's); this child only
+            # makes one request and exits without touching their locks.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the child: asks on a connection of its own, then leaves at once
+            code = 0 if answers(backend) == EXPECTED else 1
+            os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert answers(backend) == EXPECTED  # the parent's connection is intact
+    assert jev_server.connections == 2
+    assert [r.connection for r in jev_server.requests] == [1, 2, 1]

@@ -14,6 +14,7 @@ import http.client
 import io
 import json
 import math
+import os
 import random
 import select
 import socket
@@ -211,6 +212,7 @@ class ConnectionPool:
         #: Connections opened so far, and stale ones replaced (for tests and benchmarks).
         self.opened = 0
         self.resent = 0
+        self._pid = os.getpid()
         self._finalizer = weakref.finalize(self, _close_all, self._idle, self._lock)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -247,6 +249,11 @@ class ConnectionPool:
         self.close()
 
     def _take(self, tls: bool, host: str, port: int) -> _Counted | None:
+        if self._pid != os.getpid():
+            # A forked worker inherited the parent's sockets: sharing them would interleave
+            # two processes' requests on one stream. Closing our copies leaves the parent's.
+            self._pid = os.getpid()
+            self.close()
         while True:
             with self._lock:
                 match = next((c for c in reversed(self._idle)
