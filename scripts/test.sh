@@ -14,6 +14,9 @@ if [ -z "${SEMLOOP_TEST_POSTGRES_URL:-}" ]; then
 fi
 export SEMLOOP_TEST_POSTGRES_URL
 
+# The judge tests serve HTTPS with a throwaway certificate made by the openssl command.
+command -v openssl >/dev/null || apt_install openssl
+
 export DEEPEVAL_TELEMETRY_OPT_OUT=1 DEEPEVAL_DISABLE_DOTENV=1 HF_HUB_OFFLINE=1
 
 # Lint and types first: a failure here fails the run as loudly as a failing test
