@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from sqlalchemy import text
 
 from semloop.events import Event, Signal
@@ -83,3 +84,16 @@ def test_pages_cover_every_run_once_in_order(store: Store) -> None:
     counts = {a.agent_id: (a.runs, a.runs_with_signals) for a in store.agent_summaries(org)}
     assert counts["agent-0"] == (RUNS // 5, RUNS // 3)
     assert counts["agent-1"] == (RUNS // 5, 0)
+
+
+def test_bad_limits_and_statuses_are_refused_before_querying(store: Store) -> None:
+    org = store.create_org("acme")
+    for limit in (0, 501):
+        with pytest.raises(ValueError, match="limit is 1 to 500"):
+            store.list_runs(org, limit=limit)
+        with pytest.raises(ValueError, match="limit is 1 to 500"):
+            store.list_signals(org, limit=limit)
+    with pytest.raises(ValueError, match="status is one of completed, errored, running"):
+        store.list_runs(org, status="stalled")
+    assert store.list_runs(org).items == [] and store.list_runs(org).next is None
+    assert store.agent_summaries(org) == []

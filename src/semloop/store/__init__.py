@@ -13,6 +13,18 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
+from ._records import AgentSummary, KeyInfo, Page, Position, RunSummary, StoredSignal
 from ._store import KEY_PREFIX, LIMITS, Store, check_event
 
-__all__ = ["KEY_PREFIX", "LIMITS", "Store", "check_event"]
+__all__ = [
+    "KEY_PREFIX",
+    "LIMITS",
+    "AgentSummary",
+    "KeyInfo",
+    "Page",
+    "Position",
+    "RunSummary",
+    "Store",
+    "StoredSignal",
+    "check_event",
+]
