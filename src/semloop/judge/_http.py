@@ -27,7 +27,7 @@ import urllib.request
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._exceptions import (
     ConfigError,
@@ -37,8 +37,12 @@ from .._exceptions import (
     JudgeStatusError,
 )
 
+if TYPE_CHECKING:  # typing.Self is 3.11+; at run time this module needs the stdlib alone
+    from typing_extensions import Self
+
 __all__ = [
     "ConnectionPool",
+    "HttpClient",
     "HttpRequest",
     "HttpResponse",
     "JsonReply",
@@ -307,6 +311,30 @@ class ConnectionPool:
                 self._idle.append(conn)
                 return
         conn.close()
+
+
+class HttpClient:
+    """What a judge backend needs of HTTP: a ``send``, its own keep-alive pool unless one
+    is injected, and ``close()`` / ``with`` for that pool (an injected send is the
+    caller's to close)."""
+
+    _pool: ConnectionPool | None
+    _send: Send
+
+    def _connect(self, send: Send | None, *, keep_alive: bool) -> None:
+        self._pool = None if send is not None else ConnectionPool(keep_alive=keep_alive)
+        self._send = send if send is not None else self._pool  # type: ignore[assignment]
+
+    def close(self) -> None:
+        """Close the connections kept open between asks. Asking again opens new ones."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _proxied(parts: urllib.parse.SplitResult) -> bool:

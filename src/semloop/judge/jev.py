@@ -13,7 +13,7 @@ from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
 from ._http import (
-    ConnectionPool,
+    HttpClient,
     RetryPolicy,
     Send,
     check_key,
@@ -47,7 +47,7 @@ def estimate_cost_usd(input_tokens: int) -> float:
     return input_tokens * USD_PER_INPUT_MTOK / 1_000_000
 
 
-class JevBackend:
+class JevBackend(HttpClient):
     """A judge on the TypeSafe System One API, or any host serving the same protocol.
 
     ``api_key`` defaults to ``$TYPESAFE_API_KEY``, ``model`` to ``$TYPESAFE_DEFAULT_MODEL``
@@ -87,13 +87,7 @@ class JevBackend:
             raise ConfigError(f"must be > 0, got {timeout!r}", key="timeout")
         self.timeout = float(timeout)
         self.retry = retry if retry is not None else RetryPolicy(max_retries=max_retries)
-        # The backend owns its pool (closed by close()); an injected send is the caller's.
-        self._pool: ConnectionPool | None = None
-        self._send: Send
-        if send is None:
-            self._pool = self._send = ConnectionPool(keep_alive=keep_alive)
-        else:
-            self._send = send
+        self._connect(send, keep_alive=keep_alive)
 
     @property
     def url(self) -> str:
@@ -101,17 +95,6 @@ class JevBackend:
 
     def __repr__(self) -> str:  # never shows the key
         return f"JevBackend(model={self.model!r}, url={self.url!r})"
-
-    def close(self) -> None:
-        """Close the connections kept open between asks. Asking again opens new ones."""
-        if self._pool is not None:
-            self._pool.close()
-
-    def __enter__(self) -> JevBackend:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:

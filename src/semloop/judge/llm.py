@@ -18,7 +18,7 @@ from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError, JudgeStatusError
 from ._http import (
-    ConnectionPool,
+    HttpClient,
     RetryPolicy,
     Send,
     check_key,
@@ -59,7 +59,7 @@ _YES = {"yes", "y", "true", "t"}
 _NO = {"no", "n", "false", "f"}
 
 
-class LLMJudgeBackend:
+class LLMJudgeBackend(HttpClient):
     """A judge on ``POST {base_url}/chat/completions`` of any OpenAI-compatible host.
 
     ``api_key`` defaults to the environment variable named by ``api_key_env``;
@@ -115,13 +115,7 @@ class LLMJudgeBackend:
         #: Whether requests carry ``response_format``; turned off once the host rejects it.
         self.json_mode = True
         self._json_mode_lock = threading.Lock()
-        # The backend owns its pool (closed by close()); an injected send is the caller's.
-        self._pool: ConnectionPool | None = None
-        self._send: Send
-        if send is None:
-            self._pool = self._send = ConnectionPool(keep_alive=keep_alive)
-        else:
-            self._send = send
+        self._connect(send, keep_alive=keep_alive)
 
     @property
     def url(self) -> str:
@@ -129,17 +123,6 @@ class LLMJudgeBackend:
 
     def __repr__(self) -> str:  # never shows the key
         return f"LLMJudgeBackend(model={self.model!r}, url={self.url!r})"
-
-    def close(self) -> None:
-        """Close the connections kept open between asks. Asking again opens new ones."""
-        if self._pool is not None:
-            self._pool.close()
-
-    def __enter__(self) -> LLMJudgeBackend:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
