@@ -27,6 +27,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Markdown joins a docstring's wrapped lines into paragraphs that fit the terminal.
+    rich_markup_mode="markdown",
 )
 
 for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):

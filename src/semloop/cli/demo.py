@@ -23,9 +23,12 @@ def register(app: typer.Typer) -> None:
         repeat: Annotated[int, typer.Option(min=1, help="Times to play each scenario.")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of the scripted agents.")] = 7,
     ) -> None:
-        """Run scripted agents (healthy and failing: loops, retry storms, token burn,
-        hallucinated actions, prompt injection, a frustrated user) through the SDK into the
-        store, let the workers process them, and print what was found."""
+        """Run scripted agents through the SDK, process them, and print what was found.
+
+        The agents are healthy or fail the ways agents fail: loops, retry storms, token
+        burn, hallucinated actions, prompt injection, a frustrated user. They write into
+        the store; the workers process the runs; a table shows each run's findings.
+        """
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
         from rich.table import Table

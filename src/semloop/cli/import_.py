@@ -104,9 +104,12 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[bool, typer.Option(
             "--dry-run", help="Convert and report, store nothing.")] = False,
     ) -> None:
-        """Load traces exported by other tools (deepeval, OTLP, OpenInference, LangSmith,
-        Langfuse, OpenAI Agents, semloop NDJSON) as runs. Good records are stored even when
-        others are rejected; the exit code is 1 if any were."""
+        """Load traces exported by other tools into the store as runs.
+
+        Reads deepeval, OTLP, OpenInference, LangSmith, Langfuse, OpenAI Agents and semloop
+        NDJSON. Good records are stored even when others are rejected; each rejected one is
+        named by file, line and field, and the exit code is then 1.
+        """
         try:
             code = import_files(files, format=format, org=org, database_url=database_url,
                                 dry_run=dry_run)

@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         key_id: Annotated[str, typer.Argument(help="The key's id, as keys list shows it.")],
         database_url: DatabaseUrl = None,
     ) -> None:
-        """Revoke a key. The API refuses it (401) from the next request on."""
+        """Revoke a key. Every running server refuses it (401) within a second."""
         try:
             info = revoke_key(key_id, database_url)
         except SemloopError as exc:

@@ -34,8 +34,11 @@ def register(app: typer.Typer) -> None:
         once: Annotated[bool, typer.Option(
             help="Process what is ready now, then exit.")] = False,
     ) -> None:
-        """Run one worker. Several instances of one worker may share a database: each run is
-        leased to one of them, and every write is idempotent."""
+        """Run one worker until interrupted.
+
+        Several instances of one worker may share a database: each run is leased to one of
+        them, and every write is idempotent.
+        """
         from ..settings import load_settings
         from ..store import Store
         from ..worker import build_worker
