@@ -57,19 +57,24 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
 
         table = Table(title=f"semloop demo: {report.runs} runs, {report.events} events, "
-                            f"judge {report.judge}")
-        for column in ("scenario", "expected", "found", "verdict"):
-            table.add_column(column, overflow="fold")
+                            f"judge {report.judge}",
+                      caption="[green]✓[/green] expected and found   [yellow]✗[/yellow] expected, "
+                              "missed   [dim]+[/dim] found as well")
+        table.add_column("scenario", no_wrap=True)
+        table.add_column("signals", no_wrap=True)
+        table.add_column("verdict", no_wrap=True)
         for result in report.results:
-            expected = "\n".join(sorted(result.scenario.expected)) or "-"
-            found = "\n".join(sorted(result.found)) or "-"
+            lines = [f"[green]✓[/green] {t}" for t in sorted(result.caught)]
+            lines += [f"[yellow]✗ {t}[/yellow]" for t in sorted(result.missed)]
+            lines += [f"[dim]+ {t}[/dim]"
+                      for t in sorted(set(result.found) - set(result.scenario.expected))]
             if result.missed:
-                verdict = f"[yellow]missed {', '.join(sorted(result.missed))}[/yellow]"
+                verdict = "[yellow]missed[/yellow]"
             elif not result.scenario.expected and result.found:
                 verdict = "[red]false alarm[/red]"
             else:
                 verdict = "[green]ok[/green]"
-            table.add_row(result.scenario.name, expected, found, verdict)
+            table.add_row(result.scenario.name, "\n".join(lines) or "-", verdict)
         console.print(table)
         caught = sum(len(r.caught) for r in report.results)
         expected_total = sum(len(r.scenario.expected) for r in report.results)
@@ -78,4 +83,9 @@ def register(app: typer.Typer) -> None:
             f"caught {caught}/{expected_total} expected failures; "
             f"{false_alarms} false alarms on healthy runs; {report.seconds:.1f} s; "
             f"runs stored in {report.database_url}"
+        )
+        url = f" --database-url {report.database_url}" if database_url else ""
+        console.print(
+            f"[dim]to browse them: semloop keys create --org demo{url}, then semloop up{url} "
+            "and GET /v1/runs with the key (API docs at http://127.0.0.1:8001/docs)[/dim]"
         )
