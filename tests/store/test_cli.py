@@ -27,10 +27,10 @@ def test_keys_create_prints_a_key_that_authenticates_its_org(db_url: str) -> Non
 def test_migrate_shows_upgrades_and_downgrades(tmp_path: object) -> None:
     url = f"sqlite:///{tmp_path}/fresh.db"
     steps = [
-        (["--show"], "current base, head 0003"),
-        ([], "migrated base -> 0003"),
-        ([], "already at 0003"),
-        (["--downgrade", "0001"], "migrated 0003 -> 0001"),
+        (["--show"], "current base, head 0004"),
+        ([], "migrated base -> 0004"),
+        ([], "already at 0004"),
+        (["--downgrade", "0001"], "migrated 0004 -> 0001"),
         (["--downgrade", "base"], "migrated 0001 -> base"),
     ]
     for args, expected in steps:

@@ -111,6 +111,8 @@ class EventRow(Base):
         Index("ix_events_started_org_id_agent_id_timestamp_id",
               "org_id", "agent_id", "timestamp", "id",
               postgresql_where=text(STARTED_WHERE), sqlite_where=text(STARTED_WHERE)),
+        # Retention: an org's events oldest arrival first (Store.prune's keyset walk).
+        Index(None, "org_id", "received_at", "id"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -135,6 +137,10 @@ class ProcessedRun(Base):
     """A run a worker has finished with; it is never handed to that worker again."""
 
     __tablename__ = "processed_runs"
+    __table_args__ = (
+        # Retention deletes a run's rows of every worker; the key leads with the worker.
+        Index(None, "org_id", "run_id"),
+    )
 
     worker: Mapped[str] = mapped_column(String(64), primary_key=True)
     org_id: Mapped[str] = mapped_column(String(32), primary_key=True)
