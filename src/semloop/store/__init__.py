@@ -13,7 +13,15 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
-from ._records import AgentSummary, KeyInfo, Page, Position, RunSummary, StoredSignal
+from ._records import (
+    AgentSummary,
+    KeyInfo,
+    Page,
+    Position,
+    PruneResult,
+    RunSummary,
+    StoredSignal,
+)
 from ._store import KEY_PREFIX, LIMITS, Store, check_event
 
 __all__ = [
@@ -23,6 +31,7 @@ __all__ = [
     "KeyInfo",
     "Page",
     "Position",
+    "PruneResult",
     "RunSummary",
     "Store",
     "StoredSignal",

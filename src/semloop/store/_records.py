@@ -8,7 +8,8 @@ from typing import Any, Generic, TypeVar
 
 from ..events import Signal
 
-__all__ = ["AgentSummary", "KeyInfo", "Page", "Position", "RunSummary", "StoredSignal"]
+__all__ = ["AgentSummary", "KeyInfo", "Page", "Position", "PruneResult", "RunSummary",
+           "StoredSignal"]
 
 T = TypeVar("T")
 
@@ -86,3 +87,23 @@ class KeyInfo:
     def to_dict(self) -> dict[str, Any]:
         return {"key_id": self.key_id, "prefix": self.prefix, "org": self.org_name,
                 "created_at": self.created_at, "revoked_at": self.revoked_at}
+
+
+@dataclass(frozen=True)
+class PruneResult:
+    """What :meth:`Store.prune` deleted (or, with ``dry_run``, would delete)."""
+
+    runs: int = 0
+    events: int = 0
+    signals: int = 0
+    alerts: int = 0
+    dry_run: bool = False
+
+    def __add__(self, other: PruneResult) -> PruneResult:
+        return PruneResult(self.runs + other.runs, self.events + other.events,
+                           self.signals + other.signals, self.alerts + other.alerts,
+                           self.dry_run)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"runs": self.runs, "events": self.events, "signals": self.signals,
+                "alerts": self.alerts, "dry_run": self.dry_run}

@@ -52,6 +52,7 @@ __all__ = [
     "EVENT_COLUMNS",
     "MIGRATION_LOCK",
     "MIGRATION_UNLOCK",
+    "PRUNE_LOCK",
     "RUN_STATUSES",
     "TERMINAL_TRIGGERS",
     "add_events",
@@ -80,6 +81,11 @@ __all__ = [
     "last_alert",
     "mark_processed",
     "org_by_name",
+    "org_ids",
+    "prunable_runs",
+    "prune_counts",
+    "prune_deletes",
+    "prune_scan",
     "release_claim",
     "revoke_key",
     "run_ended_at",
@@ -575,6 +581,100 @@ def signal_decisions_of_run(org_id: str, run_id: str) -> Select[Any]:
     return select(
         signals.c.failure_type, signals.c.source, signals.c.alert_decision, signals.c.alerted
     ).where(signals.c.org_id == org_id, signals.c.run_id == run_id)
+
+
+# -- retention -----------------------------------------------------------------------------
+
+#: PostgreSQL: a prune batch holds off inserts into events (and other prunes) until it
+#: commits, so no event can land in a run between the batch's check that the run is old and
+#: its delete. Reads go on. SQLite's single writer (BEGIN IMMEDIATE) does the same there.
+PRUNE_LOCK = text("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE")
+
+
+def org_ids(org_id: str | None = None) -> Select[str]:
+    """Every organization's id (or just ``org_id``, if it exists), in id order."""
+    stmt = select(orgs.c.id).order_by(orgs.c.id)
+    return stmt if org_id is None else stmt.where(orgs.c.id == org_id)
+
+
+def prune_scan(org_id: str, cutoff: float, after: tuple[float, int] | None,
+               limit: int) -> Select[Any]:
+    """The next ``limit`` events of one org received before ``cutoff``, oldest arrival first,
+    after the keyset position ``after``: a range of the (org_id, received_at, id) index."""
+    stmt = select(events.c.received_at, events.c.id, events.c.run_id).where(
+        events.c.org_id == org_id, events.c.received_at < cutoff)
+    if after is not None:
+        stmt = stmt.where(tuple_(events.c.received_at, events.c.id)
+                          > tuple_(literal(after[0], Double()), literal(after[1])))
+    return stmt.order_by(events.c.received_at, events.c.id).limit(limit)
+
+
+def prunable_runs(org_id: str, run_ids: Sequence[str], upto: tuple[float, int],
+                  now: float) -> Select[str]:
+    """Those of ``run_ids`` with no event after the scan position ``upto`` and no worker
+    holding a live lease on them.
+
+    ``upto`` is below the cutoff, so this re-checks the cutoff too: a run that got an
+    event since it was scanned is kept whole. A run with older events past ``upto`` is
+    left for the batch whose scan reaches its last one, so each run is decided once.
+    """
+    later = events.alias("later")
+    beyond = exists().where(
+        later.c.org_id == events.c.org_id, later.c.run_id == events.c.run_id,
+        tuple_(later.c.received_at, later.c.id)
+        > tuple_(literal(upto[0], Double()), literal(upto[1])),
+    )
+    leased = exists().where(
+        claims.c.org_id == events.c.org_id, claims.c.run_id == events.c.run_id,
+        claims.c.claimed_until >= now,
+    )
+    return (
+        select(events.c.run_id)
+        .where(events.c.org_id == org_id, events.c.run_id.in_(list(run_ids)), ~beyond, ~leased)
+        .distinct()
+    )
+
+
+def _signal_ids(org_id: str, run_ids: Sequence[str]) -> Select[int]:
+    return select(signals.c.id).where(signals.c.org_id == org_id,
+                                      signals.c.run_id.in_(list(run_ids)))
+
+
+def _alert_ids(org_id: str, run_ids: Sequence[str]) -> Select[int]:
+    return select(alerts.c.id).where(alerts.c.signal_id.in_(_signal_ids(org_id, run_ids)))
+
+
+def prune_counts(org_id: str, run_ids: Sequence[str]) -> Select[int, int, int]:
+    """How many events, signals and alerts of one org's runs a prune would delete."""
+    def count(stmt: Select[Any]) -> Any:
+        return select(func.count()).select_from(stmt.subquery()).scalar_subquery()
+    return select(
+        count(select(events.c.id).where(events.c.org_id == org_id,
+                                        events.c.run_id.in_(list(run_ids)))),
+        count(_signal_ids(org_id, run_ids)),
+        count(_alert_ids(org_id, run_ids)),
+    )
+
+
+def prune_deletes(org_id: str, run_ids: Sequence[str]) -> dict[str, Delete]:
+    """The deletes that remove runs and everything hanging off them, in a safe order.
+
+    Alerts and their deliveries go explicitly, before the signals they reference, rather
+    than by ``ON DELETE CASCADE``: SQLite enforces foreign keys only where the connection
+    turned them on, and the counts are wanted anyway.
+    """
+    ids = list(run_ids)
+    return {
+        "deliveries": delete(deliveries).where(
+            deliveries.c.alert_id.in_(_alert_ids(org_id, ids))),
+        "alerts": delete(alerts).where(alerts.c.signal_id.in_(_signal_ids(org_id, ids))),
+        "signals": delete(signals).where(signals.c.org_id == org_id,
+                                         signals.c.run_id.in_(ids)),
+        "processed": delete(processed).where(processed.c.org_id == org_id,
+                                             processed.c.run_id.in_(ids)),
+        "claims": delete(claims).where(claims.c.org_id == org_id, claims.c.run_id.in_(ids)),
+        "events": delete(events).where(events.c.org_id == org_id, events.c.run_id.in_(ids)),
+    }
 
 
 #: PostgreSQL: one migrating process at a time (session lock; any constant key will do).
