@@ -29,6 +29,10 @@ def register(app: typer.Typer) -> None:
         poll_interval: Annotated[float | None, typer.Option(
             help="Workers' seconds between polls; default 5 (detector, loop) or 10 (alerts).",
             show_default=False)] = None,
+        retention_days: Annotated[int | None, typer.Option(
+            min=1,
+            help="Prune runs older than this many days once an hour (as `semloop prune`); "
+                 "default keep everything.", show_default=False)] = None,
     ) -> None:
         """Serve the ingest API and the read API, and run the workers, in one process.
 
@@ -55,12 +59,19 @@ def register(app: typer.Typer) -> None:
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        from .prune import RetentionThread
+
+        retention = None if retention_days is None else RetentionThread(store, retention_days)
         for worker in running:
             worker.start()
+        if retention is not None:
+            retention.start()
         try:
             uvicorn.run(create_app(store, settings), host=settings.host, port=settings.port,
                         log_level="info")
         finally:
+            if retention is not None:
+                retention.stop()
             for worker in running:
                 worker.stop()
             store.close()
