@@ -544,6 +544,8 @@ VERIFY: dict[str, Spec] = {
         "goal": "Confirm the client's 2025 estimated tax payments total before computing the balance due",
         "write": ("ledger.sum", {"client": "walsh-2025", "category": "1040-ES"}, "4 payments, $9,600 total"),
         "read": ("irs.account_transcript", {"client": "walsh-2025", "year": 2025}, "estimated payments credited: $9,600 (04/15, 06/16, 09/15, 01/15)"),
+        "notes": (("Total the client's records.", "First, the estimated payments as the client's own ledger records them."),
+                  ("Now the IRS side.", "Now the IRS account transcript, an independent source, to compare against.")),
         "done": "The client's records and the IRS transcript both show $9,600, so I'm using $9,600 as estimated payments: balance due is $1,212."},
     "tutoring": {
         "goal": "Post the corrected grade for Priya's midterm and confirm the gradebook shows it",
@@ -559,6 +561,8 @@ VERIFY: dict[str, Spec] = {
         "goal": "Check that the revenue figure in the board deck matches the finance system before sending",
         "write": ("dashboard.metric", {"metric": "net_revenue", "period": "2026-11"}, "$1,482,310"),
         "read": ("finance.gl.total", {"account": "4000-net-revenue", "period": "2026-11"}, "$1,482,310.00"),
+        "notes": (("Get the deck's number.", "First, the figure the deck uses, straight from the dashboard."),
+                  ("Now the GL.", "Now the general ledger, which finance closes the month on, to compare.")),
         "done": "Dashboard and GL agree at $1,482,310; the deck number stands and it can go out."},
 }
 
@@ -566,10 +570,14 @@ VERIFY: dict[str, Spec] = {
 def _verify(rng: random.Random, domain: str, spec: Spec, style: str) -> list[Step]:
     wtool, wargs, wout = spec["write"]
     rtool, rargs, rout = spec["read"]
+    first, second = spec.get("notes", (
+        ("Make the change.", f"Doing it with {wtool}."),
+        ("Now read it back to check.", "The call reported success, but I want to read the value back from the system of record before I tell anyone."),
+    ))
     steps = [
-        _llm(domain, _say(style, "Make the change.", f"Doing it with {wtool}.", wtool, wargs)),
+        _llm(domain, _say(style, first[0], first[1], wtool, wargs)),
         _tool(wtool, wargs, wout),
-        _llm(domain, _say(style, "Now read it back to check.", "The call reported success, but I want to read the value back from the system of record before I tell anyone.", rtool, rargs)),
+        _llm(domain, _say(style, second[0], second[1], rtool, rargs)),
         _tool(rtool, rargs, rout),
     ]
     if rng.random() < 0.5 and style != "terse":
