@@ -226,7 +226,15 @@ def test_bad_arguments_are_refused(store: Store) -> None:
         store.prune(time.time(), batch=0)
 
 
-def test_the_walk_reads_the_retention_index_in_order(store: Store) -> None:
+def _plan(store: Store, stmt: Any) -> list[str]:
+    sql = str(stmt.compile(dialect=store.engine.dialect, compile_kwargs={"literal_binds": True}))
+    with store.engine.connect() as conn:
+        if store.dialect is Dialect.POSTGRESQL:
+            return list(conn.execute(text("EXPLAIN (COSTS OFF) " + sql)).scalars())
+        return [row[3] for row in conn.execute(text("EXPLAIN QUERY PLAN " + sql))]
+
+
+def test_a_batch_reads_index_ranges_never_the_whole_table(store: Store) -> None:
     org = store.create_org("acme")
     other = store.create_org("other")
     for owner in (org, other):
@@ -235,20 +243,25 @@ def test_the_walk_reads_the_retention_index_in_order(store: Store) -> None:
     with store.engine.begin() as conn:
         conn.execute(update(q.events).values(received_at=1e9 + q.events.c.id))
         conn.execute(text("ANALYZE"))
+    # The walk: the arrival index in order, no sort.
     for stmt in (q.prune_scan(org, 2e9, None, 500), q.prune_scan(org, 2e9, (1e9 + 10, 10), 500)):
-        sql = str(stmt.compile(dialect=store.engine.dialect,
-                               compile_kwargs={"literal_binds": True}))
-        with store.engine.connect() as conn:
-            if store.dialect is Dialect.POSTGRESQL:
-                plan = list(conn.execute(text("EXPLAIN (COSTS OFF) " + sql)).scalars())
-                assert plan[0].startswith("Limit"), plan
-                assert "Index Scan using ix_events_org_id_received_at_id" in plan[1], plan
-                assert not any("Sort" in line for line in plan), plan
-            else:
-                plan = [row[3] for row in conn.execute(text("EXPLAIN QUERY PLAN " + sql))]
-                assert any("USING INDEX ix_events_org_id_received_at_id" in line
-                           for line in plan), plan
-                assert not any("TEMP B-TREE" in line for line in plan), plan
+        plan = _plan(store, stmt)
+        if store.dialect is Dialect.POSTGRESQL:
+            assert plan[0].startswith("Limit"), plan
+            assert "Index Scan using ix_events_org_id_received_at_id" in plan[1], plan
+            assert not any("Sort" in line for line in plan), plan
+        else:
+            assert any("USING INDEX ix_events_org_id_received_at_id" in line
+                       for line in plan), plan
+            assert not any("TEMP B-TREE" in line for line in plan), plan
+    # The re-check and the deletes: the batch's runs looked up by (org_id, run_id).
+    runs = [f"r{i}" for i in range(5)]
+    for stmt in (q.prunable_runs(org, runs, (1e9 + 10, 10), 0.0),
+                 q.prune_deletes(org, runs)["events"]):
+        plan = "\n".join(_plan(store, stmt))
+        assert "ix_events_org_id_run_id" in plan, plan
+        assert "ix_events_org_id_received_at_id" not in plan, plan
+        assert "Seq Scan on events" not in plan and "SCAN events" not in plan, plan
 
 
 def test_the_read_api_no_longer_lists_pruned_runs(store: Store) -> None:

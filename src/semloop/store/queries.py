@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Table,
     TextClause,
+    case,
     cast,
     delete,
     exists,
@@ -618,20 +619,19 @@ def prunable_runs(org_id: str, run_ids: Sequence[str], upto: tuple[float, int],
     event since it was scanned is kept whole. A run with older events past ``upto`` is
     left for the batch whose scan reaches its last one, so each run is decided once.
     """
-    later = events.alias("later")
-    beyond = exists().where(
-        later.c.org_id == events.c.org_id, later.c.run_id == events.c.run_id,
-        tuple_(later.c.received_at, later.c.id)
-        > tuple_(literal(upto[0], Double()), literal(upto[1])),
-    )
-    leased = exists().where(
-        claims.c.org_id == events.c.org_id, claims.c.run_id == events.c.run_id,
-        claims.c.claimed_until >= now,
-    )
+    # Grouped over the batch's runs (the (org_id, run_id) index) rather than an EXISTS per
+    # row: SQLite answered that by walking the org's arrival index past ``upto``, the
+    # whole rest of the table, for every event of the batch.
+    beyond = tuple_(events.c.received_at, events.c.id) > tuple_(
+        literal(upto[0], Double()), literal(upto[1]))
+    leased = select(claims.c.run_id).where(claims.c.org_id == org_id,
+                                           claims.c.claimed_until >= now)
     return (
         select(events.c.run_id)
-        .where(events.c.org_id == org_id, events.c.run_id.in_(list(run_ids)), ~beyond, ~leased)
-        .distinct()
+        .where(events.c.org_id == org_id, events.c.run_id.in_(list(run_ids)),
+               events.c.run_id.not_in(leased))
+        .group_by(events.c.run_id)
+        .having(func.count(case((beyond, 1))) == 0)
     )
 
 
