@@ -727,6 +727,47 @@ def templated_reasoning_moves_on() -> tuple[Trace, Expected]:
     ), HEALTHY
 
 
+def _inventory_report(time: str, lead: str, pallets: int, short: str) -> str:
+    return (f"{lead} {time}: bay count holds at {pallets} pallets in aisle C; {short}. "
+            "Waiting on the cycle-count sign-off from the night supervisor.")
+
+
+def same_facts_reports() -> tuple[Trace, Expected]:
+    # Only the clock and the phrasing move; the three facts never do.
+    leads = ["Inventory status at", "Checkpoint,", "Recount update for", "As of", "Shift note,"]
+    times = ["06:00", "06:30", "07:00", "07:30", "08:00"]
+    return trace(
+        "Close out the aisle C stock discrepancy before the morning shift",
+        [llm(_inventory_report(t, lead, 318, "SKU HX-2201 still short by 12 units"))
+         for t, lead in zip(times, leads, strict=True)],
+    ), TEXT_LOOP
+
+
+def same_facts_posted() -> tuple[Trace, Expected]:
+    # The same report posted to the same channel; the post's text differs only in its time.
+    times = ["06:00", "06:30", "07:00", "07:30", "08:00"]
+    spans = []
+    for t in times:
+        text = _inventory_report(t, "Inventory status at", 318, "SKU HX-2201 still short by 12")
+        spans.append(llm("Posting the scheduled update.",
+                         ("chat.post", {"channel": "#warehouse-ops", "text": text},
+                          f"delivered {t}")))
+    return trace("Close out the aisle C stock discrepancy before the morning shift", spans), LOOP
+
+
+def moving_facts_reports() -> tuple[Trace, Expected]:
+    # Same frame, but the count moves every time: that is progress.
+    times = ["06:00", "06:30", "07:00", "07:30", "08:00"]
+    pallets = [318, 296, 271, 240, 212]
+    shorts = ["SKU HX-2201 short by 12 units", "HX-2201 short by 7", "HX-2201 short by 3",
+              "HX-2201 reconciled, HX-4410 short by 2", "all SKUs reconciled"]
+    return trace(
+        "Close out the aisle C stock discrepancy before the morning shift",
+        [llm(_inventory_report(t, "Inventory status at", n, short))
+         for t, n, short in zip(times, pallets, shorts, strict=True)],
+    ), HEALTHY
+
+
 LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     reworded_empty_hr,
     reworded_empty_legal,
@@ -746,6 +787,8 @@ LOOPS: list[Callable[[], tuple[Trace, Expected]]] = [
     reworded_empty_echoing_query,
     error_echoes_reformatted_id,
     error_echoes_setting,
+    same_facts_reports,
+    same_facts_posted,
 ]
 
 HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [
@@ -767,4 +810,5 @@ HEALTHY_LOOKALIKES: list[Callable[[], tuple[Trace, Expected]]] = [
     reasoning_ends_in_summary,
     reasoning_three_steps_one_subject,
     templated_reasoning_moves_on,
+    moving_facts_reports,
 ]

@@ -17,6 +17,7 @@ from semloop.judge.local._features import (
     shared_ngrams,
     strip_shared,
     tokens,
+    without_volatile,
 )
 
 
@@ -123,6 +124,19 @@ def test_boilerplate_preamble_does_not_hide_different_tails(backend: LocalBacken
 
 
 # ------------------------------------------------------------ entity novelty
+
+
+def test_apostrophes_of_contractions_are_not_quotes() -> None:
+    assert entities("I'm leaning toward the rollback, but I'm not sure it's right") == frozenset()
+    assert entities("search 'blue kettle' in the users' catalogue") == {"blue kettle"}
+
+
+def test_clock_times_and_timestamps_are_not_facts() -> None:
+    a = "Status at 09:30 UTC (2026-11-30T09:30:00Z): 212 of 412 screened, 14 conflicts."
+    b = "Status at 10:00 UTC (2026-11-30T10:00:00Z): 212 of 412 screened, 14 conflicts."
+    assert entities(a) != entities(b)
+    assert entities(without_volatile(a)) == entities(without_volatile(b)) == {
+        "212", "412", "14", "utc"}
 
 
 def test_entities_are_concrete_things() -> None:

@@ -42,6 +42,7 @@ from ._features import (
     shared_ngrams,
     strip_shared,
     tokens,
+    without_volatile,
 )
 
 __all__ = ["Embed", "LocalJudgement", "answer_questions"]
@@ -105,6 +106,10 @@ _PLAN_WORDING = 0.5
 _PLAN_STEP = 0.75
 _PLAN_MAX = 3.0
 _NEAR_DUPLICATE_COS = 0.85
+# Two texts naming the same concrete facts, at least this many, and nothing else: compared
+# whole (up to _FACTS_WORDS words), facts included.
+_SAME_FACTS = 3
+_FACTS_WORDS = 24
 _NEW_ENTITY = 1.2
 _LOST_ENTITY = 0.4
 _MAX_NOVELTY = 2.5
@@ -195,7 +200,7 @@ class LocalJudgement:
         shared = shared_ngrams([v.toks for v in with_text])
         for v in with_text:
             v.residual = strip_shared(v.toks, shared)
-            v.text_entities = entities(v.text)
+            v.text_entities = entities(without_volatile(v.text))
             v.entities = v.text_entities | frozenset(e for c in v.calls for e in c.entities)
         for v in self.views:
             if not v.text:
@@ -249,6 +254,10 @@ class LocalJudgement:
             # shape applied to a new target is new work; to the same target, a repeat.
             return _TEMPLATE_NEW_TARGET if new or lost else _TEXT_TEMPLATE_ONLY
         novelty = min(_MAX_NOVELTY, _NEW_ENTITY * new + _LOST_ENTITY * lost)
+        if not new and not lost and len(vk.text_entities) >= _SAME_FACTS:
+            # The same concrete facts stated again: what they share is then the substance,
+            # not a template, so the whole texts are compared, facts included.
+            return _facts_text(vk), _facts_text(vj), 0.0
         if _is_slot(vk, vj, wk, wj):
             # The shared template plus a few words of its own on each side: a slot. Compare
             # the slot fillers ("blue kettle" / "steel toaster"), not the whole sentences,
@@ -321,11 +330,12 @@ class LocalJudgement:
 
     @staticmethod
     def _is_free_text(u: str, v: str) -> bool:
-        # Wording, not a target: several words on both sides and no concrete entity changed.
+        # Wording, not a target: several words on both sides and no concrete entity changed
+        # (a clock time is not one).
         return (
             len(content_tokens(tokens(u))) >= 2
             and len(content_tokens(tokens(v))) >= 2
-            and entities(u) == entities(v)
+            and entities(without_volatile(u)) == entities(without_volatile(v))
         )
 
     def _value_similarity(
@@ -622,6 +632,10 @@ class LocalJudgement:
         value = round(sum(lv * p for lv, p in probs.items()), 4)
         nearest = min(range(4), key=lambda lv: abs(lv - value))
         return Answer(type="score", value=value, probability=probs[nearest], probabilities=probs)
+
+
+def _facts_text(v: StepView) -> str:
+    return " ".join(tokens(without_volatile(v.text))[:_FACTS_WORDS])
 
 
 def _own_words(v: StepView) -> list[str]:

@@ -67,15 +67,21 @@ _ENTITY_PATTERNS = (
     ),
     re.compile(r"\b\d+(?:[.,:/]\d+)*%?"),
 )
-_QUOTED = re.compile(r"\"([^\"\n]{1,80})\"|'([^'\n]{2,80})'|`([^`\n]{1,80})`|“([^”\n]{1,80})”")
+# A single quote opens only where no letter precedes it and closes only where none follows:
+# the apostrophes of "I'm ... don't" are not a quotation.
+_QUOTED = re.compile(
+    r"\"([^\"\n]{1,80})\"|(?<!\w)'([^'\n]{2,80})'(?!\w)|`([^`\n]{1,80})`|“([^”\n]{1,80})”"
+)
 _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 
-_VOLATILE = (
-    re.compile(r"\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?"),
-    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b"),
-    re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
-    re.compile(r"\b(?:took|in|after|elapsed)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds)\b"),
-)
+# What changes on every step of a run without saying anything new: timestamps, clock
+# times, uuids, durations.
+_VOLATILE = tuple(re.compile(p, re.IGNORECASE) for p in (
+    r"\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?",
+    r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b",
+    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    r"\b(?:took|in|after|elapsed)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds)\b",
+))
 _EMPTY = re.compile(
     r"^(?:|\[\]|\{\}|null|none|nil|n/a|empty|no output|\"\"|0)$"
     r"|\b(?:no|zero|0)\s+(?:\w+\s+)?(?:results?|matches|hits|rows|records|items|entries|documents|"
@@ -199,6 +205,13 @@ def parse_args(text: str) -> dict[str, Any] | None:
     if isinstance(parsed, Mapping):
         return {str(k).lower(): v for k, v in parsed.items()}
     return None
+
+
+def without_volatile(text: str) -> str:
+    """The text with its volatile parts blanked: a new clock time is not a new fact."""
+    for pattern in _VOLATILE:
+        text = pattern.sub(" ", text)
+    return text
 
 
 def normalise_output(text: str) -> str:
