@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import tempfile
 import time
 from collections.abc import Iterator
@@ -49,7 +50,7 @@ def _prune(url: str, runs: int, steps: int) -> tuple[float, float, float]:
         result = store.prune(2e9, progress=tick)
         took = marks[-1] - marks[0]
         assert result.runs == runs and result.events == runs * steps, result
-        longest = max(b - a for a, b in zip(marks, marks[1:], strict=False))
+        longest = max(b - a for a, b in itertools.pairwise(marks))
         return runs / took, runs * steps / took, longest
 
 

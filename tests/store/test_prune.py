@@ -368,3 +368,30 @@ def test_up_refuses_a_retention_of_zero_days() -> None:
     result = runner.invoke(app, ["up", "--retention-days", "0"])
     assert result.exit_code == 2
     assert "--retention-days" in result.stderr
+
+
+def test_up_with_retention_days_prunes_beside_the_server(db_url: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    with Store(db_url) as store:
+        org = store.create_org("acme")
+        _run(store, org, "old")
+        _run(store, org, "new")
+        _age(store, ["old"], 40)
+    served: list[bool] = []
+
+    def serve_until_pruned(*_args: Any, **_kwargs: Any) -> None:
+        # Stands in for the server: returns once the hourly prune's first pass is done.
+        deadline = time.monotonic() + 20
+        with Store(db_url) as store:
+            while store.get_run(org, "old") is not None:
+                assert time.monotonic() < deadline, "up did not prune"
+                threading.Event().wait(0.02)
+            served.append(store.get_run(org, "new") is not None)
+
+    monkeypatch.setattr(uvicorn, "run", serve_until_pruned)
+    result = runner.invoke(app, ["up", "--retention-days", "30", "--workers", "",
+                                 "--database-url", db_url])
+    assert result.exit_code == 0, result.output
+    assert served == [True]
