@@ -465,7 +465,8 @@ class Store:
         lease on (it goes at the next prune). Runs go ``batch`` at a time, each batch its
         own short transaction, so ingest and workers carry on in between and an
         interrupted prune keeps what it did. ``progress`` gets the running total after
-        each batch. Organizations and API keys are never deleted.
+        each batch; ``now`` is the time leases are judged at (default: the clock).
+        Organizations and API keys are never deleted.
         """
         if not math.isfinite(older_than):
             raise ValueError(f"older_than must be a finite epoch time, not {older_than!r}")
