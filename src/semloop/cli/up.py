@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .._exceptions import SemloopError
 from ._options import DatabaseUrl
+
+if TYPE_CHECKING:
+    from ..worker import PollingWorker
 
 __all__ = ["register"]
 
@@ -62,6 +65,10 @@ def register(app: typer.Typer) -> None:
         from .prune import RetentionThread
 
         retention = None if retention_days is None else RetentionThread(store, retention_days)
+        logging.getLogger("semloop.up").info(
+            "database %s; workers: %s; retention: %s", store.engine.url,
+            ", ".join(_describe(w) for w in running) or "none",
+            f"{retention_days} days" if retention_days else "keep everything")
         for worker in running:
             worker.start()
         if retention is not None:
@@ -75,3 +82,10 @@ def register(app: typer.Typer) -> None:
             for worker in running:
                 worker.stop()
             store.close()
+
+
+def _describe(worker: PollingWorker) -> str:
+    """``loop (judge local, every 5 s)``: what ``semloop up`` says it started."""
+    backend = getattr(worker, "backend", None)  # the loop worker's judge
+    judge = f"judge {backend.name}, " if backend is not None else ""
+    return f"{worker.name} ({judge}every {worker.poll_interval:g} s)"
