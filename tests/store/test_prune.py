@@ -20,12 +20,13 @@ from semloop.alert._types import AlertDecision, Delivery, SignalRecord
 from semloop.api import create_app
 from semloop.api.testing import serve
 from semloop.cli import app
-from semloop.cli.prune import RetentionThread, parse_duration
+from semloop.cli.prune import parse_duration
 from semloop.events import Event, Signal
 from semloop.settings import Settings
 from semloop.store import PruneResult, Store
 from semloop.store import queries as q
 from semloop.store._dialect import Dialect
+from semloop.worker import RetentionWorker
 
 DAY = 86400.0
 runner = CliRunner()
@@ -350,15 +351,15 @@ def test_the_hourly_prune_survives_a_failing_prune(store: Store, monkeypatch: py
             second.set()
 
     monkeypatch.setattr(store, "prune", flaky)
-    job = RetentionThread(store, 30, interval=0.01)
-    with caplog.at_level(logging.ERROR, logger="semloop.retention"):
+    job = RetentionWorker(store, 30, poll_interval=0.01)
+    with caplog.at_level(logging.ERROR, logger="semloop.worker"):
         job.start()
         try:
             assert second.wait(10), "the prune was not tried again"
         finally:
             job.stop()
-    assert job.failures == 1
-    assert "prune failed" in caplog.text and "database went away" in caplog.text
+    assert job.stats.failed_batches == 1
+    assert "retention: batch failed" in caplog.text and "database went away" in caplog.text
     assert job.last is not None and job.last.runs == 1
     assert abs(calls[0] - _cutoff(30)) < 60
     assert store.get_run(org, "old") is None

@@ -67,3 +67,5 @@ def test_up_serves_ingest_and_runs_the_workers(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+    said = server.stdout.read() if server.stdout else ""
+    assert "workers: detector (every 0.2 s), loop (judge local, every 0.2 s)" in said, said

@@ -1,13 +1,11 @@
 """``semloop prune``: delete runs older than a retention period, and what hangs off them.
 
-Also the hourly prune ``semloop up --retention-days N`` runs in a background thread.
+``semloop up --retention-days N`` runs the same prune hourly (``semloop.worker.RetentionWorker``).
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 import time
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,12 +14,10 @@ import typer
 from .._exceptions import SemloopError
 from ._options import DatabaseUrl
 
-__all__ = ["RetentionThread", "format_result", "parse_duration", "prune", "register"]
+__all__ = ["parse_duration", "prune", "register"]
 
 if TYPE_CHECKING:  # the store needs the server extra: imported when a command runs
     from ..store import PruneResult, Store
-
-log = logging.getLogger("semloop.retention")
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _DURATION = re.compile(r"(\d+)([mhdw])")
@@ -86,71 +82,6 @@ def prune(
         return result, cutoff
 
 
-def _when(epoch: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(epoch))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def format_result(result: PruneResult, cutoff: float) -> str:
-    """One line: what was deleted (or would be), and the cutoff."""
-    verb = "would delete" if result.dry_run else "deleted"
-    return (f"{verb} {_plural(result.runs, 'run')} ({_plural(result.events, 'event')}, "
-            f"{_plural(result.signals, 'signal')}, {_plural(result.alerts, 'alert')}) "
-            f"last received before {_when(cutoff)}")
-
-
-class RetentionThread:
-    """Prunes ``store`` of runs older than ``days`` every ``interval`` seconds, in a daemon
-    thread, starting at once. A failing prune is logged and tried again next interval:
-    nothing it meets stops the thread or the server beside it."""
-
-    def __init__(self, store: Store, days: float, *, interval: float = 3600.0) -> None:
-        if days <= 0:
-            raise ValueError(f"retention must be a positive number of days, not {days}")
-        self.store = store
-        self.days = days
-        self.interval = interval
-        self.failures = 0
-        self.last: PruneResult | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def run_once(self) -> PruneResult | None:
-        """One prune; ``None`` (and the error logged) if it failed."""
-        cutoff = time.time() - self.days * 86400
-        try:
-            result = self.store.prune(cutoff)
-        except Exception:
-            self.failures += 1
-            log.exception("retention: prune failed; trying again in %.0f s", self.interval)
-            return None
-        self.last = result
-        if result.runs:
-            log.info("retention: %s", format_result(result, cutoff))
-        return result
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self.run_once()
-            self._stop.wait(self.interval)
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="semloop-retention",
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-
 def _check_duration(value: str) -> str:
     try:
         parse_duration(value)
@@ -188,4 +119,4 @@ def register(app: typer.Typer) -> None:
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
-        typer.echo(format_result(result, cutoff))
+        typer.echo(result.describe(cutoff))

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from .._exceptions import SemloopError
 from ._options import DatabaseUrl
-
-if TYPE_CHECKING:
-    from ..worker import PollingWorker
 
 __all__ = ["register"]
 
@@ -47,7 +44,7 @@ def register(app: typer.Typer) -> None:
         from ..api import create_app
         from ..settings import load_settings
         from ..store import Store
-        from ..worker import build_worker
+        from ..worker import RetentionWorker, build_worker
 
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
         overrides: dict[str, object] = {"host": host, "port": port, "database_url": database_url}
@@ -62,30 +59,18 @@ def register(app: typer.Typer) -> None:
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
-        from .prune import RetentionThread
-
-        retention = None if retention_days is None else RetentionThread(store, retention_days)
+        if retention_days is not None:
+            running.append(RetentionWorker(store, retention_days))
         logging.getLogger("semloop.up").info(
-            "database %s; workers: %s; retention: %s", store.engine.url,
-            ", ".join(_describe(w) for w in running) or "none",
-            f"{retention_days} days" if retention_days else "keep everything")
+            "database %s; workers: %s", store.engine.url,
+            ", ".join(str(w) for w in running) or "none")
         for worker in running:
             worker.start()
-        if retention is not None:
-            retention.start()
         try:
             uvicorn.run(create_app(store, settings), host=settings.host, port=settings.port,
                         log_level="info")
         finally:
-            if retention is not None:
-                retention.stop()
             for worker in running:
                 worker.stop()
             store.close()
 
-
-def _describe(worker: PollingWorker) -> str:
-    """``loop (judge local, every 5 s)``: what ``semloop up`` says it started."""
-    backend = getattr(worker, "backend", None)  # the loop worker's judge
-    judge = f"judge {backend.name}, " if backend is not None else ""
-    return f"{worker.name} ({judge}every {worker.poll_interval:g} s)"

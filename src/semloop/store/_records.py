@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -107,3 +108,15 @@ class PruneResult:
     def to_dict(self) -> dict[str, Any]:
         return {"runs": self.runs, "events": self.events, "signals": self.signals,
                 "alerts": self.alerts, "dry_run": self.dry_run}
+
+    def describe(self, cutoff: float) -> str:
+        """One line: what was deleted (or would be), and the cutoff (epoch seconds)."""
+        verb = "would delete" if self.dry_run else "deleted"
+        when = time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(cutoff))
+        return (f"{verb} {_plural(self.runs, 'run')} ({_plural(self.events, 'event')}, "
+                f"{_plural(self.signals, 'signal')}, {_plural(self.alerts, 'alert')}) "
+                f"last received before {when}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -3,6 +3,8 @@
     semloop worker detector    structural detectors -> failure_signals
     semloop worker loop        the judged loop detector (embedded judge by default)
     semloop worker alerts      signals -> webhook and Slack alerts (config: $SEMLOOP_ALERTS_CONFIG)
+
+``RetentionWorker`` prunes old runs hourly beside ``semloop up --retention-days N``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ._loop import PollingWorker, WorkerStats
 from .alerts import AlertsWorker
 from .detector import DetectorWorker
 from .loop import LoopWorker, loop_signal
+from .retention import RetentionWorker
 
 __all__ = [
     "WORKERS",
@@ -25,6 +28,7 @@ __all__ = [
     "DetectorWorker",
     "LoopWorker",
     "PollingWorker",
+    "RetentionWorker",
     "WorkerStats",
     "build_worker",
     "loop_signal",

@@ -55,6 +55,9 @@ class PollingWorker(ABC):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    def __str__(self) -> str:
+        return f"{self.name} (every {self.poll_interval:g} s)"
+
     @abstractmethod
     def process_batch(self) -> int:
         """Process what is ready now; return how many runs were handled."""

@@ -76,6 +76,8 @@ class LoopWorker(PollingWorker):
         self.detector = SemanticLoopDetection(backend, threshold=threshold)
         self.batch_size = batch_size
 
+    def __str__(self) -> str:
+        return f"{self.name} (judge {self.backend.name}, every {self.poll_interval:g} s)"
     def process_batch(self) -> int:
         # Stalled runs have no end yet; the judge reads finished runs only.
         batch = self.take(lambda lease_s: self.store.runs_to_process(
