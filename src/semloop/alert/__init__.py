@@ -2,9 +2,9 @@
 
     from semloop.alert import AlertsConfig, decide, load_alerts_config
 
-Pure decision logic (policies, de-duplication), payload builders (JSON webhook, Slack) and
-a retrying sender. Standard library only, except :func:`load_alerts_config` (YAML, ``server``
-extra). The worker that wires them to the store is :class:`semloop.worker.AlertsWorker`.
+Pure decision logic (policies, de-duplication, routing), payload builders (JSON webhook,
+Slack) and a retrying sender. Standard library only, except :func:`load_alerts_config`
+(YAML, ``server`` extra). The worker that wires them to the store is :class:`semloop.worker.AlertsWorker`.
 See ``docs/alerts.md``.
 """
 
@@ -21,6 +21,7 @@ from ._policy import (
     eligible,
     policy_holds,
 )
+from ._route import ROUTE_KEYS, SEVERITIES, Routable, Route, route_matches, severity_rank
 from ._send import (
     Attempt,
     HttpResponse,
@@ -52,6 +53,8 @@ __all__ = [
     "DEFAULT_POLICIES",
     "DESTINATION_TYPES",
     "MODES",
+    "ROUTE_KEYS",
+    "SEVERITIES",
     "AlertDecision",
     "AlertPolicy",
     "AlertsConfig",
@@ -63,6 +66,8 @@ __all__ = [
     "PastSignal",
     "PendingDelivery",
     "RetryPolicy",
+    "Routable",
+    "Route",
     "RunOutcome",
     "SendFn",
     "SendResult",
@@ -74,8 +79,10 @@ __all__ = [
     "load_alerts_config",
     "policy_holds",
     "retryable",
+    "route_matches",
     "run_link",
     "send_with_retry",
+    "severity_rank",
     "slack_payload",
     "urllib_send",
     "webhook_payload",

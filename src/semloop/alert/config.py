@@ -7,6 +7,10 @@
       destinations:
         ops: {type: webhook, url: "https://ops.example/hook", headers: {X-Token: abc}}
         team: {type: slack, url: "https://hooks.slack.com/services/..."}
+        pager:
+          type: webhook
+          url: "https://pager.example/hook"
+          route: {agents: ["billing-*"], min_severity: high}
       policies:
         TOOL_LOOP: {mode: frequency, threshold: 3, window: 10}
         HALLUCINATION: {confidence_floor: 0.7}
@@ -33,6 +37,7 @@ from ._policy import (
     MODES,
     AlertPolicy,
 )
+from ._route import ROUTE_KEYS, Routable, Route, route_matches
 from ._send import RetryPolicy
 
 __all__ = ["DESTINATION_TYPES", "AlertsConfig", "Destination", "load_alerts_config"]
@@ -40,20 +45,22 @@ __all__ = ["DESTINATION_TYPES", "AlertsConfig", "Destination", "load_alerts_conf
 DESTINATION_TYPES = ("webhook", "slack")
 _TOP_KEYS = ("link_base_url", "cooldown_s", "retry", "destinations", "policies",
              "default_confidence_floor")
-_DEST_KEYS = ("type", "url", "headers", "timeout_s")
+_DEST_KEYS = ("type", "url", "headers", "timeout_s", "route")
 _POLICY_KEYS = ("mode", "threshold", "window", "confidence_floor")
 _RETRY_KEYS = ("max_attempts", "base_delay_s", "factor", "max_delay_s")
 
 
 @dataclass(frozen=True)
 class Destination:
-    """Where alerts go. ``type`` is ``webhook`` (the JSON body) or ``slack`` (Slack's)."""
+    """Where alerts go. ``type`` is ``webhook`` (the JSON body) or ``slack`` (Slack's).
+    ``route`` narrows which alerts it gets; ``None`` means every alert."""
 
     name: str
     type: str
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_s: float = 5.0
+    route: Route | None = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,10 @@ class AlertsConfig:
 
     def destination(self, name: str) -> Destination | None:
         return next((d for d in self.destinations if d.name == name), None)
+
+    def destinations_for(self, alert: Routable) -> tuple[Destination, ...]:
+        """The destinations whose route the alert matches, in configured order."""
+        return tuple(d for d in self.destinations if route_matches(alert, d.route))
 
     @classmethod
     def from_dict(cls, data: Any, *, source: str | None = None) -> AlertsConfig:
@@ -171,7 +182,8 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
                 raise _fail("must be a string", f"{key}.headers.{header}", source)
         timeout = float(_number(settings.get("timeout_s", 5.0), f"{key}.timeout_s", source,
                                 minimum=0.001, maximum=300.0))
-        destinations.append(Destination(name, kind, url, headers, timeout))
+        route = _route(settings["route"], f"{key}.route", source) if "route" in settings else None
+        destinations.append(Destination(name, kind, url, headers, timeout, route))
 
     policies: dict[str, AlertPolicy] = {}
     for failure_type, raw in _mapping(top.get("policies"), "alerts.policies", source, None).items():
@@ -203,6 +215,30 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
         except ConfigError as exc:
             raise _fail(exc.message, f"{key}.{exc.key}", source) from None
     return AlertsConfig(tuple(destinations), policies, float(floor), cooldown, retry, link)
+
+
+def _route(value: Any, key: str, source: str | None) -> Route:
+    # An empty or null ``route:`` is refused rather than read as "everything": leaving the
+    # key out already says that, so an empty one is most likely a half-written route.
+    settings = _mapping(value, key, source, ROUTE_KEYS)
+    lists: dict[str, tuple[str, ...]] = {}
+    for name in ("agents", "failure_types", "sources"):
+        if name not in settings:
+            continue
+        raw = settings[name]
+        if not isinstance(raw, list | tuple):
+            raise _fail(f"must be a list of names or globs, not {raw!r}", f"{key}.{name}", source)
+        lists[name] = tuple(raw)
+    severity = settings.get("min_severity")
+    if "min_severity" in settings:
+        if not isinstance(severity, str):
+            raise _fail(f"must be one of low, medium, high, critical, not {severity!r}",
+                        f"{key}.min_severity", source)
+        severity = severity.upper()
+    try:
+        return Route(min_severity=severity, **lists)
+    except ConfigError as exc:
+        raise _fail(exc.message, f"{key}.{exc.key}" if exc.key else key, source) from None
 
 
 def load_alerts_config(path: str | Path) -> AlertsConfig:

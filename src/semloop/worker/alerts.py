@@ -2,7 +2,7 @@
 
 Each poll (10 s by default) has two phases. **Decide**: every signal not yet decided gets
 a verdict from the pure policy and de-duplication rules of :mod:`semloop.alert`; an alert
-and its deliveries (one per destination) are written in the same transaction as the
+and its deliveries (one per destination whose route it matches) are written in the same transaction as the
 verdict. **Send**: pending deliveries are leased one at a time and POSTed, one thread per
 destination, each with bounded retries; the outcome and every attempt are recorded. A
 destination that is down costs each poll one delivery's retries: it never stops the
@@ -69,6 +69,8 @@ class AlertsWorker(PollingWorker):
         self._clock = clock
         self.decisions: dict[str, int] = {}
         self.deliveries: dict[str, int] = {}
+        #: Alerts opened that matched no destination's route (stored, sent nowhere).
+        self.unrouted = 0
 
     # -- decide -----------------------------------------------------------------------
 
@@ -81,9 +83,15 @@ class AlertsWorker(PollingWorker):
             return decision
         base = self.config.link_base_url
         builders = {"webhook": webhook_payload, "slack": slack_payload}
+        routed = self.config.destinations_for(signal)
+        if self.config.destinations and not routed:
+            # Still stored (list_alerts shows it, with no delivery): a route that matches
+            # nothing must not lose the alert, only leave it unsent.
+            self.unrouted += 1
+            log.info("alerts: %s on %s (run %s) matches no destination's route",
+                     signal.failure_type, signal.agent_id, signal.run_id)
         return dataclasses.replace(decision, deliveries=tuple(
-            Delivery(d.name, builders[d.type](signal, decision, base))
-            for d in self.config.destinations
+            Delivery(d.name, builders[d.type](signal, decision, base)) for d in routed
         ))
 
     def decide_batch(self) -> list[AlertDecision]:
