@@ -8,11 +8,8 @@ exactly once and every loop gets exactly one TOOL_LOOP signal, on SQLite and Pos
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,6 +23,9 @@ from sqlalchemy.pool import NullPool
 from semloop.events import Event
 from semloop.store import Store
 from semloop.store.testing import postgres_database
+
+from ._procs import Workers
+from ._procs import wait_for as _wait_for
 
 RUNS = 300  # every third one loops
 WORKER = "detector"
@@ -140,41 +140,6 @@ def _assert_processed_once_with_right_signals(engine: sa.Engine, seeded: Seeded)
 # -- the worker processes -----------------------------------------------------------------
 
 
-class Workers:
-    """``semloop worker detector`` subprocesses, each logging to its own file."""
-
-    def __init__(self, url: str, logs: Path) -> None:
-        self.url = url
-        self.logs = logs
-        self.procs: list[subprocess.Popen[bytes]] = []
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("SEMLOOP_")}
-
-    def start(self) -> subprocess.Popen[bytes]:
-        log = self.logs / f"worker-{len(self.procs)}.log"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "semloop.cli", "worker", WORKER,
-                 "--database-url", self.url, "--poll-interval", "0.1"],
-                env=self.env, stdout=out, stderr=subprocess.STDOUT,
-            )
-        self.procs.append(proc)
-        return proc
-
-    def log(self, proc: subprocess.Popen[bytes]) -> str:
-        return (self.logs / f"worker-{self.procs.index(proc)}.log").read_text(errors="replace")
-
-    def assert_alive(self, *procs: subprocess.Popen[bytes]) -> None:
-        for proc in procs:
-            assert proc.poll() is None, f"worker exited {proc.returncode}:\n{self.log(proc)}"
-
-    def stop_all(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.kill()
-        for proc in self.procs:
-            proc.wait(timeout=10)
-
-
 @pytest.fixture
 def workers(database: str, tmp_path: Path) -> Iterator[Workers]:
     pool = Workers(database, tmp_path)
@@ -182,15 +147,6 @@ def workers(database: str, tmp_path: Path) -> Iterator[Workers]:
         yield pool
     finally:
         pool.stop_all()  # before the database is dropped: PostgreSQL refuses while in use
-
-
-def _wait_for(what: str, check: Callable[[], bool], *, timeout: float,
-              alive: Callable[[], None] = lambda: None) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        alive()
-        assert time.monotonic() < deadline, f"timed out after {timeout} s waiting for {what}"
-        time.sleep(0.02)
 
 
 def _wait_idle(engine: sa.Engine, seeded: Seeded, *, timeout: float,
