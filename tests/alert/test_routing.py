@@ -125,6 +125,7 @@ def test_a_platform_signal_routes_like_a_stored_one() -> None:
 
 @pytest.mark.parametrize(("kwargs", "key"), [
     ({"agents": ()}, "agents"),
+    ({"agents": "billing-*"}, "agents"),
     ({"failure_types": ("TOOL_LOOP", "")}, "failure_types[1]"),
     ({"sources": (" ",)}, "sources[0]"),
     ({"min_severity": "low"}, "min_severity"),  # the config upper-cases; the type does not

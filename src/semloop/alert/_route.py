@@ -62,6 +62,10 @@ class Route:
             patterns = getattr(self, name)
             if patterns is None:
                 continue
+            if not isinstance(patterns, tuple | list):
+                # A bare string would otherwise be read as one glob per character.
+                raise ConfigError(f"must be a tuple of names or globs, not {patterns!r}",
+                                  key=name)
             if not patterns:
                 raise ConfigError("must list at least one name (leave it out to match any)",
                                   key=name)
