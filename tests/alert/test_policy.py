@@ -101,7 +101,7 @@ def test_below_floor_and_shadow_signals_do_not_count_towards_a_streak() -> None:
 
 
 def test_an_open_alert_deduplicates_until_the_cooldown() -> None:
-    last = LastAlert(7, "r1", created_at=1000.0, run_ended_at=99.0)
+    last = LastAlert(7, "r1", created_at=1000.0, run_ended_at=99.0, severity="HIGH")
     d = decide(signal(), CONS, history("FFF"), last, now=1000.0 + 3599, cooldown_s=3600)
     assert d.decision == "deduplicated"
     assert d.counts["open_alert"] == 7
@@ -111,24 +111,24 @@ def test_an_open_alert_deduplicates_until_the_cooldown() -> None:
 
 def test_an_open_alert_closes_when_the_condition_clears() -> None:
     # r3 alerted (ended 97); r2 was clean, so the streak r1-r0 is a new incident.
-    last = LastAlert(7, "r3", created_at=1000.0, run_ended_at=97.0)
+    last = LastAlert(7, "r3", created_at=1000.0, run_ended_at=97.0, severity="HIGH")
     assert decide(signal(), CONS, history("FFCF"), last, now=1001.0).decision == "alerted"
     # Immediate: any clean run in between clears it; none means still open.
-    assert decide(signal(), IMM, history("FCF"), LastAlert(7, "r2", 1000.0, 98.0),
+    assert decide(signal(), IMM, history("FCF"), LastAlert(7, "r2", 1000.0, 98.0, "HIGH"),
                   now=1001.0).decision == "alerted"
-    assert decide(signal(), IMM, history("FF"), LastAlert(7, "r1", 1000.0, 99.0),
+    assert decide(signal(), IMM, history("FF"), LastAlert(7, "r1", 1000.0, 99.0, "HIGH"),
                   now=1001.0).decision == "deduplicated"
     # Frequency: r4 alerted on r4-r6; at every run since, 3 of the last 10 still had it,
     # clean runs r3 and r1 included: still open.
-    assert decide(signal(), FREQ, history("FCFCFFF"), LastAlert(7, "r4", 1000.0, 96.0),
+    assert decide(signal(), FREQ, history("FCFCFFF"), LastAlert(7, "r4", 1000.0, 96.0, "HIGH"),
                   now=1001.0).decision == "deduplicated"
     # ...but once a run's window drops below 3, the next 3-of-10 is a new alert.
     assert decide(signal(), FREQ, history("FFCFCCCCCCCCFFF"),
-                  LastAlert(7, "r12", 1000.0, 88.0), now=1001.0).decision == "alerted"
+                  LastAlert(7, "r12", 1000.0, 88.0, "HIGH"), now=1001.0).decision == "alerted"
 
 
 def test_a_cut_history_never_clears_on_runs_it_cannot_judge() -> None:
-    last = LastAlert(7, "old", created_at=1000.0, run_ended_at=0.0)
+    last = LastAlert(7, "old", created_at=1000.0, run_ended_at=0.0, severity="HIGH")
     # Complete: the agent's first runs really were too few; the clean r1 clears it.
     assert decide(signal(), IMM, history("FC"), last, now=1001.0).decision == "alerted"
     # Frequency, cut at a limit: the run at r1 cannot see a full window, so it stays open.
@@ -138,8 +138,19 @@ def test_a_cut_history_never_clears_on_runs_it_cannot_judge() -> None:
                   complete=True).decision == "alerted"
 
 
+def test_a_worse_signal_than_the_open_alert_escalates() -> None:
+    last = LastAlert(7, "r1", created_at=1000.0, run_ended_at=99.0, severity="MEDIUM")
+    d = decide(signal(), IMM, history("FF"), last, now=1001.0)  # HIGH over an open MEDIUM
+    assert (d.decision, d.counts["escalated_from"]) == ("alerted", 7)
+    assert "escalated from MEDIUM to HIGH" in d.reason
+    same = LastAlert(7, "r1", created_at=1000.0, run_ended_at=99.0, severity="HIGH")
+    assert decide(signal(), IMM, history("FF"), same, now=1001.0).decision == "deduplicated"
+    worse = LastAlert(7, "r1", created_at=1000.0, run_ended_at=99.0, severity="CRITICAL")
+    assert decide(signal(), IMM, history("FF"), worse, now=1001.0).decision == "deduplicated"
+
+
 def test_older_news_than_the_open_alert_is_deduplicated() -> None:
-    last = LastAlert(7, "later", created_at=1000.0, run_ended_at=200.0)
+    last = LastAlert(7, "later", created_at=1000.0, run_ended_at=200.0, severity="HIGH")
     assert decide(signal(), IMM, history("FCF"), last, now=1001.0).decision == "deduplicated"
 
 

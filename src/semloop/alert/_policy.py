@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .._exceptions import ConfigError
+from ._route import severity_rank
 from ._types import AlertDecision, LastAlert, PastSignal, RunOutcome, SignalRecord
 
 __all__ = [
@@ -132,7 +133,8 @@ def decide(
       ``consecutive``: a run that broke the streak; for ``frequency``: a run at which fewer
       than N of the last M runs had it, whether or not that run had it itself);
 
-    and while it is open, a signal that satisfies the policy is ``deduplicated``.
+    and while it is open, a signal that satisfies the policy is ``deduplicated``, unless its
+    severity is above the open alert's: then it is alerted again (an escalation).
     ``complete`` says the history holds every earlier run of the agent (it was not cut at a
     limit); when it was cut, a run too close to the cut to judge never clears the alert.
     """
@@ -167,6 +169,12 @@ def decide(
                        f"runs; {policy.label} needs {policy.threshold}", **counts)
     if (last_alert is not None and now - last_alert.created_at < cooldown_s
             and not _cleared(policy, history, flags, last_alert, complete)):
+        if severity_rank(signal.severity) > severity_rank(last_alert.severity):
+            # Worse than what was sent: a route that waits for this severity (a pager
+            # at critical) has heard nothing yet.
+            return verdict("alerted", f"{policy.label} satisfied; escalated from "
+                           f"{last_alert.severity} to {signal.severity}",
+                           escalated_from=last_alert.id, **counts)
         return verdict("deduplicated",
                        f"alert {last_alert.id} (run {last_alert.run_id}) is still open",
                        open_alert=last_alert.id, **counts)

@@ -77,6 +77,7 @@ class LastAlert:
     run_id: str
     created_at: float
     run_ended_at: float
+    severity: str  # of the signal it was opened for
 
 
 @dataclass(frozen=True)

@@ -639,7 +639,7 @@ class Store:
             q.last_alert(record.org_id, record.agent_id, record.failure_type)).first()
         last = None if last_row is None else LastAlert(
             int(last_row.id), last_row.run_id, float(last_row.created_at),
-            float(last_row.run_ended_at))
+            float(last_row.run_ended_at), str(last_row.severity))
         return runs, complete, last
 
     def due_destinations(self, *, now: float | None = None) -> list[str]:

@@ -483,7 +483,8 @@ def signals_of_type_on_runs(
 def last_alert(org_id: str, agent_id: str, failure_type: str) -> Select[Any]:
     """The newest alert of one (org, agent, failure type)."""
     return (
-        select(alerts.c.id, alerts.c.run_id, alerts.c.created_at, alerts.c.run_ended_at)
+        select(alerts.c.id, alerts.c.run_id, alerts.c.created_at, alerts.c.run_ended_at,
+               alerts.c.severity)
         .where(alerts.c.org_id == org_id, alerts.c.agent_id == agent_id,
                alerts.c.failure_type == failure_type)
         .order_by(alerts.c.created_at.desc(), alerts.c.id.desc())
