@@ -211,6 +211,11 @@ class Run:
     def duration_s(self) -> float:
         return self.events[-1].timestamp - self.events[0].timestamp
 
+    @property
+    def ended_at(self) -> float:
+        """When its last event happened (the terminal event, for a finished run)."""
+        return max(e.timestamp for e in self.events)
+
     def to_trace(self) -> Trace:
         """The run as a library :class:`Trace`: one span per call, with its response."""
         children: list[Span] = []

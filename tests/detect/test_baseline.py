@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from semloop.detect import DETECTORS, Baseline, run_detectors
-from semloop.detect.baseline import percentile
+from semloop.detect.baseline import BaselineHistory, percentile
 
 from .builder import RunBuilder, healthy
 
@@ -90,3 +90,15 @@ def test_reasoning_stall_baseline_is_strictly_greater() -> None:
     assert DETECTORS["REASONING_STALL"](at, baseline=baseline) is None
     assert DETECTORS["REASONING_STALL"](at) is not None
     assert DETECTORS["REASONING_STALL"](run(9, 2).complete(), baseline=baseline) is not None
+
+
+def test_history_gives_each_run_the_runs_that_ended_before_it() -> None:
+    runs = [_run_with_steps(k, start=1000.0 + 100 * k).complete() for k in range(1, 31)]
+    history = BaselineHistory(runs)
+    # The 21st run: twenty runs ended before it (1..20 steps), not itself, not the later ones.
+    assert history.before(runs[20]) == Baseline.from_runs(runs[:20])
+    assert history.before(runs[20]).step_count == pytest.approx(15.25)
+    # The last: the newest 50 before it, here all 29 others.
+    assert history.before(runs[-1]) == Baseline.from_runs(runs[:-1])
+    assert history.before(runs[0]).run_count == 0
+    assert history.before(runs[5], window=3) == Baseline.from_runs(runs[2:5])

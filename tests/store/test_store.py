@@ -227,6 +227,13 @@ def test_recent_runs_are_the_newest_completed_of_one_agent_version(store: Store)
     runs = store.recent_runs(org, "agent-a", "v1", limit=3)
     assert [r.run_id for r in runs] == ["ok4", "ok3", "ok2"]
     assert all(r.status == "completed" and len(r.events) == 6 for r in runs)
+    # Before a time: only runs that completed earlier.
+    before = store.recent_runs(org, "agent-a", "v1", limit=3, before=runs[1].ended_at)
+    assert [r.run_id for r in before] == ["ok2", "ok1", "ok0"]
+    # For a batch: the window before its earliest run plus every run between.
+    batch = [r for r in runs if r.run_id in ("ok3", "ok4")]
+    history = store.history_for(org, batch, window=2)
+    assert [r.run_id for r in history] == ["ok3", "ok2", "ok1"]
 
 
 def test_database_failures_are_store_errors() -> None:

@@ -133,11 +133,11 @@ class _FlakyStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    def add_signals(self, org_id: str, signals: Any) -> int:
+    def mark_processed(self, *args: Any) -> int:
         if self.failures:
             self.failures -= 1
             raise RuntimeError("connection reset")
-        return self._store.add_signals(org_id, signals)
+        return self._store.mark_processed(*args)
 
 
 def test_a_run_whose_write_failed_is_retried_on_the_next_poll_not_after_its_lease(

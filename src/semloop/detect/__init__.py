@@ -23,7 +23,7 @@ from ._combine import (
     run_detectors,
 )
 from ._registry import Detector, Param, ratio_confidence
-from .baseline import Baseline
+from .baseline import Baseline, BaselineHistory
 from .config import DetectorConfig, DetectorSettings, load_config
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "OVERRIDE_TAIL_FAILURES",
     "SINGLE_RUN",
     "Baseline",
+    "BaselineHistory",
     "Detector",
     "DetectorConfig",
     "DetectorSettings",

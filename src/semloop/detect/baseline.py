@@ -15,7 +15,9 @@ from ..events import Run
 from ._view import RunView, view_of
 
 __all__ = [
+    "WINDOW",
     "Baseline",
+    "BaselineHistory",
     "context_growth",
     "llm_tool_ratio",
     "percentile",
@@ -102,8 +104,11 @@ class Baseline:
             and (agent_version is None or r.agent_version == agent_version)
         ]
         chosen.sort(key=lambda r: r.events[0].timestamp, reverse=True)
-        chosen = chosen[:window]
-        views = [view_of(r) for r in chosen]
+        return cls.from_views([view_of(r) for r in chosen[:window]], min_runs=min_runs)
+
+    @classmethod
+    def from_views(cls, views: Sequence[RunView], *, min_runs: int = MIN_RUNS) -> Baseline:
+        """P75s over these runs' views, all of them."""
         latencies: dict[str, list[float]] = {"tool": [], "llm": [], "retrieval": []}
         for v in views:
             for c in v.calls:
@@ -122,3 +127,25 @@ class Baseline:
             duration_s=percentile([v.duration_s for v in views], 75),
             min_runs=min_runs,
         )
+
+
+class BaselineHistory:
+    """One agent version's completed runs, viewed once, for the baselines of several runs.
+
+    A run's baseline counts only runs that ended before it did, so its verdict is the same
+    whenever a worker gets to it: on time, after a backlog, or on a retry.
+    """
+
+    def __init__(self, runs: Iterable[Run]) -> None:
+        done = sorted((r for r in runs if r.events and r.status == "completed"),
+                      key=lambda r: r.ended_at, reverse=True)
+        self._ended = [r.ended_at for r in done]
+        self._ids = [r.run_id for r in done]
+        self._views = [view_of(r) for r in done]
+
+    def before(self, run: Run, *, window: int = WINDOW, min_runs: int = MIN_RUNS) -> Baseline:
+        """The baseline of ``run``: the newest ``window`` runs that ended before it."""
+        end = run.ended_at
+        views = [v for t, rid, v in zip(self._ended, self._ids, self._views, strict=True)
+                 if t < end and rid != run.run_id]
+        return Baseline.from_views(views[:window], min_runs=min_runs)

@@ -271,15 +271,34 @@ class Store:
             return self._load_runs(conn, org_id, [run_id]).get(run_id)
 
     def recent_runs(
-        self, org_id: str, agent_id: str, agent_version: str, limit: int = 50
+        self, org_id: str, agent_id: str, agent_version: str, limit: int = 50,
+        *, before: float | None = None,
     ) -> list[Run]:
-        """The last ``limit`` completed runs of one agent version, newest first (baselines)."""
+        """The last ``limit`` completed runs of one agent version, newest first (baselines);
+        with ``before``, the last that completed before that time."""
         with _errors("read recent runs"), self._read() as conn:
             ids = list(dict.fromkeys(conn.execute(
-                q.completed_runs_of_agent(org_id, agent_id, agent_version, limit)
+                q.completed_runs_of_agent(org_id, agent_id, agent_version, limit, before)
             ).scalars()))
             runs = self._load_runs(conn, org_id, ids)
         return [runs[i] for i in ids if i in runs]
+
+    def history_for(self, org_id: str, runs: Sequence[Run], window: int = 50) -> list[Run]:
+        """Enough completed runs of the agent version of ``runs`` (one agent version) for
+        each of their baselines: the ``window`` that completed before each one ended.
+        Runs of ``runs`` itself are taken as given, not read again."""
+        ends = [r.ended_at for r in runs if r.events]
+        if not ends:
+            return []
+        agent_id, version = runs[0].agent_id, runs[0].agent_version
+        have = {r.run_id: r for r in runs}
+        with _errors("read recent runs"), self._read() as conn:
+            between = conn.execute(q.count_completed_runs(
+                org_id, agent_id, version, min(ends), max(ends))).scalar_one()
+            ids = list(dict.fromkeys(conn.execute(q.completed_runs_of_agent(
+                org_id, agent_id, version, window + int(between), max(ends))).scalars()))
+            loaded = self._load_runs(conn, org_id, [i for i in ids if i not in have])
+        return [found for i in ids if (found := have.get(i) or loaded.get(i)) is not None]
 
     def count_events(self, org_id: str) -> int:
         """How many events ``org_id`` has stored."""
@@ -434,15 +453,20 @@ class Store:
             if (org_id, run_id) in runs
         ]
 
-    def mark_processed(self, worker: str, org_id: str, run_id: str, trigger: str) -> None:
-        """Record that ``worker`` is done with a run; it will not be handed out again."""
+    def mark_processed(self, worker: str, org_id: str, run_id: str, trigger: str,
+                       signals: Sequence[Signal] = ()) -> int:
+        """Record that ``worker`` is done with a run, with the ``signals`` it found, in one
+        transaction; the run will not be handed out again. Returns how many signals were
+        new (see :meth:`add_signals`)."""
         with _errors("mark a run processed"), self._write() as conn:
+            added = self._insert_signals(conn, org_id, signals)
             conn.execute(
                 q.mark_processed(self.dialect),
                 {"worker": worker, "org_id": org_id, "run_id": run_id, "trigger": trigger,
                  "processed_at": time.time()},
             )
             conn.execute(q.release_claim(worker, org_id, run_id))
+        return added
 
     # -- retention --------------------------------------------------------------------
 
@@ -537,6 +561,12 @@ class Store:
         """Store signals; returns how many were new. One row per (run, failure_type, source)."""
         if not signals:
             return 0
+        with _errors("store signals"), self._write() as conn:
+            return self._insert_signals(conn, org_id, signals)
+
+    def _insert_signals(self, conn: Connection, org_id: str, signals: Sequence[Signal]) -> int:
+        if not signals:
+            return 0
         detected = time.time()
         rows = [
             {
@@ -557,8 +587,7 @@ class Store:
             }
             for s in signals
         ]
-        with _errors("store signals"), self._write() as conn:
-            return max(conn.execute(q.add_signals(self.dialect), rows).rowcount, 0)
+        return max(conn.execute(q.add_signals(self.dialect), rows).rowcount, 0)
 
     def signals_for_run(self, org_id: str, run_id: str) -> list[Signal]:
         """The signals stored for one run, in detection order."""

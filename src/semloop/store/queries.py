@@ -64,6 +64,7 @@ __all__ = [
     "claim_deliveries",
     "claim_runs",
     "completed_runs_of_agent",
+    "count_completed_runs",
     "count_events",
     "create_database",
     "deliveries_by_id",
@@ -270,21 +271,34 @@ def signals_of_run(org_id: str, run_id: str) -> Select[Any]:
     )
 
 
+def _completed_of_agent(org_id: str, agent_id: str, agent_version: str) -> list[Any]:
+    return [events.c.org_id == org_id, events.c.agent_id == agent_id,
+            events.c.agent_version == agent_version, events.c.event_type == "run.completed"]
+
+
 def completed_runs_of_agent(
-    org_id: str, agent_id: str, agent_version: str, limit: int
+    org_id: str, agent_id: str, agent_version: str, limit: int, before: float | None = None
 ) -> Select[str]:
-    """The ids of one agent version's most recently completed runs, newest first."""
+    """The ids of one agent version's most recently completed runs, newest first; with
+    ``before``, of those that completed before that time."""
+    where = _completed_of_agent(org_id, agent_id, agent_version)
+    if before is not None:
+        where.append(events.c.timestamp < before)
     return (
         select(events.c.run_id)
-        .where(
-            events.c.org_id == org_id,
-            events.c.agent_id == agent_id,
-            events.c.agent_version == agent_version,
-            events.c.event_type == "run.completed",
-        )
+        .where(*where)
         .order_by(events.c.timestamp.desc(), events.c.id.desc())
         .limit(limit)
     )
+
+
+def count_completed_runs(
+    org_id: str, agent_id: str, agent_version: str, since: float, before: float
+) -> Select[int]:
+    """How many runs of one agent version completed in ``[since, before)``."""
+    return select(func.count()).select_from(events).where(
+        *_completed_of_agent(org_id, agent_id, agent_version),
+        events.c.timestamp >= since, events.c.timestamp < before)
 
 
 def count_events(org_id: str) -> Select[int]:

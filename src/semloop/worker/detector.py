@@ -8,8 +8,9 @@ two workers on one database, or a restart mid-batch, never duplicate a signal.
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
 
-from ..detect import Baseline, DetectorConfig, detect_handoff, run_detectors
+from ..detect import BaselineHistory, DetectorConfig, detect_handoff, run_detectors
 from ..events import Run, Signal
 from ..store import Store
 from ._loop import PollingWorker
@@ -37,13 +38,13 @@ class DetectorWorker(PollingWorker):
         self.stall_timeout_s = stall_timeout_s
         self.batch_size = batch_size
 
-    def signals_for(self, org_id: str, run: Run) -> list[Signal]:
-        history = self.store.recent_runs(org_id, run.agent_id, run.agent_version)
-        baseline = Baseline.from_runs(
-            (r for r in history if r.run_id != run.run_id),
-            agent_id=run.agent_id, agent_version=run.agent_version,
-        )
-        signals = run_detectors(run, self.config, baseline)
+    def signals_for(self, org_id: str, run: Run, history: BaselineHistory | None = None,
+                    ) -> list[Signal]:
+        """The run's signals; ``history`` holds the runs its baseline is drawn from (by
+        default read for this run alone)."""
+        if history is None:
+            history = BaselineHistory(self.store.history_for(org_id, [run]))
+        signals = run_detectors(run, self.config, history.before(run))
         if run.parent_run_id:
             parent = self.store.get_run(org_id, run.parent_run_id)
             if parent is not None:
@@ -56,13 +57,22 @@ class DetectorWorker(PollingWorker):
         batch = self.take(lambda lease_s: self.store.runs_to_process(
             self.name, limit=self.batch_size, stall_timeout_s=self.stall_timeout_s,
             lease_s=lease_s))
+        # One read of history per agent version in the batch, not one per run: a backlog of
+        # one busy agent's runs would otherwise reload the same 50 runs for every one.
+        groups: dict[tuple[str, str, str], list[Run]] = defaultdict(list)
+        for org_id, run, _ in batch:
+            groups[org_id, run.agent_id, run.agent_version].append(run)
+        histories: dict[tuple[str, str, str], BaselineHistory] = {}
         handled = 0
         for claim in batch:
             org_id, run, trigger = claim
+            key = (org_id, run.agent_id, run.agent_version)
             try:
-                signals = self.signals_for(org_id, run)
-                self.stats.signals += self.store.add_signals(org_id, signals)
-                self.store.mark_processed(self.name, org_id, run.run_id, trigger)
+                if key not in histories:
+                    histories[key] = BaselineHistory(self.store.history_for(org_id, groups[key]))
+                signals = self.signals_for(org_id, run, histories[key])
+                self.stats.signals += self.store.mark_processed(
+                    self.name, org_id, run.run_id, trigger, signals)
             except Exception:
                 log.exception("detector: run %s failed; will retry", run.run_id)
                 self.retry_later(claim)

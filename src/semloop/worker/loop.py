@@ -93,9 +93,8 @@ class LoopWorker(PollingWorker):
                 log.warning("loop: run %s has no verdict: %s", run.run_id, exc)
                 signal = None
             try:
-                if signal is not None:
-                    self.stats.signals += self.store.add_signals(org_id, [signal])
-                self.store.mark_processed(self.name, org_id, run.run_id, trigger)
+                self.stats.signals += self.store.mark_processed(
+                    self.name, org_id, run.run_id, trigger, [signal] if signal else [])
             except Exception:
                 log.exception("loop: run %s not recorded; will retry", run.run_id)
                 self.retry_later(claim)

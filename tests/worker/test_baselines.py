@@ -1,0 +1,63 @@
+"""A run is judged against the agent's runs that ended before it, whenever the worker gets
+to it: on time, after a backlog of later runs, or in a batch beside them."""
+
+from __future__ import annotations
+
+from semloop.sdk import Client, StoreEmitter
+from semloop.store import Store
+from semloop.worker import DetectorWorker
+
+
+def _research(client: Client, *, growth: float) -> str:
+    """A run whose prompt grows by ``growth`` per LLM call (1.05: flat; 2.1: bloating)."""
+    with client.run("research-agent", model="gpt-4o", tools=["fetch_report"]) as run:
+        prompt = 2_000
+        for i in range(6):
+            run.tool_called("fetch_report", {"report": f"R{i}"})
+            run.tool_responded("fetch_report", success=True, output="x" * 200, latency_ms=120)
+            prompt = int(prompt * growth)
+            run.llm_called("gpt-4o", prompt)
+            run.llm_responded(completion_tokens=20, latency_ms=800, finish_reason="stop",
+                              output=f"read R{i}", prompt_tokens=prompt)
+        return run.run_id
+
+
+def _kinds(worker: DetectorWorker, store: Store, org: str, run_id: str) -> set[str]:
+    run = store.get_run(org, run_id)
+    assert run is not None
+    return {s.failure_type for s in worker.signals_for(org, run)}
+
+
+def test_a_backlog_of_later_runs_does_not_change_a_verdict(store: Store) -> None:
+    org = store.create_org("acme")
+    client = Client(emitter=StoreEmitter(store, org), flush_interval=0.01)
+    for _ in range(25):
+        _research(client, growth=1.05)  # the agent's normal: a flat context
+    bloated = _research(client, growth=2.1)
+    assert client.flush(10)
+    worker = DetectorWorker(store)
+    on_time = _kinds(worker, store, org, bloated)
+    assert "CONTEXT_BLOAT" in on_time  # against a ready baseline of flat runs
+    for _ in range(40):
+        _research(client, growth=2.1)  # later runs that would make bloat look normal
+    assert client.flush(10)
+    client.shutdown()
+    assert _kinds(worker, store, org, bloated) == on_time
+
+
+def test_a_batch_judges_each_run_against_the_runs_before_it(store: Store) -> None:
+    org = store.create_org("acme")
+    client = Client(emitter=StoreEmitter(store, org), flush_interval=0.01)
+    flat = [_research(client, growth=1.05) for _ in range(25)]
+    bloated = [_research(client, growth=2.1) for _ in range(30)]
+    assert client.flush(10)
+    client.shutdown()
+    one_by_one = {r: _kinds(DetectorWorker(store), store, org, r) for r in flat + bloated}
+    worker = DetectorWorker(store, batch_size=100)
+    assert worker.drain() == 55  # one batch: one history read for the agent
+    found = {r: {s.failure_type for s in store.signals_for_run(org, r)} for r in flat + bloated}
+    assert found == one_by_one
+    # The first bloated runs stand out against the flat ones; once 20 and more bloated
+    # runs came before, the agent's newest 50 make bloat its normal.
+    assert "CONTEXT_BLOAT" in found[bloated[0]]
+    assert "CONTEXT_BLOAT" not in found[bloated[-1]]
