@@ -52,16 +52,16 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
 from ingest_throughput import free_port, throwaway_postgres
+from semloop.demo import RecordingClient
 from semloop.demo.scenarios import SCENARIOS, Scenario
 from semloop.detect import DETECTORS
 from semloop.events import Event
-from semloop.sdk import Client, HttpEmitter, RunContext
+from semloop.sdk import HttpEmitter
 from semloop.store import Store
 from semloop.store.testing import postgres_database
 
@@ -119,17 +119,6 @@ class _TimedEmitter:
         self.inner.close()
 
 
-class _RecordingClient(Client):
-    """A client that remembers the run ids it hands out, to map runs to scenarios."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.run_ids: list[str] = []
-
-    def run(self, agent_id: str, **kwargs: Any) -> RunContext:
-        ctx = super().run(agent_id, **kwargs)
-        self.run_ids.append(ctx.run_id)
-        return ctx
 
 
 # -- the processes ----------------------------------------------------------------------
@@ -201,7 +190,7 @@ def drive(base: str, key: str, *, rate: float, duration: float, agents: int,
     start = time.monotonic() + 0.5  # every thread ready before the first run is due
 
     def agent() -> None:
-        client = _RecordingClient(emitter=_TimedEmitter(HttpEmitter(base, key), out),
+        client = RecordingClient(emitter=_TimedEmitter(HttpEmitter(base, key), out),
                                   flush_interval=flush)
         conn = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=10)
         try:

@@ -22,8 +22,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
+from semloop.demo import RecordingClient
 from semloop.demo.scenarios import SCENARIOS, Scenario
-from semloop.sdk import Client, RunContext
 from semloop.store import Store
 
 from ._procs import Workers, serve_api, wait_for
@@ -69,17 +69,6 @@ agents:
 """
 
 
-class _RecordingClient(Client):
-    """A client that remembers the run ids it hands out, to map runs to scenarios."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.run_ids: list[str] = []
-
-    def run(self, agent_id: str, **kwargs: Any) -> RunContext:
-        ctx = super().run(agent_id, **kwargs)
-        self.run_ids.append(ctx.run_id)
-        return ctx
 
 
 def _play_concurrently(base: str, key: str) -> dict[str, Scenario]:
@@ -91,7 +80,7 @@ def _play_concurrently(base: str, key: str) -> dict[str, Scenario]:
     errors: list[BaseException] = []
 
     def agent() -> None:
-        client = _RecordingClient(base, key, flush_interval=0.05)
+        client = RecordingClient(base, key, flush_interval=0.05)
         try:
             while True:
                 with lock:

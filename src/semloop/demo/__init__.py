@@ -19,7 +19,7 @@ from ..store import Store
 from ..worker import DetectorWorker, LoopWorker
 from .scenarios import SCENARIOS, Scenario
 
-__all__ = ["SCENARIOS", "DemoReport", "Scenario", "ScenarioResult", "run_demo"]
+__all__ = ["SCENARIOS", "DemoReport", "RecordingClient", "Scenario", "ScenarioResult", "run_demo"]
 
 #: progress(stage, done, total)
 Progress = Callable[[str, int, int], None]
@@ -61,7 +61,7 @@ class DemoReport:
         return sum(len(r.run_ids) for r in self.results)
 
 
-class _RecordingClient(Client):
+class RecordingClient(Client):
     """A client that remembers the run ids it hands out, to map runs back to scenarios."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -92,7 +92,7 @@ def run_demo(
     rng = random.Random(seed)
     with Store(database_url) as store:
         org_id = store.create_org("demo")
-        client = _RecordingClient(emitter=StoreEmitter(store, org_id), flush_interval=0.05)
+        client = RecordingClient(emitter=StoreEmitter(store, org_id), flush_interval=0.05)
         results = [ScenarioResult(s) for s in scenarios]
         total = len(scenarios) * repeat
         done = 0
