@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
+from sqlalchemy import event as sa_event
 from sqlalchemy import text
 
 from semloop import ConfigError, EventFormatError, StoreError
@@ -200,6 +202,30 @@ def test_concurrent_instances_of_one_worker_take_disjoint_runs(db_url: str) -> N
     assert errors == []
     everything = [r for part in taken for r in part]
     assert sorted(everything) == [f"r{i:02d}" for i in range(60)]  # each run exactly once
+
+
+@pytest.mark.postgres
+def test_a_run_finished_while_another_poller_claims_it_is_not_handed_out(
+        pg_template: Any) -> None:
+    # The race, made to happen: between poller B's query for candidates and its claim,
+    # poller A takes the same run, finishes it and releases its claim. B's claim then meets
+    # no conflict; B must still not get the finished run.
+    with pg_template.database() as url, Store(url) as a, Store(url) as b:
+        org = a.create_org("acme")
+        a.add_events(org, make_run("r1"))
+        finished: list[str] = []
+
+        def finish_first(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+            if statement.lstrip().upper().startswith("INSERT INTO RUN_CLAIMS") and not finished:
+                for org_id, run, trigger in a.runs_to_process("detector"):
+                    a.mark_processed("detector", org_id, run.run_id, trigger)
+                    finished.append(run.run_id)
+
+        sa_event.listen(b.engine, "before_cursor_execute", finish_first)
+        assert b.runs_to_process("detector") == []
+        assert finished == ["r1"]
+        with b.engine.connect() as conn:  # B left no lease behind on the finished run
+            assert conn.execute(text("SELECT count(*) FROM run_claims")).scalar() == 0
 
 
 def test_signals_are_idempotent_per_run_type_and_source(store: Store) -> None:

@@ -438,9 +438,17 @@ class Store:
                     (row.org_id, row.run_id)
                     for row in conn.execute(q.claim_runs(self.dialect, now).values(claim))
                 }
-            by_org: dict[str, list[str]] = {}
-            for org_id, run_id in claimed:
-                by_org.setdefault(org_id, []).append(run_id)
+                by_org: dict[str, list[str]] = {}
+                for org_id, run_id in claimed:
+                    by_org.setdefault(org_id, []).append(run_id)
+                # A poller that finished a run after this poll's first query and released
+                # its claim leaves the run claimable, though processed: this statement sees
+                # its commit (PostgreSQL reads what committed before each statement).
+                for org_id, ids in by_org.items():
+                    done = set(conn.execute(q.processed_of(worker, org_id, ids)).scalars())
+                    for run_id in done:
+                        conn.execute(q.release_claim(worker, org_id, run_id))
+                    by_org[org_id] = [i for i in ids if i not in done]
             with self._read() as conn:
                 runs = {
                     (org_id, run_id): run

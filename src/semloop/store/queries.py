@@ -84,6 +84,7 @@ __all__ = [
     "mark_processed",
     "org_by_name",
     "org_ids",
+    "processed_of",
     "prunable_runs",
     "prune_counts",
     "prune_deletes",
@@ -244,6 +245,13 @@ def claim_runs(dialect: Dialect, now: float) -> Insert:
 def mark_processed(dialect: Dialect) -> Insert:
     """Record that a worker finished a run (a second record for the same run is ignored)."""
     return insert_ignore(dialect, processed, ["worker", "org_id", "run_id"])
+
+
+def processed_of(worker: str, org_id: str, run_ids: Sequence[str]) -> Select[str]:
+    """Which of these runs ``worker`` has processed already."""
+    return select(processed.c.run_id).where(
+        processed.c.worker == worker, processed.c.org_id == org_id,
+        processed.c.run_id.in_(list(run_ids)))
 
 
 def release_claim(worker: str, org_id: str, run_id: str) -> Delete:
