@@ -98,8 +98,9 @@ class ProtocolServer:
         self.tls = tls
         self.requests: list[Received] = []
         self.script: deque[Action] = deque()
-        #: TCP connections accepted so far.
+        #: TCP connections accepted so far, and closed by this side so far.
         self.connections = 0
+        self.closed = 0
         #: Close a connection idle this long (seconds) after a reply; ``None``: never.
         self.idle_timeout: float | None = None
         self._lock = threading.Lock()
@@ -128,6 +129,14 @@ class ProtocolServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        close = self._server.shutdown_request
+
+        def shutdown_request(request: Any) -> None:
+            close(request)
+            with self._lock:
+                self.closed += 1
+
+        self._server.shutdown_request = shutdown_request  # type: ignore[method-assign]
         # A client that timed out leaves the handler writing to a closed socket: expected.
         self._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
         if tls is not None:  # every accepted connection does a TLS handshake first
