@@ -3,71 +3,46 @@ schema, and loadable by the bench. Judge accuracy is measured in docs/holdout.md
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from semloop.benchmark import load_dataset
 
+from ._datasets import ROW_KEYS, assert_reference_shapes, generate, read_rows
 from .conftest import REFERENCE_DATASET, ROOT
 
 HOLDOUT = ROOT / "bench" / "holdout.jsonl"
 GENERATOR = ROOT / "bench" / "make_holdout_dataset.py"
-ROW_KEYS = ["trace_id", "family", "isolates", "loop", "stagnation", "goal", "root"]
 
 
-def _rows(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def _generate(out: Path, *extra: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(GENERATOR), "--out", str(out), *extra],
-        capture_output=True, text=True, check=True,
-    )
-    return done.stdout
 
 
 def test_generator_rewrites_the_committed_file_byte_for_byte(tmp_path: Path) -> None:
     out = tmp_path / "holdout.jsonl"
-    assert "wrote 80 traces across 16 families" in _generate(out)
+    assert "wrote 80 traces across 16 families" in generate(GENERATOR, out)
     assert out.read_bytes() == HOLDOUT.read_bytes()
 
 
 def test_another_seed_gives_other_traces(tmp_path: Path) -> None:
     out = tmp_path / "other.jsonl"
-    _generate(out, "--seed", "1")
+    generate(GENERATOR, out, "--seed", "1")
     assert out.read_bytes() != HOLDOUT.read_bytes()
-    assert [r["trace_id"] for r in _rows(out)] == [r["trace_id"] for r in _rows(HOLDOUT)]
+    assert [r["trace_id"] for r in read_rows(out)] == [r["trace_id"] for r in read_rows(HOLDOUT)]
 
 
 def test_rows_have_the_reference_keys_in_order() -> None:
-    reference_keys = list(_rows(REFERENCE_DATASET)[0])
+    reference_keys = list(read_rows(REFERENCE_DATASET)[0])
     assert reference_keys == ROW_KEYS
-    for row in _rows(HOLDOUT):
+    for row in read_rows(HOLDOUT):
         assert list(row) == ROW_KEYS, row["trace_id"]
 
 
 def test_spans_follow_the_reference_shapes() -> None:
-    for row in _rows(HOLDOUT):
-        root = row["root"]
-        assert root["type"] == "agent" and root["input"] == row["goal"]
-        for span in root["children"]:
-            assert span["children"] == []
-            if span["type"] == "llm":
-                assert list(span) == ["type", "name", "output", "children"]
-                assert isinstance(span["output"], str) and span["output"].strip()
-            else:
-                assert span["type"] == "tool"
-                assert list(span) == ["type", "name", "input", "output", "children"]
-                assert isinstance(span["input"], dict) and isinstance(span["output"], str)
+    assert_reference_shapes(read_rows(HOLDOUT))
 
 
 def test_labels_balance_and_step_counts() -> None:
-    rows = _rows(HOLDOUT)
+    rows = read_rows(HOLDOUT)
     assert len(rows) == 80
     assert all(row["loop"] == row["stagnation"] for row in rows)
     assert Counter(row["loop"] for row in rows) == {True: 40, False: 40}
@@ -89,7 +64,7 @@ def test_no_trace_is_about_code() -> None:
 def test_bench_loader_reads_every_row() -> None:
     rows = load_dataset(HOLDOUT)
     assert len(rows) == 80
-    raw = {r["trace_id"]: r for r in _rows(HOLDOUT)}
+    raw = {r["trace_id"]: r for r in read_rows(HOLDOUT)}
     for row in rows:
         want = raw[row.trace_id]
         assert (row.family, row.loop, row.stagnation) == (want["family"], want["loop"], want["stagnation"])

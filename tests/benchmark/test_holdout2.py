@@ -4,9 +4,6 @@ bench loader. Judge accuracy on it is measured by the lead, not here."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -14,10 +11,11 @@ from typing import Any
 from semloop.benchmark import load_dataset
 from semloop.trace import Trace
 
+from ._datasets import ROW_KEYS, assert_reference_shapes, generate, read_rows
+
 ROOT = Path(__file__).resolve().parents[2]
 HOLDOUT2 = ROOT / "bench" / "holdout2.jsonl"
 GENERATOR = ROOT / "bench" / "make_holdout2_dataset.py"
-ROW_KEYS = ["trace_id", "family", "isolates", "loop", "stagnation", "goal", "root"]
 DOMAINS = {"literature", "devops", "procurement", "realestate", "tax", "tutoring", "travel", "marketing"}
 HEALTHY = {
     "cursor_pagination", "batch_one_template", "job_progress_polling",
@@ -31,16 +29,6 @@ LOOPS = {
 FIRST_SET_AGENTS = ("onboarding", "claims", "returns", "pipeline", "legal", "iot", "billing", "clinic")
 
 
-def _rows(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def _generate(out: Path, *extra: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(GENERATOR), "--out", str(out), *extra],
-        capture_output=True, text=True, check=True,
-    )
-    return done.stdout
 
 
 def _domain(row: dict[str, Any]) -> str:
@@ -49,31 +37,31 @@ def _domain(row: dict[str, Any]) -> str:
 
 def test_generator_rewrites_the_committed_file_byte_for_byte(tmp_path: Path) -> None:
     out = tmp_path / "holdout2.jsonl"
-    assert "wrote 96 traces across 12 families" in _generate(out)
+    assert "wrote 96 traces across 12 families" in generate(GENERATOR, out)
     assert out.read_bytes() == HOLDOUT2.read_bytes()
 
 
 def test_explicit_defaults_match_and_another_seed_differs(tmp_path: Path) -> None:
     same = tmp_path / "same.jsonl"
-    _generate(same, "--seed", "20261201", "--per", "8")
+    generate(GENERATOR, same, "--seed", "20261201", "--per", "8")
     assert same.read_bytes() == HOLDOUT2.read_bytes()
     other = tmp_path / "other.jsonl"
-    _generate(other, "--seed", "7")
+    generate(GENERATOR, other, "--seed", "7")
     assert other.read_bytes() != HOLDOUT2.read_bytes()
     # Ids and labels belong to the layout, not to the seed.
-    assert [(r["trace_id"], r["loop"]) for r in _rows(other)] == [
-        (r["trace_id"], r["loop"]) for r in _rows(HOLDOUT2)
+    assert [(r["trace_id"], r["loop"]) for r in read_rows(other)] == [
+        (r["trace_id"], r["loop"]) for r in read_rows(HOLDOUT2)
     ]
 
 
 def test_per_sets_traces_per_family(tmp_path: Path) -> None:
     out = tmp_path / "small.jsonl"
-    assert "wrote 24 traces across 12 families" in _generate(out, "--per", "2")
-    assert set(Counter(r["family"] for r in _rows(out)).values()) == {2}
+    assert "wrote 24 traces across 12 families" in generate(GENERATOR, out, "--per", "2")
+    assert set(Counter(r["family"] for r in read_rows(out)).values()) == {2}
 
 
 def test_every_row_loads_as_a_trace() -> None:
-    for row in _rows(HOLDOUT2):
+    for row in read_rows(HOLDOUT2):
         assert list(row) == ROW_KEYS, row["trace_id"]
         trace = Trace.from_dict(row)
         assert trace.trace_id == row["trace_id"] and trace.goal == row["goal"]
@@ -83,20 +71,11 @@ def test_every_row_loads_as_a_trace() -> None:
 
 
 def test_spans_follow_the_reference_shapes() -> None:
-    for row in _rows(HOLDOUT2):
-        for span in row["root"]["children"]:
-            assert span["children"] == []
-            if span["type"] == "llm":
-                assert list(span) == ["type", "name", "output", "children"]
-                assert isinstance(span["output"], str) and span["output"].strip()
-            else:
-                assert span["type"] == "tool"
-                assert list(span) == ["type", "name", "input", "output", "children"]
-                assert isinstance(span["input"], dict) and isinstance(span["output"], str)
+    assert_reference_shapes(read_rows(HOLDOUT2))
 
 
 def test_96_rows_8_per_family_half_healthy_half_looping() -> None:
-    rows = _rows(HOLDOUT2)
+    rows = read_rows(HOLDOUT2)
     assert len(rows) == 96
     families = Counter(row["family"] for row in rows)
     assert set(families) == HEALTHY | LOOPS and set(families.values()) == {8}
@@ -109,7 +88,7 @@ def test_96_rows_8_per_family_half_healthy_half_looping() -> None:
 def test_every_family_spans_the_eight_domains() -> None:
     domains: dict[str, set[str]] = defaultdict(set)
     agents: dict[str, set[str]] = defaultdict(set)
-    for row in _rows(HOLDOUT2):
+    for row in read_rows(HOLDOUT2):
         domains[row["family"]].add(_domain(row))
         agents[_domain(row)].add(row["root"]["name"])
     assert all(found == DOMAINS for found in domains.values())
@@ -121,14 +100,14 @@ def test_every_family_spans_the_eight_domains() -> None:
 
 
 def test_trace_ids_unique_and_step_counts_in_range() -> None:
-    rows = _rows(HOLDOUT2)
+    rows = read_rows(HOLDOUT2)
     assert len({row["trace_id"] for row in rows}) == 96
     steps = [sum(s["type"] == "llm" for s in row["root"]["children"]) for row in rows]
     assert min(steps) >= 3 and max(steps) <= 16
 
 
 def test_reasoning_stalls_call_no_tool_and_every_other_family_does() -> None:
-    for row in _rows(HOLDOUT2):
+    for row in read_rows(HOLDOUT2):
         tools = [s for s in row["root"]["children"] if s["type"] == "tool"]
         if row["family"] == "reasoning_only_stall":
             assert tools == [], row["trace_id"]
@@ -138,7 +117,7 @@ def test_reasoning_stalls_call_no_tool_and_every_other_family_does() -> None:
 
 def test_bench_loader_reads_every_row() -> None:
     rows = load_dataset(HOLDOUT2)
-    raw = {r["trace_id"]: r for r in _rows(HOLDOUT2)}
+    raw = {r["trace_id"]: r for r in read_rows(HOLDOUT2)}
     assert len(rows) == 96
     for row in rows:
         want = raw[row.trace_id]
