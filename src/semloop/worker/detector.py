@@ -11,6 +11,7 @@ import logging
 from collections import defaultdict
 
 from ..detect import BaselineHistory, DetectorConfig, detect_handoff, run_detectors
+from ..detect.baseline import WINDOW
 from ..events import Run, Signal
 from ..store import Store
 from ._loop import PollingWorker
@@ -43,7 +44,7 @@ class DetectorWorker(PollingWorker):
         """The run's signals; ``history`` holds the runs its baseline is drawn from (by
         default read for this run alone)."""
         if history is None:
-            history = BaselineHistory(self.store.history_for(org_id, [run]))
+            history = BaselineHistory(self.store.history_for(org_id, [run], WINDOW))
         signals = run_detectors(run, self.config, history.before(run))
         if run.parent_run_id:
             parent = self.store.get_run(org_id, run.parent_run_id)
@@ -69,7 +70,8 @@ class DetectorWorker(PollingWorker):
             key = (org_id, run.agent_id, run.agent_version)
             try:
                 if key not in histories:
-                    histories[key] = BaselineHistory(self.store.history_for(org_id, groups[key]))
+                    histories[key] = BaselineHistory(
+                        self.store.history_for(org_id, groups[key], WINDOW))
                 signals = self.signals_for(org_id, run, histories[key])
                 self.stats.signals += self.store.mark_processed(
                     self.name, org_id, run.run_id, trigger, signals)
