@@ -25,6 +25,8 @@ class Answer:
 
     ``value`` is P(yes) for a ``noul``, the chosen label for a ``choice`` and the expected
     level for a ``score``. ``probability`` is how sure the judge is of that value.
+    ``reasoning`` is the judge's explanation, where it gives one: an evaluator's answer
+    names the sentence, turn or step it is about.
     """
 
     type: str
@@ -32,6 +34,7 @@ class Answer:
     probability: float
     probabilities: Mapping[Any, float] = field(default_factory=dict)
     confidence: float | None = None
+    reasoning: str = ""
 
     @property
     def is_yes(self) -> bool:

@@ -1,0 +1,75 @@
+"""Evaluation cases: what a semantic evaluator reads about a run or a conversation.
+
+A :class:`RunCase` is one finished run seen as a task: the user's request, the final
+answer, the context the agent retrieved and the tools it called. A
+:class:`ConversationCase` is a conversation's turns in order. Both are built from stored
+events by the evaluators, or read from a JSONL file of cases (``semloop evaluate``).
+
+These are plain frozen dataclasses with the standard library only, so judges (the
+embedded one included) and evaluators can share them without importing each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["ConversationCase", "RunCase", "ToolCall", "Turn"]
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call: its name, arguments, what it returned and whether it succeeded.
+
+    ``success`` is ``None`` when the source did not say.
+    """
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    output: str = ""
+    success: bool | None = None
+
+
+@dataclass(frozen=True)
+class RunCase:
+    """A run as a task: ``input`` asked, ``output`` answered, with its evidence.
+
+    ``context`` holds retrieved documents (and any other trusted text the agent was
+    given); tool outputs are in ``tools_called``. ``steps`` are the agent's own
+    intermediate texts (LLM outputs before the final answer), in order, where known.
+    ``label`` is ``True`` when the case is a known positive (the failure happened).
+    """
+
+    id: str
+    input: str
+    output: str
+    context: tuple[str, ...] = ()
+    tools_called: tuple[ToolCall, ...] = ()
+    steps: tuple[str, ...] = ()
+    label: bool | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of a conversation."""
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+@dataclass(frozen=True)
+class ConversationCase:
+    """A conversation's turns, oldest first. ``label`` as in :class:`RunCase`."""
+
+    id: str
+    turns: tuple[Turn, ...]
+    label: bool | None = None
+
+    def user_turns(self) -> tuple[tuple[int, Turn], ...]:
+        """The user's turns with their index in :attr:`turns`."""
+        return tuple((i, t) for i, t in enumerate(self.turns) if t.role == "user")
+
+    def assistant_turns(self) -> tuple[tuple[int, Turn], ...]:
+        """The assistant's turns with their index in :attr:`turns`."""
+        return tuple((i, t) for i, t in enumerate(self.turns) if t.role == "assistant")
