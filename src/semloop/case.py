@@ -7,6 +7,13 @@ events by the evaluators, or read from a JSONL file of cases (``semloop evaluate
 
 These are plain frozen dataclasses with the standard library only, so judges (the
 embedded one included) and evaluators can share them without importing each other.
+
+On the wire to a judge a case is its *state*: :meth:`RunCase.to_state` gives
+``{"input", "output", "context", "tools_called", "steps"}`` and
+:meth:`ConversationCase.to_state` gives ``{"turns": [{"role", "content"}]}``; the
+``from_state`` class methods read them back. An evaluator's question names its ``kind``
+(the evaluator's name in lower case, e.g. ``"hallucination"``) and is answered with a
+``noul`` whose value is P(the failure happened).
 """
 
 from __future__ import annotations
@@ -49,6 +56,37 @@ class RunCase:
     steps: tuple[str, ...] = ()
     label: bool | None = None
 
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "input": self.input,
+            "output": self.output,
+            "context": list(self.context),
+            "tools_called": [
+                {"name": t.name, "args": dict(t.args), "output": t.output, "success": t.success}
+                for t in self.tools_called
+            ],
+            "steps": list(self.steps),
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], *, id: str = "") -> RunCase:
+        return cls(
+            id=id,
+            input=str(state.get("input") or ""),
+            output=str(state.get("output") or ""),
+            context=tuple(str(c) for c in state.get("context") or ()),
+            tools_called=tuple(
+                ToolCall(
+                    name=str(t.get("name") or ""),
+                    args=dict(t.get("args") or {}),
+                    output=str(t.get("output") or ""),
+                    success=t.get("success"),
+                )
+                for t in state.get("tools_called") or ()
+            ),
+            steps=tuple(str(s) for s in state.get("steps") or ()),
+        )
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -65,6 +103,22 @@ class ConversationCase:
     id: str
     turns: tuple[Turn, ...]
     label: bool | None = None
+
+    def to_state(self) -> dict[str, Any]:
+        return {"turns": [{"role": t.role, "content": t.content} for t in self.turns]}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], *, id: str = "") -> ConversationCase:
+        return cls(
+            id=id,
+            turns=tuple(
+                Turn(
+                    role="user" if t.get("role") == "user" else "assistant",
+                    content=str(t.get("content") or ""),
+                )
+                for t in state.get("turns") or ()
+            ),
+        )
 
     def user_turns(self) -> tuple[tuple[int, Turn], ...]:
         """The user's turns with their index in :attr:`turns`."""
