@@ -26,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
-from .judge._types import Answer, Backend, JudgeResponse
-from .lexical import (
+from .._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
+from ..judge import Answer, Backend, JudgeResponse
+from ..lexical import (
     WEIGHTS,
     LoopResult,
     combine_scores,
@@ -36,7 +36,7 @@ from .lexical import (
     score_reasoning_stagnation,
     score_tool_repetition,
 )
-from .trace import Span, Trace
+from ..trace import Span, Trace
 
 __all__ = [
     "PairFinding",
