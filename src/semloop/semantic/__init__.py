@@ -9,6 +9,7 @@ the move as a rename and carries edits made to ``semantic.py`` on other branches
 from ..evaluate.loop import (
     PairFinding,
     SemanticLoopDetection,
+    SemanticLoopResult,
     ToolFinding,
     build_questions,
     build_state,
@@ -19,6 +20,7 @@ from ..evaluate.loop import (
 __all__ = [
     "PairFinding",
     "SemanticLoopDetection",
+    "SemanticLoopResult",
     "ToolFinding",
     "build_questions",
     "build_state",
