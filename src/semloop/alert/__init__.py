@@ -32,7 +32,7 @@ from ._send import (
     send_with_retry,
     urllib_send,
 )
-from ._types import (
+from .records import (
     DECISIONS,
     AlertDecision,
     Delivery,
@@ -40,7 +40,7 @@ from ._types import (
     PastSignal,
     PendingDelivery,
     RunOutcome,
-    SignalRecord,
+    UndecidedSignal,
     StoredAlert,
     StoredDelivery,
 )
@@ -71,7 +71,7 @@ __all__ = [
     "RunOutcome",
     "SendFn",
     "SendResult",
-    "SignalRecord",
+    "UndecidedSignal",
     "StoredAlert",
     "StoredDelivery",
     "decide",

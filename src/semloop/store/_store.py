@@ -21,13 +21,13 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection, Engine
 
 from .._exceptions import EventFormatError, StoreError
-from ..alert._types import (
+from ..alert.records import (
     AlertDecision,
     LastAlert,
     PastSignal,
     PendingDelivery,
     RunOutcome,
-    SignalRecord,
+    UndecidedSignal,
     StoredAlert,
     StoredDelivery,
 )
@@ -66,7 +66,7 @@ _INT_MAX = 2**31 - 1
 log = logging.getLogger("semloop.store")
 
 #: ``decide(signal, history, complete, last_alert)``: the alerts worker's pure verdict.
-Decide = Callable[[SignalRecord, list[RunOutcome], bool, LastAlert | None], AlertDecision]
+Decide = Callable[[UndecidedSignal, list[RunOutcome], bool, LastAlert | None], AlertDecision]
 # Chunk IN lists and multi-row statements well under SQLite's bound-parameter limit.
 _CHUNK = 500
 
@@ -655,7 +655,7 @@ class Store:
         return decided
 
     @staticmethod
-    def _alert_history(conn: Connection, record: SignalRecord, ended: float,
+    def _alert_history(conn: Connection, record: UndecidedSignal, ended: float,
                        limit: int) -> tuple[list[RunOutcome], bool, LastAlert | None]:
         if record.shadow:
             return [], True, None  # never alerted: the history would not be read
@@ -797,8 +797,8 @@ def _object(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _signal_record(row: Any) -> SignalRecord:
-    return SignalRecord(
+def _signal_record(row: Any) -> UndecidedSignal:
+    return UndecidedSignal(
         id=int(row.id), org_id=row.org_id, org_name=row.org_name, run_id=row.run_id,
         agent_id=row.agent_id, agent_version=row.agent_version,
         failure_type=row.failure_type, source=row.source, severity=row.severity,
