@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import func, select, text, update
 from typer.testing import CliRunner
 
-from semloop.alert._types import AlertDecision, Delivery, UndecidedSignal
+from semloop.alert import AlertDecision, Delivery, UndecidedSignal
 from semloop.api import create_app
 from semloop.api.testing import serve
 from semloop.cli import app

@@ -32,6 +32,7 @@ from ._send import (
     send_with_retry,
     urllib_send,
 )
+from .config import DESTINATION_TYPES, AlertsConfig, Destination, load_alerts_config
 from .records import (
     DECISIONS,
     AlertDecision,
@@ -40,11 +41,10 @@ from .records import (
     PastSignal,
     PendingDelivery,
     RunOutcome,
-    UndecidedSignal,
     StoredAlert,
     StoredDelivery,
+    UndecidedSignal,
 )
-from .config import DESTINATION_TYPES, AlertsConfig, Destination, load_alerts_config
 
 __all__ = [
     "DECISIONS",
@@ -71,9 +71,9 @@ __all__ = [
     "RunOutcome",
     "SendFn",
     "SendResult",
-    "UndecidedSignal",
     "StoredAlert",
     "StoredDelivery",
+    "UndecidedSignal",
     "decide",
     "eligible",
     "load_alerts_config",

@@ -19,9 +19,9 @@ __all__ = [
     "PastSignal",
     "PendingDelivery",
     "RunOutcome",
-    "UndecidedSignal",
     "StoredAlert",
     "StoredDelivery",
+    "UndecidedSignal",
 ]
 
 #: What happened to a signal the alerts worker considered (``failure_signals.alert_decision``).
