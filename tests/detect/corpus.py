@@ -433,9 +433,14 @@ def build() -> list[Case]:
              .tool("get_weather", {"city": "Paris"}, "18C, cloudy")
              .llm("It is 18C and cloudy in Paris.").complete(),
              quiet={"UNREAD_TOOL_ERROR", "FIRST_STEP_FAILURE", "PREMATURE_TERMINATION"}),
-        Case("a handoff response spends tokens but has no text",
-             healthy().llm("", completion_tokens=30, reasoning_tokens=8).complete(),
+        Case("a response spends tokens on a tool call it did not label",
+             _b().llm("", completion_tokens=30, reasoning_tokens=8)
+             .tool("search", {"q": "refund policy"}, "30 days").llm("Refunds take 30 days.")
+             .complete(),
              quiet={"EMPTY_LLM_RESPONSE"}),
+        Case("a thinking model spends every token out of sight and stops with no text",
+             healthy().llm("", completion_tokens=900, finish_reason="STOP").complete(),
+             fires={"EMPTY_LLM_RESPONSE"}),
         Case("all tokens went to reasoning, no text",
              healthy().llm("", completion_tokens=30, reasoning_tokens=30).complete(),
              fires={"EMPTY_LLM_RESPONSE"}),
