@@ -33,6 +33,16 @@ def _b(**kw: object) -> RunBuilder:
     return RunBuilder(**kw)  # type: ignore[arg-type]
 
 
+def _long_context(prompts: list[int]) -> RunBuilder:
+    """An agent whose every call re-sends its context, with a tool result between calls."""
+    b = _b()
+    for i, prompt in enumerate(prompts):
+        b = b.llm(f"Reading part {i} of the contract.", prompt_tokens=prompt,
+                  completion_tokens=300, finish_reason="tool_calls")
+        b = b.tool("read_section", {"section": i}, f"section {i} text")
+    return b.llm("Here is the summary of the contract.", prompt_tokens=prompts[-1] + 600)
+
+
 def _steps(n: int) -> RunBuilder:
     """n steps of honest, varied work."""
     b = _b()
@@ -204,6 +214,12 @@ def build() -> list[Case]:
              fires={"COST_SPIKE"}),
         Case("48k tokens", healthy().llm("Big.", prompt_tokens=46_000).complete(),
              quiet={"COST_SPIKE"}),
+        Case("long-context agent: 33k context re-sent on ten calls",
+             _long_context(prompts=[33_000 + 600 * i for i in range(10)]).complete(),
+             quiet={"COST_SPIKE"}),
+        Case("context that grows past the static line",
+             _long_context(prompts=[5_000 + 9_000 * i for i in range(10)]).complete(),
+             fires={"COST_SPIKE"}),
         Case("7k tokens against a 1.9k baseline",
              healthy().llm("Big.", prompt_tokens=5_000).complete(),
              fires={"COST_SPIKE"}, baseline=baseline),
