@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from .._defaults import DEFAULT_HOST, DEFAULT_PORT
 from .._exceptions import SemloopError
 from ._options import DatabaseUrl
 
@@ -17,9 +18,9 @@ def register(app: typer.Typer) -> None:
     @app.command("up")
     def up_command(
         host: Annotated[str | None, typer.Option(help="Address to listen on.",
-                                                 show_default="127.0.0.1")] = None,
+                                                 show_default=DEFAULT_HOST)] = None,
         port: Annotated[int | None, typer.Option(help="Port to listen on.",
-                                                 show_default="8001")] = None,
+                                                 show_default=str(DEFAULT_PORT))] = None,
         database_url: DatabaseUrl = None,
         workers: Annotated[str, typer.Option(help="Comma-separated workers to run beside "
                                                   "the server.")] = "detector,loop",
