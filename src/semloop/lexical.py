@@ -23,7 +23,7 @@ from ._lexical_ratio import best_adjacent
 from .trace import Trace
 
 if TYPE_CHECKING:
-    from .judge._types import Answer
+    from .judge import Answer
 
 __all__ = [
     "MIN_MEANINGFUL_WORDS",
