@@ -32,6 +32,7 @@ from ._evaluators import Case, TraceCase
 
 __all__ = [
     "CONVERSATION_RUNS",
+    "as_level",
     "cases_from_runs",
     "conversation_case",
     "parse_case",
@@ -253,11 +254,36 @@ def parse_case(raw: Any) -> Case:
     )
 
 
+_SHAPES = {
+    "run": "run cases ({\"id\", \"input\", \"output\", ...}) or traces",
+    "conversation": "conversation cases ({\"id\", \"turns\"})",
+    "trace": "trace cases ({\"id\", \"goal\", \"root\"})",
+}
+
+
+def as_level(case: Case, level: str) -> Case:
+    """``case`` as what an evaluator of ``level`` reads: a trace case becomes its run case
+    for a run-level evaluator; any other mismatch is a :class:`TraceFormatError`."""
+    if level == "run" and isinstance(case, TraceCase):
+        run = run_case_from_trace(case.trace, id=case.id, label=case.label)
+        if run is None:
+            raise _bad("the trace has no goal or no LLM output to judge", "root")
+        return run
+    fits = {"run": RunCase, "conversation": ConversationCase, "trace": TraceCase}[level]
+    if not isinstance(case, fits):
+        # The field at fault: the turns that should not be there, or the key that is missing.
+        wrong = isinstance(case, ConversationCase) or level == "conversation"
+        raise _bad(f"this evaluator reads {_SHAPES[level]}, not a {type(case).__name__}",
+                   "turns" if wrong else "root")
+    return case
+
+
 def parse_case_lines(
-    lines: Iterable[str], *, source: str = ""
+    lines: Iterable[str], *, source: str = "", level: str | None = None
 ) -> tuple[list[Case], list[TraceFormatError]]:
     """Every readable case of a JSONL text, and a located error for each line that is not
-    one (the other lines are still read). Blank lines are skipped."""
+    one (the other lines are still read). Blank lines are skipped. With ``level`` each
+    case is read as an evaluator of that level needs it (:func:`as_level`)."""
     cases: list[Case] = []
     errors: list[TraceFormatError] = []
     for number, line in enumerate(lines, start=1):
@@ -270,7 +296,8 @@ def parse_case_lines(
                                            line=number))
             continue
         try:
-            cases.append(parse_case(raw))
+            case = parse_case(raw)
+            cases.append(as_level(case, level) if level else case)
         except TraceFormatError as exc:
             errors.append(exc.located(source=source or None, line=number))
     return cases, errors

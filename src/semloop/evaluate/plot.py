@@ -40,7 +40,7 @@ def plot_calibration(cal: Calibration, path: str | Path) -> Path:
     ax.set_xlabel("P(failure) given by the evaluator")
     ax.set_ylabel("cases")
     ax.set_xlim(0, 1)
-    ax.legend(loc="upper center", fontsize="small", frameon=False)
+    ax.legend(loc="best", fontsize="small", framealpha=0.9)
     ax.grid(axis="y", alpha=0.3)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
