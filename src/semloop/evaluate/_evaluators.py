@@ -10,7 +10,6 @@ never a silent pass.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from ..judge import Answer, Backend, JudgeResponse, require_kinds
 from ..lexical import LoopResult
 from ..trace import Trace
 from ._rubrics import DEFINITIONS, question_for
-from .loop import SemanticLoopDetection
+from .loop import SemanticLoopDetection, _noul_value
 
 __all__ = [
     "AGENT_LOOP",
@@ -184,17 +183,6 @@ def _no_verdict(
     )
 
 
-def _probability(answer: Any) -> float | None:
-    """P(yes) of a usable noul answer, else None: an unusable answer is never guessed."""
-    if not isinstance(answer, Answer) or answer.type != "noul":
-        return None
-    value = answer.value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    p = float(value)
-    return p if math.isfinite(p) and 0.0 <= p <= 1.0 else None
-
-
 def _failure(exc: Exception, judge: object) -> str:
     if isinstance(exc, JudgeError):
         return str(exc)
@@ -251,7 +239,7 @@ class QuestionEvaluator:
             return _no_verdict(self.name, case.id, judge, settings, f"No verdict: {error}",
                                error=error, latency_ms=latency_ms)
         answer = response.answers.get(self.kind)
-        p = _probability(answer)
+        p = _noul_value(answer)  # None for an unusable answer: never guessed
         if p is None:
             got = "no answer" if answer is None else f"an unusable answer ({answer!r:.120})"
             return _no_verdict(
