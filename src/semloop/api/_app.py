@@ -14,7 +14,7 @@ from .. import __version__
 from .._exceptions import StoreError
 from ..settings import Settings
 from ..store import Store
-from . import agents, runs, signals
+from . import agents, ingest, runs, signals
 from ._auth import KeyCache, require_org
 from ._schemas import ErrorBody, Health
 
@@ -23,8 +23,6 @@ __all__ = ["create_app"]
 
 def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     """The semloop HTTP app over ``store``. The caller owns the store (and closes it)."""
-    from ..ingest import router as ingest  # the ingest package imports this one's helpers
-
     app = FastAPI(
         title="semloop",
         version=__version__,
