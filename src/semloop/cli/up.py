@@ -10,6 +10,7 @@ import typer
 from .._defaults import DEFAULT_HOST, DEFAULT_PORT
 from .._exceptions import SemloopError
 from ._options import DatabaseUrl
+from ._signals import stop_on_signals
 
 __all__ = ["register"]
 
@@ -68,8 +69,12 @@ def register(app: typer.Typer) -> None:
         for worker in running:
             worker.start()
         try:
-            uvicorn.run(create_app(store, settings), host=settings.host, port=settings.port,
-                        log_level="info")
+            # uvicorn handles SIGTERM/SIGINT while it serves and raises them again once it
+            # has shut down; caught here, they let the workers finish their batches and
+            # the process exit 0 instead of dying with runs still leased.
+            with stop_on_signals(lambda _: None):
+                uvicorn.run(create_app(store, settings), host=settings.host,
+                            port=settings.port, log_level="info")
         finally:
             for worker in running:
                 worker.stop()
