@@ -14,7 +14,7 @@ from ..evaluate import SemanticLoopDetection
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
 from ..store import Store
-from ._loop import PollingWorker
+from ._polling import PollingWorker
 
 __all__ = ["LoopWorker", "loop_signal"]
 
