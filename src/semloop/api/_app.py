@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
@@ -20,6 +21,12 @@ from ._schemas import ErrorBody, Health
 
 __all__ = ["create_app"]
 
+log = logging.getLogger("semloop.api")
+
+#: What a client is told when the database fails: the driver's message names the host,
+#: port and database, so it goes to the log, never into a response.
+STORE_DOWN = "the database is unavailable; retry later"
+
 
 def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     """The semloop HTTP app over ``store``. The caller owns the store (and closes it)."""
@@ -35,9 +42,11 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.state.key_cache = KeyCache()
 
     @app.exception_handler(StoreError)
-    async def _store_down(_request: Request, exc: StoreError) -> JSONResponse:
+    async def _store_down(request: Request, exc: StoreError) -> JSONResponse:
         # 503 tells SDKs to retry the batch later rather than drop it.
-        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+        log.error("%s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse({"detail": STORE_DOWN}, status_code=503,
+                            headers={"Retry-After": "1"})
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -60,6 +69,7 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
         # The Dunetrace SDK fetches remote policies at run start; semloop has none to serve.
         return {"policies": []}
 
+    app.add_middleware(_RefuseNul)
     app.include_router(ingest.router)
     app.include_router(runs.router)
     app.include_router(signals.router)
@@ -98,3 +108,23 @@ def _drop_validation_422(schema: dict[str, Any]) -> None:
         components = schema.get("components", {}).get("schemas", {})
         components.pop("HTTPValidationError", None)
         components.pop("ValidationError", None)
+
+
+class _RefuseNul:
+    """404 for a path holding a NUL character, on every route and database alike.
+
+    No id may contain NUL (ingest refuses them), so no such path names anything; sent on to
+    PostgreSQL it would fail as a retryable 503 and make clients loop. (Query filters with
+    a NUL already match nothing: see the listings.)
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and "\x00" in scope["path"]:
+            response = JSONResponse({"detail": "no such resource: the path holds a NUL character"},
+                                    status_code=404)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
