@@ -36,7 +36,11 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
         title="semloop",
         version=__version__,
         description="Ingest agent runs (Dunetrace SDK or OTLP) and read runs and signals.",
+        # FastAPI's own /docs and /redoc load their scripts from a CDN: broken offline.
+        docs_url=None,
+        redoc_url=None,
     )
+    _serve_docs(app)
     app.state.store = store
     app.state.settings = settings or Settings(database_url=store.url)
     app.state.key_cache = KeyCache()
@@ -76,6 +80,29 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.include_router(agents.router)
     _declare_real_errors_only(app)
     return app
+
+
+#: Where the Swagger UI files from the ``swagger-ui-bundle`` wheel are served.
+DOCS_ASSETS = "/docs-assets"
+
+
+def _serve_docs(app: FastAPI) -> None:
+    """``/docs``: Swagger UI from files shipped in a wheel, so it works with no network."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+    from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Any:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json", title="semloop API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
+            # Swagger UI would otherwise send the schema to an online validator.
+            swagger_ui_parameters={"validatorUrl": None})
 
 
 def _declare_real_errors_only(app: FastAPI) -> None:
