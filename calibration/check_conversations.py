@@ -4,6 +4,7 @@
 
 Checks: JSON per line, schema and types, roles (user first, alternating),
 4-10 turns, non-empty content, id form <evaluator>-<nnn> and uniqueness,
+no turn text (over 25 characters) shared by two cases of one file,
 label agrees with the family prefix, >= 8 domains, label balance, and that no
 turn text is shared between calibration and held-out sets.  Exit code 1 on any
 error.  It runs no evaluator.
@@ -66,6 +67,12 @@ def check_file(path, ev, minimum, errors):
             errors.append(f"{path.name}: id {i} repeated {n}x")
     if len(rows) < minimum:
         errors.append(f"{path.name}: {len(rows)} cases < {minimum}")
+    seen = {}
+    for r in rows:
+        for t in {t["content"].strip().lower() for t in r["turns"] if isinstance(t.get("content"), str)}:
+            if len(t) > 25 and t in seen and seen[t] != r["id"]:
+                errors.append(f"{path.name}: {r['id']} repeats a turn of {seen[t]}: {t[:50]!r}")
+            seen.setdefault(t, r["id"])
     domains = {r["domain"] for r in rows}
     if len(domains) < 8:
         errors.append(f"{path.name}: {len(domains)} domains < 8")
