@@ -246,6 +246,20 @@ def build_tool_questions(
     return questions, counts
 
 
+def stuck_stretch(stuck: Sequence[PairFinding], worst: PairFinding) -> tuple[int, int]:
+    """The first and last step of the stuck stretch around the worst finding: the flagged
+    pairs that overlap it or follow it with at most one step between them."""
+    lo, hi = worst.i, worst.j
+    changed = True
+    while changed:
+        changed = False
+        for f in stuck:
+            if f.i <= hi + 1 and f.j >= lo - 1 and (f.i < lo or f.j > hi):
+                lo, hi = min(lo, f.i), max(hi, f.j)
+                changed = True
+    return lo, hi
+
+
 def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The tool calls deepeval's exact-match count should see: an identical call counts as
     a repeat of the one before it only when nothing changed between them. A call made
@@ -260,6 +274,7 @@ def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]
     epoch: dict[tuple[str, str], int] = {}
     last_output: dict[tuple[str, str], str] = {}
     kinds: dict[tuple[str, str], Any] = {}
+    writes: set[tuple[str, str]] = set()
     out: list[dict[str, Any]] = []
     for span, call in zip(tool_spans, calls):
         key = (call.name, call.raw)
@@ -268,7 +283,8 @@ def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]
         last_output[key] = call.output
         n = epoch.get(key, 0)
         out.append(span if n == 0 else {**span, "input": [span.get("input"), f"attempt {n}"]})
-        if call_changes_state(call):
+        if call_changes_state(call) and key not in writes:
+            writes.add(key)  # the same write again changes nothing a later read sees
             kind = action_kind(call)
             for other, other_call in list(kinds.items()):
                 if action_kind(other_call) != kind:
@@ -474,6 +490,7 @@ class SemanticLoopDetection:
         pair_ids = [q for q in questions if q.startswith(("progress_", "revisit_"))]
         undecided = False
         self.findings = []
+        self.stuck_stretch: tuple[int, int] | None = None
         if not self.check_reasoning_stagnation:
             stag, reasons["reasoning_stagnation"] = 1.0, "Reasoning stagnation check skipped."
         elif not pair_ids:
@@ -587,13 +604,14 @@ class SemanticLoopDetection:
         undecided = score == 1.0 and worst.uncertain
         if score == 1.0:
             return score, "No reasoning stagnation: every step advanced the task.", undecided
-        flagged = sorted(
-            (f for f in findings if f.stagnation >= self.mild_stagnation),
-            key=lambda f: f.stagnation,
-            reverse=True,
-        )[:3]
+        stuck = [f for f in findings if f.stagnation >= self.mild_stagnation]
+        flagged = sorted(stuck, key=lambda f: f.stagnation, reverse=True)[:3]
         text = "; ".join(f.describe() for f in flagged)
-        return score, f"Reasoning stagnation — {text}.", undecided
+        first, last = stuck_stretch(stuck, worst)
+        self.stuck_stretch = (first, last)
+        return score, (
+            f"Reasoning stagnation — {text}. Stuck stretch: steps {first}–{last}."
+        ), undecided
 
     def _score_tool_answers(
         self, tool_ids: Sequence[str], answers: Mapping[str, Answer], counts: Mapping[str, int]

@@ -425,6 +425,10 @@ class LocalJudgement:
         tu, tv = _command_tokens(u), _command_tokens(v)
         if tu == tv:
             return 1.0
+        if {t for t in tu if not t.startswith("-")} == {t for t in tv if not t.startswith("-")}:
+            # The same words in another order or with other flags (-n / --namespace): the
+            # same command acting on the same things.
+            return 1.0 if lenient else 0.9
         if lenient:
             if same_but_settings(u, v, self._data_numbers):
                 return 1.0
@@ -491,7 +495,14 @@ class LocalJudgement:
         a cancellation before a booking); -1 when there is none. A call repeated after it
         acts on a changed world. The same kind of write again (one status posted twice)
         is no change of world for it."""
-        kinds = [[action_kind(c) for c in v.calls if call_changes_state(c)] for v in self.views]
+        # A write counts once: the same write again (one threshold set on every lap of a
+        # cycle) changes nothing a later read could see.
+        seen: set[tuple[str, str]] = set()
+        kinds: list[list[str]] = []
+        for v in self.views:
+            fresh = [c for c in v.calls if call_changes_state(c) and (c.name, c.raw) not in seen]
+            seen.update((c.name, c.raw) for c in v.calls)
+            kinds.append([action_kind(c) for c in fresh])
         out: list[int] = []
         for j, vj in enumerate(self.views):
             own = {action_kind(c) for c in vj.calls}
