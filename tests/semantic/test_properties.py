@@ -8,9 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from semloop.evaluate.loop import (
+    SemanticLoopDetection,
+    _shallow,
+    _unchanged_repeats,
+    reasoning_steps,
+)
 from semloop.judge.mock import MockBackend
 from semloop.lexical import WEIGHTS, combine_scores, lexical_loop_score, score_tool_repetition
-from semloop.semantic import SemanticLoopDetection, _shallow, _unchanged_repeats, reasoning_steps
 from semloop.trace import Trace
 
 WORDS = ["search", "again", "file", "orders", "tests", "fix", "guard", "read", "the", "now"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 
 from .._exceptions import InputError, JudgeError
+from ..evaluate import SemanticLoopDetection
+from ..evaluate.loop import stuck_stretch
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
-from ..semantic import SemanticLoopDetection
 from ..store import Store
 from ._loop import PollingWorker
 
@@ -35,7 +36,8 @@ def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal
     """
     result = detector.measure(run.to_trace())
     breakdown = result.score_breakdown or {}
-    stretch = getattr(detector, "stuck_stretch", None)
+    stuck = [f for f in result.findings if f.stagnation >= detector.mild_stagnation]
+    stretch = stuck_stretch(stuck, max(stuck, key=lambda f: f.stagnation)) if stuck else None
     confirmed = sorted(
         k for k, v in breakdown.items()
         if v == 0.0 and (k != "reasoning_stagnation"
