@@ -202,3 +202,16 @@ def test_run_cases_keep_their_shape_through_the_cli_reader(tmp_path: Path) -> No
     cases = _lines(tmp_path / "c.jsonl", [_run_case("a", "x", True)])
     [case], errors = cli_evaluate.load_cases(cases, "run")
     assert errors == [] and isinstance(case, RunCase) and case.context == ("Refunds within 30 days.",)
+
+
+@pytest.mark.parametrize("fixture", ["deepeval_api.json", "otlp_genai.pb",
+                                     "langsmith_run_tree.json"])
+def test_trace_exports_of_other_tools_are_read_as_their_runs(tmp_path: Path, fixture: str) -> None:
+    source = ROOT / "tests" / "formats" / "fixtures" / fixture
+    out = tmp_path / "out.json"
+    result = runner.invoke(app, ["evaluate", str(source), "--evaluator", "agent_loop",
+                                 "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["results"] and all(r["confidence"] is not None for r in doc["results"])
+    assert doc["errors"] == []

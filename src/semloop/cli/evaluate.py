@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .._exceptions import SemloopError
+from .._exceptions import SemloopError, TraceFormatError
 from ..benchmark import judge_options
 from ..evaluate import (
     EVALUATORS,
@@ -51,8 +51,6 @@ AnyEvaluator = QuestionEvaluator | LoopEvaluator
 #: Judges the command line offers (``mock`` needs scripted answers, so it is left out).
 JUDGES = tuple(sorted(n for n in BACKENDS if n != "mock"))
 _NAMES = ", ".join(n.lower() for n in EVALUATORS)
-# Keys that mark a JSONL line as a case rather than an event or another tool's trace.
-_CASE_KEYS = frozenset({"turns", "root", "input", "output"})
 
 JudgeOpt = Annotated[
     str | None,
@@ -99,18 +97,15 @@ def _judge(evaluator: AnyEvaluator, settings: EvaluatorSettings, name: str | Non
 
 
 def _is_case_file(path: Path) -> bool:
-    """True when the first JSON line of ``path`` is a case (not an event or a trace export)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            try:
-                first = json.loads(line)
-            except ValueError:
-                return True  # a broken first line: read as cases, so it is reported by number
-            return (isinstance(first, dict) and "event_type" not in first
-                    and bool(_CASE_KEYS & set(first)))
-    return True
+    """True unless ``path`` is in a format ``semloop import`` recognises: cases are what is
+    left, so a broken line of a case file is reported by its number, not as a format."""
+    from ..ingest.formats import detect_format
+
+    try:
+        detect_format(path)
+    except TraceFormatError:
+        return True
+    return False
 
 
 def load_cases(path: Path, level: str) -> tuple[list[Case], list[str]]:
