@@ -5,7 +5,8 @@ With no arguments it checks every calibration/*.jsonl and calibration/holdout/*.
 
 Checks: every line parses; the schema (id, label, input, output, context,
 tools_called, optional steps, family, domain); the id prefix matches the file;
-label agrees with the family prefix; no duplicate ids; at least 8 domains;
+label agrees with the family prefix; no duplicate ids (held-out ids start at
+501 so they never clash with calibration ids); at least 8 domains;
 minimum counts; and near-duplicate inputs (within a file, and between a
 held-out file and its calibration file). Prints counts per family and domain.
 Exit status 1 on any error.
@@ -123,6 +124,9 @@ def check_file(path):
             cal_rows = [(n, r) for n, r in load(cal, []) if isinstance(r, dict) and "input" in r]
             for a, b in near_dups(rows, cal_rows, False):
                 errors.append(f"{path.name}: held-out {a} near-duplicates calibration {b}")
+            clash = set(ids) & {r.get("id") for _, r in cal_rows}
+            if clash:
+                errors.append(f"{path.name}: ids also used in the calibration set: {sorted(clash)[:5]}")
             shared = set(domains) & {r["domain"] for _, r in cal_rows}
             if shared:
                 errors.append(f"{path.name}: shares domains with the calibration set: {sorted(shared)}")
