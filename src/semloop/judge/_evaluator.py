@@ -31,6 +31,7 @@ __all__ = [
     "merge_responses",
     "render_state",
     "sentences",
+    "tool_line",
 ]
 
 RUN_KINDS = frozenset({"hallucination", "task_completion", "task_understanding_failure",
@@ -214,7 +215,7 @@ def render_state(state: State) -> str:
     tools = _items(state.get("tools_called"))
     if tools:
         parts.append("TOOL CALLS, in order:\n" + "\n".join(
-            _tool_line(i, t) for i, t in enumerate(tools, start=1)))
+            tool_line(i, t) for i, t in enumerate(tools, start=1)))
     steps = [str(s) for s in _items(state.get("steps"))]
     if steps:
         parts.append("AGENT STEPS (its own intermediate outputs):\n" + "\n".join(
@@ -230,7 +231,8 @@ def _items(value: Any) -> list[Any]:
     return list(value) if isinstance(value, (list, tuple)) else []
 
 
-def _tool_line(i: int, tool: Any) -> str:
+def tool_line(i: int, tool: Any) -> str:
+    """Tool call ``i`` (from 1) of a state on one line: name, arguments, outcome, output."""
     if not isinstance(tool, Mapping):
         return f"[T{i}] {tool}"
     success = tool.get("success")
