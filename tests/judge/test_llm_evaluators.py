@@ -31,6 +31,7 @@ CONVERSATION = ConversationCase(id="c1", turns=(
     Turn("user", "How do I export my data?"),
     Turn("assistant", "Go to Settings > Export."),
     Turn("user", "There is no Export in Settings. THIS IS THE THIRD TIME I ASK."),
+    Turn("assistant", "Sorry! It moved: Account > Data > Download."),
 )).to_state()
 
 
