@@ -6,12 +6,25 @@ is imported only when used.
 """
 
 from ._http import RetryPolicy
+from ._kinds import (
+    ALL_KINDS,
+    CONVERSATION_KINDS,
+    LOOP_KIND,
+    RUN_KINDS,
+    declared_kinds,
+    question_kind,
+    require_kinds,
+)
 from ._types import Answer, Backend, JudgeResponse, Question, State
 from .jev import USD_PER_INPUT_MTOK, JevBackend, estimate_cost_usd
 from .llm import LLMJudgeBackend
 from .mock import MockBackend
 
 __all__ = [
+    "ALL_KINDS",
+    "CONVERSATION_KINDS",
+    "LOOP_KIND",
+    "RUN_KINDS",
     "USD_PER_INPUT_MTOK",
     "Answer",
     "Backend",
@@ -22,5 +35,8 @@ __all__ = [
     "Question",
     "RetryPolicy",
     "State",
+    "declared_kinds",
     "estimate_cost_usd",
+    "question_kind",
+    "require_kinds",
 ]

@@ -67,7 +67,16 @@ class JudgeResponse:
 
 @runtime_checkable
 class Backend(Protocol):
-    """A judge: answers every question about one state in one call."""
+    """A judge: answers every question about one state in one call.
+
+    A backend also declares the question kinds it answers as ``kinds: frozenset[str]``
+    (``"loop"`` for the loop detector's questions, an evaluator's name in lower case for
+    its question; :mod:`semloop.judge._kinds`). Its ``ask`` raises
+    :class:`~semloop.UnsupportedQuestionError` for any other kind, via
+    ``semloop.judge.require_kinds``. ``kinds`` is not a protocol member yet, so backends
+    written before it stay backends: :func:`~semloop.judge.declared_kinds` reads a
+    missing one as loop questions only.
+    """
 
     name: str
 
