@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from semloop._exceptions import ConfigError, JudgeAnswerError
+from semloop._exceptions import JudgeAnswerError, UnsupportedQuestionError
 from semloop.judge._evaluator import EVALUATOR_KINDS, RUBRICS
 from semloop.judge._http import RetryPolicy
 from semloop.judge.jev import JevBackend
@@ -117,10 +117,10 @@ def test_a_bad_pointer_keeps_the_verdict_a_bad_verdict_does_not(
 
 
 def test_an_undeclared_kind_is_refused(jev_server: SystemOneServer) -> None:
-    with pytest.raises(ConfigError, match="kind 'toxicity'"):
+    with pytest.raises(UnsupportedQuestionError, match="'toxicity' questions"):
         jev(jev_server).ask(RUN, {"x": {"type": "noul", "kind": "toxicity"}})
     assert jev_server.requests == []
-    assert JevBackend.kinds >= EVALUATOR_KINDS | {"agent_loop"}
+    assert JevBackend.kinds == EVALUATOR_KINDS | {"loop"}
 
 
 @pytest.fixture(scope="module")

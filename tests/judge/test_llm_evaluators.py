@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semloop._exceptions import ConfigError, JudgeAnswerError
+from semloop._exceptions import JudgeAnswerError, UnsupportedQuestionError
 from semloop.case import ConversationCase, RunCase, ToolCall, Turn
 from semloop.judge._evaluator import EVALUATOR_KINDS, RUBRICS
 from semloop.judge._http import RetryPolicy
@@ -116,10 +116,10 @@ def test_evaluator_and_loop_questions_in_one_ask(server: ScriptedChatServer) -> 
 
 
 def test_an_undeclared_kind_is_refused_before_any_request(server: ScriptedChatServer) -> None:
-    with pytest.raises(ConfigError, match="does not answer questions of kind 'toxicity'"):
+    with pytest.raises(UnsupportedQuestionError, match="does not answer 'toxicity' questions"):
         judge(server).ask(RUN, {"t": question("toxicity")})
     assert server.requests == []
-    assert "hallucination" in LLMJudgeBackend.kinds and "agent_loop" in LLMJudgeBackend.kinds
+    assert "hallucination" in LLMJudgeBackend.kinds and "loop" in LLMJudgeBackend.kinds
 
 
 def test_no_usage_is_estimated_and_flagged(server: ScriptedChatServer) -> None:

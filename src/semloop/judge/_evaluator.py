@@ -1,10 +1,11 @@
 """Evaluator questions, as the LLM, Jev and DeepEval backends answer them.
 
 An evaluator asks one ``noul`` per case whose ``kind`` names the failure (see
-:mod:`semloop.case`); the answer's value is P(the failure happened). This module holds
-what those backends share: the kinds, one rubric per kind (what the failure is, what does
-not count, what the answer must point at), how a case's state reads as numbered text, and
-how the questions of one ask split into evaluator questions and the loop detector's.
+:mod:`semloop.case` and :mod:`semloop.judge._kinds`); the answer's value is P(the failure
+happened). This module holds what those backends share: one rubric per kind (what the
+failure is, what does not count, what the answer must point at), how a case's state reads
+as numbered text, and how the questions of one ask split into evaluator questions and the
+loop detector's.
 
 Standard library only: ``llm.py`` and ``jev.py`` import it.
 """
@@ -13,19 +14,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._exceptions import ConfigError
+from ._kinds import ALL_KINDS, CONVERSATION_KINDS, LOOP_KIND, question_kind, require_kinds
 from ._types import JudgeResponse, Question, State
 
 __all__ = [
-    "AGENT_LOOP",
-    "CONVERSATION_KINDS",
     "EVALUATOR_KINDS",
     "RUBRICS",
-    "RUN_KINDS",
     "Rubric",
     "evaluator_questions",
     "merge_responses",
@@ -34,13 +32,8 @@ __all__ = [
     "tool_line",
 ]
 
-RUN_KINDS = frozenset({"hallucination", "task_completion", "task_understanding_failure",
-                       "off_topic_drift"})
-CONVERSATION_KINDS = frozenset({"user_frustration", "confusion_loop", "sycophancy_signal"})
-EVALUATOR_KINDS = RUN_KINDS | CONVERSATION_KINDS
-#: The loop detector's kind: its questions (``progress_*``, ``stagnation``…) carry no
-#: ``kind`` field, and only judges that answer them declare it.
-AGENT_LOOP = "agent_loop"
+#: Every kind but the loop detector's: the kinds that have a rubric here.
+EVALUATOR_KINDS = ALL_KINDS - {LOOP_KIND}
 
 
 @dataclass(frozen=True)
@@ -147,28 +140,20 @@ RUBRICS: Mapping[str, Rubric] = {r.kind: r for r in (
 
 
 def evaluator_questions(
-    backend: str, kinds: Iterable[str], questions: Mapping[str, Question]
+    backend: object, questions: Mapping[str, Question]
 ) -> tuple[dict[str, str], dict[str, Question]]:
     """Split an ask into ``{id: kind}`` for the evaluator questions and the rest (the loop
-    detector's questions, which carry no ``kind``).
-
-    A kind this backend does not declare is a :class:`ConfigError`: answering it as a
-    plain noul would mean answering a question nobody wrote instructions for.
-    """
-    declared = frozenset(kinds)
+    detector's), after checking ``backend`` declares every kind asked
+    (:class:`~semloop.UnsupportedQuestionError` otherwise, before any request)."""
+    require_kinds(backend, questions)
     asked: dict[str, str] = {}
     rest: dict[str, Question] = {}
     for qid, question in questions.items():
-        kind = question.get("kind")
-        if kind is None:
+        kind = question_kind(question)
+        if kind == LOOP_KIND:
             rest[qid] = question
-        elif kind in declared and kind in EVALUATOR_KINDS:
-            asked[qid] = kind
         else:
-            raise ConfigError(
-                f"judge {backend!r} does not answer questions of kind {kind!r}; "
-                f"it answers {sorted(declared)}", key="kind",
-            )
+            asked[qid] = kind
     return asked, rest
 
 

@@ -130,7 +130,7 @@ class DeepEvalBackend:
     """
 
     name = "deepeval"
-    #: The question kinds this judge answers: the evaluators' only.
+    #: The question kinds this judge answers: the evaluators', not the loop detector's.
     kinds = EVALUATOR_KINDS
 
     def __init__(self, api_key: str | None = None, *, client: LLMJudgeBackend | None = None,
@@ -160,12 +160,8 @@ class DeepEvalBackend:
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
-        evaluator, rest = evaluator_questions(self.name, self.kinds, questions)
-        if rest:
-            raise ConfigError(
-                f"judge 'deepeval' answers evaluator questions only, not {sorted(rest)}: "
-                "the loop detector's questions need the llm, jev or local judge", key="judge"
-            )
+        # The loop detector's questions are refused here (kind "loop" is not declared).
+        evaluator, _ = evaluator_questions(self, questions)
         if not isinstance(state, Mapping):
             raise ConfigError("judge 'deepeval' needs a case's state (an object), got "
                               f"{type(state).__name__}", key="state")

@@ -20,9 +20,6 @@ from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
 from ._evaluator import (
-    AGENT_LOOP,
-    CONVERSATION_KINDS,
-    EVALUATOR_KINDS,
     RUBRICS,
     evaluator_questions,
     sentences,
@@ -37,6 +34,7 @@ from ._http import (
     finite_number,
     post_question,
 )
+from ._kinds import ALL_KINDS, CONVERSATION_KINDS
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = [
@@ -73,8 +71,8 @@ class JevBackend(HttpClient):
     """
 
     name = "jev"
-    #: The question kinds this judge answers: every evaluator's, and the loop detector's.
-    kinds = EVALUATOR_KINDS | {AGENT_LOOP}
+    #: The question kinds this judge answers: the loop detector's and every evaluator's.
+    kinds = ALL_KINDS
 
     def __init__(
         self,
@@ -121,7 +119,7 @@ class JevBackend(HttpClient):
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
-        evaluator, _ = evaluator_questions(self.name, self.kinds, questions)
+        evaluator, _ = evaluator_questions(self, questions)
         wire = {qid: dict(q) for qid, q in questions.items()}
         where: dict[str, dict[str, Any]] = {}
         for qid, kind in evaluator.items():

@@ -24,8 +24,6 @@ from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError, JudgeStatusError
 from ._evaluator import (
-    AGENT_LOOP,
-    EVALUATOR_KINDS,
     RUBRICS,
     Rubric,
     evaluator_questions,
@@ -42,6 +40,7 @@ from ._http import (
     jsonable,
     post_question,
 )
+from ._kinds import ALL_KINDS
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = [
@@ -146,8 +145,8 @@ class LLMJudgeBackend(HttpClient):
     """
 
     name = "llm"
-    #: The question kinds this judge answers: every evaluator's, and the loop detector's.
-    kinds = EVALUATOR_KINDS | {AGENT_LOOP}
+    #: The question kinds this judge answers: the loop detector's and every evaluator's.
+    kinds = ALL_KINDS
 
     def __init__(
         self,
@@ -203,7 +202,7 @@ class LLMJudgeBackend(HttpClient):
         (one with a ``kind``) gets its own call with that evaluator's prompt."""
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
-        evaluator, loop = evaluator_questions(self.name, self.kinds, questions)
+        evaluator, loop = evaluator_questions(self, questions)
         responses = [self._ask_evaluator(state, qid, kind, questions[qid])
                      for qid, kind in evaluator.items()]
         if loop:
