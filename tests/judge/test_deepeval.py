@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +32,6 @@ from .servers import Said, ScriptedChatServer
 from .test_llm_evaluators import CONVERSATION, RUN
 
 QUICK = RetryPolicy(max_retries=0)
-
-
-@pytest.fixture()
-def server() -> Iterator[ScriptedChatServer]:
-    with ScriptedChatServer() as s:
-        yield s
 
 
 def backend(server: ScriptedChatServer, **options: Any) -> DeepEvalBackend:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -43,12 +42,6 @@ def verdict(failure: Any = True, confidence: Any = 0.9, **extra: Any) -> str:
     return json.dumps({"failure": failure, "confidence": confidence,
                        "reasoning": "The answer says 60 days.", "evidence": "(1) 60 days",
                        **extra})
-
-
-@pytest.fixture()
-def server() -> Iterator[ScriptedChatServer]:
-    with ScriptedChatServer() as s:
-        yield s
 
 
 def judge(server: ScriptedChatServer, **options: Any) -> LLMJudgeBackend:
