@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,23 @@ def test_telemetry_is_off_and_nothing_is_written(server: ScriptedChatServer, tmp
     assert os.environ["DEEPEVAL_TELEMETRY_OPT_OUT"] == "1"
     assert os.environ["DEEPEVAL_DISABLE_DOTENV"] == "1"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_threads_share_one_backend(server: ScriptedChatServer) -> None:
+    # Each ask builds its own metric and model wrapper; only the connection pool is shared.
+    judge = backend(server)
+    server.say(*[json.dumps({"score": 7, "reason": "Turn 3 re-asks."})] * 20)
+    values: list[float] = []
+
+    def run() -> None:
+        for _ in range(5):
+            response = ask(judge, "confusion_loop")
+            values.append(response.answers["confusion_loop"].value)
+            assert response.input_tokens > 0
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert values == [pytest.approx(0.3)] * 20 and len(server.requests) == 20
