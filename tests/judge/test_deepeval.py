@@ -26,7 +26,7 @@ from semloop.judge.deepeval import (
     SemloopJudgeModel,
     failure_probability,
 )
-from semloop.judge.llm import LLMJudgeBackend
+from semloop.judge.llm import SYSTEM_PROMPT, LLMJudgeBackend
 from semloop.judge.registry import make_backend
 
 from .servers import Said, ScriptedChatServer
@@ -179,11 +179,24 @@ def test_usage_is_summed_and_estimated_when_missing(server: ScriptedChatServer) 
     assert response.answers["task_completion"].value == 0.0
 
 
-def test_the_loop_detectors_questions_are_not_answered_here(server: ScriptedChatServer) -> None:
-    with pytest.raises(UnsupportedQuestionError, match="judge 'deepeval' does not answer 'loop'"):
-        backend(server).ask(RUN, {"progress_0_1": {"type": "noul", "instructions": "?"}})
-    assert server.requests == []
-    assert DeepEvalBackend.kinds == EVALUATOR_KINDS
+def test_loop_questions_go_to_the_same_model_as_the_llm_judge_asks(
+    server: ScriptedChatServer,
+) -> None:
+    # deepeval has no judged loop metric: the loop detector's questions take the LLM
+    # judge's own path through the same client, so AGENT_LOOP runs in this mode too.
+    server.say(json.dumps({"score": 2, "reason": "Turn 3 repeats turn 1."}),
+               json.dumps({"answers": {"progress_0_1": 0.9}}))
+    response = backend(server).ask(CONVERSATION, {
+        "confusion_loop": {"type": "noul", "kind": "confusion_loop"},
+        "progress_0_1": {"type": "noul", "instructions": "advance?"},
+    })
+    assert {k: a.value for k, a in response.answers.items()} == {
+        "confusion_loop": pytest.approx(0.8), "progress_0_1": 0.9}
+    assert server.requests[1].json["messages"][0]["content"] == SYSTEM_PROMPT
+    assert DeepEvalBackend.kinds == EVALUATOR_KINDS | {"loop"}
+    with pytest.raises(UnsupportedQuestionError, match="'toxicity' questions"):
+        backend(server).ask(RUN, {"t": {"type": "noul", "kind": "toxicity"}})
+    assert len(server.requests) == 2
 
 
 def test_the_judge_model_is_a_deepeval_model(server: ScriptedChatServer) -> None:

@@ -27,8 +27,8 @@ from ..judge.registry import BACKENDS
 
 __all__ = ["register"]
 
-#: Judges the command line offers (``mock`` needs scripted answers, and ``deepeval``
-#: answers the evaluators' questions only, not the loop detector's, so both are left out).
+#: Judges the command line offers (``mock`` needs scripted answers; ``deepeval`` asks the
+#: loop detector's questions exactly as ``llm`` does, so its column would be a copy).
 JUDGES = ("oracle", *sorted(n for n in BACKENDS if n not in ("mock", "deepeval")))
 
 ThresholdOpt = Annotated[

@@ -9,6 +9,10 @@ a ``DeepEvalBaseLLM``), so it runs against any host ``LLMJudgeBackend`` can reac
 - ``task_understanding_failure``, ``off_topic_drift``: ``GEval``;
 - ``user_frustration``, ``confusion_loop``, ``sycophancy_signal``: ``ConversationalGEval``.
 
+deepeval has no judged loop metric (its AgentLoopDetection is the lexical check semloop
+ports exactly), so the loop detector's questions go to the same model through the LLM
+judge's own loop prompt, in one call as there.
+
 The G-Eval metrics get semloop's rubric as their evaluation steps (so deepeval does not
 spend a call writing steps). Every deepeval score here is "1 is a pass", so the answer is
 P(failure) = 1 - score, except HallucinationMetric before deepeval 4.2.0, which scored the
@@ -33,7 +37,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError, JudgeError, MissingExtraError
-from ._evaluator import EVALUATOR_KINDS, RUBRICS, evaluator_questions, merge_responses, tool_line
+from ._evaluator import RUBRICS, evaluator_questions, merge_responses, tool_line
+from ._kinds import ALL_KINDS
 from ._types import Answer, JudgeResponse, Question, State
 from .llm import Completion, LLMJudgeBackend
 
@@ -126,12 +131,13 @@ class DeepEvalBackend:
     ``options`` are :class:`~semloop.judge.llm.LLMJudgeBackend`'s (``model``, ``base_url``,
     ``api_key_env``, rates…); or pass a ready ``client``. Each evaluator question is one
     metric run of one to two chat calls, one after another; the loop detector's questions
-    are not answered here.
+    are the client's, asked as the LLM judge asks them.
     """
 
     name = "deepeval"
-    #: The question kinds this judge answers: the evaluators', not the loop detector's.
-    kinds = EVALUATOR_KINDS
+    #: The question kinds this judge answers: every evaluator's, and the loop detector's
+    #: (through the client).
+    kinds = ALL_KINDS
 
     def __init__(self, api_key: str | None = None, *, client: LLMJudgeBackend | None = None,
                  **options: Any) -> None:
@@ -160,13 +166,16 @@ class DeepEvalBackend:
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
-        # The loop detector's questions are refused here (kind "loop" is not declared).
-        evaluator, _ = evaluator_questions(self, questions)
-        if not isinstance(state, Mapping):
-            raise ConfigError("judge 'deepeval' needs a case's state (an object), got "
-                              f"{type(state).__name__}", key="state")
-        return merge_responses([self._evaluate(qid, kind, state)
-                                for qid, kind in evaluator.items()])
+        evaluator, loop = evaluator_questions(self, questions)
+        responses = []
+        if evaluator:
+            if not isinstance(state, Mapping):
+                raise ConfigError("judge 'deepeval' needs a case's state (an object), got "
+                                  f"{type(state).__name__}", key="state")
+            responses = [self._evaluate(qid, kind, state) for qid, kind in evaluator.items()]
+        if loop:
+            responses.append(self.client.ask(state, loop))
+        return responses[0] if len(responses) == 1 else merge_responses(responses)
 
     def _evaluate(self, qid: str, kind: str, state: Mapping[str, Any]) -> JudgeResponse:
         model = SemloopJudgeModel(self.client)
