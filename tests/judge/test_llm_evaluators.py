@@ -89,7 +89,9 @@ def test_the_evaluators_own_instructions_ride_along(server: ScriptedChatServer) 
                  criteria={"true": "unsupported", "false": "supported"})
     response = judge(server).ask(RUN, {"h": q})
     user = server.requests[0].json["messages"][1]["content"]
-    assert user.endswith('THE EVALUATOR ADDS:\nNumbers matter most.\n'
+    assert "THE EVALUATOR ADDS (its \"state\" is the material above: " in user
+    assert "state.turns[0] is [turn 1]" in user
+    assert user.endswith('):\nNumbers matter most.\n'
                          '{"true": "unsupported", "false": "supported"}')
     assert response.answers["h"].value == pytest.approx(0.3)
 

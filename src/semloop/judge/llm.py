@@ -517,7 +517,11 @@ def _evaluator_user_message(state: State, question: Question) -> str:
              json.dumps(question[k], ensure_ascii=False, default=jsonable)
              for k in ("instructions", "criteria") if question.get(k)]
     if extra:
-        text += "\n\nTHE EVALUATOR ADDS:\n" + "\n".join(extra)
+        # An evaluator's text names the state's fields (state.turns, state.context...):
+        # say which labels above they are, counted from 0 there and from 1 here.
+        text += ("\n\nTHE EVALUATOR ADDS (its \"state\" is the material above: "
+                 "state.context[0] is [C1], state.tools_called[0] is [T1], state.steps[0] "
+                 "is [S1], state.turns[0] is [turn 1]):\n" + "\n".join(extra))
     return text
 
 
