@@ -9,11 +9,14 @@ evaluator's confidence and reasoning, and an unreadable answer is undecided, nev
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from semloop.case import ConversationCase, RunCase
+from semloop.cli import app
 from semloop.evaluate import AGENT_LOOP, EVALUATORS, EvalResult, QuestionEvaluator
 from semloop.judge._http import RetryPolicy
 from semloop.judge.deepeval import DeepEvalBackend
@@ -112,3 +115,28 @@ def test_agent_loop_in_the_deepeval_mode(server: ScriptedChatServer) -> None:
     result = AGENT_LOOP(trace, judge)
     assert not result.undecided and result.error is None
     assert 0.0 <= (result.confidence or 0.0) <= 1.0 and len(server.requests) == 1
+
+
+@pytest.mark.parametrize("judge", ["llm", "deepeval"])
+def test_semloop_evaluate_on_a_chat_host(tmp_path: Path, judge: str) -> None:
+    # The command line, with the judge chosen by name and pointed at the host by flags.
+    cases = tmp_path / "cases.jsonl"
+    lines = [{"id": "calm", "label": False, **CONVERSATION},
+             {"id": "angry", "label": True, **CONVERSATION}]
+    cases.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "out.json"
+    replies = {"llm": [json.dumps({"failure": False, "confidence": 0.9}),
+                       json.dumps({"failure": True, "confidence": 0.9, "evidence": "turn 3"})],
+               "deepeval": [json.dumps({"score": 9, "reason": "calm"}),
+                            json.dumps({"score": 1, "reason": "turn 3 shouts"})]}[judge]
+    with ScriptedChatServer(key=None) as host:
+        host.say(*replies)
+        result = CliRunner().invoke(app, [
+            "evaluate", str(cases), "--evaluator", "user_frustration", "--judge", judge,
+            "--base-url", host.base_url, "--model", "judge-8b", "--json", str(out)])
+        assert result.exit_code == 0, result.output
+        assert {r.json["model"] for r in host.requests} == {"judge-8b"}
+    report = json.loads(out.read_text())
+    assert [(r["id"], r["fired"], r["undecided"]) for r in report["results"]] == [
+        ("calm", False, False), ("angry", True, False)]
+    assert report["results"][1]["confidence"] == pytest.approx(0.9)
