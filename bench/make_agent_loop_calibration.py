@@ -6,13 +6,13 @@ Every row of bench/dataset.jsonl (60) and bench/wild.jsonl (84) becomes a trace 
 ``loop``. Both sets were visible while the embedded judge's loop rules were tuned, so a
 report on this file measures fit, not generalisation. The held-out sets are
 bench/holdout.jsonl and bench/holdout2.jsonl, written by engineers who never saw the
-judge; ``--from`` converts them the same way (not into calibration/holdout/, which
-belongs to the evaluators' own blind sets):
+judge; ``--from`` converts them the same way, to calibration/agent_loop_holdout.jsonl
+(not into calibration/holdout/, which holds the other evaluators' blind sets):
 
     python bench/make_agent_loop_calibration.py
     python bench/make_agent_loop_calibration.py --from bench/holdout.jsonl \
-        bench/holdout2.jsonl --out /tmp/agent_loop_holdout.jsonl
-    semloop calibrate agent_loop --dataset /tmp/agent_loop_holdout.jsonl \
+        bench/holdout2.jsonl --out calibration/agent_loop_holdout.jsonl
+    semloop calibrate agent_loop --dataset calibration/agent_loop_holdout.jsonl \
         --out-dir docs/calibration/holdout
 
 Deterministic: rows in file order, keys in a fixed order.
@@ -46,7 +46,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--from", dest="sources", nargs="+", default=list(TUNED),
                         help="bench datasets to convert, relative to the checkout")
-    parser.add_argument("--out", type=Path, default=ROOT / "calibration" / "agent_loop.jsonl")
+    parser.add_argument("--out", type=Path, default=ROOT / "calibration" / "agent_loop.jsonl",
+                        help="where to write the cases")
     args = parser.parse_args()
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)

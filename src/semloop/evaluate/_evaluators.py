@@ -10,7 +10,6 @@ never a silent pass.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,10 +18,9 @@ from typing import Any, Literal, Protocol, Union
 from .._exceptions import ConfigError, InputError, JudgeError
 from ..case import ConversationCase, RunCase
 from ..judge import Answer, Backend, JudgeResponse, require_kinds
-from ..lexical import LoopResult
 from ..trace import Trace
 from ._rubrics import DEFINITIONS, question_for
-from .loop import SemanticLoopDetection
+from .loop import SemanticLoopDetection, SemanticLoopResult, _noul_value, stuck_stretch
 
 __all__ = [
     "AGENT_LOOP",
@@ -152,7 +150,7 @@ def _judge_name(judge: object) -> str:
     return str(getattr(judge, "name", type(judge).__name__))
 
 
-def _usage(response: JudgeResponse | LoopResult | None) -> dict[str, Any]:
+def _usage(response: JudgeResponse | SemanticLoopResult | None) -> dict[str, Any]:
     """What a judge call cost, as EvalResult fields (nothing without a call)."""
     if response is None:
         return {}
@@ -182,17 +180,6 @@ def _no_verdict(
         reasoning=reasoning, judge=_judge_name(judge), latency_ms=latency_ms,
         threshold=settings.threshold, error=error, **(usage or {}),
     )
-
-
-def _probability(answer: Any) -> float | None:
-    """P(yes) of a usable noul answer, else None: an unusable answer is never guessed."""
-    if not isinstance(answer, Answer) or answer.type != "noul":
-        return None
-    value = answer.value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    p = float(value)
-    return p if math.isfinite(p) and 0.0 <= p <= 1.0 else None
 
 
 def _failure(exc: Exception, judge: object) -> str:
@@ -251,7 +238,7 @@ class QuestionEvaluator:
             return _no_verdict(self.name, case.id, judge, settings, f"No verdict: {error}",
                                error=error, latency_ms=latency_ms)
         answer = response.answers.get(self.kind)
-        p = _probability(answer)
+        p = _noul_value(answer)  # None for an unusable answer: never guessed
         if p is None:
             got = "no answer" if answer is None else f"an unusable answer ({answer!r:.120})"
             return _no_verdict(
@@ -266,16 +253,28 @@ class QuestionEvaluator:
                         usage=_usage(response), latency_ms=latency_ms)
 
 
-def loop_confidence(result: LoopResult) -> tuple[float, list[str]]:
-    """P(a loop) from a loop verdict, and the sub-signals confirmed at 0.0.
+def loop_confidence(
+    result: SemanticLoopResult, mild_stagnation: float
+) -> tuple[float, list[str], tuple[int, int] | None]:
+    """P(a loop) from a loop verdict, the sub-signals confirmed, and the stuck stretch.
 
-    ``1 - score``, but at least 0.6 when any sub-signal is a confident detection: with
-    deepeval's weights no lone sub-signal can push the score below 0.5, and a confirmed
-    loop hidden behind a weighted mean would help nobody.
+    A sub-signal is confirmed at 0.0: the exact or judged tool check, or reasoning
+    stagnation over a stretch of at least 3 steps (``stretch``: its first and last step;
+    pairs at ``mild_stagnation`` or worse make it up). A lone repeated step confirms
+    nothing: on long real runs that is alert fatigue. The confidence is ``1 - score``, at
+    least 0.6 with a confirmed sub-signal: with deepeval's weights no lone sub-signal can
+    push the score below 0.5, and a confirmed loop hidden behind a weighted mean would help
+    nobody. The loop worker pages on the same rule.
     """
     breakdown = result.score_breakdown or {}
-    confirmed = sorted(k for k, v in breakdown.items() if v == 0.0)
-    return round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4), confirmed
+    stuck = [f for f in result.findings if f.stagnation >= mild_stagnation]
+    stretch = stuck_stretch(stuck, max(stuck, key=lambda f: f.stagnation)) if stuck else None
+    confirmed = sorted(
+        k for k, v in breakdown.items()
+        if v == 0.0 and (k != "reasoning_stagnation"
+                         or (stretch is not None and stretch[1] - stretch[0] >= 2)))
+    confidence = round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4)
+    return confidence, confirmed, stretch
 
 
 @dataclass(frozen=True)
@@ -305,13 +304,14 @@ class LoopEvaluator:
         settings = settings or self.settings()
         start = time.perf_counter()
         try:
-            result = SemanticLoopDetection(judge).measure(case.trace)
+            detector = SemanticLoopDetection(judge)
+            result = detector.measure(case.trace)
         except Exception as exc:  # noqa: BLE001 - a failed judge is a result; the batch goes on
             error = _failure(exc, judge)
             return _no_verdict(self.name, case.id, judge, settings, f"No verdict: {error}",
                                error=error, latency_ms=(time.perf_counter() - start) * 1000.0)
         latency_ms = (time.perf_counter() - start) * 1000.0
-        confidence, _ = loop_confidence(result)
+        confidence, _, _ = loop_confidence(result, detector.mild_stagnation)
         return _verdict(self.name, case.id, judge, settings, confidence, result.reason,
                         usage=_usage(result), latency_ms=latency_ms, undecided=result.undecided)
 
