@@ -268,7 +268,7 @@ def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]
     changed (a retry that got through), starts a new count: re-running a test after an
     edit is a new attempt. Such calls get their own key (the attempt number beside the
     input), so the tool's name in the reason stays the tool's."""
-    from ..judge.local._features import Call, action_kind, call_changes_state
+    from .._features import Call, action_kind, call_changes_state
 
     calls = [Call.of(str(s.get("name", "")), _span_text(s.get("input")),
                      _span_text(s.get("output"))) for s in tool_spans]

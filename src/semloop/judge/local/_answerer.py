@@ -24,8 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..._exceptions import JudgeAnswerError
-from .._types import Answer, Question
-from ._features import (
+from ..._features import (
     Call,
     StepView,
     action_kind,
@@ -47,6 +46,7 @@ from ._features import (
     tokens,
     without_volatile,
 )
+from .._types import Answer, Question
 
 __all__ = ["Embed", "LocalJudgement", "answer_questions"]
 

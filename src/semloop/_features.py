@@ -1,4 +1,7 @@
-"""Evidence the local judge reads from a trace, besides embeddings. Pure functions, stdlib only.
+"""Evidence read from a trace's text and tool calls: pure functions, stdlib only.
+
+The embedded judge reads it besides embeddings; the library's exact tool-repetition check
+reads it to tell a repeat from a new attempt (a call made again after a write).
 
 Nothing here knows any domain: no tool names, phrases or file names. Rules work on the
 shape of the data (is this value a path, a number, free text; is this key passed on every
