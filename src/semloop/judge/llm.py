@@ -78,15 +78,14 @@ nothing else, of the form {"answers": {"<question id>": <answer>, ...}}, using t
 ids exactly as given. No commentary, no markdown code fences."""
 
 
-
 def _evaluator_prompt(rubric: Rubric) -> str:
-    subject, labels = (
-        ("a conversation between a user and an AI assistant",
-         "numbered [turn 1], [turn 2], ...") if rubric.conversation else
-        ("one run of an AI agent",
-         ("labelled [C1] for context documents, [T1] for tool calls, [S1] for the agent's "
-         "steps and (1) for the sentences of the final answer"))
-    )
+    if rubric.conversation:
+        subject = "a conversation between a user and an AI assistant"
+        labels = "numbered [turn 1], [turn 2], ..."
+    else:
+        subject = "one run of an AI agent"
+        labels = ("labelled [C1] for context documents, [T1] for tool calls, [S1] for the "
+                  "agent's steps and (1) for the sentences of the final answer")
     not_failure = "\n".join(f"- {item}" for item in rubric.not_failure)
     return f"""\
 You review {subject} for exactly one kind of failure, and decide whether it happened.
