@@ -33,6 +33,7 @@ def test_the_kind_stays_home_and_the_rubric_goes_out(jev_server: SystemOneServer
         "u": {"type": "noul", "kind": "off_topic_drift", "instructions": "Drift?",
               "criteria": ["on topic", "drifted"]},
         "progress_0_1": {"type": "noul", "instructions": "advance?"},
+        "stagnation": {"type": "score", "kind": "loop", "criteria": ["none", "all"]},
     })
     [request] = jev_server.requests
     sent = request.json["questions"]
@@ -43,6 +44,7 @@ def test_the_kind_stays_home_and_the_rubric_goes_out(jev_server: SystemOneServer
     assert sent["u"] == {"type": "noul",
                          "instructions": 'Drift?\nCriteria: ["on topic", "drifted"]'}
     assert sent["progress_0_1"] == {"type": "noul", "instructions": "advance?"}
+    assert sent["stagnation"] == {"type": "score", "criteria": ["none", "all"]}
     # Where each failure shows: the answer's sentences for a hallucination, and what the
     # agent did as well for the task failures.
     assert list(sent["h_where"]["criteria"]) == ["sentence 1", "sentence 2"]

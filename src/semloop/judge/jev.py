@@ -120,7 +120,8 @@ class JevBackend(HttpClient):
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
         evaluator, _ = evaluator_questions(self, questions)
-        wire = {qid: dict(q) for qid, q in questions.items()}
+        # "kind" is semloop's routing, not a protocol field: it never goes on the wire.
+        wire = {qid: {k: v for k, v in q.items() if k != "kind"} for qid, q in questions.items()}
         where: dict[str, dict[str, Any]] = {}
         for qid, kind in evaluator.items():
             wire[qid] = _system_one_noul(kind, questions[qid])
