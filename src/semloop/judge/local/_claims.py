@@ -134,7 +134,7 @@ def _words(text: str) -> tuple[str, ...]:
 def word_stems(text: str) -> frozenset[str]:
     """Stems of the text's content words (function words dropped)."""
     return frozenset(
-        stem(w) for w in _words(text)
+        stem(w.replace("-", "")) for w in _words(text)
         if w not in _FUNCTION and w not in _NOT and w not in _NO and len(w) > 1
     )
 
@@ -297,8 +297,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         return all(span[1] <= a or span[0] >= b for a, b in taken)
 
     for m in _NUMERIC.finditer(text):
-        if not free(m.span("num")):
-            continue
+        if not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :]):
+            continue  # taken by a date or a time, or part of a name (1040-X, 3B)
         num = m.group("num").replace("−", "-")
         value = float(num.replace(",", ""))
         place = _place(num)
@@ -322,14 +322,14 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         words = m.group(0)
         if m.group("unit"):
             words = words[: m.start("unit") - m.start()]
-        value = _worded_value(words)
+        worded = _worded_value(words)
         # "a"/"one" alone is an article or a pronoun far more often than a count.
-        if value is None or (value <= 1 and not m.group("unit")):
+        if worded is None or (worded <= 1 and not m.group("unit")):
             continue
         unit = _UNITS.get((m.group("unit") or "").lower(), "")
         approx = bool(_APPROX.search(text[: m.start()]))
-        out.append(Quantity(m.group(0).strip(), value, unit, max(1.0, _place(str(int(value)))),
-                            approx))
+        out.append(Quantity(m.group(0).strip(), worded, unit,
+                            max(1.0, _place(str(int(worded)))), approx))
     return tuple(out)
 
 
@@ -610,47 +610,91 @@ _PROMISE = re.compile(
 _DONE = re.compile(
     r"\b(?:i(?:'ve| have) (?:\w+ed|sent|made|done|found|put|set|built|written|run|got|taken)|"
     r"here (?:is|are)|here's|below is|attached|(?:is|are|was|were|has been|have been) "
-    r"(?:\w+ed|done|sent|made|set|built|written)|done|completed|finished|successfully|"
+    r"(?:\w+ed|done|sent|made|set|built|written)|(?<!it's )(?<!it is )(?<!is )done|completed|"
+    r"finished|successfully|"
     r"the (?:answer|result|total|fix|cause|reason) (?:is|was)|i found|found that|"
     r"[=:]\s*\S)"
 )
 
 
-def promises_only(text: str) -> bool:
-    """The text promises work it does not show: "I'll look into it", "let me check"."""
+def promises_only(text: str, given: str = "") -> bool:
+    """The text promises work it does not show: "I'll look into it", "let me check". A
+    number it only repeats from ``given`` (the request) shows nothing."""
     plain = _plain(text).lower()
     if not _PROMISE.search(plain):
         return False
-    return not _DONE.search(plain) and not _quantities(text)
+    known = {q.value for q in _quantities(given)}
+    return not _DONE.search(plain) and all(q.value in known for q in _quantities(text))
 
 
 # --- requests ------------------------------------------------------------------------
 
 _PART_SPLIT = re.compile(
-    r"(?:\?\s+|\n+|;\s+|(?<=\.)\s+(?=also\b|and\b|plus\b|then\b)|,?\s+(?:and also|and then|"
-    r"as well as|plus|also)\s+|,\s+and\s+(?=(?:what|how|when|where|why|who|which|can|could|"
-    r"please|tell|give|send|list|explain|show|check|confirm|update|book|cancel|find)\b))",
+    r"(?:\?+\s*|\n+|;\s+|(?<=\.)\s+|\s+(?=\d[.)]\s)|,?\s+(?:and also|and then|as well as|plus|also)\s+)",
     re.IGNORECASE,
 )
+# Verbs that start a new part when a comma or an "and" comes before them ("change the
+# address, add gift wrap, and tell me the date"; "find a hotel and book the cheapest").
+_PART_VERBS = (
+    "what|how|when|where|why|who|which|whether|is|are|can|could|do|does|please|tell|give|send|"
+    "list|explain|show|check|confirm|update|book|cancel|find|add|change|remove|delete|create|"
+    "set|reset|move|transfer|refund|schedule|reschedule|compare|recommend|calculate|summari[sz]e|"
+    "translate|write|draft|fix|apply|open|close|email|call|order|pay|mark|submit|file|let"
+)
+# A part asks for something; a statement between questions is background to them.
+_ASKS = re.compile(rf"^(?:(?:and|also|then|so|but|ok|okay|now)\s+)?(?:{_PART_VERBS})\b|\b(?:can|could|would|will)"
+                   r" you\b|\bplease\b|\bi (?:need|want|would like|'d like)\b|\b(?:tell|show|give) me\b|"
+                   r"\blet me know\b|\bneed to know\b", re.IGNORECASE)
+_VERB_SPLIT = re.compile(rf",?\s+and\s+(?=(?:{_PART_VERBS})\b)|,\s+(?=(?:{_PART_VERBS})\b)",
+                         re.IGNORECASE)
+_LIST = re.compile(r"^(?P<head>.*?\b(?:me|us|the|on|about|for|of)\s+)(?P<items>[^,]{1,40}(?:,\s+[^,]{1,40})+"
+                   r",?\s+and\s+[^,]{1,40})$", re.IGNORECASE)
+
+
+def _split_list(piece: str) -> list[str]:
+    """ "give me the timeline, the root cause, and the action items" is three parts; each
+    item is kept on its own ("the root cause"), since the shared head says nothing."""
+    m = _LIST.match(piece)
+    if not m:
+        return [piece]
+    items = [i for i in re.split(r",?\s+and\s+|,\s+", m.group("items")) if i.strip()]
+    return [f"{m.group('head')}{items[0]}", *items[1:]]
 
 
 def request_parts(text: str) -> list[str]:
-    """The parts of a multi-part request: numbered or bulleted items, several questions,
-    "X and also Y". A part of fewer than three content words is folded into its neighbour."""
+    """The parts of a multi-part request: numbered or bulleted items, several questions or
+    sentences, a list of things, verbs joined by "and" or commas. A short lead-in before a
+    colon ("I need three things:") opens the part after it; a part of fewer than two content
+    words (not a list item) is folded into the one before."""
     lines = [ln for ln in _plain(text).splitlines() if ln.strip()]
     items = [_BULLET.sub("", ln).strip() for ln in lines if _BULLET.match(ln)]
     if len(items) >= 2:
         return items
     parts: list[str] = []
-    for piece in _PART_SPLIT.split(_plain(text)):
-        piece = piece.strip(" ,.?!")
-        if not piece:
+    lead = ""
+    for piece in re.split(r"(?<=:)\s+", _plain(text)):
+        if piece.endswith(":") and len(piece.split()) <= 6:
+            lead = f"{lead}{piece} "
             continue
-        if parts and len(word_stems(piece)) < 3:
-            parts[-1] = f"{parts[-1]} {piece}"
-        else:
-            parts.append(piece)
-    if len(parts) > 1 and len(word_stems(parts[0])) < 3:
-        parts[1] = f"{parts[0]} {parts[1]}"
-        parts = parts[1:]
+        for chunk in _PART_SPLIT.split(piece):
+            listed = _split_list(chunk.strip(" ,.?!:"))
+            subs = listed if len(listed) > 1 else _VERB_SPLIT.split(listed[0])
+            for item in subs:
+                item = _BULLET.sub("", item.strip(" ,.?!:")).strip()
+                if not item:
+                    continue
+                is_item = len(listed) > 1
+                asks = is_item or bool(_ASKS.search(item))
+                if lead and asks:
+                    item, lead = f"{lead}{item}", ""
+                if not asks and not parts:
+                    lead = f"{item}. "  # background before the first question
+                elif parts and (not asks or (not is_item and len(word_stems(item)) < 2)):
+                    parts[-1] = f"{parts[-1]} {item}"
+                else:
+                    parts.append(item)
+    if lead and parts:
+        parts[-1] = f"{parts[-1]} {lead}"
+    elif lead:
+        parts.append(lead.strip(" ."))
     return parts

@@ -1,22 +1,319 @@
-"""The embedded judge's task answers (scaffold: filled in by the evaluator work)."""
+"""The embedded judge's task answers: did the run do what was asked, the thing asked, and
+stay on it?
+
+- TASK_COMPLETION reads the request's parts against the answer (each part must be met by
+  the answer's words or by one of its sentences in meaning), the tool calls (a failed call
+  followed by a claim of success), and the answer's form (a promise of future work, a
+  remainder announced as "next", instructions where an action was asked for, a question
+  for something the user already gave, a reply that names nothing of the request).
+- TASK_UNDERSTANDING_FAILURE looks for the answer addressing a sibling of what was asked:
+  the request's names (acronyms, capitalised names, codes) missing from a complete answer
+  that names others of the same kind instead.
+- OFF_TOPIC_DRIFT finds the sentences and steps that relate neither to the request nor
+  to the context the run retrieved, and how much of the run they take after it started
+  on topic.
+"""
 
 from __future__ import annotations
 
-from ...case import RunCase
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
+from ._claims import (
+    key_terms,
+    promises_only,
+    quantities,
+    request_parts,
+    split_claims,
+    stem,
+    verdict,
+    word_stems,
+)
 
 __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_understanding_failure"]
+
+# --- shared ---------------------------------------------------------------------------
+
+# Words of asking, not of the thing asked: a part is met by its other words.
+_REQUEST_WORDS = frozenset(stem(w) for w in """please can could would you tell me give show
+    let know need want help check find get i my our us what whats what's how when where why who
+    which is are do does there any some the a an and also just quickly asap thanks thank hi hey
+    hello pls plz kindly whether about for of on in to with from""".split())  # noqa: SIM905
+
+
+def _short(text: str, words: int = 14) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+@dataclass
+class _Run:
+    """A case with its sentences embedded once, for the three answers to share."""
+
+    case: RunCase
+    embed: Embed
+    sentences: list[str]
+    vectors: Any = None  # rows: the request, then the answer's sentences
+
+    @classmethod
+    def of(cls, case: RunCase, embed: Embed) -> _Run:
+        return cls(case, embed, split_claims(case.output))
+
+    def ensure(self) -> None:
+        if self.vectors is None:
+            self.vectors = self.embed([self.case.input, *self.sentences])
+
+    def request_cosines(self) -> list[float]:
+        self.ensure()
+        return [float(self.vectors[0] @ self.vectors[i + 1]) for i in range(len(self.sentences))]
+
+
+# --- TASK_COMPLETION ------------------------------------------------------------------
+
+_BASE = -2.5
+_PROMISE = 5.0  # only says it will do the work
+_FALSE_SUCCESS = 5.5  # a failed call, then "done"
+_HONEST_FAILURE = -1.0  # the answer says the call failed and what it means
+_PART_MISSING = 4.0  # one part of a multi-part request nowhere in the answer
+_REMAINDER = 4.0  # "beta and gamma are next": stopped with work announced
+_INSTRUCTIONS = 4.0  # asked to act, told the user how to do it
+_ASKS_GIVEN = 4.5  # asks for what the request already gave
+_GENERIC = 4.5  # names nothing of the request and states nothing specific
+_PART_COS = 0.45  # a sentence at this cosine to a part addresses it
+_PART_STEMS = 0.5  # or this share of the part's own content words is in the answer
+_PART_COS_WORDS = 3
+
+_FAILED_OUTPUT = re.compile(
+    r"\"?(?:error|errors|exception|fault)\"?\s*[:=]|\b(?:timed out|timeout|failed|failure|"
+    r"denied|forbidden|unauthori[sz]ed|not found|exceeded|invalid|unavailable|refused|"
+    r"rejected|declined)\b|\"ok\"\s*:\s*false|\"success\"\s*:\s*false",
+    re.IGNORECASE,
+)
+_CLAIMS_SUCCESS = re.compile(
+    r"\b(?:done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
+    r"i(?:'ve| have) (?:\w+ed|sent|made|set|put|moved|booked|cancelled|canceled)|confirmed|"
+    r"processed|(?:is|are|was|were) (?:\w+ed|ready|live|up)|(?:'ve|'s) been|you're good|"
+    r"good to go|ready)\b",
+    re.IGNORECASE,
+)
+_ADMITS_FAILURE = re.compile(
+    r"\b(?:couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
+    r"did not go|can't|cannot|not possible|unfortunately|error|isn't possible|wouldn't|"
+    r"rejected|declined|denied|blocked|didn't work|did not work|not able|no longer possible|"
+    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead)\b",
+    re.IGNORECASE,
+)
+_REMAINING = re.compile(
+    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|still (?:need|have) to|"
+    r"now (?:looking|checking|working|reviewing|going)|"
+    r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
+    r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
+    r"in the next step|after that i(?:'ll| will)|continuing|so far|starting (?:the|on|with)|"
+    r"first (?:batch|part|step|half) of)\b",
+    re.IGNORECASE,
+)
+_HOW_TO_ASKED = re.compile(
+    r"\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
+    r"where (?:do|can) i|instructions|guide|walk me through|explain how)\b",
+    re.IGNORECASE,
+)
+_INSTRUCTING = re.compile(
+    r"\b(?:go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
+    r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|"
+    r"you(?:'ll| will) need to|to (?:\w+ )?(?:do|submit|cancel|change|downgrade|upgrade|update|"
+    r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact))\b",
+    re.IGNORECASE,
+)
+_ASKING = re.compile(
+    r"\b(?:could|can|would) you (?:please )?(?:provide|give|share|confirm|tell|send|let me know)|"
+    r"please (?:provide|share|confirm|send|tell)|what(?:'s| is) your|which (?:\w+ )?(?:would|do|did)"
+    r" you|may i (?:have|ask)|i(?:'ll| will) need your|can i (?:have|get) your",
+    re.IGNORECASE,
+)
+
+
+def _failed(call: ToolCall) -> bool:
+    return call.success is False or (
+        call.success is None and bool(_FAILED_OUTPUT.search(call.output[:400]))
+    )
+
+
+def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """Failed calls with no later successful call of the same tool."""
+    out = []
+    for i, call in enumerate(calls):
+        if _failed(call) and not any(
+            c.name == call.name and not _failed(c) for c in calls[i + 1 :]
+        ):
+            out.append(call)
+    return out
+
+
+def _part_stems(part: str) -> frozenset[str]:
+    return frozenset(s for s in word_stems(part) if s not in _REQUEST_WORDS)
+
+
+def _missing_parts(run: _Run) -> list[str]:
+    parts = request_parts(run.case.input)
+    if len(parts) < 2 or not run.sentences:
+        return []
+    answer = word_stems(run.case.output)
+    vectors = run.embed(parts)
+    run.ensure()
+    done_tools = {stem(w) for c in run.case.tools_called if not _failed(c)
+                  for w in re.split(r"[_\W]+", c.name.lower())}
+    missing = []
+    for i, part in enumerate(parts):
+        own = _part_stems(part)
+        share = len(own & answer) / len(own) if own else 1.0
+        best = max(float(vectors[i] @ run.vectors[j + 1]) for j in range(len(run.sentences)))
+        # An action asked for ("book the cheapest") is met only by the answer or a
+        # successful call naming it: finding the hotel is not booking it.
+        verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
+                 if stem(w) in _ACTION_VERBS]
+        undone = bool(verbs) and not any(v in answer or v in done_tools for v in verbs)
+        # A short part ("the root cause") embeds too loosely for its cosine to count.
+        met = share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
+        if undone or not met:
+            missing.append(part)
+    return missing
+
+
+def _asks_for_given(case: RunCase) -> bool:
+    """The answer asks for something (a number, a name) the request already holds."""
+    if not _ASKING.search(case.output):
+        return False
+    given = key_terms(case.input) | {q.text for q in quantities(case.input)}
+    if not given:
+        return False
+    questions = [s for s in split_claims(case.output) if s.rstrip().endswith("?")]
+    asked = word_stems(" ".join(questions)) if questions else frozenset()
+    # The noun the request puts right before its number or name ("policy AP-55801",
+    # "my number 555-0133") is what the answer asks for again.
+    labels = {
+        stem(m.group(1))
+        for m in re.finditer(r"([A-Za-z]{3,})\s*[:#]?\s*[A-Z0-9][\w-]*\d", case.input)
+    } | {stem(w) for t in key_terms(case.input) for w in t.split()}
+    return bool(labels & asked)
 
 
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
     """P(the agent did not do what was asked)."""
-    raise NotImplementedError("TASK_COMPLETION on the embedded judge")
+    if not case.output.strip():
+        return verdict(_PROMISE, "the run gave no answer at all")
+    run = _Run.of(case, embed)
+    logit, why = _BASE, []
+    text = case.output
+    if promises_only(text, case.input):
+        logit += _PROMISE
+        why.append(f'it only says it will do the work: "{_short(text)}"')
+    failures = _unrecovered_failures(case.tools_called)
+    if failures and _CLAIMS_SUCCESS.search(text):
+        if _ADMITS_FAILURE.search(text):
+            logit += _HONEST_FAILURE
+        else:
+            logit += _FALSE_SUCCESS
+            call = failures[0]
+            why.append(f'tool {call.name} failed ("{_short(call.output, 8)}") yet the answer '
+                       f'says "{_short(text, 10)}"')
+    remainder = next((s for s in run.sentences if _REMAINING.search(s)), None)
+    if remainder is not None and not promises_only(text, case.input):
+        logit += _REMAINDER
+        why.append(f'it stops with work left: "{_short(remainder)}"')
+    if not _HOW_TO_ASKED.search(case.input) and not any(
+        not _failed(c) and c.args for c in case.tools_called if _acts(c)
+    ):
+        how = [s for s in run.sentences if _INSTRUCTING.search(s)]
+        if how and len(how) * 2 >= len(run.sentences) and _asks_action(case.input):
+            logit += _INSTRUCTIONS
+            why.append(f'asked to act, it tells the user how: "{_short(how[0])}"')
+    if _asks_for_given(case):
+        logit += _ASKS_GIVEN
+        why.append("it asks for what the request already gave")
+    missing = _missing_parts(run)
+    if missing:
+        logit += _PART_MISSING + (len(missing) - 1)
+        why.append(f'part "{_short(missing[0], 12)}" of the request is not answered')
+    if not why and _generic(run):
+        logit += _GENERIC
+        why.append(f'a generic reply that names nothing of the request: "{_short(text)}"')
+    if not why:
+        return verdict(logit, "the answer meets every part of the request"
+                       + (" after recovering from a failed call" if case.tools_called and any(
+                           _failed(c) for c in case.tools_called) else ""))
+    return verdict(logit, "; ".join(why))
+
+
+_ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit file send create
+    add remove delete set reset move transfer refund order schedule reschedule downgrade upgrade
+    apply open close register enroll renew pay mark migrate rotate disable enable activate
+    deactivate block unblock raise lower increase decrease extend return exchange replace
+    issue generate make email forward share assign escalate approve reject dispute port
+    terminate suspend resume restart deploy rollback merge run fix install""".split())  # noqa: SIM905
+
+
+def _asks_action(request: str) -> bool:
+    """The request asks the agent to do something (an action verb), not to explain."""
+    words = re.findall(r"[a-z]+", request.lower())
+    return any(stem(w) in _ACTION_VERBS for w in words[:12])
+
+
+def _acts(call: ToolCall) -> bool:
+    """A call that changes something (its name starts with an action verb)."""
+    head = re.split(r"[_\W]+", call.name.lower())[0]
+    return stem(head) in _ACTION_VERBS
+
+
+_BOILERPLATE = re.compile(
+    r"\b(?:sorry to hear|thanks? (?:you )?for (?:reaching out|contacting|your)|happy to help|"
+    r"here to help|let (?:me|us) know|any (?:other|further) questions|anything else|"
+    r"(?:contact|reach out to|consult|check with|speak (?:to|with)|talk to) (?:\w+ ){0,3}"
+    r"(?:support|team|provider|professional|expert|airline|bank|doctor|advisor|agent|lawyer|"
+    r"directly|specialist)|(?:our|the) documentation|help (?:center|centre|article)|"
+    r"every situation is different|can be (?:\w+ )?(?:confusing|frustrating|stressful|complex|"
+    r"tricky)|best (?:to|practice)|it(?:'s| is) (?:always )?(?:a good idea|important|best)|"
+    r"stay (?:healthy|safe)|have a (?:great|nice) day|generally|in general|usually|typically|"
+    r"(?:contact|reach out to) (?:the |your |our )?\w+ (?:team|department|desk)|best practices|"
+    r"we recommend|is (?:a )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
+    r"(?:can|may) vary|a number of reasons|we understand)\b",
+    re.IGNORECASE,
+)
+
+
+def _generic(run: _Run) -> bool:
+    """Boilerplate that names nothing the request named, states no number or name of its
+    own and uses little of the request's words."""
+    case = run.case
+    if quantities(case.output) or key_terms(case.output) - key_terms(case.input):
+        return False
+    own = _part_stems(case.input)
+    named = len(own & word_stems(case.output)) / len(own) if own else 1.0
+    stock = sum(1 for s in run.sentences if _BOILERPLATE.search(s))
+    # Tools that answered, and an answer that uses nothing they returned.
+    data = [c.output for c in case.tools_called if not _failed(c) and len(c.output) > 20]
+    ignored = bool(data) and not (word_stems(case.output) & word_stems(" ".join(data))
+                                  - word_stems(case.input))
+    return named < _GENERIC_SHARE and (stock * 2 >= len(run.sentences) or (ignored and stock > 0))
+
+
+_GENERIC_SHARE = 0.34
+
+
+# --- TASK_UNDERSTANDING_FAILURE -------------------------------------------------------
 
 
 def answer_task_understanding_failure(case: RunCase, embed: Embed) -> Answer:
     """P(the answer addresses a different task than the one asked)."""
     raise NotImplementedError("TASK_UNDERSTANDING_FAILURE on the embedded judge")
+
+
+# --- OFF_TOPIC_DRIFT ------------------------------------------------------------------
 
 
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
