@@ -10,11 +10,13 @@ hedging, refusing, promising and negating, not of any subject.
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .._types import Answer
 
@@ -37,6 +39,7 @@ __all__ = [
     "request_parts",
     "split_claims",
     "stem",
+    "tool_text",
     "verdict",
     "word_stems",
 ]
@@ -65,6 +68,34 @@ def _plain(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
         "\u201d", '"'
     )
+
+
+def tool_text(output: str) -> str:
+    """A tool's output as readable text: JSON flattened to one line per record
+    (``dept: Cardiology; date: 2026-12-10; time: 09:15``)."""
+    try:
+        data = json.loads(output)
+    except (ValueError, TypeError):
+        return output
+    lines: list[str] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            flat = [(k, v) for k, v in value.items() if not isinstance(v, (dict, list))]
+            if flat:
+                lines.append("; ".join(f"{f'{key} {k}'.strip().replace('_', ' ')}: {v}"
+                                       for k, v in flat))
+            for k, v in value.items():
+                if isinstance(v, (dict, list)):
+                    walk(v, f"{key} {k}".strip())
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        else:
+            lines.append(f"{key.replace('_', ' ')}: {value}".strip(": "))
+
+    walk(data, "")
+    return "\n".join(lines) if lines else output
 
 
 # --- claims -------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from ._claims import (
     quantities,
     split_claims,
     stem,
+    tool_text,
     verdict,
     word_stems,
 )
@@ -75,28 +76,6 @@ _ARITHMETIC = re.compile(
     r"dropped|up|down|change|saving|save|after|minus|plus|ratio|share|percent|%)",
     re.IGNORECASE,
 )
-
-
-def _tool_text(output: str) -> str:
-    """A tool's output as readable text: JSON flattened to ``key: value`` lines."""
-    try:
-        data = json.loads(output)
-    except (ValueError, TypeError):
-        return output
-    lines: list[str] = []
-
-    def walk(value: Any, key: str) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, f"{key} {k}".strip())
-        elif isinstance(value, list):
-            for v in value:
-                walk(v, key)
-        else:
-            lines.append(f"{key.replace('_', ' ')}: {value}".strip(": "))
-
-    walk(data, "")
-    return "\n".join(lines) if lines else output
 
 
 @dataclass
@@ -232,9 +211,9 @@ def _ranked(sentences: Sequence[str], claims: Iterable[str]) -> list[str]:
 def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     """P(the final answer states as fact what its own context does not support)."""
     texts = [c for c in case.context if c.strip()]
-    texts += [_tool_text(t.output) for t in case.tools_called if t.output.strip()]
+    texts += [tool_text(t.output) for t in case.tools_called if t.output.strip()]
     # What the agent passed to a tool is known to it (an account number, the new address).
-    texts += [_tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
+    texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
     pieces = split_claims(case.output)
     if not pieces:
         return verdict(0.0, "the answer is empty: nothing to check")

@@ -16,7 +16,6 @@ stay on it?
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from ._claims import (
     request_parts,
     split_claims,
     stem,
+    tool_text,
     verdict,
     word_stems,
 )
@@ -44,7 +44,9 @@ __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_unde
 _REQUEST_WORDS = frozenset(stem(w) for w in """please can could would you tell me give show
     let know need want help check find get i my our us what whats what's how when where why who
     which is are do does there any some the a an and also just quickly asap thanks thank hi hey
-    hello pls plz kindly whether about for of on in to with from""".split())  # noqa: SIM905
+    hello pls plz kindly whether about for of on in to with from time date day limit much many
+    long price cost rate amount number status detail details info information option options
+    way kind type total current today now next last new right""".split())  # noqa: SIM905
 
 
 def _short(text: str, words: int = 14) -> str:
@@ -307,10 +309,216 @@ _GENERIC_SHARE = 0.34
 
 # --- TASK_UNDERSTANDING_FAILURE -------------------------------------------------------
 
+_TU_BASE = -3.0
+_SUBSTITUTE = 6.0  # the request's name is missing, one spelled almost alike stands in its place
+_OPPOSITE = 5.5  # the answer does the opposite of what was asked (inbound / outbound)
+_REVERSED = 5.5  # from A to B asked, from B to A answered
+_OTHER_ACTION = 5.0  # asked to pause, it cancelled
+
+# Pairs of words that name opposite or sibling options of one choice. General English
+# (directions, environments, money flows, trade modes), not any one domain's terms.
+_OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
+    inbound/outbound incoming/outgoing import/export arrival/departure arrivals/departures
+    upload/download push/pull deposit/withdrawal credit/debit buy/sell purchase/sale rent/sale
+    renting/buying lease/purchase income/expense gross/net before/after pre/post
+    staging/production dev/production development/production test/production sandbox/production
+    internal/external public/private individual/joint personal/business single/married
+    one-way/round-trip domestic/international archive/delete refund/exchange quote/invoice estimate/invoice
+    pause/cancel upgrade/downgrade enable/disable activate/deactivate lock/unlock block/unblock
+    open/close add/remove increase/decrease raise/lower accept/decline approve/reject
+    maximum/minimum max/min first/last oldest/newest earliest/latest monthly/annual daily/weekly
+    weekly/monthly morning/evening morning/afternoon weekday/weekend inches/millimetres
+    inches/centimetres imperial/metric celsius/fahrenheit child/adult patient/clinician
+    customer/internal beginner/advanced summary/full short/long formal/informal
+    """.split())  # noqa: SIM905
+_MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
+                    r"november|december)\b", re.IGNORECASE)
+_ROUTE = re.compile(r"\bfrom\s+([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+(?:to|into|→)\s+"
+                    r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
+                    r"([A-Z][\w.-]+)")
+_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£])\d{3,}(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
+                           r"lb|gb|mb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))")
+
+
+def _idents(text: str) -> dict[str, str]:
+    """The request's or answer's identifying names with their kind: acronyms, codes,
+    capitalised names, identifier-like numbers (order 48821, 2025), months."""
+    out: dict[str, str] = {}
+    for term in key_terms(text):
+        kind = "code" if any(c.isdigit() for c in term) else "name"
+        out[term] = kind
+    for m in _IDENT_NUMBER.finditer(text):
+        out.setdefault(m.group(0), "number")
+    for m in _MONTH.finditer(text):
+        out[m.group(0).lower()] = "month"
+    return out
+
+
+def _near(a: str, b: str) -> bool:
+    """Spelled almost alike: same length, one character different (HSA / FSA, 202 / 201),
+    or in a longer name two (SHP-40912 / SHP-40921)."""
+    a, b = a.lower(), b.lower()
+    if len(a) != len(b) or a == b:
+        return False
+    return sum(x != y for x, y in zip(a, b)) <= (1 if len(a) <= 4 else 2)
+
+
+def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
+    if re.search(rf"(?<![a-z0-9]){re.escape(term)}s?(?![a-z0-9])", text_lower):
+        return True
+    words = [w for w in re.split(r"[\s_-]+", term) if w]
+    return bool(words) and all(stem(w) in stems for w in words)
+
+
+def _substitutes(case: RunCase) -> tuple[str, str] | None:
+    """A request name missing from the answer with an answer name of the same kind, spelled
+    almost alike, that the request does not have: (asked, answered)."""
+    asked = _idents(case.input)
+    answered = _idents(case.output)
+    out_lower, out_stems = case.output.lower(), word_stems(case.output)
+    in_lower, in_stems = case.input.lower(), word_stems(case.input)
+    missing = [t for t in asked if not _present(t, out_lower, out_stems)]
+    extra = [t for t in answered if not _present(t, in_lower, in_stems)]
+    for a in missing:
+        for b in extra:
+            same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
+            # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
+            # and the 30L pack): other new names are as often details of a right answer.
+            if same_kind and _near(a, b):
+                return a, b
+    return None
+
+
+def _phrase(word: str) -> re.Pattern[str]:
+    # "one-way" also as "one way"/"oneway"; a word with its inflections ("cancelled").
+    body = r"[\s-]?".join(re.escape(w) for w in word.split("-"))
+    return re.compile(rf"\b{body}\w{{0,4}}\b", re.IGNORECASE)
+
+
+def _asked_text(request: str) -> str:
+    """The request without what it rules out: "pause it, not cancel" does not ask to cancel."""
+    return re.sub(r"\b(?:not|don'?t|do not|never|instead of|rather than|but not|without)\s+"
+                  r"(?:\w+\s+){0,1}\w+", " ", request.replace("\u2019", "'"), flags=re.IGNORECASE)
+
+
+def _opposite(case: RunCase) -> tuple[str, str] | None:
+    asked, said = _asked_text(case.input), case.output
+    for a, b in _OPPOSITES:
+        for x, y in ((a, b), (b, a)):
+            px, py = _phrase(x), _phrase(y)
+            if px.search(asked) and not py.search(case.input) and py.search(said) and not px.search(said):
+                return x, y
+    return None
+
+
+def _reversed_route(case: RunCase) -> tuple[str, str] | None:
+    def routes(text: str) -> list[tuple[str, str]]:
+        out = []
+        for m in _ROUTE.finditer(text):
+            src, dst = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            out.append((src.lower(), dst.lower()))
+        return out
+
+    asked = routes(case.input)
+    for src, dst in routes(case.output):
+        if (dst, src) in asked and (src, dst) not in asked:
+            return src, dst
+    return None
+
+
+# Operations that change a thing's state and have alternatives a run can confuse: asked
+# for one, did another. Delivery verbs (send, show, find) are not among them.
+_OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove withdraw exchange
+    refund return change reschedule upgrade downgrade block unblock dispute transfer close open
+    suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
+    merge revert rollback restart""".split())  # noqa: SIM905
+
+
+def _other_action(case: RunCase) -> tuple[str, str] | None:
+    """The request names an operation; the run performed another (a successful call whose
+    name holds a different operation) and never the one asked."""
+    asked = {stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())} & _OPERATIONS
+    if not asked or asked & word_stems(case.output):
+        return None
+    for c in case.tools_called:
+        if _failed(c):
+            continue
+        verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
+        if verbs and not verbs & asked:
+            return min(asked), min(verbs)
+    return None
+
+
+_WRONG_SOURCE = 5.0  # the answer restates a part of the evidence the request did not ask about
+_SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
+_SOURCE_MARGIN = 0.1  # and this much closer than to any part that holds the asked-for word
+_SEGMENT = re.compile(r"(?<=[.;])\s+|\n+|\s+[\u2014\u2013]\s+(?=[A-Z])")
+
+
+def _segments(case: RunCase) -> list[str]:
+    texts = [*case.context, *(tool_text(c.output) for c in case.tools_called if c.output)]
+    return [seg.strip() for t in texts for seg in _SEGMENT.split(t) if len(seg.split()) >= 2]
+
+
+def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
+    """The evidence holds a word of the request that the answer lacks, and the answer is
+    plainly drawn from another part of the evidence: it answered from the wrong document
+    or row (the FSA line for an HSA question). Returns (missing word, that part)."""
+    segments = _segments(case)
+    if len(segments) < 2:
+        return None
+    said = word_stems(case.output)
+    seg_stems = [word_stems(seg) for seg in segments]
+    # Of a multi-part request, the part the answer took up: a part left out is
+    # TASK_COMPLETION's business, not a misunderstanding.
+    part = max(request_parts(_asked_text(case.input)) or [case.input],
+               key=lambda p: len(_part_stems(p) & said))
+    missing = [w for w in _part_stems(part) - said
+               if len(w) >= 3 and any(w in st for st in seg_stems)]
+    if not missing:
+        return None
+    vectors = embed([case.output, *segments])
+    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(segments))]
+    best = max(range(len(segments)), key=lambda i: cos[i])
+    if cos[best] < _SOURCE_COS:
+        return None
+    for w in missing:
+        holding = [i for i, st in enumerate(seg_stems) if w in st]
+        if best not in holding and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
+            return w, segments[best]
+    return None
+
 
 def answer_task_understanding_failure(case: RunCase, embed: Embed) -> Answer:
     """P(the answer addresses a different task than the one asked)."""
-    raise NotImplementedError("TASK_UNDERSTANDING_FAILURE on the embedded judge")
+    if not case.output.strip() or not case.input.strip():
+        return verdict(0.0, "no request or no answer to compare")
+    logit, why = _TU_BASE, []
+    sub = _substitutes(case)
+    if sub is not None:
+        asked, answered = sub
+        logit += _SUBSTITUTE
+        why.append(f'asked about "{asked}", the answer is about "{answered}" instead')
+    opp = _opposite(case)
+    if opp is not None:
+        logit += _OPPOSITE
+        why.append(f'asked for "{opp[0]}", the answer gives "{opp[1]}"')
+    route = _reversed_route(case)
+    if route is not None:
+        logit += _REVERSED
+        why.append(f"the answer goes from {route[0]} to {route[1]}, the other way round")
+    source = _wrong_source(case, embed) if sub is None else None
+    if source is not None:
+        logit += _WRONG_SOURCE
+        why.append(f'the request\'s "{source[0]}" is in the evidence, but the answer restates '
+                   f'another part of it: "{_short(source[1], 10)}"')
+    action = _other_action(case)
+    if action is not None:
+        logit += _OTHER_ACTION
+        why.append(f'asked to {action[0]}, the run did "{action[1]}"')
+    if not why:
+        return verdict(logit, "the answer names what the request names and does what it asks")
+    return verdict(logit, "; ".join(why))
 
 
 # --- OFF_TOPIC_DRIFT ------------------------------------------------------------------
