@@ -523,7 +523,148 @@ def answer_task_understanding_failure(case: RunCase, embed: Embed) -> Answer:
 
 # --- OFF_TOPIC_DRIFT ------------------------------------------------------------------
 
+_DRIFT_BASE = -3.0
+_TAIL = 4.0  # a stretch of the run, after it began on the request, about something else
+_MARKER = 1.5  # ... opened by a digression marker ("by the way", "speaking of", "I remember")
+_PROMO = 4.0  # selling what was not asked about
+_OTHER_CASE = 5.0  # working another customer's or ticket's case (id spelled like the user's)
+_OFF_COS = 0.3  # a unit this far from the request, naming none of its words, is off it
+_ANCHOR_COS = 0.4  # the run began on the request: some unit at least this close to it
+_COHESION_COS = 0.4
+_TAIL_COS = 0.2  # an unannounced stretch must be far from the request on average
+_TAIL_UNITS, _TAIL_SHARE = 2, 0.35  # off units in a row, and their share of the run's words
+
+# Words that announce a digression: an aside, an anecdote, a bit of history or trivia.
+_DIGRESSION = re.compile(
+    r"^(?:by the way|btw|interestingly|fun fact|incidentally|on a side note|side note|"
+    r"while (?:you're|you are|i'm|i am|i was) (?:here|at it|checking)|while checking|"
+    r"also,? did you know|did you know|that reminds me|honestly|looking back|as an aside|"
+    r"it(?:'s| is) worth stepping back|now looking at|switching to|also reviewing|"
+    r"(?:and )?let me tell you|fun story|true story|a bit of history)\b|"
+    r"\b(?:is|are) (?:so |really |truly )?(?:fascinating|an interesting (?:world|topic|story|"
+    r"field))|\b(?:fascinating|interesting),? actually\b|\btakes me back\b|\bthe history of\b|"
+    r"\bgoes back to\b|\bspeaking of\b|\bi remember\b|\bwhen i was\b|\bback in (?:my|the)\b|"
+    r"\bi once\b|\breminds me\b|\bmore broadly\b|\bhave you (?:thought about|considered)\b|"
+    r"\blast (?:summer|year|week|month|winter|spring) i\b|\bmy (?:cousin|friend|roommate|wife|"
+    r"husband|mom|dad|sister|brother|grandmother|grandfather)\b|\bwhen you work with\b|"
+    r"#1\b|\baward-winning\b",
+    re.IGNORECASE,
+)
+_PROMOTION = re.compile(
+    r"\b(?:upgrade|premium|pro tier|tier|discount|\d+% off|free (?:trial|months?|router)|"
+    r"special offer|limited[- ]time|exclusive|refer a friend|loyal customers|check out our|"
+    r"our new|new \w+ (?:plan|tier|feature)|customer stories|bundle|sign up|subscribe|"
+    r"prizes|challenge|classes|deal)\b",
+    re.IGNORECASE,
+)
+_ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
+                          re.IGNORECASE)
+
+
+def _units(case: RunCase) -> list[tuple[str, bool]]:
+    """The run's texts in order, steps first, then the answer's sentences; each with
+    whether it is a list item (a facet of the answer, never a digression by itself)."""
+    out: list[tuple[str, bool]] = [(s, False) for s in case.steps if s.strip()]
+    for line in case.output.splitlines():
+        listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
+        out.extend((sent, listed) for sent in split_claims(line))
+    return out
+
+
+_TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
+
+
+def _marked_digression(
+    units: Sequence[tuple[str, bool]], cos: Sequence[float], vectors: Any, words: Sequence[int],
+    total: int,
+) -> tuple[int, float] | None:
+    """A digression announced in so many words ("Interestingly, …", "I remember …",
+    "X is fascinating") whose units, at least two, serve neither the request nor the
+    answer's first on-request unit: they talk around the subject instead of answering.
+    Returns (first unit, share of the run's words)."""
+    anchor = max(range(min(2, len(units))), key=lambda i: cos[i])
+    for start in range(anchor + 1, len(units)):
+        if units[start][1] or not _DIGRESSION.search(units[start][0]):
+            continue
+        loose = [i for i in range(start, len(units)) if not units[i][1] and max(
+            cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) < _TOPIC_COS]
+        share = sum(words[i] for i in loose) / total
+        if len(loose) >= _TAIL_UNITS and share >= _TAIL_SHARE:
+            return start, share
+    return None
+
+
+_AMOUNT = re.compile(r"^\d+(?:\.\d+)?(?:gb|mb|tb|kb|kg|mg|ml|km|cm|mm|lbs?|oz|l|g|m|k|x|h|s|pm|am)$")
+
+
+def _is_id(term: str) -> bool:
+    """An id names one thing (CL-30112, unit 3B, 55120); "3GB" or "10kg" is an amount."""
+    digits = sum(c.isdigit() for c in term)
+    return (digits >= 3 or (digits >= 1 and any(c.isalpha() for c in term))) and not _AMOUNT.match(term)
+
 
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
     """P(the run wandered away from the user's goal to an unrelated subject)."""
-    raise NotImplementedError("OFF_TOPIC_DRIFT on the embedded judge")
+    units = _units(case)
+    if not units or not case.input.strip():
+        return verdict(0.0, "no request or no run text to compare")
+    vectors = embed([case.input, *(u for u, _ in units)])
+    asked = _part_stems(case.input) | key_terms(case.input)
+    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
+    off = [
+        not listed and cos[i] < _OFF_COS and not (word_stems(u) & asked)
+        and not (key_terms(u) & key_terms(case.input))
+        for i, (u, listed) in enumerate(units)
+    ]
+    # A unit close to an earlier unit that is on the request continues that answer (the
+    # next tip, a consequence), however few of the request's words it repeats.
+    for i in range(len(units)):
+        if off[i] and any(not off[j] and float(vectors[i + 1] @ vectors[j + 1]) >= _COHESION_COS
+                          for j in range(i)):
+            off[i] = False
+    words = [len(u.split()) for u, _ in units]
+    total = sum(words) or 1
+    logit, why = _DRIFT_BASE, []
+    anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
+    # The longest run of off units after the first unit that is on the request.
+    first_on = next((i for i, o in enumerate(off) if not o), len(off))
+    best_start, best_len, start = -1, 0, -1
+    for i in range(first_on + 1, len(off) + 1):
+        if i < len(off) and off[i]:
+            start = i if start < 0 else start
+            continue
+        if start >= 0 and i - start > best_len:
+            best_start, best_len = start, i - start
+        start = -1
+    tail_cos = sum(cos[best_start : best_start + best_len]) / best_len if best_len else 1.0
+    if anchored and best_len >= 1 and tail_cos < _TAIL_COS:
+        share = sum(words[best_start : best_start + best_len]) / total
+        opener = units[best_start][0] if best_start >= 0 else ""
+        marked = bool(_DIGRESSION.search(opener)) or (
+            best_start > 0 and bool(_DIGRESSION.search(units[best_start - 1][0]))
+        )
+        if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
+            logit += _TAIL + (_MARKER if marked else 0.0)
+            why.append(f'units {best_start + 1}-{best_start + best_len} ({share:.0%} of the run) '
+                       f'leave the request: "{_short(opener)}"')
+    if not why and anchored:
+        marked_tail = _marked_digression(units, cos, vectors, words, total)
+        if marked_tail is not None:
+            start, share = marked_tail
+            logit += _TAIL + _MARKER
+            why.append(f'from unit {start + 1} ({share:.0%} of the run) it digresses: '
+                       f'"{_short(units[start][0])}"')
+    promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
+    if len(promos) >= 2 and not _ASKS_OFFERS.search(case.input):
+        logit += _PROMO
+        why.append(f'it sells what was not asked about: "{_short(promos[0])}"')
+    mine = {t for t in key_terms(case.input) if _is_id(t)}
+    mine |= set(re.findall(r"\b\d{4,}\b", case.input))
+    others = {t for u, _ in units for t in [*key_terms(u), *re.findall(r"\b\d{4,}\b", u)]
+              if _is_id(t) and any(_near(t, m) for m in mine)}
+    if others:
+        logit += _OTHER_CASE
+        why.append(f'it works on {min(others)}, not the user\'s {min(mine)}')
+    if not why:
+        return verdict(logit, f"every part of the run stays on the request ({len(units)} units)")
+    return verdict(logit, "; ".join(why))
