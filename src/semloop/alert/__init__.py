@@ -10,29 +10,25 @@ See ``docs/alerts.md``.
 
 from __future__ import annotations
 
-from ._payload import run_link, slack_payload, webhook_payload
+from ._payload import slack_payload, webhook_payload
 from ._policy import (
-    DEFAULT_CONFIDENCE_FLOOR,
-    DEFAULT_COOLDOWN_S,
     DEFAULT_POLICIES,
-    MODES,
     AlertPolicy,
     decide,
-    eligible,
     policy_holds,
 )
-from ._route import ROUTE_KEYS, SEVERITIES, Routable, Route, route_matches, severity_rank
+from ._route import SEVERITIES, Routable, Route, route_matches
 from ._send import (
     Attempt,
     HttpResponse,
     RetryPolicy,
     SendFn,
     SendResult,
-    retryable,
     send_with_retry,
     urllib_send,
 )
-from ._types import (
+from .config import DESTINATION_TYPES, AlertsConfig, Destination, load_alerts_config
+from .records import (
     DECISIONS,
     AlertDecision,
     Delivery,
@@ -40,20 +36,15 @@ from ._types import (
     PastSignal,
     PendingDelivery,
     RunOutcome,
-    SignalRecord,
     StoredAlert,
     StoredDelivery,
+    UndecidedSignal,
 )
-from .config import DESTINATION_TYPES, AlertsConfig, Destination, load_alerts_config
 
 __all__ = [
     "DECISIONS",
-    "DEFAULT_CONFIDENCE_FLOOR",
-    "DEFAULT_COOLDOWN_S",
     "DEFAULT_POLICIES",
     "DESTINATION_TYPES",
-    "MODES",
-    "ROUTE_KEYS",
     "SEVERITIES",
     "AlertDecision",
     "AlertPolicy",
@@ -71,18 +62,14 @@ __all__ = [
     "RunOutcome",
     "SendFn",
     "SendResult",
-    "SignalRecord",
     "StoredAlert",
     "StoredDelivery",
+    "UndecidedSignal",
     "decide",
-    "eligible",
     "load_alerts_config",
     "policy_holds",
-    "retryable",
     "route_matches",
-    "run_link",
     "send_with_retry",
-    "severity_rank",
     "slack_payload",
     "urllib_send",
     "webhook_payload",
