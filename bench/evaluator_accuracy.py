@@ -1,9 +1,10 @@
 """False positives and recall of the embedded judge's run-level answers on labelled cases.
 
-    python bench/evaluator_accuracy.py [--threshold 0.5] [--misses] [NAME=FILE ...]
+    python bench/evaluator_accuracy.py [--dir calibration] [--threshold 0.5] [--misses] [NAME=FILE ...]
 
-With no NAME=FILE, every run-level evaluator is measured on ``calibration/<name>.jsonl``
-(cases that are missing are skipped and said so). ``--misses`` lists every wrong answer
+With no NAME=FILE, every run-level evaluator is measured on ``<dir>/<name>.jsonl``
+(``calibration/`` of the repository by default; files that are missing are skipped and
+said so). ``--misses`` lists every wrong answer
 with its value and reasoning. Never point it at a held-out set while changing the rules.
 """
 
@@ -70,11 +71,12 @@ def measure(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", help="NAME=FILE (default: calibration/<name>.jsonl)")
+    parser.add_argument("--dir", type=Path, default=ROOT / "calibration")
     parser.add_argument("--threshold", type=float, default=0.5)
     parser.add_argument("--misses", action="store_true")
     args = parser.parse_args()
     pairs = [s.split("=", 1) for s in args.sets] or [
-        [n, str(ROOT / "calibration" / f"{n}.jsonl")] for n in ANSWERS
+        [n, str(args.dir / f"{n}.jsonl")] for n in ANSWERS
     ]
     embedder = Embedder()
     for name, file in pairs:

@@ -103,6 +103,7 @@ def tool_text(output: str) -> str:
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bullet; a
 # decimal point, "e.g." or "U.S." does not end one. Lines and list items are claims too.
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)\s+(?=[\"'(A-Z0-9*•-])")
+_MARKUP = re.compile(r"\*\*|__|`|^#+\s*")  # markdown emphasis and headings
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-z]\))\s+")
 
 
@@ -114,7 +115,7 @@ def split_claims(text: str) -> list[str]:
         if not line:
             continue
         for part in _SENTENCE_END.split(line):
-            part = part.strip()
+            part = _MARKUP.sub("", part).strip()
             if len(part) > 1:
                 out.append(part)
     return out
@@ -258,7 +259,8 @@ _WORD_NUMBERS = {
 }
 _APPROX = re.compile(
     r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|close to|just over|"
-    r"just under|over|under|more than|less than|at least|at most|up to|some|~|≈|circa|ca\.)\s*$",
+    r"just under|over|under|more than|less than|at least|at most|up to|some|~|≈|circa|ca\.)"
+    r"\s*(?:a|an)?\s*$",
     re.IGNORECASE,
 )
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
@@ -566,6 +568,9 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
     return frozenset(singles), frozenset(phrases)
 
 
+_SHARED = 2  # other content words the two texts must share to speak of the same thing
+
+
 def contradicts(claim: str, evidence: str) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
     covered" against "we do not cover flood" gives ``cover``. The two must also share two
@@ -577,10 +582,10 @@ def contradicts(claim: str, evidence: str) -> str:
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
         b_positive = word_stems(b) - b_negated
         for s in singles:
-            if s in b_positive and len(shared - {s}) >= 2:
+            if s in b_positive and len(shared - {s}) >= _SHARED:
                 return s
         for phrase in phrases:
-            if phrase <= b_positive and len(shared - phrase) >= 2:
+            if phrase <= b_positive and len(shared - phrase) >= _SHARED:
                 return " ".join(sorted(phrase))
     return ""
 

@@ -67,13 +67,16 @@ _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
 _ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
-_SMALL = 20  # integers below this are derivable from almost any two numbers by arithmetic
 _EVIDENCE_SENTENCES = 24  # evidence sentences embedded, the most word-sharing first
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
+# Words that say a number was worked out: only then may it be a sum, a difference, a
+# product or a ratio of evidence numbers (otherwise 40 "supported" by 60 - 20 is luck).
 _ARITHMETIC = re.compile(
-    r"\b(?:total|sum|combined|altogether|difference|more than|less than|fewer|left|remaining|"
-    r"remain|net|average|mean|per|each|times|twice|half|increase|decrease|rose|fell|grew|"
-    r"dropped|up|down|change|saving|save|after|minus|plus|ratio|share|percent|%)",
+    r"\b(?:total|sum|combined|altogether|in all|difference|more than|less than|fewer|left|"
+    r"remaining|remain|net|average|mean|per|each|times|twice|half|increase[sd]?|decrease[sd]?|"
+    r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
+    r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
+    r"would be|will be|after|less|deduct\w*|so (?:the|your|you|it|that))\b|[=×%+]",
     re.IGNORECASE,
 )
 
@@ -136,19 +139,26 @@ def _name_found(term: str, ev: _Evidence) -> bool:
     return all(stem(p) in ev.stems for p in parts)
 
 
+_TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|[A-Z]{2,4}T|"
+                        r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
+
+
 def _number_findings(claim: str, ev: _Evidence) -> list[str]:
     missing: list[str] = []
     arithmetic = bool(_ARITHMETIC.search(claim))
     for q in quantities(claim):
-        small = q.value == int(q.value) and abs(q.value) < _SMALL
-        pool = ev.values if arithmetic or not small else ev.direct
+        pool = ev.values if arithmetic else ev.direct
         if not number_supported(q, pool):
             missing.append(q.text)
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings):
             missing.append(text)
+    zoned = bool(_TIME_ZONE.search(claim))
     for text, minutes in clock_times(claim):
-        if minutes not in ev.minutes:
+        # The same minutes a whole number of hours away is the time in another zone.
+        if minutes not in ev.minutes and not (
+            zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
+        ):
             missing.append(text)
     return missing
 
