@@ -44,9 +44,12 @@ __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_unde
 _REQUEST_WORDS = frozenset(stem(w) for w in """please can could would you tell me give show
     let know need want help check find get i my our us what whats what's how when where why who
     which is are do does there any some the a an and also just quickly asap thanks thank hi hey
-    hello pls plz kindly whether about for of on in to with from time date day limit much many
-    long price cost rate amount number status detail details info information option options
-    way kind type total current today now next last new right""".split())  # noqa: SIM905
+    hello pls plz kindly whether about for of on in to with from""".split())  # noqa: SIM905
+# Words for what is asked about a thing (its time, limit, price), not for the thing: a
+# right answer may give the value without the word.
+_ATTRIBUTE_WORDS = frozenset(stem(w) for w in """time date day limit much many long price cost
+    rate amount number status detail details info information option options way kind type
+    total current today now next last new right""".split())  # noqa: SIM905
 
 
 def _short(text: str, words: int = 14) -> str:
@@ -473,7 +476,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     # TASK_COMPLETION's business, not a misunderstanding.
     part = max(request_parts(_asked_text(case.input)) or [case.input],
                key=lambda p: len(_part_stems(p) & said))
-    missing = [w for w in _part_stems(part) - said
+    missing = [w for w in _part_stems(part) - said - _ATTRIBUTE_WORDS
                if len(w) >= 3 and any(w in st for st in seg_stems)]
     if not missing:
         return None
