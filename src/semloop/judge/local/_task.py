@@ -25,6 +25,8 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    clock_times,
+    dates,
     key_terms,
     promises_only,
     quantities,
@@ -184,10 +186,32 @@ def _missing_parts(run: _Run) -> list[str]:
                  if stem(w) in _ACTION_VERBS]
         undone = bool(verbs) and not any(v in answer or v in done_tools for v in verbs)
         # A short part ("the root cause") embeds too loosely for its cosine to count.
-        met = share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
+        met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
+               or _kind_met(part, run.case.output))
         if undone or not met:
             missing.append(part)
     return missing
+
+
+_ASKS_WHEN = re.compile(r"\b(?:when|what time|hours|opening|how long|deadline|what date|"
+                        r"which day|due)\b", re.IGNORECASE)
+_ASKS_AMOUNT = re.compile(r"\b(?:how much|price|cost|fee|charge|rate|balance|total|pay)\b",
+                          re.IGNORECASE)
+_DURATION_UNITS = frozenset({"h", "min", "s", "day", "week", "month", "year"})
+_MONEY_UNITS = frozenset({"$", "€", "£", "¥", "₹", "chf", "%"})
+
+
+def _kind_met(part: str, answer: str) -> bool:
+    """A question for a time or an amount is met by an answer that states one (hours by
+    "10:00-18:00", a fee by "€12"), whatever words it uses."""
+    if _ASKS_WHEN.search(part) and (
+        clock_times(answer) or dates(answer)
+        or any(q.unit in _DURATION_UNITS for q in quantities(answer))
+    ):
+        return True
+    return bool(_ASKS_AMOUNT.search(part)) and any(
+        q.unit in _MONEY_UNITS for q in quantities(answer)
+    )
 
 
 def _asks_for_given(case: RunCase) -> bool:
