@@ -42,10 +42,9 @@ def case(inp: str, out: str, *, context: tuple[str, ...] = (), tools: tuple[Tool
                    steps=steps)
 
 
-LIBRARY = (
-    "Library card rules: members may borrow up to 8 items for 21 days. Late fee: "
-    "€0.25 per item per day. Reference books may not leave the building.",
-)
+_RULES = ("Library card rules: members may borrow up to 8 items for 21 days. Late fee: "
+          "€0.25 per item per day. Reference books may not leave the building.")
+LIBRARY = (_RULES,)
 # (evaluator, case, fires): written for these tests, in domains the calibration sets use
 # little (libraries, gardening, gyms, utilities, museums, pets).
 PROBES: list[tuple[str, RunCase, bool]] = [
