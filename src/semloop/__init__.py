@@ -18,10 +18,10 @@ from ._exceptions import (
     StoreError,
     TraceFormatError,
 )
+from .evaluate import SemanticLoopDetection
 from .judge import Answer, Backend, JevBackend, JudgeResponse, LLMJudgeBackend, MockBackend
 from .lexical import LexicalLoopDetection, LoopResult, lexical_loop_score
 from .sdk import Client, Policy, PolicyViolation, RunContext
-from .semantic import SemanticLoopDetection
 from .trace import Span, Trace
 
 __version__ = "0.2.0.dev0"

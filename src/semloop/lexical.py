@@ -3,7 +3,7 @@
 Same arguments, defaults, score, success, reason and ``score_breakdown`` as deepeval for
 every input (see ``docs/lexical.md`` and the spec ``deepeval-agent-loop-detection.md``);
 ``tests/lexical/`` checks that against deepeval itself. The three sub-signals are public
-functions so the judged detector (:mod:`semloop.semantic`) can reuse them.
+functions so the judged detector (:mod:`semloop.evaluate.loop`) can reuse them.
 
 The only thing changed is speed: deepeval spends nearly all its time in
 ``difflib.SequenceMatcher``; :mod:`semloop._lexical_ratio` skips or shortcuts that work
@@ -23,7 +23,7 @@ from ._lexical_ratio import best_adjacent
 from .trace import Trace
 
 if TYPE_CHECKING:
-    from .judge._types import Answer
+    from .judge import Answer
 
 __all__ = [
     "MIN_MEANINGFUL_WORDS",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ._defaults import DEFAULT_HOST, DEFAULT_PORT
 from ._exceptions import ConfigError, MissingExtraError
 
 try:
@@ -33,8 +34,8 @@ class Settings(BaseSettings):
         default_factory=default_database_url,
         description="SQLite file (sqlite:///path) or PostgreSQL (postgresql+psycopg://...) URL.",
     )
-    host: str = Field(default="127.0.0.1", description="Address the server listens on.")
-    port: int = Field(default=8001, ge=0, le=65535, description="Port the server listens on.")
+    host: str = Field(default=DEFAULT_HOST, description="Address the server listens on.")
+    port: int = Field(default=DEFAULT_PORT, ge=0, le=65535, description="Port the server listens on.")
     max_body_bytes: int = Field(
         default=5 * 1024 * 1024,
         gt=0,

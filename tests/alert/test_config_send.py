@@ -14,7 +14,7 @@ from semloop.alert import (
     AlertsConfig,
     HttpResponse,
     RetryPolicy,
-    SignalRecord,
+    UndecidedSignal,
     load_alerts_config,
     retryable,
     send_with_retry,
@@ -84,7 +84,7 @@ def test_429_waits_for_retry_after_but_never_past_the_cap() -> None:
     assert slept == [10.0]
 
 
-RECORD = SignalRecord(5, "org1", "acme", "run <1>", "bot&co", "v2", "TOOL_LOOP", "structural",
+RECORD = UndecidedSignal(5, "org1", "acme", "run <1>", "bot&co", "v2", "TOOL_LOOP", "structural",
                       "HIGH", 0.87654, {"steps": [3, 4], "tool": "search"}, 4, False, 12.5)
 DECISION = AlertDecision(5, "alerted", "ok", "consecutive 2/10",
                          {"policy": "consecutive", "threshold": 2, "window": 10,
@@ -118,7 +118,7 @@ def test_slack_payload_is_blocks_with_escaped_text() -> None:
 
 
 def test_slack_evidence_is_cut_to_fit_a_section() -> None:
-    big = SignalRecord(**{**RECORD.__dict__, "evidence": {"x": "y" * 10_000}})
+    big = UndecidedSignal(**{**RECORD.__dict__, "evidence": {"x": "y" * 10_000}})
     text = slack_payload(big, DECISION, "http://s")["blocks"][2]["text"]["text"]
     assert len(text) < 3000 and "more characters]" in text
 

@@ -10,7 +10,7 @@ from semloop.alert import (
     LastAlert,
     PastSignal,
     RunOutcome,
-    SignalRecord,
+    UndecidedSignal,
     decide,
     policy_holds,
 )
@@ -22,8 +22,8 @@ IMM = AlertPolicy("immediate")
 
 
 def signal(run_id: str = "r0", *, source: str = "structural", confidence: float = 0.8,
-           shadow: bool = False, failure_type: str = "TOOL_LOOP") -> SignalRecord:
-    return SignalRecord(1, "org", "acme", run_id, "bot", "v1", failure_type, source, "HIGH",
+           shadow: bool = False, failure_type: str = "TOOL_LOOP") -> UndecidedSignal:
+    return UndecidedSignal(1, "org", "acme", run_id, "bot", "v1", failure_type, source, "HIGH",
                         confidence, {"steps": [1]}, 1, shadow, 0.0)
 
 

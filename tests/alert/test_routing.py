@@ -14,7 +14,7 @@ from semloop.alert import (
     SEVERITIES,
     AlertsConfig,
     Route,
-    SignalRecord,
+    UndecidedSignal,
     load_alerts_config,
     route_matches,
 )
@@ -28,8 +28,8 @@ MakeReceiver = Callable[..., Receiver]
 
 
 def alert(agent_id: str = "billing-bot", failure_type: str = "TOOL_LOOP",
-          severity: str = "HIGH", source: str = "structural") -> SignalRecord:
-    return SignalRecord(id=1, org_id="o", org_name="acme", run_id="run-1", agent_id=agent_id,
+          severity: str = "HIGH", source: str = "structural") -> UndecidedSignal:
+    return UndecidedSignal(id=1, org_id="o", org_name="acme", run_id="run-1", agent_id=agent_id,
                         agent_version="v1", failure_type=failure_type, source=source,
                         severity=severity, confidence=0.8, evidence={}, step_index=0,
                         shadow=False, detected_at=0.0)
@@ -144,7 +144,7 @@ def test_destinations_for_keeps_the_configured_order_and_unrouted_ones() -> None
         "billing": {"type": "webhook", "url": "http://b", "route": {"agents": ["billing-*"]}},
     }})
 
-    def names(a: SignalRecord) -> list[str]:
+    def names(a: UndecidedSignal) -> list[str]:
         return [d.name for d in config.destinations_for(a)]
 
     assert names(alert()) == ["all", "billing"]

@@ -33,6 +33,16 @@ def _b(**kw: object) -> RunBuilder:
     return RunBuilder(**kw)  # type: ignore[arg-type]
 
 
+def _long_context(prompts: list[int]) -> RunBuilder:
+    """An agent whose every call re-sends its context, with a tool result between calls."""
+    b = _b()
+    for i, prompt in enumerate(prompts):
+        b = b.llm(f"Reading part {i} of the contract.", prompt_tokens=prompt,
+                  completion_tokens=300, finish_reason="tool_calls")
+        b = b.tool("read_section", {"section": i}, f"section {i} text")
+    return b.llm("Here is the summary of the contract.", prompt_tokens=prompts[-1] + 600)
+
+
 def _steps(n: int) -> RunBuilder:
     """n steps of honest, varied work."""
     b = _b()
@@ -204,6 +214,12 @@ def build() -> list[Case]:
              fires={"COST_SPIKE"}),
         Case("48k tokens", healthy().llm("Big.", prompt_tokens=46_000).complete(),
              quiet={"COST_SPIKE"}),
+        Case("long-context agent: 33k context re-sent on ten calls",
+             _long_context(prompts=[33_000 + 600 * i for i in range(10)]).complete(),
+             quiet={"COST_SPIKE"}),
+        Case("context that grows past the static line",
+             _long_context(prompts=[5_000 + 9_000 * i for i in range(10)]).complete(),
+             fires={"COST_SPIKE"}),
         Case("7k tokens against a 1.9k baseline",
              healthy().llm("Big.", prompt_tokens=5_000).complete(),
              fires={"COST_SPIKE"}, baseline=baseline),
@@ -366,6 +382,20 @@ def build() -> list[Case]:
                                 "from": "2026-12-07T09:00:00Z",
                                 "url": "https://meteo.example.com/api/v2/paris"}, "sunny")
              .llm("Sunny.").complete(), quiet={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("options the agent laid out itself, then one of them chosen",
+             _b(input_text="Help me pick a plan for my team.", system_prompt="You sell plans.")
+             .tool("present_options", {"question": "Which plan?", "options": [
+                 {"id": "opt-1", "label": "Starter"}, {"id": "opt-2", "label": "Team"},
+                 {"id": "opt-3", "label": "Enterprise"}]}, "user chose the second")
+             .tool("select_option", {"option_id": "opt-2"}, "selected")
+             .llm("You are on the Team plan.").complete(),
+             quiet={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("a listed batch of real-looking order ids is still checked",
+             _b(input_text="Mark my open orders as shipped.", system_prompt="You run a shop.")
+             .tool("update_orders", {"orders": [{"id": "ORD-99812", "status": "shipped"},
+                                                {"id": "ORD-99813", "status": "shipped"}]},
+                   "updated").llm("Done.").complete(),
+             fires={"TOOL_ARGUMENT_FABRICATION"}),
         Case("invented user id for a delete",
              _b(input_text="Remove the inactive account.")
              .tool("delete_user", {"user_id": "usr_9f8e7d21"}, "deleted").llm("Removed.")
@@ -433,9 +463,14 @@ def build() -> list[Case]:
              .tool("get_weather", {"city": "Paris"}, "18C, cloudy")
              .llm("It is 18C and cloudy in Paris.").complete(),
              quiet={"UNREAD_TOOL_ERROR", "FIRST_STEP_FAILURE", "PREMATURE_TERMINATION"}),
-        Case("a handoff response spends tokens but has no text",
-             healthy().llm("", completion_tokens=30, reasoning_tokens=8).complete(),
+        Case("a response spends tokens on a tool call it did not label",
+             _b().llm("", completion_tokens=30, reasoning_tokens=8)
+             .tool("search", {"q": "refund policy"}, "30 days").llm("Refunds take 30 days.")
+             .complete(),
              quiet={"EMPTY_LLM_RESPONSE"}),
+        Case("a thinking model spends every token out of sight and stops with no text",
+             healthy().llm("", completion_tokens=900, finish_reason="STOP").complete(),
+             fires={"EMPTY_LLM_RESPONSE"}),
         Case("all tokens went to reasoning, no text",
              healthy().llm("", completion_tokens=30, reasoning_tokens=30).complete(),
              fires={"EMPTY_LLM_RESPONSE"}),

@@ -195,10 +195,10 @@ def test_http_emitter_defaults_come_from_the_environment(
     monkeypatch.delenv("SEMLOOP_ENDPOINT")
     monkeypatch.delenv("SEMLOOP_API_KEY")
     bare = HttpEmitter()
-    assert bare.url == "http://127.0.0.1:8000/v1/ingest" and bare.api_key == ""
+    assert bare.url == "http://127.0.0.1:8001/v1/ingest" and bare.api_key == ""
     client = Client()
     assert isinstance(client.emitter, HttpEmitter)
-    assert client.emitter.url == "http://127.0.0.1:8000/v1/ingest"
+    assert client.emitter.url == "http://127.0.0.1:8001/v1/ingest"
     client.shutdown()
 
 

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import func, select, text, update
 from typer.testing import CliRunner
 
-from semloop.alert._types import AlertDecision, Delivery, SignalRecord
+from semloop.alert import AlertDecision, Delivery, UndecidedSignal
 from semloop.api import create_app
 from semloop.api.testing import serve
 from semloop.cli import app
@@ -57,7 +57,7 @@ def _count(store: Store, table: Any, run_id: str | None = None) -> int:
 
 
 def _alert_everything(store: Store) -> None:
-    def decide(record: SignalRecord, *_: object) -> AlertDecision:
+    def decide(record: UndecidedSignal, *_: object) -> AlertDecision:
         return AlertDecision(record.id, "alerted", "test", policy="always",
                              deliveries=[Delivery("hook", {"run": record.run_id}),
                                          Delivery("slack", {"run": record.run_id})])

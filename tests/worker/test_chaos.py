@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import sqlite3
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,11 +21,12 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
+from semloop.api.testing import free_port
 from semloop.events import Event
 from semloop.store import Store
 from semloop.store.testing import postgres_database
 
-from ._procs import Workers
+from ._procs import SEMLOOP, Workers, clean_env
 from ._procs import wait_for as _wait_for
 
 RUNS = 300  # every third one loops
@@ -269,3 +271,47 @@ def test_a_worker_outlives_the_database_going_away(workers: Workers,
         _assert_processed_once_with_right_signals(engine, seeded)
         if not postgres:
             assert "batch failed" not in workers.log(worker)
+
+
+def _assert_stopped_cleanly(proc: subprocess.Popen[bytes], engine: sa.Engine,
+                            log: Callable[[], str]) -> None:
+    """Exit 0 after SIGTERM, with every run it had leased finished, none left hanging."""
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0, log()
+    hanging = _leased(engine) - set(_processed(engine))
+    assert not hanging, f"{len(hanging)} runs left leased by a stopped worker"
+
+
+def test_sigterm_finishes_the_batch_and_exits_0(workers: Workers) -> None:
+    seeded = _seed(workers.url)
+    with _engine(workers.url) as engine:
+        proc = workers.start()
+        _wait_for("the worker mid-batch",
+                  lambda: len(_leased(engine) - set(_processed(engine))) > 0,
+                  timeout=30, alive=lambda: workers.assert_alive(proc))
+        _assert_stopped_cleanly(proc, engine, lambda: workers.log(proc))
+        assert len(_processed(engine)) < len(seeded.all), "it finished first; seed more runs"
+
+
+def test_sigterm_to_up_finishes_its_workers_batches(database: str, tmp_path: Path) -> None:
+    seeded = _seed(database)
+    log = tmp_path / "up.log"
+    with _engine(database) as engine, log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*SEMLOOP, "up", "--workers", WORKER, "--poll-interval", "0.1", "--host",
+             "127.0.0.1", "--port", str(free_port()), "--database-url", database],
+            env=clean_env(), stdout=out, stderr=subprocess.STDOUT)
+        try:
+            _wait_for("up's worker mid-batch",
+                      lambda: len(_leased(engine) - set(_processed(engine))) > 0,
+                      timeout=60, alive=lambda: _alive(proc, log))
+            _assert_stopped_cleanly(proc, engine, lambda: log.read_text(errors="replace"))
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+        assert len(_processed(engine)) <= len(seeded.all)
+
+
+def _alive(proc: subprocess.Popen[bytes], log: Path) -> None:
+    assert proc.poll() is None, f"exited {proc.returncode}:\n{log.read_text(errors='replace')}"

@@ -32,7 +32,8 @@ from ._send import (
     send_with_retry,
     urllib_send,
 )
-from ._types import (
+from .config import DESTINATION_TYPES, AlertsConfig, Destination, load_alerts_config
+from .records import (
     DECISIONS,
     AlertDecision,
     Delivery,
@@ -40,11 +41,10 @@ from ._types import (
     PastSignal,
     PendingDelivery,
     RunOutcome,
-    SignalRecord,
     StoredAlert,
     StoredDelivery,
+    UndecidedSignal,
 )
-from .config import DESTINATION_TYPES, AlertsConfig, Destination, load_alerts_config
 
 __all__ = [
     "DECISIONS",
@@ -71,9 +71,9 @@ __all__ = [
     "RunOutcome",
     "SendFn",
     "SendResult",
-    "SignalRecord",
     "StoredAlert",
     "StoredDelivery",
+    "UndecidedSignal",
     "decide",
     "eligible",
     "load_alerts_config",

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from ._types import AlertDecision, SignalRecord
+from .records import AlertDecision, UndecidedSignal
 
 __all__ = ["run_link", "slack_payload", "webhook_payload"]
 
@@ -25,7 +25,7 @@ def run_link(base_url: str, run_id: str) -> str:
     return f"{base_url.rstrip('/')}/v1/runs/{quote(run_id, safe='')}"
 
 
-def webhook_payload(signal: SignalRecord, decision: AlertDecision, base_url: str) -> dict[str, Any]:
+def webhook_payload(signal: UndecidedSignal, decision: AlertDecision, base_url: str) -> dict[str, Any]:
     """The JSON webhook body: everything a receiver needs to triage without calling back."""
     return {
         "type": "semloop.alert",
@@ -60,7 +60,7 @@ def _evidence_text(evidence: Mapping[str, Any]) -> str:
     return _escape(text.replace("```", "'''"))
 
 
-def slack_payload(signal: SignalRecord, decision: AlertDecision, base_url: str) -> dict[str, Any]:
+def slack_payload(signal: UndecidedSignal, decision: AlertDecision, base_url: str) -> dict[str, Any]:
     """A Slack incoming-webhook message: ``text`` for notifications, ``blocks`` for the body."""
     link = run_link(base_url, signal.run_id)
     title = f"{signal.severity} {signal.failure_type} in {signal.agent_id}"

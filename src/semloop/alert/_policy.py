@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .._exceptions import ConfigError
 from ._route import severity_rank
-from ._types import AlertDecision, LastAlert, PastSignal, RunOutcome, SignalRecord
+from .records import AlertDecision, LastAlert, PastSignal, RunOutcome, UndecidedSignal
 
 __all__ = [
     "DEFAULT_CONFIDENCE_FLOOR",
@@ -81,7 +81,7 @@ DEFAULT_POLICIES: Mapping[str, AlertPolicy] = {
 }
 
 
-def eligible(signal: PastSignal | SignalRecord, floor: float) -> bool:
+def eligible(signal: PastSignal | UndecidedSignal, floor: float) -> bool:
     """Whether a signal may count towards an alert: live, and (if semantic) at its floor."""
     if signal.shadow:
         return False
@@ -112,7 +112,7 @@ def policy_holds(policy: AlertPolicy, flags: Sequence[bool]) -> bool:
 
 
 def decide(
-    signal: SignalRecord,
+    signal: UndecidedSignal,
     policy: AlertPolicy,
     history: Sequence[RunOutcome],
     last_alert: LastAlert | None,

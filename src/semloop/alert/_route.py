@@ -23,7 +23,7 @@ SEVERITIES = Severity.ORDER
 
 
 class Routable(Protocol):
-    """What routing reads of an alert: a :class:`SignalRecord` or a :class:`Signal`."""
+    """What routing reads of an alert: an :class:`UndecidedSignal` or a :class:`Signal`."""
 
     @property
     def agent_id(self) -> str: ...

@@ -1,7 +1,7 @@
 """The ``alerts:`` configuration: destinations, retries, and policy overrides per failure type.
 
     alerts:
-      link_base_url: http://semloop.internal:8000
+      link_base_url: http://semloop.internal:8001
       cooldown_s: 3600
       retry: {max_attempts: 4, base_delay_s: 0.5, factor: 2, max_delay_s: 30}
       destinations:
@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .._config import read_yaml
+from .._defaults import DEFAULT_URL
 from .._exceptions import ConfigError
 from ._policy import (
     DEFAULT_CONFIDENCE_FLOOR,
@@ -70,7 +71,7 @@ class AlertsConfig:
     default_confidence_floor: float = DEFAULT_CONFIDENCE_FLOOR
     cooldown_s: float = DEFAULT_COOLDOWN_S
     retry: RetryPolicy = field(default_factory=RetryPolicy)
-    link_base_url: str = "http://localhost:8000"
+    link_base_url: str = DEFAULT_URL
 
     def policy(self, failure_type: str) -> AlertPolicy:
         """The policy for a failure type: an override, else the reference's, else immediate."""
@@ -146,7 +147,7 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
     cooldown = DEFAULT_COOLDOWN_S
     if "cooldown_s" in top:
         cooldown = float(_number(top["cooldown_s"], "alerts.cooldown_s", source))
-    link = "http://localhost:8000"
+    link = DEFAULT_URL
     if "link_base_url" in top:
         link = _string(top["link_base_url"], "alerts.link_base_url", source)
         if not link.startswith(("http://", "https://")):

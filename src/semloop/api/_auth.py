@@ -9,8 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .._exceptions import StoreError
-from ..store import Store
-from ..store._store import hash_key
+from ..store import Store, hash_key
 
 __all__ = ["KeyCache", "bearer", "org_for_key", "require_org", "store_of", "unauthorized"]
 

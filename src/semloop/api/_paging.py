@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from fastapi import HTTPException
 
-from ..store._records import Position
+from ..store import Position
 
 __all__ = ["bad_parameter", "decode_cursor", "encode_cursor", "parse_time"]
 

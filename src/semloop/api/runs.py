@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
 from ..events import Run, Signal
-from ..store._records import RunSummary
+from ..store import RunSummary
 from ._auth import require_org, store_of
 from ._paging import decode_cursor, encode_cursor, parse_time
 from ._schemas import ErrorBody, RunOut, RunPage

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._exceptions import ConfigError
-from ..judge._types import Answer, JudgeResponse, Question, State
+from ..judge import Answer, JudgeResponse, Question, State
 
 __all__ = ["FAMILY_ORACLE", "OracleBackend"]
 

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..evaluate import SemanticLoopDetection
 from ..lexical import LexicalLoopDetection, LoopResult
-from ..semantic import SemanticLoopDetection
 from .dataset import BenchRow
 from .oracle import OracleBackend
 

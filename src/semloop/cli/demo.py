@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from .._defaults import DEFAULT_URL
 from .._exceptions import SemloopError
 
 __all__ = ["register"]
@@ -87,5 +88,5 @@ def register(app: typer.Typer) -> None:
         url = f" --database-url {report.database_url}" if database_url else ""
         console.print(
             f"[dim]to browse them: semloop keys create --org demo{url}, then semloop up{url} "
-            "and GET /v1/runs with the key (API docs at http://127.0.0.1:8001/docs)[/dim]"
+            f"and GET /v1/runs with the key (API docs at {DEFAULT_URL}/docs)[/dim]"
         )

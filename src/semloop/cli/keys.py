@@ -17,8 +17,7 @@ from ._options import DatabaseUrl
 __all__ = ["create_key", "format_keys", "list_keys", "register", "revoke_key"]
 
 if TYPE_CHECKING:  # the store needs the server extra: imported when a command runs
-    from ..store import Store
-    from ..store._records import KeyInfo
+    from ..store import KeyInfo, Store
 
 
 def _store(database_url: str | None) -> Store:

@@ -20,23 +20,10 @@ def migrate(database_url: str | None = None, *, downgrade_to: str | None = None,
             show: bool = False) -> tuple[str | None, str | None]:
     """Upgrade to head (or downgrade to ``downgrade_to``); returns (before, after) revisions."""
     from ..settings import load_settings
-    from ..store import _migrate
-    from ..store._dialect import create_migration_engine
-    from ..store._store import _errors
+    from ..store import migrate_database
 
     settings = load_settings(**({"database_url": database_url} if database_url else {}))
-    with _errors("migrate the database"):
-        engine = create_migration_engine(settings.database_url)
-        try:
-            before = _migrate.current_revision(engine)
-            if not show:
-                if downgrade_to:
-                    _migrate.downgrade(engine, downgrade_to)
-                else:
-                    _migrate.upgrade(engine)
-            return before, _migrate.current_revision(engine)
-        finally:
-            engine.dispose()
+    return migrate_database(settings.database_url, downgrade_to=downgrade_to, show=show)
 
 
 def register(app: typer.Typer) -> None:
@@ -50,7 +37,7 @@ def register(app: typer.Typer) -> None:
             "--show", help="Print the current and head revisions; change nothing.")] = False,
     ) -> None:
         """Apply the schema migrations (Alembic) to the database."""
-        from ..store._migrate import head_revision
+        from ..store import head_revision
 
         try:
             before, after = migrate(database_url, downgrade_to=downgrade, show=show)

@@ -13,8 +13,8 @@ from .._exceptions import SemloopError, TraceFormatError
 from ..benchmark import judge_options
 from ..benchmark.oracle import OracleBackend
 from ..benchmark.runner import system_label
+from ..evaluate import SemanticLoopDetection
 from ..lexical import LexicalLoopDetection, LoopResult
-from ..semantic import SemanticLoopDetection
 from ..trace import Trace
 from .bench import (
     JUDGES,

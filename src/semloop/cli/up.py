@@ -7,8 +7,10 @@ from typing import Annotated
 
 import typer
 
+from .._defaults import DEFAULT_HOST, DEFAULT_PORT
 from .._exceptions import SemloopError
 from ._options import DatabaseUrl
+from ._signals import stop_on_signals
 
 __all__ = ["register"]
 
@@ -17,9 +19,9 @@ def register(app: typer.Typer) -> None:
     @app.command("up")
     def up_command(
         host: Annotated[str | None, typer.Option(help="Address to listen on.",
-                                                 show_default="127.0.0.1")] = None,
+                                                 show_default=DEFAULT_HOST)] = None,
         port: Annotated[int | None, typer.Option(help="Port to listen on.",
-                                                 show_default="8001")] = None,
+                                                 show_default=str(DEFAULT_PORT))] = None,
         database_url: DatabaseUrl = None,
         workers: Annotated[str, typer.Option(help="Comma-separated workers to run beside "
                                                   "the server.")] = "detector,loop",
@@ -67,8 +69,12 @@ def register(app: typer.Typer) -> None:
         for worker in running:
             worker.start()
         try:
-            uvicorn.run(create_app(store, settings), host=settings.host, port=settings.port,
-                        log_level="info")
+            # uvicorn handles SIGTERM/SIGINT while it serves and raises them again once it
+            # has shut down; caught here, they let the workers finish their batches and
+            # the process exit 0 instead of dying with runs still leased.
+            with stop_on_signals(lambda _: None):
+                uvicorn.run(create_app(store, settings), host=settings.host,
+                            port=settings.port, log_level="info")
         finally:
             for worker in running:
                 worker.stop()

@@ -9,6 +9,7 @@ import typer
 
 from .._exceptions import SemloopError
 from ._options import DatabaseUrl
+from ._signals import stop_on_signals
 
 __all__ = ["register"]
 
@@ -55,10 +56,10 @@ def register(app: typer.Typer) -> None:
                     handled = worker.drain()
                     typer.echo(f"{name}: {handled} runs, {worker.stats.signals} signals")
                     return
-                try:
+                # systemctl/docker stop send SIGTERM: finish the batch, then exit 0.
+                with stop_on_signals(lambda _: worker.request_stop()):
                     worker.run_forever()
-                except KeyboardInterrupt:
-                    typer.echo(f"{name}: stopped", err=True)
+                typer.echo(f"{name}: stopped", err=True)
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -8,7 +8,14 @@ from typing import Any
 from ..events import Run, Severity, Signal
 from ._registry import Detector, Param, ratio_confidence, signal
 from ._view import view_of
-from .baseline import Baseline, context_growth, llm_tool_ratio, prompt_series, total_tokens
+from .baseline import (
+    Baseline,
+    added_tokens,
+    context_growth,
+    llm_tool_ratio,
+    prompt_series,
+    total_tokens,
+)
 
 __all__ = [
     "CONTEXT_BLOAT",
@@ -195,12 +202,15 @@ def _cost_spike(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signa
     threshold, source = threshold_from(
         baseline, baseline.total_tokens if baseline else None, p["inflation"], p["static_tokens"])
     assert threshold is not None
-    if tokens <= threshold:
+    # Against the agent's own P75 like is compared with like; the static line has no such
+    # peer, so it reads only what the run added (re-sent context left out).
+    measured = tokens if source == "baseline" else added_tokens(view)
+    if measured <= threshold:
         return None
     heavy = sorted(view.llms, key=lambda c: -(c.prompt_tokens + c.completion_tokens))[:3]
-    return signal(run, "COST_SPIKE", Severity.MEDIUM, ratio_confidence(tokens, threshold),
-                  [c.step for c in heavy], total_tokens=tokens, threshold=round(threshold, 1),
-                  threshold_source=source)
+    return signal(run, "COST_SPIKE", Severity.MEDIUM, ratio_confidence(measured, threshold),
+                  [c.step for c in heavy], total_tokens=tokens, added_tokens=added_tokens(view),
+                  threshold=round(threshold, 1), threshold_source=source)
 
 
 COST_SPIKE = Detector(
@@ -214,8 +224,12 @@ COST_SPIKE = Detector(
     ),
     severity="MEDIUM",
     rule="prompt + completion + reasoning tokens exceed inflation × the agent's P75 "
-         "(static fallback: 50,000)",
-    guards=("evidence names the three heaviest LLM calls, where the tokens went",),
+         "(static fallback: 50,000 tokens added by the run)",
+    guards=("evidence names the three heaviest LLM calls, where the tokens went",
+            ("before the baseline exists, context re-sent with every call is not counted: "
+             "the static line reads the tokens the run added (each prompt's growth beyond "
+             "the previous prompt and answer, plus what the model wrote), so a long-context "
+             "agent is not a spike")),
     uses_baseline=True,
 )
 

@@ -20,6 +20,7 @@ __all__ = [
     "UNREAD_TOOL_ERROR",
     "is_empty_llm_response",
     "requests_tools",
+    "unseen_tokens",
 ]
 
 _STOP = frozenset({"stop", "end_turn", "stop_sequence", "eos", "complete", "completed", ""})
@@ -34,25 +35,37 @@ def requests_tools(call: Call) -> bool:
     return bool(r.get("tool_calls")) or call.finish_reason.lower() in _TOOL_CALL
 
 
-def is_empty_llm_response(call: Call) -> bool:
+def is_empty_llm_response(view: RunView, call: Call) -> bool:
     """A response that ended normally with no text and no tool call requested.
 
     An unrecorded output (redaction) is not empty: only ``output=""`` or
-    ``output_length=0`` say so. Nor is one that spent completion tokens beyond its
-    reasoning: it produced something other than text (a tool call or handoff the trace
-    did not label).
+    ``output_length=0`` say so. Completion tokens spent beyond the reported reasoning do
+    not make it full: a thinking model that spends its budget on hidden reasoning and
+    stops with no text fails exactly so. They mean an action only when the trace shows
+    one: the next step is a tool call the response did not label.
     """
     r = call.response
     if r is None or call.kind != "llm" or call.failed:
         return False
     if requests_tools(call) or call.finish_reason.lower() not in _STOP:
         return False
-    if call.completion_tokens - call.reasoning_tokens > _SPENT:
+    if unseen_tokens(call) and _acted_next(view, call):
         return False
     length = r.get("output_length")
     if call.output is not None:
         return not call.output.strip() and not length
     return length == 0 and not isinstance(length, bool)
+
+
+def unseen_tokens(call: Call) -> int:
+    """Completion tokens beyond reasoning that no recorded text accounts for."""
+    spent = call.completion_tokens - call.reasoning_tokens
+    return spent if spent > _SPENT else 0
+
+
+def _acted_next(view: RunView, call: Call) -> bool:
+    position = view.position(call) + 1
+    return position < len(view.calls) and view.calls[position].kind != "llm"
 
 
 def _retry_storm(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
@@ -124,7 +137,7 @@ CASCADING_TOOL_FAILURE = Detector(
 def _step_failure(view: RunView, call: Call) -> str | None:
     if call.failed:
         return f"{call.kind} error: {(call.error or 'failed')[:120]}"
-    if is_empty_llm_response(call):
+    if is_empty_llm_response(view, call):
         return "empty LLM response"
     return None
 
@@ -172,11 +185,18 @@ FIRST_STEP_FAILURE = Detector(
 
 def _empty_llm_response(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
-    empty = [c for c in view.llms if is_empty_llm_response(c)]
+    empty = [c for c in view.llms if is_empty_llm_response(view, c)]
     if not empty:
         return None
+    unseen = sum(unseen_tokens(c) for c in empty)
+    extra: dict[str, Any] = {}
+    if unseen:
+        # Tokens were billed and no text came back: the model spent them out of sight
+        # (hidden reasoning, or output the provider withheld).
+        extra = {"unseen_completion_tokens": unseen,
+                 "reason": f"{unseen} completion tokens spent with no text returned"}
     return signal(run, "EMPTY_LLM_RESPONSE", Severity.HIGH, 0.75 if len(empty) == 1 else 0.9,
-                  [c.step for c in empty], count=len(empty))
+                  [c.step for c in empty], count=len(empty), **extra)
 
 
 EMPTY_LLM_RESPONSE = Detector(
@@ -188,8 +208,9 @@ EMPTY_LLM_RESPONSE = Detector(
     guards=(("responses that request tool calls (finish_reason tool_calls, or a tool_calls "
              "field) are not empty"),
             ("a response that spent more than 4 completion tokens beyond its reasoning "
-             "tokens produced something other than text (an unlabelled tool call or "
-             "handoff): not empty"),
+             "tokens and is followed at once by a tool call produced that call unlabelled: "
+             "not empty; with no such step the tokens went unseen (hidden reasoning) and "
+             "the evidence says how many"),
             "a response whose text was not recorded (redacted) is unknown, not empty",
             "confidence 0.75 for one, 0.9 for two or more"),
 )

@@ -202,6 +202,37 @@ def _arg_identifiers(args: Any, small_int_max: int, tool: str = "") -> list[str]
 
 _MAX_FABRICATED = 20
 
+# Keys under which an object in a list names itself, and an ordinal label: a short word
+# and a small number ("opt-1", "step_2", "q3"): how an agent numbers items it lays out.
+_OWN_ID_KEY = re.compile(r"^(?:id|key|value|(?:option|choice|item|step|slot)_?id)$",
+                         re.IGNORECASE)
+_ORDINAL = re.compile(r"^[a-z][a-z_-]{0,11}?[-_]?(\d{1,6})$", re.IGNORECASE)
+
+
+def _minted_labels(args: Any, small_int_max: int) -> set[str]:
+    """Ordinal labels the call gives to objects it lists (options, steps, choices).
+
+    An agent that offers ``[{"id": "opt-1", ...}, {"id": "opt-2", ...}]`` chose those
+    names; when it later passes ``"opt-1"`` it refers to its own list, not to an id it
+    invented. Real-world ids (ORD-99812, UUIDs) carry large numbers and stay checked.
+    """
+    minted: set[str] = set()
+    stack = [args]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, dict):
+                    for k, v in item.items():
+                        if (isinstance(v, str) and _OWN_ID_KEY.match(str(k))
+                                and (m := _ORDINAL.match(v.strip()))
+                                and int(m.group(1)) <= small_int_max):
+                            minted.add(v.strip().lower())
+                stack.append(item)
+    return minted
+
 
 def _grounded(ident: str, corpus: str) -> bool:
     low = ident.lower()
@@ -229,6 +260,7 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
     # grow it in place: appending stays linear on long runs.
     corpus = view.input_text.lower() + "\n" + view.system_prompt.lower()
     fabricated: list[tuple[Call, list[str]]] = []
+    own: set[str] = set()  # labels the agent gave to items it listed itself
     count = 0
     for call in view.calls:
         if call.kind == "llm":
@@ -237,8 +269,9 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
                 corpus += "\n" + str(prompt).lower()
             continue
         if call.kind == "tool":
+            own |= _minted_labels(call.parsed_args, p["small_int_max"])
             idents = _arg_identifiers(call.parsed_args, p["small_int_max"], call.name)
-            missing = [i for i in idents if not _grounded(i, corpus)]
+            missing = [i for i in idents if i.lower() not in own and not _grounded(i, corpus)]
             if missing:
                 fabricated.append((call, missing))
                 count += len(missing)
@@ -289,5 +322,8 @@ TOOL_ARGUMENT_FABRICATION = Detector(
              "recorded: the model may have been shown the id"),
             "each argument is scanned in its first 8 KiB, which bounds the cost of huge ones",
             ("the model's own earlier outputs do not ground an id: that is where invented ids "
-            "come from")),
+            "come from"),
+            ("ordinal labels (a short word and a number up to small_int_max: opt-1, step_2) "
+             "that a call gives to objects it lists (under id, key, value, option_id…) are "
+             "names the agent chose; passing one later refers to its own list")),
 )

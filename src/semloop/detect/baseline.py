@@ -45,6 +45,21 @@ def total_tokens(view: RunView) -> int:
     return sum(c.prompt_tokens + c.completion_tokens + c.reasoning_tokens for c in view.llms)
 
 
+def added_tokens(view: RunView) -> int:
+    """Tokens the run added, not counting context re-sent with every call.
+
+    Each call's prompt normally repeats the previous prompt and answer; only its growth
+    beyond them is new (tool results, a user turn). The sum telescopes to about the final
+    context plus what the model wrote, so a long-context agent is not read as a spike.
+    """
+    added = 0
+    sent = 0  # what the previous call's prompt and answer already put in the context
+    for c in view.llms:
+        added += max(0, c.prompt_tokens - sent) + c.completion_tokens + c.reasoning_tokens
+        sent = c.prompt_tokens + c.completion_tokens
+    return added
+
+
 def prompt_series(view: RunView) -> list[tuple[int, int]]:
     """(step, prompt tokens) of each LLM call that reported them."""
     return [(c.step, n) for c in view.llms if (n := c.prompt_tokens) > 0]

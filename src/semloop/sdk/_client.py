@@ -47,7 +47,7 @@ class Client:
     """Records agent runs as events and ships them in the background.
 
     ``emitter`` defaults to an :class:`HttpEmitter` for ``endpoint`` (else
-    ``$SEMLOOP_ENDPOINT``, else ``http://127.0.0.1:8000``) and ``api_key`` (else
+    ``$SEMLOOP_ENDPOINT``, else ``http://127.0.0.1:8001``) and ``api_key`` (else
     ``$SEMLOOP_API_KEY``). At most ``buffer_size`` events wait; when full, the oldest is
     dropped and counted. The sender thread sends batches of up to ``batch_size`` every
     ``flush_interval`` seconds, retrying a failed batch up to ``max_retries`` times with

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
+from .._defaults import DEFAULT_URL
 from .._exceptions import InputError
 from ..events import Event
 
@@ -29,7 +30,7 @@ __all__ = [
     "StoreEmitter",
 ]
 
-DEFAULT_ENDPOINT = "http://127.0.0.1:8000"
+DEFAULT_ENDPOINT = DEFAULT_URL
 
 
 @runtime_checkable
@@ -79,7 +80,8 @@ class HttpEmitter:
     """POSTs each batch to ``{endpoint}/v1/ingest`` as ``{"api_key", "events"}`` JSON.
 
     Wire-compatible with the ingest API and with the envelope the Dunetrace SDK sends.
-    ``endpoint`` defaults to ``$SEMLOOP_ENDPOINT`` or ``http://127.0.0.1:8000``,
+    ``endpoint`` defaults to ``$SEMLOOP_ENDPOINT`` or :data:`DEFAULT_ENDPOINT`
+    (``http://127.0.0.1:8001``, where ``semloop up`` serves),
     ``api_key`` to ``$SEMLOOP_API_KEY``.
     """
 

@@ -13,7 +13,11 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
+from ._events import LIMITS, check_event
+from ._migrate import head_revision, migrate_database
+from ._orgs import hash_key
 from ._records import (
+    KEY_PREFIX,
     AgentSummary,
     KeyInfo,
     Page,
@@ -22,7 +26,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._store import KEY_PREFIX, LIMITS, Store, check_event
+from ._store import Store
 
 __all__ = [
     "KEY_PREFIX",
@@ -36,4 +40,7 @@ __all__ = [
     "Store",
     "StoredSignal",
     "check_event",
+    "hash_key",
+    "head_revision",
+    "migrate_database",
 ]

@@ -11,9 +11,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
 from . import queries
-from ._dialect import Dialect, dialect_of
+from ._dialect import Dialect, create_migration_engine, dialect_of
+from ._errors import translate_errors
 
-__all__ = ["current_revision", "downgrade", "head_revision", "upgrade"]
+__all__ = ["current_revision", "downgrade", "head_revision", "migrate_database", "upgrade"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -66,3 +67,21 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 def downgrade(engine: Engine, revision: str) -> None:
     """Undo migrations down to ``revision`` (``base`` drops every table)."""
     _run(engine, "downgrade", revision)
+
+
+def migrate_database(url: str, *, downgrade_to: str | None = None,
+                     show: bool = False) -> tuple[str | None, str | None]:
+    """Upgrade the database at ``url`` to head (or down to ``downgrade_to``; with ``show``,
+    neither); returns its (before, after) revisions. Errors are :class:`StoreError`."""
+    with translate_errors("migrate the database"):
+        engine = create_migration_engine(url)
+        try:
+            before = current_revision(engine)
+            if not show:
+                if downgrade_to:
+                    downgrade(engine, downgrade_to)
+                else:
+                    upgrade(engine)
+            return before, current_revision(engine)
+        finally:
+            engine.dispose()

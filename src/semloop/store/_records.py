@@ -9,10 +9,13 @@ from typing import Any, Generic, TypeVar
 
 from ..events import Signal
 
-__all__ = ["AgentSummary", "KeyInfo", "Page", "Position", "PruneResult", "RunSummary",
-           "StoredSignal"]
+__all__ = ["KEY_PREFIX", "AgentSummary", "KeyInfo", "Page", "Position", "PruneResult",
+           "RunSummary", "StoredSignal"]
 
 T = TypeVar("T")
+
+#: Every key starts with this, then a public key id, then the secret: ``sl_<id>_<secret>``.
+KEY_PREFIX = "sl_"
 
 
 @dataclass(frozen=True, order=True)
@@ -81,8 +84,6 @@ class KeyInfo:
     @property
     def prefix(self) -> str:
         """The start of the key as it was printed: enough to recognise it, not to use it."""
-        from ._store import KEY_PREFIX
-
         return f"{KEY_PREFIX}{self.key_id}_"
 
     def to_dict(self) -> dict[str, Any]:

@@ -109,6 +109,10 @@ class PollingWorker(ABC):
             if self.run_once() == 0:
                 self._stop.wait(self.poll_interval)
 
+    def request_stop(self) -> None:
+        """Stop after the batch in progress (safe to call from a signal handler)."""
+        self._stop.set()
+
     def start(self) -> None:
         if self._thread is not None:
             return
@@ -117,10 +121,15 @@ class PollingWorker(ABC):
                                         daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float = 60.0) -> None:
+        """Stop polling and wait up to ``timeout`` seconds for the batch in progress, so
+        its runs are finished rather than left leased until the lease runs out."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.warning("%s: batch still running after %g s; its leases will lapse",
+                            self.name, timeout)
             self._thread = None
 
     def __enter__(self) -> PollingWorker:

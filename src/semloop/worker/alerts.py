@@ -28,7 +28,7 @@ from ..alert import (
     RunOutcome,
     SendFn,
     SendResult,
-    SignalRecord,
+    UndecidedSignal,
     decide,
     send_with_retry,
     slack_payload,
@@ -74,7 +74,7 @@ class AlertsWorker(PollingWorker):
 
     # -- decide -----------------------------------------------------------------------
 
-    def _decide(self, signal: SignalRecord, history: list[RunOutcome], complete: bool,
+    def _decide(self, signal: UndecidedSignal, history: list[RunOutcome], complete: bool,
                 last_alert: LastAlert | None) -> AlertDecision:
         decision = decide(signal, self.config.policy(signal.failure_type), history, last_alert,
                           now=self._clock(), cooldown_s=self.config.cooldown_s,

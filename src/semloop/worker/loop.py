@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 
 from .._exceptions import InputError, JudgeError
+from ..evaluate import SemanticLoopDetection
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
-from ..semantic import SemanticLoopDetection
 from ..store import Store
 from ._loop import PollingWorker
 

@@ -26,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
-from .judge._types import Answer, Backend, JudgeResponse
-from .lexical import (
+from .._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
+from ..judge import Answer, Backend, JudgeResponse
+from ..lexical import (
     WEIGHTS,
     LoopResult,
     combine_scores,
@@ -36,11 +36,12 @@ from .lexical import (
     score_reasoning_stagnation,
     score_tool_repetition,
 )
-from .trace import Span, Trace
+from ..trace import Span, Trace
 
 __all__ = [
     "PairFinding",
     "SemanticLoopDetection",
+    "SemanticLoopResult",
     "ToolFinding",
     "build_questions",
     "build_state",
@@ -272,6 +273,16 @@ class ToolFinding:
     count: int
 
 
+@dataclass
+class SemanticLoopResult(LoopResult):
+    """A :class:`~semloop.lexical.LoopResult` with what the judge found: the answered
+    step pairs, the tools it called repeated, and the model that answered."""
+
+    findings: tuple[PairFinding, ...] = ()
+    tool_findings: tuple[ToolFinding, ...] = ()
+    model: str = ""
+
+
 def _noul_value(answer: Any) -> float | None:
     """P(yes) of a usable noul answer, else None (the answer is ignored, never guessed)."""
     if not isinstance(answer, Answer) or answer.type != "noul":
@@ -304,7 +315,10 @@ class SemanticLoopDetection:
     """deepeval's loop metric with judged stagnation and judged tool repetition.
 
     ``measure`` makes exactly one ``backend.ask`` per trace (none when there is nothing to
-    ask) and raises :class:`~semloop.JudgeError` when the backend fails.
+    ask) and raises :class:`~semloop.JudgeError` when the backend fails. It returns its
+    verdict and writes nothing onto the detector, so one detector can serve many threads
+    (the loop worker shares one); deepeval's per-call attributes (``score``, ``reason``,
+    ``success``) are therefore not kept here: see docs/semantic.md, "Result".
     """
 
     def __init__(
@@ -367,14 +381,6 @@ class SemanticLoopDetection:
         self.mild_stagnation = mild_stagnation
         self.uncertain_band = (float(low), float(high))
         self.weights = merged
-        # deepeval-style attributes, refreshed by every measure().
-        self.score = 1.0
-        self.reason = ""
-        self.success: bool | None = None
-        self.score_breakdown: dict[str, float] | None = None
-        self.findings: list[PairFinding] = []
-        self.tool_findings: list[ToolFinding] = []
-        self.last_response: JudgeResponse | None = None
 
     @property
     def __name__(self) -> str:  # deepeval metrics expose a display name this way
@@ -411,7 +417,7 @@ class SemanticLoopDetection:
         )
         return state, questions, counts
 
-    def measure(self, trace: Trace | Mapping[str, Any]) -> LoopResult:
+    def measure(self, trace: Trace | Mapping[str, Any]) -> SemanticLoopResult:
         """Score one trace; see the module docstring for how."""
         trace = _as_trace(trace)
         enabled = self.enabled
@@ -434,14 +440,15 @@ class SemanticLoopDetection:
 
         pair_ids = [q for q in questions if q.startswith(("progress_", "revisit_"))]
         undecided = False
-        self.findings = []
+        findings: list[PairFinding] = []
         if not self.check_reasoning_stagnation:
             stag, reasons["reasoning_stagnation"] = 1.0, "Reasoning stagnation check skipped."
         elif not pair_ids:
             stag = 1.0
             reasons["reasoning_stagnation"] = "Not enough reasoning steps to check for stagnation."
         else:
-            stag, stag_reason, undecided = self._score_stagnation(pair_ids, answers)
+            findings = self._pair_findings(pair_ids, answers)
+            stag, stag_reason, undecided = self._score_stagnation(findings)
             if undecided and self.fallback_to_lexical_when_uncertain:
                 llm_spans = [_shallow(s) for s in trace.llm_spans]
                 lex, lex_reason = score_reasoning_stagnation(llm_spans, FALLBACK_SIMILARITY)
@@ -453,10 +460,11 @@ class SemanticLoopDetection:
 
         tool_ids = [q for q in questions if q.startswith(TOOL_PREFIX)]
         judged: tuple[float, str] | None = None
-        self.tool_findings = []
+        tool_findings: list[ToolFinding] = []
         if self.check_semantic_tool_repetition:
             if tool_ids:
-                judged = self._score_tool_answers(tool_ids, answers, counts)
+                tool_findings = self._tool_findings(tool_ids, answers, counts)
+                judged = self._score_tools(tool_findings)
             else:
                 judged = (1.0, "No tool was called often enough to ask about repetition.")
         if exact is None and judged is None:
@@ -480,14 +488,9 @@ class SemanticLoopDetection:
             if enabled[key] and breakdown[key] < 1.0 and reasons[key]
         ) or NO_LOOP_REASON
 
-        self.score = score
-        self.reason = reason
-        self.success = score >= self.threshold
-        self.score_breakdown = dict(breakdown)
-        self.last_response = response
-        return LoopResult(
+        return SemanticLoopResult(
             score=score,
-            success=self.success,
+            success=score >= self.threshold,
             reason=reason,
             score_breakdown=dict(breakdown),
             sub_reasons=reasons,
@@ -497,6 +500,9 @@ class SemanticLoopDetection:
             input_tokens=response.input_tokens if response is not None else 0,
             output_tokens=response.output_tokens if response is not None else 0,
             answers=dict(answers),
+            findings=tuple(findings),
+            tool_findings=tuple(tool_findings),
+            model=response.model if response is not None else "",
         )
 
     def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:
@@ -517,10 +523,10 @@ class SemanticLoopDetection:
             )
         return response
 
-    def _score_stagnation(
+    def _pair_findings(
         self, pair_ids: Sequence[str], answers: Mapping[str, Answer]
-    ) -> tuple[float, str, bool]:
-        """(score, reason, undecided) from the progress/revisit answers."""
+    ) -> list[PairFinding]:
+        """The usable progress/revisit answers as stagnations."""
         low, high = self.uncertain_band
         findings: list[PairFinding] = []
         for qid in pair_ids:
@@ -532,7 +538,10 @@ class SemanticLoopDetection:
             findings.append(
                 PairFinding(kind, int(i), int(j), p, stagnation, low <= stagnation <= high)
             )
-        self.findings = findings
+        return findings
+
+    def _score_stagnation(self, findings: Sequence[PairFinding]) -> tuple[float, str, bool]:
+        """(score, reason, undecided) from the pair findings."""
         if not findings:
             # Nothing usable came back: undecided, so the lexical fallback can step in.
             return 1.0, "Judge returned no usable pair answers.", True
@@ -556,16 +565,20 @@ class SemanticLoopDetection:
         text = "; ".join(f.describe() for f in flagged)
         return score, f"Reasoning stagnation — {text}.", undecided
 
-    def _score_tool_answers(
-        self, tool_ids: Sequence[str], answers: Mapping[str, Answer], counts: Mapping[str, int]
-    ) -> tuple[float, str]:
+    @staticmethod
+    def _tool_findings(
+        tool_ids: Sequence[str], answers: Mapping[str, Answer], counts: Mapping[str, int]
+    ) -> list[ToolFinding]:
+        """The tools the judge says were called as one action (p >= 0.5)."""
         findings: list[ToolFinding] = []
         for qid in tool_ids:
             p = _noul_value(answers.get(qid))
             name = qid[len(TOOL_PREFIX):]
             if p is not None and p >= 0.5:
                 findings.append(ToolFinding(name, p, counts.get(name, 0)))
-        self.tool_findings = findings
+        return findings
+
+    def _score_tools(self, findings: Sequence[ToolFinding]) -> tuple[float, str]:
         if not findings:
             return 1.0, "Judge found no tool repeated as the same action."
         top = max(findings, key=lambda f: f.p_same)

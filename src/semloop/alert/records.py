@@ -1,7 +1,8 @@
 """The records the alert decision reads and writes. Plain data, standard library only.
 
 The store builds the inputs (one signal, the agent's recent runs, its last alert) and
-stores the output; everything between is a pure function in ``_policy``.
+stores the output; everything between is a pure function in ``_policy``. Public, because
+they are the contract between the store and the alerts worker.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ __all__ = [
     "PastSignal",
     "PendingDelivery",
     "RunOutcome",
-    "SignalRecord",
     "StoredAlert",
     "StoredDelivery",
+    "UndecidedSignal",
 ]
 
 #: What happened to a signal the alerts worker considered (``failure_signals.alert_decision``).
@@ -31,8 +32,11 @@ DECISIONS = ("alerted", "deduplicated", "below_policy", "below_floor", "shadow",
 
 
 @dataclass(frozen=True)
-class SignalRecord:
-    """A stored signal as the alerts worker sees it: the row id, the org, and the signal."""
+class UndecidedSignal:
+    """A stored signal awaiting its alert verdict: the row id, the org, and the signal.
+
+    Flat, unlike :class:`semloop.store.StoredSignal`, because routing and the payloads
+    read it as a :class:`~semloop.alert.Routable`; it carries the org's name for them."""
 
     id: int
     org_id: str
