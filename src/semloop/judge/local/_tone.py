@@ -201,7 +201,39 @@ def _shouted(text: str, known_caps: frozenset[str]) -> int:
 
 # Short words users shout that are not in the valence lexicon (NOT, STILL, ...).
 _SHOUTABLE = frozenset(
-    ("NOT", "NO", "NEVER", "STILL", "AGAIN", "NOW", "WHY", "WHAT", "HOW", "DOES", "DID", "DOESN"T", "WORK", "WORKS", "STOP", "HELP", "ANY", "NOTHING", "ALREADY", "TOLD", "SAID", "EVERY", "SAME", "THREE", "TWICE", "ONCE", "MY", "THE", "IS", "IT", "YOU")
+    (
+        "NOT",
+        "NO",
+        "NEVER",
+        "STILL",
+        "AGAIN",
+        "NOW",
+        "WHY",
+        "WHAT",
+        "HOW",
+        "DOES",
+        "DID",
+        "DOESN'T",
+        "WORK",
+        "WORKS",
+        "STOP",
+        "HELP",
+        "ANY",
+        "NOTHING",
+        "ALREADY",
+        "TOLD",
+        "SAID",
+        "EVERY",
+        "SAME",
+        "THREE",
+        "TWICE",
+        "ONCE",
+        "MY",
+        "THE",
+        "IS",
+        "IT",
+        "YOU",
+    )
 )
 
 
