@@ -127,42 +127,6 @@ _FRAME = frozenset(
     mean meant understand get got make like really sure yes yeah right again still exactly
     simply simple just help anyone possible actually answer answered said say explain""".split()  # noqa: SIM905
 )
-_REASK = any_of(
-    r"\b(?:that'?s|that is|this is|it'?s|you'?re) not (?:what|the thing) i\b",
-    r"\bnot (?:what|the thing) i (?:asked|meant|wanted|need)",
-    r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
-    r"(?:answer|address|respond|get|understand)",
-    r"\bmy (?:question|point) (?:is|was)\b|\bi(?:'m| am) asking\b|\bi asked\b",
-    r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me)\b",
-    r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b",
-    r"\b(?:in other words|to be clear|to clarify|once again|one more time|again:)",
-    r"\b(?:simple|direct|specific|actual) (?:question|answer)\b",
-    r"\b(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood)\b[,.!]* "
-    r"(?:but|however)\b",
-    r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b",
-)
-_MOVE_ON = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|great|thanks|thank you|cool|perfect|got it|nice|good|"
-    r"that works|awesome|interesting|done)\b\W*)+|"
-    r"^\W*(?:and|also|now|next|then|what about|how about)\b",
-    re.IGNORECASE,
-)
-_THANKED = re.compile(
-    r"\b(?:thanks|thank you|that (?:works|worked|helped|did it|fixed it|makes sense)|"
-    r"got it|makes sense|perfect|solved|sorted)\b",
-    re.IGNORECASE,
-)
-# Pair log-odds: paraphrases of one question measure cosine 0.6-0.9 on MiniLM, different
-# questions on one subject 0.4-0.7; shared key terms and explicit re-ask wording decide
-# the overlap, terms taken from the answer (narrowing) or new terms (a new question) and
-# moving on ("thanks. and ...") count against.
-_C_CENTRE, _C_SLOPE = 0.55, 7.0
-_C_OVERLAP_CENTRE, _C_OVERLAP = 0.4, 2.0
-_C_REASK = 2.0
-_C_BUILT, _C_NEW, _C_MOVED = 0.8, 0.4, 2.0
-_C_FURTHER = 0.75  # every further re-ask adds to the best one
-_C_BIAS = -0.5
-_C_RESOLVED = -1.5  # the last user turn thanks: the loop, if any, was broken
 
 
 def _stem(tok: str) -> str:
@@ -173,6 +137,49 @@ def _key_terms(text: str) -> set[str]:
     return {_stem(t) for t in content_tokens(tokens(text)) if t not in _FRAME and len(t) > 2}
 
 
+_REASK = any_of(
+    r"\b(?:that'?s|that is|this is|it'?s|you'?re) not (?:what|the thing) i\b",
+    r"\bnot (?:what|the thing) i (?:asked|meant|wanted|need)",
+    r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
+    r"(?:answer|address|respond|get|understand|say)",
+    r"\bmy (?:question|point) (?:is|was)\b|\bi(?:'m| am) (?:only |just )?asking\b|\bi asked\b",
+    r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
+    r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b|\bkeep asking\b",
+    r"\b(?:in other words|to be clear|to clarify|once again|one more time|again:|going back to)",
+    r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
+    r"\b(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b[^.?!]{0,40}[,.!]* "
+    r"(?:but|however)\b",
+    r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
+    r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b|\bi meant\b",
+    r"\bi (?:don't|do not) want (?:a|an|the|to)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
+)
+# A turn that asks: a question mark, or asking in so many words.
+_ASKS = any_of(
+    r"\?",
+    r"(?:^|[.!,;:]\s*)(?:so |and |but |ok |okay )?(?:how|what|where|when|why|which|who|is|are|"
+    r"can|could|do|does|did|will|would|should|if)\b",
+    r"\bor not\b|\bor no\b",
+    r"\b(?:i|we) (?:really |just |still )?(?:need|want|would like|'d like) to (?:know|find out|understand)\b",
+    r"\b(?:tell|show) me\b|\bplease (?:confirm|explain|clarify)\b",
+)
+# Per later user turn: paraphrases of one question embed at cosine 0.4-0.9 on MiniLM,
+# different questions on one subject mostly 0.0-0.45; explicit re-ask wording ("I know,
+# but", "that's not what I asked") adds, a turn that does not ask (an answer to the
+# assistant's question, an acknowledgement) subtracts.
+_C_CENTRE, _C_SLOPE = 0.45, 7.0
+_C_REASK = 1.5
+_C_ASKS, _C_STATES = 0.5, -1.0
+# Building on the answer (its terms, new specifics, "and what about ...") is a follow-up,
+# unless the turn says it is re-asking.
+_C_BUILT, _C_NEW, _C_CONTINUES = 1.2, 0.3, 0.5
+_CONTINUES = any_of(r"^\W*(?:\w+[.!,]\s*)?(?:and|also|now|next|then|what about|how about)\b")
+_C_FURTHER = 0.75  # every further re-ask adds to the best one
+_C_BIAS = -1.0
+# The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
+# one, ended resolved.
+_C_RESOLVED = -3.0
+
+
 def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     """P(the user re-asks the same underlying question because answers do not resolve it)."""
     users = case.user_turns()
@@ -180,54 +187,49 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
         return _too_little("fewer than two user turns cannot show a question asked again")
     vectors = embed([_head(t.content) for _, t in users])
     terms = [_key_terms(t.content) for _, t in users]
-    best: list[tuple[float, int, int]] = []  # (logit, earlier user k, later user j)
+    scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
     for j in range(1, len(users)):
-        jdx, uj = users[j]
-        reask = bool(_REASK.search(uj.content))
-        moved = bool(_MOVE_ON.search(uj.content)) and not reask
-        top: tuple[float, int, int] | None = None
-        for k in range(j):
-            kdx = users[k][0]
+        jdx, text = users[j][0], users[j][1].content
+        cos, k = max((float(vectors[k] @ vectors[j]), k) for k in range(j))
+        reask = bool(_REASK.search(text))
+        logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
+        logit += _C_ASKS if _ASKS.search(text) else _C_STATES
+        if not reask:
+            asked = set().union(*terms[:j])
             answered = {
                 w
-                for t in case.turns[kdx + 1 : jdx]
+                for t in case.turns[users[k][0] + 1 : jdx]
                 if t.role == "assistant"
                 for w in _key_terms(t.content)
             }
-            cos = float(vectors[k] @ vectors[j])
-            shared = terms[k] & terms[j]
-            overlap = len(shared) / max(1, min(len(terms[k]), len(terms[j])))
-            built = len((terms[j] & answered) - terms[k])
-            new = len(terms[j] - terms[k] - answered)
-            logit = _C_SLOPE * (cos - _C_CENTRE) + _C_OVERLAP * (overlap - _C_OVERLAP_CENTRE)
-            logit += _C_REASK * reask - _C_MOVED * moved
-            logit -= _C_BUILT * min(3, built) + _C_NEW * min(3, new)
-            logit = max(-4.0, min(4.0, logit))
-            if top is None or logit > top[0]:
-                top = (logit, k, j)
-        if top is not None:
-            best.append(top)
-    best.sort(reverse=True)
-    reasks = [b for b in best if b[0] > 0.0]
-    logit = _C_BIAS + best[0][0] + _C_FURTHER * max(0, len(reasks) - 1)
-    resolved = bool(_THANKED.search(users[-1][1].content)) and not _REASK.search(
-        users[-1][1].content
-    )
+            built = len((terms[j] & answered) - asked)
+            new = len(terms[j] - answered - asked)
+            logit -= _C_BUILT * min(2, built) + _C_NEW * min(3, new)
+            logit -= _C_CONTINUES * bool(_CONTINUES.search(text))
+        scored.append((max(-4.0, min(4.0, logit)), k, j))
+    reasks = sorted((s for s in scored if s[0] > 0.0), reverse=True)
+    best = max(scored)
+    logit = _C_BIAS + best[0] + _C_FURTHER * max(0, len(reasks) - 1)
+    last = users[-1][1].content
+    resolved = scored[-1][0] <= 0.0 and not _ASKS.search(last) and not _REASK.search(last)
     if resolved:
         logit += _C_RESOLVED
     p = _prob(max(-4.0, min(4.0, logit)))
     if reasks:
-        origin = users[reasks[0][1]]
+        origin = users[min(k for _, k, _ in reasks)]
         later = sorted(users[j][0] + 1 for _, _, j in reasks)
-        why = f"user {_turns_phrase(later)} re-ask{'s' if len(later) == 1 else ''} turn {origin[0] + 1} ({_quote(origin[1].content)})"
+        verb = "re-asks" if len(later) == 1 else "re-ask"
+        why = (
+            f"user {_turns_phrase(later)} {verb} turn {origin[0] + 1} ({_quote(origin[1].content)})"
+        )
     else:
-        _, k, j = best[0]
+        _, k, j = best
         why = (
             f"no user turn repeats an earlier question (closest: turn {users[j][0] + 1} to turn "
             f"{users[k][0] + 1})"
         )
     if resolved:
-        why += f"; turn {users[-1][0] + 1} says it was resolved"
+        why += f"; the last user turn ({_quote(last)}) asks nothing more"
     return _answer(p, why)
 
 
