@@ -20,7 +20,7 @@ from importlib import resources
 from ..._exceptions import MissingExtraError
 from ._features import tokens
 
-__all__ = ["Tone", "any_of", "lexicon", "turn_tone"]
+__all__ = ["QUOTED", "Tone", "any_of", "lexicon", "turn_tone"]
 
 
 @lru_cache(maxsize=1)
@@ -257,7 +257,7 @@ def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
 
 # Quoted spans: someone else's words (a customer's review, an error message), or the
 # assistant's own words thrown back at it, which is mockery.
-_QUOTE = re.compile(r"(?<!\w)['\"‘“]([^'\"‘’“”\n]{2,120})['\"’”](?!\w)")
+QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"‘’“”\n]{2,120})['\"’”](?!\w)")
 
 
 _FAMILIES = frozenset(
@@ -283,9 +283,9 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     cues: list[str] = []
     heat = 0.0
     mocked = False
-    for m in _QUOTE.finditer(text):
+    for m in QUOTED.finditer(text):
         mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in said.lower()
-    own = _QUOTE.sub(" ", text)  # quoted words are not the user's own tone
+    own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
     for name, rx, weight in (
         ("repeating", _REPEAT, _W_REPEAT),
         ("blame", _BLAME, _W_BLAME),
