@@ -136,8 +136,8 @@ _THANKS = any_of(
 # "this is such crap", "you're hopeless": a judgement of the help or the service, with the
 # lexicon saying whether the word judges badly.
 _JUDGED = re.compile(
-    r"\b(?:this|that|it|you|which|what a|such a)(?:'s|'re| is| are| was| were)? "
-    r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an |)+([a-z]+)\b",
+    r"\b(?:(?:this|that|it|you|which)(?:'s|'re| is| are| was| were)|what a|such a) "
+    r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an )*([a-z]+)\b",
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
@@ -302,7 +302,8 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
             cues.append(name)
     lex = lexicon()
     if "blame" not in cues and any(
-        lex.get(m.group(1).lower(), 0.0) <= _JUDGED_VALENCE for m in _JUDGED.finditer(own)
+        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known
+        for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
     ):
         heat += _W_BLAME
         cues.append("blame")
