@@ -26,7 +26,7 @@ from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
 from ._features import content_tokens, entities, numbers, tokens
-from ._tone import QUOTED, Tone, any_of, turn_tone
+from ._tone import QUOTED, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -190,7 +190,7 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     terms = [_key_terms(t.content) for _, t in users]
     scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
     for j in range(1, len(users)):
-        jdx, text = users[j][0], users[j][1].content
+        jdx, text = users[j][0], plain(users[j][1].content)
         cos, k = max((float(vectors[k] @ vectors[j]), k) for k in range(j))
         reask = bool(_REASK.search(text))
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
@@ -211,7 +211,7 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     reasks = sorted((s for s in scored if s[0] > 0.0), reverse=True)
     best = max(scored)
     logit = _C_BIAS + best[0] + _C_FURTHER * max(0, len(reasks) - 1)
-    last = users[-1][1].content
+    last = plain(users[-1][1].content)
     resolved = scored[-1][0] <= 0.0 and not _ASKS.search(last) and not _REASK.search(last)
     if resolved:
         logit += _C_RESOLVED
@@ -374,7 +374,7 @@ def _sycophancy_at(
     vecs: dict[str, Any],
     embed: Embed,
 ) -> tuple[float, str]:
-    reply, push = turns[k].content, turns[k - 1].content
+    reply, push = plain(turns[k].content), plain(turns[k - 1].content)
     before = " ".join(t.content for t in turns[: k - 1])
     said = " ".join(t.content for t in turns[: k - 1] if t.role == "assistant")
     earlier_sents = [s for j in range(k - 1) if turns[j].role == "assistant" for s in sents[j]]

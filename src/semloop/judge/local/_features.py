@@ -76,12 +76,15 @@ _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 
 # What changes on every step of a run without saying anything new: timestamps, clock
 # times, uuids, durations.
-_VOLATILE = tuple(re.compile(p, re.IGNORECASE) for p in (
-    r"\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?",
-    r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b",
-    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
-    r"\b(?:took|in|after|elapsed)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds)\b",
-))
+_VOLATILE = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?",
+        r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b",
+        r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+        r"\b(?:took|in|after|elapsed)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds)\b",
+    )
+)
 _EMPTY = re.compile(
     r"^(?:|\[\]|\{\}|null|none|nil|n/a|empty|no output|\"\"|0)$"
     r"|\b(?:no|zero|0)\s+(?:\w+\s+)?(?:results?|matches|hits|rows|records|items|entries|documents|"

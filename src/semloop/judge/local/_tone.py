@@ -20,7 +20,7 @@ from importlib import resources
 from ..._exceptions import MissingExtraError
 from ._features import tokens
 
-__all__ = ["QUOTED", "Tone", "any_of", "lexicon", "turn_tone"]
+__all__ = ["QUOTED", "Tone", "any_of", "lexicon", "plain", "turn_tone"]
 
 
 @lru_cache(maxsize=1)
@@ -43,6 +43,24 @@ def lexicon() -> dict[str, float]:
     return out
 
 
+# Contractions typed without the apostrophe ("im sure", "dont", "youre right"), and curly
+# apostrophes: written one way so every pattern reads them alike. Ambiguous ones ("its",
+# "ill", "id", "wont") are left alone.
+_BARE_CONTRACTION = re.compile(
+    r"\b(i)(m|ve)\b|\b(do|does|did|ca|is|are|was|were|have|has|should|could|would)(nt)\b|"
+    r"\b(you|they|we)(re|ve)\b|\b(that|what|there|who)(s)\b",
+    re.IGNORECASE,
+)
+
+
+def plain(text: str) -> str:
+    """``text`` with curly apostrophes straightened and bare contractions restored."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    return _BARE_CONTRACTION.sub(
+        lambda m: "'".join(g for g in m.groups() if g is not None).replace("'nt", "n't"), text
+    )
+
+
 def any_of(*patterns: str) -> re.Pattern[str]:
     """One case-insensitive pattern matching any of ``patterns``."""
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
@@ -59,6 +77,11 @@ _REPEAT = any_of(
     r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions)\b",
     r"\bevery (?:single )?(?:time|update|day|week|month)\b",
     r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
+    # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
+    r"\b(?:tried|did|done|sent|asked|called|told|restarted|rebooted|reinstalled|re-?installed|"
+    r"submitted|emailed|wrote|written|checked|explained|uploaded|filled|reset)\b(?: \w+){0,3} "
+    r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
+    r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
     r"\b(?:repeat|repeating) (?:myself|yourself)\b",
     r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
 )
@@ -74,19 +97,22 @@ _BLAME = any_of(
     r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
     r"\bthanks for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
     r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
+    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b",
 )
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
     r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalate\b",
-    r"\b(?:your|a|the) (?:manager|supervisor)\b",
+    r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can)\b",
+    r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
 )
 _LEAVE = any_of(
     r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:account|subscription|membership|plan|service|contract)\b",
     r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
     r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
     r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
-    r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming) \w+ again\b",
+    r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
+    r"(?: \w+){1,3} again\b|\bmy money back\b",
     r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
     r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
     r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
@@ -136,7 +162,8 @@ _THANKS = any_of(
 # "this is such crap", "you're hopeless": a judgement of the help or the service, with the
 # lexicon saying whether the word judges badly.
 _JUDGED = re.compile(
-    r"\b(?:(?:this|that|it|you|which)(?:'s|'re| is| are| was| were)|what a|such a) "
+    r"\b(?:(?:this|that|it|you|which|(?:this|that|your|the) \w+)(?:'s|'re| is| are| was| were)"
+    r"|what a|such a) "
     r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an )*([a-z]+)\b",
     re.IGNORECASE,
 )
@@ -283,6 +310,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     cues: list[str] = []
     heat = 0.0
     mocked = False
+    text = plain(text)
     for m in QUOTED.finditer(text):
         mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in said.lower()
     own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
