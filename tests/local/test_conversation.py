@@ -40,7 +40,7 @@ EVALUATORS: dict[str, tuple[Answerer, float]] = {
     # name -> (answer, recommended threshold)
     "user_frustration": (answer_user_frustration, 0.5),
     "confusion_loop": (answer_confusion_loop, 0.5),
-    "sycophancy_signal": (answer_sycophancy_signal, 0.5),
+    "sycophancy_signal": (answer_sycophancy_signal, 0.55),
 }
 
 
