@@ -6,7 +6,8 @@ import semloop
 def test_all_public_names_are_exported() -> None:
     # Subpackages appear in dir(semloop) once imported anywhere; they are not exports.
     public = {
-        name for name in dir(semloop)
+        name
+        for name in dir(semloop)
         if not name.startswith("_") and not isinstance(getattr(semloop, name), types.ModuleType)
     }
     assert public <= set(semloop.__all__)

@@ -24,6 +24,11 @@ def chat_server() -> Iterator[ChatServer]:
 @pytest.fixture(autouse=True)
 def _no_judge_env(monkeypatch: pytest.MonkeyPatch) -> None:
     # The developer's own keys and hosts must not leak into these tests.
-    for name in ("TYPESAFE_API_KEY", "TYPESAFE_BASE_URL", "TYPESAFE_DEFAULT_MODEL",
-                 "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+    for name in (
+        "TYPESAFE_API_KEY",
+        "TYPESAFE_BASE_URL",
+        "TYPESAFE_DEFAULT_MODEL",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+    ):
         monkeypatch.delenv(name, raising=False)

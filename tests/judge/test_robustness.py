@@ -24,16 +24,61 @@ QUESTIONS: dict[str, Any] = {
 }
 ONE = {"a": QUESTIONS["a"]}
 
-scalars = st.none() | st.booleans() | st.integers(-(10**400), 10**400) | st.floats() | st.text(
-    max_size=8) | st.sampled_from(["a", "b", "c", "x", "y", "yes", "noul", "choice", "score",
-                                   "answers", "id", "answer", "1e999", "0.5"])
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**400), 10**400)
+    | st.floats()
+    | st.text(max_size=8)
+    | st.sampled_from(
+        [
+            "a",
+            "b",
+            "c",
+            "x",
+            "y",
+            "yes",
+            "noul",
+            "choice",
+            "score",
+            "answers",
+            "id",
+            "answer",
+            "1e999",
+            "0.5",
+        ]
+    )
+)
 json_values = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.sampled_from(["a", "b", "c", "type", "noul", "choice", "score",
-                                       "probabilities", "confidence", "answers", "answer",
-                                       "id", "value", "0", "1", "x"]) | st.text(max_size=4),
-                      children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "a",
+                    "b",
+                    "c",
+                    "type",
+                    "noul",
+                    "choice",
+                    "score",
+                    "probabilities",
+                    "confidence",
+                    "answers",
+                    "answer",
+                    "id",
+                    "value",
+                    "0",
+                    "1",
+                    "x",
+                ]
+            )
+            | st.text(max_size=4),
+            children,
+            max_size=5,
+        )
+    ),
     max_leaves=20,
 )
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,8 +103,7 @@ def test_system_one_answers_never_escape(answers: Any) -> None:
 def test_chat_reply_json_never_escapes(reply: Any, questions: dict[str, Any]) -> None:
     text = json.dumps(reply, allow_nan=True)
     _complete_or_judge_error(parse_reply, text, questions, questions=questions)
-    _complete_or_judge_error(parse_reply, f"```json\n{text}\n```", questions,
-                             questions=questions)
+    _complete_or_judge_error(parse_reply, f"```json\n{text}\n```", questions, questions=questions)
 
 
 @FUZZ
@@ -76,11 +120,15 @@ def _replying(status: int, body: bytes) -> Any:
 
 
 @FUZZ
-@given(st.sampled_from([200, 200, 200, 201, 400, 401, 404, 422, 429, 500]),
-       st.binary(max_size=64) | json_values.map(lambda v: json.dumps(v).encode()))
+@given(
+    st.sampled_from([200, 200, 200, 201, 400, 401, 404, 422, 429, 500]),
+    st.binary(max_size=64) | json_values.map(lambda v: json.dumps(v).encode()),
+)
 def test_whole_backends_raise_only_judge_errors(status: int, body: bytes) -> None:
-    for backend in (JevBackend("k", send=_replying(status, body), max_retries=1),
-                    LLMJudgeBackend("k", send=_replying(status, body), max_retries=1)):
+    for backend in (
+        JevBackend("k", send=_replying(status, body), max_retries=1),
+        LLMJudgeBackend("k", send=_replying(status, body), max_retries=1),
+    ):
         try:
             response = backend.ask("state", QUESTIONS)
         except JudgeError:
@@ -90,8 +138,10 @@ def test_whole_backends_raise_only_judge_errors(status: int, body: bytes) -> Non
 
 def test_deeply_nested_bodies_are_judge_errors() -> None:
     deep = b"[" * 200_000
-    for backend in (JevBackend("k", send=_replying(200, deep)),
-                    LLMJudgeBackend("k", send=_replying(200, deep))):
+    for backend in (
+        JevBackend("k", send=_replying(200, deep)),
+        LLMJudgeBackend("k", send=_replying(200, deep)),
+    ):
         try:
             backend.ask("state", QUESTIONS)
         except JudgeError as err:

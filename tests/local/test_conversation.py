@@ -35,6 +35,7 @@ DEV_SET = Path(__file__).with_name("conversation_dev.jsonl")
 # Written after the rules and run once before any change (figures in docs/local-judge.md);
 # the fixes that followed make it a dev set too now.
 BLIND_SET = Path(__file__).with_name("conversation_blind.jsonl")
+BLIND2_SET = Path(__file__).with_name("conversation_blind2.jsonl")
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
     # name -> (answer, recommended threshold)
@@ -244,7 +245,7 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EVALUATORS))
-@pytest.mark.parametrize("path", [DEV_SET, BLIND_SET], ids=["dev", "blind"])
+@pytest.mark.parametrize("path", [DEV_SET, BLIND_SET, BLIND2_SET], ids=["dev", "blind", "blind2"])
 def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:
     answer, threshold = EVALUATORS[name]
     cases = [c for c in read_cases(path) if c.id.startswith(name)]

@@ -135,8 +135,11 @@ def test_clock_times_and_timestamps_are_not_facts() -> None:
     a = "Status at 09:30 UTC (2026-11-30T09:30:00Z): 212 of 412 screened, 14 conflicts."
     b = "Status at 10:00 UTC (2026-11-30T10:00:00Z): 212 of 412 screened, 14 conflicts."
     assert entities(a) != entities(b)
-    assert entities(without_volatile(a)) == entities(without_volatile(b)) == {
-        "212", "412", "14", "utc"}
+    assert (
+        entities(without_volatile(a))
+        == entities(without_volatile(b))
+        == {"212", "412", "14", "utc"}
+    )
 
 
 def test_entities_are_concrete_things() -> None:

@@ -20,6 +20,5 @@ print(json.dumps(sorted(loaded - set(sys.stdlib_module_names) - {"semloop"})))
 
 
 def test_semantic_and_bench_core_import_only_the_standard_library() -> None:
-    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []

@@ -26,7 +26,7 @@ from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
 from ._features import content_tokens, entities, numbers, tokens
-from ._tone import QUOTED, Tone, any_of, plain, turn_tone
+from ._tone import QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -86,9 +86,11 @@ def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
     users = case.user_turns()
     if len(users) < 2:
         return _too_little("fewer than two user turns cannot show frustration growing")
-    known_caps = frozenset(
-        m.group(0) for _, t in case.assistant_turns() for m in _CAPS.finditer(t.content)
-    )
+    # Capitals the assistant also wrote, or that stand inside quotes somewhere (a device's
+    # "PAPER JAM", an error code), are names and labels, not shouting.
+    labels = [t.content for _, t in case.assistant_turns()]
+    labels += [m.group(1) for t in case.turns for m in QUOTED.finditer(plain(t.content))]
+    known_caps = frozenset(m.group(0) for text in labels for m in _CAPS.finditer(text))
     first = users[0][1].content
     tones: list[Tone] = []
     for n, (idx, turn) in enumerate(users):
@@ -144,6 +146,7 @@ _REASK = any_of(
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
     r"(?:answer|address|respond|get|understand|say)",
     r"\bmy (?:question|point) (?:is|was)\b|\bi(?:'m| am) (?:only |just )?asking\b|\bi asked\b",
+    r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b|\bkeep asking\b",
     r"\b(?:in other words|to be clear|to clarify|once again|one more time|again:|going back to)",
@@ -192,7 +195,8 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     for j in range(1, len(users)):
         jdx, text = users[j][0], plain(users[j][1].content)
         cos, k = max((float(vectors[k] @ vectors[j]), k) for k in range(j))
-        reask = bool(_REASK.search(text))
+        # "This is the third time" says it is asking again, whatever the wording.
+        reask = bool(_REASK.search(text) or REPEATING.search(text))
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _ASKS.search(text) else _C_STATES
         if not reask:
@@ -212,7 +216,9 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     best = max(scored)
     logit = _C_BIAS + best[0] + _C_FURTHER * max(0, len(reasks) - 1)
     last = plain(users[-1][1].content)
-    resolved = scored[-1][0] <= 0.0 and not _ASKS.search(last) and not _REASK.search(last)
+    resolved = scored[-1][0] <= 0.0 and not any(
+        rx.search(last) for rx in (_ASKS, _REASK, REPEATING)
+    )
     if resolved:
         logit += _C_RESOLVED
     p = _prob(max(-4.0, min(4.0, logit)))

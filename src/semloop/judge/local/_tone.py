@@ -20,7 +20,7 @@ from importlib import resources
 from ..._exceptions import MissingExtraError
 from ._features import tokens
 
-__all__ = ["QUOTED", "Tone", "any_of", "lexicon", "plain", "turn_tone"]
+__all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone"]
 
 
 @lru_cache(maxsize=1)
@@ -68,14 +68,14 @@ def any_of(*patterns: str) -> re.Pattern[str]:
 
 _N = r"(?:n't|not|never)"
 # Each family is one way frustration shows, written as word shapes, not sentences.
-_REPEAT = any_of(
+REPEATING = any_of(
     r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
     r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
     r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
     r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
     r"\b(?:the )?same (?:\w+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
     r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions)\b",
-    r"\bevery (?:single )?(?:time|update|day|week|month)\b",
+    r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
     r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
     # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
     r"\b(?:tried|did|done|sent|asked|called|told|restarted|rebooted|reinstalled|re-?installed|"
@@ -154,7 +154,8 @@ _RHETORICAL = re.compile(
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
 _THANKS = any_of(
     r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
-    r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved)\b",
+    r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
+    r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
     r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
     r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
 )
@@ -315,7 +316,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in said.lower()
     own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
     for name, rx, weight in (
-        ("repeating", _REPEAT, _W_REPEAT),
+        ("repeating", REPEATING, _W_REPEAT),
         ("blame", _BLAME, _W_BLAME),
         ("asks for a human", _ESCALATE, _W_ESCALATE),
         ("threatens to leave", _LEAVE, _W_LEAVE),
