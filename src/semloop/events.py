@@ -72,14 +72,18 @@ def agent_version(system_prompt: str | None, model: str | None, tools: Iterable[
 
 def _text(raw: Mapping[str, Any], name: str, *, required: bool) -> str | None:
     value = raw.get(name)
-    if type(value) is str and value:  # the common case, first: ingest validates every event
-        return value
+    if type(value) is str and value and "\x00" not in value:
+        return value  # the common case, first: ingest validates every event
     if value is None or value == "":
         if required:
             raise EventFormatError("is required", field=name)
         return None
     if not isinstance(value, str):
         raise EventFormatError(f"must be a string, not {type(value).__name__}", field=name)
+    if "\x00" in value:
+        # PostgreSQL cannot store NUL in text: stored altered, the id could never be
+        # fetched by the id that was sent.
+        raise EventFormatError("must not contain a NUL character", field=name)
     return value
 
 

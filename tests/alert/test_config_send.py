@@ -16,11 +16,11 @@ from semloop.alert import (
     RetryPolicy,
     UndecidedSignal,
     load_alerts_config,
-    retryable,
     send_with_retry,
     slack_payload,
     webhook_payload,
 )
+from semloop.alert._send import retryable
 
 
 def test_retry_schedule_is_exponential_and_capped() -> None:

@@ -1,7 +1,9 @@
-"""When the database goes away, ingest answers 503 with Retry-After, so SDKs keep the batch."""
+"""When the database goes away, ingest answers 503 with Retry-After, so SDKs keep the batch,
+and no response names the database's host, port or name (they go to the log)."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -9,8 +11,10 @@ import httpx
 import pytest
 import uvicorn
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from semloop.api import create_app
+from semloop.api._app import STORE_DOWN
 from semloop.api.testing import free_port
 from semloop.store import Store
 from semloop.store._dialect import create_migration_engine
@@ -60,7 +64,12 @@ def test_a_lost_database_is_503_with_retry_after(pg_template: MigratedTemplate) 
             )
             assert reply.status_code == 503
             assert reply.headers["Retry-After"] == "1"
-            assert reply.json()["detail"].startswith("could not store events")
+            health = httpx.get(f"{base}/health", timeout=10)  # unauthenticated
+            assert health.status_code == 503
+            for body in (reply.text, health.text):
+                assert json.loads(body) == {"detail": STORE_DOWN}
+                assert name not in body and "127.0.0.1" not in body
+                assert str(make_url(url).port) not in body
         finally:
             server.should_exit = True
             thread.join(timeout=10)

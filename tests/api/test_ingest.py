@@ -188,3 +188,26 @@ def test_health_openapi_and_the_sdk_policy_fetch(server: Server) -> None:
     assert "events" in ingest["requestBody"]["content"]["application/json"]["schema"]["properties"]
     assert {"202", "400", "401", "413"} <= set(ingest["responses"])
     assert policies.json() == {"policies": []}
+
+
+def test_a_nul_in_an_id_is_rejected_by_index_and_the_rest_kept(server: Server) -> None:
+    events: list[Any] = a_run("r1")
+    events.append({**event("a\x00b", 0, "run.started"), "event_id": "nul-run"})
+    events.append({**event("r1", 8), "conversation_id": "c\x00"})
+    with server.client() as http:
+        reply = http.post("/v1/ingest", json={"events": events})
+    assert reply.status_code == 202
+    body = reply.json()
+    assert body["stored"] == 4
+    assert [(r["index"], r["field"]) for r in body["rejected"]] == [(4, "run_id"),
+                                                                   (5, "conversation_id")]
+    assert "NUL" in body["rejected"][0]["reason"]
+
+
+def test_a_nul_in_a_run_id_path_is_404_not_a_retryable_503(server: Server) -> None:
+    with server.client() as http:
+        http.post("/v1/ingest", json={"events": a_run("a")})
+        reply = http.get("/v1/runs/a%00b")
+        assert reply.status_code == 404, reply.text
+        assert "NUL" in reply.json()["detail"]
+        assert http.get("/v1/runs/a").status_code == 200  # the same route still answers

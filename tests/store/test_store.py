@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import stat
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -341,3 +343,14 @@ def test_a_bare_path_is_a_sqlite_file(tmp_path: object) -> None:
     with Store(f"{tmp_path}/plain.db") as store:
         assert store.dialect.value == "sqlite"
         assert store.add_events(store.create_org("a"), make_run("r1")) == 6
+
+
+def test_a_new_sqlite_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "semloop.db"
+    with Store(f"sqlite:///{path}") as store:
+        org = store.create_org("acme")
+        store.add_events(org, [Event("run.started", "r", "a", 0, 1.0, {})])
+        created = [p for p in tmp_path.iterdir() if p.name.startswith("semloop.db")]
+        assert {p.name for p in created} >= {"semloop.db", "semloop.db-wal"}
+        for p in created:
+            assert stat.S_IMODE(p.stat().st_mode) == 0o600, p.name

@@ -183,7 +183,7 @@ def test_a_retried_run_keeps_the_deadline_of_its_first_lease(
     org = store.create_org("acme")
     store.add_events(org, _run("loop", calls=6, same=True))
     clock = [1000.0]
-    monkeypatch.setattr("semloop.worker._loop.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("semloop.worker._polling.time.monotonic", lambda: clock[0])
     worker = DetectorWorker(_FlakyStore(store, failures=10), poll_interval=1)  # type: ignore[arg-type]
     worker.lease_s = 100.0
     assert worker.run_once() == 0  # leased at t=1000, retry deadline t=1090

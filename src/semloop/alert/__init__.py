@@ -10,25 +10,20 @@ See ``docs/alerts.md``.
 
 from __future__ import annotations
 
-from ._payload import run_link, slack_payload, webhook_payload
+from ._payload import slack_payload, webhook_payload
 from ._policy import (
-    DEFAULT_CONFIDENCE_FLOOR,
-    DEFAULT_COOLDOWN_S,
     DEFAULT_POLICIES,
-    MODES,
     AlertPolicy,
     decide,
-    eligible,
     policy_holds,
 )
-from ._route import ROUTE_KEYS, SEVERITIES, Routable, Route, route_matches, severity_rank
+from ._route import SEVERITIES, Routable, Route, route_matches
 from ._send import (
     Attempt,
     HttpResponse,
     RetryPolicy,
     SendFn,
     SendResult,
-    retryable,
     send_with_retry,
     urllib_send,
 )
@@ -48,12 +43,8 @@ from .records import (
 
 __all__ = [
     "DECISIONS",
-    "DEFAULT_CONFIDENCE_FLOOR",
-    "DEFAULT_COOLDOWN_S",
     "DEFAULT_POLICIES",
     "DESTINATION_TYPES",
-    "MODES",
-    "ROUTE_KEYS",
     "SEVERITIES",
     "AlertDecision",
     "AlertPolicy",
@@ -75,14 +66,10 @@ __all__ = [
     "StoredDelivery",
     "UndecidedSignal",
     "decide",
-    "eligible",
     "load_alerts_config",
     "policy_holds",
-    "retryable",
     "route_matches",
-    "run_link",
     "send_with_retry",
-    "severity_rank",
     "slack_payload",
     "urllib_send",
     "webhook_payload",

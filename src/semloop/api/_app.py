@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
@@ -14,30 +15,40 @@ from .. import __version__
 from .._exceptions import StoreError
 from ..settings import Settings
 from ..store import Store
-from . import agents, runs, signals
+from . import agents, ingest, runs, signals
 from ._auth import KeyCache, require_org
 from ._schemas import ErrorBody, Health
 
 __all__ = ["create_app"]
 
+log = logging.getLogger("semloop.api")
+
+#: What a client is told when the database fails: the driver's message names the host,
+#: port and database, so it goes to the log, never into a response.
+STORE_DOWN = "the database is unavailable; retry later"
+
 
 def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     """The semloop HTTP app over ``store``. The caller owns the store (and closes it)."""
-    from ..ingest import router as ingest  # the ingest package imports this one's helpers
-
     app = FastAPI(
         title="semloop",
         version=__version__,
         description="Ingest agent runs (Dunetrace SDK or OTLP) and read runs and signals.",
+        # FastAPI's own /docs and /redoc load their scripts from a CDN: broken offline.
+        docs_url=None,
+        redoc_url=None,
     )
+    _serve_docs(app)
     app.state.store = store
     app.state.settings = settings or Settings(database_url=store.url)
     app.state.key_cache = KeyCache()
 
     @app.exception_handler(StoreError)
-    async def _store_down(_request: Request, exc: StoreError) -> JSONResponse:
+    async def _store_down(request: Request, exc: StoreError) -> JSONResponse:
         # 503 tells SDKs to retry the batch later rather than drop it.
-        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+        log.error("%s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse({"detail": STORE_DOWN}, status_code=503,
+                            headers={"Retry-After": "1"})
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -60,12 +71,36 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
         # The Dunetrace SDK fetches remote policies at run start; semloop has none to serve.
         return {"policies": []}
 
+    app.add_middleware(_RefuseNul)
     app.include_router(ingest.router)
     app.include_router(runs.router)
     app.include_router(signals.router)
     app.include_router(agents.router)
     _declare_real_errors_only(app)
     return app
+
+
+#: Where the Swagger UI files from the ``swagger-ui-bundle`` wheel are served.
+DOCS_ASSETS = "/docs-assets"
+
+
+def _serve_docs(app: FastAPI) -> None:
+    """``/docs``: Swagger UI from files shipped in a wheel, so it works with no network."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+    from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Any:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json", title="semloop API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
+            # Swagger UI would otherwise send the schema to an online validator.
+            swagger_ui_parameters={"validatorUrl": None})
 
 
 def _declare_real_errors_only(app: FastAPI) -> None:
@@ -98,3 +133,23 @@ def _drop_validation_422(schema: dict[str, Any]) -> None:
         components = schema.get("components", {}).get("schemas", {})
         components.pop("HTTPValidationError", None)
         components.pop("ValidationError", None)
+
+
+class _RefuseNul:
+    """404 for a path holding a NUL character, on every route and database alike.
+
+    No id may contain NUL (ingest refuses them), so no such path names anything; sent on to
+    PostgreSQL it would fail as a retryable 503 and make clients loop. (Query filters with
+    a NUL already match nothing: see the listings.)
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and "\x00" in scope["path"]:
+            response = JSONResponse({"detail": "no such resource: the path holds a NUL character"},
+                                    status_code=404)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

@@ -10,7 +10,9 @@ from typing import Any
 
 from fastapi import HTTPException, Request
 
-__all__ = ["Unstorable", "parse_json", "read_body"]
+from ..ingest.batch import Unstorable
+
+__all__ = ["parse_json", "read_body"]
 
 
 def _too_large(limit: int) -> HTTPException:
@@ -43,23 +45,6 @@ async def read_body(request: Request, limit: int) -> bytes:
     elif encoding not in ("identity", ""):
         raise HTTPException(415, f"unsupported Content-Encoding {encoding!r}; use gzip or none")
     return body
-
-
-class Unstorable:
-    """Stands in for a JSON number no database stores: ``NaN``, ``±Infinity``, a float past
-    1.8e308, an integer past Python's 4300-digit conversion limit.
-
-    Being neither int nor float, it fails the typed event fields on its own, and a payload
-    holding one is refused by :func:`semloop.ingest.router` for that one event only.
-    """
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text if len(text) <= 24 else f"{text[:12]}…({len(text)} characters)"
-
-    def __repr__(self) -> str:
-        return f"Unstorable({self.text!r})"
 
 
 #: A ``\uD800``-``\uDFFF`` escape: the only way a UTF-8 body yields an unpaired surrogate.

@@ -17,9 +17,9 @@ __all__ = [
     "RunOut",
     "RunPage",
     "RunSummaryOut",
-    "SignalEntryOut",
     "SignalOut",
     "SignalPage",
+    "StoredSignalOut",
 ]
 
 
@@ -60,6 +60,8 @@ class EventOut(BaseModel):
 
 
 class SignalOut(BaseModel):
+    """The wire form of a :class:`semloop.events.Signal`."""
+
     failure_type: str
     run_id: str
     source: str
@@ -105,13 +107,15 @@ class RunPage(BaseModel):
     next_cursor: str | None = _NEXT_CURSOR
 
 
-class SignalEntryOut(SignalOut):
+class StoredSignalOut(SignalOut):
+    """The wire form of a :class:`semloop.store.StoredSignal`: a signal with its row id."""
+
     signal_id: int
     detected_at: float = Field(description="Epoch seconds when the signal was stored.")
 
 
 class SignalPage(BaseModel):
-    signals: list[SignalEntryOut] = Field(description="Newest detection first.")
+    signals: list[StoredSignalOut] = Field(description="Newest detection first.")
     next_cursor: str | None = _NEXT_CURSOR
 
 

@@ -6,7 +6,9 @@ dialect-neutral SQLAlchemy Core.
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,6 +69,7 @@ def create_engine(url: str, **options: Any) -> Engine:
             # Each connection would get its own empty database; the store needs one file.
             raise ConfigError("an in-memory SQLite database cannot be shared: give a file",
                               key="database_url")
+        _create_private(parsed.database)
         engine = _sa_create_engine(parsed, pool_size=8, max_overflow=8, **options)
         _configure_sqlite(engine)
         return engine
@@ -83,10 +86,26 @@ def create_engine(url: str, **options: Any) -> Engine:
 def create_migration_engine(url: str) -> Engine:
     """A single-use engine for migrations (no pool left behind)."""
     parsed = normalize_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        _create_private(parsed.database)
     engine = _sa_create_engine(parsed, poolclass=NullPool)
     if parsed.get_backend_name() == "sqlite":
         _configure_sqlite(engine)
     return engine
+
+
+def _create_private(path: str | None) -> None:
+    """Create a new SQLite file readable by its owner only: it holds every org's prompts.
+
+    SQLite gives its -wal and -shm files the database file's mode. An existing file keeps
+    the mode its owner chose.
+    """
+    if not path or path.startswith("file:"):
+        return
+    # An existing file, a missing folder, no right to write: SQLite then opens the file,
+    # or reports the problem in its own words.
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
 def _configure_sqlite(engine: Engine) -> None:

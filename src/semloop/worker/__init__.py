@@ -16,7 +16,7 @@ from ..alert import load_alerts_config
 from ..detect import load_config
 from ..judge.registry import default_judge, make_backend
 from ..store import Store
-from ._loop import PollingWorker, WorkerStats
+from ._polling import PollingWorker, WorkerStats
 from .alerts import AlertsWorker
 from .detector import DetectorWorker
 from .loop import LoopWorker, loop_signal

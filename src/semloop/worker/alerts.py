@@ -36,7 +36,7 @@ from ..alert import (
     webhook_payload,
 )
 from ..store import Store
-from ._loop import PollingWorker
+from ._polling import PollingWorker
 
 __all__ = ["AlertsWorker"]
 

@@ -14,7 +14,7 @@ from ..detect import BaselineHistory, DetectorConfig, detect_handoff, run_detect
 from ..detect.baseline import WINDOW
 from ..events import Run, Signal
 from ..store import Store
-from ._loop import PollingWorker
+from ._polling import PollingWorker
 
 __all__ = ["DetectorWorker"]
 

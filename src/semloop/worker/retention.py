@@ -10,7 +10,7 @@ import logging
 import time
 
 from ..store import PruneResult, Store
-from ._loop import PollingWorker
+from ._polling import PollingWorker
 
 __all__ = ["RetentionWorker"]
 

@@ -1,11 +1,11 @@
 """``POST /v1/ingest`` (the Dunetrace SDK's wire format) and ``POST /v1/traces`` (OTLP/HTTP).
 
 Both store what is valid and report what is not: one bad event never costs its batch.
+The HTTP is here; validating the batch is :mod:`semloop.ingest.batch`, I/O-free.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
@@ -13,13 +13,14 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials
 
-from .._exceptions import EventFormatError, TraceFormatError
-from ..api._auth import bearer, org_for_key, require_org, store_of, unauthorized
-from ..api._body import Unstorable, parse_json, read_body
-from ..api._schemas import ErrorBody, IngestResult
-from ..events import EVENT_TYPES, Event
+from .._exceptions import TraceFormatError
+from ..events import EVENT_TYPES
+from ..ingest.batch import RejectedEvent, otlp_events, validate_batch
 from ..settings import Settings
-from ..store import LIMITS, check_event
+from ..store import LIMITS
+from ._auth import bearer, org_for_key, require_org, store_of, unauthorized
+from ._body import parse_json, read_body
+from ._schemas import ErrorBody, IngestResult
 
 __all__ = ["router"]
 
@@ -80,68 +81,6 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
-def _validate(raw_events: list[Any], *, suspect: bool,
-              ) -> tuple[list[Event], list[dict[str, Any]]]:
-    """Valid events, and the rest by index and field. ``suspect``: the body may hold values
-    no database stores, so walk each event for them (the common batch is spared the walk)."""
-    valid: list[Event] = []
-    rejected: list[dict[str, Any]] = []
-    for index, raw in enumerate(raw_events):
-        try:
-            event = Event.from_dict(raw)
-            check_event(event)
-            if suspect:
-                _check_storable(event)
-        except EventFormatError as exc:
-            rejected.append({"index": index, "field": exc.field, "reason": exc.message})
-        else:
-            valid.append(event)
-    return valid, rejected
-
-
-_SURROGATE = "holds an unpaired surrogate (a lone \\ud800-\\udfff escape), which is not text"
-
-
-def _check_storable(event: Event) -> None:
-    """EventFormatError for what the store cannot hold on every database: unpaired
-    surrogates (no UTF-8 form) and NaN or infinite numbers (JSONB refuses them).
-
-    Left to the store, one such event fails the whole batch's transaction.
-    """
-    for name in LIMITS:
-        value = getattr(event, name)
-        if value and not _is_text(value):
-            raise EventFormatError(_SURROGATE, field=name)
-    stack: list[Any] = [event.payload]
-    while stack:  # iterative: the parser allows nesting deeper than our own stack would
-        item = stack.pop()
-        if isinstance(item, dict):
-            for key, value in item.items():
-                if isinstance(key, str) and not _is_text(key):
-                    raise EventFormatError(_SURROGATE, field="payload")
-                stack.append(value)
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            if not _is_text(item):
-                raise EventFormatError(_SURROGATE, field="payload")
-        elif isinstance(item, Unstorable) or (isinstance(item, float)
-                                              and not math.isfinite(item)):
-            shown = item.text if isinstance(item, Unstorable) else repr(item)
-            raise EventFormatError(f"holds the number {shown}, which JSON cannot store",
-                                   field="payload")
-
-
-def _is_text(value: str) -> bool:
-    if value.isascii():
-        return True
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 @router.post(
     "/v1/ingest",
     status_code=202,
@@ -171,10 +110,10 @@ async def ingest(
     raw_events = envelope.get("events")
     if not isinstance(raw_events, list):
         raise HTTPException(400, "the body's \"events\" must be a list of event objects")
-    valid, rejected = _validate(raw_events, suspect=suspect)
+    valid, rejected = validate_batch(raw_events, suspect=suspect)
     stored = await run_in_threadpool(store.add_events, org_id, valid) if valid else 0
     result = {"accepted": len(valid), "stored": stored, "duplicates": len(valid) - stored,
-              "rejected": rejected}
+              "rejected": [r.to_dict() for r in rejected]}
     # All-invalid is a client error a retry cannot fix (the SDK drops 4xx batches at once).
     status = 422 if rejected and not valid else 202
     return JSONResponse(result, status_code=status)
@@ -196,26 +135,22 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
             415, f"unsupported Content-Type {content_type!r}; OTLP/HTTP sends "
                  "application/x-protobuf or application/json")
     body = await read_body(request, _settings(request).max_body_bytes)
-    from .formats.otlp import events_from_otlp  # the OTLP reader imports protobuf
-
     try:
-        events = events_from_otlp(body, kind)
+        valid, rejected = otlp_events(body, kind)
     except TraceFormatError as exc:
         raise HTTPException(400, str(exc)) from None
     except RecursionError:
         raise HTTPException(400, "request body is nested too deeply to parse") from None
     except ValueError as exc:  # e.g. an integer past the interpreter's 4300-digit limit
         raise HTTPException(400, f"request body is not OTLP: {exc}") from None
-    # Always walked: OTLP bodies come from the reader, not parse_json, so nothing flags them.
-    valid, rejected = _validate([e.to_dict() for e in events], suspect=True)
     if valid:
         await run_in_threadpool(store_of(request).add_events, org_id, valid)
     return _otlp_response(kind, rejected)
 
 
-def _otlp_response(kind: str, rejected: list[dict[str, Any]]) -> Response:
+def _otlp_response(kind: str, rejected: list[RejectedEvent]) -> Response:
     message = "; ".join(
-        f"event {r['index']}: " + (f"{r['field']}: " if r["field"] else "") + r["reason"]
+        f"event {r.index}: " + (f"{r.field}: " if r.field else "") + r.reason
         for r in rejected[:5]
     )
     if kind == "application/json":
