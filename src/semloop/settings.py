@@ -35,7 +35,9 @@ class Settings(BaseSettings):
         description="SQLite file (sqlite:///path) or PostgreSQL (postgresql+psycopg://...) URL.",
     )
     host: str = Field(default=DEFAULT_HOST, description="Address the server listens on.")
-    port: int = Field(default=DEFAULT_PORT, ge=0, le=65535, description="Port the server listens on.")
+    port: int = Field(
+        default=DEFAULT_PORT, ge=0, le=65535, description="Port the server listens on."
+    )
     max_body_bytes: int = Field(
         default=5 * 1024 * 1024,
         gt=0,

@@ -31,8 +31,9 @@ def free_port() -> int:
 def serve(app: FastAPI, *, start_timeout: float = 10.0) -> Iterator[str]:
     """Serve ``app`` on a free port for the duration of the block; yields its base URL."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_timeout

@@ -101,8 +101,13 @@ class JevBackend(HttpClient):
             return JudgeResponse(answers={}, model=self.model)
         payload = {"model": self.model, "state": state, "questions": dict(questions)}
         data, latency_ms = post_question(
-            self.url, payload, self._api_key,
-            timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
+            self.url,
+            payload,
+            self._api_key,
+            timeout=self.timeout,
+            policy=self.retry,
+            service=_SERVICE,
+            send=self._send,
             auth_hint="Check the key passed as api_key= or set in TYPESAFE_API_KEY.",
         )
         input_tokens, output_tokens = _usage(data.get("usage"))
@@ -165,13 +170,15 @@ def _parse_one(qid: str, raw: Any, question: Question) -> Answer:
     kind = raw.get("type", question.get("type"))
     asked = question.get("type")
     if asked is not None and kind != asked:
-        raise JudgeAnswerError(
-            f"answer {qid!r} has type {_short(kind)} but a {asked!r} was asked"
-        )
+        raise JudgeAnswerError(f"answer {qid!r} has type {_short(kind)} but a {asked!r} was asked")
     if kind == "noul":
         p = _probability(qid, "noul", raw.get("noul"))
-        return Answer(type="noul", value=p, probability=max(p, 1.0 - p),
-                      probabilities={True: p, False: 1.0 - p})
+        return Answer(
+            type="noul",
+            value=p,
+            probability=max(p, 1.0 - p),
+            probabilities={True: p, False: 1.0 - p},
+        )
     if kind == "choice":
         return _choice(qid, raw, question)
     if kind == "score":
@@ -219,8 +226,13 @@ def _choice(qid: str, raw: Mapping[str, Any], question: Question) -> Answer:
         raise JudgeAnswerError(f"answer {qid!r}: probabilities must be an object")
     probs = {str(k): _probability(qid, f"probabilities[{k!r}]", v) for k, v in probs_raw.items()}
     confidence = _confidence(qid, raw)
-    return Answer(type="choice", value=label, probability=probs.get(label, 1.0),
-                  probabilities=probs, confidence=confidence)
+    return Answer(
+        type="choice",
+        value=label,
+        probability=probs.get(label, 1.0),
+        probabilities=probs,
+        confidence=confidence,
+    )
 
 
 def _score(qid: str, raw: Mapping[str, Any], question: Question) -> Answer:
@@ -228,9 +240,7 @@ def _score(qid: str, raw: Mapping[str, Any], question: Question) -> Answer:
     criteria = question.get("criteria")
     top = len(criteria) - 1 if isinstance(criteria, list) and criteria else None
     if score < 0 or (top is not None and score > top):
-        raise JudgeAnswerError(
-            f"answer {qid!r}: score {score!r} is outside the levels 0..{top}"
-        )
+        raise JudgeAnswerError(f"answer {qid!r}: score {score!r} is outside the levels 0..{top}")
     probs_raw = raw.get("probabilities") or {}
     if not isinstance(probs_raw, Mapping):
         raise JudgeAnswerError(f"answer {qid!r}: probabilities must be an object")
@@ -244,5 +254,10 @@ def _score(qid: str, raw: Mapping[str, Any], question: Question) -> Answer:
             ) from None
         probs[level] = _probability(qid, f"probabilities[{k!r}]", v)
     nearest = math.floor(score + 0.5)
-    return Answer(type="score", value=score, probability=probs.get(nearest, 1.0),
-                  probabilities=probs, confidence=_confidence(qid, raw))
+    return Answer(
+        type="score",
+        value=score,
+        probability=probs.get(nearest, 1.0),
+        probabilities=probs,
+        confidence=_confidence(qid, raw),
+    )

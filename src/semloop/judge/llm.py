@@ -103,8 +103,10 @@ class LLMJudgeBackend(HttpClient):
             raise ConfigError(f"no API key: pass api_key= or set {api_key_env}", key=api_key_env)
         if not timeout > 0:
             raise ConfigError(f"must be > 0, got {timeout!r}", key="timeout")
-        for rate_name, rate in (("input_usd_per_mtok", input_usd_per_mtok),
-                                ("output_usd_per_mtok", output_usd_per_mtok)):
+        for rate_name, rate in (
+            ("input_usd_per_mtok", input_usd_per_mtok),
+            ("output_usd_per_mtok", output_usd_per_mtok),
+        ):
             if finite_number(rate) is None or rate < 0:
                 raise ConfigError(f"must be a finite rate >= 0, got {rate!r}", key=rate_name)
         self.timeout = float(timeout)
@@ -127,8 +129,9 @@ class LLMJudgeBackend(HttpClient):
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
-        user = json.dumps({"state": state, "questions": dict(questions)}, ensure_ascii=False,
-                          default=jsonable)
+        user = json.dumps(
+            {"state": state, "questions": dict(questions)}, ensure_ascii=False, default=jsonable
+        )
         payload: dict[str, Any] = {"model": self.model, "temperature": self.temperature}
         if self.json_mode:
             payload["response_format"] = {"type": "json_object"}
@@ -153,16 +156,23 @@ class LLMJudgeBackend(HttpClient):
             answers=parse_reply(content, questions),
             input_tokens=input_tokens,
             output_tokens=output_tokens,
-            cost_usd=(input_tokens * self.input_usd_per_mtok
-                      + output_tokens * self.output_usd_per_mtok) / 1_000_000,
+            cost_usd=(
+                input_tokens * self.input_usd_per_mtok + output_tokens * self.output_usd_per_mtok
+            )
+            / 1_000_000,
             latency_ms=latency_ms,
             model=model if isinstance(model, str) and model else self.model,
         )
 
     def _post(self, payload: Mapping[str, Any]) -> Mapping[str, Any]:
         data, _ = post_question(
-            self.url, payload, self._api_key,
-            timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
+            self.url,
+            payload,
+            self._api_key,
+            timeout=self.timeout,
+            policy=self.retry,
+            service=_SERVICE,
+            send=self._send,
             auth_hint=f"Check the key passed as api_key= or set in {self.api_key_env}.",
         )
         return data
@@ -174,8 +184,10 @@ class LLMJudgeBackend(HttpClient):
                 return
             self.json_mode = False
         log.warning(
-            "%s rejected response_format json_object (HTTP %s: %s); asking without it "
-            "from now on", self.url, err.status, _short(err.body, 200),
+            "%s rejected response_format json_object (HTTP %s: %s); asking without it from now on",
+            self.url,
+            err.status,
+            _short(err.body, 200),
         )
 
 
@@ -241,9 +253,7 @@ def _find_object(content: str) -> Any:
                 start = text.find("{", start + 1)
                 continue
             return obj
-    raise JudgeAnswerError(
-        f"The judge's reply holds no JSON object: {_short(content)!r}"
-    )
+    raise JudgeAnswerError(f"The judge's reply holds no JSON object: {_short(content)!r}")
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -300,15 +310,18 @@ def _parse_one(qid: str, raw: Any, question: Question) -> Answer:
     value = _unwrap(raw, kind)
     if kind == "noul":
         p = _noul(qid, value)
-        return Answer(type="noul", value=p, probability=max(p, 1.0 - p),
-                      probabilities={True: p, False: 1.0 - p})
+        return Answer(
+            type="noul",
+            value=p,
+            probability=max(p, 1.0 - p),
+            probabilities={True: p, False: 1.0 - p},
+        )
     if kind == "choice":
         label = _label(qid, value, question.get("criteria"))
         return Answer(type="choice", value=label, probability=1.0, probabilities={label: 1.0})
     if kind == "score":
         level = _level(qid, value, question.get("criteria"))
-        return Answer(type="score", value=float(level), probability=1.0,
-                      probabilities={level: 1.0})
+        return Answer(type="score", value=float(level), probability=1.0, probabilities={level: 1.0})
     raise JudgeAnswerError(f"question {qid!r} has type {kind!r}, which this judge cannot answer")
 
 
@@ -360,7 +373,9 @@ def _level(qid: str, value: Any, criteria: Any) -> int:
         try:
             value = float(value.strip())
         except ValueError:
-            raise JudgeAnswerError(f"answer {qid!r} should be a level number, got {value!r}") from None
+            raise JudgeAnswerError(
+                f"answer {qid!r} should be a level number, got {value!r}"
+            ) from None
     number = finite_number(value)
     if number is None:
         raise JudgeAnswerError(

@@ -43,9 +43,7 @@ class MockBackend:
         self.input_tokens = input_tokens
         self.calls: list[dict[str, Any]] = []
         # Longest pattern first so "progress_1_*" beats "progress_*" beats "*".
-        self._patterns = sorted(
-            (k for k in self.answers if _is_pattern(k)), key=len, reverse=True
-        )
+        self._patterns = sorted((k for k in self.answers if _is_pattern(k)), key=len, reverse=True)
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         self.calls.append({"state": state, "questions": dict(questions)})
@@ -88,8 +86,9 @@ def _noul(qid: str, raw: Any) -> Answer:
     if not isinstance(raw, (int, float)) or not 0.0 <= float(raw) <= 1.0:
         raise JudgeAnswerError(f"scripted noul answer for {qid!r} must be in [0, 1], got {raw!r}")
     p = float(raw)
-    return Answer(type="noul", value=p, probability=max(p, 1.0 - p),
-                  probabilities={True: p, False: 1.0 - p})
+    return Answer(
+        type="noul", value=p, probability=max(p, 1.0 - p), probabilities={True: p, False: 1.0 - p}
+    )
 
 
 def _spread(options: list[Any], chosen: Any) -> dict[Any, float]:
@@ -108,8 +107,13 @@ def _choice(qid: str, raw: Any, criteria: Any) -> Answer:
     if label not in labels:
         raise JudgeAnswerError(f"scripted choice {label!r} for {qid!r} is not one of {labels}")
     probs = _spread(labels, label)
-    return Answer(type="choice", value=label, probability=probs[label], probabilities=probs,
-                  confidence=probs[label])
+    return Answer(
+        type="choice",
+        value=label,
+        probability=probs[label],
+        probabilities=probs,
+        confidence=probs[label],
+    )
 
 
 def _score(qid: str, raw: Any, criteria: Any) -> Answer:
@@ -123,5 +127,10 @@ def _score(qid: str, raw: Any, criteria: Any) -> Answer:
             f"scripted score {raw!r} for {qid!r} is outside levels 0..{len(criteria) - 1}"
         )
     probs = _spread(list(range(len(criteria))), level)
-    return Answer(type="score", value=float(level), probability=probs[level],
-                  probabilities=probs, confidence=probs[level])
+    return Answer(
+        type="score",
+        value=float(level),
+        probability=probs[level],
+        probabilities=probs,
+        confidence=probs[level],
+    )

@@ -262,7 +262,8 @@ def _error_object(norm: str) -> bool:
 
 _TRANSIENT = re.compile(
     r"\b(?:5\d\d|timed? ?out|timeout|unavailable|temporar\w*|try again|rate limit\w*|"
-    r"too many requests|connection (?:reset|refused|error)|overloaded|busy)\b")
+    r"too many requests|connection (?:reset|refused|error)|overloaded|busy)\b"
+)
 
 
 def is_transient_error(norm: str) -> bool:
@@ -500,8 +501,12 @@ def call_changes_state(call: Call) -> bool:
     after it, the same read or the same test is a new attempt, not a repeat."""
     # An error or empty answer: a failed write changed nothing. (A silent shell command,
     # e.g. a redirection, prints nothing and still wrote.)
-    if (call.empty and not call.output.strip().startswith(("[file:", "file "))
-            and call.output and not _OK_SILENT.fullmatch(call.output)):
+    if (
+        call.empty
+        and not call.output.strip().startswith(("[file:", "file "))
+        and call.output
+        and not _OK_SILENT.fullmatch(call.output)
+    ):
         return False
     args = call.args or {}
     sub = args.get("command") if isinstance(args.get("command"), str) else None
@@ -531,7 +536,20 @@ def action_kind(call: Call) -> str:
 
 
 # Generic runners: their name says nothing about what a call does (the command does).
-_READ_ONLY_NAMES = frozenset({"bash", "shell", "sh", "python", "run", "execute", "exec",
-                              "terminal", "http", "cmd", "command"})
+_READ_ONLY_NAMES = frozenset(
+    {
+        "bash",
+        "shell",
+        "sh",
+        "python",
+        "run",
+        "execute",
+        "exec",
+        "terminal",
+        "http",
+        "cmd",
+        "command",
+    }
+)
 # A shell command that printed nothing, as harnesses wrap it (mini-swe-agent, SWE-agent).
 _OK_SILENT = re.compile(r"(?:<returncode>0</returncode>\s*<output>\s*</output>|)\s*")

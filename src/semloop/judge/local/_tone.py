@@ -122,6 +122,10 @@ _LEAVE = any_of(
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
+    # Taking it to someone with power over the service.
+    r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
+    r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
+    r"lawyer|press|media|authorities|trading standards|consumer)",
 )
 _GIVE_UP = any_of(
     r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\b|\bi give up\b|\bgiving up\b",
