@@ -4,7 +4,7 @@
 
     HALLUCINATION:                 # an evaluator's name, in any case
       enabled: true
-      judge: local                 # local | llm | jev | mock (null: the caller's judge)
+      judge: local                 # local | llm | jev | deepeval | mock (null: the caller's judge)
       model: null                  # the judge's model (not for local, which has one)
       threshold: 0.5               # fires when P(failure) >= threshold
       confidence_floor: 0.6        # fired below it: stored and shown, never alerted

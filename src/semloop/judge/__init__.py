@@ -2,7 +2,8 @@
 
 ``JevBackend``, ``LLMJudgeBackend`` and ``MockBackend`` need the standard library alone;
 ``semloop.judge.local.LocalBackend`` (the embedded judge) needs the ``local`` extra and
-is imported only when used.
+``semloop.judge.deepeval.DeepEvalBackend`` the ``deepeval`` extra; both are imported only
+when used.
 """
 
 from ._http import RetryPolicy

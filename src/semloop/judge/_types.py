@@ -50,7 +50,11 @@ class Answer:
 
 @dataclass(frozen=True)
 class JudgeResponse:
-    """The answers to one :meth:`Backend.ask` call, with what it cost."""
+    """The answers to one :meth:`Backend.ask` call, with what it cost.
+
+    ``tokens_estimated`` is ``True`` when the host reported no usage for some call and the
+    token counts (and so the cost) are semloop's estimate from the text's length.
+    """
 
     answers: Mapping[str, Answer]
     input_tokens: int = 0
@@ -58,6 +62,7 @@ class JudgeResponse:
     cost_usd: float = 0.0
     latency_ms: float = 0.0
     model: str = ""
+    tokens_estimated: bool = False
 
 
 @runtime_checkable
