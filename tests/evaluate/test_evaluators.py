@@ -156,3 +156,21 @@ def test_agent_loop_accepts_a_bare_trace() -> None:
     trace = Trace.from_dict({"trace_id": "t", "goal": "g", "root": {"type": "agent", "name": "a"}})
     result = AGENT_LOOP(trace, MockBackend())
     assert not result.fired and result.confidence == 0.0 and result.case_id == "t"
+
+
+def test_a_result_as_json_names_every_field() -> None:
+    result = HALLUCINATION(RUN, MockBackend({"hallucination": 0.92}, input_tokens=120))
+    out = result.to_dict()
+    assert out["id"] == "run-1" and out["evaluator"] == "HALLUCINATION"
+    assert (out["fired"], out["confidence"], out["input_tokens"]) == (True, 0.92, 120)
+    assert set(out) == {"evaluator", "id", "fired", "confidence", "undecided", "reasoning",
+                        "judge", "model", "input_tokens", "output_tokens", "cost_usd",
+                        "latency_ms", "threshold", "alertable", "error"}
+
+
+@pytest.mark.parametrize("evaluator", list(EVALUATORS.values()), ids=list(EVALUATORS))
+def test_every_evaluator_speaks_the_interface(evaluator: Any) -> None:
+    assert evaluator.name in EVALUATORS and evaluator.level in ("run", "conversation", "trace")
+    assert evaluator.definition.strip() and 0.0 < evaluator.default_threshold < 1.0
+    assert evaluator.settings().threshold == evaluator.default_threshold
+    assert callable(evaluator)
