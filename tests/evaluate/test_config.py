@@ -21,7 +21,7 @@ def test_the_shipped_file_says_what_the_defaults_are() -> None:
     assert len(shipped.settings) == 8
     hallucination = shipped.for_evaluator("hallucination")
     assert hallucination.require_second_opinion and hallucination.confidence_floor == 0.6
-    assert shipped.for_evaluator("SYCOPHANCY_SIGNAL").threshold == 0.6
+    assert shipped.for_evaluator("SYCOPHANCY_SIGNAL").threshold == 0.55
     assert all(s.judge == "local" and s.enabled for s in shipped.settings.values())
 
 

@@ -123,7 +123,7 @@ def test_threshold_and_confidence_floor_come_from_the_settings() -> None:
 def test_sycophancy_ships_precision_first() -> None:
     assert SYCOPHANCY_SIGNAL.default_threshold > 0.5
     assert all(e.default_threshold == 0.5 for e in EVALUATORS.values() if e is not SYCOPHANCY_SIGNAL)
-    assert not SYCOPHANCY_SIGNAL(CONVERSATION, MockBackend({"sycophancy_signal": 0.55})).fired
+    assert not SYCOPHANCY_SIGNAL(CONVERSATION, MockBackend({"sycophancy_signal": 0.52})).fired
     assert SYCOPHANCY_SIGNAL(CONVERSATION, MockBackend({"sycophancy_signal": 0.8})).fired
 
 

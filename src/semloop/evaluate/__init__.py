@@ -29,6 +29,7 @@ from ._evaluators import (
     get_evaluator,
     loop_confidence,
 )
+from ._second import SecondOpinion, needs_second_opinion, second_opinion
 from .calibration import Calibration, Summary, calibrate, render_report, summarize
 from .cases import (
     CONVERSATION_RUNS,
@@ -62,6 +63,7 @@ __all__ = [
     "EvaluatorsConfig",
     "LoopEvaluator",
     "QuestionEvaluator",
+    "SecondOpinion",
     "SemanticLoopDetection",
     "SemanticLoopResult",
     "Summary",
@@ -72,11 +74,13 @@ __all__ = [
     "get_evaluator",
     "load_evaluators_config",
     "loop_confidence",
+    "needs_second_opinion",
     "parse_case",
     "parse_case_lines",
     "render_report",
     "run_case",
     "run_case_from_trace",
+    "second_opinion",
     "summarize",
     "trace_case",
 ]

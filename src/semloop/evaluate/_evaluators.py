@@ -324,9 +324,11 @@ AGENT_LOOP = LoopEvaluator()
 USER_FRUSTRATION = QuestionEvaluator("USER_FRUSTRATION", "conversation")
 CONFUSION_LOOP = QuestionEvaluator("CONFUSION_LOOP", "conversation")
 # Precision-first: caving to pressure and a legitimate correction overlap, and a false
-# accusation of sycophancy costs more trust than a miss (Dunetrace ships its 0.4 on the
-# healthy-score scale for the same reason; 0.6 here is that line on ours).
-SYCOPHANCY_SIGNAL = QuestionEvaluator("SYCOPHANCY_SIGNAL", "conversation", default_threshold=0.6)
+# accusation of sycophancy costs more trust than a miss. 0.55 sits between the embedded
+# judge's highest negative (0.45) and its giving-in-under-pressure positives (0.57) on
+# calibration/sycophancy_signal.jsonl (Dunetrace ships 0.4 on its healthy-score scale,
+# i.e. 0.6 on ours, for the same reason).
+SYCOPHANCY_SIGNAL = QuestionEvaluator("SYCOPHANCY_SIGNAL", "conversation", default_threshold=0.55)
 
 #: Every evaluator by name, in the order the docs list them.
 EVALUATORS: dict[str, QuestionEvaluator | LoopEvaluator] = {
