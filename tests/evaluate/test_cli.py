@@ -215,3 +215,19 @@ def test_trace_exports_of_other_tools_are_read_as_their_runs(tmp_path: Path, fix
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["results"] and all(r["confidence"] is not None for r in doc["results"])
     assert doc["errors"] == []
+
+
+def test_calibrate_writes_no_report_when_every_evaluation_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Down(ByWords):
+        def ask(self, state: Any, questions: Mapping[str, Any]) -> JudgeResponse:
+            raise ConnectionError("judge host unreachable")
+
+    monkeypatch.setattr(cli_evaluate, "make_backend", lambda name, **options: Down())
+    dataset = _lines(tmp_path / "h.jsonl", [_run_case("a", "x", True), _run_case("b", "y", False)])
+    result = runner.invoke(app, ["calibrate", "hallucination", "--dataset", str(dataset),
+                                 "--out-dir", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "every evaluation failed" in result.stderr and "judge host unreachable" in result.stderr
+    assert not (tmp_path / "out" / "hallucination.md").exists()

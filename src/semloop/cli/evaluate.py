@@ -274,6 +274,11 @@ def calibrate_command(
             path, evaluator.name, judge=judge, config=config, options=options)
         for message in errors:
             typer.echo(f"error: {message}", err=True)
+        failed = [r for r in results if r.error is not None]
+        if results and len(failed) == len(results):
+            # A report of nothing but failures would read as a judge that never fires.
+            raise fail(f"every evaluation failed, so no report was written; the first: "
+                       f"{failed[0].error}", code=1)
         cal = calibrate(results, labels, evaluator=evaluator.name, judge=backend.name,
                         threshold=settings.threshold, seed=seed)
         out_dir.mkdir(parents=True, exist_ok=True)
