@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from semloop import ConfigError, InputError, JudgeConnectionError
 from semloop.case import ConversationCase, RunCase, ToolCall, Turn
@@ -174,3 +176,18 @@ def test_every_evaluator_speaks_the_interface(evaluator: Any) -> None:
     assert evaluator.definition.strip() and 0.0 < evaluator.default_threshold < 1.0
     assert evaluator.settings().threshold == evaluator.default_threshold
     assert callable(evaluator)
+
+
+@given(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5),
+                 st.builds(Answer, st.sampled_from(["noul", "score", "choice", ""]),
+                           st.one_of(st.floats(), st.integers(), st.text(max_size=3),
+                                     st.booleans(), st.none()),
+                           st.floats(0, 1))))
+@settings(max_examples=200)
+def test_whatever_the_judge_answers_the_result_is_a_verdict_or_undecided(answer: Any) -> None:
+    result = HALLUCINATION(RUN, Scripted(JudgeResponse(answers={"hallucination": answer})))
+    if result.undecided:
+        assert result.confidence is None and not result.fired
+    else:
+        assert result.confidence is not None and 0.0 <= result.confidence <= 1.0
+        assert isinstance(answer, Answer) and answer.type == "noul"
