@@ -200,8 +200,9 @@ def test_calibrate_without_a_dataset_says_where_it_looked(tmp_path: Path,
 
 def test_run_cases_keep_their_shape_through_the_cli_reader(tmp_path: Path) -> None:
     cases = _lines(tmp_path / "c.jsonl", [_run_case("a", "x", True)])
-    [case], errors = cli_evaluate.load_cases(cases, "run")
-    assert errors == [] and isinstance(case, RunCase) and case.context == ("Refunds within 30 days.",)
+    [case], errors, notes = cli_evaluate.load_cases(cases, "run")
+    assert errors == notes == [] and isinstance(case, RunCase)
+    assert case.context == ("Refunds within 30 days.",)
 
 
 @pytest.mark.parametrize("fixture", ["deepeval_api.json", "otlp_genai.pb",

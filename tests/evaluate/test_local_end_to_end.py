@@ -68,3 +68,33 @@ def test_calibrate_on_the_embedded_judge_writes_a_report(tmp_path: Path) -> None
     report = (tmp_path / "user_frustration.md").read_text(encoding="utf-8")
     assert "# USER_FRUSTRATION calibration (local judge)" in report
     assert "judge errors: 0" in report and "| recall | " in report
+
+
+def test_the_demos_frustrated_user_is_caught_from_recorded_events(tmp_path: Path) -> None:
+    """SDK → events file → conversation case (last 5 runs) → USER_FRUSTRATION, local judge;
+    the demo's healthy runs, in the same file without a conversation, give no case."""
+    import random
+
+    from typer.testing import CliRunner
+
+    from semloop import Client
+    from semloop.cli import app
+    from semloop.demo.scenarios import SCENARIOS
+    from semloop.sdk import FileEmitter
+
+    events = tmp_path / "demo.ndjson"
+    with Client(emitter=FileEmitter(events)) as client:
+        for scenario in SCENARIOS:
+            if scenario.name in ("frustrated user", "healthy support"):
+                scenario.play(client, random.Random(0))
+        assert client.flush()
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(app, ["evaluate", str(events), "--evaluator", "user_frustration",
+                                      "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "note: " in result.stderr and "no conversation_id" in result.stderr
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["summary"]["skipped"] == 1 and doc["errors"] == []
+    [found] = doc["results"]
+    assert found["id"].startswith("conv-") and found["fired"], found
+    assert "turn" in found["reasoning"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -45,7 +45,7 @@ from .bench import (
     help_text,
 )
 
-__all__ = ["evaluate_cases", "evaluate_file", "load_cases", "register"]
+__all__ = ["FileEvaluation", "evaluate_cases", "evaluate_file", "load_cases", "register"]
 
 AnyEvaluator = QuestionEvaluator | LoopEvaluator
 #: Judges the command line offers (``mock`` needs scripted answers, so it is left out).
@@ -108,20 +108,21 @@ def _is_case_file(path: Path) -> bool:
     return False
 
 
-def load_cases(path: Path, level: str) -> tuple[list[Case], list[str]]:
-    """The cases of ``path`` for an evaluator of ``level``, and one message per line or
-    record that could not be used. ``path`` is a JSONL of cases or a trace file that
-    ``semloop import`` reads (its runs become cases)."""
+def load_cases(path: Path, level: str) -> tuple[list[Case], list[str], list[str]]:
+    """The cases of ``path`` for an evaluator of ``level``, one message per line or record
+    that could not be read, and one note per run that has nothing to judge at that level
+    (no output, no conversation id: not an error). ``path`` is a JSONL of cases or a trace
+    file that ``semloop import`` reads (its runs become cases)."""
     if _is_case_file(path):
         with open(path, encoding="utf-8", errors="replace") as fh:
             cases, errors = parse_case_lines(fh, source=str(path), level=level)
-        return cases, [str(e) for e in errors]
+        return cases, [str(e) for e in errors], []
     from ..ingest.formats import convert
 
     result = convert(path, "auto")
     cases, skipped = cases_from_runs(result.runs, level)
     located = [e if e.source else e.located(source=str(path)) for e in result.rejected]
-    return cases, [str(e) for e in located] + [f"{path}: {note}" for note in skipped]
+    return cases, [str(e) for e in located], [f"{path}: {note}" for note in skipped]
 
 
 def evaluate_cases(evaluator: AnyEvaluator, cases: Sequence[Case], judge: Backend,
@@ -131,19 +132,36 @@ def evaluate_cases(evaluator: AnyEvaluator, cases: Sequence[Case], judge: Backen
             for case in progress(cases, description, at_least=20)]
 
 
+class FileEvaluation(NamedTuple):
+    """What :func:`evaluate_file` found."""
+
+    results: list[EvalResult]
+    labels: dict[str, bool | None]
+    errors: list[str]  # lines or records that could not be read
+    notes: list[str]  # runs with nothing to judge at the evaluator's level
+    judge: Backend
+
+
 def evaluate_file(
     path: Path, name: str, *, judge: str | None = None, config: Path | None = None,
     options: dict[str, Any] | None = None,
-) -> tuple[list[EvalResult], dict[str, bool | None], list[str], Backend]:
-    """Evaluate every case of ``path``: results, labels by id, unusable lines, the judge."""
+) -> FileEvaluation:
+    """Evaluate every case of ``path`` with evaluator ``name``."""
     evaluator = get_evaluator(name)
     settings = _config(config).for_evaluator(evaluator.name)
     backend = _judge(evaluator, settings, judge, options or {})
-    cases, errors = load_cases(path, evaluator.level)
+    cases, errors, notes = load_cases(path, evaluator.level)
     results = evaluate_cases(evaluator, cases, backend, settings,
                              f"{evaluator.name.lower()} on {path.name}")
     labels = {case.id: case.label for case in cases}
-    return results, labels, errors, backend
+    return FileEvaluation(results, labels, errors, notes, backend)
+
+
+def _report(found: FileEvaluation) -> None:
+    for message in found.errors:
+        typer.echo(f"error: {message}", err=True)
+    for message in found.notes:
+        typer.echo(f"note: {message}", err=True)
 
 
 def _short(text: str, limit: int = 90) -> str:
@@ -213,20 +231,20 @@ def evaluate(
                        output_usd_per_mtok)
     try:
         chosen = get_evaluator(evaluator)
-        results, labels, errors, backend = evaluate_file(
-            file, chosen.name, judge=judge, config=config, options=options)
+        found = evaluate_file(file, chosen.name, judge=judge, config=config, options=options)
     except SemloopError as exc:
         raise fail(str(exc)) from None
-    for message in errors:
-        typer.echo(f"error: {message}", err=True)
-    summary = _print(results, labels, chosen.name, backend.name)
+    _report(found)
+    results, labels, errors = found.results, found.labels, found.errors
+    summary = _print(results, labels, chosen.name, found.judge.name)
     if json_out is not None:
         doc = {
-            "evaluator": chosen.name, "judge": backend.name, "file": str(file),
+            "evaluator": chosen.name, "judge": found.judge.name, "file": str(file),
             "results": [{"id": r.case_id, "fired": r.fired, "confidence": r.confidence,
                          "undecided": r.undecided, "reasoning": r.reasoning} for r in results],
-            "summary": {**summary, "malformed": len(errors)},
+            "summary": {**summary, "malformed": len(errors), "skipped": len(found.notes)},
             "errors": errors,
+            "skipped": found.notes,
         }
         json_out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {json_out}")
@@ -270,10 +288,9 @@ def calibrate_command(
         if not path.is_file():
             raise fail(f"no dataset at {path}; pass --dataset")
         settings = _config(config).for_evaluator(evaluator.name)
-        results, labels, errors, backend = evaluate_file(
-            path, evaluator.name, judge=judge, config=config, options=options)
-        for message in errors:
-            typer.echo(f"error: {message}", err=True)
+        found = evaluate_file(path, evaluator.name, judge=judge, config=config, options=options)
+        _report(found)
+        results, labels, errors, backend = found.results, found.labels, found.errors, found.judge
         failed = [r for r in results if r.error is not None]
         if results and len(failed) == len(results):
             # A report of nothing but failures would read as a judge that never fires.
