@@ -51,6 +51,8 @@ AnyEvaluator = QuestionEvaluator | LoopEvaluator
 #: Judges the command line offers (``mock`` needs scripted answers, so it is left out).
 JUDGES = tuple(sorted(n for n in BACKENDS if n != "mock"))
 _NAMES = ", ".join(n.lower() for n in EVALUATORS)
+#: Where ``semloop calibrate`` writes its reports unless told otherwise.
+_REPORTS = Path("docs/calibration")
 
 JudgeOpt = Annotated[
     str | None,
@@ -259,7 +261,7 @@ def calibrate_command(
         help="Labelled cases to read. Default: calibration/<name>.jsonl.", dir_okay=False)] = None,
     out_dir: Annotated[Path, typer.Option(
         "--out-dir", help="Where <name>.md and <name>.png are written.", file_okay=False)
-    ] = Path("docs/calibration"),
+    ] = _REPORTS,
     note: Annotated[str, typer.Option(
         help="A paragraph for the report, e.g. where the dataset came from and whether the "
         "rules were tuned on it.")] = "",
@@ -304,8 +306,12 @@ def calibrate_command(
 
         png = plot_calibration(cal, out_dir / f"{stem}.png")
         report = out_dir / f"{stem}.md"
-        report.write_text(render_report(cal, dataset=str(path), histogram=png.name, note=note),
-                          encoding="utf-8")
+        command = " ".join([f"semloop calibrate {stem}", *(["--judge", judge] if judge else []),
+                            *(["--dataset", str(path)] if dataset else []),
+                            *(["--out-dir", str(out_dir)] if out_dir != _REPORTS else []),
+                            *(["--seed", str(seed)] if seed else [])])
+        report.write_text(render_report(cal, dataset=str(path), histogram=png.name, note=note,
+                                        command=command), encoding="utf-8")
     except SemloopError as exc:
         raise fail(str(exc)) from None
     s = cal.summary
