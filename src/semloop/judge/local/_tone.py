@@ -78,15 +78,16 @@ REPEATING = any_of(
     r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
     r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
     # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
-    r"\b(?:tried|did|done|sent|asked|called|told|restarted|rebooted|reinstalled|re-?installed|"
-    r"submitted|emailed|wrote|written|checked|explained|uploaded|filled|reset)\b(?: \w+){0,3} "
+    r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
+    r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
+    r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
     r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
     r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
     r"\b(?:repeat|repeating) (?:myself|yourself)\b",
     r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
 )
 _BLAME = any_of(
-    r"\b(?:you(?:'re| are)|this is|that's|that is|it's|what a|such a|this bot is|your \w+ is) "
+    r"\b(?:you(?:'re| are)|this is|that's|that is|it's|what a|such a|(?:this|that|the|your) \w+ (?:is|are)) "
     r"(?:so |completely |totally |absolutely |utterly |really |just )?"
     r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
     r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
@@ -118,7 +119,12 @@ _LEAVE = any_of(
     r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
-    r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host)\b",
+    r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
+    r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
+    r"\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?(?:\w+ ){0,2}(?:to|over to) "
+    r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
+    # An ultimatum: "send a technician or I'm returning it".
+    r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
@@ -140,7 +146,7 @@ _IMPATIENT = any_of(
 )
 # What the user has put in (money, time, loyalty, attempts): said in anger, it is leverage.
 _INVESTED = any_of(
-    r"\bi (?:paid|pay|spent|spend)\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
+    r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
     r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
     r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
     r"(?:of|playing|using|with|as)\b",
@@ -308,6 +314,10 @@ _FAMILIES = frozenset(
 )
 
 
+_ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
+_ECHO_WORDS = 3
+
+
 def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said: str) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
@@ -316,8 +326,12 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     heat = 0.0
     mocked = False
     text = plain(text)
+    spoken = " ".join(said.lower().split())
     for m in QUOTED.finditer(text):
-        mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in said.lower()
+        mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in spoken
+    # Or echoed as a question without quotes: "Try again later? My kids are freezing."
+    for m in _ECHO.finditer(text):
+        mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
     own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
     for name, rx, weight in (
         ("repeating", REPEATING, _W_REPEAT),
