@@ -179,6 +179,11 @@ _C_BUILT, _C_NEW, _C_CONTINUES = 1.2, 0.3, 0.5
 _CONTINUES = any_of(r"^\W*(?:\w+[.!,]\s*)?(?:and|also|now|next|then|what about|how about)\b")
 _C_FURTHER = 0.75  # every further re-ask adds to the best one
 _C_BIAS = -1.0
+_C_MOVED_ON = -1.0  # a turn this far from every earlier one asks something else
+_ACKNOWLEDGES = any_of(
+    r"^\W*(?:ok(?:ay)?|great|thanks|thank you|cool|perfect|got it|nice|good|awesome|understood|"
+    r"makes sense|that works|lovely|brilliant|excellent|that helps|fair enough)\b"
+)
 # The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
 # one, ended resolved.
 _C_RESOLVED = -3.0
@@ -219,6 +224,12 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     resolved = scored[-1][0] <= 0.0 and not any(
         rx.search(last) for rx in (_ASKS, _REASK, REPEATING)
     )
+    # Or, after the last re-ask, the user acknowledged an answer and asked something else.
+    last_reask = max((j for _, _, j in reasks), default=0)
+    resolved |= any(
+        j > last_reask and score <= _C_MOVED_ON and _ACKNOWLEDGES.search(users[j][1].content)
+        for score, _, j in scored
+    )
     if resolved:
         logit += _C_RESOLVED
     p = _prob(max(-4.0, min(4.0, logit)))
@@ -236,7 +247,7 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
             f"{users[k][0] + 1})"
         )
     if resolved:
-        why += f"; the last user turn ({_quote(last)}) asks nothing more"
+        why += "; then the user moved on"
     return _answer(p, why)
 
 
