@@ -20,8 +20,11 @@ def test_alert_exports_its_public_names_only() -> None:
     # is what docs/alerts.md names and what the alerts worker, in another package, uses.
     from semloop import alert
 
-    public = {name for name in dir(alert) if not name.startswith("_")
-              and not isinstance(getattr(alert, name), types.ModuleType)}
+    public = {
+        name
+        for name in dir(alert)
+        if not name.startswith("_") and not isinstance(getattr(alert, name), types.ModuleType)
+    }
     assert public - {"annotations"} == set(alert.__all__)  # annotations: the __future__ import
     assert {"retryable", "severity_rank", "run_link", "eligible", "MODES"}.isdisjoint(public)
 

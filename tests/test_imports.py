@@ -44,7 +44,8 @@ def _module_parts(path: Path, root: Path) -> tuple[str, ...]:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def imports_of(root: Path) -> list[Import]:
@@ -54,8 +55,9 @@ def imports_of(root: Path) -> list[Import]:
         me = _module_parts(path, root)
         here = me if path.name == "__init__.py" else me[:-1]  # what "." means
 
-        def visit(node: ast.AST, guarded: bool, me: tuple[str, ...] = me,
-                  here: tuple[str, ...] = here) -> None:
+        def visit(
+            node: ast.AST, guarded: bool, me: tuple[str, ...] = me, here: tuple[str, ...] = here
+        ) -> None:
             if isinstance(node, ast.If) and _is_type_checking(node.test):
                 for child in node.body:
                     visit(child, True)
@@ -66,12 +68,15 @@ def imports_of(root: Path) -> list[Import]:
                 if isinstance(node, ast.Import):
                     targets = [tuple(alias.name.split(".")) for alias in node.names]
                 else:
-                    base = here[:len(here) - node.level + 1] if node.level else ()
+                    base = here[: len(here) - node.level + 1] if node.level else ()
                     module = base + (tuple(node.module.split(".")) if node.module else ())
                     # "from pkg import x": x is a submodule or a name; either is the target.
                     targets = [(*module, alias.name) for alias in node.names]
-                found.extend(Import(".".join(me), target, node.lineno, guarded)
-                             for target in targets if target[0] == "semloop")
+                found.extend(
+                    Import(".".join(me), target, node.lineno, guarded)
+                    for target in targets
+                    if target[0] == "semloop"
+                )
             for inner in ast.iter_child_nodes(node):
                 visit(inner, guarded)
 
@@ -81,7 +86,8 @@ def imports_of(root: Path) -> list[Import]:
 
 def _first_level(root: Path) -> set[str]:
     return {p.stem for p in root.glob("*.py") if p.stem != "__init__"} | {
-        p.name for p in root.iterdir() if (p / "__init__.py").exists()}
+        p.name for p in root.iterdir() if (p / "__init__.py").exists()
+    }
 
 
 def _package(parts: tuple[str, ...], first_level: set[str]) -> str:
@@ -119,8 +125,11 @@ def package_cycles(root: Path) -> list[list[str]]:
     cycles = []
     for group in _strongly_connected(edges):
         if len(group) > 1:
-            cycles.append(sorted(w for a in group for b, ws in edges.get(a, {}).items()
-                                 if b in group for w in ws))
+            cycles.append(
+                sorted(
+                    w for a in group for b, ws in edges.get(a, {}).items() if b in group for w in ws
+                )
+            )
     return cycles
 
 
@@ -181,9 +190,11 @@ def fake(tmp_path: Path) -> Path:
         "a/_inner.py": "from semloop._shared import x\nfrom .. import events\n",
         "b/__init__.py": "public = 1\n",
         "b/_hidden.py": "",
-        "b/user.py": ("from typing import TYPE_CHECKING\n"
-                      "if TYPE_CHECKING:\n    from ..c import T\n"
-                      "def later():\n    from ..a._inner import y\n"),
+        "b/user.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from ..c import T\n"
+            "def later():\n    from ..a._inner import y\n"
+        ),
         "c/__init__.py": "from semloop.b import _hidden\n",
     }.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -198,7 +209,9 @@ def test_the_rules_on_a_made_up_package(fake: Path) -> None:
     ]
     # a -> b at import time, b -> a inside a function: a cycle. b -> c is TYPE_CHECKING
     # only, so c -> b closes none.
-    assert package_cycles(fake) == [[
-        "semloop.a:1 imports semloop.b.public",
-        "semloop.b.user:5 imports semloop.a._inner.y",
-    ]]
+    assert package_cycles(fake) == [
+        [
+            "semloop.a:1 imports semloop.b.public",
+            "semloop.b.user:5 imports semloop.a._inner.y",
+        ]
+    ]

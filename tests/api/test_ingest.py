@@ -199,8 +199,10 @@ def test_a_nul_in_an_id_is_rejected_by_index_and_the_rest_kept(server: Server) -
     assert reply.status_code == 202
     body = reply.json()
     assert body["stored"] == 4
-    assert [(r["index"], r["field"]) for r in body["rejected"]] == [(4, "run_id"),
-                                                                   (5, "conversation_id")]
+    assert [(r["index"], r["field"]) for r in body["rejected"]] == [
+        (4, "run_id"),
+        (5, "conversation_id"),
+    ]
     assert "NUL" in body["rejected"][0]["reason"]
 
 

@@ -67,8 +67,7 @@ def test_invariants(steps: list[dict[str, Any]], p: float, fallback: bool, looka
     # A judge can only add tool detections, never hide an exact-match one. The exact
     # count skips identical calls whose output changed or that follow a write
     # (semantic._unchanged_repeats): those are new attempts, not repeats.
-    exact, _ = score_tool_repetition(
-        _unchanged_repeats([_shallow(s) for s in trace.tool_spans]), 3)
+    exact, _ = score_tool_repetition(_unchanged_repeats([_shallow(s) for s in trace.tool_spans]), 3)
     assert breakdown["tool_repetition"] <= exact
     assert breakdown["call_graph_cycles"] == lexical.score_breakdown["call_graph_cycles"]
     if result.undecided and fallback:
