@@ -26,10 +26,8 @@ def fill(store: Store, org: str, agent: str, runs: int, start: float) -> float:
         t += 1.0
         run = f"h{i}"
         batch.append(Event("run.started", run, agent, 0, t - 0.9))
-        batch.extend(
-            Event("tool.called", run, agent, k, t - 0.8 + k * 0.05, {"tool_name": "s"})
-            for k in range(1, 9)
-        )
+        batch.extend(Event("tool.called", run, agent, k, t - 0.8 + k * 0.05, {"tool_name": "s"})
+                     for k in range(1, 9))
         batch.append(Event("run.completed", run, agent, 9, t))
         if len(batch) >= 5000:
             store.add_events(org, batch)
@@ -56,14 +54,10 @@ def main() -> None:
         for i in range(args.signals):
             t += 1.0
             run = f"n{i}"
-            store.add_events(
-                org,
-                [
-                    Event("run.started", run, "busy", 0, t - 0.5),
-                    Event("run.completed", run, "busy", 1, t),
-                ],
-            )
-            runs.append(Signal("TOOL_LOOP", run, "HIGH", 0.9, {"steps": [1]}, agent_id="busy"))
+            store.add_events(org, [Event("run.started", run, "busy", 0, t - 0.5),
+                                   Event("run.completed", run, "busy", 1, t)])
+            runs.append(Signal("TOOL_LOOP", run, "HIGH", 0.9, {"steps": [1]},
+                               agent_id="busy"))
         store.add_signals(org, runs)
         worker = AlertsWorker(store, batch_size=100)
         started = time.perf_counter()
@@ -74,15 +68,11 @@ def main() -> None:
                 break
             decided += n
         elapsed = time.perf_counter() - started
-    print(
-        f"database: {url.split(':')[0]}; agent history: {args.history_runs} runs "
-        f"({args.history_runs * 10 * 2} events in the table, filled in {filled:.1f} s)"
-    )
-    print(
-        f"decided {decided} signals in {elapsed * 1000:.0f} ms: "
-        f"{elapsed / max(decided, 1) * 1000:.2f} ms per signal, "
-        f"{decided / elapsed:.0f} signals/s; {worker.decisions}"
-    )
+    print(f"database: {url.split(':')[0]}; agent history: {args.history_runs} runs "
+          f"({args.history_runs * 10 * 2} events in the table, filled in {filled:.1f} s)")
+    print(f"decided {decided} signals in {elapsed * 1000:.0f} ms: "
+          f"{elapsed / max(decided, 1) * 1000:.2f} ms per signal, "
+          f"{decided / elapsed:.0f} signals/s; {worker.decisions}")
 
 
 if __name__ == "__main__":

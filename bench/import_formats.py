@@ -28,10 +28,8 @@ def main() -> None:
             events += sum(len(run.events) for run in result.runs)
             rounds += 1
         took = time.perf_counter() - start
-        print(
-            f"{path.name:28s} {result.format:14s} {events / took:10.0f} "
-            f"{len(data) * rounds / took / 1e6:6.1f}"
-        )
+        print(f"{path.name:28s} {result.format:14s} {events / took:10.0f} "
+              f"{len(data) * rounds / took / 1e6:6.1f}")
 
 
 if __name__ == "__main__":

@@ -52,18 +52,8 @@ INSERT = (
     "step_index, timestamp, payload, parent_run_id, trace_id, conversation_id, received_at) "
     "VALUES ({p}) ON CONFLICT (org_id, event_id) DO NOTHING"
 )
-KINDS = [
-    "run.started",
-    "llm.called",
-    "llm.responded",
-    "tool.called",
-    "tool.responded",
-    "llm.called",
-    "llm.responded",
-    "tool.called",
-    "tool.responded",
-    "run.completed",
-]
+KINDS = ["run.started", "llm.called", "llm.responded", "tool.called", "tool.responded",
+         "llm.called", "llm.responded", "tool.called", "tool.responded", "run.completed"]
 
 
 def make_events(n: int) -> list[dict[str, Any]]:
@@ -75,44 +65,24 @@ def make_events(n: int) -> list[dict[str, Any]]:
         kind = KINDS[i % 10]
         payload: dict[str, Any] = {"model": "gpt-4o-mini", "prompt_tokens": 812}
         if kind.endswith("responded"):
-            payload = {
-                "output": "The order was refunded on the 3rd. " * 4,
-                "latency_ms": 420,
-                "completion_tokens": 64,
-                "finish_reason": "stop",
-                "success": True,
-            }
+            payload = {"output": "The order was refunded on the 3rd. " * 4, "latency_ms": 420,
+                       "completion_tokens": 64, "finish_reason": "stop", "success": True}
         elif kind == "tool.called":
             payload = {"tool_name": "lookup_order", "args": "{'order_id': 'A-1042'}"}
-        out.append(
-            {
-                "event_type": kind,
-                "run_id": run,
-                "agent_id": "support-agent",
-                "agent_version": "a1b2c3d4",
-                "step_index": (i % 10 + 1) // 2,
-                "timestamp": now + i * 0.001,
-                "payload": payload,
-                "parent_run_id": None,
-                "trace_id": None,
-                "conversation_id": "conv-1",
-                "event_id": str(uuid.uuid4()),
-            }
-        )
+        out.append({"event_type": kind, "run_id": run, "agent_id": "support-agent",
+                    "agent_version": "a1b2c3d4", "step_index": (i % 10 + 1) // 2,
+                    "timestamp": now + i * 0.001, "payload": payload, "parent_run_id": None,
+                    "trace_id": None, "conversation_id": "conv-1",
+                    "event_id": str(uuid.uuid4())})
     return out
 
 
 def batches(events: list[dict[str, Any]], size: int) -> list[list[dict[str, Any]]]:
-    return [events[i : i + size] for i in range(0, len(events), size)]
+    return [events[i:i + size] for i in range(0, len(events), size)]
 
 
-def run_threads(
-    clients: int,
-    work: list[Any],
-    do: Callable[[Any, Any], None],
-    setup: Callable[[], Any],
-    teardown: Callable[[Any], None],
-) -> float:
+def run_threads(clients: int, work: list[Any], do: Callable[[Any, Any], None],
+                setup: Callable[[], Any], teardown: Callable[[Any], None]) -> float:
     """Split ``work`` over ``clients`` threads; seconds from the first item to the last."""
     lock = threading.Lock()
     items = iter(work)
@@ -150,32 +120,14 @@ def run_threads(
 # -- raw ------------------------------------------------------------------------------
 
 
-def raw_insert(
-    url: str, org_id: str, events: list[dict[str, Any]], size: int, clients: int
-) -> float:
+def raw_insert(url: str, org_id: str, events: list[dict[str, Any]], size: int,
+               clients: int) -> float:
     parsed = normalize_url(url)
     received = time.time()
-    rows = [
-        [
-            (
-                org_id,
-                e["event_id"],
-                e["event_type"],
-                e["run_id"],
-                e["agent_id"],
-                e["agent_version"],
-                e["step_index"],
-                e["timestamp"],
-                e["payload"],
-                e["parent_run_id"],
-                e["trace_id"],
-                e["conversation_id"],
-                received,
-            )
-            for e in batch
-        ]
-        for batch in batches(events, size)
-    ]
+    rows = [[(org_id, e["event_id"], e["event_type"], e["run_id"], e["agent_id"],
+              e["agent_version"], e["step_index"], e["timestamp"], e["payload"],
+              e["parent_run_id"], e["trace_id"], e["conversation_id"], received)
+             for e in batch] for batch in batches(events, size)]
     if parsed.get_backend_name() == "sqlite":
         import sqlite3
 
@@ -185,7 +137,8 @@ def raw_insert(
         writer = threading.Lock()
 
         def connect() -> Any:
-            conn = sqlite3.connect(parsed.database, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(parsed.database, isolation_level=None,
+                                   check_same_thread=False)
             conn.execute("PRAGMA busy_timeout=30000")
             conn.execute("PRAGMA synchronous=NORMAL")
             return conn
@@ -254,14 +207,11 @@ def served(url: str) -> Iterator[tuple[int, int]]:
         proc.wait(timeout=10)
 
 
-def http_ingest(
-    port: int, key: str, events: list[dict[str, Any]], size: int, clients: int
-) -> float:
+def http_ingest(port: int, key: str, events: list[dict[str, Any]], size: int,
+                clients: int) -> float:
     # Bodies are encoded up front: the figure is the server's cost, not the client's.
-    bodies = [
-        json.dumps({"api_key": key, "agent_id": "support-agent", "events": b}).encode()
-        for b in batches(events, size)
-    ]
+    bodies = [json.dumps({"api_key": key, "agent_id": "support-agent", "events": b}).encode()
+              for b in batches(events, size)]
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
 
     def post(conn: http.client.HTTPConnection, body: bytes) -> None:
@@ -271,13 +221,9 @@ def http_ingest(
         if reply.status != 202 or json.loads(data)["stored"] != size:
             raise RuntimeError(f"ingest answered {reply.status}: {data[:200]!r}")
 
-    return run_threads(
-        clients,
-        bodies,
-        post,
-        lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=30),
-        lambda c: c.close(),
-    )
+    return run_threads(clients, bodies, post,
+                       lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=30),
+                       lambda c: c.close())
 
 
 # -- PostgreSQL -----------------------------------------------------------------------
@@ -296,44 +242,17 @@ def throwaway_postgres() -> Iterator[str]:
         shutil.chown(root, "postgres")
         as_user = ["runuser", "-u", "postgres", "--"]
     port = free_port()
-    subprocess.run(
-        [
-            *as_user,
-            str(bindir / "initdb"),
-            "-D",
-            str(root / "data"),
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    subprocess.run(
-        [
-            *as_user,
-            str(bindir / "pg_ctl"),
-            "-D",
-            str(root / "data"),
-            "-l",
-            str(root / "log"),
-            "-w",
-            "-o",
-            f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off",
-            "start",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(root / "data"), "-A", "trust",
+                    "-U", "postgres"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(root / "data"), "-l",
+                    str(root / "log"), "-w", "-o",
+                    f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off",
+                    "start"], check=True, stdout=subprocess.DEVNULL)
     try:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run(
-            [*as_user, str(bindir / "pg_ctl"), "-D", str(root / "data"), "-m", "fast", "stop"],
-            stdout=subprocess.DEVNULL,
-            check=False,
-        )
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(root / "data"), "-m",
+                        "fast", "stop"], stdout=subprocess.DEVNULL, check=False)
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -382,27 +301,20 @@ def main() -> None:
     results: list[tuple[str, float, float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.db"
-        results.append(
-            ("sqlite", *measure(url, args.events, args.batch, args.clients, args.rounds))
-        )
+        results.append(("sqlite", *measure(url, args.events, args.batch, args.clients, args.rounds)))
     if not args.no_postgres:
         with contextlib.ExitStack() as stack:
             admin = args.postgres_url or stack.enter_context(throwaway_postgres())
             url = stack.enter_context(postgres_database(admin))
-            results.append(
-                ("postgresql", *measure(url, args.events, args.batch, args.clients, args.rounds))
-            )
+            results.append(("postgresql", *measure(url, args.events, args.batch, args.clients, args.rounds)))
 
-    print(
-        f"\n{args.events} events per path in {args.rounds} alternating rounds, batches of "
-        f"{args.batch}, {args.clients} clients, {os.cpu_count()} CPUs\n"
-    )
-    print(
-        f"{'database':<12}{'HTTP ingest ev/s':>18}{'raw insert ev/s':>18}{'ingest/raw':>12}"
-        f"{'server CPU/event':>18}"
-    )
+    print(f"\n{args.events} events per path in {args.rounds} alternating rounds, batches of "
+          f"{args.batch}, {args.clients} clients, {os.cpu_count()} CPUs\n")
+    print(f"{'database':<12}{'HTTP ingest ev/s':>18}{'raw insert ev/s':>18}{'ingest/raw':>12}"
+          f"{'server CPU/event':>18}")
     for name, ingest, raw, cpu_us in results:
-        print(f"{name:<12}{ingest:>18,.0f}{raw:>18,.0f}{ingest / raw:>11.2f}x{cpu_us:>15.0f} µs")
+        print(f"{name:<12}{ingest:>18,.0f}{raw:>18,.0f}{ingest / raw:>11.2f}x"
+              f"{cpu_us:>15.0f} µs")
     print("\ntarget: ingest/raw >= 0.50x")
 
 

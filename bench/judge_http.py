@@ -38,9 +38,8 @@ BEFORE = "JevBackend urllib (before)"
 def canned(server: SystemOneServer, state: Any, questions: dict[str, Any]) -> None:
     """Make the server answer every request with one precomputed reply."""
     body = {"model": "jev-latest", "state": state, "questions": questions}
-    probe = Received(
-        "POST", "/v1/systemone", {"authorization": f"Bearer {KEY}"}, json.dumps(body).encode(), 0.0
-    )
+    probe = Received("POST", "/v1/systemone", {"authorization": f"Bearer {KEY}"},
+                     json.dumps(body).encode(), 0.0)
     reply = server.respond(probe)
     server.respond = lambda received: reply  # type: ignore[method-assign]
 
@@ -64,13 +63,12 @@ def report(title: str, times: dict[str, list[float]], base: str) -> None:
     for name, values in times.items():
         median = statistics.median(values)
         p95 = sorted(values)[int(0.95 * len(values)) - 1]
-        print(
-            f"  {name:34s} median {median:6.3f} ms   p95 {p95:6.3f} ms   "
-            f"median / {base} {median / reference:.2f}"
-        )
+        print(f"  {name:34s} median {median:6.3f} ms   p95 {p95:6.3f} ms   "
+              f"median / {base} {median / reference:.2f}")
 
 
-def run(origin_tls: bool, args: argparse.Namespace, state: Any, questions: dict[str, Any]) -> None:
+def run(origin_tls: bool, args: argparse.Namespace, state: Any,
+        questions: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         context = None
         if origin_tls:
@@ -88,9 +86,8 @@ def run(origin_tls: bool, args: argparse.Namespace, state: Any, questions: dict[
             }
             sdk = _sdk(server.url)
             if sdk is not None:
-                calls["typesafe-sdk (httpx, keep-alive)"] = lambda: sdk.system_one(
-                    state=state, questions=questions
-                )
+                calls["typesafe-sdk (httpx, keep-alive)"] = (
+                    lambda: sdk.system_one(state=state, questions=questions))
             before = server.connections
             times = measure(calls, args.asks)
             opened = server.connections - before
@@ -99,12 +96,8 @@ def run(origin_tls: bool, args: argparse.Namespace, state: Any, questions: dict[
             if sdk is not None:
                 sdk.close()
         scheme = "https" if origin_tls else "http"
-        report(
-            f"{scheme}: {len(questions)} question(s), {args.asks} interleaved asks each "
-            f"({opened} TCP connections opened in all)",
-            times,
-            BEFORE,
-        )
+        report(f"{scheme}: {len(questions)} question(s), {args.asks} interleaved asks each "
+               f"({opened} TCP connections opened in all)", times, BEFORE)
         ratio = statistics.median(times[BEFORE]) / statistics.median(times[KEPT])
         print(f"  keep-alive: {ratio:.1f}x faster per ask than before over {scheme}")
         if origin_tls:
@@ -118,9 +111,8 @@ def _sdk(url: str) -> Any:
     except ImportError:
         print("(typesafe-sdk is not installed: its column is left out)")
         return None
-    return TypeSafeClient(
-        api_key=KEY, base_url=url, compression=False, retry=SdkRetryPolicy(max_retries=0)
-    )
+    return TypeSafeClient(api_key=KEY, base_url=url, compression=False,
+                          retry=SdkRetryPolicy(max_retries=0))
 
 
 def main() -> None:
@@ -128,13 +120,9 @@ def main() -> None:
     parser.add_argument("--asks", type=int, default=300, help="timed asks per client")
     parser.add_argument("--questions", type=int, default=2, help="questions per ask")
     args = parser.parse_args()
-    questions = {
-        f"progress_{i}_{i + 1}": {
-            "type": "noul",
-            "instructions": f"p=0.3 Did step {i + 1} advance?",
-        }
-        for i in range(args.questions)
-    }
+    questions = {f"progress_{i}_{i + 1}": {"type": "noul",
+                                           "instructions": f"p=0.3 Did step {i + 1} advance?"}
+                 for i in range(args.questions)}
     state = {"goal": "book a flight", "steps": [{"index": 0, "output": "searched flights"}]}
     for tls in (False, True):
         run(tls, args, state, questions)

@@ -39,15 +39,14 @@ LABELS = HERE / "real_runs" / "labels.jsonl"
 def _read(root: Path, commit: str, path: str) -> bytes:
     try:
         return subprocess.run(
-            ["git", "-C", str(root), "show", f"{commit}:{path}"], check=True, capture_output=True
-        ).stdout
+            ["git", "-C", str(root), "show", f"{commit}:{path}"],
+            check=True, capture_output=True).stdout
     except (subprocess.CalledProcessError, FileNotFoundError):
         return (root / path).read_bytes()  # a work tree without that commit
 
 
-def rows(
-    labels: list[dict[str, Any]], repos: dict[str, Path], split: str
-) -> tuple[list[dict[str, Any]], list[str]]:
+def rows(labels: list[dict[str, Any]], repos: dict[str, Path],
+         split: str) -> tuple[list[dict[str, Any]], list[str]]:
     out: list[dict[str, Any]] = []
     problems: list[str] = []
     cache: dict[tuple[str, str, str], list[Any]] = {}
@@ -74,27 +73,17 @@ def rows(
             continue
         trace = runs[index].to_trace()
         stuck = lab["label"] == "stuck"
-        row = {
-            "trace_id": lab["id"],
-            "family": f"{lab['split']}/{lab['label']}",
-            "isolates": lab["why"],
-            "loop": stuck,
-            "stagnation": stuck,
-            **{k: v for k, v in trace.to_dict().items() if k != "trace_id"},
-        }
+        row = {"trace_id": lab["id"], "family": f"{lab['split']}/{lab['label']}",
+               "isolates": lab["why"], "loop": stuck, "stagnation": stuck,
+               **{k: v for k, v in trace.to_dict().items() if k != "trace_id"}}
         out.append(row)
     return out, problems
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument(
-        "--repo",
-        action="append",
-        default=[],
-        metavar="OWNER/NAME=PATH",
-        help="a local copy (work tree or git dir) of a repository the labels name",
-    )
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH",
+                    help="a local copy (work tree or git dir) of a repository the labels name")
     ap.add_argument("--labels", type=Path, default=LABELS)
     ap.add_argument("--split", choices=("tune", "heldout", "all"), default="all")
     ap.add_argument("--out", type=Path, required=True)

@@ -30,22 +30,10 @@ from semloop.store.testing import postgres_database
 def _fill(store: Store, org: str, runs: int, steps: int, tag: str = "") -> None:
     for start in range(0, runs, 100):
         ids = [f"{tag}r{i}" for i in range(start, min(start + 100, runs))]
-        store.add_events(
-            org,
-            [
-                Event("tool.called", r, "a", s, 1e9 + s, {"tool_name": "t"}, event_id=f"{r}-{s}")
-                for r in ids
-                for s in range(steps)
-            ],
-        )
-        store.add_signals(
-            org,
-            [
-                Signal("TOOL_LOOP", r, "high", 0.9)
-                for r in ids
-                if int(r.rsplit("r", 1)[1]) % 10 == 0
-            ],
-        )
+        store.add_events(org, [Event("tool.called", r, "a", s, 1e9 + s, {"tool_name": "t"},
+                                     event_id=f"{r}-{s}") for r in ids for s in range(steps)])
+        store.add_signals(org, [Signal("TOOL_LOOP", r, "high", .9)
+                                for r in ids if int(r.rsplit("r", 1)[1]) % 10 == 0])
 
 
 def _prune(url: str, runs: int, steps: int) -> tuple[float, float, float]:
@@ -89,12 +77,10 @@ def _databases(postgres_url: str | None) -> Iterator[list[tuple[str, Iterator[st
 
         found: list[tuple[str, Iterator[str]]] = [("sqlite", sqlite())]
         if postgres_url:
-
             def postgres() -> Iterator[str]:
                 while True:
                     with postgres_database(postgres_url) as url:
                         yield url
-
             found.append(("postgresql", postgres()))
         yield found
 
@@ -106,19 +92,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--events", type=int, default=50_000)
     args = parser.parse_args()
-    print(
-        f"{'database':<11} {'prune runs/s':>12} {'events/s':>9} {'max batch':>9} "
-        f"{'ingest ev/s':>11} {'no index':>9} {'ratio':>6}"
-    )
+    print(f"{'database':<11} {'prune runs/s':>12} {'events/s':>9} {'max batch':>9} "
+          f"{'ingest ev/s':>11} {'no index':>9} {'ratio':>6}")
     with _databases(args.postgres_url) as databases:
         for name, urls in databases:
             runs_s, events_s, longest = _prune(next(urls), args.runs, args.steps)
             with_index = _ingest(next(urls), args.events, True)
             without = _ingest(next(urls), args.events, False)
-            print(
-                f"{name:<11} {runs_s:>12.0f} {events_s:>9.0f} {longest * 1000:>7.0f}ms "
-                f"{with_index:>11.0f} {without:>9.0f} {with_index / without:>6.2f}"
-            )
+            print(f"{name:<11} {runs_s:>12.0f} {events_s:>9.0f} {longest * 1000:>7.0f}ms "
+                  f"{with_index:>11.0f} {without:>9.0f} {with_index / without:>6.2f}")
 
 
 if __name__ == "__main__":

@@ -124,14 +124,11 @@ class _OTel:
         for _ in range(RUNS_PER_ROUND):
             for step in range(CALLS_PER_RUN):
                 start = _clock()
-                span = start_span(
-                    "execute_tool search",
-                    attributes={
-                        "gen_ai.tool.name": "search",
-                        "gen_ai.tool.call.arguments": ARGS_JSON,
-                        "semloop.step_index": step,
-                    },
-                )
+                span = start_span("execute_tool search", attributes={
+                    "gen_ai.tool.name": "search",
+                    "gen_ai.tool.call.arguments": ARGS_JSON,
+                    "semloop.step_index": step,
+                })
                 span.end()
                 out.append(_clock() - start)
         self.provider.force_flush(30_000)
@@ -193,10 +190,8 @@ def _signal_cost(turns: int = 12) -> float:
     """Median µs per recorded event of a run with one ``signal`` policy: the single-run
     detectors over the events so far, once per checked event (opt-in, so not in the
     ratio). Runs of ``turns`` LLM+tool turns (4 events each, ~50 events)."""
-    client = Client(
-        emitter=DiscardEmitter(),
-        policies=[Policy("loop", "signal", "contains", "TOOL_LOOP", "log")],
-    )
+    client = Client(emitter=DiscardEmitter(), policies=[
+        Policy("loop", "signal", "contains", "TOOL_LOOP", "log")])
     per_event = []
     for _ in range(20):
         with client.run("bench", user_input="q", model="gpt-4o", tools=["search"]) as run:
@@ -262,47 +257,32 @@ def main(argv: list[str] | None = None) -> int:
     if options.json:
         print(json.dumps(report, indent=2))
     else:
-        print(
-            f"Python {report['python']} on {report['machine']}, {options.rounds} rounds "
-            f"x {RUNS_PER_ROUND * CALLS_PER_RUN} calls each, {wall:.1f}s; "
-            f"timer cost {timer['median_us']:.3f} µs (included)"
-        )
+        print(f"Python {report['python']} on {report['machine']}, {options.rounds} rounds "
+              f"x {RUNS_PER_ROUND * CALLS_PER_RUN} calls each, {wall:.1f}s; "
+              f"timer cost {timer['median_us']:.3f} µs (included)")
         print(f"{'':44} {'median µs':>10} {'p99 µs':>10} {'mean µs':>10}")
         for name, row in results.items():
-            print(
-                f"{name:44} {row['median_us']:10.2f} {row['p99_us']:10.2f} {row['mean_us']:10.2f}"
-            )
-        print(
-            f"semloop / OTel: median {ratio_median:.3f}x, p99 {ratio_p99:.3f}x "
-            f"(target ≤ {TARGET_RATIO}x: {'met' if ratio_median <= TARGET_RATIO else 'MISSED'})"
-        )
+            print(f"{name:44} {row['median_us']:10.2f} {row['p99_us']:10.2f} "
+                  f"{row['mean_us']:10.2f}")
+        print(f"semloop / OTel: median {ratio_median:.3f}x, p99 {ratio_p99:.3f}x "
+              f"(target ≤ {TARGET_RATIO}x: {'met' if ratio_median <= TARGET_RATIO else 'MISSED'})")
         ok = ratio_policies <= TARGET_RATIO_POLICIES
-        print(
-            f"semloop + 10 policies / OTel: median {ratio_policies:.3f}x, p99 "
-            f"{ratio_policies_p99:.3f}x (target ≤ {TARGET_RATIO_POLICIES}x: "
-            f"{'met' if ok else 'MISSED'}); the policies add "
-            f"{with_policies['median_us'] - ours['median_us']:.2f} µs at the median"
-        )
-        print(
-            f"sender thread, off the hot path: {report['background_us_per_event']:.2f} µs "
-            "per event (build, JSON-safe, redact; discarding emitter)"
-        )
-        print(
-            f"one signal policy (detectors over the run so far, opt-in): "
-            f"{report['signal_policy_us_per_event']:.0f} µs per event on ~50-event runs"
-        )
+        print(f"semloop + 10 policies / OTel: median {ratio_policies:.3f}x, p99 "
+              f"{ratio_policies_p99:.3f}x (target ≤ {TARGET_RATIO_POLICIES}x: "
+              f"{'met' if ok else 'MISSED'}); the policies add "
+              f"{with_policies['median_us'] - ours['median_us']:.2f} µs at the median")
+        print(f"sender thread, off the hot path: {report['background_us_per_event']:.2f} µs "
+              "per event (build, JSON-safe, redact; discarding emitter)")
+        print(f"one signal policy (detectors over the run so far, opt-in): "
+              f"{report['signal_policy_us_per_event']:.0f} µs per event on ~50-event runs")
         semloop_counters = extra[_Semloop.name]
-        print(
-            f"semloop counters: emitted {semloop_counters['emitted']}, "
-            f"sent {semloop_counters['sent']}, "
-            f"dropped_overflow {semloop_counters['dropped_overflow']}"
-        )
+        print(f"semloop counters: emitted {semloop_counters['emitted']}, "
+              f"sent {semloop_counters['sent']}, "
+              f"dropped_overflow {semloop_counters['dropped_overflow']}")
         policy_counters = extra[_SemloopPolicies.name]
-        print(
-            f"with policies: emitted {policy_counters['emitted']}, policies_triggered "
-            f"{policy_counters['policies_triggered']}, policy_errors "
-            f"{policy_counters['policy_errors']}"
-        )
+        print(f"with policies: emitted {policy_counters['emitted']}, policies_triggered "
+              f"{policy_counters['policies_triggered']}, policy_errors "
+              f"{policy_counters['policy_errors']}")
     return 0 if met else 1
 
 

@@ -119,37 +119,32 @@ class _TimedEmitter:
         self.inner.close()
 
 
+
+
 # -- the processes ----------------------------------------------------------------------
 
 
 def _env() -> dict[str, str]:
     # Only the flags count; no key, so the loop worker uses the embedded judge.
-    return {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("SEMLOOP_") and k != "TYPESAFE_API_KEY"
-    }
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith("SEMLOOP_") and k != "TYPESAFE_API_KEY"}
 
 
 @contextlib.contextmanager
-def processes(
-    url: str, logs: Path, detectors: int, loop: bool, poll: float
-) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+def processes(url: str, logs: Path, detectors: int, loop: bool,
+              poll: float) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
     """The API and the workers on ``url``; yields the API's base URL and every process."""
     port = free_port()
     commands = [[*SEMLOOP, "up", "--workers", "", "--port", str(port), "--database-url", url]]
     names = ["detector"] * detectors + (["loop"] if loop else [])
-    commands += [
-        [*SEMLOOP, "worker", name, "--database-url", url, "--poll-interval", str(poll)]
-        for name in names
-    ]
+    commands += [[*SEMLOOP, "worker", name, "--database-url", url, "--poll-interval", str(poll)]
+                 for name in names]
     procs: list[subprocess.Popen[bytes]] = []
     try:
         for i, command in enumerate(commands):
             with (logs / f"proc-{i}.log").open("wb") as out:
-                procs.append(
-                    subprocess.Popen(command, env=_env(), stdout=out, stderr=subprocess.STDOUT)
-                )
+                procs.append(subprocess.Popen(command, env=_env(), stdout=out,
+                                              stderr=subprocess.STDOUT))
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while True:
@@ -183,17 +178,8 @@ def check_alive(procs: list[subprocess.Popen[bytes]], logs: Path) -> None:
 # -- the agents --------------------------------------------------------------------------
 
 
-def drive(
-    base: str,
-    key: str,
-    *,
-    rate: float,
-    duration: float,
-    agents: int,
-    failing: float,
-    flush: float,
-    seed: int,
-) -> Drive:
+def drive(base: str, key: str, *, rate: float, duration: float, agents: int,
+          failing: float, flush: float, seed: int) -> Drive:
     """Start ``rate × duration`` runs on schedule from ``agents`` threads."""
     total = max(1, round(rate * duration))
     rng = random.Random(seed)
@@ -204,9 +190,8 @@ def drive(
     start = time.monotonic() + 0.5  # every thread ready before the first run is due
 
     def agent() -> None:
-        client = RecordingClient(
-            emitter=_TimedEmitter(HttpEmitter(base, key), out), flush_interval=flush
-        )
+        client = RecordingClient(emitter=_TimedEmitter(HttpEmitter(base, key), out),
+                                  flush_interval=flush)
         conn = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]), timeout=10)
         try:
             while True:
@@ -242,9 +227,8 @@ def drive(
     return out
 
 
-def wait_readable(
-    conn: http.client.HTTPConnection, key: str, run_id: str, timeout: float = 30.0
-) -> float | None:
+def wait_readable(conn: http.client.HTTPConnection, key: str, run_id: str,
+                  timeout: float = 30.0) -> float | None:
     """Poll the read API until the run's terminal event is there; the wall-clock time then."""
     deadline = time.monotonic() + timeout
     headers = {"Authorization": f"Bearer {key}"}
@@ -253,9 +237,8 @@ def wait_readable(
         reply = conn.getresponse()
         body = reply.read()
         now = time.time()
-        if reply.status == 200 and any(
-            e["event_type"] in TERMINAL for e in json.loads(body)["events"]
-        ):
+        if reply.status == 200 and any(e["event_type"] in TERMINAL
+                                       for e in json.loads(body)["events"]):
             return now
         if reply.status not in (200, 404):
             raise RuntimeError(f"GET /v1/runs answered {reply.status}: {body[:200]!r}")
@@ -277,33 +260,23 @@ def verdicts(engine: sa.Engine) -> Verdicts:
     processed: dict[str, dict[str, float]] = {}
     duplicates = 0
     with engine.connect() as conn:
-        for worker, run, at in conn.execute(
-            sa.text("SELECT worker, run_id, processed_at FROM processed_runs")
-        ):
+        for worker, run, at in conn.execute(sa.text(
+                "SELECT worker, run_id, processed_at FROM processed_runs")):
             seen = processed.setdefault(worker, {})
             duplicates += run in seen
             seen[run] = at
         signals: dict[str, set[str]] = {}
-        for run, kind, source, n in conn.execute(
-            sa.text(
+        for run, kind, source, n in conn.execute(sa.text(
                 "SELECT run_id, failure_type, source, COUNT(*) FROM failure_signals "
-                "GROUP BY run_id, failure_type, source"
-            )
-        ):
+                "GROUP BY run_id, failure_type, source")):
             duplicates += n - 1
             if source == "structural":
                 signals.setdefault(run, set()).add(kind)
     return Verdicts(processed, duplicates, signals)
 
 
-def wait_processed(
-    engine: sa.Engine,
-    runs: int,
-    workers: Sequence[str],
-    timeout: float,
-    procs: list[subprocess.Popen[bytes]],
-    logs: Path,
-) -> Verdicts:
+def wait_processed(engine: sa.Engine, runs: int, workers: Sequence[str], timeout: float,
+                   procs: list[subprocess.Popen[bytes]], logs: Path) -> Verdicts:
     deadline = time.monotonic() + timeout
     while True:
         found = verdicts(engine)
@@ -338,28 +311,15 @@ def measure(name: str, url: str, args: argparse.Namespace) -> Result:
         key = store.create_api_key(org)
     workers = ["detector"] + (["loop"] if not args.no_loop else [])
     engine = sa.create_engine(url, poolclass=NullPool)
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        processes(url, Path(tmp), args.detectors, not args.no_loop, args.poll_interval) as (
-            base,
-            procs,
-        ),
-    ):
+    with tempfile.TemporaryDirectory() as tmp, \
+            processes(url, Path(tmp), args.detectors, not args.no_loop,
+                      args.poll_interval) as (base, procs):
         time.sleep(args.poll_interval)  # the workers' first (empty) polls are behind them
-        out = drive(
-            base,
-            key,
-            rate=args.rate,
-            duration=args.duration,
-            agents=args.agents,
-            failing=args.failing,
-            flush=args.flush,
-            seed=args.seed,
-        )
+        out = drive(base, key, rate=args.rate, duration=args.duration, agents=args.agents,
+                    failing=args.failing, flush=args.flush, seed=args.seed)
         check_alive(procs, Path(tmp))
-        found = wait_processed(
-            engine, len(out.played), workers, args.drain_timeout, procs, Path(tmp)
-        )
+        found = wait_processed(engine, len(out.played), workers, args.drain_timeout, procs,
+                               Path(tmp))
     engine.dispose()
 
     played = out.played
@@ -374,14 +334,12 @@ def measure(name: str, url: str, args: argparse.Namespace) -> Result:
 
     def since_sent(at: dict[str, float] | None) -> list[float]:
         at = at or {}
-        return [
-            at[p.run_id] - out.sent[p.run_id]
-            for p in played
-            if p.run_id in at and p.run_id in out.sent
-        ]
+        return [at[p.run_id] - out.sent[p.run_id] for p in played
+                if p.run_id in at and p.run_id in out.sent]
 
     check("terminal events sent", sum(p.run_id in out.sent for p in played), len(played))
-    readable: dict[str, float] = {p.run_id: p.readable for p in played if p.readable is not None}
+    readable: dict[str, float] = {p.run_id: p.readable for p in played
+                                  if p.readable is not None}
     check("readable via GET", len(readable), len(played))
     for worker in workers:
         done = found.processed.get(worker, {})
@@ -392,38 +350,27 @@ def measure(name: str, url: str, args: argparse.Namespace) -> Result:
     checks.append(f"duplicate rows {found.duplicates}")
     ok &= found.duplicates == 0
     bad = [p for p in played if p.scenario in FAILING]
-    caught = sum(expected_structural(p.scenario) <= found.signals.get(p.run_id, set()) for p in bad)
+    caught = sum(expected_structural(p.scenario) <= found.signals.get(p.run_id, set())
+                 for p in bad)
     check("failing runs with their expected structural signals", caught, len(bad))
-    noisy = [
-        found.signals[p.run_id]
-        for p in played
-        if p.scenario in HEALTHY and found.signals.get(p.run_id)
-    ]
+    noisy = [found.signals[p.run_id] for p in played
+             if p.scenario in HEALTHY and found.signals.get(p.run_id)]
     kinds = sorted(set().union(*noisy)) if noisy else []
-    checks.append(
-        f"healthy runs with a structural signal {len(noisy)}/"
-        f"{len(played) - len(bad)}" + (f" ({', '.join(kinds)})" if kinds else "")
-    )
+    checks.append(f"healthy runs with a structural signal {len(noisy)}/"
+                  f"{len(played) - len(bad)}" + (f" ({', '.join(kinds)})" if kinds else ""))
 
     p = args.poll_interval
     poll_wait = ("  the poll's wait alone, U(0, P)", (p / 2, 0.95 * p, p))
     rows = [
-        (
-            "run ends -> terminal event sent",
-            figures([out.sent[r] - out.ended[r] for r in out.sent if r in ids]),
-        ),
+        ("run ends -> terminal event sent",
+         figures([out.sent[r] - out.ended[r] for r in out.sent if r in ids])),
         ("sent -> readable (GET /v1/runs/{id})", figures(since_sent(readable))),
         ("sent -> structural verdict", figures(since_sent(found.processed.get("detector")))),
         poll_wait,
     ]
     if not args.no_loop:
-        rows += [
-            (
-                "sent -> loop verdict (embedded judge)",
-                figures(since_sent(found.processed.get("loop"))),
-            ),
-            poll_wait,
-        ]
+        rows += [("sent -> loop verdict (embedded judge)",
+                  figures(since_sent(found.processed.get("loop")))), poll_wait]
     ends = sorted(out.ended[r] for r in ids if r in out.ended)
     detected_rate = {}
     for worker in workers:
@@ -432,18 +379,8 @@ def measure(name: str, url: str, args: argparse.Namespace) -> Result:
             detected_rate[worker] = len(times) / (times[-1] - ends[0])
     played_rate = len(played) / (ends[-1] - ends[0]) if len(ends) > 1 else 0.0
     lateness = sorted(out.lateness)
-    return Result(
-        name,
-        len(played),
-        len(bad),
-        args.rate,
-        played_rate,
-        lateness[int(0.95 * (len(lateness) - 1))],
-        rows,
-        detected_rate,
-        checks,
-        ok,
-    )
+    return Result(name, len(played), len(bad), args.rate, played_rate,
+                  lateness[int(0.95 * (len(lateness) - 1))], rows, detected_rate, checks, ok)
 
 
 def figures(values: list[float]) -> tuple[float, float, float]:
@@ -458,15 +395,11 @@ def figures(values: list[float]) -> tuple[float, float, float]:
 
 def report(result: Result, args: argparse.Namespace) -> None:
     loop = "" if args.no_loop else " + 1 loop worker"
-    print(
-        f"\n{result.name}: 1 API process, {args.detectors} detector workers{loop}; "
-        f"poll interval {args.poll_interval:g} s; SDK flush {args.flush:g} s"
-    )
-    print(
-        f"{result.runs} runs ({result.failing} failing) offered at {result.offered:g} runs/s "
-        f"for {args.duration:g} s from {args.agents} agent threads; played "
-        f"{result.played_rate:.1f} runs/s (p95 start {result.late_p95 * 1000:.0f} ms late)"
-    )
+    print(f"\n{result.name}: 1 API process, {args.detectors} detector workers{loop}; "
+          f"poll interval {args.poll_interval:g} s; SDK flush {args.flush:g} s")
+    print(f"{result.runs} runs ({result.failing} failing) offered at {result.offered:g} runs/s "
+          f"for {args.duration:g} s from {args.agents} agent threads; played "
+          f"{result.played_rate:.1f} runs/s (p95 start {result.late_p95 * 1000:.0f} ms late)")
     print(f"  {'seconds':<40}{'p50':>8}{'p95':>8}{'max':>8}")
     for label, (p50, p95, top) in result.rows:
         print(f"  {label:<40}{p50:>8.3f}{p95:>8.3f}{top:>8.3f}")
@@ -486,21 +419,12 @@ def main() -> None:
     parser.add_argument("--failing", type=float, default=0.5, help="share of failing runs")
     parser.add_argument("--detectors", type=int, default=2, help="detector worker processes")
     parser.add_argument("--no-loop", action="store_true", help="no loop worker")
-    parser.add_argument(
-        "--poll-interval",
-        type=float,
-        default=1.0,
-        help="workers' poll interval, s (semloop's default is 5)",
-    )
-    parser.add_argument(
-        "--flush", type=float, default=0.2, help="SDK flush interval, s (its default)"
-    )
-    parser.add_argument(
-        "--drain-timeout",
-        type=float,
-        default=120.0,
-        help="s to wait for the workers after the traffic",
-    )
+    parser.add_argument("--poll-interval", type=float, default=1.0,
+                        help="workers' poll interval, s (semloop's default is 5)")
+    parser.add_argument("--flush", type=float, default=0.2,
+                        help="SDK flush interval, s (its default)")
+    parser.add_argument("--drain-timeout", type=float, default=120.0,
+                        help="s to wait for the workers after the traffic")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
@@ -517,13 +441,11 @@ def main() -> None:
     print(f"\n{os.cpu_count()} CPUs; latencies from the SDK sending a run's terminal event")
     for result in results:
         report(result, args)
-    print(
-        f"\npeer: Dunetrace's detector worker polls every {DUNETRACE_POLL_S:g} s (documented): "
-        f"a run that ends at a\nrandom moment waits {DUNETRACE_POLL_S / 2:g} s on average, up "
-        f"to {DUNETRACE_POLL_S:g} s, before a detector looks at it, on top of\ningest and "
-        "detection (not measured here). semloop's workers also default to 5 s; run with\n"
-        "--poll-interval 5 for the same wait, or a short one to see semloop without it."
-    )
+    print(f"\npeer: Dunetrace's detector worker polls every {DUNETRACE_POLL_S:g} s (documented): "
+          f"a run that ends at a\nrandom moment waits {DUNETRACE_POLL_S / 2:g} s on average, up "
+          f"to {DUNETRACE_POLL_S:g} s, before a detector looks at it, on top of\ningest and "
+          "detection (not measured here). semloop's workers also default to 5 s; run with\n"
+          "--poll-interval 5 for the same wait, or a short one to see semloop without it.")
     if not all(r.ok for r in results):
         raise SystemExit("a run was lost, duplicated or missed its signals")
 

@@ -44,9 +44,7 @@ def pg_template(postgres_url: str) -> Iterator[object]:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A fresh, migrated database: a SQLite file, then a PostgreSQL database."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'semloop.db'}"

@@ -31,26 +31,14 @@ COMMANDS = _commands()
 
 def test_every_module_registered_its_commands() -> None:
     names = {" ".join(path) for path, _ in COMMANDS}
-    assert {
-        "bench",
-        "score",
-        "demo",
-        "up",
-        "worker",
-        "migrate",
-        "import",
-        "detect",
-        "keys create",
-        "keys list",
-        "keys revoke",
-        "prune",
-    } <= names
+    assert {"bench", "score", "demo", "up", "worker", "migrate", "import", "detect",
+            "keys create", "keys list", "keys revoke", "prune", "evaluate", "calibrate"} <= names
 
 
-@pytest.mark.parametrize(
-    ("path", "command"), COMMANDS, ids=[" ".join(p) or "semloop" for p, _ in COMMANDS]
-)
-def test_help_has_a_summary_line_and_every_option_explained(path: list[str], command: Any) -> None:
+@pytest.mark.parametrize(("path", "command"), COMMANDS,
+                         ids=[" ".join(p) or "semloop" for p, _ in COMMANDS])
+def test_help_has_a_summary_line_and_every_option_explained(
+        path: list[str], command: Any) -> None:
     summary = (command.help or "").strip().split("\n\n")[0]
     assert summary and "\n" not in summary, f"{path}: the summary must be one line"
     for param in command.params:

@@ -17,10 +17,8 @@ from semloop.cli import app
 from semloop.sdk import Client, HttpEmitter
 from semloop.settings import load_settings
 
-DOCS = [
-    Path(__file__).parents[1] / "README.md",
-    *sorted((Path(__file__).parents[1] / "docs").glob("*.md")),
-]
+DOCS = [Path(__file__).parents[1] / "README.md",
+        *sorted((Path(__file__).parents[1] / "docs").glob("*.md"))]
 
 
 @pytest.fixture

@@ -25,22 +25,8 @@ _FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 _SPAN = re.compile(r"`([^`\n]+)`")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _TOKEN = re.compile(r"[^\s`'\"()<>\[\]{},;|=]+")
-_EXTENSIONS = {
-    "py",
-    "md",
-    "sh",
-    "jsonl",
-    "json",
-    "yml",
-    "yaml",
-    "png",
-    "ini",
-    "toml",
-    "sql",
-    "txt",
-    "pb",
-    "cfg",
-}
+_EXTENSIONS = {"py", "md", "sh", "jsonl", "json", "yml", "yaml", "png", "ini", "toml", "sql",
+               "txt", "pb", "cfg"}
 # Not paths of this repository: the venv, the shared reference folder beside the clone.
 _ELSEWHERE = (".venv/", "../shared/")
 
@@ -49,12 +35,8 @@ def _as_path(token: str) -> str | None:
     """``token`` if it names a file (``a/b.py``, ``a/b.py::test``) or a folder of two
     levels or more (``tests/store/``) of the repository, else None."""
     token = token.rstrip(".:")
-    if (
-        "/" not in token
-        or "://" in token
-        or token.startswith(("/", "-", "$", "~"))
-        or any(c in token for c in "<…{$%")
-    ):
+    if ("/" not in token or "://" in token or token.startswith(("/", "-", "$", "~"))
+            or any(c in token for c in "<…{$%")):
         return None
     file, _, test = token.partition("::")
     if "*" in file or not re.fullmatch(r"\w*\*?", test):
@@ -73,17 +55,8 @@ def _code(text: str) -> list[str]:
 
 def _files() -> list[str]:
     # The repository's files as a fresh clone has them: no venv, caches or build output.
-    skip = {
-        ".git",
-        ".venv",
-        "__pycache__",
-        ".pytest_cache",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".hypothesis",
-        "build",
-        "dist",
-    }
+    skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+            ".hypothesis", "build", "dist"}
     found = []
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in skip and not d.endswith(".egg-info")]
@@ -98,26 +71,17 @@ def _exists(path: str) -> bool:
     """Whether ``path`` is a file or folder of the repository: from its root, or from a
     folder of it (docs say ``store/_dialect.py`` for ``src/semloop/store/_dialect.py``)."""
     path = path.rstrip("/")
-    return any(
-        f == path
-        or f.endswith("/" + path)
-        or f.startswith(path + "/")
-        or ("/" + path + "/") in ("/" + f)
-        for f in FILES
-    )
+    return any(f == path or f.endswith("/" + path) or f.startswith(path + "/")
+               or ("/" + path + "/") in ("/" + f) for f in FILES)
 
 
 def _named_paths(doc: Path) -> list[str]:
     text = doc.read_text(encoding="utf-8")
     prose = _SPAN.sub("", _FENCE.sub("", text))
-    found = [
-        link.split("#")[0]
-        for link in _LINK.findall(prose)
-        if "://" not in link and not link.startswith("#")
-    ]
-    found += [
-        path for code in _code(text) for token in _TOKEN.findall(code) if (path := _as_path(token))
-    ]
+    found = [link.split("#")[0] for link in _LINK.findall(prose)
+             if "://" not in link and not link.startswith("#")]
+    found += [path for code in _code(text) for token in _TOKEN.findall(code)
+              if (path := _as_path(token))]
     return [p for p in found if p and not p.startswith(_ELSEWHERE)]
 
 
@@ -133,12 +97,8 @@ def _missing(doc: Path) -> list[str]:
         if ok and test:
             candidates = [ROOT / f for f in FILES if f == path or f.endswith("/" + path)]
             name = re.escape(test.rstrip("*")) + ("" if test.endswith("*") else r"\b")
-            ok = any(
-                re.search(
-                    rf"^\s*(?:def |class ){name}|^{name}\w*\s*[:=]", c.read_text(), re.MULTILINE
-                )
-                for c in candidates
-            )
+            ok = any(re.search(rf"^\s*(?:def |class ){name}|^{name}\w*\s*[:=]", c.read_text(),
+                               re.MULTILINE) for c in candidates)
         if not ok:
             missing.append(named)
     return missing
@@ -155,10 +115,8 @@ def _cli() -> Any:
 
 # A command line: at the start of a span or line (after a prompt or a venv's bin/), or
 # after a shell operator. Not prose in code ("a semloop Trace") or bench output.
-_COMMAND = re.compile(
-    r"(?:^|&&|;|\|\||\$\(|\bthen)\s*(?:\$ )?(?:\.venv/bin/)?semloop"
-    r"((?: +[a-z][^\s#;&|`)]*)(?: +[^\s#;&|`)]+)*)"
-)
+_COMMAND = re.compile(r"(?:^|&&|;|\|\||\$\(|\bthen)\s*(?:\$ )?(?:\.venv/bin/)?semloop"
+                      r"((?: +[a-z][^\s#;&|`)]*)(?: +[^\s#;&|`)]+)*)")
 
 
 def _named_commands(doc: Path) -> list[list[str]]:
@@ -188,7 +146,7 @@ def _problem(words: list[str]) -> str | None:
     options = {opt for param in command.params for opt in getattr(param, "opts", [])}
     options |= {opt for param in command.params for opt in getattr(param, "secondary_opts", [])}
     options.add("--help")
-    for word in words[len(path) :]:
+    for word in words[len(path):]:
         flag = word.strip("[]").split("=", 1)[0]
         if flag.startswith("--") and flag not in options:
             return f"semloop {' '.join(path)}: no option {flag}"

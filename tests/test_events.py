@@ -11,14 +11,9 @@ from semloop.events import Event, Run, agent_version, severity_for
 
 
 def _raw(**over: object) -> dict[str, object]:
-    raw: dict[str, object] = {
-        "event_type": "tool.called",
-        "run_id": "r1",
-        "agent_id": "a",
-        "step_index": 1,
-        "timestamp": 1_700_000_000.5,
-        "payload": {"tool_name": "grep", "args": {"q": "x"}},
-    }
+    raw: dict[str, object] = {"event_type": "tool.called", "run_id": "r1", "agent_id": "a",
+                              "step_index": 1, "timestamp": 1_700_000_000.5,
+                              "payload": {"tool_name": "grep", "args": {"q": "x"}}}
     raw.update(over)
     return raw
 
@@ -71,34 +66,22 @@ def test_run_status_and_trace_pair_calls_with_responses() -> None:
     assert run.status == "errored" and run.user_input == "fix the build"
     trace = run.to_trace()
     assert trace.goal == "fix the build"
-    assert [(s.type, s.output) for s in trace.root.children] == [
-        ("llm", "I will grep."),
-        ("tool", "hit"),
-    ]
+    assert [(s.type, s.output) for s in trace.root.children] == [("llm", "I will grep."),
+                                                                ("tool", "hit")]
     back = Run.from_trace(trace, agent_id="a")
-    assert [e.event_type for e in back.events][1:5] == [
-        "llm.called",
-        "llm.responded",
-        "tool.called",
-        "tool.responded",
-    ]
+    assert [e.event_type for e in back.events][1:5] == ["llm.called", "llm.responded",
+                                                        "tool.called", "tool.responded"]
 
 
 def test_a_response_without_its_call_is_kept() -> None:
-    run = Run.from_events(
-        [Event("tool.responded", "r", "a", 3, 1.0, {"tool_name": "grep", "output": "orphan"})]
-    )
+    run = Run.from_events([Event("tool.responded", "r", "a", 3, 1.0,
+                                 {"tool_name": "grep", "output": "orphan"})])
     assert [s.output for s in run.to_trace().tool_spans] == ["orphan"]
 
 
 def test_severity_bands() -> None:
     assert [severity_for(c) for c in (0.9, 0.85, 0.7, 0.5, 0.49)] == [
-        "CRITICAL",
-        "CRITICAL",
-        "HIGH",
-        "MEDIUM",
-        "LOW",
-    ]
+        "CRITICAL", "CRITICAL", "HIGH", "MEDIUM", "LOW"]
 
 
 def test_every_event_type_the_dunetrace_sdk_emits_is_accepted() -> None:
@@ -108,15 +91,11 @@ def test_every_event_type_the_dunetrace_sdk_emits_is_accepted() -> None:
     import dunetrace
 
     source = "\n".join(p.read_text() for p in Path(dunetrace.__file__).parent.rglob("*.py"))
-    emitted = set(
-        re.findall(
-            r'"((?:run|llm|tool|retrieval|external|policy|approval|memory|recording|transcription'
-            r"|tts|voice_activity|turn_taking)\.(?:started|completed|errored|called|responded|signal"
-            r"|triggered|evaluated|requested|granted|denied|timeout|read|written|cleared|available"
-            r'|received|generated|detected|changed))"',
-            source,
-        )
-    )
+    emitted = set(re.findall(
+        r'"((?:run|llm|tool|retrieval|external|policy|approval|memory|recording|transcription'
+        r'|tts|voice_activity|turn_taking)\.(?:started|completed|errored|called|responded|signal'
+        r'|triggered|evaluated|requested|granted|denied|timeout|read|written|cleared|available'
+        r'|received|generated|detected|changed))"', source))
     assert len(emitted) >= 20
     for event_type in sorted(emitted):
         Event.from_dict(_raw(event_type=event_type))

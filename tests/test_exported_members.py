@@ -6,8 +6,7 @@ import semloop
 def test_all_public_names_are_exported() -> None:
     # Subpackages appear in dir(semloop) once imported anywhere; they are not exports.
     public = {
-        name
-        for name in dir(semloop)
+        name for name in dir(semloop)
         if not name.startswith("_") and not isinstance(getattr(semloop, name), types.ModuleType)
     }
     assert public <= set(semloop.__all__)
@@ -20,11 +19,8 @@ def test_alert_exports_its_public_names_only() -> None:
     # is what docs/alerts.md names and what the alerts worker, in another package, uses.
     from semloop import alert
 
-    public = {
-        name
-        for name in dir(alert)
-        if not name.startswith("_") and not isinstance(getattr(alert, name), types.ModuleType)
-    }
+    public = {name for name in dir(alert) if not name.startswith("_")
+              and not isinstance(getattr(alert, name), types.ModuleType)}
     assert public - {"annotations"} == set(alert.__all__)  # annotations: the __future__ import
     assert {"retryable", "severity_rank", "run_link", "eligible", "MODES"}.isdisjoint(public)
 

@@ -4,9 +4,9 @@ A *package* is a first-level name under ``semloop``: a subpackage (``api``, ``st
 ``judge`` with ``judge.local`` inside it, ...) or a root-level module (``events``,
 ``trace``, ...); ``semloop/__init__.py`` itself is the package ``semloop``.
 
-- Privacy: a module inside a subpackage may not import ``semloop.<other>._x`` (or a
-  ``_name`` of another package). Root-level private modules (``semloop._exceptions``,
-  ``semloop._config``, ...) are shared infrastructure, open to everyone.
+- Privacy: no module may import ``semloop.<other>._x`` (or a ``_name`` of another
+  package). Root-level private modules (``semloop._exceptions``, ``semloop._config``,
+  ...) are shared infrastructure, open to everyone.
 - Cycles: no two packages may import each other, directly or through others. Imports
   inside functions count (they run, only later); imports under ``if TYPE_CHECKING:`` are
   exempt from this rule, as they never run, but not from the privacy rule.
@@ -44,8 +44,7 @@ def _module_parts(path: Path, root: Path) -> tuple[str, ...]:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def imports_of(root: Path) -> list[Import]:
@@ -55,9 +54,8 @@ def imports_of(root: Path) -> list[Import]:
         me = _module_parts(path, root)
         here = me if path.name == "__init__.py" else me[:-1]  # what "." means
 
-        def visit(
-            node: ast.AST, guarded: bool, me: tuple[str, ...] = me, here: tuple[str, ...] = here
-        ) -> None:
+        def visit(node: ast.AST, guarded: bool, me: tuple[str, ...] = me,
+                  here: tuple[str, ...] = here) -> None:
             if isinstance(node, ast.If) and _is_type_checking(node.test):
                 for child in node.body:
                     visit(child, True)
@@ -68,15 +66,12 @@ def imports_of(root: Path) -> list[Import]:
                 if isinstance(node, ast.Import):
                     targets = [tuple(alias.name.split(".")) for alias in node.names]
                 else:
-                    base = here[: len(here) - node.level + 1] if node.level else ()
+                    base = here[:len(here) - node.level + 1] if node.level else ()
                     module = base + (tuple(node.module.split(".")) if node.module else ())
                     # "from pkg import x": x is a submodule or a name; either is the target.
                     targets = [(*module, alias.name) for alias in node.names]
-                found.extend(
-                    Import(".".join(me), target, node.lineno, guarded)
-                    for target in targets
-                    if target[0] == "semloop"
-                )
+                found.extend(Import(".".join(me), target, node.lineno, guarded)
+                             for target in targets if target[0] == "semloop")
             for inner in ast.iter_child_nodes(node):
                 visit(inner, guarded)
 
@@ -86,8 +81,7 @@ def imports_of(root: Path) -> list[Import]:
 
 def _first_level(root: Path) -> set[str]:
     return {p.stem for p in root.glob("*.py") if p.stem != "__init__"} | {
-        p.name for p in root.iterdir() if (p / "__init__.py").exists()
-    }
+        p.name for p in root.iterdir() if (p / "__init__.py").exists()}
 
 
 def _package(parts: tuple[str, ...], first_level: set[str]) -> str:
@@ -96,14 +90,13 @@ def _package(parts: tuple[str, ...], first_level: set[str]) -> str:
 
 
 def private_imports(root: Path) -> list[str]:
-    """Imports from inside a subpackage of another package's private module or name."""
+    """Imports of another package's private module or name."""
     first = _first_level(root)
-    subpackages = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
     bad = []
     for imp in imports_of(root):
         source = tuple(imp.source.split("."))
         mine, theirs = _package(source, first), _package(imp.target, first)
-        if mine not in subpackages or theirs == mine or theirs.startswith("_"):
+        if theirs == mine or theirs.startswith("_"):
             continue
         rest = imp.target[2:] if theirs != "semloop" else imp.target[1:]
         if any(part.startswith("_") and not part.startswith("__") for part in rest):
@@ -125,11 +118,8 @@ def package_cycles(root: Path) -> list[list[str]]:
     cycles = []
     for group in _strongly_connected(edges):
         if len(group) > 1:
-            cycles.append(
-                sorted(
-                    w for a in group for b, ws in edges.get(a, {}).items() if b in group for w in ws
-                )
-            )
+            cycles.append(sorted(w for a in group for b, ws in edges.get(a, {}).items()
+                                 if b in group for w in ws))
     return cycles
 
 
@@ -186,15 +176,14 @@ def fake(tmp_path: Path) -> Path:
         "__init__.py": "",
         "_shared.py": "",
         "events.py": "",
+        "trace.py": "from .b._hidden import z\n",
         "a/__init__.py": "from ..b import public\n",
         "a/_inner.py": "from semloop._shared import x\nfrom .. import events\n",
         "b/__init__.py": "public = 1\n",
         "b/_hidden.py": "",
-        "b/user.py": (
-            "from typing import TYPE_CHECKING\n"
-            "if TYPE_CHECKING:\n    from ..c import T\n"
-            "def later():\n    from ..a._inner import y\n"
-        ),
+        "b/user.py": ("from typing import TYPE_CHECKING\n"
+                      "if TYPE_CHECKING:\n    from ..c import T\n"
+                      "def later():\n    from ..a._inner import y\n"),
         "c/__init__.py": "from semloop.b import _hidden\n",
     }.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -206,12 +195,11 @@ def test_the_rules_on_a_made_up_package(fake: Path) -> None:
     assert private_imports(fake) == [
         "semloop.b.user:5 imports semloop.a._inner.y",
         "semloop.c:1 imports semloop.b._hidden",
+        "semloop.trace:1 imports semloop.b._hidden.z",
     ]
     # a -> b at import time, b -> a inside a function: a cycle. b -> c is TYPE_CHECKING
     # only, so c -> b closes none.
-    assert package_cycles(fake) == [
-        [
-            "semloop.a:1 imports semloop.b.public",
-            "semloop.b.user:5 imports semloop.a._inner.y",
-        ]
-    ]
+    assert package_cycles(fake) == [[
+        "semloop.a:1 imports semloop.b.public",
+        "semloop.b.user:5 imports semloop.a._inner.y",
+    ]]

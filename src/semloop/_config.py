@@ -32,11 +32,8 @@ def read_yaml(path: str | Path, purpose: str) -> Any:
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
             if key in seen:
-                raise ConfigError(
-                    f"duplicate key {key!r} (line {key_node.start_mark.line + 1})",
-                    key=str(key),
-                    source=source,
-                )
+                raise ConfigError(f"duplicate key {key!r} (line {key_node.start_mark.line + 1})",
+                                  key=str(key), source=source)
             seen[key] = loader.construct_object(value_node, deep=True)
         return seen
 
@@ -46,6 +43,5 @@ def read_yaml(path: str | Path, purpose: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ConfigError(
-            f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}", source=source
-        ) from None
+        raise ConfigError(f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}",
+                          source=source) from None

@@ -133,12 +133,8 @@ class Event:
         if type(step) is not int or step < 0:  # bool is not int here, as it should not be
             raise EventFormatError("must be a non-negative integer", field="step_index")
         ts = raw.get("timestamp")
-        if (
-            isinstance(ts, bool)
-            or not isinstance(ts, (int, float))
-            or not math.isfinite(ts)
-            or ts < 0
-        ):
+        if (isinstance(ts, bool) or not isinstance(ts, (int, float))
+                or not math.isfinite(ts) or ts < 0):
             raise EventFormatError("must be epoch seconds (a finite number)", field="timestamp")
         payload = raw.get("payload")
         if payload is None:
@@ -232,9 +228,7 @@ class Run:
             p = event.payload
             kind = event.event_type
             if kind == "llm.called":
-                span = Span(
-                    type="llm", name=str(p.get("model") or "llm"), input=p.get("prompt", "")
-                )
+                span = Span(type="llm", name=str(p.get("model") or "llm"), input=p.get("prompt", ""))
                 span.metadata["step_index"] = event.step_index
                 children.append(span)
                 open_calls.setdefault("llm", []).append(span)
@@ -254,11 +248,8 @@ class Run:
                 span.output = p.get("output", "")
                 _copy(span, p, "success", "error", "latency_ms")
             elif kind == "retrieval.called":
-                span = Span(
-                    type="retriever",
-                    name=str(p.get("index_name") or "retrieval"),
-                    input=p.get("query", ""),
-                )
+                span = Span(type="retriever", name=str(p.get("index_name") or "retrieval"),
+                            input=p.get("query", ""))
                 span.metadata["step_index"] = event.step_index
                 children.append(span)
                 open_calls.setdefault("retrieval", []).append(span)
@@ -274,11 +265,7 @@ class Run:
 
     @classmethod
     def from_trace(
-        cls,
-        trace: Trace,
-        *,
-        agent_id: str = "imported",
-        run_id: str | None = None,
+        cls, trace: Trace, *, agent_id: str = "imported", run_id: str | None = None,
         start: float = 0.0,
     ) -> Run:
         """Events for a library :class:`Trace`, one call and response per span, in walk order."""
@@ -287,14 +274,8 @@ class Run:
 
         def make(event_type: str, step: int, payload: dict[str, Any]) -> Event:
             clock[0] += 0.001
-            return Event(
-                event_type=event_type,
-                run_id=rid,
-                agent_id=agent_id,
-                step_index=step,
-                timestamp=clock[0],
-                payload=payload,
-            )
+            return Event(event_type=event_type, run_id=rid, agent_id=agent_id,
+                         step_index=step, timestamp=clock[0], payload=payload)
 
         events = [make("run.started", 0, {"input_text": trace.goal})]
         step = 0
@@ -305,67 +286,32 @@ class Run:
             if span.type == "llm":
                 step += 1
                 events.append(make("llm.called", step, {"model": span.name}))
-                events.append(
-                    make(
-                        "llm.responded",
-                        step,
-                        {
-                            "output": span.output_text,
-                            "output_length": len(span.output_text),
-                            "finish_reason": span.metadata.get("finish_reason", "stop"),
-                        },
-                    )
-                )
+                events.append(make("llm.responded", step, {
+                    "output": span.output_text, "output_length": len(span.output_text),
+                    "finish_reason": span.metadata.get("finish_reason", "stop")}))
             elif span.type == "tool":
                 step += 1
                 tool_calls += 1
                 args = span.input if isinstance(span.input, Mapping) else span.input_text
                 events.append(make("tool.called", step, {"tool_name": span.name, "args": args}))
-                events.append(
-                    make(
-                        "tool.responded",
-                        step,
-                        {
-                            "tool_name": span.name,
-                            "output": span.output_text,
-                            "output_length": len(span.output_text),
-                            "success": bool(span.metadata.get("success", True)),
-                        },
-                    )
-                )
+                events.append(make("tool.responded", step, {
+                    "tool_name": span.name, "output": span.output_text,
+                    "output_length": len(span.output_text),
+                    "success": bool(span.metadata.get("success", True))}))
             elif span.type == "retriever":
                 step += 1
-                events.append(
-                    make(
-                        "retrieval.called",
-                        step,
-                        {"index_name": span.name, "query": span.input_text},
-                    )
-                )
-                events.append(
-                    make(
-                        "retrieval.responded",
-                        step,
-                        {"index_name": span.name, "content": span.output_text},
-                    )
-                )
-        events.append(
-            make(
-                "run.completed",
-                step,
-                {"total_steps": step, "exit_reason": "completed", "tool_call_count": tool_calls},
-            )
-        )
+                events.append(make("retrieval.called", step, {"index_name": span.name,
+                                                              "query": span.input_text}))
+                events.append(make("retrieval.responded", step, {
+                    "index_name": span.name, "content": span.output_text}))
+        events.append(make("run.completed", step, {
+            "total_steps": step, "exit_reason": "completed", "tool_call_count": tool_calls}))
         return cls(run_id=rid, agent_id=agent_id, events=events)
 
 
 def _pop_or_new(
-    open_calls: dict[str, list[Span]],
-    children: list[Span],
-    key: str,
-    span_type: str,
-    event: Event,
-    name: str | None = None,
+    open_calls: dict[str, list[Span]], children: list[Span], key: str, span_type: str,
+    event: Event, name: str | None = None,
 ) -> Span:
     # A response is paired with the latest open call of its kind (LIFO, as Dunetrace does);
     # a response with no recorded call still becomes a span, so no output is lost.

@@ -140,7 +140,9 @@ class Trace:
         )
 
     @classmethod
-    def from_deepeval_trace_dict(cls, trace_dict: Any, goal: str = "", trace_id: str = "") -> Trace:
+    def from_deepeval_trace_dict(
+        cls, trace_dict: Any, goal: str = "", trace_id: str = ""
+    ) -> Trace:
         """A trace from deepeval's ``LLMTestCase._trace_dict``, which is itself the root span."""
         if not trace_dict:
             raise TraceFormatError("empty deepeval trace dict")

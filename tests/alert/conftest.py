@@ -46,14 +46,11 @@ def receiver_factory() -> Iterator[Callable[..., Receiver]]:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 with receiver.lock:
                     status = receiver.statuses.pop(0) if receiver.statuses else 200
-                    receiver.requests.append(
-                        {
-                            "path": self.path,
-                            "status": status,
-                            "headers": {k.lower(): v for k, v in self.headers.items()},
-                            "json": json.loads(body),
-                        }
-                    )
+                    receiver.requests.append({
+                        "path": self.path, "status": status,
+                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                        "json": json.loads(body),
+                    })
                 self.send_response(status)
                 if 300 <= status < 400:
                     self.send_header("Location", "/moved")
@@ -68,9 +65,8 @@ def receiver_factory() -> Iterator[Callable[..., Receiver]]:
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
-        threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        ).start()
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                         daemon=True).start()
         servers.append(server)
         receiver.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
         receiver.statuses = list(statuses)
@@ -91,59 +87,23 @@ class Runs:
     agent_id: str = "support-bot"
     clock: float = 1_700_000_000.0
 
-    def add(
-        self,
-        run_id: str,
-        *failure_types: str,
-        source: str = "structural",
-        confidence: float = 0.8,
-        shadow: bool = False,
-        severity: str = "HIGH",
-        agent_id: str | None = None,
-    ) -> str:
+    def add(self, run_id: str, *failure_types: str, source: str = "structural",
+            confidence: float = 0.8, shadow: bool = False, severity: str = "HIGH",
+            agent_id: str | None = None) -> str:
         agent = agent_id or self.agent_id
         self.clock += 1.0
-        self.store.add_events(
-            self.org_id,
-            [
-                Event(
-                    "run.started",
-                    run_id,
-                    agent,
-                    0,
-                    self.clock - 0.5,
-                    {"input": "hi"},
-                    agent_version="v1",
-                ),
-                Event(
-                    "run.completed",
-                    run_id,
-                    agent,
-                    1,
-                    self.clock,
-                    {"exit_reason": "done"},
-                    agent_version="v1",
-                ),
-            ],
-        )
-        self.store.add_signals(
-            self.org_id,
-            [
-                Signal(
-                    failure_type=ft,
-                    run_id=run_id,
-                    severity=severity,
-                    confidence=confidence,
-                    evidence={"steps": [1], "count": 3},
-                    step_index=1,
-                    source=source,
-                    shadow=shadow,
-                    agent_id=agent,
-                    agent_version="v1",
-                )
-                for ft in failure_types
-            ],
-        )
+        self.store.add_events(self.org_id, [
+            Event("run.started", run_id, agent, 0, self.clock - 0.5, {"input": "hi"},
+                  agent_version="v1"),
+            Event("run.completed", run_id, agent, 1, self.clock, {"exit_reason": "done"},
+                  agent_version="v1"),
+        ])
+        self.store.add_signals(self.org_id, [
+            Signal(failure_type=ft, run_id=run_id, severity=severity, confidence=confidence,
+                   evidence={"steps": [1], "count": 3}, step_index=1, source=source,
+                   shadow=shadow, agent_id=agent, agent_version="v1")
+            for ft in failure_types
+        ])
         return run_id
 
 

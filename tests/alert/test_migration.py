@@ -18,9 +18,7 @@ from .conftest import Receiver, Runs
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def empty_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def empty_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('migrate') / 'semloop.db'}"
         return
@@ -29,35 +27,27 @@ def empty_url(
 
 
 def test_signals_stored_before_0002_are_marked_preexisting(
-    empty_url: str, receiver_factory: Callable[..., Receiver]
-) -> None:
+        empty_url: str, receiver_factory: Callable[..., Receiver]) -> None:
     engine = create_migration_engine(empty_url)
     try:
         upgrade(engine, "0001")
         with engine.begin() as conn:
-            conn.execute(
-                text("INSERT INTO organizations (id, name, created_at) VALUES ('o1', 'acme', 0)")
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO failure_signals (org_id, run_id, failure_type, source, severity, "
-                    "confidence, evidence, step_index, agent_id, agent_version, shadow, alerted, "
-                    "co_signal_count, detected_at) VALUES ('o1', 'old-run', 'COST_SPIKE', "
-                    "'structural', 'HIGH', 0.9, '{}', 1, 'bot', 'v1', FALSE, FALSE, 1, 0)"
-                )
-            )
+            conn.execute(text("INSERT INTO organizations (id, name, created_at) "
+                              "VALUES ('o1', 'acme', 0)"))
+            conn.execute(text(
+                "INSERT INTO failure_signals (org_id, run_id, failure_type, source, severity, "
+                "confidence, evidence, step_index, agent_id, agent_version, shadow, alerted, "
+                "co_signal_count, detected_at) VALUES ('o1', 'old-run', 'COST_SPIKE', "
+                "'structural', 'HIGH', 0.9, '{}', 1, 'bot', 'v1', FALSE, FALSE, 1, 0)"))
         upgrade(engine)
     finally:
         engine.dispose()
     hook = receiver_factory()
     with Store(empty_url) as store:
-        worker = AlertsWorker(
-            store,
-            AlertsConfig.from_dict({"destinations": {"ops": {"type": "webhook", "url": hook.url}}}),
-        )
+        worker = AlertsWorker(store, AlertsConfig.from_dict(
+            {"destinations": {"ops": {"type": "webhook", "url": hook.url}}}))
         assert store.alert_decisions("o1", "old-run") == {
-            ("COST_SPIKE", "structural"): "preexisting"
-        }
+            ("COST_SPIKE", "structural"): "preexisting"}
         runs = Runs(store, "o1", agent_id="bot")
         runs.add("new-run", "COST_SPIKE")
         worker.drain()

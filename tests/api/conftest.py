@@ -26,9 +26,8 @@ class Server:
 
     def limit_body(self, max_body_bytes: int) -> None:
         """Serve on with a smaller body limit (settings are frozen: swap them)."""
-        self.app.state.settings = Settings(
-            database_url=self.store.url, max_body_bytes=max_body_bytes
-        )
+        self.app.state.settings = Settings(database_url=self.store.url,
+                                           max_body_bytes=max_body_bytes)
 
     def client(self, key: str | None = "") -> httpx.Client:
         """An HTTP client; with the org's key as a bearer token unless ``key`` says otherwise."""

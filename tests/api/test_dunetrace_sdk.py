@@ -28,18 +28,14 @@ class RecordingEmitter(HttpBatchingEmitter):
 
 
 def _agent_run(dt: dunetrace.Dunetrace, n: int, *, fail: bool = False) -> str:
-    with dt.run(
-        "support-agent",
-        user_input=f"refund order {n}",
-        system_prompt="You help.",
-        model="gpt-4o-mini",
-        tools=["lookup_order", "refund"],
-        conversation_id=f"conv-{n % 3}",
-    ) as run:
+    with dt.run("support-agent", user_input=f"refund order {n}", system_prompt="You help.",
+                model="gpt-4o-mini", tools=["lookup_order", "refund"],
+                conversation_id=f"conv-{n % 3}") as run:
         run.llm_called("gpt-4o-mini", prompt_tokens=120)
         run.llm_responded(completion_tokens=20, latency_ms=300, output="look it up")
         run.tool_called("lookup_order", {"order_id": n})
-        run.tool_responded("lookup_order", success=True, output='{"status": "paid"}', latency_ms=40)
+        run.tool_responded("lookup_order", success=True, output='{"status": "paid"}',
+                           latency_ms=40)
         run.tool_called("refund", {"order_id": n})
         run.tool_responded("refund", success=not fail, error="gateway down" if fail else None)
         run.llm_called("gpt-4o-mini", prompt_tokens=200)
@@ -78,17 +74,9 @@ def test_runs_sent_by_the_official_sdk_arrive_complete_and_in_order(server: Serv
             if run_id in run_ids:
                 assert body["status"] == "completed"
                 assert [e["event_type"] for e in got] == [
-                    "run.started",
-                    "llm.called",
-                    "llm.responded",
-                    "tool.called",
-                    "tool.responded",
-                    "tool.called",
-                    "tool.responded",
-                    "llm.called",
-                    "llm.responded",
-                    "run.completed",
-                ]
+                    "run.started", "llm.called", "llm.responded", "tool.called",
+                    "tool.responded", "tool.called", "tool.responded", "llm.called",
+                    "llm.responded", "run.completed"]
                 assert got[-1]["payload"]["exit_reason"] == "final_answer"
             else:
                 assert body["status"] == "errored"
@@ -98,9 +86,8 @@ def test_runs_sent_by_the_official_sdk_arrive_complete_and_in_order(server: Serv
 
 def test_the_sdk_with_a_wrong_key_stores_nothing(server: Server) -> None:
     emitter = RecordingEmitter(server.url, "sl_000000000000_not-a-real-key")
-    dt = dunetrace.Dunetrace(
-        endpoint=server.url, api_key="sl_000000000000_not-a-real-key", emitter=emitter
-    )
+    dt = dunetrace.Dunetrace(endpoint=server.url, api_key="sl_000000000000_not-a-real-key",
+                             emitter=emitter)
     _agent_run(dt, 1)
     dt.shutdown(timeout=10)
     assert emitter.outcomes and all(o is ShipOutcome.REJECTED for o in emitter.outcomes)
@@ -116,17 +103,8 @@ def test_the_sdk_as_users_configure_it(server: Server) -> None:
         body = http.get(f"/v1/runs/{run_id}").json()
     assert body["status"] == "completed"
     assert [e["event_type"] for e in body["events"]] == [
-        "run.started",
-        "llm.called",
-        "llm.responded",
-        "tool.called",
-        "tool.responded",
-        "tool.called",
-        "tool.responded",
-        "llm.called",
-        "llm.responded",
-        "run.completed",
-    ]
+        "run.started", "llm.called", "llm.responded", "tool.called", "tool.responded",
+        "tool.called", "tool.responded", "llm.called", "llm.responded", "run.completed"]
     steps = [e["step_index"] for e in body["events"]]
     assert steps == sorted(steps)
     assert len({e["event_id"] for e in body["events"]}) == 10

@@ -28,23 +28,14 @@ def test_a_lost_database_is_503_with_retry_after(pg_template: MigratedTemplate) 
         org = store.create_org("acme")
         key = store.create_api_key(org)
         port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(
-                create_app(store), host="127.0.0.1", port=port, log_level="critical", lifespan="off"
-            )
-        )
+        server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port,
+                                               log_level="critical", lifespan="off"))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         while not server.started:
             time.sleep(0.02)
-        event = {
-            "event_type": "run.started",
-            "run_id": "r1",
-            "agent_id": "a",
-            "step_index": 0,
-            "timestamp": time.time(),
-            "event_id": "e0",
-        }
+        event = {"event_type": "run.started", "run_id": "r1", "agent_id": "a",
+                 "step_index": 0, "timestamp": time.time(), "event_id": "e0"}
         base = f"http://127.0.0.1:{port}"
         headers = {"Authorization": f"Bearer {key}"}
         try:
@@ -56,12 +47,8 @@ def test_a_lost_database_is_503_with_retry_after(pg_template: MigratedTemplate) 
                 name = url.rsplit("/", 1)[1]
                 conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
             admin.dispose()
-            reply = httpx.post(
-                f"{base}/v1/ingest",
-                json={"events": [{**event, "event_id": "e1"}]},
-                headers=headers,
-                timeout=10,
-            )
+            reply = httpx.post(f"{base}/v1/ingest", json={"events": [{**event, "event_id": "e1"}]},
+                               headers=headers, timeout=10)
             assert reply.status_code == 503
             assert reply.headers["Retry-After"] == "1"
             health = httpx.get(f"{base}/health", timeout=10)  # unauthenticated

@@ -16,26 +16,14 @@ T0 = time.time()
 
 
 def event(run_id: str, step: int, event_type: str = "llm.called", **extra: Any) -> dict[str, Any]:
-    return {
-        "event_type": event_type,
-        "run_id": run_id,
-        "agent_id": "agent-a",
-        "agent_version": "v1",
-        "step_index": step,
-        "timestamp": T0 + step,
-        "payload": {"model": "m"},
-        "event_id": f"{run_id}-{step}-{event_type}",
-        **extra,
-    }
+    return {"event_type": event_type, "run_id": run_id, "agent_id": "agent-a",
+            "agent_version": "v1", "step_index": step, "timestamp": T0 + step,
+            "payload": {"model": "m"}, "event_id": f"{run_id}-{step}-{event_type}", **extra}
 
 
 def a_run(run_id: str) -> list[dict[str, Any]]:
-    return [
-        event(run_id, 0, "run.started"),
-        event(run_id, 1),
-        event(run_id, 1, "llm.responded"),
-        event(run_id, 1, "run.completed"),
-    ]
+    return [event(run_id, 0, "run.started"), event(run_id, 1), event(run_id, 1, "llm.responded"),
+            event(run_id, 1, "run.completed")]
 
 
 def test_a_replayed_batch_adds_nothing(server: Server) -> None:
@@ -63,11 +51,7 @@ def test_invalid_events_are_reported_by_index_and_the_valid_ones_kept(server: Se
     body = reply.json()
     assert body["accepted"] == 4 and body["stored"] == 4
     assert [(r["index"], r["field"]) for r in body["rejected"]] == [
-        (1, "event_type"),
-        (3, "timestamp"),
-        (6, None),
-        (7, "run_id"),
-    ]
+        (1, "event_type"), (3, "timestamp"), (6, None), (7, "run_id")]
     assert "llm.exploded" in body["rejected"][0]["reason"]
     assert "JSON object" in body["rejected"][2]["reason"]
     assert [e["event_id"] for e in run["events"]] == [e["event_id"] for e in a_run("r1")]
@@ -94,21 +78,17 @@ def test_bodies_over_the_limit_are_413_declared_or_streamed_or_gzipped(server: S
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: the limit must hold mid-stream
         for start in range(0, len(big), 500):
-            yield big[start : start + 500]
+            yield big[start:start + 500]
 
     bomb = gzip.compress(b'{"events": [' + b" " * 1_000_000 + b"]}")
     assert len(bomb) < 2_000
     with server.client() as http:
-        declared = http.post(
-            "/v1/ingest", content=big, headers={"Content-Type": "application/json"}
-        )
+        declared = http.post("/v1/ingest", content=big,
+                             headers={"Content-Type": "application/json"})
         streamed = http.post("/v1/ingest", content=chunks())
         inflated = http.post("/v1/ingest", content=bomb, headers={"Content-Encoding": "gzip"})
-        small = http.post(
-            "/v1/ingest",
-            content=gzip.compress(json.dumps({"events": a_run("r2")}).encode()),
-            headers={"Content-Encoding": "gzip"},
-        )
+        small = http.post("/v1/ingest", content=gzip.compress(json.dumps(
+            {"events": a_run("r2")}).encode()), headers={"Content-Encoding": "gzip"})
     for reply in (declared, streamed, inflated):
         assert reply.status_code == 413, reply.text
         assert "2000-byte limit" in reply.json()["detail"]
@@ -157,9 +137,8 @@ def test_runs_are_served_per_org_with_their_signals(server: Server) -> None:
     other_key = server.store.create_api_key(other_org)
     with server.client() as http:
         http.post("/v1/ingest", json={"events": a_run("r1")})
-    server.store.add_signals(
-        server.org_id, [Signal("TOOL_LOOP", "r1", "HIGH", 0.75, {"steps": [1]}, agent_id="agent-a")]
-    )
+    server.store.add_signals(server.org_id, [
+        Signal("TOOL_LOOP", "r1", "HIGH", 0.75, {"steps": [1]}, agent_id="agent-a")])
     with server.client() as http:
         run = http.get("/v1/runs/r1")
         missing = http.get("/v1/runs/nope")
@@ -199,10 +178,8 @@ def test_a_nul_in_an_id_is_rejected_by_index_and_the_rest_kept(server: Server) -
     assert reply.status_code == 202
     body = reply.json()
     assert body["stored"] == 4
-    assert [(r["index"], r["field"]) for r in body["rejected"]] == [
-        (4, "run_id"),
-        (5, "conversation_id"),
-    ]
+    assert [(r["index"], r["field"]) for r in body["rejected"]] == [(4, "run_id"),
+                                                                   (5, "conversation_id")]
     assert "NUL" in body["rejected"][0]["reason"]
 
 

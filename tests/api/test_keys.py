@@ -17,14 +17,8 @@ from semloop.store._migrate import downgrade, upgrade
 from .conftest import Server
 
 runner = CliRunner()
-EVENT = {
-    "event_type": "run.started",
-    "run_id": "r1",
-    "agent_id": "a",
-    "step_index": 0,
-    "timestamp": 1_764_500_000.0,
-    "event_id": "e1",
-}
+EVENT = {"event_type": "run.started", "run_id": "r1", "agent_id": "a", "step_index": 0,
+         "timestamp": 1_764_500_000.0, "event_id": "e1"}
 
 
 def _cli(*args: str, url: str) -> tuple[int, str, str]:
@@ -66,7 +60,8 @@ def test_revoke_by_id_or_prefix_and_unknown_ids(db_url: str) -> None:
     code, _, _ = _cli("revoke", f"sl_{_key_id(keys[1])}_", url=db_url)  # as list prints it
     assert code == 0
     listing = _cli("list", "--org", "acme", url=db_url)[1]
-    assert [line.split()[4] for line in listing.strip().splitlines()[1:]] == ["revoked", "revoked"]
+    assert [line.split()[4] for line in listing.strip().splitlines()[1:]] == [
+        "revoked", "revoked"]
     with Store(db_url) as store:
         assert store.org_for_key(keys[0]) is None and store.org_for_key(keys[1]) is None
         first_time = store.api_keys(store.create_org("acme"))[0].revoked_at
@@ -92,14 +87,11 @@ def test_a_revoked_key_is_refused_within_a_second(server: Server) -> None:
         while http.get("/v1/runs").status_code == 200:
             assert time.monotonic() - revoked < 10, "the revoked key is still accepted"
             time.sleep(0.05)
-        for reply in (
-            http.get("/v1/runs"),
-            http.get("/v1/signals"),
-            http.get("/v1/agents"),
-            http.get("/v1/runs/r1"),
-            http.post("/v1/ingest", json={"events": [{**EVENT, "event_id": "e2"}]}),
-            httpx.post(f"{server.url}/v1/ingest", json={"api_key": server.key, "events": [EVENT]}),
-        ):
+        for reply in (http.get("/v1/runs"), http.get("/v1/signals"), http.get("/v1/agents"),
+                      http.get("/v1/runs/r1"),
+                      http.post("/v1/ingest", json={"events": [{**EVENT, "event_id": "e2"}]}),
+                      httpx.post(f"{server.url}/v1/ingest",
+                                 json={"api_key": server.key, "events": [EVENT]})):
             assert reply.status_code == 401, reply.text
             assert reply.headers["WWW-Authenticate"] == "Bearer"
         # The org's other key is untouched, and nothing was stored with the revoked one.

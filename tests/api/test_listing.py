@@ -19,74 +19,23 @@ from .conftest import Server
 T0 = 1_764_500_000.0  # 2025-11-30T10:53:20Z
 
 
-def _run(
-    store: Store,
-    org: str,
-    run_id: str,
-    *,
-    agent: str = "support",
-    start: float,
-    end: str | None = "run.completed",
-    conversation: str | None = None,
-    tools: int = 1,
-) -> None:
-    events = [
-        Event(
-            "run.started",
-            run_id,
-            agent,
-            0,
-            start,
-            {},
-            agent_version="v1",
-            conversation_id=conversation,
-            event_id=f"{run_id}-start",
-        )
-    ]
-    events += [
-        Event(
-            "tool.called",
-            run_id,
-            agent,
-            1 + i,
-            start + 1 + i,
-            {"tool_name": "t"},
-            event_id=f"{run_id}-tool-{i}",
-        )
-        for i in range(tools)
-    ]
+def _run(store: Store, org: str, run_id: str, *, agent: str = "support", start: float,
+         end: str | None = "run.completed", conversation: str | None = None,
+         tools: int = 1) -> None:
+    events = [Event("run.started", run_id, agent, 0, start, {}, agent_version="v1",
+                    conversation_id=conversation, event_id=f"{run_id}-start")]
+    events += [Event("tool.called", run_id, agent, 1 + i, start + 1 + i, {"tool_name": "t"},
+                     event_id=f"{run_id}-tool-{i}") for i in range(tools)]
     if end:
-        events.append(
-            Event(end, run_id, agent, 1 + tools, start + 1 + tools, {}, event_id=f"{run_id}-end")
-        )
+        events.append(Event(end, run_id, agent, 1 + tools, start + 1 + tools, {},
+                            event_id=f"{run_id}-end"))
     store.add_events(org, events)
 
 
-def _signal(
-    store: Store,
-    org: str,
-    run_id: str,
-    failure_type: str,
-    *,
-    agent: str = "support",
-    severity: str = "high",
-    source: str = "structural",
-) -> None:
-    store.add_signals(
-        org,
-        [
-            Signal(
-                failure_type,
-                run_id,
-                severity,
-                0.9,
-                {"steps": [1]},
-                source=source,
-                agent_id=agent,
-                agent_version="v1",
-            )
-        ],
-    )
+def _signal(store: Store, org: str, run_id: str, failure_type: str, *, agent: str = "support",
+            severity: str = "high", source: str = "structural") -> None:
+    store.add_signals(org, [Signal(failure_type, run_id, severity, 0.9, {"steps": [1]},
+                                   source=source, agent_id=agent, agent_version="v1")])
 
 
 @pytest.fixture
@@ -108,7 +57,6 @@ def _ids(body: dict[str, Any], key: str = "runs") -> list[str]:
 
 # --- GET /v1/runs -------------------------------------------------------------------------
 
-
 def test_runs_are_summarised_newest_first(server: Server, http: httpx.Client) -> None:
     store, org = server.store, server.org_id
     _run(store, org, "done", start=T0, tools=3, conversation="c1")
@@ -122,17 +70,10 @@ def test_runs_are_summarised_newest_first(server: Server, http: httpx.Client) ->
     assert body["next_cursor"] is None
     assert _ids(body) == ["open", "failed", "done"]
     done = body["runs"][2]
-    assert done == {
-        "run_id": "done",
-        "agent_id": "support",
-        "agent_version": "v1",
-        "conversation_id": "c1",
-        "status": "completed",
-        "started_at": T0,
-        "ended_at": T0 + 4,
-        "event_count": 5,
-        "failure_types": ["RETRY_STORM", "TOOL_LOOP"],
-    }
+    assert done == {"run_id": "done", "agent_id": "support", "agent_version": "v1",
+                    "conversation_id": "c1", "status": "completed", "started_at": T0,
+                    "ended_at": T0 + 4, "event_count": 5,
+                    "failure_types": ["RETRY_STORM", "TOOL_LOOP"]}
     assert body["runs"][1]["status"] == "errored"
     assert body["runs"][0]["status"] == "running" and body["runs"][0]["ended_at"] is None
     assert body["runs"][0]["failure_types"] == []
@@ -165,15 +106,13 @@ def test_runs_filters(server: Server, http: httpx.Client) -> None:
     assert offset.endswith("+02:00")
     assert _ids(_get(http, "/v1/runs", until=offset)) == ["a2", "a1"]
     # Filters combine.
-    assert _ids(
-        _get(http, "/v1/runs", agent_id="beta", status="completed", failure_type="RETRY_STORM")
-    ) == ["b2"]
+    assert _ids(_get(http, "/v1/runs", agent_id="beta", status="completed",
+                     failure_type="RETRY_STORM")) == ["b2"]
     assert _ids(_get(http, "/v1/runs", agent_id="beta", conversation_id="c1")) == []
 
 
-def _all_pages(
-    http: httpx.Client, path: str, key: str, between: Any = None, **params: Any
-) -> list[dict[str, Any]]:
+def _all_pages(http: httpx.Client, path: str, key: str, between: Any = None,
+               **params: Any) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     cursor = None
     for page_number in range(1000):
@@ -188,9 +127,8 @@ def _all_pages(
     raise AssertionError("paging did not end")
 
 
-def test_paging_while_runs_arrive_has_no_duplicates_or_gaps(
-    server: Server, http: httpx.Client
-) -> None:
+def test_paging_while_runs_arrive_has_no_duplicates_or_gaps(server: Server,
+                                                            http: httpx.Client) -> None:
     store, org = server.store, server.org_id
     # Ties on the start time too: the row id breaks them, so none is skipped or repeated.
     for i in range(23):
@@ -222,19 +160,12 @@ def test_the_last_page_is_exactly_full(server: Server, http: httpx.Client) -> No
 
 # --- GET /v1/signals -----------------------------------------------------------------------
 
-
 def test_signals_listing_filters_and_pages(server: Server, http: httpx.Client) -> None:
     store, org = server.store, server.org_id
     for i in range(12):
         _run(store, org, f"r{i}", agent="alpha" if i % 2 else "beta", start=T0 + i)
-        _signal(
-            store,
-            org,
-            f"r{i}",
-            "TOOL_LOOP" if i % 3 else "RETRY_STORM",
-            agent="alpha" if i % 2 else "beta",
-            severity="high" if i < 6 else "low",
-        )
+        _signal(store, org, f"r{i}", "TOOL_LOOP" if i % 3 else "RETRY_STORM",
+                agent="alpha" if i % 2 else "beta", severity="high" if i < 6 else "low")
 
     body = _get(http, "/v1/signals")
     assert [s["run_id"] for s in body["signals"]] == [f"r{i}" for i in reversed(range(12))]
@@ -263,9 +194,8 @@ def test_signals_listing_filters_and_pages(server: Server, http: httpx.Client) -
     assert [s["run_id"] for s in paged] == [f"r{i}" for i in reversed(range(12))]
 
 
-def test_a_cursor_of_one_listing_is_refused_by_the_other(
-    server: Server, http: httpx.Client
-) -> None:
+def test_a_cursor_of_one_listing_is_refused_by_the_other(server: Server,
+                                                         http: httpx.Client) -> None:
     for i in range(3):
         _run(server.store, server.org_id, f"r{i}", start=T0 + i)
         _signal(server.store, server.org_id, f"r{i}", "TOOL_LOOP")
@@ -277,7 +207,6 @@ def test_a_cursor_of_one_listing_is_refused_by_the_other(
 
 # --- GET /v1/agents ------------------------------------------------------------------------
 
-
 def test_agents_summary(server: Server, http: httpx.Client) -> None:
     store, org = server.store, server.org_id
     _run(store, org, "a1", agent="alpha", start=T0)
@@ -287,28 +216,15 @@ def test_agents_summary(server: Server, http: httpx.Client) -> None:
     _signal(store, org, "a1", "TOOL_LOOP", agent="alpha")
     _signal(store, org, "a1", "RETRY_STORM", agent="alpha")
     _signal(store, org, "a2", "TOOL_LOOP", agent="alpha")
-    assert _get(http, "/v1/agents") == {
-        "agents": [
-            {
-                "agent_id": "alpha",
-                "runs": 3,
-                "runs_with_signals": 2,
-                "signals_by_type": {"RETRY_STORM": 1, "TOOL_LOOP": 2},
-                "last_run_at": T0 + 50,
-            },
-            {
-                "agent_id": "beta",
-                "runs": 1,
-                "runs_with_signals": 0,
-                "signals_by_type": {},
-                "last_run_at": T0 + 5,
-            },
-        ]
-    }
+    assert _get(http, "/v1/agents") == {"agents": [
+        {"agent_id": "alpha", "runs": 3, "runs_with_signals": 2,
+         "signals_by_type": {"RETRY_STORM": 1, "TOOL_LOOP": 2}, "last_run_at": T0 + 50},
+        {"agent_id": "beta", "runs": 1, "runs_with_signals": 0, "signals_by_type": {},
+         "last_run_at": T0 + 5},
+    ]}
 
 
 # --- isolation and bad input -----------------------------------------------------------------
-
 
 def test_one_org_never_sees_another(server: Server, http: httpx.Client) -> None:
     store = server.store
@@ -317,31 +233,21 @@ def test_one_org_never_sees_another(server: Server, http: httpx.Client) -> None:
     _run(store, server.org_id, "mine", agent="shared-name", start=T0)
     _signal(store, server.org_id, "mine", "TOOL_LOOP", agent="shared-name")
     for i in range(3):  # the same run ids and agent in the other org
-        _run(
-            store,
-            other,
-            "mine" if i == 0 else f"theirs-{i}",
-            agent="shared-name",
-            start=T0 + 10 + i,
-        )
-        _signal(
-            store, other, "mine" if i == 0 else f"theirs-{i}", "RETRY_STORM", agent="shared-name"
-        )
+        _run(store, other, "mine" if i == 0 else f"theirs-{i}", agent="shared-name",
+             start=T0 + 10 + i)
+        _signal(store, other, "mine" if i == 0 else f"theirs-{i}", "RETRY_STORM",
+                agent="shared-name")
 
     runs = _get(http, "/v1/runs")["runs"]
     assert [(r["run_id"], r["failure_types"], r["event_count"]) for r in runs] == [
-        ("mine", ["TOOL_LOOP"], 3)
-    ]
+        ("mine", ["TOOL_LOOP"], 3)]
     assert _ids(_get(http, "/v1/runs", failure_type="RETRY_STORM")) == []
     assert [s["failure_type"] for s in _get(http, "/v1/signals")["signals"]] == ["TOOL_LOOP"]
     assert _get(http, "/v1/signals", run_id="theirs-1")["signals"] == []
     assert _get(http, "/v1/agents")["agents"][0]["runs"] == 1
     with server.client(other_key) as theirs:
         assert {r["run_id"] for r in _get(theirs, "/v1/runs")["runs"]} == {
-            "mine",
-            "theirs-1",
-            "theirs-2",
-        }
+            "mine", "theirs-1", "theirs-2"}
         # A cursor carries a position, not a permission: A's cursor in B's hands pages B's.
         _run(store, server.org_id, "mine-newest", agent="shared-name", start=T0 + 100)
         cursor = _get(http, "/v1/runs", limit=1)["next_cursor"]
@@ -370,12 +276,10 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("path", "params", "name"), BAD, ids=[f"{p}-{n}-{next(iter(q.values()))}" for p, q, n in BAD]
-)
-def test_a_bad_parameter_is_a_422_naming_it(
-    http: httpx.Client, path: str, params: dict[str, str], name: str
-) -> None:
+@pytest.mark.parametrize(("path", "params", "name"), BAD,
+                         ids=[f"{p}-{n}-{next(iter(q.values()))}" for p, q, n in BAD])
+def test_a_bad_parameter_is_a_422_naming_it(http: httpx.Client, path: str,
+                                            params: dict[str, str], name: str) -> None:
     reply = http.get(path, params=params)
     assert reply.status_code == 422, reply.text
     assert reply.json()["detail"].startswith(f"query.{name}:"), reply.text
@@ -399,17 +303,9 @@ def test_the_schema_documents_the_listings(http: httpx.Client) -> None:
     paths = _get(http, "/openapi.json")["paths"]
     runs = paths["/v1/runs"]["get"]
     assert {p["name"] for p in runs["parameters"]} == {
-        "agent_id",
-        "status",
-        "conversation_id",
-        "failure_type",
-        "since",
-        "until",
-        "limit",
-        "cursor",
-    }
+        "agent_id", "status", "conversation_id", "failure_type", "since", "until", "limit",
+        "cursor"}
     assert set(runs["responses"]) == {"200", "401", "422", "503"}
     assert runs["responses"]["200"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/RunPage"
-    }
+        "$ref": "#/components/schemas/RunPage"}
     assert "/v1/signals" in paths and "/v1/agents" in paths

@@ -17,39 +17,26 @@ FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
 
 
 def _agent_trace(server: Server, key: str) -> str:
-    exporter = OTLPSpanExporter(
-        endpoint=f"{server.url}/v1/traces", headers={"Authorization": f"Bearer {key}"}, timeout=10
-    )
+    exporter = OTLPSpanExporter(endpoint=f"{server.url}/v1/traces",
+                                headers={"Authorization": f"Bearer {key}"}, timeout=10)
     provider = TracerProvider(resource=Resource.create({"service.name": "weather-agent"}))
     provider.add_span_processor(BatchSpanProcessor(exporter))
     tracer = provider.get_tracer("tests.api")
     with tracer.start_as_current_span("invoke_agent weather-agent") as root:
-        root.set_attributes(
-            {
-                "gen_ai.operation.name": "invoke_agent",
-                "gen_ai.agent.name": "weather-agent",
-                "gen_ai.conversation.id": "conv-42",
-                "gen_ai.request.model": "gpt-4o-mini",
-            }
-        )
+        root.set_attributes({"gen_ai.operation.name": "invoke_agent",
+                             "gen_ai.agent.name": "weather-agent",
+                             "gen_ai.conversation.id": "conv-42",
+                             "gen_ai.request.model": "gpt-4o-mini"})
         with tracer.start_as_current_span("chat gpt-4o-mini") as llm:
-            llm.set_attributes(
-                {
-                    "gen_ai.operation.name": "chat",
-                    "gen_ai.request.model": "gpt-4o-mini",
-                    "gen_ai.usage.input_tokens": 100,
-                    "gen_ai.usage.output_tokens": 12,
-                }
-            )
+            llm.set_attributes({"gen_ai.operation.name": "chat",
+                                "gen_ai.request.model": "gpt-4o-mini",
+                                "gen_ai.usage.input_tokens": 100,
+                                "gen_ai.usage.output_tokens": 12})
         with tracer.start_as_current_span("execute_tool get_weather") as tool:
-            tool.set_attributes(
-                {
-                    "gen_ai.operation.name": "execute_tool",
-                    "gen_ai.tool.name": "get_weather",
-                    "gen_ai.tool.call.arguments": json.dumps({"city": "Paris"}),
-                    "gen_ai.tool.call.result": "sunny",
-                }
-            )
+            tool.set_attributes({"gen_ai.operation.name": "execute_tool",
+                                 "gen_ai.tool.name": "get_weather",
+                                 "gen_ai.tool.call.arguments": json.dumps({"city": "Paris"}),
+                                 "gen_ai.tool.call.result": "sunny"})
         trace_id = format(root.get_span_context().trace_id, "032x")
     provider.force_flush()
     provider.shutdown()
@@ -82,9 +69,7 @@ def test_otlp_json_is_accepted_and_replays_add_nothing(server: Server) -> None:
         first = http.post("/v1/traces", content=body, headers={"Content-Type": "application/json"})
         stored = server.store.count_events(server.org_id)
         again = http.post("/v1/traces", content=body, headers={"Content-Type": "application/json"})
-        bad = http.post(
-            "/v1/traces", content=b"{nope", headers={"Content-Type": "application/json"}
-        )
+        bad = http.post("/v1/traces", content=b"{nope", headers={"Content-Type": "application/json"})
         text = http.post("/v1/traces", content=b"x", headers={"Content-Type": "text/plain"})
     assert first.status_code == 200 and first.json() == {}
     assert again.status_code == 200
@@ -109,14 +94,10 @@ def test_events_too_big_for_the_schema_come_back_as_partial_success(server: Serv
                     if attr.value.string_value == "conv-7":
                         attr.value.string_value = long_id
     with server.client() as http:
-        as_json = http.post(
-            "/v1/traces", content=doc.encode(), headers={"Content-Type": "application/json"}
-        )
-        as_pb = http.post(
-            "/v1/traces",
-            content=request.SerializeToString(),
-            headers={"Content-Type": "application/x-protobuf"},
-        )
+        as_json = http.post("/v1/traces", content=doc.encode(),
+                            headers={"Content-Type": "application/json"})
+        as_pb = http.post("/v1/traces", content=request.SerializeToString(),
+                          headers={"Content-Type": "application/x-protobuf"})
     assert as_json.status_code == 200
     partial = as_json.json()["partialSuccess"]
     assert partial["rejectedSpans"] > 0

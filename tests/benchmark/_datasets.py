@@ -19,12 +19,8 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 
 def generate(generator: Path, out: Path, *extra: str) -> str:
     """Run a dataset generator script writing to ``out``; its stdout."""
-    done = subprocess.run(
-        [sys.executable, str(generator), "--out", str(out), *extra],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    done = subprocess.run([sys.executable, str(generator), "--out", str(out), *extra],
+                          capture_output=True, text=True, check=True)
     return done.stdout
 
 

@@ -27,46 +27,18 @@ def test_bench_prints_the_per_family_tables_on_the_default_dataset() -> None:
 
 def test_bench_json_schema_and_plot(tmp_path: Path) -> None:
     out_json, out_png = tmp_path / "bench.json", tmp_path / "bench.png"
-    result = runner.invoke(
-        app,
-        [
-            "bench",
-            "--dataset",
-            str(REFERENCE_DATASET),
-            "--judge",
-            "oracle",
-            "--json",
-            str(out_json),
-            "--plot",
-            str(out_png),
-        ],
-    )
+    result = runner.invoke(app, ["bench", "--dataset", str(REFERENCE_DATASET), "--judge", "oracle",
+                                 "--json", str(out_json), "--plot", str(out_png)])
     assert result.exit_code == 0, result.output
     doc = json.loads(out_json.read_text())
     assert list(doc["systems"]) == ["lexical", "oracle"]
     for system in doc["systems"].values():
         assert len(system["rows"]) == 60
         for row in system["rows"]:
-            assert {
-                "trace_id",
-                "family",
-                "stagnation_correct",
-                "verdict_correct",
-                "score",
-                "score_breakdown",
-                "undecided",
-                "latency_ms",
-                "cost_usd",
-            } <= set(row)
-        assert {
-            "stagnation_hits",
-            "verdict_hits",
-            "cost_usd",
-            "input_tokens",
-            "mean_latency_ms",
-            "undecided",
-            "errors",
-        } <= set(system["totals"])
+            assert {"trace_id", "family", "stagnation_correct", "verdict_correct", "score",
+                    "score_breakdown", "undecided", "latency_ms", "cost_usd"} <= set(row)
+        assert {"stagnation_hits", "verdict_hits", "cost_usd", "input_tokens",
+                "mean_latency_ms", "undecided", "errors"} <= set(system["totals"])
     assert doc["systems"]["oracle"]["totals"]["stagnation_hits"] == 54
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert out_png.stat().st_size > 10_000
@@ -122,10 +94,7 @@ def test_score_a_deepeval_dict(tmp_path: Path) -> None:
     assert doc["kind"] == "deepeval trace dict" and doc["system"] == "lexical"
     assert doc["score"] == 0.25 and doc["loop"] is True and doc["success"] is False
     assert doc["score_breakdown"] == {
-        "tool_repetition": 0.0,
-        "reasoning_stagnation": 0.0,
-        "call_graph_cycles": 1.0,
-    }
+        "tool_repetition": 0.0, "reasoning_stagnation": 0.0, "call_graph_cycles": 1.0}
     text = runner.invoke(app, ["score", str(path)]).stdout
     assert "LOOP" in text and "called 6 times with identical arguments" in text
     no_family = runner.invoke(app, ["score", str(path), "--judge", "oracle"])
@@ -152,19 +121,9 @@ def test_score_malformed_files_are_clear_errors(tmp_path: Path) -> None:
 def test_help_texts_explain_the_options() -> None:
     bench = runner.invoke(app, ["bench", "--help"])
     assert bench.exit_code == 0
-    for option in (
-        "--dataset",
-        "--judge",
-        "--json",
-        "--plot",
-        "--threshold",
-        "--model",
-        "--base-url",
-        "--jev-path",
-        "--api-key-env",
-        "--input-usd-per-mtok",
-        "--output-usd-per-mtok",
-    ):
+    for option in ("--dataset", "--judge", "--json", "--plot", "--threshold", "--model",
+                   "--base-url", "--jev-path", "--api-key-env", "--input-usd-per-mtok",
+                   "--output-usd-per-mtok"):
         assert option in bench.stdout
     assert "oracle" in bench.stdout
     score = runner.invoke(app, ["score", "--help"])

@@ -28,9 +28,7 @@ def test_make_dataset_regenerates_the_committed_file_byte_for_byte(tmp_path: Pat
     out = tmp_path / "dataset.jsonl"
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "make_dataset.py"), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        check=True,
+        capture_output=True, text=True, check=True,
     )
     assert "wrote 60 traces across 10 families" in done.stdout
     assert out.read_bytes() == BENCH_DATASET.read_bytes()
@@ -52,10 +50,7 @@ def test_schema_keys_order_labels_and_step_shapes_match_the_seed() -> None:
         assert list(mine) == list(theirs)
         assert list(mine["root"]) == list(theirs["root"])
         assert (mine["family"], mine["loop"], mine["stagnation"]) == (
-            theirs["family"],
-            theirs["loop"],
-            theirs["stagnation"],
-        )
+            theirs["family"], theirs["loop"], theirs["stagnation"])
         assert mine["root"]["input"] == mine["goal"]
         shape = [(s["type"], s["name"], list(s)) for s in mine["root"]["children"]]
         assert shape == [(s["type"], s["name"], list(s)) for s in theirs["root"]["children"]]
@@ -97,16 +92,9 @@ def test_terse_steps_are_below_the_lexical_word_floor() -> None:
 
 def test_families_are_the_seeds_ten() -> None:
     assert [f.name for f in FAMILIES] == [
-        "paraphrased_loop",
-        "terse_loop",
-        "alternating_loop",
-        "cosmetic_args_loop",
-        "verbatim_loop",
-        "identical_tool_loop",
-        "progress",
-        "template_progress",
-        "boilerplate_progress",
-        "retry_then_recover",
+        "paraphrased_loop", "terse_loop", "alternating_loop", "cosmetic_args_loop",
+        "verbatim_loop", "identical_tool_loop", "progress", "template_progress",
+        "boilerplate_progress", "retry_then_recover",
     ]
 
 
@@ -122,20 +110,12 @@ def test_default_dataset_is_the_checkouts_file() -> None:
         ("{not json", "not valid JSON"),
         ('{"trace_id": "x", "loop": true, "stagnation": true, "root": {}}', "'family'"),
         ('{"trace_id": "x", "family": "f", "stagnation": true, "root": {}}', "'loop'"),
-        (
-            '{"trace_id": "x", "family": "f", "loop": "yes", "stagnation": true, "root": {}}',
-            "'loop'",
-        ),
+        ('{"trace_id": "x", "family": "f", "loop": "yes", "stagnation": true, "root": {}}', "'loop'"),
         ('{"trace_id": "x", "family": "f", "loop": true, "root": {}}', "'stagnation'"),
         ('{"trace_id": "x", "family": "f", "loop": true, "stagnation": false}', "'root'"),
-        (
-            (
-                '{"trace_id": "x", "family": "f", "loop": true, "stagnation": false,'
-                ' "root": {"children": [{"type": "llm"}, 3]}}'
-            ),
-            "root.children[1]",
-        ),
-        ("[1, 2]", "JSON object"),
+        (('{"trace_id": "x", "family": "f", "loop": true, "stagnation": false,'
+         ' "root": {"children": [{"type": "llm"}, 3]}}'), "root.children[1]"),
+        ('[1, 2]', "JSON object"),
     ],
 )
 def test_a_bad_row_names_file_line_and_field(tmp_path: Path, line: str, where: str) -> None:

@@ -15,6 +15,8 @@ HOLDOUT = ROOT / "bench" / "holdout.jsonl"
 GENERATOR = ROOT / "bench" / "make_holdout_dataset.py"
 
 
+
+
 def test_generator_rewrites_the_committed_file_byte_for_byte(tmp_path: Path) -> None:
     out = tmp_path / "holdout.jsonl"
     assert "wrote 80 traces across 16 families" in generate(GENERATOR, out)
@@ -65,11 +67,7 @@ def test_bench_loader_reads_every_row() -> None:
     raw = {r["trace_id"]: r for r in read_rows(HOLDOUT)}
     for row in rows:
         want = raw[row.trace_id]
-        assert (row.family, row.loop, row.stagnation) == (
-            want["family"],
-            want["loop"],
-            want["stagnation"],
-        )
+        assert (row.family, row.loop, row.stagnation) == (want["family"], want["loop"], want["stagnation"])
         assert row.trace.goal == want["goal"]
         assert len(row.trace.spans_of_type("llm")) == sum(
             s["type"] == "llm" for s in want["root"]["children"]

@@ -16,43 +16,19 @@ from ._datasets import ROW_KEYS, assert_reference_shapes, generate, read_rows
 ROOT = Path(__file__).resolve().parents[2]
 HOLDOUT2 = ROOT / "bench" / "holdout2.jsonl"
 GENERATOR = ROOT / "bench" / "make_holdout2_dataset.py"
-DOMAINS = {
-    "literature",
-    "devops",
-    "procurement",
-    "realestate",
-    "tax",
-    "tutoring",
-    "travel",
-    "marketing",
-}
+DOMAINS = {"literature", "devops", "procurement", "realestate", "tax", "tutoring", "travel", "marketing"}
 HEALTHY = {
-    "cursor_pagination",
-    "batch_one_template",
-    "job_progress_polling",
-    "transient_retry_once",
-    "refine_to_hit",
-    "readback_agrees",
+    "cursor_pagination", "batch_one_template", "job_progress_polling",
+    "transient_retry_once", "refine_to_hit", "readback_agrees",
 }
 LOOPS = {
-    "reworded_empty_search",
-    "three_tool_cycle",
-    "frozen_status_poll",
-    "permanent_error_cosmetic_retry",
-    "reasoning_only_stall",
-    "unchanged_status_reports",
+    "reworded_empty_search", "three_tool_cycle", "frozen_status_poll",
+    "permanent_error_cosmetic_retry", "reasoning_only_stall", "unchanged_status_reports",
 }
 # The first held-out set's domains: none may come back here.
-FIRST_SET_AGENTS = (
-    "onboarding",
-    "claims",
-    "returns",
-    "pipeline",
-    "legal",
-    "iot",
-    "billing",
-    "clinic",
-)
+FIRST_SET_AGENTS = ("onboarding", "claims", "returns", "pipeline", "legal", "iot", "billing", "clinic")
+
+
 
 
 def _domain(row: dict[str, Any]) -> str:
@@ -145,8 +121,4 @@ def test_bench_loader_reads_every_row() -> None:
     assert len(rows) == 96
     for row in rows:
         want = raw[row.trace_id]
-        assert (row.family, row.loop, row.stagnation) == (
-            want["family"],
-            want["loop"],
-            want["stagnation"],
-        )
+        assert (row.family, row.loop, row.stagnation) == (want["family"], want["loop"], want["stagnation"])

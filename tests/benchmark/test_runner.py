@@ -85,17 +85,8 @@ def test_json_document_has_the_row_schema(runs: dict[str, SystemRun]) -> None:
     doc = to_json(list(runs.values()))
     assert set(doc["systems"]) == {"lexical", "oracle"}
     row = doc["systems"]["oracle"]["rows"][0]
-    assert {
-        "trace_id",
-        "family",
-        "stagnation_correct",
-        "verdict_correct",
-        "score",
-        "score_breakdown",
-        "undecided",
-        "latency_ms",
-        "cost_usd",
-    } <= set(row)
+    assert {"trace_id", "family", "stagnation_correct", "verdict_correct", "score",
+            "score_breakdown", "undecided", "latency_ms", "cost_usd"} <= set(row)
     assert doc["systems"]["lexical"]["totals"]["verdict_hits"] == 36
 
 
@@ -112,9 +103,8 @@ class Flaky:
         if self.calls % 3 == 0:
             raise JudgeConnectionError("timed out after 2 retries")
         answers = {q: Answer(type="noul", value=0.95, probability=0.95) for q in questions}
-        return JudgeResponse(
-            answers=answers, input_tokens=100, cost_usd=0.001, latency_ms=10.0 * self.calls
-        )
+        return JudgeResponse(answers=answers, input_tokens=100, cost_usd=0.001,
+                             latency_ms=10.0 * self.calls)
 
 
 def test_a_failing_judge_makes_error_rows_not_a_crash() -> None:
@@ -130,8 +120,7 @@ def test_a_failing_judge_makes_error_rows_not_a_crash() -> None:
     assert totals["input_tokens"] == 400 and totals["cost_usd"] == pytest.approx(0.004)
     assert totals["mean_latency_ms"] == pytest.approx((10 + 20 + 40 + 50) / 4)
     assert "! flaky paraphrased_loop-02: JudgeConnectionError" in format_report(
-        [run], source="x", threshold=0.5
-    )
+        [run], source="x", threshold=0.5)
 
 
 def test_judges_by_name_through_the_registry() -> None:
@@ -156,14 +145,10 @@ def test_registry_rejects_unknown_judges_and_options() -> None:
 
 def test_oracle_leaves_the_score_question_unanswered() -> None:
     backend = OracleBackend("progress")
-    response = backend.ask(
-        {}, {"progress_0_1": {}, "revisit_0_2": {}, "tool_repeat_x": {}, "stagnation": {}}
-    )
+    response = backend.ask({}, {"progress_0_1": {}, "revisit_0_2": {}, "tool_repeat_x": {},
+                                "stagnation": {}})
     assert {q: a.value for q, a in response.answers.items()} == {
-        "progress_0_1": 0.95,
-        "revisit_0_2": 0.03,
-        "tool_repeat_x": 0.05,
-    }
+        "progress_0_1": 0.95, "revisit_0_2": 0.03, "tool_repeat_x": 0.05}
     assert response.model == "oracle:progress" and backend.calls == 1
 
 

@@ -38,38 +38,19 @@ def test_bench_with_jev_sends_one_request_per_trace_and_totals_cost(
     out = tmp_path / "jev.json"
     # Three answered requests, then a 422 for the 4th trace (cosmetic_args_loop-00): that
     # row becomes an error and the run goes on.
-    jev_server.play(
-        Delay(0),
-        Delay(0),
-        Delay(0),
-        Reply(
-            422, {"detail": [{"loc": ["body", "state"], "msg": "too long", "type": "value_error"}]}
-        ),
-    )
-    result_ok = runner.invoke(
-        app,
-        [
-            "bench",
-            "--dataset",
-            str(ten_rows),
-            "--judge",
-            "jev",
-            "--base-url",
-            jev_server.url,
-            "--model",
-            "jev-latest",
-            "--json",
-            str(out),
-        ],
-    )
+    jev_server.play(Delay(0), Delay(0), Delay(0),
+             Reply(422, {"detail": [{"loc": ["body", "state"], "msg": "too long",
+                                     "type": "value_error"}]}))
+    result_ok = runner.invoke(app, ["bench", "--dataset", str(ten_rows), "--judge", "jev",
+                                    "--base-url", jev_server.url, "--model", "jev-latest",
+                                    "--json", str(out)])
     assert result_ok.exit_code == 0, result_ok.output
     assert len(jev_server.requests) == 10  # one per trace; the lexical column sends none
     first = jev_server.requests[0].json
     assert first["model"] == "jev-latest"
     assert set(first["state"]) == {"goal", "steps", "tool_calls"}
     assert {"progress_0_1", "revisit_0_2", "tool_repeat_grep", "stagnation"} <= set(
-        first["questions"]
-    )
+        first["questions"])
     doc = json.loads(out.read_text())
     totals = doc["systems"]["jev"]["totals"]
     assert totals["label"] == "jev:jev-latest"
@@ -86,28 +67,11 @@ def test_bench_with_an_openai_compatible_judge_prices_tokens(
 ) -> None:
     monkeypatch.setenv("MY_JUDGE_KEY", "test-key")
     out = tmp_path / "llm.json"
-    result = runner.invoke(
-        app,
-        [
-            "bench",
-            "--dataset",
-            str(ten_rows),
-            "--judge",
-            "llm",
-            "--model",
-            "judge-1",
-            "--base-url",
-            chat_server.base_url,
-            "--api-key-env",
-            "MY_JUDGE_KEY",
-            "--input-usd-per-mtok",
-            "2.0",
-            "--output-usd-per-mtok",
-            "8.0",
-            "--json",
-            str(out),
-        ],
-    )
+    result = runner.invoke(app, [
+        "bench", "--dataset", str(ten_rows), "--judge", "llm", "--model", "judge-1",
+        "--base-url", chat_server.base_url, "--api-key-env", "MY_JUDGE_KEY",
+        "--input-usd-per-mtok", "2.0", "--output-usd-per-mtok", "8.0", "--json", str(out),
+    ])
     assert result.exit_code == 0, result.output
     assert len(chat_server.requests) == 10
     totals = json.loads(out.read_text())["systems"]["llm"]["totals"]
@@ -122,16 +86,12 @@ def test_score_with_jev_over_the_wire(
     monkeypatch.setenv("TYPESAFE_API_KEY", "test-key")
     row = tmp_path / "row.json"
     row.write_text(BENCH_DATASET.read_text(encoding="utf-8").splitlines()[18])  # alternating
-    result = runner.invoke(
-        app, ["score", str(row), "--judge", "jev", "--base-url", jev_server.url, "--json"]
-    )
+    result = runner.invoke(app, ["score", str(row), "--judge", "jev", "--base-url", jev_server.url,
+                                 "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["system"] == "jev:jev-latest" and doc["input_tokens"] > 0
     assert set(doc["answers"]) == set(jev_server.requests[-1].json["questions"])
-    wrong_key = runner.invoke(
-        app,
-        ["score", str(row), "--judge", "jev", "--base-url", jev_server.url],
-        env={"TYPESAFE_API_KEY": "nope"},
-    )
+    wrong_key = runner.invoke(app, ["score", str(row), "--judge", "jev", "--base-url", jev_server.url],
+                              env={"TYPESAFE_API_KEY": "nope"})
     assert wrong_key.exit_code == 1 and "JudgeAuthError" in wrong_key.stderr

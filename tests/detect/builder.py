@@ -35,41 +35,23 @@ class RunBuilder:
         self.t = start
         self.step = 0
         self.events: list[Event] = []
-        payload: dict[str, Any] = {
-            "input_text": input_text,
-            "system_prompt": system_prompt,
-            "model": model,
-            "tools": list(tools),
-        }
+        payload: dict[str, Any] = {"input_text": input_text, "system_prompt": system_prompt,
+                                   "model": model, "tools": list(tools)}
         if injection_signal is not None:
             payload["injection_signal"] = injection_signal
         self._emit("run.started", payload)
 
     def _emit(self, event_type: str, payload: dict[str, Any], dt: float = 0.001) -> None:
         self.t += dt
-        self.events.append(
-            Event(
-                event_type=event_type,
-                run_id=self.run_id,
-                agent_id=self.agent_id,
-                step_index=self.step,
-                timestamp=self.t,
-                payload=payload,
-                agent_version=self.agent_version,
-                parent_run_id=self.parent_run_id,
-            )
-        )
+        self.events.append(Event(
+            event_type=event_type, run_id=self.run_id, agent_id=self.agent_id,
+            step_index=self.step, timestamp=self.t, payload=payload,
+            agent_version=self.agent_version, parent_run_id=self.parent_run_id))
 
     def llm(
-        self,
-        output: str | None = "Let me look that up with a tool.",
-        *,
-        finish_reason: str = "stop",
-        prompt_tokens: int = 500,
-        completion_tokens: int | None = None,
-        latency_ms: float = 800.0,
-        error: str | None = None,
-        prompt: str | None = None,
+        self, output: str | None = "Let me look that up with a tool.", *,
+        finish_reason: str = "stop", prompt_tokens: int = 500, completion_tokens: int | None = None,
+        latency_ms: float = 800.0, error: str | None = None, prompt: str | None = None,
         **extra: Any,
     ) -> RunBuilder:
         self.step += 1
@@ -79,12 +61,9 @@ class RunBuilder:
         self._emit("llm.called", called)
         if completion_tokens is None:  # about what a model spends on that text
             completion_tokens = 2 * len((output or "").split()) if output is not None else 40
-        payload: dict[str, Any] = {
-            "completion_tokens": completion_tokens,
-            "latency_ms": latency_ms,
-            "finish_reason": finish_reason,
-            **extra,
-        }
+        payload: dict[str, Any] = {"completion_tokens": completion_tokens,
+                                   "latency_ms": latency_ms, "finish_reason": finish_reason,
+                                   **extra}
         if output is not None:
             payload["output"] = output
             payload["output_length"] = len(output)
@@ -94,23 +73,16 @@ class RunBuilder:
         return self
 
     def tool(
-        self,
-        name: str,
-        args: Any = None,
-        output: str | None = "ok",
-        *,
-        success: bool = True,
-        error: str | None = None,
-        latency_ms: float = 120.0,
-        respond: bool = True,
+        self, name: str, args: Any = None, output: str | None = "ok", *, success: bool = True,
+        error: str | None = None, latency_ms: float = 120.0, respond: bool = True,
     ) -> RunBuilder:
         self.step += 1
-        self._emit(
-            "tool.called", {"tool_name": name, "args": str(args if args is not None else {})}
-        )
+        self._emit("tool.called", {"tool_name": name, "args": str(args if args is not None
+                                                                   else {})})
         if not respond:
             return self
-        payload: dict[str, Any] = {"tool_name": name, "success": success, "latency_ms": latency_ms}
+        payload: dict[str, Any] = {"tool_name": name, "success": success,
+                                   "latency_ms": latency_ms}
         if output is not None:
             payload["output"] = output
             payload["output_length"] = len(output)
@@ -119,34 +91,19 @@ class RunBuilder:
         self._emit("tool.responded", payload, dt=latency_ms / 1000)
         return self
 
-    def fail(
-        self, name: str, args: Any = None, error: str = "503 Service Unavailable", **kw: Any
-    ) -> RunBuilder:
+    def fail(self, name: str, args: Any = None, error: str = "503 Service Unavailable",
+             **kw: Any) -> RunBuilder:
         return self.tool(name, args, output=error, success=False, error=error, **kw)
 
     def retrieval(
-        self,
-        query: str,
-        content: str = "Paris: sunny, 21C tomorrow.",
-        *,
-        result_count: int = 3,
-        top_score: float = 0.82,
-        index: str = "docs",
-        latency_ms: float = 60.0,
+        self, query: str, content: str = "Paris: sunny, 21C tomorrow.", *, result_count: int = 3,
+        top_score: float = 0.82, index: str = "docs", latency_ms: float = 60.0,
     ) -> RunBuilder:
         self.step += 1
         self._emit("retrieval.called", {"index_name": index, "query": query})
-        self._emit(
-            "retrieval.responded",
-            {
-                "index_name": index,
-                "result_count": result_count,
-                "top_score": top_score,
-                "latency_ms": latency_ms,
-                "content": content,
-            },
-            dt=latency_ms / 1000,
-        )
+        self._emit("retrieval.responded", {"index_name": index, "result_count": result_count,
+                                           "top_score": top_score, "latency_ms": latency_ms,
+                                           "content": content}, dt=latency_ms / 1000)
         return self
 
     def wait(self, seconds: float) -> RunBuilder:
@@ -158,18 +115,13 @@ class RunBuilder:
 
     def complete(self, exit_reason: str = "final_answer") -> Run:
         tool_calls = sum(e.event_type == "tool.called" for e in self.events)
-        self._emit(
-            "run.completed",
-            {"total_steps": self.step, "exit_reason": exit_reason, "tool_call_count": tool_calls},
-        )
+        self._emit("run.completed", {"total_steps": self.step, "exit_reason": exit_reason,
+                                     "tool_call_count": tool_calls})
         return self.run()
 
     def error(self, error: str = "RuntimeError: boom", exit_reason: str | None = None) -> Run:
-        payload: dict[str, Any] = {
-            "error_type": "RuntimeError",
-            "error": error,
-            "step_index": self.step,
-        }
+        payload: dict[str, Any] = {"error_type": "RuntimeError", "error": error,
+                                   "step_index": self.step}
         if exit_reason:
             payload["exit_reason"] = exit_reason
         self._emit("run.errored", payload)
@@ -181,15 +133,10 @@ class RunBuilder:
 
 def healthy(**kw: Any) -> RunBuilder:
     """The ordinary shape: think, search, fetch, answer."""
-    return (
-        RunBuilder(**kw)
-        .llm("I will search for the forecast.", prompt_tokens=400)
-        .tool(
-            "search",
-            {"q": "weather Paris tomorrow"},
-            "1. https://meteo.example.com/paris - forecast",
-        )
-        .llm("Fetching the forecast page.", prompt_tokens=600)
-        .tool("fetch", {"url": "https://meteo.example.com/paris"}, "Tomorrow: sunny, 21C")
-        .llm("Tomorrow in Paris it will be sunny with 21C.", prompt_tokens=800)
-    )
+    return (RunBuilder(**kw)
+            .llm("I will search for the forecast.", prompt_tokens=400)
+            .tool("search", {"q": "weather Paris tomorrow"},
+                  "1. https://meteo.example.com/paris - forecast")
+            .llm("Fetching the forecast page.", prompt_tokens=600)
+            .tool("fetch", {"url": "https://meteo.example.com/paris"}, "Tomorrow: sunny, 21C")
+            .llm("Tomorrow in Paris it will be sunny with 21C.", prompt_tokens=800))

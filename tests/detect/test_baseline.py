@@ -57,9 +57,9 @@ def test_only_completed_runs_count_and_the_newest_fifty() -> None:
 
 
 def test_filters_agent_and_version() -> None:
-    runs = [_run_with_steps(4, start=float(i)).complete() for i in range(20)] + [
-        _run_with_steps(9, start=100.0 + i, agent_version="v2").complete() for i in range(20)
-    ]
+    runs = ([_run_with_steps(4, start=float(i)).complete() for i in range(20)]
+            + [_run_with_steps(9, start=100.0 + i, agent_version="v2").complete()
+               for i in range(20)])
     assert Baseline.from_runs(runs, agent_version="v2").step_count == pytest.approx(9.0)
     assert Baseline.from_runs(runs, agent_id="other").run_count == 0
 

@@ -53,18 +53,8 @@ def test_table_output(tmp_path: Path) -> None:
 
 
 def test_bad_lines_are_reported_skipped_and_fail_the_exit_code(tmp_path: Path) -> None:
-    bad = [
-        "{not json",
-        json.dumps(
-            {
-                "event_type": "tool.called",
-                "run_id": "x",
-                "agent_id": "a",
-                "step_index": -1,
-                "timestamp": 1.0,
-            }
-        ),
-    ]
+    bad = ["{not json", json.dumps({"event_type": "tool.called", "run_id": "x",
+                                    "agent_id": "a", "step_index": -1, "timestamp": 1.0})]
     path = _write(tmp_path, [healthy(run_id="fine").complete(), _loop_run()], bad)
     result = runner.invoke(app, ["detect", str(path), "--json"])
     assert result.exit_code == 1
@@ -96,20 +86,10 @@ def test_config_is_applied_and_bad_config_exits_2(tmp_path: Path) -> None:
 
 def test_other_formats_through_the_importers(tmp_path: Path) -> None:
     # A deepeval-style trace dict: four identical tool calls under one agent span.
-    tool = {
-        "type": "tool",
-        "name": "search",
-        "input": {"q": "Paris"},
-        "output": "sunny",
-        "children": [],
-    }
-    doc = {
-        "type": "agent",
-        "name": "agent",
-        "input": "Weather?",
-        "output": "Sunny.",
-        "children": [dict(tool) for _ in range(4)],
-    }
+    tool = {"type": "tool", "name": "search", "input": {"q": "Paris"}, "output": "sunny",
+            "children": []}
+    doc = {"type": "agent", "name": "agent", "input": "Weather?", "output": "Sunny.",
+           "children": [dict(tool) for _ in range(4)]}
     path = tmp_path / "trace.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     result = runner.invoke(app, ["detect", str(path), "--format", "deepeval", "--json"])
@@ -131,11 +111,8 @@ def test_baseline_from_the_file(tmp_path: Path) -> None:
     def flagged(*extra: str) -> dict[str, list[str]]:
         result = runner.invoke(app, ["detect", str(path), "--json", *extra])
         assert result.exit_code == 0, result.output
-        return {
-            r["run_id"]: [s["failure_type"] for s in r["signals"]]
-            for r in json.loads(result.stdout)["runs"]
-            if r["signals"]
-        }
+        return {r["run_id"]: [s["failure_type"] for s in r["signals"]]
+                for r in json.loads(result.stdout)["runs"] if r["signals"]}
 
     assert flagged() == {}  # 3 s is under the static 15 s
     assert flagged("--baseline") == {"slow": ["SLOW_STEP"]}  # but 25× this agent's P75
@@ -145,10 +122,9 @@ def test_detect_imports_with_the_standard_library_alone() -> None:
     import subprocess
     import sys
 
-    code = (
-        "import sys; import semloop.detect; "
-        "third = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
-        " - {'semloop', '__main__'}); print([m for m in third if not m.startswith('_')])"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    code = ("import sys; import semloop.detect; "
+            "third = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
+            " - {'semloop', '__main__'}); print([m for m in third if not m.startswith('_')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
     assert out.stdout.strip() == "[]"

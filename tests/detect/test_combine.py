@@ -27,9 +27,8 @@ def _two_signal_run() -> Run:
     return b.wait(360).llm("It is sunny in Paris tomorrow.").complete()
 
 
-@pytest.mark.parametrize(
-    ("count", "factor"), [(0, 1.0), (1, 1.0), (2, 1.15), (3, 1.30), (4, 1.40), (9, 1.40)]
-)
+@pytest.mark.parametrize(("count", "factor"), [(0, 1.0), (1, 1.0), (2, 1.15), (3, 1.30),
+                                               (4, 1.40), (9, 1.40)])
 def test_multiplier_table(count: int, factor: float) -> None:
     assert co_occurrence_multiplier(count) == factor
 
@@ -42,22 +41,13 @@ def test_two_signals_are_each_multiplied_by_1_15() -> None:
     for name, before in raw.items():
         assert before is not None
         assert signals[name].co_signal_count == 2
-        assert signals[name].confidence == pytest.approx(
-            min(1.0, before.confidence * 1.15), abs=1e-4
-        )
+        assert signals[name].confidence == pytest.approx(min(1.0, before.confidence * 1.15),
+                                                         abs=1e-4)
 
 
 def test_confidence_is_capped_at_one() -> None:
-    run = (
-        RunBuilder()
-        .llm("Searching.")
-        .tool("search", {"q": "x"}, "y")
-        .tool("search", {"q": "x"}, "y")
-        .tool("search", {"q": "x"}, "y")
-        .wait(2000)
-        .llm("Sunny.")
-        .complete()
-    )
+    run = RunBuilder().llm("Searching.").tool("search", {"q": "x"}, "y").tool(
+        "search", {"q": "x"}, "y").tool("search", {"q": "x"}, "y").wait(2000).llm("Sunny.").complete()
     raw = DETECTORS["SESSION_LATENCY"](run)
     assert raw is not None and raw.confidence == 1.0  # 2000 s is 6.7× the 300 s fallback
     signals = {s.failure_type: s for s in run_detectors(run)}
@@ -81,9 +71,8 @@ def test_identical_calls_override_makes_everything_critical() -> None:
     assert all(s.evidence["override"] == "identical_tool_calls" for s in signals)
 
 
-@pytest.mark.parametrize(
-    ("same", "different", "fires"), [(8, 0, True), (7, 0, False), (9, 1, True), (8, 2, False)]
-)
+@pytest.mark.parametrize(("same", "different", "fires"), [(8, 0, True), (7, 0, False),
+                                                          (9, 1, True), (8, 2, False)])
 def test_identical_calls_override_thresholds(same: int, different: int, fires: bool) -> None:
     result = hard_override(_repeats(same, different))
     assert (result is not None and result[0] == "identical_tool_calls") is fires
@@ -124,10 +113,8 @@ def test_shadow_signals_are_marked_and_do_not_boost_live_ones() -> None:
 
 def test_disabled_detector_does_not_run_and_agent_override_applies() -> None:
     run = _two_signal_run()
-    config = DetectorConfig(
-        {"TOOL_LOOP": {"enabled": False}},
-        {"agent": {"TOOL_LOOP": {"enabled": True, "threshold": 5}}},
-    )
+    config = DetectorConfig({"TOOL_LOOP": {"enabled": False}},
+                            {"agent": {"TOOL_LOOP": {"enabled": True, "threshold": 5}}})
     other = replace(run, agent_id="someone-else")
     assert "TOOL_LOOP" not in {s.failure_type for s in run_detectors(other, config)}
     assert "TOOL_LOOP" not in {s.failure_type for s in run_detectors(run, config)}  # 4 < 5
@@ -135,15 +122,13 @@ def test_disabled_detector_does_not_run_and_agent_override_applies() -> None:
     assert "TOOL_LOOP" in {s.failure_type for s in run_detectors(run, config4)}
 
 
-def test_a_broken_detector_is_isolated(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_broken_detector_is_isolated(monkeypatch: pytest.MonkeyPatch,
+                                       caplog: pytest.LogCaptureFixture) -> None:
     def boom(*args: object) -> None:
         raise RuntimeError("bug")
 
-    monkeypatch.setitem(
-        DETECTORS, "SESSION_LATENCY", replace(DETECTORS["SESSION_LATENCY"], check=boom)
-    )
+    monkeypatch.setitem(DETECTORS, "SESSION_LATENCY",
+                        replace(DETECTORS["SESSION_LATENCY"], check=boom))
     with caplog.at_level(logging.ERROR, logger="semloop.detect"):
         signals = run_detectors(_two_signal_run())
     assert [s.failure_type for s in signals] == ["TOOL_LOOP"]

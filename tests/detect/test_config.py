@@ -28,10 +28,7 @@ def test_defaults_when_empty(tmp_path: Path) -> None:
 
 
 def test_default_and_agent_sections_merge(tmp_path: Path) -> None:
-    config = load_config(
-        _write(
-            tmp_path,
-            """
+    config = load_config(_write(tmp_path, """
 default:
   shadow: [TOOL_ARGUMENT_FABRICATION]
   TOOL_LOOP: {threshold: 4}
@@ -42,9 +39,7 @@ agents:
   support-bot:
     TOOL_LOOP: {window: 8}
     SLOW_STEP: {enabled: true, shadow: true}
-""",
-        )
-    )
+"""))
     base = config.for_agent("other")
     bot = config.for_agent("support-bot")
     assert base["TOOL_LOOP"].params == {"threshold": 4, "window": 5, "max_cycle": 3}
@@ -63,58 +58,35 @@ def test_the_example_file_is_valid() -> None:
     assert config.for_agent("x")
 
 
-@pytest.mark.parametrize(
-    ("text", "key", "words"),
-    [
-        ("default:\n  TOOL_LUP: {threshold: 3}\n", "default.TOOL_LUP", "unknown detector"),
-        ("default:\n  TOOL_LOOP: {treshold: 3}\n", "default.TOOL_LOOP.treshold", "unknown setting"),
-        (
-            "default:\n  TOOL_LOOP: {threshold: three}\n",
-            "default.TOOL_LOOP.threshold",
-            "must be a number",
-        ),
-        (
-            "default:\n  TOOL_LOOP: {threshold: true}\n",
-            "default.TOOL_LOOP.threshold",
-            "must be a number",
-        ),
-        (
-            "default:\n  TOOL_LOOP: {threshold: 2.5}\n",
-            "default.TOOL_LOOP.threshold",
-            "whole number",
-        ),
-        ("default:\n  TOOL_LOOP: {threshold: 1}\n", "default.TOOL_LOOP.threshold", "≥ 2"),
-        (
-            "default:\n  RAG_EMPTY_RETRIEVAL: {min_score: 1.5}\n",
-            "default.RAG_EMPTY_RETRIEVAL.min_score",
-            "≤ 1",
-        ),
-        ("default:\n  SLOW_STEP: {inflation: .nan}\n", "default.SLOW_STEP.inflation", "finite"),
-        ("default:\n  TOOL_LOOP: {enabled: 'yes'}\n", "default.TOOL_LOOP.enabled", "true or false"),
-        (
-            "default:\n  RETRIEVED_CONTENT_INJECTION: {detect_behavior_deviation: 1}\n",
-            "default.RETRIEVED_CONTENT_INJECTION.detect_behavior_deviation",
-            "true or false",
-        ),
-        ("default:\n  shadow: [NOPE]\n", "default.shadow[0]", "unknown detector"),
-        ("default:\n  shadow: TOOL_LOOP\n", "default.shadow", "list"),
-        (
-            "default:\n  shadow: [TOOL_LOOP]\n  TOOL_LOOP: {shadow: false}\n",
-            "default.TOOL_LOOP.shadow",
-            "contradicts",
-        ),
-        ("default:\n  TOOL_LOOP: 3\n", "default.TOOL_LOOP", "mapping of settings"),
-        ("agents:\n  bot:\n    TOOL_LOOP: {window: 0}\n", "agents.bot.TOOL_LOOP.window", "≥ 2"),
-        ("agents: [bot]\n", "agents", "mapping of agent ids"),
-        ("defaults:\n  TOOL_LOOP: {}\n", "defaults", "unknown section"),
-        (
-            "default:\n  TOOL_LOOP: {threshold: 3}\n  TOOL_LOOP: {threshold: 4}\n",
-            "TOOL_LOOP",
-            "duplicate key",
-        ),
-    ],
-)
-def test_bad_values_name_the_file_and_key(tmp_path: Path, text: str, key: str, words: str) -> None:
+@pytest.mark.parametrize(("text", "key", "words"), [
+    ("default:\n  TOOL_LUP: {threshold: 3}\n", "default.TOOL_LUP", "unknown detector"),
+    ("default:\n  TOOL_LOOP: {treshold: 3}\n", "default.TOOL_LOOP.treshold", "unknown setting"),
+    ("default:\n  TOOL_LOOP: {threshold: three}\n", "default.TOOL_LOOP.threshold",
+     "must be a number"),
+    ("default:\n  TOOL_LOOP: {threshold: true}\n", "default.TOOL_LOOP.threshold",
+     "must be a number"),
+    ("default:\n  TOOL_LOOP: {threshold: 2.5}\n", "default.TOOL_LOOP.threshold",
+     "whole number"),
+    ("default:\n  TOOL_LOOP: {threshold: 1}\n", "default.TOOL_LOOP.threshold", "≥ 2"),
+    ("default:\n  RAG_EMPTY_RETRIEVAL: {min_score: 1.5}\n",
+     "default.RAG_EMPTY_RETRIEVAL.min_score", "≤ 1"),
+    ("default:\n  SLOW_STEP: {inflation: .nan}\n", "default.SLOW_STEP.inflation", "finite"),
+    ("default:\n  TOOL_LOOP: {enabled: 'yes'}\n", "default.TOOL_LOOP.enabled", "true or false"),
+    ("default:\n  RETRIEVED_CONTENT_INJECTION: {detect_behavior_deviation: 1}\n",
+     "default.RETRIEVED_CONTENT_INJECTION.detect_behavior_deviation", "true or false"),
+    ("default:\n  shadow: [NOPE]\n", "default.shadow[0]", "unknown detector"),
+    ("default:\n  shadow: TOOL_LOOP\n", "default.shadow", "list"),
+    ("default:\n  shadow: [TOOL_LOOP]\n  TOOL_LOOP: {shadow: false}\n",
+     "default.TOOL_LOOP.shadow", "contradicts"),
+    ("default:\n  TOOL_LOOP: 3\n", "default.TOOL_LOOP", "mapping of settings"),
+    ("agents:\n  bot:\n    TOOL_LOOP: {window: 0}\n", "agents.bot.TOOL_LOOP.window", "≥ 2"),
+    ("agents: [bot]\n", "agents", "mapping of agent ids"),
+    ("defaults:\n  TOOL_LOOP: {}\n", "defaults", "unknown section"),
+    ("default:\n  TOOL_LOOP: {threshold: 3}\n  TOOL_LOOP: {threshold: 4}\n", "TOOL_LOOP",
+     "duplicate key"),
+])
+def test_bad_values_name_the_file_and_key(tmp_path: Path, text: str, key: str,
+                                          words: str) -> None:
     path = _write(tmp_path, text)
     with pytest.raises(ConfigError) as info:
         load_config(path)

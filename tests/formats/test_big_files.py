@@ -19,29 +19,12 @@ def _write(path: Path, runs: int) -> int:
             rid = f"run-{r:04d}"
             events = [Event("run.started", rid, "bot", 0, 1000.0 + r, {"input_text": "hi"})]
             for i in range(1, 21):
-                events.append(
-                    Event(
-                        "tool.called",
-                        rid,
-                        "bot",
-                        i,
-                        1000.0 + r + i / 100,
-                        {"tool_name": "search", "args": {"q": "same"}},
-                    )
-                )
-                events.append(
-                    Event(
-                        "tool.responded",
-                        rid,
-                        "bot",
-                        i,
-                        1000.0 + r + i / 100,
-                        {"tool_name": "search", "output": "[]"},
-                    )
-                )
-            events.append(
-                Event("run.completed", rid, "bot", 20, 1001.0 + r, {"exit_reason": "completed"})
-            )
+                events.append(Event("tool.called", rid, "bot", i, 1000.0 + r + i / 100,
+                                    {"tool_name": "search", "args": {"q": "same"}}))
+                events.append(Event("tool.responded", rid, "bot", i, 1000.0 + r + i / 100,
+                                    {"tool_name": "search", "output": "[]"}))
+            events.append(Event("run.completed", rid, "bot", 20, 1001.0 + r,
+                                {"exit_reason": "completed"}))
             for e in events:
                 fh.write(json.dumps(e.to_dict()) + "\n")
             count += len(events)

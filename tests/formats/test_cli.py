@@ -30,9 +30,8 @@ def test_import_every_fixture_then_reimport_adds_nothing(tmp_path: Path) -> None
     assert "langfuse: 1 run, 10 events, 10 new" in out
     # The same trace as protobuf after its JSON twin: every event is already stored.
     assert "otlp_genai.pb: otlp: 2 runs, 20 events, 0 new" in out
-    code, out, _ = invoke(
-        str(FIXTURES / "langfuse_trace.json"), "--database-url", url, "--org", "acme"
-    )
+    code, out, _ = invoke(str(FIXTURES / "langfuse_trace.json"), "--database-url", url,
+                          "--org", "acme")
     assert code == 0 and "10 events, 0 new" in out
     store = Store(url)
     try:
@@ -50,10 +49,8 @@ def test_import_every_fixture_then_reimport_adds_nothing(tmp_path: Path) -> None
 def test_bad_records_are_reported_and_good_ones_stored(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'semloop.db'}"
     lines = (FIXTURES / "semloop_events.ndjson").read_text().splitlines()
-    lines.insert(
-        2,
-        json.dumps({"event_type": "tool.called", "run_id": "x", "agent_id": "a", "timestamp": -4}),
-    )
+    lines.insert(2, json.dumps({"event_type": "tool.called", "run_id": "x", "agent_id": "a",
+                                "timestamp": -4}))
     path = tmp_path / "events.ndjson"
     path.write_text("\n".join(lines) + "\n")
     code, out, err = invoke(str(path), "--database-url", url)
@@ -79,14 +76,8 @@ def test_undetectable_file_exits_2_and_says_why(tmp_path: Path) -> None:
 
 
 def test_dry_run_with_explicit_format_stores_nothing(tmp_path: Path) -> None:
-    code, out, _ = invoke(
-        str(FIXTURES / "otlp_genai.pb"),
-        "--format",
-        "otlp",
-        "--dry-run",
-        "--database-url",
-        f"sqlite:///{tmp_path / 'x.db'}",
-    )
+    code, out, _ = invoke(str(FIXTURES / "otlp_genai.pb"), "--format", "otlp", "--dry-run",
+                          "--database-url", f"sqlite:///{tmp_path / 'x.db'}")
     assert code == 0
     # The whole line: the path before it may contain any word, "new" included.
     assert out == f"{FIXTURES / 'otlp_genai.pb'}: otlp: 2 runs, 20 events\n"

@@ -24,23 +24,16 @@ def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
 
 def test_ndjson_bad_lines_are_located_and_good_runs_kept(tmp_path: Path) -> None:
     good = (FIXTURES / "semloop_events.ndjson").read_text().splitlines()
-    lines = [
-        good[0],
-        "{not json",
-        *good[1:5],
-        json.dumps({"event_type": "llm.sneezed", "run_id": "r", "agent_id": "a", "timestamp": 1.0}),
-        json.dumps(
-            {"event_type": "llm.called", "run_id": "r", "agent_id": "a", "timestamp": "yesterday"}
-        ),
-        *good[5:],
-    ]
+    lines = [good[0], "{not json", *good[1:5],
+             json.dumps({"event_type": "llm.sneezed", "run_id": "r", "agent_id": "a",
+                         "timestamp": 1.0}),
+             json.dumps({"event_type": "llm.called", "run_id": "r", "agent_id": "a",
+                         "timestamp": "yesterday"}),
+             *good[5:]]
     path = write(tmp_path, "events.ndjson", "\n".join(lines) + "\n")
     result = convert(path, "ndjson")
     assert [(e.source, e.line, e.field) for e in result.rejected] == [
-        (str(path), 2, None),
-        (str(path), 7, "event_type"),
-        (str(path), 8, "timestamp"),
-    ]
+        (str(path), 2, None), (str(path), 7, "event_type"), (str(path), 8, "timestamp")]
     assert "unknown event type 'llm.sneezed'" in str(result.rejected[1])
     assert str(result.rejected[2]).startswith(f"{path}:8, field 'timestamp': ")
     assert [r.status for r in result.runs] == ["completed", "errored"]
@@ -108,15 +101,12 @@ def test_openinference_bad_span_id(tmp_path: Path) -> None:
     assert len(run.of_type("llm.called")) == 2
 
 
-@pytest.mark.parametrize(
-    ("content", "needle"),
-    [
-        ('{"foo": 1, "bar": [1, 2]}', "saw a JSON object with keys bar, foo"),
-        ("[1, 2, 3]", "saw a JSON int"),
-        ("", "empty"),
-        ("hello world\nsecond line\n", "neither JSON nor JSON lines"),
-    ],
-)
+@pytest.mark.parametrize(("content", "needle"), [
+    ('{"foo": 1, "bar": [1, 2]}', "saw a JSON object with keys bar, foo"),
+    ("[1, 2, 3]", "saw a JSON int"),
+    ("", "empty"),
+    ("hello world\nsecond line\n", "neither JSON nor JSON lines"),
+])
 def test_detection_says_what_it_saw(tmp_path: Path, content: str, needle: str) -> None:
     path = write(tmp_path, "mystery.json", content)
     with pytest.raises(TraceFormatError, match=needle) as info:
@@ -152,11 +142,8 @@ def test_json_lines_of_documents_are_detected_by_first_line(tmp_path: Path) -> N
 
 
 def test_pretty_printed_json_with_a_mistake_is_one_error(tmp_path: Path) -> None:
-    text = (
-        (FIXTURES / "langfuse_trace.json")
-        .read_text()
-        .replace('"name": "plan",', '"name": "plan"', 1)
-    )
+    text = (FIXTURES / "langfuse_trace.json").read_text().replace('"name": "plan",',
+                                                                   '"name": "plan"', 1)
     path = write(tmp_path, "trace.json", text)
     with pytest.raises(TraceFormatError) as info:
         convert(path, "langfuse")

@@ -27,6 +27,10 @@ DETECTED = {
     "otlp_genai.jsonl": "otlp",
     "otlp_genai.pb": "otlp",
     "semloop_events.ndjson": "ndjson",
+    "swe_agent.traj": "swe-agent",
+    "atif_trajectory.json": "atif",
+    "mini_swe_agent.traj.json": "mini-swe-agent",
+    "tau_bench_results.json": "tau-bench",
 }
 
 
@@ -41,9 +45,8 @@ def steps(run: Run) -> list[tuple[str, str]]:
 
 
 def iso(text: str) -> float:
-    return (
-        datetime.fromisoformat(text.replace("Z", "+00:00")).replace(tzinfo=timezone.utc).timestamp()
-    )
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).replace(
+        tzinfo=timezone.utc).timestamp()
 
 
 def test_every_fixture_is_listed_and_detected() -> None:
@@ -82,9 +85,7 @@ def test_importing_is_deterministic() -> None:
     for name in ALL:
         a = convert(FIXTURES / name, clock=5.0).runs
         b = convert(FIXTURES / name, clock=5.0).runs
-        assert [e.event_id for r in a for e in r.events] == [
-            e.event_id for r in b for e in r.events
-        ]
+        assert [e.event_id for r in a for e in r.events] == [e.event_id for r in b for e in r.events]
 
 
 def test_otlp_genai_current_names() -> None:
@@ -101,16 +102,11 @@ def test_otlp_genai_current_names() -> None:
     assert run.started.payload["tools"] == ["get_weather"]
     assert run.started.timestamp == int(root["startTimeUnixNano"]) / 1e9
     assert steps(run) == [
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "get_weather"),
-        ("tool.responded", "get_weather"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "get_weather"),
-        ("tool.responded", "get_weather"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
+        ("llm.called", ""), ("llm.responded", ""),
+        ("tool.called", "get_weather"), ("tool.responded", "get_weather"),
+        ("llm.called", ""), ("llm.responded", ""),
+        ("tool.called", "get_weather"), ("tool.responded", "get_weather"),
+        ("llm.called", ""), ("llm.responded", ""),
     ]
     llm = run.of_type("llm.responded")
     assert [e.payload["completion_tokens"] for e in llm] == [18, 18, 12]
@@ -118,7 +114,8 @@ def test_otlp_genai_current_names() -> None:
     assert llm[0].payload["model"] == "gpt-4o-mini-2024-07-18"
     assert llm[0].payload["output"] == "I need the weather tool."
     assert llm[0].payload["finish_reason"] == "tool_calls"
-    assert llm[0].payload["tool_calls"] == [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+    assert llm[0].payload["tool_calls"] == [{"name": "get_weather",
+                                             "arguments": {"city": "Paris"}}]
     assert llm[-1].payload["output"] == "It is 18°C and cloudy in Paris."
     failed, ok = run.of_type("tool.responded")
     assert failed.payload["success"] is False
@@ -141,14 +138,9 @@ def test_otlp_genai_old_names() -> None:
     assert run.user_input == "Reset my password please"
     assert run.started is not None
     assert run.started.payload["system_prompt"] == "You are a support bot."
-    assert steps(run) == [
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "lookup_account"),
-        ("tool.responded", "lookup_account"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-    ]
+    assert steps(run) == [("llm.called", ""), ("llm.responded", ""),
+                          ("tool.called", "lookup_account"), ("tool.responded", "lookup_account"),
+                          ("llm.called", ""), ("llm.responded", "")]
     first, second = run.of_type("llm.responded")
     assert (first.payload["prompt_tokens"], first.payload["completion_tokens"]) == (55, 9)
     assert first.payload["output"] == "Let me look up your account."
@@ -162,7 +154,6 @@ def test_otlp_genai_old_names() -> None:
 
 def test_otlp_encodings_agree() -> None:
     """The same spans as protobuf, JSON and file-exporter JSON lines give the same events."""
-
     def dump(name: str) -> list[dict[str, object]]:
         return [e.to_dict() for r in load(FIXTURES / name) for e in r.events]
 
@@ -178,14 +169,10 @@ def test_openinference(name: str) -> None:
     assert run.conversation_id == "sess-123"
     assert run.user_input == "Summarise our refund policy"
     assert steps(run) == [
-        ("retrieval.called", "retrieve"),
-        ("retrieval.responded", "retrieve"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "get_policy"),
-        ("tool.responded", "get_policy"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
+        ("retrieval.called", "retrieve"), ("retrieval.responded", "retrieve"),
+        ("llm.called", ""), ("llm.responded", ""),
+        ("tool.called", "get_policy"), ("tool.responded", "get_policy"),
+        ("llm.called", ""), ("llm.responded", ""),
     ]
     (ret,) = run.of_type("retrieval.responded")
     assert ret.payload["result_count"] == 2 and ret.payload["top_score"] == 0.82
@@ -215,18 +202,12 @@ def test_deepeval_api_body() -> None:
     assert ok.started is not None and ok.started.payload["tools"] == ["search"]
     assert ok.started.timestamp == iso(raw[0]["startTime"])
     # llmSpans come before toolSpans in the body; start times restore the real order.
-    assert steps(ok) == [
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "search"),
-        ("tool.responded", "search"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-    ]
+    assert steps(ok) == [("llm.called", ""), ("llm.responded", ""),
+                         ("tool.called", "search"), ("tool.responded", "search"),
+                         ("llm.called", ""), ("llm.responded", "")]
     assert ok.of_type("llm.called")[0].payload["prompt"] == "What is the capital of France?"
     assert ok.of_type("tool.called")[0].payload["args"] == json.dumps(
-        {"limit": 3, "query": "What is the capital of France"}
-    )
+        {"limit": 3, "query": "What is the capital of France"})
     assert ok.status == "completed"
     assert failed.status == "errored"
     assert failed.events[-1].payload["error"] == "search backend unavailable"
@@ -238,8 +219,7 @@ def test_deepeval_trace_dict_has_no_times_so_keeps_walk_order() -> None:
     api_ok = load(FIXTURES / "deepeval_api.json")[0]
     assert steps(ok) == steps(api_ok)
     assert [e.payload.get("output") for e in ok.of_type("llm.responded")] == [
-        e.payload.get("output") for e in api_ok.of_type("llm.responded")
-    ]
+        e.payload.get("output") for e in api_ok.of_type("llm.responded")]
     assert ok.events[0].timestamp == 1000.0
     assert [e.timestamp for e in ok.events] == sorted(e.timestamp for e in ok.events)
     assert "latency_ms" not in ok.of_type("llm.responded")[0].payload
@@ -275,20 +255,13 @@ def test_deepeval_calls_listed_but_not_traced_become_tool_steps() -> None:
     (traced,) = deepeval.convert(json.dumps(case)).runs
     # The agent span lists the search it made: a step after its children (the two LLM
     # calls), exactly as many tool calls as when the tool span was traced.
-    assert steps(run) == [
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "search"),
-        ("tool.responded", "search"),
-    ]
+    assert steps(run) == [("llm.called", ""), ("llm.responded", ""),
+                          ("llm.called", ""), ("llm.responded", ""),
+                          ("tool.called", "search"), ("tool.responded", "search")]
     assert len(traced.of_type("tool.called")) == 1
     called, responded = run.of_type("tool.called")[0], run.of_type("tool.responded")[0]
     assert json.loads(called.payload["args"]) == {
-        "query": "What is the capital of France",
-        "limit": 3,
-    }
+        "query": "What is the capital of France", "limit": 3}
     assert responded.payload["output"] == "Paris is the capital of France."
 
 
@@ -302,9 +275,8 @@ def test_deepeval_api_body_fills_in_untraced_calls_at_their_span_end() -> None:
     assert called.timestamp == iso(agent["endTime"])
 
 
-@pytest.mark.parametrize(
-    ("listed", "field"), [("search", "tools_called"), (["search"], "tools_called[0]")]
-)
+@pytest.mark.parametrize(("listed", "field"), [
+    ("search", "tools_called"), (["search"], "tools_called[0]")])
 def test_deepeval_malformed_tools_called_names_the_field(listed: Any, field: str) -> None:
     case = json.loads((FIXTURES / "deepeval_trace_dict.json").read_text())[0]
     bad = {**case, "_trace_dict": {**case["_trace_dict"], "tools_called": listed}}
@@ -324,16 +296,10 @@ def test_langsmith_run_tree() -> None:
     assert run.started is not None
     assert run.started.payload["system_prompt"] == "You are a research assistant."
     assert run.started.timestamp == iso("2026-11-30T10:00:00")
-    assert steps(run) == [
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "web_search"),
-        ("tool.responded", "web_search"),
-        ("tool.called", "web_search"),
-        ("tool.responded", "web_search"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-    ]
+    assert steps(run) == [("llm.called", ""), ("llm.responded", ""),
+                          ("tool.called", "web_search"), ("tool.responded", "web_search"),
+                          ("tool.called", "web_search"), ("tool.responded", "web_search"),
+                          ("llm.called", ""), ("llm.responded", "")]
     plan, answer = run.of_type("llm.responded")
     assert plan.payload["output"] == 'web_search({"query": "Lyon population"})'
     assert (plan.payload["prompt_tokens"], plan.payload["completion_tokens"]) == (85, 17)
@@ -367,16 +333,10 @@ def test_langfuse_trace() -> None:
     assert run.started is not None
     assert run.started.payload["system_prompt"] == "You book restaurant tables."
     # Observations are listed out of order; startTime restores it.
-    assert steps(run) == [
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "book_table"),
-        ("tool.responded", "book_table"),
-        ("tool.called", "book_table"),
-        ("tool.responded", "book_table"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-    ]
+    assert steps(run) == [("llm.called", ""), ("llm.responded", ""),
+                          ("tool.called", "book_table"), ("tool.responded", "book_table"),
+                          ("tool.called", "book_table"), ("tool.responded", "book_table"),
+                          ("llm.called", ""), ("llm.responded", "")]
     plan = run.of_type("llm.responded")[0]
     assert plan.payload["cost_usd"] == 0.000775 and plan.payload["prompt_tokens"] == 210
     assert plan.payload["finish_reason"] == "tool_calls"
@@ -407,18 +367,11 @@ def test_openai_agents_export() -> None:
     assert run.user_input == "Where is my order 8812?"
     assert run.started is not None
     assert run.started.payload["tools"] == ["lookup_order"]
-    assert steps(run) == [
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "lookup_order"),
-        ("tool.responded", "lookup_order"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-        ("tool.called", "issue_refund"),
-        ("tool.responded", "issue_refund"),
-        ("llm.called", ""),
-        ("llm.responded", ""),
-    ]
+    assert steps(run) == [("llm.called", ""), ("llm.responded", ""),
+                          ("tool.called", "lookup_order"), ("tool.responded", "lookup_order"),
+                          ("llm.called", ""), ("llm.responded", ""),
+                          ("tool.called", "issue_refund"), ("tool.responded", "issue_refund"),
+                          ("llm.called", ""), ("llm.responded", "")]
     response = run.of_type("llm.responded")[1]
     # A `response` span keeps only usage: the step is there, its text is not.
     assert response.payload["output"] == ""
@@ -460,8 +413,4 @@ def test_a_trace_that_is_one_model_call_is_one_step() -> None:
     gen["parentObservationId"] = None
     (run,) = langfuse.read(json.dumps({**trace, "observations": [gen]}))
     assert [e.event_type for e in run.events] == [
-        "run.started",
-        "llm.called",
-        "llm.responded",
-        "run.completed",
-    ]
+        "run.started", "llm.called", "llm.responded", "run.completed"]

@@ -14,80 +14,21 @@ from semloop.ingest.formats import FORMATS
 
 # Keys every format reads, so generated documents reach deep into the converters.
 KEYS = [
-    "id",
-    "uuid",
-    "name",
-    "type",
-    "input",
-    "output",
-    "children",
-    "status",
-    "error",
-    "startTime",
-    "endTime",
-    "start_time",
-    "end_time",
-    "parentUuid",
-    "llmSpans",
-    "toolSpans",
-    "_trace_dict",
-    "root_spans",
-    "resourceSpans",
-    "scopeSpans",
-    "spans",
-    "traceId",
-    "spanId",
-    "parentSpanId",
-    "attributes",
-    "key",
-    "value",
-    "stringValue",
-    "intValue",
-    "events",
-    "context",
-    "trace_id",
-    "span_id",
-    "parent_id",
-    "run_type",
-    "child_runs",
-    "dotted_order",
-    "inputs",
-    "outputs",
-    "generations",
-    "extra",
-    "metadata",
-    "observations",
-    "level",
-    "usageDetails",
-    "object",
-    "span_data",
-    "data",
-    "started_at",
-    "ended_at",
-    "event_type",
-    "run_id",
-    "agent_id",
-    "timestamp",
-    "payload",
-    "messages",
-    "role",
-    "content",
+    "id", "uuid", "name", "type", "input", "output", "children", "status", "error",
+    "startTime", "endTime", "start_time", "end_time", "parentUuid", "llmSpans", "toolSpans",
+    "_trace_dict", "root_spans", "resourceSpans", "scopeSpans", "spans", "traceId", "spanId",
+    "parentSpanId", "attributes", "key", "value", "stringValue", "intValue", "events",
+    "context", "trace_id", "span_id", "parent_id", "run_type", "child_runs", "dotted_order",
+    "inputs", "outputs", "generations", "extra", "metadata", "observations", "level",
+    "usageDetails", "object", "span_data", "data", "started_at", "ended_at", "event_type",
+    "run_id", "agent_id", "timestamp", "payload", "messages", "role", "content",
 ]
-leaves = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-5, 2**40),
-    st.floats(allow_nan=True),
-    st.text(max_size=12),
-    st.sampled_from(["trace", "trace.span", "llm", "tool", "GENERATION", "TOOL", "function"]),
-)
-docs = st.recursive(
-    leaves,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(KEYS), inner, max_size=6)
-    ),
-    max_leaves=25,
-)
+leaves = st.one_of(st.none(), st.booleans(), st.integers(-5, 2**40), st.floats(allow_nan=True),
+                   st.text(max_size=12), st.sampled_from(["trace", "trace.span", "llm", "tool",
+                                                          "GENERATION", "TOOL", "function"]))
+docs = st.recursive(leaves, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(KEYS), inner, max_size=6)),
+    max_leaves=25)
 
 
 def dumps(value: Any) -> bytes:
@@ -109,12 +50,9 @@ def test_converters_never_crash(doc: Any, fmt: str) -> None:
 
 FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures"
 _JSON_FIXTURES = {
-    "deepeval": "deepeval_api.json",
-    "langfuse": "langfuse_trace.json",
-    "langsmith": "langsmith_run_tree.json",
-    "openai-agents": "openai_agents_export.json",
-    "otlp": "otlp_genai.json",
-    "openinference": "openinference_otlp.json",
+    "deepeval": "deepeval_api.json", "langfuse": "langfuse_trace.json",
+    "langsmith": "langsmith_run_tree.json", "openai-agents": "openai_agents_export.json",
+    "otlp": "otlp_genai.json", "openinference": "openinference_otlp.json",
 }
 
 
@@ -130,12 +68,10 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    fmt=st.sampled_from(sorted(_JSON_FIXTURES)),
-    pick=st.integers(0, 10**6),
-    replacement=leaves | st.just({}) | st.just([]),
-)
-def test_a_damaged_fixture_keeps_its_undamaged_runs(fmt: str, pick: int, replacement: Any) -> None:
+@given(fmt=st.sampled_from(sorted(_JSON_FIXTURES)), pick=st.integers(0, 10**6),
+       replacement=leaves | st.just({}) | st.just([]))
+def test_a_damaged_fixture_keeps_its_undamaged_runs(fmt: str, pick: int,
+                                                    replacement: Any) -> None:
     doc = json.loads((FIXTURES / _JSON_FIXTURES[fmt]).read_text())
     paths = _paths(doc)[1:]
     path = paths[pick % len(paths)]

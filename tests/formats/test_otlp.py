@@ -31,34 +31,22 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def record_agent(provider: TracerProvider, *, fail_tool: bool = False) -> None:
     tracer = provider.get_tracer("test")
     with tracer.start_as_current_span("invoke_agent planner") as root:
-        root.set_attributes(
-            {
-                "gen_ai.operation.name": "invoke_agent",
-                "gen_ai.agent.name": "planner",
-                "gen_ai.conversation.id": "c-1",
-                "gen_ai.input.messages": json.dumps(
-                    [{"role": "user", "parts": [{"type": "text", "content": "plan my trip"}]}]
-                ),
-            }
-        )
+        root.set_attributes({"gen_ai.operation.name": "invoke_agent",
+                             "gen_ai.agent.name": "planner",
+                             "gen_ai.conversation.id": "c-1",
+                             "gen_ai.input.messages": json.dumps([
+                                 {"role": "user", "parts": [{"type": "text",
+                                                             "content": "plan my trip"}]}])})
         for i in range(3):
             with tracer.start_as_current_span("chat m") as llm:
-                llm.set_attributes(
-                    {
-                        "gen_ai.operation.name": "chat",
-                        "gen_ai.request.model": "m",
-                        "gen_ai.usage.input_tokens": 10 + i,
-                        "gen_ai.usage.output_tokens": 5,
-                    }
-                )
+                llm.set_attributes({"gen_ai.operation.name": "chat",
+                                    "gen_ai.request.model": "m",
+                                    "gen_ai.usage.input_tokens": 10 + i,
+                                    "gen_ai.usage.output_tokens": 5})
             with tracer.start_as_current_span("execute_tool search") as tool:
-                tool.set_attributes(
-                    {
-                        "gen_ai.operation.name": "execute_tool",
-                        "gen_ai.tool.name": "search",
-                        "gen_ai.tool.call.arguments": '{"q": "flights"}',
-                    }
-                )
+                tool.set_attributes({"gen_ai.operation.name": "execute_tool",
+                                     "gen_ai.tool.name": "search",
+                                     "gen_ai.tool.call.arguments": '{"q": "flights"}'})
                 if fail_tool:
                     tool.set_status(Status(StatusCode.ERROR, "boom"))
 
@@ -94,11 +82,8 @@ def collector() -> Iterator[str]:
 @pytest.mark.parametrize("compression", [Compression.NoCompression, Compression.Gzip])
 def test_real_exporter_requests_become_runs(collector: str, compression: Compression) -> None:
     provider = TracerProvider()
-    provider.add_span_processor(
-        SimpleSpanProcessor(
-            OTLPSpanExporter(endpoint=collector, compression=compression, timeout=5)
-        )
-    )
+    provider.add_span_processor(SimpleSpanProcessor(
+        OTLPSpanExporter(endpoint=collector, compression=compression, timeout=5)))
     record_agent(provider)
     provider.shutdown()
     # SimpleSpanProcessor: one request per span, children before their root.
@@ -116,11 +101,9 @@ def test_real_exporter_requests_become_runs(collector: str, compression: Compres
     assert run.user_input == "plan my trip"
     assert run.status == "completed"
     assert len(run.run_id) == 32 and int(run.run_id, 16)
-    expected = [
-        "run.started",
-        *["llm.called", "llm.responded", "tool.called", "tool.responded"] * 3,
-        "run.completed",
-    ]
+    expected = ["run.started",
+                *["llm.called", "llm.responded", "tool.called", "tool.responded"] * 3,
+                "run.completed"]
     # Spans came one per request, so their steps could not be numbered: the order holds.
     assert [e.event_type for e in run.events] == expected
     assert [e.payload["prompt_tokens"] for e in run.of_type("llm.called")] == [10, 11, 12]
@@ -138,27 +121,18 @@ def test_whole_trace_and_per_span_requests_give_the_same_events() -> None:
     provider.add_span_processor(SimpleSpanProcessor(memory))
     record_agent(provider)
     spans = memory.get_finished_spans()
-    whole = otlp.events_from_otlp(encode_spans(spans).SerializeToString(), "application/x-protobuf")
-    parts = [
-        e
-        for s in spans
-        for e in otlp.events_from_otlp(
-            encode_spans([s]).SerializeToString(), "application/x-protobuf"
-        )
-    ]
+    whole = otlp.events_from_otlp(encode_spans(spans).SerializeToString(),
+                                  "application/x-protobuf")
+    parts = [e for s in spans for e in otlp.events_from_otlp(
+        encode_spans([s]).SerializeToString(), "application/x-protobuf")]
     assert {e.event_id for e in parts} == {e.event_id for e in whole}
     assert len(parts) == len(whole) == 14
     # A request holding only child spans neither opens nor closes the run.
     children = [s for s in spans if s.parent is not None]
-    partial = otlp.events_from_otlp(
-        encode_spans(children).SerializeToString(), "application/x-protobuf"
-    )
-    assert {e.event_type for e in partial} == {
-        "llm.called",
-        "llm.responded",
-        "tool.called",
-        "tool.responded",
-    }
+    partial = otlp.events_from_otlp(encode_spans(children).SerializeToString(),
+                                    "application/x-protobuf")
+    assert {e.event_type for e in partial} == {"llm.called", "llm.responded", "tool.called",
+                                               "tool.responded"}
     assert {e.step_index for e in partial} == {0} and {e.agent_version for e in partial} == {""}
     # Renumbered once whole, the parts match the single request step for step.
     joined = otlp.renumber(Run.from_events(parts))
@@ -201,76 +175,28 @@ def test_json_with_hex_or_base64_ids(base64_ids: bool) -> None:
 
 
 def _span(trace: str, span: str, attrs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {
-        "traceId": trace,
-        "spanId": span,
-        "name": extra.pop("name", "s"),
-        "startTimeUnixNano": extra.pop("start", "1796037452000000000"),
-        "endTimeUnixNano": "1796037453000000000",
-        "attributes": attrs,
-        **extra,
-    }
+    return {"traceId": trace, "spanId": span, "name": extra.pop("name", "s"),
+            "startTimeUnixNano": extra.pop("start", "1796037452000000000"),
+            "endTimeUnixNano": "1796037453000000000", "attributes": attrs, **extra}
 
 
 def _request(*spans: dict[str, Any]) -> bytes:
-    return json.dumps(
-        {
-            "resourceSpans": [
-                {"resource": {"attributes": []}, "scopeSpans": [{"spans": list(spans)}]}
-            ]
-        }
-    ).encode()
+    return json.dumps({"resourceSpans": [{"resource": {"attributes": []},
+                                          "scopeSpans": [{"spans": list(spans)}]}]}).encode()
 
 
 def test_complex_attribute_values_and_int_strings() -> None:
     trace = "4fd4a4d492b74860bc30a34e4a57f929"
-    messages = {
-        "arrayValue": {
-            "values": [
-                {
-                    "kvlistValue": {
-                        "values": [
-                            {"key": "role", "value": {"stringValue": "assistant"}},
-                            {
-                                "key": "parts",
-                                "value": {
-                                    "arrayValue": {
-                                        "values": [
-                                            {
-                                                "kvlistValue": {
-                                                    "values": [
-                                                        {
-                                                            "key": "type",
-                                                            "value": {"stringValue": "text"},
-                                                        },
-                                                        {
-                                                            "key": "content",
-                                                            "value": {"stringValue": "hello there"},
-                                                        },
-                                                    ]
-                                                }
-                                            }
-                                        ]
-                                    }
-                                },
-                            },
-                        ]
-                    }
-                }
-            ]
-        }
-    }
+    messages = {"arrayValue": {"values": [{"kvlistValue": {"values": [
+        {"key": "role", "value": {"stringValue": "assistant"}},
+        {"key": "parts", "value": {"arrayValue": {"values": [{"kvlistValue": {"values": [
+            {"key": "type", "value": {"stringValue": "text"}},
+            {"key": "content", "value": {"stringValue": "hello there"}}]}}]}}}]}}]}}
     body = _request(
-        _span(
-            trace,
-            "5bd60ddcf1bdb072",
-            [
-                {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
-                {"key": "gen_ai.usage.input_tokens", "value": {"intValue": "120"}},
-                {"key": "gen_ai.output.messages", "value": messages},
-            ],
-            status={},
-        ),
+        _span(trace, "5bd60ddcf1bdb072", [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {"key": "gen_ai.usage.input_tokens", "value": {"intValue": "120"}},
+            {"key": "gen_ai.output.messages", "value": messages}], status={}),
     )
     (run,) = otlp.read_request(body, "application/json")[0]
     (resp,) = run.of_type("llm.responded")
@@ -282,39 +208,31 @@ def test_complex_attribute_values_and_int_strings() -> None:
 def test_one_bad_span_or_trace_does_not_lose_the_others() -> None:
     good = "4fd4a4d492b74860bc30a34e4a57f929"
     body = _request(
-        _span(
-            good, "5bd60ddcf1bdb072", [{"key": "gen_ai.tool.name", "value": {"stringValue": "t"}}]
-        ),
+        _span(good, "5bd60ddcf1bdb072", [{"key": "gen_ai.tool.name",
+                                          "value": {"stringValue": "t"}}]),
         _span("nothex", "5bd60ddcf1bdb073", []),
         _span(good, "5bd60ddcf1bdb074", [{"key": "n", "value": {"intValue": "x"}}]),
     )
     runs, errors = otlp.read_request(body, "application/json")
     assert [r.run_id for r in runs] == [good]
     assert [e.event_type for e in runs[0].events] == [
-        "run.started",
-        "tool.called",
-        "tool.responded",
-        "run.completed",
-    ]
+        "run.started", "tool.called", "tool.responded", "run.completed"]
     assert [e.field for e in errors] == [
         "resourceSpans[0].scopeSpans[0].spans[1].traceId",
-        "resourceSpans[0].scopeSpans[0].spans[2].attributes[0].value",
-    ]
+        "resourceSpans[0].scopeSpans[0].spans[2].attributes[0].value"]
     assert len(otlp.events_from_otlp(body, "application/json")) == 4
 
 
-@pytest.mark.parametrize(
-    ("body", "content_type", "needle"),
-    [
-        (b"{not json", "application/json", "not valid JSON"),
-        (b'{"foo": 1}', "application/json", "resourceSpans"),
-        (b'{"resourceSpans": {}}', "application/json", "resourceSpans"),
-        (b"\x0a\xff\xff\xff", "application/x-protobuf", "ExportTraceServiceRequest"),
-        (b"{}", "text/plain", "unsupported content type"),
-        (b"\x1f\x8b\x00garbage", "application/json", "gzip"),
-    ],
-)
-def test_malformed_bodies_raise_clear_errors(body: bytes, content_type: str, needle: str) -> None:
+@pytest.mark.parametrize(("body", "content_type", "needle"), [
+    (b"{not json", "application/json", "not valid JSON"),
+    (b'{"foo": 1}', "application/json", "resourceSpans"),
+    (b'{"resourceSpans": {}}', "application/json", "resourceSpans"),
+    (b"\x0a\xff\xff\xff", "application/x-protobuf", "ExportTraceServiceRequest"),
+    (b"{}", "text/plain", "unsupported content type"),
+    (b"\x1f\x8b\x00garbage", "application/json", "gzip"),
+])
+def test_malformed_bodies_raise_clear_errors(body: bytes, content_type: str,
+                                             needle: str) -> None:
     with pytest.raises(TraceFormatError, match=needle):
         otlp.events_from_otlp(body, content_type)
 
@@ -343,20 +261,17 @@ def test_file_with_a_bad_line_keeps_the_good_lines(tmp_path: Path) -> None:
     assert bad.line == 4 and bad.source == str(path)
 
 
-@pytest.mark.parametrize(
-    ("attrs", "kind"),
-    [
-        # Langfuse's ObservationTypeMapper order: the first rule that matches wins.
-        ({"langfuse.observation.type": "tool", "openinference.span.kind": "LLM"}, "tool"),
-        ({"openinference.span.kind": "LLM", "gen_ai.operation.name": "execute_tool"}, "llm"),
-        ({"gen_ai.operation.name": "invoke_agent", "gen_ai.request.model": "m"}, "agent"),
-        ({"gen_ai.operation.name": "embeddings"}, "other"),
-        ({"gen_ai.tool.call.id": "c1", "gen_ai.request.model": "m"}, "tool"),
-        ({"llm.model_name": "m"}, "llm"),
-        ({"traceloop.span.kind": "tool"}, "tool"),
-        ({"http.method": "GET"}, "other"),
-    ],
-)
+@pytest.mark.parametrize(("attrs", "kind"), [
+    # Langfuse's ObservationTypeMapper order: the first rule that matches wins.
+    ({"langfuse.observation.type": "tool", "openinference.span.kind": "LLM"}, "tool"),
+    ({"openinference.span.kind": "LLM", "gen_ai.operation.name": "execute_tool"}, "llm"),
+    ({"gen_ai.operation.name": "invoke_agent", "gen_ai.request.model": "m"}, "agent"),
+    ({"gen_ai.operation.name": "embeddings"}, "other"),
+    ({"gen_ai.tool.call.id": "c1", "gen_ai.request.model": "m"}, "tool"),
+    ({"llm.model_name": "m"}, "llm"),
+    ({"traceloop.span.kind": "tool"}, "tool"),
+    ({"http.method": "GET"}, "other"),
+])
 def test_span_classifier_order(attrs: dict[str, Any], kind: str) -> None:
     assert classify(attrs) == kind
 
@@ -368,40 +283,19 @@ def test_langfuse_sdk_attributes_over_otlp() -> None:
         return {"key": key, "value": {"stringValue": value}}
 
     body = _request(
-        _span(
-            trace,
-            "5bd60ddcf1bdb070",
-            [
-                s("langfuse.trace.input", "find a flight"),
-                s("langfuse.session.id", "lf-sess"),
-                s("langfuse.observation.type", "agent"),
-            ],
-            name="travel-agent",
-            start="1796037451000000000",
-        ),
-        _span(
-            trace,
-            "5bd60ddcf1bdb071",
-            [
-                s("langfuse.observation.type", "generation"),
-                s("langfuse.observation.model.name", "gpt-4o"),
-                s("langfuse.observation.output", "searching"),
-            ],
-            parentSpanId="5bd60ddcf1bdb070",
-            start="1796037451500000000",
-        ),
-        _span(
-            trace,
-            "5bd60ddcf1bdb072",
-            [
-                s("langfuse.observation.type", "tool"),
-                s("langfuse.observation.input", '{"to": "OSL"}'),
-                s("langfuse.observation.level", "ERROR"),
-                s("langfuse.observation.status_message", "no seats"),
-            ],
-            parentSpanId="5bd60ddcf1bdb070",
-            name="flights",
-        ),
+        _span(trace, "5bd60ddcf1bdb070", [s("langfuse.trace.input", "find a flight"),
+                                          s("langfuse.session.id", "lf-sess"),
+                                          s("langfuse.observation.type", "agent")],
+              name="travel-agent", start="1796037451000000000"),
+        _span(trace, "5bd60ddcf1bdb071", [s("langfuse.observation.type", "generation"),
+                                          s("langfuse.observation.model.name", "gpt-4o"),
+                                          s("langfuse.observation.output", "searching")],
+              parentSpanId="5bd60ddcf1bdb070", start="1796037451500000000"),
+        _span(trace, "5bd60ddcf1bdb072", [s("langfuse.observation.type", "tool"),
+                                          s("langfuse.observation.input", '{"to": "OSL"}'),
+                                          s("langfuse.observation.level", "ERROR"),
+                                          s("langfuse.observation.status_message", "no seats")],
+              parentSpanId="5bd60ddcf1bdb070", name="flights"),
     )
     (run,) = otlp.read_request(body, "application/json")[0]
     assert run.conversation_id == "lf-sess" and run.user_input == "find a flight"

@@ -18,20 +18,14 @@ _SPAN_TYPE = {"llm": "llm", "tool": "tool", "retrieval": "retriever"}
 
 def calls(run: Run) -> list[tuple[str, str]]:
     """(span type, tool name or '') per call event, in order."""
-    return [
-        (_SPAN_TYPE[e.event_type.split(".")[0]], str(e.payload.get("tool_name", "")))
-        for e in run.events
-        if e.event_type.endswith(".called")
-    ]
+    return [(_SPAN_TYPE[e.event_type.split(".")[0]], str(e.payload.get("tool_name", "")))
+            for e in run.events if e.event_type.endswith(".called")]
 
 
 def responses(run: Run) -> list[tuple[str, object]]:
     keep = ("output", "content", "success")
-    return [
-        (e.event_type, tuple(e.payload.get(k) for k in keep if k in e.payload))
-        for e in run.events
-        if e.event_type.endswith(".responded")
-    ]
+    return [(e.event_type, tuple(e.payload.get(k) for k in keep if k in e.payload))
+            for e in run.events if e.event_type.endswith(".responded")]
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -44,21 +38,17 @@ def test_run_to_trace_and_back(name: str) -> None:
         assert trace.root.name == run.agent_id
         spans = list(trace.walk())[1:]
         assert [(s.type, s.name if s.type == "tool" else "") for s in spans] == calls(run)
-        for span, event in zip(
-            spans, [e for e in run.events if e.event_type.endswith(".responded")]
-        ):
+        for span, event in zip(spans, [e for e in run.events
+                                       if e.event_type.endswith(".responded")]):
             text = event.payload.get("output", event.payload.get("content", ""))
             assert span.output == text
         tool_spans = [s for s in spans if s.type == "tool"]
         assert [s.input for s in tool_spans] == [
-            e.payload["args"] for e in run.of_type("tool.called")
-        ]
+            e.payload["args"] for e in run.of_type("tool.called")]
         assert [s.metadata["success"] for s in tool_spans] == [
-            e.payload["success"] for e in run.of_type("tool.responded")
-        ]
+            e.payload["success"] for e in run.of_type("tool.responded")]
         assert [s.input for s in spans if s.type == "llm"] == [
-            e.payload.get("prompt", "") for e in run.of_type("llm.called")
-        ]
+            e.payload.get("prompt", "") for e in run.of_type("llm.called")]
 
         back = Run.from_trace(trace, agent_id=run.agent_id, start=run.events[0].timestamp)
         assert back.run_id == run.run_id
@@ -73,20 +63,16 @@ def test_run_to_trace_and_back(name: str) -> None:
         tool_args = [e.payload["args"] for e in run.of_type("tool.called")]
         assert [e.payload["args"] for e in back.of_type("tool.called")] == tool_args
         assert [e.payload["success"] for e in back.of_type("tool.responded")] == [
-            e.payload["success"] for e in run.of_type("tool.responded")
-        ]
+            e.payload["success"] for e in run.of_type("tool.responded")]
         assert [e.payload["output"] for e in back.of_type("llm.responded")] == [
-            e.payload["output"] for e in run.of_type("llm.responded")
-        ]
+            e.payload["output"] for e in run.of_type("llm.responded")]
         # The library's trace of the round-tripped run has the same steps; only the LLM
         # prompts are gone (Run.from_trace does not carry span inputs of LLM spans).
         again = back.to_trace()
 
         def shape(t: Trace) -> list[tuple[str, str, str, str]]:
-            return [
-                (s.type, s.name, s.input_text if s.type != "llm" else "", s.output_text)
-                for s in list(t.walk())[1:]
-            ]
+            return [(s.type, s.name, s.input_text if s.type != "llm" else "", s.output_text)
+                    for s in list(t.walk())[1:]]
 
         assert shape(again) == shape(trace)
 

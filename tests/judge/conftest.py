@@ -1,4 +1,4 @@
-"""Fixtures: a System One server and a chat-completions server, each on its own port."""
+"""Fixtures: a System One server and chat-completions servers, each on its own port."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .servers import ChatServer, SystemOneServer
+from .servers import ChatServer, ScriptedChatServer, SystemOneServer
 
 
 @pytest.fixture()
@@ -21,14 +21,16 @@ def chat_server() -> Iterator[ChatServer]:
         yield server
 
 
+@pytest.fixture()
+def server() -> Iterator[ScriptedChatServer]:
+    """A chat server whose model says what the test scripted (``server.say(...)``)."""
+    with ScriptedChatServer() as scripted:
+        yield scripted
+
+
 @pytest.fixture(autouse=True)
 def _no_judge_env(monkeypatch: pytest.MonkeyPatch) -> None:
     # The developer's own keys and hosts must not leak into these tests.
-    for name in (
-        "TYPESAFE_API_KEY",
-        "TYPESAFE_BASE_URL",
-        "TYPESAFE_DEFAULT_MODEL",
-        "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
-    ):
+    for name in ("TYPESAFE_API_KEY", "TYPESAFE_BASE_URL", "TYPESAFE_DEFAULT_MODEL",
+                 "OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)

@@ -141,9 +141,8 @@ class ProtocolServer:
         self._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
         if tls is not None:  # every accepted connection does a TLS handshake first
             self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.02,), daemon=True
-        )
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,),
+                                        daemon=True)
 
     @property
     def origin(self) -> str:
@@ -165,14 +164,9 @@ class ProtocolServer:
     def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length)
-        received = Received(
-            method,
-            handler.path,
-            {k.lower(): v for k, v in handler.headers.items()},
-            body,
-            time.monotonic(),
-            getattr(handler, "number", 0),
-        )
+        received = Received(method, handler.path,
+                            {k.lower(): v for k, v in handler.headers.items()}, body,
+                            time.monotonic(), getattr(handler, "number", 0))
         with self._lock:
             self.requests.append(received)
             action = self.script.popleft() if self.script else None
@@ -182,9 +176,8 @@ class ProtocolServer:
         if isinstance(action, Drop):
             handler.close_connection = True
             if action.reset:  # linger 0: close() sends RST, not FIN
-                handler.connection.setsockopt(
-                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
-                )
+                handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                              struct.pack("ii", 1, 0))
                 handler.connection.close()
             return
         if isinstance(action, Delay):
@@ -192,26 +185,17 @@ class ProtocolServer:
         status, payload = self.respond(received)
         if isinstance(action, Edit) and status == 200:
             payload = action.fn(payload)
-        self._write(
-            handler, status, payload, {}, cut=action.keep if isinstance(action, Cut) else None
-        )
+        self._write(handler, status, payload, {},
+                    cut=action.keep if isinstance(action, Cut) else None)
 
     def respond(self, received: Received) -> tuple[int, Any]:
         raise NotImplementedError
 
     @staticmethod
-    def _write(
-        handler: BaseHTTPRequestHandler,
-        status: int,
-        payload: Any,
-        headers: dict[str, str],
-        cut: int | None = None,
-    ) -> None:
-        raw = (
-            payload
-            if isinstance(payload, bytes)
-            else (payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
-        )
+    def _write(handler: BaseHTTPRequestHandler, status: int, payload: Any,
+               headers: dict[str, str], cut: int | None = None) -> None:
+        raw = payload if isinstance(payload, bytes) else (
+            payload.encode() if isinstance(payload, str) else json.dumps(payload).encode())
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(raw)))
@@ -268,13 +252,8 @@ def _loc_error(loc: list[Any], msg: str, kind: str) -> dict[str, Any]:
 class SystemOneServer(ProtocolServer):
     """TypeSafe System One: ``POST {route}`` with ``{model, state, questions}``."""
 
-    def __init__(
-        self,
-        *,
-        key: str | None = "test-key",
-        route: str = "/v1/systemone",
-        tls: ssl.SSLContext | None = None,
-    ) -> None:
+    def __init__(self, *, key: str | None = "test-key", route: str = "/v1/systemone",
+                 tls: ssl.SSLContext | None = None) -> None:
         super().__init__(key=key, tls=tls)
         self.route = route
 
@@ -285,35 +264,19 @@ class SystemOneServer(ProtocolServer):
     def respond(self, received: Received) -> tuple[int, Any]:
         models = received.method == "GET" and received.path == "/v1/models"
         if not models and (received.method != "POST" or received.path != self.route):
-            return 404, {
-                "detail": {"error_type": "not_found", "message": f"No route {received.path}"}
-            }
+            return 404, {"detail": {"error_type": "not_found",
+                                    "message": f"No route {received.path}"}}
         if self.key is not None:
             auth = received.headers.get("authorization", "")
             if not auth.startswith("Bearer "):
-                return 403, {
-                    "detail": {
-                        "error_type": "authentication_error",
-                        "message": "Must supply an API key!",
-                    }
-                }
-            if auth[len("Bearer ") :] != self.key:
-                return 401, {
-                    "detail": {
-                        "error_type": "authentication_error",
-                        "message": "Cannot authenticate with the server.",
-                    }
-                }
+                return 403, {"detail": {"error_type": "authentication_error",
+                                        "message": "Must supply an API key!"}}
+            if auth[len("Bearer "):] != self.key:
+                return 401, {"detail": {"error_type": "authentication_error",
+                                        "message": "Cannot authenticate with the server."}}
         if models:
-            return 200, {
-                "models": [
-                    {
-                        "name": "jev-latest",
-                        "description": "test double",
-                        "release_date": "2026-09-15",
-                    }
-                ]
-            }
+            return 200, {"models": [{"name": "jev-latest", "description": "test double",
+                                     "release_date": "2026-09-15"}]}
         try:
             body = received.json
         except ValueError:
@@ -325,65 +288,39 @@ class SystemOneServer(ProtocolServer):
         answers = {qid: self.answer(state, q) for qid, q in questions.items()}
         size = len(json.dumps(state)) + len(json.dumps(questions))
         model = "jev-test-1.0" if body["model"] == "jev-latest" else body["model"]
-        return 200, {
-            "model": model,
-            "answers": answers,
-            "usage": {"input_tokens": size // 4, "output_tokens": 2 * len(answers)},
-        }
+        return 200, {"model": model, "answers": answers,
+                     "usage": {"input_tokens": size // 4, "output_tokens": 2 * len(answers)}}
 
     @staticmethod
     def validate(body: Any) -> list[dict[str, Any]]:
         if not isinstance(body, dict):
             return [_loc_error([], "Input should be a valid dictionary", "dict_type")]
-        errors = [
-            _loc_error([k], "Field required", "missing")
-            for k in ("model", "state", "questions")
-            if k not in body
-        ]
+        errors = [_loc_error([k], "Field required", "missing")
+                  for k in ("model", "state", "questions") if k not in body]
         if "model" in body and not isinstance(body["model"], str):
             errors.append(_loc_error(["model"], "Input should be a valid string", "string_type"))
         questions = body.get("questions")
         if "questions" in body and (not isinstance(questions, dict) or not questions):
-            errors.append(
-                _loc_error(["questions"], "Dictionary should have at least 1 item", "too_short")
-            )
+            errors.append(_loc_error(["questions"], "Dictionary should have at least 1 item",
+                                     "too_short"))
             return errors
         for qid, q in (questions or {}).items():
             kind = q.get("type") if isinstance(q, dict) else None
             if kind not in ("noul", "choice", "score"):
-                errors.append(
-                    _loc_error(
-                        ["questions", qid],
-                        f"Input tag {kind!r} does not match 'noul', 'choice', 'score'",
-                        "union_tag_invalid",
-                    )
-                )
+                errors.append(_loc_error(["questions", qid],
+                                         f"Input tag {kind!r} does not match 'noul', "
+                                         "'choice', 'score'", "union_tag_invalid"))
             elif kind == "choice" and not (isinstance(q.get("criteria"), dict) and q["criteria"]):
-                errors.append(
-                    _loc_error(
-                        ["questions", qid, "choice", "criteria"],
-                        "Input should be a valid dictionary",
-                        "dict_type",
-                    )
-                )
+                errors.append(_loc_error(["questions", qid, "choice", "criteria"],
+                                         "Input should be a valid dictionary", "dict_type"))
             elif kind == "score" and not (isinstance(q.get("criteria"), list) and q["criteria"]):
-                errors.append(
-                    _loc_error(
-                        ["questions", qid, "score", "criteria"],
-                        "Input should be a valid list",
-                        "list_type",
-                    )
-                )
+                errors.append(_loc_error(["questions", qid, "score", "criteria"],
+                                         "Input should be a valid list", "list_type"))
             elif kind == "score":
-                errors += [
-                    _loc_error(
-                        ["questions", qid, "score", "criteria", i],
-                        "Input should be a valid string",
-                        "string_type",
-                    )
-                    for i, level in enumerate(q["criteria"])
-                    if not isinstance(level, (str, dict, list))
-                ]
+                errors += [_loc_error(["questions", qid, "score", "criteria", i],
+                                      "Input should be a valid string", "string_type")
+                           for i, level in enumerate(q["criteria"])
+                           if not isinstance(level, (str, dict, list))]
         return errors
 
     @staticmethod
@@ -399,12 +336,8 @@ class SystemOneServer(ProtocolServer):
                 probs = {pick: 1.0}
             n = len(labels)
             confidence = (max(probs.values()) - 1 / n) / (1 - 1 / n) if n > 1 else 1.0
-            return {
-                "type": "choice",
-                "choice": pick,
-                "probabilities": probs,
-                "confidence": confidence,
-            }
+            return {"type": "choice", "choice": pick, "probabilities": probs,
+                    "confidence": confidence}
         levels = q["criteria"]
         level = score_level(state, q)
         n = len(levels)
@@ -413,13 +346,9 @@ class SystemOneServer(ProtocolServer):
         uniform = sum(abs(i - (n - 1) / 2) for i in range(n)) / n
         spread = sum(p * abs(i - level) for i, p in enumerate(probs))
         confidence = max(0.0, 1 - spread / uniform) if uniform else 1.0
-        return {
-            "type": "score",
-            "score": sum(i * p for i, p in enumerate(probs)),
-            "confidence": confidence,
-            "legend": {str(i): lv for i, lv in enumerate(levels)},
-            "probabilities": {str(i): p for i, p in enumerate(probs)},
-        }
+        return {"type": "score", "score": sum(i * p for i, p in enumerate(probs)),
+                "confidence": confidence, "legend": {str(i): lv for i, lv in enumerate(levels)},
+                "probabilities": {str(i): p for i, p in enumerate(probs)}}
 
 
 # ---------------------------------------------------------------- OpenAI chat completions
@@ -446,61 +375,52 @@ class ChatServer(ProtocolServer):
 
     def respond(self, received: Received) -> tuple[int, Any]:
         if received.method != "POST" or received.path != "/v1/chat/completions":
-            return 404, {
-                "error": {
-                    "message": f"Unknown path {received.path}",
-                    "type": "invalid_request_error",
-                }
-            }
+            return 404, {"error": {"message": f"Unknown path {received.path}",
+                                   "type": "invalid_request_error"}}
         if self.key is not None and received.headers.get("authorization") != f"Bearer {self.key}":
-            return 401, {
-                "error": {
-                    "message": "Incorrect API key provided.",
-                    "type": "invalid_request_error",
-                    "code": "invalid_api_key",
-                }
-            }
+            return 401, {"error": {"message": "Incorrect API key provided.",
+                                   "type": "invalid_request_error", "code": "invalid_api_key"}}
         try:
             body = received.json
             messages = body["messages"]
             model = body["model"]
         except (ValueError, KeyError, TypeError):
-            return 400, {
-                "error": {
-                    "message": "We could not parse the JSON body of your request.",
-                    "type": "invalid_request_error",
-                }
-            }
+            return 400, {"error": {"message": "We could not parse the JSON body of your request.",
+                                   "type": "invalid_request_error"}}
         if self.rejects_response_format is not None and "response_format" in body:
             if self.rejects_response_format == 422:  # a pydantic-validated proxy
-                return 422, {
-                    "detail": [
-                        {
-                            "loc": ["body", "response_format"],
-                            "msg": "Extra inputs are not permitted",
-                            "type": "extra_forbidden",
-                        }
-                    ]
-                }
-            return 400, {
-                "error": {
-                    "message": "'response_format.type' must be 'json_schema' or 'text'",
-                    "type": "invalid_request_error",
-                }
-            }
+                return 422, {"detail": [{"loc": ["body", "response_format"],
+                                         "msg": "Extra inputs are not permitted",
+                                         "type": "extra_forbidden"}]}
+            return 400, {"error": {"message": "'response_format.type' must be 'json_schema' "
+                                              "or 'text'", "type": "invalid_request_error"}}
         texts = [m.get("content", "") for m in messages if isinstance(m, dict)]
         if body.get("response_format", {}).get("type") == "json_object" and not any(
             "json" in t.lower() for t in texts
         ):
             # OpenAI's own rule for JSON mode.
-            return 400, {
-                "error": {
-                    "message": "'messages' must contain the word 'json' in some "
-                    "form, to use 'response_format' of type "
-                    "'json_object'.",
-                    "type": "invalid_request_error",
-                }
-            }
+            return 400, {"error": {"message": "'messages' must contain the word 'json' in some "
+                                              "form, to use 'response_format' of type "
+                                              "'json_object'.",
+                                   "type": "invalid_request_error"}}
+        content, finish_reason, usage = self.reply(body)
+        prompt_tokens = sum(len(t) for t in texts) // 4
+        completion: dict[str, Any] = {
+            "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
+            "model": f"{model}-2026-01-01",
+            "choices": [{"index": 0, "finish_reason": finish_reason,
+                         "message": {"role": "assistant", "content": content}}],
+        }
+        if usage:
+            completion["usage"] = {"prompt_tokens": prompt_tokens,
+                                   "completion_tokens": len(content) // 4,
+                                   "total_tokens": prompt_tokens + len(content) // 4}
+        return 200, completion
+
+    def reply(self, body: dict[str, Any]) -> tuple[str, str, bool]:
+        """The model's text, finish reason and whether usage is reported: here, the
+        answers to the ``{"state", "questions"}`` in the last user message."""
+        messages = body["messages"]
         user = next(m["content"] for m in reversed(messages) if m.get("role") == "user")
         asked = json.loads(user)
         state, questions = asked["state"], asked["questions"]
@@ -512,26 +432,51 @@ class ChatServer(ProtocolServer):
                 answers[qid] = choice_label(state, q)
             else:
                 answers[qid] = score_level(state, q)
-        content = self.render(answers)
-        prompt_tokens = sum(len(t) for t in texts) // 4
-        return 200, {
-            "id": "chatcmpl-test",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": f"{model}-2026-01-01",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": content},
-                }
-            ],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": len(content) // 4,
-                "total_tokens": prompt_tokens + len(content) // 4,
-            },
-        }
+        return self.render(answers), "stop", True
+
+
+@dataclass
+class Said:
+    """One scripted chat reply: the text, how it ended, whether usage comes with it."""
+
+    content: str
+    finish_reason: str = "stop"
+    usage: bool = True
+
+
+class ScriptedChatServer(ChatServer):
+    """The same chat-completions host, whose model replies with exactly the texts a test
+    scripted, in order, whatever it was asked (malformed ones included): for judges whose
+    prompts are prose (evaluator prompts, deepeval's templates) rather than our JSON.
+
+    A request with nothing left to say gets a 500, so a test that asks more than it
+    scripted fails loudly.
+    """
+
+    def __init__(self, *, key: str | None = "test-key") -> None:
+        super().__init__(key=key)
+        self.said: deque[Said] = deque()
+
+    def say(self, *replies: str | Said) -> None:
+        with self._lock:
+            self.said.extend(r if isinstance(r, Said) else Said(r) for r in replies)
+
+    def prompts(self) -> list[list[dict[str, Any]]]:
+        """The messages of every request received, in order."""
+        return [r.json["messages"] for r in self.requests]
+
+    def respond(self, received: Received) -> tuple[int, Any]:
+        with self._lock:
+            empty = not self.said
+        if empty and received.path == "/v1/chat/completions":
+            return 500, {"error": {"message": "the test scripted no more replies",
+                                   "type": "server_error"}}
+        return super().respond(received)
+
+    def reply(self, body: dict[str, Any]) -> tuple[str, str, bool]:
+        with self._lock:
+            said = self.said.popleft()
+        return said.content, said.finish_reason, said.usage
 
 
 # ---------------------------------------------------------------- TLS
@@ -541,28 +486,9 @@ def self_signed(directory: str) -> tuple[str, ssl.SSLContext]:
     """A certificate for 127.0.0.1 made by the ``openssl`` command in ``directory``: its
     path (for ``SSL_CERT_FILE``, which clients then trust) and a server context using it."""
     cert, key = f"{directory}/cert.pem", f"{directory}/key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "1",
-            "-subj",
-            "/CN=127.0.0.1",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-            "-keyout",
-            key,
-            "-out",
-            cert,
-        ],
-        check=True,
-        capture_output=True,
-    )
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     return cert, context

@@ -46,19 +46,10 @@ OK = HttpResponse(200, {}, b'{"ok": true}')
 def call(send: Scripted, policy: RetryPolicy | None = None, **kw: Any) -> tuple[Any, list[float]]:
     sleeps: list[float] = []
     reply = post_json(
-        "http://judge.test/v1/systemone",
-        {"x": 1},
-        {"Authorization": "Bearer sekrit"},
-        timeout=1.0,
-        policy=policy or RetryPolicy(),
-        service="test host",
-        auth_hint="Set TEST_KEY.",
-        send=send,
-        secrets=("sekrit",),
-        sleep=sleeps.append,
-        clock=lambda: 0.0,
-        rand=lambda: 0.5,
-        **kw,
+        "http://judge.test/v1/systemone", {"x": 1}, {"Authorization": "Bearer sekrit"},
+        timeout=1.0, policy=policy or RetryPolicy(), service="test host",
+        auth_hint="Set TEST_KEY.", send=send, secrets=("sekrit",), sleep=sleeps.append,
+        clock=lambda: 0.0, rand=lambda: 0.5, **kw,
     )
     return reply, sleeps
 
@@ -86,10 +77,8 @@ def test_backoff_doubles_caps_and_jitters_downwards() -> None:
 
 
 def test_error_detail_shapes() -> None:
-    fastapi = (
-        b'{"detail": [{"loc": ["body", "questions", "q"], "msg": "bad tag"},'
-        b' {"loc": ["body", "model"], "msg": "Field required"}]}'
-    )
+    fastapi = b'{"detail": [{"loc": ["body", "questions", "q"], "msg": "bad tag"},' \
+              b' {"loc": ["body", "model"], "msg": "Field required"}]}'
     assert error_detail(fastapi) == "body.questions.q: bad tag; body.model: Field required"
     assert error_detail(b'{"detail": {"error_type": "x", "message": "no"}}') == "no"
     assert error_detail(b'{"detail": "Not Found"}') == "Not Found"
@@ -109,11 +98,8 @@ def test_retries_use_backoff_then_succeed() -> None:
 
 
 def test_connection_errors_are_retried_then_reported() -> None:
-    send = Scripted(
-        ConnectionRefusedError(111, "Connection refused"),
-        http.client.RemoteDisconnected("closed"),
-        TimeoutError("timed out"),
-    )
+    send = Scripted(ConnectionRefusedError(111, "Connection refused"),
+                    http.client.RemoteDisconnected("closed"), TimeoutError("timed out"))
     with pytest.raises(JudgeConnectionError) as err:
         call(send)
     assert len(send.requests) == 3
@@ -139,11 +125,8 @@ def test_auth_statuses(status: int) -> None:
 
 
 def test_budget_caps_the_total_wait() -> None:
-    send = Scripted(
-        HttpResponse(429, {"retry-after": "2"}, b""),
-        HttpResponse(429, {"retry-after": "2"}, b""),
-        OK,
-    )
+    send = Scripted(HttpResponse(429, {"retry-after": "2"}, b""),
+                    HttpResponse(429, {"retry-after": "2"}, b""), OK)
     with pytest.raises(JudgeStatusError, match="after 1 retry"):
         call(send, RetryPolicy(max_retries=5, budget_s=3.0))
     assert len(send.requests) == 2
@@ -161,10 +144,8 @@ def test_non_json_success_body() -> None:
 
 
 def test_backend_accepts_an_injected_send() -> None:
-    reply = (
-        b'{"model": "m", "answers": {"q": {"type": "noul", "noul": 0.25}}, '
-        b'"usage": {"input_tokens": 1000}}'
-    )
+    reply = b'{"model": "m", "answers": {"q": {"type": "noul", "noul": 0.25}}, ' \
+            b'"usage": {"input_tokens": 1000}}'
     send = Scripted(HttpResponse(200, {}, reply))
     response = JevBackend("k", send=send).ask("s", {"q": {"type": "noul", "instructions": "?"}})
     assert response.answers["q"].value == 0.25

@@ -23,21 +23,12 @@ from .servers import Delay, Edit, Reply, SystemOneServer
 
 STATE = {"goal": "fix the bug", "steps": [{"index": 0, "output": "read the file"}]}
 QUESTIONS: dict[str, Any] = {
-    "progress_0_1": {
-        "type": "noul",
-        "instructions": "Did it advance? p=0.83",
-        "criteria": {"true": "advances", "false": "repeats"},
-    },
-    "topic": {
-        "type": "choice",
-        "instructions": "Which area? pick=billing",
-        "criteria": {"billing": "money", "shipping": None, "other": None},
-    },
-    "stagnation": {
-        "type": "score",
-        "instructions": "How stuck? level=2",
-        "criteria": ["none", "a little", "a lot", "completely"],
-    },
+    "progress_0_1": {"type": "noul", "instructions": "Did it advance? p=0.83",
+                     "criteria": {"true": "advances", "false": "repeats"}},
+    "topic": {"type": "choice", "instructions": "Which area? pick=billing",
+              "criteria": {"billing": "money", "shipping": None, "other": None}},
+    "stagnation": {"type": "score", "instructions": "How stuck? level=2",
+                   "criteria": ["none", "a little", "a lot", "completely"]},
 }
 # Fast retries so the suite stays quick; the defaults are tested in test_http.py.
 QUICK = RetryPolicy(max_retries=2, backoff_s=0.01, max_backoff_s=0.05)
@@ -66,7 +57,8 @@ def test_happy_path_noul_choice_score(jev_server: SystemOneServer) -> None:
     assert score.probability == 0.8  # the mass of the level nearest the expected score
 
     sent = jev_server.requests[0].json
-    input_tokens = (len(json.dumps(sent["state"])) + len(json.dumps(sent["questions"]))) // 4
+    input_tokens = (len(json.dumps(sent["state"]))
+                    + len(json.dumps(sent["questions"]))) // 4
     assert response.input_tokens == input_tokens
     assert response.output_tokens == 6
     assert response.cost_usd == pytest.approx(input_tokens * 0.042 / 1e6)
@@ -82,16 +74,12 @@ def test_request_shape_and_headers(jev_server: SystemOneServer) -> None:
     assert request.headers["content-type"] == "application/json"
     assert request.headers["accept"] == "application/json"
     assert request.headers["user-agent"].startswith("semloop")
-    assert request.json == {
-        "model": "jev-1.13.0",
-        "state": "plain text state",
-        "questions": QUESTIONS,
-    }
+    assert request.json == {"model": "jev-1.13.0", "state": "plain text state",
+                            "questions": QUESTIONS}
 
 
-def test_env_vars_configure_key_host_and_model(
-    jev_server: SystemOneServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_env_vars_configure_key_host_and_model(jev_server: SystemOneServer,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TYPESAFE_API_KEY", "test-key")
     monkeypatch.setenv("TYPESAFE_BASE_URL", jev_server.url + "/")
     monkeypatch.setenv("TYPESAFE_DEFAULT_MODEL", "jev-preview")
@@ -145,9 +133,8 @@ def test_an_answer_missing_for_one_id(jev_server: SystemOneServer) -> None:
         ("0.4", "not an object"),
     ],
 )
-def test_bad_noul_answers_name_the_id(
-    jev_server: SystemOneServer, answer: Any, fragment: str
-) -> None:
+def test_bad_noul_answers_name_the_id(jev_server: SystemOneServer, answer: Any,
+                                      fragment: str) -> None:
     def replace(body: dict[str, Any]) -> dict[str, Any]:
         body["answers"]["progress_0_1"] = answer
         return body
@@ -166,13 +153,8 @@ def test_unknown_type_answer_is_an_error(jev_server: SystemOneServer) -> None:
 
 
 def test_choice_outside_the_labels_is_an_error(jev_server: SystemOneServer) -> None:
-    question = {
-        "topic": {
-            "type": "choice",
-            "instructions": "pick=refunds",
-            "criteria": {"billing": None, "shipping": None},
-        }
-    }
+    question = {"topic": {"type": "choice", "instructions": "pick=refunds",
+                          "criteria": {"billing": None, "shipping": None}}}
     with pytest.raises(JudgeAnswerError, match="'refunds' is not one of"):
         backend(jev_server).ask("s", question)
 
@@ -182,21 +164,15 @@ def test_slow_response_times_out_as_connection_error(jev_server: SystemOneServer
     started = time.monotonic()
     with pytest.raises(JudgeConnectionError, match="timed out") as err:
         backend(jev_server, timeout=0.2, retry=RetryPolicy(max_retries=1, backoff_s=0.01)).ask(
-            "s", QUESTIONS
-        )
+            "s", QUESTIONS)
     assert time.monotonic() - started < 1.1  # gave up at the timeouts, not at a reply (1 s)
     assert "2 attempts" in str(err.value)
     assert len(jev_server.requests) == 2  # the timeout was retried once
 
 
 def test_429_with_retry_after_then_success(jev_server: SystemOneServer) -> None:
-    jev_server.play(
-        Reply(
-            429,
-            {"detail": {"error_type": "rate_limit_error", "message": "slow down"}},
-            {"Retry-After": "1"},
-        )
-    )
+    jev_server.play(Reply(429, {"detail": {"error_type": "rate_limit_error",
+                                           "message": "slow down"}}, {"Retry-After": "1"}))
     response = backend(jev_server).ask("s", QUESTIONS)
     assert response.answers["progress_0_1"].value == 0.83
     first, second = jev_server.requests
@@ -221,9 +197,8 @@ def test_500_twice_then_success(jev_server: SystemOneServer) -> None:
 
 
 def test_persistent_500_is_a_status_error_after_max_retries(jev_server: SystemOneServer) -> None:
-    jev_server.play(
-        *[Reply(500, {"detail": {"error_type": "internal_error", "message": "model crashed"}})] * 5
-    )
+    jev_server.play(*[Reply(500, {"detail": {"error_type": "internal_error",
+                                             "message": "model crashed"}})] * 5)
     with pytest.raises(JudgeStatusError) as err:
         backend(jev_server, retry=RetryPolicy(max_retries=3, backoff_s=0.01)).ask("s", QUESTIONS)
     assert err.value.status == 500
@@ -271,8 +246,7 @@ def test_422_quotes_the_validation_detail(jev_server: SystemOneServer) -> None:
         backend(jev_server).ask("s", bad)
     assert err.value.status == 422
     assert "body.questions.stagnation.score.criteria: Input should be a valid list" in str(
-        err.value
-    )
+        err.value)
     assert len(jev_server.requests) == 1
 
 
@@ -301,10 +275,8 @@ def test_cost() -> None:
     assert estimate_cost_usd(512) == pytest.approx(512 * 0.042e-6)
 
 
-@pytest.mark.parametrize(
-    "url",
-    ["api.typesafe.ai", "ftp://host", "http://[::1", "http://h:99999", "https://hôst.example"],
-)
+@pytest.mark.parametrize("url", ["api.typesafe.ai", "ftp://host", "http://[::1", "http://h:99999",
+                                 "https://hôst.example"])
 def test_a_bad_base_url_is_a_config_error(url: str) -> None:
     with pytest.raises(ConfigError, match="base_url"):
         JevBackend("k", base_url=url)

@@ -23,11 +23,8 @@ from .servers import ChatServer, Cut, Drop, ProtocolServer, SystemOneServer, sel
 
 QUESTIONS: dict[str, Any] = {
     "progress_0_1": {"type": "noul", "instructions": "p=0.8 advanced?"},
-    "topic": {
-        "type": "choice",
-        "instructions": "pick=travel",
-        "criteria": {"travel": None, "billing": None},
-    },
+    "topic": {"type": "choice", "instructions": "pick=travel",
+              "criteria": {"travel": None, "billing": None}},
 }
 EXPECTED = {"progress_0_1": 0.8, "topic": "travel"}
 NO_RETRY = RetryPolicy(max_retries=0)
@@ -46,9 +43,8 @@ def _llm(server: ChatServer) -> Callable[..., Backend]:
 
 
 @pytest.fixture(params=["jev", "llm"])
-def host(
-    request: pytest.FixtureRequest, jev_server: SystemOneServer, chat_server: ChatServer
-) -> tuple[ProtocolServer, Callable[..., Backend]]:
+def host(request: pytest.FixtureRequest, jev_server: SystemOneServer,
+         chat_server: ChatServer) -> tuple[ProtocolServer, Callable[..., Backend]]:
     if request.param == "jev":
         return jev_server, _jev(jev_server)
     return chat_server, _llm(chat_server)
@@ -59,8 +55,7 @@ def answers(backend: Backend, state: Any = "s") -> dict[str, Any]:
 
 
 def test_one_connection_serves_many_asks(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     server, make = host
     with make(retry=NO_RETRY) as backend:
         for i in range(20):
@@ -72,8 +67,7 @@ def test_one_connection_serves_many_asks(
 
 
 def test_keep_alive_off_opens_one_connection_per_ask(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     server, make = host
     with make(retry=NO_RETRY, keep_alive=False) as backend:
         for _ in range(3):
@@ -83,8 +77,7 @@ def test_keep_alive_off_opens_one_connection_per_ask(
 
 
 def test_host_closing_idle_connections_between_asks(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     server, make = host
     server.idle_timeout = 0.05
     with make(retry=NO_RETRY) as backend:
@@ -103,8 +96,7 @@ def test_host_closing_idle_connections_between_asks(
 
 @pytest.mark.parametrize("reset", [False, True], ids=["fin", "rst"])
 def test_stale_connection_is_resent_once_on_a_fresh_one(
-    host: tuple[ProtocolServer, Callable[..., Backend]], reset: bool
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]], reset: bool) -> None:
     """The race keep-alive clients must handle: the host closes the idle connection just
     as the next request goes out, so nothing comes back. The request was not processed,
     and the pool sends it again on a new connection: with a RetryPolicy of zero retries
@@ -122,8 +114,7 @@ def test_stale_connection_is_resent_once_on_a_fresh_one(
 
 
 def test_a_fresh_connection_that_drops_is_not_resent(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     # On a new connection, silence is not a stale keep-alive: it is the RetryPolicy's call.
     server, make = host
     server.play(Drop())
@@ -133,8 +124,7 @@ def test_a_fresh_connection_that_drops_is_not_resent(
 
 
 def test_cut_mid_reply_is_an_error_without_retries(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     server, make = host
     with make(retry=NO_RETRY) as backend:
         assert answers(backend) == EXPECTED
@@ -148,8 +138,7 @@ def test_cut_mid_reply_is_an_error_without_retries(
 
 
 def test_cut_mid_reply_is_retried_by_the_policy(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     server, make = host
     with make(retry=QUICK) as backend:
         assert answers(backend) == EXPECTED
@@ -159,8 +148,7 @@ def test_cut_mid_reply_is_retried_by_the_policy(
 
 
 def test_many_threads_share_one_backend(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     server, make = host
     threads, asks = 8, 12
     results: list[dict[str, Any]] = []
@@ -194,8 +182,7 @@ def test_many_threads_share_one_backend(
 
 
 def test_close_and_garbage_collection_leak_no_socket(
-    host: tuple[ProtocolServer, Callable[..., Backend]],
-) -> None:
+        host: tuple[ProtocolServer, Callable[..., Backend]]) -> None:
     server, make = host
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -226,16 +213,11 @@ def test_the_host_sees_the_connection_close() -> None:
 
 def test_pool_keeps_at_most_max_idle_connections(jev_server: SystemOneServer) -> None:
     pool = ConnectionPool(max_idle=2)
-    body = (
-        b'{"model": "jev-latest", "state": "s", "questions": '
-        b'{"q": {"type": "noul", "instructions": "p=0.5"}}}'
-    )
-    request = HttpRequest(
-        jev_server.url + "/v1/systemone",
-        {"Authorization": "Bearer test-key", "Content-Type": "application/json"},
-        body,
-        5.0,
-    )
+    body = (b'{"model": "jev-latest", "state": "s", "questions": '
+            b'{"q": {"type": "noul", "instructions": "p=0.5"}}}')
+    request = HttpRequest(jev_server.url + "/v1/systemone",
+                          {"Authorization": "Bearer test-key",
+                           "Content-Type": "application/json"}, body, 5.0)
     gate = threading.Barrier(4)
 
     def one() -> None:
@@ -267,7 +249,8 @@ def test_https_reuses_one_tls_session(tmp_path: Any, monkeypatch: pytest.MonkeyP
         assert server.connections == 1  # the refused handshake never got a handler
 
 
-def test_a_forked_child_does_not_reuse_the_parents_connection(jev_server: SystemOneServer) -> None:
+def test_a_forked_child_does_not_reuse_the_parents_connection(
+        jev_server: SystemOneServer) -> None:
     with JevBackend("test-key", base_url=jev_server.url, retry=NO_RETRY) as backend:
         assert answers(backend) == EXPECTED
         with warnings.catch_warnings():

@@ -26,16 +26,10 @@ STATE = {"goal": "book a flight", "steps": [{"index": 0, "output": "search fligh
 QUESTIONS: dict[str, Any] = {
     "progress_0_1": {"type": "noul", "instructions": "Did it advance? p=0.9"},
     "revisit_0_2": {"type": "noul", "instructions": "Did it go back? p=0.1"},
-    "topic": {
-        "type": "choice",
-        "instructions": "pick=travel",
-        "criteria": {"travel": None, "billing": None},
-    },
-    "stagnation": {
-        "type": "score",
-        "instructions": "level=3",
-        "criteria": ["none", "some", "lots", "all"],
-    },
+    "topic": {"type": "choice", "instructions": "pick=travel",
+              "criteria": {"travel": None, "billing": None}},
+    "stagnation": {"type": "score", "instructions": "level=3",
+                   "criteria": ["none", "some", "lots", "all"]},
 }
 QUICK = RetryPolicy(max_retries=2, backoff_s=0.01, max_backoff_s=0.05)
 
@@ -53,32 +47,15 @@ def test_happy_path_with_usage_and_cost(chat_server: ChatServer) -> None:
     judge = backend(chat_server, input_usd_per_mtok=0.15, output_usd_per_mtok=0.60)
     assert isinstance(judge, Backend) and judge.name == "llm"
     response = judge.ask(STATE, QUESTIONS)
-    assert values(response) == {
-        "progress_0_1": 0.9,
-        "revisit_0_2": 0.1,
-        "topic": "travel",
-        "stagnation": 3.0,
-    }
+    assert values(response) == {"progress_0_1": 0.9, "revisit_0_2": 0.1, "topic": "travel",
+                                "stagnation": 3.0}
     noul = response.answers["progress_0_1"]
     assert noul.probability == 0.9 and noul.probabilities == {True: 0.9, False: pytest.approx(0.1)}
     assert response.answers["stagnation"].probabilities == {3: 1.0}
     sent = chat_server.requests[0].json
     prompt = (len(sent["messages"][0]["content"]) + len(sent["messages"][1]["content"])) // 4
-    completion = (
-        len(
-            json.dumps(
-                {
-                    "answers": {
-                        "progress_0_1": 0.9,
-                        "revisit_0_2": 0.1,
-                        "topic": "travel",
-                        "stagnation": 3,
-                    }
-                }
-            )
-        )
-        // 4
-    )
+    completion = len(json.dumps({"answers": {"progress_0_1": 0.9, "revisit_0_2": 0.1,
+                                             "topic": "travel", "stagnation": 3}})) // 4
     assert (response.input_tokens, response.output_tokens) == (prompt, completion)
     assert response.cost_usd == pytest.approx((prompt * 0.15 + completion * 0.60) / 1e6)
     assert response.model == "gpt-4o-mini-2026-01-01"
@@ -100,9 +77,8 @@ def test_request_shape(chat_server: ChatServer) -> None:
     assert json.loads(user["content"]) == {"state": STATE, "questions": QUESTIONS}
 
 
-def test_env_base_url_and_named_key_env(
-    chat_server: ChatServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_env_base_url_and_named_key_env(chat_server: ChatServer,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", chat_server.base_url)
     monkeypatch.setenv("MY_JUDGE_KEY", "test-key")
     response = LLMJudgeBackend(api_key_env="MY_JUDGE_KEY").ask(STATE, QUESTIONS)
@@ -118,31 +94,16 @@ def _wrap(before: str, answers: Any, after: str) -> str:
     [
         pytest.param(lambda a: _wrap("```json\n", a, "\n```"), id="json-fence"),
         pytest.param(lambda a: _wrap("```\n", a, "```"), id="bare-fence"),
-        pytest.param(
-            lambda a: _wrap("Here is my judgement:\n", a, "\nHope this helps {:"), id="prose-around"
-        ),
-        pytest.param(
-            lambda a: json.dumps({"answers": [{"id": k, "answer": v} for k, v in a.items()]}),
-            id="list",
-        ),
+        pytest.param(lambda a: _wrap("Here is my judgement:\n", a, "\nHope this helps {:"),
+                     id="prose-around"),
+        pytest.param(lambda a: json.dumps({"answers": [{"id": k, "answer": v}
+                                                       for k, v in a.items()]}), id="list"),
         pytest.param(lambda a: json.dumps(a), id="no-wrapper"),
-        pytest.param(
-            lambda a: json.dumps(
-                {
-                    "answers": {
-                        k: ({0.9: "yes", 0.1: "No"}.get(v, v) if k != "stagnation" else str(v))
-                        for k, v in a.items()
-                    }
-                }
-            ),
-            id="yes-no-words",
-        ),
-        pytest.param(
-            lambda a: json.dumps(
-                {"answers": {k: {"answer": v, "reason": "because"} for k, v in a.items()}}
-            ),
-            id="nested",
-        ),
+        pytest.param(lambda a: json.dumps({"answers": {
+            k: ({0.9: "yes", 0.1: "No"}.get(v, v) if k != "stagnation" else str(v))
+            for k, v in a.items()}}), id="yes-no-words"),
+        pytest.param(lambda a: json.dumps({"answers": {
+            k: {"answer": v, "reason": "because"} for k, v in a.items()}}), id="nested"),
     ],
 )
 def test_tolerant_parsing_of_real_model_habits(chat_server: ChatServer, render: Any) -> None:
@@ -155,13 +116,8 @@ def test_tolerant_parsing_of_real_model_habits(chat_server: ChatServer, render: 
 
 @pytest.mark.parametrize(
     "content",
-    [
-        '{"answers": {"anything": 0.7}}',
-        '{"answer": 0.7}',
-        '{"answers": 0.7}',
-        '{"answers": [0.7]}',
-        '```json\n{"answers": {"q": "0.7"}}\n```',
-    ],
+    ['{"answers": {"anything": 0.7}}', '{"answer": 0.7}', '{"answers": 0.7}',
+     '{"answers": [0.7]}', '```json\n{"answers": {"q": "0.7"}}\n```'],
 )
 def test_one_question_tolerates_a_missing_id(chat_server: ChatServer, content: str) -> None:
     chat_server.render = lambda answers: content
@@ -170,9 +126,8 @@ def test_one_question_tolerates_a_missing_id(chat_server: ChatServer, content: s
 
 
 def test_genuinely_missing_answer_is_an_error(chat_server: ChatServer) -> None:
-    chat_server.render = lambda a: json.dumps(
-        {"answers": {k: v for k, v in a.items() if k != "revisit_0_2"}}
-    )
+    chat_server.render = lambda a: json.dumps({"answers": {k: v for k, v in a.items()
+                                                           if k != "revisit_0_2"}})
     with pytest.raises(JudgeAnswerError, match="omitted an answer for 'revisit_0_2'"):
         backend(chat_server).ask(STATE, QUESTIONS)
 
@@ -187,9 +142,8 @@ def test_genuinely_missing_answer_is_an_error(chat_server: ChatServer) -> None:
         ({"progress_0_1": "maybe"}, "probability or yes/no"),
     ],
 )
-def test_bad_answers_are_errors(
-    chat_server: ChatServer, edit: dict[str, Any], fragment: str
-) -> None:
+def test_bad_answers_are_errors(chat_server: ChatServer, edit: dict[str, Any],
+                                fragment: str) -> None:
     chat_server.render = lambda a: json.dumps({"answers": {**a, **edit}})
     with pytest.raises(JudgeAnswerError, match=fragment):
         backend(chat_server).ask(STATE, QUESTIONS)
@@ -230,9 +184,8 @@ def test_no_choices(chat_server: ChatServer) -> None:
 
 
 def test_429_then_success_honours_retry_after_ms(chat_server: ChatServer) -> None:
-    chat_server.play(
-        Reply(429, {"error": {"message": "Rate limit reached"}}, {"retry-after-ms": "250"})
-    )
+    chat_server.play(Reply(429, {"error": {"message": "Rate limit reached"}},
+                           {"retry-after-ms": "250"}))
     response = backend(chat_server).ask(STATE, QUESTIONS)
     assert response.answers["topic"].value == "travel"
     first, second = chat_server.requests
@@ -258,20 +211,16 @@ def test_slow_reply_times_out(chat_server: ChatServer) -> None:
 
 def test_401_names_the_env_var(chat_server: ChatServer) -> None:
     with pytest.raises(JudgeAuthError) as err:
-        LLMJudgeBackend("sk-wrong", base_url=chat_server.base_url, api_key_env="GROQ_API_KEY").ask(
-            STATE, QUESTIONS
-        )
+        LLMJudgeBackend("sk-wrong", base_url=chat_server.base_url,
+                        api_key_env="GROQ_API_KEY").ask(STATE, QUESTIONS)
     assert err.value.status == 401
     assert "GROQ_API_KEY" in str(err.value) and "Incorrect API key" in str(err.value)
     assert "sk-wrong" not in str(err.value)
 
 
 def test_400_quotes_the_error_message(chat_server: ChatServer) -> None:
-    chat_server.play(
-        Reply(
-            400, {"error": {"message": "model 'x' does not exist", "type": "invalid_request_error"}}
-        )
-    )
+    chat_server.play(Reply(400, {"error": {"message": "model 'x' does not exist",
+                                           "type": "invalid_request_error"}}))
     with pytest.raises(JudgeStatusError, match="model 'x' does not exist"):
         backend(chat_server).ask(STATE, QUESTIONS)
     assert len(chat_server.requests) == 1
@@ -310,8 +259,7 @@ def test_a_bad_base_url_is_a_config_error() -> None:
 
 @pytest.mark.parametrize("status", [400, 422])
 def test_response_format_rejected_then_asked_without_it(
-    chat_server: ChatServer, status: int, caplog: pytest.LogCaptureFixture
-) -> None:
+        chat_server: ChatServer, status: int, caplog: pytest.LogCaptureFixture) -> None:
     chat_server.rejects_response_format = status
     judge = backend(chat_server, retry=RetryPolicy(max_retries=0))
     assert judge.json_mode
@@ -319,11 +267,8 @@ def test_response_format_rejected_then_asked_without_it(
     with caplog.at_level("WARNING", logger="semloop.judge.llm"):
         first = judge.ask(STATE, QUESTIONS)
         second = judge.ask(STATE, QUESTIONS)
-    assert (
-        values(first)
-        == values(second)
-        == {"progress_0_1": 0.9, "revisit_0_2": 0.1, "topic": "travel", "stagnation": 3.0}
-    )
+    assert values(first) == values(second) == {"progress_0_1": 0.9, "revisit_0_2": 0.1,
+                                               "topic": "travel", "stagnation": 3.0}
     # One refused request, then every request without response_format: remembered.
     sent = [r.json for r in chat_server.requests]
     assert ["response_format" in body for body in sent] == [True, False, False]
@@ -346,12 +291,12 @@ def test_response_format_fallback_is_per_backend(chat_server: ChatServer) -> Non
 
 
 def test_response_format_fallback_under_threads_logs_once(
-    chat_server: ChatServer, caplog: pytest.LogCaptureFixture
-) -> None:
+        chat_server: ChatServer, caplog: pytest.LogCaptureFixture) -> None:
     chat_server.rejects_response_format = 400
     judge = backend(chat_server)
     with caplog.at_level("WARNING", logger="semloop.judge.llm"):
-        threads = [threading.Thread(target=judge.ask, args=(STATE, QUESTIONS)) for _ in range(6)]
+        threads = [threading.Thread(target=judge.ask, args=(STATE, QUESTIONS))
+                   for _ in range(6)]
         for t in threads:
             t.start()
         for t in threads:
@@ -361,16 +306,11 @@ def test_response_format_fallback_under_threads_logs_once(
     assert len(answered) == 6  # every ask answered once without it
 
 
-@pytest.mark.parametrize(
-    "reply",
-    [
-        Reply(
-            400, {"error": {"message": "max_tokens is too large", "type": "invalid_request_error"}}
-        ),
-        Reply(422, {"detail": [{"loc": ["body", "temperature"], "msg": "too high"}]}),
-        Reply(404, {"error": {"message": "unknown response_format route"}}),
-    ],
-)
+@pytest.mark.parametrize("reply", [
+    Reply(400, {"error": {"message": "max_tokens is too large", "type": "invalid_request_error"}}),
+    Reply(422, {"detail": [{"loc": ["body", "temperature"], "msg": "too high"}]}),
+    Reply(404, {"error": {"message": "unknown response_format route"}}),
+])
 def test_an_unrelated_client_error_stays_an_error(chat_server: ChatServer, reply: Reply) -> None:
     chat_server.play(reply)
     judge = backend(chat_server)
@@ -382,10 +322,8 @@ def test_an_unrelated_client_error_stays_an_error(chat_server: ChatServer, reply
 
 def test_without_json_mode_a_second_rejection_is_an_error(chat_server: ChatServer) -> None:
     # The host refuses even the request without response_format: no loop, the error shows.
-    chat_server.play(
-        Reply(400, {"error": {"message": "bad response_format"}}),
-        Reply(400, {"error": {"message": "bad response_format"}}),
-    )
+    chat_server.play(Reply(400, {"error": {"message": "bad response_format"}}),
+                     Reply(400, {"error": {"message": "bad response_format"}}))
     judge = backend(chat_server)
     with pytest.raises(JudgeStatusError, match="bad response_format"):
         judge.ask(STATE, QUESTIONS)

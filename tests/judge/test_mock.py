@@ -23,24 +23,18 @@ def test_is_a_backend_and_records_calls() -> None:
 
 def test_noul_answer_shape() -> None:
     answer = MockBackend({"q": 0.3}).ask("s", {"q": NOUL}).answers["q"]
-    assert answer == Answer(
-        type="noul", value=0.3, probability=0.7, probabilities={True: 0.3, False: 0.7}
-    )
+    assert answer == Answer(type="noul", value=0.3, probability=0.7,
+                            probabilities={True: 0.3, False: 0.7})
     assert not answer.is_yes
 
 
 def test_exact_id_beats_pattern_and_longest_pattern_wins() -> None:
     mock = MockBackend({"*": 0.5, "progress_*": 0.1, "progress_1_*": 0.2, "progress_0_1": 0.9})
-    response = mock.ask(
-        "s", {k: NOUL for k in ("progress_0_1", "progress_1_2", "progress_2_3", "revisit_0_2")}
-    )
+    response = mock.ask("s", {k: NOUL for k in ("progress_0_1", "progress_1_2",
+                                                  "progress_2_3", "revisit_0_2")})
     values = {k: a.value for k, a in response.answers.items()}
-    assert values == {
-        "progress_0_1": 0.9,
-        "progress_1_2": 0.2,
-        "progress_2_3": 0.1,
-        "revisit_0_2": 0.5,
-    }
+    assert values == {"progress_0_1": 0.9, "progress_1_2": 0.2, "progress_2_3": 0.1,
+                      "revisit_0_2": 0.5}
 
 
 def test_unscripted_question_is_an_error_naming_the_id() -> None:
@@ -50,8 +44,7 @@ def test_unscripted_question_is_an_error_naming_the_id() -> None:
 
 def test_default_answers_unscripted_questions() -> None:
     response = MockBackend(default=0.0, input_tokens=42).ask(
-        "s", {"a": NOUL, "c": CHOICE, "stagnation": SCORE}
-    )
+        "s", {"a": NOUL, "c": CHOICE, "stagnation": SCORE})
     assert response.answers["a"].value == 0.0
     assert response.answers["c"].value == "billing"
     assert response.answers["stagnation"].value == 0.0
@@ -80,9 +73,8 @@ def test_choice_and_score_spread_the_remaining_mass() -> None:
         ({"q": 0.5}, {"type": "box", "instructions": "x"}, "type 'box'"),
     ],
 )
-def test_bad_scripts_are_errors(
-    script: dict[str, object], question: dict[str, object], fragment: str
-) -> None:
+def test_bad_scripts_are_errors(script: dict[str, object], question: dict[str, object],
+                                fragment: str) -> None:
     with pytest.raises(JudgeAnswerError, match=fragment):
         MockBackend(script).ask("s", {"q": question})
 

@@ -34,24 +34,14 @@ class JevcompatMock:
     """``jevcompat mock`` in a subprocess; the port is the one it reports binding."""
 
     def __init__(self, *faults: str, key: str | None = KEY) -> None:
-        argv = [
-            sys.executable,
-            "-u",
-            "-m",
-            "jevcompat.cli",
-            "mock",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-        ]
+        argv = [sys.executable, "-u", "-m", "jevcompat.cli", "mock", "--host", "127.0.0.1",
+                "--port", "0"]
         if key:
             argv += ["--key", key]
         for fault in faults:
             argv += ["--fault", fault]
-        self.proc = subprocess.Popen(
-            argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
-        )
+        self.proc = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                     text=True)
         assert self.proc.stderr is not None
         line = self.proc.stderr.readline()  # "  jevcompat mock on http://127.0.0.1:PORT/v1/…"
         match = re.search(r"http://127\.0\.0\.1:\d+", line)
@@ -118,9 +108,8 @@ def test_jevcompat_auth_and_validation_errors(jevcompat: JevcompatMock) -> None:
 
 
 def test_jevcompat_wrong_route_is_a_404_not_retried(jevcompat: JevcompatMock) -> None:
-    jev = JevBackend(
-        KEY, base_url=jevcompat.url, path="/v1/evaluate", retry=RetryPolicy(backoff_s=0.01)
-    )
+    jev = JevBackend(KEY, base_url=jevcompat.url, path="/v1/evaluate",
+                     retry=RetryPolicy(backoff_s=0.01))
     with pytest.raises(JudgeStatusError, match="HTTP 404.*No route /v1/evaluate"):
         jev.ask(STATE, QUESTIONS)
 
@@ -148,12 +137,8 @@ def test_official_sdk_puts_the_same_request_on_the_wire() -> None:
     from typesafe_sdk import TypeSafeClient
 
     with SystemOneServer(key="test-key") as server:
-        with TypeSafeClient(
-            api_key="test-key",
-            base_url=server.url,
-            compression=False,
-            retry=SdkRetryPolicy(max_retries=0),
-        ) as client:
+        with TypeSafeClient(api_key="test-key", base_url=server.url, compression=False,
+                            retry=SdkRetryPolicy(max_retries=0)) as client:
             official = client.system_one(state=STATE, questions=QUESTIONS)
         ours = JevBackend("test-key", base_url=server.url).ask(STATE, QUESTIONS)
         sdk_request, our_request = server.requests
@@ -169,12 +154,9 @@ def test_official_sdk_puts_the_same_request_on_the_wire() -> None:
     assert ours.answers["topic"].confidence == official.answers["topic"].confidence
     assert ours.answers["stagnation"].value == official.answers["stagnation"].score
     assert dict(ours.answers["stagnation"].probabilities) == dict(
-        official.answers["stagnation"].probabilities
-    )
-    assert (ours.input_tokens, ours.output_tokens) == (
-        official.usage.input_tokens,
-        official.usage.output_tokens,
-    )
+        official.answers["stagnation"].probabilities)
+    assert (ours.input_tokens, ours.output_tokens) == (official.usage.input_tokens,
+                                                       official.usage.output_tokens)
 
 
 def test_our_test_server_passes_the_jevcompat_conformance_suite() -> None:
@@ -182,21 +164,9 @@ def test_our_test_server_passes_the_jevcompat_conformance_suite() -> None:
     # jevcompat's 46-requirement suite (including the official SDK drop-in check) says so.
     with SystemOneServer(key="test-key") as server:
         run = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "jevcompat.cli",
-                "test",
-                server.url,
-                "--key",
-                "test-key",
-                "--timeout",
-                "10",
-            ],
-            check=False,
-            capture_output=True,
-            text=True,
-            timeout=120,
+            [sys.executable, "-m", "jevcompat.cli", "test", server.url, "--key", "test-key",
+             "--timeout", "10"],
+            check=False, capture_output=True, text=True, timeout=120,
         )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-1000:]
     assert "conformant to spec 0.1: MUST 32/32, SHOULD 14/14" in run.stdout
@@ -217,16 +187,13 @@ def test_official_openai_client_agrees_with_the_llm_backend() -> None:
     with ChatServer(key="test-key") as server:
         client = openai.OpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
         official = client.chat.completions.create(
-            model="gpt-4o-mini",
-            temperature=0.0,
-            response_format={"type": "json_object"},
-            messages=[
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": user},
-            ],
+            model="gpt-4o-mini", temperature=0.0, response_format={"type": "json_object"},
+            messages=[{"role": "system", "content": SYSTEM_PROMPT},
+                      {"role": "user", "content": user}],
         )
         client.close()
-        ours = LLMJudgeBackend("test-key", base_url=server.base_url).ask(CHAT_STATE, CHAT_QUESTIONS)
+        ours = LLMJudgeBackend("test-key", base_url=server.base_url).ask(CHAT_STATE,
+                                                                         CHAT_QUESTIONS)
         sdk_request, our_request = server.requests
 
     assert our_request.json == sdk_request.json
@@ -234,12 +201,8 @@ def test_official_openai_client_agrees_with_the_llm_backend() -> None:
     for header in ("authorization", "content-type", "accept"):
         assert our_request.headers[header] == sdk_request.headers[header], header
     assert official.usage is not None
-    assert (ours.input_tokens, ours.output_tokens) == (
-        official.usage.prompt_tokens,
-        official.usage.completion_tokens,
-    )
+    assert (ours.input_tokens, ours.output_tokens) == (official.usage.prompt_tokens,
+                                                       official.usage.completion_tokens)
     assert json.loads(official.choices[0].message.content or "") == {
-        "answers": {
-            qid: (a.value if a.type != "score" else int(a.value)) for qid, a in ours.answers.items()
-        }
-    }
+        "answers": {qid: (a.value if a.type != "score" else int(a.value))
+                    for qid, a in ours.answers.items()}}

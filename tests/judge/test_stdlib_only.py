@@ -16,5 +16,6 @@ print(json.dumps(sorted(loaded - set(sys.stdlib_module_names) - {"semloop"})))
 
 
 def test_backends_import_only_the_standard_library() -> None:
-    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                         check=True)
     assert json.loads(out.stdout) == []

@@ -728,10 +728,8 @@ def templated_reasoning_moves_on() -> tuple[Trace, Expected]:
 
 
 def _inventory_report(time: str, lead: str, pallets: int, short: str) -> str:
-    return (
-        f"{lead} {time}: bay count holds at {pallets} pallets in aisle C; {short}. "
-        "Waiting on the cycle-count sign-off from the night supervisor."
-    )
+    return (f"{lead} {time}: bay count holds at {pallets} pallets in aisle C; {short}. "
+            "Waiting on the cycle-count sign-off from the night supervisor.")
 
 
 def same_facts_reports() -> tuple[Trace, Expected]:
@@ -740,10 +738,8 @@ def same_facts_reports() -> tuple[Trace, Expected]:
     times = ["06:00", "06:30", "07:00", "07:30", "08:00"]
     return trace(
         "Close out the aisle C stock discrepancy before the morning shift",
-        [
-            llm(_inventory_report(t, lead, 318, "SKU HX-2201 still short by 12 units"))
-            for t, lead in zip(times, leads, strict=True)
-        ],
+        [llm(_inventory_report(t, lead, 318, "SKU HX-2201 still short by 12 units"))
+         for t, lead in zip(times, leads, strict=True)],
     ), TEXT_LOOP
 
 
@@ -753,12 +749,9 @@ def same_facts_posted() -> tuple[Trace, Expected]:
     spans = []
     for t in times:
         text = _inventory_report(t, "Inventory status at", 318, "SKU HX-2201 still short by 12")
-        spans.append(
-            llm(
-                "Posting the scheduled update.",
-                ("chat.post", {"channel": "#warehouse-ops", "text": text}, f"delivered {t}"),
-            )
-        )
+        spans.append(llm("Posting the scheduled update.",
+                         ("chat.post", {"channel": "#warehouse-ops", "text": text},
+                          f"delivered {t}")))
     return trace("Close out the aisle C stock discrepancy before the morning shift", spans), LOOP
 
 
@@ -766,19 +759,12 @@ def moving_facts_reports() -> tuple[Trace, Expected]:
     # Same frame, but the count moves every time: that is progress.
     times = ["06:00", "06:30", "07:00", "07:30", "08:00"]
     pallets = [318, 296, 271, 240, 212]
-    shorts = [
-        "SKU HX-2201 short by 12 units",
-        "HX-2201 short by 7",
-        "HX-2201 short by 3",
-        "HX-2201 reconciled, HX-4410 short by 2",
-        "all SKUs reconciled",
-    ]
+    shorts = ["SKU HX-2201 short by 12 units", "HX-2201 short by 7", "HX-2201 short by 3",
+              "HX-2201 reconciled, HX-4410 short by 2", "all SKUs reconciled"]
     return trace(
         "Close out the aisle C stock discrepancy before the morning shift",
-        [
-            llm(_inventory_report(t, "Inventory status at", n, short))
-            for t, n, short in zip(times, pallets, shorts, strict=True)
-        ],
+        [llm(_inventory_report(t, "Inventory status at", n, short))
+         for t, n, short in zip(times, pallets, shorts, strict=True)],
     ), HEALTHY
 
 

@@ -21,12 +21,9 @@ class AgentError(Exception):
 
 def test_stop_raises_into_the_agent_and_the_run_ends_errored(tmp_path: Path) -> None:
     path = tmp_path / "events.ndjson"
-    client = Client(
-        emitter=FileEmitter(path),
-        policies=[
-            Policy("max-tools", "tool_call_count", "gt", 2, "stop", message="too many tool calls")
-        ],
-    )
+    client = Client(emitter=FileEmitter(path),
+                    policies=[Policy("max-tools", "tool_call_count", "gt", 2, "stop",
+                                     message="too many tool calls")])
     calls = 0
     with pytest.raises(PolicyViolation) as info, client.run("agent", model="gpt-4o") as run:
         for i in range(10):
@@ -41,13 +38,8 @@ def test_stop_raises_into_the_agent_and_the_run_ends_errored(tmp_path: Path) -> 
 
     events = [Event.from_dict(json.loads(line)) for line in path.read_text().splitlines()]
     assert [e.event_type for e in events] == [
-        "run.started",
-        "tool.called",
-        "tool.called",
-        "tool.called",
-        "policy.triggered",
-        "run.errored",
-    ]
+        "run.started", "tool.called", "tool.called", "tool.called", "policy.triggered",
+        "run.errored"]
     triggered, errored = events[-2].payload, events[-1].payload
     assert triggered["policy_name"] == "max-tools" and triggered["observed"] == 3
     assert triggered["action"] == "stop" and triggered["value"] == 2
@@ -58,8 +50,7 @@ def test_stop_raises_into_the_agent_and_the_run_ends_errored(tmp_path: Path) -> 
 
 
 def test_a_wrapped_violation_still_ends_the_run_as_a_policy_violation(
-    recorded: Callable[..., Recorded],
-) -> None:
+        recorded: Callable[..., Recorded]) -> None:
     rec = recorded(policies=[Policy("cap", "step_count", "gte", 1, "stop")])
     with pytest.raises(AgentError), rec.client.run("agent") as run:
         try:
@@ -81,8 +72,7 @@ def test_an_ordinary_error_keeps_exit_reason_error(recorded: Callable[..., Recor
 
 
 def test_stop_fires_once_so_an_agent_that_catches_it_can_go_on(
-    recorded: Callable[..., Recorded],
-) -> None:
+        recorded: Callable[..., Recorded]) -> None:
     rec = recorded(policies=[Policy("cap", "tool_call_count", "gte", 2, "stop")])
     stopped = 0
     with rec.client.run("agent") as run:
@@ -97,29 +87,14 @@ def test_stop_fires_once_so_an_agent_that_catches_it_can_go_on(
 
 
 def test_switch_model_and_inject_prompt_are_advisory_and_readable(
-    recorded: Callable[..., Recorded],
-) -> None:
-    rec = recorded(
-        policies=[
-            Policy("cheaper", "step_count", "gte", 2, "switch_model", model="gpt-4o-mini"),
-            Policy(
-                "wrap-up",
-                "tool_call_count",
-                "gte",
-                3,
-                "inject_prompt",
-                prompt="You have enough information: answer now.",
-            ),
-            Policy(
-                "truncated",
-                "finish_reason",
-                "eq",
-                "length",
-                "inject_prompt",
-                prompt="Answer in under 200 words.",
-            ),
-        ]
-    )
+        recorded: Callable[..., Recorded]) -> None:
+    rec = recorded(policies=[
+        Policy("cheaper", "step_count", "gte", 2, "switch_model", model="gpt-4o-mini"),
+        Policy("wrap-up", "tool_call_count", "gte", 3, "inject_prompt",
+               prompt="You have enough information: answer now."),
+        Policy("truncated", "finish_reason", "eq", "length", "inject_prompt",
+               prompt="Answer in under 200 words."),
+    ])
     with rec.client.run("agent", model="gpt-4o") as run:
         assert run.model_override is None and run.prompt_additions == []
         assert run.pop_prompt_addition() is None
@@ -131,52 +106,44 @@ def test_switch_model_and_inject_prompt_are_advisory_and_readable(
         run.tool_called("search")  # the agent goes on: advice never raises
         run.llm_called("gpt-4o-mini")
         run.llm_responded(finish_reason="length")
-        assert run.prompt_additions == [
-            "You have enough information: answer now.",
-            "Answer in under 200 words.",
-        ]
+        assert run.prompt_additions == ["You have enough information: answer now.",
+                                        "Answer in under 200 words."]
         assert run.pop_prompt_addition() == "You have enough information: answer now."
         assert run.prompt_additions == ["Answer in under 200 words."]
         run.final_answer()
     assert rec.of_type("run.completed")[0].payload["exit_reason"] == "final_answer"
-    fired = [
-        (e.payload["policy_name"], e.payload["action"]) for e in rec.of_type("policy.triggered")
-    ]
-    assert fired == [
-        ("cheaper", "switch_model"),
-        ("wrap-up", "inject_prompt"),
-        ("truncated", "inject_prompt"),
-    ]
+    fired = [(e.payload["policy_name"], e.payload["action"])
+             for e in rec.of_type("policy.triggered")]
+    assert fired == [("cheaper", "switch_model"), ("wrap-up", "inject_prompt"),
+                     ("truncated", "inject_prompt")]
     assert rec.of_type("policy.triggered")[0].payload["model"] == "gpt-4o-mini"
     assert rec.client.stats.policies_triggered == 3
 
 
-def test_log_fires_every_time_and_logs(
-    recorded: Callable[..., Recorded], caplog: pytest.LogCaptureFixture
-) -> None:
-    rec = recorded(
-        policies=[Policy("slow", "llm_latency_ms", "gt", 1000, "log", message="slow model")]
-    )
+def test_log_fires_every_time_and_logs(recorded: Callable[..., Recorded],
+                                       caplog: pytest.LogCaptureFixture) -> None:
+    rec = recorded(policies=[Policy("slow", "llm_latency_ms", "gt", 1000, "log",
+                                    message="slow model")])
     with caplog.at_level(logging.WARNING, logger="semloop.sdk"), rec.client.run("agent") as run:
         for latency in (2000, 10, 3000, 4000):
             run.llm_called("m")
             run.llm_responded(latency_ms=latency)
-    assert [e.payload["observed"] for e in rec.of_type("policy.triggered")] == [2000, 3000, 4000]
+    assert [e.payload["observed"] for e in rec.of_type("policy.triggered")] == [
+        2000, 3000, 4000]
     lines = [r.getMessage() for r in caplog.records if "slow" in r.getMessage()]
     assert len(lines) == 3 and "slow model" in lines[0] and "2000" in lines[0]
 
 
 def test_the_lowest_priority_number_wins_and_only_one_fires_per_event(
-    recorded: Callable[..., Recorded],
-) -> None:
-    rec = recorded(
-        policies=[
-            Policy("late", "tool_call_count", "gte", 1, "log", priority=50),
-            Policy("first", "step_count", "gte", 1, "switch_model", model="small", priority=5),
-            Policy("tie-a", "tool_call_count", "gte", 1, "inject_prompt", prompt="a", priority=20),
-            Policy("tie-b", "tool_call_count", "gte", 1, "inject_prompt", prompt="b", priority=20),
-        ]
-    )
+        recorded: Callable[..., Recorded]) -> None:
+    rec = recorded(policies=[
+        Policy("late", "tool_call_count", "gte", 1, "log", priority=50),
+        Policy("first", "step_count", "gte", 1, "switch_model", model="small", priority=5),
+        Policy("tie-a", "tool_call_count", "gte", 1, "inject_prompt", prompt="a",
+               priority=20),
+        Policy("tie-b", "tool_call_count", "gte", 1, "inject_prompt", prompt="b",
+               priority=20),
+    ])
     with rec.client.run("agent") as run:
         for _ in range(5):
             run.tool_called("search")
@@ -187,12 +154,10 @@ def test_the_lowest_priority_number_wins_and_only_one_fires_per_event(
 
 
 def test_priority_picks_stop_over_advice(recorded: Callable[..., Recorded]) -> None:
-    rec = recorded(
-        policies=[
-            Policy("advise", "tool_call_count", "gte", 3, "switch_model", model="small"),
-            Policy("hard-cap", "tool_call_count", "gte", 3, "stop", priority=1),
-        ]
-    )
+    rec = recorded(policies=[
+        Policy("advise", "tool_call_count", "gte", 3, "switch_model", model="small"),
+        Policy("hard-cap", "tool_call_count", "gte", 3, "stop", priority=1),
+    ])
     with pytest.raises(PolicyViolation, match="hard-cap"), rec.client.run("agent") as run:
         for _ in range(3):
             run.tool_called("search")
@@ -201,9 +166,8 @@ def test_priority_picks_stop_over_advice(recorded: Callable[..., Recorded]) -> N
 
 
 def test_policies_are_per_run(recorded: Callable[..., Recorded]) -> None:
-    rec = recorded(
-        policies=[Policy("cheaper", "tool_call_count", "gte", 1, "switch_model", model="small")]
-    )
+    rec = recorded(policies=[Policy("cheaper", "tool_call_count", "gte", 1, "switch_model",
+                                    model="small")])
     for _ in range(3):
         with rec.client.run("agent") as run:
             run.tool_called("search")

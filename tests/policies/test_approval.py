@@ -13,14 +13,8 @@ from semloop.sdk import ApprovalRequest, Policy, PolicyViolation
 
 from .conftest import Recorded
 
-GATE = Policy(
-    "deletes",
-    "before_tool_call",
-    "contains",
-    "delete",
-    "require_approval",
-    message="deleting needs a human",
-)
+GATE = Policy("deletes", "before_tool_call", "contains", "delete", "require_approval",
+              message="deleting needs a human")
 
 
 def _delete(rec: Recorded) -> None:
@@ -44,36 +38,24 @@ def test_approved_the_tool_call_goes_ahead(recorded: Callable[..., Recorded]) ->
     assert request.args == {"account_id": "acct_42", "api_key": "sk-1"}
     assert request.trigger == "before_tool_call" and request.message == "deleting needs a human"
     assert request.step_index == 1  # the search; the delete has not been recorded yet
-    assert rec.types() == [
-        "run.started",
-        "tool.called",
-        "policy.triggered",
-        "approval.requested",
-        "approval.granted",
-        "tool.called",
-        "tool.responded",
-        "run.completed",
-    ]
+    assert rec.types() == ["run.started", "tool.called", "policy.triggered",
+                           "approval.requested", "approval.granted", "tool.called",
+                           "tool.responded", "run.completed"]
     asked = rec.of_type("approval.requested")[0].payload
     assert asked["request_id"] == request.request_id
     assert asked["args"] == {"account_id": "acct_42", "api_key": "[REDACTED]"}
     assert rec.of_type("approval.granted")[0].payload["request_id"] == request.request_id
 
 
-@pytest.mark.parametrize(
-    ("approver", "reason"),
-    [
-        (lambda request: False, "denied"),
-        (lambda request: "yes", "denied"),  # only True approves
-        (lambda request: 1 / 0, "approver_error"),
-        (None, "denied"),  # no approver configured
-    ],
-)
+@pytest.mark.parametrize(("approver", "reason"), [
+    (lambda request: False, "denied"),
+    (lambda request: "yes", "denied"),  # only True approves
+    (lambda request: 1 / 0, "approver_error"),
+    (None, "denied"),  # no approver configured
+])
 def test_anything_but_true_denies_and_stops_the_run(
-    recorded: Callable[..., Recorded],
-    approver: Callable[[ApprovalRequest], object] | None,
-    reason: str,
-) -> None:
+        recorded: Callable[..., Recorded], approver: Callable[[ApprovalRequest], object] | None,
+        reason: str) -> None:
     rec = recorded(approver=approver, policies=[GATE])
     with pytest.raises(PolicyViolation) as info:
         _delete(rec)
@@ -109,9 +91,8 @@ def test_no_answer_within_the_timeout_denies(recorded: Callable[..., Recorded]) 
 
 def test_the_policy_timeout_overrides_the_client_one(recorded: Callable[..., Recorded]) -> None:
     release = threading.Event()
-    gate = Policy(
-        "deletes", "before_tool_call", "contains", "delete", "require_approval", timeout_s=0.05
-    )
+    gate = Policy("deletes", "before_tool_call", "contains", "delete", "require_approval",
+                  timeout_s=0.05)
     rec = recorded(approver=lambda r: release.wait(5), approval_timeout=60, policies=[gate])
     began = time.monotonic()
     try:
@@ -123,8 +104,7 @@ def test_the_policy_timeout_overrides_the_client_one(recorded: Callable[..., Rec
 
 
 def test_the_approver_may_take_its_time_within_the_timeout(
-    recorded: Callable[..., Recorded],
-) -> None:
+        recorded: Callable[..., Recorded]) -> None:
     def human(request: ApprovalRequest) -> bool:
         time.sleep(0.2)
         return True
@@ -141,9 +121,8 @@ def test_require_approval_on_a_count_trigger(recorded: Callable[..., Recorded]) 
         asked.append(request.observed)
         return True
 
-    rec = recorded(
-        approver=approver, policies=[Policy("spend", "cost_usd", "gt", 0.001, "require_approval")]
-    )
+    rec = recorded(approver=approver, policies=[
+        Policy("spend", "cost_usd", "gt", 0.001, "require_approval")])
     with rec.client.run("agent") as run:
         run.llm_called("gpt-4o", prompt_tokens=10_000)
         run.llm_responded(completion_tokens=10)
@@ -173,10 +152,5 @@ def test_a_denial_is_never_a_permission(recorded: Callable[..., Recorded]) -> No
     assert asked == ["delete_a", "delete_b", "delete_c"]  # the grant covers the rest
     assert ran == ["delete_c", "delete_d"]
     assert [e.event_type for e in rec.events if e.event_type.startswith("approval.")] == [
-        "approval.requested",
-        "approval.denied",
-        "approval.requested",
-        "approval.denied",
-        "approval.requested",
-        "approval.granted",
-    ]
+        "approval.requested", "approval.denied", "approval.requested", "approval.denied",
+        "approval.requested", "approval.granted"]

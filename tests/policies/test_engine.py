@@ -20,9 +20,8 @@ LOOP = Policy("loop", "signal", "contains", "TOOL_LOOP", "stop")
 
 def _turn(run: RunContext, args: dict[str, Any], output: str) -> None:
     run.llm_called("gpt-4o", prompt_tokens=200)
-    run.llm_responded(
-        completion_tokens=20, finish_reason="tool_calls", output="Let me search the knowledge base."
-    )
+    run.llm_responded(completion_tokens=20, finish_reason="tool_calls",
+                      output="Let me search the knowledge base.")
     run.tool_called("search_kb", args)
     run.tool_responded("search_kb", success=True, output=output)
 
@@ -31,12 +30,8 @@ def test_signal_stops_a_real_tool_loop(recorded: Callable[..., Recorded]) -> Non
     rec = recorded(policies=[LOOP])
     turns = 0
     with pytest.raises(PolicyViolation) as info:
-        with rec.client.run(
-            "support-bot",
-            user_input="What is the refund policy?",
-            model="gpt-4o",
-            tools=["search_kb"],
-        ) as run:
+        with rec.client.run("support-bot", user_input="What is the refund policy?",
+                            model="gpt-4o", tools=["search_kb"]) as run:
             for _ in range(10):
                 _turn(run, {"query": "refund policy"}, "No results found.")
                 turns += 1
@@ -49,23 +44,18 @@ def test_signal_stops_a_real_tool_loop(recorded: Callable[..., Recorded]) -> Non
 
 def test_signal_leaves_paging_alone(recorded: Callable[..., Recorded]) -> None:
     rec = recorded(policies=[LOOP])
-    with rec.client.run(
-        "support-bot", user_input="List every open ticket", model="gpt-4o", tools=["search_kb"]
-    ) as run:
+    with rec.client.run("support-bot", user_input="List every open ticket",
+                        model="gpt-4o", tools=["search_kb"]) as run:
         for page in range(1, 7):
-            _turn(
-                run,
-                {"query": "open tickets", "page": page},
-                f"tickets {page * 10}-{page * 10 + 9}: T-{page}01, T-{page}02",
-            )
+            _turn(run, {"query": "open tickets", "page": page}, f"tickets {page * 10}-"
+                  f"{page * 10 + 9}: T-{page}01, T-{page}02")
         run.final_answer()
     assert rec.of_type("policy.triggered") == []
     assert rec.of_type("run.completed")
 
 
 def test_detectors_run_once_per_new_event_and_only_for_signal_policies(
-    recorded: Callable[..., Recorded], monkeypatch: pytest.MonkeyPatch
-) -> None:
+        recorded: Callable[..., Recorded], monkeypatch: pytest.MonkeyPatch) -> None:
     from semloop import detect
 
     calls: list[int] = []
@@ -82,7 +72,8 @@ def test_detectors_run_once_per_new_event_and_only_for_signal_policies(
         _turn(run, {"query": "x"}, "y")
     assert calls == []
 
-    rec = recorded(policies=[LOOP, Policy("also", "signal", "contains", "RETRY_STORM", "log")])
+    rec = recorded(policies=[LOOP, Policy("also", "signal", "contains", "RETRY_STORM",
+                                          "log")])
     with rec.client.run("agent") as run:
         _turn(run, {"query": "x"}, "y")
     # two signal policies, three check points (tool.called, llm.responded,
@@ -90,19 +81,16 @@ def test_detectors_run_once_per_new_event_and_only_for_signal_policies(
     assert calls == [3, 4, 5]
 
 
-def test_a_broken_policy_never_breaks_the_agent(
-    recorded: Callable[..., Recorded], caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_broken_policy_never_breaks_the_agent(recorded: Callable[..., Recorded],
+                                                caplog: pytest.LogCaptureFixture) -> None:
     def broken(view: Any) -> bool:
         raise ZeroDivisionError("bug in a policy")
 
-    rec = recorded(
-        policies=[
-            Policy("broken", "tool_call_count", "gte", 1, "stop", priority=1, match=broken),
-            Policy("typed", "llm_latency_ms", "gt", 100, "stop", priority=2),
-            Policy("fine", "tool_call_count", "gte", 2, "switch_model", model="small"),
-        ]
-    )
+    rec = recorded(policies=[
+        Policy("broken", "tool_call_count", "gte", 1, "stop", priority=1, match=broken),
+        Policy("typed", "llm_latency_ms", "gt", 100, "stop", priority=2),
+        Policy("fine", "tool_call_count", "gte", 2, "switch_model", model="small"),
+    ])
     with caplog.at_level(logging.DEBUG, logger="semloop.sdk"), rec.client.run("agent") as run:
         for _ in range(3):
             run.tool_called("search")
@@ -118,9 +106,8 @@ def test_a_broken_policy_never_breaks_the_agent(
 
 
 def test_a_failing_buffer_does_not_stop_advice(recorded: Callable[..., Recorded]) -> None:
-    rec = recorded(
-        policies=[Policy("cheaper", "tool_call_count", "gte", 1, "switch_model", model="small")]
-    )
+    rec = recorded(policies=[Policy("cheaper", "tool_call_count", "gte", 1, "switch_model",
+                                    model="small")])
     with rec.client.run("agent") as run:
         run._put = _explode
         run.tool_called("search")
@@ -134,13 +121,10 @@ def _explode(record: Any) -> None:
 
 
 def test_policies_compile_into_per_event_tables() -> None:
-    client = Client(
-        emitter=DiscardEmitter(),
-        policies=[
-            Policy("cost", "cost_usd", "gt", 1, "stop", priority=3),
-            Policy("fin", "finish_reason", "eq", "length", "log", priority=1),
-        ],
-    )
+    client = Client(emitter=DiscardEmitter(), policies=[
+        Policy("cost", "cost_usd", "gt", 1, "stop", priority=3),
+        Policy("fin", "finish_reason", "eq", "length", "log", priority=1),
+    ])
     try:
         checks = client._policies.checks
         assert set(checks) == {"llm.responded"}  # tool calls: one dict lookup, nothing run
@@ -155,10 +139,9 @@ def test_policies_compile_into_per_event_tables() -> None:
 
 
 def test_the_sdk_imports_without_pyyaml_or_the_detectors() -> None:
-    code = (
-        "import sys; import semloop.sdk as s; "
-        "s.Policy('p', 'step_count', 'gt', 1, 'stop'); "
-        "print('yaml' in sys.modules, 'semloop.detect' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    code = ("import sys; import semloop.sdk as s; "
+            "s.Policy('p', 'step_count', 'gt', 1, 'stop'); "
+            "print('yaml' in sys.modules, 'semloop.detect' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
     assert out.stdout.split() == ["False", "False"]

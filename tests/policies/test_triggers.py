@@ -27,9 +27,8 @@ def _agent(run: RunContext) -> None:
     run.tool_called("fetch", {"url": "https://x.test/2"})
     run.tool_responded("fetch", success=True, output="page")
     run.llm_called("gpt-4o", prompt_tokens=3000)
-    run.llm_responded(
-        completion_tokens=400, latency_ms=7000, finish_reason="length", error="cut short"
-    )
+    run.llm_responded(completion_tokens=400, latency_ms=7000, finish_reason="length",
+                      error="cut short")
 
 
 def _observed(recorded: Callable[..., Recorded], policy: Policy) -> list[tuple[str, Any]]:
@@ -46,37 +45,31 @@ def _observed(recorded: Callable[..., Recorded], policy: Policy) -> list[tuple[s
     return out
 
 
-@pytest.mark.parametrize(
-    ("policy", "expected"),
-    [
-        # tool_call_count is checked after each tool.called: 1, 2, 3
-        (_log("tool_call_count", "gt", 1), [("tool.called", 2), ("tool.called", 3)]),
-        (_log("tool_call_count", "gte", 3), [("tool.called", 3)]),
-        (_log("tool_call_count", "lt", 2), [("tool.called", 1)]),
-        (_log("tool_call_count", "lte", 2), [("tool.called", 1), ("tool.called", 2)]),
-        (_log("tool_call_count", "eq", 2), [("tool.called", 2)]),
-        (_log("tool_call_count", "neq", 2), [("tool.called", 1), ("tool.called", 3)]),
-        # step_count after tool.called and llm.responded: 1 (llm), 2, 3, 4 (tools), 5 (llm)
-        (_log("step_count", "gte", 4), [("tool.called", 4), ("llm.responded", 5)]),
-        (_log("step_count", "eq", 1), [("llm.responded", 1)]),
-        # error_count after tool.responded and llm.responded: the failed fetch, the LLM error
-        (
-            _log("error_count", "gte", 1),
-            [("tool.responded", 1), ("tool.responded", 1), ("llm.responded", 2)],
-        ),
-        (_log("error_count", "eq", 2), [("llm.responded", 2)]),
-        # llm_latency_ms after llm.responded: 800, 7000
-        (_log("llm_latency_ms", "gt", 5000), [("llm.responded", 7000)]),
-        (_log("llm_latency_ms", "lte", 800), [("llm.responded", 800)]),
-        # finish_reason: tool_calls, length
-        (_log("finish_reason", "eq", "length"), [("llm.responded", "length")]),
-        (_log("finish_reason", "neq", "length"), [("llm.responded", "tool_calls")]),
-        (_log("finish_reason", "contains", "call"), [("llm.responded", "tool_calls")]),
-    ],
-)
-def test_trigger_and_operator(
-    recorded: Callable[..., Recorded], policy: Policy, expected: list[tuple[str, Any]]
-) -> None:
+@pytest.mark.parametrize(("policy", "expected"), [
+    # tool_call_count is checked after each tool.called: 1, 2, 3
+    (_log("tool_call_count", "gt", 1), [("tool.called", 2), ("tool.called", 3)]),
+    (_log("tool_call_count", "gte", 3), [("tool.called", 3)]),
+    (_log("tool_call_count", "lt", 2), [("tool.called", 1)]),
+    (_log("tool_call_count", "lte", 2), [("tool.called", 1), ("tool.called", 2)]),
+    (_log("tool_call_count", "eq", 2), [("tool.called", 2)]),
+    (_log("tool_call_count", "neq", 2), [("tool.called", 1), ("tool.called", 3)]),
+    # step_count after tool.called and llm.responded: 1 (llm), 2, 3, 4 (tools), 5 (llm)
+    (_log("step_count", "gte", 4), [("tool.called", 4), ("llm.responded", 5)]),
+    (_log("step_count", "eq", 1), [("llm.responded", 1)]),
+    # error_count after tool.responded and llm.responded: the failed fetch, the LLM error
+    (_log("error_count", "gte", 1), [("tool.responded", 1), ("tool.responded", 1),
+                                     ("llm.responded", 2)]),
+    (_log("error_count", "eq", 2), [("llm.responded", 2)]),
+    # llm_latency_ms after llm.responded: 800, 7000
+    (_log("llm_latency_ms", "gt", 5000), [("llm.responded", 7000)]),
+    (_log("llm_latency_ms", "lte", 800), [("llm.responded", 800)]),
+    # finish_reason: tool_calls, length
+    (_log("finish_reason", "eq", "length"), [("llm.responded", "length")]),
+    (_log("finish_reason", "neq", "length"), [("llm.responded", "tool_calls")]),
+    (_log("finish_reason", "contains", "call"), [("llm.responded", "tool_calls")]),
+])
+def test_trigger_and_operator(recorded: Callable[..., Recorded], policy: Policy,
+                              expected: list[tuple[str, Any]]) -> None:
     assert _observed(recorded, policy) == expected
 
 
@@ -88,7 +81,8 @@ def test_cost_usd_from_tokens_and_the_price_table(recorded: Callable[..., Record
     assert fired == [("llm.responded", pytest.approx(total))]
 
 
-def test_cost_usd_the_agent_passes_replaces_the_estimate(recorded: Callable[..., Recorded]) -> None:
+def test_cost_usd_the_agent_passes_replaces_the_estimate(
+        recorded: Callable[..., Recorded]) -> None:
     rec = recorded(policies=[Policy("budget", "cost_usd", "gte", 1.0, "stop")])
     with pytest.raises(PolicyViolation) as info:
         with rec.client.run("agent", model="unknown-model") as run:
@@ -113,9 +107,8 @@ def test_prices_match_dated_and_prefixed_model_names(recorded: Callable[..., Rec
         assert run.cost_usd == pytest.approx(MODEL_PRICES["gpt-4o-mini"][0])
         run.llm_called("openai/gpt-4o", prompt_tokens=0)
         run.llm_responded(completion_tokens=1_000_000)
-        assert run.cost_usd == pytest.approx(
-            MODEL_PRICES["gpt-4o-mini"][0] + MODEL_PRICES["gpt-4o"][1]
-        )
+        assert run.cost_usd == pytest.approx(MODEL_PRICES["gpt-4o-mini"][0]
+                                             + MODEL_PRICES["gpt-4o"][1])
         before = run.cost_usd
         run.llm_called("My-Finetune-v3", prompt_tokens=500_000)
         run.llm_responded(completion_tokens=500_000, prompt_tokens=1_000_000)
@@ -131,18 +124,15 @@ def test_run_model_prices_an_llm_call_without_one(recorded: Callable[..., Record
 
 
 def test_before_tool_call_observes_the_tool_name_before_it_is_recorded(
-    recorded: Callable[..., Recorded],
-) -> None:
+        recorded: Callable[..., Recorded]) -> None:
     seen: list[tuple[str | None, Any]] = []
 
     def approver(request: Any) -> bool:
         seen.append((request.tool_name, request.args))
         return True
 
-    rec = recorded(
-        approver=approver,
-        policies=[Policy("deletes", "before_tool_call", "contains", "delete", "require_approval")],
-    )
+    rec = recorded(approver=approver, policies=[
+        Policy("deletes", "before_tool_call", "contains", "delete", "require_approval")])
     with rec.client.run("agent") as run:
         run.tool_called("search", {"q": "a"})
         run.tool_called("delete_user", {"id": 7})
@@ -150,36 +140,26 @@ def test_before_tool_call_observes_the_tool_name_before_it_is_recorded(
     assert seen == [("delete_user", {"id": 7})]
     types = rec.types()
     i = types.index("approval.requested")
-    assert types[i - 1 : i + 3] == [
-        "policy.triggered",
-        "approval.requested",
-        "approval.granted",
-        "tool.called",
-    ]
+    assert types[i - 1:i + 3] == ["policy.triggered", "approval.requested",
+                                  "approval.granted", "tool.called"]
     assert rec.of_type("tool.called")[1].payload["tool_name"] == "delete_user"
 
 
-@pytest.mark.parametrize(
-    ("operator", "value", "fires_on"),
-    [
-        ("eq", "delete_user", ["delete_user"]),
-        ("neq", "search", ["delete_user"]),
-        ("contains", "user", ["delete_user"]),
-    ],
-)
-def test_before_tool_call_operators(
-    recorded: Callable[..., Recorded], operator: str, value: str, fires_on: list[str]
-) -> None:
+@pytest.mark.parametrize(("operator", "value", "fires_on"), [
+    ("eq", "delete_user", ["delete_user"]),
+    ("neq", "search", ["delete_user"]),
+    ("contains", "user", ["delete_user"]),
+])
+def test_before_tool_call_operators(recorded: Callable[..., Recorded], operator: str,
+                                    value: str, fires_on: list[str]) -> None:
     asked: list[str | None] = []
 
     def approver(request: Any) -> bool:
         asked.append(request.tool_name)
         return True
 
-    rec = recorded(
-        approver=approver,
-        policies=[Policy("gate", "before_tool_call", operator, value, "require_approval")],
-    )
+    rec = recorded(approver=approver, policies=[
+        Policy("gate", "before_tool_call", operator, value, "require_approval")])
     with rec.client.run("agent") as run:
         run.tool_called("search")
         run.tool_called("delete_user")
@@ -187,35 +167,19 @@ def test_before_tool_call_operators(
 
 
 def test_match_narrows_a_policy_to_some_events(recorded: Callable[..., Recorded]) -> None:
-    rec = recorded(
-        policies=[
-            Policy(
-                "prod-writes",
-                "tool_call_count",
-                "gte",
-                1,
-                "log",
-                match={"tool_name": "write_*", "args.env": ["prod", "production"]},
-            ),
-            Policy(
-                "big-steps",
-                "step_count",
-                "gte",
-                1,
-                "log",
-                priority=200,
-                match={"run.agent_id": "agent", "event.tool_name": "read"},
-            ),
-        ]
-    )
+    rec = recorded(policies=[
+        Policy("prod-writes", "tool_call_count", "gte", 1, "log",
+               match={"tool_name": "write_*", "args.env": ["prod", "production"]}),
+        Policy("big-steps", "step_count", "gte", 1, "log", priority=200,
+               match={"run.agent_id": "agent", "event.tool_name": "read"}),
+    ])
     with rec.client.run("agent") as run:
         run.tool_called("write_file", {"env": "staging"})
         run.tool_called("write_file", {"env": "production"})
         run.tool_called("read", {"env": "prod"})
         run.tool_called("write_db", "not a mapping")  # type: ignore[arg-type]
-    fired = [
-        (e.payload["policy_name"], e.payload["tool_name"]) for e in rec.of_type("policy.triggered")
-    ]
+    fired = [(e.payload["policy_name"], e.payload["tool_name"])
+             for e in rec.of_type("policy.triggered")]
     # On the second call prod-writes (priority 100) wins over big-steps' miss; read
     # matches only big-steps.
     assert fired == [("prod-writes", "write_file"), ("big-steps", "read")]

@@ -46,9 +46,8 @@ class _Handler(BaseHTTPRequestHandler):
         recorder = self.server.recorder
         status = recorder.answer(body)
         with recorder.lock:
-            recorder.requests.append(
-                {"path": self.path, "headers": dict(self.headers), "body": body, "status": status}
-            )
+            recorder.requests.append({"path": self.path, "headers": dict(self.headers),
+                                      "body": body, "status": status})
         reply = recorder.reply
         self.send_response(status)
         if status in (429, 503):

@@ -57,13 +57,8 @@ def _accounted(client: Client) -> bool:
     """Every recorded event is sent, dropped for a counted reason, or failed."""
     s = client.stats
     return s.pending == 0 and s.emitted == (
-        s.sent
-        + s.dropped_overflow
-        + s.dropped_unencodable
-        + s.dropped_redaction
-        + s.dropped_closed
-        + s.send_failures
-    )
+        s.sent + s.dropped_overflow + s.dropped_unencodable + s.dropped_redaction
+        + s.dropped_closed + s.send_failures)
 
 
 def _read(path: Path) -> list[Event]:
@@ -119,12 +114,9 @@ def test_an_exception_in_the_run_is_recorded_then_reraised_unchanged() -> None:
     client.shutdown()
     last = emitter.events[-1]
     assert last.event_type == "run.errored" and last.step_index == 1
-    assert dict(last.payload) == {
-        "error_type": "ConnectionResetError",
-        "error": "upstream hung up",
-        "step_index": 1,
-        "exit_reason": "error",
-    }
+    assert dict(last.payload) == {"error_type": "ConnectionResetError",
+                                  "error": "upstream hung up", "step_index": 1,
+                                  "exit_reason": "error"}
     assert Run.from_events(emitter.events).status == "errored"
 
 
@@ -163,17 +155,8 @@ def test_values_json_cannot_encode_are_stringified_and_hopeless_events_dropped()
     emitter = ListEmitter()
     client = Client(emitter=emitter)
     with client.run("a", user_input=Unprintable()) as run:  # type: ignore[arg-type]
-        run.tool_called(
-            "calc",
-            {
-                "x": float("nan"),
-                "when": object,
-                "raw": b"\x00",
-                "tags": {"b"},
-                3: Unprintable(),
-                "inf": float("inf"),
-            },
-        )
+        run.tool_called("calc", {"x": float("nan"), "when": object, "raw": b"\x00",
+                                 "tags": {"b"}, 3: Unprintable(), "inf": float("inf")})
         run.tool_responded("calc", success=Unprintable())  # type: ignore[arg-type]
         run.external_signal("odd", weird=Unprintable(), nested={"deep": [1, (2, 3)]})
         run.llm_responded(output={"role": "assistant"}, latency_ms=float("nan"))
@@ -184,18 +167,10 @@ def test_values_json_cannot_encode_are_stringified_and_hopeless_events_dropped()
     assert _accounted(client)
     assert events["run.started"].payload["input_text"] == "<unencodable Unprintable>"
     args = json.loads(events["tool.called"].payload["args"])
-    assert args == {
-        "x": "nan",
-        "when": str(object),
-        "raw": "b'\\x00'",
-        "tags": ["b"],
-        "3": "<unencodable Unprintable>",
-        "inf": "inf",
-    }
+    assert args == {"x": "nan", "when": str(object), "raw": "b'\\x00'", "tags": ["b"],
+                    "3": "<unencodable Unprintable>", "inf": "inf"}
     assert events["external.signal"].payload["meta"] == {
-        "weird": "<unencodable Unprintable>",
-        "nested": {"deep": [1, [2, 3]]},
-    }
+        "weird": "<unencodable Unprintable>", "nested": {"deep": [1, [2, 3]]}}
     assert events["llm.responded"].payload["output"] == "{'role': 'assistant'}"
     assert events["llm.responded"].payload["latency_ms"] == 0
     for event in emitter.events:  # every event that left is strict JSON
@@ -224,28 +199,15 @@ def test_secret_keys_in_args_and_meta_are_redacted_before_leaving() -> None:
     emitter = ListEmitter()
     client = Client(emitter=emitter)
     with client.run("a") as run:
-        run.tool_called(
-            "http_get",
-            {
-                "url": "https://x",
-                "headers": {"Authorization": "Bearer s"},
-                "OPENAI_API_KEY": "sk-1",
-                "session-id": "abc",
-                "max_tokens": 5,
-                "items": [{"password": "p", "n": 1}],
-            },
-        )
+        run.tool_called("http_get", {"url": "https://x", "headers": {"Authorization": "Bearer s"},
+                                     "OPENAI_API_KEY": "sk-1", "session-id": "abc",
+                                     "max_tokens": 5, "items": [{"password": "p", "n": 1}]})
         run.external_signal("login", source="idp", access_token="t0k", user="bob")
     client.shutdown()
     args = json.loads(emitter.events[1].payload["args"])
-    assert args == {
-        "url": "https://x",
-        "headers": {"Authorization": REDACTED},
-        "OPENAI_API_KEY": REDACTED,
-        "session-id": REDACTED,
-        "max_tokens": 5,
-        "items": [{"password": REDACTED, "n": 1}],
-    }
+    assert args == {"url": "https://x", "headers": {"Authorization": REDACTED},
+                    "OPENAI_API_KEY": REDACTED, "session-id": REDACTED, "max_tokens": 5,
+                    "items": [{"password": REDACTED, "n": 1}]}
     assert emitter.events[2].payload["meta"] == {"access_token": REDACTED, "user": "bob"}
 
 
@@ -302,11 +264,7 @@ def test_file_emitter_lines_parse_as_events(tmp_path: Path) -> None:
         run = Run.from_events(e for e in events if e.run_id == run_id)
         assert run.status == "completed"
         assert [e.event_type for e in run.events] == [
-            "run.started",
-            "llm.called",
-            "llm.responded",
-            "run.completed",
-        ]
+            "run.started", "llm.called", "llm.responded", "run.completed"]
 
 
 def test_shutdown_flushes_what_is_buffered_and_later_events_are_counted(tmp_path: Path) -> None:
@@ -372,16 +330,10 @@ def test_a_forked_child_gets_its_own_sender_and_sends_nothing_twice(tmp_path: Pa
     client.shutdown()
     events = _read(path)
     by_agent = sorted((e.agent_id, e.event_type) for e in events)
-    assert by_agent == sorted(
-        [
-            ("child", "run.started"),
-            ("child", "tool.called"),
-            ("child", "run.completed"),
-            ("parent", "run.started"),
-            ("parent", "tool.called"),
-            ("parent", "run.completed"),
-        ]
-    )
+    assert by_agent == sorted([
+        ("child", "run.started"), ("child", "tool.called"), ("child", "run.completed"),
+        ("parent", "run.started"), ("parent", "tool.called"), ("parent", "run.completed"),
+    ])
     assert len({e.event_id for e in events}) == 6
 
 
@@ -406,10 +358,7 @@ def test_store_emitter_writes_events_to_the_store_and_retries_transient_errors()
     client.shutdown()
     assert [org for org, _ in store.calls] == ["org-1"]
     assert [e.event_type for e in store.calls[0][1]] == [
-        "run.started",
-        "llm.called",
-        "run.completed",
-    ]
+        "run.started", "llm.called", "run.completed"]
     assert all(isinstance(e, Event) for e in store.calls[0][1])
     assert client.stats.retries == 1 and client.stats.sent == 3
     with pytest.raises(TypeError, match="add_events"):
@@ -459,25 +408,14 @@ def test_flush_without_events_returns_at_once_and_discard_emitter_counts() -> No
 
 def test_backoff_doubles_respects_retry_after_and_is_capped() -> None:
     assert [backoff_delay(n, 0.2, 5.0) for n in (1, 2, 3, 4, 5, 6)] == [
-        0.2,
-        0.4,
-        0.8,
-        1.6,
-        3.2,
-        5.0,
-    ]
+        0.2, 0.4, 0.8, 1.6, 3.2, 5.0]
     assert backoff_delay(1, 0.2, 5.0, retry_after=2.0) == 2.0
     assert backoff_delay(1, 0.2, 5.0, retry_after=60.0) == 5.0
 
 
 def test_bad_configuration_is_rejected_up_front() -> None:
-    for options in (
-        {"buffer_size": 0},
-        {"batch_size": 0},
-        {"flush_interval": 0},
-        {"max_retries": -1},
-        {"max_field_chars": -1},
-    ):
+    for options in ({"buffer_size": 0}, {"batch_size": 0}, {"flush_interval": 0},
+                    {"max_retries": -1}, {"max_field_chars": -1}):
         with pytest.raises(ValueError, match=next(iter(options))):
             Client(emitter=DiscardEmitter(), **options)  # type: ignore[arg-type]
 
@@ -520,12 +458,7 @@ def test_async_agents_use_async_with_and_keep_their_exceptions() -> None:
         asyncio.run(agent())
     client.shutdown()
     assert [e.event_type for e in emitter.events] == [
-        "run.started",
-        "tool.called",
-        "run.completed",
-        "run.started",
-        "run.errored",
-    ]
+        "run.started", "tool.called", "run.completed", "run.started", "run.errored"]
     assert emitter.events[-1].payload["error_type"] == "KeyError"
 
 

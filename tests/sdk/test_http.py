@@ -26,37 +26,22 @@ def _client(url: str, **options: object) -> Client:
 
 def _full_run(client: Client) -> str:
     with client.run(
-        "support-bot",
-        user_input="Where is my order 42?",
-        system_prompt="Be brief.",
-        model="gpt-4o",
-        tools=["lookup_order", "search_kb"],
-        conversation_id="conv-1",
-        parent_run_id="parent-9",
-        trace_id="trace-7",
+        "support-bot", user_input="Where is my order 42?", system_prompt="Be brief.",
+        model="gpt-4o", tools=["lookup_order", "search_kb"], conversation_id="conv-1",
+        parent_run_id="parent-9", trace_id="trace-7",
     ) as run:
         run.llm_called("gpt-4o", prompt_tokens=120, prompt="Where is my order 42?")
-        run.llm_responded(
-            completion_tokens=12,
-            latency_ms=340,
-            finish_reason="tool_calls",
-            output="calling lookup_order",
-        )
+        run.llm_responded(completion_tokens=12, latency_ms=340, finish_reason="tool_calls",
+                          output="calling lookup_order")
         run.tool_called("lookup_order", {"order_id": 42})
         run.tool_responded("lookup_order", success=True, latency_ms=25, output="shipped")
         run.external_signal("rate_limit", source="openai", retry_in=2)
         run.retrieval_called("kb", query="shipping times")
-        run.retrieval_responded(
-            "kb", result_count=3, top_score=0.82, latency_ms=9, content="3 to 5 days"
-        )
+        run.retrieval_responded("kb", result_count=3, top_score=0.82, latency_ms=9,
+                                content="3 to 5 days")
         run.llm_called("gpt-4o", prompt_tokens=300)
-        run.llm_responded(
-            completion_tokens=30,
-            reasoning_tokens=5,
-            latency_ms=500,
-            output="It shipped; 3 to 5 days.",
-            prompt_tokens=301,
-        )
+        run.llm_responded(completion_tokens=30, reasoning_tokens=5, latency_ms=500,
+                          output="It shipped; 3 to 5 days.", prompt_tokens=301)
         run.final_answer()
         return run.run_id
 
@@ -78,15 +63,10 @@ def test_a_full_run_arrives_with_types_order_steps_version_and_payloads(
     raw = ingest.accepted_events
     assert [(e["event_type"], e["step_index"]) for e in raw] == [
         ("run.started", 0),
-        ("llm.called", 1),
-        ("llm.responded", 1),
-        ("tool.called", 2),
-        ("tool.responded", 2),
-        ("external.signal", 2),
-        ("retrieval.called", 3),
-        ("retrieval.responded", 3),
-        ("llm.called", 4),
-        ("llm.responded", 4),
+        ("llm.called", 1), ("llm.responded", 1),
+        ("tool.called", 2), ("tool.responded", 2), ("external.signal", 2),
+        ("retrieval.called", 3), ("retrieval.responded", 3),
+        ("llm.called", 4), ("llm.responded", 4),
         ("run.completed", 4),
     ]
     version = agent_version("Be brief.", "gpt-4o", ["search_kb", "lookup_order"])
@@ -95,53 +75,30 @@ def test_a_full_run_arrives_with_types_order_steps_version_and_payloads(
         assert e["agent_id"] == "support-bot"
         assert e["agent_version"] == version
         assert (e["conversation_id"], e["parent_run_id"], e["trace_id"]) == (
-            "conv-1",
-            "parent-9",
-            "trace-7",
-        )
+            "conv-1", "parent-9", "trace-7")
         assert re.fullmatch(r"[0-9a-f]{32}", e["event_id"])
         assert before <= e["timestamp"] <= time.time()
     assert len({e["event_id"] for e in raw}) == len(raw)
     assert [e["timestamp"] for e in raw] == sorted(e["timestamp"] for e in raw)
 
     payloads = [e["payload"] for e in raw]
-    assert payloads[0] == {
-        "input_text": "Where is my order 42?",
-        "system_prompt": "Be brief.",
-        "model": "gpt-4o",
-        "tools": ["lookup_order", "search_kb"],
-    }
-    assert payloads[1] == {
-        "model": "gpt-4o",
-        "prompt_tokens": 120,
-        "prompt": "Where is my order 42?",
-    }
-    assert payloads[2] == {
-        "completion_tokens": 12,
-        "latency_ms": 340,
-        "output_length": 20,
-        "finish_reason": "tool_calls",
-        "output": "calling lookup_order",
-    }
+    assert payloads[0] == {"input_text": "Where is my order 42?", "system_prompt": "Be brief.",
+                           "model": "gpt-4o", "tools": ["lookup_order", "search_kb"]}
+    assert payloads[1] == {"model": "gpt-4o", "prompt_tokens": 120,
+                           "prompt": "Where is my order 42?"}
+    assert payloads[2] == {"completion_tokens": 12, "latency_ms": 340, "output_length": 20,
+                           "finish_reason": "tool_calls", "output": "calling lookup_order"}
     assert payloads[3] == {"tool_name": "lookup_order", "args": '{"order_id": 42}'}
-    assert payloads[4] == {
-        "tool_name": "lookup_order",
-        "success": True,
-        "output_length": 7,
-        "latency_ms": 25,
-        "output": "shipped",
-    }
-    assert payloads[5] == {"signal_name": "rate_limit", "source": "openai", "meta": {"retry_in": 2}}
+    assert payloads[4] == {"tool_name": "lookup_order", "success": True, "output_length": 7,
+                           "latency_ms": 25, "output": "shipped"}
+    assert payloads[5] == {"signal_name": "rate_limit", "source": "openai",
+                           "meta": {"retry_in": 2}}
     assert payloads[6] == {"index_name": "kb", "query": "shipping times"}
-    assert payloads[7] == {
-        "index_name": "kb",
-        "result_count": 3,
-        "top_score": 0.82,
-        "latency_ms": 9,
-        "content": "3 to 5 days",
-    }
+    assert payloads[7] == {"index_name": "kb", "result_count": 3, "top_score": 0.82,
+                           "latency_ms": 9, "content": "3 to 5 days"}
     assert payloads[9]["reasoning_tokens"] == 5 and payloads[9]["prompt_tokens"] == 301
-    assert payloads[10] == {"total_steps": 4, "exit_reason": "final_answer", "tool_call_count": 1}
+    assert payloads[10] == {"total_steps": 4, "exit_reason": "final_answer",
+                            "tool_call_count": 1}
 
     # What arrives is what the platform's model reads.
     run = Run.from_events(Event.from_dict(e) for e in raw)
@@ -219,8 +176,7 @@ def test_a_dead_endpoint_never_reaches_the_agent(caplog: pytest.LogCaptureFixtur
     assert stats.emitted == 33 and stats.sent == 0
     assert stats.send_failures == 33
     batches = stats.send_failures and sum(
-        1 for r in caplog.records if "not sent after 3 attempts" in r.getMessage()
-    )
+        1 for r in caplog.records if "not sent after 3 attempts" in r.getMessage())
     assert stats.retries == 2 * batches
     # One warning per outage, the rest at debug level.
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
@@ -246,21 +202,14 @@ def test_http_emitter_defaults_come_from_the_environment(
     client.shutdown()
 
 
+
 def test_events_the_server_rejects_by_index_are_counted_the_rest_sent(
     ingest: Recorder,
 ) -> None:
     # The ingest API keeps the valid events of a batch (202) and lists the rejected ones.
-    ingest.reply = json.dumps(
-        {
-            "accepted": 9,
-            "stored": 9,
-            "duplicates": 0,
-            "rejected": [
-                {"index": 3, "field": "agent_id", "reason": "longer than 200 characters"},
-                {"index": 4, "field": "agent_id", "reason": "longer than 200 characters"},
-            ],
-        }
-    ).encode()
+    ingest.reply = json.dumps({"accepted": 9, "stored": 9, "duplicates": 0, "rejected": [
+        {"index": 3, "field": "agent_id", "reason": "longer than 200 characters"},
+        {"index": 4, "field": "agent_id", "reason": "longer than 200 characters"}]}).encode()
     client = _client(ingest.url, batch_size=1000)
     _full_run(client)
     client.shutdown()

@@ -23,9 +23,8 @@ class Ingest:
         self.url, self.store, self.org_id, self.key = url, store, org_id, key
 
     def get_run(self, run_id: str) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{self.url}/v1/runs/{run_id}", headers={"Authorization": f"Bearer {self.key}"}
-        )
+        request = urllib.request.Request(f"{self.url}/v1/runs/{run_id}",
+                                         headers={"Authorization": f"Bearer {self.key}"})
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())  # type: ignore[no-any-return]
 
@@ -47,18 +46,12 @@ def _sdk_log(caplog: pytest.LogCaptureFixture) -> str:
 
 
 def test_a_run_sent_through_the_sdk_arrives_complete_in_the_ingest_api(
-    ingest_api: Ingest,
-    caplog: pytest.LogCaptureFixture,
+    ingest_api: Ingest, caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="semloop.sdk")
     client = Client(ingest_api.url, ingest_api.key, batch_size=3)
-    with client.run(
-        "support-bot",
-        user_input="where is order 42?",
-        model="m",
-        tools=["lookup"],
-        conversation_id="conv-9",
-    ) as run:
+    with client.run("support-bot", user_input="where is order 42?", model="m",
+                    tools=["lookup"], conversation_id="conv-9") as run:
         run.llm_called("m", 20, prompt="where is order 42?")
         run.llm_responded(completion_tokens=4, output="calling lookup")
         run.tool_called("lookup", {"order": 42})
@@ -74,20 +67,13 @@ def test_a_run_sent_through_the_sdk_arrives_complete_in_the_ingest_api(
     assert body["run_id"] == run.run_id and body["agent_id"] == "support-bot"
     assert body["conversation_id"] == "conv-9" and body["status"] == "completed"
     assert [(e["event_type"], e["step_index"]) for e in body["events"]] == [
-        ("run.started", 0),
-        ("llm.called", 1),
-        ("llm.responded", 1),
-        ("tool.called", 2),
-        ("tool.responded", 2),
-        ("external.signal", 2),
-        ("run.completed", 2),
-    ]
+        ("run.started", 0), ("llm.called", 1), ("llm.responded", 1), ("tool.called", 2),
+        ("tool.responded", 2), ("external.signal", 2), ("run.completed", 2)]
     assert body["events"][-1]["payload"]["exit_reason"] == "final_answer"
 
 
 def test_a_wrong_key_is_a_counted_failure_not_an_exception_nor_a_retry_storm(
-    ingest_api: Ingest,
-    caplog: pytest.LogCaptureFixture,
+    ingest_api: Ingest, caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="semloop.sdk")
     client = Client(ingest_api.url, "sl_wrong", retry_backoff=0.01)

@@ -28,15 +28,8 @@ class Odd:
 
 
 scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.floats(),
-    st.text(),
-    st.binary(max_size=8),
-    st.just(Odd()),
-    st.just(float("nan")),
-    st.complex_numbers(allow_nan=True),
+    st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.binary(max_size=8),
+    st.just(Odd()), st.just(float("nan")), st.complex_numbers(allow_nan=True),
 )
 values = st.recursive(
     scalars,
@@ -91,17 +84,8 @@ def test_cycles_are_cut_not_recursed_forever() -> None:
 
 
 def test_secret_keys_match_by_suffix_of_the_normalised_name() -> None:
-    for key in (
-        "password",
-        "DB_PASSWORD",
-        "x-api-key",
-        "OPENAI_API_KEY",
-        "refreshToken",
-        "Set-Cookie",
-        "client_secret",
-        "Authorization",
-        "private_key",
-    ):
+    for key in ("password", "DB_PASSWORD", "x-api-key", "OPENAI_API_KEY", "refreshToken",
+                "Set-Cookie", "client_secret", "Authorization", "private_key"):
         assert IS_SECRET(key), key
         assert json_safe({key: "v"}, IS_SECRET) == {key: REDACTED}
     for key in ("max_tokens", "prompt_tokens", "author", "query", "secretary_name", 7):

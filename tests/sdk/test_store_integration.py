@@ -16,14 +16,8 @@ def test_runs_recorded_through_the_sdk_come_back_complete_from_the_store(
     try:
         org = store.create_org("acme")
         client = Client(emitter=StoreEmitter(store, org), batch_size=4)
-        with client.run(
-            "bot",
-            user_input="refund order 7",
-            system_prompt="sp",
-            model="m",
-            tools=["refund"],
-            conversation_id="c-1",
-        ) as run:
+        with client.run("bot", user_input="refund order 7", system_prompt="sp", model="m",
+                        tools=["refund"], conversation_id="c-1") as run:
             run.llm_called("m", 10, prompt="refund order 7")
             run.llm_responded(completion_tokens=5, output="calling refund")
             run.tool_called("refund", {"order": 7, "api_key": "sk-live"})
@@ -39,13 +33,8 @@ def test_runs_recorded_through_the_sdk_come_back_complete_from_the_store(
         assert stored.agent_version == agent_version("sp", "m", ["refund"])
         assert stored.conversation_id == "c-1"
         assert [(e.event_type, e.step_index) for e in stored.events] == [
-            ("run.started", 0),
-            ("llm.called", 1),
-            ("llm.responded", 1),
-            ("tool.called", 2),
-            ("tool.responded", 2),
-            ("run.completed", 2),
-        ]
+            ("run.started", 0), ("llm.called", 1), ("llm.responded", 1),
+            ("tool.called", 2), ("tool.responded", 2), ("run.completed", 2)]
         assert stored.events[3].payload["args"] == '{"order": 7, "api_key": "[REDACTED]"}'
         assert stored.events[4].payload["error"] == "card expired"
         trace = stored.to_trace()

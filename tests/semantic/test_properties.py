@@ -21,32 +21,23 @@ from semloop.trace import Trace
 WORDS = ["search", "again", "file", "orders", "tests", "fix", "guard", "read", "the", "now"]
 
 step = st.one_of(
-    st.fixed_dictionaries(
-        {
-            "type": st.just("llm"),
-            "output": st.lists(st.sampled_from(WORDS), min_size=0, max_size=30).map(" ".join),
-        }
-    ),
-    st.fixed_dictionaries(
-        {
-            "type": st.just("tool"),
-            "name": st.sampled_from(["grep", "read_file", "run_tests"]),
-            "input": st.dictionaries(
-                st.sampled_from(["path", "q", "limit"]), st.integers(0, 2), max_size=2
-            ),
-            "output": st.sampled_from(["ok", "0 results", "1 failed"]),
-        }
-    ),
+    st.fixed_dictionaries({
+        "type": st.just("llm"),
+        "output": st.lists(st.sampled_from(WORDS), min_size=0, max_size=30).map(" ".join),
+    }),
+    st.fixed_dictionaries({
+        "type": st.just("tool"),
+        "name": st.sampled_from(["grep", "read_file", "run_tests"]),
+        "input": st.dictionaries(st.sampled_from(["path", "q", "limit"]),
+                                 st.integers(0, 2), max_size=2),
+        "output": st.sampled_from(["ok", "0 results", "1 failed"]),
+    }),
 )
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    steps=st.lists(step, max_size=14),
-    p=st.floats(0.0, 1.0),
-    fallback=st.booleans(),
-    lookahead=st.integers(1, 4),
-)
+@given(steps=st.lists(step, max_size=14), p=st.floats(0.0, 1.0),
+       fallback=st.booleans(), lookahead=st.integers(1, 4))
 def test_invariants(steps: list[dict[str, Any]], p: float, fallback: bool, lookahead: int) -> None:
     trace = Trace.from_steps("goal", steps)
     backend = MockBackend(default=p)
@@ -67,7 +58,8 @@ def test_invariants(steps: list[dict[str, Any]], p: float, fallback: bool, looka
     # A judge can only add tool detections, never hide an exact-match one. The exact
     # count skips identical calls whose output changed or that follow a write
     # (semantic._unchanged_repeats): those are new attempts, not repeats.
-    exact, _ = score_tool_repetition(_unchanged_repeats([_shallow(s) for s in trace.tool_spans]), 3)
+    exact, _ = score_tool_repetition(
+        _unchanged_repeats([_shallow(s) for s in trace.tool_spans]), 3)
     assert breakdown["tool_repetition"] <= exact
     assert breakdown["call_graph_cycles"] == lexical.score_breakdown["call_graph_cycles"]
     if result.undecided and fallback:

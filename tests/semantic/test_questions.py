@@ -34,13 +34,8 @@ def test_reasoning_steps_prefer_llm_spans_then_tool_spans() -> None:
 def test_build_questions_families_order_and_count() -> None:
     qs = build_questions(range(5), lookahead=2)
     assert list(qs) == [
-        "progress_0_1",
-        "progress_1_2",
-        "progress_2_3",
-        "progress_3_4",
-        "revisit_0_2",
-        "revisit_1_3",
-        "revisit_2_4",
+        "progress_0_1", "progress_1_2", "progress_2_3", "progress_3_4",
+        "revisit_0_2", "revisit_1_3", "revisit_2_4",
         "stagnation",
     ]  # (n-1) + (n-2) + 1
     assert all(qs[q]["type"] == "noul" for q in qs if q != "stagnation")
@@ -49,24 +44,14 @@ def test_build_questions_families_order_and_count() -> None:
     assert "step 2" in qs["progress_2_3"]["instructions"]
     deeper = build_questions(range(5), lookahead=3)
     assert [q for q in deeper if q.startswith("revisit")] == [
-        "revisit_0_2",
-        "revisit_1_3",
-        "revisit_2_4",
-        "revisit_0_3",
-        "revisit_1_4",
+        "revisit_0_2", "revisit_1_3", "revisit_2_4", "revisit_0_3", "revisit_1_4",
     ]
     assert build_questions(range(1)) == {} and build_questions([]) == {}
 
 
 def test_build_questions_budget_keeps_nearest_pairs_and_the_score_question() -> None:
     qs = build_questions(range(10), lookahead=2, max_questions=5)
-    assert list(qs) == [
-        "progress_0_1",
-        "progress_1_2",
-        "progress_2_3",
-        "progress_3_4",
-        "stagnation",
-    ]
+    assert list(qs) == ["progress_0_1", "progress_1_2", "progress_2_3", "progress_3_4", "stagnation"]
     assert list(build_questions(range(10), max_questions=1)) == ["stagnation"]
 
 
@@ -78,45 +63,29 @@ def test_build_tool_questions_counts_by_name_whatever_the_arguments() -> None:
     assert counts == {"read_file": 3, "grep": 2}
     assert "state.tool_calls.read_file" in qs["tool_repeat_read_file"]["instructions"]
     assert list(build_tool_questions(tools, repetition_threshold=2)[0]) == [
-        "tool_repeat_read_file",
-        "tool_repeat_grep",
+        "tool_repeat_read_file", "tool_repeat_grep",
     ]
 
 
 def test_state_lists_steps_with_the_tool_calls_that_follow_each() -> None:
     trace = _trace(
         Span(type="tool", name="setup", input="before any step"),
-        Span(
-            type="llm",
-            name="plan",
-            output="look",
-            children=[
-                Span(type="tool", name="grep", input={"q": "x"}, output="hit"),
-            ],
-        ),
+        Span(type="llm", name="plan", output="look", children=[
+            Span(type="tool", name="grep", input={"q": "x"}, output="hit"),
+        ]),
         Span(type="tool", name="read", input={"path": "a"}, output=["lines"]),
         Span(type="llm", name="plan", output="done"),
     )
     state = build_state(trace, include_tool_calls=True)
     assert state["goal"] == "g"
     assert state["steps"] == [
-        {
-            "index": 0,
-            "type": "llm",
-            "name": "plan",
-            "input": "",
-            "output": "look",
-            "tools": [
-                {"name": "grep", "input": '{"q": "x"}', "output": "hit"},
-                {"name": "read", "input": '{"path": "a"}', "output": '["lines"]'},
-            ],
-        },
+        {"index": 0, "type": "llm", "name": "plan", "input": "", "output": "look",
+         "tools": [{"name": "grep", "input": '{"q": "x"}', "output": "hit"},
+                   {"name": "read", "input": '{"path": "a"}', "output": '["lines"]'}]},
         {"index": 1, "type": "llm", "name": "plan", "input": "", "output": "done", "tools": []},
     ]
     assert state["tool_calls"] == {
-        "setup": ["before any step"],
-        "grep": ['{"q": "x"}'],
-        "read": ['{"path": "a"}'],
+        "setup": ["before any step"], "grep": ['{"q": "x"}'], "read": ['{"path": "a"}'],
     }
     assert "tool_calls" not in build_state(trace)
 
@@ -216,13 +185,8 @@ def test_disabled_checks_ask_nothing_about_them() -> None:
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [
-        ("lookahead", 0),
-        ("max_questions", 0),
-        ("repetition_threshold", 0),
-        ("uncertain_band", (0.7, 0.3)),
-        ("mild_stagnation", 0.9),
-    ],
+    [("lookahead", 0), ("max_questions", 0), ("repetition_threshold", 0),
+     ("uncertain_band", (0.7, 0.3)), ("mild_stagnation", 0.9)],
 )
 def test_bad_options_are_value_errors_naming_the_option(option: str, value: object) -> None:
     with pytest.raises(ValueError, match=option):

@@ -31,8 +31,7 @@ class TestTheBlindSpotsAreClosed:
         trace = rows["paraphrased_loop-00"].trace
         assert lexical_loop_score(trace).score_breakdown["reasoning_stagnation"] == 1.0
         result = measure(
-            trace,
-            {"progress_*": 0.03, "revisit_*": 0.5, "stagnation": 3},
+            trace, {"progress_*": 0.03, "revisit_*": 0.5, "stagnation": 3},
             check_semantic_tool_repetition=False,
         )
         assert result.score_breakdown["reasoning_stagnation"] == 0.0
@@ -44,9 +43,8 @@ class TestTheBlindSpotsAreClosed:
     def test_does_not_skip_terse_steps(self, rows: dict[str, BenchRow]) -> None:
         trace = rows["terse_loop-00"].trace
         assert lexical_loop_score(trace).score_breakdown["reasoning_stagnation"] == 1.0
-        result = measure(
-            trace, {"progress_*": 0.05, "revisit_*": 0.9, "tool_repeat_grep": 0.9, "stagnation": 3}
-        )
+        result = measure(trace, {"progress_*": 0.05, "revisit_*": 0.9, "tool_repeat_grep": 0.9,
+                                 "stagnation": 3})
         assert result.score_breakdown["reasoning_stagnation"] == 0.0
         assert result.flags_loop(0.5)
 
@@ -69,9 +67,7 @@ class TestTheBlindSpotsAreClosed:
         result = metric.measure(trace)
         assert [(f.name, f.count) for f in result.tool_findings] == [("grep", 6)]
         assert result.score_breakdown == {
-            "tool_repetition": 0.0,
-            "reasoning_stagnation": 1.0,
-            "call_graph_cycles": 1.0,
+            "tool_repetition": 0.0, "reasoning_stagnation": 1.0, "call_graph_cycles": 1.0,
         }
         assert result.sub_reasons["tool_repetition"].startswith(
             "Semantic tool repetition — tool 'grep' called 6 times"
@@ -115,9 +111,8 @@ class TestTheWeightingQuirk:
 
     def test_heavier_weights_make_a_lone_signal_decisive(self, rows: dict[str, BenchRow]) -> None:
         trace = rows["cosmetic_args_loop-00"].trace
-        result = measure(
-            trace, {**HEALTHY, "tool_repeat_grep": 0.9}, weights={"tool_repetition": 1.0}
-        )
+        result = measure(trace, {**HEALTHY, "tool_repeat_grep": 0.9},
+                         weights={"tool_repetition": 1.0})
         # (1.0 * 0.0 + 0.35 * 1.0 + 0.25 * 1.0) / 1.6
         assert result.score == pytest.approx(0.375)
         assert result.flags_loop(0.5)
@@ -143,40 +138,27 @@ class TestStagnationScoring:
     def test_progress_answers_map_to_severe_mild_or_clean(
         self, p_progress: float, expected: float
     ) -> None:
-        result = measure(
-            _pairs_trace(),
-            {"progress_0_1": p_progress, "progress_1_2": 0.99, "revisit_0_2": 0.0, "stagnation": 0},
-        )
+        result = measure(_pairs_trace(), {"progress_0_1": p_progress, "progress_1_2": 0.99,
+                                          "revisit_0_2": 0.0, "stagnation": 0})
         assert result.score_breakdown["reasoning_stagnation"] == expected
 
     @pytest.mark.parametrize(("p_revisit", "expected"), [(0.85, 0.0), (0.6, 0.5), (0.3, 1.0)])
-    def test_revisit_answers_are_stagnation_directly(
-        self, p_revisit: float, expected: float
-    ) -> None:
-        result = measure(
-            _pairs_trace(), {"progress_*": 0.99, "revisit_0_2": p_revisit, "stagnation": 0}
-        )
+    def test_revisit_answers_are_stagnation_directly(self, p_revisit: float, expected: float) -> None:
+        result = measure(_pairs_trace(), {"progress_*": 0.99, "revisit_0_2": p_revisit,
+                                          "stagnation": 0})
         assert result.score_breakdown["reasoning_stagnation"] == expected
 
     def test_custom_severity_lines(self) -> None:
         answers = {"progress_*": 0.99, "revisit_0_2": 0.7, "stagnation": 0}
-        assert (
-            measure(_pairs_trace(), answers, severe_stagnation=0.7).score_breakdown[
-                "reasoning_stagnation"
-            ]
-            == 0.0
-        )
+        assert measure(_pairs_trace(), answers, severe_stagnation=0.7).score_breakdown[
+            "reasoning_stagnation"] == 0.0
 
     def test_undecided_only_when_nothing_was_detected(self) -> None:
-        band = measure(
-            _pairs_trace(),
-            {"progress_0_1": 0.5, "progress_1_2": 0.9, "revisit_0_2": 0.1, "stagnation": 0},
-        )
+        band = measure(_pairs_trace(), {"progress_0_1": 0.5, "progress_1_2": 0.9,
+                                        "revisit_0_2": 0.1, "stagnation": 0})
         assert band.undecided and band.score_breakdown["reasoning_stagnation"] == 1.0
-        beside = measure(
-            _pairs_trace(),
-            {"progress_0_1": 0.5, "progress_1_2": 0.05, "revisit_0_2": 0.1, "stagnation": 0},
-        )
+        beside = measure(_pairs_trace(), {"progress_0_1": 0.5, "progress_1_2": 0.05,
+                                          "revisit_0_2": 0.1, "stagnation": 0})
         assert not beside.undecided and beside.score_breakdown["reasoning_stagnation"] == 0.0
 
     def test_undecided_answers_fall_back_to_lexical(self, rows: dict[str, BenchRow]) -> None:
@@ -184,23 +166,16 @@ class TestStagnationScoring:
         result = measure(trace, {"*": 0.5}, check_semantic_tool_repetition=False)
         assert result.undecided
         assert result.score_breakdown["reasoning_stagnation"] == 0.0  # from the lexical check
-        assert (
-            "Judge was undecided, so the lexical check was used as well: Identical "
+        assert "Judge was undecided, so the lexical check was used as well: Identical " \
             "reasoning outputs at steps 0 and 1." in result.sub_reasons["reasoning_stagnation"]
-        )
-        off = measure(
-            trace,
-            {"*": 0.5},
-            check_semantic_tool_repetition=False,
-            fallback_to_lexical_when_uncertain=False,
-        )
+        off = measure(trace, {"*": 0.5}, check_semantic_tool_repetition=False,
+                      fallback_to_lexical_when_uncertain=False)
         assert off.undecided and off.score_breakdown["reasoning_stagnation"] == 1.0
 
     def test_fallback_never_hides_a_clean_judgement(self, rows: dict[str, BenchRow]) -> None:
         # Paraphrased: the lexical check sees nothing, so min(judged 1.0, lexical 1.0) = 1.0.
-        result = measure(
-            rows["paraphrased_loop-00"].trace, {"*": 0.5}, check_semantic_tool_repetition=False
-        )
+        result = measure(rows["paraphrased_loop-00"].trace, {"*": 0.5},
+                         check_semantic_tool_repetition=False)
         assert result.undecided and result.score_breakdown["reasoning_stagnation"] == 1.0
 
     def test_unusable_answers_are_ignored_and_count_as_undecided(self) -> None:
@@ -208,13 +183,11 @@ class TestStagnationScoring:
             name = "garbage"
 
             def ask(self, state: Any, questions: Mapping[str, Any]) -> JudgeResponse:
-                return JudgeResponse(
-                    answers={
-                        "progress_0_1": Answer(type="choice", value="yes", probability=1.0),
-                        "progress_1_2": Answer(type="noul", value=float("nan"), probability=0.5),
-                        "revisit_0_2": Answer(type="noul", value=1.7, probability=1.0),
-                    }
-                )
+                return JudgeResponse(answers={
+                    "progress_0_1": Answer(type="choice", value="yes", probability=1.0),
+                    "progress_1_2": Answer(type="noul", value=float("nan"), probability=0.5),
+                    "revisit_0_2": Answer(type="noul", value=1.7, probability=1.0),
+                })
 
         result = SemanticLoopDetection(Garbage()).measure(_pairs_trace())
         assert result.undecided
@@ -225,9 +198,8 @@ class TestStagnationScoring:
 
 class TestToolRepetition:
     def test_a_judged_miss_never_hides_an_exact_match(self, rows: dict[str, BenchRow]) -> None:
-        result = measure(
-            rows["identical_tool_loop-00"].trace, {**HEALTHY, "tool_repeat_run_tests": 0.1}
-        )
+        result = measure(rows["identical_tool_loop-00"].trace,
+                         {**HEALTHY, "tool_repeat_run_tests": 0.1})
         assert result.score_breakdown["tool_repetition"] == 0.0
         assert result.sub_reasons["tool_repetition"] == (
             "Tool 'run_tests' called 6 times with identical arguments."
@@ -241,12 +213,8 @@ class TestToolRepetition:
         )
 
     def test_both_tool_checks_off_is_skipped(self, rows: dict[str, BenchRow]) -> None:
-        result = measure(
-            rows["identical_tool_loop-00"].trace,
-            HEALTHY,
-            check_tool_repetition=False,
-            check_semantic_tool_repetition=False,
-        )
+        result = measure(rows["identical_tool_loop-00"].trace, HEALTHY,
+                         check_tool_repetition=False, check_semantic_tool_repetition=False)
         assert result.score_breakdown["tool_repetition"] == 1.0
         assert result.sub_reasons["tool_repetition"] == "Tool repetition check skipped."
         # Weighted over the two enabled checks only: (0.35 * 1.0 + 0.25 * 1.0) / 0.60.
@@ -262,19 +230,10 @@ class Priced:
     def ask(self, state: Any, questions: Mapping[str, Any]) -> JudgeResponse:
         if self.error is not None:
             raise self.error
-        answers = {
-            q: Answer(type="noul", value=0.9, probability=0.9)
-            for q in questions
-            if q != "stagnation"
-        }
-        return JudgeResponse(
-            answers=answers,
-            input_tokens=1234,
-            output_tokens=7,
-            cost_usd=0.00005,
-            latency_ms=81.5,
-            model="p-1",
-        )
+        answers = {q: Answer(type="noul", value=0.9, probability=0.9)
+                   for q in questions if q != "stagnation"}
+        return JudgeResponse(answers=answers, input_tokens=1234, output_tokens=7,
+                             cost_usd=0.00005, latency_ms=81.5, model="p-1")
 
 
 def test_result_carries_cost_latency_tokens_and_answers(rows: dict[str, BenchRow]) -> None:
@@ -283,8 +242,7 @@ def test_result_carries_cost_latency_tokens_and_answers(rows: dict[str, BenchRow
     assert (result.cost_usd, result.latency_ms) == (0.00005, 81.5)
     assert (result.input_tokens, result.output_tokens) == (1234, 7)
     assert set(result.answers) == {f"progress_{i}_{i + 1}" for i in range(5)} | {
-        f"revisit_{i}_{i + 2}" for i in range(4)
-    }
+        f"revisit_{i}_{i + 2}" for i in range(4)}
     assert result.model == "p-1"
     assert metric.__name__ == "Semantic Loop Detection"
 

@@ -28,11 +28,9 @@ class ByGoal:
         stuck = "LOOP" in state["goal"]
         p = 0.02 if stuck else 0.98
         answers = {
-            q: Answer(
-                type="noul", value=p if q.startswith("progress_") else 1 - p, probability=0.98
-            )
-            for q in questions
-            if q != "stagnation"
+            q: Answer(type="noul", value=p if q.startswith("progress_") else 1 - p,
+                      probability=0.98)
+            for q in questions if q != "stagnation"
         }
         return JudgeResponse(answers=answers, model=state["goal"])
 
@@ -58,10 +56,8 @@ def test_two_threads_sharing_one_detector_get_their_own_results(
     def run(name: str, trace: Any) -> None:
         results[name] = metric.measure(trace)
 
-    threads = [
-        threading.Thread(target=run, args=("loop", looping)),
-        threading.Thread(target=run, args=("ok", healthy)),
-    ]
+    threads = [threading.Thread(target=run, args=("loop", looping)),
+               threading.Thread(target=run, args=("ok", healthy))]
     for t in threads:
         t.start()
     for t in threads:

@@ -12,9 +12,8 @@ runner = CliRunner()
 
 def test_keys_create_prints_a_key_that_authenticates_its_org(db_url: str) -> None:
     first = runner.invoke(app, ["keys", "create", "--org", "acme", "--database-url", db_url])
-    second = runner.invoke(
-        app, ["keys", "create", "--org", "acme"], env={"SEMLOOP_DATABASE_URL": db_url}
-    )
+    second = runner.invoke(app, ["keys", "create", "--org", "acme"],
+                           env={"SEMLOOP_DATABASE_URL": db_url})
     assert first.exit_code == 0, first.output
     assert second.exit_code == 0, second.output
     key1, key2 = first.stdout.strip(), second.stdout.strip()
@@ -44,16 +43,7 @@ def test_cli_errors_are_one_line_and_exit_2() -> None:
     result = runner.invoke(app, ["migrate", "--database-url", "mysql://localhost/x"])
     assert result.exit_code == 2
     assert "unsupported database 'mysql'" in result.stderr
-    result = runner.invoke(
-        app,
-        [
-            "keys",
-            "create",
-            "--org",
-            "acme",
-            "--database-url",
-            "postgresql://nobody@127.0.0.1:1/none",
-        ],
-    )
+    result = runner.invoke(app, ["keys", "create", "--org", "acme", "--database-url",
+                                 "postgresql://nobody@127.0.0.1:1/none"])
     assert result.exit_code == 2
     assert "could not open the database" in result.stderr

@@ -21,35 +21,14 @@ def _fill(store: Store) -> str:
     org = store.create_org("acme")
     other = store.create_org("other")  # another org's rows share the indexes
     for owner in (org, other):
-        store.add_events(
-            owner,
-            [
-                Event("run.started", f"r{i}", f"agent-{i % 5}", 0, 1e9 + i, {}, event_id=f"s{i}")
-                for i in range(RUNS)
-            ],
-        )
-        store.add_events(
-            owner,
-            [
-                Event(
-                    "run.completed",
-                    f"r{i}",
-                    f"agent-{i % 5}",
-                    1,
-                    1e9 + i + 0.5,
-                    {},
-                    event_id=f"c{i}",
-                )
-                for i in range(RUNS)
-            ],
-        )
-        store.add_signals(
-            owner,
-            [
-                Signal("TOOL_LOOP", f"r{i}", "high", 0.9, agent_id="agent-0")
-                for i in range(0, RUNS, 3)
-            ],
-        )
+        store.add_events(owner, [
+            Event("run.started", f"r{i}", f"agent-{i % 5}", 0, 1e9 + i, {}, event_id=f"s{i}")
+            for i in range(RUNS)])
+        store.add_events(owner, [
+            Event("run.completed", f"r{i}", f"agent-{i % 5}", 1, 1e9 + i + .5, {},
+                  event_id=f"c{i}") for i in range(RUNS)])
+        store.add_signals(owner, [Signal("TOOL_LOOP", f"r{i}", "high", .9, agent_id="agent-0")
+                                  for i in range(0, RUNS, 3)])
     with store.engine.begin() as conn:
         conn.execute(text("ANALYZE"))
     return org
@@ -61,7 +40,8 @@ def _plan(store: Store, stmt: Any) -> list[str]:
     with store.engine.connect() as conn:
         if store.dialect is Dialect.POSTGRESQL:
             return list(conn.execute(text("EXPLAIN (COSTS OFF) " + sql)).scalars())
-        return [row[3] for row in conn.execute(text("EXPLAIN QUERY PLAN " + sql)) if row[1] == 0]
+        return [row[3] for row in conn.execute(text("EXPLAIN QUERY PLAN " + sql))
+                if row[1] == 0]
 
 
 def _walks_index(store: Store, stmt: Any, index: str) -> None:
@@ -82,21 +62,12 @@ def test_run_pages_walk_the_started_index(store: Store) -> None:
     first = store.list_runs(org, limit=50)
     assert first.next is not None
     _walks_index(store, q.runs_page(org, 50), "ix_events_started_org_id_timestamp_id")
-    _walks_index(
-        store,
-        q.runs_page(org, 50, after=(first.next.time, first.next.id)),
-        "ix_events_started_org_id_timestamp_id",
-    )
-    _walks_index(
-        store,
-        q.runs_page(org, 50, agent_id="agent-3"),
-        "ix_events_started_org_id_agent_id_timestamp_id",
-    )
-    _walks_index(
-        store,
-        q.signals_page(org, 50, after=(2e9, 10**6)),
-        "ix_failure_signals_org_id_detected_at_id",
-    )
+    _walks_index(store, q.runs_page(org, 50, after=(first.next.time, first.next.id)),
+                 "ix_events_started_org_id_timestamp_id")
+    _walks_index(store, q.runs_page(org, 50, agent_id="agent-3"),
+                 "ix_events_started_org_id_agent_id_timestamp_id")
+    _walks_index(store, q.signals_page(org, 50, after=(2e9, 10**6)),
+                 "ix_failure_signals_org_id_detected_at_id")
 
 
 def test_pages_cover_every_run_once_in_order(store: Store) -> None:

@@ -14,13 +14,12 @@ from semloop.store._migrate import current_revision, downgrade, head_revision, u
 from semloop.store._models import Base
 from semloop.store.testing import postgres_database
 
-TABLES = {"organizations", "api_keys", "events", "processed_runs", "run_claims", "failure_signals"}
+TABLES = {"organizations", "api_keys", "events", "processed_runs", "run_claims",
+          "failure_signals"}
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def empty_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def empty_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('migrate') / 'semloop.db'}"
         return
@@ -60,11 +59,8 @@ def test_naming_convention_gives_the_same_constraint_names_on_both(empty_url: st
         uniques = {u["name"] for u in insp.get_unique_constraints("events")}
         assert uniques == {"uq_events_org_id_event_id"}
         indexes = {i["name"] for i in insp.get_indexes("events")}
-        assert indexes >= {
-            "ix_events_org_id_run_id",
-            "ix_events_event_type_received_at",
-            "ix_events_org_id_agent_id_agent_version",
-        }
+        assert indexes >= {"ix_events_org_id_run_id", "ix_events_event_type_received_at",
+                           "ix_events_org_id_agent_id_agent_version"}
         fks = {f["name"] for f in insp.get_foreign_keys("failure_signals")}
         assert fks == {"fk_failure_signals_org_id_organizations"}
     finally:

@@ -34,34 +34,18 @@ runner = CliRunner()
 
 def _run(store: Store, org: str, run_id: str, *, tools: int = 1) -> None:
     events = [Event("run.started", run_id, "support", 0, 1e9, {}, event_id=f"{run_id}-s")]
-    events += [
-        Event(
-            "tool.called",
-            run_id,
-            "support",
-            1 + i,
-            1e9 + i,
-            {"tool_name": "t"},
-            event_id=f"{run_id}-t{i}",
-        )
-        for i in range(tools)
-    ]
-    events.append(
-        Event(
-            "run.completed", run_id, "support", 1 + tools, 1e9 + tools, {}, event_id=f"{run_id}-c"
-        )
-    )
+    events += [Event("tool.called", run_id, "support", 1 + i, 1e9 + i, {"tool_name": "t"},
+                     event_id=f"{run_id}-t{i}") for i in range(tools)]
+    events.append(Event("run.completed", run_id, "support", 1 + tools, 1e9 + tools, {},
+                        event_id=f"{run_id}-c"))
     store.add_events(org, events)
 
 
 def _age(store: Store, run_ids: list[str], days: float) -> None:
     """Make the runs' events look received ``days`` ago (ingest stamps the real time)."""
     with store.engine.begin() as conn:
-        conn.execute(
-            update(q.events)
-            .where(q.events.c.run_id.in_(run_ids))
-            .values(received_at=time.time() - days * DAY)
-        )
+        conn.execute(update(q.events).where(q.events.c.run_id.in_(run_ids))
+                     .values(received_at=time.time() - days * DAY))
 
 
 def _count(store: Store, table: Any, run_id: str | None = None) -> int:
@@ -74,17 +58,9 @@ def _count(store: Store, table: Any, run_id: str | None = None) -> int:
 
 def _alert_everything(store: Store) -> None:
     def decide(record: UndecidedSignal, *_: object) -> AlertDecision:
-        return AlertDecision(
-            record.id,
-            "alerted",
-            "test",
-            policy="always",
-            deliveries=[
-                Delivery("hook", {"run": record.run_id}),
-                Delivery("slack", {"run": record.run_id}),
-            ],
-        )
-
+        return AlertDecision(record.id, "alerted", "test", policy="always",
+                             deliveries=[Delivery("hook", {"run": record.run_id}),
+                                         Delivery("slack", {"run": record.run_id})])
     store.decide_alerts(decide)
 
 
@@ -97,7 +73,7 @@ def test_old_runs_go_with_everything_hanging_off_them(store: Store) -> None:
     key = store.create_api_key(org)
     for run_id in ("old-1", "old-2", "new-1"):
         _run(store, org, run_id, tools=2)
-        store.add_signals(org, [Signal("TOOL_LOOP", run_id, "high", 0.9, agent_id="support")])
+        store.add_signals(org, [Signal("TOOL_LOOP", run_id, "high", .9, agent_id="support")])
     _alert_everything(store)
     # Runs finished by a worker, and one left with an expired lease (a crashed worker's).
     for _org, run, trigger in store.runs_to_process("detector", now=1.0, lease_s=1.0):
@@ -126,9 +102,8 @@ def test_a_run_straddling_the_cutoff_is_kept_whole(store: Store) -> None:
     org = store.create_org("acme")
     _run(store, org, "long", tools=3)
     _age(store, ["long"], 40)
-    store.add_events(
-        org, [Event("tool.called", "long", "support", 9, 1e9 + 9, {}, event_id="long-late")]
-    )
+    store.add_events(org, [Event("tool.called", "long", "support", 9, 1e9 + 9, {},
+                                 event_id="long-late")])
     assert store.prune(_cutoff()) == PruneResult()
     run = store.get_run(org, "long")
     assert run is not None and len(run.events) == 6
@@ -151,13 +126,8 @@ def _interleaved(store: Store, org: str, runs: int, steps: int) -> list[str]:
     over the whole walk (and over several batches)."""
     ids = [f"r{i:03d}" for i in range(runs)]
     for step in range(steps):
-        store.add_events(
-            org,
-            [
-                Event("tool.called", r, "support", step, 1e9 + step, {}, event_id=f"{r}-{step}")
-                for r in ids
-            ],
-        )
+        store.add_events(org, [Event("tool.called", r, "support", step, 1e9 + step, {},
+                                     event_id=f"{r}-{step}") for r in ids])
     with store.engine.begin() as conn:  # arrival order = row order, 40 days ago
         conn.execute(update(q.events).values(received_at=time.time() - 40 * DAY + q.events.c.id))
     return ids
@@ -181,9 +151,8 @@ def test_batches_decide_each_run_once_and_dry_run_changes_nothing(store: Store) 
     assert store.prune(_cutoff(), batch=5) == PruneResult()  # idempotent
 
 
-def test_an_event_arriving_mid_prune_keeps_its_run(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_event_arriving_mid_prune_keeps_its_run(store: Store,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     org = store.create_org("acme")
     for run_id in ("a", "b", "c"):
         _run(store, org, run_id)
@@ -194,9 +163,8 @@ def test_an_event_arriving_mid_prune_keeps_its_run(
         # Between choosing the batch and deleting it: run "b" gets a new event.
         found = scan(*args)
         if "b" in found[0]:
-            store.add_events(
-                org, [Event("tool.called", "b", "support", 7, 2e9, {}, event_id="b-late")]
-            )
+            store.add_events(org, [Event("tool.called", "b", "support", 7, 2e9, {},
+                                         event_id="b-late")])
         return found
 
     monkeypatch.setattr(store, "_prune_candidates", scan_then_event_arrives)
@@ -217,26 +185,15 @@ def test_postgres_a_batch_waits_for_an_insert_in_flight(pg_template: Any) -> Non
         _age(store, ["a", "b", "c"], 40)
         ingest = store.engine.connect()
         ingest.begin()
-        ingest.execute(
-            q.events.insert().values(
-                org_id=org,
-                event_id="b-late",
-                event_type="tool.called",
-                run_id="b",
-                agent_id="support",
-                agent_version="",
-                step_index=7,
-                timestamp=2e9,
-                payload={},
-                received_at=time.time(),
-            )
-        )
+        ingest.execute(q.events.insert().values(
+            org_id=org, event_id="b-late", event_type="tool.called", run_id="b",
+            agent_id="support", agent_version="", step_index=7, timestamp=2e9, payload={},
+            received_at=time.time()))
         done: list[PruneResult] = []
         pruning = threading.Thread(target=lambda: done.append(store.prune(_cutoff())))
         pruning.start()
-        waiting = text(
-            "SELECT count(*) FROM pg_locks WHERE NOT granted AND mode = 'ShareRowExclusiveLock'"
-        )
+        waiting = text("SELECT count(*) FROM pg_locks WHERE NOT granted "
+                       "AND mode = 'ShareRowExclusiveLock'")
         deadline = time.monotonic() + 20
         with store.engine.connect() as watch:
             while not watch.execute(waiting).scalar():
@@ -257,7 +214,7 @@ def test_a_run_a_worker_is_processing_waits_for_the_next_prune(store: Store) -> 
     _age(store, ["busy"], 40)
     [(_org, run, trigger)] = store.runs_to_process("detector", lease_s=300)
     assert store.prune(_cutoff()) == PruneResult()
-    store.add_signals(org, [Signal("TOOL_LOOP", "busy", "high", 0.9)])
+    store.add_signals(org, [Signal("TOOL_LOOP", "busy", "high", .9)])
     store.mark_processed("detector", org, run.run_id, trigger)
     assert store.prune(_cutoff()) == PruneResult(runs=1, events=3, signals=1)
     assert _count(store, q.processed) == 0
@@ -282,10 +239,8 @@ def test_a_batch_reads_index_ranges_never_the_whole_table(store: Store) -> None:
     org = store.create_org("acme")
     other = store.create_org("other")
     for owner in (org, other):
-        store.add_events(
-            owner,
-            [Event("tool.called", f"r{i}", "a", 0, 1e9, {}, event_id=f"e{i}") for i in range(3000)],
-        )
+        store.add_events(owner, [Event("tool.called", f"r{i}", "a", 0, 1e9, {},
+                                       event_id=f"e{i}") for i in range(3000)])
     with store.engine.begin() as conn:
         conn.execute(update(q.events).values(received_at=1e9 + q.events.c.id))
         conn.execute(text("ANALYZE"))
@@ -297,14 +252,13 @@ def test_a_batch_reads_index_ranges_never_the_whole_table(store: Store) -> None:
             assert "Index Scan using ix_events_org_id_received_at_id" in plan[1], plan
             assert not any("Sort" in line for line in plan), plan
         else:
-            assert any("USING INDEX ix_events_org_id_received_at_id" in line for line in plan), plan
+            assert any("USING INDEX ix_events_org_id_received_at_id" in line
+                       for line in plan), plan
             assert not any("TEMP B-TREE" in line for line in plan), plan
     # The re-check and the deletes: the batch's runs looked up by (org_id, run_id).
     runs = [f"r{i}" for i in range(5)]
-    for stmt in (
-        q.prunable_runs(org, runs, (1e9 + 10, 10), 0.0),
-        q.prune_deletes(org, runs)["events"],
-    ):
+    for stmt in (q.prunable_runs(org, runs, (1e9 + 10, 10), 0.0),
+                 q.prune_deletes(org, runs)["events"]):
         plan = "\n".join(_plan(store, stmt))
         assert "ix_events_org_id_run_id" in plan, plan
         assert "ix_events_org_id_received_at_id" not in plan, plan
@@ -317,10 +271,9 @@ def test_the_read_api_no_longer_lists_pruned_runs(store: Store) -> None:
     for run_id in ("old", "new"):
         _run(store, org, run_id)
     _age(store, ["old"], 40)
-    with (
-        serve(create_app(store, Settings(database_url=store.url))) as url,
-        httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=10) as http,
-    ):
+    with serve(create_app(store, Settings(database_url=store.url))) as url, \
+            httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
+                         timeout=10) as http:
         listed = http.get("/v1/runs").json()["runs"]
         assert sorted(r["run_id"] for r in listed) == ["new", "old"]
         store.prune(_cutoff())
@@ -330,7 +283,6 @@ def test_the_read_api_no_longer_lists_pruned_runs(store: Store) -> None:
 
 
 # --- semloop prune ----------------------------------------------------------------------
-
 
 def test_cli_prunes_and_dry_runs(db_url: str) -> None:
     with Store(db_url) as store:
@@ -343,9 +295,8 @@ def test_cli_prunes_and_dry_runs(db_url: str) -> None:
 
     dry = runner.invoke(app, [*base, "--dry-run"])
     assert dry.exit_code == 0, dry.output
-    assert dry.stdout.startswith(
-        "would delete 2 runs (6 events, 0 signals, 0 alerts) last received before "
-    )
+    assert dry.stdout.startswith("would delete 2 runs (6 events, 0 signals, 0 alerts) "
+                                 "last received before ")
     one = runner.invoke(app, [*base, "--org", "acme"])
     assert one.exit_code == 0, one.output
     assert one.stdout.startswith("deleted 1 run (3 events, 0 signals, 0 alerts)")
@@ -360,38 +311,29 @@ def test_cli_prunes_and_dry_runs(db_url: str) -> None:
 
 @pytest.mark.parametrize("value", ["30", "30x", "d", "-1d", "0h", "1.5d", ""])
 def test_cli_refuses_a_bad_duration_naming_the_option(value: str) -> None:
-    result = runner.invoke(
-        app, ["prune", "--older-than", value, "--database-url", "sqlite:///unused.db"]
-    )
+    result = runner.invoke(app, ["prune", "--older-than", value,
+                                 "--database-url", "sqlite:///unused.db"])
     assert result.exit_code == 2
     assert "Invalid value for '--older-than'" in result.stderr
     assert "not a duration" in result.stderr
 
 
 def test_cli_refuses_an_unknown_org(db_url: str) -> None:
-    result = runner.invoke(
-        app, ["prune", "--older-than", "1d", "--org", "nobody", "--database-url", db_url]
-    )
+    result = runner.invoke(app, ["prune", "--older-than", "1d", "--org", "nobody",
+                                 "--database-url", db_url])
     assert result.exit_code == 2
     assert "no organization called 'nobody'" in result.stderr
 
 
 def test_durations() -> None:
     assert [parse_duration(t) for t in ("90m", "12h", "30d", "2w", " 1D ")] == [
-        5400.0,
-        43200.0,
-        2592000.0,
-        1209600.0,
-        86400.0,
-    ]
+        5400.0, 43200.0, 2592000.0, 1209600.0, 86400.0]
 
 
 # --- semloop up --retention-days --------------------------------------------------------
 
-
-def test_the_hourly_prune_survives_a_failing_prune(
-    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_the_hourly_prune_survives_a_failing_prune(store: Store, monkeypatch: pytest.MonkeyPatch,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
     org = store.create_org("acme")
     _run(store, org, "old")
     _age(store, ["old"], 40)
@@ -429,9 +371,8 @@ def test_up_refuses_a_retention_of_zero_days() -> None:
     assert "--retention-days" in result.stderr
 
 
-def test_up_with_retention_days_prunes_beside_the_server(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_up_with_retention_days_prunes_beside_the_server(db_url: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
 
     with Store(db_url) as store:
@@ -451,8 +392,7 @@ def test_up_with_retention_days_prunes_beside_the_server(
             served.append(store.get_run(org, "new") is not None)
 
     monkeypatch.setattr(uvicorn, "run", serve_until_pruned)
-    result = runner.invoke(
-        app, ["up", "--retention-days", "30", "--workers", "", "--database-url", db_url]
-    )
+    result = runner.invoke(app, ["up", "--retention-days", "30", "--workers", "",
+                                 "--database-url", db_url])
     assert result.exit_code == 0, result.output
     assert served == [True]

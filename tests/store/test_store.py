@@ -19,68 +19,23 @@ from semloop.store import Store
 T0 = 1_700_000_000.0
 
 
-def make_run(
-    run_id: str,
-    *,
-    end: str | None = "run.completed",
-    agent: str = "agent-a",
-    version: str = "v1",
-    t0: float = T0,
-) -> list[Event]:
+def make_run(run_id: str, *, end: str | None = "run.completed", agent: str = "agent-a",
+             version: str = "v1", t0: float = T0) -> list[Event]:
     events = [
-        Event(
-            "run.started",
-            run_id,
-            agent,
-            0,
-            t0,
-            {"input_text": "find the invoice"},
-            agent_version=version,
-            conversation_id="conv-1",
-        ),
-        Event(
-            "llm.called",
-            run_id,
-            agent,
-            1,
-            t0 + 1,
-            {"model": "m", "prompt_tokens": 10},
-            agent_version=version,
-        ),
-        Event(
-            "llm.responded",
-            run_id,
-            agent,
-            1,
-            t0 + 2,
-            {"output": "call the tool"},
-            agent_version=version,
-        ),
-        Event(
-            "tool.called",
-            run_id,
-            agent,
-            2,
-            t0 + 3,
-            {"tool_name": "search", "args": "{}"},
-            agent_version=version,
-        ),
-        Event(
-            "tool.responded",
-            run_id,
-            agent,
-            2,
-            t0 + 4,
-            {"tool_name": "search", "success": True, "output": "found"},
-            agent_version=version,
-        ),
+        Event("run.started", run_id, agent, 0, t0, {"input_text": "find the invoice"},
+              agent_version=version, conversation_id="conv-1"),
+        Event("llm.called", run_id, agent, 1, t0 + 1, {"model": "m", "prompt_tokens": 10},
+              agent_version=version),
+        Event("llm.responded", run_id, agent, 1, t0 + 2, {"output": "call the tool"},
+              agent_version=version),
+        Event("tool.called", run_id, agent, 2, t0 + 3, {"tool_name": "search", "args": "{}"},
+              agent_version=version),
+        Event("tool.responded", run_id, agent, 2, t0 + 4,
+              {"tool_name": "search", "success": True, "output": "found"}, agent_version=version),
     ]
     if end:
-        events.append(
-            Event(
-                end, run_id, agent, 2, t0 + 5, {"exit_reason": "completed"}, agent_version=version
-            )
-        )
+        events.append(Event(end, run_id, agent, 2, t0 + 5, {"exit_reason": "completed"},
+                            agent_version=version))
     return events
 
 
@@ -125,11 +80,8 @@ def test_runs_are_private_to_their_org(store: Store) -> None:
 
 def test_payloads_round_trip_including_text_postgres_cannot_hold(store: Store) -> None:
     org = store.create_org("acme")
-    payload = {
-        "output": "naïve ✓ \x00 end",
-        "nested": {"list": [1, 2.5, None, True]},
-        "backslash": "\\u0000 stays",
-    }
+    payload = {"output": "naïve ✓ \x00 end", "nested": {"list": [1, 2.5, None, True]},
+               "backslash": "\\u0000 stays"}
     store.add_events(org, [Event("llm.responded", "r1", "a", 1, T0, payload)])
     run = store.get_run(org, "r1")
     assert run is not None
@@ -190,10 +142,7 @@ def test_runs_to_process_hands_out_ended_and_stalled_runs_once(store: Store) -> 
     assert store.runs_to_process("detect", now=later + 10_000) == []
     # Another worker keeps its own books.
     assert {r.run_id for _, r, _ in store.runs_to_process("semantic", now=later)} == {
-        "done",
-        "failed",
-        "open",
-    }
+        "done", "failed", "open"}
 
 
 def test_an_infinite_stall_timeout_hands_out_ended_runs_only(store: Store) -> None:
@@ -258,7 +207,8 @@ def test_concurrent_instances_of_one_worker_take_disjoint_runs(db_url: str) -> N
 
 
 @pytest.mark.postgres
-def test_a_run_finished_while_another_poller_claims_it_is_not_handed_out(pg_template: Any) -> None:
+def test_a_run_finished_while_another_poller_claims_it_is_not_handed_out(
+        pg_template: Any) -> None:
     # The race, made to happen: between poller B's query for candidates and its claim,
     # poller A takes the same run, finishes it and releases its claim. B's claim then meets
     # no conflict; B must still not get the finished run.
@@ -283,19 +233,10 @@ def test_a_run_finished_while_another_poller_claims_it_is_not_handed_out(pg_temp
 def test_signals_are_idempotent_per_run_type_and_source(store: Store) -> None:
     org = store.create_org("acme")
     store.add_events(org, make_run("r1"))
-    loop = Signal(
-        "TOOL_LOOP",
-        "r1",
-        "HIGH",
-        0.8,
-        {"steps": [2, 3, 4]},
-        step_index=4,
-        agent_id="agent-a",
-        agent_version="v1",
-    )
-    semantic = Signal(
-        "TOOL_LOOP", "r1", "CRITICAL", 0.9, {"reasoning": "same search"}, source="semantic"
-    )
+    loop = Signal("TOOL_LOOP", "r1", "HIGH", 0.8, {"steps": [2, 3, 4]}, step_index=4,
+                  agent_id="agent-a", agent_version="v1")
+    semantic = Signal("TOOL_LOOP", "r1", "CRITICAL", 0.9, {"reasoning": "same search"},
+                      source="semantic")
     assert store.add_signals(org, [loop, semantic]) == 2
     assert store.add_signals(org, [loop, semantic]) == 0
     assert store.add_signals(org, []) == 0

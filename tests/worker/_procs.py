@@ -30,15 +30,8 @@ def clean_env() -> dict[str, str]:
 class Workers:
     """``semloop worker NAME`` subprocesses, each logging to its own file."""
 
-    def __init__(
-        self,
-        url: str,
-        logs: Path,
-        *,
-        worker: str = "detector",
-        poll_interval: float = 0.1,
-        args: Sequence[str] = (),
-    ) -> None:
+    def __init__(self, url: str, logs: Path, *, worker: str = "detector",
+                 poll_interval: float = 0.1, args: Sequence[str] = ()) -> None:
         self.url = url
         self.args = list(args)
         self.logs = logs
@@ -51,19 +44,9 @@ class Workers:
         log = self.logs / f"worker-{len(self.procs)}.log"
         with log.open("wb") as out:
             proc = subprocess.Popen(
-                [
-                    *SEMLOOP,
-                    "worker",
-                    self.worker,
-                    "--database-url",
-                    self.url,
-                    "--poll-interval",
-                    str(self.poll_interval),
-                    *self.args,
-                ],
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
+                [*SEMLOOP, "worker", self.worker,
+                 "--database-url", self.url, "--poll-interval", str(self.poll_interval), *self.args],
+                env=self.env, stdout=out, stderr=subprocess.STDOUT,
             )
         self.procs.append(proc)
         return proc
@@ -83,13 +66,8 @@ class Workers:
             proc.wait(timeout=10)
 
 
-def wait_for(
-    what: str,
-    check: Callable[[], bool],
-    *,
-    timeout: float,
-    alive: Callable[[], None] = lambda: None,
-) -> None:
+def wait_for(what: str, check: Callable[[], bool], *, timeout: float,
+             alive: Callable[[], None] = lambda: None) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         alive()
@@ -103,25 +81,12 @@ def serve_api(url: str, log: Path, *, start_timeout: float = 60.0) -> Iterator[s
     port = free_port()
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [
-                *SEMLOOP,
-                "up",
-                "--workers",
-                "",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--database-url",
-                url,
-            ],
-            env=clean_env(),
-            stdout=out,
-            stderr=subprocess.STDOUT,
+            [*SEMLOOP, "up", "--workers", "", "--host", "127.0.0.1", "--port", str(port),
+             "--database-url", url],
+            env=clean_env(), stdout=out, stderr=subprocess.STDOUT,
         )
     base = f"http://127.0.0.1:{port}"
     try:
-
         def up() -> bool:
             try:
                 urllib.request.urlopen(f"{base}/health", timeout=1).close()
@@ -130,9 +95,8 @@ def serve_api(url: str, log: Path, *, start_timeout: float = 60.0) -> Iterator[s
             return True
 
         def alive() -> None:
-            assert proc.poll() is None, f"semloop up exited {proc.returncode}:\n" + log.read_text(
-                errors="replace"
-            )
+            assert proc.poll() is None, f"semloop up exited {proc.returncode}:\n" + \
+                log.read_text(errors="replace")
 
         wait_for("semloop up to answer /health", up, timeout=start_timeout, alive=alive)
         yield base

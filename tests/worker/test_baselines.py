@@ -17,13 +17,8 @@ def _research(client: Client, *, growth: float) -> str:
             run.tool_responded("fetch_report", success=True, output="x" * 200, latency_ms=120)
             prompt = int(prompt * growth)
             run.llm_called("gpt-4o", prompt)
-            run.llm_responded(
-                completion_tokens=20,
-                latency_ms=800,
-                finish_reason="stop",
-                output=f"read R{i}",
-                prompt_tokens=prompt,
-            )
+            run.llm_responded(completion_tokens=20, latency_ms=800, finish_reason="stop",
+                              output=f"read R{i}", prompt_tokens=prompt)
         return run.run_id
 
 

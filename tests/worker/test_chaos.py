@@ -53,29 +53,13 @@ def _run_events(run_id: str, *, loops: bool, t: float) -> list[Event]:
     for i in range(1, calls + 1):
         # A loop asks the same thing and learns nothing; a healthy run moves on.
         args = {"q": "invoice"} if loops else {"q": f"invoice {i}"}
-        events.append(
-            Event("tool.called", run_id, agent, i, t + i, {"tool_name": "search", "args": args})
-        )
-        events.append(
-            Event(
-                "tool.responded",
-                run_id,
-                agent,
-                i,
-                t + i + 0.5,
-                {"tool_name": "search", "success": True, "output": "[]" if loops else f"hit {i}"},
-            )
-        )
-    events.append(
-        Event(
-            "run.completed",
-            run_id,
-            agent,
-            calls,
-            t + calls + 1,
-            {"total_steps": calls, "exit_reason": "completed"},
-        )
-    )
+        events.append(Event("tool.called", run_id, agent, i, t + i,
+                            {"tool_name": "search", "args": args}))
+        events.append(Event("tool.responded", run_id, agent, i, t + i + 0.5,
+                            {"tool_name": "search", "success": True,
+                             "output": "[]" if loops else f"hit {i}"}))
+    events.append(Event("run.completed", run_id, agent, calls, t + calls + 1,
+                        {"total_steps": calls, "exit_reason": "completed"}))
     return events
 
 
@@ -120,41 +104,29 @@ def _engine(url: str) -> Iterator[sa.Engine]:
 
 def _processed(engine: sa.Engine) -> list[str]:
     with engine.connect() as conn:
-        return list(
-            conn.execute(
-                sa.text("SELECT run_id FROM processed_runs WHERE worker = :w"), {"w": WORKER}
-            ).scalars()
-        )
+        return list(conn.execute(sa.text(
+            "SELECT run_id FROM processed_runs WHERE worker = :w"), {"w": WORKER}).scalars())
 
 
 def _leased(engine: sa.Engine) -> set[str]:
     with engine.connect() as conn:
-        return set(
-            conn.execute(
-                sa.text(
-                    "SELECT run_id FROM run_claims WHERE worker = :w AND claimed_until >= :now"
-                ),
-                {"w": WORKER, "now": time.time()},
-            ).scalars()
-        )
+        return set(conn.execute(sa.text(
+            "SELECT run_id FROM run_claims WHERE worker = :w AND claimed_until >= :now"),
+            {"w": WORKER, "now": time.time()}).scalars())
 
 
 def _expire_leases(engine: sa.Engine) -> int:
     """What 300 s of waiting would do: every lease left on the table lapses now."""
     with engine.begin() as conn:
-        return conn.execute(
-            sa.text("UPDATE run_claims SET claimed_until = 0 WHERE worker = :w"), {"w": WORKER}
-        ).rowcount
+        return conn.execute(sa.text(
+            "UPDATE run_claims SET claimed_until = 0 WHERE worker = :w"), {"w": WORKER}).rowcount
 
 
 def _signal_counts(engine: sa.Engine) -> dict[tuple[str, str], int]:
     with engine.connect() as conn:
-        rows = conn.execute(
-            sa.text(
-                "SELECT run_id, failure_type, COUNT(*) FROM failure_signals "
-                "GROUP BY run_id, failure_type"
-            )
-        )
+        rows = conn.execute(sa.text(
+            "SELECT run_id, failure_type, COUNT(*) FROM failure_signals "
+            "GROUP BY run_id, failure_type"))
         return {(run_id, kind): n for run_id, kind, n in rows}
 
 
@@ -179,9 +151,8 @@ def workers(database: str, tmp_path: Path) -> Iterator[Workers]:
         pool.stop_all()  # before the database is dropped: PostgreSQL refuses while in use
 
 
-def _wait_idle(
-    engine: sa.Engine, seeded: Seeded, *, timeout: float, alive: Callable[[], None]
-) -> set[str]:
+def _wait_idle(engine: sa.Engine, seeded: Seeded, *, timeout: float,
+               alive: Callable[[], None]) -> set[str]:
     """Wait until the live workers have nothing left to take: every unprocessed run is
     leased (to a dead or failed holder) and that stays so for 1 s. Returns those runs."""
     deadline = time.monotonic() + timeout
@@ -206,12 +177,9 @@ def test_a_killed_worker_costs_only_its_leases(workers: Workers) -> None:
     with _engine(workers.url) as engine:
         victim, survivor = workers.start(), workers.start()
         # Each takes a batch of at most 100 leases: more than 100 out means both hold some.
-        _wait_for(
-            "both workers mid-batch",
-            lambda: len(_leased(engine)) > 100 and len(_processed(engine)) > 0,
-            timeout=30,
-            alive=lambda: workers.assert_alive(victim, survivor),
-        )
+        _wait_for("both workers mid-batch",
+                  lambda: len(_leased(engine)) > 100 and len(_processed(engine)) > 0,
+                  timeout=30, alive=lambda: workers.assert_alive(victim, survivor))
         victim.send_signal(signal.SIGKILL)  # mid-batch: no cleanup, its leases stay
         victim.wait(timeout=10)
         done_at_kill = len(_processed(engine))
@@ -226,9 +194,8 @@ def test_a_killed_worker_costs_only_its_leases(workers: Workers) -> None:
         stranded = _wait_idle(engine, seeded, timeout=30, alive=alive)
         assert stranded, "the killed worker held no lease; nothing was tested"
         assert _expire_leases(engine) >= len(stranded)
-        _wait_for(
-            "the stranded runs", lambda: len(_processed(engine)) == RUNS, timeout=20, alive=alive
-        )
+        _wait_for("the stranded runs", lambda: len(_processed(engine)) == RUNS, timeout=20,
+                  alive=alive)
         alive()
         _assert_processed_once_with_right_signals(engine, seeded)
 
@@ -241,13 +208,9 @@ def _postgres_outage(admin_url: str, url: str) -> Iterator[None]:
     try:
         with admin.connect() as conn:
             conn.execute(sa.text(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false'))
-            cut = conn.execute(
-                sa.text(
-                    "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    "WHERE datname = :name AND pid <> pg_backend_pid()"
-                ),
-                {"name": name},
-            ).scalar()
+            cut = conn.execute(sa.text(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = :name AND pid <> pg_backend_pid()"), {"name": name}).scalar()
             assert cut, "no worker connection to cut"
         yield
     finally:
@@ -268,9 +231,8 @@ def _sqlite_outage(url: str) -> Iterator[None]:
         conn.close()
 
 
-def test_a_worker_outlives_the_database_going_away(
-    workers: Workers, request: pytest.FixtureRequest
-) -> None:
+def test_a_worker_outlives_the_database_going_away(workers: Workers,
+                                                   request: pytest.FixtureRequest) -> None:
     seeded = _seed(workers.url)
     postgres = workers.url.startswith("postgresql")
     with _engine(workers.url) as engine:
@@ -279,9 +241,8 @@ def test_a_worker_outlives_the_database_going_away(
         def alive() -> None:
             workers.assert_alive(worker)
 
-        _wait_for(
-            "the first processed run", lambda: len(_processed(engine)) > 0, timeout=30, alive=alive
-        )
+        _wait_for("the first processed run", lambda: len(_processed(engine)) > 0, timeout=30,
+                  alive=alive)
         if postgres:
             outage = _postgres_outage(request.getfixturevalue("postgres_url"), workers.url)
         else:
@@ -294,12 +255,8 @@ def test_a_worker_outlives_the_database_going_away(
                 time.sleep(0.05)
             if postgres:
                 # Every poll fails while the database is gone; the worker logs and counts it.
-                _wait_for(
-                    "a failed batch",
-                    lambda: "batch failed" in workers.log(worker),
-                    timeout=10,
-                    alive=alive,
-                )
+                _wait_for("a failed batch", lambda: "batch failed" in workers.log(worker),
+                          timeout=10, alive=alive)
             else:
                 # SQLite's busy timeout (30 s) outlasts the lock: the worker waits, frozen.
                 assert len(_processed(engine)) == done_during
@@ -316,9 +273,8 @@ def test_a_worker_outlives_the_database_going_away(
             assert "batch failed" not in workers.log(worker)
 
 
-def _assert_stopped_cleanly(
-    proc: subprocess.Popen[bytes], engine: sa.Engine, log: Callable[[], str]
-) -> None:
+def _assert_stopped_cleanly(proc: subprocess.Popen[bytes], engine: sa.Engine,
+                            log: Callable[[], str]) -> None:
     """Exit 0 after SIGTERM, with every run it had leased finished, none left hanging."""
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 0, log()
@@ -330,12 +286,9 @@ def test_sigterm_finishes_the_batch_and_exits_0(workers: Workers) -> None:
     seeded = _seed(workers.url)
     with _engine(workers.url) as engine:
         proc = workers.start()
-        _wait_for(
-            "the worker mid-batch",
-            lambda: len(_leased(engine) - set(_processed(engine))) > 0,
-            timeout=30,
-            alive=lambda: workers.assert_alive(proc),
-        )
+        _wait_for("the worker mid-batch",
+                  lambda: len(_leased(engine) - set(_processed(engine))) > 0,
+                  timeout=30, alive=lambda: workers.assert_alive(proc))
         _assert_stopped_cleanly(proc, engine, lambda: workers.log(proc))
         assert len(_processed(engine)) < len(seeded.all), "it finished first; seed more runs"
 
@@ -345,31 +298,13 @@ def test_sigterm_to_up_finishes_its_workers_batches(database: str, tmp_path: Pat
     log = tmp_path / "up.log"
     with _engine(database) as engine, log.open("wb") as out:
         proc = subprocess.Popen(
-            [
-                *SEMLOOP,
-                "up",
-                "--workers",
-                WORKER,
-                "--poll-interval",
-                "0.1",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(free_port()),
-                "--database-url",
-                database,
-            ],
-            env=clean_env(),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+            [*SEMLOOP, "up", "--workers", WORKER, "--poll-interval", "0.1", "--host",
+             "127.0.0.1", "--port", str(free_port()), "--database-url", database],
+            env=clean_env(), stdout=out, stderr=subprocess.STDOUT)
         try:
-            _wait_for(
-                "up's worker mid-batch",
-                lambda: len(_leased(engine) - set(_processed(engine))) > 0,
-                timeout=60,
-                alive=lambda: _alive(proc, log),
-            )
+            _wait_for("up's worker mid-batch",
+                      lambda: len(_leased(engine) - set(_processed(engine))) > 0,
+                      timeout=60, alive=lambda: _alive(proc, log))
             _assert_stopped_cleanly(proc, engine, lambda: log.read_text(errors="replace"))
         finally:
             if proc.poll() is None:

@@ -15,15 +15,8 @@ def test_demo_catches_the_loops_and_storms_and_leaves_healthy_runs_alone(tmp_pat
     report = run_demo(f"sqlite:///{tmp_path / 'demo.db'}", make_backend("local"))
     by_name = {r.scenario.name: r for r in report.results}
     assert report.runs == 13 and report.events > 150
-    for name in (
-        "paraphrased loop",
-        "identical tool loop",
-        "retry storm",
-        "tool thrashing",
-        "token burn",
-        "hallucinated refund",
-        "prompt injection",
-    ):
+    for name in ("paraphrased loop", "identical tool loop", "retry storm", "tool thrashing",
+                 "token burn", "hallucinated refund", "prompt injection"):
         assert not by_name[name].missed, (name, by_name[name].found)
     for name in ("healthy support", "healthy paging", "healthy polling"):
         assert by_name[name].found == set(), (name, by_name[name].found)

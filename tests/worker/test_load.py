@@ -40,18 +40,13 @@ EXPECTED: dict[str, frozenset[str]] = {
     "healthy paging": frozenset(),
     "healthy polling": frozenset(),
     "paraphrased loop": frozenset({"TOOL_LOOP"}),
-    "identical tool loop": frozenset({"FIRST_STEP_FAILURE", "RETRY_STORM", "UNREAD_TOOL_ERROR"}),
+    "identical tool loop": frozenset({"FIRST_STEP_FAILURE", "RETRY_STORM",
+                                      "UNREAD_TOOL_ERROR"}),
     "retry storm": frozenset({"FIRST_STEP_FAILURE", "RETRY_STORM"}),
     "tool thrashing": frozenset({"TOOL_LOOP", "TOOL_THRASHING"}),
     "token burn": frozenset({"CONTEXT_BLOAT", "COST_SPIKE"}),
-    "hallucinated refund": frozenset(
-        {
-            "FIRST_STEP_FAILURE",
-            "PREMATURE_TERMINATION",
-            "TOOL_ARGUMENT_FABRICATION",
-            "UNREAD_TOOL_ERROR",
-        }
-    ),
+    "hallucinated refund": frozenset({"FIRST_STEP_FAILURE", "PREMATURE_TERMINATION",
+                                      "TOOL_ARGUMENT_FABRICATION", "UNREAD_TOOL_ERROR"}),
     "prompt injection": frozenset({"PROMPT_INJECTION_SIGNAL"}),
     "frustrated user": frozenset(),
 }
@@ -72,6 +67,8 @@ agents:
     REASONING_STALL: {enabled: false}
     COST_SPIKE: {enabled: false}
 """
+
+
 
 
 def _play_concurrently(base: str, key: str) -> dict[str, Scenario]:
@@ -126,8 +123,7 @@ def database(pg_template: Any) -> Iterator[str]:
 
 
 def test_many_agents_at_once_each_run_processed_once_with_its_signals(
-    database: str, tmp_path: Path
-) -> None:
+        database: str, tmp_path: Path) -> None:
     with Store(database) as store:
         org = store.create_org("acme")
         key = store.create_api_key(org)
@@ -143,45 +139,28 @@ def test_many_agents_at_once_each_run_processed_once_with_its_signals(
 
             def processed() -> list[tuple[str, str]]:
                 with engine.connect() as conn:
-                    return [
-                        (r, t)
-                        for r, t in conn.execute(
-                            sa.text(
-                                "SELECT run_id, trigger FROM processed_runs WHERE worker = 'detector'"
-                            )
-                        )
-                    ]
+                    return [(r, t) for r, t in conn.execute(sa.text(
+                        "SELECT run_id, trigger FROM processed_runs WHERE worker = 'detector'"))]
 
-            wait_for(
-                "the detector workers to process every run",
-                lambda: len(processed()) >= len(owner),
-                timeout=60,
-                alive=lambda: workers.assert_alive(*pair),
-            )
+            wait_for("the detector workers to process every run",
+                     lambda: len(processed()) >= len(owner), timeout=60,
+                     alive=lambda: workers.assert_alive(*pair))
             workers.assert_alive(*pair)
 
             done = processed()
             assert sorted(r for r, _ in done) == sorted(owner), "a run missing or processed twice"
             assert {t for _, t in done} == {"completed"}, "a run was taken as stalled"
             with engine.connect() as conn:
-                rows = list(
-                    conn.execute(
-                        sa.text(
-                            "SELECT run_id, failure_type, source, COUNT(*) FROM failure_signals "
-                            "GROUP BY run_id, failure_type, source"
-                        )
-                    )
-                )
+                rows = list(conn.execute(sa.text(
+                    "SELECT run_id, failure_type, source, COUNT(*) FROM failure_signals "
+                    "GROUP BY run_id, failure_type, source")))
             assert all(n == 1 for *_, n in rows), [r for r in rows if r[3] != 1]
             assert {s for _, _, s, _ in rows} <= {"structural"}
             stored: dict[str, set[str]] = {run: set() for run in owner}
             for run, kind, _, _ in rows:
                 stored[run].add(kind)
-            wrong = {
-                run: (owner[run].name, sorted(found))
-                for run, found in stored.items()
-                if found != EXPECTED[owner[run].name]
-            }
+            wrong = {run: (owner[run].name, sorted(found))
+                     for run, found in stored.items() if found != EXPECTED[owner[run].name]}
             assert not wrong, wrong
 
             # What a user reads back through the API agrees with the store, run by run.

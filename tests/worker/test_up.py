@@ -26,20 +26,12 @@ def test_up_serves_ingest_and_runs_the_workers(tmp_path: Path) -> None:
     semloop = [sys.executable, "-m", "semloop.cli"]
     env = {**os.environ, "SEMLOOP_DATABASE_URL": db}
     env.pop("TYPESAFE_API_KEY", None)
-    key = subprocess.run(
-        [*semloop, "keys", "create", "--org", "acme"],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    key = subprocess.run([*semloop, "keys", "create", "--org", "acme"], env=env, check=True,
+                         capture_output=True, text=True).stdout.strip()
     port = free_port()
     server = subprocess.Popen(
         [*semloop, "up", "--port", str(port), "--poll-interval", "0.2"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -20,30 +20,13 @@ def _run(run_id: str, *, calls: int, same: bool, ended: bool = True) -> list[Eve
     events = [Event("run.started", run_id, "agent", 0, t, {"input_text": "find the invoice"})]
     for i in range(1, calls + 1):
         args = {"q": "invoice"} if same else {"q": f"invoice {i}"}
-        events.append(
-            Event("tool.called", run_id, "agent", i, t + i, {"tool_name": "search", "args": args})
-        )
-        events.append(
-            Event(
-                "tool.responded",
-                run_id,
-                "agent",
-                i,
-                t + i + 0.5,
-                {"tool_name": "search", "success": True, "output": "[]" if same else f"hit {i}"},
-            )
-        )
+        events.append(Event("tool.called", run_id, "agent", i, t + i, {"tool_name": "search",
+                                                                      "args": args}))
+        events.append(Event("tool.responded", run_id, "agent", i, t + i + 0.5, {
+            "tool_name": "search", "success": True, "output": "[]" if same else f"hit {i}"}))
     if ended:
-        events.append(
-            Event(
-                "run.completed",
-                run_id,
-                "agent",
-                calls,
-                t + calls + 1,
-                {"total_steps": calls, "exit_reason": "completed"},
-            )
-        )
+        events.append(Event("run.completed", run_id, "agent", calls, t + calls + 1,
+                            {"total_steps": calls, "exit_reason": "completed"}))
     return events
 
 
@@ -86,11 +69,8 @@ def test_loop_worker_records_a_bad_judge_answer_and_goes_on(store: Store) -> Non
 
 def test_loop_worker_flags_a_judged_loop(store: Store) -> None:
     org = store.create_org("acme")
-    steps = [
-        "Searching the wiki for the VPN guide.",
-        "Let me look through the wiki for VPN docs.",
-        "Trying the wiki once more for the VPN setup page.",
-    ]
+    steps = ["Searching the wiki for the VPN guide.", "Let me look through the wiki for VPN docs.",
+             "Trying the wiki once more for the VPN setup page."]
     t = time.time() - 100
     events = [Event("run.started", "r", "agent", 0, t, {"input_text": "set up VPN"})]
     for i, text in enumerate(steps, start=1):
@@ -161,8 +141,7 @@ class _FlakyStore:
 
 
 def test_a_run_whose_write_failed_is_retried_on_the_next_poll_not_after_its_lease(
-    store: Store,
-) -> None:
+        store: Store) -> None:
     org = store.create_org("acme")
     store.add_events(org, _run("loop", calls=6, same=True))
     flaky = _FlakyStore(store, failures=2)
@@ -178,8 +157,7 @@ def test_a_run_whose_write_failed_is_retried_on_the_next_poll_not_after_its_leas
 
 
 def test_a_retried_run_keeps_the_deadline_of_its_first_lease(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     org = store.create_org("acme")
     store.add_events(org, _run("loop", calls=6, same=True))
     clock = [1000.0]

@@ -25,9 +25,7 @@ def run_link(base_url: str, run_id: str) -> str:
     return f"{base_url.rstrip('/')}/v1/runs/{quote(run_id, safe='')}"
 
 
-def webhook_payload(
-    signal: UndecidedSignal, decision: AlertDecision, base_url: str
-) -> dict[str, Any]:
+def webhook_payload(signal: UndecidedSignal, decision: AlertDecision, base_url: str) -> dict[str, Any]:
     """The JSON webhook body: everything a receiver needs to triage without calling back."""
     return {
         "type": "semloop.alert",
@@ -62,18 +60,13 @@ def _evidence_text(evidence: Mapping[str, Any]) -> str:
     return _escape(text.replace("```", "'''"))
 
 
-def slack_payload(
-    signal: UndecidedSignal, decision: AlertDecision, base_url: str
-) -> dict[str, Any]:
+def slack_payload(signal: UndecidedSignal, decision: AlertDecision, base_url: str) -> dict[str, Any]:
     """A Slack incoming-webhook message: ``text`` for notifications, ``blocks`` for the body."""
     link = run_link(base_url, signal.run_id)
     title = f"{signal.severity} {signal.failure_type} in {signal.agent_id}"
     counts = decision.counts
-    seen = (
-        f"{counts.get('matching_runs')} of the last {counts.get('runs_considered')} runs"
-        if counts.get("policy") in ("consecutive", "frequency")
-        else "this run"
-    )
+    seen = (f"{counts.get('matching_runs')} of the last {counts.get('runs_considered')} runs"
+            if counts.get("policy") in ("consecutive", "frequency") else "this run")
     fields = [
         ("Agent", f"{signal.agent_id} {signal.agent_version}".strip()),
         ("Failure", signal.failure_type),
@@ -87,26 +80,15 @@ def slack_payload(
     return {
         "text": _escape(f"{title}: run {signal.run_id} ({link})"),
         "blocks": [
-            {"type": "header", "text": {"type": "plain_text", "text": title[:_HEADER_MAX]}},
-            {
-                "type": "section",
-                "fields": [
-                    {"type": "mrkdwn", "text": f"*{name}*\n{_escape(value)}"}
-                    for name, value in fields
-                ],
-            },
-            {
-                "type": "section",
-                "text": {
-                    "type": "mrkdwn",
-                    "text": f"*Evidence*\n```{_evidence_text(signal.evidence)}```",
-                },
-            },
-            {
-                "type": "context",
-                "elements": [
-                    {"type": "mrkdwn", "text": f"<{link}|GET /v1/runs/{_escape(signal.run_id)}>"}
-                ],
-            },
+            {"type": "header",
+             "text": {"type": "plain_text", "text": title[:_HEADER_MAX]}},
+            {"type": "section",
+             "fields": [{"type": "mrkdwn", "text": f"*{name}*\n{_escape(value)}"}
+                        for name, value in fields]},
+            {"type": "section",
+             "text": {"type": "mrkdwn",
+                      "text": f"*Evidence*\n```{_evidence_text(signal.evidence)}```"}},
+            {"type": "context",
+             "elements": [{"type": "mrkdwn", "text": f"<{link}|GET /v1/runs/{_escape(signal.run_id)}>"}]},
         ],
     }

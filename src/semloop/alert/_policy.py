@@ -45,7 +45,8 @@ class AlertPolicy:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise ConfigError(f"unknown mode {self.mode!r} (known: {', '.join(MODES)})", key="mode")
+            raise ConfigError(f"unknown mode {self.mode!r} (known: {', '.join(MODES)})",
+                              key="mode")
         if self.threshold < 1:
             raise ConfigError("must be at least 1", key="threshold")
         if self.window < self.threshold:
@@ -67,45 +68,16 @@ _FREQ = AlertPolicy("frequency", 3, 10)
 #: The reference's alert policy per detector (§5), plus the two loop detectors as loops.
 DEFAULT_POLICIES: Mapping[str, AlertPolicy] = {
     **dict.fromkeys(
-        [
-            "SLOW_STEP",
-            "TOOL_AVOIDANCE",
-            "RAG_EMPTY_RETRIEVAL",
-            "CONTEXT_BLOAT",
-            "STEP_COUNT_INFLATION",
-            "REASONING_STALL",
-            "SESSION_LATENCY",
-        ],
-        _FREQ,
-    ),
+        ["SLOW_STEP", "TOOL_AVOIDANCE", "RAG_EMPTY_RETRIEVAL", "CONTEXT_BLOAT",
+         "STEP_COUNT_INFLATION", "REASONING_STALL", "SESSION_LATENCY"], _FREQ),
     **dict.fromkeys(
-        [
-            "GOAL_ABANDONMENT",
-            "TOOL_LOOP",
-            "TOOL_THRASHING",
-            "LLM_TRUNCATION_LOOP",
-            "RETRY_STORM",
-            "EMPTY_LLM_RESPONSE",
-            "CASCADING_TOOL_FAILURE",
-            "UNREAD_TOOL_ERROR",
-            "AGENT_LOOP",
-            "SEMANTIC_LOOP",
-        ],
-        _CONS,
-    ),
+        ["GOAL_ABANDONMENT", "TOOL_LOOP", "TOOL_THRASHING", "LLM_TRUNCATION_LOOP",
+         "RETRY_STORM", "EMPTY_LLM_RESPONSE", "CASCADING_TOOL_FAILURE", "UNREAD_TOOL_ERROR",
+         "AGENT_LOOP", "SEMANTIC_LOOP"], _CONS),
     **dict.fromkeys(
-        [
-            "FIRST_STEP_FAILURE",
-            "COST_SPIKE",
-            "PROMPT_INJECTION_SIGNAL",
-            "PREMATURE_TERMINATION",
-            "TOOL_ARGUMENT_FABRICATION",
-            "RETRIEVED_CONTENT_INJECTION",
-            "HANDOFF_CONTEXT_LOSS",
-            "RUNAWAY_ITERATION",
-        ],
-        _IMM,
-    ),
+        ["FIRST_STEP_FAILURE", "COST_SPIKE", "PROMPT_INJECTION_SIGNAL",
+         "PREMATURE_TERMINATION", "TOOL_ARGUMENT_FABRICATION", "RETRIEVED_CONTENT_INJECTION",
+         "HANDOFF_CONTEXT_LOSS", "RUNAWAY_ITERATION"], _IMM),
 }
 
 
@@ -121,7 +93,7 @@ def _flags(history: Sequence[RunOutcome], floor: float) -> list[bool]:
 
 
 def _matching(policy: AlertPolicy, flags: Sequence[bool]) -> int:
-    window = flags[: policy.window]
+    window = flags[:policy.window]
     if policy.mode == "frequency":
         return sum(window)
     streak = 0
@@ -166,27 +138,21 @@ def decide(
     ``complete`` says the history holds every earlier run of the agent (it was not cut at a
     limit); when it was cut, a run too close to the cut to judge never clears the alert.
     """
-
     def verdict(decision: str, reason: str, **counts: object) -> AlertDecision:
         return AlertDecision(signal.id, decision, reason, policy.label, counts)
 
     if signal.shadow:
         return verdict("shadow", "shadow signals are never alerted")
     if not eligible(signal, policy.confidence_floor):
-        return verdict(
-            "below_floor",
-            f"confidence {signal.confidence:.2f} is below the "
-            f"{signal.failure_type} floor {policy.confidence_floor:.2f}",
-            confidence_floor=policy.confidence_floor,
-        )
+        return verdict("below_floor",
+                       f"confidence {signal.confidence:.2f} is below the "
+                       f"{signal.failure_type} floor {policy.confidence_floor:.2f}",
+                       confidence_floor=policy.confidence_floor)
     if not history or history[0].run_id != signal.run_id:
         # The signal itself is the newest evidence whatever the store found.
-        history = [
-            RunOutcome(
-                signal.run_id, float("inf"), [PastSignal(signal.source, signal.confidence, False)]
-            ),
-            *[r for r in history if r.run_id != signal.run_id],
-        ]
+        history = [RunOutcome(signal.run_id, float("inf"),
+                              [PastSignal(signal.source, signal.confidence, False)]),
+                   *[r for r in history if r.run_id != signal.run_id]]
     flags = _flags(history, policy.confidence_floor)
     counts = {
         "policy": policy.mode,
@@ -198,43 +164,25 @@ def decide(
     if policy.mode == "off":
         return verdict("below_policy", "alerts are off for this failure type", **counts)
     if not policy_holds(policy, flags):
-        return verdict(
-            "below_policy",
-            f"{counts['matching_runs']} of the last {counts['runs_considered']} "
-            f"runs; {policy.label} needs {policy.threshold}",
-            **counts,
-        )
-    if (
-        last_alert is not None
-        and now - last_alert.created_at < cooldown_s
-        and not _cleared(policy, history, flags, last_alert, complete)
-    ):
+        return verdict("below_policy",
+                       f"{counts['matching_runs']} of the last {counts['runs_considered']} "
+                       f"runs; {policy.label} needs {policy.threshold}", **counts)
+    if (last_alert is not None and now - last_alert.created_at < cooldown_s
+            and not _cleared(policy, history, flags, last_alert, complete)):
         if severity_rank(signal.severity) > severity_rank(last_alert.severity):
             # Worse than what was sent: a route that waits for this severity (a pager
             # at critical) has heard nothing yet.
-            return verdict(
-                "alerted",
-                f"{policy.label} satisfied; escalated from "
-                f"{last_alert.severity} to {signal.severity}",
-                escalated_from=last_alert.id,
-                **counts,
-            )
-        return verdict(
-            "deduplicated",
-            f"alert {last_alert.id} (run {last_alert.run_id}) is still open",
-            open_alert=last_alert.id,
-            **counts,
-        )
+            return verdict("alerted", f"{policy.label} satisfied; escalated from "
+                           f"{last_alert.severity} to {signal.severity}",
+                           escalated_from=last_alert.id, **counts)
+        return verdict("deduplicated",
+                       f"alert {last_alert.id} (run {last_alert.run_id}) is still open",
+                       open_alert=last_alert.id, **counts)
     return verdict("alerted", f"{policy.label} satisfied", **counts)
 
 
-def _cleared(
-    policy: AlertPolicy,
-    history: Sequence[RunOutcome],
-    flags: Sequence[bool],
-    last: LastAlert,
-    complete: bool,
-) -> bool:
+def _cleared(policy: AlertPolicy, history: Sequence[RunOutcome], flags: Sequence[bool],
+             last: LastAlert, complete: bool) -> bool:
     if history[0].ended_at <= last.run_ended_at:
         return False  # this run is older news than the open alert
     # Runs a policy reads at one point: the streak for consecutive, the window for frequency.

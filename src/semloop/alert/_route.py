@@ -64,27 +64,21 @@ class Route:
                 continue
             if not isinstance(patterns, tuple | list):
                 # A bare string would otherwise be read as one glob per character.
-                raise ConfigError(f"must be a tuple of names or globs, not {patterns!r}", key=name)
+                raise ConfigError(f"must be a tuple of names or globs, not {patterns!r}",
+                                  key=name)
             if not patterns:
-                raise ConfigError(
-                    "must list at least one name (leave it out to match any)", key=name
-                )
+                raise ConfigError("must list at least one name (leave it out to match any)",
+                                  key=name)
             for i, pattern in enumerate(patterns):
                 if not isinstance(pattern, str) or not pattern.strip():
-                    raise ConfigError(
-                        f"must be a non-empty string, not {pattern!r}", key=f"{name}[{i}]"
-                    )
+                    raise ConfigError(f"must be a non-empty string, not {pattern!r}",
+                                      key=f"{name}[{i}]")
         if self.min_severity is not None and self.min_severity not in SEVERITIES:
-            raise ConfigError(
-                f"unknown severity {self.min_severity!r} (known: "
-                f"{', '.join(s.lower() for s in SEVERITIES)})",
-                key="min_severity",
-            )
+            raise ConfigError(f"unknown severity {self.min_severity!r} (known: "
+                              f"{', '.join(s.lower() for s in SEVERITIES)})", key="min_severity")
         if all(getattr(self, name) is None for name in ROUTE_KEYS):
-            raise ConfigError(
-                f"sets no condition (known: {', '.join(ROUTE_KEYS)}); leave "
-                "route out for a destination that gets every alert"
-            )
+            raise ConfigError(f"sets no condition (known: {', '.join(ROUTE_KEYS)}); leave "
+                              "route out for a destination that gets every alert")
 
 
 def _any(patterns: Sequence[str] | None, value: str) -> bool:
@@ -100,11 +94,8 @@ def route_matches(alert: Routable, route: Route | None) -> bool:
     if route is None:
         return True
     if route.min_severity is not None and (
-        severity_rank(alert.severity) < SEVERITIES.index(route.min_severity)
-    ):
+            severity_rank(alert.severity) < SEVERITIES.index(route.min_severity)):
         return False
-    return (
-        _any(route.agents, alert.agent_id)
-        and _any(route.failure_types, alert.failure_type)
-        and _any(route.sources, alert.source)
-    )
+    return (_any(route.agents, alert.agent_id)
+            and _any(route.failure_types, alert.failure_type)
+            and _any(route.sources, alert.source))

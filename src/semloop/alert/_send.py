@@ -52,10 +52,8 @@ class RetryPolicy:
 
     def delays(self) -> list[float]:
         """The waits between attempts: ``max_attempts - 1`` of them."""
-        return [
-            min(self.max_delay_s, self.base_delay_s * self.factor**k)
-            for k in range(self.max_attempts - 1)
-        ]
+        return [min(self.max_delay_s, self.base_delay_s * self.factor ** k)
+                for k in range(self.max_attempts - 1)]
 
 
 @dataclass(frozen=True)
@@ -125,11 +123,8 @@ def send_with_retry(
     Never raises for a network or HTTP failure: the result records every attempt.
     """
     body = json.dumps(payload, default=str, separators=(",", ":")).encode("utf-8")
-    all_headers = {
-        "Content-Type": "application/json",
-        "User-Agent": "semloop-alerts",
-        **(headers or {}),
-    }
+    all_headers = {"Content-Type": "application/json", "User-Agent": "semloop-alerts",
+                   **(headers or {})}
     result = SendResult(delivered=False)
     delays = retry.delays()
     for attempt in range(retry.max_attempts):
@@ -173,9 +168,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect)
 
 
-def urllib_send(
-    url: str, body: bytes, headers: Mapping[str, str], timeout_s: float
-) -> HttpResponse:
+def urllib_send(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float) -> HttpResponse:
     """The default :data:`SendFn`: one POST with the standard library (redirects not followed)."""
     request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
     try:

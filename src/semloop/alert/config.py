@@ -44,14 +44,8 @@ from ._send import RetryPolicy
 __all__ = ["DESTINATION_TYPES", "AlertsConfig", "Destination", "load_alerts_config"]
 
 DESTINATION_TYPES = ("webhook", "slack")
-_TOP_KEYS = (
-    "link_base_url",
-    "cooldown_s",
-    "retry",
-    "destinations",
-    "policies",
-    "default_confidence_floor",
-)
+_TOP_KEYS = ("link_base_url", "cooldown_s", "retry", "destinations", "policies",
+             "default_confidence_floor")
 _DEST_KEYS = ("type", "url", "headers", "timeout_s", "route")
 _POLICY_KEYS = ("mode", "threshold", "window", "confidence_floor")
 _RETRY_KEYS = ("max_attempts", "base_delay_s", "factor", "max_delay_s")
@@ -111,9 +105,7 @@ def _fail(message: str, key: str, source: str | None) -> ConfigError:
     return ConfigError(message, key=key, source=source)
 
 
-def _mapping(
-    value: Any, key: str, source: str | None, known: tuple[str, ...] | None
-) -> dict[str, Any]:
+def _mapping(value: Any, key: str, source: str | None, known: tuple[str, ...] | None) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
@@ -126,15 +118,8 @@ def _mapping(
     return dict(value)
 
 
-def _number(
-    value: Any,
-    key: str,
-    source: str | None,
-    *,
-    minimum: float = 0.0,
-    maximum: float = math.inf,
-    integer: bool = False,
-) -> Any:
+def _number(value: Any, key: str, source: str | None, *, minimum: float = 0.0,
+            maximum: float = math.inf, integer: bool = False) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise _fail(f"must be a number, not {value!r}", key, source)
     if integer:
@@ -142,11 +127,7 @@ def _number(
             raise _fail(f"must be a whole number, not {value!r}", key, source)
         value = int(value)
     if not minimum <= value <= maximum:
-        bound = (
-            f"between {minimum:g} and {maximum:g}"
-            if maximum != math.inf
-            else f"at least {minimum:g}"
-        )
+        bound = f"between {minimum:g} and {maximum:g}" if maximum != math.inf else f"at least {minimum:g}"
         raise _fail(f"must be {bound}, not {value!r}", key, source)
     return value
 
@@ -161,9 +142,8 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
     top = _mapping(data, "alerts", source, _TOP_KEYS)
     floor = DEFAULT_CONFIDENCE_FLOOR
     if "default_confidence_floor" in top:
-        floor = _number(
-            top["default_confidence_floor"], "alerts.default_confidence_floor", source, maximum=1.0
-        )
+        floor = _number(top["default_confidence_floor"], "alerts.default_confidence_floor",
+                        source, maximum=1.0)
     cooldown = DEFAULT_COOLDOWN_S
     if "cooldown_s" in top:
         cooldown = float(_number(top["cooldown_s"], "alerts.cooldown_s", source))
@@ -176,9 +156,8 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
     raw_retry = _mapping(top.get("retry"), "alerts.retry", source, _RETRY_KEYS)
     retry_args: dict[str, Any] = {}
     for name, value in raw_retry.items():
-        retry_args[name] = _number(
-            value, f"alerts.retry.{name}", source, integer=name == "max_attempts"
-        )
+        retry_args[name] = _number(value, f"alerts.retry.{name}", source,
+                                   integer=name == "max_attempts")
     try:
         retry = RetryPolicy(**retry_args)
     except ConfigError as exc:
@@ -193,11 +172,8 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
                 raise _fail("is required", f"{key}.{required}", source)
         kind = settings["type"]
         if kind not in DESTINATION_TYPES:
-            raise _fail(
-                f"unknown type {kind!r} (known: {', '.join(DESTINATION_TYPES)})",
-                f"{key}.type",
-                source,
-            )
+            raise _fail(f"unknown type {kind!r} (known: {', '.join(DESTINATION_TYPES)})",
+                        f"{key}.type", source)
         url = _string(settings["url"], f"{key}.url", source)
         if not url.startswith(("http://", "https://")):
             raise _fail("must start with http:// or https://", f"{key}.url", source)
@@ -205,15 +181,8 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
         for header, value in headers.items():
             if not isinstance(value, str):
                 raise _fail("must be a string", f"{key}.headers.{header}", source)
-        timeout = float(
-            _number(
-                settings.get("timeout_s", 5.0),
-                f"{key}.timeout_s",
-                source,
-                minimum=0.001,
-                maximum=300.0,
-            )
-        )
+        timeout = float(_number(settings.get("timeout_s", 5.0), f"{key}.timeout_s", source,
+                                minimum=0.001, maximum=300.0))
         route = _route(settings["route"], f"{key}.route", source) if "route" in settings else None
         destinations.append(Destination(name, kind, url, headers, timeout, route))
 
@@ -226,27 +195,22 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
         if mode not in MODES:
             raise _fail(f"unknown mode {mode!r} (known: {', '.join(MODES)})", f"{key}.mode", source)
         threshold, window = base.threshold, base.window
-        if (
-            mode != base.mode
-            and mode in ("consecutive", "frequency")
-            and base.mode not in ("consecutive", "frequency")
-        ):
+        if mode != base.mode and mode in ("consecutive", "frequency") and base.mode not in (
+                "consecutive", "frequency"):
             threshold, window = 2, 10  # a switch away from immediate starts at the usual window
         for name in ("threshold", "window"):
             if name in settings:
                 if mode in ("immediate", "off"):
                     raise _fail(f"means nothing for mode {mode}", f"{key}.{name}", source)
-                value = _number(
-                    settings[name], f"{key}.{name}", source, minimum=1, maximum=100, integer=True
-                )
+                value = _number(settings[name], f"{key}.{name}", source, minimum=1,
+                                maximum=100, integer=True)
                 threshold, window = (value, window) if name == "threshold" else (threshold, value)
         if mode in ("immediate", "off"):
             threshold, window = 1, 1
         policy_floor = floor
         if "confidence_floor" in settings:
-            policy_floor = _number(
-                settings["confidence_floor"], f"{key}.confidence_floor", source, maximum=1.0
-            )
+            policy_floor = _number(settings["confidence_floor"], f"{key}.confidence_floor",
+                                   source, maximum=1.0)
         try:
             policies[failure_type] = AlertPolicy(mode, threshold, window, float(policy_floor))
         except ConfigError as exc:
@@ -269,11 +233,8 @@ def _route(value: Any, key: str, source: str | None) -> Route:
     severity = settings.get("min_severity")
     if "min_severity" in settings:
         if not isinstance(severity, str):
-            raise _fail(
-                f"must be one of low, medium, high, critical, not {severity!r}",
-                f"{key}.min_severity",
-                source,
-            )
+            raise _fail(f"must be one of low, medium, high, critical, not {severity!r}",
+                        f"{key}.min_severity", source)
         severity = severity.upper()
     try:
         return Route(min_severity=severity, **lists)

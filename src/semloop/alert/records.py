@@ -27,15 +27,8 @@ __all__ = [
 #: What happened to a signal the alerts worker considered (``failure_signals.alert_decision``).
 #: ``error`` marks a signal the decision raised on (logged); ``preexisting`` a signal stored
 #: before the alerts tables existed.
-DECISIONS = (
-    "alerted",
-    "deduplicated",
-    "below_policy",
-    "below_floor",
-    "shadow",
-    "error",
-    "preexisting",
-)
+DECISIONS = ("alerted", "deduplicated", "below_policy", "below_floor", "shadow", "error",
+             "preexisting")
 
 
 @dataclass(frozen=True)

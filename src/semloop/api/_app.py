@@ -47,7 +47,8 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     async def _store_down(request: Request, exc: StoreError) -> JSONResponse:
         # 503 tells SDKs to retry the batch later rather than drop it.
         log.error("%s %s: %s", request.method, request.url.path, exc)
-        return JSONResponse({"detail": STORE_DOWN}, status_code=503, headers={"Retry-After": "1"})
+        return JSONResponse({"detail": STORE_DOWN}, status_code=503,
+                            headers={"Retry-After": "1"})
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -59,13 +60,8 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
         status = 422 if loc[:1] == ("query",) else 400
         return JSONResponse({"detail": f"{where}: {first.get('msg')}"}, status_code=status)
 
-    @app.get(
-        "/health",
-        response_model=Health,
-        tags=["health"],
-        summary="Liveness and database",
-        responses={503: {"model": ErrorBody, "description": "the database did not answer"}},
-    )
+    @app.get("/health", response_model=Health, tags=["health"], summary="Liveness and database",
+             responses={503: {"model": ErrorBody, "description": "the database did not answer"}})
     async def health() -> Any:
         await run_in_threadpool(store.count_events, "")  # a round trip to the database
         return {"status": "ok", "database": store.dialect.value}
@@ -99,14 +95,12 @@ def _serve_docs(app: FastAPI) -> None:
     @app.get("/docs", include_in_schema=False)
     async def docs() -> Any:
         return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title="semloop API",
+            openapi_url=app.openapi_url or "/openapi.json", title="semloop API",
             swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
             swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
             swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
             # Swagger UI would otherwise send the schema to an online validator.
-            swagger_ui_parameters={"validatorUrl": None},
-        )
+            swagger_ui_parameters={"validatorUrl": None})
 
 
 def _declare_real_errors_only(app: FastAPI) -> None:
@@ -154,9 +148,8 @@ class _RefuseNul:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and "\x00" in scope["path"]:
-            response = JSONResponse(
-                {"detail": "no such resource: the path holds a NUL character"}, status_code=404
-            )
+            response = JSONResponse({"detail": "no such resource: the path holds a NUL character"},
+                                    status_code=404)
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)

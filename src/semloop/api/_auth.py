@@ -37,7 +37,8 @@ class KeyCache:
     what failed (a 503 either way).
     """
 
-    def __init__(self, fresh_s: float = 1.0, ttl_s: float = 60.0, max_keys: int = 10_000) -> None:
+    def __init__(self, fresh_s: float = 1.0, ttl_s: float = 60.0,
+                 max_keys: int = 10_000) -> None:
         self.fresh_s = fresh_s
         self.ttl_s = ttl_s
         self.max_keys = max_keys

@@ -87,12 +87,8 @@ def parse_json(body: bytes) -> tuple[Any, bool]:
                 raise
             # Only an integer past the conversion limit gets here: parse again, paying a
             # hook per integer, so that just the event holding it is refused.
-            doc = json.loads(
-                body,
-                parse_constant=numbers.constant,
-                parse_float=numbers.float,
-                parse_int=numbers.int,
-            )
+            doc = json.loads(body, parse_constant=numbers.constant, parse_float=numbers.float,
+                             parse_int=numbers.int)
     except UnicodeDecodeError as exc:
         raise HTTPException(400, f"request body is not UTF-8 text: {exc.reason}") from None
     except json.JSONDecodeError as exc:

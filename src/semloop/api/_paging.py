@@ -41,13 +41,8 @@ def decode_cursor(listing: str, cursor: str) -> Position:
     except (binascii.Error, ValueError):
         raise problem from None
     parts = raw.split("|")
-    if (
-        len(parts) != 3
-        or parts[0] != listing
-        or not _NUMBER.fullmatch(parts[1])
-        or not parts[2].isdigit()
-        or len(parts[2]) > 19
-    ):
+    if len(parts) != 3 or parts[0] != listing or not _NUMBER.fullmatch(parts[1]) \
+            or not parts[2].isdigit() or len(parts[2]) > 19:
         raise problem
     time, row_id = float(parts[1]), int(parts[2])
     if not math.isfinite(time) or row_id > _BIGINT_MAX:
@@ -75,7 +70,5 @@ def parse_time(name: str, value: str | None) -> float | None:
         return when.timestamp()
     except (ValueError, OverflowError):  # OverflowError: an offset pushes year 1 past 0
         raise bad_parameter(
-            name,
-            f"{value!r} is neither epoch seconds nor an ISO-8601 time "
-            "(e.g. 1764500000 or 2026-11-30T12:00:00Z)",
-        ) from None
+            name, f"{value!r} is neither epoch seconds nor an ISO-8601 time "
+                  "(e.g. 1764500000 or 2026-11-30T12:00:00Z)") from None

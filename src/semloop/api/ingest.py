@@ -26,7 +26,6 @@ __all__ = ["router"]
 
 router = APIRouter(tags=["ingest"])
 
-
 def _text_schema(name: str, *, required: bool) -> dict[str, Any]:
     # The store's column widths, so a schema-valid event is one the store can hold.
     schema: dict[str, Any] = {"type": "string", "maxLength": LIMITS[name]}
@@ -42,11 +41,8 @@ _EVENT_SCHEMA = {
     "type": "object",
     "required": ["event_type", "run_id", "agent_id", "timestamp"],
     "properties": {
-        "event_type": {
-            **_text_schema("event_type", required=True),
-            "enum": sorted(EVENT_TYPES),
-            "examples": ["tool.called"],
-        },
+        "event_type": {**_text_schema("event_type", required=True),
+                       "enum": sorted(EVENT_TYPES), "examples": ["tool.called"]},
         "run_id": _text_schema("run_id", required=True),
         "agent_id": _text_schema("agent_id", required=True),
         "agent_version": _text_schema("agent_version", required=False),
@@ -56,10 +52,8 @@ _EVENT_SCHEMA = {
         "parent_run_id": _text_schema("parent_run_id", required=False),
         "trace_id": _text_schema("trace_id", required=False),
         "conversation_id": _text_schema("conversation_id", required=False),
-        "event_id": {
-            **_text_schema("event_id", required=False),
-            "description": "de-duplicates replays; absent or empty: a fresh id",
-        },
+        "event_id": {**_text_schema("event_id", required=False),
+                     "description": "de-duplicates replays; absent or empty: a fresh id"},
     },
 }
 _ENVELOPE_SCHEMA = {
@@ -91,17 +85,11 @@ def _settings(request: Request) -> Settings:
     "/v1/ingest",
     status_code=202,
     response_model=IngestResult,
-    responses={
-        **_ERRORS,
-        422: {"model": IngestResult, "description": "every event in the batch was invalid"},
-    },
+    responses={**_ERRORS, 422: {"model": IngestResult,
+                                "description": "every event in the batch was invalid"}},
     summary="Store a batch of events (the Dunetrace SDK's envelope)",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": _ENVELOPE_SCHEMA}},
-        }
-    },
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": _ENVELOPE_SCHEMA}}}},
 )
 async def ingest(
     request: Request,
@@ -113,7 +101,7 @@ async def ingest(
     org_id = await org_for_key(request, credentials.credentials) if credentials else None
     envelope, suspect = parse_json(body)
     if not isinstance(envelope, dict):
-        raise HTTPException(400, 'the body must be a JSON object: {"api_key", "events": [...]}')
+        raise HTTPException(400, "the body must be a JSON object: {\"api_key\", \"events\": [...]}")
     if org_id is None:
         key = envelope.get("api_key")
         if not isinstance(key, str) or not key:
@@ -121,15 +109,11 @@ async def ingest(
         org_id = await org_for_key(request, key)
     raw_events = envelope.get("events")
     if not isinstance(raw_events, list):
-        raise HTTPException(400, 'the body\'s "events" must be a list of event objects')
+        raise HTTPException(400, "the body's \"events\" must be a list of event objects")
     valid, rejected = validate_batch(raw_events, suspect=suspect)
     stored = await run_in_threadpool(store.add_events, org_id, valid) if valid else 0
-    result = {
-        "accepted": len(valid),
-        "stored": stored,
-        "duplicates": len(valid) - stored,
-        "rejected": [r.to_dict() for r in rejected],
-    }
+    result = {"accepted": len(valid), "stored": stored, "duplicates": len(valid) - stored,
+              "rejected": [r.to_dict() for r in rejected]}
     # All-invalid is a client error a retry cannot fix (the SDK drops 4xx batches at once).
     status = 422 if rejected and not valid else 202
     return JSONResponse(result, status_code=status)
@@ -139,25 +123,17 @@ async def ingest(
     "/v1/traces",
     responses={**_ERRORS, 200: {"description": "ExportTraceServiceResponse (protobuf or JSON)"}},
     summary="OTLP/HTTP trace export (protobuf or JSON); spans become events",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
-                "application/json": {"schema": _OTLP_JSON_SCHEMA},
-            },
-        }
-    },
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
+        "application/json": {"schema": _OTLP_JSON_SCHEMA}}}},
 )
 async def traces(request: Request, org_id: str = Depends(require_org)) -> Response:
     content_type = request.headers.get("content-type", "")
     kind = content_type.split(";", 1)[0].strip().lower()
     if kind not in ("application/x-protobuf", "application/json"):
         raise HTTPException(
-            415,
-            f"unsupported Content-Type {content_type!r}; OTLP/HTTP sends "
-            "application/x-protobuf or application/json",
-        )
+            415, f"unsupported Content-Type {content_type!r}; OTLP/HTTP sends "
+                 "application/x-protobuf or application/json")
     body = await read_body(request, _settings(request).max_body_bytes)
     try:
         valid, rejected = otlp_events(body, kind)
@@ -174,7 +150,8 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
 
 def _otlp_response(kind: str, rejected: list[RejectedEvent]) -> Response:
     message = "; ".join(
-        f"event {r.index}: " + (f"{r.field}: " if r.field else "") + r.reason for r in rejected[:5]
+        f"event {r.index}: " + (f"{r.field}: " if r.field else "") + r.reason
+        for r in rejected[:5]
     )
     if kind == "application/json":
         partial = {"rejectedSpans": len(rejected), "errorMessage": message} if rejected else {}

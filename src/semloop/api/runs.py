@@ -25,25 +25,18 @@ LIST_ERRORS: dict[int | str, dict[str, Any]] = {
     503: {"model": ErrorBody, "description": "the database failed; retry"},
 }
 Limit = Annotated[int, Query(ge=1, le=500, description="Items per page (1-500).")]
-Since = Annotated[
-    str | None,
-    Query(description="Inclusive lower bound: epoch seconds or ISO-8601 (UTC unless it says)."),
-]
+Since = Annotated[str | None, Query(
+    description="Inclusive lower bound: epoch seconds or ISO-8601 (UTC unless it says).")]
 Until = Annotated[str | None, Query(description="Exclusive upper bound, as since.")]
 Cursor = Annotated[str | None, Query(description="next_cursor of the previous page.")]
 
 
 def summary_body(run: RunSummary) -> dict[str, Any]:
     return {
-        "run_id": run.run_id,
-        "agent_id": run.agent_id,
-        "agent_version": run.agent_version,
-        "conversation_id": run.conversation_id,
-        "status": run.status,
-        "started_at": run.started_at,
-        "ended_at": run.ended_at,
-        "event_count": run.event_count,
-        "failure_types": list(run.failure_types),
+        "run_id": run.run_id, "agent_id": run.agent_id, "agent_version": run.agent_version,
+        "conversation_id": run.conversation_id, "status": run.status,
+        "started_at": run.started_at, "ended_at": run.ended_at,
+        "event_count": run.event_count, "failure_types": list(run.failure_types),
     }
 
 
@@ -59,9 +52,8 @@ async def list_runs(
     agent_id: str | None = None,
     status: Annotated[Literal["completed", "errored", "running"] | None, Query()] = None,
     conversation_id: str | None = None,
-    failure_type: Annotated[
-        str | None, Query(description="Only runs with a signal of this failure type.")
-    ] = None,
+    failure_type: Annotated[str | None, Query(
+        description="Only runs with a signal of this failure type.")] = None,
     since: Since = None,
     until: Until = None,
     limit: Limit = 50,
@@ -70,21 +62,11 @@ async def list_runs(
     after = None if cursor is None else decode_cursor("runs", cursor)
     start, end = parse_time("since", since), parse_time("until", until)
     page = await run_in_threadpool(
-        store_of(request).list_runs,
-        org_id,
-        limit=limit,
-        after=after,
-        agent_id=agent_id,
-        status=status,
-        conversation_id=conversation_id,
-        failure_type=failure_type,
-        since=start,
-        until=end,
-    )
-    return {
-        "runs": [summary_body(r) for r in page.items],
-        "next_cursor": None if page.next is None else encode_cursor("runs", page.next),
-    }
+        store_of(request).list_runs, org_id, limit=limit, after=after, agent_id=agent_id,
+        status=status, conversation_id=conversation_id, failure_type=failure_type,
+        since=start, until=end)
+    return {"runs": [summary_body(r) for r in page.items],
+            "next_cursor": None if page.next is None else encode_cursor("runs", page.next)}
 
 
 def run_body(run: Run, signals: list[Signal]) -> dict[str, Any]:
@@ -105,11 +87,8 @@ def run_body(run: Run, signals: list[Signal]) -> dict[str, Any]:
 @router.get(
     "/v1/runs/{run_id}",
     response_model=RunOut,
-    responses={
-        401: {"model": ErrorBody},
-        404: {"model": ErrorBody},
-        503: {"model": ErrorBody, "description": "the database failed; retry"},
-    },
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody},
+               503: {"model": ErrorBody, "description": "the database failed; retry"}},
     summary="One run: its events in order and the signals found in it",
 )
 async def get_run(run_id: str, request: Request, org_id: str = Depends(require_org)) -> Any:

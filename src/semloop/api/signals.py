@@ -38,21 +38,10 @@ async def list_signals(
     after = None if cursor is None else decode_cursor("signals", cursor)
     start, end = parse_time("since", since), parse_time("until", until)
     page = await run_in_threadpool(
-        store_of(request).list_signals,
-        org_id,
-        limit=limit,
-        after=after,
-        agent_id=agent_id,
-        failure_type=failure_type,
-        severity=severity,
-        run_id=run_id,
-        since=start,
-        until=end,
-    )
+        store_of(request).list_signals, org_id, limit=limit, after=after, agent_id=agent_id,
+        failure_type=failure_type, severity=severity, run_id=run_id, since=start, until=end)
     return {
-        "signals": [
-            {**s.signal.to_dict(), "signal_id": s.id, "detected_at": s.detected_at}
-            for s in page.items
-        ],
+        "signals": [{**s.signal.to_dict(), "signal_id": s.id, "detected_at": s.detected_at}
+                    for s in page.items],
         "next_cursor": None if page.next is None else encode_cursor("signals", page.next),
     }

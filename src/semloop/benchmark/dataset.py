@@ -45,7 +45,9 @@ def _row(raw: Any) -> BenchRow:
         raise TraceFormatError("missing or not a non-empty string", field="family")
     for key in ("loop", "stagnation"):
         if not isinstance(raw.get(key), bool):
-            raise TraceFormatError(f"missing or not true/false (got {raw.get(key)!r})", field=key)
+            raise TraceFormatError(
+                f"missing or not true/false (got {raw.get(key)!r})", field=key
+            )
     trace_id = raw.get("trace_id")
     if not isinstance(trace_id, str) or not trace_id:
         raise TraceFormatError("missing or not a non-empty string", field="trace_id")
@@ -70,9 +72,7 @@ def parse_rows(lines: Iterable[str], source: str) -> list[BenchRow]:
         if row.trace_id in seen:
             raise TraceFormatError(
                 f"duplicate trace_id {row.trace_id!r} (first on line {seen[row.trace_id]})",
-                source=source,
-                line=lineno,
-                field="trace_id",
+                source=source, line=lineno, field="trace_id",
             )
         seen[row.trace_id] = lineno
         rows.append(row)
@@ -90,8 +90,7 @@ def load_dataset(path: str | Path) -> list[BenchRow]:
     except FileNotFoundError:
         raise TraceFormatError(
             "no such dataset file; write one with `python bench/make_dataset.py`, "
-            "or leave out --dataset to use the default",
-            source=source,
+            "or leave out --dataset to use the default", source=source
         ) from None
     except UnicodeDecodeError as exc:
         raise TraceFormatError(f"not UTF-8 text ({exc.reason})", source=source) from None
@@ -103,10 +102,7 @@ def default_dataset_path() -> Path | None:
     """``bench/dataset.jsonl`` of the repository checkout this package runs from, or of the
     current directory; None when neither exists."""
     here = Path(__file__).resolve()
-    candidates = [
-        here.parents[3] / "bench" / "dataset.jsonl",
-        Path.cwd() / "bench" / "dataset.jsonl",
-    ]
+    candidates = [here.parents[3] / "bench" / "dataset.jsonl", Path.cwd() / "bench" / "dataset.jsonl"]
     for candidate in candidates:
         if candidate.is_file():
             return candidate

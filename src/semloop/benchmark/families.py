@@ -51,25 +51,13 @@ TASKS: tuple[Task, ...] = (
     Task(
         "Work out why password reset emails arrive twice and stop the duplicates",
         "the password reset mailer",
-        (
-            "reset_mailer.py",
-            "email_queue.py",
-            "token_store.py",
-            "outbox_worker.py",
-            "smtp_adapter.py",
-        ),
+        ("reset_mailer.py", "email_queue.py", "token_store.py", "outbox_worker.py", "smtp_adapter.py"),
         "the double enqueue in the outbox worker",
     ),
     Task(
         "Bring the thumbnail service cold start under two seconds",
         "the thumbnail service startup code",
-        (
-            "thumbnail_app.py",
-            "model_loader.py",
-            "cache_warmup.py",
-            "config_reader.py",
-            "health_probe.py",
-        ),
+        ("thumbnail_app.py", "model_loader.py", "cache_warmup.py", "config_reader.py", "health_probe.py"),
         "the eager model download at import time",
     ),
     Task(
@@ -97,108 +85,68 @@ TASKS: tuple[Task, ...] = (
 # families pair them up, and every consecutive pair must stay under the 0.85 similarity
 # line (tests/benchmark/test_dataset.py checks all 45 pairs stay below 0.5).
 PARAPHRASES: tuple[str, ...] = (
-    (
-        "My plan is to run a project-wide text search for {subject}, because seeing the actual "
-        "source lines will tell me far more than any guess I could make from function names or "
-        "folder layout alone."
-    ),
-    (
-        "Before touching anything I want to locate {subject} inside the repository; grepping "
-        "every directory should reveal where it lives, who calls it, and which modules quietly "
-        "depend on its current behaviour."
-    ),
-    (
-        "First move: hunt down {subject}. A broad search across all source folders ought to "
-        "surface its definition plus every caller, giving me solid ground instead of vague "
-        "assumptions about how requests flow through."
-    ),
-    (
-        "Locating {subject} comes before everything else here. Sweeping the whole tree with a "
-        "search lets me read real code paths, so later conclusions rest on evidence rather "
-        "than on hunches about the design."
-    ),
-    (
-        "I should scan the codebase looking for {subject}, since knowing exactly which file owns "
-        "that logic narrows down where the defect could possibly hide and keeps me from "
-        "wandering through unrelated packages."
-    ),
-    (
-        "Searching all repository files for {subject} seems like the sensible opening; once its "
-        "home module turns up, reading it carefully will replace speculation with concrete "
-        "knowledge of real control flow."
-    ),
-    (
-        "To get oriented, a full-text lookup for {subject} across every package is what comes "
-        "first, because pinpointing its implementation gives each subsequent hypothesis "
-        "something tangible to test against."
-    ),
-    (
-        "Rather than theorising, let me grep through every source folder until {subject} shows "
-        "up; finding where it is defined anchors the investigation in code that actually runs "
-        "in production today."
-    ),
-    (
-        "Job number one is finding {subject}. Combing through each directory with a search query "
-        "should expose the responsible functions, after which reading them closely becomes "
-        "possible and guessing becomes unnecessary."
-    ),
-    (
-        "Where does {subject} actually live? Running a search over the entire checkout answers "
-        "that quickly, and reading its real implementation beats building mental models about "
-        "code nobody here has opened yet."
-    ),
+    ("My plan is to run a project-wide text search for {subject}, because seeing the actual "
+    "source lines will tell me far more than any guess I could make from function names or "
+    "folder layout alone."),
+    ("Before touching anything I want to locate {subject} inside the repository; grepping "
+    "every directory should reveal where it lives, who calls it, and which modules quietly "
+    "depend on its current behaviour."),
+    ("First move: hunt down {subject}. A broad search across all source folders ought to "
+    "surface its definition plus every caller, giving me solid ground instead of vague "
+    "assumptions about how requests flow through."),
+    ("Locating {subject} comes before everything else here. Sweeping the whole tree with a "
+    "search lets me read real code paths, so later conclusions rest on evidence rather "
+    "than on hunches about the design."),
+    ("I should scan the codebase looking for {subject}, since knowing exactly which file owns "
+    "that logic narrows down where the defect could possibly hide and keeps me from "
+    "wandering through unrelated packages."),
+    ("Searching all repository files for {subject} seems like the sensible opening; once its "
+    "home module turns up, reading it carefully will replace speculation with concrete "
+    "knowledge of real control flow."),
+    ("To get oriented, a full-text lookup for {subject} across every package is what comes "
+    "first, because pinpointing its implementation gives each subsequent hypothesis "
+    "something tangible to test against."),
+    ("Rather than theorising, let me grep through every source folder until {subject} shows "
+    "up; finding where it is defined anchors the investigation in code that actually runs "
+    "in production today."),
+    ("Job number one is finding {subject}. Combing through each directory with a search query "
+    "should expose the responsible functions, after which reading them closely becomes "
+    "possible and guessing becomes unnecessary."),
+    ("Where does {subject} actually live? Running a search over the entire checkout answers "
+    "that quickly, and reading its real implementation beats building mental models about "
+    "code nobody here has opened yet."),
 )
 
 ALTERNATING_A: tuple[str, ...] = (
-    (
-        "Opening {artifact} to study how incoming payloads get validated before anything is "
-        "written, since the error log points somewhere inside this module and I need the exact "
-        "offending statement."
-    ),
-    (
-        "Back into {artifact} to trace that validation branch from top to bottom, because the "
-        "stack trace still ends in this file and the precise failing expression remains unclear "
-        "to me."
-    ),
+    ("Opening {artifact} to study how incoming payloads get validated before anything is "
+    "written, since the error log points somewhere inside this module and I need the exact "
+    "offending statement."),
+    ("Back into {artifact} to trace that validation branch from top to bottom, because the "
+    "stack trace still ends in this file and the precise failing expression remains unclear "
+    "to me."),
 )
 ALTERNATING_B: tuple[str, ...] = (
-    (
-        "Quickest confirmation is the integration suite, so I am launching those tests now to "
-        "check whether the failure shows up with the same fixtures continuous integration "
-        "relies on."
-    ),
-    (
-        "Kicking off the integration suite again and watching for that failure, because a live "
-        "reproduction teaches me more than staring at source code without running anything."
-    ),
+    ("Quickest confirmation is the integration suite, so I am launching those tests now to "
+    "check whether the failure shows up with the same fixtures continuous integration "
+    "relies on."),
+    ("Kicking off the integration suite again and watching for that failure, because a live "
+    "reproduction teaches me more than staring at source code without running anything."),
 )
 
 PROGRESS_STEPS: tuple[str, ...] = (
-    (
-        "Searching the project for {subject} so I know which module really owns this behaviour "
-        "before forming any theory about the fault."
-    ),
-    (
-        "Found it in {artifact}. Reading the function now: it pulls settings from a shared object "
-        "that an earlier hook is expected to fill in on every call."
-    ),
-    (
-        "That shared object can be empty on the failing path, which explains the symptom and "
-        "points straight at {target} as the thing to change."
-    ),
-    (
-        "Writing a regression test that exercises the failing path directly, so the fix is pinned "
-        "by something executable instead of by my reading of the code."
-    ),
-    (
-        "The new test fails as predicted, confirming the diagnosis. Applying the change in "
-        "{artifact} and rerunning the suite to make sure nothing else relied on the old "
-        "behaviour."
-    ),
-    (
-        "Everything is green, forty-one tests passing. Summarising the root cause and the fix in "
-        "the commit message so nobody has to rediscover {target} later."
-    ),
+    ("Searching the project for {subject} so I know which module really owns this behaviour "
+    "before forming any theory about the fault."),
+    ("Found it in {artifact}. Reading the function now: it pulls settings from a shared object "
+    "that an earlier hook is expected to fill in on every call."),
+    ("That shared object can be empty on the failing path, which explains the symptom and "
+    "points straight at {target} as the thing to change."),
+    ("Writing a regression test that exercises the failing path directly, so the fix is pinned "
+    "by something executable instead of by my reading of the code."),
+    ("The new test fails as predicted, confirming the diagnosis. Applying the change in "
+    "{artifact} and rerunning the suite to make sure nothing else relied on the old "
+    "behaviour."),
+    ("Everything is green, forty-one tests passing. Summarising the root cause and the fix in "
+    "the commit message so nobody has to rediscover {target} later."),
 )
 
 TEMPLATE_PROGRESS = (
@@ -231,22 +179,14 @@ TERSE_LOOP: tuple[str, ...] = (
 )
 
 RETRY_THEN_RECOVER: tuple[str, ...] = (
-    (
-        "Running the integration suite to reproduce the reported failure and read the traceback "
-        "myself instead of relying on the summary in the bug report."
-    ),
-    (
-        "That attempt stopped at a missing environment variable rather than at the bug, so the "
-        "same command again with REDIS_URL exported should get past setup."
-    ),
-    (
-        "Setup succeeds now, and the real failure surfaces in {artifact}: a different error from "
-        "the one reported, which changes where I should be looking."
-    ),
-    (
-        "Reading {artifact} around the failing assertion to see which helper supplies that value, "
-        "because the mismatch suggests {target} is responsible."
-    ),
+    ("Running the integration suite to reproduce the reported failure and read the traceback "
+    "myself instead of relying on the summary in the bug report."),
+    ("That attempt stopped at a missing environment variable rather than at the bug, so the "
+    "same command again with REDIS_URL exported should get past setup."),
+    ("Setup succeeds now, and the real failure surfaces in {artifact}: a different error from "
+    "the one reported, which changes where I should be looking."),
+    ("Reading {artifact} around the failing assertion to see which helper supplies that value, "
+    "because the mismatch suggests {target} is responsible."),
 )
 
 COSMETIC_GREP_ARGS: tuple[dict[str, Any], ...] = (
@@ -378,72 +318,52 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "paraphrased_loop",
         "one intent reworded at every step: word-bigram overlap and SequenceMatcher stay low",
-        True,
-        True,
-        _paraphrased,
+        True, True, _paraphrased,
     ),
     Family(
         "terse_loop",
         "retries shorter than 20 meaningful words, which the lexical check never compares",
-        True,
-        True,
-        _terse,
+        True, True, _terse,
     ),
     Family(
         "alternating_loop",
         "an A-B-A-B cycle: neighbouring steps differ, so comparing neighbours finds nothing",
-        True,
-        True,
-        _alternating,
+        True, True, _alternating,
     ),
     Family(
         "cosmetic_args_loop",
         "one search repeated with a cosmetic argument change that resets the exact-match count",
-        True,
-        True,
-        _cosmetic,
+        True, True, _cosmetic,
     ),
     Family(
         "verbatim_loop",
         "the same reasoning word for word: the lexical check already catches it",
-        True,
-        True,
-        _verbatim,
+        True, True, _verbatim,
     ),
     Family(
         "identical_tool_loop",
         "one tool with identical arguments six times: the lexical check already catches it",
-        True,
-        True,
-        _identical_tool,
+        True, True, _identical_tool,
     ),
     Family(
         "progress",
         "a healthy run that must not be flagged",
-        False,
-        False,
-        _progress,
+        False, False, _progress,
     ),
     Family(
         "template_progress",
         "five different files described in one sentence shape: looks repetitive, is real work",
-        False,
-        False,
-        _template,
+        False, False, _template,
     ),
     Family(
         "boilerplate_progress",
         "a fixed preamble on every step over short tails that each move the work forward",
-        False,
-        False,
-        _boilerplate,
+        False, False, _boilerplate,
     ),
     Family(
         "retry_then_recover",
         "one command tried twice, then a new approach: an ordinary retry, not a loop",
-        False,
-        False,
-        _retry,
+        False, False, _retry,
     ),
 )
 

@@ -24,9 +24,7 @@ def plot_runs(runs: Sequence[SystemRun], path: str | Path, *, title: str = "") -
     FigureCanvasAgg(fig)
     axes = fig.subplots(2, 1, sharex=True)
     width = 0.8 / max(1, len(runs))
-    for ax, kind, heading in zip(
-        axes, ("stagnation", "verdict"), ("Stagnation signal", "Metric verdict")
-    ):
+    for ax, kind, heading in zip(axes, ("stagnation", "verdict"), ("Stagnation signal", "Metric verdict")):
         for k, run in enumerate(runs):
             table = run.per_family(kind)
             share = [table[f][0] / table[f][1] if f in table else 0.0 for f in families]

@@ -9,9 +9,7 @@ from .runner import SystemRun
 
 __all__ = ["STAGNATION_TITLE", "VERDICT_TITLE", "format_report", "format_table", "to_json"]
 
-STAGNATION_TITLE = (
-    "Stagnation signal, correct calls per family (like-for-like: reasoning check only)"
-)
+STAGNATION_TITLE = "Stagnation signal, correct calls per family (like-for-like: reasoning check only)"
 VERDICT_TITLE = "Metric verdict, correct calls per family (whole combined score vs threshold)"
 COLUMN = 16
 
@@ -22,7 +20,9 @@ def format_table(runs: Sequence[SystemRun], kind: str) -> str:
     families = sorted({f for table in per for f in table})
     width = max([len("family"), *map(len, families)]) + 2
     widths = [max(COLUMN, len(run.label) + 2) for run in runs]
-    header = "family".ljust(width) + "".join(run.label.center(w) for run, w in zip(runs, widths))
+    header = "family".ljust(width) + "".join(
+        run.label.center(w) for run, w in zip(runs, widths)
+    )
     lines = [header, "-" * len(header)]
     for family in families:
         cells = []
@@ -78,9 +78,7 @@ def format_report(runs: Sequence[SystemRun], *, source: str, threshold: float) -
     return "\n".join(parts)
 
 
-def to_json(
-    runs: Sequence[SystemRun], *, source: str = "", threshold: float = 0.5
-) -> dict[str, Any]:
+def to_json(runs: Sequence[SystemRun], *, source: str = "", threshold: float = 0.5) -> dict[str, Any]:
     """``{"systems": {name: {"rows": [...], "totals": {...}}}, "dataset", "threshold"}``."""
     return {
         "dataset": source,

@@ -18,4 +18,5 @@ def progress(items: Sequence[T], description: str, *, at_least: int = 200) -> It
     """``items``, with a transient bar on stderr when there are ``at_least`` of them."""
     if len(items) < at_least:
         return items
-    return track(items, description=description, console=Console(stderr=True), transient=True)
+    return track(items, description=description, console=Console(stderr=True),
+                 transient=True)

@@ -23,9 +23,8 @@ def stop_on_signals(on_signal: Callable[[int], None]) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {
-        sig: signal.signal(sig, lambda signum, _frame: on_signal(signum)) for sig in _SIGNALS
-    }
+    previous = {sig: signal.signal(sig, lambda signum, _frame: on_signal(signum))
+                for sig in _SIGNALS}
     try:
         yield
     finally:

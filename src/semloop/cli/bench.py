@@ -27,21 +27,18 @@ from ..judge.registry import BACKENDS
 
 __all__ = ["register"]
 
-#: Judges the command line offers (``mock`` needs scripted answers, so it is left out).
-JUDGES = ("oracle", *sorted(n for n in BACKENDS if n != "mock"))
+#: Judges the command line offers (``mock`` needs scripted answers; ``deepeval`` asks the
+#: loop detector's questions exactly as ``llm`` does, so its column would be a copy).
+JUDGES = ("oracle", *sorted(n for n in BACKENDS if n not in ("mock", "deepeval")))
 
 ThresholdOpt = Annotated[
-    float,
-    typer.Option(
-        help="Verdict threshold: a trace is flagged as looping when its score is below it."
-    ),
+    float, typer.Option(help="Verdict threshold: a trace is flagged as looping when its score is below it.")
 ]
 ModelOpt = Annotated[
     str | None, typer.Option(help="Judge model (jev: jev-latest, llm: gpt-4o-mini by default).")
 ]
 BaseUrlOpt = Annotated[
-    str | None,
-    typer.Option("--base-url", help="Judge host (jev: TYPESAFE_BASE_URL, llm: OPENAI_BASE_URL)."),
+    str | None, typer.Option("--base-url", help="Judge host (jev: TYPESAFE_BASE_URL, llm: OPENAI_BASE_URL).")
 ]
 JevPathOpt = Annotated[
     str | None,
@@ -52,18 +49,13 @@ JevPathOpt = Annotated[
     ),
 ]
 ApiKeyEnvOpt = Annotated[
-    str | None,
-    typer.Option("--api-key-env", help="Environment variable holding the llm judge's API key."),
+    str | None, typer.Option("--api-key-env", help="Environment variable holding the llm judge's API key.")
 ]
 InUsdOpt = Annotated[
-    float | None,
-    typer.Option(
-        "--input-usd-per-mtok", help="llm judge: USD per million input tokens, for the cost column."
-    ),
+    float | None, typer.Option("--input-usd-per-mtok", help="llm judge: USD per million input tokens, for the cost column.")
 ]
 OutUsdOpt = Annotated[
-    float | None,
-    typer.Option("--output-usd-per-mtok", help="llm judge: USD per million output tokens."),
+    float | None, typer.Option("--output-usd-per-mtok", help="llm judge: USD per million output tokens.")
 ]
 
 
@@ -103,8 +95,7 @@ def bench(
         ),
     ] = None,
     json_out: Annotated[
-        Path | None,
-        typer.Option("--json", help="Also write every row and the totals as JSON here."),
+        Path | None, typer.Option("--json", help="Also write every row and the totals as JSON here.")
     ] = None,
     plot: Annotated[
         Path | None, typer.Option(help="Also draw the per-family comparison as a PNG here.")

@@ -15,21 +15,12 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("demo")
     def demo_command(
-        database_url: Annotated[
-            str | None,
-            typer.Option(
-                help="Where the runs go; default $SEMLOOP_DATABASE_URL or ./semloop.db.",
-                show_default=False,
-            ),
-        ] = None,
-        judge: Annotated[
-            str | None,
-            typer.Option(
-                help="Judge of the loop worker: local (embedded, no key), jev or llm; default jev "
-                "if TYPESAFE_API_KEY is set, else local.",
-                show_default=False,
-            ),
-        ] = None,
+        database_url: Annotated[str | None, typer.Option(
+            help="Where the runs go; default $SEMLOOP_DATABASE_URL or ./semloop.db.",
+            show_default=False)] = None,
+        judge: Annotated[str | None, typer.Option(
+            help="Judge of the loop worker: local (embedded, no key), jev or llm; default jev "
+                 "if TYPESAFE_API_KEY is set, else local.", show_default=False)] = None,
         repeat: Annotated[int, typer.Option(min=1, help="Times to play each scenario.")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of the scripted agents.")] = 7,
     ) -> None:
@@ -51,13 +42,8 @@ def register(app: typer.Typer) -> None:
         try:
             settings = load_settings(**({"database_url": database_url} if database_url else {}))
             backend = make_backend(judge or default_judge())
-            with Progress(
-                TextColumn("{task.description:<16}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=console,
-                transient=True,
-            ) as bar:
+            with Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                          MofNCompleteColumn(), console=console, transient=True) as bar:
                 tasks: dict[str, TaskID] = {}
 
                 def progress(stage: str, done: int, total: int) -> None:
@@ -65,28 +51,24 @@ def register(app: typer.Typer) -> None:
                         tasks[stage] = bar.add_task(stage, total=total)
                     bar.update(tasks[stage], completed=done, total=total)
 
-                report = run_demo(
-                    settings.database_url, backend, repeat=repeat, seed=seed, progress=progress
-                )
+                report = run_demo(settings.database_url, backend, repeat=repeat, seed=seed,
+                                  progress=progress)
         except SemloopError as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
 
-        table = Table(
-            title=f"semloop demo: {report.runs} runs, {report.events} events, judge {report.judge}",
-            caption="[green]✓[/green] expected and found   [yellow]✗[/yellow] expected, "
-            "missed   [dim]+[/dim] found as well",
-        )
+        table = Table(title=f"semloop demo: {report.runs} runs, {report.events} events, "
+                            f"judge {report.judge}",
+                      caption="[green]✓[/green] expected and found   [yellow]✗[/yellow] expected, "
+                              "missed   [dim]+[/dim] found as well")
         table.add_column("scenario", no_wrap=True)
         table.add_column("signals", no_wrap=True)
         table.add_column("verdict", no_wrap=True)
         for result in report.results:
             lines = [f"[green]✓[/green] {t}" for t in sorted(result.caught)]
             lines += [f"[yellow]✗ {t}[/yellow]" for t in sorted(result.missed)]
-            lines += [
-                f"[dim]+ {t}[/dim]"
-                for t in sorted(set(result.found) - set(result.scenario.expected))
-            ]
+            lines += [f"[dim]+ {t}[/dim]"
+                      for t in sorted(set(result.found) - set(result.scenario.expected))]
             if result.missed:
                 verdict = "[yellow]missed[/yellow]"
             elif not result.scenario.expected and result.found:

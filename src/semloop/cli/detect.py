@@ -21,10 +21,8 @@ from ._progress import progress
 
 __all__ = ["detect_file", "register"]
 
-_FORMAT_HELP = (
-    f"Format of FILE: auto (detect from the content), ndjson (lines of "
-    f"Event.to_dict(), the default shape) or {', '.join(f for f in FORMATS if f != 'ndjson')}."
-)
+_FORMAT_HELP = (f"Format of FILE: auto (detect from the content), ndjson (lines of "
+                f"Event.to_dict(), the default shape) or {', '.join(f for f in FORMATS if f != 'ndjson')}.")
 
 
 def _read(path: Path, format: str) -> Result:
@@ -46,10 +44,7 @@ def _baselines(runs: list[Run]) -> dict[tuple[str, str], Baseline]:
 
 
 def detect_file(
-    path: Path,
-    *,
-    config: DetectorConfig | None = None,
-    format: str = "auto",
+    path: Path, *, config: DetectorConfig | None = None, format: str = "auto",
     with_baseline: bool = False,
 ) -> tuple[list[tuple[Run, list[Signal]]], list[TraceFormatError]]:
     """Each run of ``path`` with its signals, and the records that could not be read."""
@@ -86,49 +81,29 @@ def _print_table(found: list[tuple[Run, list[Signal]]]) -> None:
             console.print(f"{title}: no signals")
             continue
         table = Table(title=title, title_justify="left")
-        for column in (
-            "failure type",
-            "severity",
-            "confidence",
-            "co",
-            "steps",
-            "shadow",
-            "evidence",
-        ):
+        for column in ("failure type", "severity", "confidence", "co", "steps", "shadow",
+                       "evidence"):
             table.add_column(column)
         for s in signals:
             steps = s.evidence.get("steps", [])
             shown = ", ".join(map(str, steps[:8])) + (" …" if len(steps) > 8 else "")
-            table.add_row(
-                s.failure_type,
-                s.severity,
-                f"{s.confidence:.2f}",
-                str(s.co_signal_count),
-                shown,
-                "yes" if s.shadow else "",
-                _summary(s),
-            )
+            table.add_row(s.failure_type, s.severity, f"{s.confidence:.2f}",
+                          str(s.co_signal_count), shown, "yes" if s.shadow else "",
+                          _summary(s))
         console.print(table)
     console.print(f"{len(found)} runs, {flagged} flagged")
 
 
 def detect(
-    file: Annotated[
-        Path, typer.Argument(help="Events NDJSON file, or any format `semloop import` reads.")
-    ],
-    config: Annotated[
-        Path | None, typer.Option("--config", "-c", help="detectors.yml to apply.")
-    ] = None,
+    file: Annotated[Path, typer.Argument(help="Events NDJSON file, or any format "
+                                              "`semloop import` reads.")],
+    config: Annotated[Path | None, typer.Option("--config", "-c",
+                                                help="detectors.yml to apply.")] = None,
     format: Annotated[str, typer.Option("--format", "-f", help=_FORMAT_HELP)] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
-    baseline: Annotated[
-        bool,
-        typer.Option(
-            "--baseline",
-            help="Build each agent+version's baseline from the file's own "
-            "completed runs (needs ≥ 20 of them to take effect).",
-        ),
-    ] = False,
+    baseline: Annotated[bool, typer.Option(
+        "--baseline", help="Build each agent+version's baseline from the file's own "
+                           "completed runs (needs ≥ 20 of them to take effect).")] = False,
 ) -> None:
     """Run the structural detectors over the runs in FILE and print their signals.
 
@@ -145,16 +120,9 @@ def detect(
         typer.echo(f"rejected: {rejected}", err=True)
     if as_json:
         doc: dict[str, Any] = {
-            "runs": [
-                {
-                    "run_id": run.run_id,
-                    "agent_id": run.agent_id,
-                    "agent_version": run.agent_version,
-                    "status": run.status,
-                    "signals": [s.to_dict() for s in signals],
-                }
-                for run, signals in found
-            ],
+            "runs": [{"run_id": run.run_id, "agent_id": run.agent_id,
+                      "agent_version": run.agent_version, "status": run.status,
+                      "signals": [s.to_dict() for s in signals]} for run, signals in found],
             "rejected": [str(e) for e in errors],
         }
         typer.echo(json.dumps(doc, indent=2, default=str))

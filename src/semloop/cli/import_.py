@@ -35,25 +35,17 @@ def _check(result: Result) -> list[Run]:
             for event in run.events:
                 check_event(event)
         except EventFormatError as exc:
-            result.rejected.append(
-                TraceFormatError(
-                    f"run {run.run_id[:40]!r} cannot be stored: {exc.message}",
-                    source=None,
-                    field=exc.field,
-                )
-            )
+            result.rejected.append(TraceFormatError(
+                f"run {run.run_id[:40]!r} cannot be stored: {exc.message}",
+                source=None, field=exc.field))
             continue
         good.append(run)
     return good
 
 
 def import_files(
-    files: list[Path],
-    *,
-    format: str = "auto",
-    org: str = "default",
-    database_url: str | None = None,
-    dry_run: bool = False,
+    files: list[Path], *, format: str = "auto", org: str = "default",
+    database_url: str | None = None, dry_run: bool = False,
 ) -> int:
     """Import ``files``; print one line per file and one per rejected record.
 
@@ -82,15 +74,13 @@ def import_files(
             events = [e for run in runs for e in run.events]
             stored = 0
             if store is not None:
-                chunks = [events[i : i + _CHUNK] for i in range(0, len(events), _CHUNK)]
+                chunks = [events[i:i + _CHUNK] for i in range(0, len(events), _CHUNK)]
                 for chunk in progress(chunks, f"storing {path.name}", at_least=5):
                     stored += store.add_events(org_id, chunk)
             where = "" if store is None else f", {stored} new"
-            typer.echo(
-                f"{path}: {result.format}: {_n(len(runs), 'run')}, "
-                f"{_n(len(events), 'event')}{where}"
-                + (f", {len(result.rejected)} rejected" if result.rejected else "")
-            )
+            typer.echo(f"{path}: {result.format}: {_n(len(runs), 'run')}, "
+                       f"{_n(len(events), 'event')}{where}"
+                       + (f", {len(result.rejected)} rejected" if result.rejected else ""))
             for error in result.rejected:
                 located = error if error.source else error.located(source=str(path))
                 typer.echo(f"  rejected: {located}", err=True)
@@ -108,13 +98,11 @@ def register(app: typer.Typer) -> None:
     def import_command(
         files: Annotated[list[Path], typer.Argument(help="Trace export files to import.")],
         format: Annotated[str, typer.Option("--format", "-f", help=_FORMAT_HELP)] = "auto",
-        org: Annotated[
-            str, typer.Option(help="Organization to store the runs under (created if missing).")
-        ] = "default",
+        org: Annotated[str, typer.Option(
+            help="Organization to store the runs under (created if missing).")] = "default",
         database_url: DatabaseUrl = None,
-        dry_run: Annotated[
-            bool, typer.Option("--dry-run", help="Convert and report, store nothing.")
-        ] = False,
+        dry_run: Annotated[bool, typer.Option(
+            "--dry-run", help="Convert and report, store nothing.")] = False,
     ) -> None:
         """Load traces exported by other tools into the store as runs.
 
@@ -123,9 +111,8 @@ def register(app: typer.Typer) -> None:
         named by file, line and field, and the exit code is then 1.
         """
         try:
-            code = import_files(
-                files, format=format, org=org, database_url=database_url, dry_run=dry_run
-            )
+            code = import_files(files, format=format, org=org, database_url=database_url,
+                                dry_run=dry_run)
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

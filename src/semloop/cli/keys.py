@@ -59,25 +59,17 @@ def _when(epoch: float) -> str:
 def format_keys(keys: list[KeyInfo]) -> str:
     """One line per key: id, prefix, created, status; aligned, for people and ``cut``."""
     rows = [("key_id", "prefix", "created", "status")]
-    rows += [
-        (
-            k.key_id,
-            f"{k.prefix}…",
-            _when(k.created_at),
-            "active" if k.revoked_at is None else f"revoked {_when(k.revoked_at)}",
-        )
-        for k in keys
-    ]
+    rows += [(k.key_id, f"{k.prefix}…", _when(k.created_at),
+              "active" if k.revoked_at is None else f"revoked {_when(k.revoked_at)}")
+             for k in keys]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    return "\n".join(
-        "  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[3]]) for r in rows
-    )
+    return "\n".join("  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[3]])
+                     for r in rows)
 
 
 def register(app: typer.Typer) -> None:
-    keys = typer.Typer(
-        help="API keys: each authenticates one organization's requests.", no_args_is_help=True
-    )
+    keys = typer.Typer(help="API keys: each authenticates one organization's requests.",
+                       no_args_is_help=True)
 
     @keys.command("create")
     def create_command(
@@ -91,9 +83,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         typer.echo(key)
-        typer.echo(
-            f"created a key for organization {org!r}; store it now, it is not kept", err=True
-        )
+        typer.echo(f"created a key for organization {org!r}; store it now, it is not kept",
+                   err=True)
 
     @keys.command("list")
     def list_command(

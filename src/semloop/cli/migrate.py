@@ -16,9 +16,8 @@ from ._options import DatabaseUrl
 __all__ = ["migrate", "register"]
 
 
-def migrate(
-    database_url: str | None = None, *, downgrade_to: str | None = None, show: bool = False
-) -> tuple[str | None, str | None]:
+def migrate(database_url: str | None = None, *, downgrade_to: str | None = None,
+            show: bool = False) -> tuple[str | None, str | None]:
     """Upgrade to head (or downgrade to ``downgrade_to``); returns (before, after) revisions."""
     from ..settings import load_settings
     from ..store import migrate_database
@@ -31,17 +30,11 @@ def register(app: typer.Typer) -> None:
     @app.command("migrate")
     def migrate_command(
         database_url: DatabaseUrl = None,
-        downgrade: Annotated[
-            str | None,
-            typer.Option(
-                help="Step down to this revision instead ('base' drops every table).",
-                show_default=False,
-            ),
-        ] = None,
-        show: Annotated[
-            bool,
-            typer.Option("--show", help="Print the current and head revisions; change nothing."),
-        ] = False,
+        downgrade: Annotated[str | None, typer.Option(
+            help="Step down to this revision instead ('base' drops every table).",
+            show_default=False)] = None,
+        show: Annotated[bool, typer.Option(
+            "--show", help="Print the current and head revisions; change nothing.")] = False,
     ) -> None:
         """Apply the schema migrations (Alembic) to the database."""
         from ..store import head_revision

@@ -27,10 +27,8 @@ def parse_duration(text: str) -> float:
     """Seconds in a duration like ``90m``, ``12h``, ``30d`` or ``2w``; ValueError otherwise."""
     found = _DURATION.fullmatch(text.strip().lower())
     if found is None:
-        raise ValueError(
-            f"{text!r} is not a duration: a whole number then m, h, d or w "
-            "(minutes, hours, days, weeks), as in 90m, 12h, 30d, 2w"
-        )
+        raise ValueError(f"{text!r} is not a duration: a whole number then m, h, d or w "
+                         "(minutes, hours, days, weeks), as in 90m, 12h, 30d, 2w")
     seconds = int(found.group(1)) * _UNITS[found.group(2)]
     if seconds <= 0:
         raise ValueError(f"{text!r} is not a duration: it must be longer than zero")
@@ -72,21 +70,15 @@ def prune(
         verb = "counting" if dry_run else "pruning"
         # The total is unknown until the walk ends (counting first would cost a second
         # walk), so the bar is a spinner with the running count. Stderr: stdout stays clean.
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        ) as bar:
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(f"{verb} runs")
 
             def advance(done: PruneResult) -> None:
                 bar.update(task, description=f"{verb} runs: {done.runs} so far")
 
-            result = store.prune(
-                cutoff, org_id=org_id, batch=batch, dry_run=dry_run, progress=advance
-            )
+            result = store.prune(cutoff, org_id=org_id, batch=batch, dry_run=dry_run,
+                                 progress=advance)
         return result, cutoff
 
 
@@ -101,31 +93,17 @@ def _check_duration(value: str) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("prune")
     def prune_command(
-        older_than: Annotated[
-            str,
-            typer.Option(
-                "--older-than",
-                metavar="DURATION",
-                callback=_check_duration,
-                help="Delete runs whose newest event arrived longer ago than this: 90m, 12h, "
-                "30d, 2w.",
-            ),
-        ],
-        org: Annotated[
-            str | None,
-            typer.Option(
-                help="Only this organization's runs (by name); default every organization.",
-                show_default=False,
-            ),
-        ] = None,
-        dry_run: Annotated[
-            bool, typer.Option("--dry-run", help="Count what would be deleted; delete nothing.")
-        ] = False,
-        batch: Annotated[
-            int,
-            typer.Option(
-                min=1, help="Runs per transaction: ingest and workers go on between batches."
-            ),
+        older_than: Annotated[str, typer.Option(
+            "--older-than", metavar="DURATION", callback=_check_duration,
+            help="Delete runs whose newest event arrived longer ago than this: 90m, 12h, "
+                 "30d, 2w.")],
+        org: Annotated[str | None, typer.Option(
+            help="Only this organization's runs (by name); default every organization.",
+            show_default=False)] = None,
+        dry_run: Annotated[bool, typer.Option(
+            "--dry-run", help="Count what would be deleted; delete nothing.")] = False,
+        batch: Annotated[int, typer.Option(
+            min=1, help="Runs per transaction: ingest and workers go on between batches.")
         ] = 500,
         database_url: DatabaseUrl = None,
     ) -> None:
@@ -136,14 +114,8 @@ def register(app: typer.Typer) -> None:
         Safe while `semloop up` and workers run.
         """
         try:
-            result, cutoff = prune(
-                parse_duration(older_than),
-                org=org,
-                dry_run=dry_run,
-                batch=batch,
-                database_url=database_url,
-                progress=True,
-            )
+            result, cutoff = prune(parse_duration(older_than), org=org, dry_run=dry_run,
+                                   batch=batch, database_url=database_url, progress=True)
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

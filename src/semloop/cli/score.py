@@ -51,9 +51,7 @@ def read_trace(path: Path, goal: str | None = None) -> tuple[Trace, str, str | N
         if exc.msg == "Extra data":
             raise TraceFormatError(
                 "more than one JSON document; score takes one trace (for a JSONL dataset, "
-                "use `semloop bench --dataset`)",
-                source=source,
-                line=exc.lineno,
+                "use `semloop bench --dataset`)", source=source, line=exc.lineno
             ) from None
         raise TraceFormatError(
             f"not valid JSON ({exc.msg} at column {exc.colno})", source=source, line=exc.lineno
@@ -96,16 +94,11 @@ def _result_dict(result: LoopResult, threshold: float) -> dict[str, Any]:
 
 def score(
     trace_file: Annotated[
-        Path,
-        typer.Argument(
-            metavar="TRACE.json", help="A bench row or a deepeval _trace_dict, as JSON."
-        ),
+        Path, typer.Argument(metavar="TRACE.json", help="A bench row or a deepeval _trace_dict, as JSON.")
     ],
     judge: Annotated[
         str | None,
-        typer.Option(
-            help=f"Score with a judge ({', '.join(JUDGES)}) instead of the lexical check."
-        ),
+        typer.Option(help=f"Score with a judge ({', '.join(JUDGES)}) instead of the lexical check."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     goal: Annotated[
@@ -143,12 +136,8 @@ def score(
                 backend = make_backend(
                     judge,
                     **judge_options(
-                        judge,
-                        model=model,
-                        base_url=base_url,
-                        jev_path=jev_path,
-                        api_key_env=api_key_env,
-                        input_usd_per_mtok=input_usd_per_mtok,
+                        judge, model=model, base_url=base_url, jev_path=jev_path,
+                        api_key_env=api_key_env, input_usd_per_mtok=input_usd_per_mtok,
                         output_usd_per_mtok=output_usd_per_mtok,
                     ),
                 )
@@ -159,12 +148,7 @@ def score(
     except SemloopError as exc:
         raise fail(f"{type(exc).__name__}: {exc}", code=1) from None
 
-    doc = {
-        "trace_id": trace.trace_id,
-        "kind": kind,
-        "system": system,
-        **_result_dict(result, threshold),
-    }
+    doc = {"trace_id": trace.trace_id, "kind": kind, "system": system, **_result_dict(result, threshold)}
     if as_json:
         typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return

@@ -18,39 +18,23 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("up")
     def up_command(
-        host: Annotated[
-            str | None, typer.Option(help="Address to listen on.", show_default=DEFAULT_HOST)
-        ] = None,
-        port: Annotated[
-            int | None, typer.Option(help="Port to listen on.", show_default=str(DEFAULT_PORT))
-        ] = None,
+        host: Annotated[str | None, typer.Option(help="Address to listen on.",
+                                                 show_default=DEFAULT_HOST)] = None,
+        port: Annotated[int | None, typer.Option(help="Port to listen on.",
+                                                 show_default=str(DEFAULT_PORT))] = None,
         database_url: DatabaseUrl = None,
-        workers: Annotated[
-            str, typer.Option(help="Comma-separated workers to run beside the server.")
-        ] = "detector,loop",
-        judge: Annotated[
-            str | None,
-            typer.Option(
-                help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
-                show_default=False,
-            ),
-        ] = None,
-        poll_interval: Annotated[
-            float | None,
-            typer.Option(
-                help="Workers' seconds between polls; default 5 (detector, loop) or 10 (alerts).",
-                show_default=False,
-            ),
-        ] = None,
-        retention_days: Annotated[
-            int | None,
-            typer.Option(
-                min=1,
-                help="Prune runs older than this many days once an hour (as `semloop prune`); "
-                "default keep everything.",
-                show_default=False,
-            ),
-        ] = None,
+        workers: Annotated[str, typer.Option(help="Comma-separated workers to run beside "
+                                                  "the server.")] = "detector,loop",
+        judge: Annotated[str | None, typer.Option(
+            help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
+            show_default=False)] = None,
+        poll_interval: Annotated[float | None, typer.Option(
+            help="Workers' seconds between polls; default 5 (detector, loop) or 10 (alerts).",
+            show_default=False)] = None,
+        retention_days: Annotated[int | None, typer.Option(
+            min=1,
+            help="Prune runs older than this many days once an hour (as `semloop prune`); "
+                 "default keep everything.", show_default=False)] = None,
     ) -> None:
         """Serve the ingest API and the read API, and run the workers, in one process.
 
@@ -59,7 +43,7 @@ def register(app: typer.Typer) -> None:
         """
         import uvicorn
 
-        from ..api import create_app
+        from ..api import create_app, timed_protocol
         from ..settings import load_settings
         from ..store import Store
         from ..worker import RetentionWorker, build_worker
@@ -70,15 +54,9 @@ def register(app: typer.Typer) -> None:
             settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
             store = Store(settings.database_url)
             running = [
-                build_worker(
-                    name.strip(),
-                    store,
-                    poll_interval=poll_interval,
-                    stall_timeout_s=settings.stall_timeout_s,
-                    judge=judge,
-                )
-                for name in workers.split(",")
-                if name.strip()
+                build_worker(name.strip(), store, poll_interval=poll_interval,
+                             stall_timeout_s=settings.stall_timeout_s, judge=judge)
+                for name in workers.split(",") if name.strip()
             ]
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)
@@ -86,10 +64,8 @@ def register(app: typer.Typer) -> None:
         if retention_days is not None:
             running.append(RetentionWorker(store, retention_days))
         logging.getLogger("semloop.up").info(
-            "database %s; workers: %s",
-            store.engine.url,
-            ", ".join(str(w) for w in running) or "none",
-        )
+            "database %s; workers: %s", store.engine.url,
+            ", ".join(str(w) for w in running) or "none")
         for worker in running:
             worker.start()
         try:
@@ -97,13 +73,11 @@ def register(app: typer.Typer) -> None:
             # has shut down; caught here, they let the workers finish their batches and
             # the process exit 0 instead of dying with runs still leased.
             with stop_on_signals(lambda _: None):
-                uvicorn.run(
-                    create_app(store, settings),
-                    host=settings.host,
-                    port=settings.port,
-                    log_level="info",
-                )
+                uvicorn.run(create_app(store, settings), host=settings.host,
+                            port=settings.port, log_level="info",
+                            http=timed_protocol(settings.request_timeout_s))
         finally:
             for worker in running:
                 worker.stop()
             store.close()
+

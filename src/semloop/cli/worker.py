@@ -17,40 +17,23 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("worker")
     def worker_command(
-        name: Annotated[
-            str,
-            typer.Argument(
-                help="detector (structural detectors), loop (the judged loop detector) or alerts "
-                "(alert policies and webhook delivery)."
-            ),
-        ],
+        name: Annotated[str, typer.Argument(
+            help="detector (structural detectors), loop (the judged loop detector) or alerts "
+                 "(alert policies and webhook delivery).")],
         database_url: DatabaseUrl = None,
-        poll_interval: Annotated[
-            float | None,
-            typer.Option(
-                help="Seconds between polls; default 5 (detector, loop) or 10 (alerts).",
-                show_default=False,
-            ),
-        ] = None,
-        config: Annotated[
-            str | None,
-            typer.Option(help="detectors.yml for the detector worker.", show_default=False),
-        ] = None,
-        alerts_config: Annotated[
-            str | None,
-            typer.Option(
-                help="alerts.yml for the alerts worker; default $SEMLOOP_ALERTS_CONFIG.",
-                show_default=False,
-            ),
-        ] = None,
-        judge: Annotated[
-            str | None,
-            typer.Option(
-                help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
-                show_default=False,
-            ),
-        ] = None,
-        once: Annotated[bool, typer.Option(help="Process what is ready now, then exit.")] = False,
+        poll_interval: Annotated[float | None, typer.Option(
+            help="Seconds between polls; default 5 (detector, loop) or 10 (alerts).",
+            show_default=False)] = None,
+        config: Annotated[str | None, typer.Option(
+            help="detectors.yml for the detector worker.", show_default=False)] = None,
+        alerts_config: Annotated[str | None, typer.Option(
+            help="alerts.yml for the alerts worker; default $SEMLOOP_ALERTS_CONFIG.",
+            show_default=False)] = None,
+        judge: Annotated[str | None, typer.Option(
+            help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
+            show_default=False)] = None,
+        once: Annotated[bool, typer.Option(
+            help="Process what is ready now, then exit.")] = False,
     ) -> None:
         """Run one worker until interrupted.
 
@@ -65,15 +48,10 @@ def register(app: typer.Typer) -> None:
         try:
             settings = load_settings(**({"database_url": database_url} if database_url else {}))
             with Store(settings.database_url) as store:
-                worker = build_worker(
-                    name,
-                    store,
-                    poll_interval=poll_interval,
-                    stall_timeout_s=settings.stall_timeout_s,
-                    detectors_config=config,
-                    judge=judge,
-                    alerts_config=alerts_config,
-                )
+                worker = build_worker(name, store, poll_interval=poll_interval,
+                                      stall_timeout_s=settings.stall_timeout_s,
+                                      detectors_config=config, judge=judge,
+                                      alerts_config=alerts_config)
                 if once:
                     handled = worker.drain()
                     typer.echo(f"{name}: {handled} runs, {worker.stats.signals} signals")

@@ -118,10 +118,5 @@ def run_demo(
             for run_id in result.run_ids:
                 result.signals.extend(store.signals_for_run(org_id, run_id))
         events = store.count_events(org_id)
-    return DemoReport(
-        results=results,
-        database_url=database_url,
-        judge=backend.name,
-        seconds=time.perf_counter() - started,
-        events=events,
-    )
+    return DemoReport(results=results, database_url=database_url, judge=backend.name,
+                      seconds=time.perf_counter() - started, events=events)

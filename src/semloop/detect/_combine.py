@@ -62,10 +62,8 @@ def hard_override(run: Run) -> tuple[str, str, float] | None:
         counts[call.key] = counts.get(call.key, 0) + 1
     for counts in by_tool.values():
         total = sum(counts.values())
-        if (
-            total >= OVERRIDE_SAME_TOOL_CALLS
-            and max(counts.values()) / total >= OVERRIDE_IDENTICAL_SHARE
-        ):
+        if total >= OVERRIDE_SAME_TOOL_CALLS and \
+                max(counts.values()) / total >= OVERRIDE_IDENTICAL_SHARE:
             return "identical_tool_calls", Severity.CRITICAL, 0.98
     tail = 0
     for call in reversed(view.tools):
@@ -95,21 +93,13 @@ def combine(run: Run, signals: Sequence[Signal]) -> list[Signal]:
     override = hard_override(run) if out else None
     if override is not None:
         rule, severity, confidence = override
-        out = [
-            replace(
-                s,
-                severity=severity,
-                confidence=confidence,
-                evidence={**s.evidence, "override": rule},
-            )
-            for s in out
-        ]
+        out = [replace(s, severity=severity, confidence=confidence,
+                       evidence={**s.evidence, "override": rule}) for s in out]
     return out
 
 
-def run_detectors(
-    run: Run, config: DetectorConfig | None = None, baseline: Baseline | None = None
-) -> list[Signal]:
+def run_detectors(run: Run, config: DetectorConfig | None = None,
+                  baseline: Baseline | None = None) -> list[Signal]:
     """Every enabled single-run detector over ``run``, combined; at most one signal each.
 
     A detector that raises is logged and skipped: one bad rule must not cost the run
@@ -131,7 +121,8 @@ def run_detectors(
     return combine(run, found)
 
 
-def detect_handoff(parent: Run, child: Run, config: DetectorConfig | None = None) -> Signal | None:
+def detect_handoff(parent: Run, child: Run,
+                   config: DetectorConfig | None = None) -> Signal | None:
     """HANDOFF_CONTEXT_LOSS for a parent run and one child run (server-side only)."""
     s = (config or _default_config()).for_agent(child.agent_id)["HANDOFF_CONTEXT_LOSS"]
     if not s.enabled:

@@ -82,17 +82,9 @@ def _retry_storm(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Sign
     worst = max(streaks.values(), key=len, default=[])
     if len(worst) < p["threshold"]:
         return None
-    return signal(
-        run,
-        "RETRY_STORM",
-        Severity.HIGH,
-        ratio_confidence(len(worst), p["threshold"]),
-        [c.step for c in worst],
-        tool=worst[0].name,
-        failures=len(worst),
-        threshold=p["threshold"],
-        last_error=(worst[-1].error or "")[:200],
-    )
+    return signal(run, "RETRY_STORM", Severity.HIGH, ratio_confidence(len(worst), p["threshold"]),
+                  [c.step for c in worst], tool=worst[0].name, failures=len(worst),
+                  threshold=p["threshold"], last_error=(worst[-1].error or "")[:200])
 
 
 RETRY_STORM = Detector(
@@ -101,19 +93,13 @@ RETRY_STORM = Detector(
     params=(Param("threshold", 3, "consecutive failures of one tool", 2, 1000),),
     severity="HIGH",
     rule="the same tool fails ≥ threshold times in a row and never succeeds afterwards",
-    guards=(
-        (
-            "a retry after an error that then succeeds is not a storm: a success resets the "
-            "tool's streak"
-        ),
-        "calls of other tools in between do not break the streak (agents interleave)",
-    ),
+    guards=(("a retry after an error that then succeeds is not a storm: a success resets the "
+            "tool's streak"),
+            "calls of other tools in between do not break the streak (agents interleave)"),
 )
 
 
-def _cascading_tool_failure(
-    run: Run, p: dict[str, Any], baseline: Baseline | None
-) -> Signal | None:
+def _cascading_tool_failure(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     best: list[Call] = []
     current: list[Call] = []
@@ -130,18 +116,11 @@ def _cascading_tool_failure(
     if len(best) < p["threshold"]:
         return None
     last = best[-1]
-    recovered = any(c.failed is False for c in view.tools[view.tool_position(last) + 1 :])
-    return signal(
-        run,
-        "CASCADING_TOOL_FAILURE",
-        Severity.HIGH,
-        ratio_confidence(len(best), p["threshold"]),
-        [c.step for c in best],
-        failures=len(best),
-        tools=sorted({c.name for c in best}),
-        threshold=p["threshold"],
-        recovered=recovered,
-    )
+    recovered = any(c.failed is False for c in view.tools[view.tool_position(last) + 1:])
+    return signal(run, "CASCADING_TOOL_FAILURE", Severity.HIGH,
+                  ratio_confidence(len(best), p["threshold"]), [c.step for c in best],
+                  failures=len(best), tools=sorted({c.name for c in best}),
+                  threshold=p["threshold"], recovered=recovered)
 
 
 CASCADING_TOOL_FAILURE = Detector(
@@ -150,10 +129,8 @@ CASCADING_TOOL_FAILURE = Detector(
     params=(Param("threshold", 3, "consecutive failed tool calls", 2, 1000),),
     severity="HIGH",
     rule="≥ threshold consecutive failed tool calls spanning ≥ 2 distinct tools",
-    guards=(
-        "one tool failing repeatedly is a RETRY_STORM, not a cascade",
-        "calls with no recorded response neither extend nor break the chain",
-    ),
+    guards=("one tool failing repeatedly is a RETRY_STORM, not a cascade",
+            "calls with no recorded response neither extend nor break the chain"),
 )
 
 
@@ -169,40 +146,26 @@ def _retried_ok(view: RunView, call: Call) -> bool:
     """A failed tool call that a later call of the same tool made good."""
     if call.kind != "tool" or not call.failed:
         return False
-    later = view.tools[view.tool_position(call) + 1 :]
+    later = view.tools[view.tool_position(call) + 1:]
     return any(c.name == call.name and c.failed is False for c in later)
 
 
 def _first_step_failure(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     early = view.calls[: p["max_step"]]
-    failures = [
-        (c, why) for c in early if (why := _step_failure(view, c)) and not _retried_ok(view, c)
-    ]
+    failures = [(c, why) for c in early
+                if (why := _step_failure(view, c)) and not _retried_ok(view, c)]
     if not failures and view.errored is not None and len(view.calls) <= p["max_step"]:
         step = view.calls[-1].step if view.calls else 0
-        return signal(
-            run,
-            "FIRST_STEP_FAILURE",
-            Severity.MEDIUM,
-            0.75,
-            [step],
-            reason=f"run errored: {str(view.errored.get('error') or '')[:120]}",
-            ended_well=False,
-        )
+        return signal(run, "FIRST_STEP_FAILURE", Severity.MEDIUM, 0.75, [step],
+                      reason=f"run errored: {str(view.errored.get('error') or '')[:120]}",
+                      ended_well=False)
     if not failures:
         return None
     ended_well = view.exited
-    return signal(
-        run,
-        "FIRST_STEP_FAILURE",
-        Severity.MEDIUM,
-        0.6 if ended_well else 0.75,
-        [c.step for c, _ in failures],
-        reason=failures[0][1],
-        ended_well=ended_well,
-        max_step=p["max_step"],
-    )
+    return signal(run, "FIRST_STEP_FAILURE", Severity.MEDIUM, 0.6 if ended_well else 0.75,
+                  [c.step for c, _ in failures], reason=failures[0][1], ended_well=ended_well,
+                  max_step=p["max_step"])
 
 
 FIRST_STEP_FAILURE = Detector(
@@ -211,16 +174,12 @@ FIRST_STEP_FAILURE = Detector(
     params=(Param("max_step", 2, "how many first steps count as the start", 1, 100),),
     severity="MEDIUM",
     rule="an error or an empty LLM response among the first max_step steps (or the run "
-    "errored before getting further)",
-    guards=(
-        "steps are counted by position, so runs whose step_index starts at 0 or 1 agree",
-        (
-            "a failed tool call that a later call of the same tool made good (a retry that "
-            "succeeded) is not a failure of the run"
-        ),
-        "an LLM response that requested a tool call has no text and is not empty",
-        "confidence is 0.6 when the run still ended normally, 0.75 otherwise",
-    ),
+         "errored before getting further)",
+    guards=("steps are counted by position, so runs whose step_index starts at 0 or 1 agree",
+            ("a failed tool call that a later call of the same tool made good (a retry that "
+             "succeeded) is not a failure of the run"),
+            "an LLM response that requested a tool call has no text and is not empty",
+            "confidence is 0.6 when the run still ended normally, 0.75 otherwise"),
 )
 
 
@@ -234,19 +193,10 @@ def _empty_llm_response(run: Run, p: dict[str, Any], baseline: Baseline | None) 
     if unseen:
         # Tokens were billed and no text came back: the model spent them out of sight
         # (hidden reasoning, or output the provider withheld).
-        extra = {
-            "unseen_completion_tokens": unseen,
-            "reason": f"{unseen} completion tokens spent with no text returned",
-        }
-    return signal(
-        run,
-        "EMPTY_LLM_RESPONSE",
-        Severity.HIGH,
-        0.75 if len(empty) == 1 else 0.9,
-        [c.step for c in empty],
-        count=len(empty),
-        **extra,
-    )
+        extra = {"unseen_completion_tokens": unseen,
+                 "reason": f"{unseen} completion tokens spent with no text returned"}
+    return signal(run, "EMPTY_LLM_RESPONSE", Severity.HIGH, 0.75 if len(empty) == 1 else 0.9,
+                  [c.step for c in empty], count=len(empty), **extra)
 
 
 EMPTY_LLM_RESPONSE = Detector(
@@ -255,20 +205,14 @@ EMPTY_LLM_RESPONSE = Detector(
     params=(),
     severity="HIGH",
     rule="an LLM response of zero length with finish_reason=stop",
-    guards=(
-        (
-            "responses that request tool calls (finish_reason tool_calls, or a tool_calls "
-            "field) are not empty"
-        ),
-        (
-            "a response that spent more than 4 completion tokens beyond its reasoning "
-            "tokens and is followed at once by a tool call produced that call unlabelled: "
-            "not empty; with no such step the tokens went unseen (hidden reasoning) and "
-            "the evidence says how many"
-        ),
-        "a response whose text was not recorded (redacted) is unknown, not empty",
-        "confidence 0.75 for one, 0.9 for two or more",
-    ),
+    guards=(("responses that request tool calls (finish_reason tool_calls, or a tool_calls "
+             "field) are not empty"),
+            ("a response that spent more than 4 completion tokens beyond its reasoning "
+             "tokens and is followed at once by a tool call produced that call unlabelled: "
+             "not empty; with no such step the tokens went unseen (hidden reasoning) and "
+             "the evidence says how many"),
+            "a response whose text was not recorded (redacted) is unknown, not empty",
+            "confidence 0.75 for one, 0.9 for two or more"),
 )
 
 
@@ -285,34 +229,23 @@ def _premature_termination(run: Run, p: dict[str, Any], baseline: Baseline | Non
                 pending.append(call)
             elif call.failed is False and pending:
                 pending = [f for f in pending if f.name != call.name]
-        elif (
-            call.kind == "llm" and call.output and call.output.strip() and not requests_tools(call)
-        ):
+        elif call.kind == "llm" and call.output and call.output.strip() \
+                and not requests_tools(call):
             last_reply = call
             if pending:
                 text = call.output
-                if (
-                    len(text.strip()) >= p["min_message_length"]
-                    and claims_completion(text)
-                    and not acknowledges(text)
-                ):
+                if (len(text.strip()) >= p["min_message_length"] and claims_completion(text)
+                        and not acknowledges(text)):
                     found.extend((f, call) for f in pending)
                 pending = []
     if not found:
         return None
     final = any(reply is last_reply for _, reply in found)
     failed, reply = found[-1]
-    return signal(
-        run,
-        "PREMATURE_TERMINATION",
-        Severity.CRITICAL if final else Severity.HIGH,
-        0.9 if final else 0.75,
-        [s for f, r in found for s in (f.step, r.step)],
-        tool=failed.name,
-        error=(failed.error or "")[:200],
-        response=(reply.output or "")[:200],
-        final_response=final,
-    )
+    return signal(run, "PREMATURE_TERMINATION", Severity.CRITICAL if final else Severity.HIGH,
+                  0.9 if final else 0.75, [s for f, r in found for s in (f.step, r.step)],
+                  tool=failed.name, error=(failed.error or "")[:200],
+                  response=(reply.output or "")[:200], final_response=final)
 
 
 PREMATURE_TERMINATION = Detector(
@@ -321,12 +254,10 @@ PREMATURE_TERMINATION = Detector(
     params=(Param("min_message_length", 20, "shorter responses are not judged", 0, 100_000),),
     severity="HIGH; CRITICAL when the claim is the run's last LLM response",
     rule="after a failed tool call, the next LLM response claims completion ('done', "
-    "'successfully', 'here is the…') without acknowledging any failure",
-    guards=(
-        "a successful retry of the same tool before that response clears the failure",
-        "responses that request tool calls are plans, not claims, and are skipped",
-        "responses that mention an error, failure, inability or apology are acknowledgments",
-    ),
+         "'successfully', 'here is the…') without acknowledging any failure",
+    guards=("a successful retry of the same tool before that response clears the failure",
+            "responses that request tool calls are plans, not claims, and are skipped",
+            "responses that mention an error, failure, inability or apology are acknowledgments"),
 )
 
 
@@ -339,12 +270,9 @@ def _unread_tool_error(run: Run, p: dict[str, Any], baseline: Baseline | None) -
         if not failed.failed:
             continue
         idx = view.position(failed)
-        for nxt in view.calls[idx + 1 :]:
-            if (
-                nxt.called_at is not None
-                and failed.responded_at is not None
-                and nxt.called_at < failed.responded_at
-            ):
+        for nxt in view.calls[idx + 1:]:
+            if (nxt.called_at is not None and failed.responded_at is not None
+                    and nxt.called_at < failed.responded_at):
                 continue  # started in parallel, before the error was known
             if nxt.kind == "tool":
                 if nxt.name != failed.name:
@@ -359,16 +287,10 @@ def _unread_tool_error(run: Run, p: dict[str, Any], baseline: Baseline | None) -
     if not unread:
         return None
     many = len(unread) >= 2
-    return signal(
-        run,
-        "UNREAD_TOOL_ERROR",
-        Severity.HIGH if many else Severity.MEDIUM,
-        0.75 if many else 0.6,
-        [s for f, n in unread for s in (f.step, n.step)],
-        count=len(unread),
-        tools=sorted({f.name for f, _ in unread}),
-        first_error=(unread[0][0].error or "")[:200],
-    )
+    return signal(run, "UNREAD_TOOL_ERROR", Severity.HIGH if many else Severity.MEDIUM,
+                  0.75 if many else 0.6, [s for f, n in unread for s in (f.step, n.step)],
+                  count=len(unread), tools=sorted({f.name for f, _ in unread}),
+                  first_error=(unread[0][0].error or "")[:200])
 
 
 UNREAD_TOOL_ERROR = Detector(
@@ -377,15 +299,11 @@ UNREAD_TOOL_ERROR = Detector(
     params=(),
     severity="MEDIUM; HIGH for two or more",
     rule="a failed tool call followed by a call of another tool with no LLM step in between, "
-    "or by an LLM response that does not acknowledge the failure",
-    guards=(
-        "a retry of the same tool is reading the error",
-        "calls started before the error came back (parallel calls) are skipped",
-        (
-            "an LLM response that requests tool calls is acting on the result (a retry or "
-            "an alternative), not ignoring it"
-        ),
-        "responses without text (redacted) are not judged",
-        "runs without any LLM call (pipelines) are skipped",
-    ),
+         "or by an LLM response that does not acknowledge the failure",
+    guards=("a retry of the same tool is reading the error",
+            "calls started before the error came back (parallel calls) are skipped",
+            ("an LLM response that requests tool calls is acting on the result (a retry or "
+             "an alternative), not ignoring it"),
+            "responses without text (redacted) are not judged",
+            "runs without any LLM call (pipelines) are skipped"),
 )

@@ -17,8 +17,7 @@ def _handoff_context_loss(parent: Run, child: Run, p: dict[str, Any]) -> Signal 
     if child.parent_run_id != parent.run_id:
         raise ValueError(
             f"run {child.run_id!r} is not a child of {parent.run_id!r} "
-            f"(its parent_run_id is {child.parent_run_id!r})"
-        )
+            f"(its parent_run_id is {child.parent_run_id!r})")
     pv = view_of(parent)
     handed_at = child.events[0].timestamp if child.events else float("inf")
     context = [pv.input_text]
@@ -40,46 +39,28 @@ def _handoff_context_loss(parent: Run, child: Run, p: dict[str, Any]) -> Signal 
     if len(lost) < p["min_lost_entities"]:
         return None
     confidence = min(0.95, 0.7 + 0.1 * (len(lost) - 1))
-    return signal(
-        child,
-        "HANDOFF_CONTEXT_LOSS",
-        Severity.HIGH,
-        confidence,
-        [cv.calls[0].step if cv.calls else 0],
-        parent_run_id=parent.run_id,
-        parent_context_chars=parent_chars,
-        child_input_chars=len(child_text),
-        reduction=round(reduction, 3),
-        lost_entities=lost[:20],
-    )
+    return signal(child, "HANDOFF_CONTEXT_LOSS", Severity.HIGH, confidence,
+                  [cv.calls[0].step if cv.calls else 0], parent_run_id=parent.run_id,
+                  parent_context_chars=parent_chars, child_input_chars=len(child_text),
+                  reduction=round(reduction, 3), lost_entities=lost[:20])
 
 
 HANDOFF_CONTEXT_LOSS = Detector(
     name="HANDOFF_CONTEXT_LOSS",
     check=_handoff_context_loss,
     params=(
-        Param(
-            "min_reduction",
-            0.5,
-            "the child's input must be this much smaller than the parent's context",
-            0.0,
-            1.0,
-        ),
-        Param(
-            "min_lost_entities", 1, "entities of the user's input missing from the child", 1, 1000
-        ),
+        Param("min_reduction", 0.5, "the child's input must be this much smaller than the "
+              "parent's context", 0.0, 1.0),
+        Param("min_lost_entities", 1, "entities of the user's input missing from the child",
+              1, 1000),
     ),
     severity="HIGH",
     rule="the child's input is > min_reduction smaller than the parent's context at handoff "
-    "(user input + outputs recorded before the child started) and ≥ min_lost_entities "
-    "entities (UUID, email, URL, 3+-digit number) of the parent's user input are missing",
-    guards=(
-        (
-            "only entities of the parent's user input count: details of the parent's tool "
-            "outputs are often rightly left out of a sub-task"
-        ),
-        "the child's system prompt counts as context it received",
-    ),
+         "(user input + outputs recorded before the child started) and ≥ min_lost_entities "
+         "entities (UUID, email, URL, 3+-digit number) of the parent's user input are missing",
+    guards=(("only entities of the parent's user input count: details of the parent's tool "
+            "outputs are often rightly left out of a sub-task"),
+            "the child's system prompt counts as context it received"),
     cross_run=True,
     server_only=True,
 )

@@ -24,37 +24,17 @@ __all__ = [
 # Phrases that try to replace the agent's instructions. Each names one attack so the
 # evidence can say which one matched.
 _INJECTION = [
-    (
-        "ignore_instructions",
-        (
-            r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
-            r"(?:previous|prior|above|earlier|preceding|original|system)\s+"
-            r"(?:instructions?|prompts?|rules|directions|messages?)"
-        ),
-    ),
+    ("ignore_instructions", (r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+     r"(?:previous|prior|above|earlier|preceding|original|system)\s+"
+     r"(?:instructions?|prompts?|rules|directions|messages?)")),
     ("new_instructions", r"\b(?:new|updated|real)\s+(?:system\s+)?instructions?\s*:"),
-    (
-        "role_override",
-        (
-            r"\byou\s+are\s+now\s+(?:in\s+)?(?:dan|developer\s+mode|jailbroken|unrestricted|"
-            r"an?\s+unfiltered)"
-        ),
-    ),
+    ("role_override", (r"\byou\s+are\s+now\s+(?:in\s+)?(?:dan|developer\s+mode|jailbroken|unrestricted|"
+     r"an?\s+unfiltered)")),
     ("do_anything_now", r"\bdo\s+anything\s+now\b"),
-    (
-        "reveal_prompt",
-        (
-            r"\b(?:reveal|print|show|repeat|output|leak)\s+(?:me\s+)?(?:your|the)\s+"
-            r"(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)"
-        ),
-    ),
-    (
-        "no_restrictions",
-        (
-            r"\b(?:without|ignore)\s+(?:any\s+)?(?:restrictions|safety\s+guidelines|"
-            r"content\s+polic(?:y|ies))\b"
-        ),
-    ),
+    ("reveal_prompt", (r"\b(?:reveal|print|show|repeat|output|leak)\s+(?:me\s+)?(?:your|the)\s+"
+     r"(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)")),
+    ("no_restrictions", (r"\b(?:without|ignore)\s+(?:any\s+)?(?:restrictions|safety\s+guidelines|"
+     r"content\s+polic(?:y|ies))\b")),
     ("jailbreak", r"\bjailbreak(?:ing)?\b"),
     ("fake_system_tag", r"</?\s*system\s*>|<\|im_start\|>\s*system"),
 ]
@@ -80,15 +60,11 @@ _ACKNOWLEDGE = re.compile(
     re.IGNORECASE,
 )
 
-_UUID = re.compile(
-    r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
-)
+_UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _URL = re.compile(r"\bhttps?://[^\s'\"<>)\]}]+", re.IGNORECASE)
 _PATH = re.compile(r"(?:(?<=\s)|^)(?:/[\w.-]+){2,}/?|\b[A-Za-z]:\\[\w\\. -]+")
-_DATE = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b"
-)
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b")
 _INT = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w.])|(?<![\w.,])\d+(?![\w.,])")
 # An opaque token: letters and digits mixed, with optional joiners, no spaces.
 _TOKEN = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.:#-]{4,}$")
@@ -97,9 +73,8 @@ _TOKEN = re.compile(r"^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_.:#-]{4,}$")
 _MAYBE_ID = re.compile(r"[\d@/\\]")
 # One pass to rule a text out before naming which phrases matched.
 _ANY_INJECTION = re.compile("|".join(f"(?:{rx})" for _, rx in _INJECTION), re.IGNORECASE)
-_ANY_MARKER = re.compile(
-    "|".join(f"(?:{rx.pattern})" for _, rx in _MARKERS), re.IGNORECASE | re.MULTILINE
-)
+_ANY_MARKER = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in _MARKERS),
+                         re.IGNORECASE | re.MULTILINE)
 
 SCAN_LIMIT = 32_768
 SCAN_HALF = 16_384
@@ -130,24 +105,13 @@ def _may_inject(window: str) -> bool:
     if not window.isascii():
         return True
     low = window.lower()
-    return (
-        "ignore" in low
-        or "disregard" in low
-        or "forget" in low
-        or "override" in low
-        or "instruction" in low
-        or "anything" in low
-        or "system" in low
-        or "without" in low
-        or "jailbreak" in low
-        or ("you" in low and "now" in low)
-    )
+    return ("ignore" in low or "disregard" in low or "forget" in low or "override" in low
+            or "instruction" in low or "anything" in low or "system" in low
+            or "without" in low or "jailbreak" in low or ("you" in low and "now" in low))
 
 
-_QUOTED = re.compile(
-    r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|`[^`\n]{1,300}`'
-    r"|(?<!\w)'[^'\n]{1,300}'(?!\w)"
-)
+_QUOTED = re.compile(r'"[^"\n]{1,300}"|“[^”\n]{1,300}”|`[^`\n]{1,300}`'
+                     r"|(?<!\w)'[^'\n]{1,300}'(?!\w)")
 
 
 def unquoted(text: str) -> str:

@@ -19,15 +19,8 @@ def _tool_avoidance(run: Run, p: dict[str, Any], baseline: Baseline | None) -> S
         return None
     if len(view.llms) < p["min_llm_calls"]:
         return None
-    return signal(
-        run,
-        "TOOL_AVOIDANCE",
-        Severity.MEDIUM,
-        0.6,
-        [c.step for c in view.llms],
-        tools_available=view.tools_available,
-        llm_calls=len(view.llms),
-    )
+    return signal(run, "TOOL_AVOIDANCE", Severity.MEDIUM, 0.6, [c.step for c in view.llms],
+                  tools_available=view.tools_available, llm_calls=len(view.llms))
 
 
 TOOL_AVOIDANCE = Detector(
@@ -36,13 +29,9 @@ TOOL_AVOIDANCE = Detector(
     params=(Param("min_llm_calls", 2, "LLM calls needed before avoidance counts", 1, 1000),),
     severity="MEDIUM",
     rule="the run ended with an answer, tools were available, and none was called",
-    guards=(
-        (
-            "a one-shot answer (fewer than min_llm_calls LLM calls) is not avoidance: many "
-            "questions need no tool"
-        ),
-        "a run that retrieved documents grounded its answer and does not count",
-    ),
+    guards=(("a one-shot answer (fewer than min_llm_calls LLM calls) is not avoidance: many "
+            "questions need no tool"),
+            "a run that retrieved documents grounded its answer and does not count"),
 )
 
 
@@ -51,22 +40,13 @@ def _goal_abandonment(run: Run, p: dict[str, Any], baseline: Baseline | None) ->
     if not view.tools or view.exited:
         return None
     last_tool = view.position(view.tools[-1])
-    trailing = [c for c in view.calls[last_tool + 1 :] if c.kind == "llm"]
-    if len(trailing) < p["stall_steps"] or any(
-        c.kind != "llm" for c in view.calls[last_tool + 1 :]
-    ):
+    trailing = [c for c in view.calls[last_tool + 1:] if c.kind == "llm"]
+    if len(trailing) < p["stall_steps"] or any(c.kind != "llm" for c in view.calls[last_tool + 1:]):
         return None
-    return signal(
-        run,
-        "GOAL_ABANDONMENT",
-        Severity.MEDIUM,
-        ratio_confidence(len(trailing), p["stall_steps"]),
-        [c.step for c in trailing],
-        llm_calls_after_last_tool=len(trailing),
-        last_tool=view.tools[-1].name,
-        last_tool_step=view.tools[-1].step,
-        exit_reason=view.exit_reason or None,
-    )
+    return signal(run, "GOAL_ABANDONMENT", Severity.MEDIUM,
+                  ratio_confidence(len(trailing), p["stall_steps"]), [c.step for c in trailing],
+                  llm_calls_after_last_tool=len(trailing), last_tool=view.tools[-1].name,
+                  last_tool_step=view.tools[-1].step, exit_reason=view.exit_reason or None)
 
 
 GOAL_ABANDONMENT = Detector(
@@ -75,11 +55,9 @@ GOAL_ABANDONMENT = Detector(
     params=(Param("stall_steps", 4, "LLM calls after the last tool call", 1, 1000),),
     severity="MEDIUM",
     rule="tool use stops, then ≥ stall_steps consecutive LLM calls follow and the run never "
-    "ends normally (stalled, errored, or exit other than final_answer/completed)",
-    guards=(
-        "a run that ends with a final answer after thinking is not abandoned",
-        "a run that never used a tool has nothing to abandon (see TOOL_AVOIDANCE)",
-    ),
+         "ends normally (stalled, errored, or exit other than final_answer/completed)",
+    guards=("a run that ends with a final answer after thinking is not abandoned",
+            "a run that never used a tool has nothing to abandon (see TOOL_AVOIDANCE)"),
 )
 
 
@@ -112,25 +90,18 @@ def _rag_empty_retrieval(run: Run, p: dict[str, Any], baseline: Baseline | None)
             weak.append((call, why))
     if not weak:
         return None
-    after = view.calls[view.position(weak[-1][0]) + 1 :]
-    answered = view.exited or any(c.kind == "llm" and c.output and c.output.strip() for c in after)
+    after = view.calls[view.position(weak[-1][0]) + 1:]
+    answered = view.exited or any(c.kind == "llm" and c.output and c.output.strip()
+                                  for c in after)
     if not answered:
         return None
     empty = any(why == "no_results" for _, why in weak)
     top = weak[-1][0].response or {}
-    return signal(
-        run,
-        "RAG_EMPTY_RETRIEVAL",
-        Severity.MEDIUM,
-        0.7 if empty else 0.6,
-        [c.step for c, _ in weak],
-        reasons=[why for _, why in weak],
-        index=weak[-1][0].name,
-        result_count=top.get("result_count"),
-        top_score=top.get("top_score"),
-        min_score=p["min_score"],
-        min_results=p["min_results"],
-    )
+    return signal(run, "RAG_EMPTY_RETRIEVAL", Severity.MEDIUM, 0.7 if empty else 0.6,
+                  [c.step for c, _ in weak], reasons=[why for _, why in weak],
+                  index=weak[-1][0].name, result_count=top.get("result_count"),
+                  top_score=top.get("top_score"), min_score=p["min_score"],
+                  min_results=p["min_results"])
 
 
 RAG_EMPTY_RETRIEVAL = Detector(
@@ -142,12 +113,8 @@ RAG_EMPTY_RETRIEVAL = Detector(
     ),
     severity="MEDIUM",
     rule="a retrieval returns fewer than min_results results or a top score below min_score, "
-    "and the agent answered anyway",
-    guards=(
-        (
-            "a later retrieval that found something clears earlier misses (query "
-            "reformulation is the right behaviour)"
-        ),
-        "a run that did not answer after the miss is not flagged here",
-    ),
+         "and the agent answered anyway",
+    guards=(("a later retrieval that found something clears earlier misses (query "
+            "reformulation is the right behaviour)"),
+            "a run that did not answer after the miss is not flagged here"),
 )

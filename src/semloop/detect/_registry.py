@@ -58,9 +58,8 @@ class Detector:
             merged.update(params)
         return merged
 
-    def __call__(
-        self, *args: Any, params: Params | None = None, baseline: Baseline | None = None
-    ) -> Signal | None:
+    def __call__(self, *args: Any, params: Params | None = None,
+                 baseline: Baseline | None = None) -> Signal | None:
         if self.cross_run:
             parent, child = args
             return self.check(parent, child, self.resolve(params))
@@ -80,11 +79,7 @@ def ratio_confidence(observed: float, threshold: float) -> float:
 
 
 def signal(
-    run: Run,
-    failure_type: str,
-    severity: str,
-    confidence: float,
-    steps: Sequence[int],
+    run: Run, failure_type: str, severity: str, confidence: float, steps: Sequence[int],
     **evidence: Any,
 ) -> Signal:
     """A structural signal for ``run``; ``step_index`` is the step where the rule held."""

@@ -55,16 +55,12 @@ def _cycle(calls: Sequence[Call], threshold: int, max_period: int) -> tuple[list
         for i in range(n - period * threshold + 1):
             blocks = 1
             while i + (blocks + 1) * period <= n and all(
-                repeats(calls[i + (blocks - 1) * period + j], calls[i + blocks * period + j])
-                for j in range(period)
-            ):
+                    repeats(calls[i + (blocks - 1) * period + j], calls[i + blocks * period + j])
+                    for j in range(period)):
                 blocks += 1
-            if (
-                blocks >= threshold
-                and blocks * period > len(best[0])
-                and len({c.name for c in calls[i : i + period]}) == period
-            ):
-                best = (list(calls[i : i + blocks * period]), blocks)
+            if blocks >= threshold and blocks * period > len(best[0]) and len(
+                    {c.name for c in calls[i:i + period]}) == period:
+                best = (list(calls[i:i + blocks * period]), blocks)
     return best
 
 
@@ -99,13 +95,13 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
             same = sorted(by_answer.get(answer, []) + unknown)
             start, count = _densest(same, window)
             if count > len(best):
-                best, matched_on = [calls[i] for i in same[start : start + count]], "arguments"
+                best, matched_on = [calls[i] for i in same[start:start + count]], "arguments"
     # Reworded or re-optioned queries that keep finding nothing are the same futile call.
     for positions in nothing.values():
         if len(positions) >= max(threshold, len(best) + 1):
             start, count = _densest(positions, window)
             if count > len(best):
-                best = [calls[i] for i in positions[start : start + count]]
+                best = [calls[i] for i in positions[start:start + count]]
                 matched_on = "empty_result"
     blocks = len(best)
     if len(best) < threshold and p["max_cycle"] >= 2:
@@ -115,20 +111,11 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     if blocks < threshold:
         return None
     first = best[0]
-    return signal(
-        run,
-        "TOOL_LOOP",
-        Severity.HIGH,
-        ratio_confidence(blocks, threshold),
-        [c.step for c in best],
-        tool=first.name,
-        count=blocks,
-        threshold=threshold,
-        window=window,
-        matched_on=matched_on,
-        tools=list(dict.fromkeys(c.name for c in best)),
-        args=str(first.args)[:_SHOWN_ARGS],
-    )
+    return signal(run, "TOOL_LOOP", Severity.HIGH, ratio_confidence(blocks, threshold),
+                  [c.step for c in best], tool=first.name, count=blocks,
+                  threshold=threshold, window=window, matched_on=matched_on,
+                  tools=list(dict.fromkeys(c.name for c in best)),
+                  args=str(first.args)[:_SHOWN_ARGS])
 
 
 TOOL_LOOP = Detector(
@@ -137,37 +124,23 @@ TOOL_LOOP = Detector(
     params=(
         Param("threshold", 3, "repeated calls that make a loop", 2, 1000),
         Param("window", 5, "consecutive tool calls examined together", 2, 1000),
-        Param(
-            "max_cycle",
-            3,
-            "longest block of calls (A-B-C) whose back-to-back repetition "
-            "is a loop; 1 turns cycle matching off",
-            1,
-            10,
-        ),
+        Param("max_cycle", 3, "longest block of calls (A-B-C) whose back-to-back repetition "
+              "is a loop; 1 turns cycle matching off", 1, 10),
     ),
     severity="HIGH",
     rule="the same tool with the same arguments and the same answer ≥ threshold times within "
-    "any window of consecutive tool calls; or the same tool finding nothing (an empty "
-    "result) ≥ threshold times in a window, whatever the arguments; or a block of 2 to "
-    "max_cycle calls repeated back to back ≥ threshold times",
-    guards=(
-        (
-            "arguments are compared (key order, case and whitespace ignored): paging with a "
-            "changing page/cursor argument is not a loop"
-        ),
-        (
-            "outputs are compared, with request ids, trace ids and timestamps masked: "
-            "polling a status that changes is not a loop, the same empty answer under a "
-            "fresh request id is"
-        ),
-        (
-            "different arguments count as the same call only when every answer is an empty "
-            "result ([] or 0 results or not found): tools answering ok or {} are not "
-            "matched that way"
-        ),
-        "failed calls are left to RETRY_STORM: a retry after an error is not a loop",
-    ),
+         "any window of consecutive tool calls; or the same tool finding nothing (an empty "
+         "result) ≥ threshold times in a window, whatever the arguments; or a block of 2 to "
+         "max_cycle calls repeated back to back ≥ threshold times",
+    guards=(("arguments are compared (key order, case and whitespace ignored): paging with a "
+            "changing page/cursor argument is not a loop"),
+            ("outputs are compared, with request ids, trace ids and timestamps masked: "
+             "polling a status that changes is not a loop, the same empty answer under a "
+             "fresh request id is"),
+            ("different arguments count as the same call only when every answer is an empty "
+             "result ([] or 0 results or not found): tools answering ok or {} are not "
+             "matched that way"),
+            "failed calls are left to RETRY_STORM: a retry after an error is not a loop"),
 )
 
 
@@ -226,17 +199,9 @@ def _tool_thrashing(run: Run, p: dict[str, Any], baseline: Baseline | None) -> S
     if best is None:
         return None
     _, stretch, repeated = best
-    return signal(
-        run,
-        "TOOL_THRASHING",
-        Severity.HIGH,
-        ratio_confidence(len(stretch), window),
-        [c.step for c in stretch],
-        tools=sorted({stretch[0].name, stretch[1].name}),
-        length=len(stretch),
-        repeated_calls=repeated,
-        window=window,
-    )
+    return signal(run, "TOOL_THRASHING", Severity.HIGH, ratio_confidence(len(stretch), window),
+                  [c.step for c in stretch], tools=sorted({stretch[0].name, stretch[1].name}),
+                  length=len(stretch), repeated_calls=repeated, window=window)
 
 
 TOOL_THRASHING = Detector(
@@ -245,12 +210,8 @@ TOOL_THRASHING = Detector(
     params=(Param("window", 6, "alternating tool calls that make thrashing", 4, 1000),),
     severity="HIGH",
     rule="tool calls alternate between exactly two tools (A-B-A-B…) for ≥ window calls",
-    guards=(
-        (
-            "at least half the calls after the first pair must repeat an earlier call of the "
-            "stretch: a search→fetch crawl over new queries and pages is work, not thrashing"
-        ),
-    ),
+    guards=(("at least half the calls after the first pair must repeat an earlier call of the "
+            "stretch: a search→fetch crawl over new queries and pages is work, not thrashing"),),
 )
 
 _TRUNCATED = frozenset({"length", "max_tokens", "max_output_tokens", "model_length"})
@@ -261,15 +222,9 @@ def _llm_truncation_loop(run: Run, p: dict[str, Any], baseline: Baseline | None)
     cut = [c for c in view.llms if c.finish_reason.lower() in _TRUNCATED]
     if len(cut) < p["threshold"]:
         return None
-    return signal(
-        run,
-        "LLM_TRUNCATION_LOOP",
-        Severity.HIGH,
-        ratio_confidence(len(cut), p["threshold"]),
-        [c.step for c in cut],
-        count=len(cut),
-        threshold=p["threshold"],
-    )
+    return signal(run, "LLM_TRUNCATION_LOOP", Severity.HIGH,
+                  ratio_confidence(len(cut), p["threshold"]), [c.step for c in cut],
+                  count=len(cut), threshold=p["threshold"])
 
 
 LLM_TRUNCATION_LOOP = Detector(
@@ -289,10 +244,9 @@ def _estimated_cost(calls: Sequence[Call], p: dict[str, Any]) -> float:
         if isinstance(reported, (int, float)) and not isinstance(reported, bool):
             total += float(reported)
             continue
-        total += (
-            c.prompt_tokens * p["usd_per_mtok_input"]
-            + (c.completion_tokens + c.reasoning_tokens) * p["usd_per_mtok_output"]
-        ) / 1e6
+        total += (c.prompt_tokens * p["usd_per_mtok_input"]
+                  + (c.completion_tokens + c.reasoning_tokens)
+                  * p["usd_per_mtok_output"]) / 1e6
     return total
 
 
@@ -304,27 +258,18 @@ def _runaway_iteration(run: Run, p: dict[str, Any], baseline: Baseline | None) -
     over_cost = cost > p["max_cost_usd"]
     if not (over_steps or over_cost) or view.final_answer:
         return None
-    recent = [c.output for c in view.llms[-p["lookback"] :] if c.output]
+    recent = [c.output for c in view.llms[-p["lookback"]:] if c.output]
     if any(claims_completion(text) for text in recent):
         return None
-    confidence = max(
-        ratio_confidence(steps, p["max_steps"]) if over_steps else 0.0,
-        ratio_confidence(cost, p["max_cost_usd"]) if over_cost else 0.0,
-    )
-    beyond = [c.step for c in view.calls[p["max_steps"] :]] if over_steps else []
-    return signal(
-        run,
-        "RUNAWAY_ITERATION",
-        Severity.CRITICAL if over_steps and over_cost else Severity.HIGH,
-        confidence,
-        beyond or [view.calls[-1].step if view.calls else 0],
-        step_count=steps,
-        max_steps=p["max_steps"],
-        estimated_cost_usd=round(cost, 6),
-        max_cost_usd=p["max_cost_usd"],
-        over_steps=over_steps,
-        over_cost=over_cost,
-    )
+    confidence = max(ratio_confidence(steps, p["max_steps"]) if over_steps else 0.0,
+                     ratio_confidence(cost, p["max_cost_usd"]) if over_cost else 0.0)
+    beyond = [c.step for c in view.calls[p["max_steps"]:]] if over_steps else []
+    return signal(run, "RUNAWAY_ITERATION",
+                  Severity.CRITICAL if over_steps and over_cost else Severity.HIGH, confidence,
+                  beyond or [view.calls[-1].step if view.calls else 0],
+                  step_count=steps, max_steps=p["max_steps"],
+                  estimated_cost_usd=round(cost, 6), max_cost_usd=p["max_cost_usd"],
+                  over_steps=over_steps, over_cost=over_cost)
 
 
 RUNAWAY_ITERATION = Detector(
@@ -332,55 +277,37 @@ RUNAWAY_ITERATION = Detector(
     check=_runaway_iteration,
     params=(
         Param("max_steps", 50, "steps beyond which a run is runaway", 1, 1_000_000),
-        Param(
-            "max_cost_usd", 1.0, "estimated spend beyond which a run is runaway", 0.0, 1_000_000.0
-        ),
+        Param("max_cost_usd", 1.0, "estimated spend beyond which a run is runaway",
+              0.0, 1_000_000.0),
         Param("lookback", 3, "last LLM outputs searched for a completion phrase", 1, 100),
-        Param(
-            "usd_per_mtok_input",
-            2.5,
-            "price of a million prompt tokens, for the estimate",
-            0.0,
-            10_000.0,
-        ),
-        Param("usd_per_mtok_output", 10.0, "price of a million completion tokens", 0.0, 10_000.0),
+        Param("usd_per_mtok_input", 2.5, "price of a million prompt tokens, for the estimate",
+              0.0, 10_000.0),
+        Param("usd_per_mtok_output", 10.0, "price of a million completion tokens",
+              0.0, 10_000.0),
     ),
     severity="HIGH; CRITICAL when both the step and the cost limit are exceeded",
     rule="more than max_steps steps or an estimated cost above max_cost_usd, with no "
-    "final_answer and no completion phrase in the last lookback LLM outputs",
-    guards=(
-        "a cost_usd reported on llm.responded is used instead of the token estimate",
-        "a run that says it is done in its last outputs is long, not runaway",
-    ),
+         "final_answer and no completion phrase in the last lookback LLM outputs",
+    guards=("a cost_usd reported on llm.responded is used instead of the token estimate",
+            "a run that says it is done in its last outputs is long, not runaway"),
 )
 
 
-def _open_span(
-    children: list[dict[str, Any]],
-    open_calls: dict[str, list[dict[str, Any]]],
-    key: str,
-    kind: str,
-    name: str,
-    given: Any,
-) -> None:
+def _open_span(children: list[dict[str, Any]], open_calls: dict[str, list[dict[str, Any]]],
+               key: str, kind: str, name: str, given: Any) -> None:
     span = {"type": kind, "name": name, "input": given, "output": "", "children": []}
     children.append(span)
     open_calls.setdefault(key, []).append(span)
 
 
-def _answered(
-    children: list[dict[str, Any]],
-    open_calls: dict[str, list[dict[str, Any]]],
-    key: str,
-    kind: str,
-    name: str,
-    output: Any,
-) -> None:
+def _answered(children: list[dict[str, Any]], open_calls: dict[str, list[dict[str, Any]]],
+              key: str, kind: str, name: str, output: Any) -> None:
     pending = open_calls.get(key)
     if pending:
         pending.pop()["output"] = output
         return
-    children.append({"type": kind, "name": name, "input": "", "output": output, "children": []})
+    children.append({"type": kind, "name": name, "input": "", "output": output,
+                     "children": []})
 
 
 def _metric_tree(run: Run) -> dict[str, Any]:
@@ -394,14 +321,8 @@ def _metric_tree(run: Run) -> dict[str, Any]:
         kind = event.event_type
         p = event.payload
         if kind == "llm.called":
-            _open_span(
-                children,
-                open_calls,
-                "llm",
-                "llm",
-                str(p.get("model") or "llm"),
-                p.get("prompt", ""),
-            )
+            _open_span(children, open_calls, "llm", "llm", str(p.get("model") or "llm"),
+                       p.get("prompt", ""))
         elif kind == "llm.responded":
             _answered(children, open_calls, "llm", "llm", "llm", p.get("output", ""))
         elif kind == "tool.called":
@@ -411,39 +332,22 @@ def _metric_tree(run: Run) -> dict[str, Any]:
             name = str(p.get("tool_name") or "tool")
             _answered(children, open_calls, "tool:" + name, "tool", name, p.get("output", ""))
         elif kind == "retrieval.called":
-            _open_span(
-                children,
-                open_calls,
-                "retrieval",
-                "retriever",
-                str(p.get("index_name") or "retrieval"),
-                p.get("query", ""),
-            )
+            _open_span(children, open_calls, "retrieval", "retriever",
+                       str(p.get("index_name") or "retrieval"), p.get("query", ""))
         elif kind == "retrieval.responded":
-            _answered(
-                children, open_calls, "retrieval", "retriever", "retriever", p.get("content", "")
-            )
-    return {
-        "type": "agent",
-        "name": run.agent_id,
-        "input": run.user_input,
-        "output": "",
-        "children": children,
-    }
+            _answered(children, open_calls, "retrieval", "retriever", "retriever",
+                      p.get("content", ""))
+    return {"type": "agent", "name": run.agent_id, "input": run.user_input, "output": "",
+            "children": children}
 
 
 def _loop_floor(repeats_possible: bool, stagnation_possible: bool) -> float:
     """The lowest lexical loop score a run can get (call-graph cycles score 1.0)."""
     from ..lexical import WEIGHTS, combine_scores
 
-    return combine_scores(
-        {
-            "tool_repetition": 0.0 if repeats_possible else 1.0,
-            "reasoning_stagnation": 0.0 if stagnation_possible else 1.0,
-            "call_graph_cycles": 1.0,
-        },
-        dict.fromkeys(WEIGHTS, True),
-    )
+    return combine_scores({"tool_repetition": 0.0 if repeats_possible else 1.0,
+                           "reasoning_stagnation": 0.0 if stagnation_possible else 1.0,
+                           "call_graph_cycles": 1.0}, dict.fromkeys(WEIGHTS, True))
 
 
 def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
@@ -474,36 +378,23 @@ def _agent_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signa
     if _loop_floor(repeats_possible, True) >= p["threshold"]:
         return None
     # 20 words need 39 characters; a shorter output is ruled out without splitting it.
-    wordy = [
-        len(c.output or "") >= 2 * MIN_MEANINGFUL_WORDS - 1
-        and len((c.output or "").split()) >= MIN_MEANINGFUL_WORDS
-        for c in view.llms
-    ]
+    wordy = [len(c.output or "") >= 2 * MIN_MEANINGFUL_WORDS - 1
+             and len((c.output or "").split()) >= MIN_MEANINGFUL_WORDS for c in view.llms]
     stagnation_possible = any(a and b for a, b in itertools.pairwise(wordy))
     if _loop_floor(repeats_possible, stagnation_possible) >= p["threshold"]:
         return None
     metric = LexicalLoopDetection(
-        threshold=p["threshold"],
-        repetition_threshold=p["repetition_threshold"],
-        similarity_threshold=p["similarity_threshold"],
-    )
+        threshold=p["threshold"], repetition_threshold=p["repetition_threshold"],
+        similarity_threshold=p["similarity_threshold"])
     result = metric.measure(_metric_tree(run))
     if not result.flags_loop(p["threshold"]):
         return None
     # Name the steps that repeat: identical tool calls if any, else the LLM steps.
     steps = repeated if len(repeated) >= p["repetition_threshold"] else [c.step for c in view.llms]
     confidence = 0.5 + 0.5 * (p["threshold"] - result.score) / p["threshold"]
-    return signal(
-        run,
-        "AGENT_LOOP",
-        Severity.HIGH,
-        confidence,
-        steps,
-        score=round(result.score, 4),
-        threshold=p["threshold"],
-        reason=result.reason,
-        breakdown=dict(result.score_breakdown or {}),
-    )
+    return signal(run, "AGENT_LOOP", Severity.HIGH, confidence, steps,
+                  score=round(result.score, 4), threshold=p["threshold"],
+                  reason=result.reason, breakdown=dict(result.score_breakdown or {}))
 
 
 AGENT_LOOP = Detector(
@@ -511,28 +402,14 @@ AGENT_LOOP = Detector(
     check=_agent_loop,
     params=(
         Param("threshold", 0.5, "fire when the lexical loop score is below this", 0.01, 1.0),
-        Param(
-            "repetition_threshold",
-            3,
-            "identical tool calls the metric counts as repetition",
-            2,
-            1000,
-        ),
-        Param(
-            "similarity_threshold",
-            0.85,
-            "adjacent LLM outputs this similar are stagnation",
-            0.0,
-            1.0,
-        ),
+        Param("repetition_threshold", 3, "identical tool calls the metric counts as repetition",
+              2, 1000),
+        Param("similarity_threshold", 0.85, "adjacent LLM outputs this similar are stagnation",
+              0.0, 1.0),
     ),
     severity="HIGH",
     rule="semloop.lexical.LexicalLoopDetection (deepeval's AgentLoopDetectionMetric) scores "
-    "the run below threshold; confidence = 0.5 + 0.5 × (threshold − score) / threshold",
-    guards=(
-        (
-            "it needs two of its three sub-signals (tool repetition, reasoning stagnation, "
-            "call-graph cycles) to drop below 0.5, so one repeated poll alone does not fire"
-        ),
-    ),
+         "the run below threshold; confidence = 0.5 + 0.5 × (threshold − score) / threshold",
+    guards=(("it needs two of its three sub-signals (tool repetition, reasoning stagnation, "
+            "call-graph cycles) to drop below 0.5, so one repeated poll alone does not fire"),),
 )

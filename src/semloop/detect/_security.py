@@ -40,17 +40,9 @@ def _prompt_injection(run: Run, p: dict[str, Any], baseline: Baseline | None) ->
     quoted = bool(matches) and not flagged and not injection_matches(unquoted(view.input_text))
     if quoted:
         confidence = 0.6
-    return signal(
-        run,
-        "PROMPT_INJECTION_SIGNAL",
-        Severity.CRITICAL,
-        confidence,
-        [_first_step(run)],
-        patterns=matches,
-        sdk_flag=bool(flagged),
-        quoted=quoted,
-        input_chars=len(view.input_text),
-    )
+    return signal(run, "PROMPT_INJECTION_SIGNAL", Severity.CRITICAL, confidence,
+                  [_first_step(run)], patterns=matches, sdk_flag=bool(flagged),
+                  quoted=quoted, input_chars=len(view.input_text))
 
 
 PROMPT_INJECTION_SIGNAL = Detector(
@@ -59,18 +51,12 @@ PROMPT_INJECTION_SIGNAL = Detector(
     params=(),
     severity="CRITICAL",
     rule="the user input matches an injection pattern (ignore previous instructions, new "
-    "instructions:, you are now DAN, reveal your system prompt, fake <system> tags…) or "
-    "the SDK flagged it at run start (injection_signal)",
-    guards=(
-        (
-            "when every match sits inside quotes (the user cites an attack, e.g. asks what "
-            "it does) confidence drops to 0.6"
-        ),
-        (
-            "inputs over 32 KiB are scanned head 16 KiB + tail 16 KiB, as the SDK does, so "
-            "cost is bounded"
-        ),
-    ),
+         "instructions:, you are now DAN, reveal your system prompt, fake <system> tags…) or "
+         "the SDK flagged it at run start (injection_signal)",
+    guards=(("when every match sits inside quotes (the user cites an attack, e.g. asks what "
+             "it does) confidence drops to 0.6"),
+            ("inputs over 32 KiB are scanned head 16 KiB + tail 16 KiB, as the SDK does, so "
+            "cost is bounded"),),
 )
 
 
@@ -87,9 +73,8 @@ def _content_findings(call: Call) -> tuple[list[str], list[str], int]:
     return phrases, markers, hidden
 
 
-def _retrieved_content_injection(
-    run: Run, p: dict[str, Any], baseline: Baseline | None
-) -> Signal | None:
+def _retrieved_content_injection(run: Run, p: dict[str, Any],
+                                 baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     hits: list[tuple[Call, list[str], list[str], int]] = []
     for call in view.calls:
@@ -106,7 +91,7 @@ def _retrieved_content_injection(
         idx = view.position(first)
         known = {c.name for c in view.calls[: idx + 1] if c.kind == "tool"}
         user = view.input_text.lower()
-        for call in view.calls[idx + 1 :]:
+        for call in view.calls[idx + 1:]:
             if call.kind == "tool" and call.name not in known and call.name.lower() not in user:
                 deviation.append(call)
                 known.add(call.name)
@@ -119,38 +104,24 @@ def _retrieved_content_injection(
         severity, confidence = Severity.HIGH, 0.85
     else:
         severity, confidence = Severity.HIGH, 0.6
-    return signal(
-        run,
-        "RETRIEVED_CONTENT_INJECTION",
-        severity,
-        confidence,
-        [c.step for c, *_ in hits] + [c.step for c in deviation],
-        sources=[f"{c.kind}:{c.name}" for c, *_ in hits],
-        phrases=sorted(set(phrases)),
-        markers=sorted(set(markers)),
-        encoded_text_blobs=hidden,
-        new_tools_after=[c.name for c in deviation],
-    )
+    return signal(run, "RETRIEVED_CONTENT_INJECTION", severity, confidence,
+                  [c.step for c, *_ in hits] + [c.step for c in deviation],
+                  sources=[f"{c.kind}:{c.name}" for c, *_ in hits], phrases=sorted(set(phrases)),
+                  markers=sorted(set(markers)), encoded_text_blobs=hidden,
+                  new_tools_after=[c.name for c in deviation])
 
 
 RETRIEVED_CONTENT_INJECTION = Detector(
     name="RETRIEVED_CONTENT_INJECTION",
     check=_retrieved_content_injection,
-    params=(
-        Param(
-            "detect_behavior_deviation",
-            True,
-            "escalate when a new tool, not named by the user, is called afterwards",
-        ),
-    ),
+    params=(Param("detect_behavior_deviation", True,
+                  "escalate when a new tool, not named by the user, is called afterwards"),),
     severity="HIGH; CRITICAL when the agent then calls a tool it had not used and the user "
-    "did not name",
+             "did not name",
     rule="a retrieval or tool output contains injection phrases, role prefixes (system:, "
-    "assistant:), [INST]/<<SYS>> tags, or base64 text of ≥ 100 chars",
-    guards=(
-        "base64 is decoded: images and files (binary) are ignored, only hidden text counts",
-        "markers or encoded text alone give confidence 0.6; injection phrases 0.85",
-    ),
+         "assistant:), [INST]/<<SYS>> tags, or base64 text of ≥ 100 chars",
+    guards=("base64 is decoded: images and files (binary) are ignored, only hidden text counts",
+            "markers or encoded text alone give confidence 0.6; injection phrases 0.85"),
 )
 
 _DESTRUCTIVE = ("delete_", "remove_", "drop_", "transfer_", "send_", "pay_")
@@ -163,23 +134,18 @@ _QUANTITY_KEY = re.compile(
     r"|price|total|quantity|qty|days|hours|minutes|seconds|ms|year|width|height|port|version"
     r"|retries|depth|temperature|tokens|max_tokens|radius|length|num|number_of|rows|records"
     r"|items)(?:_[a-z]+)?$",
-    re.IGNORECASE,
-)
+    re.IGNORECASE)
 
 # A tool that writes or creates names its own destination: a new file path is the agent's
 # choice, not an identifier it was given.
 _WRITER_TOOL = re.compile(r"^(?:write|create|save|export|mkdir|touch|new)(?:_|$)", re.IGNORECASE)
 _DESTINATION_KEY = re.compile(
     r"^(?:path|file|filename|file_path|dest|destination|output|output_path|out|target|name)$",
-    re.IGNORECASE,
-)
+    re.IGNORECASE)
 
 
-def _leaves(
-    value: Any,
-    key: str = "",
-    out: list[tuple[str, Any]] | None = None,
-) -> list[tuple[str, Any]]:
+def _leaves(value: Any, key: str = "", out: list[tuple[str, Any]] | None = None,
+            ) -> list[tuple[str, Any]]:
     """(key, value) of every scalar in ``value``, in order; a list's items keep its key."""
     if out is None:
         out = []
@@ -238,7 +204,8 @@ _MAX_FABRICATED = 20
 
 # Keys under which an object in a list names itself, and an ordinal label: a short word
 # and a small number ("opt-1", "step_2", "q3"): how an agent numbers items it lays out.
-_OWN_ID_KEY = re.compile(r"^(?:id|key|value|(?:option|choice|item|step|slot)_?id)$", re.IGNORECASE)
+_OWN_ID_KEY = re.compile(r"^(?:id|key|value|(?:option|choice|item|step|slot)_?id)$",
+                         re.IGNORECASE)
 _ORDINAL = re.compile(r"^[a-z][a-z_-]{0,11}?[-_]?(\d{1,6})$", re.IGNORECASE)
 
 
@@ -259,12 +226,9 @@ def _minted_labels(args: Any, small_int_max: int) -> set[str]:
             for item in value:
                 if isinstance(item, dict):
                     for k, v in item.items():
-                        if (
-                            isinstance(v, str)
-                            and _OWN_ID_KEY.match(str(k))
-                            and (m := _ORDINAL.match(v.strip()))
-                            and int(m.group(1)) <= small_int_max
-                        ):
+                        if (isinstance(v, str) and _OWN_ID_KEY.match(str(k))
+                                and (m := _ORDINAL.match(v.strip()))
+                                and int(m.group(1)) <= small_int_max):
                             minted.add(v.strip().lower())
                 stack.append(item)
     return minted
@@ -289,9 +253,8 @@ def _grounded(ident: str, corpus: str) -> bool:
     return False
 
 
-def _tool_argument_fabrication(
-    run: Run, p: dict[str, Any], baseline: Baseline | None
-) -> Signal | None:
+def _tool_argument_fabrication(run: Run, p: dict[str, Any],
+                               baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     # What the agent had been shown so far, lowercased. A local string, so CPython can
     # grow it in place: appending stays linear on long runs.
@@ -326,61 +289,41 @@ def _tool_argument_fabrication(
     destructive = any(c.name.lower().startswith(_DESTRUCTIVE) for c, _ in fabricated)
     # Without a system prompt or any recorded prompt we do not know what the model was
     # shown (a ticket, a host list): the id may have come from there.
-    context_recorded = bool(view.system_prompt) or any(c.request.get("prompt") for c in view.llms)
+    context_recorded = bool(view.system_prompt) or any(
+        c.request.get("prompt") for c in view.llms)
     confidence = 0.85 if len(idents) >= 2 else 0.7
     if not context_recorded:
         confidence -= 0.2
-    return signal(
-        run,
-        "TOOL_ARGUMENT_FABRICATION",
-        Severity.CRITICAL if destructive else Severity.HIGH,
-        confidence,
-        [c.step for c, _ in fabricated],
-        tools=sorted({c.name for c, _ in fabricated}),
-        identifiers=idents[:20],
-        destructive=destructive,
-        context_recorded=context_recorded,
-    )
+    return signal(run, "TOOL_ARGUMENT_FABRICATION",
+                  Severity.CRITICAL if destructive else Severity.HIGH,
+                  confidence, [c.step for c, _ in fabricated],
+                  tools=sorted({c.name for c, _ in fabricated}), identifiers=idents[:20],
+                  destructive=destructive, context_recorded=context_recorded)
 
 
 TOOL_ARGUMENT_FABRICATION = Detector(
     name="TOOL_ARGUMENT_FABRICATION",
     check=_tool_argument_fabrication,
-    params=(
-        Param("small_int_max", 100, "integers up to this are ordinary values, not ids", 0, 10**9),
-    ),
+    params=(Param("small_int_max", 100, "integers up to this are ordinary values, not ids",
+                  0, 10**9),),
     severity="HIGH; CRITICAL for tools named delete_, remove_, drop_, transfer_, send_, pay_",
     rule="a tool argument holds an identifier (UUID, email, URL, path, integer > "
-    "small_int_max, letter-digit token) found nowhere in the user input, system prompt, "
-    "recorded prompts or earlier tool/retrieval outputs",
-    guards=(
-        (
-            "checking stops at the first unrecorded output, which could have held the id, "
-            "and after 20 invented ids (enough evidence)"
-        ),
-        "URLs on a host that appears in the context are grounded (agents build API paths)",
-        "dates and times are computed, not identifiers",
-        (
-            "numbers under quantity keys (limit, page_size, timeout, amount, rows, days…) are "
-            "choices, not identifiers"
-        ),
-        (
-            "the destination of a writing tool (write_/create_/save_/export_… with a path, "
-            "file or output argument) is a name the agent chooses"
-        ),
-        (
-            "confidence drops by 0.2 when neither a system prompt nor any prompt was "
-            "recorded: the model may have been shown the id"
-        ),
-        "each argument is scanned in its first 8 KiB, which bounds the cost of huge ones",
-        (
-            "the model's own earlier outputs do not ground an id: that is where invented ids "
-            "come from"
-        ),
-        (
-            "ordinal labels (a short word and a number up to small_int_max: opt-1, step_2) "
-            "that a call gives to objects it lists (under id, key, value, option_id…) are "
-            "names the agent chose; passing one later refers to its own list"
-        ),
-    ),
+         "small_int_max, letter-digit token) found nowhere in the user input, system prompt, "
+         "recorded prompts or earlier tool/retrieval outputs",
+    guards=(("checking stops at the first unrecorded output, which could have held the id, "
+             "and after 20 invented ids (enough evidence)"),
+            "URLs on a host that appears in the context are grounded (agents build API paths)",
+            "dates and times are computed, not identifiers",
+            ("numbers under quantity keys (limit, page_size, timeout, amount, rows, days…) are "
+             "choices, not identifiers"),
+            ("the destination of a writing tool (write_/create_/save_/export_… with a path, "
+             "file or output argument) is a name the agent chooses"),
+            ("confidence drops by 0.2 when neither a system prompt nor any prompt was "
+             "recorded: the model may have been shown the id"),
+            "each argument is scanned in its first 8 KiB, which bounds the cost of huge ones",
+            ("the model's own earlier outputs do not ground an id: that is where invented ids "
+            "come from"),
+            ("ordinal labels (a short word and a number up to small_int_max: opt-1, step_2) "
+             "that a call gives to objects it lists (under id, key, value, option_id…) are "
+             "names the agent chose; passing one later refers to its own list")),
 )

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..events import Run
 
-__all__ = ["Call", "RunView", "args_key", "is_empty_result", "output_key", "parse_args", "view_of"]
+__all__ = ["Call", "RunView", "args_key", "is_empty_result", "output_key", "parse_args",
+           "view_of"]
 
 _PY_CONST = re.compile(r"\b(True|False|None)\b")
 _JSON_CONST = {"True": "true", "False": "false", "None": "null"}
@@ -69,12 +70,8 @@ def _canon(value: Any) -> str:
     if kind is str:
         return repr(_collapse(value))
     if kind is dict or isinstance(value, Mapping):
-        items = sorted(
-            [
-                (str(k), repr(_collapse(v)) if type(v) is str else _canon(v))
-                for k, v in value.items()
-            ]
-        )
+        items = sorted([(str(k), repr(_collapse(v)) if type(v) is str else _canon(v))
+                        for k, v in value.items()])
         return "{" + ",".join([f"{k!r}:{v}" for k, v in items]) + "}"
     if kind is list or kind is tuple or isinstance(value, (list, tuple)):
         return "[" + ",".join([_canon(v) for v in value]) + "]"
@@ -97,13 +94,11 @@ _VOLATILE_KEY = re.compile(
     r"(?:^|[_-])(?:request|trace|span|correlation|transaction|message)[_-]?id$"
     r"|^(?:ts|timestamp|time|now|server_time|fetched_at|generated_at|updated_at|etag|nonce"
     r"|latency(?:_ms)?|duration(?:_ms)?|took(?:_ms)?|elapsed(?:_ms)?)$",
-    re.IGNORECASE,
-)
+    re.IGNORECASE)
 _VOLATILE_TEXT = re.compile(
     r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b"
-    r"|\b\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?"
-)
+    r"|\b\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?")
 
 
 def _stable(value: Any) -> Any:
@@ -132,9 +127,7 @@ def output_key(text: str) -> str:
 _NO_RESULTS = re.compile(
     r"^\W*(?:0|no|zero|none)\s+(?:results?|matches|items|records|rows|hits|articles|entries"
     r"|documents|orders|events)\b|\bno\s+(?:results?|matches|records?|availability)\b"
-    r"|\bnot\s+found\b|\bnothing\s+found\b",
-    re.IGNORECASE,
-)
+    r"|\bnot\s+found\b|\bnothing\s+found\b", re.IGNORECASE)
 
 
 def _empty_data(data: Any) -> bool:
@@ -142,13 +135,8 @@ def _empty_data(data: Any) -> bool:
         return not data
     if isinstance(data, Mapping):
         lists = [v for v in data.values() if isinstance(v, list)]
-        counts = [
-            v
-            for k, v in data.items()
-            if str(k).lower() in ("total", "count", "hits")
-            and isinstance(v, (int, float))
-            and not isinstance(v, bool)
-        ]
+        counts = [v for k, v in data.items() if str(k).lower() in ("total", "count", "hits")
+                  and isinstance(v, (int, float)) and not isinstance(v, bool)]
         return bool(lists) and not any(lists) and not any(counts)
     return False
 
@@ -428,28 +416,16 @@ def _build(run: Run) -> RunView:
             name = str(p.get("tool_name") or "tool")
             respond("tool:" + name, "tool", name, event)
         elif kind == "llm.called":
-            call = Call(
-                "llm",
-                event.step_index,
-                str(p.get("model") or "llm"),
-                p.get("prompt"),
-                event.timestamp,
-                p,
-            )
+            call = Call("llm", event.step_index, str(p.get("model") or "llm"), p.get("prompt"),
+                        event.timestamp, p)
             calls.append(call)
             llms.append(call)
             open_calls.setdefault("llm", []).append(call)
         elif kind == "llm.responded":
             respond("llm", "llm", "llm", event)
         elif kind == "retrieval.called":
-            call = Call(
-                "retrieval",
-                event.step_index,
-                str(p.get("index_name") or "retrieval"),
-                p.get("query"),
-                event.timestamp,
-                p,
-            )
+            call = Call("retrieval", event.step_index, str(p.get("index_name") or "retrieval"),
+                        p.get("query"), event.timestamp, p)
             calls.append(call)
             retrievals.append(call)
             open_calls.setdefault("retrieval", []).append(call)
@@ -480,7 +456,8 @@ def view_of(run: Run) -> RunView:
     Runs are treated as immutable once handed to the detectors.
     """
     last = getattr(_cache, "last", None)
-    if last is not None and last[0] is run and last[2] is run.events and last[3] == len(run.events):
+    if (last is not None and last[0] is run and last[2] is run.events
+            and last[3] == len(run.events)):
         return last[1]  # type: ignore[no-any-return]
     view = _build(run)
     _cache.last = (run, view, run.events, len(run.events))

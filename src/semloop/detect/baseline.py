@@ -99,21 +99,13 @@ class Baseline:
         return self.run_count >= self.min_runs
 
     def latency_ms(self, kind: str) -> float | None:
-        return {
-            "tool": self.tool_latency_ms,
-            "llm": self.llm_latency_ms,
-            "retrieval": self.retrieval_latency_ms,
-        }.get(kind)
+        return {"tool": self.tool_latency_ms, "llm": self.llm_latency_ms,
+                "retrieval": self.retrieval_latency_ms}.get(kind)
 
     @classmethod
     def from_runs(
-        cls,
-        runs: Iterable[Run],
-        *,
-        agent_id: str | None = None,
-        agent_version: str | None = None,
-        window: int = WINDOW,
-        min_runs: int = MIN_RUNS,
+        cls, runs: Iterable[Run], *, agent_id: str | None = None,
+        agent_version: str | None = None, window: int = WINDOW, min_runs: int = MIN_RUNS,
     ) -> Baseline:
         """P75s over the newest ``window`` completed runs (of one agent and version, if given).
 
@@ -121,10 +113,8 @@ class Baseline:
         would make failures look normal.
         """
         chosen = [
-            r
-            for r in runs
-            if r.events
-            and r.status == "completed"
+            r for r in runs
+            if r.events and r.status == "completed"
             and (agent_id is None or r.agent_id == agent_id)
             and (agent_version is None or r.agent_version == agent_version)
         ]
@@ -162,11 +152,8 @@ class BaselineHistory:
     """
 
     def __init__(self, runs: Iterable[Run]) -> None:
-        done = sorted(
-            (r for r in runs if r.events and r.status == "completed"),
-            key=lambda r: r.ended_at,
-            reverse=True,
-        )
+        done = sorted((r for r in runs if r.events and r.status == "completed"),
+                      key=lambda r: r.ended_at, reverse=True)
         self._ended = [r.ended_at for r in done]
         self._ids = [r.run_id for r in done]
         self._views = [view_of(r) for r in done]
@@ -174,9 +161,6 @@ class BaselineHistory:
     def before(self, run: Run, *, window: int = WINDOW, min_runs: int = MIN_RUNS) -> Baseline:
         """The baseline of ``run``: the newest ``window`` runs that ended before it."""
         end = run.ended_at
-        views = [
-            v
-            for t, rid, v in zip(self._ended, self._ids, self._views, strict=True)
-            if t < end and rid != run.run_id
-        ]
+        views = [v for t, rid, v in zip(self._ended, self._ids, self._views, strict=True)
+                 if t < end and rid != run.run_id]
         return Baseline.from_views(views[:window], min_runs=min_runs)

@@ -56,7 +56,8 @@ def _check_value(param: Param, value: Any, key: str, source: str) -> Any:
     if kind is int:
         if isinstance(value, float):
             if not value.is_integer():
-                raise ConfigError(f"must be a whole number, not {value!r}", key=key, source=source)
+                raise ConfigError(f"must be a whole number, not {value!r}", key=key,
+                                  source=source)
             value = int(value)
     else:
         value = float(value)
@@ -72,9 +73,8 @@ def _check_value(param: Param, value: Any, key: str, source: str) -> Any:
 def _detector(name: Any, key: str, source: str) -> Detector:
     detector = DETECTORS.get(name) if isinstance(name, str) else None
     if detector is None:
-        raise ConfigError(
-            f"unknown detector (known: {', '.join(DETECTORS)})", key=key, source=source
-        )
+        raise ConfigError(f"unknown detector (known: {', '.join(DETECTORS)})", key=key,
+                          source=source)
     return detector
 
 
@@ -83,18 +83,14 @@ def _section(raw: Any, path: str, source: str) -> dict[str, dict[str, Any]]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise ConfigError(
-            f"must be a mapping of detector names, not {type(raw).__name__}",
-            key=path,
-            source=source,
-        )
+        raise ConfigError(f"must be a mapping of detector names, not {type(raw).__name__}",
+                          key=path, source=source)
     out: dict[str, dict[str, Any]] = {}
     shadow_list = raw.get("shadow")
     if shadow_list is not None:
         if not isinstance(shadow_list, list):
-            raise ConfigError(
-                "must be a list of detector names", key=f"{path}.shadow", source=source
-            )
+            raise ConfigError("must be a list of detector names", key=f"{path}.shadow",
+                              source=source)
         for i, name in enumerate(shadow_list):
             _detector(name, f"{path}.shadow[{i}]", source)
             out.setdefault(name, {})["shadow"] = True
@@ -106,28 +102,26 @@ def _section(raw: Any, path: str, source: str) -> dict[str, dict[str, Any]]:
         if body is None:
             body = {}
         if not isinstance(body, Mapping):
-            raise ConfigError(
-                f"must be a mapping of settings, not {type(body).__name__}", key=key, source=source
-            )
+            raise ConfigError(f"must be a mapping of settings, not {type(body).__name__}",
+                              key=key, source=source)
         params = {p.name: p for p in detector.params}
         settings = out.setdefault(name, {})
         for item, value in body.items():
             item_key = f"{key}.{item}"
             if item in _DETECTOR_KEYS:
                 if not isinstance(value, bool):
-                    raise ConfigError(
-                        f"must be true or false, not {value!r}", key=item_key, source=source
-                    )
+                    raise ConfigError(f"must be true or false, not {value!r}", key=item_key,
+                                      source=source)
                 if item == "shadow" and "shadow" in settings and settings["shadow"] != value:
-                    raise ConfigError(
-                        "contradicts the section's shadow list", key=item_key, source=source
-                    )
+                    raise ConfigError("contradicts the section's shadow list", key=item_key,
+                                      source=source)
                 settings[item] = value
             elif item in params:
                 settings[item] = _check_value(params[item], value, item_key, source)
             else:
                 known = ", ".join(["enabled", "shadow", *params]) or "enabled, shadow"
-                raise ConfigError(f"unknown setting (known: {known})", key=item_key, source=source)
+                raise ConfigError(f"unknown setting (known: {known})", key=item_key,
+                                  source=source)
     return out
 
 
@@ -146,13 +140,8 @@ def _resolve(*layers: Mapping[str, Mapping[str, Any]]) -> dict[str, DetectorSett
 class DetectorConfig:
     """Validated detector settings: a default section and per-agent overrides."""
 
-    def __init__(
-        self,
-        default: Mapping[str, Any] | None = None,
-        agents: Mapping[str, Any] | None = None,
-        *,
-        source: str = "<config>",
-    ) -> None:
+    def __init__(self, default: Mapping[str, Any] | None = None,
+                 agents: Mapping[str, Any] | None = None, *, source: str = "<config>") -> None:
         self.source = source
         self._default = _section(default, "default", source)
         if agents is not None and not isinstance(agents, Mapping):
@@ -160,15 +149,11 @@ class DetectorConfig:
         self._agents: dict[str, dict[str, dict[str, Any]]] = {}
         for agent_id, section in (agents or {}).items():
             if not isinstance(agent_id, str) or not agent_id:
-                raise ConfigError(
-                    f"agent ids must be non-empty strings, not {agent_id!r}",
-                    key="agents",
-                    source=source,
-                )
+                raise ConfigError(f"agent ids must be non-empty strings, not {agent_id!r}",
+                                  key="agents", source=source)
             self._agents[agent_id] = _section(section, f"agents.{agent_id}", source)
         self._resolved: dict[str | None, dict[str, DetectorSettings]] = {
-            None: _resolve(self._default)
-        }
+            None: _resolve(self._default)}
 
     @classmethod
     def from_dict(cls, data: Any, *, source: str = "<config>") -> DetectorConfig:
@@ -176,14 +161,12 @@ class DetectorConfig:
         if data is None:
             return cls(source=source)
         if not isinstance(data, Mapping):
-            raise ConfigError(
-                f"the file must hold a mapping, not {type(data).__name__}", source=source
-            )
+            raise ConfigError(f"the file must hold a mapping, not {type(data).__name__}",
+                              source=source)
         for key in data:
             if key not in _TOP_KEYS:
-                raise ConfigError(
-                    "unknown section (known: default, agents)", key=str(key), source=source
-                )
+                raise ConfigError("unknown section (known: default, agents)", key=str(key),
+                                  source=source)
         return cls(data.get("default"), data.get("agents"), source=source)
 
     @property

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
-from ..judge import Answer, Backend, JudgeResponse
+from ..judge import Answer, Backend, JudgeResponse, require_kinds
 from ..lexical import (
     WEIGHTS,
     LoopResult,
@@ -268,12 +268,10 @@ def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]
     changed (a retry that got through), starts a new count: re-running a test after an
     edit is a new attempt. Such calls get their own key (the attempt number beside the
     input), so the tool's name in the reason stays the tool's."""
-    from ..judge.local._features import Call, action_kind, call_changes_state
+    from .._features import Call, action_kind, call_changes_state
 
-    calls = [
-        Call.of(str(s.get("name", "")), _span_text(s.get("input")), _span_text(s.get("output")))
-        for s in tool_spans
-    ]
+    calls = [Call.of(str(s.get("name", "")), _span_text(s.get("input")),
+                     _span_text(s.get("output"))) for s in tool_spans]
     epoch: dict[tuple[str, str], int] = {}
     last_output: dict[tuple[str, str], str] = {}
     kinds: dict[tuple[str, str], Any] = {}
@@ -412,19 +410,16 @@ class SemanticLoopDetection:
             )
         low, high = uncertain_band
         if not 0.0 <= low <= high <= 1.0:
-            raise ConfigError(
-                f"need 0 <= low <= high <= 1, got {uncertain_band}", key="uncertain_band"
-            )
+            raise ConfigError(f"need 0 <= low <= high <= 1, got {uncertain_band}",
+                              key="uncertain_band")
         merged = dict(WEIGHTS)
         for key, value in (weights or {}).items():
             if key not in WEIGHTS:
-                raise ConfigError(
-                    f"unknown sub-signal; expected one of {list(WEIGHTS)}", key=f"weights.{key}"
-                )
+                raise ConfigError(f"unknown sub-signal; expected one of {list(WEIGHTS)}",
+                                  key=f"weights.{key}")
             if not isinstance(value, (int, float)) or value < 0 or not math.isfinite(value):
-                raise ConfigError(
-                    f"must be a non-negative number, not {value!r}", key=f"weights.{key}"
-                )
+                raise ConfigError(f"must be a non-negative number, not {value!r}",
+                                  key=f"weights.{key}")
             merged[key] = float(value)
         self.backend = backend
         self.threshold = threshold
@@ -542,14 +537,11 @@ class SemanticLoopDetection:
             "call_graph_cycles": cycle,
         }
         score = combine_scores(breakdown, enabled, self.weights)
-        reason = (
-            " ".join(
-                reasons[key]
-                for key in WEIGHTS
-                if enabled[key] and breakdown[key] < 1.0 and reasons[key]
-            )
-            or NO_LOOP_REASON
-        )
+        reason = " ".join(
+            reasons[key]
+            for key in WEIGHTS
+            if enabled[key] and breakdown[key] < 1.0 and reasons[key]
+        ) or NO_LOOP_REASON
 
         return SemanticLoopResult(
             score=score,
@@ -572,6 +564,7 @@ class SemanticLoopDetection:
         """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
         caller that records failed traces needs to catch only that."""
         name = getattr(self.backend, "name", type(self.backend).__name__)
+        require_kinds(self.backend, questions)
         try:
             response = self.backend.ask(state, questions)
         except JudgeError:
@@ -624,11 +617,9 @@ class SemanticLoopDetection:
         flagged = sorted(stuck, key=lambda f: f.stagnation, reverse=True)[:3]
         text = "; ".join(f.describe() for f in flagged)
         first, last = stuck_stretch(stuck, worst)
-        return (
-            score,
-            (f"Reasoning stagnation — {text}. Stuck stretch: steps {first}–{last}."),
-            undecided,
-        )
+        return score, (
+            f"Reasoning stagnation — {text}. Stuck stretch: steps {first}–{last}."
+        ), undecided
 
     @staticmethod
     def _tool_findings(
@@ -638,7 +629,7 @@ class SemanticLoopDetection:
         findings: list[ToolFinding] = []
         for qid in tool_ids:
             p = _noul_value(answers.get(qid))
-            name = qid[len(TOOL_PREFIX) :]
+            name = qid[len(TOOL_PREFIX):]
             if p is not None and p >= 0.5:
                 findings.append(ToolFinding(name, p, counts.get(name, 0)))
         return findings

@@ -46,11 +46,8 @@ class RejectedEvent:
         return {"index": self.index, "field": self.field, "reason": self.reason}
 
 
-def validate_batch(
-    raw_events: list[Any],
-    *,
-    suspect: bool,
-) -> tuple[list[Event], list[RejectedEvent]]:
+def validate_batch(raw_events: list[Any], *, suspect: bool,
+                   ) -> tuple[list[Event], list[RejectedEvent]]:
     """Valid events, and the rest by index and field. ``suspect``: the body may hold values
     no database stores, so walk each event for them (the common batch is spared the walk)."""
     valid: list[Event] = []
@@ -107,11 +104,11 @@ def check_storable(event: Event) -> None:
         elif isinstance(item, str):
             if not _is_text(item):
                 raise EventFormatError(_SURROGATE, field="payload")
-        elif isinstance(item, Unstorable) or (isinstance(item, float) and not math.isfinite(item)):
+        elif isinstance(item, Unstorable) or (isinstance(item, float)
+                                              and not math.isfinite(item)):
             shown = item.text if isinstance(item, Unstorable) else repr(item)
-            raise EventFormatError(
-                f"holds the number {shown}, which JSON cannot store", field="payload"
-            )
+            raise EventFormatError(f"holds the number {shown}, which JSON cannot store",
+                                   field="payload")
 
 
 def _is_text(value: str) -> bool:

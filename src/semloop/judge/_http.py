@@ -86,9 +86,8 @@ Send = Callable[[HttpRequest], HttpResponse]
 
 def urllib_send(request: HttpRequest) -> HttpResponse:
     """The default :data:`Send`: one POST over :mod:`urllib`, no retries."""
-    req = urllib.request.Request(
-        request.url, data=request.body, method="POST", headers=dict(request.headers)
-    )
+    req = urllib.request.Request(request.url, data=request.body, method="POST",
+                                 headers=dict(request.headers))
     try:
         with urllib.request.urlopen(req, timeout=request.timeout) as resp:
             return HttpResponse(resp.status, _lower(resp.headers.items()), resp.read())
@@ -100,14 +99,8 @@ def urllib_send(request: HttpRequest) -> HttpResponse:
 
 
 #: Errors that mean the host closed the connection, as opposed to a timeout or a bad reply.
-_CLOSED = (
-    ConnectionResetError,
-    BrokenPipeError,
-    ConnectionAbortedError,
-    http.client.RemoteDisconnected,
-    ssl.SSLEOFError,
-    ssl.SSLZeroReturnError,
-)
+_CLOSED = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError,
+           http.client.RemoteDisconnected, ssl.SSLEOFError, ssl.SSLZeroReturnError)
 
 
 class _Stale(Exception):
@@ -211,9 +204,8 @@ class ConnectionPool:
     garbage-collected closes them too, so a backend nobody closed leaks no socket.
     """
 
-    def __init__(
-        self, *, max_idle: int = 4, keep_alive: bool = True, context: ssl.SSLContext | None = None
-    ) -> None:
+    def __init__(self, *, max_idle: int = 4, keep_alive: bool = True,
+                 context: ssl.SSLContext | None = None) -> None:
         if max_idle < 0:
             raise ValueError(f"max_idle must be >= 0, got {max_idle}")
         self.max_idle = max_idle
@@ -268,14 +260,9 @@ class ConnectionPool:
             self.close()
         while True:
             with self._lock:
-                match = next(
-                    (
-                        c
-                        for c in reversed(self._idle)
-                        if isinstance(c, _CountedTLS) == tls and (c.host, c.port) == (host, port)
-                    ),
-                    None,
-                )
+                match = next((c for c in reversed(self._idle)
+                              if isinstance(c, _CountedTLS) == tls
+                              and (c.host, c.port) == (host, port)), None)
                 if match is None:
                     return None
                 self._idle.remove(match)
@@ -295,9 +282,8 @@ class ConnectionPool:
             self.opened += 1
         return conn
 
-    def _exchange(
-        self, conn: _Counted, target: str, headers: dict[str, str], request: HttpRequest
-    ) -> HttpResponse:
+    def _exchange(self, conn: _Counted, target: str, headers: dict[str, str],
+                  request: HttpRequest) -> HttpResponse:
         reused = conn.served > 0
         conn.received = 0
         conn.timeout = request.timeout
@@ -443,7 +429,8 @@ def check_key(key: str | None, env: str) -> str | None:
     # A key with spaces or control characters would corrupt the header; say so without
     # echoing it.
     if not key.isascii() or not key.isprintable() or any(c.isspace() for c in key):
-        raise ConfigError("the API key contains spaces, control or non-ASCII characters", key=env)
+        raise ConfigError("the API key contains spaces, control or non-ASCII characters",
+                          key=env)
     return key
 
 
@@ -568,13 +555,9 @@ def post_json(
         if delay is None:
             if response is not None:
                 raise _status_error(response, url, service, auth_hint, secrets, retry)
-            raise JudgeConnectionError(
-                _scrub(
-                    f"Could not reach the {service} at {url} "
-                    f"({retry + 1} attempt{'s' if retry else ''}): {failure}",
-                    secrets,
-                )
-            )
+            raise JudgeConnectionError(_scrub(
+                f"Could not reach the {service} at {url} "
+                f"({retry + 1} attempt{'s' if retry else ''}): {failure}", secrets))
         started = clock()
         sleep(delay)
         waited += max(delay, clock() - started)
@@ -612,15 +595,9 @@ def post_question(
         headers["Authorization"] = f"Bearer {api_key}"
     started = time.monotonic()
     reply = post_json(
-        url,
-        payload,
-        headers,
-        timeout=timeout,
-        policy=policy,
-        service=service,
-        send=send,
-        auth_hint=auth_hint,
-        secrets=(api_key,) if api_key else (),
+        url, payload, headers,
+        timeout=timeout, policy=policy, service=service, send=send,
+        auth_hint=auth_hint, secrets=(api_key,) if api_key else (),
     )
     latency_ms = (time.monotonic() - started) * 1000.0
     if not isinstance(reply.data, Mapping):
@@ -643,13 +620,9 @@ def _decode(body: bytes, service: str, secrets: tuple[str, ...]) -> Any:
     try:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
-        raise JudgeAnswerError(
-            _scrub(
-                f"The {service} replied with a body that is not JSON ({err}): "
-                f"{_excerpt(body.decode('utf-8', 'replace'))!r}",
-                secrets,
-            )
-        ) from None
+        raise JudgeAnswerError(_scrub(
+            f"The {service} replied with a body that is not JSON ({err}): "
+            f"{_excerpt(body.decode('utf-8', 'replace'))!r}", secrets)) from None
 
 
 def _status_error(

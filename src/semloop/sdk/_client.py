@@ -89,36 +89,20 @@ class Client:
         self.emitter: Emitter = emitter if emitter is not None else HttpEmitter(endpoint, api_key)
         if max_field_chars is not None and max_field_chars < 0:
             raise ValueError(f"max_field_chars must be non-negative, not {max_field_chars}")
-        build = functools.partial(
-            build_event,
-            is_secret=secret_matcher(redact_keys),
-            redact=redact,
-            max_field_chars=max_field_chars,
-        )
+        build = functools.partial(build_event, is_secret=secret_matcher(redact_keys),
+                                  redact=redact, max_field_chars=max_field_chars)
         self._sender = Sender(
-            self.emitter,
-            build,
-            buffer_size=buffer_size,
-            flush_interval=flush_interval,
-            batch_size=batch_size,
-            max_retries=max_retries,
-            retry_backoff=retry_backoff,
+            self.emitter, build, buffer_size=buffer_size, flush_interval=flush_interval,
+            batch_size=batch_size, max_retries=max_retries, retry_backoff=retry_backoff,
             retry_backoff_max=retry_backoff_max,
         )
         self._policies = _Engine(
-            self._sender,
-            approver=approver,
-            approval_timeout=approval_timeout,
-            model_prices=model_prices,
-            detector_config=detector_config,
+            self._sender, approver=approver, approval_timeout=approval_timeout,
+            model_prices=model_prices, detector_config=detector_config,
             # Local copies for the signal trigger's detectors: secrets redacted and
             # fields cut as on the wire, but the caller's redact hook is for sending only.
-            build=functools.partial(
-                build_event,
-                is_secret=secret_matcher(redact_keys),
-                redact=None,
-                max_field_chars=max_field_chars,
-            ),
+            build=functools.partial(build_event, is_secret=secret_matcher(redact_keys),
+                                    redact=None, max_field_chars=max_field_chars),
         )
         self._policies.add(policies)
         self._exit_timeout = exit_timeout
@@ -147,16 +131,9 @@ class Client:
         ``model`` they make the run's ``agent_version``.
         """
         return RunContext(
-            self._sender,
-            agent_id,
-            user_input=user_input,
-            system_prompt=system_prompt,
-            model=model,
-            tools=tools,
-            conversation_id=conversation_id,
-            parent_run_id=parent_run_id,
-            trace_id=trace_id,
-            policies=self._policies,
+            self._sender, agent_id, user_input=user_input, system_prompt=system_prompt,
+            model=model, tools=tools, conversation_id=conversation_id,
+            parent_run_id=parent_run_id, trace_id=trace_id, policies=self._policies,
         )
 
     def add_policy(self, policy: Policy) -> None:
@@ -291,14 +268,8 @@ class RunContext:
             self._internal_error()
             names, version = [], ""
         # Ids travel as strings; an int conversation id would be rejected by ingest.
-        self._info = RunInfo(
-            uuid.uuid4().hex,
-            _id(agent_id) or "",
-            version,
-            _id(conversation_id),
-            _id(parent_run_id),
-            _id(trace_id),
-        )
+        self._info = RunInfo(uuid.uuid4().hex, _id(agent_id) or "", version,
+                             _id(conversation_id), _id(parent_run_id), _id(trace_id))
         self._started = (user_input, system_prompt, model, names)
 
     def __repr__(self) -> str:
@@ -350,30 +321,21 @@ class RunContext:
         return self
 
     def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
         tb: TracebackType | None,
     ) -> Literal[False]:
         try:
             if exc is None:
-                raw: tuple[Any, ...] = (
-                    self._step,
-                    self.exit_reason or "completed",
-                    self._tool_calls,
-                )
+                raw: tuple[Any, ...] = (self._step, self.exit_reason or "completed",
+                                        self._tool_calls)
                 self._put(("run.completed", self._info, self._step, _now(), raw))
             else:
                 violation = _violation_in(exc)
                 # Text now, not the exception object: holding it would keep the
                 # agent's frames alive until the batch is sent.
-                raw = (
-                    type(exc).__name__,
-                    _safe_str(exc),
-                    self._step,
-                    "policy_violation" if violation else "error",
-                    violation.policy_name if violation else None,
-                )
+                raw = (type(exc).__name__, _safe_str(exc), self._step,
+                       "policy_violation" if violation else "error",
+                       violation.policy_name if violation else None)
                 self._put(("run.errored", self._info, self._step, _now(), raw))
         except Exception:
             self._internal_error()
@@ -384,9 +346,7 @@ class RunContext:
         return self.__enter__()
 
     async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
         tb: TracebackType | None,
     ) -> Literal[False]:
         return self.__exit__(exc_type, exc, tb)
@@ -399,9 +359,8 @@ class RunContext:
         try:
             self._step += 1
             self._llm = (model, prompt_tokens)
-            self._put(
-                ("llm.called", self._info, self._step, _now(), (model, prompt_tokens, prompt))
-            )
+            self._put(("llm.called", self._info, self._step, _now(),
+                       (model, prompt_tokens, prompt)))
         except Exception:
             self._internal_error()
 
@@ -424,49 +383,26 @@ class RunContext:
         :data:`MODEL_PRICES` for this call. May raise :class:`PolicyViolation`.
         """
         try:
-            self._put(
-                (
-                    "llm.responded",
-                    self._info,
-                    self._step,
-                    _now(),
-                    (
-                        completion_tokens,
-                        reasoning_tokens,
-                        latency_ms,
-                        finish_reason,
-                        output,
-                        output_length,
-                        prompt_tokens,
-                        error,
-                        cost_usd,
-                    ),
-                )
-            )
+            self._put(("llm.responded", self._info, self._step, _now(),
+                       (completion_tokens, reasoning_tokens, latency_ms, finish_reason,
+                        output, output_length, prompt_tokens, error, cost_usd)))
             if error:
                 self._errors += 1
             if cost_usd is not None:
                 self._cost += float(cost_usd)
             elif self._engine is not None:
                 model, called_tokens = self._llm
-                self._cost += self._engine.cost(
-                    model or self._model, prompt_tokens or called_tokens, completion_tokens
-                )
+                self._cost += self._engine.cost(model or self._model,
+                                                prompt_tokens or called_tokens,
+                                                completion_tokens)
         except Exception:
             self._internal_error()
         checks = self._checks.get("llm.responded")
         if checks is not None:
-            self._engine.check(
-                self,
-                checks,
-                {  # type: ignore[union-attr]
-                    "finish_reason": finish_reason,
-                    "latency_ms": latency_ms,
-                    "completion_tokens": completion_tokens,
-                    "error": error,
-                    "model": self._llm[0],
-                },
-            )
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "finish_reason": finish_reason, "latency_ms": latency_ms,
+                "completion_tokens": completion_tokens, "error": error,
+                "model": self._llm[0]})
 
     def tool_called(self, tool_name: str, args: Mapping[str, Any] | None = None) -> None:
         """The agent calls a tool with ``args`` (sent as JSON text, secrets redacted).
@@ -476,14 +412,8 @@ class RunContext:
         """
         checks = self._checks.get("before_tool_call")
         if checks is not None:
-            self._engine.check(
-                self,
-                checks,
-                {  # type: ignore[union-attr]
-                    "tool_name": tool_name,
-                    "args": args,
-                },
-            )
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "tool_name": tool_name, "args": args})
         try:
             self._step += 1
             self._tool_calls += 1
@@ -496,14 +426,8 @@ class RunContext:
             self._internal_error()
         checks = self._checks.get("tool.called")
         if checks is not None:
-            self._engine.check(
-                self,
-                checks,
-                {  # type: ignore[union-attr]
-                    "tool_name": tool_name,
-                    "args": args,
-                },
-            )
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "tool_name": tool_name, "args": args})
 
     def tool_responded(
         self,
@@ -517,37 +441,24 @@ class RunContext:
         """The tool returned (or failed: ``success=False`` with ``error``).
         May raise :class:`PolicyViolation`."""
         try:
-            self._put(
-                (
-                    "tool.responded",
-                    self._info,
-                    self._step,
-                    _now(),
-                    (tool_name, success, output_length, latency_ms, error, output),
-                )
-            )
+            self._put(("tool.responded", self._info, self._step, _now(),
+                       (tool_name, success, output_length, latency_ms, error, output)))
             if not success:
                 self._errors += 1
         except Exception:
             self._internal_error()
         checks = self._checks.get("tool.responded")
         if checks is not None:
-            self._engine.check(
-                self,
-                checks,
-                {  # type: ignore[union-attr]
-                    "tool_name": tool_name,
-                    "success": success,
-                    "latency_ms": latency_ms,
-                    "error": error,
-                },
-            )
+            self._engine.check(self, checks, {  # type: ignore[union-attr]
+                "tool_name": tool_name, "success": success, "latency_ms": latency_ms,
+                "error": error})
 
     def retrieval_called(self, index_name: str, query: str = "") -> None:
         """The agent queries a retrieval index."""
         try:
             self._step += 1
-            self._put(("retrieval.called", self._info, self._step, _now(), (index_name, query)))
+            self._put(("retrieval.called", self._info, self._step, _now(),
+                       (index_name, query)))
         except Exception:
             self._internal_error()
 
@@ -561,24 +472,16 @@ class RunContext:
     ) -> None:
         """The index answered with ``result_count`` results."""
         try:
-            self._put(
-                (
-                    "retrieval.responded",
-                    self._info,
-                    self._step,
-                    _now(),
-                    (index_name, result_count, top_score, latency_ms, content),
-                )
-            )
+            self._put(("retrieval.responded", self._info, self._step, _now(),
+                       (index_name, result_count, top_score, latency_ms, content)))
         except Exception:
             self._internal_error()
 
     def external_signal(self, signal_name: str, source: str = "", **meta: Any) -> None:
         """Something outside the agent happened (rate limit, cache miss…); no new step."""
         try:
-            self._put(
-                ("external.signal", self._info, self._step, _now(), (signal_name, source, meta))
-            )
+            self._put(("external.signal", self._info, self._step, _now(),
+                       (signal_name, source, meta)))
         except Exception:
             self._internal_error()
 

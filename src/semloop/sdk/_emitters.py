@@ -56,13 +56,8 @@ class SendError(Exception):
     """
 
     def __init__(
-        self,
-        message: str,
-        *,
-        retryable: bool,
-        status: int | None = None,
-        retry_after: float | None = None,
-        failed: int | None = None,
+        self, message: str, *, retryable: bool, status: int | None = None,
+        retry_after: float | None = None, failed: int | None = None,
     ) -> None:
         super().__init__(message)
         self.retryable = retryable
@@ -91,10 +86,7 @@ class HttpEmitter:
     """
 
     def __init__(
-        self,
-        endpoint: str | None = None,
-        api_key: str | None = None,
-        *,
+        self, endpoint: str | None = None, api_key: str | None = None, *,
         timeout: float = 10.0,
     ) -> None:
         endpoint = endpoint or os.environ.get("SEMLOOP_ENDPOINT") or DEFAULT_ENDPOINT
@@ -109,9 +101,7 @@ class HttpEmitter:
     def send(self, events: Sequence[Event]) -> None:
         body = json.dumps(
             {"api_key": self.api_key, "events": [e.to_dict() for e in events]},
-            ensure_ascii=False,
-            allow_nan=False,
-            separators=(",", ":"),
+            ensure_ascii=False, allow_nan=False, separators=(",", ":"),
         ).encode("utf-8")
         headers = {"Content-Type": "application/json"}
         if self.api_key:
@@ -150,14 +140,10 @@ def _check_rejections(reply: bytes, sent: int) -> None:
         return
     reasons = "; ".join(
         f"event {r.get('index')}: {r.get('field') or ''} {r.get('reason')}".strip()
-        for r in rejected[:5]
-        if isinstance(r, dict)
+        for r in rejected[:5] if isinstance(r, dict)
     )
-    raise SendError(
-        f"the server rejected {len(rejected)} of {sent} events: {reasons}",
-        retryable=False,
-        failed=min(len(rejected), sent),
-    )
+    raise SendError(f"the server rejected {len(rejected)} of {sent} events: {reasons}",
+                    retryable=False, failed=min(len(rejected), sent))
 
 
 class FileEmitter:
@@ -229,9 +215,7 @@ class StoreEmitter:
             if failed:
                 raise SendError(
                     f"the store rejected {len(failed)} of {len(batch)} events: "
-                    + "; ".join(failed[:5]),
-                    retryable=False,
-                    failed=len(failed),
+                    + "; ".join(failed[:5]), retryable=False, failed=len(failed),
                 ) from None
 
     def close(self) -> None:

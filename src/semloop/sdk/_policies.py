@@ -45,20 +45,13 @@ __all__ = [
 
 logger = logging.getLogger("semloop.sdk")
 
-TRIGGERS = (
-    "tool_call_count",
-    "step_count",
-    "cost_usd",
-    "error_count",
-    "finish_reason",
-    "llm_latency_ms",
-    "signal",
-    "before_tool_call",
-)
+TRIGGERS = ("tool_call_count", "step_count", "cost_usd", "error_count", "finish_reason",
+            "llm_latency_ms", "signal", "before_tool_call")
 OPERATORS = ("gt", "gte", "lt", "lte", "eq", "neq", "contains")
 ACTIONS = ("stop", "switch_model", "inject_prompt", "log", "require_approval")
 
-_NUMERIC = frozenset({"tool_call_count", "step_count", "cost_usd", "error_count", "llm_latency_ms"})
+_NUMERIC = frozenset({"tool_call_count", "step_count", "cost_usd", "error_count",
+                      "llm_latency_ms"})
 _TEXT_OPERATORS = ("eq", "neq", "contains")
 _ALLOWED_OPERATORS: dict[str, tuple[str, ...]] = {
     **{t: ("gt", "gte", "lt", "lte", "eq", "neq") for t in _NUMERIC},
@@ -111,15 +104,8 @@ MODEL_PRICES: dict[str, tuple[float, float]] = {
 }
 
 #: Fields a ``match`` mapping may name under ``run.``.
-_RUN_FIELDS = (
-    "agent_id",
-    "run_id",
-    "model",
-    "step_index",
-    "tool_call_count",
-    "error_count",
-    "cost_usd",
-)
+_RUN_FIELDS = ("agent_id", "run_id", "model", "step_index", "tool_call_count",
+               "error_count", "cost_usd")
 
 DEFAULT_APPROVAL_TIMEOUT_S = 300.0
 
@@ -133,16 +119,9 @@ class PolicyViolation(SemloopError):
     run as ``run.errored`` with ``exit_reason="policy_violation"``.
     """
 
-    def __init__(
-        self,
-        policy_name: str,
-        observed: Any,
-        *,
-        trigger: str = "",
-        action: str = "stop",
-        reason: str = "stop",
-        message: str | None = None,
-    ) -> None:
+    def __init__(self, policy_name: str, observed: Any, *, trigger: str = "",
+                 action: str = "stop", reason: str = "stop", message: str | None = None
+                 ) -> None:
         self.policy_name = policy_name
         self.observed = observed
         self.trigger = trigger
@@ -209,39 +188,31 @@ class Policy:
     model: str | None = None
     prompt: str | None = None
     timeout_s: float | None = None
-    _compiled_match: MatchFn | None = field(default=None, init=False, repr=False, compare=False)
+    _compiled_match: MatchFn | None = field(default=None, init=False, repr=False,
+                                            compare=False)
 
     def __post_init__(self) -> None:
         def bad(key: str, problem: str) -> ConfigError:
-            return ConfigError(
-                problem,
-                key=key,
-                source=f"policy {self.name!r}"
-                if isinstance(self.name, str) and self.name
-                else None,
-            )
+            return ConfigError(problem, key=key, source=f"policy {self.name!r}"
+                               if isinstance(self.name, str) and self.name else None)
 
         if not isinstance(self.name, str) or not self.name.strip():
             raise bad("name", "must be a non-empty string")
         if self.trigger not in TRIGGERS:
-            raise bad("trigger", f"unknown trigger {self.trigger!r} (known: {', '.join(TRIGGERS)})")
+            raise bad("trigger", f"unknown trigger {self.trigger!r} (known: "
+                      f"{', '.join(TRIGGERS)})")
         if self.operator not in OPERATORS:
-            raise bad(
-                "operator", f"unknown operator {self.operator!r} (known: {', '.join(OPERATORS)})"
-            )
+            raise bad("operator", f"unknown operator {self.operator!r} (known: "
+                      f"{', '.join(OPERATORS)})")
         allowed = _ALLOWED_OPERATORS[self.trigger]
         if self.operator not in allowed:
-            raise bad(
-                "operator",
-                f"{self.operator!r} does not apply to trigger "
-                f"{self.trigger!r} (use one of: {', '.join(allowed)})",
-            )
+            raise bad("operator", f"{self.operator!r} does not apply to trigger "
+                      f"{self.trigger!r} (use one of: {', '.join(allowed)})")
         if self.action not in ACTIONS:
             raise bad("action", f"unknown action {self.action!r} (known: {', '.join(ACTIONS)})")
         if self.trigger == "before_tool_call" and self.action != "require_approval":
-            raise bad(
-                "action", "trigger 'before_tool_call' works only with action 'require_approval'"
-            )
+            raise bad("action", "trigger 'before_tool_call' works only with "
+                      "action 'require_approval'")
         self._check_value(bad)
         if isinstance(self.priority, bool) or not isinstance(self.priority, int):
             raise bad("priority", f"must be an integer, not {self.priority!r}")
@@ -260,57 +231,41 @@ class Policy:
         if self.timeout_s is not None:
             if self.action != "require_approval":
                 raise bad("timeout_s", "is used only by action 'require_approval'")
-            if (
-                isinstance(self.timeout_s, bool)
-                or not isinstance(self.timeout_s, (int, float))
-                or not (self.timeout_s > 0 and math.isfinite(self.timeout_s))
-            ):
-                raise bad(
-                    "timeout_s", f"must be a positive number of seconds, not {self.timeout_s!r}"
-                )
+            if isinstance(self.timeout_s, bool) or not isinstance(self.timeout_s, (int, float)) \
+                    or not (self.timeout_s > 0 and math.isfinite(self.timeout_s)):
+                raise bad("timeout_s", f"must be a positive number of seconds, not "
+                          f"{self.timeout_s!r}")
         object.__setattr__(self, "_compiled_match", _compile_match(self.match, bad))
 
     def _check_value(self, bad: Callable[[str, str], ConfigError]) -> None:
         value = self.value
         if self.trigger in _NUMERIC:
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-            ):
-                raise bad(
-                    "value",
-                    f"trigger {self.trigger!r} compares numbers; {value!r} is not a finite number",
-                )
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value):
+                raise bad("value", f"trigger {self.trigger!r} compares numbers; "
+                          f"{value!r} is not a finite number")
         elif not isinstance(value, str) or not value:
-            raise bad(
-                "value",
-                f"trigger {self.trigger!r} compares text; {value!r} is not a non-empty string",
-            )
+            raise bad("value", f"trigger {self.trigger!r} compares text; {value!r} is not "
+                      "a non-empty string")
         elif self.trigger == "signal":
             from ..detect import SINGLE_RUN  # stdlib only; loaded for signal policies alone
 
             if value not in SINGLE_RUN:
-                raise bad(
-                    "value",
-                    f"{value!r} is not a single-run detector (known: "
-                    f"{', '.join(sorted(SINGLE_RUN))})",
-                )
+                raise bad("value", f"{value!r} is not a single-run detector (known: "
+                          f"{', '.join(sorted(SINGLE_RUN))})")
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], *, source: str | None = None) -> Policy:
         """A policy from a mapping with the constructor's field names; unknown or missing
         keys raise :class:`~semloop.ConfigError` naming them."""
         if not isinstance(raw, Mapping):
-            raise ConfigError(
-                f"a policy must be a mapping, not {type(raw).__name__}", source=source
-            )
+            raise ConfigError(f"a policy must be a mapping, not {type(raw).__name__}",
+                              source=source)
         known = [f.name for f in fields(cls) if f.init]
         for key in raw:
             if key not in known:
-                raise ConfigError(
-                    f"unknown field (known: {', '.join(known)})", key=str(key), source=source
-                )
+                raise ConfigError(f"unknown field (known: {', '.join(known)})",
+                                  key=str(key), source=source)
         for key in ("name", "trigger", "operator", "value", "action"):
             if key not in raw:
                 raise ConfigError("is required", key=key, source=source)
@@ -330,10 +285,8 @@ def _compile_match(match: Any, bad: Callable[[str, str], ConfigError]) -> MatchF
             raise bad("match", f"keys must be field names, not {key!r}")
         head, _, rest = key.partition(".")
         if rest and head not in ("args", "event", "run"):
-            raise bad(
-                f"match.{key}",
-                "must be 'tool_name', 'event.<field>', 'args.<key>' or 'run.<field>'",
-            )
+            raise bad(f"match.{key}", "must be 'tool_name', 'event.<field>', "
+                      "'args.<key>' or 'run.<field>'")
         if head == "run" and rest not in _RUN_FIELDS:
             raise bad(f"match.{key}", f"unknown run field (known: {', '.join(_RUN_FIELDS)})")
         tests.append((key, _expectation(expected)))
@@ -367,10 +320,8 @@ def _comparison(policy: Policy) -> Callable[[Any], bool]:
     # ``observed OP value`` with ``value`` bound first: gt means value < observed.
     flipped = _FLIPPED[op]
     if policy.trigger in _NUMERIC:
-
         def numeric(observed: Any, _f: Any = flipped, _v: Any = value) -> bool:
             return observed is not None and bool(_f(_v, observed))
-
         return numeric
     return lambda observed: bool(flipped(value, observed))
 
@@ -396,20 +347,10 @@ def _observe(trigger: str) -> Callable[[RunContext, Mapping[str, Any], _Engine],
 
 
 #: Triggers whose observed value is a number the run keeps: compared without a detour.
-_COUNTERS = {
-    "tool_call_count": "_tool_calls",
-    "step_count": "_step",
-    "cost_usd": "_cost",
-    "error_count": "_errors",
-}
-_FLIPPED = {
-    "gt": operator.lt,
-    "gte": operator.le,
-    "lt": operator.gt,
-    "lte": operator.ge,
-    "eq": operator.eq,
-    "neq": operator.ne,
-}
+_COUNTERS = {"tool_call_count": "_tool_calls", "step_count": "_step", "cost_usd": "_cost",
+             "error_count": "_errors"}
+_FLIPPED = {"gt": operator.lt, "gte": operator.le, "lt": operator.gt, "lte": operator.ge,
+            "eq": operator.eq, "neq": operator.ne}
 
 Holds = Callable[["RunContext", Mapping[str, Any], "_Engine"], Any]
 
@@ -448,17 +389,11 @@ def _match_view(run: RunContext, event: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(args, Mapping):
         for key, value in args.items():
             view[f"args.{key}"] = value
-    view.update(
-        {
-            "run.agent_id": run.agent_id,
-            "run.run_id": run.run_id,
-            "run.model": run._model,
-            "run.step_index": run._step,
-            "run.tool_call_count": run._tool_calls,
-            "run.error_count": run._errors,
-            "run.cost_usd": run._cost,
-        }
-    )
+    view.update({
+        "run.agent_id": run.agent_id, "run.run_id": run.run_id, "run.model": run._model,
+        "run.step_index": run._step, "run.tool_call_count": run._tool_calls,
+        "run.error_count": run._errors, "run.cost_usd": run._cost,
+    })
     return view
 
 
@@ -474,24 +409,13 @@ class _Engine:
     so the agent's path reads it without a lock.
     """
 
-    def __init__(
-        self,
-        sender: Any,
-        *,
-        approver: Approver | None,
-        approval_timeout: float,
-        model_prices: Mapping[str, tuple[float, float]] | None,
-        detector_config: Any,
-        build: Callable[[Any], Any],
-    ) -> None:
-        if (
-            isinstance(approval_timeout, bool)
-            or not isinstance(approval_timeout, (int, float))
-            or not approval_timeout > 0
-        ):
-            raise ValueError(
-                f"approval_timeout must be a positive number, not {approval_timeout!r}"
-            )
+    def __init__(self, sender: Any, *, approver: Approver | None, approval_timeout: float,
+                 model_prices: Mapping[str, tuple[float, float]] | None,
+                 detector_config: Any, build: Callable[[Any], Any]) -> None:
+        if isinstance(approval_timeout, bool) or not isinstance(approval_timeout, (int, float)) \
+                or not approval_timeout > 0:
+            raise ValueError(f"approval_timeout must be a positive number, not "
+                             f"{approval_timeout!r}")
         if approver is not None and not callable(approver):
             raise ValueError("approver must be a callable taking an ApprovalRequest")
         self.sender = sender
@@ -524,15 +448,13 @@ class _Engine:
             names = {p.name for p in self.policies}
             for p in new:
                 if p.name in names:
-                    raise ConfigError(
-                        "a policy with this name is already registered "
-                        "(names key the at-most-once rule)",
-                        key="name",
-                        source=f"policy {p.name!r}",
-                    )
+                    raise ConfigError("a policy with this name is already registered "
+                                      "(names key the at-most-once rule)", key="name",
+                                      source=f"policy {p.name!r}")
                 names.add(p.name)
             self.policies = all_policies = self.policies + tuple(new)
-            ranked = sorted(range(len(all_policies)), key=lambda i: (all_policies[i].priority, i))
+            ranked = sorted(range(len(all_policies)),
+                            key=lambda i: (all_policies[i].priority, i))
             table: dict[str, list[_Compiled]] = {}
             for i in ranked:
                 compiled = _Compiled(all_policies[i])
@@ -545,9 +467,8 @@ class _Engine:
 
     # -- the agent's path ----------------------------------------------------------------
 
-    def check(
-        self, run: RunContext, checks: tuple[_Compiled, ...], event: Mapping[str, Any]
-    ) -> None:
+    def check(self, run: RunContext, checks: tuple[_Compiled, ...],
+              event: Mapping[str, Any]) -> None:
         """Fire the first (lowest priority number) policy that holds on this event.
 
         Raises only :class:`PolicyViolation`.
@@ -580,18 +501,17 @@ class _Engine:
             self.sender.policy_errors += 1
             if name not in self._reported:
                 self._reported.add(name)
-                logger.exception(
-                    "semloop: policy %r failed to evaluate (ignored; "
-                    "counted in stats.policy_errors)",
-                    name,
-                )
+                logger.exception("semloop: policy %r failed to evaluate (ignored; "
+                                 "counted in stats.policy_errors)", name)
             else:
                 # Called from the except clause that caught the policy's error.
-                logger.debug("semloop: policy %r failed to evaluate again", name, exc_info=True)  # noqa: LOG014
+                logger.debug("semloop: policy %r failed to evaluate again", name,
+                             exc_info=True)  # noqa: LOG014
         except Exception:
             pass
 
-    def _fire(self, run: RunContext, c: _Compiled, observed: Any, event: Mapping[str, Any]) -> None:
+    def _fire(self, run: RunContext, c: _Compiled, observed: Any,
+              event: Mapping[str, Any]) -> None:
         p = c.policy
         if c.once and p.action != "require_approval":
             run._fired.add(c.name)  # before any effect: a failing effect must not refire
@@ -602,42 +522,22 @@ class _Engine:
             run.prompt_additions.append(p.prompt or "")
         try:
             self.sender.policies_triggered += 1
-            run._put(
-                (
-                    "policy.triggered",
-                    run._info,
-                    run._step,
-                    time.time(),
-                    {
-                        "policy_name": p.name,
-                        "trigger": p.trigger,
-                        "operator": p.operator,
-                        "value": p.value,
-                        "observed": observed,
-                        "action": p.action,
-                        "priority": p.priority,
-                        "message": p.message,
-                        **({"model": p.model} if p.model else {}),
-                        **({"tool_name": event["tool_name"]} if "tool_name" in event else {}),
-                    },
-                )
-            )
+            run._put(("policy.triggered", run._info, run._step, time.time(), {
+                "policy_name": p.name, "trigger": p.trigger, "operator": p.operator,
+                "value": p.value, "observed": observed, "action": p.action,
+                "priority": p.priority, "message": p.message,
+                **({"model": p.model} if p.model else {}),
+                **({"tool_name": event["tool_name"]} if "tool_name" in event else {}),
+            }))
             if p.action == "log":
-                logger.warning(
-                    "semloop: policy %r: %s = %r (%s %r)%s",
-                    p.name,
-                    p.trigger,
-                    observed,
-                    p.operator,
-                    p.value,
-                    f": {p.message}" if p.message else "",
-                )
+                logger.warning("semloop: policy %r: %s = %r (%s %r)%s", p.name, p.trigger,
+                               observed, p.operator, p.value,
+                               f": {p.message}" if p.message else "")
         except Exception:
             self._broken(p.name)
         if p.action == "stop":
-            raise PolicyViolation(
-                p.name, observed, trigger=p.trigger, action="stop", message=p.message
-            )
+            raise PolicyViolation(p.name, observed, trigger=p.trigger, action="stop",
+                                  message=p.message)
         if p.action == "require_approval":
             outcome = self._approve(run, p, observed, event)
             if outcome == "granted":
@@ -645,56 +545,35 @@ class _Engine:
                 # an agent that catches the violation and tries again is asked again.
                 run._fired.add(c.name)
             else:
-                raise PolicyViolation(
-                    p.name,
-                    observed,
-                    trigger=p.trigger,
-                    action="require_approval",
-                    reason=outcome,
-                    message=p.message,
-                )
+                raise PolicyViolation(p.name, observed, trigger=p.trigger,
+                                      action="require_approval", reason=outcome,
+                                      message=p.message)
 
-    def _approve(self, run: RunContext, p: Policy, observed: Any, event: Mapping[str, Any]) -> str:
+    def _approve(self, run: RunContext, p: Policy, observed: Any,
+                 event: Mapping[str, Any]) -> str:
         """Block until the approver answers or the timeout passes: ``granted``,
         ``denied``, ``timeout`` or ``approver_error``. Everything but ``True`` denies."""
         request_id = uuid.uuid4().hex
         timeout = p.timeout_s if p.timeout_s is not None else self.approval_timeout
         request = ApprovalRequest(
-            request_id=request_id,
-            policy_name=p.name,
-            run_id=run.run_id,
-            agent_id=run.agent_id,
-            step_index=run._step,
-            trigger=p.trigger,
-            observed=observed,
-            tool_name=event.get("tool_name"),
-            args=event.get("args"),
+            request_id=request_id, policy_name=p.name, run_id=run.run_id,
+            agent_id=run.agent_id, step_index=run._step, trigger=p.trigger,
+            observed=observed, tool_name=event.get("tool_name"), args=event.get("args"),
             message=p.message,
         )
-        self._annotate(
-            run,
-            "approval.requested",
-            {
-                "request_id": request_id,
-                "policy_name": p.name,
-                "observed": observed,
-                "timeout_s": timeout,
-                "tool_name": request.tool_name,
-                "args": request.args,
-            },
-        )
+        self._annotate(run, "approval.requested", {
+            "request_id": request_id, "policy_name": p.name, "observed": observed,
+            "timeout_s": timeout, "tool_name": request.tool_name, "args": request.args})
         outcome, detail = self._ask(request, timeout)
         kind = {"granted": "approval.granted", "timeout": "approval.timeout"}.get(
-            outcome, "approval.denied"
-        )
+            outcome, "approval.denied")
         payload: dict[str, Any] = {"request_id": request_id, "policy_name": p.name}
         if outcome not in ("granted", "timeout"):
             payload["reason"] = detail
         self._annotate(run, kind, payload)
         if outcome != "granted":
-            logger.warning(
-                "semloop: approval for policy %r not granted (%s): the run stops", p.name, detail
-            )
+            logger.warning("semloop: approval for policy %r not granted (%s): the run "
+                           "stops", p.name, detail)
         return outcome
 
     def _ask(self, request: ApprovalRequest, timeout: float) -> tuple[str, str]:
@@ -719,11 +598,8 @@ class _Engine:
             return "timeout", f"no answer within {timeout:g} s"
         result = answer[0]
         if isinstance(result, BaseException):
-            logger.error(
-                "semloop: approver raised for policy %r (denied)",
-                request.policy_name,
-                exc_info=result,
-            )
+            logger.error("semloop: approver raised for policy %r (denied)",
+                         request.policy_name, exc_info=result)
             return "approver_error", f"approver raised {type(result).__name__}: {result}"
         return ("granted", "approved") if result else ("denied", "approver denied")
 
@@ -750,9 +626,8 @@ class _Engine:
         pair = self.price(model)
         if pair is None:
             return 0.0
-        return (
-            float(prompt_tokens or 0) * pair[0] + float(completion_tokens or 0) * pair[1]
-        ) / 1_000_000
+        return (float(prompt_tokens or 0) * pair[0]
+                + float(completion_tokens or 0) * pair[1]) / 1_000_000
 
     def signals(self, run: RunContext) -> tuple[str, ...]:
         """Failure types the single-run detectors find in the run's events so far
@@ -768,17 +643,12 @@ class _Engine:
         from ..events import Run
 
         events = run._built
-        for record in records[len(events) :]:
+        for record in records[len(events):]:
             events.append(self.build(record))
-        snapshot = Run(
-            run_id=run.run_id,
-            agent_id=run.agent_id,
-            events=list(events),
-            agent_version=run.agent_version,
-        )
-        found = tuple(
-            s.failure_type for s in run_detectors(snapshot, self.detector_config) if not s.shadow
-        )
+        snapshot = Run(run_id=run.run_id, agent_id=run.agent_id, events=list(events),
+                       agent_version=run.agent_version)
+        found = tuple(s.failure_type for s in run_detectors(snapshot, self.detector_config)
+                      if not s.shadow)
         run._signals = (len(records), found)
         return found
 
@@ -808,12 +678,12 @@ def load_policies(path: str | Path) -> list[Policy]:
     if isinstance(data, Mapping):
         extra = [k for k in data if k != "policies"]
         if extra:
-            raise ConfigError(
-                "unknown top-level key (expected only 'policies')", key=str(extra[0]), source=source
-            )
+            raise ConfigError("unknown top-level key (expected only 'policies')",
+                              key=str(extra[0]), source=source)
         data = data.get("policies")
     if not isinstance(data, list):
-        raise ConfigError("must hold a list of policies (or a 'policies:' list)", source=source)
+        raise ConfigError("must hold a list of policies (or a 'policies:' list)",
+                          source=source)
     out = []
     for i, raw in enumerate(data):
         where = f"{source}: policies[{i}]"

@@ -56,28 +56,13 @@ DEFAULT_SECRET_KEYS: tuple[str, ...] = (
 
 #: Text fields cut to ``max_field_chars`` (Dunetrace's default is 8192 too), with
 #: ``<field>_truncated`` and ``<field>_original_length`` set beside a cut one.
-CAPPED_FIELDS = (
-    "input_text",
-    "system_prompt",
-    "prompt",
-    "output",
-    "content",
-    "query",
-    "args",
-    "error",
-)
+CAPPED_FIELDS = ("input_text", "system_prompt", "prompt", "output", "content", "query",
+                 "args", "error")
 DEFAULT_MAX_FIELD_CHARS = 8192
 
 # Events whose raw record is their payload dict (policies and approvals).
-_ANNOTATIONS = frozenset(
-    {
-        "policy.triggered",
-        "approval.requested",
-        "approval.granted",
-        "approval.denied",
-        "approval.timeout",
-    }
-)
+_ANNOTATIONS = frozenset({"policy.triggered", "approval.requested", "approval.granted",
+                          "approval.denied", "approval.timeout"})
 
 # Nested user values deeper than this are cut: it bounds the walk and breaks cycles.
 _MAX_DEPTH = 32
@@ -249,22 +234,14 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
             payload["prompt"] = _text(prompt)
         return payload
     if event_type == "llm.responded":
-        (
-            completion_tokens,
-            reasoning_tokens,
-            latency_ms,
-            finish_reason,
-            output,
-            output_length,
-            prompt_tokens,
-            error,
-            *more,
-        ) = raw
+        (completion_tokens, reasoning_tokens, latency_ms, finish_reason, output,
+         output_length, prompt_tokens, error, *more) = raw
         text = _text(output)
         payload = {
             "completion_tokens": _int(completion_tokens),
             "latency_ms": _number(latency_ms) or 0,
-            "output_length": (len(text or "") if output_length is None else _int(output_length)),
+            "output_length": (len(text or "") if output_length is None
+                              else _int(output_length)),
         }
         if finish_reason is not None:
             payload["finish_reason"] = _text(finish_reason)
@@ -309,19 +286,12 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
         }
     if event_type == "run.completed":
         total_steps, exit_reason, tool_call_count = raw
-        return {
-            "total_steps": total_steps,
-            "exit_reason": exit_reason,
-            "tool_call_count": tool_call_count,
-        }
+        return {"total_steps": total_steps, "exit_reason": exit_reason,
+                "tool_call_count": tool_call_count}
     if event_type == "run.errored":
         error_type, error, step_index, *why = raw
-        payload = {
-            "error_type": error_type,
-            "error": _text(error),
-            "step_index": step_index,
-            "exit_reason": why[0] if why else "error",
-        }
+        payload = {"error_type": error_type, "error": _text(error), "step_index": step_index,
+                   "exit_reason": why[0] if why else "error"}
         if len(why) > 1 and why[1]:
             payload["policy_name"] = _text(why[1])
         return payload
@@ -342,9 +312,7 @@ def _cap(payload: dict[str, Any], max_chars: int) -> None:
 
 
 def build_event(
-    record: Record,
-    is_secret: SecretMatcher,
-    redact: Redact | None,
+    record: Record, is_secret: SecretMatcher, redact: Redact | None,
     max_field_chars: int | None = DEFAULT_MAX_FIELD_CHARS,
 ) -> Event:
     """The event for one record, its payload JSON-safe and redacted.

@@ -149,18 +149,13 @@ class Sender:
         # Counters are plain ints: the agent's path takes no lock, so under many
         # producer threads they are a close estimate rather than exact.
         return ClientStats(
-            emitted=self.emitted,
-            sent=self.sent,
-            pending=len(self._buf),
+            emitted=self.emitted, sent=self.sent, pending=len(self._buf),
             dropped_overflow=self.dropped_overflow,
             dropped_unencodable=self.dropped_unencodable,
-            dropped_redaction=self.dropped_redaction,
-            dropped_closed=self.dropped_closed,
-            send_failures=self.send_failures,
-            retries=self.retries,
+            dropped_redaction=self.dropped_redaction, dropped_closed=self.dropped_closed,
+            send_failures=self.send_failures, retries=self.retries,
             internal_errors=self.internal_errors,
-            policies_triggered=self.policies_triggered,
-            policy_errors=self.policy_errors,
+            policies_triggered=self.policies_triggered, policy_errors=self.policy_errors,
         )
 
     def _start(self) -> None:
@@ -235,7 +230,8 @@ class Sender:
                 # Stop waiting in backoff; what is still unsent is counted as failed.
                 self._abort.set()
                 thread.join(0.5)
-                logger.warning("semloop: shutdown timed out with %d events unsent", len(self._buf))
+                logger.warning("semloop: shutdown timed out with %d events unsent",
+                               len(self._buf))
         self._thread = None
         if done:
             # Records appended by other threads while the sender was finishing.
@@ -335,13 +331,8 @@ class Sender:
                 # flood the agent's log five times a second.
                 level = logging.DEBUG if self._failing else logging.WARNING
                 self._failing = True
-                logger.log(
-                    level,
-                    "semloop: %d events not sent after %d attempts: %s",
-                    len(batch),
-                    attempt,
-                    error,
-                )
+                logger.log(level, "semloop: %d events not sent after %d attempts: %s",
+                           len(batch), attempt, error)
                 return
             self.retries += 1
             delay = backoff_delay(attempt, self._backoff, self._backoff_max, retry_after)
@@ -374,3 +365,4 @@ def _track_fork(sender: Sender) -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork)
+

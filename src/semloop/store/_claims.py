@@ -45,19 +45,17 @@ class Claims(Area):
                 # An infinite timeout (workers that judge finished runs only) skips the query.
                 if len(wanted) < limit and math.isfinite(stall_timeout_s):
                     cutoff = now - stall_timeout_s
-                    stalled = conn.execute(q.stalled_runs(worker, now, cutoff, limit - len(wanted)))
+                    stalled = conn.execute(
+                        q.stalled_runs(worker, now, cutoff, limit - len(wanted))
+                    )
                     for org_id, run_id in stalled:
                         wanted.setdefault((org_id, run_id), "stalled")
                 if not wanted:
                     return []
                 # Sorted: concurrent pollers then lock claim rows in one order (no deadlock).
                 claim = [
-                    {
-                        "worker": worker,
-                        "org_id": org_id,
-                        "run_id": run_id,
-                        "claimed_until": now + lease_s,
-                    }
+                    {"worker": worker, "org_id": org_id, "run_id": run_id,
+                     "claimed_until": now + lease_s}
                     for org_id, run_id in sorted(wanted)
                 ]
                 claimed = {
@@ -87,9 +85,8 @@ class Claims(Area):
             if (org_id, run_id) in runs
         ]
 
-    def mark_processed(
-        self, worker: str, org_id: str, run_id: str, trigger: str, signals: Sequence[Signal] = ()
-    ) -> int:
+    def mark_processed(self, worker: str, org_id: str, run_id: str, trigger: str,
+                       signals: Sequence[Signal] = ()) -> int:
         """Record that ``worker`` is done with a run, with the ``signals`` it found, in one
         transaction; the run will not be handed out again. Returns how many signals were
         new (see :meth:`add_signals`)."""
@@ -97,13 +94,8 @@ class Claims(Area):
             added = insert_signals(conn, self._db.dialect, org_id, signals)
             conn.execute(
                 q.mark_processed(self._db.dialect),
-                {
-                    "worker": worker,
-                    "org_id": org_id,
-                    "run_id": run_id,
-                    "trigger": trigger,
-                    "processed_at": time.time(),
-                },
+                {"worker": worker, "org_id": org_id, "run_id": run_id, "trigger": trigger,
+                 "processed_at": time.time()},
             )
             conn.execute(q.release_claim(worker, org_id, run_id))
         return added

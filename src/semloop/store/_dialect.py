@@ -22,14 +22,7 @@ from sqlalchemy.sql.dml import Insert
 
 from .._exceptions import ConfigError
 
-__all__ = [
-    "WRITE",
-    "Dialect",
-    "create_engine",
-    "insert_ignore",
-    "insert_or_take_over",
-    "normalize_url",
-]
+__all__ = ["WRITE", "Dialect", "create_engine", "insert_ignore", "insert_or_take_over", "normalize_url"]
 
 #: Execution option asking for a write transaction (SQLite: ``BEGIN IMMEDIATE``).
 WRITE = {"semloop_write": True}
@@ -74,9 +67,8 @@ def create_engine(url: str, **options: Any) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database in (None, "", ":memory:"):
             # Each connection would get its own empty database; the store needs one file.
-            raise ConfigError(
-                "an in-memory SQLite database cannot be shared: give a file", key="database_url"
-            )
+            raise ConfigError("an in-memory SQLite database cannot be shared: give a file",
+                              key="database_url")
         _create_private(parsed.database)
         engine = _sa_create_engine(parsed, pool_size=8, max_overflow=8, **options)
         _configure_sqlite(engine)
@@ -87,9 +79,8 @@ def create_engine(url: str, **options: Any) -> Engine:
     # No pool_pre_ping: it costs a round trip per transaction. After a server restart the
     # first statement on a dead connection fails (StoreError, 503: SDKs retry) and
     # SQLAlchemy then drops the whole pool.
-    return _sa_create_engine(
-        parsed, pool_size=8, max_overflow=8, use_insertmanyvalues=False, **options
-    )
+    return _sa_create_engine(parsed, pool_size=8, max_overflow=8,
+                             use_insertmanyvalues=False, **options)
 
 
 def create_migration_engine(url: str) -> Engine:

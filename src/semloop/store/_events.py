@@ -47,7 +47,7 @@ def load_runs(conn: Connection, org_id: str, run_ids: Sequence[str]) -> dict[str
     """The runs of ``run_ids`` that ``org_id`` has, each with its events in order."""
     by_run: dict[str, list[Event]] = {}
     for start in range(0, len(run_ids), CHUNK):
-        for row in conn.execute(q.events_of_runs(org_id, run_ids[start : start + CHUNK])):
+        for row in conn.execute(q.events_of_runs(org_id, run_ids[start:start + CHUNK])):
             by_run.setdefault(row.run_id, []).append(event_of(row))
     return {run_id: Run.from_events(evs) for run_id, evs in by_run.items()}
 
@@ -61,8 +61,7 @@ class Events(Area):
         # driver as they are. SQLAlchemy's per-row bind processing cost ingest ~12 µs
         # of CPU per event, as much as the driver itself.
         compiled = q.add_events(self._db.dialect).compile(
-            dialect=self._db.engine.dialect, column_keys=list(q.EVENT_COLUMNS)
-        )
+            dialect=self._db.engine.dialect, column_keys=list(q.EVENT_COLUMNS))
         order = operator.itemgetter(*compiled.positiontup) if compiled.positiontup else None
         return str(compiled), order
 
@@ -104,7 +103,7 @@ class Events(Area):
         stored = 0
         with translate_errors("store events"), self._db.write() as conn:
             for start in range(0, len(params), CHUNK):
-                result = conn.exec_driver_sql(sql, params[start : start + CHUNK])
+                result = conn.exec_driver_sql(sql, params[start:start + CHUNK])
                 stored += max(result.rowcount, 0)
         return stored
 
@@ -114,24 +113,15 @@ class Events(Area):
             return load_runs(conn, org_id, [run_id]).get(run_id)
 
     def recent_runs(
-        self,
-        org_id: str,
-        agent_id: str,
-        agent_version: str,
-        limit: int = 50,
-        *,
-        before: float | None = None,
+        self, org_id: str, agent_id: str, agent_version: str, limit: int = 50,
+        *, before: float | None = None,
     ) -> list[Run]:
         """The last ``limit`` completed runs of one agent version, newest first (baselines);
         with ``before``, the last that completed before that time."""
         with translate_errors("read recent runs"), self._db.read() as conn:
-            ids = list(
-                dict.fromkeys(
-                    conn.execute(
-                        q.completed_runs_of_agent(org_id, agent_id, agent_version, limit, before)
-                    ).scalars()
-                )
-            )
+            ids = list(dict.fromkeys(conn.execute(
+                q.completed_runs_of_agent(org_id, agent_id, agent_version, limit, before)
+            ).scalars()))
             runs = load_runs(conn, org_id, ids)
         return [runs[i] for i in ids if i in runs]
 
@@ -145,18 +135,10 @@ class Events(Area):
         agent_id, version = runs[0].agent_id, runs[0].agent_version
         have = {r.run_id: r for r in runs}
         with translate_errors("read recent runs"), self._db.read() as conn:
-            between = conn.execute(
-                q.count_completed_runs(org_id, agent_id, version, min(ends), max(ends))
-            ).scalar_one()
-            ids = list(
-                dict.fromkeys(
-                    conn.execute(
-                        q.completed_runs_of_agent(
-                            org_id, agent_id, version, window + int(between), max(ends)
-                        )
-                    ).scalars()
-                )
-            )
+            between = conn.execute(q.count_completed_runs(
+                org_id, agent_id, version, min(ends), max(ends))).scalar_one()
+            ids = list(dict.fromkeys(conn.execute(q.completed_runs_of_agent(
+                org_id, agent_id, version, window + int(between), max(ends))).scalars()))
             loaded = load_runs(conn, org_id, [i for i in ids if i not in have])
         return [found for i in ids if (found := have.get(i) or loaded.get(i)) is not None]
 

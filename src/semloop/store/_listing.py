@@ -40,16 +40,9 @@ class Listing(Area):
         if status is not None and status not in q.RUN_STATUSES:
             raise ValueError(f"status is one of {', '.join(q.RUN_STATUSES)}, not {status!r}")
         stmt = q.runs_page(
-            org_id,
-            _page_size(limit),
-            agent_id=no_nul(agent_id),
-            status=status,
-            conversation_id=no_nul(conversation_id),
-            failure_type=no_nul(failure_type),
-            since=since,
-            until=until,
-            after=None if after is None else (after.time, after.id),
-        )
+            org_id, _page_size(limit), agent_id=no_nul(agent_id), status=status,
+            conversation_id=no_nul(conversation_id), failure_type=no_nul(failure_type),
+            since=since, until=until, after=None if after is None else (after.time, after.id))
         with translate_errors("list runs"), self._db.read() as conn:
             rows = conn.execute(stmt).all()
         items = [_run_summary(row) for row in rows]
@@ -73,20 +66,15 @@ class Listing(Area):
         ``since`` inclusive, ``until`` exclusive (detection times, epoch seconds).
         """
         stmt = q.signals_page(
-            org_id,
-            _page_size(limit),
-            agent_id=no_nul(agent_id),
-            failure_type=no_nul(failure_type),
-            severity=no_nul(severity),
-            run_id=no_nul(run_id),
-            since=since,
-            until=until,
-            after=None if after is None else (after.time, after.id),
-        )
+            org_id, _page_size(limit), agent_id=no_nul(agent_id),
+            failure_type=no_nul(failure_type), severity=no_nul(severity),
+            run_id=no_nul(run_id), since=since, until=until,
+            after=None if after is None else (after.time, after.id))
         with translate_errors("list signals"), self._db.read() as conn:
             rows = conn.execute(stmt).all()
         items = [StoredSignal(int(r.id), float(r.detected_at), signal_of(r)) for r in rows]
-        return _page(items[:limit], len(items) > limit, lambda s: Position(s.detected_at, s.id))
+        return _page(items[:limit], len(items) > limit,
+                     lambda s: Position(s.detected_at, s.id))
 
     def agent_summaries(self, org_id: str) -> list[AgentSummary]:
         """Per agent of ``org_id``, by agent id: runs, runs with a signal, signals by
@@ -103,17 +91,14 @@ class Listing(Area):
                 else:
                     by_type.setdefault(agent_id, {})[failure_type] = int(n)
         return [
-            AgentSummary(
-                agent_id,
-                runs.get(agent_id, (0, None))[0],
-                flagged.get(agent_id, 0),
-                dict(sorted(by_type.get(agent_id, {}).items())),
-                runs.get(agent_id, (0, None))[1],
-            )
+            AgentSummary(agent_id, runs.get(agent_id, (0, None))[0], flagged.get(agent_id, 0),
+                         dict(sorted(by_type.get(agent_id, {}).items())),
+                         runs.get(agent_id, (0, None))[1])
             for agent_id in sorted({*runs, *flagged, *by_type})
         ]
 
 
+#: The most a listing serves in one page.
 MAX_PAGE = 500
 
 
@@ -132,14 +117,10 @@ def _run_summary(row: Any) -> RunSummary:
     status = q.TERMINAL_TRIGGERS.get(terminal, "running")
     types = sorted(set(row.failure_types.split(","))) if row.failure_types else []
     return RunSummary(
-        run_id=row.run_id,
-        agent_id=row.agent_id,
-        agent_version=row.agent_version,
-        conversation_id=row.conversation_id,
-        status=status,
+        run_id=row.run_id, agent_id=row.agent_id, agent_version=row.agent_version,
+        conversation_id=row.conversation_id, status=status,
         started_at=float(row.timestamp),
         ended_at=None if row.ended_at is None else float(row.ended_at),
-        event_count=int(row.event_count),
-        failure_types=tuple(types),
+        event_count=int(row.event_count), failure_types=tuple(types),
         position=Position(float(row.timestamp), int(row.id)),
     )

@@ -69,9 +69,8 @@ def downgrade(engine: Engine, revision: str) -> None:
     _run(engine, "downgrade", revision)
 
 
-def migrate_database(
-    url: str, *, downgrade_to: str | None = None, show: bool = False
-) -> tuple[str | None, str | None]:
+def migrate_database(url: str, *, downgrade_to: str | None = None,
+                     show: bool = False) -> tuple[str | None, str | None]:
     """Upgrade the database at ``url`` to head (or down to ``downgrade_to``; with ``show``,
     neither); returns its (before, after) revisions. Errors are :class:`StoreError`."""
     with translate_errors("migrate the database"):

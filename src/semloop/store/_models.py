@@ -101,33 +101,16 @@ class EventRow(Base):
         Index(None, "org_id", "agent_id", "agent_version"),
         # Alerts: an agent's finished runs by end time. Partial (terminal events only, one
         # per run), so ingest pays for it on one event in a run, not on every event.
-        Index(
-            "ix_events_terminal_org_id_agent_id_timestamp",
-            "org_id",
-            "agent_id",
-            "timestamp",
-            postgresql_where=text(TERMINAL_WHERE),
-            sqlite_where=text(TERMINAL_WHERE),
-        ),
+        Index("ix_events_terminal_org_id_agent_id_timestamp",
+              "org_id", "agent_id", "timestamp",
+              postgresql_where=text(TERMINAL_WHERE), sqlite_where=text(TERMINAL_WHERE)),
         # GET /v1/runs: an org's runs newest first (keyset on timestamp, id), and one
         # agent's. Partial, like the one above: one row per run.
-        Index(
-            "ix_events_started_org_id_timestamp_id",
-            "org_id",
-            "timestamp",
-            "id",
-            postgresql_where=text(STARTED_WHERE),
-            sqlite_where=text(STARTED_WHERE),
-        ),
-        Index(
-            "ix_events_started_org_id_agent_id_timestamp_id",
-            "org_id",
-            "agent_id",
-            "timestamp",
-            "id",
-            postgresql_where=text(STARTED_WHERE),
-            sqlite_where=text(STARTED_WHERE),
-        ),
+        Index("ix_events_started_org_id_timestamp_id", "org_id", "timestamp", "id",
+              postgresql_where=text(STARTED_WHERE), sqlite_where=text(STARTED_WHERE)),
+        Index("ix_events_started_org_id_agent_id_timestamp_id",
+              "org_id", "agent_id", "timestamp", "id",
+              postgresql_where=text(STARTED_WHERE), sqlite_where=text(STARTED_WHERE)),
         # Retention: an org's events oldest arrival first (Store.prune's keyset walk).
         Index(None, "org_id", "received_at", "id"),
     )
@@ -256,7 +239,9 @@ class AlertDeliveryRow(Base):
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    alert_id: Mapped[int] = mapped_column(BigId, ForeignKey("alerts.id", ondelete="CASCADE"))
+    alert_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("alerts.id", ondelete="CASCADE")
+    )
     destination: Mapped[str] = mapped_column(String(100))
     status: Mapped[str] = mapped_column(String(16))
     attempts: Mapped[int] = mapped_column(Integer, default=0)

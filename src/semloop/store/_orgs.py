@@ -37,7 +37,9 @@ class Orgs(Area):
             if existing is not None:
                 return str(existing)
             org_id = uuid.uuid4().hex
-            conn.execute(q.insert_org(), {"id": org_id, "name": name, "created_at": time.time()})
+            conn.execute(
+                q.insert_org(), {"id": org_id, "name": name, "created_at": time.time()}
+            )
             return org_id
 
     def create_api_key(self, org_id: str) -> str:
@@ -47,13 +49,8 @@ class Orgs(Area):
         with translate_errors("create an API key"), self._db.write() as conn:
             conn.execute(
                 q.insert_api_key(),
-                {
-                    "org_id": org_id,
-                    "key_id": key_id,
-                    "key_hash": hash_key(key),
-                    "created_at": time.time(),
-                    "revoked_at": None,
-                },
+                {"org_id": org_id, "key_id": key_id, "key_hash": hash_key(key),
+                 "created_at": time.time(), "revoked_at": None},
             )
         return key
 
@@ -61,7 +58,7 @@ class Orgs(Area):
         """The org a key belongs to, or ``None`` for a malformed, unknown or revoked key."""
         if not key.startswith(KEY_PREFIX) or len(key) < len(KEY_PREFIX) + _KEY_ID_LEN + 2:
             return None
-        key_id = key[len(KEY_PREFIX) : len(KEY_PREFIX) + _KEY_ID_LEN]
+        key_id = key[len(KEY_PREFIX):len(KEY_PREFIX) + _KEY_ID_LEN]
         with translate_errors("look up an API key"), self._db.read() as conn:
             row = conn.execute(q.key_by_key_id(key_id)).first()
         if row is None or not hmac.compare_digest(row.key_hash, hash_key(key)):
@@ -100,10 +97,5 @@ def _key_id_of(text: str) -> str:
 
 
 def _key_info(row: Any) -> KeyInfo:
-    return KeyInfo(
-        row.key_id,
-        row.org_id,
-        row.org_name,
-        float(row.created_at),
-        None if row.revoked_at is None else float(row.revoked_at),
-    )
+    return KeyInfo(row.key_id, row.org_id, row.org_name, float(row.created_at),
+                   None if row.revoked_at is None else float(row.revoked_at))

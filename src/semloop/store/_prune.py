@@ -55,9 +55,8 @@ class Retention(Area):
                     run_ids, after = self._prune_candidates(org, older_than, after, batch)
                     if after is None or not run_ids:
                         break
-                    total += self._prune_batch(
-                        org, run_ids, after, dry_run, time.time() if now is None else now
-                    )
+                    total += self._prune_batch(org, run_ids, after, dry_run,
+                                               time.time() if now is None else now)
                     if progress is not None:
                         progress(total)
         return total
@@ -79,37 +78,28 @@ class Retention(Area):
                 if len(rows) < batch:
                     return list(runs), after
 
-    def _prune_batch(
-        self, org_id: str, run_ids: list[str], upto: tuple[float, int], dry_run: bool, now: float
-    ) -> PruneResult:
+    def _prune_batch(self, org_id: str, run_ids: list[str], upto: tuple[float, int],
+                     dry_run: bool, now: float) -> PruneResult:
         # Re-checked inside the deleting transaction, which holds off ingest (SQLite: the
         # one writer; PostgreSQL: PRUNE_LOCK), so an event arriving between the scan and
         # this point keeps its run, and none can arrive between this check and the delete.
         result = PruneResult(dry_run=dry_run)
-        with self._db.read() if dry_run else self._db.write() as conn:
+        with (self._db.read() if dry_run else self._db.write()) as conn:
             if self._db.dialect is Dialect.POSTGRESQL and not dry_run:
                 conn.execute(q.PRUNE_LOCK)
             for start in range(0, len(run_ids), CHUNK):
-                chunk = list(
-                    conn.execute(
-                        q.prunable_runs(org_id, run_ids[start : start + CHUNK], upto, now)
-                    ).scalars()
-                )
+                chunk = list(conn.execute(q.prunable_runs(
+                    org_id, run_ids[start:start + CHUNK], upto, now)).scalars())
                 if not chunk:
                     continue
                 if dry_run:
                     n_events, n_signals, n_alerts = conn.execute(
-                        q.prune_counts(org_id, chunk)
-                    ).one()
+                        q.prune_counts(org_id, chunk)).one()
                 else:
-                    done = {
-                        name: max(conn.execute(stmt).rowcount, 0)
-                        for name, stmt in q.prune_deletes(org_id, chunk).items()
-                    }
+                    done = {name: max(conn.execute(stmt).rowcount, 0)
+                            for name, stmt in q.prune_deletes(org_id, chunk).items()}
                     n_events, n_signals, n_alerts = (
-                        done["events"],
-                        done["signals"],
-                        done["alerts"],
-                    )
-                result += PruneResult(len(chunk), int(n_events), int(n_signals), int(n_alerts))
+                        done["events"], done["signals"], done["alerts"])
+                result += PruneResult(len(chunk), int(n_events), int(n_signals),
+                                      int(n_alerts))
         return result

@@ -9,16 +9,8 @@ from typing import Any, Generic, TypeVar
 
 from ..events import Signal
 
-__all__ = [
-    "KEY_PREFIX",
-    "AgentSummary",
-    "KeyInfo",
-    "Page",
-    "Position",
-    "PruneResult",
-    "RunSummary",
-    "StoredSignal",
-]
+__all__ = ["KEY_PREFIX", "AgentSummary", "KeyInfo", "Page", "Position", "PruneResult",
+           "RunSummary", "StoredSignal"]
 
 T = TypeVar("T")
 
@@ -95,13 +87,8 @@ class KeyInfo:
         return f"{KEY_PREFIX}{self.key_id}_"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "key_id": self.key_id,
-            "prefix": self.prefix,
-            "org": self.org_name,
-            "created_at": self.created_at,
-            "revoked_at": self.revoked_at,
-        }
+        return {"key_id": self.key_id, "prefix": self.prefix, "org": self.org_name,
+                "created_at": self.created_at, "revoked_at": self.revoked_at}
 
 
 @dataclass(frozen=True)
@@ -115,32 +102,21 @@ class PruneResult:
     dry_run: bool = False
 
     def __add__(self, other: PruneResult) -> PruneResult:
-        return PruneResult(
-            self.runs + other.runs,
-            self.events + other.events,
-            self.signals + other.signals,
-            self.alerts + other.alerts,
-            self.dry_run,
-        )
+        return PruneResult(self.runs + other.runs, self.events + other.events,
+                           self.signals + other.signals, self.alerts + other.alerts,
+                           self.dry_run)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "runs": self.runs,
-            "events": self.events,
-            "signals": self.signals,
-            "alerts": self.alerts,
-            "dry_run": self.dry_run,
-        }
+        return {"runs": self.runs, "events": self.events, "signals": self.signals,
+                "alerts": self.alerts, "dry_run": self.dry_run}
 
     def describe(self, cutoff: float) -> str:
         """One line: what was deleted (or would be), and the cutoff (epoch seconds)."""
         verb = "would delete" if self.dry_run else "deleted"
         when = time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(cutoff))
-        return (
-            f"{verb} {_plural(self.runs, 'run')} ({_plural(self.events, 'event')}, "
-            f"{_plural(self.signals, 'signal')}, {_plural(self.alerts, 'alert')}) "
-            f"last received before {when}"
-        )
+        return (f"{verb} {_plural(self.runs, 'run')} ({_plural(self.events, 'event')}, "
+                f"{_plural(self.signals, 'signal')}, {_plural(self.alerts, 'alert')}) "
+                f"last received before {when}")
 
 
 def _plural(n: int, word: str) -> str:

@@ -17,9 +17,8 @@ from ._rows import signal_of
 __all__ = ["Signals", "insert_signals"]
 
 
-def insert_signals(
-    conn: Connection, dialect: Dialect, org_id: str, signals: Sequence[Signal]
-) -> int:
+def insert_signals(conn: Connection, dialect: Dialect, org_id: str,
+                   signals: Sequence[Signal]) -> int:
     """Insert ``signals`` in ``conn``'s transaction; returns how many were new."""
     if not signals:
         return 0

@@ -134,13 +134,8 @@ def insert_api_key() -> Insert:
 def keys_of_org(org_id: str | None = None, key_id: str | None = None) -> Select[Any]:
     """Keys as listed (public id, org, dates): one org's, oldest first, or the one ``key_id``."""
     stmt = (
-        select(
-            keys.c.key_id,
-            keys.c.org_id,
-            orgs.c.name.label("org_name"),
-            keys.c.created_at,
-            keys.c.revoked_at,
-        )
+        select(keys.c.key_id, keys.c.org_id, orgs.c.name.label("org_name"), keys.c.created_at,
+               keys.c.revoked_at)
         .join(orgs, orgs.c.id == keys.c.org_id)
         .order_by(keys.c.created_at, keys.c.id)
     )
@@ -168,21 +163,9 @@ def key_by_key_id(key_id: str) -> Select[str, str]:
 
 
 #: The columns ``add_events`` fills, in order (``id`` is the database's).
-EVENT_COLUMNS = (
-    "org_id",
-    "event_id",
-    "event_type",
-    "run_id",
-    "agent_id",
-    "agent_version",
-    "step_index",
-    "timestamp",
-    "payload",
-    "parent_run_id",
-    "trace_id",
-    "conversation_id",
-    "received_at",
-)
+EVENT_COLUMNS = ("org_id", "event_id", "event_type", "run_id", "agent_id", "agent_version",
+                 "step_index", "timestamp", "payload", "parent_run_id", "trace_id",
+                 "conversation_id", "received_at")
 
 
 def add_events(dialect: Dialect) -> Insert:
@@ -267,10 +250,8 @@ def mark_processed(dialect: Dialect) -> Insert:
 def processed_of(worker: str, org_id: str, run_ids: Sequence[str]) -> Select[str]:
     """Which of these runs ``worker`` has processed already."""
     return select(processed.c.run_id).where(
-        processed.c.worker == worker,
-        processed.c.org_id == org_id,
-        processed.c.run_id.in_(list(run_ids)),
-    )
+        processed.c.worker == worker, processed.c.org_id == org_id,
+        processed.c.run_id.in_(list(run_ids)))
 
 
 def release_claim(worker: str, org_id: str, run_id: str) -> Delete:
@@ -299,12 +280,8 @@ def signals_of_run(org_id: str, run_id: str) -> Select[Any]:
 
 
 def _completed_of_agent(org_id: str, agent_id: str, agent_version: str) -> list[Any]:
-    return [
-        events.c.org_id == org_id,
-        events.c.agent_id == agent_id,
-        events.c.agent_version == agent_version,
-        events.c.event_type == "run.completed",
-    ]
+    return [events.c.org_id == org_id, events.c.agent_id == agent_id,
+            events.c.agent_version == agent_version, events.c.event_type == "run.completed"]
 
 
 def completed_runs_of_agent(
@@ -327,15 +304,9 @@ def count_completed_runs(
     org_id: str, agent_id: str, agent_version: str, since: float, before: float
 ) -> Select[int]:
     """How many runs of one agent version completed in ``[since, before)``."""
-    return (
-        select(func.count())
-        .select_from(events)
-        .where(
-            *_completed_of_agent(org_id, agent_id, agent_version),
-            events.c.timestamp >= since,
-            events.c.timestamp < before,
-        )
-    )
+    return select(func.count()).select_from(events).where(
+        *_completed_of_agent(org_id, agent_id, agent_version),
+        events.c.timestamp >= since, events.c.timestamp < before)
 
 
 def count_events(org_id: str) -> Select[int]:
@@ -369,7 +340,6 @@ def runs_page(
     """
     run = events.alias("run_events")
     same_run = [run.c.org_id == events.c.org_id, run.c.run_id == events.c.run_id]
-
     # The latest terminal event decides, as in Run.status (run order: step, then time).
     def last_terminal(column: ColumnElement[Any]) -> Any:
         return (
@@ -385,19 +355,15 @@ def runs_page(
     event_count = select(func.count()).select_from(run).where(*same_run).scalar_subquery()
     of_run = [signals.c.org_id == events.c.org_id, signals.c.run_id == events.c.run_id]
     failure_types = (
-        select(func.aggregate_strings(signals.c.failure_type, ",")).where(*of_run).scalar_subquery()
+        select(func.aggregate_strings(signals.c.failure_type, ","))
+        .where(*of_run)
+        .scalar_subquery()
     )
     stmt = select(
-        events.c.id,
-        events.c.run_id,
-        events.c.agent_id,
-        events.c.agent_version,
-        events.c.conversation_id,
-        events.c.timestamp,
-        terminal_type.label("terminal_type"),
-        ended_at.label("ended_at"),
-        event_count.label("event_count"),
-        failure_types.label("failure_types"),
+        events.c.id, events.c.run_id, events.c.agent_id, events.c.agent_version,
+        events.c.conversation_id, events.c.timestamp,
+        terminal_type.label("terminal_type"), ended_at.label("ended_at"),
+        event_count.label("event_count"), failure_types.label("failure_types"),
     ).where(
         events.c.org_id == org_id,
         # Literal, the partial indexes' own predicate (planners match no bound parameter).
@@ -430,26 +396,16 @@ def signals_page(
 ) -> Select[Any]:
     """One page of an org's signals, newest detection first (keyset on detected_at, id)."""
     stmt = select(signals).where(signals.c.org_id == org_id)
-    for column, value in (
-        (signals.c.agent_id, agent_id),
-        (signals.c.failure_type, failure_type),
-        (signals.c.severity, severity),
-        (signals.c.run_id, run_id),
-    ):
+    for column, value in ((signals.c.agent_id, agent_id), (signals.c.failure_type, failure_type),
+                          (signals.c.severity, severity), (signals.c.run_id, run_id)):
         if value is not None:
             stmt = stmt.where(column == value)
     return _keyset(stmt, signals.c.detected_at, signals.c.id, since, until, after, limit)
 
 
-def _keyset(
-    stmt: Select[Any],
-    at: ColumnElement[float],
-    row_id: ColumnElement[int],
-    since: float | None,
-    until: float | None,
-    after: tuple[float, int] | None,
-    limit: int,
-) -> Select[Any]:
+def _keyset(stmt: Select[Any], at: ColumnElement[float], row_id: ColumnElement[int],
+            since: float | None, until: float | None, after: tuple[float, int] | None,
+            limit: int) -> Select[Any]:
     # since inclusive, until exclusive; one row past the page says whether another follows.
     if since is not None:
         stmt = stmt.where(at >= since)
@@ -458,9 +414,8 @@ def _keyset(
     if after is not None:
         # A row comparison: both planners turn it into an index range, where the
         # equivalent OR would filter every row above the cursor again on each page.
-        stmt = stmt.where(
-            tuple_(at, row_id) < tuple_(literal(after[0], Double()), literal(after[1]))
-        )
+        stmt = stmt.where(tuple_(at, row_id) < tuple_(literal(after[0], Double()),
+                                                       literal(after[1])))
     return stmt.order_by(at.desc(), row_id.desc()).limit(limit + 1)
 
 
@@ -470,35 +425,21 @@ def agent_summaries(org_id: str) -> CompoundSelect[Any]:
     no_type: ColumnElement[str] = cast(null(), String(64))
     no_time: ColumnElement[float] = cast(null(), Double())
     runs = (
-        select(
-            events.c.agent_id,
-            literal("runs", String(8)).label("kind"),
-            no_type.label("failure_type"),
-            func.count().label("n"),
-            func.max(events.c.timestamp).label("last"),
-        )
+        select(events.c.agent_id, literal("runs", String(8)).label("kind"),
+               no_type.label("failure_type"), func.count().label("n"),
+               func.max(events.c.timestamp).label("last"))
         .where(events.c.org_id == org_id, text(STARTED_WHERE))
         .group_by(events.c.agent_id)
     )
     flagged = (
-        select(
-            signals.c.agent_id,
-            literal("flagged", String(8)),
-            no_type,
-            func.count(signals.c.run_id.distinct()),
-            no_time,
-        )
+        select(signals.c.agent_id, literal("flagged", String(8)), no_type,
+               func.count(signals.c.run_id.distinct()), no_time)
         .where(signals.c.org_id == org_id)
         .group_by(signals.c.agent_id)
     )
     by_type = (
-        select(
-            signals.c.agent_id,
-            literal("type", String(8)),
-            signals.c.failure_type,
-            func.count(),
-            no_time,
-        )
+        select(signals.c.agent_id, literal("type", String(8)), signals.c.failure_type,
+               func.count(), no_time)
         .where(signals.c.org_id == org_id)
         .group_by(signals.c.agent_id, signals.c.failure_type)
     )
@@ -548,9 +489,13 @@ def agent_runs_before(org_id: str, agent_id: str, before: float, limit: int) -> 
     )
 
 
-def signals_of_type_on_runs(org_id: str, failure_type: str, run_ids: Sequence[str]) -> Select[Any]:
+def signals_of_type_on_runs(
+    org_id: str, failure_type: str, run_ids: Sequence[str]
+) -> Select[Any]:
     """The signals of one failure type on the given runs (any source)."""
-    return select(signals.c.run_id, signals.c.source, signals.c.confidence, signals.c.shadow).where(
+    return select(
+        signals.c.run_id, signals.c.source, signals.c.confidence, signals.c.shadow
+    ).where(
         signals.c.org_id == org_id,
         signals.c.failure_type == failure_type,
         signals.c.run_id.in_(list(run_ids)),
@@ -560,18 +505,10 @@ def signals_of_type_on_runs(org_id: str, failure_type: str, run_ids: Sequence[st
 def last_alert(org_id: str, agent_id: str, failure_type: str) -> Select[Any]:
     """The newest alert of one (org, agent, failure type)."""
     return (
-        select(
-            alerts.c.id,
-            alerts.c.run_id,
-            alerts.c.created_at,
-            alerts.c.run_ended_at,
-            alerts.c.severity,
-        )
-        .where(
-            alerts.c.org_id == org_id,
-            alerts.c.agent_id == agent_id,
-            alerts.c.failure_type == failure_type,
-        )
+        select(alerts.c.id, alerts.c.run_id, alerts.c.created_at, alerts.c.run_ended_at,
+               alerts.c.severity)
+        .where(alerts.c.org_id == org_id, alerts.c.agent_id == agent_id,
+               alerts.c.failure_type == failure_type)
         .order_by(alerts.c.created_at.desc(), alerts.c.id.desc())
         .limit(1)
     )
@@ -606,9 +543,8 @@ def due_deliveries(now: float, limit: int, destination: str | None = None) -> Se
     if destination is not None:
         where.append(deliveries.c.destination == destination)
     return (
-        select(
-            deliveries.c.id, deliveries.c.alert_id, deliveries.c.destination, deliveries.c.payload
-        )
+        select(deliveries.c.id, deliveries.c.alert_id, deliveries.c.destination,
+               deliveries.c.payload)
         .where(*where)
         .order_by(deliveries.c.id)
         .limit(limit)
@@ -628,11 +564,8 @@ def claim_deliveries(ids: Sequence[int], now: float, until: float) -> Update:
     """
     return (
         update(deliveries)
-        .where(
-            deliveries.c.id.in_(list(ids)),
-            deliveries.c.status == "pending",
-            deliveries.c.claimed_until < now,
-        )
+        .where(deliveries.c.id.in_(list(ids)), deliveries.c.status == "pending",
+               deliveries.c.claimed_until < now)
         .values(claimed_until=until)
         .returning(deliveries.c.id)
     )
@@ -688,25 +621,20 @@ def org_ids(org_id: str | None = None) -> Select[str]:
     return stmt if org_id is None else stmt.where(orgs.c.id == org_id)
 
 
-def prune_scan(
-    org_id: str, cutoff: float, after: tuple[float, int] | None, limit: int
-) -> Select[Any]:
+def prune_scan(org_id: str, cutoff: float, after: tuple[float, int] | None,
+               limit: int) -> Select[Any]:
     """The next ``limit`` events of one org received before ``cutoff``, oldest arrival first,
     after the keyset position ``after``: a range of the (org_id, received_at, id) index."""
     stmt = select(events.c.received_at, events.c.id, events.c.run_id).where(
-        events.c.org_id == org_id, events.c.received_at < cutoff
-    )
+        events.c.org_id == org_id, events.c.received_at < cutoff)
     if after is not None:
-        stmt = stmt.where(
-            tuple_(events.c.received_at, events.c.id)
-            > tuple_(literal(after[0], Double()), literal(after[1]))
-        )
+        stmt = stmt.where(tuple_(events.c.received_at, events.c.id)
+                          > tuple_(literal(after[0], Double()), literal(after[1])))
     return stmt.order_by(events.c.received_at, events.c.id).limit(limit)
 
 
-def prunable_runs(
-    org_id: str, run_ids: Sequence[str], upto: tuple[float, int], now: float
-) -> Select[str]:
+def prunable_runs(org_id: str, run_ids: Sequence[str], upto: tuple[float, int],
+                  now: float) -> Select[str]:
     """Those of ``run_ids`` with no event after the scan position ``upto`` and no worker
     holding a live lease on them.
 
@@ -718,25 +646,21 @@ def prunable_runs(
     # row: SQLite answered that by walking the org's arrival index past ``upto``, the
     # whole rest of the table, for every event of the batch.
     beyond = tuple_(events.c.received_at, events.c.id) > tuple_(
-        literal(upto[0], Double()), literal(upto[1])
-    )
-    leased = select(claims.c.run_id).where(claims.c.org_id == org_id, claims.c.claimed_until >= now)
+        literal(upto[0], Double()), literal(upto[1]))
+    leased = select(claims.c.run_id).where(claims.c.org_id == org_id,
+                                           claims.c.claimed_until >= now)
     return (
         select(events.c.run_id)
-        .where(
-            events.c.org_id == org_id,
-            events.c.run_id.in_(list(run_ids)),
-            events.c.run_id.not_in(leased),
-        )
+        .where(events.c.org_id == org_id, events.c.run_id.in_(list(run_ids)),
+               events.c.run_id.not_in(leased))
         .group_by(events.c.run_id)
         .having(func.count(case((beyond, 1))) == 0)
     )
 
 
 def _signal_ids(org_id: str, run_ids: Sequence[str]) -> Select[int]:
-    return select(signals.c.id).where(
-        signals.c.org_id == org_id, signals.c.run_id.in_(list(run_ids))
-    )
+    return select(signals.c.id).where(signals.c.org_id == org_id,
+                                      signals.c.run_id.in_(list(run_ids)))
 
 
 def _alert_ids(org_id: str, run_ids: Sequence[str]) -> Select[int]:
@@ -745,14 +669,11 @@ def _alert_ids(org_id: str, run_ids: Sequence[str]) -> Select[int]:
 
 def prune_counts(org_id: str, run_ids: Sequence[str]) -> Select[int, int, int]:
     """How many events, signals and alerts of one org's runs a prune would delete."""
-
     def count(stmt: Select[Any]) -> Any:
         return select(func.count()).select_from(stmt.subquery()).scalar_subquery()
-
     return select(
-        count(
-            select(events.c.id).where(events.c.org_id == org_id, events.c.run_id.in_(list(run_ids)))
-        ),
+        count(select(events.c.id).where(events.c.org_id == org_id,
+                                        events.c.run_id.in_(list(run_ids)))),
         count(_signal_ids(org_id, run_ids)),
         count(_alert_ids(org_id, run_ids)),
     )
@@ -767,12 +688,13 @@ def prune_deletes(org_id: str, run_ids: Sequence[str]) -> dict[str, Delete]:
     """
     ids = list(run_ids)
     return {
-        "deliveries": delete(deliveries).where(deliveries.c.alert_id.in_(_alert_ids(org_id, ids))),
+        "deliveries": delete(deliveries).where(
+            deliveries.c.alert_id.in_(_alert_ids(org_id, ids))),
         "alerts": delete(alerts).where(alerts.c.signal_id.in_(_signal_ids(org_id, ids))),
-        "signals": delete(signals).where(signals.c.org_id == org_id, signals.c.run_id.in_(ids)),
-        "processed": delete(processed).where(
-            processed.c.org_id == org_id, processed.c.run_id.in_(ids)
-        ),
+        "signals": delete(signals).where(signals.c.org_id == org_id,
+                                         signals.c.run_id.in_(ids)),
+        "processed": delete(processed).where(processed.c.org_id == org_id,
+                                             processed.c.run_id.in_(ids)),
         "claims": delete(claims).where(claims.c.org_id == org_id, claims.c.run_id.in_(ids)),
         "events": delete(events).where(events.c.org_id == org_id, events.c.run_id.in_(ids)),
     }

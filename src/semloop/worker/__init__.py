@@ -55,13 +55,11 @@ def build_worker(
     """
     if name == "detector":
         config = load_config(detectors_config) if detectors_config else None
-        return DetectorWorker(
-            store, config, poll_interval=poll_interval or 5.0, stall_timeout_s=stall_timeout_s
-        )
+        return DetectorWorker(store, config, poll_interval=poll_interval or 5.0,
+                              stall_timeout_s=stall_timeout_s)
     if name == "loop":
-        return LoopWorker(
-            store, make_backend(judge or default_judge()), poll_interval=poll_interval or 5.0
-        )
+        return LoopWorker(store, make_backend(judge or default_judge()),
+                          poll_interval=poll_interval or 5.0)
     if name == "alerts":
         path = alerts_config or os.environ.get("SEMLOOP_ALERTS_CONFIG")
         alerts = load_alerts_config(path) if path else None

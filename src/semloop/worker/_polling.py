@@ -117,9 +117,8 @@ class PollingWorker(ABC):
         if self._thread is not None:
             return
         self._stop.clear()
-        self._thread = threading.Thread(
-            target=self.run_forever, name=f"semloop-{self.name}", daemon=True
-        )
+        self._thread = threading.Thread(target=self.run_forever, name=f"semloop-{self.name}",
+                                        daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 60.0) -> None:
@@ -129,9 +128,8 @@ class PollingWorker(ABC):
         if self._thread is not None:
             self._thread.join(timeout)
             if self._thread.is_alive():
-                log.warning(
-                    "%s: batch still running after %g s; its leases will lapse", self.name, timeout
-                )
+                log.warning("%s: batch still running after %g s; its leases will lapse",
+                            self.name, timeout)
             self._thread = None
 
     def __enter__(self) -> PollingWorker:

@@ -74,22 +74,11 @@ class AlertsWorker(PollingWorker):
 
     # -- decide -----------------------------------------------------------------------
 
-    def _decide(
-        self,
-        signal: UndecidedSignal,
-        history: list[RunOutcome],
-        complete: bool,
-        last_alert: LastAlert | None,
-    ) -> AlertDecision:
-        decision = decide(
-            signal,
-            self.config.policy(signal.failure_type),
-            history,
-            last_alert,
-            now=self._clock(),
-            cooldown_s=self.config.cooldown_s,
-            complete=complete,
-        )
+    def _decide(self, signal: UndecidedSignal, history: list[RunOutcome], complete: bool,
+                last_alert: LastAlert | None) -> AlertDecision:
+        decision = decide(signal, self.config.policy(signal.failure_type), history, last_alert,
+                          now=self._clock(), cooldown_s=self.config.cooldown_s,
+                          complete=complete)
         if decision.decision != "alerted":
             return decision
         base = self.config.link_base_url
@@ -99,27 +88,19 @@ class AlertsWorker(PollingWorker):
             # Still stored (list_alerts shows it, with no delivery): a route that matches
             # nothing must not lose the alert, only leave it unsent.
             self.unrouted += 1
-            log.info(
-                "alerts: %s on %s (run %s) matches no destination's route",
-                signal.failure_type,
-                signal.agent_id,
-                signal.run_id,
-            )
-        return dataclasses.replace(
-            decision,
-            deliveries=tuple(
-                Delivery(d.name, builders[d.type](signal, decision, base)) for d in routed
-            ),
-        )
+            log.info("alerts: %s on %s (run %s) matches no destination's route",
+                     signal.failure_type, signal.agent_id, signal.run_id)
+        return dataclasses.replace(decision, deliveries=tuple(
+            Delivery(d.name, builders[d.type](signal, decision, base)) for d in routed
+        ))
 
     def decide_batch(self) -> list[AlertDecision]:
         """Decide on what is waiting; returns the verdicts (stored by the store)."""
         # A run before the signal's counts only if it fits the longest window twice over:
         # once for the policy, once more to see whether an open alert's condition cleared.
         history = 2 * self.config.history_window + 1
-        decisions = self.store.decide_alerts(
-            self._decide, limit=self.batch_size, history=history, now=self._clock()
-        )
+        decisions = self.store.decide_alerts(self._decide, limit=self.batch_size,
+                                             history=history, now=self._clock())
         for d in decisions:
             self.decisions[d.decision] = self.decisions.get(d.decision, 0) + 1
         return decisions
@@ -132,9 +113,8 @@ class AlertsWorker(PollingWorker):
         if destination is None:
             return self.lease_margin_s
         retry = self.config.retry
-        return (
-            retry.max_attempts * destination.timeout_s + sum(retry.delays()) + self.lease_margin_s
-        )
+        return (retry.max_attempts * destination.timeout_s + sum(retry.delays())
+                + self.lease_margin_s)
 
     def _drain_destination(self, name: str) -> int:
         """Send one destination's waiting deliveries, one lease at a time; returns how many.
@@ -146,9 +126,8 @@ class AlertsWorker(PollingWorker):
         destination = self.config.destination(name)
         sent = 0
         while sent < self.batch_size:
-            jobs = self.store.claim_deliveries(
-                limit=1, lease_s=self._lease_s(destination), destination=name, now=self._clock()
-            )
+            jobs = self.store.claim_deliveries(limit=1, lease_s=self._lease_s(destination),
+                                               destination=name, now=self._clock())
             if not jobs:
                 break
             sent += 1
@@ -165,39 +144,21 @@ class AlertsWorker(PollingWorker):
     def _deliver(self, job: PendingDelivery, destination: Destination | None) -> SendResult | None:
         if destination is None:
             self.store.finish_delivery(
-                job.id,
-                status="failed",
-                now=self._clock(),
-                attempts=[],
-                last_error=f"no destination named {job.destination!r} configured",
-            )
+                job.id, status="failed", now=self._clock(),
+                attempts=[], last_error=f"no destination named {job.destination!r} configured")
             self._count("failed")
             return None
-        result = send_with_retry(
-            self._send,
-            destination.url,
-            job.payload,
-            headers=destination.headers,
-            retry=self.config.retry,
-            timeout_s=destination.timeout_s,
-            sleep=self._sleep,
-            clock=self._clock,
-        )
-        self.store.finish_delivery(
-            job.id,
-            status=result.status,
-            attempts=[a.to_dict() for a in result.attempts],
-            last_error=result.last_error,
-            now=self._clock(),
-        )
+        result = send_with_retry(self._send, destination.url, job.payload,
+                                 headers=destination.headers, retry=self.config.retry,
+                                 timeout_s=destination.timeout_s, sleep=self._sleep,
+                                 clock=self._clock)
+        self.store.finish_delivery(job.id, status=result.status,
+                                   attempts=[a.to_dict() for a in result.attempts],
+                                   last_error=result.last_error, now=self._clock())
         self._count(result.status)
         if not result.delivered:
-            log.warning(
-                "alerts: %s gave up after %d attempts: %s",
-                destination.name,
-                len(result.attempts),
-                result.last_error,
-            )
+            log.warning("alerts: %s gave up after %d attempts: %s", destination.name,
+                        len(result.attempts), result.last_error)
         return result
 
     def _count(self, status: str) -> None:
@@ -210,9 +171,8 @@ class AlertsWorker(PollingWorker):
         names = self.store.due_destinations(now=self._clock())
         if len(names) <= 1:
             return sum(self._drain_destination(n) for n in names)
-        with ThreadPoolExecutor(
-            max_workers=len(names), thread_name_prefix="semloop-alerts-send"
-        ) as pool:
+        with ThreadPoolExecutor(max_workers=len(names),
+                                thread_name_prefix="semloop-alerts-send") as pool:
             return sum(pool.map(self._drain_destination, names))
 
     def process_batch(self) -> int:

@@ -39,12 +39,8 @@ class DetectorWorker(PollingWorker):
         self.stall_timeout_s = stall_timeout_s
         self.batch_size = batch_size
 
-    def signals_for(
-        self,
-        org_id: str,
-        run: Run,
-        history: BaselineHistory | None = None,
-    ) -> list[Signal]:
+    def signals_for(self, org_id: str, run: Run, history: BaselineHistory | None = None,
+                    ) -> list[Signal]:
         """The run's signals; ``history`` holds the runs its baseline is drawn from (by
         default read for this run alone)."""
         if history is None:
@@ -59,14 +55,9 @@ class DetectorWorker(PollingWorker):
         return signals
 
     def process_batch(self) -> int:
-        batch = self.take(
-            lambda lease_s: self.store.runs_to_process(
-                self.name,
-                limit=self.batch_size,
-                stall_timeout_s=self.stall_timeout_s,
-                lease_s=lease_s,
-            )
-        )
+        batch = self.take(lambda lease_s: self.store.runs_to_process(
+            self.name, limit=self.batch_size, stall_timeout_s=self.stall_timeout_s,
+            lease_s=lease_s))
         # One read of history per agent version in the batch, not one per run: a backlog of
         # one busy agent's runs would otherwise reload the same 50 runs for every one.
         groups: dict[tuple[str, str, str], list[Run]] = defaultdict(list)
@@ -80,12 +71,10 @@ class DetectorWorker(PollingWorker):
             try:
                 if key not in histories:
                     histories[key] = BaselineHistory(
-                        self.store.history_for(org_id, groups[key], WINDOW)
-                    )
+                        self.store.history_for(org_id, groups[key], WINDOW))
                 signals = self.signals_for(org_id, run, histories[key])
                 self.stats.signals += self.store.mark_processed(
-                    self.name, org_id, run.run_id, trigger, signals
-                )
+                    self.name, org_id, run.run_id, trigger, signals)
             except Exception:
                 log.exception("detector: run %s failed; will retry", run.run_id)
                 self.retry_later(claim)

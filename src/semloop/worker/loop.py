@@ -10,8 +10,7 @@ from __future__ import annotations
 import logging
 
 from .._exceptions import InputError, JudgeError
-from ..evaluate import SemanticLoopDetection
-from ..evaluate.loop import stuck_stretch
+from ..evaluate import SemanticLoopDetection, loop_confidence
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
 from ..store import Store
@@ -36,17 +35,9 @@ def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal
     """
     result = detector.measure(run.to_trace())
     breakdown = result.score_breakdown or {}
-    stuck = [f for f in result.findings if f.stagnation >= detector.mild_stagnation]
-    stretch = stuck_stretch(stuck, max(stuck, key=lambda f: f.stagnation)) if stuck else None
-    confirmed = sorted(
-        k
-        for k, v in breakdown.items()
-        if v == 0.0
-        and (k != "reasoning_stagnation" or (stretch is not None and stretch[1] - stretch[0] >= 2))
-    )
+    confidence, confirmed, stretch = loop_confidence(result, detector.mild_stagnation)
     if not result.flags_loop(detector.threshold) and not confirmed:
         return None
-    confidence = round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4)
     return Signal(
         failure_type=FAILURE_TYPE,
         run_id=run.run_id,
@@ -58,8 +49,7 @@ def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal
             "score_breakdown": breakdown,
             "confirmed": confirmed,
             "stuck_stretch": {"first_step": stretch[0], "last_step": stretch[1]}
-            if stretch is not None
-            else None,
+            if stretch is not None else None,
             "undecided": result.undecided,
             "judge": judge,
             "latency_ms": result.latency_ms,
@@ -91,14 +81,10 @@ class LoopWorker(PollingWorker):
 
     def __str__(self) -> str:
         return f"{self.name} (judge {self.backend.name}, every {self.poll_interval:g} s)"
-
     def process_batch(self) -> int:
         # Stalled runs have no end yet; the judge reads finished runs only.
-        batch = self.take(
-            lambda lease_s: self.store.runs_to_process(
-                self.name, limit=self.batch_size, stall_timeout_s=float("inf"), lease_s=lease_s
-            )
-        )
+        batch = self.take(lambda lease_s: self.store.runs_to_process(
+            self.name, limit=self.batch_size, stall_timeout_s=float("inf"), lease_s=lease_s))
         handled = 0
         for claim in batch:
             org_id, run, trigger = claim
@@ -111,8 +97,7 @@ class LoopWorker(PollingWorker):
                 signal = None
             try:
                 self.stats.signals += self.store.mark_processed(
-                    self.name, org_id, run.run_id, trigger, [signal] if signal else []
-                )
+                    self.name, org_id, run.run_id, trigger, [signal] if signal else [])
             except Exception:
                 log.exception("loop: run %s not recorded; will retry", run.run_id)
                 self.retry_later(claim)

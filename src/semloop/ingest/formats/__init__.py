@@ -52,21 +52,11 @@ FORMATS: dict[str, Callable[..., Result]] = {
     "mini-swe-agent": mini_swe_agent.convert,
     "tau-bench": tau_bench.convert,
 }
-_ALIASES = {
-    "openai_agents": "openai-agents",
-    "jsonl": "ndjson",
-    "events": "ndjson",
-    "otel": "otlp",
-    "swe_agent": "swe-agent",
-    "sweagent": "swe-agent",
-    "traj": "swe-agent",
-    "harbor": "atif",
-    "openhands": "atif",
-    "mini_swe_agent": "mini-swe-agent",
-    "mini": "mini-swe-agent",
-    "tau_bench": "tau-bench",
-    "tau": "tau-bench",
-}
+_ALIASES = {"openai_agents": "openai-agents", "jsonl": "ndjson", "events": "ndjson",
+            "otel": "otlp", "swe_agent": "swe-agent", "sweagent": "swe-agent",
+            "traj": "swe-agent", "harbor": "atif", "openhands": "atif",
+            "mini_swe_agent": "mini-swe-agent", "mini": "mini-swe-agent",
+            "tau_bench": "tau-bench", "tau": "tau-bench"}
 _PROTOBUF_SUFFIXES = (".pb", ".bin", ".protobuf", ".binpb")
 
 
@@ -104,35 +94,30 @@ def _read_bytes(path: str | Path, source: str) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise TraceFormatError(
-            f"cannot read the file: {exc.strerror or exc}", source=source
-        ) from None
+        raise TraceFormatError(f"cannot read the file: {exc.strerror or exc}",
+                               source=source) from None
 
 
 def _canonical(format: str) -> str:
     name = _ALIASES.get(format.lower(), format.lower())
     if name != "auto" and name not in FORMATS:
         raise TraceFormatError(
-            f"unknown format {format!r}; choose auto or one of: {', '.join(FORMATS)}"
-        )
+            f"unknown format {format!r}; choose auto or one of: {', '.join(FORMATS)}")
     return name
 
 
 def _detect(data: bytes, source: str) -> str:
     head = data.lstrip()[:1]
-    if Path(source).suffix.lower() in _PROTOBUF_SUFFIXES or (
-        data and head not in (b"{", b"[") and _binary(data)
-    ):
+    if Path(source).suffix.lower() in _PROTOBUF_SUFFIXES or (data and head not in (b"{", b"[")
+                                                             and _binary(data)):
         return "otlp"
     sample = _sample(data, source)
     name = _classify(sample)
     if name is None and isinstance(sample, Mapping) and "simulations" in sample:
         raise TraceFormatError(
-            'cannot read tau2-bench results ({"simulations": [...]}): only tau-bench\'s '
+            "cannot read tau2-bench results ({\"simulations\": [...]}): only tau-bench's "
             "result lists (task_id+traj per attempt) are read; export a simulation's "
-            "messages as a tau-bench result to import it",
-            source=source,
-        )
+            "messages as a tau-bench result to import it", source=source)
     if name is None:
         raise TraceFormatError(
             f"cannot tell the format: {_describe(sample)}. Expected resourceSpans (otlp), "
@@ -142,9 +127,7 @@ def _detect(data: bytes, source: str) -> str:
             "_trace_dict/children (deepeval), trajectory of action/observation (swe-agent), "
             "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
             "messages+info (mini-swe-agent), task_id+traj (tau-bench). Pass --format to "
-            "choose.",
-            source=source,
-        )
+            "choose.", source=source)
     return name
 
 
@@ -169,19 +152,13 @@ def _sample(data: bytes, source: str) -> Any:
         except json.JSONDecodeError as exc:
             raise TraceFormatError(
                 f"cannot tell the format: the file is neither JSON nor JSON lines "
-                f"({exc.msg} at column {exc.colno} of the first line)",
-                source=source,
-                line=1,
-            ) from None
+                f"({exc.msg} at column {exc.colno} of the first line)", source=source,
+                line=1) from None
     if isinstance(doc, Mapping):
         for key in ("data", "runs", "traces", "events", "spans"):
             inner = doc.get(key)
-            if (
-                isinstance(inner, list)
-                and inner
-                and isinstance(inner[0], Mapping)
-                and ("resourceSpans" not in doc)
-            ):
+            if isinstance(inner, list) and inner and isinstance(inner[0], Mapping) and (
+                    "resourceSpans" not in doc):
                 return inner[0] if _classify(inner[0]) else doc
     if isinstance(doc, list):
         return doc[0] if doc else doc
@@ -204,16 +181,8 @@ def _classify(doc: Any) -> str | None:
         return "langsmith"
     if isinstance(doc.get("context"), Mapping) and "span_id" in doc["context"]:
         return "openinference"
-    if keys & {
-        "baseSpans",
-        "agentSpans",
-        "llmSpans",
-        "retrieverSpans",
-        "toolSpans",
-        "root_spans",
-        "_trace_dict",
-        "trace_dict",
-    }:
+    if keys & {"baseSpans", "agentSpans", "llmSpans", "retrieverSpans", "toolSpans",
+               "root_spans", "_trace_dict", "trace_dict"}:
         return "deepeval"
     if "children" in keys and "type" in keys:
         return "deepeval"
@@ -223,31 +192,21 @@ def _classify(doc: Any) -> str | None:
 def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
     """The agent-trajectory files of coding and customer-service benchmarks."""
     traj = doc.get("trajectory")
-    if isinstance(traj, list) and (
-        not traj
-        or isinstance(traj[0], Mapping)
-        and ("action" in traj[0] or "observation" in traj[0])
-    ):
+    if isinstance(traj, list) and (not traj or isinstance(traj[0], Mapping) and (
+            "action" in traj[0] or "observation" in traj[0])):
         return "swe-agent"
     version = doc.get("schema_version")
     if isinstance(version, str) and version.upper().startswith("ATIF"):
         return "atif"
     steps = doc.get("steps")
-    if (
-        isinstance(steps, list)
-        and steps
-        and isinstance(steps[0], Mapping)
-        and ({"step_id", "source"} <= set(steps[0]))
-    ):
+    if isinstance(steps, list) and steps and isinstance(steps[0], Mapping) and (
+            {"step_id", "source"} <= set(steps[0])):
         return "atif"
     fmt = doc.get("trajectory_format")
     if isinstance(fmt, str) and fmt.startswith("mini-swe-agent"):
         return "mini-swe-agent"
-    if (
-        isinstance(doc.get("messages"), list)
-        and isinstance(doc.get("info"), Mapping)
-        and ("exit_status" in doc["info"] or "model_stats" in doc["info"])
-    ):
+    if isinstance(doc.get("messages"), list) and isinstance(doc.get("info"), Mapping) and (
+            "exit_status" in doc["info"] or "model_stats" in doc["info"]):
         return "mini-swe-agent"
     if "task_id" in keys and isinstance(doc.get("traj"), list):
         return "tau-bench"

@@ -118,36 +118,19 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
     events: list[Event] = []
 
     def emit(kind: str, step: int, ts: float | None, payload: dict[str, Any], key: str) -> None:
-        events.append(
-            Event(
-                event_type=kind,
-                run_id=draft.run_id,
-                agent_id=agent,
-                step_index=step,
-                timestamp=float(ts if ts is not None else start),
-                payload={k: v for k, v in payload.items() if v is not None},
-                agent_version=version,
-                parent_run_id=draft.parent_run_id,
-                trace_id=draft.trace_id,
-                conversation_id=draft.conversation_id,
-                event_id=str(uuid.uuid5(_NAMESPACE, f"{draft.run_id}:{key}:{kind}")),
-            )
-        )
+        events.append(Event(
+            event_type=kind, run_id=draft.run_id, agent_id=agent, step_index=step,
+            timestamp=float(ts if ts is not None else start),
+            payload={k: v for k, v in payload.items() if v is not None},
+            agent_version=version, parent_run_id=draft.parent_run_id,
+            trace_id=draft.trace_id, conversation_id=draft.conversation_id,
+            event_id=str(uuid.uuid5(_NAMESPACE, f"{draft.run_id}:{key}:{kind}")),
+        ))
 
     if draft.started:
-        emit(
-            "run.started",
-            0,
-            start,
-            {
-                "input_text": draft.goal,
-                "system_prompt": draft.system_prompt,
-                "model": model,
-                "tools": tools,
-                "source_format": draft.source,
-            },
-            "run",
-        )
+        emit("run.started", 0, start, {
+            "input_text": draft.goal, "system_prompt": draft.system_prompt, "model": model,
+            "tools": tools, "source_format": draft.source}, "run")
     step_no = 0
     tool_calls = 0
     for i, s in enumerate(steps):
@@ -155,134 +138,54 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
         latency = (s.end - s.start) * 1000.0 if s.start is not None and s.end is not None else None
         ended = s.end if s.end is not None else s.start
         if s.kind in ("handoff", "guardrail"):
-            emit(
-                "external.signal",
-                step_no,
-                s.start,
-                {"signal_name": s.kind, "source": draft.source, "meta": dict(s.meta) or None},
-                key,
-            )
+            emit("external.signal", step_no, s.start, {
+                "signal_name": s.kind, "source": draft.source, "meta": dict(s.meta) or None}, key)
             continue
         step_no += 1 if draft.numbered else 0
         if s.kind == "llm":
-            emit(
-                "llm.called",
-                step_no,
-                s.start,
-                {
-                    "model": s.model,
-                    "prompt_tokens": s.prompt_tokens,
-                    "prompt": text(unwrap_single(s.input)),
-                    "name": s.name or None,
-                },
-                key,
-            )
+            emit("llm.called", step_no, s.start, {
+                "model": s.model, "prompt_tokens": s.prompt_tokens,
+                "prompt": text(unwrap_single(s.input)),
+                "name": s.name or None}, key)
             out = text(s.output)
-            emit(
-                "llm.responded",
-                step_no,
-                ended,
-                {
-                    "model": s.model,
-                    "completion_tokens": s.completion_tokens,
-                    "prompt_tokens": s.prompt_tokens,
-                    "reasoning_tokens": s.reasoning_tokens,
-                    "latency_ms": latency,
-                    "finish_reason": s.finish_reason
-                    or ("error" if s.error else "tool_calls" if s.tool_calls else "stop"),
-                    "output": out,
-                    "output_length": len(out),
-                    "error": s.error,
-                    "cost_usd": s.cost_usd,
-                    "tool_calls": s.tool_calls or None,
-                },
-                key,
-            )
+            emit("llm.responded", step_no, ended, {
+                "model": s.model, "completion_tokens": s.completion_tokens,
+                "prompt_tokens": s.prompt_tokens, "reasoning_tokens": s.reasoning_tokens,
+                "latency_ms": latency, "finish_reason": s.finish_reason or (
+                    "error" if s.error else "tool_calls" if s.tool_calls else "stop"),
+                "output": out, "output_length": len(out), "error": s.error,
+                "cost_usd": s.cost_usd, "tool_calls": s.tool_calls or None}, key)
         elif s.kind == "tool":
             tool_calls += 1
             name = s.name or "tool"
-            emit(
-                "tool.called",
-                step_no,
-                s.start,
-                {"tool_name": name, "args": args_text(s.input)},
-                key,
-            )
+            emit("tool.called", step_no, s.start, {"tool_name": name, "args": args_text(s.input)},
+                 key)
             out = text(s.output)
-            emit(
-                "tool.responded",
-                step_no,
-                ended,
-                {
-                    "tool_name": name,
-                    "success": s.error is None,
-                    "output": out,
-                    "output_length": len(out),
-                    "latency_ms": latency,
-                    "error": s.error,
-                    "error_type": s.error_type,
-                },
-                key,
-            )
+            emit("tool.responded", step_no, ended, {
+                "tool_name": name, "success": s.error is None, "output": out,
+                "output_length": len(out), "latency_ms": latency, "error": s.error,
+                "error_type": s.error_type}, key)
         else:  # retrieval
             name = s.name or "retrieval"
-            emit(
-                "retrieval.called",
-                step_no,
-                s.start,
-                {"index_name": name, "query": text(s.input)},
-                key,
-            )
-            emit(
-                "retrieval.responded",
-                step_no,
-                ended,
-                {
-                    "index_name": name,
-                    "result_count": s.result_count,
-                    "top_score": s.top_score,
-                    "latency_ms": latency,
-                    "content": text(s.output),
-                    "error": s.error,
-                },
-                key,
-            )
+            emit("retrieval.called", step_no, s.start,
+                 {"index_name": name, "query": text(s.input)}, key)
+            emit("retrieval.responded", step_no, ended, {
+                "index_name": name, "result_count": s.result_count, "top_score": s.top_score,
+                "latency_ms": latency, "content": text(s.output), "error": s.error}, key)
     if draft.complete:
         if draft.errored:
-            emit(
-                "run.errored",
-                step_no,
-                end,
-                {
-                    "error_type": draft.error_type or "Error",
-                    "error": draft.error or "",
-                    "step_index": step_no,
-                },
-                "run",
-            )
+            emit("run.errored", step_no, end, {
+                "error_type": draft.error_type or "Error", "error": draft.error or "",
+                "step_index": step_no}, "run")
         else:
             final = text(draft.output)
-            emit(
-                "run.completed",
-                step_no,
-                end,
-                {
-                    "total_steps": step_no,
-                    "tool_call_count": tool_calls,
-                    "exit_reason": "final_answer" if final else "completed",
-                    "output": final or None,
-                },
-                "run",
-            )
-    return Run(
-        run_id=draft.run_id,
-        agent_id=agent,
-        events=events,
-        agent_version=version,
-        conversation_id=draft.conversation_id,
-        parent_run_id=draft.parent_run_id,
-        trace_id=draft.trace_id,
-    )
+            emit("run.completed", step_no, end, {
+                "total_steps": step_no, "tool_call_count": tool_calls,
+                "exit_reason": "final_answer" if final else "completed",
+                "output": final or None}, "run")
+    return Run(run_id=draft.run_id, agent_id=agent, events=events, agent_version=version,
+               conversation_id=draft.conversation_id, parent_run_id=draft.parent_run_id,
+               trace_id=draft.trace_id)
 
 
 # -- readers -------------------------------------------------------------------------------
@@ -296,8 +199,7 @@ def decode(data: bytes | str, source: str) -> str:
     except UnicodeDecodeError as exc:
         raise TraceFormatError(
             f"not UTF-8 text (byte {exc.start}); is this a protobuf file? use --format otlp",
-            source=source,
-        ) from None
+            source=source) from None
 
 
 def documents(data: bytes | str, source: str) -> Iterator[tuple[int | None, Any]]:
@@ -320,25 +222,16 @@ def documents(data: bytes | str, source: str) -> Iterator[tuple[int | None, Any]
         try:
             parsed.append((lineno, json.loads(line)))
         except json.JSONDecodeError as exc:
-            parsed.append(
-                (
-                    lineno,
-                    TraceFormatError(
-                        f"not valid JSON ({exc.msg} at column {exc.colno})",
-                        source=source,
-                        line=lineno,
-                    ),
-                )
-            )
+            parsed.append((lineno, TraceFormatError(
+                f"not valid JSON ({exc.msg} at column {exc.colno})", source=source,
+                line=lineno)))
     good = sum(1 for _, doc in parsed if not isinstance(doc, TraceFormatError))
     if len(parsed) < 2 or good * 2 < len(parsed):
         # Mostly unreadable lines: one pretty-printed document with a mistake, not JSON
         # lines; one error at the mistake beats an error per line.
         raise TraceFormatError(
             f"not valid JSON ({error.msg} at line {error.lineno} column {error.colno})",
-            source=source,
-            line=error.lineno,
-        )
+            source=source, line=error.lineno)
     yield from parsed
 
 
@@ -367,15 +260,8 @@ def records(
 
 #: What converting a record of an unexpected shape may raise; each becomes a rejection
 #: of that record, never a crash of the whole import.
-SHAPE_ERRORS = (
-    TraceFormatError,
-    TypeError,
-    AttributeError,
-    ValueError,
-    KeyError,
-    IndexError,
-    RecursionError,
-)
+SHAPE_ERRORS = (TraceFormatError, TypeError, AttributeError, ValueError, KeyError, IndexError,
+                RecursionError)
 
 
 def as_format_error(exc: BaseException) -> TraceFormatError:
@@ -384,15 +270,13 @@ def as_format_error(exc: BaseException) -> TraceFormatError:
     return TraceFormatError(f"unexpected shape ({type(exc).__name__}: {exc})")
 
 
-def reject(result: Result, error: BaseException, source: str, line: int | None, path: str) -> None:
+def reject(result: Result, error: BaseException, source: str, line: int | None,
+           path: str) -> None:
     exc = as_format_error(error)
     field_ = exc.field
     if path:
-        field_ = (
-            f"{path}.{field_}"
-            if field_ and not field_.startswith("[")
-            else (f"{path}{field_}" if field_ else path)
-        )
+        field_ = f"{path}.{field_}" if field_ and not field_.startswith("[") else (
+            f"{path}{field_}" if field_ else path)
     result.rejected.append(TraceFormatError(exc.message, source=source, line=line, field=field_))
 
 
@@ -523,12 +407,9 @@ def message_text(message: Any) -> str:
         return text(message)
     if "parts" in message and isinstance(message["parts"], Sequence):
         return "\n".join(
-            str(p.get("content", ""))
-            for p in message["parts"]
-            if isinstance(p, Mapping)
-            and p.get("type") in ("text", "reasoning", None)
-            and p.get("content")
-        )
+            str(p.get("content", "")) for p in message["parts"]
+            if isinstance(p, Mapping) and p.get("type") in ("text", "reasoning", None)
+            and p.get("content"))
     for key in ("content", "text"):
         if key in message:
             return message_text(message[key])

@@ -42,9 +42,8 @@ def _calls(message: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def chat_steps(
-    messages: Sequence[Any], *, model: str | None = None, text_commands: bool = False
-) -> list[Step]:
+def chat_steps(messages: Sequence[Any], *, model: str | None = None,
+               text_commands: bool = False) -> list[Step]:
     """Steps of one conversation, in order. ``text_commands``: the harness runs the fenced
     shell block of an assistant message that calls no tool, and answers with a user message."""
     steps: list[Step] = []
@@ -70,22 +69,13 @@ def chat_steps(
             calls = _calls(m)
             body = message_text(m)
             planned = [{"name": c["name"], "arguments": c["arguments"]} for c in calls]
-            steps.append(
-                Step(
-                    kind="llm",
-                    name=model or "llm",
-                    input=prompt,
-                    output=body or planned_calls(planned),
-                    model=model,
-                    tool_calls=planned,
-                    order=len(steps),
-                )
-            )
+            steps.append(Step(kind="llm", name=model or "llm", input=prompt,
+                              output=body or planned_calls(planned), model=model,
+                              tool_calls=planned, order=len(steps)))
             prompt = ""
             for c in calls:
-                tool = Step(
-                    kind="tool", name=c["name"], input=c["arguments"], output="", order=len(steps)
-                )
+                tool = Step(kind="tool", name=c["name"], input=c["arguments"], output="",
+                            order=len(steps))
                 steps.append(tool)
                 if c["id"]:
                     pending[c["id"]] = tool
@@ -93,13 +83,8 @@ def chat_steps(
             if not calls and text_commands:
                 block = _FENCED.search(body or "")
                 if block:
-                    tool = Step(
-                        kind="tool",
-                        name="bash",
-                        input={"command": block.group(1).strip()},
-                        output="",
-                        order=len(steps),
-                    )
+                    tool = Step(kind="tool", name="bash", input={"command": block.group(1).strip()},
+                                output="", order=len(steps))
                     steps.append(tool)
                     awaiting_text_output = tool
             continue

@@ -63,7 +63,7 @@ def indexed(attrs: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
     head = prefix + "."
     for key, value in attrs.items():
         if key.startswith(head):
-            index, _, rest = key[len(head) :].partition(".")
+            index, _, rest = key[len(head):].partition(".")
             if index.isdigit() and rest:
                 found.setdefault(int(index), {})[rest] = value
     listed = attrs.get(prefix)
@@ -73,50 +73,23 @@ def indexed(attrs: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
 
 
 _OPERATION_KIND = {
-    "chat": "llm",
-    "text_completion": "llm",
-    "generate_content": "llm",
-    "completion": "llm",
-    "execute_tool": "tool",
-    "retrieval": "retrieval",
-    "invoke_agent": "agent",
-    "create_agent": "agent",
-    "invoke_workflow": "chain",
-    "embeddings": "other",
+    "chat": "llm", "text_completion": "llm", "generate_content": "llm", "completion": "llm",
+    "execute_tool": "tool", "retrieval": "retrieval", "invoke_agent": "agent",
+    "create_agent": "agent", "invoke_workflow": "chain", "embeddings": "other",
 }
 _OPENINFERENCE_KIND = {
-    "LLM": "llm",
-    "TOOL": "tool",
-    "RETRIEVER": "retrieval",
-    "AGENT": "agent",
-    "CHAIN": "chain",
-    "GUARDRAIL": "guardrail",
-    "EMBEDDING": "other",
-    "RERANKER": "other",
-    "EVALUATOR": "other",
-    "PROMPT": "other",
+    "LLM": "llm", "TOOL": "tool", "RETRIEVER": "retrieval", "AGENT": "agent",
+    "CHAIN": "chain", "GUARDRAIL": "guardrail", "EMBEDDING": "other", "RERANKER": "other",
+    "EVALUATOR": "other", "PROMPT": "other",
 }
 _LANGFUSE_KIND = {
-    "generation": "llm",
-    "tool": "tool",
-    "retriever": "retrieval",
-    "agent": "agent",
-    "chain": "chain",
-    "guardrail": "guardrail",
-    "embedding": "other",
-    "event": "other",
-    "span": "other",
-    "evaluator": "other",
+    "generation": "llm", "tool": "tool", "retriever": "retrieval", "agent": "agent",
+    "chain": "chain", "guardrail": "guardrail", "embedding": "other", "event": "other",
+    "span": "other", "evaluator": "other",
 }
 _TRACELOOP_KIND = {"tool": "tool", "agent": "agent", "workflow": "chain", "task": "chain"}
-_MODEL_KEYS = (
-    "langfuse.observation.model.name",
-    "gen_ai.response.model",
-    "gen_ai.request.model",
-    "llm.response.model",
-    "llm.model_name",
-    "model",
-)
+_MODEL_KEYS = ("langfuse.observation.model.name", "gen_ai.response.model", "gen_ai.request.model",
+               "llm.response.model", "llm.model_name", "model")
 
 
 def classify(attrs: Mapping[str, Any]) -> str:
@@ -140,9 +113,8 @@ def classify(attrs: Mapping[str, Any]) -> str:
     return "other"
 
 
-def _messages(
-    attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None, dict[str, Any]]], side: str
-) -> list[dict[str, Any]]:
+def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None,
+              dict[str, Any]]], side: str) -> list[dict[str, Any]]:
     """Chat messages of one side (``input``/``output``) as ``{role, content, …}`` dicts,
     from whichever convention the span used."""
     structured = loads_if_json(attrs.get(f"gen_ai.{side}.messages"))
@@ -160,34 +132,20 @@ def _messages(
             content = row.get("message.content")
             if content is None:
                 parts = indexed(row, "message.contents")
-                content = "\n".join(
-                    str(p.get("message_content.text", ""))
-                    for p in parts
-                    if p.get("message_content.text")
-                )
-            calls = [
-                {
-                    "name": c.get("tool_call.function.name"),
-                    "arguments": loads_if_json(c.get("tool_call.function.arguments")),
-                    "id": c.get("tool_call.id"),
-                }
-                for c in indexed(row, "message.tool_calls")
-            ]
-            out.append(
-                {"role": row.get("message.role", ""), "content": content or "", "tool_calls": calls}
-            )
+                content = "\n".join(str(p.get("message_content.text", "")) for p in parts
+                                    if p.get("message_content.text"))
+            calls = [{"name": c.get("tool_call.function.name"),
+                      "arguments": loads_if_json(c.get("tool_call.function.arguments")),
+                      "id": c.get("tool_call.id")}
+                     for c in indexed(row, "message.tool_calls")]
+            out.append({"role": row.get("message.role", ""), "content": content or "",
+                        "tool_calls": calls})
         return out
     legacy = "gen_ai.prompt" if side == "input" else "gen_ai.completion"
     rows = indexed(attrs, legacy)
     if rows:
-        return [
-            {
-                "role": r.get("role", ""),
-                "content": r.get("content", ""),
-                "finish_reason": r.get("finish_reason"),
-            }
-            for r in rows
-        ]
+        return [{"role": r.get("role", ""), "content": r.get("content", ""),
+                 "finish_reason": r.get("finish_reason")} for r in rows]
     flat = attrs.get(legacy)  # LangSmith's exporter: one JSON blob
     if flat is not None:
         parsed = loads_if_json(flat)
@@ -198,12 +156,8 @@ def _messages(
             if isinstance(inner, list):
                 return [m if isinstance(m, dict) else {"content": m} for m in inner]
         return [{"role": "", "content": text(parsed)}]
-    names = (
-        ("gen_ai.system.message", "system"),
-        ("gen_ai.user.message", "user"),
-        ("gen_ai.assistant.message", "assistant"),
-        ("gen_ai.tool.message", "tool"),
-    )
+    names = (("gen_ai.system.message", "system"), ("gen_ai.user.message", "user"),
+             ("gen_ai.assistant.message", "assistant"), ("gen_ai.tool.message", "tool"))
     out = []
     for name, _, ev in events:
         if side == "input":
@@ -213,13 +167,8 @@ def _messages(
                 out.append({"role": role, "content": content})
         elif name == "gen_ai.choice":
             msg = loads_if_json(ev.get("message"))
-            out.append(
-                {
-                    "role": "assistant",
-                    "content": message_text(msg),
-                    "finish_reason": ev.get("finish_reason"),
-                }
-            )
+            out.append({"role": "assistant", "content": message_text(msg),
+                        "finish_reason": ev.get("finish_reason")})
     return out
 
 
@@ -238,10 +187,8 @@ def _tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 def _error(span: OtelSpan) -> tuple[str | None, str | None]:
     """(message, type) when the span failed: status ERROR, else a Langfuse ERROR level."""
     attrs = span.attributes
-    failed = (
-        span.status_code == ERROR
-        or str(attrs.get("langfuse.observation.level", "")).upper() == "ERROR"
-    )
+    failed = span.status_code == ERROR or str(attrs.get("langfuse.observation.level", "")
+                                                   ).upper() == "ERROR"
     if not failed:
         return None, None
     message, kind = span.status_message or None, attrs.get("error.type")
@@ -255,89 +202,50 @@ def _error(span: OtelSpan) -> tuple[str | None, str | None]:
 
 def _step(span: OtelSpan, kind: str, order: int) -> Step:
     a = span.attributes
-    step = Step(
-        kind=kind, name=span.name, step_id=span.span_id, start=span.start, end=span.end, order=order
-    )
+    step = Step(kind=kind, name=span.name, step_id=span.span_id, start=span.start,
+                end=span.end, order=order)
     step.error, step.error_type = _error(span)
     if kind == "llm":
         ins, outs = _messages(a, span.events, "input"), _messages(a, span.events, "output")
         step.model = string(first(*(a.get(k) for k in _MODEL_KEYS)))
-        step.prompt_tokens = integer(
-            first(
-                a.get("gen_ai.usage.input_tokens"),
-                a.get("gen_ai.usage.prompt_tokens"),
-                a.get("llm.token_count.prompt"),
-            )
-        )
-        step.completion_tokens = integer(
-            first(
-                a.get("gen_ai.usage.output_tokens"),
-                a.get("gen_ai.usage.completion_tokens"),
-                a.get("llm.token_count.completion"),
-            )
-        )
-        step.reasoning_tokens = integer(
-            first(
-                a.get("gen_ai.usage.reasoning.output_tokens"),
-                a.get("llm.token_count.completion_details.reasoning"),
-            )
-        )
+        step.prompt_tokens = integer(first(a.get("gen_ai.usage.input_tokens"),
+                                           a.get("gen_ai.usage.prompt_tokens"),
+                                           a.get("llm.token_count.prompt")))
+        step.completion_tokens = integer(first(a.get("gen_ai.usage.output_tokens"),
+                                               a.get("gen_ai.usage.completion_tokens"),
+                                               a.get("llm.token_count.completion")))
+        step.reasoning_tokens = integer(first(
+            a.get("gen_ai.usage.reasoning.output_tokens"),
+            a.get("llm.token_count.completion_details.reasoning")))
         step.cost_usd = number(first(a.get("llm.cost.total"), a.get("gen_ai.usage.cost")))
         reasons = loads_if_json(a.get("gen_ai.response.finish_reasons"))
-        step.finish_reason = string(
-            first(
-                reasons[0] if isinstance(reasons, list) and reasons else reasons,
-                *(m.get("finish_reason") for m in outs),
-            )
-        )
+        step.finish_reason = string(first(
+            reasons[0] if isinstance(reasons, list) and reasons else reasons,
+            *(m.get("finish_reason") for m in outs)))
         step.input = "\n".join(t for t in (message_text(m) for m in ins) if t) or string(
-            first(
-                a.get("input.value"),
-                a.get("traceloop.entity.input"),
-                a.get("langfuse.observation.input"),
-            )
-        )
+            first(a.get("input.value"), a.get("traceloop.entity.input"),
+                  a.get("langfuse.observation.input")))
         step.output = "\n".join(t for t in (message_text(m) for m in outs) if t) or string(
-            first(
-                a.get("output.value"),
-                a.get("traceloop.entity.output"),
-                a.get("langfuse.observation.output"),
-            )
-        )
+            first(a.get("output.value"), a.get("traceloop.entity.output"),
+                  a.get("langfuse.observation.output")))
         step.tool_calls = _tool_calls(outs)
         if not step.output and step.tool_calls:
             step.output = planned_calls(step.tool_calls)
         step.meta["user"] = first_of_role(ins, "user")
         step.meta["system"] = string(_system_text(a)) or first_of_role(ins, "system")
     elif kind == "tool":
-        step.name = (
-            string(
-                first(a.get("gen_ai.tool.name"), a.get("tool.name"), a.get("traceloop.entity.name"))
-            )
-            or re.sub(r"^execute_tool\s+", "", span.name)
-            or span.name
-        )
-        step.input = loads_if_json(
-            first(
-                a.get("gen_ai.tool.call.arguments"),
-                a.get("input.value"),
-                a.get("traceloop.entity.input"),
-                a.get("langfuse.observation.input"),
-            )
-        )
-        step.output = first(
-            a.get("gen_ai.tool.call.result"),
-            a.get("output.value"),
-            a.get("traceloop.entity.output"),
-            a.get("langfuse.observation.output"),
-        )
+        step.name = string(first(a.get("gen_ai.tool.name"), a.get("tool.name"),
+                                 a.get("traceloop.entity.name"))) or re.sub(
+            r"^execute_tool\s+", "", span.name) or span.name
+        step.input = loads_if_json(first(
+            a.get("gen_ai.tool.call.arguments"), a.get("input.value"),
+            a.get("traceloop.entity.input"), a.get("langfuse.observation.input")))
+        step.output = first(a.get("gen_ai.tool.call.result"), a.get("output.value"),
+                            a.get("traceloop.entity.output"), a.get("langfuse.observation.output"))
     elif kind == "retrieval":
         step.name = string(first(a.get("gen_ai.data_source.id"), span.name)) or "retrieval"
-        step.input = first(
-            a.get("gen_ai.retrieval.query.text"),
-            a.get("input.value"),
-            a.get("langfuse.observation.input"),
-        )
+        step.input = first(a.get("gen_ai.retrieval.query.text"), a.get("input.value"),
+                           a.get("langfuse.observation.input"))
         docs = indexed(a, "retrieval.documents")
         if docs:
             step.output = "\n".join(str(d.get("document.content", "")) for d in docs)
@@ -358,13 +266,8 @@ def _system_text(attrs: Mapping[str, Any]) -> str | None:
     return message_text(value) if not isinstance(value, str) else value
 
 
-_SESSION_KEYS = (
-    "langfuse.session.id",
-    "session.id",
-    "gen_ai.conversation.id",
-    "langfuse.trace.metadata.langfuse_session_id",
-    "ai.telemetry.metadata.sessionId",
-)
+_SESSION_KEYS = ("langfuse.session.id", "session.id", "gen_ai.conversation.id",
+                 "langfuse.trace.metadata.langfuse_session_id", "ai.telemetry.metadata.sessionId")
 
 
 def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) -> Draft:
@@ -392,54 +295,29 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
         if kind == "agent" and not draft.tools:
             defs = loads_if_json(s.attributes.get("gen_ai.tool.definitions"))
             if isinstance(defs, list):
-                draft.tools = sorted(
-                    {
-                        str(d.get("name") or (d.get("function") or {}).get("name"))
-                        for d in defs
-                        if isinstance(d, Mapping)
-                    }
-                    - {"None"}
-                )
+                draft.tools = sorted({str(d.get("name") or (d.get("function") or {}).get("name"))
+                                      for d in defs if isinstance(d, Mapping)} - {"None"})
     everything = ([top] if top else []) + [s for s in ordered if s is not top]
     for s in everything:
         a = s.attributes
         draft.conversation_id = draft.conversation_id or string(
-            first(*(a.get(k) for k in _SESSION_KEYS))
-        )
+            first(*(a.get(k) for k in _SESSION_KEYS)))
     if top is not None:
         a = top.attributes
-        draft.agent_id = (
-            string(
-                first(
-                    a.get("gen_ai.agent.name"),
-                    a.get("agent.name"),
-                    a.get("gen_ai.workflow.name"),
-                    a.get("traceloop.workflow.name"),
-                    a.get("traceloop.entity.name"),
-                    top.resource.get("service.name"),
-                    top.name,
-                )
-            )
-            or ""
-        )
+        draft.agent_id = string(first(
+            a.get("gen_ai.agent.name"), a.get("agent.name"), a.get("gen_ai.workflow.name"),
+            a.get("traceloop.workflow.name"), a.get("traceloop.entity.name"),
+            top.resource.get("service.name"), top.name)) or ""
         draft.start, draft.end = top.start, top.end
         draft.system_prompt = _system_text(a)
         draft.model = string(first(a.get("gen_ai.request.model"), a.get("llm.model_name")))
-        goal = first(
-            a.get("input.value"),
-            a.get("traceloop.entity.input"),
-            a.get("langfuse.trace.input"),
-            a.get("langfuse.observation.input"),
-        )
+        goal = first(a.get("input.value"), a.get("traceloop.entity.input"),
+                     a.get("langfuse.trace.input"), a.get("langfuse.observation.input"))
         if goal is None:
             goal = first_of_role(_messages(a, top.events, "input"), "user")
         draft.goal = message_text(loads_if_json(goal)) if not isinstance(goal, str) else goal
-        out = first(
-            a.get("output.value"),
-            a.get("traceloop.entity.output"),
-            a.get("langfuse.trace.output"),
-            a.get("langfuse.observation.output"),
-        )
+        out = first(a.get("output.value"), a.get("traceloop.entity.output"),
+                    a.get("langfuse.trace.output"), a.get("langfuse.observation.output"))
         if out is None:
             out = "\n".join(message_text(m) for m in _messages(a, top.events, "output")) or None
         draft.output = out
@@ -454,13 +332,11 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
         draft.agent_id = str(ordered[0].resource.get("service.name") or "")
     llm_steps = [step for step in draft.steps if step.kind == "llm"]
     if not draft.goal:
-        draft.goal = next(
-            (str(step.meta["user"]) for step in llm_steps if step.meta.get("user")), ""
-        )
+        draft.goal = next((str(step.meta["user"]) for step in llm_steps
+                           if step.meta.get("user")), "")
     if not draft.system_prompt:
-        draft.system_prompt = next(
-            (str(step.meta["system"]) for step in llm_steps if step.meta.get("system")), None
-        )
+        draft.system_prompt = next((str(step.meta["system"]) for step in llm_steps
+                                    if step.meta.get("system")), None)
     for step in llm_steps:
         step.meta.clear()
     return draft

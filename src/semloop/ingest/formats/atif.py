@@ -71,11 +71,8 @@ def _drafts(raw: Any, source: str, index: int, parent: str | None) -> list[Draft
         raise TraceFormatError("missing or not a list of steps", field="steps")
     agent = mapping(raw.get("agent"))
     model = string(agent.get("model_name"))
-    run_id = (
-        string(raw.get("trajectory_id"))
-        or string(raw.get("session_id"))
-        or (f"{source.rsplit('/', 1)[-1]}#{index}")
-    )
+    run_id = string(raw.get("trajectory_id")) or string(raw.get("session_id")) or (
+        f"{source.rsplit('/', 1)[-1]}#{index}")
     goal = ""
     system = None
     prompt = ""
@@ -96,70 +93,41 @@ def _drafts(raw: Any, source: str, index: int, parent: str | None) -> list[Draft
                 prompt = message
             continue
         if who != "agent":
-            raise TraceFormatError(
-                f"unknown source {who!r} (user, agent or system)", field=f"steps[{i}].source"
-            )
+            raise TraceFormatError(f"unknown source {who!r} (user, agent or system)",
+                                   field=f"steps[{i}].source")
         metrics = mapping(st.get("metrics"))
         calls = [c for c in st.get("tool_calls") or [] if isinstance(c, Mapping)]
-        planned = [
-            {
-                "name": str(c.get("function_name") or "tool"),
-                "arguments": loads_if_json(c.get("arguments")),
-            }
-            for c in calls
-        ]
+        planned = [{"name": str(c.get("function_name") or "tool"),
+                    "arguments": loads_if_json(c.get("arguments"))} for c in calls]
         body = message or _content(st.get("reasoning_content"))
-        steps.append(
-            Step(
-                kind="llm",
-                name=string(st.get("model_name")) or model or "llm",
-                step_id=f"s{st.get('step_id', i)}",
-                start=ts,
-                input=prompt,
-                output=body or planned_calls(planned),
-                model=string(st.get("model_name")) or model,
-                prompt_tokens=integer(metrics.get("prompt_tokens")),
-                completion_tokens=integer(metrics.get("completion_tokens")),
-                cost_usd=number(metrics.get("cost_usd")),
-                tool_calls=planned,
-                order=len(steps),
-            )
-        )
+        steps.append(Step(
+            kind="llm", name=string(st.get("model_name")) or model or "llm",
+            step_id=f"s{st.get('step_id', i)}", start=ts, input=prompt,
+            output=body or planned_calls(planned), model=string(st.get("model_name")) or model,
+            prompt_tokens=integer(metrics.get("prompt_tokens")),
+            completion_tokens=integer(metrics.get("completion_tokens")),
+            cost_usd=number(metrics.get("cost_usd")), tool_calls=planned, order=len(steps)))
         prompt = ""
-        results = [
-            r for r in mapping(st.get("observation")).get("results") or [] if isinstance(r, Mapping)
-        ]
+        results = [r for r in mapping(st.get("observation")).get("results") or []
+                   if isinstance(r, Mapping)]
         by_id = {str(r.get("source_call_id")): r for r in results if r.get("source_call_id")}
         loose = [r for r in results if not r.get("source_call_id")]
         for k, (c, p) in enumerate(zip(calls, planned)):
             found = by_id.pop(str(c.get("tool_call_id") or ""), None)
             if found is None and loose:
                 found = loose.pop(0)
-            steps.append(
-                Step(
-                    kind="tool",
-                    name=p["name"],
-                    step_id=f"s{st.get('step_id', i)}c{k}",
-                    start=ts,
-                    input=p["arguments"],
-                    output=_content(found.get("content")) if found else "",
-                    order=len(steps),
-                )
-            )
+            steps.append(Step(
+                kind="tool", name=p["name"], step_id=f"s{st.get('step_id', i)}c{k}", start=ts,
+                input=p["arguments"], output=_content(found.get("content")) if found else "",
+                order=len(steps)))
         if not calls and results:
             # Observations without a call (a harness's own feedback): the next step's input.
             prompt = "\n".join(_content(r.get("content")) for r in results)
-    draft = Draft(
-        run_id=run_id,
-        source=NAME,
-        agent_id=string(agent.get("name")) or "atif",
-        goal=goal,
-        system_prompt=system,
-        model=model,
-        steps=steps,
-        parent_run_id=parent,
-    )
+    draft = Draft(run_id=run_id, source=NAME, agent_id=string(agent.get("name")) or "atif",
+                  goal=goal, system_prompt=system, model=model, steps=steps,
+                  parent_run_id=parent)
     out = [draft]
     for k, sub in enumerate(raw.get("subagent_trajectories") or []):
         out.extend(_drafts(sub, source, k, run_id))
     return out
+

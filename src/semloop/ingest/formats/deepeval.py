@@ -79,9 +79,7 @@ def draft(raw: Any, *, clock: float = 0.0) -> Draft:
         return _from_nested([raw], {})
     raise TraceFormatError(
         "not a deepeval trace: expected span buckets (llmSpans, toolSpans, …), root_spans, "
-        "_trace_dict, or a span with children",
-        field=next(iter(raw), None),
-    )
+        "_trace_dict, or a span with children", field=next(iter(raw), None))
 
 
 def _kind(span: Mapping[str, Any]) -> str | None:
@@ -111,15 +109,9 @@ def _step(span: Mapping[str, Any], kind: str, order: int, path: str, *, timed: b
 
     status = str(span.get("status") or "").upper()
     error = string(span.get("error")) or ("errored" if status == "ERRORED" else None)
-    step = Step(
-        kind=kind,
-        name=str(span.get("name") or ""),
-        step_id=str(span.get("uuid") or ""),
-        order=order,
-        error=error,
-        input=span.get("input"),
-        output=span.get("output"),
-    )
+    step = Step(kind=kind, name=str(span.get("name") or ""),
+                step_id=str(span.get("uuid") or ""), order=order, error=error,
+                input=span.get("input"), output=span.get("output"))
     if timed:
         step.start = epoch(get("startTime", "start_time"), field_name=f"{path}.startTime")
         step.end = epoch(get("endTime", "end_time"), field_name=f"{path}.endTime")
@@ -131,8 +123,7 @@ def _step(span: Mapping[str, Any], kind: str, order: int, path: str, *, timed: b
         cost_out = number(get("costPerOutputToken", "cost_per_output_token"))
         if cost_in is not None or cost_out is not None:
             step.cost_usd = (step.prompt_tokens or 0) * (cost_in or 0.0) + (
-                step.completion_tokens or 0
-            ) * (cost_out or 0.0)
+                step.completion_tokens or 0) * (cost_out or 0.0)
         if not isinstance(step.output, str) and step.output is not None:
             step.output = text(step.output)  # LlmOutput objects from integrations
     elif kind == "retrieval":
@@ -173,9 +164,8 @@ def _from_api(raw: Mapping[str, Any]) -> Draft:
     return d
 
 
-def _from_nested(
-    roots: Any, raw: Mapping[str, Any], path: str = "", *, anchor: float | None = None
-) -> Draft:
+def _from_nested(roots: Any, raw: Mapping[str, Any], path: str = "", *,
+                 anchor: float | None = None) -> Draft:
     if not isinstance(roots, list) or not roots or not isinstance(roots[0], Mapping):
         raise TraceFormatError("must be a span object (or a list of them)", field=path or None)
     run_id = str(raw.get("uuid") or _content_id(roots))
@@ -240,17 +230,10 @@ def _add_untraced_calls(d: Draft, listed: list[_Listed]) -> None:
             if traced[name] > 0:
                 traced[name] -= 1
                 continue
-            d.steps.append(
-                Step(
-                    kind="tool",
-                    name=name,
-                    order=order + i,
-                    start=when,
-                    end=when,
-                    input=call.get("input_parameters", call.get("inputParameters")),
-                    output=call.get("output"),
-                )
-            )
+            d.steps.append(Step(
+                kind="tool", name=name, order=order + i, start=when, end=when,
+                input=call.get("input_parameters", call.get("inputParameters")),
+                output=call.get("output")))
 
 
 def _finish(d: Draft, raw: Mapping[str, Any], root: Mapping[str, Any] | None) -> None:

@@ -37,7 +37,8 @@ from ._common import (
 __all__ = ["convert", "read"]
 
 NAME = "langfuse"
-_KINDS = {"GENERATION": "llm", "TOOL": "tool", "RETRIEVER": "retrieval", "GUARDRAIL": "guardrail"}
+_KINDS = {"GENERATION": "llm", "TOOL": "tool", "RETRIEVER": "retrieval",
+          "GUARDRAIL": "guardrail"}
 
 
 def read(data: bytes | str) -> list[Run]:
@@ -52,7 +53,8 @@ def convert(data: bytes | str, *, source: str = "<langfuse>", clock: float = 0.0
     for line, path, raw in records(data, source, result, unwrap=("data", "traces")):
         if isinstance(raw, Mapping) and "observations" in raw:
             try:
-                result.runs.append(build_run(_draft(raw, raw.get("observations")), clock=clock))
+                result.runs.append(build_run(_draft(raw, raw.get("observations")),
+                                             clock=clock))
             except SHAPE_ERRORS as exc:
                 reject(result, exc, source, line, path)
         elif isinstance(raw, Mapping) and raw.get("traceId") and raw.get("type"):
@@ -60,20 +62,13 @@ def convert(data: bytes | str, *, source: str = "<langfuse>", clock: float = 0.0
             loose.setdefault(key, []).append((path, raw))
             where.setdefault(key, (line, path))
         else:
-            reject(
-                result,
-                TraceFormatError(
-                    "not a Langfuse trace (no observations) or observation (no traceId/type)"
-                ),
-                source,
-                line,
-                path,
-            )
+            reject(result, TraceFormatError(
+                "not a Langfuse trace (no observations) or observation (no traceId/type)"),
+                source, line, path)
     for key, observations in loose.items():
         try:
-            result.runs.append(
-                build_run(_draft({"id": key}, [o for _, o in observations]), clock=clock)
-            )
+            result.runs.append(build_run(_draft({"id": key}, [o for _, o in observations]),
+                                         clock=clock))
         except SHAPE_ERRORS as exc:
             line, path = where[key]
             reject(result, exc, source, line, path)
@@ -84,24 +79,17 @@ def _io(value: Any) -> Any:
     # Generations hold chat messages ({role, content} or a list of them) or plain values.
     if isinstance(value, Mapping) and ("content" in value or "role" in value):
         return message_text(value)
-    if (
-        isinstance(value, list)
-        and value
-        and all(isinstance(m, Mapping) and "role" in m for m in value)
-    ):
+    if isinstance(value, list) and value and all(isinstance(m, Mapping) and "role" in m
+                                                  for m in value):
         return message_text(value)
     return value
 
 
 def _step(obs: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
     failed = str(obs.get("level") or "").upper() == "ERROR"
-    step = Step(
-        kind=kind,
-        name=str(obs.get("name") or ""),
-        step_id=str(obs.get("id") or ""),
-        order=order,
-        error=(string(obs.get("statusMessage")) or "error") if failed else None,
-    )
+    step = Step(kind=kind, name=str(obs.get("name") or ""), step_id=str(obs.get("id") or ""),
+                order=order, error=(string(obs.get("statusMessage")) or "error")
+                if failed else None)
     step.start = epoch(obs.get("startTime"), field_name=f"{path}.startTime")
     step.end = epoch(obs.get("endTime"), field_name=f"{path}.endTime")
     if kind == "llm":
@@ -109,38 +97,23 @@ def _step(obs: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         usage = mapping(usage)
         cost = mapping(obs.get("costDetails"))
         step.model = string(first(obs.get("model"), obs.get("providedModelName")))
-        step.prompt_tokens = integer(
-            first(
-                usage.get("input"),
-                usage.get("promptTokens"),
-                usage.get("prompt_tokens"),
-                usage.get("input_tokens"),
-            )
-        )
-        step.completion_tokens = integer(
-            first(
-                usage.get("output"),
-                usage.get("completionTokens"),
-                usage.get("completion_tokens"),
-                usage.get("output_tokens"),
-            )
-        )
+        step.prompt_tokens = integer(first(usage.get("input"), usage.get("promptTokens"),
+                                           usage.get("prompt_tokens"), usage.get("input_tokens")))
+        step.completion_tokens = integer(first(usage.get("output"),
+                                               usage.get("completionTokens"),
+                                               usage.get("completion_tokens"),
+                                               usage.get("output_tokens")))
         step.reasoning_tokens = integer(usage.get("output_reasoning_tokens"))
-        step.cost_usd = number(
-            first(cost.get("total"), obs.get("calculatedTotalCost"), obs.get("totalCost"))
-        )
+        step.cost_usd = number(first(cost.get("total"), obs.get("calculatedTotalCost"),
+                                     obs.get("totalCost")))
         step.input = _io(obs.get("input"))
         step.output = _io(obs.get("output"))
         out = obs.get("output")
         if isinstance(out, Mapping) and isinstance(out.get("tool_calls"), list):
             step.tool_calls = [
-                {
-                    "name": (c.get("function") or {}).get("name") or c.get("name"),
-                    "arguments": (c.get("function") or {}).get("arguments") or c.get("arguments"),
-                }
-                for c in out["tool_calls"]
-                if isinstance(c, Mapping)
-            ]
+                {"name": (c.get("function") or {}).get("name") or c.get("name"),
+                 "arguments": (c.get("function") or {}).get("arguments") or c.get("arguments")}
+                for c in out["tool_calls"] if isinstance(c, Mapping)]
             if not step.output:
                 step.output = planned_calls(step.tool_calls)
     elif kind == "tool":
@@ -167,31 +140,27 @@ def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
     obs: list[tuple[str, Mapping[str, Any]]] = []
     for i, o in enumerate(observations):
         if not isinstance(o, Mapping):
-            raise TraceFormatError("an observation must be an object", field=f"observations[{i}]")
+            raise TraceFormatError("an observation must be an object",
+                                   field=f"observations[{i}]")
         obs.append((f"observations[{i}]", o))
-    starts = {
-        path: epoch(o.get("startTime"), field_name=f"{path}.startTime") or 0.0 for path, o in obs
-    }
+    starts = {path: epoch(o.get("startTime"), field_name=f"{path}.startTime") or 0.0
+              for path, o in obs}
     obs.sort(key=lambda item: starts[item[0]])
     run_id = str(trace["id"])
     d = Draft(run_id=run_id, source=NAME, trace_id=run_id)
     ids = {str(o.get("id")) for _, o in obs}
-    roots = [
-        o
-        for _, o in obs
-        if not o.get("parentObservationId") or str(o["parentObservationId"]) not in ids
-    ]
+    roots = [o for _, o in obs if not o.get("parentObservationId")
+             or str(o["parentObservationId"]) not in ids]
     root = roots[0] if len(roots) == 1 and len(obs) > 1 else None
     for order, (path, o) in enumerate(obs):
         kind = _KINDS.get(str(o.get("type") or "").upper())
         if kind:  # a root that is itself a generation or tool call is a step too
             d.steps.append(_step(o, kind, order, path))
     d.agent_id = str(first(trace.get("name"), root.get("name") if root else None) or "")
-    d.conversation_id = string(first(trace.get("sessionId"), *(o.get("sessionId") for _, o in obs)))
-    d.start = epoch(
-        first(trace.get("timestamp"), root.get("startTime") if root else None),
-        field_name="timestamp",
-    )
+    d.conversation_id = string(first(trace.get("sessionId"),
+                                     *(o.get("sessionId") for _, o in obs)))
+    d.start = epoch(first(trace.get("timestamp"), root.get("startTime") if root else None),
+                    field_name="timestamp")
     d.end = epoch(root.get("endTime"), field_name="endTime") if root else None
     goal = first(trace.get("input"), root.get("input") if root else None)
     if isinstance(goal, (list, Mapping)):

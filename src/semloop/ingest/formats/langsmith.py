@@ -71,7 +71,8 @@ def convert(data: bytes | str, *, source: str = "<langsmith>", clock: float = 0.
 
 def _flatten(raw: Any, path: str) -> list[tuple[str, Mapping[str, Any]]]:
     if not isinstance(raw, Mapping):
-        raise TraceFormatError(f"a run must be a JSON object, not {type(raw).__name__}", field=path)
+        raise TraceFormatError(f"a run must be a JSON object, not {type(raw).__name__}",
+                               field=path)
     if not raw.get("id"):
         raise TraceFormatError("a run needs an id", field=f"{path}.id")
     out: list[tuple[str, Mapping[str, Any]]] = [(path, raw)]
@@ -110,13 +111,9 @@ def _metadata(run: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _usage(run: Mapping[str, Any]) -> Mapping[str, Any]:
     outputs = mapping(run.get("outputs"))
-    for candidate in (
-        outputs.get("usage_metadata"),
-        _metadata(run).get("usage_metadata"),
-        (outputs.get("llm_output") or {}).get("token_usage")
-        if isinstance(outputs.get("llm_output"), Mapping)
-        else None,
-    ):
+    for candidate in (outputs.get("usage_metadata"), _metadata(run).get("usage_metadata"),
+                      (outputs.get("llm_output") or {}).get("token_usage")
+                      if isinstance(outputs.get("llm_output"), Mapping) else None):
         if isinstance(candidate, Mapping):
             return candidate
     return {}
@@ -132,13 +129,8 @@ def _generation(outputs: Any) -> Mapping[str, Any]:
 def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
     inputs = mapping(run.get("inputs"))
     outputs = run.get("outputs")
-    step = Step(
-        kind=kind,
-        name=str(run.get("name") or ""),
-        step_id=str(run["id"]),
-        order=order,
-        error=string(run.get("error")),
-    )
+    step = Step(kind=kind, name=str(run.get("name") or ""), step_id=str(run["id"]),
+                order=order, error=string(run.get("error")))
     step.start = epoch(run.get("start_time"), field_name=f"{path}.start_time")
     step.end = epoch(run.get("end_time"), field_name=f"{path}.end_time")
     if kind == "llm":
@@ -146,19 +138,13 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         extra = mapping(run.get("extra"))
         params = mapping(extra.get("invocation_params"))
         usage = _usage(run)
-        step.model = string(
-            first(meta.get("ls_model_name"), params.get("model"), params.get("model_name"))
-        )
-        step.prompt_tokens = integer(
-            first(run.get("prompt_tokens"), usage.get("input_tokens"), usage.get("prompt_tokens"))
-        )
-        step.completion_tokens = integer(
-            first(
-                run.get("completion_tokens"),
-                usage.get("output_tokens"),
-                usage.get("completion_tokens"),
-            )
-        )
+        step.model = string(first(meta.get("ls_model_name"), params.get("model"),
+                                  params.get("model_name")))
+        step.prompt_tokens = integer(first(run.get("prompt_tokens"), usage.get("input_tokens"),
+                                           usage.get("prompt_tokens")))
+        step.completion_tokens = integer(first(run.get("completion_tokens"),
+                                               usage.get("output_tokens"),
+                                               usage.get("completion_tokens")))
         details = usage.get("output_token_details")
         if isinstance(details, Mapping):
             step.reasoning_tokens = integer(details.get("reasoning"))
@@ -172,26 +158,18 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         kwargs = message.get("kwargs") if isinstance(message, Mapping) else None
         calls = (kwargs or {}).get("tool_calls") if isinstance(kwargs, Mapping) else None
         if isinstance(calls, list):
-            step.tool_calls = [
-                {"name": c.get("name"), "arguments": c.get("args")}
-                for c in calls
-                if isinstance(c, Mapping)
-            ]
+            step.tool_calls = [{"name": c.get("name"), "arguments": c.get("args")}
+                               for c in calls if isinstance(c, Mapping)]
         planned = planned_calls(step.tool_calls)
         if gen:
             step.output = first(gen.get("text"), message_text(message), planned) or ""
         else:
-            step.output = first(
-                message_text(outputs) if isinstance(outputs, Mapping) else None,
-                text(outputs) if outputs else None,
-            )
+            step.output = first(message_text(outputs) if isinstance(outputs, Mapping) else None,
+                                text(outputs) if outputs else None)
     elif kind == "tool":
         step.input = unwrap_single(inputs) if set(inputs) == {"input"} else inputs
-        step.output = (
-            first(outputs.get("output"), outputs.get("content"))
-            if isinstance(outputs, Mapping)
-            else outputs
-        )
+        step.output = first(outputs.get("output"), outputs.get("content")) if isinstance(
+            outputs, Mapping) else outputs
         if step.output is None and outputs:
             step.output = text(outputs)
     else:
@@ -199,9 +177,8 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         docs = outputs.get("documents") if isinstance(outputs, Mapping) else None
         if isinstance(docs, list):
             step.result_count = len(docs)
-            step.output = "\n".join(
-                str(d.get("page_content", "")) if isinstance(d, Mapping) else text(d) for d in docs
-            )
+            step.output = "\n".join(str(d.get("page_content", "")) if isinstance(d, Mapping)
+                                    else text(d) for d in docs)
         else:
             step.output = outputs
     return step
@@ -214,7 +191,8 @@ def _draft(key: str, runs: list[tuple[str, Mapping[str, Any]]]) -> Draft:
 
     runs = sorted({str(r["id"]): (p, r) for p, r in runs}.values(), key=order_key)
     ids = {str(r["id"]) for _, r in runs}
-    roots = [r for _, r in runs if not r.get("parent_run_id") or str(r["parent_run_id"]) not in ids]
+    roots = [r for _, r in runs if not r.get("parent_run_id") or
+             str(r["parent_run_id"]) not in ids]
     root = roots[0]
     d = Draft(run_id=key, source=NAME, trace_id=key)
     for order, (path, run) in enumerate(runs):
@@ -226,32 +204,22 @@ def _draft(key: str, runs: list[tuple[str, Mapping[str, Any]]]) -> Draft:
     d.end = epoch(root.get("end_time"), field_name="end_time")
     for _, run in [(None, root)] + runs:
         meta = _metadata(run)
-        d.conversation_id = d.conversation_id or string(
-            first(meta.get("session_id"), meta.get("thread_id"), meta.get("conversation_id"))
-        )
+        d.conversation_id = d.conversation_id or string(first(
+            meta.get("session_id"), meta.get("thread_id"), meta.get("conversation_id")))
     inputs = root.get("inputs")
     goal: Any = inputs
     if isinstance(inputs, Mapping):
-        goal = first(
-            first_of_role(inputs.get("messages"), "user"),
-            inputs.get("input"),
-            inputs.get("question"),
-            inputs.get("query"),
-            unwrap_single(inputs),
-        )
+        goal = first(first_of_role(inputs.get("messages"), "user"), inputs.get("input"),
+                     inputs.get("question"), inputs.get("query"), unwrap_single(inputs))
     d.goal = message_text(goal) if not isinstance(goal, (str, Mapping)) else text(goal)
-    sys_prompt = (
-        first_of_role(inputs.get("messages"), "system") if isinstance(inputs, Mapping) else None
-    )
+    sys_prompt = first_of_role(inputs.get("messages"), "system") if isinstance(
+        inputs, Mapping) else None
     d.system_prompt = sys_prompt
     outputs = root.get("outputs")
     if isinstance(outputs, Mapping):
         said = outputs.get("messages")
-        d.output = first(
-            outputs.get("output"),
-            outputs.get("answer"),
-            message_text(said[-1:]) if isinstance(said, list) else None,
-        )
+        d.output = first(outputs.get("output"), outputs.get("answer"),
+                         message_text(said[-1:]) if isinstance(said, list) else None)
     else:
         d.output = outputs
     if root.get("error") or str(root.get("status") or "").lower() == "error":

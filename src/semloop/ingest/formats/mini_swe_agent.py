@@ -60,22 +60,18 @@ def _draft(raw: Any, source: str, index: int) -> Draft:
         raise TraceFormatError("missing or not a message list", field="messages")
     info = mapping(raw.get("info"))
     config = mapping(info.get("config"))
-    model = string(mapping(config.get("model")).get("model_name")) or string(info.get("model_name"))
+    model = string(mapping(config.get("model")).get("model_name")) or string(
+        info.get("model_name"))
     goal, system = goal_and_system(messages)
     exit_msg = next((m for m in reversed(messages) if role_of(m) == "exit"), None)
     status = str(info.get("exit_status") or "")
     errored = bool(status) and status.lower() not in ("submitted", "")
     run_id = string(raw.get("instance_id")) or f"{source.rsplit('/', 1)[-1]}#{index}"
     return Draft(
-        run_id=run_id,
-        source=NAME,
-        agent_id="mini-swe-agent",
-        goal=goal,
-        system_prompt=system,
-        model=model,
+        run_id=run_id, source=NAME, agent_id="mini-swe-agent", goal=goal,
+        system_prompt=system, model=model,
         steps=chat_steps(messages, model=model, text_commands=True),
         output=(message_text(exit_msg) if exit_msg is not None else info.get("submission")),
-        errored=errored,
-        error=status if errored else None,
+        errored=errored, error=status if errored else None,
         error_type=status if errored else None,
     )

@@ -26,9 +26,8 @@ def convert(data: bytes | str, *, source: str = "<ndjson>", clock: float = 0.0) 
             event = Event.from_dict(raw)
         except EventFormatError as exc:
             field_ = f"{path}.{exc.field}" if path and exc.field else (exc.field or path or None)
-            result.rejected.append(
-                TraceFormatError(exc.message, source=source, line=line, field=field_)
-            )
+            result.rejected.append(TraceFormatError(exc.message, source=source, line=line,
+                                                    field=field_))
             continue
         by_run.setdefault(event.run_id, []).append(event)
     result.runs = [Run.from_events(events) for events in by_run.values()]

@@ -60,22 +60,13 @@ def convert(data: bytes | str, *, source: str = "<openai-agents>", clock: float 
             spans.setdefault(key, []).append((path, raw))
             where.setdefault(key, (line, path))
         else:
-            reject(
-                result,
-                TraceFormatError(
-                    'expected an item with "object": "trace" (and an id) or "trace.span" '
-                    "(and a trace_id)",
-                    field="object",
-                ),
-                source,
-                line,
-                path,
-            )
+            reject(result, TraceFormatError(
+                'expected an item with "object": "trace" (and an id) or "trace.span" '
+                "(and a trace_id)", field="object"), source, line, path)
     for key in list(dict.fromkeys([*traces, *spans])):
         try:
-            result.runs.append(
-                build_run(_draft(key, traces.get(key, {}), spans.get(key, [])), clock=clock)
-            )
+            result.runs.append(build_run(_draft(key, traces.get(key, {}), spans.get(key, [])),
+                                         clock=clock))
         except SHAPE_ERRORS as exc:
             line, path = where[key]
             reject(result, exc, source, line, path)
@@ -96,13 +87,8 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
             message = f"{message}: {text(detail['error'])}"
     elif error:
         message = text(error)
-    step = Step(
-        kind="",
-        name=str(data.get("name") or ""),
-        step_id=str(span.get("id") or ""),
-        order=order,
-        error=message,
-    )
+    step = Step(kind="", name=str(data.get("name") or ""), step_id=str(span.get("id") or ""),
+                order=order, error=message)
     step.start = epoch(span.get("started_at"), field_name=f"{path}.started_at")
     step.end = epoch(span.get("ended_at"), field_name=f"{path}.ended_at")
     usage = mapping(data.get("usage"))
@@ -113,18 +99,11 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
     elif kind in ("generation", "response"):
         step.kind = "llm"
         step.name = kind
-        step.model = string(
-            first(
-                data.get("model"),
-                (data.get("model_config") or {}).get("model")
-                if isinstance(data.get("model_config"), Mapping)
-                else None,
-            )
-        )
+        step.model = string(first(data.get("model"), (data.get("model_config") or {}).get(
+            "model") if isinstance(data.get("model_config"), Mapping) else None))
         step.prompt_tokens = integer(first(usage.get("input_tokens"), usage.get("prompt_tokens")))
-        step.completion_tokens = integer(
-            first(usage.get("output_tokens"), usage.get("completion_tokens"))
-        )
+        step.completion_tokens = integer(first(usage.get("output_tokens"),
+                                               usage.get("completion_tokens")))
         details = usage.get("output_tokens_details")
         if isinstance(details, Mapping):
             step.reasoning_tokens = integer(details.get("reasoning_tokens"))
@@ -157,7 +136,8 @@ def _step(span: Mapping[str, Any], order: int, path: str) -> Step | None:
     return step
 
 
-def _draft(key: str, trace: Mapping[str, Any], spans: list[tuple[str, Mapping[str, Any]]]) -> Draft:
+def _draft(key: str, trace: Mapping[str, Any], spans: list[tuple[str, Mapping[str, Any]]]
+           ) -> Draft:
     d = Draft(run_id=key, source=NAME, trace_id=key)
     d.agent_id = str(trace.get("workflow_name") or "")
     d.conversation_id = string(trace.get("group_id"))
@@ -182,11 +162,8 @@ def _draft(key: str, trace: Mapping[str, Any], spans: list[tuple[str, Mapping[st
         top_error = top_span.get("error")
         if top_error and not top_span.get("parent_id"):
             d.errored = True
-            d.error = (
-                string(top_error.get("message"))
-                if isinstance(top_error, Mapping)
-                else text(top_error)
-            )
+            d.error = string(top_error.get("message")) if isinstance(
+                top_error, Mapping) else text(top_error)
             d.error_type = "AgentError"
     if times:
         d.start, d.end = min(times), max(times)

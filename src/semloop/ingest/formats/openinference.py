@@ -33,11 +33,8 @@ def convert(data: bytes | str, *, source: str = "<openinference>", clock: float 
     by_trace: dict[str, list[OtelSpan]] = {}
     for line, path, raw in records(data, source, result, unwrap=("data", "spans")):
         try:
-            spans = (
-                otlp.spans_from_json(raw)
-                if isinstance(raw, Mapping) and ("resourceSpans" in raw)
-                else [span_from_dict(raw)]
-            )
+            spans = otlp.spans_from_json(raw) if isinstance(raw, Mapping) and (
+                "resourceSpans" in raw) else [span_from_dict(raw)]
         except SHAPE_ERRORS as exc:
             reject(result, exc, source, line, path)
             continue
@@ -46,17 +43,12 @@ def convert(data: bytes | str, *, source: str = "<openinference>", clock: float 
     for trace_id, spans in by_trace.items():
         unique = list({s.span_id: s for s in spans}.values())
         try:
-            result.runs.append(
-                build_run(draft_from_spans(unique, NAME, complete=True), clock=clock)
-            )
+            result.runs.append(build_run(draft_from_spans(unique, NAME, complete=True),
+                                         clock=clock))
         except SHAPE_ERRORS as exc:
-            result.rejected.append(
-                TraceFormatError(
-                    f"trace {trace_id} could not be converted: {exc}",
-                    source=source,
-                    field="context.trace_id",
-                )
-            )
+            result.rejected.append(TraceFormatError(
+                f"trace {trace_id} could not be converted: {exc}", source=source,
+                field="context.trace_id"))
     result.runs.sort(key=lambda r: r.events[0].timestamp if r.events else 0.0)
     return result
 
@@ -90,13 +82,9 @@ def span_from_dict(raw: Any) -> OtelSpan:
     for i, ev in enumerate(raw.get("events") or []):
         if not isinstance(ev, Mapping):
             raise TraceFormatError("an event must be an object", field=f"events[{i}]")
-        events.append(
-            (
-                str(ev.get("name", "")),
-                epoch(ev.get("timestamp"), field_name=f"events[{i}].timestamp"),
-                flatten(ev.get("attributes") or {}),
-            )
-        )
+        events.append((str(ev.get("name", "")),
+                       epoch(ev.get("timestamp"), field_name=f"events[{i}].timestamp"),
+                       flatten(ev.get("attributes") or {})))
     resource = mapping(raw.get("resource"))
     parent = raw.get("parent_id") or None
     return OtelSpan(
@@ -106,8 +94,7 @@ def span_from_dict(raw: Any) -> OtelSpan:
         name=str(raw.get("name", "")),
         start=epoch(raw.get("start_time"), field_name="start_time"),
         end=epoch(raw.get("end_time"), field_name="end_time"),
-        attributes=attrs,
-        events=events,
+        attributes=attrs, events=events,
         status_code=_STATUS.get(code.replace("STATUSCODE.", ""), 0),
         status_message=str(message or ""),
         resource=dict(resource.get("attributes") or {}),

@@ -81,14 +81,12 @@ def read_request(body: bytes, content_type: str) -> tuple[list[Run], list[TraceF
             doc = json.loads(decode(body, "request body"))
         except json.JSONDecodeError as exc:
             raise TraceFormatError(
-                f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-            ) from None
+                f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
         spans, bad = _read_json(doc)
     else:
         raise TraceFormatError(
             f"unsupported content type {content_type!r}; OTLP/HTTP sends "
-            "application/x-protobuf or application/json"
-        )
+            "application/x-protobuf or application/json")
     runs, errors = _runs(spans, complete=False, clock=0.0)
     return runs, bad + errors
 
@@ -109,14 +107,8 @@ def renumber(run: Run) -> Run:
     Requests without the root span give their steps step 0 (see :func:`read_request`);
     once every part is stored, this restores 1..n, and the totals of ``run.completed``.
     """
-    ordered = sorted(
-        run.events,
-        key=lambda e: (
-            e.event_type != "run.started",
-            e.timestamp,
-            e.event_type.endswith(".responded"),
-        ),
-    )
+    ordered = sorted(run.events, key=lambda e: (e.event_type != "run.started", e.timestamp,
+                                                e.event_type.endswith(".responded")))
     terminal = [e for e in ordered if e.event_type in ("run.completed", "run.errored")]
     body = [e for e in ordered if e not in terminal]
     out: list[Event] = []
@@ -149,9 +141,8 @@ def _call_key(event: Event) -> str:
     return f"{kind}:{event.payload.get('tool_name', '')}" if kind == "tool" else kind
 
 
-def _runs(
-    spans: Sequence[OtelSpan], *, complete: bool, clock: float
-) -> tuple[list[Run], list[TraceFormatError]]:
+def _runs(spans: Sequence[OtelSpan], *, complete: bool,
+          clock: float) -> tuple[list[Run], list[TraceFormatError]]:
     by_trace: dict[str, list[OtelSpan]] = {}
     for span in spans:
         by_trace.setdefault(span.trace_id, []).append(span)
@@ -161,11 +152,11 @@ def _runs(
         # export); keep the last copy of each.
         unique = list({s.span_id: s for s in members}.values())
         try:
-            runs.append(build_run(draft_from_spans(unique, NAME, complete=complete), clock=clock))
+            runs.append(build_run(draft_from_spans(unique, NAME, complete=complete),
+                                  clock=clock))
         except (*SHAPE_ERRORS, EventFormatError) as exc:
-            errors.append(
-                TraceFormatError(f"trace {trace_id} could not be converted: {exc}", field="traceId")
-            )
+            errors.append(TraceFormatError(f"trace {trace_id} could not be converted: {exc}",
+                                           field="traceId"))
     runs.sort(key=lambda r: r.events[0].timestamp if r.events else 0.0)
     return runs, errors
 
@@ -182,9 +173,8 @@ def _pb() -> Any:
     try:
         from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
     except ImportError as exc:
-        raise MissingExtraError(
-            "reading OTLP protobuf", "server", exc.name or "opentelemetry-proto"
-        ) from exc
+        raise MissingExtraError("reading OTLP protobuf", "server",
+                                exc.name or "opentelemetry-proto") from exc
     return trace_service_pb2
 
 
@@ -204,34 +194,21 @@ def _spans_from_protobuf(body: bytes) -> tuple[list[OtelSpan], list[TraceFormatE
             for k, span in enumerate(ss.spans):
                 where = f"resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"
                 if len(span.trace_id) != 16 or len(span.span_id) != 8:
-                    bad.append(
-                        TraceFormatError(
-                            "trace id must be 16 bytes and span id 8 bytes", field=where
-                        )
-                    )
+                    bad.append(TraceFormatError(
+                        "trace id must be 16 bytes and span id 8 bytes", field=where))
                     continue
-                spans.append(
-                    OtelSpan(
-                        trace_id=span.trace_id.hex(),
-                        span_id=span.span_id.hex(),
-                        parent_id=span.parent_span_id.hex() or None,
-                        name=span.name,
-                        start=span.start_time_unix_nano / 1e9 or None,
-                        end=span.end_time_unix_nano / 1e9 or None,
-                        attributes={kv.key: _pb_value(kv.value) for kv in span.attributes},
-                        events=[
-                            (
-                                e.name,
-                                e.time_unix_nano / 1e9 or None,
-                                {kv.key: _pb_value(kv.value) for kv in e.attributes},
-                            )
-                            for e in span.events
-                        ],
-                        status_code=int(span.status.code),
-                        status_message=span.status.message,
-                        resource=resource,
-                    )
-                )
+                spans.append(OtelSpan(
+                    trace_id=span.trace_id.hex(), span_id=span.span_id.hex(),
+                    parent_id=span.parent_span_id.hex() or None, name=span.name,
+                    start=span.start_time_unix_nano / 1e9 or None,
+                    end=span.end_time_unix_nano / 1e9 or None,
+                    attributes={kv.key: _pb_value(kv.value) for kv in span.attributes},
+                    events=[(e.name, e.time_unix_nano / 1e9 or None,
+                             {kv.key: _pb_value(kv.value) for kv in e.attributes})
+                            for e in span.events],
+                    status_code=int(span.status.code), status_message=span.status.message,
+                    resource=resource,
+                ))
     return spans, bad
 
 
@@ -270,9 +247,8 @@ def _read_json(doc: Any) -> tuple[list[OtelSpan], list[TraceFormatError]]:
         rpath = f"resourceSpans[{r}]"
         _need(rs, Mapping, rpath)
         resource = _attributes((rs.get("resource") or {}).get("attributes"), f"{rpath}.resource")
-        scope_spans = rs.get(
-            "scopeSpans", rs.get("scope_spans", rs.get("instrumentationLibrarySpans", []))
-        )
+        scope_spans = rs.get("scopeSpans", rs.get("scope_spans",
+                                                  rs.get("instrumentationLibrarySpans", [])))
         _need(scope_spans, list, f"{rpath}.scopeSpans")
         for s, ss in enumerate(scope_spans):
             spath = f"{rpath}.scopeSpans[{s}]"
@@ -296,13 +272,9 @@ def _json_span(span: Any, path: str, resource: dict[str, Any]) -> OtelSpan:
     events = []
     for i, ev in enumerate(span.get("events") or []):
         _need(ev, Mapping, f"{path}.events[{i}]")
-        events.append(
-            (
-                str(ev.get("name", "")),
-                _nanos(ev.get("timeUnixNano"), f"{path}.events[{i}].timeUnixNano"),
-                _attributes(ev.get("attributes"), f"{path}.events[{i}]"),
-            )
-        )
+        events.append((str(ev.get("name", "")), _nanos(ev.get("timeUnixNano"),
+                                                       f"{path}.events[{i}].timeUnixNano"),
+                       _attributes(ev.get("attributes"), f"{path}.events[{i}]")))
     parent = span.get("parentSpanId") or None
     return OtelSpan(
         trace_id=_id(span.get("traceId"), 32, f"{path}.traceId"),
@@ -358,9 +330,8 @@ def _attributes(raw: Any, path: str) -> dict[str, Any]:
     out = {}
     for i, kv in enumerate(raw):
         if not isinstance(kv, Mapping) or not isinstance(kv.get("key"), str):
-            raise TraceFormatError(
-                "an attribute must be {key, value}", field=f"{path}.attributes[{i}]"
-            )
+            raise TraceFormatError("an attribute must be {key, value}",
+                                   field=f"{path}.attributes[{i}]")
         out[kv["key"]] = _value(kv.get("value"), f"{path}.attributes[{i}].value")
     return out
 
@@ -375,23 +346,18 @@ def _value(value: Any, path: str) -> Any:
         try:
             return int(value["intValue"])
         except (TypeError, ValueError):
-            raise TraceFormatError(
-                f"intValue must be an integer, not {value['intValue']!r}", field=path
-            ) from None
+            raise TraceFormatError(f"intValue must be an integer, not {value['intValue']!r}",
+                                   field=path) from None
     if "doubleValue" in value:
         return float(value["doubleValue"])
     if "boolValue" in value:
         return bool(value["boolValue"])
     if "arrayValue" in value:
-        return [
-            _value(v, f"{path}.arrayValue[{i}]")
-            for i, v in enumerate((value["arrayValue"] or {}).get("values") or [])
-        ]
+        return [_value(v, f"{path}.arrayValue[{i}]")
+                for i, v in enumerate((value["arrayValue"] or {}).get("values") or [])]
     if "kvlistValue" in value:
-        return {
-            kv.get("key"): _value(kv.get("value"), f"{path}.kvlistValue")
-            for kv in (value["kvlistValue"] or {}).get("values") or []
-        }
+        return {kv.get("key"): _value(kv.get("value"), f"{path}.kvlistValue")
+                for kv in (value["kvlistValue"] or {}).get("values") or []}
     if "bytesValue" in value:
         return value["bytesValue"]
     return None

@@ -59,14 +59,8 @@ def _goal(history: Any) -> tuple[str, str | None]:
         return "", None
     system = next((message_text(m) for m in history if role_of(m) == "system"), None)
     # Demonstrations are user messages marked is_demo; the task is the first other one.
-    goal = next(
-        (
-            message_text(m)
-            for m in history
-            if role_of(m) == "user" and not (isinstance(m, Mapping) and m.get("is_demo"))
-        ),
-        "",
-    )
+    goal = next((message_text(m) for m in history if role_of(m) == "user"
+                 and not (isinstance(m, Mapping) and m.get("is_demo"))), "")
     return goal, system or None
 
 
@@ -85,48 +79,21 @@ def _draft(raw: Any, source: str, index: int) -> Draft:
             raise TraceFormatError("must be an object", field=f"trajectory[{i}]")
         thought = text(turn.get("thought") or turn.get("response") or "")
         action = text(turn.get("action") or "").strip()
-        steps.append(
-            Step(
-                kind="llm",
-                name="llm",
-                step_id=f"t{i}",
-                input="",
-                output=thought or action,
-                model=model,
-                order=len(steps),
-                tool_calls=[{"name": "bash", "arguments": {"command": action}}] if action else [],
-            )
-        )
+        steps.append(Step(kind="llm", name="llm", step_id=f"t{i}", input="", output=thought
+                          or action, model=model, order=len(steps),
+                          tool_calls=[{"name": "bash", "arguments": {"command": action}}]
+                          if action else []))
         if action:
             seconds = number(turn.get("execution_time"))
-            steps.append(
-                Step(
-                    kind="tool",
-                    name="bash",
-                    step_id=f"a{i}",
-                    input={"command": action},
-                    output=text(turn.get("observation")),
-                    order=len(steps),
-                    meta={"execution_time": seconds},
-                )
-            )
+            steps.append(Step(kind="tool", name="bash", step_id=f"a{i}",
+                              input={"command": action}, output=text(turn.get("observation")),
+                              order=len(steps), meta={"execution_time": seconds}))
     status = str(info.get("exit_status") or "")
     errored = bool(status) and not status.lower().startswith("submitted")
-    run_id = (
-        string(raw.get("instance_id"))
-        or string(info.get("instance_id"))
-        or (f"{source.rsplit('/', 1)[-1]}#{index}")
-    )
+    run_id = string(raw.get("instance_id")) or string(info.get("instance_id")) or (
+        f"{source.rsplit('/', 1)[-1]}#{index}")
     return Draft(
-        run_id=run_id,
-        source=NAME,
-        agent_id="swe-agent",
-        goal=goal,
-        system_prompt=system,
-        model=model,
-        steps=steps,
-        output=info.get("submission"),
-        errored=errored,
-        error=status if errored else None,
-        error_type=status if errored else None,
+        run_id=run_id, source=NAME, agent_id="swe-agent", goal=goal, system_prompt=system,
+        model=model, steps=steps, output=info.get("submission"), errored=errored,
+        error=status if errored else None, error_type=status if errored else None,
     )

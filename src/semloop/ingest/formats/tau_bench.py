@@ -54,12 +54,8 @@ def _draft(raw: Any, source: str) -> Draft:
     goal, system = goal_and_system(traj)
     reward = raw.get("reward")
     return Draft(
-        run_id=f"tau-{task}-{trial}",
-        source=NAME,
-        agent_id="tau-bench",
-        goal=goal,
-        system_prompt=system,
-        model=model,
+        run_id=f"tau-{task}-{trial}", source=NAME, agent_id="tau-bench",
+        goal=goal, system_prompt=system, model=model,
         conversation_id=str(mapping(info.get("task")).get("user_id") or "") or None,
         steps=chat_steps(traj, model=model),
         output=f"reward={reward}" if reward is not None else None,

@@ -24,8 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..._exceptions import JudgeAnswerError
-from .._types import Answer, Question
-from ._features import (
+from ..._features import (
     Call,
     StepView,
     action_kind,
@@ -47,6 +46,7 @@ from ._features import (
     tokens,
     without_volatile,
 )
+from .._types import Answer, Question
 
 __all__ = ["Embed", "LocalJudgement", "answer_questions"]
 
@@ -462,12 +462,8 @@ class LocalJudgement:
             # The first rewording after an empty result is what a careful agent does (and
             # a refined search often finds something next); the second is a pattern.
             logit = min(logit, _FIRST_REWORDING_CAP)
-        if (
-            lenient
-            and ck.raw == cj.raw
-            and self._retry_rank.get(id(cj), 2) == 1
-            and is_transient_error(cj.output)
-        ):
+        if (lenient and ck.raw == cj.raw and self._retry_rank.get(id(cj), 2) == 1
+                and is_transient_error(cj.output)):
             logit = min(logit, _FIRST_RETRY_CAP)  # one retry of a failure, unchanged
         return logit
 
@@ -539,7 +535,8 @@ class LocalJudgement:
             # Looked up again to answer a new question: a real result (not an error or
             # nothing) fetched again is the agent using it, not ignoring it.
             vk, vj = self.views[k], self.views[j]
-            return any(not cj.empty and any(ck.raw == cj.raw for ck in vk.calls) for cj in vj.calls)
+            return any(not cj.empty and any(ck.raw == cj.raw for ck in vk.calls)
+                       for cj in vj.calls)
         return False
 
     def _step_call_logit(self, vk: StepView, vj: StepView) -> float:
@@ -729,14 +726,8 @@ class LocalJudgement:
             for k in range(m):
                 logit = self.call_logit(calls[k], calls[m], outputs_known=outputs_known)
                 sk, sm = step_of.get(id(calls[k])), step_of.get(id(calls[m]))
-                if (
-                    outputs_known
-                    and sk is not None
-                    and sm is not None
-                    and sk < sm
-                    and logit > _AFTER_CHANGE
-                    and self._new_attempt(sk, sm)
-                ):
+                if (outputs_known and sk is not None and sm is not None and sk < sm
+                        and logit > _AFTER_CHANGE and self._new_attempt(sk, sm)):
                     logit = _AFTER_CHANGE
                 logits.append(logit)
             repeats.append(_sigmoid(max(logits)))
@@ -758,27 +749,9 @@ class LocalJudgement:
 
 
 # Tools whose name says nothing about what a call does: the command does.
-_GENERIC_TOOLS = frozenset(
-    {
-        "bash",
-        "shell",
-        "sh",
-        "zsh",
-        "python",
-        "python3",
-        "run",
-        "execute",
-        "exec",
-        "terminal",
-        "cmd",
-        "command",
-        "http",
-        "execute_bash",
-        "run_command",
-        "ipython",
-        "jupyter",
-    }
-)
+_GENERIC_TOOLS = frozenset({"bash", "shell", "sh", "zsh", "python", "python3", "run",
+                            "execute", "exec", "terminal", "cmd", "command", "http",
+                            "execute_bash", "run_command", "ipython", "jupyter"})
 # Argument keys that hold a command line or code, compared as commands.
 _COMMAND_KEYS = frozenset({"command", "cmd", "code", "script", "commands"})
 _CMD_TOKEN = re.compile(r"[^\s'\"`]+")

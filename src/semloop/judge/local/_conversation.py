@@ -22,10 +22,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..._features import content_tokens, entities, numbers, tokens
 from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
-from ._features import content_tokens, entities, numbers, tokens
 from ._tone import QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ..._exceptions import MissingExtraError
-from ._features import tokens
+from ..._features import tokens
 
 __all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone"]
 

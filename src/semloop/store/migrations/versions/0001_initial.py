@@ -42,9 +42,7 @@ def upgrade() -> None:
         sa.Column("revoked_at", sa.Double(), nullable=True),
         sa.PrimaryKeyConstraint("id", name="pk_api_keys"),
         sa.ForeignKeyConstraint(
-            ["org_id"],
-            ["organizations.id"],
-            ondelete="CASCADE",
+            ["org_id"], ["organizations.id"], ondelete="CASCADE",
             name="fk_api_keys_org_id_organizations",
         ),
         sa.UniqueConstraint("key_id", name="uq_api_keys_key_id"),
@@ -68,9 +66,7 @@ def upgrade() -> None:
         sa.Column("received_at", sa.Double(), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_events"),
         sa.ForeignKeyConstraint(
-            ["org_id"],
-            ["organizations.id"],
-            ondelete="CASCADE",
+            ["org_id"], ["organizations.id"], ondelete="CASCADE",
             name="fk_events_org_id_organizations",
         ),
         sa.UniqueConstraint("org_id", "event_id", name="uq_events_org_id_event_id"),
@@ -78,8 +74,7 @@ def upgrade() -> None:
     op.create_index("ix_events_org_id_run_id", "events", ["org_id", "run_id"])
     op.create_index("ix_events_event_type_received_at", "events", ["event_type", "received_at"])
     op.create_index(
-        "ix_events_org_id_agent_id_agent_version",
-        "events",
+        "ix_events_org_id_agent_id_agent_version", "events",
         ["org_id", "agent_id", "agent_version"],
     )
     op.create_table(
@@ -118,16 +113,11 @@ def upgrade() -> None:
         sa.Column("detected_at", sa.Double(), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_failure_signals"),
         sa.ForeignKeyConstraint(
-            ["org_id"],
-            ["organizations.id"],
-            ondelete="CASCADE",
+            ["org_id"], ["organizations.id"], ondelete="CASCADE",
             name="fk_failure_signals_org_id_organizations",
         ),
         sa.UniqueConstraint(
-            "org_id",
-            "run_id",
-            "failure_type",
-            "source",
+            "org_id", "run_id", "failure_type", "source",
             name="uq_failure_signals_org_id_run_id_failure_type_source",
         ),
     )

@@ -30,11 +30,9 @@ TERMINAL_WHERE = "event_type IN ('run.completed', 'run.errored')"
 
 def upgrade() -> None:
     op.create_index(
-        "ix_events_terminal_org_id_agent_id_timestamp",
-        "events",
+        "ix_events_terminal_org_id_agent_id_timestamp", "events",
         ["org_id", "agent_id", "timestamp"],
-        postgresql_where=sa.text(TERMINAL_WHERE),
-        sqlite_where=sa.text(TERMINAL_WHERE),
+        postgresql_where=sa.text(TERMINAL_WHERE), sqlite_where=sa.text(TERMINAL_WHERE),
     )
     with op.batch_alter_table("failure_signals") as batch:
         batch.add_column(sa.Column("alert_decision", sa.String(16), nullable=True))
@@ -56,22 +54,17 @@ def upgrade() -> None:
         sa.Column("created_at", sa.Double(), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_alerts"),
         sa.ForeignKeyConstraint(
-            ["org_id"],
-            ["organizations.id"],
-            ondelete="CASCADE",
+            ["org_id"], ["organizations.id"], ondelete="CASCADE",
             name="fk_alerts_org_id_organizations",
         ),
         sa.ForeignKeyConstraint(
-            ["signal_id"],
-            ["failure_signals.id"],
-            ondelete="CASCADE",
+            ["signal_id"], ["failure_signals.id"], ondelete="CASCADE",
             name="fk_alerts_signal_id_failure_signals",
         ),
         sa.UniqueConstraint("signal_id", name="uq_alerts_signal_id"),
     )
     op.create_index(
-        "ix_alerts_org_id_agent_id_failure_type_created_at",
-        "alerts",
+        "ix_alerts_org_id_agent_id_failure_type_created_at", "alerts",
         ["org_id", "agent_id", "failure_type", "created_at"],
     )
     op.create_table(
@@ -89,18 +82,14 @@ def upgrade() -> None:
         sa.Column("finished_at", sa.Double(), nullable=True),
         sa.PrimaryKeyConstraint("id", name="pk_alert_deliveries"),
         sa.ForeignKeyConstraint(
-            ["alert_id"],
-            ["alerts.id"],
-            ondelete="CASCADE",
+            ["alert_id"], ["alerts.id"], ondelete="CASCADE",
             name="fk_alert_deliveries_alert_id_alerts",
         ),
-        sa.UniqueConstraint(
-            "alert_id", "destination", name="uq_alert_deliveries_alert_id_destination"
-        ),
+        sa.UniqueConstraint("alert_id", "destination",
+                            name="uq_alert_deliveries_alert_id_destination"),
     )
     op.create_index(
-        "ix_alert_deliveries_status_claimed_until",
-        "alert_deliveries",
+        "ix_alert_deliveries_status_claimed_until", "alert_deliveries",
         ["status", "claimed_until"],
     )
 

@@ -25,22 +25,16 @@ STARTED_WHERE = "event_type = 'run.started'"
 
 def upgrade() -> None:
     op.create_index(
-        "ix_events_started_org_id_timestamp_id",
-        "events",
-        ["org_id", "timestamp", "id"],
-        postgresql_where=sa.text(STARTED_WHERE),
-        sqlite_where=sa.text(STARTED_WHERE),
+        "ix_events_started_org_id_timestamp_id", "events", ["org_id", "timestamp", "id"],
+        postgresql_where=sa.text(STARTED_WHERE), sqlite_where=sa.text(STARTED_WHERE),
     )
     op.create_index(
-        "ix_events_started_org_id_agent_id_timestamp_id",
-        "events",
+        "ix_events_started_org_id_agent_id_timestamp_id", "events",
         ["org_id", "agent_id", "timestamp", "id"],
-        postgresql_where=sa.text(STARTED_WHERE),
-        sqlite_where=sa.text(STARTED_WHERE),
+        postgresql_where=sa.text(STARTED_WHERE), sqlite_where=sa.text(STARTED_WHERE),
     )
     op.create_index(
-        "ix_failure_signals_org_id_detected_at_id",
-        "failure_signals",
+        "ix_failure_signals_org_id_detected_at_id", "failure_signals",
         ["org_id", "detected_at", "id"],
     )
 

@@ -21,7 +21,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.create_index("ix_events_org_id_received_at_id", "events", ["org_id", "received_at", "id"])
+    op.create_index("ix_events_org_id_received_at_id", "events",
+                    ["org_id", "received_at", "id"])
     op.create_index("ix_processed_runs_org_id_run_id", "processed_runs", ["org_id", "run_id"])
 
 

@@ -1,4 +1,7 @@
-"""Evidence the local judge reads from a trace, besides embeddings. Pure functions, stdlib only.
+"""Evidence read from a trace's text and tool calls: pure functions, stdlib only.
+
+The embedded judge reads it besides embeddings; the library's exact tool-repetition check
+reads it to tell a repeat from a new attempt (a call made again after a write).
 
 Nothing here knows any domain: no tool names, phrases or file names. Rules work on the
 shape of the data (is this value a path, a number, free text; is this key passed on every
@@ -78,15 +81,12 @@ _PROPER = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
 
 # What changes on every step of a run without saying anything new: timestamps, clock
 # times, uuids, durations.
-_VOLATILE = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?",
-        r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b",
-        r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
-        r"\b(?:took|in|after|elapsed)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds)\b",
-    )
-)
+_VOLATILE = tuple(re.compile(p, re.IGNORECASE) for p in (
+    r"\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?",
+    r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b",
+    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    r"\b(?:took|in|after|elapsed)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds)\b",
+))
 _EMPTY = re.compile(
     r"^(?:|\[\]|\{\}|null|none|nil|n/a|empty|no output|\"\"|0)$"
     r"|\b(?:no|zero|0)\s+(?:\w+\s+)?(?:results?|matches|hits|rows|records|items|entries|documents|"
@@ -262,8 +262,7 @@ def _error_object(norm: str) -> bool:
 
 _TRANSIENT = re.compile(
     r"\b(?:5\d\d|timed? ?out|timeout|unavailable|temporar\w*|try again|rate limit\w*|"
-    r"too many requests|connection (?:reset|refused|error)|overloaded|busy)\b"
-)
+    r"too many requests|connection (?:reset|refused|error)|overloaded|busy)\b")
 
 
 def is_transient_error(norm: str) -> bool:
@@ -501,12 +500,8 @@ def call_changes_state(call: Call) -> bool:
     after it, the same read or the same test is a new attempt, not a repeat."""
     # An error or empty answer: a failed write changed nothing. (A silent shell command,
     # e.g. a redirection, prints nothing and still wrote.)
-    if (
-        call.empty
-        and not call.output.strip().startswith(("[file:", "file "))
-        and call.output
-        and not _OK_SILENT.fullmatch(call.output)
-    ):
+    if (call.empty and not call.output.strip().startswith(("[file:", "file "))
+            and call.output and not _OK_SILENT.fullmatch(call.output)):
         return False
     args = call.args or {}
     sub = args.get("command") if isinstance(args.get("command"), str) else None
@@ -536,20 +531,7 @@ def action_kind(call: Call) -> str:
 
 
 # Generic runners: their name says nothing about what a call does (the command does).
-_READ_ONLY_NAMES = frozenset(
-    {
-        "bash",
-        "shell",
-        "sh",
-        "python",
-        "run",
-        "execute",
-        "exec",
-        "terminal",
-        "http",
-        "cmd",
-        "command",
-    }
-)
+_READ_ONLY_NAMES = frozenset({"bash", "shell", "sh", "python", "run", "execute", "exec",
+                              "terminal", "http", "cmd", "command"})
 # A shell command that printed nothing, as harnesses wrap it (mini-swe-agent, SWE-agent).
 _OK_SILENT = re.compile(r"(?:<returncode>0</returncode>\s*<output>\s*</output>|)\s*")
