@@ -199,7 +199,7 @@ def test_one_user_turn_is_too_little_to_judge(embedder: Embedder) -> None:
     case = conv("This is useless!!! I want a human NOW", "I'm sorry to hear that.")
     for answer, _ in EVALUATORS.values():
         got = answer(case, embedder.embed)
-        assert got.value == 0.5 and got.reasoning.startswith("too little to judge")
+        assert got.value < 0.1 and got.reasoning.startswith("too little to judge")
 
 
 def test_reasoning_points_at_turns(embedder: Embedder) -> None:

@@ -51,7 +51,9 @@ def _answer(p: float, reasoning: str) -> Answer:
 
 
 def _too_little(what: str) -> Answer:
-    return _answer(0.5, f"too little to judge: {what}")
+    # Not a coin toss: with one user turn the failure, as defined, cannot have happened
+    # (and an answer of 0.5 would fire at a 0.5 threshold).
+    return _answer(_P_FLOOR, f"too little to judge: {what}")
 
 
 def _quote(text: str) -> str:
