@@ -1,7 +1,8 @@
 """Check the hand-written calibration and held-out sets.
 
 Usage: python calibration/check.py [FILE ...]
-With no arguments it checks every calibration/*.jsonl and calibration/holdout/*.jsonl.
+With no arguments it checks the run-level sets (NAMES) in calibration/ and
+calibration/holdout/; check_conversations.py checks the conversation sets.
 
 Checks: every line parses; the schema (id, label, input, output, context,
 tools_called, optional steps, family, domain); the id prefix matches the file;
@@ -137,7 +138,8 @@ def check_file(path):
 
 
 def main(argv):
-    paths = [Path(p) for p in argv] or sorted(HERE.glob("*.jsonl")) + sorted((HERE / "holdout").glob("*.jsonl"))
+    paths = [Path(p) for p in argv] or [
+        folder / f"{name}.jsonl" for folder in (HERE, HERE / "holdout") for name in NAMES]
     errors = []
     for p in paths:
         errors += check_file(p)
