@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -304,3 +305,31 @@ def test_the_demos_frustrated_user_is_caught(embedder: Embedder) -> None:
         ),
     )
     assert answer(calm, embedder.embed).value < threshold
+
+
+# ------------------------------------------------------------------ robustness
+def test_odd_conversations_get_calm_quick_answers(embedder: Embedder) -> None:
+    roles = ("user", "assistant")
+    odd = {
+        "empty turns": conv("", "", "", ""),
+        "contentless": ConversationCase("c", tuple(Turn("user", t) for t in ("a?", "b?", "c??"))),
+        "assistant first": ConversationCase(
+            "a",
+            tuple(
+                Turn(roles[(i + 1) % 2], t) for i, t in enumerate(("Hi!", "hello", "Yes?", "ok"))
+            ),  # type: ignore[arg-type]
+        ),
+        "no turns": ConversationCase("n", ()),
+    }
+    for name, case in odd.items():
+        for answer, threshold in EVALUATORS.values():
+            got = answer(case, embedder.embed)
+            assert 0.0 <= got.value < threshold, (name, got)
+
+
+def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
+    huge = conv("word " * 3000 + "?", "ok " * 2000, "again " * 3000 + "!!", "fine " * 2000)
+    for answer, _ in EVALUATORS.values():
+        start = time.perf_counter()
+        answer(huge, embedder.embed)
+        assert time.perf_counter() - start < 2.0  # was 14 s: a backtracking pattern

@@ -201,7 +201,10 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
     for j in range(1, len(users)):
         jdx, text = users[j][0], plain(users[j][1].content)
-        cos, k = max((float(vectors[k] @ vectors[j]), k) for k in range(j))
+        # A turn with no content word ("", "?", "ok") cannot repeat a question by content.
+        earlier = [k for k in range(j) if terms[k]] or [0]
+        cos, k = max((float(vectors[k] @ vectors[j]), k) for k in earlier)
+        contentless = not terms[j] or not terms[k]
         # "This is the third time" says it is asking again, whatever the wording.
         reask = bool(_REASK.search(text) or REPEATING.search(text))
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
@@ -218,6 +221,8 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
             new = len(terms[j] - answered - asked)
             logit -= _C_BUILT * min(2, built) + _C_NEW * min(3, new)
             logit -= _C_CONTINUES * bool(_CONTINUES.search(text))
+        if contentless and not reask:
+            logit = min(logit, _C_STATES)
         scored.append((max(-4.0, min(4.0, logit)), k, j))
     reasks = sorted((s for s in scored if s[0] > 0.0), reverse=True)
     best = max(scored)

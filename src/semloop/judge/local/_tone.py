@@ -156,11 +156,18 @@ _INVESTED = any_of(
     r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
-_RHETORICAL = re.compile(
-    r"[^.!?]*\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
-    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who)\b[^.!?]*\?",
-    re.IGNORECASE,
+_ACCUSING = any_of(
+    r"\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
+    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who)\b"
 )
+_SENTENCE_END = re.compile(r"(?<=[.!?])")
+
+
+def _accusing_question(text: str) -> bool:
+    """A question sentence with an accusing word; sentences split first (linear time)."""
+    return any(s.rstrip().endswith("?") and _ACCUSING.search(s) for s in _SENTENCE_END.split(text))
+
+
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
 _THANKS = any_of(
     r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
@@ -316,6 +323,9 @@ _FAMILIES = frozenset(
 
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
 _ECHO_WORDS = 3
+# A turn longer than this is pasted material (a log, a letter); its tone is in what the
+# user wrote around it, near the start. Also bounds the time per turn.
+_MAX_CHARS = 4000
 
 
 def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said: str) -> Tone:
@@ -325,7 +335,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     cues: list[str] = []
     heat = 0.0
     mocked = False
-    text = plain(text)
+    text = plain(text[:_MAX_CHARS])
     spoken = " ".join(said.lower().split())
     for m in QUOTED.finditer(text):
         mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in spoken
@@ -333,18 +343,18 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
     own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
-    for name, rx, weight in (
-        ("repeating", REPEATING, _W_REPEAT),
-        ("blame", _BLAME, _W_BLAME),
-        ("asks for a human", _ESCALATE, _W_ESCALATE),
-        ("threatens to leave", _LEAVE, _W_LEAVE),
-        ("gives up", _GIVE_UP, _W_GIVE_UP),
-        ("impatience", _IMPATIENT, _W_IMPATIENT),
-        ("what they put in", _INVESTED, _W_INVESTED),
-        ("accusing question", _RHETORICAL, _W_RHETORICAL),
-        ("nobody helps", _NOBODY, _W_NOBODY),
+    for name, found, weight in (
+        ("repeating", REPEATING.search, _W_REPEAT),
+        ("blame", _BLAME.search, _W_BLAME),
+        ("asks for a human", _ESCALATE.search, _W_ESCALATE),
+        ("threatens to leave", _LEAVE.search, _W_LEAVE),
+        ("gives up", _GIVE_UP.search, _W_GIVE_UP),
+        ("impatience", _IMPATIENT.search, _W_IMPATIENT),
+        ("what they put in", _INVESTED.search, _W_INVESTED),
+        ("accusing question", _accusing_question, _W_RHETORICAL),
+        ("nobody helps", _NOBODY.search, _W_NOBODY),
     ):
-        if rx.search(own):
+        if found(own):
             heat += weight
             cues.append(name)
     lex = lexicon()
