@@ -87,7 +87,8 @@ REPEATING = any_of(
     r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
 )
 _BLAME = any_of(
-    r"\b(?:you(?:'re| are)|this is|that's|that is|it's|what a|such a|(?:this|that|the|your) \w+ (?:is|are)) "
+    r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
+    r"(?:this|that|the|your) \w+ (?:is|are)) "
     r"(?:so |completely |totally |absolutely |utterly |really |just )?"
     r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
     r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
@@ -98,7 +99,7 @@ _BLAME = any_of(
     r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
     r"\bthanks for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
     r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
-    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b",
+    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
 )
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
@@ -128,6 +129,7 @@ _LEAVE = any_of(
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
+    r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
     # Taking it to someone with power over the service.
     r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
     r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
@@ -141,6 +143,7 @@ _GIVE_UP = any_of(
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
     r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
+    r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
     r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
     r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
 )
@@ -168,6 +171,12 @@ def _accusing_question(text: str) -> bool:
     return any(s.rstrip().endswith("?") and _ACCUSING.search(s) for s in _SENTENCE_END.split(text))
 
 
+# Saying how they feel about the service, in so many words.
+_DISPLEASED = any_of(
+    r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
+    r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
+    r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
+)
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
 _THANKS = any_of(
     r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
@@ -217,7 +226,7 @@ class Tone:
 # Weights are log-odds-like units set from what each shape means: asking for a human or
 # threatening to leave is a strong sign on its own; one "!!" or "again" is weak.
 _W_REPEAT, _W_BLAME, _W_ESCALATE, _W_LEAVE, _W_GIVE_UP, _W_IMPATIENT = 1.0, 1.5, 2.0, 2.0, 1.5, 0.6
-_W_INVESTED, _W_RHETORICAL, _W_NOBODY, _W_MOCK = 0.8, 0.8, 0.6, 1.0
+_W_INVESTED, _W_RHETORICAL, _W_NOBODY, _W_MOCK, _W_DISPLEASED = 0.8, 0.8, 0.6, 1.0, 0.8
 _W_SHOUT, _W_BANG = 1.0, 0.6
 _W_WORD = 0.35  # per unit of new negative valence (VADER's scale: "useless" -1.8)
 _MAX_WORDS = 1.5
@@ -316,6 +325,7 @@ _FAMILIES = frozenset(
         "what they put in",
         "accusing question",
         "nobody helps",
+        "says so",
         "quotes the assistant back",
     )
 )
@@ -353,6 +363,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         ("what they put in", _INVESTED.search, _W_INVESTED),
         ("accusing question", _accusing_question, _W_RHETORICAL),
         ("nobody helps", _NOBODY.search, _W_NOBODY),
+        ("says so", _DISPLEASED.search, _W_DISPLEASED),
     ):
         if found(own):
             heat += weight
