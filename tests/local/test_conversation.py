@@ -21,6 +21,7 @@ from semloop.case import ConversationCase, Turn
 from semloop.demo.scenarios import SCENARIOS
 from semloop.judge._types import Answer
 from semloop.judge.local._conversation import (
+    _REASK,
     _flips,
     _polarity,
     answer_confusion_loop,
@@ -28,7 +29,7 @@ from semloop.judge.local._conversation import (
     answer_user_frustration,
 )
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._tone import lexicon, turn_tone
+from semloop.judge.local._tone import REPEATING, lexicon, plain, turn_tone
 
 from .conftest import ROOT
 
@@ -333,3 +334,23 @@ def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
         start = time.perf_counter()
         answer(huge, embedder.embed)
         assert time.perf_counter() - start < 2.0  # was 14 s: a backtracking pattern
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Again, how do I reset it?",
+        "You're not answering my question.",
+        "What I want to know is how to reset it.",
+        "I know that, but how do I reset it?",
+        "That's not what I asked.",
+        "this is the third time. RESET. HOW.",
+    ],
+)
+def test_reask_wording(text: str) -> None:
+    assert _REASK.search(plain(text)) or REPEATING.search(plain(text))
+
+
+def test_follow_up_wording_is_not_reasking() -> None:
+    for text in ("That helps, thanks. How do I reset the modem?", "And what about the second one?"):
+        assert not _REASK.search(text)

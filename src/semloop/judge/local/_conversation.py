@@ -157,6 +157,10 @@ _REASK = any_of(
     r"(?:but|however)\b",
     r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
     r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b|\bi meant\b",
+    r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
+    r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
+    r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b|\bi mean\b",
+    r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
     r"\bi (?:don't|do not) want (?:a|an|the|to)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
 )
 # A turn that asks: a question mark, or asking in so many words.
