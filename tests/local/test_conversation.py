@@ -39,6 +39,7 @@ DEV_SET = Path(__file__).with_name("conversation_dev.jsonl")
 BLIND_SET = Path(__file__).with_name("conversation_blind.jsonl")
 BLIND2_SET = Path(__file__).with_name("conversation_blind2.jsonl")
 BLIND3_SET = Path(__file__).with_name("conversation_blind3.jsonl")  # the held-out domains
+BLIND4_SET = Path(__file__).with_name("conversation_blind4.jsonl")
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
     # name -> (answer, recommended threshold)
@@ -249,7 +250,9 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
 
 @pytest.mark.parametrize("name", sorted(EVALUATORS))
 @pytest.mark.parametrize(
-    "path", [DEV_SET, BLIND_SET, BLIND2_SET, BLIND3_SET], ids=["dev", "blind", "blind2", "blind3"]
+    "path",
+    [DEV_SET, BLIND_SET, BLIND2_SET, BLIND3_SET, BLIND4_SET],
+    ids=["dev", "blind", "blind2", "blind3", "blind4"],
 )
 def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:
     answer, threshold = EVALUATORS[name]

@@ -134,8 +134,13 @@ _FRAME = frozenset(
 )
 
 
+_SUFFIX = re.compile(r"(?:ing|ed|es|s|e)$")
+
+
 def _stem(tok: str) -> str:
-    return tok[:5] if len(tok) > 5 else tok
+    # Light and crude on purpose: "close", "closing", "closed" alike; then a 5-letter prefix.
+    base = _SUFFIX.sub("", tok) if len(tok) > 4 else tok
+    return base[:5]
 
 
 def _key_terms(text: str) -> set[str]:
@@ -171,6 +176,7 @@ _ASKS = any_of(
     r"\bor not\b|\bor no\b",
     r"\b(?:i|we) (?:really |just |still )?(?:need|want|would like|'d like) to (?:know|find out|understand)\b",
     r"\b(?:tell|show) me\b|\bplease (?:confirm|explain|clarify)\b",
+    r"\bplease\W*$",  # "saturday closing time please": a terse request asks
 )
 # Per later user turn: paraphrases of one question embed at cosine 0.4-0.9 on MiniLM,
 # different questions on one subject mostly 0.0-0.45; explicit re-ask wording ("I know,

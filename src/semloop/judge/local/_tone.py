@@ -149,7 +149,7 @@ _IMPATIENT = any_of(
 )
 # What the user has put in (money, time, loyalty, attempts): said in anger, it is leverage.
 _INVESTED = any_of(
-    r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
+    r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\bi(?:'m| am) paying\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
     r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
     r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
     r"(?:of|playing|using|with|as)\b",
