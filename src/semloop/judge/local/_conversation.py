@@ -84,7 +84,7 @@ _F_CALM_END = -2.5  # the last user turn thanks calmly: whatever happened, it wa
 
 
 def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
-    """P(frustration grows across the user's turns)."""
+    """P(frustration grows across the user's turns). Lexical: ``embed`` is not called."""
     users = case.user_turns()
     if len(users) < 2:
         return _too_little("fewer than two user turns cannot show frustration growing")

@@ -214,13 +214,13 @@ _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be 
 class Tone:
     """One user turn's heat: ``heat`` > 0 is frustration, < 0 calm satisfaction.
 
-    ``cues`` names what was found, for the answer's reasoning.
+    ``cues`` names what was found, for the answer's reasoning; ``thanks`` is a calm thank
+    you or "that worked" (not a sarcastic one).
     """
 
     heat: float
     cues: tuple[str, ...]
     thanks: bool
-    polite: bool
 
 
 # Weights are log-odds-like units set from what each shape means: asking for a human or
@@ -402,4 +402,4 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         heat += _THANKS_PULL
     if polite and not complaint:
         heat += _POLITE_PULL
-    return Tone(round(heat, 4), tuple(cues), thanks and not complaint, polite)
+    return Tone(round(heat, 4), tuple(cues), thanks and not complaint)
