@@ -28,6 +28,7 @@ __all__ = [
     "date_supported",
     "dates",
     "derived_values",
+    "head",
     "is_generic_advice",
     "is_hedged",
     "is_refusal",
@@ -98,6 +99,13 @@ def tool_text(output: str) -> str:
     return "\n".join(lines) if lines else output
 
 
+def head(text: str, words: int) -> str:
+    """The first ``words`` words: what a sentence is about is said early, and the model's
+    time grows with tokens."""
+    parts = text.split()
+    return text if len(parts) <= words else " ".join(parts[:words])
+
+
 # --- claims -------------------------------------------------------------------------
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bullet; a
@@ -148,13 +156,18 @@ _FUNCTION = frozenset(
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude English stem: enough that "refunds", "refunded" and "refunding" meet."""
+    """A crude English stem: enough that "refunds", "refunded", "refunding" and "notice",
+    "notices" meet."""
     w = word.lower().strip("'")
     for suffix in ("ational", "ations", "ation", "ings", "ing", "edly", "ness", "ments", "ment",
                    "ies", "ied", "es", "ed", "ly", "s"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            w = w[: -len(suffix)]
+            if suffix == "es" and not w.endswith(("ses", "xes", "zes", "ches", "shes")):
+                continue  # "notices" is "notice" + s
+            w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]  # "notice" and "notic(es)", "use" and "us(ed)"
     return w[:7]
 
 

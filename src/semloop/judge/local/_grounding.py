@@ -37,6 +37,7 @@ from ._claims import (
     date_supported,
     dates,
     derived_values,
+    head,
     is_generic_advice,
     is_hedged,
     is_refusal,
@@ -67,7 +68,8 @@ _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
 _ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
-_EVIDENCE_SENTENCES = 24  # evidence sentences embedded, the most word-sharing first
+_EVIDENCE_SENTENCES = 16  # evidence sentences embedded, the most word-sharing first
+_EMBED_WORDS = 32  # words of each embedded; a claim's subject and its fact come early
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
 # Words that say a number was worked out: only then may it be a sum, a difference, a
 # product or a ratio of evidence numbers (otherwise 40 "supported" by 60 - 20 is luck).
@@ -235,7 +237,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     ev = _Evidence(texts, case.input)
     ev.sentences = _ranked(ev.sentences, (c.text for c in claims))
     ev.add_operands(q for c in claims for q in quantities(c.text))
-    vectors = embed([c.text for c in claims] + ev.sentences)
+    vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims), *ev.sentences]])
     ev_vecs = vectors[len(claims) :] if ev.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, ev, vectors[row], ev_vecs)

@@ -27,6 +27,7 @@ from ._answerer import Embed
 from ._claims import (
     clock_times,
     dates,
+    head,
     key_terms,
     promises_only,
     quantities,
@@ -41,6 +42,8 @@ from ._claims import (
 __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_understanding_failure"]
 
 # --- shared ---------------------------------------------------------------------------
+
+_EMBED_WORDS = 24  # words of a text embedded (its subject is stated early; time grows with tokens)
 
 # Words of asking, not of the thing asked: a part is met by its other words.
 _REQUEST_WORDS = frozenset(stem(w) for w in """please can could would you tell me give show
@@ -74,7 +77,7 @@ class _Run:
 
     def ensure(self) -> None:
         if self.vectors is None:
-            self.vectors = self.embed([self.case.input, *self.sentences])
+            self.vectors = self.embed([head(t, _EMBED_WORDS) for t in [self.case.input, *self.sentences]])
 
     def request_cosines(self) -> list[float]:
         self.ensure()
@@ -171,7 +174,7 @@ def _missing_parts(run: _Run) -> list[str]:
     if len(parts) < 2 or not run.sentences:
         return []
     answer = word_stems(run.case.output)
-    vectors = run.embed(parts)
+    vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
     done_tools = {stem(w) for c in run.case.tools_called if not _failed(c)
                   for w in re.split(r"[_\W]+", c.name.lower())}
@@ -504,7 +507,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                if len(w) >= 3 and any(w in st for st in seg_stems)]
     if not missing:
         return None
-    vectors = embed([case.output, *segments])
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments]])
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(segments))]
     best = max(range(len(segments)), key=lambda i: cos[i])
     if cos[best] < _SOURCE_COS:
@@ -635,7 +638,7 @@ def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
     units = _units(case)
     if not units or not case.input.strip():
         return verdict(0.0, "no request or no run text to compare")
-    vectors = embed([case.input, *(u for u, _ in units)])
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
     asked = _part_stems(case.input) | key_terms(case.input)
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
     off = [
