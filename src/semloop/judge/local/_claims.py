@@ -544,6 +544,7 @@ def number_supported(claim: Quantity, values: Sequence[float]) -> bool:
 # ("no appraisal gap", "without a referral"), up to two content words.
 _NOT = frozenset("""not never cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
     hasn't haven't hadn't shouldn't mustn't wouldn't couldn't nor neither""".split())  # noqa: SIM905
+_ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ed", "ing", "ent", "ant", "ary", "ory")
 _NO = frozenset("no none without nobody nothing".split())  # noqa: SIM905
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()\u2014\u2013-]")
 
@@ -556,10 +557,14 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
     phrases: set[frozenset[str]] = set()
     for i, tok in enumerate(toks):
         if tok not in _NOT and tok not in _NO:
-            # "unpaid", "non-refundable": the prefix negates the word it is glued to.
+            # "unpaid", "non-refundable": the prefix negates the adjective it is glued to;
+            # "non-compete" or "non-disclosure" is the name of a thing, not a negation.
             for prefix in ("non-", "non", "un"):
-                if tok.startswith(prefix) and len(tok) - len(prefix) >= 4:
-                    singles.add(stem(tok[len(prefix) :]))
+                rest = tok[len(prefix) :]
+                if tok.startswith(prefix) and len(rest) >= 4 and (
+                    prefix == "un" or rest.endswith(_ADJECTIVE_ENDINGS)
+                ):
+                    singles.add(stem(rest))
                     break
             continue
         if tok == "no" and (i == 0 or toks[i - 1] in ".;:!?") and (
