@@ -60,6 +60,10 @@ _NUMBER = 5.0  # a number or date no evidence supports: the claim is wrong or in
 _MORE_NUMBERS = 1.0  # each further one
 _NAME = 1.75  # a name the evidence never mentions
 _MAX_NAMES = 3.5
+# A short answer (a few words, e.g. a bare name) none of whose names the evidence holds.
+_SHORT_WORDS, _SHORT_ANSWER = 5, 5.0
+_LINKS = frozenset("of the a an and for de la von van du".split())  # noqa: SIM905
+_PLEASANTRIES = frozenset("yes no sure ok okay thanks thank hi hello i great done".split())  # noqa: SIM905
 _CONTRADICTION = 4.5  # opposite polarity to the evidence sentence it restates
 _COVERAGE_CENTRE, _COVERAGE_SLOPE = 0.55, 3.0  # share of content words found in the evidence
 _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
@@ -170,8 +174,21 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1)
         claim.why.append(f"no context supports {', '.join(missing[:3])}")
-    names = sorted(t for t in key_terms(claim.text) if not _name_found(t, ev))
-    if names:
+    terms = set(key_terms(claim.text))
+    words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
+    # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
+    short = 0 < len(words) <= _SHORT_WORDS and all(
+        w[0].isupper() or w.lower() in _LINKS for w in words
+    )
+    if short:
+        # A bare answer ("Delhi.", "Arthur's Magazine") is its name: the first word too.
+        terms |= {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim.text)
+                  if w.lower() not in _PLEASANTRIES}
+    names = sorted(t for t in terms if not _name_found(t, ev))
+    if names and short and len(names) == len(terms):
+        claim.logit += _SHORT_ANSWER
+        claim.why.append(f"the answer is {', '.join(names[:3])}, which the context never names")
+    elif names:
         claim.logit += min(_MAX_NAMES, _NAME * len(names))
         claim.why.append(f"the context never names {', '.join(names[:3])}")
     own = word_stems(claim.text)
