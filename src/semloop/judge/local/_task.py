@@ -366,8 +366,11 @@ _MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september
 _ROUTE = re.compile(r"\bfrom\s+([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+(?:to|into|→)\s+"
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
-_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£])\d{3,}(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
+_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
                            r"lb|gb|mb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))")
+
+
+_LOWER_ID = re.compile(r"\b[a-z]{1,6}[_-]\d{3,}\b")  # ac_3301, inc-2291
 
 
 def _idents(text: str) -> dict[str, str]:
@@ -379,6 +382,8 @@ def _idents(text: str) -> dict[str, str]:
         out[term] = kind
     for m in _IDENT_NUMBER.finditer(text):
         out.setdefault(m.group(0), "number")
+    for m in _LOWER_ID.finditer(text):
+        out.setdefault(m.group(0).lower(), "code")
     for m in _MONTH.finditer(text):
         out[m.group(0).lower()] = "month"
     return out
@@ -414,7 +419,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
-            if same_kind and _near(a, b):
+            # Months are a closed set: October asked, November answered is the other one.
+            if same_kind and (_near(a, b) or asked[a] == "month"):
                 return a, b
     return None
 
