@@ -72,6 +72,9 @@ _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
 _ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
+_MIN_CLAUSE_WORDS = 4
+_ADDED = re.compile(r",?\s+(?:and|plus|also|as well as|but)\s+|;\s+|\s+[\u2014\u2013]\s+",
+                    re.IGNORECASE)
 _EVIDENCE_SENTENCES = 16  # evidence sentences embedded, the most word-sharing first
 _EMBED_WORDS = 32  # words of each embedded; a claim's subject and its fact come early
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
@@ -193,6 +196,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"the context never names {', '.join(names[:3])}")
     own = word_stems(claim.text)
     coverage = len(own & ev.stems) / len(own) if own else 1.0
+    # A claim that adds an unsupported clause to a supported one ("… built in 1998, and
+    # it's in the top-rated Lincoln district") is as unsupported as its worst clause.
+    for part in _ADDED.split(claim.text):
+        part_stems = word_stems(part)
+        if len(part_stems) >= _MIN_CLAUSE_WORDS:
+            coverage = min(coverage, len(part_stems & ev.stems) / len(part_stems))
     sims = ev_vecs @ vec if ev_vecs is not None else None
     best_cos = float(sims.max()) if sims is not None else 0.0
     # A claim of one or two content words ("Yes, you're covered.") is too short for word
