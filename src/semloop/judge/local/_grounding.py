@@ -75,8 +75,8 @@ _MIN_SOFT_WORDS = 3
 _MIN_CLAUSE_WORDS = 4
 _ADDED = re.compile(r",?\s+(?:and|plus|also|as well as|but)\s+|;\s+|\s+[\u2014\u2013]\s+",
                     re.IGNORECASE)
-_EVIDENCE_SENTENCES = 16  # evidence sentences embedded, the most word-sharing first
-_EMBED_WORDS = 32  # words of each embedded; a claim's subject and its fact come early
+_EVIDENCE_SENTENCES = 10  # evidence sentences embedded, the most word-sharing first
+_EMBED_WORDS = 24  # words of each embedded; a claim's subject and its fact come early
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
 # Words that say a number was worked out: only then may it be a sum, a difference, a
 # product or a ratio of evidence numbers (otherwise 40 "supported" by 60 - 20 is luck).
