@@ -639,19 +639,15 @@ def _is_id(term: str) -> bool:
     return (digits >= 3 or (digits >= 1 and any(c.isalpha() for c in term))) and not _AMOUNT.match(term)
 
 
-def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
-    """P(the run wandered away from the user's goal to an unrelated subject)."""
-    units = _units(case)
-    if not units or not case.input.strip():
-        return verdict(0.0, "no request or no run text to compare")
+def _drift_by_meaning(
+    case: RunCase, units: Sequence[tuple[str, bool]], lexical_off: Sequence[bool],
+    asked: frozenset[str], embed: Embed, why: list[tuple[float, str]],
+) -> None:
+    """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
+    digressions, selling. Appends (log-odds, reason) to ``why``."""
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
-    asked = _part_stems(case.input) | key_terms(case.input)
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
-    off = [
-        not listed and cos[i] < _OFF_COS and not (word_stems(u) & asked)
-        and not (key_terms(u) & key_terms(case.input))
-        for i, (u, listed) in enumerate(units)
-    ]
+    off = [lexical_off[i] and cos[i] < _OFF_COS for i in range(len(units))]
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
@@ -660,7 +656,6 @@ def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
             off[i] = False
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    logit, why = _DRIFT_BASE, []
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
     # The longest run of off units after the first unit that is on the request.
     first_on = next((i for i, o in enumerate(off) if not o), len(off))
@@ -680,27 +675,44 @@ def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
             best_start > 0 and bool(_DIGRESSION.search(units[best_start - 1][0]))
         )
         if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
-            logit += _TAIL + (_MARKER if marked else 0.0)
-            why.append(f'units {best_start + 1}-{best_start + best_len} ({share:.0%} of the run) '
-                       f'leave the request: "{_short(opener)}"')
+            reason = (f'units {best_start + 1}-{best_start + best_len} ({share:.0%} of the run) '
+                      f'leave the request: "{_short(opener)}"')
+            why.append((_TAIL + (_MARKER if marked else 0.0), reason))
     if not why and anchored:
         marked_tail = _marked_digression(units, cos, vectors, words, total)
         if marked_tail is not None:
             start, share = marked_tail
-            logit += _TAIL + _MARKER
-            why.append(f'from unit {start + 1} ({share:.0%} of the run) it digresses: '
-                       f'"{_short(units[start][0])}"')
+            reason = (f'from unit {start + 1} ({share:.0%} of the run) it digresses: '
+                      f'"{_short(units[start][0])}"')
+            why.append((_TAIL + _MARKER, reason))
     promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
     if len(promos) >= 2 and not _ASKS_OFFERS.search(case.input):
-        logit += _PROMO
-        why.append(f'it sells what was not asked about: "{_short(promos[0])}"')
+        why.append((_PROMO, f'it sells what was not asked about: "{_short(promos[0])}"'))
+
+
+def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
+    """P(the run wandered away from the user's goal to an unrelated subject)."""
+    units = _units(case)
+    if not units or not case.input.strip():
+        return verdict(0.0, "no request or no run text to compare")
+    asked = _part_stems(case.input) | key_terms(case.input)
+    names = key_terms(case.input)
+    lexical_off = [not listed and not (word_stems(u) & asked) and not (key_terms(u) & names)
+                   for u, listed in units]
+    logit, why = _DRIFT_BASE, list[tuple[float, str]]()
+    # Every unit names something of the request and none announces a digression: no
+    # stretch can leave it, so nothing needs embedding.
+    if any(lexical_off) or any(_DIGRESSION.search(u) for u, _ in units[1:]):
+        _drift_by_meaning(case, units, lexical_off, asked, embed, why)
+        logit += sum(w for w, _ in why)
+    reasons = [r for _, r in why]
     mine = {t for t in key_terms(case.input) if _is_id(t)}
     mine |= set(re.findall(r"\b\d{4,}\b", case.input))
     others = {t for u, _ in units for t in [*key_terms(u), *re.findall(r"\b\d{4,}\b", u)]
               if _is_id(t) and any(_near(t, m) for m in mine)}
     if others:
         logit += _OTHER_CASE
-        why.append(f'it works on {min(others)}, not the user\'s {min(mine)}')
-    if not why:
+        reasons.append(f'it works on {min(others)}, not the user\'s {min(mine)}')
+    if not reasons:
         return verdict(logit, f"every part of the run stays on the request ({len(units)} units)")
-    return verdict(logit, "; ".join(why))
+    return verdict(logit, "; ".join(reasons))
