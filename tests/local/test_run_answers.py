@@ -89,6 +89,21 @@ PROBES: list[tuple[str, RunCase, bool]] = [
     ("task_understanding_failure", case(
         "How much is the pet deposit at Elm Court, unit 12A?",
         "For unit 12A at Elm Court the pet deposit is $250, refundable at move-out."), False),
+    ("task_understanding_failure", case(
+        "What is the water rate in Riverside?",
+        "In Hillcrest water costs $1.80 per cubic metre, billed quarterly.",
+        context=("Water tariffs 2027. Riverside: $2.10 per cubic metre.",
+                 "Hillcrest: $1.80 per cubic metre.")), True),
+    ("task_understanding_failure", case(
+        "What is the water rate in Riverside?",
+        "Riverside pays $2.10 per cubic metre; Hillcrest is cheaper at $1.80.",
+        context=("Water tariffs 2027. Riverside: $2.10 per cubic metre.",
+                 "Hillcrest: $1.80 per cubic metre.")), False),
+    ("task_understanding_failure", case(
+        "How many visitors did the gallery have in March?",
+        "The gallery had 4,210 visitors in April.",
+        tools=(ToolCall("visits", {"month": "march"}, '{"march": 3980, "april": 4210}', True),)),
+     True),
     ("off_topic_drift", case(
         "When should I prune my apple tree?",
         "Prune apple trees in late winter, while they are dormant and before buds swell. "

@@ -25,6 +25,7 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    clauses,
     clock_times,
     dates,
     head,
@@ -405,6 +406,19 @@ def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
     return bool(words) and all(stem(w) in stems for w in words)
 
 
+def _parallel(a: str, b: str, segments: Sequence[str]) -> bool:
+    """Two names the evidence lists as parallel entries: each in its own segment, never
+    together, each with a number of its own (Seattle 10.35% / Portland 0%)."""
+    def holds(term: str, seg: str) -> bool:
+        return re.search(rf"(?<![a-z0-9]){re.escape(term)}", seg) is not None
+
+    with_a = [s for s in segments if holds(a, s)]
+    with_b = [s for s in segments if holds(b, s)]
+    return bool(with_a and with_b) and not any(holds(b, s) for s in with_a) and all(
+        quantities(s) for s in (*with_a, *with_b)
+    )
+
+
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
     """A request name missing from the answer with an answer name of the same kind, spelled
     almost alike, that the request does not have: (asked, answered)."""
@@ -413,6 +427,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
+    segments = [seg.lower() for seg in _segments(case)]
     extra = [t for t in answered if not _present(t, in_lower, in_stems)]
     for a in missing:
         for b in extra:
@@ -420,7 +435,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
             # Months are a closed set: October asked, November answered is the other one.
-            if same_kind and (_near(a, b) or asked[a] == "month"):
+            if same_kind and (_near(a, b) or asked[a] == "month" or _parallel(a, b, segments)):
                 return a, b
     return None
 
@@ -487,13 +502,34 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
 
 _WRONG_SOURCE = 5.0  # the answer restates a part of the evidence the request did not ask about
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
-_SOURCE_MARGIN = 0.1  # and this much closer than to any part that holds the asked-for word
+_SOURCE_MARGIN = 0.1
+_ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
 _SEGMENT = re.compile(r"(?<=[.;])\s+|\n+|\s+[\u2014\u2013]\s+(?=[A-Z])")
 
 
+def _argmax(xs: Sequence[float]) -> int:
+    return max(range(len(xs)), key=xs.__getitem__)
+
+
 def _segments(case: RunCase) -> list[str]:
-    texts = [*case.context, *(tool_text(c.output) for c in case.tools_called if c.output)]
-    return [seg.strip() for t in texts for seg in _SEGMENT.split(t) if len(seg.split()) >= 2]
+    """The evidence in entries: a context document's sentences and clauses, a short one
+    (a heading, "1099-NEC: nonemployee compensation.") joined to the one after it; a tool
+    output's records, one per line."""
+    out: list[str] = []
+    for doc in case.context:
+        pending = ""
+        for seg in _SEGMENT.split(doc):
+            seg = f"{pending} {seg}".strip()
+            if len(seg.split()) < _ENTRY_WORDS:
+                pending = seg
+                continue
+            out.append(seg)
+            pending = ""
+        if pending:
+            out.append(pending)
+    for call in case.tools_called:
+        out.extend(line for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
+    return out
 
 
 def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
@@ -513,14 +549,20 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                if len(w) >= 3 and any(w in st for st in seg_stems)]
     if not missing:
         return None
-    vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments]])
-    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(segments))]
-    best = max(range(len(segments)), key=lambda i: cos[i])
+    parts = [c for sent in split_claims(case.output) for c in clauses(sent)]
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments, *parts]])
+    n = len(segments)
+    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(n)]
+    best = max(range(n), key=lambda i: cos[i])
     if cos[best] < _SOURCE_COS:
         return None
+    # Where each clause of the answer comes from: one drawn from an entry holding the
+    # word means the answer did take up the thing asked about.
+    sources = {_argmax([float(vectors[1 + n + k] @ vectors[i + 1]) for i in range(n)])
+               for k in range(len(parts))}
     for w in missing:
         holding = [i for i, st in enumerate(seg_stems) if w in st]
-        if best not in holding and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
+        if best not in holding and not sources & set(holding) and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
             return w, segments[best]
     return None
 
