@@ -101,6 +101,7 @@ class _Evidence:
     direct: list[float] = field(default_factory=list)
     date_readings: list[tuple[int | None, int | None, int | None]] = field(default_factory=list)
     found: list[Quantity] = field(default_factory=list)
+    date_parts: list[Quantity] = field(default_factory=list)
     minutes: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -116,11 +117,12 @@ class _Evidence:
             self.minutes.update(m for _, m in clock_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
-                # "the 31st", "in 2026": a date's parts may be stated as plain numbers.
+                # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but
+                # are no operands of arithmetic (12 + 18 from 2026-12-18 is chance).
                 parts = {p for r in readings for p in r if p is not None}
-                self.found.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
-        self.values = derived_values(self.found)
-        self.direct = derived_values(self.found, limit=0)
+                self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
+        self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
+        self.direct = derived_values([*self.found, *self.date_parts], limit=0)
 
     def add_operands(self, stated: Iterable[Quantity]) -> None:
         """Numbers the answer states that the evidence supports may feed its next step of
@@ -130,7 +132,8 @@ class _Evidence:
             total: dict[str, float] = {}
             for q in extra:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
-            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values()))
+            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values())
+                                 + [q.value for q in self.date_parts])
 
 
 @dataclass
