@@ -209,10 +209,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     best_cos = float(sims.max()) if sims is not None else 0.0
     # A claim of one or two content words ("Yes, you're covered.") is too short for word
     # coverage or similarity to say anything.
+    soft = 0.0
     if len(own) >= _MIN_SOFT_WORDS:
-        claim.logit += _COVERAGE_SLOPE * (_COVERAGE_CENTRE - coverage)
+        soft += _COVERAGE_SLOPE * (_COVERAGE_CENTRE - coverage)
         if sims is not None:
-            claim.logit += _COS_SLOPE * (_COS_CENTRE - best_cos)
+            soft += _COS_SLOPE * (_COS_CENTRE - best_cos)
+    contradicted = False
     if sims is not None:
         order = sorted(range(len(ev.sentences)), key=lambda i: -float(sims[i]))[:_ALIGN_TOP]
         for i in order:
@@ -223,9 +225,13 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                 continue
             flipped = next((f for part in clauses(claim.text) if (f := contradicts(part, aligned))), "")
             if flipped:
+                contradicted = True
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
+    # A wrong number or a flipped negation sits in a sentence that otherwise restates the
+    # evidence closely: that closeness is no support then, only the lack of it is news.
+    claim.logit += max(soft, 0.0) if missing or contradicted else soft
     if not claim.why and claim.logit > 0:
         claim.why.append(
             f"little of it is in the context (words {coverage:.0%}, best cosine {best_cos:.2f})"
