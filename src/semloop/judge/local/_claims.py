@@ -589,7 +589,7 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
 _SHARED = 2  # other content words the two texts must share to speak of the same thing
 
 
-def contradicts(claim: str, evidence: str) -> str:
+def contradicts(claim: str, evidence: str, shared_words: int = _SHARED) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
     covered" against "we do not cover flood" gives ``cover``. The two must also share two
     other content words, so that they speak of the same thing."""
@@ -600,10 +600,10 @@ def contradicts(claim: str, evidence: str) -> str:
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
         b_positive = word_stems(b) - b_negated
         for s in singles:
-            if s in b_positive and len(shared - {s}) >= _SHARED:
+            if s in b_positive and len(shared - {s}) >= shared_words:
                 return s
         for phrase in phrases:
-            if phrase <= b_positive and len(shared - phrase) >= _SHARED:
+            if phrase <= b_positive and len(shared - phrase) >= shared_words:
                 return " ".join(sorted(phrase))
     return ""
 

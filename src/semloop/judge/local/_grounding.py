@@ -70,6 +70,7 @@ _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
 # A claim restates an evidence sentence (and so can contradict it) from this cosine, or
 # when it shares this share of its content words with it.
 _ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
+_RESTATES_COS = 0.6
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
 _MIN_CLAUSE_WORDS = 4
@@ -223,7 +224,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP:
                 continue
-            flipped = next((f for part in clauses(claim.text) if (f := contradicts(part, aligned))), "")
+            # A sentence the claim plainly restates needs one more shared word, not two.
+            need = 1 if float(sims[i]) >= _RESTATES_COS else 2
+            flipped = next((f for part in clauses(claim.text) for theirs_part in clauses(aligned)
+                            if (f := contradicts(part, theirs_part, need))), "")
             if flipped:
                 contradicted = True
                 claim.logit += _CONTRADICTION
