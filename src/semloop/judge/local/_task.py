@@ -408,14 +408,14 @@ def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
 
 def _parallel(a: str, b: str, segments: Sequence[str]) -> bool:
     """Two names the evidence lists as parallel entries: each in its own segment, never
-    together, each with a number of its own (Seattle 10.35% / Portland 0%)."""
+    together, each with a number, date or time of its own (Seattle 10.35% / Portland 0%)."""
     def holds(term: str, seg: str) -> bool:
         return re.search(rf"(?<![a-z0-9]){re.escape(term)}", seg) is not None
 
     with_a = [s for s in segments if holds(a, s)]
     with_b = [s for s in segments if holds(b, s)]
     return bool(with_a and with_b) and not any(holds(b, s) for s in with_a) and all(
-        quantities(s) for s in (*with_a, *with_b)
+        quantities(s) or dates(s) or clock_times(s) for s in (*with_a, *with_b)
     )
 
 
@@ -424,6 +424,16 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     almost alike, that the request does not have: (asked, answered)."""
     asked = _idents(case.input)
     answered = _idents(case.output)
+    # What the evidence writes as a name is one, however the user or the answer wrote it
+    # ("cardiology appointment" against a record "dept: Cardiology").
+    records = " ".join(tool_text(c.output) for c in case.tools_called)
+    named = {t for t in key_terms(" ".join([*case.context, records]))
+             if not any(ch.isdigit() for ch in t)}
+    named |= {m.lower() for m in re.findall(r":\s*([A-Z][a-z][\w'-]*)", records)}
+    for text, found in ((case.input, asked), (case.output, answered)):
+        for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
+            if word in named:
+                found.setdefault(word, "name")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
@@ -435,7 +445,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
             # Months are a closed set: October asked, November answered is the other one.
-            if same_kind and (_near(a, b) or asked[a] == "month" or _parallel(a, b, segments)):
+            if same_kind and (_near(a, b) or asked[a] == "month"
+                              or _parallel(a, b, segments)):
                 return a, b
     return None
 
