@@ -343,8 +343,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         return all(span[1] <= a or span[0] >= b for a, b in taken)
 
     for m in _NUMERIC.finditer(text):
-        if not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :]):
-            continue  # taken by a date or a time, or part of a name (1040-X, 3B)
+        if (not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :])
+                or re.match(r"/\d", text[m.end("num") :]) or text[: m.start("num")].endswith("/")):
+            continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
         num = m.group("num").replace("−", "-")
         value = float(num.replace(",", ""))
         place = _place(num)

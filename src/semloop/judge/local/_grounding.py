@@ -58,6 +58,7 @@ __all__ = ["answer_hallucination"]
 _BASE = -2.5  # a claim with nothing against it
 _NUMBER = 5.0  # a number or date no evidence supports: the claim is wrong or invented
 _MORE_NUMBERS = 1.0  # each further one
+_SMALL_COUNT, _COUNT = 3, 1.5  # a bare count up to 3 that no evidence holds: weak evidence
 _NAME = 1.75  # a name the evidence never mentions
 _MAX_NAMES = 3.5
 # A short answer (a few words, e.g. a bare name) none of whose names the evidence holds.
@@ -156,13 +157,22 @@ _TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time
                         r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
 
 
-def _number_findings(claim: str, ev: _Evidence) -> list[str]:
+def _small_count(q: Quantity) -> bool:
+    return not q.unit and q.value == int(q.value) and 0 <= q.value <= _SMALL_COUNT
+
+
+def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
+    """The claim's numbers, dates and times no evidence supports, and its unsupported small
+    bare counts apart."""
     missing: list[str] = []
+    counts: list[str] = []
     arithmetic = bool(_ARITHMETIC.search(claim))
     for q in quantities(claim):
         pool = ev.values if arithmetic else ev.direct
+        # A small bare count ("two options", "step 1") is how an answer is laid out as
+        # often as a fact: it cannot decide a claim alone (see _score_claim).
         if not number_supported(q, pool):
-            missing.append(q.text)
+            (counts if _small_count(q) else missing).append(q.text)
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings):
             missing.append(text)
@@ -173,14 +183,17 @@ def _number_findings(claim: str, ev: _Evidence) -> list[str]:
             zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
         ):
             missing.append(text)
-    return missing
+    return missing, counts
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
-    missing = _number_findings(claim.text, ev)
+    missing, counts = _number_findings(claim.text, ev)
     if missing:
-        claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1)
-        claim.why.append(f"no context supports {', '.join(missing[:3])}")
+        claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
+    elif counts:
+        claim.logit += _COUNT
+    if missing or counts:
+        claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
     terms = set(key_terms(claim.text))
     words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
     # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
