@@ -182,3 +182,20 @@ def test_calibration_accuracy(embed: Embed, name: str) -> None:
     most_fp, least_recall = FLOORS[name]
     assert sum(neg) / len(neg) <= most_fp
     assert sum(pos) / len(pos) >= least_recall
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_a_very_long_run_is_bounded(embed: Embed, name: str) -> None:
+    # 300 sentences of answer, 300 of context, 100 steps: read in bounded slices, not all.
+    out = " ".join(f"Item {i} costs ${i * 3}.50 and ships in {i} days." for i in range(300))
+    ctx = (" ".join(f"Item {i} costs ${i * 3}.50." for i in range(300)),)
+    steps = tuple(f"step {i} checked item {i}" for i in range(100))
+    got = ANSWERS[name](case("prices and shipping times?", out, context=ctx, steps=steps), embed)
+    assert got.type == "noul" and 0.0 <= float(got.value) <= 1.0
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_empty_and_foreign_text(embed: Embed, name: str) -> None:
+    for probe in (case("", ""), case("привет", "数字は12です")):
+        got = ANSWERS[name](probe, embed)
+        assert 0.0 <= float(got.value) <= 1.0 and got.reasoning

@@ -360,7 +360,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             value *= 1e6 if raw_unit == "m" else 1e9
             place *= 1e6 if raw_unit == "m" else 1e9
             unit = _CURRENCY[cur.strip()]
-        approx = bool(_APPROX.search(text[: m.start()]))
+        approx = bool(_APPROX.search(text[max(0, m.start() - 24) : m.start()]))
         out.append(Quantity(m.group(0).strip(), value, unit, place, approx))
         taken.append(m.span())
     for m in _WORDED.finditer(text):
@@ -374,7 +374,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         if worded is None or (worded <= 1 and not m.group("unit")):
             continue
         unit = _UNITS.get((m.group("unit") or "").lower(), "")
-        approx = bool(_APPROX.search(text[: m.start()]))
+        approx = bool(_APPROX.search(text[max(0, m.start() - 24) : m.start()]))
         out.append(Quantity(m.group(0).strip(), worded, unit,
                             max(1.0, _place(str(int(worded)))), approx))
     return tuple(out)

@@ -71,6 +71,7 @@ _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
 # A claim restates an evidence sentence (and so can contradict it) from this cosine, or
 # when it shares this share of its content words with it.
 _ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
+_MAX_CLAIMS = 40  # claims checked, in order: bounds the time on a very long answer
 _RESTATES_COS = 0.6
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
@@ -281,7 +282,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     pieces = split_claims(case.output)
     if not pieces:
         return verdict(0.0, "the answer is empty: nothing to check")
-    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)]
+    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
     if not claims:
         return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
     if not texts:

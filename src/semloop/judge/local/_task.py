@@ -44,6 +44,7 @@ __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_unde
 
 # --- shared ---------------------------------------------------------------------------
 
+_MAX_UNITS = 48  # sentences or steps read, in order: bounds the time on a very long run
 _EMBED_WORDS = 24  # words of a text embedded (its subject is stated early; time grows with tokens)
 
 # Words of asking, not of the thing asked: a part is met by its other words.
@@ -74,7 +75,7 @@ class _Run:
 
     @classmethod
     def of(cls, case: RunCase, embed: Embed) -> _Run:
-        return cls(case, embed, split_claims(case.output))
+        return cls(case, embed, split_claims(case.output)[:_MAX_UNITS])
 
     def ensure(self) -> None:
         if self.vectors is None:
@@ -657,7 +658,7 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
     for line in case.output.splitlines():
         listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
         out.extend((sent, listed) for sent in split_claims(line))
-    return out
+    return out[:_MAX_UNITS]
 
 
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
