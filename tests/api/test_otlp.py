@@ -108,3 +108,34 @@ def test_events_too_big_for_the_schema_come_back_as_partial_success(server: Serv
     assert reply.partial_success.rejected_spans == partial["rejectedSpans"]
     # The other trace in the fixture is stored; the oversized one is not.
     assert server.store.count_events(server.org_id) > 0
+
+
+def _json_span(trace: str, span: str, **fields: object) -> dict[str, object]:
+    return {"traceId": trace, "spanId": span, "name": "execute_tool t",
+            "startTimeUnixNano": "1796037452000000000", "endTimeUnixNano": "1796037453000000000",
+            "attributes": [{"key": "gen_ai.tool.name", "value": {"stringValue": "t"}}],
+            **fields}
+
+
+def test_every_dropped_span_is_counted_in_partial_success(server: Server) -> None:
+    good = "4fd4a4d492b74860bc30a34e4a57f929"
+    body = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [
+        _json_span(good, "5bd60ddcf1bdb072"),
+        _json_span(good, "5bd60ddcf1bdb073", startTimeUnixNano="yesterday"),
+        _json_span("nothex", "5bd60ddcf1bdb074"),
+        _json_span("ab" * 40, "5bd60ddcf1bdb075"),  # too long to be a trace id
+        # Readable, but its tool name holds a lone surrogate: refused by validation.
+        _json_span(good, "5bd60ddcf1bdb076", attributes=[
+            {"key": "gen_ai.tool.name", "value": {"stringValue": "\ud800"}}]),
+    ]}]}]}).encode()
+    with server.client() as http:
+        reply = http.post("/v1/traces", content=body, headers={"Content-Type": "application/json"})
+    assert reply.status_code == 200
+    partial = reply.json()["partialSuccess"]
+    assert partial["rejectedSpans"] == 4
+    message = partial["errorMessage"]
+    assert "spans[1].startTimeUnixNano" in message and "spans[2].traceId" in message
+    assert "spans[3].traceId" in message and "surrogate" in message
+    stored = server.store.get_run(server.org_id, good)
+    assert stored is not None
+    assert [e.payload.get("tool_name") for e in stored.of_type("tool.called")] == ["t"]

@@ -94,7 +94,7 @@ def test_real_exporter_requests_become_runs(collector: str, compression: Compres
         if compression is Compression.Gzip:
             assert headers["content-encoding"] == "gzip"
         # Left compressed on purpose: a receiver that did not undo Content-Encoding.
-        events.extend(otlp.events_from_otlp(body, headers["content-type"]))
+        events.extend(otlp.events_from_otlp(body, headers["content-type"])[0])
     run = Run.from_events(events)
     assert run.agent_id == "planner"
     assert run.conversation_id == "c-1"
@@ -121,16 +121,16 @@ def test_whole_trace_and_per_span_requests_give_the_same_events() -> None:
     provider.add_span_processor(SimpleSpanProcessor(memory))
     record_agent(provider)
     spans = memory.get_finished_spans()
-    whole = otlp.events_from_otlp(encode_spans(spans).SerializeToString(),
-                                  "application/x-protobuf")
+    whole, _ = otlp.events_from_otlp(encode_spans(spans).SerializeToString(),
+                                     "application/x-protobuf")
     parts = [e for s in spans for e in otlp.events_from_otlp(
-        encode_spans([s]).SerializeToString(), "application/x-protobuf")]
+        encode_spans([s]).SerializeToString(), "application/x-protobuf")[0]]
     assert {e.event_id for e in parts} == {e.event_id for e in whole}
     assert len(parts) == len(whole) == 14
     # A request holding only child spans neither opens nor closes the run.
     children = [s for s in spans if s.parent is not None]
-    partial = otlp.events_from_otlp(encode_spans(children).SerializeToString(),
-                                    "application/x-protobuf")
+    partial, _ = otlp.events_from_otlp(encode_spans(children).SerializeToString(),
+                                       "application/x-protobuf")
     assert {e.event_type for e in partial} == {"llm.called", "llm.responded", "tool.called",
                                                "tool.responded"}
     assert {e.step_index for e in partial} == {0} and {e.agent_version for e in partial} == {""}
@@ -165,8 +165,9 @@ def test_json_with_hex_or_base64_ids(base64_ids: bool) -> None:
     record_agent(provider, fail_tool=True)
     spans = memory.get_finished_spans()
     body = json.dumps(_json_body(spans, base64_ids=base64_ids)).encode()
-    events = otlp.events_from_otlp(body, "application/json; charset=utf-8")
-    pb = otlp.events_from_otlp(encode_spans(spans).SerializeToString(), "application/x-protobuf")
+    events, _ = otlp.events_from_otlp(body, "application/json; charset=utf-8")
+    pb, _ = otlp.events_from_otlp(encode_spans(spans).SerializeToString(),
+                                  "application/x-protobuf")
     assert [e.to_dict() for e in events] == [e.to_dict() for e in pb]
     run = Run.from_events(events)
     assert run.run_id == format(spans[0].context.trace_id, "032x")
@@ -220,7 +221,8 @@ def test_one_bad_span_or_trace_does_not_lose_the_others() -> None:
     assert [e.field for e in errors] == [
         "resourceSpans[0].scopeSpans[0].spans[1].traceId",
         "resourceSpans[0].scopeSpans[0].spans[2].attributes[0].value"]
-    assert len(otlp.events_from_otlp(body, "application/json")) == 4
+    events, dropped = otlp.events_from_otlp(body, "application/json")
+    assert len(events) == 4 and list(map(str, dropped)) == list(map(str, errors))
 
 
 @pytest.mark.parametrize(("body", "content_type", "needle"), [

@@ -15,7 +15,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from .._exceptions import TraceFormatError
 from ..events import EVENT_TYPES
-from ..ingest.batch import RejectedEvent, otlp_events, validate_batch
+from ..ingest.batch import RejectedSpans, otlp_events, validate_batch
 from ..settings import Settings
 from ..store import LIMITS
 from ._auth import bearer, org_for_key, require_org, store_of, unauthorized
@@ -148,20 +148,17 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
     return _otlp_response(kind, rejected)
 
 
-def _otlp_response(kind: str, rejected: list[RejectedEvent]) -> Response:
-    message = "; ".join(
-        f"event {r.index}: " + (f"{r.field}: " if r.field else "") + r.reason
-        for r in rejected[:5]
-    )
+def _otlp_response(kind: str, rejected: RejectedSpans) -> Response:
     if kind == "application/json":
-        partial = {"rejectedSpans": len(rejected), "errorMessage": message} if rejected else {}
+        partial = ({"rejectedSpans": rejected.count, "errorMessage": rejected.message}
+                   if rejected.count else {})
         return JSONResponse({"partialSuccess": partial} if partial else {})
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
         ExportTraceServiceResponse,
     )
 
     reply = ExportTraceServiceResponse()
-    if rejected:
-        reply.partial_success.rejected_spans = len(rejected)
-        reply.partial_success.error_message = message
+    if rejected.count:
+        reply.partial_success.rejected_spans = rejected.count
+        reply.partial_success.error_message = rejected.message
     return Response(reply.SerializeToString(), media_type="application/x-protobuf")

@@ -20,6 +20,14 @@ from ...events import Event, Run, agent_version
 # JSON), stores nothing new: the store ignores duplicate event ids.
 _NAMESPACE = uuid.UUID("5b1c1f0e-7d1e-4c55-9a39-3f0c5d1e6a21")
 
+
+
+def event_id(run_id: str, key: str, event_type: str) -> str:
+    """The id of the ``event_type`` event that the record ``key`` (a span id, or ``run``
+    for the run's own events) of run ``run_id`` becomes."""
+    return str(uuid.uuid5(_NAMESPACE, f"{run_id}:{key}:{event_type}"))
+
+
 #: Step kinds that become events; everything else (agent, chain, span…) is structure.
 STEP_KINDS = ("llm", "tool", "retrieval", "handoff", "guardrail")
 
@@ -124,7 +132,7 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
             payload={k: v for k, v in payload.items() if v is not None},
             agent_version=version, parent_run_id=draft.parent_run_id,
             trace_id=draft.trace_id, conversation_id=draft.conversation_id,
-            event_id=str(uuid.uuid5(_NAMESPACE, f"{draft.run_id}:{key}:{kind}")),
+            event_id=event_id(draft.run_id, key, kind),
         ))
 
     if draft.started:
