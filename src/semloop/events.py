@@ -9,7 +9,6 @@ all share these types.
 from __future__ import annotations
 
 import hashlib
-import math
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,12 +19,15 @@ from .trace import Span, Trace
 
 __all__ = [
     "EVENT_TYPES",
+    "MAX_TIMESTAMP",
+    "PAYLOAD_RANGES",
     "STEP_EVENTS",
     "Event",
     "Run",
     "Severity",
     "Signal",
     "agent_version",
+    "check_payload_numbers",
     "severity_for",
 ]
 
@@ -59,6 +61,44 @@ EVENT_TYPES = frozenset(
         "turn_taking.changed",
     }
 )
+#: The latest timestamp any event may carry (9999-12-31, epoch seconds). Ingest also refuses
+#: one further ahead of its clock than ``max_future_skew_s``: a run dated 1e308 would top
+#: every newest-first listing forever.
+MAX_TIMESTAMP = 253_402_300_799.0
+_MAX_COUNT = 2**31 - 1
+_MAX_TOKENS = 10**9  # no single call reads or writes a billion tokens
+#: The range a real value of each numeric payload field falls in; an event whose field is a
+#: number outside it is refused by field (1.7e308 tokens overflowed RUNAWAY_ITERATION's cost
+#: estimate). Units and meanings: docs/events.md.
+PAYLOAD_RANGES: Mapping[str, tuple[float, float]] = {
+    "prompt_tokens": (0, _MAX_TOKENS),
+    "completion_tokens": (0, _MAX_TOKENS),
+    "reasoning_tokens": (0, _MAX_TOKENS),
+    "total_tokens": (0, _MAX_TOKENS),
+    "cost_usd": (0, 1e6),
+    "latency_ms": (-1e12, 1e12),  # a skewed clock may give a slightly negative latency
+    "output_length": (0, 2**53),
+    "result_count": (0, _MAX_COUNT),
+    "top_score": (-1e12, 1e12),
+    "total_steps": (0, _MAX_COUNT),
+    "tool_call_count": (0, _MAX_COUNT),
+    "step_index": (0, _MAX_COUNT),
+}
+
+
+def check_payload_numbers(payload: Mapping[str, Any]) -> None:
+    """:class:`EventFormatError` naming the first numeric field outside
+    :data:`PAYLOAD_RANGES` (a non-number is left to the reader, which ignores it)."""
+    for name, (low, high) in PAYLOAD_RANGES.items():
+        value = payload.get(name)
+        if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        # Compared as given: float() of a 400-digit int raises OverflowError.
+        if not low <= value <= high:  # NaN fails both comparisons
+            raise EventFormatError(f"must be a number from {low:g} to {high:g}",
+                                   field=f"payload.{name}")
+
+
 #: Events that start a new step; responses and annotations keep the step of their call.
 STEP_EVENTS = frozenset({"llm.called", "tool.called", "retrieval.called"})
 TERMINAL_EVENTS = frozenset({"run.completed", "run.errored"})
@@ -133,9 +173,12 @@ class Event:
         if type(step) is not int or step < 0:  # bool is not int here, as it should not be
             raise EventFormatError("must be a non-negative integer", field="step_index")
         ts = raw.get("timestamp")
+        # Compared before any float(): a 400-digit int overflows it (and math.isfinite).
         if (isinstance(ts, bool) or not isinstance(ts, (int, float))
-                or not math.isfinite(ts) or ts < 0):
-            raise EventFormatError("must be epoch seconds (a finite number)", field="timestamp")
+                or not 0 <= ts <= MAX_TIMESTAMP):
+            raise EventFormatError(
+                f"must be epoch seconds, from 0 to {MAX_TIMESTAMP:.0f} (year 9999)",
+                field="timestamp")
         payload = raw.get("payload")
         if payload is None:
             payload = {}

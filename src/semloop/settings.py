@@ -41,6 +41,11 @@ class Settings(BaseSettings):
         gt=0,
         description="Largest request body ingest accepts; larger bodies get 413.",
     )
+    max_future_skew_s: float = Field(
+        default=3600.0,
+        ge=0,
+        description="Ingest refuses an event timestamped further than this ahead of its clock.",
+    )
     stall_timeout_s: float = Field(
         default=90.0,
         gt=0,

@@ -139,3 +139,24 @@ def test_every_dropped_span_is_counted_in_partial_success(server: Server) -> Non
     stored = server.store.get_run(server.org_id, good)
     assert stored is not None
     assert [e.payload.get("tool_name") for e in stored.of_type("tool.called")] == ["t"]
+
+
+def test_oversized_span_numbers_drop_that_span_not_the_request(server: Server) -> None:
+    good = "4fd4a4d492b74860bc30a34e4a57f929"
+    huge = "1" + "0" * 399
+    tokens = [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+              {"key": "gen_ai.usage.input_tokens", "value": {"intValue": huge}}]
+    body = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [
+        _json_span(good, "5bd60ddcf1bdb072"),
+        _json_span(good, "5bd60ddcf1bdb073", startTimeUnixNano=huge),
+        _json_span(good, "5bd60ddcf1bdb074", attributes=tokens),
+    ]}]}]}).encode()
+    with server.client() as http:
+        reply = http.post("/v1/traces", content=body, headers={"Content-Type": "application/json"})
+    assert reply.status_code == 200
+    partial = reply.json()["partialSuccess"]
+    assert partial["rejectedSpans"] == 2
+    assert "spans[1].startTimeUnixNano" in partial["errorMessage"]
+    assert "payload.prompt_tokens" in partial["errorMessage"]
+    stored = server.store.get_run(server.org_id, good)
+    assert stored is not None and len(stored.of_type("tool.called")) == 1

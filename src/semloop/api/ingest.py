@@ -6,6 +6,7 @@ The HTTP is here; validating the batch is :mod:`semloop.ingest.batch`, I/O-free.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
@@ -14,7 +15,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials
 
 from .._exceptions import TraceFormatError
-from ..events import EVENT_TYPES
+from ..events import EVENT_TYPES, MAX_TIMESTAMP
 from ..ingest.batch import RejectedSpans, otlp_events, validate_batch
 from ..settings import Settings
 from ..store import LIMITS
@@ -47,7 +48,9 @@ _EVENT_SCHEMA = {
         "agent_id": _text_schema("agent_id", required=True),
         "agent_version": _text_schema("agent_version", required=False),
         "step_index": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
-        "timestamp": {"type": "number", "minimum": 0, "description": "epoch seconds"},
+        "timestamp": {"type": "number", "minimum": 0, "maximum": MAX_TIMESTAMP,
+                      "description": "epoch seconds; at most max_future_skew_s ahead of "
+                                     "the server's clock"},
         "payload": {"type": ["object", "null"]},
         "parent_run_id": _text_schema("parent_run_id", required=False),
         "trace_id": _text_schema("trace_id", required=False),
@@ -81,6 +84,10 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
+def _latest(request: Request) -> float:
+    return time.time() + _settings(request).max_future_skew_s
+
+
 @router.post(
     "/v1/ingest",
     status_code=202,
@@ -110,7 +117,7 @@ async def ingest(
     raw_events = envelope.get("events")
     if not isinstance(raw_events, list):
         raise HTTPException(400, "the body's \"events\" must be a list of event objects")
-    valid, rejected = validate_batch(raw_events, suspect=suspect)
+    valid, rejected = validate_batch(raw_events, suspect=suspect, latest=_latest(request))
     stored = await run_in_threadpool(store.add_events, org_id, valid) if valid else 0
     result = {"accepted": len(valid), "stored": stored, "duplicates": len(valid) - stored,
               "rejected": [r.to_dict() for r in rejected]}
@@ -136,7 +143,7 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
                  "application/x-protobuf or application/json")
     body = await read_body(request, _settings(request).max_body_bytes)
     try:
-        valid, rejected = otlp_events(body, kind)
+        valid, rejected = otlp_events(body, kind, latest=_latest(request))
     except TraceFormatError as exc:
         raise HTTPException(400, str(exc)) from None
     except RecursionError:

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..._exceptions import TraceFormatError
-from ...events import Event, Run, agent_version
+from ...events import MAX_TIMESTAMP, Event, Run, agent_version
 
 # Event ids are derived from the source's run and span ids, so importing the same file
 # twice, or the same trace in two encodings (OTLP protobuf and JSON, OpenInference span
@@ -343,6 +343,8 @@ def epoch(value: Any, *, field_name: str = "time") -> float | None:
     if isinstance(value, bool):
         raise TraceFormatError("must be a time, not a boolean", field=field_name)
     if isinstance(value, (int, float)):
+        if not 0 <= value <= MAX_TIMESTAMP * 1e9:  # before float(): a huge int overflows it
+            raise TraceFormatError(f"not a time: {_shown(value)}", field=field_name)
         number = float(value)
     elif isinstance(value, str):
         s = value.strip()
@@ -358,9 +360,9 @@ def epoch(value: Any, *, field_name: str = "time") -> float | None:
                 dt = dt.replace(tzinfo=timezone.utc)
             return dt.timestamp()
     else:
-        raise TraceFormatError(f"not a time: {value!r}", field=field_name)
+        raise TraceFormatError(f"not a time: {_shown(value)}", field=field_name)
     if not math.isfinite(number) or number < 0:
-        raise TraceFormatError(f"not a time: {value!r}", field=field_name)
+        raise TraceFormatError(f"not a time: {_shown(value)}", field=field_name)
     # Magnitude tells the unit: epoch seconds now are ~1.8e9.
     for scale in (1.0, 1e3, 1e6, 1e9):
         if number / scale < 1e11:
@@ -376,9 +378,11 @@ def mapping(value: Any) -> Mapping[str, Any]:
 def integer(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         return None
+    if isinstance(value, int):
+        return value  # as it is, however large: ingest refuses it by field, not float()
     try:
         return int(float(value))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -387,9 +391,14 @@ def number(value: Any) -> float | None:
         return None
     try:
         out = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return out if math.isfinite(out) else None
+
+
+def _shown(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 24 else f"{shown[:12]}…({len(shown)} characters)"
 
 
 def string(value: Any) -> str | None:

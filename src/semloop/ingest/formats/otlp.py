@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..._exceptions import EventFormatError, MissingExtraError, TraceFormatError
-from ...events import EVENT_TYPES, STEP_EVENTS, Event, Run
+from ...events import EVENT_TYPES, MAX_TIMESTAMP, STEP_EVENTS, Event, Run
 from ._common import (
     SHAPE_ERRORS,
     Result,
@@ -371,9 +371,13 @@ def _nanos(value: Any, path: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TraceFormatError("must be nanoseconds as a decimal string", field=path)
     try:
-        return int(value) / 1e9
+        nanos = int(value)
     except ValueError:
         return epoch(value, field_name=path)
+    if not 0 <= nanos <= MAX_TIMESTAMP * 1e9:  # a 400-digit int would overflow the division
+        raise TraceFormatError("must be nanoseconds since 1970, before the year 10000",
+                               field=path)
+    return nanos / 1e9
 
 
 def _attributes(raw: Any, path: str) -> dict[str, Any]:
