@@ -4,6 +4,9 @@ differ only in how spans are encoded."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -340,6 +343,27 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     for step in llm_steps:
         step.meta.clear()
     return draft
+
+
+def decode_id(value: str, size: int) -> str | None:
+    """``value`` as ``size`` hex digits when it is that (any case, ``0x`` allowed), or
+    base64 of that many bytes (some exporters send OTLP JSON ids so); else None."""
+    bare = value[2:] if value[:2].lower() == "0x" else value
+    if len(bare) == size and all(c in "0123456789abcdef" for c in bare.lower()):
+        return bare.lower()
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw.hex() if len(raw) * 2 == size else None
+
+
+def mapped_id(value: str, size: int) -> str:
+    """``size`` hex digits for any id: itself when it is hex or base64 (:func:`decode_id`),
+    a dashed UUID without its dashes, else the first digits of its SHA-256. The same id
+    always maps the same way, so parents still find their children."""
+    found = decode_id(value, size) or decode_id(value.replace("-", ""), size)
+    return found or hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:size]
 
 
 def check_hex(value: str, size: int, field_name: str) -> str:

@@ -7,8 +7,6 @@ hex. The ingest API's ``POST /v1/traces`` calls :func:`events_from_otlp`.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import gzip
 import json
 from collections.abc import Mapping, Sequence
@@ -27,7 +25,7 @@ from ._common import (
     epoch,
     event_id,
 )
-from ._otel import OtelSpan, check_hex, draft_from_spans
+from ._otel import OtelSpan, check_hex, decode_id, draft_from_spans
 
 __all__ = ["Export", "convert", "events_from_otlp", "read", "read_export", "read_request",
            "renumber", "spans_from_json"]
@@ -356,12 +354,9 @@ def _id(value: Any, size: int, path: str) -> str:
         raise TraceFormatError("is required (a hex id)", field=path)
     if len(value) == size:
         return check_hex(value, size, path)
-    try:
-        raw = base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        raw = b""
-    if len(raw) * 2 == size:
-        return raw.hex()
+    found = decode_id(value, size)
+    if found is not None:
+        return found
     raise TraceFormatError(f"not a {size}-hex-digit (or base64) id: {value!r}", field=path)
 
 
