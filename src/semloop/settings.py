@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._defaults import DEFAULT_HOST, DEFAULT_PORT
+from ._defaults import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REQUEST_TIMEOUT_S
 from ._exceptions import ConfigError, MissingExtraError
 
 try:
@@ -45,6 +45,12 @@ class Settings(BaseSettings):
         default=3600.0,
         ge=0,
         description="Ingest refuses an event timestamped further than this ahead of its clock.",
+    )
+    request_timeout_s: float = Field(
+        default=DEFAULT_REQUEST_TIMEOUT_S,
+        gt=0,
+        description="A request must arrive whole within this many seconds of its first byte "
+                    "(or of the connection opening); slower or half-open connections are closed.",
     )
     stall_timeout_s: float = Field(
         default=90.0,

@@ -27,6 +27,10 @@ DETECTED = {
     "otlp_genai.jsonl": "otlp",
     "otlp_genai.pb": "otlp",
     "semloop_events.ndjson": "ndjson",
+    "swe_agent.traj": "swe-agent",
+    "atif_trajectory.json": "atif",
+    "mini_swe_agent.traj.json": "mini-swe-agent",
+    "tau_bench_results.json": "tau-bench",
 }
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from semloop.judge.local import LocalBackend
-from semloop.judge.local._answerer import LocalJudgement
-from semloop.judge.local._features import (
+from semloop._features import (
     Call,
     entities,
     is_empty_output,
@@ -19,6 +17,8 @@ from semloop.judge.local._features import (
     tokens,
     without_volatile,
 )
+from semloop.judge.local import LocalBackend
+from semloop.judge.local._answerer import LocalJudgement
 
 
 def step(text: str, *tools: tuple[str, dict[str, Any], Any], index: int = 0) -> dict[str, Any]:
@@ -279,7 +279,7 @@ def test_text_in_other_scripts_is_compared_not_ignored(backend: LocalBackend) ->
 
 class TestSettingsAndIdentifiers:
     def test_one_id_written_several_ways(self) -> None:
-        from semloop.judge.local._features import same_identifier
+        from semloop._features import same_identifier
 
         for other in ["pt00872", "PT 00872", "00872", "PT-872", "pt-00872"]:
             assert same_identifier("PT-00872", other), other
@@ -289,7 +289,7 @@ class TestSettingsAndIdentifiers:
         assert not same_identifier("the report for march", "the report for may")
 
     def test_only_chosen_numbers_are_settings(self) -> None:
-        from semloop.judge.local._features import numbers, same_but_settings
+        from semloop._features import numbers, same_but_settings
 
         a, b = "curl --max-time 5 https://x.example/a", "curl --max-time 30 https://x.example/a"
         assert same_but_settings(a, b, frozenset())
@@ -299,14 +299,14 @@ class TestSettingsAndIdentifiers:
         assert numbers("timeout 20.0 then 20, v2 and 3.5") == {"20", "3.5"}
 
     def test_a_structured_error_is_empty(self) -> None:
-        from semloop.judge.local._features import is_empty_output, normalise_output
+        from semloop._features import is_empty_output, normalise_output
 
         assert is_empty_output(normalise_output('{"error": "unavailable", "code": 503}'))
         assert not is_empty_output(normalise_output('{"error": null, "rows": [1, 2]}'))
 
 
 def test_empty_results_that_echo_their_input_are_one_result() -> None:
-    from semloop.judge.local._features import Call
+    from semloop._features import Call
 
     a = Call.of("s", '{"q": "late vegan food"}', '{"query": "late vegan food", "results": []}')
     b = Call.of("s", '{"q": "vegan after 10pm"}', '{"query": "vegan after 10pm", "results": []}')

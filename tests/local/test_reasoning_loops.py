@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
+from semloop._features import adds_to_plan, announces_plan, reports_outcome
 from semloop.judge.local import LocalBackend
-from semloop.judge.local._features import adds_to_plan, announces_plan, reports_outcome
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
 

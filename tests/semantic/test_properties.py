@@ -8,9 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from semloop.evaluate.loop import (
+    SemanticLoopDetection,
+    _shallow,
+    _unchanged_repeats,
+    reasoning_steps,
+)
 from semloop.judge.mock import MockBackend
-from semloop.lexical import WEIGHTS, combine_scores, lexical_loop_score
-from semloop.semantic import SemanticLoopDetection, reasoning_steps
+from semloop.lexical import WEIGHTS, combine_scores, lexical_loop_score, score_tool_repetition
 from semloop.trace import Trace
 
 WORDS = ["search", "again", "file", "orders", "tests", "fix", "guard", "read", "the", "now"]
@@ -50,8 +55,12 @@ def test_invariants(steps: list[dict[str, Any]], p: float, fallback: bool, looka
     breakdown = result.score_breakdown
     assert breakdown is not None and set(breakdown) == set(WEIGHTS)
     assert lexical.score_breakdown is not None
-    # A judge can only add tool detections, never hide an exact-match one.
-    assert breakdown["tool_repetition"] <= lexical.score_breakdown["tool_repetition"]
+    # A judge can only add tool detections, never hide an exact-match one. The exact
+    # count skips identical calls whose output changed or that follow a write
+    # (semantic._unchanged_repeats): those are new attempts, not repeats.
+    exact, _ = score_tool_repetition(
+        _unchanged_repeats([_shallow(s) for s in trace.tool_spans]), 3)
+    assert breakdown["tool_repetition"] <= exact
     assert breakdown["call_graph_cycles"] == lexical.score_breakdown["call_graph_cycles"]
     if result.undecided and fallback:
         assert breakdown["reasoning_stagnation"] <= lexical.score_breakdown["reasoning_stagnation"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
-from ..judge import Answer, Backend, JudgeResponse
+from ..judge import Answer, Backend, JudgeResponse, require_kinds
 from ..lexical import (
     WEIGHTS,
     LoopResult,
@@ -247,6 +247,61 @@ def build_tool_questions(
     return questions, counts
 
 
+def stuck_stretch(stuck: Sequence[PairFinding], worst: PairFinding) -> tuple[int, int]:
+    """The first and last step of the stuck stretch around the worst finding: the flagged
+    pairs that overlap it or follow it with at most one step between them."""
+    lo, hi = worst.i, worst.j
+    changed = True
+    while changed:
+        changed = False
+        for f in stuck:
+            if f.i <= hi + 1 and f.j >= lo - 1 and (f.i < lo or f.j > hi):
+                lo, hi = min(lo, f.i), max(hi, f.j)
+                changed = True
+    return lo, hi
+
+
+def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tool calls deepeval's exact-match count should see: an identical call counts as
+    a repeat of the one before it only when nothing changed between them. A call made
+    again after a write that went through (an edit, a cancellation), or one whose output
+    changed (a retry that got through), starts a new count: re-running a test after an
+    edit is a new attempt. Such calls get their own key (the attempt number beside the
+    input), so the tool's name in the reason stays the tool's."""
+    from .._features import Call, action_kind, call_changes_state
+
+    calls = [Call.of(str(s.get("name", "")), _span_text(s.get("input")),
+                     _span_text(s.get("output"))) for s in tool_spans]
+    epoch: dict[tuple[str, str], int] = {}
+    last_output: dict[tuple[str, str], str] = {}
+    kinds: dict[tuple[str, str], Any] = {}
+    writes: set[tuple[str, str]] = set()
+    out: list[dict[str, Any]] = []
+    for span, call in zip(tool_spans, calls):
+        key = (call.name, call.raw)
+        if key in last_output and last_output[key] != call.output:
+            epoch[key] = epoch.get(key, 0) + 1
+        last_output[key] = call.output
+        n = epoch.get(key, 0)
+        out.append(span if n == 0 else {**span, "input": [span.get("input"), f"attempt {n}"]})
+        if call_changes_state(call) and key not in writes:
+            writes.add(key)  # the same write again changes nothing a later read sees
+            kind = action_kind(call)
+            for other, other_call in list(kinds.items()):
+                if action_kind(other_call) != kind:
+                    epoch[other] = epoch.get(other, 0) + 1
+                    last_output.pop(other, None)
+                    kinds.pop(other)
+        kinds[key] = call
+    return out
+
+
+def _span_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return "" if value is None else Span(input=value).input_text
+
+
 @dataclass(frozen=True)
 class PairFinding:
     """The judge's answer about one pair of steps, as a stagnation in [0, 1]."""
@@ -432,7 +487,7 @@ class SemanticLoopDetection:
         tool_spans = [_shallow(s) for s in trace.tool_spans]
         exact: tuple[float, str] | None = None
         if self.check_tool_repetition:
-            exact = score_tool_repetition(tool_spans, self.repetition_threshold)
+            exact = score_tool_repetition(_unchanged_repeats(tool_spans), self.repetition_threshold)
 
         state, questions, counts = self.questions_for(trace)
         response = self._ask(state, questions) if questions else None
@@ -509,6 +564,7 @@ class SemanticLoopDetection:
         """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
         caller that records failed traces needs to catch only that."""
         name = getattr(self.backend, "name", type(self.backend).__name__)
+        require_kinds(self.backend, questions)
         try:
             response = self.backend.ask(state, questions)
         except JudgeError:
@@ -557,13 +613,13 @@ class SemanticLoopDetection:
         undecided = score == 1.0 and worst.uncertain
         if score == 1.0:
             return score, "No reasoning stagnation: every step advanced the task.", undecided
-        flagged = sorted(
-            (f for f in findings if f.stagnation >= self.mild_stagnation),
-            key=lambda f: f.stagnation,
-            reverse=True,
-        )[:3]
+        stuck = [f for f in findings if f.stagnation >= self.mild_stagnation]
+        flagged = sorted(stuck, key=lambda f: f.stagnation, reverse=True)[:3]
         text = "; ".join(f.describe() for f in flagged)
-        return score, f"Reasoning stagnation — {text}.", undecided
+        first, last = stuck_stretch(stuck, worst)
+        return score, (
+            f"Reasoning stagnation — {text}. Stuck stretch: steps {first}–{last}."
+        ), undecided
 
     @staticmethod
     def _tool_findings(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from .._exceptions import InputError, JudgeError
-from ..evaluate import SemanticLoopDetection
+from ..evaluate import SemanticLoopDetection, loop_confidence
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
 from ..store import Store
@@ -26,17 +26,18 @@ FAILURE_TYPE = "SEMANTIC_LOOP"
 def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal | None:
     """A SEMANTIC_LOOP signal for ``run``, or None when it got somewhere.
 
-    It fires when the combined verdict flags a loop, and also when any one sub-signal is a
-    confident detection (sub-score 0.0): with deepeval's weights no lone sub-signal can flip
-    the verdict, and a platform that hid a confirmed loop behind a weighted mean would be
-    no use to the people it pages.
+    It fires when the combined verdict flags a loop, and also on a confirmed stuck stretch:
+    reasoning stagnation at 0.0 over a stretch of at least 3 steps (first to last, named in
+    the evidence), or the exact or judged tool check at 0.0 (one call made 2 x threshold
+    times with nothing changed between). A lone repeated step does not page anyone: on
+    long real runs that is alert fatigue. With deepeval's weights no lone sub-signal can
+    flip the verdict, so these are checked on their own.
     """
     result = detector.measure(run.to_trace())
     breakdown = result.score_breakdown or {}
-    confirmed = sorted(k for k, v in breakdown.items() if v == 0.0)
+    confidence, confirmed, stretch = loop_confidence(result, detector.mild_stagnation)
     if not result.flags_loop(detector.threshold) and not confirmed:
         return None
-    confidence = round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4)
     return Signal(
         failure_type=FAILURE_TYPE,
         run_id=run.run_id,
@@ -47,6 +48,8 @@ def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal
             "score": result.score,
             "score_breakdown": breakdown,
             "confirmed": confirmed,
+            "stuck_stretch": {"first_step": stretch[0], "last_step": stretch[1]}
+            if stretch is not None else None,
             "undecided": result.undecided,
             "judge": judge,
             "latency_ms": result.latency_ms,

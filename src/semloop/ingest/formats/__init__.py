@@ -21,7 +21,19 @@ from typing import Any
 
 from ..._exceptions import TraceFormatError
 from ...events import Run
-from . import deepeval, langfuse, langsmith, ndjson, openai_agents, openinference, otlp
+from . import (
+    atif,
+    deepeval,
+    langfuse,
+    langsmith,
+    mini_swe_agent,
+    ndjson,
+    openai_agents,
+    openinference,
+    otlp,
+    swe_agent,
+    tau_bench,
+)
 from ._common import Result, decode
 
 __all__ = ["FORMATS", "Result", "convert", "detect_format", "load"]
@@ -35,9 +47,16 @@ FORMATS: dict[str, Callable[..., Result]] = {
     "langfuse": langfuse.convert,
     "openai-agents": openai_agents.convert,
     "ndjson": ndjson.convert,
+    "swe-agent": swe_agent.convert,
+    "atif": atif.convert,
+    "mini-swe-agent": mini_swe_agent.convert,
+    "tau-bench": tau_bench.convert,
 }
 _ALIASES = {"openai_agents": "openai-agents", "jsonl": "ndjson", "events": "ndjson",
-            "otel": "otlp"}
+            "otel": "otlp", "swe_agent": "swe-agent", "sweagent": "swe-agent",
+            "traj": "swe-agent", "harbor": "atif", "openhands": "atif",
+            "mini_swe_agent": "mini-swe-agent", "mini": "mini-swe-agent",
+            "tau_bench": "tau-bench", "tau": "tau-bench"}
 _PROTOBUF_SUFFIXES = (".pb", ".bin", ".protobuf", ".binpb")
 
 
@@ -94,13 +113,21 @@ def _detect(data: bytes, source: str) -> str:
         return "otlp"
     sample = _sample(data, source)
     name = _classify(sample)
+    if name is None and isinstance(sample, Mapping) and "simulations" in sample:
+        raise TraceFormatError(
+            "cannot read tau2-bench results ({\"simulations\": [...]}): only tau-bench's "
+            "result lists (task_id+traj per attempt) are read; export a simulation's "
+            "messages as a tau-bench result to import it", source=source)
     if name is None:
         raise TraceFormatError(
             f"cannot tell the format: {_describe(sample)}. Expected resourceSpans (otlp), "
             "event_type+run_id (ndjson), object=trace/trace.span (openai-agents), "
             "observations or traceId+type (langfuse), run_type/child_runs/dotted_order "
             "(langsmith), context.span_id+attributes (openinference), llmSpans/toolSpans/"
-            "_trace_dict/children (deepeval). Pass --format to choose.", source=source)
+            "_trace_dict/children (deepeval), trajectory of action/observation (swe-agent), "
+            "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
+            "messages+info (mini-swe-agent), task_id+traj (tau-bench). Pass --format to "
+            "choose.", source=source)
     return name
 
 
@@ -159,6 +186,30 @@ def _classify(doc: Any) -> str | None:
         return "deepeval"
     if "children" in keys and "type" in keys:
         return "deepeval"
+    return _classify_trajectory(doc, keys)
+
+
+def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
+    """The agent-trajectory files of coding and customer-service benchmarks."""
+    traj = doc.get("trajectory")
+    if isinstance(traj, list) and (not traj or isinstance(traj[0], Mapping) and (
+            "action" in traj[0] or "observation" in traj[0])):
+        return "swe-agent"
+    version = doc.get("schema_version")
+    if isinstance(version, str) and version.upper().startswith("ATIF"):
+        return "atif"
+    steps = doc.get("steps")
+    if isinstance(steps, list) and steps and isinstance(steps[0], Mapping) and (
+            {"step_id", "source"} <= set(steps[0])):
+        return "atif"
+    fmt = doc.get("trajectory_format")
+    if isinstance(fmt, str) and fmt.startswith("mini-swe-agent"):
+        return "mini-swe-agent"
+    if isinstance(doc.get("messages"), list) and isinstance(doc.get("info"), Mapping) and (
+            "exit_status" in doc["info"] or "model_stats" in doc["info"]):
+        return "mini-swe-agent"
+    if "task_id" in keys and isinstance(doc.get("traj"), list):
+        return "tau-bench"
     return None
 
 

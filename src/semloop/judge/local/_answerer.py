@@ -24,15 +24,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..._exceptions import JudgeAnswerError
-from .._types import Answer, Question
-from ._features import (
+from ..._features import (
     Call,
     StepView,
+    action_kind,
     adds_to_plan,
     announces_plan,
+    call_changes_state,
     clean_text,
     content_tokens,
     entities,
+    is_transient_error,
     numbers,
     outputs_same,
     reports_outcome,
@@ -44,6 +46,7 @@ from ._features import (
     tokens,
     without_volatile,
 )
+from .._types import Answer, Question
 
 __all__ = ["Embed", "LocalJudgement", "answer_questions"]
 
@@ -114,6 +117,13 @@ _NEW_ENTITY = 1.2
 _LOST_ENTITY = 0.4
 _MAX_NOVELTY = 2.5
 _P_FLOOR, _P_CEIL = 0.02, 0.98
+# A repeated action after the world changed (an edit, a write, a cancellation that went
+# through) or in answer to a new request is a new attempt: at most p(repeat) = 0.18.
+_AFTER_CHANGE = -1.5
+# The first identical retry of a call that failed for a passing reason (a 503, a timeout,
+# a rate limit): what a careful agent
+# does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
+_FIRST_RETRY_CAP = -0.5
 
 
 def _entity_token(token: str, found: frozenset[str]) -> bool:
@@ -156,6 +166,7 @@ def _views(state: Any) -> list[StepView]:
             # A tool span as a step: the call is the step, there is no reasoning text.
             views.append(StepView(pos, "", [Call.of(name, inp, out)]))
             continue
+        prompt = " ".join(clean_text(inp).lower().split()) if out else ""
         calls = []
         for t_pos, tool in enumerate(raw.get("tools") or []):
             if not isinstance(tool, Mapping):
@@ -165,7 +176,7 @@ def _views(state: Any) -> list[StepView]:
                     _text(tool.get("name")), _text(tool.get("input")), _text(tool.get("output"))
                 )
             )
-        views.append(StepView(pos, clean_text(out or inp).strip(), calls))
+        views.append(StepView(pos, clean_text(out or inp).strip(), calls, prompt=prompt))
     return views
 
 
@@ -186,6 +197,9 @@ class LocalJudgement:
         self._core = self._core_keys([c for v in self.views for c in v.calls])
         self._data_numbers = self._numbers_from_data(state)
         self._nothing_rank = self._rank_same_nothing()
+        self._retry_rank = self._rank_identical_failures()
+        self._changed_before = self._last_changes()
+        self._new_request = self._new_requests()
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._compute_pairs()
@@ -312,8 +326,12 @@ class LocalJudgement:
         return frozenset(found)
 
     def _free_text_pairs(self, ck: Call, cj: Call) -> list[tuple[str, str]]:
-        out = []
+        out: list[tuple[str, str]] = []
+        if ck.name in _GENERIC_TOOLS and ck.args is None:
+            return out  # a command line is compared as a command (_command_similarity)
         for key in self._diff_keys(ck, cj):
+            if key in _COMMAND_KEYS:
+                continue
             u, v = ck.args.get(key) if ck.args else None, cj.args.get(key) if cj.args else None
             if isinstance(u, str) and isinstance(v, str) and self._is_free_text(u, v):
                 out.append((u, v))
@@ -378,6 +396,8 @@ class LocalJudgement:
         if ck.args is None or cj.args is None:
             if ck.raw == cj.raw:
                 return 1.0
+            if ck.name in _GENERIC_TOOLS:
+                return self._command_similarity(ck.raw, cj.raw, lenient=lenient)
             if lenient and same_but_settings(ck.raw, cj.raw, self._data_numbers):
                 return 1.0  # a command line with only its timeout or retry count changed
             return self._value_similarity(ck.raw, cj.raw, lenient=lenient)
@@ -391,8 +411,30 @@ class LocalJudgement:
         sim = 1.0
         for key in diff:
             u, v = ck.args.get(key), cj.args.get(key)
+            if key in _COMMAND_KEYS and isinstance(u, str) and isinstance(v, str):
+                sim = min(sim, self._command_similarity(u, v, lenient=lenient))
+                continue
             sim = min(sim, self._value_similarity(u, v, lenient=lenient, settings=settings))
         return sim
+
+    def _command_similarity(self, u: str, v: str, *, lenient: bool) -> float:
+        """Two command lines (a shell command, code, a query for a generic runner) are one
+        action when they differ only in how they are written, or, when both got the same
+        failure, in flags and chosen numbers; a different word is a different target
+        (another file, another package, another test)."""
+        tu, tv = _command_tokens(u), _command_tokens(v)
+        if tu == tv:
+            return 1.0
+        if {t for t in tu if not t.startswith("-")} == {t for t in tv if not t.startswith("-")}:
+            # The same words in another order or with other flags (-n / --namespace): the
+            # same command acting on the same things.
+            return 1.0 if lenient else 0.9
+        if lenient:
+            if same_but_settings(u, v, self._data_numbers):
+                return 1.0
+            if [t for t in tu if not t.startswith("-")] == [t for t in tv if not t.startswith("-")]:
+                return 1.0  # only flags changed (-x, --verbose) around the same command
+        return 0.1
 
     def _same_output(self, ck: Call, cj: Call) -> bool:
         if outputs_same(ck.output, cj.output):
@@ -420,6 +462,9 @@ class LocalJudgement:
             # The first rewording after an empty result is what a careful agent does (and
             # a refined search often finds something next); the second is a pattern.
             logit = min(logit, _FIRST_REWORDING_CAP)
+        if (lenient and ck.raw == cj.raw and self._retry_rank.get(id(cj), 2) == 1
+                and is_transient_error(cj.output)):
+            logit = min(logit, _FIRST_RETRY_CAP)  # one retry of a failure, unchanged
         return logit
 
     def _rank_same_nothing(self) -> dict[int, int]:
@@ -432,6 +477,67 @@ class LocalJudgement:
             rank[id(call)] = seen[key]
             seen[key] += 1
         return rank
+
+    def _rank_identical_failures(self) -> dict[int, int]:
+        """Per empty/error call: how many identical calls (same tool, same input) got the
+        same nothing before it."""
+        seen: Counter[tuple[str, str, str]] = Counter()
+        rank: dict[int, int] = {}
+        for call in (c for v in self.views for c in v.calls if c.empty):
+            key = (call.name, call.raw, call.empty_sig)
+            rank[id(call)] = seen[key]
+            seen[key] += 1
+        return rank
+
+    def _last_changes(self) -> list[int]:
+        """Per step j: the latest earlier step whose calls changed the state (a write that
+        went through) with another kind of action than j's own (an edit before a test run,
+        a cancellation before a booking); -1 when there is none. A call repeated after it
+        acts on a changed world. The same kind of write again (one status posted twice)
+        is no change of world for it."""
+        # A write counts once: the same write again (one threshold set on every lap of a
+        # cycle) changes nothing a later read could see.
+        seen: set[tuple[str, str]] = set()
+        kinds: list[list[str]] = []
+        for v in self.views:
+            fresh = [c for c in v.calls if call_changes_state(c) and (c.name, c.raw) not in seen]
+            seen.update((c.name, c.raw) for c in v.calls)
+            kinds.append([action_kind(c) for c in fresh])
+        out: list[int] = []
+        for j, vj in enumerate(self.views):
+            own = {action_kind(c) for c in vj.calls}
+            found = -1
+            for m in range(j - 1, max(-1, j - 1 - _HISTORY), -1):
+                if any(kind not in own for kind in kinds[m]):
+                    found = m
+                    break
+            out.append(found)
+        return out
+
+    def _new_requests(self) -> list[int]:
+        """Per step: the latest step up to it that received input not seen before (a
+        customer's new reply); -1 when none did."""
+        seen: set[str] = set()
+        out: list[int] = []
+        last = -1
+        for v in self.views:
+            if v.prompt and v.prompt not in seen:
+                last = v.index
+                seen.add(v.prompt)
+            out.append(last)
+        return out
+
+    def _new_attempt(self, k: int, j: int) -> bool:
+        """Step j repeats a call of step k on a changed world or for a new request."""
+        if self._changed_before[j] > k:
+            return True
+        if self._new_request[j] > k:
+            # Looked up again to answer a new question: a real result (not an error or
+            # nothing) fetched again is the agent using it, not ignoring it.
+            vk, vj = self.views[k], self.views[j]
+            return any(not cj.empty and any(ck.raw == cj.raw for ck in vk.calls)
+                       for cj in vj.calls)
+        return False
 
     def _step_call_logit(self, vk: StepView, vj: StepView) -> float:
         best = [max(self.call_logit(ck, cj) for ck in vk.calls) for cj in vj.calls]
@@ -477,6 +583,8 @@ class LocalJudgement:
                 decisive = a >= _DECISIVE_HIGH or a <= _DECISIVE_LOW
                 t = self._text_logit(vk, vj, lexical_only=decisive)
                 logit = a + _TEXT_WEIGHT * (t or 0.0)
+                if logit > _AFTER_CHANGE and self._new_attempt(k, j):
+                    logit = _AFTER_CHANGE
             elif vk.calls or vj.calls:
                 t = self._text_logit(vk, vj, lexical_only=True)
                 logit = _MIXED_STEPS + (t or 0.0)
@@ -611,12 +719,18 @@ class LocalJudgement:
             for u in pair
         ]
         self._ensure_vectors(texts)
+        step_of = {id(c): v.index for v in self.views for c in v.calls}
         repeats = []
         for m in range(1, len(calls)):
-            best = max(
-                self.call_logit(calls[k], calls[m], outputs_known=outputs_known) for k in range(m)
-            )
-            repeats.append(_sigmoid(best))
+            logits = []
+            for k in range(m):
+                logit = self.call_logit(calls[k], calls[m], outputs_known=outputs_known)
+                sk, sm = step_of.get(id(calls[k])), step_of.get(id(calls[m]))
+                if (outputs_known and sk is not None and sm is not None and sk < sm
+                        and logit > _AFTER_CHANGE and self._new_attempt(sk, sm)):
+                    logit = _AFTER_CHANGE
+                logits.append(logit)
+            repeats.append(_sigmoid(max(logits)))
         return _prob(_logit(sum(repeats) / len(repeats)))
 
     def stagnation(self) -> Answer:
@@ -632,6 +746,19 @@ class LocalJudgement:
         value = round(sum(lv * p for lv, p in probs.items()), 4)
         nearest = min(range(4), key=lambda lv: abs(lv - value))
         return Answer(type="score", value=value, probability=probs[nearest], probabilities=probs)
+
+
+# Tools whose name says nothing about what a call does: the command does.
+_GENERIC_TOOLS = frozenset({"bash", "shell", "sh", "zsh", "python", "python3", "run",
+                            "execute", "exec", "terminal", "cmd", "command", "http",
+                            "execute_bash", "run_command", "ipython", "jupyter"})
+# Argument keys that hold a command line or code, compared as commands.
+_COMMAND_KEYS = frozenset({"command", "cmd", "code", "script", "commands"})
+_CMD_TOKEN = re.compile(r"[^\s'\"`]+")
+
+
+def _command_tokens(text: str) -> list[str]:
+    return _CMD_TOKEN.findall(" ".join(text.lower().split()))
 
 
 def _facts_text(v: StepView) -> str:

@@ -1,4 +1,7 @@
-"""Evidence the local judge reads from a trace, besides embeddings. Pure functions, stdlib only.
+"""Evidence read from a trace's text and tool calls: pure functions, stdlib only.
+
+The embedded judge reads it besides embeddings; the library's exact tool-repetition check
+reads it to tell a repeat from a new attempt (a call made again after a write).
 
 Nothing here knows any domain: no tool names, phrases or file names. Rules work on the
 shape of the data (is this value a path, a number, free text; is this key passed on every
@@ -22,10 +25,12 @@ __all__ = [
     "StepView",
     "adds_to_plan",
     "announces_plan",
+    "call_changes_state",
     "content_tokens",
     "empty_signature",
     "entities",
     "is_empty_output",
+    "is_transient_error",
     "normalise_output",
     "normalise_value",
     "numbers",
@@ -255,6 +260,17 @@ def _error_object(norm: str) -> bool:
     return isinstance(value, Mapping) and any(value.get(k) for k in _ERROR_KEYS)
 
 
+_TRANSIENT = re.compile(
+    r"\b(?:5\d\d|timed? ?out|timeout|unavailable|temporar\w*|try again|rate limit\w*|"
+    r"too many requests|connection (?:reset|refused|error)|overloaded|busy)\b")
+
+
+def is_transient_error(norm: str) -> bool:
+    """The output reports a failure that may pass on its own (a 503, a timeout, a rate
+    limit), not one that an identical retry cannot change (declined, locked, invalid)."""
+    return bool(_TRANSIENT.search(norm)) and (bool(_ERROR.search(norm)) or _error_object(norm))
+
+
 def is_empty_output(norm: str) -> bool:
     """The output reports nothing found or an error: repeating it brings no information."""
     try:
@@ -410,6 +426,7 @@ class StepView:
     residual: list[str] = field(default_factory=list)
     text_entities: frozenset[str] = frozenset()
     entities: frozenset[str] = frozenset()  # of the text and of the tool arguments
+    prompt: str = ""  # what the step answered (a user's reply), when it says so
 
 
 # A step that announces what it will do: future tense, intent, or the words agents use
@@ -454,3 +471,67 @@ _ADDITION = re.compile(
 def adds_to_plan(text: str) -> bool:
     """True when the text adds an item (``also``, ``as well``, a leading ``Finally``)."""
     return bool(_ADDITION.search(text.lower()))
+
+
+# What changes the world a later call reads: the verbs of writes in tool names
+# (update_reservation, create_file, cancel_order, str_replace_editor's sub-commands) and in
+# command lines (sed -i, cp, mv, rm, patch, git apply, pip install, redirections). Words of
+# English and of the shell, not of any one tool set.
+_WRITE_WORD = re.compile(
+    r"^(?:write|edit|update|create|insert|delete|remove|cancel|book|modify|"
+    r"set|add|put|post|patch|apply|save|commit|exchange|return|replace|str_replace|append|"
+    r"upgrade|change|move|rename|install|reset|restore|revert|undo_edit|assign|submit)"
+    r"(?:$|[_\-\s(])",
+    re.IGNORECASE,
+)
+_SHELL_WRITE = re.compile(
+    r"(?:^|[;&|\s(])(?:sed\s+-i|perl\s+-p?i|cp|mv|rm|touch|mkdir|tee|patch|chmod|ln|truncate|"
+    r"git\s+(?:apply|checkout|restore|reset|commit|stash|am|cherry-pick|revert)|"
+    r"(?:pip|pip3|npm|yarn|apt-get|apt|conda|poetry|uv)\s+(?:install|add|remove|uninstall)|"
+    r"edit|create|insert|append|str_replace)\b"
+    r"|(?<![<>&0-9])>{1,2}\s*(?!&|/dev/null)[\w./~-]"
+    r"|\bopen\([^)]*['\"][wa]['\"]|\.write_text\(|\.write\("
+)
+_COMMAND_KEYS = ("command", "cmd", "code", "script", "input", "query", "args", "action")
+
+
+def call_changes_state(call: Call) -> bool:
+    """True when the call wrote something (a file, a record, a setting) and did not fail:
+    after it, the same read or the same test is a new attempt, not a repeat."""
+    # An error or empty answer: a failed write changed nothing. (A silent shell command,
+    # e.g. a redirection, prints nothing and still wrote.)
+    if (call.empty and not call.output.strip().startswith(("[file:", "file "))
+            and call.output and not _OK_SILENT.fullmatch(call.output)):
+        return False
+    args = call.args or {}
+    sub = args.get("command") if isinstance(args.get("command"), str) else None
+    if sub is not None and len(sub.split()) == 1:
+        # A sub-command (str_replace_editor's view / create / str_replace) says what it does.
+        return bool(_WRITE_WORD.search(sub))
+    text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
+    if text is None and call.args is None:
+        text = call.raw
+    if text is not None and _SHELL_WRITE.search(text):
+        return True
+    # Verb-first tool names (update_reservation, create_file): the last part of a dotted
+    # name is the operation (statuspage.update), its first word the verb.
+    last = re.split(r"[./:]", call.name)[-1]
+    return bool(_WRITE_WORD.search(last)) and call.name not in _READ_ONLY_NAMES
+
+
+def action_kind(call: Call) -> str:
+    """What kind of action a call is: the tool, and for a generic runner the program its
+    command runs (``sed``, ``python``, ``pytest``) or its sub-command (``str_replace``)."""
+    args = call.args or {}
+    text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
+    if text is None and call.args is None:
+        text = call.raw
+    words = (text or "").split()
+    return f"{call.name}:{words[0]}" if words else call.name
+
+
+# Generic runners: their name says nothing about what a call does (the command does).
+_READ_ONLY_NAMES = frozenset({"bash", "shell", "sh", "python", "run", "execute", "exec",
+                              "terminal", "http", "cmd", "command"})
+# A shell command that printed nothing, as harnesses wrap it (mini-swe-agent, SWE-agent).
+_OK_SILENT = re.compile(r"(?:<returncode>0</returncode>\s*<output>\s*</output>|)\s*")

@@ -1,0 +1,106 @@
+"""Rebuild the real-run corpus (bench rows) from local copies of public repositories.
+
+The trajectories are not in this repository: bench/real_runs/labels.jsonl names each run
+(repository, commit, path, position in the file) with our label. This script reads every
+labelled file from a local copy of its repository (``git show COMMIT:PATH``, so a bare
+mirror works too, or the file in a work tree when the commit is not there), imports it
+with semloop's own importer for its format, and writes one bench row per run::
+
+    python bench/make_real_runs.py \
+        --repo sierra-research/tau-bench=/path/to/tau-bench \
+        --repo princeton-nlp/SWE-agent=/path/to/SWE-agent \
+        --repo SWE-agent/mini-swe-agent=/path/to/mini-swe-agent \
+        --split heldout --out /tmp/real-heldout.jsonl
+    semloop bench --dataset /tmp/real-heldout.jsonl --judge local
+
+Rows carry ``family`` = ``<split>/<label>`` (``heldout/stuck``, ``tune/progress``), so the
+bench's per-family table reads as "stuck runs caught" and "healthy runs flagged".
+``loop`` and ``stagnation`` are both true for a stuck run. A run whose file cannot be read
+is reported and skipped (exit 1 at the end), never guessed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+
+from semloop.ingest.formats import FORMATS
+
+LABELS = HERE / "real_runs" / "labels.jsonl"
+
+
+def _read(root: Path, commit: str, path: str) -> bytes:
+    try:
+        return subprocess.run(
+            ["git", "-C", str(root), "show", f"{commit}:{path}"],
+            check=True, capture_output=True).stdout
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return (root / path).read_bytes()  # a work tree without that commit
+
+
+def rows(labels: list[dict[str, Any]], repos: dict[str, Path],
+         split: str) -> tuple[list[dict[str, Any]], list[str]]:
+    out: list[dict[str, Any]] = []
+    problems: list[str] = []
+    cache: dict[tuple[str, str, str], list[Any]] = {}
+    for lab in labels:
+        if split != "all" and lab["split"] != split:
+            continue
+        root = repos.get(lab["source"])
+        if root is None:
+            problems.append(f"{lab['id']}: no --repo for {lab['source']}")
+            continue
+        key = (lab["source"], lab["commit"], lab["path"])
+        if key not in cache:
+            try:
+                data = _read(root, lab["commit"], lab["path"])
+            except OSError as exc:
+                problems.append(f"{lab['id']}: cannot read {lab['path']}: {exc}")
+                continue
+            result = FORMATS[lab["format"]](data, source=lab["path"], clock=0.0)
+            cache[key] = result.runs
+        runs = cache[key]
+        index = lab["index"] or 0
+        if index >= len(runs):
+            problems.append(f"{lab['id']}: the file holds {len(runs)} runs, not {index + 1}")
+            continue
+        trace = runs[index].to_trace()
+        stuck = lab["label"] == "stuck"
+        row = {"trace_id": lab["id"], "family": f"{lab['split']}/{lab['label']}",
+               "isolates": lab["why"], "loop": stuck, "stagnation": stuck,
+               **{k: v for k, v in trace.to_dict().items() if k != "trace_id"}}
+        out.append(row)
+    return out, problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH",
+                    help="a local copy (work tree or git dir) of a repository the labels name")
+    ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--split", choices=("tune", "heldout", "all"), default="all")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    repos = {}
+    for spec in args.repo:
+        name, _, path = spec.partition("=")
+        repos[name] = Path(path)
+    labels = [json.loads(line) for line in args.labels.read_text().splitlines() if line.strip()]
+    built, problems = rows(labels, repos, args.split)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in built)
+    for p in problems:
+        print("skipped:", p, file=sys.stderr)
+    print(f"{len(built)} rows -> {args.out}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""tau-bench result files: a JSON list of ``{"task_id", "reward", "info", "traj", "trial"}``,
+one per task attempt, as ``run.py`` writes them (and ``historical_trajectories/``).
+
+``traj`` is the OpenAI message list of the conversation: the policy as system prompt, the
+simulated customer as user messages, the agent's turns and tool results. Each attempt is a
+run (``tau-<task_id>-<trial>``); the first customer message is its goal, and later
+customer replies are the input of the agent turn that answers them. The reward is kept
+in the run's output (``reward=1.0``): semloop does not grade, so it is not a verdict.
+ReAct agents (``chat_react_agent``) write their tool calls as ``Action:`` text in the
+content, which stays text: no tool steps for them. tau2-bench's result files
+(``{"simulations": [...]}``) are a different shape and are not read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..._exceptions import TraceFormatError
+from ...events import Run
+from ._common import SHAPE_ERRORS, Draft, Result, build_run, mapping, records, reject
+from ._messages import chat_steps, goal_and_system
+
+__all__ = ["convert", "read"]
+
+NAME = "tau-bench"
+
+
+def read(data: bytes | str) -> list[Run]:
+    """Runs from a tau-bench result file; raises the first :class:`TraceFormatError`."""
+    return convert(data).runs_or_raise()
+
+
+def convert(data: bytes | str, *, source: str = "<tau-bench>", clock: float = 0.0) -> Result:
+    result = Result(format=NAME)
+    for line, path, raw in records(data, source, result):
+        try:
+            result.runs.append(build_run(_draft(raw, source), clock=clock))
+        except SHAPE_ERRORS as exc:
+            reject(result, exc, source, line, path)
+    return result
+
+
+def _draft(raw: Any, source: str) -> Draft:
+    if not isinstance(raw, Mapping):
+        raise TraceFormatError("a tau-bench result must be an object")
+    traj = raw.get("traj")
+    if not isinstance(traj, Sequence) or isinstance(traj, str):
+        raise TraceFormatError("missing or not a message list", field="traj")
+    task = raw.get("task_id")
+    trial = raw.get("trial", 0)
+    info = mapping(raw.get("info"))
+    model = None
+    goal, system = goal_and_system(traj)
+    reward = raw.get("reward")
+    return Draft(
+        run_id=f"tau-{task}-{trial}", source=NAME, agent_id="tau-bench",
+        goal=goal, system_prompt=system, model=model,
+        conversation_id=str(mapping(info.get("task")).get("user_id") or "") or None,
+        steps=chat_steps(traj, model=model),
+        output=f"reward={reward}" if reward is not None else None,
+    )
