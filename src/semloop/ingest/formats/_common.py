@@ -317,6 +317,22 @@ def planned_calls(calls: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(f"{c['name']}({text(c['arguments'])})" for c in calls)
 
 
+def chat_completion(value: Any) -> tuple[str, list[dict[str, Any]], str | None] | None:
+    """(text, tool calls, finish reason) of an OpenAI ChatCompletion (a dict or its JSON
+    text, as OpenInference's ``output.value`` and LangSmith's ``wrap_openai`` outputs keep
+    it), or None for anything else: a turn that only calls tools reads ``name(args)``."""
+    value = loads_if_json(value)
+    choices = value.get("choices") if isinstance(value, Mapping) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+        return None
+    message = mapping(choices[0].get("message"))
+    calls = [{"name": mapping(c.get("function")).get("name"),
+              "arguments": loads_if_json(mapping(c.get("function")).get("arguments"))}
+             for c in message.get("tool_calls") or [] if isinstance(c, Mapping)]
+    return (message_text(message.get("content")), [c for c in calls if c["name"]],
+            string(choices[0].get("finish_reason")))
+
+
 def args_text(value: Any) -> str:
     # Dunetrace sends tool args as a string; JSON keeps them comparable across sources.
     if isinstance(value, str):

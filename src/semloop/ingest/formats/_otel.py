@@ -16,6 +16,7 @@ from ..._exceptions import TraceFormatError
 from ._common import (
     Draft,
     Step,
+    chat_completion,
     first,
     first_of_role,
     integer,
@@ -228,12 +229,16 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         step.input = "\n".join(t for t in (message_text(m) for m in ins) if t) or string(
             first(a.get("input.value"), a.get("traceloop.entity.input"),
                   a.get("langfuse.observation.input")))
-        step.output = "\n".join(t for t in (message_text(m) for m in outs) if t) or string(
-            first(a.get("output.value"), a.get("traceloop.entity.output"),
-                  a.get("langfuse.observation.output")))
+        said = "\n".join(t for t in (message_text(m) for m in outs) if t)
         step.tool_calls = _tool_calls(outs)
-        if not step.output and step.tool_calls:
-            step.output = planned_calls(step.tool_calls)
+        raw = first(a.get("output.value"), a.get("traceloop.entity.output"),
+                    a.get("langfuse.observation.output"))
+        completion = None if said or step.tool_calls else chat_completion(raw)
+        if completion is not None:
+            said, step.tool_calls, reason = completion
+            step.finish_reason = step.finish_reason or reason
+        # A turn that only calls tools reads name(args), never the raw response JSON.
+        step.output = said or planned_calls(step.tool_calls) or string(raw)
         step.meta["user"] = first_of_role(ins, "user")
         step.meta["system"] = string(_system_text(a)) or first_of_role(ins, "system")
     elif kind == "tool":

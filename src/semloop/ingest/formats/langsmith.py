@@ -19,6 +19,7 @@ from ._common import (
     Result,
     Step,
     build_run,
+    chat_completion,
     epoch,
     first,
     first_of_role,
@@ -160,9 +161,14 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         if isinstance(calls, list):
             step.tool_calls = [{"name": c.get("name"), "arguments": c.get("args")}
                                for c in calls if isinstance(c, Mapping)]
-        planned = planned_calls(step.tool_calls)
-        if gen:
-            step.output = first(gen.get("text"), message_text(message), planned) or ""
+        completion = None if gen else chat_completion(outputs)  # wrap_openai's outputs
+        if completion is not None:
+            said, step.tool_calls, reason = completion
+            step.finish_reason = step.finish_reason or reason
+            step.output = said or planned_calls(step.tool_calls)
+        elif gen:
+            step.output = first(gen.get("text"), message_text(message),
+                                planned_calls(step.tool_calls)) or ""
         else:
             step.output = first(message_text(outputs) if isinstance(outputs, Mapping) else None,
                                 text(outputs) if outputs else None)

@@ -1,0 +1,68 @@
+"""Shapes that real clients write and the fixtures did not cover: OpenInference's OpenAI
+instrumentor, LangSmith's ``wrap_openai`` and SDK batch bodies, deepeval's uploads.
+Each file here is written by the test in the client's shape (fields, nesting, id forms)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from semloop.ingest.formats import load
+
+# What the OpenAI SDK returns for a turn that only calls a tool, as
+# ``ChatCompletion.model_dump()`` gives it.
+TOOL_TURN = {
+    "id": "chatcmpl-1", "object": "chat.completion", "created": 1796037452, "model": "gpt-4o",
+    "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": None, "message": {
+        "role": "assistant", "content": None, "refusal": None, "tool_calls": [{
+            "id": "call_a", "type": "function",
+            "function": {"name": "get_policy", "arguments": "{\"section\": \"refunds\"}"}}]}}],
+    "usage": {"prompt_tokens": 300, "completion_tokens": 25, "total_tokens": 325},
+}
+PLANNED = 'get_policy({"section": "refunds"})'
+
+
+def _write(tmp_path: Path, name: str, docs: list[Any]) -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(json.dumps(d) for d in docs))
+    return path
+
+
+def _oi_llm(span_id: str, **attributes: Any) -> dict[str, Any]:
+    return {"name": "ChatCompletion", "context": {"trace_id": "0x" + "ab" * 16,
+                                                  "span_id": "0x" + span_id},
+            "parent_id": None, "start_time": "2026-11-30T12:15:01.000000Z",
+            "end_time": "2026-11-30T12:15:02.000000Z", "status": {"status_code": "OK"},
+            "attributes": {"openinference.span.kind": "LLM", "llm.model_name": "gpt-4o",
+                           "input.value": "{\"messages\": []}", **attributes}}
+
+
+def test_openinference_tool_call_turns_read_name_args(tmp_path: Path) -> None:
+    # The OpenAI instrumentor sets both the output messages and the raw response.
+    with_messages = _oi_llm("1" * 16, **{
+        "output.value": json.dumps(TOOL_TURN), "output.mime_type": "application/json",
+        "llm.output_messages.0.message.role": "assistant",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "get_policy",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments":
+            "{\"section\": \"refunds\"}"})
+    raw_only = _oi_llm("2" * 16, **{"output.value": json.dumps(TOOL_TURN)})
+    for span in (with_messages, raw_only):
+        (run,) = load(_write(tmp_path, "spans.jsonl", [span]), format="openinference")
+        (responded,) = run.of_type("llm.responded")
+        assert responded.payload["output"] == PLANNED
+        assert responded.payload["finish_reason"] == "tool_calls"
+        assert responded.payload["tool_calls"] == [
+            {"name": "get_policy", "arguments": {"section": "refunds"}}]
+
+
+def test_langsmith_wrap_openai_tool_call_turn_reads_name_args(tmp_path: Path) -> None:
+    run = {"id": "6b3c1f0e-0000-4000-8000-000000000001", "name": "ChatOpenAI",
+           "run_type": "llm", "start_time": "2026-11-30T12:15:01.000000",
+           "end_time": "2026-11-30T12:15:02.000000",
+           "inputs": {"messages": [{"role": "user", "content": "refunds?"}]},
+           "outputs": TOOL_TURN, "extra": {"invocation_params": {"model": "gpt-4o"}}}
+    (imported,) = load(_write(tmp_path, "runs.json", [run]), format="langsmith")
+    (responded,) = imported.of_type("llm.responded")
+    assert responded.payload["output"] == PLANNED
+    assert responded.payload["finish_reason"] == "tool_calls"
