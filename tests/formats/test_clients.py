@@ -66,3 +66,65 @@ def test_langsmith_wrap_openai_tool_call_turn_reads_name_args(tmp_path: Path) ->
     (responded,) = imported.of_type("llm.responded")
     assert responded.payload["output"] == PLANNED
     assert responded.payload["finish_reason"] == "tool_calls"
+
+
+_ROOT = "1b64098b-4ab7-43f6-afee-992304f198d8"
+_LLM = "809ed3a2-0172-4f4d-8a02-a64e9b7a0f8a"
+_DOTTED_ROOT = f"20261130T121501000000Z{_ROOT}"
+_DOTTED_LLM = f"{_DOTTED_ROOT}.20261130T121501100000Z{_LLM}"
+
+
+def _batch(*, patch_ids: bool) -> dict[str, Any]:
+    """A ``/runs/batch`` body as the LangSmith SDKs send it: creates in ``post``, their
+    updates (end time, outputs) in ``patch``; langsmith-js updates carry no id."""
+    common = {"trace_id": _ROOT, "session_name": "default"}
+    post = [
+        {"id": _ROOT, "name": "support-agent", "run_type": "chain",
+         "start_time": "2026-11-30T12:15:01.000000", "dotted_order": _DOTTED_ROOT,
+         "inputs": {"question": "Where is my refund?"}, "extra": {"metadata": {
+             "thread_id": "thread-9"}}, **common},
+        {"id": _LLM, "name": "ChatOpenAI", "run_type": "llm", "parent_run_id": _ROOT,
+         "start_time": "2026-11-30T12:15:01.100000", "dotted_order": _DOTTED_LLM,
+         "inputs": {"messages": [{"role": "user", "content": "Where is my refund?"}]},
+         "extra": {"invocation_params": {"model": "gpt-4o"}}, **common},
+    ]
+    patch = [
+        {"id": _LLM, "parent_run_id": _ROOT, "dotted_order": _DOTTED_LLM,
+         "end_time": "2026-11-30T12:15:02.000000",
+         "outputs": {"generations": [[{"text": "It was sent on Monday.",
+                                       "generation_info": {"finish_reason": "stop"}}]],
+                     "llm_output": {"token_usage": {"prompt_tokens": 40,
+                                                    "completion_tokens": 7}}},
+         "extra": {"metadata": {"ls_run_depth": 1}}, **common},
+        {"id": _ROOT, "dotted_order": _DOTTED_ROOT, "end_time": "2026-11-30T12:15:02.500000",
+         "outputs": {"output": "It was sent on Monday."}, **common},
+    ]
+    if not patch_ids:
+        for update in patch:
+            del update["id"]
+    return {"post": post, "patch": patch}
+
+
+def _check_batch_run(path: Path, format: str = "auto") -> None:
+    (run,) = load(path, format=format)
+    assert run.run_id == _ROOT and run.agent_id == "support-agent"
+    assert run.conversation_id == "thread-9" and run.status == "completed"
+    (called,) = run.of_type("llm.called")
+    (responded,) = run.of_type("llm.responded")
+    assert called.payload["model"] == "gpt-4o" and called.payload["prompt_tokens"] == 40
+    assert responded.payload["output"] == "It was sent on Monday."
+    assert responded.payload["completion_tokens"] == 7
+    assert round(responded.payload["latency_ms"]) == 900
+    assert run.events[-1].payload["output"] == "It was sent on Monday."
+
+
+def test_langsmith_batch_bodies_merge_posts_with_their_patches(tmp_path: Path) -> None:
+    for patch_ids in (True, False):
+        path = _write(tmp_path, "batch.json", [_batch(patch_ids=patch_ids)])
+        _check_batch_run(path)
+        _check_batch_run(path, format="langsmith")
+
+
+def test_langsmith_post_and_patch_records_as_a_flat_list_merge_too(tmp_path: Path) -> None:
+    body = _batch(patch_ids=True)
+    _check_batch_run(_write(tmp_path, "runs.jsonl", [*body["post"], *body["patch"]]))
