@@ -128,3 +128,70 @@ def test_langsmith_batch_bodies_merge_posts_with_their_patches(tmp_path: Path) -
 def test_langsmith_post_and_patch_records_as_a_flat_list_merge_too(tmp_path: Path) -> None:
     body = _batch(patch_ids=True)
     _check_batch_run(_write(tmp_path, "runs.jsonl", [*body["post"], *body["patch"]]))
+
+
+def _deepeval_body(**root: Any) -> dict[str, Any]:
+    """deepeval's upload body (``TraceApi``): an agent span, a model span that plans a
+    ``search`` call, the ``search`` tool span, and the agent listing the call as well."""
+    call = {"name": "search", "inputParameters": {"q": "order 7"}, "output": "shipped"}
+    agent = {"uuid": "a-1", "name": "support-agent", "status": "SUCCESS", "type": "agent",
+             "startTime": "2026-11-30T12:15:01.000Z", "endTime": "2026-11-30T12:15:04.000Z",
+             "input": "Where is order 7?", "output": "It shipped.", "toolsCalled": [call],
+             **root}
+    llm = {"uuid": "l-1", "name": "plan", "status": "SUCCESS", "type": "llm", "parentUuid": "a-1",
+           "startTime": "2026-11-30T12:15:01.100Z", "endTime": "2026-11-30T12:15:02.000Z",
+           "input": "Where is order 7?", "output": "", "model": "gpt-4o",
+           "toolsCalled": [call]}
+    tool = {"uuid": "t-1", "name": "search", "status": "SUCCESS", "type": "tool",
+            "parentUuid": "a-1", "startTime": "2026-11-30T12:15:02.100Z",
+            "endTime": "2026-11-30T12:15:03.000Z", "input": {"q": "order 7"},
+            "output": "shipped"}
+    return {"uuid": "trace-1", "agentSpans": [agent], "llmSpans": [llm], "toolSpans": [tool],
+            "baseSpans": [], "retrieverSpans": [], "startTime": "2026-11-30T12:15:01.000Z",
+            "endTime": "2026-11-30T12:15:04.000Z", "status": "SUCCESS"}
+
+
+def test_deepeval_listed_calls_with_a_tool_span_are_one_step(tmp_path: Path) -> None:
+    (run,) = load(_write(tmp_path, "trace.json", [_deepeval_body()]))
+    assert [e.payload["tool_name"] for e in run.of_type("tool.called")] == ["search"]
+    (responded,) = run.of_type("llm.responded")
+    assert responded.payload["output"] == 'search({"q": "order 7"})'
+    # Without the tool span, the listed call is still one step, not one per listing.
+    body = {**_deepeval_body(), "toolSpans": []}
+    (untraced,) = load(_write(tmp_path, "trace.json", [body]))
+    assert [e.payload["tool_name"] for e in untraced.of_type("tool.called")] == ["search"]
+
+
+def test_deepeval_chat_inputs_give_the_users_words_as_goal(tmp_path: Path) -> None:
+    messages = [{"role": "system", "content": "You are a support agent."},
+                {"role": "user", "content": "Where is order 7?"}]
+    langchain = {"messages": [[
+        {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages",
+                                                "SystemMessage"],
+         "kwargs": {"content": "You are a support agent.", "type": "system"}},
+        {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages",
+                                                "HumanMessage"],
+         "kwargs": {"content": "Where is order 7?", "type": "human"}}]]}
+    for goal in (messages, langchain):
+        (run,) = load(_write(tmp_path, "trace.json", [_deepeval_body(input=goal)]))
+        assert run.user_input == "Where is order 7?"
+
+
+def test_score_reads_every_deepeval_body_import_reads(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from semloop.cli import app
+
+    fixtures = Path(__file__).parent / "fixtures"
+    bodies = {"upload.json": json.dumps(_deepeval_body()),
+              "in_process.json": json.dumps(json.loads(
+                  (fixtures / "deepeval_in_process.json").read_text())[0]),
+              "wrapped.json": json.dumps({"input": "Where is order 7?", "_trace_dict": {
+                  "type": "agent", "name": "a", "children": []}})}
+    for name, body in bodies.items():
+        path = tmp_path / name
+        path.write_text(body)
+        assert len(load(path, format="deepeval")) == 1, name
+        result = CliRunner().invoke(app, ["score", str(path), "--json"])
+        assert result.exit_code == 0, (name, result.output)
+        assert json.loads(result.stdout)["kind"] == "deepeval trace", name

@@ -184,8 +184,7 @@ def _classify(doc: Any) -> str | None:
         return "langsmith"  # a run, or the SDKs' /runs/batch body
     if isinstance(doc.get("context"), Mapping) and "span_id" in doc["context"]:
         return "openinference"
-    if keys & {"baseSpans", "agentSpans", "llmSpans", "retrieverSpans", "toolSpans",
-               "root_spans", "_trace_dict", "trace_dict"}:
+    if keys & deepeval.KEYS:
         return "deepeval"
     if "children" in keys and "type" in keys:
         return "deepeval"

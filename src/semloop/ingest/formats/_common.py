@@ -458,6 +458,8 @@ def role_of(message: Any) -> str:
     if not isinstance(message, Mapping):
         return ""
     role = message.get("role") or message.get("type")
+    if role == "constructor":  # LangChain's serialised form: the class names the role
+        role = None
     if role is None:
         ids = message.get("id")
         if isinstance(ids, list) and ids:
