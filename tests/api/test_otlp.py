@@ -4,23 +4,31 @@ which arrive as a run whose id is the trace id in hex."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import (
+    BatchSpanProcessor,
+    SimpleSpanProcessor,
+    SpanExporter,
+)
 
 from .conftest import Server
 
 FIXTURES = Path(__file__).resolve().parents[1] / "formats" / "fixtures"
 
 
-def _agent_trace(server: Server, key: str) -> str:
+def _agent_trace(server: Server, key: str,
+                 processor: Callable[[SpanExporter], SpanProcessor] = BatchSpanProcessor,
+                 ) -> str:
     exporter = OTLPSpanExporter(endpoint=f"{server.url}/v1/traces",
                                 headers={"Authorization": f"Bearer {key}"}, timeout=10)
     provider = TracerProvider(resource=Resource.create({"service.name": "weather-agent"}))
-    provider.add_span_processor(BatchSpanProcessor(exporter))
+    provider.add_span_processor(processor(exporter))
     tracer = provider.get_tracer("tests.api")
     with tracer.start_as_current_span("invoke_agent weather-agent") as root:
         root.set_attributes({"gen_ai.operation.name": "invoke_agent",
@@ -56,6 +64,28 @@ def test_the_otel_exporter_sends_a_run_over_protobuf(server: Server) -> None:
     assert {"llm.called", "llm.responded", "tool.called", "tool.responded"} <= set(types)
     tool = next(e for e in body["events"] if e["event_type"] == "tool.called")
     assert tool["payload"]["tool_name"] == "get_weather"
+
+
+def test_one_span_per_request_serves_the_run_one_batch_gives(server: Server) -> None:
+    # Phoenix's register() default: SimpleSpanProcessor, one request per span, root last.
+    runs = []
+    with server.client() as http:
+        for processor in (BatchSpanProcessor, SimpleSpanProcessor):
+            trace_id = _agent_trace(server, server.key, processor)
+            runs.append(http.get(f"/v1/runs/{trace_id}").json())
+
+    def shape(run: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return [(e["event_type"], e["step_index"], e["agent_version"], e["agent_id"],
+                 e["conversation_id"],
+                 {k: v for k, v in e["payload"].items() if k != "latency_ms"})
+                for e in run["events"]]
+
+    batch, per_span = runs
+    assert shape(per_span) == shape(batch)
+    assert per_span["agent_version"] == batch["agent_version"] != ""
+    completed = per_span["events"][-1]["payload"]
+    assert (completed["total_steps"], completed["tool_call_count"]) == (2, 1)
+    assert per_span["events"][0]["payload"]["model"] == "gpt-4o-mini"
 
 
 def test_a_wrong_key_stores_no_spans(server: Server) -> None:

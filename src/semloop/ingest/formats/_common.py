@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..._exceptions import TraceFormatError
-from ...events import MAX_TIMESTAMP, Event, Run, agent_version
+from ...events import MAX_TIMESTAMP, PART_KEY, Event, Run, agent_version
 
 # Event ids are derived from the source's run and span ids, so importing the same file
 # twice, or the same trace in two encodings (OTLP protobuf and JSON, OpenInference span
@@ -151,10 +151,13 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
             continue
         step_no += 1 if draft.numbered else 0
         if s.kind == "llm":
+            # A part without the root hands on what the run needs (Run.from_events).
+            known = {"input_text": s.meta.get("user"), "system_prompt": s.meta.get("system")}
             emit("llm.called", step_no, s.start, {
                 "model": s.model, "prompt_tokens": s.prompt_tokens,
-                "prompt": text(unwrap_single(s.input)),
-                "name": s.name or None}, key)
+                "prompt": text(unwrap_single(s.input)), "name": s.name or None,
+                PART_KEY: None if draft.numbered or not any(known.values()) else {
+                    k: v for k, v in known.items() if v}}, key)
             out = text(s.output)
             emit("llm.responded", step_no, ended, {
                 "model": s.model, "completion_tokens": s.completion_tokens,

@@ -293,7 +293,7 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     # Without the root this is an early part of a trace whose later parts are still to
     # come: its steps cannot know their global number, so they all take step 0, which
     # sorts them (by time) after run.started and before the steps of the request that
-    # brings the root. renumber() gives the final numbers once the run is whole.
+    # brings the root. Run.from_events assembles the whole run from its parts.
     draft.numbered = draft.started
     kinds = {s.span_id: classify(s.attributes) for s in ordered}
     for i, s in enumerate(ordered):
@@ -345,8 +345,9 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     if not draft.system_prompt:
         draft.system_prompt = next((str(step.meta["system"]) for step in llm_steps
                                     if step.meta.get("system")), None)
-    for step in llm_steps:
-        step.meta.clear()
+    if draft.numbered:  # a part keeps them for the run's assembly (build_run)
+        for step in llm_steps:
+            step.meta.clear()
     return draft
 
 

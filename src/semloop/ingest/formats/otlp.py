@@ -10,11 +10,11 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..._exceptions import EventFormatError, MissingExtraError, TraceFormatError
-from ...events import EVENT_TYPES, MAX_TIMESTAMP, STEP_EVENTS, Event, Run
+from ...events import EVENT_TYPES, MAX_TIMESTAMP, Event, Run
 from ._common import (
     SHAPE_ERRORS,
     Result,
@@ -28,7 +28,7 @@ from ._common import (
 from ._otel import OtelSpan, check_hex, decode_id, draft_from_spans
 
 __all__ = ["Export", "convert", "events_from_otlp", "read", "read_export", "read_request",
-           "renumber", "spans_from_json"]
+           "spans_from_json"]
 
 NAME = "otlp"
 JSON_TYPES = ("application/json",)
@@ -149,46 +149,6 @@ def events_from_otlp(body: bytes, content_type: str) -> tuple[list[Event], list[
     """
     export = read_export(body, content_type)
     return export.events, export.dropped
-
-
-def renumber(run: Run) -> Run:
-    """A run assembled from several OTLP requests, with its steps numbered in time order.
-
-    Requests without the root span give their steps step 0 (see :func:`read_request`);
-    once every part is stored, this restores 1..n, and the totals of ``run.completed``.
-    """
-    ordered = sorted(run.events, key=lambda e: (e.event_type != "run.started", e.timestamp,
-                                                e.event_type.endswith(".responded")))
-    terminal = [e for e in ordered if e.event_type in ("run.completed", "run.errored")]
-    body = [e for e in ordered if e not in terminal]
-    out: list[Event] = []
-    step = 0
-    open_steps: dict[str, list[int]] = {}
-    for e in body:
-        if e.event_type in STEP_EVENTS:
-            step += 1
-            open_steps.setdefault(_call_key(e), []).append(step)
-            out.append(replace(e, step_index=step))
-        elif e.event_type.endswith(".responded"):
-            pending = open_steps.get(_call_key(e))
-            out.append(replace(e, step_index=pending.pop() if pending else step))
-        else:
-            out.append(replace(e, step_index=step if e.event_type != "run.started" else 0))
-    tools = sum(1 for e in body if e.event_type == "tool.called")
-    for e in terminal:
-        payload = dict(e.payload)
-        if e.event_type == "run.completed":
-            payload.update(total_steps=step, tool_call_count=tools)
-        else:
-            payload["step_index"] = step
-        out.append(replace(e, step_index=step, payload=payload))
-    out.sort(key=lambda e: (e.step_index, e.timestamp))
-    return Run.from_events(out)
-
-
-def _call_key(event: Event) -> str:
-    kind = event.event_type.split(".")[0]
-    return f"{kind}:{event.payload.get('tool_name', '')}" if kind == "tool" else kind
 
 
 def _runs(spans: Sequence[OtelSpan], *, complete: bool,
