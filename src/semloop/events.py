@@ -15,12 +15,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._exceptions import EventFormatError
+from ._payloads import PAYLOADS, RANGES
 from .trace import Span, Trace
 
 __all__ = [
     "EVENT_TYPES",
     "MAX_TIMESTAMP",
     "PART_KEY",
+    "PAYLOADS",
     "PAYLOAD_RANGES",
     "STEP_EVENTS",
     "Event",
@@ -66,25 +68,10 @@ EVENT_TYPES = frozenset(
 #: one further ahead of its clock than ``max_future_skew_s``: a run dated 1e308 would top
 #: every newest-first listing forever.
 MAX_TIMESTAMP = 253_402_300_799.0
-_MAX_COUNT = 2**31 - 1
-_MAX_TOKENS = 10**9  # no single call reads or writes a billion tokens
 #: The range a real value of each numeric payload field falls in; an event whose field is a
 #: number outside it is refused by field (1.7e308 tokens overflowed RUNAWAY_ITERATION's cost
-#: estimate). Units and meanings: docs/events.md.
-PAYLOAD_RANGES: Mapping[str, tuple[float, float]] = {
-    "prompt_tokens": (0, _MAX_TOKENS),
-    "completion_tokens": (0, _MAX_TOKENS),
-    "reasoning_tokens": (0, _MAX_TOKENS),
-    "total_tokens": (0, _MAX_TOKENS),
-    "cost_usd": (0, 1e6),
-    "latency_ms": (-1e12, 1e12),  # a skewed clock may give a slightly negative latency
-    "output_length": (0, 2**53),
-    "result_count": (0, _MAX_COUNT),
-    "top_score": (-1e12, 1e12),
-    "total_steps": (0, _MAX_COUNT),
-    "tool_call_count": (0, _MAX_COUNT),
-    "step_index": (0, _MAX_COUNT),
-}
+#: estimate). From the one payload table, :data:`PAYLOADS` (docs/events.md).
+PAYLOAD_RANGES = RANGES
 
 
 def check_payload_numbers(payload: Mapping[str, Any]) -> None:
