@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from semloop._http import backoff_s
 from semloop.events import Event, Run
 from semloop.sdk import REDACTED, Client, DiscardEmitter, FileEmitter, SendError, StoreEmitter
-from semloop.sdk._sender import backoff_delay
 
 
 class ListEmitter:
@@ -450,10 +450,10 @@ def test_flush_without_events_returns_at_once_and_discard_emitter_counts() -> No
 
 
 def test_backoff_doubles_respects_retry_after_and_is_capped() -> None:
-    assert [backoff_delay(n, 0.2, 5.0) for n in (1, 2, 3, 4, 5, 6)] == [
+    assert [backoff_s(n, 0.2, 5.0) for n in (1, 2, 3, 4, 5, 6)] == [
         0.2, 0.4, 0.8, 1.6, 3.2, 5.0]
-    assert backoff_delay(1, 0.2, 5.0, retry_after=2.0) == 2.0
-    assert backoff_delay(1, 0.2, 5.0, retry_after=60.0) == 5.0
+    assert backoff_s(1, 0.2, 5.0, retry_after=2.0) == 2.0
+    assert backoff_s(1, 0.2, 5.0, retry_after=60.0) == 5.0
 
 
 def test_bad_configuration_is_rejected_up_front() -> None:

@@ -19,11 +19,12 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from .._http import backoff_s
 from ..events import Event
 from ._emitters import Emitter, SendError
 from ._records import Record, RedactError
 
-__all__ = ["ClientStats", "Sender", "backoff_delay"]
+__all__ = ["ClientStats", "Sender"]
 
 logger = logging.getLogger("semloop.sdk")
 
@@ -60,15 +61,6 @@ class ClientStats:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
-
-
-def backoff_delay(attempt: int, base: float, cap: float, retry_after: float | None = None) -> float:
-    """Seconds to wait before retry number ``attempt`` (1-based): ``base * 2**(attempt-1)``,
-    at least what the server asked for, at most ``cap``."""
-    delay = base * 2.0 ** (attempt - 1)
-    if retry_after is not None:
-        delay = max(delay, retry_after)
-    return min(delay, cap)
 
 
 class Sender:
@@ -362,7 +354,7 @@ class Sender:
                            len(batch), attempt, error)
                 return
             self.retries += 1
-            delay = backoff_delay(attempt, self._backoff, self._backoff_max, retry_after)
+            delay = backoff_s(attempt, self._backoff, self._backoff_max, retry_after=retry_after)
             logger.debug("semloop: send failed (%s), retry %d in %.2fs", error, attempt, delay)
             self._abort.wait(delay)
 
