@@ -8,7 +8,6 @@ parsing, error messages) is a pure function of its inputs. The default ``send`` 
 
 from __future__ import annotations
 
-import email.utils
 import functools
 import http.client
 import io
@@ -26,7 +25,7 @@ import urllib.parse
 import urllib.request
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._exceptions import (
@@ -36,6 +35,7 @@ from .._exceptions import (
     JudgeConnectionError,
     JudgeStatusError,
 )
+from .._http import RETRYABLE_STATUSES, backoff_s, retry_after_s
 
 if TYPE_CHECKING:  # typing.Self is 3.11+; at run time this module needs the stdlib alone
     from typing_extensions import Self
@@ -362,9 +362,7 @@ class RetryPolicy:
     max_backoff_s: float = 5.0
     jitter: float = 0.25
     budget_s: float = 30.0
-    statuses: frozenset[int] = field(
-        default_factory=lambda: frozenset({408, 429, *range(500, 600)})
-    )
+    statuses: frozenset[int] = RETRYABLE_STATUSES
 
     def __post_init__(self) -> None:
         if self.max_retries < 0:
@@ -374,35 +372,8 @@ class RetryPolicy:
 
     def backoff(self, retry: int, rand: float) -> float:
         """The wait before retry number ``retry`` (1-based) when the host gave no hint."""
-        nominal = min(self.max_backoff_s, self.backoff_s * 2.0 ** (retry - 1))
-        return nominal * (1.0 - self.jitter * rand)
-
-
-def retry_after_s(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """The wait the host asked for: ``retry-after-ms``, else ``Retry-After`` in seconds or
-    as an HTTP date. ``None`` when absent or unreadable; never negative."""
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            value = float(ms)
-        except ValueError:
-            value = math.nan
-        if math.isfinite(value):
-            return max(0.0, value / 1000.0)
-    after = headers.get("retry-after")
-    if after is None:
-        return None
-    after = after.strip()
-    try:
-        value = float(after)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(after)
-        except (TypeError, ValueError):
-            return None
-        now = time.time() if now is None else now
-        return max(0.0, when.timestamp() - now)
-    return max(0.0, value) if math.isfinite(value) else None
+        return backoff_s(retry, self.backoff_s, self.max_backoff_s, jitter=self.jitter,
+                         rand=rand)
 
 
 def check_url(url: str, key: str) -> str:
