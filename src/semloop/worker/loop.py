@@ -11,7 +11,6 @@ import logging
 
 from .._exceptions import InputError, JudgeError
 from ..evaluate import SemanticLoopDetection
-from ..evaluate.loop import stuck_stretch
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
 from ..store import Store
@@ -36,12 +35,10 @@ def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal
     """
     result = detector.measure(run.to_trace())
     breakdown = result.score_breakdown or {}
-    stuck = [f for f in result.findings if f.stagnation >= detector.mild_stagnation]
-    stretch = stuck_stretch(stuck, max(stuck, key=lambda f: f.stagnation)) if stuck else None
+    stretch = result.stuck_stretch
     confirmed = sorted(
         k for k, v in breakdown.items()
-        if v == 0.0 and (k != "reasoning_stagnation"
-                         or (stretch is not None and stretch[1] - stretch[0] >= 2)))
+        if v == 0.0 and (k != "reasoning_stagnation" or stretch is not None))
     if not result.flags_loop(detector.threshold) and not confirmed:
         return None
     confidence = round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4)
