@@ -375,13 +375,20 @@ def _skeleton(value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=16384)
+def _token_set(text: str) -> frozenset[str]:
+    return frozenset(_tokens(text))
+
+
 def outputs_same(a: str, b: str) -> bool:
     """Two normalised outputs say the same thing (equal, or long and nearly equal)."""
     if a == b:
         return True
     if min(len(a), len(b)) < 40:
         return False
-    ta, tb = set(tokens(a)), set(tokens(b))
+    ta, tb = _token_set(a), _token_set(b)
+    if min(len(ta), len(tb)) < 0.9 * max(len(ta), len(tb)):
+        return False  # |ta & tb| <= min and |ta | tb| >= max: the ratio cannot reach 0.9
     return len(ta & tb) / max(1, len(ta | tb)) >= 0.9
 
 

@@ -189,6 +189,8 @@ class LocalJudgement:
         self._cos: dict[tuple[str, str], float] = {}
         self._vectors: dict[str, Any] = {}
         self._embed_texts: dict[int, str] = {}
+        self._own: dict[int, list[str]] = {}
+        self._call_logits: dict[tuple[int, int, bool], float] = {}
         raw_tool_calls = state.get("tool_calls") if isinstance(state, Mapping) else None
         self._tool_calls: Mapping[str, Any] = (
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
@@ -219,6 +221,13 @@ class LocalJudgement:
         for v in self.views:
             if not v.text:
                 v.entities = frozenset(e for c in v.calls for e in c.entities)
+
+    def _own_words(self, v: StepView) -> list[str]:
+        # Per step, once: every pair of a long run asks for it (quadratic work otherwise).
+        words = self._own.get(v.index)
+        if words is None:
+            words = self._own[v.index] = _own_words(v)
+        return words
 
     def _embed_text(self, v: StepView) -> str:
         text = self._embed_texts.get(v.index)
@@ -262,7 +271,7 @@ class LocalJudgement:
             return _TEXT_IDENTICAL
         new = len(vj.text_entities - vk.text_entities)
         lost = len(vk.text_entities - vj.text_entities)
-        wk, wj = _own_words(vk), _own_words(vj)
+        wk, wj = self._own_words(vk), self._own_words(vj)
         if wk == wj:
             # The same words (or only shared template) around the entities: one sentence
             # shape applied to a new target is new work; to the same target, a repeat.
@@ -446,6 +455,15 @@ class LocalJudgement:
         return same_but_ids(ck.output, cj.output) or ck.empty_sig == cj.empty_sig
 
     def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:
+        # Pure in (ck, cj) for one judgement: the step pairs and tool_repeat ask for the
+        # same call pairs, and a long run has thousands of them.
+        key = (id(ck), id(cj), outputs_known)
+        logit = self._call_logits.get(key)
+        if logit is None:
+            logit = self._call_logits[key] = self._call_logit(ck, cj, outputs_known)
+        return logit
+
+    def _call_logit(self, ck: Call, cj: Call, outputs_known: bool) -> float:
         if outputs_known and not self._same_output(ck, cj):
             # New output: the call learned something whatever its arguments. Only an
             # unchanged target is told apart (a retry that got through), without embeddings.
@@ -684,7 +702,8 @@ class LocalJudgement:
                 if (k, j) in self._text_only
                 and self._logits[(k, j)] >= _PLAN_CLOSE
                 and announces_plan(self.views[k].text)
-                and not _is_slot(self.views[k], vj, _own_words(self.views[k]), _own_words(vj))
+                and not _is_slot(self.views[k], vj, self._own_words(self.views[k]),
+                                 self._own_words(vj))
             ]
             # "I'll also ...", "Finally I will ...": a new item for the plan, not the plan
             # again (it still joins the run: a later step may say it again).
