@@ -32,7 +32,7 @@ COMMANDS = _commands()
 def test_every_module_registered_its_commands() -> None:
     names = {" ".join(path) for path, _ in COMMANDS}
     assert {"bench", "score", "demo", "up", "worker", "migrate", "import", "detect",
-            "keys create", "keys list", "keys revoke", "prune"} <= names
+            "keys create", "keys list", "keys revoke", "prune", "evaluate", "calibrate"} <= names
 
 
 @pytest.mark.parametrize(("path", "command"), COMMANDS,

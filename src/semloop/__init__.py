@@ -17,6 +17,7 @@ from ._exceptions import (
     SemloopError,
     StoreError,
     TraceFormatError,
+    UnsupportedQuestionError,
 )
 from .evaluate import SemanticLoopDetection
 from .judge import Answer, Backend, JevBackend, JudgeResponse, LLMJudgeBackend, MockBackend
@@ -54,6 +55,7 @@ __all__ = [
     "StoreError",
     "Trace",
     "TraceFormatError",
+    "UnsupportedQuestionError",
     "__version__",
     "lexical_loop_score",
 ]

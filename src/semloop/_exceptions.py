@@ -12,7 +12,8 @@ The tree::
     │   ├── JudgeConnectionError the host could not be reached, or timed out, after retries
     │   ├── JudgeStatusError     the host answered with an HTTP error status
     │   │   └── JudgeAuthError   401 or 403: the key is missing, wrong or not allowed
-    │   └── JudgeAnswerError     the host answered, but not with usable answers
+    │   ├── JudgeAnswerError     the host answered, but not with usable answers
+    │   └── UnsupportedQuestionError  the judge does not answer that kind of question
     └── StoreError               the event store failed
 
 Workers catch :class:`JudgeError` and :class:`InputError` per run, record the run as
@@ -34,6 +35,7 @@ __all__ = [
     "SemloopError",
     "StoreError",
     "TraceFormatError",
+    "UnsupportedQuestionError",
 ]
 
 
@@ -148,6 +150,27 @@ class JudgeAuthError(JudgeStatusError):
 
 class JudgeAnswerError(JudgeError):
     """The judge answered, but the answer is malformed or incomplete."""
+
+
+class UnsupportedQuestionError(JudgeError):
+    """A judge was asked a kind of question it does not declare (``Backend.kinds``).
+
+    ``judge`` is the backend's name, ``kind`` the question's kind, ``kinds`` what the
+    judge does answer and ``question`` the id of the first such question.
+    """
+
+    def __init__(
+        self, *, judge: str, kind: str, kinds: frozenset[str], question: str = ""
+    ) -> None:
+        self.judge = judge
+        self.kind = kind
+        self.kinds = kinds
+        self.question = question
+        asked = f" (question {question!r})" if question else ""
+        answers = ", ".join(sorted(kinds)) or "nothing"
+        super().__init__(
+            f"judge {judge!r} does not answer {kind!r} questions{asked}; it answers: {answers}"
+        )
 
 
 class StoreError(SemloopError):

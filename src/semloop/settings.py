@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._defaults import DEFAULT_HOST, DEFAULT_PORT
+from ._defaults import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REQUEST_TIMEOUT_S
 from ._exceptions import ConfigError, MissingExtraError
 
 try:
@@ -40,6 +40,12 @@ class Settings(BaseSettings):
         default=5 * 1024 * 1024,
         gt=0,
         description="Largest request body ingest accepts; larger bodies get 413.",
+    )
+    request_timeout_s: float = Field(
+        default=DEFAULT_REQUEST_TIMEOUT_S,
+        gt=0,
+        description="A request must arrive whole within this many seconds of its first byte "
+                    "(or of the connection opening); slower or half-open connections are closed.",
     )
     stall_timeout_s: float = Field(
         default=90.0,

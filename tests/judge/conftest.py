@@ -1,4 +1,4 @@
-"""Fixtures: a System One server and a chat-completions server, each on its own port."""
+"""Fixtures: a System One server and chat-completions servers, each on its own port."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .servers import ChatServer, SystemOneServer
+from .servers import ChatServer, ScriptedChatServer, SystemOneServer
 
 
 @pytest.fixture()
@@ -19,6 +19,13 @@ def jev_server() -> Iterator[SystemOneServer]:
 def chat_server() -> Iterator[ChatServer]:
     with ChatServer() as server:
         yield server
+
+
+@pytest.fixture()
+def server() -> Iterator[ScriptedChatServer]:
+    """A chat server whose model says what the test scripted (``server.say(...)``)."""
+    with ScriptedChatServer() as scripted:
+        yield scripted
 
 
 @pytest.fixture(autouse=True)

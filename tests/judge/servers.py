@@ -403,6 +403,24 @@ class ChatServer(ProtocolServer):
                                               "form, to use 'response_format' of type "
                                               "'json_object'.",
                                    "type": "invalid_request_error"}}
+        content, finish_reason, usage = self.reply(body)
+        prompt_tokens = sum(len(t) for t in texts) // 4
+        completion: dict[str, Any] = {
+            "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
+            "model": f"{model}-2026-01-01",
+            "choices": [{"index": 0, "finish_reason": finish_reason,
+                         "message": {"role": "assistant", "content": content}}],
+        }
+        if usage:
+            completion["usage"] = {"prompt_tokens": prompt_tokens,
+                                   "completion_tokens": len(content) // 4,
+                                   "total_tokens": prompt_tokens + len(content) // 4}
+        return 200, completion
+
+    def reply(self, body: dict[str, Any]) -> tuple[str, str, bool]:
+        """The model's text, finish reason and whether usage is reported: here, the
+        answers to the ``{"state", "questions"}`` in the last user message."""
+        messages = body["messages"]
         user = next(m["content"] for m in reversed(messages) if m.get("role") == "user")
         asked = json.loads(user)
         state, questions = asked["state"], asked["questions"]
@@ -414,16 +432,51 @@ class ChatServer(ProtocolServer):
                 answers[qid] = choice_label(state, q)
             else:
                 answers[qid] = score_level(state, q)
-        content = self.render(answers)
-        prompt_tokens = sum(len(t) for t in texts) // 4
-        return 200, {
-            "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
-            "model": f"{model}-2026-01-01",
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(content) // 4,
-                      "total_tokens": prompt_tokens + len(content) // 4},
-        }
+        return self.render(answers), "stop", True
+
+
+@dataclass
+class Said:
+    """One scripted chat reply: the text, how it ended, whether usage comes with it."""
+
+    content: str
+    finish_reason: str = "stop"
+    usage: bool = True
+
+
+class ScriptedChatServer(ChatServer):
+    """The same chat-completions host, whose model replies with exactly the texts a test
+    scripted, in order, whatever it was asked (malformed ones included): for judges whose
+    prompts are prose (evaluator prompts, deepeval's templates) rather than our JSON.
+
+    A request with nothing left to say gets a 500, so a test that asks more than it
+    scripted fails loudly.
+    """
+
+    def __init__(self, *, key: str | None = "test-key") -> None:
+        super().__init__(key=key)
+        self.said: deque[Said] = deque()
+
+    def say(self, *replies: str | Said) -> None:
+        with self._lock:
+            self.said.extend(r if isinstance(r, Said) else Said(r) for r in replies)
+
+    def prompts(self) -> list[list[dict[str, Any]]]:
+        """The messages of every request received, in order."""
+        return [r.json["messages"] for r in self.requests]
+
+    def respond(self, received: Received) -> tuple[int, Any]:
+        with self._lock:
+            empty = not self.said
+        if empty and received.path == "/v1/chat/completions":
+            return 500, {"error": {"message": "the test scripted no more replies",
+                                   "type": "server_error"}}
+        return super().respond(received)
+
+    def reply(self, body: dict[str, Any]) -> tuple[str, str, bool]:
+        with self._lock:
+            said = self.said.popleft()
+        return said.content, said.finish_reason, said.usage
 
 
 # ---------------------------------------------------------------- TLS

@@ -105,3 +105,28 @@ def test_deeply_nested_bodies_are_judge_errors() -> None:
         assert "no JSON object" in str(err)
     else:
         raise AssertionError("a 200 000-deep reply was accepted")
+
+
+EVALUATOR = {"h": {"type": "noul", "kind": "hallucination", "instructions": "?"}}
+verdict_values = st.dictionaries(
+    st.sampled_from(["failure", "confidence", "reasoning", "evidence", "verdict", "Failure"]),
+    json_values, max_size=5)
+
+
+@FUZZ
+@given(json_values | verdict_values, st.sampled_from(["stop", "length", None]))
+def test_evaluator_questions_raise_only_judge_errors(content: Any, finish: Any) -> None:
+    # Whatever the model writes as its verdict, the answer is a probability or a
+    # JudgeError (which the evaluator records as undecided).
+    text = content if isinstance(content, str) else json.dumps(content, allow_nan=True)
+    chat = json.dumps({"choices": [{"finish_reason": finish,
+                                    "message": {"content": text}}]}).encode()
+    system_one = json.dumps({"answers": {"h": content, "h_where": content}}).encode()
+    state = {"input": "q", "output": "One. Two.", "context": ["c"]}
+    for backend in (LLMJudgeBackend("k", send=_replying(200, chat), max_retries=0),
+                    JevBackend("k", send=_replying(200, system_one), max_retries=0)):
+        try:
+            response = backend.ask(state, EVALUATOR)
+        except JudgeError:
+            continue
+        assert 0.0 <= response.answers["h"].value <= 1.0

@@ -14,5 +14,6 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise MissingExtraError("the semloop server", "server", exc.name or "fastapi") from exc
 
 from ._app import create_app
+from ._protocol import timed_protocol
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "timed_protocol"]

@@ -17,6 +17,9 @@ from collections.abc import Iterator
 import uvicorn
 from fastapi import FastAPI
 
+from .._defaults import DEFAULT_REQUEST_TIMEOUT_S
+from ._protocol import timed_protocol
+
 __all__ = ["free_port", "serve"]
 
 
@@ -28,11 +31,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(app: FastAPI, *, start_timeout: float = 10.0) -> Iterator[str]:
-    """Serve ``app`` on a free port for the duration of the block; yields its base URL."""
+def serve(app: FastAPI, *, start_timeout: float = 10.0,
+          request_timeout_s: float = DEFAULT_REQUEST_TIMEOUT_S) -> Iterator[str]:
+    """Serve ``app`` on a free port for the duration of the block, with the protocol
+    ``semloop up`` uses; yields its base URL."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
+                                           log_level="warning", lifespan="off",
+                                           http=timed_protocol(request_timeout_s)))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + start_timeout

@@ -131,7 +131,7 @@ def judge_options(
     """The command-line options that apply to judge ``name``, as constructor arguments."""
     if name == "jev":
         return {"model": model, "base_url": base_url, "path": jev_path}
-    if name == "llm":
+    if name in ("llm", "deepeval"):  # the DeepEval mode takes its chat client's options
         return {
             "model": model,
             "base_url": base_url,

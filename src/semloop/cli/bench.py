@@ -27,8 +27,9 @@ from ..judge.registry import BACKENDS
 
 __all__ = ["register"]
 
-#: Judges the command line offers (``mock`` needs scripted answers, so it is left out).
-JUDGES = ("oracle", *sorted(n for n in BACKENDS if n != "mock"))
+#: Judges the command line offers (``mock`` needs scripted answers; ``deepeval`` asks the
+#: loop detector's questions exactly as ``llm`` does, so its column would be a copy).
+JUDGES = ("oracle", *sorted(n for n in BACKENDS if n not in ("mock", "deepeval")))
 
 ThresholdOpt = Annotated[
     float, typer.Option(help="Verdict threshold: a trace is flagged as looping when its score is below it.")

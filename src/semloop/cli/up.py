@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
         """
         import uvicorn
 
-        from ..api import create_app
+        from ..api import create_app, timed_protocol
         from ..settings import load_settings
         from ..store import Store
         from ..worker import RetentionWorker, build_worker
@@ -74,7 +74,8 @@ def register(app: typer.Typer) -> None:
             # the process exit 0 instead of dying with runs still leased.
             with stop_on_signals(lambda _: None):
                 uvicorn.run(create_app(store, settings), host=settings.host,
-                            port=settings.port, log_level="info")
+                            port=settings.port, log_level="info",
+                            http=timed_protocol(settings.request_timeout_s))
         finally:
             for worker in running:
                 worker.stop()

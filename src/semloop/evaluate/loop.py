@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError, JudgeError, TraceFormatError
-from ..judge import Answer, Backend, JudgeResponse
+from ..judge import Answer, Backend, JudgeResponse, require_kinds
 from ..lexical import (
     WEIGHTS,
     LoopResult,
@@ -624,6 +624,7 @@ class SemanticLoopDetection:
         """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
         caller that records failed traces needs to catch only that."""
         name = getattr(self.backend, "name", type(self.backend).__name__)
+        require_kinds(self.backend, questions)
         try:
             response = self.backend.ask(state, questions)
         except JudgeError:

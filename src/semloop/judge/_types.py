@@ -50,7 +50,11 @@ class Answer:
 
 @dataclass(frozen=True)
 class JudgeResponse:
-    """The answers to one :meth:`Backend.ask` call, with what it cost."""
+    """The answers to one :meth:`Backend.ask` call, with what it cost.
+
+    ``tokens_estimated`` is ``True`` when the host reported no usage for some call and the
+    token counts (and so the cost) are semloop's estimate from the text's length.
+    """
 
     answers: Mapping[str, Answer]
     input_tokens: int = 0
@@ -58,11 +62,21 @@ class JudgeResponse:
     cost_usd: float = 0.0
     latency_ms: float = 0.0
     model: str = ""
+    tokens_estimated: bool = False
 
 
 @runtime_checkable
 class Backend(Protocol):
-    """A judge: answers every question about one state in one call."""
+    """A judge: answers every question about one state in one call.
+
+    A backend also declares the question kinds it answers as ``kinds: frozenset[str]``
+    (``"loop"`` for the loop detector's questions, an evaluator's name in lower case for
+    its question; :mod:`semloop.judge._kinds`). Its ``ask`` raises
+    :class:`~semloop.UnsupportedQuestionError` for any other kind, via
+    ``semloop.judge.require_kinds``. ``kinds`` is not a protocol member yet, so backends
+    written before it stay backends: :func:`~semloop.judge.declared_kinds` reads a
+    missing one as loop questions only.
+    """
 
     name: str
 

@@ -2,16 +2,29 @@
 
 One ``POST {base_url}{path}`` with ``{model, state, questions}`` answers every question
 about a state at once; answers come back as calibrated probabilities.
+
+An evaluator's question (a ``noul`` with a ``kind``) goes on the wire as a plain System One
+noul (the ``kind`` is ours, not the protocol's), with the kind's rubric as instructions
+when the evaluator gave none, beside a ``choice`` question asking where in the case the
+failure shows. Its answer's reasoning names that place.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from .._exceptions import ConfigError, JudgeAnswerError
+from ._evaluator import (
+    RUBRICS,
+    evaluator_questions,
+    sentences,
+    tool_line,
+)
 from ._http import (
     HttpClient,
     RetryPolicy,
@@ -21,6 +34,7 @@ from ._http import (
     finite_number,
     post_question,
 )
+from ._kinds import ALL_KINDS, CONVERSATION_KINDS
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = [
@@ -57,6 +71,8 @@ class JevBackend(HttpClient):
     """
 
     name = "jev"
+    #: The question kinds this judge answers: the loop detector's and every evaluator's.
+    kinds = ALL_KINDS
 
     def __init__(
         self,
@@ -70,7 +86,11 @@ class JevBackend(HttpClient):
         retry: RetryPolicy | None = None,
         keep_alive: bool = True,
         send: Send | None = None,
+        locate: bool = True,
     ) -> None:
+        #: Whether an evaluator question also asks where the failure shows (a ``choice``
+        #: over the case's sentences, steps or turns, in the same call).
+        self.locate = locate
         self.base_url = (base_url or _env("TYPESAFE_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         self.path = DEFAULT_PATH if path is None else path
         if self.path and not self.path.startswith("/"):
@@ -99,7 +119,16 @@ class JevBackend(HttpClient):
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         if not questions:
             return JudgeResponse(answers={}, model=self.model)
-        payload = {"model": self.model, "state": state, "questions": dict(questions)}
+        evaluator, _ = evaluator_questions(self, questions)
+        # "kind" is semloop's routing, not a protocol field: it never goes on the wire.
+        wire = {qid: {k: v for k, v in q.items() if k != "kind"} for qid, q in questions.items()}
+        where: dict[str, dict[str, Any]] = {}
+        for qid, kind in evaluator.items():
+            wire[qid] = _system_one_noul(kind, questions[qid])
+            place = _where_question(kind, state) if self.locate else None
+            if place is not None and f"{qid}_where" not in questions:
+                where[f"{qid}_where"] = place
+        payload = {"model": self.model, "state": state, "questions": {**wire, **where}}
         data, latency_ms = post_question(
             self.url, payload, self._api_key,
             timeout=self.timeout, policy=self.retry, service=_SERVICE, send=self._send,
@@ -107,14 +136,101 @@ class JevBackend(HttpClient):
         )
         input_tokens, output_tokens = _usage(data.get("usage"))
         model = data.get("model")
+        answers = parse_answers(data.get("answers"), wire)
+        for qid, kind in evaluator.items():
+            answers[qid] = _with_reasoning(kind, answers[qid], data.get("answers"),
+                                           f"{qid}_where", where.get(f"{qid}_where"))
         return JudgeResponse(
-            answers=parse_answers(data.get("answers"), questions),
+            answers=answers,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
             cost_usd=estimate_cost_usd(input_tokens),
             latency_ms=latency_ms,
             model=model if isinstance(model, str) and model else self.model,
         )
+
+
+def _system_one_noul(kind: str, question: Question) -> dict[str, Any]:
+    """An evaluator's question as the protocol's noul: ``instructions`` (the kind's rubric
+    when the evaluator gave none) and ``criteria`` only in the ``{"true", "false"}`` form
+    System One accepts; other criteria are read into the instructions."""
+    instructions = question.get("instructions") or RUBRICS[kind].text()
+    if not isinstance(instructions, str):
+        instructions = json.dumps(instructions, ensure_ascii=False)
+    noul: dict[str, Any] = {"type": "noul", "instructions": instructions}
+    criteria = question.get("criteria")
+    if isinstance(criteria, Mapping) and criteria and set(criteria) <= {"true", "false"}:
+        noul["criteria"] = dict(criteria)
+    elif isinstance(criteria, str) and criteria:
+        noul["criteria"] = {"true": criteria}
+    elif criteria:
+        noul["instructions"] += "\nCriteria: " + json.dumps(criteria, ensure_ascii=False)
+    return noul
+
+
+#: Most places a "where" question offers; a conversation keeps its latest turns.
+_MAX_PLACES = 32
+
+
+def _where_question(kind: str, state: State) -> dict[str, Any] | None:
+    """A ``choice`` over the places in the case where this failure could show, or
+    ``None`` when there are fewer than two to choose from."""
+    places = _places(kind, state)
+    if len(places) < 2:
+        return None
+    rubric = RUBRICS[kind]
+    return {
+        "type": "choice",
+        "instructions": f"If this shows {rubric.title.lower()} ({rubric.failure}), which "
+                        f"place shows it most clearly? Look for {rubric.evidence}.",
+        "criteria": places,
+    }
+
+
+def _places(kind: str, state: State) -> dict[str, str]:
+    if not isinstance(state, Mapping):
+        return {}
+    if kind in CONVERSATION_KINDS:
+        role = "assistant" if kind == "sycophancy_signal" else "user"
+        turns = [(i, t) for i, t in enumerate(_list(state.get("turns")), start=1)
+                 if isinstance(t, Mapping) and t.get("role") == role]
+        return {f"turn {i}": _snippet(t.get("content")) for i, t in turns[-_MAX_PLACES:]}
+    places = {f"sentence {i}": _snippet(s)
+              for i, s in enumerate(sentences(str(state.get("output") or "")), start=1)}
+    if kind != "hallucination":  # the other run failures show in what the agent did
+        places = {**{f"step {i}": _snippet(s)
+                     for i, s in enumerate(_list(state.get("steps")), start=1)},
+                  **{f"tool call {i}": _snippet(tool_line(i, t))
+                     for i, t in enumerate(_list(state.get("tools_called")), start=1)},
+                  **places}
+    return dict(list(places.items())[:_MAX_PLACES])
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _snippet(value: Any, limit: int = 160) -> str:
+    text = " ".join(str(value or "").split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _with_reasoning(kind: str, answer: Answer, raw_answers: Any, where_id: str,
+                    where: dict[str, Any] | None) -> Answer:
+    """The noul's answer with reasoning naming P(failure) and, when the "where" question
+    was asked and answered usably, the place that shows it."""
+    p = float(answer.value)
+    reasoning = f"Jev: P({kind}) = {p:.2f}."
+    if where is not None and isinstance(raw_answers, Mapping) and where_id in raw_answers:
+        try:  # a bad "where" answer must not cost the verdict: it is only a pointer
+            place = parse_answers(raw_answers, {where_id: where})[where_id]
+        except JudgeAnswerError:
+            place = None
+        if place is not None:
+            lead = "clearest at" if p >= 0.5 else "closest place"
+            reasoning += (f" {lead.capitalize()}: {place.value} ({place.probability:.0%}), "
+                          f"\"{where['criteria'][place.value]}\"")
+    return replace(answer, reasoning=reasoning)
 
 
 def _env(name: str) -> str | None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import fnmatch
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._exceptions import JudgeAnswerError
+from ._kinds import ALL_KINDS, LOOP_KIND, require_kinds
 from ._types import Answer, JudgeResponse, Question, State
 
 __all__ = ["MockBackend"]
@@ -27,6 +28,12 @@ class MockBackend:
     or a ready :class:`Answer`. Exact ids win over patterns; among patterns the longest
     matching one wins. ``default`` answers every unscripted question; without it an
     unscripted question raises :class:`JudgeAnswerError`.
+
+    ``kinds`` declares the question kinds it answers. By default that is what it was
+    scripted for: loop questions, plus each evaluator kind scripted by its question id
+    (an evaluator asks one question whose id is its kind, e.g. ``"hallucination"``);
+    with ``default`` it answers every kind. Another kind raises
+    :class:`~semloop.UnsupportedQuestionError`.
     """
 
     name = "mock"
@@ -37,9 +44,16 @@ class MockBackend:
         *,
         default: float | None = None,
         input_tokens: int = 0,
+        kinds: Iterable[str] | None = None,
     ) -> None:
         self.answers: dict[str, Any] = dict(answers or {})
         self.default = default
+        if kinds is not None:
+            self.kinds = frozenset(kinds)
+        elif default is not None:
+            self.kinds = ALL_KINDS
+        else:
+            self.kinds = frozenset({LOOP_KIND}) | (ALL_KINDS & set(self.answers))
         self.input_tokens = input_tokens
         self.calls: list[dict[str, Any]] = []
         # Longest pattern first so "progress_1_*" beats "progress_*" beats "*".
@@ -48,6 +62,7 @@ class MockBackend:
         )
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
+        require_kinds(self, questions)
         self.calls.append({"state": state, "questions": dict(questions)})
         answers = {qid: self._answer(qid, question) for qid, question in questions.items()}
         return JudgeResponse(answers=answers, input_tokens=self.input_tokens, model="mock")

@@ -1,7 +1,8 @@
 """Judges by name: ``make_backend("jev", model=...)`` for the CLI and the bench.
 
 Each backend is imported only when asked for, so ``local`` (which needs the ``local``
-extra) costs nothing to the others. ``oracle`` is not here: it needs each trace's family
+extra) and ``deepeval`` (the ``deepeval`` extra, about a second to import) cost nothing
+to the others. ``oracle`` is not here: it needs each trace's family
 label, so the bench builds it per row (:mod:`semloop.benchmark.oracle`).
 """
 
@@ -20,6 +21,7 @@ __all__ = ["BACKENDS", "default_judge", "make_backend"]
 
 #: name -> "module:class", imported lazily.
 BACKENDS: dict[str, str] = {
+    "deepeval": "semloop.judge.deepeval:DeepEvalBackend",
     "jev": "semloop.judge.jev:JevBackend",
     "llm": "semloop.judge.llm:LLMJudgeBackend",
     "local": "semloop.judge.local:LocalBackend",

@@ -98,6 +98,7 @@ class Listing(Area):
         ]
 
 
+#: The most a listing serves in one page.
 MAX_PAGE = 500
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from .._exceptions import InputError, JudgeError
-from ..evaluate import SemanticLoopDetection
+from ..evaluate import SemanticLoopDetection, loop_confidence
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
 from ..store import Store
@@ -35,13 +35,9 @@ def loop_signal(run: Run, detector: SemanticLoopDetection, judge: str) -> Signal
     """
     result = detector.measure(run.to_trace())
     breakdown = result.score_breakdown or {}
-    stretch = result.stuck_stretch
-    confirmed = sorted(
-        k for k, v in breakdown.items()
-        if v == 0.0 and (k != "reasoning_stagnation" or stretch is not None))
+    confidence, confirmed, stretch = loop_confidence(result, detector.mild_stagnation)
     if not result.flags_loop(detector.threshold) and not confirmed:
         return None
-    confidence = round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4)
     return Signal(
         failure_type=FAILURE_TYPE,
         run_id=run.run_id,

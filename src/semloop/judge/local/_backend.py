@@ -3,18 +3,42 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
-from .._types import JudgeResponse, Question, State
-from ._answerer import answer_questions
+from ..._exceptions import JudgeAnswerError
+from ...case import ConversationCase, RunCase
+from .._kinds import ALL_KINDS, LOOP_KIND, question_kind, require_kinds
+from .._types import Answer, JudgeResponse, Question, State
+from ._answerer import Embed, answer_questions
+from ._conversation import answer_confusion_loop, answer_sycophancy_signal, answer_user_frustration
+from ._grounding import answer_hallucination
 from ._model import MODEL_SHA256, Embedder
+from ._task import answer_off_topic_drift, answer_task_completion, answer_task_understanding_failure
 
 __all__ = ["LocalBackend"]
 
+_RunRule = Callable[[RunCase, Embed], Answer]
+_ConversationRule = Callable[[ConversationCase, Embed], Answer]
+
+# Evaluator kind -> the embedded judge's rule for it; each reads the state as its case.
+_RUN_RULES: dict[str, _RunRule] = {
+    "hallucination": answer_hallucination,
+    "task_completion": answer_task_completion,
+    "task_understanding_failure": answer_task_understanding_failure,
+    "off_topic_drift": answer_off_topic_drift,
+}
+_CONVERSATION_RULES: dict[str, _ConversationRule] = {
+    "user_frustration": answer_user_frustration,
+    "confusion_loop": answer_confusion_loop,
+    "sycophancy_signal": answer_sycophancy_signal,
+}
+
 
 class LocalBackend:
-    """Answers the loop detector's questions in-process: offline, free and deterministic.
+    """Answers the loop detector's and the evaluators' questions in-process: offline,
+    free and deterministic.
 
     The model is loaded and verified when the backend is built, so a missing extra or a
     damaged model file fails at once, not on the first trace. ``threads`` is onnxruntime's
@@ -24,6 +48,7 @@ class LocalBackend:
 
     name = "local"
     model = "local:all-MiniLM-L6-v2-int8"
+    kinds = ALL_KINDS
 
     def __init__(
         self,
@@ -42,11 +67,31 @@ class LocalBackend:
         )
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
+        require_kinds(self, questions)
         start = time.perf_counter()
-        answers = answer_questions(state, questions, self._embedder.embed) if questions else {}
+        embed = self._embedder.embed
+        loop = {qid: q for qid, q in questions.items() if question_kind(q) == LOOP_KIND}
+        answers = answer_questions(state, loop, embed) if loop else {}
+        for qid, question in questions.items():
+            kind = question_kind(question)
+            if kind in _RUN_RULES:
+                answers[qid] = _RUN_RULES[kind](RunCase.from_state(_mapping(state)), embed)
+            elif kind in _CONVERSATION_RULES:
+                case = ConversationCase.from_state(_mapping(state))
+                answers[qid] = _CONVERSATION_RULES[kind](case, embed)
         latency_ms = (time.perf_counter() - start) * 1000.0
         return JudgeResponse(answers=answers, cost_usd=0.0, latency_ms=latency_ms, model=self.model)
 
     def clear_cache(self) -> None:
         """Forget remembered sentence vectors (for cold-latency measurements)."""
         self._embedder.clear_cache()
+
+
+def _mapping(state: State) -> Mapping[str, Any]:
+    # An evaluator's state is a case's to_state() object; judging anything else would
+    # judge an empty case, so it is refused.
+    if not isinstance(state, Mapping):
+        raise JudgeAnswerError(
+            f"an evaluator question needs a case object as its state, not {type(state).__name__}"
+        )
+    return state

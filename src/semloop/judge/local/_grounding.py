@@ -1,14 +1,247 @@
-"""The embedded judge's HALLUCINATION answer (scaffold: filled in by the evaluator work)."""
+"""The embedded judge's HALLUCINATION answer: is every fact the answer states in its context?
+
+The answer is split into claims (sentences, list items). A claim offered as a guess, a
+refusal ("the documents don't say") or advice asserts nothing and is skipped. Every other
+claim is checked against the evidence, which is the context documents and the tool outputs
+(the user's own words count too: restating them invents nothing):
+
+- **numbers and dates** are decisive: a number is supported when the evidence holds it,
+  rounded to the claim's precision, converted to another unit, or as the sum, difference,
+  product, ratio or percentage change of two evidence numbers; a date when some evidence
+  date agrees with it in every part both give (``2027-01-20`` = ``20 January 2027``);
+- **names** (acronyms, capitalised words, codes) the evidence never mentions;
+- **negation**: the claim and the evidence sentence it is closest to (by embedding) say
+  the same thing with opposite polarity ("we do not cover flood" / "flood is covered");
+- **coverage and similarity**, soft evidence: the share of the claim's content words the
+  evidence holds, and the claim's cosine to its best evidence sentence.
+
+Each claim gets log-odds of being unsupported; the answer's value is its worst claim's.
+"""
 
 from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
+from ._claims import (
+    Quantity,
+    clauses,
+    clock_times,
+    contradicts,
+    date_supported,
+    dates,
+    derived_values,
+    is_generic_advice,
+    is_hedged,
+    is_refusal,
+    key_terms,
+    number_supported,
+    quantities,
+    split_claims,
+    stem,
+    tool_text,
+    verdict,
+    word_stems,
+)
 
 __all__ = ["answer_hallucination"]
+
+# Log-odds of "this claim is not supported". Round values set from what each piece of
+# evidence means; checked on calibration/hallucination.jsonl (see docs/local-judge.md).
+_BASE = -2.5  # a claim with nothing against it
+_NUMBER = 5.0  # a number or date no evidence supports: the claim is wrong or invented
+_MORE_NUMBERS = 1.0  # each further one
+_NAME = 1.75  # a name the evidence never mentions
+_MAX_NAMES = 3.5
+_CONTRADICTION = 4.5  # opposite polarity to the evidence sentence it restates
+_COVERAGE_CENTRE, _COVERAGE_SLOPE = 0.55, 3.0  # share of content words found in the evidence
+_COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
+# A claim restates an evidence sentence (and so can contradict it) from this cosine, or
+# when it shares this share of its content words with it.
+_ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
+_ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
+_MIN_SOFT_WORDS = 3
+_EVIDENCE_SENTENCES = 24  # evidence sentences embedded, the most word-sharing first
+_NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
+# Words that say a number was worked out: only then may it be a sum, a difference, a
+# product or a ratio of evidence numbers (otherwise 40 "supported" by 60 - 20 is luck).
+_ARITHMETIC = re.compile(
+    r"\b(?:total|sum|combined|altogether|in all|difference|more than|less than|fewer|left|"
+    r"remaining|remain|net|average|mean|per|each|times|twice|half|increase[sd]?|decrease[sd]?|"
+    r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
+    r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
+    r"would be|will be|after|less|deduct\w*|so (?:the|your|you|it|that))\b|[=×%+]",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class _Evidence:
+    texts: list[str]
+    given: str  # the user's request: what it states is not invented by the answer
+    sentences: list[str] = field(default_factory=list)
+    lower: str = ""
+    stems: frozenset[str] = frozenset()
+    values: list[float] = field(default_factory=list)
+    direct: list[float] = field(default_factory=list)
+    date_readings: list[tuple[int | None, int | None, int | None]] = field(default_factory=list)
+    found: list[Quantity] = field(default_factory=list)
+    minutes: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        for text in self.texts:
+            self.sentences.extend(split_claims(text))
+        every = "\n".join([*self.texts, self.given])
+        self.lower = every.lower().replace("_", " ")
+        self.stems = word_stems(every)
+        for text in [*self.texts, self.given]:
+            self.found.extend(quantities(text))
+            # A debit of -1850.00 is a payment of $1,850.
+            self.found.extend(replace(q, value=-q.value) for q in quantities(text) if q.value < 0)
+            self.minutes.update(m for _, m in clock_times(text))
+            for _, readings in dates(text):
+                self.date_readings.extend(readings)
+                # "the 31st", "in 2026": a date's parts may be stated as plain numbers.
+                parts = {p for r in readings for p in r if p is not None}
+                self.found.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
+        self.values = derived_values(self.found)
+        self.direct = derived_values(self.found, limit=0)
+
+    def add_operands(self, stated: Iterable[Quantity]) -> None:
+        """Numbers the answer states that the evidence supports may feed its next step of
+        arithmetic (£500 x 1.268 = $634, then $634 + $15 fee = $649)."""
+        extra = [q for q in stated if number_supported(q, self.values)]
+        if extra:
+            total: dict[str, float] = {}
+            for q in extra:
+                total[q.unit] = total.get(q.unit, 0.0) + q.value
+            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values()))
+
+
+@dataclass
+class _Claim:
+    index: int
+    text: str
+    logit: float = _BASE
+    why: list[str] = field(default_factory=list)
+
+
+def _name_found(term: str, ev: _Evidence) -> bool:
+    if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower):
+        return True
+    parts = [p for p in re.split(r"[\s-]+", term) if p]
+    return all(stem(p) in ev.stems for p in parts)
+
+
+_TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|[A-Z]{2,4}T|"
+                        r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
+
+
+def _number_findings(claim: str, ev: _Evidence) -> list[str]:
+    missing: list[str] = []
+    arithmetic = bool(_ARITHMETIC.search(claim))
+    for q in quantities(claim):
+        pool = ev.values if arithmetic else ev.direct
+        if not number_supported(q, pool):
+            missing.append(q.text)
+    for text, readings in dates(claim):
+        if not date_supported(readings, ev.date_readings):
+            missing.append(text)
+    zoned = bool(_TIME_ZONE.search(claim))
+    for text, minutes in clock_times(claim):
+        # The same minutes a whole number of hours away is the time in another zone.
+        if minutes not in ev.minutes and not (
+            zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
+        ):
+            missing.append(text)
+    return missing
+
+
+def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
+    missing = _number_findings(claim.text, ev)
+    if missing:
+        claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1)
+        claim.why.append(f"no context supports {', '.join(missing[:3])}")
+    names = sorted(t for t in key_terms(claim.text) if not _name_found(t, ev))
+    if names:
+        claim.logit += min(_MAX_NAMES, _NAME * len(names))
+        claim.why.append(f"the context never names {', '.join(names[:3])}")
+    own = word_stems(claim.text)
+    coverage = len(own & ev.stems) / len(own) if own else 1.0
+    sims = ev_vecs @ vec if ev_vecs is not None else None
+    best_cos = float(sims.max()) if sims is not None else 0.0
+    # A claim of one or two content words ("Yes, you're covered.") is too short for word
+    # coverage or similarity to say anything.
+    if len(own) >= _MIN_SOFT_WORDS:
+        claim.logit += _COVERAGE_SLOPE * (_COVERAGE_CENTRE - coverage)
+        if sims is not None:
+            claim.logit += _COS_SLOPE * (_COS_CENTRE - best_cos)
+    if sims is not None:
+        order = sorted(range(len(ev.sentences)), key=lambda i: -float(sims[i]))[:_ALIGN_TOP]
+        for i in order:
+            aligned = ev.sentences[i]
+            theirs = word_stems(aligned)
+            overlap = len(own & theirs) / len(own) if own else 0.0
+            if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP:
+                continue
+            flipped = next((f for part in clauses(claim.text) if (f := contradicts(part, aligned))), "")
+            if flipped:
+                claim.logit += _CONTRADICTION
+                claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
+                break
+    if not claim.why and claim.logit > 0:
+        claim.why.append(
+            f"little of it is in the context (words {coverage:.0%}, best cosine {best_cos:.2f})"
+        )
+
+
+def _short(text: str, words: int = 14) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def _asserted(text: str) -> bool:
+    return not (is_refusal(text) or is_hedged(text) or (
+        is_generic_advice(text) and not quantities(text) and not dates(text)
+    ))
+
+
+def _ranked(sentences: Sequence[str], claims: Iterable[str]) -> list[str]:
+    wanted: frozenset[str] = frozenset().union(*(word_stems(c) for c in claims))
+    order = sorted(range(len(sentences)), key=lambda i: (-len(word_stems(sentences[i]) & wanted), i))
+    return [sentences[i] for i in sorted(order[:_EVIDENCE_SENTENCES])]
 
 
 def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     """P(the final answer states as fact what its own context does not support)."""
-    raise NotImplementedError("HALLUCINATION on the embedded judge")
+    texts = [c for c in case.context if c.strip()]
+    texts += [tool_text(t.output) for t in case.tools_called if t.output.strip()]
+    # What the agent passed to a tool is known to it (an account number, the new address).
+    texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
+    pieces = split_claims(case.output)
+    if not pieces:
+        return verdict(0.0, "the answer is empty: nothing to check")
+    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)]
+    if not claims:
+        return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
+    if not texts:
+        return verdict(0.0, "no context and no tool output to check the answer against")
+    ev = _Evidence(texts, case.input)
+    ev.sentences = _ranked(ev.sentences, (c.text for c in claims))
+    ev.add_operands(q for c in claims for q in quantities(c.text))
+    vectors = embed([c.text for c in claims] + ev.sentences)
+    ev_vecs = vectors[len(claims) :] if ev.sentences else None
+    for row, claim in enumerate(claims):
+        _score_claim(claim, ev, vectors[row], ev_vecs)
+    worst = max(claims, key=lambda c: c.logit)
+    if worst.logit <= 0:
+        return verdict(worst.logit, f"{len(claims)} claim(s), each supported by the context; "
+                       f'least supported: sentence {worst.index} "{_short(worst.text)}"')
+    return verdict(worst.logit, f'sentence {worst.index} "{_short(worst.text)}" — '
+                   + "; ".join(worst.why))

@@ -1,24 +1,697 @@
-"""The embedded judge's task answers (scaffold: filled in by the evaluator work)."""
+"""The embedded judge's task answers: did the run do what was asked, the thing asked, and
+stay on it?
+
+- TASK_COMPLETION reads the request's parts against the answer (each part must be met by
+  the answer's words or by one of its sentences in meaning), the tool calls (a failed call
+  followed by a claim of success), and the answer's form (a promise of future work, a
+  remainder announced as "next", instructions where an action was asked for, a question
+  for something the user already gave, a reply that names nothing of the request).
+- TASK_UNDERSTANDING_FAILURE looks for the answer addressing a sibling of what was asked:
+  the request's names (acronyms, capitalised names, codes) missing from a complete answer
+  that names others of the same kind instead.
+- OFF_TOPIC_DRIFT finds the sentences and steps that relate neither to the request nor
+  to the context the run retrieved, and how much of the run they take after it started
+  on topic.
+"""
 
 from __future__ import annotations
 
-from ...case import RunCase
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
+from ._claims import (
+    clock_times,
+    dates,
+    key_terms,
+    promises_only,
+    quantities,
+    request_parts,
+    split_claims,
+    stem,
+    tool_text,
+    verdict,
+    word_stems,
+)
 
 __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_understanding_failure"]
+
+# --- shared ---------------------------------------------------------------------------
+
+# Words of asking, not of the thing asked: a part is met by its other words.
+_REQUEST_WORDS = frozenset(stem(w) for w in """please can could would you tell me give show
+    let know need want help check find get i my our us what whats what's how when where why who
+    which is are do does there any some the a an and also just quickly asap thanks thank hi hey
+    hello pls plz kindly whether about for of on in to with from""".split())  # noqa: SIM905
+# Words for what is asked about a thing (its time, limit, price), not for the thing: a
+# right answer may give the value without the word.
+_ATTRIBUTE_WORDS = frozenset(stem(w) for w in """time date day limit much many long price cost
+    rate amount number status detail details info information option options way kind type
+    total current today now next last new right""".split())  # noqa: SIM905
+
+
+def _short(text: str, words: int = 14) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+@dataclass
+class _Run:
+    """A case with its sentences embedded once, for the three answers to share."""
+
+    case: RunCase
+    embed: Embed
+    sentences: list[str]
+    vectors: Any = None  # rows: the request, then the answer's sentences
+
+    @classmethod
+    def of(cls, case: RunCase, embed: Embed) -> _Run:
+        return cls(case, embed, split_claims(case.output))
+
+    def ensure(self) -> None:
+        if self.vectors is None:
+            self.vectors = self.embed([self.case.input, *self.sentences])
+
+    def request_cosines(self) -> list[float]:
+        self.ensure()
+        return [float(self.vectors[0] @ self.vectors[i + 1]) for i in range(len(self.sentences))]
+
+
+# --- TASK_COMPLETION ------------------------------------------------------------------
+
+_BASE = -2.5
+_PROMISE = 5.0  # only says it will do the work
+_FALSE_SUCCESS = 5.5  # a failed call, then "done"
+_HONEST_FAILURE = -1.0  # the answer says the call failed and what it means
+_PART_MISSING = 4.0  # one part of a multi-part request nowhere in the answer
+_REMAINDER = 4.0  # "beta and gamma are next": stopped with work announced
+_INSTRUCTIONS = 4.0  # asked to act, told the user how to do it
+_ASKS_GIVEN = 4.5  # asks for what the request already gave
+_GENERIC = 4.5  # names nothing of the request and states nothing specific
+_PART_COS = 0.45  # a sentence at this cosine to a part addresses it
+_PART_STEMS = 0.5  # or this share of the part's own content words is in the answer
+_PART_COS_WORDS = 3
+
+_FAILED_OUTPUT = re.compile(
+    r"\"?(?:error|errors|exception|fault)\"?\s*[:=]|\b(?:timed out|timeout|failed|failure|"
+    r"denied|forbidden|unauthori[sz]ed|not found|exceeded|invalid|unavailable|refused|"
+    r"rejected|declined)\b|\"ok\"\s*:\s*false|\"success\"\s*:\s*false",
+    re.IGNORECASE,
+)
+_CLAIMS_SUCCESS = re.compile(
+    r"\b(?:done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
+    r"i(?:'ve| have) (?:\w+ed|sent|made|set|put|moved|booked|cancelled|canceled)|confirmed|"
+    r"processed|(?:is|are|was|were) (?:\w+ed|ready|live|up)|(?:'ve|'s) been|you're good|"
+    r"good to go|ready)\b",
+    re.IGNORECASE,
+)
+_ADMITS_FAILURE = re.compile(
+    r"\b(?:couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
+    r"did not go|can't|cannot|not possible|unfortunately|error|isn't possible|wouldn't|"
+    r"rejected|declined|denied|blocked|didn't work|did not work|not able|no longer possible|"
+    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead)\b",
+    re.IGNORECASE,
+)
+_REMAINING = re.compile(
+    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|still (?:need|have) to|"
+    r"now (?:looking|checking|working|reviewing|going)|"
+    r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
+    r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
+    r"in the next step|after that i(?:'ll| will)|continuing|so far|starting (?:the|on|with)|"
+    r"first (?:batch|part|step|half) of)\b",
+    re.IGNORECASE,
+)
+_HOW_TO_ASKED = re.compile(
+    r"\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
+    r"where (?:do|can) i|instructions|guide|walk me through|explain how)\b",
+    re.IGNORECASE,
+)
+_INSTRUCTING = re.compile(
+    r"\b(?:go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
+    r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|"
+    r"you(?:'ll| will) need to|to (?:\w+ )?(?:do|submit|cancel|change|downgrade|upgrade|update|"
+    r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact))\b",
+    re.IGNORECASE,
+)
+_ASKING = re.compile(
+    r"\b(?:could|can|would) you (?:please )?(?:provide|give|share|confirm|tell|send|let me know)|"
+    r"please (?:provide|share|confirm|send|tell)|what(?:'s| is) your|which (?:\w+ )?(?:would|do|did)"
+    r" you|may i (?:have|ask)|i(?:'ll| will) need your|can i (?:have|get) your",
+    re.IGNORECASE,
+)
+
+
+def _failed(call: ToolCall) -> bool:
+    return call.success is False or (
+        call.success is None and bool(_FAILED_OUTPUT.search(call.output[:400]))
+    )
+
+
+def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """Failed calls with no later successful call of the same tool."""
+    out = []
+    for i, call in enumerate(calls):
+        if _failed(call) and not any(
+            c.name == call.name and not _failed(c) for c in calls[i + 1 :]
+        ):
+            out.append(call)
+    return out
+
+
+def _part_stems(part: str) -> frozenset[str]:
+    return frozenset(s for s in word_stems(part) if s not in _REQUEST_WORDS)
+
+
+def _missing_parts(run: _Run) -> list[str]:
+    parts = request_parts(run.case.input)
+    if len(parts) < 2 or not run.sentences:
+        return []
+    answer = word_stems(run.case.output)
+    vectors = run.embed(parts)
+    run.ensure()
+    done_tools = {stem(w) for c in run.case.tools_called if not _failed(c)
+                  for w in re.split(r"[_\W]+", c.name.lower())}
+    missing = []
+    for i, part in enumerate(parts):
+        own = _part_stems(part)
+        share = len(own & answer) / len(own) if own else 1.0
+        best = max(float(vectors[i] @ run.vectors[j + 1]) for j in range(len(run.sentences)))
+        # An action asked for ("book the cheapest") is met only by the answer or a
+        # successful call naming it: finding the hotel is not booking it.
+        verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
+                 if stem(w) in _ACTION_VERBS]
+        undone = bool(verbs) and not any(v in answer or v in done_tools for v in verbs)
+        # A short part ("the root cause") embeds too loosely for its cosine to count.
+        met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
+               or _kind_met(part, run.case.output))
+        if undone or not met:
+            missing.append(part)
+    return missing
+
+
+_ASKS_WHEN = re.compile(r"\b(?:when|what time|hours|opening|how long|deadline|what date|"
+                        r"which day|due)\b", re.IGNORECASE)
+_ASKS_AMOUNT = re.compile(r"\b(?:how much|price|cost|fee|charge|rate|balance|total|pay)\b",
+                          re.IGNORECASE)
+_DURATION_UNITS = frozenset({"h", "min", "s", "day", "week", "month", "year"})
+_MONEY_UNITS = frozenset({"$", "€", "£", "¥", "₹", "chf", "%"})
+
+
+def _kind_met(part: str, answer: str) -> bool:
+    """A question for a time or an amount is met by an answer that states one (hours by
+    "10:00-18:00", a fee by "€12"), whatever words it uses."""
+    if _ASKS_WHEN.search(part) and (
+        clock_times(answer) or dates(answer)
+        or any(q.unit in _DURATION_UNITS for q in quantities(answer))
+    ):
+        return True
+    return bool(_ASKS_AMOUNT.search(part)) and any(
+        q.unit in _MONEY_UNITS for q in quantities(answer)
+    )
+
+
+def _asks_for_given(case: RunCase) -> bool:
+    """The answer asks for something (a number, a name) the request already holds."""
+    if not _ASKING.search(case.output):
+        return False
+    given = key_terms(case.input) | {q.text for q in quantities(case.input)}
+    if not given:
+        return False
+    questions = [s for s in split_claims(case.output) if s.rstrip().endswith("?")]
+    asked = word_stems(" ".join(questions)) if questions else frozenset()
+    # The noun the request puts right before its number or name ("policy AP-55801",
+    # "my number 555-0133") is what the answer asks for again.
+    labels = {
+        stem(m.group(1))
+        for m in re.finditer(r"([A-Za-z]{3,})\s*[:#]?\s*[A-Z0-9][\w-]*\d", case.input)
+    } | {stem(w) for t in key_terms(case.input) for w in t.split()}
+    return bool(labels & asked)
 
 
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
     """P(the agent did not do what was asked)."""
-    raise NotImplementedError("TASK_COMPLETION on the embedded judge")
+    if not case.output.strip():
+        return verdict(_PROMISE, "the run gave no answer at all")
+    run = _Run.of(case, embed)
+    logit, why = _BASE, []
+    text = case.output
+    if promises_only(text, case.input):
+        logit += _PROMISE
+        why.append(f'it only says it will do the work: "{_short(text)}"')
+    failures = _unrecovered_failures(case.tools_called)
+    if failures and _CLAIMS_SUCCESS.search(text):
+        if _ADMITS_FAILURE.search(text):
+            logit += _HONEST_FAILURE
+        else:
+            logit += _FALSE_SUCCESS
+            call = failures[0]
+            why.append(f'tool {call.name} failed ("{_short(call.output, 8)}") yet the answer '
+                       f'says "{_short(text, 10)}"')
+    remainder = next((s for s in run.sentences if _REMAINING.search(s)), None)
+    if remainder is not None and not promises_only(text, case.input):
+        logit += _REMAINDER
+        why.append(f'it stops with work left: "{_short(remainder)}"')
+    if not _HOW_TO_ASKED.search(case.input) and not any(
+        not _failed(c) and c.args for c in case.tools_called if _acts(c)
+    ):
+        how = [s for s in run.sentences if _INSTRUCTING.search(s)]
+        if how and len(how) * 2 >= len(run.sentences) and _asks_action(case.input):
+            logit += _INSTRUCTIONS
+            why.append(f'asked to act, it tells the user how: "{_short(how[0])}"')
+    if _asks_for_given(case):
+        logit += _ASKS_GIVEN
+        why.append("it asks for what the request already gave")
+    missing = _missing_parts(run)
+    if missing:
+        logit += _PART_MISSING + (len(missing) - 1)
+        why.append(f'part "{_short(missing[0], 12)}" of the request is not answered')
+    if not why and _generic(run):
+        logit += _GENERIC
+        why.append(f'a generic reply that names nothing of the request: "{_short(text)}"')
+    if not why:
+        return verdict(logit, "the answer meets every part of the request"
+                       + (" after recovering from a failed call" if case.tools_called and any(
+                           _failed(c) for c in case.tools_called) else ""))
+    return verdict(logit, "; ".join(why))
+
+
+_ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit file send create
+    add remove delete set reset move transfer refund order schedule reschedule downgrade upgrade
+    apply open close register enroll renew pay mark migrate rotate disable enable activate
+    deactivate block unblock raise lower increase decrease extend return exchange replace
+    issue generate make email forward share assign escalate approve reject dispute port
+    terminate suspend resume restart deploy rollback merge run fix install""".split())  # noqa: SIM905
+
+
+def _asks_action(request: str) -> bool:
+    """The request asks the agent to do something (an action verb), not to explain."""
+    words = re.findall(r"[a-z]+", request.lower())
+    return any(stem(w) in _ACTION_VERBS for w in words[:12])
+
+
+def _acts(call: ToolCall) -> bool:
+    """A call that changes something (its name starts with an action verb)."""
+    head = re.split(r"[_\W]+", call.name.lower())[0]
+    return stem(head) in _ACTION_VERBS
+
+
+_BOILERPLATE = re.compile(
+    r"\b(?:sorry to hear|thanks? (?:you )?for (?:reaching out|contacting|your)|happy to help|"
+    r"here to help|let (?:me|us) know|any (?:other|further) questions|anything else|"
+    r"(?:contact|reach out to|consult|check with|speak (?:to|with)|talk to) (?:\w+ ){0,3}"
+    r"(?:support|team|provider|professional|expert|airline|bank|doctor|advisor|agent|lawyer|"
+    r"directly|specialist)|(?:our|the) documentation|help (?:center|centre|article)|"
+    r"every situation is different|can be (?:\w+ )?(?:confusing|frustrating|stressful|complex|"
+    r"tricky)|best (?:to|practice)|it(?:'s| is) (?:always )?(?:a good idea|important|best)|"
+    r"stay (?:healthy|safe)|have a (?:great|nice) day|generally|in general|usually|typically|"
+    r"(?:contact|reach out to) (?:the |your |our )?\w+ (?:team|department|desk)|best practices|"
+    r"we recommend|is (?:a )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
+    r"(?:can|may) vary|a number of reasons|we understand)\b",
+    re.IGNORECASE,
+)
+
+
+def _generic(run: _Run) -> bool:
+    """Boilerplate that names nothing the request named, states no number or name of its
+    own and uses little of the request's words."""
+    case = run.case
+    if quantities(case.output) or key_terms(case.output) - key_terms(case.input):
+        return False
+    own = _part_stems(case.input)
+    named = len(own & word_stems(case.output)) / len(own) if own else 1.0
+    stock = sum(1 for s in run.sentences if _BOILERPLATE.search(s))
+    # Tools that answered, and an answer that uses nothing they returned.
+    data = [c.output for c in case.tools_called if not _failed(c) and len(c.output) > 20]
+    ignored = bool(data) and not (word_stems(case.output) & word_stems(" ".join(data))
+                                  - word_stems(case.input))
+    return named < _GENERIC_SHARE and (stock * 2 >= len(run.sentences) or (ignored and stock > 0))
+
+
+_GENERIC_SHARE = 0.34
+
+
+# --- TASK_UNDERSTANDING_FAILURE -------------------------------------------------------
+
+_TU_BASE = -3.0
+_SUBSTITUTE = 6.0  # the request's name is missing, one spelled almost alike stands in its place
+_OPPOSITE = 5.5  # the answer does the opposite of what was asked (inbound / outbound)
+_REVERSED = 5.5  # from A to B asked, from B to A answered
+_OTHER_ACTION = 5.0  # asked to pause, it cancelled
+
+# Pairs of words that name opposite or sibling options of one choice. General English
+# (directions, environments, money flows, trade modes), not any one domain's terms.
+_OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
+    inbound/outbound incoming/outgoing import/export arrival/departure arrivals/departures
+    upload/download push/pull deposit/withdrawal credit/debit buy/sell purchase/sale rent/sale
+    renting/buying lease/purchase income/expense gross/net before/after pre/post
+    staging/production dev/production development/production test/production sandbox/production
+    internal/external public/private individual/joint personal/business single/married
+    one-way/round-trip domestic/international archive/delete refund/exchange quote/invoice estimate/invoice
+    pause/cancel upgrade/downgrade enable/disable activate/deactivate lock/unlock block/unblock
+    open/close add/remove increase/decrease raise/lower accept/decline approve/reject
+    maximum/minimum max/min first/last oldest/newest earliest/latest monthly/annual daily/weekly
+    weekly/monthly morning/evening morning/afternoon weekday/weekend inches/millimetres
+    inches/centimetres imperial/metric celsius/fahrenheit child/adult patient/clinician
+    customer/internal beginner/advanced summary/full short/long formal/informal
+    """.split())  # noqa: SIM905
+_MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
+                    r"november|december)\b", re.IGNORECASE)
+_ROUTE = re.compile(r"\bfrom\s+([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+(?:to|into|→)\s+"
+                    r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
+                    r"([A-Z][\w.-]+)")
+_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£])\d{3,}(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
+                           r"lb|gb|mb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))")
+
+
+def _idents(text: str) -> dict[str, str]:
+    """The request's or answer's identifying names with their kind: acronyms, codes,
+    capitalised names, identifier-like numbers (order 48821, 2025), months."""
+    out: dict[str, str] = {}
+    for term in key_terms(text):
+        kind = "code" if any(c.isdigit() for c in term) else "name"
+        out[term] = kind
+    for m in _IDENT_NUMBER.finditer(text):
+        out.setdefault(m.group(0), "number")
+    for m in _MONTH.finditer(text):
+        out[m.group(0).lower()] = "month"
+    return out
+
+
+def _near(a: str, b: str) -> bool:
+    """Spelled almost alike: same length, one character different (HSA / FSA, 202 / 201),
+    or in a longer name two (SHP-40912 / SHP-40921)."""
+    a, b = a.lower(), b.lower()
+    if len(a) != len(b) or a == b:
+        return False
+    return sum(x != y for x, y in zip(a, b)) <= (1 if len(a) <= 4 else 2)
+
+
+def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
+    if re.search(rf"(?<![a-z0-9]){re.escape(term)}s?(?![a-z0-9])", text_lower):
+        return True
+    words = [w for w in re.split(r"[\s_-]+", term) if w]
+    return bool(words) and all(stem(w) in stems for w in words)
+
+
+def _substitutes(case: RunCase) -> tuple[str, str] | None:
+    """A request name missing from the answer with an answer name of the same kind, spelled
+    almost alike, that the request does not have: (asked, answered)."""
+    asked = _idents(case.input)
+    answered = _idents(case.output)
+    out_lower, out_stems = case.output.lower(), word_stems(case.output)
+    in_lower, in_stems = case.input.lower(), word_stems(case.input)
+    missing = [t for t in asked if not _present(t, out_lower, out_stems)]
+    extra = [t for t in answered if not _present(t, in_lower, in_stems)]
+    for a in missing:
+        for b in extra:
+            same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
+            # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
+            # and the 30L pack): other new names are as often details of a right answer.
+            if same_kind and _near(a, b):
+                return a, b
+    return None
+
+
+def _phrase(word: str) -> re.Pattern[str]:
+    # "one-way" also as "one way"/"oneway"; a word with its inflections ("cancelled").
+    body = r"[\s-]?".join(re.escape(w) for w in word.split("-"))
+    return re.compile(rf"\b{body}\w{{0,4}}\b", re.IGNORECASE)
+
+
+def _asked_text(request: str) -> str:
+    """The request without what it rules out: "pause it, not cancel" does not ask to cancel."""
+    return re.sub(r"\b(?:not|don'?t|do not|never|instead of|rather than|but not|without)\s+"
+                  r"(?:\w+\s+){0,1}\w+", " ", request.replace("\u2019", "'"), flags=re.IGNORECASE)
+
+
+def _opposite(case: RunCase) -> tuple[str, str] | None:
+    asked, said = _asked_text(case.input), case.output
+    for a, b in _OPPOSITES:
+        for x, y in ((a, b), (b, a)):
+            px, py = _phrase(x), _phrase(y)
+            if px.search(asked) and not py.search(case.input) and py.search(said) and not px.search(said):
+                return x, y
+    return None
+
+
+def _reversed_route(case: RunCase) -> tuple[str, str] | None:
+    def routes(text: str) -> list[tuple[str, str]]:
+        out = []
+        for m in _ROUTE.finditer(text):
+            src, dst = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            out.append((src.lower(), dst.lower()))
+        return out
+
+    asked = routes(case.input)
+    for src, dst in routes(case.output):
+        if (dst, src) in asked and (src, dst) not in asked:
+            return src, dst
+    return None
+
+
+# Operations that change a thing's state and have alternatives a run can confuse: asked
+# for one, did another. Delivery verbs (send, show, find) are not among them.
+_OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove withdraw exchange
+    refund return change reschedule upgrade downgrade block unblock dispute transfer close open
+    suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
+    merge revert rollback restart""".split())  # noqa: SIM905
+
+
+def _other_action(case: RunCase) -> tuple[str, str] | None:
+    """The request names an operation; the run performed another (a successful call whose
+    name holds a different operation) and never the one asked."""
+    asked = {stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())} & _OPERATIONS
+    if not asked or asked & word_stems(case.output):
+        return None
+    for c in case.tools_called:
+        if _failed(c):
+            continue
+        verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
+        if verbs and not verbs & asked:
+            return min(asked), min(verbs)
+    return None
+
+
+_WRONG_SOURCE = 5.0  # the answer restates a part of the evidence the request did not ask about
+_SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
+_SOURCE_MARGIN = 0.1  # and this much closer than to any part that holds the asked-for word
+_SEGMENT = re.compile(r"(?<=[.;])\s+|\n+|\s+[\u2014\u2013]\s+(?=[A-Z])")
+
+
+def _segments(case: RunCase) -> list[str]:
+    texts = [*case.context, *(tool_text(c.output) for c in case.tools_called if c.output)]
+    return [seg.strip() for t in texts for seg in _SEGMENT.split(t) if len(seg.split()) >= 2]
+
+
+def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
+    """The evidence holds a word of the request that the answer lacks, and the answer is
+    plainly drawn from another part of the evidence: it answered from the wrong document
+    or row (the FSA line for an HSA question). Returns (missing word, that part)."""
+    segments = _segments(case)
+    if len(segments) < 2:
+        return None
+    said = word_stems(case.output)
+    seg_stems = [word_stems(seg) for seg in segments]
+    # Of a multi-part request, the part the answer took up: a part left out is
+    # TASK_COMPLETION's business, not a misunderstanding.
+    part = max(request_parts(_asked_text(case.input)) or [case.input],
+               key=lambda p: len(_part_stems(p) & said))
+    missing = [w for w in _part_stems(part) - said - _ATTRIBUTE_WORDS
+               if len(w) >= 3 and any(w in st for st in seg_stems)]
+    if not missing:
+        return None
+    vectors = embed([case.output, *segments])
+    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(segments))]
+    best = max(range(len(segments)), key=lambda i: cos[i])
+    if cos[best] < _SOURCE_COS:
+        return None
+    for w in missing:
+        holding = [i for i, st in enumerate(seg_stems) if w in st]
+        if best not in holding and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
+            return w, segments[best]
+    return None
 
 
 def answer_task_understanding_failure(case: RunCase, embed: Embed) -> Answer:
     """P(the answer addresses a different task than the one asked)."""
-    raise NotImplementedError("TASK_UNDERSTANDING_FAILURE on the embedded judge")
+    if not case.output.strip() or not case.input.strip():
+        return verdict(0.0, "no request or no answer to compare")
+    logit, why = _TU_BASE, []
+    sub = _substitutes(case)
+    if sub is not None:
+        asked, answered = sub
+        logit += _SUBSTITUTE
+        why.append(f'asked about "{asked}", the answer is about "{answered}" instead')
+    opp = _opposite(case)
+    if opp is not None:
+        logit += _OPPOSITE
+        why.append(f'asked for "{opp[0]}", the answer gives "{opp[1]}"')
+    route = _reversed_route(case)
+    if route is not None:
+        logit += _REVERSED
+        why.append(f"the answer goes from {route[0]} to {route[1]}, the other way round")
+    source = _wrong_source(case, embed) if sub is None else None
+    if source is not None:
+        logit += _WRONG_SOURCE
+        why.append(f'the request\'s "{source[0]}" is in the evidence, but the answer restates '
+                   f'another part of it: "{_short(source[1], 10)}"')
+    action = _other_action(case)
+    if action is not None:
+        logit += _OTHER_ACTION
+        why.append(f'asked to {action[0]}, the run did "{action[1]}"')
+    if not why:
+        return verdict(logit, "the answer names what the request names and does what it asks")
+    return verdict(logit, "; ".join(why))
+
+
+# --- OFF_TOPIC_DRIFT ------------------------------------------------------------------
+
+_DRIFT_BASE = -3.0
+_TAIL = 4.0  # a stretch of the run, after it began on the request, about something else
+_MARKER = 1.5  # ... opened by a digression marker ("by the way", "speaking of", "I remember")
+_PROMO = 4.0  # selling what was not asked about
+_OTHER_CASE = 5.0  # working another customer's or ticket's case (id spelled like the user's)
+_OFF_COS = 0.3  # a unit this far from the request, naming none of its words, is off it
+_ANCHOR_COS = 0.4  # the run began on the request: some unit at least this close to it
+_COHESION_COS = 0.4
+_TAIL_COS = 0.2  # an unannounced stretch must be far from the request on average
+_TAIL_UNITS, _TAIL_SHARE = 2, 0.35  # off units in a row, and their share of the run's words
+
+# Words that announce a digression: an aside, an anecdote, a bit of history or trivia.
+_DIGRESSION = re.compile(
+    r"^(?:by the way|btw|interestingly|fun fact|incidentally|on a side note|side note|"
+    r"while (?:you're|you are|i'm|i am|i was) (?:here|at it|checking)|while checking|"
+    r"also,? did you know|did you know|that reminds me|honestly|looking back|as an aside|"
+    r"it(?:'s| is) worth stepping back|now looking at|switching to|also reviewing|"
+    r"(?:and )?let me tell you|fun story|true story|a bit of history)\b|"
+    r"\b(?:is|are) (?:so |really |truly )?(?:fascinating|an interesting (?:world|topic|story|"
+    r"field))|\b(?:fascinating|interesting),? actually\b|\btakes me back\b|\bthe history of\b|"
+    r"\bgoes back to\b|\bspeaking of\b|\bi remember\b|\bwhen i was\b|\bback in (?:my|the)\b|"
+    r"\bi once\b|\breminds me\b|\bmore broadly\b|\bhave you (?:thought about|considered)\b|"
+    r"\blast (?:summer|year|week|month|winter|spring) i\b|\bmy (?:cousin|friend|roommate|wife|"
+    r"husband|mom|dad|sister|brother|grandmother|grandfather)\b|\bwhen you work with\b|"
+    r"#1\b|\baward-winning\b",
+    re.IGNORECASE,
+)
+_PROMOTION = re.compile(
+    r"\b(?:upgrade|premium|pro tier|tier|discount|\d+% off|free (?:trial|months?|router)|"
+    r"special offer|limited[- ]time|exclusive|refer a friend|loyal customers|check out our|"
+    r"our new|new \w+ (?:plan|tier|feature)|customer stories|bundle|sign up|subscribe|"
+    r"prizes|challenge|classes|deal)\b",
+    re.IGNORECASE,
+)
+_ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
+                          re.IGNORECASE)
+
+
+def _units(case: RunCase) -> list[tuple[str, bool]]:
+    """The run's texts in order, steps first, then the answer's sentences; each with
+    whether it is a list item (a facet of the answer, never a digression by itself)."""
+    out: list[tuple[str, bool]] = [(s, False) for s in case.steps if s.strip()]
+    for line in case.output.splitlines():
+        listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
+        out.extend((sent, listed) for sent in split_claims(line))
+    return out
+
+
+_TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
+
+
+def _marked_digression(
+    units: Sequence[tuple[str, bool]], cos: Sequence[float], vectors: Any, words: Sequence[int],
+    total: int,
+) -> tuple[int, float] | None:
+    """A digression announced in so many words ("Interestingly, …", "I remember …",
+    "X is fascinating") whose units, at least two, serve neither the request nor the
+    answer's first on-request unit: they talk around the subject instead of answering.
+    Returns (first unit, share of the run's words)."""
+    anchor = max(range(min(2, len(units))), key=lambda i: cos[i])
+    for start in range(anchor + 1, len(units)):
+        if units[start][1] or not _DIGRESSION.search(units[start][0]):
+            continue
+        loose = [i for i in range(start, len(units)) if not units[i][1] and max(
+            cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) < _TOPIC_COS]
+        share = sum(words[i] for i in loose) / total
+        if len(loose) >= _TAIL_UNITS and share >= _TAIL_SHARE:
+            return start, share
+    return None
+
+
+_AMOUNT = re.compile(r"^\d+(?:\.\d+)?(?:gb|mb|tb|kb|kg|mg|ml|km|cm|mm|lbs?|oz|l|g|m|k|x|h|s|pm|am)$")
+
+
+def _is_id(term: str) -> bool:
+    """An id names one thing (CL-30112, unit 3B, 55120); "3GB" or "10kg" is an amount."""
+    digits = sum(c.isdigit() for c in term)
+    return (digits >= 3 or (digits >= 1 and any(c.isalpha() for c in term))) and not _AMOUNT.match(term)
 
 
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
     """P(the run wandered away from the user's goal to an unrelated subject)."""
-    raise NotImplementedError("OFF_TOPIC_DRIFT on the embedded judge")
+    units = _units(case)
+    if not units or not case.input.strip():
+        return verdict(0.0, "no request or no run text to compare")
+    vectors = embed([case.input, *(u for u, _ in units)])
+    asked = _part_stems(case.input) | key_terms(case.input)
+    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
+    off = [
+        not listed and cos[i] < _OFF_COS and not (word_stems(u) & asked)
+        and not (key_terms(u) & key_terms(case.input))
+        for i, (u, listed) in enumerate(units)
+    ]
+    # A unit close to an earlier unit that is on the request continues that answer (the
+    # next tip, a consequence), however few of the request's words it repeats.
+    for i in range(len(units)):
+        if off[i] and any(not off[j] and float(vectors[i + 1] @ vectors[j + 1]) >= _COHESION_COS
+                          for j in range(i)):
+            off[i] = False
+    words = [len(u.split()) for u, _ in units]
+    total = sum(words) or 1
+    logit, why = _DRIFT_BASE, []
+    anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
+    # The longest run of off units after the first unit that is on the request.
+    first_on = next((i for i, o in enumerate(off) if not o), len(off))
+    best_start, best_len, start = -1, 0, -1
+    for i in range(first_on + 1, len(off) + 1):
+        if i < len(off) and off[i]:
+            start = i if start < 0 else start
+            continue
+        if start >= 0 and i - start > best_len:
+            best_start, best_len = start, i - start
+        start = -1
+    tail_cos = sum(cos[best_start : best_start + best_len]) / best_len if best_len else 1.0
+    if anchored and best_len >= 1 and tail_cos < _TAIL_COS:
+        share = sum(words[best_start : best_start + best_len]) / total
+        opener = units[best_start][0] if best_start >= 0 else ""
+        marked = bool(_DIGRESSION.search(opener)) or (
+            best_start > 0 and bool(_DIGRESSION.search(units[best_start - 1][0]))
+        )
+        if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
+            logit += _TAIL + (_MARKER if marked else 0.0)
+            why.append(f'units {best_start + 1}-{best_start + best_len} ({share:.0%} of the run) '
+                       f'leave the request: "{_short(opener)}"')
+    if not why and anchored:
+        marked_tail = _marked_digression(units, cos, vectors, words, total)
+        if marked_tail is not None:
+            start, share = marked_tail
+            logit += _TAIL + _MARKER
+            why.append(f'from unit {start + 1} ({share:.0%} of the run) it digresses: '
+                       f'"{_short(units[start][0])}"')
+    promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
+    if len(promos) >= 2 and not _ASKS_OFFERS.search(case.input):
+        logit += _PROMO
+        why.append(f'it sells what was not asked about: "{_short(promos[0])}"')
+    mine = {t for t in key_terms(case.input) if _is_id(t)}
+    mine |= set(re.findall(r"\b\d{4,}\b", case.input))
+    others = {t for u, _ in units for t in [*key_terms(u), *re.findall(r"\b\d{4,}\b", u)]
+              if _is_id(t) and any(_near(t, m) for m in mine)}
+    if others:
+        logit += _OTHER_CASE
+        why.append(f'it works on {min(others)}, not the user\'s {min(mine)}')
+    if not why:
+        return verdict(logit, f"every part of the run stays on the request ({len(units)} units)")
+    return verdict(logit, "; ".join(why))

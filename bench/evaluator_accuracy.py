@@ -1,0 +1,96 @@
+"""False positives and recall of the embedded judge's run-level answers on labelled cases.
+
+    python bench/evaluator_accuracy.py [--dir calibration] [--threshold 0.5] [--misses] [NAME=FILE ...]
+
+With no NAME=FILE, every run-level evaluator is measured on ``<dir>/<name>.jsonl``
+(``calibration/`` of the repository by default; files that are missing are skipped and
+said so). ``--misses`` lists every wrong answer
+with its value and reasoning. Never point it at a held-out set while changing the rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from semloop.case import RunCase
+from semloop.judge._types import Answer
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._grounding import answer_hallucination
+from semloop.judge.local._model import Embedder
+from semloop.judge.local._task import (
+    answer_off_topic_drift,
+    answer_task_completion,
+    answer_task_understanding_failure,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSWERS: dict[str, Callable[[RunCase, Embed], Answer]] = {
+    "hallucination": answer_hallucination,
+    "task_completion": answer_task_completion,
+    "task_understanding_failure": answer_task_understanding_failure,
+    "off_topic_drift": answer_off_topic_drift,
+}
+
+
+def read_cases(path: Path) -> list[RunCase]:
+    cases = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                row = json.loads(line)
+                case = RunCase.from_state(row, id=str(row.get("id", "")))
+                cases.append(
+                    RunCase(case.id, case.input, case.output, case.context, case.tools_called,
+                            case.steps, bool(row["label"]))
+                )
+    return cases
+
+
+def measure(
+    name: str, cases: list[RunCase], embed: Embed, threshold: float, misses: bool
+) -> tuple[int, int, int, int]:
+    answer = ANSWERS[name]
+    fp = tp = pos = neg = 0
+    for case in cases:
+        got = answer(case, embed)
+        fired = float(got.value) >= threshold
+        pos += bool(case.label)
+        neg += not case.label
+        tp += fired and bool(case.label)
+        fp += fired and not case.label
+        if misses and fired != case.label:
+            kind = "FP" if fired else "FN"
+            print(f"  {kind} {case.id} {got.value:.3f}  {got.reasoning}")
+    return fp, neg, tp, pos
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("sets", nargs="*", help="NAME=FILE (default: calibration/<name>.jsonl)")
+    parser.add_argument("--dir", type=Path, default=ROOT / "calibration")
+    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--misses", action="store_true")
+    args = parser.parse_args()
+    pairs = [s.split("=", 1) for s in args.sets] or [
+        [n, str(args.dir / f"{n}.jsonl")] for n in ANSWERS
+    ]
+    embedder = Embedder()
+    for name, file in pairs:
+        path = Path(file)
+        if not path.is_file():
+            print(f"{name}: {path} not found, skipped")
+            continue
+        cases = read_cases(path)
+        print(f"{name} ({path.name}, {len(cases)} cases, threshold {args.threshold}):")
+        fp, neg, tp, pos = measure(name, cases, embedder.embed, args.threshold, args.misses)
+        print(f"  false positives {fp}/{neg} ({fp / max(neg, 1):.1%}), "
+              f"recall {tp}/{pos} ({tp / max(pos, 1):.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

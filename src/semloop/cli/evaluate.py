@@ -1,0 +1,307 @@
+"""``semloop evaluate FILE --evaluator NAME`` and ``semloop calibrate NAME``.
+
+Thin: cases, evaluators, statistics and the report live in :mod:`semloop.evaluate`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .._exceptions import SemloopError
+from ..benchmark import judge_options
+from ..evaluate import (
+    EVALUATORS,
+    Case,
+    EvalResult,
+    EvaluatorsConfig,
+    EvaluatorSettings,
+    LoopEvaluator,
+    QuestionEvaluator,
+    calibrate,
+    cases_from_runs,
+    get_evaluator,
+    load_evaluators_config,
+    parse_case_lines,
+    render_report,
+    summarize,
+)
+from ..evaluate.config import DEFAULT_CONFIG
+from ..judge import LOOP_KIND, Backend, require_kinds
+from ..judge.registry import BACKENDS, make_backend
+from ._progress import progress
+from .bench import (
+    ApiKeyEnvOpt,
+    BaseUrlOpt,
+    InUsdOpt,
+    JevPathOpt,
+    ModelOpt,
+    OutUsdOpt,
+    fail,
+    help_text,
+)
+
+__all__ = ["evaluate_cases", "evaluate_file", "load_cases", "register"]
+
+AnyEvaluator = QuestionEvaluator | LoopEvaluator
+#: Judges the command line offers (``mock`` needs scripted answers, so it is left out).
+JUDGES = tuple(sorted(n for n in BACKENDS if n != "mock"))
+_NAMES = ", ".join(n.lower() for n in EVALUATORS)
+# Keys that mark a JSONL line as a case rather than an event or another tool's trace.
+_CASE_KEYS = frozenset({"turns", "root", "input", "output"})
+
+JudgeOpt = Annotated[
+    str | None,
+    typer.Option(help=f"Judge: {', '.join(JUDGES)}. Default: the evaluator's judge in the "
+                 "config (local, the embedded judge, as shipped)."),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option("--config", dir_okay=False,
+                 help=f"semantic-evaluators.yml to read thresholds, floors and judges from. "
+                 f"Default: {DEFAULT_CONFIG} when it exists here, else the built-in defaults "
+                 "(the same values)."),
+]
+
+
+def _options(model: str | None, base_url: str | None, jev_path: str | None,
+             api_key_env: str | None, input_usd_per_mtok: float | None,
+             output_usd_per_mtok: float | None) -> dict[str, Any]:
+    """The judge options of the command line, for :func:`judge_options`."""
+    return {"model": model, "base_url": base_url, "jev_path": jev_path,
+            "api_key_env": api_key_env, "input_usd_per_mtok": input_usd_per_mtok,
+            "output_usd_per_mtok": output_usd_per_mtok}
+
+
+def _config(path: Path | None) -> EvaluatorsConfig:
+    if path is not None:
+        return load_evaluators_config(path)
+    return load_evaluators_config(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file() else EvaluatorsConfig()
+
+
+def _judge(evaluator: AnyEvaluator, settings: EvaluatorSettings, name: str | None,
+           options: dict[str, Any]) -> Backend:
+    """The judge to ask, checked up front for the evaluator's kind of question."""
+    chosen = name or settings.judge or "local"
+    if chosen not in JUDGES:
+        raise fail(f"unknown judge {chosen!r}; choose from {', '.join(JUDGES)}")
+    given = judge_options(chosen, **options)  # local takes none of them
+    if chosen == settings.judge and settings.model and given.get("model") is None:
+        given["model"] = settings.model
+    judge = make_backend(chosen, **given)
+    kind = evaluator.kind if isinstance(evaluator, QuestionEvaluator) else LOOP_KIND
+    require_kinds(judge, {kind: {"kind": kind}})
+    return judge
+
+
+def _is_case_file(path: Path) -> bool:
+    """True when the first JSON line of ``path`` is a case (not an event or a trace export)."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            try:
+                first = json.loads(line)
+            except ValueError:
+                return True  # a broken first line: read as cases, so it is reported by number
+            return (isinstance(first, dict) and "event_type" not in first
+                    and bool(_CASE_KEYS & set(first)))
+    return True
+
+
+def load_cases(path: Path, level: str) -> tuple[list[Case], list[str]]:
+    """The cases of ``path`` for an evaluator of ``level``, and one message per line or
+    record that could not be used. ``path`` is a JSONL of cases or a trace file that
+    ``semloop import`` reads (its runs become cases)."""
+    if _is_case_file(path):
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            cases, errors = parse_case_lines(fh, source=str(path), level=level)
+        return cases, [str(e) for e in errors]
+    from ..ingest.formats import convert
+
+    result = convert(path, "auto")
+    cases, skipped = cases_from_runs(result.runs, level)
+    located = [e if e.source else e.located(source=str(path)) for e in result.rejected]
+    return cases, [str(e) for e in located] + [f"{path}: {note}" for note in skipped]
+
+
+def evaluate_cases(evaluator: AnyEvaluator, cases: Sequence[Case], judge: Backend,
+                   settings: EvaluatorSettings, description: str) -> list[EvalResult]:
+    """Every case through ``evaluator``, with a progress bar on a terminal."""
+    return [evaluator(case, judge, settings)
+            for case in progress(cases, description, at_least=20)]
+
+
+def evaluate_file(
+    path: Path, name: str, *, judge: str | None = None, config: Path | None = None,
+    options: dict[str, Any] | None = None,
+) -> tuple[list[EvalResult], dict[str, bool | None], list[str], Backend]:
+    """Evaluate every case of ``path``: results, labels by id, unusable lines, the judge."""
+    evaluator = get_evaluator(name)
+    settings = _config(config).for_evaluator(evaluator.name)
+    backend = _judge(evaluator, settings, judge, options or {})
+    cases, errors = load_cases(path, evaluator.level)
+    results = evaluate_cases(evaluator, cases, backend, settings,
+                             f"{evaluator.name.lower()} on {path.name}")
+    labels = {case.id: case.label for case in cases}
+    return results, labels, errors, backend
+
+
+def _short(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _print(results: Sequence[EvalResult], labels: dict[str, bool | None], name: str,
+           judge: str) -> dict[str, Any]:
+    from rich.console import Console
+    from rich.table import Table
+
+    summary = summarize(results, labels).to_dict()
+    console = Console(width=140)
+    shown = [r for r in results if r.fired or r.undecided][:30]
+    table = Table(title=f"{name} — fired or undecided ({len(shown)} of {len(results)} shown)")
+    for column in ("id", "fired", "confidence", "label", "reasoning"):
+        table.add_column(column, no_wrap=True, overflow="ellipsis")
+    for r in shown:
+        label = labels.get(r.case_id)
+        table.add_row(r.case_id, "yes" if r.fired else ("undecided" if r.undecided else "no"),
+                      "—" if r.confidence is None else f"{r.confidence:.2f}",
+                      "—" if label is None else str(label).lower(), _short(r.reasoning))
+    console.print(table)
+    rates = "  ".join(
+        f"{key.replace('_', ' ')} {value:.1%}" if isinstance(value, float) else f"{key} —"
+        for key in ("false_positive_rate", "recall", "precision") if key in summary
+        for value in [summary[key]])
+    console.print(f"{summary['cases']} cases, {summary['fired']} fired, "
+                  f"{summary['undecided']} undecided ({summary['errors']} judge errors); "
+                  f"judge {judge}" + (f"\n{rates}" if rates else ""))
+    return summary
+
+
+def evaluate(
+    file: Annotated[Path, typer.Argument(
+        help="JSONL of cases (run, conversation or trace cases, one per line) or any trace "
+        "file `semloop import` reads, whose runs become the cases.", exists=True,
+        dir_okay=False)],
+    evaluator: Annotated[str, typer.Option(
+        "--evaluator", help=f"Evaluator to run, in any case: {_NAMES}.")],
+    judge: JudgeOpt = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Also write {\"results\": [{id, fired, confidence, undecided, "
+        "reasoning}], \"summary\": {...}} here.", dir_okay=False)] = None,
+    config: ConfigOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    jev_path: JevPathOpt = None,
+    api_key_env: ApiKeyEnvOpt = None,
+    input_usd_per_mtok: InUsdOpt = None,
+    output_usd_per_mtok: OutUsdOpt = None,
+) -> None:
+    """Run one semantic evaluator over every case of FILE and say which failed.
+
+    Run cases: {"id", "label"?, "input", "output", "context": [str], "tools_called":
+    [{"name", "args", "output", "success"}], "steps"?}. Conversation cases: {"id",
+    "label"?, "turns": [{"role": "user"|"assistant", "content"}]}. Trace cases (for
+    agent_loop; run-level evaluators read their run case): {"id", "label"?, "goal", "root"}.
+
+    A malformed line is reported with its line number and field, and the other lines are
+    still evaluated (exit code 1). With labels the summary gives the false-positive rate,
+    recall and precision; undecided cases (the judge gave no usable answer or failed)
+    never count as fired and are counted on their own.
+    """
+    options = _options(model, base_url, jev_path, api_key_env, input_usd_per_mtok,
+                       output_usd_per_mtok)
+    try:
+        chosen = get_evaluator(evaluator)
+        results, labels, errors, backend = evaluate_file(
+            file, chosen.name, judge=judge, config=config, options=options)
+    except SemloopError as exc:
+        raise fail(str(exc)) from None
+    for message in errors:
+        typer.echo(f"error: {message}", err=True)
+    summary = _print(results, labels, chosen.name, backend.name)
+    if json_out is not None:
+        doc = {
+            "evaluator": chosen.name, "judge": backend.name, "file": str(file),
+            "results": [{"id": r.case_id, "fired": r.fired, "confidence": r.confidence,
+                         "undecided": r.undecided, "reasoning": r.reasoning} for r in results],
+            "summary": {**summary, "malformed": len(errors)},
+            "errors": errors,
+        }
+        json_out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        typer.echo(f"wrote {json_out}")
+    if errors:
+        raise typer.Exit(1)
+
+
+def calibrate_command(
+    name: Annotated[str, typer.Argument(help=f"Evaluator to calibrate, in any case: {_NAMES}.")],
+    judge: JudgeOpt = None,
+    dataset: Annotated[Path | None, typer.Option(
+        help="Labelled cases to read. Default: calibration/<name>.jsonl.", dir_okay=False)] = None,
+    out_dir: Annotated[Path, typer.Option(
+        "--out-dir", help="Where <name>.md and <name>.png are written.", file_okay=False)
+    ] = Path("docs/calibration"),
+    note: Annotated[str, typer.Option(
+        help="A paragraph for the report, e.g. where the dataset came from and whether the "
+        "rules were tuned on it.")] = "",
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap (same seed, same report).")] = 0,
+    config: ConfigOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    jev_path: JevPathOpt = None,
+    api_key_env: ApiKeyEnvOpt = None,
+    input_usd_per_mtok: InUsdOpt = None,
+    output_usd_per_mtok: OutUsdOpt = None,
+) -> None:
+    """Measure how one evaluator separates labelled cases and write its report.
+
+    Writes docs/calibration/<name>.md and a PNG histogram: the score distributions of
+    positives and negatives with their means and the margin between them; the
+    false-positive rate and recall at the configured threshold with 95% bootstrap
+    intervals (seeded, so the report is reproducible); a threshold sweep; the lowest
+    threshold with zero false positives; cost and latency per evaluation.
+    """
+    options = _options(model, base_url, jev_path, api_key_env, input_usd_per_mtok,
+                       output_usd_per_mtok)
+    try:
+        evaluator = get_evaluator(name)
+        path = dataset or Path("calibration") / f"{evaluator.name.lower()}.jsonl"
+        if not path.is_file():
+            raise fail(f"no dataset at {path}; pass --dataset")
+        settings = _config(config).for_evaluator(evaluator.name)
+        results, labels, errors, backend = evaluate_file(
+            path, evaluator.name, judge=judge, config=config, options=options)
+        for message in errors:
+            typer.echo(f"error: {message}", err=True)
+        cal = calibrate(results, labels, evaluator=evaluator.name, judge=backend.name,
+                        threshold=settings.threshold, seed=seed)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        stem = evaluator.name.lower()
+        from ..evaluate.plot import plot_calibration
+
+        png = plot_calibration(cal, out_dir / f"{stem}.png")
+        report = out_dir / f"{stem}.md"
+        report.write_text(render_report(cal, dataset=str(path), histogram=png.name, note=note),
+                          encoding="utf-8")
+    except SemloopError as exc:
+        raise fail(str(exc)) from None
+    s = cal.summary
+    typer.echo(f"{evaluator.name} on {backend.name}: FP rate "
+               f"{'—' if s.false_positive_rate is None else f'{s.false_positive_rate:.1%}'}, "
+               f"recall {'—' if s.recall is None else f'{s.recall:.1%}'} at threshold "
+               f"{settings.threshold:g} ({s.labelled} labelled cases)")
+    typer.echo(f"wrote {report}\nwrote {png}")
+    if errors:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("evaluate", help=help_text(evaluate.__doc__))(evaluate)
+    app.command("calibrate", help=help_text(calibrate_command.__doc__))(calibrate_command)
+

@@ -1,0 +1,303 @@
+"""Evaluation cases from the platform's runs, and from JSONL lines of cases.
+
+From a run's events (:func:`run_case`): the goal is the run's user input; the output is
+its last non-empty LLM output (the final answer); earlier LLM outputs are its steps;
+retrieved documents are its context; each tool call, paired with its response, keeps its
+arguments, output and success (tool outputs stay in ``tools_called``, which judges read
+as evidence beside ``context``). A run with no input or no output has nothing to judge
+and gives ``None``. AGENT_LOOP reads the run's :class:`~semloop.trace.Trace`
+(:func:`trace_case`). A conversation (:func:`conversation_case`) is the last ``last``
+(default 5) runs with one ``conversation_id``, oldest first: each run's user input is a
+user turn and its final answer an assistant turn.
+
+JSONL lines (:func:`parse_case`) are run cases ``{"id", "label"?, "input", "output",
+"context": [str], "tools_called": [{"name", "args", "output", "success"}], "steps"?}``,
+conversation cases ``{"id", "label"?, "turns": [{"role", "content"}]}``, or trace cases
+``{"id", "label"?, "goal", "root"}`` (a bench row; ``trace_id`` stands in for ``id``).
+A bad value raises :class:`~semloop.TraceFormatError` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .._exceptions import TraceFormatError
+from ..case import ConversationCase, RunCase, ToolCall, Turn
+from ..events import Run
+from ..trace import Span, Trace
+from ._evaluators import Case, TraceCase
+
+__all__ = [
+    "CONVERSATION_RUNS",
+    "as_level",
+    "cases_from_runs",
+    "conversation_case",
+    "parse_case",
+    "parse_case_lines",
+    "run_case",
+    "run_case_from_trace",
+    "trace_case",
+]
+
+#: Runs of a conversation an evaluator reads (Dunetrace's N).
+CONVERSATION_RUNS = 5
+
+
+def _args(value: Any) -> dict[str, Any]:
+    # The SDK sends arguments as JSON text; other sources send objects or plain text.
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, Mapping):
+            return dict(parsed)
+        return {"input": value} if value else {}
+    return {} if value is None else {"input": value}
+
+
+def _success(span: Span) -> bool | None:
+    if span.metadata.get("error"):
+        return False
+    success = span.metadata.get("success")
+    return success if isinstance(success, bool) else None
+
+
+def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None) -> RunCase | None:
+    """The run case of a trace; ``None`` when it has no goal or no LLM output."""
+    outputs = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
+    if not trace.goal.strip() or not outputs:
+        return None
+    return RunCase(
+        id=id or trace.trace_id,
+        input=trace.goal,
+        output=outputs[-1],
+        context=tuple(s.output_text for s in trace.spans_of_type("retriever")
+                      if s.output_text.strip()),
+        tools_called=tuple(
+            ToolCall(name=s.name, args=_args(s.input), output=s.output_text, success=_success(s))
+            for s in trace.tool_spans
+        ),
+        steps=tuple(outputs[:-1]),
+        label=label,
+    )
+
+
+def run_case(run: Run) -> RunCase | None:
+    """The run case of a recorded run; ``None`` when it has no input or no output."""
+    return run_case_from_trace(run.to_trace(), id=run.run_id)
+
+
+def trace_case(run: Run) -> TraceCase:
+    """What AGENT_LOOP reads about a run: its trace."""
+    return TraceCase(id=run.run_id, trace=run.to_trace())
+
+
+def _started(run: Run) -> float:
+    return run.events[0].timestamp if run.events else 0.0
+
+
+def conversation_case(
+    runs: Sequence[Run], *, last: int = CONVERSATION_RUNS, id: str = ""
+) -> ConversationCase | None:
+    """The conversation of ``runs`` (one conversation's runs, any order): the last ``last``
+    by start time, a user turn and an assistant turn each; ``None`` when no turn is left."""
+    chosen = sorted(runs, key=_started)[-last:] if last > 0 else []
+    turns: list[Turn] = []
+    for run in chosen:
+        trace = run.to_trace()
+        if trace.goal.strip():
+            turns.append(Turn("user", trace.goal))
+        outputs = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
+        if outputs:
+            turns.append(Turn("assistant", outputs[-1]))
+    if not turns:
+        return None
+    return ConversationCase(id=id or (chosen[-1].conversation_id or ""), turns=tuple(turns))
+
+
+def cases_from_runs(
+    runs: Iterable[Run], level: str, *, last: int = CONVERSATION_RUNS
+) -> tuple[list[Case], list[str]]:
+    """The cases of ``level`` (``run``, ``conversation`` or ``trace``) in ``runs``, and
+    a note for each run or conversation that gave none."""
+    runs = list(runs)
+    cases: list[Case] = []
+    skipped: list[str] = []
+    if level == "trace":
+        return [trace_case(run) for run in runs], skipped
+    if level == "run":
+        for run in runs:
+            case = run_case(run)
+            if case is None:
+                skipped.append(f"run {run.run_id}: no user input or no LLM output to judge")
+            else:
+                cases.append(case)
+        return cases, skipped
+    groups: dict[str, list[Run]] = defaultdict(list)
+    for run in runs:
+        if run.conversation_id:
+            groups[run.conversation_id].append(run)
+        else:
+            skipped.append(f"run {run.run_id}: no conversation_id")
+    for conversation_id, group in groups.items():
+        conversation = conversation_case(group, last=last, id=conversation_id)
+        if conversation is None:
+            skipped.append(f"conversation {conversation_id}: no turns")
+        else:
+            cases.append(conversation)
+    return cases, skipped
+
+
+def _bad(message: str, field: str) -> TraceFormatError:
+    return TraceFormatError(message, field=field)
+
+
+def _str(raw: Mapping[str, Any], key: str, *, required: bool = True) -> str:
+    value = raw.get(key)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise _bad(f"must be a string, not {type(value).__name__}"
+                   if value is not None else "is required", key)
+    return value
+
+
+def _strings(raw: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = raw.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise _bad(f"must be a list of strings, not {type(value).__name__}", key)
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise _bad(f"must be a string, not {type(item).__name__}", f"{key}[{i}]")
+    return tuple(value)
+
+
+def _id(raw: Mapping[str, Any], fallback: str = "") -> str:
+    value = raw.get("id", fallback or None)
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
+        raise _bad("is required: a non-empty string or an integer", "id")
+    return str(value)
+
+
+def _label(raw: Mapping[str, Any]) -> bool | None:
+    value = raw.get("label")
+    if value is not None and not isinstance(value, bool):
+        raise _bad(f"must be true, false or null, not {value!r}", "label")
+    return value
+
+
+def _tool(raw: Any, at: str) -> ToolCall:
+    if not isinstance(raw, Mapping):
+        raise _bad(f"must be an object, not {type(raw).__name__}", at)
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise _bad("is required: a non-empty string", f"{at}.name")
+    args = raw.get("args")
+    if args is not None and not isinstance(args, Mapping):
+        raise _bad(f"must be an object, not {type(args).__name__}", f"{at}.args")
+    output = raw.get("output")
+    if output is not None and not isinstance(output, str):
+        # A structured tool result is kept, as the JSON text a judge would read.
+        output = json.dumps(output, ensure_ascii=False, default=str)
+    success = raw.get("success")
+    if success is not None and not isinstance(success, bool):
+        raise _bad(f"must be true, false or null, not {success!r}", f"{at}.success")
+    return ToolCall(name=name, args=dict(args or {}), output=output or "", success=success)
+
+
+def _turn(raw: Any, at: str) -> Turn:
+    if not isinstance(raw, Mapping):
+        raise _bad(f"must be an object, not {type(raw).__name__}", at)
+    role = raw.get("role")
+    if role not in ("user", "assistant"):
+        raise _bad(f"must be 'user' or 'assistant', not {role!r}", f"{at}.role")
+    content = raw.get("content")
+    if not isinstance(content, str):
+        raise _bad(f"must be a string, not {type(content).__name__}", f"{at}.content")
+    return Turn(role, content)
+
+
+def parse_case(raw: Any) -> Case:
+    """One case from a parsed JSON line; :class:`TraceFormatError` names the bad field."""
+    if not isinstance(raw, Mapping):
+        raise TraceFormatError(f"a case must be a JSON object, not {type(raw).__name__}")
+    if "turns" in raw:
+        turns = raw["turns"]
+        if not isinstance(turns, list) or not turns:
+            raise _bad("must be a non-empty list of turns", "turns")
+        return ConversationCase(
+            id=_id(raw), turns=tuple(_turn(t, f"turns[{i}]") for i, t in enumerate(turns)),
+            label=_label(raw),
+        )
+    if "root" in raw:
+        trace = Trace.from_dict(raw)
+        return TraceCase(id=_id(raw, trace.trace_id), trace=trace, label=_label(raw))
+    tools = raw.get("tools_called")
+    if tools is not None and not isinstance(tools, list):
+        raise _bad(f"must be a list of tool calls, not {type(tools).__name__}", "tools_called")
+    return RunCase(
+        id=_id(raw),
+        input=_str(raw, "input"),
+        output=_str(raw, "output"),
+        context=_strings(raw, "context"),
+        tools_called=tuple(_tool(t, f"tools_called[{i}]") for i, t in enumerate(tools or [])),
+        steps=_strings(raw, "steps"),
+        label=_label(raw),
+    )
+
+
+_SHAPES = {
+    "run": "run cases ({\"id\", \"input\", \"output\", ...}) or traces",
+    "conversation": "conversation cases ({\"id\", \"turns\"})",
+    "trace": "trace cases ({\"id\", \"goal\", \"root\"})",
+}
+
+
+def as_level(case: Case, level: str) -> Case:
+    """``case`` as what an evaluator of ``level`` reads: a trace case becomes its run case
+    for a run-level evaluator; any other mismatch is a :class:`TraceFormatError`."""
+    if level == "run" and isinstance(case, TraceCase):
+        run = run_case_from_trace(case.trace, id=case.id, label=case.label)
+        if run is None:
+            raise _bad("the trace has no goal or no LLM output to judge", "root")
+        return run
+    fits = {"run": RunCase, "conversation": ConversationCase, "trace": TraceCase}[level]
+    if not isinstance(case, fits):
+        # The field at fault: the turns that should not be there, or the key that is missing.
+        wrong = isinstance(case, ConversationCase) or level == "conversation"
+        raise _bad(f"this evaluator reads {_SHAPES[level]}, not a {type(case).__name__}",
+                   "turns" if wrong else "root")
+    return case
+
+
+def parse_case_lines(
+    lines: Iterable[str], *, source: str = "", level: str | None = None
+) -> tuple[list[Case], list[TraceFormatError]]:
+    """Every readable case of a JSONL text, and a located error for each line that is not
+    one (the other lines are still read). Blank lines are skipped. With ``level`` each
+    case is read as an evaluator of that level needs it (:func:`as_level`)."""
+    cases: list[Case] = []
+    errors: list[TraceFormatError] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except ValueError as exc:
+            errors.append(TraceFormatError(f"not valid JSON: {exc}", source=source or None,
+                                           line=number))
+            continue
+        try:
+            case = parse_case(raw)
+            cases.append(as_level(case, level) if level else case)
+        except TraceFormatError as exc:
+            errors.append(exc.located(source=source or None, line=number))
+    return cases, errors

@@ -1,0 +1,736 @@
+"""What the run-level answers read from an answer's text, besides embeddings. Stdlib only.
+
+Claims (sentences and list items), quantities with their value normalised (``1,200`` /
+``1.2k`` / ``twelve hundred``; percentages; currencies; units), dates in several formats,
+negation, hedges, refusals, promises of future work and the parts of a multi-part request.
+Nothing here knows a domain: the word lists are English function words and the words of
+hedging, refusing, promising and negating, not of any subject.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .._types import Answer
+
+__all__ = [
+    "Quantity",
+    "clauses",
+    "clock_times",
+    "contradicts",
+    "date_supported",
+    "dates",
+    "derived_values",
+    "is_generic_advice",
+    "is_hedged",
+    "is_refusal",
+    "key_terms",
+    "negation_scope",
+    "number_supported",
+    "promises_only",
+    "quantities",
+    "request_parts",
+    "split_claims",
+    "stem",
+    "tool_text",
+    "verdict",
+    "word_stems",
+]
+
+_P_FLOOR, _P_CEIL = 0.02, 0.98
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def verdict(logit: float, reasoning: str) -> Answer:
+    """A noul answer from log-odds of "the failure happened", with its reasoning."""
+    # Rounded so that the last bits of a float dot product can never reach an answer.
+    p = round(min(_P_CEIL, max(_P_FLOOR, _sigmoid(logit))), 4)
+    return Answer(
+        type="noul",
+        value=p,
+        probability=max(p, round(1.0 - p, 4)),
+        probabilities={True: p, False: round(1.0 - p, 4)},
+        reasoning=reasoning,
+    )
+
+
+def _plain(text: str) -> str:
+    return text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
+        "\u201d", '"'
+    )
+
+
+def tool_text(output: str) -> str:
+    """A tool's output as readable text: JSON flattened to one line per record
+    (``dept: Cardiology; date: 2026-12-10; time: 09:15``)."""
+    try:
+        data = json.loads(output)
+    except (ValueError, TypeError):
+        return output
+    lines: list[str] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            flat = [(k, v) for k, v in value.items() if not isinstance(v, (dict, list))]
+            if flat:
+                lines.append("; ".join(f"{f'{key} {k}'.strip().replace('_', ' ')}: {v}"
+                                       for k, v in flat))
+            for k, v in value.items():
+                if isinstance(v, (dict, list)):
+                    walk(v, f"{key} {k}".strip())
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        else:
+            lines.append(f"{key.replace('_', ' ')}: {value}".strip(": "))
+
+    walk(data, "")
+    return "\n".join(lines) if lines else output
+
+
+# --- claims -------------------------------------------------------------------------
+
+# A sentence ends at . ! ? followed by space and a capital, digit, quote or bullet; a
+# decimal point, "e.g." or "U.S." does not end one. Lines and list items are claims too.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)\s+(?=[\"'(A-Z0-9*•-])")
+_MARKUP = re.compile(r"\*\*|__|`|^#+\s*")  # markdown emphasis and headings
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-z]\))\s+")
+
+
+def split_claims(text: str) -> list[str]:
+    """The answer's sentences and list items, in order, without bullets."""
+    out: list[str] = []
+    for line in _plain(text).splitlines():
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        for part in _SENTENCE_END.split(line):
+            part = _MARKUP.sub("", part).strip()
+            if len(part) > 1:
+                out.append(part)
+    return out
+
+
+_CLAUSE = re.compile(r",?\s+(?:but|whereas|while|although|though|however|except)\s+|;\s+|\s+[\u2014\u2013]\s+",
+                     re.IGNORECASE)
+
+
+def clauses(text: str) -> list[str]:
+    """A claim's clauses: "X is covered, but Y is not" is two statements of opposite sign."""
+    return [c for c in _CLAUSE.split(text) if c.strip()]
+
+
+# --- words ---------------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9]+(?:['.-][a-z0-9]+)*")
+_FUNCTION = frozenset(
+    """a an the is are was were be been being am i me my we our us you your it its this that
+    these those of in on at to for from by with about into over under again once more most and
+    or but so if then than as do does did doing done have has had having will would shall
+    should can could may might must let i'm i'll i've i'd we'll we're we've it's that's there
+    here now just also still very too some any all each every which what who whom whose when
+    where why how up down out off before after above below while because until through during
+    one ok okay yes please thanks thank hi hello dear sure well get got make made know need
+    want like also per via there's they they're them their he she his her him hers s t you're
+    you've you'll you'd we'd it'll yes absolutely""".split()  # noqa: SIM905
+)
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A crude English stem: enough that "refunds", "refunded" and "refunding" meet."""
+    w = word.lower().strip("'")
+    for suffix in ("ational", "ations", "ation", "ings", "ing", "edly", "ness", "ments", "ment",
+                   "ies", "ied", "es", "ed", "ly", "s"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    return w[:7]
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(_plain(text).lower()))
+
+
+def word_stems(text: str) -> frozenset[str]:
+    """Stems of the text's content words (function words dropped)."""
+    return frozenset(
+        stem(w.replace("-", "")) for w in _words(text)
+        if w not in _FUNCTION and w not in _NOT and w not in _NO and len(w) > 1
+    )
+
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}s?\b")
+_CAPITAL = re.compile(r"\b[A-Z][a-z][\w'-]*\b")
+# An id mixes digits with capitals (AP-22918, HO-3); "35-minute" and "31st" are not ids.
+_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(]\s*)$")
+_COMMON_CAPITALS = frozenset(
+    """i i'm i'll i've i'd ok okay yes no hi hello dear thanks please monday tuesday wednesday
+    thursday friday saturday sunday january february march april may june july august september
+    october november december jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed
+    thu fri sat sun am pm utc gmt""".split()  # noqa: SIM905
+)
+
+
+def key_terms(text: str) -> frozenset[str]:
+    """The names in a text: acronyms, capitalised words not at a sentence start, codes with
+    digits. Lowercased; a plural acronym ("HSAs") is its singular."""
+    text = _plain(text)
+    found: set[str] = set()
+    for m in _ACRONYM.finditer(text):
+        tok = m.group(0)
+        if tok.endswith("s") and tok[:-1].isupper():
+            tok = tok[:-1]
+        found.add(tok.lower())
+    for m in _CAPITAL.finditer(text):
+        if not _SENTENCE_START.search(text[: m.start()]):
+            found.add(m.group(0).lower())
+    for m in _CODE.finditer(text):
+        found.add(m.group(0).lower())
+    return frozenset(t for t in found if t not in _COMMON_CAPITALS and not t.isdigit())
+
+
+# --- quantities ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number the text states: its value, its unit (``%``, ``$``, ``km`` …, or ``""``),
+    its precision (the place of its last significant digit) and whether it was hedged
+    ("about", "over", "~")."""
+
+    text: str
+    value: float
+    unit: str
+    place: float
+    approx: bool
+
+
+# "m" and "b" alone are metres and bytes unless money comes with them ($5m), see below.
+_SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9, "trillion": 1e12, "lakh": 1e5, "crore": 1e7,
+          "dozen": 12, "hundred": 100}
+_CURRENCY = {"$": "$", "us$": "$", "usd": "$", "dollar": "$", "dollars": "$", "€": "€",
+             "eur": "€", "euro": "€", "euros": "€", "£": "£", "gbp": "£", "pound": "£",
+             "pounds": "£", "¥": "¥", "jpy": "¥", "yen": "¥", "₹": "₹", "inr": "₹",
+             "rupees": "₹", "chf": "chf", "cad": "$", "aud": "$"}
+_UNITS = {
+    "%": "%", "percent": "%", "per cent": "%", "pct": "%", "percentage points": "%",
+    "km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
+    "mi": "mi", "miles": "mi", "mile": "mi", "m": "m", "metres": "m", "meters": "m",
+    "ft": "ft", "feet": "ft", "foot": "ft", "cm": "cm", "mm": "mm", "inches": "in",
+    "kg": "kg", "kilograms": "kg", "kilos": "kg", "g": "g", "grams": "g", "lb": "lb",
+    "lbs": "lb", "pounds-weight": "lb", "oz": "oz", "ounces": "oz", "l": "l", "litres": "l",
+    "liters": "l", "ml": "ml", "gal": "gal", "gallons": "gal",
+    "°c": "c", "c": "c", "celsius": "c", "°f": "f", "f": "f", "fahrenheit": "f",
+    "ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s", "second": "s",
+    "min": "min", "mins": "min", "minutes": "min", "minute": "min", "h": "h", "hr": "h",
+    "hrs": "h", "hours": "h", "hour": "h", "days": "day", "day": "day", "weeks": "week",
+    "week": "week", "months": "month", "month": "month", "years": "year", "year": "year",
+    "gb": "gb", "mb": "mb", "tb": "tb", "kb": "kb", "t": "t", "tonnes": "t", "tonne": "t",
+    "tons": "t", "ton": "t",
+}
+# Factors between units of one dimension (value in `a` times factor = value in `b`).
+_CONVERSIONS: dict[tuple[str, str], float] = {
+    ("km", "mi"): 0.621371, ("m", "ft"): 3.28084, ("cm", "in"): 0.393701, ("kg", "lb"): 2.20462,
+    ("g", "oz"): 0.035274, ("l", "gal"): 0.264172, ("km", "m"): 1000.0, ("m", "cm"): 100.0,
+    ("cm", "mm"): 10.0, ("kg", "g"): 1000.0, ("l", "ml"): 1000.0, ("h", "min"): 60.0,
+    ("min", "s"): 60.0, ("s", "ms"): 1000.0, ("day", "h"): 24.0, ("week", "day"): 7.0,
+    ("year", "month"): 12.0, ("t", "kg"): 1000.0, ("year", "day"): 365.0, ("month", "day"): 30.0,
+    ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0,
+}
+_WORD_NUMBERS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "half": 0.5, "a": 1, "an": 1,
+    "single": 1, "double": 2, "twice": 2, "triple": 3, "once": 1,
+}
+_APPROX = re.compile(
+    r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|close to|just over|"
+    r"just under|over|under|more than|less than|at least|at most|up to|some|~|≈|circa|ca\.)"
+    r"\s*(?:a|an)?\s*$",
+    re.IGNORECASE,
+)
+_UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
+_CUR_ALT = "|".join(sorted((re.escape(c) for c in _CURRENCY), key=len, reverse=True))
+_SCALE_ALT = "|".join(sorted(_SCALE, key=len, reverse=True))
+_NUMERIC = re.compile(
+    rf"(?P<cur>{_CUR_ALT})?\s?"
+    # A number glued to letters by a hyphen (W-2, HO-3) is part of a name, not a quantity.
+    r"(?P<num>(?<![\w.,])(?<![A-Za-z]-)[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+    r"|(?<![\w.,])(?<![A-Za-z]-)[-−]?\d+(?:\.\d+)?|(?<![\w\d])\.\d+)"
+    rf"(?:\s?(?P<scale>{_SCALE_ALT})\b)?"
+    rf"(?:\s?(?P<cur2>{_CUR_ALT})\b)?"
+    rf"(?:[\s-]?(?P<unit>{_UNIT_ALT})(?![a-z]))?",
+    re.IGNORECASE,
+)
+_NUMBER_WORD_ALT = "|".join(
+    sorted([w for w in _WORD_NUMBERS if w not in ("a", "an", "once")] + list(_SCALE), key=len,
+           reverse=True)
+)
+_WORDED = re.compile(
+    rf"\b(?:(?:a|an|{_NUMBER_WORD_ALT})[\s-]+)*(?:{_NUMBER_WORD_ALT})\b"
+    rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![a-z]))?",
+    re.IGNORECASE,
+)
+
+
+def _place(num: str) -> float:
+    digits = num.replace(",", "").lstrip("-−")
+    if "." in digits:
+        return 10.0 ** -len(digits.split(".")[1])
+    stripped = digits.rstrip("0")
+    return 10.0 ** (len(digits) - len(stripped)) if stripped else 1.0
+
+
+def _worded_value(text: str) -> float | None:
+    total, current, seen = 0.0, 0.0, False
+    for word in re.split(r"[\s-]+", text.lower()):
+        if word in ("a", "an"):
+            current = current or 1.0
+            continue
+        if word in _WORD_NUMBERS:
+            current += _WORD_NUMBERS[word]
+            seen = True
+        elif word == "hundred":
+            current = (current or 1.0) * 100
+            seen = True
+        elif word == "dozen":
+            current = (current or 1.0) * 12
+            seen = True
+        elif word in _SCALE:
+            total += (current or 1.0) * _SCALE[word]
+            current, seen = 0.0, True
+    return total + current if seen else None
+
+
+def _date_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(text)]
+
+
+@lru_cache(maxsize=8192)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    text = _plain(text)
+    taken = _date_spans(text) + [m.span() for m in _TIME.finditer(text)]
+    out: list[Quantity] = []
+
+    def free(span: tuple[int, int]) -> bool:
+        return all(span[1] <= a or span[0] >= b for a, b in taken)
+
+    for m in _NUMERIC.finditer(text):
+        if not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :]):
+            continue  # taken by a date or a time, or part of a name (1040-X, 3B)
+        num = m.group("num").replace("−", "-")
+        value = float(num.replace(",", ""))
+        place = _place(num)
+        scale = (m.group("scale") or "").lower()
+        if scale:
+            value *= _SCALE[scale]
+            place *= _SCALE[scale]
+        cur = (m.group("cur") or m.group("cur2") or "").lower()
+        unit = _CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
+        raw_unit = (m.group("unit") or "").lower()
+        if cur and raw_unit in ("m", "b") and not scale:
+            value *= 1e6 if raw_unit == "m" else 1e9
+            place *= 1e6 if raw_unit == "m" else 1e9
+            unit = _CURRENCY[cur.strip()]
+        approx = bool(_APPROX.search(text[: m.start()]))
+        out.append(Quantity(m.group(0).strip(), value, unit, place, approx))
+        taken.append(m.span())
+    for m in _WORDED.finditer(text):
+        if not free(m.span()):
+            continue
+        words = m.group(0)
+        if m.group("unit"):
+            words = words[: m.start("unit") - m.start()]
+        worded = _worded_value(words)
+        # "a"/"one" alone is an article or a pronoun far more often than a count.
+        if worded is None or (worded <= 1 and not m.group("unit")):
+            continue
+        unit = _UNITS.get((m.group("unit") or "").lower(), "")
+        approx = bool(_APPROX.search(text[: m.start()]))
+        out.append(Quantity(m.group(0).strip(), worded, unit,
+                            max(1.0, _place(str(int(worded)))), approx))
+    return tuple(out)
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number stated in the text, dates and clock times excepted (see :func:`dates`)."""
+    return list(_quantities(text))
+
+
+# --- dates ---------------------------------------------------------------------------
+
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"])}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_DATE_PATTERNS = (
+    re.compile(r"\b(?P<y>(?:19|20)\d{2})[-/.](?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)(?!\d)"),
+    re.compile(r"\b(?P<a>[0-3]?\d)[/.-](?P<b>[0-3]?\d)[/.-](?P<y>(?:19|20)?\d{2})\b"),
+    re.compile(rf"\b{_DAY}(?:\s+of)?\s+(?P<mon>{_MONTH_ALT})\.?(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?\b",
+               re.IGNORECASE),
+    re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?\s+{_DAY}\b(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?",
+               re.IGNORECASE),
+    re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b", re.IGNORECASE),
+)
+_TIME = re.compile(r"(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d(?:\s?(?:am|pm|a\.m\.|p\.m\.)(?=\W|$)|(?!\d))"
+                   r"|\s?(?:am|pm|a\.m\.|p\.m\.)(?=\W|$))", re.IGNORECASE)
+DateParts = tuple[int | None, int | None, int | None]
+_CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s?(?P<ap>[ap])?\.?m?\.?(?=\W|$)",
+                    re.IGNORECASE)
+
+
+def clock_times(text: str) -> list[tuple[str, int]]:
+    """Clock times (``9:00 AM``, ``19:30``, ``4 pm``) as minutes after midnight."""
+    out: list[tuple[str, int]] = []
+    for m in _TIME.finditer(_plain(text)):
+        c = _CLOCK.match(m.group(0))
+        if c is None:
+            continue
+        hour, minute = int(c.group("h")), int(c.group("mi") or 0)
+        ap = (c.group("ap") or "").lower()
+        if ap == "p" and hour < 12:
+            hour += 12
+        elif ap == "a" and hour == 12:
+            hour = 0
+        out.append((m.group(0), hour * 60 + minute))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
+    text = _plain(text)
+    out: list[tuple[str, frozenset[DateParts]]] = []
+    spans: list[tuple[int, int]] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(not (m.end() <= a or m.start() >= b) for a, b in spans):
+                continue
+            groups = m.groupdict()
+            year = int(groups["y"]) if groups.get("y") else None
+            if year is not None and year < 100:
+                year += 2000
+            readings: set[DateParts] = set()
+            if groups.get("mon"):
+                day = int(groups["d"]) if groups.get("d") else None
+                readings.add((year, _MONTHS[groups["mon"].lower().rstrip(".")], day))
+            elif groups.get("a"):
+                a, b = int(groups["a"]), int(groups["b"])
+                # 03/05/2024 is 5 March in the US and 3 May elsewhere: either reading.
+                for mon, day in ((a, b), (b, a)):
+                    if 1 <= mon <= 12 and 1 <= day <= 31:
+                        readings.add((year, mon, day))
+            else:
+                mon, day = int(groups["m"]), int(groups["d"])
+                if 1 <= mon <= 12 and 1 <= day <= 31:
+                    readings.add((year, mon, day))
+            if readings:
+                out.append((m.group(0), frozenset(readings)))
+                spans.append(m.span())
+    return tuple(out)
+
+
+def dates(text: str) -> list[tuple[str, frozenset[DateParts]]]:
+    """Dates in the text, each with its possible (year, month, day) readings (``None`` for
+    a part not given)."""
+    return list(_dates(text))
+
+
+def date_supported(readings: Iterable[DateParts], evidence: Iterable[DateParts]) -> bool:
+    """Some reading agrees with some evidence date on every part both give."""
+    ev = list(evidence)
+    for r in readings:
+        for e in ev:
+            if all(x is None or y is None or x == y for x, y in zip(r, e)) and (
+                (r[1] is not None and e[1] is not None) or r[0] == e[0]
+            ):
+                return True
+    return False
+
+
+# --- number support ------------------------------------------------------------------
+
+def _tolerance(claim: Quantity) -> float:
+    if claim.approx:
+        return max(0.05 * abs(claim.value), 0.5 * claim.place)
+    # A claim rounds the evidence to its own precision: 3.5 from 3.47, 1,200 from 1,180; a
+    # whole number under 100 must be the evidence rounded to a whole number (45 is not 50).
+    tol = 0.5 * claim.place if abs(claim.value) >= 100 or claim.place < 1 else 0.5
+    return tol + 1e-9 * max(1.0, abs(claim.value))
+
+
+def _converted(q: Quantity) -> Iterable[float]:
+    yield q.value
+    if q.unit == "%":
+        yield q.value / 100
+    elif not q.unit and 0 < abs(q.value) < 1:
+        yield q.value * 100  # a share written as a fraction, stated as a percentage
+    for (a, b), factor in _CONVERSIONS.items():
+        if q.unit == a:
+            yield q.value * factor
+        elif q.unit == b:
+            yield q.value / factor
+    if q.unit == "c":
+        yield q.value * 9 / 5 + 32
+    elif q.unit == "f":
+        yield (q.value - 32) * 5 / 9
+
+
+def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]:
+    """Values an answer may state from its evidence, sorted: each number, converted to other
+    units, and two numbers' sum and difference (same unit), product, ratio and percentage
+    change. Only the first ``limit`` numbers are combined: the more pairs, the likelier an
+    invented number matches one by chance."""
+    values: list[float] = []
+    for q in evidence:
+        values.extend(_converted(q))
+    firsts = list({(q.value, q.unit): q for q in evidence}.values())[:limit]
+    if limit:
+        by_unit: dict[str, float] = {}
+        for q in firsts:
+            by_unit[q.unit] = by_unit.get(q.unit, 0.0) + q.value
+        values.extend(by_unit.values())  # a total of line items
+    for i, qa in enumerate(firsts):
+        for qb in firsts[i + 1 :]:
+            a, b = qa.value, qb.value
+            if qa.unit == qb.unit or not qa.unit or not qb.unit:
+                values.extend((a + b, abs(b - a)))
+            values.append(a * b)
+            for x, y in ((a, b), (b, a)):
+                if y:
+                    values.extend((x / y, x / y * 100, (x - y) / y * 100, (y - x) / y * 100))
+    return sorted(values)
+
+
+def number_supported(claim: Quantity, values: Sequence[float]) -> bool:
+    """Some value (from :func:`derived_values`, sorted) is the claim at its precision."""
+    tol = _tolerance(claim)
+    i = bisect.bisect_left(values, claim.value - tol)
+    return i < len(values) and values[i] <= claim.value + tol
+
+
+# --- stance --------------------------------------------------------------------------
+
+# Negators and the words they govern: "not"-like ones negate the next content word (the
+# verb or adjective: "do not cover", "isn't taxable"); "no"-like ones a short noun phrase
+# ("no appraisal gap", "without a referral"), up to two content words.
+_NOT = frozenset("""not never cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
+    hasn't haven't hadn't shouldn't mustn't wouldn't couldn't nor neither""".split())  # noqa: SIM905
+_NO = frozenset("no none without nobody nothing".split())  # noqa: SIM905
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()\u2014\u2013-]")
+
+
+def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
+    """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
+    A leading "No," answers the question and negates nothing."""
+    toks = _TOKEN.findall(_plain(text).lower())
+    singles: set[str] = set()
+    phrases: set[frozenset[str]] = set()
+    for i, tok in enumerate(toks):
+        if tok not in _NOT and tok not in _NO:
+            # "unpaid", "non-refundable": the prefix negates the word it is glued to.
+            for prefix in ("non-", "non", "un"):
+                if tok.startswith(prefix) and len(tok) - len(prefix) >= 4:
+                    singles.add(stem(tok[len(prefix) :]))
+                    break
+            continue
+        if tok == "no" and (i == 0 or toks[i - 1] in ".;:!?") and (
+            i + 1 < len(toks) and toks[i + 1] in ",.;:!?\u2014\u2013-"
+        ):
+            continue
+        window: list[str] = []
+        for nxt in toks[i + 1 : i + 7]:
+            if not nxt[0].isalnum():
+                break
+            if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1:
+                window.append(stem(nxt))
+                if tok in _NOT or len(window) == 2:
+                    break
+        if tok in _NOT and window:
+            singles.add(window[0])
+        elif window:
+            phrases.add(frozenset(window))
+    return frozenset(singles), frozenset(phrases)
+
+
+_SHARED = 2  # other content words the two texts must share to speak of the same thing
+
+
+def contradicts(claim: str, evidence: str) -> str:
+    """The stem one text negates that the other asserts (``""`` when none): "flood is
+    covered" against "we do not cover flood" gives ``cover``. The two must also share two
+    other content words, so that they speak of the same thing."""
+    shared = word_stems(claim) & word_stems(evidence)
+    for a, b in ((claim, evidence), (evidence, claim)):
+        singles, phrases = negation_scope(a)
+        b_singles, b_phrases = negation_scope(b)
+        b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
+        b_positive = word_stems(b) - b_negated
+        for s in singles:
+            if s in b_positive and len(shared - {s}) >= _SHARED:
+                return s
+        for phrase in phrases:
+            if phrase <= b_positive and len(shared - phrase) >= _SHARED:
+                return " ".join(sorted(phrase))
+    return ""
+
+
+_HEDGE = re.compile(
+    r"\b(?:might|possibly|perhaps|maybe|probably|likely|unlikely|i think|i believe|"
+    r"i guess|i suspect|it seems|seems to|appears? to|not sure|unsure|not certain|uncertain|"
+    r"unclear|i'm not|as far as i know|if i recall|typically|usually|generally|in general|"
+    r"often|tends? to|i would (?:guess|estimate)|my understanding|presumably|"
+    r"it depends|depending on|check with|verify|confirm with|consult)\b"
+)
+_REFUSAL = re.compile(
+    r"\b(?:i (?:don't|do not|can't|cannot|couldn't|could not) (?:know|find|say|tell|determine|"
+    r"confirm|answer|see|locate|access|verify)|(?:is|are|was|were)n't (?:mentioned|stated|"
+    r"specified|listed|given|provided|included|available)|(?:is|are|was|were) not (?:mentioned|"
+    r"stated|specified|listed|given|provided|included|available|clear)|no (?:information|"
+    r"data|details|record|mention)|not (?:in|part of) the (?:provided|given|available)|"
+    r"(?:does|do|did) not (?:say|mention|specify|state|include|cover|contain|provide)|"
+    r"(?:doesn't|don't|didn't) (?:say|mention|specify|state|include|cover|contain|provide)|"
+    r"unable to (?:find|determine|confirm|answer|verify|locate)|i'm not able|i am not able|"
+    r"not enough information|insufficient information|can't be determined|cannot be determined|"
+    r"i have no|i do not have|i don't have|beyond what|outside (?:of )?what)\b"
+)
+_ADVICE = re.compile(
+    r"^(?:please|try|make sure|consider|remember|note that|feel free|let me know|you (?:can|"
+    r"could|should|may|might|will want)|we (?:recommend|suggest)|i (?:recommend|suggest)|"
+    r"it(?:'s| is) (?:a good idea|best|worth|important|recommended)|if you|for (?:more|"
+    r"further)|hope|thanks|thank you|good luck|happy to|glad to|always|don't forget|"
+    r"contact|reach out|see|check|keep)\b"
+)
+
+
+def is_hedged(text: str) -> bool:
+    """The claim is offered as a guess, a tendency or with a caveat, not stated as fact."""
+    return bool(_HEDGE.search(_plain(text).lower()))
+
+
+def is_refusal(text: str) -> bool:
+    """The claim says the answer is not known or not in the material."""
+    return bool(_REFUSAL.search(_plain(text).lower()))
+
+
+def is_generic_advice(text: str) -> bool:
+    """An instruction, a pleasantry or advice: it asserts nothing about the world."""
+    return bool(_ADVICE.search(_plain(text).lower().lstrip("\"'( ")))
+
+
+# --- promises ------------------------------------------------------------------------
+
+_PROMISE = re.compile(
+    r"\b(?:i'll|i will|i'm going to|i am going to|we'll|we will|let me|i'll be|i can (?:look|"
+    r"check)|i'm (?:looking|checking|working|investigating)|i am (?:looking|checking|working)|"
+    r"will (?:get back|follow up|look into|check|send|update|let you know|circle back|"
+    r"investigate|review|reach out)|working on it|looking into (?:it|this|that)|"
+    r"get back to you|in (?:a|the) (?:moment|bit|while)|shortly|asap|as soon as|stay tuned|"
+    r"once i (?:have|get|hear)|bear with me|give me (?:a|some))\b"
+)
+_DONE = re.compile(
+    r"\b(?:i(?:'ve| have) (?:\w+ed|sent|made|done|found|put|set|built|written|run|got|taken)|"
+    r"here (?:is|are)|here's|below is|attached|(?:is|are|was|were|has been|have been) "
+    r"(?:\w+ed|done|sent|made|set|built|written)|(?<!it's )(?<!it is )(?<!is )done|completed|"
+    r"finished|successfully|"
+    r"the (?:answer|result|total|fix|cause|reason) (?:is|was)|i found|found that|"
+    r"[=:]\s*\S)"
+)
+
+
+def promises_only(text: str, given: str = "") -> bool:
+    """The text promises work it does not show: "I'll look into it", "let me check". A
+    number it only repeats from ``given`` (the request) shows nothing."""
+    plain = _plain(text).lower()
+    if not _PROMISE.search(plain):
+        return False
+    known = {q.value for q in _quantities(given)}
+    return not _DONE.search(plain) and all(q.value in known for q in _quantities(text))
+
+
+# --- requests ------------------------------------------------------------------------
+
+_PART_SPLIT = re.compile(
+    r"(?:\?+\s*|\n+|;\s+|(?<=\.)\s+|\s+(?=\d[.)]\s)|,?\s+(?:and also|and then|as well as|plus|also)\s+)",
+    re.IGNORECASE,
+)
+# Verbs that start a new part when a comma or an "and" comes before them ("change the
+# address, add gift wrap, and tell me the date"; "find a hotel and book the cheapest").
+_PART_VERBS = (
+    "what|how|when|where|why|who|which|whether|is|are|can|could|do|does|please|tell|give|send|"
+    "list|explain|show|check|confirm|update|book|cancel|find|add|change|remove|delete|create|"
+    "set|reset|move|transfer|refund|schedule|reschedule|compare|recommend|calculate|summari[sz]e|"
+    "translate|write|draft|fix|apply|open|close|email|call|order|pay|mark|submit|file|let"
+)
+# A part asks for something; a statement between questions is background to them.
+_ASKS = re.compile(rf"^(?:(?:and|also|then|so|but|ok|okay|now)\s+)?(?:{_PART_VERBS})\b|\b(?:can|could|would|will)"
+                   r" you\b|\bplease\b|\bi (?:need|want|would like|'d like)\b|\b(?:tell|show|give) me\b|"
+                   r"\blet me know\b|\bneed to know\b", re.IGNORECASE)
+_VERB_SPLIT = re.compile(rf",?\s+and\s+(?=(?:{_PART_VERBS})\b)|,\s+(?=(?:{_PART_VERBS})\b)",
+                         re.IGNORECASE)
+_LIST = re.compile(r"^(?P<head>.*?\b(?:me|us|the|on|about|for|of)\s+)(?P<items>[^,]{1,40}(?:,\s+[^,]{1,40})+"
+                   r",?\s+and\s+[^,]{1,40})$", re.IGNORECASE)
+
+
+def _split_list(piece: str) -> list[str]:
+    """ "give me the timeline, the root cause, and the action items" is three parts; each
+    item is kept on its own ("the root cause"), since the shared head says nothing."""
+    m = _LIST.match(piece)
+    if not m:
+        return [piece]
+    items = [i for i in re.split(r",?\s+and\s+|,\s+", m.group("items")) if i.strip()]
+    return [f"{m.group('head')}{items[0]}", *items[1:]]
+
+
+def request_parts(text: str) -> list[str]:
+    """The parts of a multi-part request: numbered or bulleted items, several questions or
+    sentences, a list of things, verbs joined by "and" or commas. A short lead-in before a
+    colon ("I need three things:") opens the part after it; a part of fewer than two content
+    words (not a list item) is folded into the one before."""
+    lines = [ln for ln in _plain(text).splitlines() if ln.strip()]
+    items = [_BULLET.sub("", ln).strip() for ln in lines if _BULLET.match(ln)]
+    if len(items) >= 2:
+        return items
+    parts: list[str] = []
+    lead = ""
+    for piece in re.split(r"(?<=:)\s+", _plain(text)):
+        if piece.endswith(":") and len(piece.split()) <= 6:
+            lead = f"{lead}{piece} "
+            continue
+        for chunk in _PART_SPLIT.split(piece):
+            listed = _split_list(chunk.strip(" ,.?!:"))
+            subs = listed if len(listed) > 1 else _VERB_SPLIT.split(listed[0])
+            for item in subs:
+                item = _BULLET.sub("", item.strip(" ,.?!:")).strip()
+                if not item:
+                    continue
+                is_item = len(listed) > 1
+                asks = is_item or bool(_ASKS.search(item))
+                if lead and asks:
+                    item, lead = f"{lead}{item}", ""
+                if not asks and not parts:
+                    lead = f"{item}. "  # background before the first question
+                elif parts and (not asks or (not is_item and len(word_stems(item)) < 2)):
+                    parts[-1] = f"{parts[-1]} {item}"
+                else:
+                    parts.append(item)
+    if lead and parts:
+        parts[-1] = f"{parts[-1]} {lead}"
+    elif lead:
+        parts.append(lead.strip(" ."))
+    return parts

@@ -1,0 +1,370 @@
+"""How heated one user turn is: a sentiment lexicon plus the shapes frustration takes.
+
+The word valences are VADER's (``vadersentiment``, MIT, part of the ``local`` extra), read
+from the installed package at run time; nothing of it is copied here. VADER alone cannot
+tell a problem report ("the build failed with an error") from anger (both about -2), so
+:func:`turn_tone` only counts negative words the conversation had not already used to
+describe the problem (see ``known``), and adds the shapes anger takes whatever the words:
+complaints about having to repeat oneself, blame aimed at the assistant, asking for a
+human, threats to leave, giving up, shouting and "!!". Gratitude and "that worked" pull
+the other way, unless the turn is sarcastic (praise inside a complaint).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from ..._exceptions import MissingExtraError
+from ..._features import tokens
+
+__all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone"]
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict[str, float]:
+    """VADER's word -> valence (-4 .. +4), from the installed ``vadersentiment`` wheel."""
+    try:
+        text = resources.files("vaderSentiment").joinpath("vader_lexicon.txt").read_text("utf-8")
+    except ModuleNotFoundError:
+        raise MissingExtraError(
+            "the local judge's tone lexicon", "local", "vadersentiment"
+        ) from None
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 2:
+            try:
+                out[parts[0]] = float(parts[1])
+            except ValueError:
+                continue
+    return out
+
+
+# Contractions typed without the apostrophe ("im sure", "dont", "youre right"), and curly
+# apostrophes: written one way so every pattern reads them alike. Ambiguous ones ("its",
+# "ill", "id", "wont") are left alone.
+_BARE_CONTRACTION = re.compile(
+    r"\b(i)(m|ve)\b|\b(do|does|did|ca|is|are|was|were|have|has|should|could|would)(nt)\b|"
+    r"\b(you|they|we)(re|ve)\b|\b(that|what|there|who)(s)\b",
+    re.IGNORECASE,
+)
+
+
+def plain(text: str) -> str:
+    """``text`` with curly apostrophes straightened and bare contractions restored."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    return _BARE_CONTRACTION.sub(
+        lambda m: "'".join(g for g in m.groups() if g is not None).replace("'nt", "n't"), text
+    )
+
+
+def any_of(*patterns: str) -> re.Pattern[str]:
+    """One case-insensitive pattern matching any of ``patterns``."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+_N = r"(?:n't|not|never)"
+# Each family is one way frustration shows, written as word shapes, not sentences.
+REPEATING = any_of(
+    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
+    r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
+    r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
+    r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
+    r"\b(?:the )?same (?:\w+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
+    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions)\b",
+    r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
+    r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
+    # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
+    r"\b(?:tried|did|done|sent|asked|called|told|restarted|rebooted|reinstalled|re-?installed|"
+    r"submitted|emailed|wrote|written|checked|explained|uploaded|filled|reset)\b(?: \w+){0,3} "
+    r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
+    r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
+    r"\b(?:repeat|repeating) (?:myself|yourself)\b",
+    r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+)
+_BLAME = any_of(
+    r"\b(?:you(?:'re| are)|this is|that's|that is|it's|what a|such a|this bot is|your \w+ is) "
+    r"(?:so |completely |totally |absolutely |utterly |really |just )?"
+    r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
+    r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
+    r"\b(?:not|never|no) (?:helpful|helping|listening|reading|answering)\b",
+    rf"\byou (?:do|did|are|were|have|can){_N}? ?(?:even )?(?:listen|read|understand|help|get it)",
+    r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
+    r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
+    r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
+    r"\bthanks for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
+    r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
+    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b",
+)
+_ESCALATE = any_of(
+    r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
+    r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
+    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalate\b",
+    r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can)\b",
+    r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
+)
+_LEAVE = any_of(
+    r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:account|subscription|membership|plan|service|contract)\b",
+    r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
+    r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
+    r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
+    r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
+    r"(?: \w+){1,3} again\b|\bmy money back\b",
+    r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
+    r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
+    r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
+    r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
+    r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
+    r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host)\b",
+    r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
+    r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
+    r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
+    # Taking it to someone with power over the service.
+    r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
+    r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
+    r"lawyer|press|media|authorities|trading standards|consumer)",
+)
+_GIVE_UP = any_of(
+    r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\b|\bi give up\b|\bgiving up\b",
+    r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
+    r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
+)
+_IMPATIENT = any_of(
+    r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
+    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
+    r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
+    r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
+)
+# What the user has put in (money, time, loyalty, attempts): said in anger, it is leverage.
+_INVESTED = any_of(
+    r"\bi (?:paid|pay|spent|spend)\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
+    r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
+    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
+    r"(?:of|playing|using|with|as)\b",
+    r"\bi(?:'ve| have)? (?:waited|been waiting|been asking|been trying|been calling|been chasing)\b",
+    r"\bi(?:'ve| have)? (?:asked|called|emailed|written|submitted|sent|tried|chased)\b[^.?!]{0,40}"
+    r"\b(?:twice|three times|\d+ times|several times|many times|again|for (?:days|weeks|months))\b",
+    r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
+)
+# Questions that accuse rather than ask ("Does anyone there actually check?").
+_RHETORICAL = re.compile(
+    r"[^.!?]*\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
+    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who)\b[^.!?]*\?",
+    re.IGNORECASE,
+)
+_NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
+_THANKS = any_of(
+    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
+    r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
+    r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
+    r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
+    r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
+)
+# Praise words users turn against the assistant when a complaint surrounds them.
+# "this is such crap", "you're hopeless": a judgement of the help or the service, with the
+# lexicon saying whether the word judges badly.
+_JUDGED = re.compile(
+    r"\b(?:(?:this|that|it|you|which|(?:this|that|your|the) \w+)(?:'s|'re| is| are| was| were)"
+    r"|what a|such a) "
+    r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an )*([a-z]+)\b",
+    re.IGNORECASE,
+)
+_JUDGED_VALENCE = -1.5
+
+_PRAISE = any_of(
+    r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
+    r"love|excellent|helpful|nice|superb|marvell?ous|terrific)\b"
+)
+_POLITE = any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b")
+_NEGATORS = frozenset(
+    "not no never nothing nobody none neither nor cannot without hardly".split()  # noqa: SIM905
+)
+# A shouted word is an ordinary word in capitals; ids and codes (SKU4432, HTTP_500) are not.
+_CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
+_CODE_LIKE = re.compile(r"[A-Z]+[\d_-]|[\d_-][A-Z]+")
+_ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be acronyms
+
+
+@dataclass(frozen=True)
+class Tone:
+    """One user turn's heat: ``heat`` > 0 is frustration, < 0 calm satisfaction.
+
+    ``cues`` names what was found, for the answer's reasoning.
+    """
+
+    heat: float
+    cues: tuple[str, ...]
+    thanks: bool
+    polite: bool
+
+
+# Weights are log-odds-like units set from what each shape means: asking for a human or
+# threatening to leave is a strong sign on its own; one "!!" or "again" is weak.
+_W_REPEAT, _W_BLAME, _W_ESCALATE, _W_LEAVE, _W_GIVE_UP, _W_IMPATIENT = 1.0, 1.5, 2.0, 2.0, 1.5, 0.6
+_W_INVESTED, _W_RHETORICAL, _W_NOBODY, _W_MOCK = 0.8, 0.8, 0.6, 1.0
+_W_SHOUT, _W_BANG = 1.0, 0.6
+_W_WORD = 0.35  # per unit of new negative valence (VADER's scale: "useless" -1.8)
+_MAX_WORDS = 1.5
+_THANKS_PULL = -1.5
+_W_SARCASM = 0.8
+_SARCASM_NEGATIVE = 3.0  # VADER units of negative words that make praise read as sarcasm
+_POLITE_PULL = -0.3
+
+
+def _shouted(text: str, known_caps: frozenset[str]) -> int:
+    """Words in capitals that are words, not codes: a run of them, or one long one."""
+    words = [
+        m.group(0)
+        for m in _CAPS_WORD.finditer(text)
+        if m.group(0) not in known_caps and not _CODE_LIKE.search(text[m.start() : m.end() + 1])
+    ]
+    if not words or sum(c.isupper() for c in text) > 0.9 * sum(c.isalpha() for c in text):
+        # All of it in capitals: some users always write that way; count it once.
+        return 1 if words else 0
+    lex = lexicon()
+    # Shouted praise ("THANK YOU") is not anger; a lone short unknown word is an acronym.
+    words = [w for w in words if lex.get(w.lower(), 0.0) <= 0.0]
+    strong = [w for w in words if len(w) > _ACRONYM_MAX or w.lower() in lex or w in _SHOUTABLE]
+    return len(strong) if strong else (len(words) if len(words) >= 2 else 0)
+
+
+# Short words users shout that are not in the valence lexicon (NOT, STILL, ...).
+_SHOUTABLE = frozenset(
+    (
+        "NOT",
+        "NO",
+        "NEVER",
+        "STILL",
+        "AGAIN",
+        "NOW",
+        "WHY",
+        "WHAT",
+        "HOW",
+        "DOES",
+        "DID",
+        "DOESN'T",
+        "WORK",
+        "WORKS",
+        "STOP",
+        "HELP",
+        "ANY",
+        "NOTHING",
+        "ALREADY",
+        "TOLD",
+        "SAID",
+        "EVERY",
+        "SAME",
+        "THREE",
+        "TWICE",
+        "ONCE",
+        "MY",
+        "THE",
+        "IS",
+        "IT",
+        "YOU",
+    )
+)
+
+
+def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
+    """Negative valence of the words the conversation had not used before this turn."""
+    lex = lexicon()
+    toks = tokens(text)
+    total, found = 0.0, []
+    for pos, tok in enumerate(toks):
+        v = lex.get(tok)
+        # Negators are read as negation of what follows, not as negative words themselves.
+        if v is None or tok in known or tok in _NEGATORS:
+            continue
+        if any(t in _NEGATORS or t.endswith("n't") for t in toks[max(0, pos - 3) : pos]):
+            v = -0.5 * v  # "not great" is mildly negative, "not bad" mildly positive
+        if v < 0:
+            total -= v
+            found.append(tok)
+    return total, found
+
+
+# Quoted spans: someone else's words (a customer's review, an error message), or the
+# assistant's own words thrown back at it, which is mockery.
+QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"‘’“”\n]{2,120})['\"’”](?!\w)")
+
+
+_FAMILIES = frozenset(
+    (
+        "repeating",
+        "blame",
+        "asks for a human",
+        "threatens to leave",
+        "gives up",
+        "impatience",
+        "what they put in",
+        "accusing question",
+        "nobody helps",
+        "quotes the assistant back",
+    )
+)
+
+
+def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said: str) -> Tone:
+    """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
+    and capitalised words in ``known_caps`` (names and codes the conversation uses);
+    ``said`` is what the assistant has said so far."""
+    cues: list[str] = []
+    heat = 0.0
+    mocked = False
+    text = plain(text)
+    for m in QUOTED.finditer(text):
+        mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in said.lower()
+    own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
+    for name, rx, weight in (
+        ("repeating", REPEATING, _W_REPEAT),
+        ("blame", _BLAME, _W_BLAME),
+        ("asks for a human", _ESCALATE, _W_ESCALATE),
+        ("threatens to leave", _LEAVE, _W_LEAVE),
+        ("gives up", _GIVE_UP, _W_GIVE_UP),
+        ("impatience", _IMPATIENT, _W_IMPATIENT),
+        ("what they put in", _INVESTED, _W_INVESTED),
+        ("accusing question", _RHETORICAL, _W_RHETORICAL),
+        ("nobody helps", _NOBODY, _W_NOBODY),
+    ):
+        if rx.search(own):
+            heat += weight
+            cues.append(name)
+    lex = lexicon()
+    if "blame" not in cues and any(
+        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known
+        for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
+    ):
+        heat += _W_BLAME
+        cues.append("blame")
+    if mocked:
+        heat += _W_MOCK
+        cues.append("quotes the assistant back")
+    shouted = _shouted(own, known_caps)
+    if shouted:
+        heat += _W_SHOUT * min(2.0, 0.5 + 0.5 * shouted)
+        cues.append("capitals")
+    if re.search(r"[!?]\s*!|!\s*[!?]|\?{2,}", own):
+        heat += _W_BANG
+        cues.append('"!!"')
+    neg, words = _new_negative(own, known)
+    if words:
+        heat += min(_MAX_WORDS, _W_WORD * neg)
+        cues.append("negative words: " + ", ".join(words[:3]))
+    thanks = bool(_THANKS.search(own))
+    praise = bool(_PRAISE.search(own))
+    polite = bool(_POLITE.search(own))
+    # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
+    # or clearly negative words, around it.
+    complaint = neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES for c in cues)
+    if (thanks or praise) and complaint:
+        cues.append("sarcasm")
+        heat += _W_SARCASM
+    elif thanks:
+        heat += _THANKS_PULL
+    if polite and not complaint:
+        heat += _POLITE_PULL
+    return Tone(round(heat, 4), tuple(cues), thanks and not complaint, polite)

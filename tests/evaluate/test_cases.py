@@ -1,0 +1,126 @@
+"""Cases from the platform's runs and from JSONL lines."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from semloop import TraceFormatError
+from semloop.case import ConversationCase, RunCase, ToolCall, Turn
+from semloop.evaluate import (
+    TraceCase,
+    cases_from_runs,
+    conversation_case,
+    parse_case,
+    parse_case_lines,
+    run_case,
+    trace_case,
+)
+from semloop.events import Event, Run
+
+
+def _run(run_id: str, question: str, answer: str, *, start: float = 100.0,
+         conversation: str | None = None, extra: list[tuple[str, dict[str, Any]]] = ()) -> Run:
+    raw = [("run.started", {"input_text": question}), *extra,
+           ("llm.called", {"model": "m"}), ("llm.responded", {"output": answer}),
+           ("run.completed", {"exit_reason": "final_answer"})]
+    events = [Event(event_type=kind, run_id=run_id, agent_id="bot", step_index=k,
+                    timestamp=start + k, payload=payload, conversation_id=conversation)
+              for k, (kind, payload) in enumerate(raw)]
+    return Run.from_events(events)
+
+
+def test_a_run_case_from_a_recorded_run() -> None:
+    run = _run("r1", "Refund order 42?", "Refunded order 42.", extra=[
+        ("retrieval.called", {"index_name": "kb", "query": "refund"}),
+        ("retrieval.responded", {"index_name": "kb", "content": "Refunds within 30 days."}),
+        ("llm.called", {"model": "m"}), ("llm.responded", {"output": "Looking up order 42."}),
+        ("tool.called", {"tool_name": "refund", "args": json.dumps({"order": 42})}),
+        ("tool.responded", {"tool_name": "refund", "output": "declined", "success": False,
+                            "error": "card expired"}),
+        ("tool.called", {"tool_name": "notify", "args": "tell the customer"}),
+        ("tool.responded", {"tool_name": "notify", "output": "sent", "success": True}),
+        ("llm.called", {"model": "m"}), ("llm.responded", {"output": ""}),
+    ])
+    case = run_case(run)
+    assert case == RunCase(
+        id="r1", input="Refund order 42?", output="Refunded order 42.",
+        context=("Refunds within 30 days.",),
+        tools_called=(ToolCall("refund", {"order": 42}, "declined", False),
+                      ToolCall("notify", {"input": "tell the customer"}, "sent", True)),
+        steps=("Looking up order 42.",),
+    )
+    assert isinstance(trace_case(run), TraceCase) and trace_case(run).trace.goal == case.input
+
+
+def test_a_run_with_nothing_to_judge_gives_no_case() -> None:
+    assert run_case(_run("r", "", "an answer")) is None
+    assert run_case(_run("r", "a question", "  ")) is None
+    cases, skipped = cases_from_runs([_run("r", "", "x"), _run("s", "q", "a")], "run")
+    assert [c.id for c in cases] == ["s"] and skipped == [
+        "run r: no user input or no LLM output to judge"]
+
+
+def test_a_conversation_is_its_last_five_runs_oldest_first() -> None:
+    runs = [_run(f"r{k}", f"question {k}", f"answer {k}", start=1000.0 - 10 * k,
+                 conversation="c1") for k in range(7)]
+    case = conversation_case(runs)
+    assert case is not None and case.id == "c1"
+    assert case.turns == tuple(t for k in (4, 3, 2, 1, 0) for t in (
+        Turn("user", f"question {k}"), Turn("assistant", f"answer {k}")))
+    assert len(conversation_case(runs, last=2).turns) == 4  # type: ignore[union-attr]
+    cases, skipped = cases_from_runs([*runs, _run("lone", "q", "a")], "conversation")
+    assert [c.id for c in cases] == ["c1"] and skipped == ["run lone: no conversation_id"]
+
+
+def test_json_lines_of_each_case_shape() -> None:
+    run = parse_case({"id": 7, "label": True, "input": "q", "output": "a", "context": ["d"],
+                      "tools_called": [{"name": "t", "args": {"x": 1}, "output": {"rows": 2},
+                                        "success": True}], "steps": ["s"]})
+    assert run == RunCase("7", "q", "a", ("d",), (ToolCall("t", {"x": 1}, '{"rows": 2}', True),),
+                          ("s",), True)
+    conv = parse_case({"id": "c", "turns": [{"role": "user", "content": "hi"}]})
+    assert conv == ConversationCase("c", (Turn("user", "hi"),))
+    trace = parse_case({"trace_id": "t1", "goal": "g", "label": False,
+                        "root": {"type": "agent", "name": "a"}})
+    assert isinstance(trace, TraceCase) and (trace.id, trace.label) == ("t1", False)
+
+
+@pytest.mark.parametrize(("raw", "field"), [
+    ({"input": "q", "output": "a"}, "id"),
+    ({"id": "x", "output": "a"}, "input"),
+    ({"id": "x", "input": "q", "output": 3}, "output"),
+    ({"id": "x", "input": "q", "output": "a", "context": "one doc"}, "context"),
+    ({"id": "x", "input": "q", "output": "a", "context": ["ok", 2]}, "context[1]"),
+    ({"id": "x", "input": "q", "output": "a", "tools_called": [{"args": {}}]},
+     "tools_called[0].name"),
+    ({"id": "x", "input": "q", "output": "a", "tools_called": [{"name": "t", "args": "x=1"}]},
+     "tools_called[0].args"),
+    ({"id": "x", "input": "q", "output": "a",
+      "tools_called": [{"name": "t", "success": "yes"}]}, "tools_called[0].success"),
+    ({"id": "x", "input": "q", "output": "a", "label": "positive"}, "label"),
+    ({"id": "x", "turns": []}, "turns"),
+    ({"id": "x", "turns": [{"role": "system", "content": "be nice"}]}, "turns[0].role"),
+    ({"id": "x", "turns": [{"role": "user"}]}, "turns[0].content"),
+])
+def test_a_bad_case_names_its_field(raw: dict[str, Any], field: str) -> None:
+    with pytest.raises(TraceFormatError) as info:
+        parse_case(raw)
+    assert info.value.field == field
+
+
+def test_bad_lines_are_reported_with_their_number_and_the_rest_is_read() -> None:
+    lines = [
+        json.dumps({"id": "a", "input": "q", "output": "x"}),
+        "",
+        "{not json",
+        json.dumps({"id": "b", "input": "q"}),
+        json.dumps([1, 2]),
+        json.dumps({"id": "c", "input": "q", "output": "y"}),
+    ]
+    cases, errors = parse_case_lines(lines, source="cases.jsonl")
+    assert [c.id for c in cases] == ["a", "c"]
+    assert [(e.line, e.field) for e in errors] == [(3, None), (4, "output"), (5, None)]
+    assert str(errors[1]) == "cases.jsonl:4, field 'output': is required"

@@ -1,0 +1,148 @@
+"""The run-level answers' text features: numbers, dates, times, claims, negation, requests."""
+
+from __future__ import annotations
+
+import pytest
+
+from semloop.judge.local._claims import (
+    clauses,
+    clock_times,
+    contradicts,
+    date_supported,
+    dates,
+    derived_values,
+    is_hedged,
+    is_refusal,
+    key_terms,
+    negation_scope,
+    number_supported,
+    promises_only,
+    quantities,
+    request_parts,
+    split_claims,
+    tool_text,
+)
+
+
+def values(text: str) -> list[float]:
+    return [q.value for q in quantities(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The fee is $1,200.", [1200.0]),
+        ("about 1.2k seats", [1200.0]),
+        ("twelve hundred seats", [1200.0]),
+        ("twenty-five items", [25.0]),
+        ("two dozen eggs", [24.0]),
+        ("€3.5 million", [3_500_000.0]),
+        ("raised $5m", [5_000_000.0]),
+        ("a 20-tonne limit", [20.0]),
+        ("−40 degrees", [-40.0]),
+    ],
+)
+def test_numbers_are_normalised(text: str, expected: list[float]) -> None:
+    assert values(text) == expected
+
+
+def test_units_currency_and_hedges_are_kept() -> None:
+    (pct,) = quantities("grew 15%")
+    assert pct.unit == "%" and not pct.approx
+    (money,) = quantities("roughly a $40 fee")
+    assert money.unit == "$" and money.approx
+    (dist,) = quantities("5 km")
+    assert dist.unit == "km"
+
+
+def test_numbers_inside_names_dates_and_times_are_not_quantities() -> None:
+    assert values("Form W-2 and form 1040-X") == []
+    assert values("on 2024-03-05 at 14:30") == []
+
+
+def test_dates_in_several_formats_agree() -> None:
+    readings = [r for _, rs in dates("shipped 5 March 2024") for r in rs]
+    for text in ("2024-03-05", "March 5, 2024", "05/03/2024", "Mar 5th"):
+        found = [r for _, rs in dates(text) for r in rs]
+        assert date_supported(found, readings), text
+    assert not date_supported([r for _, rs in dates("March 6, 2024") for r in rs], readings)
+
+
+def test_clock_times_as_minutes() -> None:
+    assert [m for _, m in clock_times("9:00 AM, 4 pm and 2026-11-30T11:42:00Z")] == [
+        540, 960, 702,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "supported"),
+    [
+        ("$1,200", "Revenue: $1,180.", True),  # rounded to its precision
+        ("45", "fee: 40", False),  # a whole number under 100 is not rounded to 5s
+        ("25 miles", "40 km", True),  # unit conversion
+        ("0.25", "25% of customers", True),  # a share as a fraction
+        ("$2,600 in total", "$1,180 and $1,420", True),  # a sum, said to be one
+        ("about 22 days", "34 days", False),
+        ("104 °F", "40 °C", True),
+    ],
+)
+def test_number_support(claim: str, evidence: str, supported: bool) -> None:
+    (q, *_) = quantities(claim)
+    pool = derived_values(quantities(evidence))
+    assert number_supported(q, pool) is supported
+
+
+def test_claims_are_sentences_and_list_items() -> None:
+    text = "The fee is $4.50. It applies e.g. abroad!\n- **Item one** here\n2) item two"
+    assert split_claims(text) == [
+        "The fee is $4.50.", "It applies e.g. abroad!", "Item one here", "item two",
+    ]
+    assert clauses("X is covered, but Y is not") == ["X is covered", "Y is not"]
+
+
+def test_negation_scope_and_contradiction() -> None:
+    singles, phrases = negation_scope("We do not cover flood damage. No appraisal gap.")
+    assert "cover" in singles and frozenset({"apprais", "gap"}) in phrases
+    # a leading "No," answers the question and negates nothing
+    assert negation_scope("No, that is fine.") == (frozenset(), frozenset())
+    ev = "HO-3 policy: we do not cover loss caused by flood."
+    assert contradicts("Flood loss is covered under your HO-3 policy.", ev) == "cover"
+    assert contradicts("Flood loss is not covered under your HO-3 policy.", ev) == ""
+    assert contradicts("Amounts unpaid after 45 days bear interest.",
+                       "Invoices not paid after 45 days bear interest.") == ""
+
+
+def test_hedges_refusals_and_promises() -> None:
+    assert is_hedged("It might be around $40, but check with HR.")
+    assert not is_hedged("The fee is $40.")
+    assert is_refusal("The documents don't mention a cancellation fee.")
+    assert promises_only("I'll look into refund #4471 and get back to you.", "refund #4471?")
+    assert not promises_only("Refund 4471 was approved; I'll email the receipt.", "refund 4471?")
+
+
+def test_key_terms_are_names_not_sentence_starts() -> None:
+    assert key_terms("Please check HSAs and Form 8889 at Fidelity, order AP-22918.") >= {
+        "hsa", "fidelity", "ap-22918",
+    }
+    assert "please" not in key_terms("Please check it.")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "n"),
+    [
+        ("refund status #4471?", 1),
+        ("What's my balance on checking and savings, and when is my card payment due?", 2),
+        ("I need three things: change the address, add gift wrap, and tell me the date.", 3),
+        ("give me the timeline, the root cause, and the action items", 3),
+        ("1) why is mail going to spam 2) how do I set up DKIM 3) is my SPF right", 3),
+        ("Find a hotel near the museum and book the cheapest one", 2),
+        ("I sold some stock this year. Do I owe tax on it?", 1),
+    ],
+)
+def test_request_parts(request_text: str, n: int) -> None:
+    assert len(request_parts(request_text)) == n, request_parts(request_text)
+
+
+def test_tool_json_reads_one_line_per_record() -> None:
+    text = tool_text('[{"dept": "Cardiology", "time": "09:15"}, {"dept": "Dermatology"}]')
+    assert text.splitlines() == ["dept: Cardiology; time: 09:15", "dept: Dermatology"]
