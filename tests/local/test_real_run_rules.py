@@ -36,8 +36,10 @@ def test_a_generic_tool_is_compared_by_its_command(backend: LocalBackend) -> Non
 
 
 def test_action_kind_names_the_program_a_generic_tool_runs() -> None:
-    assert action_kind(Call.of("bash", '{"command": "sed -i s/a/b/ f.py"}', "")) == "bash:sed"
-    assert action_kind(Call.of("bash", '{"command": "python t.py"}', "")) == "bash:python"
+    write = Call.of("bash", '{"command": "sed -i s/a/b/ f.py"}', "")
+    assert action_kind(write) == "bash:sed:write"
+    assert action_kind(Call.of("bash", '{"command": "sed -n 1,9p f.py"}', "x = 1")) == "bash:sed"
+    assert action_kind(Call.of("bash", '{"command": "python t.py"}', "ok")) == "bash:python"
     assert action_kind(Call.of("search", '{"q": "x"}', "")) == "search"
 
 
@@ -94,3 +96,64 @@ def test_the_exact_check_counts_calls_made_again_after_a_write_as_new() -> None:
     resent = [test, same_edit, test, same_edit, test, same_edit, test]
     assert score_tool_repetition(_unchanged_repeats(resent), 3)[0] < 1.0
     assert score_tool_repetition(_unchanged_repeats([test] * 6), 3)[0] == 0.0
+
+
+def test_a_read_after_a_write_by_the_same_program_sees_a_changed_world(
+    backend: LocalBackend,
+) -> None:
+    view = bash("sed -n '9,12p' f.py", "x = 1")
+    j = judgement(backend, step("Look.", view),
+                  step("Edit.", bash("sed -i '10s/1/2/' f.py", "")),
+                  step("Look again.", view))
+    assert j.repeat_probability(0, 2) <= 0.2  # sed -n after sed -i: not the same action
+
+
+def test_a_restore_after_an_edit_is_a_new_world_but_a_toggle_is_not(
+    backend: LocalBackend,
+) -> None:
+    test, out = "python t.py", "FAILED: wrong order"
+    restore = bash("cp f.py.backup f.py", "")
+    j = judgement(backend, step("Edit.", bash("sed -i 's/a/b/' f.py", "")),
+                  step("Test.", bash(test, out)), step("Restore.", restore),
+                  step("Test without the fix.", bash(test, out)))
+    assert j.repeat_probability(1, 3) <= 0.2  # the restore undid the edit: another world
+    edit = bash("sed -i '895,897d' f.py", "")
+    k = judgement(backend, step("Delete the lines.", edit), step("Test.", bash(test, out)),
+                  step("Restore.", restore), step("Delete them again.", edit),
+                  step("Test again.", bash(test, out)))
+    assert k.repeat_probability(1, 4) > 0.85  # the same edit on the same base: a toggle
+
+
+def test_a_quote_inside_an_argument_is_content(backend: LocalBackend) -> None:
+    j = judgement(backend,
+                  step("Fix.", bash("sed -i 's/f(\"60s\")/g()/' x.py", "")),
+                  step("Again, other quotes.", bash("sed -i \"s/f('60s')/g()/\" x.py", "")))
+    assert j.repeat_probability(0, 1) < 0.3
+    same = judgement(backend, step("List.", bash("ls 'src dir'", "a.py")),
+                     step("List.", bash('ls "src dir"', "a.py")))
+    assert same.repeat_probability(0, 1) > 0.85  # outer quoting is how it is written
+
+
+def test_two_long_inputs_that_differ_past_the_cut_stay_two() -> None:
+    from semloop.evaluate.loop import _truncate
+
+    head = "cat > t.py << 'EOF'\n" + "x = 1\n" * 200
+    a, b = _truncate(head + "print(1)\nEOF", 800), _truncate(head + "print(2)\nEOF", 800)
+    assert a != b and a[:800] == b[:800]
+    assert Call.of("bash", a, "").raw != Call.of("bash", b, "").raw
+    assert Call.of("bash", a, "").raw == Call.of("bash", _truncate(head + "print(1)\nEOF", 800),
+                                                 "").raw
+
+
+def test_the_local_judge_has_no_question_budget(backend: LocalBackend) -> None:
+    from semloop.judge.mock import MockBackend
+    from semloop.semantic import SemanticLoopDetection
+    from semloop.trace import Trace
+
+    trace = Trace.from_steps("g", [{"output": f"step {k}"} for k in range(100)])
+    local = SemanticLoopDetection(backend)
+    _, questions, _ = local.questions_for(trace)
+    assert "progress_98_99" in questions  # the last steps of a long run are asked about
+    hosted = SemanticLoopDetection(MockBackend({}))
+    assert len(hosted.questions_for(trace)[1]) == 64  # a judge that does not say: 64
+    assert len(SemanticLoopDetection(backend, max_questions=10).questions_for(trace)[1]) == 10

@@ -21,7 +21,9 @@ graph cycles stay the deterministic lexical check. Standard library only.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +55,8 @@ __all__ = [
 ]
 
 NO_LOOP_REASON = "No loop patterns detected."
+# Questions per trace for a judge that does not say (hosted judges charge per token).
+DEFAULT_MAX_QUESTIONS = 64
 STAGNATION_QUESTION = "stagnation"
 TOOL_PREFIX = "tool_repeat_"
 # The lexical fallback runs with deepeval's default similarity line.
@@ -145,9 +149,12 @@ def reasoning_steps(trace: Trace) -> list[Span]:
 
 def _truncate(text: str, limit: int) -> str:
     # Keeps a long trace inside the judge's context (Jev's is 32k tokens); <= 0 disables.
+    # The digest of the cut part keeps two long texts that differ only past the limit (two
+    # versions of a script written with a heredoc) from reading as one.
     if limit <= 0 or len(text) <= limit:
         return text
-    return f"{text[:limit]}… [truncated {len(text) - limit} chars]"
+    digest = hashlib.sha1(text[limit:].encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{text[:limit]}… [truncated {len(text) - limit} chars, rest {digest}]"
 
 
 def build_state(
@@ -433,7 +440,7 @@ class SemanticLoopDetection:
         threshold: float = 0.5,
         repetition_threshold: int = 3,
         lookahead: int = 2,
-        max_questions: int = 64,
+        max_questions: int | None = None,
         max_chars_per_step: int = 800,
         check_tool_repetition: bool = True,
         check_semantic_tool_repetition: bool = True,
@@ -448,7 +455,7 @@ class SemanticLoopDetection:
     ) -> None:
         if lookahead < 1:
             raise ConfigError(f"must be at least 1, not {lookahead}", key="lookahead")
-        if max_questions < 1:
+        if max_questions is not None and max_questions < 1:
             raise ConfigError(f"must be at least 1, not {max_questions}", key="max_questions")
         if repetition_threshold < 1:
             raise ConfigError(
@@ -496,6 +503,20 @@ class SemanticLoopDetection:
     def __name__(self) -> str:  # deepeval metrics expose a display name this way
         return "Semantic Loop Detection"
 
+    def question_budget(self) -> int:
+        """Questions per trace: ``max_questions`` when given, else the backend's own
+        ``question_budget`` (None there: no limit, as for the embedded judge), else 64.
+
+        The budget exists for judges that charge per token or have a context window; past
+        it the questions about the last steps of a long run are dropped, so a judge that
+        answers for free should not have one."""
+        if self.max_questions is not None:
+            return self.max_questions
+        budget = getattr(self.backend, "question_budget", DEFAULT_MAX_QUESTIONS)
+        if budget is None:
+            return sys.maxsize
+        return budget if isinstance(budget, int) and budget >= 1 else DEFAULT_MAX_QUESTIONS
+
     @property
     def enabled(self) -> dict[str, bool]:
         return {
@@ -516,7 +537,7 @@ class SemanticLoopDetection:
         steps = reasoning_steps(trace)
         stag_qs: dict[str, dict[str, Any]] = {}
         if self.check_reasoning_stagnation:
-            budget = max(1, self.max_questions - len(tool_qs))
+            budget = max(1, self.question_budget() - len(tool_qs))
             stag_qs = build_questions(steps, self.lookahead, budget)
         questions = {**tool_qs, **stag_qs}
         state = build_state(
