@@ -157,3 +157,23 @@ def test_the_local_judge_has_no_question_budget(backend: LocalBackend) -> None:
     hosted = SemanticLoopDetection(MockBackend({}))
     assert len(hosted.questions_for(trace)[1]) == 64  # a judge that does not say: 64
     assert len(SemanticLoopDetection(backend, max_questions=10).questions_for(trace)[1]) == 10
+
+
+def test_the_structural_tool_loop_counts_a_call_again_only_on_the_same_world() -> None:
+    from semloop.detect import run_detectors
+    from semloop.events import Run
+    from semloop.trace import Span, Trace
+
+    def tool(cmd: str, out: str) -> Span:
+        return Span(type="tool", name="bash", input={"command": cmd}, output=out)
+
+    view = ("sed -n '319,340p' models.py", "def database_forwards(self): ...")
+    edits = [tool(f"sed -i '32{k}s/ #/#/' models.py", "") for k in range(3)]
+    spans = [tool(*view), edits[0], tool(*view), edits[1], tool(*view), edits[2], tool(*view)]
+
+    def loops(children: list[Span]) -> set[str]:
+        trace = Trace(goal="g", root=Span(type="agent", name="a", children=children))
+        return {s.failure_type for s in run_detectors(Run.from_trace(trace, run_id="r"))}
+
+    assert "TOOL_LOOP" not in loops(spans)  # a look after each edit
+    assert "TOOL_LOOP" in loops([tool(*view) for _ in range(4)])  # nothing changed between
