@@ -14,8 +14,10 @@ Question families, all sent in ONE ``backend.ask`` per trace:
 * ``stagnation`` — an overall 4-level score; asked for context, never used in scoring.
 
 Scoring (see ``docs/semantic.md``): a pair's stagnation is ``1 - p`` for progress and ``p``
-for revisit; the worst pair gives 0.0 at ``severe_stagnation``, 0.5 at ``mild_stagnation``,
-else 1.0. Tool repetition is the more severe of the exact-match and judged checks. Call
+for revisit; flagged pairs (at ``mild_stagnation`` or worse) that touch form stretches, and
+the worst stretch of ``min_stretch_steps`` (3) steps or more gives 0.0 at
+``severe_stagnation``, 0.5 at ``mild_stagnation``, else 1.0: one repeated step that the run
+then moves on from is not stagnation. Tool repetition is the more severe of the exact-match and judged checks. Call
 graph cycles stay the deterministic lexical check. Standard library only.
 """
 
