@@ -224,6 +224,14 @@ def main() -> None:
             f"(CPU: median {statistics.median(cpu_rates):.2f}, max {max(cpu_rates):.2f}); "
             f"median {statistics.median(ms for ms, _, _ in real):.0f} ms per run, "
             f"max {max(ms for ms, _, _ in real):.0f} ms")
+        near = [(ms / n, cpu / n) for ms, n, cpu in real if 40 <= n <= 80]
+        if near:
+            real_lines.append(
+                f"  real runs of 40-80 steps ({len(near)}): median "
+                f"{statistics.median(w for w, _ in near):.2f} ms per step, max "
+                f"{max(w for w, _ in near):.2f} (CPU: median "
+                f"{statistics.median(c for _, c in near):.2f}, max {max(c for _, c in near):.2f})"
+                "   target <= 5 ms per step at 60 steps")
 
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     med = statistics.median(ten_ms)
