@@ -1,0 +1,140 @@
+"""The semantic worker's API: false-positive feedback, the org's feedback switches, usage
+and its month-end projection, and recurring issues. Every route reads the caller's org
+from its key; another org's ids are 404."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from ..store import month_of
+from ._auth import require_org, store_of
+from ._schemas import ErrorBody
+
+__all__ = ["project", "router"]
+
+router = APIRouter(tags=["semantic"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody},
+    503: {"model": ErrorBody, "description": "the database failed; retry"},
+}
+
+
+class FeedbackIn(BaseModel):
+    verdict: Literal["false_positive", "confirmed"]
+    note: str = Field(default="", max_length=2000)
+
+
+class FeedbackSettings(BaseModel):
+    enabled: bool = Field(description="Whether feedback is recorded (off by default).")
+    auto_suppress: bool = Field(
+        description="From 3 false-positive marks on an issue, suppress its new findings "
+                    "(on) or lower their confidence by 0.3 (off, the default).")
+
+
+class FeedbackPatch(BaseModel):
+    enabled: bool | None = None
+    auto_suppress: bool | None = None
+
+
+class UsageOut(BaseModel):
+    month: str
+    quota: int
+    used: int
+    remaining: int
+    allow_overage: bool
+    overage: int = Field(description="Evaluations past the quota (with overage allowed).")
+    cost_usd: float = Field(description="Every judge call this month, from the log.")
+    projected_month_end_usage: int
+    projected_month_end_cost_usd: float
+    conversation_quota: int
+    conversation_used: int
+
+
+class IssueOut(BaseModel):
+    issue_id: int
+    agent_id: str
+    evaluator: str
+    sample: str = Field(description="The first finding's normalised reasoning.")
+    first_seen: float
+    last_seen: float
+    run_count: int
+    false_positives: int
+
+
+def project(used: float, now: dt.datetime) -> float:
+    """A linear month-end projection: the rate so far times the month's length (days)."""
+    days = calendar.monthrange(now.year, now.month)[1]
+    elapsed = (now.day - 1) + (now.hour * 3600 + now.minute * 60 + now.second) / 86400
+    return used / max(elapsed, 1.0) * days
+
+
+@router.post("/v1/signals/{signal_id}/feedback", status_code=201,
+             responses={**_ERRORS, 400: {"model": ErrorBody}, 403: {"model": ErrorBody},
+                        404: {"model": ErrorBody}},
+             summary="Mark a semantic signal false positive or confirmed")
+async def add_feedback(signal_id: int, body: FeedbackIn, request: Request,
+                       org_id: Annotated[str, Depends(require_org)]) -> Any:
+    store = store_of(request)
+    settings = await run_in_threadpool(store.org_semantics, org_id)
+    if not settings.feedback_enabled:
+        raise HTTPException(403, "semantic feedback is off for this organization: "
+                                 "PATCH /v1/orgs/semantic-feedback {\"enabled\": true}")
+    added = await run_in_threadpool(store.add_feedback, org_id, signal_id, body.verdict,
+                                    body.note)
+    if added is None:
+        raise HTTPException(404, f"no signal {signal_id} in this organization")
+    if not added:
+        raise HTTPException(400, "feedback is for semantic signals; this one is structural")
+    return {"signal_id": signal_id, "verdict": body.verdict}
+
+
+@router.get("/v1/orgs/semantic-feedback", response_model=FeedbackSettings, responses=_ERRORS,
+            summary="The org's feedback switches")
+async def get_feedback_settings(request: Request,
+                                org_id: Annotated[str, Depends(require_org)]) -> Any:
+    org = await run_in_threadpool(store_of(request).org_semantics, org_id)
+    return {"enabled": org.feedback_enabled, "auto_suppress": org.auto_suppress}
+
+
+@router.patch("/v1/orgs/semantic-feedback", response_model=FeedbackSettings,
+              responses=_ERRORS, summary="Change the org's feedback switches")
+async def patch_feedback_settings(body: FeedbackPatch, request: Request,
+                                  org_id: Annotated[str, Depends(require_org)]) -> Any:
+    changes = {name: value for name, value in (("feedback_enabled", body.enabled),
+                                               ("auto_suppress", body.auto_suppress))
+               if value is not None}
+    org = await run_in_threadpool(lambda: store_of(request).update_org_semantics(
+        org_id, **changes))
+    return {"enabled": org.feedback_enabled, "auto_suppress": org.auto_suppress}
+
+
+@router.get("/v1/orgs/semantic-usage", response_model=UsageOut, responses=_ERRORS,
+            summary="This month's semantic evaluations, cost and month-end projection")
+async def semantic_usage(request: Request, org_id: Annotated[str, Depends(require_org)]) -> Any:
+    now = dt.datetime.now(dt.timezone.utc)
+    month = month_of(time.time())
+    usage = await run_in_threadpool(store_of(request).usage, org_id, month)
+    return {
+        "month": month, "quota": usage.quota, "used": usage.used,
+        "remaining": max(0, usage.quota - usage.used), "allow_overage": usage.allow_overage,
+        "overage": max(0, usage.used - usage.quota), "cost_usd": round(usage.cost_usd, 6),
+        "projected_month_end_usage": round(project(usage.used, now)),
+        "projected_month_end_cost_usd": round(project(usage.cost_usd, now), 6),
+        "conversation_quota": usage.conversation_quota,
+        "conversation_used": usage.conversation_used,
+    }
+
+
+@router.get("/v1/issues", response_model=list[IssueOut], responses=_ERRORS,
+            summary="Recurring issues: semantic findings grouped by agent, evaluator and fault")
+async def recurring_issues(request: Request, org_id: Annotated[str, Depends(require_org)],
+                           agent_id: str | None = None) -> Any:
+    return await run_in_threadpool(store_of(request).recurring_issues, org_id, agent_id)
