@@ -105,7 +105,7 @@ async def get_feedback_settings(request: Request,
 
 
 @router.patch("/v1/orgs/semantic-feedback", response_model=FeedbackSettings,
-              responses=_ERRORS, summary="Change the org's feedback switches")
+              responses={**_ERRORS, 400: {"model": ErrorBody}}, summary="Change the org's feedback switches")
 async def patch_feedback_settings(body: FeedbackPatch, request: Request,
                                   org_id: Annotated[str, Depends(require_org)]) -> Any:
     changes = {name: value for name, value in (("feedback_enabled", body.enabled),
