@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from .._exceptions import ConfigError, SemloopError
@@ -42,6 +43,7 @@ __all__ = [
     "WorkerStats",
     "build_worker",
     "loop_signal",
+    "semantic_enabled",
 ]
 
 WORKERS = ("detector", "loop", "alerts", "semantic")
@@ -80,6 +82,12 @@ def build_worker(
     if name == "semantic":
         return _semantic_worker(store, poll_interval, judge, sampling_config, evaluators_config)
     raise ConfigError(f"unknown worker {name!r}; known: {', '.join(WORKERS)}", key="worker")
+
+
+def semantic_enabled(environ: Mapping[str, str] | None = None) -> bool:
+    """``SEMANTIC_WORKER_ENABLED=true``: off by default, so nothing is judged unasked."""
+    env = os.environ if environ is None else environ
+    return env.get("SEMANTIC_WORKER_ENABLED", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _semantic_worker(store: Store, poll_interval: float | None, judge: str | None,
