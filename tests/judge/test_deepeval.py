@@ -15,6 +15,7 @@ from deepeval.models import DeepEvalBaseLLM
 
 from semloop._exceptions import (
     ConfigError,
+    InputError,
     JudgeAnswerError,
     JudgeStatusError,
     UnsupportedQuestionError,
@@ -246,3 +247,9 @@ def test_threads_share_one_backend(server: ScriptedChatServer) -> None:
     for thread in threads:
         thread.join()
     assert values == [pytest.approx(0.3)] * 20 and len(server.requests) == 20
+
+
+def test_a_state_that_is_no_case_is_refused(server: ScriptedChatServer) -> None:
+    with pytest.raises(InputError, match="needs a case's state"):
+        backend(server).ask("just text", {"h": {"type": "noul", "kind": "hallucination"}})
+    assert server.requests == []

@@ -59,7 +59,7 @@ def test_the_evaluators_are_the_seven_question_kinds() -> None:
 def test_on_the_llm_judge(server: ScriptedChatServer, name: str) -> None:
     server.say(json.dumps({"failure": True, "confidence": 0.8, "reasoning": "It happened.",
                            "evidence": "turn 3 / sentence 1"}),
-               "I'm sorry, I can't help with that.")
+               *["I'm sorry, I can't help with that."] * 2)  # asked again once
     judge = LLMJudgeBackend("test-key", base_url=server.base_url, retry=QUICK)
     fired = run(name, judge)
     assert (fired.fired, fired.confidence, fired.undecided) == (True, 0.8, False)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semloop._exceptions import JudgeAnswerError, UnsupportedQuestionError
+from semloop._exceptions import ConfigError, JudgeAnswerError, UnsupportedQuestionError
 from semloop.case import ConversationCase, RunCase, ToolCall, Turn
 from semloop.judge._evaluator import EVALUATOR_KINDS, RUBRICS
 from semloop.judge._http import RetryPolicy
@@ -155,6 +155,9 @@ PROSE = "Sure! Here is my verdict:\n" + verdict(False, 0.8) + "\nLet me know if 
     (json.dumps({"failure": True, "reasoning": "x"}), 1.0),  # no confidence: unhedged
     (json.dumps({"Failure": False, "CONFIDENCE": 0.9}), pytest.approx(0.1)),
     (json.dumps({"verdict": {"failure": True, "confidence": 0.7}}), 0.7),  # wrapped
+    (json.dumps({"answers": {"h": {"failure": True, "confidence": 0.6}}}), 0.6),
+    (json.dumps({"hallucination": True, "confidence": 0.7}), 0.7),  # under the kind's name
+    (json.dumps({"failed": "no", "confidence": 0.8}), pytest.approx(0.2)),
     ('{"failure": true, "confidence": 0.9, "reasoning": "Sentence (2) claims', 0.9),  # cut
 ])
 def test_malformed_but_readable_replies(server: ScriptedChatServer, content: str,
@@ -181,9 +184,32 @@ def test_malformed_but_readable_replies(server: ScriptedChatServer, content: str
 ])
 def test_unreadable_replies_are_errors_not_healthy(server: ScriptedChatServer, content: str,
                                                    message: str) -> None:
-    server.say(content)
-    with pytest.raises(JudgeAnswerError, match=message):
+    server.say(content, content)  # asked again once, it writes the same
+    with pytest.raises(JudgeAnswerError, match=message) as info:
         judge(server).ask(RUN, {"h": question("hallucination")})
+    assert str(info.value).endswith("(asked 2 time(s))")
+    first, again = (r.json["messages"] for r in server.requests)
+    assert again[:2] == first and again[2] == {"role": "assistant", "content": content}
+    assert again[3]["role"] == "user" and "could not be read" in again[3]["content"]
+
+
+def test_an_unreadable_verdict_is_asked_for_again(server: ScriptedChatServer) -> None:
+    server.say("Verdict: it is a hallucination, I am fairly sure.", verdict(True, 0.9))
+    response = judge(server, input_usd_per_mtok=1.0).ask(RUN, {"h": question("hallucination")})
+    assert response.answers["h"].value == 0.9 and len(server.requests) == 2
+    prompts = [r.json["messages"] for r in server.requests]
+    assert response.input_tokens == sum(sum(len(m["content"]) for m in p) // 4 for p in prompts)
+    assert response.cost_usd == pytest.approx(response.input_tokens / 1e6)
+
+
+def test_reask_zero_asks_once(server: ScriptedChatServer) -> None:
+    server.say("no verdict here")
+    with pytest.raises(JudgeAnswerError, match=r"asked 1 time\(s\)"):
+        judge(server, reask=0).ask(RUN, {"h": question("hallucination")})
+    assert len(server.requests) == 1
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ConfigError, match="reask"):
+            judge(server, reask=bad)
 
 
 def test_empty_content_and_refusal_field_are_errors(server: ScriptedChatServer) -> None:
@@ -217,12 +243,12 @@ def test_salvaged_fields_from_a_truncated_reply() -> None:
 @given(st.text())
 def test_text_without_a_verdict_is_never_an_answer(text: str) -> None:
     # The promise behind "never a silent healthy": arbitrary text either fails to parse,
-    # or it named a failure field and the value is a probability.
+    # or it named a verdict field ("failure" or "failed") and the value is a probability.
     try:
         answer = parse_verdict(text)
     except JudgeAnswerError:
         return
-    assert "failure" in text.lower()
+    assert "fail" in text.lower()
     assert 0.0 <= answer.value <= 1.0
 
 

@@ -36,7 +36,13 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._exceptions import ConfigError, JudgeAnswerError, JudgeError, MissingExtraError
+from .._exceptions import (
+    ConfigError,
+    InputError,
+    JudgeAnswerError,
+    JudgeError,
+    MissingExtraError,
+)
 from ._evaluator import RUBRICS, evaluator_questions, merge_responses, tool_line
 from ._kinds import ALL_KINDS
 from ._types import Answer, JudgeResponse, Question, State
@@ -170,8 +176,8 @@ class DeepEvalBackend:
         responses = []
         if evaluator:
             if not isinstance(state, Mapping):
-                raise ConfigError("judge 'deepeval' needs a case's state (an object), got "
-                                  f"{type(state).__name__}", key="state")
+                raise InputError("judge 'deepeval' needs a case's state (an object), got "
+                                 f"{type(state).__name__}")
             responses = [self._evaluate(qid, kind, state) for qid, kind in evaluator.items()]
         if loop:
             responses.append(self.client.ask(state, loop))

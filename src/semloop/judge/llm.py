@@ -106,6 +106,10 @@ Reply with exactly one JSON object and nothing else:
 - "evidence": {rubric.evidence}; "" if there is none."""
 
 
+_REASK = ("That reply could not be read ({error}). Reply again with only the JSON object "
+          '{{"failure": ..., "confidence": ..., "reasoning": ..., "evidence": ...}}, nothing '
+          "else.")
+
 #: The system prompt of each evaluator kind.
 EVALUATOR_PROMPTS: Mapping[str, str] = {kind: _evaluator_prompt(r) for kind, r in RUBRICS.items()}
 
@@ -162,7 +166,12 @@ class LLMJudgeBackend(HttpClient):
         retry: RetryPolicy | None = None,
         keep_alive: bool = True,
         send: Send | None = None,
+        reask: int = 1,
     ) -> None:
+        if not isinstance(reask, int) or isinstance(reask, bool) or reask < 0:
+            raise ConfigError(f"must be a whole number >= 0, got {reask!r}", key="reask")
+        #: How many times an evaluator's unreadable verdict is asked for again.
+        self.reask = reask
         self.base_url = (
             base_url or os.environ.get("OPENAI_BASE_URL", "").strip() or DEFAULT_BASE_URL
         ).rstrip("/")
@@ -237,11 +246,26 @@ class LLMJudgeBackend(HttpClient):
 
     def _ask_evaluator(self, state: State, qid: str, kind: str,
                        question: Question) -> JudgeResponse:
-        done = self.complete([
+        messages = [
             {"role": "system", "content": EVALUATOR_PROMPTS[kind]},
             {"role": "user", "content": _evaluator_user_message(state, question)},
-        ])
-        return self._response(done, {qid: parse_verdict(done.content, truncated=done.truncated)})
+        ]
+        calls: list[Completion] = []
+        while True:
+            done = self.complete(messages)
+            calls.append(done)
+            try:
+                answer = parse_verdict(done.content, kind=kind, truncated=done.truncated)
+                break
+            except JudgeAnswerError as err:
+                if len(calls) > self.reask:
+                    raise JudgeAnswerError(f"{err} (asked {len(calls)} time(s))") from err
+                # Shown its own reply and what was wrong with it, a model nearly always
+                # writes the object next time: cheaper than an undecided case.
+                messages = [*messages, {"role": "assistant", "content": done.content},
+                            {"role": "user", "content": _REASK.format(error=err)}]
+        return merge_responses([self._response(c, {}) for c in calls[:-1]]
+                               + [self._response(calls[-1], {qid: answer})])
 
     def _ask_loop(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         user = json.dumps({"state": state, "questions": dict(questions)}, ensure_ascii=False,
@@ -533,7 +557,7 @@ _SALVAGE_CONFIDENCE = re.compile(r'"confidence"\s*:\s*("?[0-9.]+%?"?)[,}\s]', re
 _SALVAGE_REASONING = re.compile(r'"reasoning"\s*:\s*"((?:[^"\\]|\\.)*)', re.IGNORECASE)
 
 
-def parse_verdict(content: str, *, truncated: bool = False) -> Answer:
+def parse_verdict(content: str, *, kind: str | None = None, truncated: bool = False) -> Answer:
     """An evaluator's reply ``{"failure", "confidence", "reasoning", "evidence"}`` as a
     noul :class:`Answer` whose value is P(the failure happened).
 
@@ -541,13 +565,15 @@ def parse_verdict(content: str, *, truncated: bool = False) -> Answer:
       otherwise. A percent (``"85%"``, or a whole number up to 100) is divided by 100; a
       c below 0.5 contradicts the verdict and reads as 0.5, a toss-up. With no
       confidence, P is 1 or 0 (what the judge said, unhedged).
+    - The verdict may also be written under ``"failed"`` or the kind's own name
+      (``{"hallucination": true}``).
     - A reply cut off at the token limit keeps the fields written before the cut, and
       says so in the reasoning.
     - No readable ``failure`` (no JSON, a refusal, a verdict like ``"maybe"``), or a
       confidence that is no probability, raises :class:`JudgeAnswerError`: the evaluator
       records the case as undecided, never as healthy.
     """
-    obj, salvaged = _verdict_object(content)
+    obj, salvaged = _verdict_object(content, ("failure", "failed", *([kind] if kind else [])))
     failure = _failure(obj.get("failure"))
     confidence = _verdict_confidence(obj.get("confidence"))
     sure = 1.0 if confidence is None else max(confidence, 0.5)
@@ -563,14 +589,15 @@ def parse_verdict(content: str, *, truncated: bool = False) -> Answer:
                   reasoning=reasoning)
 
 
-def _verdict_object(content: str) -> tuple[Mapping[str, Any], bool]:
-    """The verdict's fields (keys lower-cased), and whether they were salvaged from a
-    reply that holds no complete object."""
+def _verdict_object(content: str, names: tuple[str, ...]) -> tuple[Mapping[str, Any], bool]:
+    """The verdict's fields (keys lower-cased, the verdict under ``"failure"`` whichever
+    of ``names`` it came as), and whether they were salvaged from a reply that holds no
+    complete object."""
     try:
         found = _find_object(content)
     except JudgeAnswerError:
         found = None
-    verdict = _with_failure(found)
+    verdict = _with_failure(found, names)
     if verdict is not None:
         return verdict, False
     match = _SALVAGE_FAILURE.search(content)
@@ -586,17 +613,19 @@ def _verdict_object(content: str) -> tuple[Mapping[str, Any], bool]:
     return salvaged, True
 
 
-def _with_failure(obj: Any, depth: int = 0) -> Mapping[str, Any] | None:
+def _with_failure(obj: Any, names: tuple[str, ...], depth: int = 0) -> Mapping[str, Any] | None:
     # The verdict itself, or one level down when a model wrapped it ({"verdict": {...}},
     # {"answers": {"q": {...}}}).
     if not isinstance(obj, Mapping):
         return None
     lowered = {str(k).strip().lower(): v for k, v in obj.items()}
-    if "failure" in lowered:
-        return lowered
+    name = next((n for n in names if n in lowered and not isinstance(lowered[n], Mapping)),
+                None)
+    if name is not None:
+        return {**lowered, "failure": lowered[name]}
     if depth < 2:
         for value in lowered.values():
-            inner = _with_failure(value, depth + 1)
+            inner = _with_failure(value, names, depth + 1)
             if inner is not None:
                 return inner
     return None
