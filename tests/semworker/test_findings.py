@@ -118,3 +118,25 @@ def test_a_disagreeing_second_judge_drops_the_band_and_both_calls_are_logged(
     log = store.evaluations(org, "r")
     assert [e["second_opinion"] for e in log] == [False, True]
     assert {e["judge"] for e in log} == {"scripted", "second"}
+
+
+def test_the_embedded_judges_embedder_joins_paraphrases_and_splits_faults() -> None:
+    from semloop.evaluate.findings import EmbeddingSimilarity, default_similarity
+
+    similarity = default_similarity()
+    assert isinstance(similarity, EmbeddingSimilarity)  # the local extra is installed here
+    faults = [
+        (REFUND_A, REFUND_B),
+        (SHIPPING, "The answer states a delivery date that appears nowhere in the tracking."),
+        ("The user repeats the refund request with growing anger.",
+         "The customer is increasingly annoyed, asking again and again for the refund."),
+    ]
+    groups: list[GroupView] = []
+    for n, (first, second) in enumerate(faults):
+        text = representation(first)
+        [vector] = similarity.vectors([text])
+        assert match_group(text, vector, groups, similarity) is None  # a new fault
+        groups.append(GroupView(n, text, vector))
+        again = representation(second)
+        [other] = similarity.vectors([again])
+        assert match_group(again, other, groups, similarity) == groups[n]

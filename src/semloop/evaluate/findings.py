@@ -92,7 +92,7 @@ class EmbeddingSimilarity:
     """Cosine similarity of MiniLM sentence vectors (unit length: a dot product)."""
 
     name = "minilm"
-    threshold = 0.72
+    threshold = 0.65
 
     def __init__(self, embedder: Any) -> None:
         self._embedder = embedder
