@@ -243,7 +243,10 @@ class SemanticWorker(PollingWorker):
         if conversation_id is not None:
             evidence["conversation_id"] = conversation_id
             evidence["run_ids_considered"] = considered
-        signal = Signal(failure_type=evaluator.name, run_id=run.run_id, severity=severity,
+        # A conversation finding belongs to the conversation's newest run: a re-evaluation
+        # after new runs is a new finding, a repeat of the same one is not.
+        target = considered[-1] if considered else run.run_id
+        signal = Signal(failure_type=evaluator.name, run_id=target, severity=severity,
                         confidence=confidence, evidence=evidence, source="semantic",
                         agent_id=run.agent_id, agent_version=run.agent_version,
                         co_signal_count=0)
