@@ -162,6 +162,13 @@ def _first_exceeded(conn: Connection, org_id: str, scope: str, key: str, month: 
     return flipped is not None
 
 
+def _log(conn: Connection, org_id: str, calls: Sequence[Mapping[str, Any]]) -> None:
+    if calls:
+        now = time.time()
+        conn.execute(insert(log_table), [{"org_id": org_id, "evaluated_at": now, **c}
+                                         for c in calls])
+
+
 def _quota_signal(run: Run, scope: str, limit: int, month: str) -> Signal:
     return Signal(failure_type=QUOTA_EXCEEDED, run_id=run.run_id, severity=Severity.LOW,
                   confidence=1.0, source="semantic", shadow=True, agent_id=run.agent_id,
@@ -305,12 +312,6 @@ class Semantic(Area):
 
     # -- the evaluation log and tasks ---------------------------------------------------
 
-    def log_evaluation(self, org_id: str, entry: Mapping[str, Any]) -> None:
-        """One judge call, fired or not (keys: the ``semantic_evaluations`` columns)."""
-        with translate_errors("log an evaluation"), self._db.write() as conn:
-            conn.execute(insert(log_table), {"org_id": org_id, "evaluated_at": time.time(),
-                                             **entry})
-
     def evaluator_spend(self, org_id: str, evaluator: str, month: str) -> float:
         """Dollars ``evaluator`` spent in ``month`` (the cost ceiling's meter)."""
         start = dt.datetime.strptime(month, "%Y-%m").replace(tzinfo=dt.timezone.utc)
@@ -322,10 +323,13 @@ class Semantic(Area):
                          .scalar_one())
 
     def fail_task(self, org_id: str, run_id: str, evaluator: str, *, attempts: int,
-                  error: str, final: bool) -> None:
-        """Record a failed attempt; ``final`` makes it the task's terminal state."""
-        self._set_task(org_id, run_id, evaluator, "failed" if final else "pending", attempts,
-                       error, None)
+                  error: str, final: bool, calls: Sequence[Mapping[str, Any]] = ()) -> None:
+        """Record a failed attempt and its judge ``calls`` (evaluation-log rows); ``final``
+        makes it the task's terminal state."""
+        with translate_errors("record an evaluator task"), self._db.write() as conn:
+            _log(conn, org_id, calls)
+            self._set_task(org_id, run_id, evaluator, "failed" if final else "pending",
+                           attempts, error, None, conn)
 
     def skip_task(self, org_id: str, run_id: str, evaluator: str, reason: str) -> None:
         """An evaluator not run on purpose (its cost ceiling, no case): never retried."""
@@ -359,16 +363,19 @@ class Semantic(Area):
 
     def finish_task(self, org_id: str, run_id: str, evaluator: str, *, attempts: int,
                     signal: Signal | None, group: int | tuple[str, Sequence[float]] | None,
-                    note: str | None = None) -> int | None:
+                    note: str | None = None, calls: Sequence[Mapping[str, Any]] = (),
+                    ) -> int | None:
         """Record an evaluator's outcome on a run, in one transaction: its signal (if any),
         the signal's recurring issue (an existing group's id, or the representation and
-        vector of a new one) and the task done. Returns the signal's id.
+        vector of a new one), the judge ``calls`` made for it (evaluation-log rows, every
+        one, fired or not) and the task done. Returns the signal's id.
 
         A second finish of the same task (a worker whose lease lapsed) adds nothing: the
         signal is unique per run, evaluator and source, and joins its group once.
         """
         now = time.time()
         with translate_errors("record a finding"), self._db.write() as conn:
+            _log(conn, org_id, calls)
             signal_id = None
             if signal is not None:
                 insert_signals(conn, self._db.dialect, org_id, [signal])

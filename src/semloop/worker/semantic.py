@@ -181,28 +181,31 @@ class SemanticWorker(PollingWorker):
         attempt = attempts + 1
         result = evaluator(case, self.judge, settings)
         considered = None if conversation is None else conversation[1]
-        self._log(org_id, run, result, attempt, run.conversation_id if considered else None)
+        calls = [_entry(run, result, attempt, run.conversation_id if considered else None)]
         if result.error is not None or result.confidence is None:
             # No verdict is not a healthy verdict: retried, then recorded as failed.
             final = attempt >= self.max_attempts
             self.store.fail_task(org_id, run.run_id, evaluator.name, attempts=attempt,
-                                 error=result.error or result.reasoning, final=final)
+                                 error=result.error or result.reasoning, final=final,
+                                 calls=calls)
             if final:
                 log.warning("semantic: %s on run %s failed %d times: %s", evaluator.name,
                             run.run_id, attempt, result.error or result.reasoning)
             return not final
-        self._finish(org_id, run, evaluator, case, result, context.org, attempt, considered)
+        self._finish(org_id, run, evaluator, case, result, context.org, attempt, considered,
+                     calls)
         return False
 
     def _finish(self, org_id: str, run: Run, evaluator: AnyEvaluator, case: Any,
                 result: EvalResult, org: OrgSemantics, attempt: int,
-                considered: list[str] | None) -> None:
-        """Turn a verdict into a finding: feedback, severity, second opinion, issue."""
+                considered: list[str] | None, calls: list[dict[str, Any]]) -> None:
+        """Turn a verdict into a finding: feedback, severity, second opinion, issue; the
+        judge ``calls`` are logged in the same transaction."""
         conversation_id = run.conversation_id if considered is not None else None
         assert result.confidence is not None
         if not result.fired:
             self.store.finish_task(org_id, run.run_id, evaluator.name, attempts=attempt,
-                                   signal=None, group=None)
+                                   signal=None, group=None, calls=calls)
             return
         evidence: dict[str, Any] = {"reasoning": result.reasoning}
         text = representation(result.reasoning)
@@ -213,7 +216,7 @@ class SemanticWorker(PollingWorker):
                                   enabled=org.feedback_enabled, auto_suppress=org.auto_suppress)
         if feedback.confidence is None:
             self.store.finish_task(org_id, run.run_id, evaluator.name, attempts=attempt,
-                                   signal=None, group=None, note=feedback.reason)
+                                   signal=None, group=None, note=feedback.reason, calls=calls)
             return
         confidence = feedback.confidence
         settings = self.config.for_evaluator(evaluator.name)
@@ -222,7 +225,7 @@ class SemanticWorker(PollingWorker):
         adjusted = dataclasses.replace(result, confidence=confidence)
         if self.second_judge is not None and needs_second_opinion(adjusted, settings):
             again = evaluator(case, self.second_judge, settings)
-            self._log(org_id, run, again, attempt, conversation_id, second_opinion=True)
+            calls.append(_entry(run, again, attempt, conversation_id, second_opinion=True))
             agreed = again.fired
             if not agreed:
                 severity = downgrade(severity)
@@ -252,21 +255,9 @@ class SemanticWorker(PollingWorker):
                         co_signal_count=0)
         added = self.store.finish_task(
             org_id, run.run_id, evaluator.name, attempts=attempt, signal=signal,
-            group=group.id if group is not None else (text, vector))
+            group=group.id if group is not None else (text, vector), calls=calls)
         if added is not None:
             self.stats.signals += 1
-
-    def _log(self, org_id: str, run: Run, result: EvalResult, attempt: int,
-             conversation_id: str | None, *, second_opinion: bool = False) -> None:
-        self.store.log_evaluation(org_id, {
-            "run_id": run.run_id, "conversation_id": conversation_id,
-            "agent_id": run.agent_id, "evaluator": result.evaluator, "judge": result.judge,
-            "model": result.model, "input_tokens": result.input_tokens,
-            "output_tokens": result.output_tokens, "estimated": result.tokens_estimated,
-            "cost_usd": result.cost_usd, "latency_ms": result.latency_ms,
-            "fired": result.fired, "confidence": result.confidence,
-            "undecided": result.undecided, "error": (result.error or None),
-            "attempt": attempt, "second_opinion": second_opinion})
 
     # -- conversations ---------------------------------------------------------------
 
@@ -296,3 +287,18 @@ class SemanticWorker(PollingWorker):
         for evaluator in chosen:
             retry |= self._task(org_id, run, evaluator, context, (case, considered))
         return retry
+
+
+def _entry(run: Run, result: EvalResult, attempt: int, conversation_id: str | None, *,
+           second_opinion: bool = False) -> dict[str, Any]:
+    """One judge call as an evaluation-log row."""
+    return {
+        "run_id": run.run_id, "conversation_id": conversation_id, "agent_id": run.agent_id,
+        "evaluator": result.evaluator, "judge": result.judge, "model": result.model,
+        "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
+        "estimated": result.tokens_estimated, "cost_usd": result.cost_usd,
+        "latency_ms": result.latency_ms, "fired": result.fired,
+        "confidence": result.confidence, "undecided": result.undecided,
+        "error": (result.error or "")[:500] or None, "attempt": attempt,
+        "second_opinion": second_opinion,
+    }
