@@ -71,21 +71,18 @@ def _worker(store: Store, poll: float) -> SemanticWorker:
 def throughput(url: str, runs: int) -> dict[str, Any]:
     with Store(url) as store:
         org = store.create_org("bench")
+        worker = _worker(store, 1.0)
+        # Warm on other runs (the model loaded), so the timed runs' texts are all new to
+        # the embedder's cache: the judge's time is a cold judge's.
+        for i in range(20):
+            store.add_events(org, run_events(50_000 + i, 1_600_000_000.0 + i * 20))
+        worker.drain()
         for i in range(runs):
             store.add_events(org, run_events(i, 1_700_000_000.0 + i * 20))
-        worker = _worker(store, 1.0)
-        worker.drain()  # warm: the model loaded, its caches filled, on a first run set
-        with store.engine.begin() as conn:
-            from sqlalchemy import text
-            for table in ("processed_runs", "semantic_samples", "semantic_tasks",
-                          "semantic_evaluations", "semantic_group_members", "semantic_groups",
-                          "semantic_usage"):
-                conn.execute(text(f"DELETE FROM {table}"))
-            conn.execute(text("DELETE FROM failure_signals"))
         start = time.perf_counter()
         handled = worker.drain()
         wall = time.perf_counter() - start
-        log = store.evaluations(org)
+        log = [e for e in store.evaluations(org) if int(e["run_id"].split("-")[1]) < 50_000]
     judge_s = sum(e["latency_ms"] for e in log) / 1000.0
     return {"runs": handled, "wall_s": round(wall, 3), "runs_per_s": round(handled / wall, 1),
             "judge_calls": len(log), "judge_s": round(judge_s, 3),

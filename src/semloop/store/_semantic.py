@@ -24,7 +24,7 @@ from ..evaluate.sampling import AgentSemantics, Sample
 from ..events import Run, Severity, Signal
 from . import queries as q
 from ._connector import Area
-from ._dialect import Dialect, insert_ignore
+from ._dialect import Dialect, insert_ignore, upsert
 from ._errors import translate_errors
 from ._events import load_runs
 from ._models import (
@@ -348,10 +348,8 @@ class Semantic(Area):
 
     def _upsert_task(self, conn: Connection, org_id: str, run_id: str, evaluator: str,
                      row: dict[str, Any]) -> None:
-        key = [tasks.c.org_id == org_id, tasks.c.run_id == run_id, tasks.c.evaluator == evaluator]
-        if conn.execute(update(tasks).where(*key).values(**row)).rowcount == 0:
-            conn.execute(insert(tasks), {"org_id": org_id, "run_id": run_id,
-                                         "evaluator": evaluator, **row})
+        conn.execute(upsert(self._db.dialect, tasks, ["org_id", "run_id", "evaluator"], list(row)),
+                     {"org_id": org_id, "run_id": run_id, "evaluator": evaluator, **row})
 
     def groups_for(self, org_id: str, agent_id: str, evaluator: str) -> list[GroupView]:
         """The recurring issues of one agent and evaluator, as matching reads them."""
