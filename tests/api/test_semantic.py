@@ -86,3 +86,53 @@ def test_a_runs_sampling_decision_is_served(server: Server) -> None:
         server.store.record_sample(server.org_id, run, Sample(False, "baseline", 0.05, 0.7))
         sampling = client.get("/v1/runs/r1").json()["sampling"]
     assert sampling == {"sampled": False, "reason": "baseline", "rate": 0.05, "bucket": 0.7}
+
+
+def _conversation(server: Server, conversation: str, *, agent: str = "a", user: str = "u1",
+                  at: float = 100.0, frustrated: bool = False) -> None:
+    for i in range(3):
+        run_id = f"{conversation}-{i}"
+        server.store.add_events(server.org_id, [
+            Event("run.started", run_id, agent, 0, at + i, {"input_text": f"q{i}",
+                                                           "user_id": user},
+                  conversation_id=conversation),
+            Event("run.completed", run_id, agent, 1, at + i + 0.5, {},
+                  conversation_id=conversation)])
+    if frustrated:
+        server.store.add_signals(server.org_id, [Signal(
+            failure_type="USER_FRUSTRATION", run_id=f"{conversation}-2", severity="HIGH",
+            confidence=0.8, source="semantic", agent_id=agent,
+            evidence={"conversation_id": conversation})])
+
+
+def test_conversations_are_listed_filtered_and_paged(server: Server) -> None:
+    _conversation(server, "c1", at=100.0, frustrated=True)
+    _conversation(server, "c2", at=200.0, user="u2")
+    _conversation(server, "c3", agent="b", at=300.0)
+    with server.client() as client:
+        def ids(**params: object) -> list[str]:
+            body = client.get("/v1/conversations", params=params).json()
+            return [c["conversation_id"] for c in body["conversations"]]
+
+        assert ids() == ["c3", "c2", "c1"]
+        assert ids(agent_id="a") == ["c2", "c1"]
+        assert ids(user_id="u2") == ["c2"]
+        assert ids(has_finding="true") == ["c1"]
+        assert ids(has_finding="false") == ["c3", "c2"]
+        assert ids(evaluator="user_frustration") == ["c1"]
+        assert ids(since="150", until="250") == ["c2"]
+        first = client.get("/v1/conversations", params={"limit": 2}).json()
+        assert [c["runs"] for c in first["conversations"]] == [3, 3]
+        rest = client.get("/v1/conversations",
+                          params={"limit": 2, "cursor": first["next_cursor"]}).json()
+        assert [c["conversation_id"] for c in rest["conversations"]] == ["c1"]
+        assert rest["conversations"][0]["findings"] == ["USER_FRUSTRATION"]
+        assert rest["next_cursor"] is None
+        detail = client.get("/v1/conversations/c1").json()
+        assert [r["run_id"] for r in detail["runs"]] == ["c1-0", "c1-1", "c1-2"]
+        assert [f["failure_type"] for f in detail["findings"]] == ["USER_FRUSTRATION"]
+        assert client.get("/v1/conversations/nope").status_code == 404
+    other = server.store.create_api_key(server.store.create_org("other"))
+    with server.client(other) as client:
+        assert client.get("/v1/conversations/c1").status_code == 404
+        assert client.get("/v1/conversations").json()["conversations"] == []

@@ -1,5 +1,5 @@
 """The semantic worker's API: false-positive feedback, the org's feedback switches, usage
-and its month-end projection, and recurring issues. Every route reads the caller's org
+and its month-end projection, recurring issues and conversations. Every route reads the caller's org
 from its key; another org's ids are 404."""
 
 from __future__ import annotations
@@ -9,13 +9,16 @@ import datetime as dt
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 from ..store import month_of
+from ..store._rows import no_nul
 from ._auth import require_org, store_of
-from ._schemas import ErrorBody
+from ._paging import decode_cursor, encode_cursor, parse_time
+from ._schemas import ErrorBody, SignalOut
+from .runs import LIST_ERRORS, Cursor, Limit, Since, Until
 
 __all__ = ["project", "router"]
 
@@ -138,3 +141,80 @@ async def semantic_usage(request: Request, org_id: Annotated[str, Depends(requir
 async def recurring_issues(request: Request, org_id: Annotated[str, Depends(require_org)],
                            agent_id: str | None = None) -> Any:
     return await run_in_threadpool(store_of(request).recurring_issues, org_id, agent_id)
+
+
+class ConversationOut(BaseModel):
+    conversation_id: str
+    agent_id: str
+    started_at: float = Field(description="Its first run's start.")
+    last_started_at: float
+    runs: int
+    findings: list[str] = Field(description="Conversation-level evaluators that fired.")
+
+
+class ConversationPage(BaseModel):
+    conversations: list[ConversationOut] = Field(description="Newest first start first.")
+    next_cursor: str | None
+
+
+class ConversationRunOut(BaseModel):
+    run_id: str
+    agent_id: str
+    status: str
+    started_at: float
+    user_input: str
+
+
+class ConversationDetail(BaseModel):
+    conversation_id: str
+    runs: list[ConversationRunOut] = Field(description="In start order.")
+    findings: list[SignalOut] = Field(description="Its conversation-level findings.")
+
+
+@router.get("/v1/conversations", response_model=ConversationPage, responses=LIST_ERRORS,
+            summary="Conversations (runs sharing a conversation_id), newest first, paged")
+async def list_conversations(
+    request: Request,
+    org_id: Annotated[str, Depends(require_org)],
+    agent_id: str | None = None,
+    user_id: Annotated[str | None, Query(
+        description="The user_id of a run's run.started payload.")] = None,
+    has_finding: Annotated[bool | None, Query(
+        description="Only conversations with (true) or without (false) a finding.")] = None,
+    evaluator: Annotated[str | None, Query(
+        description="Only conversations with a finding of this evaluator.")] = None,
+    since: Since = None,
+    until: Until = None,
+    limit: Limit = 50,
+    cursor: Cursor = None,
+) -> Any:
+    after = None if cursor is None else decode_cursor("conversations", cursor)
+    start, end = parse_time("since", since), parse_time("until", until)
+    page = await run_in_threadpool(
+        store_of(request).list_conversations, org_id, limit=limit, after=after,
+        agent_id=no_nul(agent_id), user_id=no_nul(user_id), has_finding=has_finding,
+        evaluator=no_nul(evaluator), since=start, until=end)
+    return {
+        "conversations": [{"conversation_id": c.conversation_id, "agent_id": c.agent_id,
+                           "started_at": c.started_at, "last_started_at": c.last_started_at,
+                           "runs": c.runs, "findings": list(c.findings)} for c in page.items],
+        "next_cursor": None if page.next is None else encode_cursor("conversations", page.next),
+    }
+
+
+@router.get("/v1/conversations/{conversation_id}", response_model=ConversationDetail,
+            responses={**_ERRORS, 404: {"model": ErrorBody}},
+            summary="One conversation: its runs in order and its conversation-level findings")
+async def get_conversation(conversation_id: str, request: Request,
+                           org_id: Annotated[str, Depends(require_org)]) -> Any:
+    found = await run_in_threadpool(store_of(request).conversation, org_id, conversation_id)
+    if found is None:
+        raise HTTPException(404, f"no conversation {conversation_id!r} in this organization")
+    runs, findings = found
+    return {
+        "conversation_id": conversation_id,
+        "runs": [{"run_id": r.run_id, "agent_id": r.agent_id, "status": r.status,
+                  "started_at": r.events[0].timestamp if r.events else 0.0,
+                  "user_input": r.user_input} for r in runs],
+        "findings": [s.to_dict() for s in findings],
+    }

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sqlalchemy import Table, and_, delete, func, insert, select, update
+from sqlalchemy import Table, and_, delete, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from ..evaluate.findings import GroupView
@@ -28,6 +28,7 @@ from ._dialect import Dialect, insert_ignore, upsert
 from ._errors import translate_errors
 from ._events import load_runs
 from ._models import (
+    STARTED_WHERE,
     AgentSemanticConfig,
     SemanticConversation,
     SemanticEvaluation,
@@ -39,10 +40,14 @@ from ._models import (
     SemanticTask,
     SemanticUsage,
 )
+from ._records import Page, Position
+from ._rows import signal_of
 from ._signals import insert_signals
 
 __all__ = [
+    "CONVERSATION_EVALUATORS",
     "QUOTA_EXCEEDED",
+    "ConversationSummary",
     "OrgSemantics",
     "RunContext",
     "Semantic",
@@ -61,6 +66,9 @@ groups: Table = SemanticGroup.__table__  # type: ignore[assignment]
 members: Table = SemanticGroupMember.__table__  # type: ignore[assignment]
 feedback: Table = SemanticFeedback.__table__  # type: ignore[assignment]
 conversations: Table = SemanticConversation.__table__  # type: ignore[assignment]
+
+#: The evaluators whose findings are a conversation's (on its newest run).
+CONVERSATION_EVALUATORS = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
 
 #: The shadow signal written once per scope a month when a quota runs out.
 QUOTA_EXCEEDED = "SEMANTIC_QUOTA_EXCEEDED"
@@ -106,6 +114,19 @@ class RunContext:
     sample: StoredSample | None
     #: Evaluator -> (state, attempts) of the tasks begun on this run.
     tasks: Mapping[str, tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class ConversationSummary:
+    """One conversation in a listing: its runs' span and how many, and its findings."""
+
+    conversation_id: str
+    agent_id: str
+    started_at: float
+    last_started_at: float
+    runs: int
+    findings: tuple[str, ...]
+    position: Position
 
 
 @dataclass(frozen=True)
@@ -513,3 +534,92 @@ class Semantic(Area):
                 key, conversations.c.runs_evaluated < runs_evaluated).values(
                 runs_evaluated=runs_evaluated, last_evaluated_at=time.time())).rowcount
             return bool(moved)
+
+    def list_conversations(
+        self, org_id: str, *, limit: int = 50, after: Position | None = None,
+        agent_id: str | None = None, user_id: str | None = None,
+        has_finding: bool | None = None, evaluator: str | None = None,
+        since: float | None = None, until: float | None = None,
+    ) -> Page[ConversationSummary]:
+        """One page of an org's conversations, newest first start first (keyset on the
+        first run's start and its event id). ``user_id`` matches the ``user_id`` of a
+        run's ``run.started`` payload; ``has_finding``/``evaluator`` look at the
+        conversation-level findings on its runs; ``since``/``until`` bound its first start.
+        """
+        ev = q.events
+        first, first_id = func.min(ev.c.timestamp), func.min(ev.c.id)
+        stmt = (select(ev.c.conversation_id, func.min(ev.c.agent_id).label("agent_id"),
+                       first.label("started_at"), func.max(ev.c.timestamp).label("last_at"),
+                       func.count().label("runs"), first_id.label("id"))
+                .where(ev.c.org_id == org_id, text(STARTED_WHERE),
+                       ev.c.conversation_id.is_not(None))
+                .group_by(ev.c.conversation_id))
+        if agent_id is not None:
+            stmt = stmt.where(ev.c.agent_id == agent_id)
+        if user_id is not None:
+            users = select(ev.c.conversation_id).where(
+                ev.c.org_id == org_id, text(STARTED_WHERE),
+                ev.c.payload["user_id"].as_string() == user_id)
+            stmt = stmt.where(ev.c.conversation_id.in_(users))
+        if has_finding is not None or evaluator is not None:
+            kinds = [evaluator.upper()] if evaluator else list(CONVERSATION_EVALUATORS)
+            found = select(ev.c.conversation_id).join(q.signals, and_(
+                q.signals.c.org_id == ev.c.org_id, q.signals.c.run_id == ev.c.run_id)).where(
+                ev.c.org_id == org_id, text(STARTED_WHERE), q.signals.c.source == "semantic",
+                q.signals.c.failure_type.in_(kinds))
+            wanted = True if evaluator is not None else has_finding
+            stmt = stmt.where(ev.c.conversation_id.in_(found) if wanted
+                              else ev.c.conversation_id.not_in(found))
+        if since is not None:
+            stmt = stmt.having(first >= since)
+        if until is not None:
+            stmt = stmt.having(first < until)
+        if after is not None:
+            stmt = stmt.having(or_(first < after.time,
+                                   and_(first == after.time, first_id < after.id)))
+        stmt = stmt.order_by(first.desc(), first_id.desc()).limit(limit + 1)
+        with translate_errors("list conversations"), self._db.read() as conn:
+            rows = conn.execute(stmt).all()
+            findings = self._conversation_findings(conn, org_id, [r.conversation_id
+                                                                  for r in rows[:limit]])
+        items = [ConversationSummary(
+            r.conversation_id, r.agent_id, float(r.started_at), float(r.last_at), int(r.runs),
+            tuple(sorted(findings.get(r.conversation_id, ()))),
+            Position(float(r.started_at), int(r.id))) for r in rows[:limit]]
+        more = len(rows) > limit
+        return Page(items, items[-1].position if more and items else None)
+
+    def _conversation_findings(self, conn: Connection, org_id: str,
+                               ids: Sequence[str]) -> dict[str, set[str]]:
+        if not ids:
+            return {}
+        ev = q.events
+        rows = conn.execute(select(ev.c.conversation_id, q.signals.c.failure_type).join(
+            q.signals, and_(q.signals.c.org_id == ev.c.org_id,
+                            q.signals.c.run_id == ev.c.run_id)).where(
+            ev.c.org_id == org_id, text(STARTED_WHERE), ev.c.conversation_id.in_(list(ids)),
+            q.signals.c.source == "semantic",
+            q.signals.c.failure_type.in_(list(CONVERSATION_EVALUATORS)))).all()
+        found: dict[str, set[str]] = {}
+        for conversation_id, failure_type in rows:
+            found.setdefault(conversation_id, set()).add(failure_type)
+        return found
+
+    def conversation(self, org_id: str, conversation_id: str,
+                     ) -> tuple[list[Run], list[Signal]] | None:
+        """A conversation's runs in order (any agent) and its conversation-level findings;
+        None when the org has no run in it."""
+        with translate_errors("read a conversation"), self._db.read() as conn:
+            ids = list(conn.execute(select(q.events.c.run_id).distinct().where(
+                q.events.c.org_id == org_id,
+                q.events.c.conversation_id == conversation_id)).scalars())
+            if not ids:
+                return None
+            runs = sorted(load_runs(conn, org_id, ids).values(),
+                          key=lambda r: (r.events[0].timestamp, r.run_id))
+            found = [signal_of(row) for row in conn.execute(select(q.signals).where(
+                q.signals.c.org_id == org_id, q.signals.c.run_id.in_(ids),
+                q.signals.c.source == "semantic",
+                q.signals.c.failure_type.in_(list(CONVERSATION_EVALUATORS)))
+                .order_by(q.signals.c.detected_at, q.signals.c.id))]
+        return runs, found
