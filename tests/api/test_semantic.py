@@ -136,3 +136,26 @@ def test_conversations_are_listed_filtered_and_paged(server: Server) -> None:
     with server.client(other) as client:
         assert client.get("/v1/conversations/c1").status_code == 404
         assert client.get("/v1/conversations").json()["conversations"] == []
+
+
+def test_external_results_are_matched_by_trace_and_idempotent(server: Server) -> None:
+    server.store.add_events(server.org_id, [
+        Event("run.started", "traced", "a", 0, 1.0, {"input_text": "hi"}, trace_id="t-1"),
+        Event("run.completed", "traced", "a", 1, 2.0, {}, trace_id="t-1")])
+    body = {"trace_id": "t-1", "provider": "langfuse", "name": "hallucination",
+            "external_id": "score-9", "value": 0.82, "comment": "made up a policy"}
+    with server.client() as client:
+        first = client.post("/v1/semantic-signals/external", json=body)
+        assert first.status_code == 201
+        assert first.json()["failure_type"] == "LANGFUSE_HALLUCINATION"
+        again = client.post("/v1/semantic-signals/external", json=body)
+        assert again.status_code == 200 and again.json()["duplicate"] is True
+        assert again.json()["signal_id"] == first.json()["signal_id"]
+        unknown = client.post("/v1/semantic-signals/external", json={**body, "trace_id": "t-9"})
+        assert unknown.status_code == 404
+    [signal] = server.store.signals_for_run(server.org_id, "traced")
+    assert (signal.source, signal.confidence, signal.severity) == ("langfuse", 0.82, "HIGH")
+    assert signal.evidence["comment"] == "made up a policy"
+    other = server.store.create_api_key(server.store.create_org("other"))
+    with server.client(other) as client:
+        assert client.post("/v1/semantic-signals/external", json=body).status_code == 404

@@ -1,18 +1,21 @@
 """The semantic worker's API: false-positive feedback, the org's feedback switches, usage
-and its month-end projection, recurring issues and conversations. Every route reads the caller's org
+and its month-end projection, recurring issues, conversations, and results pushed by
+external evaluation providers. Every route reads the caller's org
 from its key; another org's ids are 404."""
 
 from __future__ import annotations
 
 import calendar
 import datetime as dt
+import re
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
+from ..events import Signal, severity_for
 from ..store import month_of
 from ..store._rows import no_nul
 from ._auth import require_org, store_of
@@ -20,7 +23,7 @@ from ._paging import decode_cursor, encode_cursor, parse_time
 from ._schemas import ErrorBody, SignalOut
 from .runs import LIST_ERRORS, Cursor, Limit, Since, Until
 
-__all__ = ["project", "router"]
+__all__ = ["external_signal", "project", "router"]
 
 router = APIRouter(tags=["semantic"])
 
@@ -218,3 +221,56 @@ async def get_conversation(conversation_id: str, request: Request,
                   "user_input": r.user_input} for r in runs],
         "findings": [s.to_dict() for s in findings],
     }
+
+
+class ExternalIn(BaseModel):
+    trace_id: str = Field(min_length=1, max_length=128)
+    provider: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                          description="langfuse, langsmith, braintrust or another name")
+    name: str = Field(min_length=1, max_length=40, description="The provider's metric name.")
+    external_id: str = Field(min_length=1, max_length=200)
+    value: float | None = Field(default=None, allow_inf_nan=False)
+    string_value: str | None = Field(default=None, max_length=2000)
+    comment: str | None = Field(default=None, max_length=2000)
+
+
+class ExternalOut(BaseModel):
+    signal_id: int | None
+    run_id: str
+    failure_type: str
+    duplicate: bool = Field(description="Already received: nothing changed.")
+
+
+def external_signal(body: ExternalIn, run_id: str, agent_id: str, agent_version: str,
+                    ) -> Signal:
+    """A pushed score as a signal: ``{PROVIDER}_{NAME}``, source the provider, confidence
+    the score when it is a probability (else 0.5)."""
+    failure_type = re.sub(r"[^A-Z0-9]+", "_", f"{body.provider}_{body.name}".upper())[:64]
+    value = body.value
+    confidence = value if value is not None and 0.0 <= value <= 1.0 else 0.5
+    return Signal(failure_type=failure_type, run_id=run_id, severity=severity_for(confidence),
+                  confidence=confidence, source=body.provider.lower(), agent_id=agent_id,
+                  agent_version=agent_version, co_signal_count=0,
+                  evidence={"external_id": body.external_id, "name": body.name,
+                            "value": value, "string_value": body.string_value,
+                            "comment": body.comment, "trace_id": body.trace_id})
+
+
+@router.post("/v1/semantic-signals/external", status_code=201, response_model=ExternalOut,
+             responses={**_ERRORS, 200: {"model": ExternalOut,
+                                         "description": "a repeat: nothing changed"},
+                        400: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+             summary="Push an external evaluation result, idempotent on (provider, external_id)")
+async def add_external(body: ExternalIn, request: Request, response: Response,
+                       org_id: Annotated[str, Depends(require_org)]) -> Any:
+    store = store_of(request)
+    run = await run_in_threadpool(store.run_of_trace, org_id, body.trace_id)
+    if run is None:
+        raise HTTPException(404, f"no run with trace_id {body.trace_id!r} in this organization")
+    signal = external_signal(body, run.run_id, run.agent_id, run.agent_version)
+    signal_id, new = await run_in_threadpool(store.add_external, org_id,
+                                             body.provider.lower(), body.external_id, signal)
+    if not new:
+        response.status_code = 200
+    return {"signal_id": signal_id, "run_id": run.run_id,
+            "failure_type": signal.failure_type, "duplicate": not new}

@@ -36,6 +36,7 @@ __all__ = [
     "ApiKey",
     "Base",
     "EventRow",
+    "ExternalEvaluation",
     "Organization",
     "ProcessedRun",
     "RunClaim",
@@ -450,3 +451,18 @@ class SemanticConversation(Base):
     reason: Mapped[str] = mapped_column(String(32))
     runs_evaluated: Mapped[int] = mapped_column(Integer, default=0)
     last_evaluated_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class ExternalEvaluation(Base):
+    """A result pushed by an external evaluation provider, once per its own id."""
+
+    __tablename__ = "external_evaluations"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    provider: Mapped[str] = mapped_column(String(32), primary_key=True)
+    external_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    run_id: Mapped[str] = mapped_column(String(128))
+    signal_id: Mapped[int | None] = mapped_column(BigId, nullable=True)
+    received_at: Mapped[float] = mapped_column(Double)

@@ -30,6 +30,7 @@ from ._events import load_runs
 from ._models import (
     STARTED_WHERE,
     AgentSemanticConfig,
+    ExternalEvaluation,
     SemanticConversation,
     SemanticEvaluation,
     SemanticFeedback,
@@ -66,6 +67,7 @@ groups: Table = SemanticGroup.__table__  # type: ignore[assignment]
 members: Table = SemanticGroupMember.__table__  # type: ignore[assignment]
 feedback: Table = SemanticFeedback.__table__  # type: ignore[assignment]
 conversations: Table = SemanticConversation.__table__  # type: ignore[assignment]
+externals: Table = ExternalEvaluation.__table__  # type: ignore[assignment]
 
 #: The evaluators whose findings are a conversation's (on its newest run).
 CONVERSATION_EVALUATORS = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
@@ -623,3 +625,34 @@ class Semantic(Area):
                 q.signals.c.failure_type.in_(list(CONVERSATION_EVALUATORS)))
                 .order_by(q.signals.c.detected_at, q.signals.c.id))]
         return runs, found
+
+    def run_of_trace(self, org_id: str, trace_id: str) -> Run | None:
+        """The org's first run carrying ``trace_id`` (an imported or OTel-traced run)."""
+        with translate_errors("find a run by trace"), self._db.read() as conn:
+            run_id = conn.execute(select(q.events.c.run_id).where(
+                q.events.c.org_id == org_id, q.events.c.trace_id == trace_id)
+                .order_by(q.events.c.id).limit(1)).scalar()
+            if run_id is None:
+                return None
+            return load_runs(conn, org_id, [run_id]).get(run_id)
+
+    def add_external(self, org_id: str, provider: str, external_id: str,
+                     signal: Signal) -> tuple[int | None, bool]:
+        """Store a provider's pushed result once per ``(provider, external_id)``: returns
+        its signal's id and whether it was new (a repeat changes nothing)."""
+        with translate_errors("store an external evaluation"), self._db.write() as conn:
+            known = conn.execute(select(externals.c.signal_id).where(
+                externals.c.org_id == org_id, externals.c.provider == provider,
+                externals.c.external_id == external_id)).first()
+            if known is not None:
+                return known.signal_id, False
+            insert_signals(conn, self._db.dialect, org_id, [signal])
+            signal_id = conn.execute(select(q.signals.c.id).where(
+                q.signals.c.org_id == org_id, q.signals.c.run_id == signal.run_id,
+                q.signals.c.failure_type == signal.failure_type,
+                q.signals.c.source == signal.source)).scalar_one()
+            conn.execute(insert_ignore(self._db.dialect, externals,
+                                       ["org_id", "provider", "external_id"]), {
+                "org_id": org_id, "provider": provider, "external_id": external_id,
+                "run_id": signal.run_id, "signal_id": signal_id, "received_at": time.time()})
+            return signal_id, True

@@ -1,5 +1,6 @@
 """The semantic worker: sampling decisions, evaluator tasks, the evaluation log, usage
-counters, agent and org semantic settings, recurring issues, feedback and conversations.
+counters, agent and org semantic settings, recurring issues, feedback, conversations and
+results pushed by external evaluation providers.
 
 Revision ID: 0005
 Revises: 0004
@@ -244,7 +245,28 @@ def upgrade() -> None:
     )
 
 
+    op.create_table(
+        "external_evaluations",
+        sa.Column("org_id", sa.String(length=32), nullable=False),
+        sa.Column("provider", sa.String(length=32), nullable=False),
+        sa.Column("external_id", sa.String(length=200), nullable=False),
+        sa.Column("run_id", sa.String(length=128), nullable=False),
+        sa.Column("signal_id", BigId, nullable=True),
+        sa.Column("received_at", sa.Double(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["org_id"],
+            ["organizations.id"],
+            name=op.f("fk_external_evaluations_org_id_organizations"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint(
+            "org_id", "provider", "external_id", name=op.f("pk_external_evaluations")
+        ),
+    )
+
+
 def downgrade() -> None:
+    op.drop_table("external_evaluations")
     op.drop_table("semantic_group_members")
     op.drop_index(op.f("ix_semantic_feedback_signal_id"), table_name="semantic_feedback")
     op.drop_table("semantic_feedback")
