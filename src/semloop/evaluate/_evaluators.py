@@ -105,6 +105,8 @@ class EvalResult:
     threshold: float = 0.5
     alertable: bool = False
     error: str | None = None
+    #: The host reported no usage: the tokens (and cost) are estimated from the text.
+    tokens_estimated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -123,6 +125,7 @@ class EvalResult:
             "threshold": self.threshold,
             "alertable": self.alertable,
             "error": self.error,
+            "tokens_estimated": self.tokens_estimated,
         }
 
 
@@ -155,7 +158,8 @@ def _usage(response: JudgeResponse | SemanticLoopResult | None) -> dict[str, Any
     if response is None:
         return {}
     return {"input_tokens": response.input_tokens, "output_tokens": response.output_tokens,
-            "cost_usd": response.cost_usd, "model": getattr(response, "model", "")}
+            "cost_usd": response.cost_usd, "model": getattr(response, "model", ""),
+            "tokens_estimated": bool(getattr(response, "tokens_estimated", False))}
 
 
 def _verdict(

@@ -26,6 +26,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
+from ._semantic import OrgSemantics, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
@@ -33,14 +34,18 @@ __all__ = [
     "LIMITS",
     "AgentSummary",
     "KeyInfo",
+    "OrgSemantics",
     "Page",
     "Position",
     "PruneResult",
     "RunSummary",
     "Store",
+    "StoredSample",
     "StoredSignal",
+    "Usage",
     "check_event",
     "hash_key",
     "head_revision",
     "migrate_database",
+    "month_of",
 ]
