@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 
 from .. import __version__
 from .._exceptions import StoreError
+from ..dashboard import mount_dashboard
 from ..settings import Settings
 from ..store import Store
 from . import agents, ingest, runs, signals
@@ -76,6 +77,7 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.include_router(runs.router)
     app.include_router(signals.router)
     app.include_router(agents.router)
+    mount_dashboard(app, app.state.settings)
     _declare_real_errors_only(app)
     return app
 
