@@ -61,6 +61,10 @@ class Settings(BaseSettings):
         default=12 * 3600.0, gt=0,
         description="A dashboard session ends this many seconds after sign-in.",
     )
+    dashboard_refresh_s: float = Field(
+        default=15.0, gt=0,
+        description="Seconds between a dashboard page's own refreshes.",
+    )
     calibration_dir: str | None = Field(
         default=None,
         description="Where the evaluator-quality page reads calibration reports; default "

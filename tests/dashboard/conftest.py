@@ -74,8 +74,9 @@ def seed_loop_run(store: Store, org: str, run_id: str = "run-loop", *,
     ])
 
 
-@pytest.fixture
-def site(store: Store) -> Iterator[Site]:
+@contextlib.contextmanager
+def serve_site(store: Store, **settings: object) -> Iterator[Site]:
+    """The app over ``store`` with an org, healthy runs and the loop run, on 127.0.0.1."""
     org_id = store.create_org("acme")
     key = store.create_api_key(org_id)
     now = time.time()
@@ -86,5 +87,12 @@ def site(store: Store) -> Iterator[Site]:
                   agent_version="v1"),
             Event("run.completed", run_id, "support", 1, now - 7190 - i * 3600, {})])
     seed_loop_run(store, org_id)
-    with serve(create_app(store, Settings(database_url=store.url))) as url:
+    app = create_app(store, Settings(database_url=store.url, **settings))  # type: ignore[arg-type]
+    with serve(app) as url:
         yield Site(url, store, org_id, key)
+
+
+@pytest.fixture
+def site(store: Store) -> Iterator[Site]:
+    with serve_site(store) as served:
+        yield served

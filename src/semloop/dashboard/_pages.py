@@ -38,8 +38,6 @@ STATIC = HERE / "static"
 PUBLIC_ASSETS = frozenset({"style.css"})
 SESSION_COOKIE = "semloop_session"
 LOGIN_CSRF_COOKIE = "semloop_login_csrf"
-#: Seconds between a page's own refreshes (static/refresh.js).
-REFRESH_S = 15
 
 templates = jinja2.Environment(
     loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
@@ -87,7 +85,8 @@ HEADERS = {
 def render(request: Request, name: str, session: Session | None, status: int = 200,
            **context: Any) -> HTMLResponse:
     page = templates.get_template(name).render(
-        request=request, path=request.url.path, refresh_s=REFRESH_S,
+        request=request, path=request.url.path,
+        refresh_s=request.app.state.settings.dashboard_refresh_s,
         csrf=_sessions(request).csrf_token(session) if session else "", **context)
     return HTMLResponse(page, status_code=status, headers=HEADERS)
 
