@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from semloop import TraceFormatError
 from semloop.case import ConversationCase, RunCase, ToolCall, Turn
@@ -124,3 +126,23 @@ def test_bad_lines_are_reported_with_their_number_and_the_rest_is_read() -> None
     assert [c.id for c in cases] == ["a", "c"]
     assert [(e.line, e.field) for e in errors] == [(3, None), (4, "output"), (5, None)]
     assert str(errors[1]) == "cases.jsonl:4, field 'output': is required"
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+_KEYS = st.sampled_from(["id", "label", "input", "output", "context", "tools_called", "steps",
+                         "turns", "root", "goal", "trace_id"])
+
+
+@given(st.dictionaries(_KEYS, _JSON, max_size=8))
+@settings(max_examples=300)
+def test_any_json_object_is_a_case_or_a_located_format_error(raw: dict[str, Any]) -> None:
+    for level in ("run", "conversation", "trace"):
+        cases, errors = parse_case_lines([json.dumps(raw)], source="f.jsonl", level=level)
+        assert len(cases) + len(errors) == 1
+        for error in errors:
+            assert isinstance(error, TraceFormatError) and error.line == 1

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from semloop import ConfigError, InputError, JudgeConnectionError
 from semloop.case import ConversationCase, RunCase, ToolCall, Turn
@@ -156,3 +158,36 @@ def test_agent_loop_accepts_a_bare_trace() -> None:
     trace = Trace.from_dict({"trace_id": "t", "goal": "g", "root": {"type": "agent", "name": "a"}})
     result = AGENT_LOOP(trace, MockBackend())
     assert not result.fired and result.confidence == 0.0 and result.case_id == "t"
+
+
+def test_a_result_as_json_names_every_field() -> None:
+    result = HALLUCINATION(RUN, MockBackend({"hallucination": 0.92}, input_tokens=120))
+    out = result.to_dict()
+    assert out["id"] == "run-1" and out["evaluator"] == "HALLUCINATION"
+    assert (out["fired"], out["confidence"], out["input_tokens"]) == (True, 0.92, 120)
+    assert set(out) == {"evaluator", "id", "fired", "confidence", "undecided", "reasoning",
+                        "judge", "model", "input_tokens", "output_tokens", "cost_usd",
+                        "latency_ms", "threshold", "alertable", "error"}
+
+
+@pytest.mark.parametrize("evaluator", list(EVALUATORS.values()), ids=list(EVALUATORS))
+def test_every_evaluator_speaks_the_interface(evaluator: Any) -> None:
+    assert evaluator.name in EVALUATORS and evaluator.level in ("run", "conversation", "trace")
+    assert evaluator.definition.strip() and 0.0 < evaluator.default_threshold < 1.0
+    assert evaluator.settings().threshold == evaluator.default_threshold
+    assert callable(evaluator)
+
+
+@given(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5),
+                 st.builds(Answer, st.sampled_from(["noul", "score", "choice", ""]),
+                           st.one_of(st.floats(), st.integers(), st.text(max_size=3),
+                                     st.booleans(), st.none()),
+                           st.floats(0, 1))))
+@settings(max_examples=200)
+def test_whatever_the_judge_answers_the_result_is_a_verdict_or_undecided(answer: Any) -> None:
+    result = HALLUCINATION(RUN, Scripted(JudgeResponse(answers={"hallucination": answer})))
+    if result.undecided:
+        assert result.confidence is None and not result.fired
+    else:
+        assert result.confidence is not None and 0.0 <= result.confidence <= 1.0
+        assert isinstance(answer, Answer) and answer.type == "noul"

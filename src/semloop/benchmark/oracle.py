@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .._exceptions import ConfigError
-from ..judge import Answer, JudgeResponse, Question, State
+from ..judge import LOOP_KIND, Answer, JudgeResponse, Question, State
 
 __all__ = ["FAMILY_ORACLE", "OracleBackend"]
 
@@ -39,6 +39,7 @@ class OracleBackend:
     :data:`FAMILY_ORACLE`; leaves every other question (``stagnation``) unanswered."""
 
     name = "oracle"
+    kinds = frozenset({LOOP_KIND})
 
     def __init__(self, family: str) -> None:
         if family not in FAMILY_ORACLE:

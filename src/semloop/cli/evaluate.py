@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from .._exceptions import SemloopError
+from .._exceptions import SemloopError, TraceFormatError
 from ..benchmark import judge_options
 from ..evaluate import (
     EVALUATORS,
@@ -45,14 +45,14 @@ from .bench import (
     help_text,
 )
 
-__all__ = ["evaluate_cases", "evaluate_file", "load_cases", "register"]
+__all__ = ["FileEvaluation", "evaluate_cases", "evaluate_file", "load_cases", "register"]
 
 AnyEvaluator = QuestionEvaluator | LoopEvaluator
 #: Judges the command line offers (``mock`` needs scripted answers, so it is left out).
 JUDGES = tuple(sorted(n for n in BACKENDS if n != "mock"))
 _NAMES = ", ".join(n.lower() for n in EVALUATORS)
-# Keys that mark a JSONL line as a case rather than an event or another tool's trace.
-_CASE_KEYS = frozenset({"turns", "root", "input", "output"})
+#: Where ``semloop calibrate`` writes its reports unless told otherwise.
+_REPORTS = Path("docs/calibration")
 
 JudgeOpt = Annotated[
     str | None,
@@ -99,34 +99,32 @@ def _judge(evaluator: AnyEvaluator, settings: EvaluatorSettings, name: str | Non
 
 
 def _is_case_file(path: Path) -> bool:
-    """True when the first JSON line of ``path`` is a case (not an event or a trace export)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            try:
-                first = json.loads(line)
-            except ValueError:
-                return True  # a broken first line: read as cases, so it is reported by number
-            return (isinstance(first, dict) and "event_type" not in first
-                    and bool(_CASE_KEYS & set(first)))
-    return True
+    """True unless ``path`` is in a format ``semloop import`` recognises: cases are what is
+    left, so a broken line of a case file is reported by its number, not as a format."""
+    from ..ingest.formats import detect_format
+
+    try:
+        detect_format(path)
+    except TraceFormatError:
+        return True
+    return False
 
 
-def load_cases(path: Path, level: str) -> tuple[list[Case], list[str]]:
-    """The cases of ``path`` for an evaluator of ``level``, and one message per line or
-    record that could not be used. ``path`` is a JSONL of cases or a trace file that
-    ``semloop import`` reads (its runs become cases)."""
+def load_cases(path: Path, level: str) -> tuple[list[Case], list[str], list[str]]:
+    """The cases of ``path`` for an evaluator of ``level``, one message per line or record
+    that could not be read, and one note per run that has nothing to judge at that level
+    (no output, no conversation id: not an error). ``path`` is a JSONL of cases or a trace
+    file that ``semloop import`` reads (its runs become cases)."""
     if _is_case_file(path):
         with open(path, encoding="utf-8", errors="replace") as fh:
             cases, errors = parse_case_lines(fh, source=str(path), level=level)
-        return cases, [str(e) for e in errors]
+        return cases, [str(e) for e in errors], []
     from ..ingest.formats import convert
 
     result = convert(path, "auto")
     cases, skipped = cases_from_runs(result.runs, level)
     located = [e if e.source else e.located(source=str(path)) for e in result.rejected]
-    return cases, [str(e) for e in located] + [f"{path}: {note}" for note in skipped]
+    return cases, [str(e) for e in located], [f"{path}: {note}" for note in skipped]
 
 
 def evaluate_cases(evaluator: AnyEvaluator, cases: Sequence[Case], judge: Backend,
@@ -136,19 +134,36 @@ def evaluate_cases(evaluator: AnyEvaluator, cases: Sequence[Case], judge: Backen
             for case in progress(cases, description, at_least=20)]
 
 
+class FileEvaluation(NamedTuple):
+    """What :func:`evaluate_file` found."""
+
+    results: list[EvalResult]
+    labels: dict[str, bool | None]
+    errors: list[str]  # lines or records that could not be read
+    notes: list[str]  # runs with nothing to judge at the evaluator's level
+    judge: Backend
+
+
 def evaluate_file(
     path: Path, name: str, *, judge: str | None = None, config: Path | None = None,
     options: dict[str, Any] | None = None,
-) -> tuple[list[EvalResult], dict[str, bool | None], list[str], Backend]:
-    """Evaluate every case of ``path``: results, labels by id, unusable lines, the judge."""
+) -> FileEvaluation:
+    """Evaluate every case of ``path`` with evaluator ``name``."""
     evaluator = get_evaluator(name)
     settings = _config(config).for_evaluator(evaluator.name)
     backend = _judge(evaluator, settings, judge, options or {})
-    cases, errors = load_cases(path, evaluator.level)
+    cases, errors, notes = load_cases(path, evaluator.level)
     results = evaluate_cases(evaluator, cases, backend, settings,
                              f"{evaluator.name.lower()} on {path.name}")
     labels = {case.id: case.label for case in cases}
-    return results, labels, errors, backend
+    return FileEvaluation(results, labels, errors, notes, backend)
+
+
+def _report(found: FileEvaluation) -> None:
+    for message in found.errors:
+        typer.echo(f"error: {message}", err=True)
+    for message in found.notes:
+        typer.echo(f"note: {message}", err=True)
 
 
 def _short(text: str, limit: int = 90) -> str:
@@ -218,20 +233,20 @@ def evaluate(
                        output_usd_per_mtok)
     try:
         chosen = get_evaluator(evaluator)
-        results, labels, errors, backend = evaluate_file(
-            file, chosen.name, judge=judge, config=config, options=options)
+        found = evaluate_file(file, chosen.name, judge=judge, config=config, options=options)
     except SemloopError as exc:
         raise fail(str(exc)) from None
-    for message in errors:
-        typer.echo(f"error: {message}", err=True)
-    summary = _print(results, labels, chosen.name, backend.name)
+    _report(found)
+    results, labels, errors = found.results, found.labels, found.errors
+    summary = _print(results, labels, chosen.name, found.judge.name)
     if json_out is not None:
         doc = {
-            "evaluator": chosen.name, "judge": backend.name, "file": str(file),
+            "evaluator": chosen.name, "judge": found.judge.name, "file": str(file),
             "results": [{"id": r.case_id, "fired": r.fired, "confidence": r.confidence,
                          "undecided": r.undecided, "reasoning": r.reasoning} for r in results],
-            "summary": {**summary, "malformed": len(errors)},
+            "summary": {**summary, "malformed": len(errors), "skipped": len(found.notes)},
             "errors": errors,
+            "skipped": found.notes,
         }
         json_out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {json_out}")
@@ -246,7 +261,7 @@ def calibrate_command(
         help="Labelled cases to read. Default: calibration/<name>.jsonl.", dir_okay=False)] = None,
     out_dir: Annotated[Path, typer.Option(
         "--out-dir", help="Where <name>.md and <name>.png are written.", file_okay=False)
-    ] = Path("docs/calibration"),
+    ] = _REPORTS,
     note: Annotated[str, typer.Option(
         help="A paragraph for the report, e.g. where the dataset came from and whether the "
         "rules were tuned on it.")] = "",
@@ -275,10 +290,14 @@ def calibrate_command(
         if not path.is_file():
             raise fail(f"no dataset at {path}; pass --dataset")
         settings = _config(config).for_evaluator(evaluator.name)
-        results, labels, errors, backend = evaluate_file(
-            path, evaluator.name, judge=judge, config=config, options=options)
-        for message in errors:
-            typer.echo(f"error: {message}", err=True)
+        found = evaluate_file(path, evaluator.name, judge=judge, config=config, options=options)
+        _report(found)
+        results, labels, errors, backend = found.results, found.labels, found.errors, found.judge
+        failed = [r for r in results if r.error is not None]
+        if results and len(failed) == len(results):
+            # A report of nothing but failures would read as a judge that never fires.
+            raise fail(f"every evaluation failed, so no report was written; the first: "
+                       f"{failed[0].error}", code=1)
         cal = calibrate(results, labels, evaluator=evaluator.name, judge=backend.name,
                         threshold=settings.threshold, seed=seed)
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -287,8 +306,12 @@ def calibrate_command(
 
         png = plot_calibration(cal, out_dir / f"{stem}.png")
         report = out_dir / f"{stem}.md"
-        report.write_text(render_report(cal, dataset=str(path), histogram=png.name, note=note),
-                          encoding="utf-8")
+        command = " ".join([f"semloop calibrate {stem}", *(["--judge", judge] if judge else []),
+                            *(["--dataset", str(path)] if dataset else []),
+                            *(["--out-dir", str(out_dir)] if out_dir != _REPORTS else []),
+                            *(["--seed", str(seed)] if seed else [])])
+        report.write_text(render_report(cal, dataset=str(path), histogram=png.name, note=note,
+                                        command=command), encoding="utf-8")
     except SemloopError as exc:
         raise fail(str(exc)) from None
     s = cal.summary

@@ -69,15 +69,16 @@ class JudgeResponse:
 class Backend(Protocol):
     """A judge: answers every question about one state in one call.
 
-    A backend also declares the question kinds it answers as ``kinds: frozenset[str]``
-    (``"loop"`` for the loop detector's questions, an evaluator's name in lower case for
-    its question; :mod:`semloop.judge._kinds`). Its ``ask`` raises
+    ``kinds`` is the set of question kinds it answers (``"loop"`` for the loop detector's
+    questions, an evaluator's name in lower case for its question;
+    :mod:`semloop.judge._kinds`). Its ``ask`` raises
     :class:`~semloop.UnsupportedQuestionError` for any other kind, via
-    ``semloop.judge.require_kinds``. ``kinds`` is not a protocol member yet, so backends
-    written before it stay backends: :func:`~semloop.judge.declared_kinds` reads a
-    missing one as loop questions only.
+    ``semloop.judge.require_kinds``. At run time a backend written before kinds existed
+    still works: :func:`~semloop.judge.declared_kinds` reads a missing ``kinds`` as loop
+    questions only, which is all such a backend was ever asked.
     """
 
     name: str
+    kinds: frozenset[str]
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse: ...
