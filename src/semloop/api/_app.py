@@ -13,7 +13,6 @@ from fastapi.responses import JSONResponse
 
 from .. import __version__
 from .._exceptions import StoreError
-from ..dashboard import mount_dashboard
 from ..settings import Settings
 from ..store import Store
 from . import agents, ingest, runs, signals
@@ -77,6 +76,9 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.include_router(runs.router)
     app.include_router(signals.router)
     app.include_router(agents.router)
+    # Imported here: the dashboard's pages import the API's modules (auth, paging).
+    from ..dashboard import mount_dashboard
+
     mount_dashboard(app, app.state.settings)
     _declare_real_errors_only(app)
     return app
