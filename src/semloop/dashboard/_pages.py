@@ -211,9 +211,8 @@ def runs(request: Request, session: Signed, cursor: str | None = None) -> HTMLRe
     next_url = None
     if page is not None and page.next is not None:
         next_url = "/runs?" + urlencode({**given, "cursor": encode_cursor("runs", page.next)})
-    agents = [a.agent_id for a in store_of(request).agent_summaries(session.org_id)]
     return render(request, "runs.html", session, filters=given, error=error,
-                  runs=[] if page is None else page.items, next_url=next_url, agents=agents,
+                  runs=[] if page is None else page.items, next_url=next_url,
                   statuses=RUN_STATUSES, sources=SOURCES)
 
 
