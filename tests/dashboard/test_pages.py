@@ -9,8 +9,8 @@ import time
 import pytest
 from fastapi.routing import APIRoute
 
-from semloop.dashboard._pages import SESSION_COOKIE, router
-from semloop.dashboard._session import Sessions
+from semloop.api.dashboard._pages import SESSION_COOKIE, router
+from semloop.api.dashboard._session import Sessions
 
 from .conftest import STUCK, TOOL_STEPS, Site, seed_loop_run
 

@@ -18,6 +18,7 @@ from ..store import Store
 from . import agents, ingest, runs, signals
 from ._auth import KeyCache, require_org
 from ._schemas import ErrorBody, Health
+from .dashboard import mount_dashboard
 
 __all__ = ["create_app"]
 
@@ -76,9 +77,6 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.include_router(runs.router)
     app.include_router(signals.router)
     app.include_router(agents.router)
-    # Imported here: the dashboard's pages import the API's modules (auth, paging).
-    from ..dashboard import mount_dashboard
-
     mount_dashboard(app, app.state.settings)
     _declare_real_errors_only(app)
     return app

@@ -9,7 +9,7 @@ import secrets
 from pathlib import Path
 from urllib.parse import urlencode
 
-from .._exceptions import MissingExtraError
+from ..._exceptions import MissingExtraError
 
 try:
     import jinja2  # noqa: F401
@@ -19,8 +19,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 
-from ..detect.config import DetectorConfig
-from ..settings import Settings
+from ...detect.config import DetectorConfig
+from ...settings import Settings
 from ._calibration import default_reports_dir
 from ._pages import SignInRequired, router
 from ._session import Sessions

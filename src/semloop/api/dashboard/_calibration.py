@@ -24,7 +24,7 @@ class CalibrationReport:
 
 def default_reports_dir() -> Path:
     """docs/calibration of the checkout semloop runs from (absent in an installed wheel)."""
-    return Path(__file__).resolve().parents[3] / "docs" / "calibration"
+    return Path(__file__).resolve().parents[4] / "docs" / "calibration"
 
 
 def read_reports(directory: Path) -> list[CalibrationReport]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..store import Activity
+from ...store import Activity
 
 __all__ = ["Bar", "RunsChart", "runs_chart", "sparkline"]
 

@@ -18,14 +18,14 @@ import jinja2
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
-from ..alert.config import AlertsConfig
-from ..api._auth import org_for_key, store_of
-from ..api._paging import decode_cursor, encode_cursor, parse_time
-from ..api.agents import HEALTH_DAYS, agent_health
-from ..detect.config import DetectorConfig
-from ..events import Event, Signal
-from ..store import key_id_of
-from ..store.queries import RUN_STATUSES, SOURCES
+from ...alert.config import AlertsConfig
+from ...detect.config import DetectorConfig
+from ...events import Event, Signal
+from ...store import key_id_of
+from ...store.queries import RUN_STATUSES, SOURCES
+from .._auth import org_for_key, store_of
+from .._paging import decode_cursor, encode_cursor, parse_time
+from ..agents import HEALTH_DAYS, agent_health
 from ._calibration import read_reports
 from ._charts import runs_chart, sparkline
 from ._session import Session, Sessions
