@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Iterator
@@ -32,6 +33,26 @@ def signal_body(s: StoredSignal) -> dict[str, Any]:
     return {**s.signal.to_dict(), "signal_id": s.id, "detected_at": s.detected_at}
 
 
+def signal_filters(
+    agent_id: str | None = None,
+    failure_type: str | None = None,
+    severity: str | None = None,
+    run_id: str | None = None,
+    source: SourceFilter = None,
+    include_shadow: IncludeShadow = False,
+    since: Since = None,
+    until: Until = None,
+) -> dict[str, Any]:
+    """Dependency: the filters the listing and the export share, as ``list_signals`` takes
+    them (times parsed, 422 naming a bad one)."""
+    return {"agent_id": agent_id, "failure_type": failure_type, "severity": severity,
+            "run_id": run_id, "source": source, "include_shadow": include_shadow,
+            "since": parse_time("since", since), "until": parse_time("until", until)}
+
+
+Filters = Annotated[dict[str, Any], Depends(signal_filters)]
+
+
 @router.get(
     "/v1/signals",
     response_model=SignalPage,
@@ -41,23 +62,14 @@ def signal_body(s: StoredSignal) -> dict[str, Any]:
 async def list_signals(
     request: Request,
     org_id: Annotated[str, Depends(require_org)],
-    agent_id: str | None = None,
-    failure_type: str | None = None,
-    severity: str | None = None,
-    run_id: str | None = None,
-    source: SourceFilter = None,
-    include_shadow: IncludeShadow = False,
-    since: Since = None,
-    until: Until = None,
+    filters: Filters,
     limit: Limit = 50,
     cursor: Cursor = None,
 ) -> Any:
     after = None if cursor is None else decode_cursor("signals", cursor)
-    start, end = parse_time("since", since), parse_time("until", until)
     page = await run_in_threadpool(
-        store_of(request).list_signals, org_id, limit=limit, after=after, agent_id=agent_id,
-        failure_type=failure_type, severity=severity, run_id=run_id, source=source,
-        include_shadow=include_shadow, since=start, until=end)
+        functools.partial(store_of(request).list_signals, org_id, limit=limit, after=after,
+                          **filters))
     return {
         "signals": [signal_body(s) for s in page.items],
         "next_cursor": None if page.next is None else encode_cursor("signals", page.next),
@@ -81,21 +93,10 @@ _MEDIA = {"csv": "text/csv; charset=utf-8", "ndjson": "application/x-ndjson"}
 async def export_signals(
     request: Request,
     org_id: Annotated[str, Depends(require_org)],
+    filters: Filters,
     format: Annotated[Literal["csv", "ndjson"], Query(
         description="csv (one header row) or ndjson (one JSON signal a line).")] = "ndjson",
-    agent_id: str | None = None,
-    failure_type: str | None = None,
-    severity: str | None = None,
-    run_id: str | None = None,
-    source: SourceFilter = None,
-    include_shadow: IncludeShadow = False,
-    since: Since = None,
-    until: Until = None,
 ) -> StreamingResponse:
-    filters: dict[str, Any] = {
-        "agent_id": agent_id, "failure_type": failure_type, "severity": severity,
-        "run_id": run_id, "source": source, "include_shadow": include_shadow,
-        "since": parse_time("since", since), "until": parse_time("until", until)}
     pages = _pages(store_of(request), org_id, filters)
     lines = _csv_lines(pages) if format == "csv" else (
         json.dumps(signal_body(s), separators=(",", ":")) + "\n" for s in pages)
