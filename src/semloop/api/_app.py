@@ -18,6 +18,7 @@ from ..store import Store
 from . import agents, ingest, runs, semantic, signals
 from ._auth import KeyCache, require_org
 from ._schemas import ErrorBody, Health
+from .dashboard import mount_dashboard
 
 __all__ = ["create_app"]
 
@@ -77,6 +78,7 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.include_router(signals.router)
     app.include_router(agents.router)
     app.include_router(semantic.router)
+    mount_dashboard(app, app.state.settings)
     _declare_real_errors_only(app)
     return app
 

@@ -14,7 +14,8 @@ from ._auth import require_org, store_of
 from ._paging import decode_cursor, encode_cursor, parse_time
 from ._schemas import ErrorBody, RunOut, RunPage
 
-__all__ = ["LIST_ERRORS", "Cursor", "Limit", "Since", "Until", "router", "run_body"]
+__all__ = ["LIST_ERRORS", "Cursor", "Limit", "Since", "SourceFilter", "Until", "router",
+           "run_body", "summary_body"]
 
 router = APIRouter(tags=["runs"])
 
@@ -29,6 +30,9 @@ Since = Annotated[str | None, Query(
     description="Inclusive lower bound: epoch seconds or ISO-8601 (UTC unless it says).")]
 Until = Annotated[str | None, Query(description="Exclusive upper bound, as since.")]
 Cursor = Annotated[str | None, Query(description="next_cursor of the previous page.")]
+SourceFilter = Annotated[Literal["structural", "semantic", "external"] | None, Query(
+    description="Only signals (runs with a signal) of this source: structural (detectors), semantic (semloop's evaluators) or external "
+                "(results pulled in from another evaluation platform).")]
 
 
 def summary_body(run: RunSummary) -> dict[str, Any]:
@@ -54,6 +58,7 @@ async def list_runs(
     conversation_id: str | None = None,
     failure_type: Annotated[str | None, Query(
         description="Only runs with a signal of this failure type.")] = None,
+    source: SourceFilter = None,
     since: Since = None,
     until: Until = None,
     limit: Limit = 50,
@@ -64,7 +69,7 @@ async def list_runs(
     page = await run_in_threadpool(
         store_of(request).list_runs, org_id, limit=limit, after=after, agent_id=agent_id,
         status=status, conversation_id=conversation_id, failure_type=failure_type,
-        since=start, until=end)
+        source=source, since=start, until=end)
     return {"runs": [summary_body(r) for r in page.items],
             "next_cursor": None if page.next is None else encode_cursor("runs", page.next)}
 
