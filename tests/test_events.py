@@ -111,5 +111,5 @@ def test_agent_version_hashes_whatever_tools_the_wire_holds() -> None:
     from semloop.events import agent_version
 
     assert agent_version("p", "m", ["b", "a"]) == agent_version("p", "m", ["a", "b"])
-    for odd in (["a", 1, None], "search", [{"name": "x"}, 2.5]):
+    for odd in (["a", 1, None], "search", [{"name": "x"}, 2.5], 7, {"k": 1}):
         assert len(agent_version("p", "m", odd)) == 8  # type: ignore[arg-type]

@@ -95,7 +95,12 @@ TERMINAL_EVENTS = frozenset({"run.completed", "run.errored"})
 def agent_version(system_prompt: str | None, model: str | None, tools: Iterable[str] | None) -> str:
     """First 8 hex chars of sha256("system_prompt:model:sorted(tools)"), as Dunetrace does."""
     # Tools arrive from the wire: a bare name or mixed types must still hash, not raise.
-    names = [tools] if isinstance(tools, str) else list(tools or [])
+    if tools is None:
+        names: list[Any] = []
+    elif isinstance(tools, (list, tuple, set, frozenset)):
+        names = list(tools)
+    else:
+        names = [tools]
     key = f"{system_prompt or ''}:{model or ''}:{sorted(names, key=str)}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
 
