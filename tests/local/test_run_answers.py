@@ -107,6 +107,9 @@ PROBES: list[tuple[str, RunCase, bool]] = [
         "The gallery had 4,210 visitors in April.",
         tools=(ToolCall("visits", {"month": "march"}, '{"march": 3980, "april": 4210}', True),)),
      True),
+    ("task_understanding_failure", case(
+        "What is the deadline for the spring semester tuition payment?",
+        "The fall semester tuition payment is due on August 15."), True),
     ("off_topic_drift", case(
         "When should I prune my apple tree?",
         "Prune apple trees in late winter, while they are dormant and before buds swell. "

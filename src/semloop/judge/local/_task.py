@@ -363,8 +363,9 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     inches/centimetres imperial/metric celsius/fahrenheit child/adult patient/clinician
     customer/internal beginner/advanced summary/full short/long formal/informal
     """.split())  # noqa: SIM905
+# Closed sets of periods: months and seasons (October / November, spring / fall).
 _MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
-                    r"november|december)\b", re.IGNORECASE)
+                    r"november|december|spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
 _ROUTE = re.compile(r"\bfrom\s+([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+(?:to|into|→)\s+"
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
