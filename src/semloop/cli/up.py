@@ -55,7 +55,8 @@ def register(app: typer.Typer) -> None:
             store = Store(settings.database_url)
             running = [
                 build_worker(name.strip(), store, poll_interval=poll_interval,
-                             stall_timeout_s=settings.stall_timeout_s, judge=judge)
+                             stall_timeout_s=settings.stall_timeout_s, judge=judge,
+                             detectors_config=settings.detectors_config)
                 for name in workers.split(",") if name.strip()
             ]
         except SemloopError as exc:

@@ -13,6 +13,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
+from ._compat import ApprovalRecord, DeployRecord, PolicyRecord
 from ._events import LIMITS, check_event
 from ._migrate import head_revision, migrate_database
 from ._orgs import hash_key
@@ -32,8 +33,11 @@ __all__ = [
     "KEY_PREFIX",
     "LIMITS",
     "AgentSummary",
+    "ApprovalRecord",
+    "DeployRecord",
     "KeyInfo",
     "Page",
+    "PolicyRecord",
     "Position",
     "PruneResult",
     "RunSummary",
