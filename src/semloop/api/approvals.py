@@ -26,6 +26,9 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 _ONE_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS, 404: {"model": ErrorBody, "description": "the organization has no such request"}}
 
+_LIST_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS, 422: {"model": ErrorBody, "description": "a query parameter is invalid"}}
+
 
 class ApprovalIn(BaseModel):
     """What the SDK sends when a guarded tool is about to run."""
@@ -85,7 +88,7 @@ async def request_approval(request: Request, body: ApprovalIn,
     return _out(created)
 
 
-@router.get("/v1/approvals", response_model=ApprovalList, responses=_ERRORS,
+@router.get("/v1/approvals", response_model=ApprovalList, responses=_LIST_ERRORS,
             summary="Approval requests newest first, e.g. ?status=pending for what awaits "
                     "a person")
 async def list_approvals(request: Request, org_id: Annotated[str, Depends(require_org)],

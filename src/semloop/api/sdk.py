@@ -24,6 +24,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody}, 401: {"model": ErrorBody},
     503: {"model": ErrorBody, "description": "the database failed; retry"},
 }
+_QUERY_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS, 422: {"model": ErrorBody, "description": "a query parameter is invalid"}}
 
 #: Dunetrace's detector packs and why semloop has none of them: enabling one is refused
 #: (422), so no one believes a pack runs when it does not.
@@ -79,7 +81,7 @@ class DeployList(BaseModel):
     deploys: list[DeployOut]
 
 
-@router.get("/v1/detector-config", response_model=DetectorConfigOut, responses=_ERRORS,
+@router.get("/v1/detector-config", response_model=DetectorConfigOut, responses=_QUERY_ERRORS,
             summary="What the detector worker applies to an agent, in the SDK's terms")
 async def get_detector_config(request: Request, org_id: Annotated[str, Depends(require_org)],
                               agent_id: Annotated[str, Query(min_length=1)],
@@ -138,7 +140,7 @@ async def mark_deploy(request: Request, body: DeployIn,
             "meta": dict(done.meta), "deployed_at": done.deployed_at}
 
 
-@router.get("/v1/agents/{agent_id}/deploys", response_model=DeployList, responses=_ERRORS,
+@router.get("/v1/agents/{agent_id}/deploys", response_model=DeployList, responses=_QUERY_ERRORS,
             tags=["agents"], summary="An agent's deploys, newest first")
 async def list_deploys(request: Request, agent_id: str,
                        org_id: Annotated[str, Depends(require_org)],
