@@ -235,3 +235,32 @@ def test_the_new_endpoints_are_in_the_openapi_schema(sdk_server: Server) -> None
                  "/v1/orgs/packs", "/v1/orgs/packs/{pack_name}", "/v1/deploy",
                  "/v1/agents/{agent_id}/deploys"]:
         assert path in paths, path
+
+
+def test_detector_config_carries_the_agent_versions_p75_baselines(sdk_server: Server) -> None:
+    from semloop.events import Event
+
+    for n in range(20):  # the worker's minimum history
+        run, t0 = f"run-{n}", 1_700_000_000.0 + 100 * n
+        sdk_server.store.add_events(sdk_server.org_id, [
+            Event("run.started", run, "bot", 0, t0, {"input_text": "go"}, agent_version="2"),
+            Event("llm.called", run, "bot", 1, t0 + 1, {"model": "m", "prompt_tokens": 10},
+                  agent_version="2"),
+            Event("llm.responded", run, "bot", 1, t0 + 2,
+                  {"output": "done", "completion_tokens": 5, "latency_ms": 400},
+                  agent_version="2"),
+            Event("run.completed", run, "bot", 2, t0 + 4 + n, {"exit_reason": "completed"},
+                  agent_version="2"),
+        ])
+    with sdk_server.client() as http:
+        got = http.get("/v1/detector-config",
+                       params={"agent_id": "bot", "agent_version": "2"}).json()["baselines"]
+        other_version = http.get("/v1/detector-config",
+                                 params={"agent_id": "bot", "agent_version": "3"}).json()
+    assert set(got) == {"p75_steps", "p75_latency_tool_ms", "p75_latency_llm_ms",
+                        "p75_token_growth", "p75_llm_tool_ratio", "p75_total_tokens",
+                        "p75_duration_s"}
+    assert got["p75_latency_llm_ms"] == 400 and got["p75_total_tokens"] == 15
+    assert got["p75_duration_s"] == pytest.approx(4 + 14.25)  # P75 of 4..23 s
+    assert got["p75_latency_tool_ms"] is None  # no tool calls: no figure
+    assert other_version["baselines"] is None
