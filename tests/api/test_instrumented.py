@@ -10,23 +10,19 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
+import openai
 import pytest
-
-openai = pytest.importorskip("openai")
-oi_openai = pytest.importorskip("openinference.instrumentation.openai")
-
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # noqa: E402
-    OTLPSpanExporter,
-)
-from opentelemetry.sdk.resources import Resource  # noqa: E402
-from opentelemetry.sdk.trace import SpanProcessor, TracerProvider  # noqa: E402
-from opentelemetry.sdk.trace.export import (  # noqa: E402
+from openinference.instrumentation.openai import OpenAIInstrumentor
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import (
     BatchSpanProcessor,
     SimpleSpanProcessor,
     SpanExporter,
 )
 
-from .conftest import Server  # noqa: E402
+from .conftest import Server
 
 
 def _completion(message: dict[str, Any], finish: str) -> dict[str, Any]:
@@ -76,7 +72,7 @@ def _agent(server: Server, model: str,
     provider.add_span_processor(processor(OTLPSpanExporter(
         endpoint=f"{server.url}/v1/traces", headers={"Authorization": f"Bearer {server.key}"},
         timeout=10)))
-    instrumentor = oi_openai.OpenAIInstrumentor()
+    instrumentor = OpenAIInstrumentor()
     instrumentor.instrument(tracer_provider=provider)
     try:
         client = openai.OpenAI(base_url=model, api_key="sk-test", max_retries=0)
