@@ -94,7 +94,14 @@ TERMINAL_EVENTS = frozenset({"run.completed", "run.errored"})
 
 def agent_version(system_prompt: str | None, model: str | None, tools: Iterable[str] | None) -> str:
     """First 8 hex chars of sha256("system_prompt:model:sorted(tools)"), as Dunetrace does."""
-    key = f"{system_prompt or ''}:{model or ''}:{sorted(tools or [])}"
+    # Tools arrive from the wire: a bare name or mixed types must still hash, not raise.
+    if tools is None:
+        names: list[Any] = []
+    elif isinstance(tools, (list, tuple, set, frozenset)):
+        names = list(tools)
+    else:
+        names = [tools]
+    key = f"{system_prompt or ''}:{model or ''}:{sorted(names, key=str)}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
 
 

@@ -107,7 +107,13 @@ def _result_dict(result: LoopResult, threshold: float) -> dict[str, Any]:
         "input_tokens": result.input_tokens,
         "output_tokens": result.output_tokens,
         "answers": {qid: a.value for qid, a in result.answers.items()},
+        "stuck_stretch": _stretch_dict(getattr(result, "stuck_stretch", None)),
     }
+
+
+def _stretch_dict(stretch: tuple[int, int] | None) -> dict[str, int] | None:
+    # The same shape as the loop worker's signal evidence.
+    return None if stretch is None else {"first_step": stretch[0], "last_step": stretch[1]}
 
 
 def score(
@@ -177,6 +183,9 @@ def score(
     typer.echo("breakdown")
     for key, value in (result.score_breakdown or {}).items():
         typer.echo(f"  {key:<22}{value:.2f}  {result.sub_reasons.get(key, '')}")
+    if doc["stuck_stretch"] is not None:
+        stretch = doc["stuck_stretch"]
+        typer.echo(f"stretch   steps {stretch['first_step']}–{stretch['last_step']} (0-based)")
     if system != "lexical":
         typer.echo(
             f"judge     {len(result.answers)} answers · undecided {'yes' if result.undecided else 'no'}"

@@ -14,8 +14,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
 from ._events import LIMITS, check_event
+from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
 from ._migrate import head_revision, migrate_database
-from ._orgs import hash_key
+from ._orgs import hash_key, key_id_of
 from ._records import (
     KEY_PREFIX,
     AgentSummary,
@@ -26,21 +27,31 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
+from ._semantic import OrgSemantics, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
     "KEY_PREFIX",
     "LIMITS",
+    "Activity",
     "AgentSummary",
+    "AgentVersion",
+    "EvaluatorPoint",
     "KeyInfo",
+    "OrgSemantics",
     "Page",
     "Position",
     "PruneResult",
     "RunSummary",
     "Store",
+    "StoredSample",
     "StoredSignal",
+    "TypeCount",
+    "Usage",
     "check_event",
     "hash_key",
     "head_revision",
+    "key_id_of",
     "migrate_database",
+    "month_of",
 ]
