@@ -100,7 +100,7 @@ def test_another_orgs_policies_approvals_and_deploys_are_not_found(
     assert other.post(f"/v1/approvals/{aid}/decision",
                       json={"decision": "granted"}).status_code == 404
     assert other.get("/v1/approvals").json() == {"approvals": []}
-    assert other.get("/v1/agents/bot/deploys").json() == {"deploys": []}
+    assert other.get("/v1/agents/bot/deploys").status_code == 404
     with sdk_server.client() as http:  # untouched by the other org's attempts
         assert http.get(f"/v1/policies/{pid}").json()["enabled"] is True
         assert http.get(f"/v1/approvals/{aid}").json()["status"] == "pending"

@@ -16,9 +16,10 @@ from .._exceptions import StoreError
 from ..detect import DetectorConfig, load_config
 from ..settings import Settings
 from ..store import Store
-from . import agents, approvals, ingest, policies, runs, sdk, signals
+from . import agents, approvals, ingest, policies, runs, sdk, semantic, signals
 from ._auth import KeyCache
 from ._schemas import ErrorBody, Health
+from .dashboard import mount_dashboard
 
 __all__ = ["create_app"]
 
@@ -78,6 +79,8 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.include_router(policies.router)
     app.include_router(approvals.router)
     app.include_router(sdk.router)
+    app.include_router(semantic.router)
+    mount_dashboard(app, app.state.settings)
     _declare_real_errors_only(app)
     return app
 

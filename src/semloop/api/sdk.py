@@ -93,9 +93,9 @@ async def get_detector_config(request: Request, org_id: Annotated[str, Depends(r
                            agent_id=agent_id, agent_version=agent_version, now=time.time())
 
 
-@router.get("/v1/packs", response_model=PackCatalogue, summary="Detector packs: semloop "
-            "implements none of Dunetrace's, and says which")
-async def pack_catalogue() -> Any:
+@router.get("/v1/packs", response_model=PackCatalogue, responses=_ERRORS,
+            summary="Detector packs: semloop implements none of Dunetrace's, and says which")
+async def pack_catalogue(_org: Annotated[str, Depends(require_org)]) -> Any:
     return {"packs": [{"name": n, "implemented": False, "description": d}
                       for n, d in DUNETRACE_PACKS.items()]}
 
@@ -140,11 +140,18 @@ async def mark_deploy(request: Request, body: DeployIn,
             "meta": dict(done.meta), "deployed_at": done.deployed_at}
 
 
-@router.get("/v1/agents/{agent_id}/deploys", response_model=DeployList, responses=_QUERY_ERRORS,
+@router.get("/v1/agents/{agent_id}/deploys", response_model=DeployList,
+            responses={**_QUERY_ERRORS, 404: {"model": ErrorBody,
+                                              "description": "no runs nor deploys of it"}},
             tags=["agents"], summary="An agent's deploys, newest first")
 async def list_deploys(request: Request, agent_id: str,
                        org_id: Annotated[str, Depends(require_org)],
                        limit: Annotated[int, Query(ge=1, le=500)] = 100) -> Any:
-    found = await run_in_threadpool(store_of(request).deploys, org_id, agent_id, limit)
+    store = store_of(request)
+    found = await run_in_threadpool(store.deploys, org_id, agent_id, limit)
+    # As the other agent routes: an agent the org never ran nor deployed is not found.
+    if not found and not (await run_in_threadpool(
+            lambda: store.list_runs(org_id, limit=1, agent_id=agent_id))).items:
+        raise HTTPException(404, f"no agent {agent_id!r}")
     return {"deploys": [{"id": d.id, "agent_id": d.agent_id, "version": d.version,
                          "meta": dict(d.meta), "deployed_at": d.deployed_at} for d in found]}

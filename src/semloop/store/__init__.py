@@ -15,8 +15,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from ._compat import ApprovalRecord, DeployRecord, PolicyRecord
 from ._events import LIMITS, check_event
+from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
 from ._migrate import head_revision, migrate_database
-from ._orgs import hash_key
+from ._orgs import hash_key, key_id_of
 from ._records import (
     KEY_PREFIX,
     AgentSummary,
@@ -27,24 +28,34 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
+from ._semantic import OrgSemantics, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
     "KEY_PREFIX",
     "LIMITS",
+    "Activity",
     "AgentSummary",
+    "AgentVersion",
     "ApprovalRecord",
     "DeployRecord",
+    "EvaluatorPoint",
     "KeyInfo",
+    "OrgSemantics",
     "Page",
     "PolicyRecord",
     "Position",
     "PruneResult",
     "RunSummary",
     "Store",
+    "StoredSample",
     "StoredSignal",
+    "TypeCount",
+    "Usage",
     "check_event",
     "hash_key",
     "head_revision",
+    "key_id_of",
     "migrate_database",
+    "month_of",
 ]

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import (
     CompoundSelect,
     Double,
+    Integer,
     Select,
     String,
     Table,
@@ -58,11 +59,13 @@ __all__ = [
     "MIGRATION_UNLOCK",
     "PRUNE_LOCK",
     "RUN_STATUSES",
+    "SOURCES",
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
     "agent_runs_before",
     "agent_summaries",
+    "agent_versions",
     "alerts_of_org",
     "approval_by_id",
     "approvals_of_org",
@@ -80,6 +83,7 @@ __all__ = [
     "drop_database",
     "due_deliveries",
     "due_destinations",
+    "evaluator_activity",
     "events_of_runs",
     "expire_approvals",
     "finish_delivery",
@@ -105,6 +109,7 @@ __all__ = [
     "prune_scan",
     "release_claim",
     "revoke_key",
+    "run_activity",
     "run_ended_at",
     "runs_page",
     "set_alert_decision",
@@ -114,6 +119,7 @@ __all__ = [
     "signals_page",
     "stalled_runs",
     "terminal_runs",
+    "top_failure_types",
     "undecided_signals",
     "update_policy",
 ]
@@ -221,11 +227,19 @@ def _not_processed(worker: str, now: float) -> list[ColumnElement[bool]]:
     return [~done, ~leased]
 
 
-def terminal_runs(worker: str, now: float, limit: int) -> Select[str, str, str]:
-    """Runs that ended (completed or errored), not yet processed by ``worker``, oldest first."""
+def terminal_runs(worker: str, now: float, limit: int,
+                  after: str | None = None) -> Select[str, str, str]:
+    """Runs that ended (completed or errored), not yet processed by ``worker``, oldest
+    first; with ``after``, only those the worker ``after`` has processed already."""
+    ready = [] if after is None else [exists().where(
+        processed.c.worker == after,
+        processed.c.org_id == events.c.org_id,
+        processed.c.run_id == events.c.run_id,
+    )]
     return (
         select(events.c.org_id, events.c.run_id, events.c.event_type)
-        .where(events.c.event_type.in_(list(TERMINAL_TRIGGERS)), *_not_processed(worker, now))
+        .where(events.c.event_type.in_(list(TERMINAL_TRIGGERS)), *_not_processed(worker, now),
+               *ready)
         .order_by(events.c.received_at, events.c.id)
         .limit(limit)
     )
@@ -346,6 +360,7 @@ def runs_page(
     status: str | None = None,
     conversation_id: str | None = None,
     failure_type: str | None = None,
+    source: str | None = None,
     since: float | None = None,
     until: float | None = None,
     after: tuple[float, int] | None = None,
@@ -397,6 +412,8 @@ def runs_page(
         stmt = stmt.where(terminal_type == f"run.{status}")
     if failure_type is not None:
         stmt = stmt.where(exists().where(*of_run, signals.c.failure_type == failure_type))
+    if source is not None:
+        stmt = stmt.where(exists().where(*of_run, _of_source(signals.c.source, source)))
     return _keyset(stmt, events.c.timestamp, events.c.id, since, until, after, limit)
 
 
@@ -408,6 +425,8 @@ def signals_page(
     failure_type: str | None = None,
     severity: str | None = None,
     run_id: str | None = None,
+    source: str | None = None,
+    include_shadow: bool = True,
     since: float | None = None,
     until: float | None = None,
     after: tuple[float, int] | None = None,
@@ -418,7 +437,23 @@ def signals_page(
                           (signals.c.severity, severity), (signals.c.run_id, run_id)):
         if value is not None:
             stmt = stmt.where(column == value)
+    if source is not None:
+        stmt = stmt.where(_of_source(signals.c.source, source))
+    if not include_shadow:
+        stmt = stmt.where(signals.c.shadow.is_(False))
     return _keyset(stmt, signals.c.detected_at, signals.c.id, since, until, after, limit)
+
+
+#: The kinds of signal source a listing filters by; any other stored source is ``external``.
+SOURCES = ("structural", "semantic", "external")
+
+
+def _of_source(column: ColumnElement[str], source: str) -> ColumnElement[bool]:
+    # An external evaluator's signals carry its provider's name as their source (Langfuse,
+    # LangSmith, ...), so "external" is every source that is neither of semloop's own.
+    if source == "external":
+        return column.not_in(SOURCES[:2])
+    return column == source
 
 
 def _keyset(stmt: Select[Any], at: ColumnElement[float], row_id: ColumnElement[int],
@@ -462,6 +497,73 @@ def agent_summaries(org_id: str) -> CompoundSelect[Any]:
         .group_by(signals.c.agent_id, signals.c.failure_type)
     )
     return union_all(runs, flagged, by_type)
+
+
+# -- dashboard: activity over time, agent health, evaluators -----------------------------
+
+def _bucket(dialect: Dialect, column: ColumnElement[float], bucket_s: int) -> Any:
+    # floor(t / b) * b. SQLite's CAST truncates, which is floor for the positive epoch
+    # times stored; PostgreSQL's CAST rounds, so it gets floor() (SQLite may lack it).
+    if dialect is Dialect.SQLITE:
+        return cast(cast(column / bucket_s, Integer) * bucket_s, Double)
+    return func.floor(column / bucket_s) * bucket_s
+
+
+def run_activity(dialect: Dialect, org_id: str, since: float, bucket_s: int,
+                 agent_id: str | None = None) -> Select[Any]:
+    """Per time bucket of run start since ``since``: the runs, and those with a signal that
+    is not shadow, as rows ``(bucket, runs, flagged)`` oldest first."""
+    flagged = exists().where(signals.c.org_id == events.c.org_id,
+                             signals.c.run_id == events.c.run_id, signals.c.shadow.is_(False))
+    stmt = select(
+        _bucket(dialect, events.c.timestamp, bucket_s).label("bucket"), func.count(),
+        func.count(case((flagged, 1))),
+    ).where(events.c.org_id == org_id, text(STARTED_WHERE), events.c.timestamp >= since)
+    if agent_id is not None:
+        stmt = stmt.where(events.c.agent_id == agent_id)
+    # GROUP BY 1: repeating the expression would bind its parameters twice, and
+    # PostgreSQL does not see two placeholders as the same expression.
+    return stmt.group_by(text("1")).order_by(text("1"))
+
+
+def top_failure_types(org_id: str, since: float, limit: int,
+                      agent_id: str | None = None) -> Select[Any]:
+    """The most frequent failure types detected since ``since`` (shadow signals left out),
+    as rows ``(failure_type, signals, runs)``."""
+    stmt = select(signals.c.failure_type, func.count().label("n"),
+                  func.count(signals.c.run_id.distinct())).where(
+        signals.c.org_id == org_id, signals.c.detected_at >= since,
+        signals.c.shadow.is_(False))
+    if agent_id is not None:
+        stmt = stmt.where(signals.c.agent_id == agent_id)
+    return (stmt.group_by(signals.c.failure_type)
+            .order_by(text("n DESC"), signals.c.failure_type).limit(limit))
+
+
+def agent_versions(org_id: str, agent_id: str) -> Select[Any]:
+    """One agent's versions, newest run first, as rows ``(agent_version, runs, last)``."""
+    last = func.max(events.c.timestamp).label("last")
+    return (
+        select(events.c.agent_version, func.count(), last)
+        .where(events.c.org_id == org_id, events.c.agent_id == agent_id, text(STARTED_WHERE))
+        .group_by(events.c.agent_version)
+        .order_by(last.desc())
+    )
+
+
+def evaluator_activity(dialect: Dialect, org_id: str, since: float,
+                       bucket_s: int) -> Select[Any]:
+    """Per failure type and source other than structural, per time bucket of detection:
+    rows ``(failure_type, source, bucket, signals, mean confidence, shadow)``."""
+    bucket = _bucket(dialect, signals.c.detected_at, bucket_s)
+    return (
+        select(signals.c.failure_type, signals.c.source, bucket, func.count(),
+               func.avg(signals.c.confidence), func.count(case((signals.c.shadow, 1))))
+        .where(signals.c.org_id == org_id, signals.c.source != "structural",
+               signals.c.detected_at >= since)
+        .group_by(text("1"), text("2"), text("3"))
+        .order_by(text("1"), text("2"), text("3"))
+    )
 
 
 # -- alerts ------------------------------------------------------------------------------
