@@ -27,7 +27,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._semantic import OrgSemantics, StoredSample, Usage, month_of
+from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "Position",
     "PruneResult",
     "RunSummary",
+    "SemanticState",
     "Store",
     "StoredSample",
     "StoredSignal",
