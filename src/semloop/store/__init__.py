@@ -28,7 +28,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._semantic import OrgSemantics, StoredSample, Usage, month_of
+from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "Position",
     "PruneResult",
     "RunSummary",
+    "SemanticState",
     "Store",
     "StoredSample",
     "StoredSignal",
