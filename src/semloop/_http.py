@@ -1,6 +1,6 @@
-"""The retry rules every HTTP caller shares (judge backends, alert delivery, the SDK's
-emitter): which answers are worth another try, how long the host asked us to wait, and
-the backoff otherwise. Pure functions, standard library only (the judges must import
+"""What every HTTP caller shares (judge backends, alert delivery, the SDK's emitter): the
+request and response shapes, which answers are worth another try, how long the host asked
+us to wait, and the backoff otherwise. Pure functions, standard library only (the judges must import
 with it alone); each caller keeps its own transport and its own limits.
 """
 
@@ -9,13 +9,42 @@ from __future__ import annotations
 import email.utils
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-__all__ = ["RETRYABLE_STATUSES", "backoff_s", "retry_after_s", "retryable"]
+__all__ = ["RETRYABLE_STATUSES", "HttpRequest", "HttpResponse", "backoff_s", "lower_keys",
+           "retry_after_s", "retryable"]
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    url: str
+    headers: Mapping[str, str]
+    body: bytes
+    timeout: float
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """One answer, whatever its status: ``headers`` keys lower-cased."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes = b""
+
+    @property
+    def retry_after_s(self) -> float | None:
+        """The wait the host asked for (:func:`retry_after_s`)."""
+        return retry_after_s(self.headers)
 
 #: Answers another attempt may turn into a success: request timeout, rate limited, and
 #: every server-side failure.
 RETRYABLE_STATUSES = frozenset({408, 429, *range(500, 600)})
+
+
+def lower_keys(items: Iterable[tuple[object, object]]) -> dict[str, str]:
+    """Header pairs as a dict with lower-cased keys (HTTP names are case-insensitive)."""
+    return {str(k).lower(): str(v) for k, v in items}
 
 
 def retryable(status: int) -> bool:

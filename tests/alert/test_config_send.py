@@ -46,7 +46,8 @@ class Scripted:
         step = self.script.pop(0)
         if isinstance(step, OSError):
             raise step
-        return HttpResponse(step, self.retry_after if step == 429 else None)
+        hint = {"retry-after": str(self.retry_after)} if step == 429 and self.retry_after else {}
+        return HttpResponse(step, hint)
 
 
 def test_send_retries_connection_errors_and_5xx_then_stops_at_success() -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import ConfigError
-from .._http import backoff_s, retry_after_s, retryable
+from .._http import HttpResponse, backoff_s, lower_keys, retryable
 
 __all__ = [
     "Attempt",
@@ -59,12 +59,6 @@ class RetryPolicy:
         """The wait before retry number ``retry`` (1-based)."""
         return backoff_s(retry, self.base_delay_s, self.max_delay_s, factor=self.factor,
                          retry_after=retry_after)
-
-
-@dataclass(frozen=True)
-class HttpResponse:
-    status: int
-    retry_after_s: float | None = None
 
 
 #: ``send(url, body, headers, timeout_s) -> HttpResponse``; raises ``OSError`` when the
@@ -146,6 +140,7 @@ def send_with_retry(
     return result
 
 
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     # urllib would follow a 301/302 with a GET and no body, and call that delivered; a
     # webhook that moved is a configuration to fix, so its 3xx is the final answer.
@@ -162,11 +157,10 @@ def urllib_send(url: str, body: bytes, headers: Mapping[str, str], timeout_s: fl
     try:
         with _OPENER.open(request, timeout=timeout_s) as response:
             response.read()
-            return HttpResponse(response.status)
+            return HttpResponse(response.status, lower_keys(response.headers.items()))
     except urllib.error.HTTPError as exc:
         with exc:
-            headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
-            return HttpResponse(exc.code, retry_after_s(headers))
+            return HttpResponse(exc.code, lower_keys((exc.headers or {}).items()))
     except urllib.error.URLError as exc:
         reason = exc.reason
         raise ConnectionError(str(reason)) from exc

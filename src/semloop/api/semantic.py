@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field
 
 from ..events import Signal, severity_for
 from ..store import month_of
-from ..store._rows import no_nul
 from ._auth import require_org, store_of
 from ._paging import decode_cursor, encode_cursor, parse_time
 from ._schemas import ErrorBody, SignalOut
@@ -195,8 +194,8 @@ async def list_conversations(
     start, end = parse_time("since", since), parse_time("until", until)
     page = await run_in_threadpool(
         store_of(request).list_conversations, org_id, limit=limit, after=after,
-        agent_id=no_nul(agent_id), user_id=no_nul(user_id), has_finding=has_finding,
-        evaluator=no_nul(evaluator), since=start, until=end)
+        agent_id=agent_id, user_id=user_id, has_finding=has_finding,
+        evaluator=evaluator, since=start, until=end)
     return {
         "conversations": [{"conversation_id": c.conversation_id, "agent_id": c.agent_id,
                            "started_at": c.started_at, "last_started_at": c.last_started_at,

@@ -109,7 +109,7 @@ class EmbeddingSimilarity:
 def default_similarity() -> Similarity:
     """MiniLM when the ``local`` extra is installed, else token sets."""
     try:
-        from ..judge.local._model import Embedder
+        from ..judge.local import Embedder
 
         return EmbeddingSimilarity(Embedder(threads=1))
     except Exception:  # noqa: BLE001 - a missing extra or model file: the fallback serves

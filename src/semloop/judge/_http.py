@@ -35,7 +35,14 @@ from .._exceptions import (
     JudgeConnectionError,
     JudgeStatusError,
 )
-from .._http import RETRYABLE_STATUSES, backoff_s, retry_after_s
+from .._http import (
+    RETRYABLE_STATUSES,
+    HttpRequest,
+    HttpResponse,
+    backoff_s,
+    lower_keys,
+    retry_after_s,
+)
 
 if TYPE_CHECKING:  # typing.Self is 3.11+; at run time this module needs the stdlib alone
     from typing_extensions import Self
@@ -64,21 +71,6 @@ __all__ = [
 _EXCERPT_CHARS = 500
 
 
-@dataclass(frozen=True)
-class HttpRequest:
-    url: str
-    headers: Mapping[str, str]
-    body: bytes
-    timeout: float
-
-
-@dataclass(frozen=True)
-class HttpResponse:
-    status: int
-    headers: Mapping[str, str]  # keys lower-cased
-    body: bytes
-
-
 #: Sends one request. Raises ``OSError`` or ``http.client.HTTPException`` when the host
 #: cannot be reached or does not answer in time; any HTTP status is a response, not an error.
 Send = Callable[[HttpRequest], HttpResponse]
@@ -90,12 +82,12 @@ def urllib_send(request: HttpRequest) -> HttpResponse:
                                  headers=dict(request.headers))
     try:
         with urllib.request.urlopen(req, timeout=request.timeout) as resp:
-            return HttpResponse(resp.status, _lower(resp.headers.items()), resp.read())
+            return HttpResponse(resp.status, lower_keys(resp.headers.items()), resp.read())
     except urllib.error.HTTPError as err:
         # An error status is still an answer from the host: hand it back for mapping.
         with err:
             body = err.read()
-        return HttpResponse(err.code, _lower(err.headers.items() if err.headers else ()), body)
+        return HttpResponse(err.code, lower_keys(err.headers.items() if err.headers else ()), body)
 
 
 #: Errors that mean the host closed the connection, as opposed to a timeout or a bad reply.
@@ -303,7 +295,7 @@ class ConnectionPool:
             conn.close()
         else:
             self._give_back(conn)
-        return HttpResponse(reply.status, _lower(reply.getheaders()), body)
+        return HttpResponse(reply.status, lower_keys(reply.getheaders()), body)
 
     def _give_back(self, conn: _Counted) -> None:
         with self._lock:
@@ -344,9 +336,6 @@ def _proxied(parts: urllib.parse.SplitResult) -> bool:
         return False
     return not urllib.request.proxy_bypass(parts.netloc)
 
-
-def _lower(items: Any) -> dict[str, str]:
-    return {str(k).lower(): str(v) for k, v in items}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import IO, Any, Protocol, runtime_checkable
 
 from .._defaults import DEFAULT_URL
 from .._exceptions import InputError
-from .._http import retry_after_s, retryable
+from .._http import lower_keys, retry_after_s, retryable
 from ..events import Event
 
 __all__ = [
@@ -104,10 +104,9 @@ class HttpEmitter:
         except urllib.error.HTTPError as exc:
             status = exc.code
             exc.close()
-            headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
             raise SendError(
                 f"{self.url} answered HTTP {status}", retryable=retryable(status),
-                status=status, retry_after=retry_after_s(headers),
+                status=status, retry_after=retry_after_s(lower_keys((exc.headers or {}).items())),
             ) from None
         except (OSError, ValueError) as exc:
             # URLError, refused connections, resets and timeouts are all OSError.

@@ -13,6 +13,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
+from ._compat import ApprovalRecord, DeployRecord, PolicyRecord
 from ._events import LIMITS, check_event
 from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
 from ._migrate import head_revision, migrate_database
@@ -27,7 +28,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._semantic import OrgSemantics, StoredSample, Usage, month_of
+from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
@@ -36,13 +37,17 @@ __all__ = [
     "Activity",
     "AgentSummary",
     "AgentVersion",
+    "ApprovalRecord",
+    "DeployRecord",
     "EvaluatorPoint",
     "KeyInfo",
     "OrgSemantics",
     "Page",
+    "PolicyRecord",
     "Position",
     "PruneResult",
     "RunSummary",
+    "SemanticState",
     "Store",
     "StoredSample",
     "StoredSignal",

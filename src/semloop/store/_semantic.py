@@ -42,7 +42,7 @@ from ._models import (
     SemanticUsage,
 )
 from ._records import Page, Position
-from ._rows import signal_of
+from ._rows import no_nul, signal_of
 from ._signals import insert_signals
 
 __all__ = [
@@ -50,8 +50,8 @@ __all__ = [
     "QUOTA_EXCEEDED",
     "ConversationSummary",
     "OrgSemantics",
-    "RunContext",
     "Semantic",
+    "SemanticState",
     "StoredSample",
     "Usage",
     "month_of",
@@ -107,7 +107,7 @@ class StoredSample:
 
 
 @dataclass(frozen=True)
-class RunContext:
+class SemanticState:
     """What the worker needs to know about a run before it judges it, in one read."""
 
     structural: bool
@@ -236,7 +236,7 @@ class Semantic(Area):
 
     # -- runs ---------------------------------------------------------------------------
 
-    def run_context(self, org_id: str, run: Run) -> RunContext:
+    def semantic_state(self, org_id: str, run: Run) -> SemanticState:
         with translate_errors("read a run's semantic state"), self._db.read() as conn:
             structural = conn.execute(select(func.count()).select_from(q.signals).where(
                 q.signals.c.org_id == org_id, q.signals.c.run_id == run.run_id,
@@ -250,7 +250,7 @@ class Semantic(Area):
             begun = conn.execute(select(tasks.c.evaluator, tasks.c.state, tasks.c.attempts)
                                  .where(tasks.c.org_id == org_id,
                                         tasks.c.run_id == run.run_id)).all()
-        return RunContext(
+        return SemanticState(
             structural=structural, agent=_agent_of(agent), org=_org_of(org),
             sample=None if sample is None else StoredSample(
                 sample.sampled, sample.reason, sample.rate, sample.bucket, sample.charged),
@@ -549,6 +549,8 @@ class Semantic(Area):
         conversation-level findings on its runs; ``since``/``until`` bound its first start.
         """
         ev = q.events
+        # Text no database holds (a NUL) matches nothing, as in the other listings.
+        agent_id, user_id, evaluator = no_nul(agent_id), no_nul(user_id), no_nul(evaluator)
         first, first_id = func.min(ev.c.timestamp), func.min(ev.c.id)
         stmt = (select(ev.c.conversation_id, func.min(ev.c.agent_id).label("agent_id"),
                        first.label("started_at"), func.max(ev.c.timestamp).label("last_at"),

@@ -45,8 +45,7 @@ from ..evaluate.findings import (
 from ..evaluate.sampling import AgentSemantics, SamplingConfig, sample_conversation, sample_run
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
-from ..store import Store
-from ..store._semantic import OrgSemantics, RunContext, month_of
+from ..store import OrgSemantics, SemanticState, Store, month_of
 from ._polling import Claim, PollingWorker
 
 __all__ = ["SemanticWorker"]
@@ -115,7 +114,7 @@ class SemanticWorker(PollingWorker):
     def process_run(self, claim: Claim) -> bool:
         """Evaluate one claimed run; False when an evaluator is to be retried later."""
         org_id, run, trigger = claim
-        context = self.store.run_context(org_id, run)
+        context = self.store.semantic_state(org_id, run)
         sample = context.sample
         if sample is None:
             decided = sample_run(run, self.sampling, context.agent, structural=context.structural)
@@ -154,7 +153,7 @@ class SemanticWorker(PollingWorker):
         when the org says so."""
         return bool(chosen) and (org.count_local_evaluations or self.judge.name != "local")
 
-    def _task(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: RunContext,
+    def _task(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: SemanticState,
               conversation: tuple[ConversationCase, list[str]] | None) -> bool:
         """Run one evaluator unless it already finished; True when it is to be retried."""
         state, attempts = context.tasks.get(evaluator.name, ("new", 0))
@@ -261,7 +260,7 @@ class SemanticWorker(PollingWorker):
 
     # -- conversations ---------------------------------------------------------------
 
-    def _conversation(self, org_id: str, run: Run, context: RunContext) -> bool:
+    def _conversation(self, org_id: str, run: Run, context: SemanticState) -> bool:
         """Evaluate the run's conversation when it is sampled and has new runs; True when a
         conversation evaluator is to be retried."""
         if not run.conversation_id:
