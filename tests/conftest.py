@@ -10,7 +10,9 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# The seed's reference data is not part of the repository: it sits in the shared folder
+# beside the clone, or wherever SEMLOOP_SHARED_DIR says (a clone made somewhere else).
+SHARED = Path(os.environ.get("SEMLOOP_SHARED_DIR") or ROOT.parent / "shared")
 REFERENCE_DATASET = SHARED / "reference" / "semloop-seed-dataset.jsonl"
 
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")

@@ -41,6 +41,11 @@ class Settings(BaseSettings):
         gt=0,
         description="Largest request body ingest accepts; larger bodies get 413.",
     )
+    max_future_skew_s: float = Field(
+        default=3600.0,
+        ge=0,
+        description="Ingest refuses an event timestamped further than this ahead of its clock.",
+    )
     request_timeout_s: float = Field(
         default=DEFAULT_REQUEST_TIMEOUT_S,
         gt=0,

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from conftest import REFERENCE_DATASET  # tests/conftest.py, the shared one
 from semloop.judge.local import LocalBackend
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED_DATASET = ROOT.parent / "shared" / "reference" / "semloop-seed-dataset.jsonl"
+SEED_DATASET = REFERENCE_DATASET
 BENCH_DATASET = ROOT / "bench" / "dataset.jsonl"
 WILD_DATASET = ROOT / "bench" / "wild.jsonl"
 

@@ -15,7 +15,7 @@ from .. import __version__
 from .._exceptions import StoreError
 from ..settings import Settings
 from ..store import Store
-from . import agents, ingest, runs, signals
+from . import agents, ingest, runs, semantic, signals
 from ._auth import KeyCache, require_org
 from ._schemas import ErrorBody, Health
 from .dashboard import mount_dashboard
@@ -77,6 +77,7 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.include_router(runs.router)
     app.include_router(signals.router)
     app.include_router(agents.router)
+    app.include_router(semantic.router)
     mount_dashboard(app, app.state.settings)
     _declare_real_errors_only(app)
     return app

@@ -76,6 +76,16 @@ class SignalOut(BaseModel):
     co_signal_count: int
 
 
+class SamplingOut(BaseModel):
+    """The semantic worker's sampling decision on a run: why it was (not) evaluated."""
+
+    sampled: bool
+    reason: str = Field(description="structural_signal, semantic_critical, agent_override, "
+                                    "retrieval, baseline, org_quota_exceeded or budget_exceeded")
+    rate: float
+    bucket: float = Field(description="sha256(run id) as a fraction; sampled iff below rate")
+
+
 class RunOut(BaseModel):
     run_id: str
     agent_id: str
@@ -86,6 +96,8 @@ class RunOut(BaseModel):
     status: str = Field(description="completed, errored or running")
     events: list[EventOut] = Field(description="In run order: step, then timestamp.")
     signals: list[SignalOut]
+    sampling: SamplingOut | None = Field(
+        default=None, description="null until the semantic worker has seen the run")
 
 
 _NEXT_CURSOR = Field(description="Pass as ``cursor`` for the next page; null on the last page.")

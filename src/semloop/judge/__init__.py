@@ -6,6 +6,7 @@
 when used.
 """
 
+from ._evaluator import RUBRICS, Rubric
 from ._http import RetryPolicy
 from ._kinds import (
     ALL_KINDS,
@@ -25,6 +26,7 @@ __all__ = [
     "ALL_KINDS",
     "CONVERSATION_KINDS",
     "LOOP_KIND",
+    "RUBRICS",
     "RUN_KINDS",
     "USD_PER_INPUT_MTOK",
     "Answer",
@@ -35,6 +37,7 @@ __all__ = [
     "MockBackend",
     "Question",
     "RetryPolicy",
+    "Rubric",
     "State",
     "declared_kinds",
     "estimate_cost_usd",

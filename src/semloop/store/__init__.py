@@ -27,6 +27,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
+from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
@@ -37,16 +38,21 @@ __all__ = [
     "AgentVersion",
     "EvaluatorPoint",
     "KeyInfo",
+    "OrgSemantics",
     "Page",
     "Position",
     "PruneResult",
     "RunSummary",
+    "SemanticState",
     "Store",
+    "StoredSample",
     "StoredSignal",
     "TypeCount",
+    "Usage",
     "check_event",
     "hash_key",
     "head_revision",
     "key_id_of",
     "migrate_database",
+    "month_of",
 ]

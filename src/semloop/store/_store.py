@@ -13,12 +13,13 @@ from ._insights import Insights
 from ._listing import Listing
 from ._orgs import Orgs
 from ._prune import Retention
+from ._semantic import Semantic
 from ._signals import Signals
 
 __all__ = ["Store"]
 
 
-class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts):
+class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts, Semantic):
     """Events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
 
     ``url`` is ``sqlite:///FILE`` (or a bare file path) or ``postgresql+psycopg://…``.

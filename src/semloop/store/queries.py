@@ -209,11 +209,19 @@ def _not_processed(worker: str, now: float) -> list[ColumnElement[bool]]:
     return [~done, ~leased]
 
 
-def terminal_runs(worker: str, now: float, limit: int) -> Select[str, str, str]:
-    """Runs that ended (completed or errored), not yet processed by ``worker``, oldest first."""
+def terminal_runs(worker: str, now: float, limit: int,
+                  after: str | None = None) -> Select[str, str, str]:
+    """Runs that ended (completed or errored), not yet processed by ``worker``, oldest
+    first; with ``after``, only those the worker ``after`` has processed already."""
+    ready = [] if after is None else [exists().where(
+        processed.c.worker == after,
+        processed.c.org_id == events.c.org_id,
+        processed.c.run_id == events.c.run_id,
+    )]
     return (
         select(events.c.org_id, events.c.run_id, events.c.event_type)
-        .where(events.c.event_type.in_(list(TERMINAL_TRIGGERS)), *_not_processed(worker, now))
+        .where(events.c.event_type.in_(list(TERMINAL_TRIGGERS)), *_not_processed(worker, now),
+               *ready)
         .order_by(events.c.received_at, events.c.id)
         .limit(limit)
     )
