@@ -52,6 +52,17 @@ class Settings(BaseSettings):
         description="A request must arrive whole within this many seconds of its first byte "
                     "(or of the connection opening); slower or half-open connections are closed.",
     )
+    detectors_config: str | None = Field(
+        default=None,
+        description="detectors.yml of the detector worker; GET /v1/detector-config serves it "
+                    "to the Dunetrace SDK. Default: every detector at its defaults.",
+    )
+    policy_signing_secret: str = Field(
+        default="",
+        repr=False,
+        description="Secret remote policies are signed with (HMAC-SHA256); SDKs given the "
+                    "same secret (DUNETRACE_POLICY_SECRET) obey enforcing policies.",
+    )
     stall_timeout_s: float = Field(
         default=90.0,
         gt=0,

@@ -37,8 +37,15 @@ def _seed(store: Store, org: str) -> dict[str, str]:
     store.add_signals(org, [Signal("TOOL_LOOP", RUN, "high", 0.9, {"steps": [1]},
                                    agent_id=AGENT, agent_version="v1")])
     signal_id = str(store.list_signals(org).items[0].id)
+    policy = store.add_policy(org, agent_id=AGENT, name="p", enabled=True, priority=1,
+                              condition={"trigger": "step_count", "value": 3},
+                              action={"type": "log"})
+    approval = store.add_approval(org, run_id=RUN, agent_id=AGENT, tool_name="t",
+                                  tool_args=None, timeout_seconds=600)
+    store.add_deploy(org, AGENT, "v1", {"by": "secret-a"})
     return {"run_id": RUN, "agent_id": AGENT, "conversation_id": CONVERSATION,
-            "signal_id": signal_id, "id": signal_id}
+            "signal_id": signal_id, "id": signal_id, "policy_id": str(policy.id),
+            "approval_id": str(approval.id), "pack_name": "voice"}
 
 
 @pytest.fixture
@@ -63,14 +70,20 @@ def _fill(path: str, ids: dict[str, str]) -> str:
 
 def test_every_route_is_scoped_to_the_callers_org(two_orgs: Any) -> None:
     url, key_b, ids, schema = two_orgs
-    operations = [(method.upper(), path) for path, item in schema["paths"].items()
-                  for method in item if method in {"get", "post", "put", "patch", "delete"}]
+    operations = [(method.upper(), path, op) for path, item in schema["paths"].items()
+                  for method, op in item.items()
+                  if method in {"get", "post", "put", "patch", "delete"}]
     assert len(operations) >= 8  # the schema really was read
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key_b}"},
                       timeout=30) as as_b, httpx.Client(base_url=url, timeout=30) as anonymous:
-        for method, path in operations:
+        for method, path, op in operations:
             target = _fill(path, ids)
             body: dict[str, Any] = {} if method == "GET" else {"json": {"events": []}}
+            # A required query parameter (GET /v1/detector-config's agent_id) names org a's.
+            query = {p["name"]: ids[p["name"]] for p in op.get("parameters", [])
+                     if p["in"] == "query" and p.get("required")}
+            if query:
+                body["params"] = query
             if path not in PUBLIC:
                 reply = anonymous.request(method, target, **body)
                 assert reply.status_code == 401, (method, path, reply.text)
@@ -83,4 +96,6 @@ def test_every_route_is_scoped_to_the_callers_org(two_orgs: Any) -> None:
                 continue
             assert reply.status_code == 200, (where, reply.text)
             for secret in (RUN, AGENT, CONVERSATION, "secret-a"):
+                if secret in query.values():
+                    continue  # the caller's own words echoed back, not org a's data
                 assert secret not in reply.text, (where, secret)

@@ -64,7 +64,8 @@ def register(app: typer.Typer) -> None:
                 names = [n for n in names if n not in ("loop", "semantic")] + ["semantic"]
             running = [
                 build_worker(name, store, poll_interval=poll_interval,
-                             stall_timeout_s=settings.stall_timeout_s, judge=judge)
+                             stall_timeout_s=settings.stall_timeout_s, judge=judge,
+                             detectors_config=settings.detectors_config)
                 for name in names
             ]
         except SemloopError as exc:

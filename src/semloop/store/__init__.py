@@ -13,6 +13,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
+from ._compat import ApprovalRecord, DeployRecord, PolicyRecord
 from ._events import LIMITS, check_event
 from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
 from ._migrate import head_revision, migrate_database
@@ -36,10 +37,13 @@ __all__ = [
     "Activity",
     "AgentSummary",
     "AgentVersion",
+    "ApprovalRecord",
+    "DeployRecord",
     "EvaluatorPoint",
     "KeyInfo",
     "OrgSemantics",
     "Page",
+    "PolicyRecord",
     "Position",
     "PruneResult",
     "RunSummary",

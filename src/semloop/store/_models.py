@@ -34,10 +34,13 @@ __all__ = [
     "AlertDeliveryRow",
     "AlertRow",
     "ApiKey",
+    "ApprovalRow",
     "Base",
+    "DeployRow",
     "EventRow",
     "ExternalEvaluation",
     "Organization",
+    "PolicyRow",
     "ProcessedRun",
     "RunClaim",
     "SemanticConversation",
@@ -466,3 +469,67 @@ class ExternalEvaluation(Base):
     run_id: Mapped[str] = mapped_column(String(128))
     signal_id: Mapped[int | None] = mapped_column(BigId, nullable=True)
     received_at: Mapped[float] = mapped_column(Double)
+
+
+class PolicyRow(Base):
+    """A remote policy the Dunetrace SDK fetches (``GET /v1/policies?agent_id=``).
+
+    ``agent_id`` is ``*`` for every agent of the org. Not signed at rest: the signature is
+    computed when served, with the server's secret of that moment.
+    """
+
+    __tablename__ = "remote_policies"
+    __table_args__ = (Index(None, "org_id", "agent_id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    agent_id: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(200))
+    condition: Mapped[Any] = mapped_column(JsonDoc)
+    action: Mapped[Any] = mapped_column(JsonDoc)
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    priority: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Double)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class ApprovalRow(Base):
+    """A ``require_approval`` request: pending until a person (or the SDK's timeout) decides."""
+
+    __tablename__ = "approvals"
+    __table_args__ = (Index(None, "org_id", "status", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    run_id: Mapped[str] = mapped_column(String(128))
+    agent_id: Mapped[str] = mapped_column(String(200))
+    tool_name: Mapped[str] = mapped_column(String(200))
+    tool_args: Mapped[str | None] = mapped_column(String(65536), nullable=True)
+    timeout_seconds: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double)
+    decided_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    decided_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    decision_channel: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    note: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+
+
+class DeployRow(Base):
+    """A deploy marker (``dt.mark_deploy``): an agent version released at a time."""
+
+    __tablename__ = "deploys"
+    __table_args__ = (Index(None, "org_id", "agent_id", "deployed_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    agent_id: Mapped[str] = mapped_column(String(200))
+    version: Mapped[str] = mapped_column(String(64))
+    meta: Mapped[Any] = mapped_column(JsonDoc)
+    deployed_at: Mapped[float] = mapped_column(Double)

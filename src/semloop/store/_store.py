@@ -6,6 +6,7 @@ from sqlalchemy.engine import Engine
 
 from ._alerts import Alerts
 from ._claims import Claims
+from ._compat import SdkState
 from ._connector import Connector
 from ._dialect import Dialect
 from ._events import Events
@@ -19,7 +20,8 @@ from ._signals import Signals
 __all__ = ["Store"]
 
 
-class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts, Semantic):
+class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts, Semantic,
+            SdkState):
     """Events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
 
     ``url`` is ``sqlite:///FILE`` (or a bare file path) or ``postgresql+psycopg://…``.

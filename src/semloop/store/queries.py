@@ -42,8 +42,11 @@ from ._models import (
     AlertDeliveryRow,
     AlertRow,
     ApiKey,
+    ApprovalRow,
+    DeployRow,
     EventRow,
     Organization,
+    PolicyRow,
     ProcessedRun,
     RunClaim,
     SignalRow,
@@ -64,30 +67,41 @@ __all__ = [
     "agent_summaries",
     "agent_versions",
     "alerts_of_org",
+    "approval_by_id",
+    "approvals_of_org",
     "claim_deliveries",
     "claim_runs",
     "completed_runs_of_agent",
     "count_completed_runs",
     "count_events",
     "create_database",
+    "decide_approval",
+    "delete_policy",
     "deliveries_by_id",
     "deliveries_of_alerts",
+    "deploys_of_agent",
     "drop_database",
     "due_deliveries",
     "due_destinations",
     "evaluator_activity",
     "events_of_runs",
+    "expire_approvals",
     "finish_delivery",
     "insert_alert",
     "insert_api_key",
+    "insert_approval",
     "insert_deliveries",
+    "insert_deploy",
     "insert_org",
+    "insert_policy",
     "key_by_key_id",
     "keys_of_org",
     "last_alert",
     "mark_processed",
     "org_by_name",
     "org_ids",
+    "policies_of_org",
+    "policy_by_id",
     "processed_of",
     "prunable_runs",
     "prune_counts",
@@ -107,6 +121,7 @@ __all__ = [
     "terminal_runs",
     "top_failure_types",
     "undecided_signals",
+    "update_policy",
 ]
 
 events: Table = EventRow.__table__  # type: ignore[assignment]
@@ -117,6 +132,9 @@ claims: Table = RunClaim.__table__  # type: ignore[assignment]
 signals: Table = SignalRow.__table__  # type: ignore[assignment]
 alerts: Table = AlertRow.__table__  # type: ignore[assignment]
 deliveries: Table = AlertDeliveryRow.__table__  # type: ignore[assignment]
+policies: Table = PolicyRow.__table__  # type: ignore[assignment]
+approvals: Table = ApprovalRow.__table__  # type: ignore[assignment]
+deploys: Table = DeployRow.__table__  # type: ignore[assignment]
 
 #: The event that ends a run, and the worker trigger it maps to.
 TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
@@ -828,3 +846,81 @@ def create_database(name: str, template: str | None = None) -> TextClause:
 def drop_database(name: str) -> TextClause:
     """PostgreSQL: drop a database even while clients are connected (test helpers only)."""
     return text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# The Dunetrace SDK's remote policies, approvals and deploy markers (org-scoped throughout).
+
+def insert_policy() -> Insert:
+    """Store a new remote policy; returns its id."""
+    return insert(policies).returning(policies.c.id)
+
+
+def policies_of_org(org_id: str, agent_id: str | None = None) -> Select[Any]:
+    """An org's remote policies by id; with ``agent_id``, those for it and for every agent."""
+    stmt = select(policies).where(policies.c.org_id == org_id)
+    if agent_id is not None:
+        stmt = stmt.where(policies.c.agent_id.in_([agent_id, "*"]))
+    return stmt.order_by(policies.c.id)
+
+
+def policy_by_id(org_id: str, policy_id: int) -> Select[Any]:
+    """One remote policy of an org."""
+    return select(policies).where(policies.c.org_id == org_id, policies.c.id == policy_id)
+
+
+def update_policy(org_id: str, policy_id: int, values: dict[str, Any]) -> Update:
+    """Change a remote policy of an org."""
+    return (update(policies)
+            .where(policies.c.org_id == org_id, policies.c.id == policy_id).values(**values))
+
+
+def delete_policy(org_id: str, policy_id: int) -> Delete:
+    """Delete a remote policy of an org."""
+    return delete(policies).where(policies.c.org_id == org_id, policies.c.id == policy_id)
+
+
+def insert_approval() -> Insert:
+    """Store a new approval request; returns its id."""
+    return insert(approvals).returning(approvals.c.id)
+
+
+def approval_by_id(org_id: str, approval_id: int) -> Select[Any]:
+    """One approval request of an org."""
+    return select(approvals).where(approvals.c.org_id == org_id,
+                                   approvals.c.id == approval_id)
+
+
+def approvals_of_org(org_id: str, status: str | None, limit: int) -> Select[Any]:
+    """An org's approval requests, newest first, of one status if given."""
+    stmt = select(approvals).where(approvals.c.org_id == org_id)
+    if status is not None:
+        stmt = stmt.where(approvals.c.status == status)
+    return stmt.order_by(approvals.c.created_at.desc(), approvals.c.id.desc()).limit(limit)
+
+
+def decide_approval(org_id: str, approval_id: int, values: dict[str, Any]) -> Update:
+    """Decide an approval request, only while it is pending: of two deciders, one wins."""
+    return (update(approvals)
+            .where(approvals.c.org_id == org_id, approvals.c.id == approval_id,
+                   approvals.c.status == "pending")
+            .values(**values))
+
+
+def insert_deploy() -> Insert:
+    """Store a deploy marker; returns its id."""
+    return insert(deploys).returning(deploys.c.id)
+
+
+def deploys_of_agent(org_id: str, agent_id: str, limit: int) -> Select[Any]:
+    """An agent's deploy markers, newest first."""
+    return (select(deploys).where(deploys.c.org_id == org_id, deploys.c.agent_id == agent_id)
+            .order_by(deploys.c.deployed_at.desc(), deploys.c.id.desc()).limit(limit))
+
+
+def expire_approvals(org_id: str, now: float) -> Update:
+    """Time out an org's pending approval requests whose deadline has passed."""
+    return (update(approvals)
+            .where(approvals.c.org_id == org_id, approvals.c.status == "pending",
+                   approvals.c.expires_at <= now)
+            .values(status="timeout", decided_at=approvals.c.expires_at,
+                    decision_channel="server"))

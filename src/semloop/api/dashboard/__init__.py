@@ -19,7 +19,6 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 
-from ...detect.config import DetectorConfig
 from ...settings import Settings
 from ._calibration import default_reports_dir
 from ._pages import SignInRequired, router
@@ -32,12 +31,12 @@ def mount_dashboard(app: FastAPI, settings: Settings) -> None:
     """Serve the dashboard's pages on ``app``.
 
     Without ``session_secret`` a random one is drawn: sessions then end when the server
-    restarts, which is safe, merely inconvenient.
+    restarts, which is safe, merely inconvenient. The agent pages show
+    ``app.state.detector_config``, which ``create_app`` reads from ``detectors_config``.
     """
     secret = (settings.session_secret.encode() if settings.session_secret
               else secrets.token_bytes(32))
     app.state.sessions = Sessions(secret, settings.session_max_age_s)
-    app.state.detector_config = DetectorConfig()
     app.state.calibration_dir = (Path(settings.calibration_dir) if settings.calibration_dir
                                  else default_reports_dir())
 
