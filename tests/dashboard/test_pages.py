@@ -190,3 +190,15 @@ def test_each_page_renders_the_orgs_figures(site: Site, path: str) -> None:
         assert "nothing to show yet" in text
     if path == "/conversations/conv-1":
         assert "run-loop" in text
+
+
+def test_run_detail_shows_the_sampling_decision_once_recorded(site: Site) -> None:
+    from semloop.evaluate.sampling import Sample
+
+    with site.client() as client:
+        assert "No sampling decision recorded" in client.get("/runs/run-loop").text
+        run = site.store.get_run(site.org_id, "run-loop")
+        assert run is not None
+        site.store.record_sample(site.org_id, run, Sample(True, "structural_signal", 1.0, 0.42))
+        page = client.get("/runs/run-loop").text
+    assert "evaluated: structural_signal" in page

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Path
 from pydantic import BaseModel, Field
+
+#: A row id in a path (a signal, policy, approval): the databases' 64-bit range, so an id
+#: past it is a 400 naming the parameter, not an overflow in the driver (a 500).
+RowId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 __all__ = [
     "AgentHealth",
@@ -15,6 +20,7 @@ __all__ = [
     "Health",
     "IngestResult",
     "Rejection",
+    "RowId",
     "RunOut",
     "RunPage",
     "RunSummaryOut",

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from ..store import ApprovalRecord
 from ._auth import require_org, store_of
-from ._schemas import ErrorBody
+from ._schemas import ErrorBody, RowId
 
 __all__ = ["router"]
 
@@ -100,7 +100,7 @@ async def list_approvals(request: Request, org_id: Annotated[str, Depends(requir
 
 @router.get("/v1/approvals/{approval_id}", response_model=ApprovalOut, responses=_ONE_ERRORS,
             summary="One approval request (the SDK polls this)")
-async def get_approval(request: Request, approval_id: int,
+async def get_approval(request: Request, approval_id: RowId,
                        org_id: Annotated[str, Depends(require_org)]) -> Any:
     found = await run_in_threadpool(store_of(request).approval, org_id, approval_id)
     if found is None:
@@ -112,7 +112,7 @@ async def get_approval(request: Request, approval_id: int,
              responses={**_ONE_ERRORS, 409: {"model": ErrorBody,
                                              "description": "already decided or timed out"}},
              summary="Grant or deny a pending request")
-async def decide(request: Request, approval_id: int, body: DecisionIn,
+async def decide(request: Request, approval_id: RowId, body: DecisionIn,
                  org_id: Annotated[str, Depends(require_org)]) -> Any:
     found, taken = await run_in_threadpool(lambda: store_of(request).decide_approval(
         org_id, approval_id, body.decision, decided_by=body.decided_by,

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from ..store import PolicyRecord
 from ._auth import require_org, store_of
 from ._policy_rules import PolicyError, check_policy, sign_policy
-from ._schemas import ErrorBody
+from ._schemas import ErrorBody, RowId
 
 __all__ = ["PolicyIn", "router"]
 
@@ -100,7 +100,7 @@ async def create_policy(request: Request, body: PolicyIn,
 
 @router.get("/v1/policies/{policy_id}", response_model=PolicyOut, responses=_ONE_ERRORS,
             summary="One remote policy")
-async def get_policy(request: Request, policy_id: int,
+async def get_policy(request: Request, policy_id: RowId,
                      org_id: Annotated[str, Depends(require_org)]) -> Any:
     found = await run_in_threadpool(store_of(request).policy, org_id, policy_id)
     if found is None:
@@ -110,7 +110,7 @@ async def get_policy(request: Request, policy_id: int,
 
 @router.put("/v1/policies/{policy_id}", response_model=PolicyOut, responses=_ONE_ERRORS,
             summary="Replace a remote policy")
-async def replace_policy(request: Request, policy_id: int, body: PolicyIn,
+async def replace_policy(request: Request, policy_id: RowId, body: PolicyIn,
                          org_id: Annotated[str, Depends(require_org)]) -> Any:
     values = _checked(body)
     found = await run_in_threadpool(store_of(request).update_policy, org_id, policy_id, values)
@@ -121,7 +121,7 @@ async def replace_policy(request: Request, policy_id: int, body: PolicyIn,
 
 @router.patch("/v1/policies/{policy_id}/toggle", response_model=PolicyOut,
               responses=_ONE_ERRORS, summary="Enable a disabled policy, or disable an enabled one")
-async def toggle_policy(request: Request, policy_id: int,
+async def toggle_policy(request: Request, policy_id: RowId,
                         org_id: Annotated[str, Depends(require_org)]) -> Any:
     store = store_of(request)
     found = await run_in_threadpool(store.policy, org_id, policy_id)
@@ -135,7 +135,7 @@ async def toggle_policy(request: Request, policy_id: int,
 
 @router.delete("/v1/policies/{policy_id}", status_code=204, responses=_ONE_ERRORS,
                summary="Delete a remote policy")
-async def delete_policy(request: Request, policy_id: int,
+async def delete_policy(request: Request, policy_id: RowId,
                         org_id: Annotated[str, Depends(require_org)]) -> None:
     if not await run_in_threadpool(store_of(request).delete_policy, org_id, policy_id):
         raise _missing(policy_id)

@@ -19,7 +19,7 @@ from ..events import Signal, severity_for
 from ..store import month_of
 from ._auth import require_org, store_of
 from ._paging import decode_cursor, encode_cursor, parse_time
-from ._schemas import ErrorBody, SignalOut
+from ._schemas import ErrorBody, RowId, SignalOut
 from .runs import LIST_ERRORS, Cursor, Limit, Since, Until
 
 __all__ = ["external_signal", "project", "router"]
@@ -85,7 +85,7 @@ def project(used: float, now: dt.datetime) -> float:
              responses={**_ERRORS, 400: {"model": ErrorBody}, 403: {"model": ErrorBody},
                         404: {"model": ErrorBody}},
              summary="Mark a semantic signal false positive or confirmed")
-async def add_feedback(signal_id: int, body: FeedbackIn, request: Request,
+async def add_feedback(signal_id: RowId, body: FeedbackIn, request: Request,
                        org_id: Annotated[str, Depends(require_org)]) -> Any:
     store = store_of(request)
     settings = await run_in_threadpool(store.org_semantics, org_id)

@@ -181,7 +181,8 @@ def overview(request: Request, session: Signed, window: str = "7d") -> HTMLRespo
     return render(request, "overview.html", session, window=window, windows=list(WINDOWS),
                   chart=runs_chart(activity, since, bucket, span // bucket + 1),
                   runs=runs, flagged=flagged, rate=flagged / runs if runs else None,
-                  top=store.top_failure_types(session.org_id, since))
+                  top=store.top_failure_types(session.org_id, since),
+                  issues=store.recurring_issues(session.org_id)[:5])
 
 
 # -- runs ----------------------------------------------------------------------------------
@@ -252,7 +253,7 @@ def run_detail(run_id: str, request: Request, session: Signed) -> HTMLResponse:
         for step in steps:
             named.setdefault(step, []).append(s.failure_type)
     return render(request, "run.html", session, run=run, signals=found, named=named,
-                  steps=_timeline(run.events))
+                  steps=_timeline(run.events), sample=store.sample_of(session.org_id, run_id))
 
 
 # -- agents --------------------------------------------------------------------------------
@@ -278,7 +279,8 @@ def agent_detail(agent_id: str, request: Request, session: Signed) -> HTMLRespon
 
 @router.get("/issues")
 def issues(request: Request, session: Signed) -> HTMLResponse:
-    return render(request, "issues.html", session)
+    return render(request, "issues.html", session,
+                  issues=store_of(request).recurring_issues(session.org_id))
 
 
 @router.get("/conversations")
