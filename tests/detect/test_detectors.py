@@ -23,11 +23,12 @@ def test_ratio_confidence(observed: float, threshold: float, expected: float) ->
 
 
 def test_every_detector_is_documented_in_its_registry_entry() -> None:
-    assert len(DETECTORS) == 24
+    assert len(DETECTORS) == 35  # Dunetrace's 34 and AGENT_LOOP
     for name, d in DETECTORS.items():
         assert d.name == name and d.rule and d.severity
         assert all(p.help for p in d.params)
     assert DETECTORS["HANDOFF_CONTEXT_LOSS"].server_only
+    assert DETECTORS["DELEGATION_LOOP"].server_only and DETECTORS["DELEGATION_LOOP"].lineage
     assert {n for n, d in DETECTORS.items() if d.uses_baseline} == {
         "SLOW_STEP", "CONTEXT_BLOAT", "STEP_COUNT_INFLATION", "REASONING_STALL", "COST_SPIKE",
         "SESSION_LATENCY"}

@@ -19,6 +19,7 @@ from ._combine import (
     co_occurrence_multiplier,
     combine,
     detect_handoff,
+    detect_lineage,
     hard_override,
     run_detectors,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "co_occurrence_multiplier",
     "combine",
     "detect_handoff",
+    "detect_lineage",
     "hard_override",
     "load_config",
     "ratio_confidence",
