@@ -37,9 +37,7 @@ SWEEP = (0.3, 0.4, 0.5, 0.6, 0.7)
 
 def default_files() -> list[Path]:
     found = [ROOT / "calibration" / f"{name}.jsonl" for name in ANSWERS]
-    own = [
-        ROOT / "tests" / "local" / f for f in ("conversation_dev.jsonl", "conversation_blind.jsonl")
-    ]
+    own = sorted((ROOT / "tests" / "local").glob("conversation_*.jsonl"))
     return [p for p in found + own if p.is_file()]
 
 

@@ -24,6 +24,7 @@ from semloop.judge.local._conversation import (
     answer_user_frustration,
 )
 from semloop.judge.local._model import Embedder
+from semloop.judge.local._tone import lexicon
 
 ROOT = Path(__file__).resolve().parents[1]
 EVALUATORS = {
@@ -53,8 +54,14 @@ def main() -> None:
     start = time.perf_counter()
     embedder = Embedder()
     load_ms = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    lexicon()
+    lexicon_ms = (time.perf_counter() - start) * 1000
     cases = six_turn_cases(args.cases)
-    print(f"model load: {load_ms:.0f} ms; {len(cases)} six-turn conversations, cold cache")
+    print(
+        f"model load: {load_ms:.0f} ms; tone lexicon load: {lexicon_ms:.0f} ms; "
+        f"{len(cases)} six-turn conversations, cold cache"
+    )
     for name, answer in EVALUATORS.items():
         times = []
         for _ in range(args.repeat):

@@ -55,8 +55,11 @@ def measure(
 ) -> tuple[int, int, int, int]:
     answer = ANSWERS[name]
     fp = tp = pos = neg = 0
+    negatives: list[float] = []
+    positives: list[float] = []
     for case in cases:
         got = answer(case, embed)
+        (positives if case.label else negatives).append(float(got.value))
         fired = float(got.value) >= threshold
         pos += bool(case.label)
         neg += not case.label
@@ -65,6 +68,12 @@ def measure(
         if misses and fired != case.label:
             kind = "FP" if fired else "FN"
             print(f"  {kind} {case.id} {got.value:.3f}  {got.reasoning}")
+    # The lowest threshold that fires on no negative, and the recall there.
+    lowest = max(negatives, default=0.0) + 1e-4
+    caught = sum(v >= lowest for v in positives)
+    print(f"  mean value: positives {sum(positives) / max(len(positives), 1):.2f}, negatives "
+          f"{sum(negatives) / max(len(negatives), 1):.2f}; highest negative "
+          f"{lowest - 1e-4:.3f}, recall above it {caught}/{len(positives)}")
     return fp, neg, tp, pos
 
 

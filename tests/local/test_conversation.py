@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from semloop.case import ConversationCase, Turn
 from semloop.demo.scenarios import SCENARIOS
 from semloop.judge._types import Answer
 from semloop.judge.local._conversation import (
+    _REASK,
     _flips,
     _polarity,
     answer_confusion_loop,
@@ -27,7 +29,7 @@ from semloop.judge.local._conversation import (
     answer_user_frustration,
 )
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._tone import lexicon, turn_tone
+from semloop.judge.local._tone import REPEATING, lexicon, plain, turn_tone
 
 from .conftest import ROOT
 
@@ -36,6 +38,8 @@ DEV_SET = Path(__file__).with_name("conversation_dev.jsonl")
 # the fixes that followed make it a dev set too now.
 BLIND_SET = Path(__file__).with_name("conversation_blind.jsonl")
 BLIND2_SET = Path(__file__).with_name("conversation_blind2.jsonl")
+BLIND3_SET = Path(__file__).with_name("conversation_blind3.jsonl")  # the held-out domains
+BLIND4_SET = Path(__file__).with_name("conversation_blind4.jsonl")
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
     # name -> (answer, recommended threshold)
@@ -198,7 +202,7 @@ def test_one_user_turn_is_too_little_to_judge(embedder: Embedder) -> None:
     case = conv("This is useless!!! I want a human NOW", "I'm sorry to hear that.")
     for answer, _ in EVALUATORS.values():
         got = answer(case, embedder.embed)
-        assert got.value == 0.5 and got.reasoning.startswith("too little to judge")
+        assert got.value < 0.1 and got.reasoning.startswith("too little to judge")
 
 
 def test_reasoning_points_at_turns(embedder: Embedder) -> None:
@@ -245,7 +249,11 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EVALUATORS))
-@pytest.mark.parametrize("path", [DEV_SET, BLIND_SET, BLIND2_SET], ids=["dev", "blind", "blind2"])
+@pytest.mark.parametrize(
+    "path",
+    [DEV_SET, BLIND_SET, BLIND2_SET, BLIND3_SET, BLIND4_SET],
+    ids=["dev", "blind", "blind2", "blind3", "blind4"],
+)
 def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:
     answer, threshold = EVALUATORS[name]
     cases = [c for c in read_cases(path) if c.id.startswith(name)]
@@ -301,3 +309,51 @@ def test_the_demos_frustrated_user_is_caught(embedder: Embedder) -> None:
         ),
     )
     assert answer(calm, embedder.embed).value < threshold
+
+
+# ------------------------------------------------------------------ robustness
+def test_odd_conversations_get_calm_quick_answers(embedder: Embedder) -> None:
+    roles = ("user", "assistant")
+    odd = {
+        "empty turns": conv("", "", "", ""),
+        "contentless": ConversationCase("c", tuple(Turn("user", t) for t in ("a?", "b?", "c??"))),
+        "assistant first": ConversationCase(
+            "a",
+            tuple(
+                Turn(roles[(i + 1) % 2], t) for i, t in enumerate(("Hi!", "hello", "Yes?", "ok"))
+            ),  # type: ignore[arg-type]
+        ),
+        "no turns": ConversationCase("n", ()),
+    }
+    for name, case in odd.items():
+        for answer, threshold in EVALUATORS.values():
+            got = answer(case, embedder.embed)
+            assert 0.0 <= got.value < threshold, (name, got)
+
+
+def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
+    huge = conv("word " * 3000 + "?", "ok " * 2000, "again " * 3000 + "!!", "fine " * 2000)
+    for answer, _ in EVALUATORS.values():
+        start = time.perf_counter()
+        answer(huge, embedder.embed)
+        assert time.perf_counter() - start < 2.0  # was 14 s: a backtracking pattern
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Again, how do I reset it?",
+        "You're not answering my question.",
+        "What I want to know is how to reset it.",
+        "I know that, but how do I reset it?",
+        "That's not what I asked.",
+        "this is the third time. RESET. HOW.",
+    ],
+)
+def test_reask_wording(text: str) -> None:
+    assert _REASK.search(plain(text)) or REPEATING.search(plain(text))
+
+
+def test_follow_up_wording_is_not_reasking() -> None:
+    for text in ("That helps, thanks. How do I reset the modem?", "And what about the second one?"):
+        assert not _REASK.search(text)

@@ -4,6 +4,7 @@ truncation loops, runaway iteration, and the library's lexical loop metric."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -64,6 +65,25 @@ def _cycle(calls: Sequence[Call], threshold: int, max_period: int) -> tuple[list
     return best
 
 
+def _worlds(calls: Sequence[Call]) -> list[str]:
+    """Per call: the last write before it of another kind of action (the same rule as the
+    library's exact check and the embedded judge, from semloop._features), as a key."""
+    from .._features import Call as Evidence
+    from .._features import action_kind, call_changes_state
+
+    out: list[str] = []
+    writes: list[tuple[str, str]] = []  # (kind, key) of each state-changing call so far
+    for call in calls:
+        text = call.args if isinstance(call.args, str) else json.dumps(call.args, sort_keys=True,
+                                                                       default=str)
+        ev = Evidence.of(call.name, text, call.output or "")
+        kind = action_kind(ev)
+        out.append(next((key for k, key in reversed(writes) if k != kind), ""))
+        if call_changes_state(ev):
+            writes.append((kind, f"{call.name}\x00{call.key}"))
+    return out
+
+
 def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     # Failed calls are retries, and RETRY_STORM judges those (a retry that then succeeds
@@ -72,10 +92,12 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     threshold, window = p["threshold"], p["window"]
     if len(calls) < threshold:
         return None
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[tuple[str, str, str], list[int]] = {}
     nothing: dict[tuple[str, str], list[int]] = {}
-    for pos, call in enumerate(calls):
-        groups.setdefault((call.name, call.key), []).append(pos)
+    for pos, (call, world) in enumerate(zip(calls, _worlds(calls))):
+        # The same call on another world (a write of another kind between: an edit before
+        # a re-run, a return before a re-read) is a new attempt, not a repeat.
+        groups.setdefault((call.name, call.key, world), []).append(pos)
         if call.output is not None and is_empty_result(call.output):
             nothing.setdefault((call.name, call.output_key or ""), []).append(pos)
     best: list[Call] = []

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._payloads import PAYLOADS
 from ..events import Run
 
 __all__ = ["Call", "External", "Memory", "RunView", "args_key", "is_empty_result",
@@ -184,7 +185,8 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-_TOKEN_FIELDS = frozenset({"prompt_tokens", "completion_tokens", "reasoning_tokens"})
+# The token counts of a model call, from the one payload table (docs/events.md).
+_TOKEN_FIELDS = frozenset(f.name for f in PAYLOADS["llm.responded"] if f.unit == "tokens")
 
 
 def _count(sources: list[Mapping[str, Any]], name: str) -> int:

@@ -16,6 +16,7 @@ from ._conversation import answer_confusion_loop, answer_sycophancy_signal, answ
 from ._grounding import answer_hallucination
 from ._model import MODEL_SHA256, Embedder
 from ._task import answer_off_topic_drift, answer_task_completion, answer_task_understanding_failure
+from ._tone import lexicon
 
 __all__ = ["LocalBackend"]
 
@@ -40,8 +41,8 @@ class LocalBackend:
     """Answers the loop detector's and the evaluators' questions in-process: offline,
     free and deterministic.
 
-    The model is loaded and verified when the backend is built, so a missing extra or a
-    damaged model file fails at once, not on the first trace. ``threads`` is onnxruntime's
+    The model (and the tone lexicon) are loaded and verified when the backend is built, so
+    a missing extra or a damaged model file fails at once, not on the first trace. ``threads`` is onnxruntime's
     intra-op thread count; ``cache_size`` sentence vectors are kept between traces (agents
     repeat themselves; a vector does not depend on its batch, so answers stay identical).
     """
@@ -49,6 +50,10 @@ class LocalBackend:
     name = "local"
     model = "local:all-MiniLM-L6-v2-int8"
     kinds = ALL_KINDS
+    #: No question budget: every answer is computed here, at no cost and with no context
+    #: window, so the loop detector asks about every step of a long run (see
+    #: SemanticLoopDetection's ``max_questions``).
+    question_budget: int | None = None
 
     def __init__(
         self,
@@ -65,6 +70,7 @@ class LocalBackend:
             expected_sha256=expected_sha256,
             cache_size=cache_size,
         )
+        lexicon()  # read once now: a missing vadersentiment is an error at start-up
 
     def ask(self, state: State, questions: Mapping[str, Question]) -> JudgeResponse:
         require_kinds(self, questions)

@@ -37,6 +37,7 @@ from ._claims import (
     date_supported,
     dates,
     derived_values,
+    head,
     is_generic_advice,
     is_hedged,
     is_refusal,
@@ -57,17 +58,28 @@ __all__ = ["answer_hallucination"]
 _BASE = -2.5  # a claim with nothing against it
 _NUMBER = 5.0  # a number or date no evidence supports: the claim is wrong or invented
 _MORE_NUMBERS = 1.0  # each further one
+_SMALL_COUNT, _COUNT = 3, 1.5  # a bare count up to 3 that no evidence holds: weak evidence
 _NAME = 1.75  # a name the evidence never mentions
 _MAX_NAMES = 3.5
+# A short answer (a few words, e.g. a bare name) none of whose names the evidence holds.
+_SHORT_WORDS, _SHORT_ANSWER = 5, 5.0
+_LINKS = frozenset("of the a an and for de la von van du".split())  # noqa: SIM905
+_PLEASANTRIES = frozenset("yes no sure ok okay thanks thank hi hello i great done".split())  # noqa: SIM905
 _CONTRADICTION = 4.5  # opposite polarity to the evidence sentence it restates
 _COVERAGE_CENTRE, _COVERAGE_SLOPE = 0.55, 3.0  # share of content words found in the evidence
 _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
 # A claim restates an evidence sentence (and so can contradict it) from this cosine, or
 # when it shares this share of its content words with it.
 _ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
+_MAX_CLAIMS = 40  # claims checked, in order: bounds the time on a very long answer
+_RESTATES_COS = 0.6
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
-_EVIDENCE_SENTENCES = 24  # evidence sentences embedded, the most word-sharing first
+_MIN_CLAUSE_WORDS = 4
+_ADDED = re.compile(r",?\s+(?:and|plus|also|as well as|but)\s+|;\s+|\s+[\u2014\u2013]\s+",
+                    re.IGNORECASE)
+_EVIDENCE_SENTENCES = 10  # evidence sentences embedded, the most word-sharing first
+_EMBED_WORDS = 24  # words of each embedded; a claim's subject and its fact come early
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
 # Words that say a number was worked out: only then may it be a sum, a difference, a
 # product or a ratio of evidence numbers (otherwise 40 "supported" by 60 - 20 is luck).
@@ -92,6 +104,7 @@ class _Evidence:
     direct: list[float] = field(default_factory=list)
     date_readings: list[tuple[int | None, int | None, int | None]] = field(default_factory=list)
     found: list[Quantity] = field(default_factory=list)
+    date_parts: list[Quantity] = field(default_factory=list)
     minutes: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -107,11 +120,12 @@ class _Evidence:
             self.minutes.update(m for _, m in clock_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
-                # "the 31st", "in 2026": a date's parts may be stated as plain numbers.
+                # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but
+                # are no operands of arithmetic (12 + 18 from 2026-12-18 is chance).
                 parts = {p for r in readings for p in r if p is not None}
-                self.found.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
-        self.values = derived_values(self.found)
-        self.direct = derived_values(self.found, limit=0)
+                self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
+        self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
+        self.direct = derived_values([*self.found, *self.date_parts], limit=0)
 
     def add_operands(self, stated: Iterable[Quantity]) -> None:
         """Numbers the answer states that the evidence supports may feed its next step of
@@ -121,7 +135,8 @@ class _Evidence:
             total: dict[str, float] = {}
             for q in extra:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
-            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values()))
+            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values())
+                                 + [q.value for q in self.date_parts])
 
 
 @dataclass
@@ -143,13 +158,22 @@ _TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time
                         r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
 
 
-def _number_findings(claim: str, ev: _Evidence) -> list[str]:
+def _small_count(q: Quantity) -> bool:
+    return not q.unit and q.value == int(q.value) and 0 <= q.value <= _SMALL_COUNT
+
+
+def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
+    """The claim's numbers, dates and times no evidence supports, and its unsupported small
+    bare counts apart."""
     missing: list[str] = []
+    counts: list[str] = []
     arithmetic = bool(_ARITHMETIC.search(claim))
     for q in quantities(claim):
         pool = ev.values if arithmetic else ev.direct
+        # A small bare count ("two options", "step 1") is how an answer is laid out as
+        # often as a fact: it cannot decide a claim alone (see _score_claim).
         if not number_supported(q, pool):
-            missing.append(q.text)
+            (counts if _small_count(q) else missing).append(q.text)
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings):
             missing.append(text)
@@ -160,28 +184,52 @@ def _number_findings(claim: str, ev: _Evidence) -> list[str]:
             zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
         ):
             missing.append(text)
-    return missing
+    return missing, counts
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
-    missing = _number_findings(claim.text, ev)
+    missing, counts = _number_findings(claim.text, ev)
     if missing:
-        claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1)
-        claim.why.append(f"no context supports {', '.join(missing[:3])}")
-    names = sorted(t for t in key_terms(claim.text) if not _name_found(t, ev))
-    if names:
+        claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
+    elif counts:
+        claim.logit += _COUNT
+    if missing or counts:
+        claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
+    terms = set(key_terms(claim.text))
+    words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
+    # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
+    short = 0 < len(words) <= _SHORT_WORDS and all(
+        w[0].isupper() or w.lower() in _LINKS for w in words
+    )
+    if short:
+        # A bare answer ("Delhi.", "Arthur's Magazine") is its name: the first word too.
+        terms |= {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim.text)
+                  if w.lower() not in _PLEASANTRIES}
+    names = sorted(t for t in terms if not _name_found(t, ev))
+    if names and short and len(names) == len(terms):
+        claim.logit += _SHORT_ANSWER
+        claim.why.append(f"the answer is {', '.join(names[:3])}, which the context never names")
+    elif names:
         claim.logit += min(_MAX_NAMES, _NAME * len(names))
         claim.why.append(f"the context never names {', '.join(names[:3])}")
     own = word_stems(claim.text)
     coverage = len(own & ev.stems) / len(own) if own else 1.0
+    # A claim that adds an unsupported clause to a supported one ("… built in 1998, and
+    # it's in the top-rated Lincoln district") is as unsupported as its worst clause.
+    for part in _ADDED.split(claim.text):
+        part_stems = word_stems(part)
+        if len(part_stems) >= _MIN_CLAUSE_WORDS:
+            coverage = min(coverage, len(part_stems & ev.stems) / len(part_stems))
     sims = ev_vecs @ vec if ev_vecs is not None else None
     best_cos = float(sims.max()) if sims is not None else 0.0
     # A claim of one or two content words ("Yes, you're covered.") is too short for word
     # coverage or similarity to say anything.
+    soft = 0.0
     if len(own) >= _MIN_SOFT_WORDS:
-        claim.logit += _COVERAGE_SLOPE * (_COVERAGE_CENTRE - coverage)
+        soft += _COVERAGE_SLOPE * (_COVERAGE_CENTRE - coverage)
         if sims is not None:
-            claim.logit += _COS_SLOPE * (_COS_CENTRE - best_cos)
+            soft += _COS_SLOPE * (_COS_CENTRE - best_cos)
+    contradicted = False
     if sims is not None:
         order = sorted(range(len(ev.sentences)), key=lambda i: -float(sims[i]))[:_ALIGN_TOP]
         for i in order:
@@ -190,11 +238,18 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP:
                 continue
-            flipped = next((f for part in clauses(claim.text) if (f := contradicts(part, aligned))), "")
+            # A sentence the claim plainly restates needs one more shared word, not two.
+            need = 1 if float(sims[i]) >= _RESTATES_COS else 2
+            flipped = next((f for part in clauses(claim.text) for theirs_part in clauses(aligned)
+                            if (f := contradicts(part, theirs_part, need))), "")
             if flipped:
+                contradicted = True
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
+    # A wrong number or a flipped negation sits in a sentence that otherwise restates the
+    # evidence closely: that closeness is no support then, only the lack of it is news.
+    claim.logit += max(soft, 0.0) if missing or contradicted else soft
     if not claim.why and claim.logit > 0:
         claim.why.append(
             f"little of it is in the context (words {coverage:.0%}, best cosine {best_cos:.2f})"
@@ -227,7 +282,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     pieces = split_claims(case.output)
     if not pieces:
         return verdict(0.0, "the answer is empty: nothing to check")
-    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)]
+    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
     if not claims:
         return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
     if not texts:
@@ -235,7 +290,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     ev = _Evidence(texts, case.input)
     ev.sentences = _ranked(ev.sentences, (c.text for c in claims))
     ev.add_operands(q for c in claims for q in quantities(c.text))
-    vectors = embed([c.text for c in claims] + ev.sentences)
+    vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims), *ev.sentences]])
     ev_vecs = vectors[len(claims) :] if ev.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, ev, vectors[row], ev_vecs)

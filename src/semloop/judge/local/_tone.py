@@ -78,15 +78,17 @@ REPEATING = any_of(
     r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
     r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
     # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
-    r"\b(?:tried|did|done|sent|asked|called|told|restarted|rebooted|reinstalled|re-?installed|"
-    r"submitted|emailed|wrote|written|checked|explained|uploaded|filled|reset)\b(?: \w+){0,3} "
+    r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
+    r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
+    r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
     r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
     r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
     r"\b(?:repeat|repeating) (?:myself|yourself)\b",
     r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
 )
 _BLAME = any_of(
-    r"\b(?:you(?:'re| are)|this is|that's|that is|it's|what a|such a|this bot is|your \w+ is) "
+    r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
+    r"(?:this|that|the|your) \w+ (?:is|are)) "
     r"(?:so |completely |totally |absolutely |utterly |really |just )?"
     r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
     r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
@@ -97,7 +99,7 @@ _BLAME = any_of(
     r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
     r"\bthanks for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
     r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
-    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b",
+    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
 )
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
@@ -118,10 +120,16 @@ _LEAVE = any_of(
     r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
-    r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host)\b",
+    r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
+    r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
+    r"\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?(?:\w+ ){0,2}(?:to|over to) "
+    r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
+    # An ultimatum: "send a technician or I'm returning it".
+    r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
+    r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
     # Taking it to someone with power over the service.
     r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
     r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
@@ -135,12 +143,13 @@ _GIVE_UP = any_of(
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
     r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
+    r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
     r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
     r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
 )
 # What the user has put in (money, time, loyalty, attempts): said in anger, it is leverage.
 _INVESTED = any_of(
-    r"\bi (?:paid|pay|spent|spend)\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
+    r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\bi(?:'m| am) paying\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
     r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
     r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
     r"(?:of|playing|using|with|as)\b",
@@ -150,10 +159,23 @@ _INVESTED = any_of(
     r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
-_RHETORICAL = re.compile(
-    r"[^.!?]*\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
-    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who)\b[^.!?]*\?",
-    re.IGNORECASE,
+_ACCUSING = any_of(
+    r"\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
+    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who)\b"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])")
+
+
+def _accusing_question(text: str) -> bool:
+    """A question sentence with an accusing word; sentences split first (linear time)."""
+    return any(s.rstrip().endswith("?") and _ACCUSING.search(s) for s in _SENTENCE_END.split(text))
+
+
+# Saying how they feel about the service, in so many words.
+_DISPLEASED = any_of(
+    r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
+    r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
+    r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
 )
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
 _THANKS = any_of(
@@ -192,19 +214,19 @@ _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be 
 class Tone:
     """One user turn's heat: ``heat`` > 0 is frustration, < 0 calm satisfaction.
 
-    ``cues`` names what was found, for the answer's reasoning.
+    ``cues`` names what was found, for the answer's reasoning; ``thanks`` is a calm thank
+    you or "that worked" (not a sarcastic one).
     """
 
     heat: float
     cues: tuple[str, ...]
     thanks: bool
-    polite: bool
 
 
 # Weights are log-odds-like units set from what each shape means: asking for a human or
 # threatening to leave is a strong sign on its own; one "!!" or "again" is weak.
 _W_REPEAT, _W_BLAME, _W_ESCALATE, _W_LEAVE, _W_GIVE_UP, _W_IMPATIENT = 1.0, 1.5, 2.0, 2.0, 1.5, 0.6
-_W_INVESTED, _W_RHETORICAL, _W_NOBODY, _W_MOCK = 0.8, 0.8, 0.6, 1.0
+_W_INVESTED, _W_RHETORICAL, _W_NOBODY, _W_MOCK, _W_DISPLEASED = 0.8, 0.8, 0.6, 1.0, 0.8
 _W_SHOUT, _W_BANG = 1.0, 0.6
 _W_WORD = 0.35  # per unit of new negative valence (VADER's scale: "useless" -1.8)
 _MAX_WORDS = 1.5
@@ -303,9 +325,17 @@ _FAMILIES = frozenset(
         "what they put in",
         "accusing question",
         "nobody helps",
+        "says so",
         "quotes the assistant back",
     )
 )
+
+
+_ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
+_ECHO_WORDS = 3
+# A turn longer than this is pasted material (a log, a letter); its tone is in what the
+# user wrote around it, near the start. Also bounds the time per turn.
+_MAX_CHARS = 4000
 
 
 def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said: str) -> Tone:
@@ -315,22 +345,27 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     cues: list[str] = []
     heat = 0.0
     mocked = False
-    text = plain(text)
+    text = plain(text[:_MAX_CHARS])
+    spoken = " ".join(said.lower().split())
     for m in QUOTED.finditer(text):
-        mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in said.lower()
+        mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in spoken
+    # Or echoed as a question without quotes: "Try again later? My kids are freezing."
+    for m in _ECHO.finditer(text):
+        mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
     own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
-    for name, rx, weight in (
-        ("repeating", REPEATING, _W_REPEAT),
-        ("blame", _BLAME, _W_BLAME),
-        ("asks for a human", _ESCALATE, _W_ESCALATE),
-        ("threatens to leave", _LEAVE, _W_LEAVE),
-        ("gives up", _GIVE_UP, _W_GIVE_UP),
-        ("impatience", _IMPATIENT, _W_IMPATIENT),
-        ("what they put in", _INVESTED, _W_INVESTED),
-        ("accusing question", _RHETORICAL, _W_RHETORICAL),
-        ("nobody helps", _NOBODY, _W_NOBODY),
+    for name, found, weight in (
+        ("repeating", REPEATING.search, _W_REPEAT),
+        ("blame", _BLAME.search, _W_BLAME),
+        ("asks for a human", _ESCALATE.search, _W_ESCALATE),
+        ("threatens to leave", _LEAVE.search, _W_LEAVE),
+        ("gives up", _GIVE_UP.search, _W_GIVE_UP),
+        ("impatience", _IMPATIENT.search, _W_IMPATIENT),
+        ("what they put in", _INVESTED.search, _W_INVESTED),
+        ("accusing question", _accusing_question, _W_RHETORICAL),
+        ("nobody helps", _NOBODY.search, _W_NOBODY),
+        ("says so", _DISPLEASED.search, _W_DISPLEASED),
     ):
-        if rx.search(own):
+        if found(own):
             heat += weight
             cues.append(name)
     lex = lexicon()
@@ -367,4 +402,4 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         heat += _THANKS_PULL
     if polite and not complaint:
         heat += _POLITE_PULL
-    return Tone(round(heat, 4), tuple(cues), thanks and not complaint, polite)
+    return Tone(round(heat, 4), tuple(cues), thanks and not complaint)
