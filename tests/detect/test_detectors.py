@@ -237,3 +237,23 @@ def test_agent_loop_scores_the_same_tree_as_to_trace() -> None:
     runs.append(orphan)
     for run in runs:
         assert _metric_tree(run) == _without_metadata(run.to_trace().root.to_dict())
+
+
+def test_delegation_loop_walks_the_chain_and_needs_five_runs_of_the_cycle() -> None:
+    from semloop.detect import detect_lineage
+
+    def chain(agents: list[str]) -> list[Run]:
+        runs: list[Run] = []
+        for agent in agents:
+            parent = runs[-1].run_id if runs else None
+            runs.append(RunBuilder(agent, parent_run_id=parent).llm("Working.").complete())
+        return runs
+
+    # A supervisor and a writer exchanging twice is review, not a loop.
+    assert detect_lineage(chain(["sup", "writer", "sup", "writer"])) is None
+    s = detect_lineage(chain(["root", "sup", "writer", "sup", "writer", "sup"]))
+    assert s is not None and s.severity == "HIGH" and s.evidence["loop_runs"] == 5
+    assert s.evidence["cycle_agents"] == ["sup", "writer"]
+    s = detect_lineage(chain(["sup", "writer"] * 4))
+    assert s is not None and s.severity == "CRITICAL"
+    assert detect_lineage(chain(["a", "b", "c", "d", "e", "f"])) is None  # no cycle

@@ -23,12 +23,14 @@ from ._combine import (
     hard_override,
     run_detectors,
 )
+from ._handoff import MAX_CHAIN
 from ._registry import Detector, Param, ratio_confidence
 from .baseline import Baseline, BaselineHistory
 from .config import DetectorConfig, DetectorSettings, load_config
 
 __all__ = [
     "DETECTORS",
+    "MAX_CHAIN",
     "OVERRIDE_IDENTICAL_SHARE",
     "OVERRIDE_SAME_TOOL_CALLS",
     "OVERRIDE_TAIL_FAILURES",

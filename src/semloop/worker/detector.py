@@ -10,8 +10,14 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
-from ..detect import BaselineHistory, DetectorConfig, detect_handoff, detect_lineage, run_detectors
-from ..detect._handoff import MAX_CHAIN
+from ..detect import (
+    MAX_CHAIN,
+    BaselineHistory,
+    DetectorConfig,
+    detect_handoff,
+    detect_lineage,
+    run_detectors,
+)
 from ..detect.baseline import WINDOW
 from ..events import Run, Signal
 from ..store import Store
