@@ -9,7 +9,7 @@ import pytest
 
 from semloop.detect import DETECTORS, DetectorConfig, detect_handoff, ratio_confidence
 from semloop.detect._repetition import _metric_tree
-from semloop.events import Event
+from semloop.events import Event, Run
 from semloop.lexical import LexicalLoopDetection
 
 from .builder import RunBuilder, healthy
