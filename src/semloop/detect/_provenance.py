@@ -135,6 +135,11 @@ def _allowed(dest: str, allow: tuple[str, ...]) -> bool:
 def _ungrounded_destination(run: Run, p: dict[str, Any],
                             baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
+    # Most runs send nowhere: without an "@" or "://" in any argument there is no
+    # destination, and the surfaces need not be read at all.
+    if not p["bare_domains"] and not any(
+            "@" in (a := str(c.args or "")) or "://" in a for c in view.tools):
+        return None
     allow = tuple(d.lower().lstrip(".") for d in p["allowlisted_domains"])
     limit = p["max_surface_chars"]
     # Grounded: what the user, the operator and the tools said. Never the model's own text

@@ -120,6 +120,9 @@ MODEL_TIERS = tiers(**{
 })
 
 
+_ORDER = sorted(MODEL_TIERS, key=len, reverse=True)
+
+
 def _tier(model: str, table: dict[str, int], order: list[str]) -> int | None:
     low = model.lower()
     for fragment in order:
@@ -134,8 +137,11 @@ def _model_fallback_drift(run: Run, p: dict[str, Any], baseline: Baseline | None
     models = [(c, m) for c, m in models if m]
     if len(models) < 2:
         return None
-    table = {**MODEL_TIERS, **{k.lower(): v for k, v in p["model_tiers"].items()}}
-    order = sorted(table, key=len, reverse=True)
+    if p["model_tiers"]:
+        table = {**MODEL_TIERS, **{k.lower(): v for k, v in p["model_tiers"].items()}}
+        order = sorted(table, key=len, reverse=True)
+    else:
+        table, order = dict(MODEL_TIERS), _ORDER
     used: set[str] = set()
     for (prev, a), (call, b) in pairwise(models):
         used.add(a.lower())
