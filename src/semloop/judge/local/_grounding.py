@@ -29,6 +29,7 @@ from typing import Any
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
+from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._claims import (
     Quantity,
     clauses,
@@ -212,6 +213,15 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     elif names:
         claim.logit += min(_MAX_NAMES, _NAME * len(names))
         claim.why.append(f"the context never names {', '.join(names[:3])}")
+    if not missing and not False:
+        bound = _misbound(claim.text, ev.given, ev, terms)
+        winner = "" if bound else _comparison(claim.text, ev.given, ev)
+        if winner:
+            claim.logit += _BOUND
+            claim.why.append(f"the context's figures favour {winner}, not the answer's choice")
+        elif bound:
+            claim.logit += _BOUND
+            claim.why.append(f"the context gives {bound} for another record or attribute")
     own = word_stems(claim.text)
     coverage = len(own & ev.stems) / len(own) if own else 1.0
     # A claim that adds an unsupported clause to a supported one ("… built in 1998, and
@@ -254,6 +264,103 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(
             f"little of it is in the context (words {coverage:.0%}, best cosine {best_cos:.2f})"
         )
+
+
+_BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
+_BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
+_SEGMENT = re.compile(r"(?<=[.;!?])\s+|\n+")
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _tokens(text: str) -> set[str]:
+    return {stem(t) if t.isalpha() else t for t in _TOKEN.findall(text.lower())
+            if t not in _FUNCTION_WORDS}
+
+
+def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) -> str:
+    """The claim's value (a number, or its names) where the context states it only next to
+    none of what the question and claim are about, while another context segment that is
+    about them states a different value of the same kind: right value, wrong thing."""
+    if len(claim.split()) > _BOUND_WORDS:
+        return ""
+    segs = [g for t in ev.texts for g in _SEGMENT.split(t) if g.strip()]
+    if len(segs) < 2:
+        return ""
+    seg_tokens = [_tokens(g) for g in segs]
+    seg_q = [quantities(g) for g in segs]
+    seg_names = [key_terms(g) for g in segs]
+    wanted = _tokens(question) | _tokens(claim)
+    # A year is when, not what: many records of one context share it.
+    values: list[tuple[str, Any]] = [("n", q) for q in quantities(claim)
+                                     if q.unit or not 1000 <= q.value <= 2999]
+    found_names = frozenset(n for n in names if _name_found(n, ev))
+    # A name the question offers as an alternative ("A or B?") is the comparison's answer.
+    if found_names and not values and not found_names & key_terms(question):
+        values.append(("e", found_names))
+    for kind, value in values:
+        if kind == "n":
+            own = _tokens(value.text)
+            holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
+                         for x in seg_q[i]) for i in range(len(segs))]
+            rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
+                         for x in seg_q[i]) for i in range(len(segs))]
+        else:
+            own = set().union(*(_tokens(n) for n in value))
+            holds = [all(n in segs[i].lower() for n in value) for i in range(len(segs))]
+            rival = [bool(seg_names[i] - value - key_terms(question)) for i in range(len(segs))]
+        if not any(holds):
+            continue
+        anchors = {t for t in wanted - own
+                   if 0 < sum(t in st for st in seg_tokens) < len(segs)}
+        best_v = max(len(anchors & seg_tokens[i]) for i in range(len(segs)) if holds[i])
+        best_o = max((len(anchors & seg_tokens[i]) for i in range(len(segs))
+                      if rival[i] and not holds[i]), default=0)
+        if best_v == 0 and best_o >= 1:
+            return value.text if kind == "n" else " ".join(sorted(value))
+    return ""
+
+
+# A comparison the question asks, and which way its number goes for the winner.
+_HIGHER = re.compile(r"\b(?:warmer|hotter|higher|larger|bigger|more|longer|heavier|taller|"
+                     r"newer|later|faster|greater|most|largest|highest|longest)\b", re.IGNORECASE)
+_LOWER = re.compile(r"\b(?:colder|cooler|lower|smaller|fewer|less|shorter|lighter|older|"
+                    r"earlier|first|cheaper|slower|least|smallest|lowest|oldest|earliest)\b",
+                    re.IGNORECASE)
+
+
+def _comparison(claim: str, question: str, ev: _Evidence) -> str:
+    """A short answer to "which is older/warmer/…" that names the candidate the context's
+    numbers do not favour. Candidates are the names the context's segments are about; each
+    one's number is the first after a question word in its segment."""
+    if len(claim.split()) > _BOUND_WORDS or not question.rstrip().endswith("?"):
+        return ""
+    up, down = bool(_HIGHER.search(question)), bool(_LOWER.search(question))
+    if up == down:
+        return ""
+    segs = [g for t in ev.texts for g in _SEGMENT.split(t) if g.strip()]
+    claimed = key_terms(claim) | {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim)}
+    asked = _tokens(question)
+    scores: dict[str, float] = {}
+    for g in segs:
+        lower = g.lower()
+        names = [n for n in key_terms(g) | {w.lower() for w in re.findall(r"^[A-Z][\w-]+", g)}]
+        nums = quantities(g)
+        if not names or not nums:
+            continue
+        # The number right after the first word of the question the segment holds.
+        spots = [m.start() for t in asked for m in re.finditer(rf"\b{re.escape(t)}", lower)]
+        start = min(spots, default=0)
+        after = [q for q in nums if lower.find(q.text.lower(), start) >= 0] or nums
+        for n in names:
+            scores.setdefault(n, after[0].value)
+    mine = [scores[n] for n in claimed if n in scores]
+    if not mine or len(set(scores.values())) < 2:
+        return ""
+    best = max(scores.values()) if up else min(scores.values())
+    if all(v != best for v in mine):
+        winner = next(n for n, v in scores.items() if v == best)
+        return winner
+    return ""
 
 
 def _short(text: str, words: int = 14) -> str:
