@@ -241,7 +241,7 @@ _TRUNCATED = frozenset({"length", "max_tokens", "max_output_tokens", "model_leng
 
 def _llm_truncation_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
-    cut = [c for c in view.llms if c.finish_reason.lower() in _TRUNCATED]
+    cut = [c for c in view.llms if c.finish_reason.lower() in _TRUNCATED and not c.degraded]
     if len(cut) < p["threshold"]:
         return None
     return signal(run, "LLM_TRUNCATION_LOOP", Severity.HIGH,
@@ -255,7 +255,8 @@ LLM_TRUNCATION_LOOP = Detector(
     params=(Param("threshold", 2, "truncated responses that make a loop", 1, 1000),),
     severity="HIGH",
     rule="≥ threshold LLM responses end with finish_reason=length",
-    guards=("provider spellings are all recognised: length, max_tokens, max_output_tokens",),
+    guards=("provider spellings are all recognised: length, max_tokens, max_output_tokens",
+            "responses marked instrumentation_degraded are unmeasured and not counted"),
 )
 
 
@@ -280,6 +281,8 @@ def _runaway_iteration(run: Run, p: dict[str, Any], baseline: Baseline | None) -
     over_cost = cost > p["max_cost_usd"]
     if not (over_steps or over_cost) or view.final_answer:
         return None
+    if view.llms and not any(c.output and not c.degraded for c in view.llms):
+        return None  # no text was readable: "no completion phrase" would be a guess
     recent = [c.output for c in view.llms[-p["lookback"]:] if c.output]
     if any(claims_completion(text) for text in recent):
         return None
@@ -311,7 +314,9 @@ RUNAWAY_ITERATION = Detector(
     rule="more than max_steps steps or an estimated cost above max_cost_usd, with no "
          "final_answer and no completion phrase in the last lookback LLM outputs",
     guards=("a cost_usd reported on llm.responded is used instead of the token estimate",
-            "a run that says it is done in its last outputs is long, not runaway"),
+            "a run that says it is done in its last outputs is long, not runaway",
+            ("when the run has LLM calls but none with readable text (omitted, redacted or "
+             "instrumentation_degraded), the missing completion phrase is unknown: no signal")),
 )
 
 

@@ -491,6 +491,26 @@ class RunContext:
         except Exception:
             self._internal_error()
 
+    def memory_written(self, key: str, value: Any, source: str = "") -> None:
+        """The agent stored ``value`` under ``key`` in its memory; ``source`` says where
+        the value came from (``user``, ``retrieval``, ``tool_output``, ``external``…)."""
+        self._memory("memory.written", key, value, source)
+
+    def memory_read(self, key: str) -> None:
+        """The agent read ``key`` back from its memory."""
+        self._memory("memory.read", key, None, "")
+
+    def memory_cleared(self, key: str) -> None:
+        """The agent deleted ``key`` from its memory."""
+        self._memory("memory.cleared", key, None, "")
+
+    def _memory(self, event_type: str, key: str, value: Any, source: str) -> None:
+        # No new step: a memory operation happens within the step that does it.
+        try:
+            self._put((event_type, self._info, self._step, _now(), (key, value, source)))
+        except Exception:
+            self._internal_error()
+
     def final_answer(self) -> None:
         """The agent produced its final answer: the run ends with that exit reason."""
         self.exit_reason = "final_answer"

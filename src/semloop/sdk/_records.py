@@ -59,7 +59,7 @@ DEFAULT_SECRET_KEYS: tuple[str, ...] = (
 #: Text fields cut to ``max_field_chars`` (Dunetrace's default is 8192 too), with
 #: ``<field>_truncated`` and ``<field>_original_length`` set beside a cut one.
 CAPPED_FIELDS = ("input_text", "system_prompt", "prompt", "output", "content", "query",
-                 "args", "error")
+                 "args", "error", "value")
 DEFAULT_MAX_FIELD_CHARS = 8192
 
 #: What :func:`measure` counts per record beside its texts: the tuple, numbers, the run info.
@@ -69,7 +69,7 @@ RECORD_OVERHEAD = 200
 _CAPPED_AT: dict[str, tuple[int, ...]] = {
     "tool.called": (1,), "tool.responded": (4, 5), "llm.called": (2,),
     "llm.responded": (4, 7), "retrieval.called": (1,), "retrieval.responded": (4,),
-    "run.started": (0, 1), "run.errored": (1,),
+    "run.started": (0, 1), "run.errored": (1,), "memory.written": (1,),
 }
 
 
@@ -266,6 +266,9 @@ def tool_name(tool: Any) -> str:
     return str(name) if name else _stringify(tool)
 
 
+_MEMORY = frozenset({"memory.written", "memory.read", "memory.cleared"})
+
+
 def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, Any]:
     if event_type == "tool.called":
         name, args = raw
@@ -297,9 +300,13 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
         payload = {
             "completion_tokens": _int(completion_tokens),
             "latency_ms": _number(latency_ms) or 0,
-            "output_length": (_length(text or "") if output_length is None
-                              else _int(output_length)),
         }
+        # Text not given (omitted, unreadable) has no length: a 0 here would read as an
+        # empty answer, which is EMPTY_LLM_RESPONSE's trigger.
+        if output_length is not None:
+            payload["output_length"] = _int(output_length)
+        elif text is not None:
+            payload["output_length"] = _length(text)
         if finish_reason is not None:
             payload["finish_reason"] = _text(finish_reason)
         if text is not None:
@@ -332,6 +339,16 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
             payload["source"] = _text(source)
         if meta:
             payload["meta"] = json_safe(meta, is_secret)
+        return payload
+    if event_type in _MEMORY:
+        # Dunetrace's wire format: the key always; a write adds its value and where the
+        # value came from (user, retrieval, tool_output, external…).
+        key, value, source = raw
+        payload = {"key": _text(key)}
+        if event_type == "memory.written":
+            payload["value"] = _text(value) or ""
+            if source:
+                payload["source"] = _text(source)
         return payload
     if event_type == "run.started":
         user_input, system_prompt, model, tools = raw
