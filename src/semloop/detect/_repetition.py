@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -94,7 +95,11 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
         return None
     groups: dict[tuple[str, str, str], list[int]] = {}
     nothing: dict[tuple[str, str], list[int]] = {}
-    for pos, (call, world) in enumerate(zip(calls, _worlds(calls))):
+    # Worlds only split groups of identical calls: when no call repeats threshold times
+    # they cannot change the verdict, and reading every call as evidence is the costly part.
+    repeats = Counter((c.name, c.key) for c in calls)
+    worlds = _worlds(calls) if max(repeats.values()) >= threshold else [""] * len(calls)
+    for pos, (call, world) in enumerate(zip(calls, worlds)):
         # The same call on another world (a write of another kind between: an edit before
         # a re-run, a return before a re-read) is a new attempt, not a repeat.
         groups.setdefault((call.name, call.key, world), []).append(pos)
