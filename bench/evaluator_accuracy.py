@@ -2,7 +2,8 @@
 
     python bench/evaluator_accuracy.py [--dir calibration] [--threshold 0.5] [--misses] [NAME=FILE ...]
 
-With no NAME=FILE, every run-level evaluator is measured on ``<dir>/<name>.jsonl``
+A FILE whose rows carry ``"evaluator"`` (tests/local/run_blind2.jsonl) holds several
+evaluators' cases; each NAME reads only its own. With no NAME=FILE, every run-level evaluator is measured on ``<dir>/<name>.jsonl``
 (``calibration/`` of the repository by default; files that are missing are skipped and
 said so). ``--misses`` lists every wrong answer
 with its value and reasoning. Never point it at a held-out set while changing the rules.
@@ -36,12 +37,15 @@ ANSWERS: dict[str, Callable[[RunCase, Embed], Answer]] = {
 }
 
 
-def read_cases(path: Path) -> list[RunCase]:
+def read_cases(path: Path, name: str = "") -> list[RunCase]:
+    """The cases of ``path``; a row that names an ``evaluator`` is read only for that one."""
     cases = []
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
                 row = json.loads(line)
+                if name and row.get("evaluator", name) != name:
+                    continue
                 case = RunCase.from_state(row, id=str(row.get("id", "")))
                 cases.append(
                     RunCase(case.id, case.input, case.output, case.context, case.tools_called,
@@ -55,8 +59,11 @@ def measure(
 ) -> tuple[int, int, int, int]:
     answer = ANSWERS[name]
     fp = tp = pos = neg = 0
+    negatives: list[float] = []
+    positives: list[float] = []
     for case in cases:
         got = answer(case, embed)
+        (positives if case.label else negatives).append(float(got.value))
         fired = float(got.value) >= threshold
         pos += bool(case.label)
         neg += not case.label
@@ -65,6 +72,12 @@ def measure(
         if misses and fired != case.label:
             kind = "FP" if fired else "FN"
             print(f"  {kind} {case.id} {got.value:.3f}  {got.reasoning}")
+    # The lowest threshold that fires on no negative, and the recall there.
+    lowest = max(negatives, default=0.0) + 1e-4
+    caught = sum(v >= lowest for v in positives)
+    print(f"  mean value: positives {sum(positives) / max(len(positives), 1):.2f}, negatives "
+          f"{sum(negatives) / max(len(negatives), 1):.2f}; highest negative "
+          f"{lowest - 1e-4:.3f}, recall above it {caught}/{len(positives)}")
     return fp, neg, tp, pos
 
 
@@ -84,7 +97,7 @@ def main() -> int:
         if not path.is_file():
             print(f"{name}: {path} not found, skipped")
             continue
-        cases = read_cases(path)
+        cases = read_cases(path, name)
         print(f"{name} ({path.name}, {len(cases)} cases, threshold {args.threshold}):")
         fp, neg, tp, pos = measure(name, cases, embedder.embed, args.threshold, args.misses)
         print(f"  false positives {fp}/{neg} ({fp / max(neg, 1):.1%}), "

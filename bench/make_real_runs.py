@@ -10,10 +10,10 @@ with semloop's own importer for its format, and writes one bench row per run::
         --repo sierra-research/tau-bench=/path/to/tau-bench \
         --repo princeton-nlp/SWE-agent=/path/to/SWE-agent \
         --repo SWE-agent/mini-swe-agent=/path/to/mini-swe-agent \
-        --split heldout --out /tmp/real-heldout.jsonl
-    semloop bench --dataset /tmp/real-heldout.jsonl --judge local
+        --split heldout2 --out /tmp/real-heldout2.jsonl
+    semloop bench --dataset /tmp/real-heldout2.jsonl --judge local
 
-Rows carry ``family`` = ``<split>/<label>`` (``heldout/stuck``, ``tune/progress``), so the
+Rows carry ``family`` = ``<split>/<label>`` (``heldout2/stuck``, ``tune/progress``), so the
 bench's per-family table reads as "stuck runs caught" and "healthy runs flagged".
 ``loop`` and ``stagnation`` are both true for a stuck run. A run whose file cannot be read
 is reported and skipped (exit 1 at the end), never guessed.
@@ -51,7 +51,7 @@ def rows(labels: list[dict[str, Any]], repos: dict[str, Path],
     problems: list[str] = []
     cache: dict[tuple[str, str, str], list[Any]] = {}
     for lab in labels:
-        if split != "all" and lab["split"] != split:
+        if split != "all" and lab["split"] not in split.split(","):
             continue
         root = repos.get(lab["source"])
         if root is None:
@@ -85,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH",
                     help="a local copy (work tree or git dir) of a repository the labels name")
     ap.add_argument("--labels", type=Path, default=LABELS)
-    ap.add_argument("--split", choices=("tune", "heldout", "all"), default="all")
+    ap.add_argument("--split", default="all",
+                    help="all, or a comma list of splits: tune, heldout (round 1, no longer "
+                    "blind), tune2, heldout2 (round 2)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     repos = {}

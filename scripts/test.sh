@@ -16,6 +16,10 @@ export SEMLOOP_TEST_POSTGRES_URL
 
 # The judge tests serve HTTPS with a throwaway certificate made by the openssl command.
 command -v openssl >/dev/null || apt_install openssl
+# The dashboard's end-to-end tests drive Debian's chromium with Playwright (whose own
+# browser download cannot run offline); SEMLOOP_CHROMIUM names it for the tests.
+command -v chromium >/dev/null || apt_install chromium
+export SEMLOOP_CHROMIUM="${SEMLOOP_CHROMIUM:-$(command -v chromium)}"
 
 export DEEPEVAL_TELEMETRY_OPT_OUT=1 DEEPEVAL_DISABLE_DOTENV=1 HF_HUB_OFFLINE=1
 

@@ -105,3 +105,11 @@ def test_an_integral_float_step_and_a_missing_payload_are_accepted() -> None:
     event = Event.from_dict(_raw(step_index=5.0, payload=None))
     assert event.step_index == 5 and type(event.step_index) is int
     assert event.payload == {}
+
+
+def test_agent_version_hashes_whatever_tools_the_wire_holds() -> None:
+    from semloop.events import agent_version
+
+    assert agent_version("p", "m", ["b", "a"]) == agent_version("p", "m", ["a", "b"])
+    for odd in (["a", 1, None], "search", [{"name": "x"}, 2.5], 7, {"k": 1}):
+        assert len(agent_version("p", "m", odd)) == 8  # type: ignore[arg-type]

@@ -45,7 +45,7 @@ __all__ = [
     "tokens",
 ]
 
-_TRUNCATION = re.compile(r"\s*… \[truncated \d+ chars\]\s*$")
+_TRUNCATION = re.compile(r"\s*… \[truncated \d+ chars(?:, rest ([0-9a-f]{8}))?\]\s*$")
 _TOKEN = re.compile(r"\w+(?:[./'-]\w+)*")  # any script; snake_case, paths and ids stay whole
 
 # Function words carry no content: a difference in them says nothing about the work.
@@ -102,8 +102,11 @@ _ERROR = re.compile(
 
 
 def clean_text(text: str) -> str:
-    """The text without the detector's truncation marker (its number would look like news)."""
-    return _TRUNCATION.sub("", text or "")
+    """The text without the detector's truncation marker (its number would look like news).
+
+    The digest of the cut part stays, as one opaque word: two texts cut at the same point
+    that differ after it are two texts."""
+    return _TRUNCATION.sub(lambda m: f" rest{m.group(1)}" if m.group(1) else "", text or "")
 
 
 @lru_cache(maxsize=16384)
@@ -375,13 +378,20 @@ def _skeleton(value: Any) -> Any:
     return value
 
 
+@lru_cache(maxsize=16384)
+def _token_set(text: str) -> frozenset[str]:
+    return frozenset(_tokens(text))
+
+
 def outputs_same(a: str, b: str) -> bool:
     """Two normalised outputs say the same thing (equal, or long and nearly equal)."""
     if a == b:
         return True
     if min(len(a), len(b)) < 40:
         return False
-    ta, tb = set(tokens(a)), set(tokens(b))
+    ta, tb = _token_set(a), _token_set(b)
+    if min(len(ta), len(tb)) < 0.9 * max(len(ta), len(tb)):
+        return False  # |ta & tb| <= min and |ta | tb| >= max: the ratio cannot reach 0.9
     return len(ta & tb) / max(1, len(ta | tb)) >= 0.9
 
 
@@ -521,13 +531,17 @@ def call_changes_state(call: Call) -> bool:
 
 def action_kind(call: Call) -> str:
     """What kind of action a call is: the tool, and for a generic runner the program its
-    command runs (``sed``, ``python``, ``pytest``) or its sub-command (``str_replace``)."""
+    command runs (``sed``, ``python``, ``pytest``) or its sub-command (``str_replace``);
+    ``:write`` after it when the call changed the state. One program both reads and writes
+    (``sed -n`` / ``sed -i``): a read after a write of the same program is a look at a
+    changed world, not the write again."""
     args = call.args or {}
     text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
     if text is None and call.args is None:
         text = call.raw
     words = (text or "").split()
-    return f"{call.name}:{words[0]}" if words else call.name
+    kind = f"{call.name}:{words[0]}" if words else call.name
+    return f"{kind}:write" if call_changes_state(call) else kind
 
 
 # Generic runners: their name says nothing about what a call does (the command does).

@@ -9,23 +9,28 @@ all share these types.
 from __future__ import annotations
 
 import hashlib
-import math
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._exceptions import EventFormatError
+from ._payloads import PAYLOADS, RANGES
 from .trace import Span, Trace
 
 __all__ = [
     "EVENT_TYPES",
+    "MAX_TIMESTAMP",
+    "PART_KEY",
+    "PAYLOADS",
+    "PAYLOAD_RANGES",
     "STEP_EVENTS",
     "Event",
     "Run",
     "Severity",
     "Signal",
     "agent_version",
+    "check_payload_numbers",
     "severity_for",
 ]
 
@@ -59,6 +64,29 @@ EVENT_TYPES = frozenset(
         "turn_taking.changed",
     }
 )
+#: The latest timestamp any event may carry (9999-12-31, epoch seconds). Ingest also refuses
+#: one further ahead of its clock than ``max_future_skew_s``: a run dated 1e308 would top
+#: every newest-first listing forever.
+MAX_TIMESTAMP = 253_402_300_799.0
+#: The range a real value of each numeric payload field falls in; an event whose field is a
+#: number outside it is refused by field (1.7e308 tokens overflowed RUNAWAY_ITERATION's cost
+#: estimate). From the one payload table, :data:`PAYLOADS` (docs/events.md).
+PAYLOAD_RANGES = RANGES
+
+
+def check_payload_numbers(payload: Mapping[str, Any]) -> None:
+    """:class:`EventFormatError` naming the first numeric field outside
+    :data:`PAYLOAD_RANGES` (a non-number is left to the reader, which ignores it)."""
+    for name, (low, high) in PAYLOAD_RANGES.items():
+        value = payload.get(name)
+        if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        # Compared as given: float() of a 400-digit int raises OverflowError.
+        if not low <= value <= high:  # NaN fails both comparisons
+            raise EventFormatError(f"must be a number from {low:g} to {high:g}",
+                                   field=f"payload.{name}")
+
+
 #: Events that start a new step; responses and annotations keep the step of their call.
 STEP_EVENTS = frozenset({"llm.called", "tool.called", "retrieval.called"})
 TERMINAL_EVENTS = frozenset({"run.completed", "run.errored"})
@@ -66,7 +94,14 @@ TERMINAL_EVENTS = frozenset({"run.completed", "run.errored"})
 
 def agent_version(system_prompt: str | None, model: str | None, tools: Iterable[str] | None) -> str:
     """First 8 hex chars of sha256("system_prompt:model:sorted(tools)"), as Dunetrace does."""
-    key = f"{system_prompt or ''}:{model or ''}:{sorted(tools or [])}"
+    # Tools arrive from the wire: a bare name or mixed types must still hash, not raise.
+    if tools is None:
+        names: list[Any] = []
+    elif isinstance(tools, (list, tuple, set, frozenset)):
+        names = list(tools)
+    else:
+        names = [tools]
+    key = f"{system_prompt or ''}:{model or ''}:{sorted(names, key=str)}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
 
 
@@ -133,9 +168,12 @@ class Event:
         if type(step) is not int or step < 0:  # bool is not int here, as it should not be
             raise EventFormatError("must be a non-negative integer", field="step_index")
         ts = raw.get("timestamp")
+        # Compared before any float(): a 400-digit int overflows it (and math.isfinite).
         if (isinstance(ts, bool) or not isinstance(ts, (int, float))
-                or not math.isfinite(ts) or ts < 0):
-            raise EventFormatError("must be epoch seconds (a finite number)", field="timestamp")
+                or not 0 <= ts <= MAX_TIMESTAMP):
+            raise EventFormatError(
+                f"must be epoch seconds, from 0 to {MAX_TIMESTAMP:.0f} (year 9999)",
+                field="timestamp")
         payload = raw.get("payload")
         if payload is None:
             payload = {}
@@ -171,9 +209,14 @@ class Run:
 
     @classmethod
     def from_events(cls, events: Iterable[Event]) -> Run:
+        """The run of ``events``, in step then time order. A run sent in parts (OTLP span
+        by span) is assembled first, as if it had arrived whole: see :func:`_assembled`."""
         ordered = sorted(events, key=lambda e: (e.step_index, e.timestamp))
         if not ordered:
             raise ValueError("a run needs at least one event")
+        if any(e.step_index == 0 and not e.agent_version and e.event_type in STEP_EVENTS
+               for e in ordered):
+            ordered = _assembled(ordered)
         first = ordered[0]
 
         def first_set(attr: str) -> Any:
@@ -384,3 +427,91 @@ class Signal:
             "agent_version": self.agent_version,
             "co_signal_count": self.co_signal_count,
         }
+
+
+#: Payload key of a step that arrived without its run's root (an OTLP request of child
+#: spans): what the step knows of the run (its user message, its system prompt), kept
+#: until the run is assembled.
+PART_KEY = "run_part"
+
+
+def _call_key(event: Event) -> str:
+    kind = event.event_type.split(".")[0]
+    return f"{kind}:{event.payload.get('tool_name', '')}" if kind == "tool" else kind
+
+
+def _assembled(events: list[Event]) -> list[Event]:
+    """The events of a run whose steps came in parts, as one batch would have made them.
+
+    A part without the root cannot know where its steps fall, nor the run's model, tools
+    and prompt: its step events take step 0, no agent version, and carry :data:`PART_KEY`.
+    Here steps are numbered 1..n in time order (a response keeps its call's number),
+    ``run.started`` gets what its own part lacked (the goal and system prompt from the
+    first model call that knew them, the model of the first call, the tools called), every
+    event the agent version of that, and ``run.completed`` the run's totals.
+    """
+    ordered = sorted(events, key=lambda e: (e.event_type != "run.started", e.timestamp,
+                                            e.event_type.endswith(".responded")))
+    terminal = [e for e in ordered if e.event_type in TERMINAL_EVENTS]
+    body = [e for e in ordered if e.event_type not in TERMINAL_EVENTS]
+    step = 0
+    open_steps: dict[str, list[int]] = {}
+    numbered: list[tuple[Event, int]] = []
+    for e in body:
+        if e.event_type in STEP_EVENTS:
+            step += 1
+            open_steps.setdefault(_call_key(e), []).append(step)
+            numbered.append((e, step))
+        elif e.event_type.endswith(".responded"):
+            pending = open_steps.get(_call_key(e))
+            numbered.append((e, pending.pop() if pending else step))
+        else:
+            numbered.append((e, step if e.event_type != "run.started" else 0))
+    started = next((e for e in body if e.event_type == "run.started"), None)
+    version = started.agent_version if started else ""
+    started_payload: dict[str, Any] = dict(started.payload) if started else {}
+    if started is not None:
+        calls = [e for e, _ in numbered if e.event_type == "llm.called"]
+        known = [e.payload.get(PART_KEY) or {} for e in calls]
+        for name in ("input_text", "system_prompt"):
+            found = next((k[name] for k in known if k.get(name)), None)
+            if found and not started_payload.get(name):
+                started_payload[name] = found
+        if not started_payload.get("model"):
+            started_payload["model"] = next(
+                (e.payload["model"] for e in calls if e.payload.get("model")), None)
+        if not started_payload.get("tools"):
+            started_payload["tools"] = sorted({str(e.payload["tool_name"]) for e in body
+                                               if e.event_type == "tool.called"
+                                               and e.payload.get("tool_name")})
+        started_payload = {k: v for k, v in started_payload.items() if v is not None}
+        version = agent_version(started_payload.get("system_prompt"),
+                                started_payload.get("model"), started_payload.get("tools"))
+    tools = sum(1 for e in body if e.event_type == "tool.called")
+    # The root's part names the run (its agent, conversation…); a part of children only
+    # knew its resource's service name.
+    shared: dict[str, Any] = {}
+    if started is not None:
+        shared["agent_id"] = started.agent_id
+        for name in ("conversation_id", "parent_run_id", "trace_id"):
+            shared[name] = getattr(started, name) or next(
+                (getattr(e, name) for e in ordered if getattr(e, name)), None)
+    out: list[Event] = []
+    for e, number in numbered:
+        payload: Mapping[str, Any] = e.payload
+        if e is started:
+            payload = started_payload
+        elif PART_KEY in payload:
+            payload = {k: v for k, v in payload.items() if k != PART_KEY}
+        out.append(replace(e, step_index=number, payload=payload,
+                           agent_version=version or e.agent_version, **shared))
+    for e in terminal:
+        final = dict(e.payload)
+        if e.event_type == "run.completed":
+            final.update(total_steps=step, tool_call_count=tools)
+        else:
+            final["step_index"] = step
+        out.append(replace(e, step_index=step, payload=final,
+                           agent_version=version or e.agent_version, **shared))
+    out.sort(key=lambda e: (e.step_index, e.timestamp))
+    return out

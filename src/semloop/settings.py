@@ -41,16 +41,50 @@ class Settings(BaseSettings):
         gt=0,
         description="Largest request body ingest accepts; larger bodies get 413.",
     )
+    max_future_skew_s: float = Field(
+        default=3600.0,
+        ge=0,
+        description="Ingest refuses an event timestamped further than this ahead of its clock.",
+    )
     request_timeout_s: float = Field(
         default=DEFAULT_REQUEST_TIMEOUT_S,
         gt=0,
         description="A request must arrive whole within this many seconds of its first byte "
                     "(or of the connection opening); slower or half-open connections are closed.",
     )
+    detectors_config: str | None = Field(
+        default=None,
+        description="detectors.yml of the detector worker; GET /v1/detector-config serves it "
+                    "to the Dunetrace SDK. Default: every detector at its defaults.",
+    )
+    policy_signing_secret: str = Field(
+        default="",
+        repr=False,
+        description="Secret remote policies are signed with (HMAC-SHA256); SDKs given the "
+                    "same secret (DUNETRACE_POLICY_SECRET) obey enforcing policies.",
+    )
     stall_timeout_s: float = Field(
         default=90.0,
         gt=0,
         description="A run with no terminal event and no new event for this long is stalled.",
+    )
+    session_secret: str | None = Field(
+        default=None, min_length=32,
+        description="Signs dashboard sessions (32+ characters); unset, a random one is drawn "
+                    "at start-up and sessions end when the server restarts.",
+    )
+    session_max_age_s: float = Field(
+        default=12 * 3600.0, gt=0,
+        description="A dashboard session ends this many seconds after sign-in.",
+    )
+    dashboard_refresh_s: float = Field(
+        default=15.0, gt=0,
+        description="Seconds between a dashboard page's own refreshes.",
+    )
+    calibration_dir: str | None = Field(
+        default=None,
+        description="Where the evaluator-quality page reads calibration reports; default "
+                    "docs/calibration of the checkout semloop runs from.",
     )
 
 

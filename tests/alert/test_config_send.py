@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from semloop._exceptions import ConfigError
+from semloop._http import retryable
 from semloop.alert import (
     AlertDecision,
     AlertPolicy,
@@ -20,7 +21,6 @@ from semloop.alert import (
     slack_payload,
     webhook_payload,
 )
-from semloop.alert._send import retryable
 
 
 def test_retry_schedule_is_exponential_and_capped() -> None:
@@ -29,7 +29,7 @@ def test_retry_schedule_is_exponential_and_capped() -> None:
         1, 3, 9, 20, 20]
     assert RetryPolicy(max_attempts=1).delays() == []
     assert [s for s in (200, 301, 400, 404, 408, 429, 500, 503, 599) if retryable(s)] == [
-        429, 500, 503, 599]
+        408, 429, 500, 503, 599]  # the statuses the judge and the SDK retry too
 
 
 class Scripted:
@@ -46,7 +46,8 @@ class Scripted:
         step = self.script.pop(0)
         if isinstance(step, OSError):
             raise step
-        return HttpResponse(step, self.retry_after if step == 429 else None)
+        hint = {"retry-after": str(self.retry_after)} if step == 429 and self.retry_after else {}
+        return HttpResponse(step, hint)
 
 
 def test_send_retries_connection_errors_and_5xx_then_stops_at_success() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from semloop.events import Signal
+from semloop.settings import Settings
 
 from .conftest import Server
 
@@ -190,3 +191,36 @@ def test_a_nul_in_a_run_id_path_is_404_not_a_retryable_503(server: Server) -> No
         assert reply.status_code == 404, reply.text
         assert "NUL" in reply.json()["detail"]
         assert http.get("/v1/runs/a").status_code == 200  # the same route still answers
+
+
+def test_out_of_range_numbers_are_rejected_by_field_and_the_rest_kept(server: Server) -> None:
+    huge = "1" + "0" * 399  # a 400-digit integer: float() and math.isfinite overflow on it
+    good = a_run("r1")
+    bad = [
+        {**event("r2", 1), "timestamp": "@"},
+        {**event("r2", 2), "timestamp": 1e308},
+        {**event("r2", 3), "timestamp": T0 + 86_400},  # a day ahead: past the allowed skew
+        {**event("r2", 4), "payload": {"prompt_tokens": 1.7e308}},
+        {**event("r2", 5, "llm.responded"), "payload": {"completion_tokens": "@"}},
+        {**event("r2", 6, "run.completed"), "payload": {"total_steps": -1}},
+    ]
+    body = json.dumps({"events": [*good, *bad]}).replace('"@"', huge)
+    with server.client() as http:
+        reply = http.post("/v1/ingest", content=body,
+                          headers={"Content-Type": "application/json"})
+    assert reply.status_code == 202
+    result = reply.json()
+    assert result["stored"] == 4
+    assert [(r["index"], r["field"]) for r in result["rejected"]] == [
+        (4, "timestamp"), (5, "timestamp"), (6, "timestamp"), (7, "payload.prompt_tokens"),
+        (8, "payload.completion_tokens"), (9, "payload.total_steps")]
+    assert "max_future_skew_s" in result["rejected"][2]["reason"]
+
+
+def test_the_future_skew_is_a_setting(server: Server) -> None:
+    server.app.state.settings = Settings(database_url=server.store.url,
+                                         max_future_skew_s=2 * 86_400)
+    with server.client() as http:
+        reply = http.post("/v1/ingest", json={"events": [
+            {**event("r1", 1), "timestamp": T0 + 86_400}]})
+    assert reply.status_code == 202 and reply.json()["stored"] == 1

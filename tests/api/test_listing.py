@@ -303,8 +303,8 @@ def test_the_schema_documents_the_listings(http: httpx.Client) -> None:
     paths = _get(http, "/openapi.json")["paths"]
     runs = paths["/v1/runs"]["get"]
     assert {p["name"] for p in runs["parameters"]} == {
-        "agent_id", "status", "conversation_id", "failure_type", "since", "until", "limit",
-        "cursor"}
+        "agent_id", "status", "conversation_id", "failure_type", "source", "since", "until",
+        "limit", "cursor"}
     assert set(runs["responses"]) == {"200", "401", "422", "503"}
     assert runs["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/RunPage"}

@@ -82,6 +82,13 @@ def test_score_a_bench_row(tmp_path: Path) -> None:
     assert doc["loop"] is True and doc["score"] == 0.45
     assert doc["score_breakdown"]["reasoning_stagnation"] == 0.0
     assert doc["answers"]["progress_0_1"] == 0.04
+    assert doc["stuck_stretch"]["first_step"] == 0 and doc["stuck_stretch"]["last_step"] >= 2
+    text = runner.invoke(app, ["score", str(row), "--judge", "oracle"]).stdout
+    stretch = doc["stuck_stretch"]
+    assert f"stretch   steps {stretch['first_step']}–{stretch['last_step']}" in text
+    assert f"Stuck stretch: steps {stretch['first_step']}–{stretch['last_step']}." in text
+    lexical = json.loads(runner.invoke(app, ["score", str(row), "--json"]).stdout)
+    assert lexical["stuck_stretch"] is None  # the lexical check names no stretch
 
 
 def test_score_a_deepeval_dict(tmp_path: Path) -> None:

@@ -75,10 +75,14 @@ class RunBuilder:
     def tool(
         self, name: str, args: Any = None, output: str | None = "ok", *, success: bool = True,
         error: str | None = None, latency_ms: float = 120.0, respond: bool = True,
+        args_length: int | None = None,
     ) -> RunBuilder:
         self.step += 1
-        self._emit("tool.called", {"tool_name": name, "args": str(args if args is not None
-                                                                   else {})})
+        called: dict[str, Any] = {"tool_name": name,
+                                  "args": str(args if args is not None else {})}
+        if args_length is not None:  # the transport cut the args; this was their length
+            called["args_length"] = args_length
+        self._emit("tool.called", called)
         if not respond:
             return self
         payload: dict[str, Any] = {"tool_name": name, "success": success,
@@ -104,6 +108,21 @@ class RunBuilder:
         self._emit("retrieval.responded", {"index_name": index, "result_count": result_count,
                                            "top_score": top_score, "latency_ms": latency_ms,
                                            "content": content}, dt=latency_ms / 1000)
+        return self
+
+    def memory(self, op: str, key: str, value: str | None = None,
+               source: str | None = None) -> RunBuilder:
+        """``memory.written``/``read``/``cleared`` in Dunetrace's wire format (no new step)."""
+        payload: dict[str, Any] = {"key": key}
+        if value is not None:
+            payload["value"] = value
+        if source is not None:
+            payload["source"] = source
+        self._emit(f"memory.{op}", payload)
+        return self
+
+    def external(self, name: str, **meta: Any) -> RunBuilder:
+        self._emit("external.signal", {"signal_name": name, "meta": meta})
         return self
 
     def wait(self, seconds: float) -> RunBuilder:

@@ -22,6 +22,8 @@ class Case:
     fires: set[str] = field(default_factory=set)
     quiet: set[str] = field(default_factory=set)
     baseline: Baseline | None = None
+    # detectors.yml settings the case runs with (default section), when not the defaults.
+    params: dict[str, dict[str, object]] | None = None
 
 
 def normal_baseline(n: int = 20) -> Baseline:
@@ -486,7 +488,9 @@ def build() -> list[Case]:
              .llm(_THOUGHT).tool("get_ticket", '{"id": 1}', "open").llm(_THOUGHT).running(),
              fires={"AGENT_LOOP"}),
     ]
-    return cases
+    from .corpus_newer import build as newer  # it builds on this module's Case
+
+    return cases + newer()
 
 
 _THOUGHT = ("I still need the ticket details before I can answer, so I will fetch the ticket "

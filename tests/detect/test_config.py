@@ -48,8 +48,12 @@ agents:
     assert bot["SLOW_STEP"].enabled and bot["SLOW_STEP"].shadow
     assert base["SESSION_LATENCY"].params["static_s"] == 120.0
     assert isinstance(base["SESSION_LATENCY"].params["static_s"], float)
-    assert config.shadow("other") == {"TOOL_ARGUMENT_FABRICATION"}
-    assert config.shadow("support-bot") == {"TOOL_ARGUMENT_FABRICATION", "SLOW_STEP"}
+    # The newer detectors that start in shadow stay there unless a section promotes them.
+    starts = {n for n, d in DETECTORS.items() if d.shadow}
+    assert starts == {"INSTRUMENTATION_DEGRADED", "OVERSIZED_TOOL_ARGUMENTS",
+                      "SCATTERSHOT_TOOL_USE", "UNRESOLVED_AMBIGUITY"}
+    assert config.shadow("other") == {"TOOL_ARGUMENT_FABRICATION"} | starts
+    assert config.shadow("support-bot") == {"TOOL_ARGUMENT_FABRICATION", "SLOW_STEP"} | starts
     assert config.agents == ["support-bot"]
 
 

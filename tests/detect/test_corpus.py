@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from semloop.detect import DETECTORS, SINGLE_RUN, run_detectors
+from semloop.detect import DETECTORS, SINGLE_RUN, DetectorConfig, run_detectors
 
 from .corpus import Case, build
 
@@ -14,7 +14,8 @@ CASES = build()
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_labelled_run(case: Case) -> None:
-    signals = run_detectors(case.run, baseline=case.baseline)
+    config = DetectorConfig(default=case.params) if case.params else None
+    signals = run_detectors(case.run, config, baseline=case.baseline)
     fired = {s.failure_type for s in signals}
     assert case.fires <= fired, f"missing {case.fires - fired}; fired {fired}"
     assert not (case.quiet & fired), f"false positive {case.quiet & fired}"
@@ -32,4 +33,4 @@ def test_corpus_covers_every_single_run_detector_both_ways() -> None:
     negatives = set().union(*(c.quiet for c in CASES))
     assert set(SINGLE_RUN) <= positives, set(SINGLE_RUN) - positives
     assert set(SINGLE_RUN) <= negatives, set(SINGLE_RUN) - negatives
-    assert set(DETECTORS) - set(SINGLE_RUN) == {"HANDOFF_CONTEXT_LOSS"}
+    assert set(DETECTORS) - set(SINGLE_RUN) == {"HANDOFF_CONTEXT_LOSS", "DELEGATION_LOOP"}

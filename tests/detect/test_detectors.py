@@ -9,7 +9,7 @@ import pytest
 
 from semloop.detect import DETECTORS, DetectorConfig, detect_handoff, ratio_confidence
 from semloop.detect._repetition import _metric_tree
-from semloop.events import Event
+from semloop.events import Event, Run
 from semloop.lexical import LexicalLoopDetection
 
 from .builder import RunBuilder, healthy
@@ -23,11 +23,12 @@ def test_ratio_confidence(observed: float, threshold: float, expected: float) ->
 
 
 def test_every_detector_is_documented_in_its_registry_entry() -> None:
-    assert len(DETECTORS) == 24
+    assert len(DETECTORS) == 35  # Dunetrace's 34 and AGENT_LOOP
     for name, d in DETECTORS.items():
         assert d.name == name and d.rule and d.severity
         assert all(p.help for p in d.params)
     assert DETECTORS["HANDOFF_CONTEXT_LOSS"].server_only
+    assert DETECTORS["DELEGATION_LOOP"].server_only and DETECTORS["DELEGATION_LOOP"].lineage
     assert {n for n, d in DETECTORS.items() if d.uses_baseline} == {
         "SLOW_STEP", "CONTEXT_BLOAT", "STEP_COUNT_INFLATION", "REASONING_STALL", "COST_SPIKE",
         "SESSION_LATENCY"}
@@ -236,3 +237,23 @@ def test_agent_loop_scores_the_same_tree_as_to_trace() -> None:
     runs.append(orphan)
     for run in runs:
         assert _metric_tree(run) == _without_metadata(run.to_trace().root.to_dict())
+
+
+def test_delegation_loop_walks_the_chain_and_needs_five_runs_of_the_cycle() -> None:
+    from semloop.detect import detect_lineage
+
+    def chain(agents: list[str]) -> list[Run]:
+        runs: list[Run] = []
+        for agent in agents:
+            parent = runs[-1].run_id if runs else None
+            runs.append(RunBuilder(agent, parent_run_id=parent).llm("Working.").complete())
+        return runs
+
+    # A supervisor and a writer exchanging twice is review, not a loop.
+    assert detect_lineage(chain(["sup", "writer", "sup", "writer"])) is None
+    s = detect_lineage(chain(["root", "sup", "writer", "sup", "writer", "sup"]))
+    assert s is not None and s.severity == "HIGH" and s.evidence["loop_runs"] == 5
+    assert s.evidence["cycle_agents"] == ["sup", "writer"]
+    s = detect_lineage(chain(["sup", "writer"] * 4))
+    assert s is not None and s.severity == "CRITICAL"
+    assert detect_lineage(chain(["a", "b", "c", "d", "e", "f"])) is None  # no cycle

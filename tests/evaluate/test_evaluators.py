@@ -167,7 +167,7 @@ def test_a_result_as_json_names_every_field() -> None:
     assert (out["fired"], out["confidence"], out["input_tokens"]) == (True, 0.92, 120)
     assert set(out) == {"evaluator", "id", "fired", "confidence", "undecided", "reasoning",
                         "judge", "model", "input_tokens", "output_tokens", "cost_usd",
-                        "latency_ms", "threshold", "alertable", "error"}
+                        "latency_ms", "threshold", "alertable", "error", "tokens_estimated"}
 
 
 @pytest.mark.parametrize("evaluator", list(EVALUATORS.values()), ids=list(EVALUATORS))

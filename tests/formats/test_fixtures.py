@@ -192,6 +192,31 @@ def test_openinference_both_encodings_share_event_ids() -> None:
     assert [e.event_id for e in a.events] == [e.event_id for e in b.events]
 
 
+def test_openinference_ids_that_are_not_hex_are_mapped_deterministically(
+        tmp_path: Path) -> None:
+    # Phoenix span JSON with its own ids (names, Relay-style base64 of text, UUIDs).
+    lines = (FIXTURES / "openinference_spans.jsonl").read_text().splitlines()
+    spans = [json.loads(line) for line in lines]
+    names: dict[str, str] = {}
+    for span in spans:
+        for holder, key in ((span["context"], "span_id"), (span, "parent_id")):
+            if holder.get(key):
+                holder[key] = names.setdefault(holder[key], f"U3BhbjoxMjM={len(names)}")
+        span["context"]["trace_id"] = "refund-session-7"
+    path = tmp_path / "phoenix.jsonl"
+    path.write_text("\n".join(json.dumps(s) for s in spans))
+    (run,) = load(path)
+    (hex_run,) = load(FIXTURES / "openinference_spans.jsonl")
+    assert steps(run) == steps(hex_run) and run.user_input == hex_run.user_input
+    assert len(run.run_id) == 32 and int(run.run_id, 16) >= 0
+    assert [e.event_id for e in load(path)[0].events] == [e.event_id for e in run.events]
+    # A dashed UUID is the hex id it spells.
+    uuid = "46815dbf-bcce-2e4c-9cbc-de16b714797b"
+    path.write_text("\n".join(line.replace("0x46815dbfbcce2e4c9cbcde16b714797b", uuid)
+                              for line in lines))
+    assert load(path)[0].run_id == hex_run.run_id
+
+
 def test_deepeval_api_body() -> None:
     raw = json.loads((FIXTURES / "deepeval_api.json").read_text())
     ok, failed = load(FIXTURES / "deepeval_api.json")

@@ -28,7 +28,8 @@ from semloop.ingest.formats._otel import classify
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def record_agent(provider: TracerProvider, *, fail_tool: bool = False) -> None:
+def record_agent(provider: TracerProvider, *, fail_tool: bool = False,
+                 system_prompt: str | None = None) -> None:
     tracer = provider.get_tracer("test")
     with tracer.start_as_current_span("invoke_agent planner") as root:
         root.set_attributes({"gen_ai.operation.name": "invoke_agent",
@@ -39,6 +40,10 @@ def record_agent(provider: TracerProvider, *, fail_tool: bool = False) -> None:
                                                              "content": "plan my trip"}]}])})
         for i in range(3):
             with tracer.start_as_current_span("chat m") as llm:
+                if system_prompt:
+                    llm.set_attribute("gen_ai.input.messages", json.dumps([
+                        {"role": "system", "content": system_prompt},
+                        {"role": "user", "content": "plan my trip"}]))
                 llm.set_attributes({"gen_ai.operation.name": "chat",
                                     "gen_ai.request.model": "m",
                                     "gen_ai.usage.input_tokens": 10 + i,
@@ -94,7 +99,7 @@ def test_real_exporter_requests_become_runs(collector: str, compression: Compres
         if compression is Compression.Gzip:
             assert headers["content-encoding"] == "gzip"
         # Left compressed on purpose: a receiver that did not undo Content-Encoding.
-        events.extend(otlp.events_from_otlp(body, headers["content-type"]))
+        events.extend(otlp.events_from_otlp(body, headers["content-type"])[0])
     run = Run.from_events(events)
     assert run.agent_id == "planner"
     assert run.conversation_id == "c-1"
@@ -104,43 +109,47 @@ def test_real_exporter_requests_become_runs(collector: str, compression: Compres
     expected = ["run.started",
                 *["llm.called", "llm.responded", "tool.called", "tool.responded"] * 3,
                 "run.completed"]
-    # Spans came one per request, so their steps could not be numbered: the order holds.
+    # Spans came one per request; the stored parts are assembled into the whole run.
     assert [e.event_type for e in run.events] == expected
+    assert [e.step_index for e in run.events] == [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6]
     assert [e.payload["prompt_tokens"] for e in run.of_type("llm.called")] == [10, 11, 12]
-    whole = otlp.renumber(run)
-    assert [e.event_type for e in whole.events] == expected
-    assert [e.step_index for e in whole.events] == [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6]
-    assert whole.events[-1].payload["total_steps"] == 6
-    assert whole.events[-1].payload["tool_call_count"] == 3
-    assert [e.event_id for e in whole.events] == [e.event_id for e in run.events]
+    assert run.events[-1].payload["total_steps"] == 6
+    assert run.events[-1].payload["tool_call_count"] == 3
 
 
-def test_whole_trace_and_per_span_requests_give_the_same_events() -> None:
+def _per_span_and_whole(spans: Any, order: Any) -> tuple[Run, Run]:
+    whole, _ = otlp.events_from_otlp(encode_spans(spans).SerializeToString(),
+                                     "application/x-protobuf")
+    parts = [e for s in order for e in otlp.events_from_otlp(
+        encode_spans(s).SerializeToString(), "application/x-protobuf")[0]]
+    return Run.from_events(parts), Run.from_events(whole)
+
+
+def test_a_trace_sent_span_by_span_in_any_order_is_the_whole_trace() -> None:
     memory = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(memory))
-    record_agent(provider)
-    spans = memory.get_finished_spans()
-    whole = otlp.events_from_otlp(encode_spans(spans).SerializeToString(),
-                                  "application/x-protobuf")
-    parts = [e for s in spans for e in otlp.events_from_otlp(
-        encode_spans([s]).SerializeToString(), "application/x-protobuf")]
-    assert {e.event_id for e in parts} == {e.event_id for e in whole}
-    assert len(parts) == len(whole) == 14
-    # A request holding only child spans neither opens nor closes the run.
+    record_agent(provider, system_prompt="You plan trips.")
+    spans = list(memory.get_finished_spans())
+    shuffled = [spans[i] for i in (3, 6, 0, 5, 1, 4, 2)]
+    orders = {"one per request": [[s] for s in spans],
+              "root first, shuffled": [[spans[-1]], *[[s] for s in shuffled if s is not spans[-1]]],
+              "uneven requests": [spans[:2], spans[2:3], spans[3:]]}
+    for name, order in orders.items():
+        parts, whole = _per_span_and_whole(spans, order)
+        assert [e.to_dict() for e in parts.events] == [e.to_dict() for e in whole.events], name
+        assert parts.agent_version == whole.agent_version != "", name
+    started = whole.started
+    assert started is not None
+    assert started.payload["model"] == "m" and started.payload["tools"] == ["search"]
+    assert started.payload["system_prompt"] == "You plan trips."
+    # A request of child spans alone neither opens nor closes the run, nor numbers it.
     children = [s for s in spans if s.parent is not None]
-    partial = otlp.events_from_otlp(encode_spans(children).SerializeToString(),
-                                    "application/x-protobuf")
+    partial, _ = otlp.events_from_otlp(encode_spans(children).SerializeToString(),
+                                       "application/x-protobuf")
     assert {e.event_type for e in partial} == {"llm.called", "llm.responded", "tool.called",
                                                "tool.responded"}
     assert {e.step_index for e in partial} == {0} and {e.agent_version for e in partial} == {""}
-    # Renumbered once whole, the parts match the single request step for step.
-    joined = otlp.renumber(Run.from_events(parts))
-    by_id = {e.event_id: e for e in whole}
-    for event in joined.events:
-        assert event.step_index == by_id[event.event_id].step_index
-        assert event.event_type == by_id[event.event_id].event_type
-    assert joined.events[-1].payload["total_steps"] == 6
 
 
 def _json_body(spans: Any, *, base64_ids: bool = False) -> dict[str, Any]:
@@ -165,8 +174,9 @@ def test_json_with_hex_or_base64_ids(base64_ids: bool) -> None:
     record_agent(provider, fail_tool=True)
     spans = memory.get_finished_spans()
     body = json.dumps(_json_body(spans, base64_ids=base64_ids)).encode()
-    events = otlp.events_from_otlp(body, "application/json; charset=utf-8")
-    pb = otlp.events_from_otlp(encode_spans(spans).SerializeToString(), "application/x-protobuf")
+    events, _ = otlp.events_from_otlp(body, "application/json; charset=utf-8")
+    pb, _ = otlp.events_from_otlp(encode_spans(spans).SerializeToString(),
+                                  "application/x-protobuf")
     assert [e.to_dict() for e in events] == [e.to_dict() for e in pb]
     run = Run.from_events(events)
     assert run.run_id == format(spans[0].context.trace_id, "032x")
@@ -220,7 +230,8 @@ def test_one_bad_span_or_trace_does_not_lose_the_others() -> None:
     assert [e.field for e in errors] == [
         "resourceSpans[0].scopeSpans[0].spans[1].traceId",
         "resourceSpans[0].scopeSpans[0].spans[2].attributes[0].value"]
-    assert len(otlp.events_from_otlp(body, "application/json")) == 4
+    events, dropped = otlp.events_from_otlp(body, "application/json")
+    assert len(events) == 4 and list(map(str, dropped)) == list(map(str, errors))
 
 
 @pytest.mark.parametrize(("body", "content_type", "needle"), [

@@ -58,6 +58,7 @@ def test_units_currency_and_hedges_are_kept() -> None:
 def test_numbers_inside_names_dates_and_times_are_not_quantities() -> None:
     assert values("Form W-2 and form 1040-X") == []
     assert values("on 2024-03-05 at 14:30") == []
+    assert values("24/7 support, a 3/4 majority") == []
 
 
 def test_dates_in_several_formats_agree() -> None:

@@ -58,6 +58,9 @@ PROBES: list[tuple[str, RunCase, bool]] = [
     ("hallucination", case("can I take the reference atlas home?",
                            "Yes, reference books can leave the building for 21 days.",
                            context=LIBRARY), True),
+    ("hallucination", case("how do I renew?",
+                           "You have two options: renew at the desk or online, for 21 days.",
+                           context=LIBRARY), False),
     ("hallucination", case("is there a fine for lost cards?",
                            "The rules don't mention a fee for a lost card, so I can't say.",
                            context=LIBRARY), False),
@@ -66,6 +69,12 @@ PROBES: list[tuple[str, RunCase, bool]] = [
                            tools=(ToolCall("gym_hours", {"site": "north"},
                                            '{"pool_open": "06:30", "pool_close": "21:00"}',
                                            True),)), False),
+    ("hallucination", case("who founded the weavers' guild?", "Maren Holt",
+                           context=("The weavers' guild was founded in 1921 by Ida Fenwick.",)),
+     True),
+    ("hallucination", case("who founded the weavers' guild?", "Ida Fenwick",
+                           context=("The weavers' guild was founded in 1921 by Ida Fenwick.",)),
+     False),
     ("task_completion", case("book a plumber for Thursday morning",
                              "I'll find a plumber for Thursday and let you know shortly."), True),
     ("task_completion", case("move my meter reading appointment to Friday",
@@ -83,6 +92,24 @@ PROBES: list[tuple[str, RunCase, bool]] = [
     ("task_understanding_failure", case(
         "How much is the pet deposit at Elm Court, unit 12A?",
         "For unit 12A at Elm Court the pet deposit is $250, refundable at move-out."), False),
+    ("task_understanding_failure", case(
+        "What is the water rate in Riverside?",
+        "In Hillcrest water costs $1.80 per cubic metre, billed quarterly.",
+        context=("Water tariffs 2027. Riverside: $2.10 per cubic metre.",
+                 "Hillcrest: $1.80 per cubic metre.")), True),
+    ("task_understanding_failure", case(
+        "What is the water rate in Riverside?",
+        "Riverside pays $2.10 per cubic metre; Hillcrest is cheaper at $1.80.",
+        context=("Water tariffs 2027. Riverside: $2.10 per cubic metre.",
+                 "Hillcrest: $1.80 per cubic metre.")), False),
+    ("task_understanding_failure", case(
+        "How many visitors did the gallery have in March?",
+        "The gallery had 4,210 visitors in April.",
+        tools=(ToolCall("visits", {"month": "march"}, '{"march": 3980, "april": 4210}', True),)),
+     True),
+    ("task_understanding_failure", case(
+        "What is the deadline for the spring semester tuition payment?",
+        "The fall semester tuition payment is due on August 15."), True),
     ("off_topic_drift", case(
         "When should I prune my apple tree?",
         "Prune apple trees in late winter, while they are dormant and before buds swell. "
@@ -158,3 +185,20 @@ def test_calibration_accuracy(embed: Embed, name: str) -> None:
     most_fp, least_recall = FLOORS[name]
     assert sum(neg) / len(neg) <= most_fp
     assert sum(pos) / len(pos) >= least_recall
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_a_very_long_run_is_bounded(embed: Embed, name: str) -> None:
+    # 300 sentences of answer, 300 of context, 100 steps: read in bounded slices, not all.
+    out = " ".join(f"Item {i} costs ${i * 3}.50 and ships in {i} days." for i in range(300))
+    ctx = (" ".join(f"Item {i} costs ${i * 3}.50." for i in range(300)),)
+    steps = tuple(f"step {i} checked item {i}" for i in range(100))
+    got = ANSWERS[name](case("prices and shipping times?", out, context=ctx, steps=steps), embed)
+    assert got.type == "noul" and 0.0 <= float(got.value) <= 1.0
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_empty_and_foreign_text(embed: Embed, name: str) -> None:
+    for probe in (case("", ""), case("привет", "数字は12です")):
+        got = ANSWERS[name](probe, embed)
+        assert 0.0 <= float(got.value) <= 1.0 and got.reasoning

@@ -138,8 +138,10 @@ class TestStagnationScoring:
     def test_progress_answers_map_to_severe_mild_or_clean(
         self, p_progress: float, expected: float
     ) -> None:
+        # min_stretch_steps=1: every pair on its own (the stretch rule is tested below).
         result = measure(_pairs_trace(), {"progress_0_1": p_progress, "progress_1_2": 0.99,
-                                          "revisit_0_2": 0.0, "stagnation": 0})
+                                          "revisit_0_2": 0.0, "stagnation": 0},
+                         min_stretch_steps=1)
         assert result.score_breakdown["reasoning_stagnation"] == expected
 
     @pytest.mark.parametrize(("p_revisit", "expected"), [(0.85, 0.0), (0.6, 0.5), (0.3, 1.0)])
@@ -158,7 +160,8 @@ class TestStagnationScoring:
                                         "revisit_0_2": 0.1, "stagnation": 0})
         assert band.undecided and band.score_breakdown["reasoning_stagnation"] == 1.0
         beside = measure(_pairs_trace(), {"progress_0_1": 0.5, "progress_1_2": 0.05,
-                                          "revisit_0_2": 0.1, "stagnation": 0})
+                                          "revisit_0_2": 0.1, "stagnation": 0},
+                         min_stretch_steps=1)
         assert not beside.undecided and beside.score_breakdown["reasoning_stagnation"] == 0.0
 
     def test_undecided_answers_fall_back_to_lexical(self, rows: dict[str, BenchRow]) -> None:
@@ -194,6 +197,65 @@ class TestStagnationScoring:
         assert result.sub_reasons["reasoning_stagnation"].startswith(
             "Judge returned no usable pair answers."
         )
+
+
+class TestStuckStretch:
+    """Stagnation scores the worst stretch of 3+ steps, never one repeated step."""
+
+    def test_one_repeated_step_then_moving_on_is_not_stagnation(self) -> None:
+        result = measure(_pairs_trace(5), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                           "revisit_*": 0.05, "stagnation": 1})
+        assert result.score_breakdown["reasoning_stagnation"] == 1.0
+        assert result.stuck_stretch is None
+        assert "then the run moved on" in result.sub_reasons["reasoning_stagnation"]
+
+    def test_two_repeats_in_a_row_are_a_stretch_of_three_steps(self) -> None:
+        result = measure(_pairs_trace(6), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                           "progress_2_3": 0.03, "revisit_*": 0.05,
+                                           "stagnation": 2})
+        assert result.score_breakdown["reasoning_stagnation"] == 0.0
+        assert result.stuck_stretch == (1, 3)
+        assert "Stuck stretch: steps 1–3." in result.sub_reasons["reasoning_stagnation"]
+
+    def test_a_revisit_two_steps_back_is_a_cycle_through_three_steps(self) -> None:
+        result = measure(_pairs_trace(5), {"progress_*": 0.95, "revisit_*": 0.05,
+                                           "revisit_1_3": 0.9, "stagnation": 1})
+        assert result.score_breakdown["reasoning_stagnation"] == 0.0
+        assert result.stuck_stretch == (1, 3)
+
+    def test_lone_repeats_far_apart_do_not_join(self) -> None:
+        result = measure(_pairs_trace(9), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                           "progress_6_7": 0.02, "revisit_*": 0.05,
+                                           "stagnation": 1})
+        assert result.score_breakdown["reasoning_stagnation"] == 1.0
+
+    def test_mild_stretch_scores_half(self) -> None:
+        result = measure(_pairs_trace(5), {"progress_*": 0.95, "progress_1_2": 0.3,
+                                           "progress_2_3": 0.3, "revisit_*": 0.05,
+                                           "stagnation": 1})
+        assert result.score_breakdown["reasoning_stagnation"] == 0.5
+        assert result.stuck_stretch == (1, 3)
+
+    def test_stretches_are_found_in_one_pass_over_sorted_findings(self) -> None:
+        from semloop.evaluate.loop import PairFinding, stuck_stretches, worst_stretch
+
+        def f(i: int, j: int, s: float) -> PairFinding:
+            return PairFinding("progress", i, j, 1 - s, s, False)
+
+        found = [f(7, 8, 0.9), f(1, 2, 0.99), f(2, 3, 0.7), f(4, 5, 0.2), f(8, 9, 0.95)]
+        stretches = stuck_stretches(found, 0.6)
+        assert [(s.first, s.last, s.steps) for s in stretches] == [(1, 3, (2, 3)),
+                                                                    (7, 9, (8, 9))]
+        top = worst_stretch(found, 0.6)
+        assert top is not None and (top.first, top.last) == (1, 3)
+        assert worst_stretch([f(1, 2, 0.99)], 0.6) is None
+        assert worst_stretch([f(1, 2, 0.99)], 0.6, min_steps=2) is not None
+
+    def test_min_stretch_steps_must_be_positive(self) -> None:
+        from semloop import ConfigError
+
+        with pytest.raises(ConfigError, match="min_stretch_steps"):
+            SemanticLoopDetection(MockBackend({}), min_stretch_steps=0)
 
 
 class TestToolRepetition:

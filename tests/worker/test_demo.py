@@ -26,3 +26,25 @@ def test_demo_command_prints_the_summary(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["demo", "--database-url", f"sqlite:///{tmp_path / 'd.db'}"])
     assert result.exit_code == 0, result.output
     assert "caught" in result.output and "paraphrased loop" in result.output
+    assert "sampling: baseline skipped" in result.output
+    assert "recurring issues" in result.output and "month-end" in result.output
+
+
+def test_demo_runs_the_semantic_worker_end_to_end(tmp_path: Path) -> None:
+    report = run_demo(f"sqlite:///{tmp_path / 'demo.db'}", make_backend("local"))
+    by_name = {r.scenario.name: r for r in report.results}
+    frustrated = [s for s in by_name["frustrated user"].signals
+                  if s.failure_type == "USER_FRUSTRATION"]
+    assert frustrated and frustrated[0].source == "semantic"
+    # Every run has a sampling decision: flagged runs judged, the others skipped, said why.
+    assert report.samples[("structural_signal", True)] >= 6
+    assert report.samples[("baseline", False)] >= 3
+    assert sum(report.samples.values()) == report.runs
+    [issue] = [i for i in report.issues if i["evaluator"] == "USER_FRUSTRATION"]
+    assert issue["run_count"] == 5 and issue["false_positives"] == 3
+    first, later = report.feedback
+    assert first is not None and later is not None
+    assert later.confidence == round(first.confidence - 0.3, 4)
+    assert "false-positive" in later.evidence["feedback"]
+    assert report.usage is not None and report.usage.used == report.samples[
+        ("structural_signal", True)]

@@ -83,7 +83,54 @@ def test_loop_worker_flags_a_judged_loop(store: Store) -> None:
     [signal] = store.signals_for_run(org, "r")
     assert signal.failure_type == "SEMANTIC_LOOP" and signal.source == "semantic"
     assert signal.evidence["score_breakdown"]["reasoning_stagnation"] == 0.0
+    assert signal.evidence["stuck_stretch"] == {"first_step": 0, "last_step": 2}
+    assert signal.evidence["confirmed"] == ["reasoning_stagnation"]
     assert len(backend.calls) == 1
+
+
+def _reasoning_run(run_id: str, n: int) -> list[Event]:
+    t = time.time() - 100
+    events = [Event("run.started", run_id, "agent", 0, t, {"input_text": "set up VPN"})]
+    for i in range(1, n + 1):
+        events.append(Event("llm.called", run_id, "agent", i, t + i, {"model": "m"}))
+        events.append(Event("llm.responded", run_id, "agent", i, t + i + 0.1,
+                            {"output": f"step {i} of the VPN setup"}))
+    events.append(Event("run.completed", run_id, "agent", n, t + n + 1,
+                        {"exit_reason": "completed"}))
+    return events
+
+
+HEALTHY = {"progress_*": 0.95, "revisit_*": 0.05, "tool_repeat_*": 0.05, "stagnation": 0}
+
+
+def test_loop_worker_does_not_page_on_one_repeated_step(store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _reasoning_run("once", 6))
+    # Step 2 repeats step 1 (judged certain), then the run moves on: no stretch of 3 steps.
+    assert LoopWorker(store, MockBackend({**HEALTHY, "progress_1_2": 0.01})).drain() == 1
+    assert store.signals_for_run(org, "once") == []
+
+
+def test_loop_worker_pages_on_a_stretch_of_three_steps(store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _reasoning_run("stuck", 6))
+    backend = MockBackend({**HEALTHY, "progress_1_2": 0.01, "progress_2_3": 0.02})
+    assert LoopWorker(store, backend).drain() == 1
+    [signal] = store.signals_for_run(org, "stuck")
+    assert signal.evidence["confirmed"] == ["reasoning_stagnation"]
+    assert signal.evidence["stuck_stretch"] == {"first_step": 1, "last_step": 3}
+    assert "Stuck stretch: steps 1–3." in signal.evidence["reason"]
+
+
+def test_loop_worker_still_pages_on_tool_repetition_at_zero(store: Store) -> None:
+    org = store.create_org("acme")
+    store.add_events(org, _run("same", calls=6, same=True))
+    # The judge sees nothing wrong; six identical calls with nothing changed still page.
+    assert LoopWorker(store, MockBackend(HEALTHY)).drain() == 1
+    [signal] = store.signals_for_run(org, "same")
+    assert signal.evidence["score_breakdown"]["tool_repetition"] == 0.0
+    assert signal.evidence["confirmed"] == ["tool_repetition"]
+    assert signal.evidence["stuck_stretch"] is None
 
 
 def test_a_failing_batch_is_counted_and_the_worker_keeps_polling(store: Store) -> None:

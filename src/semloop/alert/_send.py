@@ -1,7 +1,7 @@
 """Sending one alert: a bounded retry schedule (pure) around an injectable HTTP send.
 
-Connection errors, 429 and 5xx are retried with exponential backoff; any other status is
-final. The default send is ``urllib`` (standard library), so alerts need no extra package.
+Connection errors and the statuses every semloop HTTP caller retries (408, 429, 5xx:
+:mod:`semloop._http`) are retried with exponential backoff; any other status is final. The default send is ``urllib`` (standard library), so alerts need no extra package.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import ConfigError
+from .._http import HttpResponse, backoff_s, lower_keys, retryable
 
 __all__ = [
     "Attempt",
@@ -51,15 +52,13 @@ class RetryPolicy:
             raise ConfigError("must be at least base_delay_s", key="retry.max_delay_s")
 
     def delays(self) -> list[float]:
-        """The waits between attempts: ``max_attempts - 1`` of them."""
-        return [min(self.max_delay_s, self.base_delay_s * self.factor ** k)
-                for k in range(self.max_attempts - 1)]
+        """The waits between attempts without a Retry-After: ``max_attempts - 1`` of them."""
+        return [self.delay(retry) for retry in range(1, self.max_attempts)]
 
-
-@dataclass(frozen=True)
-class HttpResponse:
-    status: int
-    retry_after_s: float | None = None
+    def delay(self, retry: int, retry_after: float | None = None) -> float:
+        """The wait before retry number ``retry`` (1-based)."""
+        return backoff_s(retry, self.base_delay_s, self.max_delay_s, factor=self.factor,
+                         retry_after=retry_after)
 
 
 #: ``send(url, body, headers, timeout_s) -> HttpResponse``; raises ``OSError`` when the
@@ -102,11 +101,6 @@ class SendResult:
         return last.error or f"HTTP {last.status}"
 
 
-def retryable(status: int) -> bool:
-    """Whether a status is worth another try: rate limited or a server-side failure."""
-    return status == 429 or 500 <= status <= 599
-
-
 def send_with_retry(
     send: SendFn,
     url: str,
@@ -126,7 +120,6 @@ def send_with_retry(
     all_headers = {"Content-Type": "application/json", "User-Agent": "semloop-alerts",
                    **(headers or {})}
     result = SendResult(delivered=False)
-    delays = retry.delays()
     for attempt in range(retry.max_attempts):
         at = clock()
         retry_after: float | None = None
@@ -142,20 +135,10 @@ def send_with_retry(
             if not retryable(response.status):
                 return result
             retry_after = response.retry_after_s
-        if attempt < len(delays):
-            delay = delays[attempt]
-            if retry_after is not None:
-                delay = min(retry.max_delay_s, max(delay, retry_after))
-            sleep(delay)
+        if attempt + 1 < retry.max_attempts:
+            sleep(retry.delay(attempt + 1, retry_after))
     return result
 
-
-def _retry_after(value: str | None) -> float | None:
-    # Seconds only; an HTTP-date is rare from webhook receivers and the backoff covers it.
-    try:
-        return max(0.0, float(value)) if value else None
-    except ValueError:
-        return None
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -174,10 +157,10 @@ def urllib_send(url: str, body: bytes, headers: Mapping[str, str], timeout_s: fl
     try:
         with _OPENER.open(request, timeout=timeout_s) as response:
             response.read()
-            return HttpResponse(response.status)
+            return HttpResponse(response.status, lower_keys(response.headers.items()))
     except urllib.error.HTTPError as exc:
         with exc:
-            return HttpResponse(exc.code, _retry_after(exc.headers.get("Retry-After")))
+            return HttpResponse(exc.code, lower_keys((exc.headers or {}).items()))
     except urllib.error.URLError as exc:
         reason = exc.reason
         raise ConnectionError(str(reason)) from exc

@@ -6,18 +6,20 @@ import json
 import logging
 from typing import Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from .. import __version__
 from .._exceptions import StoreError
+from ..detect import DetectorConfig, load_config
 from ..settings import Settings
 from ..store import Store
-from . import agents, ingest, runs, signals
-from ._auth import KeyCache, require_org
+from . import agents, approvals, ingest, policies, runs, sdk, semantic, signals
+from ._auth import KeyCache
 from ._schemas import ErrorBody, Health
+from .dashboard import mount_dashboard
 
 __all__ = ["create_app"]
 
@@ -42,6 +44,9 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
     app.state.store = store
     app.state.settings = settings or Settings(database_url=store.url)
     app.state.key_cache = KeyCache()
+    # Read once, as the detector worker does: a bad file fails start-up, not each request.
+    path = app.state.settings.detectors_config
+    app.state.detector_config = load_config(path) if path else DetectorConfig()
 
     @app.exception_handler(StoreError)
     async def _store_down(request: Request, exc: StoreError) -> JSONResponse:
@@ -66,16 +71,16 @@ def create_app(store: Store, settings: Settings | None = None) -> FastAPI:
         await run_in_threadpool(store.count_events, "")  # a round trip to the database
         return {"status": "ok", "database": store.dialect.value}
 
-    @app.get("/v1/policies", tags=["sdk"], include_in_schema=False)
-    async def policies(_org: str = Depends(require_org)) -> Any:
-        # The Dunetrace SDK fetches remote policies at run start; semloop has none to serve.
-        return {"policies": []}
-
     app.add_middleware(_RefuseNul)
     app.include_router(ingest.router)
     app.include_router(runs.router)
     app.include_router(signals.router)
     app.include_router(agents.router)
+    app.include_router(policies.router)
+    app.include_router(approvals.router)
+    app.include_router(sdk.router)
+    app.include_router(semantic.router)
+    mount_dashboard(app, app.state.settings)
     _declare_real_errors_only(app)
     return app
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Path
 from pydantic import BaseModel, Field
 
+#: A row id in a path (a signal, policy, approval): the databases' 64-bit range, so an id
+#: past it is a 400 naming the parameter, not an overflow in the driver (a 500).
+RowId = Annotated[int, Path(ge=1, le=2**63 - 1)]
+
 __all__ = [
+    "AgentHealth",
     "AgentList",
     "AgentOut",
     "ErrorBody",
@@ -14,6 +20,7 @@ __all__ = [
     "Health",
     "IngestResult",
     "Rejection",
+    "RowId",
     "RunOut",
     "RunPage",
     "RunSummaryOut",
@@ -75,6 +82,16 @@ class SignalOut(BaseModel):
     co_signal_count: int
 
 
+class SamplingOut(BaseModel):
+    """The semantic worker's sampling decision on a run: why it was (not) evaluated."""
+
+    sampled: bool
+    reason: str = Field(description="structural_signal, semantic_critical, agent_override, "
+                                    "retrieval, baseline, org_quota_exceeded or budget_exceeded")
+    rate: float
+    bucket: float = Field(description="sha256(run id) as a fraction; sampled iff below rate")
+
+
 class RunOut(BaseModel):
     run_id: str
     agent_id: str
@@ -85,6 +102,8 @@ class RunOut(BaseModel):
     status: str = Field(description="completed, errored or running")
     events: list[EventOut] = Field(description="In run order: step, then timestamp.")
     signals: list[SignalOut]
+    sampling: SamplingOut | None = Field(
+        default=None, description="null until the semantic worker has seen the run")
 
 
 _NEXT_CURSOR = Field(description="Pass as ``cursor`` for the next page; null on the last page.")
@@ -129,3 +148,43 @@ class AgentOut(BaseModel):
 
 class AgentList(BaseModel):
     agents: list[AgentOut] = Field(description="By agent_id.")
+
+
+class FailureTypeCount(BaseModel):
+    failure_type: str
+    signals: int
+    runs: int = Field(description="Runs with a signal of this type.")
+
+
+class BaselineOut(BaseModel):
+    """What the detectors compare a run with: P75s over recent completed runs."""
+
+    run_count: int = Field(description="Completed runs the figures are drawn from.")
+    ready: bool = Field(description="run_count >= min_runs; before that, static fallbacks.")
+    min_runs: int
+    window: int = Field(description="At most this many newest completed runs are read.")
+    tool_latency_ms: float | None
+    llm_latency_ms: float | None
+    retrieval_latency_ms: float | None
+    context_growth: float | None
+    step_count: float | None
+    llm_tool_ratio: float | None
+    total_tokens: float | None
+    duration_s: float | None
+
+
+class AgentVersionHealth(BaseModel):
+    agent_version: str
+    runs: int
+    last_run_at: float
+    baseline: BaselineOut
+
+
+class AgentHealth(BaseModel):
+    agent_id: str
+    since: float = Field(description="Start of the window the counts cover (epoch seconds).")
+    runs: int = Field(description="Runs started since then.")
+    flagged_runs: int = Field(description="Of those, runs with a signal that is not shadow.")
+    failure_rate: float | None = Field(description="flagged_runs / runs; null with no runs.")
+    top_failure_types: list[FailureTypeCount]
+    versions: list[AgentVersionHealth] = Field(description="Newest run first, at most five.")

@@ -6,6 +6,7 @@ The HTTP is here; validating the batch is :mod:`semloop.ingest.batch`, I/O-free.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
@@ -14,8 +15,8 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials
 
 from .._exceptions import TraceFormatError
-from ..events import EVENT_TYPES
-from ..ingest.batch import RejectedEvent, otlp_events, validate_batch
+from ..events import EVENT_TYPES, MAX_TIMESTAMP
+from ..ingest.batch import RejectedSpans, otlp_events, validate_batch
 from ..settings import Settings
 from ..store import LIMITS
 from ._auth import bearer, org_for_key, require_org, store_of, unauthorized
@@ -47,7 +48,9 @@ _EVENT_SCHEMA = {
         "agent_id": _text_schema("agent_id", required=True),
         "agent_version": _text_schema("agent_version", required=False),
         "step_index": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
-        "timestamp": {"type": "number", "minimum": 0, "description": "epoch seconds"},
+        "timestamp": {"type": "number", "minimum": 0, "maximum": MAX_TIMESTAMP,
+                      "description": "epoch seconds; at most max_future_skew_s ahead of "
+                                     "the server's clock"},
         "payload": {"type": ["object", "null"]},
         "parent_run_id": _text_schema("parent_run_id", required=False),
         "trace_id": _text_schema("trace_id", required=False),
@@ -81,6 +84,10 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
+def _latest(request: Request) -> float:
+    return time.time() + _settings(request).max_future_skew_s
+
+
 @router.post(
     "/v1/ingest",
     status_code=202,
@@ -110,7 +117,7 @@ async def ingest(
     raw_events = envelope.get("events")
     if not isinstance(raw_events, list):
         raise HTTPException(400, "the body's \"events\" must be a list of event objects")
-    valid, rejected = validate_batch(raw_events, suspect=suspect)
+    valid, rejected = validate_batch(raw_events, suspect=suspect, latest=_latest(request))
     stored = await run_in_threadpool(store.add_events, org_id, valid) if valid else 0
     result = {"accepted": len(valid), "stored": stored, "duplicates": len(valid) - stored,
               "rejected": [r.to_dict() for r in rejected]}
@@ -136,7 +143,7 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
                  "application/x-protobuf or application/json")
     body = await read_body(request, _settings(request).max_body_bytes)
     try:
-        valid, rejected = otlp_events(body, kind)
+        valid, rejected = otlp_events(body, kind, latest=_latest(request))
     except TraceFormatError as exc:
         raise HTTPException(400, str(exc)) from None
     except RecursionError:
@@ -148,20 +155,17 @@ async def traces(request: Request, org_id: str = Depends(require_org)) -> Respon
     return _otlp_response(kind, rejected)
 
 
-def _otlp_response(kind: str, rejected: list[RejectedEvent]) -> Response:
-    message = "; ".join(
-        f"event {r.index}: " + (f"{r.field}: " if r.field else "") + r.reason
-        for r in rejected[:5]
-    )
+def _otlp_response(kind: str, rejected: RejectedSpans) -> Response:
     if kind == "application/json":
-        partial = {"rejectedSpans": len(rejected), "errorMessage": message} if rejected else {}
+        partial = ({"rejectedSpans": rejected.count, "errorMessage": rejected.message}
+                   if rejected.count else {})
         return JSONResponse({"partialSuccess": partial} if partial else {})
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
         ExportTraceServiceResponse,
     )
 
     reply = ExportTraceServiceResponse()
-    if rejected:
-        reply.partial_success.rejected_spans = len(rejected)
-        reply.partial_success.error_message = message
+    if rejected.count:
+        reply.partial_success.rejected_spans = rejected.count
+        reply.partial_success.error_message = rejected.message
     return Response(reply.SerializeToString(), media_type="application/x-protobuf")

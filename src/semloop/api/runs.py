@@ -9,12 +9,13 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
 from ..events import Run, Signal
-from ..store import RunSummary
+from ..store import RunSummary, StoredSample
 from ._auth import require_org, store_of
 from ._paging import decode_cursor, encode_cursor, parse_time
 from ._schemas import ErrorBody, RunOut, RunPage
 
-__all__ = ["LIST_ERRORS", "Cursor", "Limit", "Since", "Until", "router", "run_body"]
+__all__ = ["LIST_ERRORS", "Cursor", "Limit", "Since", "SourceFilter", "Until", "router",
+           "run_body", "summary_body"]
 
 router = APIRouter(tags=["runs"])
 
@@ -29,6 +30,9 @@ Since = Annotated[str | None, Query(
     description="Inclusive lower bound: epoch seconds or ISO-8601 (UTC unless it says).")]
 Until = Annotated[str | None, Query(description="Exclusive upper bound, as since.")]
 Cursor = Annotated[str | None, Query(description="next_cursor of the previous page.")]
+SourceFilter = Annotated[Literal["structural", "semantic", "external"] | None, Query(
+    description="Only signals (runs with a signal) of this source: structural (detectors), semantic (semloop's evaluators) or external "
+                "(results pulled in from another evaluation platform).")]
 
 
 def summary_body(run: RunSummary) -> dict[str, Any]:
@@ -54,6 +58,7 @@ async def list_runs(
     conversation_id: str | None = None,
     failure_type: Annotated[str | None, Query(
         description="Only runs with a signal of this failure type.")] = None,
+    source: SourceFilter = None,
     since: Since = None,
     until: Until = None,
     limit: Limit = 50,
@@ -64,12 +69,13 @@ async def list_runs(
     page = await run_in_threadpool(
         store_of(request).list_runs, org_id, limit=limit, after=after, agent_id=agent_id,
         status=status, conversation_id=conversation_id, failure_type=failure_type,
-        since=start, until=end)
+        source=source, since=start, until=end)
     return {"runs": [summary_body(r) for r in page.items],
             "next_cursor": None if page.next is None else encode_cursor("runs", page.next)}
 
 
-def run_body(run: Run, signals: list[Signal]) -> dict[str, Any]:
+def run_body(run: Run, signals: list[Signal],
+             sample: StoredSample | None = None) -> dict[str, Any]:
     """The JSON shape of a run, as the API and dashboard serve it."""
     return {
         "run_id": run.run_id,
@@ -81,6 +87,9 @@ def run_body(run: Run, signals: list[Signal]) -> dict[str, Any]:
         "status": run.status,
         "events": [e.to_dict() for e in run.events],
         "signals": [s.to_dict() for s in signals],
+        "sampling": None if sample is None else {
+            "sampled": sample.sampled, "reason": sample.reason, "rate": sample.rate,
+            "bucket": sample.bucket},
     }
 
 
@@ -94,11 +103,13 @@ def run_body(run: Run, signals: list[Signal]) -> dict[str, Any]:
 async def get_run(run_id: str, request: Request, org_id: str = Depends(require_org)) -> Any:
     store = store_of(request)
 
-    def load() -> tuple[Run | None, list[Signal]]:
+    def load() -> tuple[Run | None, list[Signal], StoredSample | None]:
         run = store.get_run(org_id, run_id)
-        return run, (store.signals_for_run(org_id, run_id) if run else [])
+        if run is None:
+            return None, [], None
+        return run, store.signals_for_run(org_id, run_id), store.sample_of(org_id, run_id)
 
-    run, signals = await run_in_threadpool(load)
+    run, signals, sample = await run_in_threadpool(load)
     if run is None:
         raise HTTPException(404, f"no run {run_id!r} in this organization")
-    return run_body(run, signals)
+    return run_body(run, signals, sample)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
             help="Where the runs go; default $SEMLOOP_DATABASE_URL or ./semloop.db.",
             show_default=False)] = None,
         judge: Annotated[str | None, typer.Option(
-            help="Judge of the loop worker: local (embedded, no key), jev or llm; default jev "
+            help="Judge of the semantic worker: local (embedded, no key), jev or llm; default jev "
                  "if TYPESAFE_API_KEY is set, else local.", show_default=False)] = None,
         repeat: Annotated[int, typer.Option(min=1, help="Times to play each scenario.")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of the scripted agents.")] = 7,
@@ -85,8 +85,39 @@ def register(app: typer.Typer) -> None:
             f"{false_alarms} false alarms on healthy runs; {report.seconds:.1f} s; "
             f"runs stored in {report.database_url}"
         )
+        _print_semantic(console, report)
         url = f" --database-url {report.database_url}" if database_url else ""
         console.print(
             f"[dim]to browse them: semloop keys create --org demo{url}, then semloop up{url} "
             f"and GET /v1/runs with the key (API docs at {DEFAULT_URL}/docs)[/dim]"
         )
+
+
+def _print_semantic(console: Any, report: Any) -> None:
+    """The semantic worker's part: sampling reasons, recurring issues, feedback, usage."""
+    import datetime as dt
+
+    from ..api.semantic import project
+
+    reasons = ", ".join(f"{reason} {'evaluated' if sampled else 'skipped'} {n}"
+                        for (reason, sampled), n in sorted(report.samples.items()))
+    console.print(f"sampling: {reasons}")
+    console.print("recurring issues (agent, evaluator, runs, false-positive marks):")
+    for issue in report.issues:
+        console.print(f"  {issue['agent_id']:<15} {issue['evaluator']:<26} "
+                      f"{issue['run_count']:>3} runs  {issue['false_positives']} FP  "
+                      f"[dim]{issue['sample'][:60]}[/dim]")
+    first, later = report.feedback
+    if first is not None and later is not None:
+        console.print(
+            f"feedback: USER_FRUSTRATION {first.confidence:.2f} {first.severity} before 3 "
+            f"false-positive marks, {later.confidence:.2f} {later.severity} after "
+            f"([dim]{later.evidence.get('feedback', '')}[/dim])")
+    if report.usage is not None:
+        now = dt.datetime.now(dt.timezone.utc)
+        usage = report.usage
+        console.print(
+            f"usage: {usage.used}/{usage.quota} evaluations this month, "
+            f"{usage.conversation_used}/{usage.conversation_quota} conversations, "
+            f"${usage.cost_usd:.4f}; month-end projection {project(usage.used, now):.0f} "
+            f"evaluations, ${project(usage.cost_usd, now):.4f}")

@@ -258,9 +258,9 @@ def calibrate_command(
     name: Annotated[str, typer.Argument(help=f"Evaluator to calibrate, in any case: {_NAMES}.")],
     judge: JudgeOpt = None,
     dataset: Annotated[Path | None, typer.Option(
-        help="Labelled cases to read. Default: calibration/<name>.jsonl.", dir_okay=False)] = None,
+        help="Labelled cases to read. Default: calibration/NAME.jsonl.", dir_okay=False)] = None,
     out_dir: Annotated[Path, typer.Option(
-        "--out-dir", help="Where <name>.md and <name>.png are written.", file_okay=False)
+        "--out-dir", help="Where NAME.md and NAME.png are written.", file_okay=False)
     ] = _REPORTS,
     note: Annotated[str, typer.Option(
         help="A paragraph for the report, e.g. where the dataset came from and whether the "
@@ -276,7 +276,7 @@ def calibrate_command(
 ) -> None:
     """Measure how one evaluator separates labelled cases and write its report.
 
-    Writes docs/calibration/<name>.md and a PNG histogram: the score distributions of
+    Writes docs/calibration/NAME.md and a PNG histogram: the score distributions of
     positives and negatives with their means and the margin between them; the
     false-positive rate and recall at the configured threshold with 95% bootstrap
     intervals (seeded, so the report is reproducible); a threshold sweep; the lowest

@@ -44,7 +44,7 @@ def list_keys(org: str, database_url: str | None = None) -> list[KeyInfo]:
 
 
 def revoke_key(key_id: str, database_url: str | None = None) -> KeyInfo:
-    """Revoke a key by its id (or ``sl_<id>_`` prefix); :class:`SemloopError` if unknown."""
+    """Revoke a key by its id (or its ``sl_ID_`` prefix); :class:`SemloopError` if unknown."""
     with _store(database_url) as store:
         info = store.revoke_api_key(key_id)
     if info is None:

@@ -14,6 +14,7 @@ from ..benchmark import judge_options
 from ..benchmark.oracle import OracleBackend
 from ..benchmark.runner import system_label
 from ..evaluate import SemanticLoopDetection
+from ..ingest.formats import deepeval
 from ..lexical import LexicalLoopDetection, LoopResult
 from ..trace import Trace
 from .bench import (
@@ -67,11 +68,28 @@ def read_trace(path: Path, goal: str | None = None) -> tuple[Trace, str, str | N
             return trace, "bench row", family if isinstance(family, str) else None
         if "type" in raw or "children" in raw:
             return Trace.from_deepeval_trace_dict(raw, goal=goal or ""), "deepeval trace dict", None
+        if raw.keys() & deepeval.KEYS:
+            return _deepeval_trace(text, source, goal), "deepeval trace", None
         raise TraceFormatError(
-            "neither a bench row (no 'root') nor a deepeval trace dict (no 'type' or 'children')"
+            "neither a bench row (no 'root') nor a deepeval trace (no 'type' or 'children', "
+            "span buckets, root_spans or _trace_dict)"
         )
     except TraceFormatError as exc:
         raise exc.located(source=source) from None
+
+
+def _deepeval_trace(text: str, source: str, goal: str | None) -> Trace:
+    """The one trace of any other body ``semloop import`` reads as deepeval (the upload
+    body, the in-process dict, ``{"input", "_trace_dict"}``), through that importer."""
+    result = deepeval.convert(text, source=source)
+    if result.rejected:
+        raise result.rejected[0]
+    if len(result.runs) != 1:
+        raise TraceFormatError(f"holds {len(result.runs)} traces; score takes one")
+    trace = result.runs[0].to_trace()
+    if goal is not None:
+        trace.goal = goal
+    return trace
 
 
 def _result_dict(result: LoopResult, threshold: float) -> dict[str, Any]:
@@ -89,12 +107,18 @@ def _result_dict(result: LoopResult, threshold: float) -> dict[str, Any]:
         "input_tokens": result.input_tokens,
         "output_tokens": result.output_tokens,
         "answers": {qid: a.value for qid, a in result.answers.items()},
+        "stuck_stretch": _stretch_dict(getattr(result, "stuck_stretch", None)),
     }
+
+
+def _stretch_dict(stretch: tuple[int, int] | None) -> dict[str, int] | None:
+    # The same shape as the loop worker's signal evidence.
+    return None if stretch is None else {"first_step": stretch[0], "last_step": stretch[1]}
 
 
 def score(
     trace_file: Annotated[
-        Path, typer.Argument(metavar="TRACE.json", help="A bench row or a deepeval _trace_dict, as JSON.")
+        Path, typer.Argument(metavar="TRACE.json", help="A bench row or one deepeval trace (a _trace_dict, an upload body…), as JSON.")
     ],
     judge: Annotated[
         str | None,
@@ -159,6 +183,9 @@ def score(
     typer.echo("breakdown")
     for key, value in (result.score_breakdown or {}).items():
         typer.echo(f"  {key:<22}{value:.2f}  {result.sub_reasons.get(key, '')}")
+    if doc["stuck_stretch"] is not None:
+        stretch = doc["stuck_stretch"]
+        typer.echo(f"stretch   steps {stretch['first_step']}–{stretch['last_step']} (0-based)")
     if system != "lexical":
         typer.echo(
             f"judge     {len(result.answers)} answers · undecided {'yes' if result.undecided else 'no'}"

@@ -31,6 +31,11 @@ def register(app: typer.Typer) -> None:
         poll_interval: Annotated[float | None, typer.Option(
             help="Workers' seconds between polls; default 5 (detector, loop) or 10 (alerts).",
             show_default=False)] = None,
+        semantic: Annotated[bool, typer.Option(
+            "--semantic",
+            help="Run the semantic worker (sampling, evaluators, quotas, recurring issues) "
+                 "instead of the loop worker: AGENT_LOOP is one of its evaluators. Also on "
+                 "with SEMANTIC_WORKER_ENABLED=true.")] = False,
         retention_days: Annotated[int | None, typer.Option(
             min=1,
             help="Prune runs older than this many days once an hour (as `semloop prune`); "
@@ -46,17 +51,22 @@ def register(app: typer.Typer) -> None:
         from ..api import create_app, timed_protocol
         from ..settings import load_settings
         from ..store import Store
-        from ..worker import RetentionWorker, build_worker
+        from ..worker import RetentionWorker, build_worker, semantic_enabled
 
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
         overrides: dict[str, object] = {"host": host, "port": port, "database_url": database_url}
         try:
             settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
             store = Store(settings.database_url)
+            names = [name.strip() for name in workers.split(",") if name.strip()]
+            if semantic or semantic_enabled():
+                # One judged pass per run: the loop detector runs as AGENT_LOOP inside it.
+                names = [n for n in names if n not in ("loop", "semantic")] + ["semantic"]
             running = [
-                build_worker(name.strip(), store, poll_interval=poll_interval,
-                             stall_timeout_s=settings.stall_timeout_s, judge=judge)
-                for name in workers.split(",") if name.strip()
+                build_worker(name, store, poll_interval=poll_interval,
+                             stall_timeout_s=settings.stall_timeout_s, judge=judge,
+                             detectors_config=settings.detectors_config)
+                for name in names
             ]
         except SemloopError as exc:
             typer.echo(f"error: {exc}", err=True)

@@ -18,8 +18,9 @@ def register(app: typer.Typer) -> None:
     @app.command("worker")
     def worker_command(
         name: Annotated[str, typer.Argument(
-            help="detector (structural detectors), loop (the judged loop detector) or alerts "
-                 "(alert policies and webhook delivery).")],
+            help="detector (structural detectors), loop (the judged loop detector alone), "
+                 "semantic (sampled evaluators, quotas, recurring issues; AGENT_LOOP among "
+                 "them) or alerts (alert policies and webhook delivery).")],
         database_url: DatabaseUrl = None,
         poll_interval: Annotated[float | None, typer.Option(
             help="Seconds between polls; default 5 (detector, loop) or 10 (alerts).",
@@ -30,7 +31,8 @@ def register(app: typer.Typer) -> None:
             help="alerts.yml for the alerts worker; default $SEMLOOP_ALERTS_CONFIG.",
             show_default=False)] = None,
         judge: Annotated[str | None, typer.Option(
-            help="Judge of the loop worker; default jev if TYPESAFE_API_KEY is set, else local.",
+            help="Judge of the loop and semantic workers; default jev if TYPESAFE_API_KEY is "
+                 "set, else local.",
             show_default=False)] = None,
         once: Annotated[bool, typer.Option(
             help="Process what is ready now, then exit.")] = False,

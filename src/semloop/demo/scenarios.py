@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..sdk import Client, RunContext
 
-__all__ = ["SCENARIOS", "Scenario"]
+__all__ = ["SCENARIOS", "Scenario", "frustrated_user"]
 
 
 @dataclass(frozen=True)
@@ -193,9 +193,9 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("healthy polling", "ops-agent", "polls a deploy whose status changes",
              frozenset(), healthy_polling),
     Scenario("paraphrased loop", "support-bot", "rewords the same empty search five times",
-             frozenset({"SEMANTIC_LOOP"}), paraphrased_loop),
+             frozenset({"AGENT_LOOP"}), paraphrased_loop),
     Scenario("identical tool loop", "travel-agent", "the same failing call eight times",
-             frozenset({"RETRY_STORM", "SEMANTIC_LOOP"}), identical_tool_loop),
+             frozenset({"RETRY_STORM", "AGENT_LOOP"}), identical_tool_loop),
     Scenario("retry storm", "billing-agent", "a failing payment call retried four times",
              frozenset({"RETRY_STORM"}), retry_storm),
     Scenario("tool thrashing", "ops-agent", "alternates two tools without progress",

@@ -19,15 +19,18 @@ from ._combine import (
     co_occurrence_multiplier,
     combine,
     detect_handoff,
+    detect_lineage,
     hard_override,
     run_detectors,
 )
+from ._handoff import MAX_CHAIN
 from ._registry import Detector, Param, ratio_confidence
 from .baseline import Baseline, BaselineHistory
 from .config import DetectorConfig, DetectorSettings, load_config
 
 __all__ = [
     "DETECTORS",
+    "MAX_CHAIN",
     "OVERRIDE_IDENTICAL_SHARE",
     "OVERRIDE_SAME_TOOL_CALLS",
     "OVERRIDE_TAIL_FAILURES",
@@ -41,6 +44,7 @@ __all__ = [
     "co_occurrence_multiplier",
     "combine",
     "detect_handoff",
+    "detect_lineage",
     "hard_override",
     "load_config",
     "ratio_confidence",

@@ -18,8 +18,9 @@ from ._failures import (
     RETRY_STORM,
     UNREAD_TOOL_ERROR,
 )
-from ._handoff import HANDOFF_CONTEXT_LOSS
-from ._progress import GOAL_ABANDONMENT, RAG_EMPTY_RETRIEVAL, TOOL_AVOIDANCE
+from ._handoff import DELEGATION_LOOP, HANDOFF_CONTEXT_LOSS
+from ._progress import GOAL_ABANDONMENT, RAG_EMPTY_RETRIEVAL, SCATTERSHOT_TOOL_USE, TOOL_AVOIDANCE
+from ._provenance import MEMORY_POISONING, UNGROUNDED_DESTINATION, UNRESOLVED_AMBIGUITY
 from ._registry import Detector
 from ._repetition import (
     AGENT_LOOP,
@@ -33,10 +34,19 @@ from ._security import (
     RETRIEVED_CONTENT_INJECTION,
     TOOL_ARGUMENT_FABRICATION,
 )
+from ._telemetry import (
+    AGENT_HANDOFF_FAILURE,
+    EXCESSIVE_RETRIEVAL,
+    INSTRUMENTATION_DEGRADED,
+    MODEL_FALLBACK_DRIFT,
+    OVERSIZED_TOOL_ARGUMENTS,
+    SILENT_TRUNCATION,
+)
 
 __all__ = ["DETECTORS", "SINGLE_RUN"]
 
-#: Every detector, by failure type.
+#: Every detector, by failure type: the 23 of the reference, Dunetrace's 11 newer ones in
+#: the order it added them, and AGENT_LOOP.
 DETECTORS: dict[str, Detector] = {
     d.name: d
     for d in (
@@ -63,9 +73,21 @@ DETECTORS: dict[str, Detector] = {
         RETRIEVED_CONTENT_INJECTION,
         HANDOFF_CONTEXT_LOSS,
         RUNAWAY_ITERATION,
+        SILENT_TRUNCATION,
+        MODEL_FALLBACK_DRIFT,
+        MEMORY_POISONING,
+        DELEGATION_LOOP,
+        EXCESSIVE_RETRIEVAL,
+        AGENT_HANDOFF_FAILURE,
+        OVERSIZED_TOOL_ARGUMENTS,
+        SCATTERSHOT_TOOL_USE,
+        UNGROUNDED_DESTINATION,
+        UNRESOLVED_AMBIGUITY,
+        INSTRUMENTATION_DEGRADED,
         AGENT_LOOP,
     )
 }
 
 #: The detectors that read one run (all but the cross-run ones); policies may use these.
-SINGLE_RUN: tuple[str, ...] = tuple(n for n, d in DETECTORS.items() if not d.cross_run)
+SINGLE_RUN: tuple[str, ...] = tuple(n for n, d in DETECTORS.items()
+                                    if not d.cross_run and not d.lineage)

@@ -20,6 +20,7 @@ __all__ = [
     "co_occurrence_multiplier",
     "combine",
     "detect_handoff",
+    "detect_lineage",
     "hard_override",
     "run_detectors",
 ]
@@ -128,6 +129,18 @@ def detect_handoff(parent: Run, child: Run,
     if not s.enabled:
         return None
     result = DETECTORS["HANDOFF_CONTEXT_LOSS"].check(parent, child, s.params)
+    if result is None:
+        return None
+    return replace(result, shadow=s.shadow)
+
+
+def detect_lineage(chain: Sequence[Run], config: DetectorConfig | None = None) -> Signal | None:
+    """DELEGATION_LOOP over the runs from the root to the last one (server-side only)."""
+    run = chain[-1]
+    s = (config or _default_config()).for_agent(run.agent_id)["DELEGATION_LOOP"]
+    if not s.enabled:
+        return None
+    result = DETECTORS["DELEGATION_LOOP"].check(list(chain), s.params)
     if result is None:
         return None
     return replace(result, shadow=s.shadow)

@@ -45,7 +45,7 @@ def is_empty_llm_response(view: RunView, call: Call) -> bool:
     one: the next step is a tool call the response did not label.
     """
     r = call.response
-    if r is None or call.kind != "llm" or call.failed:
+    if r is None or call.kind != "llm" or call.failed or call.degraded:
         return False
     if requests_tools(call) or call.finish_reason.lower() not in _STOP:
         return False
@@ -212,6 +212,8 @@ EMPTY_LLM_RESPONSE = Detector(
              "not empty; with no such step the tokens went unseen (hidden reasoning) and "
              "the evidence says how many"),
             "a response whose text was not recorded (redacted) is unknown, not empty",
+            ("a response marked instrumentation_degraded (the extractor could not read it) "
+             "is unknown, not empty"),
             "confidence 0.75 for one, 0.9 for two or more"),
 )
 
@@ -230,7 +232,7 @@ def _premature_termination(run: Run, p: dict[str, Any], baseline: Baseline | Non
             elif call.failed is False and pending:
                 pending = [f for f in pending if f.name != call.name]
         elif call.kind == "llm" and call.output and call.output.strip() \
-                and not requests_tools(call):
+                and not call.degraded and not requests_tools(call):
             last_reply = call
             if pending:
                 text = call.output
@@ -257,7 +259,8 @@ PREMATURE_TERMINATION = Detector(
          "'successfully', 'here is the…') without acknowledging any failure",
     guards=("a successful retry of the same tool before that response clears the failure",
             "responses that request tool calls are plans, not claims, and are skipped",
-            "responses that mention an error, failure, inability or apology are acknowledgments"),
+            "responses that mention an error, failure, inability or apology are acknowledgments",
+            "responses marked instrumentation_degraded are unreadable and not judged"),
 )
 
 
@@ -279,7 +282,8 @@ def _unread_tool_error(run: Run, p: dict[str, Any], baseline: Baseline | None) -
                     unread.append((failed, nxt))  # moved on with no model in between
                 break  # a retry of the same tool is handling the error
             if nxt.kind == "llm":
-                if requests_tools(nxt) or nxt.output is None or not nxt.output.strip():
+                if (requests_tools(nxt) or nxt.degraded or nxt.output is None
+                        or not nxt.output.strip()):
                     break  # it acts on the result (retry, alternative), or no text to judge
                 if not acknowledges(nxt.output):
                     unread.append((failed, nxt))
@@ -304,6 +308,6 @@ UNREAD_TOOL_ERROR = Detector(
             "calls started before the error came back (parallel calls) are skipped",
             ("an LLM response that requests tool calls is acting on the result (a retry or "
              "an alternative), not ignoring it"),
-            "responses without text (redacted) are not judged",
+            "responses without text (redacted) or marked instrumentation_degraded are not judged",
             "runs without any LLM call (pipelines) are skipped"),
 )

@@ -16,6 +16,7 @@ __all__ = [
     "identifiers",
     "injection_markers",
     "injection_matches",
+    "instruction_markers",
     "opaque_token",
     "scan_window",
     "unquoted",
@@ -131,6 +132,37 @@ def injection_markers(text: str) -> list[str]:
     if not _ANY_MARKER.search(window):
         return []
     return [name for name, rx in _MARKERS if rx.search(window)]
+
+
+# What stored memory must never hold, beyond the injection phrases and prompt markers:
+# overrides of the agent's rules and chat-template delimiters. Role-play ("act as",
+# "you are now a pirate") is left out on purpose: stored personalisation says exactly that.
+_MEMORY_OVERRIDES = [
+    ("dont_follow_instructions", re.compile(
+        r"\bdo\s+not\s+follow\s+(?:your|the|any)\s+(?:previous|prior|original|earlier)\b",
+        re.IGNORECASE)),
+    ("bypass_safety", re.compile(
+        r"\b(?:override|bypass|disable|turn\s+off)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+        r"(?:safety|restrictions?|guardrails?|filters?|content\s+polic(?:y|ies))\b",
+        re.IGNORECASE)),
+    ("developer_mode", re.compile(r"\bdeveloper\s+mode\s+(?:is\s+)?(?:enabled|on|activated)\b"
+                                  r"|\bDAN\s+mode\b", re.IGNORECASE)),
+    ("chat_delimiter", re.compile(r"<\|(?:im_start|system)\|>|^\s*#{2,}\s*system\b",
+                                  re.IGNORECASE | re.MULTILINE)),
+]
+
+
+def instruction_markers(text: str) -> list[str]:
+    """Every sign that ``text`` talks to the model rather than holds data: injection
+    phrases, prompt markers, rule overrides and chat delimiters (quoted text excluded:
+    a note about an attack is not one)."""
+    if not text:
+        return []
+    said = unquoted(text)
+    found = injection_matches(said) + injection_markers(said)
+    window = scan_window(said)
+    found += [name for name, rx in _MEMORY_OVERRIDES if rx.search(window)]
+    return found
 
 
 def encoded_text_blobs(text: str, limit: int = 4) -> list[str]:

@@ -1,8 +1,9 @@
-"""Detectors of not doing the work: answering without the tools, giving up on them, and
-answering from an empty retrieval."""
+"""Detectors of not doing the work: answering without the tools, giving up on them,
+answering from an empty retrieval, and trying tool after tool without building on any."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..events import Run, Severity, Signal
@@ -10,7 +11,7 @@ from ._registry import Detector, Param, ratio_confidence, signal
 from ._view import Call, view_of
 from .baseline import Baseline
 
-__all__ = ["GOAL_ABANDONMENT", "RAG_EMPTY_RETRIEVAL", "TOOL_AVOIDANCE"]
+__all__ = ["GOAL_ABANDONMENT", "RAG_EMPTY_RETRIEVAL", "SCATTERSHOT_TOOL_USE", "TOOL_AVOIDANCE"]
 
 
 def _tool_avoidance(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
@@ -117,4 +118,63 @@ RAG_EMPTY_RETRIEVAL = Detector(
     guards=(("a later retrieval that found something clears earlier misses (query "
             "reformulation is the right behaviour)"),
             "a run that did not answer after the miss is not flagged here"),
+)
+
+
+_WORD = re.compile(r"[\w.@/-]{4,}")
+_SCAN_LIMIT = 250
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()[:8192]))
+
+
+def _scattershot_tool_use(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
+    view = view_of(run)
+    if view.final_answer:
+        return None  # a run that declared itself done converged
+    calls = view.tools[-_SCAN_LIMIT:]
+    distinct = {c.name for c in calls}
+    if len(distinct) < p["min_distinct_tools"] or len(calls) < p["min_total_calls"]:
+        return None
+    # Convergence is data flow: a call whose arguments carry something an earlier tool
+    # returned (and the user did not say) builds on what was found. A pipeline does that
+    # at every step; an agent trying tool after tool with the same question never does.
+    user = _words(view.input_text)
+    seen: set[str] = set()
+    building = 0
+    for call in calls:
+        if (_words(call.key) - user) & seen:
+            building += 1
+        if call.output:
+            seen |= _words(call.output)
+    share = building / (len(calls) - 1)
+    if share > p["max_building_share"]:
+        return None
+    return signal(run, "SCATTERSHOT_TOOL_USE", Severity.MEDIUM,
+                  0.5 + 0.4 * (1 - share / max(p["max_building_share"], 1e-9)) / 2,
+                  [calls[0].step, calls[-1].step], distinct_tools=len(distinct),
+                  tools=sorted(distinct), total_calls=len(calls), building_share=round(share, 3),
+                  repeat_ratio=round(len(calls) / len(distinct), 3),
+                  scan_truncated=len(view.tools) > _SCAN_LIMIT)
+
+
+SCATTERSHOT_TOOL_USE = Detector(
+    name="SCATTERSHOT_TOOL_USE",
+    check=_scattershot_tool_use,
+    params=(
+        Param("min_distinct_tools", 6, "distinct tools called", 2, 10_000),
+        Param("min_total_calls", 8, "tool calls in all", 2, 1_000_000),
+        Param("max_building_share", 0.2, "at most this share of calls may use what an "
+              "earlier call returned", 0.0, 1.0),
+    ),
+    severity="MEDIUM",
+    rule="≥ min_distinct_tools distinct tools over ≥ min_total_calls calls, the run never "
+         "declares a final answer, and at most max_building_share of the calls pass on "
+         "anything an earlier tool returned (non-convergence: nothing found is built on)",
+    guards=("a run that ends with exit_reason final_answer converged, as for RUNAWAY_ITERATION",
+            ("a pipeline of many tools passes each result on and is not scattershot, however "
+             "many tools it uses"),
+            "only the last 250 calls are read, so the cost per step is bounded"),
+    shadow=True,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..events import Run, Signal
@@ -11,7 +12,7 @@ from ..events import Run, Signal
 if TYPE_CHECKING:
     from .baseline import Baseline
 
-__all__ = ["Detector", "Param", "ratio_confidence", "signal"]
+__all__ = ["Detector", "Param", "names", "ratio_confidence", "signal", "tiers"]
 
 Params = Mapping[str, Any]
 
@@ -21,14 +22,27 @@ class Param:
     """One tunable value of a detector, as ``detectors.yml`` spells it."""
 
     name: str
-    default: int | float | bool
+    # A list of names is a tuple of strings; a name → number map a read-only mapping.
+    default: int | float | bool | tuple[str, ...] | Mapping[str, int]
     help: str
     minimum: float | None = None
     maximum: float | None = None
 
     @property
     def kind(self) -> type:
+        if isinstance(self.default, Mapping):
+            return dict
         return type(self.default)
+
+
+def names(*items: str) -> tuple[str, ...]:
+    """A list-of-names parameter default (``[]`` in detectors.yml)."""
+    return tuple(items)
+
+
+def tiers(**items: int) -> Mapping[str, int]:
+    """A name → integer map parameter default, read-only so detectors share it safely."""
+    return MappingProxyType(dict(items))
 
 
 @dataclass(frozen=True)
@@ -48,6 +62,10 @@ class Detector:
     uses_baseline: bool = False
     cross_run: bool = False
     server_only: bool = False
+    #: Called as ``detector(chain, params)`` with the runs from the root to this one.
+    lineage: bool = False
+    #: New detectors start in shadow until their calibration says otherwise.
+    shadow: bool = False
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -63,6 +81,9 @@ class Detector:
         if self.cross_run:
             parent, child = args
             return self.check(parent, child, self.resolve(params))
+        if self.lineage:
+            (chain,) = args[:1]
+            return self.check(chain, self.resolve(params if len(args) < 2 else args[1]))
         (run,) = args[:1]
         if len(args) > 1:
             params = args[1]

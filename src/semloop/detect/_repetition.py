@@ -4,6 +4,8 @@ truncation loops, runaway iteration, and the library's lexical loop metric."""
 from __future__ import annotations
 
 import itertools
+import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -64,6 +66,25 @@ def _cycle(calls: Sequence[Call], threshold: int, max_period: int) -> tuple[list
     return best
 
 
+def _worlds(calls: Sequence[Call]) -> list[str]:
+    """Per call: the last write before it of another kind of action (the same rule as the
+    library's exact check and the embedded judge, from semloop._features), as a key."""
+    from .._features import Call as Evidence
+    from .._features import action_kind, call_changes_state
+
+    out: list[str] = []
+    writes: list[tuple[str, str]] = []  # (kind, key) of each state-changing call so far
+    for call in calls:
+        text = call.args if isinstance(call.args, str) else json.dumps(call.args, sort_keys=True,
+                                                                       default=str)
+        ev = Evidence.of(call.name, text, call.output or "")
+        kind = action_kind(ev)
+        out.append(next((key for k, key in reversed(writes) if k != kind), ""))
+        if call_changes_state(ev):
+            writes.append((kind, f"{call.name}\x00{call.key}"))
+    return out
+
+
 def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     # Failed calls are retries, and RETRY_STORM judges those (a retry that then succeeds
@@ -72,10 +93,16 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     threshold, window = p["threshold"], p["window"]
     if len(calls) < threshold:
         return None
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[tuple[str, str, str], list[int]] = {}
     nothing: dict[tuple[str, str], list[int]] = {}
-    for pos, call in enumerate(calls):
-        groups.setdefault((call.name, call.key), []).append(pos)
+    # Worlds only split groups of identical calls: when no call repeats threshold times
+    # they cannot change the verdict, and reading every call as evidence is the costly part.
+    repeats = Counter((c.name, c.key) for c in calls)
+    worlds = _worlds(calls) if max(repeats.values()) >= threshold else [""] * len(calls)
+    for pos, (call, world) in enumerate(zip(calls, worlds)):
+        # The same call on another world (a write of another kind between: an edit before
+        # a re-run, a return before a re-read) is a new attempt, not a repeat.
+        groups.setdefault((call.name, call.key, world), []).append(pos)
         if call.output is not None and is_empty_result(call.output):
             nothing.setdefault((call.name, call.output_key or ""), []).append(pos)
     best: list[Call] = []
@@ -219,7 +246,7 @@ _TRUNCATED = frozenset({"length", "max_tokens", "max_output_tokens", "model_leng
 
 def _llm_truncation_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
-    cut = [c for c in view.llms if c.finish_reason.lower() in _TRUNCATED]
+    cut = [c for c in view.llms if c.finish_reason.lower() in _TRUNCATED and not c.degraded]
     if len(cut) < p["threshold"]:
         return None
     return signal(run, "LLM_TRUNCATION_LOOP", Severity.HIGH,
@@ -233,7 +260,8 @@ LLM_TRUNCATION_LOOP = Detector(
     params=(Param("threshold", 2, "truncated responses that make a loop", 1, 1000),),
     severity="HIGH",
     rule="≥ threshold LLM responses end with finish_reason=length",
-    guards=("provider spellings are all recognised: length, max_tokens, max_output_tokens",),
+    guards=("provider spellings are all recognised: length, max_tokens, max_output_tokens",
+            "responses marked instrumentation_degraded are unmeasured and not counted"),
 )
 
 
@@ -258,6 +286,8 @@ def _runaway_iteration(run: Run, p: dict[str, Any], baseline: Baseline | None) -
     over_cost = cost > p["max_cost_usd"]
     if not (over_steps or over_cost) or view.final_answer:
         return None
+    if view.llms and not any(c.output and not c.degraded for c in view.llms):
+        return None  # no text was readable: "no completion phrase" would be a guess
     recent = [c.output for c in view.llms[-p["lookback"]:] if c.output]
     if any(claims_completion(text) for text in recent):
         return None
@@ -289,7 +319,9 @@ RUNAWAY_ITERATION = Detector(
     rule="more than max_steps steps or an estimated cost above max_cost_usd, with no "
          "final_answer and no completion phrase in the last lookback LLM outputs",
     guards=("a cost_usd reported on llm.responded is used instead of the token estimate",
-            "a run that says it is done in its last outputs is long, not runaway"),
+            "a run that says it is done in its last outputs is long, not runaway",
+            ("when the run has LLM calls but none with readable text (omitted, redacted or "
+             "instrumentation_degraded), the missing completion phrase is unknown: no signal")),
 )
 
 

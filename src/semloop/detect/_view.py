@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._payloads import PAYLOADS
 from ..events import Run
 
-__all__ = ["Call", "RunView", "args_key", "is_empty_result", "output_key", "parse_args",
-           "view_of"]
+__all__ = ["Call", "External", "Memory", "RunView", "args_key", "is_empty_result",
+           "output_key", "parse_args", "view_of"]
 
 _PY_CONST = re.compile(r"\b(True|False|None)\b")
 _JSON_CONST = {"True": "true", "False": "false", "None": "null"}
@@ -184,7 +185,8 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-_TOKEN_FIELDS = frozenset({"prompt_tokens", "completion_tokens", "reasoning_tokens"})
+# The token counts of a model call, from the one payload table (docs/events.md).
+_TOKEN_FIELDS = frozenset(f.name for f in PAYLOADS["llm.responded"] if f.unit == "tokens")
 
 
 def _count(sources: list[Mapping[str, Any]], name: str) -> int:
@@ -226,6 +228,9 @@ class Call:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     reasoning_tokens: int = 0
+    # The extractor could not read the response shape: its text and finish reason are
+    # unknown, never evidence (``instrumentation_degraded`` on the response).
+    degraded: bool = False
     _args_key: str | None = field(default=None, repr=False)
     _parsed: Any = field(default=None, repr=False)
     _output_key: str | None = field(default=None, repr=False)
@@ -257,6 +262,7 @@ class Call:
         if r is None:
             return
         self.finish_reason = str(r.get("finish_reason") or "")
+        self.degraded = bool(r.get("instrumentation_degraded"))
         if self.kind == "tool":
             self.output = _text(r.get("output"))
             err = r.get("error")
@@ -298,6 +304,27 @@ class Call:
         return value
 
 
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One memory operation (``memory.written``/``read``/``cleared``), Dunetrace's wire
+    format: ``key``, and for writes ``value`` and ``source``."""
+
+    op: str  # "written" | "read" | "cleared"
+    step: int
+    key: str
+    value: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    """An ``external.signal``: something outside the agent (rate limit, a user turn)."""
+
+    name: str
+    step: int
+    meta: Mapping[str, Any]
+
+
 @dataclass
 class RunView:
     run: Run
@@ -309,6 +336,8 @@ class RunView:
     completed: Mapping[str, Any] | None
     errored: Mapping[str, Any] | None
     status: str
+    memory: list[Memory] = field(default_factory=list)
+    externals: list[External] = field(default_factory=list)
 
     def position(self, call: Call) -> int:
         """Index of ``call`` in ``calls`` (by identity)."""
@@ -382,6 +411,8 @@ def _build(run: Run) -> RunView:
     started: Mapping[str, Any] = {}
     completed = errored = None
     status = "running"
+    memory: list[Memory] = []
+    externals: list[External] = []
 
     def respond(key: str, kind: str, name: str, event: Any) -> None:
         pending = open_calls.get(key)
@@ -437,6 +468,14 @@ def _build(run: Run) -> RunView:
             completed, status = p, "completed"
         elif kind == "run.errored":
             errored, status = p, "errored"
+        elif kind in _MEMORY_OPS:
+            memory.append(Memory(_MEMORY_OPS[kind], event.step_index, str(p.get("key") or ""),
+                                 _text(p.get("value")) or "", str(p.get("source") or "")))
+        elif kind == "external.signal":
+            meta = p.get("meta")
+            externals.append(External(str(p.get("signal_name") or p.get("name") or ""),
+                                      event.step_index,
+                                      meta if isinstance(meta, Mapping) else {}))
     for call in calls:
         call.finish()
     for call in llms:
@@ -444,7 +483,11 @@ def _build(run: Run) -> RunView:
         call.prompt_tokens = _count(sources, "prompt_tokens")
         call.completion_tokens = _count(sources, "completion_tokens")
         call.reasoning_tokens = _count(sources, "reasoning_tokens")
-    return RunView(run, calls, tools, llms, retrievals, started, completed, errored, status)
+    return RunView(run, calls, tools, llms, retrievals, started, completed, errored, status,
+                   memory, externals)
+
+
+_MEMORY_OPS = {"memory.written": "written", "memory.read": "read", "memory.cleared": "cleared"}
 
 
 _cache = threading.local()

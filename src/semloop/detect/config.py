@@ -47,6 +47,17 @@ class DetectorSettings:
 
 def _check_value(param: Param, value: Any, key: str, source: str) -> Any:
     kind = param.kind
+    if kind is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise ConfigError(f"must be a list of names, not {value!r}", key=key, source=source)
+        return tuple(value)
+    if kind is dict:
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"must be a mapping of names to numbers, not {value!r}", key=key,
+                              source=source)
+        return {str(k): _check_value(Param(param.name, 0, param.help, param.minimum,
+                                           param.maximum), v, f"{key}.{k}", source)
+                for k, v in value.items()}
     if kind is bool:
         if not isinstance(value, bool):
             raise ConfigError(f"must be true or false, not {value!r}", key=key, source=source)
@@ -128,7 +139,8 @@ def _section(raw: Any, path: str, source: str) -> dict[str, dict[str, Any]]:
 def _resolve(*layers: Mapping[str, Mapping[str, Any]]) -> dict[str, DetectorSettings]:
     resolved: dict[str, DetectorSettings] = {}
     for name, detector in DETECTORS.items():
-        merged: dict[str, Any] = {"enabled": True, "shadow": False, **detector.defaults()}
+        merged: dict[str, Any] = {"enabled": True, "shadow": detector.shadow,
+                                  **detector.defaults()}
         for layer in layers:
             merged.update(layer.get(name, {}))
         enabled = merged.pop("enabled")

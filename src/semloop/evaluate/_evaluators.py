@@ -20,7 +20,7 @@ from ..case import ConversationCase, RunCase
 from ..judge import Answer, Backend, JudgeResponse, require_kinds
 from ..trace import Trace
 from ._rubrics import DEFINITIONS, question_for
-from .loop import SemanticLoopDetection, SemanticLoopResult, _noul_value, stuck_stretch
+from .loop import SemanticLoopDetection, SemanticLoopResult, _noul_value
 
 __all__ = [
     "AGENT_LOOP",
@@ -105,6 +105,8 @@ class EvalResult:
     threshold: float = 0.5
     alertable: bool = False
     error: str | None = None
+    #: The host reported no usage: the tokens (and cost) are estimated from the text.
+    tokens_estimated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -123,6 +125,7 @@ class EvalResult:
             "threshold": self.threshold,
             "alertable": self.alertable,
             "error": self.error,
+            "tokens_estimated": self.tokens_estimated,
         }
 
 
@@ -155,7 +158,8 @@ def _usage(response: JudgeResponse | SemanticLoopResult | None) -> dict[str, Any
     if response is None:
         return {}
     return {"input_tokens": response.input_tokens, "output_tokens": response.output_tokens,
-            "cost_usd": response.cost_usd, "model": getattr(response, "model", "")}
+            "cost_usd": response.cost_usd, "model": getattr(response, "model", ""),
+            "tokens_estimated": bool(getattr(response, "tokens_estimated", False))}
 
 
 def _verdict(
@@ -267,12 +271,12 @@ def loop_confidence(
     nobody. The loop worker pages on the same rule.
     """
     breakdown = result.score_breakdown or {}
-    stuck = [f for f in result.findings if f.stagnation >= mild_stagnation]
-    stretch = stuck_stretch(stuck, max(stuck, key=lambda f: f.stagnation)) if stuck else None
+    # The detector names the stretch that scored (SemanticLoopDetection.min_stretch_steps,
+    # 3 by default); ``mild_stagnation`` is kept for callers, the stretch already used it.
+    stretch = result.stuck_stretch
     confirmed = sorted(
         k for k, v in breakdown.items()
-        if v == 0.0 and (k != "reasoning_stagnation"
-                         or (stretch is not None and stretch[1] - stretch[0] >= 2)))
+        if v == 0.0 and (k != "reasoning_stagnation" or stretch is not None))
     confidence = round(max(1.0 - result.score, 0.6 if confirmed else 0.0), 4)
     return confidence, confirmed, stretch
 

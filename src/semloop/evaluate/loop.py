@@ -14,14 +14,18 @@ Question families, all sent in ONE ``backend.ask`` per trace:
 * ``stagnation`` — an overall 4-level score; asked for context, never used in scoring.
 
 Scoring (see ``docs/semantic.md``): a pair's stagnation is ``1 - p`` for progress and ``p``
-for revisit; the worst pair gives 0.0 at ``severe_stagnation``, 0.5 at ``mild_stagnation``,
-else 1.0. Tool repetition is the more severe of the exact-match and judged checks. Call
+for revisit; flagged pairs (at ``mild_stagnation`` or worse) that touch form stretches, and
+the worst stretch of ``min_stretch_steps`` (3) steps or more gives 0.0 at
+``severe_stagnation``, 0.5 at ``mild_stagnation``, else 1.0: one repeated step that the run
+then moves on from is not stagnation. Tool repetition is the more severe of the exact-match and judged checks. Call
 graph cycles stay the deterministic lexical check. Standard library only.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,14 +46,19 @@ __all__ = [
     "PairFinding",
     "SemanticLoopDetection",
     "SemanticLoopResult",
+    "Stretch",
     "ToolFinding",
     "build_questions",
     "build_state",
     "build_tool_questions",
     "reasoning_steps",
+    "stuck_stretches",
+    "worst_stretch",
 ]
 
 NO_LOOP_REASON = "No loop patterns detected."
+# Questions per trace for a judge that does not say (hosted judges charge per token).
+DEFAULT_MAX_QUESTIONS = 64
 STAGNATION_QUESTION = "stagnation"
 TOOL_PREFIX = "tool_repeat_"
 # The lexical fallback runs with deepeval's default similarity line.
@@ -142,9 +151,12 @@ def reasoning_steps(trace: Trace) -> list[Span]:
 
 def _truncate(text: str, limit: int) -> str:
     # Keeps a long trace inside the judge's context (Jev's is 32k tokens); <= 0 disables.
+    # The digest of the cut part keeps two long texts that differ only past the limit (two
+    # versions of a script written with a heredoc) from reading as one.
     if limit <= 0 or len(text) <= limit:
         return text
-    return f"{text[:limit]}… [truncated {len(text) - limit} chars]"
+    digest = hashlib.sha1(text[limit:].encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{text[:limit]}… [truncated {len(text) - limit} chars, rest {digest}]"
 
 
 def build_state(
@@ -247,18 +259,63 @@ def build_tool_questions(
     return questions, counts
 
 
-def stuck_stretch(stuck: Sequence[PairFinding], worst: PairFinding) -> tuple[int, int]:
-    """The first and last step of the stuck stretch around the worst finding: the flagged
-    pairs that overlap it or follow it with at most one step between them."""
-    lo, hi = worst.i, worst.j
-    changed = True
-    while changed:
-        changed = False
-        for f in stuck:
-            if f.i <= hi + 1 and f.j >= lo - 1 and (f.i < lo or f.j > hi):
-                lo, hi = min(lo, f.i), max(hi, f.j)
-                changed = True
-    return lo, hi
+@dataclass(frozen=True)
+class Stretch:
+    """A run of flagged pair findings that touch (overlap or leave one step between)."""
+
+    first: int
+    last: int
+    steps: tuple[int, ...]  # the steps that repeat an earlier one (each flagged pair's j)
+    stagnation: float  # the worst finding in the stretch
+    findings: tuple[PairFinding, ...]
+
+
+def stuck_stretches(findings: Sequence[PairFinding], mild: float) -> list[Stretch]:
+    """The stretches of findings at or above ``mild``, in step order.
+
+    Findings are sorted once and merged in a single pass (a finding joins the stretch
+    when it starts at most one step after the stretch's end), so this is linear after
+    the sort, whatever the number of pairs."""
+    flagged = sorted((f for f in findings if f.stagnation >= mild), key=lambda f: (f.i, f.j))
+    out: list[Stretch] = []
+    group: list[PairFinding] = []
+    hi = -2
+    for f in flagged:
+        if group and f.i > hi + 1:
+            out.append(_stretch(group))
+            group = []
+        if not group:
+            hi = f.j
+        group.append(f)
+        hi = max(hi, f.j)
+    if group:
+        out.append(_stretch(group))
+    return out
+
+
+def worst_stretch(
+    findings: Sequence[PairFinding], mild: float, min_steps: int = 3
+) -> Stretch | None:
+    """The most stagnant stretch that is long enough to call stuck, or None.
+
+    A stretch is long enough when it covers ``min_steps`` steps from first to last (a
+    flagged revisit of step i at step i+2 is a cycle through three steps), or when
+    ``min_steps - 1`` of its steps each repeat what came before (``A A A``). A lone
+    repeated step (step j no better than step j-1, then the run moves on) is neither."""
+    need = max(1, min_steps - 1)
+    long_enough = [st for st in stuck_stretches(findings, mild)
+                   if len(st.steps) >= need or st.last - st.first + 1 >= min_steps]
+    return max(long_enough, key=lambda st: st.stagnation) if long_enough else None
+
+
+def _stretch(group: Sequence[PairFinding]) -> Stretch:
+    return Stretch(
+        first=min(f.i for f in group),
+        last=max(f.j for f in group),
+        steps=tuple(sorted({f.j for f in group})),
+        stagnation=max(f.stagnation for f in group),
+        findings=tuple(group),
+    )
 
 
 def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -336,6 +393,8 @@ class SemanticLoopResult(LoopResult):
     findings: tuple[PairFinding, ...] = ()
     tool_findings: tuple[ToolFinding, ...] = ()
     model: str = ""
+    #: (first, last) step of the stretch that made reasoning stagnation below 1.0, if any.
+    stuck_stretch: tuple[int, int] | None = None
 
 
 def _noul_value(answer: Any) -> float | None:
@@ -383,7 +442,7 @@ class SemanticLoopDetection:
         threshold: float = 0.5,
         repetition_threshold: int = 3,
         lookahead: int = 2,
-        max_questions: int = 64,
+        max_questions: int | None = None,
         max_chars_per_step: int = 800,
         check_tool_repetition: bool = True,
         check_semantic_tool_repetition: bool = True,
@@ -392,12 +451,13 @@ class SemanticLoopDetection:
         fallback_to_lexical_when_uncertain: bool = True,
         severe_stagnation: float = 0.85,
         mild_stagnation: float = 0.60,
+        min_stretch_steps: int = 3,
         uncertain_band: tuple[float, float] = (0.40, 0.60),
         weights: Mapping[str, float] | None = None,
     ) -> None:
         if lookahead < 1:
             raise ConfigError(f"must be at least 1, not {lookahead}", key="lookahead")
-        if max_questions < 1:
+        if max_questions is not None and max_questions < 1:
             raise ConfigError(f"must be at least 1, not {max_questions}", key="max_questions")
         if repetition_threshold < 1:
             raise ConfigError(
@@ -408,6 +468,9 @@ class SemanticLoopDetection:
                 f"need 0 <= mild ({mild_stagnation}) <= severe ({severe_stagnation}) <= 1",
                 key="mild_stagnation",
             )
+        if min_stretch_steps < 1:
+            raise ConfigError(f"must be at least 1, not {min_stretch_steps}",
+                              key="min_stretch_steps")
         low, high = uncertain_band
         if not 0.0 <= low <= high <= 1.0:
             raise ConfigError(f"need 0 <= low <= high <= 1, got {uncertain_band}",
@@ -434,12 +497,27 @@ class SemanticLoopDetection:
         self.fallback_to_lexical_when_uncertain = fallback_to_lexical_when_uncertain
         self.severe_stagnation = severe_stagnation
         self.mild_stagnation = mild_stagnation
+        self.min_stretch_steps = min_stretch_steps
         self.uncertain_band = (float(low), float(high))
         self.weights = merged
 
     @property
     def __name__(self) -> str:  # deepeval metrics expose a display name this way
         return "Semantic Loop Detection"
+
+    def question_budget(self) -> int:
+        """Questions per trace: ``max_questions`` when given, else the backend's own
+        ``question_budget`` (None there: no limit, as for the embedded judge), else 64.
+
+        The budget exists for judges that charge per token or have a context window; past
+        it the questions about the last steps of a long run are dropped, so a judge that
+        answers for free should not have one."""
+        if self.max_questions is not None:
+            return self.max_questions
+        budget = getattr(self.backend, "question_budget", DEFAULT_MAX_QUESTIONS)
+        if budget is None:
+            return sys.maxsize
+        return budget if isinstance(budget, int) and budget >= 1 else DEFAULT_MAX_QUESTIONS
 
     @property
     def enabled(self) -> dict[str, bool]:
@@ -461,7 +539,7 @@ class SemanticLoopDetection:
         steps = reasoning_steps(trace)
         stag_qs: dict[str, dict[str, Any]] = {}
         if self.check_reasoning_stagnation:
-            budget = max(1, self.max_questions - len(tool_qs))
+            budget = max(1, self.question_budget() - len(tool_qs))
             stag_qs = build_questions(steps, self.lookahead, budget)
         questions = {**tool_qs, **stag_qs}
         state = build_state(
@@ -496,6 +574,7 @@ class SemanticLoopDetection:
         pair_ids = [q for q in questions if q.startswith(("progress_", "revisit_"))]
         undecided = False
         findings: list[PairFinding] = []
+        stretch: tuple[int, int] | None = None
         if not self.check_reasoning_stagnation:
             stag, reasons["reasoning_stagnation"] = 1.0, "Reasoning stagnation check skipped."
         elif not pair_ids:
@@ -504,6 +583,9 @@ class SemanticLoopDetection:
         else:
             findings = self._pair_findings(pair_ids, answers)
             stag, stag_reason, undecided = self._score_stagnation(findings)
+            top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps)
+            if stag < 1.0 and top is not None:
+                stretch = (top.first, top.last)
             if undecided and self.fallback_to_lexical_when_uncertain:
                 llm_spans = [_shallow(s) for s in trace.llm_spans]
                 lex, lex_reason = score_reasoning_stagnation(llm_spans, FALLBACK_SIMILARITY)
@@ -558,6 +640,7 @@ class SemanticLoopDetection:
             findings=tuple(findings),
             tool_findings=tuple(tool_findings),
             model=response.model if response is not None else "",
+            stuck_stretch=stretch,
         )
 
     def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:
@@ -597,28 +680,40 @@ class SemanticLoopDetection:
         return findings
 
     def _score_stagnation(self, findings: Sequence[PairFinding]) -> tuple[float, str, bool]:
-        """(score, reason, undecided) from the pair findings."""
+        """(score, reason, undecided) from the pair findings.
+
+        The score is that of the worst stuck *stretch*, not of the worst pair: a stretch
+        (see :func:`stuck_stretches`) counts once ``min_stretch_steps - 1`` of its steps
+        repeat what came before (``A A A`` is three steps, two of them repeats). One
+        repeated step that the run then moves on from scores 1.0, however sure the judge
+        is about it: one identical retry is what careful agents do."""
         if not findings:
             # Nothing usable came back: undecided, so the lexical fallback can step in.
             return 1.0, "Judge returned no usable pair answers.", True
         worst = max(findings, key=lambda f: f.stagnation)
-        if worst.stagnation >= self.severe_stagnation:
+        top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps)
+        level = top.stagnation if top is not None else 0.0
+        if level >= self.severe_stagnation:
             score = 0.0
-        elif worst.stagnation >= self.mild_stagnation:
+        elif level >= self.mild_stagnation:
             score = 0.5
         else:
             score = 1.0
         # Undecided only when nothing was detected and the worst pair sat in the band: a
         # band answer beside a confident detection changes nothing.
         undecided = score == 1.0 and worst.uncertain
-        if score == 1.0:
-            return score, "No reasoning stagnation: every step advanced the task.", undecided
-        stuck = [f for f in findings if f.stagnation >= self.mild_stagnation]
-        flagged = sorted(stuck, key=lambda f: f.stagnation, reverse=True)[:3]
+        if score == 1.0 or top is None:
+            if worst.stagnation >= self.mild_stagnation:
+                return 1.0, (
+                    "No reasoning stagnation: no stretch of "
+                    f"{self.min_stretch_steps} or more steps repeats itself "
+                    f"({worst.describe()}, then the run moved on)."
+                ), undecided
+            return 1.0, "No reasoning stagnation: every step advanced the task.", undecided
+        flagged = sorted(top.findings, key=lambda f: f.stagnation, reverse=True)[:3]
         text = "; ".join(f.describe() for f in flagged)
-        first, last = stuck_stretch(stuck, worst)
         return score, (
-            f"Reasoning stagnation — {text}. Stuck stretch: steps {first}–{last}."
+            f"Reasoning stagnation — {text}. Stuck stretch: steps {top.first}–{top.last}."
         ), undecided
 
     @staticmethod

@@ -14,7 +14,8 @@ from .._exceptions import EventFormatError
 from ..events import Event
 from ..store import LIMITS, check_event
 
-__all__ = ["RejectedEvent", "Unstorable", "check_storable", "otlp_events", "validate_batch"]
+__all__ = ["RejectedEvent", "RejectedSpans", "Unstorable", "check_storable", "otlp_events",
+           "validate_batch"]
 
 
 class Unstorable:
@@ -46,16 +47,21 @@ class RejectedEvent:
         return {"index": self.index, "field": self.field, "reason": self.reason}
 
 
-def validate_batch(raw_events: list[Any], *, suspect: bool,
+def validate_batch(raw_events: list[Any], *, suspect: bool, latest: float,
                    ) -> tuple[list[Event], list[RejectedEvent]]:
     """Valid events, and the rest by index and field. ``suspect``: the body may hold values
-    no database stores, so walk each event for them (the common batch is spared the walk)."""
+    no database stores, so walk each event for them (the common batch is spared the walk).
+    ``latest``: the latest timestamp to accept (the clock plus the allowed skew)."""
     valid: list[Event] = []
     rejected: list[RejectedEvent] = []
     for index, raw in enumerate(raw_events):
         try:
             event = Event.from_dict(raw)
             check_event(event)
+            if event.timestamp > latest:
+                raise EventFormatError(
+                    f"is {event.timestamp - latest:.0f} s past the latest time accepted "
+                    "(the server's clock plus max_future_skew_s)", field="timestamp")
             if suspect:
                 check_storable(event)
         except EventFormatError as exc:
@@ -65,17 +71,39 @@ def validate_batch(raw_events: list[Any], *, suspect: bool,
     return valid, rejected
 
 
-def otlp_events(body: bytes, kind: str) -> tuple[list[Event], list[RejectedEvent]]:
-    """An OTLP export (``kind`` is its content type) as events, validated.
+@dataclass(frozen=True)
+class RejectedSpans:
+    """What ``POST /v1/traces`` left out, for OTLP's ``partialSuccess``: the number of spans
+    and why (at most five reasons, each once)."""
+
+    count: int
+    reasons: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        return "; ".join(self.reasons)
+
+
+def otlp_events(body: bytes, kind: str, *, latest: float) -> tuple[list[Event], RejectedSpans]:
+    """An OTLP export (``kind`` is its content type) as valid events, and every span left
+    out: unreadable, in a trace that could not be converted, or with an event that
+    :func:`validate_batch` refuses.
 
     Raises :class:`TraceFormatError` for a body that is not OTLP, as
-    :func:`semloop.ingest.formats.otlp.events_from_otlp` does.
+    :func:`semloop.ingest.formats.otlp.read_export` does.
     """
-    from .formats.otlp import events_from_otlp  # the OTLP reader imports protobuf
+    from .formats.otlp import read_export  # the OTLP reader imports protobuf
 
-    events = events_from_otlp(body, kind)
+    export = read_export(body, kind)
+    events = export.events
     # Always walked: OTLP bodies come from the reader, not a JSON parse that flags them.
-    return validate_batch([e.to_dict() for e in events], suspect=True)
+    valid, rejected = validate_batch([e.to_dict() for e in events], suspect=True, latest=latest)
+    reasons = [str(error) for error in export.dropped]
+    count = len(export.dropped)
+    if rejected:
+        count += len(export.span_ids([events[r.index] for r in rejected]))
+        reasons += [(f"{r.field}: " if r.field else "") + r.reason for r in rejected]
+    return valid, RejectedSpans(count, tuple(dict.fromkeys(reasons))[:5])
 
 
 _SURROGATE = "holds an unpaired surrogate (a lone \\ud800-\\udfff escape), which is not text"

@@ -8,7 +8,6 @@ parsing, error messages) is a pure function of its inputs. The default ``send`` 
 
 from __future__ import annotations
 
-import email.utils
 import functools
 import http.client
 import io
@@ -26,7 +25,7 @@ import urllib.parse
 import urllib.request
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._exceptions import (
@@ -35,6 +34,14 @@ from .._exceptions import (
     JudgeAuthError,
     JudgeConnectionError,
     JudgeStatusError,
+)
+from .._http import (
+    RETRYABLE_STATUSES,
+    HttpRequest,
+    HttpResponse,
+    backoff_s,
+    lower_keys,
+    retry_after_s,
 )
 
 if TYPE_CHECKING:  # typing.Self is 3.11+; at run time this module needs the stdlib alone
@@ -64,21 +71,6 @@ __all__ = [
 _EXCERPT_CHARS = 500
 
 
-@dataclass(frozen=True)
-class HttpRequest:
-    url: str
-    headers: Mapping[str, str]
-    body: bytes
-    timeout: float
-
-
-@dataclass(frozen=True)
-class HttpResponse:
-    status: int
-    headers: Mapping[str, str]  # keys lower-cased
-    body: bytes
-
-
 #: Sends one request. Raises ``OSError`` or ``http.client.HTTPException`` when the host
 #: cannot be reached or does not answer in time; any HTTP status is a response, not an error.
 Send = Callable[[HttpRequest], HttpResponse]
@@ -90,12 +82,12 @@ def urllib_send(request: HttpRequest) -> HttpResponse:
                                  headers=dict(request.headers))
     try:
         with urllib.request.urlopen(req, timeout=request.timeout) as resp:
-            return HttpResponse(resp.status, _lower(resp.headers.items()), resp.read())
+            return HttpResponse(resp.status, lower_keys(resp.headers.items()), resp.read())
     except urllib.error.HTTPError as err:
         # An error status is still an answer from the host: hand it back for mapping.
         with err:
             body = err.read()
-        return HttpResponse(err.code, _lower(err.headers.items() if err.headers else ()), body)
+        return HttpResponse(err.code, lower_keys(err.headers.items() if err.headers else ()), body)
 
 
 #: Errors that mean the host closed the connection, as opposed to a timeout or a bad reply.
@@ -303,7 +295,7 @@ class ConnectionPool:
             conn.close()
         else:
             self._give_back(conn)
-        return HttpResponse(reply.status, _lower(reply.getheaders()), body)
+        return HttpResponse(reply.status, lower_keys(reply.getheaders()), body)
 
     def _give_back(self, conn: _Counted) -> None:
         with self._lock:
@@ -345,9 +337,6 @@ def _proxied(parts: urllib.parse.SplitResult) -> bool:
     return not urllib.request.proxy_bypass(parts.netloc)
 
 
-def _lower(items: Any) -> dict[str, str]:
-    return {str(k).lower(): str(v) for k, v in items}
-
 
 @dataclass(frozen=True)
 class RetryPolicy:
@@ -362,9 +351,7 @@ class RetryPolicy:
     max_backoff_s: float = 5.0
     jitter: float = 0.25
     budget_s: float = 30.0
-    statuses: frozenset[int] = field(
-        default_factory=lambda: frozenset({408, 429, *range(500, 600)})
-    )
+    statuses: frozenset[int] = RETRYABLE_STATUSES
 
     def __post_init__(self) -> None:
         if self.max_retries < 0:
@@ -374,35 +361,8 @@ class RetryPolicy:
 
     def backoff(self, retry: int, rand: float) -> float:
         """The wait before retry number ``retry`` (1-based) when the host gave no hint."""
-        nominal = min(self.max_backoff_s, self.backoff_s * 2.0 ** (retry - 1))
-        return nominal * (1.0 - self.jitter * rand)
-
-
-def retry_after_s(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """The wait the host asked for: ``retry-after-ms``, else ``Retry-After`` in seconds or
-    as an HTTP date. ``None`` when absent or unreadable; never negative."""
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            value = float(ms)
-        except ValueError:
-            value = math.nan
-        if math.isfinite(value):
-            return max(0.0, value / 1000.0)
-    after = headers.get("retry-after")
-    if after is None:
-        return None
-    after = after.strip()
-    try:
-        value = float(after)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(after)
-        except (TypeError, ValueError):
-            return None
-        now = time.time() if now is None else now
-        return max(0.0, when.timestamp() - now)
-    return max(0.0, value) if math.isfinite(value) else None
+        return backoff_s(retry, self.backoff_s, self.max_backoff_s, jitter=self.jitter,
+                         rand=rand)
 
 
 def check_url(url: str, key: str) -> str:

@@ -31,6 +31,7 @@ from ._records import (
     DEFAULT_SECRET_KEYS,
     RunInfo,
     build_event,
+    measure,
     secret_matcher,
     tool_name,
 )
@@ -41,6 +42,9 @@ __all__ = ["Client", "RunContext"]
 logger = logging.getLogger("semloop.sdk")
 
 _now = time.time
+#: Default bound of the buffer in bytes of text (fields are cut to ``max_field_chars``
+#: before they are buffered: 30,000 events with 64 KB outputs reached 644 MB).
+DEFAULT_BUFFER_BYTES = 32 * 1024 * 1024
 
 
 class Client:
@@ -48,8 +52,8 @@ class Client:
 
     ``emitter`` defaults to an :class:`HttpEmitter` for ``endpoint`` (else
     ``$SEMLOOP_ENDPOINT``, else ``http://127.0.0.1:8001``) and ``api_key`` (else
-    ``$SEMLOOP_API_KEY``). At most ``buffer_size`` events wait; when full, the oldest is
-    dropped and counted. The sender thread sends batches of up to ``batch_size`` every
+    ``$SEMLOOP_API_KEY``). At most ``buffer_size`` events, holding at most about
+    ``buffer_bytes`` bytes of text, wait; past either, the oldest are dropped and counted. The sender thread sends batches of up to ``batch_size`` every
     ``flush_interval`` seconds, retrying a failed batch up to ``max_retries`` times with
     exponential backoff from ``retry_backoff`` seconds (capped at ``retry_backoff_max``).
     ``redact(payload) -> payload`` runs on every payload on the sender thread; values of
@@ -71,6 +75,7 @@ class Client:
         *,
         emitter: Emitter | None = None,
         buffer_size: int = 10_000,
+        buffer_bytes: int = DEFAULT_BUFFER_BYTES,
         flush_interval: float = 0.2,
         batch_size: int = 100,
         redact: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
@@ -92,7 +97,8 @@ class Client:
         build = functools.partial(build_event, is_secret=secret_matcher(redact_keys),
                                   redact=redact, max_field_chars=max_field_chars)
         self._sender = Sender(
-            self.emitter, build, buffer_size=buffer_size, flush_interval=flush_interval,
+            self.emitter, build, functools.partial(measure, max_chars=max_field_chars),
+            buffer_size=buffer_size, buffer_bytes=buffer_bytes, flush_interval=flush_interval,
             batch_size=batch_size, max_retries=max_retries, retry_backoff=retry_backoff,
             retry_backoff_max=retry_backoff_max,
         )
@@ -482,6 +488,26 @@ class RunContext:
         try:
             self._put(("external.signal", self._info, self._step, _now(),
                        (signal_name, source, meta)))
+        except Exception:
+            self._internal_error()
+
+    def memory_written(self, key: str, value: Any, source: str = "") -> None:
+        """The agent stored ``value`` under ``key`` in its memory; ``source`` says where
+        the value came from (``user``, ``retrieval``, ``tool_output``, ``external``…)."""
+        self._memory("memory.written", key, value, source)
+
+    def memory_read(self, key: str) -> None:
+        """The agent read ``key`` back from its memory."""
+        self._memory("memory.read", key, None, "")
+
+    def memory_cleared(self, key: str) -> None:
+        """The agent deleted ``key`` from its memory."""
+        self._memory("memory.cleared", key, None, "")
+
+    def _memory(self, event_type: str, key: str, value: Any, source: str) -> None:
+        # No new step: a memory operation happens within the step that does it.
+        try:
+            self._put((event_type, self._info, self._step, _now(), (key, value, source)))
         except Exception:
             self._internal_error()
 

@@ -18,6 +18,7 @@ from typing import IO, Any, Protocol, runtime_checkable
 
 from .._defaults import DEFAULT_URL
 from .._exceptions import InputError
+from .._http import lower_keys, retry_after_s, retryable
 from ..events import Event
 
 __all__ = [
@@ -66,16 +67,6 @@ class SendError(Exception):
         self.failed = failed
 
 
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        return None  # the HTTP-date form is rare for ingest APIs; fall back to backoff
-    return seconds if seconds >= 0 else None
-
-
 class HttpEmitter:
     """POSTs each batch to ``{endpoint}/v1/ingest`` as ``{"api_key", "events"}`` JSON.
 
@@ -114,10 +105,8 @@ class HttpEmitter:
             status = exc.code
             exc.close()
             raise SendError(
-                f"{self.url} answered HTTP {status}",
-                retryable=status >= 500 or status in (408, 429),
-                status=status,
-                retry_after=_retry_after(exc.headers.get("Retry-After") if exc.headers else None),
+                f"{self.url} answered HTTP {status}", retryable=retryable(status),
+                status=status, retry_after=retry_after_s(lower_keys((exc.headers or {}).items())),
             ) from None
         except (OSError, ValueError) as exc:
             # URLError, refused connections, resets and timeouts are all OSError.

@@ -23,12 +23,14 @@ __all__ = [
     "CAPPED_FIELDS",
     "DEFAULT_MAX_FIELD_CHARS",
     "DEFAULT_SECRET_KEYS",
+    "RECORD_OVERHEAD",
     "REDACTED",
     "Record",
     "RedactError",
     "RunInfo",
     "build_event",
     "json_safe",
+    "measure",
     "secret_matcher",
 ]
 
@@ -57,8 +59,60 @@ DEFAULT_SECRET_KEYS: tuple[str, ...] = (
 #: Text fields cut to ``max_field_chars`` (Dunetrace's default is 8192 too), with
 #: ``<field>_truncated`` and ``<field>_original_length`` set beside a cut one.
 CAPPED_FIELDS = ("input_text", "system_prompt", "prompt", "output", "content", "query",
-                 "args", "error")
+                 "args", "error", "value")
 DEFAULT_MAX_FIELD_CHARS = 8192
+
+#: What :func:`measure` counts per record beside its texts: the tuple, numbers, the run info.
+RECORD_OVERHEAD = 200
+
+# Where each event type's raw tuple holds the texts of CAPPED_FIELDS (see _payload).
+_CAPPED_AT: dict[str, tuple[int, ...]] = {
+    "tool.called": (1,), "tool.responded": (4, 5), "llm.called": (2,),
+    "llm.responded": (4, 7), "retrieval.called": (1,), "retrieval.responded": (4,),
+    "run.started": (0, 1), "run.errored": (1,), "memory.written": (1,),
+}
+
+
+class Cut(str):
+    """A text cut to ``max_field_chars`` on the agent's thread, so the buffer never holds
+    more; ``original_length`` gives the wire its ``<field>_original_length``."""
+
+    original_length: int
+
+
+def measure(record: Record, max_chars: int | None) -> tuple[Record, int]:
+    """``record`` as the buffer keeps it, and about how many bytes it holds there.
+
+    On the agent's thread, so only what is cheap: the capped text fields are counted by
+    ``len`` and a plain ``str`` longer than ``max_chars`` is cut (a copy of at most
+    ``max_chars`` characters); structured values (dict args, signal meta) count as the
+    overhead only, their walk is left to the sender thread.
+    """
+    raw = record[4]
+    at = _CAPPED_AT.get(record[0])
+    if at is None or type(raw) is not tuple:
+        return record, RECORD_OVERHEAD
+    size = RECORD_OVERHEAD
+    cut: list[Any] | None = None
+    for i in at:
+        value = raw[i] if i < len(raw) else None
+        if type(value) is not str:
+            continue
+        if max_chars and len(value) > max_chars:
+            short = Cut(value[:max_chars])
+            short.original_length = len(value)
+            cut = cut or list(raw)
+            cut[i] = short
+            value = short
+        size += len(value)
+    if cut is None:
+        return record, size
+    return (record[0], record[1], record[2], record[3], tuple(cut)), size
+
+
+def _length(text: str) -> int:
+    return text.original_length if type(text) is Cut else len(text)
+
 
 # Events whose raw record is their payload dict (policies and approvals).
 _ANNOTATIONS = frozenset({"policy.triggered", "approval.requested", "approval.granted",
@@ -156,7 +210,7 @@ def json_safe(value: Any, is_secret: SecretMatcher, depth: int = 0) -> Any:
 
 
 def _text(value: Any) -> str | None:
-    if value is None or type(value) is str:
+    if value is None or type(value) is str or type(value) is Cut:
         return value
     return _stringify(value)
 
@@ -185,6 +239,8 @@ def _args_text(args: Any, is_secret: SecretMatcher) -> str:
     # itself for a string, "{}" for none.
     if args is None:
         return "{}"
+    if type(args) is Cut:
+        return args
     if isinstance(args, (Mapping, list, tuple)):
         return json.dumps(json_safe(args, is_secret), ensure_ascii=False, allow_nan=False)
     return _stringify(args)
@@ -210,6 +266,9 @@ def tool_name(tool: Any) -> str:
     return str(name) if name else _stringify(tool)
 
 
+_MEMORY = frozenset({"memory.written", "memory.read", "memory.cleared"})
+
+
 def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, Any]:
     if event_type == "tool.called":
         name, args = raw
@@ -220,7 +279,8 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
         payload: dict[str, Any] = {
             "tool_name": _text(name),
             "success": bool(success),
-            "output_length": len(out_text) if output_length is None else _int(output_length),
+            "output_length": (_length(out_text) if output_length is None
+                              else _int(output_length)),
             "latency_ms": _number(latency_ms) or 0,
             "output": out_text,
         }
@@ -240,9 +300,13 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
         payload = {
             "completion_tokens": _int(completion_tokens),
             "latency_ms": _number(latency_ms) or 0,
-            "output_length": (len(text or "") if output_length is None
-                              else _int(output_length)),
         }
+        # Text not given (omitted, unreadable) has no length: a 0 here would read as an
+        # empty answer, which is EMPTY_LLM_RESPONSE's trigger.
+        if output_length is not None:
+            payload["output_length"] = _int(output_length)
+        elif text is not None:
+            payload["output_length"] = _length(text)
         if finish_reason is not None:
             payload["finish_reason"] = _text(finish_reason)
         if text is not None:
@@ -276,6 +340,16 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
         if meta:
             payload["meta"] = json_safe(meta, is_secret)
         return payload
+    if event_type in _MEMORY:
+        # Dunetrace's wire format: the key always; a write adds its value and where the
+        # value came from (user, retrieval, tool_output, external…).
+        key, value, source = raw
+        payload = {"key": _text(key)}
+        if event_type == "memory.written":
+            payload["value"] = _text(value) or ""
+            if source:
+                payload["source"] = _text(source)
+        return payload
     if event_type == "run.started":
         user_input, system_prompt, model, tools = raw
         return {
@@ -302,10 +376,14 @@ def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, A
     raise ValueError(f"no payload rule for event type {event_type!r}")
 
 
-def _cap(payload: dict[str, Any], max_chars: int) -> None:
+def _cap(payload: dict[str, Any], max_chars: int | None) -> None:
     for key in CAPPED_FIELDS:
         value = payload.get(key)
-        if type(value) is str and len(value) > max_chars:
+        if type(value) is Cut:  # cut already on the agent's thread (measure)
+            payload[key] = str(value)
+            payload[f"{key}_truncated"] = True
+            payload[f"{key}_original_length"] = value.original_length
+        elif max_chars and type(value) is str and len(value) > max_chars:
             payload[key] = value[:max_chars]
             payload[f"{key}_truncated"] = True
             payload[f"{key}_original_length"] = len(value)
@@ -323,9 +401,8 @@ def build_event(
     """
     event_type, info, step_index, timestamp, raw = record
     payload = _payload(event_type, raw, is_secret)
-    if max_field_chars:
-        # Before the hook: a regex over megabytes of output would stall the sender.
-        _cap(payload, max_field_chars)
+    # Before the hook: a regex over megabytes of output would stall the sender.
+    _cap(payload, max_field_chars)
     if redact is not None:
         try:
             redacted = redact(payload)

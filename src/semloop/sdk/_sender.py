@@ -1,8 +1,9 @@
 """The bounded buffer and the one background thread that empties it.
 
-The agent's side is :meth:`Sender.put`: a ``deque.append`` of a tuple plus two cheap
-checks. When the buffer is full the **oldest** record is dropped (``deque(maxlen)``
-evicts from the left) and counted; the agent never waits. The thread, started lazily on
+The agent's side is :meth:`Sender.put`: a cheap measure of the record (its texts cut to
+the field cap, their length summed), a ``deque.append`` and two checks. When the buffer
+holds more than ``buffer_size`` records or ``buffer_bytes`` bytes, the **oldest** records
+are dropped and counted; the agent never waits. The thread, started lazily on
 the first record, wakes every ``flush_interval`` seconds (or early once ``batch_size``
 records wait), turns records into events, batches them and hands each batch to the
 emitter, retrying with exponential backoff. Nothing here raises into the agent.
@@ -18,11 +19,12 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from .._http import backoff_s
 from ..events import Event
 from ._emitters import Emitter, SendError
 from ._records import Record, RedactError
 
-__all__ = ["ClientStats", "Sender", "backoff_delay"]
+__all__ = ["ClientStats", "Sender"]
 
 logger = logging.getLogger("semloop.sdk")
 
@@ -61,15 +63,6 @@ class ClientStats:
         return asdict(self)
 
 
-def backoff_delay(attempt: int, base: float, cap: float, retry_after: float | None = None) -> float:
-    """Seconds to wait before retry number ``attempt`` (1-based): ``base * 2**(attempt-1)``,
-    at least what the server asked for, at most ``cap``."""
-    delay = base * 2.0 ** (attempt - 1)
-    if retry_after is not None:
-        delay = max(delay, retry_after)
-    return min(delay, cap)
-
-
 class Sender:
     """Owns the buffer, the thread and the counters of one client."""
 
@@ -77,8 +70,10 @@ class Sender:
         self,
         emitter: Emitter,
         build: Callable[[Record], Event],
+        measure: Callable[[Record], tuple[Record, int]],
         *,
         buffer_size: int,
+        buffer_bytes: int,
         flush_interval: float,
         batch_size: int,
         max_retries: int,
@@ -87,6 +82,8 @@ class Sender:
     ) -> None:
         if buffer_size < 1:
             raise ValueError(f"buffer_size must be at least 1, not {buffer_size}")
+        if buffer_bytes < 1:
+            raise ValueError(f"buffer_bytes must be at least 1, not {buffer_bytes}")
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
         if flush_interval <= 0:
@@ -95,7 +92,9 @@ class Sender:
             raise ValueError(f"max_retries must be non-negative, not {max_retries}")
         self.emitter = emitter
         self._build = build
+        self._measure = measure
         self._maxlen = buffer_size
+        self._max_bytes = buffer_bytes
         self._interval = flush_interval
         self._batch_size = batch_size
         self._max_retries = max_retries
@@ -109,7 +108,9 @@ class Sender:
         # Everything a forked child must not share with its parent: the buffer (the
         # parent sends what it holds; sending it twice would duplicate events under new
         # ids), the thread (it does not exist in the child), locks and counters.
-        self._buf: deque[Record] = deque(maxlen=self._maxlen)
+        # (record, its measured size); _bytes is their sum, give or take racing threads.
+        self._buf: deque[tuple[Record, int]] = deque()
+        self._bytes = 0
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
         self._wake_pending = False
@@ -135,15 +136,28 @@ class Sender:
     def put(self, record: Record) -> None:
         """Buffer one record. Cheap and never blocking; counted when it evicts another."""
         buf = self._buf
-        if len(buf) >= self._maxlen:
-            self.dropped_overflow += 1
-        buf.append(record)
+        record, size = self._measure(record)
+        buf.append((record, size))
+        self._bytes += size
         self.emitted += 1
+        if len(buf) > self._maxlen or self._bytes > self._max_bytes:
+            self._evict()
         if self._thread is None:
             self._start()
         elif len(buf) >= self._batch_size and not self._wake_pending:
             self._wake_pending = True
             self._wake.set()
+
+    def _evict(self) -> None:
+        # The oldest go first; the newest record stays even when it alone is over the limit.
+        buf = self._buf
+        while len(buf) > 1 and (len(buf) > self._maxlen or self._bytes > self._max_bytes):
+            try:
+                _, size = buf.popleft()
+            except IndexError:  # the sender thread emptied it meanwhile
+                return
+            self._bytes -= size
+            self.dropped_overflow += 1
 
     def stats(self) -> ClientStats:
         # Counters are plain ints: the agent's path takes no lock, so under many
@@ -166,9 +180,10 @@ class Sender:
                 # and each record must be counted exactly once, as sent or as dropped.
                 while True:
                     try:
-                        self._buf.popleft()
+                        _, size = self._buf.popleft()
                     except IndexError:
                         break
+                    self._bytes -= size
                     self.dropped_closed += 1
                 if first:
                     logger.warning("semloop: events recorded after client.shutdown() are dropped")
@@ -230,8 +245,11 @@ class Sender:
                 # Stop waiting in backoff; what is still unsent is counted as failed.
                 self._abort.set()
                 thread.join(0.5)
-                logger.warning("semloop: shutdown timed out with %d events unsent",
-                               len(self._buf))
+                # The batch in flight has left the buffer: say both, not just the buffer.
+                logger.warning(
+                    "semloop: shutdown timed out after %ss; %d events undelivered "
+                    "(%d failed to send, %d still buffered)", timeout,
+                    self.send_failures + len(self._buf), self.send_failures, len(self._buf))
         self._thread = None
         if done:
             # Records appended by other threads while the sender was finishing.
@@ -274,10 +292,11 @@ class Sender:
             batch: list[Event] = []
             for _ in range(count):
                 try:
-                    record = buf.popleft()
+                    record, size = buf.popleft()
                 except IndexError:  # overflow evicted some meanwhile
                     remaining = 0
                     break
+                self._bytes -= size
                 event = self._make(record)
                 if event is not None:
                     batch.append(event)
@@ -335,7 +354,7 @@ class Sender:
                            len(batch), attempt, error)
                 return
             self.retries += 1
-            delay = backoff_delay(attempt, self._backoff, self._backoff_max, retry_after)
+            delay = backoff_s(attempt, self._backoff, self._backoff_max, retry_after=retry_after)
             logger.debug("semloop: send failed (%s), retry %d in %.2fs", error, attempt, delay)
             self._abort.wait(delay)
 

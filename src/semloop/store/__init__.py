@@ -13,9 +13,11 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
+from ._compat import ApprovalRecord, DeployRecord, PolicyRecord
 from ._events import LIMITS, check_event
+from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
 from ._migrate import head_revision, migrate_database
-from ._orgs import hash_key
+from ._orgs import hash_key, key_id_of
 from ._records import (
     KEY_PREFIX,
     AgentSummary,
@@ -26,21 +28,35 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
+from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
 from ._store import Store
 
 __all__ = [
     "KEY_PREFIX",
     "LIMITS",
+    "Activity",
     "AgentSummary",
+    "AgentVersion",
+    "ApprovalRecord",
+    "DeployRecord",
+    "EvaluatorPoint",
     "KeyInfo",
+    "OrgSemantics",
     "Page",
+    "PolicyRecord",
     "Position",
     "PruneResult",
     "RunSummary",
+    "SemanticState",
     "Store",
+    "StoredSample",
     "StoredSignal",
+    "TypeCount",
+    "Usage",
     "check_event",
     "hash_key",
     "head_revision",
+    "key_id_of",
     "migrate_database",
+    "month_of",
 ]

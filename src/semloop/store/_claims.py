@@ -27,6 +27,7 @@ class Claims(Area):
         stall_timeout_s: float = 90.0,
         now: float | None = None,
         lease_s: float = 300.0,
+        after: str | None = None,
     ) -> list[tuple[str, Run, str]]:
         """Up to ``limit`` runs ``worker`` has not processed: ``(org_id, run, trigger)``.
 
@@ -35,12 +36,15 @@ class Claims(Area):
         Each returned run is leased to this caller for ``lease_s`` seconds, so several
         instances of one worker sharing the database take different runs; a run whose
         lease expires without :meth:`mark_processed` (a crashed worker) is handed out again.
+        With ``after`` (a worker's name), a run is ready only once that worker processed it:
+        the semantic worker waits for the detector's structural verdict.
         """
         now = time.time() if now is None else now
         wanted: dict[tuple[str, str], str] = {}
         with translate_errors("poll for runs"):
             with self._db.write() as conn:
-                for org_id, run_id, event_type in conn.execute(q.terminal_runs(worker, now, limit)):
+                terminal = q.terminal_runs(worker, now, limit, after)
+                for org_id, run_id, event_type in conn.execute(terminal):
                     wanted.setdefault((org_id, run_id), q.TERMINAL_TRIGGERS[event_type])
                 # An infinite timeout (workers that judge finished runs only) skips the query.
                 if len(wanted) < limit and math.isfinite(stall_timeout_s):

@@ -22,7 +22,8 @@ from sqlalchemy.sql.dml import Insert
 
 from .._exceptions import ConfigError
 
-__all__ = ["WRITE", "Dialect", "create_engine", "insert_ignore", "insert_or_take_over", "normalize_url"]
+__all__ = ["WRITE", "Dialect", "create_engine", "insert_ignore", "insert_or_take_over", "normalize_url",
+           "upsert"]
 
 #: Execution option asking for a write transaction (SQLite: ``BEGIN IMMEDIATE``).
 WRITE = {"semloop_write": True}
@@ -158,3 +159,17 @@ def insert_or_take_over(
         set_={column: getattr(stmt.excluded, column)},
         where=table.c[column] < now,
     )
+
+
+def upsert(dialect: Dialect, table: Table, conflict: Sequence[str],
+           columns: Sequence[str]) -> Insert:
+    """``INSERT … ON CONFLICT (conflict) DO UPDATE`` setting ``columns`` to the new row's."""
+    stmt: Any
+    if dialect is Dialect.POSTGRESQL:
+        stmt = postgresql.insert(table)
+    elif dialect is Dialect.SQLITE:
+        stmt = sqlite.insert(table)
+    else:  # pragma: no cover
+        raise AssertionError(dialect)
+    return stmt.on_conflict_do_update(  # type: ignore[no-any-return]
+        index_elements=list(conflict), set_={c: getattr(stmt.excluded, c) for c in columns})

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from .._exceptions import EventFormatError
-from ..events import Event, Run
+from ..events import Event, Run, check_payload_numbers
 from . import queries as q
 from ._connector import Area
 from ._errors import translate_errors
@@ -41,6 +41,7 @@ def check_event(event: Event) -> None:
             raise EventFormatError(f"longer than {limit} characters", field=name)
     if event.step_index > _INT_MAX:
         raise EventFormatError("too large", field="step_index")
+    check_payload_numbers(event.payload)
 
 
 def load_runs(conn: Connection, org_id: str, run_ids: Sequence[str]) -> dict[str, Run]:

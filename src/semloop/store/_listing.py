@@ -27,6 +27,7 @@ class Listing(Area):
         status: str | None = None,
         conversation_id: str | None = None,
         failure_type: str | None = None,
+        source: str | None = None,
         since: float | None = None,
         until: float | None = None,
     ) -> Page[RunSummary]:
@@ -34,15 +35,17 @@ class Listing(Area):
 
         A run is listed once its ``run.started`` event is stored. ``since`` is inclusive,
         ``until`` exclusive (start times, epoch seconds); ``status`` is completed, errored
-        or running; ``failure_type`` keeps runs with a signal of that type. Pass the page's
+        or running; ``failure_type`` keeps runs with a signal of that type, ``source`` runs
+        with a signal of that source (structural, semantic or external). Pass the page's
         ``next`` as ``after`` for the following page.
         """
         if status is not None and status not in q.RUN_STATUSES:
             raise ValueError(f"status is one of {', '.join(q.RUN_STATUSES)}, not {status!r}")
+        _check_source(source)
         stmt = q.runs_page(
             org_id, _page_size(limit), agent_id=no_nul(agent_id), status=status,
             conversation_id=no_nul(conversation_id), failure_type=no_nul(failure_type),
-            since=since, until=until, after=None if after is None else (after.time, after.id))
+            source=source, since=since, until=until, after=None if after is None else (after.time, after.id))
         with translate_errors("list runs"), self._db.read() as conn:
             rows = conn.execute(stmt).all()
         items = [_run_summary(row) for row in rows]
@@ -58,17 +61,21 @@ class Listing(Area):
         failure_type: str | None = None,
         severity: str | None = None,
         run_id: str | None = None,
+        source: str | None = None,
+        include_shadow: bool = True,
         since: float | None = None,
         until: float | None = None,
     ) -> Page[StoredSignal]:
         """One page of ``org_id``'s signals, newest detection first, in one indexed query.
 
-        ``since`` inclusive, ``until`` exclusive (detection times, epoch seconds).
+        ``since`` inclusive, ``until`` exclusive (detection times, epoch seconds);
+        ``source`` is structural, semantic or external (any other provider's name).
         """
+        _check_source(source)
         stmt = q.signals_page(
             org_id, _page_size(limit), agent_id=no_nul(agent_id),
             failure_type=no_nul(failure_type), severity=no_nul(severity),
-            run_id=no_nul(run_id), since=since, until=until,
+            run_id=no_nul(run_id), source=source, include_shadow=include_shadow, since=since, until=until,
             after=None if after is None else (after.time, after.id))
         with translate_errors("list signals"), self._db.read() as conn:
             rows = conn.execute(stmt).all()
@@ -106,6 +113,11 @@ def _page_size(limit: int) -> int:
     if not 1 <= limit <= MAX_PAGE:
         raise ValueError(f"limit is 1 to {MAX_PAGE}, not {limit}")
     return limit
+
+
+def _check_source(source: str | None) -> None:
+    if source is not None and source not in q.SOURCES:
+        raise ValueError(f"source is one of {', '.join(q.SOURCES)}, not {source!r}")
 
 
 def _page(items: list[Any], more: bool, position: Callable[[Any], Position]) -> Page[Any]:

@@ -30,14 +30,28 @@ __all__ = [
     "NAMING_CONVENTION",
     "STARTED_WHERE",
     "TERMINAL_WHERE",
+    "AgentSemanticConfig",
     "AlertDeliveryRow",
     "AlertRow",
     "ApiKey",
+    "ApprovalRow",
     "Base",
+    "DeployRow",
     "EventRow",
+    "ExternalEvaluation",
     "Organization",
+    "PolicyRow",
     "ProcessedRun",
     "RunClaim",
+    "SemanticConversation",
+    "SemanticEvaluation",
+    "SemanticFeedback",
+    "SemanticGroup",
+    "SemanticGroupMember",
+    "SemanticSample",
+    "SemanticSettings",
+    "SemanticTask",
+    "SemanticUsage",
     "SignalRow",
 ]
 
@@ -251,3 +265,271 @@ class AlertDeliveryRow(Base):
     claimed_until: Mapped[float] = mapped_column(Double, default=0.0)
     created_at: Mapped[float] = mapped_column(Double)
     finished_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class SemanticSample(Base):
+    """The semantic worker's sampling decision on one finished run, evaluated or not:
+    "why was this run not evaluated?" always has an answer. ``charged`` is set in the
+    transaction that spends the run's quota unit, so a retry never spends it again."""
+
+    __tablename__ = "semantic_samples"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    run_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(String(200))
+    sampled: Mapped[bool] = mapped_column(Boolean)
+    reason: Mapped[str] = mapped_column(String(32))
+    rate: Mapped[float] = mapped_column(Double)
+    bucket: Mapped[float] = mapped_column(Double)
+    charged: Mapped[bool] = mapped_column(Boolean, default=False)
+    decided_at: Mapped[float] = mapped_column(Double)
+
+
+class SemanticTask(Base):
+    """One evaluator's work on one run (a conversation evaluator: on the run that
+    triggered it): attempts so far, and done or failed for good with the last error."""
+
+    __tablename__ = "semantic_tasks"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    run_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    evaluator: Mapped[str] = mapped_column(String(64), primary_key=True)
+    state: Mapped[str] = mapped_column(String(16))  # pending | done | failed | skipped
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    signal_id: Mapped[int | None] = mapped_column(BigId, nullable=True)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class SemanticEvaluation(Base):
+    """Every judge call, fired or not: the honest source of cost reporting."""
+
+    __tablename__ = "semantic_evaluations"
+    __table_args__ = (Index(None, "org_id", "evaluated_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    run_id: Mapped[str] = mapped_column(String(128))
+    conversation_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    agent_id: Mapped[str] = mapped_column(String(200))
+    evaluator: Mapped[str] = mapped_column(String(64))
+    judge: Mapped[str] = mapped_column(String(64))
+    model: Mapped[str] = mapped_column(String(200), default="")
+    input_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    output_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    estimated: Mapped[bool] = mapped_column(Boolean, default=False)
+    cost_usd: Mapped[float] = mapped_column(Double, default=0.0)
+    latency_ms: Mapped[float] = mapped_column(Double, default=0.0)
+    fired: Mapped[bool] = mapped_column(Boolean)
+    confidence: Mapped[float | None] = mapped_column(Double, nullable=True)
+    undecided: Mapped[bool] = mapped_column(Boolean)
+    error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    attempt: Mapped[int] = mapped_column(Integer)
+    second_opinion: Mapped[bool] = mapped_column(Boolean, default=False)
+    evaluated_at: Mapped[float] = mapped_column(Double)
+
+
+class SemanticUsage(Base):
+    """A month's evaluations in one scope: ``org``, ``agent`` (key = agent id) or
+    ``conversation``. Spent by a conditional increment, exact under concurrency;
+    ``exceeded`` flips once, so running out writes one shadow signal per scope a month."""
+
+    __tablename__ = "semantic_usage"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    scope: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    month: Mapped[str] = mapped_column(String(7), primary_key=True)  # YYYY-MM, UTC
+    used: Mapped[int] = mapped_column(Integer, default=0)
+    exceeded: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class AgentSemanticConfig(Base):
+    """One agent's sampling and budget overrides (NULL: the org's defaults)."""
+
+    __tablename__ = "agent_semantic_config"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    agent_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    sample_rate: Mapped[float | None] = mapped_column(Double, nullable=True)
+    budget_monthly: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    evaluators: Mapped[Any] = mapped_column(JsonDoc)  # [] = every enabled evaluator
+    semantic_critical: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class SemanticSettings(Base):
+    """An org's semantic quotas and feedback switches; no row = the defaults."""
+
+    __tablename__ = "semantic_settings"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    evaluation_quota: Mapped[int] = mapped_column(Integer, default=1000)
+    allow_overage: Mapped[bool] = mapped_column(Boolean, default=False)
+    conversation_quota: Mapped[int] = mapped_column(Integer, default=200)
+    allow_conversation_overage: Mapped[bool] = mapped_column(Boolean, default=False)
+    count_local_evaluations: Mapped[bool] = mapped_column(Boolean, default=False)
+    feedback_enabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    auto_suppress: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class SemanticGroup(Base):
+    """A recurring issue: one agent's findings of one evaluator about the same fault."""
+
+    __tablename__ = "semantic_groups"
+    __table_args__ = (Index(None, "org_id", "agent_id", "evaluator"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    agent_id: Mapped[str] = mapped_column(String(200))
+    evaluator: Mapped[str] = mapped_column(String(64))
+    # The first member's normalised reasoning and evidence, and its embedding (NULL when
+    # the grouping fell back to token sets).
+    representation: Mapped[str] = mapped_column(String(2000))
+    vector: Mapped[Any] = mapped_column(JsonDoc, nullable=True)
+    first_seen: Mapped[float] = mapped_column(Double)
+    last_seen: Mapped[float] = mapped_column(Double)
+    run_count: Mapped[int] = mapped_column(Integer, default=0)
+    false_positives: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SemanticGroupMember(Base):
+    __tablename__ = "semantic_group_members"
+
+    group_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("semantic_groups.id", ondelete="CASCADE"), primary_key=True
+    )
+    signal_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("failure_signals.id", ondelete="CASCADE"), primary_key=True,
+        unique=True,
+    )
+    run_id: Mapped[str] = mapped_column(String(128))
+    added_at: Mapped[float] = mapped_column(Double)
+
+
+class SemanticFeedback(Base):
+    """A person's verdict on one semantic signal."""
+
+    __tablename__ = "semantic_feedback"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    signal_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("failure_signals.id", ondelete="CASCADE"), index=True
+    )
+    verdict: Mapped[str] = mapped_column(String(16))  # false_positive | confirmed
+    note: Mapped[str] = mapped_column(String(2000), default="")
+    created_at: Mapped[float] = mapped_column(Double)
+
+
+class SemanticConversation(Base):
+    """A conversation's sampling decision and how many of its runs were last evaluated:
+    it is evaluated again only when new runs arrive."""
+
+    __tablename__ = "semantic_conversations"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    conversation_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(String(200))
+    sampled: Mapped[bool] = mapped_column(Boolean)
+    reason: Mapped[str] = mapped_column(String(32))
+    runs_evaluated: Mapped[int] = mapped_column(Integer, default=0)
+    last_evaluated_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+
+class ExternalEvaluation(Base):
+    """A result pushed by an external evaluation provider, once per its own id."""
+
+    __tablename__ = "external_evaluations"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    provider: Mapped[str] = mapped_column(String(32), primary_key=True)
+    external_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    run_id: Mapped[str] = mapped_column(String(128))
+    signal_id: Mapped[int | None] = mapped_column(BigId, nullable=True)
+    received_at: Mapped[float] = mapped_column(Double)
+
+
+class PolicyRow(Base):
+    """A remote policy the Dunetrace SDK fetches (``GET /v1/policies?agent_id=``).
+
+    ``agent_id`` is ``*`` for every agent of the org. Not signed at rest: the signature is
+    computed when served, with the server's secret of that moment.
+    """
+
+    __tablename__ = "remote_policies"
+    __table_args__ = (Index(None, "org_id", "agent_id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    agent_id: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(200))
+    condition: Mapped[Any] = mapped_column(JsonDoc)
+    action: Mapped[Any] = mapped_column(JsonDoc)
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    priority: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Double)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
+class ApprovalRow(Base):
+    """A ``require_approval`` request: pending until a person (or the SDK's timeout) decides."""
+
+    __tablename__ = "approvals"
+    __table_args__ = (Index(None, "org_id", "status", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    run_id: Mapped[str] = mapped_column(String(128))
+    agent_id: Mapped[str] = mapped_column(String(200))
+    tool_name: Mapped[str] = mapped_column(String(200))
+    tool_args: Mapped[str | None] = mapped_column(String(65536), nullable=True)
+    timeout_seconds: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Double)
+    expires_at: Mapped[float] = mapped_column(Double)
+    decided_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    decided_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    decision_channel: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    note: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+
+
+class DeployRow(Base):
+    """A deploy marker (``dt.mark_deploy``): an agent version released at a time."""
+
+    __tablename__ = "deploys"
+    __table_args__ = (Index(None, "org_id", "agent_id", "deployed_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE")
+    )
+    agent_id: Mapped[str] = mapped_column(String(200))
+    version: Mapped[str] = mapped_column(String(64))
+    meta: Mapped[Any] = mapped_column(JsonDoc)
+    deployed_at: Mapped[float] = mapped_column(Double)

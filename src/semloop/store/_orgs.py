@@ -15,7 +15,7 @@ from ._connector import Area
 from ._errors import translate_errors
 from ._records import KEY_PREFIX, KeyInfo
 
-__all__ = ["Orgs", "hash_key"]
+__all__ = ["Orgs", "hash_key", "key_id_of"]
 
 _KEY_ID_LEN = 12
 
@@ -23,6 +23,13 @@ _KEY_ID_LEN = 12
 def hash_key(key: str) -> str:
     """The sha256 a key is stored and compared as."""
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def key_id_of(key: str) -> str | None:
+    """The public id inside a key's text, or ``None`` when it is not shaped like a key."""
+    if not key.startswith(KEY_PREFIX) or len(key) < len(KEY_PREFIX) + _KEY_ID_LEN + 2:
+        return None
+    return key[len(KEY_PREFIX):len(KEY_PREFIX) + _KEY_ID_LEN]
 
 
 class Orgs(Area):
@@ -56,14 +63,23 @@ class Orgs(Area):
 
     def org_for_key(self, key: str) -> str | None:
         """The org a key belongs to, or ``None`` for a malformed, unknown or revoked key."""
-        if not key.startswith(KEY_PREFIX) or len(key) < len(KEY_PREFIX) + _KEY_ID_LEN + 2:
+        key_id = key_id_of(key)
+        if key_id is None:
             return None
-        key_id = key[len(KEY_PREFIX):len(KEY_PREFIX) + _KEY_ID_LEN]
         with translate_errors("look up an API key"), self._db.read() as conn:
             row = conn.execute(q.key_by_key_id(key_id)).first()
         if row is None or not hmac.compare_digest(row.key_hash, hash_key(key)):
             return None
         return str(row.org_id)
+
+    def org_for_key_id(self, key_id: str) -> str | None:
+        """The org of the live key whose public id is ``key_id``; ``None`` once revoked.
+
+        For a session that recorded which key signed it in, never the key itself.
+        """
+        with translate_errors("look up an API key"), self._db.read() as conn:
+            row = conn.execute(q.key_by_key_id(key_id)).first()
+        return None if row is None else str(row.org_id)
 
     def find_org(self, name: str) -> str | None:
         """The id of the organization called ``name``, or ``None``."""

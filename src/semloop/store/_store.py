@@ -6,18 +6,22 @@ from sqlalchemy.engine import Engine
 
 from ._alerts import Alerts
 from ._claims import Claims
+from ._compat import SdkState
 from ._connector import Connector
 from ._dialect import Dialect
 from ._events import Events
+from ._insights import Insights
 from ._listing import Listing
 from ._orgs import Orgs
 from ._prune import Retention
+from ._semantic import Semantic
 from ._signals import Signals
 
 __all__ = ["Store"]
 
 
-class Store(Orgs, Events, Claims, Listing, Retention, Signals, Alerts):
+class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts, Semantic,
+            SdkState):
     """Events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
 
     ``url`` is ``sqlite:///FILE`` (or a bare file path) or ``postgresql+psycopg://…``.

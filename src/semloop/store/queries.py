@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import (
     CompoundSelect,
     Double,
+    Integer,
     Select,
     String,
     Table,
@@ -41,8 +42,11 @@ from ._models import (
     AlertDeliveryRow,
     AlertRow,
     ApiKey,
+    ApprovalRow,
+    DeployRow,
     EventRow,
     Organization,
+    PolicyRow,
     ProcessedRun,
     RunClaim,
     SignalRow,
@@ -55,35 +59,49 @@ __all__ = [
     "MIGRATION_UNLOCK",
     "PRUNE_LOCK",
     "RUN_STATUSES",
+    "SOURCES",
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
     "agent_runs_before",
     "agent_summaries",
+    "agent_versions",
     "alerts_of_org",
+    "approval_by_id",
+    "approvals_of_org",
     "claim_deliveries",
     "claim_runs",
     "completed_runs_of_agent",
     "count_completed_runs",
     "count_events",
     "create_database",
+    "decide_approval",
+    "delete_policy",
     "deliveries_by_id",
     "deliveries_of_alerts",
+    "deploys_of_agent",
     "drop_database",
     "due_deliveries",
     "due_destinations",
+    "evaluator_activity",
     "events_of_runs",
+    "expire_approvals",
     "finish_delivery",
     "insert_alert",
     "insert_api_key",
+    "insert_approval",
     "insert_deliveries",
+    "insert_deploy",
     "insert_org",
+    "insert_policy",
     "key_by_key_id",
     "keys_of_org",
     "last_alert",
     "mark_processed",
     "org_by_name",
     "org_ids",
+    "policies_of_org",
+    "policy_by_id",
     "processed_of",
     "prunable_runs",
     "prune_counts",
@@ -91,6 +109,7 @@ __all__ = [
     "prune_scan",
     "release_claim",
     "revoke_key",
+    "run_activity",
     "run_ended_at",
     "runs_page",
     "set_alert_decision",
@@ -100,7 +119,9 @@ __all__ = [
     "signals_page",
     "stalled_runs",
     "terminal_runs",
+    "top_failure_types",
     "undecided_signals",
+    "update_policy",
 ]
 
 events: Table = EventRow.__table__  # type: ignore[assignment]
@@ -111,6 +132,9 @@ claims: Table = RunClaim.__table__  # type: ignore[assignment]
 signals: Table = SignalRow.__table__  # type: ignore[assignment]
 alerts: Table = AlertRow.__table__  # type: ignore[assignment]
 deliveries: Table = AlertDeliveryRow.__table__  # type: ignore[assignment]
+policies: Table = PolicyRow.__table__  # type: ignore[assignment]
+approvals: Table = ApprovalRow.__table__  # type: ignore[assignment]
+deploys: Table = DeployRow.__table__  # type: ignore[assignment]
 
 #: The event that ends a run, and the worker trigger it maps to.
 TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
@@ -203,11 +227,19 @@ def _not_processed(worker: str, now: float) -> list[ColumnElement[bool]]:
     return [~done, ~leased]
 
 
-def terminal_runs(worker: str, now: float, limit: int) -> Select[str, str, str]:
-    """Runs that ended (completed or errored), not yet processed by ``worker``, oldest first."""
+def terminal_runs(worker: str, now: float, limit: int,
+                  after: str | None = None) -> Select[str, str, str]:
+    """Runs that ended (completed or errored), not yet processed by ``worker``, oldest
+    first; with ``after``, only those the worker ``after`` has processed already."""
+    ready = [] if after is None else [exists().where(
+        processed.c.worker == after,
+        processed.c.org_id == events.c.org_id,
+        processed.c.run_id == events.c.run_id,
+    )]
     return (
         select(events.c.org_id, events.c.run_id, events.c.event_type)
-        .where(events.c.event_type.in_(list(TERMINAL_TRIGGERS)), *_not_processed(worker, now))
+        .where(events.c.event_type.in_(list(TERMINAL_TRIGGERS)), *_not_processed(worker, now),
+               *ready)
         .order_by(events.c.received_at, events.c.id)
         .limit(limit)
     )
@@ -328,6 +360,7 @@ def runs_page(
     status: str | None = None,
     conversation_id: str | None = None,
     failure_type: str | None = None,
+    source: str | None = None,
     since: float | None = None,
     until: float | None = None,
     after: tuple[float, int] | None = None,
@@ -379,6 +412,8 @@ def runs_page(
         stmt = stmt.where(terminal_type == f"run.{status}")
     if failure_type is not None:
         stmt = stmt.where(exists().where(*of_run, signals.c.failure_type == failure_type))
+    if source is not None:
+        stmt = stmt.where(exists().where(*of_run, _of_source(signals.c.source, source)))
     return _keyset(stmt, events.c.timestamp, events.c.id, since, until, after, limit)
 
 
@@ -390,6 +425,8 @@ def signals_page(
     failure_type: str | None = None,
     severity: str | None = None,
     run_id: str | None = None,
+    source: str | None = None,
+    include_shadow: bool = True,
     since: float | None = None,
     until: float | None = None,
     after: tuple[float, int] | None = None,
@@ -400,7 +437,23 @@ def signals_page(
                           (signals.c.severity, severity), (signals.c.run_id, run_id)):
         if value is not None:
             stmt = stmt.where(column == value)
+    if source is not None:
+        stmt = stmt.where(_of_source(signals.c.source, source))
+    if not include_shadow:
+        stmt = stmt.where(signals.c.shadow.is_(False))
     return _keyset(stmt, signals.c.detected_at, signals.c.id, since, until, after, limit)
+
+
+#: The kinds of signal source a listing filters by; any other stored source is ``external``.
+SOURCES = ("structural", "semantic", "external")
+
+
+def _of_source(column: ColumnElement[str], source: str) -> ColumnElement[bool]:
+    # An external evaluator's signals carry its provider's name as their source (Langfuse,
+    # LangSmith, ...), so "external" is every source that is neither of semloop's own.
+    if source == "external":
+        return column.not_in(SOURCES[:2])
+    return column == source
 
 
 def _keyset(stmt: Select[Any], at: ColumnElement[float], row_id: ColumnElement[int],
@@ -444,6 +497,85 @@ def agent_summaries(org_id: str) -> CompoundSelect[Any]:
         .group_by(signals.c.agent_id, signals.c.failure_type)
     )
     return union_all(runs, flagged, by_type)
+
+
+# -- dashboard: activity over time, agent health, evaluators -----------------------------
+
+def _bucket(dialect: Dialect, column: ColumnElement[float], bucket_s: int) -> Any:
+    # floor(t / b) * b. SQLite's CAST truncates, which is floor for the positive epoch
+    # times stored; PostgreSQL's CAST rounds, so it gets floor() (SQLite may lack it).
+    if dialect is Dialect.SQLITE:
+        return cast(cast(column / bucket_s, Integer) * bucket_s, Double)
+    return func.floor(column / bucket_s) * bucket_s
+
+
+def run_activity(dialect: Dialect, org_id: str, since: float, bucket_s: int,
+                 agent_id: str | None = None) -> Select[Any]:
+    """Per time bucket of run start since ``since``: the runs, and those with a signal that
+    is not shadow, as rows ``(bucket, runs, flagged)`` oldest first."""
+    started: list[Any] = [events.c.org_id == org_id, text(STARTED_WHERE),
+                          events.c.timestamp >= since]
+    if agent_id is not None:
+        started.append(events.c.agent_id == agent_id)
+    bucket = _bucket(dialect, events.c.timestamp, bucket_s).label("bucket")
+    not_shadow = [signals.c.org_id == org_id, signals.c.shadow.is_(False)]
+    if dialect is Dialect.SQLITE:
+        # SQLite probes the signals' unique index once per run, cheaply; joined to a
+        # DISTINCT subquery instead it scanned that subquery once per run.
+        flagged = exists().where(*not_shadow, signals.c.run_id == events.c.run_id)
+        stmt = select(bucket, func.count(), func.count(case((flagged, 1)))).where(*started)
+    else:
+        # PostgreSQL ran that EXISTS as one probe per run (100,000 on a month): the flagged
+        # runs are joined in as one hashed set. A run's signals come after its start, so
+        # only signals detected since ``since`` can belong to the window's runs.
+        hit = (select(signals.c.run_id).where(*not_shadow, signals.c.detected_at >= since)
+               .distinct().subquery("flagged"))
+        stmt = (select(bucket, func.count(), func.count(hit.c.run_id))
+                .select_from(events.outerjoin(hit, hit.c.run_id == events.c.run_id))
+                .where(*started))
+    # GROUP BY 1: repeating the expression would bind its parameters twice, and
+    # PostgreSQL does not see two placeholders as the same expression.
+    return stmt.group_by(text("1")).order_by(text("1"))
+
+
+def top_failure_types(org_id: str, since: float, limit: int,
+                      agent_id: str | None = None) -> Select[Any]:
+    """The most frequent failure types detected since ``since`` (shadow signals left out),
+    as rows ``(failure_type, signals, runs)``."""
+    stmt = select(signals.c.failure_type, func.count().label("n"),
+                  func.count(signals.c.run_id.distinct())).where(
+        signals.c.org_id == org_id, signals.c.detected_at >= since,
+        signals.c.shadow.is_(False))
+    if agent_id is not None:
+        stmt = stmt.where(signals.c.agent_id == agent_id)
+    return (stmt.group_by(signals.c.failure_type)
+            .order_by(text("n DESC"), signals.c.failure_type).limit(limit))
+
+
+def agent_versions(org_id: str, agent_id: str) -> Select[Any]:
+    """One agent's versions, newest run first, as rows ``(agent_version, runs, last)``."""
+    last = func.max(events.c.timestamp).label("last")
+    return (
+        select(events.c.agent_version, func.count(), last)
+        .where(events.c.org_id == org_id, events.c.agent_id == agent_id, text(STARTED_WHERE))
+        .group_by(events.c.agent_version)
+        .order_by(last.desc())
+    )
+
+
+def evaluator_activity(dialect: Dialect, org_id: str, since: float,
+                       bucket_s: int) -> Select[Any]:
+    """Per failure type and source other than structural, per time bucket of detection:
+    rows ``(failure_type, source, bucket, signals, mean confidence, shadow)``."""
+    bucket = _bucket(dialect, signals.c.detected_at, bucket_s)
+    return (
+        select(signals.c.failure_type, signals.c.source, bucket, func.count(),
+               func.avg(signals.c.confidence), func.count(case((signals.c.shadow, 1))))
+        .where(signals.c.org_id == org_id, signals.c.source != "structural",
+               signals.c.detected_at >= since)
+        .group_by(text("1"), text("2"), text("3"))
+        .order_by(text("1"), text("2"), text("3"))
+    )
 
 
 # -- alerts ------------------------------------------------------------------------------
@@ -714,3 +846,81 @@ def create_database(name: str, template: str | None = None) -> TextClause:
 def drop_database(name: str) -> TextClause:
     """PostgreSQL: drop a database even while clients are connected (test helpers only)."""
     return text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# The Dunetrace SDK's remote policies, approvals and deploy markers (org-scoped throughout).
+
+def insert_policy() -> Insert:
+    """Store a new remote policy; returns its id."""
+    return insert(policies).returning(policies.c.id)
+
+
+def policies_of_org(org_id: str, agent_id: str | None = None) -> Select[Any]:
+    """An org's remote policies by id; with ``agent_id``, those for it and for every agent."""
+    stmt = select(policies).where(policies.c.org_id == org_id)
+    if agent_id is not None:
+        stmt = stmt.where(policies.c.agent_id.in_([agent_id, "*"]))
+    return stmt.order_by(policies.c.id)
+
+
+def policy_by_id(org_id: str, policy_id: int) -> Select[Any]:
+    """One remote policy of an org."""
+    return select(policies).where(policies.c.org_id == org_id, policies.c.id == policy_id)
+
+
+def update_policy(org_id: str, policy_id: int, values: dict[str, Any]) -> Update:
+    """Change a remote policy of an org."""
+    return (update(policies)
+            .where(policies.c.org_id == org_id, policies.c.id == policy_id).values(**values))
+
+
+def delete_policy(org_id: str, policy_id: int) -> Delete:
+    """Delete a remote policy of an org."""
+    return delete(policies).where(policies.c.org_id == org_id, policies.c.id == policy_id)
+
+
+def insert_approval() -> Insert:
+    """Store a new approval request; returns its id."""
+    return insert(approvals).returning(approvals.c.id)
+
+
+def approval_by_id(org_id: str, approval_id: int) -> Select[Any]:
+    """One approval request of an org."""
+    return select(approvals).where(approvals.c.org_id == org_id,
+                                   approvals.c.id == approval_id)
+
+
+def approvals_of_org(org_id: str, status: str | None, limit: int) -> Select[Any]:
+    """An org's approval requests, newest first, of one status if given."""
+    stmt = select(approvals).where(approvals.c.org_id == org_id)
+    if status is not None:
+        stmt = stmt.where(approvals.c.status == status)
+    return stmt.order_by(approvals.c.created_at.desc(), approvals.c.id.desc()).limit(limit)
+
+
+def decide_approval(org_id: str, approval_id: int, values: dict[str, Any]) -> Update:
+    """Decide an approval request, only while it is pending: of two deciders, one wins."""
+    return (update(approvals)
+            .where(approvals.c.org_id == org_id, approvals.c.id == approval_id,
+                   approvals.c.status == "pending")
+            .values(**values))
+
+
+def insert_deploy() -> Insert:
+    """Store a deploy marker; returns its id."""
+    return insert(deploys).returning(deploys.c.id)
+
+
+def deploys_of_agent(org_id: str, agent_id: str, limit: int) -> Select[Any]:
+    """An agent's deploy markers, newest first."""
+    return (select(deploys).where(deploys.c.org_id == org_id, deploys.c.agent_id == agent_id)
+            .order_by(deploys.c.deployed_at.desc(), deploys.c.id.desc()).limit(limit))
+
+
+def expire_approvals(org_id: str, now: float) -> Update:
+    """Time out an org's pending approval requests whose deadline has passed."""
+    return (update(approvals)
+            .where(approvals.c.org_id == org_id, approvals.c.status == "pending",
+                   approvals.c.expires_at <= now)
+            .values(status="timeout", decided_at=approvals.c.expires_at,
+                    decision_channel="server"))

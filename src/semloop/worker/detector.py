@@ -10,7 +10,14 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
-from ..detect import BaselineHistory, DetectorConfig, detect_handoff, run_detectors
+from ..detect import (
+    MAX_CHAIN,
+    BaselineHistory,
+    DetectorConfig,
+    detect_handoff,
+    detect_lineage,
+    run_detectors,
+)
 from ..detect.baseline import WINDOW
 from ..events import Run, Signal
 from ..store import Store
@@ -52,7 +59,25 @@ class DetectorWorker(PollingWorker):
                 handoff = detect_handoff(parent, run, self.config)
                 if handoff is not None:
                     signals.append(handoff)
+                looped = detect_lineage(self.lineage(org_id, run, parent), self.config)
+                if looped is not None:
+                    signals.append(looped)
         return signals
+
+    def lineage(self, org_id: str, run: Run, parent: Run) -> list[Run]:
+        """The runs from the root of ``run``'s parent chain down to ``run``: one read per
+        hop, at most MAX_CHAIN, stopping at a run id already seen (a corrupt cycle)."""
+        chain = [run, parent]
+        seen = {run.run_id, parent.run_id}
+        current: Run | None = parent
+        while current is not None and current.parent_run_id and len(chain) < MAX_CHAIN:
+            if current.parent_run_id in seen:
+                break
+            seen.add(current.parent_run_id)
+            current = self.store.get_run(org_id, current.parent_run_id)
+            if current is not None:
+                chain.append(current)
+        return chain[::-1]
 
     def process_batch(self) -> int:
         batch = self.take(lambda lease_s: self.store.runs_to_process(

@@ -123,7 +123,8 @@ def _detect(data: bytes, source: str) -> str:
             f"cannot tell the format: {_describe(sample)}. Expected resourceSpans (otlp), "
             "event_type+run_id (ndjson), object=trace/trace.span (openai-agents), "
             "observations or traceId+type (langfuse), run_type/child_runs/dotted_order "
-            "(langsmith), context.span_id+attributes (openinference), llmSpans/toolSpans/"
+            "or post/patch (langsmith), context.span_id+attributes (openinference), "
+            "llmSpans/toolSpans/"
             "_trace_dict/children (deepeval), trajectory of action/observation (swe-agent), "
             "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
             "messages+info (mini-swe-agent), task_id+traj (tau-bench). Pass --format to "
@@ -177,12 +178,13 @@ def _classify(doc: Any) -> str | None:
         return "openai-agents"
     if "observations" in keys or ({"traceId", "type"} <= keys and "startTime" in keys):
         return "langfuse"
-    if keys & {"run_type", "child_runs", "dotted_order"}:
-        return "langsmith"
+    if keys & {"run_type", "child_runs", "dotted_order"} or (
+            keys & {"post", "patch"} and all(isinstance(doc[k], list)
+                                            for k in keys & {"post", "patch"})):
+        return "langsmith"  # a run, or the SDKs' /runs/batch body
     if isinstance(doc.get("context"), Mapping) and "span_id" in doc["context"]:
         return "openinference"
-    if keys & {"baseSpans", "agentSpans", "llmSpans", "retrieverSpans", "toolSpans",
-               "root_spans", "_trace_dict", "trace_dict"}:
+    if keys & deepeval.KEYS:
         return "deepeval"
     if "children" in keys and "type" in keys:
         return "deepeval"

@@ -13,12 +13,20 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..._exceptions import TraceFormatError
-from ...events import Event, Run, agent_version
+from ...events import MAX_TIMESTAMP, PART_KEY, Event, Run, agent_version
 
 # Event ids are derived from the source's run and span ids, so importing the same file
 # twice, or the same trace in two encodings (OTLP protobuf and JSON, OpenInference span
 # JSON), stores nothing new: the store ignores duplicate event ids.
 _NAMESPACE = uuid.UUID("5b1c1f0e-7d1e-4c55-9a39-3f0c5d1e6a21")
+
+
+
+def event_id(run_id: str, key: str, event_type: str) -> str:
+    """The id of the ``event_type`` event that the record ``key`` (a span id, or ``run``
+    for the run's own events) of run ``run_id`` becomes."""
+    return str(uuid.uuid5(_NAMESPACE, f"{run_id}:{key}:{event_type}"))
+
 
 #: Step kinds that become events; everything else (agent, chain, span…) is structure.
 STEP_KINDS = ("llm", "tool", "retrieval", "handoff", "guardrail")
@@ -124,7 +132,7 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
             payload={k: v for k, v in payload.items() if v is not None},
             agent_version=version, parent_run_id=draft.parent_run_id,
             trace_id=draft.trace_id, conversation_id=draft.conversation_id,
-            event_id=str(uuid.uuid5(_NAMESPACE, f"{draft.run_id}:{key}:{kind}")),
+            event_id=event_id(draft.run_id, key, kind),
         ))
 
     if draft.started:
@@ -143,10 +151,13 @@ def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
             continue
         step_no += 1 if draft.numbered else 0
         if s.kind == "llm":
+            # A part without the root hands on what the run needs (Run.from_events).
+            known = {"input_text": s.meta.get("user"), "system_prompt": s.meta.get("system")}
             emit("llm.called", step_no, s.start, {
                 "model": s.model, "prompt_tokens": s.prompt_tokens,
-                "prompt": text(unwrap_single(s.input)),
-                "name": s.name or None}, key)
+                "prompt": text(unwrap_single(s.input)), "name": s.name or None,
+                PART_KEY: None if draft.numbered or not any(known.values()) else {
+                    k: v for k, v in known.items() if v}}, key)
             out = text(s.output)
             emit("llm.responded", step_no, ended, {
                 "model": s.model, "completion_tokens": s.completion_tokens,
@@ -309,6 +320,22 @@ def planned_calls(calls: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(f"{c['name']}({text(c['arguments'])})" for c in calls)
 
 
+def chat_completion(value: Any) -> tuple[str, list[dict[str, Any]], str | None] | None:
+    """(text, tool calls, finish reason) of an OpenAI ChatCompletion (a dict or its JSON
+    text, as OpenInference's ``output.value`` and LangSmith's ``wrap_openai`` outputs keep
+    it), or None for anything else: a turn that only calls tools reads ``name(args)``."""
+    value = loads_if_json(value)
+    choices = value.get("choices") if isinstance(value, Mapping) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+        return None
+    message = mapping(choices[0].get("message"))
+    calls = [{"name": mapping(c.get("function")).get("name"),
+              "arguments": loads_if_json(mapping(c.get("function")).get("arguments"))}
+             for c in message.get("tool_calls") or [] if isinstance(c, Mapping)]
+    return (message_text(message.get("content")), [c for c in calls if c["name"]],
+            string(choices[0].get("finish_reason")))
+
+
 def args_text(value: Any) -> str:
     # Dunetrace sends tool args as a string; JSON keeps them comparable across sources.
     if isinstance(value, str):
@@ -335,6 +362,8 @@ def epoch(value: Any, *, field_name: str = "time") -> float | None:
     if isinstance(value, bool):
         raise TraceFormatError("must be a time, not a boolean", field=field_name)
     if isinstance(value, (int, float)):
+        if not 0 <= value <= MAX_TIMESTAMP * 1e9:  # before float(): a huge int overflows it
+            raise TraceFormatError(f"not a time: {_shown(value)}", field=field_name)
         number = float(value)
     elif isinstance(value, str):
         s = value.strip()
@@ -350,9 +379,9 @@ def epoch(value: Any, *, field_name: str = "time") -> float | None:
                 dt = dt.replace(tzinfo=timezone.utc)
             return dt.timestamp()
     else:
-        raise TraceFormatError(f"not a time: {value!r}", field=field_name)
+        raise TraceFormatError(f"not a time: {_shown(value)}", field=field_name)
     if not math.isfinite(number) or number < 0:
-        raise TraceFormatError(f"not a time: {value!r}", field=field_name)
+        raise TraceFormatError(f"not a time: {_shown(value)}", field=field_name)
     # Magnitude tells the unit: epoch seconds now are ~1.8e9.
     for scale in (1.0, 1e3, 1e6, 1e9):
         if number / scale < 1e11:
@@ -368,9 +397,11 @@ def mapping(value: Any) -> Mapping[str, Any]:
 def integer(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         return None
+    if isinstance(value, int):
+        return value  # as it is, however large: ingest refuses it by field, not float()
     try:
         return int(float(value))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -379,9 +410,14 @@ def number(value: Any) -> float | None:
         return None
     try:
         out = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return out if math.isfinite(out) else None
+
+
+def _shown(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 24 else f"{shown[:12]}…({len(shown)} characters)"
 
 
 def string(value: Any) -> str | None:
@@ -425,6 +461,8 @@ def role_of(message: Any) -> str:
     if not isinstance(message, Mapping):
         return ""
     role = message.get("role") or message.get("type")
+    if role == "constructor":  # LangChain's serialised form: the class names the role
+        role = None
     if role is None:
         ids = message.get("id")
         if isinstance(ids, list) and ids:

@@ -4,6 +4,9 @@ differ only in how spans are encoded."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -13,6 +16,7 @@ from ..._exceptions import TraceFormatError
 from ._common import (
     Draft,
     Step,
+    chat_completion,
     first,
     first_of_role,
     integer,
@@ -225,12 +229,16 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         step.input = "\n".join(t for t in (message_text(m) for m in ins) if t) or string(
             first(a.get("input.value"), a.get("traceloop.entity.input"),
                   a.get("langfuse.observation.input")))
-        step.output = "\n".join(t for t in (message_text(m) for m in outs) if t) or string(
-            first(a.get("output.value"), a.get("traceloop.entity.output"),
-                  a.get("langfuse.observation.output")))
+        said = "\n".join(t for t in (message_text(m) for m in outs) if t)
         step.tool_calls = _tool_calls(outs)
-        if not step.output and step.tool_calls:
-            step.output = planned_calls(step.tool_calls)
+        raw = first(a.get("output.value"), a.get("traceloop.entity.output"),
+                    a.get("langfuse.observation.output"))
+        completion = None if said or step.tool_calls else chat_completion(raw)
+        if completion is not None:
+            said, step.tool_calls, reason = completion
+            step.finish_reason = step.finish_reason or reason
+        # A turn that only calls tools reads name(args), never the raw response JSON.
+        step.output = said or planned_calls(step.tool_calls) or string(raw)
         step.meta["user"] = first_of_role(ins, "user")
         step.meta["system"] = string(_system_text(a)) or first_of_role(ins, "system")
     elif kind == "tool":
@@ -285,7 +293,7 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     # Without the root this is an early part of a trace whose later parts are still to
     # come: its steps cannot know their global number, so they all take step 0, which
     # sorts them (by time) after run.started and before the steps of the request that
-    # brings the root. renumber() gives the final numbers once the run is whole.
+    # brings the root. Run.from_events assembles the whole run from its parts.
     draft.numbered = draft.started
     kinds = {s.span_id: classify(s.attributes) for s in ordered}
     for i, s in enumerate(ordered):
@@ -337,9 +345,31 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     if not draft.system_prompt:
         draft.system_prompt = next((str(step.meta["system"]) for step in llm_steps
                                     if step.meta.get("system")), None)
-    for step in llm_steps:
-        step.meta.clear()
+    if draft.numbered:  # a part keeps them for the run's assembly (build_run)
+        for step in llm_steps:
+            step.meta.clear()
     return draft
+
+
+def decode_id(value: str, size: int) -> str | None:
+    """``value`` as ``size`` hex digits when it is that (any case, ``0x`` allowed), or
+    base64 of that many bytes (some exporters send OTLP JSON ids so); else None."""
+    bare = value[2:] if value[:2].lower() == "0x" else value
+    if len(bare) == size and all(c in "0123456789abcdef" for c in bare.lower()):
+        return bare.lower()
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw.hex() if len(raw) * 2 == size else None
+
+
+def mapped_id(value: str, size: int) -> str:
+    """``size`` hex digits for any id: itself when it is hex or base64 (:func:`decode_id`),
+    a dashed UUID without its dashes, else the first digits of its SHA-256. The same id
+    always maps the same way, so parents still find their children."""
+    found = decode_id(value, size) or decode_id(value.replace("-", ""), size)
+    return found or hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:size]
 
 
 def check_hex(value: str, size: int, field_name: str) -> str:

@@ -9,7 +9,8 @@
   readings: their differences are kept, anchored at the import's clock.
 
 A span's ``tools_called`` lists the calls it made; those with no tool span of their own
-(the agent traced the decision but not the tool) become tool steps too.
+(the agent traced the decision but not the tool) become tool steps too, once however many
+spans list them.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from ._common import (
     build_run,
     epoch,
     first,
+    first_of_role,
     integer,
     number,
+    planned_calls,
     records,
     reject,
     string,
@@ -39,11 +42,13 @@ from ._common import (
     unwrap_single,
 )
 
-__all__ = ["convert", "read"]
+__all__ = ["KEYS", "convert", "read"]
 
 NAME = "deepeval"
 _BUCKETS = ("baseSpans", "agentSpans", "llmSpans", "retrieverSpans", "toolSpans")
 _KINDS = {"llm": "llm", "tool": "tool", "retriever": "retrieval"}
+#: Keys that only a deepeval trace has at its top (a bare span has ``type``/``children``).
+KEYS = frozenset({*_BUCKETS, "root_spans", "_trace_dict", "trace_dict"})
 
 
 def read(data: bytes | str) -> list[Run]:
@@ -154,11 +159,12 @@ def _from_api(raw: Mapping[str, Any]) -> Draft:
     listed: list[_Listed] = []
     for order, (path, span) in enumerate(spans):
         kind = _kind(span)
-        if kind:  # a root that is itself a model or tool call is a step too
-            d.steps.append(_step(span, kind, order, path, timed=True))
+        step = _step(span, kind, order, path, timed=True) if kind else None
+        if step is not None:  # a root that is itself a model or tool call is a step too
+            d.steps.append(step)
         if span.get("toolsCalled", span.get("tools_called")):
             when = epoch(first(span.get("endTime"), span.get("startTime")), field_name=path)
-            listed.append((span, f"{path}.toolsCalled", order, when))
+            listed.append((span, f"{path}.toolsCalled", order, when, step))
     _add_untraced_calls(d, listed)
     _finish(d, raw, root)
     return d
@@ -183,8 +189,8 @@ def _from_nested(roots: Any, raw: Mapping[str, Any], path: str = "", *,
         if not isinstance(span, Mapping):
             raise TraceFormatError("a span must be an object", field=where)
         kind = _kind(span)
-        if kind:
-            step = _step(span, kind, order, where, timed=False)
+        step = _step(span, kind, order, where, timed=False) if kind else None
+        if step is not None:
             if anchor is not None:
                 start, end = number(span.get("start_time")), number(span.get("end_time"))
                 step.start = None if start is None else anchor + start
@@ -200,7 +206,7 @@ def _from_nested(roots: Any, raw: Mapping[str, Any], path: str = "", *,
         if calls:  # made during the span: after its children, before its next sibling
             end = number(span.get("end_time"))
             when = None if anchor is None or end is None else anchor + end
-            listed.append((span, f"{where}.tools_called", order, when))
+            listed.append((span, f"{where}.tools_called", order, when, step))
             order += len(calls) if isinstance(calls, list) else 1
 
     for i, root in enumerate(roots):
@@ -211,34 +217,47 @@ def _from_nested(roots: Any, raw: Mapping[str, Any], path: str = "", *,
 
 
 # A span with a ``tools_called`` list, the list's field path, the order its calls take,
-# and their time (the span's end) when the source has times.
-_Listed = tuple[Mapping[str, Any], str, int, float | None]
+# their time (the span's end) when the source has times, and the span's own step.
+_Listed = tuple[Mapping[str, Any], str, int, float | None, Step | None]
 
 
 def _add_untraced_calls(d: Draft, listed: list[_Listed]) -> None:
-    """Tool steps for listed calls beyond the tool spans of the same name: a traced call
-    is listed by its parent too, and must not count twice."""
+    """Tool steps for listed calls that no tool span ran. A model span lists the calls it
+    planned (they become its ``tool_calls``), and its agent may list them again: each
+    listing is matched on its own against the tool spans and the calls already made into
+    steps, so a call listed twice, or listed and traced, counts once."""
     traced = Counter(s.name for s in d.steps if s.kind == "tool")
-    for span, where, order, when in listed:
+    made: Counter[str] = Counter()
+    # Model spans first: theirs are the calls themselves, an agent's list sums them up.
+    for span, where, order, when, step in sorted(
+            listed, key=lambda item: item[4] is None or item[4].kind != "llm"):
         calls = span.get("tools_called", span.get("toolsCalled"))
         if not isinstance(calls, list):
             raise TraceFormatError("must be a list of tool calls", field=where)
+        here: Counter[str] = Counter()
         for i, call in enumerate(calls):
             if not isinstance(call, Mapping):
                 raise TraceFormatError("a tool call must be an object", field=f"{where}[{i}]")
             name = str(call.get("name") or "")
-            if traced[name] > 0:
-                traced[name] -= 1
+            args = call.get("input_parameters", call.get("inputParameters"))
+            if step is not None and step.kind == "llm":
+                step.tool_calls.append({"name": name, "arguments": args})
+            here[name] += 1
+            if here[name] <= traced[name] + made[name]:
                 continue
-            d.steps.append(Step(
-                kind="tool", name=name, order=order + i, start=when, end=when,
-                input=call.get("input_parameters", call.get("inputParameters")),
-                output=call.get("output")))
+            made[name] += 1
+            d.steps.append(Step(kind="tool", name=name, order=order + i, start=when, end=when,
+                                input=args, output=call.get("output")))
+        if step is not None and step.kind == "llm" and not step.output:
+            step.output = planned_calls(step.tool_calls)  # a turn that only calls tools
 
 
 def _finish(d: Draft, raw: Mapping[str, Any], root: Mapping[str, Any] | None) -> None:
     goal = first(raw.get("input"), root.get("input") if root else None)
-    d.goal = text(unwrap_single(goal))
+    # A chat's input (a message list, LangChain's {"messages": ...}) has the user's words
+    # as its goal, not the system prompt before them nor a JSON dump of the list.
+    user = first_of_role(goal, "user") if isinstance(goal, (list, Mapping)) else None
+    d.goal = user or text(unwrap_single(goal))
     d.output = first(raw.get("output"), root.get("output") if root else None)
     if root is not None:
         d.agent_id = str(root.get("name") or "")

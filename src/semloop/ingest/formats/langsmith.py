@@ -8,7 +8,7 @@ conversation is ``extra.metadata.session_id|thread_id|conversation_id`` — Lang
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..._exceptions import TraceFormatError
@@ -19,6 +19,7 @@ from ._common import (
     Result,
     Step,
     build_run,
+    chat_completion,
     epoch,
     first,
     first_of_role,
@@ -50,7 +51,7 @@ def convert(data: bytes | str, *, source: str = "<langsmith>", clock: float = 0.
     # Flatten every nested tree first: a trace's runs may be spread over lines.
     traces: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
     where: dict[str, tuple[int | None, str]] = {}
-    for line, path, raw in records(data, source, result, unwrap=("runs", "data")):
+    for line, path, raw in _records(data, source, result):
         try:
             flat = _flatten(raw, path or "run")
         except SHAPE_ERRORS as exc:
@@ -69,12 +70,55 @@ def convert(data: bytes | str, *, source: str = "<langsmith>", clock: float = 0.
     return result
 
 
+_BATCH = ("post", "patch")
+
+
+def _records(data: bytes | str, source: str,
+             result: Result) -> Iterator[tuple[int | None, str, Any]]:
+    """Every run record; a batch body of the SDKs (``{"post": [...], "patch": [...]}``, what
+    they send to ``/runs/batch``) gives its creates, then its updates."""
+    for line, path, raw in records(data, source, result, unwrap=("runs", "data")):
+        if isinstance(raw, Mapping) and "id" not in raw and any(
+                isinstance(raw.get(key), list) for key in _BATCH):
+            for key in _BATCH:
+                for i, item in enumerate(raw.get(key) or []):
+                    yield line, f"{path}.{key}[{i}]" if path else f"{key}[{i}]", item
+        else:
+            yield line, path, raw
+
+
+def _id_of(raw: Mapping[str, Any]) -> str | None:
+    """The run's id, or for an update without one (langsmith-js sends ``RunUpdate`` so:
+    the id is in the URL) the id that ends its ``dotted_order``, ``…Z<run id>``."""
+    if raw.get("id"):
+        return str(raw["id"])
+    last = str(raw.get("dotted_order") or "").rsplit(".", 1)[-1]
+    return last[22:] if len(last) > 22 and last[21] == "Z" else None
+
+
+def _merged(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's create with its update on top: what the update leaves out or null stays,
+    and objects (``extra``, ``outputs``) merge one level down."""
+    out = dict(old)
+    for key, value in new.items():
+        if value is None:
+            continue
+        before = out.get(key)
+        out[key] = ({**before, **value} if isinstance(before, Mapping)
+                    and isinstance(value, Mapping) else value)
+    return out
+
+
 def _flatten(raw: Any, path: str) -> list[tuple[str, Mapping[str, Any]]]:
     if not isinstance(raw, Mapping):
         raise TraceFormatError(f"a run must be a JSON object, not {type(raw).__name__}",
                                field=path)
+    run_id = _id_of(raw)
+    if run_id is None:
+        raise TraceFormatError("a run needs an id (or a dotted_order ending in it)",
+                               field=f"{path}.id")
     if not raw.get("id"):
-        raise TraceFormatError("a run needs an id", field=f"{path}.id")
+        raw = {**raw, "id": run_id}
     out: list[tuple[str, Mapping[str, Any]]] = [(path, raw)]
     children = raw.get("child_runs") or []
     if not isinstance(children, list):
@@ -160,9 +204,14 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         if isinstance(calls, list):
             step.tool_calls = [{"name": c.get("name"), "arguments": c.get("args")}
                                for c in calls if isinstance(c, Mapping)]
-        planned = planned_calls(step.tool_calls)
-        if gen:
-            step.output = first(gen.get("text"), message_text(message), planned) or ""
+        completion = None if gen else chat_completion(outputs)  # wrap_openai's outputs
+        if completion is not None:
+            said, step.tool_calls, reason = completion
+            step.finish_reason = step.finish_reason or reason
+            step.output = said or planned_calls(step.tool_calls)
+        elif gen:
+            step.output = first(gen.get("text"), message_text(message),
+                                planned_calls(step.tool_calls)) or ""
         else:
             step.output = first(message_text(outputs) if isinstance(outputs, Mapping) else None,
                                 text(outputs) if outputs else None)
@@ -189,7 +238,11 @@ def _draft(key: str, runs: list[tuple[str, Mapping[str, Any]]]) -> Draft:
         run = item[1]
         return (str(run.get("dotted_order") or ""), str(run.get("start_time") or ""))
 
-    runs = sorted({str(r["id"]): (p, r) for p, r in runs}.values(), key=order_key)
+    by_id: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    for path, run in runs:  # a create, then its updates (a batch body, or flat records)
+        seen = by_id.get(str(run["id"]))
+        by_id[str(run["id"])] = (seen[0], _merged(seen[1], run)) if seen else (path, run)
+    runs = sorted(by_id.values(), key=order_key)
     ids = {str(r["id"]) for _, r in runs}
     roots = [r for _, r in runs if not r.get("parent_run_id") or
              str(r["parent_run_id"]) not in ids]

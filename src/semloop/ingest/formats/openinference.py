@@ -16,7 +16,7 @@ from ..._exceptions import TraceFormatError
 from ...events import Run
 from . import otlp
 from ._common import SHAPE_ERRORS, Result, build_run, epoch, mapping, records, reject
-from ._otel import OtelSpan, check_hex, draft_from_spans, flatten
+from ._otel import OtelSpan, draft_from_spans, flatten, mapped_id
 
 __all__ = ["convert", "read"]
 
@@ -54,9 +54,14 @@ def convert(data: bytes | str, *, source: str = "<openinference>", clock: float 
 
 
 def _hex(value: Any, size: int, field_name: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise TraceFormatError("is required (a hex id)", field=field_name)
-    return check_hex(value[2:] if value.lower().startswith("0x") else value, size, field_name)
+    # Phoenix and hand-made exports use ids that are not OTel hex (UUIDs, Relay ids,
+    # names): mapped, not refused, so such a file is not lost whole (docs/import.md).
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
+        raise TraceFormatError("is required (an id)", field=field_name)
+    if isinstance(value, int):  # OTel's own integer form of an id
+        return mapped_id(format(value, f"0{size}x") if 0 <= value < 16**size else str(value),
+                         size)
+    return mapped_id(value, size)
 
 
 _STATUS = {"UNSET": 0, "OK": 1, "ERROR": 2, "STATUS_CODE_ERROR": 2, "STATUS_CODE_OK": 1}

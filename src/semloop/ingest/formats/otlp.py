@@ -7,20 +7,28 @@ hex. The ingest API's ``POST /v1/traces`` calls :func:`events_from_otlp`.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import gzip
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..._exceptions import EventFormatError, MissingExtraError, TraceFormatError
-from ...events import STEP_EVENTS, Event, Run
-from ._common import SHAPE_ERRORS, Result, as_format_error, build_run, decode, documents, epoch
-from ._otel import OtelSpan, check_hex, draft_from_spans
+from ...events import EVENT_TYPES, MAX_TIMESTAMP, Event, Run
+from ._common import (
+    SHAPE_ERRORS,
+    Result,
+    as_format_error,
+    build_run,
+    decode,
+    documents,
+    epoch,
+    event_id,
+)
+from ._otel import OtelSpan, check_hex, decode_id, draft_from_spans
 
-__all__ = ["convert", "events_from_otlp", "read", "read_request", "renumber", "spans_from_json"]
+__all__ = ["Export", "convert", "events_from_otlp", "read", "read_export", "read_request",
+           "spans_from_json"]
 
 NAME = "otlp"
 JSON_TYPES = ("application/json",)
@@ -56,18 +64,51 @@ def convert(data: bytes | str, *, source: str = "<otlp>", clock: float = 0.0) ->
             spans.extend(found)
             result.rejected.extend(e.located(source=source, line=line) for e in bad)
     result.runs, errors = _runs(spans, complete=True, clock=clock)
-    result.rejected.extend(e.located(source=source) for e in errors)
+    result.rejected.extend(e.located(source=source) for _, e in errors)
     return result
 
 
 def read_request(body: bytes, content_type: str) -> tuple[list[Run], list[TraceFormatError]]:
-    """Runs from one OTLP/HTTP request body, and the traces that could not be converted.
+    """Runs from one OTLP/HTTP request body, and one error per span that was left out.
 
     Spans are converted trace by trace, so one bad trace does not lose the others. A
     request may carry only part of a trace (the exporter batches by time): its run is
     opened and closed only by the root span, and event ids are derived from span ids, so
     the parts add up in the store and a retried request adds nothing.
     """
+    export = read_export(body, content_type)
+    return export.runs, export.dropped
+
+
+@dataclass
+class Export:
+    """One OTLP/HTTP request, read: its runs, and one error for each span left out."""
+
+    runs: list[Run]
+    dropped: list[TraceFormatError]
+    #: Trace id → (root span id or None, every span id), to tell the span of an event.
+    spans: dict[str, tuple[str | None, list[str]]] = field(default_factory=dict)
+
+    @property
+    def events(self) -> list[Event]:
+        return [event for run in self.runs for event in run.events]
+
+    def span_ids(self, events: Sequence[Event]) -> set[str]:
+        """The spans that ``events`` (of this export) came from. Event ids derive from span
+        ids one way, so each span's candidates are derived again; only rejections pay."""
+        wanted = {e.event_id for e in events}
+        found: set[str] = set()
+        for trace_id, (root, members) in self.spans.items():
+            for key in [*members, "run"]:
+                span = root if key == "run" else key
+                if span is not None and any(event_id(trace_id, key, kind) in wanted
+                                            for kind in EVENT_TYPES):
+                    found.add(span)
+        return found
+
+
+def read_export(body: bytes, content_type: str) -> Export:
+    """What :func:`read_request` reads, with the span ids of each trace."""
     kind = (content_type or "").split(";", 1)[0].strip().lower()
     if body[:2] == b"\x1f\x8b":  # gzip, when the Content-Encoding header was not undone
         try:
@@ -88,65 +129,35 @@ def read_request(body: bytes, content_type: str) -> tuple[list[Run], list[TraceF
             f"unsupported content type {content_type!r}; OTLP/HTTP sends "
             "application/x-protobuf or application/json")
     runs, errors = _runs(spans, complete=False, clock=0.0)
-    return runs, bad + errors
+    ids: dict[str, list[str]] = {}
+    roots: dict[str, str] = {}
+    for span in spans:
+        ids.setdefault(span.trace_id, []).append(span.span_id)
+        if not span.parent_id:
+            roots[span.trace_id] = span.span_id
+    # A trace that could not be converted loses every one of its spans.
+    dropped = bad + [error for trace_id, error in errors
+                     for _ in dict.fromkeys(ids[trace_id])]
+    return Export(runs, dropped, {t: (roots.get(t), members) for t, members in ids.items()})
 
 
-def events_from_otlp(body: bytes, content_type: str) -> list[Event]:
-    """The events of every convertible trace in one OTLP/HTTP request body.
+def events_from_otlp(body: bytes, content_type: str) -> tuple[list[Event], list[TraceFormatError]]:
+    """The events of every convertible trace in one OTLP/HTTP request body, and one error
+    for each span left out (for ``partialSuccess``).
 
-    A malformed body raises :class:`TraceFormatError`; spans of a trace that cannot be
-    converted are left out (use :func:`read_request` to learn which and why).
+    A malformed body raises :class:`TraceFormatError`.
     """
-    runs, _ = read_request(body, content_type)
-    return [event for run in runs for event in run.events]
-
-
-def renumber(run: Run) -> Run:
-    """A run assembled from several OTLP requests, with its steps numbered in time order.
-
-    Requests without the root span give their steps step 0 (see :func:`read_request`);
-    once every part is stored, this restores 1..n, and the totals of ``run.completed``.
-    """
-    ordered = sorted(run.events, key=lambda e: (e.event_type != "run.started", e.timestamp,
-                                                e.event_type.endswith(".responded")))
-    terminal = [e for e in ordered if e.event_type in ("run.completed", "run.errored")]
-    body = [e for e in ordered if e not in terminal]
-    out: list[Event] = []
-    step = 0
-    open_steps: dict[str, list[int]] = {}
-    for e in body:
-        if e.event_type in STEP_EVENTS:
-            step += 1
-            open_steps.setdefault(_call_key(e), []).append(step)
-            out.append(replace(e, step_index=step))
-        elif e.event_type.endswith(".responded"):
-            pending = open_steps.get(_call_key(e))
-            out.append(replace(e, step_index=pending.pop() if pending else step))
-        else:
-            out.append(replace(e, step_index=step if e.event_type != "run.started" else 0))
-    tools = sum(1 for e in body if e.event_type == "tool.called")
-    for e in terminal:
-        payload = dict(e.payload)
-        if e.event_type == "run.completed":
-            payload.update(total_steps=step, tool_call_count=tools)
-        else:
-            payload["step_index"] = step
-        out.append(replace(e, step_index=step, payload=payload))
-    out.sort(key=lambda e: (e.step_index, e.timestamp))
-    return Run.from_events(out)
-
-
-def _call_key(event: Event) -> str:
-    kind = event.event_type.split(".")[0]
-    return f"{kind}:{event.payload.get('tool_name', '')}" if kind == "tool" else kind
+    export = read_export(body, content_type)
+    return export.events, export.dropped
 
 
 def _runs(spans: Sequence[OtelSpan], *, complete: bool,
-          clock: float) -> tuple[list[Run], list[TraceFormatError]]:
+          clock: float) -> tuple[list[Run], list[tuple[str, TraceFormatError]]]:
     by_trace: dict[str, list[OtelSpan]] = {}
     for span in spans:
         by_trace.setdefault(span.trace_id, []).append(span)
-    runs, errors = [], []
+    runs: list[Run] = []
+    errors: list[tuple[str, TraceFormatError]] = []
     for trace_id, members in by_trace.items():
         # One request or line per span means the same span can appear twice (a retried
         # export); keep the last copy of each.
@@ -155,8 +166,8 @@ def _runs(spans: Sequence[OtelSpan], *, complete: bool,
             runs.append(build_run(draft_from_spans(unique, NAME, complete=complete),
                                   clock=clock))
         except (*SHAPE_ERRORS, EventFormatError) as exc:
-            errors.append(TraceFormatError(f"trace {trace_id} could not be converted: {exc}",
-                                           field="traceId"))
+            errors.append((trace_id, TraceFormatError(
+                f"trace {trace_id} could not be converted: {exc}", field="traceId")))
     runs.sort(key=lambda r: r.events[0].timestamp if r.events else 0.0)
     return runs, errors
 
@@ -303,12 +314,9 @@ def _id(value: Any, size: int, path: str) -> str:
         raise TraceFormatError("is required (a hex id)", field=path)
     if len(value) == size:
         return check_hex(value, size, path)
-    try:
-        raw = base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        raw = b""
-    if len(raw) * 2 == size:
-        return raw.hex()
+    found = decode_id(value, size)
+    if found is not None:
+        return found
     raise TraceFormatError(f"not a {size}-hex-digit (or base64) id: {value!r}", field=path)
 
 
@@ -318,9 +326,13 @@ def _nanos(value: Any, path: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TraceFormatError("must be nanoseconds as a decimal string", field=path)
     try:
-        return int(value) / 1e9
+        nanos = int(value)
     except ValueError:
         return epoch(value, field_name=path)
+    if not 0 <= nanos <= MAX_TIMESTAMP * 1e9:  # a 400-digit int would overflow the division
+        raise TraceFormatError("must be nanoseconds since 1970, before the year 10000",
+                               field=path)
+    return nanos / 1e9
 
 
 def _attributes(raw: Any, path: str) -> dict[str, Any]:

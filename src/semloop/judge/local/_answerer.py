@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..._exceptions import JudgeAnswerError
@@ -189,6 +191,8 @@ class LocalJudgement:
         self._cos: dict[tuple[str, str], float] = {}
         self._vectors: dict[str, Any] = {}
         self._embed_texts: dict[int, str] = {}
+        self._own: dict[int, list[str]] = {}
+        self._call_logits: dict[tuple[int, int, bool], float] = {}
         raw_tool_calls = state.get("tool_calls") if isinstance(state, Mapping) else None
         self._tool_calls: Mapping[str, Any] = (
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
@@ -219,6 +223,13 @@ class LocalJudgement:
         for v in self.views:
             if not v.text:
                 v.entities = frozenset(e for c in v.calls for e in c.entities)
+
+    def _own_words(self, v: StepView) -> list[str]:
+        # Per step, once: every pair of a long run asks for it (quadratic work otherwise).
+        words = self._own.get(v.index)
+        if words is None:
+            words = self._own[v.index] = _own_words(v)
+        return words
 
     def _embed_text(self, v: StepView) -> str:
         text = self._embed_texts.get(v.index)
@@ -262,7 +273,7 @@ class LocalJudgement:
             return _TEXT_IDENTICAL
         new = len(vj.text_entities - vk.text_entities)
         lost = len(vk.text_entities - vj.text_entities)
-        wk, wj = _own_words(vk), _own_words(vj)
+        wk, wj = self._own_words(vk), self._own_words(vj)
         if wk == wj:
             # The same words (or only shared template) around the entities: one sentence
             # shape applied to a new target is new work; to the same target, a repeat.
@@ -430,7 +441,10 @@ class LocalJudgement:
             # same command acting on the same things.
             return 1.0 if lenient else 0.9
         if lenient:
-            if same_but_settings(u, v, self._data_numbers):
+            # Only numbers may differ, word for word as the shell reads them (a changed
+            # quote inside an argument is another pattern, not a setting).
+            if _numbers_masked(tu) == _numbers_masked(tv) and same_but_settings(
+                    u, v, self._data_numbers):
                 return 1.0
             if [t for t in tu if not t.startswith("-")] == [t for t in tv if not t.startswith("-")]:
                 return 1.0  # only flags changed (-x, --verbose) around the same command
@@ -446,6 +460,15 @@ class LocalJudgement:
         return same_but_ids(ck.output, cj.output) or ck.empty_sig == cj.empty_sig
 
     def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:
+        # Pure in (ck, cj) for one judgement: the step pairs and tool_repeat ask for the
+        # same call pairs, and a long run has thousands of them.
+        key = (id(ck), id(cj), outputs_known)
+        logit = self._call_logits.get(key)
+        if logit is None:
+            logit = self._call_logits[key] = self._call_logit(ck, cj, outputs_known)
+        return logit
+
+    def _call_logit(self, ck: Call, cj: Call, outputs_known: bool) -> float:
         if outputs_known and not self._same_output(ck, cj):
             # New output: the call learned something whatever its arguments. Only an
             # unchanged target is told apart (a retry that got through), without embeddings.
@@ -492,27 +515,21 @@ class LocalJudgement:
     def _last_changes(self) -> list[int]:
         """Per step j: the latest earlier step whose calls changed the state (a write that
         went through) with another kind of action than j's own (an edit before a test run,
-        a cancellation before a booking); -1 when there is none. A call repeated after it
-        acts on a changed world. The same kind of write again (one status posted twice)
-        is no change of world for it."""
-        # A write counts once: the same write again (one threshold set on every lap of a
-        # cycle) changes nothing a later read could see.
-        seen: set[tuple[str, str]] = set()
-        kinds: list[list[str]] = []
-        for v in self.views:
-            fresh = [c for c in v.calls if call_changes_state(c) and (c.name, c.raw) not in seen]
-            seen.update((c.name, c.raw) for c in v.calls)
-            kinds.append([action_kind(c) for c in fresh])
-        out: list[int] = []
-        for j, vj in enumerate(self.views):
-            own = {action_kind(c) for c in vj.calls}
-            found = -1
-            for m in range(j - 1, max(-1, j - 1 - _HISTORY), -1):
-                if any(kind not in own for kind in kinds[m]):
-                    found = m
-                    break
-            out.append(found)
-        return out
+        a cancellation before a booking); -1 when there is none. The same kind of write
+        again (one status posted twice) is no change of world for it."""
+        self._writes = [[(action_kind(c), (c.name, c.raw)) for c in v.calls
+                         if call_changes_state(c)] for v in self.views]
+        self._own_kinds = [frozenset(action_kind(c) for c in v.calls) for v in self.views]
+        return [self._world(j, self._own_kinds[j])[0] for j in range(len(self.views))]
+
+    def _world(self, j: int, own: frozenset[str]) -> tuple[int, tuple[str, str] | None]:
+        """The step and the call of the last write before step j of a kind not in ``own``:
+        what the world looks like to a call of those kinds at j."""
+        for m in range(j - 1, max(-1, j - 1 - _HISTORY), -1):
+            for kind, key in reversed(self._writes[m]):
+                if kind not in own:
+                    return m, key
+        return -1, None
 
     def _new_requests(self) -> list[int]:
         """Per step: the latest step up to it that received input not seen before (a
@@ -528,9 +545,16 @@ class LocalJudgement:
         return out
 
     def _new_attempt(self, k: int, j: int) -> bool:
-        """Step j repeats a call of step k on a changed world or for a new request."""
+        """Step j repeats a call of step k on a changed world or for a new request.
+
+        The world is named by the last write before each step (of another kind than the
+        call): a test after a new edit, or after a restore that undid one, sees another
+        world; the same edit made again after the same restore (a toggle), or one setting
+        posted again on every lap of a cycle, brings back the world the call already saw."""
         if self._changed_before[j] > k:
-            return True
+            own = self._own_kinds[j]
+            if self._world(j, own)[1] != self._world(k, own)[1]:
+                return True
         if self._new_request[j] > k:
             # Looked up again to answer a new question: a real result (not an error or
             # nothing) fetched again is the agent using it, not ignoring it.
@@ -684,7 +708,8 @@ class LocalJudgement:
                 if (k, j) in self._text_only
                 and self._logits[(k, j)] >= _PLAN_CLOSE
                 and announces_plan(self.views[k].text)
-                and not _is_slot(self.views[k], vj, _own_words(self.views[k]), _own_words(vj))
+                and not _is_slot(self.views[k], vj, self._own_words(self.views[k]),
+                                 self._own_words(vj))
             ]
             # "I'll also ...", "Finally I will ...": a new item for the plan, not the plan
             # again (it still joins the run: a later step may say it again).
@@ -757,8 +782,24 @@ _COMMAND_KEYS = frozenset({"command", "cmd", "code", "script", "commands"})
 _CMD_TOKEN = re.compile(r"[^\s'\"`]+")
 
 
-def _command_tokens(text: str) -> list[str]:
-    return _CMD_TOKEN.findall(" ".join(text.lower().split()))
+@lru_cache(maxsize=16384)
+def _command_tokens(text: str) -> tuple[str, ...]:
+    """The words of a command line as the shell reads them: outer quoting is how it is
+    written (``ls 'a b'`` / ``ls "a b"``), a quote inside an argument is part of what it
+    says (``sed 's/"x"/y/'`` / ``sed "s/'x'/y/"`` are two patterns). A line the shell could
+    not split (an open quote, a heredoc) falls back to words between quotes."""
+    line = " ".join(text.lower().split())
+    try:
+        return tuple(shlex.split(line))
+    except ValueError:
+        return tuple(_CMD_TOKEN.findall(line))
+
+
+_DIGIT_RUN = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _numbers_masked(words: Sequence[str]) -> list[str]:
+    return [_DIGIT_RUN.sub("#", w) for w in words]
 
 
 def _facts_text(v: StepView) -> str:

@@ -50,6 +50,10 @@ class LocalBackend:
     name = "local"
     model = "local:all-MiniLM-L6-v2-int8"
     kinds = ALL_KINDS
+    #: No question budget: every answer is computed here, at no cost and with no context
+    #: window, so the loop detector asks about every step of a long run (see
+    #: SemanticLoopDetection's ``max_questions``).
+    question_budget: int | None = None
 
     def __init__(
         self,

@@ -28,6 +28,7 @@ __all__ = [
     "date_supported",
     "dates",
     "derived_values",
+    "head",
     "is_generic_advice",
     "is_hedged",
     "is_refusal",
@@ -98,6 +99,13 @@ def tool_text(output: str) -> str:
     return "\n".join(lines) if lines else output
 
 
+def head(text: str, words: int) -> str:
+    """The first ``words`` words: what a sentence is about is said early, and the model's
+    time grows with tokens."""
+    parts = text.split()
+    return text if len(parts) <= words else " ".join(parts[:words])
+
+
 # --- claims -------------------------------------------------------------------------
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bullet; a
@@ -148,13 +156,18 @@ _FUNCTION = frozenset(
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude English stem: enough that "refunds", "refunded" and "refunding" meet."""
+    """A crude English stem: enough that "refunds", "refunded", "refunding" and "notice",
+    "notices" meet."""
     w = word.lower().strip("'")
     for suffix in ("ational", "ations", "ation", "ings", "ing", "edly", "ness", "ments", "ment",
                    "ies", "ied", "es", "ed", "ly", "s"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            w = w[: -len(suffix)]
+            if suffix == "es" and not w.endswith(("ses", "xes", "zes", "ches", "shes")):
+                continue  # "notices" is "notice" + s
+            w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]  # "notice" and "notic(es)", "use" and "us(ed)"
     return w[:7]
 
 
@@ -330,8 +343,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         return all(span[1] <= a or span[0] >= b for a, b in taken)
 
     for m in _NUMERIC.finditer(text):
-        if not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :]):
-            continue  # taken by a date or a time, or part of a name (1040-X, 3B)
+        if (not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :])
+                or re.match(r"/\d", text[m.end("num") :]) or text[: m.start("num")].endswith("/")):
+            continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
         num = m.group("num").replace("−", "-")
         value = float(num.replace(",", ""))
         place = _place(num)
@@ -346,7 +360,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             value *= 1e6 if raw_unit == "m" else 1e9
             place *= 1e6 if raw_unit == "m" else 1e9
             unit = _CURRENCY[cur.strip()]
-        approx = bool(_APPROX.search(text[: m.start()]))
+        approx = bool(_APPROX.search(text[max(0, m.start() - 24) : m.start()]))
         out.append(Quantity(m.group(0).strip(), value, unit, place, approx))
         taken.append(m.span())
     for m in _WORDED.finditer(text):
@@ -360,7 +374,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         if worded is None or (worded <= 1 and not m.group("unit")):
             continue
         unit = _UNITS.get((m.group("unit") or "").lower(), "")
-        approx = bool(_APPROX.search(text[: m.start()]))
+        approx = bool(_APPROX.search(text[max(0, m.start() - 24) : m.start()]))
         out.append(Quantity(m.group(0).strip(), worded, unit,
                             max(1.0, _place(str(int(worded)))), approx))
     return tuple(out)
@@ -531,6 +545,7 @@ def number_supported(claim: Quantity, values: Sequence[float]) -> bool:
 # ("no appraisal gap", "without a referral"), up to two content words.
 _NOT = frozenset("""not never cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
     hasn't haven't hadn't shouldn't mustn't wouldn't couldn't nor neither""".split())  # noqa: SIM905
+_ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ed", "ing", "ent", "ant", "ary", "ory")
 _NO = frozenset("no none without nobody nothing".split())  # noqa: SIM905
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()\u2014\u2013-]")
 
@@ -543,10 +558,14 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
     phrases: set[frozenset[str]] = set()
     for i, tok in enumerate(toks):
         if tok not in _NOT and tok not in _NO:
-            # "unpaid", "non-refundable": the prefix negates the word it is glued to.
+            # "unpaid", "non-refundable": the prefix negates the adjective it is glued to;
+            # "non-compete" or "non-disclosure" is the name of a thing, not a negation.
             for prefix in ("non-", "non", "un"):
-                if tok.startswith(prefix) and len(tok) - len(prefix) >= 4:
-                    singles.add(stem(tok[len(prefix) :]))
+                rest = tok[len(prefix) :]
+                if tok.startswith(prefix) and len(rest) >= 4 and (
+                    prefix == "un" or rest.endswith(_ADJECTIVE_ENDINGS)
+                ):
+                    singles.add(stem(rest))
                     break
             continue
         if tok == "no" and (i == 0 or toks[i - 1] in ".;:!?") and (
@@ -571,7 +590,7 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
 _SHARED = 2  # other content words the two texts must share to speak of the same thing
 
 
-def contradicts(claim: str, evidence: str) -> str:
+def contradicts(claim: str, evidence: str, shared_words: int = _SHARED) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
     covered" against "we do not cover flood" gives ``cover``. The two must also share two
     other content words, so that they speak of the same thing."""
@@ -582,10 +601,10 @@ def contradicts(claim: str, evidence: str) -> str:
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
         b_positive = word_stems(b) - b_negated
         for s in singles:
-            if s in b_positive and len(shared - {s}) >= _SHARED:
+            if s in b_positive and len(shared - {s}) >= shared_words:
                 return s
         for phrase in phrases:
-            if phrase <= b_positive and len(shared - phrase) >= _SHARED:
+            if phrase <= b_positive and len(shared - phrase) >= shared_words:
                 return " ".join(sorted(phrase))
     return ""
 

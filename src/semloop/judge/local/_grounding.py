@@ -29,6 +29,7 @@ from typing import Any
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
+from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._claims import (
     Quantity,
     clauses,
@@ -37,6 +38,7 @@ from ._claims import (
     date_supported,
     dates,
     derived_values,
+    head,
     is_generic_advice,
     is_hedged,
     is_refusal,
@@ -57,17 +59,28 @@ __all__ = ["answer_hallucination"]
 _BASE = -2.5  # a claim with nothing against it
 _NUMBER = 5.0  # a number or date no evidence supports: the claim is wrong or invented
 _MORE_NUMBERS = 1.0  # each further one
+_SMALL_COUNT, _COUNT = 3, 1.5  # a bare count up to 3 that no evidence holds: weak evidence
 _NAME = 1.75  # a name the evidence never mentions
 _MAX_NAMES = 3.5
+# A short answer (a few words, e.g. a bare name) none of whose names the evidence holds.
+_SHORT_WORDS, _SHORT_ANSWER = 5, 5.0
+_LINKS = frozenset("of the a an and for de la von van du".split())  # noqa: SIM905
+_PLEASANTRIES = frozenset("yes no sure ok okay thanks thank hi hello i great done".split())  # noqa: SIM905
 _CONTRADICTION = 4.5  # opposite polarity to the evidence sentence it restates
 _COVERAGE_CENTRE, _COVERAGE_SLOPE = 0.55, 3.0  # share of content words found in the evidence
 _COS_CENTRE, _COS_SLOPE = 0.5, 2.5  # cosine to the best evidence sentence
 # A claim restates an evidence sentence (and so can contradict it) from this cosine, or
 # when it shares this share of its content words with it.
 _ALIGN_COS, _ALIGN_OVERLAP = 0.55, 0.5
+_MAX_CLAIMS = 40  # claims checked, in order: bounds the time on a very long answer
+_RESTATES_COS = 0.6
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
-_EVIDENCE_SENTENCES = 24  # evidence sentences embedded, the most word-sharing first
+_MIN_CLAUSE_WORDS = 4
+_ADDED = re.compile(r",?\s+(?:and|plus|also|as well as|but)\s+|;\s+|\s+[\u2014\u2013]\s+",
+                    re.IGNORECASE)
+_EVIDENCE_SENTENCES = 10  # evidence sentences embedded, the most word-sharing first
+_EMBED_WORDS = 24  # words of each embedded; a claim's subject and its fact come early
 _NO_CLAIMS = -2.5  # nothing asserted: hedges, refusals, advice only
 # Words that say a number was worked out: only then may it be a sum, a difference, a
 # product or a ratio of evidence numbers (otherwise 40 "supported" by 60 - 20 is luck).
@@ -92,6 +105,7 @@ class _Evidence:
     direct: list[float] = field(default_factory=list)
     date_readings: list[tuple[int | None, int | None, int | None]] = field(default_factory=list)
     found: list[Quantity] = field(default_factory=list)
+    date_parts: list[Quantity] = field(default_factory=list)
     minutes: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -107,11 +121,12 @@ class _Evidence:
             self.minutes.update(m for _, m in clock_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
-                # "the 31st", "in 2026": a date's parts may be stated as plain numbers.
+                # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but
+                # are no operands of arithmetic (12 + 18 from 2026-12-18 is chance).
                 parts = {p for r in readings for p in r if p is not None}
-                self.found.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
-        self.values = derived_values(self.found)
-        self.direct = derived_values(self.found, limit=0)
+                self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
+        self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
+        self.direct = derived_values([*self.found, *self.date_parts], limit=0)
 
     def add_operands(self, stated: Iterable[Quantity]) -> None:
         """Numbers the answer states that the evidence supports may feed its next step of
@@ -121,7 +136,8 @@ class _Evidence:
             total: dict[str, float] = {}
             for q in extra:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
-            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values()))
+            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values())
+                                 + [q.value for q in self.date_parts])
 
 
 @dataclass
@@ -143,13 +159,22 @@ _TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time
                         r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
 
 
-def _number_findings(claim: str, ev: _Evidence) -> list[str]:
+def _small_count(q: Quantity) -> bool:
+    return not q.unit and q.value == int(q.value) and 0 <= q.value <= _SMALL_COUNT
+
+
+def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
+    """The claim's numbers, dates and times no evidence supports, and its unsupported small
+    bare counts apart."""
     missing: list[str] = []
+    counts: list[str] = []
     arithmetic = bool(_ARITHMETIC.search(claim))
     for q in quantities(claim):
         pool = ev.values if arithmetic else ev.direct
+        # A small bare count ("two options", "step 1") is how an answer is laid out as
+        # often as a fact: it cannot decide a claim alone (see _score_claim).
         if not number_supported(q, pool):
-            missing.append(q.text)
+            (counts if _small_count(q) else missing).append(q.text)
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings):
             missing.append(text)
@@ -160,28 +185,61 @@ def _number_findings(claim: str, ev: _Evidence) -> list[str]:
             zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
         ):
             missing.append(text)
-    return missing
+    return missing, counts
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
-    missing = _number_findings(claim.text, ev)
+    missing, counts = _number_findings(claim.text, ev)
     if missing:
-        claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1)
-        claim.why.append(f"no context supports {', '.join(missing[:3])}")
-    names = sorted(t for t in key_terms(claim.text) if not _name_found(t, ev))
-    if names:
+        claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
+    elif counts:
+        claim.logit += _COUNT
+    if missing or counts:
+        claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
+    terms = set(key_terms(claim.text))
+    words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
+    # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
+    short = 0 < len(words) <= _SHORT_WORDS and all(
+        w[0].isupper() or w.lower() in _LINKS for w in words
+    )
+    if short:
+        # A bare answer ("Delhi.", "Arthur's Magazine") is its name: the first word too.
+        terms |= {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim.text)
+                  if w.lower() not in _PLEASANTRIES}
+    names = sorted(t for t in terms if not _name_found(t, ev))
+    if names and short and len(names) == len(terms):
+        claim.logit += _SHORT_ANSWER
+        claim.why.append(f"the answer is {', '.join(names[:3])}, which the context never names")
+    elif names:
         claim.logit += min(_MAX_NAMES, _NAME * len(names))
         claim.why.append(f"the context never names {', '.join(names[:3])}")
+    if not missing and not False:
+        bound = _misbound(claim.text, ev.given, ev, terms)
+        winner = "" if bound else _comparison(claim.text, ev.given, ev)
+        if winner:
+            claim.logit += _BOUND
+            claim.why.append(f"the context's figures favour {winner}, not the answer's choice")
+        elif bound:
+            claim.logit += _BOUND
+            claim.why.append(f"the context gives {bound} for another record or attribute")
     own = word_stems(claim.text)
     coverage = len(own & ev.stems) / len(own) if own else 1.0
+    # A claim that adds an unsupported clause to a supported one ("… built in 1998, and
+    # it's in the top-rated Lincoln district") is as unsupported as its worst clause.
+    for part in _ADDED.split(claim.text):
+        part_stems = word_stems(part)
+        if len(part_stems) >= _MIN_CLAUSE_WORDS:
+            coverage = min(coverage, len(part_stems & ev.stems) / len(part_stems))
     sims = ev_vecs @ vec if ev_vecs is not None else None
     best_cos = float(sims.max()) if sims is not None else 0.0
     # A claim of one or two content words ("Yes, you're covered.") is too short for word
     # coverage or similarity to say anything.
+    soft = 0.0
     if len(own) >= _MIN_SOFT_WORDS:
-        claim.logit += _COVERAGE_SLOPE * (_COVERAGE_CENTRE - coverage)
+        soft += _COVERAGE_SLOPE * (_COVERAGE_CENTRE - coverage)
         if sims is not None:
-            claim.logit += _COS_SLOPE * (_COS_CENTRE - best_cos)
+            soft += _COS_SLOPE * (_COS_CENTRE - best_cos)
+    contradicted = False
     if sims is not None:
         order = sorted(range(len(ev.sentences)), key=lambda i: -float(sims[i]))[:_ALIGN_TOP]
         for i in order:
@@ -190,15 +248,119 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP:
                 continue
-            flipped = next((f for part in clauses(claim.text) if (f := contradicts(part, aligned))), "")
+            # A sentence the claim plainly restates needs one more shared word, not two.
+            need = 1 if float(sims[i]) >= _RESTATES_COS else 2
+            flipped = next((f for part in clauses(claim.text) for theirs_part in clauses(aligned)
+                            if (f := contradicts(part, theirs_part, need))), "")
             if flipped:
+                contradicted = True
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
+    # A wrong number or a flipped negation sits in a sentence that otherwise restates the
+    # evidence closely: that closeness is no support then, only the lack of it is news.
+    claim.logit += max(soft, 0.0) if missing or contradicted else soft
     if not claim.why and claim.logit > 0:
         claim.why.append(
             f"little of it is in the context (words {coverage:.0%}, best cosine {best_cos:.2f})"
         )
+
+
+_BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
+_BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
+_SEGMENT = re.compile(r"(?<=[.;!?])\s+|\n+")
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _tokens(text: str) -> set[str]:
+    return {stem(t) if t.isalpha() else t for t in _TOKEN.findall(text.lower())
+            if t not in _FUNCTION_WORDS}
+
+
+def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) -> str:
+    """The claim's value (a number, or its names) where the context states it only next to
+    none of what the question and claim are about, while another context segment that is
+    about them states a different value of the same kind: right value, wrong thing."""
+    if len(claim.split()) > _BOUND_WORDS:
+        return ""
+    segs = [g for t in ev.texts for g in _SEGMENT.split(t) if g.strip()]
+    if len(segs) < 2:
+        return ""
+    seg_tokens = [_tokens(g) for g in segs]
+    seg_q = [quantities(g) for g in segs]
+    seg_names = [key_terms(g) for g in segs]
+    wanted = _tokens(question) | _tokens(claim)
+    # A year is when, not what: many records of one context share it.
+    values: list[tuple[str, Any]] = [("n", q) for q in quantities(claim)
+                                     if q.unit or not 1000 <= q.value <= 2999]
+    found_names = frozenset(n for n in names if _name_found(n, ev))
+    # A name the question offers as an alternative ("A or B?") is the comparison's answer.
+    if found_names and not values and not found_names & key_terms(question):
+        values.append(("e", found_names))
+    for kind, value in values:
+        if kind == "n":
+            own = _tokens(value.text)
+            holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
+                         for x in seg_q[i]) for i in range(len(segs))]
+            rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
+                         for x in seg_q[i]) for i in range(len(segs))]
+        else:
+            own = set().union(*(_tokens(n) for n in value))
+            holds = [all(n in segs[i].lower() for n in value) for i in range(len(segs))]
+            rival = [bool(seg_names[i] - value - key_terms(question)) for i in range(len(segs))]
+        if not any(holds):
+            continue
+        anchors = {t for t in wanted - own
+                   if 0 < sum(t in st for st in seg_tokens) < len(segs)}
+        best_v = max(len(anchors & seg_tokens[i]) for i in range(len(segs)) if holds[i])
+        best_o = max((len(anchors & seg_tokens[i]) for i in range(len(segs))
+                      if rival[i] and not holds[i]), default=0)
+        if best_v == 0 and best_o >= 1:
+            return value.text if kind == "n" else " ".join(sorted(value))
+    return ""
+
+
+# A comparison the question asks, and which way its number goes for the winner.
+_HIGHER = re.compile(r"\b(?:warmer|hotter|higher|larger|bigger|more|longer|heavier|taller|"
+                     r"newer|later|faster|greater|most|largest|highest|longest)\b", re.IGNORECASE)
+_LOWER = re.compile(r"\b(?:colder|cooler|lower|smaller|fewer|less|shorter|lighter|older|"
+                    r"earlier|first|cheaper|slower|least|smallest|lowest|oldest|earliest)\b",
+                    re.IGNORECASE)
+
+
+def _comparison(claim: str, question: str, ev: _Evidence) -> str:
+    """A short answer to "which is older/warmer/…" that names the candidate the context's
+    numbers do not favour. Candidates are the names the context's segments are about; each
+    one's number is the first after a question word in its segment."""
+    if len(claim.split()) > _BOUND_WORDS or not question.rstrip().endswith("?"):
+        return ""
+    up, down = bool(_HIGHER.search(question)), bool(_LOWER.search(question))
+    if up == down:
+        return ""
+    segs = [g for t in ev.texts for g in _SEGMENT.split(t) if g.strip()]
+    claimed = key_terms(claim) | {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim)}
+    asked = _tokens(question)
+    scores: dict[str, float] = {}
+    for g in segs:
+        lower = g.lower()
+        names = [n for n in key_terms(g) | {w.lower() for w in re.findall(r"^[A-Z][\w-]+", g)}]
+        nums = quantities(g)
+        if not names or not nums:
+            continue
+        # The number right after the first word of the question the segment holds.
+        spots = [m.start() for t in asked for m in re.finditer(rf"\b{re.escape(t)}", lower)]
+        start = min(spots, default=0)
+        after = [q for q in nums if lower.find(q.text.lower(), start) >= 0] or nums
+        for n in names:
+            scores.setdefault(n, after[0].value)
+    mine = [scores[n] for n in claimed if n in scores]
+    if not mine or len(set(scores.values())) < 2:
+        return ""
+    best = max(scores.values()) if up else min(scores.values())
+    if all(v != best for v in mine):
+        winner = next(n for n, v in scores.items() if v == best)
+        return winner
+    return ""
 
 
 def _short(text: str, words: int = 14) -> str:
@@ -227,7 +389,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     pieces = split_claims(case.output)
     if not pieces:
         return verdict(0.0, "the answer is empty: nothing to check")
-    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)]
+    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
     if not claims:
         return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
     if not texts:
@@ -235,7 +397,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     ev = _Evidence(texts, case.input)
     ev.sentences = _ranked(ev.sentences, (c.text for c in claims))
     ev.add_operands(q for c in claims for q in quantities(c.text))
-    vectors = embed([c.text for c in claims] + ev.sentences)
+    vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims), *ev.sentences]])
     ev_vecs = vectors[len(claims) :] if ev.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, ev, vectors[row], ev_vecs)

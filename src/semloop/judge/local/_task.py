@@ -25,8 +25,10 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    clauses,
     clock_times,
     dates,
+    head,
     key_terms,
     promises_only,
     quantities,
@@ -41,6 +43,9 @@ from ._claims import (
 __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_understanding_failure"]
 
 # --- shared ---------------------------------------------------------------------------
+
+_MAX_UNITS = 48  # sentences or steps read, in order: bounds the time on a very long run
+_EMBED_WORDS = 24  # words of a text embedded (its subject is stated early; time grows with tokens)
 
 # Words of asking, not of the thing asked: a part is met by its other words.
 _REQUEST_WORDS = frozenset(stem(w) for w in """please can could would you tell me give show
@@ -70,11 +75,11 @@ class _Run:
 
     @classmethod
     def of(cls, case: RunCase, embed: Embed) -> _Run:
-        return cls(case, embed, split_claims(case.output))
+        return cls(case, embed, split_claims(case.output)[:_MAX_UNITS])
 
     def ensure(self) -> None:
         if self.vectors is None:
-            self.vectors = self.embed([self.case.input, *self.sentences])
+            self.vectors = self.embed([head(t, _EMBED_WORDS) for t in [self.case.input, *self.sentences]])
 
     def request_cosines(self) -> list[float]:
         self.ensure()
@@ -171,7 +176,7 @@ def _missing_parts(run: _Run) -> list[str]:
     if len(parts) < 2 or not run.sentences:
         return []
     answer = word_stems(run.case.output)
-    vectors = run.embed(parts)
+    vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
     done_tools = {stem(w) for c in run.case.tools_called if not _failed(c)
                   for w in re.split(r"[_\W]+", c.name.lower())}
@@ -358,13 +363,17 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     inches/centimetres imperial/metric celsius/fahrenheit child/adult patient/clinician
     customer/internal beginner/advanced summary/full short/long formal/informal
     """.split())  # noqa: SIM905
+# Closed sets of periods: months and seasons (October / November, spring / fall).
 _MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
-                    r"november|december)\b", re.IGNORECASE)
+                    r"november|december|spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
 _ROUTE = re.compile(r"\bfrom\s+([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+(?:to|into|→)\s+"
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
-_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£])\d{3,}(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
+_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
                            r"lb|gb|mb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))")
+
+
+_LOWER_ID = re.compile(r"\b[a-z]{1,6}[_-]\d{3,}\b")  # ac_3301, inc-2291
 
 
 def _idents(text: str) -> dict[str, str]:
@@ -376,6 +385,8 @@ def _idents(text: str) -> dict[str, str]:
         out[term] = kind
     for m in _IDENT_NUMBER.finditer(text):
         out.setdefault(m.group(0), "number")
+    for m in _LOWER_ID.finditer(text):
+        out.setdefault(m.group(0).lower(), "code")
     for m in _MONTH.finditer(text):
         out[m.group(0).lower()] = "month"
     return out
@@ -397,21 +408,47 @@ def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
     return bool(words) and all(stem(w) in stems for w in words)
 
 
+def _parallel(a: str, b: str, segments: Sequence[str]) -> bool:
+    """Two names the evidence lists as parallel entries: each in its own segment, never
+    together, each with a number, date or time of its own (Seattle 10.35% / Portland 0%)."""
+    def holds(term: str, seg: str) -> bool:
+        return re.search(rf"(?<![a-z0-9]){re.escape(term)}", seg) is not None
+
+    with_a = [s for s in segments if holds(a, s)]
+    with_b = [s for s in segments if holds(b, s)]
+    return bool(with_a and with_b) and not any(holds(b, s) for s in with_a) and all(
+        quantities(s) or dates(s) or clock_times(s) for s in (*with_a, *with_b)
+    )
+
+
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
     """A request name missing from the answer with an answer name of the same kind, spelled
     almost alike, that the request does not have: (asked, answered)."""
     asked = _idents(case.input)
     answered = _idents(case.output)
+    # What the evidence writes as a name is one, however the user or the answer wrote it
+    # ("cardiology appointment" against a record "dept: Cardiology").
+    records = " ".join(tool_text(c.output) for c in case.tools_called)
+    named = {t for t in key_terms(" ".join([*case.context, records]))
+             if not any(ch.isdigit() for ch in t)}
+    named |= {m.lower() for m in re.findall(r":\s*([A-Z][a-z][\w'-]*)", records)}
+    for text, found in ((case.input, asked), (case.output, answered)):
+        for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
+            if word in named:
+                found.setdefault(word, "name")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
+    segments = [seg.lower() for seg in _segments(case)]
     extra = [t for t in answered if not _present(t, in_lower, in_stems)]
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
-            if same_kind and _near(a, b):
+            # Months are a closed set: October asked, November answered is the other one.
+            if same_kind and (_near(a, b) or asked[a] == "month"
+                              or _parallel(a, b, segments)):
                 return a, b
     return None
 
@@ -478,13 +515,34 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
 
 _WRONG_SOURCE = 5.0  # the answer restates a part of the evidence the request did not ask about
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
-_SOURCE_MARGIN = 0.1  # and this much closer than to any part that holds the asked-for word
+_SOURCE_MARGIN = 0.1
+_ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
 _SEGMENT = re.compile(r"(?<=[.;])\s+|\n+|\s+[\u2014\u2013]\s+(?=[A-Z])")
 
 
+def _argmax(xs: Sequence[float]) -> int:
+    return max(range(len(xs)), key=xs.__getitem__)
+
+
 def _segments(case: RunCase) -> list[str]:
-    texts = [*case.context, *(tool_text(c.output) for c in case.tools_called if c.output)]
-    return [seg.strip() for t in texts for seg in _SEGMENT.split(t) if len(seg.split()) >= 2]
+    """The evidence in entries: a context document's sentences and clauses, a short one
+    (a heading, "1099-NEC: nonemployee compensation.") joined to the one after it; a tool
+    output's records, one per line."""
+    out: list[str] = []
+    for doc in case.context:
+        pending = ""
+        for seg in _SEGMENT.split(doc):
+            seg = f"{pending} {seg}".strip()
+            if len(seg.split()) < _ENTRY_WORDS:
+                pending = seg
+                continue
+            out.append(seg)
+            pending = ""
+        if pending:
+            out.append(pending)
+    for call in case.tools_called:
+        out.extend(line for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
+    return out
 
 
 def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
@@ -504,14 +562,20 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                if len(w) >= 3 and any(w in st for st in seg_stems)]
     if not missing:
         return None
-    vectors = embed([case.output, *segments])
-    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(segments))]
-    best = max(range(len(segments)), key=lambda i: cos[i])
+    parts = [c for sent in split_claims(case.output) for c in clauses(sent)]
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments, *parts]])
+    n = len(segments)
+    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(n)]
+    best = max(range(n), key=lambda i: cos[i])
     if cos[best] < _SOURCE_COS:
         return None
+    # Where each clause of the answer comes from: one drawn from an entry holding the
+    # word means the answer did take up the thing asked about.
+    sources = {_argmax([float(vectors[1 + n + k] @ vectors[i + 1]) for i in range(n)])
+               for k in range(len(parts))}
     for w in missing:
         holding = [i for i, st in enumerate(seg_stems) if w in st]
-        if best not in holding and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
+        if best not in holding and not sources & set(holding) and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
             return w, segments[best]
     return None
 
@@ -595,7 +659,7 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
     for line in case.output.splitlines():
         listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
         out.extend((sent, listed) for sent in split_claims(line))
-    return out
+    return out[:_MAX_UNITS]
 
 
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
@@ -630,19 +694,15 @@ def _is_id(term: str) -> bool:
     return (digits >= 3 or (digits >= 1 and any(c.isalpha() for c in term))) and not _AMOUNT.match(term)
 
 
-def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
-    """P(the run wandered away from the user's goal to an unrelated subject)."""
-    units = _units(case)
-    if not units or not case.input.strip():
-        return verdict(0.0, "no request or no run text to compare")
-    vectors = embed([case.input, *(u for u, _ in units)])
-    asked = _part_stems(case.input) | key_terms(case.input)
+def _drift_by_meaning(
+    case: RunCase, units: Sequence[tuple[str, bool]], lexical_off: Sequence[bool],
+    asked: frozenset[str], embed: Embed, why: list[tuple[float, str]],
+) -> None:
+    """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
+    digressions, selling. Appends (log-odds, reason) to ``why``."""
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
-    off = [
-        not listed and cos[i] < _OFF_COS and not (word_stems(u) & asked)
-        and not (key_terms(u) & key_terms(case.input))
-        for i, (u, listed) in enumerate(units)
-    ]
+    off = [lexical_off[i] and cos[i] < _OFF_COS for i in range(len(units))]
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
@@ -651,7 +711,6 @@ def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
             off[i] = False
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    logit, why = _DRIFT_BASE, []
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
     # The longest run of off units after the first unit that is on the request.
     first_on = next((i for i, o in enumerate(off) if not o), len(off))
@@ -671,27 +730,44 @@ def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
             best_start > 0 and bool(_DIGRESSION.search(units[best_start - 1][0]))
         )
         if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
-            logit += _TAIL + (_MARKER if marked else 0.0)
-            why.append(f'units {best_start + 1}-{best_start + best_len} ({share:.0%} of the run) '
-                       f'leave the request: "{_short(opener)}"')
+            reason = (f'units {best_start + 1}-{best_start + best_len} ({share:.0%} of the run) '
+                      f'leave the request: "{_short(opener)}"')
+            why.append((_TAIL + (_MARKER if marked else 0.0), reason))
     if not why and anchored:
         marked_tail = _marked_digression(units, cos, vectors, words, total)
         if marked_tail is not None:
             start, share = marked_tail
-            logit += _TAIL + _MARKER
-            why.append(f'from unit {start + 1} ({share:.0%} of the run) it digresses: '
-                       f'"{_short(units[start][0])}"')
+            reason = (f'from unit {start + 1} ({share:.0%} of the run) it digresses: '
+                      f'"{_short(units[start][0])}"')
+            why.append((_TAIL + _MARKER, reason))
     promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
     if len(promos) >= 2 and not _ASKS_OFFERS.search(case.input):
-        logit += _PROMO
-        why.append(f'it sells what was not asked about: "{_short(promos[0])}"')
+        why.append((_PROMO, f'it sells what was not asked about: "{_short(promos[0])}"'))
+
+
+def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
+    """P(the run wandered away from the user's goal to an unrelated subject)."""
+    units = _units(case)
+    if not units or not case.input.strip():
+        return verdict(0.0, "no request or no run text to compare")
+    asked = _part_stems(case.input) | key_terms(case.input)
+    names = key_terms(case.input)
+    lexical_off = [not listed and not (word_stems(u) & asked) and not (key_terms(u) & names)
+                   for u, listed in units]
+    logit, why = _DRIFT_BASE, list[tuple[float, str]]()
+    # Every unit names something of the request and none announces a digression: no
+    # stretch can leave it, so nothing needs embedding.
+    if any(lexical_off) or any(_DIGRESSION.search(u) for u, _ in units[1:]):
+        _drift_by_meaning(case, units, lexical_off, asked, embed, why)
+        logit += sum(w for w, _ in why)
+    reasons = [r for _, r in why]
     mine = {t for t in key_terms(case.input) if _is_id(t)}
     mine |= set(re.findall(r"\b\d{4,}\b", case.input))
     others = {t for u, _ in units for t in [*key_terms(u), *re.findall(r"\b\d{4,}\b", u)]
               if _is_id(t) and any(_near(t, m) for m in mine)}
     if others:
         logit += _OTHER_CASE
-        why.append(f'it works on {min(others)}, not the user\'s {min(mine)}')
-    if not why:
+        reasons.append(f'it works on {min(others)}, not the user\'s {min(mine)}')
+    if not reasons:
         return verdict(logit, f"every part of the run stays on the request ({len(units)} units)")
-    return verdict(logit, "; ".join(why))
+    return verdict(logit, "; ".join(reasons))

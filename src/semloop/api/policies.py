@@ -1,0 +1,141 @@
+"""Remote policies: the Dunetrace SDK's ``GET /v1/policies?agent_id=`` and their CRUD.
+
+Served signed with ``policy_signing_secret``, so SDKs holding the same secret obey the
+enforcing ones (an SDK without a secret downgrades those to ``log``; see docs/policies.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from ..store import PolicyRecord
+from ._auth import require_org, store_of
+from ._policy_rules import PolicyError, check_policy, sign_policy
+from ._schemas import ErrorBody, RowId
+
+__all__ = ["PolicyIn", "router"]
+
+router = APIRouter(tags=["policies"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "the policy is invalid; the detail names the field"},
+    401: {"model": ErrorBody},
+    503: {"model": ErrorBody, "description": "the database failed; retry"},
+}
+_ONE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **_ERRORS, 404: {"model": ErrorBody, "description": "the organization has no such policy"}}
+
+
+class PolicyIn(BaseModel):
+    name: str = Field(description="Shown in the SDK's policy.triggered events.")
+    agent_id: str = Field(default="*", description="An agent id, or * for every agent.")
+    condition: dict[str, Any] = Field(
+        description="{trigger, operator, value}, as the SDK's add_policy takes it.",
+        examples=[{"trigger": "tool_call_count", "operator": "gt", "value": 5}])
+    action: dict[str, Any] = Field(description="{type, params}.", examples=[{"type": "stop"}])
+    enabled: bool = True
+    priority: int = Field(default=100, description="Lower fires first.")
+
+
+class PolicyOut(BaseModel):
+    id: int
+    agent_id: str
+    name: str
+    condition: dict[str, Any]
+    action: dict[str, Any]
+    enabled: bool
+    priority: int
+    sig_version: int = Field(description="The SDK's canonical form the signature is over.")
+    signature: str = Field(description="HMAC-SHA256 hex; empty when the server has no secret.")
+    created_at: float
+    updated_at: float
+
+
+class PolicyList(BaseModel):
+    policies: list[PolicyOut]
+
+
+def _out(request: Request, p: PolicyRecord) -> dict[str, Any]:
+    secret: str = request.app.state.settings.policy_signing_secret
+    condition, action = dict(p.condition), dict(p.action)
+    signature = sign_policy(secret, p.id, p.agent_id, p.name, condition, action, p.enabled,
+                            p.priority) if secret else ""
+    return {"id": p.id, "agent_id": p.agent_id, "name": p.name, "condition": condition,
+            "action": action, "enabled": p.enabled, "priority": p.priority, "sig_version": 1,
+            "signature": signature, "created_at": p.created_at, "updated_at": p.updated_at}
+
+
+def _checked(body: PolicyIn) -> dict[str, Any]:
+    try:
+        return check_policy(body.model_dump())
+    except PolicyError as exc:
+        raise HTTPException(400, str(exc)) from None
+
+
+def _missing(policy_id: int) -> HTTPException:
+    return HTTPException(404, f"no policy {policy_id}")
+
+
+@router.get("/v1/policies", response_model=PolicyList, responses=_ERRORS,
+            summary="The organization's remote policies; with agent_id, those the SDK "
+                    "applies to that agent (its own and the * ones)")
+async def list_policies(request: Request, org_id: Annotated[str, Depends(require_org)],
+                        agent_id: str | None = None) -> Any:
+    found = await run_in_threadpool(store_of(request).policies, org_id, agent_id)
+    return {"policies": [_out(request, p) for p in found]}
+
+
+@router.post("/v1/policies", response_model=PolicyOut, status_code=201, responses=_ERRORS,
+             summary="Create a remote policy")
+async def create_policy(request: Request, body: PolicyIn,
+                        org_id: Annotated[str, Depends(require_org)]) -> Any:
+    values = _checked(body)
+    created = await run_in_threadpool(lambda: store_of(request).add_policy(org_id, **values))
+    return _out(request, created)
+
+
+@router.get("/v1/policies/{policy_id}", response_model=PolicyOut, responses=_ONE_ERRORS,
+            summary="One remote policy")
+async def get_policy(request: Request, policy_id: RowId,
+                     org_id: Annotated[str, Depends(require_org)]) -> Any:
+    found = await run_in_threadpool(store_of(request).policy, org_id, policy_id)
+    if found is None:
+        raise _missing(policy_id)
+    return _out(request, found)
+
+
+@router.put("/v1/policies/{policy_id}", response_model=PolicyOut, responses=_ONE_ERRORS,
+            summary="Replace a remote policy")
+async def replace_policy(request: Request, policy_id: RowId, body: PolicyIn,
+                         org_id: Annotated[str, Depends(require_org)]) -> Any:
+    values = _checked(body)
+    found = await run_in_threadpool(store_of(request).update_policy, org_id, policy_id, values)
+    if found is None:
+        raise _missing(policy_id)
+    return _out(request, found)
+
+
+@router.patch("/v1/policies/{policy_id}/toggle", response_model=PolicyOut,
+              responses=_ONE_ERRORS, summary="Enable a disabled policy, or disable an enabled one")
+async def toggle_policy(request: Request, policy_id: RowId,
+                        org_id: Annotated[str, Depends(require_org)]) -> Any:
+    store = store_of(request)
+    found = await run_in_threadpool(store.policy, org_id, policy_id)
+    if found is not None:
+        found = await run_in_threadpool(store.update_policy, org_id, policy_id,
+                                        {"enabled": not found.enabled})
+    if found is None:
+        raise _missing(policy_id)
+    return _out(request, found)
+
+
+@router.delete("/v1/policies/{policy_id}", status_code=204, responses=_ONE_ERRORS,
+               summary="Delete a remote policy")
+async def delete_policy(request: Request, policy_id: RowId,
+                        org_id: Annotated[str, Depends(require_org)]) -> None:
+    if not await run_in_threadpool(store_of(request).delete_policy, org_id, policy_id):
+        raise _missing(policy_id)

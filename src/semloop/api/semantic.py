@@ -1,0 +1,275 @@
+"""The semantic worker's API: false-positive feedback, the org's feedback switches, usage
+and its month-end projection, recurring issues, conversations, and results pushed by
+external evaluation providers. Every route reads the caller's org
+from its key; another org's ids are 404."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from ..events import Signal, severity_for
+from ..store import month_of
+from ._auth import require_org, store_of
+from ._paging import decode_cursor, encode_cursor, parse_time
+from ._schemas import ErrorBody, RowId, SignalOut
+from .runs import LIST_ERRORS, Cursor, Limit, Since, Until
+
+__all__ = ["external_signal", "project", "router"]
+
+router = APIRouter(tags=["semantic"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody},
+    503: {"model": ErrorBody, "description": "the database failed; retry"},
+}
+
+
+class FeedbackIn(BaseModel):
+    verdict: Literal["false_positive", "confirmed"]
+    note: str = Field(default="", max_length=2000)
+
+
+class FeedbackSettings(BaseModel):
+    enabled: bool = Field(description="Whether feedback is recorded (off by default).")
+    auto_suppress: bool = Field(
+        description="From 3 false-positive marks on an issue, suppress its new findings "
+                    "(on) or lower their confidence by 0.3 (off, the default).")
+
+
+class FeedbackPatch(BaseModel):
+    enabled: bool | None = None
+    auto_suppress: bool | None = None
+
+
+class UsageOut(BaseModel):
+    month: str
+    quota: int
+    used: int
+    remaining: int
+    allow_overage: bool
+    overage: int = Field(description="Evaluations past the quota (with overage allowed).")
+    cost_usd: float = Field(description="Every judge call this month, from the log.")
+    projected_month_end_usage: int
+    projected_month_end_cost_usd: float
+    conversation_quota: int
+    conversation_used: int
+
+
+class IssueOut(BaseModel):
+    issue_id: int
+    agent_id: str
+    evaluator: str
+    sample: str = Field(description="The first finding's normalised reasoning.")
+    first_seen: float
+    last_seen: float
+    run_count: int
+    false_positives: int
+
+
+def project(used: float, now: dt.datetime) -> float:
+    """A linear month-end projection: the rate so far times the month's length (days)."""
+    days = calendar.monthrange(now.year, now.month)[1]
+    elapsed = (now.day - 1) + (now.hour * 3600 + now.minute * 60 + now.second) / 86400
+    return used / max(elapsed, 1.0) * days
+
+
+@router.post("/v1/signals/{signal_id}/feedback", status_code=201,
+             responses={**_ERRORS, 400: {"model": ErrorBody}, 403: {"model": ErrorBody},
+                        404: {"model": ErrorBody}},
+             summary="Mark a semantic signal false positive or confirmed")
+async def add_feedback(signal_id: RowId, body: FeedbackIn, request: Request,
+                       org_id: Annotated[str, Depends(require_org)]) -> Any:
+    store = store_of(request)
+    settings = await run_in_threadpool(store.org_semantics, org_id)
+    if not settings.feedback_enabled:
+        raise HTTPException(403, "semantic feedback is off for this organization: "
+                                 "PATCH /v1/orgs/semantic-feedback {\"enabled\": true}")
+    added = await run_in_threadpool(store.add_feedback, org_id, signal_id, body.verdict,
+                                    body.note)
+    if added is None:
+        raise HTTPException(404, f"no signal {signal_id} in this organization")
+    if not added:
+        raise HTTPException(400, "feedback is for semantic signals; this one is structural")
+    return {"signal_id": signal_id, "verdict": body.verdict}
+
+
+@router.get("/v1/orgs/semantic-feedback", response_model=FeedbackSettings, responses=_ERRORS,
+            summary="The org's feedback switches")
+async def get_feedback_settings(request: Request,
+                                org_id: Annotated[str, Depends(require_org)]) -> Any:
+    org = await run_in_threadpool(store_of(request).org_semantics, org_id)
+    return {"enabled": org.feedback_enabled, "auto_suppress": org.auto_suppress}
+
+
+@router.patch("/v1/orgs/semantic-feedback", response_model=FeedbackSettings,
+              responses={**_ERRORS, 400: {"model": ErrorBody}}, summary="Change the org's feedback switches")
+async def patch_feedback_settings(body: FeedbackPatch, request: Request,
+                                  org_id: Annotated[str, Depends(require_org)]) -> Any:
+    changes = {name: value for name, value in (("feedback_enabled", body.enabled),
+                                               ("auto_suppress", body.auto_suppress))
+               if value is not None}
+    org = await run_in_threadpool(lambda: store_of(request).update_org_semantics(
+        org_id, **changes))
+    return {"enabled": org.feedback_enabled, "auto_suppress": org.auto_suppress}
+
+
+@router.get("/v1/orgs/semantic-usage", response_model=UsageOut, responses=_ERRORS,
+            summary="This month's semantic evaluations, cost and month-end projection")
+async def semantic_usage(request: Request, org_id: Annotated[str, Depends(require_org)]) -> Any:
+    now = dt.datetime.now(dt.timezone.utc)
+    month = month_of(time.time())
+    usage = await run_in_threadpool(store_of(request).usage, org_id, month)
+    return {
+        "month": month, "quota": usage.quota, "used": usage.used,
+        "remaining": max(0, usage.quota - usage.used), "allow_overage": usage.allow_overage,
+        "overage": max(0, usage.used - usage.quota), "cost_usd": round(usage.cost_usd, 6),
+        "projected_month_end_usage": round(project(usage.used, now)),
+        "projected_month_end_cost_usd": round(project(usage.cost_usd, now), 6),
+        "conversation_quota": usage.conversation_quota,
+        "conversation_used": usage.conversation_used,
+    }
+
+
+@router.get("/v1/issues", response_model=list[IssueOut], responses=_ERRORS,
+            summary="Recurring issues: semantic findings grouped by agent, evaluator and fault")
+async def recurring_issues(request: Request, org_id: Annotated[str, Depends(require_org)],
+                           agent_id: str | None = None) -> Any:
+    return await run_in_threadpool(store_of(request).recurring_issues, org_id, agent_id)
+
+
+class ConversationOut(BaseModel):
+    conversation_id: str
+    agent_id: str
+    started_at: float = Field(description="Its first run's start.")
+    last_started_at: float
+    runs: int
+    findings: list[str] = Field(description="Conversation-level evaluators that fired.")
+
+
+class ConversationPage(BaseModel):
+    conversations: list[ConversationOut] = Field(description="Newest first start first.")
+    next_cursor: str | None
+
+
+class ConversationRunOut(BaseModel):
+    run_id: str
+    agent_id: str
+    status: str
+    started_at: float
+    user_input: str
+
+
+class ConversationDetail(BaseModel):
+    conversation_id: str
+    runs: list[ConversationRunOut] = Field(description="In start order.")
+    findings: list[SignalOut] = Field(description="Its conversation-level findings.")
+
+
+@router.get("/v1/conversations", response_model=ConversationPage, responses=LIST_ERRORS,
+            summary="Conversations (runs sharing a conversation_id), newest first, paged")
+async def list_conversations(
+    request: Request,
+    org_id: Annotated[str, Depends(require_org)],
+    agent_id: str | None = None,
+    user_id: Annotated[str | None, Query(
+        description="The user_id of a run's run.started payload.")] = None,
+    has_finding: Annotated[bool | None, Query(
+        description="Only conversations with (true) or without (false) a finding.")] = None,
+    evaluator: Annotated[str | None, Query(
+        description="Only conversations with a finding of this evaluator.")] = None,
+    since: Since = None,
+    until: Until = None,
+    limit: Limit = 50,
+    cursor: Cursor = None,
+) -> Any:
+    after = None if cursor is None else decode_cursor("conversations", cursor)
+    start, end = parse_time("since", since), parse_time("until", until)
+    page = await run_in_threadpool(
+        store_of(request).list_conversations, org_id, limit=limit, after=after,
+        agent_id=agent_id, user_id=user_id, has_finding=has_finding,
+        evaluator=evaluator, since=start, until=end)
+    return {
+        "conversations": [{"conversation_id": c.conversation_id, "agent_id": c.agent_id,
+                           "started_at": c.started_at, "last_started_at": c.last_started_at,
+                           "runs": c.runs, "findings": list(c.findings)} for c in page.items],
+        "next_cursor": None if page.next is None else encode_cursor("conversations", page.next),
+    }
+
+
+@router.get("/v1/conversations/{conversation_id}", response_model=ConversationDetail,
+            responses={**_ERRORS, 404: {"model": ErrorBody}},
+            summary="One conversation: its runs in order and its conversation-level findings")
+async def get_conversation(conversation_id: str, request: Request,
+                           org_id: Annotated[str, Depends(require_org)]) -> Any:
+    found = await run_in_threadpool(store_of(request).conversation, org_id, conversation_id)
+    if found is None:
+        raise HTTPException(404, f"no conversation {conversation_id!r} in this organization")
+    runs, findings = found
+    return {
+        "conversation_id": conversation_id,
+        "runs": [{"run_id": r.run_id, "agent_id": r.agent_id, "status": r.status,
+                  "started_at": r.events[0].timestamp if r.events else 0.0,
+                  "user_input": r.user_input} for r in runs],
+        "findings": [s.to_dict() for s in findings],
+    }
+
+
+class ExternalIn(BaseModel):
+    trace_id: str = Field(min_length=1, max_length=128)
+    provider: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$",
+                          description="langfuse, langsmith, braintrust or another name")
+    name: str = Field(min_length=1, max_length=40, description="The provider's metric name.")
+    external_id: str = Field(min_length=1, max_length=200)
+    value: float | None = Field(default=None, allow_inf_nan=False)
+    string_value: str | None = Field(default=None, max_length=2000)
+    comment: str | None = Field(default=None, max_length=2000)
+
+
+class ExternalOut(BaseModel):
+    signal_id: int | None
+    run_id: str
+    failure_type: str
+    duplicate: bool = Field(description="Already received: nothing changed.")
+
+
+def external_signal(body: ExternalIn, run_id: str, agent_id: str, agent_version: str,
+                    ) -> Signal:
+    """A pushed score as a signal: ``{PROVIDER}_{NAME}``, source the provider, confidence
+    the score when it is a probability (else 0.5)."""
+    failure_type = re.sub(r"[^A-Z0-9]+", "_", f"{body.provider}_{body.name}".upper())[:64]
+    value = body.value
+    confidence = value if value is not None and 0.0 <= value <= 1.0 else 0.5
+    return Signal(failure_type=failure_type, run_id=run_id, severity=severity_for(confidence),
+                  confidence=confidence, source=body.provider.lower(), agent_id=agent_id,
+                  agent_version=agent_version, co_signal_count=0,
+                  evidence={"external_id": body.external_id, "name": body.name,
+                            "value": value, "string_value": body.string_value,
+                            "comment": body.comment, "trace_id": body.trace_id})
+
+
+@router.post("/v1/semantic-signals/external", status_code=201, response_model=ExternalOut,
+             responses={**_ERRORS, 200: {"model": ExternalOut,
+                                         "description": "a repeat: nothing changed"},
+                        400: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+             summary="Push an external evaluation result, idempotent on (provider, external_id)")
+async def add_external(body: ExternalIn, request: Request, response: Response,
+                       org_id: Annotated[str, Depends(require_org)]) -> Any:
+    store = store_of(request)
+    run = await run_in_threadpool(store.run_of_trace, org_id, body.trace_id)
+    if run is None:
+        raise HTTPException(404, f"no run with trace_id {body.trace_id!r} in this organization")
+    signal = external_signal(body, run.run_id, run.agent_id, run.agent_version)
+    signal_id, new = await run_in_threadpool(store.add_external, org_id,
+                                             body.provider.lower(), body.external_id, signal)
+    if not new:
+        response.status_code = 200
+    return {"signal_id": signal_id, "run_id": run.run_id,
+            "failure_type": signal.failure_type, "duplicate": not new}

@@ -1,0 +1,303 @@
+"""The semantic worker: evaluators over finished runs and conversations, post hoc.
+
+Strictly after the fact: it takes a completed or errored run only once the detector
+worker has processed it (so "every structurally flagged run is evaluated" holds), never
+in the SDK's path. Per run: the sampling decision is recorded (evaluated or not); a
+sampled run spends its quota unit once (``Store.charge_run``); each evaluator is a task of
+its own, so one failing never fails another or the batch. A failed or undecided judge call
+is retried up to ``max_attempts`` times with exponential backoff (the run's lease is held
+until then), then recorded as failed with its error; it never loops and never spends
+quota again. Findings get severity from their confidence, false-positive feedback, a
+second opinion when configured, and a recurring issue, then go to ``failure_signals``
+with source ``semantic``, where the alerts worker routes them (below the floor: stored,
+never alerted). AGENT_LOOP, the judged loop detector, is one of its evaluators.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..case import ConversationCase
+from ..evaluate import (
+    CONVERSATION_RUNS,
+    EVALUATORS,
+    EvalResult,
+    EvaluatorsConfig,
+    LoopEvaluator,
+    QuestionEvaluator,
+    conversation_case,
+    needs_second_opinion,
+    run_case,
+    trace_case,
+)
+from ..evaluate.findings import (
+    Similarity,
+    TokenSimilarity,
+    apply_feedback,
+    downgrade,
+    match_group,
+    representation,
+)
+from ..evaluate.sampling import AgentSemantics, SamplingConfig, sample_conversation, sample_run
+from ..events import Run, Signal, severity_for
+from ..judge import Backend
+from ..store import OrgSemantics, SemanticState, Store, month_of
+from ._polling import Claim, PollingWorker
+
+__all__ = ["SemanticWorker"]
+
+log = logging.getLogger("semloop.worker.semantic")
+
+_FINISHED = frozenset({"done", "failed", "skipped"})
+AnyEvaluator = QuestionEvaluator | LoopEvaluator
+
+
+class SemanticWorker(PollingWorker):
+    name = "semantic"
+
+    def __init__(
+        self,
+        store: Store,
+        judge: Backend,
+        *,
+        evaluators: EvaluatorsConfig | None = None,
+        sampling: SamplingConfig | None = None,
+        second_judge: Backend | None = None,
+        similarity: Similarity | None = None,
+        cost_ceilings: Mapping[str, float] | None = None,
+        poll_interval: float = 5.0,
+        batch_size: int = 50,
+        max_attempts: int = 3,
+        backoff_s: float = 10.0,
+        after: str | None = "detector",
+    ) -> None:
+        super().__init__(poll_interval=poll_interval)
+        self.store = store
+        self.judge = judge
+        self.config = evaluators or EvaluatorsConfig()
+        self.sampling = sampling or SamplingConfig()
+        self.second_judge = second_judge
+        self.similarity = similarity or TokenSimilarity()
+        self.cost_ceilings = dict(cost_ceilings or {})
+        self.batch_size = batch_size
+        self.max_attempts = max_attempts
+        self.backoff_s = backoff_s
+        # None: no detector worker runs here (benchmarks, tests of this worker alone).
+        self.after = after
+
+    def __str__(self) -> str:
+        return f"{self.name} (judge {self.judge.name}, every {self.poll_interval:g} s)"
+
+    def process_batch(self) -> int:
+        batch = self.take(lambda lease_s: self.store.runs_to_process(
+            self.name, limit=self.batch_size, stall_timeout_s=float("inf"), lease_s=lease_s,
+            after=self.after))
+        handled = 0
+        for claim in batch:
+            try:
+                finished = self.process_run(claim)
+            except Exception:
+                log.exception("semantic: run %s failed; will retry", claim[1].run_id)
+                self.retry_later(claim)
+                continue
+            if finished:
+                self.stats.runs += 1
+                handled += 1
+        return handled
+
+    # -- one run ---------------------------------------------------------------------
+
+    def process_run(self, claim: Claim) -> bool:
+        """Evaluate one claimed run; False when an evaluator is to be retried later."""
+        org_id, run, trigger = claim
+        context = self.store.semantic_state(org_id, run)
+        sample = context.sample
+        if sample is None:
+            decided = sample_run(run, self.sampling, context.agent, structural=context.structural)
+            self.store.record_sample(org_id, run, decided)
+            sampled, charged = decided.sampled, False
+        else:
+            sampled, charged = sample.sampled, sample.charged
+        retry = False
+        if sampled:
+            chosen = self._evaluators(context.agent, ("run", "trace"))
+            if charged or self.store.charge_run(
+                    org_id, run, counted=self._counted(context.org, chosen)) is None:
+                for evaluator in chosen:
+                    retry |= self._task(org_id, run, evaluator, context, None)
+        try:
+            retry |= self._conversation(org_id, run, context)
+        except Exception:  # its own failure must not lose the run-level findings
+            log.exception("semantic: conversation of run %s failed; will retry", run.run_id)
+            retry = True
+        if retry:
+            attempts = max((a for _, a in context.tasks.values()), default=0) + 1
+            self.store.postpone(self.name, org_id, run.run_id,
+                                time.time() + self.backoff_s * 2 ** (attempts - 1))
+            return False
+        self.store.mark_processed(self.name, org_id, run.run_id, trigger)
+        return True
+
+    def _evaluators(self, agent: AgentSemantics, levels: Sequence[str]) -> list[AnyEvaluator]:
+        wanted = {name.upper() for name in agent.evaluators}
+        return [e for name, e in EVALUATORS.items()
+                if e.level in levels and self.config.for_evaluator(name).enabled
+                and (not wanted or name in wanted)]
+
+    def _counted(self, org: OrgSemantics, chosen: Sequence[AnyEvaluator]) -> bool:
+        """Whether these evaluations spend quota: the embedded judge is $0 and counts only
+        when the org says so."""
+        return bool(chosen) and (org.count_local_evaluations or self.judge.name != "local")
+
+    def _task(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: SemanticState,
+              conversation: tuple[ConversationCase, list[str]] | None) -> bool:
+        """Run one evaluator unless it already finished; True when it is to be retried."""
+        state, attempts = context.tasks.get(evaluator.name, ("new", 0))
+        if state in _FINISHED:
+            return False
+        case: Any
+        if conversation is not None:
+            case = conversation[0]
+        elif evaluator.level == "trace":
+            case = trace_case(run)
+        else:
+            case = run_case(run)
+        if case is None:
+            self.store.skip_task(org_id, run.run_id, evaluator.name,
+                                 "no user input or no LLM output to judge")
+            return False
+        ceiling = self.cost_ceilings.get(evaluator.name)
+        if ceiling is not None and self.store.evaluator_spend(
+                org_id, evaluator.name, month_of(time.time())) >= ceiling:
+            self.store.skip_task(org_id, run.run_id, evaluator.name,
+                                 f"cost ceiling ${ceiling:g} this month reached")
+            return False
+        settings = self.config.for_evaluator(evaluator.name)
+        attempt = attempts + 1
+        result = evaluator(case, self.judge, settings)
+        considered = None if conversation is None else conversation[1]
+        calls = [_entry(run, result, attempt, run.conversation_id if considered else None)]
+        if result.error is not None or result.confidence is None:
+            # No verdict is not a healthy verdict: retried, then recorded as failed.
+            final = attempt >= self.max_attempts
+            self.store.fail_task(org_id, run.run_id, evaluator.name, attempts=attempt,
+                                 error=result.error or result.reasoning, final=final,
+                                 calls=calls)
+            if final:
+                log.warning("semantic: %s on run %s failed %d times: %s", evaluator.name,
+                            run.run_id, attempt, result.error or result.reasoning)
+            return not final
+        self._finish(org_id, run, evaluator, case, result, context.org, attempt, considered,
+                     calls)
+        return False
+
+    def _finish(self, org_id: str, run: Run, evaluator: AnyEvaluator, case: Any,
+                result: EvalResult, org: OrgSemantics, attempt: int,
+                considered: list[str] | None, calls: list[dict[str, Any]]) -> None:
+        """Turn a verdict into a finding: feedback, severity, second opinion, issue; the
+        judge ``calls`` are logged in the same transaction."""
+        conversation_id = run.conversation_id if considered is not None else None
+        assert result.confidence is not None
+        if not result.fired:
+            self.store.finish_task(org_id, run.run_id, evaluator.name, attempts=attempt,
+                                   signal=None, group=None, calls=calls)
+            return
+        evidence: dict[str, Any] = {"reasoning": result.reasoning}
+        text = representation(result.reasoning)
+        vector = self.similarity.vectors([text])[0]
+        groups = self.store.groups_for(org_id, run.agent_id, evaluator.name)
+        group = match_group(text, vector, groups, self.similarity)
+        feedback = apply_feedback(result.confidence, group.false_positives if group else 0,
+                                  enabled=org.feedback_enabled, auto_suppress=org.auto_suppress)
+        if feedback.confidence is None:
+            self.store.finish_task(org_id, run.run_id, evaluator.name, attempts=attempt,
+                                   signal=None, group=None, note=feedback.reason, calls=calls)
+            return
+        confidence = feedback.confidence
+        settings = self.config.for_evaluator(evaluator.name)
+        severity = severity_for(confidence)
+        second: dict[str, Any] | None = None
+        adjusted = dataclasses.replace(result, confidence=confidence)
+        if self.second_judge is not None and needs_second_opinion(adjusted, settings):
+            again = evaluator(case, self.second_judge, settings)
+            calls.append(_entry(run, again, attempt, conversation_id, second_opinion=True))
+            agreed = again.fired
+            if not agreed:
+                severity = downgrade(severity)
+            second = {"judge": again.judge, "model": again.model, "agreed": agreed,
+                      "confidence": again.confidence, "reasoning": again.reasoning,
+                      "error": again.error}
+        evidence.update({
+            "judge": result.judge, "model": result.model, "threshold": result.threshold,
+            "confidence_floor": settings.confidence_floor,
+            "alertable": confidence >= settings.confidence_floor,
+            "judge_confidence": result.confidence, "input_tokens": result.input_tokens,
+            "output_tokens": result.output_tokens, "cost_usd": result.cost_usd,
+        })
+        if second is not None:
+            evidence["second_opinion"] = second
+        if feedback.reason:
+            evidence["feedback"] = feedback.reason
+        if conversation_id is not None:
+            evidence["conversation_id"] = conversation_id
+            evidence["run_ids_considered"] = considered
+        # A conversation finding belongs to the conversation's newest run: a re-evaluation
+        # after new runs is a new finding, a repeat of the same one is not.
+        target = considered[-1] if considered else run.run_id
+        signal = Signal(failure_type=evaluator.name, run_id=target, severity=severity,
+                        confidence=confidence, evidence=evidence, source="semantic",
+                        agent_id=run.agent_id, agent_version=run.agent_version,
+                        co_signal_count=0)
+        added = self.store.finish_task(
+            org_id, run.run_id, evaluator.name, attempts=attempt, signal=signal,
+            group=group.id if group is not None else (text, vector), calls=calls)
+        if added is not None:
+            self.stats.signals += 1
+
+    # -- conversations ---------------------------------------------------------------
+
+    def _conversation(self, org_id: str, run: Run, context: SemanticState) -> bool:
+        """Evaluate the run's conversation when it is sampled and has new runs; True when a
+        conversation evaluator is to be retried."""
+        if not run.conversation_id:
+            return False
+        chosen = self._evaluators(context.agent, ("conversation",))
+        begun = [e for e in chosen if e.name in context.tasks]
+        runs = self.store.conversation_runs(org_id, run.agent_id, run.conversation_id)
+        if not begun:
+            decided = sample_conversation(run.conversation_id, len(runs), self.sampling)
+            # Another worker (or an earlier run's pass) evaluated it at this many runs.
+            if not self.store.record_conversation(
+                    org_id, run.conversation_id, run.agent_id, decided,
+                    len(runs) if decided.sampled and chosen else None):
+                return False
+            if not self.store.charge_conversation(
+                    org_id, run, counted=self._counted(context.org, chosen)):
+                return False
+        case = conversation_case(runs, id=run.conversation_id)
+        if case is None:
+            return False
+        considered = [r.run_id for r in runs[-CONVERSATION_RUNS:]]
+        retry = False
+        for evaluator in chosen:
+            retry |= self._task(org_id, run, evaluator, context, (case, considered))
+        return retry
+
+
+def _entry(run: Run, result: EvalResult, attempt: int, conversation_id: str | None, *,
+           second_opinion: bool = False) -> dict[str, Any]:
+    """One judge call as an evaluation-log row."""
+    return {
+        "run_id": run.run_id, "conversation_id": conversation_id, "agent_id": run.agent_id,
+        "evaluator": result.evaluator, "judge": result.judge, "model": result.model,
+        "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
+        "estimated": result.tokens_estimated, "cost_usd": result.cost_usd,
+        "latency_ms": result.latency_ms, "fired": result.fired,
+        "confidence": result.confidence, "undecided": result.undecided,
+        "error": (result.error or "")[:500] or None, "attempt": attempt,
+        "second_opinion": second_opinion,
+    }

@@ -1,0 +1,274 @@
+"""The endpoints the Dunetrace SDK uses besides ingest: remote policies, approvals,
+detector config, packs and deploys, over HTTP on both databases, org-scoped."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from dunetrace.detector_config import build_detectors
+from dunetrace.detectors import ToolLoopDetector
+from dunetrace.policies import _verify_policy_signature
+
+from semloop.api import create_app
+from semloop.api._detector_config import SDK_KEYS
+from semloop.api._policy_rules import PolicyError, check_policy
+from semloop.api.testing import serve
+from semloop.settings import Settings
+from semloop.store import Store
+
+from .conftest import Server
+
+SECRET = "test-signing-secret"
+STOP = {"name": "stop after 3 tools", "agent_id": "bot",
+        "condition": {"trigger": "tool_call_count", "operator": "gt", "value": 3},
+        "action": {"type": "stop"}}
+DETECTORS_YML = """
+default:
+  TOOL_LOOP: {threshold: 4, window: 6, max_cycle: 2}
+  COST_SPIKE: {static_tokens: 90000}
+agents:
+  bot:
+    SLOW_STEP: {enabled: false}
+"""
+
+
+@pytest.fixture
+def sdk_server(store: Store, tmp_path: Path) -> Iterator[Server]:
+    config = tmp_path / "detectors.yml"
+    config.write_text(DETECTORS_YML)
+    org_id = store.create_org("acme")
+    key = store.create_api_key(org_id)
+    app = create_app(store, Settings(database_url=store.url, policy_signing_secret=SECRET,
+                                     detectors_config=str(config)))
+    with serve(app) as url:
+        yield Server(url, app, store, org_id, key)
+
+
+@pytest.fixture
+def other(sdk_server: Server) -> Iterator[httpx.Client]:
+    """A client of another organization."""
+    key = sdk_server.store.create_api_key(sdk_server.store.create_org("other"))
+    with sdk_server.client(key) as http:
+        yield http
+
+
+def test_policy_crud_signed_in_the_sdks_format(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        created = http.post("/v1/policies", json=STOP)
+        assert created.status_code == 201
+        policy = created.json()
+        everyone = http.post("/v1/policies", json={**STOP, "name": "log", "agent_id": "*",
+                                                   "action": {"type": "log"}}).json()
+        http.post("/v1/policies", json={**STOP, "agent_id": "someone-else"})
+
+        served = http.get("/v1/policies", params={"agent_id": "bot"}).json()["policies"]
+        assert [p["id"] for p in served] == [policy["id"], everyone["id"]]
+        assert all(_verify_policy_signature(p, SECRET) for p in served)
+        assert not _verify_policy_signature(served[0], "another secret")
+        assert len(http.get("/v1/policies").json()["policies"]) == 3
+
+        replaced = http.put(f"/v1/policies/{policy['id']}", json={**STOP, "priority": 5}).json()
+        assert replaced["priority"] == 5 and replaced["signature"] != policy["signature"]
+        toggled = http.patch(f"/v1/policies/{policy['id']}/toggle").json()
+        assert toggled["enabled"] is False and _verify_policy_signature(toggled, SECRET)
+        assert http.get(f"/v1/policies/{policy['id']}").json()["enabled"] is False
+        assert http.delete(f"/v1/policies/{policy['id']}").status_code == 204
+        assert http.get(f"/v1/policies/{policy['id']}").status_code == 404
+        assert http.delete(f"/v1/policies/{policy['id']}").status_code == 404
+
+
+def test_another_orgs_policies_approvals_and_deploys_are_not_found(
+        sdk_server: Server, other: httpx.Client) -> None:
+    with sdk_server.client() as http:
+        policy = http.post("/v1/policies", json=STOP).json()
+        approval = http.post("/v1/approvals", json={
+            "run_id": "r1", "agent_id": "bot", "tool_name": "wire", "timeout_seconds": 60}).json()
+        http.post("/v1/deploy", json={"agent_id": "bot", "version": "1.0"})
+    pid, aid = policy["id"], approval["id"]
+    assert other.get(f"/v1/policies/{pid}").status_code == 404
+    assert other.put(f"/v1/policies/{pid}", json=STOP).status_code == 404
+    assert other.patch(f"/v1/policies/{pid}/toggle").status_code == 404
+    assert other.delete(f"/v1/policies/{pid}").status_code == 404
+    assert other.get("/v1/policies", params={"agent_id": "bot"}).json() == {"policies": []}
+    assert other.get(f"/v1/approvals/{aid}").status_code == 404
+    assert other.post(f"/v1/approvals/{aid}/decision",
+                      json={"decision": "granted"}).status_code == 404
+    assert other.get("/v1/approvals").json() == {"approvals": []}
+    assert other.get("/v1/agents/bot/deploys").status_code == 404
+    with sdk_server.client() as http:  # untouched by the other org's attempts
+        assert http.get(f"/v1/policies/{pid}").json()["enabled"] is True
+        assert http.get(f"/v1/approvals/{aid}").json()["status"] == "pending"
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"condition": {"trigger": "tool_calls", "operator": "gt", "value": 1}}, "condition.trigger"),
+    ({"condition": {"trigger": "step_count", "operator": ">", "value": 1}}, "condition.operator"),
+    ({"condition": {"trigger": "signal", "operator": "eq", "value": "TOOL_LOOP"}},
+     "condition.operator"),
+    ({"condition": {"trigger": "step_count", "operator": "gt"}}, "condition.value"),
+    ({"condition": {"trigger": "step_count", "value": 1, "match": {}}}, "condition.match"),
+    ({"action": {"type": "halt"}}, "action.type"),
+    ({"action": {"type": "require_approval"}}, "action.type"),
+    ({"condition": {"trigger": "before_tool_call", "operator": "eq", "value": "x"},
+      "action": {"type": "require_approval", "params": {"timeout_s": 0}}},
+     "action.params.timeout_s"),
+    ({"name": " "}, "name"),
+])
+def test_a_policy_the_sdk_would_refuse_is_refused_naming_the_field(
+        change: dict[str, Any], field: str) -> None:
+    with pytest.raises(PolicyError) as caught:
+        check_policy({**STOP, **change})
+    assert caught.value.field == field
+    assert str(caught.value).startswith(f"{field}: ")
+
+
+def test_an_invalid_policy_is_a_400_naming_the_field(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        bad = http.post("/v1/policies", json={**STOP, "condition": {
+            "trigger": "step_count", "operator": "approx", "value": 1}})
+        assert bad.status_code == 400
+        assert bad.json()["detail"].startswith("condition.operator: unknown operator 'approx'")
+        assert http.get("/v1/policies").json() == {"policies": []}
+
+
+def test_approvals_granted_once_then_409(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        created = http.post("/v1/approvals", json={
+            "run_id": "r1", "agent_id": "bot", "tool_name": "wire_money",
+            "tool_args": '{"amount": 5}', "timeout_seconds": 300})
+        assert created.status_code == 201
+        row = created.json()
+        assert row["status"] == "pending" and row["expires_at"] == row["created_at"] + 300
+        pending = http.get("/v1/approvals", params={"status": "pending"}).json()["approvals"]
+        assert [a["id"] for a in pending] == [row["id"]]
+
+        decided = http.post(f"/v1/approvals/{row['id']}/decision", json={
+            "decision": "granted", "decided_by": "ana", "note": "fine"})
+        assert decided.status_code == 200
+        assert decided.json()["status"] == "granted" and decided.json()["note"] == "fine"
+        again = http.post(f"/v1/approvals/{row['id']}/decision",
+                          json={"decision": "timeout", "decision_channel": "sdk"})
+        assert again.status_code == 409 and "already granted" in again.json()["detail"]
+        assert http.get(f"/v1/approvals/{row['id']}").json()["decided_by"] == "ana"
+        assert http.get("/v1/approvals", params={"status": "pending"}).json()["approvals"] == []
+        assert http.get("/v1/approvals", params={"status": "maybe"}).status_code == 422
+        assert http.get("/v1/approvals/999999").status_code == 404
+
+
+def test_a_pending_approval_times_out_at_its_deadline(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        row = http.post("/v1/approvals", json={
+            "run_id": "r1", "agent_id": "bot", "tool_name": "wire", "timeout_seconds": 1}).json()
+        time.sleep(1.1)
+        assert http.get(f"/v1/approvals/{row['id']}").json()["status"] == "timeout"
+        late = http.post(f"/v1/approvals/{row['id']}/decision", json={"decision": "granted"})
+        assert late.status_code == 409
+
+
+def test_detector_config_is_the_workers_settings_in_the_sdks_terms(
+        sdk_server: Server, caplog: pytest.LogCaptureFixture) -> None:
+    with sdk_server.client() as http:
+        got = http.get("/v1/detector-config",
+                       params={"agent_id": "bot", "agent_version": "2"}).json()
+        assert http.get("/v1/detector-config").status_code == 422  # agent_id is required
+    assert got["schema_version"] == 1 and got["ttl_s"] == 60 and got["packs"] == []
+    assert got["agent_id"] == "bot" and got["agent_version"] == "2"
+    assert abs(got["generated_at"] - time.time()) < 60
+    assert got["detectors"]["tool_loop"] == {"THRESHOLD": 4, "WINDOW": 6}  # no max_cycle
+    assert got["detectors"]["cost_spike"]["STATIC_THRESHOLD_TOKENS"] == 90000
+    assert "slow_step" not in got["detectors"]  # disabled for bot
+    assert got["baselines"] is None  # no history yet
+    # The SDK builds its in-path detectors from it without a single warning.
+    with caplog.at_level(logging.WARNING, logger="dunetrace"):
+        built = build_detectors(got)
+    assert not [r for r in caplog.records if r.name.startswith("dunetrace")]
+    loop = next(d for d in built if isinstance(d, ToolLoopDetector))
+    assert (loop.THRESHOLD, loop.WINDOW) == (4, 6)
+
+
+def test_every_mapped_kwarg_is_one_the_sdks_detector_has() -> None:
+    from dunetrace.detector_config import _tunable_attrs
+    from dunetrace.detectors import DETECTOR_KEYS
+
+    for name, (key, kwargs) in SDK_KEYS.items():
+        assert key in DETECTOR_KEYS, name
+        assert set(kwargs.values()) <= _tunable_attrs(DETECTOR_KEYS[key]), name
+
+
+def test_packs_say_plainly_that_semloop_has_none_of_dunetraces(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        catalogue = http.get("/v1/packs").json()["packs"]
+        assert [(p["name"], p["implemented"]) for p in catalogue] == [("voice", False)]
+        voice = http.post("/v1/orgs/packs/voice")
+        assert voice.status_code == 422 and "does not implement" in voice.json()["detail"]
+        assert http.post("/v1/orgs/packs/nope").status_code == 404
+        assert http.delete("/v1/orgs/packs/voice").status_code == 422
+        assert http.get("/v1/orgs/packs").json() == []
+        assert http.get("/v1/orgs/packs", headers={"Authorization": ""}).status_code == 401
+
+
+def test_deploys_are_recorded_and_listed_newest_first(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        first = http.post("/v1/deploy", json={"api_key": "ignored", "agent_id": "bot",
+                                              "version": "1.0", "meta": {"env": "prod"}})
+        assert first.status_code == 201
+        http.post("/v1/deploy", json={"agent_id": "bot", "version": "1.1"})
+        http.post("/v1/deploy", json={"agent_id": "other-bot", "version": "9"})
+        listed = http.get("/v1/agents/bot/deploys").json()["deploys"]
+        assert [d["version"] for d in listed] == ["1.1", "1.0"]
+        assert listed[1]["meta"] == {"env": "prod"}
+        assert http.post("/v1/deploy", json={"agent_id": "bot"}).status_code == 400
+
+
+def test_the_new_endpoints_are_in_the_openapi_schema(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        paths = http.get("/openapi.json").json()["paths"]
+    for path in ["/v1/policies", "/v1/policies/{policy_id}", "/v1/policies/{policy_id}/toggle",
+                 "/v1/approvals", "/v1/approvals/{approval_id}",
+                 "/v1/approvals/{approval_id}/decision", "/v1/detector-config", "/v1/packs",
+                 "/v1/orgs/packs", "/v1/orgs/packs/{pack_name}", "/v1/deploy",
+                 "/v1/agents/{agent_id}/deploys"]:
+        assert path in paths, path
+
+
+def test_detector_config_carries_the_agent_versions_p75_baselines(sdk_server: Server) -> None:
+    from semloop.events import Event
+
+    for n in range(20):  # the worker's minimum history
+        run, t0 = f"run-{n}", 1_700_000_000.0 + 100 * n
+        sdk_server.store.add_events(sdk_server.org_id, [
+            Event("run.started", run, "bot", 0, t0, {"input_text": "go"}, agent_version="2"),
+            Event("llm.called", run, "bot", 1, t0 + 1, {"model": "m", "prompt_tokens": 10},
+                  agent_version="2"),
+            Event("llm.responded", run, "bot", 1, t0 + 2,
+                  {"output": "done", "completion_tokens": 5, "latency_ms": 400},
+                  agent_version="2"),
+            Event("run.completed", run, "bot", 2, t0 + 4 + n, {"exit_reason": "completed"},
+                  agent_version="2"),
+        ])
+    with sdk_server.client() as http:
+        got = http.get("/v1/detector-config",
+                       params={"agent_id": "bot", "agent_version": "2"}).json()["baselines"]
+        other_version = http.get("/v1/detector-config",
+                                 params={"agent_id": "bot", "agent_version": "3"}).json()
+    assert set(got) == {"p75_steps", "p75_latency_tool_ms", "p75_latency_llm_ms",
+                        "p75_token_growth", "p75_llm_tool_ratio", "p75_total_tokens",
+                        "p75_duration_s"}
+    assert got["p75_latency_llm_ms"] == 400 and got["p75_total_tokens"] == 15
+    assert got["p75_duration_s"] == pytest.approx(4 + 14.25)  # P75 of 4..23 s
+    assert got["p75_latency_tool_ms"] is None  # no tool calls: no figure
+    assert other_version["baselines"] is None
+
+
+@pytest.mark.parametrize("path", ["/v1/approvals/{id}", "/v1/policies/{id}"])
+def test_an_id_past_64_bits_is_a_400_naming_the_parameter(server: Server, path: str) -> None:
+    with server.client() as http:
+        reply = http.get(path.format(id=2**70))
+    assert reply.status_code == 400, reply.text
+    assert "_id" in reply.json()["detail"]

@@ -1,0 +1,98 @@
+"""Fixtures: the real app (API and dashboard) on 127.0.0.1 over the ``store`` fixture, an
+org with a run the detectors and the loop worker flagged, and a way to sign in."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+
+from semloop.api import create_app
+from semloop.api.testing import serve
+from semloop.events import Event, Signal
+from semloop.settings import Settings
+from semloop.store import Store
+
+#: The loop run's stuck stretch, and the steps its structural signal names.
+STUCK = (3, 6)
+TOOL_STEPS = [2, 4, 6]
+
+
+@dataclass
+class Site:
+    url: str
+    store: Store
+    org_id: str
+    key: str
+
+    def sign_in(self, client: httpx.Client, key: str | None = None) -> httpx.Response:
+        form = client.get("/login")
+        token = re.search(r'name="csrf" value="([^"]+)"', form.text)
+        assert token is not None, form.text
+        return client.post("/login", data={"key": key or self.key, "csrf": token.group(1),
+                                           "next": "/"})
+
+    @contextlib.contextmanager
+    def client(self, *, signed_in: bool = True) -> Iterator[httpx.Client]:
+        with httpx.Client(base_url=self.url, timeout=30) as client:
+            if signed_in:
+                assert self.sign_in(client).status_code == 303
+            yield client
+
+
+def seed_loop_run(store: Store, org: str, run_id: str = "run-loop", *,
+                  agent: str = "support", start: float | None = None) -> None:
+    """A run that called the same search over and over: a structural TOOL_LOOP on three of
+    its steps and a SEMANTIC_LOOP whose stuck stretch is steps 3 to 6."""
+    t = time.time() - 600 if start is None else start
+    events = [Event("run.started", run_id, agent, 0, t, {"input_text": "find my order"},
+                    agent_version="v1", conversation_id="conv-1")]
+    events.append(Event("llm.responded", run_id, agent, 1, t + 1,
+                        {"model": "gpt-4o-mini", "output": "Let me search for it."}))
+    for step in range(2, 8):
+        events.append(Event("tool.called", run_id, agent, step, t + step,
+                            {"tool_name": "search_orders", "args": {"query": "order 42"}}))
+        events.append(Event("tool.responded", run_id, agent, step, t + step + 0.5,
+                            {"tool_name": "search_orders", "output": "no results",
+                             "latency_ms": 120.0}))
+    events.append(Event("tool.responded", run_id, agent, 8, t + 9,
+                        {"tool_name": "refund", "error": "timeout after 30 s"}))
+    events.append(Event("run.errored", run_id, agent, 9, t + 10, {"exit_reason": "error"}))
+    store.add_events(org, events)
+    store.add_signals(org, [
+        Signal("TOOL_LOOP", run_id, "high", 0.9, {"steps": TOOL_STEPS, "tool": "search_orders"},
+               step_index=2, agent_id=agent, agent_version="v1"),
+        Signal("SEMANTIC_LOOP", run_id, "medium", 0.55,
+               {"reason": "the agent repeated the same search without progress",
+                "stuck_stretch": {"first_step": STUCK[0], "last_step": STUCK[1]}},
+               source="semantic", agent_id=agent, agent_version="v1"),
+    ])
+
+
+@contextlib.contextmanager
+def serve_site(store: Store, **settings: object) -> Iterator[Site]:
+    """The app over ``store`` with an org, healthy runs and the loop run, on 127.0.0.1."""
+    org_id = store.create_org("acme")
+    key = store.create_api_key(org_id)
+    now = time.time()
+    for i in range(6):
+        run_id = f"run-ok-{i}"
+        store.add_events(org_id, [
+            Event("run.started", run_id, "support", 0, now - 7200 - i * 3600, {},
+                  agent_version="v1"),
+            Event("run.completed", run_id, "support", 1, now - 7190 - i * 3600, {})])
+    seed_loop_run(store, org_id)
+    app = create_app(store, Settings(database_url=store.url, **settings))  # type: ignore[arg-type]
+    with serve(app) as url:
+        yield Site(url, store, org_id, key)
+
+
+@pytest.fixture
+def site(store: Store) -> Iterator[Site]:
+    with serve_site(store) as served:
+        yield served

@@ -1,0 +1,204 @@
+"""The dashboard over real HTTP on SQLite and PostgreSQL: sign-in, sessions and CSRF, no
+page without a session, org scoping of every page, and what the pages show."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from fastapi.routing import APIRoute
+
+from semloop.api.dashboard._pages import SESSION_COOKIE, router
+from semloop.api.dashboard._session import Sessions
+
+from .conftest import STUCK, TOOL_STEPS, Site, seed_loop_run
+
+#: Dashboard routes not behind the sign-in: the page itself and its stylesheet.
+SIGN_IN = {"/login"}
+
+
+def _page_routes() -> list[str]:
+    return sorted({r.path for r in router.routes if isinstance(r, APIRoute)
+                   and "GET" in r.methods and r.path not in SIGN_IN})
+
+
+PAGES = _page_routes()
+IDS = {"run_id": "run-loop", "agent_id": "support", "conversation_id": "conv-1",
+       "name": "refresh.js"}
+
+
+def _fill(path: str) -> str:
+    return re.sub(r"\{([^}]+)\}", lambda m: IDS[m.group(1)], path)
+
+
+def test_the_pages_are_found() -> None:
+    assert {"/", "/runs", "/runs/{run_id}", "/agents", "/agents/{agent_id}", "/issues",
+            "/conversations", "/conversations/{conversation_id}", "/evaluators",
+            "/static/{name}"} <= set(PAGES)
+
+
+def test_no_page_or_asset_without_signing_in(site: Site) -> None:
+    with site.client(signed_in=False) as anonymous:
+        for path in PAGES:
+            reply = anonymous.get(_fill(path))
+            assert reply.status_code == 303, path
+            assert reply.headers["location"].startswith("/login?next="), path
+        # the sign-in page and its stylesheet are the exceptions
+        assert anonymous.get("/login").status_code == 200
+        assert anonymous.get("/static/style.css").status_code == 200
+        assert anonymous.get("/static/NOTICE").status_code == 303
+
+
+def test_sign_in_sets_a_signed_http_only_strict_cookie_without_the_key(site: Site) -> None:
+    with site.client(signed_in=False) as client:
+        reply = site.sign_in(client)
+        assert reply.status_code == 303 and reply.headers["location"] == "/"
+        cookie = next(c for c in reply.headers.get_list("set-cookie")
+                      if c.startswith(f"{SESSION_COOKIE}="))
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+        value = cookie.split(";")[0].split("=", 1)[1]
+        secret = site.key.rsplit("_", 1)[1]
+        assert secret not in value and site.key not in value
+        assert client.get("/").status_code == 200
+
+
+def test_a_wrong_key_or_a_forged_form_is_refused(site: Site) -> None:
+    with site.client(signed_in=False) as client:
+        reply = site.sign_in(client, key="sl_000000000000_not-a-key")
+        assert reply.status_code == 401 and "not valid" in reply.text
+        assert SESSION_COOKIE not in client.cookies
+        forged = client.post("/login", data={"key": site.key, "csrf": "guess", "next": "/"})
+        assert forged.status_code == 403
+        assert SESSION_COOKIE not in client.cookies
+
+
+def test_sign_in_never_redirects_off_the_site(site: Site) -> None:
+    with site.client(signed_in=False) as client:
+        form = client.get("/login", params={"next": "//evil.example/x"})
+        token = re.search(r'name="csrf" value="([^"]+)"', form.text)
+        assert token is not None and "evil" not in form.text
+        reply = client.post("/login", data={"key": site.key, "csrf": token.group(1),
+                                            "next": "https://evil.example/"})
+        assert reply.headers["location"] == "/"
+
+
+def test_a_forged_or_expired_session_is_no_session(site: Site) -> None:
+    with site.client() as client:
+        real = client.cookies[SESSION_COOKIE]
+        body, mac = real.split(".")
+        client.cookies.set(SESSION_COOKIE, f"{body}.{mac[:-2]}AA")
+        assert client.get("/").status_code == 303
+    sessions = Sessions(b"k" * 32, max_age_s=60)
+    token = sessions.issue("org", "keyid", now=1000.0)
+    assert sessions.read(token, now=1059.0) is not None
+    assert sessions.read(token, now=1061.0) is None
+    assert Sessions(b"x" * 32, 60).read(token, now=1001.0) is None
+
+
+def test_revoking_the_key_ends_its_sessions(site: Site) -> None:
+    with site.client() as client:
+        assert client.get("/runs").status_code == 200
+        site.store.revoke_api_key(site.key)
+        assert client.get("/runs").status_code == 303
+
+
+def test_sign_out_needs_the_csrf_token_and_ends_the_session(site: Site) -> None:
+    with site.client() as client:
+        page = client.get("/")
+        token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        assert token is not None
+        assert client.post("/logout", data={"csrf": "wrong"}).status_code == 403
+        assert client.get("/").status_code == 200
+        reply = client.post("/logout", data={"csrf": token.group(1)})
+        assert reply.status_code == 303 and reply.headers["location"] == "/login"
+        assert client.get("/").status_code == 303
+
+
+def test_pages_allow_only_their_own_origin(site: Site) -> None:
+    with site.client() as client:
+        policy = client.get("/").headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+
+
+def test_another_orgs_session_sees_none_of_this_orgs_pages(site: Site) -> None:
+    other = site.store.create_org("other")
+    other_key = site.store.create_api_key(other)
+    with site.client(signed_in=False) as client:
+        assert site.sign_in(client, key=other_key).status_code == 303
+        for path in PAGES:
+            reply = client.get(_fill(path))
+            if "{" in path and path != "/static/{name}":
+                assert reply.status_code == 404, path
+                continue
+            assert reply.status_code == 200, path
+            for secret in ("run-loop", "find my order", "conv-1"):
+                assert secret not in reply.text, (path, secret)
+
+
+def test_run_detail_shows_each_finding_and_marks_the_steps_its_evidence_names(
+        site: Site) -> None:
+    with site.client() as client:
+        page = client.get("/runs/run-loop").text
+    named = {int(n) for n in re.findall(r'<li id="step-(\d+)" class="step named"', page)}
+    assert named == set(TOOL_STEPS) | set(range(STUCK[0], STUCK[1] + 1))
+    assert 'data-findings="SEMANTIC_LOOP"' in page  # step 3: the stretch only
+    assert 'data-findings="TOOL_LOOP SEMANTIC_LOOP"' in page  # step 4: both
+    for step in range(STUCK[0], STUCK[1] + 1):
+        assert f'href="#step-{step}"' in page
+    assert "below the floor 0.60" in page  # SEMANTIC_LOOP's 0.55
+    assert "timeout after 30 s" in page and "order 42" in page
+
+
+def test_runs_filter_and_page_by_cursor(site: Site) -> None:
+    for i in range(55):
+        seed_loop_run(site.store, site.org_id, f"run-more-{i:02d}",
+                      start=time.time() - 100_000 - i)
+    with site.client() as client:
+        first = client.get("/runs").text
+        assert first.count('<tr><td>') == 50
+        later = re.search(r'href="(/runs\?cursor=[^"]+)"', first)
+        assert later is not None
+        second = client.get(later.group(1).replace("&amp;", "&")).text
+        assert "run-more-54" in second and "run-more-54" not in first
+        assert "run-loop" in first and "run-loop" not in second
+        semantic = client.get("/runs", params={"source": "semantic", "status": "errored"}).text
+        assert "run-loop" in semantic and "run-ok-0" not in semantic
+        assert "run-ok-0" in client.get("/runs", params={"status": "completed"}).text
+        bad = client.get("/runs", params={"status": "lost"}).text
+        assert "status is one of" in bad
+        bad_time = client.get("/runs", params={"since": "last week"}).text
+        assert "query.since" in bad_time
+
+
+@pytest.mark.parametrize("path", ["/", "/?window=24h", "/?window=30d", "/agents",
+                                  "/agents/support", "/evaluators", "/issues",
+                                  "/conversations", "/conversations/conv-1"])
+def test_each_page_renders_the_orgs_figures(site: Site, path: str) -> None:
+    with site.client() as client:
+        reply = client.get(path)
+    assert reply.status_code == 200
+    text = reply.text
+    if path.startswith("/?") or path == "/":
+        assert "TOOL_LOOP" in text and 'id="runs-total">7<' in text
+        assert "<rect class=\"bar\"" in text
+    if path == "/agents/support":
+        assert "Baselines" in text and "Detector config" in text and "TOOL_LOOP" in text
+    if path == "/evaluators":
+        assert "SEMANTIC_LOOP" in text and "AGENT_LOOP" in text  # findings and calibration
+    if path in ("/issues", "/conversations"):
+        assert "nothing to show yet" in text
+    if path == "/conversations/conv-1":
+        assert "run-loop" in text
+
+
+def test_run_detail_shows_the_sampling_decision_once_recorded(site: Site) -> None:
+    from semloop.evaluate.sampling import Sample
+
+    with site.client() as client:
+        assert "No sampling decision recorded" in client.get("/runs/run-loop").text
+        run = site.store.get_run(site.org_id, "run-loop")
+        assert run is not None
+        site.store.record_sample(site.org_id, run, Sample(True, "structural_signal", 1.0, 0.42))
+        page = client.get("/runs/run-loop").text
+    assert "evaluated: structural_signal" in page

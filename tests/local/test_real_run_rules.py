@@ -1,0 +1,179 @@
+"""The rules added for real runs, each on its own: a generic tool compared by its command,
+a repeat after a state-changing step, one transient retry, and the exact check's view of
+calls made again after a write."""
+
+from __future__ import annotations
+
+from semloop._features import Call, action_kind, call_changes_state
+from semloop.evaluate.loop import _unchanged_repeats
+from semloop.judge.local import LocalBackend
+from semloop.lexical import score_tool_repetition
+
+from .test_features import judgement, step
+
+
+def bash(command: str, output: str) -> tuple[str, dict[str, str], str]:
+    return ("bash", {"command": command}, output)
+
+
+def test_a_generic_tool_is_compared_by_its_command(backend: LocalBackend) -> None:
+    # One tool carries all the work: different commands are different actions.
+    j = judgement(
+        backend,
+        step("Look at the tree.", bash("ls src/pkg", "a.py b.py")),
+        step("Read the module.", bash("cat src/pkg/a.py", "def f(): ...")),
+        step("Search for callers.", bash("grep -rn 'f(' src", "src/pkg/b.py:3: f()")),
+    )
+    assert j.repeat_probability(0, 1) < 0.3 and j.repeat_probability(1, 2) < 0.3
+    assert j.tool_repeat("bash") < 0.5
+    # The same command with the same output is a repeat, whatever the tool is called.
+    same = judgement(
+        backend,
+        step("Run the script.", bash("python repro.py", "Traceback: KeyError 'x'")),
+        step("Run it again.", bash("python repro.py", "Traceback: KeyError 'x'")),
+    )
+    assert same.repeat_probability(0, 1) > 0.85
+
+
+def test_action_kind_names_the_program_a_generic_tool_runs() -> None:
+    write = Call.of("bash", '{"command": "sed -i s/a/b/ f.py"}', "")
+    assert action_kind(write) == "bash:sed:write"
+    assert action_kind(Call.of("bash", '{"command": "sed -n 1,9p f.py"}', "x = 1")) == "bash:sed"
+    assert action_kind(Call.of("bash", '{"command": "python t.py"}', "ok")) == "bash:python"
+    assert action_kind(Call.of("search", '{"q": "x"}', "")) == "search"
+
+
+def test_writes_are_recognised_and_failed_writes_are_not() -> None:
+    assert call_changes_state(Call.of("bash", '{"command": "sed -i s/a/b/ f.py"}', ""))
+    assert call_changes_state(Call.of("bash", '{"command": "echo x > f.py"}', ""))
+    assert call_changes_state(Call.of("update_reservation", '{"id": "R1"}', '{"ok": true}'))
+    assert not call_changes_state(Call.of("bash", '{"command": "cat f.py"}', "x = 1"))
+    assert not call_changes_state(
+        Call.of("update_reservation", '{"id": "R1"}', "Error: payment declined"))
+
+
+def test_a_rerun_after_an_edit_is_a_new_attempt(backend: LocalBackend) -> None:
+    out = "FAILED test_x - AssertionError"
+    j = judgement(
+        backend,
+        step("Run the test.", bash("pytest tests/test_x.py", out)),
+        step("Fix the comparison.", bash("sed -i 's/==/!=/' src/x.py", "")),
+        step("Run the test again.", bash("pytest tests/test_x.py", out)),
+    )
+    assert j.repeat_probability(0, 2) <= 0.2  # the world changed between the two runs
+    unchanged = judgement(
+        backend,
+        step("Run the test.", bash("pytest tests/test_x.py", out)),
+        step("Look at the file.", bash("cat src/x.py", "x == 1")),
+        step("Run the test again.", bash("pytest tests/test_x.py", out)),
+    )
+    assert unchanged.repeat_probability(0, 2) > 0.85  # a read changes nothing
+
+
+def test_one_transient_retry_is_careful_the_second_is_a_repeat(backend: LocalBackend) -> None:
+    err = '{"error": "service unavailable", "code": 503}'
+    call = ("get_order_details", {"order_id": "#W1"}, err)
+    j = judgement(backend, step("Look up the order.", call), step("Retry.", call),
+                  step("Retry once more.", call))
+    assert j.repeat_probability(0, 1) < 0.4  # the first identical retry of a 503
+    assert j.repeat_probability(1, 2) > 0.6 or j.repeat_probability(0, 2) > 0.6
+    permanent = ("update_order", {"order_id": "#W1"}, "Error: payment method declined")
+    k = judgement(backend, step("Update.", permanent), step("Update again.", permanent))
+    assert k.repeat_probability(0, 1) > 0.85  # a declined payment does not pass on its own
+
+
+def test_the_exact_check_counts_calls_made_again_after_a_write_as_new() -> None:
+    def span(name: str, inp: str, out: str) -> dict[str, str]:
+        return {"type": "tool", "name": name, "input": inp, "output": out}
+
+    test = span("bash", '{"command": "pytest"}', "1 failed")
+    edited = [test]
+    for k in range(5):  # a different edit each time, then the test again
+        edited += [span("bash", f'{{"command": "sed -i s/a{k}/b/ x.py"}}', ""), test]
+    assert score_tool_repetition(_unchanged_repeats(edited), 3)[0] == 1.0
+    # The same edit resent changes nothing a later test sees: those reruns are repeats.
+    same_edit = span("bash", '{"command": "sed -i s/a/b/ x.py"}', "")
+    resent = [test, same_edit, test, same_edit, test, same_edit, test]
+    assert score_tool_repetition(_unchanged_repeats(resent), 3)[0] < 1.0
+    assert score_tool_repetition(_unchanged_repeats([test] * 6), 3)[0] == 0.0
+
+
+def test_a_read_after_a_write_by_the_same_program_sees_a_changed_world(
+    backend: LocalBackend,
+) -> None:
+    view = bash("sed -n '9,12p' f.py", "x = 1")
+    j = judgement(backend, step("Look.", view),
+                  step("Edit.", bash("sed -i '10s/1/2/' f.py", "")),
+                  step("Look again.", view))
+    assert j.repeat_probability(0, 2) <= 0.2  # sed -n after sed -i: not the same action
+
+
+def test_a_restore_after_an_edit_is_a_new_world_but_a_toggle_is_not(
+    backend: LocalBackend,
+) -> None:
+    test, out = "python t.py", "FAILED: wrong order"
+    restore = bash("cp f.py.backup f.py", "")
+    j = judgement(backend, step("Edit.", bash("sed -i 's/a/b/' f.py", "")),
+                  step("Test.", bash(test, out)), step("Restore.", restore),
+                  step("Test without the fix.", bash(test, out)))
+    assert j.repeat_probability(1, 3) <= 0.2  # the restore undid the edit: another world
+    edit = bash("sed -i '895,897d' f.py", "")
+    k = judgement(backend, step("Delete the lines.", edit), step("Test.", bash(test, out)),
+                  step("Restore.", restore), step("Delete them again.", edit),
+                  step("Test again.", bash(test, out)))
+    assert k.repeat_probability(1, 4) > 0.85  # the same edit on the same base: a toggle
+
+
+def test_a_quote_inside_an_argument_is_content(backend: LocalBackend) -> None:
+    j = judgement(backend,
+                  step("Fix.", bash("sed -i 's/f(\"60s\")/g()/' x.py", "")),
+                  step("Again, other quotes.", bash("sed -i \"s/f('60s')/g()/\" x.py", "")))
+    assert j.repeat_probability(0, 1) < 0.3
+    same = judgement(backend, step("List.", bash("ls 'src dir'", "a.py")),
+                     step("List.", bash('ls "src dir"', "a.py")))
+    assert same.repeat_probability(0, 1) > 0.85  # outer quoting is how it is written
+
+
+def test_two_long_inputs_that_differ_past_the_cut_stay_two() -> None:
+    from semloop.evaluate.loop import _truncate
+
+    head = "cat > t.py << 'EOF'\n" + "x = 1\n" * 200
+    a, b = _truncate(head + "print(1)\nEOF", 800), _truncate(head + "print(2)\nEOF", 800)
+    assert a != b and a[:800] == b[:800]
+    assert Call.of("bash", a, "").raw != Call.of("bash", b, "").raw
+    assert Call.of("bash", a, "").raw == Call.of("bash", _truncate(head + "print(1)\nEOF", 800),
+                                                 "").raw
+
+
+def test_the_local_judge_has_no_question_budget(backend: LocalBackend) -> None:
+    from semloop.judge.mock import MockBackend
+    from semloop.semantic import SemanticLoopDetection
+    from semloop.trace import Trace
+
+    trace = Trace.from_steps("g", [{"output": f"step {k}"} for k in range(100)])
+    local = SemanticLoopDetection(backend)
+    _, questions, _ = local.questions_for(trace)
+    assert "progress_98_99" in questions  # the last steps of a long run are asked about
+    hosted = SemanticLoopDetection(MockBackend({}))
+    assert len(hosted.questions_for(trace)[1]) == 64  # a judge that does not say: 64
+    assert len(SemanticLoopDetection(backend, max_questions=10).questions_for(trace)[1]) == 10
+
+
+def test_the_structural_tool_loop_counts_a_call_again_only_on_the_same_world() -> None:
+    from semloop.detect import run_detectors
+    from semloop.events import Run
+    from semloop.trace import Span, Trace
+
+    def tool(cmd: str, out: str) -> Span:
+        return Span(type="tool", name="bash", input={"command": cmd}, output=out)
+
+    view = ("sed -n '319,340p' models.py", "def database_forwards(self): ...")
+    edits = [tool(f"sed -i '32{k}s/ #/#/' models.py", "") for k in range(3)]
+    spans = [tool(*view), edits[0], tool(*view), edits[1], tool(*view), edits[2], tool(*view)]
+
+    def loops(children: list[Span]) -> set[str]:
+        trace = Trace(goal="g", root=Span(type="agent", name="a", children=children))
+        return {s.failure_type for s in run_detectors(Run.from_trace(trace, run_id="r"))}
+
+    assert "TOOL_LOOP" not in loops(spans)  # a look after each edit
+    assert "TOOL_LOOP" in loops([tool(*view) for _ in range(4)])  # nothing changed between
