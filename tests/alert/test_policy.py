@@ -61,8 +61,11 @@ def test_every_detector_has_the_reference_policy() -> None:
     assert DEFAULT_POLICIES["PROMPT_INJECTION_SIGNAL"] == IMM
     modes = [p.mode for name, p in DEFAULT_POLICIES.items() if name in DETECTORS and
              name != "AGENT_LOOP"]
+    # The reference's 23 (7 / 8 / 8), then the newer eleven (3 consecutive, 8 immediate).
     assert (modes.count("frequency"), modes.count("consecutive"), modes.count("immediate")) == (
-        7, 8, 8)
+        7, 8 + 3, 8 + 8)
+    assert DEFAULT_POLICIES["SILENT_TRUNCATION"] == CONS
+    assert DEFAULT_POLICIES["UNGROUNDED_DESTINATION"] == IMM
 
 
 def test_decide_counts_what_the_policy_saw() -> None:

@@ -65,7 +65,8 @@ _IMM = AlertPolicy("immediate", 1, 1)
 _CONS = AlertPolicy("consecutive", 2, 10)
 _FREQ = AlertPolicy("frequency", 3, 10)
 
-#: The reference's alert policy per detector (§5), plus the two loop detectors as loops.
+#: The reference's alert policy per detector (§5; the newer eleven from Dunetrace's yml,
+#: where a detector with no alert_policy alerts immediately), plus the loop detectors.
 DEFAULT_POLICIES: Mapping[str, AlertPolicy] = {
     **dict.fromkeys(
         ["SLOW_STEP", "TOOL_AVOIDANCE", "RAG_EMPTY_RETRIEVAL", "CONTEXT_BLOAT",
@@ -73,11 +74,15 @@ DEFAULT_POLICIES: Mapping[str, AlertPolicy] = {
     **dict.fromkeys(
         ["GOAL_ABANDONMENT", "TOOL_LOOP", "TOOL_THRASHING", "LLM_TRUNCATION_LOOP",
          "RETRY_STORM", "EMPTY_LLM_RESPONSE", "CASCADING_TOOL_FAILURE", "UNREAD_TOOL_ERROR",
-         "AGENT_LOOP", "SEMANTIC_LOOP"], _CONS),
+         "AGENT_LOOP", "SEMANTIC_LOOP", "OVERSIZED_TOOL_ARGUMENTS", "SILENT_TRUNCATION",
+         "MODEL_FALLBACK_DRIFT"], _CONS),
     **dict.fromkeys(
         ["FIRST_STEP_FAILURE", "COST_SPIKE", "PROMPT_INJECTION_SIGNAL",
          "PREMATURE_TERMINATION", "TOOL_ARGUMENT_FABRICATION", "RETRIEVED_CONTENT_INJECTION",
-         "HANDOFF_CONTEXT_LOSS", "RUNAWAY_ITERATION"], _IMM),
+         "HANDOFF_CONTEXT_LOSS", "RUNAWAY_ITERATION", "EXCESSIVE_RETRIEVAL",
+         "AGENT_HANDOFF_FAILURE", "MEMORY_POISONING", "DELEGATION_LOOP",
+         "UNGROUNDED_DESTINATION", "UNRESOLVED_AMBIGUITY", "INSTRUMENTATION_DEGRADED",
+         "SCATTERSHOT_TOOL_USE"], _IMM),
 }
 
 
