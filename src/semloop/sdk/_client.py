@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal
 
+from .._http import RetryPolicy
 from ..events import agent_version as _agent_version
 from ._emitters import Emitter, HttpEmitter
 from ._policies import (
@@ -99,8 +100,11 @@ class Client:
         self._sender = Sender(
             self.emitter, build, functools.partial(measure, max_chars=max_field_chars),
             buffer_size=buffer_size, buffer_bytes=buffer_bytes, flush_interval=flush_interval,
-            batch_size=batch_size, max_retries=max_retries, retry_backoff=retry_backoff,
-            retry_backoff_max=retry_backoff_max,
+            batch_size=batch_size,
+            # No jitter (one sender per process) and no budget: the agent never waits on
+            # it, and shutdown() bounds the time spent retrying.
+            retry=RetryPolicy(max_retries=max_retries, backoff_s=retry_backoff,
+                              max_backoff_s=retry_backoff_max, jitter=0.0, budget_s=None),
         )
         self._policies = _Engine(
             self._sender, approver=approver, approval_timeout=approval_timeout,
