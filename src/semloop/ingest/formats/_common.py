@@ -7,7 +7,7 @@ import json
 import math
 import re
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -317,6 +317,24 @@ def records(
 #: of that record, never a crash of the whole import.
 SHAPE_ERRORS = (TraceFormatError, TypeError, AttributeError, ValueError, KeyError, IndexError,
                 RecursionError)
+
+
+def convert_records(
+    data: bytes | str, source: str, name: str,
+    drafts: Callable[[Any, int], Iterable[Draft]], *, clock: float = 0.0,
+    unwrap: Sequence[str] = (),
+) -> Result:
+    """The import of a format whose records are runs: ``drafts(record, runs so far)``
+    gives each record's runs (more than one for a run with sub-runs); a record of an
+    unexpected shape becomes a rejection naming its line and path, and the import goes on."""
+    result = Result(format=name)
+    for line, path, raw in records(data, source, result, unwrap):
+        try:
+            for draft in drafts(raw, len(result.runs)):
+                result.runs.append(build_run(draft, clock=clock))
+        except SHAPE_ERRORS as exc:
+            reject(result, exc, source, line, path)
+    return result
 
 
 def as_format_error(exc: BaseException) -> TraceFormatError:
