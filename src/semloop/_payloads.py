@@ -209,18 +209,19 @@ def make(event_type: str, /, **values: Any) -> dict[str, Any]:
     """The payload of one ``event_type`` event: a value given as ``None`` takes its field's
     default, and is left out when there is none. A name the table does not declare for
     ``event_type`` is a bug in the writer: ``KeyError``."""
-    fields = FIELDS[event_type]
-    payload: dict[str, Any] = {}
-    for name, value in values.items():
-        field = fields.get(name)
-        if field is None:
-            raise KeyError(f"{name!r} is not a field of {event_type}")
-        if value is None:
-            value = field.default
-            if value is None:
-                continue
-        payload[name] = value
-    return payload
+    if not values.keys() <= FIELDS[event_type].keys():
+        unknown = ", ".join(sorted(values.keys() - FIELDS[event_type].keys()))
+        raise KeyError(f"{unknown} not a field of {event_type}")
+    defaults = _DEFAULTS[event_type]
+    return {name: defaults[name] if value is None else value
+            for name, value in values.items() if value is not None or name in defaults}
+
+
+# Event type → the defaults of those of its fields that have one.
+_DEFAULTS: Mapping[str, Mapping[str, Any]] = {
+    event_type: {f.name: f.default for f in fields if f.default is not None}
+    for event_type, fields in PAYLOADS.items()}
+
 
 #: Numeric field → the range a real value falls in (ingest refuses a number outside it).
 RANGES: Mapping[str, tuple[float, float]] = {
