@@ -79,10 +79,10 @@ SIGNS: dict[str, dict[str, int]] = {
                         "placeholder": 1, "failed_call": 1, "request_far": 1, "specific": -1},
     "task_understanding_failure": {"substitute": 1, "opposite": 1, "reversed": 1,
                                    "wrong_source": 1, "other_action": 1, "request_far": 1,
-                                   "uncovered": 1, "names_dropped": 1},
+                                   "uncovered": 1, "names_dropped": 1, "names_swapped": 1},
     "off_topic_drift": {"stretch": 1, "digression": 1, "promotion": 1, "other_case": 1,
                         "marker": 1, "off_share": 1, "min_far": 1, "tail_far": 1,
-                        "lexical_off": 1},
+                        "lexical_off": 1, "never_on": 1, "isolation": 1, "isolated_share": 1},
 }
 FP_COST = 4  # precision first: a false alarm costs four caught failures
 # Counts are capped: the third missing number says little the second did not.

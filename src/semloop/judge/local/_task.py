@@ -359,6 +359,8 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     weekly/monthly morning/evening morning/afternoon weekday/weekend inches/millimetres
     inches/centimetres imperial/metric celsius/fahrenheit child/adult patient/clinician
     customer/internal beginner/advanced summary/full short/long formal/informal
+    front/rear front/back left/right upper/lower top/bottom north/south east/west
+    indoor/outdoor inside/outside
     """.split())  # noqa: SIM905
 # Closed sets of periods: months and seasons (October / November, spring / fall).
 _MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
@@ -605,6 +607,8 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("names_dropped", len(names - key_terms(case.output)) / len(names) if names else 0.0)
     theirs = key_terms(case.output)
     ev.flag("names_new", len(theirs - names) / len(theirs) if theirs else 0.0)
+    # The request's name gone and others in its place: a sibling, however it is spelled.
+    ev.flag("names_swapped", ev.features["names_dropped"] * ev.features["names_new"])
     return ev
 
 
@@ -718,6 +722,14 @@ def _drift_by_meaning(
     ev.flag("min_far", max((1.0 - cos[i] for i in later if not units[i][1]), default=0.0))
     tail = [1.0 - c for c in cos[len(cos) * 2 // 3 :]] if len(cos) > 1 else [0.0]
     ev.flag("tail_far", sum(tail) / len(tail))
+    ev.flag("never_on", 1.0 - max(cos))
+    # A unit far from the request and from the answer's opening on it is about something
+    # else, whatever words it shares with the request.
+    anchor = max(range(min(2, len(units))), key=lambda i: cos[i])
+    reach = [max(cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) for i in range(len(units))]
+    loose = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
+    ev.flag("isolation", max((1.0 - reach[i] for i in loose), default=0.0))
+    ev.flag("isolated_share", sum(words[i] for i in loose if reach[i] < _OFF_COS) / total)
     best_start, best_len, start = -1, 0, -1
     for i in range(first_on + 1, len(off) + 1):
         if i < len(off) and off[i]:
