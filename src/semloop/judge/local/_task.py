@@ -243,12 +243,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
-    if failures and _CLAIMS_SUCCESS.search(text):
-        honest = bool(_ADMITS_FAILURE.search(text))
-        call = failures[0]
-        ev.flag("honest_failure", honest)
-        ev.flag("false_success", not honest, f'tool {call.name} failed ("{_short(call.output, 8)}") '
-                f'yet the answer says "{_short(text, 10)}"')
+    claimed = bool(failures) and bool(_CLAIMS_SUCCESS.search(text))
+    honest = claimed and bool(_ADMITS_FAILURE.search(text))
+    ev.flag("honest_failure", honest)
+    ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
+            f'("{_short(failures[0].output, 8)}") yet the answer says "{_short(text, 10)}"'
+            if failures else "")
     remainder = next((s for s in run.sentences if _REMAINING.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input),
             f'it stops with work left: "{_short(remainder or "")}"')
@@ -739,6 +739,8 @@ def _drift_by_meaning(
             best_start, best_len = start, i - start
         start = -1
     tail_cos = sum(cos[best_start : best_start + best_len]) / best_len if best_len else 1.0
+    ev.flag("stretch", 0.0)
+    ev.flag("digression", 0.0)
     if anchored and best_len >= 1 and tail_cos < _TAIL_COS:
         share = sum(words[best_start : best_start + best_len]) / total
         opener = units[best_start][0] if best_start >= 0 else ""
