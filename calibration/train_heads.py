@@ -57,9 +57,9 @@ PENALTIES = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # L2 strength on standardised feat
 # same cases: (bias, {feature: weight}).
 HAND: dict[str, tuple[float, dict[str, float]]] = {
     "hallucination": (0.0, {"rule": 1.0}),
-    "task_completion": (-3.5, {"promise": 5.0, "false_success": 5.5, "honest_failure": -1.0,
+    "task_completion": (-2.5, {"promise": 5.0, "false_success": 5.5, "honest_failure": -1.0,
                                "remainder": 4.0, "instructions": 4.0, "asks_given": 4.5,
-                               "parts_missing": 1.0, "generic": 4.5}),
+                               "parts_missing": 4.0, "generic": 4.5}),
     "task_understanding_failure": (-3.0, {"substitute": 6.0, "opposite": 5.5, "reversed": 5.5,
                                           "wrong_source": 5.0, "other_action": 5.0}),
     "off_topic_drift": (-3.0, {"stretch": 4.75, "digression": 5.5, "promotion": 4.0,
