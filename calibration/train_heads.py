@@ -27,29 +27,17 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from semloop.case import RunCase
-from semloop.judge.local._answerer import Embed
-from semloop.judge.local._grounding import hallucination_evidence
-from semloop.judge.local._head import HEADS_FILE, Evidence
+from semloop.judge.local._evidence import RUN_EVIDENCE as EVIDENCE
+from semloop.judge.local._head import HEADS_FILE
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._task import (
-    off_topic_evidence,
-    task_completion_evidence,
-    task_understanding_evidence,
-)
 
 ROOT = Path(__file__).resolve().parents[1]
-EVIDENCE: dict[str, Callable[[RunCase, Embed], Evidence]] = {
-    "hallucination": hallucination_evidence,
-    "task_completion": task_completion_evidence,
-    "task_understanding_failure": task_understanding_evidence,
-    "off_topic_drift": off_topic_evidence,
-}
 SOURCES = ("calibration/{name}.jsonl", "calibration/holdout/{name}.jsonl",
            "tests/local/run_blind2.jsonl")
 PENALTIES = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # L2 strength on standardised features

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -16,22 +16,11 @@ import pytest
 
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._grounding import hallucination_evidence
+from semloop.judge.local._evidence import RUN_EVIDENCE as EVIDENCE
 from semloop.judge.local._head import HEADS_FILE, Evidence, Head, head_answer, heads
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._task import (
-    off_topic_evidence,
-    task_completion_evidence,
-    task_understanding_evidence,
-)
 
 ROOT = Path(__file__).resolve().parents[2]
-EVIDENCE: dict[str, Callable[[RunCase, Embed], Evidence]] = {
-    "hallucination": hallucination_evidence,
-    "task_completion": task_completion_evidence,
-    "task_understanding_failure": task_understanding_evidence,
-    "off_topic_drift": off_topic_evidence,
-}
 
 
 @pytest.fixture(scope="module")
