@@ -84,6 +84,10 @@ def test_reasoning_quotes_the_evidence_that_fired_or_what_was_set_aside() -> Non
     assert fired.is_yes and fired.reasoning.startswith("it only says it will do the work")
     calm = head_answer("task_completion", Evidence(), "the answer meets every part of the request")
     assert not calm.is_yes and calm.reasoning == "the answer meets every part of the request"
+    weak = Evidence()
+    weak.flag("failed_call", 1.0, "tool refill failed")
+    got = head_answer("task_completion", weak, "the answer meets every part of the request")
+    assert not got.is_yes and got.reasoning.endswith("weighed and set aside: tool refill failed")
 
 
 def test_answers_are_deterministic(embed: Embed) -> None:

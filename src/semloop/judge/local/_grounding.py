@@ -15,7 +15,9 @@ claim is checked against the evidence, which is the context documents and the to
 - **coverage and similarity**, soft evidence: the share of the claim's content words the
   evidence holds, and the claim's cosine to its best evidence sentence.
 
-Each claim gets log-odds of being unsupported; the answer's value is its worst claim's.
+Each claim gets log-odds of being unsupported (the hand-set weights below). The answer's
+evidence is its worst claim's log-odds and, per check, the strongest finding over its
+claims; the learned head (``_head.py``) weighs them into the answer's value.
 """
 
 from __future__ import annotations

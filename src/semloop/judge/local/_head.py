@@ -73,25 +73,39 @@ def heads(path: Path = HEADS_FILE) -> dict[str, Head]:
 
 def head_answer(kind: str, evidence: Evidence, settled: str) -> Answer:
     """The head's answer for ``evidence``: its reasoning quotes the noted features that
-    push towards firing, strongest first, or ``settled`` when none does."""
+    push towards firing, strongest first; below the threshold, the strongest of them as set
+    aside, or ``settled`` when there is none."""
     model = heads()[kind]
     parts = model.contributions(evidence.features)
     logit = model.logit(evidence.features)
     pushing = sorted((c, n) for n, c in parts.items() if c > 0 and n in evidence.notes)
-    reasons = [evidence.notes[n] for _, n in reversed(pushing)]
+    # Several features may quote the same sentence: each reason is said once.
+    reasons = list(dict.fromkeys(evidence.notes[n] for _, n in reversed(pushing)))
     if logit < 0:
-        return verdict(logit, settled + (f"; weighed and set aside: {reasons[0]}" if reasons else ""))
+        if reasons:
+            return verdict(logit, f"below the threshold; weighed and set aside: {reasons[0]}")
+        return verdict(logit, settled)
     if not reasons:
         top = max(parts, key=lambda n: parts[n])
         reasons = [f"{_FEATURE_TEXT.get(top, top)}: {evidence.features.get(top, 0.0):.2f}"]
     return verdict(logit, "; ".join(reasons))
 
-# What a feature means, for a reasoning that has no sentence to quote.
+# What a feature means, for a reasoning with no sentence to quote (the value follows).
 _FEATURE_TEXT = {
-    "request_cos": "the answer is far from the request in meaning (cosine to it)",
-    "best_cos": "no sentence of the answer is close to the request (best cosine)",
-    "off_share": "much of the run is far from the request (share of its words)",
-    "min_cos": "part of the run is far from the request (lowest cosine)",
-    "coverage": "the answer uses few of the request's words (share)",
-    "evidence_cos": "the claims are far from every evidence sentence (lowest best cosine)",
+    "request_far": "the answer is far in meaning from the request (1 - best cosine)",
+    "uncovered": "the answer uses little of the request's own words (share missing)",
+    "names_dropped": "the request's names are missing from the answer (share)",
+    "names_swapped": "the request's names are missing and others stand in (share)",
+    "short": "the answer is very short for the request",
+    "failed_call": "a tool call failed and was not retried",
+    "marker": "a unit announces a digression",
+    "lexical_off": "units name nothing of the request (share)",
+    "off_share": "much of the run is off the request (share of its words)",
+    "min_far": "a unit is far from the request (1 - cosine)",
+    "tail_far": "the end of the run is far from the request (1 - cosine)",
+    "never_on": "no unit of the run is close to the request (1 - best cosine)",
+    "isolation": "a unit is far from the request and from the answer's opening (1 - cosine)",
+    "isolated_share": "units far from the request and the answer's opening (share of words)",
+    "evidence_far": "a claim is far from every evidence sentence (1 - best cosine)",
+    "counts": "small counts the context does not give",
 }

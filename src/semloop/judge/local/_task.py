@@ -12,6 +12,9 @@ stay on it?
 - OFF_TOPIC_DRIFT finds the sentences and steps that relate neither to the request nor
   to the context the run retrieved, and how much of the run they take after it started
   on topic.
+
+Each reads a case into named evidence (``*_evidence``); the learned head of its evaluator
+(``_head.py``, trained by calibration/train_heads.py) weighs it into the answer.
 """
 
 from __future__ import annotations
