@@ -45,6 +45,11 @@ def test_action_kind_names_the_program_a_generic_tool_runs() -> None:
     assert action_kind(Call.of("bash", '{"command": "sed -n 1,9p f.py"}', "x = 1")) == "bash:sed"
     assert action_kind(Call.of("bash", '{"command": "python t.py"}', "ok")) == "bash:python"
     assert action_kind(Call.of("search", '{"q": "x"}', "")) == "search"
+    # A directory change in front names no program: the edit and the diff after it are two.
+    assert action_kind(Call.of("bash", '{"command": "cd /testbed && sed -i s/a/b/ f.py"}',
+                               "")) == "bash:sed:write"
+    assert action_kind(Call.of("bash", '{"command": "cd /testbed && git diff > p.txt"}',
+                               "")) == "bash:git:write"
 
 
 def test_writes_are_recognised_and_failed_writes_are_not() -> None:
