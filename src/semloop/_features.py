@@ -539,9 +539,13 @@ def action_kind(call: Call) -> str:
     text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
     if text is None and call.args is None:
         text = call.raw
-    words = (text or "").split()
+    # ``cd /testbed && sed -i …``: the program is what runs in that directory, not cd.
+    words = _CD_PREFIX.sub("", text or "").split()
     kind = f"{call.name}:{words[0]}" if words else call.name
     return f"{kind}:write" if call_changes_state(call) else kind
+
+
+_CD_PREFIX = re.compile(r"^\s*(?:cd(?:\s+\S+)?\s*(?:&&|;)\s*)+")
 
 
 # Generic runners: their name says nothing about what a call does (the command does).
