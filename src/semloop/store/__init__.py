@@ -28,7 +28,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
+from ._semantic import OrgSemantics, SemanticState, StoredSample, TaskOutcome, Usage, month_of
 from ._store import Store
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "Store",
     "StoredSample",
     "StoredSignal",
+    "TaskOutcome",
     "TypeCount",
     "Usage",
     "check_event",

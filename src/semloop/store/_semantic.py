@@ -11,6 +11,7 @@ set in the same transaction, so a retry or a second worker never spends a unit t
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -53,6 +54,7 @@ __all__ = [
     "Semantic",
     "SemanticState",
     "StoredSample",
+    "TaskOutcome",
     "Usage",
     "month_of",
 ]
@@ -116,6 +118,26 @@ class SemanticState:
     sample: StoredSample | None
     #: Evaluator -> (state, attempts) of the tasks begun on this run.
     tasks: Mapping[str, tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """One evaluator's outcome on a run, written with the run's others in one transaction.
+
+    ``state``: ``done``, ``pending`` (a failed attempt to retry), ``failed`` (the last
+    attempt failed) or ``skipped`` (not run on purpose). ``note``: the error, or why it was
+    skipped or suppressed. ``group``: the finding's recurring issue, an existing group's id
+    or the representation and vector of a new one. ``calls``: the judge calls made for it
+    (evaluation-log rows, every one, fired or not).
+    """
+
+    evaluator: str
+    state: str
+    attempts: int
+    note: str | None = None
+    signal: Signal | None = None
+    group: int | tuple[str, Sequence[float]] | None = None
+    calls: Sequence[Mapping[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -192,6 +214,15 @@ def _log(conn: Connection, org_id: str, calls: Sequence[Mapping[str, Any]]) -> N
                                          for c in calls])
 
 
+_TASK_COLUMNS = ("state", "attempts", "last_error", "signal_id", "updated_at")
+
+
+@functools.cache
+def _task_upsert(dialect: Dialect) -> Any:
+    """The task upsert, built once: SQLAlchemy takes longer to build it than to run it."""
+    return upsert(dialect, tasks, ["org_id", "run_id", "evaluator"], _TASK_COLUMNS)
+
+
 def _quota_signal(run: Run, scope: str, limit: int, month: str) -> Signal:
     return Signal(failure_type=QUOTA_EXCEEDED, run_id=run.run_id, severity=Severity.LOW,
                   confidence=1.0, source="semantic", shadow=True, agent_id=run.agent_id,
@@ -256,13 +287,21 @@ class Semantic(Area):
                 sample.sampled, sample.reason, sample.rate, sample.bucket, sample.charged),
             tasks={row.evaluator: (row.state, row.attempts) for row in begun})
 
-    def record_sample(self, org_id: str, run: Run, sample: Sample) -> None:
-        """Keep a run's sampling decision (the first one recorded stays)."""
+    def record_sample(self, org_id: str, run: Run, sample: Sample, *,
+                      counted: bool | None = None, now: float | None = None) -> str | None:
+        """Keep a run's sampling decision (the first one recorded stays).
+
+        With ``counted`` (not None) a sampled run is also charged, in the same transaction:
+        the answer is then :meth:`charge_run`'s. Otherwise None.
+        """
         with translate_errors("record a sampling decision"), self._db.write() as conn:
             conn.execute(insert_ignore(self._db.dialect, samples, ["org_id", "run_id"]), {
                 "org_id": org_id, "run_id": run.run_id, "agent_id": run.agent_id,
                 "sampled": sample.sampled, "reason": sample.reason, "rate": sample.rate,
                 "bucket": sample.bucket, "charged": False, "decided_at": time.time()})
+            if counted is None or not sample.sampled:
+                return None
+            return self._charge(conn, org_id, run, counted=counted, now=now)
 
     def sample_of(self, org_id: str, run_id: str) -> StoredSample | None:
         with translate_errors("read a sampling decision"), self._db.read() as conn:
@@ -281,39 +320,43 @@ class Semantic(Area):
         counting local evaluations) spends nothing. The first run to find a limit spent
         this month writes the one shadow SEMANTIC_QUOTA_EXCEEDED signal of that scope.
         """
-        month = month_of(time.time() if now is None else now)
         with translate_errors("spend semantic quota"), self._db.write() as conn:
-            row = conn.execute(select(samples.c.charged).where(
-                samples.c.org_id == org_id, samples.c.run_id == run.run_id)).first()
-            if row is not None and row.charged:
-                return None
-            org = _org_of(conn.execute(
-                select(settings_table).where(settings_table.c.org_id == org_id)).first())
-            agent = _agent_of(conn.execute(select(agents).where(
-                agents.c.org_id == org_id, agents.c.agent_id == run.agent_id)).first())
-            denied: tuple[str, str, str, int] | None = None
-            if counted:
-                limit = None if org.allow_overage else org.evaluation_quota
-                if not _spend(conn, self._db.dialect, org_id, "org", "", month, limit):
-                    denied = ("org_quota_exceeded", "org", "", org.evaluation_quota)
-                elif agent.budget_monthly is not None and not _spend(
-                        conn, self._db.dialect, org_id, "agent", run.agent_id, month,
-                        agent.budget_monthly):
-                    _refund(conn, org_id, "org", "", month)
-                    denied = ("budget_exceeded", "agent", run.agent_id, agent.budget_monthly)
-            if denied is None:
-                conn.execute(update(samples).where(
-                    samples.c.org_id == org_id, samples.c.run_id == run.run_id)
-                    .values(charged=True))
-                return None
-            reason, scope, key, limit_value = denied
+            return self._charge(conn, org_id, run, counted=counted, now=now)
+
+    def _charge(self, conn: Connection, org_id: str, run: Run, *, counted: bool,
+                now: float | None) -> str | None:
+        month = month_of(time.time() if now is None else now)
+        row = conn.execute(select(samples.c.charged).where(
+            samples.c.org_id == org_id, samples.c.run_id == run.run_id)).first()
+        if row is not None and row.charged:
+            return None
+        org = _org_of(conn.execute(
+            select(settings_table).where(settings_table.c.org_id == org_id)).first())
+        agent = _agent_of(conn.execute(select(agents).where(
+            agents.c.org_id == org_id, agents.c.agent_id == run.agent_id)).first())
+        denied: tuple[str, str, str, int] | None = None
+        if counted:
+            limit = None if org.allow_overage else org.evaluation_quota
+            if not _spend(conn, self._db.dialect, org_id, "org", "", month, limit):
+                denied = ("org_quota_exceeded", "org", "", org.evaluation_quota)
+            elif agent.budget_monthly is not None and not _spend(
+                    conn, self._db.dialect, org_id, "agent", run.agent_id, month,
+                    agent.budget_monthly):
+                _refund(conn, org_id, "org", "", month)
+                denied = ("budget_exceeded", "agent", run.agent_id, agent.budget_monthly)
+        if denied is None:
             conn.execute(update(samples).where(
                 samples.c.org_id == org_id, samples.c.run_id == run.run_id)
-                .values(sampled=False, reason=reason))
-            if _first_exceeded(conn, org_id, scope, key, month):
-                insert_signals(conn, self._db.dialect, org_id,
-                               [_quota_signal(run, scope, limit_value, month)])
-            return reason
+                .values(charged=True))
+            return None
+        reason, scope, key, limit_value = denied
+        conn.execute(update(samples).where(
+            samples.c.org_id == org_id, samples.c.run_id == run.run_id)
+            .values(sampled=False, reason=reason))
+        if _first_exceeded(conn, org_id, scope, key, month):
+            insert_signals(conn, self._db.dialect, org_id,
+                           [_quota_signal(run, scope, limit_value, month)])
+        return reason
 
     def charge_conversation(self, org_id: str, run: Run, *, counted: bool,
                             now: float | None = None) -> bool:
@@ -345,35 +388,6 @@ class Semantic(Area):
                                              log_table.c.evaluated_at >= start.timestamp()))
                          .scalar_one())
 
-    def fail_task(self, org_id: str, run_id: str, evaluator: str, *, attempts: int,
-                  error: str, final: bool, calls: Sequence[Mapping[str, Any]] = ()) -> None:
-        """Record a failed attempt and its judge ``calls`` (evaluation-log rows); ``final``
-        makes it the task's terminal state."""
-        with translate_errors("record an evaluator task"), self._db.write() as conn:
-            _log(conn, org_id, calls)
-            self._set_task(org_id, run_id, evaluator, "failed" if final else "pending",
-                           attempts, error, None, conn)
-
-    def skip_task(self, org_id: str, run_id: str, evaluator: str, reason: str) -> None:
-        """An evaluator not run on purpose (its cost ceiling, no case): never retried."""
-        self._set_task(org_id, run_id, evaluator, "skipped", 0, reason, None)
-
-    def _set_task(self, org_id: str, run_id: str, evaluator: str, state: str, attempts: int,
-                  error: str | None, signal_id: int | None,
-                  conn: Connection | None = None) -> None:
-        row = {"state": state, "attempts": attempts, "last_error": (error or "")[:500] or None,
-               "signal_id": signal_id, "updated_at": time.time()}
-        if conn is None:
-            with translate_errors("record an evaluator task"), self._db.write() as own:
-                self._upsert_task(own, org_id, run_id, evaluator, row)
-        else:
-            self._upsert_task(conn, org_id, run_id, evaluator, row)
-
-    def _upsert_task(self, conn: Connection, org_id: str, run_id: str, evaluator: str,
-                     row: dict[str, Any]) -> None:
-        conn.execute(upsert(self._db.dialect, tasks, ["org_id", "run_id", "evaluator"], list(row)),
-                     {"org_id": org_id, "run_id": run_id, "evaluator": evaluator, **row})
-
     def groups_for(self, org_id: str, agent_id: str, evaluator: str) -> list[GroupView]:
         """The recurring issues of one agent and evaluator, as matching reads them."""
         with translate_errors("read recurring issues"), self._db.read() as conn:
@@ -382,32 +396,47 @@ class Semantic(Area):
                         groups.c.org_id == org_id, groups.c.agent_id == agent_id,
                         groups.c.evaluator == evaluator).order_by(groups.c.id))]
 
-    def finish_task(self, org_id: str, run_id: str, evaluator: str, *, attempts: int,
-                    signal: Signal | None, group: int | tuple[str, Sequence[float]] | None,
-                    note: str | None = None, calls: Sequence[Mapping[str, Any]] = (),
-                    ) -> int | None:
-        """Record an evaluator's outcome on a run, in one transaction: its signal (if any),
-        the signal's recurring issue (an existing group's id, or the representation and
-        vector of a new one), the judge ``calls`` made for it (evaluation-log rows, every
-        one, fired or not) and the task done. Returns the signal's id.
+    def finish_run(self, worker: str, org_id: str, run_id: str, trigger: str,
+                   outcomes: Sequence[TaskOutcome], *, retry_at: float | None = None,
+                   ) -> int:
+        """Record a run's evaluator outcomes in one transaction: each one's judge calls,
+        signal, recurring issue and task state; then the run processed, or with
+        ``retry_at`` (a task to retry) its lease held until then, so it comes back to
+        some worker at that time and not before. Returns how many signals were new.
 
         A second finish of the same task (a worker whose lease lapsed) adds nothing: the
         signal is unique per run, evaluator and source, and joins its group once.
         """
         now = time.time()
-        with translate_errors("record a finding"), self._db.write() as conn:
-            _log(conn, org_id, calls)
-            signal_id = None
-            if signal is not None:
-                insert_signals(conn, self._db.dialect, org_id, [signal])
-                signal_id = conn.execute(select(q.signals.c.id).where(
-                    q.signals.c.org_id == org_id, q.signals.c.run_id == signal.run_id,
-                    q.signals.c.failure_type == signal.failure_type,
-                    q.signals.c.source == signal.source)).scalar_one()
-                if group is not None:
-                    self._join(conn, org_id, signal, signal_id, group, now)
-            self._set_task(org_id, run_id, evaluator, "done", attempts, note, signal_id, conn)
-            return signal_id
+        added = 0
+        with translate_errors("record a run's findings"), self._db.write() as conn:
+            _log(conn, org_id, [c for o in outcomes for c in o.calls])
+            for outcome in outcomes:
+                signal_id = None
+                if outcome.signal is not None:
+                    signal = outcome.signal
+                    added += insert_signals(conn, self._db.dialect, org_id, [signal])
+                    signal_id = conn.execute(select(q.signals.c.id).where(
+                        q.signals.c.org_id == org_id, q.signals.c.run_id == signal.run_id,
+                        q.signals.c.failure_type == signal.failure_type,
+                        q.signals.c.source == signal.source)).scalar_one()
+                    if outcome.group is not None:
+                        self._join(conn, org_id, signal, signal_id, outcome.group, now)
+                conn.execute(_task_upsert(self._db.dialect), {
+                    "org_id": org_id, "run_id": run_id, "evaluator": outcome.evaluator,
+                    "state": outcome.state, "attempts": outcome.attempts,
+                    "last_error": (outcome.note or "")[:500] or None, "signal_id": signal_id,
+                    "updated_at": now})
+            if retry_at is None:
+                conn.execute(q.mark_processed(self._db.dialect), {
+                    "worker": worker, "org_id": org_id, "run_id": run_id, "trigger": trigger,
+                    "processed_at": now})
+                conn.execute(q.release_claim(worker, org_id, run_id))
+            else:
+                conn.execute(update(q.claims).where(
+                    q.claims.c.worker == worker, q.claims.c.org_id == org_id,
+                    q.claims.c.run_id == run_id).values(claimed_until=retry_at))
+        return added
 
     def _join(self, conn: Connection, org_id: str, signal: Signal, signal_id: int,
               group: int | tuple[str, Sequence[float]], now: float) -> None:
@@ -428,14 +457,6 @@ class Semantic(Area):
                                        "run_id": signal.run_id, "added_at": now})
         conn.execute(update(groups).where(groups.c.id == group_id).values(
             last_seen=now, run_count=groups.c.run_count + 1))
-
-    def postpone(self, worker: str, org_id: str, run_id: str, until: float) -> None:
-        """Hold a run's lease until ``until``: a failed evaluation's backoff. The run comes
-        back to some worker then, not before."""
-        with translate_errors("postpone a run"), self._db.write() as conn:
-            conn.execute(update(q.claims).where(
-                q.claims.c.worker == worker, q.claims.c.org_id == org_id,
-                q.claims.c.run_id == run_id).values(claimed_until=until))
 
     # -- feedback and recurring issues ----------------------------------------------------
 
