@@ -267,41 +267,68 @@ class Semantic(Area):
 
     # -- runs ---------------------------------------------------------------------------
 
-    def semantic_state(self, org_id: str, run: Run) -> SemanticState:
-        with translate_errors("read a run's semantic state"), self._db.read() as conn:
-            structural = conn.execute(select(func.count()).select_from(q.signals).where(
-                q.signals.c.org_id == org_id, q.signals.c.run_id == run.run_id,
-                q.signals.c.source == "structural")).scalar_one() > 0
-            agent = conn.execute(select(agents).where(
-                agents.c.org_id == org_id, agents.c.agent_id == run.agent_id)).first()
-            org = conn.execute(
-                select(settings_table).where(settings_table.c.org_id == org_id)).first()
-            sample = conn.execute(select(samples).where(
-                samples.c.org_id == org_id, samples.c.run_id == run.run_id)).first()
-            begun = conn.execute(select(tasks.c.evaluator, tasks.c.state, tasks.c.attempts)
-                                 .where(tasks.c.org_id == org_id,
-                                        tasks.c.run_id == run.run_id)).all()
-        return SemanticState(
-            structural=structural, agent=_agent_of(agent), org=_org_of(org),
-            sample=None if sample is None else StoredSample(
-                sample.sampled, sample.reason, sample.rate, sample.bucket, sample.charged),
-            tasks={row.evaluator: (row.state, row.attempts) for row in begun})
+    def semantic_states(self, runs: Sequence[tuple[str, Run]]) -> list[SemanticState]:
+        """What the worker needs to know about each ``(org_id, run)`` before judging it, in
+        one read for the whole batch."""
+        by_org: dict[str, list[Run]] = {}
+        for org_id, run in runs:
+            by_org.setdefault(org_id, []).append(run)
+        found: dict[tuple[str, str], SemanticState] = {}
+        with translate_errors("read runs' semantic state"), self._db.read() as conn:
+            for org_id, of_org in by_org.items():
+                ids = [run.run_id for run in of_org]
+                structural = set(conn.execute(select(q.signals.c.run_id).distinct().where(
+                    q.signals.c.org_id == org_id, q.signals.c.run_id.in_(ids),
+                    q.signals.c.source == "structural")).scalars())
+                agent_rows = {row.agent_id: row for row in conn.execute(select(agents).where(
+                    agents.c.org_id == org_id,
+                    agents.c.agent_id.in_({run.agent_id for run in of_org})))}
+                org = _org_of(conn.execute(
+                    select(settings_table).where(settings_table.c.org_id == org_id)).first())
+                sampled = {row.run_id: StoredSample(row.sampled, row.reason, row.rate,
+                                                    row.bucket, row.charged)
+                           for row in conn.execute(select(samples).where(
+                               samples.c.org_id == org_id, samples.c.run_id.in_(ids)))}
+                begun: dict[str, dict[str, tuple[str, int]]] = {}
+                for row in conn.execute(select(tasks.c.run_id, tasks.c.evaluator, tasks.c.state,
+                                               tasks.c.attempts).where(
+                        tasks.c.org_id == org_id, tasks.c.run_id.in_(ids))):
+                    begun.setdefault(row.run_id, {})[row.evaluator] = (row.state, row.attempts)
+                for run in of_org:
+                    found[org_id, run.run_id] = SemanticState(
+                        structural=run.run_id in structural,
+                        agent=_agent_of(agent_rows.get(run.agent_id)), org=org,
+                        sample=sampled.get(run.run_id), tasks=begun.get(run.run_id, {}))
+        return [found[org_id, run.run_id] for org_id, run in runs]
 
-    def record_sample(self, org_id: str, run: Run, sample: Sample, *,
-                      counted: bool | None = None, now: float | None = None) -> str | None:
-        """Keep a run's sampling decision (the first one recorded stays).
+    def record_samples(self, decisions: Sequence[tuple[str, Run, Sample | None, bool]],
+                       ) -> list[bool]:
+        """Keep new sampling decisions and charge the sampled runs, in one transaction for
+        the batch: ``(org_id, run, sample or None for one already recorded, counted)``.
+        True for each run that may be evaluated (sampled, and charged now or before);
+        see :meth:`record_sample` and :meth:`charge_run`."""
+        cleared: list[bool] = []
+        with translate_errors("record sampling decisions"), self._db.write() as conn:
+            for org_id, run, sample, counted in decisions:
+                if sample is not None:
+                    self._record(conn, org_id, run, sample)
+                    if not sample.sampled:
+                        cleared.append(False)
+                        continue
+                cleared.append(self._charge(conn, org_id, run, counted=counted,
+                                            now=None) is None)
+        return cleared
 
-        With ``counted`` (not None) a sampled run is also charged, in the same transaction:
-        the answer is then :meth:`charge_run`'s. Otherwise None.
-        """
+    def record_sample(self, org_id: str, run: Run, sample: Sample) -> None:
+        """Keep a run's sampling decision (the first one recorded stays)."""
         with translate_errors("record a sampling decision"), self._db.write() as conn:
-            conn.execute(insert_ignore(self._db.dialect, samples, ["org_id", "run_id"]), {
-                "org_id": org_id, "run_id": run.run_id, "agent_id": run.agent_id,
-                "sampled": sample.sampled, "reason": sample.reason, "rate": sample.rate,
-                "bucket": sample.bucket, "charged": False, "decided_at": time.time()})
-            if counted is None or not sample.sampled:
-                return None
-            return self._charge(conn, org_id, run, counted=counted, now=now)
+            self._record(conn, org_id, run, sample)
+
+    def _record(self, conn: Connection, org_id: str, run: Run, sample: Sample) -> None:
+        conn.execute(insert_ignore(self._db.dialect, samples, ["org_id", "run_id"]), {
+            "org_id": org_id, "run_id": run.run_id, "agent_id": run.agent_id,
+            "sampled": sample.sampled, "reason": sample.reason, "rate": sample.rate,
+            "bucket": sample.bucket, "charged": False, "decided_at": time.time()})
 
     def sample_of(self, org_id: str, run_id: str) -> StoredSample | None:
         with translate_errors("read a sampling decision"), self._db.read() as conn:

@@ -4,7 +4,7 @@ Strictly after the fact: it takes a completed or errored run only once the detec
 worker has processed it (so "every structurally flagged run is evaluated" holds), never
 in the SDK's path. Per run: the sampling decision is recorded (evaluated or not); a
 sampled run spends its quota unit once, in the transaction that records the decision
-(``Store.record_sample``); each evaluator is a task of its own, so one failing never fails
+(``Store.record_samples``, one for the batch); each evaluator is a task of its own, so one failing never fails
 another or the batch; a run's outcomes are written together (``Store.finish_run``). A failed or undecided judge call
 is retried up to ``max_attempts`` times with exponential backoff (the run's lease is held
 until then), then recorded as failed with its error; it never loops and never spends
@@ -43,7 +43,13 @@ from ..evaluate.findings import (
     match_group,
     representation,
 )
-from ..evaluate.sampling import AgentSemantics, SamplingConfig, sample_conversation, sample_run
+from ..evaluate.sampling import (
+    AgentSemantics,
+    Sample,
+    SamplingConfig,
+    sample_conversation,
+    sample_run,
+)
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
 from ..store import OrgSemantics, SemanticState, Store, TaskOutcome, month_of
@@ -54,6 +60,7 @@ __all__ = ["SemanticWorker"]
 log = logging.getLogger("semloop.worker.semantic")
 
 _FINISHED = frozenset({"done", "failed", "skipped"})
+_RUN_LEVELS = ("run", "trace")
 AnyEvaluator = QuestionEvaluator | LoopEvaluator
 
 
@@ -97,10 +104,23 @@ class SemanticWorker(PollingWorker):
         batch = self.take(lambda lease_s: self.store.runs_to_process(
             self.name, limit=self.batch_size, stall_timeout_s=float("inf"), lease_s=lease_s,
             after=self.after))
+        if not batch:
+            return 0
+        # One read for the batch's states, one transaction for its sampling decisions and
+        # charges (before any judge call, so budgets are checked first); then each run's
+        # judge calls and one transaction for its outcomes.
+        try:
+            contexts = self.store.semantic_states([(org_id, run) for org_id, run, _ in batch])
+            cleared = self._decide(batch, contexts)
+        except Exception:
+            log.exception("semantic: a batch of %d runs failed; will retry", len(batch))
+            for claim in batch:
+                self.retry_later(claim)
+            return 0
         handled = 0
-        for claim in batch:
+        for claim, context, evaluate in zip(batch, contexts, cleared):
             try:
-                finished = self.process_run(claim)
+                finished = self.process_run(claim, context, evaluate)
             except Exception:
                 log.exception("semantic: run %s failed; will retry", claim[1].run_id)
                 self.retry_later(claim)
@@ -110,31 +130,41 @@ class SemanticWorker(PollingWorker):
                 handled += 1
         return handled
 
+    def _decide(self, batch: Sequence[Claim], contexts: Sequence[SemanticState]) -> list[bool]:
+        """Whether each run of the batch is to be evaluated: new decisions recorded and
+        sampled runs charged, in one transaction."""
+        cleared: list[bool | None] = []
+        decisions: list[tuple[str, Run, Sample | None, bool]] = []
+        for (org_id, run, _), context in zip(batch, contexts):
+            sample = context.sample
+            counted = self._counted(context.org, self._evaluators(context.agent, _RUN_LEVELS))
+            if sample is None:
+                decided = sample_run(run, self.sampling, context.agent,
+                                     structural=context.structural)
+                decisions.append((org_id, run, decided, counted))
+                cleared.append(None)
+            elif sample.sampled and not sample.charged:
+                decisions.append((org_id, run, None, counted))
+                cleared.append(None)
+            else:
+                cleared.append(sample.sampled)
+        answers = iter(self.store.record_samples(decisions) if decisions else [])
+        return [next(answers) if c is None else c for c in cleared]
+
     # -- one run ---------------------------------------------------------------------
 
-    def process_run(self, claim: Claim) -> bool:
-        """Evaluate one claimed run; False when an evaluator is to be retried later.
+    def process_run(self, claim: Claim, context: SemanticState, evaluate: bool) -> bool:
+        """Evaluate one claimed, decided run; False when an evaluator is to be retried.
 
         The run's writes after its judge calls are one transaction (its tasks, findings,
         issues, log rows and the run processed): a worker killed before it commits leaves
-        nothing of the run but its charged sample, and the run comes back whole.
+        nothing of the run but its charged decision, and the run comes back whole.
         """
         org_id, run, trigger = claim
-        context = self.store.semantic_state(org_id, run)
-        sample = context.sample
-        chosen = self._evaluators(context.agent, ("run", "trace"))
-        counted = self._counted(context.org, chosen)
-        if sample is None:
-            decided = sample_run(run, self.sampling, context.agent, structural=context.structural)
-            refused = self.store.record_sample(org_id, run, decided, counted=counted)
-            evaluate = decided.sampled and refused is None
-        else:
-            evaluate = sample.sampled and (sample.charged or self.store.charge_run(
-                org_id, run, counted=counted) is None)
         outcomes: list[TaskOutcome] = []
         retry = False
         if evaluate:
-            for evaluator in chosen:
+            for evaluator in self._evaluators(context.agent, _RUN_LEVELS):
                 retry |= self._task(org_id, run, evaluator, context, None, outcomes)
         try:
             retry |= self._conversation(org_id, run, context, outcomes)
