@@ -306,7 +306,7 @@ class Semantic(Area):
         """Keep new sampling decisions and charge the sampled runs, in one transaction for
         the batch: ``(org_id, run, sample or None for one already recorded, counted)``.
         True for each run that may be evaluated (sampled, and charged now or before);
-        see :meth:`record_sample` and :meth:`charge_run`."""
+        a refused charge is recorded as the run's sampling reason (see :meth:`_charge`)."""
         cleared: list[bool] = []
         with translate_errors("record sampling decisions"), self._db.write() as conn:
             for org_id, run, sample, counted in decisions:
@@ -337,8 +337,8 @@ class Semantic(Area):
         return None if row is None else StoredSample(row.sampled, row.reason, row.rate,
                                                      row.bucket, row.charged)
 
-    def charge_run(self, org_id: str, run: Run, *, counted: bool,
-                   now: float | None = None) -> str | None:
+    def _charge(self, conn: Connection, org_id: str, run: Run, *, counted: bool,
+                now: float | None) -> str | None:
         """Spend the run's quota units (org, then the agent's budget) unless already spent.
 
         Returns ``None`` when the run may be evaluated, else the reason it may not
@@ -347,11 +347,6 @@ class Semantic(Area):
         counting local evaluations) spends nothing. The first run to find a limit spent
         this month writes the one shadow SEMANTIC_QUOTA_EXCEEDED signal of that scope.
         """
-        with translate_errors("spend semantic quota"), self._db.write() as conn:
-            return self._charge(conn, org_id, run, counted=counted, now=now)
-
-    def _charge(self, conn: Connection, org_id: str, run: Run, *, counted: bool,
-                now: float | None) -> str | None:
         month = month_of(time.time() if now is None else now)
         row = conn.execute(select(samples.c.charged).where(
             samples.c.org_id == org_id, samples.c.run_id == run.run_id)).first()

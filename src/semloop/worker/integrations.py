@@ -41,7 +41,6 @@ class IntegrationsWorker(PollingWorker):
         down_after_s: float = 1800.0,
         max_pages: int = 100,
         clock: Callable[[], float] = time.time,
-        transport: httpx.BaseTransport | None = None,
     ) -> None:
         super().__init__(poll_interval=poll_interval)
         self.store = store
@@ -49,15 +48,12 @@ class IntegrationsWorker(PollingWorker):
         self.down_after_s = down_after_s
         self.max_pages = max_pages
         self.clock = clock
-        self._client = httpx.Client(transport=transport, follow_redirects=False)
+        self._client = httpx.Client(follow_redirects=False)
         #: Scores whose trace id matched no run, since start.
         self.unmatched = 0
 
     def __str__(self) -> str:
         return f"{self.name} ({len(self.integrations)} configured, every {self.poll_interval:g} s)"
-
-    def close(self) -> None:
-        self._client.close()
 
     def process_batch(self) -> int:
         """Pull every integration once; returns how many new findings were written."""
