@@ -6,8 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from semloop._exceptions import ConfigError
+from semloop.cli import app
 from semloop.events import Event
 from semloop.integrations import Integration, integrations_from_dict, load_integrations
 from semloop.store import INTEGRATION_DOWN, Store
@@ -163,6 +165,25 @@ def test_a_bad_config_names_its_key(entry: dict[str, object], key: str, message:
                                environ={})
     assert raised.value.key == key and message in raised.value.message
     assert str(raised.value).startswith("integrations.yml")
+
+
+def test_semloop_worker_integrations_once(store: Store, db_url: str, tmp_path: Path) -> None:
+    org = store.create_org("acme")
+    traced_run(store, org, "r0", "t-0")
+    with_scores = ProviderServer("langsmith")
+    with_scores.scores = [Score("f1", "t-0", "correctness", 0.1, "2026-12-01T10:00:01Z")]
+    try:
+        path = tmp_path / "integrations.yml"
+        path.write_text(f"integrations:\n  - org_id: {org}\n    provider: langsmith\n"
+                        f"    base_url: {with_scores.base_url}\n    api_key: {SECRETS['api_key']}\n",
+                        encoding="utf-8")
+        result = CliRunner().invoke(app, ["worker", "integrations", "--database-url", db_url,
+                                          "--config", str(path), "--once"])
+    finally:
+        with_scores.close()
+    assert result.exit_code == 0, result.output
+    assert "1 signals" in result.output
+    assert external(store, org, "langsmith") == [("r0", "LANGSMITH_CORRECTNESS", 0.1)]
 
 
 def test_the_cli_worker_reads_its_yaml(store: Store, tmp_path: Path) -> None:
