@@ -134,6 +134,18 @@ def test_an_unreachable_host_and_wrong_credentials_are_failures(store: Store) ->
     assert status is not None and status.failures == 1 and status.down_signalled
     assert "ConnectError" in (status.last_error or "")
 
+    paged = ProviderServer("langsmith")  # more pages than the worker reads in one pull
+    paged.scores = [Score(f"f{i}", "t-0", "x", 0.5, f"2026-12-01T10:00:{i:02d}Z")
+                    for i in range(7)]
+    try:
+        capped = IntegrationsWorker(store, [integration(org, paged)], max_pages=3)
+        capped.run_once()
+        status = store.integration_status(org, "langsmith")
+        assert status is not None and status.cursor is None  # the cursor did not move
+        assert "more than 3 pages" in (status.last_error or "")
+    finally:
+        paged.close()
+
     server = ProviderServer("braintrust")
     try:
         entry = {"org_id": org, "provider": "braintrust", "base_url": server.base_url,

@@ -9,7 +9,9 @@ moves only after a whole pull succeeded. A pull that fails (the host unreachable
 error status, an answer it cannot read) starts or extends the integration's outage; one
 that has lasted ``down_after_s`` (30 minutes) writes one shadow EXTERNAL_INTEGRATION_DOWN
 signal, and the next good pull ends it. A score whose trace id matches no run of the org
-is skipped (its trace has not been ingested).
+is skipped (its trace has not been ingested). A pull reads every page down to its cursor
+(a first pull: everything the provider keeps), up to ``max_pages``; a host that pages
+further is taken as failing.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ class IntegrationsWorker(PollingWorker):
         *,
         poll_interval: float = 60.0,
         down_after_s: float = 1800.0,
-        max_pages: int = 100,
+        max_pages: int = 10_000,
         clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(poll_interval=poll_interval)
@@ -82,6 +84,8 @@ class IntegrationsWorker(PollingWorker):
                 token = page.next
                 if token is None:
                     break
+            else:  # a host that never stops paging: keep the cursor, try again later
+                raise ValueError(f"more than {self.max_pages} pages in one pull")
         except (httpx.HTTPError, ValueError, TypeError) as exc:
             error = f"{type(exc).__name__}: {exc}"
             if self.store.integration_failed(integration.org_id, integration.key,
