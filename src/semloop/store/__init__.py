@@ -16,6 +16,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from ._compat import ApprovalRecord, DeployRecord, PolicyRecord
 from ._events import LIMITS, check_event
 from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
+from ._integrations import INTEGRATION_DOWN, IntegrationStatus
 from ._migrate import head_revision, migrate_database
 from ._orgs import hash_key, key_id_of
 from ._records import (
@@ -28,10 +29,11 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
+from ._semantic import OrgSemantics, SemanticState, StoredSample, TaskOutcome, Usage, month_of
 from ._store import Store
 
 __all__ = [
+    "INTEGRATION_DOWN",
     "KEY_PREFIX",
     "LIMITS",
     "Activity",
@@ -40,6 +42,7 @@ __all__ = [
     "ApprovalRecord",
     "DeployRecord",
     "EvaluatorPoint",
+    "IntegrationStatus",
     "KeyInfo",
     "OrgSemantics",
     "Page",
@@ -51,6 +54,7 @@ __all__ = [
     "Store",
     "StoredSample",
     "StoredSignal",
+    "TaskOutcome",
     "TypeCount",
     "Usage",
     "check_event",

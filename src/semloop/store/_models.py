@@ -39,6 +39,7 @@ __all__ = [
     "DeployRow",
     "EventRow",
     "ExternalEvaluation",
+    "IntegrationState",
     "Organization",
     "PolicyRow",
     "ProcessedRun",
@@ -469,6 +470,25 @@ class ExternalEvaluation(Base):
     run_id: Mapped[str] = mapped_column(String(128))
     signal_id: Mapped[int | None] = mapped_column(BigId, nullable=True)
     received_at: Mapped[float] = mapped_column(Double)
+
+
+class IntegrationState(Base):
+    """An integration's pull cursor and outage (the integrations worker's own record)."""
+
+    __tablename__ = "integration_state"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    provider: Mapped[str] = mapped_column(String(32))
+    cursor: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    last_success_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    failing_since: Mapped[float | None] = mapped_column(Double, nullable=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    down_signalled: Mapped[bool] = mapped_column(Boolean)
+    updated_at: Mapped[float] = mapped_column(Double)
 
 
 class PolicyRow(Base):

@@ -45,10 +45,18 @@ from ._models import (
     ApprovalRow,
     DeployRow,
     EventRow,
+    ExternalEvaluation,
     Organization,
     PolicyRow,
     ProcessedRun,
     RunClaim,
+    SemanticConversation,
+    SemanticEvaluation,
+    SemanticFeedback,
+    SemanticGroup,
+    SemanticGroupMember,
+    SemanticSample,
+    SemanticTask,
     SignalRow,
 )
 
@@ -135,6 +143,15 @@ deliveries: Table = AlertDeliveryRow.__table__  # type: ignore[assignment]
 policies: Table = PolicyRow.__table__  # type: ignore[assignment]
 approvals: Table = ApprovalRow.__table__  # type: ignore[assignment]
 deploys: Table = DeployRow.__table__  # type: ignore[assignment]
+# The semantic worker's tables, as far as pruning a run reaches into them.
+semantic_samples: Table = SemanticSample.__table__  # type: ignore[assignment]
+semantic_tasks: Table = SemanticTask.__table__  # type: ignore[assignment]
+semantic_evaluations: Table = SemanticEvaluation.__table__  # type: ignore[assignment]
+semantic_groups: Table = SemanticGroup.__table__  # type: ignore[assignment]
+semantic_members: Table = SemanticGroupMember.__table__  # type: ignore[assignment]
+semantic_feedback: Table = SemanticFeedback.__table__  # type: ignore[assignment]
+semantic_conversations: Table = SemanticConversation.__table__  # type: ignore[assignment]
+external_evaluations: Table = ExternalEvaluation.__table__  # type: ignore[assignment]
 
 #: The event that ends a run, and the worker trigger it maps to.
 TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
@@ -816,19 +833,47 @@ def prune_deletes(org_id: str, run_ids: Sequence[str]) -> dict[str, Delete]:
 
     Alerts and their deliveries go explicitly, before the signals they reference, rather
     than by ``ON DELETE CASCADE``: SQLite enforces foreign keys only where the connection
-    turned them on, and the counts are wanted anyway.
+    turned them on, and the counts are wanted anyway. So do the semantic worker's records
+    of the runs: sampling decisions, evaluator tasks, evaluation-log rows, feedback on
+    their findings, their findings' places in recurring issues (an issue left with no
+    finding goes too), pulled external results, and a conversation none of whose runs is
+    left.
     """
     ids = list(run_ids)
+    found = _signal_ids(org_id, ids)
+    conversations, members, groups = (semantic_conversations, semantic_members,
+                                      semantic_groups)
+    # A conversation is dropped with its last run: none of its events outside these runs.
+    kept = select(events.c.id).where(
+        events.c.org_id == org_id, events.c.conversation_id == conversations.c.conversation_id,
+        events.c.run_id.not_in(ids)).exists()
+    ending = select(events.c.conversation_id).where(
+        events.c.org_id == org_id, events.c.run_id.in_(ids),
+        events.c.conversation_id.is_not(None))
+
+    def of_runs(table: Table) -> Delete:
+        return delete(table).where(table.c.org_id == org_id, table.c.run_id.in_(ids))
+
     return {
         "deliveries": delete(deliveries).where(
             deliveries.c.alert_id.in_(_alert_ids(org_id, ids))),
-        "alerts": delete(alerts).where(alerts.c.signal_id.in_(_signal_ids(org_id, ids))),
-        "signals": delete(signals).where(signals.c.org_id == org_id,
-                                         signals.c.run_id.in_(ids)),
-        "processed": delete(processed).where(processed.c.org_id == org_id,
-                                             processed.c.run_id.in_(ids)),
-        "claims": delete(claims).where(claims.c.org_id == org_id, claims.c.run_id.in_(ids)),
-        "events": delete(events).where(events.c.org_id == org_id, events.c.run_id.in_(ids)),
+        "alerts": delete(alerts).where(alerts.c.signal_id.in_(found)),
+        "feedback": delete(semantic_feedback).where(semantic_feedback.c.org_id == org_id,
+                                                    semantic_feedback.c.signal_id.in_(found)),
+        "members": delete(members).where(members.c.signal_id.in_(found)),
+        "groups": delete(groups).where(groups.c.org_id == org_id, ~select(members.c.signal_id)
+                                       .where(members.c.group_id == groups.c.id).exists()),
+        "externals": of_runs(external_evaluations),
+        "signals": of_runs(signals),
+        "samples": of_runs(semantic_samples),
+        "tasks": of_runs(semantic_tasks),
+        "evaluations": of_runs(semantic_evaluations),
+        "conversations": delete(conversations).where(
+            conversations.c.org_id == org_id, conversations.c.conversation_id.in_(ending),
+            ~kept),
+        "processed": of_runs(processed),
+        "claims": of_runs(claims),
+        "events": of_runs(events),
     }
 
 
