@@ -46,6 +46,7 @@ from ._models import (
     DeployRow,
     EventRow,
     Organization,
+    OrgPackRow,
     PolicyRow,
     ProcessedRun,
     RunClaim,
@@ -80,9 +81,11 @@ __all__ = [
     "deliveries_by_id",
     "deliveries_of_alerts",
     "deploys_of_agent",
+    "disable_pack",
     "drop_database",
     "due_deliveries",
     "due_destinations",
+    "enable_pack",
     "evaluator_activity",
     "events_of_runs",
     "expire_approvals",
@@ -100,6 +103,7 @@ __all__ = [
     "mark_processed",
     "org_by_name",
     "org_ids",
+    "packs_of_org",
     "policies_of_org",
     "policy_by_id",
     "processed_of",
@@ -135,6 +139,7 @@ deliveries: Table = AlertDeliveryRow.__table__  # type: ignore[assignment]
 policies: Table = PolicyRow.__table__  # type: ignore[assignment]
 approvals: Table = ApprovalRow.__table__  # type: ignore[assignment]
 deploys: Table = DeployRow.__table__  # type: ignore[assignment]
+packs: Table = OrgPackRow.__table__  # type: ignore[assignment]
 
 #: The event that ends a run, and the worker trigger it maps to.
 TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
@@ -924,3 +929,18 @@ def expire_approvals(org_id: str, now: float) -> Update:
                    approvals.c.expires_at <= now)
             .values(status="timeout", decided_at=approvals.c.expires_at,
                     decision_channel="server"))
+
+
+def enable_pack(dialect: Dialect) -> Insert:
+    """Enable a pack for an org; enabling it again keeps the first time."""
+    return insert_ignore(dialect, packs, ["org_id", "pack_name"])
+
+
+def disable_pack(org_id: str, pack_name: str) -> Delete:
+    return delete(packs).where(packs.c.org_id == org_id, packs.c.pack_name == pack_name)
+
+
+def packs_of_org(org_id: str) -> Select[Any]:
+    """An org's enabled packs, in the order they were enabled."""
+    return (select(packs).where(packs.c.org_id == org_id)
+            .order_by(packs.c.enabled_at, packs.c.pack_name))
