@@ -317,15 +317,21 @@ def signals_of_run(org_id: str, run_id: str) -> Select[Any]:
 
 
 def _completed_of_agent(org_id: str, agent_id: str, agent_version: str) -> list[Any]:
+    # A run with a live structural signal is no sample of normal: a baseline of failures
+    # would make failure look normal (shadow signals do not count; Dunetrace's rule too).
+    flagged = select(signals.c.id).where(
+        signals.c.org_id == org_id, signals.c.run_id == events.c.run_id,
+        signals.c.shadow.is_(False), signals.c.source == "structural")
     return [events.c.org_id == org_id, events.c.agent_id == agent_id,
-            events.c.agent_version == agent_version, events.c.event_type == "run.completed"]
+            events.c.agent_version == agent_version, events.c.event_type == "run.completed",
+            ~flagged.exists()]
 
 
 def completed_runs_of_agent(
     org_id: str, agent_id: str, agent_version: str, limit: int, before: float | None = None
 ) -> Select[str]:
-    """The ids of one agent version's most recently completed runs, newest first; with
-    ``before``, of those that completed before that time."""
+    """The ids of one agent version's most recently completed runs without a live signal,
+    newest first; with ``before``, of those that completed before that time."""
     where = _completed_of_agent(org_id, agent_id, agent_version)
     if before is not None:
         where.append(events.c.timestamp < before)
@@ -340,7 +346,8 @@ def completed_runs_of_agent(
 def count_completed_runs(
     org_id: str, agent_id: str, agent_version: str, since: float, before: float
 ) -> Select[int]:
-    """How many runs of one agent version completed in ``[since, before)``."""
+    """How many runs of one agent version completed in ``[since, before)`` without a live
+    signal."""
     return select(func.count()).select_from(events).where(
         *_completed_of_agent(org_id, agent_id, agent_version),
         events.c.timestamp >= since, events.c.timestamp < before)

@@ -112,6 +112,8 @@ class DetectorWorker(PollingWorker):
                 if org_id not in configs:
                     configs[org_id] = self.config_for(org_id)
                 signals = self.signals_for(org_id, run, histories[key], configs[org_id])
+                if any(not s.shadow for s in signals):
+                    histories[key].flag(run.run_id)  # for the later runs of this batch
                 self.stats.signals += self.store.mark_processed(
                     self.name, org_id, run.run_id, trigger, signals)
             except Exception:
