@@ -218,8 +218,9 @@ def _well_formed(raw: dict[str, Any]) -> Event | None:
             and (payload is None or type(payload) is dict)
             and type(run_id) is str and type(agent_id) is str and run_id and agent_id
             and "\x00" not in run_id and "\x00" not in agent_id
-            and _plain(event_id) and _plain(version) and _plain(parent) and _plain(trace)
-            and _plain(conversation)):
+            and _plain(event_id) and _plain(version) and (parent is None or _plain(parent))
+            and (trace is None or _plain(trace))
+            and (conversation is None or _plain(conversation))):
         return None
     return Event(event_type, run_id, agent_id, step, ts, dict(payload) if payload else {},
                  version or "", parent, trace, conversation, event_id or uuid.uuid4().hex)

@@ -112,7 +112,7 @@ def flatten(root: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
         span = stack.pop()
         if not span:
             continue
-        if not isinstance(span, Mapping):
+        if type(span) is not dict and not isinstance(span, Mapping):  # dict: no ABC check
             raise TraceFormatError(f"a span must be an object, not {type(span).__name__}")
         spans.append(span)
         stack.extend(reversed(_children(span)))
@@ -211,7 +211,7 @@ def score_call_graph_cycles(root: Mapping[str, Any] | None) -> tuple[float, str]
     stack: list[tuple[Any, int]] = [(root, 0)]
     while stack:
         span, depth = stack.pop()
-        if not isinstance(span, Mapping):
+        if type(span) is not dict and not isinstance(span, Mapping):  # dict: no ABC check
             raise TraceFormatError(f"a span must be an object, not {type(span).__name__}")
         del path[depth:]
         label = _label(span)
