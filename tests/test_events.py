@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -131,6 +132,8 @@ def test_a_stored_shape_event_reads_the_same_as_one_checked_field_by_field(
     if not raw.get("event_id"):
         slow = Event(**{**slow.to_dict(), "event_id": fast.event_id})
     assert fast == slow
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.run_id = "other"  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("over", [{"event_type": ["llm.called"]}, {"run_id": "a\x00b"},

@@ -84,7 +84,7 @@ def _worlds(calls: Sequence[Call], wanted: set[int]) -> dict[int, str]:
         changes = call_changes_state(ev)
         if pos not in wanted and not changes:
             continue
-        kind = action_kind(ev)
+        kind = action_kind(ev, changes)
         if pos in wanted:
             out[pos] = next((key for k, key in reversed(writes) if k != kind), "")
         if changes:
