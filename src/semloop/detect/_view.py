@@ -71,7 +71,8 @@ def _canon(value: Any) -> str:
     if kind is str:
         return repr(_collapse(value))
     if kind is dict or isinstance(value, Mapping):
-        items = sorted([(str(k), repr(_collapse(v)) if type(v) is str else _canon(v))
+        items = sorted([(str(k), repr(_collapse(v)) if type(v) is str
+                         else repr(v) if type(v) in _SCALARS else _canon(v))
                         for k, v in value.items()])
         return "{" + ",".join([f"{k!r}:{v}" for k, v in items]) + "}"
     if kind is list or kind is tuple or isinstance(value, (list, tuple)):
@@ -79,6 +80,10 @@ def _canon(value: Any) -> str:
     if isinstance(value, str):
         return repr(_collapse(value))
     return repr(value)
+
+
+# Values _canon gives as their repr (what its last line does for them), tested first.
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def args_key(args: Any, parsed: Any = None) -> str:

@@ -553,3 +553,16 @@ class DeployRow(Base):
     version: Mapped[str] = mapped_column(String(64))
     meta: Mapped[Any] = mapped_column(JsonDoc)
     deployed_at: Mapped[float] = mapped_column(Double)
+
+
+class OrgPackRow(Base):
+    """A detector pack an organization enabled (``dt.enable_pack``); see
+    :data:`semloop.detect.PACKS`."""
+
+    __tablename__ = "org_packs"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    pack_name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    enabled_at: Mapped[float] = mapped_column(Double)

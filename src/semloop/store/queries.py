@@ -47,6 +47,7 @@ from ._models import (
     EventRow,
     ExternalEvaluation,
     Organization,
+    OrgPackRow,
     PolicyRow,
     ProcessedRun,
     RunClaim,
@@ -88,9 +89,11 @@ __all__ = [
     "deliveries_by_id",
     "deliveries_of_alerts",
     "deploys_of_agent",
+    "disable_pack",
     "drop_database",
     "due_deliveries",
     "due_destinations",
+    "enable_pack",
     "evaluator_activity",
     "events_of_runs",
     "expire_approvals",
@@ -108,6 +111,7 @@ __all__ = [
     "mark_processed",
     "org_by_name",
     "org_ids",
+    "packs_of_org",
     "policies_of_org",
     "policy_by_id",
     "processed_of",
@@ -152,6 +156,7 @@ semantic_members: Table = SemanticGroupMember.__table__  # type: ignore[assignme
 semantic_feedback: Table = SemanticFeedback.__table__  # type: ignore[assignment]
 semantic_conversations: Table = SemanticConversation.__table__  # type: ignore[assignment]
 external_evaluations: Table = ExternalEvaluation.__table__  # type: ignore[assignment]
+packs: Table = OrgPackRow.__table__  # type: ignore[assignment]
 
 #: The event that ends a run, and the worker trigger it maps to.
 TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
@@ -329,15 +334,21 @@ def signals_of_run(org_id: str, run_id: str) -> Select[Any]:
 
 
 def _completed_of_agent(org_id: str, agent_id: str, agent_version: str) -> list[Any]:
+    # A run with a live structural signal is no sample of normal: a baseline of failures
+    # would make failure look normal (shadow signals do not count; Dunetrace's rule too).
+    flagged = select(signals.c.id).where(
+        signals.c.org_id == org_id, signals.c.run_id == events.c.run_id,
+        signals.c.shadow.is_(False), signals.c.source == "structural")
     return [events.c.org_id == org_id, events.c.agent_id == agent_id,
-            events.c.agent_version == agent_version, events.c.event_type == "run.completed"]
+            events.c.agent_version == agent_version, events.c.event_type == "run.completed",
+            ~flagged.exists()]
 
 
 def completed_runs_of_agent(
     org_id: str, agent_id: str, agent_version: str, limit: int, before: float | None = None
 ) -> Select[str]:
-    """The ids of one agent version's most recently completed runs, newest first; with
-    ``before``, of those that completed before that time."""
+    """The ids of one agent version's most recently completed runs without a live signal,
+    newest first; with ``before``, of those that completed before that time."""
     where = _completed_of_agent(org_id, agent_id, agent_version)
     if before is not None:
         where.append(events.c.timestamp < before)
@@ -352,7 +363,8 @@ def completed_runs_of_agent(
 def count_completed_runs(
     org_id: str, agent_id: str, agent_version: str, since: float, before: float
 ) -> Select[int]:
-    """How many runs of one agent version completed in ``[since, before)``."""
+    """How many runs of one agent version completed in ``[since, before)`` without a live
+    signal."""
     return select(func.count()).select_from(events).where(
         *_completed_of_agent(org_id, agent_id, agent_version),
         events.c.timestamp >= since, events.c.timestamp < before)
@@ -969,3 +981,18 @@ def expire_approvals(org_id: str, now: float) -> Update:
                    approvals.c.expires_at <= now)
             .values(status="timeout", decided_at=approvals.c.expires_at,
                     decision_channel="server"))
+
+
+def enable_pack(dialect: Dialect) -> Insert:
+    """Enable a pack for an org; enabling it again keeps the first time."""
+    return insert_ignore(dialect, packs, ["org_id", "pack_name"])
+
+
+def disable_pack(org_id: str, pack_name: str) -> Delete:
+    return delete(packs).where(packs.c.org_id == org_id, packs.c.pack_name == pack_name)
+
+
+def packs_of_org(org_id: str) -> Select[Any]:
+    """An org's enabled packs, in the order they were enabled."""
+    return (select(packs).where(packs.c.org_id == org_id)
+            .order_by(packs.c.enabled_at, packs.c.pack_name))
