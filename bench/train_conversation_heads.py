@@ -61,17 +61,9 @@ FEATURES: dict[str, dict[str, tuple[str, ...]]] = {
     "user_frustration": {
         "rules": ("rules",),
         "parts": ("rules", "peak", "last", "hot", "rise", "calm_end", "rejects"),
-        "parts+trajectory": (
-            "rules", "peak", "last", "hot", "rise", "calm_end", "rejects", "complaints",
-            "shapes_last", "valence_last", "valence_drop",
-        ),
         "parts+tone": (
             "rules", "peak", "last", "hot", "rise", "calm_end", "rejects",
             "tone_last", "tone_peak", "tone_rise",
-        ),
-        "all": (
-            "rules", "peak", "last", "hot", "rise", "calm_end", "rejects", "complaints",
-            "shapes_last", "valence_last", "valence_drop", "tone_last", "tone_peak", "tone_rise",
         ),
         "rules+tone": ("rules", "tone_last", "tone_peak", "tone_rise"),
     },

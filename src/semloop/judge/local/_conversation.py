@@ -1,18 +1,21 @@
 """The embedded judge's conversation answers: frustration, confusion loops, sycophancy.
 
-Each answer is a ``noul`` whose value is P(the failure happened), built from a bounded
-log-odds over evidence that can be named in the reasoning (turns are numbered from 1, as
-a reader counts them):
+Each answer is a ``noul`` whose value is P(the failure happened). The rules here gather
+:class:`._head.Evidence` that can be named in the reasoning (turns are numbered from 1, as
+a reader counts them), with a bounded rule log-odds among it; the learned head
+(:mod:`._head`) weighs that evidence, with the user turns' MiniLM vectors, into the value:
 
 - USER_FRUSTRATION: how heated each user turn is (:mod:`._tone`), and whether the heat
-  *grows*: it must show after the first user turn, and a calm thanks at the end undoes it.
+  *grows*: it must show after the first user turn, and a calm thanks at the end undoes it;
+  the head adds how the user's tone moves along a learned direction.
 - CONFUSION_LOOP: a later user turn asks what an earlier one asked (embedding cosine and
   shared key terms), without building on the answer in between or moving on.
 - SYCOPHANCY_SIGNAL: an assistant turn concedes and reverses an earlier one (negation
   flipped, a number changed, the user's value adopted) right after a user turn that
   pushed back with no new evidence (no source, measurement, reasoning or new specifics).
 
-Pure: embeddings come in through ``embed``; the lexicon through :func:`._tone.lexicon`.
+Pure: embeddings come in through ``embed``; the lexicon through :func:`._tone.lexicon`,
+the head's weights through :func:`._head.heads`.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
 from ._head import Evidence, heads, probability
-from ._tone import QUOTED, REPEATING, Tone, any_of, plain, turn_tone, valence
+from ._tone import QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -98,10 +101,7 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     Features: ``rules`` (the rule log-odds below), ``peak`` (hottest turn after the first),
     ``last`` (the last user turn's heat), ``hot`` (turns after the first at heat >= 1),
     ``rise`` (peak over the first turn), ``calm_end`` (the last turn thanks calmly),
-    ``rejects`` (share of later user turns saying the last answer did not do it),
-    ``complaints`` (later user turns showing some shape of anger), ``shapes_last`` (how
-    many shapes the last user turn shows), ``valence_last`` and ``valence_drop`` (the last
-    user turn's signed lexicon valence, and its fall from the first turn's).
+    ``rejects`` (share of later user turns saying the last answer did not do it).
     """
     users = case.user_turns()
     if len(users) < 2:
@@ -136,10 +136,6 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         "rise": max(0.0, peak - tones[0].heat),
         "calm_end": float(calm_end),
         "rejects": rejects,
-        "complaints": float(sum(bool(t.cues) and t.heat > 0 for t in later)),
-        "shapes_last": float(len(tones[-1].cues)),
-        "valence_last": max(-8.0, min(8.0, valence(users[-1][1].content))),
-        "valence_drop": max(-8.0, min(8.0, valence(first) - valence(users[-1][1].content))),
     }
     if hot:
         worst = max(range(len(later)), key=lambda k: later[k].heat)

@@ -20,7 +20,7 @@ from importlib import resources
 from ..._exceptions import MissingExtraError
 from ..._features import tokens
 
-__all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone", "valence"]
+__all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone"]
 
 
 @lru_cache(maxsize=1)
@@ -403,19 +403,3 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     if polite and not complaint:
         heat += _POLITE_PULL
     return Tone(round(heat, 4), tuple(cues), thanks and not complaint)
-
-
-def valence(text: str) -> float:
-    """Signed VADER valence of a turn's own words (quotes left out; "not good" flips half),
-    summed: how the user sounds overall, problem words included."""
-    lex = lexicon()
-    toks = tokens(QUOTED.sub(" ", plain(text[:_MAX_CHARS])))
-    total = 0.0
-    for pos, tok in enumerate(toks):
-        v = lex.get(tok)
-        if v is None or tok in _NEGATORS:
-            continue
-        if any(t in _NEGATORS or t.endswith("n't") for t in toks[max(0, pos - 3) : pos]):
-            v = -0.5 * v
-        total += v
-    return total
