@@ -31,7 +31,13 @@ from semloop.judge.local._conversation import (
     frustration_evidence,
     sycophancy_evidence,
 )
-from semloop.judge.local._conversation_head import WEIGHTS_FILE, Head, fit_logistic, heads, probability
+from semloop.judge.local._conversation_head import (
+    WEIGHTS_FILE,
+    Head,
+    fit_logistic,
+    heads,
+    probability,
+)
 from semloop.judge.local._model import Embedder
 from semloop.judge.local._tone import REPEATING, lexicon, plain, turn_tone
 
