@@ -324,7 +324,12 @@ class _Output:
     @property
     def chars(self) -> set[str]:
         if self._chars is None:
-            self._chars = set(self.text)
+            # set(text), reading each distinct word once (outputs repeat words): the
+            # join adds a space exactly when there are two words or more.
+            chars = set("".join(self.vocabulary))
+            if len(self.words) > 1:
+                chars.add(" ")
+            self._chars = chars
         return self._chars
 
 
