@@ -13,7 +13,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
-from ._compat import ApprovalRecord, DeployRecord, PolicyRecord
+from ._compat import ApprovalRecord, DeployRecord, PolicyEvaluation, PolicyRecord
 from ._events import LIMITS, check_event
 from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
 from ._migrate import head_revision, migrate_database
@@ -43,6 +43,7 @@ __all__ = [
     "KeyInfo",
     "OrgSemantics",
     "Page",
+    "PolicyEvaluation",
     "PolicyRecord",
     "Position",
     "PruneResult",
