@@ -10,8 +10,8 @@ import threading
 import time
 import urllib.error
 from collections.abc import Callable, Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import dunetrace
 import httpx
