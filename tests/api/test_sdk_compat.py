@@ -137,8 +137,9 @@ def test_an_invalid_policy_is_a_400_naming_the_field(sdk_server: Server) -> None
         assert http.get("/v1/policies").json() == {"policies": []}
 
 
-MATCHED = {"name": "big refunds", "agent_id": "bot", "action": {"type": "stop"},
-           "condition": {"trigger": "tool_call_count", "operator": "gte", "value": 1,
+MATCHED: dict[str, Any] = {
+    "name": "big refunds", "agent_id": "bot", "action": {"type": "stop"},
+    "condition": {"trigger": "tool_call_count", "operator": "gte", "value": 1,
                          "match": {"args.amount": {"gt": 1000},
                                    "or": [{"args.currency": {"in": ["EUR"]}},
                                           {"run.step_count": {"gte": 5}}]}}}
@@ -157,7 +158,7 @@ def test_a_match_expression_is_stored_and_signed_in_version_2(sdk_server: Server
             "trigger": "expression", "match": {"event.type": {"eq": "tool.called"}}}})
         assert pure.status_code == 201 and _verify_policy_signature(pure.json(), SECRET)
         plain = http.post("/v1/policies", json={**STOP, "condition": {
-            **STOP["condition"], "match": None}}).json()
+            "trigger": "tool_call_count", "operator": "gt", "value": 3, "match": None}}).json()
         assert "match" not in plain["condition"] and plain["sig_version"] == 1
 
 
