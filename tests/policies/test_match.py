@@ -201,3 +201,15 @@ def test_trigger_expression_needs_a_match_and_no_approval() -> None:
         Policy("p", "expression", "eq", None, "require_approval",
                match={"args.a": {"exists": True}})
     assert caught.value.key == "action"
+
+
+def test_an_expression_gates_approval_on_the_calls_arguments(
+        recorded: Callable[..., Recorded]) -> None:
+    asked: list[Any] = []
+    rec = recorded(policies=[Policy(
+        "big refunds", "before_tool_call", "eq", "refund", "require_approval",
+        match={"args.amount": {"gt": 1000}, "args.customer.tier": {"ne": "platinum"},
+               "event.type": {"eq": "before_tool_call"}})],
+        approver=lambda request: asked.append(request.args) or True)
+    _refunds(rec)
+    assert [(a["amount"], a["currency"]) for a in asked] == [(5000, "GBP")]
