@@ -213,3 +213,9 @@ def test_an_expression_gates_approval_on_the_calls_arguments(
         approver=lambda request: asked.append(request.args) or True)
     _refunds(rec)
     assert [(a["amount"], a["currency"]) for a in asked] == [(5000, "GBP")]
+
+
+def test_a_file_policy_with_trigger_expression_needs_no_operator_or_value() -> None:
+    policy = Policy.from_dict({"name": "p", "trigger": "expression", "action": "log",
+                               "match": {"run.error_count": {"gte": 2}}})
+    assert (policy.trigger, policy.value) == ("expression", None)

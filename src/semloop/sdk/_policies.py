@@ -278,6 +278,8 @@ class Policy:
             if key not in known:
                 raise ConfigError(f"unknown field (known: {', '.join(known)})",
                                   key=str(key), source=source)
+        if raw.get("trigger") == "expression":  # its match is the condition
+            raw = {"operator": "eq", "value": None, **raw}
         for key in ("name", "trigger", "operator", "value", "action"):
             if key not in raw:
                 raise ConfigError("is required", key=key, source=source)
