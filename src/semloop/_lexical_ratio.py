@@ -21,7 +21,9 @@ on the space-joined cleaned words. deepeval spends ~90 % of its time in that
    characters are found once (``str.find`` per character), and a box's best seed is read
    off an index: the first row holding a pair inside the box (a run of one), unless a
    maximal diagonal run of two or more (found by matching two-character seed strings, far
-   fewer than single ones) cut to the box is longer or ties earlier. The extensions compare
+   fewer than single ones) cut to the box is longer or ties earlier. When ``b`` has no
+   popular characters every equal pair seeds, so a run is a common substring, measured by
+   a slice search from where the characters before it differ. The extensions compare
    slices (C speed) instead of characters. When every character of ``b`` is popular (long
    outputs over a small alphabet) there are no seeds and each box is one prefix comparison;
    identical strings match entirely (the first block is the whole diagonal).
