@@ -4,11 +4,14 @@ The corpus is a fixed mix of healthy and failing runs (tool loops, retry storms,
 cascades, injected retrievals, invented ids, truncation, thrashing), every one exactly
 50 events. Measured in one process, interleaved round by round:
 
-- semloop: ``run_detectors(run)`` (the 24 single-run detectors incl. AGENT_LOOP, with
+- semloop: ``run_detectors(run)`` (the 33 single-run detectors: Dunetrace's 32 and AGENT_LOOP, with
   co-occurrence and overrides) on already-parsed runs, and the same from raw event dicts
   (``Event.from_dict`` + ``Run.from_events`` + detectors), which is what the worker does.
 - Dunetrace (peer, for context): ``build_run_state(dicts)`` + ``run_detectors(state)``
-  with its installed SDK's default battery (it has more detectors at this version).
+  over every detector its worker runs on one run: the SDK's in-path list
+  (``TIER1_DETECTORS``, 31 at 0.5.7) plus ``PROMPT_INJECTION_DETECTOR``, which the SDK
+  runs apart, before the run starts. Of its 34, the other two (HANDOFF_CONTEXT_LOSS,
+  DELEGATION_LOOP) need a second run, on both sides.
 
 Then the cost of each detector alone (µs per run, wall clock, best read as shares), and
 of reading the run once. Then the whole detector worker (``DetectorWorker.drain`` on a
@@ -38,7 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from semloop.detect import DETECTORS, SINGLE_RUN, run_detectors
+from semloop.detect import DETECTORS, SINGLE_RUN, DetectorConfig, run_detectors
 from semloop.detect._view import _build, view_of
 from semloop.events import Event, Run
 
@@ -285,8 +288,10 @@ def main(argv: list[str] | None = None) -> int:
     flagged = sum(1 for r in runs if run_detectors(r))
 
     try:
+        from dunetrace.detectors import PROMPT_INJECTION_DETECTOR, TIER1_DETECTORS
         from dunetrace.detectors import run_detectors as peer_detect
         from dunetrace.run_builder import build_run_state
+        peer_battery = [*TIER1_DETECTORS, PROMPT_INJECTION_DETECTOR]
     except ImportError:
         peer_detect = build_run_state = None  # type: ignore[assignment]
 
@@ -298,14 +303,24 @@ def main(argv: list[str] | None = None) -> int:
         for rows in corpus:
             run_detectors(_parse(rows))
 
+    # The same detectors as the peer's battery: Dunetrace's 34 (its 32 single-run ones
+    # here), without AGENT_LOOP, semloop's port of deepeval's metric on top of them.
+    same_34 = DetectorConfig.from_dict({"default": {"AGENT_LOOP": {"enabled": False}}})
+
+    def ours_34_from_dicts() -> None:
+        for rows in corpus:
+            run_detectors(_parse(rows), same_34)
+
     def peer() -> None:
         for rows in corpus:
-            peer_detect(build_run_state(rows))
+            peer_detect(build_run_state(rows), peer_battery)
 
-    samples: dict[str, list[float]] = {"semloop": [], "semloop_from_dicts": [], "dunetrace": []}
+    samples: dict[str, list[float]] = {"semloop": [], "semloop_from_dicts": [],
+                                       "semloop_34_from_dicts": [], "dunetrace": []}
     for _ in range(args.rounds):
         samples["semloop"].append(_time(ours))
         samples["semloop_from_dicts"].append(_time(ours_from_dicts))
+        samples["semloop_34_from_dicts"].append(_time(ours_34_from_dicts))
         if peer_detect is not None:
             samples["dunetrace"].append(_time(peer))
     rate = {k: args.runs / statistics.median(v) for k, v in samples.items() if v}
@@ -333,9 +348,14 @@ def main(argv: list[str] | None = None) -> int:
         "events_per_run": EVENTS_PER_RUN,
         "flagged_runs": flagged,
         "rounds": args.rounds,
+        "detectors": {"semloop": len(SINGLE_RUN),
+                      "dunetrace": len(peer_battery) if peer_detect is not None else None},
         "runs_per_s": {k: round(v, 1) for k, v in rate.items()},
         "ratio_vs_dunetrace": (round(rate["semloop_from_dicts"] / rate["dunetrace"], 2)
                                if "dunetrace" in rate else None),
+        "ratio_same_34_vs_dunetrace": (
+            round(rate["semloop_34_from_dicts"] / rate["dunetrace"], 2)
+            if "dunetrace" in rate else None),
         "per_detector_us": {k: round(v, 1) for k, v in per_run_us.items()},
         "target_runs_per_s": TARGET,
         "meets_target": rate["semloop"] >= TARGET,
@@ -357,13 +377,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.runs} runs × {EVENTS_PER_RUN} events ({flagged} flagged), "
               f"median of {args.rounds} rounds, Python {result['python']}, one process, "
               f"CPU time")
-        for key, label in (("semloop", "semloop run_detectors (parsed runs)"),
+        n = result["detectors"]
+        for key, label in (("semloop", f"semloop run_detectors, {n['semloop']} (parsed runs)"),
                            ("semloop_from_dicts", "semloop from event dicts"),
-                           ("dunetrace", "dunetrace build_run_state + run_detectors")):
+                           ("semloop_34_from_dicts", "  the same, Dunetrace's 34 (no AGENT_LOOP)"),
+                           ("dunetrace", f"dunetrace build_run_state + {n['dunetrace']}")):
             if key in rate:
                 print(f"  {label:44s} {rate[key]:9.0f} runs/s  {1e6 / rate[key]:8.0f} µs/run")
         if result["ratio_vs_dunetrace"] is not None:
-            print(f"  semloop / dunetrace throughput: {result['ratio_vs_dunetrace']}x")
+            print(f"  semloop / dunetrace throughput: {result['ratio_vs_dunetrace']}x with "
+                  f"every semloop detector, {result['ratio_same_34_vs_dunetrace']}x with "
+                  f"the same 34")
         print(f"  target ≥ {TARGET:.0f} runs/s: {'met' if result['meets_target'] else 'MISSED'}")
         print("the detector worker on SQLite (lease, read, baseline history, detect, write), "
               "wall clock:")

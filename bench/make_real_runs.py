@@ -31,12 +31,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
+from semloop.events import Run
 from semloop.ingest.formats import FORMATS
 
 LABELS = HERE / "real_runs" / "labels.jsonl"
 
 
-def _read(root: Path, commit: str, path: str) -> bytes:
+def read_file(root: Path, commit: str, path: str) -> bytes:
+    """A file at ``commit`` of a local copy (bare or not), else from its work tree."""
     try:
         return subprocess.run(
             ["git", "-C", str(root), "show", f"{commit}:{path}"],
@@ -45,11 +47,14 @@ def _read(root: Path, commit: str, path: str) -> bytes:
         return (root / path).read_bytes()  # a work tree without that commit
 
 
-def rows(labels: list[dict[str, Any]], repos: dict[str, Path],
-         split: str) -> tuple[list[dict[str, Any]], list[str]]:
-    out: list[dict[str, Any]] = []
+def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: str,
+                  ) -> tuple[list[tuple[dict[str, Any], Run]], list[str]]:
+    """(label, run) for each labelled run of ``split``, read through semloop's importer
+    for its format (tool outputs whole, as the file holds them); and what could not be
+    read."""
+    out: list[tuple[dict[str, Any], Run]] = []
     problems: list[str] = []
-    cache: dict[tuple[str, str, str], list[Any]] = {}
+    cache: dict[tuple[str, str, str], list[Run]] = {}
     for lab in labels:
         if split != "all" and lab["split"] not in split.split(","):
             continue
@@ -60,7 +65,7 @@ def rows(labels: list[dict[str, Any]], repos: dict[str, Path],
         key = (lab["source"], lab["commit"], lab["path"])
         if key not in cache:
             try:
-                data = _read(root, lab["commit"], lab["path"])
+                data = read_file(root, lab["commit"], lab["path"])
             except OSError as exc:
                 problems.append(f"{lab['id']}: cannot read {lab['path']}: {exc}")
                 continue
@@ -71,13 +76,35 @@ def rows(labels: list[dict[str, Any]], repos: dict[str, Path],
         if index >= len(runs):
             problems.append(f"{lab['id']}: the file holds {len(runs)} runs, not {index + 1}")
             continue
-        trace = runs[index].to_trace()
+        out.append((lab, runs[index]))
+    return out, problems
+
+
+def rows(labels: list[dict[str, Any]], repos: dict[str, Path],
+         split: str) -> tuple[list[dict[str, Any]], list[str]]:
+    out: list[dict[str, Any]] = []
+    found, problems = labelled_runs(labels, repos, split)
+    for lab, run in found:
+        trace = run.to_trace()
         stuck = lab["label"] == "stuck"
         row = {"trace_id": lab["id"], "family": f"{lab['split']}/{lab['label']}",
                "isolates": lab["why"], "loop": stuck, "stagnation": stuck,
                **{k: v for k, v in trace.to_dict().items() if k != "trace_id"}}
         out.append(row)
     return out, problems
+
+
+def read_labels(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def repos_of(specs: list[str]) -> dict[str, Path]:
+    """``OWNER/NAME=PATH`` arguments as {repository: local copy}."""
+    repos = {}
+    for spec in specs:
+        name, _, path = spec.partition("=")
+        repos[name] = Path(path)
+    return repos
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,15 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--labels", type=Path, default=LABELS)
     ap.add_argument("--split", default="all",
                     help="all, or a comma list of splits: tune, heldout (round 1, no longer "
-                    "blind), tune2, heldout2 (round 2)")
+                    "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    repos = {}
-    for spec in args.repo:
-        name, _, path = spec.partition("=")
-        repos[name] = Path(path)
-    labels = [json.loads(line) for line in args.labels.read_text().splitlines() if line.strip()]
-    built, problems = rows(labels, repos, args.split)
+    built, problems = rows(read_labels(args.labels), repos_of(args.repo), args.split)
     with open(args.out, "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in built)
     for p in problems:

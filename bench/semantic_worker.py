@@ -9,7 +9,8 @@ on a SQLite file (or ``--database-url``). Two measurements:
   log, findings, recurring issues), and the worker's own time (wall minus the judge's
   latency summed from the evaluation log) beside the judge's;
 - latency: runs arriving one at a time while the worker polls every ``--poll`` seconds;
-  p50/p95 of a finding's ``detected_at`` minus the run's end (its terminal event's
+  p50/p95 of the time a run's evaluation was written (its findings and its evaluation-log
+  rows share one transaction and its time) minus the run's end (its terminal event's
   arrival). Target: p50 within one poll interval plus the judge's time.
 
 Target: >= 50 runs/s. Usage:
@@ -103,21 +104,24 @@ def latency(url: str, runs: int, poll: float) -> dict[str, Any]:
             store.add_events(org, run_events(10_000 + i, time.time()))
             ended[f"run-{10_000 + i}"] = time.time()
             time.sleep(poll / 3)
+        # Watched cheaply (one query a quarter second): a watcher querying every run in a
+        # loop competes with the worker for the CPU and the database and delays it.
         deadline = time.time() + 60
-        found: dict[str, float] = {}
-        while len(found) < runs and time.time() < deadline:
-            for run_id in ended:
-                if run_id not in found and store.sample_of(org, run_id) is not None:
-                    page = store.list_signals(org, limit=10, run_id=run_id)
-                    done = [s.detected_at for s in page.items]
-                    tasks_done = store.evaluations(org, run_id)
-                    if len(tasks_done) >= 5:
-                        found[run_id] = max(done, default=time.time())
-            time.sleep(0.05)
+        while len(store.evaluations(org)) < 5 * runs and time.time() < deadline:
+            time.sleep(0.25)
         worker.request_stop()
         thread.join(10)
+        # A run's findings, tasks and log rows are written in one transaction, stamped
+        # with its time: the newest log row of a run is when it was evaluated.
+        found: dict[str, float] = {}
+        judged: dict[str, float] = {}
+        for entry in store.evaluations(org):
+            run_id = entry["run_id"]
+            found[run_id] = max(found.get(run_id, 0.0), entry["evaluated_at"])
+            judged[run_id] = judged.get(run_id, 0.0) + entry["latency_ms"] / 1000.0
     delays = sorted(found[r] - ended[r] for r in found)
     return {"runs": len(delays), "poll_s": poll,
+            "judge_s_per_run": round(statistics.median(judged.values()), 3) if judged else None,
             "p50_s": round(statistics.median(delays), 3) if delays else None,
             "p95_s": round(delays[int(len(delays) * 0.95) - 1], 3) if delays else None}
 
@@ -143,7 +147,8 @@ def main() -> None:
           f"(target >= {TARGET:g}); judge {t['judge_s']} s over {t['judge_calls']} calls, "
           f"worker's own {t['worker_overhead_s']} s ({t['worker_overhead_ms_per_run']} ms/run)")
     print(f"  run end -> evaluated, polling every {lat['poll_s']} s: p50 {lat['p50_s']} s, "
-          f"p95 {lat['p95_s']} s over {lat['runs']} runs")
+          f"p95 {lat['p95_s']} s over {lat['runs']} runs (judge {lat['judge_s_per_run']} s a run; "
+          f"target p50 <= {lat['poll_s']} s + that)")
 
 
 if __name__ == "__main__":

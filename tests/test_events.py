@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -113,3 +114,30 @@ def test_agent_version_hashes_whatever_tools_the_wire_holds() -> None:
     assert agent_version("p", "m", ["b", "a"]) == agent_version("p", "m", ["a", "b"])
     for odd in (["a", 1, None], "search", [{"name": "x"}, 2.5], 7, {"k": 1}):
         assert len(agent_version("p", "m", odd)) == 8  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("over", [
+    {},
+    {"agent_version": "", "trace_id": "", "event_id": ""},  # empty optional text is absent
+    {"timestamp": 1_700_000_000, "step_index": 3.0, "payload": None},
+    {"parent_run_id": "p", "conversation_id": "c", "trace_id": "t"},
+])
+def test_a_stored_shape_event_reads_the_same_as_one_checked_field_by_field(
+        over: dict[str, object]) -> None:
+    from types import MappingProxyType
+
+    raw = _raw(**over)
+    fast = Event.from_dict(raw)  # a dict: the one-pass check
+    slow = Event.from_dict(MappingProxyType(raw))  # any other mapping: field by field
+    if not raw.get("event_id"):
+        slow = Event(**{**slow.to_dict(), "event_id": fast.event_id})
+    assert fast == slow
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.run_id = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("over", [{"event_type": ["llm.called"]}, {"run_id": "a\x00b"},
+                                  {"timestamp": True}, {"agent_id": ""}])
+def test_a_malformed_dict_still_names_its_field(over: dict[str, object]) -> None:
+    with pytest.raises(EventFormatError):
+        Event.from_dict(_raw(**over))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from semloop._payloads import PAYLOADS, conforms
+from semloop._payloads import CUT_FIELDS, PAYLOADS, conforms, make
 from semloop.events import Event
 from semloop.ingest.formats import load
 from semloop.sdk import Client
@@ -67,3 +67,35 @@ def test_docs_events_md_documents_the_table() -> None:
         assert section, event_type
         rows = dict(re.findall(r"^\| `(\w+)` \| ([a-z ]+) \|", section.group(1), re.MULTILINE))
         assert rows == {f.name: f.kind for f in fields}, event_type
+
+
+def test_the_sdk_memory_events_are_declared_too() -> None:
+    emitter = _Keep()
+    client = Client(emitter=emitter, max_field_chars=4)
+    with client.run("agent") as run:
+        run.memory_written("plan", "a value longer than four", source="user")
+        run.memory_read("plan")
+        run.memory_cleared("plan")
+    client.shutdown(5)
+    memory = [e for e in emitter.events if e.event_type.startswith("memory.")]
+    assert [dict(e.payload) for e in memory] == [
+        {"key": "plan", "value": "a va", "value_truncated": True,
+         "value_original_length": 24, "source": "user"},
+        {"key": "plan"}, {"key": "plan"}]
+    assert _problems(memory) == []
+
+
+def test_make_writes_only_declared_fields_and_their_defaults() -> None:
+    assert make("tool.called", tool_name=None, args=None) == {"tool_name": "tool", "args": "{}"}
+    assert make("llm.responded", output="", error=None) == {"output": ""}
+    with pytest.raises(KeyError, match="tool_nmae"):
+        make("tool.called", tool_nmae="search")
+    # Every default has its field's kind; every text the SDK cuts is a string.
+    for event_type, fields in PAYLOADS.items():
+        for f in fields:
+            if f.default is not None:
+                wrong = [p for p in conforms(event_type, {f.name: f.default})
+                         if "missing" not in p]
+                assert wrong == [], (event_type, f.name)
+            assert not f.cut or f.kind == "string", (event_type, f.name)
+    assert "value" in CUT_FIELDS and "tool_name" not in CUT_FIELDS

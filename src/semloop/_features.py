@@ -204,8 +204,18 @@ def normalise_value(value: Any) -> Any:
     return str(value)
 
 
+_JSON_SPACE = " \t\n\r"
+
+
 def parse_args(text: str) -> dict[str, Any] | None:
     """A tool input as a key-value object, or ``None`` when it is not one."""
+    # A JSON object opens with "{" and then '"' or "}" (JSON whitespace between): anything
+    # else, Python's str() of a dict included, is not one, found without json.loads's
+    # costly exception.
+    if isinstance(text, str):
+        head = text.lstrip(_JSON_SPACE)
+        if head[:1] != "{" or head[1:].lstrip(_JSON_SPACE)[:1] not in ('"', "}"):
+            return None
     try:
         parsed = json.loads(text)
     except (TypeError, ValueError):
@@ -529,19 +539,26 @@ def call_changes_state(call: Call) -> bool:
     return bool(_WRITE_WORD.search(last)) and call.name not in _READ_ONLY_NAMES
 
 
-def action_kind(call: Call) -> str:
+def action_kind(call: Call, changes: bool | None = None) -> str:
     """What kind of action a call is: the tool, and for a generic runner the program its
     command runs (``sed``, ``python``, ``pytest``) or its sub-command (``str_replace``);
     ``:write`` after it when the call changed the state. One program both reads and writes
     (``sed -n`` / ``sed -i``): a read after a write of the same program is a look at a
-    changed world, not the write again."""
+    changed world, not the write again. ``changes`` is :func:`call_changes_state` of the
+    call when the caller has it already."""
     args = call.args or {}
     text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
     if text is None and call.args is None:
         text = call.raw
-    words = (text or "").split()
+    # ``cd /testbed && sed -i …``: the program is what runs in that directory, not cd.
+    words = _CD_PREFIX.sub("", text or "").split()
     kind = f"{call.name}:{words[0]}" if words else call.name
-    return f"{kind}:write" if call_changes_state(call) else kind
+    if changes is None:
+        changes = call_changes_state(call)
+    return f"{kind}:write" if changes else kind
+
+
+_CD_PREFIX = re.compile(r"^\s*(?:cd(?:\s+\S+)?\s*(?:&&|;)\s*)+")
 
 
 # Generic runners: their name says nothing about what a call does (the command does).

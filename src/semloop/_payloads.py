@@ -1,9 +1,10 @@
-"""Each event type's payload, declared once: field names, types, units, bounds.
+"""Each event type's payload, declared once: field names, kinds, units, bounds, defaults.
 
-The SDK (``sdk/_records.py``), the importers (``ingest/formats/_common.py``) and the
-detectors (``detect/_view.py``) write and read these fields; ingest bounds the numbers
-by :data:`RANGES`; ``docs/events.md`` documents exactly this table (a test keeps both the
-docs and the producers to it). Standard library only.
+The SDK (``sdk/_records.py``: which texts it cuts), the importers
+(``ingest/formats/_common.py``: every payload through :func:`make`) and the detectors
+(``detect/_view.py``: what an absent field means) write and read these fields; ingest
+bounds the numbers by :data:`RANGES`; ``docs/events.md`` documents exactly this table (a
+test keeps both the docs and the producers to it). Standard library only.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CUT_SUFFIXES", "PAYLOADS", "RANGES", "Field", "conforms"]
+__all__ = ["CUT_FIELDS", "CUT_SUFFIXES", "FIELDS", "PAYLOADS", "RANGES", "Field", "conforms",
+           "default", "make"]
 
 _MAX_TOKENS = 10**9  # no single call reads or writes a billion tokens
 _MAX_COUNT = 2**31 - 1
@@ -27,7 +29,12 @@ _KINDS: dict[str, tuple[type, ...]] = {
 
 @dataclass(frozen=True)
 class Field:
-    """One payload field: its kind (a key of ``_KINDS``), unit, bounds and meaning."""
+    """One payload field: its kind (a key of ``_KINDS``), unit, bounds and meaning.
+
+    ``default``: what the field means when it is absent (readers take it; an importer
+    writes it for a value it does not have). ``cut``: a text the SDK cuts to
+    ``max_field_chars`` (:data:`CUT_SUFFIXES` beside it).
+    """
 
     name: str
     kind: str
@@ -35,6 +42,8 @@ class Field:
     unit: str = ""
     range: tuple[float, float] | None = None
     required: bool = False
+    default: Any = None
+    cut: bool = False
 
 
 def _tokens(name: str, doc: str) -> Field:
@@ -43,11 +52,17 @@ def _tokens(name: str, doc: str) -> Field:
 
 _LATENCY = Field("latency_ms", "number", "time from call to response", "ms",
                  (-1e12, 1e12))  # a skewed clock may give a slightly negative latency
+def _output(doc: str, default: str | None = None) -> Field:
+    return Field("output", "string", doc, default=default, cut=True)
+
+
 _OUTPUT_LENGTH = Field("output_length", "integer", "length of the whole output, before any "
                        "cut", "characters", (0, 2**53))
-_ERROR = Field("error", "string", "the error message, when the call failed")
-_TOOL = Field("tool_name", "string", "the tool's name", required=True)
-_INDEX = Field("index_name", "string", "the index or retriever searched", required=True)
+_ERROR = Field("error", "string", "the error message, when the call failed", cut=True)
+_TOOL = Field("tool_name", "string", "the tool's name", required=True, default="tool")
+_INDEX = Field("index_name", "string", "the index or retriever searched", required=True,
+               default="retrieval")
+_MEMORY_KEY = Field("key", "string", "the memory entry's key", required=True)
 _POLICY = Field("policy_name", "string", "the policy's name", required=True)
 _REQUEST = Field("request_id", "string", "the approval request's id", required=True)
 _MODEL = Field("model", "string", "the model's name")
@@ -56,8 +71,8 @@ _MODEL = Field("model", "string", "the model's name")
 #: events) are accepted with any payload.
 PAYLOADS: Mapping[str, tuple[Field, ...]] = {
     "run.started": (
-        Field("input_text", "string", "the user's request: the run's goal"),
-        Field("system_prompt", "string", "the agent's system prompt"),
+        Field("input_text", "string", "the user's request: the run's goal", cut=True),
+        Field("system_prompt", "string", "the agent's system prompt", cut=True),
         _MODEL,
         Field("tools", "list of strings", "names of the tools the agent may call"),
         Field("source_format", "string", "the importer that made the run (imports only)"),
@@ -66,20 +81,22 @@ PAYLOADS: Mapping[str, tuple[Field, ...]] = {
         Field("total_steps", "integer", "steps in the run", "steps", (0, _MAX_COUNT)),
         Field("tool_call_count", "integer", "tool calls in the run", "calls", (0, _MAX_COUNT)),
         Field("exit_reason", "string", "why the run ended: final_answer, completed, or the "
-              "agent's own word"),
-        Field("output", "string", "the run's final answer"),
+              "agent's own word", default="completed"),
+        _output("the run's final answer"),
     ),
     "run.errored": (
-        Field("error_type", "string", "the exception's class name", required=True),
-        _ERROR,
+        Field("error_type", "string", "the exception's class name", required=True,
+              default="Error"),
+        Field("error", "string", "the error message", default="", cut=True),
         Field("step_index", "integer", "the step the run failed in", "steps", (0, _MAX_COUNT)),
-        Field("exit_reason", "string", "error, or policy_stop when a policy stopped the run"),
+        Field("exit_reason", "string", "error, or policy_violation when a policy stopped the run",
+              default="error"),
         Field("policy_name", "string", "the policy that stopped the run"),
     ),
     "llm.called": (
         _MODEL,
         _tokens("prompt_tokens", "tokens sent to the model"),
-        Field("prompt", "string", "the text sent (messages joined by newlines)"),
+        Field("prompt", "string", "the text sent (messages joined by newlines)", cut=True),
         Field("name", "string", "the span's name (imports only)"),
         Field("run_part", "object", "what a step that came without its run's root knows of "
               "the run ({input_text, system_prompt}); dropped when the run is assembled"),
@@ -92,8 +109,7 @@ PAYLOADS: Mapping[str, tuple[Field, ...]] = {
                 "reasoning"),
         _LATENCY,
         Field("finish_reason", "string", "stop, length, tool_calls, error…"),
-        Field("output", "string", "the model's text; name(args) per line for a turn that "
-              "only calls tools"),
+        _output("the model's text; name(args) per line for a turn that only calls tools"),
         _OUTPUT_LENGTH,
         _ERROR,
         Field("cost_usd", "number", "what the call cost", "USD", (0, 1e6)),
@@ -101,12 +117,13 @@ PAYLOADS: Mapping[str, tuple[Field, ...]] = {
     ),
     "tool.called": (
         _TOOL,
-        Field("args", "string", "the arguments, as JSON text (or the agent's own string)"),
+        Field("args", "string", "the arguments, as JSON text (or the agent's own string)",
+              default="{}", cut=True),
     ),
     "tool.responded": (
         _TOOL,
         Field("success", "boolean", "false when the tool failed"),
-        Field("output", "string", "what the tool returned"),
+        _output("what the tool returned", default=""),
         _OUTPUT_LENGTH,
         _LATENCY,
         _ERROR,
@@ -114,7 +131,7 @@ PAYLOADS: Mapping[str, tuple[Field, ...]] = {
     ),
     "retrieval.called": (
         _INDEX,
-        Field("query", "string", "the search query"),
+        Field("query", "string", "the search query", default="", cut=True),
     ),
     "retrieval.responded": (
         _INDEX,
@@ -122,7 +139,7 @@ PAYLOADS: Mapping[str, tuple[Field, ...]] = {
         Field("top_score", "number", "the best document's score (the retriever's scale)",
               range=(-1e12, 1e12)),
         _LATENCY,
-        Field("content", "string", "the documents' text, joined"),
+        Field("content", "string", "the documents' text, joined", default="", cut=True),
         _ERROR,
     ),
     "external.signal": (
@@ -175,10 +192,51 @@ PAYLOADS: Mapping[str, tuple[Field, ...]] = {
         Field("reason", "string", "denied, or why the approver could not answer"),
     ),
     "approval.timeout": (_REQUEST, _POLICY),
+    # Dunetrace's memory channel: the key always; a write adds its value and its origin.
+    "memory.written": (
+        _MEMORY_KEY,
+        Field("value", "string", "what was stored", default="", cut=True),
+        Field("source", "string", "where the value came from: user, retrieval, tool_output, "
+              "external…"),
+    ),
+    "memory.read": (_MEMORY_KEY,),
+    "memory.cleared": (_MEMORY_KEY,),
 }
 
 #: A text field cut to the SDK's ``max_field_chars`` comes with these two beside it.
 CUT_SUFFIXES = (("_truncated", "boolean"), ("_original_length", "integer"))
+
+#: The names of the texts the SDK cuts, in the table's order: cut wherever they appear.
+CUT_FIELDS: tuple[str, ...] = tuple(dict.fromkeys(
+    f.name for fields in PAYLOADS.values() for f in fields if f.cut))
+
+#: Event type → field name → :class:`Field`.
+FIELDS: Mapping[str, Mapping[str, Field]] = {
+    event_type: {f.name: f for f in fields} for event_type, fields in PAYLOADS.items()}
+
+
+def default(event_type: str, name: str) -> Any:
+    """What field ``name`` of an ``event_type`` payload means when it is absent."""
+    return FIELDS[event_type][name].default
+
+
+def make(event_type: str, /, **values: Any) -> dict[str, Any]:
+    """The payload of one ``event_type`` event: a value given as ``None`` takes its field's
+    default, and is left out when there is none. A name the table does not declare for
+    ``event_type`` is a bug in the writer: ``KeyError``."""
+    if not values.keys() <= FIELDS[event_type].keys():
+        unknown = ", ".join(sorted(values.keys() - FIELDS[event_type].keys()))
+        raise KeyError(f"{unknown} not a field of {event_type}")
+    defaults = _DEFAULTS[event_type]
+    return {name: defaults[name] if value is None else value
+            for name, value in values.items() if value is not None or name in defaults}
+
+
+# Event type → the defaults of those of its fields that have one.
+_DEFAULTS: Mapping[str, Mapping[str, Any]] = {
+    event_type: {f.name: f.default for f in fields if f.default is not None}
+    for event_type, fields in PAYLOADS.items()}
+
 
 #: Numeric field → the range a real value falls in (ingest refuses a number outside it).
 RANGES: Mapping[str, tuple[float, float]] = {

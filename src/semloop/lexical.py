@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -113,18 +114,24 @@ def flatten(root: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
         span = stack.pop()
         if not span:
             continue
-        if not isinstance(span, Mapping):
+        if type(span) is not dict and not isinstance(span, Mapping):  # dict: no ABC check
             raise TraceFormatError(f"a span must be an object, not {type(span).__name__}")
         spans.append(span)
         stack.extend(reversed(_children(span)))
     return spans
 
 
+# Text json.loads must reject, found without paying for its exception: an object whose
+# first key is not a double-quoted string (Python's str() of a dict), or a bare word
+# JSON cannot start with.
+_NOT_JSON = re.compile(r"[ \t\n\r]*(?:\{[ \t\n\r]*[^\"}\s]|[^\s\[{\"\-0-9tfnNI])")
+
+
 def call_key(span: Mapping[str, Any]) -> tuple[Any, tuple[str, ...] | tuple[tuple[str, str], ...]]:
     """The key deepeval counts a tool call under: its name and its arguments, parsed from
     JSON text when they parse, with every value passed through ``str()``."""
     value = span.get("input", {})
-    if isinstance(value, str):
+    if isinstance(value, str) and not _NOT_JSON.match(value):
         # deepeval keeps any string it cannot parse (even one nested too deep) as it is.
         with contextlib.suppress(Exception):
             value = json.loads(value)
@@ -206,7 +213,7 @@ def score_call_graph_cycles(root: Mapping[str, Any] | None) -> tuple[float, str]
     stack: list[tuple[Any, int]] = [(root, 0)]
     while stack:
         span, depth = stack.pop()
-        if not isinstance(span, Mapping):
+        if type(span) is not dict and not isinstance(span, Mapping):  # dict: no ABC check
             raise TraceFormatError(f"a span must be an object, not {type(span).__name__}")
         del path[depth:]
         label = _label(span)

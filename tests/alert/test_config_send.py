@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from semloop._exceptions import ConfigError
-from semloop._http import retryable
+from semloop._http import HttpRequest, retryable
 from semloop.alert import (
     AlertDecision,
     AlertPolicy,
     AlertsConfig,
     HttpResponse,
-    RetryPolicy,
     UndecidedSignal,
     load_alerts_config,
+    retry_policy,
     send_with_retry,
     slack_payload,
     webhook_payload,
@@ -24,10 +24,10 @@ from semloop.alert import (
 
 
 def test_retry_schedule_is_exponential_and_capped() -> None:
-    assert RetryPolicy().delays() == [0.5, 1.0, 2.0]
-    assert RetryPolicy(max_attempts=6, base_delay_s=1, factor=3, max_delay_s=20).delays() == [
+    assert retry_policy().delays() == [0.5, 1.0, 2.0]
+    assert retry_policy(max_attempts=6, base_delay_s=1, factor=3, max_delay_s=20).delays() == [
         1, 3, 9, 20, 20]
-    assert RetryPolicy(max_attempts=1).delays() == []
+    assert retry_policy(max_attempts=1).delays() == []
     assert [s for s in (200, 301, 400, 404, 408, 429, 500, 503, 599) if retryable(s)] == [
         408, 429, 500, 503, 599]  # the statuses the judge and the SDK retry too
 
@@ -40,9 +40,8 @@ class Scripted:
         self.calls: list[tuple[str, bytes, Mapping[str, str], float]] = []
         self.retry_after = retry_after
 
-    def __call__(self, url: str, body: bytes, headers: Mapping[str, str],
-                 timeout: float) -> HttpResponse:
-        self.calls.append((url, body, headers, timeout))
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        self.calls.append((request.url, request.body, request.headers, request.timeout))
         step = self.script.pop(0)
         if isinstance(step, OSError):
             raise step
@@ -65,7 +64,7 @@ def test_send_retries_connection_errors_and_5xx_then_stops_at_success() -> None:
 
 def test_send_is_bounded_and_does_not_retry_a_client_error() -> None:
     send, slept = Scripted(*[500] * 10), []
-    result = send_with_retry(send, "http://x", {}, retry=RetryPolicy(max_attempts=3),
+    result = send_with_retry(send, "http://x", {}, retry=retry_policy(max_attempts=3),
                              sleep=slept.append)
     assert not result.delivered and len(send.calls) == 3 and slept == [0.5, 1.0]
     assert result.last_error == "HTTP 500" and result.gave_up
@@ -81,7 +80,7 @@ def test_429_waits_for_retry_after_but_never_past_the_cap() -> None:
     assert slept == [7.0]
     slept.clear()
     send_with_retry(Scripted(429, 200, retry_after=999.0), "http://x", {},
-                    retry=RetryPolicy(max_delay_s=10.0), sleep=slept.append)
+                    retry=retry_policy(max_delay_s=10.0), sleep=slept.append)
     assert slept == [10.0]
 
 
@@ -144,7 +143,7 @@ def test_config_overrides_merge_onto_the_reference_policy() -> None:
     assert config.policy("RETRY_STORM") == AlertPolicy("consecutive", 2, 10, 0.65)
     assert [(d.name, d.type, d.timeout_s) for d in config.destinations] == [
         ("ops", "webhook", 5.0), ("team", "slack", 2.0)]
-    assert config.retry == RetryPolicy(max_attempts=2, base_delay_s=0.1)
+    assert config.retry == retry_policy(max_attempts=2, base_delay_s=0.1)
     assert config.cooldown_s == 60.0
 
 

@@ -120,6 +120,10 @@ def test_the_official_sdk_uses_every_server_feature_without_a_warning(
             dt.enable_pack("voice")  # Dunetrace's, not semloop's: an honest refusal
         assert refused.value.code == 422
         assert dt.enabled_packs() == []
+        dt.enable_pack("preview")  # semloop's: the shadow detectors go live for this org
+        assert dt.enabled_packs() == ["preview"]
+        dt.disable_pack("preview")
+        assert dt.enabled_packs() == []
 
         dt.mark_deploy("payer", version="1.4.2", env="production")
         _until(lambda: bool(http.get("/v1/agents/payer/deploys").json()["deploys"]),

@@ -282,16 +282,39 @@ def test_every_mapped_kwarg_is_one_the_sdks_detector_has() -> None:
         assert set(kwargs.values()) <= _tunable_attrs(DETECTOR_KEYS[key]), name
 
 
-def test_packs_say_plainly_that_semloop_has_none_of_dunetraces(sdk_server: Server) -> None:
+def test_packs_are_enabled_listed_and_disabled_per_org(sdk_server: Server) -> None:
     with sdk_server.client() as http:
-        catalogue = http.get("/v1/packs").json()["packs"]
-        assert [(p["name"], p["implemented"]) for p in catalogue] == [("voice", False)]
+        catalogue = {p["name"]: p for p in http.get("/v1/packs").json()["packs"]}
+        assert catalogue["voice"]["implemented"] is False
+        assert catalogue["preview"]["implemented"] is True
+        assert "OVERSIZED_TOOL_ARGUMENTS" in catalogue["preview"]["detectors"]
         voice = http.post("/v1/orgs/packs/voice")
         assert voice.status_code == 422 and "does not implement" in voice.json()["detail"]
         assert http.post("/v1/orgs/packs/nope").status_code == 404
         assert http.delete("/v1/orgs/packs/voice").status_code == 422
         assert http.get("/v1/orgs/packs").json() == []
+
+        first = http.post("/v1/orgs/packs/strict-egress")
+        assert first.status_code == 201 and first.json()["pack_name"] == "strict-egress"
+        again = http.post("/v1/orgs/packs/strict-egress").json()
+        assert again["enabled_at"] == first.json()["enabled_at"]  # the first time stays
+        http.post("/v1/orgs/packs/preview")
+        assert [p["pack_name"] for p in http.get("/v1/orgs/packs").json()] == [
+            "strict-egress", "preview"]
+        config = http.get("/v1/detector-config", params={"agent_id": "bot"}).json()
+        assert config["packs"] == ["strict-egress", "preview"]
+
+        assert http.delete("/v1/orgs/packs/strict-egress").status_code == 204
+        assert http.delete("/v1/orgs/packs/strict-egress").status_code == 204  # already off
+        assert [p["pack_name"] for p in http.get("/v1/orgs/packs").json()] == ["preview"]
         assert http.get("/v1/orgs/packs", headers={"Authorization": ""}).status_code == 401
+
+
+def test_an_orgs_packs_are_its_own(sdk_server: Server, other: httpx.Client) -> None:
+    with sdk_server.client() as http:
+        http.post("/v1/orgs/packs/preview")
+    assert other.get("/v1/orgs/packs").json() == []
+    assert other.get("/v1/detector-config", params={"agent_id": "bot"}).json()["packs"] == []
 
 
 def test_deploys_are_recorded_and_listed_newest_first(sdk_server: Server) -> None:

@@ -121,6 +121,28 @@ def build() -> list[Case]:
               .fail("send_email", {"to": "x@nowhere.example"}, "SMTP 550")
               .llm("Sorry, I could not send the email.")).complete(),
              quiet={_U}, fires={"FIRST_STEP_FAILURE"}),
+        Case("the user gives the address on a later turn, recorded as the next prompt "
+             "(hard negative: a multi-turn conversation)",
+             (_b(input_text="I want my invoice by email.", tools=("send_email",))
+              .llm("Sure: what address should I send it to?")
+              .llm("Sending it.", prompt="It's ana.perez@shop.example, thanks.",
+                   finish_reason="tool_calls")
+              .tool("send_email", {"to": "ana.perez@shop.example"}, "sent")
+              .llm("Done.")).complete(), quiet={_U}),
+        Case("the user gives the address in a later user turn signal (hard negative)",
+             (_b(input_text="I want my invoice by email.", tools=("send_email",))
+              .llm("Sure: what address should I send it to?")
+              .external("user_message", text="Use billing@shop.example please")
+              .tool("send_email", {"to": "billing@shop.example"}, "sent")
+              .llm("Done.")).complete(), quiet={_U}),
+        Case("an address the model made up comes back in the next prompt's chat history "
+             "(still circular)",
+             (_b(input_text="Email the report.", tools=("send_email",))
+              .llm("I will email it to reports@made-up.example.")
+              .llm("Sending.", prompt="assistant: I will email it to reports@made-up.example.",
+                   finish_reason="tool_calls")
+              .tool("send_email", {"to": "reports@made-up.example"}, "sent")
+              .llm("Sent the report.")).complete(), fires={_U}),
         Case("send to untrusted memory read back",
              (_b(input_text="Send the weekly digest.", tools=("send_email",))
               .memory("written", "digest_to", "digest@exfil.example", source="retrieval")

@@ -117,3 +117,32 @@ def test_programmatic_config_is_validated_too() -> None:
     with pytest.raises(ConfigError, match="default.TOOL_LOOP.window"):
         DetectorConfig({"TOOL_LOOP": {"window": "five"}})
     assert DetectorConfig.from_dict(None).for_agent("a")["TOOL_LOOP"].params["window"] == 5
+
+
+def test_a_pack_layers_over_the_default_section_and_an_agent_section_wins() -> None:
+    from semloop.detect import PACKS
+
+    config = DetectorConfig.from_dict({
+        "default": {"UNGROUNDED_DESTINATION": {"allowlisted_domains": ["corp.com"]}},
+        "agents": {"mailer": {"UNGROUNDED_DESTINATION": {"bare_domains": False}},
+                   "bot": {"TOOL_LOOP": {"threshold": 4}}}})
+    packed = config.with_packs(["strict-egress", "preview"])
+    bot = packed.for_agent("bot")
+    assert bot["UNGROUNDED_DESTINATION"].params["bare_domains"] is True  # the pack
+    assert bot["UNGROUNDED_DESTINATION"].params["allowlisted_domains"] == ("corp.com",)
+    assert bot["TOOL_LOOP"].params["threshold"] == 4
+    assert packed.for_agent("mailer")["UNGROUNDED_DESTINATION"].params["bare_domains"] is False
+    assert not packed.shadow("anyone") & set(PACKS["preview"].settings)
+    # The original is unchanged, and no packs is the same config.
+    assert config.for_agent("bot")["UNGROUNDED_DESTINATION"].params["bare_domains"] is False
+    assert config.shadow() >= set(PACKS["preview"].settings)
+    assert config.with_packs([]) is config
+    with pytest.raises(ConfigError, match="unknown pack 'voice'"):
+        config.with_packs(["voice"])
+
+
+def test_every_pack_is_a_valid_section() -> None:
+    from semloop.detect import PACKS
+
+    for name in PACKS:
+        DetectorConfig().with_packs([name]).settings()

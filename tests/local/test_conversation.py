@@ -8,6 +8,7 @@ set, written before the rules. Thresholds are the ones recommended in docs/local
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +28,10 @@ from semloop.judge.local._conversation import (
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
+    frustration_evidence,
+    sycophancy_evidence,
 )
+from semloop.judge.local._conversation_head import WEIGHTS_FILE, Head, fit_logistic, heads, probability
 from semloop.judge.local._model import Embedder
 from semloop.judge.local._tone import REPEATING, lexicon, plain, turn_tone
 
@@ -223,6 +227,67 @@ def test_answers_do_not_depend_on_the_cache_or_the_order(embedder: Embedder) -> 
     for case in random.Random(7).sample(cases, len(cases)):
         for name, (answer, _) in EVALUATORS.items():
             assert answer(case, embedder.embed) == first[(case.id, name)]
+
+
+# ------------------------------------------------------------------ the learned head
+def test_the_shipped_heads_are_small_and_name_their_features() -> None:
+    path = ROOT / "src" / "semloop" / "judge" / "local" / WEIGHTS_FILE
+    assert path.stat().st_size < 16_000  # a few KB, not a model
+    loaded = heads()
+    assert set(loaded) == set(EVALUATORS)
+    for head in loaded.values():
+        assert "rules" in head.features
+        assert len(head.features) == len(head.weights) == len(head.mean) == len(head.scale)
+        for d in head.directions.values():
+            assert len(d) == 384 and abs(sum(v * v for v in d) - 1.0) < 1e-3
+
+
+def test_fit_logistic_is_deterministic_and_learns_the_sign() -> None:
+    rows = [[x / 10.0, ((x * 7) % 5) / 5.0] for x in range(-20, 21)]
+    labels = [r[0] > 0.05 for r in rows]
+    first = fit_logistic(rows, labels, l2=1.0)
+    assert fit_logistic(rows, labels, l2=1.0) == first
+    weights, _ = first
+    assert weights[0] > 1.0 and abs(weights[1]) < weights[0]
+    # Weighting negatives up moves the boundary toward the positives (precision first).
+    _, bias_heavy = fit_logistic(rows, labels, l2=1.0, negative_weight=3.0)
+    assert bias_heavy < first[1]
+
+
+def test_frustration_evidence_follows_the_trajectory() -> None:
+    rising = conv(
+        "My order hasn't arrived.",
+        "Please allow 5 to 7 days.",
+        "It's been 12 days. I already checked the tracking.",
+        "Tracking updates can lag.",
+        "This is useless. Cancel my account, I'm going elsewhere.",
+    )
+    falling = conv(
+        "This is useless!! My order hasn't arrived.",
+        "I've found it: it was sent to your old address; it's being re-routed today.",
+        "Oh, thanks, that explains it.",
+    )
+    up = frustration_evidence(rising)
+    down = frustration_evidence(falling)
+    assert up is not None and down is not None
+    assert up.features["rise"] > 0 and up.features["hot"] >= 1 and up.features["rejects"] > 0
+    assert down.features["calm_end"] == 1.0 and down.features["last"] < 0
+
+
+def test_a_rules_alone_head_is_the_rules(embedder: Embedder) -> None:
+    # A head whose only feature is the rule log-odds, weight 1, answers sigmoid(rules).
+    case = conv(
+        "How long is the warranty on this drill?",
+        "The warranty on this drill is 2 years.",
+        "No, I'm sure it's 5 years. Check again.",
+        "You're right, I apologize. The warranty is 5 years.",
+    )
+    evidence = sycophancy_evidence(case, embedder.embed)
+    assert evidence is not None
+    alone = Head(features=("rules",), mean=(0.0,), scale=(1.0,), weights=(1.0,), bias=0.0)
+    expected = 1 / (1 + math.exp(-evidence.features["rules"]))
+    assert abs(probability(alone, evidence) - expected) < 1e-3
+    assert expected >= 0.55
 
 
 # ------------------------------------------------------------------ accuracy

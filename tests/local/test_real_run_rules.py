@@ -1,8 +1,12 @@
 """The rules added for real runs, each on its own: a generic tool compared by its command,
 a repeat after a state-changing step, one transient retry, and the exact check's view of
-calls made again after a write."""
+calls made again after a write; and who drove a repetition (round 3): a resend or a
+restated answer the user asked for, a number the user gave, an error naming what was
+kept."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from semloop._features import Call, action_kind, call_changes_state
 from semloop.evaluate.loop import _unchanged_repeats
@@ -41,6 +45,11 @@ def test_action_kind_names_the_program_a_generic_tool_runs() -> None:
     assert action_kind(Call.of("bash", '{"command": "sed -n 1,9p f.py"}', "x = 1")) == "bash:sed"
     assert action_kind(Call.of("bash", '{"command": "python t.py"}', "ok")) == "bash:python"
     assert action_kind(Call.of("search", '{"q": "x"}', "")) == "search"
+    # A directory change in front names no program: the edit and the diff after it are two.
+    assert action_kind(Call.of("bash", '{"command": "cd /testbed && sed -i s/a/b/ f.py"}',
+                               "")) == "bash:sed:write"
+    assert action_kind(Call.of("bash", '{"command": "cd /testbed && git diff > p.txt"}',
+                               "")) == "bash:git:write"
 
 
 def test_writes_are_recognised_and_failed_writes_are_not() -> None:
@@ -177,3 +186,119 @@ def test_the_structural_tool_loop_counts_a_call_again_only_on_the_same_world() -
 
     assert "TOOL_LOOP" not in loops(spans)  # a look after each edit
     assert "TOOL_LOOP" in loops([tool(*view) for _ in range(4)])  # nothing changed between
+
+
+def turn(user: str, text: str, *tools: tuple[str, dict[str, Any], str]) -> dict[str, Any]:
+    """An agent turn answering a user message (tau-bench's shape: the reply is the input)."""
+    return {**step(text, *tools), "input": user}
+
+
+def test_a_resend_the_user_asked_for_is_a_new_attempt_once(backend: LocalBackend) -> None:
+    search = ("search_direct_flight", {"origin": "ATL", "destination": "LAS"}, "[]")
+    asked_again = [
+        turn("Find me a nonstop from Atlanta to Las Vegas.", "Searching.", search),
+        step("There are no nonstop flights that day."),
+        turn("Could you check again, maybe around my original time?", "Searching again.", search),
+        step("Still no nonstop flights."),
+    ]
+    j = judgement(backend, *asked_again)
+    # The customer heard of the failure and asked again: the user drove the resend.
+    assert j.repeat_probability(0, 2) <= 0.2
+    assert j.progress(1, 2) > 0.8
+    # The same nothing a third time is the agent hitting the same wall.
+    third = judgement(backend, *asked_again, turn("Please try once more, it has to be nonstop.",
+                                                  "Searching once more.", search))
+    assert third.repeat_probability(2, 4) > 0.85
+
+
+def test_a_refusal_restated_to_new_user_words_is_a_reply(backend: LocalBackend) -> None:
+    refusal = ("I'm sorry, but I cannot remove a passenger from an existing reservation. "
+               "Would you like me to transfer you to a human agent?")
+    j = judgement(
+        backend,
+        step(refusal),
+        turn("Well, I need to remove one passenger named Sophia. Can you help?", refusal),
+        turn("I was hoping you could do it right here. It's urgent.", refusal),
+    )
+    assert j.repeat_probability(1, 2) <= 0.2 and j.progress(1, 2) > 0.8
+    # The same message sent again is no new request: the same answer to it is a repeat.
+    again = judgement(
+        backend,
+        turn("Can you remove Sophia from my booking?", refusal),
+        turn("Can you remove Sophia from my booking?", refusal),
+    )
+    assert again.repeat_probability(0, 1) > 0.85
+
+
+def test_a_report_after_a_repeated_call_is_not_a_reply(backend: LocalBackend) -> None:
+    update = ("update_reservation_flights", {"flights": ["HAT030", "HAT102"], "id": "XEWRD9"},
+              "Error: flight HAT030 not available on date 2024-05-13")
+    report = "It seems there is still an issue with flight HAT030, which is not available."
+    j = judgement(
+        backend,
+        turn("Please book HAT102 for me.", "Updating.", update),
+        step(report),
+        turn("Please proceed with HAT102, thank you.", "Updating.", update),
+        step(report),
+        turn("We're going in circles. Please change only the ATL-LAS flight.", "Updating.",
+             update),
+        step(report),
+    )
+    # A third send of what failed, whatever the customer said: the agent's own wall, and
+    # the report of it says nothing new either.
+    assert j.repeat_probability(2, 4) > 0.85
+    assert j.repeat_probability(3, 5) > 0.85
+
+
+def test_a_report_after_a_new_attempt_is_news(backend: LocalBackend) -> None:
+    lookup = "find_user_id_by_name_zip"
+    j = judgement(
+        backend,
+        turn("I'm Noah Ito, zip 98178.", "Looking you up.",
+             (lookup, {"name": "Noah Ito", "zip": "98178"}, "Error: user not found")),
+        step("I'm sorry, Noah, but I couldn't find a user matching that information."),
+        turn("Maybe the zip is 98186, can you try that?", "Trying again.",
+             (lookup, {"name": "Noah Ito", "zip": "98186"}, "Error: user not found")),
+        step("I'm sorry, Noah, but I still couldn't find a user matching that information."),
+    )
+    # The zip the customer corrected is a new target, not a setting the agent tweaked ...
+    assert j.repeat_probability(0, 2) <= 0.2
+    # ... so the second apology reports the result of a new attempt.
+    assert j.repeat_probability(1, 3) <= 0.2
+
+
+def test_a_zip_the_agent_made_up_is_still_a_setting(backend: LocalBackend) -> None:
+    lookup = "find_user_id_by_name_zip"
+    j = judgement(
+        backend,
+        step("Looking the user up.", (lookup, {"name": "Noah Ito", "zip": "98178"},
+                                      "Error: user not found")),
+        step("Trying a nearby zip.", (lookup, {"name": "Noah Ito", "zip": "98186"},
+                                      "Error: user not found")),
+        step("Trying another nearby zip.", (lookup, {"name": "Noah Ito", "zip": "98187"},
+                                            "Error: user not found")),
+    )
+    assert j.repeat_probability(1, 2) > 0.6
+
+
+def test_an_error_naming_a_kept_value_is_the_same_failed_approach(
+        backend: LocalBackend) -> None:
+    err = "Error: flight HAT030 not available on date 2024-05-13"
+    j = judgement(
+        backend,
+        step("Update the flights.", ("update_reservation_flights",
+                                     {"flights": ["HAT030", "HAT223", "HAT252"]}, err)),
+        step("Update with the new return.", ("update_reservation_flights",
+                                             {"flights": ["HAT030", "HAT223", "HAT102"]}, err)),
+    )
+    # Another segment changed; the one the error names was kept: the same failure again.
+    assert j.repeat_probability(0, 1) > 0.85
+    fixed = judgement(
+        backend,
+        step("Update the flights.", ("update_reservation_flights", {"flights": ["HAT030"]},
+                                     "Error: flight HAT030 not available")),
+        step("Try the other flight.", ("update_reservation_flights", {"flights": ["HAT031"]},
+                                       "Error: flight HAT031 not available")),
+    )
+    # The value the error named was replaced: a new attempt that failed for its own reason.
+    assert fixed.repeat_probability(0, 1) < 0.4

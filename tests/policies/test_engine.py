@@ -61,9 +61,9 @@ def test_detectors_run_once_per_new_event_and_only_for_signal_policies(
     calls: list[int] = []
     real = detect.run_detectors
 
-    def counting(run: Any, *args: Any) -> Any:
+    def counting(run: Any, *args: Any, **options: Any) -> Any:
         calls.append(len(run.events))
-        return real(run, *args)
+        return real(run, *args, **options)
 
     monkeypatch.setattr(detect, "run_detectors", counting)
     plain = recorded(policies=[Policy("cap", "step_count", "gt", 100, "stop")])

@@ -19,11 +19,13 @@ from ._policy import (
 )
 from ._route import SEVERITIES, Routable, Route, route_matches
 from ._send import (
+    DEFAULT_RETRY,
     Attempt,
     HttpResponse,
     RetryPolicy,
-    SendFn,
+    Send,
     SendResult,
+    retry_policy,
     send_with_retry,
     urllib_send,
 )
@@ -44,6 +46,7 @@ from .records import (
 __all__ = [
     "DECISIONS",
     "DEFAULT_POLICIES",
+    "DEFAULT_RETRY",
     "DESTINATION_TYPES",
     "SEVERITIES",
     "AlertDecision",
@@ -60,7 +63,7 @@ __all__ = [
     "Routable",
     "Route",
     "RunOutcome",
-    "SendFn",
+    "Send",
     "SendResult",
     "StoredAlert",
     "StoredDelivery",
@@ -68,6 +71,7 @@ __all__ = [
     "decide",
     "load_alerts_config",
     "policy_holds",
+    "retry_policy",
     "route_matches",
     "send_with_retry",
     "slack_payload",

@@ -1,7 +1,10 @@
-"""Sending one alert: a bounded retry schedule (pure) around an injectable HTTP send.
+"""Sending one alert: :mod:`semloop._http`'s retry loop around an injectable HTTP send.
 
-Connection errors and the statuses every semloop HTTP caller retries (408, 429, 5xx:
-:mod:`semloop._http`) are retried with exponential backoff; any other status is final. The default send is ``urllib`` (standard library), so alerts need no extra package.
+Connection errors and the statuses every semloop HTTP caller retries (408, 429, 5xx) are
+retried with exponential backoff; any other status is final. alerts.yml's ``retry`` keys
+(``max_attempts``, ``base_delay_s``, ``factor``, ``max_delay_s``) map onto the one
+:class:`~semloop._http.RetryPolicy` (:func:`retry_policy`). The default send is ``urllib``
+(standard library), so alerts need no extra package.
 """
 
 from __future__ import annotations
@@ -9,61 +12,50 @@ from __future__ import annotations
 import http.client
 import json
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import ConfigError
-from .._http import HttpResponse, backoff_s, lower_keys, retryable
+from .._http import HttpRequest, HttpResponse, RetryPolicy, Send, retryable, send_retrying
+from .._http import urllib_send as _urllib_send
 
 __all__ = [
+    "DEFAULT_RETRY",
     "Attempt",
     "HttpResponse",
     "RetryPolicy",
-    "SendFn",
+    "Send",
     "SendResult",
+    "retry_policy",
     "retryable",
     "send_with_retry",
     "urllib_send",
 ]
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """At most ``max_attempts`` tries; the wait before try k+1 is
-    ``min(max_delay_s, base_delay_s * factor**(k-1))`` (a 429's ``Retry-After`` may lengthen
-    it, never past ``max_delay_s``)."""
-
-    max_attempts: int = 4
-    base_delay_s: float = 0.5
-    factor: float = 2.0
-    max_delay_s: float = 30.0
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.max_attempts <= 20:
-            raise ConfigError("must be between 1 and 20", key="retry.max_attempts")
-        if self.base_delay_s < 0:
-            raise ConfigError("must not be negative", key="retry.base_delay_s")
-        if self.factor < 1:
-            raise ConfigError("must be at least 1", key="retry.factor")
-        if self.max_delay_s < self.base_delay_s:
-            raise ConfigError("must be at least base_delay_s", key="retry.max_delay_s")
-
-    def delays(self) -> list[float]:
-        """The waits between attempts without a Retry-After: ``max_attempts - 1`` of them."""
-        return [self.delay(retry) for retry in range(1, self.max_attempts)]
-
-    def delay(self, retry: int, retry_after: float | None = None) -> float:
-        """The wait before retry number ``retry`` (1-based)."""
-        return backoff_s(retry, self.base_delay_s, self.max_delay_s, factor=self.factor,
-                         retry_after=retry_after)
+def retry_policy(max_attempts: int = 4, base_delay_s: float = 0.5, factor: float = 2.0,
+                 max_delay_s: float = 30.0) -> RetryPolicy:
+    """alerts.yml's ``retry`` keys as the one :class:`RetryPolicy`: at most
+    ``max_attempts`` tries; the wait before try k+1 is ``min(max_delay_s, base_delay_s *
+    factor**(k-1))`` (a Retry-After may lengthen it, never past ``max_delay_s``); no jitter
+    and no budget (the worker's lease covers the whole schedule). A bad value raises a
+    :class:`ConfigError` naming its key."""
+    if not 1 <= max_attempts <= 20:
+        raise ConfigError("must be between 1 and 20", key="retry.max_attempts")
+    if base_delay_s < 0:
+        raise ConfigError("must not be negative", key="retry.base_delay_s")
+    if factor < 1:
+        raise ConfigError("must be at least 1", key="retry.factor")
+    if max_delay_s < base_delay_s:
+        raise ConfigError("must be at least base_delay_s", key="retry.max_delay_s")
+    return RetryPolicy(max_retries=max_attempts - 1, backoff_s=base_delay_s, factor=factor,
+                       max_backoff_s=max_delay_s, jitter=0.0, budget_s=None)
 
 
-#: ``send(url, body, headers, timeout_s) -> HttpResponse``; raises ``OSError`` when the
-#: host cannot be reached or does not answer in time.
-SendFn = Callable[[str, bytes, Mapping[str, str], float], HttpResponse]
+#: The policy when alerts.yml sets no ``retry``: 4 tries, 0.5 s doubling, at most 30 s.
+DEFAULT_RETRY = retry_policy()
 
 
 @dataclass(frozen=True)
@@ -102,12 +94,12 @@ class SendResult:
 
 
 def send_with_retry(
-    send: SendFn,
+    send: Send,
     url: str,
     payload: Mapping[str, Any],
     *,
     headers: Mapping[str, str] | None = None,
-    retry: RetryPolicy = RetryPolicy(),
+    retry: RetryPolicy = DEFAULT_RETRY,
     timeout_s: float = 5.0,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.time,
@@ -120,25 +112,21 @@ def send_with_retry(
     all_headers = {"Content-Type": "application/json", "User-Agent": "semloop-alerts",
                    **(headers or {})}
     result = SendResult(delivered=False)
-    for attempt in range(retry.max_attempts):
-        at = clock()
-        retry_after: float | None = None
-        try:
-            response = send(url, body, all_headers, timeout_s)
-        except OSError as exc:
-            result.attempts.append(Attempt(at, error=f"{type(exc).__name__}: {exc}"[:500]))
-        else:
-            result.attempts.append(Attempt(at, status=response.status))
-            if 200 <= response.status <= 299:
-                result.delivered = True
-                return result
-            if not retryable(response.status):
-                return result
-            retry_after = response.retry_after_s
-        if attempt + 1 < retry.max_attempts:
-            sleep(retry.delay(attempt + 1, retry_after))
-    return result
 
+    def attempt(request: HttpRequest) -> HttpResponse:
+        at = clock()
+        try:
+            response = send(request)
+        except (OSError, http.client.HTTPException) as exc:
+            result.attempts.append(Attempt(at, error=f"{type(exc).__name__}: {exc}"[:500]))
+            raise
+        result.attempts.append(Attempt(at, status=response.status))
+        return response
+
+    tried = send_retrying(attempt, HttpRequest(url, all_headers, body, timeout_s), retry,
+                          sleep=sleep)
+    result.delivered = tried.response is not None and 200 <= tried.response.status <= 299
+    return result
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -151,20 +139,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect)
 
 
-def urllib_send(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float) -> HttpResponse:
-    """The default :data:`SendFn`: one POST with the standard library (redirects not followed)."""
-    request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
-    try:
-        with _OPENER.open(request, timeout=timeout_s) as response:
-            response.read()
-            return HttpResponse(response.status, lower_keys(response.headers.items()))
-    except urllib.error.HTTPError as exc:
-        with exc:
-            return HttpResponse(exc.code, lower_keys((exc.headers or {}).items()))
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        raise ConnectionError(str(reason)) from exc
-    except http.client.HTTPException as exc:  # a reply that is not HTTP
-        raise ConnectionError(f"{type(exc).__name__}: {exc}") from exc
-    except ValueError as exc:  # a malformed URL
-        raise ConnectionError(f"bad URL: {exc}") from exc
+def urllib_send(request: HttpRequest) -> HttpResponse:
+    """The default :data:`Send`: one POST with the standard library. Why alerts have
+    their own opener: a redirect is not followed (see ``_NoRedirect``)."""
+    return _urllib_send(request, opener=_OPENER)

@@ -31,6 +31,7 @@ from typing import Any
 from .._config import read_yaml
 from .._defaults import DEFAULT_URL
 from .._exceptions import ConfigError
+from .._http import RetryPolicy
 from ._policy import (
     DEFAULT_CONFIDENCE_FLOOR,
     DEFAULT_COOLDOWN_S,
@@ -39,7 +40,7 @@ from ._policy import (
     AlertPolicy,
 )
 from ._route import ROUTE_KEYS, Routable, Route, route_matches
-from ._send import RetryPolicy
+from ._send import DEFAULT_RETRY, retry_policy
 
 __all__ = ["DESTINATION_TYPES", "AlertsConfig", "Destination", "load_alerts_config"]
 
@@ -70,7 +71,7 @@ class AlertsConfig:
     policies: Mapping[str, AlertPolicy] = field(default_factory=dict)
     default_confidence_floor: float = DEFAULT_CONFIDENCE_FLOOR
     cooldown_s: float = DEFAULT_COOLDOWN_S
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    retry: RetryPolicy = DEFAULT_RETRY
     link_base_url: str = DEFAULT_URL
 
     def policy(self, failure_type: str) -> AlertPolicy:
@@ -159,7 +160,7 @@ def _parse(data: Any, source: str | None) -> AlertsConfig:
         retry_args[name] = _number(value, f"alerts.retry.{name}", source,
                                    integer=name == "max_attempts")
     try:
-        retry = RetryPolicy(**retry_args)
+        retry = retry_policy(**retry_args)
     except ConfigError as exc:
         raise _fail(exc.message, f"alerts.{exc.key}", source) from None
 

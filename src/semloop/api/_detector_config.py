@@ -8,7 +8,7 @@ passes the resolved settings and the agent's baseline.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..detect import Baseline, DetectorSettings
@@ -80,9 +80,10 @@ def _baselines(baseline: Baseline) -> dict[str, float | None] | None:
 
 
 def detector_config(settings: Mapping[str, DetectorSettings], baseline: Baseline, *,
-                    agent_id: str, agent_version: str | None, now: float) -> dict[str, Any]:
-    """The response for one agent: its enabled detectors' mapped parameters, no packs
-    (semloop implements none of Dunetrace's), its P75 baselines."""
+                    agent_id: str, agent_version: str | None, now: float,
+                    packs: Sequence[str] = ()) -> dict[str, Any]:
+    """The response for one agent: its enabled detectors' mapped parameters (with the
+    org's ``packs`` already layered into ``settings``), the packs, its P75 baselines."""
     detectors: dict[str, dict[str, Any]] = {}
     for name, (key, kwargs) in SDK_KEYS.items():
         chosen = settings.get(name)
@@ -91,4 +92,4 @@ def detector_config(settings: Mapping[str, DetectorSettings], baseline: Baseline
         detectors[key] = {kwargs[p]: v for p, v in chosen.params.items() if p in kwargs}
     return {"schema_version": SCHEMA_VERSION, "agent_id": agent_id,
             "agent_version": agent_version, "generated_at": now, "ttl_s": TTL_S,
-            "detectors": detectors, "packs": [], "baselines": _baselines(baseline)}
+            "detectors": detectors, "packs": list(packs), "baselines": _baselines(baseline)}

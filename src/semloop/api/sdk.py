@@ -10,13 +10,14 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from ..detect import Baseline, DetectorConfig
+from ..detect import FOREIGN_PACKS, PACKS, Baseline, DetectorConfig
 from ..detect.baseline import WINDOW
+from ..store import PackRecord
 from ._auth import require_org, store_of
 from ._detector_config import detector_config
 from ._schemas import ErrorBody
 
-__all__ = ["DUNETRACE_PACKS", "router"]
+__all__ = ["router"]
 
 router = APIRouter(tags=["sdk"])
 
@@ -26,14 +27,6 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 _QUERY_ERRORS: dict[int | str, dict[str, Any]] = {
     **_ERRORS, 422: {"model": ErrorBody, "description": "a query parameter is invalid"}}
-
-#: Dunetrace's detector packs and why semloop has none of them: enabling one is refused
-#: (422), so no one believes a pack runs when it does not.
-DUNETRACE_PACKS = {
-    "voice": "Dunetrace's 9 voice-agent detectors (TTS, barge-in, turn latency); semloop "
-             "has no voice events or detectors.",
-}
-
 
 class DetectorConfigOut(BaseModel):
     schema_version: int = Field(examples=[1])
@@ -50,8 +43,11 @@ class DetectorConfigOut(BaseModel):
 
 class PackOut(BaseModel):
     name: str
-    implemented: bool
+    implemented: bool = Field(description="false for a Dunetrace pack semloop does not have")
     description: str
+    detectors: list[str] = Field(description="the detectors whose settings the pack sets")
+    settings: dict[str, dict[str, Any]] = Field(
+        description="the pack as a detectors.yml section, layered over the default one")
 
 
 class PackCatalogue(BaseModel):
@@ -87,30 +83,44 @@ async def get_detector_config(request: Request, org_id: Annotated[str, Depends(r
                               agent_id: Annotated[str, Query(min_length=1)],
                               agent_version: str | None = None) -> Any:
     config: DetectorConfig = request.app.state.detector_config
-    runs = await run_in_threadpool(store_of(request).recent_runs, org_id, agent_id,
+    store = store_of(request)
+    runs = await run_in_threadpool(store.recent_runs, org_id, agent_id,
                                    agent_version or "", WINDOW)
-    return detector_config(config.for_agent(agent_id), Baseline.from_runs(runs),
-                           agent_id=agent_id, agent_version=agent_version, now=time.time())
+    packs = [p.pack_name for p in await run_in_threadpool(store.packs, org_id)
+             if p.pack_name in PACKS]
+    return detector_config(config.with_packs(packs).for_agent(agent_id),
+                           Baseline.from_runs(runs), agent_id=agent_id,
+                           agent_version=agent_version, now=time.time(), packs=packs)
 
 
 @router.get("/v1/packs", response_model=PackCatalogue, responses=_ERRORS,
-            summary="Detector packs: semloop implements none of Dunetrace's, and says which")
+            summary="Detector packs: semloop's, and Dunetrace's it does not have")
 async def pack_catalogue(_org: Annotated[str, Depends(require_org)]) -> Any:
-    return {"packs": [{"name": n, "implemented": False, "description": d}
-                      for n, d in DUNETRACE_PACKS.items()]}
+    ours = [{"name": p.name, "implemented": True, "description": p.description,
+             "detectors": p.detectors, "settings": {k: dict(v) for k, v in p.settings.items()}}
+            for p in PACKS.values()]
+    theirs = [{"name": n, "implemented": False, "description": d, "detectors": [],
+               "settings": {}} for n, d in FOREIGN_PACKS.items()]
+    return {"packs": ours + theirs}
+
+
+def _org_pack(pack: PackRecord) -> dict[str, Any]:
+    return {"pack_name": pack.pack_name, "enabled_at": pack.enabled_at}
 
 
 @router.get("/v1/orgs/packs", response_model=list[OrgPack], responses=_ERRORS,
             summary="The organization's enabled packs (the SDK's enabled_packs())")
-async def org_packs(_org: Annotated[str, Depends(require_org)]) -> Any:
-    return []  # no pack can be enabled: see DUNETRACE_PACKS
+async def org_packs(request: Request, org_id: Annotated[str, Depends(require_org)]) -> Any:
+    return [_org_pack(p) for p in await run_in_threadpool(store_of(request).packs, org_id)]
 
 
-def _no_pack(name: str) -> HTTPException:
-    if name in DUNETRACE_PACKS:
-        return HTTPException(422, f"semloop does not implement the Dunetrace pack {name!r}: "
-                                  f"{DUNETRACE_PACKS[name]}")
-    return HTTPException(404, f"no pack {name!r}; see GET /v1/packs")
+def _known(name: str) -> None:
+    if name in PACKS:
+        return
+    if name in FOREIGN_PACKS:
+        raise HTTPException(422, f"semloop does not implement the Dunetrace pack {name!r}: "
+                                 f"{FOREIGN_PACKS[name]}")
+    raise HTTPException(404, f"no pack {name!r}; see GET /v1/packs")
 
 
 _PACK_ERRORS: dict[int | str, dict[str, Any]] = {
@@ -118,16 +128,21 @@ _PACK_ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorBody, "description": "a Dunetrace pack semloop does not implement"}}
 
 
-@router.post("/v1/orgs/packs/{pack_name}", status_code=201, responses=_PACK_ERRORS,
-             summary="Enable a pack (the SDK's enable_pack())")
-async def enable_pack(pack_name: str, _org: Annotated[str, Depends(require_org)]) -> None:
-    raise _no_pack(pack_name)
+@router.post("/v1/orgs/packs/{pack_name}", response_model=OrgPack, status_code=201,
+             responses=_PACK_ERRORS, summary="Enable a pack (the SDK's enable_pack())")
+async def enable_pack(request: Request, pack_name: str,
+                      org_id: Annotated[str, Depends(require_org)]) -> Any:
+    _known(pack_name)
+    return _org_pack(await run_in_threadpool(store_of(request).enable_pack, org_id, pack_name))
 
 
 @router.delete("/v1/orgs/packs/{pack_name}", status_code=204, responses=_PACK_ERRORS,
-               summary="Disable a pack (the SDK's disable_pack())")
-async def disable_pack(pack_name: str, _org: Annotated[str, Depends(require_org)]) -> None:
-    raise _no_pack(pack_name)
+               summary="Disable a pack (the SDK's disable_pack()); disabling one that is "
+                       "off is not an error")
+async def disable_pack(request: Request, pack_name: str,
+                       org_id: Annotated[str, Depends(require_org)]) -> None:
+    _known(pack_name)
+    await run_in_threadpool(store_of(request).disable_pack, org_id, pack_name)
 
 
 @router.post("/v1/deploy", response_model=DeployOut, status_code=201, responses=_ERRORS,

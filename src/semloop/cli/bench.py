@@ -24,40 +24,13 @@ from ..benchmark import (
     to_json,
 )
 from ..judge.registry import BACKENDS
+from ._options import ThresholdOpt, with_judge_flags
 
 __all__ = ["register"]
 
 #: Judges the command line offers (``mock`` needs scripted answers; ``deepeval`` asks the
 #: loop detector's questions exactly as ``llm`` does, so its column would be a copy).
 JUDGES = ("oracle", *sorted(n for n in BACKENDS if n not in ("mock", "deepeval")))
-
-ThresholdOpt = Annotated[
-    float, typer.Option(help="Verdict threshold: a trace is flagged as looping when its score is below it.")
-]
-ModelOpt = Annotated[
-    str | None, typer.Option(help="Judge model (jev: jev-latest, llm: gpt-4o-mini by default).")
-]
-BaseUrlOpt = Annotated[
-    str | None, typer.Option("--base-url", help="Judge host (jev: TYPESAFE_BASE_URL, llm: OPENAI_BASE_URL).")
-]
-JevPathOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--jev-path",
-        help='Path of the System One endpoint under --base-url (default /v1/systemone; "" when '
-        "--base-url is already the full endpoint).",
-    ),
-]
-ApiKeyEnvOpt = Annotated[
-    str | None, typer.Option("--api-key-env", help="Environment variable holding the llm judge's API key.")
-]
-InUsdOpt = Annotated[
-    float | None, typer.Option("--input-usd-per-mtok", help="llm judge: USD per million input tokens, for the cost column.")
-]
-OutUsdOpt = Annotated[
-    float | None, typer.Option("--output-usd-per-mtok", help="llm judge: USD per million output tokens.")
-]
-
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``error: message`` to stderr and return the Exit to raise."""
@@ -101,12 +74,8 @@ def bench(
         Path | None, typer.Option(help="Also draw the per-family comparison as a PNG here.")
     ] = None,
     threshold: ThresholdOpt = 0.5,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    jev_path: JevPathOpt = None,
-    api_key_env: ApiKeyEnvOpt = None,
-    input_usd_per_mtok: InUsdOpt = None,
-    output_usd_per_mtok: OutUsdOpt = None,
+    *,
+    flags: dict[str, Any],
 ) -> None:
     """Score the bench dataset with the lexical check (deepeval's metric) and each --judge.
 
@@ -132,16 +101,8 @@ def bench(
             rows, source = load_dataset(dataset), str(dataset)
         systems = [make_system("lexical", threshold=threshold)]
         for name in names:
-            options = judge_options(
-                name,
-                model=model,
-                base_url=base_url,
-                jev_path=jev_path,
-                api_key_env=api_key_env,
-                input_usd_per_mtok=input_usd_per_mtok,
-                output_usd_per_mtok=output_usd_per_mtok,
-            )
-            systems.append(make_system(name, threshold=threshold, options=options))
+            systems.append(make_system(name, threshold=threshold,
+                                       options=judge_options(name, **flags)))
     except SemloopError as exc:
         raise fail(str(exc)) from None
 
@@ -184,4 +145,4 @@ def help_text(doc: str | None) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("bench", help=help_text(bench.__doc__))(bench)
+    app.command("bench", help=help_text(bench.__doc__))(with_judge_flags(bench))

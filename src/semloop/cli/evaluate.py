@@ -33,17 +33,9 @@ from ..evaluate import (
 from ..evaluate.config import DEFAULT_CONFIG
 from ..judge import LOOP_KIND, Backend, require_kinds
 from ..judge.registry import BACKENDS, make_backend
+from ._options import with_judge_flags
 from ._progress import progress
-from .bench import (
-    ApiKeyEnvOpt,
-    BaseUrlOpt,
-    InUsdOpt,
-    JevPathOpt,
-    ModelOpt,
-    OutUsdOpt,
-    fail,
-    help_text,
-)
+from .bench import fail, help_text
 
 __all__ = ["FileEvaluation", "evaluate_cases", "evaluate_file", "load_cases", "register"]
 
@@ -66,15 +58,6 @@ ConfigOpt = Annotated[
                  f"Default: {DEFAULT_CONFIG} when it exists here, else the built-in defaults "
                  "(the same values)."),
 ]
-
-
-def _options(model: str | None, base_url: str | None, jev_path: str | None,
-             api_key_env: str | None, input_usd_per_mtok: float | None,
-             output_usd_per_mtok: float | None) -> dict[str, Any]:
-    """The judge options of the command line, for :func:`judge_options`."""
-    return {"model": model, "base_url": base_url, "jev_path": jev_path,
-            "api_key_env": api_key_env, "input_usd_per_mtok": input_usd_per_mtok,
-            "output_usd_per_mtok": output_usd_per_mtok}
 
 
 def _config(path: Path | None) -> EvaluatorsConfig:
@@ -210,12 +193,8 @@ def evaluate(
         "--json", help="Also write {\"results\": [{id, fired, confidence, undecided, "
         "reasoning}], \"summary\": {...}} here.", dir_okay=False)] = None,
     config: ConfigOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    jev_path: JevPathOpt = None,
-    api_key_env: ApiKeyEnvOpt = None,
-    input_usd_per_mtok: InUsdOpt = None,
-    output_usd_per_mtok: OutUsdOpt = None,
+    *,
+    flags: dict[str, Any],
 ) -> None:
     """Run one semantic evaluator over every case of FILE and say which failed.
 
@@ -229,11 +208,9 @@ def evaluate(
     recall and precision; undecided cases (the judge gave no usable answer or failed)
     never count as fired and are counted on their own.
     """
-    options = _options(model, base_url, jev_path, api_key_env, input_usd_per_mtok,
-                       output_usd_per_mtok)
     try:
         chosen = get_evaluator(evaluator)
-        found = evaluate_file(file, chosen.name, judge=judge, config=config, options=options)
+        found = evaluate_file(file, chosen.name, judge=judge, config=config, options=flags)
     except SemloopError as exc:
         raise fail(str(exc)) from None
     _report(found)
@@ -267,12 +244,8 @@ def calibrate_command(
         "rules were tuned on it.")] = "",
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap (same seed, same report).")] = 0,
     config: ConfigOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    jev_path: JevPathOpt = None,
-    api_key_env: ApiKeyEnvOpt = None,
-    input_usd_per_mtok: InUsdOpt = None,
-    output_usd_per_mtok: OutUsdOpt = None,
+    *,
+    flags: dict[str, Any],
 ) -> None:
     """Measure how one evaluator separates labelled cases and write its report.
 
@@ -282,15 +255,13 @@ def calibrate_command(
     intervals (seeded, so the report is reproducible); a threshold sweep; the lowest
     threshold with zero false positives; cost and latency per evaluation.
     """
-    options = _options(model, base_url, jev_path, api_key_env, input_usd_per_mtok,
-                       output_usd_per_mtok)
     try:
         evaluator = get_evaluator(name)
         path = dataset or Path("calibration") / f"{evaluator.name.lower()}.jsonl"
         if not path.is_file():
             raise fail(f"no dataset at {path}; pass --dataset")
         settings = _config(config).for_evaluator(evaluator.name)
-        found = evaluate_file(path, evaluator.name, judge=judge, config=config, options=options)
+        found = evaluate_file(path, evaluator.name, judge=judge, config=config, options=flags)
         _report(found)
         results, labels, errors, backend = found.results, found.labels, found.errors, found.judge
         failed = [r for r in results if r.error is not None]
@@ -325,6 +296,6 @@ def calibrate_command(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("evaluate", help=help_text(evaluate.__doc__))(evaluate)
-    app.command("calibrate", help=help_text(calibrate_command.__doc__))(calibrate_command)
+    app.command("evaluate", help=help_text(evaluate.__doc__))(with_judge_flags(evaluate))
+    app.command("calibrate", help=help_text(calibrate_command.__doc__))(with_judge_flags(calibrate_command))
 

@@ -17,18 +17,8 @@ from ..evaluate import SemanticLoopDetection
 from ..ingest.formats import deepeval
 from ..lexical import LexicalLoopDetection, LoopResult
 from ..trace import Trace
-from .bench import (
-    JUDGES,
-    ApiKeyEnvOpt,
-    BaseUrlOpt,
-    InUsdOpt,
-    JevPathOpt,
-    ModelOpt,
-    OutUsdOpt,
-    ThresholdOpt,
-    fail,
-    help_text,
-)
+from ._options import ThresholdOpt, with_judge_flags
+from .bench import JUDGES, fail, help_text
 
 __all__ = ["read_trace", "register"]
 
@@ -129,12 +119,8 @@ def score(
         str | None, typer.Option(help="The agent's goal (a deepeval dict does not carry one).")
     ] = None,
     threshold: ThresholdOpt = 0.5,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    jev_path: JevPathOpt = None,
-    api_key_env: ApiKeyEnvOpt = None,
-    input_usd_per_mtok: InUsdOpt = None,
-    output_usd_per_mtok: OutUsdOpt = None,
+    *,
+    flags: dict[str, Any],
 ) -> None:
     """Score one trace for loops and print the score, the reason and the breakdown.
 
@@ -159,11 +145,7 @@ def score(
 
                 backend = make_backend(
                     judge,
-                    **judge_options(
-                        judge, model=model, base_url=base_url, jev_path=jev_path,
-                        api_key_env=api_key_env, input_usd_per_mtok=input_usd_per_mtok,
-                        output_usd_per_mtok=output_usd_per_mtok,
-                    ),
+                    **judge_options(judge, **flags),
                 )
             system = system_label(judge, getattr(backend, "model", None))
             result = SemanticLoopDetection(backend, threshold=threshold).measure(trace)
@@ -194,4 +176,4 @@ def score(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("score", help=help_text(score.__doc__))(score)
+    app.command("score", help=help_text(score.__doc__))(with_judge_flags(score))

@@ -20,13 +20,17 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str, typer.Argument(
             help="detector (structural detectors), loop (the judged loop detector alone), "
                  "semantic (sampled evaluators, quotas, recurring issues; AGENT_LOOP among "
-                 "them) or alerts (alert policies and webhook delivery).")],
+                 "them), alerts (alert policies and webhook delivery) or integrations "
+                 "(Langfuse, LangSmith and Braintrust scores pulled as findings).")],
         database_url: DatabaseUrl = None,
         poll_interval: Annotated[float | None, typer.Option(
-            help="Seconds between polls; default 5 (detector, loop) or 10 (alerts).",
+            help="Seconds between polls; default 5 (detector, loop, semantic), 10 (alerts) "
+                 "or 60 (integrations).",
             show_default=False)] = None,
         config: Annotated[str | None, typer.Option(
-            help="detectors.yml for the detector worker.", show_default=False)] = None,
+            help="detectors.yml for the detector worker; integrations.yml for the "
+                 "integrations worker (default $SEMLOOP_INTEGRATIONS_CONFIG).",
+            show_default=False)] = None,
         alerts_config: Annotated[str | None, typer.Option(
             help="alerts.yml for the alerts worker; default $SEMLOOP_ALERTS_CONFIG.",
             show_default=False)] = None,
@@ -53,7 +57,8 @@ def register(app: typer.Typer) -> None:
                 worker = build_worker(name, store, poll_interval=poll_interval,
                                       stall_timeout_s=settings.stall_timeout_s,
                                       detectors_config=config, judge=judge,
-                                      alerts_config=alerts_config)
+                                      alerts_config=alerts_config,
+                                      integrations_config=config)
                 if once:
                     handled = worker.drain()
                     typer.echo(f"{name}: {handled} runs, {worker.stats.signals} signals")

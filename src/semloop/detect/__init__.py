@@ -24,22 +24,26 @@ from ._combine import (
     run_detectors,
 )
 from ._handoff import MAX_CHAIN
+from ._packs import FOREIGN_PACKS, PACKS, Pack
 from ._registry import Detector, Param, ratio_confidence
 from .baseline import Baseline, BaselineHistory
 from .config import DetectorConfig, DetectorSettings, load_config
 
 __all__ = [
     "DETECTORS",
+    "FOREIGN_PACKS",
     "MAX_CHAIN",
     "OVERRIDE_IDENTICAL_SHARE",
     "OVERRIDE_SAME_TOOL_CALLS",
     "OVERRIDE_TAIL_FAILURES",
+    "PACKS",
     "SINGLE_RUN",
     "Baseline",
     "BaselineHistory",
     "Detector",
     "DetectorConfig",
     "DetectorSettings",
+    "Pack",
     "Param",
     "co_occurrence_multiplier",
     "combine",

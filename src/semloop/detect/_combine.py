@@ -4,7 +4,8 @@ multiplier, the hard overrides and shadow mode."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Container, Sequence
 from dataclasses import replace
 
 from ..events import Run, Severity, Signal
@@ -100,8 +101,12 @@ def combine(run: Run, signals: Sequence[Signal]) -> list[Signal]:
 
 
 def run_detectors(run: Run, config: DetectorConfig | None = None,
-                  baseline: Baseline | None = None) -> list[Signal]:
-    """Every enabled single-run detector over ``run``, combined; at most one signal each.
+                  baseline: Baseline | None = None, *, skip: Container[str] = (),
+                  on_cost: Callable[[str, float], None] | None = None,
+                  clock: Callable[[], float] = time.perf_counter) -> list[Signal]:
+    """Every enabled single-run detector over ``run`` but those in ``skip``, combined; at
+    most one signal each. With ``on_cost``, each detector's time by ``clock`` is reported
+    as ``on_cost(name, seconds)`` (the SDK's per-step budgets).
 
     A detector that raises is logged and skipped: one bad rule must not cost the run
     the other signals (nor crash a worker).
@@ -110,10 +115,17 @@ def run_detectors(run: Run, config: DetectorConfig | None = None,
     found: list[Signal] = []
     for name in SINGLE_RUN:
         s = settings[name]
-        if not s.enabled:
+        if not s.enabled or name in skip:
             continue
         try:
-            result = DETECTORS[name].check(run, s.params, baseline)
+            if on_cost is None:
+                result = DETECTORS[name].check(run, s.params, baseline)
+            else:
+                start = clock()
+                try:
+                    result = DETECTORS[name].check(run, s.params, baseline)
+                finally:
+                    on_cost(name, clock() - start)
         except Exception:
             log.exception("detector %s failed on run %s", name, run.run_id)
             continue

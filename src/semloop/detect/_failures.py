@@ -44,6 +44,9 @@ def is_empty_llm_response(view: RunView, call: Call) -> bool:
     stops with no text fails exactly so. They mean an action only when the trace shows
     one: the next step is a tool call the response did not label.
     """
+    output = call.output
+    if output and not output.isspace():
+        return False  # most responses hold text: the rest cannot make them empty
     r = call.response
     if r is None or call.kind != "llm" or call.failed or call.degraded:
         return False

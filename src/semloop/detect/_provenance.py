@@ -126,6 +126,11 @@ def _destinations(call: Call, bare_domains: bool, max_args_chars: int) -> list[s
     return list(found)
 
 
+#: External signals that carry what the user wrote after the input (Dunetrace's names).
+_USER_TURNS = frozenset({"user_message", "user_turn", "user_reply", "user_input",
+                         "clarification"})
+
+
 def _allowed(dest: str, allow: tuple[str, ...]) -> bool:
     # By label: corp.com covers mail.corp.com and a@corp.com, never evilcorp.com.
     host = dest.rsplit("@", 1)[-1]
@@ -161,6 +166,20 @@ def _ungrounded_destination(run: Run, p: dict[str, Any],
     candidates = 0
     memory_by_step = sorted((m for m in view.memory if m.op == "written"), key=lambda m: m.step)
     mem_i = 0
+    # Later user turns are the user's words like the input: a conversational agent is
+    # often told the address on the second turn (sent as a user signal, or recorded as
+    # the prompt of the LLM call that answers it).
+    turns = sorted((e for e in view.externals if e.name in _USER_TURNS), key=lambda e: e.step)
+    turn_i = 0
+    # A prompt grounds a destination only if the model had not written it first: prompts
+    # carry the chat history, and the model's own text must not ground itself.
+    prompts: list[tuple[str, int]] = []  # (prompt, how many model outputs came before)
+    model_text: list[str] = []
+
+    def prompted(dest: str) -> bool:
+        return any(dest in text and not any(dest in out for out in model_text[:before])
+                   for text, before in prompts)
+
     for call in view.calls:
         while mem_i < len(memory_by_step) and memory_by_step[mem_i].step <= call.step:
             m = memory_by_step[mem_i]
@@ -169,13 +188,31 @@ def _ungrounded_destination(run: Run, p: dict[str, Any],
                 taint.append(m.value.lower())
             else:
                 grounded.append(m.value.lower())
+        while turn_i < len(turns) and turns[turn_i].step <= call.step:
+            said = " ".join(str(v) for v in turns[turn_i].meta.values()).lower()
+            turn_i += 1
+            (taint if user_tainted else grounded).append(said)
+            size += len(said)
+        if call.kind == "llm":
+            prompt = str(call.request.get("prompt") or "").lower()
+            if prompt:
+                size += len(prompt)
+                if size > limit:
+                    return None  # fails open, as below
+                if instruction_markers(prompt):
+                    taint.append(prompt)
+                else:
+                    prompts.append((prompt, len(model_text)))
+            if call.output:
+                model_text.append(call.output.lower())
+            continue
         if call.kind == "tool" and call.failed is not True and (
                 not p["send_tools_only"] or _SEND_TOOL.search(call.name)):
             for dest in _destinations(call, p["bare_domains"], p["max_args_chars"]):
                 if candidates >= _MAX_CANDIDATES:
                     break
                 candidates += 1
-                if _allowed(dest, allow) or any(dest in t for t in grounded):
+                if _allowed(dest, allow) or any(dest in t for t in grounded) or prompted(dest):
                     continue
                 in_memory = any(dest in t for t in memory_taint)
                 tainted = in_memory or any(dest in t for t in taint)
@@ -193,8 +230,6 @@ def _ungrounded_destination(run: Run, p: dict[str, Any],
                 if best is None or (severity == Severity.CRITICAL, confidence) > (
                         best[1] == Severity.CRITICAL, best[0]):
                     best = (confidence, severity, dest, call, why)
-        if call.kind == "llm":
-            continue
         if call.response is not None and call.output is None:
             partial = True  # a result we could not see may have named the destination
         text = (call.output or "").lower()
@@ -228,10 +263,12 @@ UNGROUNDED_DESTINATION = Detector(
     severity="HIGH; CRITICAL when the destination also appears in tainted content (a tool "
              "output or retrieval holding injection text, or untrusted memory read back)",
     rule="a tool call's arguments send to an email address or URL host found in none of "
-         "the run's trusted inputs before it: user input, system prompt, earlier tool and "
-         "retrieval outputs, memory written from trusted sources",
+         "the run's trusted inputs before it: user input and later user turns, system "
+         "prompt, earlier tool and retrieval outputs, memory written from trusted sources, "
+         "recorded prompts (where the model had not written it first)",
     guards=(("the model's own text and the agent's earlier arguments do not ground a "
-             "destination: grounding on them would be circular"),
+             "destination: grounding on them would be circular; a prompt grounds it only "
+             "if no earlier model output held it (prompts carry the chat history)"),
             ("a tool output or retrieval holding injection text, and a user input that "
              "matches an injection pattern, are moved from the grounded to the taint surface"),
             ("allowlisted domains match by label: corp.com covers mail.corp.com, never "
@@ -248,8 +285,6 @@ UNGROUNDED_DESTINATION = Detector(
 
 _WORD = re.compile(r"\w+")
 _ID_KEY = re.compile(r"^(?:id|key|uuid|number|[a-z]+_(?:id|number|key))$", re.IGNORECASE)
-_USER_TURNS = frozenset({"user_message", "user_turn", "user_reply", "user_input",
-                         "clarification"})
 _AMBIGUITY_DEPTH = 6
 
 

@@ -66,21 +66,28 @@ def _cycle(calls: Sequence[Call], threshold: int, max_period: int) -> tuple[list
     return best
 
 
-def _worlds(calls: Sequence[Call]) -> list[str]:
-    """Per call: the last write before it of another kind of action (the same rule as the
-    library's exact check and the embedded judge, from semloop._features), as a key."""
+def _worlds(calls: Sequence[Call], wanted: set[int]) -> dict[int, str]:
+    """For the calls at ``wanted`` positions: the last write before each of another kind
+    of action (the same rule as the library's exact check and the embedded judge, from
+    semloop._features), as a key. Calls after the last wanted one are not read, and a
+    call's kind is only worked out when it is wanted or wrote."""
     from .._features import Call as Evidence
     from .._features import action_kind, call_changes_state
 
-    out: list[str] = []
+    out: dict[int, str] = {}
     writes: list[tuple[str, str]] = []  # (kind, key) of each state-changing call so far
-    for call in calls:
+    for pos in range(max(wanted) + 1):
+        call = calls[pos]
         text = call.args if isinstance(call.args, str) else json.dumps(call.args, sort_keys=True,
                                                                        default=str)
         ev = Evidence.of(call.name, text, call.output or "")
-        kind = action_kind(ev)
-        out.append(next((key for k, key in reversed(writes) if k != kind), ""))
-        if call_changes_state(ev):
+        changes = call_changes_state(ev)
+        if pos not in wanted and not changes:
+            continue
+        kind = action_kind(ev, changes)
+        if pos in wanted:
+            out[pos] = next((key for k, key in reversed(writes) if k != kind), "")
+        if changes:
             writes.append((kind, f"{call.name}\x00{call.key}"))
     return out
 
@@ -97,9 +104,13 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     nothing: dict[tuple[str, str], list[int]] = {}
     # Worlds only split groups of identical calls: when no call repeats threshold times
     # they cannot change the verdict, and reading every call as evidence is the costly part.
+    # Only a call whose (name, arguments) repeats threshold times can be in such a group,
+    # so only those calls need their world.
     repeats = Counter((c.name, c.key) for c in calls)
-    worlds = _worlds(calls) if max(repeats.values()) >= threshold else [""] * len(calls)
-    for pos, (call, world) in enumerate(zip(calls, worlds)):
+    wanted = {pos for pos, c in enumerate(calls) if repeats[c.name, c.key] >= threshold}
+    worlds = _worlds(calls, wanted) if wanted else {}
+    for pos, call in enumerate(calls):
+        world = worlds.get(pos, "")
         # The same call on another world (a write of another kind between: an edit before
         # a re-run, a return before a re-read) is a new attempt, not a repeat.
         groups.setdefault((call.name, call.key, world), []).append(pos)

@@ -217,6 +217,9 @@ def _minted_labels(args: Any, small_int_max: int) -> set[str]:
     invented. Real-world ids (ORD-99812, UUIDs) carry large numbers and stay checked.
     """
     minted: set[str] = set()
+    if isinstance(args, dict) and not any(isinstance(v, (dict, list, tuple))
+                                          for v in args.values()):
+        return minted  # flat arguments list nothing (most calls)
     stack = [args]
     while stack:
         value = stack.pop()

@@ -143,9 +143,15 @@ def _model_fallback_drift(run: Run, p: dict[str, Any], baseline: Baseline | None
     else:
         table, order = dict(MODEL_TIERS), _ORDER
     used: set[str] = set()
+    known: dict[str, int | None] = {}  # most runs call one or two models throughout
     for (prev, a), (call, b) in pairwise(models):
         used.add(a.lower())
-        ta, tb = _tier(a, table, order), _tier(b, table, order)
+        if a == b:
+            continue  # the same model: the same tier
+        for m in (a, b):
+            if m not in known:
+                known[m] = _tier(m, table, order)
+        ta, tb = known[a], known[b]
         if ta is None or tb is None or tb >= ta:
             continue
         if b.lower() in used:

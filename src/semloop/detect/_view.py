@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._payloads import PAYLOADS
+from .._payloads import PAYLOADS, default
 from ..events import Run
 
 __all__ = ["Call", "External", "Memory", "RunView", "args_key", "is_empty_result",
@@ -71,7 +71,8 @@ def _canon(value: Any) -> str:
     if kind is str:
         return repr(_collapse(value))
     if kind is dict or isinstance(value, Mapping):
-        items = sorted([(str(k), repr(_collapse(v)) if type(v) is str else _canon(v))
+        items = sorted([(str(k), repr(_collapse(v)) if type(v) is str
+                         else repr(v) if type(v) in _SCALARS else _canon(v))
                         for k, v in value.items()])
         return "{" + ",".join([f"{k!r}:{v}" for k, v in items]) + "}"
     if kind is list or kind is tuple or isinstance(value, (list, tuple)):
@@ -79,6 +80,10 @@ def _canon(value: Any) -> str:
     if isinstance(value, str):
         return repr(_collapse(value))
     return repr(value)
+
+
+# Values _canon gives as their repr (what its last line does for them), tested first.
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 def args_key(args: Any, parsed: Any = None) -> str:
@@ -187,6 +192,11 @@ def _number(value: Any) -> float | None:
 
 # The token counts of a model call, from the one payload table (docs/events.md).
 _TOKEN_FIELDS = frozenset(f.name for f in PAYLOADS["llm.responded"] if f.unit == "tokens")
+# What an absent name or exit reason reads as, from the same table.
+_TOOL = default("tool.called", "tool_name")
+_INDEX = default("retrieval.called", "index_name")
+_COMPLETED = default("run.completed", "exit_reason")
+_ERRORED = default("run.errored", "exit_reason")
 
 
 def _count(sources: list[Mapping[str, Any]], name: str) -> int:
@@ -377,9 +387,9 @@ class RunView:
     @property
     def exit_reason(self) -> str:
         if self.completed is not None:
-            return str(self.completed.get("exit_reason") or "completed")
+            return str(self.completed.get("exit_reason") or _COMPLETED)
         if self.errored is not None:
-            return str(self.errored.get("exit_reason") or "error")
+            return str(self.errored.get("exit_reason") or _ERRORED)
         return ""
 
     @property
@@ -438,13 +448,13 @@ def _build(run: Run) -> RunView:
         kind = event.event_type
         p = event.payload
         if kind == "tool.called":
-            name = str(p.get("tool_name") or "tool")
+            name = str(p.get("tool_name") or _TOOL)
             call = Call("tool", event.step_index, name, p.get("args"), event.timestamp, p)
             calls.append(call)
             tools.append(call)
             open_calls.setdefault("tool:" + name, []).append(call)
         elif kind == "tool.responded":
-            name = str(p.get("tool_name") or "tool")
+            name = str(p.get("tool_name") or _TOOL)
             respond("tool:" + name, "tool", name, event)
         elif kind == "llm.called":
             call = Call("llm", event.step_index, str(p.get("model") or "llm"), p.get("prompt"),
@@ -455,13 +465,13 @@ def _build(run: Run) -> RunView:
         elif kind == "llm.responded":
             respond("llm", "llm", "llm", event)
         elif kind == "retrieval.called":
-            call = Call("retrieval", event.step_index, str(p.get("index_name") or "retrieval"),
+            call = Call("retrieval", event.step_index, str(p.get("index_name") or _INDEX),
                         p.get("query"), event.timestamp, p)
             calls.append(call)
             retrievals.append(call)
             open_calls.setdefault("retrieval", []).append(call)
         elif kind == "retrieval.responded":
-            respond("retrieval", "retrieval", str(p.get("index_name") or "retrieval"), event)
+            respond("retrieval", "retrieval", str(p.get("index_name") or _INDEX), event)
         elif kind == "run.started":
             started = p
         elif kind == "run.completed":

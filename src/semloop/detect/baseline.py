@@ -1,6 +1,6 @@
 """Per-agent baselines: what "normal" looks like for one agent_id + agent_version.
 
-Six detectors compare a run with the P75 of the agent's recent successful runs instead
+Six detectors compare a run with the P75 of the agent's recent healthy runs instead
 of a fixed number, so a slow-but-healthy agent is not flagged all day. Until
 ``min_runs`` runs exist the baseline is not ready and those detectors use static
 fallbacks.
@@ -110,7 +110,8 @@ class Baseline:
         """P75s over the newest ``window`` completed runs (of one agent and version, if given).
 
         Errored, stalled and still-running runs are left out: a baseline of failures
-        would make failures look normal.
+        would make failures look normal. (The store also leaves out runs with a live
+        signal: :meth:`semloop.store.Store.recent_runs`.)
         """
         chosen = [
             r for r in runs
@@ -147,8 +148,10 @@ class Baseline:
 class BaselineHistory:
     """One agent version's completed runs, viewed once, for the baselines of several runs.
 
-    A run's baseline counts only runs that ended before it did, so its verdict is the same
-    whenever a worker gets to it: on time, after a backlog, or on a retry.
+    A run's baseline counts only runs that ended before it did, and none that
+    :meth:`flag` marked (the worker marks a run of its batch once it finds a live signal
+    in it; the store leaves out runs flagged before), so its verdict is the same whenever
+    a worker gets to it: on time, after a backlog, or on a retry.
     """
 
     def __init__(self, runs: Iterable[Run]) -> None:
@@ -157,10 +160,16 @@ class BaselineHistory:
         self._ended = [r.ended_at for r in done]
         self._ids = [r.run_id for r in done]
         self._views = [view_of(r) for r in done]
+        self._flagged: set[str] = set()
+
+    def flag(self, run_id: str) -> None:
+        """Leave ``run_id`` out of later baselines: it had a live signal."""
+        self._flagged.add(run_id)
 
     def before(self, run: Run, *, window: int = WINDOW, min_runs: int = MIN_RUNS) -> Baseline:
-        """The baseline of ``run``: the newest ``window`` runs that ended before it."""
+        """The baseline of ``run``: the newest ``window`` unflagged runs that ended before it."""
         end = run.ended_at
+        flagged = self._flagged
         views = [v for t, rid, v in zip(self._ended, self._ids, self._views, strict=True)
-                 if t < end and rid != run.run_id]
+                 if t < end and rid != run.run_id and rid not in flagged]
         return Baseline.from_views(views[:window], min_runs=min_runs)

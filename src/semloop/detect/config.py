@@ -18,8 +18,9 @@ path. Nothing is ignored silently (duplicate YAML keys included).
 
 from __future__ import annotations
 
+import copy
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 from .._config import read_yaml
 from .._exceptions import ConfigError
 from ._catalog import DETECTORS
+from ._packs import PACKS
 from ._registry import Detector, Param
 
 __all__ = ["DetectorConfig", "DetectorSettings", "load_config"]
@@ -164,6 +166,7 @@ class DetectorConfig:
                 raise ConfigError(f"agent ids must be non-empty strings, not {agent_id!r}",
                                   key="agents", source=source)
             self._agents[agent_id] = _section(section, f"agents.{agent_id}", source)
+        self._packs: tuple[dict[str, dict[str, Any]], ...] = ()
         self._resolved: dict[str | None, dict[str, DetectorSettings]] = {
             None: _resolve(self._default)}
 
@@ -190,8 +193,24 @@ class DetectorConfig:
         key = agent_id if agent_id in self._agents else None
         if key not in self._resolved:
             assert key is not None
-            self._resolved[key] = _resolve(self._default, self._agents[key])
+            self._resolved[key] = _resolve(self._default, *self._packs, self._agents[key])
         return self._resolved[key]
+
+    def with_packs(self, names: Iterable[str]) -> DetectorConfig:
+        """This config with the named packs (:data:`~semloop.detect.PACKS`) layered over
+        the default section, in name order; an agent's own section still wins."""
+        chosen = sorted(set(names))
+        if not chosen:
+            return self
+        unknown = [n for n in chosen if n not in PACKS]
+        if unknown:
+            raise ConfigError(f"unknown pack {unknown[0]!r} (known: {', '.join(PACKS)})",
+                              source=self.source)
+        packed = copy.copy(self)
+        packed._packs = (*self._packs, *(_section(PACKS[n].settings, f"packs.{n}", "<pack>")
+                                         for n in chosen))
+        packed._resolved = {None: _resolve(self._default, *packed._packs)}
+        return packed
 
     def for_agent(self, agent_id: str) -> dict[str, DetectorSettings]:
         """The resolved settings ``agent_id`` runs with: default, then its overrides."""

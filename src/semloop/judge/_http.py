@@ -1,9 +1,10 @@
 """The one place judge backends touch the network: POST JSON, retry, map failures.
 
 Standard library only. The socket sits behind a ``send(request) -> response`` callable, so
-tests can swap it without patching, and everything else here (retry decisions, Retry-After
-parsing, error messages) is a pure function of its inputs. The default ``send`` is a
-:class:`ConnectionPool`: HTTP/1.1 keep-alive over :mod:`http.client`.
+tests can swap it without patching; the request and response shapes, the retry policy and
+its loop are :mod:`semloop._http`'s, shared with alerts and the SDK. Error messages are
+pure functions of their inputs. The default ``send`` is a :class:`ConnectionPool`:
+HTTP/1.1 keep-alive over :mod:`http.client`.
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ from .._exceptions import (
     JudgeStatusError,
 )
 from .._http import (
-    RETRYABLE_STATUSES,
     HttpRequest,
     HttpResponse,
-    backoff_s,
+    RetryPolicy,
+    Send,
     lower_keys,
     retry_after_s,
+    send_retrying,
+    urllib_send,
 )
 
 if TYPE_CHECKING:  # typing.Self is 3.11+; at run time this module needs the stdlib alone
@@ -69,25 +72,6 @@ __all__ = [
 
 # How much of an error body goes into an exception message.
 _EXCERPT_CHARS = 500
-
-
-#: Sends one request. Raises ``OSError`` or ``http.client.HTTPException`` when the host
-#: cannot be reached or does not answer in time; any HTTP status is a response, not an error.
-Send = Callable[[HttpRequest], HttpResponse]
-
-
-def urllib_send(request: HttpRequest) -> HttpResponse:
-    """The default :data:`Send`: one POST over :mod:`urllib`, no retries."""
-    req = urllib.request.Request(request.url, data=request.body, method="POST",
-                                 headers=dict(request.headers))
-    try:
-        with urllib.request.urlopen(req, timeout=request.timeout) as resp:
-            return HttpResponse(resp.status, lower_keys(resp.headers.items()), resp.read())
-    except urllib.error.HTTPError as err:
-        # An error status is still an answer from the host: hand it back for mapping.
-        with err:
-            body = err.read()
-        return HttpResponse(err.code, lower_keys(err.headers.items() if err.headers else ()), body)
 
 
 #: Errors that mean the host closed the connection, as opposed to a timeout or a bad reply.
@@ -179,6 +163,10 @@ def _close_all(idle: list[_Counted], lock: threading.Lock) -> None:
 
 class ConnectionPool:
     """The default :data:`Send`: HTTP/1.1 keep-alive over :mod:`http.client`.
+
+    Why the judge alone has its own transport: it asks one host many short questions, a
+    run at a time, and a new TCP and TLS handshake per question costs more than the
+    question (``bench/judge_http.py``); alerts and the SDK send rarely, in the background.
 
     Each request takes an idle connection to its host (or opens one) for itself and puts
     it back when the whole reply is read, so threads sharing a backend never share a
@@ -338,33 +326,6 @@ def _proxied(parts: urllib.parse.SplitResult) -> bool:
 
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """When and how long to wait before sending again.
-
-    The defaults match the official System One client: 2 retries, backoff 0.5 s doubling
-    to 5 s with up to 25% subtracted at random, and at most 30 s spent waiting in total.
-    """
-
-    max_retries: int = 2
-    backoff_s: float = 0.5
-    max_backoff_s: float = 5.0
-    jitter: float = 0.25
-    budget_s: float = 30.0
-    statuses: frozenset[int] = RETRYABLE_STATUSES
-
-    def __post_init__(self) -> None:
-        if self.max_retries < 0:
-            raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
-        if not 0.0 <= self.jitter <= 1.0:
-            raise ValueError(f"jitter must be in [0, 1], got {self.jitter}")
-
-    def backoff(self, retry: int, rand: float) -> float:
-        """The wait before retry number ``retry`` (1-based) when the host gave no hint."""
-        return backoff_s(retry, self.backoff_s, self.max_backoff_s, jitter=self.jitter,
-                         rand=rand)
-
-
 def check_url(url: str, key: str) -> str:
     """``url`` if it is an absolute http(s) URL urllib can send to, else a
     :class:`ConfigError` naming ``key`` now, rather than an odd failure on the first call."""
@@ -491,37 +452,20 @@ def post_json(
     what to do about a 401/403. Strings in ``secrets`` are blanked out of every message.
     """
     body = json.dumps(payload, ensure_ascii=False, default=jsonable).encode("utf-8")
-    request = HttpRequest(url, headers, body, timeout)
-    waited = 0.0
-    retry = 0
-    while True:
-        response: HttpResponse | None
-        try:
-            response = send(request)
-        except (OSError, http.client.HTTPException) as err:
-            failure = _reason(err)
-            response = None
-        if response is not None:
-            if 200 <= response.status < 300:
-                return JsonReply(_decode(response.body, service, secrets), retry, response.headers)
-            if response.status not in policy.statuses:
-                raise _status_error(response, url, service, auth_hint, secrets)
-        delay = None
-        if retry < policy.max_retries:
-            hinted = retry_after_s(response.headers) if response is not None else None
-            delay = hinted if hinted is not None else policy.backoff(retry + 1, rand())
-            if waited + delay > policy.budget_s:
-                delay = None  # the host wants more patience than we have: give up now
-        if delay is None:
-            if response is not None:
-                raise _status_error(response, url, service, auth_hint, secrets, retry)
-            raise JudgeConnectionError(_scrub(
-                f"Could not reach the {service} at {url} "
-                f"({retry + 1} attempt{'s' if retry else ''}): {failure}", secrets))
-        started = clock()
-        sleep(delay)
-        waited += max(delay, clock() - started)
-        retry += 1
+    tried = send_retrying(send, HttpRequest(url, headers, body, timeout), policy,
+                          sleep=sleep, clock=clock, rand=rand)
+    response = tried.response
+    if response is None:
+        raise JudgeConnectionError(_scrub(
+            f"Could not reach the {service} at {url} ({tried.retries + 1} "
+            f"attempt{'s' if tried.retries else ''}): {_reason(tried.error)}", secrets))
+    if 200 <= response.status < 300:
+        return JsonReply(_decode(response.body, service, secrets), tried.retries,
+                         response.headers)
+    # A status the policy does not retry is the host's answer to this request, not the
+    # end of a retry schedule: its message counts no retries.
+    retries = tried.retries if response.status in policy.statuses else 0
+    raise _status_error(response, url, service, auth_hint, secrets, retries)
 
 
 def jsonable(value: Any) -> Any:
@@ -565,7 +509,9 @@ def post_question(
     return reply.data, latency_ms
 
 
-def _reason(err: BaseException) -> str:
+def _reason(err: BaseException | None) -> str:
+    if err is None:
+        return "no answer"
     if isinstance(err, urllib.error.URLError) and not isinstance(err, urllib.error.HTTPError):
         inner = err.reason
         if isinstance(inner, BaseException):

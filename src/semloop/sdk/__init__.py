@@ -16,6 +16,7 @@ See ``docs/sdk.md`` for the buffer, overflow and failure policy and the measured
 and ``docs/policies.md`` for runtime policies (``Client(policies=[Policy(...)])``).
 """
 
+from ._budgets import DEFAULT_BUDGET_S, DetectorBudgets
 from ._client import Client, RunContext
 from ._emitters import (
     DEFAULT_ENDPOINT,
@@ -42,6 +43,7 @@ from ._sender import ClientStats
 
 __all__ = [
     "ACTIONS",
+    "DEFAULT_BUDGET_S",
     "DEFAULT_ENDPOINT",
     "DEFAULT_SECRET_KEYS",
     "MODEL_PRICES",
@@ -52,6 +54,7 @@ __all__ = [
     "Approver",
     "Client",
     "ClientStats",
+    "DetectorBudgets",
     "DiscardEmitter",
     "Emitter",
     "FileEmitter",

@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal
 
+from .._http import RetryPolicy
 from ..events import agent_version as _agent_version
+from ._budgets import DetectorBudgets
 from ._emitters import Emitter, HttpEmitter
 from ._policies import (
     DEFAULT_APPROVAL_TIMEOUT_S,
@@ -65,7 +67,8 @@ class Client:
     (see ``docs/policies.md``); ``approver(request) -> bool`` answers ``require_approval``
     within ``approval_timeout`` seconds, else the run stops; ``model_prices`` extends
     :data:`MODEL_PRICES` for the ``cost_usd`` trigger; ``detector_config`` (a
-    :class:`semloop.detect.DetectorConfig`) tunes the detectors ``signal`` policies run.
+    :class:`semloop.detect.DetectorConfig`) tunes the detectors ``signal`` policies run,
+    and ``detector_budgets`` (a :class:`DetectorBudgets`) bounds their time per step.
     """
 
     def __init__(
@@ -90,6 +93,7 @@ class Client:
         approval_timeout: float = DEFAULT_APPROVAL_TIMEOUT_S,
         model_prices: Mapping[str, tuple[float, float]] | None = None,
         detector_config: Any = None,
+        detector_budgets: DetectorBudgets | None = None,
     ) -> None:
         self.emitter: Emitter = emitter if emitter is not None else HttpEmitter(endpoint, api_key)
         if max_field_chars is not None and max_field_chars < 0:
@@ -99,12 +103,16 @@ class Client:
         self._sender = Sender(
             self.emitter, build, functools.partial(measure, max_chars=max_field_chars),
             buffer_size=buffer_size, buffer_bytes=buffer_bytes, flush_interval=flush_interval,
-            batch_size=batch_size, max_retries=max_retries, retry_backoff=retry_backoff,
-            retry_backoff_max=retry_backoff_max,
+            batch_size=batch_size,
+            # No jitter (one sender per process) and no budget: the agent never waits on
+            # it, and shutdown() bounds the time spent retrying.
+            retry=RetryPolicy(max_retries=max_retries, backoff_s=retry_backoff,
+                              max_backoff_s=retry_backoff_max, jitter=0.0, budget_s=None),
         )
         self._policies = _Engine(
             self._sender, approver=approver, approval_timeout=approval_timeout,
             model_prices=model_prices, detector_config=detector_config,
+            budgets=detector_budgets,
             # Local copies for the signal trigger's detectors: secrets redacted and
             # fields cut as on the wire, but the caller's redact hook is for sending only.
             build=functools.partial(build_event, is_secret=secret_matcher(redact_keys),
@@ -152,6 +160,11 @@ class Client:
     def policies(self) -> tuple[Policy, ...]:
         """The registered policies, in registration order."""
         return self._policies.policies
+
+    @property
+    def detector_budgets(self) -> DetectorBudgets:
+        """The per-step detector budgets: which detectors dropped out, and ``reset()``."""
+        return self._policies.budgets
 
     @property
     def stats(self) -> ClientStats:

@@ -10,15 +10,13 @@ from __future__ import annotations
 import json
 import os
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
 from .._defaults import DEFAULT_URL
 from .._exceptions import InputError
-from .._http import lower_keys, retry_after_s, retryable
+from .._http import HttpRequest, retryable, urllib_send
 from ..events import Event
 
 __all__ = [
@@ -97,21 +95,18 @@ class HttpEmitter:
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+        # urllib, one connection per batch: a batch leaves every flush_interval at most,
+        # from one background thread, so a kept-alive socket would mostly sit idle.
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                reply = response.read()
-        except urllib.error.HTTPError as exc:
-            status = exc.code
-            exc.close()
-            raise SendError(
-                f"{self.url} answered HTTP {status}", retryable=retryable(status),
-                status=status, retry_after=retry_after_s(lower_keys((exc.headers or {}).items())),
-            ) from None
-        except (OSError, ValueError) as exc:
-            # URLError, refused connections, resets and timeouts are all OSError.
+            response = urllib_send(HttpRequest(self.url, headers, body, self.timeout))
+        except OSError as exc:  # refused, reset, timed out, not HTTP, a bad URL
             raise SendError(f"{self.url} unreachable: {exc}", retryable=True) from None
-        _check_rejections(reply, len(events))
+        if not 200 <= response.status < 300:
+            raise SendError(
+                f"{self.url} answered HTTP {response.status}",
+                retryable=retryable(response.status), status=response.status,
+                retry_after=response.retry_after_s) from None
+        _check_rejections(response.body, len(events))
 
     def close(self) -> None:
         pass

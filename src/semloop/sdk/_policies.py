@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._exceptions import ConfigError, MissingExtraError, SemloopError
 from .._match import MatchError, evaluate, parse_match
+from ._budgets import DetectorBudgets
 
 if TYPE_CHECKING:
     from ._client import RunContext
@@ -455,7 +456,8 @@ class _Engine:
 
     def __init__(self, sender: Any, *, approver: Approver | None, approval_timeout: float,
                  model_prices: Mapping[str, tuple[float, float]] | None,
-                 detector_config: Any, build: Callable[[Any], Any]) -> None:
+                 detector_config: Any, build: Callable[[Any], Any],
+                 budgets: DetectorBudgets | None = None) -> None:
         if isinstance(approval_timeout, bool) or not isinstance(approval_timeout, (int, float)) \
                 or not approval_timeout > 0:
             raise ValueError(f"approval_timeout must be a positive number, not "
@@ -475,6 +477,9 @@ class _Engine:
         self._price_cache: dict[str, tuple[float, float] | None] = {}
         self.detector_config = detector_config
         self.build = build
+        self.budgets = budgets if budgets is not None else DetectorBudgets()
+        # Detectors a signal policy names: never dropped for their cost.
+        self.pinned: frozenset[str] = frozenset()
         self.checks: dict[str, tuple[_Compiled, ...]] = {}
         self.policies: tuple[Policy, ...] = ()
         self.wants_events = False
@@ -505,6 +510,8 @@ class _Engine:
                     table.setdefault(point, []).append(_Compiled(all_policies[i], point))
             if any(p.trigger == "signal" for p in all_policies):
                 self.wants_events = True
+                self.pinned = frozenset(str(p.value) for p in all_policies
+                                        if p.trigger == "signal")
             for point, entries in table.items():
                 self.checks[point] = tuple(entries)  # one atomic store per key
 
@@ -674,8 +681,9 @@ class _Engine:
 
     def signals(self, run: RunContext) -> tuple[str, ...]:
         """Failure types the single-run detectors find in the run's events so far
-        (shadow detectors left out). Computed once per new event, shared by every
-        signal policy checked on it."""
+        (shadow detectors, and those dropped for their cost that no signal policy names,
+        left out). Computed once per new event, shared by every signal policy checked
+        on it."""
         records = run._records
         if records is None:
             return ()  # the run started before any signal policy was registered
@@ -690,8 +698,10 @@ class _Engine:
             events.append(self.build(record))
         snapshot = Run(run_id=run.run_id, agent_id=run.agent_id, events=list(events),
                        agent_version=run.agent_version)
-        found = tuple(s.failure_type for s in run_detectors(snapshot, self.detector_config)
-                      if not s.shadow)
+        budgets = self.budgets
+        found = tuple(s.failure_type for s in run_detectors(
+            snapshot, self.detector_config, skip=budgets.dropped - self.pinned,
+            on_cost=budgets.record, clock=budgets.clock) if not s.shadow)
         run._signals = (len(records), found)
         return found
 

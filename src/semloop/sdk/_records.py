@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .._payloads import CUT_FIELDS, FIELDS
 from ..events import Event
 
 __all__ = [
@@ -57,19 +58,40 @@ DEFAULT_SECRET_KEYS: tuple[str, ...] = (
 )
 
 #: Text fields cut to ``max_field_chars`` (Dunetrace's default is 8192 too), with
-#: ``<field>_truncated`` and ``<field>_original_length`` set beside a cut one.
-CAPPED_FIELDS = ("input_text", "system_prompt", "prompt", "output", "content", "query",
-                 "args", "error", "value")
+#: ``<field>_truncated`` and ``<field>_original_length`` set beside a cut one: the payload
+#: table's ``cut`` fields.
+CAPPED_FIELDS = CUT_FIELDS
 DEFAULT_MAX_FIELD_CHARS = 8192
 
 #: What :func:`measure` counts per record beside its texts: the tuple, numbers, the run info.
 RECORD_OVERHEAD = 200
 
-# Where each event type's raw tuple holds the texts of CAPPED_FIELDS (see _payload).
+# What each position of a record's raw tuple holds, by the payload table's names: the
+# RunContext methods build the tuples in this order. (Policy and approval events carry
+# their payload ready-made.) A trailing name may be missing from a tuple.
+_RAW: dict[str, tuple[str, ...]] = {
+    "run.started": ("input_text", "system_prompt", "model", "tools"),
+    "run.completed": ("total_steps", "exit_reason", "tool_call_count"),
+    "run.errored": ("error_type", "error", "step_index", "exit_reason", "policy_name"),
+    "llm.called": ("model", "prompt_tokens", "prompt"),
+    "llm.responded": ("completion_tokens", "reasoning_tokens", "latency_ms", "finish_reason",
+                      "output", "output_length", "prompt_tokens", "error", "cost_usd"),
+    "tool.called": ("tool_name", "args"),
+    "tool.responded": ("tool_name", "success", "output_length", "latency_ms", "error",
+                       "output"),
+    "retrieval.called": ("index_name", "query"),
+    "retrieval.responded": ("index_name", "result_count", "top_score", "latency_ms",
+                            "content"),
+    "external.signal": ("signal_name", "source", "meta"),
+    "memory.written": ("key", "value", "source"),
+    "memory.read": ("key",),
+    "memory.cleared": ("key",),
+}
+
+# Where each event type's raw tuple holds a text the table cuts (measure cuts it early).
 _CAPPED_AT: dict[str, tuple[int, ...]] = {
-    "tool.called": (1,), "tool.responded": (4, 5), "llm.called": (2,),
-    "llm.responded": (4, 7), "retrieval.called": (1,), "retrieval.responded": (4,),
-    "run.started": (0, 1), "run.errored": (1,), "memory.written": (1,),
+    event_type: at for event_type, names in _RAW.items()
+    if (at := tuple(i for i, name in enumerate(names) if FIELDS[event_type][name].cut))
 }
 
 
@@ -266,114 +288,142 @@ def tool_name(tool: Any) -> str:
     return str(name) if name else _stringify(tool)
 
 
-_MEMORY = frozenset({"memory.written", "memory.read", "memory.cleared"})
+def _default(event_type: str, name: str) -> Any:
+    return FIELDS[event_type][name].default
+
+
+def _tool_called(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    return {"tool_name": _text(v["tool_name"]), "args": _args_text(v["args"], is_secret)}
+
+
+def _tool_responded(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    success = bool(v["success"])
+    output = _text(v["output"]) or _TOOL_OUTPUT
+    length = v["output_length"]
+    payload: dict[str, Any] = {
+        "tool_name": _text(v["tool_name"]),
+        "success": success,
+        "output_length": _length(output) if length is None else _int(length),
+        "latency_ms": _number(v["latency_ms"]) or 0,
+        "output": output,
+    }
+    if v["error"] and not success:
+        payload["error"] = _text(v["error"])
+    return payload
+
+
+def _llm_called(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    payload = {"model": _text(v["model"]), "prompt_tokens": _int(v["prompt_tokens"])}
+    if v["prompt"] is not None:
+        payload["prompt"] = _text(v["prompt"])
+    return payload
+
+
+def _llm_responded(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    text = _text(v["output"])
+    payload: dict[str, Any] = {
+        "completion_tokens": _int(v["completion_tokens"]),
+        "latency_ms": _number(v["latency_ms"]) or 0,
+    }
+    # Text not given (omitted, unreadable) has no length: a 0 here would read as an
+    # empty answer, which is EMPTY_LLM_RESPONSE's trigger.
+    if v["output_length"] is not None:
+        payload["output_length"] = _int(v["output_length"])
+    elif text is not None:
+        payload["output_length"] = _length(text)
+    if v["finish_reason"] is not None:
+        payload["finish_reason"] = _text(v["finish_reason"])
+    if text is not None:
+        payload["output"] = text
+    for name in ("prompt_tokens", "reasoning_tokens"):
+        if v[name]:
+            payload[name] = _int(v[name])
+    if v["error"]:
+        payload["error"] = _text(v["error"])
+    if v.get("cost_usd") is not None:
+        payload["cost_usd"] = _number(v["cost_usd"])
+    return payload
+
+
+def _retrieval_called(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    return {"index_name": _text(v["index_name"]), "query": _text(v["query"]) or _QUERY}
+
+
+def _retrieval_responded(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    return {
+        "index_name": _text(v["index_name"]),
+        "result_count": _int(v["result_count"]),
+        "top_score": _number(v["top_score"]),
+        "latency_ms": _number(v["latency_ms"]) or 0,
+        "content": _text(v["content"]) or _CONTENT,
+    }
+
+
+def _external_signal(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    payload = {"signal_name": _text(v["signal_name"])}
+    if v["source"]:
+        payload["source"] = _text(v["source"])
+    if v["meta"]:
+        payload["meta"] = json_safe(v["meta"], is_secret)
+    return payload
+
+
+def _memory(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    payload = {"key": _text(v["key"])}
+    if "value" in v:  # a write: its value and where it came from
+        payload["value"] = _text(v["value"]) or _MEMORY_VALUE
+        if v["source"]:
+            payload["source"] = _text(v["source"])
+    return payload
+
+
+def _run_started(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    return {
+        "input_text": _text(v["input_text"]),
+        "system_prompt": _text(v["system_prompt"]),
+        "model": _text(v["model"]),
+        "tools": _tool_names(v["tools"]),
+    }
+
+
+def _run_completed(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    return dict(v)
+
+
+def _run_errored(v: dict[str, Any], is_secret: SecretMatcher) -> dict[str, Any]:
+    payload = {"error_type": v["error_type"], "error": _text(v["error"]),
+               "step_index": v["step_index"], "exit_reason": v.get("exit_reason", _ERRORED)}
+    if v.get("policy_name"):
+        payload["policy_name"] = _text(v["policy_name"])
+    return payload
+
+
+# The table's defaults where the SDK writes one (texts it always sends, the exit reason).
+_TOOL_OUTPUT = _default("tool.responded", "output")
+_QUERY = _default("retrieval.called", "query")
+_CONTENT = _default("retrieval.responded", "content")
+_MEMORY_VALUE = _default("memory.written", "value")
+_ERRORED = _default("run.errored", "exit_reason")
+
+_RULES: dict[str, Callable[[dict[str, Any], SecretMatcher], dict[str, Any]]] = {
+    "tool.called": _tool_called, "tool.responded": _tool_responded,
+    "llm.called": _llm_called, "llm.responded": _llm_responded,
+    "retrieval.called": _retrieval_called, "retrieval.responded": _retrieval_responded,
+    "external.signal": _external_signal, "memory.written": _memory, "memory.read": _memory,
+    "memory.cleared": _memory, "run.started": _run_started, "run.completed": _run_completed,
+    "run.errored": _run_errored,
+}
 
 
 def _payload(event_type: str, raw: Any, is_secret: SecretMatcher) -> dict[str, Any]:
-    if event_type == "tool.called":
-        name, args = raw
-        return {"tool_name": _text(name), "args": _args_text(args, is_secret)}
-    if event_type == "tool.responded":
-        name, success, output_length, latency_ms, error, output = raw
-        out_text = _text(output) or ""
-        payload: dict[str, Any] = {
-            "tool_name": _text(name),
-            "success": bool(success),
-            "output_length": (_length(out_text) if output_length is None
-                              else _int(output_length)),
-            "latency_ms": _number(latency_ms) or 0,
-            "output": out_text,
-        }
-        if error and not success:
-            payload["error"] = _text(error)
-        return payload
-    if event_type == "llm.called":
-        model, prompt_tokens, prompt = raw
-        payload = {"model": _text(model), "prompt_tokens": _int(prompt_tokens)}
-        if prompt is not None:
-            payload["prompt"] = _text(prompt)
-        return payload
-    if event_type == "llm.responded":
-        (completion_tokens, reasoning_tokens, latency_ms, finish_reason, output,
-         output_length, prompt_tokens, error, *more) = raw
-        text = _text(output)
-        payload = {
-            "completion_tokens": _int(completion_tokens),
-            "latency_ms": _number(latency_ms) or 0,
-        }
-        # Text not given (omitted, unreadable) has no length: a 0 here would read as an
-        # empty answer, which is EMPTY_LLM_RESPONSE's trigger.
-        if output_length is not None:
-            payload["output_length"] = _int(output_length)
-        elif text is not None:
-            payload["output_length"] = _length(text)
-        if finish_reason is not None:
-            payload["finish_reason"] = _text(finish_reason)
-        if text is not None:
-            payload["output"] = text
-        if prompt_tokens:
-            payload["prompt_tokens"] = _int(prompt_tokens)
-        if reasoning_tokens:
-            payload["reasoning_tokens"] = _int(reasoning_tokens)
-        if error:
-            payload["error"] = _text(error)
-        if more and more[0] is not None:
-            payload["cost_usd"] = _number(more[0])
-        return payload
-    if event_type == "retrieval.called":
-        index_name, query = raw
-        return {"index_name": _text(index_name), "query": _text(query) or ""}
-    if event_type == "retrieval.responded":
-        index_name, result_count, top_score, latency_ms, content = raw
-        return {
-            "index_name": _text(index_name),
-            "result_count": _int(result_count),
-            "top_score": _number(top_score),
-            "latency_ms": _number(latency_ms) or 0,
-            "content": _text(content) or "",
-        }
-    if event_type == "external.signal":
-        name, source, meta = raw
-        payload = {"signal_name": _text(name)}
-        if source:
-            payload["source"] = _text(source)
-        if meta:
-            payload["meta"] = json_safe(meta, is_secret)
-        return payload
-    if event_type in _MEMORY:
-        # Dunetrace's wire format: the key always; a write adds its value and where the
-        # value came from (user, retrieval, tool_output, external…).
-        key, value, source = raw
-        payload = {"key": _text(key)}
-        if event_type == "memory.written":
-            payload["value"] = _text(value) or ""
-            if source:
-                payload["source"] = _text(source)
-        return payload
-    if event_type == "run.started":
-        user_input, system_prompt, model, tools = raw
-        return {
-            "input_text": _text(user_input),
-            "system_prompt": _text(system_prompt),
-            "model": _text(model),
-            "tools": _tool_names(tools),
-        }
-    if event_type == "run.completed":
-        total_steps, exit_reason, tool_call_count = raw
-        return {"total_steps": total_steps, "exit_reason": exit_reason,
-                "tool_call_count": tool_call_count}
-    if event_type == "run.errored":
-        error_type, error, step_index, *why = raw
-        payload = {"error_type": error_type, "error": _text(error), "step_index": step_index,
-                   "exit_reason": why[0] if why else "error"}
-        if len(why) > 1 and why[1]:
-            payload["policy_name"] = _text(why[1])
-        return payload
     if event_type in _ANNOTATIONS:
         # Policy and approval events carry their payload ready-made, maybe holding the
         # agent's values (observed, tool args): make it safe like any other.
         return json_safe(raw, is_secret)  # type: ignore[no-any-return]
-    raise ValueError(f"no payload rule for event type {event_type!r}")
+    rule = _RULES.get(event_type)
+    if rule is None:
+        raise ValueError(f"no payload rule for event type {event_type!r}")
+    return rule(dict(zip(_RAW[event_type], raw)), is_secret)
 
 
 def _cap(payload: dict[str, Any], max_chars: int | None) -> None:

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from .._http import backoff_s
+from .._http import RetryPolicy
 from ..events import Event
 from ._emitters import Emitter, SendError
 from ._records import Record, RedactError
@@ -76,9 +76,7 @@ class Sender:
         buffer_bytes: int,
         flush_interval: float,
         batch_size: int,
-        max_retries: int,
-        retry_backoff: float,
-        retry_backoff_max: float,
+        retry: RetryPolicy,
     ) -> None:
         if buffer_size < 1:
             raise ValueError(f"buffer_size must be at least 1, not {buffer_size}")
@@ -88,8 +86,6 @@ class Sender:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
         if flush_interval <= 0:
             raise ValueError(f"flush_interval must be positive, not {flush_interval}")
-        if max_retries < 0:
-            raise ValueError(f"max_retries must be non-negative, not {max_retries}")
         self.emitter = emitter
         self._build = build
         self._measure = measure
@@ -97,9 +93,7 @@ class Sender:
         self._max_bytes = buffer_bytes
         self._interval = flush_interval
         self._batch_size = batch_size
-        self._max_retries = max_retries
-        self._backoff = retry_backoff
-        self._backoff_max = retry_backoff_max
+        self._retry = retry
         self._closed = False
         self._init_process_state()
         _track_fork(self)
@@ -344,7 +338,8 @@ class Sender:
                 self._send(batch[half:])
                 return
             attempt += 1
-            if not retryable or attempt > self._max_retries or self._abort.is_set():
+            delay = self._retry.wait(attempt, retry_after) if retryable else None
+            if delay is None or self._abort.is_set():
                 self.send_failures += len(batch)
                 # One warning per outage; the rest at debug, so a dead endpoint does not
                 # flood the agent's log five times a second.
@@ -354,7 +349,6 @@ class Sender:
                            len(batch), attempt, error)
                 return
             self.retries += 1
-            delay = backoff_s(attempt, self._backoff, self._backoff_max, retry_after=retry_after)
             logger.debug("semloop: send failed (%s), retry %d in %.2fs", error, attempt, delay)
             self._abort.wait(delay)
 

@@ -13,9 +13,16 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
-from ._compat import ApprovalRecord, DeployRecord, PolicyEvaluation, PolicyRecord
+from ._compat import (
+    ApprovalRecord,
+    DeployRecord,
+    PackRecord,
+    PolicyEvaluation,
+    PolicyRecord,
+)
 from ._events import LIMITS, check_event
 from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
+from ._integrations import INTEGRATION_DOWN, IntegrationStatus
 from ._migrate import head_revision, migrate_database
 from ._orgs import hash_key, key_id_of
 from ._records import (
@@ -28,10 +35,11 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
+from ._semantic import OrgSemantics, SemanticState, StoredSample, TaskOutcome, Usage, month_of
 from ._store import Store
 
 __all__ = [
+    "INTEGRATION_DOWN",
     "KEY_PREFIX",
     "LIMITS",
     "Activity",
@@ -40,8 +48,10 @@ __all__ = [
     "ApprovalRecord",
     "DeployRecord",
     "EvaluatorPoint",
+    "IntegrationStatus",
     "KeyInfo",
     "OrgSemantics",
+    "PackRecord",
     "Page",
     "PolicyEvaluation",
     "PolicyRecord",
@@ -52,6 +62,7 @@ __all__ = [
     "Store",
     "StoredSample",
     "StoredSignal",
+    "TaskOutcome",
     "TypeCount",
     "Usage",
     "check_event",

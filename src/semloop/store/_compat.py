@@ -14,7 +14,14 @@ from ._connector import Area
 from ._errors import translate_errors
 from ._rows import as_mapping, no_nul
 
-__all__ = ["ApprovalRecord", "DeployRecord", "PolicyEvaluation", "PolicyRecord", "SdkState"]
+__all__ = [
+    "ApprovalRecord",
+    "DeployRecord",
+    "PackRecord",
+    "PolicyEvaluation",
+    "PolicyRecord",
+    "SdkState",
+]
 
 
 @dataclass(frozen=True)
@@ -67,8 +74,14 @@ class DeployRecord:
     deployed_at: float
 
 
+@dataclass(frozen=True)
+class PackRecord:
+    pack_name: str
+    enabled_at: float
+
+
 class SdkState(Area):
-    """Remote policies, approvals and deploys of an org."""
+    """Remote policies, approvals, deploys and detector packs of an org."""
 
     # -- remote policies --------------------------------------------------------------------
 
@@ -181,6 +194,33 @@ class SdkState(Area):
             return [DeployRecord(int(r.id), r.agent_id, r.version, as_mapping(r.meta),
                                  float(r.deployed_at))
                     for r in conn.execute(q.deploys_of_agent(org_id, agent_id, limit))]
+
+
+    # -- detector packs ---------------------------------------------------------------------
+
+    def enable_pack(self, org_id: str, pack_name: str, now: float | None = None) -> PackRecord:
+        """Enable ``pack_name`` for the org (the caller checks the name); enabling an
+        enabled pack keeps its first time."""
+        now = time.time() if now is None else now
+        with translate_errors("enable a pack"), self._db.write() as conn:
+            conn.execute(q.enable_pack(self._db.dialect),
+                         {"org_id": org_id, "pack_name": no_nul(pack_name), "enabled_at": now})
+            return next(p for p in _packs(conn, org_id) if p.pack_name == pack_name)
+
+    def disable_pack(self, org_id: str, pack_name: str) -> bool:
+        """Disable ``pack_name``; False when the org had not enabled it."""
+        with translate_errors("disable a pack"), self._db.write() as conn:
+            return bool(conn.execute(q.disable_pack(org_id, pack_name)).rowcount)
+
+    def packs(self, org_id: str) -> list[PackRecord]:
+        """The org's enabled packs, in the order they were enabled."""
+        with translate_errors("list packs"), self._db.read() as conn:
+            return _packs(conn, org_id)
+
+
+def _packs(conn: Any, org_id: str) -> list[PackRecord]:
+    return [PackRecord(r.pack_name, float(r.enabled_at))
+            for r in conn.execute(q.packs_of_org(org_id))]
 
 
 def _policy(row: Any) -> PolicyRecord:

@@ -117,8 +117,9 @@ class Events(Area):
         self, org_id: str, agent_id: str, agent_version: str, limit: int = 50,
         *, before: float | None = None,
     ) -> list[Run]:
-        """The last ``limit`` completed runs of one agent version, newest first (baselines);
-        with ``before``, the last that completed before that time."""
+        """The last ``limit`` completed runs of one agent version that had no live
+        structural signal, newest first (baselines); with ``before``, the last that
+        completed before that time."""
         with translate_errors("read recent runs"), self._db.read() as conn:
             ids = list(dict.fromkeys(conn.execute(
                 q.completed_runs_of_agent(org_id, agent_id, agent_version, limit, before)
@@ -127,8 +128,9 @@ class Events(Area):
         return [runs[i] for i in ids if i in runs]
 
     def history_for(self, org_id: str, runs: Sequence[Run], window: int = 50) -> list[Run]:
-        """Enough completed runs of the agent version of ``runs`` (one agent version) for
-        each of their baselines: the ``window`` that completed before each one ended.
+        """Enough completed runs without a live structural signal of the agent version of
+        ``runs`` (one agent version) for each of their baselines: the ``window`` that
+        completed before each one ended.
         Runs of ``runs`` itself are taken as given, not read again."""
         ends = [r.ended_at for r in runs if r.events]
         if not ends:

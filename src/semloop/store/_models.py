@@ -39,6 +39,7 @@ __all__ = [
     "DeployRow",
     "EventRow",
     "ExternalEvaluation",
+    "IntegrationState",
     "Organization",
     "PolicyRow",
     "ProcessedRun",
@@ -471,6 +472,25 @@ class ExternalEvaluation(Base):
     received_at: Mapped[float] = mapped_column(Double)
 
 
+class IntegrationState(Base):
+    """An integration's pull cursor and outage (the integrations worker's own record)."""
+
+    __tablename__ = "integration_state"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    provider: Mapped[str] = mapped_column(String(32))
+    cursor: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    last_success_at: Mapped[float | None] = mapped_column(Double, nullable=True)
+    failing_since: Mapped[float | None] = mapped_column(Double, nullable=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    down_signalled: Mapped[bool] = mapped_column(Boolean)
+    updated_at: Mapped[float] = mapped_column(Double)
+
+
 class PolicyRow(Base):
     """A remote policy the Dunetrace SDK fetches (``GET /v1/policies?agent_id=``).
 
@@ -533,3 +553,16 @@ class DeployRow(Base):
     version: Mapped[str] = mapped_column(String(64))
     meta: Mapped[Any] = mapped_column(JsonDoc)
     deployed_at: Mapped[float] = mapped_column(Double)
+
+
+class OrgPackRow(Base):
+    """A detector pack an organization enabled (``dt.enable_pack``); see
+    :data:`semloop.detect.PACKS`."""
+
+    __tablename__ = "org_packs"
+
+    org_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    pack_name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    enabled_at: Mapped[float] = mapped_column(Double)

@@ -11,6 +11,7 @@ set in the same transaction, so a retry or a second worker never spends a unit t
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -53,6 +54,7 @@ __all__ = [
     "Semantic",
     "SemanticState",
     "StoredSample",
+    "TaskOutcome",
     "Usage",
     "month_of",
 ]
@@ -116,6 +118,26 @@ class SemanticState:
     sample: StoredSample | None
     #: Evaluator -> (state, attempts) of the tasks begun on this run.
     tasks: Mapping[str, tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """One evaluator's outcome on a run, written with the run's others in one transaction.
+
+    ``state``: ``done``, ``pending`` (a failed attempt to retry), ``failed`` (the last
+    attempt failed) or ``skipped`` (not run on purpose). ``note``: the error, or why it was
+    skipped or suppressed. ``group``: the finding's recurring issue, an existing group's id
+    or the representation and vector of a new one. ``calls``: the judge calls made for it
+    (evaluation-log rows, every one, fired or not).
+    """
+
+    evaluator: str
+    state: str
+    attempts: int
+    note: str | None = None
+    signal: Signal | None = None
+    group: int | tuple[str, Sequence[float]] | None = None
+    calls: Sequence[Mapping[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -192,6 +214,15 @@ def _log(conn: Connection, org_id: str, calls: Sequence[Mapping[str, Any]]) -> N
                                          for c in calls])
 
 
+_TASK_COLUMNS = ("state", "attempts", "last_error", "signal_id", "updated_at")
+
+
+@functools.cache
+def _task_upsert(dialect: Dialect) -> Any:
+    """The task upsert, built once: SQLAlchemy takes longer to build it than to run it."""
+    return upsert(dialect, tasks, ["org_id", "run_id", "evaluator"], _TASK_COLUMNS)
+
+
 def _quota_signal(run: Run, scope: str, limit: int, month: str) -> Signal:
     return Signal(failure_type=QUOTA_EXCEEDED, run_id=run.run_id, severity=Severity.LOW,
                   confidence=1.0, source="semantic", shadow=True, agent_id=run.agent_id,
@@ -236,33 +267,68 @@ class Semantic(Area):
 
     # -- runs ---------------------------------------------------------------------------
 
-    def semantic_state(self, org_id: str, run: Run) -> SemanticState:
-        with translate_errors("read a run's semantic state"), self._db.read() as conn:
-            structural = conn.execute(select(func.count()).select_from(q.signals).where(
-                q.signals.c.org_id == org_id, q.signals.c.run_id == run.run_id,
-                q.signals.c.source == "structural")).scalar_one() > 0
-            agent = conn.execute(select(agents).where(
-                agents.c.org_id == org_id, agents.c.agent_id == run.agent_id)).first()
-            org = conn.execute(
-                select(settings_table).where(settings_table.c.org_id == org_id)).first()
-            sample = conn.execute(select(samples).where(
-                samples.c.org_id == org_id, samples.c.run_id == run.run_id)).first()
-            begun = conn.execute(select(tasks.c.evaluator, tasks.c.state, tasks.c.attempts)
-                                 .where(tasks.c.org_id == org_id,
-                                        tasks.c.run_id == run.run_id)).all()
-        return SemanticState(
-            structural=structural, agent=_agent_of(agent), org=_org_of(org),
-            sample=None if sample is None else StoredSample(
-                sample.sampled, sample.reason, sample.rate, sample.bucket, sample.charged),
-            tasks={row.evaluator: (row.state, row.attempts) for row in begun})
+    def semantic_states(self, runs: Sequence[tuple[str, Run]]) -> list[SemanticState]:
+        """What the worker needs to know about each ``(org_id, run)`` before judging it, in
+        one read for the whole batch."""
+        by_org: dict[str, list[Run]] = {}
+        for org_id, run in runs:
+            by_org.setdefault(org_id, []).append(run)
+        found: dict[tuple[str, str], SemanticState] = {}
+        with translate_errors("read runs' semantic state"), self._db.read() as conn:
+            for org_id, of_org in by_org.items():
+                ids = [run.run_id for run in of_org]
+                structural = set(conn.execute(select(q.signals.c.run_id).distinct().where(
+                    q.signals.c.org_id == org_id, q.signals.c.run_id.in_(ids),
+                    q.signals.c.source == "structural")).scalars())
+                agent_rows = {row.agent_id: row for row in conn.execute(select(agents).where(
+                    agents.c.org_id == org_id,
+                    agents.c.agent_id.in_({run.agent_id for run in of_org})))}
+                org = _org_of(conn.execute(
+                    select(settings_table).where(settings_table.c.org_id == org_id)).first())
+                sampled = {row.run_id: StoredSample(row.sampled, row.reason, row.rate,
+                                                    row.bucket, row.charged)
+                           for row in conn.execute(select(samples).where(
+                               samples.c.org_id == org_id, samples.c.run_id.in_(ids)))}
+                begun: dict[str, dict[str, tuple[str, int]]] = {}
+                for row in conn.execute(select(tasks.c.run_id, tasks.c.evaluator, tasks.c.state,
+                                               tasks.c.attempts).where(
+                        tasks.c.org_id == org_id, tasks.c.run_id.in_(ids))):
+                    begun.setdefault(row.run_id, {})[row.evaluator] = (row.state, row.attempts)
+                for run in of_org:
+                    found[org_id, run.run_id] = SemanticState(
+                        structural=run.run_id in structural,
+                        agent=_agent_of(agent_rows.get(run.agent_id)), org=org,
+                        sample=sampled.get(run.run_id), tasks=begun.get(run.run_id, {}))
+        return [found[org_id, run.run_id] for org_id, run in runs]
+
+    def record_samples(self, decisions: Sequence[tuple[str, Run, Sample | None, bool]],
+                       ) -> list[bool]:
+        """Keep new sampling decisions and charge the sampled runs, in one transaction for
+        the batch: ``(org_id, run, sample or None for one already recorded, counted)``.
+        True for each run that may be evaluated (sampled, and charged now or before);
+        a refused charge is recorded as the run's sampling reason (see :meth:`_charge`)."""
+        cleared: list[bool] = []
+        with translate_errors("record sampling decisions"), self._db.write() as conn:
+            for org_id, run, sample, counted in decisions:
+                if sample is not None:
+                    self._record(conn, org_id, run, sample)
+                    if not sample.sampled:
+                        cleared.append(False)
+                        continue
+                cleared.append(self._charge(conn, org_id, run, counted=counted,
+                                            now=None) is None)
+        return cleared
 
     def record_sample(self, org_id: str, run: Run, sample: Sample) -> None:
         """Keep a run's sampling decision (the first one recorded stays)."""
         with translate_errors("record a sampling decision"), self._db.write() as conn:
-            conn.execute(insert_ignore(self._db.dialect, samples, ["org_id", "run_id"]), {
-                "org_id": org_id, "run_id": run.run_id, "agent_id": run.agent_id,
-                "sampled": sample.sampled, "reason": sample.reason, "rate": sample.rate,
-                "bucket": sample.bucket, "charged": False, "decided_at": time.time()})
+            self._record(conn, org_id, run, sample)
+
+    def _record(self, conn: Connection, org_id: str, run: Run, sample: Sample) -> None:
+        conn.execute(insert_ignore(self._db.dialect, samples, ["org_id", "run_id"]), {
+            "org_id": org_id, "run_id": run.run_id, "agent_id": run.agent_id,
+            "sampled": sample.sampled, "reason": sample.reason, "rate": sample.rate,
+            "bucket": sample.bucket, "charged": False, "decided_at": time.time()})
 
     def sample_of(self, org_id: str, run_id: str) -> StoredSample | None:
         with translate_errors("read a sampling decision"), self._db.read() as conn:
@@ -271,8 +337,8 @@ class Semantic(Area):
         return None if row is None else StoredSample(row.sampled, row.reason, row.rate,
                                                      row.bucket, row.charged)
 
-    def charge_run(self, org_id: str, run: Run, *, counted: bool,
-                   now: float | None = None) -> str | None:
+    def _charge(self, conn: Connection, org_id: str, run: Run, *, counted: bool,
+                now: float | None) -> str | None:
         """Spend the run's quota units (org, then the agent's budget) unless already spent.
 
         Returns ``None`` when the run may be evaluated, else the reason it may not
@@ -282,38 +348,37 @@ class Semantic(Area):
         this month writes the one shadow SEMANTIC_QUOTA_EXCEEDED signal of that scope.
         """
         month = month_of(time.time() if now is None else now)
-        with translate_errors("spend semantic quota"), self._db.write() as conn:
-            row = conn.execute(select(samples.c.charged).where(
-                samples.c.org_id == org_id, samples.c.run_id == run.run_id)).first()
-            if row is not None and row.charged:
-                return None
-            org = _org_of(conn.execute(
-                select(settings_table).where(settings_table.c.org_id == org_id)).first())
-            agent = _agent_of(conn.execute(select(agents).where(
-                agents.c.org_id == org_id, agents.c.agent_id == run.agent_id)).first())
-            denied: tuple[str, str, str, int] | None = None
-            if counted:
-                limit = None if org.allow_overage else org.evaluation_quota
-                if not _spend(conn, self._db.dialect, org_id, "org", "", month, limit):
-                    denied = ("org_quota_exceeded", "org", "", org.evaluation_quota)
-                elif agent.budget_monthly is not None and not _spend(
-                        conn, self._db.dialect, org_id, "agent", run.agent_id, month,
-                        agent.budget_monthly):
-                    _refund(conn, org_id, "org", "", month)
-                    denied = ("budget_exceeded", "agent", run.agent_id, agent.budget_monthly)
-            if denied is None:
-                conn.execute(update(samples).where(
-                    samples.c.org_id == org_id, samples.c.run_id == run.run_id)
-                    .values(charged=True))
-                return None
-            reason, scope, key, limit_value = denied
+        row = conn.execute(select(samples.c.charged).where(
+            samples.c.org_id == org_id, samples.c.run_id == run.run_id)).first()
+        if row is not None and row.charged:
+            return None
+        org = _org_of(conn.execute(
+            select(settings_table).where(settings_table.c.org_id == org_id)).first())
+        agent = _agent_of(conn.execute(select(agents).where(
+            agents.c.org_id == org_id, agents.c.agent_id == run.agent_id)).first())
+        denied: tuple[str, str, str, int] | None = None
+        if counted:
+            limit = None if org.allow_overage else org.evaluation_quota
+            if not _spend(conn, self._db.dialect, org_id, "org", "", month, limit):
+                denied = ("org_quota_exceeded", "org", "", org.evaluation_quota)
+            elif agent.budget_monthly is not None and not _spend(
+                    conn, self._db.dialect, org_id, "agent", run.agent_id, month,
+                    agent.budget_monthly):
+                _refund(conn, org_id, "org", "", month)
+                denied = ("budget_exceeded", "agent", run.agent_id, agent.budget_monthly)
+        if denied is None:
             conn.execute(update(samples).where(
                 samples.c.org_id == org_id, samples.c.run_id == run.run_id)
-                .values(sampled=False, reason=reason))
-            if _first_exceeded(conn, org_id, scope, key, month):
-                insert_signals(conn, self._db.dialect, org_id,
-                               [_quota_signal(run, scope, limit_value, month)])
-            return reason
+                .values(charged=True))
+            return None
+        reason, scope, key, limit_value = denied
+        conn.execute(update(samples).where(
+            samples.c.org_id == org_id, samples.c.run_id == run.run_id)
+            .values(sampled=False, reason=reason))
+        if _first_exceeded(conn, org_id, scope, key, month):
+            insert_signals(conn, self._db.dialect, org_id,
+                           [_quota_signal(run, scope, limit_value, month)])
+        return reason
 
     def charge_conversation(self, org_id: str, run: Run, *, counted: bool,
                             now: float | None = None) -> bool:
@@ -345,35 +410,6 @@ class Semantic(Area):
                                              log_table.c.evaluated_at >= start.timestamp()))
                          .scalar_one())
 
-    def fail_task(self, org_id: str, run_id: str, evaluator: str, *, attempts: int,
-                  error: str, final: bool, calls: Sequence[Mapping[str, Any]] = ()) -> None:
-        """Record a failed attempt and its judge ``calls`` (evaluation-log rows); ``final``
-        makes it the task's terminal state."""
-        with translate_errors("record an evaluator task"), self._db.write() as conn:
-            _log(conn, org_id, calls)
-            self._set_task(org_id, run_id, evaluator, "failed" if final else "pending",
-                           attempts, error, None, conn)
-
-    def skip_task(self, org_id: str, run_id: str, evaluator: str, reason: str) -> None:
-        """An evaluator not run on purpose (its cost ceiling, no case): never retried."""
-        self._set_task(org_id, run_id, evaluator, "skipped", 0, reason, None)
-
-    def _set_task(self, org_id: str, run_id: str, evaluator: str, state: str, attempts: int,
-                  error: str | None, signal_id: int | None,
-                  conn: Connection | None = None) -> None:
-        row = {"state": state, "attempts": attempts, "last_error": (error or "")[:500] or None,
-               "signal_id": signal_id, "updated_at": time.time()}
-        if conn is None:
-            with translate_errors("record an evaluator task"), self._db.write() as own:
-                self._upsert_task(own, org_id, run_id, evaluator, row)
-        else:
-            self._upsert_task(conn, org_id, run_id, evaluator, row)
-
-    def _upsert_task(self, conn: Connection, org_id: str, run_id: str, evaluator: str,
-                     row: dict[str, Any]) -> None:
-        conn.execute(upsert(self._db.dialect, tasks, ["org_id", "run_id", "evaluator"], list(row)),
-                     {"org_id": org_id, "run_id": run_id, "evaluator": evaluator, **row})
-
     def groups_for(self, org_id: str, agent_id: str, evaluator: str) -> list[GroupView]:
         """The recurring issues of one agent and evaluator, as matching reads them."""
         with translate_errors("read recurring issues"), self._db.read() as conn:
@@ -382,32 +418,47 @@ class Semantic(Area):
                         groups.c.org_id == org_id, groups.c.agent_id == agent_id,
                         groups.c.evaluator == evaluator).order_by(groups.c.id))]
 
-    def finish_task(self, org_id: str, run_id: str, evaluator: str, *, attempts: int,
-                    signal: Signal | None, group: int | tuple[str, Sequence[float]] | None,
-                    note: str | None = None, calls: Sequence[Mapping[str, Any]] = (),
-                    ) -> int | None:
-        """Record an evaluator's outcome on a run, in one transaction: its signal (if any),
-        the signal's recurring issue (an existing group's id, or the representation and
-        vector of a new one), the judge ``calls`` made for it (evaluation-log rows, every
-        one, fired or not) and the task done. Returns the signal's id.
+    def finish_run(self, worker: str, org_id: str, run_id: str, trigger: str,
+                   outcomes: Sequence[TaskOutcome], *, retry_at: float | None = None,
+                   ) -> int:
+        """Record a run's evaluator outcomes in one transaction: each one's judge calls,
+        signal, recurring issue and task state; then the run processed, or with
+        ``retry_at`` (a task to retry) its lease held until then, so it comes back to
+        some worker at that time and not before. Returns how many signals were new.
 
         A second finish of the same task (a worker whose lease lapsed) adds nothing: the
         signal is unique per run, evaluator and source, and joins its group once.
         """
         now = time.time()
-        with translate_errors("record a finding"), self._db.write() as conn:
-            _log(conn, org_id, calls)
-            signal_id = None
-            if signal is not None:
-                insert_signals(conn, self._db.dialect, org_id, [signal])
-                signal_id = conn.execute(select(q.signals.c.id).where(
-                    q.signals.c.org_id == org_id, q.signals.c.run_id == signal.run_id,
-                    q.signals.c.failure_type == signal.failure_type,
-                    q.signals.c.source == signal.source)).scalar_one()
-                if group is not None:
-                    self._join(conn, org_id, signal, signal_id, group, now)
-            self._set_task(org_id, run_id, evaluator, "done", attempts, note, signal_id, conn)
-            return signal_id
+        added = 0
+        with translate_errors("record a run's findings"), self._db.write() as conn:
+            _log(conn, org_id, [c for o in outcomes for c in o.calls])
+            for outcome in outcomes:
+                signal_id = None
+                if outcome.signal is not None:
+                    signal = outcome.signal
+                    added += insert_signals(conn, self._db.dialect, org_id, [signal])
+                    signal_id = conn.execute(select(q.signals.c.id).where(
+                        q.signals.c.org_id == org_id, q.signals.c.run_id == signal.run_id,
+                        q.signals.c.failure_type == signal.failure_type,
+                        q.signals.c.source == signal.source)).scalar_one()
+                    if outcome.group is not None:
+                        self._join(conn, org_id, signal, signal_id, outcome.group, now)
+                conn.execute(_task_upsert(self._db.dialect), {
+                    "org_id": org_id, "run_id": run_id, "evaluator": outcome.evaluator,
+                    "state": outcome.state, "attempts": outcome.attempts,
+                    "last_error": (outcome.note or "")[:500] or None, "signal_id": signal_id,
+                    "updated_at": now})
+            if retry_at is None:
+                conn.execute(q.mark_processed(self._db.dialect), {
+                    "worker": worker, "org_id": org_id, "run_id": run_id, "trigger": trigger,
+                    "processed_at": now})
+                conn.execute(q.release_claim(worker, org_id, run_id))
+            else:
+                conn.execute(update(q.claims).where(
+                    q.claims.c.worker == worker, q.claims.c.org_id == org_id,
+                    q.claims.c.run_id == run_id).values(claimed_until=retry_at))
+        return added
 
     def _join(self, conn: Connection, org_id: str, signal: Signal, signal_id: int,
               group: int | tuple[str, Sequence[float]], now: float) -> None:
@@ -428,14 +479,6 @@ class Semantic(Area):
                                        "run_id": signal.run_id, "added_at": now})
         conn.execute(update(groups).where(groups.c.id == group_id).values(
             last_seen=now, run_count=groups.c.run_count + 1))
-
-    def postpone(self, worker: str, org_id: str, run_id: str, until: float) -> None:
-        """Hold a run's lease until ``until``: a failed evaluation's backoff. The run comes
-        back to some worker then, not before."""
-        with translate_errors("postpone a run"), self._db.write() as conn:
-            conn.execute(update(q.claims).where(
-                q.claims.c.worker == worker, q.claims.c.org_id == org_id,
-                q.claims.c.run_id == run_id).values(claimed_until=until))
 
     # -- feedback and recurring issues ----------------------------------------------------
 

@@ -11,6 +11,7 @@ from ._connector import Connector
 from ._dialect import Dialect
 from ._events import Events
 from ._insights import Insights
+from ._integrations import Integrations
 from ._listing import Listing
 from ._orgs import Orgs
 from ._prune import Retention
@@ -21,7 +22,7 @@ __all__ = ["Store"]
 
 
 class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts, Semantic,
-            SdkState):
+            SdkState, Integrations):
     """Events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
 
     ``url`` is ``sqlite:///FILE`` (or a bare file path) or ``postgresql+psycopg://…``.

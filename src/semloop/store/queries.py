@@ -45,10 +45,19 @@ from ._models import (
     ApprovalRow,
     DeployRow,
     EventRow,
+    ExternalEvaluation,
     Organization,
+    OrgPackRow,
     PolicyRow,
     ProcessedRun,
     RunClaim,
+    SemanticConversation,
+    SemanticEvaluation,
+    SemanticFeedback,
+    SemanticGroup,
+    SemanticGroupMember,
+    SemanticSample,
+    SemanticTask,
     SignalRow,
 )
 
@@ -80,9 +89,11 @@ __all__ = [
     "deliveries_by_id",
     "deliveries_of_alerts",
     "deploys_of_agent",
+    "disable_pack",
     "drop_database",
     "due_deliveries",
     "due_destinations",
+    "enable_pack",
     "evaluator_activity",
     "events_of_runs",
     "expire_approvals",
@@ -100,6 +111,7 @@ __all__ = [
     "mark_processed",
     "org_by_name",
     "org_ids",
+    "packs_of_org",
     "policies_of_org",
     "policy_by_id",
     "processed_of",
@@ -135,6 +147,16 @@ deliveries: Table = AlertDeliveryRow.__table__  # type: ignore[assignment]
 policies: Table = PolicyRow.__table__  # type: ignore[assignment]
 approvals: Table = ApprovalRow.__table__  # type: ignore[assignment]
 deploys: Table = DeployRow.__table__  # type: ignore[assignment]
+# The semantic worker's tables, as far as pruning a run reaches into them.
+semantic_samples: Table = SemanticSample.__table__  # type: ignore[assignment]
+semantic_tasks: Table = SemanticTask.__table__  # type: ignore[assignment]
+semantic_evaluations: Table = SemanticEvaluation.__table__  # type: ignore[assignment]
+semantic_groups: Table = SemanticGroup.__table__  # type: ignore[assignment]
+semantic_members: Table = SemanticGroupMember.__table__  # type: ignore[assignment]
+semantic_feedback: Table = SemanticFeedback.__table__  # type: ignore[assignment]
+semantic_conversations: Table = SemanticConversation.__table__  # type: ignore[assignment]
+external_evaluations: Table = ExternalEvaluation.__table__  # type: ignore[assignment]
+packs: Table = OrgPackRow.__table__  # type: ignore[assignment]
 
 #: The event that ends a run, and the worker trigger it maps to.
 TERMINAL_TRIGGERS = {"run.completed": "completed", "run.errored": "errored"}
@@ -312,15 +334,21 @@ def signals_of_run(org_id: str, run_id: str) -> Select[Any]:
 
 
 def _completed_of_agent(org_id: str, agent_id: str, agent_version: str) -> list[Any]:
+    # A run with a live structural signal is no sample of normal: a baseline of failures
+    # would make failure look normal (shadow signals do not count; Dunetrace's rule too).
+    flagged = select(signals.c.id).where(
+        signals.c.org_id == org_id, signals.c.run_id == events.c.run_id,
+        signals.c.shadow.is_(False), signals.c.source == "structural")
     return [events.c.org_id == org_id, events.c.agent_id == agent_id,
-            events.c.agent_version == agent_version, events.c.event_type == "run.completed"]
+            events.c.agent_version == agent_version, events.c.event_type == "run.completed",
+            ~flagged.exists()]
 
 
 def completed_runs_of_agent(
     org_id: str, agent_id: str, agent_version: str, limit: int, before: float | None = None
 ) -> Select[str]:
-    """The ids of one agent version's most recently completed runs, newest first; with
-    ``before``, of those that completed before that time."""
+    """The ids of one agent version's most recently completed runs without a live signal,
+    newest first; with ``before``, of those that completed before that time."""
     where = _completed_of_agent(org_id, agent_id, agent_version)
     if before is not None:
         where.append(events.c.timestamp < before)
@@ -335,7 +363,8 @@ def completed_runs_of_agent(
 def count_completed_runs(
     org_id: str, agent_id: str, agent_version: str, since: float, before: float
 ) -> Select[int]:
-    """How many runs of one agent version completed in ``[since, before)``."""
+    """How many runs of one agent version completed in ``[since, before)`` without a live
+    signal."""
     return select(func.count()).select_from(events).where(
         *_completed_of_agent(org_id, agent_id, agent_version),
         events.c.timestamp >= since, events.c.timestamp < before)
@@ -816,19 +845,47 @@ def prune_deletes(org_id: str, run_ids: Sequence[str]) -> dict[str, Delete]:
 
     Alerts and their deliveries go explicitly, before the signals they reference, rather
     than by ``ON DELETE CASCADE``: SQLite enforces foreign keys only where the connection
-    turned them on, and the counts are wanted anyway.
+    turned them on, and the counts are wanted anyway. So do the semantic worker's records
+    of the runs: sampling decisions, evaluator tasks, evaluation-log rows, feedback on
+    their findings, their findings' places in recurring issues (an issue left with no
+    finding goes too), pulled external results, and a conversation none of whose runs is
+    left.
     """
     ids = list(run_ids)
+    found = _signal_ids(org_id, ids)
+    conversations, members, groups = (semantic_conversations, semantic_members,
+                                      semantic_groups)
+    # A conversation is dropped with its last run: none of its events outside these runs.
+    kept = select(events.c.id).where(
+        events.c.org_id == org_id, events.c.conversation_id == conversations.c.conversation_id,
+        events.c.run_id.not_in(ids)).exists()
+    ending = select(events.c.conversation_id).where(
+        events.c.org_id == org_id, events.c.run_id.in_(ids),
+        events.c.conversation_id.is_not(None))
+
+    def of_runs(table: Table) -> Delete:
+        return delete(table).where(table.c.org_id == org_id, table.c.run_id.in_(ids))
+
     return {
         "deliveries": delete(deliveries).where(
             deliveries.c.alert_id.in_(_alert_ids(org_id, ids))),
-        "alerts": delete(alerts).where(alerts.c.signal_id.in_(_signal_ids(org_id, ids))),
-        "signals": delete(signals).where(signals.c.org_id == org_id,
-                                         signals.c.run_id.in_(ids)),
-        "processed": delete(processed).where(processed.c.org_id == org_id,
-                                             processed.c.run_id.in_(ids)),
-        "claims": delete(claims).where(claims.c.org_id == org_id, claims.c.run_id.in_(ids)),
-        "events": delete(events).where(events.c.org_id == org_id, events.c.run_id.in_(ids)),
+        "alerts": delete(alerts).where(alerts.c.signal_id.in_(found)),
+        "feedback": delete(semantic_feedback).where(semantic_feedback.c.org_id == org_id,
+                                                    semantic_feedback.c.signal_id.in_(found)),
+        "members": delete(members).where(members.c.signal_id.in_(found)),
+        "groups": delete(groups).where(groups.c.org_id == org_id, ~select(members.c.signal_id)
+                                       .where(members.c.group_id == groups.c.id).exists()),
+        "externals": of_runs(external_evaluations),
+        "signals": of_runs(signals),
+        "samples": of_runs(semantic_samples),
+        "tasks": of_runs(semantic_tasks),
+        "evaluations": of_runs(semantic_evaluations),
+        "conversations": delete(conversations).where(
+            conversations.c.org_id == org_id, conversations.c.conversation_id.in_(ending),
+            ~kept),
+        "processed": of_runs(processed),
+        "claims": of_runs(claims),
+        "events": of_runs(events),
     }
 
 
@@ -945,3 +1002,18 @@ def expire_approvals(org_id: str, now: float) -> Update:
                    approvals.c.expires_at <= now)
             .values(status="timeout", decided_at=approvals.c.expires_at,
                     decision_channel="server"))
+
+
+def enable_pack(dialect: Dialect) -> Insert:
+    """Enable a pack for an org; enabling it again keeps the first time."""
+    return insert_ignore(dialect, packs, ["org_id", "pack_name"])
+
+
+def disable_pack(org_id: str, pack_name: str) -> Delete:
+    return delete(packs).where(packs.c.org_id == org_id, packs.c.pack_name == pack_name)
+
+
+def packs_of_org(org_id: str) -> Select[Any]:
+    """An org's enabled packs, in the order they were enabled."""
+    return (select(packs).where(packs.c.org_id == org_id)
+            .order_by(packs.c.enabled_at, packs.c.pack_name))

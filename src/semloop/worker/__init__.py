@@ -4,6 +4,8 @@
     semloop worker loop        the judged loop detector alone (embedded judge by default)
     semloop worker semantic    sampling, evaluators (AGENT_LOOP among them), quotas, issues
     semloop worker alerts      signals -> webhook and Slack alerts (config: $SEMLOOP_ALERTS_CONFIG)
+    semloop worker integrations  Langfuse / LangSmith / Braintrust scores -> signals
+                               (config: --config or $SEMLOOP_INTEGRATIONS_CONFIG)
 
 ``RetentionWorker`` prunes old runs hourly beside ``semloop up --retention-days N``.
 """
@@ -22,12 +24,14 @@ from ..evaluate import load_evaluators_config
 from ..evaluate.config import DEFAULT_CONFIG as DEFAULT_EVALUATORS_CONFIG
 from ..evaluate.findings import default_similarity
 from ..evaluate.sampling import DEFAULT_SAMPLING_CONFIG, load_sampling_config
+from ..integrations import load_integrations
 from ..judge import Backend
 from ..judge.registry import default_judge, make_backend
 from ..store import Store
 from ._polling import PollingWorker, WorkerStats
 from .alerts import AlertsWorker
 from .detector import DetectorWorker
+from .integrations import IntegrationsWorker
 from .loop import LoopWorker, loop_signal
 from .retention import RetentionWorker
 from .semantic import SemanticWorker
@@ -36,6 +40,7 @@ __all__ = [
     "WORKERS",
     "AlertsWorker",
     "DetectorWorker",
+    "IntegrationsWorker",
     "LoopWorker",
     "PollingWorker",
     "RetentionWorker",
@@ -46,7 +51,7 @@ __all__ = [
     "semantic_enabled",
 ]
 
-WORKERS = ("detector", "loop", "alerts", "semantic")
+WORKERS = ("detector", "loop", "alerts", "semantic", "integrations")
 
 
 def build_worker(
@@ -60,13 +65,16 @@ def build_worker(
     alerts_config: str | None = None,
     sampling_config: str | None = None,
     evaluators_config: str | None = None,
+    integrations_config: str | None = None,
 ) -> PollingWorker:
     """A worker by name, as ``semloop worker`` and ``semloop up`` start them.
 
     ``poll_interval`` None keeps each worker's own default (detector and loop 5 s, alerts
     10 s). The semantic worker reads ``sampling_config`` and ``evaluators_config``
     (default: the shipped files under docs/config when present). The alerts worker reads ``alerts_config`` (default ``$SEMLOOP_ALERTS_CONFIG``;
-    without one it decides and records alerts but has nowhere to send them).
+    without one it decides and records alerts but has nowhere to send them). The
+    integrations worker reads ``integrations_config`` (default
+    ``$SEMLOOP_INTEGRATIONS_CONFIG``; required).
     """
     if name == "detector":
         config = load_config(detectors_config) if detectors_config else None
@@ -81,6 +89,13 @@ def build_worker(
         return AlertsWorker(store, alerts, poll_interval=poll_interval or 10.0)
     if name == "semantic":
         return _semantic_worker(store, poll_interval, judge, sampling_config, evaluators_config)
+    if name == "integrations":
+        path = integrations_config or os.environ.get("SEMLOOP_INTEGRATIONS_CONFIG")
+        if not path:
+            raise ConfigError("the integrations worker needs its integrations.yml: --config "
+                              "or $SEMLOOP_INTEGRATIONS_CONFIG", key="integrations_config")
+        return IntegrationsWorker(store, load_integrations(path),
+                                  poll_interval=poll_interval or 60.0)
     raise ConfigError(f"unknown worker {name!r}; known: {', '.join(WORKERS)}", key="worker")
 
 

@@ -26,7 +26,7 @@ from ..alert import (
     LastAlert,
     PendingDelivery,
     RunOutcome,
-    SendFn,
+    Send,
     SendResult,
     UndecidedSignal,
     decide,
@@ -54,7 +54,7 @@ class AlertsWorker(PollingWorker):
         poll_interval: float = 10.0,
         batch_size: int = 100,
         lease_margin_s: float = 60.0,
-        send: SendFn = urllib_send,
+        send: Send = urllib_send,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -113,7 +113,7 @@ class AlertsWorker(PollingWorker):
         if destination is None:
             return self.lease_margin_s
         retry = self.config.retry
-        return (retry.max_attempts * destination.timeout_s + sum(retry.delays())
+        return (retry.attempts * destination.timeout_s + sum(retry.delays())
                 + self.lease_margin_s)
 
     def _drain_destination(self, name: str) -> int:

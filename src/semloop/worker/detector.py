@@ -12,6 +12,7 @@ from collections import defaultdict
 
 from ..detect import (
     MAX_CHAIN,
+    PACKS,
     BaselineHistory,
     DetectorConfig,
     detect_handoff,
@@ -46,20 +47,29 @@ class DetectorWorker(PollingWorker):
         self.stall_timeout_s = stall_timeout_s
         self.batch_size = batch_size
 
+    def config_for(self, org_id: str) -> DetectorConfig:
+        """The detector settings for the org's runs: the file's, with its enabled packs."""
+        # A pack stored by an older release and since dropped no longer applies.
+        return self.config.with_packs(p.pack_name for p in self.store.packs(org_id)
+                                      if p.pack_name in PACKS)
+
     def signals_for(self, org_id: str, run: Run, history: BaselineHistory | None = None,
-                    ) -> list[Signal]:
+                    config: DetectorConfig | None = None) -> list[Signal]:
         """The run's signals; ``history`` holds the runs its baseline is drawn from (by
-        default read for this run alone)."""
+        default read for this run alone), ``config`` the org's settings (read if not
+        given)."""
         if history is None:
             history = BaselineHistory(self.store.history_for(org_id, [run], WINDOW))
-        signals = run_detectors(run, self.config, history.before(run))
+        if config is None:
+            config = self.config_for(org_id)
+        signals = run_detectors(run, config, history.before(run))
         if run.parent_run_id:
             parent = self.store.get_run(org_id, run.parent_run_id)
             if parent is not None:
-                handoff = detect_handoff(parent, run, self.config)
+                handoff = detect_handoff(parent, run, config)
                 if handoff is not None:
                     signals.append(handoff)
-                looped = detect_lineage(self.lineage(org_id, run, parent), self.config)
+                looped = detect_lineage(self.lineage(org_id, run, parent), config)
                 if looped is not None:
                     signals.append(looped)
         return signals
@@ -89,6 +99,8 @@ class DetectorWorker(PollingWorker):
         for org_id, run, _ in batch:
             groups[org_id, run.agent_id, run.agent_version].append(run)
         histories: dict[tuple[str, str, str], BaselineHistory] = {}
+        # Packs are read once per org per batch: a pack enabled now applies from the next.
+        configs: dict[str, DetectorConfig] = {}
         handled = 0
         for claim in batch:
             org_id, run, trigger = claim
@@ -97,7 +109,11 @@ class DetectorWorker(PollingWorker):
                 if key not in histories:
                     histories[key] = BaselineHistory(
                         self.store.history_for(org_id, groups[key], WINDOW))
-                signals = self.signals_for(org_id, run, histories[key])
+                if org_id not in configs:
+                    configs[org_id] = self.config_for(org_id)
+                signals = self.signals_for(org_id, run, histories[key], configs[org_id])
+                if any(not s.shadow for s in signals):
+                    histories[key].flag(run.run_id)  # for the later runs of this batch
                 self.stats.signals += self.store.mark_processed(
                     self.name, org_id, run.run_id, trigger, signals)
             except Exception:

@@ -3,8 +3,9 @@
 Strictly after the fact: it takes a completed or errored run only once the detector
 worker has processed it (so "every structurally flagged run is evaluated" holds), never
 in the SDK's path. Per run: the sampling decision is recorded (evaluated or not); a
-sampled run spends its quota unit once (``Store.charge_run``); each evaluator is a task of
-its own, so one failing never fails another or the batch. A failed or undecided judge call
+sampled run spends its quota unit once, in the transaction that records the decision
+(``Store.record_samples``, one for the batch); each evaluator is a task of its own, so one failing never fails
+another or the batch; a run's outcomes are written together (``Store.finish_run``). A failed or undecided judge call
 is retried up to ``max_attempts`` times with exponential backoff (the run's lease is held
 until then), then recorded as failed with its error; it never loops and never spends
 quota again. Findings get severity from their confidence, false-positive feedback, a
@@ -42,10 +43,16 @@ from ..evaluate.findings import (
     match_group,
     representation,
 )
-from ..evaluate.sampling import AgentSemantics, SamplingConfig, sample_conversation, sample_run
+from ..evaluate.sampling import (
+    AgentSemantics,
+    Sample,
+    SamplingConfig,
+    sample_conversation,
+    sample_run,
+)
 from ..events import Run, Signal, severity_for
 from ..judge import Backend
-from ..store import OrgSemantics, SemanticState, Store, month_of
+from ..store import OrgSemantics, SemanticState, Store, TaskOutcome, month_of
 from ._polling import Claim, PollingWorker
 
 __all__ = ["SemanticWorker"]
@@ -53,6 +60,7 @@ __all__ = ["SemanticWorker"]
 log = logging.getLogger("semloop.worker.semantic")
 
 _FINISHED = frozenset({"done", "failed", "skipped"})
+_RUN_LEVELS = ("run", "trace")
 AnyEvaluator = QuestionEvaluator | LoopEvaluator
 
 
@@ -96,10 +104,23 @@ class SemanticWorker(PollingWorker):
         batch = self.take(lambda lease_s: self.store.runs_to_process(
             self.name, limit=self.batch_size, stall_timeout_s=float("inf"), lease_s=lease_s,
             after=self.after))
+        if not batch:
+            return 0
+        # One read for the batch's states, one transaction for its sampling decisions and
+        # charges (before any judge call, so budgets are checked first); then each run's
+        # judge calls and one transaction for its outcomes.
+        try:
+            contexts = self.store.semantic_states([(org_id, run) for org_id, run, _ in batch])
+            cleared = self._decide(batch, contexts)
+        except Exception:
+            log.exception("semantic: a batch of %d runs failed; will retry", len(batch))
+            for claim in batch:
+                self.retry_later(claim)
+            return 0
         handled = 0
-        for claim in batch:
+        for claim, context, evaluate in zip(batch, contexts, cleared):
             try:
-                finished = self.process_run(claim)
+                finished = self.process_run(claim, context, evaluate)
             except Exception:
                 log.exception("semantic: run %s failed; will retry", claim[1].run_id)
                 self.retry_later(claim)
@@ -109,38 +130,54 @@ class SemanticWorker(PollingWorker):
                 handled += 1
         return handled
 
+    def _decide(self, batch: Sequence[Claim], contexts: Sequence[SemanticState]) -> list[bool]:
+        """Whether each run of the batch is to be evaluated: new decisions recorded and
+        sampled runs charged, in one transaction."""
+        cleared: list[bool | None] = []
+        decisions: list[tuple[str, Run, Sample | None, bool]] = []
+        for (org_id, run, _), context in zip(batch, contexts):
+            sample = context.sample
+            counted = self._counted(context.org, self._evaluators(context.agent, _RUN_LEVELS))
+            if sample is None:
+                decided = sample_run(run, self.sampling, context.agent,
+                                     structural=context.structural)
+                decisions.append((org_id, run, decided, counted))
+                cleared.append(None)
+            elif sample.sampled and not sample.charged:
+                decisions.append((org_id, run, None, counted))
+                cleared.append(None)
+            else:
+                cleared.append(sample.sampled)
+        answers = iter(self.store.record_samples(decisions) if decisions else [])
+        return [next(answers) if c is None else c for c in cleared]
+
     # -- one run ---------------------------------------------------------------------
 
-    def process_run(self, claim: Claim) -> bool:
-        """Evaluate one claimed run; False when an evaluator is to be retried later."""
+    def process_run(self, claim: Claim, context: SemanticState, evaluate: bool) -> bool:
+        """Evaluate one claimed, decided run; False when an evaluator is to be retried.
+
+        The run's writes after its judge calls are one transaction (its tasks, findings,
+        issues, log rows and the run processed): a worker killed before it commits leaves
+        nothing of the run but its charged decision, and the run comes back whole.
+        """
         org_id, run, trigger = claim
-        context = self.store.semantic_state(org_id, run)
-        sample = context.sample
-        if sample is None:
-            decided = sample_run(run, self.sampling, context.agent, structural=context.structural)
-            self.store.record_sample(org_id, run, decided)
-            sampled, charged = decided.sampled, False
-        else:
-            sampled, charged = sample.sampled, sample.charged
+        outcomes: list[TaskOutcome] = []
         retry = False
-        if sampled:
-            chosen = self._evaluators(context.agent, ("run", "trace"))
-            if charged or self.store.charge_run(
-                    org_id, run, counted=self._counted(context.org, chosen)) is None:
-                for evaluator in chosen:
-                    retry |= self._task(org_id, run, evaluator, context, None)
+        if evaluate:
+            for evaluator in self._evaluators(context.agent, _RUN_LEVELS):
+                retry |= self._task(org_id, run, evaluator, context, None, outcomes)
         try:
-            retry |= self._conversation(org_id, run, context)
+            retry |= self._conversation(org_id, run, context, outcomes)
         except Exception:  # its own failure must not lose the run-level findings
             log.exception("semantic: conversation of run %s failed; will retry", run.run_id)
             retry = True
+        retry_at = None
         if retry:
             attempts = max((a for _, a in context.tasks.values()), default=0) + 1
-            self.store.postpone(self.name, org_id, run.run_id,
-                                time.time() + self.backoff_s * 2 ** (attempts - 1))
-            return False
-        self.store.mark_processed(self.name, org_id, run.run_id, trigger)
-        return True
+            retry_at = time.time() + self.backoff_s * 2 ** (attempts - 1)
+        self.stats.signals += self.store.finish_run(self.name, org_id, run.run_id, trigger,
+                                                    outcomes, retry_at=retry_at)
+        return not retry
 
     def _evaluators(self, agent: AgentSemantics, levels: Sequence[str]) -> list[AnyEvaluator]:
         wanted = {name.upper() for name in agent.evaluators}
@@ -154,8 +191,10 @@ class SemanticWorker(PollingWorker):
         return bool(chosen) and (org.count_local_evaluations or self.judge.name != "local")
 
     def _task(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: SemanticState,
-              conversation: tuple[ConversationCase, list[str]] | None) -> bool:
-        """Run one evaluator unless it already finished; True when it is to be retried."""
+              conversation: tuple[ConversationCase, list[str]] | None,
+              outcomes: list[TaskOutcome]) -> bool:
+        """Run one evaluator unless it already finished, adding its outcome to ``outcomes``;
+        True when it is to be retried."""
         state, attempts = context.tasks.get(evaluator.name, ("new", 0))
         if state in _FINISHED:
             return False
@@ -167,14 +206,14 @@ class SemanticWorker(PollingWorker):
         else:
             case = run_case(run)
         if case is None:
-            self.store.skip_task(org_id, run.run_id, evaluator.name,
-                                 "no user input or no LLM output to judge")
+            outcomes.append(TaskOutcome(evaluator.name, "skipped", 0,
+                                        "no user input or no LLM output to judge"))
             return False
         ceiling = self.cost_ceilings.get(evaluator.name)
         if ceiling is not None and self.store.evaluator_spend(
                 org_id, evaluator.name, month_of(time.time())) >= ceiling:
-            self.store.skip_task(org_id, run.run_id, evaluator.name,
-                                 f"cost ceiling ${ceiling:g} this month reached")
+            outcomes.append(TaskOutcome(evaluator.name, "skipped", 0,
+                                        f"cost ceiling ${ceiling:g} this month reached"))
             return False
         settings = self.config.for_evaluator(evaluator.name)
         attempt = attempts + 1
@@ -184,28 +223,25 @@ class SemanticWorker(PollingWorker):
         if result.error is not None or result.confidence is None:
             # No verdict is not a healthy verdict: retried, then recorded as failed.
             final = attempt >= self.max_attempts
-            self.store.fail_task(org_id, run.run_id, evaluator.name, attempts=attempt,
-                                 error=result.error or result.reasoning, final=final,
-                                 calls=calls)
+            outcomes.append(TaskOutcome(evaluator.name, "failed" if final else "pending",
+                                        attempt, result.error or result.reasoning, calls=calls))
             if final:
                 log.warning("semantic: %s on run %s failed %d times: %s", evaluator.name,
                             run.run_id, attempt, result.error or result.reasoning)
             return not final
-        self._finish(org_id, run, evaluator, case, result, context.org, attempt, considered,
-                     calls)
+        outcomes.append(self._finish(org_id, run, evaluator, case, result, context.org,
+                                     attempt, considered, calls))
         return False
 
     def _finish(self, org_id: str, run: Run, evaluator: AnyEvaluator, case: Any,
                 result: EvalResult, org: OrgSemantics, attempt: int,
-                considered: list[str] | None, calls: list[dict[str, Any]]) -> None:
+                considered: list[str] | None, calls: list[dict[str, Any]]) -> TaskOutcome:
         """Turn a verdict into a finding: feedback, severity, second opinion, issue; the
-        judge ``calls`` are logged in the same transaction."""
+        judge ``calls`` are logged with it."""
         conversation_id = run.conversation_id if considered is not None else None
         assert result.confidence is not None
         if not result.fired:
-            self.store.finish_task(org_id, run.run_id, evaluator.name, attempts=attempt,
-                                   signal=None, group=None, calls=calls)
-            return
+            return TaskOutcome(evaluator.name, "done", attempt, calls=calls)
         evidence: dict[str, Any] = {"reasoning": result.reasoning}
         text = representation(result.reasoning)
         vector = self.similarity.vectors([text])[0]
@@ -214,9 +250,7 @@ class SemanticWorker(PollingWorker):
         feedback = apply_feedback(result.confidence, group.false_positives if group else 0,
                                   enabled=org.feedback_enabled, auto_suppress=org.auto_suppress)
         if feedback.confidence is None:
-            self.store.finish_task(org_id, run.run_id, evaluator.name, attempts=attempt,
-                                   signal=None, group=None, note=feedback.reason, calls=calls)
-            return
+            return TaskOutcome(evaluator.name, "done", attempt, feedback.reason, calls=calls)
         confidence = feedback.confidence
         settings = self.config.for_evaluator(evaluator.name)
         severity = severity_for(confidence)
@@ -252,15 +286,13 @@ class SemanticWorker(PollingWorker):
                         confidence=confidence, evidence=evidence, source="semantic",
                         agent_id=run.agent_id, agent_version=run.agent_version,
                         co_signal_count=0)
-        added = self.store.finish_task(
-            org_id, run.run_id, evaluator.name, attempts=attempt, signal=signal,
-            group=group.id if group is not None else (text, vector), calls=calls)
-        if added is not None:
-            self.stats.signals += 1
+        return TaskOutcome(evaluator.name, "done", attempt, signal=signal,
+                           group=group.id if group is not None else (text, vector), calls=calls)
 
     # -- conversations ---------------------------------------------------------------
 
-    def _conversation(self, org_id: str, run: Run, context: SemanticState) -> bool:
+    def _conversation(self, org_id: str, run: Run, context: SemanticState,
+                      outcomes: list[TaskOutcome]) -> bool:
         """Evaluate the run's conversation when it is sampled and has new runs; True when a
         conversation evaluator is to be retried."""
         if not run.conversation_id:
@@ -284,7 +316,7 @@ class SemanticWorker(PollingWorker):
         considered = [r.run_id for r in runs[-CONVERSATION_RUNS:]]
         retry = False
         for evaluator in chosen:
-            retry |= self._task(org_id, run, evaluator, context, (case, considered))
+            retry |= self._task(org_id, run, evaluator, context, (case, considered), outcomes)
         return retry
 
 

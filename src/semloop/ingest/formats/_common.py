@@ -7,12 +7,13 @@ import json
 import math
 import re
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
 from ..._exceptions import TraceFormatError
+from ..._payloads import make
 from ...events import MAX_TIMESTAMP, PART_KEY, Event, Run, agent_version
 
 # Event ids are derived from the source's run and span ids, so importing the same file
@@ -102,101 +103,144 @@ class Result:
 def build_run(draft: Draft, *, clock: float = 0.0) -> Run:
     """The run's events: ``run.started``, a call and a response per step in start order,
     then ``run.completed`` or ``run.errored``. ``clock`` dates a run whose source has no
-    times (deepeval's ``_trace_dict``); its steps are then 1 ms apart in source order."""
+    times (deepeval's ``_trace_dict``); its steps are then 1 ms apart in source order.
+    Every payload is made by the one table (:func:`semloop._payloads.make`)."""
+    steps = _ordered(draft, clock)
+    start, end = _bounds(draft, steps, clock)
+    model, tools, version = _agent(draft, steps)
+    out = _Events(draft, version, start)
+    if draft.started:
+        out.add("run.started", 0, start, "run", input_text=draft.goal,
+                system_prompt=draft.system_prompt, model=model, tools=tools,
+                source_format=draft.source)
+    step_no = 0
+    for i, s in enumerate(steps):
+        key = s.step_id or f"step{i}"
+        if s.kind in _SIGNALS:
+            out.add("external.signal", step_no, s.start, key, signal_name=s.kind,
+                    source=draft.source, meta=dict(s.meta) or None)
+            continue
+        step_no += 1 if draft.numbered else 0
+        _STEP_EVENTS[s.kind](out, s, step_no, key)
+    if draft.complete:
+        _ending(out, draft, step_no, end, sum(1 for s in steps if s.kind == "tool"))
+    return Run(run_id=draft.run_id, agent_id=out.agent, events=out.events,
+               agent_version=version, conversation_id=draft.conversation_id,
+               parent_run_id=draft.parent_run_id, trace_id=draft.trace_id)
+
+
+_SIGNALS = ("handoff", "guardrail")
+
+
+def _ordered(draft: Draft, clock: float) -> list[Step]:
+    """The steps that become events, in start order; in source order when some have no
+    start, then dated from ``clock`` when none has one and neither has the run."""
     steps = [s for s in draft.steps if s.kind in STEP_KINDS]
     if steps and all(s.start is not None for s in steps):
         steps.sort(key=lambda s: (s.start, s.order))
-    else:
-        steps.sort(key=lambda s: s.order)
-        if not any(s.start is not None for s in steps) and draft.start is None:
-            base = clock
-            for i, s in enumerate(steps, start=1):
-                s.start = base + i * 0.001  # no end: latency stays unknown
-            draft.start = base
-            draft.end = base + (len(steps) + 1) * 0.001
+        return steps
+    steps.sort(key=lambda s: s.order)
+    if not any(s.start is not None for s in steps) and draft.start is None:
+        for i, s in enumerate(steps, start=1):
+            s.start = clock + i * 0.001  # no end: latency stays unknown
+        draft.start = clock
+        draft.end = clock + (len(steps) + 1) * 0.001
+    return steps
+
+
+def _bounds(draft: Draft, steps: list[Step], clock: float) -> tuple[float, float]:
+    """When the run started and ended: its own times, else its steps' extremes."""
     times = [t for s in steps for t in (s.start, s.end) if t is not None]
     start = draft.start if draft.start is not None else (min(times) if times else clock)
     end = draft.end if draft.end is not None else (max(times) if times else start)
+    return start, end
+
+
+def _agent(draft: Draft, steps: list[Step]) -> tuple[str | None, list[str], str]:
+    """The run's model, tool set and agent version, from the run or else its steps."""
     model = draft.model or next((s.model for s in steps if s.model), None)
     tools = draft.tools or sorted({s.name for s in steps if s.kind == "tool" and s.name})
     # A part of a trace without its root does not know the agent's prompt or tool set;
     # it leaves the version to the part that opens the run (Run.from_events takes it).
     version = agent_version(draft.system_prompt, model, tools) if draft.started else ""
-    agent = draft.agent_id or "imported"
-    events: list[Event] = []
+    return model, tools, version
 
-    def emit(kind: str, step: int, ts: float | None, payload: dict[str, Any], key: str) -> None:
-        events.append(Event(
-            event_type=kind, run_id=draft.run_id, agent_id=agent, step_index=step,
-            timestamp=float(ts if ts is not None else start),
-            payload={k: v for k, v in payload.items() if v is not None},
-            agent_version=version, parent_run_id=draft.parent_run_id,
-            trace_id=draft.trace_id, conversation_id=draft.conversation_id,
-            event_id=event_id(draft.run_id, key, kind),
+
+class _Events:
+    """The events of one run as they are made: the envelope every event shares."""
+
+    def __init__(self, draft: Draft, version: str, start: float) -> None:
+        self.draft = draft
+        self.agent = draft.agent_id or "imported"
+        self.version = version
+        self.start = start
+        self.events: list[Event] = []
+
+    def add(self, event_type: str, step: int, ts: float | None, key: str, /,
+            **values: Any) -> None:
+        draft = self.draft
+        self.events.append(Event(
+            event_type=event_type, run_id=draft.run_id, agent_id=self.agent,
+            step_index=step, timestamp=float(ts if ts is not None else self.start),
+            payload=make(event_type, **values), agent_version=self.version,
+            parent_run_id=draft.parent_run_id, trace_id=draft.trace_id,
+            conversation_id=draft.conversation_id,
+            event_id=event_id(draft.run_id, key, event_type),
         ))
 
-    if draft.started:
-        emit("run.started", 0, start, {
-            "input_text": draft.goal, "system_prompt": draft.system_prompt, "model": model,
-            "tools": tools, "source_format": draft.source}, "run")
-    step_no = 0
-    tool_calls = 0
-    for i, s in enumerate(steps):
-        key = s.step_id or f"step{i}"
-        latency = (s.end - s.start) * 1000.0 if s.start is not None and s.end is not None else None
-        ended = s.end if s.end is not None else s.start
-        if s.kind in ("handoff", "guardrail"):
-            emit("external.signal", step_no, s.start, {
-                "signal_name": s.kind, "source": draft.source, "meta": dict(s.meta) or None}, key)
-            continue
-        step_no += 1 if draft.numbered else 0
-        if s.kind == "llm":
-            # A part without the root hands on what the run needs (Run.from_events).
-            known = {"input_text": s.meta.get("user"), "system_prompt": s.meta.get("system")}
-            emit("llm.called", step_no, s.start, {
-                "model": s.model, "prompt_tokens": s.prompt_tokens,
-                "prompt": text(unwrap_single(s.input)), "name": s.name or None,
-                PART_KEY: None if draft.numbered or not any(known.values()) else {
-                    k: v for k, v in known.items() if v}}, key)
-            out = text(s.output)
-            emit("llm.responded", step_no, ended, {
-                "model": s.model, "completion_tokens": s.completion_tokens,
-                "prompt_tokens": s.prompt_tokens, "reasoning_tokens": s.reasoning_tokens,
-                "latency_ms": latency, "finish_reason": s.finish_reason or (
-                    "error" if s.error else "tool_calls" if s.tool_calls else "stop"),
-                "output": out, "output_length": len(out), "error": s.error,
-                "cost_usd": s.cost_usd, "tool_calls": s.tool_calls or None}, key)
-        elif s.kind == "tool":
-            tool_calls += 1
-            name = s.name or "tool"
-            emit("tool.called", step_no, s.start, {"tool_name": name, "args": args_text(s.input)},
-                 key)
-            out = text(s.output)
-            emit("tool.responded", step_no, ended, {
-                "tool_name": name, "success": s.error is None, "output": out,
-                "output_length": len(out), "latency_ms": latency, "error": s.error,
-                "error_type": s.error_type}, key)
-        else:  # retrieval
-            name = s.name or "retrieval"
-            emit("retrieval.called", step_no, s.start,
-                 {"index_name": name, "query": text(s.input)}, key)
-            emit("retrieval.responded", step_no, ended, {
-                "index_name": name, "result_count": s.result_count, "top_score": s.top_score,
-                "latency_ms": latency, "content": text(s.output), "error": s.error}, key)
-    if draft.complete:
-        if draft.errored:
-            emit("run.errored", step_no, end, {
-                "error_type": draft.error_type or "Error", "error": draft.error or "",
-                "step_index": step_no}, "run")
-        else:
-            final = text(draft.output)
-            emit("run.completed", step_no, end, {
-                "total_steps": step_no, "tool_call_count": tool_calls,
-                "exit_reason": "final_answer" if final else "completed",
-                "output": final or None}, "run")
-    return Run(run_id=draft.run_id, agent_id=agent, events=events, agent_version=version,
-               conversation_id=draft.conversation_id, parent_run_id=draft.parent_run_id,
-               trace_id=draft.trace_id)
+
+def _latency(s: Step) -> float | None:
+    return (s.end - s.start) * 1000.0 if s.start is not None and s.end is not None else None
+
+
+def _ended(s: Step) -> float | None:
+    return s.end if s.end is not None else s.start
+
+
+def _llm(out: _Events, s: Step, step: int, key: str) -> None:
+    # A part without the root hands on what the run needs (Run.from_events).
+    known = {"input_text": s.meta.get("user"), "system_prompt": s.meta.get("system")}
+    part = None if out.draft.numbered or not any(known.values()) else {
+        k: v for k, v in known.items() if v}
+    out.add("llm.called", step, s.start, key, model=s.model, prompt_tokens=s.prompt_tokens,
+            prompt=text(unwrap_single(s.input)), name=s.name or None, **{PART_KEY: part})
+    output = text(s.output)
+    finish = s.finish_reason or ("error" if s.error else "tool_calls" if s.tool_calls else "stop")
+    out.add("llm.responded", step, _ended(s), key, model=s.model,
+            completion_tokens=s.completion_tokens, prompt_tokens=s.prompt_tokens,
+            reasoning_tokens=s.reasoning_tokens, latency_ms=_latency(s), finish_reason=finish,
+            output=output, output_length=len(output), error=s.error, cost_usd=s.cost_usd,
+            tool_calls=s.tool_calls or None)
+
+
+def _tool(out: _Events, s: Step, step: int, key: str) -> None:
+    name = s.name or None
+    out.add("tool.called", step, s.start, key, tool_name=name, args=args_text(s.input))
+    output = text(s.output)
+    out.add("tool.responded", step, _ended(s), key, tool_name=name, success=s.error is None,
+            output=output, output_length=len(output), latency_ms=_latency(s), error=s.error,
+            error_type=s.error_type)
+
+
+def _retrieval(out: _Events, s: Step, step: int, key: str) -> None:
+    name = s.name or None
+    out.add("retrieval.called", step, s.start, key, index_name=name, query=text(s.input))
+    out.add("retrieval.responded", step, _ended(s), key, index_name=name,
+            result_count=s.result_count, top_score=s.top_score, latency_ms=_latency(s),
+            content=text(s.output), error=s.error)
+
+
+_STEP_EVENTS = {"llm": _llm, "tool": _tool, "retrieval": _retrieval}
+
+
+def _ending(out: _Events, draft: Draft, step: int, end: float, tool_calls: int) -> None:
+    if draft.errored:
+        out.add("run.errored", step, end, "run", error_type=draft.error_type or None,
+                error=draft.error or None, step_index=step)
+        return
+    final = text(draft.output)
+    out.add("run.completed", step, end, "run", total_steps=step, tool_call_count=tool_calls,
+            exit_reason="final_answer" if final else "completed", output=final or None)
 
 
 # -- readers -------------------------------------------------------------------------------
@@ -273,6 +317,24 @@ def records(
 #: of that record, never a crash of the whole import.
 SHAPE_ERRORS = (TraceFormatError, TypeError, AttributeError, ValueError, KeyError, IndexError,
                 RecursionError)
+
+
+def convert_records(
+    data: bytes | str, source: str, name: str,
+    drafts: Callable[[Any, int], Iterable[Draft]], *, clock: float = 0.0,
+    unwrap: Sequence[str] = (),
+) -> Result:
+    """The import of a format whose records are runs: ``drafts(record, runs so far)``
+    gives each record's runs (more than one for a run with sub-runs); a record of an
+    unexpected shape becomes a rejection naming its line and path, and the import goes on."""
+    result = Result(format=name)
+    for line, path, raw in records(data, source, result, unwrap):
+        try:
+            for draft in drafts(raw, len(result.runs)):
+                result.runs.append(build_run(draft, clock=clock))
+        except SHAPE_ERRORS as exc:
+            reject(result, exc, source, line, path)
+    return result
 
 
 def as_format_error(exc: BaseException) -> TraceFormatError:

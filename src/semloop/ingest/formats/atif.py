@@ -20,11 +20,10 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
-    SHAPE_ERRORS,
     Draft,
     Result,
     Step,
-    build_run,
+    convert_records,
     epoch,
     integer,
     loads_if_json,
@@ -32,8 +31,6 @@ from ._common import (
     message_text,
     number,
     planned_calls,
-    records,
-    reject,
     string,
 )
 
@@ -48,14 +45,8 @@ def read(data: bytes | str) -> list[Run]:
 
 
 def convert(data: bytes | str, *, source: str = "<atif>", clock: float = 0.0) -> Result:
-    result = Result(format=NAME)
-    for line, path, raw in records(data, source, result, unwrap=("trajectories",)):
-        try:
-            for draft in _drafts(raw, source, len(result.runs), None):
-                result.runs.append(build_run(draft, clock=clock))
-        except SHAPE_ERRORS as exc:
-            reject(result, exc, source, line, path)
-    return result
+    return convert_records(data, source, NAME, lambda raw, runs: _drafts(raw, source, runs, None),
+                           clock=clock, unwrap=("trajectories",))
 
 
 def _content(value: Any) -> str:

@@ -19,14 +19,11 @@ from typing import Any
 from ..._exceptions import TraceFormatError
 from ...events import Run
 from ._common import (
-    SHAPE_ERRORS,
     Draft,
     Result,
-    build_run,
+    convert_records,
     mapping,
     message_text,
-    records,
-    reject,
     role_of,
     string,
 )
@@ -43,13 +40,8 @@ def read(data: bytes | str) -> list[Run]:
 
 
 def convert(data: bytes | str, *, source: str = "<mini-swe-agent>", clock: float = 0.0) -> Result:
-    result = Result(format=NAME)
-    for line, path, raw in records(data, source, result):
-        try:
-            result.runs.append(build_run(_draft(raw, source, len(result.runs)), clock=clock))
-        except SHAPE_ERRORS as exc:
-            reject(result, exc, source, line, path)
-    return result
+    return convert_records(data, source, NAME, lambda raw, runs: [_draft(raw, source, runs)],
+                           clock=clock)
 
 
 def _draft(raw: Any, source: str, index: int) -> Draft:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..._exceptions import TraceFormatError
 from ...events import Run
-from ._common import SHAPE_ERRORS, Draft, Result, build_run, mapping, records, reject
+from ._common import Draft, Result, convert_records, mapping
 from ._messages import chat_steps, goal_and_system
 
 __all__ = ["convert", "read"]
@@ -32,13 +32,8 @@ def read(data: bytes | str) -> list[Run]:
 
 
 def convert(data: bytes | str, *, source: str = "<tau-bench>", clock: float = 0.0) -> Result:
-    result = Result(format=NAME)
-    for line, path, raw in records(data, source, result):
-        try:
-            result.runs.append(build_run(_draft(raw, source), clock=clock))
-        except SHAPE_ERRORS as exc:
-            reject(result, exc, source, line, path)
-    return result
+    return convert_records(data, source, NAME, lambda raw, _runs: [_draft(raw, source)],
+                           clock=clock)
 
 
 def _draft(raw: Any, source: str) -> Draft:

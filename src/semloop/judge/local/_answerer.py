@@ -122,6 +122,11 @@ _P_FLOOR, _P_CEIL = 0.02, 0.98
 # A repeated action after the world changed (an edit, a write, a cancellation that went
 # through) or in answer to a new request is a new attempt: at most p(repeat) = 0.18.
 _AFTER_CHANGE = -1.5
+# The same error naming a value both calls passed (``flight HAT030 not available``): the
+# retry changed other parts and kept what failed, so it is the same failed approach with
+# cosmetic changes (action similarity 0.9: a repeat, a little below an identical call).
+_KEPT_CULPRIT = 0.9
+_ERROR_MESSAGE_CHARS = 300
 # The first identical retry of a call that failed for a passing reason (a 503, a timeout,
 # a rate limit): what a careful agent
 # does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
@@ -206,6 +211,7 @@ class LocalJudgement:
         self._new_request = self._new_requests()
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
+        self._fresh: dict[int, bool] = {}  # step -> its calls repeat nothing before it
         self._compute_pairs()
         goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
         self._restatements = self._find_restatements(goal)
@@ -324,13 +330,17 @@ class LocalJudgement:
         return core
 
     def _numbers_from_data(self, state: Any) -> frozenset[str]:
-        """Numbers the agent was given (the goal, tool outputs) rather than chose itself.
+        """Numbers the agent was given (the goal, the user's messages, tool outputs) rather
+        than chose itself.
 
-        A number in a call that comes from the data is a target (record 1043 from a list);
-        one the agent made up (a timeout, a retry count) is a setting.
+        A number in a call that comes from the data is a target (record 1043 from a list, the
+        zip code a customer corrects); one the agent made up (a timeout, a retry count) is a
+        setting.
         """
         goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
         found = set(numbers(goal))
+        for v in self.views:
+            found |= numbers(v.prompt)
         for call in (c for v in self.views for c in v.calls):
             # An output echoing the call's own numbers ("timeout=30") does not make them data.
             found |= numbers(call.output) - numbers(call.raw)
@@ -478,6 +488,8 @@ class LocalJudgement:
             return _NEW_OUTPUT if structurally_same else _DIFF_CALL
         lenient = outputs_known and ck.empty and cj.empty
         a = self.action_similarity(ck, cj, lenient=lenient)
+        if lenient and a < _KEPT_CULPRIT and _kept_culprit(ck, cj):
+            a = _KEPT_CULPRIT
         logit = max(_DIFF_CALL, min(_SAME_CALL_MAX, 9.0 * (a - 0.5)))
         if outputs_known and a >= 0.5 and cj.empty:
             logit += _EMPTY_BONUS
@@ -499,6 +511,7 @@ class LocalJudgement:
             key = (call.name, call.empty_sig)
             rank[id(call)] = seen[key]
             seen[key] += 1
+        self._nothing_total = seen
         return rank
 
     def _rank_identical_failures(self) -> dict[int, int]:
@@ -557,11 +570,36 @@ class LocalJudgement:
                 return True
         if self._new_request[j] > k:
             # Looked up again to answer a new question: a real result (not an error or
-            # nothing) fetched again is the agent using it, not ignoring it.
+            # nothing) fetched again is the agent using it, not ignoring it. The same
+            # nothing fetched again after the user spoke is the user's request (they
+            # heard of the failure and asked again), once: a third time the agent is the
+            # one hitting the same wall.
             vk, vj = self.views[k], self.views[j]
-            return any(not cj.empty and any(ck.raw == cj.raw for ck in vk.calls)
+            return any(any(ck.raw == cj.raw for ck in vk.calls)
+                       and (not cj.empty or self._nothing_total[(cj.name, cj.empty_sig)] <= 2)
                        for cj in vj.calls)
         return False
+
+    def _replies(self, k: int, j: int) -> bool:
+        """Step j answers new words of the user, written after step k: what it says again
+        (a policy refusal, the same options) answers a customer who keeps asking, so the
+        user drove the repetition, not the agent. A step that reports its own tool result
+        is not such a reply."""
+        return self._new_request[j] == j > k
+
+    def _reports_new_attempt(self, k: int, j: int) -> bool:
+        """Step j speaks right after a step (after k) whose calls repeat nothing before it:
+        its words ("still no user found") echo an earlier report, but report the result of
+        a new attempt, so the run moved on between them."""
+        m = j - 1
+        if m <= k or not self.views[m].calls:
+            return False
+        fresh = self._fresh.get(m)
+        if fresh is None:  # once per step: every text pair ending at j asks
+            earlier = [self._logits.get((q, m), 0.0)
+                       for q in range(max(0, m - _HISTORY), m) if self.views[q].calls]
+            fresh = self._fresh[m] = bool(earlier) and max(earlier) < 0.0
+        return fresh
 
     def _step_call_logit(self, vk: StepView, vj: StepView) -> float:
         best = [max(self.call_logit(ck, cj) for ck in vk.calls) for cj in vj.calls]
@@ -618,6 +656,8 @@ class LocalJudgement:
                 logit = 0.0 if t is None else t  # nothing to compare: undecided
                 if t is not None:
                     self._text_only.add((k, j))
+                    if self._replies(k, j) or self._reports_new_attempt(k, j):
+                        logit = min(logit, _AFTER_CHANGE)
             self._logits[(k, j)] = logit
 
     def repeat_logit(self, k: int, j: int) -> float:
@@ -665,7 +705,7 @@ class LocalJudgement:
             # One new name or number may be rewording ("twelve" -> "12"); two are news.
             new_entity = len(vj.text_entities - known) > 1
             known |= vj.entities
-            if vj.calls or len(earlier) < 2 or new_entity:
+            if vj.calls or len(earlier) < 2 or new_entity or self._new_request[j] == j:
                 continue
             logits = [self._logits[(k, j)] for k in earlier]
             if min(logits) < _RESTATE_MIN or sum(logits) / len(logits) < _RESTATE_MEAN:
@@ -692,8 +732,8 @@ class LocalJudgement:
         for j, vj in enumerate(self.views):
             new_entity = bool(vj.text_entities - known)
             known |= vj.entities
-            if vj.calls or not vj.text:
-                run = []  # a tool call (and its output) between steps: new information
+            if vj.calls or not vj.text or self._new_request[j] == j:
+                run = []  # a tool call (and its output) or the user's new words: new information
                 continue
             if new_entity or reports_outcome(vj.text):
                 continue
@@ -814,6 +854,19 @@ def _is_slot(vk: StepView, vj: StepView, wk: list[str], wj: list[str]) -> bool:
     """Both steps are a shared template plus a few words of their own (a filled slot)."""
     templated = len(vk.residual) < len(vk.toks) and len(vj.residual) < len(vj.toks)
     return templated and bool(wk) and bool(wj) and len(wk) <= _SLOT_WORDS >= len(wj)
+
+
+def _kept_culprit(ck: Call, cj: Call) -> bool:
+    """Both calls of one structured tool got an error message naming the same value (an
+    id, a name), and both passed it: whatever else changed, what failed was kept. Bare
+    numbers do not count (a count or an amount is not what the call was about), nor do
+    generic runners, whose logs echo paths and versions of everything they ran."""
+    if ck.name in _GENERIC_TOOLS or ck.args is None or cj.args is None:
+        return False
+    if max(len(ck.output), len(cj.output)) > _ERROR_MESSAGE_CHARS:
+        return False  # a log, not an error message
+    named = entities(ck.output) & entities(cj.output) & ck.entities & cj.entities
+    return any(not e.replace(".", "").isdigit() for e in named)
 
 
 def _number_like(value: Any) -> bool:

@@ -1,43 +1,42 @@
 """The embedded judge's conversation answers: frustration, confusion loops, sycophancy.
 
-Each answer is a ``noul`` whose value is P(the failure happened), built from a bounded
-log-odds over evidence that can be named in the reasoning (turns are numbered from 1, as
-a reader counts them):
+Each answer is a ``noul`` whose value is P(the failure happened). The rules here gather
+:class:`._head.Evidence` that can be named in the reasoning (turns are numbered from 1, as
+a reader counts them), with a bounded rule log-odds among it; the learned head
+(:mod:`._head`) weighs that evidence, with the user turns' MiniLM vectors, into the value:
 
 - USER_FRUSTRATION: how heated each user turn is (:mod:`._tone`), and whether the heat
-  *grows*: it must show after the first user turn, and a calm thanks at the end undoes it.
+  *grows*: it must show after the first user turn, and a calm thanks at the end undoes it;
+  the head adds how the user's tone moves along a learned direction.
 - CONFUSION_LOOP: a later user turn asks what an earlier one asked (embedding cosine and
   shared key terms), without building on the answer in between or moving on.
 - SYCOPHANCY_SIGNAL: an assistant turn concedes and reverses an earlier one (negation
   flipped, a number changed, the user's value adopted) right after a user turn that
   pushed back with no new evidence (no source, measurement, reasoning or new specifics).
 
-Pure: embeddings come in through ``embed``; the lexicon through :func:`._tone.lexicon`.
+Pure: embeddings come in through ``embed``; the lexicon through :func:`._tone.lexicon`,
+the head's weights through :func:`._head.heads`.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..._features import content_tokens, entities, numbers, tokens
 from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
+from ._conversation_head import Evidence, heads, probability
 from ._tone import QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
-_P_FLOOR, _P_CEIL = 0.02, 0.98
+_P_FLOOR = 0.02
 _EMBED_WORDS = 40  # a turn's question is stated early; time grows with tokens
 _QUOTE_CHARS = 48
-
-
-def _prob(logit: float) -> float:
-    # Rounded so that the last bits of a float dot product can never reach an answer.
-    return round(min(_P_CEIL, max(_P_FLOOR, 1.0 / (1.0 + math.exp(-logit)))), 4)
 
 
 def _answer(p: float, reasoning: str) -> Answer:
@@ -83,11 +82,30 @@ _F_GROWTH = 0.4
 _F_CALM_END = -2.5  # the last user turn thanks calmly: whatever happened, it was resolved
 
 
-def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
-    """P(frustration grows across the user's turns). Lexical: ``embed`` is not called."""
+# The user says the last answer did not do it: the step failed, is already done, is not
+# where it was said to be, or misses the point. Dissatisfaction with the answers, whatever
+# the mood words.
+_REJECTS = any_of(
+    r"\b(?:did|tried|done|checked|doing) (?:that|this|it|those|both|everything|all of)\b",
+    r"\b(?:still|again)\b|\balready\b",
+    r"\b(?:not|isn't|wasn't|aren't) (?:there|working|it|the (?:problem|issue|point|question))\b",
+    r"\b(?:doesn't|didn't|won't|isn't|can't|does not|did not|will not) (?:work|help|fix|exist|"
+    r"change|show|answer|apply|solve|matter)\b",
+    r"^\W*(?:no|nope|nah)\b|\bi (?:didn't|did not) ask\b|\bthat's not\b",
+)
+
+
+def frustration_evidence(case: ConversationCase) -> Evidence | None:
+    """The heat of every user turn and how it moves; ``None`` with fewer than two user turns.
+
+    Features: ``rules`` (the rule log-odds below), ``peak`` (hottest turn after the first),
+    ``last`` (the last user turn's heat), ``hot`` (turns after the first at heat >= 1),
+    ``rise`` (peak over the first turn), ``calm_end`` (the last turn thanks calmly),
+    ``rejects`` (share of later user turns saying the last answer did not do it).
+    """
     users = case.user_turns()
     if len(users) < 2:
-        return _too_little("fewer than two user turns cannot show frustration growing")
+        return None
     # Capitals the assistant also wrote, or that stand inside quotes somewhere (a device's
     # "PAPER JAM", an error code), are names and labels, not shouting.
     labels = [t.content for _, t in case.assistant_turns()]
@@ -109,7 +127,16 @@ def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
     calm_end = tones[-1].thanks
     if calm_end:
         logit += _F_CALM_END
-    p = _prob(max(-4.0, min(4.0, logit)))
+    rejects = sum(bool(_REJECTS.search(plain(t.content))) for _, t in users[1:]) / len(later)
+    features = {
+        "rules": max(-4.0, min(4.0, logit)),
+        "peak": peak,
+        "last": tones[-1].heat,
+        "hot": float(len(hot)),
+        "rise": max(0.0, peak - tones[0].heat),
+        "calm_end": float(calm_end),
+        "rejects": rejects,
+    }
     if hot:
         worst = max(range(len(later)), key=lambda k: later[k].heat)
         cues = "; ".join(later[worst].cues)
@@ -122,7 +149,22 @@ def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
         why = "no user turn after the first shows frustration"
         if calm_end:
             why += f"; turn {users[-1][0] + 1} ends calm"
-    return _answer(p, why)
+    return Evidence(features, why)
+
+
+def user_vectors(case: ConversationCase, embed: Embed) -> Any:
+    """MiniLM vectors of the user turns (their first words), oldest first."""
+    return embed([_head(t.content) for _, t in case.user_turns()])
+
+
+def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
+    """P(frustration grows across the user's turns): the turns' heat and the trajectory of
+    their tone (user turns projected on the head's learned frustrated-minus-calm direction)."""
+    evidence = frustration_evidence(case)
+    if evidence is None:
+        return _too_little("fewer than two user turns cannot show frustration growing")
+    evidence = replace(evidence, vectors=user_vectors(case, embed))
+    return _answer(probability(heads()["user_frustration"], evidence), evidence.why)
 
 
 # ----------------------------------------------------------------- CONFUSION_LOOP
@@ -201,19 +243,30 @@ _ACKNOWLEDGES = any_of(
 _C_RESOLVED = -3.0
 
 
-def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
-    """P(the user re-asks the same underlying question because answers do not resolve it)."""
+def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
+    """Repeated intent across user turns; ``None`` with fewer than two user turns.
+
+    Features: ``rules`` (the rule log-odds below), ``best`` (the most re-asking later turn),
+    ``reasks`` (later turns that re-ask), ``resolved`` (the user moved on), ``unanswered``
+    (key terms a later turn repeats from its closest earlier turn that no answer in
+    between took up); ``vectors`` are the user turns', for the head's learned "asking
+    again" direction.
+    """
     users = case.user_turns()
     if len(users) < 2:
-        return _too_little("fewer than two user turns cannot show a question asked again")
-    vectors = embed([_head(t.content) for _, t in users])
+        return None
+    vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
     scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
+    unanswered = 0
     for j in range(1, len(users)):
         jdx, text = users[j][0], plain(users[j][1].content)
         # A turn with no content word ("", "?", "ok") cannot repeat a question by content.
         earlier = [k for k in range(j) if terms[k]] or [0]
         cos, k = max((float(vectors[k] @ vectors[j]), k) for k in earlier)
+        between = [t for t in case.turns[users[k][0] + 1 : jdx] if t.role == "assistant"]
+        took_up = {w for t in between for w in _key_terms(t.content)}
+        unanswered = max(unanswered, len((terms[j] & terms[k]) - took_up))
         contentless = not terms[j] or not terms[k]
         # "This is the third time" says it is asking again, whatever the wording.
         reask = bool(_REASK.search(text) or REPEATING.search(text))
@@ -249,7 +302,13 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     )
     if resolved:
         logit += _C_RESOLVED
-    p = _prob(max(-4.0, min(4.0, logit)))
+    features = {
+        "rules": max(-4.0, min(4.0, logit)),
+        "best": best[0],
+        "reasks": float(len(reasks)),
+        "resolved": float(resolved),
+        "unanswered": float(min(unanswered, 4)),
+    }
     if reasks:
         origin = users[min(k for _, k, _ in reasks)]
         later = sorted(users[j][0] + 1 for _, _, j in reasks)
@@ -258,14 +317,21 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
             f"user {_turns_phrase(later)} {verb} turn {origin[0] + 1} ({_quote(origin[1].content)})"
         )
     else:
-        _, k, j = best
         why = (
             f"no user turn repeats an earlier question (closest: turn {users[j][0] + 1} to turn "
             f"{users[k][0] + 1})"
         )
     if resolved:
         why += "; then the user moved on"
-    return _answer(p, why)
+    return Evidence(features, why, vectors)
+
+
+def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
+    """P(the user re-asks the same underlying question because answers do not resolve it)."""
+    evidence = confusion_evidence(case, embed)
+    if evidence is None:
+        return _too_little("fewer than two user turns cannot show a question asked again")
+    return _answer(probability(heads()["confusion_loop"], evidence), evidence.why)
 
 
 # ----------------------------------------------------------------- SYCOPHANCY_SIGNAL
@@ -388,8 +454,15 @@ def _facts(text: str) -> set[str]:
     return set(entities(text) | numbers(text))
 
 
-def answer_sycophancy_signal(case: ConversationCase, embed: Embed) -> Answer:
-    """P(the assistant reversed a reasonable position only because the user pushed back)."""
+def sycophancy_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
+    """The worst reply to a pushback, by the rules; ``None`` when no reply answers one.
+
+    Features: ``rules`` (the rule log-odds below), and its parts as 0/1 or counts:
+    ``concede``, ``acquiesce``, ``worn`` (went along after holding), ``flip`` (a close
+    sentence with its negation or numbers changed), ``adopted`` (the user's words now in
+    the reply), ``maintain``, ``pressure``, ``source``, ``support`` (new specifics),
+    ``reasoned`` (the reply names the user's new fact).
+    """
     turns = case.turns
     candidates = [
         k
@@ -399,18 +472,24 @@ def answer_sycophancy_signal(case: ConversationCase, embed: Embed) -> Answer:
         and any(t.role == "assistant" for t in turns[: k - 1])
     ]
     if not candidates:
-        return _too_little("no assistant turn answers a user reply to an earlier assistant turn")
+        return None
     sents = {
         k: _sentences(turns[k].content) for k in range(len(turns)) if turns[k].role == "assistant"
     }
     vecs: dict[str, Any] = {}
-    best: tuple[float, int, str] | None = None
-    for k in candidates:
-        logit, why = _sycophancy_at(turns, k, sents, vecs, embed)
-        if best is None or logit > best[0]:
-            best = (logit, k, why)
-    assert best is not None
-    return _answer(_prob(best[0]), best[2])
+    # The rules pick the worst reply; the head weighs that reply's evidence.
+    return max(
+        (_sycophancy_at(turns, k, sents, vecs, embed) for k in candidates),
+        key=lambda e: e.features["rules"],
+    )
+
+
+def answer_sycophancy_signal(case: ConversationCase, embed: Embed) -> Answer:
+    """P(the assistant reversed a reasonable position only because the user pushed back)."""
+    evidence = sycophancy_evidence(case, embed)
+    if evidence is None:
+        return _too_little("no assistant turn answers a user reply to an earlier assistant turn")
+    return _answer(probability(heads()["sycophancy_signal"], evidence), evidence.why)
 
 
 def _sycophancy_at(
@@ -419,7 +498,7 @@ def _sycophancy_at(
     sents: dict[int, list[str]],
     vecs: dict[str, Any],
     embed: Embed,
-) -> tuple[float, str]:
+) -> Evidence:
     reply, push = plain(turns[k].content), plain(turns[k - 1].content)
     before = " ".join(t.content for t in turns[: k - 1])
     said = " ".join(t.content for t in turns[: k - 1] if t.role == "assistant")
@@ -493,4 +572,17 @@ def _sycophancy_at(
         push_kind = "pressure only" if pressure else "no new evidence"
     done = "; ".join(what) or "keeps its position"
     why = f"assistant turn {k + 1} {done} after user turn {k} ({push_kind}: {_quote(push)})"
-    return logit, why
+    features = {
+        "rules": logit,
+        "concede": float(concede),
+        "acquiesce": float(acquiesce),
+        "worn": float(worn),
+        "flip": float(flip is not None),
+        "adopted": float(min(2, len(adopted))),
+        "maintain": float(maintain),
+        "pressure": float(pressure),
+        "source": float(source),
+        "support": float(min(_S_MAX_SPECIFIC, support)),
+        "reasoned": float(reasoned),
+    }
+    return Evidence(features, why)

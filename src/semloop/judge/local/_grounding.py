@@ -15,7 +15,9 @@ claim is checked against the evidence, which is the context documents and the to
 - **coverage and similarity**, soft evidence: the share of the claim's content words the
   evidence holds, and the claim's cosine to its best evidence sentence.
 
-Each claim gets log-odds of being unsupported; the answer's value is its worst claim's.
+Each claim gets log-odds of being unsupported (the hand-set weights below). The answer's
+evidence is its worst claim's log-odds and, per check, the strongest finding over its
+claims; the learned head (``_head.py``) weighs them into the answer's value.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._head import Evidence, head_answer
 
 __all__ = ["answer_hallucination"]
 
@@ -146,6 +149,7 @@ class _Claim:
     text: str
     logit: float = _BASE
     why: list[str] = field(default_factory=list)
+    found: dict[str, float] = field(default_factory=dict)  # what each check found, for the head
 
 
 def _name_found(term: str, ev: _Evidence) -> bool:
@@ -194,6 +198,13 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
     elif counts:
         claim.logit += _COUNT
+    claim.found["numbers"] = len(missing)
+    claim.found["counts"] = len(counts)
+    # An answer that shows its working ("$49 x 12 = $588, so you'd save $89") states
+    # results the number checks may not derive; the head weighs that apart.
+    stated = len(quantities(claim.text)) + len(dates(claim.text))
+    claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
+    claim.found["worked"] = float(bool(missing) and bool(_ARITHMETIC.search(claim.text)))
     if missing or counts:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
     terms = set(key_terms(claim.text))
@@ -209,13 +220,17 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     names = sorted(t for t in terms if not _name_found(t, ev))
     if names and short and len(names) == len(terms):
         claim.logit += _SHORT_ANSWER
+        claim.found["bare_name"] = 1.0
         claim.why.append(f"the answer is {', '.join(names[:3])}, which the context never names")
     elif names:
         claim.logit += min(_MAX_NAMES, _NAME * len(names))
+        claim.found["names"] = len(names)
         claim.why.append(f"the context never names {', '.join(names[:3])}")
     if not missing and not False:
         bound = _misbound(claim.text, ev.given, ev, terms)
         winner = "" if bound else _comparison(claim.text, ev.given, ev)
+        if winner or bound:
+            claim.found["bound"] = 1.0
         if winner:
             claim.logit += _BOUND
             claim.why.append(f"the context's figures favour {winner}, not the answer's choice")
@@ -254,12 +269,16 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             if (f := contradicts(part, theirs_part, need))), "")
             if flipped:
                 contradicted = True
+                claim.found["negation"] = 1.0
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
     # A wrong number or a flipped negation sits in a sentence that otherwise restates the
     # evidence closely: that closeness is no support then, only the lack of it is news.
     claim.logit += max(soft, 0.0) if missing or contradicted else soft
+    if len(own) >= _MIN_SOFT_WORDS:
+        claim.found["uncovered"] = 1.0 - coverage
+        claim.found["evidence_far"] = 1.0 - best_cos if sims is not None else 1.0
     if not claim.why and claim.logit > 0:
         claim.why.append(
             f"little of it is in the context (words {coverage:.0%}, best cosine {best_cos:.2f})"
@@ -380,30 +399,58 @@ def _ranked(sentences: Sequence[str], claims: Iterable[str]) -> list[str]:
     return [sentences[i] for i in sorted(order[:_EVIDENCE_SENTENCES])]
 
 
-def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
-    """P(the final answer states as fact what its own context does not support)."""
+def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
+    """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [c for c in case.context if c.strip()]
     texts += [tool_text(t.output) for t in case.tools_called if t.output.strip()]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
     pieces = split_claims(case.output)
+    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
+    return texts, claims, pieces
+
+
+# Each check's finding for the answer is its strongest over the claims.
+_FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", "bound",
+             "negation", "uncovered", "evidence_far")
+
+
+def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
+    """What HALLUCINATION weighs: per check, its strongest finding over the answer's
+    asserted claims, the hand-weighted worst claim, and how much of the answer hedges."""
+    texts, claims, pieces = _read(case)
+    ev = Evidence()
+    # A hedge or a refusal asserts nothing; a greeting or advice neither hedges nor asserts.
+    ev.flag("hedged_share", sum(is_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
+    if not claims or not texts:
+        return ev
+    evidence = _Evidence(texts, case.input)
+    evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
+    evidence.add_operands(q for c in claims for q in quantities(c.text))
+    vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
+                                                     *evidence.sentences]])
+    ev_vecs = vectors[len(claims) :] if evidence.sentences else None
+    for row, claim in enumerate(claims):
+        _score_claim(claim, evidence, vectors[row], ev_vecs)
+    worst = max(claims, key=lambda c: c.logit)
+    note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
+    ev.flag("rule", min(max(worst.logit, -5.0), 10.0), note if worst.why else "")
+    for name in _FINDINGS:
+        strongest = max(claims, key=lambda c: c.found.get(name, 0.0))
+        value = strongest.found.get(name, 0.0)
+        ev.flag(name, value, f'sentence {strongest.index} "{_short(strongest.text)}" — '
+                + "; ".join(strongest.why) if strongest.why else "")
+    return ev
+
+
+def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
+    """P(the final answer states as fact what its own context does not support)."""
+    texts, claims, pieces = _read(case)
     if not pieces:
         return verdict(0.0, "the answer is empty: nothing to check")
-    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
     if not claims:
         return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
     if not texts:
         return verdict(0.0, "no context and no tool output to check the answer against")
-    ev = _Evidence(texts, case.input)
-    ev.sentences = _ranked(ev.sentences, (c.text for c in claims))
-    ev.add_operands(q for c in claims for q in quantities(c.text))
-    vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims), *ev.sentences]])
-    ev_vecs = vectors[len(claims) :] if ev.sentences else None
-    for row, claim in enumerate(claims):
-        _score_claim(claim, ev, vectors[row], ev_vecs)
-    worst = max(claims, key=lambda c: c.logit)
-    if worst.logit <= 0:
-        return verdict(worst.logit, f"{len(claims)} claim(s), each supported by the context; "
-                       f'least supported: sentence {worst.index} "{_short(worst.text)}"')
-    return verdict(worst.logit, f'sentence {worst.index} "{_short(worst.text)}" — '
-                   + "; ".join(worst.why))
+    return head_answer("hallucination", hallucination_evidence(case, embed),
+                       f"{len(claims)} claim(s), each supported by the context")

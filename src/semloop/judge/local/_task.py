@@ -12,6 +12,9 @@ stay on it?
 - OFF_TOPIC_DRIFT finds the sentences and steps that relate neither to the request nor
   to the context the run retrieved, and how much of the run they take after it started
   on topic.
+
+Each reads a case into named evidence (``*_evidence``); the learned head of its evaluator
+(``_head.py``, trained by calibration/train_heads.py) weighs it into the answer.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._head import Evidence, head_answer
 
 __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_understanding_failure"]
 
@@ -88,15 +92,7 @@ class _Run:
 
 # --- TASK_COMPLETION ------------------------------------------------------------------
 
-_BASE = -2.5
-_PROMISE = 5.0  # only says it will do the work
-_FALSE_SUCCESS = 5.5  # a failed call, then "done"
-_HONEST_FAILURE = -1.0  # the answer says the call failed and what it means
-_PART_MISSING = 4.0  # one part of a multi-part request nowhere in the answer
-_REMAINDER = 4.0  # "beta and gamma are next": stopped with work announced
-_INSTRUCTIONS = 4.0  # asked to act, told the user how to do it
-_ASKS_GIVEN = 4.5  # asks for what the request already gave
-_GENERIC = 4.5  # names nothing of the request and states nothing specific
+_EMPTY = 5.0  # no answer at all: nothing was done
 _PART_COS = 0.45  # a sentence at this cosine to a part addresses it
 _PART_STEMS = 0.5  # or this share of the part's own content words is in the answer
 _PART_COS_WORDS = 3
@@ -237,51 +233,60 @@ def _asks_for_given(case: RunCase) -> bool:
     return bool(labels & asked)
 
 
-def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
-    """P(the agent did not do what was asked)."""
-    if not case.output.strip():
-        return verdict(_PROMISE, "the run gave no answer at all")
+_PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
+
+
+def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
+    """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
+    much of the request the answer takes up."""
     run = _Run.of(case, embed)
-    logit, why = _BASE, []
+    ev = Evidence()
     text = case.output
-    if promises_only(text, case.input):
-        logit += _PROMISE
-        why.append(f'it only says it will do the work: "{_short(text)}"')
+    ev.flag("promise", promises_only(text, case.input),
+            f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
-    if failures and _CLAIMS_SUCCESS.search(text):
-        if _ADMITS_FAILURE.search(text):
-            logit += _HONEST_FAILURE
-        else:
-            logit += _FALSE_SUCCESS
-            call = failures[0]
-            why.append(f'tool {call.name} failed ("{_short(call.output, 8)}") yet the answer '
-                       f'says "{_short(text, 10)}"')
+    ev.flag("failed_call", bool(failures))
+    claimed = bool(failures) and bool(_CLAIMS_SUCCESS.search(text))
+    honest = claimed and bool(_ADMITS_FAILURE.search(text))
+    ev.flag("honest_failure", honest)
+    ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
+            f'("{_short(failures[0].output, 8)}") yet the answer says "{_short(text, 10)}"'
+            if failures else "")
     remainder = next((s for s in run.sentences if _REMAINING.search(s)), None)
-    if remainder is not None and not promises_only(text, case.input):
-        logit += _REMAINDER
-        why.append(f'it stops with work left: "{_short(remainder)}"')
+    ev.flag("remainder", remainder is not None and not promises_only(text, case.input),
+            f'it stops with work left: "{_short(remainder or "")}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
     ):
         how = [s for s in run.sentences if _INSTRUCTING.search(s)]
-        if how and len(how) * 2 >= len(run.sentences) and _asks_action(case.input):
-            logit += _INSTRUCTIONS
-            why.append(f'asked to act, it tells the user how: "{_short(how[0])}"')
-    if _asks_for_given(case):
-        logit += _ASKS_GIVEN
-        why.append("it asks for what the request already gave")
+        ev.flag("instructions", bool(how) and len(how) * 2 >= len(run.sentences)
+                and _asks_action(case.input),
+                f'asked to act, it tells the user how: "{_short(how[0] if how else "")}"')
+    ev.flag("asks_given", _asks_for_given(case), "it asks for what the request already gave")
     missing = _missing_parts(run)
-    if missing:
-        logit += _PART_MISSING + (len(missing) - 1)
-        why.append(f'part "{_short(missing[0], 12)}" of the request is not answered')
-    if not why and _generic(run):
-        logit += _GENERIC
-        why.append(f'a generic reply that names nothing of the request: "{_short(text)}"')
-    if not why:
-        return verdict(logit, "the answer meets every part of the request"
-                       + (" after recovering from a failed call" if case.tools_called and any(
-                           _failed(c) for c in case.tools_called) else ""))
-    return verdict(logit, "; ".join(why))
+    ev.flag("parts_missing", len(missing),
+            f'part "{_short(missing[0], 12)}" of the request is not answered' if missing else "")
+    ev.flag("generic", _generic(run),
+            f'a generic reply that names nothing of the request: "{_short(text)}"')
+    ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
+            f'it leaves placeholders unfilled: "{_short(text)}"')
+    questions = [s for s in run.sentences if s.rstrip().endswith("?")]
+    ev.flag("asks_back", len(questions) / max(len(run.sentences), 1))
+    cos = run.request_cosines() if run.sentences else [0.0]
+    ev.flag("request_far", 1.0 - max(cos))
+    ev.flag("specific", bool(quantities(text) or key_terms(text) - key_terms(case.input)))
+    ev.flag("short", 1.0 / (1.0 + len(text.split()) / 10.0))
+    return ev
+
+
+def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
+    """P(the agent did not do what was asked)."""
+    if not case.output.strip():
+        return verdict(_EMPTY, "the run gave no answer at all")
+    settled = "the answer meets every part of the request" + (
+        " after recovering from a failed call"
+        if any(_failed(c) for c in case.tools_called) else "")
+    return head_answer("task_completion", task_completion_evidence(case, embed), settled)
 
 
 _ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit file send create
@@ -341,11 +346,6 @@ _GENERIC_SHARE = 0.34
 
 # --- TASK_UNDERSTANDING_FAILURE -------------------------------------------------------
 
-_TU_BASE = -3.0
-_SUBSTITUTE = 6.0  # the request's name is missing, one spelled almost alike stands in its place
-_OPPOSITE = 5.5  # the answer does the opposite of what was asked (inbound / outbound)
-_REVERSED = 5.5  # from A to B asked, from B to A answered
-_OTHER_ACTION = 5.0  # asked to pause, it cancelled
 
 # Pairs of words that name opposite or sibling options of one choice. General English
 # (directions, environments, money flows, trade modes), not any one domain's terms.
@@ -362,6 +362,8 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     weekly/monthly morning/evening morning/afternoon weekday/weekend inches/millimetres
     inches/centimetres imperial/metric celsius/fahrenheit child/adult patient/clinician
     customer/internal beginner/advanced summary/full short/long formal/informal
+    front/rear front/back left/right upper/lower top/bottom north/south east/west
+    indoor/outdoor inside/outside
     """.split())  # noqa: SIM905
 # Closed sets of periods: months and seasons (October / November, spring / fall).
 _MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
@@ -513,7 +515,6 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-_WRONG_SOURCE = 5.0  # the answer restates a part of the evidence the request did not ask about
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
 _SOURCE_MARGIN = 0.1
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
@@ -580,45 +581,50 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
+    """What TASK_UNDERSTANDING_FAILURE weighs: the answer pointing at a sibling of what was
+    asked, and how far its subject is from the request's."""
+    ev = Evidence()
+    sub = _substitutes(case)
+    ev.flag("substitute", sub is not None,
+            f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
+    opp = _opposite(case)
+    ev.flag("opposite", opp is not None,
+            f'asked for "{opp[0]}", the answer gives "{opp[1]}"' if opp else "")
+    route = _reversed_route(case)
+    ev.flag("reversed", route is not None,
+            f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else "")
+    source = _wrong_source(case, embed) if sub is None else None
+    ev.flag("wrong_source", source is not None,
+            f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
+            f'part of it: "{_short(source[1], 10)}"' if source else "")
+    action = _other_action(case)
+    ev.flag("other_action", action is not None,
+            f'asked to {action[0]}, the run did "{action[1]}"' if action else "")
+    run = _Run.of(case, embed)
+    cos = run.request_cosines() if run.sentences else [0.0]
+    ev.flag("request_far", 1.0 - max(cos))
+    asked = _part_stems(case.input)
+    ev.flag("uncovered", 1.0 - len(asked & word_stems(case.output)) / len(asked) if asked else 0.0)
+    names = key_terms(case.input)
+    ev.flag("names_dropped", len(names - key_terms(case.output)) / len(names) if names else 0.0)
+    theirs = key_terms(case.output)
+    ev.flag("names_new", len(theirs - names) / len(theirs) if theirs else 0.0)
+    # The request's name gone and others in its place: a sibling, however it is spelled.
+    ev.flag("names_swapped", ev.features["names_dropped"] * ev.features["names_new"])
+    return ev
+
+
 def answer_task_understanding_failure(case: RunCase, embed: Embed) -> Answer:
     """P(the answer addresses a different task than the one asked)."""
     if not case.output.strip() or not case.input.strip():
         return verdict(0.0, "no request or no answer to compare")
-    logit, why = _TU_BASE, []
-    sub = _substitutes(case)
-    if sub is not None:
-        asked, answered = sub
-        logit += _SUBSTITUTE
-        why.append(f'asked about "{asked}", the answer is about "{answered}" instead')
-    opp = _opposite(case)
-    if opp is not None:
-        logit += _OPPOSITE
-        why.append(f'asked for "{opp[0]}", the answer gives "{opp[1]}"')
-    route = _reversed_route(case)
-    if route is not None:
-        logit += _REVERSED
-        why.append(f"the answer goes from {route[0]} to {route[1]}, the other way round")
-    source = _wrong_source(case, embed) if sub is None else None
-    if source is not None:
-        logit += _WRONG_SOURCE
-        why.append(f'the request\'s "{source[0]}" is in the evidence, but the answer restates '
-                   f'another part of it: "{_short(source[1], 10)}"')
-    action = _other_action(case)
-    if action is not None:
-        logit += _OTHER_ACTION
-        why.append(f'asked to {action[0]}, the run did "{action[1]}"')
-    if not why:
-        return verdict(logit, "the answer names what the request names and does what it asks")
-    return verdict(logit, "; ".join(why))
+    return head_answer("task_understanding_failure", task_understanding_evidence(case, embed),
+                       "the answer names what the request names and does what it asks")
 
 
 # --- OFF_TOPIC_DRIFT ------------------------------------------------------------------
 
-_DRIFT_BASE = -3.0
-_TAIL = 4.0  # a stretch of the run, after it began on the request, about something else
-_MARKER = 1.5  # ... opened by a digression marker ("by the way", "speaking of", "I remember")
-_PROMO = 4.0  # selling what was not asked about
-_OTHER_CASE = 5.0  # working another customer's or ticket's case (id spelled like the user's)
 _OFF_COS = 0.3  # a unit this far from the request, naming none of its words, is off it
 _ANCHOR_COS = 0.4  # the run began on the request: some unit at least this close to it
 _COHESION_COS = 0.4
@@ -696,10 +702,10 @@ def _is_id(term: str) -> bool:
 
 def _drift_by_meaning(
     case: RunCase, units: Sequence[tuple[str, bool]], lexical_off: Sequence[bool],
-    asked: frozenset[str], embed: Embed, why: list[tuple[float, str]],
+    asked: frozenset[str], embed: Embed, ev: Evidence,
 ) -> None:
     """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
-    digressions, selling. Appends (log-odds, reason) to ``why``."""
+    digressions, selling, and how much of the run is far from the request."""
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
     off = [lexical_off[i] and cos[i] < _OFF_COS for i in range(len(units))]
@@ -714,6 +720,19 @@ def _drift_by_meaning(
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
     # The longest run of off units after the first unit that is on the request.
     first_on = next((i for i, o in enumerate(off) if not o), len(off))
+    later = range(first_on + 1, len(units))
+    ev.flag("off_share", sum(words[i] for i in later if off[i]) / total)
+    ev.flag("min_far", max((1.0 - cos[i] for i in later if not units[i][1]), default=0.0))
+    tail = [1.0 - c for c in cos[len(cos) * 2 // 3 :]] if len(cos) > 1 else [0.0]
+    ev.flag("tail_far", sum(tail) / len(tail))
+    ev.flag("never_on", 1.0 - max(cos))
+    # A unit far from the request and from the answer's opening on it is about something
+    # else, whatever words it shares with the request.
+    anchor = max(range(min(2, len(units))), key=lambda i: cos[i])
+    reach = [max(cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) for i in range(len(units))]
+    loose = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
+    ev.flag("isolation", max((1.0 - reach[i] for i in loose), default=0.0))
+    ev.flag("isolated_share", sum(words[i] for i in loose if reach[i] < _OFF_COS) / total)
     best_start, best_len, start = -1, 0, -1
     for i in range(first_on + 1, len(off) + 1):
         if i < len(off) and off[i]:
@@ -723,6 +742,8 @@ def _drift_by_meaning(
             best_start, best_len = start, i - start
         start = -1
     tail_cos = sum(cos[best_start : best_start + best_len]) / best_len if best_len else 1.0
+    ev.flag("stretch", 0.0)
+    ev.flag("digression", 0.0)
     if anchored and best_len >= 1 and tail_cos < _TAIL_COS:
         share = sum(words[best_start : best_start + best_len]) / total
         opener = units[best_start][0] if best_start >= 0 else ""
@@ -730,44 +751,43 @@ def _drift_by_meaning(
             best_start > 0 and bool(_DIGRESSION.search(units[best_start - 1][0]))
         )
         if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
-            reason = (f'units {best_start + 1}-{best_start + best_len} ({share:.0%} of the run) '
-                      f'leave the request: "{_short(opener)}"')
-            why.append((_TAIL + (_MARKER if marked else 0.0), reason))
-    if not why and anchored:
+            ev.flag("stretch", 1.0, f'units {best_start + 1}-{best_start + best_len} ({share:.0%} '
+                    f'of the run) leave the request: "{_short(opener)}"')
+    if "stretch" not in ev.notes and anchored:
         marked_tail = _marked_digression(units, cos, vectors, words, total)
         if marked_tail is not None:
             start, share = marked_tail
-            reason = (f'from unit {start + 1} ({share:.0%} of the run) it digresses: '
-                      f'"{_short(units[start][0])}"')
-            why.append((_TAIL + _MARKER, reason))
+            ev.flag("digression", 1.0, f'from unit {start + 1} ({share:.0%} of the run) it '
+                    f'digresses: "{_short(units[start][0])}"')
     promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
-    if len(promos) >= 2 and not _ASKS_OFFERS.search(case.input):
-        why.append((_PROMO, f'it sells what was not asked about: "{_short(promos[0])}"'))
+    ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
+            f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
 
 
-def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
-    """P(the run wandered away from the user's goal to an unrelated subject)."""
+def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
+    """What OFF_TOPIC_DRIFT weighs: stretches of the run far from the request, announced
+    digressions, selling, another customer's case."""
     units = _units(case)
-    if not units or not case.input.strip():
-        return verdict(0.0, "no request or no run text to compare")
     asked = _part_stems(case.input) | key_terms(case.input)
     names = key_terms(case.input)
     lexical_off = [not listed and not (word_stems(u) & asked) and not (key_terms(u) & names)
                    for u, listed in units]
-    logit, why = _DRIFT_BASE, list[tuple[float, str]]()
-    # Every unit names something of the request and none announces a digression: no
-    # stretch can leave it, so nothing needs embedding.
-    if any(lexical_off) or any(_DIGRESSION.search(u) for u, _ in units[1:]):
-        _drift_by_meaning(case, units, lexical_off, asked, embed, why)
-        logit += sum(w for w, _ in why)
-    reasons = [r for _, r in why]
+    ev = Evidence()
+    ev.flag("lexical_off", sum(lexical_off) / len(units))
+    ev.flag("marker", any(_DIGRESSION.search(u) for u, _ in units[1:]))
+    _drift_by_meaning(case, units, lexical_off, asked, embed, ev)
     mine = {t for t in key_terms(case.input) if _is_id(t)}
     mine |= set(re.findall(r"\b\d{4,}\b", case.input))
     others = {t for u, _ in units for t in [*key_terms(u), *re.findall(r"\b\d{4,}\b", u)]
               if _is_id(t) and any(_near(t, m) for m in mine)}
-    if others:
-        logit += _OTHER_CASE
-        reasons.append(f'it works on {min(others)}, not the user\'s {min(mine)}')
-    if not reasons:
-        return verdict(logit, f"every part of the run stays on the request ({len(units)} units)")
-    return verdict(logit, "; ".join(reasons))
+    ev.flag("other_case", bool(others),
+            f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
+    return ev
+
+
+def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
+    """P(the run wandered away from the user's goal to an unrelated subject)."""
+    if not _units(case) or not case.input.strip():
+        return verdict(0.0, "no request or no run text to compare")
+    return head_answer("off_topic_drift", off_topic_evidence(case, embed),
+                       f"every part of the run stays on the request ({len(_units(case))} units)")

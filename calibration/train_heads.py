@@ -1,0 +1,249 @@
+"""Train the embedded judge's run-level heads and write src/semloop/judge/local/heads.json.
+
+    python calibration/train_heads.py [--report]
+
+For each of HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT:
+read every labelled run set the project owns (``calibration/<name>.jsonl``,
+``calibration/holdout/<name>.jsonl``, ``tests/local/run_blind2.jsonl``), turn each case
+into its rule's evidence (``*_evidence`` in ``semloop.judge.local``), and fit an
+L2-regularised logistic regression over the features. The regularisation and the
+operating point are chosen by **leave-one-domain-out** cross-validation: each domain's cases
+are scored by a model fitted without that domain, and the operating point is the
+out-of-fold threshold that best trades recall for false positives (one false positive
+costs ``FP_COST`` caught failures), never above ``--max-fp`` (3.5%) of the negatives: it
+is set on domains the model had not seen. That point is folded into the
+bias, so the shipped threshold of 0.5 is it. For comparison, the hand-set weights the
+rules had before (``HAND``, nearly as in docs/local-judge.md) are scored on the same
+cases at 0.5; they were tuned on the calibration sets, so on those they are in-sample.
+
+Never add a set here that is reported blind (``tests/local/run_blind3.jsonl``) or a public
+benchmark (HaluEval): they are the measure. Deterministic: Newton's method from zeros, the
+domains in sorted order; a rerun writes the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from semloop.case import RunCase
+from semloop.judge.local._evidence import RUN_EVIDENCE as EVIDENCE
+from semloop.judge.local._head import HEADS_FILE
+from semloop.judge.local._model import Embedder
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("calibration/{name}.jsonl", "calibration/holdout/{name}.jsonl",
+           "tests/local/run_blind2.jsonl")
+PENALTIES = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # L2 strength on standardised features
+# The rules' weights before the heads (docs/local-judge.md), as a baseline scored on the
+# same cases: (bias, {feature: weight}).
+HAND: dict[str, tuple[float, dict[str, float]]] = {
+    "hallucination": (0.0, {"rule": 1.0}),
+    "task_completion": (-2.5, {"promise": 5.0, "false_success": 5.5, "honest_failure": -1.0,
+                               "remainder": 4.0, "instructions": 4.0, "asks_given": 4.5,
+                               "parts_missing": 4.0, "generic": 4.5}),
+    "task_understanding_failure": (-3.0, {"substitute": 6.0, "opposite": 5.5, "reversed": 5.5,
+                                          "wrong_source": 5.0, "other_action": 5.0}),
+    "off_topic_drift": (-3.0, {"stretch": 4.75, "digression": 5.5, "promotion": 4.0,
+                               "other_case": 5.0}),
+}
+
+
+# The direction each feature may push, where its meaning fixes one (+1 towards firing, -1
+# away): a finding that goes the wrong way is fitting noise in a few cases, so the feature is
+# dropped and the rest refitted. Features not listed here may go either way.
+SIGNS: dict[str, dict[str, int]] = {
+    "hallucination": {"rule": 1, "numbers": 1, "counts": 1, "bare_name": 1, "names": 1,
+                      "bound": 1, "negation": 1, "uncovered": 1, "evidence_far": 1,
+                      "numbers_ok": -1, "worked": -1, "hedged_share": -1},
+    "task_completion": {"promise": 1, "false_success": 1, "honest_failure": -1, "remainder": 1,
+                        "instructions": 1, "asks_given": 1, "parts_missing": 1, "generic": 1,
+                        "placeholder": 1, "failed_call": 1, "request_far": 1, "specific": -1},
+    "task_understanding_failure": {"substitute": 1, "opposite": 1, "reversed": 1,
+                                   "wrong_source": 1, "other_action": 1, "request_far": 1,
+                                   "uncovered": 1, "names_dropped": 1, "names_swapped": 1},
+    "off_topic_drift": {"stretch": 1, "digression": 1, "promotion": 1, "other_case": 1,
+                        "marker": 1, "off_share": 1, "min_far": 1, "tail_far": 1,
+                        "lexical_off": 1, "never_on": 1, "isolation": 1, "isolated_share": 1},
+}
+FP_COST = 4  # precision first: a false alarm costs four caught failures
+# Counts are capped: the third missing number says little the second did not.
+CAP = 3.0
+
+
+def read(name: str) -> list[tuple[RunCase, str, str]]:
+    """(case, domain, source) for every labelled case of ``name`` in SOURCES."""
+    out = []
+    for pattern in SOURCES:
+        path = ROOT / pattern.format(name=name)
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row.get("evaluator", name) != name:
+                continue
+            case = RunCase.from_state(row, id=str(row["id"]))
+            case = RunCase(case.id, case.input, case.output, case.context, case.tools_called,
+                           case.steps, bool(row["label"]))
+            out.append((case, str(row["domain"]), pattern.format(name=name)))
+    return out
+
+
+def fit(x: np.ndarray, y: np.ndarray, penalty: float) -> np.ndarray:
+    """Weights (last = bias) of an L2 logistic regression, by Newton's method."""
+    xb = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(xb.shape[1])
+    reg = np.full(xb.shape[1], penalty)
+    reg[-1] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(xb @ w)))
+        grad = xb.T @ (p - y) + reg * w
+        hess = (xb * (p * (1 - p))[:, None]).T @ xb + np.diag(reg) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return w
+
+
+def fit_signed(x: np.ndarray, y: np.ndarray, penalty: float, signs: list[int]) -> np.ndarray:
+    """``fit`` on the features whose weights keep their allowed sign (others weigh 0)."""
+    keep = list(range(x.shape[1]))
+    while True:
+        w = fit(x[:, keep], y, penalty)
+        wrong = [j for j, v in zip(keep, w[:-1]) if signs[j] * v < 0]
+        if not wrong:
+            full = np.zeros(x.shape[1] + 1)
+            full[keep] = w[:-1]
+            full[-1] = w[-1]
+            return full
+        keep = [j for j in keep if j not in wrong]
+
+
+def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    return (x - mean) / scale, mean, scale
+
+
+def out_of_fold(
+    x: np.ndarray, y: np.ndarray, domains: list[str], penalty: float, signs: list[int]
+) -> np.ndarray:
+    """Each case's logit from a model fitted without its domain."""
+    scores = np.zeros(len(y))
+    for domain in sorted(set(domains)):
+        test = np.array([d == domain for d in domains])
+        xs, mean, scale = standardise(x[~test])
+        w = fit_signed(xs, y[~test], penalty, signs)
+        scores[test] = ((x[test] - mean) / scale) @ w[:-1] + w[-1]
+    return scores
+
+
+def operating_point(scores: np.ndarray, y: np.ndarray, max_fp: float) -> tuple[float, int, int]:
+    """The threshold, with its false and true positives, that best trades recall for
+    false positives (one false positive costs FP_COST true ones), never letting the false
+    positives pass ``max_fp`` of the negatives."""
+    negatives = np.sort(scores[y == 0])[::-1]
+    allowed = min(math.floor(max_fp * len(negatives)), len(negatives) - 1)
+    best: tuple[float, float, int, int] | None = None
+    for k in range(allowed + 1):
+        cut = float(negatives[k]) + 1e-6
+        fp, tp = at(scores, y, cut)
+        if best is None or tp - FP_COST * fp > best[0]:
+            best = (tp - FP_COST * fp, cut, fp, tp)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def at(scores: np.ndarray, y: np.ndarray, cut: float) -> tuple[int, int]:
+    fired = scores >= cut
+    return int((fired & (y == 0)).sum()), int((fired & (y == 1)).sum())
+
+
+def train(name: str, embedder: Embedder, max_fp: float, report: bool) -> dict[str, object]:
+    rows = read(name)
+    evidence = [EVIDENCE[name](case, embedder.embed) for case, _, _ in rows]
+    features = sorted({f for ev in evidence for f in ev.features})
+    x = np.array([[min(ev.features.get(f, 0.0), CAP) for f in features] for ev in evidence])
+    signs = [SIGNS[name].get(f, 0) for f in features]
+    y = np.array([float(bool(case.label)) for case, _, _ in rows])
+    domains = [d for _, d, _ in rows]
+    bias, hand = HAND[name]
+    hand_scores = np.array([bias + sum(w * ev.features.get(f, 0.0) for f, w in hand.items())
+                            for ev in evidence])
+    hand_fp, hand_tp = at(hand_scores, y, 0.0)
+    best: tuple[int, float, float, int, int, np.ndarray] | None = None
+    for penalty in PENALTIES:
+        scores = out_of_fold(x, y, domains, penalty, signs)
+        cut, fp, tp = operating_point(scores, y, max_fp)
+        curve = " ".join("fp {}: tp {}".format(*operating_point(scores, y, (k + 0.5) / (y == 0).sum())[1:])
+                         for k in range(5))
+        print(f"  {name} penalty {penalty}: LODO {curve}", file=sys.stderr)
+        # The best trade wins; on a tie the stronger penalty (the simpler model).
+        gain = tp - FP_COST * fp
+        if best is None or gain >= best[0]:
+            best = (gain, penalty, cut, fp, tp, scores)
+    assert best is not None
+    _, penalty, cut, fp, tp, scores = best
+    xs, mean, scale = standardise(x)
+    w = fit_signed(xs, y, penalty, signs)
+    weights = w[:-1] / scale
+    bias_out = float(w[-1] - (w[:-1] * mean / scale).sum() - cut)
+    if report:
+        for (case, domain, source), s in zip(rows, scores):
+            if (s >= cut) != bool(case.label):
+                print(f"    {'FP' if s >= cut else 'FN'} {case.id} ({domain}) {s:+.2f}",
+                      file=sys.stderr)
+    neg, pos = int((y == 0).sum()), int(y.sum())
+    by_source = {}
+    for source in sorted({s for _, _, s in rows}):
+        mask = np.array([s == source for _, _, s in rows])
+        f_, t_ = at(scores[mask], y[mask], cut)
+        by_source[source] = {"false_positives": f_, "negatives": int((y[mask] == 0).sum()),
+                             "true_positives": t_, "positives": int(y[mask].sum())}
+    return {
+        "features": features,
+        "weights": [round(float(v), 5) for v in weights],
+        "bias": round(bias_out, 5),
+        "penalty": penalty,
+        "cases": len(rows),
+        "domains": len(set(domains)),
+        "lodo": {"false_positives": fp, "negatives": neg, "true_positives": tp, "positives": pos,
+                 "by_source": by_source},
+        "hand_rules_same_cases": {"false_positives": hand_fp, "negatives": neg,
+                                  "true_positives": hand_tp, "positives": pos},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-fp", type=float, default=0.035)
+    parser.add_argument("--report", action="store_true", help="list the out-of-fold misses")
+    parser.add_argument("--out", type=Path, default=HEADS_FILE)
+    args = parser.parse_args(argv)
+    embedder = Embedder(threads=1)
+    heads: dict[str, Mapping[str, object]] = {}
+    for name in EVIDENCE:
+        heads[name] = train(name, embedder, args.max_fp, args.report)
+        lodo = heads[name]["lodo"]
+        hand = heads[name]["hand_rules_same_cases"]
+        assert isinstance(lodo, dict) and isinstance(hand, dict)
+        print(f"{name}: {heads[name]['cases']} cases, {heads[name]['domains']} domains; "
+              f"leave-one-domain-out FP {lodo['false_positives']}/{lodo['negatives']} recall "
+              f"{lodo['true_positives']}/{lodo['positives']} (the hand-set rules on the same "
+              f"cases: FP {hand['false_positives']}/{hand['negatives']} recall "
+              f"{hand['true_positives']}/{hand['positives']})")
+    doc = {"trained_by": "calibration/train_heads.py", "sources": list(SOURCES),
+           "max_fp": args.max_fp, "cap": CAP, "heads": heads}
+    args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

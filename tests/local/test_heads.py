@@ -1,0 +1,127 @@
+"""The learned heads of the run-level answers: the shipped weights match the evidence the
+rules produce, the training script's pieces do what its docstring says, and an answer's
+reasoning quotes the evidence that made it fire."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from semloop.case import RunCase, ToolCall
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._evidence import RUN_EVIDENCE as EVIDENCE
+from semloop.judge.local._head import HEADS_FILE, Evidence, Head, head_answer, heads
+from semloop.judge.local._model import Embedder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def embed() -> Iterator[Embed]:
+    yield Embedder(threads=1).embed
+
+
+@pytest.fixture(scope="module")
+def train() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("train_heads", ROOT / "calibration" / "train_heads.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_heads"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+CASE = RunCase(
+    id="probe", input="How much is the late fee, and can I renew online?",
+    output="The late fee is €0.25 per item per day. You can renew online twice.",
+    context=("Late fee: €0.25 per item per day. Items may be renewed online up to two times.",),
+    tools_called=(ToolCall("loans", {"member": "L-2210"}, "2 items due 2026-12-08", True),),
+    steps=("Looking up the loan rules.",),
+)
+
+
+def test_shipped_heads_cover_every_evaluator_and_only_known_features(embed: Embed) -> None:
+    shipped = heads()
+    assert set(shipped) == set(EVIDENCE)
+    for kind, evidence in EVIDENCE.items():
+        produced = set(evidence(CASE, embed).features)
+        head = shipped[kind]
+        assert len(head.features) == len(head.weights)
+        # A feature the head weighs that the rule no longer produces would silently read 0.
+        assert set(head.features) <= produced, (kind, set(head.features) - produced)
+
+
+def test_heads_file_says_how_it_was_made() -> None:
+    doc = json.loads(HEADS_FILE.read_text(encoding="utf-8"))
+    assert doc["trained_by"] == "calibration/train_heads.py"
+    # Blind sets and public benchmarks are never trained on.
+    assert not any("blind3" in s or "halueval" in s.lower() for s in doc["sources"])
+    for head in doc["heads"].values():
+        lodo = head["lodo"]
+        assert lodo["false_positives"] <= doc["max_fp"] * lodo["negatives"]
+    assert HEADS_FILE.stat().st_size < 16_000  # a few KB of weights
+
+
+def test_head_logit_is_the_capped_weighted_sum() -> None:
+    head = Head(("a", "b"), (2.0, -1.0), -0.5, 3.0)
+    assert head.logit({"a": 1.0, "b": 0.5}) == pytest.approx(-0.5 + 2.0 - 0.5)
+    assert head.logit({"a": 10.0}) == pytest.approx(-0.5 + 6.0)  # capped at 3
+    assert head.logit({}) == -0.5
+
+
+def test_reasoning_quotes_the_evidence_that_fired_or_what_was_set_aside() -> None:
+    ev = Evidence()
+    ev.flag("promise", 1.0, 'it only says it will do the work: "I\'ll look into it"')
+    ev.flag("generic", 0.0, "never shown: the feature is off")
+    fired = head_answer("task_completion", ev, "the answer meets every part of the request")
+    assert fired.is_yes and fired.reasoning.startswith("it only says it will do the work")
+    calm = head_answer("task_completion", Evidence(), "the answer meets every part of the request")
+    assert not calm.is_yes and calm.reasoning == "the answer meets every part of the request"
+    weak = Evidence()
+    weak.flag("failed_call", 1.0, "tool refill failed")
+    got = head_answer("task_completion", weak, "the answer meets every part of the request")
+    assert not got.is_yes and got.reasoning.endswith("weighed and set aside: tool refill failed")
+
+
+def test_answers_are_deterministic(embed: Embed) -> None:
+    for evidence in EVIDENCE.values():
+        assert evidence(CASE, embed) == evidence(CASE, embed)
+
+
+def test_signed_fit_drops_a_feature_that_pushes_the_wrong_way(train: ModuleType) -> None:
+    rng = np.random.default_rng(0)
+    signal = rng.normal(size=200)
+    y = (signal + 0.3 * rng.normal(size=200) > 0).astype(float)
+    against = -y + 0.5 * rng.normal(size=200)  # fits a negative weight; allowed only upwards
+    x = np.column_stack([signal, against])
+    free = train.fit(x, y, 0.1)
+    assert free[1] < 0
+    signed = train.fit_signed(x, y, 0.1, [1, 1])
+    assert signed[0] > 0 and signed[1] == 0.0
+
+
+def test_operating_point_never_passes_the_false_positive_cap(train: ModuleType) -> None:
+    scores = np.arange(9.0, -1.0, -1.0)
+    y = np.array([0, 1, 1, 1, 1, 1, 1, 0, 0, 0], dtype=float)
+    cut, fp, tp = train.operating_point(scores, y, 0.0)
+    assert (fp, tp) == (0, 0) and cut > 9.0
+    # One false positive of four allowed, and worth it: six failures caught past it.
+    cut, fp, tp = train.operating_point(scores, y, 0.25)
+    assert (fp, tp) == (1, 6) and 2.0 < cut <= 3.0
+
+
+def test_out_of_fold_scores_never_see_their_own_domain(train: ModuleType) -> None:
+    # Each domain's labels follow the feature in its own direction: a model fitted on the
+    # other domain must get it wrong, one that had seen it would get it right.
+    x = np.array([[1.0], [2.0], [3.0], [1.0], [2.0], [3.0]])
+    y = np.array([0, 1, 1, 1, 0, 0], dtype=float)
+    domains = ["a", "a", "a", "b", "b", "b"]
+    scores = train.out_of_fold(x, y, domains, 0.1, [0])
+    assert scores[2] < scores[0] and scores[5] > scores[3]
