@@ -21,7 +21,9 @@ on the space-joined cleaned words. deepeval spends ~90 % of its time in that
    characters are found once (``str.find`` per character), and a box's best seed is read
    off an index: the first row holding a pair inside the box (a run of one), unless a
    maximal diagonal run of two or more (found by matching two-character seed strings, far
-   fewer than single ones) cut to the box is longer or ties earlier. The extensions compare
+   fewer than single ones) cut to the box is longer or ties earlier. When ``b`` has no
+   popular characters every equal pair seeds, so a run is a common substring, measured by
+   a slice search from where the characters before it differ. The extensions compare
    slices (C speed) instead of characters. When every character of ``b`` is popular (long
    outputs over a small alphabet) there are no seeds and each box is one prefix comparison;
    identical strings match entirely (the first block is the whole diagonal).
@@ -149,6 +151,34 @@ def _seed_chars(a: str, b: str, chars_a: set[str], chars_b: set[str]) -> set[str
     return seeds
 
 
+def _common_runs(a: str, b: str) -> list[Segment]:
+    """The maximal diagonal runs of two or more seed pairs when ``b`` has no popular
+    characters: every equal pair then seeds, so a run is a common substring. It starts at
+    an equal two-character string whose preceding characters differ, and runs as far as
+    the strings agree (a slice search, not a chain of pair lookups)."""
+    in_b: dict[str, list[int]] = {}
+    for j in range(len(b) - 1):
+        in_b.setdefault(b[j : j + 2], []).append(j)
+    la, lb = len(a), len(b)
+    segments: list[Segment] = []
+    pairs = 0
+    for i in range(la - 1):
+        found = in_b.get(a[i : i + 2])
+        if not found:
+            continue
+        pairs += len(found)
+        if pairs > MAX_DOUBLES:
+            raise _TooDense
+        for j in found:
+            if i and j and a[i - 1] == b[j - 1]:
+                continue  # inside a run that started earlier
+            m = 2
+            if i + 2 < la and j + 2 < lb and a[i + 2] == b[j + 2]:
+                m += _common_prefix(a, i + 2, b, j + 2, min(la - i, lb - j) - 2)
+            segments.append((m, i, j, i + m - 1, j + m - 1))
+    return segments
+
+
 class _Seeds:
     """Where the seed pairs are, indexed for box queries.
 
@@ -174,6 +204,10 @@ class _Seeds:
             rows = sorted(i for c in chars for i in _positions(a, c))
             columns = {c: _positions(b, c) for c in chars}
         self.rows, self.columns = rows, columns
+        if len(b) < AUTOJUNK_MIN_LEN:
+            self.segments = _common_runs(a, b)
+            self.segments.sort(key=lambda seg: -seg[0])
+            return
         # Runs of two or more: match two-character seed strings first (far fewer pairs
         # than single characters), then chain them along their diagonals.
         in_b: dict[str, list[int]] = {}
@@ -324,7 +358,12 @@ class _Output:
     @property
     def chars(self) -> set[str]:
         if self._chars is None:
-            self._chars = set(self.text)
+            # set(text), reading each distinct word once (outputs repeat words): the
+            # join adds a space exactly when there are two words or more.
+            chars = set("".join(self.vocabulary))
+            if len(self.words) > 1:
+                chars.add(" ")
+            self._chars = chars
         return self._chars
 
 

@@ -160,9 +160,24 @@ PAYLOADS: Mapping[str, tuple[Field, ...]] = {
         _MODEL,
         Field("tool_name", "string", "the tool whose call fired it"),
     ),
-    "policy.evaluated": (
+    "policy.evaluated": (  # Dunetrace's evaluation record (policy_evaluation_reporting)
         _POLICY,
         Field("observed", "any", "the value compared"),
+        Field("policy_id", "integer", "the remote policy's id (none for a local policy)"),
+        Field("trigger", "string", "the policy's trigger"),
+        Field("trigger_matched", "boolean", "whether the trigger's condition held"),
+        Field("fired", "boolean", "whether the policy fired (trigger and match held)"),
+        Field("conditions", "list of objects", "each match test: field_path, operator, "
+              "expected, actual, result, present"),
+        Field("reason", "string", "why it fired or did not"),
+        Field("sampled", "boolean", "kept by sampling, past the SDK's 100 a minute"),
+        Field("ts", "number", "when it was evaluated", "s"),
+        Field("agent_id", "string", "the agent"),
+        Field("run_id", "string", "the run"),
+        Field("policy_bundle_stale", "boolean", "the SDK's remote policies were overdue"),
+        Field("policy_bundle_age_s", "number", "age of the SDK's remote policies", "s"),
+        Field("detector_config_stale", "boolean", "the SDK's detector config was overdue"),
+        Field("detector_config_age_s", "number", "age of the SDK's detector config", "s"),
     ),
     "approval.requested": (
         _REQUEST, _POLICY,

@@ -70,6 +70,8 @@ STOP_WORDS = frozenset([
 MIN_MEANINGFUL_WORDS = 20
 IDENTICAL_ABOVE = 0.95
 LABEL_INPUT_CHARS = 64
+# json.dumps(x, sort_keys=True) builds this encoder on every call; the output is the same.
+_SORTED_JSON = json.JSONEncoder(sort_keys=True)
 
 
 @dataclass
@@ -191,7 +193,7 @@ def _input_label(span: Mapping[str, Any]) -> str:
     raw = span.get("input", "")
     if isinstance(raw, dict):
         try:
-            raw = json.dumps(raw, sort_keys=True)
+            raw = _SORTED_JSON.encode(raw)
         except (TypeError, ValueError):
             raw = str(raw)
     return str(raw)[:LABEL_INPUT_CHARS]

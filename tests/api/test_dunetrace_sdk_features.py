@@ -11,6 +11,7 @@ import time
 import urllib.error
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import dunetrace
 import httpx
@@ -137,6 +138,74 @@ def test_the_official_sdk_uses_every_server_feature_without_a_warning(
     assert (deploy["version"], deploy["meta"]) == ("1.4.2", {"env": "production"})
     runs = http.get("/v1/runs", params={"agent_id": "stopper"}).json()["runs"]
     assert "errored" in {r["status"] for r in runs}
+    http.close()
+    warnings = [r.getMessage() for r in caplog.records
+                if r.name.startswith("dunetrace") and r.levelno >= logging.WARNING]
+    assert warnings == []
+
+
+def test_remote_match_expressions_are_obeyed_and_their_evaluations_served(
+        server: Server, caplog: pytest.LogCaptureFixture) -> None:
+    """A v2-signed policy with a ``match`` block gates only the calls its expression
+    selects, and the evaluations the SDK reports come back from the policy's endpoint."""
+    caplog.set_level(logging.WARNING, logger="dunetrace")
+    http = server.client()
+    big = http.post("/v1/policies", json={
+        "name": "a person approves big refunds", "agent_id": "refunder",
+        "condition": {"trigger": "before_tool_call", "operator": "eq", "value": "refund",
+                      "match": {"args.amount": {"gt": 1000},
+                                "or": [{"args.currency": {"in": ["EUR", "USD"]}},
+                                       {"args.note": {"matches": "^urgent"}}]}},
+        "action": {"type": "require_approval", "params": {"timeout_s": 60}}})
+    assert big.status_code == 201 and big.json()["sig_version"] == 2
+    stop = http.post("/v1/policies", json={
+        "name": "no third search", "agent_id": "refunder", "action": {"type": "stop"},
+        "condition": {"trigger": "expression", "match": {
+            "event.type": {"eq": "tool.called"}, "run.tool_call_count": {"gte": "3"}}}})
+    assert stop.status_code == 201
+
+    dt = dunetrace.Dunetrace(endpoint=server.url, api_url=server.url, api_key=server.key,
+                             policy_secret=SECRET, policy_evaluation_reporting=True)
+    try:
+        _loaded(dt, "refunder")
+        with dt.run("refunder", user_input="refund two orders") as run:
+            run.tool_called("refund", {"amount": 20, "currency": "EUR"})  # small: no one asked
+            run.tool_responded("refund", success=True, output="ok")
+            run.tool_called("refund", {"amount": 5000, "currency": "GBP", "note": "later"})
+            run.tool_responded("refund", success=True, output="ok")  # GBP, not urgent
+            run.final_answer()
+        person = _decide_when_asked(http, "denied", "too much")
+        with pytest.raises(dunetrace.ApprovalDenied), dt.run("refunder", user_input="x") as run:
+            run.tool_called("refund", {"amount": 5000, "currency": "USD"})
+        person.join(10)
+        with pytest.raises(dunetrace.PolicyViolation), dt.run("refunder", user_input="y") as run:
+            for n in range(5):
+                run.tool_called("search", {"q": n})
+                run.tool_responded("search", success=True, output="ok")
+        assert n == 2  # the expression policy stopped the third call
+    finally:
+        dt.shutdown(timeout=10)
+
+    asked = http.get("/v1/approvals").json()["approvals"]
+    assert [(a["tool_name"], a["status"]) for a in asked] == [("refund", "denied")]
+
+    def evaluations(policy: dict[str, Any], **params: Any) -> list[dict[str, Any]]:
+        got: list[dict[str, Any]] = http.get(
+            f"/v1/policies/{policy['id']}/evaluations", params=params).json()["evaluations"]
+        return got
+
+    _until(lambda: any(e["fired"] for e in evaluations(stop.json())), "the evaluations")
+    fired = evaluations(stop.json(), fired="true")
+    assert len(fired) == 1 and fired[0]["agent_id"] == "refunder"
+    assert {(c["field_path"], c["result"]) for c in fired[0]["conditions"]} == {
+        ("event.type", True), ("run.tool_call_count", True)}
+    assert all(not e["fired"] for e in evaluations(stop.json(), fired="false"))
+    refunds = evaluations(big.json())
+    assert sum(e["fired"] for e in refunds) == 1  # only the USD refund matched
+    missed = next(e for e in refunds if not e["fired"] and e["trigger_matched"]
+                  and any(c["actual"] == "GBP" for c in e["conditions"]))
+    assert missed["reason"].startswith("did not fire")
+    assert http.get("/v1/policies/999999/evaluations").status_code == 404
     http.close()
     warnings = [r.getMessage() for r in caplog.records
                 if r.name.startswith("dunetrace") and r.levelno >= logging.WARNING]

@@ -137,6 +137,87 @@ def test_an_invalid_policy_is_a_400_naming_the_field(sdk_server: Server) -> None
         assert http.get("/v1/policies").json() == {"policies": []}
 
 
+MATCHED: dict[str, Any] = {
+    "name": "big refunds", "agent_id": "bot", "action": {"type": "stop"},
+    "condition": {"trigger": "tool_call_count", "operator": "gte", "value": 1,
+                         "match": {"args.amount": {"gt": 1000},
+                                   "or": [{"args.currency": {"in": ["EUR"]}},
+                                          {"run.step_count": {"gte": 5}}]}}}
+
+
+def test_a_match_expression_is_stored_and_signed_in_version_2(sdk_server: Server) -> None:
+    with sdk_server.client() as http:
+        created = http.post("/v1/policies", json=MATCHED)
+        assert created.status_code == 201
+        policy = created.json()
+        assert policy["condition"] == MATCHED["condition"] and policy["sig_version"] == 2
+        assert _verify_policy_signature(policy, SECRET)
+        # The version is signed too: the same fields cannot pass as a version-1 policy.
+        assert not _verify_policy_signature({**policy, "sig_version": 1}, SECRET)
+        pure = http.post("/v1/policies", json={**MATCHED, "condition": {
+            "trigger": "expression", "match": {"event.type": {"eq": "tool.called"}}}})
+        assert pure.status_code == 201 and _verify_policy_signature(pure.json(), SECRET)
+        plain = http.post("/v1/policies", json={**STOP, "condition": {
+            "trigger": "tool_call_count", "operator": "gt", "value": 3, "match": None}}).json()
+        assert "match" not in plain["condition"] and plain["sig_version"] == 1
+
+
+@pytest.mark.parametrize(("match", "field"), [
+    ({"args.amount": {"gt": 1}, "or": [{"args.x": {"approx": 1}}]},
+     "condition.match.or[0].args.x.approx"),
+    ({"amount": {"gt": 1}}, "condition.match.amount"),
+    ({"args.x": {"matches": "(a+)+"}}, "condition.match.args.x.matches"),
+    ({"or": [{"and": [{"or": [{"args.x": {"eq": 1}}]}]}]}, "condition.match.or[0].and[0].or[0]"),
+])
+def test_a_bad_match_expression_is_refused_naming_where(match: Any, field: str) -> None:
+    with pytest.raises(PolicyError) as caught:
+        check_policy({**MATCHED, "condition": {**MATCHED["condition"], "match": match}})
+    assert caught.value.field == field
+
+
+def test_trigger_expression_needs_its_match() -> None:
+    with pytest.raises(PolicyError) as caught:
+        check_policy({**STOP, "condition": {"trigger": "expression"}})
+    assert caught.value.field == "condition.match"
+
+
+def _evaluated(run_id: str, step: int, policy_id: Any, fired: Any) -> dict[str, Any]:
+    return {"event_type": "policy.evaluated", "run_id": run_id, "agent_id": "bot",
+            "step_index": step, "timestamp": 1_700_000_000 + step,
+            "event_id": f"{run_id}-{step}-{policy_id}",
+            "payload": {"policy_name": "p", "policy_id": policy_id, "trigger": "expression",
+                        "trigger_matched": True, "fired": fired, "reason": "r",
+                        "conditions": [{"field_path": "args.a", "result": fired}]}}
+
+
+def test_evaluations_are_the_policys_reported_records_newest_first(
+        sdk_server: Server, other: httpx.Client) -> None:
+    with sdk_server.client() as http:
+        policy = http.post("/v1/policies", json=MATCHED).json()
+        pid = policy["id"]
+        events = [_evaluated("r1", 1, pid, False), _evaluated("r1", 2, pid, True),
+                  _evaluated("r1", 3, pid + 1, True), _evaluated("r1", 4, str(pid), True),
+                  _evaluated("r1", 5, "not an id", True), _evaluated("r1", 6, pid, "yes")]
+        for e in events:  # one batch per event, so arrival order is the list's
+            assert http.post("/v1/ingest", json={"events": [e]}).status_code == 202
+        got = http.get(f"/v1/policies/{pid}/evaluations").json()
+        assert got["policy_id"] == pid
+        # Newest first; the id as a string matches too (payloads are stored as sent).
+        assert [e["record"]["fired"] for e in got["evaluations"]] == ["yes", True, True, False]
+        assert got["evaluations"][0]["fired"] is None  # not a boolean: not guessed
+        first = got["evaluations"][-1]
+        assert (first["run_id"], first["agent_id"], first["trigger_matched"]) == (
+            "r1", "bot", True)
+        assert first["conditions"] == [{"field_path": "args.a", "result": False}]
+        fired = http.get(f"/v1/policies/{pid}/evaluations", params={"fired": "true"}).json()
+        assert [e["timestamp"] for e in fired["evaluations"]] == [
+            1_700_000_004, 1_700_000_002]
+        assert [e["timestamp"] for e in http.get(
+            f"/v1/policies/{pid}/evaluations", params={"fired": "false", "limit": 1},
+        ).json()["evaluations"]] == [1_700_000_006]
+        assert other.get(f"/v1/policies/{pid}/evaluations").status_code == 404
+
+
 def test_approvals_granted_once_then_409(sdk_server: Server) -> None:
     with sdk_server.client() as http:
         created = http.post("/v1/approvals", json={

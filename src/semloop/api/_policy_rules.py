@@ -2,9 +2,12 @@
 
 Validation refuses what the SDK would refuse to install or could never fire, with a
 message naming the field, so a mistake shows at ``POST /v1/policies`` rather than as an
-error in some agent's log. Signing follows the SDK's canonical form: HMAC-SHA256 over the
-NUL-joined ``id, agent_id, name, condition, action, enabled, priority`` (condition and
-action as ``json.dumps(..., sort_keys=True)``, ``enabled`` as Python spells a bool).
+error in some agent's log; ``condition.match`` blocks are parsed by :mod:`semloop._match`.
+Signing follows the SDK's canonical form: HMAC-SHA256 over the NUL-joined ``id, agent_id,
+name, condition, action, enabled, priority`` (condition and action as
+``json.dumps(..., sort_keys=True)``, ``enabled`` as Python spells a bool), preceded by
+``v2`` for a condition with ``match`` (the SDK's version 2, which a version-1 signature
+cannot be replayed as).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .._match import MatchError, parse_match
+
 __all__ = [
     "ACTIONS",
     "ENFORCING_ACTIONS",
@@ -22,13 +27,15 @@ __all__ = [
     "TRIGGERS",
     "PolicyError",
     "check_policy",
+    "sig_version",
     "sign_policy",
 ]
 
-#: The flat triggers the SDK can supply a metric for. ``expression`` (a pure ``match``
-#: block) is the SDK's too, but semloop does not validate expressions yet, so refuses it.
+#: The triggers the SDK supplies a metric for, and ``expression``: a policy that is its
+#: ``match`` block alone (operator and value are then ignored).
 TRIGGERS = frozenset({"tool_call_count", "step_count", "cost_usd", "error_count",
-                      "finish_reason", "llm_latency_ms", "signal", "before_tool_call"})
+                      "finish_reason", "llm_latency_ms", "signal", "before_tool_call",
+                      "expression"})
 OPERATORS = frozenset({"gt", "gte", "lt", "lte", "eq", "neq", "contains"})
 ACTIONS = frozenset({"stop", "switch_model", "inject_prompt", "log", "require_approval",
                      "stop_current_tts", "escalate_to_human", "inject_recovery_prompt",
@@ -38,7 +45,7 @@ ACTIONS = frozenset({"stop", "switch_model", "inject_prompt", "log", "require_ap
 ENFORCING_ACTIONS = frozenset({"stop", "require_approval", "escalate_to_human",
                                "stop_current_tts", "switch_model", "inject_prompt",
                                "inject_recovery_prompt"})
-_CONDITION_KEYS = frozenset({"trigger", "operator", "value"})
+_CONDITION_KEYS = ("trigger", "operator", "value", "match")
 _ACTION_KEYS = frozenset({"type", "params"})
 
 
@@ -53,15 +60,24 @@ class PolicyError(ValueError):
 def _check_condition(condition: Any) -> dict[str, Any]:
     if not isinstance(condition, Mapping):
         raise PolicyError("condition", "must be an object {trigger, operator, value}")
-    extra = sorted(set(condition) - _CONDITION_KEYS)
+    extra = sorted(set(condition) - set(_CONDITION_KEYS))
     if extra:
         raise PolicyError(f"condition.{extra[0]}",
-                          "unknown key (known: trigger, operator, value; semloop does not "
-                          "accept match expressions yet)")
+                          f"unknown key (known: {', '.join(_CONDITION_KEYS)})")
     trigger = condition.get("trigger")
     if trigger not in TRIGGERS:
         raise PolicyError("condition.trigger",
                           f"unknown trigger {trigger!r} (known: {', '.join(sorted(TRIGGERS))})")
+    if condition.get("match") is not None:
+        try:
+            parse_match(condition["match"], "condition.match")
+        except MatchError as exc:
+            raise PolicyError(exc.where, exc.message) from None
+    if trigger == "expression":
+        if condition.get("match") is None:
+            raise PolicyError("condition.match", "trigger 'expression' is its match block: "
+                              "required")
+        return _kept(condition)
     operator = condition.get("operator", "gt")  # the SDK's default
     if operator not in OPERATORS:
         raise PolicyError("condition.operator", f"unknown operator {operator!r} "
@@ -74,7 +90,13 @@ def _check_condition(condition: Any) -> dict[str, Any]:
         raise PolicyError("condition.operator",
                           f"trigger 'signal' is a list of failure types; {operator!r} never "
                           f"matches (or, for neq, always does): use 'contains'")
-    return {k: condition[k] for k in ("trigger", "operator", "value") if k in condition}
+    return _kept(condition)
+
+
+def _kept(condition: Mapping[str, Any]) -> dict[str, Any]:
+    # "match": null is no match block: dropped, so the policy signs in version 1.
+    return {k: condition[k] for k in _CONDITION_KEYS
+            if k in condition and (k != "match" or condition[k] is not None)}
 
 
 def _check_action(action: Any, trigger: str) -> dict[str, Any]:
@@ -125,12 +147,19 @@ def check_policy(body: Mapping[str, Any]) -> dict[str, Any]:
             "condition": condition, "action": action}
 
 
+def sig_version(condition: Mapping[str, Any]) -> int:
+    """The SDK's canonical form for this condition: 2 with a ``match`` block, else 1."""
+    return 2 if condition.get("match") is not None else 1
+
+
 def sign_policy(secret: str, policy_id: int, agent_id: str, name: str,
                 condition: Mapping[str, Any], action: Mapping[str, Any], enabled: bool,
                 priority: int) -> str:
-    """The SDK's version-1 signature of a policy (the form for conditions without
-    ``match``), hex."""
-    canonical = "\x00".join([
-        str(policy_id), agent_id, name, json.dumps(condition, sort_keys=True),
-        json.dumps(action, sort_keys=True), str(enabled), str(priority)])
+    """The SDK's signature of a policy, in the form :func:`sig_version` names, hex."""
+    fields = [str(policy_id), agent_id, name, json.dumps(condition, sort_keys=True),
+              json.dumps(action, sort_keys=True), str(enabled), str(priority)]
+    version = sig_version(condition)
+    if version > 1:
+        fields.insert(0, f"v{version}")
+    canonical = "\x00".join(fields)
     return hmac.new(secret.encode(), canonical.encode(), hashlib.sha256).hexdigest()

@@ -1,20 +1,23 @@
-"""Remote policies: the Dunetrace SDK's ``GET /v1/policies?agent_id=`` and their CRUD.
+"""Remote policies: the Dunetrace SDK's ``GET /v1/policies?agent_id=``, their CRUD, and
+the evaluations SDKs report for them.
 
 Served signed with ``policy_signing_secret``, so SDKs holding the same secret obey the
 enforcing ones (an SDK without a secret downgrades those to ``log``; see docs/policies.md).
+Evaluations are the ``policy.evaluated`` events a Dunetrace SDK sends with
+``policy_evaluation_reporting=True``, stored with the run like any event.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from ..store import PolicyRecord
+from ..store import PolicyEvaluation, PolicyRecord
 from ._auth import require_org, store_of
-from ._policy_rules import PolicyError, check_policy, sign_policy
+from ._policy_rules import PolicyError, check_policy, sig_version, sign_policy
 from ._schemas import ErrorBody, RowId
 
 __all__ = ["PolicyIn", "router"]
@@ -34,8 +37,11 @@ class PolicyIn(BaseModel):
     name: str = Field(description="Shown in the SDK's policy.triggered events.")
     agent_id: str = Field(default="*", description="An agent id, or * for every agent.")
     condition: dict[str, Any] = Field(
-        description="{trigger, operator, value}, as the SDK's add_policy takes it.",
-        examples=[{"trigger": "tool_call_count", "operator": "gt", "value": 5}])
+        description="{trigger, operator, value} and an optional match expression, as the "
+                    "SDK's add_policy takes them (docs/policies.md).",
+        examples=[{"trigger": "tool_call_count", "operator": "gt", "value": 5},
+                  {"trigger": "before_tool_call", "operator": "eq", "value": "refund",
+                   "match": {"args.amount": {"gt": 1000}}}])
     action: dict[str, Any] = Field(description="{type, params}.", examples=[{"type": "stop"}])
     enabled: bool = True
     priority: int = Field(default=100, description="Lower fires first.")
@@ -49,7 +55,8 @@ class PolicyOut(BaseModel):
     action: dict[str, Any]
     enabled: bool
     priority: int
-    sig_version: int = Field(description="The SDK's canonical form the signature is over.")
+    sig_version: int = Field(description="The SDK's canonical form the signature is over: "
+                                         "2 for a condition with match, else 1.")
     signature: str = Field(description="HMAC-SHA256 hex; empty when the server has no secret.")
     created_at: float
     updated_at: float
@@ -59,14 +66,47 @@ class PolicyList(BaseModel):
     policies: list[PolicyOut]
 
 
+class EvaluationOut(BaseModel):
+    run_id: str
+    agent_id: str
+    timestamp: float = Field(description="When the SDK evaluated it (unix seconds).")
+    received_at: float
+    fired: bool | None = Field(description="Trigger and match both held.")
+    trigger_matched: bool | None = Field(description="The trigger's condition held.")
+    reason: str = Field(description="Why it fired or not, e.g. the first failed test.")
+    conditions: list[Any] = Field(
+        description="Each match test: field_path, operator, expected, actual, result, "
+                    "present.")
+    record: dict[str, Any] = Field(description="The SDK's whole evaluation record.")
+
+
+class EvaluationList(BaseModel):
+    policy_id: int
+    evaluations: list[EvaluationOut]
+
+
+def _evaluation(e: PolicyEvaluation) -> dict[str, Any]:
+    record = dict(e.payload)
+    fired, matched = record.get("fired"), record.get("trigger_matched")
+    reason, conditions = record.get("reason"), record.get("conditions")
+    return {"run_id": e.run_id, "agent_id": e.agent_id, "timestamp": e.timestamp,
+            "received_at": e.received_at,
+            "fired": fired if isinstance(fired, bool) else None,
+            "trigger_matched": matched if isinstance(matched, bool) else None,
+            "reason": reason if isinstance(reason, str) else "",
+            "conditions": conditions if isinstance(conditions, list) else [],
+            "record": record}
+
+
 def _out(request: Request, p: PolicyRecord) -> dict[str, Any]:
     secret: str = request.app.state.settings.policy_signing_secret
     condition, action = dict(p.condition), dict(p.action)
     signature = sign_policy(secret, p.id, p.agent_id, p.name, condition, action, p.enabled,
                             p.priority) if secret else ""
     return {"id": p.id, "agent_id": p.agent_id, "name": p.name, "condition": condition,
-            "action": action, "enabled": p.enabled, "priority": p.priority, "sig_version": 1,
-            "signature": signature, "created_at": p.created_at, "updated_at": p.updated_at}
+            "action": action, "enabled": p.enabled, "priority": p.priority,
+            "sig_version": sig_version(condition), "signature": signature,
+            "created_at": p.created_at, "updated_at": p.updated_at}
 
 
 def _checked(body: PolicyIn) -> dict[str, Any]:
@@ -106,6 +146,21 @@ async def get_policy(request: Request, policy_id: RowId,
     if found is None:
         raise _missing(policy_id)
     return _out(request, found)
+
+
+@router.get("/v1/policies/{policy_id}/evaluations", response_model=EvaluationList,
+            responses=_ONE_ERRORS,
+            summary="The evaluations SDKs reported for a policy (policy.evaluated events), "
+                    "newest first; fired=true|false keeps those that did or did not fire")
+async def list_evaluations(request: Request, policy_id: RowId,
+                           org_id: Annotated[str, Depends(require_org)],
+                           limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                           fired: bool | None = None) -> Any:
+    store = store_of(request)
+    if await run_in_threadpool(store.policy, org_id, policy_id) is None:
+        raise _missing(policy_id)
+    found = await run_in_threadpool(store.policy_evaluations, org_id, policy_id, limit, fired)
+    return {"policy_id": policy_id, "evaluations": [_evaluation(e) for e in found]}
 
 
 @router.put("/v1/policies/{policy_id}", response_model=PolicyOut, responses=_ONE_ERRORS,

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._exceptions import ConfigError, MissingExtraError, SemloopError
+from .._match import MatchError, evaluate, parse_match
 from ._budgets import DetectorBudgets
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ __all__ = [
 logger = logging.getLogger("semloop.sdk")
 
 TRIGGERS = ("tool_call_count", "step_count", "cost_usd", "error_count", "finish_reason",
-            "llm_latency_ms", "signal", "before_tool_call")
+            "llm_latency_ms", "signal", "before_tool_call", "expression")
 OPERATORS = ("gt", "gte", "lt", "lte", "eq", "neq", "contains")
 ACTIONS = ("stop", "switch_model", "inject_prompt", "log", "require_approval")
 
@@ -59,6 +60,7 @@ _ALLOWED_OPERATORS: dict[str, tuple[str, ...]] = {
     "finish_reason": _TEXT_OPERATORS,
     "before_tool_call": _TEXT_OPERATORS,
     "signal": ("contains",),
+    "expression": OPERATORS,  # the policy is its match block; operator and value unused
 }
 
 #: The check points each trigger is evaluated at: where its observed value can change.
@@ -72,6 +74,7 @@ _CHECK_POINTS: dict[str, tuple[str, ...]] = {
     "llm_latency_ms": ("llm.responded",),
     "signal": ("tool.called", "llm.responded", "tool.responded"),
     "before_tool_call": ("before_tool_call",),
+    "expression": ("tool.called", "llm.responded", "tool.responded"),
 }
 
 #: USD per million tokens, (input, output), list prices. A model matches its exact name
@@ -105,8 +108,8 @@ MODEL_PRICES: dict[str, tuple[float, float]] = {
 }
 
 #: Fields a ``match`` mapping may name under ``run.``.
-_RUN_FIELDS = ("agent_id", "run_id", "model", "step_index", "tool_call_count",
-               "error_count", "cost_usd")
+_RUN_FIELDS = ("agent_id", "run_id", "agent_version", "model", "step_index", "step_count",
+               "tool_call_count", "error_count", "cost_usd")
 
 DEFAULT_APPROVAL_TIMEOUT_S = 300.0
 
@@ -168,7 +171,10 @@ class Policy:
     - ``match``: narrows the policy to some events. A mapping of ``"tool_name"``,
       ``"event.<field>"``, ``"args.<key>"`` or ``"run.<field>"`` to a value; a string is
       an fnmatch pattern (``"delete_*"``), a list means any of, else equality. Or a
-      callable taking the same fields as one mapping and returning a bool.
+      Dunetrace match expression (:mod:`semloop._match`): field paths mapped to
+      ``{operator: value}``, with ``and``/``or`` lists. Or a callable taking the same
+      fields as one mapping and returning a bool. Trigger ``expression`` makes the match
+      the whole condition (operator and value are then unused).
     - ``model``: the model ``switch_model`` advises. ``prompt``: the text
       ``inject_prompt`` adds. ``timeout_s``: how long ``require_approval`` waits
       (default: the client's ``approval_timeout``).
@@ -214,7 +220,13 @@ class Policy:
         if self.trigger == "before_tool_call" and self.action != "require_approval":
             raise bad("action", "trigger 'before_tool_call' works only with "
                       "action 'require_approval'")
-        self._check_value(bad)
+        if self.trigger == "expression":
+            if self.match is None:
+                raise bad("match", "trigger 'expression' is its match: required")
+            if self.action == "require_approval":
+                raise bad("action", "require_approval goes with trigger 'before_tool_call'")
+        else:
+            self._check_value(bad)
         if isinstance(self.priority, bool) or not isinstance(self.priority, int):
             raise bad("priority", f"must be an integer, not {self.priority!r}")
         if self.message is not None and not isinstance(self.message, str):
@@ -267,6 +279,8 @@ class Policy:
             if key not in known:
                 raise ConfigError(f"unknown field (known: {', '.join(known)})",
                                   key=str(key), source=source)
+        if raw.get("trigger") == "expression":  # its match is the condition
+            raw = {"operator": "eq", "value": None, **raw}
         for key in ("name", "trigger", "operator", "value", "action"):
             if key not in raw:
                 raise ConfigError("is required", key=key, source=source)
@@ -280,6 +294,8 @@ def _compile_match(match: Any, bad: Callable[[str, str], ConfigError]) -> MatchF
         return match  # type: ignore[no-any-return]
     if not isinstance(match, Mapping) or not match:
         raise bad("match", "must be a non-empty mapping of field to value, or a callable")
+    if any(k in ("and", "or") or isinstance(v, Mapping) for k, v in match.items()):
+        return _compile_expression(match, bad)
     tests: list[tuple[str, Callable[[Any], bool]]] = []
     for key, expected in match.items():
         if not isinstance(key, str) or not key:
@@ -298,6 +314,25 @@ def _compile_match(match: Any, bad: Callable[[str, str], ConfigError]) -> MatchF
             if key not in view or not test(view[key]):
                 return False
         return True
+
+    return matches
+
+
+def _compile_expression(match: Mapping[str, Any],
+                        bad: Callable[[str, str], ConfigError]) -> MatchFn:
+    try:
+        node = parse_match(match)
+    except MatchError as exc:
+        raise bad(exc.where, exc.message) from None
+
+    def matches(view: Mapping[str, Any]) -> bool:
+        # The flat view back into namespaces; nested paths then walk the values.
+        fields: dict[str, dict[str, Any]] = {"args": {}, "event": {}, "run": {}}
+        for key, value in view.items():
+            head, _, rest = key.partition(".")
+            if rest and head in fields:
+                fields[head][rest] = value
+        return evaluate(node, fields)
 
     return matches
 
@@ -344,6 +379,8 @@ def _observe(trigger: str) -> Callable[[RunContext, Mapping[str, Any], _Engine],
         return lambda run, event, engine: event.get("tool_name")
     if trigger == "signal":
         return lambda run, event, engine: engine.signals(run)
+    if trigger == "expression":
+        return lambda run, event, engine: None
     raise AssertionError(trigger)
 
 
@@ -357,6 +394,8 @@ Holds = Callable[["RunContext", Mapping[str, Any], "_Engine"], Any]
 
 
 def _holds(policy: Policy, observe: Callable[..., Any], test: Callable[[Any], bool]) -> Holds:
+    if policy.trigger == "expression":
+        return lambda run, event, engine: True  # the match decides
     attr = _COUNTERS.get(policy.trigger)
     if attr is not None:
         # The hot path: one Python frame, then C (attrgetter, operator.lt…).
@@ -368,10 +407,11 @@ def _holds(policy: Policy, observe: Callable[..., Any], test: Callable[[Any], bo
 class _Compiled:
     """One policy, ready to check: its observer, comparison and match bound once."""
 
-    __slots__ = ("action", "holds", "match", "name", "observe", "once", "policy")
+    __slots__ = ("action", "holds", "match", "name", "observe", "once", "point", "policy")
 
-    def __init__(self, policy: Policy) -> None:
+    def __init__(self, policy: Policy, point: str) -> None:
         self.policy = policy
+        self.point = point  # the check point: event.type in a match
         self.name = policy.name
         self.action = policy.action
         self.once = policy.action != "log"  # log fires every time; the rest once per run
@@ -380,8 +420,11 @@ class _Compiled:
         self.match = policy._compiled_match
 
 
-def _match_view(run: RunContext, event: Mapping[str, Any]) -> dict[str, Any]:
-    view: dict[str, Any] = {}
+def _match_view(run: RunContext, event: Mapping[str, Any], point: str) -> dict[str, Any]:
+    now = time.time()
+    # As Dunetrace's SDK: the check point, and the wall clock read once (hour in UTC).
+    view: dict[str, Any] = {"event.type": point, "event.timestamp": now,
+                            "event.hour": time.gmtime(now).tm_hour}
     for key, value in event.items():
         view[f"event.{key}"] = value
         if key == "tool_name":
@@ -392,6 +435,7 @@ def _match_view(run: RunContext, event: Mapping[str, Any]) -> dict[str, Any]:
             view[f"args.{key}"] = value
     view.update({
         "run.agent_id": run.agent_id, "run.run_id": run.run_id, "run.model": run._model,
+        "run.agent_version": run.agent_version, "run.step_count": run._step,
         "run.step_index": run._step, "run.tool_call_count": run._tool_calls,
         "run.error_count": run._errors, "run.cost_usd": run._cost,
     })
@@ -462,9 +506,8 @@ class _Engine:
                             key=lambda i: (all_policies[i].priority, i))
             table: dict[str, list[_Compiled]] = {}
             for i in ranked:
-                compiled = _Compiled(all_policies[i])
-                for point in _CHECK_POINTS[compiled.policy.trigger]:
-                    table.setdefault(point, []).append(compiled)
+                for point in _CHECK_POINTS[all_policies[i].trigger]:
+                    table.setdefault(point, []).append(_Compiled(all_policies[i], point))
             if any(p.trigger == "signal" for p in all_policies):
                 self.wants_events = True
                 self.pinned = frozenset(str(p.value) for p in all_policies
@@ -489,7 +532,7 @@ class _Engine:
                     if not c.holds(run, event, self):
                         continue
                     observed = c.observe(run, event, self)
-                    if c.match is not None and not c.match(_match_view(run, event)):
+                    if c.match is not None and not c.match(_match_view(run, event, c.point)):
                         continue
                 except Exception:
                     self._broken(c.name)

@@ -13,7 +13,13 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("the event store", "server", exc.name or "sqlalchemy") from exc
 
-from ._compat import ApprovalRecord, DeployRecord, PackRecord, PolicyRecord
+from ._compat import (
+    ApprovalRecord,
+    DeployRecord,
+    PackRecord,
+    PolicyEvaluation,
+    PolicyRecord,
+)
 from ._events import LIMITS, check_event
 from ._insights import Activity, AgentVersion, EvaluatorPoint, TypeCount
 from ._integrations import INTEGRATION_DOWN, IntegrationStatus
@@ -47,6 +53,7 @@ __all__ = [
     "OrgSemantics",
     "PackRecord",
     "Page",
+    "PolicyEvaluation",
     "PolicyRecord",
     "Position",
     "PruneResult",

@@ -14,7 +14,14 @@ from ._connector import Area
 from ._errors import translate_errors
 from ._rows import as_mapping, no_nul
 
-__all__ = ["ApprovalRecord", "DeployRecord", "PackRecord", "PolicyRecord", "SdkState"]
+__all__ = [
+    "ApprovalRecord",
+    "DeployRecord",
+    "PackRecord",
+    "PolicyEvaluation",
+    "PolicyRecord",
+    "SdkState",
+]
 
 
 @dataclass(frozen=True)
@@ -28,6 +35,17 @@ class PolicyRecord:
     priority: int
     created_at: float
     updated_at: float
+
+
+@dataclass(frozen=True)
+class PolicyEvaluation:
+    """One ``policy.evaluated`` event an SDK reported; ``payload`` is its record."""
+
+    run_id: str
+    agent_id: str
+    timestamp: float
+    received_at: float
+    payload: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -102,6 +120,15 @@ class SdkState(Area):
     def delete_policy(self, org_id: str, policy_id: int) -> bool:
         with translate_errors("delete a policy"), self._db.write() as conn:
             return bool(conn.execute(q.delete_policy(org_id, policy_id)).rowcount == 1)
+
+    def policy_evaluations(self, org_id: str, policy_id: int, limit: int = 100,
+                           fired: bool | None = None) -> list[PolicyEvaluation]:
+        """The evaluations SDKs reported for a remote policy, newest first."""
+        with translate_errors("read policy evaluations"), self._db.read() as conn:
+            return [PolicyEvaluation(r.run_id, r.agent_id, float(r.timestamp),
+                                     float(r.received_at), as_mapping(r.payload))
+                    for r in conn.execute(q.policy_evaluations(org_id, policy_id, limit,
+                                                               fired))]
 
     # -- approvals ----------------------------------------------------------------------------
 

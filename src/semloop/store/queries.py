@@ -920,6 +920,27 @@ def policies_of_org(org_id: str, agent_id: str | None = None) -> Select[Any]:
     return stmt.order_by(policies.c.id)
 
 
+def policy_evaluations(org_id: str, policy_id: int, limit: int,
+                       fired: bool | None = None) -> Select[Any]:
+    """An org's ``policy.evaluated`` events for one remote policy, newest first.
+
+    The payload's ``policy_id`` and ``fired`` are compared as text (``7`` and ``true``
+    on PostgreSQL, ``7`` and ``1`` on SQLite), so a payload of another shape never fails
+    the query, it only does not match.
+    """
+    def text_of(key: str) -> ColumnElement[Any]:
+        return cast(events.c.payload[key].as_string(), String)
+
+    stmt = (select(events.c.id, events.c.run_id, events.c.agent_id, events.c.timestamp,
+                   events.c.received_at, events.c.payload)
+            .where(events.c.org_id == org_id, events.c.event_type == "policy.evaluated",
+                   text_of("policy_id") == str(policy_id)))
+    if fired is not None:
+        truth = text_of("fired").in_(["true", "1"])
+        stmt = stmt.where(truth if fired else ~truth)
+    return stmt.order_by(events.c.received_at.desc(), events.c.id.desc()).limit(limit)
+
+
 def policy_by_id(org_id: str, policy_id: int) -> Select[Any]:
     """One remote policy of an org."""
     return select(policies).where(policies.c.org_id == org_id, policies.c.id == policy_id)
