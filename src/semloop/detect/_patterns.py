@@ -10,6 +10,7 @@ import re
 
 __all__ = [
     "acknowledges",
+    "addresses",
     "claims_completion",
     "encoded_text_blobs",
     "entities",
@@ -251,6 +252,20 @@ def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
     return list(seen)
 
 
+def addresses(text: str) -> list[str]:
+    """UUIDs, emails and URLs in ``text``: what names a thing in the world even inside
+    a program or note the agent writes, where its numbers and paths are its own choices.
+    Order of first appearance, no duplicates."""
+    seen: dict[str, None] = {}
+    text = _bounded(text)
+    for rx in _present(text):
+        if rx is _PATH:
+            continue
+        for m in rx.finditer(text):
+            seen.setdefault(m.group(0).rstrip(".,;:"), None)
+    return list(seen)
+
+
 def opaque_token(value: str) -> bool:
     """A no-space string that looks like an id (mixes letters and digits), not a word
     and not a timestamp."""
@@ -260,15 +275,10 @@ def opaque_token(value: str) -> bool:
 
 def entities(text: str) -> list[str]:
     """Entities whose loss in a handoff matters: UUIDs, emails, URLs, integers of 3+ digits."""
-    seen: dict[str, None] = {}
     if not text:
         return []
+    seen = dict.fromkeys(addresses(text))
     text = _bounded(text)
-    for rx in _present(text):
-        if rx is _PATH:
-            continue
-        for m in rx.finditer(text):
-            seen.setdefault(m.group(0).rstrip(".,;:"), None)
     for m in _INT.finditer(text):
         token = m.group(0)
         digits = token.replace(",", "")

@@ -14,7 +14,7 @@ from ..events import Run, Severity, Signal
 from ._patterns import injection_matches, instruction_markers
 from ._registry import Detector, Param, names, signal
 from ._view import Call, Memory, RunView, parse_args, view_of
-from .baseline import Baseline
+from .baseline import USER_TURNS, Baseline
 
 __all__ = ["MEMORY_POISONING", "UNGROUNDED_DESTINATION", "UNRESOLVED_AMBIGUITY"]
 
@@ -126,11 +126,6 @@ def _destinations(call: Call, bare_domains: bool, max_args_chars: int) -> list[s
     return list(found)
 
 
-#: External signals that carry what the user wrote after the input (Dunetrace's names).
-_USER_TURNS = frozenset({"user_message", "user_turn", "user_reply", "user_input",
-                         "clarification"})
-
-
 def _allowed(dest: str, allow: tuple[str, ...]) -> bool:
     # By label: corp.com covers mail.corp.com and a@corp.com, never evilcorp.com.
     host = dest.rsplit("@", 1)[-1]
@@ -169,7 +164,7 @@ def _ungrounded_destination(run: Run, p: dict[str, Any],
     # Later user turns are the user's words like the input: a conversational agent is
     # often told the address on the second turn (sent as a user signal, or recorded as
     # the prompt of the LLM call that answers it).
-    turns = sorted((e for e in view.externals if e.name in _USER_TURNS), key=lambda e: e.step)
+    turns = sorted((e for e in view.externals if e.name in USER_TURNS), key=lambda e: e.step)
     turn_i = 0
     # A prompt grounds a destination only if the model had not written it first: prompts
     # carry the chat history, and the model's own text must not ground itself.
@@ -393,7 +388,7 @@ def _unresolved_ambiguity(run: Run, p: dict[str, Any], baseline: Baseline | None
         own = mine - set().union(*others)
         warrant_text = view.input_text + " " + " ".join(
             " ".join(str(v) for v in e.meta.values()) for e in view.externals
-            if e.name in _USER_TURNS and e.step <= call.step)
+            if e.name in USER_TURNS and e.step <= call.step)
         warrant = _tokens(warrant_text)
         if own & warrant:
             continue  # the user named something only this record has

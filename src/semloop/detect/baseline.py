@@ -12,9 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..events import Run
-from ._view import RunView, view_of
+from ._view import Call, RunView, view_of
 
 __all__ = [
+    "USER_TURNS",
     "WINDOW",
     "Baseline",
     "BaselineHistory",
@@ -22,6 +23,7 @@ __all__ = [
     "llm_tool_ratio",
     "percentile",
     "prompt_series",
+    "reasoning_calls",
     "total_tokens",
 ]
 
@@ -73,9 +75,50 @@ def context_growth(view: RunView) -> float | None:
     return series[-1][1] / series[0][1]
 
 
+#: External signals that carry what the user wrote after the input (Dunetrace's names).
+USER_TURNS = frozenset({"user_message", "user_turn", "user_reply", "user_input",
+                        "clarification"})
+
+
+def _last_line(text: str) -> str:
+    tail = text[-2000:].rstrip()
+    return tail[tail.rfind("\n") + 1:].strip().lower()[-200:]
+
+
+def reasoning_calls(view: RunView) -> list[Call]:
+    """The LLM calls that think, not the ones that answer a new user turn.
+
+    A chat agent's reply to the customer's next message is a turn of the conversation,
+    not reasoning without tools. A call answers one when a user-turn signal came since
+    the previous call, or when its recorded prompt ends with a line nobody in the run had
+    written before: not the input, a tool's or the model's output, nor an earlier
+    prompt's last line (a harness's repeated "continue" nudge is not new input).
+    """
+    if not view.externals and not any(c.request.get("prompt") for c in view.llms):
+        return view.llms  # the common case: nothing marks a user turn
+    turns = sorted(e.step for e in view.externals if e.name in USER_TURNS)
+    seen = (view.input_text + "\n" + view.system_prompt).lower()
+    out: list[Call] = []
+    last = -1
+    for call in view.calls:
+        if call.kind == "llm":
+            prompt = str(call.request.get("prompt") or "")
+            line = _last_line(prompt) if prompt else ""
+            signalled = any(last < t <= call.step for t in turns)
+            if not signalled and not (line and line not in seen):
+                out.append(call)
+            if line:
+                seen += "\n" + line
+            last = call.step
+        if call.output:
+            seen += "\n" + call.output.lower()
+    return out
+
+
 def llm_tool_ratio(view: RunView) -> float:
-    """LLM calls per tool call (LLM calls alone when no tool was called)."""
-    return len(view.llms) / max(1, len(view.tools))
+    """Reasoning LLM calls (not answers to a user turn) per tool call; the calls alone
+    when no tool was called."""
+    return len(reasoning_calls(view)) / max(1, len(view.tools))
 
 
 @dataclass(frozen=True)
