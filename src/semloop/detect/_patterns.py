@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from functools import lru_cache
+from urllib.parse import urlsplit
 
 __all__ = [
     "acknowledges",
@@ -14,11 +16,13 @@ __all__ = [
     "claims_completion",
     "encoded_text_blobs",
     "entities",
+    "executor_tool",
     "identifiers",
     "injection_markers",
     "injection_matches",
     "instruction_markers",
     "opaque_token",
+    "placeholder_address",
     "scan_window",
     "unquoted",
 ]
@@ -264,6 +268,47 @@ def addresses(text: str) -> list[str]:
         for m in rx.finditer(text):
             seen.setdefault(m.group(0).rstrip(".,;:"), None)
     return list(seen)
+
+
+# A tool that runs a program the agent writes (a shell, an interpreter, a calculator) or
+# keeps its notes. Named by one of these words, or only by run/execute words (run_command,
+# execute_code); never run_report or execute_transfer.
+_EXECUTOR_WORD = frozenset({
+    "bash", "sh", "zsh", "shell", "terminal", "console", "powershell", "python", "ipython",
+    "jupyter", "repl", "interpreter", "calculate", "calculator", "calc", "think",
+    "scratchpad"})
+_RUN_WORD = frozenset({"run", "exec", "execute", "command", "cmd", "code", "script"})
+_NAME_WORDS = re.compile(r"[\W_]+")
+
+
+@lru_cache(maxsize=256)
+def executor_tool(name: str) -> bool:
+    """True for a tool whose arguments are a program or note the agent writes."""
+    words = set(_NAME_WORDS.split(name.lower())) - {""}
+    return bool(words & _EXECUTOR_WORD) or bool(words) and words <= _RUN_WORD
+
+
+# Reserved for examples and tests (RFC 2606, RFC 6761); one-letter top-level domains do
+# not exist. An address under them reaches nothing: in code it is test data.
+_RESERVED_DOMAINS = ("example.com", "example.net", "example.org")
+_RESERVED_TLDS = frozenset({"example", "test", "invalid", "localhost"})
+
+
+def placeholder_address(address: str) -> bool:
+    """True when the email, URL or host ``address`` is under a name that reaches nothing."""
+    if "://" in address:
+        try:
+            host = urlsplit(address).hostname or ""
+        except ValueError:
+            return False
+    else:
+        host = address.rsplit("@", 1)[-1]
+    host = host.lower().strip(".")
+    if host == "localhost" or any(host == d or host.endswith("." + d)
+                                  for d in _RESERVED_DOMAINS):
+        return True
+    head, dot, tld = host.rpartition(".")
+    return bool(dot and head) and (tld in _RESERVED_TLDS or len(tld) == 1)
 
 
 def opaque_token(value: str) -> bool:

@@ -11,7 +11,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..events import Run, Severity, Signal
-from ._patterns import injection_matches, instruction_markers
+from ._patterns import (
+    executor_tool,
+    injection_matches,
+    instruction_markers,
+    placeholder_address,
+)
 from ._registry import Detector, Param, names, signal
 from ._view import Call, Memory, RunView, parse_args, view_of
 from .baseline import USER_TURNS, Baseline
@@ -105,7 +110,9 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _destinations(call: Call, bare_domains: bool, max_args_chars: int) -> list[str]:
-    """Email addresses (whole) and URL hosts the call's arguments send to."""
+    """Email addresses (whole) and URL hosts the call's arguments send to. A program the
+    agent writes (bash, python…) holds test data: placeholder addresses in it send
+    nowhere."""
     found: dict[str, None] = {}
     for text in _strings(call.parsed_args):
         text = text[:max_args_chars]  # a miss at worst: fails open
@@ -123,6 +130,8 @@ def _destinations(call: Call, bare_domains: bool, max_args_chars: int) -> list[s
         if bare_domains and "." in text:
             for m in _DOMAIN.finditer(_URL.sub(" ", _EMAIL.sub(" ", text))):
                 found.setdefault(m.group(0).lower(), None)
+    if executor_tool(call.name):
+        return [d for d in found if not placeholder_address(d)]
     return list(found)
 
 
@@ -272,7 +281,11 @@ UNGROUNDED_DESTINATION = Detector(
             ("confidence drops by 0.15 when some tool result was not captured (the "
              "destination may have been in it)"),
             ("bounded: 50 destinations per run, args walked to depth 12 and 5,000 nodes; an "
-             "oversized surface or argument fails open (a miss, never a false alarm)")),
+             "oversized surface or argument fails open (a miss, never a false alarm)"),
+            ("in a program the agent writes (a bash, python, run_command… tool) an address "
+             "under a name that reaches nothing (example.com/.net/.org, .example, .test, "
+             ".invalid, localhost, a one-letter top-level domain) is test data, not a "
+             "destination")),
 )
 
 

@@ -13,10 +13,12 @@ from ._patterns import (
     ID_SCAN_LIMIT,
     addresses,
     encoded_text_blobs,
+    executor_tool,
     identifiers,
     injection_markers,
     injection_matches,
     opaque_token,
+    placeholder_address,
     unquoted,
 )
 from ._registry import Detector, Param, signal
@@ -148,14 +150,6 @@ _DESTINATION_KEY = re.compile(
 _VERB_KEY = frozenset({"command", "action", "operation", "op", "mode"})
 _WRITER_VERB = frozenset({"create", "write", "save", "new", "touch", "mkdir"})
 
-# A tool that runs a program the agent writes (a shell, an interpreter, a calculator) or
-# keeps its notes: every argument is authored text. Named by one of these words, or only
-# by run/execute words (run_command, execute_code); never run_report or execute_transfer.
-_EXECUTOR_WORD = frozenset({
-    "bash", "sh", "zsh", "shell", "terminal", "console", "powershell", "python", "ipython",
-    "jupyter", "repl", "interpreter", "calculate", "calculator", "calc", "think",
-    "scratchpad"})
-_RUN_WORD = frozenset({"run", "exec", "execute", "command", "cmd", "code", "script"})
 # Keys whose value is text the agent authors, whatever the tool: a program, an
 # expression, a thought, a file's contents, an edit.
 _AUTHORED_KEY = frozenset({
@@ -165,10 +159,6 @@ _AUTHORED_KEY = frozenset({
 # What a program creates: the target of a redirect, tee, touch or mkdir.
 _CREATED = re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?|\btouch\s+|\bmkdir\s+(?:-p\s+)?)\s*"
                       r"(['\"]?)([^\s'\";|&<>()]+)\1")
-# Reserved for examples and tests (RFC 2606, RFC 6761): a name under them refers to nothing.
-_RESERVED_HOST = re.compile(
-    r"(?:^|[.@/])(?:example\.(?:com|net|org)|[\w-]+\.(?:example|test|invalid|localhost)"
-    r"|localhost)(?:[:/]|$)", re.IGNORECASE)
 
 
 def _leaves(value: Any, key: str = "", out: list[tuple[str, Any]] | None = None,
@@ -199,12 +189,6 @@ def _is_writer(tool: str) -> bool:
     return bool(_WRITER_TOOL.match(tool))
 
 
-@lru_cache(maxsize=256)
-def _is_executor(tool: str) -> bool:
-    words = set(re.split(r"[\W_]+", tool.lower())) - {""}
-    return bool(words & _EXECUTOR_WORD) or bool(words) and words <= _RUN_WORD
-
-
 @lru_cache(maxsize=1024)
 def _is_quantity(key: str) -> bool:
     return bool(_QUANTITY_KEY.search(key))
@@ -228,7 +212,7 @@ def _arg_identifiers(args: Any, small_int_max: int, tool: str = "",
     found: dict[str, None] = {}
     leaves = _leaves(args)
     writer = _writes(tool, leaves)
-    executor = _is_executor(tool)
+    executor = executor_tool(tool)
     for key, leaf in leaves:
         if isinstance(leaf, bool) or leaf is None:
             continue
@@ -243,7 +227,7 @@ def _arg_identifiers(args: Any, small_int_max: int, tool: str = "",
                 created.update(m.group(2).lower()
                                for m in _CREATED.finditer(leaf[:ID_SCAN_LIMIT]))
             for ref in addresses(leaf):
-                if not _RESERVED_HOST.search(ref):
+                if not placeholder_address(ref):
                     found.setdefault(ref, None)
             continue
         if isinstance(leaf, (int, float)):
@@ -389,8 +373,8 @@ TOOL_ARGUMENT_FABRICATION = Detector(
              "calculate, think…) and any command, code, script, expression, thought, "
              "content, text, body or patch argument. Its numbers (line ranges, sizes, test "
              "data) and paths are the agent's own; only UUIDs, emails and URLs in it name "
-             "the world, and not under names reserved for examples (example.com, .test, "
-             ".invalid, localhost)"),
+             "the world, and not under names that reach nothing (example.com, .example, .test, "
+             ".invalid, localhost, a one-letter top-level domain)"),
             ("what the agent created is its own: a path a writing call named, or a program "
              "wrote to (>, >>, tee, touch, mkdir), is grounded for later calls"),
             ("confidence drops by 0.2 when neither a system prompt nor any prompt was "
