@@ -123,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.unlabelled:
         other = result["unlabelled"]
         print(f"{other['runs']} runs of the same files that no label names (not reviewed), "
-              f"runs each newer detector fires on:")
-        for name in NEWER:
+              f"runs each detector fires on:")
+        for name in (*NEWER, *(n for n in SINGLE_RUN if n not in NEWER)):
             if name in SINGLE_RUN:
                 print(f"  {name:28s} {other['fired'].get(name, 0)}/{other['runs']}")
     if args.show:

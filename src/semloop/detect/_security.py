@@ -151,11 +151,12 @@ _VERB_KEY = frozenset({"command", "action", "operation", "op", "mode"})
 _WRITER_VERB = frozenset({"create", "write", "save", "new", "touch", "mkdir"})
 
 # Keys whose value is text the agent authors, whatever the tool: a program, an
-# expression, a thought, a file's contents, an edit.
+# expression, a thought, a file's contents, an edit, a message or summary it writes.
 _AUTHORED_KEY = frozenset({
     "command", "cmd", "code", "script", "program", "source_code", "expression", "expr",
     "thought", "thoughts", "reasoning", "content", "contents", "text", "body", "file_text",
-    "new_str", "old_str", "new_content", "patch", "diff"})
+    "new_str", "old_str", "new_content", "patch", "diff", "message", "summary",
+    "description", "note", "notes", "comment", "reason", "explanation"})
 # What a program creates: the target of a redirect, tee, touch or mkdir.
 _CREATED = re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?|\btouch\s+|\bmkdir\s+(?:-p\s+)?)\s*"
                       r"(['\"]?)([^\s'\";|&<>()]+)\1")
@@ -371,7 +372,7 @@ TOOL_ARGUMENT_FABRICATION = Detector(
             ("text the agent authors is not a reference: every argument of a tool that runs "
              "or holds what it writes (bash, shell, python, run_command, execute_code, "
              "calculate, think…) and any command, code, script, expression, thought, "
-             "content, text, body or patch argument. Its numbers (line ranges, sizes, test "
+             "content, text, body, patch, message, summary or note argument. Its numbers (line ranges, sizes, test "
              "data) and paths are the agent's own; only UUIDs, emails and URLs in it name "
              "the world, and not under names that reach nothing (example.com, .example, .test, "
              ".invalid, localhost, a one-letter top-level domain)"),
