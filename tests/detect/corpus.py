@@ -217,6 +217,18 @@ def build() -> list[Case]:
              .llm("I cannot manage waitlists.", prompt="Can I join a waitlist?")
              .llm("You're welcome.", prompt="OK, thanks for your help.").complete(),
              quiet={"REASONING_STALL"}),
+        Case("an SDK prompt carrying the chat history is not a new user turn",
+             _b(input_text="Plan a three day trip to Lisbon.", tools=["search"])
+             .tool("search", {"q": "Lisbon"}, "facts")
+             .llm("Considering the museums first.",
+                  prompt='[{"role": "user", "content": "Plan a three day trip to Lisbon."}]')
+             .llm("Maybe the coast instead.",
+                  prompt='[{"role": "user", "content": "Plan a three day trip to Lisbon."}, '
+                         '{"role": "assistant", "content": "Considering the museums first."}]')
+             .llm("Weighing both again.", prompt="assistant: Maybe the coast instead.")
+             .llm("Still weighing.", prompt="assistant: Weighing both again.")
+             .llm("One more pass.", prompt="assistant: Still weighing.").complete(),
+             fires={"REASONING_STALL"}),
         Case("a harness's repeated nudge is not a new user turn",
              _b(tools=["search"]).tool("search", {"q": "topic"}, "facts")
              .llm("Considering it.", prompt="Please continue.")

@@ -196,9 +196,10 @@ REASONING_STALL = Detector(
     guards=(("agents with no tools available and no tool calls are skipped: a chat agent "
             "talks, it does not stall"),
             ("a call that answers a new user turn (a user-turn signal since the previous "
-             "call, or a prompt ending with a line no one in the run wrote before) is a turn "
-             "of the conversation, not reasoning: it is not counted, and fewer than "
-             "min_llm_calls reasoning calls never fire")),
+             "call, or a prompt that is the new message alone: its last line no one in the "
+             "run wrote before, and no chat history in it) is a turn of the conversation, "
+             "not reasoning: it is not counted, and fewer than min_llm_calls reasoning calls "
+             "never fire")),
     uses_baseline=True,
 )
 

@@ -8,6 +8,7 @@ fallbacks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -80,9 +81,22 @@ USER_TURNS = frozenset({"user_message", "user_turn", "user_reply", "user_input",
                         "clarification"})
 
 
-def _last_line(text: str) -> str:
-    tail = text[-2000:].rstrip()
-    return tail[tail.rfind("\n") + 1:].strip().lower()[-200:]
+def _line(text: str) -> str:
+    return text.strip().lower()[-200:]
+
+
+def _lines(text: str) -> set[str]:
+    return {_line(line) for line in text.splitlines()}
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _probe(text: str) -> str:
+    """The first five words of ``text``, letters and digits only: found in a prompt
+    whatever quoting or JSON escaping the prompt's recorder applied."""
+    words = _WORD.findall(text[:500].lower())[:5]
+    return " ".join(words) if len(words) >= 2 else ""
 
 
 def reasoning_calls(view: RunView) -> list[Call]:
@@ -90,28 +104,35 @@ def reasoning_calls(view: RunView) -> list[Call]:
 
     A chat agent's reply to the customer's next message is a turn of the conversation,
     not reasoning without tools. A call answers one when a user-turn signal came since
-    the previous call, or when its recorded prompt ends with a line nobody in the run had
-    written before: not the input, a tool's or the model's output, nor an earlier
-    prompt's last line (a harness's repeated "continue" nudge is not new input).
+    the previous call, or when its recorded prompt is the new message alone: it ends with
+    a line nobody in the run had written before (not the input, a tool's or the model's
+    output, nor an earlier prompt's last line: a harness's repeated "continue" nudge is
+    not new input), and it does not carry the chat history (the input's or the previous
+    answer's first words), as SDK prompts do.
     """
     if not view.externals and not any(c.request.get("prompt") for c in view.llms):
         return view.llms  # the common case: nothing marks a user turn
     turns = sorted(e.step for e in view.externals if e.name in USER_TURNS)
-    seen = (view.input_text + "\n" + view.system_prompt).lower()
+    # Lines, not a growing text: a set keeps each check O(1) on long runs.
+    seen = _lines(view.input_text) | _lines(view.system_prompt)
+    history = [p for p in (_probe(view.input_text),) if p]
     out: list[Call] = []
     last = -1
     for call in view.calls:
         if call.kind == "llm":
-            prompt = str(call.request.get("prompt") or "")
-            line = _last_line(prompt) if prompt else ""
-            signalled = any(last < t <= call.step for t in turns)
-            if not signalled and not (line and line not in seen):
+            prompt = str(call.request.get("prompt") or "").rstrip()
+            line = _line(prompt[prompt.rfind("\n") + 1:]) if prompt else ""
+            answers = any(last < t <= call.step for t in turns) or bool(
+                line and line not in seen
+                and not any(p in " ".join(_WORD.findall(prompt.lower())) for p in history))
+            if not answers:
                 out.append(call)
-            if line:
-                seen += "\n" + line
+            seen.add(line)
             last = call.step
+            if call.output and (probe := _probe(call.output)):
+                history[1:] = [probe]  # the previous answer, which a history repeats
         if call.output:
-            seen += "\n" + call.output.lower()
+            seen |= _lines(call.output)
     return out
 
 
