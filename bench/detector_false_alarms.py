@@ -12,7 +12,7 @@ detector names; ``--show`` prints each firing's evidence to check.
     python bench/detector_false_alarms.py \\
         --repo sierra-research/tau-bench=/path/to/tau-bench \\
         --repo princeton-nlp/SWE-agent=/path/to/SWE-agent \\
-        --repo SWE-agent/mini-swe-agent=/path/to/mini-swe-agent [--unlabelled] [--show]
+        --repo SWE-agent/mini-swe-agent=/path/to/mini-swe-agent [--split tune,tune2] [--unlabelled] [--show]
 
 The stuck runs are loops, not failures of most detectors: their column is context only.
 """
@@ -84,13 +84,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH",
                     help="a local copy (work tree or git dir) of a repository the labels name")
     ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--split", default="all",
+                    help="comma-separated splits of labels.jsonl to measure (tune,tune2,...)")
     ap.add_argument("--show", action="store_true", help="print every firing's evidence")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--unlabelled", action="store_true",
                     help="also count firings on the runs of the same files no label names")
     args = ap.parse_args(argv)
     labels, repos = read_labels(args.labels), repos_of(args.repo)
-    found, problems = labelled_runs(labels, repos, "all")
+    found, problems = labelled_runs(labels, repos, args.split)
     for p in problems:
         print("skipped:", p, file=sys.stderr)
     result = measure(found)
@@ -121,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.unlabelled:
         other = result["unlabelled"]
         print(f"{other['runs']} runs of the same files that no label names (not reviewed), "
-              f"runs each newer detector fires on:")
-        for name in NEWER:
+              f"runs each detector fires on:")
+        for name in (*NEWER, *(n for n in SINGLE_RUN if n not in NEWER)):
             if name in SINGLE_RUN:
                 print(f"  {name:28s} {other['fired'].get(name, 0)}/{other['runs']}")
     if args.show:

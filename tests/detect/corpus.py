@@ -207,6 +207,37 @@ def build() -> list[Case]:
              fires={"REASONING_STALL"}),
         Case("ratio 3.5 (7 LLM, 2 tools)", _stall(7, 2).complete(),
              quiet={"REASONING_STALL"}),
+        Case("a customer conversation: each reply answers a new user turn",
+             _b(input_text="I want to change my flight.", tools=["search_flights"])
+             .llm("Could you give me your booking code?")
+             .llm("I need the code to look it up.", prompt="I don't have it with me.")
+             .llm("Which airports?", prompt="Then what flights leave tomorrow?")
+             .tool("search_flights", {"origin": "EWR", "destination": "ORD"}, "[]")
+             .llm("There are none.")
+             .llm("I cannot manage waitlists.", prompt="Can I join a waitlist?")
+             .llm("You're welcome.", prompt="OK, thanks for your help.").complete(),
+             quiet={"REASONING_STALL"}),
+        Case("an SDK prompt carrying the chat history is not a new user turn",
+             _b(input_text="Plan a three day trip to Lisbon.", tools=["search"])
+             .tool("search", {"q": "Lisbon"}, "facts")
+             .llm("Considering the museums first.",
+                  prompt='[{"role": "user", "content": "Plan a three day trip to Lisbon."}]')
+             .llm("Maybe the coast instead.",
+                  prompt='[{"role": "user", "content": "Plan a three day trip to Lisbon."}, '
+                         '{"role": "assistant", "content": "Considering the museums first."}]')
+             .llm("Weighing both again.", prompt="assistant: Maybe the coast instead.")
+             .llm("Still weighing.", prompt="assistant: Weighing both again.")
+             .llm("One more pass.", prompt="assistant: Still weighing.").complete(),
+             fires={"REASONING_STALL"}),
+        Case("a harness's repeated nudge is not a new user turn",
+             _b(tools=["search"]).tool("search", {"q": "topic"}, "facts")
+             .llm("Considering it.", prompt="Please continue.")
+             .llm("Still considering.", prompt="Please continue.")
+             .llm("Weighing options.", prompt="Please continue.")
+             .llm("Thinking more.", prompt="Please continue.")
+             .llm("Almost there.", prompt="Please continue.")
+             .llm("One more pass.", prompt="Please continue.").complete(),
+             fires={"REASONING_STALL"}),
         Case("chat agent without tools", _stall(6, 0).complete() if False else
              _b(tools=()).llm("a").llm("b").llm("c").llm("d").llm("e").llm("f").complete(),
              quiet={"REASONING_STALL"}),
@@ -411,6 +442,53 @@ def build() -> list[Case]:
              _b(input_text="Summarise the report.")
              .tool("read_file", {"path": "q3_board_pack_v7.pdf"}, "...").llm("Done.")
              .complete(), fires={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("a coding agent's own numbers and files in the shell commands it writes",
+             _b(input_text="Fix the off-by-one in the pager.", system_prompt="You code.",
+                tools=["bash"])
+             .tool("bash", {"command": "grep -n 'def page' src/pager.py | head -300"},
+                   "412:    def page(self, n):")
+             .tool("bash", {"command": "sed -n '400,460p' src/pager.py"}, "...")
+             .tool("bash", {"command": "cat > /tmp/check_pager.py << 'EOF'\nfrom pager import "
+                                        "Pager\np = Pager(per=250)\nassert p.page(1937) == 8\n"
+                                        "print('user@example.com', 86400)\nEOF"}, "")
+             .tool("bash", {"command": "python /tmp/check_pager.py 2>&1 | tail -120"}, "ok")
+             .tool("bash", {"command": "sed -i '417s/n - 1/n/' src/pager.py && git diff"},
+                   "-    return n - 1")
+             .llm("Fixed.").complete(), quiet={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("sums and notes the agent writes while pricing a change",
+             _b(input_text="Upgrade booking BK7Q2Z to business.", system_prompt="You are an airline "
+                "agent.").tool("get_booking", {"booking_id": "BK7Q2Z"}, "paid 318, 2 seats")
+             .tool("calculate", {"expression": "2 * 1265 - 318"}, "2212")
+             .tool("think", {"thought": "The fare difference is 2212 after the 318 paid."}, "")
+             .llm("The upgrade costs 2212.").complete(), quiet={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("an editor creates a file, then views a line range of it",
+             _b(input_text="Add a retry helper.", system_prompt="You code.")
+             .tool("str_replace_editor", {"command": "create", "path": "/repo/lib/retry_util.py",
+                                          "file_text": "def retry(times=5000):\n    ..."}, "ok")
+             .tool("str_replace_editor", {"command": "view", "path": "/repo/lib/retry_util.py",
+                                          "view_range": [120, 180]}, "def retry")
+             .llm("Added.").complete(), quiet={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("a file a shell redirect created is the agent's own when a tool reads it",
+             _b(input_text="Collect the failing tests.", system_prompt="You code.")
+             .tool("bash", {"command": "pytest -q 2>&1 > /tmp/failures_run7.txt"}, "")
+             .tool("read_file", {"path": "/tmp/failures_run7.txt"}, "3 failed")
+             .llm("Three fail.").complete(), quiet={"TOOL_ARGUMENT_FABRICATION"}),
+        Case("a shell command still may not address an invented host or mailbox",
+             _b(input_text="Close the stale customer account.", system_prompt="You run ops.",
+                tools=["bash"])
+             .tool("bash", {"command": "curl -X DELETE https://billing.acme-intra.net/v1/acct/"
+                                       "7731 && mail -s closed ops-lead@acme-intra.net < /dev/null"},
+                   "deleted").llm("Closed.").complete(),
+             fires={"TOOL_ARGUMENT_FABRICATION", "UNGROUNDED_DESTINATION"}),
+        Case("placeholder addresses in a test script the agent writes",
+             _b(input_text="Make the email validator reject a trailing dot.",
+                system_prompt="You code.", tools=["bash"])
+             .tool("bash", {"command": "python - <<'EOF'\nfrom app.validators import check\n"
+                                       "for addr in ['x@y.z', 'qa+1@example.org', 'me@host.test',"
+                                       " 'http://localhost:8000/hook']:\n    print(check(addr))"
+                                       "\nEOF"}, "True\nTrue\nTrue\nTrue")
+             .llm("Validator checked.").complete(),
+             quiet={"TOOL_ARGUMENT_FABRICATION", "UNGROUNDED_DESTINATION"}),
         Case("id after an unrecorded output is not judged",
              _b(input_text="Cancel my last order.").tool("list_orders", {"limit": 5}, None)
              .tool("cancel_order", {"order_id": 84721}, "cancelled").llm("Cancelled.")

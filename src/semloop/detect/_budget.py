@@ -12,8 +12,8 @@ from .baseline import (
     Baseline,
     added_tokens,
     context_growth,
-    llm_tool_ratio,
     prompt_series,
+    reasoning_calls,
     total_tokens,
 )
 
@@ -162,7 +162,10 @@ def _reasoning_stall(run: Run, p: dict[str, Any], baseline: Baseline | None) -> 
         return None
     if not view.tools and not view.tools_available:
         return None  # an agent without tools cannot stall on them
-    ratio = llm_tool_ratio(view)
+    thinking = reasoning_calls(view)
+    if len(thinking) < p["min_llm_calls"]:
+        return None  # most calls answered the user: a conversation, not a stall
+    ratio = len(thinking) / max(1, len(view.tools))
     threshold, source = threshold_from(
         baseline, baseline.llm_tool_ratio if baseline else None, p["inflation"], p["ratio"])
     assert threshold is not None
@@ -170,10 +173,11 @@ def _reasoning_stall(run: Run, p: dict[str, Any], baseline: Baseline | None) -> 
     if not fires:
         return None
     last_tool = view.tools[-1].step if view.tools else -1
-    stall = [c.step for c in view.llms if c.step > last_tool] or [c.step for c in view.llms]
+    stall = [c.step for c in thinking if c.step > last_tool] or [c.step for c in thinking]
     stalled = not view.exited
     return signal(run, "REASONING_STALL", Severity.HIGH if stalled else Severity.MEDIUM,
                   ratio_confidence(ratio, threshold), stall, llm_calls=len(view.llms),
+                  user_turns_answered=len(view.llms) - len(thinking),
                   tool_calls=len(view.tools), ratio=round(ratio, 3),
                   threshold=round(threshold, 3), threshold_source=source, stalled=stalled)
 
@@ -187,9 +191,15 @@ REASONING_STALL = Detector(
         _inflation(2.0, "ratio"),
     ),
     severity="MEDIUM; HIGH when the run did not end normally (stalled)",
-    rule="LLM calls per tool call exceed inflation × the agent's P75 (static fallback: ≥ 4)",
+    rule="reasoning LLM calls per tool call exceed inflation × the agent's P75 (static "
+         "fallback: ≥ 4)",
     guards=(("agents with no tools available and no tool calls are skipped: a chat agent "
-            "talks, it does not stall"),),
+            "talks, it does not stall"),
+            ("a call that answers a new user turn (a user-turn signal since the previous "
+             "call, or a prompt that is the new message alone: its last line no one in the "
+             "run wrote before, and no chat history in it) is a turn of the conversation, "
+             "not reasoning: it is not counted, and fewer than min_llm_calls reasoning calls "
+             "never fire")),
     uses_baseline=True,
 )
 

@@ -7,17 +7,22 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from functools import lru_cache
+from urllib.parse import urlsplit
 
 __all__ = [
     "acknowledges",
+    "addresses",
     "claims_completion",
     "encoded_text_blobs",
     "entities",
+    "executor_tool",
     "identifiers",
     "injection_markers",
     "injection_matches",
     "instruction_markers",
     "opaque_token",
+    "placeholder_address",
     "scan_window",
     "unquoted",
 ]
@@ -251,6 +256,61 @@ def identifiers(text: str, *, small_int_max: int = 100) -> list[str]:
     return list(seen)
 
 
+def addresses(text: str) -> list[str]:
+    """UUIDs, emails and URLs in ``text``: what names a thing in the world even inside
+    a program or note the agent writes, where its numbers and paths are its own choices.
+    Order of first appearance, no duplicates."""
+    seen: dict[str, None] = {}
+    text = _bounded(text)
+    for rx in _present(text):
+        if rx is _PATH:
+            continue
+        for m in rx.finditer(text):
+            seen.setdefault(m.group(0).rstrip(".,;:"), None)
+    return list(seen)
+
+
+# A tool that runs a program the agent writes (a shell, an interpreter, a calculator) or
+# keeps its notes. Named by one of these words, or only by run/execute words (run_command,
+# execute_code); never run_report or execute_transfer.
+_EXECUTOR_WORD = frozenset({
+    "bash", "sh", "zsh", "shell", "terminal", "console", "powershell", "python", "ipython",
+    "jupyter", "repl", "interpreter", "calculate", "calculator", "calc", "think",
+    "scratchpad"})
+_RUN_WORD = frozenset({"run", "exec", "execute", "command", "cmd", "code", "script"})
+_NAME_WORDS = re.compile(r"[\W_]+")
+
+
+@lru_cache(maxsize=256)
+def executor_tool(name: str) -> bool:
+    """True for a tool whose arguments are a program or note the agent writes."""
+    words = set(_NAME_WORDS.split(name.lower())) - {""}
+    return bool(words & _EXECUTOR_WORD) or bool(words) and words <= _RUN_WORD
+
+
+# Reserved for examples and tests (RFC 2606, RFC 6761); one-letter top-level domains do
+# not exist. An address under them reaches nothing: in code it is test data.
+_RESERVED_DOMAINS = ("example.com", "example.net", "example.org")
+_RESERVED_TLDS = frozenset({"example", "test", "invalid", "localhost"})
+
+
+def placeholder_address(address: str) -> bool:
+    """True when the email, URL or host ``address`` is under a name that reaches nothing."""
+    if "://" in address:
+        try:
+            host = urlsplit(address).hostname or ""
+        except ValueError:
+            return False
+    else:
+        host = address.rsplit("@", 1)[-1]
+    host = host.lower().strip(".")
+    if host == "localhost" or any(host == d or host.endswith("." + d)
+                                  for d in _RESERVED_DOMAINS):
+        return True
+    head, dot, tld = host.rpartition(".")
+    return bool(dot and head) and (tld in _RESERVED_TLDS or len(tld) == 1)
+
+
 def opaque_token(value: str) -> bool:
     """A no-space string that looks like an id (mixes letters and digits), not a word
     and not a timestamp."""
@@ -260,15 +320,10 @@ def opaque_token(value: str) -> bool:
 
 def entities(text: str) -> list[str]:
     """Entities whose loss in a handoff matters: UUIDs, emails, URLs, integers of 3+ digits."""
-    seen: dict[str, None] = {}
     if not text:
         return []
+    seen = dict.fromkeys(addresses(text))
     text = _bounded(text)
-    for rx in _present(text):
-        if rx is _PATH:
-            continue
-        for m in rx.finditer(text):
-            seen.setdefault(m.group(0).rstrip(".,;:"), None)
     for m in _INT.finditer(text):
         token = m.group(0)
         digits = token.replace(",", "")

@@ -11,10 +11,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..events import Run, Severity, Signal
-from ._patterns import injection_matches, instruction_markers
+from ._patterns import (
+    executor_tool,
+    injection_matches,
+    instruction_markers,
+    placeholder_address,
+)
 from ._registry import Detector, Param, names, signal
 from ._view import Call, Memory, RunView, parse_args, view_of
-from .baseline import Baseline
+from .baseline import USER_TURNS, Baseline
 
 __all__ = ["MEMORY_POISONING", "UNGROUNDED_DESTINATION", "UNRESOLVED_AMBIGUITY"]
 
@@ -105,7 +110,9 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _destinations(call: Call, bare_domains: bool, max_args_chars: int) -> list[str]:
-    """Email addresses (whole) and URL hosts the call's arguments send to."""
+    """Email addresses (whole) and URL hosts the call's arguments send to. A program the
+    agent writes (bash, python…) holds test data: placeholder addresses in it send
+    nowhere."""
     found: dict[str, None] = {}
     for text in _strings(call.parsed_args):
         text = text[:max_args_chars]  # a miss at worst: fails open
@@ -123,12 +130,9 @@ def _destinations(call: Call, bare_domains: bool, max_args_chars: int) -> list[s
         if bare_domains and "." in text:
             for m in _DOMAIN.finditer(_URL.sub(" ", _EMAIL.sub(" ", text))):
                 found.setdefault(m.group(0).lower(), None)
+    if executor_tool(call.name):
+        return [d for d in found if not placeholder_address(d)]
     return list(found)
-
-
-#: External signals that carry what the user wrote after the input (Dunetrace's names).
-_USER_TURNS = frozenset({"user_message", "user_turn", "user_reply", "user_input",
-                         "clarification"})
 
 
 def _allowed(dest: str, allow: tuple[str, ...]) -> bool:
@@ -169,7 +173,7 @@ def _ungrounded_destination(run: Run, p: dict[str, Any],
     # Later user turns are the user's words like the input: a conversational agent is
     # often told the address on the second turn (sent as a user signal, or recorded as
     # the prompt of the LLM call that answers it).
-    turns = sorted((e for e in view.externals if e.name in _USER_TURNS), key=lambda e: e.step)
+    turns = sorted((e for e in view.externals if e.name in USER_TURNS), key=lambda e: e.step)
     turn_i = 0
     # A prompt grounds a destination only if the model had not written it first: prompts
     # carry the chat history, and the model's own text must not ground itself.
@@ -277,7 +281,11 @@ UNGROUNDED_DESTINATION = Detector(
             ("confidence drops by 0.15 when some tool result was not captured (the "
              "destination may have been in it)"),
             ("bounded: 50 destinations per run, args walked to depth 12 and 5,000 nodes; an "
-             "oversized surface or argument fails open (a miss, never a false alarm)")),
+             "oversized surface or argument fails open (a miss, never a false alarm)"),
+            ("in a program the agent writes (a bash, python, run_command… tool) an address "
+             "under a name that reaches nothing (example.com/.net/.org, .example, .test, "
+             ".invalid, localhost, a one-letter top-level domain) is test data, not a "
+             "destination")),
 )
 
 
@@ -393,7 +401,7 @@ def _unresolved_ambiguity(run: Run, p: dict[str, Any], baseline: Baseline | None
         own = mine - set().union(*others)
         warrant_text = view.input_text + " " + " ".join(
             " ".join(str(v) for v in e.meta.values()) for e in view.externals
-            if e.name in _USER_TURNS and e.step <= call.step)
+            if e.name in USER_TURNS and e.step <= call.step)
         warrant = _tokens(warrant_text)
         if own & warrant:
             continue  # the user named something only this record has

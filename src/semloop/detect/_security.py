@@ -10,11 +10,15 @@ from urllib.parse import urlsplit
 
 from ..events import Run, Severity, Signal
 from ._patterns import (
+    ID_SCAN_LIMIT,
+    addresses,
     encoded_text_blobs,
+    executor_tool,
     identifiers,
     injection_markers,
     injection_matches,
     opaque_token,
+    placeholder_address,
     unquoted,
 )
 from ._registry import Detector, Param, signal
@@ -127,13 +131,13 @@ RETRIEVED_CONTENT_INJECTION = Detector(
 _DESTRUCTIVE = ("delete_", "remove_", "drop_", "transfer_", "send_", "pay_")
 
 
-# Numbers under these keys are settings or quantities the agent chooses (a page size, a
-# timeout, an amount), not identifiers it must have been given.
+# Numbers under these keys are settings, quantities or positions the agent chooses (a page
+# size, a timeout, an amount, a line range), not identifiers it must have been given.
 _QUANTITY_KEY = re.compile(
     r"(?:^|_)(?:limit|size|count|max|min|timeout|offset|page|per_page|top_k|k|n|lines|amount"
     r"|price|total|quantity|qty|days|hours|minutes|seconds|ms|year|width|height|port|version"
     r"|retries|depth|temperature|tokens|max_tokens|radius|length|num|number_of|rows|records"
-    r"|items)(?:_[a-z]+)?$",
+    r"|items|range|line|start|end|col|column)(?:_[a-z]+)?$",
     re.IGNORECASE)
 
 # A tool that writes or creates names its own destination: a new file path is the agent's
@@ -142,6 +146,20 @@ _WRITER_TOOL = re.compile(r"^(?:write|create|save|export|mkdir|touch|new)(?:_|$)
 _DESTINATION_KEY = re.compile(
     r"^(?:path|file|filename|file_path|dest|destination|output|output_path|out|target|name)$",
     re.IGNORECASE)
+# A multi-command tool (an editor with command=create|view|...) writes when its verb does.
+_VERB_KEY = frozenset({"command", "action", "operation", "op", "mode"})
+_WRITER_VERB = frozenset({"create", "write", "save", "new", "touch", "mkdir"})
+
+# Keys whose value is text the agent authors, whatever the tool: a program, an
+# expression, a thought, a file's contents, an edit, a message or summary it writes.
+_AUTHORED_KEY = frozenset({
+    "command", "cmd", "code", "script", "program", "source_code", "expression", "expr",
+    "thought", "thoughts", "reasoning", "content", "contents", "text", "body", "file_text",
+    "new_str", "old_str", "new_content", "patch", "diff", "message", "summary",
+    "description", "note", "notes", "comment", "reason", "explanation"})
+# What a program creates: the target of a redirect, tee, touch or mkdir.
+_CREATED = re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?|\btouch\s+|\bmkdir\s+(?:-p\s+)?)\s*"
+                      r"(['\"]?)([^\s'\";|&<>()]+)\1")
 
 
 def _leaves(value: Any, key: str = "", out: list[tuple[str, Any]] | None = None,
@@ -177,13 +195,41 @@ def _is_quantity(key: str) -> bool:
     return bool(_QUANTITY_KEY.search(key))
 
 
-def _arg_identifiers(args: Any, small_int_max: int, tool: str = "") -> list[str]:
+def _writes(tool: str, leaves: list[tuple[str, Any]]) -> bool:
+    return _is_writer(tool) or any(
+        k.lower() in _VERB_KEY and isinstance(v, str) and v.strip().lower() in _WRITER_VERB
+        for k, v in leaves)
+
+
+def _arg_identifiers(args: Any, small_int_max: int, tool: str = "",
+                     created: set[str] | None = None) -> list[str]:
+    """Values of the call's arguments that claim to name something from the world.
+
+    What the agent authors is not a claim: a program's numbers and paths, a note, a
+    file's contents (only emails, URLs and UUIDs in them name the world), and the
+    destination a writing call creates. Those destinations, and the files a program
+    creates, are added to ``created``: a later call that names them refers to the
+    agent's own work."""
     found: dict[str, None] = {}
-    writer = _is_writer(tool)
-    for key, leaf in _leaves(args):
+    leaves = _leaves(args)
+    writer = _writes(tool, leaves)
+    executor = executor_tool(tool)
+    for key, leaf in leaves:
         if isinstance(leaf, bool) or leaf is None:
             continue
         if writer and _DESTINATION_KEY.match(key):
+            if created is not None and isinstance(leaf, str):
+                created.add(leaf.strip().lower())
+            continue
+        if executor or key.lower() in _AUTHORED_KEY:
+            if not isinstance(leaf, str):
+                continue  # a number the agent put in its own program or note
+            if created is not None:
+                created.update(m.group(2).lower()
+                               for m in _CREATED.finditer(leaf[:ID_SCAN_LIMIT]))
+            for ref in addresses(leaf):
+                if not placeholder_address(ref):
+                    found.setdefault(ref, None)
             continue
         if isinstance(leaf, (int, float)):
             if isinstance(leaf, int) and leaf > small_int_max and not _is_quantity(key):
@@ -263,7 +309,7 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
     # grow it in place: appending stays linear on long runs.
     corpus = view.input_text.lower() + "\n" + view.system_prompt.lower()
     fabricated: list[tuple[Call, list[str]]] = []
-    own: set[str] = set()  # labels the agent gave to items it listed itself
+    own: set[str] = set()  # labels it gave to items it listed, files it created
     count = 0
     for call in view.calls:
         if call.kind == "llm":
@@ -273,7 +319,7 @@ def _tool_argument_fabrication(run: Run, p: dict[str, Any],
             continue
         if call.kind == "tool":
             own |= _minted_labels(call.parsed_args, p["small_int_max"])
-            idents = _arg_identifiers(call.parsed_args, p["small_int_max"], call.name)
+            idents = _arg_identifiers(call.parsed_args, p["small_int_max"], call.name, own)
             missing = [i for i in idents if i.lower() not in own and not _grounded(i, corpus)]
             if missing:
                 fabricated.append((call, missing))
@@ -312,15 +358,26 @@ TOOL_ARGUMENT_FABRICATION = Detector(
     severity="HIGH; CRITICAL for tools named delete_, remove_, drop_, transfer_, send_, pay_",
     rule="a tool argument holds an identifier (UUID, email, URL, path, integer > "
          "small_int_max, letter-digit token) found nowhere in the user input, system prompt, "
-         "recorded prompts or earlier tool/retrieval outputs",
+         "recorded prompts or earlier tool/retrieval outputs; in text the agent authors (a "
+         "program, note or file content) only UUIDs, emails and URLs count",
     guards=(("checking stops at the first unrecorded output, which could have held the id, "
              "and after 20 invented ids (enough evidence)"),
             "URLs on a host that appears in the context are grounded (agents build API paths)",
             "dates and times are computed, not identifiers",
-            ("numbers under quantity keys (limit, page_size, timeout, amount, rows, days…) are "
-             "choices, not identifiers"),
-            ("the destination of a writing tool (write_/create_/save_/export_… with a path, "
-             "file or output argument) is a name the agent chooses"),
+            ("numbers under quantity or position keys (limit, page_size, timeout, amount, "
+             "rows, days, view_range, line, start…) are choices, not identifiers"),
+            ("the destination of a writing tool (write_/create_/save_/export_… or a verb "
+             "argument such as command=create, with a path, file or output argument) is a "
+             "name the agent chooses"),
+            ("text the agent authors is not a reference: every argument of a tool that runs "
+             "or holds what it writes (bash, shell, python, run_command, execute_code, "
+             "calculate, think…) and any command, code, script, expression, thought, "
+             "content, text, body, patch, message, summary or note argument. Its numbers (line ranges, sizes, test "
+             "data) and paths are the agent's own; only UUIDs, emails and URLs in it name "
+             "the world, and not under names that reach nothing (example.com, .example, .test, "
+             ".invalid, localhost, a one-letter top-level domain)"),
+            ("what the agent created is its own: a path a writing call named, or a program "
+             "wrote to (>, >>, tee, touch, mkdir), is grounded for later calls"),
             ("confidence drops by 0.2 when neither a system prompt nor any prompt was "
              "recorded: the model may have been shown the id"),
             "each argument is scanned in its first 8 KiB, which bounds the cost of huge ones",

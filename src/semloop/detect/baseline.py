@@ -8,13 +8,15 @@ fallbacks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..events import Run
-from ._view import RunView, view_of
+from ._view import Call, RunView, view_of
 
 __all__ = [
+    "USER_TURNS",
     "WINDOW",
     "Baseline",
     "BaselineHistory",
@@ -22,6 +24,7 @@ __all__ = [
     "llm_tool_ratio",
     "percentile",
     "prompt_series",
+    "reasoning_calls",
     "total_tokens",
 ]
 
@@ -73,9 +76,70 @@ def context_growth(view: RunView) -> float | None:
     return series[-1][1] / series[0][1]
 
 
+#: External signals that carry what the user wrote after the input (Dunetrace's names).
+USER_TURNS = frozenset({"user_message", "user_turn", "user_reply", "user_input",
+                        "clarification"})
+
+
+def _line(text: str) -> str:
+    return text.strip().lower()[-200:]
+
+
+def _lines(text: str) -> set[str]:
+    return {_line(line) for line in text.splitlines()}
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _probe(text: str) -> str:
+    """The first five words of ``text``, letters and digits only: found in a prompt
+    whatever quoting or JSON escaping the prompt's recorder applied."""
+    words = _WORD.findall(text[:500].lower())[:5]
+    return " ".join(words) if len(words) >= 2 else ""
+
+
+def reasoning_calls(view: RunView) -> list[Call]:
+    """The LLM calls that think, not the ones that answer a new user turn.
+
+    A chat agent's reply to the customer's next message is a turn of the conversation,
+    not reasoning without tools. A call answers one when a user-turn signal came since
+    the previous call, or when its recorded prompt is the new message alone: it ends with
+    a line nobody in the run had written before (not the input, a tool's or the model's
+    output, nor an earlier prompt's last line: a harness's repeated "continue" nudge is
+    not new input), and it does not carry the chat history (the input's or the previous
+    answer's first words), as SDK prompts do.
+    """
+    if not view.externals and not any(c.request.get("prompt") for c in view.llms):
+        return view.llms  # the common case: nothing marks a user turn
+    turns = sorted(e.step for e in view.externals if e.name in USER_TURNS)
+    # Lines, not a growing text: a set keeps each check O(1) on long runs.
+    seen = _lines(view.input_text) | _lines(view.system_prompt)
+    history = [p for p in (_probe(view.input_text),) if p]
+    out: list[Call] = []
+    last = -1
+    for call in view.calls:
+        if call.kind == "llm":
+            prompt = str(call.request.get("prompt") or "").rstrip()
+            line = _line(prompt[prompt.rfind("\n") + 1:]) if prompt else ""
+            answers = any(last < t <= call.step for t in turns) or bool(
+                line and line not in seen
+                and not any(p in " ".join(_WORD.findall(prompt.lower())) for p in history))
+            if not answers:
+                out.append(call)
+            seen.add(line)
+            last = call.step
+            if call.output and (probe := _probe(call.output)):
+                history[1:] = [probe]  # the previous answer, which a history repeats
+        if call.output:
+            seen |= _lines(call.output)
+    return out
+
+
 def llm_tool_ratio(view: RunView) -> float:
-    """LLM calls per tool call (LLM calls alone when no tool was called)."""
-    return len(view.llms) / max(1, len(view.tools))
+    """Reasoning LLM calls (not answers to a user turn) per tool call; the calls alone
+    when no tool was called."""
+    return len(reasoning_calls(view)) / max(1, len(view.tools))
 
 
 @dataclass(frozen=True)
