@@ -221,6 +221,20 @@ def test_the_structural_tool_loop_counts_a_call_again_only_on_the_same_world() -
 
     assert "TOOL_LOOP" not in loops(spans)  # a look after each edit
     assert "TOOL_LOOP" in loops([tool(*view) for _ in range(4)])  # nothing changed between
+    # A diff written again after each new edit, and read: each read sees another world,
+    # though the write just before it is the same command each time.
+    from semloop.detect._repetition import _worlds
+    from semloop.detect._view import view_of
+
+    diff, read = tool("git diff > changes.diff", ""), tool("cat changes.diff", "diff --git")
+    laps = [span for k in range(3) for span in (edits[k], diff, read)]
+    trace = Trace(goal="g", root=Span(type="agent", name="a", children=laps))
+    worlds = _worlds(view_of(Run.from_trace(trace, run_id="r")).tools)
+    assert len(set(worlds[2::3])) == 3
+    again = [edits[0], diff, read, diff, read]  # nothing edited between: one world
+    trace = Trace(goal="g", root=Span(type="agent", name="a", children=again))
+    worlds = _worlds(view_of(Run.from_trace(trace, run_id="r")).tools)
+    assert worlds[2] == worlds[4]
 
 
 def turn(user: str, text: str, *tools: tuple[str, dict[str, Any], str]) -> dict[str, Any]:
