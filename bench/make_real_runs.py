@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--labels", type=Path, default=LABELS)
     ap.add_argument("--split", default="all",
                     help="all, or a comma list of splits: tune, heldout (round 1, no longer "
-                    "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3)")
+                    "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3, no "
+                    "longer blind), tune4, heldout4 (round 4)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     built, problems = rows(read_labels(args.labels), repos_of(args.repo), args.split)

@@ -26,6 +26,7 @@ __all__ = [
     "adds_to_plan",
     "announces_plan",
     "call_changes_state",
+    "call_restores_state",
     "content_tokens",
     "empty_signature",
     "entities",
@@ -37,6 +38,7 @@ __all__ = [
     "outputs_same",
     "parse_args",
     "reports_outcome",
+    "run_writes",
     "same_but_ids",
     "same_but_settings",
     "same_identifier",
@@ -504,13 +506,18 @@ _WRITE_WORD = re.compile(
     r"(?:$|[_\-\s(])",
     re.IGNORECASE,
 )
+# Code that writes a file, in a command or in a script a command wrote.
+_CODE_WRITE = re.compile(r"\bopen\([^)]*['\"][wa]['\"]|\.write_text\(|\.write\(|\bsed\s+-i\b")
 _SHELL_WRITE = re.compile(
-    r"(?:^|[;&|\s(])(?:sed\s+-i|perl\s+-p?i|cp|mv|rm|touch|mkdir|tee|patch|chmod|ln|truncate|"
+    r"(?:^|[;&|\s(])(?:sed\s+-i|perl\s+-p?i|"
     r"git\s+(?:apply|checkout|restore|reset|commit|stash|am|cherry-pick|revert)|"
-    r"(?:pip|pip3|npm|yarn|apt-get|apt|conda|poetry|uv)\s+(?:install|add|remove|uninstall)|"
-    r"edit|create|insert|append|str_replace)\b"
+    r"(?:pip|pip3|npm|yarn|apt-get|apt|conda|poetry|uv)\s+(?:install|add|remove|uninstall))\b"
+    # A program's name only where a program runs: `cat patch.txt` reads a file named patch.
+    r"|(?:^|[;&|\s(])(?:cp|mv|rm|touch|mkdir|tee|patch|chmod|ln|truncate|"
+    r"edit|create|insert|append|str_replace)(?=\s|$)"
     r"|(?<![<>&0-9])>{1,2}\s*(?!&|/dev/null)[\w./~-]"
-    r"|\bopen\([^)]*['\"][wa]['\"]|\.write_text\(|\.write\("
+    r"|(?:^|[;&|\s(])find\s[^;&|]*\s-delete\b"
+    r"|" + _CODE_WRITE.pattern
 )
 _COMMAND_KEYS = ("command", "cmd", "code", "script", "input", "query", "args", "action")
 
@@ -518,19 +525,14 @@ _COMMAND_KEYS = ("command", "cmd", "code", "script", "input", "query", "args", "
 def call_changes_state(call: Call) -> bool:
     """True when the call wrote something (a file, a record, a setting) and did not fail:
     after it, the same read or the same test is a new attempt, not a repeat."""
-    # An error or empty answer: a failed write changed nothing. (A silent shell command,
-    # e.g. a redirection, prints nothing and still wrote.)
-    if (call.empty and not call.output.strip().startswith(("[file:", "file "))
-            and call.output and not _OK_SILENT.fullmatch(call.output)):
+    if not _went_through(call):
         return False
     args = call.args or {}
     sub = args.get("command") if isinstance(args.get("command"), str) else None
     if sub is not None and len(sub.split()) == 1:
         # A sub-command (str_replace_editor's view / create / str_replace) says what it does.
         return bool(_WRITE_WORD.search(sub))
-    text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
-    if text is None and call.args is None:
-        text = call.raw
+    text = _command_text(call)
     if text is not None and _SHELL_WRITE.search(text):
         return True
     # Verb-first tool names (update_reservation, create_file): the last part of a dotted
@@ -539,25 +541,84 @@ def call_changes_state(call: Call) -> bool:
     return bool(_WRITE_WORD.search(last)) and call.name not in _READ_ONLY_NAMES
 
 
-def action_kind(call: Call, changes: bool | None = None) -> str:
+def call_restores_state(call: Call) -> bool:
+    """True for a write that puts things back as they were (``git checkout FILE``,
+    ``git restore``, ``git stash``, a copy from a backup, a ``restore``/``revert``/``undo``
+    tool): the world after it does not depend on what was written before it."""
+    text = _command_text(call) or ""
+    return bool(_RESTORE.search(text) or _RESTORE_NAME.match(re.split(r"[./:]", call.name)[-1]))
+
+
+def action_kind(call: Call, writes: bool | None = None) -> str:
     """What kind of action a call is: the tool, and for a generic runner the program its
     command runs (``sed``, ``python``, ``pytest``) or its sub-command (``str_replace``);
     ``:write`` after it when the call changed the state. One program both reads and writes
     (``sed -n`` / ``sed -i``): a read after a write of the same program is a look at a
-    changed world, not the write again. ``changes`` is :func:`call_changes_state` of the
-    call when the caller has it already."""
-    args = call.args or {}
-    text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
-    if text is None and call.args is None:
-        text = call.raw
+    changed world, not the write again. ``writes`` is what `run_writes` found for the call
+    in its run, when known (a script the run wrote is only a write in that run)."""
+    text = _command_text(call)
     # ``cd /testbed && sed -i …``: the program is what runs in that directory, not cd.
     words = _CD_PREFIX.sub("", text or "").split()
     kind = f"{call.name}:{words[0]}" if words else call.name
-    if changes is None:
-        changes = call_changes_state(call)
-    return f"{kind}:write" if changes else kind
+    if writes is None:
+        writes = call_changes_state(call)
+    return f"{kind}:write" if writes else kind
 
 
+def run_writes(calls: Sequence[Call]) -> list[bool]:
+    """Per call of one run, in order: did it change the state? `call_changes_state`, and
+    also a run of a script that the run itself wrote with code that writes files
+    (``python fix.py`` after ``cat > fix.py`` holding ``open(path, 'w')``): what the run
+    does is in the call that wrote the script, not in the command that runs it. A script
+    that only reads (a reproduction) stays a read."""
+    writers: set[str] = set()  # names of scripts written with code that writes
+    out: list[bool] = []
+    for call in calls:
+        text = _command_text(call) or ""
+        ran = {posixpath.basename(m) for m in _RUNS_SCRIPT.findall(text)}
+        changed = call_changes_state(call) or bool(ran & writers and _went_through(call))
+        if changed:
+            # What the call wrote: redirect targets in a command line, the path of an
+            # editor's create (its text in another argument).
+            args = call.args or {}
+            body = " ".join(str(v) for v in args.values()) if args else call.raw
+            targets = _SCRIPT_TARGET.findall(body) + [
+                v for k, v in args.items()
+                if k in _PATH_KEYS and isinstance(v, str) and _SCRIPT.fullmatch(v)]
+            names = {posixpath.basename(t) for t in targets}
+            if _CODE_WRITE.search(body):
+                writers |= names
+            else:
+                writers -= names  # rewritten as a script that only reads
+        out.append(changed)
+    return out
+
+
+def _command_text(call: Call) -> str | None:
+    """The command line of a generic runner's call (or the raw input without arguments)."""
+    args = call.args or {}
+    text = next((v for k in _COMMAND_KEYS if isinstance(v := args.get(k), str)), None)
+    return call.raw if text is None and call.args is None else text
+
+
+def _went_through(call: Call) -> bool:
+    """False for an error or empty answer: a failed write changed nothing. (A silent shell
+    command, e.g. a redirection, prints nothing and still wrote.)"""
+    return not (call.empty and not call.output.strip().startswith(("[file:", "file "))
+                and call.output and not _OK_SILENT.fullmatch(call.output))
+
+
+# A script named in a command, and a command that runs one (``python3 -u fix.py``,
+# ``bash run.sh``, ``./run.sh``).
+_SCRIPT = re.compile(r"[\w./~-]+\.(?:py|sh)")
+_SCRIPT_TARGET = re.compile(r"(?:(?<![<>&0-9])>{1,2}|\btee(?:\s+-a)?)\s*([\w./~-]+\.(?:py|sh))\b")
+_PATH_KEYS = frozenset({"path", "file", "filename", "file_path"})
+_RUNS_SCRIPT = re.compile(
+    r"(?:^|[;&|\s(])(?:(?:python[\d.]*|bash|sh)\s+(?:-\w+\s+)*|\./)([\w./~-]+\.(?:py|sh))\b")
+_RESTORE = re.compile(
+    r"(?:^|[;&|\s(])(?:git\s+(?:checkout|restore|reset|stash)\b"
+    r"|(?:cp|mv)\s+(?:-\w+\s+)*\S*(?:backup|\.bak|\.orig)\S*\s+\S)|^(?:undo_edit|revert)$")
+_RESTORE_NAME = re.compile(r"(?:restore|revert|reset|undo)(?:$|[_\-\s])", re.IGNORECASE)
 _CD_PREFIX = re.compile(r"^\s*(?:cd(?:\s+\S+)?\s*(?:&&|;)\s*)+")
 
 

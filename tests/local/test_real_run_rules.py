@@ -2,13 +2,14 @@
 a repeat after a state-changing step, one transient retry, and the exact check's view of
 calls made again after a write; and who drove a repetition (round 3): a resend or a
 restated answer the user asked for, a number the user gave, an error naming what was
-kept."""
+kept; and what a write was made on (round 4): a script the run wrote that writes, a read
+after a file rewritten on top of another edit."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from semloop._features import Call, action_kind, call_changes_state
+from semloop._features import Call, action_kind, call_changes_state, run_writes
 from semloop.evaluate.loop import _unchanged_repeats
 from semloop.judge.local import LocalBackend
 from semloop.lexical import score_tool_repetition
@@ -59,6 +60,24 @@ def test_writes_are_recognised_and_failed_writes_are_not() -> None:
     assert not call_changes_state(Call.of("bash", '{"command": "cat f.py"}', "x = 1"))
     assert not call_changes_state(
         Call.of("update_reservation", '{"id": "R1"}', "Error: payment declined"))
+
+
+def test_a_script_the_run_wrote_to_write_files_is_a_write_when_run() -> None:
+    fix = Call.of("bash", '{"command": "cat <<\'EOF\' > fix.py\\nsrc = open(\'a.py\').read()'
+                  '\\nopen(\'a.py\', \'w\').write(src)\\nEOF"}', "")
+    repro = Call.of("bash", '{"command": "cat <<\'EOF\' > repro.py\\nprint(f(1))\\nEOF"}', "")
+    calls = [fix, repro,
+             Call.of("bash", '{"command": "cd /testbed && python3 fix.py"}', "patched"),
+             Call.of("bash", '{"command": "python repro.py"}', "2"),
+             Call.of("bash", '{"command": "python fix.py"}', "Traceback: SyntaxError"),
+             Call.of("bash", '{"command": "find . -name \'*.pyc\' -delete"}', "")]
+    assert run_writes(calls) == [True, True, True, False, False, True]
+    # Alone, a script run says nothing about what the script does.
+    assert not call_changes_state(calls[2])
+    assert action_kind(calls[2], True) == "bash:python3:write"
+    # Rewritten as a script that only reads, it is a read again.
+    reread = Call.of("bash", '{"command": "cat <<\'EOF\' > fix.py\\nprint(1)\\nEOF"}', "")
+    assert run_writes([fix, reread, calls[2]])[2] is False
 
 
 def test_a_rerun_after_an_edit_is_a_new_attempt(backend: LocalBackend) -> None:
@@ -133,6 +152,22 @@ def test_a_restore_after_an_edit_is_a_new_world_but_a_toggle_is_not(
     assert k.repeat_probability(1, 4) > 0.85  # the same edit on the same base: a toggle
 
 
+def test_a_file_rewritten_after_another_edit_is_a_new_world(backend: LocalBackend) -> None:
+    # The same diff written again after another edit: reading it again is a new look, even
+    # though the diff command (the last write before the read) is the same.
+    diff, read = bash("git diff > patch.txt", ""), bash("cat patch.txt", "diff --git a/x.py")
+    j = judgement(backend, step("Fix.", bash("sed -i 's/a/b/' x.py", "")),
+                  step("Save the diff.", diff), step("Read it.", read),
+                  step("Fix the rest.", bash("sed -i 's/c/d/' x.py", "")),
+                  step("Save the diff again.", diff), step("Read it again.", read))
+    assert j.repeat_probability(2, 5) <= 0.2
+    # With nothing written in between, the second read is a repeat.
+    k = judgement(backend, step("Fix.", bash("sed -i 's/a/b/' x.py", "")),
+                  step("Save the diff.", diff), step("Read it.", read),
+                  step("Save the diff again.", diff), step("Read it again.", read))
+    assert k.repeat_probability(2, 4) > 0.85
+
+
 def test_a_quote_inside_an_argument_is_content(backend: LocalBackend) -> None:
     j = judgement(backend,
                   step("Fix.", bash("sed -i 's/f(\"60s\")/g()/' x.py", "")),
@@ -186,6 +221,20 @@ def test_the_structural_tool_loop_counts_a_call_again_only_on_the_same_world() -
 
     assert "TOOL_LOOP" not in loops(spans)  # a look after each edit
     assert "TOOL_LOOP" in loops([tool(*view) for _ in range(4)])  # nothing changed between
+    # A diff written again after each new edit, and read: each read sees another world,
+    # though the write just before it is the same command each time.
+    from semloop.detect._repetition import _worlds
+    from semloop.detect._view import view_of
+
+    diff, read = tool("git diff > changes.diff", ""), tool("cat changes.diff", "diff --git")
+    laps = [span for k in range(3) for span in (edits[k], diff, read)]
+    trace = Trace(goal="g", root=Span(type="agent", name="a", children=laps))
+    worlds = _worlds(view_of(Run.from_trace(trace, run_id="r")).tools, {2, 5, 8})
+    assert len({worlds[2], worlds[5], worlds[8]}) == 3
+    again = [edits[0], diff, read, diff, read]  # nothing edited between: one world
+    trace = Trace(goal="g", root=Span(type="agent", name="a", children=again))
+    worlds = _worlds(view_of(Run.from_trace(trace, run_id="r")).tools, {2, 4})
+    assert worlds[2] == worlds[4]
 
 
 def turn(user: str, text: str, *tools: tuple[str, dict[str, Any], str]) -> dict[str, Any]:

@@ -68,27 +68,33 @@ def _cycle(calls: Sequence[Call], threshold: int, max_period: int) -> tuple[list
 
 def _worlds(calls: Sequence[Call], wanted: set[int]) -> dict[int, str]:
     """For the calls at ``wanted`` positions: the last write before each of another kind
-    of action (the same rule as the library's exact check and the embedded judge, from
-    semloop._features), as a key. Calls after the last wanted one are not read, and a
-    call's kind is only worked out when it is wanted or wrote."""
+    of action and, unless that write restored a known state, the write before it of another
+    kind (what it was made on), as a key: the same rule as the embedded judge, from
+    semloop._features. Calls after the last wanted one are not read, and a call's kind is
+    only worked out when it is wanted or wrote."""
     from .._features import Call as Evidence
-    from .._features import action_kind, call_changes_state
+    from .._features import action_kind, call_restores_state, run_writes
 
+    evidence = [Evidence.of(call.name, call.args if isinstance(call.args, str) else json.dumps(
+        call.args, sort_keys=True, default=str), call.output or "")
+        for call in calls[:max(wanted) + 1]]
     out: dict[int, str] = {}
-    writes: list[tuple[str, str]] = []  # (kind, key) of each state-changing call so far
-    for pos in range(max(wanted) + 1):
-        call = calls[pos]
-        text = call.args if isinstance(call.args, str) else json.dumps(call.args, sort_keys=True,
-                                                                       default=str)
-        ev = Evidence.of(call.name, text, call.output or "")
-        changes = call_changes_state(ev)
-        if pos not in wanted and not changes:
+    # (kind, key, the world it left) of each write; a restore's key is "", the state the run
+    # started from, whatever was written before it
+    writes: list[tuple[str, str, str]] = []
+    for pos, (call, ev, changed) in enumerate(zip(calls, evidence, run_writes(evidence))):
+        if pos not in wanted and not changed:
             continue
-        kind = action_kind(ev, changes)
+        kind = action_kind(ev, changed)
         if pos in wanted:
-            out[pos] = next((key for k, key in reversed(writes) if k != kind), "")
-        if changes:
-            writes.append((kind, f"{call.name}\x00{call.key}"))
+            out[pos] = next((world for k, _, world in reversed(writes) if k != kind), "")
+        if changed:
+            key = f"{call.name}\x00{call.key}"
+            if call_restores_state(ev):
+                writes.append((kind, "", key))
+            else:
+                base = next((k2 for k, k2, _ in reversed(writes) if k != kind), "")
+                writes.append((kind, key, f"{key}\x01{base}"))
     return out
 
 

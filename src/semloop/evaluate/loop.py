@@ -325,31 +325,32 @@ def _unchanged_repeats(tool_spans: list[dict[str, Any]]) -> list[dict[str, Any]]
     changed (a retry that got through), starts a new count: re-running a test after an
     edit is a new attempt. Such calls get their own key (the attempt number beside the
     input), so the tool's name in the reason stays the tool's."""
-    from .._features import Call, action_kind, call_changes_state
+    from .._features import Call, action_kind, run_writes
 
     calls = [Call.of(str(s.get("name", "")), _span_text(s.get("input")),
                      _span_text(s.get("output"))) for s in tool_spans]
+    changes = run_writes(calls)
     epoch: dict[tuple[str, str], int] = {}
     last_output: dict[tuple[str, str], str] = {}
-    kinds: dict[tuple[str, str], Any] = {}
+    kinds: dict[tuple[str, str], tuple[Call, bool]] = {}
     writes: set[tuple[str, str]] = set()
     out: list[dict[str, Any]] = []
-    for span, call in zip(tool_spans, calls):
+    for span, call, changed in zip(tool_spans, calls, changes):
         key = (call.name, call.raw)
         if key in last_output and last_output[key] != call.output:
             epoch[key] = epoch.get(key, 0) + 1
         last_output[key] = call.output
         n = epoch.get(key, 0)
         out.append(span if n == 0 else {**span, "input": [span.get("input"), f"attempt {n}"]})
-        if call_changes_state(call) and key not in writes:
+        if changed and key not in writes:
             writes.add(key)  # the same write again changes nothing a later read sees
-            kind = action_kind(call)
-            for other, other_call in list(kinds.items()):
-                if action_kind(other_call) != kind:
+            kind = action_kind(call, True)
+            for other, (other_call, other_changed) in list(kinds.items()):
+                if action_kind(other_call, other_changed) != kind:
                     epoch[other] = epoch.get(other, 0) + 1
                     last_output.pop(other, None)
                     kinds.pop(other)
-        kinds[key] = call
+        kinds[key] = (call, changed)
     return out
 
 

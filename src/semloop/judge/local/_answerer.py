@@ -32,7 +32,7 @@ from ..._features import (
     action_kind,
     adds_to_plan,
     announces_plan,
-    call_changes_state,
+    call_restores_state,
     clean_text,
     content_tokens,
     entities,
@@ -40,6 +40,7 @@ from ..._features import (
     numbers,
     outputs_same,
     reports_outcome,
+    run_writes,
     same_but_ids,
     same_but_settings,
     same_identifier,
@@ -530,19 +531,32 @@ class LocalJudgement:
         went through) with another kind of action than j's own (an edit before a test run,
         a cancellation before a booking); -1 when there is none. The same kind of write
         again (one status posted twice) is no change of world for it."""
-        self._writes = [[(action_kind(c), (c.name, c.raw)) for c in v.calls
-                         if call_changes_state(c)] for v in self.views]
-        self._own_kinds = [frozenset(action_kind(c) for c in v.calls) for v in self.views]
+        flags = iter(run_writes([c for v in self.views for c in v.calls]))
+        kinds = [[(action_kind(c, w), w, c) for c in v.calls for w in (next(flags),)]
+                 for v in self.views]
+        self._writes = [[(kind, (c.name, c.raw), call_restores_state(c)) for kind, w, c in step
+                         if w] for step in kinds]
+        self._own_kinds = [frozenset(kind for kind, _, _ in step) for step in kinds]
         return [self._world(j, self._own_kinds[j])[0] for j in range(len(self.views))]
 
-    def _world(self, j: int, own: frozenset[str]) -> tuple[int, tuple[str, str] | None]:
-        """The step and the call of the last write before step j of a kind not in ``own``:
-        what the world looks like to a call of those kinds at j."""
+    def _world(self, j: int, own: frozenset[str]) -> tuple[int, Any]:
+        """The step of the last write before step j of a kind not in ``own``, and the world
+        as a call of those kinds at j sees it: that write and, unless it or that one
+        restored a known state, the write before it of another kind (what it was made on).
+        A diff written
+        again after another edit is a new world for a read of it; the same edit made again
+        after the same restore (a toggle) brings back one the call already saw."""
+        last: tuple[int, str, tuple[str, str]] | None = None
         for m in range(j - 1, max(-1, j - 1 - _HISTORY), -1):
-            for kind, key in reversed(self._writes[m]):
-                if kind not in own:
-                    return m, key
-        return -1, None
+            for kind, key, restores in reversed(self._writes[m]):
+                if last is None and kind not in own:
+                    last = (m, kind, key)
+                    if restores:
+                        return m, (key, None)
+                elif last is not None and kind != last[1]:
+                    # Made on a restored state: the state the run started from.
+                    return last[0], (last[2], None if restores else key)
+        return (last[0], (last[2], None)) if last else (-1, None)
 
     def _new_requests(self) -> list[int]:
         """Per step: the latest step up to it that received input not seen before (a
