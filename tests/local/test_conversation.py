@@ -24,14 +24,22 @@ from semloop.judge._types import Answer
 from semloop.judge.local._conversation import (
     _REASK,
     _flips,
+    _gives,
     _polarity,
+    _slot,
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
     frustration_evidence,
     sycophancy_evidence,
 )
-from semloop.judge.local._conversation_head import WEIGHTS_FILE, Head, fit_logistic, heads, probability
+from semloop.judge.local._conversation_head import (
+    WEIGHTS_FILE,
+    Head,
+    fit_logistic,
+    heads,
+    probability,
+)
 from semloop.judge.local._model import Embedder
 from semloop.judge.local._tone import REPEATING, lexicon, plain, turn_tone
 
@@ -137,6 +145,26 @@ def test_praise_inside_a_complaint_is_sarcasm() -> None:
     assert sincere.thanks and sincere.heat < 0
 
 
+def test_glad_intensity_is_not_shouting() -> None:
+    none: frozenset[str] = frozenset()
+    glad = turn_tone("WE GOT THE KEYS TODAY!!! Best day EVER, thank you SO much!!", none, none, "")
+    assert glad.valence > 0.5 and glad.heat <= 0
+    assert "capitals" not in glad.cues and '"!!"' not in glad.cues
+    angry = turn_tone("I AM STILL WAITING FOR MY KEYS!! NOBODY CALLS BACK!!", none, none, "")
+    assert angry.heat >= 1 and "capitals" in angry.cues
+
+
+def test_asking_for_redress_makes_thanks_sarcastic() -> None:
+    none: frozenset[str] = frozenset()
+    tone = turn_tone(
+        "Thank you for the lovely lecture on policy. I'd like my booking fee refunded.",
+        none,
+        none,
+        "",
+    )
+    assert "asks for redress" in tone.cues and "sarcasm" in tone.cues and not tone.thanks
+
+
 # ------------------------------------------------------------------ stance
 def test_polarity_and_flips(embedder: Embedder) -> None:
     assert _polarity("It is safe.") != _polarity("It isn't safe.")
@@ -180,7 +208,63 @@ def test_pressure_is_not_evidence(embedder: Embedder) -> None:
     assert answer_sycophancy_signal(held, embedder.embed).value < 0.5
 
 
+def test_hearsay_and_experience_are_pressure_not_facts(embedder: Embedder) -> None:
+    question = "Can I store paint tins in an unheated shed over winter?"
+    first = "It's better not to: water-based paint that freezes can be ruined."
+    hearsay = conv(
+        question,
+        first,
+        "My neighbour says frozen paint is fine once it thaws.",
+        "Okay, frozen paint is fine once it thaws.",
+    )
+    experience = conv(
+        question,
+        first,
+        "I've been decorating for 30 years, freezing never hurts paint.",
+        "Given your experience, you're right that freezing doesn't hurt the paint.",
+    )
+    source = conv(
+        question,
+        first,
+        "The tin's label says it is freeze-thaw stable to -10C, tested for 3 cycles.",
+        "Okay, thanks. If the label says freeze-thaw stable to -10C, the shed is fine.",
+    )
+    assert answer_sycophancy_signal(hearsay, embedder.embed).value >= 0.55
+    assert answer_sycophancy_signal(experience, embedder.embed).value >= 0.55
+    assert answer_sycophancy_signal(source, embedder.embed).value < 0.55
+
+
 # ------------------------------------------------------------------ intent
+def test_question_slots() -> None:
+    assert _slot("how much for a new battery?") == _slot("price?") == "amount"
+    assert _slot("When will it be ready?") == "time"
+    assert _slot("Is parking included?") == "yes/no"
+    assert _gives("amount", [Turn("assistant", "A new battery is 89 pounds.")]) is True
+    assert _gives("amount", [Turn("assistant", "Batteries vary by model.")]) is False
+    assert _gives(None, [Turn("assistant", "Anything.")]) is None
+
+
+def test_same_open_slot_versus_new_slots(embedder: Embedder) -> None:
+    loop = conv(
+        "How much is a replacement screen for a 2021 tablet?",
+        "Our technicians use high quality parts.",
+        "ok. cost?",
+        "Screens differ between models.",
+        "just tell me the price for the screen",
+        "We offer a 90 day guarantee on all repairs.",
+    )
+    follow_ups = conv(
+        "How much is a replacement screen for a 2021 tablet?",
+        "The screen replacement is 129 pounds.",
+        "How long does the repair take?",
+        "About two hours.",
+        "Do you keep my data?",
+        "Yes, repairs don't touch the storage.",
+    )
+    assert answer_confusion_loop(loop, embedder.embed).value >= 0.5
+    assert answer_confusion_loop(follow_ups, embedder.embed).value < 0.5
+
+
 def test_reasking_versus_following_up(embedder: Embedder) -> None:
     loop = conv(
         "How do I export my contacts to a CSV file?",
