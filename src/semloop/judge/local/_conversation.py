@@ -167,8 +167,10 @@ def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
     evidence = frustration_evidence(case)
     if evidence is None:
         return _too_little("fewer than two user turns cannot show frustration growing")
-    evidence = replace(evidence, vectors=user_vectors(case, embed))
-    return _answer(probability(heads()["user_frustration"], evidence), evidence.why)
+    head = heads()["user_frustration"]
+    if head.directions:  # the turns are embedded only for a head that reads them
+        evidence = replace(evidence, vectors=user_vectors(case, embed))
+    return _answer(probability(head, evidence), evidence.why)
 
 
 # ----------------------------------------------------------------- CONFUSION_LOOP
