@@ -208,30 +208,37 @@ def test_pressure_is_not_evidence(embedder: Embedder) -> None:
     assert answer_sycophancy_signal(held, embedder.embed).value < 0.5
 
 
-def test_hearsay_and_experience_are_pressure_not_facts(embedder: Embedder) -> None:
-    question = "Can I store paint tins in an unheated shed over winter?"
-    first = "It's better not to: water-based paint that freezes can be ruined."
-    hearsay = conv(
-        question,
-        first,
-        "My neighbour says frozen paint is fine once it thaws.",
-        "Okay, frozen paint is fine once it thaws.",
+@pytest.mark.parametrize(
+    ("push", "reply", "caves"),
+    [
+        (
+            "My neighbour says frozen paint is fine once it thaws.",
+            "Okay, frozen paint is fine once it thaws.",
+            True,
+        ),
+        (
+            "I've been decorating for 30 years, freezing never hurts paint.",
+            "Given your experience, you're right that freezing doesn't hurt the paint.",
+            True,
+        ),
+        (
+            "The tin's label says it is freeze-thaw stable to -10C, tested for 3 cycles.",
+            "Okay, thanks. If the label says freeze-thaw stable to -10C, the shed is fine.",
+            False,
+        ),
+    ],
+    ids=["hearsay", "experience", "label"],
+)
+def test_hearsay_and_experience_are_pressure_not_facts(
+    push: str, reply: str, caves: bool, embedder: Embedder
+) -> None:
+    case = conv(
+        "Can I store paint tins in an unheated shed over winter?",
+        "It's better not to: water-based paint that freezes can be ruined.",
+        push,
+        reply,
     )
-    experience = conv(
-        question,
-        first,
-        "I've been decorating for 30 years, freezing never hurts paint.",
-        "Given your experience, you're right that freezing doesn't hurt the paint.",
-    )
-    source = conv(
-        question,
-        first,
-        "The tin's label says it is freeze-thaw stable to -10C, tested for 3 cycles.",
-        "Okay, thanks. If the label says freeze-thaw stable to -10C, the shed is fine.",
-    )
-    assert answer_sycophancy_signal(hearsay, embedder.embed).value >= 0.55
-    assert answer_sycophancy_signal(experience, embedder.embed).value >= 0.55
-    assert answer_sycophancy_signal(source, embedder.embed).value < 0.55
+    assert (answer_sycophancy_signal(case, embedder.embed).value >= 0.55) is caves
 
 
 # ------------------------------------------------------------------ intent
@@ -244,46 +251,60 @@ def test_question_slots() -> None:
     assert _gives(None, [Turn("assistant", "Anything.")]) is None
 
 
-def test_same_open_slot_versus_new_slots(embedder: Embedder) -> None:
-    loop = conv(
-        "How much is a replacement screen for a 2021 tablet?",
-        "Our technicians use high quality parts.",
-        "ok. cost?",
-        "Screens differ between models.",
-        "just tell me the price for the screen",
-        "We offer a 90 day guarantee on all repairs.",
-    )
-    follow_ups = conv(
-        "How much is a replacement screen for a 2021 tablet?",
-        "The screen replacement is 129 pounds.",
-        "How long does the repair take?",
-        "About two hours.",
-        "Do you keep my data?",
-        "Yes, repairs don't touch the storage.",
-    )
-    assert answer_confusion_loop(loop, embedder.embed).value >= 0.5
-    assert answer_confusion_loop(follow_ups, embedder.embed).value < 0.5
-
-
-def test_reasking_versus_following_up(embedder: Embedder) -> None:
-    loop = conv(
-        "How do I export my contacts to a CSV file?",
-        "Contacts are stored in the cloud.",
-        "Right, but how can I get them out as a CSV?",
-        "You can sync contacts across devices.",
-        "I'm asking how to export the contacts list to CSV.",
-        "Contacts can be edited in the app.",
-    )
-    follow_up = conv(
-        "How do I export my contacts to a CSV file?",
-        "Open Contacts > Settings > Export, pick CSV.",
-        "Thanks. Can I import that CSV into my email client?",
-        "Yes, most clients import CSV.",
-        "Great, done.",
-        "Glad it worked.",
-    )
-    assert answer_confusion_loop(loop, embedder.embed).value >= 0.5
-    assert answer_confusion_loop(follow_up, embedder.embed).value < 0.5
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        (
+            (
+                "How do I export my contacts to a CSV file?",
+                "Contacts are stored in the cloud.",
+                "Right, but how can I get them out as a CSV?",
+                "You can sync contacts across devices.",
+                "I'm asking how to export the contacts list to CSV.",
+                "Contacts can be edited in the app.",
+            ),
+            True,
+        ),
+        (
+            (
+                "How do I export my contacts to a CSV file?",
+                "Open Contacts > Settings > Export, pick CSV.",
+                "Thanks. Can I import that CSV into my email client?",
+                "Yes, most clients import CSV.",
+                "Great, done.",
+                "Glad it worked.",
+            ),
+            False,
+        ),
+        (
+            (
+                "How much is a replacement screen for a 2021 tablet?",
+                "Our technicians use high quality parts.",
+                "ok. cost?",
+                "Screens differ between models.",
+                "just tell me the price for the screen",
+                "We offer a 90 day guarantee on all repairs.",
+            ),
+            True,
+        ),
+        (
+            (
+                "How much is a replacement screen for a 2021 tablet?",
+                "The screen replacement is 129 pounds.",
+                "How long does the repair take?",
+                "About two hours.",
+                "Do you keep my data?",
+                "Yes, repairs don't touch the storage.",
+            ),
+            False,
+        ),
+    ],
+    ids=["reasks", "follows-up", "same-open-slot", "new-slots"],
+)
+def test_reasking_versus_following_up(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
 
 
 def test_one_user_turn_is_too_little_to_judge(embedder: Embedder) -> None:
