@@ -1,13 +1,15 @@
 """How heated one user turn is: a sentiment lexicon plus the shapes frustration takes.
 
 The word valences are VADER's (``vadersentiment``, MIT, part of the ``local`` extra), read
-from the installed package at run time; nothing of it is copied here. VADER alone cannot
-tell a problem report ("the build failed with an error") from anger (both about -2), so
-:func:`turn_tone` only counts negative words the conversation had not already used to
-describe the problem (see ``known``), and adds the shapes anger takes whatever the words:
-complaints about having to repeat oneself, blame aimed at the assistant, asking for a
-human, threats to leave, giving up, shouting and "!!". Gratitude and "that worked" pull
-the other way, unless the turn is sarcastic (praise inside a complaint).
+from the installed package at run time, and :func:`valence` is its analyzer's compound
+score; nothing of it is copied here. VADER alone cannot tell a problem report ("the build
+failed with an error") from anger (both about -2), so :func:`turn_tone` only counts
+negative words the conversation had not already used to describe the problem (see
+``known``), and adds the shapes anger takes whatever the words: complaints about having to
+repeat oneself, blame aimed at the assistant, asking for a human, threats to leave, giving
+up, shouting and "!!" (unless the turn is glad: intensity for something, not against it).
+Gratitude and "that worked" pull the other way, unless the turn is sarcastic (praise
+inside a complaint).
 """
 
 from __future__ import annotations
