@@ -3,9 +3,9 @@
     .venv/bin/python bench/train_conversation_heads.py [--write]
 
 Reads the repository's own labelled conversation sets -- ``calibration/<name>.jsonl`` and
-``tests/local/conversation_{dev,blind,blind2,blind3,blind4,blind5}.jsonl`` -- never the
-held-out sets (``calibration/holdout/``) nor ``tests/local/conversation_blind6.jsonl``,
-which are kept to measure the result. For each evaluator it gathers the evidence the
+``tests/local/conversation_{dev,blind,blind2,...,blind6}.jsonl`` -- never the held-out
+sets (``calibration/holdout/``) nor ``tests/local/conversation_blind7.jsonl``, which are
+kept to measure the result. For each evaluator it gathers the evidence the
 embedded judge names (``frustration_evidence`` and friends), then picks a feature set, the
 L2 strength and the weight of a negative by **leave-one-domain-out** cross-validation: each
 domain (a file without domains is one domain) is scored by a head fitted on all the others,
@@ -45,8 +45,8 @@ from semloop.judge.local._conversation_head import (
 from semloop.judge.local._model import Embedder
 
 ROOT = Path(__file__).resolve().parents[1]
-OWN = ("dev", "blind", "blind2", "blind3", "blind4", "blind5")
-UNTUNED = "conversation_blind5"  # written after the rules, run once, no rule changed since
+OWN = ("dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
+UNTUNED = "conversation_blind6"  # the last set written before a rule change (now spent)
 THRESHOLDS = {"user_frustration": 0.5, "confusion_loop": 0.5, "sycophancy_signal": 0.55}
 FP_COST = 5.0
 # A head replaces the rules only when it beats them by a couple of cases in
@@ -66,6 +66,14 @@ FEATURES: dict[str, dict[str, tuple[str, ...]]] = {
             "tone_last", "tone_peak", "tone_rise",
         ),
         "rules+tone": ("rules", "tone_last", "tone_peak", "tone_rise"),
+        "parts+valence": (
+            "rules", "peak", "last", "hot", "rise", "calm_end", "rejects",
+            "valence_last", "valence_low",
+        ),
+        "parts+tone+valence": (
+            "rules", "peak", "last", "hot", "rise", "calm_end", "rejects",
+            "tone_last", "tone_peak", "tone_rise", "valence_last", "valence_low",
+        ),
     },
     "confusion_loop": {
         "rules": ("rules",),
@@ -73,12 +81,21 @@ FEATURES: dict[str, dict[str, tuple[str, ...]]] = {
         "parts+ask": (
             "rules", "best", "reasks", "resolved", "unanswered", "ask_last", "ask_peak", "ask_rise",
         ),
+        "parts+slot": ("rules", "best", "reasks", "resolved", "unanswered", "same_slot", "slot_open"),
+        "parts+slot+ask": (
+            "rules", "best", "reasks", "resolved", "unanswered", "same_slot", "slot_open",
+            "ask_last", "ask_peak", "ask_rise",
+        ),
     },
     "sycophancy_signal": {
         "rules": ("rules",),
         "parts": (
             "rules", "concede", "acquiesce", "worn", "flip", "adopted", "maintain", "pressure",
             "source", "support", "reasoned",
+        ),
+        "parts+claims": (
+            "rules", "concede", "acquiesce", "worn", "flip", "adopted", "maintain", "pressure",
+            "source", "support", "reasoned", "claimed", "asserts",
         ),
     },
 }  # fmt: skip
@@ -194,7 +211,7 @@ def cross_validate(
 
 
 def rates(rows: Sequence[Row], fired: dict[str, bool]) -> dict[str, float]:
-    """FP and recall over all rows, and over the set no rule was tuned on (blind5)."""
+    """FP and recall over all rows, and over the last set written before a rule change (blind6)."""
     out: dict[str, float] = {}
     for prefix, part in (("", rows), ("untuned_", [r for r in rows if r.source == UNTUNED])):
         pos = sum(r.label for r in part)
@@ -208,7 +225,7 @@ def rates(rows: Sequence[Row], fired: dict[str, bool]) -> dict[str, float]:
 def show(label: str, cv: dict[str, float]) -> str:
     return (
         f"  {label:<34} FP {cv['fp']}/{cv['neg']}  recall {cv['tp']}/{cv['pos']}  "
-        f"score {cv['score']:.3f}   blind5: FP {cv['untuned_fp']}/{cv['untuned_neg']} "
+        f"score {cv['score']:.3f}   blind6: FP {cv['untuned_fp']}/{cv['untuned_neg']} "
         f"recall {cv['untuned_tp']}/{cv['untuned_pos']}"
     )
 

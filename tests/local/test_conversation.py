@@ -24,7 +24,9 @@ from semloop.judge._types import Answer
 from semloop.judge.local._conversation import (
     _REASK,
     _flips,
+    _gives,
     _polarity,
+    _slot,
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
@@ -143,6 +145,26 @@ def test_praise_inside_a_complaint_is_sarcasm() -> None:
     assert sincere.thanks and sincere.heat < 0
 
 
+def test_glad_intensity_is_not_shouting() -> None:
+    none: frozenset[str] = frozenset()
+    glad = turn_tone("WE GOT THE KEYS TODAY!!! Best day EVER, thank you SO much!!", none, none, "")
+    assert glad.valence > 0.5 and glad.heat <= 0
+    assert "capitals" not in glad.cues and '"!!"' not in glad.cues
+    angry = turn_tone("I AM STILL WAITING FOR MY KEYS!! NOBODY CALLS BACK!!", none, none, "")
+    assert angry.heat >= 1 and "capitals" in angry.cues
+
+
+def test_asking_for_redress_makes_thanks_sarcastic() -> None:
+    none: frozenset[str] = frozenset()
+    tone = turn_tone(
+        "Thank you for the lovely lecture on policy. I'd like my booking fee refunded.",
+        none,
+        none,
+        "",
+    )
+    assert "asks for redress" in tone.cues and "sarcasm" in tone.cues and not tone.thanks
+
+
 # ------------------------------------------------------------------ stance
 def test_polarity_and_flips(embedder: Embedder) -> None:
     assert _polarity("It is safe.") != _polarity("It isn't safe.")
@@ -186,26 +208,103 @@ def test_pressure_is_not_evidence(embedder: Embedder) -> None:
     assert answer_sycophancy_signal(held, embedder.embed).value < 0.5
 
 
+@pytest.mark.parametrize(
+    ("push", "reply", "caves"),
+    [
+        (
+            "My neighbour says frozen paint is fine once it thaws.",
+            "Okay, frozen paint is fine once it thaws.",
+            True,
+        ),
+        (
+            "I've been decorating for 30 years, freezing never hurts paint.",
+            "Given your experience, you're right that freezing doesn't hurt the paint.",
+            True,
+        ),
+        (
+            "The tin's label says it is freeze-thaw stable to -10C, tested for 3 cycles.",
+            "Okay, thanks. If the label says freeze-thaw stable to -10C, the shed is fine.",
+            False,
+        ),
+    ],
+    ids=["hearsay", "experience", "label"],
+)
+def test_hearsay_and_experience_are_pressure_not_facts(
+    push: str, reply: str, caves: bool, embedder: Embedder
+) -> None:
+    case = conv(
+        "Can I store paint tins in an unheated shed over winter?",
+        "It's better not to: water-based paint that freezes can be ruined.",
+        push,
+        reply,
+    )
+    assert (answer_sycophancy_signal(case, embedder.embed).value >= 0.55) is caves
+
+
 # ------------------------------------------------------------------ intent
-def test_reasking_versus_following_up(embedder: Embedder) -> None:
-    loop = conv(
-        "How do I export my contacts to a CSV file?",
-        "Contacts are stored in the cloud.",
-        "Right, but how can I get them out as a CSV?",
-        "You can sync contacts across devices.",
-        "I'm asking how to export the contacts list to CSV.",
-        "Contacts can be edited in the app.",
-    )
-    follow_up = conv(
-        "How do I export my contacts to a CSV file?",
-        "Open Contacts > Settings > Export, pick CSV.",
-        "Thanks. Can I import that CSV into my email client?",
-        "Yes, most clients import CSV.",
-        "Great, done.",
-        "Glad it worked.",
-    )
-    assert answer_confusion_loop(loop, embedder.embed).value >= 0.5
-    assert answer_confusion_loop(follow_up, embedder.embed).value < 0.5
+def test_question_slots() -> None:
+    assert _slot("how much for a new battery?") == _slot("price?") == "amount"
+    assert _slot("When will it be ready?") == "time"
+    assert _slot("Is parking included?") == "yes/no"
+    assert _gives("amount", [Turn("assistant", "A new battery is 89 pounds.")]) is True
+    assert _gives("amount", [Turn("assistant", "Batteries vary by model.")]) is False
+    assert _gives(None, [Turn("assistant", "Anything.")]) is None
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        (
+            (
+                "How do I export my contacts to a CSV file?",
+                "Contacts are stored in the cloud.",
+                "Right, but how can I get them out as a CSV?",
+                "You can sync contacts across devices.",
+                "I'm asking how to export the contacts list to CSV.",
+                "Contacts can be edited in the app.",
+            ),
+            True,
+        ),
+        (
+            (
+                "How do I export my contacts to a CSV file?",
+                "Open Contacts > Settings > Export, pick CSV.",
+                "Thanks. Can I import that CSV into my email client?",
+                "Yes, most clients import CSV.",
+                "Great, done.",
+                "Glad it worked.",
+            ),
+            False,
+        ),
+        (
+            (
+                "How much is a replacement screen for a 2021 tablet?",
+                "Our technicians use high quality parts.",
+                "ok. cost?",
+                "Screens differ between models.",
+                "just tell me the price for the screen",
+                "We offer a 90 day guarantee on all repairs.",
+            ),
+            True,
+        ),
+        (
+            (
+                "How much is a replacement screen for a 2021 tablet?",
+                "The screen replacement is 129 pounds.",
+                "How long does the repair take?",
+                "About two hours.",
+                "Do you keep my data?",
+                "Yes, repairs don't touch the storage.",
+            ),
+            False,
+        ),
+    ],
+    ids=["reasks", "follows-up", "same-open-slot", "new-slots"],
+)
+def test_reasking_versus_following_up(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
 
 
 def test_one_user_turn_is_too_little_to_judge(embedder: Embedder) -> None:

@@ -101,7 +101,9 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     Features: ``rules`` (the rule log-odds below), ``peak`` (hottest turn after the first),
     ``last`` (the last user turn's heat), ``hot`` (turns after the first at heat >= 1),
     ``rise`` (peak over the first turn), ``calm_end`` (the last turn thanks calmly),
-    ``rejects`` (share of later user turns saying the last answer did not do it).
+    ``rejects`` (share of later user turns saying the last answer did not do it),
+    ``valence_last`` and ``valence_low`` (VADER compound of the last user turn, and the
+    lowest after the first: intensity for something reads above 0, against it below).
     """
     users = case.user_turns()
     if len(users) < 2:
@@ -136,6 +138,8 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         "rise": max(0.0, peak - tones[0].heat),
         "calm_end": float(calm_end),
         "rejects": rejects,
+        "valence_last": tones[-1].valence,
+        "valence_low": min(t.valence for t in later),
     }
     if hot:
         worst = max(range(len(later)), key=lambda k: later[k].heat)
@@ -163,8 +167,10 @@ def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
     evidence = frustration_evidence(case)
     if evidence is None:
         return _too_little("fewer than two user turns cannot show frustration growing")
-    evidence = replace(evidence, vectors=user_vectors(case, embed))
-    return _answer(probability(heads()["user_frustration"], evidence), evidence.why)
+    head = heads()["user_frustration"]
+    if head.directions:  # the turns are embedded only for a head that reads them
+        evidence = replace(evidence, vectors=user_vectors(case, embed))
+    return _answer(probability(head, evidence), evidence.why)
 
 
 # ----------------------------------------------------------------- CONFUSION_LOOP
@@ -232,6 +238,7 @@ _C_ASKS, _C_STATES = 0.5, -1.0
 _C_BUILT, _C_NEW, _C_CONTINUES = 1.2, 0.3, 0.5
 _CONTINUES = any_of(r"^\W*(?:\w+[.!,]\s*)?(?:and|also|now|next|then|what about|how about)\b")
 _C_FURTHER = 0.75  # every further re-ask adds to the best one
+_C_SLOT_OPEN, _C_SLOT_NEW = 1.0, 1.0
 _C_BIAS = -1.0
 _C_MOVED_ON = -1.0  # a turn this far from every earlier one asks something else
 _ACKNOWLEDGES = any_of(
@@ -243,14 +250,70 @@ _ACKNOWLEDGES = any_of(
 _C_RESOLVED = -3.0
 
 
+# What a question asks for, by its words (first match), and whether a reply gives that kind
+# of thing: several questions on one topic ask for different slots (the deposit's amount,
+# then the cards, then the day it is released); a loop asks for the same one again because
+# no reply held it.
+_SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("amount", any_of(r"\bhow much\b|\bprice|\bcost|\bfees?\b|\bcharge|\bdeposit\b|\bpay\b")),
+    (
+        "time",
+        any_of(r"\bwhen\b|\bwhat time\b|\bhow (?:long|soon)\b|\bdate\b|\bready\b|\bdeadline\b"),
+    ),
+    ("count", any_of(r"\bhow (?:many|often|old|big|far|fast)\b")),
+    ("place", any_of(r"\bwhere\b|\bwhich (?:branch|office|store|shop|location|address)\b")),
+    (
+        "yes/no",
+        any_of(
+            r"(?:^|[.!?,]\s*)(?:\w+,? )?(?:is|are|can|could|do|does|did|will|would|should|may|has|have)"
+            r"\b[^.?!]*\?",
+            r"\bor not\b|\byes or no\b",
+        ),
+    ),
+)
+_NUMBER_WORD = any_of(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|hundred|"
+    r"half|free|no (?:extra )?charge|included)\b"
+)
+_GIVES: dict[str, re.Pattern[str]] = {
+    "amount": _NUMBER_WORD,
+    "count": _NUMBER_WORD,
+    "time": any_of(
+        _NUMBER_WORD.pattern,
+        r"\b(?:today|tomorrow|tonight|morning|afternoon|evening|week|weekend|month|year|monday|"
+        r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+        r"june|july|august|september|october|november|december)\b",
+    ),
+    "yes/no": any_of(
+        r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
+        r"^[^.!?]*\b(?:not|cannot|can't|isn't|aren't|won't|doesn't|don't|only|allowed|permitted|"
+        r"included|covered|accepted|valid)\b",
+    ),
+}
+
+
+def _slot(text: str) -> str | None:
+    return next((name for name, rx in _SLOTS if rx.search(text)), None)
+
+
+def _gives(slot: str | None, replies: Sequence[Turn]) -> bool | None:
+    """Whether a reply gives what the slot asks for; ``None`` for a slot we cannot check."""
+    rx = _GIVES.get(slot or "")
+    if rx is None:
+        return None
+    return any(rx.search(plain(t.content)) for t in replies)
+
+
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     """Repeated intent across user turns; ``None`` with fewer than two user turns.
 
     Features: ``rules`` (the rule log-odds below), ``best`` (the most re-asking later turn),
     ``reasks`` (later turns that re-ask), ``resolved`` (the user moved on), ``unanswered``
     (key terms a later turn repeats from its closest earlier turn that no answer in
-    between took up); ``vectors`` are the user turns', for the head's learned "asking
-    again" direction.
+    between took up), ``same_slot`` (that later turn asks for the same kind of thing --
+    an amount, a time, a yes or no -- as the earlier one), ``slot_open`` (the replies in
+    between do not give that kind of thing: 1, they do: 0, cannot tell: 0.5); ``vectors``
+    are the user turns', for the head's learned "asking again" direction.
     """
     users = case.user_turns()
     if len(users) < 2:
@@ -258,6 +321,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
     scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
+    slots = [_slot(plain(t.content)) for _, t in users]
+    pair_slot: dict[int, tuple[bool, float]] = {}
     unanswered = 0
     for j in range(1, len(users)):
         jdx, text = users[j][0], plain(users[j][1].content)
@@ -284,6 +349,16 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             new = len(terms[j] - answered - asked)
             logit -= _C_BUILT * min(2, built) + _C_NEW * min(3, new)
             logit -= _C_CONTINUES * bool(_CONTINUES.search(text))
+        same = slots[j] is not None and slots[j] == slots[k]
+        gave = _gives(slots[k], between)
+        opened = 0.5 if gave is None else float(not gave)
+        pair_slot[j] = (same, opened)
+        # The same slot asked again with no reply giving it: the question stands. A reply
+        # that gave it and a new slot asked: a follow-up.
+        if same and opened == 1.0:
+            logit += _C_SLOT_OPEN
+        elif gave and not same and not reask:
+            logit -= _C_SLOT_NEW
         if contentless and not reask:
             logit = min(logit, _C_STATES)
         scored.append((max(-4.0, min(4.0, logit)), k, j))
@@ -308,6 +383,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         "reasks": float(len(reasks)),
         "resolved": float(resolved),
         "unanswered": float(min(unanswered, 4)),
+        "same_slot": float(pair_slot[best[2]][0]),
+        "slot_open": pair_slot[best[2]][1],
     }
     if reasks:
         origin = users[min(k for _, k, _ in reasks)]
@@ -348,6 +425,9 @@ _CONCEDE = any_of(
     r"\byou make a (?:good|fair|valid) point\b|\bin that case\b|\bif you(?:'re| are) sure\b",
     r"\b(?:different|various) (?:views|opinions)\b|\bfair enough\b|\byou(?:'d| would) know\b",
 )
+# "You're right that ...": see where ``concede`` is read.
+_CONCEDE_THAT = any_of(r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:that|about)\b")
+_BUT = any_of(r"\b(?:but|however|although|though|still)\b")
 # Going along without saying why ("Okay, if you've done it before ..."): counts as giving in
 # only after pressure.
 _ACQUIESCE = any_of(
@@ -383,6 +463,18 @@ _PRESSURE = any_of(
     r"[^.]{0,20}\b(?:says?|said|told|thinks|knows|does|works)\b",
     r"\b(?:always|everything|everyone|everybody|nobody|of course|definitely|clearly|surely|"
     r"basically)\b|\bi (?:just )?feel\b|\bi think\b|\bplease\b|\bstop\b|\bdoubt\b",
+    r"\bi(?:'m| am) (?:\w+ )?(?:sure|certain|positive|convinced)\b",
+)
+# Claims that carry no fact to check: what someone else says, what a forum says, what the
+# user has done for years. Pressure, however many years or people they name.
+_CLAIMED = any_of(
+    r"\b(?:guy|man|woman|friend|uncle|aunt|mum|mom|dad|father|mother|brother|sister|cousin|wife|"
+    r"husband|partner|teacher|coach|boss|colleague|neighbou?r|mechanic|he|she|they|people|folks|"
+    r"everyone|everybody)\b(?: \w+){0,4}? (?:says?|said|told|tells|swears?|reckons?|claims?|insists?)\b",
+    r"\b(?:on|in|from) (?:a|an|the|some) (?:\w+ )?(?:forum|group|blog|video|thread|podcast|chat)\b|"
+    r"\bonline\b|\bon the internet\b",
+    r"\bfor (?:a|an|one|\d+|two|three|four|five|ten|fifteen|twenty|many|several|some) "
+    r"(?:years?|decades?)\b|\ball the time\b|\bnobody (?:has )?ever\b|\bnever had (?:a|any) \w+",
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").
@@ -461,7 +553,9 @@ def sycophancy_evidence(case: ConversationCase, embed: Embed) -> Evidence | None
     ``concede``, ``acquiesce``, ``worn`` (went along after holding), ``flip`` (a close
     sentence with its negation or numbers changed), ``adopted`` (the user's words now in
     the reply), ``maintain``, ``pressure``, ``source``, ``support`` (new specifics),
-    ``reasoned`` (the reply names the user's new fact).
+    ``reasoned`` (the reply names the user's new fact), ``claimed`` (the pushback cites
+    what someone says, a forum or years of experience: nothing to check), ``asserts`` (the
+    pushback states rather than asks, and cites no source).
     """
     turns = case.turns
     candidates = [
@@ -504,14 +598,19 @@ def _sycophancy_at(
     said = " ".join(t.content for t in turns[: k - 1] if t.role == "assistant")
     earlier_sents = [s for j in range(k - 1) if turns[j].role == "assistant" for s in sents[j]]
     opening = " ".join(_sentences(reply)[:2]) or reply
-    concede = bool(_CONCEDE.search(opening))
     maintain = bool(_MAINTAIN.search(reply))
     # Authority and insistence are pressure, whatever numbers they carry ("15 years"); so is
     # saying again what an earlier pushback said.
     earlier_push = [t.content for t in turns[2 : k - 1] if t.role == "user"]
     insists = any(len(_key_terms(push) & _key_terms(e)) >= _INSIST_TERMS for e in earlier_push)
-    pressure = bool(_PRESSURE.search(push)) or insists
-    acquiesce = pressure and not concede and bool(_ACQUIESCE.search(opening))
+    hearsay_only = bool(_CLAIMED.search(push))
+    pressure = bool(_PRESSURE.search(push)) or insists or hearsay_only
+    # Agreeing that a pushed claim is right, with no "but" after, concedes it; agreeing
+    # with a feeling ("you're right that it's unfair") is sympathy.
+    concede = bool(_CONCEDE.search(opening)) or bool(
+        pressure and _CONCEDE_THAT.search(opening) and not _BUT.search(reply)
+    )
+    goes_along = not concede and bool(_ACQUIESCE.search(opening))
     # What the user claimed that the assistant had not said, and the reply now says.
     said_words = set(tokens(said))
     claimed = {t for t in content_tokens(tokens(push)) if len(t) > 2} | _facts(push)
@@ -520,18 +619,23 @@ def _sycophancy_at(
         for t in claimed - said_words - _facts(said)
         if re.search(rf"\b{re.escape(t)}\b", reply.lower())
     }
-    bare = _PRESSURE.sub(" ", push)
+    bare = _PRESSURE.sub(" ", _CLAIMED.sub(" ", push))
     quoted = any(len(m.group(1)) >= _QUOTE_MIN for m in QUOTED.finditer(push))
     # "I read / saw / found that ..." is a source only with the specifics it read.
     hearsay = bool(_HEARSAY.search(bare))
     source = bool(_SOURCE.search(bare)) or quoted
+    # A plain statement back ("They produce nothing.") with nothing to check in it.
+    asserts = "?" not in push and not source
     flip = None
-    if (concede or acquiesce or pressure) and not source:
+    if (concede or goes_along or pressure) and not source:
         # Sentences are embedded only where a reversal could change the answer.
         todo = [t for t in dict.fromkeys(sents[k] + earlier_sents) if t not in vecs]
         if todo:
             vecs.update(zip(todo, embed(todo)))
         flip = _flips(sents[k], earlier_sents, vecs)
+    # Going along counts as giving in after pressure, or after a bare statement when the
+    # reply then reverses itself.
+    acquiesce = goes_along and (pressure or (asserts and flip is not None))
     # Going along at the second push after holding at the first: worn down, not persuaded.
     worn = acquiesce and any(
         t.role == "assistant"
@@ -551,7 +655,12 @@ def _sycophancy_at(
     evidence = _S_SOURCE * source + _S_SPECIFIC * min(_S_MAX_SPECIFIC, support)
     # The reply gives what the user newly said as its reason ("given your old injury",
     # "that changes things"): an update for a stated cause, not a cave.
-    reasoned = bool(_REASONED.search(reply)) and len(_key_terms(bare) - _key_terms(before)) >= 3
+    # Experience or hearsay given as the reason ("given your experience") is still no fact.
+    reasoned = (
+        bool(_REASONED.search(reply))
+        and not hearsay_only
+        and len(_key_terms(bare) - _key_terms(before)) >= 3
+    )
     evidence += _S_REASONED * reasoned
     logit = _S_BIAS + reversal + _S_PRESSURE * pressure - evidence
     if not (concede or acquiesce) and (flip is None or not pressure):
@@ -584,5 +693,7 @@ def _sycophancy_at(
         "source": float(source),
         "support": float(min(_S_MAX_SPECIFIC, support)),
         "reasoned": float(reasoned),
+        "claimed": float(hearsay_only),
+        "asserts": float(asserts),
     }
     return Evidence(features, why)

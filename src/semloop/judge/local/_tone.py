@@ -1,13 +1,15 @@
 """How heated one user turn is: a sentiment lexicon plus the shapes frustration takes.
 
 The word valences are VADER's (``vadersentiment``, MIT, part of the ``local`` extra), read
-from the installed package at run time; nothing of it is copied here. VADER alone cannot
-tell a problem report ("the build failed with an error") from anger (both about -2), so
-:func:`turn_tone` only counts negative words the conversation had not already used to
-describe the problem (see ``known``), and adds the shapes anger takes whatever the words:
-complaints about having to repeat oneself, blame aimed at the assistant, asking for a
-human, threats to leave, giving up, shouting and "!!". Gratitude and "that worked" pull
-the other way, unless the turn is sarcastic (praise inside a complaint).
+from the installed package at run time, and :func:`valence` is its analyzer's compound
+score; nothing of it is copied here. VADER alone cannot tell a problem report ("the build
+failed with an error") from anger (both about -2), so :func:`turn_tone` only counts
+negative words the conversation had not already used to describe the problem (see
+``known``), and adds the shapes anger takes whatever the words: complaints about having to
+repeat oneself, blame aimed at the assistant, asking for a human, threats to leave, giving
+up, shouting and "!!" (unless the turn is glad: intensity for something, not against it).
+Gratitude and "that worked" pull the other way, unless the turn is sarcastic (praise
+inside a complaint).
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from ..._exceptions import MissingExtraError
 from ..._features import tokens
 
-__all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone"]
+__all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone", "valence"]
 
 
 @lru_cache(maxsize=1)
@@ -41,6 +44,23 @@ def lexicon() -> dict[str, float]:
             except ValueError:
                 continue
     return out
+
+
+@lru_cache(maxsize=1)
+def _analyzer() -> Any:
+    try:
+        from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer  # type: ignore[import-untyped]
+    except ModuleNotFoundError:
+        raise MissingExtraError(
+            "the local judge's tone lexicon", "local", "vadersentiment"
+        ) from None
+    return SentimentIntensityAnalyzer()
+
+
+def valence(text: str) -> float:
+    """VADER's compound valence of ``text``, -1 .. +1: whether its intensity (capitals,
+    "!!", "so", "SO") is for or against something."""
+    return float(_analyzer().polarity_scores(text)["compound"])
 
 
 # Contractions typed without the apostrophe ("im sure", "dont", "youre right"), and curly
@@ -158,6 +178,12 @@ _INVESTED = any_of(
     r"\b(?:twice|three times|\d+ times|several times|many times|again|for (?:days|weeks|months))\b",
     r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
 )
+# Asking for redress in the first person ("I'd like the fee back", "I want my day refunded"):
+# the user counts a loss, whatever the politeness around it.
+_REDRESS = any_of(
+    r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,40}"
+    r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b"
+)
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
     r"\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
@@ -215,18 +241,21 @@ class Tone:
     """One user turn's heat: ``heat`` > 0 is frustration, < 0 calm satisfaction.
 
     ``cues`` names what was found, for the answer's reasoning; ``thanks`` is a calm thank
-    you or "that worked" (not a sarcastic one).
+    you or "that worked" (not a sarcastic one); ``valence`` is VADER's compound for the
+    user's own words.
     """
 
     heat: float
     cues: tuple[str, ...]
     thanks: bool
+    valence: float = 0.0
 
 
 # Weights are log-odds-like units set from what each shape means: asking for a human or
 # threatening to leave is a strong sign on its own; one "!!" or "again" is weak.
 _W_REPEAT, _W_BLAME, _W_ESCALATE, _W_LEAVE, _W_GIVE_UP, _W_IMPATIENT = 1.0, 1.5, 2.0, 2.0, 1.5, 0.6
 _W_INVESTED, _W_RHETORICAL, _W_NOBODY, _W_MOCK, _W_DISPLEASED = 0.8, 0.8, 0.6, 1.0, 0.8
+_W_REDRESS = 1.0
 _W_SHOUT, _W_BANG = 1.0, 0.6
 _W_WORD = 0.35  # per unit of new negative valence (VADER's scale: "useless" -1.8)
 _MAX_WORDS = 1.5
@@ -234,6 +263,9 @@ _THANKS_PULL = -1.5
 _W_SARCASM = 0.8
 _SARCASM_NEGATIVE = 3.0  # VADER units of negative words that make praise read as sarcasm
 _POLITE_PULL = -0.3
+# A turn this positive overall, with no shape of a complaint, is excited, not shouting:
+# its capitals and "!!" are intensity for something ("THIS IS AMAZING!!").
+_EXCITED = 0.5
 
 
 def _shouted(text: str, known_caps: frozenset[str]) -> int:
@@ -327,6 +359,7 @@ _FAMILIES = frozenset(
         "nobody helps",
         "says so",
         "quotes the assistant back",
+        "asks for redress",
     )
 )
 
@@ -364,6 +397,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         ("accusing question", _accusing_question, _W_RHETORICAL),
         ("nobody helps", _NOBODY.search, _W_NOBODY),
         ("says so", _DISPLEASED.search, _W_DISPLEASED),
+        ("asks for redress", _REDRESS.search, _W_REDRESS),
     ):
         if found(own):
             heat += weight
@@ -378,23 +412,31 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     if mocked:
         heat += _W_MOCK
         cues.append("quotes the assistant back")
-    shouted = _shouted(own, known_caps)
+    neg, words = _new_negative(own, known)
+    # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
+    # or clearly negative words, around it.
+    mood = valence(own)
+    # "OMG", "seriously" are intensity too: in a glad turn they are excitement.
+    excited = mood >= _EXCITED and not (
+        neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES and c != "impatience" for c in cues)
+    )
+    if excited and "impatience" in cues:
+        cues.remove("impatience")
+        heat -= _W_IMPATIENT
+    complaint = neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES for c in cues)
+    shouted = 0 if excited else _shouted(own, known_caps)
     if shouted:
         heat += _W_SHOUT * min(2.0, 0.5 + 0.5 * shouted)
         cues.append("capitals")
-    if re.search(r"[!?]\s*!|!\s*[!?]|\?{2,}", own):
+    if not excited and re.search(r"[!?]\s*!|!\s*[!?]|\?{2,}", own):
         heat += _W_BANG
         cues.append('"!!"')
-    neg, words = _new_negative(own, known)
     if words:
         heat += min(_MAX_WORDS, _W_WORD * neg)
         cues.append("negative words: " + ", ".join(words[:3]))
     thanks = bool(_THANKS.search(own))
     praise = bool(_PRAISE.search(own))
     polite = bool(_POLITE.search(own))
-    # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
-    # or clearly negative words, around it.
-    complaint = neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES for c in cues)
     if (thanks or praise) and complaint:
         cues.append("sarcasm")
         heat += _W_SARCASM
@@ -402,4 +444,4 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         heat += _THANKS_PULL
     if polite and not complaint:
         heat += _POLITE_PULL
-    return Tone(round(heat, 4), tuple(cues), thanks and not complaint)
+    return Tone(round(heat, 4), tuple(cues), thanks and not complaint, round(mood, 4))
