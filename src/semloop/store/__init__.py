@@ -28,6 +28,7 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
+from ._review import AgreementPoint, Issue, MarkPoint, SignalReview, StoredAgentConfig
 from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
 from ._store import Store
 
@@ -37,10 +38,13 @@ __all__ = [
     "Activity",
     "AgentSummary",
     "AgentVersion",
+    "AgreementPoint",
     "ApprovalRecord",
     "DeployRecord",
     "EvaluatorPoint",
+    "Issue",
     "KeyInfo",
+    "MarkPoint",
     "OrgSemantics",
     "Page",
     "PolicyRecord",
@@ -48,7 +52,9 @@ __all__ = [
     "PruneResult",
     "RunSummary",
     "SemanticState",
+    "SignalReview",
     "Store",
+    "StoredAgentConfig",
     "StoredSample",
     "StoredSignal",
     "TypeCount",

@@ -83,14 +83,18 @@ class Listing(Area):
         return _page(items[:limit], len(items) > limit,
                      lambda s: Position(s.detected_at, s.id))
 
-    def agent_summaries(self, org_id: str) -> list[AgentSummary]:
+    def agent_summaries(self, org_id: str, *, after: str | None = None,
+                        limit: int | None = None) -> list[AgentSummary]:
         """Per agent of ``org_id``, by agent id: runs, runs with a signal, signals by
-        failure type and the last run's start, in one query."""
+        failure type and the last run's start. ``after`` and ``limit`` page by agent id
+        (the ids first, then their figures: two queries)."""
         runs: dict[str, tuple[int, float | None]] = {}
         flagged: dict[str, int] = {}
         by_type: dict[str, dict[str, int]] = {}
         with translate_errors("summarise agents"), self._db.read() as conn:
-            for agent_id, kind, failure_type, n, last in conn.execute(q.agent_summaries(org_id)):
+            ids = list(conn.execute(q.agent_ids(org_id, after, limit)).scalars())
+            for agent_id, kind, failure_type, n, last in conn.execute(
+                    q.agent_summaries(org_id, ids)):
                 if kind == "runs":
                     runs[agent_id] = (int(n), None if last is None else float(last))
                 elif kind == "flagged":

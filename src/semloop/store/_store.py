@@ -14,6 +14,7 @@ from ._insights import Insights
 from ._listing import Listing
 from ._orgs import Orgs
 from ._prune import Retention
+from ._review import Review
 from ._semantic import Semantic
 from ._signals import Signals
 
@@ -21,7 +22,7 @@ __all__ = ["Store"]
 
 
 class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts, Semantic,
-            SdkState):
+            Review, SdkState):
     """Events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
 
     ``url`` is ``sqlite:///FILE`` (or a bare file path) or ``postgresql+psycopg://…``.

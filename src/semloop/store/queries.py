@@ -29,6 +29,7 @@ from sqlalchemy import (
     select,
     text,
     tuple_,
+    union,
     union_all,
     update,
 )
@@ -63,12 +64,14 @@ __all__ = [
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
+    "agent_ids",
     "agent_runs_before",
     "agent_summaries",
     "agent_versions",
     "alerts_of_org",
     "approval_by_id",
     "approvals_of_org",
+    "bucket_of",
     "claim_deliveries",
     "claim_runs",
     "completed_runs_of_agent",
@@ -472,28 +475,42 @@ def _keyset(stmt: Select[Any], at: ColumnElement[float], row_id: ColumnElement[i
     return stmt.order_by(at.desc(), row_id.desc()).limit(limit + 1)
 
 
-def agent_summaries(org_id: str) -> CompoundSelect[Any]:
-    """Per agent, as rows ``(agent_id, kind, failure_type, n, last)``: ``runs`` (n runs,
-    last start), ``flagged`` (n runs with a signal) and ``type`` (n signals of one type)."""
+def agent_ids(org_id: str, after: str | None, limit: int | None) -> Select[Any]:
+    """The org's next ``limit`` agent ids after ``after``, by id: agents that started a run
+    or have a signal (the ids a page of :func:`agent_summaries` covers)."""
+    started = select(events.c.agent_id).where(events.c.org_id == org_id, text(STARTED_WHERE))
+    signalled = select(signals.c.agent_id).where(signals.c.org_id == org_id)
+    if after is not None:
+        started = started.where(events.c.agent_id > after)
+        signalled = signalled.where(signals.c.agent_id > after)
+    both = union(started, signalled).subquery()
+    return select(both.c.agent_id).order_by(both.c.agent_id).limit(limit)
+
+
+def agent_summaries(org_id: str, agent_ids: Sequence[str]) -> CompoundSelect[Any]:
+    """Per agent of ``agent_ids``, as rows ``(agent_id, kind, failure_type, n, last)``:
+    ``runs`` (n runs, last start), ``flagged`` (n runs with a signal) and ``type`` (n
+    signals of one type)."""
     no_type: ColumnElement[str] = cast(null(), String(64))
     no_time: ColumnElement[float] = cast(null(), Double())
+    ids = list(agent_ids)
     runs = (
         select(events.c.agent_id, literal("runs", String(8)).label("kind"),
                no_type.label("failure_type"), func.count().label("n"),
                func.max(events.c.timestamp).label("last"))
-        .where(events.c.org_id == org_id, text(STARTED_WHERE))
+        .where(events.c.org_id == org_id, text(STARTED_WHERE), events.c.agent_id.in_(ids))
         .group_by(events.c.agent_id)
     )
     flagged = (
         select(signals.c.agent_id, literal("flagged", String(8)), no_type,
                func.count(signals.c.run_id.distinct()), no_time)
-        .where(signals.c.org_id == org_id)
+        .where(signals.c.org_id == org_id, signals.c.agent_id.in_(ids))
         .group_by(signals.c.agent_id)
     )
     by_type = (
         select(signals.c.agent_id, literal("type", String(8)), signals.c.failure_type,
                func.count(), no_time)
-        .where(signals.c.org_id == org_id)
+        .where(signals.c.org_id == org_id, signals.c.agent_id.in_(ids))
         .group_by(signals.c.agent_id, signals.c.failure_type)
     )
     return union_all(runs, flagged, by_type)
@@ -501,7 +518,7 @@ def agent_summaries(org_id: str) -> CompoundSelect[Any]:
 
 # -- dashboard: activity over time, agent health, evaluators -----------------------------
 
-def _bucket(dialect: Dialect, column: ColumnElement[float], bucket_s: int) -> Any:
+def bucket_of(dialect: Dialect, column: ColumnElement[float], bucket_s: int) -> Any:
     # floor(t / b) * b. SQLite's CAST truncates, which is floor for the positive epoch
     # times stored; PostgreSQL's CAST rounds, so it gets floor() (SQLite may lack it).
     if dialect is Dialect.SQLITE:
@@ -517,7 +534,7 @@ def run_activity(dialect: Dialect, org_id: str, since: float, bucket_s: int,
                           events.c.timestamp >= since]
     if agent_id is not None:
         started.append(events.c.agent_id == agent_id)
-    bucket = _bucket(dialect, events.c.timestamp, bucket_s).label("bucket")
+    bucket = bucket_of(dialect, events.c.timestamp, bucket_s).label("bucket")
     not_shadow = [signals.c.org_id == org_id, signals.c.shadow.is_(False)]
     if dialect is Dialect.SQLITE:
         # SQLite probes the signals' unique index once per run, cheaply; joined to a
@@ -567,7 +584,7 @@ def evaluator_activity(dialect: Dialect, org_id: str, since: float,
                        bucket_s: int) -> Select[Any]:
     """Per failure type and source other than structural, per time bucket of detection:
     rows ``(failure_type, source, bucket, signals, mean confidence, shadow)``."""
-    bucket = _bucket(dialect, signals.c.detected_at, bucket_s)
+    bucket = bucket_of(dialect, signals.c.detected_at, bucket_s)
     return (
         select(signals.c.failure_type, signals.c.source, bucket, func.count(),
                func.avg(signals.c.confidence), func.count(case((signals.c.shadow, 1))))
