@@ -24,7 +24,7 @@ from ._schemas import ErrorBody, RowId, SignalOut, StoredSignalOut
 from .runs import LIST_ERRORS, Cursor, Limit, Since, Until
 from .signals import signal_body
 
-__all__ = ["external_signal", "issue_body", "issue_state", "project", "record_feedback", "router",
+__all__ = ["external_signal", "issue_body", "issue_state", "issues_of", "project", "record_feedback", "router",
            "usage_body", "withdraw_feedback"]
 
 router = APIRouter(tags=["semantic"])
@@ -193,14 +193,18 @@ def issue_body(issue: Issue, org: OrgSemantics) -> dict[str, Any]:
     return {**dataclasses.asdict(issue), "state": issue_state(org, issue.false_positives)}
 
 
+def issues_of(store: Store, org_id: str, agent_id: str | None = None) -> list[dict[str, Any]]:
+    """An org's recurring issues, most runs first, each with its state."""
+    org = store.org_semantics(org_id)
+    return [{**i, "state": issue_state(org, i["false_positives"])}
+            for i in store.recurring_issues(org_id, agent_id)]
+
+
 @router.get("/v1/issues", response_model=list[IssueOut], responses=_ERRORS,
             summary="Recurring issues: semantic findings grouped by agent, evaluator and fault")
 async def recurring_issues(request: Request, org_id: Annotated[str, Depends(require_org)],
                            agent_id: str | None = None) -> Any:
-    store = store_of(request)
-    org = await run_in_threadpool(store.org_semantics, org_id)
-    found = await run_in_threadpool(store.recurring_issues, org_id, agent_id)
-    return [{**i, "state": issue_state(org, i["false_positives"])} for i in found]
+    return await run_in_threadpool(issues_of, store_of(request), org_id, agent_id)
 
 
 class IssueDetail(IssueOut):

@@ -29,10 +29,18 @@ from ._records import (
     StoredSignal,
 )
 from ._review import AgreementPoint, Issue, MarkPoint, SignalReview, StoredAgentConfig
-from ._semantic import OrgSemantics, SemanticState, StoredSample, Usage, month_of
+from ._semantic import (
+    CONVERSATION_EVALUATORS,
+    OrgSemantics,
+    SemanticState,
+    StoredSample,
+    Usage,
+    month_of,
+)
 from ._store import Store
 
 __all__ = [
+    "CONVERSATION_EVALUATORS",
     "KEY_PREFIX",
     "LIMITS",
     "Activity",
