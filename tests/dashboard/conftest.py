@@ -28,6 +28,8 @@ TOOL_STEPS = [2, 4, 6]
 ANGRY = [("conv-angry-1", "u-7"), ("conv-angry-2", "u-7"), ("conv-angry-3", "u-9")]
 #: Of their findings (one recurring issue), how many are marked not a real issue.
 MARKED = 2
+#: Each finding had a second opinion; this many of them agreed.
+SECOND_AGREED = 2
 
 
 @dataclass
@@ -82,10 +84,21 @@ def seed_loop_run(store: Store, org: str, run_id: str = "run-loop", *,
     ])
 
 
+def judge_call(run_id: str, judge: str, fired: bool, *,
+               second: bool = False) -> dict[str, object]:
+    """One USER_FRUSTRATION judge call as an evaluation-log row."""
+    return {"run_id": run_id, "conversation_id": None, "agent_id": "support",
+            "evaluator": "USER_FRUSTRATION", "judge": judge, "model": "m", "input_tokens": 10,
+            "output_tokens": 2, "estimated": False, "cost_usd": 0.0004, "latency_ms": 5.0,
+            "fired": fired, "confidence": 0.8, "undecided": False, "error": None,
+            "attempt": 1, "second_opinion": second}
+
+
 def seed_frustration(store: Store, org: str) -> int:
     """Three conversations whose users grew frustrated: a USER_FRUSTRATION finding on the
-    newest run of each, grouped into one recurring issue, ``MARKED`` of them marked not a
-    real issue (the org's feedback still off). Returns the issue's id."""
+    newest run of each with its judge calls (a second opinion each), grouped into one
+    recurring issue, ``MARKED`` of them marked not a real issue (the org's feedback still
+    off). Returns the issue's id."""
     now = time.time()
     issue: int | tuple[str, list[float]] = ("user repeats the refund request angrily", [])
     for c, (conversation_id, user) in enumerate(ANGRY):
@@ -98,11 +111,18 @@ def seed_frustration(store: Store, org: str) -> int:
                       agent_version="v1", conversation_id=conversation_id),
                 Event("run.completed", run_id, "support", 1, t + 2, {},
                       conversation_id=conversation_id)])
-        store.finish_task(org, run_id, "USER_FRUSTRATION", attempts=1, group=issue, signal=Signal(
+        store.finish_task(org, run_id, "USER_FRUSTRATION", attempts=1, group=issue,
+                          calls=[judge_call(run_id, "embedded", True),
+                                 judge_call(run_id, "llm", c < SECOND_AGREED, second=True)],
+                          signal=Signal(
             "USER_FRUSTRATION", run_id, "high", 0.82,
             {"reasoning": f"the user asked for the refund {c + 3} times, each angrier",
              "conversation_id": conversation_id},
             source="semantic", agent_id="support", agent_version="v1"))
+        # the worker spent a unit of the org's quota on the run it evaluated
+        run = store.get_run(org, run_id)
+        assert run is not None
+        store.charge_run(org, run, counted=True)
         issue = store.recurring_issues(org)[0]["issue_id"]
     assert isinstance(issue, int)
     members = store.issue(org, issue)

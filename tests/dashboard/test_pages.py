@@ -13,7 +13,16 @@ from fastapi.routing import APIRoute
 from semloop.api.dashboard._pages import SESSION_COOKIE, router
 from semloop.api.dashboard._session import Sessions
 
-from .conftest import ANGRY, MARKED, STUCK, TOOL_STEPS, Site, seed_loop_run
+from .conftest import (
+    ANGRY,
+    MARKED,
+    SECOND_AGREED,
+    STUCK,
+    TOOL_STEPS,
+    Site,
+    judge_call,
+    seed_loop_run,
+)
 
 #: Dashboard routes not behind the sign-in: the page itself and its stylesheet.
 SIGN_IN = {"/login"}
@@ -296,8 +305,9 @@ def test_overview_shows_evaluation_usage_against_quota_with_its_projection(site:
                               counted=True)
     with site.client() as client:
         page = client.get("/").text
-    assert re.search(r'<span class="big">4</span> of 40 semantic evaluations used', page)
-    assert "36 left" in page and "Projected by month end" in page
+    used = 4 + len(ANGRY)  # the seeded conversations' evaluations too
+    assert re.search(rf'<span class="big">{used}</span> of 40 semantic evaluations used', page)
+    assert f"{40 - used} left" in page and "Projected by month end" in page
 
 
 def test_agent_page_shows_its_semantic_config(site: Site) -> None:
@@ -314,21 +324,15 @@ def test_agent_page_shows_its_semantic_config(site: Site) -> None:
 
 
 def test_evaluator_quality_shows_marks_beside_judge_agreement(site: Site) -> None:
-    def call(fired: bool, second: bool) -> dict[str, object]:
-        return {"run_id": "run-loop", "conversation_id": None, "agent_id": "support",
-                "evaluator": "USER_FRUSTRATION", "judge": "llm" if second else "embedded",
-                "model": "m", "input_tokens": 10, "output_tokens": 2, "estimated": False,
-                "cost_usd": 0.0, "latency_ms": 5.0, "fired": fired, "confidence": 0.8,
-                "undecided": False, "error": None, "attempt": 1, "second_opinion": second}
-
+    calls = [judge_call("run-loop", "embedded", True)] + [
+        judge_call("run-loop", "llm", agreed, second=True) for agreed in (True, True, False)]
     site.store.finish_task(site.org_id, "run-loop", "USER_FRUSTRATION", attempts=1,
-                           signal=None, group=None,
-                           calls=[call(True, False), call(True, True), call(True, True),
-                                  call(True, True), call(False, True)])
+                           signal=None, group=None, calls=calls)
     with site.client() as client:
         page = client.get("/evaluators").text
-    row = re.search(r"<tr><td>USER_FRUSTRATION</td>(.*?)</tr>", page, re.S)
+    row = re.search(r"<tr><td>USER_FRUSTRATION</td>(.*?)</tr>", page, re.DOTALL)
     assert row is not None, page
     cells = re.findall(r'<td class="num">([^<]*)</td>', row.group(1))
-    assert cells == [str(MARKED), "0", "4", "75.0%"]
+    seconds, agreed = len(ANGRY) + 3, SECOND_AGREED + 2
+    assert cells == [str(MARKED), "0", str(seconds), f"{100 * agreed / seconds:.1f}%"]
     assert 'class="spark agree"' in row.group(1)
