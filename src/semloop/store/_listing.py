@@ -42,12 +42,27 @@ class Listing(Area):
         if status is not None and status not in q.RUN_STATUSES:
             raise ValueError(f"status is one of {', '.join(q.RUN_STATUSES)}, not {status!r}")
         _check_source(source)
-        stmt = q.runs_page(
-            org_id, _page_size(limit), agent_id=no_nul(agent_id), status=status,
-            conversation_id=no_nul(conversation_id), failure_type=no_nul(failure_type),
-            source=source, since=since, until=until, after=None if after is None else (after.time, after.id))
+        agent_id, failure_type = no_nul(agent_id), no_nul(failure_type)
         with translate_errors("list runs"), self._db.read() as conn:
-            rows = conn.execute(stmt).all()
+            # A signal filter first counts the runs it can match: none is an empty page at
+            # once, a few bound the walk, and only a common one walks the agent's history
+            # (where matches come often, so a page fills fast).
+            run_ids = None
+            if failure_type is not None or source is not None:
+                found = list(conn.execute(q.runs_with_signals(
+                    org_id, FEW_RUNS + 1, failure_type=failure_type, source=source,
+                    agent_id=agent_id)).scalars())
+                if not found:
+                    return Page([], None)
+                run_ids = found if len(found) <= FEW_RUNS else None
+            # A few runs found are exactly the runs with such a signal: no probe again.
+            few = run_ids is not None
+            rows = conn.execute(q.runs_page(
+                org_id, _page_size(limit), agent_id=agent_id, status=status,
+                conversation_id=no_nul(conversation_id),
+                failure_type=None if few else failure_type, source=None if few else source,
+                since=since, until=until, run_ids=run_ids,
+                after=None if after is None else (after.time, after.id))).all()
         items = [_run_summary(row) for row in rows]
         return _page(items[:limit], len(items) > limit, lambda r: r.position)
 
@@ -111,6 +126,8 @@ class Listing(Area):
 
 #: The most a listing serves in one page.
 MAX_PAGE = 500
+#: Up to this many runs with a wanted signal, the runs listing walks those runs alone.
+FEW_RUNS = 500
 
 
 def _page_size(limit: int) -> int:

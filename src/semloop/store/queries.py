@@ -115,6 +115,7 @@ __all__ = [
     "run_activity",
     "run_ended_at",
     "runs_page",
+    "runs_with_signals",
     "set_alert_decision",
     "signal_decisions_of_run",
     "signals_of_run",
@@ -367,20 +368,24 @@ def runs_page(
     since: float | None = None,
     until: float | None = None,
     after: tuple[float, int] | None = None,
+    run_ids: Sequence[str] | None = None,
 ) -> Select[Any]:
     """One page of an org's runs, newest start first: each run's ``run.started`` row plus
     its status, end, event count and failure types, looked up for the page's rows only.
 
     Walks the partial index on started events backwards from ``after`` (keyset), so a page
     costs ``limit`` index entries and four index lookups each, whatever the table's size.
+    ``run_ids`` (the runs with a wanted signal, when they are few: :func:`runs_with_signals`)
+    restricts the walk to those runs.
     """
     run = events.alias("run_events")
     same_run = [run.c.org_id == events.c.org_id, run.c.run_id == events.c.run_id]
     # The latest terminal event decides, as in Run.status (run order: step, then time).
+    # The literal predicate (it names run_events' own column) is the partial index's.
     def last_terminal(column: ColumnElement[Any]) -> Any:
         return (
             select(column)
-            .where(*same_run, run.c.event_type.in_(tuple(TERMINAL_TRIGGERS)))
+            .where(*same_run, text(f"run_events.{TERMINAL_WHERE}"))
             .order_by(run.c.step_index.desc(), run.c.timestamp.desc(), run.c.id.desc())
             .limit(1)
             .scalar_subquery()
@@ -409,15 +414,38 @@ def runs_page(
         stmt = stmt.where(events.c.agent_id == agent_id)
     if conversation_id is not None:
         stmt = stmt.where(events.c.conversation_id == conversation_id)
+    if run_ids is not None:
+        stmt = stmt.where(events.c.run_id.in_(list(run_ids)))
     if status == "running":
         stmt = stmt.where(terminal_type.is_(None))
     elif status is not None:
         stmt = stmt.where(terminal_type == f"run.{status}")
+    # A probe per walked run (a scalar subquery, which no planner turns into a join): an
+    # EXISTS let PostgreSQL, misled by a rare status, join every walked run against every
+    # signal of the type (seconds for a filter that matched nothing).
+    def has_signal(*where: ColumnElement[bool]) -> ColumnElement[bool]:
+        return select(literal(1)).where(*of_run, *where).limit(1).scalar_subquery().is_not(None)
+
     if failure_type is not None:
-        stmt = stmt.where(exists().where(*of_run, signals.c.failure_type == failure_type))
+        stmt = stmt.where(has_signal(signals.c.failure_type == failure_type))
     if source is not None:
-        stmt = stmt.where(exists().where(*of_run, _of_source(signals.c.source, source)))
+        stmt = stmt.where(has_signal(_of_source(signals.c.source, source)))
     return _keyset(stmt, events.c.timestamp, events.c.id, since, until, after, limit)
+
+
+def runs_with_signals(org_id: str, limit: int, *, failure_type: str | None,
+                      source: str | None, agent_id: str | None) -> Select[str]:
+    """Up to ``limit`` runs of the org with a signal of ``failure_type`` and ``source``
+    (of ``agent_id``'s): when they are few, the runs listing walks those alone."""
+    stmt = select(signals.c.run_id).where(signals.c.org_id == org_id).distinct()
+    if failure_type is not None:
+        stmt = stmt.where(signals.c.failure_type == failure_type)
+    if source is not None:
+        stmt = stmt.where(_of_source(signals.c.source, source))
+    if agent_id is not None:
+        # a signal names its run's agent, or none
+        stmt = stmt.where(signals.c.agent_id.in_([agent_id, ""]))
+    return stmt.limit(limit)
 
 
 def signals_page(
