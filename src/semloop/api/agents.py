@@ -154,6 +154,8 @@ _CONFIG_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "the org has no run of this agent"},
     503: {"model": ErrorBody, "description": "the database failed; retry"},
 }
+_CONFIG_CHANGE_ERRORS = {**_CONFIG_ERRORS, 400: {"model": ErrorBody,
+                                                 "description": "detail names the field"}}
 
 
 def _change(store: Store, org_id: str, agent_id: str,
@@ -181,8 +183,7 @@ async def get_semantic_config(agent_id: str, request: Request,
 
 
 @router.put("/v1/agents/{agent_id}/semantic-config", response_model=SemanticConfigOut,
-            responses={**_CONFIG_ERRORS, 400: {"model": ErrorBody,
-                                               "description": "detail names the field"}},
+            responses=_CONFIG_CHANGE_ERRORS,
             summary="Replace one agent's semantic config (fields left out: their defaults)")
 async def put_semantic_config(agent_id: str, body: SemanticConfigIn, request: Request,
                               org_id: Annotated[str, Depends(require_org)]) -> Any:
@@ -191,8 +192,7 @@ async def put_semantic_config(agent_id: str, body: SemanticConfigIn, request: Re
 
 
 @router.patch("/v1/agents/{agent_id}/semantic-config", response_model=SemanticConfigOut,
-              responses={**_CONFIG_ERRORS, 400: {"model": ErrorBody,
-                                                 "description": "detail names the field"}},
+              responses=_CONFIG_CHANGE_ERRORS,
               summary="Change some fields of one agent's semantic config")
 async def patch_semantic_config(agent_id: str, body: SemanticConfigIn, request: Request,
                                 org_id: Annotated[str, Depends(require_org)]) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -23,10 +23,11 @@ from ...alert.config import AlertsConfig
 from ...detect.config import DetectorConfig
 from ...evaluate.findings import FP_PENALTY, FP_THRESHOLD
 from ...events import Event, Signal
-from ...store import CONVERSATION_EVALUATORS, Store, StoredSignal, key_id_of
+from ...store import CONVERSATION_EVALUATORS, Page, Position, Store, StoredSignal, key_id_of
 from ...store.queries import RUN_STATUSES, SOURCES
 from .._auth import org_for_key, store_of
 from .._paging import decode_cursor, encode_cursor, parse_time
+from .._schemas import RowId
 from ..agents import HEALTH_DAYS, agent_health, semantic_config
 from ..semantic import issue_body, issues_of, record_feedback, usage_body, withdraw_feedback
 from ._calibration import read_reports
@@ -201,29 +202,38 @@ _RUN_FILTERS = ("agent_id", "status", "failure_type", "source", "since", "until"
 
 @router.get("/runs")
 def runs(request: Request, session: Signed, cursor: str | None = None) -> HTMLResponse:
-    given = {k: v for k in _RUN_FILTERS if (v := request.query_params.get(k, "").strip())}
-    error = None
-    try:
+    def fetch(given: dict[str, str], after: Position | None) -> Page[Any]:
         if given.get("status") not in (None, *RUN_STATUSES):
             raise ValueError(f"status is one of {', '.join(RUN_STATUSES)}")
         if given.get("source") not in (None, *SOURCES):
             raise ValueError(f"source is one of {', '.join(SOURCES)}")
-        page = store_of(request).list_runs(
-            session.org_id, limit=50,
-            after=None if cursor is None else decode_cursor("runs", cursor),
-            agent_id=given.get("agent_id"), status=given.get("status"),
-            failure_type=given.get("failure_type"), source=given.get("source"),
-            since=parse_time("since", given.get("since")),
+        return store_of(request).list_runs(
+            session.org_id, limit=50, after=after, agent_id=given.get("agent_id"),
+            status=given.get("status"), failure_type=given.get("failure_type"),
+            source=given.get("source"), since=parse_time("since", given.get("since")),
             until=parse_time("until", given.get("until")))
+
+    return render(request, "runs.html", session, statuses=RUN_STATUSES, sources=SOURCES,
+                  **_filtered(request, "runs", _RUN_FILTERS, cursor, fetch))
+
+
+def _filtered(request: Request, listing: str, names: Sequence[str], cursor: str | None,
+              fetch: Callable[[dict[str, str], Position | None], Page[Any]],
+              ) -> dict[str, Any]:
+    """A filtered listing page's context: the filters given, the page ``fetch`` reads
+    (or the error that names a bad filter) and the link to the next page."""
+    given = {k: v for k in names if (v := request.query_params.get(k, "").strip())}
+    error, items, next_url = None, [], None
+    try:
+        page = fetch(given, None if cursor is None else decode_cursor(listing, cursor))
     except (ValueError, HTTPException) as exc:
         error = exc.detail if isinstance(exc, HTTPException) else str(exc)
-        page = None
-    next_url = None
-    if page is not None and page.next is not None:
-        next_url = "/runs?" + urlencode({**given, "cursor": encode_cursor("runs", page.next)})
-    return render(request, "runs.html", session, filters=given, error=error,
-                  runs=[] if page is None else page.items, next_url=next_url,
-                  statuses=RUN_STATUSES, sources=SOURCES)
+    else:
+        items = page.items
+        if page.next is not None:
+            next_url = f"/{listing}?" + urlencode(
+                {**given, "cursor": encode_cursor(listing, page.next)})
+    return {"filters": given, "error": error, "items": items, "next_url": next_url}
 
 
 def evidence_steps(signal: Signal) -> list[int]:
@@ -298,7 +308,7 @@ def _refused(request: Request, session: Session, exc: HTTPException,
 
 
 @router.post("/signals/{signal_id}/feedback")
-def mark_false_positive(signal_id: int, request: Request, session: Signed,
+def mark_false_positive(signal_id: RowId, request: Request, session: Signed,
                         csrf: Annotated[str, Form()],
                         next: Annotated[str, Form()] = "/issues") -> Response:
     """Record "not a real issue" through the API's own path (its checks and its store
@@ -313,7 +323,7 @@ def mark_false_positive(signal_id: int, request: Request, session: Signed,
 
 
 @router.post("/signals/{signal_id}/feedback/undo")
-def undo_mark(signal_id: int, request: Request, session: Signed,
+def undo_mark(signal_id: RowId, request: Request, session: Signed,
               csrf: Annotated[str, Form()], next: Annotated[str, Form()] = "/issues") -> Response:
     _check_csrf(request, session, csrf)
     try:
@@ -366,7 +376,7 @@ def issues(request: Request, session: Signed) -> HTMLResponse:
 
 
 @router.get("/issues/{issue_id}")
-def issue_detail(issue_id: int, request: Request, session: Signed) -> HTMLResponse:
+def issue_detail(issue_id: RowId, request: Request, session: Signed) -> HTMLResponse:
     store = store_of(request)
     found = store.issue(session.org_id, issue_id)
     if found is None:
@@ -383,30 +393,18 @@ _CONVERSATION_FILTERS = ("agent_id", "user_id", "evaluator", "has_finding", "sin
 @router.get("/conversations")
 def conversations(request: Request, session: Signed,
                   cursor: str | None = None) -> HTMLResponse:
-    given = {k: v for k in _CONVERSATION_FILTERS
-             if (v := request.query_params.get(k, "").strip())}
-    error = None
-    try:
+    def fetch(given: dict[str, str], after: Position | None) -> Page[Any]:
         if given.get("has_finding") not in (None, "yes", "no"):
             raise ValueError("has finding is yes or no")
-        page = store_of(request).list_conversations(
-            session.org_id, limit=50,
-            after=None if cursor is None else decode_cursor("conversations", cursor),
-            agent_id=given.get("agent_id"), user_id=given.get("user_id"),
-            evaluator=given.get("evaluator"),
+        return store_of(request).list_conversations(
+            session.org_id, limit=50, after=after, agent_id=given.get("agent_id"),
+            user_id=given.get("user_id"), evaluator=given.get("evaluator"),
             has_finding=None if "has_finding" not in given else given["has_finding"] == "yes",
             since=parse_time("since", given.get("since")),
             until=parse_time("until", given.get("until")))
-    except (ValueError, HTTPException) as exc:
-        error = exc.detail if isinstance(exc, HTTPException) else str(exc)
-        page = None
-    next_url = None
-    if page is not None and page.next is not None:
-        next_url = "/conversations?" + urlencode(
-            {**given, "cursor": encode_cursor("conversations", page.next)})
-    return render(request, "conversations.html", session, filters=given, error=error,
-                  conversations=[] if page is None else page.items, next_url=next_url,
-                  evaluators=CONVERSATION_EVALUATORS)
+
+    return render(request, "conversations.html", session, evaluators=CONVERSATION_EVALUATORS,
+                  **_filtered(request, "conversations", _CONVERSATION_FILTERS, cursor, fetch))
 
 
 @router.get("/conversations/{conversation_id}")
