@@ -101,15 +101,15 @@ class Listing(Area):
     def agent_summaries(self, org_id: str, *, after: str | None = None,
                         limit: int | None = None) -> list[AgentSummary]:
         """Per agent of ``org_id``, by agent id: runs, runs with a signal, signals by
-        failure type and the last run's start. ``after`` and ``limit`` page by agent id
-        (the ids first, then their figures: two queries)."""
+        failure type and the last run's start, in one grouped query. ``after`` and
+        ``limit`` page by agent id: the page is the first ``limit`` agents after
+        ``after`` (an org has few agents, so the query groups them all)."""
         runs: dict[str, tuple[int, float | None]] = {}
         flagged: dict[str, int] = {}
         by_type: dict[str, dict[str, int]] = {}
         with translate_errors("summarise agents"), self._db.read() as conn:
-            ids = list(conn.execute(q.agent_ids(org_id, after, limit)).scalars())
             for agent_id, kind, failure_type, n, last in conn.execute(
-                    q.agent_summaries(org_id, ids)):
+                    q.agent_summaries(org_id, after)):
                 if kind == "runs":
                     runs[agent_id] = (int(n), None if last is None else float(last))
                 elif kind == "flagged":
@@ -120,7 +120,7 @@ class Listing(Area):
             AgentSummary(agent_id, runs.get(agent_id, (0, None))[0], flagged.get(agent_id, 0),
                          dict(sorted(by_type.get(agent_id, {}).items())),
                          runs.get(agent_id, (0, None))[1])
-            for agent_id in sorted({*runs, *flagged, *by_type})
+            for agent_id in sorted({*runs, *flagged, *by_type})[:limit]
         ]
 
 

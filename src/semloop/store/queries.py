@@ -29,7 +29,6 @@ from sqlalchemy import (
     select,
     text,
     tuple_,
-    union,
     union_all,
     update,
 )
@@ -64,7 +63,6 @@ __all__ = [
     "TERMINAL_TRIGGERS",
     "add_events",
     "add_signals",
-    "agent_ids",
     "agent_runs_before",
     "agent_summaries",
     "agent_versions",
@@ -503,42 +501,33 @@ def _keyset(stmt: Select[Any], at: ColumnElement[float], row_id: ColumnElement[i
     return stmt.order_by(at.desc(), row_id.desc()).limit(limit + 1)
 
 
-def agent_ids(org_id: str, after: str | None, limit: int | None) -> Select[Any]:
-    """The org's next ``limit`` agent ids after ``after``, by id: agents that started a run
-    or have a signal (the ids a page of :func:`agent_summaries` covers)."""
-    started = select(events.c.agent_id).where(events.c.org_id == org_id, text(STARTED_WHERE))
-    signalled = select(signals.c.agent_id).where(signals.c.org_id == org_id)
-    if after is not None:
-        started = started.where(events.c.agent_id > after)
-        signalled = signalled.where(signals.c.agent_id > after)
-    both = union(started, signalled).subquery()
-    return select(both.c.agent_id).order_by(both.c.agent_id).limit(limit)
-
-
-def agent_summaries(org_id: str, agent_ids: Sequence[str]) -> CompoundSelect[Any]:
-    """Per agent of ``agent_ids``, as rows ``(agent_id, kind, failure_type, n, last)``:
-    ``runs`` (n runs, last start), ``flagged`` (n runs with a signal) and ``type`` (n
-    signals of one type)."""
+def agent_summaries(org_id: str, after: str | None = None) -> CompoundSelect[Any]:
+    """Per agent (with an id after ``after``), as rows ``(agent_id, kind, failure_type, n,
+    last)``: ``runs`` (n runs, last start), ``flagged`` (n runs with a signal) and
+    ``type`` (n signals of one type)."""
     no_type: ColumnElement[str] = cast(null(), String(64))
     no_time: ColumnElement[float] = cast(null(), Double())
-    ids = list(agent_ids)
+    later: list[ColumnElement[bool]] = []
+    signals_later: list[ColumnElement[bool]] = []
+    if after is not None:
+        later, signals_later = [events.c.agent_id > after], [signals.c.agent_id > after]
     runs = (
         select(events.c.agent_id, literal("runs", String(8)).label("kind"),
                no_type.label("failure_type"), func.count().label("n"),
                func.max(events.c.timestamp).label("last"))
-        .where(events.c.org_id == org_id, text(STARTED_WHERE), events.c.agent_id.in_(ids))
+        .where(events.c.org_id == org_id, text(STARTED_WHERE), *later)
         .group_by(events.c.agent_id)
     )
     flagged = (
         select(signals.c.agent_id, literal("flagged", String(8)), no_type,
                func.count(signals.c.run_id.distinct()), no_time)
-        .where(signals.c.org_id == org_id, signals.c.agent_id.in_(ids))
+        .where(signals.c.org_id == org_id, *signals_later)
         .group_by(signals.c.agent_id)
     )
     by_type = (
         select(signals.c.agent_id, literal("type", String(8)), signals.c.failure_type,
                func.count(), no_time)
-        .where(signals.c.org_id == org_id, signals.c.agent_id.in_(ids))
+        .where(signals.c.org_id == org_id, *signals_later)
         .group_by(signals.c.agent_id, signals.c.failure_type)
     )
     return union_all(runs, flagged, by_type)
