@@ -129,7 +129,8 @@ def test_sign_in_open_a_loop_run_and_see_its_evidence_on_the_steps(
 def test_every_page_renders_at_both_widths_without_errors(
         live: Site, page: tuple[Page, Watch], shots: Path, width: str) -> None:
     browser_page, _ = page
-    browser_page.set_viewport_size(dict(zip(("width", "height"), WIDTHS[width], strict=True)))
+    wide, high = WIDTHS[width]
+    browser_page.set_viewport_size({"width": wide, "height": high})
     browser_page.goto(live.url + "/login")
     browser_page.screenshot(path=str(shots / f"login-{width}.png"))
     _sign_in(browser_page, live)

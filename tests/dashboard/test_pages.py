@@ -30,7 +30,7 @@ SIGN_IN = {"/login"}
 
 def _page_routes() -> list[str]:
     return sorted({r.path for r in router.routes if isinstance(r, APIRoute)
-                   and "GET" in r.methods and r.path not in SIGN_IN})
+                   and "GET" in (r.methods or ()) and r.path not in SIGN_IN})
 
 
 PAGES = _page_routes()
