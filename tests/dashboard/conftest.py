@@ -117,7 +117,8 @@ def seed_frustration(store: Store, org: str) -> int:
                           signal=Signal(
             "USER_FRUSTRATION", run_id, "high", 0.82,
             {"reasoning": f"the user asked for the refund {c + 3} times, each angrier",
-             "conversation_id": conversation_id},
+             "conversation_id": conversation_id,
+             "run_ids_considered": [f"{conversation_id}-run-{i}" for i in range(3)]},
             source="semantic", agent_id="support", agent_version="v1"))
         # the worker spent a unit of the org's quota on the run it evaluated
         run = store.get_run(org, run_id)

@@ -293,6 +293,7 @@ def test_conversations_filter_by_user_and_finding_and_show_their_findings(site: 
             < page.index("conv-angry-1-run-2")
         assert "Conversation-level findings (1)" in page and "USER_FRUSTRATION" in page
         assert "asked for the refund 3 times" in page
+        assert re.search(r'Judged on runs:\s*<a href="/runs/conv-angry-1-run-0">', page)
         assert "query.since" in client.get("/conversations", params={"since": "soon"}).text
 
 
@@ -336,3 +337,22 @@ def test_evaluator_quality_shows_marks_beside_judge_agreement(site: Site) -> Non
     seconds, agreed = len(ANGRY) + 3, SECOND_AGREED + 2
     assert cells == [str(MARKED), "0", str(seconds), f"{100 * agreed / seconds:.1f}%"]
     assert 'class="spark agree"' in row.group(1)
+
+
+def test_another_orgs_session_cannot_mark_or_unmark_this_orgs_findings(site: Site) -> None:
+    found = site.store.issue(site.org_id, site.issue_id)
+    assert found is not None
+    marked, unmarked = found[1][0].id, found[1][-1].id
+    other = site.store.create_org("other")
+    site.store.update_org_semantics(other, feedback_enabled=True)
+    with site.client(signed_in=False) as client:
+        assert site.sign_in(client, key=site.store.create_api_key(other)).status_code == 303
+        token = _csrf(client.get("/issues").text)
+        assert client.post(f"/signals/{unmarked}/feedback",
+                           data={"csrf": token}).status_code == 404
+        assert client.post(f"/signals/{marked}/feedback/undo",
+                           data={"csrf": token}).status_code == 404
+        assert client.get(f"/issues/{site.issue_id}").status_code == 404
+    reviews = site.store.reviews(site.org_id, [marked, unmarked])
+    assert (reviews[marked].false_positive_marks, reviews[unmarked].false_positive_marks) \
+        == (1, 0)
