@@ -221,7 +221,7 @@ def test_agents_summary(server: Server, http: httpx.Client) -> None:
          "signals_by_type": {"RETRY_STORM": 1, "TOOL_LOOP": 2}, "last_run_at": T0 + 50},
         {"agent_id": "beta", "runs": 1, "runs_with_signals": 0, "signals_by_type": {},
          "last_run_at": T0 + 5},
-    ]}
+    ], "next_cursor": None}
 
 
 # --- isolation and bad input -----------------------------------------------------------------

@@ -1,6 +1,7 @@
 """End to end in a real headless Chromium (Debian's, driven by Playwright): sign in, follow
-a loop finding's evidence to its steps, every page at 1280 and 390 px, pages that refresh
-on their own, sign-out. Any console error, page error or request to anything but
+a loop finding's evidence to its steps, mark a finding not a real issue and undo it, open
+a conversation with a frustration finding, every page at 1280 and 390 px, pages that
+refresh on their own, sign-out. Any console error, page error or request to anything but
 127.0.0.1 fails the test. Screenshots go to $SEMLOOP_SCREENSHOTS (default: a tmp dir).
 """
 
@@ -19,12 +20,13 @@ from playwright.sync_api import Browser, Page, Playwright, Request, Route, sync_
 from semloop.events import Event
 from semloop.store import Store
 
-from .conftest import STUCK, TOOL_STEPS, Site, serve_site
+from .conftest import ANGRY, MARKED, STUCK, TOOL_STEPS, Site, serve_site
 
 WIDTHS = {"wide": (1280, 900), "narrow": (390, 844)}
 PAGES = {"overview": "/", "runs": "/runs", "run": "/runs/run-loop", "agents": "/agents",
          "agent": "/agents/support", "issues": "/issues", "conversations": "/conversations",
-         "conversation": "/conversations/conv-1", "evaluators": "/evaluators"}
+         "conversation": "/conversations/conv-angry-1", "evaluators": "/evaluators",
+         "issue": "/issues/{issue_id}"}
 
 
 def _chromium() -> str:
@@ -127,11 +129,13 @@ def test_sign_in_open_a_loop_run_and_see_its_evidence_on_the_steps(
 def test_every_page_renders_at_both_widths_without_errors(
         live: Site, page: tuple[Page, Watch], shots: Path, width: str) -> None:
     browser_page, _ = page
-    browser_page.set_viewport_size(dict(zip(("width", "height"), WIDTHS[width], strict=True)))
+    wide, high = WIDTHS[width]
+    browser_page.set_viewport_size({"width": wide, "height": high})
     browser_page.goto(live.url + "/login")
     browser_page.screenshot(path=str(shots / f"login-{width}.png"))
     _sign_in(browser_page, live)
     for name, path in PAGES.items():
+        path = path.format(issue_id=live.issue_id)
         reply = browser_page.goto(live.url + path)
         assert reply is not None and reply.status == 200, path
         # nothing wider than the window: tables scroll inside their own box
@@ -139,6 +143,62 @@ def test_every_page_renders_at_both_widths_without_errors(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, (path, width, overflow)
         browser_page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
+
+
+def _issue_figures(page: Page) -> tuple[int, str]:
+    return int(page.inner_text("#issue-marks")), page.inner_text("#issue-state .state")
+
+
+def test_mark_a_finding_not_a_real_issue_see_its_issue_change_and_undo(
+        live: Site, page: tuple[Page, Watch], shots: Path) -> None:
+    browser_page, _ = page
+    _sign_in(browser_page, live, "/issues")
+    browser_page.click(f"a[href='/issues/{live.issue_id}']")
+    browser_page.wait_for_url(f"{live.url}/issues/{live.issue_id}")
+    assert _issue_figures(browser_page) == (MARKED, "active")
+    assert browser_page.locator("button.not-real").count() == 0  # feedback is off
+    browser_page.click("text=Turn feedback on")
+    browser_page.wait_for_selector("button.not-real")
+    assert browser_page.locator("button.not-real").count() == len(ANGRY) - MARKED
+    finding = browser_page.locator("article.signal", has=browser_page.locator("button.not-real"))
+    finding_id = finding.get_attribute("id")
+    finding.locator("button.not-real").click()
+    browser_page.wait_for_function(
+        "n => document.querySelector('#issue-marks').textContent === String(n)",
+        arg=MARKED + 1)
+    assert browser_page.url.endswith(f"#{finding_id}")
+    assert _issue_figures(browser_page) == (MARKED + 1, "lowered")
+    assert "lowered" in browser_page.locator(f"#{finding_id} .issue-line").inner_text()
+    browser_page.screenshot(path=str(shots / "issue-marked.png"), full_page=True)
+    browser_page.locator(f"#{finding_id} button.undo").click()
+    browser_page.wait_for_function(
+        "n => document.querySelector('#issue-marks').textContent === String(n)", arg=MARKED)
+    assert _issue_figures(browser_page) == (MARKED, "active")
+    assert browser_page.locator(f"#{finding_id} button.not-real").count() == 1
+
+
+def test_open_a_conversation_with_a_frustration_finding(
+        live: Site, page: tuple[Page, Watch], shots: Path) -> None:
+    browser_page, _ = page
+    _sign_in(browser_page, live)
+    browser_page.click("header.top >> text=Conversations")
+    browser_page.select_option("select[name=evaluator]", "USER_FRUSTRATION")
+    browser_page.fill("input[name=user_id]", "u-7")
+    browser_page.click("form.filters button[type=submit]")
+    browser_page.wait_for_url("**/conversations?**")
+    listed = browser_page.eval_on_selector_all(
+        "table.conversations a", "els => els.map(e => e.textContent)")
+    assert sorted(listed) == ["conv-angry-1", "conv-angry-2"]
+    browser_page.click("text=conv-angry-1")
+    browser_page.wait_for_url(f"{live.url}/conversations/conv-angry-1")
+    runs = browser_page.eval_on_selector_all("ol.convo > li > a:first-child",
+                                             "els => els.map(e => e.textContent)")
+    assert runs == [f"conv-angry-1-run-{i}" for i in range(3)]
+    finding = browser_page.locator("article.signal", has_text="USER_FRUSTRATION")
+    assert finding.count() == 1
+    assert "asked for the refund 3 times" in finding.inner_text()
+    assert "Recurring issue" in finding.inner_text()
+    browser_page.screenshot(path=str(shots / "conversation-frustration.png"), full_page=True)
 
 
 def test_pages_refresh_on_their_own(live: Site, page: tuple[Page, Watch]) -> None:

@@ -1,7 +1,7 @@
 """Query parameters the listings share: opaque cursors and times. Pure: no I/O.
 
-A cursor is the position of the last item served, ``(time, row id)``, tagged with its
-listing and base64url-encoded. Clients treat it as opaque; the server refuses one it did
+A cursor is the position of the last item served, ``(time, row id)`` (or, for a listing
+ordered by name, the last name), tagged with its listing and base64url-encoded. Clients treat it as opaque; the server refuses one it did
 not make with 422, naming ``cursor``, never a 500.
 """
 
@@ -17,7 +17,8 @@ from fastapi import HTTPException
 
 from ..store import Position
 
-__all__ = ["bad_parameter", "decode_cursor", "encode_cursor", "parse_time"]
+__all__ = ["bad_parameter", "decode_cursor", "decode_name_cursor", "encode_cursor",
+           "encode_name_cursor", "parse_time"]
 
 _BIGINT_MAX = 2**63 - 1  # row ids are BIGINT on PostgreSQL: past this it would fail, not match
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -33,14 +34,32 @@ def encode_cursor(listing: str, position: Position) -> str:
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
+_NOT_OURS = "not a cursor of this listing; pass next_cursor as given"
+
+
+def _unwrap(cursor: str) -> str:
+    try:
+        return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, ValueError):
+        raise bad_parameter("cursor", _NOT_OURS) from None
+
+
+def encode_name_cursor(listing: str, name: str) -> str:
+    return base64.urlsafe_b64encode(f"{listing}|{name}".encode()).decode().rstrip("=")
+
+
+def decode_name_cursor(listing: str, cursor: str) -> str:
+    """The last name in a cursor of ``listing`` ordered by name; 422 for any other."""
+    tag, _, name = _unwrap(cursor).partition("|")
+    if tag != listing or not name or "\x00" in name:
+        raise bad_parameter("cursor", _NOT_OURS)
+    return name
+
+
 def decode_cursor(listing: str, cursor: str) -> Position:
     """The position in ``cursor``; 422 unless it is a cursor of ``listing`` we made."""
-    problem = bad_parameter("cursor", "not a cursor of this listing; pass next_cursor as given")
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, ValueError):
-        raise problem from None
-    parts = raw.split("|")
+    problem = bad_parameter("cursor", _NOT_OURS)
+    parts = _unwrap(cursor).split("|")
     if len(parts) != 3 or parts[0] != listing or not _NUMBER.fullmatch(parts[1]) \
             or not parts[2].isdigit() or len(parts[2]) > 19:
         raise problem

@@ -148,6 +148,8 @@ class AgentOut(BaseModel):
 
 class AgentList(BaseModel):
     agents: list[AgentOut] = Field(description="By agent_id.")
+    next_cursor: str | None = Field(description="Pass as cursor for the next page; null: "
+                                                "this is the last.")
 
 
 class FailureTypeCount(BaseModel):

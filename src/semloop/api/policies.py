@@ -149,7 +149,8 @@ async def get_policy(request: Request, policy_id: RowId,
 
 
 @router.get("/v1/policies/{policy_id}/evaluations", response_model=EvaluationList,
-            responses=_ONE_ERRORS,
+            responses={**_ONE_ERRORS, 422: {
+                "model": ErrorBody, "description": "limit or fired is invalid; detail names it"}},
             summary="The evaluations SDKs reported for a policy (policy.evaluated events), "
                     "newest first; fired=true|false keeps those that did or did not fire")
 async def list_evaluations(request: Request, policy_id: RowId,

@@ -6,23 +6,26 @@ from its key; another org's ids are 404."""
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import datetime as dt
 import re
-import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
+from ..evaluate.findings import apply_feedback
 from ..events import Signal, severity_for
-from ..store import month_of
+from ..store import Issue, OrgSemantics, Store
 from ._auth import require_org, store_of
 from ._paging import decode_cursor, encode_cursor, parse_time
-from ._schemas import ErrorBody, RowId, SignalOut
+from ._schemas import ErrorBody, RowId, SignalOut, StoredSignalOut
 from .runs import LIST_ERRORS, Cursor, Limit, Since, Until
+from .signals import signal_body
 
-__all__ = ["external_signal", "project", "router"]
+__all__ = ["external_signal", "issue_body", "issue_state", "issues_of", "project", "record_feedback", "router",
+           "usage_body", "withdraw_feedback"]
 
 router = APIRouter(tags=["semantic"])
 
@@ -72,6 +75,9 @@ class IssueOut(BaseModel):
     last_seen: float
     run_count: int
     false_positives: int
+    state: Literal["active", "lowered", "suppressed"] = Field(
+        description="What its false-positive marks do to its new findings (from 3 marks, "
+                    "with feedback on: lowered, or suppressed with auto_suppress).")
 
 
 def project(used: float, now: dt.datetime) -> float:
@@ -81,24 +87,64 @@ def project(used: float, now: dt.datetime) -> float:
     return used / max(elapsed, 1.0) * days
 
 
+def record_feedback(store: Store, org_id: str, signal_id: int, verdict: str,
+                    note: str = "") -> None:
+    """Record a verdict on a signal as the API does; HTTPException when it may not be
+    (the org's feedback off: 403; no such signal: 404; not semantic: 400). The dashboard's
+    "not a real issue" button takes this path too."""
+    if not store.org_semantics(org_id).feedback_enabled:
+        raise HTTPException(403, "semantic feedback is off for this organization: "
+                                 "PATCH /v1/orgs/semantic-feedback {\"enabled\": true}")
+    added = store.add_feedback(org_id, signal_id, verdict, note)
+    if added is None:
+        raise HTTPException(404, f"no signal {signal_id} in this organization")
+    if not added:
+        raise HTTPException(400, "feedback is for semantic signals; this one is structural")
+
+
+def withdraw_feedback(store: Store, org_id: str, signal_id: int) -> int:
+    """Withdraw every verdict the org gave a signal (an undo); 404 for no such signal.
+    Allowed with feedback off, so marks made while it was on can still be taken back."""
+    withdrawn = store.withdraw_feedback(org_id, signal_id)
+    if withdrawn is None:
+        raise HTTPException(404, f"no signal {signal_id} in this organization")
+    return withdrawn
+
+
+def issue_state(org: OrgSemantics, false_positives: int) -> str:
+    """What the marks do to an issue's new findings: ``active`` (nothing), ``lowered``
+    (confidence lowered) or ``suppressed`` -- the worker's own rule."""
+    effect = apply_feedback(1.0, false_positives, enabled=org.feedback_enabled,
+                            auto_suppress=org.auto_suppress)
+    if effect.confidence is None:
+        return "suppressed"
+    return "lowered" if effect.reason else "active"
+
+
 @router.post("/v1/signals/{signal_id}/feedback", status_code=201,
              responses={**_ERRORS, 400: {"model": ErrorBody}, 403: {"model": ErrorBody},
                         404: {"model": ErrorBody}},
              summary="Mark a semantic signal false positive or confirmed")
 async def add_feedback(signal_id: RowId, body: FeedbackIn, request: Request,
                        org_id: Annotated[str, Depends(require_org)]) -> Any:
-    store = store_of(request)
-    settings = await run_in_threadpool(store.org_semantics, org_id)
-    if not settings.feedback_enabled:
-        raise HTTPException(403, "semantic feedback is off for this organization: "
-                                 "PATCH /v1/orgs/semantic-feedback {\"enabled\": true}")
-    added = await run_in_threadpool(store.add_feedback, org_id, signal_id, body.verdict,
-                                    body.note)
-    if added is None:
-        raise HTTPException(404, f"no signal {signal_id} in this organization")
-    if not added:
-        raise HTTPException(400, "feedback is for semantic signals; this one is structural")
+    await run_in_threadpool(record_feedback, store_of(request), org_id, signal_id,
+                            body.verdict, body.note)
     return {"signal_id": signal_id, "verdict": body.verdict}
+
+
+class WithdrawnOut(BaseModel):
+    signal_id: int
+    withdrawn: int = Field(description="Verdicts withdrawn (0: there were none).")
+
+
+@router.delete("/v1/signals/{signal_id}/feedback", response_model=WithdrawnOut,
+               responses={**_ERRORS, 400: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+               summary="Withdraw the verdicts given a signal (undo a mark)")
+async def delete_feedback(signal_id: RowId, request: Request,
+                          org_id: Annotated[str, Depends(require_org)]) -> Any:
+    withdrawn = await run_in_threadpool(withdraw_feedback, store_of(request), org_id,
+                                        signal_id)
+    return {"signal_id": signal_id, "withdrawn": withdrawn}
 
 
 @router.get("/v1/orgs/semantic-feedback", response_model=FeedbackSettings, responses=_ERRORS,
@@ -121,12 +167,10 @@ async def patch_feedback_settings(body: FeedbackPatch, request: Request,
     return {"enabled": org.feedback_enabled, "auto_suppress": org.auto_suppress}
 
 
-@router.get("/v1/orgs/semantic-usage", response_model=UsageOut, responses=_ERRORS,
-            summary="This month's semantic evaluations, cost and month-end projection")
-async def semantic_usage(request: Request, org_id: Annotated[str, Depends(require_org)]) -> Any:
-    now = dt.datetime.now(dt.timezone.utc)
-    month = month_of(time.time())
-    usage = await run_in_threadpool(store_of(request).usage, org_id, month)
+def usage_body(store: Store, org_id: str, now: dt.datetime) -> dict[str, Any]:
+    """This month's usage of ``org_id`` against its quota, with the linear projection."""
+    month = now.strftime("%Y-%m")
+    usage = store.usage(org_id, month)
     return {
         "month": month, "quota": usage.quota, "used": usage.used,
         "remaining": max(0, usage.quota - usage.used), "allow_overage": usage.allow_overage,
@@ -138,11 +182,49 @@ async def semantic_usage(request: Request, org_id: Annotated[str, Depends(requir
     }
 
 
+@router.get("/v1/orgs/semantic-usage", response_model=UsageOut, responses=_ERRORS,
+            summary="This month's semantic evaluations, cost and month-end projection")
+async def semantic_usage(request: Request, org_id: Annotated[str, Depends(require_org)]) -> Any:
+    return await run_in_threadpool(usage_body, store_of(request), org_id,
+                                   dt.datetime.now(dt.timezone.utc))
+
+
+def issue_body(issue: Issue, org: OrgSemantics) -> dict[str, Any]:
+    return {**dataclasses.asdict(issue), "state": issue_state(org, issue.false_positives)}
+
+
+def issues_of(store: Store, org_id: str, agent_id: str | None = None) -> list[dict[str, Any]]:
+    """An org's recurring issues, most runs first, each with its state."""
+    org = store.org_semantics(org_id)
+    return [{**i, "state": issue_state(org, i["false_positives"])}
+            for i in store.recurring_issues(org_id, agent_id)]
+
+
 @router.get("/v1/issues", response_model=list[IssueOut], responses=_ERRORS,
             summary="Recurring issues: semantic findings grouped by agent, evaluator and fault")
 async def recurring_issues(request: Request, org_id: Annotated[str, Depends(require_org)],
                            agent_id: str | None = None) -> Any:
-    return await run_in_threadpool(store_of(request).recurring_issues, org_id, agent_id)
+    return await run_in_threadpool(issues_of, store_of(request), org_id, agent_id)
+
+
+class IssueDetail(IssueOut):
+    members: list[StoredSignalOut] = Field(
+        description="Its findings, newest first (at most 200).")
+
+
+@router.get("/v1/issues/{issue_id}", response_model=IssueDetail,
+            responses={**_ERRORS, 400: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+            summary="One recurring issue with its member findings")
+async def get_issue(issue_id: RowId, request: Request,
+                    org_id: Annotated[str, Depends(require_org)]) -> Any:
+    store = store_of(request)
+    found = await run_in_threadpool(store.issue, org_id, issue_id)
+    if found is None:
+        raise HTTPException(404, f"no recurring issue {issue_id} in this organization")
+    issue, found_members = found
+    org = await run_in_threadpool(store.org_semantics, org_id)
+    return {**issue_body(issue, org),
+            "members": [signal_body(m) for m in found_members]}
 
 
 class ConversationOut(BaseModel):

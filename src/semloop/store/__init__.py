@@ -35,21 +35,34 @@ from ._records import (
     RunSummary,
     StoredSignal,
 )
-from ._semantic import OrgSemantics, SemanticState, StoredSample, TaskOutcome, Usage, month_of
+from ._review import AgreementPoint, Issue, MarkPoint, SignalReview, StoredAgentConfig
+from ._semantic import (
+    CONVERSATION_EVALUATORS,
+    OrgSemantics,
+    SemanticState,
+    StoredSample,
+    TaskOutcome,
+    Usage,
+    month_of,
+)
 from ._store import Store
 
 __all__ = [
+    "CONVERSATION_EVALUATORS",
     "INTEGRATION_DOWN",
     "KEY_PREFIX",
     "LIMITS",
     "Activity",
     "AgentSummary",
     "AgentVersion",
+    "AgreementPoint",
     "ApprovalRecord",
     "DeployRecord",
     "EvaluatorPoint",
     "IntegrationStatus",
+    "Issue",
     "KeyInfo",
+    "MarkPoint",
     "OrgSemantics",
     "PackRecord",
     "Page",
@@ -59,7 +72,9 @@ __all__ = [
     "PruneResult",
     "RunSummary",
     "SemanticState",
+    "SignalReview",
     "Store",
+    "StoredAgentConfig",
     "StoredSample",
     "StoredSignal",
     "TaskOutcome",

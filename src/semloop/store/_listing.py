@@ -42,12 +42,27 @@ class Listing(Area):
         if status is not None and status not in q.RUN_STATUSES:
             raise ValueError(f"status is one of {', '.join(q.RUN_STATUSES)}, not {status!r}")
         _check_source(source)
-        stmt = q.runs_page(
-            org_id, _page_size(limit), agent_id=no_nul(agent_id), status=status,
-            conversation_id=no_nul(conversation_id), failure_type=no_nul(failure_type),
-            source=source, since=since, until=until, after=None if after is None else (after.time, after.id))
+        agent_id, failure_type = no_nul(agent_id), no_nul(failure_type)
         with translate_errors("list runs"), self._db.read() as conn:
-            rows = conn.execute(stmt).all()
+            # A signal filter first counts the runs it can match: none is an empty page at
+            # once, a few bound the walk, and only a common one walks the agent's history
+            # (where matches come often, so a page fills fast).
+            run_ids = None
+            if failure_type is not None or source is not None:
+                found = list(conn.execute(q.runs_with_signals(
+                    org_id, FEW_RUNS + 1, failure_type=failure_type, source=source,
+                    agent_id=agent_id)).scalars())
+                if not found:
+                    return Page([], None)
+                run_ids = found if len(found) <= FEW_RUNS else None
+            # A few runs found are exactly the runs with such a signal: no probe again.
+            few = run_ids is not None
+            rows = conn.execute(q.runs_page(
+                org_id, _page_size(limit), agent_id=agent_id, status=status,
+                conversation_id=no_nul(conversation_id),
+                failure_type=None if few else failure_type, source=None if few else source,
+                since=since, until=until, run_ids=run_ids,
+                after=None if after is None else (after.time, after.id))).all()
         items = [_run_summary(row) for row in rows]
         return _page(items[:limit], len(items) > limit, lambda r: r.position)
 
@@ -83,14 +98,18 @@ class Listing(Area):
         return _page(items[:limit], len(items) > limit,
                      lambda s: Position(s.detected_at, s.id))
 
-    def agent_summaries(self, org_id: str) -> list[AgentSummary]:
+    def agent_summaries(self, org_id: str, *, after: str | None = None,
+                        limit: int | None = None) -> list[AgentSummary]:
         """Per agent of ``org_id``, by agent id: runs, runs with a signal, signals by
-        failure type and the last run's start, in one query."""
+        failure type and the last run's start, in one grouped query. ``after`` and
+        ``limit`` page by agent id: the page is the first ``limit`` agents after
+        ``after`` (an org has few agents, so the query groups them all)."""
         runs: dict[str, tuple[int, float | None]] = {}
         flagged: dict[str, int] = {}
         by_type: dict[str, dict[str, int]] = {}
         with translate_errors("summarise agents"), self._db.read() as conn:
-            for agent_id, kind, failure_type, n, last in conn.execute(q.agent_summaries(org_id)):
+            for agent_id, kind, failure_type, n, last in conn.execute(
+                    q.agent_summaries(org_id, after)):
                 if kind == "runs":
                     runs[agent_id] = (int(n), None if last is None else float(last))
                 elif kind == "flagged":
@@ -101,12 +120,14 @@ class Listing(Area):
             AgentSummary(agent_id, runs.get(agent_id, (0, None))[0], flagged.get(agent_id, 0),
                          dict(sorted(by_type.get(agent_id, {}).items())),
                          runs.get(agent_id, (0, None))[1])
-            for agent_id in sorted({*runs, *flagged, *by_type})
+            for agent_id in sorted({*runs, *flagged, *by_type})[:limit]
         ]
 
 
 #: The most a listing serves in one page.
 MAX_PAGE = 500
+#: Up to this many runs with a wanted signal, the runs listing walks those runs alone.
+FEW_RUNS = 500
 
 
 def _page_size(limit: int) -> int:

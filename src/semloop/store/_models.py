@@ -126,6 +126,10 @@ class EventRow(Base):
         Index("ix_events_started_org_id_agent_id_timestamp_id",
               "org_id", "agent_id", "timestamp", "id",
               postgresql_where=text(STARTED_WHERE), sqlite_where=text(STARTED_WHERE)),
+        # A listed run's status: its terminal event, found in one probe rather than by
+        # reading every event of the run (the runs listing filtered by status).
+        Index("ix_events_terminal_org_id_run_id", "org_id", "run_id",
+              postgresql_where=text(TERMINAL_WHERE), sqlite_where=text(TERMINAL_WHERE)),
         # Retention: an org's events oldest arrival first (Store.prune's keyset walk).
         Index(None, "org_id", "received_at", "id"),
     )
@@ -188,6 +192,8 @@ class SignalRow(Base):
         Index(None, "alert_decision"),
         # GET /v1/signals: an org's signals newest first (keyset on detected_at, id).
         Index(None, "org_id", "detected_at", "id"),
+        # The runs listing by failure type: the runs that have one, counted first.
+        Index(None, "org_id", "failure_type", "agent_id", "run_id"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

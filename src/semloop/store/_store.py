@@ -15,6 +15,7 @@ from ._integrations import Integrations
 from ._listing import Listing
 from ._orgs import Orgs
 from ._prune import Retention
+from ._review import Review
 from ._semantic import Semantic
 from ._signals import Signals
 
@@ -22,7 +23,7 @@ __all__ = ["Store"]
 
 
 class Store(Orgs, Events, Claims, Listing, Insights, Retention, Signals, Alerts, Semantic,
-            SdkState, Integrations):
+            Review, SdkState, Integrations):
     """Events, runs, signals, organizations and API keys in SQLite or PostgreSQL.
 
     ``url`` is ``sqlite:///FILE`` (or a bare file path) or ``postgresql+psycopg://…``.

@@ -78,6 +78,7 @@ __all__ = [
     "alerts_of_org",
     "approval_by_id",
     "approvals_of_org",
+    "bucket_of",
     "claim_deliveries",
     "claim_runs",
     "completed_runs_of_agent",
@@ -124,6 +125,7 @@ __all__ = [
     "run_activity",
     "run_ended_at",
     "runs_page",
+    "runs_with_signals",
     "set_alert_decision",
     "signal_decisions_of_run",
     "signals_of_run",
@@ -393,20 +395,24 @@ def runs_page(
     since: float | None = None,
     until: float | None = None,
     after: tuple[float, int] | None = None,
+    run_ids: Sequence[str] | None = None,
 ) -> Select[Any]:
     """One page of an org's runs, newest start first: each run's ``run.started`` row plus
     its status, end, event count and failure types, looked up for the page's rows only.
 
     Walks the partial index on started events backwards from ``after`` (keyset), so a page
     costs ``limit`` index entries and four index lookups each, whatever the table's size.
+    ``run_ids`` (the runs with a wanted signal, when they are few: :func:`runs_with_signals`)
+    restricts the walk to those runs.
     """
     run = events.alias("run_events")
     same_run = [run.c.org_id == events.c.org_id, run.c.run_id == events.c.run_id]
     # The latest terminal event decides, as in Run.status (run order: step, then time).
+    # The literal predicate (it names run_events' own column) is the partial index's.
     def last_terminal(column: ColumnElement[Any]) -> Any:
         return (
             select(column)
-            .where(*same_run, run.c.event_type.in_(tuple(TERMINAL_TRIGGERS)))
+            .where(*same_run, text(f"run_events.{TERMINAL_WHERE}"))
             .order_by(run.c.step_index.desc(), run.c.timestamp.desc(), run.c.id.desc())
             .limit(1)
             .scalar_subquery()
@@ -435,15 +441,38 @@ def runs_page(
         stmt = stmt.where(events.c.agent_id == agent_id)
     if conversation_id is not None:
         stmt = stmt.where(events.c.conversation_id == conversation_id)
+    if run_ids is not None:
+        stmt = stmt.where(events.c.run_id.in_(list(run_ids)))
     if status == "running":
         stmt = stmt.where(terminal_type.is_(None))
     elif status is not None:
         stmt = stmt.where(terminal_type == f"run.{status}")
+    # A probe per walked run (a scalar subquery, which no planner turns into a join): an
+    # EXISTS let PostgreSQL, misled by a rare status, join every walked run against every
+    # signal of the type (seconds for a filter that matched nothing).
+    def has_signal(*where: ColumnElement[bool]) -> ColumnElement[bool]:
+        return select(literal(1)).where(*of_run, *where).limit(1).scalar_subquery().is_not(None)
+
     if failure_type is not None:
-        stmt = stmt.where(exists().where(*of_run, signals.c.failure_type == failure_type))
+        stmt = stmt.where(has_signal(signals.c.failure_type == failure_type))
     if source is not None:
-        stmt = stmt.where(exists().where(*of_run, _of_source(signals.c.source, source)))
+        stmt = stmt.where(has_signal(_of_source(signals.c.source, source)))
     return _keyset(stmt, events.c.timestamp, events.c.id, since, until, after, limit)
+
+
+def runs_with_signals(org_id: str, limit: int, *, failure_type: str | None,
+                      source: str | None, agent_id: str | None) -> Select[str]:
+    """Up to ``limit`` runs of the org with a signal of ``failure_type`` and ``source``
+    (of ``agent_id``'s): when they are few, the runs listing walks those alone."""
+    stmt = select(signals.c.run_id).where(signals.c.org_id == org_id).distinct()
+    if failure_type is not None:
+        stmt = stmt.where(signals.c.failure_type == failure_type)
+    if source is not None:
+        stmt = stmt.where(_of_source(signals.c.source, source))
+    if agent_id is not None:
+        # a signal names its run's agent, or none
+        stmt = stmt.where(signals.c.agent_id.in_([agent_id, ""]))
+    return stmt.limit(limit)
 
 
 def signals_page(
@@ -501,28 +530,33 @@ def _keyset(stmt: Select[Any], at: ColumnElement[float], row_id: ColumnElement[i
     return stmt.order_by(at.desc(), row_id.desc()).limit(limit + 1)
 
 
-def agent_summaries(org_id: str) -> CompoundSelect[Any]:
-    """Per agent, as rows ``(agent_id, kind, failure_type, n, last)``: ``runs`` (n runs,
-    last start), ``flagged`` (n runs with a signal) and ``type`` (n signals of one type)."""
+def agent_summaries(org_id: str, after: str | None = None) -> CompoundSelect[Any]:
+    """Per agent (with an id after ``after``), as rows ``(agent_id, kind, failure_type, n,
+    last)``: ``runs`` (n runs, last start), ``flagged`` (n runs with a signal) and
+    ``type`` (n signals of one type)."""
     no_type: ColumnElement[str] = cast(null(), String(64))
     no_time: ColumnElement[float] = cast(null(), Double())
+    later: list[ColumnElement[bool]] = []
+    signals_later: list[ColumnElement[bool]] = []
+    if after is not None:
+        later, signals_later = [events.c.agent_id > after], [signals.c.agent_id > after]
     runs = (
         select(events.c.agent_id, literal("runs", String(8)).label("kind"),
                no_type.label("failure_type"), func.count().label("n"),
                func.max(events.c.timestamp).label("last"))
-        .where(events.c.org_id == org_id, text(STARTED_WHERE))
+        .where(events.c.org_id == org_id, text(STARTED_WHERE), *later)
         .group_by(events.c.agent_id)
     )
     flagged = (
         select(signals.c.agent_id, literal("flagged", String(8)), no_type,
                func.count(signals.c.run_id.distinct()), no_time)
-        .where(signals.c.org_id == org_id)
+        .where(signals.c.org_id == org_id, *signals_later)
         .group_by(signals.c.agent_id)
     )
     by_type = (
         select(signals.c.agent_id, literal("type", String(8)), signals.c.failure_type,
                func.count(), no_time)
-        .where(signals.c.org_id == org_id)
+        .where(signals.c.org_id == org_id, *signals_later)
         .group_by(signals.c.agent_id, signals.c.failure_type)
     )
     return union_all(runs, flagged, by_type)
@@ -530,7 +564,7 @@ def agent_summaries(org_id: str) -> CompoundSelect[Any]:
 
 # -- dashboard: activity over time, agent health, evaluators -----------------------------
 
-def _bucket(dialect: Dialect, column: ColumnElement[float], bucket_s: int) -> Any:
+def bucket_of(dialect: Dialect, column: ColumnElement[float], bucket_s: int) -> Any:
     # floor(t / b) * b. SQLite's CAST truncates, which is floor for the positive epoch
     # times stored; PostgreSQL's CAST rounds, so it gets floor() (SQLite may lack it).
     if dialect is Dialect.SQLITE:
@@ -546,7 +580,7 @@ def run_activity(dialect: Dialect, org_id: str, since: float, bucket_s: int,
                           events.c.timestamp >= since]
     if agent_id is not None:
         started.append(events.c.agent_id == agent_id)
-    bucket = _bucket(dialect, events.c.timestamp, bucket_s).label("bucket")
+    bucket = bucket_of(dialect, events.c.timestamp, bucket_s).label("bucket")
     not_shadow = [signals.c.org_id == org_id, signals.c.shadow.is_(False)]
     if dialect is Dialect.SQLITE:
         # SQLite probes the signals' unique index once per run, cheaply; joined to a
@@ -596,7 +630,7 @@ def evaluator_activity(dialect: Dialect, org_id: str, since: float,
                        bucket_s: int) -> Select[Any]:
     """Per failure type and source other than structural, per time bucket of detection:
     rows ``(failure_type, source, bucket, signals, mean confidence, shadow)``."""
-    bucket = _bucket(dialect, signals.c.detected_at, bucket_s)
+    bucket = bucket_of(dialect, signals.c.detected_at, bucket_s)
     return (
         select(signals.c.failure_type, signals.c.source, bucket, func.count(),
                func.avg(signals.c.confidence), func.count(case((signals.c.shadow, 1))))

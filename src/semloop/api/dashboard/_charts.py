@@ -61,11 +61,14 @@ def runs_chart(activity: Sequence[Activity], since: float, bucket_s: int,
                      peak_rate if any(rates) else 0.0)
 
 
-def sparkline(values: Sequence[float], width: float = 160.0, height: float = 32.0) -> str:
-    """SVG polyline points of ``values`` scaled into ``width`` x ``height``."""
-    if not values:
+def sparkline(values: Sequence[float | None], width: float = 160.0, height: float = 32.0,
+              peak: float | None = None) -> str:
+    """SVG polyline points of ``values`` scaled into ``width`` x ``height`` (to ``peak``,
+    else their own maximum); a ``None`` (no figure that day) gets no point."""
+    known = [v for v in values if v is not None]
+    if not known:
         return ""
-    peak = max(values) or 1.0
+    top = peak or max(known) or 1.0
     step = width / max(1, len(values) - 1)
-    return " ".join(f"{i * step:.1f},{height - 2 - (height - 4) * v / peak:.1f}"
-                    for i, v in enumerate(values))
+    return " ".join(f"{i * step:.1f},{height - 2 - (height - 4) * v / top:.1f}"
+                    for i, v in enumerate(values) if v is not None)

@@ -3,7 +3,7 @@ pull cursor and its outage (since when it fails, and whether the one down signal
 outage was written).
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-04
 
 Self-contained like 0001: the types are restated here.
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
