@@ -8,7 +8,6 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import datetime as dt
-import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
@@ -16,7 +15,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 from ..evaluate.findings import apply_feedback
-from ..events import Signal, severity_for
+from ..integrations import ExternalScore, external_signal
 from ..store import Issue, OrgSemantics, Store
 from ._auth import require_org, store_of
 from ._paging import decode_cursor, encode_cursor, parse_time
@@ -24,7 +23,7 @@ from ._schemas import ErrorBody, RowId, SignalOut, StoredSignalOut
 from .runs import LIST_ERRORS, Cursor, Limit, Since, Until
 from .signals import signal_body
 
-__all__ = ["external_signal", "issue_body", "issue_state", "issues_of", "project", "record_feedback", "router",
+__all__ = ["issue_body", "issue_state", "issues_of", "project", "record_feedback", "router",
            "usage_body", "withdraw_feedback"]
 
 router = APIRouter(tags=["semantic"])
@@ -322,21 +321,6 @@ class ExternalOut(BaseModel):
     duplicate: bool = Field(description="Already received: nothing changed.")
 
 
-def external_signal(body: ExternalIn, run_id: str, agent_id: str, agent_version: str,
-                    ) -> Signal:
-    """A pushed score as a signal: ``{PROVIDER}_{NAME}``, source the provider, confidence
-    the score when it is a probability (else 0.5)."""
-    failure_type = re.sub(r"[^A-Z0-9]+", "_", f"{body.provider}_{body.name}".upper())[:64]
-    value = body.value
-    confidence = value if value is not None and 0.0 <= value <= 1.0 else 0.5
-    return Signal(failure_type=failure_type, run_id=run_id, severity=severity_for(confidence),
-                  confidence=confidence, source=body.provider.lower(), agent_id=agent_id,
-                  agent_version=agent_version, co_signal_count=0,
-                  evidence={"external_id": body.external_id, "name": body.name,
-                            "value": value, "string_value": body.string_value,
-                            "comment": body.comment, "trace_id": body.trace_id})
-
-
 @router.post("/v1/semantic-signals/external", status_code=201, response_model=ExternalOut,
              responses={**_ERRORS, 200: {"model": ExternalOut,
                                          "description": "a repeat: nothing changed"},
@@ -348,7 +332,8 @@ async def add_external(body: ExternalIn, request: Request, response: Response,
     run = await run_in_threadpool(store.run_of_trace, org_id, body.trace_id)
     if run is None:
         raise HTTPException(404, f"no run with trace_id {body.trace_id!r} in this organization")
-    signal = external_signal(body, run.run_id, run.agent_id, run.agent_version)
+    signal = external_signal(ExternalScore(**body.model_dump()), run.run_id, run.agent_id,
+                             run.agent_version)
     signal_id, new = await run_in_threadpool(store.add_external, org_id,
                                              body.provider.lower(), body.external_id, signal)
     if not new:
