@@ -175,16 +175,24 @@ def _wait_idle(engine: sa.Engine, seeded: Seeded, *, timeout: float,
 def test_a_killed_worker_costs_only_its_leases(workers: Workers) -> None:
     seeded = _seed(workers.url)
     with _engine(workers.url) as engine:
-        victim, survivor = workers.start(), workers.start()
-        # Each takes a batch of at most 100 leases: more than 100 out means both hold some.
-        _wait_for("both workers mid-batch",
-                  lambda: len(_leased(engine)) > 100 and len(_processed(engine)) > 0,
-                  timeout=30, alive=lambda: workers.assert_alive(victim, survivor))
+        victim = workers.start()
+        # A worker clears a batch in well under a second, so looking and then killing could
+        # miss it; frozen (SIGSTOP), what the table shows is what it holds when it dies.
+        deadline = time.monotonic() + 30
+        while True:
+            workers.assert_alive(victim)
+            victim.send_signal(signal.SIGSTOP)
+            held, done_at_kill = _leased(engine), len(_processed(engine))
+            if held:
+                break
+            victim.send_signal(signal.SIGCONT)
+            assert done_at_kill < RUNS, "the worker finished before it was caught; seed more runs"
+            assert time.monotonic() < deadline, "timed out waiting for the worker to take leases"
+            time.sleep(0.01)
         victim.send_signal(signal.SIGKILL)  # mid-batch: no cleanup, its leases stay
         victim.wait(timeout=10)
-        done_at_kill = len(_processed(engine))
-        assert done_at_kill < RUNS, "the workers finished before the kill; seed more runs"
-        replacement = workers.start()
+        assert done_at_kill < RUNS
+        survivor, replacement = workers.start(), workers.start()
 
         def alive() -> None:
             workers.assert_alive(survivor, replacement)
