@@ -89,7 +89,8 @@ def register(app: typer.Typer) -> None:
         url = f" --database-url {report.database_url}" if database_url else ""
         console.print(
             f"[dim]to browse them: semloop keys create --org demo{url}, then semloop up{url} "
-            f"and GET /v1/runs with the key (API docs at {DEFAULT_URL}/docs)[/dim]"
+            f"and sign in at {DEFAULT_URL}/ with the key (the dashboard), or GET /v1/runs "
+            f"with it (API docs at {DEFAULT_URL}/docs)[/dim]"
         )
 
 
