@@ -3,8 +3,8 @@ mini-swe-agent trajectories hold.
 
 An assistant message is a model step (its text, or ``name(arguments)`` when it only calls
 tools); each tool call becomes a tool step whose output is the ``tool`` message answering
-it (matched by ``tool_call_id``, else by order). A user message after the first is the
-input of the next model step: the customer's reply, or the environment's observation.
+it (matched by ``tool_call_id``, or tau2's ``id``, else by order). A user message after
+the first is the input of the next model step: the customer's reply, or the environment's observation.
 A harness that runs the command written in the text (mini-swe-agent before tool calling,
 one fenced ``bash`` block per turn) gets a ``bash`` tool step whose output is the next
 user message.
@@ -89,7 +89,7 @@ def chat_steps(messages: Sequence[Any], *, model: str | None = None,
                     awaiting_text_output = tool
             continue
         if role == "tool" or m.get("tool_call_id"):
-            call_id = str(m.get("tool_call_id") or "")
+            call_id = str(m.get("tool_call_id") or m.get("id") or "")  # tau2: its call's id
             target = pending.pop(call_id, None) if call_id else None
             if target is None and unanswered:
                 target = unanswered[0]
