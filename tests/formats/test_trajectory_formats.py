@@ -67,3 +67,22 @@ def test_tau2_simulations_are_runs_with_results_matched_by_id(tmp_path: Path) ->
     assert trace.goal == "Where is order #7?"
     assert [(t.name, t.output) for t in trace.tool_spans] == [
         ("get_order", '{"status": "shipped"}'), ("get_user", '{"name": "Ann"}')]
+
+
+def test_a_reply_the_text_harness_refused_is_a_format_error_step(tmp_path: Path) -> None:
+    refusal = "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."
+    doc = {"info": {"exit_status": "Submitted"}, "trajectory_format": "mini-swe-agent-1",
+           "messages": [
+               {"role": "system", "content": "You are a helpful assistant."},
+               {"role": "user", "content": "Fix the parser"},
+               {"role": "assistant", "content": "Two steps:\n```bash\nls\n```\n```bash\ncat a.py\n```"},
+               {"role": "user", "content": refusal},
+               {"role": "assistant", "content": "One step.\n```bash\nls\n```"},
+               {"role": "user", "content": "<returncode>0</returncode><output>a.py</output>"},
+               {"role": "assistant", "content": "I am done here."}]}
+    trace = convert(_write(tmp_path, "m.traj.json", doc)).runs[0].to_trace()
+    # Nothing of the refused reply ran: no bash call for its first block, a refusal instead;
+    # the last reply, with no command and no answer, leaves no step.
+    assert [(t.name, t.input_text, t.output) for t in trace.tool_spans] == [
+        ("format_error", "{}", refusal),
+        ("bash", '{"command": "ls"}', "<returncode>0</returncode><output>a.py</output>")]

@@ -3,7 +3,8 @@ a repeat after a state-changing step, one transient retry, and the exact check's
 calls made again after a write; and who drove a repetition (round 3): a resend or a
 restated answer the user asked for, a number the user gave, an error naming what was
 kept; and what a write was made on (round 4): a script the run wrote that writes, a read
-after a file rewritten on top of another edit."""
+after a file rewritten on top of another edit; and replies the harness refused (round 5):
+a lap of refusals is a repeat, a refusal after work that ran is a new slip."""
 
 from __future__ import annotations
 
@@ -351,3 +352,38 @@ def test_an_error_naming_a_kept_value_is_the_same_failed_approach(
     )
     # The value the error named was replaced: a new attempt that failed for its own reason.
     assert fixed.repeat_probability(0, 1) < 0.4
+
+
+REFUSAL = ("Your reply held {n} command blocks; nothing was run. Send exactly one fenced "
+           "block per reply, with one command or several joined by && or ||, and put any "
+           "notes in the text around it. Example: a short thought, then the block.")
+
+
+def refused(n: int) -> tuple[str, dict[str, str], str]:
+    return ("format_error", {}, REFUSAL.format(n=n))
+
+
+def test_refusals_in_a_row_are_a_lap_and_after_work_a_new_slip(backend: LocalBackend) -> None:
+    lap = judgement(
+        backend,
+        step("Patch the parser with two commands.", refused(2)),
+        step("Write it with printf and a run.", refused(3)),
+        step("Append the line with echo then test.", refused(2)),
+    )
+    # Nothing ran: the refused replies are one failed approach whatever they held.
+    assert lap.repeat_probability(1, 2) > 0.85 and lap.repeat_probability(0, 1) > 0.85
+    assert lap.tool_repeat("format_error") > 0.85
+    scattered = judgement(
+        backend,
+        step("Patch the parser with two commands.", refused(2)),
+        step("Read the parser.", bash("sed -n 1,40p parse.py", "def parse(s): ...")),
+        step("Edit the parser.", bash("sed -i 's/split()/split(\",\")/' parse.py", "")),
+        step("Edit and test at once.", refused(2)),
+        step("Run the test.", bash("pytest -q", "1 passed")),
+        step("Clean up and diff at once.", refused(2)),
+    )
+    # Each refusal follows work that ran: a new slip, not a return to the first.
+    assert scattered.repeat_probability(0, 3) <= 0.2
+    assert scattered.repeat_probability(3, 5) <= 0.2
+    assert scattered.stuck_probability(3) <= 0.2 and scattered.stuck_probability(5) <= 0.2
+    assert scattered.tool_repeat("format_error") <= 0.2

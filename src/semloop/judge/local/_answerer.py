@@ -128,6 +128,10 @@ _AFTER_CHANGE = -1.5
 # cosmetic changes (action similarity 0.9: a repeat, a little below an identical call).
 _KEPT_CULPRIT = 0.9
 _ERROR_MESSAGE_CHARS = 300
+# A call that names no target (no argument at all: a reply the harness refused, where
+# nothing ran) says only that the step did nothing. It repeats the same empty call right
+# before it (a lap of refusals), never one from before a step whose call did act: that
+# work moved the run on, and the new slip is a new attempt (capped at _AFTER_CHANGE).
 # The first identical retry of a call that failed for a passing reason (a 503, a timeout,
 # a rate limit): what a careful agent
 # does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
@@ -210,6 +214,7 @@ class LocalJudgement:
         self._retry_rank = self._rank_identical_failures()
         self._changed_before = self._last_changes()
         self._new_request = self._new_requests()
+        self._acted_before = self._last_targeted_calls()
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._fresh: dict[int, bool] = {}  # step -> its calls repeat nothing before it
@@ -571,6 +576,21 @@ class LocalJudgement:
             out.append(last)
         return out
 
+    def _last_targeted_calls(self) -> list[int]:
+        """Per step: the latest earlier step that made a call naming a target; -1 if none."""
+        out: list[int] = []
+        last = -1
+        for v in self.views:
+            out.append(last)
+            if any(not _targetless(c) for c in v.calls):
+                last = v.index
+        return out
+
+    def _slip_after_work(self, k: int, j: int) -> bool:
+        """Step j only makes calls that name no target, and a step after k acted."""
+        calls = self.views[j].calls
+        return bool(calls) and all(map(_targetless, calls)) and self._acted_before[j] > k
+
     def _new_attempt(self, k: int, j: int) -> bool:
         """Step j repeats a call of step k on a changed world or for a new request.
 
@@ -659,7 +679,8 @@ class LocalJudgement:
                 decisive = a >= _DECISIVE_HIGH or a <= _DECISIVE_LOW
                 t = self._text_logit(vk, vj, lexical_only=decisive)
                 logit = a + _TEXT_WEIGHT * (t or 0.0)
-                if logit > _AFTER_CHANGE and self._new_attempt(k, j):
+                if logit > _AFTER_CHANGE and (self._new_attempt(k, j)
+                                              or self._slip_after_work(k, j)):
                     logit = _AFTER_CHANGE
             elif vk.calls or vj.calls:
                 t = self._text_logit(vk, vj, lexical_only=True)
@@ -806,7 +827,8 @@ class LocalJudgement:
                 logit = self.call_logit(calls[k], calls[m], outputs_known=outputs_known)
                 sk, sm = step_of.get(id(calls[k])), step_of.get(id(calls[m]))
                 if (outputs_known and sk is not None and sm is not None and sk < sm
-                        and logit > _AFTER_CHANGE and self._new_attempt(sk, sm)):
+                        and logit > _AFTER_CHANGE and (self._new_attempt(sk, sm)
+                                                       or self._slip_after_work(sk, sm))):
                     logit = _AFTER_CHANGE
                 logits.append(logit)
             repeats.append(_sigmoid(max(logits)))
@@ -881,6 +903,10 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
         return False  # a log, not an error message
     named = entities(ck.output) & entities(cj.output) & ck.entities & cj.entities
     return any(not e.replace(".", "").isdigit() for e in named)
+
+
+def _targetless(call: Call) -> bool:
+    return not call.raw or call.args == {}
 
 
 def _number_like(value: Any) -> bool:
