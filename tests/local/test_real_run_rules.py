@@ -4,7 +4,8 @@ calls made again after a write; and who drove a repetition (round 3): a resend o
 restated answer the user asked for, a number the user gave, an error naming what was
 kept; and what a write was made on (round 4): a script the run wrote that writes, a read
 after a file rewritten on top of another edit; and replies the harness refused (round 5):
-a lap of refusals is a repeat, a refusal after work that ran is a new slip."""
+a lap of refusals is a repeat, a refusal after work that ran is a new slip; an option's
+value is what a command tries; an edit re-applied to look at something new is a toggle."""
 
 from __future__ import annotations
 
@@ -387,3 +388,48 @@ def test_refusals_in_a_row_are_a_lap_and_after_work_a_new_slip(backend: LocalBac
     assert scattered.repeat_probability(3, 5) <= 0.2
     assert scattered.stuck_probability(3) <= 0.2 and scattered.stuck_probability(5) <= 0.2
     assert scattered.tool_repeat("format_error") <= 0.2
+
+
+def test_an_option_value_is_what_the_command_tries(backend: LocalBackend) -> None:
+    err = "error: unbalanced parenthesis in the name pattern"
+    j = judgement(
+        backend,
+        step("Try a comma list.", bash("lint --name-pattern='a,b' demo.py", err)),
+        step("Try a space after the comma.", bash("lint --name-pattern='a, b' demo.py", err)),
+        step("Try a doubled comma.", bash("lint --name-pattern='a,,b' demo.py", err)),
+    )
+    # Three inputs tried, one per call: a scan, not the same command resent.
+    assert j.repeat_probability(0, 1) < 0.5 and j.repeat_probability(1, 2) < 0.5
+    # A bare flag or a number stays a setting around the same command.
+    k = judgement(
+        backend,
+        step("Run the linter.", bash("lint --strict --jobs=2 demo.py", err)),
+        step("Run it verbose.", bash("lint --verbose --jobs=4 demo.py", err)),
+    )
+    assert k.repeat_probability(0, 1) > 0.85
+
+
+def test_an_edit_reapplied_to_look_at_something_new_is_a_toggle(
+    backend: LocalBackend,
+) -> None:
+    fix = bash("sed -i '40,44d' src/table.py", "")
+    restore = bash("git checkout src/table.py", "Updated 1 path from the index")
+    fail = "1 failed: test_mixin"
+    lap = [
+        step("Start from the original file.", restore),
+        step("Apply the fix.", fix),
+        step("Run the mixin tests.", bash("pytest tests/test_mixin.py", "1 passed")),
+        step("Undo it to compare.", restore),
+        step("The mixin tests on the old code.", bash("pytest tests/test_mixin.py", fail)),
+    ]
+    j = judgement(backend, *lap, step("Apply the fix again.", fix),
+                  step("Run the whole table suite.", bash("pytest tests/test_table.py",
+                                                          "1 failed: test_values_equal")))
+    # Re-applied to run a test never run before: a new attempt, not a lap.
+    assert j.repeat_probability(1, 5) <= 0.2
+    k = judgement(backend, *lap, step("Apply the fix again.", fix),
+                  step("Run the mixin tests again.", bash("pytest tests/test_mixin.py",
+                                                          "1 passed")))
+    # Re-applied to look at what was seen before: the edit is the lap again (the same
+    # edit after the same restore: a toggle back to a world already seen).
+    assert k.repeat_probability(1, 5) > 0.85

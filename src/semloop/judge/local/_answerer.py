@@ -39,6 +39,7 @@ from ..._features import (
     is_transient_error,
     numbers,
     outputs_same,
+    prints_nothing,
     reports_outcome,
     run_writes,
     same_but_ids,
@@ -452,7 +453,7 @@ class LocalJudgement:
         tu, tv = _command_tokens(u), _command_tokens(v)
         if tu == tv:
             return 1.0
-        if {t for t in tu if not t.startswith("-")} == {t for t in tv if not t.startswith("-")}:
+        if set(_operands(tu)) == set(_operands(tv)):
             # The same words in another order or with other flags (-n / --namespace): the
             # same command acting on the same things.
             return 1.0 if lenient else 0.9
@@ -462,7 +463,7 @@ class LocalJudgement:
             if _numbers_masked(tu) == _numbers_masked(tv) and same_but_settings(
                     u, v, self._data_numbers):
                 return 1.0
-            if [t for t in tu if not t.startswith("-")] == [t for t in tv if not t.startswith("-")]:
+            if _operands(tu) == _operands(tv):
                 return 1.0  # only flags changed (-x, --verbose) around the same command
         return 0.1
 
@@ -645,6 +646,7 @@ class LocalJudgement:
         return [(k, j) for j in range(1, n) for k in range(max(0, j - _HISTORY), j)]
 
     def _compute_pairs(self, pairs: Sequence[tuple[int, int]] | None = None) -> None:
+        whole = pairs is None
         pairs = self._pairs() if pairs is None else pairs
         # Pass 1: free-text arguments that need an embedding.
         arg_texts: list[str] = []
@@ -694,6 +696,31 @@ class LocalJudgement:
                     if self._replies(k, j) or self._reports_new_attempt(k, j):
                         logit = min(logit, _AFTER_CHANGE)
             self._logits[(k, j)] = logit
+        if whole:
+            self._used_edits()
+
+    def _used_edits(self) -> None:
+        """An edit made again (a fix re-applied, a setting switched back) whose call prints
+        nothing, followed by a call never made before: the agent made the edit to look at
+        something new (a toggle to compare other tests), so it is a new attempt, not a lap.
+        It stays a repeat when the next look was made before (the same view of the same
+        lines, the same test again). A refused reply is not a look: the next call that ran is."""
+        acting = [j for j, v in enumerate(self.views)
+                  if any(not _targetless(c) for c in v.calls)]
+        made: set[tuple[str, str]] = set()
+        first_made: dict[int, bool] = {}
+        for j in acting:
+            first_made[j] = not all((c.name, c.raw) in made for c in self.views[j].calls)
+            made.update((c.name, c.raw) for c in self.views[j].calls)
+        for j, m in zip(acting, acting[1:]):
+            calls = self.views[j].calls
+            if len(self._writes[j]) < len(calls) or not all(map(prints_nothing, calls)):
+                continue
+            if not first_made[m]:
+                continue
+            for k in range(max(0, j - _HISTORY), j):
+                if self._logits[(k, j)] > _AFTER_CHANGE:
+                    self._logits[(k, j)] = _AFTER_CHANGE
 
     def repeat_logit(self, k: int, j: int) -> float:
         if (k, j) not in self._logits:
@@ -872,6 +899,20 @@ def _command_tokens(text: str) -> tuple[str, ...]:
 
 
 _DIGIT_RUN = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _operands(words: Sequence[str]) -> list[str]:
+    """The words a command acts on: all but its options. An option's value is an operand
+    unless it is a number (``--bad-names=foo,bar`` names what is tried; ``--timeout=30``
+    is a setting, and numbers are compared as settings elsewhere)."""
+    out = []
+    for word in words:
+        if word.startswith("-"):
+            value = word.partition("=")[2]
+            if not value or _DIGIT_RUN.fullmatch(value):
+                continue
+        out.append(word)
+    return out
 
 
 def _numbers_masked(words: Sequence[str]) -> list[str]:
