@@ -23,6 +23,7 @@ import shlex
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from ..._exceptions import JudgeAnswerError
@@ -712,15 +713,14 @@ class LocalJudgement:
         for j in acting:
             first_made[j] = not all((c.name, c.raw) in made for c in self.views[j].calls)
             made.update((c.name, c.raw) for c in self.views[j].calls)
-        for j, m in zip(acting, acting[1:]):
+        for j, m in pairwise(acting):
             calls = self.views[j].calls
             if len(self._writes[j]) < len(calls) or not all(map(prints_nothing, calls)):
                 continue
             if not first_made[m]:
                 continue
             for k in range(max(0, j - _HISTORY), j):
-                if self._logits[(k, j)] > _AFTER_CHANGE:
-                    self._logits[(k, j)] = _AFTER_CHANGE
+                self._logits[(k, j)] = min(self._logits[(k, j)], _AFTER_CHANGE)
 
     def repeat_logit(self, k: int, j: int) -> float:
         if (k, j) not in self._logits:
