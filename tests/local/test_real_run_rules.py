@@ -5,7 +5,8 @@ restated answer the user asked for, a number the user gave, an error naming what
 kept; and what a write was made on (round 4): a script the run wrote that writes, a read
 after a file rewritten on top of another edit; and replies the harness refused (round 5):
 a lap of refusals is a repeat, a refusal after work that ran is a new slip; an option's
-value is what a command tries; an edit re-applied to look at something new is a toggle."""
+value is what a command tries; an edit re-applied to look at something new is a toggle; a
+fixed reply sent word for word a fourth time to new user words ignores them."""
 
 from __future__ import annotations
 
@@ -433,3 +434,16 @@ def test_an_edit_reapplied_to_look_at_something_new_is_a_toggle(
     # Re-applied to look at what was seen before: the edit is the lap again (the same
     # edit after the same restore: a toggle back to a world already seen).
     assert k.repeat_probability(1, 5) > 0.85
+
+
+def test_a_fixed_reply_sent_a_fourth_time_ignores_the_user(backend: LocalBackend) -> None:
+    fixed = "Sorry, I did not get that. Could you say it another way?"
+    asks = ["Please book the two seats we discussed.", "Go ahead with the booking, please.",
+            "I confirm: book both seats now.", "Yes, book the seats as summarised.",
+            "Please finalise the two-seat booking."]
+    j = judgement(backend, step("Here is the summary of the two seats."),
+                  *(turn(ask, fixed) for ask in asks))
+    # The first three answer new words (as a restated refusal does); from the fourth on the
+    # same text is sent whatever the customer writes.
+    assert j.progress(2, 3) > 0.8
+    assert j.progress(3, 4) < 0.2 and j.progress(4, 5) < 0.2

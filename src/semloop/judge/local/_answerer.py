@@ -134,6 +134,10 @@ _ERROR_MESSAGE_CHARS = 300
 # nothing ran) says only that the step did nothing. It repeats the same empty call right
 # before it (a lap of refusals), never one from before a step whose call did act: that
 # work moved the run on, and the new slip is a new attempt (capped at _AFTER_CHANGE).
+# A reply to new user words is driven by the user (a refusal restated to a customer who
+# keeps asking, three times in tests/local) until the same text comes word for word a
+# fourth time: then it is a fixed reply sent whatever the user writes.
+_SAID_AS_REPLY = 3
 # The first identical retry of a call that failed for a passing reason (a 503, a timeout,
 # a rate limit): what a careful agent
 # does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
@@ -210,6 +214,7 @@ class LocalJudgement:
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
         )
         self._prepare_text()
+        self._said_before = self._count_said_before()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
         self._data_numbers = self._numbers_from_data(state)
         self._nothing_rank = self._rank_same_nothing()
@@ -237,6 +242,17 @@ class LocalJudgement:
         for v in self.views:
             if not v.text:
                 v.entities = frozenset(e for c in v.calls for e in c.entities)
+
+    def _count_said_before(self) -> list[int]:
+        """Per step: how many earlier steps said its text word for word."""
+        seen: Counter[str] = Counter()
+        out: list[int] = []
+        for v in self.views:
+            key = " ".join(v.text.lower().split()) if v.text and not v.calls else ""
+            out.append(seen[key] if key else 0)
+            if key:
+                seen[key] += 1
+        return out
 
     def _own_words(self, v: StepView) -> list[str]:
         # Per step, once: every pair of a long run asks for it (quadratic work otherwise).
@@ -620,8 +636,9 @@ class LocalJudgement:
         """Step j answers new words of the user, written after step k: what it says again
         (a policy refusal, the same options) answers a customer who keeps asking, so the
         user drove the repetition, not the agent. A step that reports its own tool result
-        is not such a reply."""
-        return self._new_request[j] == j > k
+        is not such a reply. Nor is the same text word for word a fourth time: a fixed
+        reply ("could you rephrase that?") sent whatever the user wrote does not use it."""
+        return self._new_request[j] == j > k and self._said_before[j] < _SAID_AS_REPLY
 
     def _reports_new_attempt(self, k: int, j: int) -> bool:
         """Step j speaks right after a step (after k) whose calls repeat nothing before it:
