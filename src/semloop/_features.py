@@ -601,6 +601,11 @@ def _command_text(call: Call) -> str | None:
     return call.raw if text is None and call.args is None else text
 
 
+def prints_nothing(call: Call) -> bool:
+    """The call printed nothing (a silent edit), as harnesses wrap that or not."""
+    return _OK_SILENT.fullmatch(call.output) is not None
+
+
 def _went_through(call: Call) -> bool:
     """False for an error or empty answer: a failed write changed nothing. (A silent shell
     command, e.g. a redirection, prints nothing and still wrote.)"""

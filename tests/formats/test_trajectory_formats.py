@@ -44,11 +44,45 @@ def test_tool_outputs_are_matched_by_call_id(tmp_path: Path) -> None:
     assert json.loads(trace.tool_spans[0].input_text) == {"command": "pytest -q"}
 
 
-def test_tau2_results_are_refused_clearly(tmp_path: Path) -> None:
-    path = _write(tmp_path, "tau2.json", {"simulations": [{"messages": []}]})
-    try:
-        detect_format(path)
-    except Exception as exc:  # noqa: BLE001 - the message is what is tested
-        assert "tau2-bench" in str(exc)
-    else:
-        raise AssertionError("tau2 results must be refused")
+def test_tau2_simulations_are_runs_with_results_matched_by_id(tmp_path: Path) -> None:
+    call = {"id": "c1", "name": "get_order", "arguments": {"order_id": "#7"},
+            "requestor": "assistant"}
+    other = {"id": "c2", "name": "get_user", "arguments": {"user_id": "ann"}}
+    sim = {"id": "s1", "task_id": "3", "trial": 1, "reward_info": {"reward": 0.0},
+           "messages": [
+               {"role": "assistant", "content": "Hi! How can I help?", "tool_calls": None},
+               {"role": "user", "content": "Where is order #7?"},
+               {"role": "assistant", "content": None, "tool_calls": [call, other]},
+               {"id": "c2", "role": "tool", "content": "{\"name\": \"Ann\"}", "error": False},
+               {"id": "c1", "role": "tool", "content": "{\"status\": \"shipped\"}"},
+               {"role": "assistant", "content": "It has shipped."},
+               {"role": "user", "content": "Thanks ###STOP###"}]}
+    path = _write(tmp_path, "tau2.json", {"info": {}, "tasks": [], "simulations": [sim]})
+    assert detect_format(path) == "tau-bench"
+    result = convert(path)
+    assert not result.rejected, result.rejected
+    (run,) = result.runs
+    trace = run.to_trace()
+    assert run.run_id == "tau-3-1"
+    assert trace.goal == "Where is order #7?"
+    assert [(t.name, t.output) for t in trace.tool_spans] == [
+        ("get_order", '{"status": "shipped"}'), ("get_user", '{"name": "Ann"}')]
+
+
+def test_a_reply_the_text_harness_refused_is_a_format_error_step(tmp_path: Path) -> None:
+    refusal = "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."
+    doc = {"info": {"exit_status": "Submitted"}, "trajectory_format": "mini-swe-agent-1",
+           "messages": [
+               {"role": "system", "content": "You are a helpful assistant."},
+               {"role": "user", "content": "Fix the parser"},
+               {"role": "assistant", "content": "Two steps:\n```bash\nls\n```\n```bash\ncat a.py\n```"},
+               {"role": "user", "content": refusal},
+               {"role": "assistant", "content": "One step.\n```bash\nls\n```"},
+               {"role": "user", "content": "<returncode>0</returncode><output>a.py</output>"},
+               {"role": "assistant", "content": "I am done here."}]}
+    trace = convert(_write(tmp_path, "m.traj.json", doc)).runs[0].to_trace()
+    # Nothing of the refused reply ran: no bash call for its first block, a refusal instead;
+    # the last reply, with no command and no answer, leaves no step.
+    assert [(t.name, t.input_text, t.output) for t in trace.tool_spans] == [
+        ("format_error", "{}", refusal),
+        ("bash", '{"command": "ls"}', "<returncode>0</returncode><output>a.py</output>")]

@@ -3,7 +3,10 @@ a repeat after a state-changing step, one transient retry, and the exact check's
 calls made again after a write; and who drove a repetition (round 3): a resend or a
 restated answer the user asked for, a number the user gave, an error naming what was
 kept; and what a write was made on (round 4): a script the run wrote that writes, a read
-after a file rewritten on top of another edit."""
+after a file rewritten on top of another edit; and replies the harness refused (round 5):
+a lap of refusals is a repeat, a refusal after work that ran is a new slip; an option's
+value is what a command tries; an edit re-applied to look at something new is a toggle; a
+fixed reply sent word for word a fourth time to new user words ignores them."""
 
 from __future__ import annotations
 
@@ -351,3 +354,96 @@ def test_an_error_naming_a_kept_value_is_the_same_failed_approach(
     )
     # The value the error named was replaced: a new attempt that failed for its own reason.
     assert fixed.repeat_probability(0, 1) < 0.4
+
+
+REFUSAL = ("Your reply held {n} command blocks; nothing was run. Send exactly one fenced "
+           "block per reply, with one command or several joined by && or ||, and put any "
+           "notes in the text around it. Example: a short thought, then the block.")
+
+
+def refused(n: int) -> tuple[str, dict[str, str], str]:
+    return ("format_error", {}, REFUSAL.format(n=n))
+
+
+def test_refusals_in_a_row_are_a_lap_and_after_work_a_new_slip(backend: LocalBackend) -> None:
+    lap = judgement(
+        backend,
+        step("Patch the parser with two commands.", refused(2)),
+        step("Write it with printf and a run.", refused(3)),
+        step("Append the line with echo then test.", refused(2)),
+    )
+    # Nothing ran: the refused replies are one failed approach whatever they held.
+    assert lap.repeat_probability(1, 2) > 0.85 and lap.repeat_probability(0, 1) > 0.85
+    assert lap.tool_repeat("format_error") > 0.85
+    scattered = judgement(
+        backend,
+        step("Patch the parser with two commands.", refused(2)),
+        step("Read the parser.", bash("sed -n 1,40p parse.py", "def parse(s): ...")),
+        step("Edit the parser.", bash("sed -i 's/split()/split(\",\")/' parse.py", "")),
+        step("Edit and test at once.", refused(2)),
+        step("Run the test.", bash("pytest -q", "1 passed")),
+        step("Clean up and diff at once.", refused(2)),
+    )
+    # Each refusal follows work that ran: a new slip, not a return to the first.
+    assert scattered.repeat_probability(0, 3) <= 0.2
+    assert scattered.repeat_probability(3, 5) <= 0.2
+    assert scattered.stuck_probability(3) <= 0.2 and scattered.stuck_probability(5) <= 0.2
+    assert scattered.tool_repeat("format_error") <= 0.2
+
+
+def test_an_option_value_is_what_the_command_tries(backend: LocalBackend) -> None:
+    err = "error: unbalanced parenthesis in the name pattern"
+    j = judgement(
+        backend,
+        step("Try a comma list.", bash("lint --name-pattern='a,b' demo.py", err)),
+        step("Try a space after the comma.", bash("lint --name-pattern='a, b' demo.py", err)),
+        step("Try a doubled comma.", bash("lint --name-pattern='a,,b' demo.py", err)),
+    )
+    # Three inputs tried, one per call: a scan, not the same command resent.
+    assert j.repeat_probability(0, 1) < 0.5 and j.repeat_probability(1, 2) < 0.5
+    # A bare flag or a number stays a setting around the same command.
+    k = judgement(
+        backend,
+        step("Run the linter.", bash("lint --strict --jobs=2 demo.py", err)),
+        step("Run it verbose.", bash("lint --verbose --jobs=4 demo.py", err)),
+    )
+    assert k.repeat_probability(0, 1) > 0.85
+
+
+def test_an_edit_reapplied_to_look_at_something_new_is_a_toggle(
+    backend: LocalBackend,
+) -> None:
+    fix = bash("sed -i '40,44d' src/table.py", "")
+    restore = bash("git checkout src/table.py", "Updated 1 path from the index")
+    fail = "1 failed: test_mixin"
+    lap = [
+        step("Start from the original file.", restore),
+        step("Apply the fix.", fix),
+        step("Run the mixin tests.", bash("pytest tests/test_mixin.py", "1 passed")),
+        step("Undo it to compare.", restore),
+        step("The mixin tests on the old code.", bash("pytest tests/test_mixin.py", fail)),
+    ]
+    j = judgement(backend, *lap, step("Apply the fix again.", fix),
+                  step("Run the whole table suite.", bash("pytest tests/test_table.py",
+                                                          "1 failed: test_values_equal")))
+    # Re-applied to run a test never run before: a new attempt, not a lap.
+    assert j.repeat_probability(1, 5) <= 0.2
+    k = judgement(backend, *lap, step("Apply the fix again.", fix),
+                  step("Run the mixin tests again.", bash("pytest tests/test_mixin.py",
+                                                          "1 passed")))
+    # Re-applied to look at what was seen before: the edit is the lap again (the same
+    # edit after the same restore: a toggle back to a world already seen).
+    assert k.repeat_probability(1, 5) > 0.85
+
+
+def test_a_fixed_reply_sent_a_fourth_time_ignores_the_user(backend: LocalBackend) -> None:
+    fixed = "Sorry, I did not get that. Could you say it another way?"
+    asks = ["Please book the two seats we discussed.", "Go ahead with the booking, please.",
+            "I confirm: book both seats now.", "Yes, book the seats as summarised.",
+            "Please finalise the two-seat booking."]
+    j = judgement(backend, step("Here is the summary of the two seats."),
+                  *(turn(ask, fixed) for ask in asks))
+    # The first three answer new words (as a restated refusal does); from the fourth on the
+    # same text is sent whatever the customer writes.
+    assert j.progress(2, 3) > 0.8
+    assert j.progress(3, 4) < 0.2 and j.progress(4, 5) < 0.2

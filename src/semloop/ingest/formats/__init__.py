@@ -113,11 +113,6 @@ def _detect(data: bytes, source: str) -> str:
         return "otlp"
     sample = _sample(data, source)
     name = _classify(sample)
-    if name is None and isinstance(sample, Mapping) and "simulations" in sample:
-        raise TraceFormatError(
-            "cannot read tau2-bench results ({\"simulations\": [...]}): only tau-bench's "
-            "result lists (task_id+traj per attempt) are read; export a simulation's "
-            "messages as a tau-bench result to import it", source=source)
     if name is None:
         raise TraceFormatError(
             f"cannot tell the format: {_describe(sample)}. Expected resourceSpans (otlp), "
@@ -127,7 +122,7 @@ def _detect(data: bytes, source: str) -> str:
             "llmSpans/toolSpans/"
             "_trace_dict/children (deepeval), trajectory of action/observation (swe-agent), "
             "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
-            "messages+info (mini-swe-agent), task_id+traj (tau-bench). Pass --format to "
+            "messages+info (mini-swe-agent), task_id+traj or simulations (tau-bench). Pass --format to "
             "choose.", source=source)
     return name
 
@@ -212,6 +207,10 @@ def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
         return "mini-swe-agent"
     if "task_id" in keys and isinstance(doc.get("traj"), list):
         return "tau-bench"
+    sims = doc.get("simulations")
+    if isinstance(sims, list) and (not sims or isinstance(sims[0], Mapping) and (
+            "messages" in sims[0])):
+        return "tau-bench"  # tau2-bench: {"info", "tasks", "simulations": [...]}
     return None
 
 

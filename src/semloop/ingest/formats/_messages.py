@@ -3,11 +3,12 @@ mini-swe-agent trajectories hold.
 
 An assistant message is a model step (its text, or ``name(arguments)`` when it only calls
 tools); each tool call becomes a tool step whose output is the ``tool`` message answering
-it (matched by ``tool_call_id``, else by order). A user message after the first is the
-input of the next model step: the customer's reply, or the environment's observation.
+it (matched by ``tool_call_id``, or tau2's ``id``, else by order). A user message after
+the first is the input of the next model step: the customer's reply, or the environment's observation.
 A harness that runs the command written in the text (mini-swe-agent before tool calling,
 one fenced ``bash`` block per turn) gets a ``bash`` tool step whose output is the next
-user message.
+user message; a reply with no block or several is refused by that harness (nothing runs),
+and gets a ``format_error`` step, with no input, whose output is the refusal.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ._common import Step, loads_if_json, mapping, message_text, planned_calls, 
 
 __all__ = ["chat_steps", "goal_and_system"]
 
+#: The tool step of a reply the harness refused for holding no command or more than one.
+REFUSED = "format_error"
 _FENCED = re.compile(r"```(?:bash|sh|shell)\s*\n(.*?)```", re.DOTALL)
 
 
@@ -81,15 +84,20 @@ def chat_steps(messages: Sequence[Any], *, model: str | None = None,
                     pending[c["id"]] = tool
                 unanswered.append(tool)
             if not calls and text_commands:
-                block = _FENCED.search(body or "")
-                if block:
-                    tool = Step(kind="tool", name="bash", input={"command": block.group(1).strip()},
+                blocks = _FENCED.findall(body or "")
+                if len(blocks) == 1:
+                    tool = Step(kind="tool", name="bash", input={"command": blocks[0].strip()},
                                 output="", order=len(steps))
-                    steps.append(tool)
-                    awaiting_text_output = tool
+                else:
+                    # The harness runs exactly one block; any other reply is refused and
+                    # nothing runs. Its answer is the observation of a refused reply, not
+                    # of the first command written in it.
+                    tool = Step(kind="tool", name=REFUSED, input={}, output="", order=len(steps))
+                steps.append(tool)
+                awaiting_text_output = tool
             continue
         if role == "tool" or m.get("tool_call_id"):
-            call_id = str(m.get("tool_call_id") or "")
+            call_id = str(m.get("tool_call_id") or m.get("id") or "")  # tau2: its call's id
             target = pending.pop(call_id, None) if call_id else None
             if target is None and unanswered:
                 target = unanswered[0]
@@ -98,4 +106,6 @@ def chat_steps(messages: Sequence[Any], *, model: str | None = None,
             if target in unanswered:
                 unanswered.remove(target)
             target.output = message_text(m)
+    if awaiting_text_output is not None and awaiting_text_output.name == REFUSED:
+        steps.remove(awaiting_text_output)  # the run ended on a reply with no command
     return steps

@@ -7,8 +7,12 @@ run (``tau-<task_id>-<trial>``); the first customer message is its goal, and lat
 customer replies are the input of the agent turn that answers them. The reward is kept
 in the run's output (``reward=1.0``): semloop does not grade, so it is not a verdict.
 ReAct agents (``chat_react_agent``) write their tool calls as ``Action:`` text in the
-content, which stays text: no tool steps for them. tau2-bench's result files
-(``{"simulations": [...]}``) are a different shape and are not read.
+content, which stays text: no tool steps for them.
+
+tau2-bench's result files (``{"info", "tasks", "simulations": [...]}``) are read too: each
+simulation is a run, its ``messages`` the conversation (the agent greets first; tool calls
+carry ``name`` and ``arguments`` at the top, tool results answer them by ``id``) and
+the reward from ``reward_info``.
 """
 
 from __future__ import annotations
@@ -32,22 +36,23 @@ def read(data: bytes | str) -> list[Run]:
 
 
 def convert(data: bytes | str, *, source: str = "<tau-bench>", clock: float = 0.0) -> Result:
-    return convert_records(data, source, NAME, lambda raw, _runs: [_draft(raw, source)],
-                           clock=clock)
+    return convert_records(data, source, NAME, lambda raw, _runs: [_draft(raw)],
+                           clock=clock, unwrap=("simulations",))
 
 
-def _draft(raw: Any, source: str) -> Draft:
+def _draft(raw: Any) -> Draft:
     if not isinstance(raw, Mapping):
         raise TraceFormatError("a tau-bench result must be an object")
-    traj = raw.get("traj")
+    field = "traj" if "traj" in raw else "messages"
+    traj = raw.get(field)
     if not isinstance(traj, Sequence) or isinstance(traj, str):
-        raise TraceFormatError("missing or not a message list", field="traj")
+        raise TraceFormatError("missing or not a message list", field=field)
     task = raw.get("task_id")
     trial = raw.get("trial", 0)
     info = mapping(raw.get("info"))
     model = None
     goal, system = goal_and_system(traj)
-    reward = raw.get("reward")
+    reward = raw.get("reward", mapping(raw.get("reward_info")).get("reward"))
     return Draft(
         run_id=f"tau-{task}-{trial}", source=NAME, agent_id="tau-bench",
         goal=goal, system_prompt=system, model=model,

@@ -23,6 +23,7 @@ import shlex
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from ..._exceptions import JudgeAnswerError
@@ -39,6 +40,7 @@ from ..._features import (
     is_transient_error,
     numbers,
     outputs_same,
+    prints_nothing,
     reports_outcome,
     run_writes,
     same_but_ids,
@@ -128,6 +130,14 @@ _AFTER_CHANGE = -1.5
 # cosmetic changes (action similarity 0.9: a repeat, a little below an identical call).
 _KEPT_CULPRIT = 0.9
 _ERROR_MESSAGE_CHARS = 300
+# A call that names no target (no argument at all: a reply the harness refused, where
+# nothing ran) says only that the step did nothing. It repeats the same empty call right
+# before it (a lap of refusals), never one from before a step whose call did act: that
+# work moved the run on, and the new slip is a new attempt (capped at _AFTER_CHANGE).
+# A reply to new user words is driven by the user (a refusal restated to a customer who
+# keeps asking, three times in tests/local) until the same text comes word for word a
+# fourth time: then it is a fixed reply sent whatever the user writes.
+_SAID_AS_REPLY = 3
 # The first identical retry of a call that failed for a passing reason (a 503, a timeout,
 # a rate limit): what a careful agent
 # does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
@@ -204,12 +214,14 @@ class LocalJudgement:
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
         )
         self._prepare_text()
+        self._said_before = self._count_said_before()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
         self._data_numbers = self._numbers_from_data(state)
         self._nothing_rank = self._rank_same_nothing()
         self._retry_rank = self._rank_identical_failures()
         self._changed_before = self._last_changes()
         self._new_request = self._new_requests()
+        self._acted_before = self._last_targeted_calls()
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._fresh: dict[int, bool] = {}  # step -> its calls repeat nothing before it
@@ -230,6 +242,17 @@ class LocalJudgement:
         for v in self.views:
             if not v.text:
                 v.entities = frozenset(e for c in v.calls for e in c.entities)
+
+    def _count_said_before(self) -> list[int]:
+        """Per step: how many earlier steps said its text word for word."""
+        seen: Counter[str] = Counter()
+        out: list[int] = []
+        for v in self.views:
+            key = " ".join(v.text.lower().split()) if v.text and not v.calls else ""
+            out.append(seen[key] if key else 0)
+            if key:
+                seen[key] += 1
+        return out
 
     def _own_words(self, v: StepView) -> list[str]:
         # Per step, once: every pair of a long run asks for it (quadratic work otherwise).
@@ -447,7 +470,7 @@ class LocalJudgement:
         tu, tv = _command_tokens(u), _command_tokens(v)
         if tu == tv:
             return 1.0
-        if {t for t in tu if not t.startswith("-")} == {t for t in tv if not t.startswith("-")}:
+        if set(_operands(tu)) == set(_operands(tv)):
             # The same words in another order or with other flags (-n / --namespace): the
             # same command acting on the same things.
             return 1.0 if lenient else 0.9
@@ -457,7 +480,7 @@ class LocalJudgement:
             if _numbers_masked(tu) == _numbers_masked(tv) and same_but_settings(
                     u, v, self._data_numbers):
                 return 1.0
-            if [t for t in tu if not t.startswith("-")] == [t for t in tv if not t.startswith("-")]:
+            if _operands(tu) == _operands(tv):
                 return 1.0  # only flags changed (-x, --verbose) around the same command
         return 0.1
 
@@ -571,6 +594,21 @@ class LocalJudgement:
             out.append(last)
         return out
 
+    def _last_targeted_calls(self) -> list[int]:
+        """Per step: the latest earlier step that made a call naming a target; -1 if none."""
+        out: list[int] = []
+        last = -1
+        for v in self.views:
+            out.append(last)
+            if any(not _targetless(c) for c in v.calls):
+                last = v.index
+        return out
+
+    def _slip_after_work(self, k: int, j: int) -> bool:
+        """Step j only makes calls that name no target, and a step after k acted."""
+        calls = self.views[j].calls
+        return bool(calls) and all(map(_targetless, calls)) and self._acted_before[j] > k
+
     def _new_attempt(self, k: int, j: int) -> bool:
         """Step j repeats a call of step k on a changed world or for a new request.
 
@@ -598,8 +636,9 @@ class LocalJudgement:
         """Step j answers new words of the user, written after step k: what it says again
         (a policy refusal, the same options) answers a customer who keeps asking, so the
         user drove the repetition, not the agent. A step that reports its own tool result
-        is not such a reply."""
-        return self._new_request[j] == j > k
+        is not such a reply. Nor is the same text word for word a fourth time: a fixed
+        reply ("could you rephrase that?") sent whatever the user wrote does not use it."""
+        return self._new_request[j] == j > k and self._said_before[j] < _SAID_AS_REPLY
 
     def _reports_new_attempt(self, k: int, j: int) -> bool:
         """Step j speaks right after a step (after k) whose calls repeat nothing before it:
@@ -625,6 +664,7 @@ class LocalJudgement:
         return [(k, j) for j in range(1, n) for k in range(max(0, j - _HISTORY), j)]
 
     def _compute_pairs(self, pairs: Sequence[tuple[int, int]] | None = None) -> None:
+        whole = pairs is None
         pairs = self._pairs() if pairs is None else pairs
         # Pass 1: free-text arguments that need an embedding.
         arg_texts: list[str] = []
@@ -659,7 +699,8 @@ class LocalJudgement:
                 decisive = a >= _DECISIVE_HIGH or a <= _DECISIVE_LOW
                 t = self._text_logit(vk, vj, lexical_only=decisive)
                 logit = a + _TEXT_WEIGHT * (t or 0.0)
-                if logit > _AFTER_CHANGE and self._new_attempt(k, j):
+                if logit > _AFTER_CHANGE and (self._new_attempt(k, j)
+                                              or self._slip_after_work(k, j)):
                     logit = _AFTER_CHANGE
             elif vk.calls or vj.calls:
                 t = self._text_logit(vk, vj, lexical_only=True)
@@ -673,6 +714,30 @@ class LocalJudgement:
                     if self._replies(k, j) or self._reports_new_attempt(k, j):
                         logit = min(logit, _AFTER_CHANGE)
             self._logits[(k, j)] = logit
+        if whole:
+            self._used_edits()
+
+    def _used_edits(self) -> None:
+        """An edit made again (a fix re-applied, a setting switched back) whose call prints
+        nothing, followed by a call never made before: the agent made the edit to look at
+        something new (a toggle to compare other tests), so it is a new attempt, not a lap.
+        It stays a repeat when the next look was made before (the same view of the same
+        lines, the same test again). A refused reply is not a look: the next call that ran is."""
+        acting = [j for j, v in enumerate(self.views)
+                  if any(not _targetless(c) for c in v.calls)]
+        made: set[tuple[str, str]] = set()
+        first_made: dict[int, bool] = {}
+        for j in acting:
+            first_made[j] = not all((c.name, c.raw) in made for c in self.views[j].calls)
+            made.update((c.name, c.raw) for c in self.views[j].calls)
+        for j, m in pairwise(acting):
+            calls = self.views[j].calls
+            if len(self._writes[j]) < len(calls) or not all(map(prints_nothing, calls)):
+                continue
+            if not first_made[m]:
+                continue
+            for k in range(max(0, j - _HISTORY), j):
+                self._logits[(k, j)] = min(self._logits[(k, j)], _AFTER_CHANGE)
 
     def repeat_logit(self, k: int, j: int) -> float:
         if (k, j) not in self._logits:
@@ -806,7 +871,8 @@ class LocalJudgement:
                 logit = self.call_logit(calls[k], calls[m], outputs_known=outputs_known)
                 sk, sm = step_of.get(id(calls[k])), step_of.get(id(calls[m]))
                 if (outputs_known and sk is not None and sm is not None and sk < sm
-                        and logit > _AFTER_CHANGE and self._new_attempt(sk, sm)):
+                        and logit > _AFTER_CHANGE and (self._new_attempt(sk, sm)
+                                                       or self._slip_after_work(sk, sm))):
                     logit = _AFTER_CHANGE
                 logits.append(logit)
             repeats.append(_sigmoid(max(logits)))
@@ -852,6 +918,20 @@ def _command_tokens(text: str) -> tuple[str, ...]:
 _DIGIT_RUN = re.compile(r"\d+(?:\.\d+)?")
 
 
+def _operands(words: Sequence[str]) -> list[str]:
+    """The words a command acts on: all but its options. An option's value is an operand
+    unless it is a number (``--bad-names=foo,bar`` names what is tried; ``--timeout=30``
+    is a setting, and numbers are compared as settings elsewhere)."""
+    out = []
+    for word in words:
+        if word.startswith("-"):
+            value = word.partition("=")[2]
+            if not value or _DIGIT_RUN.fullmatch(value):
+                continue
+        out.append(word)
+    return out
+
+
 def _numbers_masked(words: Sequence[str]) -> list[str]:
     return [_DIGIT_RUN.sub("#", w) for w in words]
 
@@ -881,6 +961,10 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
         return False  # a log, not an error message
     named = entities(ck.output) & entities(cj.output) & ck.entities & cj.entities
     return any(not e.replace(".", "").isdigit() for e in named)
+
+
+def _targetless(call: Call) -> bool:
+    return not call.raw or call.args == {}
 
 
 def _number_like(value: Any) -> bool:
