@@ -370,16 +370,30 @@ class _Output:
 def _jaccard_bound(x: _Output, y: _Output) -> float:
     """An upper bound of :func:`bigram_jaccard` from the two vocabularies alone.
 
-    A shared bigram ends in a shared word, so x has at most (its length minus the number
-    of its distinct words that y lacks) shared bigrams; each distinct word but the first
-    opens a distinct bigram, so the union has at least (distinct words - 1) bigrams.
+    Think of a bigram set as the edges of a walk over the words. Every distinct word of x
+    but its first word is entered, at its first occurrence, by an edge ending in it: these
+    edges are distinct, so x has at least ``|vocabulary| - 1`` bigrams, and those entering
+    a word y lacks (``only_x`` of them) are not shared. So with c shared bigrams:
+
+    - c <= (bigrams of x) - only_x <= len(x.words) - 1 - only_x, and the same for y;
+    - union = c + (x's unshared) + (y's unshared) >= c + only_x + only_y;
+    - union >= |x.vocabulary| - 1 + only_y (x's entering edges, then y's into words x
+      lacks), and the same the other way round.
+
+    c / max(c + only_x + only_y, floor) grows with c, so it is largest at c's maximum.
     Correctly rounded division is monotone, so the float bound holds too.
     """
+    if len(x.words) < 2 or len(y.words) < 2:
+        return 0.0
     shared = len(x.vocabulary & y.vocabulary)
-    common = min(
-        len(x.words) - len(x.vocabulary) + shared, len(y.words) - len(y.vocabulary) + shared
+    only_x = len(x.vocabulary) - shared - (x.words[0] not in y.vocabulary)
+    only_y = len(y.vocabulary) - shared - (y.words[0] not in x.vocabulary)
+    common = min(len(x.words) - 1 - only_x, len(y.words) - 1 - only_y)
+    union = max(
+        common + only_x + only_y,
+        len(x.vocabulary) - 1 + only_y,
+        len(y.vocabulary) - 1 + only_x,
     )
-    union = max(len(x.vocabulary), len(y.vocabulary)) - 1
     return common / union if union > 0 else 1.0
 
 
@@ -398,7 +412,8 @@ def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> 
     ``cleaned`` may be a generator: it is read once, in order. ``None`` entries (outputs
     deepeval skips) break the pairs they belong to. As in deepeval's loop, ``i`` is the
     first pair reaching the maximum. The value is exact whenever it is ``>= threshold``;
-    below the threshold the caller only learns that.
+    below the threshold the caller only learns that. Reading stops at the first pair of
+    similarity 1.0, which no later pair can beat.
 
     Why skipping is exact: a pair changes deepeval's outcome only if its similarity
     s = max(jaccard, ratio) is >= the threshold and > the best so far (first pair wins
@@ -439,5 +454,9 @@ def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> 
         similarity = max(jaccard, ratio)
         if similarity > best:
             best, where = similarity, i
+            if best >= 1.0:
+                # Neither term exceeds 1.0 and ties keep the first pair: the rest of the
+                # outputs cannot change the result, so they are not even cleaned.
+                break
         x = y
     return best, where
