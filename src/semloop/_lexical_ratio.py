@@ -41,6 +41,7 @@ around the thresholds and against deepeval's metric end to end.
 
 from __future__ import annotations
 
+import string
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -358,13 +359,25 @@ class _Output:
     @property
     def chars(self) -> set[str]:
         if self._chars is None:
-            # set(text), reading each distinct word once (outputs repeat words): the
-            # join adds a space exactly when there are two words or more.
-            chars = set("".join(self.vocabulary))
-            if len(self.words) > 1:
-                chars.add(" ")
-            self._chars = chars
+            self._chars = _distinct_chars(self.text)
         return self._chars
+
+
+# The characters most (lower-cased) text is made of. For ASCII text, a membership test per
+# character (memchr) finds which of them occur, and translate() drops them so set() only
+# walks the rest: together some 5x faster than set(text), which hashes every character.
+_COMMON = string.ascii_lowercase + string.digits + string.punctuation + " "
+_DROP_COMMON = dict.fromkeys(map(ord, _COMMON))
+
+
+def _distinct_chars(text: str) -> set[str]:
+    """``set(text)``."""
+    if not text.isascii():
+        # translate() is only fast on ASCII text; set(text) is faster than its slow path.
+        return set(text)
+    chars = {c for c in _COMMON if c in text}
+    chars.update(text.translate(_DROP_COMMON))
+    return chars
 
 
 def _jaccard_bound(x: _Output, y: _Output) -> float:
@@ -385,9 +398,10 @@ def _jaccard_bound(x: _Output, y: _Output) -> float:
     """
     if len(x.words) < 2 or len(y.words) < 2:
         return 0.0
-    shared = len(x.vocabulary & y.vocabulary)
-    only_x = len(x.vocabulary) - shared - (x.words[0] not in y.vocabulary)
-    only_y = len(y.vocabulary) - shared - (y.words[0] not in x.vocabulary)
+    # Words of x that y lacks: a difference builds a smaller set than an intersection.
+    lacking = len(x.vocabulary - y.vocabulary)
+    only_x = lacking - (x.words[0] not in y.vocabulary)
+    only_y = len(y.vocabulary) - len(x.vocabulary) + lacking - (y.words[0] not in x.vocabulary)
     common = min(len(x.words) - 1 - only_x, len(y.words) - 1 - only_y)
     union = max(
         common + only_x + only_y,

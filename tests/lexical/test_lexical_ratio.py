@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import semloop._lexical_ratio as ratio_module
 from semloop._lexical_ratio import (
+    _distinct_chars,
     _jaccard,
     _jaccard_bound,
     _Output,
@@ -266,6 +267,14 @@ def test_jaccard_bound_rules_out_unrelated_outputs_over_a_few_hundred_words() ->
         shared = len(set(a) & set(b))
         assert (len(a) - len(set(a)) + shared) / (len(set(a)) - 1) > 1  # the old bound
         assert bigram_jaccard(a, b) <= _jaccard_bound(_Output(a), _Output(b)) < 0.85
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(), st.text(st.characters(max_codepoint=127)), st.text("ab \t~Z")))
+def test_distinct_chars_is_set_of_text(text: str) -> None:
+    # Common ASCII characters are found by membership tests, the rest by translate().
+    assert _distinct_chars(text) == set(text)
+    assert _distinct_chars(text * 50 + "\x00\x7f") == set(text) | {"\x00", "\x7f"}
 
 
 def test_reading_stops_at_the_first_pair_of_similarity_one() -> None:
