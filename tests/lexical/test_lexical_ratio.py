@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from difflib import SequenceMatcher
 
@@ -12,10 +13,12 @@ from hypothesis import strategies as st
 
 import semloop._lexical_ratio as ratio_module
 from semloop._lexical_ratio import (
+    _common_characters,
     _distinct_chars,
     _jaccard,
     _jaccard_bound,
     _Output,
+    _ratio,
     best_adjacent,
     bigram_jaccard,
     matching_characters,
@@ -275,6 +278,18 @@ def test_distinct_chars_is_set_of_text(text: str) -> None:
     # Common ASCII characters are found by membership tests, the rest by translate().
     assert _distinct_chars(text) == set(text)
     assert _distinct_chars(text * 50 + "\x00\x7f") == set(text) | {"\x00", "\x7f"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(pair=string_pairs())
+def test_common_characters_is_difflibs_quick_ratio_count(pair: tuple[str, str]) -> None:
+    words_a, words_b = pair[0].split() or ["x"], pair[1].split() or ["y"]
+    x, y = _Output(words_a), _Output(words_b)
+    expected = sum((Counter(x.text) & Counter(y.text)).values())
+    assert _common_characters(x, y) == expected
+    assert _ratio(expected, len(x.text) + len(y.text)) == (
+        SequenceMatcher(None, x.text, y.text).quick_ratio()
+    )
 
 
 def test_reading_stops_at_the_first_pair_of_similarity_one() -> None:
