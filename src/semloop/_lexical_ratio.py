@@ -33,7 +33,9 @@ on the space-joined cleaned words. deepeval spends ~90 % of its time in that
    current best when it is strictly greater (first pair wins ties). A pair whose proven
    upper bound (difflib's own ``real_quick_ratio`` bound, plus ``quick_ratio`` on short
    texts where it is cheap) cannot matter is skipped, and a pair seen before is not
-   matched again.
+   matched again. The bigram Jaccard is skipped likewise on a bound from the two
+   vocabularies (:func:`_jaccard_bound`), and reading stops at the first pair of
+   similarity 1.0, which no later pair can beat.
 
 Every shortcut is exact: ``tests/lexical/`` compares against difflib on random strings
 around the thresholds and against deepeval's metric end to end.
