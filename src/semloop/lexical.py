@@ -200,7 +200,11 @@ def _input_label(span: Mapping[str, Any]) -> str:
 
 
 def _label(span: Mapping[str, Any]) -> str:
-    return f"{span.get('type', 'unknown')}:{span.get('name', 'unnamed')}:{_input_label(span)}"
+    return f"{_label_prefix(span)}{_input_label(span)}"
+
+
+def _label_prefix(span: Mapping[str, Any]) -> str:
+    return f"{span.get('type', 'unknown')}:{span.get('name', 'unnamed')}:"
 
 
 def score_call_graph_cycles(root: Mapping[str, Any] | None) -> tuple[float, str]:
@@ -216,6 +220,13 @@ def score_call_graph_cycles(root: Mapping[str, Any] | None) -> tuple[float, str]
         if type(span) is not dict and not isinstance(span, Mapping):  # dict: no ABC check
             raise TraceFormatError(f"a span must be an object, not {type(span).__name__}")
         del path[depth:]
+        children = span.get("children", [])
+        if type(children) is list and not children:
+            # A leaf's label is only compared, never pushed: its input (JSON-encoded for a
+            # dict, the costly part) matters only if an ancestor's label could equal it.
+            prefix = _label_prefix(span)
+            if not any(label.startswith(prefix) for label in path):
+                continue
         label = _label(span)
         if label in path:
             cycle = path[path.index(label) :] + [label]

@@ -274,6 +274,31 @@ def test_cycle_label_defaults_and_colons_in_names() -> None:
     assert_same(colon)
 
 
+def test_leaf_labels_are_compared_whenever_an_ancestor_could_match() -> None:
+    # Leaves are only compared when an ancestor's label starts with their "type:name:";
+    # that must still catch equal dict inputs, labels equal across the type/name colon,
+    # and leaves that are not lists of children at all.
+    cases = [
+        agent(tool("t", {"q": 1}, children=[tool("t", {"q": 1})])),
+        agent(tool("t", {"q": 1}, children=[tool("t", {"q": 2}), tool("u", {"q": 1})])),
+        {"type": "a:b", "name": "c", "children": [{"type": "a", "name": "b:c"}]},
+        {
+            "type": "a",
+            "name": "b",
+            "input": "c:d",
+            "children": [{"type": "a", "name": "b:c", "input": "d"}],
+        },
+        {"type": "a", "name": "b", "children": [{"type": "a", "name": "b", "children": ()}]},
+        agent(agent(children=[{"type": "agent", "name": "agent", "input": "", "children": []}])),
+    ]
+    scores = [score_call_graph_cycles(root)[0] for root in cases]
+    assert scores == [0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    for root in cases:
+        assert_same(root)
+    with pytest.raises(TraceFormatError):
+        score_call_graph_cycles(agent(tool("t", children=[{"type": "tool", "children": None}])))
+
+
 def test_deep_trees_do_not_hit_the_recursion_limit() -> None:
     root: dict[str, Any] = {"type": "agent", "name": "leaf", "children": []}
     for depth in range(5000):

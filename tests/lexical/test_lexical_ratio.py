@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterator
 from difflib import SequenceMatcher
 
 import pytest
@@ -11,9 +13,12 @@ from hypothesis import strategies as st
 
 import semloop._lexical_ratio as ratio_module
 from semloop._lexical_ratio import (
+    _common_characters,
+    _distinct_chars,
     _jaccard,
     _jaccard_bound,
     _Output,
+    _ratio,
     best_adjacent,
     bigram_jaccard,
     matching_characters,
@@ -219,6 +224,86 @@ def test_jaccard_bound_is_an_upper_bound(
     x, y = _Output(words_a), _Output(words_b)
     assert _jaccard_bound(x, y) >= bigram_jaccard(words_a, words_b)
     assert _jaccard(x, y) == bigram_jaccard(words_a, words_b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    vocabulary=st.sampled_from([3, 12, 60, 250, 2000]),
+    lengths=st.tuples(st.integers(2, 120), st.integers(2, 120)),
+    kind=st.sampled_from(["fresh", "edit", "shuffle", "rotate"]),
+)
+def test_jaccard_bound_holds_on_many_vocabularies_and_orders(
+    seed: int, vocabulary: int, lengths: tuple[int, int], kind: str
+) -> None:
+    # Few words (bigrams repeat, the "entering edge" counts are far below the length) to
+    # many (every bigram distinct, the bound at its tightest); b is fresh, an edit, a
+    # shuffle (same vocabulary, other order) or a rotation (nearly the same bigrams).
+    rnd = random.Random(seed)
+    words = [f"w{n}" for n in range(vocabulary)]
+    a = rnd.choices(words, k=lengths[0])
+    if kind == "fresh":
+        b = rnd.choices(words, k=lengths[1])
+    elif kind == "edit":
+        b = list(a)
+        for _ in range(rnd.randint(1, 5)):
+            b[rnd.randrange(len(b))] = rnd.choice(words)
+    elif kind == "shuffle":
+        b = rnd.sample(a, len(a))
+    else:
+        cut = rnd.randrange(len(a))
+        b = a[cut:] + a[:cut]
+    assert _jaccard_bound(_Output(a), _Output(b)) >= bigram_jaccard(a, b)
+    assert _jaccard_bound(_Output(b), _Output(a)) >= bigram_jaccard(b, a)
+
+
+def test_jaccard_bound_rules_out_unrelated_outputs_over_a_few_hundred_words() -> None:
+    # Outputs drawn from the same 300 tokens share most of their words, so a bound from
+    # shared-word counts alone stays above 1; the words each output lacks from the other
+    # enter bigrams that cannot be shared, which brings the bound under the threshold.
+    rnd = random.Random(4)
+    tokens = [
+        "".join(rnd.choices("abcdefghijklmnopqrstuvwxyz", k=rnd.randint(3, 10))) for _ in range(300)
+    ]
+    for _ in range(20):
+        a, b = rnd.choices(tokens, k=400), rnd.choices(tokens, k=400)
+        shared = len(set(a) & set(b))
+        assert (len(a) - len(set(a)) + shared) / (len(set(a)) - 1) > 1  # the old bound
+        assert bigram_jaccard(a, b) <= _jaccard_bound(_Output(a), _Output(b)) < 0.85
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(), st.text(st.characters(max_codepoint=127)), st.text("ab \t~Z")))
+def test_distinct_chars_is_set_of_text(text: str) -> None:
+    # Common ASCII characters are found by membership tests, the rest by translate().
+    assert _distinct_chars(text) == set(text)
+    assert _distinct_chars(text * 50 + "\x00\x7f") == set(text) | {"\x00", "\x7f"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(pair=string_pairs())
+def test_common_characters_is_difflibs_quick_ratio_count(pair: tuple[str, str]) -> None:
+    words_a, words_b = pair[0].split() or ["x"], pair[1].split() or ["y"]
+    x, y = _Output(words_a), _Output(words_b)
+    expected = sum((Counter(x.text) & Counter(y.text)).values())
+    assert _common_characters(x, y) == expected
+    assert _ratio(expected, len(x.text) + len(y.text)) == (
+        SequenceMatcher(None, x.text, y.text).quick_ratio()
+    )
+
+
+def test_reading_stops_at_the_first_pair_of_similarity_one() -> None:
+    # No later pair can beat 1.0 (ties keep the first), so the outputs after it are never
+    # read: a generator that fails past that point must not be touched.
+    rnd = random.Random(6)
+    first, second, later = (rnd.choices(WORDS, k=30) for _ in range(3))
+
+    def read() -> Iterator[list[str] | None]:
+        yield from (first, second, second)
+        raise AssertionError("read past the identical pair")
+
+    assert deepeval_best([first, second, second, later, later], 0.85) == (1.0, 1)
+    assert best_adjacent(read(), 0.85) == (1.0, 1)
 
 
 def test_high_jaccard_low_ratio_pair_is_scored_by_its_jaccard() -> None:
