@@ -22,6 +22,7 @@ from .._types import Answer
 
 __all__ = [
     "Quantity",
+    "Valued",
     "clauses",
     "clock_times",
     "contradicts",
@@ -33,6 +34,7 @@ __all__ = [
     "is_hedged",
     "is_refusal",
     "key_terms",
+    "labelled_values",
     "negation_scope",
     "number_supported",
     "promises_only",
@@ -92,6 +94,8 @@ def tool_text(output: str) -> str:
         elif isinstance(value, list):
             for v in value:
                 walk(v, key)
+            if len(value) > 1:  # how many there are is a fact the answer may state
+                lines.append(f"{key.replace('_', ' ')} count: {len(value)}".strip())
         else:
             lines.append(f"{key.replace('_', ' ')}: {value}".strip(": "))
 
@@ -336,7 +340,8 @@ def _date_spans(text: str) -> list[tuple[int, int]]:
 @lru_cache(maxsize=8192)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     text = _plain(text)
-    taken = _date_spans(text) + [m.span() for m in _TIME.finditer(text)]
+    taken = (_date_spans(text) + [m.span() for m in _TIME.finditer(text)]
+             + [m.span() for m in _RANGE_START.finditer(text)])
     out: list[Quantity] = []
 
     def free(span: tuple[int, int]) -> bool:
@@ -409,9 +414,18 @@ _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\
                     re.IGNORECASE)
 
 
+# The start of a range whose end carries am/pm ("4–9 PM", "10-11am"): the start's too.
+_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?[\u2013-]\s?"
+                          r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
+
+
 def clock_times(text: str) -> list[tuple[str, int]]:
-    """Clock times (``9:00 AM``, ``19:30``, ``4 pm``) as minutes after midnight."""
+    """Clock times (``9:00 AM``, ``19:30``, ``4 pm``, the 4 of ``4–9 PM``) as minutes after
+    midnight."""
     out: list[tuple[str, int]] = []
+    for m in _RANGE_START.finditer(_plain(text)):
+        hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
+        out.append((m.group(0), hour * 60 + int(m.group("mi") or 0)))
     for m in _TIME.finditer(_plain(text)):
         c = _CLOCK.match(m.group(0))
         if c is None:
@@ -475,6 +489,64 @@ def date_supported(readings: Iterable[DateParts], evidence: Iterable[DateParts])
             ):
                 return True
     return False
+
+
+# --- what a value is of ----------------------------------------------------------------
+
+# A value's label is the content words next to it in its phrase: "refills remaining: 1",
+# "your 50 GB plan". A phrase ends at punctuation (a JSON key's colon excepted: the key is
+# the label) and at another number, which has its own label.
+_LABEL_END = re.compile(r"[,;()\[\]{}\n=|]|\.(?!\d)|\s[\u2014\u2013]\s")
+_NOT_LABELS = frozenset(_UNITS) | frozenset(_CURRENCY) | frozenset(_SCALE)
+_LABEL_WORDS = 2
+
+
+@dataclass(frozen=True)
+class Valued:
+    """A number or a date the text states, with the stems of the words that label it."""
+
+    text: str
+    quantity: Quantity | None  # None for a date
+    readings: frozenset[DateParts]
+    labels: frozenset[str]
+
+
+def _label_words(words: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for w in words:
+        if not w[0].isalpha():
+            break
+        if w in _FUNCTION or w in _NOT or w in _NO or len(w) < 2 or w in _NOT_LABELS:
+            continue
+        out.append(stem(w))
+        if len(out) == _LABEL_WORDS:
+            break
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _labelled(text: str) -> tuple[Valued, ...]:
+    plain = _plain(text)
+    items: list[tuple[str, Quantity | None, frozenset[DateParts]]] = [
+        (q.text, q, frozenset()) for q in quantities(plain)]
+    items += [(t, None, r) for t, r in dates(plain)]
+    out: list[Valued] = []
+    cursor: dict[str, int] = {}
+    for t, q, readings in items:
+        at = plain.find(t, cursor.get(t, 0))
+        if at < 0:
+            continue
+        cursor[t] = at + len(t)
+        left = _LABEL_END.split(plain[:at])[-1]
+        right = _LABEL_END.split(plain[at + len(t) :])[0]
+        labels = _label_words(reversed(_words(left))) + _label_words(_words(right))
+        out.append(Valued(t, q, readings, frozenset(labels)))
+    return tuple(out)
+
+
+def labelled_values(text: str) -> list[Valued]:
+    """The text's numbers and dates, each with the words next to it that say what it is."""
+    return list(_labelled(text))
 
 
 # --- number support ------------------------------------------------------------------
@@ -573,12 +645,19 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
         ):
             continue
         window: list[str] = []
+        # "earns no rewards", "charges no fee": the verb before "no" is negated with its
+        # object (the text does not assert "earns").
+        before = toks[i - 1] if i else ""
+        if (tok in _NO and before[:1].isalnum() and len(before) > 1
+                and before not in _FUNCTION and before not in _NOT):
+            window.append(stem(before))
+        limit = 2 + len(window)
         for nxt in toks[i + 1 : i + 7]:
             if not nxt[0].isalnum():
                 break
             if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1:
                 window.append(stem(nxt))
-                if tok in _NOT or len(window) == 2:
+                if tok in _NOT or len(window) == limit:
                     break
         if tok in _NOT and window:
             singles.add(window[0])
