@@ -435,9 +435,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     seg_q = [quantities(g) for g in segs]
     seg_names = [key_terms(g) for g in segs]
     wanted = _tokens(question) | _tokens(claim)
-    # A year is when, not what: many records of one context share it.
-    values: list[tuple[str, Any]] = [("n", q) for q in quantities(claim)
-                                     if q.unit or not 1000 <= q.value <= 2999]
+    # A year is when, not what: many records of one context share it. A small bare count
+    # ("the three shipments") is how many records there are, not one record's attribute.
+    values: list[tuple[str, Any]] = [("n", q) for q in quantities(claim) if not _small_count(q)
+                                     and (q.unit or not 1000 <= q.value <= 2999)]
     found_names = frozenset(n for n in names if _name_found(n, ev))
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
     if found_names and not values and not found_names & key_terms(question):
@@ -457,10 +458,13 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
             continue
         anchors = {t for t in wanted - own
                    if 0 < sum(t in st for st in seg_tokens) < len(segs)}
+        own_v = max(len(anchors & seg_tokens[i]) for i in range(len(segs)) if holds[i])
         best_v = max(len(anchors & about[i]) for i in range(len(segs)) if holds[i])
         best_o = max((len(anchors & seg_tokens[i]) for i in range(len(segs))
                       if rival[i] and not holds[i]), default=0)
-        if best_v == 0 and best_o >= 1:
+        # The value's sentence names nothing asked, and another value's says more of it
+        # than the value's sentence with the one before it.
+        if own_v == 0 and best_o >= 1 and best_o > best_v:
             return value.text if kind == "n" else " ".join(sorted(value))
     return ""
 
