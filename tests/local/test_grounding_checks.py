@@ -110,3 +110,44 @@ def test_a_value_bound_to_another_record_is_found_across_the_sentence_before(emb
     ctx = ("The 2019 regatta was held on Lake Mora. Team Osprey won the final by two lengths. "
            "The junior cup went to Team Heron.")
     assert found(embed, "Who won the 2019 regatta final?", "Team Osprey", ctx)["bound"] == 0
+
+
+def test_a_limit_is_stated_as_it_is_not_rounded(embed: Embed) -> None:
+    ctx = "Carry-over: at most 5 unused days."
+    assert found(embed, "carry over?", "You can carry over up to 10 days.", ctx)["numbers"] == 1
+    assert found(embed, "carry over?", "You can carry over up to 5 days.", ctx)["numbers"] == 0
+
+
+def test_area_converts_between_square_metres_and_feet(embed: Embed) -> None:
+    ctx = "Studio flat, 45 m2, ground floor."
+    assert found(embed, "size in sq ft?", "It is about 484 square feet.", ctx)["numbers"] == 0
+    assert found(embed, "size in sq ft?", "It is about 620 square feet.", ctx)["numbers"] == 1
+
+
+def test_a_duration_in_hours_and_minutes_between_clock_times(embed: Embed) -> None:
+    ctx = "Coach timetable: leaves Leeds 06:50, arrives York 08:05."
+    assert found(embed, "how long?", "The coach takes 1 h 15 min.", ctx)["numbers"] == 0
+
+
+def test_a_date_moved_on_by_a_stated_term_when_counted(embed: Embed) -> None:
+    ctx = "Passport issued 14 March 2021, valid 10 years."
+    assert found(embed, "until when?", "It is valid until March 2031.", ctx)["numbers"] == 0
+    assert found(embed, "until when?", "It is valid until March 2032.", ctx)["numbers"] == 1
+    # Without counting wording a shifted date is no support.
+    assert found(embed, "when was it issued?", "It was issued in March 2031.", ctx)["numbers"] == 1
+
+
+def test_so_before_a_number_shows_working(embed: Embed) -> None:
+    ctx = "Boat hire: 45 EUR per hour."
+    assert found(embed, "3 hours?", "Three hours at 45 EUR, so 135 EUR.", ctx)["numbers"] == 0
+
+
+def test_a_status_the_context_excludes_is_a_contradiction(embed: Embed) -> None:
+    ctx = "Order 7731: status out for delivery, driver ETA 14:00-16:00."
+    assert found(embed, "where is it?", "Order 7731 was delivered this morning.", ctx)["negation"] == 1
+    assert found(embed, "where is it?", "Order 7731 is on its way, due by 16:00.",
+                 ctx)["negation"] == 0
+    flight = "Flight BA 117 status: delayed, new departure 21:40."
+    assert found(embed, "is BA 117 on time?", "BA 117 is on time.", flight)["negation"] == 1
+    assert found(embed, "is BA 117 on time?", "BA 117 is not on time: it leaves at 21:40.",
+                 flight)["negation"] == 0

@@ -21,6 +21,7 @@ from typing import Any
 from .._types import Answer
 
 __all__ = [
+    "DateParts",
     "Quantity",
     "Valued",
     "clauses",
@@ -255,7 +256,9 @@ _UNITS = {
     "hrs": "h", "hours": "h", "hour": "h", "days": "day", "day": "day", "weeks": "week",
     "week": "week", "months": "month", "month": "month", "years": "year", "year": "year",
     "gb": "gb", "mb": "mb", "tb": "tb", "kb": "kb", "t": "t", "tonnes": "t", "tonne": "t",
-    "tons": "t", "ton": "t",
+    "tons": "t", "ton": "t", "m2": "m2", "m²": "m2", "sq m": "m2", "sqm": "m2",
+    "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
+    "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -264,7 +267,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("cm", "mm"): 10.0, ("kg", "g"): 1000.0, ("l", "ml"): 1000.0, ("h", "min"): 60.0,
     ("min", "s"): 60.0, ("s", "ms"): 1000.0, ("day", "h"): 24.0, ("week", "day"): 7.0,
     ("year", "month"): 12.0, ("t", "kg"): 1000.0, ("year", "day"): 365.0, ("month", "day"): 30.0,
-    ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0,
+    ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -274,9 +277,10 @@ _WORD_NUMBERS = {
     "seventy": 70, "eighty": 80, "ninety": 90, "half": 0.5, "a": 1, "an": 1,
     "single": 1, "double": 2, "twice": 2, "triple": 3, "once": 1,
 }
+# "up to 10", "at least 5" state a limit, which the context states as it is: no hedge.
 _APPROX = re.compile(
     r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|close to|just over|"
-    r"just under|over|under|more than|less than|at least|at most|up to|some|~|≈|circa|ca\.)"
+    r"just under|over|under|more than|less than|some|~|≈|circa|ca\.)"
     r"\s*(?:a|an)?\s*$",
     re.IGNORECASE,
 )

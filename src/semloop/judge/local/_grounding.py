@@ -33,6 +33,7 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._claims import (
+    DateParts,
     Quantity,
     Valued,
     clauses,
@@ -95,7 +96,7 @@ _ARITHMETIC = re.compile(
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
     r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
-    r"so (?:the|your|you|it|that))\b|[=×%+]",
+    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d",
     re.IGNORECASE,
 )
 
@@ -115,6 +116,7 @@ class _Evidence:
     minutes: set[int] = field(default_factory=set)
     durations: list[float] = field(default_factory=list)
     periods: frozenset[str] = frozenset()
+    shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -139,9 +141,14 @@ class _Evidence:
                 self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
         self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
         self.direct = derived_values([*self.found, *self.date_parts], limit=0)
-        # Time between two clock times (07:52 to 08:29 is 37 minutes), across midnight too.
+        # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
+        # 07:35 to 09:20), across midnight too.
         gaps = {(b - a) % _DAY_MINUTES for a in self.minutes for b in self.minutes if a != b}
-        self.durations = sorted([*gaps, *(g / 60 for g in gaps)])
+        self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
+                                 *(g % 60 for g in gaps)])
+        # A date plus a term the evidence states (given in September 2025, valid 3 years:
+        # until September 2028); only where the claim says it counted one.
+        self.shifted = _shifted(self.date_readings, self.found)
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
 
@@ -233,6 +240,55 @@ _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIOD_WORDS)})\b", re.IGNORECASE)
 _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588"
 
 
+# Statuses of one thing that exclude each other: a claim of one where the context states
+# another (and not the claim's) contradicts it in words that share no negation.
+_STATES = tuple(
+    tuple(re.compile(rf"\b(?:{alt})\b", re.IGNORECASE) for alt in group)
+    for group in (
+        ("on time|on schedule", "delayed", "cancell?ed"),
+        ("approved|accepted", "rejected|denied|declined", "pending|under review|in review|being reviewed"),
+        ("delivered", "out for delivery|in transit|on its way|on the way"),
+        ("in stock", "out of stock|sold out|backordered|on backorder"),
+        ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
+    )
+)
+_NEGATED_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|hasn't|haven't)"
+                             r"(?:\s+\w+)?\s*$", re.IGNORECASE)
+
+
+def _state_conflict(claim: str, ev: _Evidence) -> str:
+    facts = "\n".join(ev.texts)  # what the user asks ("is it on time?") states nothing
+    for group in _STATES:
+        for mine in group:
+            m = mine.search(claim)
+            if m is None or _NEGATED_BEFORE.search(claim[: m.start()]) or mine.search(facts):
+                continue
+            theirs = next((t for t in group if t is not mine and t.search(facts)), None)
+            if theirs is not None:
+                found = theirs.search(facts)
+                assert found is not None
+                return f'"{m.group(0)}" where the context says "{found.group(0)}"'
+    return ""
+
+
+_TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\b", re.IGNORECASE)
+
+
+def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity]) -> list[DateParts]:
+    """Each dated reading moved on by each whole number of years or months stated."""
+    months = {int(q.value) * (12 if q.unit == "year" else 1) for q in terms
+              if q.unit in ("year", "month") and q.value == int(q.value) and 0 < q.value <= 120}
+    out: list[DateParts] = []
+    for y, m, d in readings:
+        for n in months:
+            if y is not None and m is not None:
+                total = y * 12 + (m - 1) + n
+                out.append((total // 12, total % 12 + 1, d))
+            elif y is not None and n % 12 == 0:
+                out.append((y + n // 12, m, d))
+    return out
+
+
 def _periods(text: str) -> frozenset[str]:
     return frozenset(_PERIOD_WORDS[m.group(0).lower()] for m in _PERIOD.finditer(text))
 
@@ -279,8 +335,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
         (counts if _small_count(q) else missing).append(q.text)
+    counted = arithmetic or bool(_TERM.search(claim))
     for text, readings in dates(claim):
-        if not date_supported(readings, ev.date_readings):
+        if not date_supported(readings, ev.date_readings) and not (
+            counted and date_supported(readings, ev.shifted)
+        ):
             missing.append(text)
     zoned = bool(_TIME_ZONE.search(claim))
     for text, minutes in clock_times(claim):
@@ -383,6 +442,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
+    state = "" if contradicted else _state_conflict(claim.text, ev)
+    if state:
+        contradicted = True
+        claim.found["negation"] = 1.0
+        claim.logit += _CONTRADICTION
+        claim.why.append(state)
     # A wrong number or a flipped negation sits in a sentence that otherwise restates the
     # evidence closely: that closeness is no support then, only the lack of it is news.
     claim.logit += max(soft, 0.0) if missing or contradicted else soft
