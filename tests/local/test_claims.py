@@ -146,4 +146,5 @@ def test_request_parts(request_text: str, n: int) -> None:
 
 def test_tool_json_reads_one_line_per_record() -> None:
     text = tool_text('[{"dept": "Cardiology", "time": "09:15"}, {"dept": "Dermatology"}]')
-    assert text.splitlines() == ["dept: Cardiology; time: 09:15", "dept: Dermatology"]
+    # how many records there are is stated too: an answer may say "two appointments"
+    assert text.splitlines() == ["dept: Cardiology; time: 09:15", "dept: Dermatology", "count: 2"]

@@ -21,7 +21,9 @@ from typing import Any
 from .._types import Answer
 
 __all__ = [
+    "DateParts",
     "Quantity",
+    "Valued",
     "clauses",
     "clock_times",
     "contradicts",
@@ -33,6 +35,7 @@ __all__ = [
     "is_hedged",
     "is_refusal",
     "key_terms",
+    "labelled_values",
     "negation_scope",
     "number_supported",
     "promises_only",
@@ -92,6 +95,8 @@ def tool_text(output: str) -> str:
         elif isinstance(value, list):
             for v in value:
                 walk(v, key)
+            if len(value) > 1:  # how many there are is a fact the answer may state
+                lines.append(f"{key.replace('_', ' ')} count: {len(value)}".strip())
         else:
             lines.append(f"{key.replace('_', ' ')}: {value}".strip(": "))
 
@@ -251,7 +256,9 @@ _UNITS = {
     "hrs": "h", "hours": "h", "hour": "h", "days": "day", "day": "day", "weeks": "week",
     "week": "week", "months": "month", "month": "month", "years": "year", "year": "year",
     "gb": "gb", "mb": "mb", "tb": "tb", "kb": "kb", "t": "t", "tonnes": "t", "tonne": "t",
-    "tons": "t", "ton": "t",
+    "tons": "t", "ton": "t", "m2": "m2", "m²": "m2", "sq m": "m2", "sqm": "m2",
+    "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
+    "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -260,7 +267,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("cm", "mm"): 10.0, ("kg", "g"): 1000.0, ("l", "ml"): 1000.0, ("h", "min"): 60.0,
     ("min", "s"): 60.0, ("s", "ms"): 1000.0, ("day", "h"): 24.0, ("week", "day"): 7.0,
     ("year", "month"): 12.0, ("t", "kg"): 1000.0, ("year", "day"): 365.0, ("month", "day"): 30.0,
-    ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0,
+    ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -270,9 +277,10 @@ _WORD_NUMBERS = {
     "seventy": 70, "eighty": 80, "ninety": 90, "half": 0.5, "a": 1, "an": 1,
     "single": 1, "double": 2, "twice": 2, "triple": 3, "once": 1,
 }
+# "up to 10", "at least 5" state a limit, which the context states as it is: no hedge.
 _APPROX = re.compile(
     r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|close to|just over|"
-    r"just under|over|under|more than|less than|at least|at most|up to|some|~|≈|circa|ca\.)"
+    r"just under|over|under|more than|less than|some|~|≈|circa|ca\.)"
     r"\s*(?:a|an)?\s*$",
     re.IGNORECASE,
 )
@@ -336,7 +344,8 @@ def _date_spans(text: str) -> list[tuple[int, int]]:
 @lru_cache(maxsize=8192)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     text = _plain(text)
-    taken = _date_spans(text) + [m.span() for m in _TIME.finditer(text)]
+    taken = (_date_spans(text) + [m.span() for m in _TIME.finditer(text)]
+             + [m.span() for m in _RANGE_START.finditer(text)])
     out: list[Quantity] = []
 
     def free(span: tuple[int, int]) -> bool:
@@ -409,9 +418,18 @@ _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\
                     re.IGNORECASE)
 
 
+# The start of a range whose end carries am/pm ("4–9 PM", "10-11am"): the start's too.
+_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?[\u2013-]\s?"
+                          r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
+
+
 def clock_times(text: str) -> list[tuple[str, int]]:
-    """Clock times (``9:00 AM``, ``19:30``, ``4 pm``) as minutes after midnight."""
+    """Clock times (``9:00 AM``, ``19:30``, ``4 pm``, the 4 of ``4–9 PM``) as minutes after
+    midnight."""
     out: list[tuple[str, int]] = []
+    for m in _RANGE_START.finditer(_plain(text)):
+        hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
+        out.append((m.group(0), hour * 60 + int(m.group("mi") or 0)))
     for m in _TIME.finditer(_plain(text)):
         c = _CLOCK.match(m.group(0))
         if c is None:
@@ -475,6 +493,64 @@ def date_supported(readings: Iterable[DateParts], evidence: Iterable[DateParts])
             ):
                 return True
     return False
+
+
+# --- what a value is of ----------------------------------------------------------------
+
+# A value's label is the content words next to it in its phrase: "refills remaining: 1",
+# "your 50 GB plan". A phrase ends at punctuation (a JSON key's colon excepted: the key is
+# the label) and at another number, which has its own label.
+_LABEL_END = re.compile(r"[,;()\[\]{}\n=|]|\.(?!\d)|\s[\u2014\u2013]\s")
+_NOT_LABELS = frozenset(_UNITS) | frozenset(_CURRENCY) | frozenset(_SCALE)
+_LABEL_WORDS = 2
+
+
+@dataclass(frozen=True)
+class Valued:
+    """A number or a date the text states, with the stems of the words that label it."""
+
+    text: str
+    quantity: Quantity | None  # None for a date
+    readings: frozenset[DateParts]
+    labels: frozenset[str]
+
+
+def _label_words(words: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for w in words:
+        if not w[0].isalpha():
+            break
+        if w in _FUNCTION or w in _NOT or w in _NO or len(w) < 2 or w in _NOT_LABELS:
+            continue
+        out.append(stem(w))
+        if len(out) == _LABEL_WORDS:
+            break
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _labelled(text: str) -> tuple[Valued, ...]:
+    plain = _plain(text)
+    items: list[tuple[str, Quantity | None, frozenset[DateParts]]] = [
+        (q.text, q, frozenset()) for q in quantities(plain)]
+    items += [(t, None, r) for t, r in dates(plain)]
+    out: list[Valued] = []
+    cursor: dict[str, int] = {}
+    for t, q, readings in items:
+        at = plain.find(t, cursor.get(t, 0))
+        if at < 0:
+            continue
+        cursor[t] = at + len(t)
+        left = _LABEL_END.split(plain[:at])[-1]
+        right = _LABEL_END.split(plain[at + len(t) :])[0]
+        labels = _label_words(reversed(_words(left))) + _label_words(_words(right))
+        out.append(Valued(t, q, readings, frozenset(labels)))
+    return tuple(out)
+
+
+def labelled_values(text: str) -> list[Valued]:
+    """The text's numbers and dates, each with the words next to it that say what it is."""
+    return list(_labelled(text))
 
 
 # --- number support ------------------------------------------------------------------
@@ -573,12 +649,19 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
         ):
             continue
         window: list[str] = []
+        # "earns no rewards", "charges no fee": the verb before "no" is negated with its
+        # object (the text does not assert "earns").
+        before = toks[i - 1] if i else ""
+        if (tok in _NO and before[:1].isalnum() and len(before) > 1
+                and before not in _FUNCTION and before not in _NOT):
+            window.append(stem(before))
+        limit = 2 + len(window)
         for nxt in toks[i + 1 : i + 7]:
             if not nxt[0].isalnum():
                 break
             if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1:
                 window.append(stem(nxt))
-                if tok in _NOT or len(window) == 2:
+                if tok in _NOT or len(window) == limit:
                     break
         if tok in _NOT and window:
             singles.add(window[0])

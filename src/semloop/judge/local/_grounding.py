@@ -33,7 +33,9 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._claims import (
+    DateParts,
     Quantity,
+    Valued,
     clauses,
     clock_times,
     contradicts,
@@ -45,6 +47,7 @@ from ._claims import (
     is_hedged,
     is_refusal,
     key_terms,
+    labelled_values,
     number_supported,
     quantities,
     split_claims,
@@ -92,7 +95,8 @@ _ARITHMETIC = re.compile(
     r"remaining|remain|net|average|mean|per|each|times|twice|half|increase[sd]?|decrease[sd]?|"
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
-    r"would be|will be|after|less|deduct\w*|so (?:the|your|you|it|that))\b|[=×%+]",
+    r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
+    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d",
     re.IGNORECASE,
 )
 
@@ -110,6 +114,10 @@ class _Evidence:
     found: list[Quantity] = field(default_factory=list)
     date_parts: list[Quantity] = field(default_factory=list)
     minutes: set[int] = field(default_factory=set)
+    durations: list[float] = field(default_factory=list)
+    periods: frozenset[str] = frozenset()
+    shifted: list[DateParts] = field(default_factory=list)
+    valued: list[Valued] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for text in self.texts:
@@ -121,6 +129,9 @@ class _Evidence:
             self.found.extend(quantities(text))
             # A debit of -1850.00 is a payment of $1,850.
             self.found.extend(replace(q, value=-q.value) for q in quantities(text) if q.value < 0)
+            # "37/4,000 housings", "2/3 of the seats": a fraction states both of its numbers.
+            self.found.extend(Quantity(n, float(n.replace(",", "")), "", 1.0, False)
+                              for m in _FRACTION.finditer(text) for n in m.groups())
             self.minutes.update(m for _, m in clock_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
@@ -130,12 +141,44 @@ class _Evidence:
                 self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
         self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
         self.direct = derived_values([*self.found, *self.date_parts], limit=0)
+        # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
+        # 07:35 to 09:20), across midnight too.
+        gaps = {(b - a) % _DAY_MINUTES for a in self.minutes for b in self.minutes if a != b}
+        self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
+                                 *(g % 60 for g in gaps)])
+        # A date plus a term the evidence states (given in September 2025, valid 3 years:
+        # until September 2028); only where the claim says it counted one.
+        self.shifted = _shifted(self.date_readings, self.found)
+        self.periods = _periods(every)
+        self.valued = [v for text in self.texts for v in labelled_values(text)]
 
-    def add_operands(self, stated: Iterable[Quantity]) -> None:
+    def rates(self, claim: str) -> list[float]:
+        """The evidence's values restated per a period the claim names, from a period the
+        evidence or the claim names ($49 a month is $588 a year; 2.3 million a year is
+        6,300 a day); the factor itself too where the claim shows its working (× 12)."""
+        mine = _periods(claim)
+        factors = {_PER_PERIOD[pair] for a in mine for b in self.periods | mine
+                   if (pair := tuple(sorted((a, b)))) in _PER_PERIOD}
+        if not factors:
+            return []
+        out = [v for q in self.found for k in factors for v in (q.value * k, q.value / k)]
+        if _SHOWN.search(claim):
+            out.extend(factors)
+        return sorted(out)
+
+    def add_operands(self, claims: Iterable[str]) -> None:
         """Numbers the answer states that the evidence supports may feed its next step of
         arithmetic (£500 x 1.268 = $634, then $634 + $15 fee = $649)."""
-        extra = [q for q in stated if number_supported(q, self.values)]
-        if extra:
+        stated = [(q, self.rates(c)) for c in claims for q in quantities(c)]
+        extra: list[Quantity] = []
+        # Twice: a result worked out from an answer's own worked-out number (10% of 4.6 kg
+        # is 0.46 kg, so the target is 4.1 kg) is one more step.
+        for _ in range(_OPERAND_STEPS):
+            new = [q for q, rates in stated if q not in extra
+                   and (number_supported(q, self.values) or number_supported(q, rates))]
+            if not new:
+                break
+            extra += new
             total: dict[str, float] = {}
             for q in extra:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
@@ -150,6 +193,7 @@ class _Claim:
     logit: float = _BASE
     why: list[str] = field(default_factory=list)
     found: dict[str, float] = field(default_factory=dict)  # what each check found, for the head
+    alone: bool = False  # the whole answer: only then may a few capitalised words be a name
 
 
 def _name_found(term: str, ev: _Evidence) -> bool:
@@ -159,8 +203,117 @@ def _name_found(term: str, ev: _Evidence) -> bool:
     return all(stem(p) in ev.stems for p in parts)
 
 
+# Capitalised words (and codes) in a row, "of"/"the"/"de" between: one name.
+_NAME_RUN = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|de)\s+)?[A-Z0-9][\w'-]*)+")
+
+
+def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
+    """Words of a name some other word of which the evidence holds: "Port of Felixstowe"
+    for Felixstowe, "D2 Problem" for D2. The name is the context's; its generic words are
+    the answer's way of saying it."""
+    out: set[str] = set()
+    for m in _NAME_RUN.finditer(claim):
+        words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
+        if any(_name_found(w, ev) for w in words):
+            out |= words
+    return out
+
+
 _TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|[A-Z]{2,4}T|"
                         r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
+
+
+_DAY_MINUTES = 24 * 60
+_OPERAND_STEPS = 2
+_FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,\d{3})+|\d+)(?![\w/.])")
+# How many of the shorter period the longer holds.
+_PER_PERIOD = {("hour", "minute"): 60.0, ("day", "hour"): 24.0, ("day", "week"): 7.0,
+               ("day", "month"): 30.0, ("day", "year"): 365.0, ("week", "year"): 52.0,
+               ("month", "year"): 12.0}
+_PERIOD_WORDS = {"minute": "minute", "minutes": "minute", "min": "minute", "hour": "hour",
+                 "hours": "hour", "hourly": "hour", "hr": "hour", "day": "day", "days": "day",
+                 "daily": "day", "week": "week", "weeks": "week", "weekly": "week", "wk": "week",
+                 "month": "month", "months": "month", "monthly": "month", "mo": "month",
+                 "year": "year", "years": "year", "yearly": "year", "annual": "year",
+                 "annually": "year", "yr": "year"}
+_PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIOD_WORDS)})\b", re.IGNORECASE)
+_SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588"
+
+
+# Statuses of one thing that exclude each other: a claim of one where the context states
+# another (and not the claim's) contradicts it in words that share no negation.
+_STATES = tuple(
+    tuple(re.compile(rf"\b(?:{alt})\b", re.IGNORECASE) for alt in group)
+    for group in (
+        ("on time|on schedule", "delayed", "cancell?ed"),
+        ("approved|accepted", "rejected|denied|declined", "pending|under review|in review|being reviewed"),
+        ("delivered", "out for delivery|in transit|on its way|on the way"),
+        ("in stock", "out of stock|sold out|backordered|on backorder"),
+        ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
+    )
+)
+_NEGATED_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|hasn't|haven't)"
+                             r"(?:\s+\w+)?\s*$", re.IGNORECASE)
+
+
+def _state_conflict(claim: str, ev: _Evidence) -> str:
+    facts = "\n".join(ev.texts)  # what the user asks ("is it on time?") states nothing
+    for group in _STATES:
+        for mine in group:
+            m = mine.search(claim)
+            if m is None or _NEGATED_BEFORE.search(claim[: m.start()]) or mine.search(facts):
+                continue
+            theirs = next((t for t in group if t is not mine and t.search(facts)), None)
+            if theirs is not None:
+                found = theirs.search(facts)
+                assert found is not None
+                return f'"{m.group(0)}" where the context says "{found.group(0)}"'
+    return ""
+
+
+_TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\b", re.IGNORECASE)
+
+
+def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity]) -> list[DateParts]:
+    """Each dated reading moved on by each whole number of years or months stated."""
+    months = {int(q.value) * (12 if q.unit == "year" else 1) for q in terms
+              if q.unit in ("year", "month") and q.value == int(q.value) and 0 < q.value <= 120}
+    out: list[DateParts] = []
+    for y, m, d in readings:
+        for n in months:
+            if y is not None and m is not None:
+                total = y * 12 + (m - 1) + n
+                out.append((total // 12, total % 12 + 1, d))
+            elif y is not None and n % 12 == 0:
+                out.append((y + n // 12, m, d))
+    return out
+
+
+def _periods(text: str) -> frozenset[str]:
+    return frozenset(_PERIOD_WORDS[m.group(0).lower()] for m in _PERIOD.finditer(text))
+
+
+def _rivals(claim: str, unsupported: Iterable[str], ev: _Evidence) -> list[str]:
+    """The claim's unsupported numbers and dates for whose label (the words next to them:
+    "refills left", "your 50 GB plan") the context states another value of the same kind:
+    the claim changed a value the context gives, rather than working out a new one."""
+    wanted = set(unsupported)
+    out: list[str] = []
+    for mine in labelled_values(claim):
+        if mine.text not in wanted or not mine.labels:
+            continue
+        for theirs in ev.valued:
+            if not mine.labels & theirs.labels:
+                continue
+            if mine.quantity is None or theirs.quantity is None:
+                same_kind = mine.quantity is None and theirs.quantity is None
+            else:
+                units = (mine.quantity.unit, theirs.quantity.unit)
+                same_kind = units[0] == units[1] or not all(units)
+            if same_kind:
+                out.append(mine.text)
+                break
+    return out
 
 
 def _small_count(q: Quantity) -> bool:
@@ -173,14 +326,20 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     missing: list[str] = []
     counts: list[str] = []
     arithmetic = bool(_ARITHMETIC.search(claim))
+    rates = ev.rates(claim)
     for q in quantities(claim):
         pool = ev.values if arithmetic else ev.direct
+        if (number_supported(q, pool) or number_supported(q, rates)
+                or (q.unit in ("min", "h") and number_supported(q, ev.durations))):
+            continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
-        if not number_supported(q, pool):
-            (counts if _small_count(q) else missing).append(q.text)
+        (counts if _small_count(q) else missing).append(q.text)
+    counted = arithmetic or bool(_TERM.search(claim))
     for text, readings in dates(claim):
-        if not date_supported(readings, ev.date_readings):
+        if not date_supported(readings, ev.date_readings) and not (
+            counted and date_supported(readings, ev.shifted)
+        ):
             missing.append(text)
     zoned = bool(_TIME_ZONE.search(claim))
     for text, minutes in clock_times(claim):
@@ -200,25 +359,35 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.logit += _COUNT
     claim.found["numbers"] = len(missing)
     claim.found["counts"] = len(counts)
+    rivals = _rivals(claim.text, [*missing, *counts], ev)
+    claim.found["rival"] = len(rivals)
     # An answer that shows its working ("$49 x 12 = $588, so you'd save $89") states
     # results the number checks may not derive; the head weighs that apart.
     stated = len(quantities(claim.text)) + len(dates(claim.text))
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
     claim.found["worked"] = float(bool(missing) and bool(_ARITHMETIC.search(claim.text)))
-    if missing or counts:
+    if rivals:
+        claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
+    elif missing or counts:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
     terms = set(key_terms(claim.text))
     words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
     # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
-    short = 0 < len(words) <= _SHORT_WORDS and all(
+    short = claim.alone and not stated and 0 < len(words) <= _SHORT_WORDS and all(
         w[0].isupper() or w.lower() in _LINKS for w in words
     )
     if short:
-        # A bare answer ("Delhi.", "Arthur's Magazine") is its name: the first word too.
+        # A bare answer ("Delhi.", "Arthur's Magazine") is its name: the first word too. (In
+        # a longer answer a one-word sentence, "Partly.", is a reply, not a name.)
         terms |= {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim.text)
                   if w.lower() not in _PLEASANTRIES}
+        terms -= _LINKS
     names = sorted(t for t in terms if not _name_found(t, ev))
-    if names and short and len(names) == len(terms):
+    if names and not short:
+        names = sorted(set(names) - _named_with_found(claim.text, ev))
+    # A bare name is the context's when most of its words are ("the river Ammel" for
+    # "Ammel River"); one distinctive word of two missing makes it another name.
+    if names and short and 2 * len(names) >= len(terms):
         claim.logit += _SHORT_ANSWER
         claim.found["bare_name"] = 1.0
         claim.why.append(f"the answer is {', '.join(names[:3])}, which the context never names")
@@ -273,6 +442,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
+    state = "" if contradicted else _state_conflict(claim.text, ev)
+    if state:
+        contradicted = True
+        claim.found["negation"] = 1.0
+        claim.logit += _CONTRADICTION
+        claim.why.append(state)
     # A wrong number or a flipped negation sits in a sentence that otherwise restates the
     # evidence closely: that closeness is no support then, only the lack of it is news.
     claim.logit += max(soft, 0.0) if missing or contradicted else soft
@@ -283,6 +458,20 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(
             f"little of it is in the context (words {coverage:.0%}, best cosine {best_cos:.2f})"
         )
+
+
+_SENTENCES = re.compile(r"(?<=[.;!?])\s+")
+
+
+def _segments(text: str) -> list[tuple[str, str]]:
+    """The text's sentences and lines, each with what it may be about: itself and the
+    sentence before it on its line ("The 2009 final was played at X. Redhill beat Ashby
+    3-1." — the second is about the final). A line (a record) stands alone."""
+    out: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        sentences = [x for x in _SENTENCES.split(line) if x.strip()]
+        out.extend((x, " ".join(sentences[max(0, i - 1) : i + 1])) for i, x in enumerate(sentences))
+    return out
 
 
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
@@ -302,16 +491,19 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     about them states a different value of the same kind: right value, wrong thing."""
     if len(claim.split()) > _BOUND_WORDS:
         return ""
-    segs = [g for t in ev.texts for g in _SEGMENT.split(t) if g.strip()]
-    if len(segs) < 2:
+    pairs = [p for t in ev.texts for p in _segments(t)]
+    if len(pairs) < 2:
         return ""
+    segs = [g for g, _ in pairs]
     seg_tokens = [_tokens(g) for g in segs]
+    about = [_tokens(g) for _, g in pairs]
     seg_q = [quantities(g) for g in segs]
     seg_names = [key_terms(g) for g in segs]
     wanted = _tokens(question) | _tokens(claim)
-    # A year is when, not what: many records of one context share it.
-    values: list[tuple[str, Any]] = [("n", q) for q in quantities(claim)
-                                     if q.unit or not 1000 <= q.value <= 2999]
+    # A year is when, not what: many records of one context share it. A small bare count
+    # ("the three shipments") is how many records there are, not one record's attribute.
+    values: list[tuple[str, Any]] = [("n", q) for q in quantities(claim) if not _small_count(q)
+                                     and (q.unit or not 1000 <= q.value <= 2999)]
     found_names = frozenset(n for n in names if _name_found(n, ev))
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
     if found_names and not values and not found_names & key_terms(question):
@@ -331,10 +523,13 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
             continue
         anchors = {t for t in wanted - own
                    if 0 < sum(t in st for st in seg_tokens) < len(segs)}
-        best_v = max(len(anchors & seg_tokens[i]) for i in range(len(segs)) if holds[i])
+        own_v = max(len(anchors & seg_tokens[i]) for i in range(len(segs)) if holds[i])
+        best_v = max(len(anchors & about[i]) for i in range(len(segs)) if holds[i])
         best_o = max((len(anchors & seg_tokens[i]) for i in range(len(segs))
                       if rival[i] and not holds[i]), default=0)
-        if best_v == 0 and best_o >= 1:
+        # The value's sentence names nothing asked, and another value's says more of it
+        # than the value's sentence with the one before it.
+        if own_v == 0 and best_o >= 1 and best_o > best_v:
             return value.text if kind == "n" else " ".join(sorted(value))
     return ""
 
@@ -406,13 +601,14 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
     pieces = split_claims(case.output)
-    claims = [_Claim(i + 1, p) for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
+    claims = [_Claim(i + 1, p, alone=len(pieces) == 1) for i, p in enumerate(pieces)
+              if _asserted(p)][:_MAX_CLAIMS]
     return texts, claims, pieces
 
 
 # Each check's finding for the answer is its strongest over the claims.
 _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", "bound",
-             "negation", "uncovered", "evidence_far")
+             "negation", "uncovered", "evidence_far", "rival")
 
 
 def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
@@ -426,7 +622,7 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
         return ev
     evidence = _Evidence(texts, case.input)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
-    evidence.add_operands(q for c in claims for q in quantities(c.text))
+    evidence.add_operands(c.text for c in claims)
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
                                                      *evidence.sentences]])
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None

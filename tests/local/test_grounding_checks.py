@@ -1,0 +1,153 @@
+"""HALLUCINATION's support checks, one at a time, on small hand-made cases: what each
+check finds (the evidence the head weighs), not the head's verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from semloop.case import RunCase, ToolCall
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._claims import (
+    clock_times,
+    contradicts,
+    labelled_values,
+    negation_scope,
+    quantities,
+)
+from semloop.judge.local._grounding import hallucination_evidence
+from semloop.judge.local._model import Embedder
+
+
+@pytest.fixture(scope="module")
+def embed() -> Iterator[Embed]:
+    yield Embedder().embed
+
+
+def found(embed: Embed, question: str, answer: str, context: str = "",
+          tool: str = "") -> dict[str, float]:
+    tools = (ToolCall(name="lookup", args={}, output=tool, success=True),) if tool else ()
+    case = RunCase(id="check", input=question, output=answer,
+                   context=(context,) if context else (), tools_called=tools)
+    return hallucination_evidence(case, embed).features
+
+
+def test_a_value_is_labelled_by_the_words_next_to_it() -> None:
+    labels = {v.text: v.labels for v in labelled_values("Your 40 GB plan renews on 9 May; 31.2 GB used.")}
+    assert labels["40 GB"] == {"plan", "renew"}
+    assert labels["31.2 GB"] == {"used"}
+    assert "9 May" in labels
+
+
+def test_a_changed_value_is_a_rival_and_a_new_one_is_not(embed: Embed) -> None:
+    greenhouse = "Greenhouse rental: bench space 4 m2, rent 18 EUR per month, water included."
+    wrong = found(embed, "rent?", "The bench rent is 25 EUR per month.", greenhouse)
+    assert wrong["numbers"] == 1 and wrong["rival"] == 1
+    # A number of another kind the context never gives is unsupported, but changes nothing.
+    new = found(embed, "how warm is it?", "It is kept at 21 °C all winter.", greenhouse)
+    assert new["numbers"] == 1 and new["rival"] == 0
+
+
+def test_a_rate_restated_per_another_period_is_supported(embed: Embed) -> None:
+    ctx = "Allotment plot fee: 15 GBP per month."
+    assert found(embed, "yearly cost?", "That is 180 GBP a year.", ctx)["numbers"] == 0
+    # Only between periods the claim and the context name: minutes are no months.
+    assert found(embed, "yearly cost?", "That is 180 GBP a minute.", ctx)["numbers"] == 1
+
+
+def test_time_between_two_clock_times_is_supported(embed: Embed) -> None:
+    ctx = "Ferry timetable: departs Ardmore 09:10, arrives Kilbride 10:05."
+    assert found(embed, "how long is the crossing?", "It takes 55 minutes.", ctx)["numbers"] == 0
+    assert found(embed, "how long is the crossing?", "It takes 40 minutes.", ctx)["numbers"] == 1
+
+
+def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
+    ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
+    answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."
+    assert found(embed, "price for members?", answer, ctx)["numbers"] == 0
+
+
+def test_a_fraction_and_a_list_length_state_their_numbers(embed: Embed) -> None:
+    assert found(embed, "how many passed?", "12 of 15 students passed the inspection.",
+                 "Inspection log: 12/15 passed.")["numbers"] == 0
+    tool = '{"rooms": [{"no": 101}, {"no": 102}, {"no": 103}], "hotel": "Lindenhof"}'
+    assert found(embed, "how many rooms are booked?", "You have 3 rooms booked at Lindenhof.",
+                 tool=tool)["counts"] == 0
+
+
+def test_a_clock_range_reads_its_start_with_the_end_s_am_pm() -> None:
+    assert [m for _, m in clock_times("Quiet hours 2–4 pm")] == [14 * 60, 16 * 60]
+    assert quantities("Quiet hours 2–4 pm") == []
+
+
+def test_a_verb_before_no_is_negated_with_its_object() -> None:
+    _, phrases = negation_scope("The deposit earns no interest.")
+    assert frozenset({"earn", "interes"}) in phrases  # stems
+    ev = "Deposits do not earn interest while the locker is rented."
+    assert contradicts("The locker deposit earns no interest while rented.", ev) == ""
+    assert contradicts("The locker deposit earns interest while rented.", ev) == "earn"
+
+
+def test_generic_words_of_a_found_name_are_not_invented(embed: Embed) -> None:
+    ctx = "Delivery: arrives at Rotterdam on 3 June."
+    assert found(embed, "where does it arrive?", "It arrives at the Port of Rotterdam on 3 June.",
+                 ctx)["names"] == 0
+    assert found(embed, "where does it arrive?", "It arrives at the Port of Antwerp on 3 June.",
+                 ctx)["names"] >= 1
+
+
+def test_a_bare_name_is_only_a_whole_answer(embed: Embed) -> None:
+    ctx = "The Weaver's Guild hall was built by the mason Odile Brack in 1884."
+    assert found(embed, "who built the guild hall?", "Henrik Solberg", ctx)["bare_name"] == 1
+    assert found(embed, "who built the guild hall?", "Odile Brack", ctx)["bare_name"] == 0
+    # Within a longer answer, a one-word sentence is a reply.
+    assert found(embed, "was it built in 1884?", "Correct. The mason Odile Brack built it in 1884.",
+                 ctx)["bare_name"] == 0
+
+
+def test_a_value_bound_to_another_record_is_found_across_the_sentence_before(embed: Embed) -> None:
+    ctx = ("The 2019 regatta was held on Lake Mora. Team Osprey won the final by two lengths. "
+           "The junior cup went to Team Heron.")
+    assert found(embed, "Who won the 2019 regatta final?", "Team Osprey", ctx)["bound"] == 0
+
+
+def test_a_limit_is_stated_as_it_is_not_rounded(embed: Embed) -> None:
+    ctx = "Carry-over: at most 5 unused days."
+    assert found(embed, "carry over?", "You can carry over up to 10 days.", ctx)["numbers"] == 1
+    assert found(embed, "carry over?", "You can carry over up to 5 days.", ctx)["numbers"] == 0
+
+
+def test_area_converts_between_square_metres_and_feet(embed: Embed) -> None:
+    ctx = "Studio flat, 45 m2, ground floor."
+    assert found(embed, "size in sq ft?", "It is about 484 square feet.", ctx)["numbers"] == 0
+    assert found(embed, "size in sq ft?", "It is about 620 square feet.", ctx)["numbers"] == 1
+
+
+def test_a_duration_in_hours_and_minutes_between_clock_times(embed: Embed) -> None:
+    ctx = "Coach timetable: leaves Leeds 06:50, arrives York 08:05."
+    assert found(embed, "how long?", "The coach takes 1 h 15 min.", ctx)["numbers"] == 0
+
+
+def test_a_date_moved_on_by_a_stated_term_when_counted(embed: Embed) -> None:
+    ctx = "Passport issued 14 March 2021, valid 10 years."
+    assert found(embed, "until when?", "It is valid until March 2031.", ctx)["numbers"] == 0
+    assert found(embed, "until when?", "It is valid until March 2032.", ctx)["numbers"] == 1
+    # Without counting wording a shifted date is no support.
+    assert found(embed, "when was it issued?", "It was issued in March 2031.", ctx)["numbers"] == 1
+
+
+def test_so_before_a_number_shows_working(embed: Embed) -> None:
+    ctx = "Boat hire: 45 EUR per hour."
+    assert found(embed, "3 hours?", "Three hours at 45 EUR, so 135 EUR.", ctx)["numbers"] == 0
+
+
+def test_a_status_the_context_excludes_is_a_contradiction(embed: Embed) -> None:
+    ctx = "Order 7731: status out for delivery, driver ETA 14:00-16:00."
+    assert found(embed, "where is it?", "Order 7731 was delivered this morning.", ctx)["negation"] == 1
+    assert found(embed, "where is it?", "Order 7731 is on its way, due by 16:00.",
+                 ctx)["negation"] == 0
+    flight = "Flight BA 117 status: delayed, new departure 21:40."
+    assert found(embed, "is BA 117 on time?", "BA 117 is on time.", flight)["negation"] == 1
+    assert found(embed, "is BA 117 on time?", "BA 117 is not on time: it leaves at 21:40.",
+                 flight)["negation"] == 0
