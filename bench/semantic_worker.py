@@ -6,8 +6,9 @@ on a SQLite file (or ``--database-url``). Two measurements:
 
 - throughput: a backlog of ``--runs`` runs drained by one ``SemanticWorker``; runs/s wall
   clock including all its database work (claims, sampling decisions, quota, the evaluation
-  log, findings, recurring issues), and the worker's own time (wall minus the judge's
-  latency summed from the evaluation log) beside the judge's;
+  log, findings, recurring issues), and the worker's own time (wall minus the time it
+  waited for verdicts; a run's evaluators are judged two at a time, so the judge's
+  latency summed from the evaluation log is more than that wait) beside the judge's;
 - latency: runs arriving one at a time while the worker polls every ``--poll`` seconds;
   p50/p95 of the time a run's evaluation was written (its findings and its evaluation-log
   rows share one transaction and its time) minus the run's end (its terminal event's
@@ -80,15 +81,20 @@ def throughput(url: str, runs: int) -> dict[str, Any]:
         worker.drain()
         for i in range(runs):
             store.add_events(org, run_events(i, 1_700_000_000.0 + i * 20))
+        judging_before = worker.stats.judging_s
         start = time.perf_counter()
         handled = worker.drain()
         wall = time.perf_counter() - start
+        judging = worker.stats.judging_s - judging_before
         log = [e for e in store.evaluations(org) if int(e["run_id"].split("-")[1]) < 50_000]
     judge_s = sum(e["latency_ms"] for e in log) / 1000.0
+    # The calls of a run are judged side by side: their summed latency exceeds the wall
+    # time spent waiting for them, which is what the worker's own time is measured against.
     return {"runs": handled, "wall_s": round(wall, 3), "runs_per_s": round(handled / wall, 1),
             "judge_calls": len(log), "judge_s": round(judge_s, 3),
-            "worker_overhead_s": round(wall - judge_s, 3),
-            "worker_overhead_ms_per_run": round((wall - judge_s) / handled * 1000, 2),
+            "judging_wall_s": round(judging, 3),
+            "worker_overhead_s": round(wall - judging, 3),
+            "worker_overhead_ms_per_run": round((wall - judging) / handled * 1000, 2),
             "target_runs_per_s": TARGET}
 
 
@@ -144,8 +150,8 @@ def main() -> None:
     t, lat = result["throughput"], result["latency"]
     print("semantic worker, embedded judge, 5 run-level evaluators, 10-step runs:")
     print(f"  {t['runs']} runs in {t['wall_s']} s = {t['runs_per_s']} runs/s "
-          f"(target >= {TARGET:g}); judge {t['judge_s']} s over {t['judge_calls']} calls, "
-          f"worker's own {t['worker_overhead_s']} s ({t['worker_overhead_ms_per_run']} ms/run)")
+          f"(target >= {TARGET:g}); judge {t['judge_s']} s over {t['judge_calls']} calls "
+          f"({t['judging_wall_s']} s waited for, judged side by side), worker's own {t['worker_overhead_s']} s ({t['worker_overhead_ms_per_run']} ms/run)")
     print(f"  run end -> evaluated, polling every {lat['poll_s']} s: p50 {lat['p50_s']} s, "
           f"p95 {lat['p95_s']} s over {lat['runs']} runs (judge {lat['judge_s_per_run']} s a run; "
           f"target p50 <= {lat['poll_s']} s + that)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -34,9 +35,11 @@ class Judge:
         self.verdict = verdict
         self.name = name
         self.calls = 0
+        self._counting = threading.Lock()  # a run's evaluators ask from two threads
 
     def ask(self, state: Mapping[str, Any], questions: Mapping[str, Any]) -> JudgeResponse:
-        self.calls += 1
+        with self._counting:
+            self.calls += 1
         answers = {}
         for qid in questions:
             said = self.verdict(state, qid)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import sqlalchemy as sa
 
 from semloop import JudgeError
@@ -52,6 +54,27 @@ def test_a_fired_verdict_is_a_semantic_signal_with_its_band(store: Store) -> Non
     assert low.severity == "MEDIUM" and low.evidence["alertable"] is False
     log = store.evaluations(org)
     assert len(log) == 2 and all(e["cost_usd"] == 0.001 for e in log)
+
+
+def test_a_runs_evaluators_are_judged_side_by_side(store: Store) -> None:
+    org = store.create_org("acme")
+    add_run(store, org, "r1")
+    both = threading.Barrier(2, timeout=10)
+
+    def verdict(_state: object, _kind: str) -> tuple[float, str]:
+        both.wait()  # broken (an error, so no finding) unless the other call is in flight
+        return 0.9, "The agent did not do what was asked."
+
+    two = EvaluatorsConfig.from_dict({"HALLUCINATION": {"enabled": True},
+                                      "TASK_COMPLETION": {"enabled": True}, **{
+        name: {"enabled": False} for name in ("TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT",
+                                              "AGENT_LOOP", "USER_FRUSTRATION",
+                                              "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")}})
+    semantic = worker(store, Judge(verdict), evaluators=two, judge_threads=2)
+    assert semantic.drain() == 1
+    assert {s.failure_type for s in semantic_signals(store, org, "r1")} == {
+        "HALLUCINATION", "TASK_COMPLETION"}
+    assert semantic.stats.judging_s > 0
 
 
 def test_a_healthy_verdict_writes_no_signal_but_is_logged(store: Store) -> None:

@@ -34,6 +34,9 @@ class WorkerStats:
     #: Runs the judge could not answer for (loop worker): handled, with no verdict.
     unjudged: int = 0
     failed_batches: int = 0
+    #: Wall seconds spent waiting for judge verdicts (semantic worker): its own time is
+    #: the rest, however many calls ran side by side.
+    judging_s: float = 0.0
 
 
 class PollingWorker(ABC):

@@ -20,6 +20,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..case import ConversationCase
@@ -28,6 +29,7 @@ from ..evaluate import (
     EVALUATORS,
     EvalResult,
     EvaluatorsConfig,
+    EvaluatorSettings,
     LoopEvaluator,
     QuestionEvaluator,
     conversation_case,
@@ -82,6 +84,7 @@ class SemanticWorker(PollingWorker):
         max_attempts: int = 3,
         backoff_s: float = 10.0,
         after: str | None = "detector",
+        judge_threads: int = 2,
     ) -> None:
         super().__init__(poll_interval=poll_interval)
         self.store = store
@@ -96,6 +99,11 @@ class SemanticWorker(PollingWorker):
         self.backoff_s = backoff_s
         # None: no detector worker runs here (benchmarks, tests of this worker alone).
         self.after = after
+        # A run's evaluators are judged side by side: the embedded judge's model releases
+        # the GIL (two threads use both cores of a small machine), an LLM judge waits on
+        # the network. Everything after the verdicts stays in this thread, in order.
+        self._judging = ThreadPoolExecutor(max(1, judge_threads),
+                                           thread_name_prefix="semantic-judge")
 
     def __str__(self) -> str:
         return f"{self.name} (judge {self.judge.name}, every {self.poll_interval:g} s)"
@@ -164,8 +172,8 @@ class SemanticWorker(PollingWorker):
         outcomes: list[TaskOutcome] = []
         retry = False
         if evaluate:
-            for evaluator in self._evaluators(context.agent, _RUN_LEVELS):
-                retry |= self._task(org_id, run, evaluator, context, None, outcomes)
+            retry |= self._tasks(org_id, run, self._evaluators(context.agent, _RUN_LEVELS),
+                                 context, None, outcomes)
         try:
             retry |= self._conversation(org_id, run, context, outcomes)
         except Exception:  # its own failure must not lose the run-level findings
@@ -190,14 +198,33 @@ class SemanticWorker(PollingWorker):
         when the org says so."""
         return bool(chosen) and (org.count_local_evaluations or self.judge.name != "local")
 
-    def _task(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: SemanticState,
+    def _tasks(self, org_id: str, run: Run, evaluators: Sequence[AnyEvaluator],
+               context: SemanticState, conversation: tuple[ConversationCase, list[str]] | None,
+               outcomes: list[TaskOutcome]) -> bool:
+        """Run each evaluator that has not finished, adding its outcome to ``outcomes``;
+        True when one is to be retried."""
+        planned = [(evaluator, plan) for evaluator in evaluators
+                   if (plan := self._plan(org_id, run, evaluator, context, conversation,
+                                          outcomes)) is not None]
+        start = time.perf_counter()
+        results = list(self._judging.map(
+            lambda job: job[0](job[1][0], self.judge, job[1][1]), planned))
+        self.stats.judging_s += time.perf_counter() - start
+        retry = False
+        for (evaluator, (case, _, attempt)), result in zip(planned, results):
+            retry |= self._record(org_id, run, evaluator, case, result, attempt, context,
+                                  conversation, outcomes)
+        return retry
+
+    def _plan(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: SemanticState,
               conversation: tuple[ConversationCase, list[str]] | None,
-              outcomes: list[TaskOutcome]) -> bool:
-        """Run one evaluator unless it already finished, adding its outcome to ``outcomes``;
-        True when it is to be retried."""
+              outcomes: list[TaskOutcome]) -> tuple[Any, EvaluatorSettings, int] | None:
+        """The case, settings and attempt number to judge ``evaluator`` with, or None when
+        it is not to run now (finished before, nothing to judge, or over its ceiling: then
+        its outcome is added to ``outcomes``)."""
         state, attempts = context.tasks.get(evaluator.name, ("new", 0))
         if state in _FINISHED:
-            return False
+            return None
         case: Any
         if conversation is not None:
             case = conversation[0]
@@ -208,16 +235,20 @@ class SemanticWorker(PollingWorker):
         if case is None:
             outcomes.append(TaskOutcome(evaluator.name, "skipped", 0,
                                         "no user input or no LLM output to judge"))
-            return False
+            return None
         ceiling = self.cost_ceilings.get(evaluator.name)
         if ceiling is not None and self.store.evaluator_spend(
                 org_id, evaluator.name, month_of(time.time())) >= ceiling:
             outcomes.append(TaskOutcome(evaluator.name, "skipped", 0,
                                         f"cost ceiling ${ceiling:g} this month reached"))
-            return False
-        settings = self.config.for_evaluator(evaluator.name)
-        attempt = attempts + 1
-        result = evaluator(case, self.judge, settings)
+            return None
+        return case, self.config.for_evaluator(evaluator.name), attempts + 1
+
+    def _record(self, org_id: str, run: Run, evaluator: AnyEvaluator, case: Any,
+                result: EvalResult, attempt: int, context: SemanticState,
+                conversation: tuple[ConversationCase, list[str]] | None,
+                outcomes: list[TaskOutcome]) -> bool:
+        """Add one verdict's outcome to ``outcomes``; True when it is to be retried."""
         considered = None if conversation is None else conversation[1]
         calls = [_entry(run, result, attempt, run.conversation_id if considered else None)]
         if result.error is not None or result.confidence is None:
@@ -314,10 +345,7 @@ class SemanticWorker(PollingWorker):
         if case is None:
             return False
         considered = [r.run_id for r in runs[-CONVERSATION_RUNS:]]
-        retry = False
-        for evaluator in chosen:
-            retry |= self._task(org_id, run, evaluator, context, (case, considered), outcomes)
-        return retry
+        return self._tasks(org_id, run, chosen, context, (case, considered), outcomes)
 
 
 def _entry(run: Run, result: EvalResult, attempt: int, conversation_id: str | None, *,
