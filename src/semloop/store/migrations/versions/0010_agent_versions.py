@@ -26,16 +26,14 @@ COMPLETED_WHERE = "event_type = 'run.completed'"
 
 
 def upgrade() -> None:
-    op.create_index(
-        "ix_events_started_org_id_agent_id_agent_version_timestamp", "events",
-        ["org_id", "agent_id", "agent_version", "timestamp"],
-        postgresql_where=sa.text(STARTED_WHERE), sqlite_where=sa.text(STARTED_WHERE),
-    )
-    op.create_index(
-        "ix_events_completed_org_id_agent_id_agent_version_timestamp_id", "events",
-        ["org_id", "agent_id", "agent_version", "timestamp", "id"],
-        postgresql_where=sa.text(COMPLETED_WHERE), sqlite_where=sa.text(COMPLETED_WHERE),
-    )
+    for name, columns, where in (
+        ("ix_events_started_org_id_agent_id_agent_version_timestamp",
+         ["org_id", "agent_id", "agent_version", "timestamp"], STARTED_WHERE),
+        ("ix_events_completed_org_id_agent_id_agent_version_timestamp_id",
+         ["org_id", "agent_id", "agent_version", "timestamp", "id"], COMPLETED_WHERE),
+    ):
+        op.create_index(name, "events", columns, postgresql_where=sa.text(where),
+                        sqlite_where=sa.text(where))
     op.drop_index("ix_events_org_id_agent_id_agent_version", table_name="events")
 
 
