@@ -97,3 +97,23 @@ def test_bad_limits_and_statuses_are_refused_before_querying(store: Store) -> No
         store.list_runs(org, status="stalled")
     assert store.list_runs(org).items == [] and store.list_runs(org).next is None
     assert store.agent_summaries(org) == []
+
+
+def test_agent_health_reads_versions_and_baselines_from_one_entry_per_run(
+        store: Store) -> None:
+    org = _fill(store)
+    # A version's newest completed runs: the completed index walked newest first, stopped
+    # after the window (no sort of the agent's history).
+    baseline = _plan(store, q.completed_runs_of_agent(org, "agent-3", "", 50))
+    index = "ix_events_completed_org_id_agent_id_agent_version_timestamp_id"
+    assert any(index in line for line in baseline), baseline
+    assert not any("Sort" in line or "TEMP B-TREE" in line for line in baseline), baseline
+    # Every third run has a live signal (r2988 here) and is no sample of normal.
+    assert [r.run_id for r in store.recent_runs(org, "agent-3", "", 3)] == [
+        f"r{i}" for i in (RUNS - 2, RUNS - 7, RUNS - 17)]
+    # An agent's versions: grouped over the started index's entries of that agent only.
+    versions = _plan(store, q.agent_versions(org, "agent-3"))
+    index = "ix_events_started_org_id_agent_id_agent_version_timestamp"
+    assert any(index in line for line in versions), versions
+    assert [(v.agent_version, v.runs) for v in store.agent_versions(org, "agent-3")] == [
+        ("", RUNS // 5)]

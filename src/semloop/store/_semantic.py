@@ -30,6 +30,7 @@ from ._errors import translate_errors
 from ._events import load_runs
 from ._models import (
     STARTED_WHERE,
+    TERMINAL_WHERE,
     AgentSemanticConfig,
     ExternalEvaluation,
     SemanticConversation,
@@ -547,7 +548,8 @@ class Semantic(Area):
             ids = list(conn.execute(select(q.events.c.run_id).distinct().where(
                 q.events.c.org_id == org_id, q.events.c.agent_id == agent_id,
                 q.events.c.conversation_id == conversation_id,
-                q.events.c.event_type.in_(list(q.TERMINAL_TRIGGERS)))).scalars())
+                # Literal: the agent's finished runs come from the partial terminal index.
+                text(TERMINAL_WHERE))).scalars())
             runs = load_runs(conn, org_id, ids)
         return sorted(runs.values(), key=lambda r: (r.events[0].timestamp, r.run_id))
 

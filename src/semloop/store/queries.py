@@ -37,6 +37,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from ._dialect import Dialect, insert_ignore, insert_or_take_over
 from ._models import (
+    COMPLETED_WHERE,
     STARTED_WHERE,
     TERMINAL_WHERE,
     AlertDeliveryRow,
@@ -341,8 +342,9 @@ def _completed_of_agent(org_id: str, agent_id: str, agent_version: str) -> list[
     flagged = select(signals.c.id).where(
         signals.c.org_id == org_id, signals.c.run_id == events.c.run_id,
         signals.c.shadow.is_(False), signals.c.source == "structural")
+    # Literal, the partial index's own predicate (see agent_runs_before).
     return [events.c.org_id == org_id, events.c.agent_id == agent_id,
-            events.c.agent_version == agent_version, events.c.event_type == "run.completed",
+            events.c.agent_version == agent_version, text(COMPLETED_WHERE),
             ~flagged.exists()]
 
 
