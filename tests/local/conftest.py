@@ -1,4 +1,5 @@
-"""Fixtures for the local judge: one loaded backend per session, the three datasets."""
+"""Fixtures for the local judge: one loaded backend and one embedder per session, the three
+datasets."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 
 from conftest import REFERENCE_DATASET  # tests/conftest.py, the shared one
 from semloop.judge.local import LocalBackend
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._model import Embedder
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
 
@@ -30,6 +33,13 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 @pytest.fixture(scope="session")
 def backend() -> Iterator[LocalBackend]:
     yield LocalBackend()
+
+
+@pytest.fixture(scope="session")
+def embed() -> Iterator[Embed]:
+    """The model's ``embed``, for the rules that take one (vectors do not depend on what
+    was embedded before, so one cache may serve every test)."""
+    yield Embedder().embed
 
 
 def measure(backend: LocalBackend, row: dict[str, Any]) -> Any:

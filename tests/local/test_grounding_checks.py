@@ -3,10 +3,6 @@ check finds (the evidence the head weighs), not the head's verdict."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import (
@@ -17,12 +13,6 @@ from semloop.judge.local._claims import (
     quantities,
 )
 from semloop.judge.local._grounding import hallucination_evidence
-from semloop.judge.local._model import Embedder
-
-
-@pytest.fixture(scope="module")
-def embed() -> Iterator[Embed]:
-    yield Embedder().embed
 
 
 def found(embed: Embed, question: str, answer: str, context: str = "",

@@ -4,7 +4,7 @@ the undecided band, and accuracy on the calibration sets (when they are in the t
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,6 @@ from semloop.case import RunCase, ToolCall
 from semloop.judge._types import Answer
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._grounding import answer_hallucination
-from semloop.judge.local._model import Embedder
 from semloop.judge.local._task import (
     answer_off_topic_drift,
     answer_task_completion,
@@ -29,11 +28,6 @@ ANSWERS: dict[str, Answerer] = {
     "task_understanding_failure": answer_task_understanding_failure,
     "off_topic_drift": answer_off_topic_drift,
 }
-
-
-@pytest.fixture(scope="module")
-def embed() -> Iterator[Embed]:
-    yield Embedder().embed
 
 
 def case(inp: str, out: str, *, context: tuple[str, ...] = (), tools: tuple[ToolCall, ...] = (),
