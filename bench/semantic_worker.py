@@ -151,7 +151,8 @@ def main() -> None:
     print("semantic worker, embedded judge, 5 run-level evaluators, 10-step runs:")
     print(f"  {t['runs']} runs in {t['wall_s']} s = {t['runs_per_s']} runs/s "
           f"(target >= {TARGET:g}); judge {t['judge_s']} s over {t['judge_calls']} calls "
-          f"({t['judging_wall_s']} s waited for, judged side by side), worker's own {t['worker_overhead_s']} s ({t['worker_overhead_ms_per_run']} ms/run)")
+          f"({t['judging_wall_s']} s waited for, judged side by side), "
+          f"worker's own {t['worker_overhead_s']} s ({t['worker_overhead_ms_per_run']} ms/run)")
     print(f"  run end -> evaluated, polling every {lat['poll_s']} s: p50 {lat['p50_s']} s, "
           f"p95 {lat['p95_s']} s over {lat['runs']} runs (judge {lat['judge_s_per_run']} s a run; "
           f"target p50 <= {lat['poll_s']} s + that)")

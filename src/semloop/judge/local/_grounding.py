@@ -263,10 +263,8 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             m = mine.search(claim)
             if m is None or _NEGATED_BEFORE.search(claim[: m.start()]) or mine.search(facts):
                 continue
-            theirs = next((t for t in group if t is not mine and t.search(facts)), None)
-            if theirs is not None:
-                found = theirs.search(facts)
-                assert found is not None
+            found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
+            if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
     return ""
 
