@@ -47,9 +47,9 @@ import string
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
-from itertools import pairwise
+from itertools import compress, pairwise, repeat
 
-__all__ = ["best_adjacent", "bigram_jaccard", "matching_characters", "sequence_ratio"]
+__all__ = ["Output", "best_adjacent", "bigram_jaccard", "matching_characters", "sequence_ratio"]
 
 # difflib's autojunk: only strings b of at least this length have popular characters.
 AUTOJUNK_MIN_LEN = 200
@@ -57,6 +57,11 @@ AUTOJUNK_MIN_LEN = 200
 # Repetitive text against a short b can pair up millions of positions; past this many
 # two-character matches difflib's own loop (same result, less memory) takes over.
 MAX_DOUBLES = 200_000
+
+
+# The Jaccard bound is tried first on the distinct words among this many opening words:
+# unrelated outputs already lack enough of them, for a fraction of a whole-vocabulary test.
+OPENING_WORDS = 64
 
 
 class _TooDense(Exception):
@@ -144,13 +149,12 @@ def _seed_chars(a: str, b: str, chars_a: set[str], chars_b: set[str]) -> set[str
         return chars
     limit = n // 100 + 1
     half = n // 2
-    seeds = set()
-    for c in chars:
-        # Frequent characters are already over the limit in the first half of b.
-        count = b.count(c, 0, half)
-        if count <= limit and count + b.count(c, half) <= limit:
-            seeds.add(c)
-    return seeds
+    # Frequent characters are already over the limit in the first half of b; the counts
+    # run in C (map), and only the few characters still under it are counted on.
+    chars_list = list(chars)
+    counts = map(b.count, chars_list, repeat(0), repeat(half))
+    rare = compress(chars_list, map(limit.__ge__, counts))
+    return {c for c in rare if b.count(c) <= limit}
 
 
 def _common_runs(a: str, b: str) -> list[Segment]:
@@ -339,17 +343,28 @@ def sequence_ratio(a: str, b: str) -> float:
     return _ratio(matching_characters(a, b), len(a) + len(b))
 
 
-class _Output:
-    """One cleaned output, with what the pair tests need, each computed at most once."""
+class Output:
+    """One cleaned output, with what the pair tests need, each computed at most once.
 
-    __slots__ = ("_bigrams", "_chars", "text", "vocabulary", "words")
+    ``vocabulary`` is ``set(words)`` when the caller already has it.
+    """
 
-    def __init__(self, words: Sequence[str]) -> None:
+    __slots__ = ("_bigrams", "_chars", "_opening", "text", "vocabulary", "words")
+
+    def __init__(self, words: Sequence[str], vocabulary: set[str] | None = None) -> None:
         self.words = words
         self.text = " ".join(words)
-        self.vocabulary = set(words)
+        self.vocabulary = set(words) if vocabulary is None else vocabulary
         self._bigrams: set[tuple[str, str]] | None = None
         self._chars: set[str] | None = None
+        self._opening: set[str] | None = None
+
+    @property
+    def opening(self) -> set[str]:
+        """The distinct words among the first :data:`OPENING_WORDS`."""
+        if self._opening is None:
+            self._opening = set(self.words[:OPENING_WORDS])
+        return self._opening
 
     @property
     def bigrams(self) -> set[tuple[str, str]]:
@@ -376,13 +391,18 @@ def _distinct_chars(text: str) -> set[str]:
     if not text.isascii():
         # translate() is only fast on ASCII text; set(text) is faster than its slow path.
         return set(text)
-    chars = {c for c in _COMMON if c in text}
+    chars = set(filter(text.__contains__, _COMMON))
     chars.update(text.translate(_DROP_COMMON))
     return chars
 
 
-def _jaccard_bound(x: _Output, y: _Output) -> float:
+def _jaccard_bound(x: Output, y: Output, lacking: int | None = None) -> float:
     """An upper bound of :func:`bigram_jaccard` from the two vocabularies alone.
+
+    ``lacking`` is how many words of x's vocabulary y lacks, or any lower bound of it (say,
+    counted on a part of x's vocabulary): the bound is then looser but still a bound, as
+    below only_x and only_y grow with it and smaller (non-negative) values of them only
+    raise c's maximum and lower the union's floors.
 
     Think of a bigram set as the edges of a walk over the words. Every distinct word of x
     but its first word is entered, at its first occurrence, by an edge ending in it: these
@@ -399,10 +419,14 @@ def _jaccard_bound(x: _Output, y: _Output) -> float:
     """
     if len(x.words) < 2 or len(y.words) < 2:
         return 0.0
-    # Words of x that y lacks: a difference builds a smaller set than an intersection.
-    lacking = len(x.vocabulary - y.vocabulary)
-    only_x = lacking - (x.words[0] not in y.vocabulary)
-    only_y = len(y.vocabulary) - len(x.vocabulary) + lacking - (y.words[0] not in x.vocabulary)
+    if lacking is None:
+        # When this is needed the outputs share most words, and then a difference builds a
+        # smaller set than an intersection.
+        lacking = len(x.vocabulary - y.vocabulary)
+    only_x = max(0, lacking - (x.words[0] not in y.vocabulary))
+    only_y = max(
+        0, len(y.vocabulary) - len(x.vocabulary) + lacking - (y.words[0] not in x.vocabulary)
+    )
     common = min(len(x.words) - 1 - only_x, len(y.words) - 1 - only_y)
     union = max(
         common + only_x + only_y,
@@ -412,7 +436,7 @@ def _jaccard_bound(x: _Output, y: _Output) -> float:
     return common / union if union > 0 else 1.0
 
 
-def _common_characters(x: _Output, y: _Output) -> int:
+def _common_characters(x: Output, y: Output) -> int:
     """``sum((Counter(x.text) & Counter(y.text)).values())``, difflib's quick_ratio count:
     a str.count per shared character is cheaper than hashing every character."""
     a, b = x.text, y.text
@@ -420,7 +444,7 @@ def _common_characters(x: _Output, y: _Output) -> int:
     return sum(map(min, map(a.count, shared), map(b.count, shared)))
 
 
-def _jaccard(x: _Output, y: _Output) -> float:
+def _jaccard(x: Output, y: Output) -> float:
     if len(x.words) < 2 or len(y.words) < 2:
         return 0.0
     set_x, set_y = x.bigrams, y.bigrams
@@ -429,7 +453,7 @@ def _jaccard(x: _Output, y: _Output) -> float:
     return common / union if union else 0.0
 
 
-def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> tuple[float, int]:
+def best_adjacent(cleaned: Iterable[Output | None], threshold: float) -> tuple[float, int]:
     """``(max similarity, i)`` over adjacent pairs ``(i, i + 1)``; ``(0.0, -1)`` for none.
 
     ``cleaned`` may be a generator: it is read once, in order. ``None`` entries (outputs
@@ -449,17 +473,19 @@ def best_adjacent(cleaned: Iterable[Sequence[str] | None], threshold: float) -> 
     # Each output takes part in two pairs; only two are alive at a time (hundreds of live
     # bigram sets are slower to allocate).
     outputs = iter(cleaned)
-    first = next(outputs, None)
-    x = None if first is None else _Output(first)
-    for i, words in enumerate(outputs):
-        y = None if words is None else _Output(words)
+    x = next(outputs, None)
+    for i, y in enumerate(outputs):
         if x is None or y is None:
             x = y
             continue
         a, b = x.text, y.text
         length = len(a) + len(b)
         ratio_bound = _ratio(min(len(a), len(b)), length)  # difflib's real_quick_ratio
-        jaccard_bound = _jaccard_bound(x, y)
+        # First from the opening words y lacks, then, if that cannot rule the Jaccard out,
+        # from all of them.
+        jaccard_bound = _jaccard_bound(x, y, len(x.opening - y.vocabulary))
+        if jaccard_bound >= threshold and jaccard_bound > best:
+            jaccard_bound = _jaccard_bound(x, y)
         jaccard = ratio = 0.0
         if jaccard_bound >= threshold and jaccard_bound > best:
             jaccard = _jaccard(x, y)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import TraceFormatError
-from ._lexical_ratio import best_adjacent
+from ._lexical_ratio import Output, best_adjacent
 from .trace import Trace
 
 if TYPE_CHECKING:
@@ -159,15 +159,23 @@ def score_tool_repetition(
     return 1.0, "Tool calls are within acceptable repetition limits."
 
 
-def _clean_words(text: str) -> list[str]:
-    return [w for w in text.lower().split() if len(w) > 2 and w not in STOP_WORDS]
-
-
-def _meaningful_words(output: Any) -> list[str] | None:
+def _meaningful(output: Any) -> Output | None:
+    """An LLM output's cleaned words, or None when deepeval skips it: not a string, or
+    fewer than 20 words left after dropping stop words and words of two characters."""
     if not isinstance(output, str):
         return None
-    words = _clean_words(output)
-    return words if len(words) >= MIN_MEANINGFUL_WORDS else None
+    words = output.lower().split()
+    if len(words) < MIN_MEANINGFUL_WORDS:
+        return None  # cleaning only drops words
+    if STOP_WORDS.isdisjoint(words[:16]):
+        # Often nothing is dropped (identifiers, tokens, other languages): then checks at C
+        # speed replace a Python test per word, and the set they need is the vocabulary
+        # the pair bounds need anyway. Prose fails the first check at once.
+        vocabulary = set(words)
+        if STOP_WORDS.isdisjoint(vocabulary) and min(map(len, vocabulary)) > 2:
+            return Output(words, vocabulary)
+    words = [w for w in words if len(w) > 2 and w not in STOP_WORDS]
+    return Output(words) if len(words) >= MIN_MEANINGFUL_WORDS else None
 
 
 def score_reasoning_stagnation(
@@ -178,7 +186,7 @@ def score_reasoning_stagnation(
         return 1.0, "Not enough LLM spans to check for reasoning stagnation."
     # Streamed: deepeval skips a pair when either output is not a string or has fewer
     # than 20 meaningful words, so such an output is None here.
-    cleaned = (_meaningful_words(span.get("output", "")) for span in llm_spans)
+    cleaned = (_meaningful(span.get("output", "")) for span in llm_spans)
     best, i = best_adjacent(cleaned, similarity_threshold)
     if best >= similarity_threshold:
         # No pair at all is (-1, -1) in deepeval, reachable only with a threshold <= 0.

@@ -221,3 +221,93 @@ OPTIONS = st.fixed_dictionaries(
         "strict_mode": st.booleans(),
     },
 )
+
+
+# --- adversarial outputs for the stagnation path ------------------------------------------
+
+# Letters beyond ASCII, including ones whose lower case is longer ("İ" -> "i̇"), context
+# dependent ("Σ" at a word's end), or already lower ("ß"), a combining accent, CJK and emoji.
+UNICODE_LETTERS = "abcdeéèüßİΣσçñøåжщ中文字😀\u0301"
+# Whitespace str.split() breaks on besides " ": a no-break space, an ideographic space and
+# an ASCII group separator; ":" is not whitespace and stays inside a word.
+SEPARATORS = [" ", " ", " ", "  ", "\n", "\t", "\xa0", "\u3000", "\x1d"]
+STOP_WORDS_UPPER = ["THE", "The", "About", "WITH", "information", "Provided"]
+
+
+def random_vocabulary(rnd: Any, kind: str) -> list[str]:
+    """Words for one trace: uniform letters, English-like letters, a Zipf-like few tokens,
+    unicode, or tokens free of stop words but with short ones."""
+    size = rnd.choice([3, 12, 60, 300, 3000])
+    if kind == "unicode":
+        letters = UNICODE_LETTERS
+    elif kind == "english":
+        letters = "eeeeeeeeeeeettttttttaaaaaaaooooooiiiiiinnnnnnsssssrrrrrhhhhlllddcuumfgypwbvkjxqz"
+    else:
+        letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["".join(rnd.choices(letters, k=rnd.randint(1, 10))) for _ in range(size)]
+    if kind == "zipf":
+        # A handful of tokens make up most of the text, so in a long output the characters
+        # they use are popular (autojunk) and the rest seed matches.
+        words = words[:4] * 40 + words
+    if kind == "short":
+        words += ["ok", "x", "id", "7", "go"]
+    return words
+
+
+@st.composite
+def stagnation_traces(draw: st.DrawFn) -> dict[str, Any]:
+    """An agent whose children are LLM steps with outputs built to break the fast paths.
+
+    Outputs of 0 to 600 words (so both sides of autojunk's 200 characters), drawn from one
+    random vocabulary per trace, then repeated, edited, extended or replaced; stop words
+    appear only far into some outputs, and some outputs are empty, blank or not text.
+    """
+    rnd = draw(st.randoms(use_true_random=False))
+    vocabulary = random_vocabulary(
+        rnd, draw(st.sampled_from(["uniform", "english", "zipf", "unicode", "short"]))
+    )
+    outputs: list[Any] = []
+    previous: list[str] = []
+    for _ in range(draw(st.integers(2, 8))):
+        kind = draw(
+            st.sampled_from(
+                ["fresh", "fresh", "same", "edit", "near", "extend", "back", "late_stop", "odd"]
+            )
+        )
+        if kind == "same" and previous:
+            words = list(previous)
+        elif kind == "edit" and previous:
+            words = list(previous)
+            for _ in range(rnd.randint(1, 3)):
+                words[rnd.randrange(len(words))] = rnd.choice(vocabulary)
+        elif kind == "near" and previous:
+            # Two words changed in an output under autojunk's 200 characters: difflib's
+            # ratio then often lands in the 0.85-0.95 "high overlap" band.
+            words = previous[:30]
+            for _ in range(2):
+                words[rnd.randrange(len(words))] = rnd.choice(vocabulary)
+        elif kind == "extend" and previous:
+            words = previous + rnd.choices(vocabulary, k=rnd.randint(1, 5))
+        elif kind == "back" and len(outputs) >= 2 and isinstance(outputs[-2], str):
+            outputs.append(outputs[-2])  # the output before last, verbatim
+            continue
+        elif kind == "odd":
+            outputs.append(rnd.choice(["", "   ", "\n\t", None, 42, ["text"]]))
+            continue
+        else:
+            words = rnd.choices(vocabulary, k=rnd.choice([5, 19, 20, 21, 40, 120, 400, 600]))
+        if kind == "late_stop" and len(words) > 17:
+            # Past the first 16 words: a quick look at the opening words misses it.
+            words[rnd.randint(16, len(words) - 1)] = rnd.choice(STOP_WORDS_UPPER)
+        previous = words
+        sep = rnd.choice(SEPARATORS)
+        outputs.append(sep.join(words))
+    return {
+        "type": "agent",
+        "name": "agent",
+        "input": "goal",
+        "children": [
+            {"type": "llm", "name": "reason", "input": {"step": i}, "output": text}
+            for i, text in enumerate(outputs)
+        ],
+    }

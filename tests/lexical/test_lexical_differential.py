@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from ._lexical_peer import OPTIONS, assert_same, trace_dicts
+from ._lexical_peer import OPTIONS, assert_same, stagnation_traces, trace_dicts
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -60,3 +61,23 @@ def test_none_and_empty(trace: Any, options: dict[str, Any]) -> None:
         assert got.score == 0.0 and got.success is False and got.score_breakdown is None
     else:
         assert got.score == 1.0 and got.reason == "No loop patterns detected."
+
+
+def test_same_stagnation_as_deepeval_on_adversarial_outputs() -> None:
+    # Random vocabularies from 3 to 3,000 words, long outputs whose popular characters
+    # change which ones seed difflib's matches, unicode, odd whitespace, stop words only
+    # after the opening words, repeated and near-repeated outputs.
+    seen: Counter[float] = Counter()
+
+    @settings(SETTINGS, max_examples=200, derandomize=True)
+    @given(
+        trace=stagnation_traces(),
+        threshold=st.sampled_from([0.85, 0.85, 0.5, 0.7, 0.95, 0.3, 1.0]),
+    )
+    def check(trace: dict[str, Any], threshold: float) -> None:
+        got = assert_same(trace, similarity_threshold=threshold)
+        assert got.score_breakdown is not None
+        seen[got.score_breakdown["reasoning_stagnation"]] += 1
+
+    check()
+    assert all(seen[level] >= 3 for level in (0.0, 0.5, 1.0)), seen

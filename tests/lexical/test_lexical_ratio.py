@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
 
 import pytest
@@ -17,7 +17,7 @@ from semloop._lexical_ratio import (
     _distinct_chars,
     _jaccard,
     _jaccard_bound,
-    _Output,
+    Output,
     _ratio,
     best_adjacent,
     bigram_jaccard,
@@ -99,6 +99,11 @@ def test_identical_strings_match_entirely() -> None:
     assert sequence_ratio("", "") == SequenceMatcher(None, "", "").ratio() == 1.0
 
 
+def best_of(cleaned: Iterable[list[str] | None], threshold: float) -> tuple[float, int]:
+    """``best_adjacent`` on word lists, read lazily as the port reads its outputs."""
+    return best_adjacent((None if words is None else Output(words) for words in cleaned), threshold)
+
+
 def deepeval_best(cleaned: list[list[str] | None], threshold: float) -> tuple[float, int]:
     """deepeval's own loop over adjacent pairs, with difflib, as the reference."""
     best, where = 0.0, -1
@@ -171,7 +176,7 @@ def test_best_adjacent_agrees_with_deepeval_loop(
     outputs: list[list[str] | None], threshold: float
 ) -> None:
     expected = deepeval_best(outputs, threshold)
-    got = best_adjacent(outputs, threshold)
+    got = best_of(outputs, threshold)
     if expected[0] >= threshold:
         assert got == expected
     else:
@@ -185,7 +190,7 @@ def test_best_adjacent_at_thresholds_equal_to_a_pair_value(outputs: list[list[st
     values = {deepeval_best(outputs[i : i + 2], -1.0)[0] for i in range(len(outputs) - 1)}
     for threshold in values:
         expected = deepeval_best(outputs, threshold)
-        got = best_adjacent(outputs, threshold)
+        got = best_of(outputs, threshold)
         if expected[0] >= threshold:
             assert got == expected
         else:
@@ -201,9 +206,9 @@ def test_threshold_exactly_at_a_ratio_that_equals_its_upper_bound() -> None:
     matcher = SequenceMatcher(None, " ".join(a), " ".join(b))
     ratio = matcher.ratio()
     assert ratio == matcher.real_quick_ratio() > bigram_jaccard(a, b)
-    assert best_adjacent([a, b], ratio) == (ratio, 0) == deepeval_best([a, b], ratio)
-    assert best_adjacent([a, b, a, b], ratio) == (ratio, 0)
-    assert best_adjacent([a, b], ratio + 1e-9)[0] < ratio + 1e-9
+    assert best_of([a, b], ratio) == (ratio, 0) == deepeval_best([a, b], ratio)
+    assert best_of([a, b, a, b], ratio) == (ratio, 0)
+    assert best_of([a, b], ratio + 1e-9)[0] < ratio + 1e-9
 
 
 @settings(max_examples=300, deadline=None)
@@ -221,7 +226,7 @@ def test_jaccard_bound_is_an_upper_bound(
     if shift is not None:  # b is a, or a with its first or last word dropped
         words_b = words_a[1:] if shift == 1 else words_a[:-1] if shift == -1 else list(words_a)
         words_b = words_b or words_a
-    x, y = _Output(words_a), _Output(words_b)
+    x, y = Output(words_a), Output(words_b)
     assert _jaccard_bound(x, y) >= bigram_jaccard(words_a, words_b)
     assert _jaccard(x, y) == bigram_jaccard(words_a, words_b)
 
@@ -253,8 +258,8 @@ def test_jaccard_bound_holds_on_many_vocabularies_and_orders(
     else:
         cut = rnd.randrange(len(a))
         b = a[cut:] + a[:cut]
-    assert _jaccard_bound(_Output(a), _Output(b)) >= bigram_jaccard(a, b)
-    assert _jaccard_bound(_Output(b), _Output(a)) >= bigram_jaccard(b, a)
+    assert _jaccard_bound(Output(a), Output(b)) >= bigram_jaccard(a, b)
+    assert _jaccard_bound(Output(b), Output(a)) >= bigram_jaccard(b, a)
 
 
 def test_jaccard_bound_rules_out_unrelated_outputs_over_a_few_hundred_words() -> None:
@@ -269,7 +274,7 @@ def test_jaccard_bound_rules_out_unrelated_outputs_over_a_few_hundred_words() ->
         a, b = rnd.choices(tokens, k=400), rnd.choices(tokens, k=400)
         shared = len(set(a) & set(b))
         assert (len(a) - len(set(a)) + shared) / (len(set(a)) - 1) > 1  # the old bound
-        assert bigram_jaccard(a, b) <= _jaccard_bound(_Output(a), _Output(b)) < 0.85
+        assert bigram_jaccard(a, b) <= _jaccard_bound(Output(a), Output(b)) < 0.85
 
 
 @settings(max_examples=300, deadline=None)
@@ -284,7 +289,7 @@ def test_distinct_chars_is_set_of_text(text: str) -> None:
 @given(pair=string_pairs())
 def test_common_characters_is_difflibs_quick_ratio_count(pair: tuple[str, str]) -> None:
     words_a, words_b = pair[0].split() or ["x"], pair[1].split() or ["y"]
-    x, y = _Output(words_a), _Output(words_b)
+    x, y = Output(words_a), Output(words_b)
     expected = sum((Counter(x.text) & Counter(y.text)).values())
     assert _common_characters(x, y) == expected
     assert _ratio(expected, len(x.text) + len(y.text)) == (
@@ -303,7 +308,7 @@ def test_reading_stops_at_the_first_pair_of_similarity_one() -> None:
         raise AssertionError("read past the identical pair")
 
     assert deepeval_best([first, second, second, later, later], 0.85) == (1.0, 1)
-    assert best_adjacent(read(), 0.85) == (1.0, 1)
+    assert best_of(read(), 0.85) == (1.0, 1)
 
 
 def test_high_jaccard_low_ratio_pair_is_scored_by_its_jaccard() -> None:
@@ -317,7 +322,7 @@ def test_high_jaccard_low_ratio_pair_is_scored_by_its_jaccard() -> None:
     ratio = SequenceMatcher(None, " ".join(words), " ".join(changed)).ratio()
     assert jaccard >= 0.85 > ratio
     assert (
-        best_adjacent([words, changed], 0.85)
+        best_of([words, changed], 0.85)
         == (jaccard, 0)
         == deepeval_best([words, changed], 0.85)
     )
