@@ -12,6 +12,9 @@ os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
 os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
 
 from deepeval.metrics import AgentLoopDetectionMetric
+from deepeval.metrics.agent_loop_detection.agent_loop_detection import (
+    _STOP_WORDS as DEEPEVAL_STOP_WORDS,
+)
 from deepeval.test_case import LLMTestCase
 
 from semloop.lexical import LexicalLoopDetection, LoopResult

@@ -6,24 +6,32 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
+from typing import Any
 
 import pytest
+from deepeval.metrics.agent_loop_detection.agent_loop_detection import (
+    _STOP_WORDS as DEEPEVAL_STOP_WORDS,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import semloop._lexical_ratio as ratio_module
 from semloop._lexical_ratio import (
+    Output,
     _common_characters,
     _distinct_chars,
     _jaccard,
     _jaccard_bound,
-    Output,
     _ratio,
+    _seed_chars,
     best_adjacent,
     bigram_jaccard,
     matching_characters,
     sequence_ratio,
 )
+from semloop.lexical import STOP_WORDS, _meaningful
+
+from ._lexical_peer import DEEPEVAL_STOP_WORDS, stagnation_traces
 
 # English-like letter weights: a few letters stay below difflib's "popular" cut-off on long
 # strings and seed matches, the rest are popular; tiny alphabets make runs and ties common.
@@ -258,8 +266,29 @@ def test_jaccard_bound_holds_on_many_vocabularies_and_orders(
     else:
         cut = rnd.randrange(len(a))
         b = a[cut:] + a[:cut]
-    assert _jaccard_bound(Output(a), Output(b)) >= bigram_jaccard(a, b)
-    assert _jaccard_bound(Output(b), Output(a)) >= bigram_jaccard(b, a)
+    for x, y in ((Output(a), Output(b)), (Output(b), Output(a))):
+        jaccard = bigram_jaccard(x.words, y.words)
+        assert _jaccard_bound(x, y) >= jaccard
+        # Fed any lower bound of the words y lacks (the opening words' count, or less),
+        # the bound stays a bound.
+        lacking = len(x.vocabulary - y.vocabulary)
+        assert len(x.opening - y.vocabulary) <= lacking
+        for part in {0, lacking // 2, len(x.opening - y.vocabulary), lacking}:
+            assert _jaccard_bound(x, y, part) >= jaccard
+
+
+def test_opening_words_rule_out_unrelated_outputs_of_distinct_words() -> None:
+    # Long outputs of mostly distinct words lack most of each other's opening words, which
+    # already brings the bound under the threshold without the whole vocabularies.
+    rnd = random.Random(8)
+    words = ["".join(rnd.choices("abcdefghijklmnopqrstuvwxyz", k=7)) for _ in range(3000)]
+    for _ in range(20):
+        x, y = Output(rnd.choices(words, k=400)), Output(rnd.choices(words, k=400))
+        assert (
+            bigram_jaccard(x.words, y.words)
+            <= _jaccard_bound(x, y, len(x.opening - y.vocabulary))
+            < 0.85
+        )
 
 
 def test_jaccard_bound_rules_out_unrelated_outputs_over_a_few_hundred_words() -> None:
@@ -275,6 +304,45 @@ def test_jaccard_bound_rules_out_unrelated_outputs_over_a_few_hundred_words() ->
         shared = len(set(a) & set(b))
         assert (len(a) - len(set(a)) + shared) / (len(set(a)) - 1) > 1  # the old bound
         assert bigram_jaccard(a, b) <= _jaccard_bound(Output(a), Output(b)) < 0.85
+
+
+@settings(max_examples=400, deadline=None)
+@given(pair=string_pairs())
+def test_seed_characters_are_the_shared_ones_difflib_does_not_call_popular(
+    pair: tuple[str, str],
+) -> None:
+    a, b = pair
+    popular = SequenceMatcher(None, a, b).bpopular
+    assert _seed_chars(a, b, set(a), set(b)) == (set(a) & set(b)) - popular
+
+
+def deepeval_clean(text: str) -> list[str]:
+    """deepeval's cleaning, written from its spec, with its own stop-word set."""
+    return [w for w in text.lower().split() if w not in DEEPEVAL_STOP_WORDS and len(w) > 2]
+
+
+def test_stop_words_are_deepevals() -> None:
+    assert STOP_WORDS == DEEPEVAL_STOP_WORDS
+
+
+@settings(max_examples=300, deadline=None)
+@given(trace=stagnation_traces())
+def test_cleaned_words_are_deepevals_word_for_word(trace: dict[str, Any]) -> None:
+    # Unicode, odd whitespace, short tokens without stop words, stop words only past the
+    # opening words: the shortcut for text with nothing to drop must never drop too little.
+    for span in trace["children"]:
+        output = span["output"]
+        got = _meaningful(output)
+        expected = deepeval_clean(output) if isinstance(output, str) else []
+        if len(expected) < 20:
+            assert got is None
+        else:
+            assert got is not None
+            assert (got.words, got.vocabulary, got.text) == (
+                expected,
+                set(expected),
+                " ".join(expected),
+            )
 
 
 @settings(max_examples=300, deadline=None)
@@ -321,11 +389,7 @@ def test_high_jaccard_low_ratio_pair_is_scored_by_its_jaccard() -> None:
     jaccard = bigram_jaccard(words, changed)
     ratio = SequenceMatcher(None, " ".join(words), " ".join(changed)).ratio()
     assert jaccard >= 0.85 > ratio
-    assert (
-        best_of([words, changed], 0.85)
-        == (jaccard, 0)
-        == deepeval_best([words, changed], 0.85)
-    )
+    assert best_of([words, changed], 0.85) == (jaccard, 0) == deepeval_best([words, changed], 0.85)
 
 
 def test_dense_repetitive_text_falls_back_to_difflib(monkeypatch: pytest.MonkeyPatch) -> None:
