@@ -12,12 +12,13 @@ os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
 os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
 
 from deepeval.metrics import AgentLoopDetectionMetric
-from deepeval.metrics.agent_loop_detection.agent_loop_detection import (
-    _STOP_WORDS as DEEPEVAL_STOP_WORDS,
-)
+from deepeval.metrics.agent_loop_detection.agent_loop_detection import _STOP_WORDS
 from deepeval.test_case import LLMTestCase
 
 from semloop.lexical import LexicalLoopDetection, LoopResult
+
+
+DEEPEVAL_STOP_WORDS = frozenset(_STOP_WORDS)
 
 
 def deepeval_result(trace_dict: Any, **options: Any) -> tuple[float, bool | None, str, Any]:

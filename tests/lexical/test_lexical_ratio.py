@@ -9,9 +9,6 @@ from difflib import SequenceMatcher
 from typing import Any
 
 import pytest
-from deepeval.metrics.agent_loop_detection.agent_loop_detection import (
-    _STOP_WORDS as DEEPEVAL_STOP_WORDS,
-)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
