@@ -17,7 +17,6 @@ from deepeval.test_case import LLMTestCase
 
 from semloop.lexical import LexicalLoopDetection, LoopResult
 
-
 DEEPEVAL_STOP_WORDS = frozenset(_STOP_WORDS)
 
 

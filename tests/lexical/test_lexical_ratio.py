@@ -309,7 +309,7 @@ def test_seed_characters_are_the_shared_ones_difflib_does_not_call_popular(
     pair: tuple[str, str],
 ) -> None:
     a, b = pair
-    popular = SequenceMatcher(None, a, b).bpopular
+    popular = SequenceMatcher(None, a, b).bpopular  # type: ignore[attr-defined]  # not in typeshed
     assert _seed_chars(a, b, set(a), set(b)) == (set(a) & set(b)) - popular
 
 
