@@ -237,10 +237,10 @@ SEPARATORS = [" ", " ", " ", "  ", "\n", "\t", "\xa0", "\u3000", "\x1d"]
 STOP_WORDS_UPPER = ["THE", "The", "About", "WITH", "information", "Provided"]
 
 
-def random_vocabulary(rnd: Any, kind: str) -> list[str]:
+def random_vocabulary(rnd: Any, kind: str, size: int | None = None) -> list[str]:
     """Words for one trace: uniform letters, English-like letters, a Zipf-like few tokens,
     unicode, or tokens free of stop words but with short ones."""
-    size = rnd.choice([3, 12, 60, 300, 3000])
+    size = size or rnd.choice([3, 12, 60, 300, 3000])
     if kind == "unicode":
         letters = UNICODE_LETTERS
     elif kind == "english":
