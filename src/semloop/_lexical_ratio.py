@@ -47,7 +47,7 @@ import string
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
-from itertools import compress, pairwise, repeat
+from itertools import pairwise
 
 __all__ = ["Output", "best_adjacent", "bigram_jaccard", "matching_characters", "sequence_ratio"]
 
@@ -149,12 +149,13 @@ def _seed_chars(a: str, b: str, chars_a: set[str], chars_b: set[str]) -> set[str
         return chars
     limit = n // 100 + 1
     half = n // 2
-    # Frequent characters are already over the limit in the first half of b; the counts
-    # run in C (map), and only the few characters still under it are counted on.
-    chars_list = list(chars)
-    counts = map(b.count, chars_list, repeat(0), repeat(half))
-    rare = compress(chars_list, map(limit.__ge__, counts))
-    return {c for c in rare if b.count(c) <= limit}
+    seeds = set()
+    for c in chars:
+        # Frequent characters are already over the limit in the first half of b.
+        count = b.count(c, 0, half)
+        if count <= limit and count + b.count(c, half) <= limit:
+            seeds.add(c)
+    return seeds
 
 
 def _common_runs(a: str, b: str) -> list[Segment]:
