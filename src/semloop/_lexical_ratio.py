@@ -482,9 +482,11 @@ def best_adjacent(cleaned: Iterable[Output | None], threshold: float) -> tuple[f
         a, b = x.text, y.text
         length = len(a) + len(b)
         ratio_bound = _ratio(min(len(a), len(b)), length)  # difflib's real_quick_ratio
-        # First from the opening words y lacks, then, if that cannot rule the Jaccard out,
-        # from all of them.
-        jaccard_bound = _jaccard_bound(x, y, len(x.opening - y.vocabulary))
+        jaccard_bound = 1.0
+        if len(x.words) > OPENING_WORDS:
+            # First from the opening words y lacks (a short output's opening words are all
+            # of them), then, if that cannot rule the Jaccard out, from all of them.
+            jaccard_bound = _jaccard_bound(x, y, len(x.opening - y.vocabulary))
         if jaccard_bound >= threshold and jaccard_bound > best:
             jaccard_bound = _jaccard_bound(x, y)
         jaccard = ratio = 0.0
