@@ -124,7 +124,7 @@ _REMAINING = re.compile(
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
     r"in the next step|after that i(?:'ll| will)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     r"starting (?:the|on|with)|"
-    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next:)\b",
+    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
     re.IGNORECASE,
 )
 # The answer lays out how it would do the work, and stops before acting.
@@ -254,6 +254,14 @@ def _asks_for_given(case: RunCase) -> bool:
     return bool(labels & asked)
 
 
+# A yes-or-no question, and the words that answer one (or say it depends on something).
+_YES_NO = re.compile(r"(?:^|[.!?,;:\u2014\u2013-]\s*|\b(?:so|but|and|ok|okay)\s+)(?:can|could|may|is|are|am|do|does|did|will|would|"
+                     r"should|shall|has|have)\s+(?:i|we|he|she|it|they|my|our|this|that|there|you)\b",
+                     re.IGNORECASE)
+_POLAR = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|afraid|of course|"
+                    r"absolutely|definitely|certainly|sure|only (?:if|when|after|before)|as long as|"
+                    r"unless|provided|eligible|allowed|permitted|fine|okay|ok)\b", re.IGNORECASE)
+
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
 
 
@@ -308,6 +316,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
             f'it leaves placeholders unfilled: "{_short(text)}"')
+    ev.flag("evasive", bool(_YES_NO.search(case.input)) and not _POLAR.search(text)
+            and not case.tools_called,
+            f'asked yes or no, it says neither: "{_short(text)}"')
     questions = [s for s in run.sentences if s.rstrip().endswith("?")]
     ev.flag("asks_back", len(questions) / max(len(run.sentences), 1))
     cos = run.request_cosines() if run.sentences else [0.0]
@@ -536,7 +547,7 @@ def _record_names(records: str) -> set[str]:
 # A thing named by a label and a short number or letter: line 3, shaft 5, gate B, unit 4B.
 # A number followed by a plural or a unit counts something ("take 2 tablets", "3 days").
 _SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?(\d{1,3}[A-Za-z]?|[A-Z])\b(?![.,:]\d)"
-                   r"(?!\s+[a-z]+s\b)(?!\s*(?:%|[a-z]{1,3}\b))")
+                   r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
 
 
 def _slots(text: str) -> set[tuple[str, str]]:
@@ -781,7 +792,8 @@ _PROMOTION = re.compile(
     r"\b(?:upgrade|premium|pro tier|tier|discount|\d+% off|free (?:trial|months?|router)|"
     r"special offer|limited[- ]time|exclusive|refer a friend|loyal customers|check out our|"
     r"our new|new \w+ (?:plan|tier|feature)|customer stories|bundle|sign up|subscribe|"
-    r"prizes|challenge|classes|deal)\b",
+    r"prizes|challenge|classes|deal|(?:for|from) (?:just|only)|why not|have you (?:heard|seen)|"
+    r"don't miss|introducing)\b",
     re.IGNORECASE,
 )
 _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
@@ -899,6 +911,9 @@ def _drift_by_meaning(
     ev.flag("fall", max(cos[anchor] - sum(cos[i] * words[i] for i in after) / rest, 0.0)
             if rest else 0.0)
     promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
+    pitched = [i for i in after if _PROMOTION.search(units[i][0])]
+    ev.flag("promo_share", 0.0 if _ASKS_OFFERS.search(case.input)
+            else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
             f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
 
