@@ -36,6 +36,13 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
     ("slot_swap",
      case("Is loading bay 4 free this afternoon?", "Bay 7 is free from 13:00 to 17:00."),
      case("Is loading bay 4 free this afternoon?", "Bay 4 is free from 13:00 to 17:00.")),
+    # Asked to reserve, the run renewed; a call of the same act (book / reserve) is right.
+    ("other_action",
+     case("Please reserve a copy of 'Middlemarch' for me", "Your two loans are renewed until 9 May.",
+          tools=(ToolCall("renew_loans", {"card": "77"}, '{"ok": true}', True),)),
+     case("Please book a court for Tuesday at 18:00", "Court 2 is yours on Tuesday at 18:00.",
+          tools=(ToolCall("reserve_court", {"day": "Tue", "time": "18:00"}, '{"ok": true}',
+                          True),))),
     # A route with articles, the other way round.
     ("reversed",
      case("When is the last ferry from the island to the mainland?",

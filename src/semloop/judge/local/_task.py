@@ -350,6 +350,9 @@ _DELIVERY_VERBS = frozenset(stem(w) for w in ("send", "email", "forward", "share
 # Verbs that name one act in general English: a change is an update, a move a reschedule.
 _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "change update modify edit set adjust move reschedule switch",
+    "book reserve",
+    "pay charge",
+    "buy purchase order",
     "cancel terminate stop end close",
     "add create open register enroll",
     "remove delete",
@@ -616,7 +619,8 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
 _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove withdraw exchange
     refund return change reschedule upgrade downgrade block unblock dispute transfer close open
     suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
-    merge revert rollback restart""".split())  # noqa: SIM905
+    merge revert rollback restart reserve place charge renew subscribe unsubscribe redeem sell
+    buy purchase donate""".split())  # noqa: SIM905
 
 
 def _other_action(case: RunCase) -> tuple[str, str] | None:
@@ -629,7 +633,8 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
         if _failed(c):
             continue
         verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
-        if verbs and not verbs & asked:
+        # A call named by a verb of the same act (reserve_table for "book") did what was asked.
+        if verbs and not any(_alike(v) & asked for v in verbs):
             return min(asked), min(verbs)
     return None
 
