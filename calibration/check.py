@@ -1,6 +1,8 @@
 """Check the hand-written calibration and held-out sets.
 
 Usage: python calibration/check.py [FILE ...]
+(holdout/<name>_blindNN.jsonl files are later blind sets: at least 16 cases, no domain
+or near-duplicate input shared with the calibration or held-out set.)
 With no arguments it checks the run-level sets (NAMES) in calibration/ and
 calibration/holdout/; check_conversations.py checks the conversation sets.
 
@@ -21,7 +23,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NAMES = ["hallucination", "task_completion", "task_understanding_failure", "off_topic_drift"]
-MIN_CASES = {"calibration": 120, "holdout": 60}
+MIN_CASES = {"calibration": 120, "holdout": 60, "blind": 16}
 KINDS = ("positive", "negative", "hard_negative")
 NEAR_DUP = 0.85
 
@@ -95,8 +97,9 @@ def near_dups(a_rows, b_rows, same):
 
 def check_file(path):
     errors = []
-    name = path.stem
-    split = "holdout" if path.parent.name == "holdout" else "calibration"
+    # holdout/<name>_blindNN.jsonl: a later blind set, checked against both earlier sets.
+    name, _, blind = path.stem.partition("_blind")
+    split = "blind" if blind else "holdout" if path.parent.name == "holdout" else "calibration"
     if name not in NAMES:
         errors.append(f"{path}: unknown evaluator file name")
     rows = load(path, errors)
@@ -119,18 +122,20 @@ def check_file(path):
         errors.append(f"{path.name}: {len(domains)} domains, need at least 8")
     for a, b in near_dups(rows, rows, True):
         errors.append(f"{path.name}: near-duplicate inputs {a} / {b}")
-    if split == "holdout":
-        cal = HERE / f"{name}.jsonl"
-        if cal.exists():
-            cal_rows = [(n, r) for n, r in load(cal, []) if isinstance(r, dict) and "input" in r]
+    earlier = {"calibration": [], "holdout": [("calibration", HERE / f"{name}.jsonl")],
+               "blind": [("calibration", HERE / f"{name}.jsonl"),
+                         ("held-out", HERE / "holdout" / f"{name}.jsonl")]}[split]
+    for what, other in earlier:
+        if other.exists():
+            cal_rows = [(n, r) for n, r in load(other, []) if isinstance(r, dict) and "input" in r]
             for a, b in near_dups(rows, cal_rows, False):
-                errors.append(f"{path.name}: held-out {a} near-duplicates calibration {b}")
+                errors.append(f"{path.name}: {a} near-duplicates {what} {b}")
             clash = set(ids) & {r.get("id") for _, r in cal_rows}
             if clash:
-                errors.append(f"{path.name}: ids also used in the calibration set: {sorted(clash)[:5]}")
+                errors.append(f"{path.name}: ids also used in the {what} set: {sorted(clash)[:5]}")
             shared = set(domains) & {r["domain"] for _, r in cal_rows}
             if shared:
-                errors.append(f"{path.name}: shares domains with the calibration set: {sorted(shared)}")
+                errors.append(f"{path.name}: shares domains with the {what} set: {sorted(shared)}")
     print(f"{split}/{path.name}: {len(rows)} cases | "
           + " ".join(f"{k}={kinds.get(k, 0)}" for k in KINDS)
           + f" | {len(domains)} domains: " + ", ".join(f"{d}={c}" for d, c in sorted(domains.items())))

@@ -64,13 +64,16 @@ SIGNS: dict[str, dict[str, int]] = {
                       "numbers_ok": -1, "worked": -1, "hedged_share": -1},
     "task_completion": {"promise": 1, "false_success": 1, "honest_failure": -1, "remainder": 1,
                         "instructions": 1, "asks_given": 1, "parts_missing": 1, "generic": 1,
-                        "placeholder": 1, "failed_call": 1, "request_far": 1, "specific": -1},
-    "task_understanding_failure": {"substitute": 1, "opposite": 1, "reversed": 1,
+                        "placeholder": 1, "failed_call": 1, "request_far": 1, "specific": -1,
+                        "plan": 1, "evasive": 1, "redirect": 1, "action_unnamed": 1,
+                        "item_failed": 1},
+    "task_understanding_failure": {"substitute": 1, "opposite": 1, "reversed": 1, "slot_swap": 1,
                                    "wrong_source": 1, "other_action": 1, "request_far": 1,
                                    "uncovered": 1, "names_dropped": 1, "names_swapped": 1},
     "off_topic_drift": {"stretch": 1, "digression": 1, "promotion": 1, "other_case": 1,
                         "marker": 1, "off_share": 1, "min_far": 1, "tail_far": 1,
-                        "lexical_off": 1, "never_on": 1, "isolation": 1, "isolated_share": 1},
+                        "lexical_off": 1, "never_on": 1, "isolation": 1, "isolated_share": 1,
+                        "far_share": 1, "fall": 1, "other_party": 1, "new_names": 1, "promo_share": 1},
 }
 FP_COST = 4  # precision first: a false alarm costs four caught failures
 # Counts are capped: the third missing number says little the second did not.

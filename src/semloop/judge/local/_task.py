@@ -114,7 +114,7 @@ _ADMITS_FAILURE = re.compile(
     r"\b(?:couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
     r"did not go|can't|cannot|not possible|unfortunately|error|isn't possible|wouldn't|"
     r"rejected|declined|denied|blocked|didn't work|did not work|not able|no longer possible|"
-    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead)\b",
+    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong)\b",
     re.IGNORECASE,
 )
 _REMAINING = re.compile(
@@ -122,8 +122,27 @@ _REMAINING = re.compile(
     r"now (?:looking|checking|working|reviewing|going)|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
-    r"in the next step|after that i(?:'ll| will)|continuing|so far|starting (?:the|on|with)|"
-    r"first (?:batch|part|step|half) of)\b",
+    r"in the next step|after that i(?:'ll| will)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
+    r"starting (?:the|on|with)|"
+    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
+    re.IGNORECASE,
+)
+# The answer lays out how it would do the work, and stops before acting.
+_PLAN = re.compile(
+    r"\b(?:here(?:'s| is) (?:how|what) i(?:'ll| will| would| plan)|i(?:'ll| will| would) (?:first|start by|then)|"
+    r"(?:my|the) plan is|the steps (?:are|would be|will be)|steps? (?:i(?:'ll| will)|to get)|"
+    r"to get (?:this|that|those|these|it) (?:done|scheduled|booked|sorted|submitted))\b",
+    re.IGNORECASE,
+)
+# Sent elsewhere to have it done: "please call our service desk", "contact the branch".
+_REDIRECT = re.compile(
+    r"\b(?:please )?(?:call|phone|ring|contact|email|e-mail|visit|reach out to|get in touch with)"
+    r" (?:us|our|the|your|a|them)\b",
+    re.IGNORECASE,
+)
+# A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed".
+_ITEM_FAILED = re.compile(
+    r"\"(?:ok|success|done|\w+ed)\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined)\"",
     re.IGNORECASE,
 )
 _HOW_TO_ASKED = re.compile(
@@ -183,9 +202,11 @@ def _missing_parts(run: _Run) -> list[str]:
         best = max(float(vectors[i] @ run.vectors[j + 1]) for j in range(len(run.sentences)))
         # An action asked for ("book the cheapest") is met only by the answer or a
         # successful call naming it: finding the hotel is not booking it.
+        # A verb is met by itself or its like (a change made by update_recurring); what is
+        # sent to the user (instructions, the list) is delivered by the answer that holds it.
         verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
-                 if stem(w) in _ACTION_VERBS]
-        undone = bool(verbs) and not any(v in answer or v in done_tools for v in verbs)
+                 if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
+        undone = bool(verbs) and not any(_alike(v) & (answer | done_tools) for v in verbs)
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output))
@@ -233,6 +254,14 @@ def _asks_for_given(case: RunCase) -> bool:
     return bool(labels & asked)
 
 
+# A yes-or-no question, and the words that answer one (or say it depends on something).
+_YES_NO = re.compile(r"(?:^|[.!?,;:\u2014\u2013-]\s*|\b(?:so|but|and|ok|okay)\s+)(?:can|could|may|is|are|am|do|does|did|will|would|"
+                     r"should|shall|has|have)\s+(?:i|we|he|she|it|they|my|our|this|that|there|you)\b",
+                     re.IGNORECASE)
+_POLAR = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|afraid|of course|"
+                    r"absolutely|definitely|certainly|sure|only (?:if|when|after|before)|as long as|"
+                    r"unless|provided|eligible|allowed|permitted|fine|okay|ok)\b", re.IGNORECASE)
+
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
 
 
@@ -252,7 +281,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
             f'("{_short(failures[0].output, 8)}") yet the answer says "{_short(text, 10)}"'
             if failures else "")
-    remainder = next((s for s in run.sentences if _REMAINING.search(s)), None)
+    # The run's last step counts too: "Next: bank withdrawal." is work it left.
+    remainder = next((s for s in [*run.sentences, *case.steps[-1:]] if _REMAINING.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input),
             f'it stops with work left: "{_short(remainder or "")}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
@@ -263,6 +293,22 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
                 and _asks_action(case.input),
                 f'asked to act, it tells the user how: "{_short(how[0] if how else "")}"')
     ev.flag("asks_given", _asks_for_given(case), "it asks for what the request already gave")
+    acted = any(not _failed(c) and _acts(c) for c in case.tools_called)
+    action = _asks_action(case.input) and not acted
+    plan = next((s for s in run.sentences if _PLAN.search(s)), None)
+    ev.flag("plan", action and plan is not None, f'it lays out a plan and stops: "{_short(plan or "")}"')
+    redirect = next((s for s in run.sentences if _REDIRECT.search(s)), None)
+    ev.flag("redirect", action and redirect is not None,
+            f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
+    # A single action asked for ("submit it") that neither a call nor the answer performs.
+    verbs = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())[:12]} & _ACTION_VERBS
+    ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
+            f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
+    dropped = [c for c in case.tools_called if not _failed(c) and _ITEM_FAILED.search(c.output)]
+    ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text))
+            and not _ADMITS_FAILURE.search(text),
+            f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
+            if dropped else "")
     missing = _missing_parts(run)
     ev.flag("parts_missing", len(missing),
             f'part "{_short(missing[0], 12)}" of the request is not answered' if missing else "")
@@ -270,6 +316,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
             f'it leaves placeholders unfilled: "{_short(text)}"')
+    ev.flag("evasive", bool(_YES_NO.search(case.input)) and not _POLAR.search(text)
+            and not case.tools_called,
+            f'asked yes or no, it says neither: "{_short(text)}"')
     questions = [s for s in run.sentences if s.rstrip().endswith("?")]
     ev.flag("asks_back", len(questions) / max(len(run.sentences), 1))
     cos = run.request_cosines() if run.sentences else [0.0]
@@ -295,6 +344,26 @@ _ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit f
     deactivate block unblock raise lower increase decrease extend return exchange replace
     issue generate make email forward share assign escalate approve reject dispute port
     terminate suspend resume restart deploy rollback merge run fix install""".split())  # noqa: SIM905
+
+
+_DELIVERY_VERBS = frozenset(stem(w) for w in ("send", "email", "forward", "share", "give"))
+# Verbs that name one act in general English: a change is an update, a move a reschedule.
+_ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
+    "change update modify edit set adjust move reschedule switch",
+    "book reserve",
+    "pay charge",
+    "buy purchase order",
+    "cancel terminate stop end close",
+    "add create open register enroll",
+    "remove delete",
+    "raise increase extend",
+    "lower decrease reduce",
+))
+
+
+def _alike(verb: str) -> frozenset[str]:
+    """The verb with the verbs that name the same act."""
+    return frozenset({verb}.union(*(g for g in _ALIKE if verb in g)))
 
 
 def _asks_action(request: str) -> bool:
@@ -368,7 +437,9 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
 # Closed sets of periods: months and seasons (October / November, spring / fall).
 _MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
                     r"november|december|spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
-_ROUTE = re.compile(r"\bfrom\s+([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+(?:to|into|→)\s+"
+# Either place may carry an article ("from the airport into downtown"); it is not the place.
+_ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+"
+                    r"(?:to|into|→)\s+(?:the\s+)?"
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
 _IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
@@ -384,6 +455,9 @@ def _idents(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for term in key_terms(text):
         kind = "code" if any(c.isdigit() for c in term) else "name"
+        # "PO" in "PO-4471" is the code's prefix, not a name of its own.
+        if kind == "name" and not re.search(rf"(?i)\b{re.escape(term)}\b(?!-\d)", text):
+            continue
         out[term] = kind
     for m in _IDENT_NUMBER.finditer(text):
         out.setdefault(m.group(0), "number")
@@ -396,11 +470,15 @@ def _idents(text: str) -> dict[str, str]:
 
 def _near(a: str, b: str) -> bool:
     """Spelled almost alike: same length, one character different (HSA / FSA, 202 / 201),
-    or in a longer name two (SHP-40912 / SHP-40921)."""
+    or in a longer name two (SHP-40912 / SHP-40921); two neighbours swapped count as one
+    (card 7731 / 7713: the usual slip of a misread id)."""
     a, b = a.lower(), b.lower()
     if len(a) != len(b) or a == b:
         return False
-    return sum(x != y for x, y in zip(a, b)) <= (1 if len(a) <= 4 else 2)
+    diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    swapped = len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] \
+        and a[diff[1]] == b[diff[0]]
+    return swapped or len(diff) <= (1 if len(a) <= 4 else 2)
 
 
 def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
@@ -430,10 +508,11 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     answered = _idents(case.output)
     # What the evidence writes as a name is one, however the user or the answer wrote it
     # ("cardiology appointment" against a record "dept: Cardiology").
-    records = " ".join(tool_text(c.output) for c in case.tools_called)
+    records = "\n".join(tool_text(c.output) for c in case.tools_called)
     named = {t for t in key_terms(" ".join([*case.context, records]))
              if not any(ch.isdigit() for ch in t)}
     named |= {m.lower() for m in re.findall(r":\s*([A-Z][a-z][\w'-]*)", records)}
+    named |= _record_names(records)
     for text, found in ((case.input, asked), (case.output, answered)):
         for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
             if word in named:
@@ -452,6 +531,43 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             if same_kind and (_near(a, b) or asked[a] == "month"
                               or _parallel(a, b, segments)):
                 return a, b
+    return None
+
+
+def _record_names(records: str) -> set[str]:
+    """Word values that tell a tool's records apart ("fuel: gas" / "fuel: electricity"):
+    a key that holds two or more of them names the records, as a capitalised name would."""
+    by_key: dict[str, set[str]] = {}
+    for line in records.splitlines():
+        for field in line.split("; "):
+            key, _, value = field.partition(": ")
+            value = value.strip().lower()
+            if value and re.fullmatch(r"[a-z][a-z'-]+(?: [a-z][a-z'-]+)?", value):
+                by_key.setdefault(key.strip(), set()).add(value)
+    return {v for values in by_key.values() if len(values) >= 2 for v in values}
+
+
+# A thing named by a label and a short number or letter: line 3, shaft 5, gate B, unit 4B.
+# A number followed by a plural or a unit counts something ("take 2 tablets", "3 days").
+_SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?(\d{1,3}[A-Za-z]?|[A-Z])\b(?![.,:]\d)"
+                   r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
+
+
+def _slots(text: str) -> set[tuple[str, str]]:
+    return {(stem(m.group(1).lower()), m.group(2).lower()) for m in _SLOT.finditer(text)
+            if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS}
+
+
+def _slot_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request names a thing by label and number (line 3); the answer names the same
+    label with another number (Line 1) and never the one asked."""
+    asked, said = _slots(_asked_text(case.input)), _slots(case.output)
+    for label, value in sorted(asked):
+        if (label, value) in said:
+            continue
+        other = sorted(v for lab, v in said if lab == label and (label, v) not in asked)
+        if other:
+            return f"{label} {value}", f"{label} {other[0]}"
     return None
 
 
@@ -485,9 +601,15 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
             out.append((src.lower(), dst.lower()))
         return out
 
+    def same(a: str, b: str) -> bool:
+        # "downtown" and "Downtown Central" are one place, named more or less fully.
+        wa, wb = set(a.split()), set(b.split())
+        return wa <= wb or wb <= wa
+
     asked = routes(case.input)
     for src, dst in routes(case.output):
-        if (dst, src) in asked and (src, dst) not in asked:
+        if any(same(dst, a) and same(src, b) for a, b in asked) and not any(
+                same(src, a) and same(dst, b) for a, b in asked):
             return src, dst
     return None
 
@@ -497,7 +619,8 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
 _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove withdraw exchange
     refund return change reschedule upgrade downgrade block unblock dispute transfer close open
     suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
-    merge revert rollback restart""".split())  # noqa: SIM905
+    merge revert rollback restart reserve place charge renew subscribe unsubscribe redeem sell
+    buy purchase donate""".split())  # noqa: SIM905
 
 
 def _other_action(case: RunCase) -> tuple[str, str] | None:
@@ -510,7 +633,8 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
         if _failed(c):
             continue
         verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
-        if verbs and not verbs & asked:
+        # A call named by a verb of the same act (reserve_table for "book") did what was asked.
+        if verbs and not any(_alike(v) & asked for v in verbs):
             return min(asked), min(verbs)
     return None
 
@@ -525,32 +649,45 @@ def _argmax(xs: Sequence[float]) -> int:
     return max(range(len(xs)), key=xs.__getitem__)
 
 
-def _segments(case: RunCase) -> list[str]:
-    """The evidence in entries: a context document's sentences and clauses, a short one
-    (a heading, "1099-NEC: nonemployee compensation.") joined to the one after it; a tool
-    output's records, one per line."""
-    out: list[str] = []
-    for doc in case.context:
+def _entries(case: RunCase) -> list[tuple[str, int]]:
+    """The evidence in entries, each with its source (context documents first, then tool
+    outputs): a document's sentences and clauses, a short one (a heading, "1099-NEC:
+    nonemployee compensation.") joined to the one after it; a tool output's records, one
+    per line."""
+    out: list[tuple[str, int]] = []
+    for d, doc in enumerate(case.context):
         pending = ""
         for seg in _SEGMENT.split(doc):
             seg = f"{pending} {seg}".strip()
             if len(seg.split()) < _ENTRY_WORDS:
                 pending = seg
                 continue
-            out.append(seg)
+            out.append((seg, d))
             pending = ""
         if pending:
-            out.append(pending)
-    for call in case.tools_called:
-        out.extend(line for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
+            out.append((pending, d))
+    for c, call in enumerate(case.tools_called, len(case.context)):
+        out.extend((line, c) for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
     return out
+
+
+def _segments(case: RunCase) -> list[str]:
+    return [text for text, _ in _entries(case)]
+
+
+def _titled(doc: str, word: str) -> bool:
+    """The word is in the document's title ("Product sheet (80 lb concrete mix): …"), which
+    names what every entry of it is about."""
+    title, colon, _ = doc.partition(":")
+    return bool(colon) and doc.count(":") == 1 and word in word_stems(title)
 
 
 def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     """The evidence holds a word of the request that the answer lacks, and the answer is
     plainly drawn from another part of the evidence: it answered from the wrong document
     or row (the FSA line for an HSA question). Returns (missing word, that part)."""
-    segments = _segments(case)
+    entries = _entries(case)
+    segments = [text for text, _ in entries]
     if len(segments) < 2:
         return None
     said = word_stems(case.output)
@@ -574,9 +711,13 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     # word means the answer did take up the thing asked about.
     sources = {_argmax([float(vectors[1 + n + k] @ vectors[i + 1]) for i in range(n)])
                for k in range(len(parts))}
+    where = entries[best][1]
     for w in missing:
         holding = [i for i, st in enumerate(seg_stems) if w in st]
-        if best not in holding and not sources & set(holding) and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
+        # A document whose title holds the word is about the thing asked, in every entry.
+        titled = where < len(case.context) and _titled(case.context[where], w)
+        if best not in holding and not titled and not sources & set(holding) \
+                and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
             return w, segments[best]
     return None
 
@@ -591,6 +732,9 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     opp = _opposite(case)
     ev.flag("opposite", opp is not None,
             f'asked for "{opp[0]}", the answer gives "{opp[1]}"' if opp else "")
+    slot = _slot_swap(case)
+    ev.flag("slot_swap", slot is not None,
+            f'asked about "{slot[0]}", the answer is about "{slot[1]}"' if slot else "")
     route = _reversed_route(case)
     ev.flag("reversed", route is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else "")
@@ -637,6 +781,8 @@ _DIGRESSION = re.compile(
     r"while (?:you're|you are|i'm|i am|i was) (?:here|at it|checking)|while checking|"
     r"also,? did you know|did you know|that reminds me|honestly|looking back|as an aside|"
     r"it(?:'s| is) worth stepping back|now looking at|switching to|also reviewing|"
+    r"talking of|on an? (?:completely |totally |entirely )?(?:different|unrelated|separate) note|"
+    r"unrelated(?:ly)?,|off[- ]topic|random(?:ly)?,|as an ai|i also took the (?:chance|opportunity)|"
     r"(?:and )?let me tell you|fun story|true story|a bit of history)\b|"
     r"\b(?:is|are) (?:so |really |truly )?(?:fascinating|an interesting (?:world|topic|story|"
     r"field))|\b(?:fascinating|interesting),? actually\b|\btakes me back\b|\bthe history of\b|"
@@ -651,7 +797,8 @@ _PROMOTION = re.compile(
     r"\b(?:upgrade|premium|pro tier|tier|discount|\d+% off|free (?:trial|months?|router)|"
     r"special offer|limited[- ]time|exclusive|refer a friend|loyal customers|check out our|"
     r"our new|new \w+ (?:plan|tier|feature)|customer stories|bundle|sign up|subscribe|"
-    r"prizes|challenge|classes|deal)\b",
+    r"prizes|challenge|classes|deal|(?:for|from) (?:just|only)|why not|have you (?:heard|seen)|"
+    r"don't miss|introducing)\b",
     re.IGNORECASE,
 )
 _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
@@ -669,6 +816,7 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
 
 
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
+_FAR_COS = 0.25  # a unit this far from the request is about something else, whatever its words
 
 
 def _marked_digression(
@@ -759,7 +907,18 @@ def _drift_by_meaning(
             start, share = marked_tail
             ev.flag("digression", 1.0, f'from unit {start + 1} ({share:.0%} of the run) it '
                     f'digresses: "{_short(units[start][0])}"')
+    # By meaning alone, whatever words they repeat: the units after the anchor far from
+    # the request ("Pumpkin is such a versatile ingredient! For Thanksgiving I make…" after a
+    # question about a dog eating pumpkin), and how far the rest of the run falls from it.
+    after = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
+    ev.flag("far_share", sum(words[i] for i in after if cos[i] < _FAR_COS) / total)
+    rest = sum(words[i] for i in after)
+    ev.flag("fall", max(cos[anchor] - sum(cos[i] * words[i] for i in after) / rest, 0.0)
+            if rest else 0.0)
     promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
+    pitched = [i for i in after if _PROMOTION.search(units[i][0])]
+    ev.flag("promo_share", 0.0 if _ASKS_OFFERS.search(case.input)
+            else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
             f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
 
@@ -782,7 +941,38 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
               if _is_id(t) and any(_near(t, m) for m in mine)}
     ev.flag("other_case", bool(others),
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
+    other = next((u for u, _ in units if _OTHER_PARTY.search(u)), None)
+    ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
+    ev.flag("new_names", _new_names(case, units))
     return ev
+
+
+# Someone other than the user, whose case the run takes up: "another customer", "that
+# member", "the Hendersons' move", "Mrs. Patel".
+_OTHER_PARTY = re.compile(
+    r"\b(?:another|other|that|a different|a second|one more) (?:customer|member|user|client|"
+    r"passenger|patient|guest|donor|account ?holder|tenant|subscriber|player|student|family)\b|"
+    r"\b(?:the )?[A-Z][a-z]+s' (?:\w+ )?(?:move|order|account|booking|case|ticket|claim|request)\b|"
+    r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
+)
+_YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
+
+
+def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
+    """The share of the run's words in units that bring names or years neither the request
+    nor anything the run read holds: a tangent into history, brands or people names its own
+    cast, where an answer names what its sources name."""
+    known = " ".join([case.input, *case.context, *(tool_text(c.output) for c in case.tools_called),
+                      *(json_args for c in case.tools_called for json_args in map(str, c.args.values()))])
+    have = key_terms(known) | set(_YEAR.findall(known))
+    words = [len(u.split()) for u, _ in units]
+    total = sum(words) or 1
+    fresh = 0
+    for i, (u, listed) in enumerate(units[1:], 1):
+        new = (key_terms(u) | set(_YEAR.findall(u))) - have
+        if not listed and len(new) >= 2:
+            fresh += words[i]
+    return fresh / total
 
 
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:

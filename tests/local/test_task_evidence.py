@@ -1,0 +1,164 @@
+"""The run-level rules' newer evidence, each on a probe written for this test: what it flags
+on the failure, and that the matching right answer leaves it unflagged."""
+
+from __future__ import annotations
+
+import pytest
+
+from semloop.case import RunCase, ToolCall
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._task import (
+    off_topic_evidence,
+    task_completion_evidence,
+    task_understanding_evidence,
+)
+
+
+def case(inp: str, out: str, *, context: tuple[str, ...] = (), tools: tuple[ToolCall, ...] = (),
+         steps: tuple[str, ...] = ()) -> RunCase:
+    return RunCase(id="probe", input=inp, output=out, context=context, tools_called=tools,
+                   steps=steps)
+
+
+_PUMPS = ToolCall("pump_status", {"site": "north"},
+                  '[{"pump": "intake", "flow_lpm": 410, "status": "running"}, '
+                  '{"pump": "outflow", "flow_lpm": 0, "status": "stopped"}]', True)
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    # Records told apart by a word value: the answer reads the other record.
+    ("substitute",
+     case("What's the flow on the intake pump?", "The outflow pump is stopped, 0 l/min.",
+          tools=(_PUMPS,)),
+     case("What's the flow on the intake pump?", "The intake pump runs at 410 l/min.",
+          tools=(_PUMPS,))),
+    # Label and number: bay 4 asked, bay 7 answered.
+    ("slot_swap",
+     case("Is loading bay 4 free this afternoon?", "Bay 7 is free from 13:00 to 17:00."),
+     case("Is loading bay 4 free this afternoon?", "Bay 4 is free from 13:00 to 17:00.")),
+    # Asked to reserve, the run renewed; a call of the same act (book / reserve) is right.
+    ("other_action",
+     case("Please reserve a copy of 'Middlemarch' for me", "Your two loans are renewed until 9 May.",
+          tools=(ToolCall("renew_loans", {"card": "77"}, '{"ok": true}', True),)),
+     case("Please book a court for Tuesday at 18:00", "Court 2 is yours on Tuesday at 18:00.",
+          tools=(ToolCall("reserve_court", {"day": "Tue", "time": "18:00"}, '{"ok": true}',
+                          True),))),
+    # A route with articles, the other way round.
+    ("reversed",
+     case("When is the last ferry from the island to the mainland?",
+          "The last ferry from the mainland to the island leaves at 22:10."),
+     case("When is the last ferry from the island to the mainland?",
+          "The last ferry from the island to the mainland leaves at 22:40.")),
+])
+def test_task_understanding_evidence(embed: Embed, feature: str, wrong: RunCase,
+                                     right: RunCase) -> None:
+    assert task_understanding_evidence(wrong, embed).features[feature] == 1.0
+    assert task_understanding_evidence(right, embed).features[feature] == 0.0
+
+
+def test_a_title_word_is_no_wrong_source(embed: Embed) -> None:
+    """The document's title names what every entry is about: an answer from its second
+    sentence did not answer from the wrong part."""
+    doc = ("Grout datasheet (epoxy grout): Walkable after 24 h. Wet areas and showers after "
+           "72 h. Full chemical resistance after 7 days.")
+    ev = task_understanding_evidence(case(
+        "when can I use the shower after the epoxy grout", "Wait 72 hours before using the shower.",
+        context=(doc,)), embed)
+    assert ev.features["wrong_source"] == 0.0
+
+
+def test_an_acronym_heading_a_code_is_no_name(embed: Embed) -> None:
+    ev = task_understanding_evidence(case(
+        "How much ABS granulate is left?", "About 2 t; the next delivery on PO-5120 is due Monday."),
+        embed)
+    assert ev.features["substitute"] == 0.0
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    ("plan",
+     case("Renew the SSL certificate for shop.example before Friday",
+          "Here's how I'll handle it: 1. Generate a CSR. 2. Submit it to the CA. 3. Install the "
+          "new certificate."),
+     case("Renew the SSL certificate for shop.example before Friday",
+          "Renewed: the new certificate for shop.example is installed and valid until 2027-12-04.",
+          tools=(ToolCall("renew_certificate", {"host": "shop.example"}, '{"ok": true}', True),))),
+    ("redirect",
+     case("Please update my delivery address to 14 Mill Lane",
+          "For address changes, please contact our customer team on 0800 000 111."),
+     case("Please update my delivery address to 14 Mill Lane",
+          "Your delivery address is now 14 Mill Lane.",
+          tools=(ToolCall("update_address", {"line1": "14 Mill Lane"}, '{"ok": true}', True),))),
+    ("item_failed",
+     case("extend both of my rentals",
+          "Both rentals have been extended by a week.",
+          tools=(ToolCall("extend_rentals", {}, '[{"item": "drill", "extended": true}, '
+                          '{"item": "ladder", "extended": false}]', True),)),
+     case("extend both of my rentals",
+          "The drill is extended by a week; the ladder could not be, it is booked by someone else.",
+          tools=(ToolCall("extend_rentals", {}, '[{"item": "drill", "extended": true}, '
+                          '{"item": "ladder", "extended": false}]', True),))),
+    ("evasive",
+     case("My flight lands at 23:40 — can I still check in at the hostel tonight?",
+          "We look forward to welcoming you! Travel days can be long, so rest well."),
+     case("My flight lands at 23:40 — can I still check in at the hostel tonight?",
+          "Yes: reception is open 24 hours, so you can check in when you arrive.")),
+    ("remainder",
+     case("archive the old projects and email the team a summary",
+          "I've archived the 12 old projects.", steps=("Archived 12 projects.", "Next: email.")),
+     case("archive the old projects and email the team a summary",
+          "I've archived the 12 old projects and emailed the team a summary.",
+          steps=("Archived 12 projects.", "Emailed the summary."))),
+])
+def test_task_completion_evidence(embed: Embed, feature: str, wrong: RunCase,
+                                  right: RunCase) -> None:
+    assert task_completion_evidence(wrong, embed).features[feature] == 1.0
+    assert task_completion_evidence(right, embed).features[feature] == 0.0
+
+
+def test_a_change_made_by_an_update_call_meets_the_part(embed: Embed) -> None:
+    """A verb is met by the verbs that name the same act: the change was made by update_*."""
+    ev = task_completion_evidence(case(
+        "Can you 1) change my plan to the yearly one and 2) move the renewal to March?",
+        "Both done: you're on the yearly plan now, renewing on 1 March.",
+        tools=(ToolCall("update_subscription", {"plan": "yearly", "renewal": "03-01"},
+                        '{"ok": true}', True),)), embed)
+    assert ev.features["parts_missing"] == 0.0
+
+
+def test_progress_reported_by_the_world_is_no_work_left(embed: Embed) -> None:
+    ev = task_completion_evidence(case(
+        "send 20 EUR to Ana", "Sent 20 EUR to Ana; the bank has confirmed it so far and it "
+        "should arrive today.",
+        tools=(ToolCall("send_payment", {"to": "Ana", "amount": 20}, '{"ok": true}', True),)),
+        embed)
+    assert ev.features["remainder"] == 0.0
+
+
+_TANGENT = ("The 14:05 is on time. Riverside station opened in 1887 under Queen Victoria, "
+            "when the Great Western Railway reached Oxford, and Isambard Brunel designed its "
+            "famous iron roof.")
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    ("other_party",
+     case("Did my refund for order 5531 go through?",
+          "Yes, €32 was refunded on Monday. I also noticed another customer had a failed "
+          "payment, so I emailed them a new link."),
+     case("Did my refund for order 5531 go through?", "Yes, €32 was refunded on Monday.")),
+    ("new_names",
+     case("Is the 14:05 to Riverside on time?", _TANGENT),
+     case("Is the 14:05 to Riverside on time?", "The 14:05 to Riverside is on time, platform 2.")),
+])
+def test_off_topic_evidence(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
+    assert off_topic_evidence(wrong, embed).features[feature] > 0.0
+    assert off_topic_evidence(right, embed).features[feature] == 0.0
+
+
+def test_a_pitch_counts_unless_offers_were_asked(embed: Embed) -> None:
+    pitch = ("Your parcel arrives Thursday. Why not try our Premium delivery? Get next-day "
+             "slots for just £4 a month.")
+    sold = off_topic_evidence(case("When does my parcel arrive?", pitch), embed)
+    asked = off_topic_evidence(case("When does my parcel arrive, and is there a faster plan?",
+                                    pitch), embed)
+    assert sold.features["promo_share"] > 0.3
+    assert asked.features["promo_share"] == 0.0
