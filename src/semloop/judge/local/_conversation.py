@@ -126,7 +126,13 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     hot = [users[k + 1][0] + 1 for k, t in enumerate(later) if t.heat >= _F_HOT]
     logit = _F_BIAS + peak + _F_MORE_HOT * max(0, len(hot) - 1)
     logit += _F_GROWTH * max(0.0, peak - tones[0].heat)
-    calm_end = tones[-1].thanks
+    # A glad last turn ends it as a thank-you does, when every heated turn was glad too
+    # (intensity read as heat); after an angry turn, glad words are sarcasm.
+    calm_end = tones[-1].thanks or (
+        tones[-1].glad
+        and tones[-1].heat <= 0.0
+        and all(t.glad for t in later if t.heat >= _F_HOT)
+    )
     if calm_end:
         logit += _F_CALM_END
     rejects = sum(bool(_REJECTS.search(plain(t.content))) for _, t in users[1:]) / len(later)
