@@ -271,7 +271,9 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "yes/no",
         any_of(
-            r"(?:^|[.!?,]\s*)(?:\w+,? )?(?:is|are|can|could|do|does|did|will|would|should|may|has|have)"
+            # "so, can I ...", not "how do I ...": a wh-word asks for something else.
+            r"(?:^|[.!?,]\s*)(?:(?!(?:how|what|where|when|why|which|who)\b)\w+,? )?"
+            r"(?:is|are|can|could|do|does|did|will|would|should|may|has|have)"
             r"\b[^.?!]*\?",
             r"\bor not\b|\byes or no\b",
         ),
@@ -281,14 +283,24 @@ _NUMBER_WORD = any_of(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|hundred|"
     r"half|free|no (?:extra )?charge|included)\b"
 )
+_NUMBER = r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a few|a couple of)"
+_UNIT_OF_TIME = r"(?:minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)"
+# A number is an amount or a time only in their shapes: "200 bikes a month" is neither, "70%"
+# or "6-8 weeks" is no price.
 _GIVES: dict[str, re.Pattern[str]] = {
-    "amount": _NUMBER_WORD,
+    "amount": any_of(
+        r"[£$€¥]\s?\d|\d\s?(?:pounds?|dollars?|euros?|eur|usd|gbp|pence|p|cents?|quid|bucks)\b",
+        rf"\d(?:[\d,.]*\d)?\b(?!\s*(?:%|percent|x\b|[-\u2013]|{_UNIT_OF_TIME}|[a-z]))",
+        r"\b(?:free|no (?:extra )?charge|included|at no cost|costs? nothing)\b",
+    ),
     "count": _NUMBER_WORD,
     "time": any_of(
-        _NUMBER_WORD.pattern,
-        r"\b(?:today|tomorrow|tonight|morning|afternoon|evening|week|weekend|month|year|monday|"
-        r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
-        r"june|july|august|september|october|november|december)\b",
+        rf"\b{_NUMBER}(?:\s*(?:-|to|or)\s*{_NUMBER})?\s*(?:business |working )?{_UNIT_OF_TIME}\b",
+        r"\b\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bnoon\b|\bmidnight\b",
+        r"\b(?:today|tomorrow|tonight|morning|afternoon|evening|weekend|monday|tuesday|wednesday|"
+        r"thursday|friday|saturday|sunday|january|february|march|april|june|july|august|"
+        r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
+        r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
     ),
     "yes/no": any_of(
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
@@ -296,6 +308,18 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"included|covered|accepted|valid)\b",
     ),
 }
+
+
+_TERSE_WORDS = 6
+
+
+def _terse(text: str) -> bool:
+    return len(text.split()) <= _TERSE_WORDS
+
+
+def _asks(text: str, slot: str | None) -> bool:
+    """A question, or a terse turn naming what it wants ("price. number.", "date please")."""
+    return bool(_ASKS.search(text)) or (slot not in (None, "yes/no") and _terse(text))
 
 
 def _slot(text: str) -> str | None:
@@ -339,10 +363,15 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         took_up = {w for t in between for w in _key_terms(t.content)}
         unanswered = max(unanswered, len((terms[j] & terms[k]) - took_up))
         contentless = not terms[j] or not terms[k]
-        # "This is the third time" says it is asking again, whatever the wording.
-        reask = bool(_REASK.search(text) or REPEATING.search(text))
+        same = slots[j] is not None and slots[j] == slots[k]
+        gave = _gives(slots[k], between)
+        opened = 0.5 if gave is None else float(not gave)
+        # "This is the third time" says it is asking again, whatever the wording; so does a
+        # terse turn that names only the slot no reply filled ("when?", "price. number.").
+        terse_slot = same and opened == 1.0 and slots[j] != "yes/no" and _terse(text)
+        reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
-        logit += _C_ASKS if _ASKS.search(text) else _C_STATES
+        logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         if not reask:
             asked = set().union(*terms[:j])
             answered = {
@@ -355,9 +384,6 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             new = len(terms[j] - answered - asked)
             logit -= _C_BUILT * min(2, built) + _C_NEW * min(3, new)
             logit -= _C_CONTINUES * bool(_CONTINUES.search(text))
-        same = slots[j] is not None and slots[j] == slots[k]
-        gave = _gives(slots[k], between)
-        opened = 0.5 if gave is None else float(not gave)
         pair_slot[j] = (same, opened)
         # The same slot asked again with no reply giving it: the question stands. A reply
         # that gave it and a new slot asked: a follow-up.
@@ -372,8 +398,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     best = max(scored)
     logit = _C_BIAS + best[0] + _C_FURTHER * max(0, len(reasks) - 1)
     last = plain(users[-1][1].content)
-    resolved = scored[-1][0] <= 0.0 and not any(
-        rx.search(last) for rx in (_ASKS, _REASK, REPEATING)
+    resolved = scored[-1][0] <= 0.0 and not (
+        _asks(last, slots[-1]) or any(rx.search(last) for rx in (_REASK, REPEATING))
     )
     # Or, after the last re-ask, the user acknowledged an answer and asked something else.
     last_reask = max((j for _, _, j in reasks), default=0)
