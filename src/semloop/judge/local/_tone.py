@@ -235,12 +235,16 @@ _DISPLEASED = any_of(
     r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
 )
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
-_THANKS = any_of(
-    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
+# "That worked": the problem is gone.
+_WORKED = any_of(
     r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
     r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
-    r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
     r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
+)
+_THANKS = any_of(
+    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
+    _WORKED.pattern,
+    r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
 )
 # Praise words users turn against the assistant when a complaint surrounds them.
 # "this is such crap", "you're hopeless": a judgement of the help or the service, with the
@@ -408,6 +412,10 @@ _THANKS_FOR_REPEAT = any_of(
     r"assistance|everything)\b)[^.!?]{2,60}?(?:,\s*|\s)(?:again|once more|yet again)\b",
     rf"\b(?:thanks|thank you)\b(?: \w+){{0,3}} for (?:yet )?(?:another|the {_ORDINAL})\b",
 )
+def _thanks_for_repeat(text: str) -> bool:
+    return bool(_THANKS_FOR_REPEAT.search(text)) and not _WORKED.search(text)
+
+
 # Negative words as intensity for something good ("ridiculous how good she is").
 _INTENSIFIER = re.compile(
     r"\b([a-z]+)\b(?= (?:how|what an?) ([a-z]+)(?: ([a-z]+))?)",
@@ -486,7 +494,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         ("nobody helps", _NOBODY.search, _W_NOBODY),
         ("says so", _DISPLEASED.search, _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
-        ("thanks for a repeat", _THANKS_FOR_REPEAT.search, _W_REPEAT),
+        ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
     ):
         if found(own):
             heat += weight
