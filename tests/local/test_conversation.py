@@ -170,9 +170,14 @@ def test_asking_for_redress_makes_thanks_sarcastic() -> None:
 
 def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
     none: frozenset[str] = frozenset()
-    repeat = turn_tone("Thanks a lot for the tracking link, yet again. Super useful.", none, none, "")
+    repeat = turn_tone(
+        "Thanks a lot for the tracking link, yet again. Super useful.", none, none, ""
+    )
     assert "thanks for a repeat" in repeat.cues and "sarcasm" in repeat.cues and repeat.heat >= 1
-    for text in ("Thank you for your help again!", "Thanks for the tracking link again, it works now!"):
+    for text in (
+        "Thank you for your help again!",
+        "Thanks for the tracking link again, it works now!",
+    ):
         tone = turn_tone(text, none, none, "")
         assert tone.thanks and tone.heat < 0, text
     # The assistant's words thrown back, in the user's own order.

@@ -129,9 +129,7 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     # A glad last turn ends it as a thank-you does, when every heated turn was glad too
     # (intensity read as heat); after an angry turn, glad words are sarcasm.
     calm_end = tones[-1].thanks or (
-        tones[-1].glad
-        and tones[-1].heat <= 0.0
-        and all(t.glad for t in later if t.heat >= _F_HOT)
+        tones[-1].glad and tones[-1].heat <= 0.0 and all(t.glad for t in later if t.heat >= _F_HOT)
     )
     if calm_end:
         logit += _F_CALM_END

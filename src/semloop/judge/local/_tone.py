@@ -412,6 +412,8 @@ _THANKS_FOR_REPEAT = any_of(
     r"assistance|everything)\b)[^.!?]{2,60}?(?:,\s*|\s)(?:again|once more|yet again)\b",
     rf"\b(?:thanks|thank you)\b(?: \w+){{0,3}} for (?:yet )?(?:another|the {_ORDINAL})\b",
 )
+
+
 def _thanks_for_repeat(text: str) -> bool:
     return bool(_THANKS_FOR_REPEAT.search(text)) and not _WORKED.search(text)
 
