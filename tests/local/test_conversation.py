@@ -201,6 +201,13 @@ def test_terse_and_conditional_complaints_heat_a_turn(text: str) -> None:
     assert turn_tone(text, none, none, "").heat >= 1.0
 
 
+def test_a_choice_asked_is_no_ultimatum() -> None:
+    none: frozenset[str] = frozenset()
+    assert (
+        turn_tone("you can send it by post or i collect from the shop?", none, none, "").heat <= 0
+    )
+
+
 def test_glad_intensity_naming_a_fear_or_a_blame_word_is_not_heat() -> None:
     none: frozenset[str] = frozenset()
     for text in (

@@ -161,9 +161,7 @@ _LEAVE = any_of(
     r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
     # An ultimatum: "send a technician or I'm returning it".
     r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
-    # A demand with a consequence ("refund or I go to ..."), or a deadline ("unless ... by Friday").
-    r"\b(?:refund|fix|sort|replace|repair|unlock|cancel|send|call|reply|respond|deliver|return|"
-    r"compensate)\b[^.?!]{0,40}\bor (?:else|i|we)\b",
+    # A deadline ("unless ... by Friday").
     r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|tonight|noon|the end|end of|\d)",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
@@ -218,6 +216,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])")
 _QUESTION_START = re.compile(
     r"^\W*(?:who|what|why|how|where|when|does|do|is|are|can|will|did)\b", re.IGNORECASE
 )
+
+
+# A demand with a consequence ("refund or I go to ..."); asked, it offers a choice ("can you
+# send it or I collect?").
+_ULTIMATUM = any_of(
+    r"\b(?:refund|fix|sort|replace|repair|unlock|cancel|send|call|reply|respond|deliver|return|"
+    r"compensate)\b[^.?!]{0,40}\bor (?:else|i|we)\b"
+)
+
+
+def _leaves(text: str) -> bool:
+    return bool(_LEAVE.search(text)) or any(
+        _ULTIMATUM.search(s) and not s.rstrip().endswith("?") for s in _SENTENCE_END.split(text)
+    )
 
 
 def _accusing_question(text: str) -> bool:
@@ -488,7 +500,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         ("repeating", REPEATING.search, _W_REPEAT),
         ("blame", _BLAME.search, _W_BLAME),
         ("asks for a human", _ESCALATE.search, _W_ESCALATE),
-        ("threatens to leave", _LEAVE.search, _W_LEAVE),
+        ("threatens to leave", _leaves, _W_LEAVE),
         ("gives up", _GIVE_UP.search, _W_GIVE_UP),
         ("impatience", _IMPATIENT.search, _W_IMPATIENT),
         ("what they put in", _INVESTED.search, _W_INVESTED),
