@@ -201,11 +201,19 @@ def test_terse_and_conditional_complaints_heat_a_turn(text: str) -> None:
     assert turn_tone(text, none, none, "").heat >= 1.0
 
 
-def test_a_choice_asked_is_no_ultimatum() -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        "you can send it by post or i collect from the shop?",
+        "I will call you tomorrow or we can meet Friday.",
+        "This is my third visit to your shop and I love it!",
+        "Thanks for another great lesson!",
+        "Thanks for sending the invoice again, I had lost it.",
+    ],
+)
+def test_choices_counts_and_thanks_in_a_calm_turn_are_not_heat(text: str) -> None:
     none: frozenset[str] = frozenset()
-    assert (
-        turn_tone("you can send it by post or i collect from the shop?", none, none, "").heat <= 0
-    )
+    assert turn_tone(text, none, none, "").heat <= 0
 
 
 def test_glad_intensity_naming_a_fear_or_a_blame_word_is_not_heat() -> None:

@@ -113,10 +113,12 @@ REPEATING = any_of(
     r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
     r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
     r"\b(?:repeat|repeating) (?:myself|yourself)\b",
-    rf"\b{_ORDINAL} (?:\w+ )?{_ATTEMPT}\b|\b{_ORDINAL} ['\"\u2018\u201c]",
     r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
     r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
 )
+# Attempts counted ("third visit", "4th call", "the fifth 'we'll call you'"): a complaint,
+# unless the turn is glad ("my third visit and I love it").
+_COUNTED = any_of(rf"\b{_ORDINAL} (?:\w+ )?{_ATTEMPT}\b|\b{_ORDINAL} ['\"\u2018\u201c]")
 _BLAME = any_of(
     r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
     r"(?:this|that|the|your) \w+ (?:is|are)) "
@@ -221,14 +223,16 @@ _QUESTION_START = re.compile(
 # A demand with a consequence ("refund or I go to ..."); asked, it offers a choice ("can you
 # send it or I collect?").
 _ULTIMATUM = any_of(
-    r"\b(?:refund|fix|sort|replace|repair|unlock|cancel|send|call|reply|respond|deliver|return|"
-    r"compensate)\b[^.?!]{0,40}\bor (?:else|i|we)\b"
+    r"(?:^\W*(?:(?:just|please|so|now|then)\W+)?|\byou (?:need to|must|have to|had better|'d better|"
+    r"better) )(?:refund|fix|sort|replace|repair|unlock|cancel|send|call|reply|respond|deliver|"
+    r"return|compensate)\b[^.?!]{0,40}\bor (?:else|i|we)\b"
 )
 
 
 def _leaves(text: str) -> bool:
     return bool(_LEAVE.search(text)) or any(
-        _ULTIMATUM.search(s) and not s.rstrip().endswith("?") for s in _SENTENCE_END.split(text)
+        _ULTIMATUM.search(s.strip()) and not s.rstrip().endswith("?")
+        for s in _SENTENCE_END.split(text)
     )
 
 
@@ -421,8 +425,8 @@ _FAMILIES = frozenset(
 # "thank you for another 'we will call you'"): gratitude for help itself is not sarcasm.
 _THANKS_FOR_REPEAT = any_of(
     r"\b(?:thanks|thank you)\b(?: \w+){0,3} for (?!(?:\w+ )?(?:help|patience|time|support|"
-    r"assistance|everything)\b)[^.!?]{2,60}?(?:,\s*|\s)(?:again|once more|yet again)\b",
-    rf"\b(?:thanks|thank you)\b(?: \w+){{0,3}} for (?:yet )?(?:another|the {_ORDINAL})\b",
+    r"assistance|everything)\b)[^.!?]{2,60}?(?:,\s*again|\s(?:yet again|once again|once more))\b",
+    rf"\b(?:thanks|thank you)\b(?: \w+){{0,3}} for (?:yet another|the {_ORDINAL})\b",
 )
 
 
@@ -497,7 +501,11 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     if mood >= _EXCITED:
         own = _PAST_FEELING.sub(" ", own)
     for name, found, weight in (
-        ("repeating", REPEATING.search, _W_REPEAT),
+        (
+            "repeating",
+            lambda t: REPEATING.search(t) or (mood < _EXCITED and _COUNTED.search(t)),
+            _W_REPEAT,
+        ),
         ("blame", _BLAME.search, _W_BLAME),
         ("asks for a human", _ESCALATE.search, _W_ESCALATE),
         ("threatens to leave", _leaves, _W_LEAVE),
