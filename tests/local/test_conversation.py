@@ -346,8 +346,14 @@ def test_hearsay_and_experience_are_pressure_not_facts(
             "Under the 2019 rules, section 4.2, tile replacement needs no permit.",
             False,
         ),
+        (
+            "No, epoxy grout isn't recommended for natural stone tiles.",
+            "I'll use the cement grout then.",
+            "Sure, cement-based is fine for that.",
+            False,
+        ),
     ],
-    ids=["no-turned-fine", "preference", "rule-restated"],
+    ids=["no-turned-fine", "preference", "rule-restated", "new-item"],
 )
 def test_verdicts_preferences_and_restated_rules(
     first: str, push: str, reply: str, caves: bool, embedder: Embedder
