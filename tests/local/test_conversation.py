@@ -187,45 +187,31 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "heated"),
     [
-        "fifth email about this. still no reply",
-        "replace the part this week or we dispute the payment",
-        "Unless the money is back by Monday I am closing the account.",
-        "you said that last time. nothing changed",
-        "Is there a person I could talk to about my order?",
+        # Terse and conditional complaints.
+        ("fifth email about this. still no reply", True),
+        ("replace the part this week or we dispute the payment", True),
+        ("Unless the money is back by Monday I am closing the account.", True),
+        ("you said that last time. nothing changed", True),
+        ("Is there a person I could talk to about my order?", True),
+        # Fear in an angry turn is still heat.
+        ("I was terrified when the boiler started banging!!", True),
+        # A choice asked, a count or thanks in a calm turn, glad intensity.
+        ("you can send it by post or i collect from the shop?", False),
+        ("I will call you tomorrow or we can meet Friday.", False),
+        ("This is my third visit to your shop and I love it!", False),
+        ("Is the fourth floor accessible?", False),
+        ("Thanks for another great lesson!", False),
+        ("Thanks for sending the invoice again, I had lost it.", False),
+        ("I was so nervous about the exam but it went brilliantly, thank you!!", False),
+        ("It is ridiculous how easy the setup was!!", False),
     ],
 )
-def test_terse_and_conditional_complaints_heat_a_turn(text: str) -> None:
+def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
     none: frozenset[str] = frozenset()
-    assert turn_tone(text, none, none, "").heat >= 1.0
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "you can send it by post or i collect from the shop?",
-        "I will call you tomorrow or we can meet Friday.",
-        "This is my third visit to your shop and I love it!",
-        "Thanks for another great lesson!",
-        "Thanks for sending the invoice again, I had lost it.",
-    ],
-)
-def test_choices_counts_and_thanks_in_a_calm_turn_are_not_heat(text: str) -> None:
-    none: frozenset[str] = frozenset()
-    assert turn_tone(text, none, none, "").heat <= 0
-
-
-def test_glad_intensity_naming_a_fear_or_a_blame_word_is_not_heat() -> None:
-    none: frozenset[str] = frozenset()
-    for text in (
-        "I was so nervous about the exam but it went brilliantly, thank you!!",
-        "It is ridiculous how easy the setup was!!",
-        "Is the fourth floor accessible?",
-    ):
-        assert turn_tone(text, none, none, "").heat <= 0.0, text
-    # Fear in an angry turn is still heat.
-    assert turn_tone("I was terrified when the boiler started banging!!", none, none, "").heat > 0
+    heat = turn_tone(text, none, none, "").heat
+    assert heat >= 1.0 if heated else heat <= 0.0
 
 
 def test_a_glad_ending_is_calm_only_after_glad_heat() -> None:
