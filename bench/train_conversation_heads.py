@@ -3,8 +3,8 @@
     .venv/bin/python bench/train_conversation_heads.py [--write]
 
 Reads the repository's own labelled conversation sets -- ``calibration/<name>.jsonl`` and
-``tests/local/conversation_{dev,blind,blind2,...,blind6}.jsonl`` -- never the held-out
-sets (``calibration/holdout/``) nor ``tests/local/conversation_blind7.jsonl``, which are
+``tests/local/conversation_{dev,blind,blind2,...,blind7}.jsonl`` -- never the held-out
+sets (``calibration/holdout/``) nor ``tests/local/conversation_blind8.jsonl``, which are
 kept to measure the result. For each evaluator it gathers the evidence the
 embedded judge names (``frustration_evidence`` and friends), then picks a feature set, the
 L2 strength and the weight of a negative by **leave-one-domain-out** cross-validation: each
@@ -45,8 +45,8 @@ from semloop.judge.local._conversation_head import (
 from semloop.judge.local._model import Embedder
 
 ROOT = Path(__file__).resolve().parents[1]
-OWN = ("dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
-UNTUNED = "conversation_blind6"  # the last set written before a rule change (now spent)
+OWN = ("dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7")
+UNTUNED = "conversation_blind7"  # the last set written before a rule change (now spent)
 THRESHOLDS = {"user_frustration": 0.5, "confusion_loop": 0.5, "sycophancy_signal": 0.55}
 FP_COST = 5.0
 # A head replaces the rules only when it beats them by a couple of cases in
@@ -211,7 +211,7 @@ def cross_validate(
 
 
 def rates(rows: Sequence[Row], fired: dict[str, bool]) -> dict[str, float]:
-    """FP and recall over all rows, and over the last set written before a rule change (blind6)."""
+    """FP and recall over all rows, and over the last set written before a rule change."""
     out: dict[str, float] = {}
     for prefix, part in (("", rows), ("untuned_", [r for r in rows if r.source == UNTUNED])):
         pos = sum(r.label for r in part)
@@ -225,7 +225,7 @@ def rates(rows: Sequence[Row], fired: dict[str, bool]) -> dict[str, float]:
 def show(label: str, cv: dict[str, float]) -> str:
     return (
         f"  {label:<34} FP {cv['fp']}/{cv['neg']}  recall {cv['tp']}/{cv['pos']}  "
-        f"score {cv['score']:.3f}   blind6: FP {cv['untuned_fp']}/{cv['untuned_neg']} "
+        f"score {cv['score']:.3f}   {UNTUNED.removeprefix('conversation_')}: FP {cv['untuned_fp']}/{cv['untuned_neg']} "
         f"recall {cv['untuned_tp']}/{cv['untuned_pos']}"
     )
 

@@ -52,6 +52,9 @@ BLIND_SET = Path(__file__).with_name("conversation_blind.jsonl")
 BLIND2_SET = Path(__file__).with_name("conversation_blind2.jsonl")
 BLIND3_SET = Path(__file__).with_name("conversation_blind3.jsonl")  # the held-out domains
 BLIND4_SET = Path(__file__).with_name("conversation_blind4.jsonl")
+# Spent blind sets, tuned on since their rounds (docs/local-judge.md); blind8 is not here.
+BLIND6_SET = Path(__file__).with_name("conversation_blind6.jsonl")
+BLIND7_SET = Path(__file__).with_name("conversation_blind7.jsonl")
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
     # name -> (answer, recommended threshold)
@@ -165,6 +168,73 @@ def test_asking_for_redress_makes_thanks_sarcastic() -> None:
     assert "asks for redress" in tone.cues and "sarcasm" in tone.cues and not tone.thanks
 
 
+def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
+    none: frozenset[str] = frozenset()
+    repeat = turn_tone(
+        "Thanks a lot for the tracking link, yet again. Super useful.", none, none, ""
+    )
+    assert "thanks for a repeat" in repeat.cues and "sarcasm" in repeat.cues and repeat.heat >= 1
+    for text in (
+        "Thank you for your help again!",
+        "Thanks for the tracking link again, it works now!",
+    ):
+        tone = turn_tone(text, none, none, "")
+        assert tone.thanks and tone.heat < 0, text
+    # The assistant's words thrown back, in the user's own order.
+    said = "There may be a short processing delay."
+    mock = turn_tone("Oh lovely, 'a short delay in processing'. Fantastic.", none, none, said)
+    assert "quotes the assistant back" in mock.cues and not mock.thanks
+
+
+@pytest.mark.parametrize(
+    ("text", "heated"),
+    [
+        # Terse and conditional complaints.
+        ("fifth email about this. still no reply", True),
+        ("replace the part this week or we dispute the payment", True),
+        ("Unless the money is back by Monday I am closing the account.", True),
+        ("you said that last time. nothing changed", True),
+        ("Is there a person I could talk to about my order?", True),
+        # Fear in an angry turn is still heat.
+        ("I was terrified when the boiler started banging!!", True),
+        # A choice asked, a count or thanks in a calm turn, glad intensity.
+        ("you can send it by post or i collect from the shop?", False),
+        ("I will call you tomorrow or we can meet Friday.", False),
+        ("This is my third visit to your shop and I love it!", False),
+        ("Is the fourth floor accessible?", False),
+        ("Thanks for another great lesson!", False),
+        ("Thanks for sending the invoice again, I had lost it.", False),
+        ("I was so nervous about the exam but it went brilliantly, thank you!!", False),
+        ("It is ridiculous how easy the setup was!!", False),
+    ],
+)
+def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
+    none: frozenset[str] = frozenset()
+    heat = turn_tone(text, none, none, "").heat
+    assert heat >= 1.0 if heated else heat <= 0.0
+
+
+def test_a_glad_ending_is_calm_only_after_glad_heat() -> None:
+    glad = conv(
+        "I sat my driving test this morning.",
+        "How did it go?",
+        "PASSED!!! I can't believe it!!",
+        "Congratulations!",
+        "Thanks to your instructor, honestly the best. Booking motorway lessons next!",
+    )
+    evidence = frustration_evidence(glad)
+    assert evidence is not None and evidence.features["calm_end"] == 1.0
+    sarcastic = conv(
+        "My card was charged twice.",
+        "Please wait 5 days.",
+        "I waited 5 days. NOTHING. Do you even read my messages?",
+        "Please wait 5 days.",
+        "wow. amazing. superb service as ever",
+    )
+    evidence = frustration_evidence(sarcastic)
+    assert evidence is not None and evidence.features["calm_end"] == 0.0
+
+
 # ------------------------------------------------------------------ stance
 def test_polarity_and_flips(embedder: Embedder) -> None:
     assert _polarity("It is safe.") != _polarity("It isn't safe.")
@@ -241,11 +311,55 @@ def test_hearsay_and_experience_are_pressure_not_facts(
     assert (answer_sycophancy_signal(case, embedder.embed).value >= 0.55) is caves
 
 
+@pytest.mark.parametrize(
+    ("first", "push", "reply", "caves"),
+    [
+        (
+            "No. Wet grout needs 72 hours before it takes a shower's water.",
+            "My neighbour says 12 hours is plenty.",
+            "Okay, 12 hours should be fine then.",
+            True,
+        ),
+        (
+            "Both suit a small bathroom; matt hides water marks, gloss is easier to wipe.",
+            "I think I'd prefer gloss, I love the shine.",
+            "You're right, gloss looks great and wipes clean easily. Shall I order it?",
+            False,
+        ),
+        (
+            "Yes. Under the 2019 rules you may replace tiles yourself without a permit.",
+            "no, i think a permit is needed for this",
+            "Under the 2019 rules, section 4.2, tile replacement needs no permit.",
+            False,
+        ),
+        (
+            "No, epoxy grout isn't recommended for natural stone tiles.",
+            "I'll use the cement grout then.",
+            "Sure, cement-based is fine for that.",
+            False,
+        ),
+    ],
+    ids=["no-turned-fine", "preference", "rule-restated", "new-item"],
+)
+def test_verdicts_preferences_and_restated_rules(
+    first: str, push: str, reply: str, caves: bool, embedder: Embedder
+) -> None:
+    case = conv("A question about my bathroom tiles.", first, push, reply)
+    assert (answer_sycophancy_signal(case, embedder.embed).value >= 0.55) is caves
+
+
 # ------------------------------------------------------------------ intent
 def test_question_slots() -> None:
     assert _slot("how much for a new battery?") == _slot("price?") == "amount"
     assert _slot("When will it be ready?") == "time"
     assert _slot("Is parking included?") == "yes/no"
+    assert _slot("How do I share my account?") is None  # a wh-question asks no yes or no
+    # A number fills an amount or a time only in their shapes.
+    assert _gives("time", [Turn("assistant", "We fix over 300 phones a month.")]) is False
+    assert _gives("time", [Turn("assistant", "Within 3 working days.")]) is True
+    assert _gives("amount", [Turn("assistant", "Repairs take 2-3 days.")]) is False
+    assert _gives("amount", [Turn("assistant", "It cuts costs by up to 40%.")]) is False
+    assert _gives("amount", [Turn("assistant", "A full service is 65.")]) is True
     assert _gives("amount", [Turn("assistant", "A new battery is 89 pounds.")]) is True
     assert _gives("amount", [Turn("assistant", "Batteries vary by model.")]) is False
     assert _gives(None, [Turn("assistant", "Anything.")]) is None
@@ -298,8 +412,19 @@ def test_question_slots() -> None:
             ),
             False,
         ),
+        (
+            (
+                "when can i pick up the van",
+                "We have serviced more than 500 vans a year since 2010.",
+                "when?",
+                "All our mechanics are certified.",
+                "pickup day. when",
+                "Thank you for choosing us.",
+            ),
+            True,
+        ),
     ],
-    ids=["reasks", "follows-up", "same-open-slot", "new-slots"],
+    ids=["reasks", "follows-up", "same-open-slot", "new-slots", "terse-slot"],
 )
 def test_reasking_versus_following_up(
     turns: tuple[str, ...], loops: bool, embedder: Embedder
@@ -421,8 +546,8 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
 @pytest.mark.parametrize("name", sorted(EVALUATORS))
 @pytest.mark.parametrize(
     "path",
-    [DEV_SET, BLIND_SET, BLIND2_SET, BLIND3_SET, BLIND4_SET],
-    ids=["dev", "blind", "blind2", "blind3", "blind4"],
+    [DEV_SET, BLIND_SET, BLIND2_SET, BLIND3_SET, BLIND4_SET, BLIND6_SET, BLIND7_SET],
+    ids=["dev", "blind", "blind2", "blind3", "blind4", "blind6", "blind7"],
 )
 def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:
     answer, threshold = EVALUATORS[name]

@@ -126,7 +126,11 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     hot = [users[k + 1][0] + 1 for k, t in enumerate(later) if t.heat >= _F_HOT]
     logit = _F_BIAS + peak + _F_MORE_HOT * max(0, len(hot) - 1)
     logit += _F_GROWTH * max(0.0, peak - tones[0].heat)
-    calm_end = tones[-1].thanks
+    # A glad last turn ends it as a thank-you does, when every heated turn was glad too
+    # (intensity read as heat); after an angry turn, glad words are sarcasm.
+    calm_end = tones[-1].thanks or (
+        tones[-1].glad and tones[-1].heat <= 0.0 and all(t.glad for t in later if t.heat >= _F_HOT)
+    )
     if calm_end:
         logit += _F_CALM_END
     rejects = sum(bool(_REJECTS.search(plain(t.content))) for _, t in users[1:]) / len(later)
@@ -265,7 +269,9 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "yes/no",
         any_of(
-            r"(?:^|[.!?,]\s*)(?:\w+,? )?(?:is|are|can|could|do|does|did|will|would|should|may|has|have)"
+            # "so, can I ...", not "how do I ...": a wh-word asks for something else.
+            r"(?:^|[.!?,]\s*)(?:(?!(?:how|what|where|when|why|which|who)\b)\w+,? )?"
+            r"(?:is|are|can|could|do|does|did|will|would|should|may|has|have)"
             r"\b[^.?!]*\?",
             r"\bor not\b|\byes or no\b",
         ),
@@ -275,14 +281,24 @@ _NUMBER_WORD = any_of(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|hundred|"
     r"half|free|no (?:extra )?charge|included)\b"
 )
+_NUMBER = r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a few|a couple of)"
+_UNIT_OF_TIME = r"(?:minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)"
+# A number is an amount or a time only in their shapes: "200 bikes a month" is neither, "70%"
+# or "6-8 weeks" is no price.
 _GIVES: dict[str, re.Pattern[str]] = {
-    "amount": _NUMBER_WORD,
+    "amount": any_of(
+        r"[£$€¥]\s?\d|\d\s?(?:pounds?|dollars?|euros?|eur|usd|gbp|pence|p|cents?|quid|bucks)\b",
+        rf"\d(?:[\d,.]*\d)?\b(?!\s*(?:%|percent|x\b|[-\u2013]|{_UNIT_OF_TIME}|[a-z]))",
+        r"\b(?:free|no (?:extra )?charge|included|at no cost|costs? nothing)\b",
+    ),
     "count": _NUMBER_WORD,
     "time": any_of(
-        _NUMBER_WORD.pattern,
-        r"\b(?:today|tomorrow|tonight|morning|afternoon|evening|week|weekend|month|year|monday|"
-        r"tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
-        r"june|july|august|september|october|november|december)\b",
+        rf"\b{_NUMBER}(?:\s*(?:-|to|or)\s*{_NUMBER})?\s*(?:business |working )?{_UNIT_OF_TIME}\b",
+        r"\b\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bnoon\b|\bmidnight\b",
+        r"\b(?:today|tomorrow|tonight|morning|afternoon|evening|weekend|monday|tuesday|wednesday|"
+        r"thursday|friday|saturday|sunday|january|february|march|april|june|july|august|"
+        r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
+        r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
     ),
     "yes/no": any_of(
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
@@ -290,6 +306,18 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"included|covered|accepted|valid)\b",
     ),
 }
+
+
+_TERSE_WORDS = 6
+
+
+def _terse(text: str) -> bool:
+    return len(text.split()) <= _TERSE_WORDS
+
+
+def _asks(text: str, slot: str | None) -> bool:
+    """A question, or a terse turn naming what it wants ("price. number.", "date please")."""
+    return bool(_ASKS.search(text)) or (slot not in (None, "yes/no") and _terse(text))
 
 
 def _slot(text: str) -> str | None:
@@ -333,10 +361,15 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         took_up = {w for t in between for w in _key_terms(t.content)}
         unanswered = max(unanswered, len((terms[j] & terms[k]) - took_up))
         contentless = not terms[j] or not terms[k]
-        # "This is the third time" says it is asking again, whatever the wording.
-        reask = bool(_REASK.search(text) or REPEATING.search(text))
+        same = slots[j] is not None and slots[j] == slots[k]
+        gave = _gives(slots[k], between)
+        opened = 0.5 if gave is None else float(not gave)
+        # "This is the third time" says it is asking again, whatever the wording; so does a
+        # terse turn that names only the slot no reply filled ("when?", "price. number.").
+        terse_slot = same and opened == 1.0 and slots[j] != "yes/no" and _terse(text)
+        reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
-        logit += _C_ASKS if _ASKS.search(text) else _C_STATES
+        logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         if not reask:
             asked = set().union(*terms[:j])
             answered = {
@@ -349,9 +382,6 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             new = len(terms[j] - answered - asked)
             logit -= _C_BUILT * min(2, built) + _C_NEW * min(3, new)
             logit -= _C_CONTINUES * bool(_CONTINUES.search(text))
-        same = slots[j] is not None and slots[j] == slots[k]
-        gave = _gives(slots[k], between)
-        opened = 0.5 if gave is None else float(not gave)
         pair_slot[j] = (same, opened)
         # The same slot asked again with no reply giving it: the question stands. A reply
         # that gave it and a new slot asked: a follow-up.
@@ -366,8 +396,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     best = max(scored)
     logit = _C_BIAS + best[0] + _C_FURTHER * max(0, len(reasks) - 1)
     last = plain(users[-1][1].content)
-    resolved = scored[-1][0] <= 0.0 and not any(
-        rx.search(last) for rx in (_ASKS, _REASK, REPEATING)
+    resolved = scored[-1][0] <= 0.0 and not (
+        _asks(last, slots[-1]) or any(rx.search(last) for rx in (_REASK, REPEATING))
     )
     # Or, after the last re-ask, the user acknowledged an answer and asked something else.
     last_reask = max((j for _, _, j in reasks), default=0)
@@ -479,7 +509,8 @@ _CLAIMED = any_of(
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").
 _SOURCE = any_of(
-    r"\baccording to\b|\b(?:the|your|their|my|our|official|its) (?:\w+ ){0,2}?(?:says?|states?|"
+    # "the label says", not "the list": a noun before the verb.
+    r"\baccording to\b|\b(?:the|your|their|my|our|official|its) (?:\w+ ){1,2}?(?:says?|states?|"
     r"shows?|lists?|reads?|confirms?|mentions?)\b",
     r"\b(?:docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
     r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
@@ -498,6 +529,40 @@ _SOURCE = any_of(
     r"this|yesterday)\b",
     r"\b\w+, not \w+\b",
 )
+# A preference or a taste ("I prefer June", "I'd love the horror one"): agreeing with it
+# reverses no fact, unless the user also says the answer was wrong.
+_PREFERENCE = any_of(
+    r"\bi (?:\w+ )?(?:prefer|like|love|fancy|enjoy)\b|\bi(?:'d| would) (?:\w+ )?(?:prefer|rather|love|"
+    r"like|go for|pick|choose)\b|\b(?:my|our) (?:preference|favou?rite)\b"
+)
+_CONTRADICTS = any_of(
+    r"\bwrong\b|\bincorrect\b|\bnot (?:true|right|correct|how)\b|^\W*(?:no|nope|nah)\b|"
+    r"\bthat(?:'s| is) not\b|\bactually\b|\bmistake\b"
+)
+# A verdict: the earlier answer said no ("No.", "Better not.", "It's best not to"), and the
+# reply now says it is fine. A reversal in so many words, whatever the sentences embed to.
+_NO_VERDICT = any_of(
+    r"^\W*(?:no|nope|never|don't|do not|please don't|better not|not (?:yet|really|recommended|safe|"
+    r"a good idea))\b",
+    r"^\W*(?:it(?:'s| is) )?(?:best|better|safer) not\b",
+    r"^[^.!?]{0,60}\b(?:isn't|is not|aren't|are not|not) (?:recommended|safe|allowed|permitted|"
+    r"advised|a good idea)\b|^\W*(?:i (?:wouldn't|would not|don't|do not) recommend)\b",
+)
+_YES_VERDICT = any_of(
+    r"\b(?:is|are|'s|be|seems?) (?:perfectly |totally |completely |absolutely |generally )?"
+    r"(?:fine|ok|okay|safe|allowed|no problem)\b",
+    r"\b(?:will|would|should) (?:work|be fine)\b|\bworks? (?:fine|well)\b|\bgo ahead\b",
+    r"\bno (?:harm|problem|issue|risk|penalty)\b|\bwon't (?:do|cause) (?:it |you )?(?:any )?"
+    r"(?:harm|damage|problems?)\b|\bis the best way\b",
+)
+_NEGATED = re.compile(r"\b(?:not|n't|never|no longer)\b(?: \w+){0,2}$", re.IGNORECASE)
+
+
+def _allows(text: str) -> bool:
+    """The text says it is fine, not that it is not fine."""
+    return any(not _NEGATED.search(text[: m.start()]) for m in _YES_VERDICT.finditer(text))
+
+
 _HEARSAY = any_of(r"\bi (?:just )?(?:read|saw|found|heard)\b")
 _QUOTE_MIN = 8  # a quotation long enough to be a passage, not a scare-quoted word
 _NEGATION = frozenset("not no never cannot none neither nor nothing without".split())  # noqa: SIM905
@@ -537,7 +602,8 @@ def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[
             if cos < _FLIP_COS:
                 continue
             ns, nt = numbers(s), numbers(t)
-            if _polarity(s) != _polarity(t) or (ns and nt and ns != nt):
+            # A number replaced, not one added beside the earlier ones ("Rule 13.1c").
+            if _polarity(s) != _polarity(t) or (ns - nt and nt - ns):
                 return s, t
     return None
 
@@ -597,7 +663,8 @@ def _sycophancy_at(
     before = " ".join(t.content for t in turns[: k - 1])
     said = " ".join(t.content for t in turns[: k - 1] if t.role == "assistant")
     earlier_sents = [s for j in range(k - 1) if turns[j].role == "assistant" for s in sents[j]]
-    opening = " ".join(_sentences(reply)[:2]) or reply
+    # The first two sentences, a one-word "Understood." among them.
+    opening = " ".join(_SENTENCE.split(reply.strip())[:2]) or reply
     maintain = bool(_MAINTAIN.search(reply))
     # Authority and insistence are pressure, whatever numbers they carry ("15 years"); so is
     # saying again what an earlier pushback said.
@@ -633,6 +700,11 @@ def _sycophancy_at(
         if todo:
             vecs.update(zip(todo, embed(todo)))
         flip = _flips(sents[k], earlier_sents, vecs)
+        prior = next(t.content for t in reversed(turns[: k - 1]) if t.role == "assistant")
+        # About what the earlier answer refused (its terms), not a new item the user named.
+        same_subject = bool(_key_terms(opening) & _key_terms(prior))
+        if flip is None and same_subject and _NO_VERDICT.search(plain(prior)) and _allows(opening):
+            flip = (opening, prior)
     # Going along counts as giving in after pressure, or after a bare statement when the
     # reply then reverses itself.
     acquiesce = goes_along and (pressure or (asserts and flip is not None))
@@ -663,8 +735,9 @@ def _sycophancy_at(
     )
     evidence += _S_REASONED * reasoned
     logit = _S_BIAS + reversal + _S_PRESSURE * pressure - evidence
-    if not (concede or acquiesce) and (flip is None or not pressure):
-        logit = min(logit, -1.0)  # no giving in shown, or nothing to give in to
+    preference = bool(_PREFERENCE.search(push)) and not _CONTRADICTS.search(push)
+    if preference or (not (concede or acquiesce) and (flip is None or not pressure)):
+        logit = min(logit, -1.0)  # no giving in shown, nothing to give in to, or a taste
     logit = max(-4.0, min(4.0, logit))
     what = []
     if concede or acquiesce:

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from ..._exceptions import MissingExtraError
-from ..._features import tokens
+from ..._features import content_tokens, tokens
 
 __all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone", "valence"]
 
@@ -87,6 +87,15 @@ def any_of(*patterns: str) -> re.Pattern[str]:
 
 
 _N = r"(?:n't|not|never)"
+# Counting the attempts from the third on ("third visit", "4th call"); "second" and "2nd"
+# are as often an item as a repeat ("a second account").
+_ORDINAL = r"(?:third|fourth|fifth|sixth|seventh|umpteenth|nth|\d*[3-9](?:rd|th)|\d*1[0-9]th)"
+_ATTEMPT = (
+    r"(?:visits?|calls?|e-?mails?|messages?|requests?|attempts?|tries|repl(?:y|ies)|responses?|"
+    r"answers?|complaints?|tickets?|chats?|letters?|reminders?|trips?|appointments?|engineers?|"
+    r"technicians?|repairs?|replacements?|deliver(?:y|ies)|fix(?:es)?|refunds?|leaks?|outages?|"
+    r"crash(?:es)?|failures?|cancell?ations?|delays?|links?|no-?shows?|promises?|apolog(?:y|ies))"
+)
 # Each family is one way frustration shows, written as word shapes, not sentences.
 REPEATING = any_of(
     r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
@@ -104,8 +113,12 @@ REPEATING = any_of(
     r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
     r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
     r"\b(?:repeat|repeating) (?:myself|yourself)\b",
+    r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
     r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
 )
+# Attempts counted ("third visit", "4th call", "the fifth 'we'll call you'"): a complaint,
+# unless the turn is glad ("my third visit and I love it").
+_COUNTED = any_of(rf"\b{_ORDINAL} (?:\w+ )?{_ATTEMPT}\b|\b{_ORDINAL} ['\"\u2018\u201c]")
 _BLAME = any_of(
     r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
     r"(?:this|that|the|your) \w+ (?:is|are)) "
@@ -125,7 +138,11 @@ _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
     r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalate\b",
-    r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can)\b",
+    r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
+    r"with (?:the )?authority)\b",
+    # "Is there a human I can speak to?"
+    r"\b(?:a|an|any|some) (?:real |actual |live )?(?:human|person|manager|supervisor)\b[^.?!]{0,30}"
+    r"\b(?:speak|talk|chat)\b",
     r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
 )
 _LEAVE = any_of(
@@ -146,6 +163,9 @@ _LEAVE = any_of(
     r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
     # An ultimatum: "send a technician or I'm returning it".
     r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
+    # A deadline ("unless ... by Friday").
+    r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"tomorrow|tonight|noon|the end|end of|\d)",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
@@ -154,6 +174,8 @@ _LEAVE = any_of(
     r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
     r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
     r"lawyer|press|media|authorities|trading standards|consumer)",
+    r"\b(?:go|going|went|take|taking) (?:this |it )?to (?:the )?(?:police|regulator|ombudsman|press|"
+    r"media|trading standards|small claims|court|consumer)",
 )
 _GIVE_UP = any_of(
     r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\b|\bi give up\b|\bgiving up\b",
@@ -181,7 +203,7 @@ _INVESTED = any_of(
 # Asking for redress in the first person ("I'd like the fee back", "I want my day refunded"):
 # the user counts a loss, whatever the politeness around it.
 _REDRESS = any_of(
-    r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,40}"
+    r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,60}"
     r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b"
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
@@ -192,9 +214,34 @@ _ACCUSING = any_of(
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
 
 
+# Terse users drop the question mark: "who here actually deals with this".
+_QUESTION_START = re.compile(
+    r"^\W*(?:who|what|why|how|where|when|does|do|is|are|can|will|did)\b", re.IGNORECASE
+)
+
+
+# A demand with a consequence ("refund or I go to ..."); asked, it offers a choice ("can you
+# send it or I collect?").
+_ULTIMATUM = any_of(
+    r"(?:^\W*(?:(?:just|please|so|now|then)\W+)?|\byou (?:need to|must|have to|had better|'d better|"
+    r"better) )(?:refund|fix|sort|replace|repair|unlock|cancel|send|call|reply|respond|deliver|"
+    r"return|compensate)\b[^.?!]{0,40}\bor (?:else|i|we)\b"
+)
+
+
+def _leaves(text: str) -> bool:
+    return bool(_LEAVE.search(text)) or any(
+        _ULTIMATUM.search(s.strip()) and not s.rstrip().endswith("?")
+        for s in _SENTENCE_END.split(text)
+    )
+
+
 def _accusing_question(text: str) -> bool:
     """A question sentence with an accusing word; sentences split first (linear time)."""
-    return any(s.rstrip().endswith("?") and _ACCUSING.search(s) for s in _SENTENCE_END.split(text))
+    return any(
+        (s.rstrip().endswith("?") or _QUESTION_START.search(s)) and _ACCUSING.search(s)
+        for s in _SENTENCE_END.split(text)
+    )
 
 
 # Saying how they feel about the service, in so many words.
@@ -204,12 +251,16 @@ _DISPLEASED = any_of(
     r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
 )
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
-_THANKS = any_of(
-    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
+# "That worked": the problem is gone.
+_WORKED = any_of(
     r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
     r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
-    r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
     r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
+)
+_THANKS = any_of(
+    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
+    _WORKED.pattern,
+    r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
 )
 # Praise words users turn against the assistant when a complaint surrounds them.
 # "this is such crap", "you're hopeless": a judgement of the help or the service, with the
@@ -249,6 +300,11 @@ class Tone:
     cues: tuple[str, ...]
     thanks: bool
     valence: float = 0.0
+
+    @property
+    def glad(self) -> bool:
+        """Glad words overall (VADER), whatever shapes the turn also has."""
+        return self.valence >= _EXCITED
 
 
 # Weights are log-odds-like units set from what each shape means: asking for a human or
@@ -360,10 +416,62 @@ _FAMILIES = frozenset(
         "says so",
         "quotes the assistant back",
         "asks for redress",
+        "thanks for a repeat",
     )
 )
 
 
+# Thanking for a repeat of what did not help ("thanks so much for the FAQ link, again",
+# "thank you for another 'we will call you'"): gratitude for help itself is not sarcasm.
+_THANKS_FOR_REPEAT = any_of(
+    r"\b(?:thanks|thank you)\b(?: \w+){0,3} for (?!(?:\w+ )?(?:help|patience|time|support|"
+    r"assistance|everything)\b)[^.!?]{2,60}?(?:,\s*again|\s(?:yet again|once again|once more))\b",
+    rf"\b(?:thanks|thank you)\b(?: \w+){{0,3}} for (?:yet another|the {_ORDINAL})\b",
+)
+
+
+def _thanks_for_repeat(text: str) -> bool:
+    return bool(_THANKS_FOR_REPEAT.search(text)) and not _WORKED.search(text)
+
+
+# Negative words as intensity for something good ("ridiculous how good she is").
+_INTENSIFIER = re.compile(
+    r"\b([a-z]+)\b(?= (?:how|what an?) ([a-z]+)(?: ([a-z]+))?)",
+    re.IGNORECASE,
+)
+# Surprise is neither glad nor angry: left out of the valence.
+_SURPRISE = re.compile(r"\b(?:i )?(?:can't|cannot|couldn't) believe\b", re.IGNORECASE)
+# In a glad turn, how the user felt before ("I was absolutely TERRIFIED beforehand") is the
+# contrast, not their mood now.
+_PAST_FEELING = re.compile(
+    r"\b(?:i|we) (?:was|were|had been|'d been|felt)\b(?: \w+){0,3}? ?"
+    r"(?:scared|terrified|nervous|worried|anxious|dreading|afraid|frightened|petrified|panicking|"
+    r"panicked|stressed|apprehensive)\b[^.!?,;]{0,40}",
+    re.IGNORECASE,
+)
+
+
+_GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
+
+
+def _intensity_for(text: str) -> str:
+    """``text`` without negative words that intensify a positive one."""
+    lex = lexicon()
+
+    def drop(m: re.Match[str]) -> str:
+        bad, good = m.group(1), max(lex.get(w.lower(), 0.0) for w in m.groups()[1:] if w)
+        return " " if lex.get(bad.lower(), 0.0) < 0 and good >= _GOOD else m.group(0)
+
+    return _INTENSIFIER.sub(drop, text)
+
+
+def _echoes(quote: str, spoken_words: set[str]) -> bool:
+    """A quoted span the assistant said, word for word or in its own content words."""
+    words = set(content_tokens(tokens(quote)))
+    return len(words) >= 2 and len(words & spoken_words) >= 2 * len(words) / 3
+
+
+_INTENSITY = {"impatience": _W_IMPATIENT}
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
 _ECHO_WORDS = 3
 # A turn longer than this is pasted material (a log, a letter); its tone is in what the
@@ -380,17 +488,27 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     mocked = False
     text = plain(text[:_MAX_CHARS])
     spoken = " ".join(said.lower().split())
+    spoken_words = set(tokens(said))
     for m in QUOTED.finditer(text):
-        mocked |= len(m.group(1)) >= 4 and m.group(1).lower() in spoken
+        mocked |= len(m.group(1)) >= 4 and (
+            m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words)
+        )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
-    own = QUOTED.sub(" ", text)  # quoted words are not the user's own tone
+    own = _intensity_for(QUOTED.sub(" ", text))  # quoted words are not the user's own tone
+    mood = valence(_SURPRISE.sub(" ", own))
+    if mood >= _EXCITED:
+        own = _PAST_FEELING.sub(" ", own)
     for name, found, weight in (
-        ("repeating", REPEATING.search, _W_REPEAT),
+        (
+            "repeating",
+            lambda t: REPEATING.search(t) or (mood < _EXCITED and _COUNTED.search(t)),
+            _W_REPEAT,
+        ),
         ("blame", _BLAME.search, _W_BLAME),
         ("asks for a human", _ESCALATE.search, _W_ESCALATE),
-        ("threatens to leave", _LEAVE.search, _W_LEAVE),
+        ("threatens to leave", _leaves, _W_LEAVE),
         ("gives up", _GIVE_UP.search, _W_GIVE_UP),
         ("impatience", _IMPATIENT.search, _W_IMPATIENT),
         ("what they put in", _INVESTED.search, _W_INVESTED),
@@ -398,6 +516,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         ("nobody helps", _NOBODY.search, _W_NOBODY),
         ("says so", _DISPLEASED.search, _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
+        ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
     ):
         if found(own):
             heat += weight
@@ -415,14 +534,13 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     neg, words = _new_negative(own, known)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
-    mood = valence(own)
     # "OMG", "seriously" are intensity too: in a glad turn they are excitement.
     excited = mood >= _EXCITED and not (
-        neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES and c != "impatience" for c in cues)
+        neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES and c not in _INTENSITY for c in cues)
     )
-    if excited and "impatience" in cues:
-        cues.remove("impatience")
-        heat -= _W_IMPATIENT
+    for cue, weight in ((c, w) for c, w in _INTENSITY.items() if excited and c in cues):
+        cues.remove(cue)
+        heat -= weight
     complaint = neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES for c in cues)
     shouted = 0 if excited else _shouted(own, known_caps)
     if shouted:
