@@ -447,3 +447,27 @@ def test_a_fixed_reply_sent_a_fourth_time_ignores_the_user(backend: LocalBackend
     # same text is sent whatever the customer writes.
     assert j.progress(2, 3) > 0.8
     assert j.progress(3, 4) < 0.2 and j.progress(4, 5) < 0.2
+
+
+def test_a_lookup_by_another_key_or_id_is_another_target(backend: LocalBackend) -> None:
+    # Round 6: one tool called by id twice and then by phone shares no key on every call;
+    # the ids still name the target, and a lookup by phone is another target again.
+    missing = "Error: no customer found"
+    j = judgement(
+        backend,
+        turn("My customer ID is 123456789.", "Looking you up.",
+             ("get_customer_details", {"customer_id": "123456789"}, missing)),
+        turn("Sorry, it is 123456780.", "Looking you up.",
+             ("get_customer_details", {"customer_id": "123456780"}, missing)),
+        turn("My phone is +51987654321.", "Looking you up.",
+             ("get_customer_details", {"customer_phone": "+51987654321"}, missing)),
+    )
+    assert j.repeat_probability(0, 1) < 0.3 and j.repeat_probability(1, 2) < 0.3
+    assert j.tool_repeat("get_customer_details") < 0.3
+    # The same id again with the same nothing, three times, is still one action.
+    same = judgement(backend, *(step("Looking you up.",
+                                     ("get_customer_details", {"customer_id": "123456789"},
+                                      missing)) for _ in range(3)),
+                     step("Looking you up.", ("get_customer_details",
+                                              {"customer_phone": "+51987654321"}, missing)))
+    assert same.repeat_probability(1, 2) > 0.85

@@ -388,8 +388,18 @@ class LocalJudgement:
     def _diff_keys(self, ck: Call, cj: Call) -> list[str]:
         if ck.name != cj.name or ck.args is None or cj.args is None:
             return []
-        core = self._core.get(ck.name, frozenset(ck.args) & frozenset(cj.args))
+        core = self._target_keys(ck.name, ck.args, cj.args)
         return sorted(k for k in core if ck.args.get(k) != cj.args.get(k))
+
+    def _target_keys(self, name: str, a: Mapping[str, Any], b: Mapping[str, Any],
+                     ) -> frozenset[str]:
+        """The keys that name the target of two calls of tool ``name``.
+
+        The keys passed on every call of the tool; when no key is (one lookup by id,
+        another by phone), the keys these two share; when they share none, every key
+        of both: a lookup by another key is another target, never the same one."""
+        return (self._core.get(name) or frozenset(a) & frozenset(b)
+                or frozenset(a) | frozenset(b))
 
     @staticmethod
     def _is_free_text(u: str, v: str) -> bool:
@@ -447,7 +457,7 @@ class LocalJudgement:
                 return 1.0  # a command line with only its timeout or retry count changed
             return self._value_similarity(ck.raw, cj.raw, lenient=lenient)
         diff = self._diff_keys(ck, cj)
-        core = self._core.get(ck.name, frozenset(ck.args) & frozenset(cj.args))
+        core = self._target_keys(ck.name, ck.args, cj.args)
         # A setting can only change around a target that stayed the same.
         settings = lenient and any(
             k in ck.args and k in cj.args and self._same_target(ck.args[k], cj.args[k])
