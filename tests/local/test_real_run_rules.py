@@ -10,6 +10,7 @@ fixed reply sent word for word a fourth time to new user words ignores them."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from semloop._features import Call, action_kind, call_changes_state, run_writes
@@ -471,3 +472,37 @@ def test_a_lookup_by_another_key_or_id_is_another_target(backend: LocalBackend) 
                      step("Looking you up.", ("get_customer_details",
                                               {"customer_phone": "+51987654321"}, missing)))
     assert same.repeat_probability(1, 2) > 0.85
+
+
+def test_a_result_fetched_a_third_time_for_words_about_else_is_a_repeat(
+        backend: LocalBackend) -> None:
+    # Round 6: the same lookup, the same answer, three times, while the customer adds
+    # details the call never uses: the agent is not answering them.
+    lookup = ("search_waiting_list", {"rut": "99.999.999-9"},
+              "RESULT: the patient has no pending referrals on the waiting list.")
+    twice = [
+        turn("I'd like to ask about a surgery. My RUT is 99.999.999-9.", "Checking.", lookup),
+        step("You have no pending referrals. Which surgery do you mean?"),
+        turn("I think it was my knee, I was expecting an update.", "Let me search again.",
+             lookup),
+        step("Still nothing. Do you remember when?"),
+    ]
+    j = judgement(backend, *twice, turn("Around June or July last year, through my clinic.",
+                                        "A broader search.", lookup))
+    assert j.repeat_probability(2, 4) > 0.85 and j.progress(3, 4) < 0.2
+    # Twice is still the customer's request, as for a failure.
+    assert judgement(backend, *twice).repeat_probability(0, 2) <= 0.2
+    # One lookup fetched again for each new question about what it holds is the agent
+    # using it: the words name a field of the result.
+    hotel = {"check_in_time": "15:00", "check_out_time": "12:00",
+             "breakfast_included": "True", "city": "Lima"}
+    info = ("get_hotel_info", {}, json.dumps(hotel))
+    k = judgement(
+        backend,
+        turn("I'm thinking of a stay in June.", "Let me look.", info),
+        step("It's available."),
+        turn("Could you clarify the check-in and check-out times?", "Checking.", info),
+        step("Check-in is at 15:00 and check-out at noon."),
+        turn("Is breakfast included in the rate?", "Checking.", info),
+    )
+    assert k.repeat_probability(2, 4) <= 0.2 and k.progress(3, 4) > 0.8

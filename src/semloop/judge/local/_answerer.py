@@ -546,6 +546,9 @@ class LocalJudgement:
             rank[id(call)] = seen[key]
             seen[key] += 1
         self._nothing_total = seen
+        self._by_input: dict[tuple[str, str], list[Call]] = {}
+        for call in (c for v in self.views for c in v.calls):
+            self._by_input.setdefault((call.name, call.raw), []).append(call)
         return rank
 
     def _rank_identical_failures(self) -> dict[int, int]:
@@ -631,16 +634,27 @@ class LocalJudgement:
             if self._world(j, own)[1] != self._world(k, own)[1]:
                 return True
         if self._new_request[j] > k:
-            # Looked up again to answer a new question: a real result (not an error or
-            # nothing) fetched again is the agent using it, not ignoring it. The same
-            # nothing fetched again after the user spoke is the user's request (they
-            # heard of the failure and asked again), once: a third time the agent is the
-            # one hitting the same wall.
             vk, vj = self.views[k], self.views[j]
-            return any(any(ck.raw == cj.raw for ck in vk.calls)
-                       and (not cj.empty or self._nothing_total[(cj.name, cj.empty_sig)] <= 2)
+            return any(any(ck.raw == cj.raw for ck in vk.calls) and self._fetched_for_user(j, cj)
                        for cj in vj.calls)
         return False
+
+    def _fetched_for_user(self, j: int, call: Call) -> bool:
+        """A call of step j made again after the user spoke answers the user.
+
+        The same nothing fetched again is the user's request (they heard of the failure and
+        asked again), once: a third time the agent is the one hitting the same wall. A real
+        result fetched again is the agent using it for a new question, unless the same result
+        comes a third time while the user's new words name nothing of the call or its
+        result: then the user spoke of something else and the agent sent the same call."""
+        if call.empty:
+            return self._nothing_total[(call.name, call.empty_sig)] <= 2
+        same = sum(outputs_same(call.output, other.output)
+                   for other in self._by_input[(call.name, call.raw)])
+        if same <= 2:
+            return True
+        asked = _word_parts(self.views[self._new_request[j]].prompt)
+        return bool(asked & (_word_parts(call.raw) | _word_parts(call.output)))
 
     def _replies(self, k: int, j: int) -> bool:
         """Step j answers new words of the user, written after step k: what it says again
@@ -909,6 +923,7 @@ _GENERIC_TOOLS = frozenset({"bash", "shell", "sh", "zsh", "python", "python3", "
                             "execute_bash", "run_command", "ipython", "jupyter"})
 # Argument keys that hold a command line or code, compared as commands.
 _COMMAND_KEYS = frozenset({"command", "cmd", "code", "script", "commands"})
+_JOINTS = re.compile(r"[_\-./:]+")
 _CMD_TOKEN = re.compile(r"[^\s'\"`]+")
 
 
@@ -971,6 +986,13 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
         return False  # a log, not an error message
     named = entities(ck.output) & entities(cj.output) & ck.entities & cj.entities
     return any(not e.replace(".", "").isdigit() for e in named)
+
+
+def _word_parts(text: str) -> frozenset[str]:
+    """The content words of a text, ids and keys split at their joints (``check_in_time``
+    and ``check-in`` share ``check``)."""
+    parts = [part for tok in tokens(text) for part in _JOINTS.split(tok)]
+    return frozenset(p for p in content_tokens(parts) if len(p) > 2)  # "id", "in": no name
 
 
 def _targetless(call: Call) -> bool:
