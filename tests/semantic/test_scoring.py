@@ -256,6 +256,34 @@ class TestStuckStretch:
 
         with pytest.raises(ConfigError, match="min_stretch_steps"):
             SemanticLoopDetection(MockBackend({}), min_stretch_steps=0)
+        with pytest.raises(ConfigError, match="loop_stretch_steps"):
+            SemanticLoopDetection(MockBackend({}), loop_stretch_steps=2)
+
+    def test_a_severe_stretch_past_its_minimum_fails_the_verdict_alone(self) -> None:
+        # Stagnation alone weighs 0.35: a stretch of exactly three steps leaves 0.65, as a
+        # purposeful toggle on a long run does; one more step stuck is a loop by itself.
+        three = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                          "progress_2_3": 0.03, "revisit_*": 0.05,
+                                          "tool_repeat_*": 0.05, "stagnation": 2})
+        assert three.score == pytest.approx(0.65) and not three.flags_loop(0.5)
+        four = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                         "progress_2_3": 0.03, "progress_3_4": 0.02,
+                                         "revisit_*": 0.05, "tool_repeat_*": 0.05,
+                                         "stagnation": 2})
+        assert four.score == pytest.approx(0.45) and four.flags_loop(0.5)
+        assert four.stuck_stretch == (1, 4)
+        assert "stayed stuck for 4 steps (1–4)" in four.reason
+        # A mild stretch, however long, and the rule switched off leave the weights alone.
+        mild = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.3,
+                                         "progress_2_3": 0.3, "progress_3_4": 0.3,
+                                         "revisit_*": 0.05, "tool_repeat_*": 0.05,
+                                         "stagnation": 1})
+        assert mild.score == pytest.approx(0.825)
+        off = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                        "progress_2_3": 0.03, "progress_3_4": 0.02,
+                                        "revisit_*": 0.05, "tool_repeat_*": 0.05,
+                                        "stagnation": 2}, loop_stretch_steps=None)
+        assert off.score == pytest.approx(0.65)
 
 
 class TestToolRepetition:

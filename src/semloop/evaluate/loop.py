@@ -18,7 +18,10 @@ for revisit; flagged pairs (at ``mild_stagnation`` or worse) that touch form str
 the worst stretch of ``min_stretch_steps`` (3) steps or more gives 0.0 at
 ``severe_stagnation``, 0.5 at ``mild_stagnation``, else 1.0: one repeated step that the run
 then moves on from is not stagnation. Tool repetition is the more severe of the exact-match and judged checks. Call
-graph cycles stay the deterministic lexical check. Standard library only.
+graph cycles stay the deterministic lexical check. A severe stuck stretch that runs on past
+its minimum (``loop_stretch_steps``, 4, steps from first to last) is a loop by itself: the
+score is held just below the threshold whatever the other sub-signals say, where deepeval's
+weights alone would leave stagnation at 0.65. Standard library only.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ __all__ = [
 ]
 
 NO_LOOP_REASON = "No loop patterns detected."
+# How far below the threshold a long stuck stretch holds the score (0.45 at 0.5: where one
+# severe sub-signal and one half-scored one land).
+_BELOW_THRESHOLD = 0.05
 # Questions per trace for a judge that does not say (hosted judges charge per token).
 DEFAULT_MAX_QUESTIONS = 64
 STAGNATION_QUESTION = "stagnation"
@@ -453,6 +459,7 @@ class SemanticLoopDetection:
         severe_stagnation: float = 0.85,
         mild_stagnation: float = 0.60,
         min_stretch_steps: int = 3,
+        loop_stretch_steps: int | None = 4,
         uncertain_band: tuple[float, float] = (0.40, 0.60),
         weights: Mapping[str, float] | None = None,
     ) -> None:
@@ -472,6 +479,9 @@ class SemanticLoopDetection:
         if min_stretch_steps < 1:
             raise ConfigError(f"must be at least 1, not {min_stretch_steps}",
                               key="min_stretch_steps")
+        if loop_stretch_steps is not None and loop_stretch_steps < min_stretch_steps:
+            raise ConfigError(f"must be at least min_stretch_steps ({min_stretch_steps}), not "
+                              f"{loop_stretch_steps}", key="loop_stretch_steps")
         low, high = uncertain_band
         if not 0.0 <= low <= high <= 1.0:
             raise ConfigError(f"need 0 <= low <= high <= 1, got {uncertain_band}",
@@ -499,6 +509,7 @@ class SemanticLoopDetection:
         self.severe_stagnation = severe_stagnation
         self.mild_stagnation = mild_stagnation
         self.min_stretch_steps = min_stretch_steps
+        self.loop_stretch_steps = loop_stretch_steps
         self.uncertain_band = (float(low), float(high))
         self.weights = merged
 
@@ -625,6 +636,11 @@ class SemanticLoopDetection:
             for key in WEIGHTS
             if enabled[key] and breakdown[key] < 1.0 and reasons[key]
         ) or NO_LOOP_REASON
+        held = self._loop_stretch(findings) if stag == 0.0 else None
+        if held is not None and score >= self.threshold:
+            score = max(0.0, round(self.threshold - _BELOW_THRESHOLD, 4))
+            reason += (f" The run stayed stuck for {held.last - held.first + 1} steps "
+                       f"({held.first}–{held.last}): a loop by itself.")
 
         return SemanticLoopResult(
             score=score,
@@ -643,6 +659,17 @@ class SemanticLoopDetection:
             model=response.model if response is not None else "",
             stuck_stretch=stretch,
         )
+
+    def _loop_stretch(self, findings: Sequence[PairFinding]) -> Stretch | None:
+        """The first severe stuck stretch covering ``loop_stretch_steps`` steps or more.
+
+        Three steps are the least that reads as stuck, and on long real runs a stretch of
+        exactly three is also what a purposeful toggle looks like (restore, re-run, re-apply);
+        an agent still at it one step later is looping whatever its tools did."""
+        if self.loop_stretch_steps is None:
+            return None
+        return next((st for st in stuck_stretches(findings, self.severe_stagnation)
+                     if st.last - st.first + 1 >= self.loop_stretch_steps), None)
 
     def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:
         """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
