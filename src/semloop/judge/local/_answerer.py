@@ -547,6 +547,7 @@ class LocalJudgement:
             seen[key] += 1
         self._nothing_total = seen
         self._by_input: dict[tuple[str, str], list[Call]] = {}
+        self._for_user: dict[tuple[int, int], bool] = {}
         for call in (c for v in self.views for c in v.calls):
             self._by_input.setdefault((call.name, call.raw), []).append(call)
         return rank
@@ -649,12 +650,15 @@ class LocalJudgement:
         result: then the user spoke of something else and the agent sent the same call."""
         if call.empty:
             return self._nothing_total[(call.name, call.empty_sig)] <= 2
-        same = sum(outputs_same(call.output, other.output)
-                   for other in self._by_input[(call.name, call.raw)])
-        if same <= 2:
-            return True
-        asked = _word_parts(self.views[self._new_request[j]].prompt)
-        return bool(asked & (_word_parts(call.raw) | _word_parts(call.output)))
+        key = (j, id(call))
+        found = self._for_user.get(key)
+        if found is None:  # once per step and call: every pair ending at j asks
+            same = sum(outputs_same(call.output, other.output)
+                       for other in self._by_input[(call.name, call.raw)])
+            found = self._for_user[key] = same <= 2 or bool(
+                _word_parts(self.views[self._new_request[j]].prompt)
+                & (_word_parts(call.raw) | _word_parts(call.output)))
+        return found
 
     def _replies(self, k: int, j: int) -> bool:
         """Step j answers new words of the user, written after step k: what it says again
@@ -988,6 +992,7 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
     return any(not e.replace(".", "").isdigit() for e in named)
 
 
+@lru_cache(maxsize=4096)
 def _word_parts(text: str) -> frozenset[str]:
     """The content words of a text, ids and keys split at their joints (``check_in_time``
     and ``check-in`` share ``check``)."""
