@@ -251,6 +251,33 @@ class TestStuckStretch:
         assert worst_stretch([f(1, 2, 0.99)], 0.6) is None
         assert worst_stretch([f(1, 2, 0.99)], 0.6, min_steps=2) is not None
 
+    def test_a_step_that_passed_no_arguments_covers_nothing(self) -> None:
+        # A, a reply the harness refused (its call has no input), A again: one repeat of
+        # A. The revisit 0 -> 2 spans three steps only because of the refusal between.
+        def trace(middle_input: str) -> Trace:
+            return Trace.from_steps("g", [
+                {"output": "Run the script."},
+                {"type": "tool", "name": "bash", "input": '{"command": "python r.py"}',
+                 "output": "KeyError"},
+                {"output": "Run it and show the diff."},
+                {"type": "tool", "name": "format_error", "input": middle_input,
+                 "output": "Please send exactly one command."},
+                {"output": "Run the script."},
+                {"type": "tool", "name": "bash", "input": '{"command": "python r.py"}',
+                 "output": "KeyError"},
+                {"output": "Edit the parser."},
+            ])
+
+        answers = {"progress_*": 0.95, "progress_1_2": 0.03, "revisit_*": 0.05,
+                   "revisit_0_2": 0.97, "tool_repeat_*": 0.05, "stagnation": 1}
+        refused = measure(trace(""), answers)
+        assert refused.score_breakdown["reasoning_stagnation"] == 1.0
+        assert refused.stuck_stretch is None
+        # With a call that did something in the middle it is a cycle through three steps.
+        acted = measure(trace('{"path": "r.py"}'), answers)
+        assert acted.score_breakdown["reasoning_stagnation"] == 0.0
+        assert acted.stuck_stretch == (0, 2)
+
     def test_min_stretch_steps_must_be_positive(self) -> None:
         from semloop import ConfigError
 
