@@ -11,6 +11,7 @@ with semloop's own importer for its format, and writes one bench row per run::
         --repo princeton-nlp/SWE-agent=/path/to/SWE-agent \
         --repo SWE-agent/mini-swe-agent=/path/to/mini-swe-agent \
         --repo gruckion/mini-swe-agent=/path/to/fork --repo sierra-research/tau2-bench=/path/to/tau2 \
+        --repo oscaralvaro/tau2-bench=/path/to/tau2-fork \
         --split heldout2 --out /tmp/real-heldout2.jsonl
     semloop bench --dataset /tmp/real-heldout2.jsonl --judge local
 
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all",
                     help="all, or a comma list of splits: tune, heldout (round 1, no longer "
                     "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3, no "
-                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5)")
+                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     built, problems = rows(read_labels(args.labels), repos_of(args.repo), args.split)

@@ -10,6 +10,7 @@ fixed reply sent word for word a fourth time to new user words ignores them."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from semloop._features import Call, action_kind, call_changes_state, run_writes
@@ -447,3 +448,61 @@ def test_a_fixed_reply_sent_a_fourth_time_ignores_the_user(backend: LocalBackend
     # same text is sent whatever the customer writes.
     assert j.progress(2, 3) > 0.8
     assert j.progress(3, 4) < 0.2 and j.progress(4, 5) < 0.2
+
+
+def test_a_lookup_by_another_key_or_id_is_another_target(backend: LocalBackend) -> None:
+    # Round 6: one tool called by id twice and then by phone shares no key on every call;
+    # the ids still name the target, and a lookup by phone is another target again.
+    missing = "Error: no customer found"
+    j = judgement(
+        backend,
+        turn("My customer ID is 123456789.", "Looking you up.",
+             ("get_customer_details", {"customer_id": "123456789"}, missing)),
+        turn("Sorry, it is 123456780.", "Looking you up.",
+             ("get_customer_details", {"customer_id": "123456780"}, missing)),
+        turn("My phone is +51987654321.", "Looking you up.",
+             ("get_customer_details", {"customer_phone": "+51987654321"}, missing)),
+    )
+    assert j.repeat_probability(0, 1) < 0.3 and j.repeat_probability(1, 2) < 0.3
+    assert j.tool_repeat("get_customer_details") < 0.3
+    # The same id again with the same nothing, three times, is still one action.
+    same = judgement(backend, *(step("Looking you up.",
+                                     ("get_customer_details", {"customer_id": "123456789"},
+                                      missing)) for _ in range(3)),
+                     step("Looking you up.", ("get_customer_details",
+                                              {"customer_phone": "+51987654321"}, missing)))
+    assert same.repeat_probability(1, 2) > 0.85
+
+
+def test_a_result_fetched_a_third_time_for_words_about_else_is_a_repeat(
+        backend: LocalBackend) -> None:
+    # Round 6: the same lookup, the same answer, three times, while the customer adds
+    # details the call never uses: the agent is not answering them.
+    lookup = ("search_waiting_list", {"rut": "99.999.999-9"},
+              "RESULT: the patient has no pending referrals on the waiting list.")
+    twice = [
+        turn("I'd like to ask about a surgery. My RUT is 99.999.999-9.", "Checking.", lookup),
+        step("You have no pending referrals. Which surgery do you mean?"),
+        turn("I think it was my knee, I was expecting an update.", "Let me search again.",
+             lookup),
+        step("Still nothing. Do you remember when?"),
+    ]
+    j = judgement(backend, *twice, turn("Around June or July last year, through my clinic.",
+                                        "A broader search.", lookup))
+    assert j.repeat_probability(2, 4) > 0.85 and j.progress(3, 4) < 0.2
+    # Twice is still the customer's request, as for a failure.
+    assert judgement(backend, *twice).repeat_probability(0, 2) <= 0.2
+    # One lookup fetched again for each new question about what it holds is the agent
+    # using it: the words name a field of the result.
+    hotel = {"check_in_time": "15:00", "check_out_time": "12:00",
+             "breakfast_included": "True", "city": "Lima"}
+    info = ("get_hotel_info", {}, json.dumps(hotel))
+    k = judgement(
+        backend,
+        turn("I'm thinking of a stay in June.", "Let me look.", info),
+        step("It's available."),
+        turn("Could you clarify the check-in and check-out times?", "Checking.", info),
+        step("Check-in is at 15:00 and check-out at noon."),
+        turn("Is breakfast included in the rate?", "Checking.", info),
+    )
+    assert k.repeat_probability(2, 4) <= 0.2 and k.progress(3, 4) > 0.8

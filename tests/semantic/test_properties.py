@@ -64,7 +64,13 @@ def test_invariants(steps: list[dict[str, Any]], p: float, fallback: bool, looka
     assert breakdown["call_graph_cycles"] == lexical.score_breakdown["call_graph_cycles"]
     if result.undecided and fallback:
         assert breakdown["reasoning_stagnation"] <= lexical.score_breakdown["reasoning_stagnation"]
-    assert result.score == pytest.approx(combine_scores(breakdown, dict.fromkeys(WEIGHTS, True)))
+    combined = combine_scores(breakdown, dict.fromkeys(WEIGHTS, True))
+    if "a loop by itself" in result.reason:
+        # A severe stuck stretch of 4+ steps holds the score just below the threshold.
+        assert breakdown["reasoning_stagnation"] == 0.0 and combined >= 0.5
+        assert result.stuck_stretch is not None and result.score == pytest.approx(0.45)
+    else:
+        assert result.score == pytest.approx(combined)
     assert 0.0 <= result.score <= 1.0
     assert result.success == (result.score >= 0.5)
     assert all(v in (0.0, 0.5, 1.0) for v in breakdown.values())

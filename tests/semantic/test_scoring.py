@@ -251,11 +251,66 @@ class TestStuckStretch:
         assert worst_stretch([f(1, 2, 0.99)], 0.6) is None
         assert worst_stretch([f(1, 2, 0.99)], 0.6, min_steps=2) is not None
 
+    def test_a_step_that_passed_no_arguments_covers_nothing(self) -> None:
+        # A, a reply the harness refused (its call has no input), A again: one repeat of
+        # A. The revisit 0 -> 2 spans three steps only because of the refusal between.
+        def trace(middle_input: str) -> Trace:
+            return Trace.from_steps("g", [
+                {"output": "Run the script."},
+                {"type": "tool", "name": "bash", "input": '{"command": "python r.py"}',
+                 "output": "KeyError"},
+                {"output": "Run it and show the diff."},
+                {"type": "tool", "name": "format_error", "input": middle_input,
+                 "output": "Please send exactly one command."},
+                {"output": "Run the script."},
+                {"type": "tool", "name": "bash", "input": '{"command": "python r.py"}',
+                 "output": "KeyError"},
+                {"output": "Edit the parser."},
+            ])
+
+        answers = {"progress_*": 0.95, "progress_1_2": 0.03, "revisit_*": 0.05,
+                   "revisit_0_2": 0.97, "tool_repeat_*": 0.05, "stagnation": 1}
+        refused = measure(trace(""), answers)
+        assert refused.score_breakdown["reasoning_stagnation"] == 1.0
+        assert refused.stuck_stretch is None
+        # With a call that did something in the middle it is a cycle through three steps.
+        acted = measure(trace('{"path": "r.py"}'), answers)
+        assert acted.score_breakdown["reasoning_stagnation"] == 0.0
+        assert acted.stuck_stretch == (0, 2)
+
     def test_min_stretch_steps_must_be_positive(self) -> None:
         from semloop import ConfigError
 
         with pytest.raises(ConfigError, match="min_stretch_steps"):
             SemanticLoopDetection(MockBackend({}), min_stretch_steps=0)
+        with pytest.raises(ConfigError, match="loop_stretch_steps"):
+            SemanticLoopDetection(MockBackend({}), loop_stretch_steps=2)
+
+    def test_a_severe_stretch_past_its_minimum_fails_the_verdict_alone(self) -> None:
+        # Stagnation alone weighs 0.35: a stretch of exactly three steps leaves 0.65, as a
+        # purposeful toggle on a long run does; one more step stuck is a loop by itself.
+        three = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                          "progress_2_3": 0.03, "revisit_*": 0.05,
+                                          "tool_repeat_*": 0.05, "stagnation": 2})
+        assert three.score == pytest.approx(0.65) and not three.flags_loop(0.5)
+        four = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                         "progress_2_3": 0.03, "progress_3_4": 0.02,
+                                         "revisit_*": 0.05, "tool_repeat_*": 0.05,
+                                         "stagnation": 2})
+        assert four.score == pytest.approx(0.45) and four.flags_loop(0.5)
+        assert four.stuck_stretch == (1, 4)
+        assert "stayed stuck for 4 steps (1–4)" in four.reason
+        # A mild stretch, however long, and the rule switched off leave the weights alone.
+        mild = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.3,
+                                         "progress_2_3": 0.3, "progress_3_4": 0.3,
+                                         "revisit_*": 0.05, "tool_repeat_*": 0.05,
+                                         "stagnation": 1})
+        assert mild.score == pytest.approx(0.825)
+        off = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
+                                        "progress_2_3": 0.03, "progress_3_4": 0.02,
+                                        "revisit_*": 0.05, "tool_repeat_*": 0.05,
+                                        "stagnation": 2}, loop_stretch_steps=None)
+        assert off.score == pytest.approx(0.65)
 
 
 class TestToolRepetition:

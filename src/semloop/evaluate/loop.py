@@ -18,7 +18,10 @@ for revisit; flagged pairs (at ``mild_stagnation`` or worse) that touch form str
 the worst stretch of ``min_stretch_steps`` (3) steps or more gives 0.0 at
 ``severe_stagnation``, 0.5 at ``mild_stagnation``, else 1.0: one repeated step that the run
 then moves on from is not stagnation. Tool repetition is the more severe of the exact-match and judged checks. Call
-graph cycles stay the deterministic lexical check. Standard library only.
+graph cycles stay the deterministic lexical check. A severe stuck stretch that runs on past
+its minimum (``loop_stretch_steps``, 4, steps from first to last) is a loop by itself: the
+score is held just below the threshold whatever the other sub-signals say, where deepeval's
+weights alone would leave stagnation at 0.65. Standard library only.
 """
 
 from __future__ import annotations
@@ -51,12 +54,18 @@ __all__ = [
     "build_questions",
     "build_state",
     "build_tool_questions",
+    "covered",
+    "idle_steps",
     "reasoning_steps",
     "stuck_stretches",
     "worst_stretch",
 ]
 
 NO_LOOP_REASON = "No loop patterns detected."
+# How far below the threshold a long stuck stretch holds the score (0.45 at 0.5: where one
+# severe sub-signal and one half-scored one land).
+_BELOW_THRESHOLD = 0.05
+_NO_ARGUMENTS = frozenset({"", "{}", "[]", "null"})
 # Questions per trace for a judge that does not say (hosted judges charge per token).
 DEFAULT_MAX_QUESTIONS = 64
 STAGNATION_QUESTION = "stagnation"
@@ -294,18 +303,35 @@ def stuck_stretches(findings: Sequence[PairFinding], mild: float) -> list[Stretc
 
 
 def worst_stretch(
-    findings: Sequence[PairFinding], mild: float, min_steps: int = 3
+    findings: Sequence[PairFinding], mild: float, min_steps: int = 3,
+    idle: frozenset[int] = frozenset(),
 ) -> Stretch | None:
     """The most stagnant stretch that is long enough to call stuck, or None.
 
     A stretch is long enough when it covers ``min_steps`` steps from first to last (a
     flagged revisit of step i at step i+2 is a cycle through three steps), or when
     ``min_steps - 1`` of its steps each repeat what came before (``A A A``). A lone
-    repeated step (step j no better than step j-1, then the run moves on) is neither."""
+    repeated step (step j no better than step j-1, then the run moves on) is neither.
+    ``idle`` steps (their calls pass no arguments: a reply the harness refused, where
+    nothing ran) inside a stretch cover nothing: ``A, refused, A`` is one repeat."""
     need = max(1, min_steps - 1)
     long_enough = [st for st in stuck_stretches(findings, mild)
-                   if len(st.steps) >= need or st.last - st.first + 1 >= min_steps]
+                   if len(st.steps) >= need or covered(st, idle) >= min_steps]
     return max(long_enough, key=lambda st: st.stagnation) if long_enough else None
+
+
+def covered(stretch: Stretch, idle: frozenset[int] = frozenset()) -> int:
+    """The steps a stretch covers from first to last, less the idle ones between."""
+    inside = range(stretch.first + 1, stretch.last)
+    return stretch.last - stretch.first + 1 - sum(1 for k in idle if k in inside)
+
+
+def idle_steps(state: Mapping[str, Any]) -> frozenset[int]:
+    """The steps of a judge state whose every tool call passes no arguments."""
+    return frozenset(
+        k for k, step in enumerate(state.get("steps") or ())
+        if step.get("tools") and all(str(t.get("input") or "").strip() in _NO_ARGUMENTS
+                                     for t in step["tools"]))
 
 
 def _stretch(group: Sequence[PairFinding]) -> Stretch:
@@ -453,6 +479,7 @@ class SemanticLoopDetection:
         severe_stagnation: float = 0.85,
         mild_stagnation: float = 0.60,
         min_stretch_steps: int = 3,
+        loop_stretch_steps: int | None = 4,
         uncertain_band: tuple[float, float] = (0.40, 0.60),
         weights: Mapping[str, float] | None = None,
     ) -> None:
@@ -472,6 +499,9 @@ class SemanticLoopDetection:
         if min_stretch_steps < 1:
             raise ConfigError(f"must be at least 1, not {min_stretch_steps}",
                               key="min_stretch_steps")
+        if loop_stretch_steps is not None and loop_stretch_steps < min_stretch_steps:
+            raise ConfigError(f"must be at least min_stretch_steps ({min_stretch_steps}), not "
+                              f"{loop_stretch_steps}", key="loop_stretch_steps")
         low, high = uncertain_band
         if not 0.0 <= low <= high <= 1.0:
             raise ConfigError(f"need 0 <= low <= high <= 1, got {uncertain_band}",
@@ -499,6 +529,7 @@ class SemanticLoopDetection:
         self.severe_stagnation = severe_stagnation
         self.mild_stagnation = mild_stagnation
         self.min_stretch_steps = min_stretch_steps
+        self.loop_stretch_steps = loop_stretch_steps
         self.uncertain_band = (float(low), float(high))
         self.weights = merged
 
@@ -583,8 +614,9 @@ class SemanticLoopDetection:
             reasons["reasoning_stagnation"] = "Not enough reasoning steps to check for stagnation."
         else:
             findings = self._pair_findings(pair_ids, answers)
-            stag, stag_reason, undecided = self._score_stagnation(findings)
-            top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps)
+            idle = idle_steps(state)
+            stag, stag_reason, undecided = self._score_stagnation(findings, idle)
+            top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps, idle)
             if stag < 1.0 and top is not None:
                 stretch = (top.first, top.last)
             if undecided and self.fallback_to_lexical_when_uncertain:
@@ -625,6 +657,11 @@ class SemanticLoopDetection:
             for key in WEIGHTS
             if enabled[key] and breakdown[key] < 1.0 and reasons[key]
         ) or NO_LOOP_REASON
+        held = self._loop_stretch(findings, idle_steps(state)) if stag == 0.0 else None
+        if held is not None and score >= self.threshold:
+            score = max(0.0, round(self.threshold - _BELOW_THRESHOLD, 4))
+            reason += (f" The run stayed stuck for {held.last - held.first + 1} steps "
+                       f"({held.first}–{held.last}): a loop by itself.")
 
         return SemanticLoopResult(
             score=score,
@@ -643,6 +680,18 @@ class SemanticLoopDetection:
             model=response.model if response is not None else "",
             stuck_stretch=stretch,
         )
+
+    def _loop_stretch(self, findings: Sequence[PairFinding],
+                      idle: frozenset[int] = frozenset()) -> Stretch | None:
+        """The first severe stuck stretch covering ``loop_stretch_steps`` steps or more.
+
+        Three steps are the least that reads as stuck, and on long real runs a stretch of
+        exactly three is also what a purposeful toggle looks like (restore, re-run, re-apply);
+        an agent still at it one step later is looping whatever its tools did."""
+        if self.loop_stretch_steps is None:
+            return None
+        return next((st for st in stuck_stretches(findings, self.severe_stagnation)
+                     if covered(st, idle) >= self.loop_stretch_steps), None)
 
     def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:
         """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
@@ -680,7 +729,8 @@ class SemanticLoopDetection:
             )
         return findings
 
-    def _score_stagnation(self, findings: Sequence[PairFinding]) -> tuple[float, str, bool]:
+    def _score_stagnation(self, findings: Sequence[PairFinding],
+                          idle: frozenset[int] = frozenset()) -> tuple[float, str, bool]:
         """(score, reason, undecided) from the pair findings.
 
         The score is that of the worst stuck *stretch*, not of the worst pair: a stretch
@@ -692,7 +742,7 @@ class SemanticLoopDetection:
             # Nothing usable came back: undecided, so the lexical fallback can step in.
             return 1.0, "Judge returned no usable pair answers.", True
         worst = max(findings, key=lambda f: f.stagnation)
-        top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps)
+        top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps, idle)
         level = top.stagnation if top is not None else 0.0
         if level >= self.severe_stagnation:
             score = 0.0

@@ -388,8 +388,18 @@ class LocalJudgement:
     def _diff_keys(self, ck: Call, cj: Call) -> list[str]:
         if ck.name != cj.name or ck.args is None or cj.args is None:
             return []
-        core = self._core.get(ck.name, frozenset(ck.args) & frozenset(cj.args))
+        core = self._target_keys(ck.name, ck.args, cj.args)
         return sorted(k for k in core if ck.args.get(k) != cj.args.get(k))
+
+    def _target_keys(self, name: str, a: Mapping[str, Any], b: Mapping[str, Any],
+                     ) -> frozenset[str]:
+        """The keys that name the target of two calls of tool ``name``.
+
+        The keys passed on every call of the tool; when no key is (one lookup by id,
+        another by phone), the keys these two share; when they share none, every key
+        of both: a lookup by another key is another target, never the same one."""
+        return (self._core.get(name) or frozenset(a) & frozenset(b)
+                or frozenset(a) | frozenset(b))
 
     @staticmethod
     def _is_free_text(u: str, v: str) -> bool:
@@ -447,7 +457,7 @@ class LocalJudgement:
                 return 1.0  # a command line with only its timeout or retry count changed
             return self._value_similarity(ck.raw, cj.raw, lenient=lenient)
         diff = self._diff_keys(ck, cj)
-        core = self._core.get(ck.name, frozenset(ck.args) & frozenset(cj.args))
+        core = self._target_keys(ck.name, ck.args, cj.args)
         # A setting can only change around a target that stayed the same.
         settings = lenient and any(
             k in ck.args and k in cj.args and self._same_target(ck.args[k], cj.args[k])
@@ -536,6 +546,10 @@ class LocalJudgement:
             rank[id(call)] = seen[key]
             seen[key] += 1
         self._nothing_total = seen
+        self._by_input: dict[tuple[str, str], list[Call]] = {}
+        self._for_user: dict[tuple[int, int], bool] = {}
+        for call in (c for v in self.views for c in v.calls):
+            self._by_input.setdefault((call.name, call.raw), []).append(call)
         return rank
 
     def _rank_identical_failures(self) -> dict[int, int]:
@@ -621,16 +635,30 @@ class LocalJudgement:
             if self._world(j, own)[1] != self._world(k, own)[1]:
                 return True
         if self._new_request[j] > k:
-            # Looked up again to answer a new question: a real result (not an error or
-            # nothing) fetched again is the agent using it, not ignoring it. The same
-            # nothing fetched again after the user spoke is the user's request (they
-            # heard of the failure and asked again), once: a third time the agent is the
-            # one hitting the same wall.
             vk, vj = self.views[k], self.views[j]
-            return any(any(ck.raw == cj.raw for ck in vk.calls)
-                       and (not cj.empty or self._nothing_total[(cj.name, cj.empty_sig)] <= 2)
+            return any(any(ck.raw == cj.raw for ck in vk.calls) and self._fetched_for_user(j, cj)
                        for cj in vj.calls)
         return False
+
+    def _fetched_for_user(self, j: int, call: Call) -> bool:
+        """A call of step j made again after the user spoke answers the user.
+
+        The same nothing fetched again is the user's request (they heard of the failure and
+        asked again), once: a third time the agent is the one hitting the same wall. A real
+        result fetched again is the agent using it for a new question, unless the same result
+        comes a third time while the user's new words name nothing of the call or its
+        result: then the user spoke of something else and the agent sent the same call."""
+        if call.empty:
+            return self._nothing_total[(call.name, call.empty_sig)] <= 2
+        key = (j, id(call))
+        found = self._for_user.get(key)
+        if found is None:  # once per step and call: every pair ending at j asks
+            same = sum(outputs_same(call.output, other.output)
+                       for other in self._by_input[(call.name, call.raw)])
+            found = self._for_user[key] = same <= 2 or bool(
+                _word_parts(self.views[self._new_request[j]].prompt)
+                & (_word_parts(call.raw) | _word_parts(call.output)))
+        return found
 
     def _replies(self, k: int, j: int) -> bool:
         """Step j answers new words of the user, written after step k: what it says again
@@ -899,6 +927,7 @@ _GENERIC_TOOLS = frozenset({"bash", "shell", "sh", "zsh", "python", "python3", "
                             "execute_bash", "run_command", "ipython", "jupyter"})
 # Argument keys that hold a command line or code, compared as commands.
 _COMMAND_KEYS = frozenset({"command", "cmd", "code", "script", "commands"})
+_JOINTS = re.compile(r"[_\-./:]+")
 _CMD_TOKEN = re.compile(r"[^\s'\"`]+")
 
 
@@ -961,6 +990,14 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
         return False  # a log, not an error message
     named = entities(ck.output) & entities(cj.output) & ck.entities & cj.entities
     return any(not e.replace(".", "").isdigit() for e in named)
+
+
+@lru_cache(maxsize=4096)
+def _word_parts(text: str) -> frozenset[str]:
+    """The content words of a text, ids and keys split at their joints (``check_in_time``
+    and ``check-in`` share ``check``)."""
+    parts = [part for tok in tokens(text) for part in _JOINTS.split(tok)]
+    return frozenset(p for p in content_tokens(parts) if len(p) > 2)  # "id", "in": no name
 
 
 def _targetless(call: Call) -> bool:
