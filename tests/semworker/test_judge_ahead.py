@@ -62,6 +62,7 @@ def test_a_cost_ceiling_sees_the_spend_of_the_runs_before_it(store: Store) -> No
     assert semantic.drain() == 5
     # Judged while the month's spend was 0, 0.001, 0.002; then over the ceiling.
     assert judge.calls == 3
+    assert (worker(store, judge).judge_threads, worker(store, judge).judge_ahead) == (2, 1)
 
 
 def _run_events(i: int) -> list[Event]:
@@ -103,8 +104,9 @@ def test_the_embedded_judge_embeds_each_text_once_and_answers_as_one_at_a_time(
         return embed(texts)
 
     embedder.embed = counted  # type: ignore[method-assign]
-    semantic = worker(store, judge, evaluators=EvaluatorsConfig(), batch_size=8,
-                      judge_ahead=4, judge_threads=8)
+    semantic = worker(store, judge, evaluators=EvaluatorsConfig(), batch_size=8)
+    # The embedded judge is free: judged ahead by default (a paid one is not, below).
+    assert (semantic.judge_threads, semantic.judge_ahead) == (8, 4)
     assert semantic.drain() == 8
     # Every text any evaluator of any run asked for went through the model once.
     assert len(asked) > len(set(asked)) and embedder.texts == len(set(asked))

@@ -95,8 +95,8 @@ class SemanticWorker(PollingWorker):
         max_attempts: int = 3,
         backoff_s: float = 10.0,
         after: str | None = "detector",
-        judge_threads: int = 2,
-        judge_ahead: int = 1,
+        judge_threads: int | None = None,
+        judge_ahead: int | None = None,
     ) -> None:
         super().__init__(poll_interval=poll_interval)
         self.store = store
@@ -115,9 +115,12 @@ class SemanticWorker(PollingWorker):
         # runs' while this thread records one: the embedded judge's model releases the GIL
         # and embeds what concurrent calls ask for in shared passes, an LLM judge waits on
         # the network. Everything after the verdicts stays in this thread, in run order.
-        self._judging = ThreadPoolExecutor(max(1, judge_threads),
-                                           thread_name_prefix="semantic-judge")
-        self.judge_ahead = max(1, judge_ahead)
+        # The embedded judge is free, so judging ahead risks nothing but a killed worker's
+        # redone work; a paid judge judges one run at a time, two calls at once.
+        local = judge.name == "local"
+        self.judge_threads = max(1, judge_threads or (8 if local else 2))
+        self.judge_ahead = max(1, judge_ahead or (4 if local else 1))
+        self._judging = ThreadPoolExecutor(self.judge_threads, thread_name_prefix="semantic-judge")
 
     def __str__(self) -> str:
         return f"{self.name} (judge {self.judge.name}, every {self.poll_interval:g} s)"
@@ -238,8 +241,10 @@ class SemanticWorker(PollingWorker):
                conversation: tuple[ConversationCase, list[str]] | None) -> _Judging:
         """Hand each evaluator that is to run now to the judge's threads."""
         judging = _Judging()
+        cases: dict[str, Any] = {}  # the run read once per level, for all its evaluators
         for evaluator in evaluators:
-            plan = self._plan(org_id, run, evaluator, context, conversation, judging.outcomes)
+            plan = self._plan(org_id, run, evaluator, context, conversation, judging.outcomes,
+                              cases)
             if plan is not None:
                 case, settings, attempt = plan
                 verdict = self._judging.submit(evaluator, case, self.judge, settings)
@@ -263,7 +268,8 @@ class SemanticWorker(PollingWorker):
 
     def _plan(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: SemanticState,
               conversation: tuple[ConversationCase, list[str]] | None,
-              outcomes: list[TaskOutcome]) -> tuple[Any, EvaluatorSettings, int] | None:
+              outcomes: list[TaskOutcome],
+              cases: dict[str, Any]) -> tuple[Any, EvaluatorSettings, int] | None:
         """The case, settings and attempt number to judge ``evaluator`` with, or None when
         it is not to run now (finished before, nothing to judge, or over its ceiling: then
         its outcome is added to ``outcomes``)."""
@@ -273,10 +279,11 @@ class SemanticWorker(PollingWorker):
         case: Any
         if conversation is not None:
             case = conversation[0]
-        elif evaluator.level == "trace":
-            case = trace_case(run)
         else:
-            case = run_case(run)
+            if evaluator.level not in cases:
+                cases[evaluator.level] = (trace_case(run) if evaluator.level == "trace"
+                                          else run_case(run))
+            case = cases[evaluator.level]
         if case is None:
             outcomes.append(TaskOutcome(evaluator.name, "skipped", 0,
                                         "no user input or no LLM output to judge"))

@@ -88,6 +88,11 @@ class LocalBackend:
         latency_ms = (time.perf_counter() - start) * 1000.0
         return JudgeResponse(answers=answers, cost_usd=0.0, latency_ms=latency_ms, model=self.model)
 
+    @property
+    def embedder(self) -> Embedder:
+        """The sentence model: its ``passes`` and ``texts`` count the work done."""
+        return self._embedder
+
     def clear_cache(self) -> None:
         """Forget remembered sentence vectors (for cold-latency measurements)."""
         self._embedder.clear_cache()
