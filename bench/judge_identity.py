@@ -8,7 +8,8 @@ conversation evaluators) on every row of ``calibration/*.jsonl`` and
 worker judges, and writes or compares fired, confidence and reasoning per case. Usage:
 
   PYTHONHASHSEED=0 .venv/bin/python bench/judge_identity.py --write before.json   # old code
-  PYTHONHASHSEED=0 .venv/bin/python bench/judge_identity.py --compare before.json --threads 8
+  PYTHONHASHSEED=0 .venv/bin/python bench/judge_identity.py --compare before.json --threads 8 \
+      [--worker-judge]   # the judge the semantic worker builds (two passes at once)
 
 Exit status 1 when a verdict (fired, confidence, error) differs, or with ``--reasoning``
 when a reasoning text does. A reasoning text may name one of several equally good words
@@ -29,6 +30,7 @@ from typing import Any
 from semloop.evaluate import EVALUATORS, Evaluator
 from semloop.evaluate.cases import as_level, parse_case
 from semloop.judge.registry import make_backend
+from semloop.worker import semantic_judge
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,8 +53,8 @@ def jobs() -> list[tuple[str, Evaluator, Any]]:
     return out
 
 
-def verdicts(threads: int) -> dict[str, list[Any]]:
-    judge = make_backend("local")
+def verdicts(threads: int, worker_judge: bool) -> dict[str, list[Any]]:
+    judge = semantic_judge("local") if worker_judge else make_backend("local")
     todo = jobs()
     with ThreadPoolExecutor(threads) as pool:
         results = list(pool.map(lambda job: job[1](job[2], judge), todo))
@@ -66,11 +68,13 @@ def main() -> int:
     what.add_argument("--write", type=Path)
     what.add_argument("--compare", type=Path)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--worker-judge", action="store_true",
+                        help="the embedded judge as the semantic worker builds it")
     parser.add_argument("--reasoning", action="store_true",
                         help="a reasoning text that differs fails the check too")
     args = parser.parse_args()
     start = time.perf_counter()
-    now = verdicts(args.threads)
+    now = verdicts(args.threads, args.worker_judge)
     took = time.perf_counter() - start
     if args.write:
         args.write.write_text(json.dumps(now, sort_keys=True, indent=0))

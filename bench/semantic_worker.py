@@ -35,9 +35,8 @@ from semloop.evaluate import EvaluatorsConfig
 from semloop.evaluate.findings import default_similarity
 from semloop.evaluate.sampling import SamplingConfig
 from semloop.events import Event
-from semloop.judge.registry import make_backend
 from semloop.store import Store
-from semloop.worker import SemanticWorker
+from semloop.worker import SemanticWorker, semantic_judge
 
 TARGET = 50.0
 EVERY_RUN = SamplingConfig(baseline_rate=1.0, retrieval_rate=1.0)
@@ -68,7 +67,7 @@ def run_events(i: int, t: float) -> list[Event]:
 
 
 def _worker(store: Store, poll: float, **options: Any) -> SemanticWorker:
-    return SemanticWorker(store, make_backend("local"), sampling=EVERY_RUN,
+    return SemanticWorker(store, semantic_judge("local"), sampling=EVERY_RUN,
                           evaluators=EvaluatorsConfig(), similarity=default_similarity(),
                           poll_interval=poll, batch_size=50, after=None, **options)
 

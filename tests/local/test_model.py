@@ -159,6 +159,37 @@ def test_callers_at_once_share_passes_and_embed_each_text_once(
     assert embedder._waiting == {} and embedder._queue == []
 
 
+def test_two_passes_at_once_give_the_same_bits_and_embed_each_text_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reference = Embedder(cache_size=0)
+    embedder = Embedder(cache_size=0, threads=1, passes_at_once=2)
+    running, most = [0], [0]
+    lock = threading.Lock()
+    second = threading.Event()
+    run = embedder._run
+
+    def counted(encoded: Any) -> Any:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        if most[0] >= 2:
+            second.set()
+        second.wait(30)  # the first pass waits for a second one to start beside it
+        try:
+            return run(encoded)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(embedder, "_run", counted)
+    lists = [[*_TEXTS[i * 5 : i * 5 + 10], _TEXTS[i * 5]] for i in range(6)]
+    for got, texts in zip(_callers(embedder, lists), lists):
+        assert np.array_equal(got, reference.embed(texts))
+    assert most[0] == 2  # two passes ran at once, never three
+    assert embedder.texts == len({t for texts in lists for t in texts})
+
+
 def test_a_failed_pass_fails_every_caller_waiting_for_it_and_leaves_none_waiting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -167,6 +198,6 @@ def test_a_failed_pass_fails_every_caller_waiting_for_it_and_leaves_none_waiting
     _hold_first_pass(embedder, monkeypatch, len({t for ts in lists for t in ts}), fail=True)
     results = _callers(embedder, lists)
     assert all(isinstance(r, RuntimeError) and "the model failed" in str(r) for r in results)
-    assert embedder._waiting == {} and embedder._queue == [] and not embedder._running
+    assert embedder._waiting == {} and embedder._queue == [] and embedder._running == 0
     monkeypatch.undo()
     assert embedder.embed(lists[0]).shape == (6, 384)  # and it works again

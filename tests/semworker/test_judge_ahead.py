@@ -13,6 +13,7 @@ from semloop.evaluate import EVALUATORS, EvaluatorsConfig, run_case, trace_case
 from semloop.events import Event, Run
 from semloop.judge.local import LocalBackend
 from semloop.store import Store
+from semloop.worker import semantic_judge
 
 from .helpers import NO_LOOP, Judge, add_run, semantic_signals, worker
 
@@ -94,8 +95,10 @@ def test_the_embedded_judge_embeds_each_text_once_and_answers_as_one_at_a_time(
     runs = [_run_events(i) for i in range(8)]
     for events in runs:
         store.add_events(org, events)
-    judge = LocalBackend()
-    embedder = judge._embedder
+    judge = semantic_judge("local")  # as `semloop worker semantic` builds it
+    assert isinstance(judge, LocalBackend)
+    embedder = judge.embedder
+    assert embedder.passes_at_once == 2
     asked: list[str] = []
     embed = embedder.embed
 

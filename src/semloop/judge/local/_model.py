@@ -32,15 +32,17 @@ class ModelIntegrityError(SemloopError):
 
 
 class _Pending:
-    """A text asked for and not embedded yet: its vector (or the pass's error) once done."""
+    """A text asked for and not embedded yet: queued for a pass, then its vector (or the
+    pass's error) once done."""
 
-    __slots__ = ("done", "error", "text", "vector")
+    __slots__ = ("done", "error", "queued", "text", "vector")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.vector: Any = None
         self.error: Exception | None = None
         self.done = False
+        self.queued = True
 
 
 def _require(module: str, package: str) -> Any:
@@ -75,6 +77,7 @@ class Embedder:
         expected_sha256: str = MODEL_SHA256,
         max_length: int = 256,
         cache_size: int = 4096,
+        passes_at_once: int = 1,
     ) -> None:
         np = _require("numpy", "numpy")
         ort = _require("onnxruntime", "onnxruntime")
@@ -103,6 +106,7 @@ class Embedder:
         self.tokenizer = WordPieceTokenizer(max_length=max_length)
         self.dim = 384
         self.cache_size = cache_size
+        self.passes_at_once = max(1, passes_at_once)
         #: Forward passes run, and texts embedded by them, since the embedder was built.
         self.passes = 0
         self.texts = 0
@@ -111,7 +115,7 @@ class Embedder:
         self._lock = threading.Condition()
         self._waiting: dict[str, _Pending] = {}  # asked for, not embedded yet
         self._queue: list[_Pending] = []  # of those, the ones no pass has taken
-        self._running = False
+        self._running = 0  # passes running now
 
     def clear_cache(self) -> None:
         with self._lock:
@@ -124,8 +128,9 @@ class Embedder:
         count (checked bit for bit in tests/local/test_model.py), so texts are batched by
         length and remembered in a small LRU cache without giving up determinism. Callers
         on several threads share passes: one runs the model on every text queued so far
-        while the others queue theirs for the next pass, and a text already queued or
-        being embedded is waited for, never embedded twice.
+        while the others queue theirs for the next pass (up to ``passes_at_once`` passes
+        run at once), and a text already queued or being embedded is waited for, never
+        embedded twice.
         """
         np = self._np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -141,10 +146,11 @@ class Embedder:
                 else:
                     mine[text] = (self._ask(text), [row])
             while not all(pending.done for pending, _ in mine.values()):
-                if self._running:
+                if self._running < self.passes_at_once and any(
+                        pending.queued for pending, _ in mine.values()):
+                    self._lead()  # ours are queued: run them, with everyone else's
+                else:
                     self._lock.wait()
-                else:  # ours are queued: run them, with everyone else's
-                    self._lead()
         for pending, rows in mine.values():
             if pending.error is not None:
                 raise pending.error
@@ -161,7 +167,10 @@ class Embedder:
 
     def _lead(self) -> None:
         """Run one pass over the queue, the lock released meanwhile (called holding it)."""
-        batch, self._queue, self._running = self._queue, [], True
+        batch, self._queue = self._queue, []
+        self._running += 1
+        for pending in batch:
+            pending.queued = False
         self._lock.release()
         vectors: list[Any] | None = None
         error: Exception | None = None
@@ -184,7 +193,7 @@ class Embedder:
                     self._cache[pending.text] = pending.vector
                     if len(self._cache) > self.cache_size:
                         self._cache.popitem(last=False)
-            self._running = False
+            self._running -= 1
             self._lock.notify_all()
 
     def _compute(self, texts: Sequence[str]) -> list[Any]:
