@@ -7,8 +7,10 @@ on a SQLite file (or ``--database-url``). Two measurements:
 - throughput: a backlog of ``--runs`` runs drained by one ``SemanticWorker``; runs/s wall
   clock including all its database work (claims, sampling decisions, quota, the evaluation
   log, findings, recurring issues), and the worker's own time (wall minus the time it
-  waited for verdicts; a run's evaluators are judged two at a time, so the judge's
-  latency summed from the evaluation log is more than that wait) beside the judge's;
+  waited for verdicts; a run's evaluators, and the next runs', are judged side by side,
+  so the judge's latency summed from the evaluation log is more than that wait) beside
+  the judge's; the model's forward passes and texts embedded per run; and the process's
+  CPU time per run (steadier than the wall clock on a shared machine);
 - latency: runs arriving one at a time while the worker polls every ``--poll`` seconds;
   p50/p95 of the time a run's evaluation was written (its findings and its evaluation-log
   rows share one transaction and its time) minus the run's end (its terminal event's
@@ -16,6 +18,7 @@ on a SQLite file (or ``--database-url``). Two measurements:
 
 Target: >= 50 runs/s. Usage:
   .venv/bin/python bench/semantic_worker.py [--runs 200] [--poll 1.0] [--json]
+      [--judge-threads N] [--judge-ahead N]   # the worker's defaults: 8 and 4
 """
 
 from __future__ import annotations
@@ -32,9 +35,8 @@ from semloop.evaluate import EvaluatorsConfig
 from semloop.evaluate.findings import default_similarity
 from semloop.evaluate.sampling import SamplingConfig
 from semloop.events import Event
-from semloop.judge.registry import make_backend
 from semloop.store import Store
-from semloop.worker import SemanticWorker
+from semloop.worker import SemanticWorker, semantic_judge
 
 TARGET = 50.0
 EVERY_RUN = SamplingConfig(baseline_rate=1.0, retrieval_rate=1.0)
@@ -64,16 +66,17 @@ def run_events(i: int, t: float) -> list[Event]:
     return events
 
 
-def _worker(store: Store, poll: float) -> SemanticWorker:
-    return SemanticWorker(store, make_backend("local"), sampling=EVERY_RUN,
+def _worker(store: Store, poll: float, **options: Any) -> SemanticWorker:
+    return SemanticWorker(store, semantic_judge("local"), sampling=EVERY_RUN,
                           evaluators=EvaluatorsConfig(), similarity=default_similarity(),
-                          poll_interval=poll, batch_size=50, after=None)
+                          poll_interval=poll, batch_size=50, after=None, **options)
 
 
-def throughput(url: str, runs: int) -> dict[str, Any]:
+def throughput(url: str, runs: int, **options: Any) -> dict[str, Any]:
     with Store(url) as store:
         org = store.create_org("bench")
-        worker = _worker(store, 1.0)
+        worker = _worker(store, 1.0, **options)
+        embedder = worker.judge.embedder  # type: ignore[attr-defined]
         # Warm on other runs (the model loaded), so the timed runs' texts are all new to
         # the embedder's cache: the judge's time is a cold judge's.
         for i in range(20):
@@ -82,10 +85,12 @@ def throughput(url: str, runs: int) -> dict[str, Any]:
         for i in range(runs):
             store.add_events(org, run_events(i, 1_700_000_000.0 + i * 20))
         judging_before = worker.stats.judging_s
-        start = time.perf_counter()
+        passes, texts = embedder.passes, embedder.texts
+        start, cpu = time.perf_counter(), time.process_time()
         handled = worker.drain()
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         judging = worker.stats.judging_s - judging_before
+        passes, texts = embedder.passes - passes, embedder.texts - texts
         log = [e for e in store.evaluations(org) if int(e["run_id"].split("-")[1]) < 50_000]
     judge_s = sum(e["latency_ms"] for e in log) / 1000.0
     # The calls of a run are judged side by side: their summed latency exceeds the wall
@@ -95,6 +100,11 @@ def throughput(url: str, runs: int) -> dict[str, Any]:
             "judging_wall_s": round(judging, 3),
             "worker_overhead_s": round(wall - judging, 3),
             "worker_overhead_ms_per_run": round((wall - judging) / handled * 1000, 2),
+            "cpu_ms_per_run": round(cpu / handled * 1000, 1),
+            "passes_per_run": round(passes / handled, 2),
+            "texts_per_run": round(texts / handled, 2),
+            "judge_threads": worker.judge_threads,
+            "judge_ahead": worker.judge_ahead,
             "target_runs_per_s": TARGET}
 
 
@@ -138,10 +148,13 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=1.0)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--judge-threads", type=int, default=None)
+    parser.add_argument("--judge-ahead", type=int, default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = args.database_url or f"sqlite:///{tmp}/bench.db"
-        result = {"throughput": throughput(base, args.runs),
+        result = {"throughput": throughput(base, args.runs, judge_threads=args.judge_threads,
+                                           judge_ahead=args.judge_ahead),
                   "latency": latency(args.database_url or f"sqlite:///{tmp}/lat.db", 20,
                                      args.poll)}
     if args.json:
@@ -153,6 +166,9 @@ def main() -> None:
           f"(target >= {TARGET:g}); judge {t['judge_s']} s over {t['judge_calls']} calls "
           f"({t['judging_wall_s']} s waited for, judged side by side), "
           f"worker's own {t['worker_overhead_s']} s ({t['worker_overhead_ms_per_run']} ms/run)")
+    print(f"  judged {t['judge_threads']} calls at a time, up to {t['judge_ahead']} runs ahead: "
+          f"{t['passes_per_run']} model passes and {t['texts_per_run']} texts embedded a run; "
+          f"CPU {t['cpu_ms_per_run']} ms a run")
     print(f"  run end -> evaluated, polling every {lat['poll_s']} s: p50 {lat['p50_s']} s, "
           f"p95 {lat['p95_s']} s over {lat['runs']} runs (judge {lat['judge_s_per_run']} s a run; "
           f"target p50 <= {lat['poll_s']} s + that)")

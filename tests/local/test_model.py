@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import shutil
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -78,3 +81,123 @@ def test_a_text_gets_the_same_vector_alone_or_in_a_batch(backend: LocalBackend) 
         ]
     )[1]
     np.testing.assert_allclose(alone, batched, atol=1e-6)
+
+
+# 40 texts of 4 to 32 words, so that a batch pads most of them.
+_TEXTS = [" ".join([f"step {i} checks order {i * 7}"] * (1 + i % 8)) for i in range(40)]
+
+
+def _callers(embedder: Embedder, lists: list[list[str]]) -> list[Any]:
+    """``embedder.embed`` of each list, each from a thread of its own, all at once."""
+    start = threading.Barrier(len(lists), timeout=30)
+    out: list[Any] = [None] * len(lists)
+
+    def call(i: int) -> None:
+        start.wait()
+        try:
+            out[i] = embedder.embed(lists[i])
+        except Exception as exc:  # noqa: BLE001 - the test reads it
+            out[i] = exc
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(len(lists))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return out
+
+
+def _hold_first_pass(embedder: Embedder, monkeypatch: pytest.MonkeyPatch, waiting: int,
+                     fail: bool = False) -> None:
+    """The first pass waits until ``waiting`` texts are asked for (the others queued
+    behind it), so that callers surely overlap; with ``fail`` every pass fails."""
+    run = embedder._run
+    first = threading.Event()
+
+    def held(encoded: Any) -> Any:
+        if not first.is_set():
+            first.set()
+            deadline = time.monotonic() + 30
+            while len(embedder._waiting) < waiting and time.monotonic() < deadline:
+                time.sleep(0.005)
+        if fail:
+            raise RuntimeError("the model failed")
+        return run(encoded)
+
+    monkeypatch.setattr(embedder, "_run", held)
+
+
+def test_a_text_gets_the_same_bits_alone_in_any_batch_or_beside_other_callers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    embedder = Embedder(cache_size=0)
+    alone = np.stack([embedder.embed([t])[0] for t in _TEXTS])
+    assert np.array_equal(embedder.embed(_TEXTS), alone)
+    assert np.array_equal(embedder.embed(_TEXTS[::-1]), alone[::-1])
+    lists = [_TEXTS[i::4] for i in range(4)]
+    _hold_first_pass(embedder, monkeypatch, len(_TEXTS))
+    for got, texts in zip(_callers(embedder, lists), lists):
+        assert np.array_equal(got, np.stack([alone[_TEXTS.index(t)] for t in texts]))
+
+
+def test_callers_at_once_share_passes_and_embed_each_text_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No cache: what is shared is what is being embedded, not what was remembered.
+    embedder = Embedder(cache_size=0)
+    reference = Embedder(cache_size=0)
+    # Overlapping lists, one text asked twice by one caller.
+    lists = [[*_TEXTS[i * 5 : i * 5 + 10], _TEXTS[i * 5]] for i in range(6)]
+    distinct = {t for texts in lists for t in texts}
+    _hold_first_pass(embedder, monkeypatch, len(distinct))
+    results = _callers(embedder, lists)
+    for got, texts in zip(results, lists):
+        assert np.array_equal(got, reference.embed(texts))
+    assert embedder.texts == len(distinct) == 35
+    # The first caller's pass, then one for everyone queued behind it (16 texts a pass).
+    assert embedder.passes <= 1 + -(-len(distinct) // 16)
+    assert embedder._waiting == {} and embedder._queue == []
+
+
+def test_two_passes_at_once_give_the_same_bits_and_embed_each_text_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reference = Embedder(cache_size=0)
+    embedder = Embedder(cache_size=0, threads=1, passes_at_once=2)
+    running, most = [0], [0]
+    lock = threading.Lock()
+    second = threading.Event()
+    run = embedder._run
+
+    def counted(encoded: Any) -> Any:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        if most[0] >= 2:
+            second.set()
+        second.wait(30)  # the first pass waits for a second one to start beside it
+        try:
+            return run(encoded)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(embedder, "_run", counted)
+    lists = [[*_TEXTS[i * 5 : i * 5 + 10], _TEXTS[i * 5]] for i in range(6)]
+    for got, texts in zip(_callers(embedder, lists), lists):
+        assert np.array_equal(got, reference.embed(texts))
+    assert most[0] == 2  # two passes ran at once, never three
+    assert embedder.texts == len({t for texts in lists for t in texts})
+
+
+def test_a_failed_pass_fails_every_caller_waiting_for_it_and_leaves_none_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    embedder = Embedder(cache_size=0)
+    lists = [_TEXTS[i * 3 : i * 3 + 6] for i in range(4)]
+    _hold_first_pass(embedder, monkeypatch, len({t for ts in lists for t in ts}), fail=True)
+    results = _callers(embedder, lists)
+    assert all(isinstance(r, RuntimeError) and "the model failed" in str(r) for r in results)
+    assert embedder._waiting == {} and embedder._queue == [] and embedder._running == 0
+    monkeypatch.undo()
+    assert embedder.embed(lists[0]).shape == (6, 384)  # and it works again

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 from importlib import resources
 
 import pytest
@@ -72,4 +73,20 @@ def test_matches_reference_on_every_dataset_text(reference: BertWordPieceTokeniz
                 texts.extend((str(step.get("input", "")), str(step["output"])))
     mismatches = [t for t in texts if tok.encode(t) != reference.encode(t).ids]
     assert len(texts) > 1000
+    assert mismatches == []
+
+
+def test_ascii_fast_path_matches_the_reference_on_every_ascii_character(
+    reference: BertWordPieceTokenizer,
+) -> None:
+    tok = WordPieceTokenizer()
+    # Each character alone, between letters and between spaces: control characters are
+    # dropped, whitespace splits, punctuation stands alone, letters are lowercased.
+    texts = [f"{frame[0]}{chr(c)}{frame[1]}" for c in range(128)
+             for frame in ("ab", "  ", "A ", " 9")]
+    rng = random.Random(7)
+    alphabet = [chr(c) for c in range(128)]
+    texts += ["".join(rng.choices(alphabet, k=rng.randint(1, 60))) for _ in range(2000)]
+    assert all(t.isascii() for t in texts)
+    mismatches = [t for t in texts if tok.encode(t) != reference.encode(t).ids]
     assert mismatches == []

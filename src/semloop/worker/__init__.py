@@ -49,6 +49,7 @@ __all__ = [
     "build_worker",
     "loop_signal",
     "semantic_enabled",
+    "semantic_judge",
 ]
 
 WORKERS = ("detector", "loop", "alerts", "semantic", "integrations")
@@ -116,12 +117,19 @@ def _semantic_worker(store: Store, poll_interval: float | None, judge: str | Non
     second_name = "local" if primary != "local" else (
         "llm" if os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") else None)
     return SemanticWorker(
-        store, make_backend(primary),
+        store, semantic_judge(primary),
         sampling=load_sampling_config(sampling) if sampling else None,
         evaluators=load_evaluators_config(evaluators) if evaluators else None,
         second_judge=_optional_backend(second_name),
         similarity=default_similarity(),
         poll_interval=poll_interval or float(os.environ.get("SEMANTIC_POLL_INTERVAL", "5")))
+
+
+def semantic_judge(name: str) -> Backend:
+    """The semantic worker's judge ``name``. The embedded one is asked by many threads at
+    once there: two forward passes of one onnxruntime thread each keep both cores of a
+    small machine busy with less CPU than one pass of two threads."""
+    return make_backend(name, **({"threads": 1, "passes_at_once": 2} if name == "local" else {}))
 
 
 def _existing(given: str | None, shipped: Path) -> str | None:

@@ -20,7 +20,8 @@ import dataclasses
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..case import ConversationCase
@@ -66,6 +67,16 @@ _RUN_LEVELS = ("run", "trace")
 AnyEvaluator = QuestionEvaluator | LoopEvaluator
 
 
+@dataclass
+class _Judging:
+    """One run's (or conversation's) evaluators, planned and handed to the judge: the
+    outcomes of those not judged, then each judged one's case, attempt and verdict."""
+
+    outcomes: list[TaskOutcome] = field(default_factory=list)
+    planned: list[tuple[AnyEvaluator, Any, int, Future[EvalResult]]] = field(
+        default_factory=list)
+
+
 class SemanticWorker(PollingWorker):
     name = "semantic"
 
@@ -84,7 +95,8 @@ class SemanticWorker(PollingWorker):
         max_attempts: int = 3,
         backoff_s: float = 10.0,
         after: str | None = "detector",
-        judge_threads: int = 2,
+        judge_threads: int | None = None,
+        judge_ahead: int | None = None,
     ) -> None:
         super().__init__(poll_interval=poll_interval)
         self.store = store
@@ -99,11 +111,16 @@ class SemanticWorker(PollingWorker):
         self.backoff_s = backoff_s
         # None: no detector worker runs here (benchmarks, tests of this worker alone).
         self.after = after
-        # A run's evaluators are judged side by side: the embedded judge's model releases
-        # the GIL (two threads use both cores of a small machine), an LLM judge waits on
-        # the network. Everything after the verdicts stays in this thread, in order.
-        self._judging = ThreadPoolExecutor(max(1, judge_threads),
-                                           thread_name_prefix="semantic-judge")
+        # A run's evaluators are judged side by side, and the next ``judge_ahead - 1``
+        # runs' while this thread records one: the embedded judge's model releases the GIL
+        # and embeds what concurrent calls ask for in shared passes, an LLM judge waits on
+        # the network. Everything after the verdicts stays in this thread, in run order.
+        # The embedded judge is free, so judging ahead risks nothing but a killed worker's
+        # redone work; a paid judge judges one run at a time, two calls at once.
+        local = judge.name == "local"
+        self.judge_threads = max(1, judge_threads or (8 if local else 2))
+        self.judge_ahead = max(1, judge_ahead or (4 if local else 1))
+        self._judging = ThreadPoolExecutor(self.judge_threads, thread_name_prefix="semantic-judge")
 
     def __str__(self) -> str:
         return f"{self.name} (judge {self.judge.name}, every {self.poll_interval:g} s)"
@@ -125,10 +142,20 @@ class SemanticWorker(PollingWorker):
             for claim in batch:
                 self.retry_later(claim)
             return 0
+        runs = list(zip(batch, contexts, cleared))
+        # A cost ceiling is checked against the spend the runs before have written.
+        window = 1 if self.cost_ceilings else self.judge_ahead
+        started: dict[int, _Judging | Exception] = {}
         handled = 0
-        for claim, context, evaluate in zip(batch, contexts, cleared):
+        for index, (claim, context, _) in enumerate(runs):
+            for ahead in range(index, min(index + window, len(runs))):
+                if ahead not in started:
+                    started[ahead] = self._start_run(*runs[ahead])
+            judging = started.pop(index)
             try:
-                finished = self.process_run(claim, context, evaluate)
+                if isinstance(judging, Exception):
+                    raise judging
+                finished = self.process_run(claim, context, judging)
             except Exception:
                 log.exception("semantic: run %s failed; will retry", claim[1].run_id)
                 self.retry_later(claim)
@@ -161,8 +188,22 @@ class SemanticWorker(PollingWorker):
 
     # -- one run ---------------------------------------------------------------------
 
-    def process_run(self, claim: Claim, context: SemanticState, evaluate: bool) -> bool:
-        """Evaluate one claimed, decided run; False when an evaluator is to be retried.
+    def _start_run(self, claim: Claim, context: SemanticState,
+                   evaluate: bool) -> _Judging | Exception:
+        """The run's evaluators handed to the judge (none when it is not evaluated), or
+        the error that stopped it (the run is then retried)."""
+        org_id, run, _ = claim
+        if not evaluate:
+            return _Judging()
+        try:
+            return self._start(org_id, run, self._evaluators(context.agent, _RUN_LEVELS),
+                               context, None)
+        except Exception as exc:  # noqa: BLE001 - the run's own failure, raised in its turn
+            return exc
+
+    def process_run(self, claim: Claim, context: SemanticState, judging: _Judging) -> bool:
+        """Finish one claimed, decided run whose evaluators ``judging`` holds; False when
+        an evaluator is to be retried.
 
         The run's writes after its judge calls are one transaction (its tasks, findings,
         issues, log rows and the run processed): a worker killed before it commits leaves
@@ -170,10 +211,7 @@ class SemanticWorker(PollingWorker):
         """
         org_id, run, trigger = claim
         outcomes: list[TaskOutcome] = []
-        retry = False
-        if evaluate:
-            retry |= self._tasks(org_id, run, self._evaluators(context.agent, _RUN_LEVELS),
-                                 context, None, outcomes)
+        retry = self._finish_tasks(org_id, run, judging, context, None, outcomes)
         try:
             retry |= self._conversation(org_id, run, context, outcomes)
         except Exception:  # its own failure must not lose the run-level findings
@@ -198,27 +236,40 @@ class SemanticWorker(PollingWorker):
         when the org says so."""
         return bool(chosen) and (org.count_local_evaluations or self.judge.name != "local")
 
-    def _tasks(self, org_id: str, run: Run, evaluators: Sequence[AnyEvaluator],
-               context: SemanticState, conversation: tuple[ConversationCase, list[str]] | None,
-               outcomes: list[TaskOutcome]) -> bool:
-        """Run each evaluator that has not finished, adding its outcome to ``outcomes``;
-        True when one is to be retried."""
-        planned = [(evaluator, plan) for evaluator in evaluators
-                   if (plan := self._plan(org_id, run, evaluator, context, conversation,
-                                          outcomes)) is not None]
+    def _start(self, org_id: str, run: Run, evaluators: Sequence[AnyEvaluator],
+               context: SemanticState,
+               conversation: tuple[ConversationCase, list[str]] | None) -> _Judging:
+        """Hand each evaluator that is to run now to the judge's threads."""
+        judging = _Judging()
+        cases: dict[str, Any] = {}  # the run read once per level, for all its evaluators
+        for evaluator in evaluators:
+            plan = self._plan(org_id, run, evaluator, context, conversation, judging.outcomes,
+                              cases)
+            if plan is not None:
+                case, settings, attempt = plan
+                verdict = self._judging.submit(evaluator, case, self.judge, settings)
+                judging.planned.append((evaluator, case, attempt, verdict))
+        return judging
+
+    def _finish_tasks(self, org_id: str, run: Run, judging: _Judging, context: SemanticState,
+                      conversation: tuple[ConversationCase, list[str]] | None,
+                      outcomes: list[TaskOutcome]) -> bool:
+        """Add every outcome of ``judging`` to ``outcomes``, once its verdicts are in;
+        True when an evaluator is to be retried."""
+        outcomes.extend(judging.outcomes)
         start = time.perf_counter()
-        results = list(self._judging.map(
-            lambda job: job[0](job[1][0], self.judge, job[1][1]), planned))
+        results = [verdict.result() for *_, verdict in judging.planned]
         self.stats.judging_s += time.perf_counter() - start
         retry = False
-        for (evaluator, (case, _, attempt)), result in zip(planned, results):
+        for (evaluator, case, attempt, _), result in zip(judging.planned, results):
             retry |= self._record(org_id, run, evaluator, case, result, attempt, context,
                                   conversation, outcomes)
         return retry
 
     def _plan(self, org_id: str, run: Run, evaluator: AnyEvaluator, context: SemanticState,
               conversation: tuple[ConversationCase, list[str]] | None,
-              outcomes: list[TaskOutcome]) -> tuple[Any, EvaluatorSettings, int] | None:
+              outcomes: list[TaskOutcome],
+              cases: dict[str, Any]) -> tuple[Any, EvaluatorSettings, int] | None:
         """The case, settings and attempt number to judge ``evaluator`` with, or None when
         it is not to run now (finished before, nothing to judge, or over its ceiling: then
         its outcome is added to ``outcomes``)."""
@@ -228,10 +279,11 @@ class SemanticWorker(PollingWorker):
         case: Any
         if conversation is not None:
             case = conversation[0]
-        elif evaluator.level == "trace":
-            case = trace_case(run)
         else:
-            case = run_case(run)
+            if evaluator.level not in cases:
+                cases[evaluator.level] = (trace_case(run) if evaluator.level == "trace"
+                                          else run_case(run))
+            case = cases[evaluator.level]
         if case is None:
             outcomes.append(TaskOutcome(evaluator.name, "skipped", 0,
                                         "no user input or no LLM output to judge"))
@@ -344,8 +396,9 @@ class SemanticWorker(PollingWorker):
         case = conversation_case(runs, id=run.conversation_id)
         if case is None:
             return False
-        considered = [r.run_id for r in runs[-CONVERSATION_RUNS:]]
-        return self._tasks(org_id, run, chosen, context, (case, considered), outcomes)
+        conversation = (case, [r.run_id for r in runs[-CONVERSATION_RUNS:]])
+        judging = self._start(org_id, run, chosen, context, conversation)
+        return self._finish_tasks(org_id, run, judging, context, conversation, outcomes)
 
 
 def _entry(run: Run, result: EvalResult, attempt: int, conversation_id: str | None, *,

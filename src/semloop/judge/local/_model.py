@@ -31,6 +31,20 @@ class ModelIntegrityError(SemloopError):
     """The model file on disk is not the one semloop was calibrated with."""
 
 
+class _Pending:
+    """A text asked for and not embedded yet: queued for a pass, then its vector (or the
+    pass's error) once done."""
+
+    __slots__ = ("done", "error", "queued", "text", "vector")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.vector: Any = None
+        self.error: Exception | None = None
+        self.done = False
+        self.queued = True
+
+
 def _require(module: str, package: str) -> Any:
     try:
         return __import__(module)
@@ -63,6 +77,7 @@ class Embedder:
         expected_sha256: str = MODEL_SHA256,
         max_length: int = 256,
         cache_size: int = 4096,
+        passes_at_once: int = 1,
     ) -> None:
         np = _require("numpy", "numpy")
         ort = _require("onnxruntime", "onnxruntime")
@@ -91,8 +106,16 @@ class Embedder:
         self.tokenizer = WordPieceTokenizer(max_length=max_length)
         self.dim = 384
         self.cache_size = cache_size
+        self.passes_at_once = max(1, passes_at_once)
+        #: Forward passes run, and texts embedded by them, since the embedder was built.
+        self.passes = 0
+        self.texts = 0
         self._cache: OrderedDict[str, Any] = OrderedDict()
-        self._lock = threading.Lock()
+        # Guards the cache, the texts waited for and the queue; a pass's end wakes waiters.
+        self._lock = threading.Condition()
+        self._waiting: dict[str, _Pending] = {}  # asked for, not embedded yet
+        self._queue: list[_Pending] = []  # of those, the ones no pass has taken
+        self._running = 0  # passes running now
 
     def clear_cache(self) -> None:
         with self._lock:
@@ -103,34 +126,86 @@ class Embedder:
 
         A text's vector does not depend on what else is in its batch, nor on the thread
         count (checked bit for bit in tests/local/test_model.py), so texts are batched by
-        length and remembered in a small LRU cache without giving up determinism.
+        length and remembered in a small LRU cache without giving up determinism. Callers
+        on several threads share passes: one runs the model on every text queued so far
+        while the others queue theirs for the next pass (up to ``passes_at_once`` passes
+        run at once), and a text already queued or being embedded is waited for, never
+        embedded twice.
         """
         np = self._np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        todo: dict[str, list[int]] = {}
+        mine: dict[str, tuple[_Pending, list[int]]] = {}
         with self._lock:
             for row, text in enumerate(texts):
                 hit = self._cache.get(text)
                 if hit is not None:
                     self._cache.move_to_end(text)
                     out[row] = hit
+                elif text in mine:
+                    mine[text][1].append(row)
                 else:
-                    todo.setdefault(text, []).append(row)
-        if todo:
-            encoded = sorted(
-                ((self.tokenizer.encode(t), t) for t in todo), key=lambda pair: len(pair[0])
-            )
-            for start in range(0, len(encoded), _BATCH):
-                chunk = encoded[start : start + _BATCH]
-                vectors = self._run([ids for ids, _ in chunk])
-                with self._lock:
-                    for (_, text), vec in zip(chunk, vectors):
-                        out[todo[text]] = vec
-                        if self.cache_size > 0:
-                            self._cache[text] = vec
-                            if len(self._cache) > self.cache_size:
-                                self._cache.popitem(last=False)
+                    mine[text] = (self._ask(text), [row])
+            while not all(pending.done for pending, _ in mine.values()):
+                if self._running < self.passes_at_once and any(
+                        pending.queued for pending, _ in mine.values()):
+                    self._lead()  # ours are queued: run them, with everyone else's
+                else:
+                    self._lock.wait()
+        for pending, rows in mine.values():
+            if pending.error is not None:
+                raise pending.error
+            out[rows] = pending.vector
         return out
+
+    def _ask(self, text: str) -> _Pending:
+        """The text's pending vector, queued now unless it already is or is being run."""
+        pending = self._waiting.get(text)
+        if pending is None:
+            pending = self._waiting[text] = _Pending(text)
+            self._queue.append(pending)
+        return pending
+
+    def _lead(self) -> None:
+        """Run one pass over the queue, the lock released meanwhile (called holding it)."""
+        batch, self._queue = self._queue, []
+        self._running += 1
+        for pending in batch:
+            pending.queued = False
+        self._lock.release()
+        vectors: list[Any] | None = None
+        error: Exception | None = None
+        try:
+            vectors = self._compute([pending.text for pending in batch])
+        except Exception as exc:  # noqa: BLE001 - every caller waiting for these texts gets it
+            error = exc
+        finally:  # an interrupt too ends the pass, so that no caller waits for ever
+            self._lock.acquire()
+            if vectors is None:
+                error = error or SemloopError("an embedding pass was interrupted")
+            else:
+                self.passes += -(-len(batch) // _BATCH)
+                self.texts += len(batch)
+            for row, pending in enumerate(batch):
+                del self._waiting[pending.text]
+                pending.vector = None if vectors is None else vectors[row]
+                pending.error, pending.done = error, True
+                if vectors is not None and self.cache_size > 0:
+                    self._cache[pending.text] = pending.vector
+                    if len(self._cache) > self.cache_size:
+                        self._cache.popitem(last=False)
+            self._running -= 1
+            self._lock.notify_all()
+
+    def _compute(self, texts: Sequence[str]) -> list[Any]:
+        """The texts' vectors, in order: passes of up to ``_BATCH`` texts of like length."""
+        encoded = sorted(((self.tokenizer.encode(t), i) for i, t in enumerate(texts)),
+                         key=lambda pair: len(pair[0]))
+        vectors: list[Any] = [None] * len(texts)
+        for start in range(0, len(encoded), _BATCH):
+            chunk = encoded[start : start + _BATCH]
+            for (_, i), vec in zip(chunk, self._run([ids for ids, _ in chunk])):
+                vectors[i] = vec
+        return vectors
 
     def _run(self, encoded: Sequence[Sequence[int]]) -> Any:
         np = self._np

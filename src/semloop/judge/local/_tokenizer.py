@@ -10,6 +10,7 @@ punctuation, then greedy longest-match WordPiece with ``##`` continuations, wrap
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from collections.abc import Sequence
 from importlib import resources
@@ -30,6 +31,13 @@ _CJK_RANGES = (
     (0xF900, 0xFAFF),
     (0x2F800, 0x2FA1F),
 )
+
+# ASCII text, the usual case, in one regex: control characters other than tab, newline and
+# carriage return dropped, then runs of letters and digits and single punctuation marks
+# (every printable non-alphanumeric ASCII character is one to BERT); lowercasing is all
+# the accent stripping ASCII needs.
+_ASCII_CONTROL = dict.fromkeys([*(c for c in range(32) if chr(c) not in "\t\n\r"), 127])
+_ASCII_TOKEN = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")
 
 
 def load_vocab() -> list[str]:
@@ -82,6 +90,8 @@ class WordPieceTokenizer:
 
     def basic_tokens(self, text: str) -> list[str]:
         """Cleaned, lowercased, accent-stripped words and punctuation marks."""
+        if text.isascii():
+            return _ASCII_TOKEN.findall(text.translate(_ASCII_CONTROL).lower())
         out: list[str] = []
         buf: list[str] = []
         for ch in text:
