@@ -3,6 +3,10 @@ on the failure, and that the matching right answer leaves it unflagged."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from semloop.case import RunCase, ToolCall
@@ -162,3 +166,31 @@ def test_a_pitch_counts_unless_offers_were_asked(embed: Embed) -> None:
                                     pitch), embed)
     assert sold.features["promo_share"] > 0.3
     assert asked.features["promo_share"] == 0.0
+
+
+def test_reasoning_names_words_as_the_request_writes_them(embed: Embed) -> None:
+    wrong = case("Please reserve a copy of 'Middlemarch' for me",
+                 "Your two loans are renewed until 9 May.",
+                 tools=(ToolCall("renew_loans", {"card": "77"}, '{"ok": true}', True),))
+    notes = task_understanding_evidence(wrong, embed).notes
+    assert notes["other_action"] == 'asked to "reserve", the run did "renew"', notes
+
+
+_ORDER_PROBE = """
+from semloop.judge.local._claims import word_stems
+from semloop.judge.local._task import _idents, _in_order
+text = "Compare the HSA, FSA and HRA limits for Dana Whitfield at Orbis Labs in March, order 48821"
+print(list(_idents(text)), _in_order(word_stems(text), text))
+"""
+
+
+def test_what_a_rule_reports_does_not_hang_on_the_hash_seed() -> None:
+    """Names and missing words come in the order the text writes them, so a finding's
+    reasoning (and the recurring issue it is grouped into) is the same in every process."""
+    outputs = {
+        subprocess.run([sys.executable, "-c", _ORDER_PROBE], capture_output=True, text=True,
+                       check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+        for seed in (1, 2, 3, 4)
+    }
+    assert len(outputs) == 1, outputs
+    assert outputs.pop().startswith("['hsa', 'fsa', 'hra', 'dana'")

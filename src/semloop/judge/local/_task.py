@@ -453,7 +453,9 @@ def _idents(text: str) -> dict[str, str]:
     """The request's or answer's identifying names with their kind: acronyms, codes,
     capitalised names, identifier-like numbers (order 48821, 2025), months."""
     out: dict[str, str] = {}
-    for term in key_terms(text):
+    # In the order the text names them, so the one reported does not hang on set order.
+    lower = text.lower()
+    for term in sorted(key_terms(text), key=lambda t: (lower.find(t) % (len(lower) + 1), t)):
         kind = "code" if any(c.isdigit() for c in term) else "name"
         # "PO" in "PO-4471" is the code's prefix, not a name of its own.
         if kind == "name" and not re.search(rf"(?i)\b{re.escape(term)}\b(?!-\d)", text):
@@ -635,7 +637,10 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
         verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
         if verbs and not any(_alike(v) & asked for v in verbs):
-            return min(asked), min(verbs)
+            request = _asked_text(case.input)
+            did = min(verbs)
+            return (_written(_in_order(asked, request)[0], request),
+                    _written(did, c.name.replace("_", " ")))
     return None
 
 
@@ -675,6 +680,27 @@ def _segments(case: RunCase) -> list[str]:
     return [text for text, _ in _entries(case)]
 
 
+def _written_words(text: str) -> list[str]:
+    return [m.group(0) for m in re.finditer(r"[A-Za-z][\w'-]*", text)]
+
+
+def _in_order(stems: frozenset[str] | set[str], text: str) -> list[str]:
+    """The stems in the order the text first writes a word of them (those it never writes
+    last, alphabetically): what a rule reports must not hang on set order."""
+    first: dict[str, int] = {}
+    for i, w in enumerate(_written_words(text)):
+        first.setdefault(stem(w.replace("-", "")), i)
+    return sorted(stems, key=lambda s: (first.get(s, len(first)), s))
+
+
+def _written(stem_: str, text: str) -> str:
+    """The stem as the text writes it ("charge" for "charg"), for reasoning a person reads."""
+    for w in _written_words(text):
+        if stem(w.replace("-", "")) == stem_:
+            return w.lower()
+    return stem_
+
+
 def _titled(doc: str, word: str) -> bool:
     """The word is in the document's title ("Product sheet (80 lb concrete mix): …"), which
     names what every entry of it is about."""
@@ -696,7 +722,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     # TASK_COMPLETION's business, not a misunderstanding.
     part = max(request_parts(_asked_text(case.input)) or [case.input],
                key=lambda p: len(_part_stems(p) & said))
-    missing = [w for w in _part_stems(part) - said - _ATTRIBUTE_WORDS
+    missing = [w for w in _in_order(_part_stems(part) - said - _ATTRIBUTE_WORDS, part)
                if len(w) >= 3 and any(w in st for st in seg_stems)]
     if not missing:
         return None
@@ -718,7 +744,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         titled = where < len(case.context) and _titled(case.context[where], w)
         if best not in holding and not titled and not sources & set(holding) \
                 and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
-            return w, segments[best]
+            return _written(w, part), segments[best]
     return None
 
 
@@ -744,7 +770,7 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'part of it: "{_short(source[1], 10)}"' if source else "")
     action = _other_action(case)
     ev.flag("other_action", action is not None,
-            f'asked to {action[0]}, the run did "{action[1]}"' if action else "")
+            f'asked to "{action[0]}", the run did "{action[1]}"' if action else "")
     run = _Run.of(case, embed)
     cos = run.request_cosines() if run.sentences else [0.0]
     ev.flag("request_far", 1.0 - max(cos))
