@@ -554,9 +554,9 @@ class LocalJudgement:
 
     def _rank_same_nothing(self) -> dict[int, int]:
         """Per empty/error call (by identity): how many calls of its tool got the same
-        nothing before it. A stand-in call (a placeholder argument, arguments the tool
-        refused) tried no real target, so it counts only among stand-ins: it is not the
-        first failure of the real call that follows it."""
+        nothing before it. A stand-in call (a placeholder argument) tried no real target, so
+        it counts only among stand-ins: it is not the first failure of the real call that
+        follows it."""
         seen: Counter[tuple[str, str, bool]] = Counter()
         rank: dict[int, int] = {}
         for call in (c for v in self.views for c in v.calls if c.empty):
@@ -1022,21 +1022,14 @@ def _nothing_key(call: Call) -> tuple[str, str, bool]:
 
 
 # A value the agent never filled in: <user_rut>, {order_id}, {{customer}}, [ORDER_ID].
-_PLACEHOLDER = re.compile(r"<[^<>]+>|\{\{?\s*[\w .-]+\s*\}?\}|\[[\w .-]+\]")
-# A tool refusing the arguments themselves (a schema check), before acting on any target.
-_ARGUMENT_ERROR = re.compile(
-    r"\b(?:missing \d* ?required|required (?:positional |keyword )?argument|"
-    r"unexpected keyword argument|validation errors? for|field required|"
-    r"invalid (?:arguments?|parameters?)\b)")
+_PLACEHOLDER = re.compile(r"<[^<>]+>|\{\{?\s*[a-z_][\w .-]*\}?\}|\[[a-z_][\w .-]*\]")
 
 
 def _stand_in(call: Call) -> bool:
-    """A call that could act on no real target: an argument is a placeholder, or the tool
-    refused the arguments as such."""
-    if call.args is None:
-        return False
-    return any(isinstance(v, str) and _PLACEHOLDER.fullmatch(v) for v in call.args.values()
-               ) or bool(call.empty and _ARGUMENT_ERROR.search(call.output))
+    """A call that could act on no real target: an argument is a placeholder. (A tool
+    refusing malformed arguments needs no such rule: its error has its own signature.)"""
+    return call.args is not None and any(
+        isinstance(v, str) and _PLACEHOLDER.fullmatch(v) for v in call.args.values())
 
 
 def _targetless(call: Call) -> bool:
