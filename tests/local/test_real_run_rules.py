@@ -6,7 +6,9 @@ kept; and what a write was made on (round 4): a script the run wrote that writes
 after a file rewritten on top of another edit; and replies the harness refused (round 5):
 a lap of refusals is a repeat, a refusal after work that ran is a new slip; an option's
 value is what a command tries; an edit re-applied to look at something new is a toggle; a
-fixed reply sent word for word a fourth time to new user words ignores them."""
+fixed reply sent word for word a fourth time to new user words ignores them; and ids the
+customer corrects or restates (round 6): a value the user supplied is a new target, a
+placeholder call is no attempt of the real one, a report after the first call is news."""
 
 from __future__ import annotations
 
