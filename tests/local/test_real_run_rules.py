@@ -6,7 +6,9 @@ kept; and what a write was made on (round 4): a script the run wrote that writes
 after a file rewritten on top of another edit; and replies the harness refused (round 5):
 a lap of refusals is a repeat, a refusal after work that ran is a new slip; an option's
 value is what a command tries; an edit re-applied to look at something new is a toggle; a
-fixed reply sent word for word a fourth time to new user words ignores them."""
+fixed reply sent word for word a fourth time to new user words ignores them; and ids the
+customer corrects or restates (round 6): a value the user supplied is a new target, a
+placeholder call is no attempt of the real one, a report after the first call is news."""
 
 from __future__ import annotations
 
@@ -506,3 +508,77 @@ def test_a_result_fetched_a_third_time_for_words_about_else_is_a_repeat(
         turn("Is breakfast included in the rate?", "Checking.", info),
     )
     assert k.repeat_probability(2, 4) <= 0.2 and k.progress(3, 4) > 0.8
+
+
+def test_a_value_the_user_supplied_is_a_new_target(backend: LocalBackend) -> None:
+    # Round 6 held-out: a national id corrected by adding its check letter. Alone the two
+    # values read as one id written two ways; the customer's words carrying the new one
+    # say it is another target.
+    lookup = "search_supplies_by_dni"
+    j = judgement(
+        backend,
+        turn("My DNI is 99999999.", "Looking you up.",
+             (lookup, {"user_id": "99999999"}, "Error: customer with DNI '99999999' not found")),
+        step("I couldn't find any supplies under DNI 99999999. Could you double-check it?"),
+        turn("You're right, sorry! It's 99999999A.", "Looking you up.",
+             (lookup, {"user_id": "99999999A"}, "Error: customer with DNI '99999999A' not found")),
+    )
+    assert j.repeat_probability(0, 2) <= 0.2 and j.tool_repeat(lookup) < 0.3
+    # The agent writing the same id another way on its own is still the same id.
+    own = judgement(
+        backend,
+        step("Looking the patient up.", ("get_patient", {"id": "PT-00872"}, "Error: not found")),
+        step("Trying it without the dash.", ("get_patient", {"id": "pt00872"},
+                                             "Error: not found")),
+    )
+    assert own.repeat_probability(0, 1) > 0.85
+    # Another tool failing on the same id is not the same failed approach.
+    other = judgement(
+        backend,
+        step("Looking you up.", (lookup, {"user_id": "99999999A"},
+                                 "Error: customer with DNI '99999999A' not found")),
+        step("Opening a ticket.", ("create_ticket", {"dni": "99999999A", "description": "outage"},
+                                   "Error: customer with DNI '99999999A' not found")),
+    )
+    assert other.repeat_probability(0, 1) < 0.3
+
+
+def test_a_placeholder_call_is_no_attempt_of_the_real_call(backend: LocalBackend) -> None:
+    # Round 6 held-out: a lookup sent with a placeholder, then twice with the id the
+    # customer gives, the second at their request. The placeholder's failure is not the
+    # first of three identical failures.
+    missing = "Error: the RUT entered does not exist in the registry"
+    real = ("get_patient_details", {"rut": "12888999-0"}, missing)
+    for placeholder in ("<user_rut>", "{rut}", "[RUT]"):
+        asked = [
+            step("Let me look you up.", ("get_patient_details", {"rut": placeholder}, missing)),
+            step("Sorry, that RUT is not in our system. Could you give it to me?"),
+            turn("Sure, it is 12.888.999-0.", "Checking.", real),
+            step("I'm sorry, the RUT 12.888.999-0 is not in our system either."),
+            turn("Maybe I typed it wrong. It is 12.888.999-0, could you check again?",
+                 "Checking again.", real),
+        ]
+        j = judgement(backend, *asked)
+        assert j.repeat_probability(2, 4) <= 0.2 and j.tool_repeat("get_patient_details") < 0.3
+        # A third real failure is still the agent's own wall.
+        third = judgement(backend, *asked, step("Still nothing."),
+                          turn("Please, once more.", "Checking once more.", real))
+        assert third.repeat_probability(4, 6) > 0.85
+
+
+def test_a_report_after_the_first_call_answers_new_words(backend: LocalBackend) -> None:
+    # Round 6 held-out: the request for an id, then the apology after the first lookup of
+    # the id the customer gave, which asks for it again. The apology reports the result of
+    # the customer's new words, not the earlier request said again.
+    j = judgement(
+        backend,
+        step("Hi! How can I help you today?"),
+        step("Before I can help you with that, could you please provide your carnet number? "
+             "I need it to look up your request."),
+        turn("Yes, I am a student. My carnet number is 123456789.", "Looking it up.",
+             ("get_student_status", {"carnet": "123456789"},
+              "Error: student with carnet 123456789 not found")),
+        step("I'm sorry, but I couldn't find a student with that carnet number. Could you "
+             "please double-check the number and provide it again?"),
+    )
+    assert j.stuck_probability(3) < 0.3

@@ -216,6 +216,7 @@ class LocalJudgement:
         self._prepare_text()
         self._said_before = self._count_said_before()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
+        self._step_of = {id(c): v.index for v in self.views for c in v.calls}
         self._data_numbers = self._numbers_from_data(state)
         self._nothing_rank = self._rank_same_nothing()
         self._retry_rank = self._rank_identical_failures()
@@ -458,12 +459,14 @@ class LocalJudgement:
             return self._value_similarity(ck.raw, cj.raw, lenient=lenient)
         diff = self._diff_keys(ck, cj)
         core = self._target_keys(ck.name, ck.args, cj.args)
+        given = {k for k in diff if self._user_gave(ck, cj, cj.args.get(k))}
         # A setting can only change around a target that stayed the same.
         settings = lenient and any(
-            k in ck.args and k in cj.args and self._same_target(ck.args[k], cj.args[k])
+            k in ck.args and k in cj.args and k not in given
+            and self._same_target(ck.args[k], cj.args[k])
             for k in core
         )
-        sim = 1.0
+        sim = 0.1 if given else 1.0
         for key in diff:
             u, v = ck.args.get(key), cj.args.get(key)
             if key in _COMMAND_KEYS and isinstance(u, str) and isinstance(v, str):
@@ -471,6 +474,19 @@ class LocalJudgement:
                 continue
             sim = min(sim, self._value_similarity(u, v, lenient=lenient, settings=settings))
         return sim
+
+    def _user_gave(self, ck: Call, cj: Call, value: Any) -> bool:
+        """The user's words written after call ``ck`` and up to call ``cj`` carry ``value``
+        as ``cj`` passes it: a value the user supplied (an id corrected by a check letter or
+        one digit) is a new target, however close it is to the old one."""
+        sk, sj = self._step_of.get(id(ck)), self._step_of.get(id(cj))
+        if not isinstance(value, str) or not value or sk is None or sj is None:
+            return False
+        if self._new_request[sj] <= sk:
+            return False  # no new words from the user between the two calls
+        said = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+        return any(said.search(self.views[m].prompt) for m in range(sk + 1, sj + 1)
+                   if self.views[m].prompt)
 
     def _command_similarity(self, u: str, v: str, *, lenient: bool) -> float:
         """Two command lines (a shell command, code, a query for a generic runner) are one
@@ -538,11 +554,13 @@ class LocalJudgement:
 
     def _rank_same_nothing(self) -> dict[int, int]:
         """Per empty/error call (by identity): how many calls of its tool got the same
-        nothing before it."""
-        seen: Counter[tuple[str, str]] = Counter()
+        nothing before it. A stand-in call (a placeholder argument) tried no real target, so
+        it counts only among stand-ins: it is not the first failure of the real call that
+        follows it."""
+        seen: Counter[tuple[str, str, bool]] = Counter()
         rank: dict[int, int] = {}
         for call in (c for v in self.views for c in v.calls if c.empty):
-            key = (call.name, call.empty_sig)
+            key = _nothing_key(call)
             rank[id(call)] = seen[key]
             seen[key] += 1
         self._nothing_total = seen
@@ -649,7 +667,7 @@ class LocalJudgement:
         comes a third time while the user's new words name nothing of the call or its
         result: then the user spoke of something else and the agent sent the same call."""
         if call.empty:
-            return self._nothing_total[(call.name, call.empty_sig)] <= 2
+            return self._nothing_total[_nothing_key(call)] <= 2
         key = (j, id(call))
         found = self._for_user.get(key)
         if found is None:  # once per step and call: every pair ending at j asks
@@ -679,7 +697,7 @@ class LocalJudgement:
         if fresh is None:  # once per step: every text pair ending at j asks
             earlier = [self._logits.get((q, m), 0.0)
                        for q in range(max(0, m - _HISTORY), m) if self.views[q].calls]
-            fresh = self._fresh[m] = bool(earlier) and max(earlier) < 0.0
+            fresh = self._fresh[m] = not earlier or max(earlier) < 0.0
         return fresh
 
     def _step_call_logit(self, vk: StepView, vj: StepView) -> float:
@@ -891,13 +909,12 @@ class LocalJudgement:
             for u in pair
         ]
         self._ensure_vectors(texts)
-        step_of = {id(c): v.index for v in self.views for c in v.calls}
         repeats = []
         for m in range(1, len(calls)):
             logits = []
             for k in range(m):
                 logit = self.call_logit(calls[k], calls[m], outputs_known=outputs_known)
-                sk, sm = step_of.get(id(calls[k])), step_of.get(id(calls[m]))
+                sk, sm = self._step_of.get(id(calls[k])), self._step_of.get(id(calls[m]))
                 if (outputs_known and sk is not None and sm is not None and sk < sm
                         and logit > _AFTER_CHANGE and (self._new_attempt(sk, sm)
                                                        or self._slip_after_work(sk, sm))):
@@ -984,7 +1001,7 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
     id, a name), and both passed it: whatever else changed, what failed was kept. Bare
     numbers do not count (a count or an amount is not what the call was about), nor do
     generic runners, whose logs echo paths and versions of everything they ran."""
-    if ck.name in _GENERIC_TOOLS or ck.args is None or cj.args is None:
+    if ck.name != cj.name or ck.name in _GENERIC_TOOLS or ck.args is None or cj.args is None:
         return False
     if max(len(ck.output), len(cj.output)) > _ERROR_MESSAGE_CHARS:
         return False  # a log, not an error message
@@ -998,6 +1015,21 @@ def _word_parts(text: str) -> frozenset[str]:
     and ``check-in`` share ``check``)."""
     parts = [part for tok in tokens(text) for part in _JOINTS.split(tok)]
     return frozenset(p for p in content_tokens(parts) if len(p) > 2)  # "id", "in": no name
+
+
+def _nothing_key(call: Call) -> tuple[str, str, bool]:
+    return call.name, call.empty_sig, _stand_in(call)
+
+
+# A value the agent never filled in: <user_rut>, {order_id}, {{customer}}, [ORDER_ID].
+_PLACEHOLDER = re.compile(r"<[^<>]+>|\{\{?\s*[a-z_][\w .-]*\}?\}|\[[a-z_][\w .-]*\]")
+
+
+def _stand_in(call: Call) -> bool:
+    """A call that could act on no real target: an argument is a placeholder. (A tool
+    refusing malformed arguments needs no such rule: its error has its own signature.)"""
+    return call.args is not None and any(
+        isinstance(v, str) and _PLACEHOLDER.fullmatch(v) for v in call.args.values())
 
 
 def _targetless(call: Call) -> bool:
