@@ -433,7 +433,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             # A sentence the claim plainly restates needs one more shared word, not two.
             need = 1 if float(sims[i]) >= _RESTATES_COS else 2
             flipped = next((f for part in clauses(claim.text) for theirs_part in clauses(aligned)
-                            if (f := contradicts(part, theirs_part, need))), "")
+                            if (f := contradicts(part, theirs_part, need, own))), "")
             if flipped:
                 contradicted = True
                 claim.found["negation"] = 1.0
