@@ -61,7 +61,6 @@ HAND: dict[str, tuple[float, dict[str, float]]] = {
 SIGNS: dict[str, dict[str, int]] = {
     "hallucination": {"rule": 1, "numbers": 1, "counts": 1, "bare_name": 1, "names": 1,
                       "bound": 1, "negation": 1, "uncovered": 1, "evidence_far": 1, "rival": 1,
-                      "offered": 1,
                       "numbers_ok": -1, "worked": -1, "hedged_share": -1},
     "task_completion": {"promise": 1, "false_success": 1, "honest_failure": -1, "remainder": 1,
                         "instructions": 1, "asks_given": 1, "parts_missing": 1, "generic": 1,
