@@ -641,8 +641,8 @@ _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
 
 def _attribute(tok: str) -> str:
     """A word's stem, or the attribute a word of a polar pair names ("permitted": allow)."""
-    attr, opposite = _POLAR.get(tok, ("", 1))
-    return stem(tok) if opposite else attr
+    polar = _POLAR.get(tok)
+    return polar[0] if polar is not None and not polar[1] else stem(tok)
 
 
 def _polar(toks: Sequence[str]) -> tuple[set[str], set[str]]:
