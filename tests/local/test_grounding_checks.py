@@ -141,3 +141,32 @@ def test_a_status_the_context_excludes_is_a_contradiction(embed: Embed) -> None:
     assert found(embed, "is BA 117 on time?", "BA 117 is on time.", flight)["negation"] == 1
     assert found(embed, "is BA 117 on time?", "BA 117 is not on time: it leaves at 21:40.",
                  flight)["negation"] == 0
+
+
+def test_an_antonym_of_the_context_s_attribute_is_a_contradiction() -> None:
+    hall = "The village hall is closed on public holidays and Mondays."
+    assert contradicts("The village hall is open on public holidays.", hall) == "open"
+    assert contradicts("The village hall is not open on public holidays.", hall) == ""
+    fees = "Bike storage at the hostel is charged at 3 EUR per night."
+    assert contradicts("Bike storage at the hostel is free.", fees) == "charg"
+    assert contradicts("Bike storage at the hostel isn't free.", fees) == ""
+    rules = "Campfires on the beach are prohibited from May to September."
+    assert contradicts("Campfires on the beach are permitted in June.", rules) == "allow"
+    assert contradicts("Campfires aren't allowed on the beach in summer.", rules) == ""
+    # "paid" is said of an invoice settled as much as of a charge: not an attribute here.
+    assert contradicts("If the invoice isn't paid, interest accrues on the amount.",
+                       "Amounts unpaid after the invoice date bear interest until paid.") == ""
+
+
+def test_a_negated_list_item_is_contradicted_by_the_claim_s_sentence(embed: Embed) -> None:
+    cabin = "Cabin 9: sleeps 4, wood stove, lake view, no shower. Linen included."
+    # The claim's subject (the cabin, the stove) is in its other clause.
+    flipped = found(embed, "can we wash there?",
+                    "The cabin has a wood stove but also a shower you can use.", cabin)
+    assert flipped["negation"] == 1
+    assert found(embed, "can we wash there?", "Cabin 9 has a wood stove but no shower.",
+                 cabin)["negation"] == 0
+    # A clause of the context about another day is not the claim's.
+    hours = "Ferry ticket office hours: Mon-Fri 7:00-19:00; Sat 8:00-12:00; Sun closed."
+    assert found(embed, "saturday?", "The ferry ticket office is open on Saturday from 8:00 to 12:00.",
+                 hours)["negation"] == 0

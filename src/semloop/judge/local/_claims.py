@@ -624,13 +624,48 @@ _NOT = frozenset("""not never cannot can't won't don't doesn't didn't isn't aren
 _ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ed", "ing", "ent", "ant", "ary", "ory")
 _NO = frozenset("no none without nobody nothing".split())  # noqa: SIM905
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()\u2014\u2013-]")
+# Attributes of a service whose opposite is said in a word of its own, with no negator:
+# "closed" is "not open", "free" is "not charged", "prohibited" is "not allowed". Each word
+# reads as (the attribute, whether it states its opposite); a negator before a word of
+# the opposite flips it back ("isn't free" states a charge).
+_POLAR_GROUPS = (
+    ("open", "open opens", "closed shut"),
+    ("allow", "allowed allows permitted", "prohibited forbidden banned disallowed"),
+    ("charg", "charged charge charges billed fee fees cost costs", "free complimentary"),
+    ("includ", "included includes include", "excluded excludes separately"),
+    ("accept", "accepted accepts accept", "rejected refused declined"),
+)
+_POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
+          for opposite, words in enumerate(sides) for w in words.split()}
+
+
+def _attribute(tok: str) -> str:
+    """A word's stem, or the attribute a word of a polar pair names ("permitted": allow)."""
+    polar = _POLAR.get(tok)
+    return polar[0] if polar is not None and not polar[1] else stem(tok)
+
+
+def _polar(toks: Sequence[str]) -> tuple[set[str], set[str]]:
+    """The attributes the tokens state in a polar word: (asserted, denied)."""
+    asserted: set[str] = set()
+    denied: set[str] = set()
+    for i, tok in enumerate(toks):
+        if tok not in _POLAR:
+            continue
+        attr, opposite = _POLAR[tok]
+        negated = i > 0 and toks[i - 1] in _NOT  # "not allowed" is negation_scope's
+        if opposite and not negated:
+            denied.add(attr)
+        elif opposite or not negated:
+            asserted.add(attr)
+    return asserted, denied
 
 
 def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
     """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
     A leading "No," answers the question and negates nothing."""
     toks = _TOKEN.findall(_plain(text).lower())
-    singles: set[str] = set()
+    singles: set[str] = _polar(toks)[1]
     phrases: set[frozenset[str]] = set()
     for i, tok in enumerate(toks):
         if tok not in _NOT and tok not in _NO:
@@ -660,7 +695,7 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
             if not nxt[0].isalnum():
                 break
             if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1:
-                window.append(stem(nxt))
+                window.append(_attribute(nxt))
                 if tok in _NOT or len(window) == limit:
                     break
         if tok in _NOT and window:
@@ -673,16 +708,19 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
 _SHARED = 2  # other content words the two texts must share to speak of the same thing
 
 
-def contradicts(claim: str, evidence: str, shared_words: int = _SHARED) -> str:
+def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
+                sentence: frozenset[str] = frozenset()) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
     covered" against "we do not cover flood" gives ``cover``. The two must also share two
-    other content words, so that they speak of the same thing."""
-    shared = word_stems(claim) & word_stems(evidence)
+    other content words, so that they speak of the same thing; the claim's may come from
+    the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
+    elevator" against "3rd floor, no elevator"."""
+    shared = (word_stems(claim) | sentence) & word_stems(evidence)
     for a, b in ((claim, evidence), (evidence, claim)):
         singles, phrases = negation_scope(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
-        b_positive = word_stems(b) - b_negated
+        b_positive = (word_stems(b) | _polar(_TOKEN.findall(_plain(b).lower()))[0]) - b_negated
         for s in singles:
             if s in b_positive and len(shared - {s}) >= shared_words:
                 return s

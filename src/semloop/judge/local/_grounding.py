@@ -11,7 +11,8 @@ claim is checked against the evidence, which is the context documents and the to
   date agrees with it in every part both give (``2027-01-20`` = ``20 January 2027``);
 - **names** (acronyms, capitalised words, codes) the evidence never mentions;
 - **negation**: the claim and the evidence sentence it is closest to (by embedding) say
-  the same thing with opposite polarity ("we do not cover flood" / "flood is covered");
+  the same thing with opposite polarity ("we do not cover flood" / "flood is covered",
+  or in a word of its own: "closed" / "open", "free" / "charged");
 - **coverage and similarity**, soft evidence: the share of the claim's content words the
   evidence holds, and the claim's cosine to its best evidence sentence.
 
@@ -433,7 +434,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             # A sentence the claim plainly restates needs one more shared word, not two.
             need = 1 if float(sims[i]) >= _RESTATES_COS else 2
             flipped = next((f for part in clauses(claim.text) for theirs_part in clauses(aligned)
-                            if (f := contradicts(part, theirs_part, need))), "")
+                            if (f := contradicts(part, theirs_part, need, own))), "")
             if flipped:
                 contradicted = True
                 claim.found["negation"] = 1.0
