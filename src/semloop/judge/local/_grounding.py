@@ -119,6 +119,8 @@ class _Evidence:
     periods: frozenset[str] = frozenset()
     shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
+    # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
+    _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for text in self.texts:
@@ -157,6 +159,11 @@ class _Evidence:
         """The evidence's values restated per a period the claim names, from a period the
         evidence or the claim names ($49 a month is $588 a year; 2.3 million a year is
         6,300 a day); the factor itself too where the claim shows its working (× 12)."""
+        if claim not in self._rates:
+            self._rates[claim] = self._restated(claim)
+        return self._rates[claim]
+
+    def _restated(self, claim: str) -> list[float]:
         mine = _periods(claim)
         factors = {_PER_PERIOD[pair] for a in mine for b in self.periods | mine
                    if (pair := tuple(sorted((a, b)))) in _PER_PERIOD}
@@ -475,7 +482,6 @@ def _segments(text: str) -> list[tuple[str, str]]:
 
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
 _BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
-_SEGMENT = re.compile(r"(?<=[.;!?])\s+|\n+")
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
@@ -550,7 +556,7 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     up, down = bool(_HIGHER.search(question)), bool(_LOWER.search(question))
     if up == down:
         return ""
-    segs = [g for t in ev.texts for g in _SEGMENT.split(t) if g.strip()]
+    segs = [g.strip() for t in ev.texts for g, _ in _segments(t)]
     claimed = key_terms(claim) | {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim)}
     asked = _tokens(question)
     scores: dict[str, float] = {}
