@@ -282,6 +282,12 @@ _NUMBER_WORD = any_of(
     r"half|free|no (?:extra )?charge|included)\b"
 )
 _NUMBER = r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|a few|a couple of)"
+# Any cardinal, in digits or words ("8", "eight", "fifteen", "twenty-five").
+_CARDINAL = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|"
+    r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?)"
+)
 _UNIT_OF_TIME = r"(?:minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)"
 # A number is an amount or a time only in their shapes: "200 bikes a month" is neither, "70%"
 # or "6-8 weeks" is no price.
@@ -484,7 +490,7 @@ _PRESSURE = any_of(
     r"\beveryone(?: \w+)? knows\b|\btrust me\b|\bjust (?:admit|agree|say|tell me|do it)\b|\bi know\b",
     r"\bi(?:'m| am) an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|"
     r"developer|scientist|accountant|pilot|manager|specialist|phd|professional)\b",
-    r"\b(?:\d+|many|several) years\b|\bobviously\b|\bcome on\b|\bthink again\b|\bcheck again\b",
+    rf"\b(?:many|several|{_CARDINAL}) years\b|\bobviously\b|\bcome on\b|\bthink again\b|\bcheck again\b",
     r"\bno way\b|\b(?:has|have) to be\b|\bmust be\b|\bi(?:'ve| have) done (?:this|it)\b",
     r"\bcan(?:'t|not) be (?:right|true|correct)\b|\bbelieve me\b|\bseriously\b|\bare you kidding\b",
     r"\bwrong\b|\bas an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|developer|"
@@ -503,8 +509,8 @@ _CLAIMED = any_of(
     r"everyone|everybody)\b(?: \w+){0,4}? (?:says?|said|told|tells|swears?|reckons?|claims?|insists?)\b",
     r"\b(?:on|in|from) (?:a|an|the|some) (?:\w+ )?(?:forum|group|blog|video|thread|podcast|chat)\b|"
     r"\bonline\b|\bon the internet\b",
-    r"\bfor (?:a|an|one|\d+|two|three|four|five|ten|fifteen|twenty|many|several|some) "
-    r"(?:years?|decades?)\b|\ball the time\b|\bnobody (?:has )?ever\b|\bnever had (?:a|any) \w+",
+    rf"\bfor (?:a|an|many|several|some|{_CARDINAL}) (?:years?|decades?)\b|\ball the time\b",
+    r"\bnobody (?:has )?ever\b|\bnever had (?:a|any) \w+",
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").
