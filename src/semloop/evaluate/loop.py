@@ -607,6 +607,7 @@ class SemanticLoopDetection:
         undecided = False
         findings: list[PairFinding] = []
         stretch: tuple[int, int] | None = None
+        idle: frozenset[int] = frozenset()
         if not self.check_reasoning_stagnation:
             stag, reasons["reasoning_stagnation"] = 1.0, "Reasoning stagnation check skipped."
         elif not pair_ids:
@@ -657,7 +658,7 @@ class SemanticLoopDetection:
             for key in WEIGHTS
             if enabled[key] and breakdown[key] < 1.0 and reasons[key]
         ) or NO_LOOP_REASON
-        held = self._loop_stretch(findings, idle_steps(state)) if stag == 0.0 else None
+        held = self._loop_stretch(findings, idle) if stag == 0.0 else None
         if held is not None and score >= self.threshold:
             score = max(0.0, round(self.threshold - _BELOW_THRESHOLD, 4))
             reason += (f" The run stayed stuck for {held.last - held.first + 1} steps "
