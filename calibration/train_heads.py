@@ -12,7 +12,9 @@ are scored by a model fitted without that domain, and the operating point is the
 out-of-fold threshold that best trades recall for false positives (one false positive
 costs ``FP_COST`` caught failures), never above ``--max-fp`` (3.5%) of the negatives: it
 is set on domains the model had not seen. That point is folded into the
-bias, so the shipped threshold of 0.5 is it. For comparison, the hand-set weights the
+bias, so the shipped threshold of 0.5 is it. A feature listed in ``STAGED`` (per evaluator)
+is fitted afterwards on those out-of-fold log-odds, with the other weights, the bias and the
+cut held, so a check that fires on few cases cannot move them. For comparison, the hand-set weights the
 rules had before (``HAND``, nearly as in docs/local-judge.md) are scored on the same
 cases at 0.5; they were tuned on the calibration sets, so on those they are in-sample.
 
@@ -61,6 +63,7 @@ HAND: dict[str, tuple[float, dict[str, float]]] = {
 SIGNS: dict[str, dict[str, int]] = {
     "hallucination": {"rule": 1, "numbers": 1, "counts": 1, "bare_name": 1, "names": 1,
                       "bound": 1, "negation": 1, "uncovered": 1, "evidence_far": 1, "rival": 1,
+                      "offered": 1,
                       "numbers_ok": -1, "worked": -1, "hedged_share": -1},
     "task_completion": {"promise": 1, "false_success": 1, "honest_failure": -1, "remainder": 1,
                         "instructions": 1, "asks_given": 1, "parts_missing": 1, "generic": 1,
@@ -75,6 +78,11 @@ SIGNS: dict[str, dict[str, int]] = {
                         "lexical_off": 1, "never_on": 1, "isolation": 1, "isolated_share": 1,
                         "far_share": 1, "fall": 1, "other_party": 1, "new_names": 1, "promo_share": 1},
 }
+# Features fitted after the others, with the others' weights, bias and operating point held
+# (``fit_staged``): a check that fires on a handful of cases, refitted with the rest, moves
+# every weight and the cut with it. The offered-item check did: it cost HaluEval recall on
+# cases where it never fires (0.222 -> 0.200). Staged, the head is unchanged where it is 0.
+STAGED: dict[str, tuple[str, ...]] = {"hallucination": ("offered",)}
 FP_COST = 4  # precision first: a false alarm costs four caught failures
 # Counts are capped: the third missing number says little the second did not.
 CAP = 3.0
@@ -129,6 +137,33 @@ def fit_signed(x: np.ndarray, y: np.ndarray, penalty: float, signs: list[int]) -
         keep = [j for j in keep if j not in wrong]
 
 
+def fit_staged(x: np.ndarray, y: np.ndarray, offset: np.ndarray, penalty: float) -> np.ndarray:
+    """Weights, each at least 0, of features added to fixed log-odds ``offset``: an L2
+    logistic regression with no bias, on features scaled (not centred: a feature at 0 must
+    leave the offset as it is)."""
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    xs = x / scale
+    keep = list(range(x.shape[1]))
+    while True:
+        w = np.zeros(len(keep))
+        for _ in range(50):
+            p = 1.0 / (1.0 + np.exp(-(offset + xs[:, keep] @ w)))
+            grad = xs[:, keep].T @ (p - y) + penalty * w
+            hess = ((xs[:, keep] * (p * (1 - p))[:, None]).T @ xs[:, keep]
+                    + (penalty + 1e-9) * np.eye(len(keep)))
+            step = np.linalg.solve(hess, grad)
+            w -= step
+            if float(np.abs(step).max()) < 1e-8:
+                break
+        if (w >= 0).all():
+            full = np.zeros(x.shape[1])
+            full[keep] = w
+            weights: np.ndarray = full / scale
+            return weights
+        keep = [j for j, v in zip(keep, w) if v >= 0]
+
+
 def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
@@ -172,7 +207,8 @@ def at(scores: np.ndarray, y: np.ndarray, cut: float) -> tuple[int, int]:
 def train(name: str, embedder: Embedder, max_fp: float, report: bool) -> dict[str, object]:
     rows = read(name)
     evidence = [EVIDENCE[name](case, embedder.embed) for case, _, _ in rows]
-    features = sorted({f for ev in evidence for f in ev.features})
+    staged = [f for f in STAGED.get(name, ()) if any(f in ev.features for ev in evidence)]
+    features = sorted({f for ev in evidence for f in ev.features} - set(staged))
     x = np.array([[min(ev.features.get(f, 0.0), CAP) for f in features] for ev in evidence])
     signs = [SIGNS[name].get(f, 0) for f in features]
     y = np.array([float(bool(case.label)) for case, _, _ in rows])
@@ -198,6 +234,17 @@ def train(name: str, embedder: Embedder, max_fp: float, report: bool) -> dict[st
     w = fit_signed(xs, y, penalty, signs)
     weights = w[:-1] / scale
     bias_out = float(w[-1] - (w[:-1] * mean / scale).sum() - cut)
+    if staged:
+        # Fitted on the others' out-of-fold log-odds and scored leave-one-domain-out the
+        # same way; the cut stays where the others put it.
+        xg = np.array([[min(ev.features.get(f, 0.0), CAP) for f in staged] for ev in evidence])
+        base = scores.copy()
+        for domain in sorted(set(domains)):
+            test = np.array([d == domain for d in domains])
+            scores[test] += xg[test] @ fit_staged(xg[~test], y[~test], base[~test], penalty)
+        fp, tp = at(scores, y, cut)
+        features += staged
+        weights = np.concatenate([weights, fit_staged(xg, y, base, penalty)])
     if report:
         for (case, domain, source), s in zip(rows, scores):
             if (s >= cut) != bool(case.label):

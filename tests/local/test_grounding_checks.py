@@ -170,3 +170,18 @@ def test_a_negated_list_item_is_contradicted_by_the_claim_s_sentence(embed: Embe
     hours = "Ferry ticket office hours: Mon-Fri 7:00-19:00; Sat 8:00-12:00; Sun closed."
     assert found(embed, "saturday?", "The ferry ticket office is open on Saturday from 8:00 to 12:00.",
                  hours)["negation"] == 0
+
+
+def test_an_offered_item_the_context_never_names_is_invented(embed: Embed) -> None:
+    hostel = "Harbour Hostel dorm bed: 28 EUR per night, linen and lockers included, breakfast 6 EUR."
+    extra = found(embed, "what do i get?", "Your bed comes with linen, a locker and free towels.", hostel)
+    assert extra["offered"] == 1
+    listed = found(embed, "what do i get?", "Your bed includes linen and a locker.", hostel)
+    assert listed["offered"] == 0
+    # Asking about an item does not offer it; denying it offers nothing.
+    asked = found(embed, "is there free parking?", "Yes, there is free parking.", hostel)
+    assert asked["offered"] == 1
+    assert found(embed, "is there free parking?", "There's no free parking listed for the hostel.",
+                 hostel)["offered"] == 0
+    # "free for guests", "free of charge": no item follows.
+    assert found(embed, "is linen extra?", "Linen is free for guests, free of charge.", hostel)["offered"] == 0

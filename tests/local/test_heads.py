@@ -125,3 +125,16 @@ def test_out_of_fold_scores_never_see_their_own_domain(train: ModuleType) -> Non
     domains = ["a", "a", "a", "b", "b", "b"]
     scores = train.out_of_fold(x, y, domains, 0.1, [0])
     assert scores[2] < scores[0] and scores[5] > scores[3]
+
+
+def test_a_staged_feature_leaves_the_fixed_log_odds_where_it_is_zero(train: ModuleType) -> None:
+    # The offset already separates most cases; the staged feature fires on three positives
+    # the offset misses and on nothing else, and a second one fires against the label.
+    offset = np.array([-3.0, -2.0, -2.5, 2.0, 3.0, -1.5, -1.0, -2.0])
+    y = np.array([0, 0, 0, 1, 1, 1, 1, 1], dtype=float)
+    found = np.array([0, 0, 0, 0, 0, 1, 1, 1], dtype=float)
+    against = np.array([1, 1, 0, 0, 0, 0, 0, 0], dtype=float)
+    w = train.fit_staged(np.column_stack([found, against]), y, offset, 1.0)
+    assert w[0] > 1.0 and w[1] == 0.0  # only upwards, like the signed fit
+    logits = offset + np.column_stack([found, against]) @ w
+    assert np.array_equal(logits[found == 0], offset[found == 0])

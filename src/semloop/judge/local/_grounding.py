@@ -277,6 +277,60 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
     return ""
 
 
+# Words that offer a service's attributes ("free WiFi", "comes with a tamper", "includes
+# two walks, a heated kennel and …"): each item after one is an attribute the context must
+# name. A context that lists what the service has and not that item did not offer it.
+_OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|offers?|provides?|"
+                    r"features?|equipped with)\s+(?!of\b)", re.IGNORECASE)
+_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|,?\s+(?:but|so|because|which|if|when|as)\s",
+                        re.IGNORECASE)
+_ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
+_OFFER_NEGATED = re.compile(r"\b(?:no|not|never|without|isn't|aren't|doesn't|don't|didn't|won't)"
+                            r"(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+_ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
+_DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
+_VERBS = frozenset("is are was were be has have had will would can could may must should do does".split())  # noqa: SIM905
+_STEM_PREFIX = 5  # "coverage" is named by "covered": stems meet on their first letters
+
+
+def _offered_items(claim: str) -> list[str]:
+    """The head words (the last of the first run of content words) of the items a claim
+    offers, unless it denies them ("no free parking")."""
+    out: list[str] = []
+    for m in _OFFER.finditer(claim):
+        if _OFFER_NEGATED.search(claim[: m.start()]):
+            continue
+        rest = claim[m.end():]
+        end = _OFFER_END.search(rest)
+        for item in _ITEM.split(rest[: end.start()] if end else rest):
+            words = item.split()
+            if any(c.isdigit() for c in item):
+                continue  # "a 7-year warranty", "Dec 20-24": the number checks'
+            run: list[str] = []
+            for w in words:
+                word = w.lower().strip("'\"")
+                if not _ITEM_WORD.fullmatch(word) or (
+                        word in _FUNCTION_WORDS and (run or word not in _DETERMINERS)):
+                    break  # "free for registered campers" offers nothing
+                if word not in _FUNCTION_WORDS:
+                    run.append(word)
+            if not run:
+                break
+            out.append(run[-1])
+            if _VERBS & {w.lower() for w in words}:
+                break  # "…, and the Pro is dishwasher-safe": a new clause, not an item
+    return out
+
+
+def _invented_items(claim: str, ev: _Evidence) -> list[str]:
+    """Offered items no context text names (the question's words are no support: asking
+    "is there WiFi?" does not offer it)."""
+    facts = word_stems("\n".join(ev.texts))
+    prefixes = {s[:_STEM_PREFIX] for s in facts}
+    return [w for w in dict.fromkeys(_offered_items(claim))
+            if stem(w) not in facts and stem(w)[:_STEM_PREFIX] not in prefixes]
+
+
 _TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\b", re.IGNORECASE)
 
 
@@ -448,6 +502,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
+    invented = _invented_items(claim.text, ev)
+    if invented:
+        # The head alone weighs it (a staged feature, calibration/train_heads.py): the
+        # worst claim's log-odds stay as the head's other features were fitted on.
+        claim.found["offered"] = len(invented)
+        claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
     state = "" if contradicted else _state_conflict(claim.text, ev)
     if state:
         contradicted = True
@@ -613,7 +673,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
 
 # Each check's finding for the answer is its strongest over the claims.
 _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", "bound",
-             "negation", "uncovered", "evidence_far", "rival")
+             "negation", "uncovered", "evidence_far", "rival", "offered")
 
 
 def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
