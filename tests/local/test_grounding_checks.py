@@ -185,3 +185,13 @@ def test_an_offered_item_the_context_never_names_is_invented(embed: Embed) -> No
                  hostel)["offered"] == 0
     # "free for guests", "free of charge": no item follows.
     assert found(embed, "is linen extra?", "Linen is free for guests, free of charge.", hostel)["offered"] == 0
+
+
+def test_a_rule_made_universal_where_the_context_limits_it_widens_its_scope(embed: Embed) -> None:
+    pool = "Lap swimming is allowed in lanes 1 to 4 only; lanes 5 and 6 are reserved for classes."
+    assert found(embed, "which lanes?", "Lap swimming is allowed in every lane of the pool.", pool)["scope"] == 1
+    # The claim states a limit of its own, or uses the context's own universal word.
+    assert found(embed, "which lanes?", "Lap swimming is allowed in lanes 1 to 4 only.", pool)["scope"] == 0
+    hours = "The gym is open every day from 6:00 to 22:00, except on public holidays."
+    assert found(embed, "open daily?", "Yes, the gym is open every day from 6:00 to 22:00.", hours)["scope"] == 0
+    assert found(embed, "open daily?", "Yes, the gym is open always, from 6:00 to 22:00.", hours)["scope"] == 1

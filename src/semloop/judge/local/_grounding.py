@@ -331,6 +331,25 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
             if stem(w) not in facts and stem(w)[:_STEM_PREFIX] not in prefixes]
 
 
+# A rule made universal ("anywhere", "every level", "any course") where the context sentence
+# the claim restates limits it ("only", "except", "unless"): the claim dropped the limit. A
+# claim that states a limit of its own restates the rule; a universal word the context
+# sentence uses too ("every Monday, except…") is the context's.
+_UNIVERSAL = re.compile(r"\b(?:any|anywhere|anyone|anything|anytime|every|everywhere|everyone|"
+                        r"everything|all|always|whatever|whenever|wherever|regardless)\b",
+                        re.IGNORECASE)
+_LIMIT = re.compile(r"\b(?:only|except|excluding|unless|apart from|other than|but not|"
+                    r"limited to|restricted to)\b", re.IGNORECASE)
+
+
+def _widened(claim: str, restated: str) -> str:
+    if _LIMIT.search(claim) or not _LIMIT.search(restated):
+        return ""
+    theirs = restated.lower()
+    return next((m.group(0) for m in _UNIVERSAL.finditer(claim)
+                 if not re.search(rf"\b{m.group(0).lower()}\b", theirs)), "")
+
+
 _TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\b", re.IGNORECASE)
 
 
@@ -484,6 +503,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         if sims is not None:
             soft += _COS_SLOPE * (_COS_CENTRE - best_cos)
     contradicted = False
+    restated: list[str] = []  # the evidence sentences the claim restates, the closest first
     if sims is not None:
         order = sorted(range(len(ev.sentences)), key=lambda i: -float(sims[i]))[:_ALIGN_TOP]
         for i in order:
@@ -492,6 +512,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP:
                 continue
+            restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
             need = 1 if float(sims[i]) >= _RESTATES_COS else 2
             flipped = next((f for part in clauses(claim.text) for theirs_part in clauses(aligned)
@@ -502,6 +523,11 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                 claim.logit += _CONTRADICTION
                 claim.why.append(f'"{flipped}" negated against the context\'s "{_short(aligned)}"')
                 break
+    widened = next(((w, r) for r in restated if (w := _widened(claim.text, r))), None)
+    if widened:
+        # Staged in the head like ``offered``: the worst claim's log-odds are left as they were.
+        claim.found["scope"] = 1.0
+        claim.why.append(f'"{widened[0]}" where the context\'s "{_short(widened[1])}" limits it')
     invented = _invented_items(claim.text, ev)
     if invented:
         # The head alone weighs it (a staged feature, calibration/train_heads.py): the
@@ -673,7 +699,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
 
 # Each check's finding for the answer is its strongest over the claims.
 _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", "bound",
-             "negation", "uncovered", "evidence_far", "rival", "offered")
+             "negation", "uncovered", "evidence_far", "rival", "offered", "scope")
 
 
 def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
