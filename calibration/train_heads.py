@@ -72,7 +72,7 @@ HAND: dict[str, tuple[float, dict[str, float]]] = {
 SIGNS: dict[str, dict[str, int]] = {
     "hallucination": {"rule": 1, "numbers": 1, "counts": 1, "bare_name": 1, "names": 1,
                       "bound": 1, "negation": 1, "uncovered": 1, "evidence_far": 1, "rival": 1,
-                      "offered": 1, "scope": 1,
+                      "offered": 1, "scope": 1, "cause": 1,
                       "numbers_ok": -1, "worked": -1, "hedged_share": -1},
     "task_completion": {"promise": 1, "false_success": 1, "honest_failure": -1, "remainder": 1,
                         "instructions": 1, "asks_given": 1, "parts_missing": 1, "generic": 1,
@@ -91,7 +91,7 @@ SIGNS: dict[str, dict[str, int]] = {
 # (``fit_staged``): a check that fires on a handful of cases, refitted with the rest, moves
 # every weight and the cut with it. The offered-item check did: it cost HaluEval recall on
 # cases where it never fires (0.222 -> 0.200). Staged, the head is unchanged where it is 0.
-STAGED: dict[str, tuple[str, ...]] = {"hallucination": ("offered", "scope")}
+STAGED: dict[str, tuple[str, ...]] = {"hallucination": ("offered", "scope", "cause")}
 FP_COST = 4  # precision first: a false alarm costs four caught failures
 # Counts are capped: the third missing number says little the second did not.
 CAP = 3.0

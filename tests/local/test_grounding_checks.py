@@ -195,3 +195,13 @@ def test_a_rule_made_universal_where_the_context_limits_it_widens_its_scope(embe
     hours = "The gym is open every day from 6:00 to 22:00, except on public holidays."
     assert found(embed, "open daily?", "Yes, the gym is open every day from 6:00 to 22:00.", hours)["scope"] == 0
     assert found(embed, "open daily?", "Yes, the gym is open always, from 6:00 to 22:00.", hours)["scope"] == 1
+
+
+def test_a_cause_the_context_does_not_give_is_invented(embed: Embed) -> None:
+    notice = "Order 4471 is delayed. New estimated delivery: 14 March. The carrier has not given a reason."
+    made_up = found(embed, "why late?", "Order 4471 is delayed because the warehouse flooded last week.", notice)
+    assert made_up["cause"] == 1
+    strike = "Order 4471 is delayed because of a strike at the carrier's depot. New estimate: 14 March."
+    assert found(embed, "why late?", "It's late because of a strike at the carrier's depot.", strike)["cause"] == 0
+    # "Since" before a date says when, not why.
+    assert found(embed, "since when?", "It has been delayed since 10 March.", notice)["cause"] == 0

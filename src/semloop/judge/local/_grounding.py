@@ -350,6 +350,26 @@ def _widened(claim: str, restated: str) -> str:
                  if not re.search(rf"\b{m.group(0).lower()}\b", theirs)), "")
 
 
+# A cause the answer gives ("because the tariff increased", "caused by a GC pause"): the
+# clause after the connective, to the end of the sentence. "Since" before a date is when.
+_CAUSE = re.compile(r"\b(?:because(?: of)?|due to|caused by|as a result of|owing to|"
+                    r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
+                    r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
+                    r"([^.;!?]+)", re.IGNORECASE)
+_CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
+_CAUSE_WORDS = 2  # and at least this many of them
+
+
+def _unsupported_cause(claim: str, ev: _Evidence) -> str:
+    """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
+    for m in _CAUSE.finditer(claim):
+        words = word_stems(m.group(1))
+        missing = words - ev.stems
+        if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words):
+            return m.group(1)
+    return ""
+
+
 _TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\b", re.IGNORECASE)
 
 
@@ -528,6 +548,11 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # Staged in the head like ``offered``: the worst claim's log-odds are left as they were.
         claim.found["scope"] = 1.0
         claim.why.append(f'"{widened[0]}" where the context\'s "{_short(widened[1])}" limits it')
+    cause = _unsupported_cause(claim.text, ev)
+    if cause:
+        # Staged in the head like ``offered``.
+        claim.found["cause"] = 1.0
+        claim.why.append(f'the cause "{_short(cause, 8)}" is not in the context')
     invented = _invented_items(claim.text, ev)
     if invented:
         # The head alone weighs it (a staged feature, calibration/train_heads.py): the
@@ -699,7 +724,8 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
 
 # Each check's finding for the answer is its strongest over the claims.
 _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", "bound",
-             "negation", "uncovered", "evidence_far", "rival", "offered", "scope")
+             "negation", "uncovered", "evidence_far", "rival", "offered", "scope",
+             "cause")
 
 
 def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
