@@ -205,3 +205,16 @@ def test_a_cause_the_context_does_not_give_is_invented(embed: Embed) -> None:
     assert found(embed, "why late?", "It's late because of a strike at the carrier's depot.", strike)["cause"] == 0
     # "Since" before a date says when, not why.
     assert found(embed, "since when?", "It has been delayed since 10 March.", notice)["cause"] == 0
+
+
+def test_a_count_times_a_context_price_is_worked_out_in_the_claim(embed: Embed) -> None:
+    prices = "Ferry Lisbon-Cacilhas: adult single 1.40 EUR, child single 0.70 EUR, bike 1.00 EUR."
+    assert found(embed, "cost for us?", "Four adult singles are 5.60 EUR.", prices)["numbers"] == 0
+    # The count must make it: four singles are not 6.60.
+    assert found(embed, "cost for us?", "Four adult singles are 6.60 EUR.", prices)["numbers"] == 1
+
+
+def test_hours_said_plainly_are_the_context_s_clock_times(embed: Embed) -> None:
+    slot = '{"order": "K-118", "delivery_window": "15:00-19:00", "status": "scheduled"}'
+    assert found(embed, "when?", "It's scheduled to arrive between 3 and 7 pm.", tool=slot)["numbers"] == 0
+    assert found(embed, "when?", "It's scheduled to arrive between 3 and 8 pm.", tool=slot)["numbers"] >= 1

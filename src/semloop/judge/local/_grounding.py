@@ -415,6 +415,15 @@ def _rivals(claim: str, unsupported: Iterable[str], ev: _Evidence) -> list[str]:
     return out
 
 
+def _multiplier(q: Quantity) -> bool:
+    return not q.unit and q.value == int(q.value) and 2 <= q.value <= _MAX_MULTIPLIER
+
+
+_HOUR_RANGE = re.compile(r"\b(?:between|from)\s+(\d{1,2})(?:\s*[ap]\.?m\.?)?\s*(?:and|to|until|till)\s+"
+                         r"(\d{1,2})\b", re.IGNORECASE)
+_MAX_MULTIPLIER = 12  # "three months", "twelve sessions": a count a price is multiplied by
+
+
 def _small_count(q: Quantity) -> bool:
     return not q.unit and q.value == int(q.value) and 0 <= q.value <= _SMALL_COUNT
 
@@ -426,10 +435,18 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     counts: list[str] = []
     arithmetic = bool(_ARITHMETIC.search(claim))
     rates = ev.rates(claim)
-    for q in quantities(claim):
+    stated = quantities(claim)
+    # "Two adult tickets are 32 GBP", "five sessions at 4.50 make 22.50": a count the claim
+    # states times an evidence value is worked out in the claim itself, wording or not.
+    times = sorted(c.value * v for c in stated if _multiplier(c) for v in ev.direct)
+    # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly.
+    hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
+    in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()}
+    for q in stated:
         pool = ev.values if arithmetic else ev.direct
-        if (number_supported(q, pool) or number_supported(q, rates)
-                or (q.unit in ("min", "h") and number_supported(q, ev.durations))):
+        if (number_supported(q, pool) or number_supported(q, rates) or number_supported(q, times)
+                or (q.unit in ("min", "h") and number_supported(q, ev.durations))
+                or (q.text in in_range and q.value in hours)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
