@@ -218,3 +218,11 @@ def test_hours_said_plainly_are_the_context_s_clock_times(embed: Embed) -> None:
     slot = '{"order": "K-118", "delivery_window": "15:00-19:00", "status": "scheduled"}'
     assert found(embed, "when?", "It's scheduled to arrive between 3 and 7 pm.", tool=slot)["numbers"] == 0
     assert found(embed, "when?", "It's scheduled to arrive between 3 and 8 pm.", tool=slot)["numbers"] >= 1
+
+
+def test_a_negation_the_claim_restates_in_another_clause_is_no_contradiction(embed: Embed) -> None:
+    terms = "Breakfast is included in the room rate; garage parking is not included."
+    both = found(embed, "what's included?", "Breakfast is included, but garage parking isn't.", terms)
+    assert both["negation"] == 0
+    assert found(embed, "what's included?", "Breakfast and garage parking are both included.",
+                 terms)["negation"] == 1

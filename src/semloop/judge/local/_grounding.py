@@ -264,6 +264,20 @@ _NEGATED_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|were
                              r"(?:\s+\w+)?\s*$", re.IGNORECASE)
 
 
+_NEGATOR = re.compile(r"\b(?:not|no|never|none|without|\w+n't|cannot)\b", re.IGNORECASE)
+_RESTATED_WORDS = 2
+
+
+def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
+    """Another clause of the claim restates the evidence clause, negated where it is negated,
+    often with its verb left out ("the certificate is included, but the exam fee isn't"
+    against "exam fees are not included"): that clause, not ``part``, is about it."""
+    negated = bool(_NEGATOR.search(theirs))
+    stems = word_stems(theirs)
+    return any(other is not part and bool(_NEGATOR.search(other)) == negated
+               and len(word_stems(other) & stems) >= _RESTATED_WORDS for other in parts)
+
+
 def _state_conflict(claim: str, ev: _Evidence) -> str:
     facts = "\n".join(ev.texts)  # what the user asks ("is it on time?") states nothing
     for group in _STATES:
@@ -552,8 +566,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
             need = 1 if float(sims[i]) >= _RESTATES_COS else 2
-            flipped = next((f for part in clauses(claim.text) for theirs_part in clauses(aligned)
-                            if (f := contradicts(part, theirs_part, need, own))), "")
+            parts = clauses(claim.text)
+            flipped = next((f for part in parts for theirs_part in clauses(aligned)
+                            if (f := contradicts(part, theirs_part, need, own))
+                            and not _negation_restated(part, parts, theirs_part)), "")
             if flipped:
                 contradicted = True
                 claim.found["negation"] = 1.0
