@@ -452,15 +452,19 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     stated = quantities(claim)
     # "Two adult tickets are 32 GBP", "five sessions at 4.50 make 22.50": a count the claim
     # states times an evidence value is worked out in the claim itself, wording or not.
-    times = sorted(c.value * v for c in stated if _multiplier(c) for v in ev.direct)
+    # The count is then the claim's own operand, supported with its product.
+    worked = [(q, c) for q in stated for c in stated if c is not q and _multiplier(c)
+              and number_supported(q, sorted(c.value * v for v in ev.direct if v != 1))]
+    times = {id(x) for pair in worked for x in pair}
     # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
     in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()}
     for q in stated:
         pool = ev.values if arithmetic else ev.direct
-        if (number_supported(q, pool) or number_supported(q, rates) or number_supported(q, times)
+        if (number_supported(q, pool) or number_supported(q, rates)
                 or (q.unit in ("min", "h") and number_supported(q, ev.durations))
-                or (q.text in in_range and q.value in hours)):
+                or (q.text in in_range and q.value in hours)
+                or id(q) in times):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
