@@ -3,6 +3,8 @@ check finds (the evidence the head weighs), not the head's verdict."""
 
 from __future__ import annotations
 
+import pytest
+
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import (
@@ -207,18 +209,24 @@ def test_a_cause_the_context_does_not_give_is_invented(embed: Embed) -> None:
     assert found(embed, "since when?", "It has been delayed since 10 March.", notice)["cause"] == 0
 
 
-def test_a_count_times_a_context_price_is_worked_out_in_the_claim(embed: Embed) -> None:
-    prices = "Ferry Lisbon-Cacilhas: adult single 1.40 EUR, child single 0.70 EUR, bike 1.00 EUR."
-    assert found(embed, "cost for us?", "Four adult singles are 5.60 EUR.", prices)["numbers"] == 0
-    # The product must be right: four singles are not 6.60, and a count alone is no product.
-    assert found(embed, "cost for us?", "Four adult singles are 6.60 EUR.", prices)["numbers"] >= 1
-    assert found(embed, "how many?", "The booking is for 8 people.", "Table for 2 people, 19:30.")["numbers"] == 1
+_FERRY = "Ferry Lisbon-Cacilhas: adult single 1.40 EUR, child single 0.70 EUR, bike 1.00 EUR."
+_SLOT = '{"order": "K-118", "delivery_window": "15:00-19:00", "status": "scheduled"}'
 
 
-def test_hours_said_plainly_are_the_context_s_clock_times(embed: Embed) -> None:
-    slot = '{"order": "K-118", "delivery_window": "15:00-19:00", "status": "scheduled"}'
-    assert found(embed, "when?", "It's scheduled to arrive between 3 and 7 pm.", tool=slot)["numbers"] == 0
-    assert found(embed, "when?", "It's scheduled to arrive between 3 and 8 pm.", tool=slot)["numbers"] >= 1
+@pytest.mark.parametrize(("answer", "context", "tool", "unsupported"), [
+    # A count the claim states times a context price is worked out in the claim itself.
+    ("Four adult singles are 5.60 EUR.", _FERRY, "", 0),
+    # The product must be right, and a count alone is no product (8 is not 8 x 1).
+    ("Four adult singles are 6.60 EUR.", _FERRY, "", 2),
+    ("The booking is for 8 people.", "Table for 2 people, 19:30.", "", 1),
+    # Hours said plainly are the context's clock times.
+    ("It's scheduled to arrive between 3 and 7 pm.", "", _SLOT, 0),
+    ("It's scheduled to arrive between 3 and 8 pm.", "", _SLOT, 1),
+])
+def test_numbers_worked_out_or_said_plainly_in_the_claim(
+    embed: Embed, answer: str, context: str, tool: str, unsupported: int
+) -> None:
+    assert found(embed, "when and how much?", answer, context, tool)["numbers"] == unsupported
 
 
 def test_a_negation_the_claim_restates_in_another_clause_is_no_contradiction(embed: Embed) -> None:
