@@ -206,6 +206,13 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("Thanks for sending the invoice again, I had lost it.", False),
         ("I was so nervous about the exam but it went brilliantly, thank you!!", False),
         ("It is ridiculous how easy the setup was!!", False),
+        # Relief that names the fear it had, and bad words as praise or as regret at not
+        # coming sooner; the same fear or bad word in an angry turn stays heat.
+        ("Honestly I'd been dreading the call for days, but all sorted, thank you!", False),
+        ("It's absurd how well the new filter works!", False),
+        ("Insanely good pizza, I'm annoyed I didn't order from you years ago.", False),
+        ("I was worried sick and you STILL haven't called back!!", True),
+        ("worst support ever, seriously. nothing works", True),
     ],
 )
 def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
