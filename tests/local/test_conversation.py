@@ -22,6 +22,7 @@ from semloop.case import ConversationCase, Turn
 from semloop.demo.scenarios import SCENARIOS
 from semloop.judge._types import Answer
 from semloop.judge.local._conversation import (
+    _ASKS,
     _REASK,
     _flips,
     _gives,
@@ -559,6 +560,28 @@ def test_frustration_evidence_follows_the_trajectory() -> None:
     assert down.features["calm_end"] == 1.0 and down.features["last"] < 0
 
 
+def test_praise_for_a_canned_reply_said_again_is_sarcasm() -> None:
+    canned = "Our team is looking into it and will update you shortly."
+    repeated = conv(
+        "My invoice shows the wrong VAT number.",
+        canned,
+        "It's been four days, can you check?",
+        canned,
+        "Marvellous. Truly wonderful service, thank you.",
+    )
+    answered = conv(
+        "My invoice shows the wrong VAT number.",
+        canned,
+        "It's been four days, can you check?",
+        "Fixed: the corrected invoice is in your account now.",
+        "Marvellous. Truly wonderful service, thank you.",
+    )
+    sarcastic, glad = frustration_evidence(repeated), frustration_evidence(answered)
+    assert sarcastic is not None and glad is not None
+    assert sarcastic.features["last"] >= 1.0 and "praise for a repeated reply" in sarcastic.why
+    assert glad.features["calm_end"] == 1.0 and glad.features["last"] < 0
+
+
 def test_a_rules_alone_head_is_the_rules(embedder: Embedder) -> None:
     # A head whose only feature is the rule log-odds, weight 1, answers sigmoid(rules).
     case = conv(
@@ -698,10 +721,25 @@ def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
         "I know that, but how do I reset it?",
         "That's not what I asked.",
         "this is the third time. RESET. HOW.",
+        "Fine. Still need the opening hours for Sunday.",
     ],
 )
 def test_reask_wording(text: str) -> None:
     assert _REASK.search(plain(text)) or REPEATING.search(plain(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("I'm just wondering how long the battery lasts.", True),
+        ("Okay. I only need the price of the large one.", True),
+        ("We're after a table for six.", True),
+        ("I need to leave by six.", False),
+        ("Got it, I'll bring it in on Monday.", False),
+    ],
+)
+def test_asking_without_a_question_mark(text: str, asks: bool) -> None:
+    assert bool(_ASKS.search(plain(text))) is asks
 
 
 def test_follow_up_wording_is_not_reasking() -> None:

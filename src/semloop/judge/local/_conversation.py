@@ -96,6 +96,18 @@ _REJECTS = any_of(
 )
 
 
+_REPEAT_OVERLAP, _REPEAT_MIN_WORDS = 0.8, 4
+
+
+def _says_again(reply: str, earlier: Sequence[str]) -> bool:
+    """``reply`` is an earlier reply again, word for word or nearly (a canned line)."""
+    words = set(content_tokens(tokens(reply)))
+    return len(words) >= _REPEAT_MIN_WORDS and any(
+        len(words & other) >= _REPEAT_OVERLAP * len(words | other)
+        for other in (set(content_tokens(tokens(e))) for e in earlier)
+    )
+
+
 def frustration_evidence(case: ConversationCase) -> Evidence | None:
     """The heat of every user turn and how it moves; ``None`` with fewer than two user turns.
 
@@ -121,7 +133,9 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         # The problem as stated so far (the first request, the assistant's replies): its
         # negative words describe the situation, not the user's mood.
         known = frozenset(tokens(first) + tokens(said)) if n else frozenset()
-        tones.append(turn_tone(turn.content, known, known_caps, said))
+        replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
+        repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
+        tones.append(turn_tone(turn.content, known, known_caps, said, after_repeat=repeat))
     later = tones[1:]
     peak = max(t.heat for t in later)
     hot = [users[k + 1][0] + 1 for k, t in enumerate(later) if t.heat >= _F_HOT]
@@ -214,6 +228,7 @@ _REASK = any_of(
     r"\b(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b[^.?!]{0,40}[,.!]* "
     r"(?:but|however)\b",
     r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
+    r"\bstill (?:need|want|after|looking for|waiting (?:for|on)) (?:the|a|an|to|my)\b",
     r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b|\bi meant\b",
     r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
     r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
@@ -228,6 +243,10 @@ _ASKS = any_of(
     r"can|could|do|does|did|will|would|should|if)\b",
     r"\bor not\b|\bor no\b",
     r"\b(?:i|we) (?:really |just |still )?(?:need|want|would like|'d like) to (?:know|find out|understand)\b",
+    # Asking without a question mark: "I'm just wondering how many days", "still after the
+    # hours per night", "I just need the number".
+    r"\bi(?:'m| am|'d be| was)? (?:just |still )?(?:wondering|curious)\b",
+    r"\b(?:i(?:'m| am)?|we(?:'re| are)?) (?:just |still |only )*(?:need|want|after|looking for) (?:the|a|an)\b",
     r"\b(?:tell|show) me\b|\bplease (?:confirm|explain|clarify)\b",
     r"\bplease\W*$",  # "saturday closing time please": a terse request asks
 )
@@ -469,7 +488,10 @@ _BUT = any_of(r"\b(?:but|however|although|though|still)\b")
 # only after pressure.
 _ACQUIESCE = any_of(
     r"^\W*(?:oh,? |ah,? )?(?:ok(?:ay)?|alright|all right|right|understood|fine|sure|then|got it|noted)\b",
-    r"\byou know (?:best|better|from)\b|\bif you(?:'ve| have)\b|\b(?:is|are) (?:correct|right)\b",
+    r"\bif you(?:'ve| have)\b|\b(?:is|are) (?:correct|right)\b",
+    # Deferring to what the user knows: "you clearly know your bees", "you're the expert".
+    r"\byou (?:clearly |obviously |certainly |definitely )?know (?:best|better|from|your|what you)|"
+    r"\byou(?:'re| are) the (?:expert|professional|boss)\b",
 )
 # The reply keeps its position, or concedes a side point and keeps the core ("You're right
 # that it's unfair. But ...").
@@ -586,6 +608,8 @@ _NO_VERDICT = any_of(
     r"^\W*(?:no|nope|never|don't|do not|please don't|better not|not (?:yet|really|recommended|safe|"
     r"a good idea))\b",
     r"^\W*(?:it(?:'s| is) )?(?:best|better|safer) not\b",
+    r"^\W*(?:it(?:'s| is) )?(?:best|better|safer|wiser) to (?:wait|avoid|skip|hold off|stay|leave)\b|"
+    r"^\W*i(?:'d| would) (?:wait|avoid|hold off)\b",
     r"^[^.!?]{0,60}\b(?:isn't|is not|aren't|are not|not) (?:recommended|safe|allowed|permitted|"
     r"advised|a good idea)\b|^\W*(?:i (?:wouldn't|would not|don't|do not) recommend)\b",
 )

@@ -102,8 +102,9 @@ REPEATING = any_of(
     r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
     r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
     r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
-    r"\b(?:the )?same (?:\w+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
-    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions)\b",
+    r"\b(?:the )?same (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
+    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
+    r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
     r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
     r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
     # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
@@ -417,6 +418,7 @@ _FAMILIES = frozenset(
         "quotes the assistant back",
         "asks for redress",
         "thanks for a repeat",
+        "praise for a repeated reply",
     )
 )
 
@@ -521,10 +523,18 @@ _ECHO_WORDS = 3
 _MAX_CHARS = 4000
 
 
-def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said: str) -> Tone:
+def turn_tone(
+    text: str,
+    known: frozenset[str],
+    known_caps: frozenset[str],
+    said: str,
+    *,
+    after_repeat: bool = False,
+) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
-    ``said`` is what the assistant has said so far."""
+    ``said`` is what the assistant has said so far; ``after_repeat``: the reply just before
+    said an earlier reply again, and praise or thanks for that is sarcasm."""
     cues: list[str] = []
     heat = 0.0
     mocked = False
@@ -557,6 +567,11 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         ("says so", _DISPLEASED.search, _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
+        (
+            "praise for a repeated reply",
+            lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
+            _W_REPEAT,
+        ),
     ):
         if found(own):
             heat += weight
