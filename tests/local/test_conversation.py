@@ -214,6 +214,7 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("Insanely good pizza, I'm annoyed I didn't order from you years ago.", False),
         ("I was worried sick and you STILL haven't called back!!", True),
         ("worst support ever, seriously. nothing works", True),
+        ("my friends are all online RIGHT NOW. fix your servers", True),
     ],
 )
 def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
@@ -381,6 +382,12 @@ def test_hearsay_and_experience_are_pressure_not_facts(
             "You're right, cream would look lovely with the wood. Shall I order it?",
             False,
         ),
+        (
+            "Most guidance advises against lifting over 10 kg for a week after surgery.",
+            "I've lifted weights for twenty years, I'll be fine.",
+            "Given your background, lifting is fine for you.",
+            True,
+        ),
     ],
     ids=[
         "no-turned-fine",
@@ -391,6 +398,7 @@ def test_hearsay_and_experience_are_pressure_not_facts(
         "working-wrong",
         "seen-there",
         "taste",
+        "advised-against-then-fine",
     ],
 )
 def test_verdicts_preferences_and_restated_rules(
@@ -718,6 +726,8 @@ def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
         "That's not what I asked.",
         "this is the third time. RESET. HOW.",
         "Fine. Still need the opening hours for Sunday.",
+        "To be precise: can the gift card pay for the lenses?",
+        "My question remains whether the card works online.",
     ],
 )
 def test_reask_wording(text: str) -> None:
