@@ -47,6 +47,27 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
      case("Please book a court for Tuesday at 18:00", "Court 2 is yours on Tuesday at 18:00.",
           tools=(ToolCall("reserve_court", {"day": "Tue", "time": "18:00"}, '{"ok": true}',
                           True),))),
+    # A closed set of siblings: asked about one animal, a language, the answer is about another.
+    ("substitute",
+     case("How often should I feed my rabbit? She's two.",
+          "Hamsters need fresh food once a day, about a tablespoon of pellets, plus fresh water."),
+     case("How often should I feed my rabbit? She's two.",
+          "Rabbits graze all day: unlimited hay, a handful of greens morning and evening.")),
+    ("substitute",
+     case("how do I reverse a string in Ruby", "In Python use slicing: `s[::-1]`."),
+     case("how do I reverse a string in Ruby", "In Ruby call `str.reverse`.")),
+    # A code of the same series, another member: fault F07 asked, F12 explained.
+    ("substitute",
+     case("What does fault F07 mean on my boiler?", "F12 means the flue sensor is blocked."),
+     case("What does fault F07 mean on my boiler?", "F07 means the water pressure is low.")),
+    # An operation word that is also a noun ("subscription") does not hide the act asked.
+    ("other_action",
+     case("I'd like to pause my newspaper subscription over the holidays",
+          "Your subscription has been cancelled.",
+          tools=(ToolCall("cancel_subscription", {"id": "N-88"}, '{"ok": true}', True),)),
+     case("I'd like to pause my newspaper subscription over the holidays",
+          "Your subscription is on hold until 4 January.",
+          tools=(ToolCall("pause_subscription", {"id": "N-88"}, '{"ok": true}', True),))),
     # A route with articles, the other way round.
     ("reversed",
      case("When is the last ferry from the island to the mainland?",
@@ -106,6 +127,14 @@ def test_an_acronym_heading_a_code_is_no_name(embed: Embed) -> None:
           "We look forward to welcoming you! Travel days can be long, so rest well."),
      case("My flight lands at 23:40 — can I still check in at the hostel tonight?",
           "Yes: reception is open 24 hours, so you can check in when you arrive.")),
+    # Reassurance in words no stock list has: no sentence names anything of the request.
+    ("generic",
+     case("What should I do about the leak under my kitchen sink?",
+          "We know home problems can be a real headache! Our team takes pride in quality "
+          "service. Thanks for being a valued customer."),
+     case("What should I do about the leak under my kitchen sink?",
+          "Close the valve under the sink, put a bowl under the leak and tighten the slip nut "
+          "by hand.")),
     ("remainder",
      case("archive the old projects and email the team a summary",
           "I've archived the 12 old projects.", steps=("Archived 12 projects.", "Next: email.")),

@@ -407,7 +407,12 @@ def _generic(run: _Run) -> bool:
     data = [c.output for c in case.tools_called if not _failed(c) and len(c.output) > 20]
     ignored = bool(data) and not (word_stems(case.output) & word_stems(" ".join(data))
                                   - word_stems(case.input))
-    return named < _GENERIC_SHARE and (stock * 2 >= len(run.sentences) or (ignored and stock > 0))
+    # Reassurance in words the stock list lacks ("You've got this!"): no sentence of it
+    # names anything of the request, it gives no date or time, and it asks nothing back.
+    blank = len(run.sentences) >= 2 and not (dates(case.output) or clock_times(case.output)) and not any(
+        word_stems(s) & own or s.rstrip().endswith("?") for s in run.sentences)
+    return named < _GENERIC_SHARE and (stock * 2 >= len(run.sentences) or (ignored and stock > 0)
+                                       or blank)
 
 
 _GENERIC_SHARE = 0.34
@@ -434,9 +439,55 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     front/rear front/back left/right upper/lower top/bottom north/south east/west
     indoor/outdoor inside/outside
     """.split())  # noqa: SIM905
-# Closed sets of periods: months and seasons (October / November, spring / fall).
-_MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
-                    r"november|december|spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
+# Closed sets of general-English siblings: asked about one member, an answer that names
+# another and never the first is about the wrong one (October / November, Friday /
+# Saturday, German / Spanish, Python / JavaScript, a puppy / a kitten). One group is one
+# member under its names: fall is autumn, a puppy is a dog, español is Spanish.
+_SIBLING_SETS: dict[str, tuple[str, ...]] = {
+    "period": ("january", "february", "march", "april", "june", "july", "august", "september",
+               "october", "november", "december", "spring", "summer", "autumn fall", "winter"),
+    "weekday": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    "language": ("english", "spanish español castilian", "french français", "german deutsch",
+                 "italian italiano", "portuguese português", "dutch", "polish", "russian",
+                 "chinese mandarin cantonese", "japanese", "korean", "arabic", "hindi", "turkish",
+                 "greek", "swedish", "norwegian", "danish", "finnish", "ukrainian", "vietnamese"),
+    "programming language": ("python", "javascript js node.js", "typescript", "java", "ruby",
+                             "php", "rust", "kotlin", "c# csharp", "c++ cpp", "perl", "scala",
+                             "haskell", "golang"),
+    "animal": ("dog puppy pup", "cat kitten kitty", "rabbit bunny", "hamster", "guinea pig",
+               "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
+               "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
+               "snake", "lizard gecko", "goldfish"),
+}
+
+
+def _member(word: str) -> str:
+    # A noun with its plural ("puppies", "ponies", "kittens"); a name as written.
+    body = re.escape(word)
+    if word.endswith("y") and word.isalpha():
+        body = re.escape(word[:-1]) + "(?:y|ies)"
+    elif word.isalpha():
+        body += "(?:s|es)?"
+    return rf"(?<![\w#+.]){body}(?![\w#+])"
+
+
+_SIBLINGS = tuple(
+    (kind, group.split()[0], re.compile("|".join(_member(w) for w in group.split()), re.IGNORECASE))
+    for kind, groups in _SIBLING_SETS.items() for group in groups
+)
+
+
+def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
+    """A member of a closed set asked about and missing from the answer, which names
+    another member of the same set that the request does not: (asked, answered)."""
+    asked = _asked_text(case.input)
+    for kind in _SIBLING_SETS:
+        groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
+        wanted = [name for name, rx in groups if rx.search(asked) and not rx.search(case.output)]
+        given = [name for name, rx in groups if rx.search(case.output) and not rx.search(case.input)]
+        if wanted and given:
+            return wanted[0], given[0]
+    return None
 # Either place may carry an article ("from the airport into downtown"); it is not the place.
 _ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+"
                     r"(?:to|into|→)\s+(?:the\s+)?"
@@ -451,7 +502,7 @@ _LOWER_ID = re.compile(r"\b[a-z]{1,6}[_-]\d{3,}\b")  # ac_3301, inc-2291
 
 def _idents(text: str) -> dict[str, str]:
     """The request's or answer's identifying names with their kind: acronyms, codes,
-    capitalised names, identifier-like numbers (order 48821, 2025), months."""
+    capitalised names, identifier-like numbers (order 48821, 2025)."""
     out: dict[str, str] = {}
     # In the order the text names them, so the one reported does not hang on set order.
     lower = text.lower()
@@ -465,8 +516,6 @@ def _idents(text: str) -> dict[str, str]:
         out.setdefault(m.group(0), "number")
     for m in _LOWER_ID.finditer(text):
         out.setdefault(m.group(0).lower(), "code")
-    for m in _MONTH.finditer(text):
-        out[m.group(0).lower()] = "month"
     return out
 
 
@@ -529,11 +578,18 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
-            # Months are a closed set: October asked, November answered is the other one.
-            if same_kind and (_near(a, b) or asked[a] == "month"
-                              or _parallel(a, b, segments)):
+            if same_kind and (_near(a, b) or _same_shape(a, b) or _parallel(a, b, segments)):
                 return a, b
-    return None
+    return _sibling_swap(case)
+
+
+def _same_shape(a: str, b: str) -> bool:
+    """Two codes that differ only in their digits (error E24 / E15, room B12 / B07): the
+    same series, another member of it."""
+    a, b = a.lower(), b.lower()
+    if len(a) != len(b) or a == b or not re.search(r"[a-z]", a) or not re.search(r"\d", a):
+        return False
+    return all(x == y or (x.isdigit() and y.isdigit()) for x, y in zip(a, b))
 
 
 def _record_names(records: str) -> set[str]:
@@ -622,24 +678,27 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
     refund return change reschedule upgrade downgrade block unblock dispute transfer close open
     suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
     merge revert rollback restart reserve place charge renew subscribe unsubscribe redeem sell
-    buy purchase donate""".split())  # noqa: SIM905
+    buy purchase donate drain""".split())  # noqa: SIM905
 
 
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
     asked = {stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())} & _OPERATIONS
-    if not asked or asked & word_stems(case.output):
+    # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
+    # answer and in a call's name alike: what counts is an asked act the answer never names.
+    unnamed = asked - word_stems(case.output)
+    if not unnamed:
         return None
     for c in case.tools_called:
         if _failed(c):
             continue
         verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
-        if verbs and not any(_alike(v) & asked for v in verbs):
+        if verbs and not any(_alike(v) & unnamed for v in verbs):
             request = _asked_text(case.input)
-            did = min(verbs)
-            return (_written(_in_order(asked, request)[0], request),
+            did = min(v for v in verbs if v not in asked) if verbs - asked else min(verbs)
+            return (_written(_in_order(unnamed, request)[0], request),
                     _written(did, c.name.replace("_", " ")))
     return None
 
