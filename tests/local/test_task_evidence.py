@@ -68,6 +68,10 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
      case("I'd like to pause my newspaper subscription over the holidays",
           "Your subscription is on hold until 4 January.",
           tools=(ToolCall("pause_subscription", {"id": "N-88"}, '{"ok": true}', True),))),
+    # An amount converted the other way: the asked number comes back in the other currency.
+    ("reversed",
+     case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),
+     case("How many yen do I get for 250 CHF today?", "250 CHF is about ¥43,000 at today's rate.")),
     # A route with articles, the other way round.
     ("reversed",
      case("When is the last ferry from the island to the mainland?",

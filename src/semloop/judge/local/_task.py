@@ -440,13 +440,13 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     indoor/outdoor inside/outside
     """.split())  # noqa: SIM905
 # Closed sets of general-English siblings: asked about one member, an answer that names
-# another and never the first is about the wrong one (October / November, Friday /
-# Saturday, German / Spanish, Python / JavaScript, a puppy / a kitten). One group is one
-# member under its names: fall is autumn, a puppy is a dog, español is Spanish.
+# another and never the first is about the wrong one (October / November, German /
+# Spanish, Python / JavaScript, a puppy / a kitten). One group is one member under its
+# names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
+# day is often only when it starts ("starting Monday"), and the answer's another date.
 _SIBLING_SETS: dict[str, tuple[str, ...]] = {
     "period": ("january", "february", "march", "april", "june", "july", "august", "september",
                "october", "november", "december", "spring", "summer", "autumn fall", "winter"),
-    "weekday": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
     "language": ("english", "spanish español castilian", "french français", "german deutsch",
                  "italian italiano", "portuguese português", "dutch", "polish", "russian",
                  "chinese mandarin cantonese", "japanese", "korean", "arabic", "hindi", "turkish",
@@ -672,6 +672,27 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# Units of one dimension: an amount asked in one and answered, same number, in another is
+# a conversion the wrong way round (800 EUR asked, "$800 gets you €736" answered).
+_DIMENSIONS = (frozenset(_MONEY_UNITS - {"%"}), frozenset({"km", "mi", "m", "ft", "cm", "in", "mm"}),
+               frozenset({"kg", "lb", "g", "oz", "t"}), frozenset({"l", "ml", "gal"}),
+               frozenset({"c", "f"}), frozenset({"m2", "ft2"}))
+
+
+def _unit_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request's amount comes back with the same number in another unit of its
+    dimension, and never in its own: (asked, answered)."""
+    said = quantities(case.output)
+    for q in quantities(_asked_text(case.input)):
+        dim = next((d for d in _DIMENSIONS if q.unit in d), None)
+        if dim is None or any(a.value == q.value and a.unit == q.unit for a in said):
+            continue
+        other = next((a for a in said if a.value == q.value and a.unit in dim - {q.unit}), None)
+        if other is not None:
+            return q.text, other.text
+    return None
+
+
 # Operations that change a thing's state and have alternatives a run can confuse: asked
 # for one, did another. Delivery verbs (send, show, find) are not among them.
 _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove withdraw exchange
@@ -821,8 +842,10 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("slot_swap", slot is not None,
             f'asked about "{slot[0]}", the answer is about "{slot[1]}"' if slot else "")
     route = _reversed_route(case)
-    ev.flag("reversed", route is not None,
-            f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else "")
+    swap = _unit_swap(case) if route is None else None
+    ev.flag("reversed", route is not None or swap is not None,
+            f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
+            f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = _wrong_source(case, embed) if sub is None else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
