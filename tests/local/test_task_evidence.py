@@ -68,6 +68,13 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
      case("I'd like to pause my newspaper subscription over the holidays",
           "Your subscription is on hold until 4 January.",
           tools=(ToolCall("pause_subscription", {"id": "N-88"}, '{"ok": true}', True),))),
+    # A year as the subject's label: the 2026 budget asked, the 2025 one given (a year
+    # inside a date is when, not what).
+    ("substitute",
+     case("What's the approved 2026 marketing budget?",
+          "The 2025 marketing budget was approved at €410,000 on March 3, 2026."),
+     case("What's the approved 2026 marketing budget?",
+          "The 2026 marketing budget was approved at €455,000 on March 3, 2026.")),
     # An amount converted the other way: the asked number comes back in the other currency.
     ("reversed",
      case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),
@@ -131,6 +138,24 @@ def test_an_acronym_heading_a_code_is_no_name(embed: Embed) -> None:
           "We look forward to welcoming you! Travel days can be long, so rest well."),
      case("My flight lands at 23:40 — can I still check in at the hostel tonight?",
           "Yes: reception is open 24 hours, so you can check in when you arrive.")),
+    # What the request gave as "my X is V", or its day and time, asked for again.
+    ("asks_given",
+     case("Book me a bike service on Thursday at 9am, my phone is 0161 496 0000",
+          "Sure! What day and time suit you, and could you share your phone number?"),
+     case("Book me a bike service on Thursday at 9am, my phone is 0161 496 0000",
+          "Booked: Thursday 9:00, we'll text 0161 496 0000 the day before.",
+          tools=(ToolCall("book_service", {"day": "Thu", "time": "09:00"}, '{"ok": true}',
+                          True),))),
+    # One act of a multi-part request left undone, not a detail.
+    ("act_missing",
+     case("Move my dentist appointment to Friday and cancel the hygienist one",
+          "Your dentist appointment is now on Friday at 10:30.",
+          tools=(ToolCall("reschedule_appointment", {"day": "Fri"}, '{"ok": true}', True),)),
+     case("Move my dentist appointment to Friday and cancel the hygienist one",
+          "Your dentist appointment is now on Friday at 10:30, and the hygienist one is "
+          "cancelled.",
+          tools=(ToolCall("reschedule_appointment", {"day": "Fri"}, '{"ok": true}', True),
+                 ToolCall("cancel_appointment", {"type": "hygienist"}, '{"ok": true}', True)))),
     # Reassurance in words no stock list has: no sentence names anything of the request.
     ("generic",
      case("What should I do about the leak under my kitchen sink?",

@@ -186,7 +186,9 @@ def _part_stems(part: str) -> frozenset[str]:
     return frozenset(s for s in word_stems(part) if s not in _REQUEST_WORDS)
 
 
-def _missing_parts(run: _Run) -> list[str]:
+def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
+    """The request's parts the answer does not meet, each with whether it asks for an act
+    that nothing performed."""
     parts = request_parts(run.case.input)
     if len(parts) < 2 or not run.sentences:
         return []
@@ -211,7 +213,7 @@ def _missing_parts(run: _Run) -> list[str]:
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output))
         if undone or not met:
-            missing.append(part)
+            missing.append((part, undone))
     return missing
 
 
@@ -251,7 +253,18 @@ def _asks_for_given(case: RunCase) -> bool:
         stem(m.group(1))
         for m in re.finditer(r"([A-Za-z]{3,})\s*[:#]?\s*[A-Z0-9][\w-]*\d", case.input)
     } | {stem(w) for t in key_terms(case.input) for w in t.split()}
+    # "My number is 07700 900123", "our postcode is SW1A 1AA": the noun before "is".
+    labels |= {stem(m.group(1)) for m in re.finditer(
+        r"\b(?:my|our)\s+(?:[a-z]+\s+)?([a-z]{3,})\s+(?:is|was)\s+[A-Z0-9+(]", case.input)}
+    # A day or a time the request gave ("on Tuesday at 2pm"), asked for again.
+    if (clock_times(case.input) or dates(case.input) or _WEEKDAY.search(case.input)) \
+            and _ASKS_WHEN_AGAIN.search(" ".join(questions)):
+        return True
     return bool(labels & asked)
+
+
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b", re.IGNORECASE)
+_ASKS_WHEN_AGAIN = re.compile(r"\b(?:what|which) (?:day|date|time)|\bwhen would\b", re.IGNORECASE)
 
 
 # A yes-or-no question, and the words that answer one (or say it depends on something).
@@ -311,7 +324,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             if dropped else "")
     missing = _missing_parts(run)
     ev.flag("parts_missing", len(missing),
-            f'part "{_short(missing[0], 12)}" of the request is not answered' if missing else "")
+            f'part "{_short(missing[0][0], 12)}" of the request is not answered' if missing else "")
+    # Of those, the acts asked for that no call and no word of the answer performs ("add gift
+    # wrap", "book the cheapest one"): the work itself left undone, not a detail left out.
+    undone = [part for part, act in missing if act]
+    ev.flag("act_missing", len(undone),
+            f'the act "{_short(undone[0], 12)}" asked for is not done' if undone else "")
     ev.flag("generic", _generic(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
@@ -580,7 +598,27 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             # and the 30L pack): other new names are as often details of a right answer.
             if same_kind and (_near(a, b) or _same_shape(a, b) or _parallel(a, b, segments)):
                 return a, b
-    return _sibling_swap(case)
+    return _sibling_swap(case) or _year_swap(case)
+
+
+_YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d.,/%]|-\d{3})")
+
+
+def _year_swap(case: RunCase) -> tuple[str, str] | None:
+    """A year the request names as a label ("my 2025 taxes"), never a label in the answer,
+    which labels its subject with a year next to it ("your 2024 return"). A year inside a
+    date ("due April 15, 2025") is when something happens, not what the answer is about."""
+    def labels(text: str) -> list[str]:
+        for written, _ in dates(text):
+            text = text.replace(written, " ")
+        return _YEAR.findall(text)
+
+    said = labels(case.output)
+    for year in labels(_asked_text(case.input)):
+        other = next((y for y in said if y not in case.input and _near(year, y)), None)
+        if year not in said and other:
+            return year, other
+    return None
 
 
 def _same_shape(a: str, b: str) -> bool:
