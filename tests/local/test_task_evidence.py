@@ -177,6 +177,28 @@ def test_task_completion_evidence(embed: Embed, feature: str, wrong: RunCase,
     assert task_completion_evidence(right, embed).features[feature] == 0.0
 
 
+def test_a_promise_that_waits_on_the_users_reply_is_a_clarifying_question(embed: Embed) -> None:
+    asks = task_completion_evidence(case(
+        "check my tax return for mistakes",
+        "I don't have your return yet. Could you upload the PDF? Then I'll go through it line "
+        "by line."), embed)
+    puts_off = task_completion_evidence(case(
+        "check my tax return for mistakes",
+        "I'll go through your return line by line and get back to you."), embed)
+    assert asks.features["promise"] == 0.0
+    assert puts_off.features["promise"] == 1.0
+
+
+def test_the_rest_announced_for_next_is_work_left(embed: Embed) -> None:
+    left = task_completion_evidence(case(
+        "translate all three chapters", "Chapter 1 is translated below. I'll do chapter 2 next."),
+        embed)
+    later = task_completion_evidence(case(
+        "move my session", "Done: I'll see you at the new slot next week."), embed)
+    assert left.features["remainder"] == 1.0
+    assert later.features["remainder"] == 0.0
+
+
 def test_a_change_made_by_an_update_call_meets_the_part(embed: Embed) -> None:
     """A verb is met by the verbs that name the same act: the change was made by update_*."""
     ev = task_completion_evidence(case(

@@ -122,7 +122,7 @@ _REMAINING = re.compile(
     r"now (?:looking|checking|working|reviewing|going)|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
-    r"in the next step|after that i(?:'ll| will)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
+    r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     r"starting (?:the|on|with)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
     re.IGNORECASE,
@@ -275,6 +275,8 @@ _POLAR = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|
                     r"absolutely|definitely|certainly|sure|only (?:if|when|after|before)|as long as|"
                     r"unless|provided|eligible|allowed|permitted|fine|okay|ok)\b", re.IGNORECASE)
 
+_AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
+                           r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
 
 
@@ -284,7 +286,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     run = _Run.of(case, embed)
     ev = Evidence()
     text = case.output
-    ev.flag("promise", promises_only(text, case.input),
+    # "Could you paste the moves? Then I'll go through them": a promise that waits on what
+    # the answer asks for is a clarifying question, not work put off.
+    awaits = bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
+    ev.flag("promise", promises_only(text, case.input) and not awaits,
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
