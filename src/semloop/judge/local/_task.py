@@ -28,6 +28,7 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    _words,
     clauses,
     clock_times,
     dates,
@@ -803,22 +804,18 @@ def _segments(case: RunCase) -> list[str]:
     return [text for text, _ in _entries(case)]
 
 
-def _written_words(text: str) -> list[str]:
-    return [m.group(0) for m in re.finditer(r"[A-Za-z][\w'-]*", text)]
-
-
 def _in_order(stems: frozenset[str] | set[str], text: str) -> list[str]:
     """The stems in the order the text first writes a word of them (those it never writes
     last, alphabetically): what a rule reports must not hang on set order."""
     first: dict[str, int] = {}
-    for i, w in enumerate(_written_words(text)):
+    for i, w in enumerate(_words(text)):
         first.setdefault(stem(w.replace("-", "")), i)
     return sorted(stems, key=lambda s: (first.get(s, len(first)), s))
 
 
 def _written(stem_: str, text: str) -> str:
     """The stem as the text writes it ("charge" for "charg"), for reasoning a person reads."""
-    for w in _written_words(text):
+    for w in _words(text):
         if stem(w.replace("-", "")) == stem_:
             return w.lower()
     return stem_
