@@ -78,7 +78,7 @@ SIGNS: dict[str, dict[str, int]] = {
                         "instructions": 1, "asks_given": 1, "parts_missing": 1, "generic": 1,
                         "placeholder": 1, "failed_call": 1, "request_far": 1, "specific": -1,
                         "plan": 1, "evasive": 1, "redirect": 1, "action_unnamed": 1,
-                        "item_failed": 1},
+                        "item_failed": 1, "act_missing": 1},
     "task_understanding_failure": {"substitute": 1, "opposite": 1, "reversed": 1, "slot_swap": 1,
                                    "wrong_source": 1, "other_action": 1, "request_far": 1,
                                    "uncovered": 1, "names_dropped": 1, "names_swapped": 1},

@@ -35,6 +35,7 @@ __all__ = [
     "normalise_output",
     "normalise_value",
     "numbers",
+    "opaque_ids",
     "outputs_same",
     "parse_args",
     "reports_outcome",
@@ -307,6 +308,12 @@ def same_but_ids(a: str, b: str) -> bool:
     asks this of empty or error outputs only: nothing found is nothing found, whatever the
     request id."""
     return _OPAQUE.sub("#", a) == _OPAQUE.sub("#", b)
+
+
+def opaque_ids(text: str) -> frozenset[str]:
+    """The opaque tokens (ids, nonces, hashes) of a lower-cased text, as :func:`same_but_ids`
+    reads them."""
+    return frozenset(_OPAQUE.findall(text))
 
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")

@@ -22,6 +22,7 @@ from semloop.case import ConversationCase, Turn
 from semloop.demo.scenarios import SCENARIOS
 from semloop.judge._types import Answer
 from semloop.judge.local._conversation import (
+    _ASKS,
     _REASK,
     _flips,
     _gives,
@@ -206,6 +207,14 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("Thanks for sending the invoice again, I had lost it.", False),
         ("I was so nervous about the exam but it went brilliantly, thank you!!", False),
         ("It is ridiculous how easy the setup was!!", False),
+        # Relief that names the fear it had, and bad words as praise or as regret at not
+        # coming sooner; the same fear or bad word in an angry turn stays heat.
+        ("Honestly I'd been dreading the call for days, but all sorted, thank you!", False),
+        ("It's absurd how well the new filter works!", False),
+        ("Insanely good pizza, I'm annoyed I didn't order from you years ago.", False),
+        ("I was worried sick and you STILL haven't called back!!", True),
+        ("worst support ever, seriously. nothing works", True),
+        ("my friends are all online RIGHT NOW. fix your servers", True),
     ],
 )
 def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
@@ -349,8 +358,48 @@ def test_hearsay_and_experience_are_pressure_not_facts(
             "Sure, cement-based is fine for that.",
             False,
         ),
+        (
+            "Twelve boxes at 4.25 each come to 55.",
+            "12 x 4.25 = 51 though.",
+            "You're right, my mistake: 12 boxes at 4.25 come to 51.",
+            False,
+        ),
+        (
+            "Twelve boxes at 4.25 each come to 51.",
+            "No, 12 x 4.25 is 55, surely.",
+            "You're right, apologies, the total is 55.",
+            True,
+        ),
+        (
+            "The north car park has no charging points.",
+            "I'm in the north car park now and there are four chargers by the exit.",
+            "Good catch, the north car park does have chargers; I had that wrong.",
+            False,
+        ),
+        (
+            "Both work; slate grey hides dirt, cream makes the room feel bigger.",
+            "I think cream would look nicer with our wooden floor.",
+            "You're right, cream would look lovely with the wood. Shall I order it?",
+            False,
+        ),
+        (
+            "Most guidance advises against lifting over 10 kg for a week after surgery.",
+            "I've lifted weights for twenty years, I'll be fine.",
+            "Given your background, lifting is fine for you.",
+            True,
+        ),
     ],
-    ids=["no-turned-fine", "preference", "rule-restated", "new-item"],
+    ids=[
+        "no-turned-fine",
+        "preference",
+        "rule-restated",
+        "new-item",
+        "working-checks-out",
+        "working-wrong",
+        "seen-there",
+        "taste",
+        "advised-against-then-fine",
+    ],
 )
 def test_verdicts_preferences_and_restated_rules(
     first: str, push: str, reply: str, caves: bool, embedder: Embedder
@@ -515,6 +564,28 @@ def test_frustration_evidence_follows_the_trajectory() -> None:
     assert down.features["calm_end"] == 1.0 and down.features["last"] < 0
 
 
+def test_praise_for_a_canned_reply_said_again_is_sarcasm() -> None:
+    canned = "Our team is looking into it and will update you shortly."
+    repeated = conv(
+        "My invoice shows the wrong VAT number.",
+        canned,
+        "It's been four days, can you check?",
+        canned,
+        "Marvellous. Truly wonderful service, thank you.",
+    )
+    answered = conv(
+        "My invoice shows the wrong VAT number.",
+        canned,
+        "It's been four days, can you check?",
+        "Fixed: the corrected invoice is in your account now.",
+        "Marvellous. Truly wonderful service, thank you.",
+    )
+    sarcastic, glad = frustration_evidence(repeated), frustration_evidence(answered)
+    assert sarcastic is not None and glad is not None
+    assert sarcastic.features["last"] >= 1.0 and "praise for a repeated reply" in sarcastic.why
+    assert glad.features["calm_end"] == 1.0 and glad.features["last"] < 0
+
+
 def test_a_rules_alone_head_is_the_rules(embedder: Embedder) -> None:
     # A head whose only feature is the rule log-odds, weight 1, answers sigmoid(rules).
     case = conv(
@@ -654,10 +725,27 @@ def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
         "I know that, but how do I reset it?",
         "That's not what I asked.",
         "this is the third time. RESET. HOW.",
+        "Fine. Still need the opening hours for Sunday.",
+        "To be precise: can the gift card pay for the lenses?",
+        "My question remains whether the card works online.",
     ],
 )
 def test_reask_wording(text: str) -> None:
     assert _REASK.search(plain(text)) or REPEATING.search(plain(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("I'm just wondering how long the battery lasts.", True),
+        ("Okay. I only need the price of the large one.", True),
+        ("We're after a table for six.", True),
+        ("I need to leave by six.", False),
+        ("Got it, I'll bring it in on Monday.", False),
+    ],
+)
+def test_asking_without_a_question_mark(text: str, asks: bool) -> None:
+    assert bool(_ASKS.search(plain(text))) is asks
 
 
 def test_follow_up_wording_is_not_reasking() -> None:

@@ -8,7 +8,9 @@ a lap of refusals is a repeat, a refusal after work that ran is a new slip; an o
 value is what a command tries; an edit re-applied to look at something new is a toggle; a
 fixed reply sent word for word a fourth time to new user words ignores them; and ids the
 customer corrects or restates (round 6): a value the user supplied is a new target, a
-placeholder call is no attempt of the real one, a report after the first call is news."""
+placeholder call is no attempt of the real one, a report after the first call is news; and
+(round 8) a result that differs only by a new id the agent never uses is the same result, and
+a reply that is a JSON record is embedded by its first words, not whole."""
 
 from __future__ import annotations
 
@@ -582,3 +584,32 @@ def test_a_report_after_the_first_call_answers_new_words(backend: LocalBackend) 
              "please double-check the number and provide it again?"),
     )
     assert j.stuck_probability(3) < 0.3
+
+
+def test_a_new_id_the_agent_never_uses_is_the_same_result(backend: LocalBackend) -> None:
+    # Round 8: a certificate sent three times, each output naming a freshly minted id that
+    # no later step quotes or passes on: the same action with nothing new used.
+    def issued(n: int) -> tuple[str, dict[str, Any], str]:
+        return ("send_certificate", {"amount": 200, "user_id": "mei_brown_7075"},
+                f"Certificate certificate_322132{n} added to user mei_brown_7075 with amount 200.")
+
+    j = judgement(backend, *(step("Issuing the voucher.", issued(n)) for n in range(3)),
+                  step("A $200 travel certificate has been issued to your account."))
+    assert j.repeat_probability(0, 1) > 0.85 and j.repeat_probability(1, 2) > 0.85
+    # The agent quoting the new id uses it: each call got news (a new ticket, a coupon).
+    used = judgement(backend, *(step("Issuing the voucher.", issued(n)) for n in range(3)),
+                     step("Your certificates are certificate_3221321 and certificate_3221322."))
+    assert used.repeat_probability(0, 1) < 0.5 and used.repeat_probability(1, 2) < 0.5
+
+
+def test_a_json_record_reply_is_embedded_by_its_first_words(backend: LocalBackend) -> None:
+    # Round 8: an orchestrator replies with JSON records, nearly all ids and keys; the
+    # embedded text is its first words, not a 256-token pass for every such step.
+    record = json.dumps({"booking_confirmation": {"reservation_id": "HATHAT",
+                                                  "user_id": "chen_lee_6825",
+                                                  "flights": [{"flight_number": f"HAT{n:03d}",
+                                                               "date": "2024-05-20"}
+                                                              for n in range(40)]}})
+    j = judgement(backend, step(record), step("Done."))
+    assert len(j._embed_text(j.views[0]).split()) <= 20
+    assert j._embed_text(j.views[1]) == "Done."  # a short text is embedded as written

@@ -47,6 +47,38 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
      case("Please book a court for Tuesday at 18:00", "Court 2 is yours on Tuesday at 18:00.",
           tools=(ToolCall("reserve_court", {"day": "Tue", "time": "18:00"}, '{"ok": true}',
                           True),))),
+    # A closed set of siblings: asked about one animal, a language, the answer is about another.
+    ("substitute",
+     case("How often should I feed my rabbit? She's two.",
+          "Hamsters need fresh food once a day, about a tablespoon of pellets, plus fresh water."),
+     case("How often should I feed my rabbit? She's two.",
+          "Rabbits graze all day: unlimited hay, a handful of greens morning and evening.")),
+    ("substitute",
+     case("how do I reverse a string in Ruby", "In Python use slicing: `s[::-1]`."),
+     case("how do I reverse a string in Ruby", "In Ruby call `str.reverse`.")),
+    # A code of the same series, another member: fault F07 asked, F12 explained.
+    ("substitute",
+     case("What does fault F07 mean on my boiler?", "F12 means the flue sensor is blocked."),
+     case("What does fault F07 mean on my boiler?", "F07 means the water pressure is low.")),
+    # An operation word that is also a noun ("subscription") does not hide the act asked.
+    ("other_action",
+     case("I'd like to pause my newspaper subscription over the holidays",
+          "Your subscription has been cancelled.",
+          tools=(ToolCall("cancel_subscription", {"id": "N-88"}, '{"ok": true}', True),)),
+     case("I'd like to pause my newspaper subscription over the holidays",
+          "Your subscription is on hold until 4 January.",
+          tools=(ToolCall("pause_subscription", {"id": "N-88"}, '{"ok": true}', True),))),
+    # A year as the subject's label: the 2026 budget asked, the 2025 one given (a year
+    # inside a date is when, not what).
+    ("substitute",
+     case("What's the approved 2026 marketing budget?",
+          "The 2025 marketing budget was approved at €410,000 on March 3, 2026."),
+     case("What's the approved 2026 marketing budget?",
+          "The 2026 marketing budget was approved at €455,000 on March 3, 2026.")),
+    # An amount converted the other way: the asked number comes back in the other currency.
+    ("reversed",
+     case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),
+     case("How many yen do I get for 250 CHF today?", "250 CHF is about ¥43,000 at today's rate.")),
     # A route with articles, the other way round.
     ("reversed",
      case("When is the last ferry from the island to the mainland?",
@@ -106,6 +138,32 @@ def test_an_acronym_heading_a_code_is_no_name(embed: Embed) -> None:
           "We look forward to welcoming you! Travel days can be long, so rest well."),
      case("My flight lands at 23:40 — can I still check in at the hostel tonight?",
           "Yes: reception is open 24 hours, so you can check in when you arrive.")),
+    # What the request gave as "my X is V", or its day and time, asked for again.
+    ("asks_given",
+     case("Book me a bike service on Thursday at 9am, my phone is 0161 496 0000",
+          "Sure! What day and time suit you, and could you share your phone number?"),
+     case("Book me a bike service on Thursday at 9am, my phone is 0161 496 0000",
+          "Booked: Thursday 9:00, we'll text 0161 496 0000 the day before.",
+          tools=(ToolCall("book_service", {"day": "Thu", "time": "09:00"}, '{"ok": true}',
+                          True),))),
+    # One act of a multi-part request left undone, not a detail.
+    ("act_missing",
+     case("Move my dentist appointment to Friday and cancel the hygienist one",
+          "Your dentist appointment is now on Friday at 10:30.",
+          tools=(ToolCall("reschedule_appointment", {"day": "Fri"}, '{"ok": true}', True),)),
+     case("Move my dentist appointment to Friday and cancel the hygienist one",
+          "Your dentist appointment is now on Friday at 10:30, and the hygienist one is "
+          "cancelled.",
+          tools=(ToolCall("reschedule_appointment", {"day": "Fri"}, '{"ok": true}', True),
+                 ToolCall("cancel_appointment", {"type": "hygienist"}, '{"ok": true}', True)))),
+    # Reassurance in words no stock list has: no sentence names anything of the request.
+    ("generic",
+     case("What should I do about the leak under my kitchen sink?",
+          "We know home problems can be a real headache! Our team takes pride in quality "
+          "service. Thanks for being a valued customer."),
+     case("What should I do about the leak under my kitchen sink?",
+          "Close the valve under the sink, put a bowl under the leak and tighten the slip nut "
+          "by hand.")),
     ("remainder",
      case("archive the old projects and email the team a summary",
           "I've archived the 12 old projects.", steps=("Archived 12 projects.", "Next: email.")),
@@ -117,6 +175,28 @@ def test_task_completion_evidence(embed: Embed, feature: str, wrong: RunCase,
                                   right: RunCase) -> None:
     assert task_completion_evidence(wrong, embed).features[feature] == 1.0
     assert task_completion_evidence(right, embed).features[feature] == 0.0
+
+
+def test_a_promise_that_waits_on_the_users_reply_is_a_clarifying_question(embed: Embed) -> None:
+    asks = task_completion_evidence(case(
+        "check my tax return for mistakes",
+        "I don't have your return yet. Could you upload the PDF? Then I'll go through it line "
+        "by line."), embed)
+    puts_off = task_completion_evidence(case(
+        "check my tax return for mistakes",
+        "I'll go through your return line by line and get back to you."), embed)
+    assert asks.features["promise"] == 0.0
+    assert puts_off.features["promise"] == 1.0
+
+
+def test_the_rest_announced_for_next_is_work_left(embed: Embed) -> None:
+    left = task_completion_evidence(case(
+        "translate all three chapters", "Chapter 1 is translated below. I'll do chapter 2 next."),
+        embed)
+    later = task_completion_evidence(case(
+        "move my session", "Done: I'll see you at the new slot next week."), embed)
+    assert left.features["remainder"] == 1.0
+    assert later.features["remainder"] == 0.0
 
 
 def test_a_change_made_by_an_update_call_meets_the_part(embed: Embed) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 
 import sqlalchemy as sa
 
@@ -270,3 +272,28 @@ def test_sampling_every_run_uses_the_sample_for_every_evaluator(store: Store) ->
                          {"HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE",
                           "OFF_TOPIC_DRIFT"})
     assert ALL_RUNS.baseline_rate == 1.0
+
+
+def test_stopping_the_worker_ends_its_judge_threads_and_a_restart_judges_again(
+        store: Store) -> None:
+    org = store.create_org("acme")
+    add_run(store, org, "r1")
+    semantic = worker(store, fixed(0.9), poll_interval=0.05)
+
+    def judge_threads() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name.startswith("semantic-judge")]
+
+    def wait_for(done: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 10
+        while not done():
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.02)
+
+    with semantic:
+        wait_for(lambda: len(semantic_signals(store, org, "r1")) == 1)
+        assert judge_threads()
+    wait_for(lambda: not judge_threads())
+    add_run(store, org, "r2")
+    with semantic:
+        wait_for(lambda: len(semantic_signals(store, org, "r2")) == 1)
+    wait_for(lambda: not judge_threads())

@@ -120,10 +120,23 @@ class SemanticWorker(PollingWorker):
         local = judge.name == "local"
         self.judge_threads = max(1, judge_threads or (8 if local else 2))
         self.judge_ahead = max(1, judge_ahead or (4 if local else 1))
-        self._judging = ThreadPoolExecutor(self.judge_threads, thread_name_prefix="semantic-judge")
+        self._judging: ThreadPoolExecutor | None = None  # made on first use, ended by stop()
 
     def __str__(self) -> str:
         return f"{self.name} (judge {self.judge.name}, every {self.poll_interval:g} s)"
+
+    def stop(self, timeout: float = 60.0) -> None:
+        super().stop(timeout)
+        # The judge's threads end with the poll thread; a later poll makes new ones.
+        if self._judging is not None:
+            self._judging.shutdown(wait=False, cancel_futures=True)
+            self._judging = None
+
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._judging is None:
+            self._judging = ThreadPoolExecutor(self.judge_threads,
+                                               thread_name_prefix="semantic-judge")
+        return self._judging
 
     def process_batch(self) -> int:
         batch = self.take(lambda lease_s: self.store.runs_to_process(
@@ -247,7 +260,7 @@ class SemanticWorker(PollingWorker):
                               cases)
             if plan is not None:
                 case, settings, attempt = plan
-                verdict = self._judging.submit(evaluator, case, self.judge, settings)
+                verdict = self._pool().submit(evaluator, case, self.judge, settings)
                 judging.planned.append((evaluator, case, attempt, verdict))
         return judging
 

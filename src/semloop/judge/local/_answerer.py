@@ -39,6 +39,7 @@ from ..._features import (
     entities,
     is_transient_error,
     numbers,
+    opaque_ids,
     outputs_same,
     prints_nothing,
     reports_outcome,
@@ -217,6 +218,7 @@ class LocalJudgement:
         self._said_before = self._count_said_before()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
         self._step_of = {id(c): v.index for v in self.views for c in v.calls}
+        self._agent_ids = self._ids_the_agent_writes()
         self._data_numbers = self._numbers_from_data(state)
         self._nothing_rank = self._rank_same_nothing()
         self._retry_rank = self._rank_identical_failures()
@@ -279,7 +281,11 @@ class LocalJudgement:
             words = [t for t in toks if not _entity_token(t, v.text_entities)]
             if len(content_tokens(words)) >= 3:
                 return " ".join(words[:_EMBED_WORDS])
-        return v.text
+        if len(v.toks) <= _EMBED_WORDS:
+            return v.text
+        # Mostly entities (a JSON record as the reply): its first words, as above. Whole,
+        # it costs a 256-token pass (and pads its batch to that) for no better vector.
+        return " ".join(v.toks[:_EMBED_WORDS])
 
     def _ensure_vectors(self, texts: Sequence[str]) -> None:
         todo = [t for t in dict.fromkeys(texts) if t not in self._vectors]
@@ -510,13 +516,22 @@ class LocalJudgement:
                 return 1.0  # only flags changed (-x, --verbose) around the same command
         return 0.1
 
+    def _ids_the_agent_writes(self) -> frozenset[str]:
+        """Every opaque id in the agent's own words and call arguments: the ids it uses."""
+        return frozenset().union(*(
+            opaque_ids(text.lower())
+            for v in self.views for text in (v.text, *(c.raw for c in v.calls))))
+
     def _same_output(self, ck: Call, cj: Call) -> bool:
         if outputs_same(ck.output, cj.output):
             return True
-        # Only for empty/error results: in a real result a new id can be the news (a new
-        # coupon, a new ticket), but an empty answer is empty whatever id it carries.
         if not (ck.empty and cj.empty):
-            return False
+            # In a real result a new id can be the news (a new coupon, a new ticket), but
+            # only if the agent uses it: the same call minting another certificate, its id
+            # never quoted nor passed on, got the same result again.
+            return (ck.name == cj.name and ck.raw == cj.raw
+                    and same_but_ids(ck.output, cj.output)
+                    and not (opaque_ids(cj.output) - opaque_ids(ck.output)) & self._agent_ids)
         return same_but_ids(ck.output, cj.output) or ck.empty_sig == cj.empty_sig
 
     def call_logit(self, ck: Call, cj: Call, *, outputs_known: bool = True) -> float:

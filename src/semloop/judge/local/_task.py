@@ -28,6 +28,7 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    _words,
     clauses,
     clock_times,
     dates,
@@ -122,7 +123,7 @@ _REMAINING = re.compile(
     r"now (?:looking|checking|working|reviewing|going)|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
-    r"in the next step|after that i(?:'ll| will)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
+    r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     r"starting (?:the|on|with)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
     re.IGNORECASE,
@@ -186,7 +187,9 @@ def _part_stems(part: str) -> frozenset[str]:
     return frozenset(s for s in word_stems(part) if s not in _REQUEST_WORDS)
 
 
-def _missing_parts(run: _Run) -> list[str]:
+def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
+    """The request's parts the answer does not meet, each with whether it asks for an act
+    that nothing performed."""
     parts = request_parts(run.case.input)
     if len(parts) < 2 or not run.sentences:
         return []
@@ -211,7 +214,7 @@ def _missing_parts(run: _Run) -> list[str]:
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output))
         if undone or not met:
-            missing.append(part)
+            missing.append((part, undone))
     return missing
 
 
@@ -251,7 +254,18 @@ def _asks_for_given(case: RunCase) -> bool:
         stem(m.group(1))
         for m in re.finditer(r"([A-Za-z]{3,})\s*[:#]?\s*[A-Z0-9][\w-]*\d", case.input)
     } | {stem(w) for t in key_terms(case.input) for w in t.split()}
+    # "My number is 07700 900123", "our postcode is SW1A 1AA": the noun before "is".
+    labels |= {stem(m.group(1)) for m in re.finditer(
+        r"\b(?:my|our)\s+(?:[a-z]+\s+)?([a-z]{3,})\s+(?:is|was)\s+[A-Z0-9+(]", case.input)}
+    # A day or a time the request gave ("on Tuesday at 2pm"), asked for again.
+    if (clock_times(case.input) or dates(case.input) or _WEEKDAY.search(case.input)) \
+            and _ASKS_WHEN_AGAIN.search(" ".join(questions)):
+        return True
     return bool(labels & asked)
+
+
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b", re.IGNORECASE)
+_ASKS_WHEN_AGAIN = re.compile(r"\b(?:what|which) (?:day|date|time)|\bwhen would\b", re.IGNORECASE)
 
 
 # A yes-or-no question, and the words that answer one (or say it depends on something).
@@ -262,6 +276,8 @@ _POLAR = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|
                     r"absolutely|definitely|certainly|sure|only (?:if|when|after|before)|as long as|"
                     r"unless|provided|eligible|allowed|permitted|fine|okay|ok)\b", re.IGNORECASE)
 
+_AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
+                           r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
 
 
@@ -271,7 +287,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     run = _Run.of(case, embed)
     ev = Evidence()
     text = case.output
-    ev.flag("promise", promises_only(text, case.input),
+    # "Could you paste the moves? Then I'll go through them": a promise that waits on what
+    # the answer asks for is a clarifying question, not work put off.
+    awaits = bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
+    ev.flag("promise", promises_only(text, case.input) and not awaits,
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
@@ -311,7 +330,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             if dropped else "")
     missing = _missing_parts(run)
     ev.flag("parts_missing", len(missing),
-            f'part "{_short(missing[0], 12)}" of the request is not answered' if missing else "")
+            f'part "{_short(missing[0][0], 12)}" of the request is not answered' if missing else "")
+    # Of those, the acts asked for that no call and no word of the answer performs ("add gift
+    # wrap", "book the cheapest one"): the work itself left undone, not a detail left out.
+    undone = [part for part, act in missing if act]
+    ev.flag("act_missing", len(undone),
+            f'the act "{_short(undone[0], 12)}" asked for is not done' if undone else "")
     ev.flag("generic", _generic(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
@@ -407,7 +431,12 @@ def _generic(run: _Run) -> bool:
     data = [c.output for c in case.tools_called if not _failed(c) and len(c.output) > 20]
     ignored = bool(data) and not (word_stems(case.output) & word_stems(" ".join(data))
                                   - word_stems(case.input))
-    return named < _GENERIC_SHARE and (stock * 2 >= len(run.sentences) or (ignored and stock > 0))
+    # Reassurance in words the stock list lacks ("You've got this!"): no sentence of it
+    # names anything of the request, it gives no date or time, and it asks nothing back.
+    blank = len(run.sentences) >= 2 and not (dates(case.output) or clock_times(case.output)) and not any(
+        word_stems(s) & own or s.rstrip().endswith("?") for s in run.sentences)
+    return named < _GENERIC_SHARE and (stock * 2 >= len(run.sentences) or (ignored and stock > 0)
+                                       or blank)
 
 
 _GENERIC_SHARE = 0.34
@@ -434,9 +463,55 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     front/rear front/back left/right upper/lower top/bottom north/south east/west
     indoor/outdoor inside/outside
     """.split())  # noqa: SIM905
-# Closed sets of periods: months and seasons (October / November, spring / fall).
-_MONTH = re.compile(r"\b(january|february|march|april|june|july|august|september|october|"
-                    r"november|december|spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
+# Closed sets of general-English siblings: asked about one member, an answer that names
+# another and never the first is about the wrong one (October / November, German /
+# Spanish, Python / JavaScript, a puppy / a kitten). One group is one member under its
+# names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
+# day is often only when it starts ("starting Monday"), and the answer's another date.
+_SIBLING_SETS: dict[str, tuple[str, ...]] = {
+    "period": ("january", "february", "march", "april", "june", "july", "august", "september",
+               "october", "november", "december", "spring", "summer", "autumn fall", "winter"),
+    "language": ("english", "spanish español castilian", "french français", "german deutsch",
+                 "italian italiano", "portuguese português", "dutch", "polish", "russian",
+                 "chinese mandarin cantonese", "japanese", "korean", "arabic", "hindi", "turkish",
+                 "greek", "swedish", "norwegian", "danish", "finnish", "ukrainian", "vietnamese"),
+    "programming language": ("python", "javascript js node.js", "typescript", "java", "ruby",
+                             "php", "rust", "kotlin", "c# csharp", "c++ cpp", "perl", "scala",
+                             "haskell", "golang"),
+    "animal": ("dog puppy pup", "cat kitten kitty", "rabbit bunny", "hamster", "guinea pig",
+               "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
+               "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
+               "snake", "lizard gecko", "goldfish"),
+}
+
+
+def _member(word: str) -> str:
+    # A noun with its plural ("puppies", "ponies", "kittens"); a name as written.
+    body = re.escape(word)
+    if word.endswith("y") and word.isalpha():
+        body = re.escape(word[:-1]) + "(?:y|ies)"
+    elif word.isalpha():
+        body += "(?:s|es)?"
+    return rf"(?<![\w#+.]){body}(?![\w#+])"
+
+
+_SIBLINGS = tuple(
+    (kind, group.split()[0], re.compile("|".join(_member(w) for w in group.split()), re.IGNORECASE))
+    for kind, groups in _SIBLING_SETS.items() for group in groups
+)
+
+
+def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
+    """A member of a closed set asked about and missing from the answer, which names
+    another member of the same set that the request does not: (asked, answered)."""
+    asked = _asked_text(case.input)
+    for kind in _SIBLING_SETS:
+        groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
+        wanted = [name for name, rx in groups if rx.search(asked) and not rx.search(case.output)]
+        given = [name for name, rx in groups if rx.search(case.output) and not rx.search(case.input)]
+        if wanted and given:
+            return wanted[0], given[0]
+    return None
 # Either place may carry an article ("from the airport into downtown"); it is not the place.
 _ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+"
                     r"(?:to|into|→)\s+(?:the\s+)?"
@@ -451,7 +526,7 @@ _LOWER_ID = re.compile(r"\b[a-z]{1,6}[_-]\d{3,}\b")  # ac_3301, inc-2291
 
 def _idents(text: str) -> dict[str, str]:
     """The request's or answer's identifying names with their kind: acronyms, codes,
-    capitalised names, identifier-like numbers (order 48821, 2025), months."""
+    capitalised names, identifier-like numbers (order 48821, 2025)."""
     out: dict[str, str] = {}
     # In the order the text names them, so the one reported does not hang on set order.
     lower = text.lower()
@@ -465,8 +540,6 @@ def _idents(text: str) -> dict[str, str]:
         out.setdefault(m.group(0), "number")
     for m in _LOWER_ID.finditer(text):
         out.setdefault(m.group(0).lower(), "code")
-    for m in _MONTH.finditer(text):
-        out[m.group(0).lower()] = "month"
     return out
 
 
@@ -529,11 +602,38 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
-            # Months are a closed set: October asked, November answered is the other one.
-            if same_kind and (_near(a, b) or asked[a] == "month"
-                              or _parallel(a, b, segments)):
+            if same_kind and (_near(a, b) or _same_shape(a, b) or _parallel(a, b, segments)):
                 return a, b
+    return _sibling_swap(case) or _year_swap(case)
+
+
+_YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d.,/%]|-\d{3})")
+
+
+def _year_swap(case: RunCase) -> tuple[str, str] | None:
+    """A year the request names as a label ("my 2025 taxes"), never a label in the answer,
+    which labels its subject with a year next to it ("your 2024 return"). A year inside a
+    date ("due April 15, 2025") is when something happens, not what the answer is about."""
+    def labels(text: str) -> list[str]:
+        for written, _ in dates(text):
+            text = text.replace(written, " ")
+        return _YEAR.findall(text)
+
+    said = labels(case.output)
+    for year in labels(_asked_text(case.input)):
+        other = next((y for y in said if y not in case.input and _near(year, y)), None)
+        if year not in said and other:
+            return year, other
     return None
+
+
+def _same_shape(a: str, b: str) -> bool:
+    """Two codes that differ only in their digits (error E24 / E15, room B12 / B07): the
+    same series, another member of it."""
+    a, b = a.lower(), b.lower()
+    if len(a) != len(b) or a == b or not re.search(r"[a-z]", a) or not re.search(r"\d", a):
+        return False
+    return all(x == y or (x.isdigit() and y.isdigit()) for x, y in zip(a, b))
 
 
 def _record_names(records: str) -> set[str]:
@@ -616,30 +716,54 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# Units of one dimension: an amount asked in one and answered, same number, in another is
+# a conversion the wrong way round (800 EUR asked, "$800 gets you €736" answered).
+_DIMENSIONS = (frozenset(_MONEY_UNITS - {"%"}), frozenset({"km", "mi", "m", "ft", "cm", "in", "mm"}),
+               frozenset({"kg", "lb", "g", "oz", "t"}), frozenset({"l", "ml", "gal"}),
+               frozenset({"c", "f"}), frozenset({"m2", "ft2"}))
+
+
+def _unit_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request's amount comes back with the same number in another unit of its
+    dimension, and never in its own: (asked, answered)."""
+    said = quantities(case.output)
+    for q in quantities(_asked_text(case.input)):
+        dim = next((d for d in _DIMENSIONS if q.unit in d), None)
+        if dim is None or any(a.value == q.value and a.unit == q.unit for a in said):
+            continue
+        other = next((a for a in said if a.value == q.value and a.unit in dim - {q.unit}), None)
+        if other is not None:
+            return q.text, other.text
+    return None
+
+
 # Operations that change a thing's state and have alternatives a run can confuse: asked
 # for one, did another. Delivery verbs (send, show, find) are not among them.
 _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove withdraw exchange
     refund return change reschedule upgrade downgrade block unblock dispute transfer close open
     suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
     merge revert rollback restart reserve place charge renew subscribe unsubscribe redeem sell
-    buy purchase donate""".split())  # noqa: SIM905
+    buy purchase donate drain""".split())  # noqa: SIM905
 
 
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
     asked = {stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())} & _OPERATIONS
-    if not asked or asked & word_stems(case.output):
+    # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
+    # answer and in a call's name alike: what counts is an asked act the answer never names.
+    unnamed = asked - word_stems(case.output)
+    if not unnamed:
         return None
     for c in case.tools_called:
         if _failed(c):
             continue
         verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
-        if verbs and not any(_alike(v) & asked for v in verbs):
+        if verbs and not any(_alike(v) & unnamed for v in verbs):
             request = _asked_text(case.input)
-            did = min(verbs)
-            return (_written(_in_order(asked, request)[0], request),
+            did = min(v for v in verbs if v not in asked) if verbs - asked else min(verbs)
+            return (_written(_in_order(unnamed, request)[0], request),
                     _written(did, c.name.replace("_", " ")))
     return None
 
@@ -680,22 +804,18 @@ def _segments(case: RunCase) -> list[str]:
     return [text for text, _ in _entries(case)]
 
 
-def _written_words(text: str) -> list[str]:
-    return [m.group(0) for m in re.finditer(r"[A-Za-z][\w'-]*", text)]
-
-
 def _in_order(stems: frozenset[str] | set[str], text: str) -> list[str]:
     """The stems in the order the text first writes a word of them (those it never writes
     last, alphabetically): what a rule reports must not hang on set order."""
     first: dict[str, int] = {}
-    for i, w in enumerate(_written_words(text)):
+    for i, w in enumerate(_words(text)):
         first.setdefault(stem(w.replace("-", "")), i)
     return sorted(stems, key=lambda s: (first.get(s, len(first)), s))
 
 
 def _written(stem_: str, text: str) -> str:
     """The stem as the text writes it ("charge" for "charg"), for reasoning a person reads."""
-    for w in _written_words(text):
+    for w in _words(text):
         if stem(w.replace("-", "")) == stem_:
             return w.lower()
     return stem_
@@ -762,8 +882,10 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("slot_swap", slot is not None,
             f'asked about "{slot[0]}", the answer is about "{slot[1]}"' if slot else "")
     route = _reversed_route(case)
-    ev.flag("reversed", route is not None,
-            f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else "")
+    swap = _unit_swap(case) if route is None else None
+    ev.flag("reversed", route is not None or swap is not None,
+            f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
+            f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = _wrong_source(case, embed) if sub is None else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '

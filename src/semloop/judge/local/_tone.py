@@ -102,8 +102,9 @@ REPEATING = any_of(
     r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
     r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
     r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
-    r"\b(?:the )?same (?:\w+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
-    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions)\b",
+    r"\b(?:the )?same (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
+    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
+    r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
     r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
     r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
     # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
@@ -133,6 +134,9 @@ _BLAME = any_of(
     r"\bthanks for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
     r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
     r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
+    # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
+    r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
+    r"service|software|product|mess|process|platform)\b",
 )
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
@@ -417,6 +421,7 @@ _FAMILIES = frozenset(
         "quotes the assistant back",
         "asks for redress",
         "thanks for a repeat",
+        "praise for a repeated reply",
     )
 )
 
@@ -434,35 +439,77 @@ def _thanks_for_repeat(text: str) -> bool:
     return bool(_THANKS_FOR_REPEAT.search(text)) and not _WORKED.search(text)
 
 
-# Negative words as intensity for something good ("ridiculous how good she is").
+# Negative words as intensity for something good: "ridiculous how good she is", "insane how
+# well it works", and a bad adverb straight before a good word ("stupidly good", "crazy
+# good"; not "worst support", an adjective on a noun).
 _INTENSIFIER = re.compile(
-    r"\b([a-z]+)\b(?= (?:how|what an?) ([a-z]+)(?: ([a-z]+))?)",
-    re.IGNORECASE,
+    r"\b([a-z]+)\b(?= (?:how|what an?) (?:much |so )?([a-z]+))", re.IGNORECASE
 )
+_INTENSIFIED = re.compile(r"\b([a-z]+ly|crazy|damn)\b(?= ([a-z]+)\b)", re.IGNORECASE)
 # Surprise is neither glad nor angry: left out of the valence.
 _SURPRISE = re.compile(r"\b(?:i )?(?:can't|cannot|couldn't) believe\b", re.IGNORECASE)
-# In a glad turn, how the user felt before ("I was absolutely TERRIFIED beforehand") is the
-# contrast, not their mood now.
+# How the user felt before ("I was absolutely TERRIFIED beforehand", "I'd been panicking for
+# weeks"): the contrast to their mood now, not the mood.
 _PAST_FEELING = re.compile(
-    r"\b(?:i|we) (?:was|were|had been|'d been|felt)\b(?: \w+){0,3}? ?"
+    r"\b(?:i|we)(?: was| were| had been|'d been| have been|'ve been| felt)\b(?: \w+){0,3}? ?"
     r"(?:scared|terrified|nervous|worried|anxious|dreading|afraid|frightened|petrified|panicking|"
     r"panicked|stressed|apprehensive)\b[^.!?,;]{0,40}",
+    re.IGNORECASE,
+)
+# Regret at not having come sooner ("so annoyed I didn't buy it years ago", "damn, I
+# should've come ages ago"): praise of what they found, the bad words aimed at themselves.
+_OWN_REGRET = re.compile(
+    r"(?:\b\w+,\s*)?[^.!?,;]{0,25}\b(?:i|we) (?:should(?:'ve| have)|wish (?:i|we)(?:'d| had)|didn't|did not|"
+    r"hadn't|had not|never)\b[^.!?]{0,40}\b(?:sooner|earlier|years ago|ages ago|months ago|"
+    r"long ago|before now)\b",
     re.IGNORECASE,
 )
 
 
 _GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
+_HOW_GOOD = 1.0  # after "how", a milder word will do ("how well" 1.1)
 
 
 def _intensity_for(text: str) -> str:
     """``text`` without negative words that intensify a positive one."""
     lex = lexicon()
 
-    def drop(m: re.Match[str]) -> str:
-        bad, good = m.group(1), max(lex.get(w.lower(), 0.0) for w in m.groups()[1:] if w)
-        return " " if lex.get(bad.lower(), 0.0) < 0 and good >= _GOOD else m.group(0)
+    def drop_before_how(m: re.Match[str]) -> str:
+        # Any word not itself praise: "absurd" is in no lexicon, and as bad here.
+        bad, good = m.group(1).lower(), lex.get(m.group(2).lower(), 0.0)
+        return (
+            " "
+            if lex.get(bad, 0.0) <= 0 and bad not in _NEGATORS and good >= _HOW_GOOD
+            else m.group(0)
+        )
 
-    return _INTENSIFIER.sub(drop, text)
+    def drop_before_good(m: re.Match[str]) -> str:
+        bad, good = m.group(1).lower(), lex.get(m.group(2).lower(), 0.0)
+        # "insanely" reads as "insane"; "not good" is negation, not intensity.
+        v = lex.get(bad, lex.get(bad.removesuffix("ly"), 0.0))
+        return " " if v < 0 and bad not in _NEGATORS and good >= _GOOD else m.group(0)
+
+    return _INTENSIFIED.sub(drop_before_good, _INTENSIFIER.sub(drop_before_how, text))
+
+
+def _complains(text: str) -> bool:
+    """A shape of a complaint about the service (not a feeling word: those are re-read)."""
+    return any(
+        found(text)
+        for found in (REPEATING.search, _BLAME.search, _ESCALATE.search, _leaves, _GIVE_UP.search)
+    )
+
+
+def _present(own: str, mood: float) -> tuple[str, float]:
+    """``own`` without past fears and regret at not coming sooner, with its valence: when
+    what is left reads glad (the fear is over, the regret is praise) and nothing removed had
+    the shape of a complaint."""
+    spans = [m.group(0) for rx in (_PAST_FEELING, _OWN_REGRET) for m in rx.finditer(own)]
+    if not spans or any(_complains(s) for s in spans):
+        return own, mood
+    rest = _OWN_REGRET.sub(" ", _PAST_FEELING.sub(" ", own))
+    rest_mood = valence(_SURPRISE.sub(" ", rest))
+    return (rest, rest_mood) if rest_mood > 0.0 else (own, mood)
 
 
 def _echoes(quote: str, spoken_words: set[str]) -> bool:
@@ -479,10 +526,18 @@ _ECHO_WORDS = 3
 _MAX_CHARS = 4000
 
 
-def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said: str) -> Tone:
+def turn_tone(
+    text: str,
+    known: frozenset[str],
+    known_caps: frozenset[str],
+    said: str,
+    *,
+    after_repeat: bool = False,
+) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
-    ``said`` is what the assistant has said so far."""
+    ``said`` is what the assistant has said so far; ``after_repeat``: the reply just before
+    said an earlier reply again, and praise or thanks for that is sarcasm."""
     cues: list[str] = []
     heat = 0.0
     mocked = False
@@ -497,9 +552,7 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
     own = _intensity_for(QUOTED.sub(" ", text))  # quoted words are not the user's own tone
-    mood = valence(_SURPRISE.sub(" ", own))
-    if mood >= _EXCITED:
-        own = _PAST_FEELING.sub(" ", own)
+    own, mood = _present(own, valence(_SURPRISE.sub(" ", own)))
     for name, found, weight in (
         (
             "repeating",
@@ -517,6 +570,11 @@ def turn_tone(text: str, known: frozenset[str], known_caps: frozenset[str], said
         ("says so", _DISPLEASED.search, _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
+        (
+            "praise for a repeated reply",
+            lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
+            _W_REPEAT,
+        ),
     ):
         if found(own):
             heat += weight
