@@ -321,9 +321,12 @@ def worst_stretch(
 
 
 def covered(stretch: Stretch, idle: frozenset[int] = frozenset()) -> int:
-    """The steps a stretch covers from first to last, less the idle ones between."""
+    """The steps a stretch covers from first to last, less the idle ones between that
+    repeat nothing themselves: ``A, refused, A`` covers two steps, three refused replies in
+    a row cover three (each is the same failed reply again)."""
     inside = range(stretch.first + 1, stretch.last)
-    return stretch.last - stretch.first + 1 - sum(1 for k in idle if k in inside)
+    return stretch.last - stretch.first + 1 - sum(
+        1 for k in idle if k in inside and k not in stretch.steps)
 
 
 def idle_steps(state: Mapping[str, Any]) -> frozenset[int]:
@@ -479,7 +482,7 @@ class SemanticLoopDetection:
         severe_stagnation: float = 0.85,
         mild_stagnation: float = 0.60,
         min_stretch_steps: int = 3,
-        loop_stretch_steps: int | None = 4,
+        loop_stretch_steps: int | None = 3,
         uncertain_band: tuple[float, float] = (0.40, 0.60),
         weights: Mapping[str, float] | None = None,
     ) -> None:
