@@ -48,6 +48,32 @@ def test_tool_loop_evidence_and_params() -> None:
     assert DETECTORS["TOOL_LOOP"](run, params={"window": 3}).evidence["count"] == 3  # type: ignore[union-attr]
 
 
+def test_a_scan_finding_nothing_for_new_targets_is_no_tool_loop() -> None:
+    # One search for one airport or date after another, each finding nothing: new targets
+    # (a real tau2-bench shape), not the same futile call.
+    scan = RunBuilder().llm("Looking for flights.")
+    for day in ("2024-05-20", "2024-05-21", "2024-05-22", "2024-05-23"):
+        scan.tool("search_direct_flight", {"origin": "JFK", "destination": "SFO", "date": day},
+                  "[]")
+    assert DETECTORS["TOOL_LOOP"](scan.complete()) is None
+    # Reworded queries that keep finding nothing are still one futile call.
+    reworded = RunBuilder().llm("Searching the docs.")
+    for query in ("refund policy damaged item", "damaged item refund rules",
+                  "what is the refund policy for damaged items"):
+        reworded.tool("kb_search", {"query": query, "limit": 5}, "[]")
+    found = DETECTORS["TOOL_LOOP"](reworded.complete())
+    assert found is not None and found.evidence["matched_on"] == "empty_result"
+    # An error naming the value the calls kept (the transaction) makes them one futile call
+    # whatever else changed (a path written two ways, another document type).
+    kept = RunBuilder().llm("Uploading.")
+    for path, kind in (("a.pdf", "seller_disclosure"), ("./a.pdf", "disclosure"),
+                       ("./a.pdf", "Seller Disclosure")):
+        kept.tool("docs.upload", {"file": path, "transaction": "TX-60218", "type": kind},
+                  "404 Not Found: transaction TX-60218 does not exist")
+    found = DETECTORS["TOOL_LOOP"](kept.complete())
+    assert found is not None and found.evidence["matched_on"] == "empty_result"
+
+
 def test_slow_step_escalates_at_twice_the_threshold() -> None:
     s = DETECTORS["SLOW_STEP"](healthy().tool("x", {}, "y", latency_ms=30_000).complete())
     assert s is not None and s.severity == "HIGH" and s.confidence == pytest.approx(0.9)

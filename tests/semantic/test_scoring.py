@@ -273,6 +273,12 @@ class TestStuckStretch:
         refused = measure(trace(""), answers)
         assert refused.score_breakdown["reasoning_stagnation"] == 1.0
         assert refused.stuck_stretch is None
+        # Refused replies that are the repeats themselves (three in a row) cover their steps.
+        from semloop.evaluate.loop import PairFinding, covered, stuck_stretches
+
+        lap = stuck_stretches([PairFinding("progress", 4, 5, 0.03, 0.97, False),
+                               PairFinding("progress", 5, 6, 0.03, 0.97, False)], 0.6)
+        assert covered(lap[0], frozenset({4, 5, 6})) == 3
         # With a call that did something in the middle it is a cycle through three steps.
         acted = measure(trace('{"path": "r.py"}'), answers)
         assert acted.score_breakdown["reasoning_stagnation"] == 0.0
@@ -286,13 +292,18 @@ class TestStuckStretch:
         with pytest.raises(ConfigError, match="loop_stretch_steps"):
             SemanticLoopDetection(MockBackend({}), loop_stretch_steps=2)
 
-    def test_a_severe_stretch_past_its_minimum_fails_the_verdict_alone(self) -> None:
-        # Stagnation alone weighs 0.35: a stretch of exactly three steps leaves 0.65, as a
-        # purposeful toggle on a long run does; one more step stuck is a loop by itself.
-        three = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
-                                          "progress_2_3": 0.03, "revisit_*": 0.05,
-                                          "tool_repeat_*": 0.05, "stagnation": 2})
-        assert three.score == pytest.approx(0.65) and not three.flags_loop(0.5)
+    def test_a_severe_stretch_fails_the_verdict_alone(self) -> None:
+        # Stagnation alone weighs 0.35: deepeval's weights leave a severe stretch of three
+        # steps at 0.65. Three steps are what the real-run rule calls stuck, and restore,
+        # re-test, re-apply laps are new attempts (tests/local), so the stretch is a loop.
+        answers = {"progress_*": 0.95, "progress_1_2": 0.02, "progress_2_3": 0.03,
+                   "revisit_*": 0.05, "tool_repeat_*": 0.05, "stagnation": 2}
+        three = measure(_pairs_trace(7), answers)
+        assert three.score == pytest.approx(0.45) and three.flags_loop(0.5)
+        assert "stayed stuck for 3 steps (1–3)" in three.reason
+        # Asking for a longer stretch (the rule before issue 13's laps were fixed) keeps it.
+        longer = measure(_pairs_trace(7), answers, loop_stretch_steps=4)
+        assert longer.score == pytest.approx(0.65) and not longer.flags_loop(0.5)
         four = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
                                          "progress_2_3": 0.03, "progress_3_4": 0.02,
                                          "revisit_*": 0.05, "tool_repeat_*": 0.05,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..events import Run, Severity, Signal
@@ -98,6 +98,25 @@ def _worlds(calls: Sequence[Call], wanted: set[int]) -> dict[int, str]:
     return out
 
 
+def _targets(call: Call) -> tuple[tuple[str, str], ...]:
+    """The arguments of a call that name what it acts on: one-word values that are ids,
+    codes or dates (``SFO``, ``2024-05-20``, ``W5362037``), as the embedded judge reads
+    entities. Free text and numbers are how a query is worded or tuned; a scan that finds
+    nothing for one airport, date or id after another is new targets, not a repeat. When
+    the answer names one of them (``transaction TX-60218 does not exist``), that one is
+    what failed, and calls that kept it are one futile call whatever else they changed."""
+    from .._features import entities, normalise_value
+
+    args = call.parsed_args
+    if not isinstance(args, Mapping):
+        return ()
+    targets = sorted((str(k), str(normalise_value(v))) for k, v in args.items()
+                     if isinstance(v, str) and len(v.split()) == 1 and entities(v))
+    answer = (call.output or "").lower()
+    named = [(k, v) for k, v in targets if v in answer]
+    return tuple(named or targets)
+
+
 def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal | None:
     view = view_of(run)
     # Failed calls are retries, and RETRY_STORM judges those (a retry that then succeeds
@@ -107,7 +126,7 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
     if len(calls) < threshold:
         return None
     groups: dict[tuple[str, str, str], list[int]] = {}
-    nothing: dict[tuple[str, str], list[int]] = {}
+    nothing: dict[tuple[str, str, tuple[tuple[str, str], ...]], list[int]] = {}
     # Worlds only split groups of identical calls: when no call repeats threshold times
     # they cannot change the verdict, and reading every call as evidence is the costly part.
     # Only a call whose (name, arguments) repeats threshold times can be in such a group,
@@ -121,7 +140,8 @@ def _tool_loop(run: Run, p: dict[str, Any], baseline: Baseline | None) -> Signal
         # a re-run, a return before a re-read) is a new attempt, not a repeat.
         groups.setdefault((call.name, call.key, world), []).append(pos)
         if call.output is not None and is_empty_result(call.output):
-            nothing.setdefault((call.name, call.output_key or ""), []).append(pos)
+            key = (call.name, call.output_key or "", _targets(call))
+            nothing.setdefault(key, []).append(pos)
     best: list[Call] = []
     matched_on = ""
     for positions in groups.values():
@@ -174,7 +194,8 @@ TOOL_LOOP = Detector(
     severity="HIGH",
     rule="the same tool with the same arguments and the same answer ≥ threshold times within "
          "any window of consecutive tool calls; or the same tool finding nothing (an empty "
-         "result) ≥ threshold times in a window, whatever the arguments; or a block of 2 to "
+         "result) ≥ threshold times in a window, whatever the wording of its arguments, for "
+         "the same ids, codes and dates; or a block of 2 to "
          "max_cycle calls repeated back to back ≥ threshold times",
     guards=(("arguments are compared (key order, case and whitespace ignored): paging with a "
             "changing page/cursor argument is not a loop"),
@@ -184,6 +205,10 @@ TOOL_LOOP = Detector(
             ("different arguments count as the same call only when every answer is an empty "
              "result ([] or 0 results or not found): tools answering ok or {} are not "
              "matched that way"),
+            ("a scan that finds nothing for one id, code or date after another (airports, "
+             "days, orders) is new targets, not one futile call; when the answer names the "
+             "value the calls kept (transaction TX-1 does not exist), that value is the "
+             "target"),
             "failed calls are left to RETRY_STORM: a retry after an error is not a loop"),
 )
 

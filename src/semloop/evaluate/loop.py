@@ -18,10 +18,10 @@ for revisit; flagged pairs (at ``mild_stagnation`` or worse) that touch form str
 the worst stretch of ``min_stretch_steps`` (3) steps or more gives 0.0 at
 ``severe_stagnation``, 0.5 at ``mild_stagnation``, else 1.0: one repeated step that the run
 then moves on from is not stagnation. Tool repetition is the more severe of the exact-match and judged checks. Call
-graph cycles stay the deterministic lexical check. A severe stuck stretch that runs on past
-its minimum (``loop_stretch_steps``, 4, steps from first to last) is a loop by itself: the
-score is held just below the threshold whatever the other sub-signals say, where deepeval's
-weights alone would leave stagnation at 0.65. Standard library only.
+graph cycles stay the deterministic lexical check. A severe stuck stretch of
+``loop_stretch_steps`` (3) steps or more, first to last, is a loop by itself: the score is
+held just below the threshold whatever the other sub-signals say, where deepeval's weights
+alone would leave stagnation at 0.65. Standard library only.
 """
 
 from __future__ import annotations
@@ -321,9 +321,12 @@ def worst_stretch(
 
 
 def covered(stretch: Stretch, idle: frozenset[int] = frozenset()) -> int:
-    """The steps a stretch covers from first to last, less the idle ones between."""
+    """The steps a stretch covers from first to last, less the idle ones between that
+    repeat nothing themselves: ``A, refused, A`` covers two steps, three refused replies in
+    a row cover three (each is the same failed reply again)."""
     inside = range(stretch.first + 1, stretch.last)
-    return stretch.last - stretch.first + 1 - sum(1 for k in idle if k in inside)
+    return stretch.last - stretch.first + 1 - sum(
+        1 for k in idle if k in inside and k not in stretch.steps)
 
 
 def idle_steps(state: Mapping[str, Any]) -> frozenset[int]:
@@ -479,7 +482,7 @@ class SemanticLoopDetection:
         severe_stagnation: float = 0.85,
         mild_stagnation: float = 0.60,
         min_stretch_steps: int = 3,
-        loop_stretch_steps: int | None = 4,
+        loop_stretch_steps: int | None = 3,
         uncertain_band: tuple[float, float] = (0.40, 0.60),
         weights: Mapping[str, float] | None = None,
     ) -> None:
@@ -686,9 +689,10 @@ class SemanticLoopDetection:
                       idle: frozenset[int] = frozenset()) -> Stretch | None:
         """The first severe stuck stretch covering ``loop_stretch_steps`` steps or more.
 
-        Three steps are the least that reads as stuck, and on long real runs a stretch of
-        exactly three is also what a purposeful toggle looks like (restore, re-run, re-apply);
-        an agent still at it one step later is looping whatever its tools did."""
+        Three steps are the least that reads as stuck. A purposeful toggle on a long real
+        run (restore, re-run the tests, re-apply the fix) is no stuck stretch for the
+        embedded judge (a new attempt), so three severe steps are a loop whatever the tools
+        did; ``loop_stretch_steps=4`` asks for one step more."""
         if self.loop_stretch_steps is None:
             return None
         return next((st for st in stuck_stretches(findings, self.severe_stagnation)

@@ -607,7 +607,50 @@ class LocalJudgement:
         self._writes = [[(kind, (c.name, c.raw), call_restores_state(c)) for kind, w, c in step
                          if w] for step in kinds]
         self._own_kinds = [frozenset(kind for kind, _, _ in step) for step in kinds]
+        self._reruns = self._find_reruns(kinds)
+        self._rewrites: dict[int, bool] = {}
         return [self._world(j, self._own_kinds[j])[0] for j in range(len(self.views))]
+
+    def _find_reruns(self, kinds: Sequence[Sequence[tuple[str, bool, Call]]]) -> list[bool]:
+        """Per step: did it run again a call made before that reads (a test, a view, a
+        lookup), a look that measures whatever changed since? Writes and refused replies
+        are not looks."""
+        made: set[tuple[str, str]] = set()
+        out: list[bool] = []
+        for step in kinds:
+            out.append(any((c.name, c.raw) in made and not w and not _targetless(c)
+                           for _, w, c in step))
+            made.update((c.name, c.raw) for _, _, c in step)
+        return out
+
+    def _measured_change(self, k: int, j: int) -> bool:
+        """Between steps k and j the run changed the state with a write of its own (not a
+        repeat of an earlier one) and then ran again a look it had made before.
+
+        Such a lap measured the change, whatever the look returned: restore, re-run the
+        tests (the failure was there before), re-apply the fix. A call made again after it
+        is a new attempt, even on the world it saw at k. A lap that only re-made writes it
+        made before (the same edit, the same restore: a toggle) changed nothing, and one
+        that only looked at new places (another range of a file just restored) compared
+        nothing."""
+        rerun = False
+        for m in range(j - 1, k, -1):
+            if rerun and self._writes[m] and not self._repeats_before(m):
+                return True
+            rerun = rerun or self._reruns[m]
+        return False
+
+    def _repeats_before(self, m: int) -> bool:
+        """Every write of step m was made before on the world it acts on now."""
+        found = self._rewrites.get(m)
+        if found is None:
+            own = self._own_kinds[m]
+            here = self._world(m, own)[1]
+            found = self._rewrites[m] = all(
+                any(key in (k for _, k, _ in self._writes[q]) and self._world(q, own)[1] == here
+                    for q in range(max(0, m - _HISTORY), m))
+                for _, key, _ in self._writes[m])
+        return found
 
     def _world(self, j: int, own: frozenset[str]) -> tuple[int, Any]:
         """The step of the last write before step j of a kind not in ``own``, and the world
@@ -665,7 +708,8 @@ class LocalJudgement:
         posted again on every lap of a cycle, brings back the world the call already saw."""
         if self._changed_before[j] > k:
             own = self._own_kinds[j]
-            if self._world(j, own)[1] != self._world(k, own)[1]:
+            if (self._world(j, own)[1] != self._world(k, own)[1]
+                    or self._measured_change(k, j)):
                 return True
         if self._new_request[j] > k:
             vk, vj = self.views[k], self.views[j]
