@@ -328,3 +328,27 @@ def test_advice_to_the_user_is_no_stretch_off_the_request(embed: Embed) -> None:
         "A packed lunch and a water bottle. The forecast says rain after 2pm, so a light "
         "raincoat helps. Bring a spare pair of socks too."), embed)
     assert advice.features["stretch"] == 0.0
+
+
+def test_a_question_for_a_fact_asks_no_act(embed: Embed) -> None:
+    """"what was the delivery rate on Monday's SMS send?" names an act as a noun: an answer
+    that states the figure tells nobody how to do anything."""
+    ev = task_completion_evidence(case(
+        "what was the delivery rate on Monday's SMS send?",
+        "97.1% delivered. Click rate was 2.3%."), embed)
+    assert ev.features["instructions"] == 0.0
+
+
+def test_the_rest_carried_on_later_is_work_left(embed: Embed) -> None:
+    ev = task_completion_evidence(case(
+        "rename all 40 photos by date", "The first 15 photos are renamed. I'll carry on with "
+        "the rest tomorrow."), embed)
+    assert ev.features["remainder"] == 1.0
+
+
+def test_a_marker_after_a_conjunction_announces_a_digression(embed: Embed) -> None:
+    ev = off_topic_evidence(case(
+        "Which tent pegs hold in sand?",
+        "Long, wide sand pegs or buried deadman anchors. But honestly it makes you wonder "
+        "why we camp at all, when Seneca said a wise man is at home everywhere."), embed)
+    assert ev.features["marker"] == 1.0

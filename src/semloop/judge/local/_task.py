@@ -124,7 +124,8 @@ _REMAINING = re.compile(
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
-    r"starting (?:the|on|with)|"
+    r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
+    r"the (?:others|rest|remaining)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
     re.IGNORECASE,
 )
@@ -410,9 +411,16 @@ def _alike(verb: str) -> frozenset[str]:
 
 
 def _asks_action(request: str) -> bool:
-    """The request asks the agent to do something (an action verb), not to explain."""
+    """The request asks the agent to do something (an action verb), not to explain: a
+    question for a fact ("what was the open rate on last week's email?") names acts as nouns."""
+    if _ASKS_FACT.match(request):
+        return False
     words = re.findall(r"[a-z]+", request.lower())
     return any(stem(w) in _ACTION_VERBS for w in words[:12])
+
+
+_ASKS_FACT = re.compile(r"\s*(?:what|which|who|whose|when|where|why|how (?:many|much|long|often))\b"
+                        r"(?!.*\b(?:can|could|would|will) you\b)", re.IGNORECASE)
 
 
 def _acts(call: ToolCall) -> bool:
@@ -946,7 +954,7 @@ _TAIL_UNITS, _TAIL_SHARE = 2, 0.35  # off units in a row, and their share of the
 
 # Words that announce a digression: an aside, an anecdote, a bit of history or trivia.
 _DIGRESSION = re.compile(
-    r"^(?:by the way|btw|interestingly|fun fact|incidentally|on a side note|side note|"
+    r"^(?:(?:but|and|so|oh),? )?(?:by the way|btw|interestingly|fun fact|incidentally|on a side note|side note|"
     r"while (?:you're|you are|i'm|i am|i was) (?:here|at it|checking)|while checking|"
     r"also,? did you know|did you know|that reminds me|honestly|looking back|as an aside|"
     r"it(?:'s| is) worth stepping back|now looking at|switching to|also reviewing|"
@@ -959,7 +967,7 @@ _DIGRESSION = re.compile(
     r"\bi once\b|\breminds me\b|\bmore broadly\b|\bhave you (?:thought about|considered)\b|"
     r"\blast (?:summer|year|week|month|winter|spring) i\b|\bmy (?:cousin|friend|roommate|wife|"
     r"husband|mom|dad|sister|brother|grandmother|grandfather)\b|\bwhen you work with\b|"
-    r"#1\b|\baward-winning\b|"
+    r"#1\b|\baward-winning\b|\bmakes? (?:you|me|one|us) wonder\b|"
     # A sentence that turns to the subject in general ("Pumpkin is such a versatile
     # ingredient!", "Trams have a long history here", "Student debt is a huge topic").
     r"^(?:[\w'-]+ ){1,5}(?:is|are|has|have) (?:(?:such|so|a|an|really|quite|truly) )*(?:huge|"
