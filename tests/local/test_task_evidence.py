@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._head import Evidence
 from semloop.judge.local._task import (
     off_topic_evidence,
     task_completion_evidence,
@@ -321,34 +323,23 @@ def test_what_a_rule_reports_does_not_hang_on_the_hash_seed() -> None:
     assert outputs.pop().startswith("['hsa', 'fsa', 'hra', 'dana'")
 
 
-def test_advice_to_the_user_is_no_stretch_off_the_request(embed: Embed) -> None:
-    """What the user is told to do serves the goal whatever it names; a tangent narrates."""
-    advice = off_topic_evidence(case(
-        "what should I pack for the school trip on friday?",
-        "A packed lunch and a water bottle. The forecast says rain after 2pm, so a light "
-        "raincoat helps. Bring a spare pair of socks too."), embed)
-    assert advice.features["stretch"] == 0.0
-
-
-def test_a_question_for_a_fact_asks_no_act(embed: Embed) -> None:
-    """"what was the delivery rate on Monday's SMS send?" names an act as a noun: an answer
-    that states the figure tells nobody how to do anything."""
-    ev = task_completion_evidence(case(
-        "what was the delivery rate on Monday's SMS send?",
-        "97.1% delivered. Click rate was 2.3%."), embed)
-    assert ev.features["instructions"] == 0.0
-
-
-def test_the_rest_carried_on_later_is_work_left(embed: Embed) -> None:
-    ev = task_completion_evidence(case(
-        "rename all 40 photos by date", "The first 15 photos are renamed. I'll carry on with "
-        "the rest tomorrow."), embed)
-    assert ev.features["remainder"] == 1.0
-
-
-def test_a_marker_after_a_conjunction_announces_a_digression(embed: Embed) -> None:
-    ev = off_topic_evidence(case(
-        "Which tent pegs hold in sand?",
-        "Long, wide sand pegs or buried deadman anchors. But honestly it makes you wonder "
-        "why we camp at all, when Seneca said a wise man is at home everywhere."), embed)
-    assert ev.features["marker"] == 1.0
+@pytest.mark.parametrize(("evidence", "request_", "answer", "feature", "value"), [
+    # What the user is told to do serves the goal whatever it names; a tangent narrates.
+    (off_topic_evidence, "what should I pack for the school trip on friday?",
+     ("A packed lunch and a water bottle. The forecast says rain after 2pm, so a light raincoat "
+     "helps. Bring a spare pair of socks too."), "stretch", 0.0),
+    # A marker after a conjunction still announces a digression.
+    (off_topic_evidence, "Which tent pegs hold in sand?",
+     ("Long, wide sand pegs or buried deadman anchors. But honestly it makes you wonder why we "
+     "camp at all, when Seneca said a wise man is at home everywhere."), "marker", 1.0),
+    # A question for a fact names an act as a noun ("send"): stating the figure instructs
+    # nobody ("Click rate" is no "click").
+    (task_completion_evidence, "what was the delivery rate on Monday's SMS send?",
+     "97.1% delivered. Click rate was 2.3%.", "instructions", 0.0),
+    (task_completion_evidence, "rename all 40 photos by date",
+     "The first 15 photos are renamed. I'll carry on with the rest tomorrow.", "remainder", 1.0),
+])
+def test_a_probe_sets_one_feature(embed: Embed, evidence: Callable[[RunCase, Embed], Evidence],
+                                  request_: str, answer: str, feature: str,
+                                  value: float) -> None:
+    assert evidence(case(request_, answer), embed).features[feature] == value
