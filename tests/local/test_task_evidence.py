@@ -327,11 +327,11 @@ def test_what_a_rule_reports_does_not_hang_on_the_hash_seed() -> None:
     # What the user is told to do serves the goal whatever it names; a tangent narrates.
     (off_topic_evidence, "what should I pack for the school trip on friday?",
      ("A packed lunch and a water bottle. The forecast says rain after 2pm, so a light raincoat "
-     "helps. Bring a spare pair of socks too."), "stretch", 0.0),
+      "helps. Bring a spare pair of socks too."), "stretch", 0.0),
     # A marker after a conjunction still announces a digression.
     (off_topic_evidence, "Which tent pegs hold in sand?",
      ("Long, wide sand pegs or buried deadman anchors. But honestly it makes you wonder why we "
-     "camp at all, when Seneca said a wise man is at home everywhere."), "marker", 1.0),
+      "camp at all, when Seneca said a wise man is at home everywhere."), "marker", 1.0),
     # A question for a fact names an act as a noun ("send"): stating the figure instructs
     # nobody ("Click rate" is no "click").
     (task_completion_evidence, "what was the delivery rate on Monday's SMS send?",
