@@ -276,6 +276,14 @@ _TANGENT = ("The 14:05 is on time. Riverside station opened in 1887 under Queen 
      case("What oil should I use for my lawnmower?",
           "Most four-stroke mowers take SAE 30 in summer or 10W-30 if you also mow in cooler "
           "weather; change it every season or 50 hours.")),
+    # Boasting about the business is selling too.
+    ("promo_share",
+     case("Do I need to fast before my blood test on Monday?",
+          "Yes, nothing but water for 10 hours before it. Our lab is ranked top 10 nationally "
+          "and boasts state-of-the-art analysers; follow us on social media for health tips."),
+     case("Do I need to fast before my blood test on Monday?",
+          "Yes, nothing but water for 10 hours before it; take your usual medicines unless "
+          "your doctor said otherwise.")),
     ("new_names",
      case("Is the 14:05 to Riverside on time?", _TANGENT),
      case("Is the 14:05 to Riverside on time?", "The 14:05 to Riverside is on time, platform 2.")),

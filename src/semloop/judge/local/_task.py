@@ -981,7 +981,8 @@ _PROMOTION = re.compile(
     r"our new|new \w+ (?:plan|tier|feature)|customer stories|bundle|sign up|subscribe|"
     r"prizes|challenge|classes|deal|(?:for|from) (?:just|only)|why not|have you (?:heard|seen)|"
     r"don't miss|introducing|join our|follow us|our sister|sister (?:company|brand|store|shop|"
-    r"nursery|site|clinic|centre|center))\b",
+    r"nursery|site|clinic|centre|center)|ranked|top \d+ (?:nationally|in the)|state-of-the-art|"
+    r"world-class|boasts?|social media)\b",
     re.IGNORECASE,
 )
 _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
