@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._head import Evidence
 from semloop.judge.local._task import (
     off_topic_evidence,
     task_completion_evidence,
@@ -164,6 +166,25 @@ def test_an_acronym_heading_a_code_is_no_name(embed: Embed) -> None:
      case("What should I do about the leak under my kitchen sink?",
           "Close the valve under the sink, put a bowl under the leak and tighten the slip nut "
           "by hand.")),
+    # Stock courtesy ("we hope you enjoy", "beyond our control") that answers nothing.
+    ("generic",
+     case("My flight was cancelled, can I get a refund for booking QX-7712?",
+          "We understand how disappointing this is. Cancellations sometimes happen for reasons "
+          "beyond our control. We appreciate your patience and hope you enjoy your next trip."),
+     case("My flight was cancelled, can I get a refund for booking QX-7712?",
+          "Yes: QX-7712 was cancelled by us, so the full 212 EUR goes back to your card within "
+          "7 days.")),
+    # A list after a colon that the request's parts read as one: two of three left out.
+    ("parts_missing",
+     case("For batch B-220 I need: the yield, the rejected units, and the shift lead.",
+          "Batch B-220 yielded 96.2%."),
+     case("For batch B-220 I need: the yield, the rejected units, and the shift lead.",
+          "Batch B-220 yielded 96.2%, with 41 rejected units; the shift lead was Ola Berg.")),
+    # Names joined by "and": one of the two targets done.
+    ("parts_missing",
+     case("Write the sign 'Wet floor' in Spanish and Polish", "Spanish: 'Suelo mojado'."),
+     case("Write the sign 'Wet floor' in Spanish and Polish",
+          "Spanish: 'Suelo mojado'. Polish: 'Mokra podłoga'.")),
     ("remainder",
      case("archive the old projects and email the team a summary",
           "I've archived the 12 old projects.", steps=("Archived 12 projects.", "Next: email.")),
@@ -173,7 +194,7 @@ def test_an_acronym_heading_a_code_is_no_name(embed: Embed) -> None:
 ])
 def test_task_completion_evidence(embed: Embed, feature: str, wrong: RunCase,
                                   right: RunCase) -> None:
-    assert task_completion_evidence(wrong, embed).features[feature] == 1.0
+    assert task_completion_evidence(wrong, embed).features[feature] >= 1.0  # counts: parts
     assert task_completion_evidence(right, embed).features[feature] == 0.0
 
 
@@ -229,6 +250,40 @@ _TANGENT = ("The 14:05 is on time. Riverside station opened in 1887 under Queen 
           "Yes, €32 was refunded on Monday. I also noticed another customer had a failed "
           "payment, so I emailed them a new link."),
      case("Did my refund for order 5531 go through?", "Yes, €32 was refunded on Monday.")),
+    # A record the run came across and took up for its (third-person) owner.
+    ("noticed_other",
+     case("Is my bike locker 12 renewed for next term?",
+          "Yes, locker 12 runs to 30 June. While checking, I saw locker 21's holder had not "
+          "paid, so I sent him a reminder and put a hold on his key card."),
+     case("Is my bike locker 12 renewed for next term?",
+          "Yes, locker 12 runs to 30 June. While checking, I saw your key card expires in May, "
+          "so renew it at the front desk.")),
+    # The agent's own life after the answer.
+    ("personal_share",
+     case("How long should I rest bread dough after kneading?",
+          "About an hour at room temperature, until it doubles. When I lived in Lyon my "
+          "neighbour baked every morning, and my family still talks about her walnut loaf."),
+     case("How long should I rest bread dough after kneading?",
+          "About an hour at room temperature, until it doubles; in a cold kitchen allow 90 "
+          "minutes.")),
+    # Announced however short, after a long answer.
+    ("marked_share",
+     case("What oil should I use for my lawnmower?",
+          "Most four-stroke mowers take SAE 30 in summer or 10W-30 if you also mow in cooler "
+          "weather; check the manual for the capacity, usually around 0.6 litres, and change it "
+          "every season or 50 hours. Fun fact: the first lawnmower was patented by Edwin "
+          "Budding in 1830, inspired by a cloth-cutting machine in a mill."),
+     case("What oil should I use for my lawnmower?",
+          "Most four-stroke mowers take SAE 30 in summer or 10W-30 if you also mow in cooler "
+          "weather; change it every season or 50 hours.")),
+    # Boasting about the business is selling too.
+    ("promo_share",
+     case("Do I need to fast before my blood test on Monday?",
+          "Yes, nothing but water for 10 hours before it. Our lab is ranked top 10 nationally "
+          "and boasts state-of-the-art analysers; follow us on social media for health tips."),
+     case("Do I need to fast before my blood test on Monday?",
+          "Yes, nothing but water for 10 hours before it; take your usual medicines unless "
+          "your doctor said otherwise.")),
     ("new_names",
      case("Is the 14:05 to Riverside on time?", _TANGENT),
      case("Is the 14:05 to Riverside on time?", "The 14:05 to Riverside is on time, platform 2.")),
@@ -274,3 +329,25 @@ def test_what_a_rule_reports_does_not_hang_on_the_hash_seed() -> None:
     }
     assert len(outputs) == 1, outputs
     assert outputs.pop().startswith("['hsa', 'fsa', 'hra', 'dana'")
+
+
+@pytest.mark.parametrize(("evidence", "request_", "answer", "feature", "value"), [
+    # What the user is told to do serves the goal whatever it names; a tangent narrates.
+    (off_topic_evidence, "what should I pack for the school trip on friday?",
+     ("A packed lunch and a water bottle. The forecast says rain after 2pm, so a light raincoat "
+      "helps. Bring a spare pair of socks too."), "stretch", 0.0),
+    # A marker after a conjunction still announces a digression.
+    (off_topic_evidence, "Which tent pegs hold in sand?",
+     ("Long, wide sand pegs or buried deadman anchors. But honestly it makes you wonder why we "
+      "camp at all, when Seneca said a wise man is at home everywhere."), "marker", 1.0),
+    # A question for a fact names an act as a noun ("send"): stating the figure instructs
+    # nobody ("Click rate" is no "click").
+    (task_completion_evidence, "what was the delivery rate on Monday's SMS send?",
+     "97.1% delivered. Click rate was 2.3%.", "instructions", 0.0),
+    (task_completion_evidence, "rename all 40 photos by date",
+     "The first 15 photos are renamed. I'll carry on with the rest tomorrow.", "remainder", 1.0),
+])
+def test_a_probe_sets_one_feature(embed: Embed, evidence: Callable[[RunCase, Embed], Evidence],
+                                  request_: str, answer: str, feature: str,
+                                  value: float) -> None:
+    assert evidence(case(request_, answer), embed).features[feature] == value

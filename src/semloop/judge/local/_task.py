@@ -124,7 +124,8 @@ _REMAINING = re.compile(
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
-    r"starting (?:the|on|with)|"
+    r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
+    r"the (?:others|rest|remaining)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
     re.IGNORECASE,
 )
@@ -191,6 +192,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     """The request's parts the answer does not meet, each with whether it asks for an act
     that nothing performed."""
     parts = request_parts(run.case.input)
+    if len(parts) < 2 and not _COVERS_ALL.search(run.case.output):
+        parts = _listed(run.case.input)
     if len(parts) < 2 or not run.sentences:
         return []
     answer = word_stems(run.case.output)
@@ -216,6 +219,23 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         if undone or not met:
             missing.append((part, undone))
     return missing
+
+
+# A list the request's parts missed: items after a colon ("I need: how many were scrapped,
+# the reason breakdown, and the cost") or names joined by "and" ("into French and German").
+_COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*([^:;?]+?)[.?!]?$")
+_COVERS_ALL = re.compile(r"\b(?:both|all|each|neither|either)\b", re.IGNORECASE)
+_NAMED_PAIR = re.compile(r"(?<=[a-z] )([A-Z][a-z]{2,}) and ([A-Z][a-z]{2,})\b")
+
+
+def _listed(request: str) -> list[str]:
+    m = _COLON_LIST.search(request)
+    if m:
+        items = [i for i in re.split(r",\s+(?:and\s+)?|\s+and\s+", m.group(1)) if i.strip()]
+        if len(items) >= 2 and all(len(i.split()) <= 8 for i in items):
+            return items
+    pair = _NAMED_PAIR.search(request)
+    return list(pair.groups()) if pair else []
 
 
 _ASKS_WHEN = re.compile(r"\b(?:when|what time|hours|opening|how long|deadline|what date|"
@@ -391,9 +411,16 @@ def _alike(verb: str) -> frozenset[str]:
 
 
 def _asks_action(request: str) -> bool:
-    """The request asks the agent to do something (an action verb), not to explain."""
+    """The request asks the agent to do something (an action verb), not to explain: a
+    question for a fact ("what was the open rate on last week's email?") names acts as nouns."""
+    if _ASKS_FACT.match(request):
+        return False
     words = re.findall(r"[a-z]+", request.lower())
     return any(stem(w) in _ACTION_VERBS for w in words[:12])
+
+
+_ASKS_FACT = re.compile(r"\s*(?:what|which|who|whose|when|where|why|how (?:many|much|long|often))\b"
+                        r"(?!.*\b(?:can|could|would|will) you\b)", re.IGNORECASE)
 
 
 def _acts(call: ToolCall) -> bool:
@@ -412,8 +439,10 @@ _BOILERPLATE = re.compile(
     r"tricky)|best (?:to|practice)|it(?:'s| is) (?:always )?(?:a good idea|important|best)|"
     r"stay (?:healthy|safe)|have a (?:great|nice) day|generally|in general|usually|typically|"
     r"(?:contact|reach out to) (?:the |your |our )?\w+ (?:team|department|desk)|best practices|"
-    r"we recommend|is (?:a )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
-    r"(?:can|may) vary|a number of reasons|we understand)\b",
+    r"we recommend|is (?:an? )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
+    r"(?:can|may) vary|a number of reasons|we understand|beyond (?:our|your) control|"
+    r"(?:appreciate|thank you for) your (?:patience|understanding)|(?:we )?hope (?:you|this|that)|"
+    r"safe travels|good luck|enjoy the|take care)\b",
     re.IGNORECASE,
 )
 
@@ -925,7 +954,7 @@ _TAIL_UNITS, _TAIL_SHARE = 2, 0.35  # off units in a row, and their share of the
 
 # Words that announce a digression: an aside, an anecdote, a bit of history or trivia.
 _DIGRESSION = re.compile(
-    r"^(?:by the way|btw|interestingly|fun fact|incidentally|on a side note|side note|"
+    r"^(?:(?:but|and|so|oh),? )?(?:by the way|btw|interestingly|fun fact|incidentally|on a side note|side note|"
     r"while (?:you're|you are|i'm|i am|i was) (?:here|at it|checking)|while checking|"
     r"also,? did you know|did you know|that reminds me|honestly|looking back|as an aside|"
     r"it(?:'s| is) worth stepping back|now looking at|switching to|also reviewing|"
@@ -938,7 +967,12 @@ _DIGRESSION = re.compile(
     r"\bi once\b|\breminds me\b|\bmore broadly\b|\bhave you (?:thought about|considered)\b|"
     r"\blast (?:summer|year|week|month|winter|spring) i\b|\bmy (?:cousin|friend|roommate|wife|"
     r"husband|mom|dad|sister|brother|grandmother|grandfather)\b|\bwhen you work with\b|"
-    r"#1\b|\baward-winning\b",
+    r"#1\b|\baward-winning\b|\bmakes? (?:you|me|one|us) wonder\b|"
+    # A sentence that turns to the subject in general ("Pumpkin is such a versatile
+    # ingredient!", "Trams have a long history here", "Student debt is a huge topic").
+    r"^(?:[\w'-]+ ){1,5}(?:is|are|has|have) (?:(?:such|so|a|an|really|quite|truly) )*(?:huge|"
+    r"big|great|long|rich|fascinating|versatile|wonderful|amazing|hot|controversial) (?:\w+ )?"
+    r"(?:topic|history|subject|story|debate|issue|day|ingredient|thing)\b",
     re.IGNORECASE,
 )
 _PROMOTION = re.compile(
@@ -946,7 +980,9 @@ _PROMOTION = re.compile(
     r"special offer|limited[- ]time|exclusive|refer a friend|loyal customers|check out our|"
     r"our new|new \w+ (?:plan|tier|feature)|customer stories|bundle|sign up|subscribe|"
     r"prizes|challenge|classes|deal|(?:for|from) (?:just|only)|why not|have you (?:heard|seen)|"
-    r"don't miss|introducing)\b",
+    r"don't miss|introducing|join our|follow us|our sister|sister (?:company|brand|store|shop|"
+    r"nursery|site|clinic|centre|center)|ranked|top \d+ (?:nationally|in the)|state-of-the-art|"
+    r"world-class|boasts?|social media)\b",
     re.IGNORECASE,
 )
 _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
@@ -963,28 +999,40 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
     return out[:_MAX_UNITS]
 
 
+_ADVICE = re.compile(
+    r"^(?:(?:please|just|also|then|and|but) )?(?:bring|wear|take|keep|pack|use|try|check|avoid|"
+    r"add|put|remember|don't|do not|make sure|be sure)\b|"
+    r",? so (?:a|an|the|you|your|it)\b[^.!?]*\b(?:helps?|is (?:a good|worth)|need|should|"
+    r"(?:is|are) (?:useful|handy|wise))\b",
+    re.IGNORECASE,
+)
+_PERSONAL = re.compile(
+    r"\b(?:I|we) (?:went|make|love|loved|grew up|used to|lived|once)\b|\bmy (?:family|favourite|"
+    r"favorite|own|top tips|friends?|flatmates?|childhood)\b|\bfamily favou?rite\b|"
+    r"\bwhen (?:I|we) (?:was|were|toured|travell?ed|traveled|lived|visited|grew)\b|"
+    r"\b(?:a few|many|some|two|three) years ago\b",
+)
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
 _FAR_COS = 0.25  # a unit this far from the request is about something else, whatever its words
 
 
-def _marked_digression(
+def _marked_digressions(
     units: Sequence[tuple[str, bool]], cos: Sequence[float], vectors: Any, words: Sequence[int],
     total: int,
-) -> tuple[int, float] | None:
-    """A digression announced in so many words ("Interestingly, …", "I remember …",
-    "X is fascinating") whose units, at least two, serve neither the request nor the
-    answer's first on-request unit: they talk around the subject instead of answering.
-    Returns (first unit, share of the run's words)."""
+) -> list[tuple[int, int, float]]:
+    """Digressions announced in so many words ("Interestingly, …", "I remember …",
+    "X is fascinating"): for each marked unit after the answer's first on-request unit,
+    (that unit, how many units from it on, and their share of the run's words, serve
+    neither the request nor that first unit: they talk around the subject)."""
     anchor = max(range(min(2, len(units))), key=lambda i: cos[i])
+    out = []
     for start in range(anchor + 1, len(units)):
         if units[start][1] or not _DIGRESSION.search(units[start][0]):
             continue
         loose = [i for i in range(start, len(units)) if not units[i][1] and max(
             cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) < _TOPIC_COS]
-        share = sum(words[i] for i in loose) / total
-        if len(loose) >= _TAIL_UNITS and share >= _TAIL_SHARE:
-            return start, share
-    return None
+        out.append((start, len(loose), sum(words[i] for i in loose) / total))
+    return out
 
 
 _AMOUNT = re.compile(r"^\d+(?:\.\d+)?(?:gb|mb|tb|kb|kg|mg|ml|km|cm|mm|lbs?|oz|l|g|m|k|x|h|s|pm|am)$")
@@ -1004,7 +1052,10 @@ def _drift_by_meaning(
     digressions, selling, and how much of the run is far from the request."""
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
-    off = [lexical_off[i] and cos[i] < _OFF_COS for i in range(len(units))]
+    # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
+    # whatever it names: a tangent narrates, it does not tell the user what to do.
+    off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
+           for i in range(len(units))]
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
@@ -1049,10 +1100,13 @@ def _drift_by_meaning(
         if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
             ev.flag("stretch", 1.0, f'units {best_start + 1}-{best_start + best_len} ({share:.0%} '
                     f'of the run) leave the request: "{_short(opener)}"')
-    if "stretch" not in ev.notes and anchored:
-        marked_tail = _marked_digression(units, cos, vectors, words, total)
-        if marked_tail is not None:
-            start, share = marked_tail
+    announced = _marked_digressions(units, cos, vectors, words, total) if anchored else []
+    # However short: "Speaking of gambling, last summer I went to Vegas…" after a long answer.
+    ev.flag("marked_share", max((share for _, _, share in announced), default=0.0))
+    if "stretch" not in ev.notes:
+        start, share = next(((start, share) for start, n, share in announced
+                             if n >= _TAIL_UNITS and share >= _TAIL_SHARE), (-1, 0.0))
+        if start >= 0:
             ev.flag("digression", 1.0, f'from unit {start + 1} ({share:.0%} of the run) it '
                     f'digresses: "{_short(units[start][0])}"')
     # By meaning alone, whatever words they repeat: the units after the anchor far from
@@ -1063,6 +1117,8 @@ def _drift_by_meaning(
     rest = sum(words[i] for i in after)
     ev.flag("fall", max(cos[anchor] - sum(cos[i] * words[i] for i in after) / rest, 0.0)
             if rest else 0.0)
+    # The agent's own life ("For Thanksgiving I make…", "last summer I went…"): an anecdote.
+    ev.flag("personal_share", sum(words[i] for i in after if _PERSONAL.search(units[i][0])) / total)
     promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
     pitched = [i for i in after if _PROMOTION.search(units[i][0])]
     ev.flag("promo_share", 0.0 if _ASKS_OFFERS.search(case.input)
@@ -1091,6 +1147,12 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
     other = next((u for u, _ in units if _OTHER_PARTY.search(u)), None)
     ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
+    # A record the run came across and took up for its owner: "while checking, I saw unit
+    # 3D has…, so I've sent them a notice"; the user is "you", that owner a third person.
+    noticed = next((u for u, _ in units if _NOTICED.search(u) and _THIRD_PERSON.search(u)
+                    and not _SECOND_PERSON.search(u)), None)
+    ev.flag("noticed_other", noticed is not None,
+            f'it takes up a case it came across: "{_short(noticed or "")}"')
     ev.flag("new_names", _new_names(case, units))
     return ev
 
@@ -1104,6 +1166,10 @@ _OTHER_PARTY = re.compile(
     r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
 )
 _YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
+_NOTICED = re.compile(r"\bwhile (?:i was|i'm|checking|looking)\b|\bi (?:also )?(?:saw|noticed|"
+                      r"spotted|came across)\b", re.IGNORECASE)
+_THIRD_PERSON = re.compile(r"\b(?:they|them|their|she|her|he|him|his)\b", re.IGNORECASE)
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
 def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
