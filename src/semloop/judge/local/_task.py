@@ -1165,7 +1165,7 @@ _OTHER_PARTY = re.compile(
     r"\b(?:the )?[A-Z][a-z]+s' (?:\w+ )?(?:move|order|account|booking|case|ticket|claim|request)\b|"
     r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
 )
-_YEAR = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
+_YEAR_OR_DECADE = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
 _NOTICED = re.compile(r"\bwhile (?:i was|i'm|checking|looking)\b|\bi (?:also )?(?:saw|noticed|"
                       r"spotted|came across)\b", re.IGNORECASE)
 _THIRD_PERSON = re.compile(r"\b(?:they|them|their|she|her|he|him|his)\b", re.IGNORECASE)
@@ -1178,12 +1178,12 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
     cast, where an answer names what its sources name."""
     known = " ".join([case.input, *case.context, *(tool_text(c.output) for c in case.tools_called),
                       *(json_args for c in case.tools_called for json_args in map(str, c.args.values()))])
-    have = key_terms(known) | set(_YEAR.findall(known))
+    have = key_terms(known) | set(_YEAR_OR_DECADE.findall(known))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
     fresh = 0
     for i, (u, listed) in enumerate(units[1:], 1):
-        new = (key_terms(u) | set(_YEAR.findall(u))) - have
+        new = (key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have
         if not listed and len(new) >= 2:
             fresh += words[i]
     return fresh / total
