@@ -446,8 +446,12 @@ _INTENSIFIER = re.compile(
     r"\b([a-z]+)\b(?= (?:how|what an?) (?:much |so )?([a-z]+))", re.IGNORECASE
 )
 _INTENSIFIED = re.compile(r"\b([a-z]+ly|crazy|damn)\b(?= ([a-z]+)\b)", re.IGNORECASE)
-# Surprise is neither glad nor angry: left out of the valence.
-_SURPRISE = re.compile(r"\b(?:i )?(?:can't|cannot|couldn't) believe\b", re.IGNORECASE)
+# Surprise and bare intensity ("seriously", "omg", "no joke") are neither glad nor angry:
+# left out of the valence (VADER reads "seriously" as in "seriously ill").
+_MOODLESS = re.compile(
+    r"\b(?:i )?(?:can't|cannot|couldn't) believe\b|\bseriously\b|\bomg\b|\bno joke\b",
+    re.IGNORECASE,
+)
 # How the user felt before ("I was absolutely TERRIFIED beforehand", "I'd been panicking for
 # weeks"): the contrast to their mood now, not the mood.
 _PAST_FEELING = re.compile(
@@ -508,7 +512,7 @@ def _present(own: str, mood: float) -> tuple[str, float]:
     if not spans or any(_complains(s) for s in spans):
         return own, mood
     rest = _OWN_REGRET.sub(" ", _PAST_FEELING.sub(" ", own))
-    rest_mood = valence(_SURPRISE.sub(" ", rest))
+    rest_mood = valence(_MOODLESS.sub(" ", rest))
     return (rest, rest_mood) if rest_mood > 0.0 else (own, mood)
 
 
@@ -552,7 +556,7 @@ def turn_tone(
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
     own = _intensity_for(QUOTED.sub(" ", text))  # quoted words are not the user's own tone
-    own, mood = _present(own, valence(_SURPRISE.sub(" ", own)))
+    own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
     for name, found, weight in (
         (
             "repeating",
