@@ -279,7 +279,7 @@ _JUDGED_VALENCE = -1.5
 
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
-    r"love|excellent|helpful|nice|superb|marvell?ous|terrific)\b"
+    r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b"
 )
 _POLITE = any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b")
 _NEGATORS = frozenset(
@@ -404,6 +404,15 @@ def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
 # Quoted spans: someone else's words (a customer's review, an error message), or the
 # assistant's own words thrown back at it, which is mockery.
 QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"‘’“”\n]{2,120})['\"’”](?!\w)")
+# Scare quotes: a word or two of the service's own in quotes, ending the phrase ("loving
+# this 'subscription'.", "so 'processing' means ...", "your 'express' option?"): doubt that
+# it is what it is called. A label names a thing after it ("the 'reset' button") and a
+# name is capitalised ("the 'Sunset' shade"); neither is doubt.
+_ASKS_MEANING = re.compile(r"\bwhat (?:does|do|is|'s)\b|\bmean(?:s|t)? by\b|\bcalled\b", re.I)
+_SCARE = re.compile(
+    r"\b(?:this|that|these|those|your|the|so|such|our|my)\s+['\"‘“]([a-z][a-z-]*(?: [a-z-]+)?)"
+    r"['\"’”](?=\s*(?:[.!?,;:)]|$|(?:is|means|meant|was|were|has|does|again)\b))"
+)
 
 
 _FAMILIES = frozenset(
@@ -419,6 +428,7 @@ _FAMILIES = frozenset(
         "nobody helps",
         "says so",
         "quotes the assistant back",
+        "scare quotes",
         "asks for redress",
         "thanks for a repeat",
         "praise for a repeated reply",
@@ -593,6 +603,9 @@ def turn_tone(
     if mocked:
         heat += _W_MOCK
         cues.append("quotes the assistant back")
+    elif _SCARE.search(text) and not _ASKS_MEANING.search(text):
+        heat += _W_MOCK
+        cues.append("scare quotes")
     neg, words = _new_negative(own, known)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
