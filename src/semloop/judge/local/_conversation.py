@@ -540,14 +540,23 @@ _CLAIMED = any_of(
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").
+# Things that carry words: a document, a message, a sign.
+_WRITTEN = (
+    r"letter|e-?mail|text message|message|notice|notification|leaflet|brochure|booklet|flyer|"
+    r"sticker|sign|poster|card|certificate|contract|form|ticket|confirmation|packaging|"
+    r"instructions|newsletter|memo|circular"
+)
 _SOURCE = any_of(
     # "the label says", not "the list": a noun before the verb.
     r"\baccording to\b|\b(?:the|your|their|my|our|official|its) (?:\w+ ){1,2}?(?:says?|states?|"
     r"shows?|lists?|reads?|confirms?|mentions?)\b",
     r"\b(?:docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
     r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
-    r"regulation|screenshot|summary|tracking|notes)\b[^.]{0,40}\b(?:says?|states?|shows?|"
+    rf"regulation|screenshot|summary|tracking|notes|{_WRITTEN})\b[^.]{{0,40}}\b(?:says?|states?|shows?|"
     r"lists?|moved|changed|updated|dated)\b",
+    # A document or message the user was sent ("they send me letter, from this year ...",
+    # "I got an email from the school saying ..."): what it says can be checked.
+    rf"\b(?:sent|send|sends|got|received|receive)\b(?: \w+){{0,3}}? (?:{_WRITTEN})s?\b",
     r"\bsection \d|\bpage \d|\bparagraph \d|\bclause \d|\bversion \d|\bv\d+\.\d|\bi have a screenshot",
     r"https?://|\bwww\.|\bi (?:just )?(?:looked it up|checked|verified)\b",
     r"\bi (?:just |literally )?(?:ran|tried|tested|measured|timed|counted|calculated|compiled|"
