@@ -338,6 +338,28 @@ _GIVES: dict[str, re.Pattern[str]] = {
 _TERSE_WORDS = 6
 
 
+_ABBREVIATION = re.compile(r"\b[A-Z]{2,5}s?\b")
+
+
+def _spells_out(earlier: str, later: str) -> bool:
+    """One turn writes out what the other abbreviated ("MOQ?", then "minimum order qty"):
+    the same words, so the same question, whatever the cosine says. The long form is
+    consecutive content words ("how should all" spells no HSA)."""
+    for short, long in ((earlier, later), (later, earlier)):
+        words = tokens(long)
+        for m in _ABBREVIATION.finditer(short):
+            abbr = m.group(0)
+            letters = abbr.lower()[:-1] if len(abbr) > 2 and abbr.endswith("s") else abbr.lower()
+            n = len(letters)
+            if abbr in long:
+                continue
+            for i in range(len(words) - n + 1):
+                window = words[i : i + n]
+                if "".join(w[0] for w in window) == letters and len(content_tokens(window)) == n:
+                    return True
+    return False
+
+
 def _terse(text: str) -> bool:
     return len(text.split()) <= _TERSE_WORDS
 
@@ -394,7 +416,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # "This is the third time" says it is asking again, whatever the wording; so does a
         # terse turn that names only the slot no reply filled ("when?", "price. number.").
         terse_slot = same and opened == 1.0 and slots[j] != "yes/no" and _terse(text)
-        reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot
+        spelled = any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
+        reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot or spelled
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         if not reask:
