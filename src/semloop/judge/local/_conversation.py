@@ -344,19 +344,15 @@ _ABBREVIATION = re.compile(r"\b[A-Z]{2,5}s?\b")
 def _spells_out(earlier: str, later: str) -> bool:
     """One turn writes out what the other abbreviated ("MOQ?", then "minimum order qty"):
     the same words, so the same question, whatever the cosine says. The long form is
-    consecutive content words ("how should all" spells no HSA)."""
+    consecutive content words, small words between them skipped ("estimated time of
+    arrival"; "how should all" spells no HSA)."""
     for short, long in ((earlier, later), (later, earlier)):
-        words = tokens(long)
+        initials = "".join(w[0] for w in content_tokens(tokens(long)))
         for m in _ABBREVIATION.finditer(short):
             abbr = m.group(0)
             letters = abbr.lower()[:-1] if len(abbr) > 2 and abbr.endswith("s") else abbr.lower()
-            n = len(letters)
-            if abbr in long:
-                continue
-            for i in range(len(words) - n + 1):
-                window = words[i : i + n]
-                if "".join(w[0] for w in window) == letters and len(content_tokens(window)) == n:
-                    return True
+            if abbr not in long and letters in initials:
+                return True
     return False
 
 

@@ -405,10 +405,12 @@ def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
 # assistant's own words thrown back at it, which is mockery.
 QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"‘’“”\n]{2,120})['\"’”](?!\w)")
 # Scare quotes: a word or two of the service's own in quotes, ending the phrase ("loving
-# this 'subscription'.", "so 'processing' means ...", "your 'express' option?"): doubt that
+# this 'subscription'.", "so 'processing' means ...", "your 'express delivery'?"): doubt that
 # it is what it is called. A label names a thing after it ("the 'reset' button") and a
 # name is capitalised ("the 'Sunset' shade"); neither is doubt.
-_ASKS_MEANING = re.compile(r"\bwhat (?:does|do|is|'s)\b|\bmean(?:s|t)? by\b|\bcalled\b", re.I)
+_ASKS_MEANING = re.compile(
+    r"\bwhat (?:does|do|is|'s)\b|\bmean(?:s|t)? by\b|\bcalled\b", re.IGNORECASE
+)
 _SCARE = re.compile(
     r"\b(?:this|that|these|those|your|the|so|such|our|my)\s+['\"‘“]([a-z][a-z-]*(?: [a-z-]+)?)"
     r"['\"’”](?=\s*(?:[.!?,;:)]|$|(?:is|means|meant|was|were|has|does|again)\b))"
