@@ -427,12 +427,6 @@ def test_question_slots() -> None:
     assert _gives("amount", [Turn("assistant", "A full service is 65.")]) is True
     assert _gives("amount", [Turn("assistant", "A new battery is 89 pounds.")]) is True
     assert _gives("amount", [Turn("assistant", "Batteries vary by model.")]) is False
-    # A place is where something is or goes; a status or a time is no place.
-    assert _slot("where will the refund show up?") == "place"
-    assert _gives("place", [Turn("assistant", "Your refund has been approved!")]) is False
-    assert _gives("place", [Turn("assistant", "It takes 3 working days.")]) is False
-    assert _gives("place", [Turn("assistant", "It goes back to your original card.")]) is True
-    assert _gives("place", [Turn("assistant", "Collect it at the front desk.")]) is True
     assert _gives(None, [Turn("assistant", "Anything.")]) is None
 
 

@@ -327,11 +327,6 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
         r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
     ),
-    # A place: where something is or goes ("to your card", "in the app", "at the desk").
-    "place": any_of(
-        r"\b(?:in|on|at|to|into|inside|under|behind|near|next to|opposite|upstairs|downstairs)"
-        r" (?:the|your|our|a|an|my|their)\b|\b(?:upstairs|downstairs|online|by post)\b",
-    ),
     "yes/no": any_of(
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
         r"^[^.!?]*\b(?:not|cannot|can't|isn't|aren't|won't|doesn't|don't|only|allowed|permitted|"
