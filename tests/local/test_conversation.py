@@ -621,6 +621,18 @@ def test_scare_quotes_are_a_complaint(text: str, scare: bool) -> None:
     assert ("scare quotes" in tone.cues) is scare, tone
 
 
+def test_oh_good_inside_a_complaint_is_sarcasm() -> None:
+    sour = turn_tone(
+        "Oh joy, so 'reviewing' means nobody has opened my file in a month.",
+        frozenset(),
+        frozenset(),
+        "",
+    )
+    assert "sarcasm" in sour.cues
+    glad = turn_tone("Oh good, that worked. Thanks!", frozenset(), frozenset(), "")
+    assert "sarcasm" not in glad.cues and glad.thanks
+
+
 @pytest.mark.parametrize(
     ("text", "source"),
     [

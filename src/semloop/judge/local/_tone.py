@@ -279,7 +279,9 @@ _JUDGED_VALENCE = -1.5
 
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
-    r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b"
+    r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
+    # Milder words that praise only in these forms, the forms sarcasm takes.
+    r"\boh,? (?:good|joy)\b|\bgood (?:job|one)\b|\bwell done\b",
 )
 _POLITE = any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b")
 _NEGATORS = frozenset(
