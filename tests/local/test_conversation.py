@@ -43,7 +43,7 @@ from semloop.judge.local._conversation_head import (
     probability,
 )
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._tone import REPEATING, lexicon, plain, turn_tone
+from semloop.judge.local._tone import REPEATING, Tone, lexicon, plain, turn_tone
 
 from .conftest import ROOT
 
@@ -591,19 +591,16 @@ def test_praise_for_a_canned_reply_said_again_is_sarcasm() -> None:
     assert glad.features["calm_end"] == 1.0 and glad.features["last"] < 0
 
 
+def _tone(text: str) -> Tone:
+    """A user turn's tone with nothing said before it."""
+    return turn_tone(text, frozenset(), frozenset(), "")
+
+
 def test_bare_intensity_in_a_glad_turn_is_excitement() -> None:
     # "seriously" is intensity, not a mood: the glad turn in capitals adds no heat.
-    glad = turn_tone(
-        "SERIOUSLY THE NICEST ROOM WE'VE EVER STAYED IN!! Booking again for Easter.",
-        frozenset(),
-        frozenset(),
-        "",
-    )
+    glad = _tone("SERIOUSLY THE NICEST ROOM WE'VE EVER STAYED IN!! Booking again for Easter.")
     assert glad.glad and "capitals" not in glad.cues and glad.heat < 1.0
-    angry = turn_tone(
-        "Seriously?? Third time I ask. Get me a manager.", frozenset(), frozenset(), ""
-    )
-    assert angry.heat >= 2.0
+    assert _tone("Seriously?? Third time I ask. Get me a manager.").heat >= 2.0
 
 
 @pytest.mark.parametrize(
@@ -617,19 +614,14 @@ def test_bare_intensity_in_a_glad_turn_is_excitement() -> None:
     ],
 )
 def test_scare_quotes_are_a_complaint(text: str, scare: bool) -> None:
-    tone = turn_tone(text, frozenset(), frozenset(), "")
+    tone = _tone(text)
     assert ("scare quotes" in tone.cues) is scare, tone
 
 
 def test_oh_good_inside_a_complaint_is_sarcasm() -> None:
-    sour = turn_tone(
-        "Oh joy, so 'reviewing' means nobody has opened my file in a month.",
-        frozenset(),
-        frozenset(),
-        "",
-    )
+    sour = _tone("Oh joy, so 'reviewing' means nobody has opened my file in a month.")
     assert "sarcasm" in sour.cues
-    glad = turn_tone("Oh good, that worked. Thanks!", frozenset(), frozenset(), "")
+    glad = _tone("Oh good, that worked. Thanks!")
     assert "sarcasm" not in glad.cues and glad.thanks
 
 
