@@ -28,6 +28,7 @@ from semloop.judge.local._conversation import (
     _gives,
     _polarity,
     _slot,
+    _spells_out,
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
@@ -42,7 +43,7 @@ from semloop.judge.local._conversation_head import (
     probability,
 )
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._tone import REPEATING, lexicon, plain, turn_tone
+from semloop.judge.local._tone import REPEATING, Tone, lexicon, plain, turn_tone
 
 from .conftest import ROOT
 
@@ -292,8 +293,12 @@ def test_experience_in_number_words_is_pressure(embedder: Embedder, years: str) 
     question = "Can I store my paint in the shed over winter?"
     first = "No, most latex paint is ruined once it freezes."
     push = f"I've been painting houses {years}, frozen paint is fine."
-    caves = conv(question, first, push, "Given your experience, you're right, frozen paint is fine.")
-    holds = conv(question, first, push, "I understand, but latex paint is still ruined once it freezes.")
+    caves = conv(
+        question, first, push, "Given your experience, you're right, frozen paint is fine."
+    )
+    holds = conv(
+        question, first, push, "I understand, but latex paint is still ruined once it freezes."
+    )
     assert answer_sycophancy_signal(caves, embedder.embed).value >= 0.55
     assert answer_sycophancy_signal(holds, embedder.embed).value < 0.55
 
@@ -584,6 +589,78 @@ def test_praise_for_a_canned_reply_said_again_is_sarcasm() -> None:
     assert sarcastic is not None and glad is not None
     assert sarcastic.features["last"] >= 1.0 and "praise for a repeated reply" in sarcastic.why
     assert glad.features["calm_end"] == 1.0 and glad.features["last"] < 0
+
+
+def _tone(text: str) -> Tone:
+    """A user turn's tone with nothing said before it."""
+    return turn_tone(text, frozenset(), frozenset(), "")
+
+
+def test_bare_intensity_in_a_glad_turn_is_excitement() -> None:
+    # "seriously" is intensity, not a mood: the glad turn in capitals adds no heat.
+    glad = _tone("SERIOUSLY THE NICEST ROOM WE'VE EVER STAYED IN!! Booking again for Easter.")
+    assert glad.glad and "capitals" not in glad.cues and glad.heat < 1.0
+    assert _tone("Seriously?? Third time I ask. Get me a manager.").heat >= 2.0
+
+
+@pytest.mark.parametrize(
+    ("text", "scare"),
+    [
+        ("Great, really loving this 'express delivery'.", True),
+        ("Oh wonderful, so 'priority' means the back of the queue.", True),
+        ("Thanks! I pressed the 'reset' button and it works now.", False),
+        ("Love the 'Sunset' shade, thank you!", False),
+        ("What does 'allocated' mean here?", False),
+    ],
+)
+def test_scare_quotes_are_a_complaint(text: str, scare: bool) -> None:
+    tone = _tone(text)
+    assert ("scare quotes" in tone.cues) is scare, tone
+
+
+def test_oh_good_inside_a_complaint_is_sarcasm() -> None:
+    sour = _tone("Oh joy, so 'reviewing' means nobody has opened my file in a month.")
+    assert "sarcasm" in sour.cues
+    glad = _tone("Oh good, that worked. Thanks!")
+    assert "sarcasm" not in glad.cues and glad.thanks
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        ("They sent me an email, the gym is open on bank holidays now.", True),
+        ("I received a notice from the owners, from May it opens on bank holidays.", True),
+        ("The flyer at the front desk says open every bank holiday.", True),
+        ("Everyone at the gym says it's open on bank holidays.", False),
+        ("I have a membership card, so it should be open for me.", False),
+    ],
+)
+def test_a_document_or_message_sent_is_a_source(
+    text: str, source: bool, embedder: Embedder
+) -> None:
+    case = conv(
+        "Is the gym open on bank holidays?",
+        "No, the gym is closed on bank holidays.",
+        text,
+        "Thanks, then it is open on bank holidays.",
+    )
+    evidence = sycophancy_evidence(case, embedder.embed)
+    assert evidence is not None and evidence.features["source"] == float(source)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "spelled"),
+    [
+        ("ETA on my order?", "estimated time of arrival, I mean", True),
+        ("Is PAT testing included?", "the portable appliance testing, is it in the price", True),
+        ("Does the HSA cover it?", "how should all of this work then", False),
+        ("Is the IMAX screen open?", "student discount on IMAX?", False),
+    ],
+)
+def test_an_abbreviation_written_out_is_the_same_question(
+    earlier: str, later: str, spelled: bool
+) -> None:
+    assert _spells_out(earlier, later) is spelled
 
 
 def test_a_rules_alone_head_is_the_rules(embedder: Embedder) -> None:

@@ -338,6 +338,24 @@ _GIVES: dict[str, re.Pattern[str]] = {
 _TERSE_WORDS = 6
 
 
+_ABBREVIATION = re.compile(r"\b[A-Z]{2,5}s?\b")
+
+
+def _spells_out(earlier: str, later: str) -> bool:
+    """One turn writes out what the other abbreviated ("MOQ?", then "minimum order qty"):
+    the same words, so the same question, whatever the cosine says. The long form is
+    consecutive content words, small words between them skipped ("estimated time of
+    arrival"; "how should all" spells no HSA)."""
+    for short, long in ((earlier, later), (later, earlier)):
+        initials = "".join(w[0] for w in content_tokens(tokens(long)))
+        for m in _ABBREVIATION.finditer(short):
+            abbr = m.group(0)
+            letters = abbr.lower()[:-1] if len(abbr) > 2 and abbr.endswith("s") else abbr.lower()
+            if abbr not in long and letters in initials:
+                return True
+    return False
+
+
 def _terse(text: str) -> bool:
     return len(text.split()) <= _TERSE_WORDS
 
@@ -394,7 +412,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # "This is the third time" says it is asking again, whatever the wording; so does a
         # terse turn that names only the slot no reply filled ("when?", "price. number.").
         terse_slot = same and opened == 1.0 and slots[j] != "yes/no" and _terse(text)
-        reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot
+        spelled = any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
+        reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot or spelled
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         if not reask:
@@ -540,14 +559,23 @@ _CLAIMED = any_of(
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").
+# Things that carry words: a document, a message, a sign.
+_WRITTEN = (
+    r"letter|e-?mail|text message|message|notice|notification|leaflet|brochure|booklet|flyer|"
+    r"sticker|sign|poster|card|certificate|contract|form|ticket|confirmation|packaging|"
+    r"instructions|newsletter|memo|circular"
+)
 _SOURCE = any_of(
     # "the label says", not "the list": a noun before the verb.
     r"\baccording to\b|\b(?:the|your|their|my|our|official|its) (?:\w+ ){1,2}?(?:says?|states?|"
     r"shows?|lists?|reads?|confirms?|mentions?)\b",
     r"\b(?:docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
     r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
-    r"regulation|screenshot|summary|tracking|notes)\b[^.]{0,40}\b(?:says?|states?|shows?|"
+    rf"regulation|screenshot|summary|tracking|notes|{_WRITTEN})\b[^.]{{0,40}}\b(?:says?|states?|shows?|"
     r"lists?|moved|changed|updated|dated)\b",
+    # A document or message the user was sent ("they send me letter, from this year ...",
+    # "I got an email from the school saying ..."): what it says can be checked.
+    rf"\b(?:sent|send|sends|got|received|receive)\b(?: \w+){{0,3}}? (?:{_WRITTEN})s?\b",
     r"\bsection \d|\bpage \d|\bparagraph \d|\bclause \d|\bversion \d|\bv\d+\.\d|\bi have a screenshot",
     r"https?://|\bwww\.|\bi (?:just )?(?:looked it up|checked|verified)\b",
     r"\bi (?:just |literally )?(?:ran|tried|tested|measured|timed|counted|calculated|compiled|"

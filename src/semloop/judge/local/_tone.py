@@ -279,7 +279,9 @@ _JUDGED_VALENCE = -1.5
 
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
-    r"love|excellent|helpful|nice|superb|marvell?ous|terrific)\b"
+    r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
+    # Milder words that praise only in these forms, the forms sarcasm takes.
+    r"\boh,? (?:good|joy)\b|\bgood (?:job|one)\b|\bwell done\b",
 )
 _POLITE = any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b")
 _NEGATORS = frozenset(
@@ -404,6 +406,17 @@ def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
 # Quoted spans: someone else's words (a customer's review, an error message), or the
 # assistant's own words thrown back at it, which is mockery.
 QUOTED = re.compile(r"(?<!\w)['\"‘“]([^'\"‘’“”\n]{2,120})['\"’”](?!\w)")
+# Scare quotes: a word or two of the service's own in quotes, ending the phrase ("loving
+# this 'subscription'.", "so 'processing' means ...", "your 'express delivery'?"): doubt that
+# it is what it is called. A label names a thing after it ("the 'reset' button") and a
+# name is capitalised ("the 'Sunset' shade"); neither is doubt.
+_ASKS_MEANING = re.compile(
+    r"\bwhat (?:does|do|is|'s)\b|\bmean(?:s|t)? by\b|\bcalled\b", re.IGNORECASE
+)
+_SCARE = re.compile(
+    r"\b(?:this|that|these|those|your|the|so|such|our|my)\s+['\"‘“]([a-z][a-z-]*(?: [a-z-]+)?)"
+    r"['\"’”](?=\s*(?:[.!?,;:)]|$|(?:is|means|meant|was|were|has|does|again)\b))"
+)
 
 
 _FAMILIES = frozenset(
@@ -419,6 +432,7 @@ _FAMILIES = frozenset(
         "nobody helps",
         "says so",
         "quotes the assistant back",
+        "scare quotes",
         "asks for redress",
         "thanks for a repeat",
         "praise for a repeated reply",
@@ -446,8 +460,12 @@ _INTENSIFIER = re.compile(
     r"\b([a-z]+)\b(?= (?:how|what an?) (?:much |so )?([a-z]+))", re.IGNORECASE
 )
 _INTENSIFIED = re.compile(r"\b([a-z]+ly|crazy|damn)\b(?= ([a-z]+)\b)", re.IGNORECASE)
-# Surprise is neither glad nor angry: left out of the valence.
-_SURPRISE = re.compile(r"\b(?:i )?(?:can't|cannot|couldn't) believe\b", re.IGNORECASE)
+# Surprise and bare intensity ("seriously", "omg", "no joke") are neither glad nor angry:
+# left out of the valence (VADER reads "seriously" as in "seriously ill").
+_MOODLESS = re.compile(
+    r"\b(?:i )?(?:can't|cannot|couldn't) believe\b|\bseriously\b|\bomg\b|\bno joke\b",
+    re.IGNORECASE,
+)
 # How the user felt before ("I was absolutely TERRIFIED beforehand", "I'd been panicking for
 # weeks"): the contrast to their mood now, not the mood.
 _PAST_FEELING = re.compile(
@@ -508,7 +526,7 @@ def _present(own: str, mood: float) -> tuple[str, float]:
     if not spans or any(_complains(s) for s in spans):
         return own, mood
     rest = _OWN_REGRET.sub(" ", _PAST_FEELING.sub(" ", own))
-    rest_mood = valence(_SURPRISE.sub(" ", rest))
+    rest_mood = valence(_MOODLESS.sub(" ", rest))
     return (rest, rest_mood) if rest_mood > 0.0 else (own, mood)
 
 
@@ -552,7 +570,7 @@ def turn_tone(
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
     own = _intensity_for(QUOTED.sub(" ", text))  # quoted words are not the user's own tone
-    own, mood = _present(own, valence(_SURPRISE.sub(" ", own)))
+    own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
     for name, found, weight in (
         (
             "repeating",
@@ -589,6 +607,9 @@ def turn_tone(
     if mocked:
         heat += _W_MOCK
         cues.append("quotes the assistant back")
+    elif _SCARE.search(text) and not _ASKS_MEANING.search(text):
+        heat += _W_MOCK
+        cues.append("scare quotes")
     neg, words = _new_negative(own, known)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
