@@ -81,6 +81,27 @@ def test_a_verb_before_no_is_negated_with_its_object() -> None:
     assert contradicts("The locker deposit earns interest while rented.", ev) == "earn"
 
 
+def test_un_on_a_bare_verb_is_an_action_to_come_not_a_negation() -> None:
+    ev = "locker 12: status LOCKED; reason: rent overdue; unlock on payment"
+    assert contradicts("Locker 12 is locked because the rent is overdue.", ev) == ""
+    assert negation_scope("We can unpack and unfreeze it.")[0] == frozenset()
+    # the participle or adjective is the state: negated
+    assert contradicts("Locker 12 is unlocked because the rent is overdue.", ev) == "lock"
+    assert {"paid", "known", "saf"} <= negation_scope("unpaid, unknown, unsafe")[0]
+
+
+def test_listed_parts_of_a_stated_total_are_not_bound_to_another_record(embed: Embed) -> None:
+    tool = "bike A 3 hours x €12 = €36.00\nbike B 2 hours x €12 = €24.00\nbike C 4 hours x €12 = €48.00"
+    answer = "The total for the three bikes is €108 (€36 + €24 + €48)."
+    assert found(embed, "quote for 3 bikes pls, total", answer, tool=tool)["bound"] == 0
+    # said alone, a part is the value of its own record
+    assert found(embed, "quote for 3 bikes pls, total", "The total is €24.", tool=tool)["bound"] == 1
+    # a part in the same currency, said bare ("7.80 GBP: 5.20 for you and 2.60 for …")
+    pool = "Adult swim 5.20 GBP, child 2.60 GBP. Sauna session 9.50 GBP."
+    assert found(embed, "me and my son?", "That's 7.80 GBP: 5.20 for you and 2.60 for your son.",
+                 pool)["bound"] == 0
+
+
 def test_generic_words_of_a_found_name_are_not_invented(embed: Embed) -> None:
     ctx = "Delivery: arrives at Rotterdam on 3 June."
     assert found(embed, "where does it arrive?", "It arrives at the Port of Rotterdam on 3 June.",

@@ -622,6 +622,9 @@ def number_supported(claim: Quantity, values: Sequence[float]) -> bool:
 _NOT = frozenset("""not never cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
     hasn't haven't hadn't shouldn't mustn't wouldn't couldn't nor neither""".split())  # noqa: SIM905
 _ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ed", "ing", "ent", "ant", "ary", "ory")
+# Irregular participles and plain adjectives ("paid", "sold", "known", "done", "healthy",
+# "clear", "safe"); a bare verb ("block", "lock", "pack") ends otherwise.
+_PARTICIPLE_ENDINGS = ("id", "ld", "lt", "nt", "en", "wn", "ght", "ne", "y", "ar", "fe", "re")
 _NO = frozenset("no none without nobody nothing".split())  # noqa: SIM905
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()\u2014\u2013-]")
 # Attributes of a service whose opposite is said in a word of its own, with no negator:
@@ -670,11 +673,13 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
     for i, tok in enumerate(toks):
         if tok not in _NOT and tok not in _NO:
             # "unpaid", "non-refundable": the prefix negates the adjective it is glued to;
-            # "non-compete" or "non-disclosure" is the name of a thing, not a negation.
+            # "non-compete" or "non-disclosure" is the name of a thing, not a negation. On a
+            # bare verb "un" names the undoing, which presupposes the state ("unblock on
+            # payment": it is blocked), so only an adjective or a participle is negated.
             for prefix in ("non-", "non", "un"):
                 rest = tok[len(prefix) :]
-                if tok.startswith(prefix) and len(rest) >= 4 and (
-                    prefix == "un" or rest.endswith(_ADJECTIVE_ENDINGS)
+                if tok.startswith(prefix) and len(rest) >= 4 and rest.endswith(
+                    _ADJECTIVE_ENDINGS + (_PARTICIPLE_ENDINGS if prefix == "un" else ())
                 ):
                     singles.add(stem(rest))
                     break
