@@ -13,6 +13,7 @@ from semloop.judge.local._claims import (
     labelled_values,
     negation_scope,
     quantities,
+    word_stems,
 )
 from semloop.judge.local._grounding import hallucination_evidence
 
@@ -88,6 +89,20 @@ def test_un_on_a_bare_verb_is_an_action_to_come_not_a_negation() -> None:
     # the participle or adjective is the state: negated
     assert contradicts("Locker 12 is unlocked because the rent is overdue.", ev) == "lock"
     assert {"paid", "known", "saf"} <= negation_scope("unpaid, unknown, unsafe")[0]
+
+
+def test_a_negation_narrowed_to_a_case_denies_only_that_case() -> None:
+    ev = "Night bus service (N1 route): Friday and Saturday only, every 30 minutes."
+    sentence = word_stems("The N1 night buses only run on Friday and Saturday, so there is no "
+                          "night bus service on Tuesday.")
+    assert contradicts("so there is no night bus service on Tuesday", ev, 1, sentence) == ""
+    assert contradicts("so there is no night bus service", ev, 1, sentence) == "bus night"
+    shop = "Espresso machines are not repaired on-site: they are sent to the maker."
+    assert contradicts("We send espresso machines to the maker to be repaired.", shop) == ""
+    # the same case stated on both sides is still a contradiction
+    assert contradicts("Espresso machines are repaired on-site in our shop.", shop) == "repair"
+    hotel = "Hotel rules: pets are not allowed in the rooms."
+    assert contradicts("Pets are allowed in all rooms at the hotel.", hotel) == "allow"
 
 
 def test_listed_parts_of_a_stated_total_are_not_bound_to_another_record(embed: Embed) -> None:

@@ -664,12 +664,23 @@ def _polar(toks: Sequence[str]) -> tuple[set[str], set[str]]:
     return asserted, denied
 
 
-def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
-    """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
-    A leading "No," answers the question and negates nothing."""
+# A negation narrowed to a time, place or case ("no pickup in December", "not serviced
+# in-house") denies only that case: the thing itself, said without it, is no contradiction.
+# "until" is left out: "closed until 15 March" is the state now.
+_QUALIFIERS = frozenset("in on at during after before outside inside within between for".split())  # noqa: SIM905
+_QUALIFIED_PREFIXES = ("in-", "on-", "off-")
+
+
+# A negation a negator states: a single stem ("not"), or a phrase ("no"), with its qualifier.
+_Negated = tuple[bool, frozenset[str], frozenset[str]]
+
+
+def _negations(text: str) -> tuple[set[str], list[_Negated]]:
+    """What a text negates with no negator word (a prefix, a polar word) as stems, and what
+    its negators negate, each with the qualifier stems of its clause after it."""
     toks = _TOKEN.findall(_plain(text).lower())
     singles: set[str] = _polar(toks)[1]
-    phrases: set[frozenset[str]] = set()
+    scoped: list[_Negated] = []
     for i, tok in enumerate(toks):
         if tok not in _NOT and tok not in _NO:
             # "unpaid", "non-refundable": the prefix negates the adjective it is glued to;
@@ -703,11 +714,36 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
                 window.append(_attribute(nxt))
                 if tok in _NOT or len(window) == limit:
                     break
-        if tok in _NOT and window:
-            singles.add(window[0])
-        elif window:
-            phrases.add(frozenset(window))
-    return frozenset(singles), frozenset(phrases)
+        if window:
+            single = tok in _NOT
+            scoped.append((single, frozenset(window[:1] if single else window),
+                           _qualifier(toks[i + 1 :])))
+    return singles, scoped
+
+
+def _qualifier(toks: Sequence[str]) -> frozenset[str]:
+    """The content stems after a qualifying preposition (or an "in-house" word) up to the
+    clause's end."""
+    out: set[str] = set()
+    on = False
+    for tok in toks:
+        if not tok[0].isalnum():
+            break
+        if tok in _QUALIFIERS or tok.startswith(_QUALIFIED_PREFIXES):
+            on = True
+            if tok in _QUALIFIERS:
+                continue
+        if on and tok not in _NOT:
+            out |= word_stems(tok)
+    return frozenset(out)
+
+
+def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
+    """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
+    A leading "No," answers the question and negates nothing."""
+    singles, scoped = _negations(text)
+    singles.update(x for single, stems, _ in scoped if single for x in stems)
+    return frozenset(singles), frozenset(stems for single, stems, _ in scoped if not single)
 
 
 _SHARED = 2  # other content words the two texts must share to speak of the same thing
@@ -720,18 +756,21 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
     other content words, so that they speak of the same thing; the claim's may come from
     the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
     elevator" against "3rd floor, no elevator"."""
-    shared = (word_stems(claim) | sentence) & word_stems(evidence)
-    for a, b in ((claim, evidence), (evidence, claim)):
-        singles, phrases = negation_scope(a)
+    mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
+    shared = mine & theirs
+    for a, b, b_said in ((claim, evidence, theirs), (evidence, claim, mine)):
+        bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
         b_positive = (word_stems(b) | _polar(_TOKEN.findall(_plain(b).lower()))[0]) - b_negated
-        for s in singles:
-            if s in b_positive and len(shared - {s}) >= shared_words:
-                return s
-        for phrase in phrases:
-            if phrase <= b_positive and len(shared - phrase) >= shared_words:
-                return " ".join(sorted(phrase))
+        # Singles first, then phrases; a qualified one only where the other text states
+        # its qualifier too.
+        negated = [frozenset({s}) for s in bare] + [
+            stems for single, stems, qualifier in sorted(scoped, key=lambda n: not n[0])
+            if not qualifier or qualifier & b_said]
+        for stems in negated:
+            if stems <= b_positive and len(shared - stems) >= shared_words:
+                return " ".join(sorted(stems))
     return ""
 
 
