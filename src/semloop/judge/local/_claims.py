@@ -669,10 +669,14 @@ def _polar(toks: Sequence[str]) -> tuple[set[str], set[str]]:
 # "until" is left out: "closed until 15 March" is the state now.
 _QUALIFIERS = frozenset("in on at during after before outside inside within between for".split())  # noqa: SIM905
 _QUALIFIED_PREFIXES = ("in-", "on-", "off-")
+# The case on the other side of a limit: "not refundable after 14 days" restates
+# "refundable within 14 days only".
+_COMPLEMENT = {"after": {"within", "before", "until"}, "before": {"after"},
+               "outside": {"in", "inside", "within"}, "inside": {"outside"}}
 
 
 # A negation a negator states: a single stem ("not"), or a phrase ("no"), with its qualifier.
-_Negated = tuple[bool, frozenset[str], frozenset[str]]
+_Negated = tuple[bool, frozenset[str], frozenset[tuple[str, str]]]
 
 
 def _negations(text: str) -> tuple[set[str], list[_Negated]]:
@@ -721,21 +725,29 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
     return singles, scoped
 
 
-def _qualifier(toks: Sequence[str]) -> frozenset[str]:
-    """The content stems after a qualifying preposition (or an "in-house" word) up to the
-    clause's end."""
-    out: set[str] = set()
-    on = False
+def _qualifier(toks: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """Each content stem after a qualifying preposition (or an "in-house" word) up to the
+    clause's end, with that preposition: "after 14 days" is not "within 14 days"."""
+    out: set[tuple[str, str]] = set()
+    prep = ""
     for tok in toks:
         if not tok[0].isalnum():
             break
-        if tok in _QUALIFIERS or tok.startswith(_QUALIFIED_PREFIXES):
-            on = True
-            if tok in _QUALIFIERS:
-                continue
-        if on and tok not in _NOT:
-            out |= word_stems(tok)
+        if tok in _QUALIFIERS:
+            prep = tok
+            continue
+        if tok.startswith(_QUALIFIED_PREFIXES):
+            prep = tok
+        if prep and tok not in _NOT:
+            out.update((prep, x) for x in word_stems(tok))
     return frozenset(out)
+
+
+def _qualifiers(text: str) -> frozenset[tuple[str, str]]:
+    """Every qualifier a text states, clause by clause."""
+    toks = _TOKEN.findall(_plain(text).lower())
+    return frozenset().union(*(_qualifier(toks[i:]) for i, t in enumerate(toks)
+                               if t in _QUALIFIERS or t.startswith(_QUALIFIED_PREFIXES)))
 
 
 def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
@@ -764,10 +776,13 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
         b_positive = (word_stems(b) | _polar(_TOKEN.findall(_plain(b).lower()))[0]) - b_negated
         # Singles first, then phrases; a qualified one only where the other text states
-        # its qualifier too.
+        # its case too, and not the case on the other side of a limit.
+        b_qualifiers = _qualifiers(b)
         negated = [frozenset({s}) for s in bare] + [
             stems for single, stems, qualifier in sorted(scoped, key=lambda n: not n[0])
-            if not qualifier or qualifier & b_said]
+            if not qualifier or ({x for _, x in qualifier} & b_said and not any(
+                (other, x) in b_qualifiers for prep, x in qualifier
+                for other in _COMPLEMENT.get(prep, ())))]
         for stems in negated:
             if stems <= b_positive and len(shared - stems) >= shared_words:
                 return " ".join(sorted(stems))
