@@ -101,6 +101,10 @@ def test_a_negation_narrowed_to_a_case_denies_only_that_case() -> None:
     assert contradicts("We send espresso machines to the maker to be repaired.", shop) == ""
     # the same case stated on both sides is still a contradiction
     assert contradicts("Espresso machines are repaired on-site in our shop.", shop) == "repair"
+    # the case past a limit restates the limit; the case within it contradicts it
+    limit = "Annual prepaid $499, refundable within 30 days of purchase only."
+    assert contradicts("The annual plan isn't refundable after 30 days.", limit, 1) == ""
+    assert contradicts("The annual plan isn't refundable within 30 days.", limit, 1) == "refunda"
     hotel = "Hotel rules: pets are not allowed in the rooms."
     assert contradicts("Pets are allowed in all rooms at the hotel.", hotel) == "allow"
 
