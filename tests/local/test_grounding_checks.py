@@ -13,6 +13,7 @@ from semloop.judge.local._claims import (
     labelled_values,
     negation_scope,
     quantities,
+    word_stems,
 )
 from semloop.judge.local._grounding import hallucination_evidence
 
@@ -79,6 +80,45 @@ def test_a_verb_before_no_is_negated_with_its_object() -> None:
     ev = "Deposits do not earn interest while the locker is rented."
     assert contradicts("The locker deposit earns no interest while rented.", ev) == ""
     assert contradicts("The locker deposit earns interest while rented.", ev) == "earn"
+
+
+def test_un_on_a_bare_verb_is_an_action_to_come_not_a_negation() -> None:
+    ev = "locker 12: status LOCKED; reason: rent overdue; unlock on payment"
+    assert contradicts("Locker 12 is locked because the rent is overdue.", ev) == ""
+    assert negation_scope("We can unpack and unfreeze it.")[0] == frozenset()
+    # the participle or adjective is the state: negated
+    assert contradicts("Locker 12 is unlocked because the rent is overdue.", ev) == "lock"
+    assert {"paid", "known", "saf"} <= negation_scope("unpaid, unknown, unsafe")[0]
+
+
+def test_a_negation_narrowed_to_a_case_denies_only_that_case() -> None:
+    ev = "Night bus service (N1 route): Friday and Saturday only, every 30 minutes."
+    sentence = word_stems("The N1 night buses only run on Friday and Saturday, so there is no "
+                          "night bus service on Tuesday.")
+    assert contradicts("so there is no night bus service on Tuesday", ev, 1, sentence) == ""
+    assert contradicts("so there is no night bus service", ev, 1, sentence) == "bus night"
+    shop = "Espresso machines are not repaired on-site: they are sent to the maker."
+    assert contradicts("We send espresso machines to the maker to be repaired.", shop) == ""
+    # the same case stated on both sides is still a contradiction
+    assert contradicts("Espresso machines are repaired on-site in our shop.", shop) == "repair"
+    # the case past a limit restates the limit; the case within it contradicts it
+    limit = "Annual prepaid $499, refundable within 30 days of purchase only."
+    assert contradicts("The annual plan isn't refundable after 30 days.", limit, 1) == ""
+    assert contradicts("The annual plan isn't refundable within 30 days.", limit, 1) == "refunda"
+    hotel = "Hotel rules: pets are not allowed in the rooms."
+    assert contradicts("Pets are allowed in all rooms at the hotel.", hotel) == "allow"
+
+
+def test_listed_parts_of_a_stated_total_are_not_bound_to_another_record(embed: Embed) -> None:
+    tool = "bike A 3 hours x €12 = €36.00\nbike B 2 hours x €12 = €24.00\nbike C 4 hours x €12 = €48.00"
+    answer = "The total for the three bikes is €108 (€36 + €24 + €48)."
+    assert found(embed, "quote for 3 bikes pls, total", answer, tool=tool)["bound"] == 0
+    # said alone, a part is the value of its own record
+    assert found(embed, "quote for 3 bikes pls, total", "The total is €24.", tool=tool)["bound"] == 1
+    # a part in the same currency, said bare ("7.80 GBP: 5.20 for you and 2.60 for …")
+    pool = "Adult swim 5.20 GBP, child 2.60 GBP. Sauna session 9.50 GBP."
+    assert found(embed, "me and my son?", "That's 7.80 GBP: 5.20 for you and 2.60 for your son.",
+                 pool)["bound"] == 0
 
 
 def test_generic_words_of_a_found_name_are_not_invented(embed: Embed) -> None:

@@ -622,6 +622,9 @@ def number_supported(claim: Quantity, values: Sequence[float]) -> bool:
 _NOT = frozenset("""not never cannot can't won't don't doesn't didn't isn't aren't wasn't weren't
     hasn't haven't hadn't shouldn't mustn't wouldn't couldn't nor neither""".split())  # noqa: SIM905
 _ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ed", "ing", "ent", "ant", "ary", "ory")
+# Irregular participles and plain adjectives ("paid", "sold", "known", "done", "healthy",
+# "clear", "safe"); a bare verb ("block", "lock", "pack") ends otherwise.
+_PARTICIPLE_ENDINGS = ("id", "ld", "lt", "nt", "en", "wn", "ght", "ne", "y", "ar", "fe", "re")
 _NO = frozenset("no none without nobody nothing".split())  # noqa: SIM905
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()\u2014\u2013-]")
 # Attributes of a service whose opposite is said in a word of its own, with no negator:
@@ -661,20 +664,37 @@ def _polar(toks: Sequence[str]) -> tuple[set[str], set[str]]:
     return asserted, denied
 
 
-def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
-    """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
-    A leading "No," answers the question and negates nothing."""
+# A negation narrowed to a time, place or case ("no pickup in December", "not serviced
+# in-house") denies only that case: the thing itself, said without it, is no contradiction.
+# "until" is left out: "closed until 15 March" is the state now.
+_QUALIFIERS = frozenset("in on at during after before outside inside within between for".split())  # noqa: SIM905
+_QUALIFIED_PREFIXES = ("in-", "on-", "off-")
+# The case on the other side of a limit: "not refundable after 14 days" restates
+# "refundable within 14 days only".
+_COMPLEMENT = {"after": {"within", "before", "until"}, "before": {"after"},
+               "outside": {"in", "inside", "within"}, "inside": {"outside"}}
+
+
+# A negation a negator states: a single stem ("not"), or a phrase ("no"), with its qualifier.
+_Negated = tuple[bool, frozenset[str], frozenset[tuple[str, str]]]
+
+
+def _negations(text: str) -> tuple[set[str], list[_Negated]]:
+    """What a text negates with no negator word (a prefix, a polar word) as stems, and what
+    its negators negate, each with the qualifier stems of its clause after it."""
     toks = _TOKEN.findall(_plain(text).lower())
     singles: set[str] = _polar(toks)[1]
-    phrases: set[frozenset[str]] = set()
+    scoped: list[_Negated] = []
     for i, tok in enumerate(toks):
         if tok not in _NOT and tok not in _NO:
             # "unpaid", "non-refundable": the prefix negates the adjective it is glued to;
-            # "non-compete" or "non-disclosure" is the name of a thing, not a negation.
+            # "non-compete" or "non-disclosure" is the name of a thing, not a negation. On a
+            # bare verb "un" names the undoing, which presupposes the state ("unblock on
+            # payment": it is blocked), so only an adjective or a participle is negated.
             for prefix in ("non-", "non", "un"):
                 rest = tok[len(prefix) :]
-                if tok.startswith(prefix) and len(rest) >= 4 and (
-                    prefix == "un" or rest.endswith(_ADJECTIVE_ENDINGS)
+                if tok.startswith(prefix) and len(rest) >= 4 and rest.endswith(
+                    _ADJECTIVE_ENDINGS + (_PARTICIPLE_ENDINGS if prefix == "un" else ())
                 ):
                     singles.add(stem(rest))
                     break
@@ -698,11 +718,44 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
                 window.append(_attribute(nxt))
                 if tok in _NOT or len(window) == limit:
                     break
-        if tok in _NOT and window:
-            singles.add(window[0])
-        elif window:
-            phrases.add(frozenset(window))
-    return frozenset(singles), frozenset(phrases)
+        if window:
+            single = tok in _NOT
+            scoped.append((single, frozenset(window[:1] if single else window),
+                           _qualifier(toks[i + 1 :])))
+    return singles, scoped
+
+
+def _qualifier(toks: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """Each content stem after a qualifying preposition (or an "in-house" word) up to the
+    clause's end, with that preposition: "after 14 days" is not "within 14 days"."""
+    out: set[tuple[str, str]] = set()
+    prep = ""
+    for tok in toks:
+        if not tok[0].isalnum():
+            break
+        if tok in _QUALIFIERS:
+            prep = tok
+            continue
+        if tok.startswith(_QUALIFIED_PREFIXES):
+            prep = tok
+        if prep and tok not in _NOT:
+            out.update((prep, x) for x in word_stems(tok))
+    return frozenset(out)
+
+
+def _qualifiers(text: str) -> frozenset[tuple[str, str]]:
+    """Every qualifier a text states, clause by clause."""
+    toks = _TOKEN.findall(_plain(text).lower())
+    return frozenset().union(*(_qualifier(toks[i:]) for i, t in enumerate(toks)
+                               if t in _QUALIFIERS or t.startswith(_QUALIFIED_PREFIXES)))
+
+
+def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
+    """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
+    A leading "No," answers the question and negates nothing."""
+    singles, scoped = _negations(text)
+    singles.update(x for single, stems, _ in scoped if single for x in stems)
+    return frozenset(singles), frozenset(stems for single, stems, _ in scoped if not single)
 
 
 _SHARED = 2  # other content words the two texts must share to speak of the same thing
@@ -715,18 +768,24 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
     other content words, so that they speak of the same thing; the claim's may come from
     the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
     elevator" against "3rd floor, no elevator"."""
-    shared = (word_stems(claim) | sentence) & word_stems(evidence)
-    for a, b in ((claim, evidence), (evidence, claim)):
-        singles, phrases = negation_scope(a)
+    mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
+    shared = mine & theirs
+    for a, b, b_said in ((claim, evidence, theirs), (evidence, claim, mine)):
+        bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
         b_positive = (word_stems(b) | _polar(_TOKEN.findall(_plain(b).lower()))[0]) - b_negated
-        for s in singles:
-            if s in b_positive and len(shared - {s}) >= shared_words:
-                return s
-        for phrase in phrases:
-            if phrase <= b_positive and len(shared - phrase) >= shared_words:
-                return " ".join(sorted(phrase))
+        # Singles first, then phrases; a qualified one only where the other text states
+        # its case too, and not the case on the other side of a limit.
+        b_qualifiers = _qualifiers(b)
+        negated = [frozenset({s}) for s in bare] + [
+            stems for single, stems, qualifier in sorted(scoped, key=lambda n: not n[0])
+            if not qualifier or ({x for _, x in qualifier} & b_said and not any(
+                (other, x) in b_qualifiers for prep, x in qualifier
+                for other in _COMPLEMENT.get(prep, ())))]
+        for stems in negated:
+            if stems <= b_positive and len(shared - stems) >= shared_words:
+                return " ".join(sorted(stems))
     return ""
 
 

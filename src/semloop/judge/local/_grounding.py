@@ -638,6 +638,23 @@ def _tokens(text: str) -> set[str]:
             if t not in _FUNCTION_WORDS}
 
 
+def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
+    """The claim's numbers that are listed as the parts of a total it also states ("€1,044
+    (€384 + €300 + €360)"): each is one record's, not the claim's value for its subject."""
+    out: set[int] = set()
+    for t, total in enumerate(stated):
+        for i in range(len(stated)):
+            run: list[int] = []
+            for j in range(i, len(stated)):
+                # "7.80 GBP: 5.20 for you and 2.60 for …": a bare part takes the total's unit.
+                if j == t or stated[j].unit not in (total.unit, ""):
+                    break
+                run.append(j)
+                if len(run) >= 2 and abs(sum(stated[k].value for k in run) - total.value) < 0.01:
+                    out.update(run)
+    return out
+
+
 def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) -> str:
     """The claim's value (a number, or its names) where the context states it only next to
     none of what the question and claim are about, while another context segment that is
@@ -655,7 +672,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     wanted = _tokens(question) | _tokens(claim)
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
-    values: list[tuple[str, Any]] = [("n", q) for q in quantities(claim) if not _small_count(q)
+    stated = quantities(claim)
+    parts = _listed_parts(stated)
+    values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
+                                     if not _small_count(q) and i not in parts
                                      and (q.unit or not 1000 <= q.value <= 2999)]
     found_names = frozenset(n for n in names if _name_found(n, ev))
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
