@@ -275,3 +275,41 @@ def test_a_negation_the_claim_restates_in_another_clause_is_no_contradiction(emb
     assert both["negation"] == 0
     assert found(embed, "what's included?", "Breakfast and garage parking are both included.",
                  terms)["negation"] == 1
+
+
+# A tool's yes/no values: {"x_included": false} states "x not included", and an answer that
+# says the opposite in words contradicts it.
+_KAYAK = '{"rental": {"boat": "Tandem kayak", "life_jackets_included": false, "dry_bag_included": true, "guide_required": false}}'
+_SPA = '{"booking": "SPA-4471", "sauna_access": true, "towels_provided": false, "pool_open": false}'
+_CLINIC = "clinic: Harbour Dental\nwheelchair accessible: yes\nparking available: no\nweekend appointments=false"
+
+
+@pytest.mark.parametrize(("answer", "tool"), [
+    ("Life jackets are included with the tandem kayak.", _KAYAK),
+    ("There is no dry bag with the tandem kayak rental.", _KAYAK),
+    ("A guide is required for the tandem kayak.", _KAYAK),
+    ("Towels are provided with booking SPA-4471.", _SPA),
+    ("For SPA-4471 the pool is open, so bring a swimsuit.", _SPA),
+    ("Harbour Dental has parking available for patients.", _CLINIC),
+    ("Harbour Dental is not wheelchair accessible, sorry.", _CLINIC),
+    ("Harbour Dental offers weekend appointments.", _CLINIC),
+])
+def test_a_yes_no_value_said_the_other_way_is_a_contradiction(
+        embed: Embed, answer: str, tool: str) -> None:
+    assert found(embed, "tell me about it", answer, tool=tool)["negation"] == 1
+
+
+@pytest.mark.parametrize(("answer", "tool"), [
+    ("The tandem kayak comes without life jackets, so bring your own.", _KAYAK),
+    ("The tandem kayak comes with a dry bag included.", _KAYAK),
+    ("No guide is required for the tandem kayak.", _KAYAK),
+    ("Booking SPA-4471 includes sauna access; bring towels, none are provided.", _SPA),
+    ("For SPA-4471 the pool is closed.", _SPA),
+    ("Harbour Dental is wheelchair accessible but has no parking available.", _CLINIC),
+    # Keys the claim does not talk about.
+    ("Harbour Dental is on the harbour front.", _CLINIC),
+    ("The tandem kayak seats two paddlers.", _KAYAK),
+])
+def test_a_yes_no_value_restated_or_not_spoken_of_is_no_contradiction(
+        embed: Embed, answer: str, tool: str) -> None:
+    assert found(embed, "tell me about it", answer, tool=tool)["negation"] == 0

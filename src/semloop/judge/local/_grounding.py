@@ -119,6 +119,7 @@ class _Evidence:
     periods: frozenset[str] = frozenset()
     shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
+    keyed: list[tuple[frozenset[str], str]] = field(default_factory=list)  # yes/no values, _keyed
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
 
@@ -288,6 +289,75 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
             if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
+    return ""
+
+
+# A yes/no value stated under a key ("life_jackets_included": false, "Parking available:
+# no", "pool_open=true"): the key's words, negated before their last word when the value
+# is no ("life jackets not included"), with the record's short names ("Tandem kayak") so
+# that a claim must speak of the same record to contradict it.
+_PAIR = re.compile(r"^\s*([A-Za-z][\w .'/-]{0,60}?)\s*[:=]\s*(.+?)\s*$")
+_PAIR_SPLIT = re.compile(r";\s+|\n|,\s+(?=[A-Za-z][\w ]{0,40}=)")
+_YES_NO = {"true": True, "yes": True, "false": False, "no": False}
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_NAME_WORDS = 4  # a value of at most this many words may name the record
+
+
+def _key_words(key: str) -> list[str]:
+    return _CAMEL.sub(" ", key).replace("_", " ").lower().split()
+
+
+def _statement(words: Sequence[str], said: bool) -> str:
+    """A key's words as a statement: negated before the last, the predicate, when no."""
+    return " ".join(words if said else [*words[:-1], "not", words[-1]])
+
+
+def _stated(clause: str) -> str:
+    """A clause that is one yes/no pair ("towels provided: False") as the statement it
+    makes; any other clause as it is."""
+    m = _PAIR.match(clause.rstrip("."))
+    said = _YES_NO.get(m.group(2).lower()) if m else None
+    return clause if m is None or said is None else _statement(_key_words(m.group(1)), said)
+
+
+def _keyed(text: str) -> list[tuple[frozenset[str], str]]:
+    """The text's yes/no values as statements of their keys' words, each with the stems of
+    its key's own words (without the parents' a flattened key starts with)."""
+    lines = [[m.groups() for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))]
+             for line in text.splitlines()]
+    # A record is a line of several pairs (flattened JSON), else the text's one-pair lines.
+    records = [pairs for pairs in lines if len(pairs) > 1]
+    records.append([p for pairs in lines if len(pairs) == 1 for p in pairs])
+    out: list[tuple[frozenset[str], str]] = []
+    for pairs in records:
+        names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO
+                         and len(v.split()) <= _NAME_WORDS and not quantities(v))
+        # Flattened keys of one record share their parents' words: what the pairs all
+        # start with is the record's path, not the key.
+        keys = [_key_words(k) for k, _ in pairs]
+        path = 0
+        while len(keys) > 1 and all(len(k) > path + 1 and k[path] == keys[0][path] for k in keys):
+            path += 1
+        for words, (_, value) in zip(keys, pairs, strict=True):
+            said = _YES_NO.get(value.lower())
+            own = word_stems(" ".join(words[path:]))
+            if said is not None and own:
+                out.append((own, f"{_statement(words, said)} {names}".strip()))
+    return out
+
+
+def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
+    """A clause of the claim that says a yes/no value of the context the other way: it
+    names the key's words (its last, the predicate, may be said in another word) and
+    flips one of them."""
+    parts = clauses(claim)
+    for part in parts:
+        mine = word_stems(part)
+        for key, stated in ev.keyed:
+            named = len(key - mine) <= (1 if len(key) > 1 else 0) or key <= mine
+            flipped = contradicts(part, stated, 1, own) if named else ""
+            if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated):
+                return f'"{flipped}" where the context\'s "{_short(stated)}" says otherwise'
     return ""
 
 
@@ -571,7 +641,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             # A sentence the claim plainly restates needs one more shared word, not two.
             need = 1 if float(sims[i]) >= _RESTATES_COS else 2
             parts = clauses(claim.text)
-            flipped = next((f for part in parts for theirs_part in clauses(aligned)
+            flipped = next((f for part in parts for theirs_part in map(_stated, clauses(aligned))
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)), "")
             if flipped:
@@ -596,7 +666,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # worst claim's log-odds stay as the head's other features were fitted on.
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
-    state = "" if contradicted else _state_conflict(claim.text, ev)
+    state = "" if contradicted else _state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
     if state:
         contradicted = True
         claim.found["negation"] = 1.0
@@ -795,6 +865,8 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     if not claims or not texts:
         return ev
     evidence = _Evidence(texts, case.input)
+    evidence.keyed = [s for text in texts[: len(texts) - sum(bool(t.args) for t in case.tools_called)]
+                      for s in _keyed(text)]
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
