@@ -119,7 +119,7 @@ class _Evidence:
     periods: frozenset[str] = frozenset()
     shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
-    keyed: list[tuple[frozenset[str], str]] = field(default_factory=list)  # yes/no values, _keyed
+    keyed: list[tuple[frozenset[str], str, str]] = field(default_factory=list)  # see _keyed
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
 
@@ -320,29 +320,30 @@ def _stated(clause: str) -> str:
     return clause if m is None or said is None else _statement(_key_words(m.group(1)), said)
 
 
-def _keyed(text: str) -> list[tuple[frozenset[str], str]]:
+def _keyed(text: str) -> list[tuple[frozenset[str], str, str]]:
     """The text's yes/no values as statements of their keys' words, each with the stems of
-    its key's own words (without the parents' a flattened key starts with)."""
+    its key's own words (without the parents' a flattened key starts with) and the pair as
+    the text gives it."""
     lines = [[m.groups() for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))]
              for line in text.splitlines()]
     # A record is a line of several pairs (flattened JSON), else the text's one-pair lines.
     records = [pairs for pairs in lines if len(pairs) > 1]
     records.append([p for pairs in lines if len(pairs) == 1 for p in pairs])
-    out: list[tuple[frozenset[str], str]] = []
+    out: list[tuple[frozenset[str], str, str]] = []
     for pairs in records:
         names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO
-                         and len(v.split()) <= _NAME_WORDS and not quantities(v))
+                         and len(v.split()) <= _NAME_WORDS and not quantities(v) and not dates(v))
         # Flattened keys of one record share their parents' words: what the pairs all
         # start with is the record's path, not the key.
         keys = [_key_words(k) for k, _ in pairs]
         path = 0
         while len(keys) > 1 and all(len(k) > path + 1 and k[path] == keys[0][path] for k in keys):
             path += 1
-        for words, (_, value) in zip(keys, pairs, strict=True):
+        for words, (key, value) in zip(keys, pairs, strict=True):
             said = _YES_NO.get(value.lower())
             own = word_stems(" ".join(words[path:]))
             if said is not None and own:
-                out.append((own, f"{_statement(words, said)} {names}".strip()))
+                out.append((own, f"{_statement(words, said)} {names}".strip(), f"{key}: {value}"))
     return out
 
 
@@ -353,11 +354,11 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     parts = clauses(claim)
     for part in parts:
         mine = word_stems(part)
-        for key, stated in ev.keyed:
+        for key, stated, pair in ev.keyed:
             named = len(key - mine) <= (1 if len(key) > 1 else 0) or key <= mine
             flipped = contradicts(part, stated, 1, own) if named else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated):
-                return f'"{flipped}" where the context\'s "{_short(stated)}" says otherwise'
+                return f'"{flipped}" where the context says "{pair}"'
     return ""
 
 
