@@ -281,35 +281,32 @@ def test_a_negation_the_claim_restates_in_another_clause_is_no_contradiction(emb
 # says the opposite in words contradicts it.
 _KAYAK = '{"rental": {"boat": "Tandem kayak", "life_jackets_included": false, "dry_bag_included": true, "guide_required": false}}'
 _SPA = '{"booking": "SPA-4471", "sauna_access": true, "towels_provided": false, "pool_open": false}'
+_LOFT = '{"listing": "Canal Loft", "petsAllowed": false, "smokingAllowed": false}'
 _CLINIC = "clinic: Harbour Dental\nwheelchair accessible: yes\nparking available: no\nweekend appointments=false"
 
 
-@pytest.mark.parametrize(("answer", "tool"), [
-    ("Life jackets are included with the tandem kayak.", _KAYAK),
-    ("There is no dry bag with the tandem kayak rental.", _KAYAK),
-    ("A guide is required for the tandem kayak.", _KAYAK),
-    ("Towels are provided with booking SPA-4471.", _SPA),
-    ("For SPA-4471 the pool is open, so bring a swimsuit.", _SPA),
-    ("Harbour Dental has parking available for patients.", _CLINIC),
-    ("Harbour Dental is not wheelchair accessible, sorry.", _CLINIC),
-    ("Harbour Dental offers weekend appointments.", _CLINIC),
+@pytest.mark.parametrize(("answer", "tool", "contradicted"), [
+    # Said the other way.
+    ("Life jackets are included with the tandem kayak.", _KAYAK, 1),
+    ("There is no dry bag with the tandem kayak rental.", _KAYAK, 1),
+    ("A guide is required for the tandem kayak.", _KAYAK, 1),
+    ("Towels are provided with booking SPA-4471.", _SPA, 1),
+    ("For SPA-4471 the pool is open, so bring a swimsuit.", _SPA, 1),
+    ("Harbour Dental has parking available for patients.", _CLINIC, 1),
+    ("Harbour Dental is not wheelchair accessible, sorry.", _CLINIC, 1),
+    ("Harbour Dental offers weekend appointments.", _CLINIC, 1),
+    ("Dogs are welcome: pets are permitted in the Canal Loft.", _LOFT, 1),
+    # Restated, the "no" said as a negation, or keys the claim does not talk about.
+    ("The tandem kayak comes without life jackets, so bring your own.", _KAYAK, 0),
+    ("The tandem kayak comes with a dry bag included.", _KAYAK, 0),
+    ("No guide is required for the tandem kayak.", _KAYAK, 0),
+    ("Booking SPA-4471 includes sauna access; bring towels, none are provided.", _SPA, 0),
+    ("For SPA-4471 the pool is closed.", _SPA, 0),
+    ("Harbour Dental is wheelchair accessible but has no parking available.", _CLINIC, 0),
+    ("Harbour Dental is on the harbour front.", _CLINIC, 0),
+    ("The tandem kayak seats two paddlers.", _KAYAK, 0),
+    ("Pets are prohibited in the Canal Loft, and so is smoking.", _LOFT, 0),
 ])
 def test_a_yes_no_value_said_the_other_way_is_a_contradiction(
-        embed: Embed, answer: str, tool: str) -> None:
-    assert found(embed, "tell me about it", answer, tool=tool)["negation"] == 1
-
-
-@pytest.mark.parametrize(("answer", "tool"), [
-    ("The tandem kayak comes without life jackets, so bring your own.", _KAYAK),
-    ("The tandem kayak comes with a dry bag included.", _KAYAK),
-    ("No guide is required for the tandem kayak.", _KAYAK),
-    ("Booking SPA-4471 includes sauna access; bring towels, none are provided.", _SPA),
-    ("For SPA-4471 the pool is closed.", _SPA),
-    ("Harbour Dental is wheelchair accessible but has no parking available.", _CLINIC),
-    # Keys the claim does not talk about.
-    ("Harbour Dental is on the harbour front.", _CLINIC),
-    ("The tandem kayak seats two paddlers.", _KAYAK),
-])
-def test_a_yes_no_value_restated_or_not_spoken_of_is_no_contradiction(
-        embed: Embed, answer: str, tool: str) -> None:
-    assert found(embed, "tell me about it", answer, tool=tool)["negation"] == 0
+        embed: Embed, answer: str, tool: str, contradicted: int) -> None:
+    assert found(embed, "tell me about it", answer, tool=tool)["negation"] == contradicted
