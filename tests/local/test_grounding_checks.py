@@ -282,6 +282,7 @@ def test_a_negation_the_claim_restates_in_another_clause_is_no_contradiction(emb
 _KAYAK = '{"rental": {"boat": "Tandem kayak", "life_jackets_included": false, "dry_bag_included": true, "guide_required": false}}'
 _SPA = '{"booking": "SPA-4471", "sauna_access": true, "towels_provided": false, "pool_open": false}'
 _LOFT = '{"listing": "Canal Loft", "petsAllowed": false, "smokingAllowed": false}'
+_SHOP = '{"item": "Oak standing desk", "in_stock": false, "assembly_included": true}'
 _CLINIC = "clinic: Harbour Dental\nwheelchair accessible: yes\nparking available: no\nweekend appointments=false"
 
 
@@ -296,6 +297,7 @@ _CLINIC = "clinic: Harbour Dental\nwheelchair accessible: yes\nparking available
     ("Harbour Dental is not wheelchair accessible, sorry.", _CLINIC, 1),
     ("Harbour Dental offers weekend appointments.", _CLINIC, 1),
     ("Dogs are welcome: pets are permitted in the Canal Loft.", _LOFT, 1),
+    ("Good news: the Oak standing desk is in stock.", _SHOP, 1),
     # Restated, the "no" said as a negation, or keys the claim does not talk about.
     ("The tandem kayak comes without life jackets, so bring your own.", _KAYAK, 0),
     ("The tandem kayak comes with a dry bag included.", _KAYAK, 0),
@@ -306,6 +308,7 @@ _CLINIC = "clinic: Harbour Dental\nwheelchair accessible: yes\nparking available
     ("Harbour Dental is on the harbour front.", _CLINIC, 0),
     ("The tandem kayak seats two paddlers.", _KAYAK, 0),
     ("Pets are prohibited in the Canal Loft, and so is smoking.", _LOFT, 0),
+    ("The Oak standing desk is out of stock right now.", _SHOP, 0),
 ])
 def test_a_yes_no_value_said_the_other_way_is_a_contradiction(
         embed: Embed, answer: str, tool: str, contradicted: int) -> None:

@@ -279,19 +279,6 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
                and len(word_stems(other) & stems) >= _RESTATED_WORDS for other in parts)
 
 
-def _state_conflict(claim: str, ev: _Evidence) -> str:
-    facts = "\n".join(ev.texts)  # what the user asks ("is it on time?") states nothing
-    for group in _STATES:
-        for mine in group:
-            m = mine.search(claim)
-            if m is None or _NEGATED_BEFORE.search(claim[: m.start()]) or mine.search(facts):
-                continue
-            found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
-            if found is not None:
-                return f'"{m.group(0)}" where the context says "{found.group(0)}"'
-    return ""
-
-
 # A yes/no value stated under a key ("life_jackets_included": false, "Parking available:
 # no", "pool_open=true"): the key's words, negated before their last word when the value
 # is no ("life jackets not included"), with the record's short names ("Tandem kayak") so
@@ -301,6 +288,7 @@ _PAIR_SPLIT = re.compile(r";\s+|\n|,\s+(?=[A-Za-z][\w ]{0,40}=)")
 _YES_NO = {"true": True, "yes": True, "false": False, "no": False}
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _NAME_WORDS = 4  # a value of at most this many words may name the record
+_OUT_OF = re.compile(r"\bout of\b", re.IGNORECASE)  # "out of stock" says in_stock is false
 
 
 def _key_words(key: str) -> list[str]:
@@ -353,12 +341,29 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     flips one of them."""
     parts = clauses(claim)
     for part in parts:
-        mine = word_stems(part)
+        said = _OUT_OF.sub("no", part)
+        mine = word_stems(said)
         for key, stated, pair in ev.keyed:
-            named = len(key - mine) <= (1 if len(key) > 1 else 0) or key <= mine
-            flipped = contradicts(part, stated, 1, own) if named else ""
+            named = len(key - mine) <= min(1, len(key) - 1)
+            flipped = contradicts(said, stated, 1, own) if named else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated):
                 return f'"{flipped}" where the context says "{pair}"'
+    return ""
+
+
+def _state_conflict(claim: str, ev: _Evidence) -> str:
+    # What the user asks ("is it on time?") states nothing; "in stock: False" states no
+    # "in stock".
+    facts = "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
+                      for text in ev.texts for line in text.splitlines())
+    for group in _STATES:
+        for mine in group:
+            m = mine.search(claim)
+            if m is None or _NEGATED_BEFORE.search(claim[: m.start()]) or mine.search(facts):
+                continue
+            found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
+            if found is not None:
+                return f'"{m.group(0)}" where the context says "{found.group(0)}"'
     return ""
 
 
