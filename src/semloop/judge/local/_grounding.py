@@ -871,6 +871,7 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     if not claims or not texts:
         return ev
     evidence = _Evidence(texts, case.input)
+    # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     evidence.keyed = [s for text in texts[: len(texts) - sum(bool(t.args) for t in case.tools_called)]
                       for s in _keyed(text)]
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
