@@ -633,6 +633,10 @@ def test_oh_good_inside_a_complaint_is_sarcasm() -> None:
         ("The flyer at the front desk says open every bank holiday.", True),
         ("Everyone at the gym says it's open on bank holidays.", False),
         ("I have a membership card, so it should be open for me.", False),
+        # The document described first, what it says after: the pronoun points back.
+        ("His welcome leaflet has the opening times on page two, it says bank holidays 9-5.", True),
+        ("The notice by the lockers is bright orange, which reads open all bank holidays.", True),
+        ("My card is gold and it works every day, so the gym must be open.", False),
     ],
 )
 def test_a_document_or_message_sent_is_a_source(

@@ -565,14 +565,19 @@ _WRITTEN = (
     r"sticker|sign|poster|card|certificate|contract|form|ticket|confirmation|packaging|"
     r"instructions|newsletter|memo|circular"
 )
+_DOCUMENT = (
+    r"docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
+    r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
+    rf"regulation|screenshot|summary|tracking|notes|{_WRITTEN}"
+)
 _SOURCE = any_of(
     # "the label says", not "the list": a noun before the verb.
-    r"\baccording to\b|\b(?:the|your|their|my|our|official|its) (?:\w+ ){1,2}?(?:says?|states?|"
-    r"shows?|lists?|reads?|confirms?|mentions?)\b",
-    r"\b(?:docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
-    r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
-    rf"regulation|screenshot|summary|tracking|notes|{_WRITTEN})\b[^.]{{0,40}}\b(?:says?|states?|shows?|"
-    r"lists?|moved|changed|updated|dated)\b",
+    r"\baccording to\b|\b(?:the|your|their|my|our|his|her|official|its) (?:\w+ ){1,2}?(?:says?|"
+    r"states?|shows?|lists?|reads?|confirms?|mentions?)\b",
+    rf"\b(?:{_DOCUMENT})\b[^.]{{0,40}}\b(?:says?|states?|shows?|lists?|moved|changed|updated|dated)\b",
+    # The document described first, then what it says ("her card has a train logo on the
+    # back and it says bus & rail"): the pronoun points back to it, however far.
+    rf"\b(?:{_DOCUMENT})\b[^.]{{0,120}}\b(?:it|which) (?:says|said|states|reads|shows|lists)\b",
     # A document or message the user was sent ("they send me letter, from this year ...",
     # "I got an email from the school saying ..."): what it says can be checked.
     rf"\b(?:sent|send|sends|got|received|receive)\b(?: \w+){{0,3}}? (?:{_WRITTEN})s?\b",
