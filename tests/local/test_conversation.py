@@ -832,3 +832,20 @@ def test_asking_without_a_question_mark(text: str, asks: bool) -> None:
 def test_follow_up_wording_is_not_reasking() -> None:
     for text in ("That helps, thanks. How do I reset the modem?", "And what about the second one?"):
         assert not _REASK.search(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "heated"),
+    [
+        (
+            "Sure. My ex is being totally useless about the kids' passports, it's a joke. Friday ok?",
+            False,
+        ),
+        ("She keeps moving the goalposts, it is absolutely pathetic!! Anyway, can you do the 3rd?", False),
+        ("He came out twice and it's still leaking. Your company is useless.", True),
+        ("My landlord says you people are a joke and honestly you are.", True),
+    ],
+)
+def test_anger_at_someone_in_the_users_life_is_not_their_tone(text: str, heated: bool) -> None:
+    # A sentence about a third person that does not address the service is not the mood.
+    assert (_tone(text).heat >= 1.0) is heated, _tone(text)

@@ -484,6 +484,24 @@ _OWN_REGRET = re.compile(
 )
 
 
+# A sentence about someone in the user's own life ("He's been impossible about it, it's
+# ridiculous", "my landlord is useless"), not addressed to the service (no "you"): their
+# anger is at that person, so its words are not the turn's tone.
+_ABOUT_OTHERS = re.compile(
+    r"(?:^|(?<=[.!?;]))\s*(?:\w+,\s*)?(?:he|she|(?:my|our) (?:\w+ )?(?:neighbou?r|tenant|landlord|"
+    r"landlady|ex|boss|husband|wife|partner|son|daughter|kids?|mum|mom|dad|mother|father|brother|"
+    r"sister|friend|colleague|flatmate|roommate|in-laws?|uncle|aunt|cousin|teacher|coach|team|"
+    r"manager|director|client|customer)s?)(?:'s|'d|'ll)?\b[^.!?;]*",
+    re.IGNORECASE,
+)
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|u|ur|y'all)\b", re.IGNORECASE)
+
+
+def _without_others(text: str) -> str:
+    """``text`` without its sentences about a third person that do not address the service."""
+    return _ABOUT_OTHERS.sub(lambda m: m.group(0) if _ADDRESSED.search(m.group(0)) else " ", text)
+
+
 _GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
 _HOW_GOOD = 1.0  # after "how", a milder word will do ("how well" 1.1)
 
@@ -569,7 +587,8 @@ def turn_tone(
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
-    own = _intensity_for(QUOTED.sub(" ", text))  # quoted words are not the user's own tone
+    # Quoted words are not the user's own tone; nor is anger at someone else.
+    own = _intensity_for(_without_others(QUOTED.sub(" ", text)))
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
     for name, found, weight in (
         (
