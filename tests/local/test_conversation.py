@@ -835,17 +835,44 @@ def test_follow_up_wording_is_not_reasking() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "heated"),
+    ("text", "named", "heated"),
     [
         (
-            "Sure. My ex is being totally useless about the kids' passports, it's a joke. Friday ok?",
+            "Sure. My ex is being totally useless about the kids' passports, it's a joke.",
+            False,
             False,
         ),
-        ("She keeps moving the goalposts, it is absolutely pathetic!! Anyway, can you do the 3rd?", False),
-        ("He came out twice and it's still leaking. Your company is useless.", True),
-        ("My landlord says you people are a joke and honestly you are.", True),
+        # "she" is someone in the user's life once the user has named one; before, she may
+        # be the service's own engineer.
+        (
+            "She keeps moving the goalposts, it is absolutely pathetic!! Anyway, the 3rd?",
+            True,
+            False,
+        ),
+        (
+            "She keeps moving the goalposts, it is absolutely pathetic!! Anyway, the 3rd?",
+            False,
+            True,
+        ),
+        ("He came out twice and it's still leaking. Your company is useless.", True, True),
+        ("My landlord says you people are a joke and honestly you are.", False, True),
     ],
 )
-def test_anger_at_someone_in_the_users_life_is_not_their_tone(text: str, heated: bool) -> None:
-    # A sentence about a third person that does not address the service is not the mood.
-    assert (_tone(text).heat >= 1.0) is heated, _tone(text)
+def test_anger_at_someone_in_the_users_life_is_not_their_tone(
+    text: str, named: bool, heated: bool
+) -> None:
+    # A sentence of anger at a third person that does not address the service is not the mood.
+    tone = turn_tone(text, frozenset(), frozenset(), "", own_people=named)
+    assert (tone.heat >= 1.0) is heated, tone
+
+
+def test_he_after_the_user_named_their_own_person_is_that_person() -> None:
+    case = conv(
+        "My flatmate moved out and left the oven caked in grease. Can you do a deep clean?",
+        "Yes, an oven deep clean is £65. When would suit you?",
+        "Brilliant. He's been an absolute nightmare, it's disgusting. Is Friday free?",
+        "Friday at 2pm is free.",
+        "Great, Friday then. Thanks!",
+    )
+    evidence = frustration_evidence(case)
+    assert evidence is not None and evidence.features["hot"] == 0.0, evidence.why

@@ -31,7 +31,7 @@ from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
 from ._conversation_head import Evidence, heads, probability
-from ._tone import QUOTED, REPEATING, Tone, any_of, plain, turn_tone
+from ._tone import OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -135,7 +135,10 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         known = frozenset(tokens(first) + tokens(said)) if n else frozenset()
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
-        tones.append(turn_tone(turn.content, known, known_caps, said, after_repeat=repeat))
+        named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])
+        tones.append(
+            turn_tone(turn.content, known, known_caps, said, after_repeat=repeat, own_people=named)
+        )
     later = tones[1:]
     peak = max(t.heat for t in later)
     hot = [users[k + 1][0] + 1 for k, t in enumerate(later) if t.heat >= _F_HOT]
