@@ -496,11 +496,10 @@ _OWN_REGRET = re.compile(
 
 # Someone in the user's own life, whom the user may be angry at ("my neighbour", "our
 # landlord"): not the service, and not the people the user is worried for.
-OWN_PERSON = re.compile(
+OWN_PERSON = any_of(
     r"\b(?:my|our) (?:\w+ )?(?:neighbou?r|tenant|landlord|landlady|ex|boss|husband|wife|partner|"
     r"mum|mom|dad|mother|father|brother|sister|friend|colleague|flatmate|roommate|in-laws?|uncle|"
-    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b",
-    re.IGNORECASE,
+    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b"
 )
 _SENTENCE_PART = re.compile(r"[^.!?;]+[.!?;]*")
 _THIRD_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:he|she)\b", re.IGNORECASE)
