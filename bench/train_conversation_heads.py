@@ -4,7 +4,7 @@
 
 Reads the repository's own labelled conversation sets -- ``calibration/<name>.jsonl`` and
 ``tests/local/conversation_{dev,blind,blind2,...,blind10}.jsonl`` -- never the held-out
-sets (``calibration/holdout/``) nor ``tests/local/conversation_blind11.jsonl``, which are
+sets (``calibration/holdout/``) nor ``tests/local/conversation_blind{11,12}.jsonl``, which are
 kept to measure the result. For each evaluator it gathers the evidence the
 embedded judge names (``frustration_evidence`` and friends), then picks a feature set, the
 L2 strength and the weight of a negative by **leave-one-domain-out** cross-validation: each

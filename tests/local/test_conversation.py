@@ -633,6 +633,10 @@ def test_oh_good_inside_a_complaint_is_sarcasm() -> None:
         ("The flyer at the front desk says open every bank holiday.", True),
         ("Everyone at the gym says it's open on bank holidays.", False),
         ("I have a membership card, so it should be open for me.", False),
+        # The document described first, what it says after: the pronoun points back.
+        ("His welcome leaflet has the opening times on page two, it says bank holidays 9-5.", True),
+        ("The notice by the lockers is bright orange, which reads open all bank holidays.", True),
+        ("My card is gold and it works every day, so the gym must be open.", False),
     ],
 )
 def test_a_document_or_message_sent_is_a_source(
@@ -828,3 +832,47 @@ def test_asking_without_a_question_mark(text: str, asks: bool) -> None:
 def test_follow_up_wording_is_not_reasking() -> None:
     for text in ("That helps, thanks. How do I reset the modem?", "And what about the second one?"):
         assert not _REASK.search(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "heated"),
+    [
+        (
+            "Sure. My ex is being totally useless about the kids' passports, it's a joke.",
+            False,
+            False,
+        ),
+        # "she" is someone in the user's life once the user has named one; before, she may
+        # be the service's own engineer.
+        (
+            "She keeps moving the goalposts, it is absolutely pathetic!! Anyway, the 3rd?",
+            True,
+            False,
+        ),
+        (
+            "She keeps moving the goalposts, it is absolutely pathetic!! Anyway, the 3rd?",
+            False,
+            True,
+        ),
+        ("He came out twice and it's still leaking. Your company is useless.", True, True),
+        ("My landlord says you people are a joke and honestly you are.", False, True),
+    ],
+)
+def test_anger_at_someone_in_the_users_life_is_not_their_tone(
+    text: str, named: bool, heated: bool
+) -> None:
+    # A sentence of anger at a third person that does not address the service is not the mood.
+    tone = turn_tone(text, frozenset(), frozenset(), "", own_people=named)
+    assert (tone.heat >= 1.0) is heated, tone
+
+
+def test_he_after_the_user_named_their_own_person_is_that_person() -> None:
+    case = conv(
+        "My flatmate moved out and left the oven caked in grease. Can you do a deep clean?",
+        "Yes, an oven deep clean is £65. When would suit you?",
+        "Brilliant. He's been an absolute nightmare, it's disgusting. Is Friday free?",
+        "Friday at 2pm is free.",
+        "Great, Friday then. Thanks!",
+    )
+    evidence = frustration_evidence(case)
+    assert evidence is not None and evidence.features["hot"] == 0.0, evidence.why

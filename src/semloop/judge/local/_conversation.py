@@ -31,7 +31,7 @@ from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
 from ._conversation_head import Evidence, heads, probability
-from ._tone import QUOTED, REPEATING, Tone, any_of, plain, turn_tone
+from ._tone import OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -135,7 +135,10 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         known = frozenset(tokens(first) + tokens(said)) if n else frozenset()
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
-        tones.append(turn_tone(turn.content, known, known_caps, said, after_repeat=repeat))
+        named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])
+        tones.append(
+            turn_tone(turn.content, known, known_caps, said, after_repeat=repeat, own_people=named)
+        )
     later = tones[1:]
     peak = max(t.heat for t in later)
     hot = [users[k + 1][0] + 1 for k, t in enumerate(later) if t.heat >= _F_HOT]
@@ -565,14 +568,19 @@ _WRITTEN = (
     r"sticker|sign|poster|card|certificate|contract|form|ticket|confirmation|packaging|"
     r"instructions|newsletter|memo|circular"
 )
+_DOCUMENT = (
+    r"docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
+    r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
+    rf"regulation|screenshot|summary|tracking|notes|{_WRITTEN}"
+)
 _SOURCE = any_of(
     # "the label says", not "the list": a noun before the verb.
-    r"\baccording to\b|\b(?:the|your|their|my|our|official|its) (?:\w+ ){1,2}?(?:says?|states?|"
-    r"shows?|lists?|reads?|confirms?|mentions?)\b",
-    r"\b(?:docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
-    r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
-    rf"regulation|screenshot|summary|tracking|notes|{_WRITTEN})\b[^.]{{0,40}}\b(?:says?|states?|shows?|"
-    r"lists?|moved|changed|updated|dated)\b",
+    r"\baccording to\b|\b(?:the|your|their|my|our|his|her|official|its) (?:\w+ ){1,2}?(?:says?|"
+    r"states?|shows?|lists?|reads?|confirms?|mentions?)\b",
+    rf"\b(?:{_DOCUMENT})\b[^.]{{0,40}}\b(?:says?|states?|shows?|lists?|moved|changed|updated|dated)\b",
+    # The document described first, then what it says ("her card has a train logo on the
+    # back and it says bus & rail"): the pronoun points back to it, however far.
+    rf"\b(?:{_DOCUMENT})\b[^.]{{0,120}}\b(?:it|which) (?:says|said|states|reads|shows|lists)\b",
     # A document or message the user was sent ("they send me letter, from this year ...",
     # "I got an email from the school saying ..."): what it says can be checked.
     rf"\b(?:sent|send|sends|got|received|receive)\b(?: \w+){{0,3}}? (?:{_WRITTEN})s?\b",

@@ -23,7 +23,17 @@ from typing import Any
 from ..._exceptions import MissingExtraError
 from ..._features import content_tokens, tokens
 
-__all__ = ["QUOTED", "REPEATING", "Tone", "any_of", "lexicon", "plain", "turn_tone", "valence"]
+__all__ = [
+    "OWN_PERSON",
+    "QUOTED",
+    "REPEATING",
+    "Tone",
+    "any_of",
+    "lexicon",
+    "plain",
+    "turn_tone",
+    "valence",
+]
 
 
 @lru_cache(maxsize=1)
@@ -484,6 +494,31 @@ _OWN_REGRET = re.compile(
 )
 
 
+# Someone in the user's own life, whom the user may be angry at ("my neighbour", "our
+# landlord"): not the service, and not the people the user is worried for.
+OWN_PERSON = any_of(
+    r"\b(?:my|our) (?:\w+ )?(?:neighbou?r|tenant|landlord|landlady|ex|boss|husband|wife|partner|"
+    r"mum|mom|dad|mother|father|brother|sister|friend|colleague|flatmate|roommate|in-laws?|uncle|"
+    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b"
+)
+_SENTENCE_PART = re.compile(r"[^.!?;]+[.!?;]*")
+_THIRD_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:he|she)\b", re.IGNORECASE)
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|u|ur|y'all)\b", re.IGNORECASE)
+
+
+def _without_others(text: str, *, own_people: bool) -> str:
+    """``text`` without its sentences of anger at someone in the user's life: about their
+    own person (or "he" / "she" once the user has named one), read negative, and not
+    addressed to the service ("He's been impossible about it, it's ridiculous")."""
+
+    def about_others(sentence: str) -> bool:
+        person = OWN_PERSON.search(sentence) or (own_people and _THIRD_PERSON.search(sentence))
+        return bool(person) and not _ADDRESSED.search(sentence) and valence(sentence) < 0
+
+    parts = _SENTENCE_PART.finditer(text)
+    return "".join(" " if about_others(m.group(0)) else m.group(0) for m in parts)
+
+
 _GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
 _HOW_GOOD = 1.0  # after "how", a milder word will do ("how well" 1.1)
 
@@ -551,11 +586,13 @@ def turn_tone(
     said: str,
     *,
     after_repeat: bool = False,
+    own_people: bool = False,
 ) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
     ``said`` is what the assistant has said so far; ``after_repeat``: the reply just before
-    said an earlier reply again, and praise or thanks for that is sarcasm."""
+    said an earlier reply again, and praise or thanks for that is sarcasm; ``own_people``:
+    the user has named someone in their own life, so "he" / "she" may be that person."""
     cues: list[str] = []
     heat = 0.0
     mocked = False
@@ -569,7 +606,8 @@ def turn_tone(
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
-    own = _intensity_for(QUOTED.sub(" ", text))  # quoted words are not the user's own tone
+    # Quoted words are not the user's own tone; nor is anger at someone else.
+    own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people))
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
     for name, found, weight in (
         (
