@@ -618,3 +618,27 @@ def test_a_json_record_reply_is_embedded_by_its_first_words(backend: LocalBacken
     j = judgement(backend, step(record), step("Done."))
     assert len(j._embed_text(j.views[0]).split()) <= 20
     assert j._embed_text(j.views[1]) == "Done."  # a short text is embedded as written
+
+
+def test_a_rotation_of_re_reads_over_an_unchanged_world_is_a_stretch(
+    backend: LocalBackend,
+) -> None:
+    # Round 9: looks made again in turn, each with the answer it had, no write between.
+    # No call comes back in the next step, and a targeted look sits between the
+    # argument-free ones; the rotation is still one stretch of repeats.
+    apn = ("check_apn", {}, "APN: internet, MMSC: set")
+    perms = ("check_permissions", {"app": "messaging"}, "sms, storage")
+    network = ("check_network", {}, "connected, 5G")
+    lap = [step("Check the APN.", apn), step("Check the permissions.", perms),
+           step("Check the network.", network)]
+    stuck = judgement(backend, step("Set the APN.", ("set_apn", {"mms": "on"}, "ok")),
+                      *lap, *lap)
+    assert all(stuck.stuck_probability(j) > 0.85 for j in (4, 5, 6))
+    # One look of the second lap is new (another app): the argument-free reads after it
+    # follow work, as before.
+    other = [step("Check the APN.", apn),
+             step("Check the browser.", ("check_permissions", {"app": "browser"}, "none")),
+             step("Check the network.", network)]
+    moved = judgement(backend, step("Set the APN.", ("set_apn", {"mms": "on"}, "ok")),
+                      *lap, *other)
+    assert moved.stuck_probability(6) <= 0.2

@@ -139,6 +139,10 @@ _ERROR_MESSAGE_CHARS = 300
 # keeps asking, three times in tests/local) until the same text comes word for word a
 # fourth time: then it is a fixed reply sent whatever the user writes.
 _SAID_AS_REPLY = 3
+# Consecutive steps that only re-read (same look, same answer, nothing changed since) that
+# make a rotation: as many as a stuck stretch (loop_stretch_steps). Its targetless reads are
+# repeats even when a targeted re-read sits between them.
+_ROTATION = 3
 # The first identical retry of a call that failed for a passing reason (a 503, a timeout,
 # a rate limit): what a careful agent
 # does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
@@ -225,6 +229,7 @@ class LocalJudgement:
         self._changed_before = self._last_changes()
         self._new_request = self._new_requests()
         self._acted_before = self._last_targeted_calls()
+        self._rotation = self._find_rotations()
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._fresh: dict[int, bool] = {}  # step -> its calls repeat nothing before it
@@ -694,10 +699,36 @@ class LocalJudgement:
                 last = v.index
         return out
 
+    def _find_rotations(self) -> frozenset[int]:
+        """Steps inside a run of at least ``_ROTATION`` consecutive re-reads: steps whose
+        every call is a look made before with the same answer, since the last write and
+        the last new request. Such a run is a cycle of reads over a world that did not
+        change, whichever order the reads come in; none of them is work done between the
+        others."""
+        answers: dict[tuple[str, str], list[tuple[int, str]]] = {}
+        run: list[int] = []
+        found: set[int] = set()
+        for j, v in enumerate(self.views):
+            since = max(self._changed_before[j], self._new_request[j])
+            written = {key for _, key, _ in self._writes[j]}
+            reread = bool(v.calls) and all(
+                (c.name, c.raw) not in written and any(
+                    q > since and outputs_same(out, c.output)
+                    for q, out in answers.get((c.name, c.raw), ()))
+                for c in v.calls)
+            run = [*run, j] if reread else []
+            if len(run) >= _ROTATION:
+                found.update(run)
+            for c in v.calls:
+                answers.setdefault((c.name, c.raw), []).append((j, c.output))
+        return frozenset(found)
+
     def _slip_after_work(self, k: int, j: int) -> bool:
-        """Step j only makes calls that name no target, and a step after k acted."""
+        """Step j only makes calls that name no target, and a step after k acted (a step of
+        a rotation of re-reads did no work)."""
         calls = self.views[j].calls
-        return bool(calls) and all(map(_targetless, calls)) and self._acted_before[j] > k
+        return (bool(calls) and all(map(_targetless, calls)) and self._acted_before[j] > k
+                and j not in self._rotation)
 
     def _new_attempt(self, k: int, j: int) -> bool:
         """Step j repeats a call of step k on a changed world or for a new request.
