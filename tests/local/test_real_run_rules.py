@@ -642,3 +642,25 @@ def test_a_rotation_of_re_reads_over_an_unchanged_world_is_a_stretch(
     moved = judgement(backend, step("Set the APN.", ("set_apn", {"mms": "on"}, "ok")),
                       *lap, *other)
     assert moved.stuck_probability(6) <= 0.2
+
+
+def test_a_device_action_before_a_re_test_is_a_change_unless_every_lap_makes_it(
+    backend: LocalBackend,
+) -> None:
+    # Round 9: an action with no arguments (a reboot) changes the state; the same test run
+    # after it measures the change. A reboot made again on every lap is part of the cycle.
+    mms = ("can_send_mms", {}, "Your messaging app cannot send MMS messages.")
+    reboot = ("reboot_device", {}, "Restarting network services...")
+    assert call_changes_state(Call.of("reboot_device", "{}", "Restarting network services..."))
+    tried = judgement(
+        backend,
+        step("Turn data on.", ("toggle_data", {}, "Mobile Data is now ON.")),
+        step("Test MMS.", mms),
+        step("Reboot.", reboot),
+        step("Test MMS again.", mms),
+        step("Check Wi-Fi calling.", ("check_wifi_calling_status", {}, "OFF")),
+    )
+    assert tried.stuck_probability(3) <= 0.2
+    laps = judgement(backend, step("Test MMS.", mms), step("Reboot.", reboot),
+                     step("Test MMS.", mms), step("Reboot.", reboot), step("Test MMS.", mms))
+    assert laps.stuck_probability(2) > 0.85 and laps.stuck_probability(4) > 0.85

@@ -736,8 +736,10 @@ class LocalJudgement:
         The world is named by the last write before each step (of another kind than the
         call): a test after a new edit, or after a restore that undid one, sees another
         world; the same edit made again after the same restore (a toggle), or one setting
-        posted again on every lap of a cycle, brings back the world the call already saw."""
-        if self._changed_before[j] > k:
+        posted again on every lap of a cycle, brings back the world the call already saw.
+        Writes that the next lap makes again, in the same order (logs, restart, health;
+        logs, restart, …), are part of the cycle: they change nothing its laps compare."""
+        if self._changed_before[j] > k and not self._lap_rewrites(k, j):
             own = self._own_kinds[j]
             if (self._world(j, own)[1] != self._world(k, own)[1]
                     or self._measured_change(k, j)):
@@ -747,6 +749,12 @@ class LocalJudgement:
             return any(any(ck.raw == cj.raw for ck in vk.calls) and self._fetched_for_user(j, cj)
                        for cj in vj.calls)
         return False
+
+    def _lap_rewrites(self, k: int, j: int) -> bool:
+        """The writes between steps k and j are the next writes from step j on, in order."""
+        between = [key for m in range(k + 1, j) for _, key, _ in self._writes[m]]
+        after = (key for m in range(j, len(self.views)) for _, key, _ in self._writes[m])
+        return all(key == next(after, None) for key in between)
 
     def _fetched_for_user(self, j: int, call: Call) -> bool:
         """A call of step j made again after the user spoke answers the user.
