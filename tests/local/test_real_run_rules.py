@@ -664,3 +664,19 @@ def test_a_device_action_before_a_re_test_is_a_change_unless_every_lap_makes_it(
     laps = judgement(backend, step("Test MMS.", mms), step("Reboot.", reboot),
                      step("Test MMS.", mms), step("Reboot.", reboot), step("Test MMS.", mms))
     assert laps.stuck_probability(2) > 0.85 and laps.stuck_probability(4) > 0.85
+
+
+def test_ids_the_agent_counts_up_that_all_fail_are_one_attempt(backend: LocalBackend) -> None:
+    # Round 9: plan ids made up one after another, each "not found". Ids the run was given
+    # (the customer's, an earlier output's) stay a scan over targets, as before.
+    def plan(pid: str) -> dict[str, Any]:
+        return step(f"Look up {pid}.", ("get_details_by_id", {"id": pid},
+                                        f"Error: Plan with ID {pid} not found"))
+
+    ids = ["P1006", "P1007", "P1008", "P1009"]
+    guessed = judgement(backend, step("Known plans.", ("list_lines", {}, "L1001 P1002")),
+                        *map(plan, ids))
+    assert all(guessed.stuck_probability(j) > 0.85 for j in (3, 4))
+    given = judgement(backend, step("Known plans.", ("list_lines", {}, " ".join(ids))),
+                      *map(plan, ids))
+    assert all(given.stuck_probability(j) <= 0.2 for j in (2, 3, 4))

@@ -143,6 +143,8 @@ _SAID_AS_REPLY = 3
 # make a rotation: as many as a stuck stretch (loop_stretch_steps). Its targetless reads are
 # repeats even when a targeted re-read sits between them.
 _ROTATION = 3
+# A one-word id: letters then a number (P1006, HAT030, SKU-1180).
+_ID_WORD = re.compile(r"([A-Za-z]+-?)(\d+)")
 # The first identical retry of a call that failed for a passing reason (a 503, a timeout,
 # a rate limit): what a careful agent
 # does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
@@ -218,6 +220,8 @@ class LocalJudgement:
         self._tool_calls: Mapping[str, Any] = (
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
         )
+        self._goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
+        self._first_given: dict[str, int] = {}
         self._prepare_text()
         self._said_before = self._count_said_before()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
@@ -480,11 +484,48 @@ class LocalJudgement:
         sim = 0.1 if given else 1.0
         for key in diff:
             u, v = ck.args.get(key), cj.args.get(key)
+            if lenient and self._counted_up(ck, u, cj, v):
+                continue  # ids counted up by the agent, each failing the same way
             if key in _COMMAND_KEYS and isinstance(u, str) and isinstance(v, str):
                 sim = min(sim, self._command_similarity(u, v, lenient=lenient))
                 continue
             sim = min(sim, self._value_similarity(u, v, lenient=lenient, settings=settings))
         return sim
+
+    def _counted_up(self, ck: Call, u: Any, cj: Call, v: Any) -> bool:
+        """``u`` and ``v`` are one id's prefix with numbers at most one per step apart
+        (P1006 … P1009 over three steps), and nothing the run was given named either: the
+        agent is counting ids up, not scanning targets it was given."""
+        if not (isinstance(u, str) and isinstance(v, str)):
+            return False
+        mu, mv = _ID_WORD.fullmatch(u), _ID_WORD.fullmatch(v)
+        sk, sj = self._step_of.get(id(ck)), self._step_of.get(id(cj))
+        if mu is None or mv is None or sk is None or sj is None:
+            return False
+        if mu[1].lower() != mv[1].lower() or abs(int(mu[2]) - int(mv[2])) > max(1, sj - sk):
+            return False
+        return self._guessed(ck, u) and self._guessed(cj, v)
+
+    def _guessed(self, call: Call, value: str) -> bool:
+        """Nothing the run was given before ``call`` named ``value``: not the goal, not the
+        user's words, not an output (the agent's own words do not count)."""
+        first = self._first_given.get(value)
+        if first is None:
+            said = _said(value.lower())
+            first = len(self.views) + 1
+            if said.search(self._goal.lower()):
+                first = -1
+            else:
+                for v in self.views:
+                    if v.prompt and said.search(v.prompt):
+                        first = v.index
+                        break
+                    if any(said.search(c.output) for c in v.calls):
+                        first = v.index + 1
+                        break
+            self._first_given[value] = first
+        step = self._step_of.get(id(call))
+        return step is not None and first > step
 
     def _user_gave(self, ck: Call, cj: Call, value: Any) -> bool:
         """The user's words written after call ``ck`` and up to call ``cj`` carry ``value``
@@ -495,7 +536,7 @@ class LocalJudgement:
             return False
         if self._new_request[sj] <= sk:
             return False  # no new words from the user between the two calls
-        said = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+        said = _said(value)
         return any(said.search(self.views[m].prompt) for m in range(sk + 1, sj + 1)
                    if self.views[m].prompt)
 
@@ -1128,6 +1169,12 @@ def _stand_in(call: Call) -> bool:
     refusing malformed arguments needs no such rule: its error has its own signature.)"""
     return call.args is not None and any(
         isinstance(v, str) and _PLACEHOLDER.fullmatch(v) for v in call.args.values())
+
+
+@lru_cache(maxsize=4096)
+def _said(value: str) -> re.Pattern[str]:
+    """A value written as a word of its own in a text."""
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
 
 
 def _targetless(call: Call) -> bool:
