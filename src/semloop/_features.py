@@ -509,7 +509,9 @@ def adds_to_plan(text: str) -> bool:
 _WRITE_WORD = re.compile(
     r"^(?:write|edit|update|create|insert|delete|remove|cancel|book|modify|"
     r"set|add|put|post|patch|apply|save|commit|exchange|return|replace|str_replace|append|"
-    r"upgrade|change|move|rename|install|reset|restore|revert|undo_edit|assign|submit)"
+    r"upgrade|change|move|rename|install|reset|restore|revert|undo_edit|assign|submit|"
+    r"toggle|enable|disable|grant|revoke|reboot|restart|connect|disconnect|activate|"
+    r"deactivate|resume|suspend)"
     r"(?:$|[_\-\s(])",
     re.IGNORECASE,
 )

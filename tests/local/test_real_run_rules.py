@@ -618,3 +618,65 @@ def test_a_json_record_reply_is_embedded_by_its_first_words(backend: LocalBacken
     j = judgement(backend, step(record), step("Done."))
     assert len(j._embed_text(j.views[0]).split()) <= 20
     assert j._embed_text(j.views[1]) == "Done."  # a short text is embedded as written
+
+
+def test_a_rotation_of_re_reads_over_an_unchanged_world_is_a_stretch(
+    backend: LocalBackend,
+) -> None:
+    # Round 9: looks made again in turn, each with the answer it had, no write between.
+    # No call comes back in the next step, and a targeted look sits between the
+    # argument-free ones; the rotation is still one stretch of repeats.
+    apn = ("check_apn", {}, "APN: internet, MMSC: set")
+    perms = ("check_permissions", {"app": "messaging"}, "sms, storage")
+    network = ("check_network", {}, "connected, 5G")
+    lap = [step("Check the APN.", apn), step("Check the permissions.", perms),
+           step("Check the network.", network)]
+    stuck = judgement(backend, step("Set the APN.", ("set_apn", {"mms": "on"}, "ok")),
+                      *lap, *lap)
+    assert all(stuck.stuck_probability(j) > 0.85 for j in (4, 5, 6))
+    # One look of the second lap is new (another app): the argument-free reads after it
+    # follow work, as before.
+    other = [step("Check the APN.", apn),
+             step("Check the browser.", ("check_permissions", {"app": "browser"}, "none")),
+             step("Check the network.", network)]
+    moved = judgement(backend, step("Set the APN.", ("set_apn", {"mms": "on"}, "ok")),
+                      *lap, *other)
+    assert moved.stuck_probability(6) <= 0.2
+
+
+def test_a_device_action_before_a_re_test_is_a_change_unless_every_lap_makes_it(
+    backend: LocalBackend,
+) -> None:
+    # Round 9: an action with no arguments (a reboot) changes the state; the same test run
+    # after it measures the change. A reboot made again on every lap is part of the cycle.
+    mms = ("can_send_mms", {}, "Your messaging app cannot send MMS messages.")
+    reboot = ("reboot_device", {}, "Restarting network services...")
+    assert call_changes_state(Call.of("reboot_device", "{}", "Restarting network services..."))
+    tried = judgement(
+        backend,
+        step("Turn data on.", ("toggle_data", {}, "Mobile Data is now ON.")),
+        step("Test MMS.", mms),
+        step("Reboot.", reboot),
+        step("Test MMS again.", mms),
+        step("Check Wi-Fi calling.", ("check_wifi_calling_status", {}, "OFF")),
+    )
+    assert tried.stuck_probability(3) <= 0.2
+    laps = judgement(backend, step("Test MMS.", mms), step("Reboot.", reboot),
+                     step("Test MMS.", mms), step("Reboot.", reboot), step("Test MMS.", mms))
+    assert laps.stuck_probability(2) > 0.85 and laps.stuck_probability(4) > 0.85
+
+
+def test_ids_the_agent_counts_up_that_all_fail_are_one_attempt(backend: LocalBackend) -> None:
+    # Round 9: plan ids made up one after another, each "not found". Ids the run was given
+    # (the customer's, an earlier output's) stay a scan over targets, as before.
+    def plan(pid: str) -> dict[str, Any]:
+        return step(f"Look up {pid}.", ("get_details_by_id", {"id": pid},
+                                        f"Error: Plan with ID {pid} not found"))
+
+    ids = ["P1006", "P1007", "P1008", "P1009"]
+    guessed = judgement(backend, step("Known plans.", ("list_lines", {}, "L1001 P1002")),
+                        *map(plan, ids))
+    assert all(guessed.stuck_probability(j) > 0.85 for j in (3, 4))
+    given = judgement(backend, step("Known plans.", ("list_lines", {}, " ".join(ids))),
+                      *map(plan, ids))
+    assert all(given.stuck_probability(j) <= 0.2 for j in (2, 3, 4))

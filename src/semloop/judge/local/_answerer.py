@@ -139,6 +139,12 @@ _ERROR_MESSAGE_CHARS = 300
 # keeps asking, three times in tests/local) until the same text comes word for word a
 # fourth time: then it is a fixed reply sent whatever the user writes.
 _SAID_AS_REPLY = 3
+# Consecutive steps that only re-read (same look, same answer, nothing changed since) that
+# make a rotation: as many as a stuck stretch (loop_stretch_steps). Its targetless reads are
+# repeats even when a targeted re-read sits between them.
+_ROTATION = 3
+# A one-word id: letters then a number (P1006, HAT030, SKU-1180).
+_ID_WORD = re.compile(r"([A-Za-z]+-?)(\d+)")
 # The first identical retry of a call that failed for a passing reason (a 503, a timeout,
 # a rate limit): what a careful agent
 # does once; p(repeat) = 0.38, below the undecided band. The second retry is a repeat.
@@ -214,6 +220,8 @@ class LocalJudgement:
         self._tool_calls: Mapping[str, Any] = (
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
         )
+        self._goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
+        self._first_given: dict[str, int] = {}
         self._prepare_text()
         self._said_before = self._count_said_before()
         self._core = self._core_keys([c for v in self.views for c in v.calls])
@@ -225,6 +233,7 @@ class LocalJudgement:
         self._changed_before = self._last_changes()
         self._new_request = self._new_requests()
         self._acted_before = self._last_targeted_calls()
+        self._rotation = self._find_rotations()
         self._logits: dict[tuple[int, int], float] = {}
         self._text_only: set[tuple[int, int]] = set()
         self._fresh: dict[int, bool] = {}  # step -> its calls repeat nothing before it
@@ -475,11 +484,48 @@ class LocalJudgement:
         sim = 0.1 if given else 1.0
         for key in diff:
             u, v = ck.args.get(key), cj.args.get(key)
+            if lenient and self._counted_up(ck, u, cj, v):
+                continue  # ids counted up by the agent, each failing the same way
             if key in _COMMAND_KEYS and isinstance(u, str) and isinstance(v, str):
                 sim = min(sim, self._command_similarity(u, v, lenient=lenient))
                 continue
             sim = min(sim, self._value_similarity(u, v, lenient=lenient, settings=settings))
         return sim
+
+    def _counted_up(self, ck: Call, u: Any, cj: Call, v: Any) -> bool:
+        """``u`` and ``v`` are one id's prefix with numbers at most one per step apart
+        (P1006 … P1009 over three steps), and nothing the run was given named either: the
+        agent is counting ids up, not scanning targets it was given."""
+        if not (isinstance(u, str) and isinstance(v, str)):
+            return False
+        mu, mv = _ID_WORD.fullmatch(u), _ID_WORD.fullmatch(v)
+        sk, sj = self._step_of.get(id(ck)), self._step_of.get(id(cj))
+        if mu is None or mv is None or sk is None or sj is None:
+            return False
+        if mu[1].lower() != mv[1].lower() or abs(int(mu[2]) - int(mv[2])) > max(1, sj - sk):
+            return False
+        return self._guessed(ck, u) and self._guessed(cj, v)
+
+    def _guessed(self, call: Call, value: str) -> bool:
+        """Nothing the run was given before ``call`` named ``value``: not the goal, not the
+        user's words, not an output (the agent's own words do not count)."""
+        first = self._first_given.get(value)
+        if first is None:
+            said = _said(value.lower())
+            first = len(self.views) + 1
+            if said.search(self._goal.lower()):
+                first = -1
+            else:
+                for v in self.views:
+                    if v.prompt and said.search(v.prompt):
+                        first = v.index
+                        break
+                    if any(said.search(c.output) for c in v.calls):
+                        first = v.index + 1
+                        break
+            self._first_given[value] = first
+        step = self._step_of.get(id(call))
+        return step is not None and first > step
 
     def _user_gave(self, ck: Call, cj: Call, value: Any) -> bool:
         """The user's words written after call ``ck`` and up to call ``cj`` carry ``value``
@@ -490,7 +536,7 @@ class LocalJudgement:
             return False
         if self._new_request[sj] <= sk:
             return False  # no new words from the user between the two calls
-        said = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+        said = _said(value)
         return any(said.search(self.views[m].prompt) for m in range(sk + 1, sj + 1)
                    if self.views[m].prompt)
 
@@ -694,10 +740,36 @@ class LocalJudgement:
                 last = v.index
         return out
 
+    def _find_rotations(self) -> frozenset[int]:
+        """Steps inside a run of at least ``_ROTATION`` consecutive re-reads: steps whose
+        every call is a look made before with the same answer, since the last write and
+        the last new request. Such a run is a cycle of reads over a world that did not
+        change, whichever order the reads come in; none of them is work done between the
+        others."""
+        answers: dict[tuple[str, str], list[tuple[int, str]]] = {}
+        run: list[int] = []
+        found: set[int] = set()
+        for j, v in enumerate(self.views):
+            since = max(self._changed_before[j], self._new_request[j])
+            written = {key for _, key, _ in self._writes[j]}
+            reread = bool(v.calls) and all(
+                (c.name, c.raw) not in written and any(
+                    q > since and outputs_same(out, c.output)
+                    for q, out in answers.get((c.name, c.raw), ()))
+                for c in v.calls)
+            run = [*run, j] if reread else []
+            if len(run) >= _ROTATION:
+                found.update(run)
+            for c in v.calls:
+                answers.setdefault((c.name, c.raw), []).append((j, c.output))
+        return frozenset(found)
+
     def _slip_after_work(self, k: int, j: int) -> bool:
-        """Step j only makes calls that name no target, and a step after k acted."""
+        """Step j only makes calls that name no target, and a step after k acted (a step of
+        a rotation of re-reads did no work)."""
         calls = self.views[j].calls
-        return bool(calls) and all(map(_targetless, calls)) and self._acted_before[j] > k
+        return (bool(calls) and all(map(_targetless, calls)) and self._acted_before[j] > k
+                and j not in self._rotation)
 
     def _new_attempt(self, k: int, j: int) -> bool:
         """Step j repeats a call of step k on a changed world or for a new request.
@@ -705,8 +777,10 @@ class LocalJudgement:
         The world is named by the last write before each step (of another kind than the
         call): a test after a new edit, or after a restore that undid one, sees another
         world; the same edit made again after the same restore (a toggle), or one setting
-        posted again on every lap of a cycle, brings back the world the call already saw."""
-        if self._changed_before[j] > k:
+        posted again on every lap of a cycle, brings back the world the call already saw.
+        Writes that the next lap makes again, in the same order (logs, restart, health;
+        logs, restart, …), are part of the cycle: they change nothing its laps compare."""
+        if self._changed_before[j] > k and not self._lap_rewrites(k, j):
             own = self._own_kinds[j]
             if (self._world(j, own)[1] != self._world(k, own)[1]
                     or self._measured_change(k, j)):
@@ -716,6 +790,12 @@ class LocalJudgement:
             return any(any(ck.raw == cj.raw for ck in vk.calls) and self._fetched_for_user(j, cj)
                        for cj in vj.calls)
         return False
+
+    def _lap_rewrites(self, k: int, j: int) -> bool:
+        """The writes between steps k and j are the next writes from step j on, in order."""
+        between = [key for m in range(k + 1, j) for _, key, _ in self._writes[m]]
+        after = (key for m in range(j, len(self.views)) for _, key, _ in self._writes[m])
+        return all(key == next(after, None) for key in between)
 
     def _fetched_for_user(self, j: int, call: Call) -> bool:
         """A call of step j made again after the user spoke answers the user.
@@ -1089,6 +1169,12 @@ def _stand_in(call: Call) -> bool:
     refusing malformed arguments needs no such rule: its error has its own signature.)"""
     return call.args is not None and any(
         isinstance(v, str) and _PLACEHOLDER.fullmatch(v) for v in call.args.values())
+
+
+@lru_cache(maxsize=4096)
+def _said(value: str) -> re.Pattern[str]:
+    """A value written as a word of its own in a text."""
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
 
 
 def _targetless(call: Call) -> bool:
