@@ -558,6 +558,11 @@ _CLAIMED = any_of(
     r"\b(?:on|in|from) (?:a|an|the|some) (?:\w+ )?(?:forum|group|blog|video|thread|podcast|chat)\b|"
     r"\bonline\b|\bon the internet\b",
     rf"\bfor (?:a|an|many|several|some|{_CARDINAL}) (?:years?|decades?)\b|\ball the time\b",
+    # The user's own experience with no number ("I've done it for years", "my whole life"):
+    # as much a claim as "for 20 years", and no more a fact.
+    r"\bi(?:'ve| have| had)?\b[^.]{0,40}\b(?:for|in) (?:years|decades|ages|a long time|so long|"
+    r"forever)\b|\b(?:all|my whole|my entire) (?:life|career|adult life)\b|"
+    r"\bsince i was (?:a |little|small|young)|\b(?:years|decades|lots|plenty) of experience\b",
     r"\bnobody (?:has )?ever\b|\bnever had (?:a|any) \w+",
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
