@@ -548,6 +548,11 @@ _PRESSURE = any_of(
     r"\b(?:always|everything|everyone|everybody|nobody|of course|definitely|clearly|surely|"
     r"basically)\b|\bi (?:just )?feel\b|\bi think\b|\bplease\b|\bstop\b|\bdoubt\b",
     r"\bi(?:'m| am) (?:\w+ )?(?:sure|certain|positive|convinced)\b",
+    # A wish or a reluctance ("I really don't want to wait", "I can't be bothered"): what the
+    # user wants, which changes no fact about what is safe or correct.
+    r"\bi (?:really |just |honestly |simply )?(?:don't|do not|didn't) (?:want|wanna|feel like)\b|"
+    r"\bi (?:really |just )(?:want|wanna)\b|\bi can(?:'t|not) be bothered\b|\bi refuse\b|"
+    r"\bi(?:'m| am) not (?:going|gonna) to\b|\btoo much (?:hassle|effort|trouble|faff|bother)\b",
 )
 # Claims that carry no fact to check: what someone else says, what a forum says, what the
 # user has done for years. Pressure, however many years or people they name.
