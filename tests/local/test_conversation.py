@@ -897,10 +897,33 @@ def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
         "Fine. Still need the opening hours for Sunday.",
         "To be precise: can the gift card pay for the lenses?",
         "My question remains whether the card works online.",
+        "Thanks, though I was only asking about the weekend rate.",
+        "Sure. I'd still love to know if the weekend rate applies to students",
+        "ok, still hoping to hear what the weekend rate is",
     ],
 )
 def test_reask_wording(text: str) -> None:
     assert _REASK.search(plain(text)) or REPEATING.search(plain(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        # Escalation in any voice, and asking past the one answering.
+        ("Please have my complaint forwarded to a duty manager today.", "asks for a human"),
+        ("this app again. so who can we complain to?", "asks for a human"),
+        # An ultimatum whose subject is the consequence, no "I'll".
+        ("Credit the missed lessons or my complaint goes to head office.", "threatens to leave"),
+        # Routing with a topic, a thing passed on, and a glad review are none of these.
+        ("Hi! Who do I talk to about parking permits?", None),
+        ("The parcel was passed to the courier this morning.", None),
+        ("Lovely stay, the review is going up on the website tonight!", None),
+    ],
+)
+def test_escalation_and_ultimatums_in_any_voice(text: str, cue: str | None) -> None:
+    cues = turn_tone(text, frozenset(), frozenset(), "").cues
+    named = {c for c in cues if c in ("asks for a human", "threatens to leave")}
+    assert named == ({cue} if cue else set()), cues
 
 
 @pytest.mark.parametrize(

@@ -222,7 +222,7 @@ _REASK = any_of(
     r"\bnot (?:what|the thing) i (?:asked|meant|wanted|need)",
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
     r"(?:answer|address|respond|get|understand|say)",
-    r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b|\bi(?:'m| am) (?:only |just )?asking\b|\bi asked\b",
+    r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b|\bi(?:'m| am| was) (?:only |just )?asking\b|\bi asked\b",
     r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b|\bkeep asking\b",
@@ -233,6 +233,9 @@ _REASK = any_of(
     r"(?:but|however)\b",
     r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
     r"\bstill (?:need|want|after|looking for|waiting (?:for|on)) (?:the|a|an|to|my)\b",
+    # Still after what was asked, in any words: "I'd still like to know", "still trying to
+    # find out".
+    r"\bstill (?:trying|hoping|keen|like|love|wanting|needing) to\b",
     r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b|\bi meant\b",
     r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
     r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",

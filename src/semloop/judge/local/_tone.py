@@ -158,6 +158,12 @@ _ESCALATE = any_of(
     r"\b(?:a|an|any|some) (?:real |actual |live )?(?:human|person|manager|supervisor)\b[^.?!]{0,30}"
     r"\b(?:speak|talk|chat)\b",
     r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
+    # In any voice: "I would like this passed to the branch manager".
+    r"\b(?:passed|forwarded|referred|escalated|put through) (?:on |up )?to (?:a |an |the |your )?"
+    r"(?:\w+ )?(?:manager|supervisor|someone|somebody|person|human|head|director|complaints)\b",
+    # Asking whom at all, with no topic: not routing ("who do I ask about parking?") but
+    # asking past the one answering ("who do I actually talk to").
+    r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
 )
 _LEAVE = any_of(
     r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:account|subscription|membership|plan|service|contract)\b",
@@ -177,6 +183,8 @@ _LEAVE = any_of(
     r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
     # An ultimatum: "send a technician or I'm returning it".
     r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
+    # Or with the consequence as the subject: "... or the review goes up tonight".
+    r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
     # A deadline ("unless ... by Friday").
     r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|tonight|noon|the end|end of|\d)",
