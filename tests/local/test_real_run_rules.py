@@ -680,3 +680,48 @@ def test_ids_the_agent_counts_up_that_all_fail_are_one_attempt(backend: LocalBac
     given = judgement(backend, step("Known plans.", ("list_lines", {}, " ".join(ids))),
                       *map(plan, ids))
     assert all(given.stuck_probability(j) <= 0.2 for j in (2, 3, 4))
+
+
+def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
+        backend: LocalBackend) -> None:
+    # Round 9's tic read: the agent looks at the same record before every reply while the
+    # customer reports a new finding each time and the agent asks for a new check. When
+    # the customer only says the same thing again, the same look is the agent stuck.
+    record = ("get_printer_record", {"printer": "PR-7"},
+              json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
+    helped = judgement(
+        backend,
+        turn("My office printer won't print anything.", "Let me find it.", record),
+        step("Found it. Does its panel show a light?"),
+        turn("The toner light is blinking orange.", "One moment.", record),
+        step("Please open the front cover and reseat the cartridge."),
+        turn("Reseated; now the paper tray icon flashes.", "One moment.", record),
+        step("Pull out the tray and straighten the stack of sheets."),
+        turn("That fixed it, a page came out. Thanks!", "One moment.", record),
+        step("Glad it works now."),
+    )
+    assert all(helped.stuck_probability(j) <= 0.2 for j in (4, 6))
+    said_again = judgement(
+        backend,
+        turn("It won't print.", "Let me find it.", record),
+        step("Found it. Does its panel show a light?"),
+        turn("It still won't print.", "One moment.", record),
+        step("Please open the front cover and reseat the cartridge."),
+        turn("Still, it won't print.", "One moment.", record),
+        step("Pull out the tray and straighten the stack of sheets."),
+        turn("It won't print, still.", "One moment.", record),
+        step("Try switching it off and on."),
+    )
+    assert said_again.stuck_probability(6) > 0.85
+    # A reply that names the record's key reports the look once more: the look is the
+    # attempt, and new details from the customer do not make it a new one.
+    reported = judgement(
+        backend,
+        turn("My office printer won't print anything.", "Let me find it.", record),
+        step("PR-7 shows no fault. Does its panel show a light?"),
+        turn("The toner light is blinking orange.", "One moment.", record),
+        step("PR-7 still shows no fault. When did it start?"),
+        turn("Since Monday, after the cleaner moved it.", "One moment.", record),
+        step("PR-7 still shows no fault on our side."),
+    )
+    assert reported.stuck_probability(4) > 0.85
