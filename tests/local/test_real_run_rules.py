@@ -11,7 +11,8 @@ fixed reply sent word for word a fourth time to new user words ignores them; and
 customer corrects or restates (round 6): a value the user supplied is a new target, a
 placeholder call is no attempt of the real one, a report after the first call is news; and
 (round 8) a result that differs only by a new id the agent never uses is the same result, and
-a reply that is a JSON record is embedded by its first words, not whole."""
+a reply that is a JSON record is embedded by its first words, not whole; and (round 9) a
+record looked at again before a new reply to the customer's new report is a check."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from typing import Any
 from semloop._features import Call, action_kind, call_changes_state, run_writes
 from semloop.evaluate.loop import _unchanged_repeats
 from semloop.judge.local import LocalBackend
+from semloop.judge.local._answerer import LocalJudgement
 from semloop.lexical import score_tool_repetition
 
 from .test_features import judgement, step
@@ -680,3 +682,32 @@ def test_ids_the_agent_counts_up_that_all_fail_are_one_attempt(backend: LocalBac
     given = judgement(backend, step("Known plans.", ("list_lines", {}, " ".join(ids))),
                       *map(plan, ids))
     assert all(given.stuck_probability(j) <= 0.2 for j in (2, 3, 4))
+
+
+def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
+        backend: LocalBackend) -> None:
+    # Round 9's tic read: the agent looks at the same record before every reply while the
+    # customer reports a new finding each time and the agent asks for a new check.
+    record = ("get_printer_record", {"printer": "PR-7"},
+              json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
+
+    def desk(said: list[str], replies: list[str]) -> LocalJudgement:
+        return judgement(backend, *(s for user, reply in zip(said, replies, strict=True)
+                                    for s in (turn(user, "One moment.", record), step(reply))))
+
+    asks = ["Does its panel show a light?", "Please open the front cover and reseat the toner.",
+            "Pull out the tray and straighten the sheets.", "Glad it works now."]
+    helped = desk(["My office printer won't print anything.", "The toner light blinks orange.",
+                   "Reseated; now the paper tray icon flashes.", "That fixed it, thanks!"], asks)
+    assert all(helped.stuck_probability(j) <= 0.2 for j in (4, 6))
+    # The customer only says the same thing again: the same look is the agent stuck.
+    said_again = desk(["It won't print.", "It still won't print.", "Still, it won't print.",
+                       "It won't print, still."], asks)
+    assert said_again.stuck_probability(6) > 0.85
+    # Replies that name the record's key report the look once more: the look is the
+    # attempt, and new details from the customer do not make it a new one.
+    reported = desk(["My office printer won't print anything.", "The toner light blinks orange.",
+                     "Since Monday, after the cleaner moved it."],
+                    ["PR-7 shows no fault.", "PR-7 still shows no fault. When did it start?",
+                     "PR-7 still shows no fault on our side."])
+    assert reported.stuck_probability(4) > 0.85

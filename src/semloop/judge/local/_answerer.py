@@ -804,7 +804,8 @@ class LocalJudgement:
         asked again), once: a third time the agent is the one hitting the same wall. A real
         result fetched again is the agent using it for a new question, unless the same result
         comes a third time while the user's new words name nothing of the call or its
-        result: then the user spoke of something else and the agent sent the same call."""
+        result: then the user spoke of something else and the agent sent the same call,
+        unless the agent's next step answers those words (``_checked_for_reply``)."""
         if call.empty:
             return self._nothing_total[_nothing_key(call)] <= 2
         key = (j, id(call))
@@ -814,8 +815,26 @@ class LocalJudgement:
                        for other in self._by_input[(call.name, call.raw)])
             found = self._for_user[key] = same <= 2 or bool(
                 _word_parts(self.views[self._new_request[j]].prompt)
-                & (_word_parts(call.raw) | _word_parts(call.output)))
+                & (_word_parts(call.raw) | _word_parts(call.output))
+            ) or self._checked_for_reply(j, call)
         return found
+
+    def _checked_for_reply(self, j: int, call: Call) -> bool:
+        """Step j's look is a check made before replying to the customer's new report: the
+        customer's words bring content words no earlier message of theirs had, and the next
+        step is a reply (no call) the agent has not sent before that does not name the
+        look's target. The work moves in the conversation (a new request to the customer);
+        the look only confirms the record. A reply that names the target ("still no record
+        under your RUT 99.999.999-9") reports the look again: the look is the attempt."""
+        m = self._new_request[j]
+        if m < 0 or j + 1 >= len(self.views):
+            return False
+        reply = self.views[j + 1]
+        if (reply.calls or not reply.text or self._said_before[j + 1]
+                or call.entities & reply.text_entities):
+            return False
+        earlier = {w for v in self.views[:m] if v.prompt for w in _word_parts(v.prompt)}
+        return bool(_word_parts(self.views[m].prompt) - earlier)
 
     def _replies(self, k: int, j: int) -> bool:
         """Step j answers new words of the user, written after step k: what it says again
