@@ -642,6 +642,13 @@ _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
           for opposite, words in enumerate(sides) for w in words.split()}
 
 
+@lru_cache(maxsize=8192)
+def _words_of(text: str) -> tuple[str, ...]:
+    """A text's lower-cased words and clause marks, as the negation checks read them:
+    ``contradicts`` reads each text for its negations, polar words and qualifiers."""
+    return tuple(_TOKEN.findall(_plain(text).lower()))
+
+
 def _attribute(tok: str) -> str:
     """A word's stem, or the attribute a word of a polar pair names ("permitted": allow)."""
     polar = _POLAR.get(tok)
@@ -682,7 +689,7 @@ _Negated = tuple[bool, frozenset[str], frozenset[tuple[str, str]]]
 def _negations(text: str) -> tuple[set[str], list[_Negated]]:
     """What a text negates with no negator word (a prefix, a polar word) as stems, and what
     its negators negate, each with the qualifier stems of its clause after it."""
-    toks = _TOKEN.findall(_plain(text).lower())
+    toks = _words_of(text)
     singles: set[str] = _polar(toks)[1]
     scoped: list[_Negated] = []
     for i, tok in enumerate(toks):
@@ -745,7 +752,7 @@ def _qualifier(toks: Sequence[str]) -> frozenset[tuple[str, str]]:
 
 def _qualifiers(text: str) -> frozenset[tuple[str, str]]:
     """Every qualifier a text states, clause by clause."""
-    toks = _TOKEN.findall(_plain(text).lower())
+    toks = _words_of(text)
     return frozenset().union(*(_qualifier(toks[i:]) for i, t in enumerate(toks)
                                if t in _QUALIFIERS or t.startswith(_QUALIFIED_PREFIXES)))
 
@@ -774,7 +781,7 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
-        b_positive = (word_stems(b) | _polar(_TOKEN.findall(_plain(b).lower()))[0]) - b_negated
+        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated
         # Singles first, then phrases; a qualified one only where the other text states
         # its case too, and not the case on the other side of a limit.
         b_qualifiers = _qualifiers(b)
