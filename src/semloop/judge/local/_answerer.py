@@ -220,7 +220,8 @@ class LocalJudgement:
         self._tool_calls: Mapping[str, Any] = (
             raw_tool_calls if isinstance(raw_tool_calls, Mapping) else {}
         )
-        self._goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
+        goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
+        self._goal = goal.lower()
         self._first_given: dict[str, int] = {}
         self._prepare_text()
         self._said_before = self._count_said_before()
@@ -229,6 +230,10 @@ class LocalJudgement:
         self._agent_ids = self._ids_the_agent_writes()
         self._data_numbers = self._numbers_from_data(state)
         self._nothing_rank = self._rank_same_nothing()
+        self._by_input: dict[tuple[str, str], list[Call]] = {}  # the calls of each input
+        for call in (c for v in self.views for c in v.calls):
+            self._by_input.setdefault((call.name, call.raw), []).append(call)
+        self._for_user: dict[tuple[int, int], bool] = {}
         self._retry_rank = self._rank_identical_failures()
         self._changed_before = self._last_changes()
         self._new_request = self._new_requests()
@@ -238,7 +243,6 @@ class LocalJudgement:
         self._text_only: set[tuple[int, int]] = set()
         self._fresh: dict[int, bool] = {}  # step -> its calls repeat nothing before it
         self._compute_pairs()
-        goal = _text(state.get("goal")) if isinstance(state, Mapping) else ""
         self._restatements = self._find_restatements(goal)
 
     # ---------------------------------------------------------------- text
@@ -513,7 +517,7 @@ class LocalJudgement:
         if first is None:
             said = _said(value.lower())
             first = len(self.views) + 1
-            if said.search(self._goal.lower()):
+            if said.search(self._goal):
                 first = -1
             else:
                 for v in self.views:
@@ -625,10 +629,6 @@ class LocalJudgement:
             rank[id(call)] = seen[key]
             seen[key] += 1
         self._nothing_total = seen
-        self._by_input: dict[tuple[str, str], list[Call]] = {}
-        self._for_user: dict[tuple[int, int], bool] = {}
-        for call in (c for v in self.views for c in v.calls):
-            self._by_input.setdefault((call.name, call.raw), []).append(call)
         return rank
 
     def _rank_identical_failures(self) -> dict[int, int]:
