@@ -107,7 +107,8 @@ def register(app: typer.Typer) -> None:
         """Load traces exported by other tools into the store as runs.
 
         Reads deepeval, OTLP, OpenInference, LangSmith, Langfuse, OpenAI Agents and semloop
-        NDJSON. Good records are stored even when others are rejected; each rejected one is
+        NDJSON traces, and agent trajectories from SWE-agent, mini-swe-agent, tau-bench and
+        ATIF (Harbor, OpenHands, Terminus). Good records are stored even when others are rejected; each rejected one is
         named by file, line and field, and the exit code is then 1.
         """
         try:
