@@ -12,7 +12,8 @@ customer corrects or restates (round 6): a value the user supplied is a new targ
 placeholder call is no attempt of the real one, a report after the first call is news; and
 (round 8) a result that differs only by a new id the agent never uses is the same result, and
 a reply that is a JSON record is embedded by its first words, not whole; and (round 9) a
-record looked at again before a new reply to the customer's new report is a check."""
+record looked at again before a new reply to the customer's new report is a check; and (round
+10) a write sent again as it was fetches nothing for the user."""
 
 from __future__ import annotations
 
@@ -711,3 +712,40 @@ def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
                     ["PR-7 shows no fault.", "PR-7 still shows no fault. When did it start?",
                      "PR-7 still shows no fault on our side."])
     assert reported.stuck_probability(4) > 0.85
+
+
+def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
+        backend: LocalBackend) -> None:
+    # Round 10: each lap cancels the reservation again (already cancelled: the same record
+    # back), retries a bag update and sends the same refused booking, while the customer
+    # asks to try again. The cancellation is a write, but sent again as it was it changes
+    # nothing, and the booking refused a third time is the agent's own: the lap repeats.
+    record = json.dumps({"reservation_id": "3RK2T9", "status": "cancelled", "payment_history":
+                         [{"payment_id": "gift_card_2550356", "amount": 66}]})
+    cancel = ("cancel_reservation", {"reservation_id": "3RK2T9"}, record)
+    bags = ("update_reservation_baggages",
+            {"reservation_id": "3RK2T9", "payment_id": "visa_4421"},
+            "Error: Payment method not found")
+    book = ("book_reservation", {"flight": "HAT083", "payment_id": "visa_4421"},
+            "Error: Payment method visa_4421 not found")
+    j = judgement(
+        backend,
+        turn("Please refund it to my Visa card ending in 4421.", "Refunding.", cancel, bags, book),
+        step("There was an issue with the payment method."),
+        turn("Yes, please try again with my Visa card 4421.", "Trying again.", cancel, bags, book),
+        step("I apologize for the repeated errors."),
+        turn("Please try again and process the refund to my Visa card.", "Once more.",
+             cancel, bags, book),
+    )
+    assert j.repeat_probability(2, 4) > 0.85
+    # A look at the record fetched again for the customer's new words still answers them.
+    look = ("get_reservation_details", {"reservation_id": "3RK2T9"}, record)
+    k = judgement(
+        backend,
+        turn("Was my reservation cancelled?", "Checking.", look),
+        step("Yes, it is cancelled."),
+        turn("Which card was the gift card payment on?", "Checking.", look),
+        step("It was paid with gift card 2550356."),
+        turn("And what was the amount paid with that gift card?", "Checking.", look),
+    )
+    assert k.repeat_probability(2, 4) <= 0.2

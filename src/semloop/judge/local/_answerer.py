@@ -786,9 +786,14 @@ class LocalJudgement:
                     or self._measured_change(k, j)):
                 return True
         if self._new_request[j] > k:
+            # Every call made again must answer the user. Only a look fetches anything for
+            # them: a write sent again as it was (a cancellation of what is already
+            # cancelled) changes nothing whoever asked.
             vk, vj = self.views[k], self.views[j]
-            return any(any(ck.raw == cj.raw for ck in vk.calls) and self._fetched_for_user(j, cj)
-                       for cj in vj.calls)
+            written = {key for _, key, _ in self._writes[j]}
+            again = [cj for cj in vj.calls if any(ck.raw == cj.raw for ck in vk.calls)]
+            return bool(again) and all((cj.name, cj.raw) not in written
+                                       and self._fetched_for_user(j, cj) for cj in again)
         return False
 
     def _lap_rewrites(self, k: int, j: int) -> bool:
