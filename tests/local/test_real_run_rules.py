@@ -534,6 +534,17 @@ def test_a_value_the_user_supplied_is_a_new_target(backend: LocalBackend) -> Non
              (lookup, {"user_id": "99999999A"}, "Error: customer with DNI '99999999A' not found")),
     )
     assert j.repeat_probability(0, 2) <= 0.2 and j.tool_repeat(lookup) < 0.3
+    # The customer may write it with separators the call leaves out (a RUT with its dots).
+    rut = "get_patient_details"
+    written = judgement(
+        backend,
+        turn("My RUT is 12888999.", "Looking you up.",
+             (rut, {"rut": "12888999"}, "Error: the RUT entered does not exist")),
+        step("I couldn't find that RUT. Could you check it?"),
+        turn("Sorry, with the check digit it is 12.888.999-K.", "Looking you up.",
+             (rut, {"rut": "12888999-K"}, "Error: the RUT entered does not exist")),
+    )
+    assert written.repeat_probability(0, 2) <= 0.2
     # The agent writing the same id another way on its own is still the same id.
     own = judgement(
         backend,
