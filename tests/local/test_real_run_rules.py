@@ -525,25 +525,23 @@ def test_a_value_the_user_supplied_is_a_new_target(backend: LocalBackend) -> Non
     # values read as one id written two ways; the customer's words carrying the new one
     # say it is another target.
     lookup = "search_supplies_by_dni"
-    j = judgement(
-        backend,
-        turn("My DNI is 99999999.", "Looking you up.",
-             (lookup, {"user_id": "99999999"}, "Error: customer with DNI '99999999' not found")),
-        step("I couldn't find any supplies under DNI 99999999. Could you double-check it?"),
-        turn("You're right, sorry! It's 99999999A.", "Looking you up.",
-             (lookup, {"user_id": "99999999A"}, "Error: customer with DNI '99999999A' not found")),
-    )
+
+    def corrected(tool: str, first: str, said: str, second: str) -> LocalJudgement:
+        # A lookup by the id the customer gave, then by the one they give after it failed.
+        def failed(value: str) -> tuple[str, dict[str, str], str]:
+            return (tool, {"user_id": value}, f"Error: customer with id '{value}' not found")
+
+        return judgement(
+            backend,
+            turn(f"My id is {first}.", "Looking you up.", failed(first)),
+            step(f"I couldn't find anything under {first}. Could you double-check it?"),
+            turn(f"You're right, sorry! It's {said}.", "Looking you up.", failed(second)),
+        )
+
+    j = corrected(lookup, "99999999", "99999999A", "99999999A")
     assert j.repeat_probability(0, 2) <= 0.2 and j.tool_repeat(lookup) < 0.3
     # The customer may write it with separators the call leaves out (a RUT with its dots).
-    rut = "get_patient_details"
-    written = judgement(
-        backend,
-        turn("My RUT is 12888999.", "Looking you up.",
-             (rut, {"rut": "12888999"}, "Error: the RUT entered does not exist")),
-        step("I couldn't find that RUT. Could you check it?"),
-        turn("Sorry, with the check digit it is 12.888.999-K.", "Looking you up.",
-             (rut, {"rut": "12888999-K"}, "Error: the RUT entered does not exist")),
-    )
+    written = corrected("get_patient_details", "12888999", "12.888.999-K", "12888999-K")
     assert written.repeat_probability(0, 2) <= 0.2
     # The agent writing the same id another way on its own is still the same id.
     own = judgement(
@@ -731,9 +729,9 @@ def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
     # back), retries a bag update and sends the same refused booking, while the customer
     # asks to try again. The cancellation is a write, but sent again as it was it changes
     # nothing, and the booking refused a third time is the agent's own: the lap repeats.
-    record = json.dumps({"reservation_id": "3RK2T9", "status": "cancelled", "payment_history":
-                         [{"payment_id": "gift_card_2550356", "amount": 66}]})
-    cancel = ("cancel_reservation", {"reservation_id": "3RK2T9"}, record)
+    cancel = ("cancel_reservation", {"reservation_id": "3RK2T9"},
+              json.dumps({"reservation_id": "3RK2T9", "status": "cancelled", "payment_history":
+                          [{"payment_id": "gift_card_2550356", "amount": 66}]}))
     bags = ("update_reservation_baggages",
             {"reservation_id": "3RK2T9", "payment_id": "visa_4421"},
             "Error: Payment method not found")
@@ -749,14 +747,5 @@ def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
              cancel, bags, book),
     )
     assert j.repeat_probability(2, 4) > 0.85
-    # A look at the record fetched again for the customer's new words still answers them.
-    look = ("get_reservation_details", {"reservation_id": "3RK2T9"}, record)
-    k = judgement(
-        backend,
-        turn("Was my reservation cancelled?", "Checking.", look),
-        step("Yes, it is cancelled."),
-        turn("Which card was the gift card payment on?", "Checking.", look),
-        step("It was paid with gift card 2550356."),
-        turn("And what was the amount paid with that gift card?", "Checking.", look),
-    )
-    assert k.repeat_probability(2, 4) <= 0.2
+    # A look fetched again for new words about its result still answers them (the hotel
+    # information asked about field by field, above).
