@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all",
                     help="all, or a comma list of splits: tune, heldout (round 1, no longer "
                     "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3, no "
-                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9: telecom runs of Sierra's own gpt-4.1, fine-tuned gpt-4.1 and gpt-4o)")
+                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9, no longer blind), heldout10 (round 10, no longer blind), heldout10b (round 10: the other airline runs of qwen2.5:7b, a blind check of the round-10 fixes), heldout10c (round 10: the distinct runs of a gpt-4.1 telecom no-user test file, a blind check of the round-9 fixes)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     built, problems = rows(read_labels(args.labels), repos_of(args.repo), args.split)

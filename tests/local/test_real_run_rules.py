@@ -12,7 +12,8 @@ customer corrects or restates (round 6): a value the user supplied is a new targ
 placeholder call is no attempt of the real one, a report after the first call is news; and
 (round 8) a result that differs only by a new id the agent never uses is the same result, and
 a reply that is a JSON record is embedded by its first words, not whole; and (round 9) a
-record looked at again before a new reply to the customer's new report is a check."""
+record looked at again before a new reply to the customer's new report is a check; and (round
+10) a write sent again as it was fetches nothing for the user."""
 
 from __future__ import annotations
 
@@ -524,15 +525,24 @@ def test_a_value_the_user_supplied_is_a_new_target(backend: LocalBackend) -> Non
     # values read as one id written two ways; the customer's words carrying the new one
     # say it is another target.
     lookup = "search_supplies_by_dni"
-    j = judgement(
-        backend,
-        turn("My DNI is 99999999.", "Looking you up.",
-             (lookup, {"user_id": "99999999"}, "Error: customer with DNI '99999999' not found")),
-        step("I couldn't find any supplies under DNI 99999999. Could you double-check it?"),
-        turn("You're right, sorry! It's 99999999A.", "Looking you up.",
-             (lookup, {"user_id": "99999999A"}, "Error: customer with DNI '99999999A' not found")),
-    )
+
+    def corrected(tool: str, first: str, said: str, second: str) -> LocalJudgement:
+        # A lookup by the id the customer gave, then by the one they give after it failed.
+        def failed(value: str) -> tuple[str, dict[str, str], str]:
+            return (tool, {"user_id": value}, f"Error: customer with id '{value}' not found")
+
+        return judgement(
+            backend,
+            turn(f"My id is {first}.", "Looking you up.", failed(first)),
+            step(f"I couldn't find anything under {first}. Could you double-check it?"),
+            turn(f"You're right, sorry! It's {said}.", "Looking you up.", failed(second)),
+        )
+
+    j = corrected(lookup, "99999999", "99999999A", "99999999A")
     assert j.repeat_probability(0, 2) <= 0.2 and j.tool_repeat(lookup) < 0.3
+    # The customer may write it with separators the call leaves out (a RUT with its dots).
+    written = corrected("get_patient_details", "12888999", "12.888.999-K", "12888999-K")
+    assert written.repeat_probability(0, 2) <= 0.2
     # The agent writing the same id another way on its own is still the same id.
     own = judgement(
         backend,
@@ -711,3 +721,31 @@ def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
                     ["PR-7 shows no fault.", "PR-7 still shows no fault. When did it start?",
                      "PR-7 still shows no fault on our side."])
     assert reported.stuck_probability(4) > 0.85
+
+
+def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
+        backend: LocalBackend) -> None:
+    # Round 10: each lap cancels the reservation again (already cancelled: the same record
+    # back), retries a bag update and sends the same refused booking, while the customer
+    # asks to try again. The cancellation is a write, but sent again as it was it changes
+    # nothing, and the booking refused a third time is the agent's own: the lap repeats.
+    cancel = ("cancel_reservation", {"reservation_id": "3RK2T9"},
+              json.dumps({"reservation_id": "3RK2T9", "status": "cancelled", "payment_history":
+                          [{"payment_id": "gift_card_2550356", "amount": 66}]}))
+    bags = ("update_reservation_baggages",
+            {"reservation_id": "3RK2T9", "payment_id": "visa_4421"},
+            "Error: Payment method not found")
+    book = ("book_reservation", {"flight": "HAT083", "payment_id": "visa_4421"},
+            "Error: Payment method visa_4421 not found")
+    j = judgement(
+        backend,
+        turn("Please refund it to my Visa card ending in 4421.", "Refunding.", cancel, bags, book),
+        step("There was an issue with the payment method."),
+        turn("Yes, please try again with my Visa card 4421.", "Trying again.", cancel, bags, book),
+        step("I apologize for the repeated errors."),
+        turn("Please try again and process the refund to my Visa card.", "Once more.",
+             cancel, bags, book),
+    )
+    assert j.repeat_probability(2, 4) > 0.85
+    # A look fetched again for new words about its result still answers them (the hotel
+    # information asked about field by field, above).

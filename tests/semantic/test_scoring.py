@@ -284,6 +284,39 @@ class TestStuckStretch:
         assert acted.score_breakdown["reasoning_stagnation"] == 0.0
         assert acted.stuck_stretch == (0, 2)
 
+    def test_replies_between_two_identical_failed_calls_cover_nothing(self) -> None:
+        # A booking refused, a reply to the customer, the same booking refused the same way:
+        # two attempts of one call (a tie), not a cycle through three steps. A third attempt
+        # after two more replies joins them: three attempts are a stuck stretch.
+        refused = "Error: Payment method credit_card_7 not found"
+        book = {"type": "tool", "name": "book_reservation",
+                "input": '{"flight": "HAT063", "payment_id": "credit_card_7"}', "output": refused}
+
+        def trace(output: str, third: bool) -> Trace:
+            attempt = {**book, "output": output}
+            steps: list[dict[str, Any]] = [
+                {"output": "Booking HAT063."}, attempt,
+                {"output": "Sorry, that did not go through."},
+                {"output": "Booking HAT063."}, attempt]
+            if third:
+                steps += [{"output": "Let me try another way."},
+                          {"output": "I will use a different card."},
+                          {"output": "Booking HAT063."}, attempt]
+            return Trace.from_steps("g", [*steps, {"output": "Transferring you."}])
+
+        answers = {"progress_*": 0.95, "progress_1_2": 0.03, "revisit_*": 0.05,
+                   "revisit_0_2": 0.97, "tool_repeat_*": 0.05, "stagnation": 1}
+        twice = measure(trace(refused, third=False), answers)
+        assert twice.score_breakdown["reasoning_stagnation"] == 1.0
+        assert twice.stuck_stretch is None
+        # A real result (a record read again) may have fed the reply: three steps, as before.
+        looked = measure(trace('{"reservation_id": "EHGLP3"}', third=False), answers)
+        assert looked.score_breakdown["reasoning_stagnation"] == 0.0
+        assert looked.stuck_stretch == (0, 2)
+        thrice = measure(trace(refused, third=True), {**answers, "progress_4_5": 0.03})
+        assert thrice.score_breakdown["reasoning_stagnation"] == 0.0
+        assert thrice.stuck_stretch == (0, 5)
+
     def test_min_stretch_steps_must_be_positive(self) -> None:
         from semloop import ConfigError
 

@@ -279,18 +279,20 @@ class Stretch:
     findings: tuple[PairFinding, ...]
 
 
-def stuck_stretches(findings: Sequence[PairFinding], mild: float) -> list[Stretch]:
+def stuck_stretches(findings: Sequence[PairFinding], mild: float,
+                    idle: frozenset[int] = frozenset()) -> list[Stretch]:
     """The stretches of findings at or above ``mild``, in step order.
 
     Findings are sorted once and merged in a single pass (a finding joins the stretch
-    when it starts at most one step after the stretch's end), so this is linear after
-    the sort, whatever the number of pairs."""
+    when it starts at most one step after the stretch's end, or after ``idle`` steps
+    only: replies between two calls made again), so this is linear after the sort in the
+    number of pairs and steps."""
     flagged = sorted((f for f in findings if f.stagnation >= mild), key=lambda f: (f.i, f.j))
     out: list[Stretch] = []
     group: list[PairFinding] = []
     hi = -2
     for f in flagged:
-        if group and f.i > hi + 1:
+        if group and f.i > hi + 1 and not all(k in idle for k in range(hi + 1, f.i)):
             out.append(_stretch(group))
             group = []
         if not group:
@@ -315,7 +317,7 @@ def worst_stretch(
     ``idle`` steps (their calls pass no arguments: a reply the harness refused, where
     nothing ran) inside a stretch cover nothing: ``A, refused, A`` is one repeat."""
     need = max(1, min_steps - 1)
-    long_enough = [st for st in stuck_stretches(findings, mild)
+    long_enough = [st for st in stuck_stretches(findings, mild, idle)
                    if len(st.steps) >= need or covered(st, idle) >= min_steps]
     return max(long_enough, key=lambda st: st.stagnation) if long_enough else None
 
@@ -330,11 +332,33 @@ def covered(stretch: Stretch, idle: frozenset[int] = frozenset()) -> int:
 
 
 def idle_steps(state: Mapping[str, Any]) -> frozenset[int]:
-    """The steps of a judge state whose every tool call passes no arguments."""
-    return frozenset(
-        k for k, step in enumerate(state.get("steps") or ())
-        if step.get("tools") and all(str(t.get("input") or "").strip() in _NO_ARGUMENTS
-                                     for t in step["tools"]))
+    """The steps of a judge state that do no work of their own between two attempts: every
+    tool call passes no arguments (a reply the harness refused, where nothing ran), or the
+    step calls no tool and sits between two steps that act, the later one making only calls
+    of the earlier one again with the same failure (replies to the user between two
+    identical failed calls: ``A, reply, A`` is the same failed call made twice, not a cycle
+    through three steps). Replies between calls that got a real result may carry the work
+    (new requests to the user), so they still count."""
+    from .._features import Call
+
+    steps = list(state.get("steps") or ())
+    refused = {k for k, step in enumerate(steps)
+               if step.get("tools") and all(str(t.get("input") or "").strip() in _NO_ARGUMENTS
+                                            for t in step["tools"])}
+    between: set[int] = set()
+    quiet: list[int] = []  # the steps with no call since the last step that acted
+    last: set[tuple[str, str, str]] | None = None  # that step's calls
+    for k, step in enumerate(steps):
+        if not step.get("tools"):
+            quiet.append(k)
+        elif k not in refused:
+            calls = {(str(t.get("name") or ""), _span_text(t.get("input")),
+                      _span_text(t.get("output"))) for t in step["tools"]}
+            if last is not None and calls <= last and all(
+                    Call.of(*call).empty for call in calls):
+                between.update(quiet)
+            last, quiet = calls, []
+    return frozenset(refused | between)
 
 
 def _stretch(group: Sequence[PairFinding]) -> Stretch:
@@ -695,7 +719,7 @@ class SemanticLoopDetection:
         did; ``loop_stretch_steps=4`` asks for one step more."""
         if self.loop_stretch_steps is None:
             return None
-        return next((st for st in stuck_stretches(findings, self.severe_stagnation)
+        return next((st for st in stuck_stretches(findings, self.severe_stagnation, idle)
                      if covered(st, idle) >= self.loop_stretch_steps), None)
 
     def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:

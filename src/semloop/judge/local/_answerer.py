@@ -541,8 +541,10 @@ class LocalJudgement:
         if self._new_request[sj] <= sk:
             return False  # no new words from the user between the two calls
         said = _said(value)
-        return any(said.search(self.views[m].prompt) for m in range(sk + 1, sj + 1)
-                   if self.views[m].prompt)
+        numbered = any(c.isdigit() for c in value)
+        return any(said.search(prompt) or (numbered and any(
+            same_identifier(word, value) for word in _ID_WRITTEN.findall(prompt)))
+            for prompt in (self.views[m].prompt for m in range(sk + 1, sj + 1)) if prompt)
 
     def _command_similarity(self, u: str, v: str, *, lenient: bool) -> float:
         """Two command lines (a shell command, code, a query for a generic runner) are one
@@ -786,9 +788,14 @@ class LocalJudgement:
                     or self._measured_change(k, j)):
                 return True
         if self._new_request[j] > k:
+            # Every call made again must answer the user. Only a look fetches anything for
+            # them: a write sent again as it was (a cancellation of what is already
+            # cancelled) changes nothing whoever asked.
             vk, vj = self.views[k], self.views[j]
-            return any(any(ck.raw == cj.raw for ck in vk.calls) and self._fetched_for_user(j, cj)
-                       for cj in vj.calls)
+            written = {key for _, key, _ in self._writes[j]}
+            again = [cj for cj in vj.calls if any(ck.raw == cj.raw for ck in vk.calls)]
+            return bool(again) and all((cj.name, cj.raw) not in written
+                                       and self._fetched_for_user(j, cj) for cj in again)
         return False
 
     def _lap_rewrites(self, k: int, j: int) -> bool:
@@ -1188,6 +1195,10 @@ def _stand_in(call: Call) -> bool:
     refusing malformed arguments needs no such rule: its error has its own signature.)"""
     return call.args is not None and any(
         isinstance(v, str) and _PLACEHOLDER.fullmatch(v) for v in call.args.values())
+
+
+# An id as a customer writes it: digits with dots, dashes or slashes between (12.888.999-0).
+_ID_WRITTEN = re.compile(r"\w*\d[\w.\-/]*\w|\d")
 
 
 @lru_cache(maxsize=4096)
