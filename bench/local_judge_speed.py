@@ -33,6 +33,7 @@ import resource
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,11 @@ ROOT = Path(__file__).resolve().parents[1]
 JEV_MEAN_MS = 779.0  # the seed's real Jev run, per trace (quoted)
 
 
-def _rows(path: Path) -> list[dict[str, Any]]:
+def _rows(path: Path) -> Iterator[dict[str, Any]]:
+    # One row at a time: the real-run corpus is large, and holding it whole would count
+    # the corpus, not the judge, in the peak RSS this script reports.
     with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+        yield from (json.loads(line) for line in fh if line.strip())
 
 
 def _ten_step_traces(
@@ -146,7 +149,7 @@ def main() -> None:
     from semloop.semantic import SemanticLoopDetection
     from semloop.trace import Trace
 
-    rows = _rows(Path(args.dataset))
+    rows = list(_rows(Path(args.dataset)))
     detector = SemanticLoopDetection(backend)
     first_start = time.perf_counter()
     detector.measure(Trace.from_dict(rows[0]))
