@@ -33,6 +33,7 @@ from ._claims import (
     clock_times,
     dates,
     head,
+    is_refusal,
     key_terms,
     promises_only,
     quantities,
@@ -797,6 +798,151 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# --- another task, told in plain words ---
+# The request's act: the verb after its lead ("how do I clear…", "can you correct…", "I want
+# to withdraw…"). Light verbs carry their meaning in what follows them ("set up", "take off",
+# "get rid of"), so they name no act of their own.
+_ASK_LEAD = re.compile(r"\b(?:how (?:do|can|should|would|could|shall) (?:i|we|you|u|one)|how to|"
+                       r"(?:can|could|would|will) (?:you|u)(?: please)?|please|pls|plz|"
+                       r"i (?:want|need|would like|'d like|wanna) to|i'm trying to|help me)\s+([a-z]+)",
+                       re.IGNORECASE)
+# The answer's stated purpose: "To equalise, …", "For removing the background…", "You can
+# sort…", or a sentence that opens on a gerund ("Keeping the chain clean…").
+_PURPOSE = re.compile(r"(?:^|[.!?]\s+|\n)(?:(?:sure|ok|okay|no problem|hello|hi|yes)[!,.]*\s+)?"
+                      r"(?:to|for) ([a-z]+)\b|\byou can (?:easily |simply |also )?([a-z]+)\b|"
+                      r"(?:^|\n)([A-Z][a-z]+ing)\b", re.IGNORECASE)
+_LIGHT_VERBS = frozenset("""i we you a an the my me it this that your our be do have get make go
+    know tell help find see use set put take give keep let look try start begin need want like
+    now also example instance more check name""".split())  # noqa: SIM905
+
+
+def _act_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request asks one act and the answer, never naming it or a verb of the same act,
+    states as its purpose another that the request does not name (asked to remove
+    duplicates, "You can sort a list…"): (asked, answered)."""
+    m = _ASK_LEAD.search(_asked_text(case.input))
+    if m is None or m.group(1).lower() in _LIGHT_VERBS:
+        return None
+    asked = _alike(stem(m.group(1)))
+    if asked & word_stems(case.output):
+        return None
+    for p in _PURPOSE.finditer(" ".join(split_claims(case.output)[:2])):
+        verb = next(g for g in p.groups() if g).lower()
+        if verb in _LIGHT_VERBS:
+            continue
+        if stem(verb) in word_stems(case.input) or stem(verb) in asked or _alike(stem(verb)) & asked:
+            return None
+        return m.group(1).lower(), verb
+    return None
+
+
+# A question for a value of one kind: an amount, a count or a duration.
+_ASKS_VALUE = re.compile(r"\b(?:how (?:much|many|long)|what(?:'s| is| does) (?:the |it )?"
+                         r"(?:cost|price|fee))\b", re.IGNORECASE)
+_FREE = re.compile(r"\b(?:free|no (?:extra )?(?:charge|cost|fee)|included|costs? nothing|"
+                   r"at no cost)\b", re.IGNORECASE)
+_LIST_MARK = re.compile(r"^\s*\d{1,2}[.)]\s", re.MULTILINE)
+_COUNT_WORDS = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+                          r"none|a few|several|dozens?)\b", re.IGNORECASE)
+_DURATION_WORDS = re.compile(r"\b(?:days?|weeks?|hours?|minutes?|months?|years?|overnight)\b",
+                             re.IGNORECASE)
+
+
+def _value_unmet(case: RunCase) -> str | None:
+    """A question (the request's only one) for an amount, a count or a duration, and an
+    answer of two sentences or more that states none and is no refusal or question back:
+    it answered another question (`how much does it cost` with upload steps)."""
+    asked_text = _asked_text(case.input)
+    m = _ASKS_VALUE.search(asked_text)
+    out = case.output
+    # Of a request in several parts, one left unanswered is a partial answer, not this.
+    if m is None or len(request_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
+            or out.rstrip().endswith("?") or is_refusal(out):
+        return None
+    # Any number counts (10p, a rate in a unit nobody lists), but not a list's own.
+    numbered = bool(re.search(r"(?<![A-Za-z])\d", _LIST_MARK.sub(" ", out)))
+    asked = m.group(0).lower()
+    if asked == "how long":
+        met = bool(dates(out) or clock_times(out) or _DURATION_WORDS.search(out)) or any(
+            q.unit in _DURATION_UNITS for q in quantities(out))
+    else:
+        met = numbered or bool(_FREE.search(out) or asked == "how many" and _COUNT_WORDS.search(out))
+    return None if met else asked
+
+
+# Kinds of text a user asks to have written; an answer headed by another kind wrote that.
+_TEXT_KINDS = frozenset("""email letter note message caption post tweet memo memorandum reply
+    invoice reminder announcement receipt report summary agenda poem speech toast bio review
+    """.split())  # noqa: SIM905
+_WRITE = re.compile(r"\b(?:write|draft|compose|create|prepare)\b(?:\s+(?:me|us|up))?\s+"
+                    r"(?:a|an|the|my|our)?\s*(?:[\w'-]+\s+){0,3}?(" + "|".join(sorted(_TEXT_KINDS))
+                    + r")s?\b", re.IGNORECASE)
+_TO_WHOM = re.compile(r"\bto\s+(?:(?:my|our|the)\s+)?((?:[A-Z][a-z]+\s+)?[A-Z][a-z]+|[a-z]+)")
+
+
+def _draft_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked to write one kind of text (a caption, a reminder, a letter to someone), the
+    answer is headed as another (``MEMORANDUM``, ``INVOICE #0087``) or signed by the one
+    it was to be sent to: (asked, written)."""
+    m = _WRITE.search(case.input)
+    lines = [line.strip() for line in case.output.strip().splitlines() if line.strip()]
+    if m is None or not lines:
+        return None
+    kind = m.group(1).lower()
+    first = re.match(r"[#*\s]*([A-Za-z]+)", lines[0])
+    heading = first.group(1).lower() if first else ""
+    if heading in _TEXT_KINDS and heading != kind and kind not in case.output.lower() \
+            and {heading, kind} != {"memo", "memorandum"}:
+        return kind, f"{'an' if heading[0] in 'aeiou' else 'a'} {heading}"
+    # A signature: the last line, a few words, after a body of two lines or more.
+    if len(lines) >= 3 and len(lines[-1].split()) <= 4:
+        signed = {w.lower().strip(",.") for w in lines[-1].split()}
+        for to in _TO_WHOM.finditer(case.input[m.start():]):
+            whom = {w.lower() for w in to.group(1).split()} - {"me", "you", "us", "them", "it"}
+            if whom & signed:
+                return f"{kind} to {to.group(1)}", f'signed "{lines[-1]}"'
+    return None
+
+
+# Someone other than the user: a relation or a third person's pronoun.
+_KIN = (r"(?:son|daughter|kids?|child|children|wife|husband|partner|mom|mum|mother|dad|father|"
+        r"boyfriend|girlfriend|brother|sister|grandma|grandpa|grandmother|grandfather|niece|"
+        r"nephew|baby|toddler|teen|colleague|boss|employee|tenant|friend|parents?)")
+_THIRD_PARTY = re.compile(rf"\b(?:my|our)\s+(?:\d+\s*(?:yo|year[- ]old)\s+)?{_KIN}\b|"
+                          r"\b(?:her|his|their)\b", re.IGNORECASE)
+_NAMES_THIRD = re.compile(rf"\b(?:he|she|him|her|his|hers|they|them|their|{_KIN})\b", re.IGNORECASE)
+
+
+def _owner_shift(case: RunCase) -> str | None:
+    """The request is about someone else's thing (my daughter's login, his pass) and the
+    answer of two sentences or more speaks only of the user's own (your password, your
+    account), never naming that person or anyone third: the person asked about."""
+    m = _THIRD_PARTY.search(case.input)
+    out = case.output
+    if m is None or _NAMES_THIRD.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
+            or len(split_claims(out)) < 2:
+        return None
+    names = {n for n in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input[1:])}
+    if any(re.search(rf"\b{n}\b", out) for n in names):
+        return None
+    return m.group(0)
+
+
+def _another_task(case: RunCase) -> str:
+    """The answer does another task than the one asked, read from the words alone: another
+    act, a value of another kind, another kind of text or sender, another person's
+    thing. What it says, or ""."""
+    if act := _act_swap(case):
+        return f'asked to "{act[0]}", the answer sets out to "{act[1]}"'
+    if value := _value_unmet(case):
+        return f'asked "{value}", the answer states no such value'
+    if draft := _draft_swap(case):
+        return f"asked for a {draft[0]}, the answer is {draft[1]}"
+    if whose := _owner_shift(case):
+        return f'asked about "{whose}", the answer speaks only of the user\'s own'
+    return ""
+
+
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
 _SOURCE_MARGIN = 0.1
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
@@ -922,6 +1068,8 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     action = _other_action(case)
     ev.flag("other_action", action is not None,
             f'asked to "{action[0]}", the run did "{action[1]}"' if action else "")
+    another = _another_task(case)
+    ev.flag("another_task", bool(another), another)
     run = _Run.of(case, embed)
     cos = run.request_cosines() if run.sentences else [0.0]
     ev.flag("request_far", 1.0 - max(cos))
