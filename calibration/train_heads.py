@@ -87,7 +87,8 @@ SIGNS: dict[str, dict[str, int]] = {
                         "marker": 1, "off_share": 1, "min_far": 1, "tail_far": 1,
                         "lexical_off": 1, "never_on": 1, "isolation": 1, "isolated_share": 1,
                         "far_share": 1, "fall": 1, "other_party": 1, "new_names": 1, "promo_share": 1,
-                        "noticed_other": 1, "marked_share": 1, "personal_share": 1},
+                        "noticed_other": 1, "marked_share": 1, "personal_share": 1,
+                        "stray_work": 1},
 }
 # Features fitted after the others, with the others' weights, bias and operating point held
 # (``fit_staged``): a check that fires on a handful of cases, refitted with the rest, moves

@@ -904,26 +904,35 @@ def _draft_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-# Someone other than the user: a relation or a third person's pronoun.
-_KIN = (r"(?:son|daughter|kids?|child|children|wife|husband|partner|mom|mum|mother|dad|father|"
-        r"boyfriend|girlfriend|brother|sister|grandma|grandpa|grandmother|grandfather|niece|"
-        r"nephew|baby|toddler|teen|colleague|boss|employee|tenant|friend|parents?)")
-_THIRD_PARTY = re.compile(rf"\b(?:my|our)\s+(?:\d+\s*(?:yo|year[- ]old)\s+)?{_KIN}\b|"
+# Someone other than the user: a relation or a third person's pronoun. Relations come in
+# groups that name one person alike (my son is "your child"); another group's word names
+# someone else ("your parent account" is the user's own).
+_KIN_GROUPS = ("son daughter kid kids child children baby toddler teen teenager",
+               "wife husband partner boyfriend girlfriend spouse",
+               "mom mum mother dad father parent parents",
+               "brother sister sibling", "grandma grandpa grandmother grandfather",
+               "niece nephew", "colleague coworker boss employee", "tenant", "friend")
+_KIN = {w: group.split() for group in _KIN_GROUPS for w in group.split()}
+_THIRD_PARTY = re.compile(r"\b(?:my|our)\s+(?:\d+\s*(?:yo|year[- ]old)\s+)?("
+                          + "|".join(sorted(_KIN, key=len, reverse=True)) + r")\b|"
                           r"\b(?:her|his|their)\b", re.IGNORECASE)
-_NAMES_THIRD = re.compile(rf"\b(?:he|she|him|her|his|hers|they|them|their|{_KIN})\b", re.IGNORECASE)
+_THIRD_PERSON_WORDS = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.IGNORECASE)
 
 
 def _owner_shift(case: RunCase) -> str | None:
     """The request is about someone else's thing (my daughter's login, his pass) and the
     answer of two sentences or more speaks only of the user's own (your password, your
-    account), never naming that person or anyone third: the person asked about."""
+    account), never naming that person (their relation or name) or a third person: the
+    person asked about. Another relation in the answer is the user's ("your parent
+    account")."""
     m = _THIRD_PARTY.search(case.input)
     out = case.output
-    if m is None or _NAMES_THIRD.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
+    if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
             or len(split_claims(out)) < 2:
         return None
-    names = {n for n in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input[1:])}
-    if any(re.search(rf"\b{n}\b", out) for n in names):
+    kin = _KIN[m.group(1).lower()] if m.group(1) else []
+    if any(re.search(rf"\b{n}\b", out) for n in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input[1:])) \
+            or any(re.search(rf"\b{k}\b", out, re.IGNORECASE) for k in kin):
         return None
     return m.group(0)
 
@@ -1160,6 +1169,10 @@ _PERSONAL = re.compile(
     r"\bwhen (?:I|we) (?:was|were|toured|travell?ed|traveled|lived|visited|grew)\b|"
     r"\b(?:a few|many|some|two|three) years ago\b",
 )
+# A step that opens a piece of work rather than reporting a result: a gerund first ("Drafting
+# a proposal…", "Pulling last year's data"), or an announced next move.
+_NEW_WORK = re.compile(r"^(?:(?:now|also|meanwhile|next),? )?(?:[A-Za-z]+ing\b|let me\b|"
+                       r"(?:i'm |i am )?going to\b|i'll\b|switching to\b)", re.IGNORECASE)
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
 _FAR_COS = 0.25  # a unit this far from the request is about something else, whatever its words
 
@@ -1212,6 +1225,12 @@ def _drift_by_meaning(
             off[i] = False
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
+    # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
+    # see what's trending"), wherever they fall: a run may wander first and answer last.
+    stray = [i for i in range(min(sum(1 for s in case.steps if s.strip()), len(units)))
+             if off[i] and _NEW_WORK.search(units[i][0])]
+    ev.flag("stray_work", sum(words[i] for i in stray) / total,
+            f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else "")
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
     # The longest run of off units after the first unit that is on the request.
     first_on = next((i for i, o in enumerate(off) if not o), len(off))
