@@ -126,7 +126,8 @@ _REMAINING = re.compile(
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
-    r"the (?:others|rest|remaining)|"
+    r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
+    r"(?:next|others|rest|remaining)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
     re.IGNORECASE,
 )
@@ -229,7 +230,25 @@ _COVERS_ALL = re.compile(r"\b(?:both|all|each|neither|either)\b", re.IGNORECASE)
 _NAMED_PAIR = re.compile(r"(?<=[a-z] )([A-Z][a-z]{2,}) and ([A-Z][a-z]{2,})\b")
 
 
+# Items numbered inline ("reports: 1) the tap drips, 2) the alarm chirps, 3) …"), counted
+# from 1 in order; the last ends with its sentence.
+_NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?([1-9])[.)]\s+")
+
+
+def _numbered(request: str) -> list[str]:
+    marks = list(_NUMBERED.finditer(request))
+    if len(marks) < 2 or [int(m.group(1)) for m in marks] != list(range(1, len(marks) + 1)):
+        return []
+    ends = [m.start() for m in marks[1:]] + [len(request)]
+    items = [request[m.end():end] for m, end in zip(marks, ends)]
+    items[-1] = re.split(r"[.?!;](?:\s|$)", items[-1])[0]
+    return [i.strip(" ,;") for i in items if i.strip(" ,;")]
+
+
 def _listed(request: str) -> list[str]:
+    numbered = _numbered(request)
+    if len(numbered) >= 2:
+        return numbered
     m = _COLON_LIST.search(request)
     if m:
         items = [i for i in re.split(r",\s+(?:and\s+)?|\s+and\s+", m.group(1)) if i.strip()]
@@ -443,7 +462,10 @@ _BOILERPLATE = re.compile(
     r"we recommend|is (?:an? )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
     r"(?:can|may) vary|a number of reasons|we understand|beyond (?:our|your) control|"
     r"(?:appreciate|thank you for) your (?:patience|understanding)|(?:we )?hope (?:you|this|that)|"
-    r"safe travels|good luck|enjoy the|take care)\b",
+    r"safe travels|good luck|enjoy the|take care|"
+    # A refusal that says nothing of what or why ("Unfortunately I'm unable to help with that").
+    r"(?:unable|not able|can(?:'t|not)) to (?:help|assist) (?:you )?with (?:that|this)|"
+    r"can(?:'t|not) (?:help|assist) (?:you )?with (?:that|this))\b",
     re.IGNORECASE,
 )
 
