@@ -65,6 +65,11 @@ _ATTRIBUTE_WORDS = frozenset(stem(w) for w in """time date day limit much many l
     total current today now next last new right""".split())  # noqa: SIM905
 
 
+def _phrases(alternatives: str) -> re.Pattern[str]:
+    """Any of the alternatives (``a|b|c``, regular expressions) as whole words, in any case."""
+    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
+
+
 def _short(text: str, words: int = 14) -> str:
     parts = text.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
@@ -105,19 +110,17 @@ _FAILED_OUTPUT = re.compile(
     r"rejected|declined)\b|\"ok\"\s*:\s*false|\"success\"\s*:\s*false",
     re.IGNORECASE,
 )
-_CLAIMS_SUCCESS = re.compile(
-    r"\b(?:done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
+_CLAIMS_SUCCESS = _phrases(
+    r"done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
     r"i(?:'ve| have) (?:\w+ed|sent|made|set|put|moved|booked|cancelled|canceled)|confirmed|"
     r"processed|(?:is|are|was|were) (?:\w+ed|ready|live|up)|(?:'ve|'s) been|you're good|"
-    r"good to go|ready)\b",
-    re.IGNORECASE,
+    r"good to go|ready",
 )
-_ADMITS_FAILURE = re.compile(
-    r"\b(?:couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
+_ADMITS_FAILURE = _phrases(
+    r"couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
     r"did not go|can't|cannot|not possible|unfortunately|error|isn't possible|wouldn't|"
     r"rejected|declined|denied|blocked|didn't work|did not work|not able|no longer possible|"
-    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong)\b",
-    re.IGNORECASE,
+    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong",
 )
 _REMAINING = re.compile(
     r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|still (?:need|have) to|"
@@ -132,34 +135,30 @@ _REMAINING = re.compile(
     re.IGNORECASE,
 )
 # The answer lays out how it would do the work, and stops before acting.
-_PLAN = re.compile(
-    r"\b(?:here(?:'s| is) (?:how|what) i(?:'ll| will| would| plan)|i(?:'ll| will| would) (?:first|start by|then)|"
+_PLAN = _phrases(
+    r"here(?:'s| is) (?:how|what) i(?:'ll| will| would| plan)|i(?:'ll| will| would) (?:first|start by|then)|"
     r"(?:my|the) plan is|the steps (?:are|would be|will be)|steps? (?:i(?:'ll| will)|to get)|"
-    r"to get (?:this|that|those|these|it) (?:done|scheduled|booked|sorted|submitted))\b",
-    re.IGNORECASE,
+    r"to get (?:this|that|those|these|it) (?:done|scheduled|booked|sorted|submitted)",
 )
 # Sent elsewhere to have it done: "please call our service desk", "contact the branch".
-_REDIRECT = re.compile(
-    r"\b(?:please )?(?:call|phone|ring|contact|email|e-mail|visit|reach out to|get in touch with)"
-    r" (?:us|our|the|your|a|them)\b",
-    re.IGNORECASE,
+_REDIRECT = _phrases(
+    r"(?:please )?(?:call|phone|ring|contact|email|e-mail|visit|reach out to|get in touch with)"
+    r" (?:us|our|the|your|a|them)",
 )
 # A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed".
 _ITEM_FAILED = re.compile(
     r"\"(?:ok|success|done|\w+ed)\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined)\"",
     re.IGNORECASE,
 )
-_HOW_TO_ASKED = re.compile(
-    r"\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
-    r"where (?:do|can) i|instructions|guide|walk me through|explain how)\b",
-    re.IGNORECASE,
+_HOW_TO_ASKED = _phrases(
+    r"how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
+    r"where (?:do|can) i|instructions|guide|walk me through|explain how",
 )
-_INSTRUCTING = re.compile(
-    r"\b(?:go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
+_INSTRUCTING = _phrases(
+    r"go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
     r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|"
     r"you(?:'ll| will) need to|to (?:\w+ )?(?:do|submit|cancel|change|downgrade|upgrade|update|"
-    r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact))\b",
-    re.IGNORECASE,
+    r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact)",
 )
 _ASKING = re.compile(
     r"\b(?:could|can|would) you (?:please )?(?:provide|give|share|confirm|tell|send|let me know)|"
@@ -309,10 +308,10 @@ _ASKS_WHEN_AGAIN = re.compile(r"\b(?:what|which) (?:day|date|time)|\bwhen would\
 
 
 # A yes-or-no question, and the words that answer one (or say it depends on something).
-_YES_NO = re.compile(r"(?:^|[.!?,;:\u2014\u2013-]\s*|\b(?:so|but|and|ok|okay)\s+)(?:can|could|may|is|are|am|do|does|did|will|would|"
+_ASKS_YES_OR_NO = re.compile(r"(?:^|[.!?,;:\u2014\u2013-]\s*|\b(?:so|but|and|ok|okay)\s+)(?:can|could|may|is|are|am|do|does|did|will|would|"
                      r"should|shall|has|have)\s+(?:i|we|he|she|it|they|my|our|this|that|there|you)\b",
                      re.IGNORECASE)
-_POLAR = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|afraid|of course|"
+_ANSWERS_YES_OR_NO = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|afraid|of course|"
                     r"absolutely|definitely|certainly|sure|only (?:if|when|after|before)|as long as|"
                     r"unless|provided|eligible|allowed|permitted|fine|okay|ok)\b", re.IGNORECASE)
 
@@ -380,7 +379,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
             f'it leaves placeholders unfilled: "{_short(text)}"')
-    ev.flag("evasive", bool(_YES_NO.search(case.input)) and not _POLAR.search(text)
+    ev.flag("evasive", bool(_ASKS_YES_OR_NO.search(case.input)) and not _ANSWERS_YES_OR_NO.search(text)
             and not case.tools_called,
             f'asked yes or no, it says neither: "{_short(text)}"')
     questions = [s for s in run.sentences if s.rstrip().endswith("?")]
@@ -449,8 +448,8 @@ def _acts(call: ToolCall) -> bool:
     return stem(head) in _ACTION_VERBS
 
 
-_BOILERPLATE = re.compile(
-    r"\b(?:sorry to hear|thanks? (?:you )?for (?:reaching out|contacting|your)|happy to help|"
+_BOILERPLATE = _phrases(
+    r"sorry to hear|thanks? (?:you )?for (?:reaching out|contacting|your)|happy to help|"
     r"here to help|let (?:me|us) know|any (?:other|further) questions|anything else|"
     r"(?:contact|reach out to|consult|check with|speak (?:to|with)|talk to) (?:\w+ ){0,3}"
     r"(?:support|team|provider|professional|expert|airline|bank|doctor|advisor|agent|lawyer|"
@@ -465,8 +464,7 @@ _BOILERPLATE = re.compile(
     r"safe travels|good luck|enjoy the|take care|"
     # A refusal that says nothing of what or why ("Unfortunately I'm unable to help with that").
     r"(?:unable|not able|can(?:'t|not)) to (?:help|assist) (?:you )?with (?:that|this)|"
-    r"can(?:'t|not) (?:help|assist) (?:you )?with (?:that|this))\b",
-    re.IGNORECASE,
+    r"can(?:'t|not) (?:help|assist) (?:you )?with (?:that|this)",
 )
 
 
@@ -861,13 +859,11 @@ def _act_swap(case: RunCase) -> tuple[str, str] | None:
 # A question for a value of one kind: an amount, a count or a duration.
 _ASKS_VALUE = re.compile(r"\b(?:how (?:much|many|long)|what(?:'s| is| does) (?:the |it )?"
                          r"(?:cost|price|fee))\b", re.IGNORECASE)
-_FREE = re.compile(r"\b(?:free|no (?:extra )?(?:charge|cost|fee)|included|costs? nothing|"
-                   r"at no cost)\b", re.IGNORECASE)
+_FREE = _phrases(r"free|no (?:extra )?(?:charge|cost|fee)|included|costs? nothing|at no cost")
 _LIST_MARK = re.compile(r"^\s*\d{1,2}[.)]\s", re.MULTILINE)
-_COUNT_WORDS = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-                          r"none|a few|several|dozens?)\b", re.IGNORECASE)
-_DURATION_WORDS = re.compile(r"\b(?:days?|weeks?|hours?|minutes?|months?|years?|overnight)\b",
-                             re.IGNORECASE)
+_COUNT_WORDS = _phrases(r"one|two|three|four|five|six|seven|eight|nine|ten|twelve|none|a few|"
+                        r"several|dozens?")
+_DURATION_WORDS = _phrases(r"days?|weeks?|hours?|minutes?|months?|years?|overnight")
 
 
 def _value_unmet(case: RunCase) -> str | None:
