@@ -830,7 +830,8 @@ _ASK_LEAD = re.compile(r"\b(?:how (?:do|can|should|would|could|shall) (?:i|we|yo
 # sort…", or a sentence that opens on a gerund ("Keeping the chain clean…").
 _PURPOSE = re.compile(r"(?:^|[.!?]\s+|\n)(?:(?:sure|ok|okay|no problem|hello|hi|yes)[!,.]*\s+)?"
                       r"(?:to|for) ([a-z]+)\b|\byou can (?:easily |simply |also )?([a-z]+)\b|"
-                      r"(?:^|\n)([A-Z][a-z]+ing)\b", re.IGNORECASE)
+                      r"(?:^|\n)([A-Z][a-z]{2,}ing)\b(?<!thing)(?<!morning)(?<!evening)"
+                      r"(?<!during)(?<!spring)", re.IGNORECASE)
 _LIGHT_VERBS = frozenset("""i we you a an the my me it this that your our be do have get make go
     know tell help find see use set put take give keep let look try start begin need want like
     now also example instance more check name""".split())  # noqa: SIM905
