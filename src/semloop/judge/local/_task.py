@@ -8,10 +8,12 @@ stay on it?
   for something the user already gave, a reply that names nothing of the request).
 - TASK_UNDERSTANDING_FAILURE looks for the answer addressing a sibling of what was asked:
   the request's names (acronyms, capitalised names, codes) missing from a complete answer
-  that names others of the same kind instead.
+  that names others of the same kind instead; and for another task told in plain words
+  (another act stated as the answer's purpose, a value asked for and never given, another
+  kind of text or sender, someone else's thing answered as the user's).
 - OFF_TOPIC_DRIFT finds the sentences and steps that relate neither to the request nor
   to the context the run retrieved, and how much of the run they take after it started
-  on topic.
+  on topic, or in steps that go off to other work.
 
 Each reads a case into named evidence (``*_evidence``); the learned head of its evaluator
 (``_head.py``, trained by calibration/train_heads.py) weighs it into the answer.
