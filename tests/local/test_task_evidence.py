@@ -361,6 +361,13 @@ def test_a_probe_sets_one_feature(embed: Embed, evidence: Callable[[RunCase, Emb
      case("How do I merge two PDF files on a Mac?",
           "Open the first PDF in Preview, show the thumbnails, then drag the second file into "
           "the sidebar. Save, and the two are merged into one document.")),
+    # An act asked with a light verb and its particle: turning off answered as turning on.
+    (case("How do I turn off read receipts in my chat app?",
+          "You can turn them on under Settings > Privacy. Your contacts then see when you've "
+          "read their messages."),
+     case("How do I turn off read receipts in my chat app?",
+          "Go to Settings > Privacy and switch Read receipts off. Others' receipts are hidden "
+          "from you too.")),
     # A value asked for and never stated: a duration answered with how-to steps.
     (case("How long does a passport renewal take by post?",
           "Fill in the renewal form online and print it. Post it with your old passport and "

@@ -839,23 +839,52 @@ _LIGHT_VERBS = frozenset("""i we you a an the my me it this that your our be do 
     now also example instance more check name""".split())  # noqa: SIM905
 
 
+# Light verbs that name an act with their particle, the thing between them or not ("take my
+# son off the squad", "put it on hold"): the act they name. "Take out" names withdrawing
+# only with the thing between ("take money out"; "take out a loan" is borrowing).
+_PHRASAL = tuple((re.compile(pattern.replace("_", r"(?:\s+[\w'-]+){0,3}?\s+"), re.IGNORECASE), act)
+                 for pattern, act in (
+    # Not time taken off ("take a day off").
+    (r"\b(?:take|taking|took)(?!(?:\s+\w+){0,2}\s+(?:days?|time|weeks?|weekend|morning|"
+     r"afternoon|evening|leave)\b)_off\b", "remove"), (r"\b(?:get|getting) rid of\b", "remove"),
+    (r"\b(?:put|putting)_on hold\b", "pause"), (r"\b(?:set|setting)_up\b", "create"),
+    (r"\b(?:sign|signing)_up\b", "register"),
+    (r"\b(?:turn|turning|switch|switching)_off\b", "disable"),
+    (r"\b(?:turn|turning|switch|switching)_on\b", "enable"),
+    (r"\b(?:pay|paying) in(?:to)?\b", "deposit"),
+    (r"\b(?:take|taking|took)(?:\s+[\w'-]+){1,3}?\s+out\b", "withdraw"),
+    (r"\b(?:top|topping)_up\b", "add"), (r"\bmoney back\b", "refund")))
+
+
+def _phrasal_act(text: str) -> str | None:
+    return next((act for rx, act in _PHRASAL if rx.search(text)), None)
+
+
 def _act_swap(case: RunCase) -> tuple[str, str] | None:
     """The request asks one act and the answer, never naming it or a verb of the same act,
     states as its purpose another that the request does not name (asked to remove
-    duplicates, "You can sort a list…"): (asked, answered)."""
-    m = _ASK_LEAD.search(_asked_text(case.input))
-    if m is None or m.group(1).lower() in _LIGHT_VERBS:
+    duplicates, "You can sort a list…"; asked to take him off the squad, "you can put his
+    registration on hold"): (asked, answered)."""
+    request = _asked_text(case.input)
+    m = _ASK_LEAD.search(request)
+    lead = m.group(1).lower() if m else ""
+    # A verb with its particle is the act it names ("turn off" is disabling).
+    said = _phrasal_act(request[m.start():] if m else request) or (
+        lead if lead not in _LIGHT_VERBS else "")
+    if not said:
         return None
-    asked = _alike(stem(m.group(1)))
+    asked = _alike(stem(said))
     if asked & word_stems(case.output):
         return None
     for p in _PURPOSE.finditer(" ".join(split_claims(case.output)[:2])):
         verb = next(g for g in p.groups() if g).lower()
-        if verb in _LIGHT_VERBS:
+        verb = _phrasal_act(case.output[p.start():p.end() + 40]) or (
+            verb if verb not in _LIGHT_VERBS else "")
+        if not verb:
             continue
         if stem(verb) in word_stems(case.input) or stem(verb) in asked or _alike(stem(verb)) & asked:
             return None
-        return m.group(1).lower(), verb
+        return said, verb
     return None
 
 
