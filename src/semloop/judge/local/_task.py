@@ -501,7 +501,7 @@ _GENERIC_SHARE = 0.34
 # (directions, environments, money flows, trade modes), not any one domain's terms.
 _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     inbound/outbound incoming/outgoing import/export arrival/departure arrivals/departures
-    upload/download push/pull deposit/withdrawal credit/debit buy/sell purchase/sale rent/sale
+    upload/download uplink/downlink push/pull deposit/withdrawal credit/debit buy/sell purchase/sale rent/sale
     renting/buying lease/purchase income/expense gross/net before/after pre/post
     staging/production dev/production development/production test/production sandbox/production
     internal/external public/private individual/joint personal/business single/married
