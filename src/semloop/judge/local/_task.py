@@ -823,7 +823,8 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
 # --- another task, told in plain words ---
 # The request's act: the verb after its lead ("how do I clear…", "can you correct…", "I want
 # to withdraw…"). Light verbs carry their meaning in what follows them ("set up", "take off",
-# "get rid of"), so they name no act of their own.
+# "get rid of"), so they name no act of their own; nor do the other words a lead or a
+# purpose clause may catch ("you can also…", "for example").
 _ASK_LEAD = re.compile(r"\b(?:how (?:do|can|should|would|could|shall) (?:i|we|you|u|one)|how to|"
                        r"(?:can|could|would|will) (?:you|u)(?: please)?|please|pls|plz|"
                        r"i (?:want|need|would like|'d like|wanna) to|i'm trying to|help me)\s+([a-z]+)",
@@ -841,19 +842,23 @@ _LIGHT_VERBS = frozenset("""i we you a an the my me it this that your our be do 
 
 # Light verbs that name an act with their particle, the thing between them or not ("take my
 # son off the squad", "put it on hold"): the act they name. "Take out" names withdrawing
-# only with the thing between ("take money out"; "take out a loan" is borrowing).
+# only with the thing between ("take money out"; "take out a loan" is borrowing); taking
+# time off ("take a day off") removes nothing.
+_NOT_TIME = r"(?!(?:\s+\w+){0,2}\s+(?:days?|time|weeks?|weekend|morning|afternoon|evening|leave)\b)"
 _PHRASAL = tuple((re.compile(pattern.replace("_", r"(?:\s+[\w'-]+){0,3}?\s+"), re.IGNORECASE), act)
                  for pattern, act in (
-    # Not time taken off ("take a day off").
-    (r"\b(?:take|taking|took)(?!(?:\s+\w+){0,2}\s+(?:days?|time|weeks?|weekend|morning|"
-     r"afternoon|evening|leave)\b)_off\b", "remove"), (r"\b(?:get|getting) rid of\b", "remove"),
-    (r"\b(?:put|putting)_on hold\b", "pause"), (r"\b(?:set|setting)_up\b", "create"),
+    (rf"\b(?:take|taking|took){_NOT_TIME}_off\b", "remove"),
+    (r"\b(?:get|getting) rid of\b", "remove"),
+    (r"\b(?:put|putting)_on hold\b", "pause"),
+    (r"\b(?:set|setting)_up\b", "create"),
     (r"\b(?:sign|signing)_up\b", "register"),
     (r"\b(?:turn|turning|switch|switching)_off\b", "disable"),
     (r"\b(?:turn|turning|switch|switching)_on\b", "enable"),
     (r"\b(?:pay|paying) in(?:to)?\b", "deposit"),
     (r"\b(?:take|taking|took)(?:\s+[\w'-]+){1,3}?\s+out\b", "withdraw"),
-    (r"\b(?:top|topping)_up\b", "add"), (r"\bmoney back\b", "refund")))
+    (r"\b(?:top|topping)_up\b", "add"),
+    (r"\bmoney back\b", "refund"),
+))
 
 
 def _phrasal_act(text: str) -> str | None:
@@ -980,9 +985,10 @@ def _owner_shift(case: RunCase) -> str | None:
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
             or len(split_claims(out)) < 2:
         return None
-    kin = _KIN[m.group(1).lower()] if m.group(1) else []
-    if any(re.search(rf"\b{n}\b", out) for n in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input[1:])) \
-            or any(re.search(rf"\b{k}\b", out, re.IGNORECASE) for k in kin):
+    # The person by name ("my daughter Lily") or by a word of the same relation.
+    names = [t for t in key_terms(case.input) if t.isalpha()]
+    names += _KIN[m.group(1).lower()] if m.group(1) else []
+    if any(re.search(rf"\b{re.escape(n)}\b", out, re.IGNORECASE) for n in names):
         return None
     return m.group(0)
 
