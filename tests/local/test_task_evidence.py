@@ -387,6 +387,13 @@ def test_a_probe_sets_one_feature(embed: Embed, evidence: Callable[[RunCase, Emb
      case("Draft an email from me to Professor Lindqvist asking for a week's extension",
           "Dear Professor Lindqvist,\nCould I have one more week for the essay? I was ill last "
           "week.\nKind regards,\nJonas")),
+    # Another audience: asked in plain words for a child, answered in a clinician's register.
+    (case("Explain to my 6-year-old why we brush our teeth at night",
+          "Nocturnal salivary flow diminishes considerably, so fermentable carbohydrates "
+          "remaining interproximally accelerate demineralisation of enamel."),
+     case("Explain to my 6-year-old why we brush our teeth at night",
+          "At night your mouth makes less spit, so bits of food stay on your teeth. Tiny germs "
+          "eat them and make holes. Brushing sweeps the food away before bed.")),
     # Someone else's thing answered as the user's own.
     (case("How do I add my husband to the gym's family plan?",
           "Open the app and go to Membership. Your plan, your payment card and your visits are "

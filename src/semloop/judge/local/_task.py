@@ -993,10 +993,28 @@ def _owner_shift(case: RunCase) -> str | None:
     return m.group(0)
 
 
+# Written or explained for a child or a beginner: the answer must be in plain words.
+_FOR_A_CHILD = re.compile(r"\b(?:write|explain|tell|describe|note|story|letter|message)\b.*\b(?:for|to) "
+                          r"(?:my |our |a |an )?(?:\d+[- ]?(?:year[- ]old|yo)|kids?|child(?:ren)?|"
+                          r"toddlers?|beginners?)\b", re.IGNORECASE | re.DOTALL)
+_LONG_WORDS = 0.15  # share of words of nine letters or more: a clinician's or a lawyer's register
+
+
+def _register_swap(case: RunCase) -> float:
+    """Asked to write or explain for a child or a beginner, the answer is in an expert's
+    register ("Tonsillectomy is indicated for recurrent tonsillitis…"): the share of its long
+    words, or 0."""
+    if not _FOR_A_CHILD.search(case.input):
+        return 0.0
+    words = re.findall(r"[A-Za-z]+", case.output)
+    share = sum(len(w) >= 9 for w in words) / len(words) if words else 0.0
+    return share if share >= _LONG_WORDS else 0.0
+
+
 def _another_task(case: RunCase) -> str:
     """The answer does another task than the one asked, read from the words alone: another
     act, a value of another kind, another kind of text or sender, another person's
-    thing. What it says, or ""."""
+    thing, another audience. What it says, or ""."""
     if act := _act_swap(case):
         return f'asked to "{act[0]}", the answer sets out to "{act[1]}"'
     if value := _value_unmet(case):
@@ -1005,6 +1023,8 @@ def _another_task(case: RunCase) -> str:
         return f"asked for a {draft[0]}, the answer is {draft[1]}"
     if whose := _owner_shift(case):
         return f'asked about "{whose}", the answer speaks only of the user\'s own'
+    if long_words := _register_swap(case):
+        return f"asked in plain words for a child or a beginner, {long_words:.0%} of the answer's words are long"
     return ""
 
 
