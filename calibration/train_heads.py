@@ -80,13 +80,15 @@ SIGNS: dict[str, dict[str, int]] = {
                         "plan": 1, "evasive": 1, "redirect": 1, "action_unnamed": 1,
                         "item_failed": 1, "act_missing": 1},
     "task_understanding_failure": {"substitute": 1, "opposite": 1, "reversed": 1, "slot_swap": 1,
-                                   "wrong_source": 1, "other_action": 1, "request_far": 1,
+                                   "wrong_source": 1, "other_action": 1, "another_task": 1,
+                                   "request_far": 1,
                                    "uncovered": 1, "names_dropped": 1, "names_swapped": 1},
     "off_topic_drift": {"stretch": 1, "digression": 1, "promotion": 1, "other_case": 1,
                         "marker": 1, "off_share": 1, "min_far": 1, "tail_far": 1,
                         "lexical_off": 1, "never_on": 1, "isolation": 1, "isolated_share": 1,
                         "far_share": 1, "fall": 1, "other_party": 1, "new_names": 1, "promo_share": 1,
-                        "noticed_other": 1, "marked_share": 1, "personal_share": 1},
+                        "noticed_other": 1, "marked_share": 1, "personal_share": 1,
+                        "stray_work": 1},
 }
 # Features fitted after the others, with the others' weights, bias and operating point held
 # (``fit_staged``): a check that fires on a handful of cases, refitted with the rest, moves

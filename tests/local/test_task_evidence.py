@@ -351,3 +351,113 @@ def test_a_probe_sets_one_feature(embed: Embed, evidence: Callable[[RunCase, Emb
                                   request_: str, answer: str, feature: str,
                                   value: float) -> None:
     assert evidence(case(request_, answer), embed).features[feature] == value
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    # Another act: asked to merge, the answer sets out to split.
+    (case("How do I merge two PDF files on a Mac?",
+          "To split a PDF, open it in Preview, show the thumbnails and drag the pages you want "
+          "onto the desktop. Each dragged selection becomes its own file."),
+     case("How do I merge two PDF files on a Mac?",
+          "Open the first PDF in Preview, show the thumbnails, then drag the second file into "
+          "the sidebar. Save, and the two are merged into one document.")),
+    # An act asked with a light verb and its particle: turning off answered as turning on.
+    (case("How do I turn off read receipts in my chat app?",
+          "You can turn them on under Settings > Privacy. Your contacts then see when you've "
+          "read their messages."),
+     case("How do I turn off read receipts in my chat app?",
+          "Go to Settings > Privacy and switch Read receipts off. Others' receipts are hidden "
+          "from you too.")),
+    # A value asked for and never stated: a duration answered with how-to steps.
+    (case("How long does a passport renewal take by post?",
+          "Fill in the renewal form online and print it. Post it with your old passport and "
+          "two photos to the address on the form."),
+     case("How long does a passport renewal take by post?",
+          "Usually about three weeks from when they receive it, longer in the summer.")),
+    # Another kind of text: a thank-you note asked, an agenda written.
+    (case("Write a short thank-you note to the caretaker for fixing the boiler",
+          "AGENDA\nBuilding committee, 3 March\n1. Boiler repairs\n2. Stairwell lights"),
+     case("Write a short thank-you note to the caretaker for fixing the boiler",
+          "Dear Mr Adeyemi,\nThank you for getting the boiler running again so quickly.\n"
+          "Warm regards,\nFlat 6")),
+    # The draft is signed by the one it was to be sent to.
+    (case("Draft an email from me to Professor Lindqvist asking for a week's extension",
+          "Dear students,\nThe essay deadline stays as announced; no extensions this term.\n"
+          "Best,\nProfessor Lindqvist"),
+     case("Draft an email from me to Professor Lindqvist asking for a week's extension",
+          "Dear Professor Lindqvist,\nCould I have one more week for the essay? I was ill last "
+          "week.\nKind regards,\nJonas")),
+    # Another audience: asked in plain words for a child, answered in a clinician's register.
+    (case("Explain to my 6-year-old why we brush our teeth at night",
+          "Nocturnal salivary flow diminishes considerably, so fermentable carbohydrates "
+          "remaining interproximally accelerate demineralisation of enamel."),
+     case("Explain to my 6-year-old why we brush our teeth at night",
+          "At night your mouth makes less spit, so bits of food stay on your teeth. Tiny germs "
+          "eat them and make holes. Brushing sweeps the food away before bed.")),
+    # Someone else's thing answered as the user's own.
+    (case("How do I add my husband to the gym's family plan?",
+          "Open the app and go to Membership. Your plan, your payment card and your visits are "
+          "all listed there."),
+     case("How do I add my husband to the gym's family plan?",
+          "Go to Membership > Family and tap Add member; your husband gets an email invite.")),
+])
+def test_another_task_in_plain_words(embed: Embed, wrong: RunCase, right: RunCase) -> None:
+    assert task_understanding_evidence(wrong, embed).features["another_task"] == 1.0
+    assert task_understanding_evidence(right, embed).features["another_task"] == 0.0
+
+
+def test_a_value_left_out_of_a_multi_part_request_is_a_partial_answer(embed: Embed) -> None:
+    """One part unanswered is TASK_COMPLETION's business, not another task."""
+    partial = case("Can I park at the depot overnight and how much is it?",
+                   "Yes, the depot car park stays open overnight. Use the side gate after 22:00.")
+    assert task_understanding_evidence(partial, embed).features["another_task"] == 0.0
+
+
+def test_another_word_for_the_same_person_names_them(embed: Embed) -> None:
+    """My son is "your child"; "your parent account" names the user, not the son."""
+    named = case("My son lost his library card, how do we replace it?",
+                 "Bring your child with a photo ID to any branch. The new card costs 2 EUR.")
+    assert task_understanding_evidence(named, embed).features["another_task"] == 0.0
+    unnamed = case("My son lost his library card, how do we replace it?",
+                   "Sign in to your parent account and open Settings. Your card can be "
+                   "reissued there for 2 EUR.")
+    assert task_understanding_evidence(unnamed, embed).features["another_task"] == 1.0
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    (case("Fix the broken links on the pricing page", "Fixed the 3 broken links on the pricing page.",
+          steps=("Checked the pricing page: 3 broken links.", "Reading the analytics for the blog.",
+                 "Drafting a newsletter about spring offers.")),
+     case("Fix the broken links on the pricing page", "Fixed the 3 broken links on the pricing page.",
+          steps=("Checked the pricing page: 3 broken links.", "Updated the three hrefs.",
+                 "Rechecked: all links return 200."))),
+])
+def test_steps_that_start_other_work(embed: Embed, wrong: RunCase, right: RunCase) -> None:
+    assert off_topic_evidence(wrong, embed).features["stray_work"] > 0.0
+    assert off_topic_evidence(right, embed).features["stray_work"] == 0.0
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    # Items numbered inline are parts, whatever sentence they sit in.
+    ("parts_missing",
+     case("Guest in room 12 asks for: 1) extra towels, 2) a late checkout, 3) a taxi at 6am. "
+          "Please arrange all of it.", "Extra towels are on their way to room 12."),
+     case("Guest in room 12 asks for: 1) extra towels, 2) a late checkout, 3) a taxi at 6am. "
+          "Please arrange all of it.",
+          "Room 12: extra towels sent, late checkout set to 13:00, taxi booked for 6:00.")),
+    ("remainder",
+     case("Rename the five chapter files to the new scheme",
+          "Renamed chapter 1 and chapter 2. Moving on to the rest now."),
+     case("Rename the five chapter files to the new scheme",
+          "Renamed all five chapter files to ch01-ch05.")),
+    # A refusal that names nothing of the request is a generic reply.
+    ("generic",
+     case("Change my dentist appointment to Friday", "Sorry, I can't help with that."),
+     case("Change my dentist appointment to Friday",
+          "I can't move it online: Friday is fully booked. Thursday at 9:30 is free; shall I "
+          "take it?")),
+])
+def test_task_completion_newer_evidence(embed: Embed, feature: str, wrong: RunCase,
+                                        right: RunCase) -> None:
+    assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
+    assert task_completion_evidence(right, embed).features[feature] == 0.0

@@ -8,10 +8,12 @@ stay on it?
   for something the user already gave, a reply that names nothing of the request).
 - TASK_UNDERSTANDING_FAILURE looks for the answer addressing a sibling of what was asked:
   the request's names (acronyms, capitalised names, codes) missing from a complete answer
-  that names others of the same kind instead.
+  that names others of the same kind instead; and for another task told in plain words
+  (another act stated as the answer's purpose, a value asked for and never given, another
+  kind of text or sender, someone else's thing answered as the user's).
 - OFF_TOPIC_DRIFT finds the sentences and steps that relate neither to the request nor
   to the context the run retrieved, and how much of the run they take after it started
-  on topic.
+  on topic, or in steps that go off to other work.
 
 Each reads a case into named evidence (``*_evidence``); the learned head of its evaluator
 (``_head.py``, trained by calibration/train_heads.py) weighs it into the answer.
@@ -33,6 +35,7 @@ from ._claims import (
     clock_times,
     dates,
     head,
+    is_refusal,
     key_terms,
     promises_only,
     quantities,
@@ -62,6 +65,11 @@ _REQUEST_WORDS = frozenset(stem(w) for w in """please can could would you tell m
 _ATTRIBUTE_WORDS = frozenset(stem(w) for w in """time date day limit much many long price cost
     rate amount number status detail details info information option options way kind type
     total current today now next last new right""".split())  # noqa: SIM905
+
+
+def _phrases(alternatives: str) -> re.Pattern[str]:
+    """Any of the alternatives (``a|b|c``, regular expressions) as whole words, in any case."""
+    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
 
 
 def _short(text: str, words: int = 14) -> str:
@@ -104,19 +112,17 @@ _FAILED_OUTPUT = re.compile(
     r"rejected|declined)\b|\"ok\"\s*:\s*false|\"success\"\s*:\s*false",
     re.IGNORECASE,
 )
-_CLAIMS_SUCCESS = re.compile(
-    r"\b(?:done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
+_CLAIMS_SUCCESS = _phrases(
+    r"done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
     r"i(?:'ve| have) (?:\w+ed|sent|made|set|put|moved|booked|cancelled|canceled)|confirmed|"
     r"processed|(?:is|are|was|were) (?:\w+ed|ready|live|up)|(?:'ve|'s) been|you're good|"
-    r"good to go|ready)\b",
-    re.IGNORECASE,
+    r"good to go|ready",
 )
-_ADMITS_FAILURE = re.compile(
-    r"\b(?:couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
+_ADMITS_FAILURE = _phrases(
+    r"couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
     r"did not go|can't|cannot|not possible|unfortunately|error|isn't possible|wouldn't|"
     r"rejected|declined|denied|blocked|didn't work|did not work|not able|no longer possible|"
-    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong)\b",
-    re.IGNORECASE,
+    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong",
 )
 _REMAINING = re.compile(
     r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|still (?:need|have) to|"
@@ -125,39 +131,36 @@ _REMAINING = re.compile(
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
-    r"the (?:others|rest|remaining)|"
+    r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
+    r"(?:next|others|rest|remaining)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
     re.IGNORECASE,
 )
 # The answer lays out how it would do the work, and stops before acting.
-_PLAN = re.compile(
-    r"\b(?:here(?:'s| is) (?:how|what) i(?:'ll| will| would| plan)|i(?:'ll| will| would) (?:first|start by|then)|"
+_PLAN = _phrases(
+    r"here(?:'s| is) (?:how|what) i(?:'ll| will| would| plan)|i(?:'ll| will| would) (?:first|start by|then)|"
     r"(?:my|the) plan is|the steps (?:are|would be|will be)|steps? (?:i(?:'ll| will)|to get)|"
-    r"to get (?:this|that|those|these|it) (?:done|scheduled|booked|sorted|submitted))\b",
-    re.IGNORECASE,
+    r"to get (?:this|that|those|these|it) (?:done|scheduled|booked|sorted|submitted)",
 )
 # Sent elsewhere to have it done: "please call our service desk", "contact the branch".
-_REDIRECT = re.compile(
-    r"\b(?:please )?(?:call|phone|ring|contact|email|e-mail|visit|reach out to|get in touch with)"
-    r" (?:us|our|the|your|a|them)\b",
-    re.IGNORECASE,
+_REDIRECT = _phrases(
+    r"(?:please )?(?:call|phone|ring|contact|email|e-mail|visit|reach out to|get in touch with)"
+    r" (?:us|our|the|your|a|them)",
 )
 # A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed".
 _ITEM_FAILED = re.compile(
     r"\"(?:ok|success|done|\w+ed)\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined)\"",
     re.IGNORECASE,
 )
-_HOW_TO_ASKED = re.compile(
-    r"\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
-    r"where (?:do|can) i|instructions|guide|walk me through|explain how)\b",
-    re.IGNORECASE,
+_HOW_TO_ASKED = _phrases(
+    r"how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
+    r"where (?:do|can) i|instructions|guide|walk me through|explain how",
 )
-_INSTRUCTING = re.compile(
-    r"\b(?:go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
+_INSTRUCTING = _phrases(
+    r"go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
     r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|"
     r"you(?:'ll| will) need to|to (?:\w+ )?(?:do|submit|cancel|change|downgrade|upgrade|update|"
-    r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact))\b",
-    re.IGNORECASE,
+    r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact)",
 )
 _ASKING = re.compile(
     r"\b(?:could|can|would) you (?:please )?(?:provide|give|share|confirm|tell|send|let me know)|"
@@ -228,7 +231,25 @@ _COVERS_ALL = re.compile(r"\b(?:both|all|each|neither|either)\b", re.IGNORECASE)
 _NAMED_PAIR = re.compile(r"(?<=[a-z] )([A-Z][a-z]{2,}) and ([A-Z][a-z]{2,})\b")
 
 
+# Items numbered inline ("reports: 1) the tap drips, 2) the alarm chirps, 3) …"), counted
+# from 1 in order; the last ends with its sentence.
+_NUMBERED = re.compile(r"(?:^|(?<=[\s:]))\(?([1-9])[.)]\s+")
+
+
+def _numbered(request: str) -> list[str]:
+    marks = list(_NUMBERED.finditer(request))
+    if len(marks) < 2 or [int(m.group(1)) for m in marks] != list(range(1, len(marks) + 1)):
+        return []
+    ends = [m.start() for m in marks[1:]] + [len(request)]
+    items = [request[m.end():end] for m, end in zip(marks, ends)]
+    items[-1] = re.split(r"[.?!;](?:\s|$)", items[-1])[0]
+    return [i.strip(" ,;") for i in items if i.strip(" ,;")]
+
+
 def _listed(request: str) -> list[str]:
+    numbered = _numbered(request)
+    if len(numbered) >= 2:
+        return numbered
     m = _COLON_LIST.search(request)
     if m:
         items = [i for i in re.split(r",\s+(?:and\s+)?|\s+and\s+", m.group(1)) if i.strip()]
@@ -289,10 +310,10 @@ _ASKS_WHEN_AGAIN = re.compile(r"\b(?:what|which) (?:day|date|time)|\bwhen would\
 
 
 # A yes-or-no question, and the words that answer one (or say it depends on something).
-_YES_NO = re.compile(r"(?:^|[.!?,;:\u2014\u2013-]\s*|\b(?:so|but|and|ok|okay)\s+)(?:can|could|may|is|are|am|do|does|did|will|would|"
+_ASKS_YES_OR_NO = re.compile(r"(?:^|[.!?,;:\u2014\u2013-]\s*|\b(?:so|but|and|ok|okay)\s+)(?:can|could|may|is|are|am|do|does|did|will|would|"
                      r"should|shall|has|have)\s+(?:i|we|he|she|it|they|my|our|this|that|there|you)\b",
                      re.IGNORECASE)
-_POLAR = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|afraid|of course|"
+_ANSWERS_YES_OR_NO = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|afraid|of course|"
                     r"absolutely|definitely|certainly|sure|only (?:if|when|after|before)|as long as|"
                     r"unless|provided|eligible|allowed|permitted|fine|okay|ok)\b", re.IGNORECASE)
 
@@ -360,7 +381,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
             f'it leaves placeholders unfilled: "{_short(text)}"')
-    ev.flag("evasive", bool(_YES_NO.search(case.input)) and not _POLAR.search(text)
+    ev.flag("evasive", bool(_ASKS_YES_OR_NO.search(case.input)) and not _ANSWERS_YES_OR_NO.search(text)
             and not case.tools_called,
             f'asked yes or no, it says neither: "{_short(text)}"')
     questions = [s for s in run.sentences if s.rstrip().endswith("?")]
@@ -429,8 +450,8 @@ def _acts(call: ToolCall) -> bool:
     return stem(head) in _ACTION_VERBS
 
 
-_BOILERPLATE = re.compile(
-    r"\b(?:sorry to hear|thanks? (?:you )?for (?:reaching out|contacting|your)|happy to help|"
+_BOILERPLATE = _phrases(
+    r"sorry to hear|thanks? (?:you )?for (?:reaching out|contacting|your)|happy to help|"
     r"here to help|let (?:me|us) know|any (?:other|further) questions|anything else|"
     r"(?:contact|reach out to|consult|check with|speak (?:to|with)|talk to) (?:\w+ ){0,3}"
     r"(?:support|team|provider|professional|expert|airline|bank|doctor|advisor|agent|lawyer|"
@@ -442,8 +463,10 @@ _BOILERPLATE = re.compile(
     r"we recommend|is (?:an? )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
     r"(?:can|may) vary|a number of reasons|we understand|beyond (?:our|your) control|"
     r"(?:appreciate|thank you for) your (?:patience|understanding)|(?:we )?hope (?:you|this|that)|"
-    r"safe travels|good luck|enjoy the|take care)\b",
-    re.IGNORECASE,
+    r"safe travels|good luck|enjoy the|take care|"
+    # A refusal that says nothing of what or why ("Unfortunately I'm unable to help with that").
+    r"(?:unable|not able|can(?:'t|not)) to (?:help|assist) (?:you )?with (?:that|this)|"
+    r"can(?:'t|not) (?:help|assist) (?:you )?with (?:that|this)",
 )
 
 
@@ -478,7 +501,7 @@ _GENERIC_SHARE = 0.34
 # (directions, environments, money flows, trade modes), not any one domain's terms.
 _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     inbound/outbound incoming/outgoing import/export arrival/departure arrivals/departures
-    upload/download push/pull deposit/withdrawal credit/debit buy/sell purchase/sale rent/sale
+    upload/download uplink/downlink push/pull deposit/withdrawal credit/debit buy/sell purchase/sale rent/sale
     renting/buying lease/purchase income/expense gross/net before/after pre/post
     staging/production dev/production development/production test/production sandbox/production
     internal/external public/private individual/joint personal/business single/married
@@ -797,6 +820,214 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# --- another task, told in plain words ---
+# The request's act: the verb after its lead ("how do I clear…", "can you correct…", "I want
+# to withdraw…"). Light verbs carry their meaning in what follows them ("set up", "take off",
+# "get rid of"), so they name no act of their own; nor do the other words a lead or a
+# purpose clause may catch ("you can also…", "for example").
+_ASK_LEAD = re.compile(r"\b(?:how (?:do|can|should|would|could|shall) (?:i|we|you|u|one)|how to|"
+                       r"(?:can|could|would|will) (?:you|u)(?: please)?|please|pls|plz|"
+                       r"i (?:want|need|would like|'d like|wanna) to|i'm trying to|help me)\s+([a-z]+)",
+                       re.IGNORECASE)
+# The answer's stated purpose: "To equalise, …", "For removing the background…", "You can
+# sort…", or a sentence that opens on a gerund ("Keeping the chain clean…").
+_PURPOSE = re.compile(r"(?:^|[.!?]\s+|\n)(?:(?:sure|ok|okay|no problem|hello|hi|yes)[!,.]*\s+)?"
+                      r"(?:to|for) ([a-z]+)\b|\byou can (?:easily |simply |also )?([a-z]+)\b|"
+                      r"(?:^|\n)([A-Z][a-z]{2,}ing)\b(?<!thing)(?<!morning)(?<!evening)"
+                      r"(?<!during)(?<!spring)", re.IGNORECASE)
+_LIGHT_VERBS = frozenset("""i we you a an the my me it this that your our be do have get make go
+    know tell help find see use set put take give keep let look try start begin need want like
+    now also example instance more check name""".split())  # noqa: SIM905
+
+
+# Light verbs that name an act with their particle, the thing between them or not ("take my
+# son off the squad", "put it on hold"): the act they name. "Take out" names withdrawing
+# only with the thing between ("take money out"; "take out a loan" is borrowing); taking
+# time off ("take a day off") removes nothing.
+_NOT_TIME = r"(?!(?:\s+\w+){0,2}\s+(?:days?|time|weeks?|weekend|morning|afternoon|evening|leave)\b)"
+_PHRASAL = tuple((re.compile(pattern.replace("_", r"(?:\s+[\w'-]+){0,3}?\s+"), re.IGNORECASE), act)
+                 for pattern, act in (
+    (rf"\b(?:take|taking|took){_NOT_TIME}_off\b", "remove"),
+    (r"\b(?:get|getting) rid of\b", "remove"),
+    (r"\b(?:put|putting)_on hold\b", "pause"),
+    (r"\b(?:set|setting)_up\b", "create"),
+    (r"\b(?:sign|signing)_up\b", "register"),
+    (r"\b(?:turn|turning|switch|switching)_off\b", "disable"),
+    (r"\b(?:turn|turning|switch|switching)_on\b", "enable"),
+    (r"\b(?:pay|paying) in(?:to)?\b", "deposit"),
+    (r"\b(?:take|taking|took)(?:\s+[\w'-]+){1,3}?\s+out\b", "withdraw"),
+    (r"\b(?:top|topping)_up\b", "add"),
+    (r"\bmoney back\b", "refund"),
+))
+
+
+def _phrasal_act(text: str) -> str | None:
+    return next((act for rx, act in _PHRASAL if rx.search(text)), None)
+
+
+def _act_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request asks one act and the answer, never naming it or a verb of the same act,
+    states as its purpose another that the request does not name (asked to remove
+    duplicates, "You can sort a list…"; asked to take him off the squad, "you can put his
+    registration on hold"): (asked, answered)."""
+    request = _asked_text(case.input)
+    m = _ASK_LEAD.search(request)
+    lead = m.group(1).lower() if m else ""
+    # A verb with its particle is the act it names ("turn off" is disabling).
+    said = _phrasal_act(request[m.start():] if m else request) or (
+        lead if lead not in _LIGHT_VERBS else "")
+    if not said:
+        return None
+    asked = _alike(stem(said))
+    if asked & word_stems(case.output):
+        return None
+    for p in _PURPOSE.finditer(" ".join(split_claims(case.output)[:2])):
+        verb = next(g for g in p.groups() if g).lower()
+        verb = _phrasal_act(case.output[p.start():p.end() + 40]) or (
+            verb if verb not in _LIGHT_VERBS else "")
+        if not verb:
+            continue
+        if stem(verb) in word_stems(case.input) or stem(verb) in asked or _alike(stem(verb)) & asked:
+            return None
+        return said, verb
+    return None
+
+
+# A question for a value of one kind: an amount, a count or a duration.
+_ASKS_VALUE = re.compile(r"\b(?:how (?:much|many|long)|what(?:'s| is| does) (?:the |it )?"
+                         r"(?:cost|price|fee))\b", re.IGNORECASE)
+_FREE = _phrases(r"free|no (?:extra )?(?:charge|cost|fee)|included|costs? nothing|at no cost")
+_LIST_MARK = re.compile(r"^\s*\d{1,2}[.)]\s", re.MULTILINE)
+_COUNT_WORDS = _phrases(r"one|two|three|four|five|six|seven|eight|nine|ten|twelve|none|a few|"
+                        r"several|dozens?")
+_DURATION_WORDS = _phrases(r"days?|weeks?|hours?|minutes?|months?|years?|overnight")
+
+
+def _value_unmet(case: RunCase) -> str | None:
+    """A question (the request's only one) for an amount, a count or a duration, and an
+    answer of two sentences or more that states none and is no refusal or question back:
+    it answered another question (`how much does it cost` with upload steps)."""
+    asked_text = _asked_text(case.input)
+    m = _ASKS_VALUE.search(asked_text)
+    out = case.output
+    # Of a request in several parts, one left unanswered is a partial answer, not this.
+    if m is None or len(request_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
+            or out.rstrip().endswith("?") or is_refusal(out):
+        return None
+    # Any number counts (10p, a rate in a unit nobody lists), but not a list's own.
+    numbered = bool(re.search(r"(?<![A-Za-z])\d", _LIST_MARK.sub(" ", out)))
+    asked = m.group(0).lower()
+    if asked == "how long":
+        met = bool(dates(out) or clock_times(out) or _DURATION_WORDS.search(out)) or any(
+            q.unit in _DURATION_UNITS for q in quantities(out))
+    else:
+        met = numbered or bool(_FREE.search(out) or asked == "how many" and _COUNT_WORDS.search(out))
+    return None if met else asked
+
+
+# Kinds of text a user asks to have written; an answer headed by another kind wrote that.
+_TEXT_KINDS = frozenset("""email letter note message caption post tweet memo memorandum reply
+    invoice reminder announcement receipt report summary agenda poem speech toast bio review
+    """.split())  # noqa: SIM905
+_WRITE = re.compile(r"\b(?:write|draft|compose|create|prepare)\b(?:\s+(?:me|us|up))?\s+"
+                    r"(?:a|an|the|my|our)?\s*(?:[\w'-]+\s+){0,3}?(" + "|".join(sorted(_TEXT_KINDS))
+                    + r")s?\b", re.IGNORECASE)
+_TO_WHOM = re.compile(r"\bto\s+(?:(?:my|our|the)\s+)?((?:[A-Z][a-z]+\s+)?[A-Z][a-z]+|[a-z]+)")
+
+
+def _draft_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked to write one kind of text (a caption, a reminder, a letter to someone), the
+    answer is headed as another (``MEMORANDUM``, ``INVOICE #0087``) or signed by the one
+    it was to be sent to: (asked, written)."""
+    m = _WRITE.search(case.input)
+    lines = [line.strip() for line in case.output.strip().splitlines() if line.strip()]
+    if m is None or not lines:
+        return None
+    kind = m.group(1).lower()
+    first = re.match(r"[#*\s]*([A-Za-z]+)", lines[0])
+    heading = first.group(1).lower() if first else ""
+    if heading in _TEXT_KINDS and heading != kind and kind not in case.output.lower() \
+            and {heading, kind} != {"memo", "memorandum"}:
+        return kind, f"{'an' if heading[0] in 'aeiou' else 'a'} {heading}"
+    # A signature: the last line, a few words, after a body of two lines or more.
+    if len(lines) >= 3 and len(lines[-1].split()) <= 4:
+        signed = {w.lower().strip(",.") for w in lines[-1].split()}
+        for to in _TO_WHOM.finditer(case.input[m.start():]):
+            whom = {w.lower() for w in to.group(1).split()} - {"me", "you", "us", "them", "it"}
+            if whom & signed:
+                return f"{kind} to {to.group(1)}", f'signed "{lines[-1]}"'
+    return None
+
+
+# Someone other than the user: a relation or a third person's pronoun. Relations come in
+# groups that name one person alike (my son is "your child"); another group's word names
+# someone else ("your parent account" is the user's own).
+_KIN_GROUPS = ("son daughter kid kids child children baby toddler teen teenager",
+               "wife husband partner boyfriend girlfriend spouse",
+               "mom mum mother dad father parent parents",
+               "brother sister sibling", "grandma grandpa grandmother grandfather",
+               "niece nephew", "colleague coworker boss employee", "tenant", "friend")
+_KIN = {w: group.split() for group in _KIN_GROUPS for w in group.split()}
+_THIRD_PARTY = re.compile(r"\b(?:my|our)\s+(?:\d+\s*(?:yo|year[- ]old)\s+)?("
+                          + "|".join(sorted(_KIN, key=len, reverse=True)) + r")\b|"
+                          r"\b(?:her|his|their)\b", re.IGNORECASE)
+_THIRD_PERSON_WORDS = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.IGNORECASE)
+
+
+def _owner_shift(case: RunCase) -> str | None:
+    """The request is about someone else's thing (my daughter's login, his pass) and the
+    answer of two sentences or more speaks only of the user's own (your password, your
+    account), never naming that person (their relation or name) or a third person: the
+    person asked about. Another relation in the answer is the user's ("your parent
+    account")."""
+    m = _THIRD_PARTY.search(case.input)
+    out = case.output
+    if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
+            or len(split_claims(out)) < 2:
+        return None
+    # The person by name ("my daughter Lily") or by a word of the same relation.
+    names = [t for t in key_terms(case.input) if t.isalpha()]
+    names += _KIN[m.group(1).lower()] if m.group(1) else []
+    if any(re.search(rf"\b{re.escape(n)}\b", out, re.IGNORECASE) for n in names):
+        return None
+    return m.group(0)
+
+
+# Written or explained for a child or a beginner: the answer must be in plain words.
+_FOR_A_CHILD = re.compile(r"\b(?:write|explain|tell|describe|note|story|letter|message)\b.*\b(?:for|to) "
+                          r"(?:my |our |a |an )?(?:\d+[- ]?(?:year[- ]old|yo)|kids?|child(?:ren)?|"
+                          r"toddlers?|beginners?)\b", re.IGNORECASE | re.DOTALL)
+_LONG_WORDS = 0.15  # share of words of nine letters or more: a clinician's or a lawyer's register
+
+
+def _register_swap(case: RunCase) -> float:
+    """Asked to write or explain for a child or a beginner, the answer is in an expert's
+    register ("Tonsillectomy is indicated for recurrent tonsillitis…"): the share of its long
+    words, or 0."""
+    if not _FOR_A_CHILD.search(case.input):
+        return 0.0
+    words = re.findall(r"[A-Za-z]+", case.output)
+    share = sum(len(w) >= 9 for w in words) / len(words) if words else 0.0
+    return share if share >= _LONG_WORDS else 0.0
+
+
+def _another_task(case: RunCase) -> str:
+    """The answer does another task than the one asked, read from the words alone: another
+    act, a value of another kind, another kind of text or sender, another person's
+    thing, another audience. What it says, or ""."""
+    if act := _act_swap(case):
+        return f'asked to "{act[0]}", the answer sets out to "{act[1]}"'
+    if value := _value_unmet(case):
+        return f'asked "{value}", the answer states no such value'
+    if draft := _draft_swap(case):
+        return f"asked for a {draft[0]}, the answer is {draft[1]}"
+    if whose := _owner_shift(case):
+        return f'asked about "{whose}", the answer speaks only of the user\'s own'
+    if long_words := _register_swap(case):
+        return f"asked in plain words for a child or a beginner, {long_words:.0%} of the answer's words are long"
+    return ""
+
+
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
 _SOURCE_MARGIN = 0.1
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
@@ -922,6 +1153,8 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     action = _other_action(case)
     ev.flag("other_action", action is not None,
             f'asked to "{action[0]}", the run did "{action[1]}"' if action else "")
+    another = _another_task(case)
+    ev.flag("another_task", bool(another), another)
     run = _Run.of(case, embed)
     cos = run.request_cosines() if run.sentences else [0.0]
     ev.flag("request_far", 1.0 - max(cos))
@@ -1012,6 +1245,10 @@ _PERSONAL = re.compile(
     r"\bwhen (?:I|we) (?:was|were|toured|travell?ed|traveled|lived|visited|grew)\b|"
     r"\b(?:a few|many|some|two|three) years ago\b",
 )
+# A step that opens a piece of work rather than reporting a result: a gerund first ("Drafting
+# a proposal…", "Pulling last year's data"), or an announced next move.
+_NEW_WORK = re.compile(r"^(?:(?:now|also|meanwhile|next),? )?(?:[A-Za-z]+ing\b|let me\b|"
+                       r"(?:i'm |i am )?going to\b|i'll\b|switching to\b)", re.IGNORECASE)
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
 _FAR_COS = 0.25  # a unit this far from the request is about something else, whatever its words
 
@@ -1064,6 +1301,12 @@ def _drift_by_meaning(
             off[i] = False
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
+    # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
+    # see what's trending"), wherever they fall: a run may wander first and answer last.
+    stray = [i for i in range(min(sum(1 for s in case.steps if s.strip()), len(units)))
+             if off[i] and _NEW_WORK.search(units[i][0])]
+    ev.flag("stray_work", sum(words[i] for i in stray) / total,
+            f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else "")
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
     # The longest run of off units after the first unit that is on the request.
     first_on = next((i for i, o in enumerate(off) if not o), len(off))
