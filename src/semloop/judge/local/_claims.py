@@ -27,6 +27,7 @@ __all__ = [
     "clauses",
     "clock_times",
     "contradicts",
+    "converted",
     "date_supported",
     "dates",
     "derived_values",
@@ -564,7 +565,8 @@ def _tolerance(claim: Quantity) -> float:
     return tol + 1e-9 * max(1.0, abs(claim.value))
 
 
-def _converted(q: Quantity) -> Iterable[float]:
+def converted(q: Quantity) -> Iterable[float]:
+    """The quantity's value, and its value in each unit it converts to."""
     yield q.value
     if q.unit == "%":
         yield q.value / 100
@@ -588,7 +590,7 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
     invented number matches one by chance."""
     values: list[float] = []
     for q in evidence:
-        values.extend(_converted(q))
+        values.extend(converted(q))
     firsts = list({(q.value, q.unit): q for q in evidence}.values())[:limit]
     if limit:
         by_unit: dict[str, float] = {}
@@ -803,14 +805,23 @@ _HEDGE = re.compile(
     r"often|tends? to|i would (?:guess|estimate)|my understanding|presumably|"
     r"it depends|depending on|check with|verify|confirm with|consult)\b"
 )
+# What the material is: "included", "provided", "covers" say that it lacks something only
+# with the material as their subject or place ("the page doesn't include prices"); said of
+# a thing ("breakfast is not included", "the plan does not cover dental") they state a fact.
+_MATERIAL = (r"(?:documents?|docs|context|information|info|sources?|data|page|article|records?|"
+             r"details|faq|results?|text|material|excerpts?|passages?|notes|files?|manual|"
+             r"guide|website|site|output|snippets?|listing)")
 _REFUSAL = re.compile(
     r"\b(?:i (?:don't|do not|can't|cannot|couldn't|could not) (?:know|find|say|tell|determine|"
     r"confirm|answer|see|locate|access|verify)|(?:is|are|was|were)n't (?:mentioned|stated|"
-    r"specified|listed|given|provided|included|available)|(?:is|are|was|were) not (?:mentioned|"
-    r"stated|specified|listed|given|provided|included|available|clear)|no (?:information|"
-    r"data|details|record|mention)|not (?:in|part of) the (?:provided|given|available)|"
-    r"(?:does|do|did) not (?:say|mention|specify|state|include|cover|contain|provide)|"
-    r"(?:doesn't|don't|didn't) (?:say|mention|specify|state|include|cover|contain|provide)|"
+    r"specified|listed|given)|(?:is|are|was|were) not (?:mentioned|stated|specified|listed|"
+    r"given|clear)|no (?:information|data|details|record|mention)|"
+    r"not (?:in|part of) the (?:provided|given|available)|"
+    r"(?:does|do|did) not (?:say|mention|specify|state)|"
+    r"(?:doesn't|don't|didn't) (?:say|mention|specify|state)|"
+    rf"{_MATERIAL}(?: \w+)? (?:(?:does|do|did)(?: not|n't) (?:include|cover|contain|provide|"
+    r"list|show)|(?:is|are|was|were)(?: not|n't) (?:provided|included|available))|"
+    rf"(?:not|\w+n't) (?:provided|included|available|covered) (?:in|by) (?:the|your|this)(?: \w+)? {_MATERIAL}|"
     r"unable to (?:find|determine|confirm|answer|verify|locate)|i'm not able|i am not able|"
     r"not enough information|insufficient information|can't be determined|cannot be determined|"
     r"i have no|i do not have|i don't have|beyond what|outside (?:of )?what)\b"

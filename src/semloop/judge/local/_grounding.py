@@ -40,6 +40,7 @@ from ._claims import (
     clauses,
     clock_times,
     contradicts,
+    converted,
     date_supported,
     dates,
     derived_values,
@@ -219,11 +220,12 @@ _NAME_RUN = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|de)\s+)?[A-Z0-9][\w'-]
 def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     """Words of a name some other word of which the evidence holds: "Port of Felixstowe"
     for Felixstowe, "D2 Problem" for D2. The name is the context's; its generic words are
-    the answer's way of saying it."""
+    the answer's way of saying it. A number in a name ("Model 3", "Terminal 2") is no
+    word of it that the evidence can hold: numbers are the number checks'."""
     out: set[str] = set()
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
-        if any(_name_found(w, ev) for w in words):
+        if any(_name_found(w, ev) for w in words if not w.isdigit()):
             out |= words
     return out
 
@@ -518,6 +520,38 @@ def _small_count(q: Quantity) -> bool:
     return not q.unit and q.value == int(q.value) and 0 <= q.value <= _SMALL_COUNT
 
 
+def _near_digits(a: str, b: str) -> bool:
+    """Two different digit strings one slip apart: a digit dropped or added ("8" for "18"),
+    changed ("60" for "40") or two swapped ("45" for "54"). Any two single digits are one
+    change apart, so a change needs two digits or more."""
+    if a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) == 1:
+        return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                              and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+
+
+def _digits(q: Quantity) -> str:
+    return "".join(c for c in re.sub(r"[.,]0+(?!\d)", "", q.text) if c.isdigit())
+
+
+def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
+    """A number the claim's arithmetic words let the evidence derive, where the context
+    gives the same slot (a shared label, the same unit) a value one digit slip away ("a
+    3-day waiting period" for "waiting period: 30 days"): a copy gone wrong, not a result
+    worked out."""
+    mine = _digits(q)
+    return any(theirs.quantity is not None and theirs.labels & labels
+               and theirs.quantity.unit == q.unit and theirs.quantity.value != q.value
+               and _near_digits(mine, _digits(theirs.quantity)) for theirs in ev.valued)
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -535,12 +569,17 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
     in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()}
+    labels = {v.text: v.labels for v in labelled_values(claim) if v.quantity is not None}
+    # "about 5 minutes (312 s)": a number the claim also gives in another unit, from the
+    # evidence, is the same fact restated.
+    restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
     for q in stated:
-        pool = ev.values if arithmetic else ev.direct
-        if (number_supported(q, pool) or number_supported(q, rates)
+        derived = number_supported(q, rates) or (arithmetic and number_supported(q, ev.values))
+        if (number_supported(q, ev.direct)
                 or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                 or (q.text in in_range and q.value in hours)
-                or id(q) in times):
+                or id(q) in times or number_supported(q, restated)
+                or (derived and not _miscopied(q, labels.get(q.text, frozenset()), ev))):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
