@@ -644,17 +644,19 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.logit += min(_MAX_NAMES, _NAME * len(names))
         claim.found["names"] = len(names)
         claim.why.append(f"the context never names {', '.join(names[:3])}")
-    if not missing and not False:
+    if not missing:
         bound = _misbound(claim.text, ev.given, ev, terms)
         winner = "" if bound else _comparison(claim.text, ev.given, ev)
-        if winner or bound:
+        swapped = "" if bound or winner else _swapped(claim.text, ev)
+        if winner or bound or swapped:
             claim.found["bound"] = 1.0
-        if winner:
             claim.logit += _BOUND
+        if winner:
             claim.why.append(f"the context's figures favour {winner}, not the answer's choice")
         elif bound:
-            claim.logit += _BOUND
             claim.why.append(f"the context gives {bound} for another record or attribute")
+        elif swapped:
+            claim.why.append(swapped)
     own = word_stems(claim.text)
     coverage = len(own & ev.stems) / len(own) if own else 1.0
     # A claim that adds an unsupported clause to a supported one ("… built in 1998, and
@@ -820,6 +822,66 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         if own_v == 0 and best_o >= 1 and best_o > best_v:
             return value.text if kind == "n" else " ".join(sorted(value))
     return ""
+
+
+_SPAN_END = re.compile(r"[.!?](?:\s|$)|\n")
+_LISTED = re.compile(r"(?:[,;:(|\u2022]|^|\n)\s*(?:(?:and|or)\s+)?(?:[-*]\s+)?$")
+_SWAP_WORDS = 2  # words of the claim another name's span must hold, and the claim's none
+
+
+def _name_spans(text: str) -> list[tuple[frozenset[str], set[str]]]:
+    """Each name the text gives (its words in a row: "Priya Raman") with the words after
+    it up to the next name or the sentence's end: what the text says of that name ("Priya
+    Raman (back and neck pain), Lena Voss (rehabilitation after surgery)"). A line of
+    several pairs (a flattened record) is about one thing throughout: its names have no
+    spans of their own."""
+    text = "\n".join(line for line in text.splitlines()
+                     if sum(bool(_PAIR.match(p)) for p in _PAIR_SPLIT.split(line)) < 2)
+    lower = text.lower()
+    spots = sorted((m.start(), m.end(), t) for t in key_terms(text)
+                   for m in re.finditer(rf"(?<![\w-]){re.escape(t)}(?![\w-])", lower))
+    names: list[tuple[int, int, set[str]]] = []
+    for start, end, t in spots:
+        if names and not lower[names[-1][1] : start].strip():
+            names[-1] = (names[-1][0], end, names[-1][2] | {t})
+        else:
+            names.append((start, end, {t}))
+    out: list[tuple[frozenset[str], set[str]]] = []
+    for i, (start, end, terms) in enumerate(names):
+        # Only a listed name ("…: Jonas Berger (…), Priya Raman (…)") owns the words after
+        # it; in prose the words after a name ("based in Emeryville, released Toy Story in
+        # 1995") go on with the sentence's subject.
+        if not _LISTED.search(lower[:start]):
+            continue
+        stop = names[i + 1][0] if i + 1 < len(names) else len(text)
+        cut = _SPAN_END.search(text, end, stop)
+        out.append((frozenset(terms), _tokens(text[end : cut.start() if cut else stop])))
+    return out
+
+
+def _swapped(claim: str, ev: _Evidence) -> str:
+    """A claim that says of one context name what the context says of another ("book Priya
+    Raman, our specialist for rehabilitation after surgery" where the context lists "Lena
+    Voss (rehabilitation after surgery)"): the claim's words are in another name's span,
+    none in its own name's."""
+    mine = key_terms(claim)
+    spans = [sp for t in ev.texts for sp in _name_spans(t)]
+    named = {terms for terms, _ in spans if terms & mine}
+    if len(named) != 1:
+        return ""
+    (name,) = named
+    anchors = _tokens(claim) - set().union(*(_tokens(t) for t in mine))
+    own: set[str] = set().union(*(toks for terms, toks in spans if terms == name))
+    # A name the context describes only before it ("the back specialist is Priya Raman")
+    # has no span to compare.
+    if anchors & own or len(own) < _SWAP_WORDS:
+        return ""
+    best, other = max(((len(anchors & toks), terms) for terms, toks in spans if terms != name),
+                      key=lambda x: x[0], default=(0, frozenset()))
+    if best < _SWAP_WORDS:
+        return ""
+    return (f"the context says that of {' '.join(sorted(other))}, "
+            f"not of {' '.join(sorted(name))}")
 
 
 # A comparison the question asks, and which way its number goes for the winner.
