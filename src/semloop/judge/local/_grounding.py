@@ -414,13 +414,50 @@ def _offered_items(claim: str) -> list[str]:
     return out
 
 
+_LIST_END = re.compile(r"\.(?!\w)|[;:!?()]|\s[\u2014\u2013]\s")
+_LIST_ITEMS = 3  # an enumeration: this many short items in a row
+_ITEM_WORDS = 3
+
+
+def _enumerated_items(claim: str) -> list[list[str]]:
+    """The head words (each item's last word) of each enumeration in the claim: three or
+    more short items in a row, joined by commas and a last "and"/"or" ("HTML/CSS,
+    JavaScript, React and Python"). The first item is the last word of what leads in."""
+    out: list[list[str]] = []
+    for part in _LIST_END.split(claim):
+        run: list[str] = []
+        for i, item in enumerate(re.split(r",?\s+(?:and|or)\s+|,\s*", part)):
+            words = item.split()
+            head = words[-1].strip("'\"").lower() if words else ""
+            short = i == 0 or len(words) <= _ITEM_WORDS
+            if (short and _ITEM_WORD.match(head) and head not in _FUNCTION_WORDS
+                    and not any(c.isdigit() for c in item)
+                    and not _VERBS & {w.lower() for w in words[1 if i == 0 else 0 :]}):
+                run.append(head)
+                continue
+            if len(run) >= _LIST_ITEMS:
+                out.append(run)
+            run = [head] if words and len(words) <= _ITEM_WORDS else []
+        if len(run) >= _LIST_ITEMS:
+            out.append(run)
+    return out
+
+
 def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     """Offered items no context text names (the question's words are no support: asking
-    "is there WiFi?" does not offer it)."""
+    "is there WiFi?" does not offer it), and the odd items of an enumeration most of whose
+    items the context names ("React, Node.js, PostgreSQL and Python" from a curriculum
+    without Python)."""
     facts = word_stems("\n".join(ev.texts))
     prefixes = {s[:_STEM_PREFIX] for s in facts}
-    return [w for w in dict.fromkeys(_offered_items(claim))
-            if stem(w) not in facts and stem(w)[:_STEM_PREFIX] not in prefixes]
+
+    def named(word: str) -> bool:
+        return stem(word) in facts or stem(word)[:_STEM_PREFIX] in prefixes or any(
+            word in t.lower() for t in ev.texts)
+
+    odd = [w for items in _enumerated_items(claim)
+           if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
+    return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)]
 
 
 # A rule made universal ("anywhere", "every level", "any course") where the context sentence
