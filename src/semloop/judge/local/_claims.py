@@ -44,6 +44,7 @@ __all__ = [
     "request_parts",
     "split_claims",
     "stem",
+    "table_records",
     "tool_text",
     "verdict",
     "word_stems",
@@ -103,6 +104,35 @@ def tool_text(output: str) -> str:
 
     walk(data, "")
     return "\n".join(lines) if lines else output
+
+
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*:?-{2,}:?\s*$")
+
+
+def table_records(text: str) -> str:
+    """A text with each markdown table written as one record per row, every cell under its
+    header (``Product: Fix5; Rate: 4.49%; Arrangement fee: 0 GBP``), as a JSON record is
+    flattened: the header row names the columns and states nothing itself."""
+    lines = text.splitlines()
+    out: list[str] = []
+    header: list[str] = []
+    for line in lines:
+        row = _TABLE_ROW.match(line)
+        if row is None:
+            header = []
+            out.append(line)
+            continue
+        cells = [c.strip() for c in row.group(1).split("|")]
+        if all(_TABLE_RULE.match(c) for c in cells):
+            continue
+        if not header:
+            header = cells
+        elif len(cells) == len(header):
+            out.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells, strict=True) if c))
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def head(text: str, words: int) -> str:
@@ -768,6 +798,41 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
 
 
 _SHARED = 2  # other content words the two texts must share to speak of the same thing
+# The two sides of a threshold: "orders over 50 GBP get free delivery" and "below 50 GBP
+# there's a fee" speak of different orders.
+_SIDES = {"over": "above", "above": "above", "more": "above", "beyond": "above",
+          "under": "below", "below": "below", "less": "below", "fewer": "below"}
+_SIDE_WORDS = 2  # words after the side word that name the threshold
+
+
+@lru_cache(maxsize=8192)
+def _sides(text: str) -> frozenset[tuple[str, str]]:
+    """(side, word) for each threshold a text states: "over 50 GBP" gives (above, 50) and
+    (above, gbp)."""
+    toks = _words_of(text)
+    out: set[tuple[str, str]] = set()
+    for i, tok in enumerate(toks):
+        side = _SIDES.get(tok)
+        if side is None:
+            continue
+        rest = toks[i + 2 :] if tok in ("more", "less", "fewer") and toks[i + 1 : i + 2] == ("than",) else (
+            toks[i + 1 :] if tok not in ("more", "less", "fewer") else ())
+        words = [t for t in rest[: _SIDE_WORDS + 1] if t[0].isalnum() and t not in _FUNCTION]
+        out.update((side, w) for w in words[:_SIDE_WORDS])
+    return frozenset(out)
+
+
+_CONDITION = re.compile(r"^\W*(?:if|once|when|as soon as)\b", re.IGNORECASE)
+
+
+def _other_side(a: str, b: str) -> bool:
+    """The two texts state the same threshold from opposite sides, or one is a case ("if
+    you add 7.70 GBP, delivery is free") and the other a threshold's side ("below that the
+    fee is 3.99"): a rule with a threshold holds both."""
+    mine, theirs = _sides(a), _sides(b)
+    if (theirs and _CONDITION.search(a)) or (mine and _CONDITION.search(b)):
+        return True
+    return any(("below" if side == "above" else "above", w) in theirs for side, w in mine)
 
 
 def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
@@ -777,6 +842,8 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
     other content words, so that they speak of the same thing; the claim's may come from
     the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
     elevator" against "3rd floor, no elevator"."""
+    if _other_side(claim, evidence):
+        return ""
     mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
     shared = mine & theirs
     for a, b, b_said in ((claim, evidence, theirs), (evidence, claim, mine)):
@@ -829,7 +896,8 @@ _REFUSAL = re.compile(
 _ADVICE = re.compile(
     r"^(?:please|try|make sure|consider|remember|note that|feel free|let me know|you (?:can|"
     r"could|should|may|might|will want)|we (?:recommend|suggest)|i (?:recommend|suggest)|"
-    r"it(?:'s| is) (?:a good idea|best|worth|important|recommended)|if you|for (?:more|"
+    r"it(?:'s| is) (?:a good idea|best|worth|important|recommended)|(?:best|better) to|"
+    r"ask|if you|for (?:more|"
     r"further)|hope|thanks|thank you|good luck|happy to|glad to|always|don't forget|"
     r"contact|reach out|see|check|keep)\b"
 )

@@ -54,6 +54,7 @@ from ._claims import (
     quantities,
     split_claims,
     stem,
+    table_records,
     tool_text,
     verdict,
     word_stems,
@@ -98,7 +99,8 @@ _ARITHMETIC = re.compile(
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
     r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
-    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d",
+    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d|"
+    r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b",  # "add 7.70 GBP more": a difference
     re.IGNORECASE,
 )
 
@@ -288,6 +290,8 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
 _PAIR = re.compile(r"^\s*([A-Za-z][\w .'/-]{0,60}?)\s*[:=]\s*(.+?)\s*$")
 _PAIR_SPLIT = re.compile(r";\s+|\n|,\s+(?=[A-Za-z][\w ]{0,40}=)")
 _YES_NO = {"true": True, "yes": True, "false": False, "no": False}
+_NONE = frozenset({"none", "nil", "n/a"})  # "Early repayment charge: none", or a zero amount
+_ZERO = re.compile(r"[$€£¥]?\s?0+(?:[.,]0+)?\s?[a-z€$£¥]{0,4}")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _NAME_WORDS = 4  # a value of at most this many words may name the record
 _OUT_OF = re.compile(r"\bout of\b", re.IGNORECASE)  # "out of stock" says in_stock is false
@@ -304,10 +308,16 @@ def _statement(words: Sequence[str], said: bool) -> str:
 
 def _stated(clause: str) -> str:
     """A clause that is one yes/no pair ("towels provided: False") as the statement it
-    makes; any other clause as it is."""
+    makes, and one of nothing ("arrangement fee: 0 GBP", "early repayment charge: none")
+    as "no …"; any other clause as it is."""
     m = _PAIR.match(clause.rstrip("."))
-    said = _YES_NO.get(m.group(2).lower()) if m else None
-    return clause if m is None or said is None else _statement(_key_words(m.group(1)), said)
+    if m is None:
+        return clause
+    value = m.group(2).lower()
+    if value in _NONE or _ZERO.fullmatch(value):
+        return "no " + " ".join(_key_words(m.group(1)))
+    said = _YES_NO.get(value)
+    return clause if said is None else _statement(_key_words(m.group(1)), said)
 
 
 def _keyed(text: str) -> list[tuple[frozenset[str], str, str]]:
@@ -782,6 +792,11 @@ def _segments(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _is_record(line: str) -> bool:
+    """A line of several pairs: a flattened record ("hotel: Harbourview Lisbon; room: …")."""
+    return sum(bool(_PAIR.match(p)) for p in _PAIR_SPLIT.split(line)) >= 2
+
+
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
 _BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -809,6 +824,16 @@ def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
     return out
 
 
+_OPERATION = re.compile(r"([\d.,]*\d)\s*(?:minus|plus|times|less|[x×*+−÷]|divided by|"
+                        r"multiplied by)\s*[$€£¥]?([\d.,]*\d)", re.IGNORECASE)
+
+
+def _operands(claim: str) -> set[str]:
+    """The numbers a claim shows its working with ("412 minus 394"): operands of its own
+    arithmetic, each a record's value rather than the claim's for its subject."""
+    return {n for m in _OPERATION.finditer(claim) for n in m.groups()}
+
+
 def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) -> str:
     """The claim's value (a number, or its names) where the context states it only next to
     none of what the question and claim are about, while another context segment that is
@@ -816,6 +841,8 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     if len(claim.split()) > _BOUND_WORDS:
         return ""
     pairs = [p for t in ev.texts for p in _segments(t)]
+    in_record = [_is_record(line) for t in ev.texts for line in t.splitlines()
+                 for _ in _segments(line)]
     if len(pairs) < 2:
         return ""
     segs = [g for g, _ in pairs]
@@ -827,7 +854,8 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
     stated = quantities(claim)
-    parts = _listed_parts(stated)
+    parts = _listed_parts(stated) | {i for i, q in enumerate(stated)
+                                      if q.text.split()[0] in _operands(claim)}
     values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
                                      if not _small_count(q) and i not in parts
                                      and (q.unit or not 1000 <= q.value <= 2999)]
@@ -843,9 +871,12 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
             rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
                          for x in seg_q[i]) for i in range(len(segs))]
         else:
+            # A flattened record's name is the whole record's, not one of its pairs'.
             own = set().union(*(_tokens(n) for n in value))
-            holds = [all(n in segs[i].lower() for n in value) for i in range(len(segs))]
-            rival = [bool(seg_names[i] - value - key_terms(question)) for i in range(len(segs))]
+            holds = [not in_record[i] and all(n in segs[i].lower() for n in value)
+                     for i in range(len(segs))]
+            rival = [not in_record[i] and bool(seg_names[i] - value - key_terms(question))
+                     for i in range(len(segs))]
         if not any(holds):
             continue
         anchors = {t for t in wanted - own
@@ -872,8 +903,7 @@ def _name_spans(text: str) -> list[tuple[frozenset[str], set[str]]]:
     Raman (back and neck pain), Lena Voss (rehabilitation after surgery)"). A line of
     several pairs (a flattened record) is about one thing throughout: its names have no
     spans of their own."""
-    text = "\n".join(line for line in text.splitlines()
-                     if sum(bool(_PAIR.match(p)) for p in _PAIR_SPLIT.split(line)) < 2)
+    text = "\n".join(line for line in text.splitlines() if not _is_record(line))
     lower = text.lower()
     spots = sorted((m.start(), m.end(), t) for t in key_terms(text)
                    for m in re.finditer(rf"(?<![\w-]){re.escape(t)}(?![\w-])", lower))
@@ -983,8 +1013,8 @@ def _ranked(sentences: Sequence[str], claims: Iterable[str]) -> list[str]:
 
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
-    texts = [c for c in case.context if c.strip()]
-    texts += [tool_text(t.output) for t in case.tools_called if t.output.strip()]
+    texts = [table_records(c) for c in case.context if c.strip()]
+    texts += [table_records(tool_text(t.output)) for t in case.tools_called if t.output.strip()]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
     pieces = split_claims(case.output)
