@@ -265,11 +265,17 @@ _STATES = tuple(
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
     )
 )
-_NEGATED_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|hasn't|haven't)"
-                             r"(?:\s+\w+)?\s*$", re.IGNORECASE)
-
-
 _NEGATOR = re.compile(r"\b(?:not|no|never|none|without|\w+n't|cannot)\b", re.IGNORECASE)
+# A negator at most two words before the end: the word that follows is denied ("not yet
+# delivered", "no free parking", "doesn't come with").
+_NEGATED_END = re.compile(rf"{_NEGATOR.pattern}(?:\s+\w+){{0,2}}\s*$", re.IGNORECASE)
+
+
+def _negated_before(text: str, at: int) -> bool:
+    """The word of ``text`` that starts at ``at`` is denied by a negator just before it."""
+    return bool(_NEGATED_END.search(text[:at]))
+
+
 _RESTATED_WORDS = 2
 
 
@@ -371,7 +377,7 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
     for group in _STATES:
         for mine in group:
             m = mine.search(claim)
-            if m is None or _NEGATED_BEFORE.search(claim[: m.start()]) or mine.search(facts):
+            if m is None or _negated_before(claim, m.start()) or mine.search(facts):
                 continue
             found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
             if found is not None:
@@ -387,8 +393,6 @@ _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|of
 _OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|,?\s+(?:but|so|because|which|if|when|as)\s",
                         re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
-_OFFER_NEGATED = re.compile(r"\b(?:no|not|never|without|isn't|aren't|doesn't|don't|didn't|won't)"
-                            r"(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
 _DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
 _VERBS = frozenset("is are was were be has have had will would can could may must should do does".split())  # noqa: SIM905
@@ -400,7 +404,7 @@ def _offered_items(claim: str) -> list[str]:
     offers, unless it denies them ("no free parking")."""
     out: list[str] = []
     for m in _OFFER.finditer(claim):
-        if _OFFER_NEGATED.search(claim[: m.start()]):
+        if _negated_before(claim, m.start()):
             continue
         rest = claim[m.end():]
         end = _OFFER_END.search(rest)
