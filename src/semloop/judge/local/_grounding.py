@@ -435,25 +435,27 @@ _ITEM_WORDS = 3
 
 def _enumerated_items(claim: str) -> list[list[str]]:
     """The head words (each item's last word) of each enumeration in the claim: three or
-    more short items in a row, joined by commas and a last "and"/"or" ("HTML/CSS,
+    more short items in a row, joined by commas, the last by "and" or "or" ("HTML/CSS,
     JavaScript, React and Python"). The first item is the last word of what leads in."""
     out: list[list[str]] = []
     for part in _LIST_END.split(claim):
+        pieces = re.split(r"(,?\s+(?:and|or)\s+|,\s*)", part)
         run: list[str] = []
-        for i, item in enumerate(re.split(r",?\s+(?:and|or)\s+|,\s*", part)):
-            words = item.split()
+        for i in range(0, len(pieces), 2):
+            words = pieces[i].split()
             head = words[-1].strip("'\"").lower() if words else ""
-            short = i == 0 or len(words) <= _ITEM_WORDS
-            if (short and _ITEM_WORD.match(head) and head not in _FUNCTION_WORDS
-                    and not any(c.isdigit() for c in item)
+            if ((i == 0 or len(words) <= _ITEM_WORDS) and _ITEM_WORD.match(head)
+                    and head not in _FUNCTION_WORDS and not any(c.isdigit() for c in pieces[i])
                     and not _VERBS & {w.lower() for w in words[1 if i == 0 else 0 :]}):
                 run.append(head)
+                # Only a list that ends as one: its last item joined by "and" or "or" ("your
+                # spouse, Maria Chen, as beneficiary" is an apposition).
+                joined = pieces[i - 1].strip(", ") if i else ""
+                if joined in ("and", "or") and len(run) >= _LIST_ITEMS:
+                    out.append(run)
+                    run = []
                 continue
-            if len(run) >= _LIST_ITEMS:
-                out.append(run)
             run = [head] if words and len(words) <= _ITEM_WORDS else []
-        if len(run) >= _LIST_ITEMS:
-            out.append(run)
     return out
 
 
@@ -597,8 +599,11 @@ def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
     gives the same slot (a shared label, the same unit) a value one digit slip away ("a
     3-day waiting period" for "waiting period: 30 days"): a copy gone wrong, not a result
     worked out."""
+    if q.value != int(q.value):
+        return False  # 1.2 for 1.23 is rounding: only whole numbers are copied wrong
     mine = _digits(q)
     return any(theirs.quantity is not None and theirs.labels & labels
+               and theirs.quantity.value == int(theirs.quantity.value)
                and theirs.quantity.unit == q.unit and theirs.quantity.value != q.value
                and _near_digits(mine, _digits(theirs.quantity)) for theirs in ev.valued)
 
