@@ -265,7 +265,7 @@ _STATES = tuple(
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
     )
 )
-_NEGATOR = re.compile(r"\b(?:not|no|never|none|without|\w+n't|cannot)\b", re.IGNORECASE)
+_NEGATOR = re.compile(r"\b(?:not|no|never|none|nothing|nobody|without|\w+n't|cannot)\b", re.IGNORECASE)
 # A negator at most two words before the end: the word that follows is denied ("not yet
 # delivered", "no free parking", "doesn't come with").
 _NEGATED_END = re.compile(rf"{_NEGATOR.pattern}(?:\s+\w+){{0,2}}\s*$", re.IGNORECASE)
@@ -389,7 +389,8 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
 # two walks, a heated kennel and …"): each item after one is an attribute the context must
 # name. A context that lists what the service has and not that item did not offer it.
 _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|offers?|provides?|"
-                    r"features?|equipped with)\s+(?!of\b)", re.IGNORECASE)
+                    r"features?|equipped with|there(?:'s| is| are)(?: also)?|"
+                    r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
 _OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|,?\s+(?:but|so|because|which|if|when|as)\s",
                         re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
@@ -404,9 +405,9 @@ def _offered_items(claim: str) -> list[str]:
     offers, unless it denies them ("no free parking")."""
     out: list[str] = []
     for m in _OFFER.finditer(claim):
-        if _negated_before(claim, m.start()):
-            continue
         rest = claim[m.end():]
+        if _negated_before(claim, m.start()) or _NEGATOR.match(rest):
+            continue  # "no free parking", "there's no charge"
         end = _OFFER_END.search(rest)
         for item in _ITEM.split(rest[: end.start()] if end else rest):
             words = item.split()
@@ -590,22 +591,17 @@ def _near_digits(a: str, b: str) -> bool:
                               and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
 
 
-def _digits(q: Quantity) -> str:
-    return "".join(c for c in re.sub(r"[.,]0+(?!\d)", "", q.text) if c.isdigit())
-
-
 def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
-    """A number the claim's arithmetic words let the evidence derive, where the context
-    gives the same slot (a shared label, the same unit) a value one digit slip away ("a
-    3-day waiting period" for "waiting period: 30 days"): a copy gone wrong, not a result
-    worked out."""
+    """The context gives the number's slot (a shared label, the same unit) a value one
+    digit slip away ("a 3-day waiting period" for "waiting period: 30 days"): a copy gone
+    wrong, not a result worked out or a value converted."""
     if q.value != int(q.value):
         return False  # 1.2 for 1.23 is rounding: only whole numbers are copied wrong
-    mine = _digits(q)
+    mine = str(int(q.value))
     return any(theirs.quantity is not None and theirs.labels & labels
                and theirs.quantity.value == int(theirs.quantity.value)
-               and theirs.quantity.unit == q.unit and theirs.quantity.value != q.value
-               and _near_digits(mine, _digits(theirs.quantity)) for theirs in ev.valued)
+               and theirs.quantity.unit == q.unit
+               and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
 
 
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
@@ -630,12 +626,16 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # evidence, is the same fact restated.
     restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
     for q in stated:
-        derived = number_supported(q, rates) or (arithmetic and number_supported(q, ev.values))
-        if (number_supported(q, ev.direct)
-                or (q.unit in ("min", "h") and number_supported(q, ev.durations))
-                or (q.text in in_range and q.value in hours)
-                or id(q) in times or number_supported(q, restated)
-                or (derived and not _miscopied(q, labels.get(q.text, frozenset()), ev))):
+        supported = (number_supported(q, ev.direct) or number_supported(q, rates)
+                     or (arithmetic and number_supported(q, ev.values))
+                     or (q.unit in ("min", "h") and number_supported(q, ev.durations))
+                     or (q.text in in_range and q.value in hours)
+                     or id(q) in times or number_supported(q, restated))
+        # Support by another unit or by arithmetic does not stand against the same slot's
+        # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
+        # in feet): only the value itself, in its unit, does.
+        if supported and (any(x.unit == q.unit and x.value == q.value for x in ev.found)
+                          or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
