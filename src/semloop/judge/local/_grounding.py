@@ -389,7 +389,7 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
 # two walks, a heated kennel and …"): each item after one is an attribute the context must
 # name. A context that lists what the service has and not that item did not offer it.
 _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|offers?|provides?|"
-                    r"features?|equipped with|there(?:'s| is| are)(?: also)?|"
+                    r"features?|equipped with|"
                     r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
 _OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|,?\s+(?:but|so|because|which|if|when|as)\s",
                         re.IGNORECASE)
