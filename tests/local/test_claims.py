@@ -176,3 +176,9 @@ def test_the_two_sides_of_a_threshold_do_not_contradict() -> None:
     assert contradicts("If your parcel weighs 1.4 kg, handling is free.", rule) == ""
     # The same side said the other way still contradicts.
     assert contradicts("Parcels above 2 kg ship free of any handling charge.", rule) == "charg"
+
+
+def test_out_of_use_says_closed() -> None:
+    lift = "The north lift is out of order until Friday; use the south lift."
+    assert contradicts("The north lift is open again, you can use it today.", lift) == "open"
+    assert contradicts("The north lift is closed until Friday.", lift) == ""

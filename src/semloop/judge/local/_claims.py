@@ -670,6 +670,7 @@ _POLAR_GROUPS = (
     ("includ", "included includes include", "excluded excludes separately"),
     ("accept", "accepted accepts accept", "rejected refused declined"),
 )
+_OUT_OF_USE = re.compile(r"\bout of (?:use|order|service|operation|action)\b")
 _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
           for opposite, words in enumerate(sides) for w in words.split()}
 
@@ -677,8 +678,9 @@ _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
 @lru_cache(maxsize=8192)
 def _words_of(text: str) -> tuple[str, ...]:
     """A text's lower-cased words and clause marks, as the negation checks read them:
-    ``contradicts`` reads each text for its negations, polar words and qualifiers."""
-    return tuple(_TOKEN.findall(_plain(text).lower()))
+    ``contradicts`` reads each text for its negations, polar words and qualifiers. A
+    phrase that says a polar word's opposite ("out of use") is read as that word."""
+    return tuple(_TOKEN.findall(_OUT_OF_USE.sub("closed", _plain(text).lower())))
 
 
 def _attribute(tok: str) -> str:
