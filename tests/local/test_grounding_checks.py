@@ -337,14 +337,18 @@ def test_a_number_in_a_name_is_no_word_of_it_the_context_holds(embed: Embed) -> 
     assert found(embed, "which van?", "You booked the Renault Master for 2 days.", tool=van)["names"] == 0
 
 
-def test_the_odd_item_of_a_listed_enumeration_is_invented(embed: Embed) -> None:
+@pytest.mark.parametrize(
+    ("answer", "invented"),
+    [
+        ("You'll practise knife skills, sauces, bread, pastry and sushi.", 1),
+        ("You'll practise knife skills, sauces, bread and pastry.", 0),
+        ("Your tutor, Marta, a pastry chef, runs it.", 0),  # an apposition is no list
+    ],
+)
+def test_the_odd_item_of_a_listed_enumeration_is_invented(embed: Embed, answer: str,
+                                                          invented: int) -> None:
     course = "Saturday cookery workshop, 95 EUR: knife skills, stocks and sauces, bread and pastry."
-    odd = found(embed, "what's covered?", "You'll practise knife skills, sauces, bread, pastry and sushi.", course)
-    assert odd["offered"] == 1
-    assert found(embed, "what's covered?", "You'll practise knife skills, sauces, bread and pastry.",
-                 course)["offered"] == 0
-    # An apposition is no list.
-    assert found(embed, "who teaches?", "Your tutor, Marta, a pastry chef, runs it.", course)["offered"] == 0
+    assert found(embed, "what's covered?", answer, course)["offered"] == invented
 
 
 def test_what_a_listing_says_of_one_name_said_of_another_is_bound_wrong(embed: Embed) -> None:
