@@ -371,3 +371,14 @@ def test_a_table_cell_of_nothing_says_no_and_its_header_states_nothing(embed: Em
     assert found(embed, "late fee on basic?", "The Basic plan has no late fee.", plans)["negation"] == 0
     assert found(embed, "setup on basic?", "Basic has no setup fee at all.", plans)["negation"] == 0
     assert found(embed, "late fee on pro?", "The Pro plan has no late fee.", plans)["negation"] == 1
+
+
+def test_one_records_value_given_to_another_record_is_bound_wrong(embed: Embed) -> None:
+    certs = ('{"hosts": [{"host": "lb-edge-01", "cert_expiry": "2026-05-03", "issuer": "LetsEncrypt"}, '
+             '{"host": "lb-edge-02", "cert_expiry": "2026-06-09", "issuer": "DigiCert"}]}')
+    asked = "when do the certs expire?"
+    assert found(embed, asked, "The certificate on lb-edge-02 expires on 3 May 2026.", tool=certs)["bound"] == 1
+    assert found(embed, asked, "The certificate on lb-edge-02 expires on 9 June 2026.", tool=certs)["bound"] == 0
+    # Both records named, or the values of several records listed: no single record.
+    both = "lb-edge-01 expires on 3 May and lb-edge-02 on 9 June."
+    assert found(embed, asked, both, tool=certs)["bound"] == 0

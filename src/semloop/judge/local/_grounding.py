@@ -105,6 +105,15 @@ _ARITHMETIC = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class _Record:
+    """A flattened record (a line of several ``key: value`` pairs): the names only it
+    gives (short values with no number or date) and its pairs."""
+
+    names: frozenset[str]
+    pairs: tuple[tuple[str, str], ...]
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
@@ -123,6 +132,7 @@ class _Evidence:
     shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
     keyed: list[tuple[frozenset[str], str, str]] = field(default_factory=list)  # see _keyed
+    records: list[_Record] = field(default_factory=list)  # see _records
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
 
@@ -703,7 +713,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     if not missing:
         bound = _misbound(claim.text, ev.given, ev, terms)
         winner = "" if bound else _comparison(claim.text, ev.given, ev)
-        swapped = "" if bound or winner else _swapped(claim.text, ev)
+        swapped = "" if bound or winner else _swapped(claim.text, ev) or _record_swap(claim.text, ev)
         if winner or bound or swapped:
             claim.found["bound"] = 1.0
             claim.logit += _BOUND
@@ -960,6 +970,61 @@ def _swapped(claim: str, ev: _Evidence) -> str:
             f"not of {' '.join(sorted(name))}")
 
 
+_TITLE_WORDS = 8  # a record's name may be a title ("The Left Hand of Darkness")
+
+
+def _records(texts: Iterable[str]) -> list[_Record]:
+    """The texts' flattened records, each with the names no other record gives."""
+    found: list[tuple[set[str], tuple[tuple[str, str], ...]]] = []
+    for text in texts:
+        for line in text.splitlines():
+            if not _is_record(line):
+                continue
+            pairs = tuple((m.group(1).strip().lower(), m.group(2).strip())
+                          for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p.rstrip(";"))))
+            names = {v.lower() for _, v in pairs if v.lower() not in _YES_NO and len(v) > 2
+                     and len(v.split()) <= _TITLE_WORDS and not quantities(v) and not dates(v)}
+            found.append((names, pairs))
+    return [_Record(frozenset(names - set().union(*(n for n, _ in found if n is not names))), pairs)
+            for names, pairs in found]
+
+
+def _holds(value: str, q: Quantity | None, readings: frozenset[DateParts]) -> bool:
+    """A pair's value states the claim's number (same value; a unit, where both give one)
+    or date."""
+    if q is not None:
+        return any(x.value == q.value and (x.unit == q.unit or not x.unit or not q.unit)
+                   for x in quantities(value))
+    return any(date_supported(readings, r) for _, r in dates(value))
+
+
+def _record_swap(claim: str, ev: _Evidence) -> str:
+    """A claim that names one record and gives it the value another record has under the
+    same key, where its own record has another value there ("lb-edge-02's certificate
+    expires on 3 May" when 3 May is lb-edge-01's ``cert_expiry``)."""
+    lower = claim.lower()
+    named = [r for r in ev.records
+             if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", lower) for n in r.names)]
+    if len(named) != 1:
+        return ""
+    (mine,) = named
+    own = dict(mine.pairs)
+    values = labelled_values(claim)
+    holding = {id(r) for r in ev.records for v in values
+               if any(_holds(value, v.quantity, v.readings) for _, value in r.pairs)}
+    if len(holding) > 1:
+        return ""  # the values of several records: a list of them ("pads $118, rotors $196")
+    for v in values:
+        if any(_holds(value, v.quantity, v.readings) for _, value in mine.pairs):
+            continue
+        for other in ev.records:
+            key = next((k for k, value in other.pairs
+                        if k in own and _holds(value, v.quantity, v.readings)), None)
+            if other is not mine and key is not None:
+                return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
+    return ""
+
+
 # A comparison the question asks, and which way its number goes for the winner.
 _HIGHER = re.compile(r"\b(?:warmer|hotter|higher|larger|bigger|more|longer|heavier|taller|"
                      r"newer|later|faster|greater|most|largest|highest|longest)\b", re.IGNORECASE)
@@ -1051,6 +1116,7 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     evidence.keyed = [s for text in texts[: len(texts) - sum(bool(t.args) for t in case.tools_called)]
                       for s in _keyed(text)]
+    evidence.records = _records(texts)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
