@@ -382,3 +382,10 @@ def test_one_records_value_given_to_another_record_is_bound_wrong(embed: Embed) 
     # Both records named, or the values of several records listed: no single record.
     both = "lb-edge-01 expires on 3 May and lb-edge-02 on 9 June."
     assert found(embed, asked, both, tool=certs)["bound"] == 0
+
+
+def test_a_limit_is_no_count_a_price_is_multiplied_by(embed: Embed) -> None:
+    shelter = "Dog adoption 150 EUR; puppies under 6 months 180 EUR. Dogs over 10 years: 40 EUR."
+    # 60 is not "10 × 6": "over 10" is an age limit, and 6 months no price.
+    assert found(embed, "older dog?", "Dogs over 10 are rehomed for 60 EUR.", shelter)["numbers"] == 1
+    assert found(embed, "two dogs?", "Two older dogs are 80 EUR in total.", shelter)["numbers"] == 0

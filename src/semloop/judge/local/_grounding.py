@@ -572,7 +572,8 @@ def _rivals(claim: str, unsupported: Iterable[str], ev: _Evidence) -> list[str]:
 
 
 def _multiplier(q: Quantity) -> bool:
-    return not q.unit and q.value == int(q.value) and 2 <= q.value <= _MAX_MULTIPLIER
+    # "over 10", "about 3" is a limit or a guess, not a count of what is priced.
+    return not q.unit and not q.approx and q.value == int(q.value) and 2 <= q.value <= _MAX_MULTIPLIER
 
 
 _HOUR_RANGE = re.compile(r"\b(?:between|from)\s+(\d{1,2})(?:\s*[ap]\.?m\.?)?\s*(?:and|to|until|till)\s+"
