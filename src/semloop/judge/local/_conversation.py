@@ -136,8 +136,17 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
         named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])
+        glad = bool(tones) and tones[-1].glad
         tones.append(
-            turn_tone(turn.content, known, known_caps, said, after_repeat=repeat, own_people=named)
+            turn_tone(
+                turn.content,
+                known,
+                known_caps,
+                said,
+                after_repeat=repeat,
+                own_people=named,
+                glad_before=glad,
+            )
         )
     later = tones[1:]
     peak = max(t.heat for t in later)

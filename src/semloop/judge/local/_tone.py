@@ -203,6 +203,7 @@ _GIVE_UP = any_of(
     r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\b|\bi give up\b|\bgiving up\b",
     r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
+    r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
@@ -309,6 +310,7 @@ _NEGATORS = frozenset(
 _CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
 _CODE_LIKE = re.compile(r"[A-Z]+[\d_-]|[\d_-][A-Z]+")
 _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be acronyms
+_PRAISED = 1.0  # VADER valence of a word shouted in praise ("thank" 1.5, "love" 3.2)
 
 
 @dataclass(frozen=True)
@@ -359,8 +361,9 @@ def _shouted(text: str, known_caps: frozenset[str]) -> int:
         # All of it in capitals: some users always write that way; count it once.
         return 1 if words else 0
     lex = lexicon()
-    # Shouted praise ("THANK YOU") is not anger; a lone short unknown word is an acronym.
-    words = [w for w in words if lex.get(w.lower(), 0.0) <= 0.0]
+    # Shouted praise ("THANK YOU", "LOVE") is not anger; a faintly positive word ("WANT"
+    # 0.3) is no praise. A lone short unknown word is an acronym.
+    words = [w for w in words if lex.get(w.lower(), 0.0) < _PRAISED]
     strong = [w for w in words if len(w) > _ACRONYM_MAX or w.lower() in lex or w in _SHOUTABLE]
     return len(strong) if strong else (len(words) if len(words) >= 2 else 0)
 
@@ -454,6 +457,7 @@ _FAMILIES = frozenset(
         "asks for redress",
         "thanks for a repeat",
         "praise for a repeated reply",
+        "praise for more of it",
     )
 )
 
@@ -465,6 +469,21 @@ _THANKS_FOR_REPEAT = any_of(
     r"assistance|everything)\b)[^.!?]{2,60}?(?:,\s*again|\s(?:yet again|once again|once more))\b",
     rf"\b(?:thanks|thank you)\b(?: \w+){{0,3}} for (?:yet another|the {_ORDINAL})\b",
 )
+
+
+# Praise for more of what did not help ("oh great, another form", "brilliant, a second
+# form."): glad words for a repeat are sarcasm. A question ("Great, another one: can I ...?")
+# asks.
+_MORE_OF_IT = re.compile(
+    r"(?:^|[.!?;]\s*)\W*(?:oh,? |ah,? |wow,? |well,? )?(?:great|brilliant|wonderful|fantastic|lovely|"
+    r"perfect|super|awesome|marvell?ous|terrific|yay|fab|cool|excellent|splendid|amazing)\b[,.!]*"
+    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*[.!;]?(?:\s|$)",
+    re.IGNORECASE,
+)
+
+
+def _more_of_it(text: str) -> bool:
+    return any(not m.group(0).rstrip().endswith("?") for m in _MORE_OF_IT.finditer(text + " "))
 
 
 def _thanks_for_repeat(text: str) -> bool:
@@ -485,11 +504,14 @@ _MOODLESS = re.compile(
     re.IGNORECASE,
 )
 # How the user felt before ("I was absolutely TERRIFIED beforehand", "I'd been panicking for
-# weeks"): the contrast to their mood now, not the mood.
+# weeks") or what they expected: the contrast to their mood now, not the mood.
 _PAST_FEELING = re.compile(
     r"\b(?:i|we)(?: was| were| had been|'d been| have been|'ve been| felt)\b(?: \w+){0,3}? ?"
     r"(?:scared|terrified|nervous|worried|anxious|dreading|afraid|frightened|petrified|panicking|"
-    r"panicked|stressed|apprehensive)\b[^.!?,;]{0,40}",
+    r"panicked|stressed|apprehensive)\b[^.!?,;]{0,40}"
+    # Or what they expected ("I was expecting a nightmare", "I thought it'd be a battle").
+    r"|\b(?:i|we)(?: was| were|'d| had)? (?:expecting|expected|braced for|bracing (?:myself )?for|"
+    r"thought (?:it|this|that)(?: would|'d) be)\b[^.!?,;]{0,40}",
     re.IGNORECASE,
 )
 # Regret at not having come sooner ("so annoyed I didn't buy it years ago", "damn, I
@@ -507,7 +529,11 @@ _OWN_REGRET = re.compile(
 OWN_PERSON = any_of(
     r"\b(?:my|our) (?:\w+ )?(?:neighbou?r|tenant|landlord|landlady|ex|boss|husband|wife|partner|"
     r"mum|mom|dad|mother|father|brother|sister|friend|colleague|flatmate|roommate|in-laws?|uncle|"
-    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b"
+    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b",
+    # Or by a role outside the service ("the landlord", "the director"); "the manager" or
+    # "the engineer" may be the service's own.
+    r"\bthe (?:\w+ )?(?:neighbou?rs?|tenants?|landlord|landlady|director|boss|in-laws|bride|groom|"
+    r"kids|children|family)\b",
 )
 _SENTENCE_PART = re.compile(r"[^.!?;]+[.!?;]*")
 _THIRD_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:he|she)\b", re.IGNORECASE)
@@ -553,6 +579,30 @@ def _intensity_for(text: str) -> str:
     return _INTENSIFIED.sub(drop_before_good, _INTENSIFIER.sub(drop_before_how, text))
 
 
+# Intensity words that praise as readily as they damn ("that is INSANE", "you guys are
+# unreal", "crazy fast"): read by the rest of the turn.
+_AMBIVALENT = re.compile(
+    r"\b(?:insane(?:ly)?|unreal|crazy|mad|wild|ridiculous(?:ly)?|unbelievabl[ey]|sick|nuts|"
+    r"bonkers|absurd(?:ly)?|mental)\b",
+    re.IGNORECASE,
+)
+
+
+def _for_good(own: str, glad_before: bool) -> str:
+    """``own`` without its ambivalent intensity words when, without them, the turn reads
+    glad, or not unhappy right after a glad turn (the mood goes on: "seriously insane.
+    still hot too"), and has no shape of a complaint: then they were intensity for what
+    was good."""
+    if not _AMBIVALENT.search(own):
+        return own
+    rest = _MOODLESS.sub(" ", _AMBIVALENT.sub(" ", own))
+    mood = valence(_PAST_FEELING.sub(" ", rest))
+    unhappy = (_IMPATIENT.search, _DISPLEASED.search, _REDRESS.search, _NOBODY.search)
+    if _complains(rest) or any(f(rest) for f in unhappy):
+        return own
+    return rest if mood >= _EXCITED or (glad_before and mood >= 0.0) else own
+
+
 def _complains(text: str) -> bool:
     """A shape of a complaint about the service (not a feeling word: those are re-read)."""
     return any(
@@ -595,12 +645,14 @@ def turn_tone(
     *,
     after_repeat: bool = False,
     own_people: bool = False,
+    glad_before: bool = False,
 ) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
     ``said`` is what the assistant has said so far; ``after_repeat``: the reply just before
     said an earlier reply again, and praise or thanks for that is sarcasm; ``own_people``:
-    the user has named someone in their own life, so "he" / "she" may be that person."""
+    the user has named someone in their own life, so "he" / "she" may be that person;
+    ``glad_before``: the user's turn before read glad."""
     cues: list[str] = []
     heat = 0.0
     mocked = False
@@ -616,6 +668,8 @@ def turn_tone(
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
     # Quoted words are not the user's own tone; nor is anger at someone else.
     own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people))
+    # Right after a reply said again, glad words are sarcasm, and their intensity with them.
+    own = own if after_repeat else _for_good(own, glad_before)
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
     for name, found, weight in (
         (
@@ -634,6 +688,7 @@ def turn_tone(
         ("says so", _DISPLEASED.search, _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
+        ("praise for more of it", _more_of_it, _W_MOCK),
         (
             "praise for a repeated reply",
             lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
