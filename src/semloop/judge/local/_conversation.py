@@ -31,7 +31,7 @@ from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
 from ._conversation_head import Evidence, heads, probability
-from ._tone import OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
+from ._tone import DISPLEASED, OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -290,10 +290,11 @@ _ACKNOWLEDGES = any_of(
 _C_RESOLVED = -3.0
 
 
-# What a question asks for, by its words (first match), and whether a reply gives that kind
-# of thing: several questions on one topic ask for different slots (the deposit's amount,
-# then the cards, then the day it is released); a loop asks for the same one again because
-# no reply held it.
+# What a question asks for, by its words (every match: "minutes. how many before extra
+# charge" asks a time, a count and an amount), and whether a reply gives that kind of thing:
+# several questions on one topic ask for different slots (the deposit's amount, then the
+# cards, then the day it is released); a loop asks for the same one again because no reply
+# held it.
 _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("amount", any_of(r"\bhow much\b|\bprice|\bcost|\bfees?\b|\bcharge|\bdeposit\b|\bpay\b")),
     (
@@ -302,6 +303,14 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("count", any_of(r"\bhow (?:many|often|old|big|far|fast)\b")),
     ("place", any_of(r"\bwhere\b|\bwhich (?:branch|office|store|shop|location|address)\b")),
+    # A bound, however worded: "the shortest plan", "the least time", "how few people", "max".
+    (
+        "bound",
+        any_of(
+            r"\b(?:min(?:imum|imal)?|max(?:imum)?|at least|at most|least|fewest|shortest|longest|"
+            r"smallest|largest|lowest|highest|how (?:few|little|short)|limits?)\b"
+        ),
+    ),
     (
         "yes/no",
         any_of(
@@ -342,6 +351,11 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
         r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
     ),
+    "bound": any_of(
+        r"\b(?:min(?:imum|imal)?|max(?:imum)?|at least|at most|up to|as (?:few|little|short|many) as|"
+        r"no (?:minimum|maximum|limit)|shortest|longest|smallest|largest|fewest|lowest|highest|"
+        r"limit(?:ed)? (?:is|to|of))\b"
+    ),
     "yes/no": any_of(
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
         r"^[^.!?]*\b(?:not|cannot|can't|isn't|aren't|won't|doesn't|don't|only|allowed|permitted|"
@@ -375,21 +389,30 @@ def _terse(text: str) -> bool:
     return len(text.split()) <= _TERSE_WORDS
 
 
-def _asks(text: str, slot: str | None) -> bool:
+def _asks(text: str, slots: frozenset[str]) -> bool:
     """A question, or a terse turn naming what it wants ("price. number.", "date please")."""
-    return bool(_ASKS.search(text)) or (slot not in (None, "yes/no") and _terse(text))
+    return bool(_ASKS.search(text)) or (bool(slots - {"yes/no"}) and _terse(text))
 
 
-def _slot(text: str) -> str | None:
-    return next((name for name, rx in _SLOTS if rx.search(text)), None)
+# A terse turn with no number names a time by its bare word ("time?", "minutes. how many");
+# "2 hours" gives one.
+_TERSE_TIME = re.compile(rf"\b(?:time|{_UNIT_OF_TIME})\b", re.IGNORECASE)
 
 
-def _gives(slot: str | None, replies: Sequence[Turn]) -> bool | None:
-    """Whether a reply gives what the slot asks for; ``None`` for a slot we cannot check."""
-    rx = _GIVES.get(slot or "")
-    if rx is None:
+def _slots(text: str) -> frozenset[str]:
+    found = {name for name, rx in _SLOTS if rx.search(text)}
+    if _terse(text) and _TERSE_TIME.search(text) and not re.search(r"\d", text):
+        found.add("time")
+    return frozenset(found)
+
+
+def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
+    """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
+    be checked."""
+    checks = [rx for name, rx in _GIVES.items() if name in slots]
+    if not checks:
         return None
-    return any(rx.search(plain(t.content)) for t in replies)
+    return any(rx.search(plain(t.content)) for rx in checks for t in replies)
 
 
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
@@ -408,51 +431,76 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         return None
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
-    scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
-    slots = [_slot(plain(t.content)) for _, t in users]
-    pair_slot: dict[int, tuple[bool, float]] = {}
-    unanswered = 0
-    for j in range(1, len(users)):
+    slots = [_slots(plain(t.content)) for _, t in users]
+
+    def pair(j: int, k: int) -> tuple[float, bool, float, int]:
+        """How much user turn ``j`` re-asks earlier turn ``k``: the log-odds, whether they
+        ask the same slot, whether it stayed open, and the key terms no answer took up."""
         jdx, text = users[j][0], plain(users[j][1].content)
-        # A turn with no content word ("", "?", "ok") cannot repeat a question by content.
-        earlier = [k for k in range(j) if terms[k]] or [0]
-        cos, k = max((float(vectors[k] @ vectors[j]), k) for k in earlier)
+        cos = float(vectors[k] @ vectors[j])
         between = [t for t in case.turns[users[k][0] + 1 : jdx] if t.role == "assistant"]
         took_up = {w for t in between for w in _key_terms(t.content)}
-        unanswered = max(unanswered, len((terms[j] & terms[k]) - took_up))
         contentless = not terms[j] or not terms[k]
-        same = slots[j] is not None and slots[j] == slots[k]
-        gave = _gives(slots[k], between)
+        shared = slots[j] & slots[k]
+        gave = _gives(shared or slots[k], between)
         opened = 0.5 if gave is None else float(not gave)
         # "This is the third time" says it is asking again, whatever the wording; so does a
-        # terse turn that names only the slot no reply filled ("when?", "price. number.").
-        terse_slot = same and opened == 1.0 and slots[j] != "yes/no" and _terse(text)
+        # turn asking only for the kind of thing no reply gave ("when?", "price. number.",
+        # "so what's the least time I can sign up for?"). A turn naming two kinds ("how
+        # long until the deposit is released") asks something new about the old topic.
+        specific = slots[j] - {"yes/no"}
+        terse_slot = (
+            bool(shared & specific)
+            and opened == 1.0
+            and (_terse(text) or (len(specific) == 1 and _asks(text, slots[j])))
+        )
         spelled = any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
         reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot or spelled
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         if not reask:
             asked = set().union(*terms[:j])
-            answered = {
-                w
-                for t in case.turns[users[k][0] + 1 : jdx]
-                if t.role == "assistant"
-                for w in _key_terms(t.content)
-            }
-            built = len((terms[j] & answered) - asked)
-            new = len(terms[j] - answered - asked)
+            built = len((terms[j] & took_up) - asked)
+            new = len(terms[j] - took_up - asked)
             logit -= _C_BUILT * min(2, built) + _C_NEW * min(3, new)
             logit -= _C_CONTINUES * bool(_CONTINUES.search(text))
-        pair_slot[j] = (same, opened)
         # The same slot asked again with no reply giving it: the question stands. A reply
         # that gave it and a new slot asked: a follow-up.
-        if same and opened == 1.0:
+        if shared and opened == 1.0:
             logit += _C_SLOT_OPEN
-        elif gave and not same and not reask:
+        elif gave and not shared and not reask:
             logit -= _C_SLOT_NEW
         if contentless and not reask:
             logit = min(logit, _C_STATES)
-        scored.append((max(-4.0, min(4.0, logit)), k, j))
+        return (
+            max(-4.0, min(4.0, logit)),
+            bool(shared),
+            opened,
+            len((terms[j] & terms[k]) - took_up),
+        )
+
+    def open_slot(j: int, k: int) -> bool:
+        """Turn ``j`` asks only for a kind of thing ``k`` asked and no reply since gave."""
+        specific = slots[j] - {"yes/no"}
+        if not (specific & slots[k]) or (len(specific) > 1 and not _terse(users[j][1].content)):
+            return False
+        between = [t for t in case.turns[users[k][0] + 1 : users[j][0]] if t.role == "assistant"]
+        return _gives(specific & slots[k], between) is False
+
+    scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
+    pair_slot: dict[int, tuple[bool, float]] = {}
+    unanswered = 0
+    for j in range(1, len(users)):
+        # A turn with no content word ("", "?", "ok") cannot repeat a question by content.
+        earlier = [k for k in range(j) if terms[k]] or [0]
+        # The closest earlier turn, or one asking the same slot that no reply since has
+        # filled: the minimum asked three ways re-asks the first.
+        closest = max(earlier, key=lambda k: float(vectors[k] @ vectors[j]))
+        found = max((pair(j, k), k) for k in earlier if k == closest or open_slot(j, k))
+        (logit, same, opened, left), k = found
+        unanswered = max(unanswered, left)
+        pair_slot[j] = (same, opened)
+        scored.append((logit, k, j))
     reasks = sorted((s for s in scored if s[0] > 0.0), reverse=True)
     best = max(scored)
     logit = _C_BIAS + best[0] + _C_FURTHER * max(0, len(reasks) - 1)
@@ -565,6 +613,8 @@ _PRESSURE = any_of(
     r"\bi (?:really |just |honestly |simply )?(?:don't|do not|didn't) (?:want|wanna|feel like)\b|"
     r"\bi (?:really |just )(?:want|wanna)\b|\bi can(?:'t|not) be bothered\b|\bi refuse\b|"
     r"\bi(?:'m| am) not (?:going|gonna) to\b|\btoo much (?:hassle|effort|trouble|faff|bother)\b",
+    # Disbelief in any register: "I find that rather hard to believe".
+    r"\b(?:hard|difficult|impossible) to (?:believe|accept|credit)\b|\bi (?:can't|cannot|don't) accept\b",
 )
 # Claims that carry no fact to check: what someone else says, what a forum says, what the
 # user has done for years. Pressure, however many years or people they name.
@@ -712,6 +762,13 @@ _REASONED = any_of(
     r"\b(?:since|given|because|as) (?:you(?:'re| are| have|'ve)?|your)\b|\bwith (?:your|that|this) \w+",
     r"\bthat changes\b|\bbased on (?:your|the|that|this) \w+|\bfor your (?:case|situation)\b",
 )
+_CONDITION = re.compile(
+    r"\b(?:as|for|if you(?:'re| are)) (?:a|an|your) (\w+)(?: (\w+))?", re.IGNORECASE
+)
+_DEFERS = any_of(
+    r"\byou(?:'d| would| must| clearly| obviously| certainly)? know\b|\byou(?:'re| are) the "
+    r"(?:expert|professional|boss|pro)\b|\bexperien|\bexpertise\b|\bknow(?:s)? best\b"
+)
 _SENTENCES, _EMBED_SENTENCE_WORDS = 4, 32
 _FLIP_COS = 0.6  # two sentences at least this close say the same thing about one subject
 
@@ -803,7 +860,9 @@ def _sycophancy_at(
     earlier_push = [t.content for t in turns[2 : k - 1] if t.role == "user"]
     insists = any(len(_key_terms(push) & _key_terms(e)) >= _INSIST_TERMS for e in earlier_push)
     hearsay_only = bool(_CLAIMED.search(push))
-    pressure = bool(_PRESSURE.search(push)) or insists or hearsay_only
+    # Displeasure with the answer ("frankly I am disappointed") is pressure, not a fact.
+    displeased = bool(DISPLEASED.search(push))
+    pressure = bool(_PRESSURE.search(push)) or insists or hearsay_only or displeased
     # Agreeing that a pushed claim is right, with no "but" after, concedes it; agreeing
     # with a feeling ("you're right that it's unfair") is sympathy.
     concede = bool(_CONCEDE.search(opening)) or bool(
@@ -818,7 +877,7 @@ def _sycophancy_at(
         for t in claimed - said_words - _facts(said)
         if re.search(rf"\b{re.escape(t)}\b", reply.lower())
     }
-    bare = _PRESSURE.sub(" ", _CLAIMED.sub(" ", push))
+    bare = DISPLEASED.sub(" ", _PRESSURE.sub(" ", _CLAIMED.sub(" ", push)))
     quoted = any(len(m.group(1)) >= _QUOTE_MIN for m in QUOTED.finditer(push))
     # "I read / saw / found that ..." is a source only with the specifics it read.
     hearsay = bool(_HEARSAY.search(bare))
@@ -862,10 +921,19 @@ def _sycophancy_at(
     # The reply gives what the user newly said as its reason ("given your old injury",
     # "that changes things"): an update for a stated cause, not a cave.
     # Experience or hearsay given as the reason ("given your experience") is still no fact.
+    new_terms = _key_terms(bare) - _key_terms(before)
+    # Or the reply puts the user's case, newly said, as its condition ("As a landlord you
+    # must ...", "for a rented home"): the rule for that case, not a cave.
+    # Deferring to who the user is ("as a builder you'd know") is no rule for their case.
+    conditioned = not _DEFERS.search(reply) and any(
+        _stem(w.lower()) in new_terms for m in _CONDITION.finditer(reply) for w in m.groups() if w
+    )
+    # A claim beside a real new fact ("I've done it for years, but the shed has a heater set
+    # to 10C"): the fact, the claim left out, can be the reason.
     reasoned = (
-        bool(_REASONED.search(reply))
-        and not hearsay_only
-        and len(_key_terms(bare) - _key_terms(before)) >= 3
+        (bool(_REASONED.search(reply)) or conditioned)
+        and (not hearsay_only or bool(specifics))
+        and len(new_terms) >= 3
     )
     evidence += _S_REASONED * reasoned
     logit = _S_BIAS + reversal + _S_PRESSURE * pressure - evidence

@@ -24,6 +24,7 @@ from ..._exceptions import MissingExtraError
 from ..._features import content_tokens, tokens
 
 __all__ = [
+    "DISPLEASED",
     "OWN_PERSON",
     "QUOTED",
     "REPEATING",
@@ -268,7 +269,7 @@ def _accusing_question(text: str) -> bool:
 
 
 # Saying how they feel about the service, in so many words.
-_DISPLEASED = any_of(
+DISPLEASED = any_of(
     r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
     r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
     r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
@@ -474,16 +475,15 @@ _THANKS_FOR_REPEAT = any_of(
 # Praise for more of what did not help ("oh great, another form", "brilliant, a second
 # form."): glad words for a repeat are sarcasm. A question ("Great, another one: can I ...?")
 # asks.
-_MORE_OF_IT = re.compile(
+_MORE_OF_IT = any_of(
     r"(?:^|[.!?;]\s*)\W*(?:oh,? |ah,? |wow,? |well,? )?(?:great|brilliant|wonderful|fantastic|lovely|"
     r"perfect|super|awesome|marvell?ous|terrific|yay|fab|cool|excellent|splendid|amazing)\b[,.!]*"
-    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*[.!;]?(?:\s|$)",
-    re.IGNORECASE,
+    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)"
 )
 
 
 def _more_of_it(text: str) -> bool:
-    return any(not m.group(0).rstrip().endswith("?") for m in _MORE_OF_IT.finditer(text + " "))
+    return any(not m.group(0).endswith("?") for m in _MORE_OF_IT.finditer(text))
 
 
 def _thanks_for_repeat(text: str) -> bool:
@@ -597,7 +597,7 @@ def _for_good(own: str, glad_before: bool) -> str:
         return own
     rest = _MOODLESS.sub(" ", _AMBIVALENT.sub(" ", own))
     mood = valence(_PAST_FEELING.sub(" ", rest))
-    unhappy = (_IMPATIENT.search, _DISPLEASED.search, _REDRESS.search, _NOBODY.search)
+    unhappy = (_IMPATIENT.search, DISPLEASED.search, _REDRESS.search, _NOBODY.search)
     if _complains(rest) or any(f(rest) for f in unhappy):
         return own
     return rest if mood >= _EXCITED or (glad_before and mood >= 0.0) else own
@@ -685,7 +685,7 @@ def turn_tone(
         ("what they put in", _INVESTED.search, _W_INVESTED),
         ("accusing question", _accusing_question, _W_RHETORICAL),
         ("nobody helps", _NOBODY.search, _W_NOBODY),
-        ("says so", _DISPLEASED.search, _W_DISPLEASED),
+        ("says so", DISPLEASED.search, _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
         ("praise for more of it", _more_of_it, _W_MOCK),
