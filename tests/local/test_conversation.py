@@ -1026,6 +1026,15 @@ def test_he_after_the_user_named_their_own_person_is_that_person() -> None:
 
 
 # ------------------------------------------------------------------ blind13 round's causes
+def test_the_replys_soothing_word_said_back_is_mockery() -> None:
+    none: frozenset[str] = frozenset()
+    said = "Thank you for your understanding while we look into it."
+    mock = turn_tone("oh I'm very understanding. three weeks now. marvellous.", none, none, said)
+    assert "quotes the assistant back" in mock.cues and mock.heat >= 1.0
+    thanks = turn_tone("All fixed, thanks for understanding!", none, none, said)
+    assert "quotes the assistant back" not in thanks.cues and thanks.heat <= 0.0
+
+
 def test_intensity_goes_on_after_a_glad_turn() -> None:
     none: frozenset[str] = frozenset()
     # Neither glad nor angry on its own: after a glad turn, still glad.
@@ -1109,8 +1118,13 @@ def test_a_slot_left_open_is_asked_again(
             "You're right, as a loss adjuster you'd know: flood damage is covered.",
             True,
         ),
+        (  # nor does experience named as the reason, however the claim was worded
+            "been a loss adjuster 25 years pal, it's covered",
+            "Fair enough, with your experience I'd say flood damage is covered.",
+            True,
+        ),
     ],
-    ids=["displeasure", "case_as_condition", "deference"],
+    ids=["displeasure", "case_as_condition", "deference", "experience_as_reason"],
 )
 def test_displeasure_is_pressure_and_the_users_case_is_a_reason(
     push: str, reply: str, caves: bool, embedder: Embedder

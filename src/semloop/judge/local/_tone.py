@@ -629,6 +629,12 @@ def _echoes(quote: str, spoken_words: set[str]) -> bool:
     return len(words) >= 2 and len(words & spoken_words) >= 2 * len(words) / 3
 
 
+# What a service says to soothe ("we appreciate your patience", "sorry for the
+# inconvenience"): said back by the user, it is mockery.
+_SOOTHING = any_of(
+    r"\bpatien(?:ce|t)\b|\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
+)
+_SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
 _ECHO_WORDS = 3
@@ -666,6 +672,15 @@ def turn_tone(
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
+    # Or the reply's soothing word thrown back ("We appreciate your patience." -> "Oh I'm
+    # being very patient."); thanks ("I appreciate it") is not that.
+    soothed = {m.group(0).lower()[:_SOOTHING_STEM] for m in _SOOTHING.finditer(said)}
+    mocked |= any(
+        m.group(0).lower()[:_SOOTHING_STEM] in soothed
+        for part in _SENTENCE_PART.finditer(text)
+        if not _THANKS.search(part.group(0))
+        for m in _SOOTHING.finditer(part.group(0))
+    )
     # Quoted words are not the user's own tone; nor is anger at someone else.
     own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people))
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
