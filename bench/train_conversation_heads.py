@@ -4,8 +4,8 @@
 
 Reads the repository's own labelled conversation sets -- ``calibration/<name>.jsonl`` and
 ``tests/local/conversation_{dev,blind,blind2,...,blind12}.jsonl`` -- never the held-out
-sets (``calibration/holdout/``) nor ``tests/local/conversation_blind13.jsonl``, which are
-kept to measure the result. For each evaluator it gathers the evidence the
+sets (``calibration/holdout/``) nor ``tests/local/conversation_blind{13,14}.jsonl``, which
+are kept to measure the result. For each evaluator it gathers the evidence the
 embedded judge names (``frustration_evidence`` and friends), then picks a feature set, the
 L2 strength and the weight of a negative by **leave-one-domain-out** cross-validation: each
 domain (a file without domains is one domain) is scored by a head fitted on all the others,
