@@ -137,7 +137,10 @@ _BLAME = any_of(
     r"(?:so |completely |totally |absolutely |utterly |really |just )?"
     r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
     r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
-    r"\b(?:not|never|no) (?:helpful|helping|listening|reading|answering)\b",
+    r"\b(?:not|never|no) (?:really |even |exactly )?(?:helpful|helping|listening|reading|answering)\b",
+    r"\byou (?:can't|cannot|can not|won't|aren't going to) (?:actually |really |even )?help\b",
+    # A comparison that demeans: "I've had better service from a vending machine".
+    r"\b(?:had|get|got|getting) (?:better|more) (?:service|help|sense|answers?) (?:out of|from)\b",
     rf"\byou (?:do|did|are|were|have|can){_N}? ?(?:even )?(?:listen|read|understand|help|get it)",
     r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
     r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
@@ -174,6 +177,7 @@ _LEAVE = any_of(
     r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
     r"(?: \w+){1,3} again\b|\bmy money back\b",
     r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
+    r"\bdispute (?:it|this|the (?:charge|payment|transaction))\b|\b(?:with|to) my (?:bank|card issuer)\b",
     r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
     r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
@@ -205,10 +209,12 @@ _GIVE_UP = any_of(
     r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
     r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
+    r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
+    r"\bend of my (?:rope|tether)\b|\bwits'? end\b",
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
+    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bffs\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
     r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
     r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
     r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
@@ -233,14 +239,14 @@ _REDRESS = any_of(
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
     r"\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
-    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who)\b"
+    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who|a joke|so (?:hard|difficult|complicated))\b"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
 
 
 # Terse users drop the question mark: "who here actually deals with this".
 _QUESTION_START = re.compile(
-    r"^\W*(?:who|what|why|how|where|when|does|do|is|are|can|will|did)\b", re.IGNORECASE
+    r"^\W*(?:\w+,\s*)?(?:who|what|why|how|where|when|does|do|is|are|can|will|did)\b", re.IGNORECASE
 )
 
 
@@ -273,6 +279,8 @@ DISPLEASED = any_of(
     r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
     r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
     r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
+    r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|\bnot good enough\b|"
+    r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
 )
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
 # "That worked": the problem is gone.
@@ -296,6 +304,13 @@ _JUDGED = re.compile(
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
+# A verdict said alone: "Useless.", "Absolutely unacceptable!!"; not an interjection ("ugh.",
+# "no.").
+_VERDICT = re.compile(
+    r"(?:^|[.!?]\s+)\W*(?:(?:just|so|totally|completely|absolutely|utterly|simply|frankly|honestly|"
+    r"truly)\W+)*([a-z]{5,})\s*(?:[.!?]+|$)",
+    re.IGNORECASE,
+)
 
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
@@ -714,9 +729,10 @@ def turn_tone(
             heat += weight
             cues.append(name)
     lex = lexicon()
+    judged = [m.group(1).lower() for m in _JUDGED.finditer(own)]
+    judged += [m.group(1).lower() for m in _VERDICT.finditer(own)]
     if "blame" not in cues and any(
-        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known
-        for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
+        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known for w in judged
     ):
         heat += _W_BLAME
         cues.append("blame")
