@@ -237,6 +237,8 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("I'd get more sense out of my toaster than this chat.", True),
         ("so you can't actually help me. noted.", True),
         ("no. my own fault, I forgot to plug it in.", False),
+        ("I was losing my patience with the scanner, but that fixed it! thank you", False),
+        ("Done. Unbelievable, that did the trick!", False),
         ("Brilliant.", False),
     ],
 )

@@ -209,12 +209,10 @@ _GIVE_UP = any_of(
     r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
     r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
-    r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
-    r"\bend of my (?:rope|tether)\b|\bwits'? end\b",
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bffs\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
+    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
     r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
     r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
     r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
@@ -279,6 +277,8 @@ DISPLEASED = any_of(
     r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
     r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
     r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
+    r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
+    r"\bend of my (?:rope|tether)\b|\bwits'? end\b|"
     r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|\bnot good enough\b|"
     r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
 )
@@ -523,7 +523,8 @@ _MOODLESS = re.compile(
 _PAST_FEELING = re.compile(
     r"\b(?:i|we)(?: was| were| had been|'d been| have been|'ve been| felt)\b(?: \w+){0,3}? ?"
     r"(?:scared|terrified|nervous|worried|anxious|dreading|afraid|frightened|petrified|panicking|"
-    r"panicked|stressed|apprehensive)\b[^.!?,;]{0,40}"
+    r"panicked|stressed|apprehensive|losing (?:my )?patience|frustrated|fed up|going (?:mad|crazy))\b"
+    r"[^.!?,;]{0,40}"
     # Or what they expected ("I was expecting a nightmare", "I thought it'd be a battle").
     r"|\b(?:i|we)(?: was| were|'d| had)? (?:expecting|expected|braced for|bracing (?:myself )?for|"
     r"thought (?:it|this|that)(?: would|'d) be)\b[^.!?,;]{0,40}",
@@ -606,8 +607,8 @@ _AMBIVALENT = re.compile(
 def _for_good(own: str, glad_before: bool) -> str:
     """``own`` without its ambivalent intensity words when, without them, the turn reads
     glad, or not unhappy right after a glad turn (the mood goes on: "seriously insane.
-    still hot too"), and has no shape of a complaint: then they were intensity for what
-    was good."""
+    still hot too") or with the problem gone, and has no shape of a complaint: then they
+    were intensity for what was good."""
     if not _AMBIVALENT.search(own):
         return own
     rest = _MOODLESS.sub(" ", _AMBIVALENT.sub(" ", own))
@@ -615,7 +616,9 @@ def _for_good(own: str, glad_before: bool) -> str:
     unhappy = (_IMPATIENT.search, DISPLEASED.search, _REDRESS.search, _NOBODY.search)
     if _complains(rest) or any(f(rest) for f in unhappy):
         return own
-    return rest if mood >= _EXCITED or (glad_before and mood >= 0.0) else own
+    # Or the problem is gone ("Unbelievable, it works!"): amazement.
+    glad = mood >= _EXCITED or (mood >= 0.0 and glad_before) or bool(_WORKED.search(rest))
+    return rest if glad else own
 
 
 def _complains(text: str) -> bool:
