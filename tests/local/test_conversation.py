@@ -1078,6 +1078,7 @@ def test_escalation_and_ultimatums_in_any_voice(text: str, cue: str | None) -> N
         ("I'm just wondering how long the battery lasts.", True),
         ("Okay. I only need the price of the large one.", True),
         ("We're after a table for six.", True),
+        ("locker code for bay 4 pls", True),
         ("I need to leave by six.", False),
         ("Got it, I'll bring it in on Monday.", False),
     ],

@@ -264,7 +264,7 @@ _ASKS = any_of(
     r"\bi(?:'m| am|'d be| was)? (?:just |still )?(?:wondering|curious)\b",
     r"\b(?:i(?:'m| am)?|we(?:'re| are)?) (?:just |still |only )*(?:need|want|after|looking for) (?:the|a|an)\b",
     r"\b(?:tell|show) me\b|\bplease (?:confirm|explain|clarify)\b",
-    r"\bplease\W*$",  # "saturday closing time please": a terse request asks
+    r"\b(?:please|pls|plz)\W*$",  # "saturday closing time please": a terse request asks
 )
 # Per later user turn: paraphrases of one question embed at cosine 0.4-0.9 on MiniLM,
 # different questions on one subject mostly 0.0-0.45; explicit re-ask wording ("I know,
