@@ -231,9 +231,10 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         # A faintly positive word in capitals is no praise; "why bother" gives up.
         ("I do NOT WANT store credit, I want the money I PAID.", True),
         ("Every month a new problem. Why do I even bother.", True),
-        # Patience run out, a verdict said alone, a demeaning comparison, "you can't help".
+        # Patience run out, a demeaning comparison, "you can't help"; a verdict in passing.
         ("I've run out of patience with this whole thing.", True),
-        ("Absolutely pathetic.", True),
+        ("Not good enough. Again.", True),
+        ("Ah, not good enough for my schedule, oh well. Thanks anyway.", False),
         ("I'd get more sense out of my toaster than this chat.", True),
         ("so you can't actually help me. noted.", True),
         ("no. my own fault, I forgot to plug it in.", False),

@@ -279,7 +279,9 @@ DISPLEASED = any_of(
     r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
     r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
     r"\bend of my (?:rope|tether)\b|\bwits'? end\b|"
-    r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|\bnot good enough\b|"
+    r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|"
+    # "Not good enough." said as a verdict, not "not good enough for my schedule".
+    r"(?:^|[.!?]\s*)(?:that's |this is |it's |simply |just )?not good enough\s*(?:[.!?]|$)|"
     r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
 )
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
@@ -304,13 +306,6 @@ _JUDGED = re.compile(
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
-# A verdict said alone: "Useless.", "Absolutely unacceptable!!"; not an interjection ("ugh.",
-# "no.").
-_VERDICT = re.compile(
-    r"(?:^|[.!?]\s+)\W*(?:(?:just|so|totally|completely|absolutely|utterly|simply|frankly|honestly|"
-    r"truly)\W+)*([a-z]{5,})\s*(?:[.!?]+|$)",
-    re.IGNORECASE,
-)
 
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
@@ -732,10 +727,9 @@ def turn_tone(
             heat += weight
             cues.append(name)
     lex = lexicon()
-    judged = [m.group(1).lower() for m in _JUDGED.finditer(own)]
-    judged += [m.group(1).lower() for m in _VERDICT.finditer(own)]
     if "blame" not in cues and any(
-        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known for w in judged
+        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known
+        for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
     ):
         heat += _W_BLAME
         cues.append("blame")
