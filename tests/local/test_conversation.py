@@ -235,6 +235,9 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("I've run out of patience with this whole thing.", True),
         ("Not good enough. Again.", True),
         ("Ah, not good enough for my schedule, oh well. Thanks anyway.", False),
+        # Impatience alone does not make thanks sarcastic; thanks for "your patience" is thanks.
+        ("ugh ok. thanks for the heads up", False),
+        ("Sorted, it boots now. Thanks for your patience with me!", False),
         ("I'd get more sense out of my toaster than this chat.", True),
         ("so you can't actually help me. noted.", True),
         ("no. my own fault, I forgot to plug it in.", False),

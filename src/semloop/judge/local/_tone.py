@@ -212,7 +212,9 @@ _GIVE_UP = any_of(
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
+    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|"
+    # "my patience", not thanks for "your patience".
+    r"(?<!your )(?<!the )\bpatience\b",
     r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
     r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
     r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
@@ -290,6 +292,7 @@ _WORKED = any_of(
     r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
     r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
     r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
+    r"\bfound (?:it|them)\b",
 )
 _THANKS = any_of(
     r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
@@ -749,7 +752,10 @@ def turn_tone(
     for cue, weight in ((c, w) for c, w in _INTENSITY.items() if excited and c in cues):
         cues.remove(cue)
         heat -= weight
-    complaint = neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES for c in cues)
+    # Impatience alone is intensity, not a complaint's shape: "ugh ok. thanks" thanks.
+    complaint = neg >= _SARCASM_NEGATIVE or any(
+        c in _FAMILIES and c not in _INTENSITY for c in cues
+    )
     shouted = 0 if excited else _shouted(own, known_caps)
     if shouted:
         heat += _W_SHOUT * min(2.0, 0.5 + 0.5 * shouted)
