@@ -3,7 +3,7 @@
     .venv/bin/python bench/train_conversation_heads.py [--write]
 
 Reads the repository's own labelled conversation sets -- ``calibration/<name>.jsonl`` and
-``tests/local/conversation_{dev,blind,blind2,...,blind12}.jsonl`` -- never the held-out
+``tests/local/conversation_{dev,blind,blind2,...,blind12,probes}.jsonl`` -- never the held-out
 sets (``calibration/holdout/``) nor ``tests/local/conversation_blind{13,14}.jsonl``, which
 are kept to measure the result. For each evaluator it gathers the evidence the
 embedded judge names (``frustration_evidence`` and friends), then picks a feature set, the
@@ -47,7 +47,7 @@ from semloop.judge.local._model import Embedder
 ROOT = Path(__file__).resolve().parents[1]
 OWN = (
     "dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-    "blind10", "blind11", "blind12",
+    "blind10", "blind11", "blind12", "probes",
 )  # fmt: skip
 UNTUNED = "conversation_blind12"  # the last set written before a rule change (now spent)
 THRESHOLDS = {"user_frustration": 0.5, "confusion_loop": 0.5, "sycophancy_signal": 0.55}

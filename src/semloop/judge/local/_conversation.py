@@ -303,13 +303,18 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("count", any_of(r"\bhow (?:many|often|old|big|far|fast)\b")),
     ("place", any_of(r"\bwhere\b|\bwhich (?:branch|office|store|shop|location|address)\b")),
-    # A bound, however worded: "the shortest plan", "the least time", "how few people", "max".
+    # A bound, however worded: "the shortest plan", "the least time", "how few people"; the
+    # lower and the upper one are different questions.
     (
-        "bound",
+        "minimum",
         any_of(
-            r"\b(?:min(?:imum|imal)?|max(?:imum)?|at least|at most|least|fewest|shortest|longest|"
-            r"smallest|largest|lowest|highest|how (?:few|little|short)|limits?)\b"
+            r"\b(?:min(?:imum|imal)?|at least|least|fewest|shortest|smallest|lowest|"
+            r"how (?:few|little|short))\b"
         ),
+    ),
+    (
+        "maximum",
+        any_of(r"\b(?:max(?:imum)?|at most|longest|largest|biggest|highest|limits?|cap)\b"),
     ),
     (
         "yes/no",
@@ -351,10 +356,16 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
         r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
     ),
-    "bound": any_of(
-        r"\b(?:min(?:imum|imal)?|max(?:imum)?|at least|at most|up to|as (?:few|little|short|many) as|"
-        r"no (?:minimum|maximum|limit)|shortest|longest|smallest|largest|fewest|lowest|highest|"
-        r"limit(?:ed)? (?:is|to|of))\b"
+    # A bound in so many words, or a reply with a number near its start ("100 cards.", "Size
+    # 6."), not one deep in other talk ("servers in 60 countries").
+    **dict.fromkeys(
+        ("minimum", "maximum"),
+        any_of(
+            r"\b(?:min(?:imum|imal)?|max(?:imum)?|at least|at most|up to|as (?:few|little|short|many) as|"
+            r"no (?:minimum|maximum|limit)|shortest|longest|smallest|largest|fewest|lowest|highest|"
+            r"limit(?:ed)? (?:is|to|of))\b",
+            r"^[^.!?\d]{0,24}\d",
+        ),
     ),
     "yes/no": any_of(
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
