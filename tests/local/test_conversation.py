@@ -667,7 +667,8 @@ def test_verdicts_preferences_and_restated_rules(
 
 # ------------------------------------------------------------------ intent
 def test_question_slots() -> None:
-    amount, time_, bound = frozenset({"amount"}), frozenset({"time"}), frozenset({"bound"})
+    amount, time_ = frozenset({"amount"}), frozenset({"time"})
+    least, most = frozenset({"minimum"}), frozenset({"maximum"})
     assert _slots("how much for a new battery?") == _slots("price?") == amount
     assert _slots("When will it be ready?") == time_
     assert _slots("Is parking included?") == frozenset({"yes/no"})
@@ -675,8 +676,8 @@ def test_question_slots() -> None:
     # Every kind a turn names; a terse turn names a time by its bare word, not by a value.
     assert _slots("hrs. how many before the fee") == {"time", "count", "amount"}
     assert _slots("time?") == time_ and _slots("book me 2 hours") == frozenset()
-    assert _slots("How few guests can we book the room for?") == bound
-    assert _slots("what's the maximum weight per bag?") == bound
+    assert _slots("How few guests can we book the room for?") == least
+    assert _slots("what's the maximum weight per bag?") == most  # the lower and upper differ
     # A number fills an amount or a time only in their shapes.
     assert _gives(time_, [Turn("assistant", "We fix over 300 phones a month.")]) is False
     assert _gives(time_, [Turn("assistant", "Within 3 working days.")]) is True
@@ -685,8 +686,9 @@ def test_question_slots() -> None:
     assert _gives(amount, [Turn("assistant", "A full service is 65.")]) is True
     assert _gives(amount, [Turn("assistant", "A new battery is 89 pounds.")]) is True
     assert _gives(amount, [Turn("assistant", "Batteries vary by model.")]) is False
-    assert _gives(bound, [Turn("assistant", "Groups start at 8 people minimum.")]) is True
-    assert _gives(bound, [Turn("assistant", "Our room seats 20 people.")]) is False
+    assert _gives(least, [Turn("assistant", "Groups start at 8 people minimum.")]) is True
+    assert _gives(most, [Turn("assistant", "23 kg per bag.")]) is True  # the number, first
+    assert _gives(least, [Turn("assistant", "Our room has a view, a bar and seats 20.")]) is False
     assert _gives(frozenset(), [Turn("assistant", "Anything.")]) is None
 
 

@@ -364,7 +364,8 @@ _GIVES: dict[str, re.Pattern[str]] = {
             r"\b(?:min(?:imum|imal)?|max(?:imum)?|at least|at most|up to|as (?:few|little|short|many) as|"
             r"no (?:minimum|maximum|limit)|shortest|longest|smallest|largest|fewest|lowest|highest|"
             r"limit(?:ed)? (?:is|to|of))\b",
-            r"^[^.!?\d]{0,24}\d",
+            # not a clock time or a percentage ("Tours run daily at 9am").
+            r"^[^.!?\d]{0,24}\d+(?![\d:]|\s*(?:am|pm|%|percent)\b)",
         ),
     ),
     "yes/no": any_of(
