@@ -58,6 +58,7 @@ BLIND4_SET = Path(__file__).with_name("conversation_blind4.jsonl")
 BLIND6_SET = Path(__file__).with_name("conversation_blind6.jsonl")
 BLIND7_SET = Path(__file__).with_name("conversation_blind7.jsonl")
 BLIND13_SET = Path(__file__).with_name("conversation_blind13.jsonl")
+PROBES_SET = Path(__file__).with_name("conversation_probes.jsonl")  # the blind13 round's probes
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
     # name -> (answer, recommended threshold)
@@ -971,8 +972,18 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
 @pytest.mark.parametrize("name", sorted(EVALUATORS))
 @pytest.mark.parametrize(
     "path",
-    [DEV_SET, BLIND_SET, BLIND2_SET, BLIND3_SET, BLIND4_SET, BLIND6_SET, BLIND7_SET, BLIND13_SET],
-    ids=["dev", "blind", "blind2", "blind3", "blind4", "blind6", "blind7", "blind13"],
+    [
+        DEV_SET,
+        BLIND_SET,
+        BLIND2_SET,
+        BLIND3_SET,
+        BLIND4_SET,
+        BLIND6_SET,
+        BLIND7_SET,
+        BLIND13_SET,
+        PROBES_SET,
+    ],
+    ids=["dev", "blind", "blind2", "blind3", "blind4", "blind6", "blind7", "blind13", "probes"],
 )
 def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:
     answer, threshold = EVALUATORS[name]
