@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
+import runpy
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -37,17 +36,12 @@ Judging instructions:
 
 
 @pytest.fixture(scope="module")
-def make() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_real_runs", ROOT / "bench" / "make_real_runs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_real_runs"] = module
-    spec.loader.exec_module(module)
-    return module
+def make() -> dict[str, Any]:
+    return runpy.run_path(str(ROOT / "bench" / "make_real_runs.py"))  # not run as __main__
 
 
-def test_a_transcript_becomes_tau2_messages(make: ModuleType) -> None:
-    messages = make.transcript_messages(TRANSCRIPT)
+def test_a_transcript_becomes_tau2_messages(make: dict[str, Any]) -> None:
+    messages = make["transcript_messages"](TRANSCRIPT)
     assert [m["role"] for m in messages] == [
         "assistant", "user", "assistant", "tool", "assistant", "tool", "tool", "assistant", "user"]
     # a reply and the call after it are one agent message; calls take their results' ids in order
@@ -61,14 +55,14 @@ def test_a_transcript_becomes_tau2_messages(make: ModuleType) -> None:
     assert messages[8]["content"] == "Done. ###STOP###"
 
 
-def test_both_viewer_layouts_import_and_only_the_transcript_is_read(make: ModuleType) -> None:
+def test_both_viewer_layouts_import_and_only_the_transcript_is_read(make: dict[str, Any]) -> None:
     record = {"simulation_id": "s1", "task_id": "t1", "judge_verdict": "pass"}
     lines = json.dumps({**record, "prompt": TRANSCRIPT}).encode()
     entries = json.dumps({"entries": [{**record, "judge_prompt": TRANSCRIPT}]}).encode()
     for data in (lines, entries):
-        sims = json.loads(make.judge_viewer_file(data))["simulations"]
+        sims = json.loads(make["judge_viewer_file"](data))["simulations"]
         assert set(sims[0]) == {"id", "task_id", "trial", "messages"}
-        runs = FORMATS["tau-bench"](make.judge_viewer_file(data), source="viewer", clock=0.0).runs
+        runs = FORMATS["tau-bench"](make["judge_viewer_file"](data), source="viewer", clock=0.0).runs
         assert len(runs) == 1
         root = runs[0].to_trace().to_dict()["root"]
         assert [c["type"] for c in root["children"]] == ["llm", "llm", "tool", "llm", "tool", "tool", "llm"]
