@@ -24,7 +24,9 @@ is reported and skipped (exit 1 at the end), never guessed.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +39,62 @@ from semloop.events import Run
 from semloop.ingest.formats import FORMATS
 
 LABELS = HERE / "real_runs" / "labels.jsonl"
+
+# A tau2-bench judge-viewer file (pull request 103) holds each simulation only as the
+# numbered transcript the judge was prompted with: "N. Assistant: …", "N. User: …",
+# "N. Assistant TOOL CALL -> name {python dict}", "N. Tool <call id>: …". Only the line
+# numbered next starts a message, so numbered lists inside a reply stay in it.
+_LINE = re.compile(r"^(\d+)\. (Assistant TOOL CALL -> |Assistant: |User: |Tool (\S+): )", re.MULTILINE)
+
+
+def transcript_messages(text: str) -> list[dict[str, Any]]:
+    """A judge-viewer transcript as tau2 ``messages``: a reply and the calls that follow it
+    are one agent message; each call takes the id of the next tool result, in order."""
+    body = text.partition("Conversation transcript:\n")[2].split("\n\nJudging instructions:")[0]
+    starts, expected = [], 1
+    for m in _LINE.finditer(body):
+        if int(m.group(1)) == expected:
+            starts.append(m)
+            expected += 1
+    messages: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
+    for i, m in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
+        content = body[m.end():end].rstrip("\n")
+        kind = m.group(2)
+        if kind.startswith("Assistant TOOL CALL"):
+            name, _, args = content.partition(" ")
+            call = {"id": None, "name": name, "arguments": ast.literal_eval(args or "{}")}
+            last = messages[-1] if messages else None
+            if last is None or last["role"] != "assistant":
+                last = {"role": "assistant", "content": None, "tool_calls": []}
+                messages.append(last)
+            last.setdefault("tool_calls", []).append(call)
+            pending.append(call)
+        elif kind.startswith("Tool"):
+            if pending:
+                pending.pop(0)["id"] = m.group(3)
+            messages.append({"role": "tool", "id": m.group(3), "content": content})
+        else:
+            role = "assistant" if kind.startswith("Assistant") else "user"
+            messages.append({"role": role, "content": content})
+    return messages
+
+
+def judge_viewer_file(data: bytes) -> bytes:
+    """A judge-viewer file (JSON lines with ``prompt``, or ``{"entries": [...]}`` with
+    ``judge_prompt``) as a tau2 result file, read by the tau-bench importer. Only the
+    transcript, the task id and the simulation id are read: the judge's fields are not."""
+    text = data.decode("utf-8")
+    try:
+        records = json.loads(text)["entries"]
+        field = "judge_prompt"
+    except (json.JSONDecodeError, KeyError, TypeError):
+        records = [json.loads(line) for line in text.splitlines() if line.strip()]
+        field = "prompt"
+    sims = [{"id": r["simulation_id"], "task_id": r["task_id"], "trial": 0,
+             "messages": transcript_messages(r[field])} for r in records]
+    return json.dumps({"simulations": sims}).encode()
 
 
 def read_file(root: Path, commit: str, path: str) -> bytes:
@@ -71,7 +129,10 @@ def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: s
             except OSError as exc:
                 problems.append(f"{lab['id']}: cannot read {lab['path']}: {exc}")
                 continue
-            result = FORMATS[lab["format"]](data, source=lab["path"], clock=0.0)
+            fmt = lab["format"]
+            if fmt == "tau2-judge-viewer":
+                data, fmt = judge_viewer_file(data), "tau-bench"
+            result = FORMATS[fmt](data, source=lab["path"], clock=0.0)
             cache[key] = result.runs
         runs = cache[key]
         index = lab["index"] or 0
@@ -117,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all",
                     help="all, or a comma list of splits: tune, heldout (round 1, no longer "
                     "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3, no "
-                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9, no longer blind), heldout10 (round 10, no longer blind), heldout10b (round 10: the other airline runs of qwen2.5:7b, a blind check of the round-10 fixes), heldout10c (round 10: the distinct runs of a gpt-4.1 telecom no-user test file, a blind check of the round-9 fixes)")
+                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9, no longer blind), heldout10 (round 10, no longer blind), heldout10b (round 10: the other airline runs of qwen2.5:7b, a blind check of the round-10 fixes), heldout10c (round 10: the distinct runs of a gpt-4.1 telecom no-user test file, a blind check of the round-9 fixes), heldout11 (round 11: gpt-4o telecom and retail runs read from judge-viewer transcripts, a blind check of the round-10 fixes)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     built, problems = rows(read_labels(args.labels), repos_of(args.repo), args.split)

@@ -32,6 +32,7 @@ __all__ = [
     "entities",
     "is_empty_output",
     "is_transient_error",
+    "normalise_input",
     "normalise_output",
     "normalise_value",
     "numbers",
@@ -235,6 +236,11 @@ def without_volatile(text: str) -> str:
     return text
 
 
+def normalise_input(text: str) -> str:
+    """A call's input as compared: cleaned, lower case, whitespace collapsed."""
+    return " ".join(clean_text(text).lower().split())
+
+
 def normalise_output(text: str) -> str:
     """An output with whitespace, case and volatile parts (timestamps, durations, uuids) removed."""
     out = " ".join(clean_text(text).lower().split())
@@ -431,7 +437,7 @@ class Call:
         args = parse_args(input_text)
         norm_args = None if args is None else {k: normalise_value(v) for k, v in args.items()}
         out = normalise_output(output_text)
-        raw = " ".join(clean_text(input_text).lower().split())
+        raw = normalise_input(input_text)
         empty = is_empty_output(out)
         return cls(
             name=" ".join(str(name).lower().split()),

@@ -317,6 +317,53 @@ class TestStuckStretch:
         assert thrice.score_breakdown["reasoning_stagnation"] == 0.0
         assert thrice.stuck_stretch == (0, 5)
 
+    def test_two_records_read_a_second_time_are_a_tie_a_third_read_is_not(self) -> None:
+        # The line, the device, the plan read; the line and the device read again with the
+        # same records, then a question to the customer: work done a second time (two
+        # attempts), not a stuck stretch. Read a third time, or a variant of a read that got
+        # the same record, it is one.
+        def read(record: str, arg: str | None = None) -> dict[str, Any]:
+            return {"type": "tool", "name": "get_details_by_id",
+                    "input": f'{{"id": "{arg or record}"}}', "output": f'{{"id": "{record}"}}'}
+
+        def trace(again: list[dict[str, Any]]) -> Trace:
+            steps: list[dict[str, Any]] = []
+            for record in ("L1001", "D1001", "P1001"):
+                steps += [{"output": "Looking it up."}, read(record)]
+            for call in again:
+                steps += [{"output": "I have all the details."}, call]
+            return Trace.from_steps("g", [*steps, {"output": "Please check your phone."}])
+
+        answers = {"progress_*": 0.95, "progress_2_3": 0.03, "progress_3_4": 0.03,
+                   "revisit_*": 0.05, "tool_repeat_*": 0.05, "stagnation": 1}
+        twice = measure(trace([read("L1001"), read("D1001")]), answers)
+        assert twice.score_breakdown["reasoning_stagnation"] == 1.0
+        assert twice.stuck_stretch is None and twice.score >= 0.5
+        third = measure(trace([read("L1001"), read("L1001")]), answers)
+        assert third.score_breakdown["reasoning_stagnation"] == 0.0
+        assert third.stuck_stretch == (2, 4) and third.score < 0.5
+        variant = measure(trace([read("L1001"), read("D1001", arg="d1001 ")]), answers)
+        assert variant.stuck_stretch == (2, 4)
+
+    def test_second_times_need_the_same_call_and_a_result_no_variant_got(self) -> None:
+        from semloop.evaluate.loop import second_times
+
+        def step(command: str, output: str) -> dict[str, Any]:
+            return {"tools": [{"name": "bash", "input": f'{{"command": "{command}"}}',
+                               "output": output}]}
+
+        error = ("Traceback (most recent call last): File test.py, line 4, in module; File "
+                 "/usr/lib/python3.9/re.py, line 252, in compile; File sre_parse.py, line 955, "
+                 "in parse; re.error: bad escape g at position 3 while parsing the pattern")
+        state = {"steps": [
+            step("python t.py", "ok"), step("python t.py", "ok"), step("python t.py", "ok"),
+            step("python u.py", error), step("python v.py", error.replace("line 4", "line 5")),
+            step("python u.py", error), {"tools": []}, step("ls", "a b"), step("LS", "a b"),
+        ]}
+        # 1: a second time; 2: a third; 5: u.py again, but v.py got the same error; 6: no
+        # call; 8: the same command in other case, with the same listing.
+        assert second_times(state) == frozenset({1, 8})
+
     def test_min_stretch_steps_must_be_positive(self) -> None:
         from semloop import ConfigError
 

@@ -306,7 +306,7 @@ def stuck_stretches(findings: Sequence[PairFinding], mild: float,
 
 def worst_stretch(
     findings: Sequence[PairFinding], mild: float, min_steps: int = 3,
-    idle: frozenset[int] = frozenset(),
+    idle: frozenset[int] = frozenset(), seconds: frozenset[int] = frozenset(),
 ) -> Stretch | None:
     """The most stagnant stretch that is long enough to call stuck, or None.
 
@@ -315,10 +315,12 @@ def worst_stretch(
     ``min_steps - 1`` of its steps each repeat what came before (``A A A``). A lone
     repeated step (step j no better than step j-1, then the run moves on) is neither.
     ``idle`` steps (their calls pass no arguments: a reply the harness refused, where
-    nothing ran) inside a stretch cover nothing: ``A, refused, A`` is one repeat."""
+    nothing ran) inside a stretch cover nothing: ``A, refused, A`` is one repeat. A short
+    stretch that only does work a second time (:func:`again_only`) is a tie, not stuck."""
     need = max(1, min_steps - 1)
     long_enough = [st for st in stuck_stretches(findings, mild, idle)
-                   if len(st.steps) >= need or covered(st, idle) >= min_steps]
+                   if (len(st.steps) >= need or covered(st, idle) >= min_steps)
+                   and not again_only(st, need, seconds)]
     return max(long_enough, key=lambda st: st.stagnation) if long_enough else None
 
 
@@ -359,6 +361,44 @@ def idle_steps(state: Mapping[str, Any]) -> frozenset[int]:
                 between.update(quiet)
             last, quiet = calls, []
     return frozenset(refused | between)
+
+
+def again_only(stretch: Stretch, need: int, seconds: frozenset[int]) -> bool:
+    """A stretch of just ``need`` repeated steps that all do work a second time
+    (``seconds``): ``A B C A B``, then the run moves on. Two attempts are a tie, not a stuck
+    stretch; a third time, or a longer stretch, is one. A lone revisit (``A B A``, one
+    repeated step) stays a cycle through three steps."""
+    return len(stretch.steps) == need and set(stretch.steps) <= seconds
+
+
+def second_times(state: Mapping[str, Any]) -> frozenset[int]:
+    """The steps of a judge state whose every tool call ran exactly once before with the
+    same input and the same result, a result the tool gave no other call: each is the
+    second time of that work. A step without a call, a call made for the first or the third
+    time, or a result the tool also gave a variant of the call (the same error for a
+    cosmetic change) is not. Inputs and results compare as the judge compares them (a line
+    number in a traceback is no new result)."""
+    from .._features import normalise_input, normalise_output, outputs_same
+
+    by_tool: dict[str, list[tuple[str, str]]] = {}  # per tool, (input, result) of its calls
+    made: set[tuple[str, str]] = set()
+    out: set[int] = set()
+
+    def second(name: str, raw: str, result: str) -> bool:
+        if (name, raw) not in made:
+            return False  # a first time
+        same = [r for r, o in by_tool[name] if outputs_same(o, result)]
+        return same == [raw]  # no other call of the tool, nor a variant, got that result
+
+    for k, step in enumerate(state.get("steps") or ()):
+        calls = [(str(t.get("name") or ""), normalise_input(_span_text(t.get("input"))),
+                  normalise_output(_span_text(t.get("output")))) for t in step.get("tools") or ()]
+        if calls and all(second(*c) for c in calls):
+            out.add(k)
+        for name, raw, result in calls:
+            by_tool.setdefault(name, []).append((raw, result))
+            made.add((name, raw))
+    return frozenset(out)
 
 
 def _stretch(group: Sequence[PairFinding]) -> Stretch:
@@ -635,6 +675,7 @@ class SemanticLoopDetection:
         findings: list[PairFinding] = []
         stretch: tuple[int, int] | None = None
         idle: frozenset[int] = frozenset()
+        seconds: frozenset[int] = frozenset()
         if not self.check_reasoning_stagnation:
             stag, reasons["reasoning_stagnation"] = 1.0, "Reasoning stagnation check skipped."
         elif not pair_ids:
@@ -643,8 +684,11 @@ class SemanticLoopDetection:
         else:
             findings = self._pair_findings(pair_ids, answers)
             idle = idle_steps(state)
-            stag, stag_reason, undecided = self._score_stagnation(findings, idle)
-            top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps, idle)
+            if any(f.stagnation >= self.mild_stagnation for f in findings):
+                seconds = second_times(state)  # only a flagged pair can start a stretch
+            stag, stag_reason, undecided = self._score_stagnation(findings, idle, seconds)
+            top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps, idle,
+                                seconds)
             if stag < 1.0 and top is not None:
                 stretch = (top.first, top.last)
             if undecided and self.fallback_to_lexical_when_uncertain:
@@ -685,7 +729,7 @@ class SemanticLoopDetection:
             for key in WEIGHTS
             if enabled[key] and breakdown[key] < 1.0 and reasons[key]
         ) or NO_LOOP_REASON
-        held = self._loop_stretch(findings, idle) if stag == 0.0 else None
+        held = self._loop_stretch(findings, idle, seconds) if stag == 0.0 else None
         if held is not None and score >= self.threshold:
             score = max(0.0, round(self.threshold - _BELOW_THRESHOLD, 4))
             reason += (f" The run stayed stuck for {held.last - held.first + 1} steps "
@@ -709,18 +753,21 @@ class SemanticLoopDetection:
             stuck_stretch=stretch,
         )
 
-    def _loop_stretch(self, findings: Sequence[PairFinding],
-                      idle: frozenset[int] = frozenset()) -> Stretch | None:
+    def _loop_stretch(self, findings: Sequence[PairFinding], idle: frozenset[int] = frozenset(),
+                      seconds: frozenset[int] = frozenset()) -> Stretch | None:
         """The first severe stuck stretch covering ``loop_stretch_steps`` steps or more.
 
         Three steps are the least that reads as stuck. A purposeful toggle on a long real
         run (restore, re-run the tests, re-apply the fix) is no stuck stretch for the
         embedded judge (a new attempt), so three severe steps are a loop whatever the tools
-        did; ``loop_stretch_steps=4`` asks for one step more."""
+        did; ``loop_stretch_steps=4`` asks for one step more. A short stretch that only
+        does work a second time (:func:`again_only`) is no such stretch."""
         if self.loop_stretch_steps is None:
             return None
         return next((st for st in stuck_stretches(findings, self.severe_stagnation, idle)
-                     if covered(st, idle) >= self.loop_stretch_steps), None)
+                     if covered(st, idle) >= self.loop_stretch_steps
+                     and not again_only(st, max(1, self.min_stretch_steps - 1), seconds)),
+                    None)
 
     def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:
         """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
@@ -758,8 +805,8 @@ class SemanticLoopDetection:
             )
         return findings
 
-    def _score_stagnation(self, findings: Sequence[PairFinding],
-                          idle: frozenset[int] = frozenset()) -> tuple[float, str, bool]:
+    def _score_stagnation(self, findings: Sequence[PairFinding], idle: frozenset[int] = frozenset(),
+                          seconds: frozenset[int] = frozenset()) -> tuple[float, str, bool]:
         """(score, reason, undecided) from the pair findings.
 
         The score is that of the worst stuck *stretch*, not of the worst pair: a stretch
@@ -771,7 +818,7 @@ class SemanticLoopDetection:
             # Nothing usable came back: undecided, so the lexical fallback can step in.
             return 1.0, "Judge returned no usable pair answers.", True
         worst = max(findings, key=lambda f: f.stagnation)
-        top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps, idle)
+        top = worst_stretch(findings, self.mild_stagnation, self.min_stretch_steps, idle, seconds)
         level = top.stagnation if top is not None else 0.0
         if level >= self.severe_stagnation:
             score = 0.0
