@@ -644,6 +644,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
         for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
             if word in named:
                 found.setdefault(word, "name")
+        for word in _COMPOUND.findall(text.lower()):
+            found.setdefault(word, "compound")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
@@ -654,7 +656,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
-            if same_kind and (_near(a, b) or _same_shape(a, b) or _parallel(a, b, segments)):
+            if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
+                              or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case)
 
@@ -686,6 +689,16 @@ def _same_shape(a: str, b: str) -> bool:
     if len(a) != len(b) or a == b or not re.search(r"[a-z]", a) or not re.search(r"\d", a):
         return False
     return all(x == y or (x.isdigit() and y.isdigit()) for x, y in zip(a, b))
+
+
+# A name written as a hyphenated compound (billing-prod, in-the-ear): its parts name a
+# series, and another member differs in one of them (billing-dev, behind-the-ear).
+_COMPOUND = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
+
+
+def _one_part(a: str, b: str) -> bool:
+    pa, pb = a.split("-"), b.split("-")
+    return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
 
 
 def _record_names(records: str) -> set[str]:
