@@ -77,6 +77,12 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
           "The 2025 marketing budget was approved at €410,000 on March 3, 2026."),
      case("What's the approved 2026 marketing budget?",
           "The 2026 marketing budget was approved at €455,000 on March 3, 2026.")),
+    # A hyphenated name, another member of its series: one part differs (eu-west / us-west).
+    ("substitute",
+     case("Which instance types can I launch in the eu-west region?",
+          "In us-west you can launch t3, m6i and c7g instances."),
+     case("Which instance types can I launch in the eu-west region?",
+          "In eu-west you can launch t3, m6i and c7g instances; a follow-up list is coming.")),
     # An amount converted the other way: the asked number comes back in the other currency.
     ("reversed",
      case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),
