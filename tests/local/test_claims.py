@@ -20,6 +20,7 @@ from semloop.judge.local._claims import (
     quantities,
     request_parts,
     split_claims,
+    table_records,
     tool_text,
 )
 
@@ -148,3 +149,36 @@ def test_tool_json_reads_one_line_per_record() -> None:
     text = tool_text('[{"dept": "Cardiology", "time": "09:15"}, {"dept": "Dermatology"}]')
     # how many records there are is stated too: an answer may say "two appointments"
     assert text.splitlines() == ["dept: Cardiology; time: 09:15", "dept: Dermatology", "count: 2"]
+
+
+def test_a_thing_said_not_included_is_a_fact_and_only_the_material_lacks_things() -> None:
+    # Said of a thing, "not included" / "does not cover" is a fact the checks must weigh.
+    assert not is_refusal("Bed linen is not included in the weekly rate.")
+    assert not is_refusal("The basic plan does not cover screen repairs.")
+    # Said of the material it is a refusal.
+    assert is_refusal("The listing doesn't include the floor area.")
+    assert is_refusal("Opening hours aren't given in the notes I have.")
+    assert is_refusal("Parking prices are not provided in the attached documents.")
+
+
+def test_a_markdown_table_reads_as_one_record_per_row() -> None:
+    text = ("Plans:\n| Plan | Data | Late fee |\n|---|:--:|---|\n| Basic | 5 GB | none |\n"
+            "| Pro | 50 GB | 5 EUR |\nPrices include VAT.")
+    assert table_records(text).splitlines() == [
+        "Plans:", "Plan: Basic; Data: 5 GB; Late fee: none", "Plan: Pro; Data: 50 GB; Late fee: 5 EUR",
+        "Prices include VAT."]
+    assert table_records("no table here | just a pipe") == "no table here | just a pipe"
+
+
+def test_the_two_sides_of_a_threshold_do_not_contradict() -> None:
+    rule = "Parcels above 2 kg pay a handling charge."
+    assert contradicts("Parcels under 2 kg ship free of any handling charge.", rule) == ""
+    assert contradicts("If your parcel weighs 1.4 kg, handling is free.", rule) == ""
+    # The same side said the other way still contradicts.
+    assert contradicts("Parcels above 2 kg ship free of any handling charge.", rule) == "charg"
+
+
+def test_out_of_use_says_closed() -> None:
+    lift = "The north lift is out of order until Friday; use the south lift."
+    assert contradicts("The north lift is open again, you can use it today.", lift) == "open"
+    assert contradicts("The north lift is closed until Friday.", lift) == ""

@@ -313,3 +313,79 @@ _CLINIC = "clinic: Harbour Dental\nwheelchair accessible: yes\nparking available
 def test_a_yes_no_value_said_the_other_way_is_a_contradiction(
         embed: Embed, answer: str, tool: str, contradicted: int) -> None:
     assert found(embed, "tell me about it", answer, tool=tool)["negation"] == contradicted
+
+
+def test_a_value_one_digit_slip_from_its_slot_is_a_miscopy(embed: Embed) -> None:
+    lease = "Flat 4B lease. The notice period is 60 days. Rent 600 EUR a month, deposit 10% of a year's rent."
+    # 6 is 60 / 10 and the claim has an arithmetic word, but the notice period is 60.
+    slip = found(embed, "notice?", "The notice period is 6 days, so you could leave next week.", lease)
+    assert slip["numbers"] == 1 and slip["rival"] == 1
+    assert found(embed, "notice?", "The notice period is 60 days, so two months.", lease)["numbers"] == 0
+    # A result that is no slip of the slot's value stays a worked result.
+    assert found(embed, "two months?", "Two months of rent are 1,200 EUR in total.", lease)["numbers"] == 0
+
+
+def test_a_number_the_claim_restates_in_another_unit_is_supported(embed: Embed) -> None:
+    job = '{"job": "nightly-backup", "duration_s": 185, "status": "ok"}'
+    assert found(embed, "how long?", "The backup took about 3 minutes (185 s).", tool=job)["numbers"] == 0
+    assert found(embed, "how long?", "The backup took about 9 minutes (185 s).", tool=job)["numbers"] == 1
+
+
+def test_a_number_in_a_name_is_no_word_of_it_the_context_holds(embed: Embed) -> None:
+    van = '{"booking": "VR-2291", "vehicle": "Renault Master", "days": 2}'
+    assert found(embed, "which van?", "You booked a Ford Transit 2 for the weekend.", tool=van)["names"] >= 1
+    assert found(embed, "which van?", "You booked the Renault Master for 2 days.", tool=van)["names"] == 0
+
+
+@pytest.mark.parametrize(
+    ("answer", "invented"),
+    [
+        ("You'll practise knife skills, sauces, bread, pastry and sushi.", 1),
+        ("You'll practise knife skills, sauces, bread and pastry.", 0),
+        ("Your tutor, Marta, a pastry chef, runs it.", 0),  # an apposition is no list
+    ],
+)
+def test_the_odd_item_of_a_listed_enumeration_is_invented(embed: Embed, answer: str,
+                                                          invented: int) -> None:
+    course = "Saturday cookery workshop, 95 EUR: knife skills, stocks and sauces, bread and pastry."
+    assert found(embed, "what's covered?", answer, course)["offered"] == invented
+
+
+def test_what_a_listing_says_of_one_name_said_of_another_is_bound_wrong(embed: Embed) -> None:
+    tutors = ("Language tutors: Ana Ruiz (Spanish for beginners), Tom Becker (German grammar and exam "
+              "preparation), Mei Lin (Mandarin conversation). Lessons are 45 minutes.")
+    swapped = found(embed, "who helps with my German exam?",
+                    "Book Mei Lin, she does German grammar and exam preparation.", tutors)
+    assert swapped["bound"] == 1
+    right = found(embed, "who helps with my German exam?",
+                  "Book Tom Becker, he does German grammar and exam preparation.", tutors)
+    assert right["bound"] == 0
+    # In prose the words after a name go on with the sentence's subject.
+    prose = "Mei Lin founded the school in 2009 with Tom Becker, who wrote its German grammar course."
+    assert found(embed, "who founded it?", "Mei Lin founded the school in 2009.", prose)["bound"] == 0
+
+
+def test_a_table_cell_of_nothing_says_no_and_its_header_states_nothing(embed: Embed) -> None:
+    plans = ("| Plan | Monthly | Setup fee | Late fee |\n|---|---|---|---|\n"
+             "| Basic | 12 EUR | 0 EUR | none |\n| Pro | 30 EUR | 49 EUR | 5 EUR |")
+    assert found(embed, "late fee on basic?", "The Basic plan has no late fee.", plans)["negation"] == 0
+    assert found(embed, "setup on basic?", "Basic has no setup fee at all.", plans)["negation"] == 0
+    assert found(embed, "late fee on pro?", "The Pro plan has no late fee.", plans)["negation"] == 1
+
+
+def test_one_records_value_given_to_another_record_is_bound_wrong(embed: Embed) -> None:
+    certs = ('{"hosts": [{"host": "lb-edge-01", "cert_expiry": "2026-05-03", "issuer": "LetsEncrypt"}, '
+             '{"host": "lb-edge-02", "cert_expiry": "2026-06-09", "issuer": "DigiCert"}]}')
+    asked = "when do the certs expire?"
+    assert found(embed, asked, "The certificate on lb-edge-02 expires on 3 May 2026.", tool=certs)["bound"] == 1
+    assert found(embed, asked, "The certificate on lb-edge-02 expires on 9 June 2026.", tool=certs)["bound"] == 0
+    # Both records named, or the values of several records listed: no single record.
+    both = "lb-edge-01 expires on 3 May and lb-edge-02 on 9 June."
+    assert found(embed, asked, both, tool=certs)["bound"] == 0
+
+
+def test_a_limit_is_no_count_a_price_is_multiplied_by(embed: Embed) -> None:
+    shelter = "Dog adoption 150 EUR; puppies under 6 months 180 EUR. Dogs over 10 years: 40 EUR."
+    # 60 is not "10 × 6": "over 10" is an age limit, and 6 months no price.
+    assert found(embed, "older dog?", "Dogs over 10 are rehomed for 60 EUR.", shelter)["numbers"] == 1
+    assert found(embed, "two dogs?", "Two older dogs are 80 EUR in total.", shelter)["numbers"] == 0

@@ -27,6 +27,7 @@ __all__ = [
     "clauses",
     "clock_times",
     "contradicts",
+    "converted",
     "date_supported",
     "dates",
     "derived_values",
@@ -43,6 +44,7 @@ __all__ = [
     "request_parts",
     "split_claims",
     "stem",
+    "table_records",
     "tool_text",
     "verdict",
     "word_stems",
@@ -102,6 +104,35 @@ def tool_text(output: str) -> str:
 
     walk(data, "")
     return "\n".join(lines) if lines else output
+
+
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*:?-{2,}:?\s*$")
+
+
+def table_records(text: str) -> str:
+    """A text with each markdown table written as one record per row, every cell under its
+    header (``Product: Fix5; Rate: 4.49%; Arrangement fee: 0 GBP``), as a JSON record is
+    flattened: the header row names the columns and states nothing itself."""
+    lines = text.splitlines()
+    out: list[str] = []
+    header: list[str] = []
+    for line in lines:
+        row = _TABLE_ROW.match(line)
+        if row is None:
+            header = []
+            out.append(line)
+            continue
+        cells = [c.strip() for c in row.group(1).split("|")]
+        if all(_TABLE_RULE.match(c) for c in cells):
+            continue
+        if not header:
+            header = cells
+        elif len(cells) == len(header):
+            out.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells, strict=True) if c))
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def head(text: str, words: int) -> str:
@@ -564,7 +595,8 @@ def _tolerance(claim: Quantity) -> float:
     return tol + 1e-9 * max(1.0, abs(claim.value))
 
 
-def _converted(q: Quantity) -> Iterable[float]:
+def converted(q: Quantity) -> Iterable[float]:
+    """The quantity's value, and its value in each unit it converts to."""
     yield q.value
     if q.unit == "%":
         yield q.value / 100
@@ -588,7 +620,7 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
     invented number matches one by chance."""
     values: list[float] = []
     for q in evidence:
-        values.extend(_converted(q))
+        values.extend(converted(q))
     firsts = list({(q.value, q.unit): q for q in evidence}.values())[:limit]
     if limit:
         by_unit: dict[str, float] = {}
@@ -638,6 +670,7 @@ _POLAR_GROUPS = (
     ("includ", "included includes include", "excluded excludes separately"),
     ("accept", "accepted accepts accept", "rejected refused declined"),
 )
+_OUT_OF_USE = re.compile(r"\bout of (?:use|order|service|operation|action)\b")
 _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
           for opposite, words in enumerate(sides) for w in words.split()}
 
@@ -645,8 +678,9 @@ _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
 @lru_cache(maxsize=8192)
 def _words_of(text: str) -> tuple[str, ...]:
     """A text's lower-cased words and clause marks, as the negation checks read them:
-    ``contradicts`` reads each text for its negations, polar words and qualifiers."""
-    return tuple(_TOKEN.findall(_plain(text).lower()))
+    ``contradicts`` reads each text for its negations, polar words and qualifiers. A
+    phrase that says a polar word's opposite ("out of use") is read as that word."""
+    return tuple(_TOKEN.findall(_OUT_OF_USE.sub("closed", _plain(text).lower())))
 
 
 def _attribute(tok: str) -> str:
@@ -766,6 +800,41 @@ def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]
 
 
 _SHARED = 2  # other content words the two texts must share to speak of the same thing
+# The two sides of a threshold: "orders over 50 GBP get free delivery" and "below 50 GBP
+# there's a fee" speak of different orders.
+_SIDES = {"over": "above", "above": "above", "more": "above", "beyond": "above",
+          "under": "below", "below": "below", "less": "below", "fewer": "below"}
+_SIDE_WORDS = 2  # words after the side word that name the threshold
+
+
+@lru_cache(maxsize=8192)
+def _sides(text: str) -> frozenset[tuple[str, str]]:
+    """(side, word) for each threshold a text states: "over 50 GBP" gives (above, 50) and
+    (above, gbp)."""
+    toks = _words_of(text)
+    out: set[tuple[str, str]] = set()
+    for i, tok in enumerate(toks):
+        side = _SIDES.get(tok)
+        if side is None:
+            continue
+        rest = toks[i + 2 :] if tok in ("more", "less", "fewer") and toks[i + 1 : i + 2] == ("than",) else (
+            toks[i + 1 :] if tok not in ("more", "less", "fewer") else ())
+        words = [t for t in rest[: _SIDE_WORDS + 1] if t[0].isalnum() and t not in _FUNCTION]
+        out.update((side, w) for w in words[:_SIDE_WORDS])
+    return frozenset(out)
+
+
+_CONDITION = re.compile(r"^\W*(?:if|once|when|as soon as)\b", re.IGNORECASE)
+
+
+def _other_side(a: str, b: str) -> bool:
+    """The two texts state the same threshold from opposite sides, or one is a case ("if
+    you add 7.70 GBP, delivery is free") and the other a threshold's side ("below that the
+    fee is 3.99"): a rule with a threshold holds both."""
+    mine, theirs = _sides(a), _sides(b)
+    if (theirs and _CONDITION.search(a)) or (mine and _CONDITION.search(b)):
+        return True
+    return any(("below" if side == "above" else "above", w) in theirs for side, w in mine)
 
 
 def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
@@ -775,6 +844,8 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
     other content words, so that they speak of the same thing; the claim's may come from
     the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
     elevator" against "3rd floor, no elevator"."""
+    if _other_side(claim, evidence):
+        return ""
     mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
     shared = mine & theirs
     for a, b, b_said in ((claim, evidence, theirs), (evidence, claim, mine)):
@@ -803,14 +874,23 @@ _HEDGE = re.compile(
     r"often|tends? to|i would (?:guess|estimate)|my understanding|presumably|"
     r"it depends|depending on|check with|verify|confirm with|consult)\b"
 )
+# What the material is: "included", "provided", "covers" say that it lacks something only
+# with the material as their subject or place ("the page doesn't include prices"); said of
+# a thing ("breakfast is not included", "the plan does not cover dental") they state a fact.
+_MATERIAL = (r"(?:documents?|docs|context|information|info|sources?|data|page|article|records?|"
+             r"details|faq|results?|text|material|excerpts?|passages?|notes|files?|manual|"
+             r"guide|website|site|output|snippets?|listing)")
 _REFUSAL = re.compile(
     r"\b(?:i (?:don't|do not|can't|cannot|couldn't|could not) (?:know|find|say|tell|determine|"
     r"confirm|answer|see|locate|access|verify)|(?:is|are|was|were)n't (?:mentioned|stated|"
-    r"specified|listed|given|provided|included|available)|(?:is|are|was|were) not (?:mentioned|"
-    r"stated|specified|listed|given|provided|included|available|clear)|no (?:information|"
-    r"data|details|record|mention)|not (?:in|part of) the (?:provided|given|available)|"
-    r"(?:does|do|did) not (?:say|mention|specify|state|include|cover|contain|provide)|"
-    r"(?:doesn't|don't|didn't) (?:say|mention|specify|state|include|cover|contain|provide)|"
+    r"specified|listed|given)|(?:is|are|was|were) not (?:mentioned|stated|specified|listed|"
+    r"given|clear)|no (?:information|data|details|record|mention)|"
+    r"not (?:in|part of) the (?:provided|given|available)|"
+    r"(?:does|do|did) not (?:say|mention|specify|state)|"
+    r"(?:doesn't|don't|didn't) (?:say|mention|specify|state)|"
+    rf"{_MATERIAL}(?: \w+)? (?:(?:does|do|did)(?: not|n't) (?:include|cover|contain|provide|"
+    r"list|show)|(?:is|are|was|were)(?: not|n't) (?:provided|included|available))|"
+    rf"(?:not|\w+n't) (?:provided|included|available|covered) (?:in|by) (?:the|your|this)(?: \w+)? {_MATERIAL}|"
     r"unable to (?:find|determine|confirm|answer|verify|locate)|i'm not able|i am not able|"
     r"not enough information|insufficient information|can't be determined|cannot be determined|"
     r"i have no|i do not have|i don't have|beyond what|outside (?:of )?what)\b"
@@ -818,7 +898,8 @@ _REFUSAL = re.compile(
 _ADVICE = re.compile(
     r"^(?:please|try|make sure|consider|remember|note that|feel free|let me know|you (?:can|"
     r"could|should|may|might|will want)|we (?:recommend|suggest)|i (?:recommend|suggest)|"
-    r"it(?:'s| is) (?:a good idea|best|worth|important|recommended)|if you|for (?:more|"
+    r"it(?:'s| is) (?:a good idea|best|worth|important|recommended)|(?:best|better) to|"
+    r"ask|if you|for (?:more|"
     r"further)|hope|thanks|thank you|good luck|happy to|glad to|always|don't forget|"
     r"contact|reach out|see|check|keep)\b"
 )

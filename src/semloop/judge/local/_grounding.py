@@ -40,6 +40,7 @@ from ._claims import (
     clauses,
     clock_times,
     contradicts,
+    converted,
     date_supported,
     dates,
     derived_values,
@@ -53,6 +54,7 @@ from ._claims import (
     quantities,
     split_claims,
     stem,
+    table_records,
     tool_text,
     verdict,
     word_stems,
@@ -97,9 +99,19 @@ _ARITHMETIC = re.compile(
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
     r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
-    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d",
+    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d|"
+    r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b",  # "add 7.70 GBP more": a difference
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class _Record:
+    """A flattened record (a line of several ``key: value`` pairs): the names only it
+    gives (short values with no number or date) and its pairs."""
+
+    names: frozenset[str]
+    pairs: tuple[tuple[str, str], ...]
 
 
 @dataclass
@@ -120,6 +132,7 @@ class _Evidence:
     shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
     keyed: list[tuple[frozenset[str], str, str]] = field(default_factory=list)  # see _keyed
+    records: list[_Record] = field(default_factory=list)  # see _records
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
 
@@ -219,11 +232,12 @@ _NAME_RUN = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|de)\s+)?[A-Z0-9][\w'-]
 def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     """Words of a name some other word of which the evidence holds: "Port of Felixstowe"
     for Felixstowe, "D2 Problem" for D2. The name is the context's; its generic words are
-    the answer's way of saying it."""
+    the answer's way of saying it. A number in a name ("Model 3", "Terminal 2") is no
+    word of it that the evidence can hold: numbers are the number checks'."""
     out: set[str] = set()
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
-        if any(_name_found(w, ev) for w in words):
+        if any(_name_found(w, ev) for w in words if not w.isdigit()):
             out |= words
     return out
 
@@ -261,11 +275,17 @@ _STATES = tuple(
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
     )
 )
-_NEGATED_BEFORE = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|hasn't|haven't)"
-                             r"(?:\s+\w+)?\s*$", re.IGNORECASE)
+_NEGATOR = re.compile(r"\b(?:not|no|never|none|nothing|nobody|without|\w+n't|cannot)\b", re.IGNORECASE)
+# A negator at most two words before the end: the word that follows is denied ("not yet
+# delivered", "no free parking", "doesn't come with").
+_NEGATED_END = re.compile(rf"{_NEGATOR.pattern}(?:\s+\w+){{0,2}}\s*$", re.IGNORECASE)
 
 
-_NEGATOR = re.compile(r"\b(?:not|no|never|none|without|\w+n't|cannot)\b", re.IGNORECASE)
+def _negated_before(text: str, at: int) -> bool:
+    """The word of ``text`` that starts at ``at`` is denied by a negator just before it."""
+    return bool(_NEGATED_END.search(text[:at]))
+
+
 _RESTATED_WORDS = 2
 
 
@@ -286,6 +306,8 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
 _PAIR = re.compile(r"^\s*([A-Za-z][\w .'/-]{0,60}?)\s*[:=]\s*(.+?)\s*$")
 _PAIR_SPLIT = re.compile(r";\s+|\n|,\s+(?=[A-Za-z][\w ]{0,40}=)")
 _YES_NO = {"true": True, "yes": True, "false": False, "no": False}
+_NONE = frozenset({"none", "nil", "n/a"})  # "Early repayment charge: none", or a zero amount
+_ZERO = re.compile(r"[$€£¥]?\s?0+(?:[.,]0+)?\s?[a-z€$£¥]{0,4}")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _NAME_WORDS = 4  # a value of at most this many words may name the record
 _OUT_OF = re.compile(r"\bout of\b", re.IGNORECASE)  # "out of stock" says in_stock is false
@@ -302,10 +324,16 @@ def _statement(words: Sequence[str], said: bool) -> str:
 
 def _stated(clause: str) -> str:
     """A clause that is one yes/no pair ("towels provided: False") as the statement it
-    makes; any other clause as it is."""
+    makes, and one of nothing ("arrangement fee: 0 GBP", "early repayment charge: none")
+    as "no …"; any other clause as it is."""
     m = _PAIR.match(clause.rstrip("."))
-    said = _YES_NO.get(m.group(2).lower()) if m else None
-    return clause if m is None or said is None else _statement(_key_words(m.group(1)), said)
+    if m is None:
+        return clause
+    value = m.group(2).lower()
+    if value in _NONE or _ZERO.fullmatch(value):
+        return "no " + " ".join(_key_words(m.group(1)))
+    said = _YES_NO.get(value)
+    return clause if said is None else _statement(_key_words(m.group(1)), said)
 
 
 def _keyed(text: str) -> list[tuple[frozenset[str], str, str]]:
@@ -359,7 +387,7 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
     for group in _STATES:
         for mine in group:
             m = mine.search(claim)
-            if m is None or _NEGATED_BEFORE.search(claim[: m.start()]) or mine.search(facts):
+            if m is None or _negated_before(claim, m.start()) or mine.search(facts):
                 continue
             found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
             if found is not None:
@@ -371,12 +399,11 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
 # two walks, a heated kennel and …"): each item after one is an attribute the context must
 # name. A context that lists what the service has and not that item did not offer it.
 _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|offers?|provides?|"
-                    r"features?|equipped with)\s+(?!of\b)", re.IGNORECASE)
+                    r"features?|equipped with|"
+                    r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
 _OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|,?\s+(?:but|so|because|which|if|when|as)\s",
                         re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
-_OFFER_NEGATED = re.compile(r"\b(?:no|not|never|without|isn't|aren't|doesn't|don't|didn't|won't)"
-                            r"(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
 _DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
 _VERBS = frozenset("is are was were be has have had will would can could may must should do does".split())  # noqa: SIM905
@@ -388,9 +415,9 @@ def _offered_items(claim: str) -> list[str]:
     offers, unless it denies them ("no free parking")."""
     out: list[str] = []
     for m in _OFFER.finditer(claim):
-        if _OFFER_NEGATED.search(claim[: m.start()]):
-            continue
         rest = claim[m.end():]
+        if _negated_before(claim, m.start()) or _NEGATOR.match(rest):
+            continue  # "no free parking", "there's no charge"
         end = _OFFER_END.search(rest)
         for item in _ITEM.split(rest[: end.start()] if end else rest):
             words = item.split()
@@ -412,13 +439,52 @@ def _offered_items(claim: str) -> list[str]:
     return out
 
 
+_LIST_END = re.compile(r"\.(?!\w)|[;:!?()]|\s[\u2014\u2013]\s")
+_LIST_ITEMS = 3  # an enumeration: this many short items in a row
+_ITEM_WORDS = 3
+
+
+def _enumerated_items(claim: str) -> list[list[str]]:
+    """The head words (each item's last word) of each enumeration in the claim: three or
+    more short items in a row, joined by commas, the last by "and" or "or" ("HTML/CSS,
+    JavaScript, React and Python"). The first item is the last word of what leads in."""
+    out: list[list[str]] = []
+    for part in _LIST_END.split(claim):
+        pieces = re.split(r"(,?\s+(?:and|or)\s+|,\s*)", part)
+        run: list[str] = []
+        for i in range(0, len(pieces), 2):
+            words = pieces[i].split()
+            head = words[-1].strip("'\"").lower() if words else ""
+            if ((i == 0 or len(words) <= _ITEM_WORDS) and _ITEM_WORD.match(head)
+                    and head not in _FUNCTION_WORDS and not any(c.isdigit() for c in pieces[i])
+                    and not _VERBS & {w.lower() for w in words[1 if i == 0 else 0 :]}):
+                run.append(head)
+                # Only a list that ends as one: its last item joined by "and" or "or" ("your
+                # spouse, Maria Chen, as beneficiary" is an apposition).
+                joined = pieces[i - 1].strip(", ") if i else ""
+                if joined in ("and", "or") and len(run) >= _LIST_ITEMS:
+                    out.append(run)
+                    run = []
+                continue
+            run = [head] if words and len(words) <= _ITEM_WORDS else []
+    return out
+
+
 def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     """Offered items no context text names (the question's words are no support: asking
-    "is there WiFi?" does not offer it)."""
+    "is there WiFi?" does not offer it), and the odd items of an enumeration most of whose
+    items the context names ("React, Node.js, PostgreSQL and Python" from a curriculum
+    without Python)."""
     facts = word_stems("\n".join(ev.texts))
     prefixes = {s[:_STEM_PREFIX] for s in facts}
-    return [w for w in dict.fromkeys(_offered_items(claim))
-            if stem(w) not in facts and stem(w)[:_STEM_PREFIX] not in prefixes]
+
+    def named(word: str) -> bool:
+        return stem(word) in facts or stem(word)[:_STEM_PREFIX] in prefixes or any(
+            word in t.lower() for t in ev.texts)
+
+    odd = [w for items in _enumerated_items(claim)
+           if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
+    return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)]
 
 
 # A rule made universal ("anywhere", "every level", "any course") where the context sentence
@@ -506,7 +572,8 @@ def _rivals(claim: str, unsupported: Iterable[str], ev: _Evidence) -> list[str]:
 
 
 def _multiplier(q: Quantity) -> bool:
-    return not q.unit and q.value == int(q.value) and 2 <= q.value <= _MAX_MULTIPLIER
+    # "over 10", "about 3" is a limit or a guess, not a count of what is priced.
+    return not q.unit and not q.approx and q.value == int(q.value) and 2 <= q.value <= _MAX_MULTIPLIER
 
 
 _HOUR_RANGE = re.compile(r"\b(?:between|from)\s+(\d{1,2})(?:\s*[ap]\.?m\.?)?\s*(?:and|to|until|till)\s+"
@@ -516,6 +583,36 @@ _MAX_MULTIPLIER = 12  # "three months", "twelve sessions": a count a price is mu
 
 def _small_count(q: Quantity) -> bool:
     return not q.unit and q.value == int(q.value) and 0 <= q.value <= _SMALL_COUNT
+
+
+def _near_digits(a: str, b: str) -> bool:
+    """Two different digit strings one slip apart: a digit dropped or added ("8" for "18"),
+    changed ("60" for "40") or two swapped ("45" for "54"). Any two single digits are one
+    change apart, so a change needs two digits or more."""
+    if a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) == 1:
+        return any(b[:i] + b[i + 1:] == a for i in range(len(b)))
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                              and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+
+
+def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
+    """The context gives the number's slot (a shared label, the same unit) a value one
+    digit slip away ("a 3-day waiting period" for "waiting period: 30 days"): a copy gone
+    wrong, not a result worked out or a value converted."""
+    if q.value != int(q.value):
+        return False  # 1.2 for 1.23 is rounding: only whole numbers are copied wrong
+    mine = str(int(q.value))
+    return any(theirs.quantity is not None and theirs.labels & labels
+               and theirs.quantity.value == int(theirs.quantity.value)
+               and theirs.quantity.unit == q.unit
+               and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
 
 
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
@@ -535,12 +632,21 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "between 2 and 6 pm", "from 8 to 12" for a slot of 14:00-18:00: the hours, said plainly.
     hours = {h for m in ev.minutes for h in (m // 60, (m // 60 - 1) % 12 + 1)}
     in_range = {n for m in _HOUR_RANGE.finditer(claim) for n in m.groups()}
+    labels = {v.text: v.labels for v in labelled_values(claim) if v.quantity is not None}
+    # "about 5 minutes (312 s)": a number the claim also gives in another unit, from the
+    # evidence, is the same fact restated.
+    restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
     for q in stated:
-        pool = ev.values if arithmetic else ev.direct
-        if (number_supported(q, pool) or number_supported(q, rates)
-                or (q.unit in ("min", "h") and number_supported(q, ev.durations))
-                or (q.text in in_range and q.value in hours)
-                or id(q) in times):
+        supported = (number_supported(q, ev.direct) or number_supported(q, rates)
+                     or (arithmetic and number_supported(q, ev.values))
+                     or (q.unit in ("min", "h") and number_supported(q, ev.durations))
+                     or (q.text in in_range and q.value in hours)
+                     or id(q) in times or number_supported(q, restated))
+        # Support by another unit or by arithmetic does not stand against the same slot's
+        # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
+        # in feet): only the value itself, in its unit, does.
+        if supported and (any(x.unit == q.unit and x.value == q.value for x in ev.found)
+                          or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
@@ -605,17 +711,19 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.logit += min(_MAX_NAMES, _NAME * len(names))
         claim.found["names"] = len(names)
         claim.why.append(f"the context never names {', '.join(names[:3])}")
-    if not missing and not False:
+    if not missing:
         bound = _misbound(claim.text, ev.given, ev, terms)
         winner = "" if bound else _comparison(claim.text, ev.given, ev)
-        if winner or bound:
+        swapped = "" if bound or winner else _swapped(claim.text, ev) or _record_swap(claim.text, ev)
+        if winner or bound or swapped:
             claim.found["bound"] = 1.0
-        if winner:
             claim.logit += _BOUND
+        if winner:
             claim.why.append(f"the context's figures favour {winner}, not the answer's choice")
         elif bound:
-            claim.logit += _BOUND
             claim.why.append(f"the context gives {bound} for another record or attribute")
+        elif swapped:
+            claim.why.append(swapped)
     own = word_stems(claim.text)
     coverage = len(own & ev.stems) / len(own) if own else 1.0
     # A claim that adds an unsupported clause to a supported one ("… built in 1998, and
@@ -704,6 +812,11 @@ def _segments(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _is_record(line: str) -> bool:
+    """A line of several pairs: a flattened record ("hotel: Harbourview Lisbon; room: …")."""
+    return sum(bool(_PAIR.match(p)) for p in _PAIR_SPLIT.split(line)) >= 2
+
+
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
 _BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -731,6 +844,16 @@ def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
     return out
 
 
+_OPERATION = re.compile(r"([\d.,]*\d)\s*(?:minus|plus|times|less|[x×*+−÷]|divided by|"
+                        r"multiplied by)\s*[$€£¥]?([\d.,]*\d)", re.IGNORECASE)
+
+
+def _operands(claim: str) -> set[str]:
+    """The numbers a claim shows its working with ("412 minus 394"): operands of its own
+    arithmetic, each a record's value rather than the claim's for its subject."""
+    return {n for m in _OPERATION.finditer(claim) for n in m.groups()}
+
+
 def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) -> str:
     """The claim's value (a number, or its names) where the context states it only next to
     none of what the question and claim are about, while another context segment that is
@@ -738,6 +861,8 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     if len(claim.split()) > _BOUND_WORDS:
         return ""
     pairs = [p for t in ev.texts for p in _segments(t)]
+    in_record = [_is_record(line) for t in ev.texts for line in t.splitlines()
+                 for _ in _segments(line)]
     if len(pairs) < 2:
         return ""
     segs = [g for g, _ in pairs]
@@ -749,7 +874,8 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
     stated = quantities(claim)
-    parts = _listed_parts(stated)
+    parts = _listed_parts(stated) | {i for i, q in enumerate(stated)
+                                      if q.text.split()[0] in _operands(claim)}
     values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
                                      if not _small_count(q) and i not in parts
                                      and (q.unit or not 1000 <= q.value <= 2999)]
@@ -765,9 +891,12 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
             rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
                          for x in seg_q[i]) for i in range(len(segs))]
         else:
+            # A flattened record's name is the whole record's, not one of its pairs'.
             own = set().union(*(_tokens(n) for n in value))
-            holds = [all(n in segs[i].lower() for n in value) for i in range(len(segs))]
-            rival = [bool(seg_names[i] - value - key_terms(question)) for i in range(len(segs))]
+            holds = [not in_record[i] and all(n in segs[i].lower() for n in value)
+                     for i in range(len(segs))]
+            rival = [not in_record[i] and bool(seg_names[i] - value - key_terms(question))
+                     for i in range(len(segs))]
         if not any(holds):
             continue
         anchors = {t for t in wanted - own
@@ -780,6 +909,120 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         # than the value's sentence with the one before it.
         if own_v == 0 and best_o >= 1 and best_o > best_v:
             return value.text if kind == "n" else " ".join(sorted(value))
+    return ""
+
+
+_SPAN_END = re.compile(r"[.!?](?:\s|$)|\n")
+_LISTED = re.compile(r"(?:[,;:(|\u2022]|^|\n)\s*(?:(?:and|or)\s+)?(?:[-*]\s+)?$")
+_SWAP_WORDS = 2  # words of the claim another name's span must hold, and the claim's none
+
+
+def _name_spans(text: str) -> list[tuple[frozenset[str], set[str]]]:
+    """Each name the text gives (its words in a row: "Priya Raman") with the words after
+    it up to the next name or the sentence's end: what the text says of that name ("Priya
+    Raman (back and neck pain), Lena Voss (rehabilitation after surgery)"). A line of
+    several pairs (a flattened record) is about one thing throughout: its names have no
+    spans of their own."""
+    text = "\n".join(line for line in text.splitlines() if not _is_record(line))
+    lower = text.lower()
+    spots = sorted((m.start(), m.end(), t) for t in key_terms(text)
+                   for m in re.finditer(rf"(?<![\w-]){re.escape(t)}(?![\w-])", lower))
+    names: list[tuple[int, int, set[str]]] = []
+    for start, end, t in spots:
+        if names and not lower[names[-1][1] : start].strip():
+            names[-1] = (names[-1][0], end, names[-1][2] | {t})
+        else:
+            names.append((start, end, {t}))
+    out: list[tuple[frozenset[str], set[str]]] = []
+    for i, (start, end, terms) in enumerate(names):
+        # Only a listed name ("…: Jonas Berger (…), Priya Raman (…)") owns the words after
+        # it; in prose the words after a name ("based in Emeryville, released Toy Story in
+        # 1995") go on with the sentence's subject.
+        if not _LISTED.search(lower[:start]):
+            continue
+        stop = names[i + 1][0] if i + 1 < len(names) else len(text)
+        cut = _SPAN_END.search(text, end, stop)
+        out.append((frozenset(terms), _tokens(text[end : cut.start() if cut else stop])))
+    return out
+
+
+def _swapped(claim: str, ev: _Evidence) -> str:
+    """A claim that says of one context name what the context says of another ("book Priya
+    Raman, our specialist for rehabilitation after surgery" where the context lists "Lena
+    Voss (rehabilitation after surgery)"): the claim's words are in another name's span,
+    none in its own name's."""
+    mine = key_terms(claim)
+    spans = [sp for t in ev.texts for sp in _name_spans(t)]
+    named = {terms for terms, _ in spans if terms & mine}
+    if len(named) != 1:
+        return ""
+    (name,) = named
+    anchors = _tokens(claim) - set().union(*(_tokens(t) for t in mine))
+    own: set[str] = set().union(*(toks for terms, toks in spans if terms == name))
+    # A name the context describes only before it ("the back specialist is Priya Raman")
+    # has no span to compare.
+    if anchors & own or len(own) < _SWAP_WORDS:
+        return ""
+    best, other = max(((len(anchors & toks), terms) for terms, toks in spans if terms != name),
+                      key=lambda x: x[0], default=(0, frozenset()))
+    if best < _SWAP_WORDS:
+        return ""
+    return (f"the context says that of {' '.join(sorted(other))}, "
+            f"not of {' '.join(sorted(name))}")
+
+
+_TITLE_WORDS = 8  # a record's name may be a title ("The Left Hand of Darkness")
+
+
+def _records(texts: Iterable[str]) -> list[_Record]:
+    """The texts' flattened records, each with the names no other record gives."""
+    found: list[tuple[set[str], tuple[tuple[str, str], ...]]] = []
+    for text in texts:
+        for line in text.splitlines():
+            if not _is_record(line):
+                continue
+            pairs = tuple((m.group(1).strip().lower(), m.group(2).strip())
+                          for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p.rstrip(";"))))
+            names = {v.lower() for _, v in pairs if v.lower() not in _YES_NO and len(v) > 2
+                     and len(v.split()) <= _TITLE_WORDS and not quantities(v) and not dates(v)}
+            found.append((names, pairs))
+    return [_Record(frozenset(names - set().union(*(n for n, _ in found if n is not names))), pairs)
+            for names, pairs in found]
+
+
+def _holds(value: str, q: Quantity | None, readings: frozenset[DateParts]) -> bool:
+    """A pair's value states the claim's number (same value; a unit, where both give one)
+    or date."""
+    if q is not None:
+        return any(x.value == q.value and (x.unit == q.unit or not x.unit or not q.unit)
+                   for x in quantities(value))
+    return any(date_supported(readings, r) for _, r in dates(value))
+
+
+def _record_swap(claim: str, ev: _Evidence) -> str:
+    """A claim that names one record and gives it the value another record has under the
+    same key, where its own record has another value there ("lb-edge-02's certificate
+    expires on 3 May" when 3 May is lb-edge-01's ``cert_expiry``)."""
+    lower = claim.lower()
+    named = [r for r in ev.records
+             if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", lower) for n in r.names)]
+    if len(named) != 1:
+        return ""
+    (mine,) = named
+    own = dict(mine.pairs)
+    values = labelled_values(claim)
+    holding = {id(r) for r in ev.records for v in values
+               if any(_holds(value, v.quantity, v.readings) for _, value in r.pairs)}
+    if len(holding) > 1:
+        return ""  # the values of several records: a list of them ("pads $118, rotors $196")
+    for v in values:
+        if any(_holds(value, v.quantity, v.readings) for _, value in mine.pairs):
+            continue
+        for other in ev.records:
+            key = next((k for k, value in other.pairs
+                        if k in own and _holds(value, v.quantity, v.readings)), None)
+            if other is not mine and key is not None:
+                return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
     return ""
 
 
@@ -845,8 +1088,8 @@ def _ranked(sentences: Sequence[str], claims: Iterable[str]) -> list[str]:
 
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
-    texts = [c for c in case.context if c.strip()]
-    texts += [tool_text(t.output) for t in case.tools_called if t.output.strip()]
+    texts = [table_records(c) for c in case.context if c.strip()]
+    texts += [table_records(tool_text(t.output)) for t in case.tools_called if t.output.strip()]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
     pieces = split_claims(case.output)
@@ -874,6 +1117,7 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     evidence.keyed = [s for text in texts[: len(texts) - sum(bool(t.args) for t in case.tools_called)]
                       for s in _keyed(text)]
+    evidence.records = _records(texts)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
