@@ -83,6 +83,18 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
           "In us-west you can launch t3, m6i and c7g instances."),
      case("Which instance types can I launch in the eu-west region?",
           "In eu-west you can launch t3, m6i and c7g instances; a follow-up list is coming.")),
+    # The run acted on another record than the one asked, whatever the answer says: another
+    # person (`child: Ava K.` for Noah), another day (the 3rd asked, the 4th cancelled).
+    ("acted_on",
+     case("Has Noah had his inhaler today?", "Yes, one dose at 11:40.",
+          tools=(ToolCall("med_log", {"child": "Ava K."}, '{"inhaler": "11:40"}', True),)),
+     case("Has Noah had his inhaler today?", "Yes, one dose at 11:40.",
+          tools=(ToolCall("med_log", {"child": "Noah B."}, '{"inhaler": "11:40"}', True),))),
+    ("acted_on",
+     case("Please cancel the cleaning on the 3rd, we'll be away", "Done, that visit is cancelled.",
+          tools=(ToolCall("cancel_visit", {"date": "2027-03-04"}, '{"ok": true}', True),)),
+     case("Please cancel the cleaning on the 3rd, we'll be away", "Done, that visit is cancelled.",
+          tools=(ToolCall("cancel_visit", {"date": "2027-03-03"}, '{"ok": true}', True),))),
     # An amount converted the other way: the asked number comes back in the other currency.
     ("reversed",
      case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),

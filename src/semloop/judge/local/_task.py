@@ -1041,6 +1041,51 @@ def _another_task(case: RunCase) -> str:
     return ""
 
 
+# The one a call's argument names, by its role: a person or an animal the run looked up.
+_PERSON_ARGS = frozenset("""child kid student pupil patient employee member customer client
+    donor player pet passenger guest tenant user person name""".split())  # noqa: SIM905
+_PERSON_VALUE = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]*\.?)?")
+_DAY_OF_MONTH = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+
+def _acted_on(case: RunCase) -> tuple[str, str] | None:
+    """The thing a successful call acted on is a sibling of the one asked, which no call
+    names: another code of the series (billing-prod asked, `account: billing-dev` read),
+    another person (Leo asked, `child: Mia R.`), another day of the month (the 11th asked,
+    `date: 2026-12-12`). The answer may never say so. (asked, acted on)."""
+    args = [(key.lower(), str(value)) for call in case.tools_called if not _failed(call)
+            for key, value in call.args.items() if isinstance(value, (str, int))
+            and not isinstance(value, bool)]
+    if not args:
+        return None
+    flat = " ".join(value for _, value in args).lower()
+    request = case.input.lower()
+    asked = {t: k for t, k in _idents(case.input).items() if k != "name"}
+    asked.update((w, "compound") for w in _COMPOUND.findall(request))
+    for term, kind in asked.items():
+        if term in flat:
+            continue
+        for _, value in args:
+            found = {**_idents("- " + value), **{w: "compound" for w in _COMPOUND.findall(value.lower())}}
+            for other, other_kind in found.items():
+                if other not in request and (other_kind == kind or {kind, other_kind} <= {"code", "number"}) \
+                        and (_near(term, other) or _same_shape(term, other) or _one_part(term, other)):
+                    return term, value
+    people = [value for key, value in args if key.split("_")[0] in _PERSON_ARGS
+              and _PERSON_VALUE.fullmatch(value.strip())]
+    names = {t for t, k in _idents(case.input).items() if k == "name" and t.isalpha()}
+    for value in people:
+        first = value.split()[0].lower()
+        if first not in request and names and not names & set(flat.split()):
+            return min(names), value
+    days = {int(m.group(1)) for m in _DAY_OF_MONTH.finditer(case.input)}
+    acted = {parts[2] for _, value in args for _, readings in dates(value) for parts in readings
+             if parts[2] is not None}
+    if days and acted and not days & acted:
+        return f"the {min(days)}", next(value for _, value in args if dates(value))
+    return None
+
+
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
 _SOURCE_MARGIN = 0.1
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
@@ -1163,6 +1208,9 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
+    acted = _acted_on(case)
+    ev.flag("acted_on", acted is not None,
+            f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
     ev.flag("other_action", action is not None,
             f'asked to "{action[0]}", the run did "{action[1]}"' if action else "")
