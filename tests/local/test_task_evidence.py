@@ -31,6 +31,13 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
                   '{"pump": "outflow", "flow_lpm": 0, "status": "stopped"}]', True)
 
 
+_ALARM_CODES = (
+    ("Garage keypad alarm code: hold PROGRAM for 5 seconds, type the new 4-digit code, press "
+     "ENTER twice."),
+    ("Front door alarm code: open the app, go to Devices, select Front door, tap Change code "
+     "and confirm with your account PIN."))
+
+
 @pytest.mark.parametrize(("feature", "wrong", "right"), [
     # Records told apart by a word value: the answer reads the other record.
     ("substitute",
@@ -95,6 +102,15 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
           tools=(ToolCall("cancel_visit", {"date": "2027-03-04"}, '{"ok": true}', True),)),
      case("Please cancel the cleaning on the 3rd, we'll be away", "Done, that visit is cancelled.",
           tools=(ToolCall("cancel_visit", {"date": "2027-03-03"}, '{"ok": true}', True),))),
+    # Two entries of the evidence the cosines cannot tell apart: the answer's own words come
+    # from the entry without the asked word (the front door's steps for the garage keypad).
+    ("wrong_source",
+     case("how do I reset the alarm code on my garage keypad?",
+          "Resetting the keypad code is easy: in the app under Devices choose Change code and "
+          "confirm with your account PIN.", context=_ALARM_CODES),
+     case("how do I reset the alarm code on my garage keypad?",
+          "To reset the alarm code, hold PROGRAM for 5 seconds, type the new 4-digit code and "
+          "press ENTER twice.", context=_ALARM_CODES)),
     # An amount converted the other way: the asked number comes back in the other currency.
     ("reversed",
      case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),

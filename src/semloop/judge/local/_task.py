@@ -1088,6 +1088,7 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
 
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
 _SOURCE_MARGIN = 0.1
+_DRAWN_MARGIN = 3  # or this many more of the answer's own words come from its source
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
 _SEGMENT = re.compile(r"(?<=[.;])\s+|\n+|\s+[\u2014\u2013]\s+(?=[A-Z])")
 
@@ -1176,12 +1177,19 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     sources = {_argmax([float(vectors[1 + n + k] @ vectors[i + 1]) for i in range(n)])
                for k in range(len(parts))}
     where = entries[best][1]
+    # The answer's own words (those the request does not bring) by source: the document or
+    # tool output they were taken from, when the cosines alone cannot tell two entries apart.
+    own = said - word_stems(case.input)
+    drawn = {src: len(own & word_stems(" ".join(t for t, s in entries if s == src)))
+             for src in {s for _, s in entries}}
     for w in missing:
         holding = [i for i, st in enumerate(seg_stems) if w in st]
         # A document whose title holds the word is about the thing asked, in every entry.
         titled = where < len(case.context) and _titled(case.context[where], w)
+        other = {entries[i][1] for i in holding}
+        lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
         if best not in holding and not titled and not sources & set(holding) \
-                and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
+                and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
     return None
 
