@@ -38,6 +38,11 @@ _ALARM_CODES = (
      "and confirm with your account PIN."))
 
 
+_SAVINGS_PLANS = (
+    "401(k): you may defer up to $23,500 of salary in 2026; catch-up contributions over 50.",
+    "ESPP: contribute 1-15% of pay, up to $25,000 a year, bought at a 15% discount.")
+
+
 @pytest.mark.parametrize(("feature", "wrong", "right"), [
     # Records told apart by a word value: the answer reads the other record.
     ("substitute",
@@ -111,6 +116,14 @@ _ALARM_CODES = (
      case("how do I reset the alarm code on my garage keypad?",
           "To reset the alarm code, hold PROGRAM for 5 seconds, type the new 4-digit code and "
           "press ENTER twice.", context=_ALARM_CODES)),
+    # The request spells out the evidence's acronym: its entry is the one asked about.
+    ("wrong_source",
+     case("How much can I put into the employee stock purchase plan?",
+          "You can defer up to $23,500 of your salary in 2026, plus catch-up if you're over 50.",
+          context=_SAVINGS_PLANS),
+     case("How much can I put into the employee stock purchase plan?",
+          "Between 1% and 15% of your pay, up to $25,000 of stock a year, at a 15% discount.",
+          context=_SAVINGS_PLANS)),
     # An amount converted the other way: the asked number comes back in the other currency.
     ("reversed",
      case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),

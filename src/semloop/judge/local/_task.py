@@ -1132,6 +1132,19 @@ def _in_order(stems: frozenset[str] | set[str], text: str) -> list[str]:
     return sorted(stems, key=lambda s: (first.get(s, len(first)), s))
 
 
+_ACRONYM_WORD = re.compile(r"\b[A-Z]{4,6}\b")
+_GLUE = frozenset({"of", "and", "for", "the", "on", "to", "in", "a", "an"})
+
+
+def _spelled_out(evidence: str, request: str) -> set[str]:
+    """The evidence's acronyms whose letters are the initials of words the request writes in
+    a row, small words between them skipped (HELOC: home equity line of credit)."""
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", request.lower())
+    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
+    return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence)
+            if any(a.lower() in initials for initials in spelled) and a.lower() not in words}
+
+
 def _written(stem_: str, text: str) -> str:
     """The stem as the text writes it ("charge" for "charg"), for reasoning a person reads."""
     for w in _words(text):
@@ -1163,6 +1176,10 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                key=lambda p: len(_part_stems(p) & said))
     missing = [w for w in _in_order(_part_stems(part) - said - _ATTRIBUTE_WORDS, part)
                if len(w) >= 3 and any(w in st for st in seg_stems)]
+    # An acronym of the evidence that the request spells out ("home equity line of credit"
+    # for HELOC) is the request's word too.
+    missing += [a for a in sorted(_spelled_out(" ".join(segments), part))
+                if a not in said and a not in missing and any(a in st for st in seg_stems)]
     if not missing:
         return None
     parts = [c for sent in split_claims(case.output) for c in clauses(sent)]
