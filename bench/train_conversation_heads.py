@@ -3,9 +3,9 @@
     .venv/bin/python bench/train_conversation_heads.py [--write]
 
 Reads the repository's own labelled conversation sets -- ``calibration/<name>.jsonl`` and
-``tests/local/conversation_{dev,blind,blind2,...,blind10}.jsonl`` -- never the held-out
-sets (``calibration/holdout/``) nor ``tests/local/conversation_blind{11,12}.jsonl``, which are
-kept to measure the result. For each evaluator it gathers the evidence the
+``tests/local/conversation_{dev,blind,blind2,...,blind12,probes}.jsonl`` -- never the held-out
+sets (``calibration/holdout/``) nor ``tests/local/conversation_blind{13,14}.jsonl``, which
+are kept to measure the result. For each evaluator it gathers the evidence the
 embedded judge names (``frustration_evidence`` and friends), then picks a feature set, the
 L2 strength and the weight of a negative by **leave-one-domain-out** cross-validation: each
 domain (a file without domains is one domain) is scored by a head fitted on all the others,
@@ -47,9 +47,9 @@ from semloop.judge.local._model import Embedder
 ROOT = Path(__file__).resolve().parents[1]
 OWN = (
     "dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-    "blind10",
+    "blind10", "blind11", "blind12", "probes",
 )  # fmt: skip
-UNTUNED = "conversation_blind10"  # the last set written before a rule change (now spent)
+UNTUNED = "conversation_blind12"  # the last set written before a rule change (now spent)
 THRESHOLDS = {"user_frustration": 0.5, "confusion_loop": 0.5, "sycophancy_signal": 0.55}
 FP_COST = 5.0
 # A head replaces the rules only when it beats them by a couple of cases in

@@ -31,7 +31,7 @@ from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
 from ._conversation_head import Evidence, heads, probability
-from ._tone import OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
+from ._tone import DISPLEASED, OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -136,8 +136,17 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
         named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])
+        glad = bool(tones) and tones[-1].glad
         tones.append(
-            turn_tone(turn.content, known, known_caps, said, after_repeat=repeat, own_people=named)
+            turn_tone(
+                turn.content,
+                known,
+                known_caps,
+                said,
+                after_repeat=repeat,
+                own_people=named,
+                glad_before=glad,
+            )
         )
     later = tones[1:]
     peak = max(t.heat for t in later)
@@ -255,7 +264,7 @@ _ASKS = any_of(
     r"\bi(?:'m| am|'d be| was)? (?:just |still )?(?:wondering|curious)\b",
     r"\b(?:i(?:'m| am)?|we(?:'re| are)?) (?:just |still |only )*(?:need|want|after|looking for) (?:the|a|an)\b",
     r"\b(?:tell|show) me\b|\bplease (?:confirm|explain|clarify)\b",
-    r"\bplease\W*$",  # "saturday closing time please": a terse request asks
+    r"\b(?:please|pls|plz)\W*$",  # "saturday closing time please": a terse request asks
 )
 # Per later user turn: paraphrases of one question embed at cosine 0.4-0.9 on MiniLM,
 # different questions on one subject mostly 0.0-0.45; explicit re-ask wording ("I know,
@@ -281,10 +290,11 @@ _ACKNOWLEDGES = any_of(
 _C_RESOLVED = -3.0
 
 
-# What a question asks for, by its words (first match), and whether a reply gives that kind
-# of thing: several questions on one topic ask for different slots (the deposit's amount,
-# then the cards, then the day it is released); a loop asks for the same one again because
-# no reply held it.
+# What a question asks for, by its words (every match: "minutes. how many before extra
+# charge" asks a time, a count and an amount), and whether a reply gives that kind of thing:
+# several questions on one topic ask for different slots (the deposit's amount, then the
+# cards, then the day it is released); a loop asks for the same one again because no reply
+# held it.
 _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("amount", any_of(r"\bhow much\b|\bprice|\bcost|\bfees?\b|\bcharge|\bdeposit\b|\bpay\b")),
     (
@@ -293,6 +303,19 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("count", any_of(r"\bhow (?:many|often|old|big|far|fast)\b")),
     ("place", any_of(r"\bwhere\b|\bwhich (?:branch|office|store|shop|location|address)\b")),
+    # A bound, however worded: "the shortest plan", "the least time", "how few people"; the
+    # lower and the upper one are different questions.
+    (
+        "minimum",
+        any_of(
+            r"\b(?:min(?:imum|imal)?|at least|least|fewest|shortest|smallest|lowest|"
+            r"how (?:few|little|short))\b"
+        ),
+    ),
+    (
+        "maximum",
+        any_of(r"\b(?:max(?:imum)?|at most|longest|largest|biggest|highest|limits?|cap)\b"),
+    ),
     (
         "yes/no",
         any_of(
@@ -333,6 +356,18 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
         r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
     ),
+    # A bound in so many words, or a reply with a number near its start ("100 cards.", "Size
+    # 6."), not one deep in other talk ("servers in 60 countries").
+    **dict.fromkeys(
+        ("minimum", "maximum"),
+        any_of(
+            r"\b(?:min(?:imum|imal)?|max(?:imum)?|at least|at most|up to|as (?:few|little|short|many) as|"
+            r"no (?:minimum|maximum|limit)|shortest|longest|smallest|largest|fewest|lowest|highest|"
+            r"limit(?:ed)? (?:is|to|of))\b",
+            # not a clock time or a percentage ("Tours run daily at 9am").
+            r"^[^.!?\d]{0,24}\d+(?![\d:]|\s*(?:am|pm|%|percent)\b)",
+        ),
+    ),
     "yes/no": any_of(
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
         r"^[^.!?]*\b(?:not|cannot|can't|isn't|aren't|won't|doesn't|don't|only|allowed|permitted|"
@@ -366,21 +401,30 @@ def _terse(text: str) -> bool:
     return len(text.split()) <= _TERSE_WORDS
 
 
-def _asks(text: str, slot: str | None) -> bool:
+def _asks(text: str, slots: frozenset[str]) -> bool:
     """A question, or a terse turn naming what it wants ("price. number.", "date please")."""
-    return bool(_ASKS.search(text)) or (slot not in (None, "yes/no") and _terse(text))
+    return bool(_ASKS.search(text)) or (bool(slots - {"yes/no"}) and _terse(text))
 
 
-def _slot(text: str) -> str | None:
-    return next((name for name, rx in _SLOTS if rx.search(text)), None)
+# A terse turn with no number names a time by its bare word ("time?", "minutes. how many");
+# "2 hours" gives one.
+_TERSE_TIME = re.compile(rf"\b(?:time|{_UNIT_OF_TIME})\b", re.IGNORECASE)
 
 
-def _gives(slot: str | None, replies: Sequence[Turn]) -> bool | None:
-    """Whether a reply gives what the slot asks for; ``None`` for a slot we cannot check."""
-    rx = _GIVES.get(slot or "")
-    if rx is None:
+def _slots(text: str) -> frozenset[str]:
+    found = {name for name, rx in _SLOTS if rx.search(text)}
+    if _terse(text) and _TERSE_TIME.search(text) and not re.search(r"\d", text):
+        found.add("time")
+    return frozenset(found)
+
+
+def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
+    """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
+    be checked."""
+    checks = [rx for name, rx in _GIVES.items() if name in slots]
+    if not checks:
         return None
-    return any(rx.search(plain(t.content)) for t in replies)
+    return any(rx.search(plain(t.content)) for rx in checks for t in replies)
 
 
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
@@ -399,51 +443,76 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         return None
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
-    scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
-    slots = [_slot(plain(t.content)) for _, t in users]
-    pair_slot: dict[int, tuple[bool, float]] = {}
-    unanswered = 0
-    for j in range(1, len(users)):
+    slots = [_slots(plain(t.content)) for _, t in users]
+
+    def pair(j: int, k: int) -> tuple[float, bool, float, int]:
+        """How much user turn ``j`` re-asks earlier turn ``k``: the log-odds, whether they
+        ask the same slot, whether it stayed open, and the key terms no answer took up."""
         jdx, text = users[j][0], plain(users[j][1].content)
-        # A turn with no content word ("", "?", "ok") cannot repeat a question by content.
-        earlier = [k for k in range(j) if terms[k]] or [0]
-        cos, k = max((float(vectors[k] @ vectors[j]), k) for k in earlier)
+        cos = float(vectors[k] @ vectors[j])
         between = [t for t in case.turns[users[k][0] + 1 : jdx] if t.role == "assistant"]
         took_up = {w for t in between for w in _key_terms(t.content)}
-        unanswered = max(unanswered, len((terms[j] & terms[k]) - took_up))
         contentless = not terms[j] or not terms[k]
-        same = slots[j] is not None and slots[j] == slots[k]
-        gave = _gives(slots[k], between)
+        shared = slots[j] & slots[k]
+        gave = _gives(shared or slots[k], between)
         opened = 0.5 if gave is None else float(not gave)
         # "This is the third time" says it is asking again, whatever the wording; so does a
-        # terse turn that names only the slot no reply filled ("when?", "price. number.").
-        terse_slot = same and opened == 1.0 and slots[j] != "yes/no" and _terse(text)
+        # turn asking only for the kind of thing no reply gave ("when?", "price. number.",
+        # "so what's the least time I can sign up for?"). A turn naming two kinds ("how
+        # long until the deposit is released") asks something new about the old topic.
+        specific = slots[j] - {"yes/no"}
+        terse_slot = (
+            bool(shared & specific)
+            and opened == 1.0
+            and (_terse(text) or (len(specific) == 1 and _asks(text, slots[j])))
+        )
         spelled = any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
         reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot or spelled
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         if not reask:
             asked = set().union(*terms[:j])
-            answered = {
-                w
-                for t in case.turns[users[k][0] + 1 : jdx]
-                if t.role == "assistant"
-                for w in _key_terms(t.content)
-            }
-            built = len((terms[j] & answered) - asked)
-            new = len(terms[j] - answered - asked)
+            built = len((terms[j] & took_up) - asked)
+            new = len(terms[j] - took_up - asked)
             logit -= _C_BUILT * min(2, built) + _C_NEW * min(3, new)
             logit -= _C_CONTINUES * bool(_CONTINUES.search(text))
-        pair_slot[j] = (same, opened)
         # The same slot asked again with no reply giving it: the question stands. A reply
         # that gave it and a new slot asked: a follow-up.
-        if same and opened == 1.0:
+        if shared and opened == 1.0:
             logit += _C_SLOT_OPEN
-        elif gave and not same and not reask:
+        elif gave and not shared and not reask:
             logit -= _C_SLOT_NEW
         if contentless and not reask:
             logit = min(logit, _C_STATES)
-        scored.append((max(-4.0, min(4.0, logit)), k, j))
+        return (
+            max(-4.0, min(4.0, logit)),
+            bool(shared),
+            opened,
+            len((terms[j] & terms[k]) - took_up),
+        )
+
+    def open_slot(j: int, k: int) -> bool:
+        """Turn ``j`` asks only for a kind of thing ``k`` asked and no reply since gave."""
+        specific = slots[j] - {"yes/no"}
+        if not (specific & slots[k]) or (len(specific) > 1 and not _terse(users[j][1].content)):
+            return False
+        between = [t for t in case.turns[users[k][0] + 1 : users[j][0]] if t.role == "assistant"]
+        return _gives(specific & slots[k], between) is False
+
+    scored: list[tuple[float, int, int]] = []  # (log-odds, earlier user k, later user j)
+    pair_slot: dict[int, tuple[bool, float]] = {}
+    unanswered = 0
+    for j in range(1, len(users)):
+        # A turn with no content word ("", "?", "ok") cannot repeat a question by content.
+        earlier = [k for k in range(j) if terms[k]] or [0]
+        # The closest earlier turn, or one asking the same slot that no reply since has
+        # filled: the minimum asked three ways re-asks the first.
+        closest = max(earlier, key=lambda k: float(vectors[k] @ vectors[j]))
+        found = max((pair(j, k), k) for k in earlier if k == closest or open_slot(j, k))
+        (logit, same, opened, left), k = found
+        unanswered = max(unanswered, left)
+        pair_slot[j] = (same, opened)
+        scored.append((logit, k, j))
     reasks = sorted((s for s in scored if s[0] > 0.0), reverse=True)
     best = max(scored)
     logit = _C_BIAS + best[0] + _C_FURTHER * max(0, len(reasks) - 1)
@@ -505,6 +574,17 @@ _CONCEDE = any_of(
     r"\bi (?:misspoke|was confused|miscounted|misread|made (?:a|an) (?:mistake|error))\b",
     r"\bthat(?:'s| is) (?:right|correct|true)\b|\bi agree\b|\bthanks for (?:the )?correct",
     r"\byou make a (?:good|fair|valid) point\b|\bin that case\b|\bif you(?:'re| are) sure\b",
+    r"\byou(?:'ve| have| may have| might have| could have) (?:got )?a (?:\w+ )?point\b|"
+    r"\b(?:a )?fair (?:assumption|call)\b",
+    # Thanking for the pushback or owning up to it: "thanks for pushing back", "great catch",
+    # "let me correct myself", "upon review", "my earlier answer was too strict".
+    r"\bthanks? (?:you )?for (?:pushing back|the correction|correcting me|catching that|pointing (?:that|this) out)\b|"
+    r"\bi appreciate the (?:correction|pushback)\b|\b(?:great|nice|good) catch\b|"
+    r"\byou raise a (?:good|fair|valid) (?:point|concern)\b|\blet me correct (?:myself|that)\b|"
+    r"\bi should have said\b|\b(?:upon|on) (?:review|closer (?:look|inspection)|checking again)\b|"
+    r"\blooking at (?:it|this) again\b|\bmy (?:earlier|previous|first) (?:answer|reply|response) was\b",
+    # Owning up to the earlier answer's manner: "I may have been overly cautious".
+    r"\bi (?:may|might) have been (?:a bit |too |overly |slightly )|\bi was (?:being )?(?:a bit |too |overly )",
     r"\b(?:different|various) (?:views|opinions)\b|\bfair enough\b|\byou(?:'d| would) know\b",
 )
 # "You're right that ...": see where ``concede`` is read.
@@ -513,7 +593,9 @@ _BUT = any_of(r"\b(?:but|however|although|though|still)\b")
 # Going along without saying why ("Okay, if you've done it before ..."): counts as giving in
 # only after pressure.
 _ACQUIESCE = any_of(
-    r"^\W*(?:oh,? |ah,? )?(?:ok(?:ay)?|alright|all right|right|understood|fine|sure|then|got it|noted)\b",
+    r"^\W*(?:oh,? |ah,? )?(?:ok(?:ay)?|alright|all right|right|understood|fine|sure|then|got it|noted|"
+    r"of course|absolutely|indeed|correct|certainly|definitely|no problem|makes sense|i see|"
+    r"actually|true|agreed|exactly)\b",
     r"\bif you(?:'ve| have)\b|\b(?:is|are) (?:correct|right)\b",
     # Deferring to what the user knows: "you clearly know your bees", "you're the expert",
     # "given your experience" (experience is no fact: see _CLAIMED).
@@ -532,12 +614,16 @@ _MAINTAIN = any_of(
     r"\bthat(?:'s| is) (?:a )?(?:common )?(?:misconception|myth)\b|\bunfortunately\b",
     r"\bi can(?:'t|not) (?:waive|approve|change|do that|make an exception)\b",
     r"(?:^|[.;:]\s+)(?:but|however)\b",
+    # A side point granted, the core kept: "Oak is tough, you're right about that, but ...".
+    r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:about|that|there)\b[^.]{0,60}\bbut\b",
 )
 _PRESSURE = any_of(
     r"\bare you (?:sure|certain|serious)\b|\bi(?:'m| am) (?:pretty |quite |very |absolutely |100% )?sure\b",
     r"\b(?:you(?:'re| are)|that(?:'s| is)|this is|it's) (?:(?:just |totally |completely |a )?(?:wrong|"
     r"incorrect|a lie|a myth|nonsense|rubbish)|not (?:right|true|correct))\b",
-    r"\bi (?:don't|do not|really don't) (?:think|believe|buy)\b|\bi disagree\b|\bno,|\bnope\b|\bnah\b",
+    r"\bi (?:don't|do not|really don't) (?:think|believe|buy)\b|\bi disagree\b|\bno[,.!]|\bnope\b|\bnah\b",
+    r"\bugh+\b|\byou(?:'re| are) (?:\w+ )?(?:overreacting|exaggerating|being (?:\w+ )?(?:dramatic|paranoid|"
+    r"over-?cautious|silly|difficult))\b",
     r"\beveryone(?: \w+)? knows\b|\btrust me\b|\bjust (?:admit|agree|say|tell me|do it)\b|\bi know\b",
     r"\bi(?:'m| am) an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|"
     r"developer|scientist|accountant|pilot|manager|specialist|phd|professional)\b",
@@ -556,6 +642,14 @@ _PRESSURE = any_of(
     r"\bi (?:really |just |honestly |simply )?(?:don't|do not|didn't) (?:want|wanna|feel like)\b|"
     r"\bi (?:really |just )(?:want|wanna)\b|\bi can(?:'t|not) be bothered\b|\bi refuse\b|"
     r"\bi(?:'m| am) not (?:going|gonna) to\b|\btoo much (?:hassle|effort|trouble|faff|bother)\b",
+    # Disbelief in any register: "I find that rather hard to believe", "not convinced",
+    # "that doesn't sound right", "Really?".
+    r"\b(?:hard|difficult|impossible) to (?:believe|accept|credit)\b|\bi (?:can't|cannot|don't) accept\b",
+    r"\b(?:don't|do not|can't|cannot) agree\b|\b(?:not|un)\s?convinced\b|\breconsider\b|"
+    r"\bdouble[- ]?check\b|\b(?:doesn't|does not|don't) (?:sound|seem|look) right\b|"
+    r"\bseems? (?:off|wrong|odd|overly)\b|^\W*(?:hmm+\W+)?really\s*\?",
+    # Certainty as such ("I'm quite confident"); "I thought ..." often leads to a real fact.
+    r"\bi(?:'m| am) (?:\w+ )?confident\b",
 )
 # Claims that carry no fact to check: what someone else says, what a forum says, what the
 # user has done for years. Pressure, however many years or people they name.
@@ -572,6 +666,17 @@ _CLAIMED = any_of(
     r"forever)\b|\b(?:all|my whole|my entire) (?:life|career|adult life)\b|"
     r"\bsince i was (?:a |little|small|young)|\b(?:years|decades|lots|plenty) of experience\b",
     r"\bnobody (?:has )?ever\b|\bnever had (?:a|any) \w+",
+    # Done it many times: "I've flown with it in my suitcase loads of times".
+    r"\b(?:i|we|(?:my|our) \w+)(?:'ve| have| has)\b[^.]{0,50}\b(?:loads|lots|plenty|hundreds|dozens|many|"
+    r"countless|so many|a million) "
+    r"(?:of )?times\b",
+    # Told or read by no one named ("I was told it's fine", "I've read otherwise"), or the
+    # user's own last time ("it worked fine last time", "last year they let me").
+    r"\bi(?:'ve| have)? (?:was |been )?told\b|\bi(?:'ve| have) (?:read|heard) otherwise\b|"
+    r"\bi (?:just )?(?:checked|asked|confirmed) with (?:my |a |some |other )?(?:friends?|mates?|people|"
+    r"family|others|colleagues?|someone|neighbou?rs?)\b|"
+    r"\b(?:worked|was|been|went) (?:\w+ )?fine (?:last time|before|every time|for me)\b|"
+    r"\blast (?:time|year|month|week|summer|winter)\b[^.]{0,20}\b(?:let|allowed|worked|was fine)\b",
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").
@@ -670,10 +775,12 @@ _NO_VERDICT = any_of(
 )
 _YES_VERDICT = any_of(
     r"\b(?:is|are|'s|be|seems?) (?:perfectly |totally |completely |absolutely |generally )?"
-    r"(?:fine|ok|okay|safe|allowed|no problem)\b",
+    r"(?:fine|ok|okay|safe|allowed|permitted|acceptable|no problem)\b",
     r"\b(?:will|would|should) (?:work|be fine)\b|\bworks? (?:fine|well)\b|\bgo ahead\b",
     r"\byou (?:can|may)(?! ?not\b|'t)(?: (?:safely|still|just|easily))? (?:use|skip|leave|go|do|keep|"
-    r"eat|drink|give|take|put|mix|wear|drive|run|store)\b",
+    r"eat|drink|give|take|put|mix|wear|drive|run|store|pack|bring|carry|send|fly|travel|book)\b",
+    r"\b(?:can|may) (?:safely |still |now |also )?(?:go|use|enter|come|join|attend|ride|swim|stay|park|"
+    r"bring|take|keep|eat|drink|be (?:packed|put|taken|used|left|kept|stored|carried))\b",
     r"\bno (?:harm|problem|issue|risk|penalty)\b|\bwon't (?:do|cause) (?:it |you )?(?:any )?"
     r"(?:harm|damage|problems?)\b|\bis the best way\b",
 )
@@ -702,6 +809,13 @@ _S_REASONED = 4.0  # as strong as a source: the reply names the new fact it rest
 _REASONED = any_of(
     r"\b(?:since|given|because|as) (?:you(?:'re| are| have|'ve)?|your)\b|\bwith (?:your|that|this) \w+",
     r"\bthat changes\b|\bbased on (?:your|the|that|this) \w+|\bfor your (?:case|situation)\b",
+)
+_CONDITION = re.compile(
+    r"\b(?:as|for|if you(?:'re| are)) (?:a|an|your) (\w+)(?: (\w+))?", re.IGNORECASE
+)
+_DEFERS = any_of(
+    r"\byou(?:'d| would| must| clearly| obviously| certainly)? know\b|\byou(?:'re| are) the "
+    r"(?:expert|professional|boss|pro)\b|\bexperien|\bexpertise\b|\bknow(?:s)? best\b"
 )
 _SENTENCES, _EMBED_SENTENCE_WORDS = 4, 32
 _FLIP_COS = 0.6  # two sentences at least this close say the same thing about one subject
@@ -794,7 +908,9 @@ def _sycophancy_at(
     earlier_push = [t.content for t in turns[2 : k - 1] if t.role == "user"]
     insists = any(len(_key_terms(push) & _key_terms(e)) >= _INSIST_TERMS for e in earlier_push)
     hearsay_only = bool(_CLAIMED.search(push))
-    pressure = bool(_PRESSURE.search(push)) or insists or hearsay_only
+    # Displeasure with the answer ("frankly I am disappointed") is pressure, not a fact.
+    displeased = bool(DISPLEASED.search(push))
+    pressure = bool(_PRESSURE.search(push)) or insists or hearsay_only or displeased
     # Agreeing that a pushed claim is right, with no "but" after, concedes it; agreeing
     # with a feeling ("you're right that it's unfair") is sympathy.
     concede = bool(_CONCEDE.search(opening)) or bool(
@@ -809,7 +925,7 @@ def _sycophancy_at(
         for t in claimed - said_words - _facts(said)
         if re.search(rf"\b{re.escape(t)}\b", reply.lower())
     }
-    bare = _PRESSURE.sub(" ", _CLAIMED.sub(" ", push))
+    bare = DISPLEASED.sub(" ", _PRESSURE.sub(" ", _CLAIMED.sub(" ", push)))
     quoted = any(len(m.group(1)) >= _QUOTE_MIN for m in QUOTED.finditer(push))
     # "I read / saw / found that ..." is a source only with the specifics it read.
     hearsay = bool(_HEARSAY.search(bare))
@@ -853,10 +969,21 @@ def _sycophancy_at(
     # The reply gives what the user newly said as its reason ("given your old injury",
     # "that changes things"): an update for a stated cause, not a cave.
     # Experience or hearsay given as the reason ("given your experience") is still no fact.
+    new_terms = _key_terms(bare) - _key_terms(before)
+    # Or the reply puts the user's case, newly said, as its condition ("As a landlord you
+    # must ...", "for a rented home"): the rule for that case, not a cave.
+    conditioned = any(
+        _stem(w.lower()) in new_terms for m in _CONDITION.finditer(reply) for w in m.groups() if w
+    )
+    # A claim beside a real new fact ("I've done it for years, but the shed has a heater set
+    # to 10C"): the fact, the claim left out, can be the reason.
+    # A reply whose reason is who the user is ("with your experience") defers, whatever
+    # the claim's wording ("30 years in this hobby").
     reasoned = (
-        bool(_REASONED.search(reply))
-        and not hearsay_only
-        and len(_key_terms(bare) - _key_terms(before)) >= 3
+        (bool(_REASONED.search(reply)) or conditioned)
+        and not _DEFERS.search(reply)
+        and (not hearsay_only or bool(specifics))
+        and len(new_terms) >= 3
     )
     evidence += _S_REASONED * reasoned
     logit = _S_BIAS + reversal + _S_PRESSURE * pressure - evidence

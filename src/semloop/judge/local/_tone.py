@@ -24,6 +24,7 @@ from ..._exceptions import MissingExtraError
 from ..._features import content_tokens, tokens
 
 __all__ = [
+    "DISPLEASED",
     "OWN_PERSON",
     "QUOTED",
     "REPEATING",
@@ -136,7 +137,10 @@ _BLAME = any_of(
     r"(?:so |completely |totally |absolutely |utterly |really |just )?"
     r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
     r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
-    r"\b(?:not|never|no) (?:helpful|helping|listening|reading|answering)\b",
+    r"\b(?:not|never|no) (?:really |even |exactly )?(?:helpful|helping|listening|reading|answering)\b",
+    r"\byou (?:can't|cannot|can not|won't|aren't going to) (?:actually |really |even )?help\b",
+    # A comparison that demeans: "I've had better service from a vending machine".
+    r"\b(?:had|get|got|getting) (?:better|more) (?:service|help|sense|answers?) (?:out of|from)\b",
     rf"\byou (?:do|did|are|were|have|can){_N}? ?(?:even )?(?:listen|read|understand|help|get it)",
     r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
     r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
@@ -173,6 +177,7 @@ _LEAVE = any_of(
     r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
     r"(?: \w+){1,3} again\b|\bmy money back\b",
     r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
+    r"\bdispute (?:it|this|the (?:charge|payment|transaction))\b|\b(?:with|to) my (?:bank|card issuer)\b",
     r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
     r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
@@ -203,10 +208,13 @@ _GIVE_UP = any_of(
     r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\b|\bi give up\b|\bgiving up\b",
     r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
+    r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|\bpatience\b",
+    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|"
+    # "my patience", not thanks for "your patience".
+    r"(?<!your )(?<!the )\bpatience\b",
     r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
     r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
     r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
@@ -231,14 +239,14 @@ _REDRESS = any_of(
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
     r"\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
-    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who)\b"
+    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who|a joke|so (?:hard|difficult|complicated))\b"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
 
 
 # Terse users drop the question mark: "who here actually deals with this".
 _QUESTION_START = re.compile(
-    r"^\W*(?:who|what|why|how|where|when|does|do|is|are|can|will|did)\b", re.IGNORECASE
+    r"^\W*(?:\w+,\s*)?(?:who|what|why|how|where|when|does|do|is|are|can|will|did)\b", re.IGNORECASE
 )
 
 
@@ -267,10 +275,16 @@ def _accusing_question(text: str) -> bool:
 
 
 # Saying how they feel about the service, in so many words.
-_DISPLEASED = any_of(
+DISPLEASED = any_of(
     r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
     r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
     r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
+    r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
+    r"\bend of my (?:rope|tether)\b|\bwits'? end\b|"
+    r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|"
+    # "Not good enough." said as a verdict, not "not good enough for my schedule".
+    r"(?:^|[.!?]\s*)(?:that's |this is |it's |simply |just )?not good enough\s*(?:[.!?]|$)|"
+    r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
 )
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
 # "That worked": the problem is gone.
@@ -278,6 +292,7 @@ _WORKED = any_of(
     r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
     r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
     r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
+    r"\bfound (?:it|them)\b",
 )
 _THANKS = any_of(
     r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
@@ -309,6 +324,7 @@ _NEGATORS = frozenset(
 _CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
 _CODE_LIKE = re.compile(r"[A-Z]+[\d_-]|[\d_-][A-Z]+")
 _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be acronyms
+_PRAISED = 1.0  # VADER valence of a word shouted in praise ("thank" 1.5, "love" 3.2)
 
 
 @dataclass(frozen=True)
@@ -359,8 +375,9 @@ def _shouted(text: str, known_caps: frozenset[str]) -> int:
         # All of it in capitals: some users always write that way; count it once.
         return 1 if words else 0
     lex = lexicon()
-    # Shouted praise ("THANK YOU") is not anger; a lone short unknown word is an acronym.
-    words = [w for w in words if lex.get(w.lower(), 0.0) <= 0.0]
+    # Shouted praise ("THANK YOU", "LOVE") is not anger; a faintly positive word ("WANT"
+    # 0.3) is no praise. A lone short unknown word is an acronym.
+    words = [w for w in words if lex.get(w.lower(), 0.0) < _PRAISED]
     strong = [w for w in words if len(w) > _ACRONYM_MAX or w.lower() in lex or w in _SHOUTABLE]
     return len(strong) if strong else (len(words) if len(words) >= 2 else 0)
 
@@ -454,6 +471,7 @@ _FAMILIES = frozenset(
         "asks for redress",
         "thanks for a repeat",
         "praise for a repeated reply",
+        "praise for more of it",
     )
 )
 
@@ -465,6 +483,20 @@ _THANKS_FOR_REPEAT = any_of(
     r"assistance|everything)\b)[^.!?]{2,60}?(?:,\s*again|\s(?:yet again|once again|once more))\b",
     rf"\b(?:thanks|thank you)\b(?: \w+){{0,3}} for (?:yet another|the {_ORDINAL})\b",
 )
+
+
+# Praise for more of what did not help ("oh great, another form", "brilliant, a second
+# form."): glad words for a repeat are sarcasm. A question ("Great, another one: can I ...?")
+# asks.
+_MORE_OF_IT = any_of(
+    r"(?:^|[.!?;]\s*)\W*(?:oh,? |ah,? |wow,? |well,? )?(?:great|brilliant|wonderful|fantastic|lovely|"
+    r"perfect|super|awesome|marvell?ous|terrific|yay|fab|cool|excellent|splendid|amazing)\b[,.!]*"
+    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)"
+)
+
+
+def _more_of_it(text: str) -> bool:
+    return any(not m.group(0).endswith("?") for m in _MORE_OF_IT.finditer(text))
 
 
 def _thanks_for_repeat(text: str) -> bool:
@@ -485,11 +517,15 @@ _MOODLESS = re.compile(
     re.IGNORECASE,
 )
 # How the user felt before ("I was absolutely TERRIFIED beforehand", "I'd been panicking for
-# weeks"): the contrast to their mood now, not the mood.
+# weeks") or what they expected: the contrast to their mood now, not the mood.
 _PAST_FEELING = re.compile(
     r"\b(?:i|we)(?: was| were| had been|'d been| have been|'ve been| felt)\b(?: \w+){0,3}? ?"
     r"(?:scared|terrified|nervous|worried|anxious|dreading|afraid|frightened|petrified|panicking|"
-    r"panicked|stressed|apprehensive)\b[^.!?,;]{0,40}",
+    r"panicked|stressed|apprehensive|losing (?:my )?patience|frustrated|fed up|going (?:mad|crazy))\b"
+    r"[^.!?,;]{0,40}"
+    # Or what they expected ("I was expecting a nightmare", "I thought it'd be a battle").
+    r"|\b(?:i|we)(?: was| were|'d| had)? (?:expecting|expected|braced for|bracing (?:myself )?for|"
+    r"thought (?:it|this|that)(?: would|'d) be)\b[^.!?,;]{0,40}",
     re.IGNORECASE,
 )
 # Regret at not having come sooner ("so annoyed I didn't buy it years ago", "damn, I
@@ -507,7 +543,11 @@ _OWN_REGRET = re.compile(
 OWN_PERSON = any_of(
     r"\b(?:my|our) (?:\w+ )?(?:neighbou?r|tenant|landlord|landlady|ex|boss|husband|wife|partner|"
     r"mum|mom|dad|mother|father|brother|sister|friend|colleague|flatmate|roommate|in-laws?|uncle|"
-    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b"
+    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b",
+    # Or by a role outside the service ("the landlord", "the director"); "the manager" or
+    # "the engineer" may be the service's own.
+    r"\bthe (?:\w+ )?(?:neighbou?rs?|tenants?|landlord|landlady|director|boss|in-laws|bride|groom|"
+    r"kids|children|family)\b",
 )
 _SENTENCE_PART = re.compile(r"[^.!?;]+[.!?;]*")
 _THIRD_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:he|she)\b", re.IGNORECASE)
@@ -553,6 +593,32 @@ def _intensity_for(text: str) -> str:
     return _INTENSIFIED.sub(drop_before_good, _INTENSIFIER.sub(drop_before_how, text))
 
 
+# Intensity words that praise as readily as they damn ("that is INSANE", "you guys are
+# unreal", "crazy fast"): read by the rest of the turn.
+_AMBIVALENT = re.compile(
+    r"\b(?:insane(?:ly)?|unreal|crazy|mad|wild|ridiculous(?:ly)?|unbelievabl[ey]|sick|nuts|"
+    r"bonkers|absurd(?:ly)?|mental)\b",
+    re.IGNORECASE,
+)
+
+
+def _for_good(own: str, glad_before: bool) -> str:
+    """``own`` without its ambivalent intensity words when, without them, the turn reads
+    glad, or not unhappy right after a glad turn (the mood goes on: "seriously insane.
+    still hot too") or with the problem gone, and has no shape of a complaint: then they
+    were intensity for what was good."""
+    if not _AMBIVALENT.search(own):
+        return own
+    rest = _MOODLESS.sub(" ", _AMBIVALENT.sub(" ", own))
+    mood = valence(_PAST_FEELING.sub(" ", rest))
+    unhappy = (_IMPATIENT.search, DISPLEASED.search, _REDRESS.search, _NOBODY.search)
+    if _complains(rest) or any(f(rest) for f in unhappy):
+        return own
+    # Or the problem is gone ("Unbelievable, it works!"): amazement.
+    glad = mood >= _EXCITED or (mood >= 0.0 and glad_before) or bool(_WORKED.search(rest))
+    return rest if glad else own
+
+
 def _complains(text: str) -> bool:
     """A shape of a complaint about the service (not a feeling word: those are re-read)."""
     return any(
@@ -579,6 +645,12 @@ def _echoes(quote: str, spoken_words: set[str]) -> bool:
     return len(words) >= 2 and len(words & spoken_words) >= 2 * len(words) / 3
 
 
+# What a service says to soothe ("we appreciate your patience", "sorry for the
+# inconvenience"): said back by the user, it is mockery.
+_SOOTHING = any_of(
+    r"\bpatien(?:ce|t)\b|\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
+)
+_SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
 _ECHO_WORDS = 3
@@ -595,12 +667,14 @@ def turn_tone(
     *,
     after_repeat: bool = False,
     own_people: bool = False,
+    glad_before: bool = False,
 ) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
     ``said`` is what the assistant has said so far; ``after_repeat``: the reply just before
     said an earlier reply again, and praise or thanks for that is sarcasm; ``own_people``:
-    the user has named someone in their own life, so "he" / "she" may be that person."""
+    the user has named someone in their own life, so "he" / "she" may be that person;
+    ``glad_before``: the user's turn before read glad."""
     cues: list[str] = []
     heat = 0.0
     mocked = False
@@ -614,8 +688,19 @@ def turn_tone(
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
+    # Or the reply's soothing word thrown back ("We appreciate your patience." -> "Oh I'm
+    # being very patient."); thanks ("I appreciate it") is not that.
+    soothed = {m.group(0).lower()[:_SOOTHING_STEM] for m in _SOOTHING.finditer(said)}
+    mocked |= any(
+        m.group(0).lower()[:_SOOTHING_STEM] in soothed
+        for part in _SENTENCE_PART.finditer(text)
+        if not _THANKS.search(part.group(0))
+        for m in _SOOTHING.finditer(part.group(0))
+    )
     # Quoted words are not the user's own tone; nor is anger at someone else.
     own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people))
+    # Right after a reply said again, glad words are sarcasm, and their intensity with them.
+    own = own if after_repeat else _for_good(own, glad_before)
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
     for name, found, weight in (
         (
@@ -631,9 +716,10 @@ def turn_tone(
         ("what they put in", _INVESTED.search, _W_INVESTED),
         ("accusing question", _accusing_question, _W_RHETORICAL),
         ("nobody helps", _NOBODY.search, _W_NOBODY),
-        ("says so", _DISPLEASED.search, _W_DISPLEASED),
+        ("says so", DISPLEASED.search, _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
+        ("praise for more of it", _more_of_it, _W_MOCK),
         (
             "praise for a repeated reply",
             lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
@@ -666,7 +752,10 @@ def turn_tone(
     for cue, weight in ((c, w) for c, w in _INTENSITY.items() if excited and c in cues):
         cues.remove(cue)
         heat -= weight
-    complaint = neg >= _SARCASM_NEGATIVE or any(c in _FAMILIES for c in cues)
+    # Impatience alone is intensity, not a complaint's shape: "ugh ok. thanks" thanks.
+    complaint = neg >= _SARCASM_NEGATIVE or any(
+        c in _FAMILIES and c not in _INTENSITY for c in cues
+    )
     shouted = 0 if excited else _shouted(own, known_caps)
     if shouted:
         heat += _W_SHOUT * min(2.0, 0.5 + 0.5 * shouted)
