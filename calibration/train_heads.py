@@ -81,6 +81,7 @@ SIGNS: dict[str, dict[str, int]] = {
                         "item_failed": 1, "act_missing": 1},
     "task_understanding_failure": {"substitute": 1, "opposite": 1, "reversed": 1, "slot_swap": 1,
                                    "wrong_source": 1, "other_action": 1, "another_task": 1,
+                                   "acted_on": 1,
                                    "request_far": 1,
                                    "uncovered": 1, "names_dropped": 1, "names_swapped": 1},
     "off_topic_drift": {"stretch": 1, "digression": 1, "promotion": 1, "other_case": 1,

@@ -31,6 +31,18 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
                   '{"pump": "outflow", "flow_lpm": 0, "status": "stopped"}]', True)
 
 
+_ALARM_CODES = (
+    ("Garage keypad alarm code: hold PROGRAM for 5 seconds, type the new 4-digit code, press "
+     "ENTER twice."),
+    ("Front door alarm code: open the app, go to Devices, select Front door, tap Change code "
+     "and confirm with your account PIN."))
+
+
+_SAVINGS_PLANS = (
+    "401(k): you may defer up to $23,500 of salary in 2026; catch-up contributions over 50.",
+    "ESPP: contribute 1-15% of pay, up to $25,000 a year, bought at a 15% discount.")
+
+
 @pytest.mark.parametrize(("feature", "wrong", "right"), [
     # Records told apart by a word value: the answer reads the other record.
     ("substitute",
@@ -77,6 +89,41 @@ _PUMPS = ToolCall("pump_status", {"site": "north"},
           "The 2025 marketing budget was approved at €410,000 on March 3, 2026."),
      case("What's the approved 2026 marketing budget?",
           "The 2026 marketing budget was approved at €455,000 on March 3, 2026.")),
+    # A hyphenated name, another member of its series: one part differs (eu-west / us-west).
+    ("substitute",
+     case("Which instance types can I launch in the eu-west region?",
+          "In us-west you can launch t3, m6i and c7g instances."),
+     case("Which instance types can I launch in the eu-west region?",
+          "In eu-west you can launch t3, m6i and c7g instances; a follow-up list is coming.")),
+    # The run acted on another record than the one asked, whatever the answer says: another
+    # person (`child: Ava K.` for Noah), another day (the 3rd asked, the 4th cancelled).
+    ("acted_on",
+     case("Has Noah had his inhaler today?", "Yes, one dose at 11:40.",
+          tools=(ToolCall("med_log", {"child": "Ava K."}, '{"inhaler": "11:40"}', True),)),
+     case("Has Noah had his inhaler today?", "Yes, one dose at 11:40.",
+          tools=(ToolCall("med_log", {"child": "Noah B."}, '{"inhaler": "11:40"}', True),))),
+    ("acted_on",
+     case("Please cancel the cleaning on the 3rd, we'll be away", "Done, that visit is cancelled.",
+          tools=(ToolCall("cancel_visit", {"date": "2027-03-04"}, '{"ok": true}', True),)),
+     case("Please cancel the cleaning on the 3rd, we'll be away", "Done, that visit is cancelled.",
+          tools=(ToolCall("cancel_visit", {"date": "2027-03-03"}, '{"ok": true}', True),))),
+    # Two entries of the evidence the cosines cannot tell apart: the answer's own words come
+    # from the entry without the asked word (the front door's steps for the garage keypad).
+    ("wrong_source",
+     case("how do I reset the alarm code on my garage keypad?",
+          "Resetting the keypad code is easy: in the app under Devices choose Change code and "
+          "confirm with your account PIN.", context=_ALARM_CODES),
+     case("how do I reset the alarm code on my garage keypad?",
+          "To reset the alarm code, hold PROGRAM for 5 seconds, type the new 4-digit code and "
+          "press ENTER twice.", context=_ALARM_CODES)),
+    # The request spells out the evidence's acronym: its entry is the one asked about.
+    ("wrong_source",
+     case("How much can I put into the employee stock purchase plan?",
+          "You can defer up to $23,500 of your salary in 2026, plus catch-up if you're over 50.",
+          context=_SAVINGS_PLANS),
+     case("How much can I put into the employee stock purchase plan?",
+          "Between 1% and 15% of your pay, up to $25,000 of stock a year, at a 15% discount.",
+          context=_SAVINGS_PLANS)),
     # An amount converted the other way: the asked number comes back in the other currency.
     ("reversed",
      case("How many yen do I get for 250 CHF today?", "At today's rate ¥250 is about CHF 1.45."),

@@ -644,6 +644,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
         for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
             if word in named:
                 found.setdefault(word, "name")
+        for word in _COMPOUND.findall(text.lower()):
+            found.setdefault(word, "compound")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
@@ -654,7 +656,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
-            if same_kind and (_near(a, b) or _same_shape(a, b) or _parallel(a, b, segments)):
+            if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
+                              or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case)
 
@@ -686,6 +689,16 @@ def _same_shape(a: str, b: str) -> bool:
     if len(a) != len(b) or a == b or not re.search(r"[a-z]", a) or not re.search(r"\d", a):
         return False
     return all(x == y or (x.isdigit() and y.isdigit()) for x, y in zip(a, b))
+
+
+# A name written as a hyphenated compound (billing-prod, in-the-ear): its parts name a
+# series, and another member differs in one of them (billing-dev, behind-the-ear).
+_COMPOUND = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
+
+
+def _one_part(a: str, b: str) -> bool:
+    pa, pb = a.split("-"), b.split("-")
+    return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
 
 
 def _record_names(records: str) -> set[str]:
@@ -1028,8 +1041,54 @@ def _another_task(case: RunCase) -> str:
     return ""
 
 
+# The one a call's argument names, by its role: a person or an animal the run looked up.
+_PERSON_ARGS = frozenset("""child kid student pupil patient employee member customer client
+    donor player pet passenger guest tenant user person name""".split())  # noqa: SIM905
+_PERSON_VALUE = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]*\.?)?")
+_DAY_OF_MONTH = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+
+def _acted_on(case: RunCase) -> tuple[str, str] | None:
+    """The thing a successful call acted on is a sibling of the one asked, which no call
+    names: another code of the series (billing-prod asked, `account: billing-dev` read),
+    another person (Leo asked, `child: Mia R.`), another day of the month (the 11th asked,
+    `date: 2026-12-12`). The answer may never say so. (asked, acted on)."""
+    args = [(key.lower(), str(value)) for call in case.tools_called if not _failed(call)
+            for key, value in call.args.items() if isinstance(value, (str, int))
+            and not isinstance(value, bool)]
+    if not args:
+        return None
+    flat = " ".join(value for _, value in args).lower()
+    request = case.input.lower()
+    asked = {t: k for t, k in _idents(case.input).items() if k != "name"}
+    asked.update((w, "compound") for w in _COMPOUND.findall(request))
+    for term, kind in asked.items():
+        if term in flat:
+            continue
+        for _, value in args:
+            found = {**_idents("- " + value), **{w: "compound" for w in _COMPOUND.findall(value.lower())}}
+            for other, other_kind in found.items():
+                if other not in request and (other_kind == kind or {kind, other_kind} <= {"code", "number"}) \
+                        and (_near(term, other) or _same_shape(term, other) or _one_part(term, other)):
+                    return term, value
+    people = [value for key, value in args if key.split("_")[0] in _PERSON_ARGS
+              and _PERSON_VALUE.fullmatch(value.strip())]
+    names = {t for t, k in _idents(case.input).items() if k == "name" and t.isalpha()}
+    for value in people:
+        first = value.split()[0].lower()
+        if first not in request and names and not names & set(flat.split()):
+            return min(names), value
+    days = {int(m.group(1)) for m in _DAY_OF_MONTH.finditer(case.input)}
+    acted = {parts[2] for _, value in args for _, readings in dates(value) for parts in readings
+             if parts[2] is not None}
+    if days and acted and not days & acted:
+        return f"the {min(days)}", next(value for _, value in args if dates(value))
+    return None
+
+
 _SOURCE_COS = 0.5  # the answer is drawn from that part: at least this close to it
 _SOURCE_MARGIN = 0.1
+_DRAWN_MARGIN = 3  # or this many more of the answer's own words come from its source
 _ENTRY_WORDS = 5  # and this much closer than to any part that holds the asked-for word
 _SEGMENT = re.compile(r"(?<=[.;])\s+|\n+|\s+[\u2014\u2013]\s+(?=[A-Z])")
 
@@ -1073,6 +1132,19 @@ def _in_order(stems: frozenset[str] | set[str], text: str) -> list[str]:
     return sorted(stems, key=lambda s: (first.get(s, len(first)), s))
 
 
+_ACRONYM_WORD = re.compile(r"\b[A-Z]{4,6}\b")
+_GLUE = frozenset({"of", "and", "for", "the", "on", "to", "in", "a", "an"})
+
+
+def _spelled_out(evidence: str, request: str) -> set[str]:
+    """The evidence's acronyms whose letters are the initials of words the request writes in
+    a row, small words between them skipped (HELOC: home equity line of credit)."""
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", request.lower())
+    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
+    return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence)
+            if any(a.lower() in initials for initials in spelled) and a.lower() not in words}
+
+
 def _written(stem_: str, text: str) -> str:
     """The stem as the text writes it ("charge" for "charg"), for reasoning a person reads."""
     for w in _words(text):
@@ -1104,6 +1176,10 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                key=lambda p: len(_part_stems(p) & said))
     missing = [w for w in _in_order(_part_stems(part) - said - _ATTRIBUTE_WORDS, part)
                if len(w) >= 3 and any(w in st for st in seg_stems)]
+    # An acronym of the evidence that the request spells out ("home equity line of credit"
+    # for HELOC) is the request's word too.
+    missing += [a for a in sorted(_spelled_out(" ".join(segments), part))
+                if a not in said and a not in missing and any(a in st for st in seg_stems)]
     if not missing:
         return None
     parts = [c for sent in split_claims(case.output) for c in clauses(sent)]
@@ -1118,12 +1194,19 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     sources = {_argmax([float(vectors[1 + n + k] @ vectors[i + 1]) for i in range(n)])
                for k in range(len(parts))}
     where = entries[best][1]
+    # The answer's own words (those the request does not bring) by source: the document or
+    # tool output they were taken from, when the cosines alone cannot tell two entries apart.
+    own = said - word_stems(case.input)
+    drawn = {src: len(own & word_stems(" ".join(t for t, s in entries if s == src)))
+             for src in {s for _, s in entries}}
     for w in missing:
         holding = [i for i, st in enumerate(seg_stems) if w in st]
         # A document whose title holds the word is about the thing asked, in every entry.
         titled = where < len(case.context) and _titled(case.context[where], w)
+        other = {entries[i][1] for i in holding}
+        lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
         if best not in holding and not titled and not sources & set(holding) \
-                and cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN:
+                and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
     return None
 
@@ -1150,6 +1233,9 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
+    acted = _acted_on(case)
+    ev.flag("acted_on", acted is not None,
+            f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
     ev.flag("other_action", action is not None,
             f'asked to "{action[0]}", the run did "{action[1]}"' if action else "")
