@@ -418,6 +418,19 @@ def _slots(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# A reply opening with its verdict ("Yes, a flush beats a straight.", "No, ...") answers
+# the yes-or-no question just before it.
+_VERDICT = any_of(r"^\W*(?:yes|no|yeah|yep|nope|correct|unfortunately not)\b")
+
+
+def _answered(slots: frozenset[str], reply: Turn | None) -> bool:
+    """The reply straight after a question gives what it asked for."""
+    if reply is None or not slots:
+        return False
+    verdict = "yes/no" in slots and bool(_VERDICT.search(plain(reply.content)))
+    return verdict or bool(_gives(slots, [reply]))
+
+
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
     be checked."""
@@ -470,6 +483,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot or spelled
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
+        new = 0
         if not reask:
             asked = set().union(*terms[:j])
             built = len((terms[j] & took_up) - asked)
@@ -480,7 +494,12 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # that gave it and a new slot asked: a follow-up.
         if shared and opened == 1.0:
             logit += _C_SLOT_OPEN
-        elif gave and not shared and not reask:
+        elif not reask and (
+            (gave and not shared) or (new and _answered(shared, next(iter(between), None)))
+        ):
+            # A new slot, or the same kind of thing about something new once the reply to
+            # the first gave it ("does a full house beat a flush?" after "Yes, a flush beats
+            # a straight").
             logit -= _C_SLOT_NEW
         if contentless and not reask:
             logit = min(logit, _C_STATES)
@@ -702,6 +721,9 @@ _SOURCE = any_of(
     # A document or message the user was sent ("they send me letter, from this year ...",
     # "I got an email from the school saying ..."): what it says can be checked.
     rf"\b(?:sent|send|sends|got|received|receive)\b(?: \w+){{0,3}}? (?:{_WRITTEN})s?\b",
+    # A record the user holds ("I have the boarding pass from it", "I've still got the receipt").
+    rf"\bi (?:still )?(?:have|'ve got|have got|kept) (?:the|a|my|our) (?:\w+ )?(?:{_DOCUMENT}|pass|stub|"
+    r"photos?|pictures?|records?|bill)\b",
     r"\bsection \d|\bpage \d|\bparagraph \d|\bclause \d|\bversion \d|\bv\d+\.\d|\bi have a screenshot",
     r"https?://|\bwww\.|\bi (?:just )?(?:looked it up|checked|verified)\b",
     r"\bi (?:just |literally )?(?:ran|tried|tested|measured|timed|counted|calculated|compiled|"

@@ -509,7 +509,9 @@ def _thanks_for_repeat(text: str) -> bool:
 _INTENSIFIER = re.compile(
     r"\b([a-z]+)\b(?= (?:how|what an?) (?:much |so )?([a-z]+))", re.IGNORECASE
 )
-_INTENSIFIED = re.compile(r"\b([a-z]+ly|crazy|damn)\b(?= ([a-z]+)\b)", re.IGNORECASE)
+_INTENSIFIED = re.compile(
+    r"\b([a-z]+ly|crazy|damn|stupid|insane|mad)\b(?= ([a-z]+)\b)", re.IGNORECASE
+)
 # Surprise and bare intensity ("seriously", "omg", "no joke") are neither glad nor angry:
 # left out of the valence (VADER reads "seriously" as in "seriously ill").
 _MOODLESS = re.compile(
@@ -549,25 +551,63 @@ OWN_PERSON = any_of(
     r"\bthe (?:\w+ )?(?:neighbou?rs?|tenants?|landlord|landlady|director|boss|in-laws|bride|groom|"
     r"kids|children|family)\b",
 )
+# An institution in the user's life ("the school", "my bank", "the council"): anger at it
+# is not anger at the assistant, unless the assistant speaks for it ("our school", "this
+# bank").
+_INSTITUTION = re.compile(
+    r"\b(?:the|my|our|his|her|their) (?:\w+ )?(school|university|uni|college|council|government|"
+    r"bank|hospital|gp|surgery|embassy|consulate|ministry|agency|dvla|hmrc|irs|police|courts?|"
+    r"post office|airline|insurer|employer|country|city|system)\b",
+    re.IGNORECASE,
+)
 _SENTENCE_PART = re.compile(r"[^.!?;]+[.!?;]*")
+_TURN = re.compile(r"(?=\bbut\b)", re.IGNORECASE)
 _THIRD_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:he|she)\b", re.IGNORECASE)
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|u|ur|y'all)\b", re.IGNORECASE)
 
 
-def _without_others(text: str, *, own_people: bool) -> str:
+def _speaks_for(noun: str, said: str) -> bool:
+    said_for = rf"\b(?:our|this|we at the|here at the) {re.escape(noun)}\b"
+    return bool(re.search(said_for, said, re.IGNORECASE))
+
+
+def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
     """``text`` without its sentences of anger at someone in the user's life: about their
-    own person (or "he" / "she" once the user has named one), read negative, and not
+    own person (or "he" / "she" once the user has named one) or an institution the
+    assistant does not speak for (``said``: its words so far), read negative, and not
     addressed to the service ("He's been impossible about it, it's ridiculous")."""
 
     def about_others(sentence: str) -> bool:
+        if _ADDRESSED.search(sentence):
+            return False
         person = OWN_PERSON.search(sentence) or (own_people and _THIRD_PERSON.search(sentence))
-        return bool(person) and not _ADDRESSED.search(sentence) and valence(sentence) < 0
+        if person:
+            return valence(sentence) < 0
+        # An institution judged with a bad word ("the school is a mess"), whatever else
+        # VADER reads in the sentence ("honestly").
+        # Not a complaint routed through it ("I'm disputing it with my bank").
+        body = _INSTITUTION.search(sentence)
+        if body is None or _speaks_for(body.group(1), said):
+            return False
+        if _complains(sentence) or _REDRESS.search(sentence):
+            return False
+        lex = lexicon()
+        return valence(sentence) < 0 or any(
+            lex.get(w, 0.0) <= _JUDGED_VALENCE for w in tokens(sentence)
+        )
 
-    parts = _SENTENCE_PART.finditer(text)
-    return "".join(" " if about_others(m.group(0)) else m.group(0) for m in parts)
+    # A clause turned with "but" is a statement of its own ("the school is a mess right now
+    # but at least this is sorted").
+    parts = (c for m in _SENTENCE_PART.finditer(text) for c in _TURN.split(m.group(0)))
+    return "".join(" " if about_others(c) else c for c in parts)
 
 
 _GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
+# Words VADER does not score that are good for the one buying or using ("RIDICULOUSLY
+# cheap", "stupid fast"); "ridiculously expensive" stays angry.
+_GOOD_FOR_USER = frozenset(
+    "cheap cheaper affordable fast faster quick quicker simple smooth quiet light handy".split()  # noqa: SIM905
+)
 _HOW_GOOD = 1.0  # after "how", a milder word will do ("how well" 1.1)
 
 
@@ -585,7 +625,9 @@ def _intensity_for(text: str) -> str:
         )
 
     def drop_before_good(m: re.Match[str]) -> str:
-        bad, good = m.group(1).lower(), lex.get(m.group(2).lower(), 0.0)
+        word = m.group(2).lower()
+        bad = m.group(1).lower()
+        good = lex.get(word, _GOOD if word in _GOOD_FOR_USER else 0.0)
         # "insanely" reads as "insane"; "not good" is negation, not intensity.
         v = lex.get(bad, lex.get(bad.removesuffix("ly"), 0.0))
         return " " if v < 0 and bad not in _NEGATORS and good >= _GOOD else m.group(0)
@@ -698,7 +740,7 @@ def turn_tone(
         for m in _SOOTHING.finditer(part.group(0))
     )
     # Quoted words are not the user's own tone; nor is anger at someone else.
-    own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people))
+    own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people, said=said))
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
     own = own if after_repeat else _for_good(own, glad_before)
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
