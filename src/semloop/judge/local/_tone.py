@@ -145,7 +145,7 @@ _BLAME = any_of(
     r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
     r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
     r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
-    r"\bthanks for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
+    r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
     r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
     r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
     # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
@@ -155,7 +155,7 @@ _BLAME = any_of(
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
-    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalate\b",
+    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalat(?:e|ed|ing)\b",
     r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
     r"with (?:the )?authority)\b",
     # "Is there a human I can speak to?"
@@ -170,7 +170,8 @@ _ESCALATE = any_of(
     r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
 )
 _LEAVE = any_of(
-    r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:account|subscription|membership|plan|service|contract)\b",
+    r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:\w+ )?(?:account|subscription|membership|plan|service|"
+    r"contract)\b",
     r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
     r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
     r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
@@ -192,7 +193,7 @@ _LEAVE = any_of(
     r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
     # A deadline ("unless ... by Friday").
     r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"tomorrow|tonight|noon|the end|end of|\d)",
+    r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
@@ -234,7 +235,10 @@ _INVESTED = any_of(
 # the user counts a loss, whatever the politeness around it.
 _REDRESS = any_of(
     r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,60}"
-    r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b"
+    r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b",
+    # Or announced: "I will ask for a refund", "I'm claiming compensation".
+    r"\b(?:ask|asking|claim|claiming|request|requesting) (?:for )?(?:a |my |the )?(?:full )?"
+    r"(?:refund|compensation|reimbursement)\b",
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
