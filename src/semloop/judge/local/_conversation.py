@@ -721,9 +721,12 @@ _SOURCE = any_of(
     # A document or message the user was sent ("they send me letter, from this year ...",
     # "I got an email from the school saying ..."): what it says can be checked.
     rf"\b(?:sent|send|sends|got|received|receive)\b(?: \w+){{0,3}}? (?:{_WRITTEN})s?\b",
-    # A record the user holds ("I have the boarding pass from it", "I've still got the receipt").
-    rf"\bi (?:still )?(?:have|'ve got|have got|kept) (?:the|a|my|our) (?:\w+ )?(?:{_DOCUMENT}|pass|stub|"
-    r"photos?|pictures?|records?|bill)\b",
+    # A record the user kept of the thing ("I have the boarding pass from it", "I've still
+    # got the receipt"); not a card they own ("I have a membership card, so ...").
+    rf"\bi(?:'ve| have)? (?:still (?:have|got)|kept) (?:the|my) (?:\w+ )?(?:{_DOCUMENT}|pass|stub|"
+    r"photos?|records?)\b",
+    rf"\bi (?:have|'ve got|have got) (?:the|my) (?:\w+ )?(?:{_DOCUMENT}|pass|stub|photos?|records?) "
+    r"(?:from|of|showing)\b",
     r"\bsection \d|\bpage \d|\bparagraph \d|\bclause \d|\bversion \d|\bv\d+\.\d|\bi have a screenshot",
     r"https?://|\bwww\.|\bi (?:just )?(?:looked it up|checked|verified)\b",
     r"\bi (?:just |literally )?(?:ran|tried|tested|measured|timed|counted|calculated|compiled|"

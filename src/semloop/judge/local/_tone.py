@@ -556,12 +556,12 @@ OWN_PERSON = any_of(
     r"kids|children|family)\b",
 )
 # An institution in the user's life ("the school", "my bank", "the council"): anger at it
-# is not anger at the assistant, unless the assistant speaks for it ("our school", "this
-# bank").
+# is not anger at the assistant, unless the assistant may speak for it (it names it: "our
+# school", "the bank's fraud team"). Not "the system" or "the airline": usually the service.
 _INSTITUTION = re.compile(
     r"\b(?:the|my|our|his|her|their) (?:\w+ )?(school|university|uni|college|council|government|"
     r"bank|hospital|gp|surgery|embassy|consulate|ministry|agency|dvla|hmrc|irs|police|courts?|"
-    r"post office|airline|insurer|employer|country|city|system)\b",
+    r"post office|country)\b",
     re.IGNORECASE,
 )
 _SENTENCE_PART = re.compile(r"[^.!?;]+[.!?;]*")
@@ -571,8 +571,7 @@ _ADDRESSED = re.compile(r"\b(?:you|your|yours|u|ur|y'all)\b", re.IGNORECASE)
 
 
 def _speaks_for(noun: str, said: str) -> bool:
-    said_for = rf"\b(?:our|this|we at the|here at the) {re.escape(noun)}\b"
-    return bool(re.search(said_for, said, re.IGNORECASE))
+    return bool(re.search(rf"\b{re.escape(noun)}", said, re.IGNORECASE))
 
 
 def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
@@ -587,17 +586,19 @@ def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
         person = OWN_PERSON.search(sentence) or (own_people and _THIRD_PERSON.search(sentence))
         if person:
             return valence(sentence) < 0
-        # An institution judged with a bad word ("the school is a mess"), whatever else
-        # VADER reads in the sentence ("honestly").
+        # An institution judged with a bad word or a verdict ("the school is a mess", "the
+        # council is a joke"), whatever else VADER reads in the sentence ("honestly").
         # Not a complaint routed through it ("I'm disputing it with my bank").
         body = _INSTITUTION.search(sentence)
         if body is None or _speaks_for(body.group(1), said):
             return False
-        if _complains(sentence) or _REDRESS.search(sentence):
+        if _leaves(sentence) or _REDRESS.search(sentence) or _ESCALATE.search(sentence):
             return False
         lex = lexicon()
-        return valence(sentence) < 0 or any(
-            lex.get(w, 0.0) <= _JUDGED_VALENCE for w in tokens(sentence)
+        return (
+            valence(sentence) < 0
+            or bool(_BLAME.search(sentence))
+            or any(lex.get(w, 0.0) <= _JUDGED_VALENCE for w in tokens(sentence))
         )
 
     # A clause turned with "but" is a statement of its own ("the school is a mess right now
