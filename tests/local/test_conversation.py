@@ -789,8 +789,39 @@ def test_question_slots() -> None:
             ),
             False,
         ),
+        (  # thanks, then a request acting on the answer: no question asked again
+            (
+                "How long is the wait for a mooring?",
+                "About two years right now.",
+                "Sorry, is that for a summer mooring or a year-round one?",
+                "Year-round. Summer moorings are about six months.",
+                "Thanks, put me on the list for a summer mooring please.",
+                "Done.",
+            ),
+            False,
+        ),
+        (  # the same opening, but asking again in a request
+            (
+                "Can I bring my dog on the ferry?",
+                "Our ferries run every hour.",
+                "Thanks, but can I bring my dog?",
+                "Tickets can be bought online.",
+                "Okay, just confirm whether dogs are allowed on board.",
+                "We have a cafe on every crossing.",
+            ),
+            True,
+        ),
     ],
-    ids=["reasks", "follows-up", "same-open-slot", "new-slots", "terse-slot", "new-verdicts"],
+    ids=[
+        "reasks",
+        "follows-up",
+        "same-open-slot",
+        "new-slots",
+        "terse-slot",
+        "new-verdicts",
+        "acts-on-answer",
+        "confirm-whether",
+    ],
 )
 def test_reasking_versus_following_up(
     turns: tuple[str, ...], loops: bool, embedder: Embedder

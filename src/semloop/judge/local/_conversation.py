@@ -263,7 +263,8 @@ _ASKS = any_of(
     # hours per night", "I just need the number".
     r"\bi(?:'m| am|'d be| was)? (?:just |still )?(?:wondering|curious)\b",
     r"\b(?:i(?:'m| am)?|we(?:'re| are)?) (?:just |still |only )*(?:need|want|after|looking for) (?:the|a|an)\b",
-    r"\b(?:tell|show) me\b|\bplease (?:confirm|explain|clarify)\b",
+    r"\b(?:tell|show|give) me\b|\bplease (?:confirm|explain|clarify)\b|"
+    r"\b(?:confirm|clarify|explain) (?:whether|if|what|how|when|where|which)\b",
     r"\b(?:please|pls|plz)\W*$",  # "saturday closing time please": a terse request asks
 )
 # Per later user turn: paraphrases of one question embed at cosine 0.4-0.9 on MiniLM,
@@ -377,6 +378,7 @@ _GIVES: dict[str, re.Pattern[str]] = {
 
 
 _TERSE_WORDS = 6
+_PLEASE_END = re.compile(r"\b(?:please|pls|plz)\W*$", re.IGNORECASE)
 
 
 _ABBREVIATION = re.compile(r"\b[A-Z]{2,5}s?\b")
@@ -423,12 +425,9 @@ def _slots(text: str) -> frozenset[str]:
 _VERDICT = any_of(r"^\W*(?:yes|no|yeah|yep|nope|correct|unfortunately not)\b")
 
 
-def _answered(slots: frozenset[str], reply: Turn | None) -> bool:
-    """The reply straight after a question gives what it asked for."""
-    if reply is None or not slots:
-        return False
-    verdict = "yes/no" in slots and bool(_VERDICT.search(plain(reply.content)))
-    return verdict or bool(_gives(slots, [reply]))
+def _verdict(slots: frozenset[str], reply: Turn | None) -> bool:
+    """The reply straight after a yes-or-no question opens with its verdict."""
+    return reply is not None and "yes/no" in slots and bool(_VERDICT.search(plain(reply.content)))
 
 
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
@@ -495,13 +494,16 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         if shared and opened == 1.0:
             logit += _C_SLOT_OPEN
         elif not reask and (
-            (gave and not shared) or (new and _answered(shared, next(iter(between), None)))
+            (gave and not shared) or (new and _verdict(shared, next(iter(between), None)))
         ):
-            # A new slot, or the same kind of thing about something new once the reply to
-            # the first gave it ("does a full house beat a flush?" after "Yes, a flush beats
-            # a straight").
+            # A new slot, or the same yes-or-no about something new once the reply to the
+            # first gave its verdict ("does a full house beat a flush?" after "Yes, a flush
+            # beats a straight").
             logit -= _C_SLOT_NEW
-        if contentless and not reask:
+        # Taking up the answer with a request and no question ("Thanks, put me down for a
+        # half plot please."): it acts on the answer, it does not ask again.
+        acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
+        if (contentless or acts) and not reask:
             logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
