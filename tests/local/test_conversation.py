@@ -278,6 +278,10 @@ def test_anger_at_an_institution_the_assistant_does_not_speak_for(said: str, hea
     assert ("blame" in turn_tone(text, none, none, said).cues) is heated
     # A complaint routed through an institution is still a complaint.
     assert turn_tone("I am disputing the payment with my bank.", none, none, said).heat >= 1.0
+    repeated = "Honestly the bank is useless, this is the third time this week."
+    assert "blame" in turn_tone(repeated, none, none, said).cues
+    # An assistant speaking as "we" may be "the council" itself.
+    assert "blame" in turn_tone(text, none, none, "We can book a pickup for you.").cues
 
 
 @pytest.mark.parametrize(

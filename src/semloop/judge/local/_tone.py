@@ -556,10 +556,11 @@ OWN_PERSON = any_of(
     r"kids|children|family)\b",
 )
 # An institution in the user's life ("the school", "my bank", "the council"): anger at it
-# is not anger at the assistant, unless the assistant may speak for it (it names it: "our
-# school", "the bank's fraud team"). Not "the system" or "the airline": usually the service.
+# is not anger at the assistant, unless the assistant may speak for it: it names it ("our
+# school", "the bank's fraud team"), or, for "the ...", it speaks as "we" (then "the bank"
+# may be its own). Not "the system" or "the airline": usually the service.
 _INSTITUTION = re.compile(
-    r"\b(?:the|my|our|his|her|their) (?:\w+ )?(school|university|uni|college|council|government|"
+    r"\b(the|my|our|his|her|their) (?:\w+ )?(school|university|uni|college|council|government|"
     r"bank|hospital|gp|surgery|embassy|consulate|ministry|agency|dvla|hmrc|irs|police|courts?|"
     r"post office|country)\b",
     re.IGNORECASE,
@@ -570,8 +571,12 @@ _THIRD_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:he|she)\b", re.IGNORECASE)
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|u|ur|y'all)\b", re.IGNORECASE)
 
 
-def _speaks_for(noun: str, said: str) -> bool:
-    return bool(re.search(rf"\b{re.escape(noun)}", said, re.IGNORECASE))
+_WE = re.compile(r"\b(?:we|we're|we've|we'll|our|us)\b", re.IGNORECASE)
+
+
+def _speaks_for(body: re.Match[str], said: str) -> bool:
+    named = re.search(rf"\b{re.escape(body.group(2))}", said, re.IGNORECASE)
+    return bool(named) or (body.group(1).lower() == "the" and bool(_WE.search(said)))
 
 
 def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
@@ -588,11 +593,13 @@ def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
             return valence(sentence) < 0
         # An institution judged with a bad word or a verdict ("the school is a mess", "the
         # council is a joke"), whatever else VADER reads in the sentence ("honestly").
-        # Not a complaint routed through it ("I'm disputing it with my bank").
+        # Not a complaint routed through it ("I'm disputing it with my bank", "the bank is
+        # useless, third time this week"): only a verdict on it is left out.
         body = _INSTITUTION.search(sentence)
-        if body is None or _speaks_for(body.group(1), said):
+        if body is None or _speaks_for(body, said):
             return False
-        if _leaves(sentence) or _REDRESS.search(sentence) or _ESCALATE.search(sentence):
+        routed = (REPEATING.search, _ESCALATE.search, _leaves, _GIVE_UP.search, _REDRESS.search)
+        if any(found(sentence) for found in routed):
             return False
         lex = lexicon()
         return (
