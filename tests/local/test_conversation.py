@@ -58,6 +58,8 @@ BLIND4_SET = Path(__file__).with_name("conversation_blind4.jsonl")
 BLIND6_SET = Path(__file__).with_name("conversation_blind6.jsonl")
 BLIND7_SET = Path(__file__).with_name("conversation_blind7.jsonl")
 BLIND13_SET = Path(__file__).with_name("conversation_blind13.jsonl")
+BLIND14_SET = Path(__file__).with_name("conversation_blind14.jsonl")
+BLIND15_SET = Path(__file__).with_name("conversation_blind15.jsonl")
 PROBES_SET = Path(__file__).with_name("conversation_probes.jsonl")  # the blind13 round's probes
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
@@ -245,12 +247,41 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("I was losing my patience with the scanner, but that fixed it! thank you", False),
         ("Done. Unbelievable, that did the trick!", False),
         ("Brilliant.", False),
+        # A bad adverb before a word good for the buyer is intensity; before a bad one, not.
+        ("that was STUPIDLY quick, cheers!", False),
+        ("wow, insanely cheap compared to the shop down the road. can I order two?", False),
+        ("ridiculously expensive for what it is. I want a refund.", True),
+        # The shapes in other words: fillers, tenses, a plan's name, a deadline of today.
+        ("thanks very much for nothing", True),
+        ("Please have this escalated to a manager.", True),
+        ("I will be cancelling my premium subscription.", True),
+        ("Sort it out today, or I will ask for a full refund.", True),
     ],
 )
 def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
     none: frozenset[str] = frozenset()
     heat = turn_tone(text, none, none, "").heat
     assert heat >= 1.0 if heated else heat <= 0.0
+
+
+@pytest.mark.parametrize(
+    ("said", "heated"),
+    [
+        ("Yes, you can book a pickup online.", False),
+        # The assistant names the council: it may speak for it.
+        ("Sorry about that. The council crews are behind.", True),
+    ],
+)
+def test_anger_at_an_institution_the_assistant_does_not_speak_for(said: str, heated: bool) -> None:
+    none: frozenset[str] = frozenset()
+    text = "Honestly the council is a joke, three weeks of missed bins. Can I book a pickup?"
+    assert ("blame" in turn_tone(text, none, none, said).cues) is heated
+    # A complaint routed through an institution is still a complaint.
+    assert turn_tone("I am disputing the payment with my bank.", none, none, said).heat >= 1.0
+    repeated = "Honestly the bank is useless, this is the third time this week."
+    assert "blame" in turn_tone(repeated, none, none, said).cues
+    # An assistant speaking as "we" may be "the council" itself.
+    assert "blame" in turn_tone(text, none, none, "We can book a pickup for you.").cues
 
 
 @pytest.mark.parametrize(
@@ -751,8 +782,50 @@ def test_question_slots() -> None:
             ),
             True,
         ),
+        (  # the same form about new things, each answered with its verdict
+            (
+                "can a bishop jump over pieces?",
+                "No, a bishop cannot jump over pieces.",
+                "can a knight jump over a pawn?",
+                "Yes, the knight is the only piece that jumps.",
+                "can a rook castle after it has moved?",
+                "No, castling needs an unmoved rook and king.",
+            ),
+            False,
+        ),
+        (  # thanks, then a request acting on the answer: no question asked again
+            (
+                "How long is the wait for a mooring?",
+                "About two years right now.",
+                "Sorry, is that for a summer mooring or a year-round one?",
+                "Year-round. Summer moorings are about six months.",
+                "Thanks, put me on the list for a summer mooring please.",
+                "Done.",
+            ),
+            False,
+        ),
+        (  # the same opening, but asking again in a request
+            (
+                "Can I bring my dog on the ferry?",
+                "Our ferries run every hour.",
+                "Thanks, but can I bring my dog?",
+                "Tickets can be bought online.",
+                "Okay, just confirm whether dogs are allowed on board.",
+                "We have a cafe on every crossing.",
+            ),
+            True,
+        ),
     ],
-    ids=["reasks", "follows-up", "same-open-slot", "new-slots", "terse-slot"],
+    ids=[
+        "reasks",
+        "follows-up",
+        "same-open-slot",
+        "new-slots",
+        "terse-slot",
+        "new-verdicts",
+        "acts-on-answer",
+        "confirm-whether",
+    ],
 )
 def test_reasking_versus_following_up(
     turns: tuple[str, ...], loops: bool, embedder: Embedder
@@ -900,6 +973,8 @@ def test_oh_good_inside_a_complaint_is_sarcasm() -> None:
         ("His welcome leaflet has the opening times on page two, it says bank holidays 9-5.", True),
         ("The notice by the lockers is bright orange, which reads open all bank holidays.", True),
         ("My card is gold and it works every day, so the gym must be open.", False),
+        # A record the user holds.
+        ("I've still got the receipt from my visit last bank holiday.", True),
     ],
 )
 def test_a_document_or_message_sent_is_a_source(
@@ -981,9 +1056,23 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         BLIND6_SET,
         BLIND7_SET,
         BLIND13_SET,
+        BLIND14_SET,
+        BLIND15_SET,
         PROBES_SET,
     ],
-    ids=["dev", "blind", "blind2", "blind3", "blind4", "blind6", "blind7", "blind13", "probes"],
+    ids=[
+        "dev",
+        "blind",
+        "blind2",
+        "blind3",
+        "blind4",
+        "blind6",
+        "blind7",
+        "blind13",
+        "blind14",
+        "blind15",
+        "probes",
+    ],
 )
 def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:
     answer, threshold = EVALUATORS[name]

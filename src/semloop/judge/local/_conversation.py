@@ -263,7 +263,8 @@ _ASKS = any_of(
     # hours per night", "I just need the number".
     r"\bi(?:'m| am|'d be| was)? (?:just |still )?(?:wondering|curious)\b",
     r"\b(?:i(?:'m| am)?|we(?:'re| are)?) (?:just |still |only )*(?:need|want|after|looking for) (?:the|a|an)\b",
-    r"\b(?:tell|show) me\b|\bplease (?:confirm|explain|clarify)\b",
+    r"\b(?:tell|show|give) me\b|\bplease (?:confirm|explain|clarify)\b|"
+    r"\b(?:confirm|clarify|explain) (?:whether|if|what|how|when|where|which)\b",
     r"\b(?:please|pls|plz)\W*$",  # "saturday closing time please": a terse request asks
 )
 # Per later user turn: paraphrases of one question embed at cosine 0.4-0.9 on MiniLM,
@@ -377,6 +378,7 @@ _GIVES: dict[str, re.Pattern[str]] = {
 
 
 _TERSE_WORDS = 6
+_PLEASE_END = re.compile(r"\b(?:please|pls|plz)\W*$", re.IGNORECASE)
 
 
 _ABBREVIATION = re.compile(r"\b[A-Z]{2,5}s?\b")
@@ -416,6 +418,16 @@ def _slots(text: str) -> frozenset[str]:
     if _terse(text) and _TERSE_TIME.search(text) and not re.search(r"\d", text):
         found.add("time")
     return frozenset(found)
+
+
+# A reply opening with its verdict ("Yes, a flush beats a straight.", "No, ...") answers
+# the yes-or-no question just before it.
+_VERDICT = any_of(r"^\W*(?:yes|no|yeah|yep|nope|correct|unfortunately not)\b")
+
+
+def _verdict(slots: frozenset[str], reply: Turn | None) -> bool:
+    """The reply straight after a yes-or-no question opens with its verdict."""
+    return reply is not None and "yes/no" in slots and bool(_VERDICT.search(plain(reply.content)))
 
 
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
@@ -470,6 +482,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot or spelled
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
+        new = 0
         if not reask:
             asked = set().union(*terms[:j])
             built = len((terms[j] & took_up) - asked)
@@ -480,9 +493,17 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # that gave it and a new slot asked: a follow-up.
         if shared and opened == 1.0:
             logit += _C_SLOT_OPEN
-        elif gave and not shared and not reask:
+        elif not reask and (
+            (gave and not shared) or (new and _verdict(shared, next(iter(between), None)))
+        ):
+            # A new slot, or the same yes-or-no about something new once the reply to the
+            # first gave its verdict ("does a full house beat a flush?" after "Yes, a flush
+            # beats a straight").
             logit -= _C_SLOT_NEW
-        if contentless and not reask:
+        # Taking up the answer with a request and no question ("Thanks, put me down for a
+        # half plot please."): it acts on the answer, it does not ask again.
+        acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
+        if (contentless or acts) and not reask:
             logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
@@ -702,6 +723,12 @@ _SOURCE = any_of(
     # A document or message the user was sent ("they send me letter, from this year ...",
     # "I got an email from the school saying ..."): what it says can be checked.
     rf"\b(?:sent|send|sends|got|received|receive)\b(?: \w+){{0,3}}? (?:{_WRITTEN})s?\b",
+    # A record the user kept of the thing ("I have the boarding pass from it", "I've still
+    # got the receipt"); not a card they own ("I have a membership card, so ...").
+    rf"\bi(?:'ve| have)? (?:still (?:have|got)|kept) (?:the|my) (?:\w+ )?(?:{_DOCUMENT}|pass|stub|"
+    r"photos?|records?)\b",
+    rf"\bi (?:have|'ve got|have got) (?:the|my) (?:\w+ )?(?:{_DOCUMENT}|pass|stub|photos?|records?) "
+    r"(?:from|of|showing)\b",
     r"\bsection \d|\bpage \d|\bparagraph \d|\bclause \d|\bversion \d|\bv\d+\.\d|\bi have a screenshot",
     r"https?://|\bwww\.|\bi (?:just )?(?:looked it up|checked|verified)\b",
     r"\bi (?:just |literally )?(?:ran|tried|tested|measured|timed|counted|calculated|compiled|"

@@ -145,7 +145,7 @@ _BLAME = any_of(
     r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
     r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
     r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
-    r"\bthanks for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
+    r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
     r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
     r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
     # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
@@ -155,7 +155,7 @@ _BLAME = any_of(
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
-    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalate\b",
+    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalat(?:e|ed|ing)\b",
     r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
     r"with (?:the )?authority)\b",
     # "Is there a human I can speak to?"
@@ -170,7 +170,8 @@ _ESCALATE = any_of(
     r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
 )
 _LEAVE = any_of(
-    r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:account|subscription|membership|plan|service|contract)\b",
+    r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:\w+ )?(?:account|subscription|membership|plan|service|"
+    r"contract)\b",
     r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
     r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
     r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
@@ -192,7 +193,7 @@ _LEAVE = any_of(
     r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
     # A deadline ("unless ... by Friday").
     r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"tomorrow|tonight|noon|the end|end of|\d)",
+    r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
@@ -234,7 +235,10 @@ _INVESTED = any_of(
 # the user counts a loss, whatever the politeness around it.
 _REDRESS = any_of(
     r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,60}"
-    r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b"
+    r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b",
+    # Or announced: "I will ask for a refund", "I'm claiming compensation".
+    r"\b(?:ask|asking|claim|claiming|request|requesting) (?:for )?(?:a |my |the )?(?:full )?"
+    r"(?:refund|compensation|reimbursement)\b",
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
@@ -509,7 +513,9 @@ def _thanks_for_repeat(text: str) -> bool:
 _INTENSIFIER = re.compile(
     r"\b([a-z]+)\b(?= (?:how|what an?) (?:much |so )?([a-z]+))", re.IGNORECASE
 )
-_INTENSIFIED = re.compile(r"\b([a-z]+ly|crazy|damn)\b(?= ([a-z]+)\b)", re.IGNORECASE)
+_INTENSIFIED = re.compile(
+    r"\b([a-z]+ly|crazy|damn|stupid|insane|mad)\b(?= ([a-z]+)\b)", re.IGNORECASE
+)
 # Surprise and bare intensity ("seriously", "omg", "no joke") are neither glad nor angry:
 # left out of the valence (VADER reads "seriously" as in "seriously ill").
 _MOODLESS = re.compile(
@@ -549,25 +555,71 @@ OWN_PERSON = any_of(
     r"\bthe (?:\w+ )?(?:neighbou?rs?|tenants?|landlord|landlady|director|boss|in-laws|bride|groom|"
     r"kids|children|family)\b",
 )
+# An institution in the user's life ("the school", "my bank", "the council"): anger at it
+# is not anger at the assistant, unless the assistant may speak for it: it names it ("our
+# school", "the bank's fraud team"), or, for "the ...", it speaks as "we" (then "the bank"
+# may be its own). Not "the system" or "the airline": usually the service.
+_INSTITUTION = re.compile(
+    r"\b(the|my|our|his|her|their) (?:\w+ )?(school|university|uni|college|council|government|"
+    r"bank|hospital|gp|surgery|embassy|consulate|ministry|agency|dvla|hmrc|irs|police|courts?|"
+    r"post office|country)\b",
+    re.IGNORECASE,
+)
 _SENTENCE_PART = re.compile(r"[^.!?;]+[.!?;]*")
+_TURN = re.compile(r"(?=\bbut\b)", re.IGNORECASE)
 _THIRD_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:he|she)\b", re.IGNORECASE)
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|u|ur|y'all)\b", re.IGNORECASE)
 
 
-def _without_others(text: str, *, own_people: bool) -> str:
+_WE = re.compile(r"\b(?:we|we're|we've|we'll|our|us)\b", re.IGNORECASE)
+
+
+def _speaks_for(body: re.Match[str], said: str) -> bool:
+    named = re.search(rf"\b{re.escape(body.group(2))}", said, re.IGNORECASE)
+    return bool(named) or (body.group(1).lower() == "the" and bool(_WE.search(said)))
+
+
+def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
     """``text`` without its sentences of anger at someone in the user's life: about their
-    own person (or "he" / "she" once the user has named one), read negative, and not
+    own person (or "he" / "she" once the user has named one) or an institution the
+    assistant does not speak for (``said``: its words so far), read negative, and not
     addressed to the service ("He's been impossible about it, it's ridiculous")."""
 
     def about_others(sentence: str) -> bool:
+        if _ADDRESSED.search(sentence):
+            return False
         person = OWN_PERSON.search(sentence) or (own_people and _THIRD_PERSON.search(sentence))
-        return bool(person) and not _ADDRESSED.search(sentence) and valence(sentence) < 0
+        if person:
+            return valence(sentence) < 0
+        # An institution judged with a bad word or a verdict ("the school is a mess", "the
+        # council is a joke"), whatever else VADER reads in the sentence ("honestly").
+        # Not a complaint routed through it ("I'm disputing it with my bank", "the bank is
+        # useless, third time this week"): only a verdict on it is left out.
+        body = _INSTITUTION.search(sentence)
+        if body is None or _speaks_for(body, said):
+            return False
+        routed = (REPEATING.search, _ESCALATE.search, _leaves, _GIVE_UP.search, _REDRESS.search)
+        if any(found(sentence) for found in routed):
+            return False
+        lex = lexicon()
+        return (
+            valence(sentence) < 0
+            or bool(_BLAME.search(sentence))
+            or any(lex.get(w, 0.0) <= _JUDGED_VALENCE for w in tokens(sentence))
+        )
 
-    parts = _SENTENCE_PART.finditer(text)
-    return "".join(" " if about_others(m.group(0)) else m.group(0) for m in parts)
+    # A clause turned with "but" is a statement of its own ("the school is a mess right now
+    # but at least this is sorted").
+    parts = (c for m in _SENTENCE_PART.finditer(text) for c in _TURN.split(m.group(0)))
+    return "".join(" " if about_others(c) else c for c in parts)
 
 
 _GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
+# Words VADER does not score that are good for the one buying or using ("RIDICULOUSLY
+# cheap", "stupid fast"); "ridiculously expensive" stays angry.
+_GOOD_FOR_USER = frozenset(
+    "cheap cheaper affordable fast faster quick quicker simple smooth quiet light handy".split()  # noqa: SIM905
+)
 _HOW_GOOD = 1.0  # after "how", a milder word will do ("how well" 1.1)
 
 
@@ -585,7 +637,9 @@ def _intensity_for(text: str) -> str:
         )
 
     def drop_before_good(m: re.Match[str]) -> str:
-        bad, good = m.group(1).lower(), lex.get(m.group(2).lower(), 0.0)
+        word = m.group(2).lower()
+        bad = m.group(1).lower()
+        good = lex.get(word, _GOOD if word in _GOOD_FOR_USER else 0.0)
         # "insanely" reads as "insane"; "not good" is negation, not intensity.
         v = lex.get(bad, lex.get(bad.removesuffix("ly"), 0.0))
         return " " if v < 0 and bad not in _NEGATORS and good >= _GOOD else m.group(0)
@@ -698,7 +752,7 @@ def turn_tone(
         for m in _SOOTHING.finditer(part.group(0))
     )
     # Quoted words are not the user's own tone; nor is anger at someone else.
-    own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people))
+    own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people, said=said))
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
     own = own if after_repeat else _for_good(own, glad_before)
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
