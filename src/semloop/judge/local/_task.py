@@ -1514,6 +1514,7 @@ _YEAR_OR_DECADE = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
 _NOTICED = re.compile(r"\bwhile (?:i was|i'm|checking|looking)\b|\bi (?:also )?(?:saw|noticed|"
                       r"spotted|came across)\b", re.IGNORECASE)
 _THIRD_PERSON = re.compile(r"\b(?:they|them|their|she|her|he|him|his)\b", re.IGNORECASE)
+_YOURS = re.compile(r"\byour((?: [\w&'.-]+){1,3})")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
@@ -1526,12 +1527,13 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
     have = key_terms(known) | set(_YEAR_OR_DECADE.findall(known))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    fresh = 0
-    for i, (u, listed) in enumerate(units[1:], 1):
-        new = (key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have
-        if not listed and len(new) >= 2:
-            fresh += words[i]
-    return fresh / total
+    new = [(key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
+    # A name the answer calls the user's own ("Many CC&Rs cap increases… check your
+    # CC&Rs", "your county's code") is background their question turns on, the rule or
+    # document that governs it, not a tangent's cast.
+    owned = {t for u, _ in units for t in key_terms(" ".join(_YOURS.findall(u)))}
+    return sum(words[i] for i in range(1, len(units))
+               if not units[i][1] and len(new[i] - owned) >= 2) / total
 
 
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
