@@ -334,6 +334,27 @@ _TANGENT = ("The 14:05 is on time. Riverside station opened in 1887 under Queen 
     ("new_names",
      case("Is the 14:05 to Riverside on time?", _TANGENT),
      case("Is the 14:05 to Riverside on time?", "The 14:05 to Riverside is on time, platform 2.")),
+    # "Challenge", "deal" and "classes" are ordinary words until the business offers
+    # something: its own product, a price, a call to buy.
+    ("promo_share",
+     case("Can my landlord keep the whole deposit for a stained carpet?",
+          "Only for damage beyond normal wear. Ask for the itemised list of deductions. Why "
+          "not join our tenant classes? The spring deal is 20% off for members."),
+     case("Can my landlord keep the whole deposit for a stained carpet?",
+          "Only for damage beyond normal wear. Ask for the itemised list of deductions, and "
+          "you can challenge them with the tenancy deposit scheme, which offers a free "
+          "dispute service; the deal is usually settled within 28 days.")),
+    # The document the question turns on, once the answer hands it to the user ("your
+    # Proprietary Lease"), is background, not a tangent's cast of new names.
+    ("new_names",
+     case("Can the co-op board block me from subletting for a year?",
+          "Usually only if the lease allows it. Cooperative housing began with the Rochdale "
+          "Pioneers in Lancashire in 1844, and Robert Owen's ideas spread it to Amalgamated "
+          "Housing in the Bronx by 1927."),
+     case("Can the co-op board block me from subletting for a year?",
+          "Usually only if the lease allows it. Most Proprietary Leases require board consent "
+          "for a sublet. Read the sublet clause in your Proprietary Lease and ask the board "
+          "for its written policy.")),
 ])
 def test_off_topic_evidence(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
     assert off_topic_evidence(wrong, embed).features[feature] > 0.0

@@ -1304,6 +1304,22 @@ _PROMOTION = re.compile(
     r"world-class|boasts?|social media)\b",
     re.IGNORECASE,
 )
+# Those words sell only in a selling frame: the business speaking of its own offer ("our",
+# "we offer"), a price or a saving, or a call to buy. Alone they are ordinary verbs and
+# nouns: "you can challenge the ticket", "the deal depends on the spread".
+_SELLING_FRAME = re.compile(
+    r"\b(?:our|we offer|we're running|we are running)\b|[$€£] ?\d|\b\d+(?:[.,]\d+)? ?(?:dollars|"
+    r"euros|pounds|bucks)\b|\b(?:a|per) (?:month|year)\b|/mo\b|% off|\bfree\b|\bsign up\b|"
+    r"\bsubscribe\b|\bjoin\b|\bfollow us\b|\bhave you (?:heard|seen|tried|checked)\b|\bwhy not\b|"
+    r"\bdon't miss\b|\bintroducing\b|\btoday\b|\bcode\b|\b(?:for|from) (?:just|only)\b",
+    re.IGNORECASE,
+)
+
+
+def _sells(unit: str) -> bool:
+    return bool(_PROMOTION.search(unit) and _SELLING_FRAME.search(unit))
+
+
 _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
                           re.IGNORECASE)
 
@@ -1448,8 +1464,8 @@ def _drift_by_meaning(
             if rest else 0.0)
     # The agent's own life ("For Thanksgiving I make…", "last summer I went…"): an anecdote.
     ev.flag("personal_share", sum(words[i] for i in after if _PERSONAL.search(units[i][0])) / total)
-    promos = [u for i, (u, _) in enumerate(units) if _PROMOTION.search(u) and cos[i] < _OFF_COS]
-    pitched = [i for i in after if _PROMOTION.search(units[i][0])]
+    promos = [u for i, (u, _) in enumerate(units) if _sells(u) and cos[i] < _OFF_COS]
+    pitched = [i for i in after if _sells(units[i][0])]
     ev.flag("promo_share", 0.0 if _ASKS_OFFERS.search(case.input)
             else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
@@ -1498,6 +1514,7 @@ _YEAR_OR_DECADE = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
 _NOTICED = re.compile(r"\bwhile (?:i was|i'm|checking|looking)\b|\bi (?:also )?(?:saw|noticed|"
                       r"spotted|came across)\b", re.IGNORECASE)
 _THIRD_PERSON = re.compile(r"\b(?:they|them|their|she|her|he|him|his)\b", re.IGNORECASE)
+_YOURS = re.compile(r"\byour((?: [\w&'.-]+){1,3})")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
@@ -1510,12 +1527,13 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
     have = key_terms(known) | set(_YEAR_OR_DECADE.findall(known))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    fresh = 0
-    for i, (u, listed) in enumerate(units[1:], 1):
-        new = (key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have
-        if not listed and len(new) >= 2:
-            fresh += words[i]
-    return fresh / total
+    new = [(key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
+    # A name the answer calls the user's own ("Many CC&Rs cap increases… check your
+    # CC&Rs", "your county's code") is background their question turns on, the rule or
+    # document that governs it, not a tangent's cast.
+    owned = {t for u, _ in units for t in key_terms(" ".join(_YOURS.findall(u)))}
+    return sum(words[i] for i in range(1, len(units))
+               if not units[i][1] and len(new[i] - owned) >= 2) / total
 
 
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
