@@ -182,3 +182,30 @@ def test_out_of_use_says_closed() -> None:
     lift = "The north lift is out of order until Friday; use the south lift."
     assert contradicts("The north lift is open again, you can use it today.", lift) == "open"
     assert contradicts("The north lift is closed until Friday.", lift) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Any country's currency: a letter mark glued to an amount, an ISO code, a sign.
+        ("a deposit of R59,560 and R38.50 a month", [(59560.0, ""), (38.5, "")]),
+        ("NOK 450 a day, 1,890 CHF duty", [(450.0, "nok"), (1890.0, "chf")]),
+        ("₦68,500 for the tyre, ฿350 a seat", [(68500.0, "₦"), (350.0, "฿")]),
+        # A number glued to a word by a hyphen is a quantity; to capitals, an id.
+        ("under-6 not admitted; form W-2", [(6.0, "")]),
+        ("worker-5c2a restarted 14 times", [(14.0, "")]),
+    ],
+)
+def test_amounts_in_any_currency_are_quantities(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(q.value, q.unit) for q in quantities(text)] == expected
+
+
+def test_a_currency_mark_is_no_name_and_an_id_still_is() -> None:
+    terms = key_terms("Your deposit is R59,560 on quote SQ-7731.")
+    assert "sq-7731" in terms and not any(t.startswith("r") for t in terms)
+
+
+def test_a_percentage_applied_to_an_amount_is_derived() -> None:
+    values = derived_values(quantities("₹10,200 plus 5% GST"))
+    for result in (510.0, 10710.0, 9690.0):
+        assert number_supported(quantities(f"₹{result:,.0f}")[0], values)

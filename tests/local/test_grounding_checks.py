@@ -389,3 +389,17 @@ def test_a_limit_is_no_count_a_price_is_multiplied_by(embed: Embed) -> None:
     # 60 is not "10 × 6": "over 10" is an age limit, and 6 months no price.
     assert found(embed, "older dog?", "Dogs over 10 are rehomed for 60 EUR.", shelter)["numbers"] == 1
     assert found(embed, "two dogs?", "Two older dogs are 80 EUR in total.", shelter)["numbers"] == 0
+
+
+def test_a_result_of_two_numbers_the_claim_states_is_its_own_working(embed: Embed) -> None:
+    sheet = "Black pepper: KSh 780 per kg, minimum 50 kg bag."
+    right = found(embed, "price?", "Pepper is KSh 780/kg, sold in 50 kg bags (KSh 39,000 a bag).", sheet)
+    assert right["numbers"] == 0
+    wrong = found(embed, "price?", "Pepper is KSh 780/kg, sold in 50 kg bags (KSh 42,000 a bag).", sheet)
+    assert wrong["numbers"] == 1
+
+
+def test_the_amount_a_rate_is_taken_of_is_no_misbound_value(embed: Embed) -> None:
+    quote = '{"price_zar": 148900, "deposit_pct": 40, "install_date": "2026-05-19"}'
+    assert found(embed, "wat is my deposit", "Your deposit is 40% of R148,900, so R59,560.",
+                 tool=quote)["bound"] == 0

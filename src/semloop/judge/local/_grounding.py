@@ -636,12 +636,17 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "about 5 minutes (312 s)": a number the claim also gives in another unit, from the
     # evidence, is the same fact restated.
     restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
+    # "780/kg, sold in 50 kg bags (39,000 a bag)": a result of two numbers the claim itself
+    # states from the evidence is its own working, whatever its wording.
+    given = [c for c in stated if number_supported(c, ev.direct)]
+    own = derived_values(given) if len(given) > 1 else []
     for q in stated:
         supported = (number_supported(q, ev.direct) or number_supported(q, rates)
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or (q.text in in_range and q.value in hours)
-                     or id(q) in times or number_supported(q, restated))
+                     or id(q) in times or number_supported(q, restated)
+                     or number_supported(q, own))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
@@ -844,12 +849,14 @@ def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
     return out
 
 
+# "40% of R 148,900": the amount a rate is taken of is an operand too; any currency mark.
 _OPERATION = re.compile(r"([\d.,]*\d)\s*(?:minus|plus|times|less|[x×*+−÷]|divided by|"
-                        r"multiplied by)\s*[$€£¥]?([\d.,]*\d)", re.IGNORECASE)
+                        r"multiplied by|%\s+of(?:\s+the)?)\s*(?:[^\d\s]{1,3}\s?)?([\d.,]*\d)",
+                        re.IGNORECASE)
 
 
 def _operands(claim: str) -> set[str]:
-    """The numbers a claim shows its working with ("412 minus 394"): operands of its own
+    """The numbers a claim shows its working with ("412 minus 394", "40% of 1,200"): operands of its own
     arithmetic, each a record's value rather than the claim's for its subject."""
     return {n for m in _OPERATION.finditer(claim) for n in m.groups()}
 
