@@ -209,3 +209,7 @@ def test_a_percentage_applied_to_an_amount_is_derived() -> None:
     values = derived_values(quantities("₹10,200 plus 5% GST"))
     for result in (510.0, 10710.0, 9690.0):
         assert number_supported(quantities(f"₹{result:,.0f}")[0], values)
+
+
+def test_a_range_end_gives_its_am_pm_to_the_start_said_with_to() -> None:
+    assert clock_times("from 6:30 to 9:30 pm") == [("6:30", 18 * 60 + 30), ("9:30 pm", 21 * 60 + 30)]

@@ -403,3 +403,12 @@ def test_the_amount_a_rate_is_taken_of_is_no_misbound_value(embed: Embed) -> Non
     quote = '{"price_zar": 148900, "deposit_pct": 40, "install_date": "2026-05-19"}'
     assert found(embed, "wat is my deposit", "Your deposit is 40% of R148,900, so R59,560.",
                  tool=quote)["bound"] == 0
+
+
+def test_a_word_ending_in_t_is_no_time_zone(embed: Embed) -> None:
+    rules = "Orders placed before 1pm deliver next working day."
+    # "next" is no zone code: 5pm is not 1pm four hours away.
+    assert found(embed, "when?", "Orders placed before 5pm are delivered the next working day.",
+                 rules)["numbers"] == 1
+    assert found(embed, "when?", "Orders placed before 1pm are delivered the next working day.",
+                 rules)["numbers"] == 0

@@ -476,8 +476,8 @@ _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\
                     re.IGNORECASE)
 
 
-# The start of a range whose end carries am/pm ("4–9 PM", "10-11am"): the start's too.
-_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?[\u2013-]\s?"
+# The start of a range whose end carries am/pm ("4–9 PM", "6:30 to 9:30 pm"): the start's too.
+_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?(?:[\u2013-]|to|until|till)\s?"
                           r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
 
 
@@ -485,12 +485,14 @@ def clock_times(text: str) -> list[tuple[str, int]]:
     """Clock times (``9:00 AM``, ``19:30``, ``4 pm``, the 4 of ``4–9 PM``) as minutes after
     midnight."""
     out: list[tuple[str, int]] = []
+    starts: set[int] = set()
     for m in _RANGE_START.finditer(_plain(text)):
         hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         out.append((m.group(0), hour * 60 + int(m.group("mi") or 0)))
+        starts.add(m.start())
     for m in _TIME.finditer(_plain(text)):
         c = _CLOCK.match(m.group(0))
-        if c is None:
+        if c is None or m.start() in starts:
             continue
         hour, minute = int(c.group("h")), int(c.group("mi") or 0)
         ap = (c.group("ap") or "").lower()

@@ -242,8 +242,9 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     return out
 
 
-_TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|[A-Z]{2,4}T|"
-                        r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
+# A zone's code in capitals only: case-blind, "[A-Z]{2,4}T" read "next" and "must" as zones.
+_TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|"
+                        r"(?-i:[A-Z]{2,4}T|CET|CEST|EST|EDT|PST|PDT|IST|JST))\b", re.IGNORECASE)
 
 
 _DAY_MINUTES = 24 * 60
