@@ -412,3 +412,8 @@ def test_a_word_ending_in_t_is_no_time_zone(embed: Embed) -> None:
                  rules)["numbers"] == 1
     assert found(embed, "when?", "Orders placed before 1pm are delivered the next working day.",
                  rules)["numbers"] == 0
+
+
+def test_a_percentage_alone_licenses_no_ratio_of_context_numbers(embed: Embed) -> None:
+    sheet = "Cloves: KSh 1,450 per kg, minimum 25 kg bag. Payment: M-Pesa till 552781 or bank transfer."
+    assert found(embed, "how to pay", "Pay by M-Pesa, or by card with a 2% surcharge.", sheet)["numbers"] == 1

@@ -99,7 +99,7 @@ _ARITHMETIC = re.compile(
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
     r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
-    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d|"
+    r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
     r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b",  # "add 7.70 GBP more": a difference
     re.IGNORECASE,
 )
@@ -687,7 +687,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # results the number checks may not derive; the head weighs that apart.
     stated = len(quantities(claim.text)) + len(dates(claim.text))
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
-    claim.found["worked"] = float(bool(missing) and bool(_ARITHMETIC.search(claim.text)))
+    # A percentage is working shown ("5% GST"), but licenses no result alone: any ratio of
+    # two context numbers would support an invented "2% surcharge".
+    claim.found["worked"] = float(bool(missing) and bool(_ARITHMETIC.search(claim.text)
+                                                         or "%" in claim.text))
     if rivals:
         claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
     elif missing or counts:
