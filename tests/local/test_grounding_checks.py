@@ -417,3 +417,10 @@ def test_a_word_ending_in_t_is_no_time_zone(embed: Embed) -> None:
 def test_a_percentage_alone_licenses_no_ratio_of_context_numbers(embed: Embed) -> None:
     sheet = "Cloves: KSh 1,450 per kg, minimum 25 kg bag. Payment: M-Pesa till 552781 or bank transfer."
     assert found(embed, "how to pay", "Pay by M-Pesa, or by card with a 2% surcharge.", sheet)["numbers"] == 1
+
+
+def test_hours_and_minutes_are_one_duration(embed: Embed) -> None:
+    sailing = "Seajets WorldChampion Jet: depart 15:00, arrive 18:45."
+    assert found(embed, "how long?", "The crossing takes 3 hours 45 minutes.", sailing)["numbers"] == 0
+    # Each part alone is some gap between the day's times; together they are none.
+    assert found(embed, "how long?", "The crossing takes about 2 hours 15 minutes.", sailing)["numbers"] == 1

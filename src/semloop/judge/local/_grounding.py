@@ -32,8 +32,8 @@ from typing import Any
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
-from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._claims import (
+    _APPROX,
     DateParts,
     Quantity,
     Valued,
@@ -59,6 +59,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
 
 __all__ = ["answer_hallucination"]
@@ -248,6 +249,8 @@ _TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time
 
 
 _DAY_MINUTES = 24 * 60
+_COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s*(?:and\s+)?"
+                                r"(?P<mi>(?P<mv>[0-5]?\d)\s?(?:minutes?|mins?|m))\b", re.IGNORECASE)
 _OPERAND_STEPS = 2
 _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,\d{3})+|\d+)(?![\w/.])")
 # How many of the shorter period the longer holds.
@@ -624,6 +627,16 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     arithmetic = bool(_ARITHMETIC.search(claim))
     rates = ev.rates(claim)
     stated = quantities(claim)
+    # "2 hours 15 minutes" is one duration, 135 minutes: its parts are no facts alone.
+    spans = list(_COMPOUND_DURATION.finditer(claim))
+    parts = {m.group(k) for m in spans for k in ("h", "mi")}
+    stated = [q for q in stated if q.text not in parts]
+    for m in spans:
+        total = Quantity(m.group(0), 60 * float(m.group("hv")) + float(m.group("mv")), "min", 1.0,
+                         bool(_APPROX.search(claim[max(0, m.start() - 24) : m.start()])))
+        if not (number_supported(total, ev.durations) or number_supported(total, ev.direct)
+                or number_supported(total, [v * 60 for v in ev.direct])):
+            missing.append(total.text)
     # "Two adult tickets are 32 GBP", "five sessions at 4.50 make 22.50": a count the claim
     # states times an evidence value is worked out in the claim itself, wording or not.
     # The count is then the claim's own operand, supported with its product.
