@@ -424,3 +424,18 @@ def test_hours_and_minutes_are_one_duration(embed: Embed) -> None:
     assert found(embed, "how long?", "The crossing takes 3 hours 45 minutes.", sailing)["numbers"] == 0
     # Each part alone is some gap between the day's times; together they are none.
     assert found(embed, "how long?", "The crossing takes about 2 hours 15 minutes.", sailing)["numbers"] == 1
+
+
+def test_a_claim_of_what_the_context_has_none_of_is_flipped(embed: Embed) -> None:
+    event = '{"event": "Sakura Jazz Night", "price_jpy": 9800, "refund": "no refunds", "late_fee": 0}'
+    assert found(embed, "refund?", "Yes, you can cancel for a full refund up to 24 hours before.",
+                 tool=event)["negation"] == 1
+    assert found(embed, "refund?", "Sorry, refunds are not possible for this concert.", tool=event)["negation"] == 0
+    # A claim that states the zero itself agrees with it.
+    assert found(embed, "late fee?", "The late fee is 0 JPY.", tool=event)["negation"] == 0
+
+
+def test_nothing_in_one_of_several_records_is_no_rule_for_the_others(embed: Embed) -> None:
+    sailings = ('{"sailings": [{"vessel": "Blue Star Delos", "cabin_fare_eur": 118}, '
+                '{"vessel": "WorldChampion Jet", "cabin_fare_eur": null}]}')
+    assert found(embed, "cabin?", "A cabin fare on the Blue Star Delos is 118 EUR.", tool=sailings)["negation"] == 0

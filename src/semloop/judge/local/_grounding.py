@@ -132,7 +132,7 @@ class _Evidence:
     periods: frozenset[str] = frozenset()
     shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
-    keyed: list[tuple[frozenset[str], str, str]] = field(default_factory=list)  # see _keyed
+    keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
@@ -340,16 +340,23 @@ def _stated(clause: str) -> str:
     return clause if said is None else _statement(_key_words(m.group(1)), said)
 
 
-def _keyed(text: str) -> list[tuple[frozenset[str], str, str]]:
-    """The text's yes/no values as statements of their keys' words, each with the stems of
-    its key's own words (without the parents' a flattened key starts with) and the pair as
-    the text gives it."""
+def _nothing(value: str, key: frozenset[str]) -> bool:
+    """A value that gives none of its key's thing: nil, a zero, or "no" and the key's word."""
+    lower = value.lower()
+    return (lower in _NONE or bool(_ZERO.fullmatch(lower))
+            or (lower.startswith("no ") and bool(word_stems(lower[3:]) & key)))
+
+
+def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
+    """The text's yes/no and nothing values as statements of their keys' words, each with the
+    stems of its key's own words (without the parents' a flattened key starts with), the pair
+    as the text gives it, and the other words a claim must share with the statement."""
     lines = [[m.groups() for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))]
              for line in text.splitlines()]
     # A record is a line of several pairs (flattened JSON), else the text's one-pair lines.
     records = [pairs for pairs in lines if len(pairs) > 1]
     records.append([p for pairs in lines if len(pairs) == 1 for p in pairs])
-    out: list[tuple[frozenset[str], str, str]] = []
+    out: list[tuple[frozenset[str], str, str, int]] = []
     for pairs in records:
         names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO
                          and len(v.split()) <= _NAME_WORDS and not quantities(v) and not dates(v))
@@ -363,7 +370,13 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str]]:
             said = _YES_NO.get(value.lower())
             own = word_stems(" ".join(words[path:]))
             if said is not None and own:
-                out.append((own, f"{_statement(words, said)} {names}".strip(), f"{key}: {value}"))
+                out.append((own, f"{_statement(words, said)} {names}".strip(), f"{key}: {value}", 1))
+            elif own and _nothing(value, own) and sum(
+                    k.lower() == key.lower() for p in records for k, _ in p) == 1:
+                # "refund: no refunds", "deposit: 0": none of the key's thing. A claim of the
+                # thing needs no other word in common, so only where one record has the key
+                # (which record a claim means is not read here).
+                out.append((own, f"no {' '.join(words[path:])}", f"{key}: {value}", 0))
     return out
 
 
@@ -375,9 +388,14 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     for part in parts:
         said = _OUT_OF.sub("no", part)
         mine = word_stems(said)
-        for key, stated, pair in ev.keyed:
+        for key, stated, pair, shared in ev.keyed:
             named = len(key - mine) <= min(1, len(key) - 1)
-            flipped = contradicts(said, stated, 1, own) if named else ""
+            # With no other word in common, only a plainly affirmative clause is read: one
+            # with a zero ("the late fee is 0 EUR") or a negator ("refunds are not possible")
+            # may say the same.
+            doubt = not shared and (_NEGATOR.search(part) is not None
+                                    or any(q.value == 0 for q in quantities(part)))
+            flipped = contradicts(said, stated, shared, own) if named and not doubt else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated):
                 return f'"{flipped}" where the context says "{pair}"'
     return ""
