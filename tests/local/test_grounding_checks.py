@@ -439,3 +439,14 @@ def test_nothing_in_one_of_several_records_is_no_rule_for_the_others(embed: Embe
     sailings = ('{"sailings": [{"vessel": "Blue Star Delos", "cabin_fare_eur": 118}, '
                 '{"vessel": "WorldChampion Jet", "cabin_fare_eur": null}]}')
     assert found(embed, "cabin?", "A cabin fare on the Blue Star Delos is 118 EUR.", tool=sailings)["negation"] == 0
+
+
+def test_a_clock_time_names_no_record(embed: Embed) -> None:
+    sailings = ('{"sailings": [{"vessel": "Blue Star Delos", "depart": "07:25", "deck_fare_eur": 41.5}, '
+                '{"vessel": "WorldChampion Jet", "depart": "15:00", "deck_fare_eur": 89.9}]}')
+    # The claim names Blue Star Delos (and a time of the other sailing) and gives it the
+    # other sailing's fare.
+    assert found(embed, "fares?", "The Blue Star Delos leaves at 15:00, deck fare 89.90 EUR.",
+                 tool=sailings)["bound"] == 1
+    assert found(embed, "fares?", "The Blue Star Delos leaves at 07:25, deck fare 41.50 EUR.",
+                 tool=sailings)["bound"] == 0

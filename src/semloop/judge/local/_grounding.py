@@ -1025,8 +1025,10 @@ def _records(texts: Iterable[str]) -> list[_Record]:
                 continue
             pairs = tuple((m.group(1).strip().lower(), m.group(2).strip())
                           for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p.rstrip(";"))))
+            # A clock time or a nil is a value many records may have, never a name.
             names = {v.lower() for _, v in pairs if v.lower() not in _YES_NO and len(v) > 2
-                     and len(v.split()) <= _TITLE_WORDS and not quantities(v) and not dates(v)}
+                     and v.lower() not in _NONE and len(v.split()) <= _TITLE_WORDS
+                     and not quantities(v) and not dates(v) and not clock_times(v)}
             found.append((names, pairs))
     return [_Record(frozenset(names - set().union(*(n for n, _ in found if n is not names))), pairs)
             for names, pairs in found]
