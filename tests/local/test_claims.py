@@ -213,3 +213,8 @@ def test_a_percentage_applied_to_an_amount_is_derived() -> None:
 
 def test_a_range_end_gives_its_am_pm_to_the_start_said_with_to() -> None:
     assert clock_times("from 6:30 to 9:30 pm") == [("6:30", 18 * 60 + 30), ("9:30 pm", 21 * 60 + 30)]
+
+
+def test_a_mark_shown_to_be_a_currency_marks_round_amounts_too() -> None:
+    assert values("At R38.50 per unit that's R693, plus the R120 charge.") == [38.5, 693.0, 120.0]
+    assert "a320" in key_terms("The A320 leaves at 9.")  # no amount: a code stays a name

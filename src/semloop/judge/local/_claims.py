@@ -79,7 +79,11 @@ def _plain(text: str) -> str:
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
         "\u201d", '"'
     )
-    return _GLUED_MARK.sub(r"\1 ", text)
+    marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}
+    if not marks:
+        return text
+    # A mark an amount shows to be a currency marks its round amounts too (R38.50, so R120).
+    return re.sub(rf"\b({'|'.join(map(re.escape, marks))})(?=[\d.,]*\d)", r"\1 ", text)
 
 
 def tool_text(output: str) -> str:
