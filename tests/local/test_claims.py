@@ -218,3 +218,10 @@ def test_a_range_end_gives_its_am_pm_to_the_start_said_with_to() -> None:
 def test_a_mark_shown_to_be_a_currency_marks_round_amounts_too() -> None:
     assert values("At R38.50 per unit that's R693, plus the R120 charge.") == [38.5, 693.0, 120.0]
     assert "a320" in key_terms("The A320 leaves at 9.")  # no amount: a code stays a name
+
+
+def test_a_difference_of_cubic_metres_is_derived_in_litres() -> None:
+    assert number_supported(quantities("18,000 litres")[0],
+                            derived_values(quantities("from 394 to 412 m³")))
+    assert not number_supported(quantities("12,000 litres")[0],
+                                derived_values(quantities("from 394 to 412 m³")))

@@ -311,6 +311,7 @@ _UNITS = {
     "tons": "t", "ton": "t", "m2": "m2", "m²": "m2", "sq m": "m2", "sqm": "m2",
     "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
     "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
+    "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -320,6 +321,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("min", "s"): 60.0, ("s", "ms"): 1000.0, ("day", "h"): 24.0, ("week", "day"): 7.0,
     ("year", "month"): 12.0, ("t", "kg"): 1000.0, ("year", "day"): 365.0, ("month", "day"): 30.0,
     ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
+    ("m3", "l"): 1000.0,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -665,7 +667,10 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
         for qb in firsts[i + 1 :]:
             a, b = qa.value, qb.value
             if qa.unit == qb.unit or not qa.unit or not qb.unit:
-                values.extend((a + b, abs(b - a)))
+                # In their unit and in the units it converts to: 412 − 394 m³ is 18,000 l.
+                unit = qa.unit or qb.unit
+                for v in (a + b, abs(b - a)):
+                    values.extend(converted(Quantity("", v, unit, 1.0, False)))
             values.append(a * b)
             # A rate applied to an amount: 5% of 10,200, and the amount with it added or taken.
             for x, pct in ((a, qb), (b, qa)):
