@@ -182,3 +182,46 @@ def test_out_of_use_says_closed() -> None:
     lift = "The north lift is out of order until Friday; use the south lift."
     assert contradicts("The north lift is open again, you can use it today.", lift) == "open"
     assert contradicts("The north lift is closed until Friday.", lift) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Any country's currency: a letter mark glued to an amount, an ISO code, a sign.
+        ("a deposit of R59,560 and R38.50 a month", [(59560.0, ""), (38.5, "")]),
+        ("NOK 450 a day, 1,890 CHF duty", [(450.0, "nok"), (1890.0, "chf")]),
+        ("₦68,500 for the tyre, ฿350 a seat", [(68500.0, "₦"), (350.0, "฿")]),
+        # A number glued to a word by a hyphen is a quantity; to capitals, an id.
+        ("under-6 not admitted; form W-2", [(6.0, "")]),
+        ("worker-5c2a restarted 14 times", [(14.0, "")]),
+    ],
+)
+def test_amounts_in_any_currency_are_quantities(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(q.value, q.unit) for q in quantities(text)] == expected
+
+
+def test_a_currency_mark_is_no_name_and_an_id_still_is() -> None:
+    terms = key_terms("Your deposit is R59,560 on quote SQ-7731.")
+    assert "sq-7731" in terms and not any(t.startswith("r") for t in terms)
+
+
+def test_a_percentage_applied_to_an_amount_is_derived() -> None:
+    values = derived_values(quantities("₹10,200 plus 5% GST"))
+    for result in (510.0, 10710.0, 9690.0):
+        assert number_supported(quantities(f"₹{result:,.0f}")[0], values)
+
+
+def test_a_range_end_gives_its_am_pm_to_the_start_said_with_to() -> None:
+    assert clock_times("from 6:30 to 9:30 pm") == [("6:30", 18 * 60 + 30), ("9:30 pm", 21 * 60 + 30)]
+
+
+def test_a_mark_shown_to_be_a_currency_marks_round_amounts_too() -> None:
+    assert values("At R38.50 per unit that's R693, plus the R120 charge.") == [38.5, 693.0, 120.0]
+    assert "a320" in key_terms("The A320 leaves at 9.")  # no amount: a code stays a name
+
+
+def test_a_difference_of_cubic_metres_is_derived_in_litres() -> None:
+    assert number_supported(quantities("18,000 litres")[0],
+                            derived_values(quantities("from 394 to 412 m³")))
+    assert not number_supported(quantities("12,000 litres")[0],
+                                derived_values(quantities("from 394 to 412 m³")))

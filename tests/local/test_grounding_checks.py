@@ -389,3 +389,64 @@ def test_a_limit_is_no_count_a_price_is_multiplied_by(embed: Embed) -> None:
     # 60 is not "10 × 6": "over 10" is an age limit, and 6 months no price.
     assert found(embed, "older dog?", "Dogs over 10 are rehomed for 60 EUR.", shelter)["numbers"] == 1
     assert found(embed, "two dogs?", "Two older dogs are 80 EUR in total.", shelter)["numbers"] == 0
+
+
+def test_a_result_of_two_numbers_the_claim_states_is_its_own_working(embed: Embed) -> None:
+    sheet = "Black pepper: KSh 780 per kg, minimum 50 kg bag."
+    right = found(embed, "price?", "Pepper is KSh 780/kg, sold in 50 kg bags (KSh 39,000 a bag).", sheet)
+    assert right["numbers"] == 0
+    wrong = found(embed, "price?", "Pepper is KSh 780/kg, sold in 50 kg bags (KSh 42,000 a bag).", sheet)
+    assert wrong["numbers"] == 1
+
+
+def test_the_amount_a_rate_is_taken_of_is_no_misbound_value(embed: Embed) -> None:
+    quote = '{"price_zar": 148900, "deposit_pct": 40, "install_date": "2026-05-19"}'
+    assert found(embed, "wat is my deposit", "Your deposit is 40% of R148,900, so R59,560.",
+                 tool=quote)["bound"] == 0
+
+
+def test_a_word_ending_in_t_is_no_time_zone(embed: Embed) -> None:
+    rules = "Orders placed before 1pm deliver next working day."
+    # "next" is no zone code: 5pm is not 1pm four hours away.
+    assert found(embed, "when?", "Orders placed before 5pm are delivered the next working day.",
+                 rules)["numbers"] == 1
+    assert found(embed, "when?", "Orders placed before 1pm are delivered the next working day.",
+                 rules)["numbers"] == 0
+
+
+def test_a_percentage_alone_licenses_no_ratio_of_context_numbers(embed: Embed) -> None:
+    sheet = "Cloves: KSh 1,450 per kg, minimum 25 kg bag. Payment: M-Pesa till 552781 or bank transfer."
+    assert found(embed, "how to pay", "Pay by M-Pesa, or by card with a 2% surcharge.", sheet)["numbers"] == 1
+
+
+def test_hours_and_minutes_are_one_duration(embed: Embed) -> None:
+    sailing = "Seajets WorldChampion Jet: depart 15:00, arrive 18:45."
+    assert found(embed, "how long?", "The crossing takes 3 hours 45 minutes.", sailing)["numbers"] == 0
+    # Each part alone is some gap between the day's times; together they are none.
+    assert found(embed, "how long?", "The crossing takes about 2 hours 15 minutes.", sailing)["numbers"] == 1
+
+
+def test_a_claim_of_what_the_context_has_none_of_is_flipped(embed: Embed) -> None:
+    event = '{"event": "Sakura Jazz Night", "price_jpy": 9800, "refund": "no refunds", "late_fee": 0}'
+    assert found(embed, "refund?", "Yes, you can cancel for a full refund up to 24 hours before.",
+                 tool=event)["negation"] == 1
+    assert found(embed, "refund?", "Sorry, refunds are not possible for this concert.", tool=event)["negation"] == 0
+    # A claim that states the zero itself agrees with it.
+    assert found(embed, "late fee?", "The late fee is 0 JPY.", tool=event)["negation"] == 0
+
+
+def test_nothing_in_one_of_several_records_is_no_rule_for_the_others(embed: Embed) -> None:
+    sailings = ('{"sailings": [{"vessel": "Blue Star Delos", "cabin_fare_eur": 118}, '
+                '{"vessel": "WorldChampion Jet", "cabin_fare_eur": null}]}')
+    assert found(embed, "cabin?", "A cabin fare on the Blue Star Delos is 118 EUR.", tool=sailings)["negation"] == 0
+
+
+def test_a_clock_time_names_no_record(embed: Embed) -> None:
+    sailings = ('{"sailings": [{"vessel": "Blue Star Delos", "depart": "07:25", "deck_fare_eur": 41.5}, '
+                '{"vessel": "WorldChampion Jet", "depart": "15:00", "deck_fare_eur": 89.9}]}')
+    # The claim names Blue Star Delos (and a time of the other sailing) and gives it the
+    # other sailing's fare.
+    assert found(embed, "fares?", "The Blue Star Delos leaves at 15:00, deck fare 89.90 EUR.",
+                 tool=sailings)["bound"] == 1
+    assert found(embed, "fares?", "The Blue Star Delos leaves at 07:25, deck fare 41.50 EUR.",
+                 tool=sailings)["bound"] == 0

@@ -70,10 +70,20 @@ def verdict(logit: float, reasoning: str) -> Answer:
     )
 
 
+# A short letter mark glued to an amount (R148,900, Rs1,250.00, KSh780.50) is a currency
+# sign, whatever the country: an amount has grouped thousands or cents, an id has neither.
+_GLUED_MARK = re.compile(r"\b([A-Z][A-Za-z]{0,2}\$?)(?=[-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+\.\d\d)(?![\d.,]*\d)(?!\w))")
+
+
 def _plain(text: str) -> str:
-    return text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
         "\u201d", '"'
     )
+    marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}
+    if not marks:
+        return text
+    # A mark an amount shows to be a currency marks its round amounts too (R38.50, so R120).
+    return re.sub(rf"\b({'|'.join(map(re.escape, marks))})(?=[\d.,]*\d)", r"\1 ", text)
 
 
 def tool_text(output: str) -> str:
@@ -273,6 +283,17 @@ _CURRENCY = {"$": "$", "us$": "$", "usd": "$", "dollar": "$", "dollars": "$", "�
              "eur": "€", "euro": "€", "euros": "€", "£": "£", "gbp": "£", "pound": "£",
              "pounds": "£", "¥": "¥", "jpy": "¥", "yen": "¥", "₹": "₹", "inr": "₹",
              "rupees": "₹", "chf": "chf", "cad": "$", "aud": "$"}
+# Every currency sign (Unicode category Sc) and every ISO 4217 code, in capitals, marks an
+# amount: "NOK 450", "1,890 CHF", "₦68,500". Unlisted, a code read as a label word and tied
+# every amount in that currency together.
+_CURRENCY_SIGNS = "$¢£¤¥֏؋৲৳৻૱௹฿៛\u20a0-\u20c0꠸﷼﹩＄￠￡￥￦"
+_ISO_CURRENCIES = frozenset("""AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD
+    BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP
+    ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK
+    JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK
+    MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG
+    QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SYP SZL THB TJS TMT TND
+    TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL""".split())  # noqa: SIM905
 _UNITS = {
     "%": "%", "percent": "%", "per cent": "%", "pct": "%", "percentage points": "%",
     "km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
@@ -290,6 +311,7 @@ _UNITS = {
     "tons": "t", "ton": "t", "m2": "m2", "m²": "m2", "sq m": "m2", "sqm": "m2",
     "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
     "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
+    "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -299,6 +321,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("min", "s"): 60.0, ("s", "ms"): 1000.0, ("day", "h"): 24.0, ("week", "day"): 7.0,
     ("year", "month"): 12.0, ("t", "kg"): 1000.0, ("year", "day"): 365.0, ("month", "day"): 30.0,
     ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
+    ("m3", "l"): 1000.0,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -316,16 +339,18 @@ _APPROX = re.compile(
     re.IGNORECASE,
 )
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
-_CUR_ALT = "|".join(sorted((re.escape(c) for c in _CURRENCY), key=len, reverse=True))
+_CUR_ALT = "|".join([*sorted((re.escape(c) for c in _CURRENCY), key=len, reverse=True),
+                     "(?-i:" + "|".join(sorted(_ISO_CURRENCIES)) + ")", f"[{_CURRENCY_SIGNS}]"])
 _SCALE_ALT = "|".join(sorted(_SCALE, key=len, reverse=True))
 _NUMERIC = re.compile(
     rf"(?P<cur>{_CUR_ALT})?\s?"
-    # A number glued to letters by a hyphen (W-2, HO-3) is part of a name, not a quantity.
-    r"(?P<num>(?<![\w.,])(?<![A-Za-z]-)[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?"
-    r"|(?<![\w.,])(?<![A-Za-z]-)[-−]?\d+(?:\.\d+)?|(?<![\w\d])\.\d+)"
+    # A number glued to capitals by a hyphen (W-2, HO-3) is part of a name, not a quantity;
+    # to a word ("under-6", "over-65s") it is one.
+    r"(?P<num>(?<![\w.,])(?-i:(?<![A-Z]-))[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+    r"|(?<![\w.,])(?-i:(?<![A-Z]-))[-−]?\d+(?:\.\d+)?|(?<![\w\d])\.\d+)"
     rf"(?:\s?(?P<scale>{_SCALE_ALT})\b)?"
     rf"(?:\s?(?P<cur2>{_CUR_ALT})\b)?"
-    rf"(?:[\s-]?(?P<unit>{_UNIT_ALT})(?![a-z]))?",
+    rf"(?:[\s-]?(?P<unit>{_UNIT_ALT})(?![a-z\d]))?",  # "5c2a" is an id, not 5 °C
     re.IGNORECASE,
 )
 _NUMBER_WORD_ALT = "|".join(
@@ -337,6 +362,10 @@ _WORDED = re.compile(
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![a-z]))?",
     re.IGNORECASE,
 )
+
+
+# A number after a hyphen ends an id when the word before it joins a chain or has digits.
+_HYPHEN_ID = re.compile(r"(?:[\w]*-|[A-Za-z]*\d\w*)-$")
 
 
 def _place(num: str) -> float:
@@ -386,6 +415,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         if (not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :])
                 or re.match(r"/\d", text[m.end("num") :]) or text[: m.start("num")].endswith("/")):
             continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
+        if _HYPHEN_ID.search(text[: m.start("num")]) or (
+                text[m.start("num") - 1 : m.start("num")] == "-" and m.group("num").startswith("0")):
+            continue  # "lb-edge-02", "node2-3": an id's last part
         num = m.group("num").replace("−", "-")
         value = float(num.replace(",", ""))
         place = _place(num)
@@ -394,7 +426,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             value *= _SCALE[scale]
             place *= _SCALE[scale]
         cur = (m.group("cur") or m.group("cur2") or "").lower()
-        unit = _CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
+        unit = (_CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
+                or cur.strip())
         raw_unit = (m.group("unit") or "").lower()
         if cur and raw_unit in ("m", "b") and not scale:
             value *= 1e6 if raw_unit == "m" else 1e9
@@ -449,8 +482,8 @@ _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\
                     re.IGNORECASE)
 
 
-# The start of a range whose end carries am/pm ("4–9 PM", "10-11am"): the start's too.
-_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?[\u2013-]\s?"
+# The start of a range whose end carries am/pm ("4–9 PM", "6:30 to 9:30 pm"): the start's too.
+_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?(?:[\u2013-]|to|until|till)\s?"
                           r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
 
 
@@ -458,12 +491,14 @@ def clock_times(text: str) -> list[tuple[str, int]]:
     """Clock times (``9:00 AM``, ``19:30``, ``4 pm``, the 4 of ``4–9 PM``) as minutes after
     midnight."""
     out: list[tuple[str, int]] = []
+    starts: set[int] = set()
     for m in _RANGE_START.finditer(_plain(text)):
         hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         out.append((m.group(0), hour * 60 + int(m.group("mi") or 0)))
+        starts.add(m.start())
     for m in _TIME.finditer(_plain(text)):
         c = _CLOCK.match(m.group(0))
-        if c is None:
+        if c is None or m.start() in starts:
             continue
         hour, minute = int(c.group("h")), int(c.group("mi") or 0)
         ap = (c.group("ap") or "").lower()
@@ -532,7 +567,8 @@ def date_supported(readings: Iterable[DateParts], evidence: Iterable[DateParts])
 # "your 50 GB plan". A phrase ends at punctuation (a JSON key's colon excepted: the key is
 # the label) and at another number, which has its own label.
 _LABEL_END = re.compile(r"[,;()\[\]{}\n=|]|\.(?!\d)|\s[\u2014\u2013]\s")
-_NOT_LABELS = frozenset(_UNITS) | frozenset(_CURRENCY) | frozenset(_SCALE)
+_NOT_LABELS = (frozenset(_UNITS) | frozenset(_CURRENCY) | frozenset(_SCALE)
+               | frozenset(c.lower() for c in _ISO_CURRENCIES))
 _LABEL_WORDS = 2
 
 
@@ -615,8 +651,8 @@ def converted(q: Quantity) -> Iterable[float]:
 
 def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]:
     """Values an answer may state from its evidence, sorted: each number, converted to other
-    units, and two numbers' sum and difference (same unit), product, ratio and percentage
-    change. Only the first ``limit`` numbers are combined: the more pairs, the likelier an
+    units, and two numbers' sum and difference (same unit), product, ratio, percentage
+    change and a percentage applied. Only the first ``limit`` numbers are combined: the more pairs, the likelier an
     invented number matches one by chance."""
     values: list[float] = []
     for q in evidence:
@@ -631,8 +667,16 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
         for qb in firsts[i + 1 :]:
             a, b = qa.value, qb.value
             if qa.unit == qb.unit or not qa.unit or not qb.unit:
-                values.extend((a + b, abs(b - a)))
+                # In their unit and in the units it converts to: 412 − 394 m³ is 18,000 l.
+                unit = qa.unit or qb.unit
+                for v in (a + b, abs(b - a)):
+                    values.extend(converted(Quantity("", v, unit, 1.0, False)))
             values.append(a * b)
+            # A rate applied to an amount: 5% of 10,200, and the amount with it added or taken.
+            for x, pct in ((a, qb), (b, qa)):
+                if pct.unit == "%" and (qa.unit != "%" or qb.unit != "%"):
+                    values.extend((x * pct.value / 100, x * (1 + pct.value / 100),
+                                   x * (1 - pct.value / 100)))
             for x, y in ((a, b), (b, a)):
                 if y:
                     values.extend((x / y, x / y * 100, (x - y) / y * 100, (y - x) / y * 100))

@@ -32,8 +32,8 @@ from typing import Any
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
-from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._claims import (
+    _APPROX,
     DateParts,
     Quantity,
     Valued,
@@ -59,6 +59,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
+from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
 
 __all__ = ["answer_hallucination"]
@@ -99,7 +100,7 @@ _ARITHMETIC = re.compile(
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
     r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
-    r"so (?:the|your|you|it|that))\b|[=×%+]|\bso\s+[$€£¥]?\d|"
+    r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
     r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b",  # "add 7.70 GBP more": a difference
     re.IGNORECASE,
 )
@@ -131,7 +132,7 @@ class _Evidence:
     periods: frozenset[str] = frozenset()
     shifted: list[DateParts] = field(default_factory=list)
     valued: list[Valued] = field(default_factory=list)
-    keyed: list[tuple[frozenset[str], str, str]] = field(default_factory=list)  # see _keyed
+    keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
@@ -242,11 +243,14 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     return out
 
 
-_TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|[A-Z]{2,4}T|"
-                        r"CET|CEST|EST|EDT|PST|PDT|IST|JST)\b", re.IGNORECASE)
+# A zone's code in capitals only: case-blind, "[A-Z]{2,4}T" read "next" and "must" as zones.
+_TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|"
+                        r"(?-i:[A-Z]{2,4}T|CET|CEST|EST|EDT|PST|PDT|IST|JST))\b", re.IGNORECASE)
 
 
 _DAY_MINUTES = 24 * 60
+_COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s*(?:and\s+)?"
+                                r"(?P<mi>(?P<mv>[0-5]?\d)\s?(?:minutes?|mins?|m))\b", re.IGNORECASE)
 _OPERAND_STEPS = 2
 _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,\d{3})+|\d+)(?![\w/.])")
 # How many of the shorter period the longer holds.
@@ -336,16 +340,23 @@ def _stated(clause: str) -> str:
     return clause if said is None else _statement(_key_words(m.group(1)), said)
 
 
-def _keyed(text: str) -> list[tuple[frozenset[str], str, str]]:
-    """The text's yes/no values as statements of their keys' words, each with the stems of
-    its key's own words (without the parents' a flattened key starts with) and the pair as
-    the text gives it."""
+def _nothing(value: str, key: frozenset[str]) -> bool:
+    """A value that gives none of its key's thing: nil, a zero, or "no" and the key's word."""
+    lower = value.lower()
+    return (lower in _NONE or bool(_ZERO.fullmatch(lower))
+            or (lower.startswith("no ") and bool(word_stems(lower[3:]) & key)))
+
+
+def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
+    """The text's yes/no and nothing values as statements of their keys' words, each with the
+    stems of its key's own words (without the parents' a flattened key starts with), the pair
+    as the text gives it, and the other words a claim must share with the statement."""
     lines = [[m.groups() for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))]
              for line in text.splitlines()]
     # A record is a line of several pairs (flattened JSON), else the text's one-pair lines.
     records = [pairs for pairs in lines if len(pairs) > 1]
     records.append([p for pairs in lines if len(pairs) == 1 for p in pairs])
-    out: list[tuple[frozenset[str], str, str]] = []
+    out: list[tuple[frozenset[str], str, str, int]] = []
     for pairs in records:
         names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO
                          and len(v.split()) <= _NAME_WORDS and not quantities(v) and not dates(v))
@@ -359,7 +370,13 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str]]:
             said = _YES_NO.get(value.lower())
             own = word_stems(" ".join(words[path:]))
             if said is not None and own:
-                out.append((own, f"{_statement(words, said)} {names}".strip(), f"{key}: {value}"))
+                out.append((own, f"{_statement(words, said)} {names}".strip(), f"{key}: {value}", 1))
+            elif own and _nothing(value, own) and sum(
+                    k.lower() == key.lower() for p in records for k, _ in p) == 1:
+                # "refund: no refunds", "deposit: 0": none of the key's thing. A claim of the
+                # thing needs no other word in common, so only where one record has the key
+                # (which record a claim means is not read here).
+                out.append((own, f"no {' '.join(words[path:])}", f"{key}: {value}", 0))
     return out
 
 
@@ -371,9 +388,14 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     for part in parts:
         said = _OUT_OF.sub("no", part)
         mine = word_stems(said)
-        for key, stated, pair in ev.keyed:
+        for key, stated, pair, shared in ev.keyed:
             named = len(key - mine) <= min(1, len(key) - 1)
-            flipped = contradicts(said, stated, 1, own) if named else ""
+            # With no other word in common, only a plainly affirmative clause is read: one
+            # with a zero ("the late fee is 0 EUR") or a negator ("refunds are not possible")
+            # may say the same.
+            doubt = not shared and (_NEGATOR.search(part) is not None
+                                    or any(q.value == 0 for q in quantities(part)))
+            flipped = contradicts(said, stated, shared, own) if named and not doubt else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated):
                 return f'"{flipped}" where the context says "{pair}"'
     return ""
@@ -623,6 +645,16 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     arithmetic = bool(_ARITHMETIC.search(claim))
     rates = ev.rates(claim)
     stated = quantities(claim)
+    # "2 hours 15 minutes" is one duration, 135 minutes: its parts are no facts alone.
+    spans = list(_COMPOUND_DURATION.finditer(claim))
+    parts = {m.group(k) for m in spans for k in ("h", "mi")}
+    stated = [q for q in stated if q.text not in parts]
+    for m in spans:
+        total = Quantity(m.group(0), 60 * float(m.group("hv")) + float(m.group("mv")), "min", 1.0,
+                         bool(_APPROX.search(claim[max(0, m.start() - 24) : m.start()])))
+        if not (number_supported(total, ev.durations) or number_supported(total, ev.direct)
+                or number_supported(total, [v * 60 for v in ev.direct])):
+            missing.append(total.text)
     # "Two adult tickets are 32 GBP", "five sessions at 4.50 make 22.50": a count the claim
     # states times an evidence value is worked out in the claim itself, wording or not.
     # The count is then the claim's own operand, supported with its product.
@@ -636,12 +668,17 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "about 5 minutes (312 s)": a number the claim also gives in another unit, from the
     # evidence, is the same fact restated.
     restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
+    # "780/kg, sold in 50 kg bags (39,000 a bag)": a result of two numbers the claim itself
+    # states from the evidence is its own working, whatever its wording.
+    given = [c for c in stated if number_supported(c, ev.direct)]
+    own = derived_values(given) if len(given) > 1 else []
     for q in stated:
         supported = (number_supported(q, ev.direct) or number_supported(q, rates)
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or (q.text in in_range and q.value in hours)
-                     or id(q) in times or number_supported(q, restated))
+                     or id(q) in times or number_supported(q, restated)
+                     or number_supported(q, own))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
@@ -681,7 +718,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # results the number checks may not derive; the head weighs that apart.
     stated = len(quantities(claim.text)) + len(dates(claim.text))
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
-    claim.found["worked"] = float(bool(missing) and bool(_ARITHMETIC.search(claim.text)))
+    # A percentage is working shown ("5% GST"), but licenses no result alone: any ratio of
+    # two context numbers would support an invented "2% surcharge".
+    claim.found["worked"] = float(bool(missing) and bool(_ARITHMETIC.search(claim.text)
+                                                         or "%" in claim.text))
     if rivals:
         claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
     elif missing or counts:
@@ -844,12 +884,14 @@ def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
     return out
 
 
+# "40% of R 148,900": the amount a rate is taken of is an operand too; any currency mark.
 _OPERATION = re.compile(r"([\d.,]*\d)\s*(?:minus|plus|times|less|[x×*+−÷]|divided by|"
-                        r"multiplied by)\s*[$€£¥]?([\d.,]*\d)", re.IGNORECASE)
+                        r"multiplied by|%\s+of(?:\s+the)?)\s*(?:[^\d\s]{1,3}\s?)?([\d.,]*\d)",
+                        re.IGNORECASE)
 
 
 def _operands(claim: str) -> set[str]:
-    """The numbers a claim shows its working with ("412 minus 394"): operands of its own
+    """The numbers a claim shows its working with ("412 minus 394", "40% of 1,200"): operands of its own
     arithmetic, each a record's value rather than the claim's for its subject."""
     return {n for m in _OPERATION.finditer(claim) for n in m.groups()}
 
@@ -983,8 +1025,10 @@ def _records(texts: Iterable[str]) -> list[_Record]:
                 continue
             pairs = tuple((m.group(1).strip().lower(), m.group(2).strip())
                           for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p.rstrip(";"))))
+            # A clock time or a nil is a value many records may have, never a name.
             names = {v.lower() for _, v in pairs if v.lower() not in _YES_NO and len(v) > 2
-                     and len(v.split()) <= _TITLE_WORDS and not quantities(v) and not dates(v)}
+                     and v.lower() not in _NONE and len(v.split()) <= _TITLE_WORDS
+                     and not quantities(v) and not dates(v) and not clock_times(v)}
             found.append((names, pairs))
     return [_Record(frozenset(names - set().union(*(n for n, _ in found if n is not names))), pairs)
             for names, pairs in found]
