@@ -225,3 +225,21 @@ def test_a_difference_of_cubic_metres_is_derived_in_litres() -> None:
                             derived_values(quantities("from 394 to 412 m³")))
     assert not number_supported(quantities("12,000 litres")[0],
                                 derived_values(quantities("from 394 to 412 m³")))
+
+
+def test_speed_pressure_and_energy_units_convert() -> None:
+    for given, said in (("6 knots", "about 11 km/h"), ("2.5 bar", "about 36 psi"),
+                        ("500 kcal", "about 2,092 kJ"), ("70 mph", "about 113 km/h")):
+        assert number_supported(quantities(said)[0], derived_values(quantities(given))), (given, said)
+    assert not number_supported(quantities("about 20 km/h")[0], derived_values(quantities("6 knots")))
+
+
+def test_mm_is_millimetres_unless_money_comes_with_it() -> None:
+    assert [(q.value, q.unit) for q in quantities("a 3 mm gasket")] == [(3.0, "mm")]
+    assert values("a $2mm facility") == [2e6]
+    assert values("gasket mm: 3") == [3.0]  # "mm" alone is no number
+
+
+def test_the_dimensions_of_one_size_share_its_unit_but_a_count_does_not() -> None:
+    assert [q.unit for q in quantities("a 30 x 40 cm frame")] == ["cm", "cm"]
+    assert [q.unit for q in quantities("3 x 5 kg sacks")] == ["", "kg"]

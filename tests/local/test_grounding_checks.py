@@ -450,3 +450,31 @@ def test_a_clock_time_names_no_record(embed: Embed) -> None:
                  tool=sailings)["bound"] == 1
     assert found(embed, "fares?", "The Blue Star Delos leaves at 07:25, deck fare 41.50 EUR.",
                  tool=sailings)["bound"] == 0
+
+
+def test_a_part_of_a_whole_is_worked_out(embed: Embed) -> None:
+    hall = "Main hall: holds 240 people, 95 places booked."
+    assert found(embed, "room left?", "Yes, 145 of the 240 places are still open.", hall)["numbers"] == 0
+    assert found(embed, "room left?", "Yes, 145 places are still open.", hall)["numbers"] == 1
+
+
+def test_a_zone_code_beside_a_clock_time_is_no_name(embed: Embed) -> None:
+    call = "The call is at 14:00 UTC on Monday with Priya Nair."
+    assert found(embed, "what time in chicago?", "It's 09:00 in Chicago (CDT) on Monday.", call).get("names", 0) == 0
+    assert found(embed, "what time in chicago?", "It's 09:00 in Chicago (CDT) with Tom Reyes.", call)["names"] >= 1
+
+
+def test_the_answers_own_reach_is_no_stated_cause(embed: Embed) -> None:
+    bar = "Granola bar ingredients: oats, milk, honey."
+    own = found(embed, "gluten?", "The ingredients given are oats, milk and honey. Gluten isn't among "
+                "them, but I'd still read the wrapper since I only have the ingredient list.", bar)
+    assert own.get("cause", 0) == 0
+    invented = found(embed, "why so sweet?", "It is sweet because the oats are roasted in cane syrup.", bar)
+    assert invented["cause"] == 1
+
+
+def test_a_negation_of_another_clauses_subject_is_no_flip(embed: Embed) -> None:
+    kit = "Helmet included; lock sold separately (15 EUR)."
+    right = found(embed, "what comes with it?", "The helmet comes with it, but the lock is not included: it costs 15 EUR extra.", kit)
+    assert right.get("negation", 0) == 0
+    assert found(embed, "what comes with it?", "The helmet is not included with the bike.", kit)["negation"] == 1

@@ -14,7 +14,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -312,6 +312,8 @@ _UNITS = {
     "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
     "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
     "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
+    "inch": "in", "km/h": "kmh", "kph": "kmh", "mph": "mph", "knots": "kn", "knot": "kn",
+    "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -321,7 +323,8 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("min", "s"): 60.0, ("s", "ms"): 1000.0, ("day", "h"): 24.0, ("week", "day"): 7.0,
     ("year", "month"): 12.0, ("t", "kg"): 1000.0, ("year", "day"): 365.0, ("month", "day"): 30.0,
     ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
-    ("m3", "l"): 1000.0,
+    ("m3", "l"): 1000.0, ("kn", "kmh"): 1.852, ("mph", "kmh"): 1.609344, ("kn", "mph"): 1.150779,
+    ("bar", "psi"): 14.5038, ("bar", "kpa"): 100.0, ("kpa", "psi"): 0.145038, ("kcal", "kj"): 4.184,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -354,8 +357,8 @@ _NUMERIC = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_WORD_ALT = "|".join(
-    sorted([w for w in _WORD_NUMBERS if w not in ("a", "an", "once")] + list(_SCALE), key=len,
-           reverse=True)
+    sorted([w for w in _WORD_NUMBERS if w not in ("a", "an", "once")]
+           + [w for w in _SCALE if len(w) > 2], key=len, reverse=True)
 )
 _WORDED = re.compile(
     rf"\b(?:(?:a|an|{_NUMBER_WORD_ALT})[\s-]+)*(?:{_NUMBER_WORD_ALT})\b"
@@ -366,6 +369,10 @@ _WORDED = re.compile(
 
 # A number after a hyphen ends an id when the word before it joins a chain or has digits.
 _HYPHEN_ID = re.compile(r"(?:[\w]*-|[A-Za-z]*\d\w*)-$")
+
+
+_BY = re.compile(r"\s?[x×]\s?")
+_MAX_COUNT = 12
 
 
 def _place(num: str) -> float:
@@ -422,18 +429,26 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         value = float(num.replace(",", ""))
         place = _place(num)
         scale = (m.group("scale") or "").lower()
+        cur = (m.group("cur") or m.group("cur2") or "").lower()
+        if scale == "mm" and not cur:
+            scale = ""  # "$5mm" is five million; "5 mm" without money is millimetres
         if scale:
             value *= _SCALE[scale]
             place *= _SCALE[scale]
-        cur = (m.group("cur") or m.group("cur2") or "").lower()
         unit = (_CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
-                or cur.strip())
+                or cur.strip() or ("mm" if (m.group("scale") or "").lower() == "mm" else ""))
         raw_unit = (m.group("unit") or "").lower()
         if cur and raw_unit in ("m", "b") and not scale:
             value *= 1e6 if raw_unit == "m" else 1e9
             place *= 1e6 if raw_unit == "m" else 1e9
             unit = _CURRENCY[cur.strip()]
         approx = bool(_APPROX.search(text[max(0, m.start() - 24) : m.start()]))
+        # "8.5 x 11.7 inches": the dimensions of one size share the unit said last; a small
+        # whole number before "x" is a count ("2 x 10 kg bags").
+        last = out[-1] if out else None
+        if (last and unit and not last.unit and _BY.fullmatch(text[taken[-1][1] : m.start()])
+                and (last.value != int(last.value) or last.value > _MAX_COUNT)):
+            out[-1] = replace(out[-1], unit=unit)
         out.append(Quantity(m.group(0).strip(), value, unit, place, approx))
         taken.append(m.span())
     for m in _WORDED.finditer(text):

@@ -101,7 +101,8 @@ _ARITHMETIC = re.compile(
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
     r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
     r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
-    r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b",  # "add 7.70 GBP more": a difference
+    r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b|"  # "add 7.70 GBP more": a difference
+    r"\d\s+of\s+(?:the\s+|all\s+|its\s+)?[$€£¥]?\d",  # "188 of the 500 seats": a part of a whole
     re.IGNORECASE,
 )
 
@@ -244,8 +245,10 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
 
 
 # A zone's code in capitals only: case-blind, "[A-Z]{2,4}T" read "next" and "must" as zones.
-_TIME_ZONE = re.compile(r"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|"
-                        r"(?-i:[A-Z]{2,4}T|CET|CEST|EST|EDT|PST|PDT|IST|JST))\b", re.IGNORECASE)
+_ZONE_CODE = r"(?-i:[A-Z]{2,4}T|CET|CEST|EST|EDT|PST|PDT|IST|JST)"
+_TIME_ZONE = re.compile(rf"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|{_ZONE_CODE})\b",
+                        re.IGNORECASE)
+_ZONE_NAME = re.compile(rf"\b{_ZONE_CODE}\b")
 
 
 _DAY_MINUTES = 24 * 60
@@ -291,6 +294,14 @@ def _negated_before(text: str, at: int) -> bool:
 
 
 _RESTATED_WORDS = 2
+
+
+def _about_another(part: str, theirs: str, others: Sequence[str], negated: str) -> bool:
+    """The claim's clause shares no word with the evidence clause but the negated one, and
+    does with another clause of the same evidence sentence: "the rack is not included"
+    against "Charger included; pannier rack sold separately" speaks of the rack."""
+    mine = word_stems(part) - set(negated.split())
+    return not mine & word_stems(theirs) and any(mine & word_stems(o) for o in others if o != theirs)
 
 
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
@@ -534,6 +545,7 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to|caused by|as a result of|owing
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
                     r"([^.;!?]+)", re.IGNORECASE)
+_SPEAKER = re.compile(r"I\b|I'(?:m|ve|d)\b")
 _CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
 _CAUSE_WORDS = 2  # and at least this many of them
 
@@ -541,6 +553,8 @@ _CAUSE_WORDS = 2  # and at least this many of them
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
+        if _SPEAKER.match(m.group(1)):
+            continue  # "since I only have the allergen list": the answer's own reach, no fact
         words = word_stems(m.group(1))
         missing = words - ev.stems
         if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words):
@@ -738,6 +752,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         terms |= {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim.text)
                   if w.lower() not in _PLEASANTRIES}
         terms -= _LINKS
+    if clock_times(claim.text):
+        # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
+        terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
     names = sorted(t for t in terms if not _name_found(t, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
@@ -795,9 +812,11 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             # A sentence the claim plainly restates needs one more shared word, not two.
             need = 1 if float(sims[i]) >= _RESTATES_COS else 2
             parts = clauses(claim.text)
-            flipped = next((f for part in parts for theirs_part in map(_stated, clauses(aligned))
+            theirs_parts = [_stated(c) for c in clauses(aligned)]
+            flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
-                            and not _negation_restated(part, parts, theirs_part)), "")
+                            and not _negation_restated(part, parts, theirs_part)
+                            and not _about_another(part, theirs_part, theirs_parts, f)), "")
             if flipped:
                 contradicted = True
                 claim.found["negation"] = 1.0
