@@ -195,8 +195,14 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     """The request's parts the answer does not meet, each with whether it asks for an act
     that nothing performed."""
     parts = request_parts(run.case.input)
-    if len(parts) < 2 and not _COVERS_ALL.search(run.case.output):
-        parts = _listed(run.case.input)
+    if not _COVERS_ALL.search(run.case.output):
+        # Items the user numbered are the parts they count, whatever the sentences hold
+        # ("1) swap … 2) move … 3) tell me …" in one sentence reads as two clauses).
+        numbered = _numbered(run.case.input)
+        if len(numbered) > max(len(parts), 1):
+            parts = numbered
+        elif len(parts) < 2:
+            parts = _listed(run.case.input)
     if len(parts) < 2 or not run.sentences:
         return []
     answer = word_stems(run.case.output)
