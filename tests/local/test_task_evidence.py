@@ -523,6 +523,14 @@ def test_steps_that_start_other_work(embed: Embed, wrong: RunCase, right: RunCas
           "inspection to Monday, 3) tell me when the water is switched back on.",
           "New padlock fitted on the shed door, your plot inspection is moved to Monday, and "
           "the water is switched back on from Friday 10:00.")),
+    # "Enrol" (British spelling) asks for an act as "enroll" does.
+    ("instructions",
+     case("Enrol me on the first-aid refresher on the 9th, staff number 2210.",
+          "To enrol, go to the learning portal, choose 'First-aid refresher', pick the 9th and "
+          "press Submit."),
+     case("Enrol me on the first-aid refresher on the 9th, staff number 2210.",
+          "You're enrolled on the first-aid refresher on the 9th; the confirmation is in your "
+          "inbox.")),
     ("remainder",
      case("Rename the five chapter files to the new scheme",
           "Renamed chapter 1 and chapter 2. Moving on to the rest now."),

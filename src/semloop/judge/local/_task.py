@@ -411,7 +411,7 @@ def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
 
 _ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit file send create
     add remove delete set reset move transfer refund order schedule reschedule downgrade upgrade
-    apply open close register enroll renew pay mark migrate rotate disable enable activate
+    apply open close register enroll enrol renew pay mark migrate rotate disable enable activate
     deactivate block unblock raise lower increase decrease extend return exchange replace
     issue generate make email forward share assign escalate approve reject dispute port
     terminate suspend resume restart deploy rollback merge run fix install""".split())  # noqa: SIM905
@@ -425,7 +425,7 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "pay charge",
     "buy purchase order",
     "cancel terminate stop end close",
-    "add create open register enroll",
+    "add create open register enroll enrol",
     "remove delete",
     "raise increase extend",
     "lower decrease reduce",
