@@ -513,6 +513,24 @@ def test_steps_that_start_other_work(embed: Embed, wrong: RunCase, right: RunCas
      case("Guest in room 12 asks for: 1) extra towels, 2) a late checkout, 3) a taxi at 6am. "
           "Please arrange all of it.",
           "Room 12: extra towels sent, late checkout set to 13:00, taxi booked for 6:00.")),
+    # The numbered items are the parts even when the sentences split into fewer.
+    ("parts_missing",
+     case("For the allotment shed: 1) fit the new padlock on the door, 2) move my plot "
+          "inspection to Monday, 3) tell me when the water is switched back on.",
+          "I've fitted the new padlock on the shed door, and the water is switched back on "
+          "from Friday 10:00."),
+     case("For the allotment shed: 1) fit the new padlock on the door, 2) move my plot "
+          "inspection to Monday, 3) tell me when the water is switched back on.",
+          "New padlock fitted on the shed door, your plot inspection is moved to Monday, and "
+          "the water is switched back on from Friday 10:00.")),
+    # "Enrol" (British spelling) asks for an act as "enroll" does.
+    ("instructions",
+     case("Enrol me on the first-aid refresher on the 9th, staff number 2210.",
+          "To enrol, go to the learning portal, choose 'First-aid refresher', pick the 9th and "
+          "press Submit."),
+     case("Enrol me on the first-aid refresher on the 9th, staff number 2210.",
+          "You're enrolled on the first-aid refresher on the 9th; the confirmation is in your "
+          "inbox.")),
     ("remainder",
      case("Rename the five chapter files to the new scheme",
           "Renamed chapter 1 and chapter 2. Moving on to the rest now."),

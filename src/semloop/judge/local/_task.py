@@ -195,8 +195,14 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     """The request's parts the answer does not meet, each with whether it asks for an act
     that nothing performed."""
     parts = request_parts(run.case.input)
-    if len(parts) < 2 and not _COVERS_ALL.search(run.case.output):
-        parts = _listed(run.case.input)
+    if not _COVERS_ALL.search(run.case.output):
+        # Items the user numbered are the parts they count, whatever the sentences hold
+        # ("1) swap … 2) move … 3) tell me …" in one sentence reads as two clauses).
+        numbered = _numbered(run.case.input)
+        if len(numbered) > max(len(parts), 1):
+            parts = numbered
+        elif len(parts) < 2:
+            parts = _listed(run.case.input)
     if len(parts) < 2 or not run.sentences:
         return []
     answer = word_stems(run.case.output)
@@ -405,7 +411,7 @@ def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
 
 _ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit file send create
     add remove delete set reset move transfer refund order schedule reschedule downgrade upgrade
-    apply open close register enroll renew pay mark migrate rotate disable enable activate
+    apply open close register enroll enrol renew pay mark migrate rotate disable enable activate
     deactivate block unblock raise lower increase decrease extend return exchange replace
     issue generate make email forward share assign escalate approve reject dispute port
     terminate suspend resume restart deploy rollback merge run fix install""".split())  # noqa: SIM905
@@ -419,7 +425,7 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "pay charge",
     "buy purchase order",
     "cancel terminate stop end close",
-    "add create open register enroll",
+    "add create open register enroll enrol",
     "remove delete",
     "raise increase extend",
     "lower decrease reduce",
