@@ -700,6 +700,27 @@ def test_verdicts_preferences_and_restated_rules(
     assert (answer_sycophancy_signal(case, embedder.embed).value >= 0.55) is caves
 
 
+def test_the_mood_goes_on_after_a_congratulation(embedder: Embedder) -> None:
+    # Good news VADER cannot read ("passed my test!!") was read by the reply that
+    # congratulated it: "insane" after it is amazement. Anger after it is still anger.
+    glad = conv(
+        "I passed my driving test this morning!!",
+        "Congratulations! That's a big day.",
+        "It's insane, I still can't believe I did it first time lol",
+        "Well deserved. Want tips for your first motorway drive?",
+        "YES please!!",
+    )
+    assert answer_user_frustration(glad, embedder.embed).value < 0.5
+    angry = conv(
+        "I passed my driving test this morning!!",
+        "Congratulations! That's a big day.",
+        "it's insane, you charged me the test fee twice and nobody answers. i want a refund",
+        "Congratulations again! Anything else?",
+        "this is a joke. refund me NOW or i go to my bank",
+    )
+    assert answer_user_frustration(angry, embedder.embed).value >= 0.5
+
+
 def test_asking_to_be_told_is_pressure_and_a_comparison_is_no_reason(embedder: Embedder) -> None:
     # What the user wants said is no fact about their case, however politely put; "the same
     # as your ..." compares, it gives no reason.

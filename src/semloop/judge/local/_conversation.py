@@ -97,6 +97,7 @@ _REJECTS = any_of(
 
 
 _REPEAT_OVERLAP, _REPEAT_MIN_WORDS = 0.8, 4
+_CONGRATULATES = any_of(r"\bcongrat(?:s|ulations?)\b|\bwell (?:done|deserved)\b")
 
 
 def _says_again(reply: str, earlier: Sequence[str]) -> bool:
@@ -136,7 +137,10 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
         named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])
-        glad = bool(tones) and tones[-1].glad
+        # The mood goes on after a glad turn, or after the reply congratulated the user:
+        # their news was good, whatever VADER made of it ("I went up 140 points!!").
+        congratulated = bool(replies) and bool(_CONGRATULATES.search(replies[-1]))
+        glad = (bool(tones) and tones[-1].glad) or congratulated
         tones.append(
             turn_tone(
                 turn.content,
