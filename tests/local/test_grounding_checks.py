@@ -424,6 +424,11 @@ def test_hours_and_minutes_are_one_duration(embed: Embed) -> None:
     assert found(embed, "how long?", "The crossing takes 3 hours 45 minutes.", sailing)["numbers"] == 0
     # Each part alone is some gap between the day's times; together they are none.
     assert found(embed, "how long?", "The crossing takes about 2 hours 15 minutes.", sailing)["numbers"] == 1
+    # A duration the context states in parts is its total too, in minutes or hours.
+    exam = "Written exam: 2 h 15 min, calculators allowed."
+    for total in ("2 hours 15 minutes (135 minutes)", "2.25 hours"):
+        assert found(embed, "how long?", f"The exam lasts {total}.", exam)["numbers"] == 0
+    assert found(embed, "how long?", "The exam lasts 2 hours 45 minutes.", exam)["numbers"] == 1
 
 
 def test_a_claim_of_what_the_context_has_none_of_is_flipped(embed: Embed) -> None:
@@ -478,3 +483,9 @@ def test_a_negation_of_another_clauses_subject_is_no_flip(embed: Embed) -> None:
     right = found(embed, "what comes with it?", "The helmet comes with it, but the lock is not included: it costs 15 EUR extra.", kit)
     assert right.get("negation", 0) == 0
     assert found(embed, "what comes with it?", "The helmet is not included with the bike.", kit)["negation"] == 1
+    # Negating what another clause of the sentence negates too restates that clause.
+    soap = "Has no fragrance, but is made in a workshop that uses fragrance oils."
+    restated = found(embed, "is it unscented?", "The bar itself has no fragrance, but the workshop "
+                     "uses fragrance oils, so I can't promise it is scent-free.", soap)
+    assert restated.get("negation", 0) == 0
+    assert found(embed, "is it unscented?", "The workshop doesn't use fragrance oils.", soap)["negation"] == 1

@@ -50,6 +50,7 @@ from ._claims import (
     is_refusal,
     key_terms,
     labelled_values,
+    negation_scope,
     number_supported,
     quantities,
     split_claims,
@@ -163,8 +164,12 @@ class _Evidence:
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
         gaps = {(b - a) % _DAY_MINUTES for a in self.minutes for b in self.minutes if a != b}
+        # A duration the evidence states in parts ("cut-off 3 h 30 min") is its total too:
+        # 210 minutes, 3.5 hours.
+        totals = [60 * float(m.group("hv")) + float(m.group("mv"))
+                  for text in [*self.texts, self.given] for m in _COMPOUND_DURATION.finditer(text)]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
-                                 *(g % 60 for g in gaps)])
+                                 *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
         # until September 2028); only where the claim says it counted one.
         self.shifted = _shifted(self.date_readings, self.found)
@@ -296,12 +301,24 @@ def _negated_before(text: str, at: int) -> bool:
 _RESTATED_WORDS = 2
 
 
+def _negated_stems(text: str) -> frozenset[str]:
+    singles, phrases = negation_scope(text)
+    return singles.union(*phrases)
+
+
 def _about_another(part: str, theirs: str, others: Sequence[str], negated: str) -> bool:
     """The claim's clause shares no word with the evidence clause but the negated one, and
-    does with another clause of the same evidence sentence: "the rack is not included"
-    against "Charger included; pannier rack sold separately" speaks of the rack."""
-    mine = word_stems(part) - set(negated.split())
-    return not mine & word_stems(theirs) and any(mine & word_stems(o) for o in others if o != theirs)
+    speaks of another clause of the same evidence sentence: shares a word with it ("the rack
+    is not included" against "Charger included; pannier rack sold separately" speaks of the
+    rack), or negates what it negates ("the recipe has no nuts" against "Contains no nuts,
+    but is made in a kitchen that handles tree nuts" restates the first clause)."""
+    stems = set(negated.split())
+    mine = word_stems(part) - stems
+    if mine & word_stems(theirs):
+        return False
+    denied = stems <= _negated_stems(part)
+    return any(mine & word_stems(o) or (denied and stems <= _negated_stems(o))
+               for o in others if o != theirs)
 
 
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
