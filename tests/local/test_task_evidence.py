@@ -401,6 +401,20 @@ def test_the_act_performed_on_the_record_read_is_no_other_thing(embed: Embed) ->
                                     '{"hold_id": "H-3307", "status": "waiting"}', True))), embed)
     assert other.features["other_action"] == 1.0, other.notes
 
+
+@pytest.mark.parametrize(("read", "fired"), [("Springfield, MO", 1.0), ("Springfield, IL", 0.0),
+                                             ("Springfield, Illinois", 0.0)])
+def test_the_same_place_in_another_region_is_acted_on(embed: Embed, read: str,
+                                                      fired: float) -> None:
+    """A place asked with its region, read in another (the region's code or full name in the
+    asked region is the same place)."""
+    ev = task_understanding_evidence(case(
+        "Is the water-main repair in Springfield, Illinois finished yet?",
+        "Yes, the crews closed the repair on Elm Street yesterday and water pressure is normal.",
+        tools=(ToolCall("city_notices", {"city": read}, '{"notice": "repair closed"}', True),)),
+        embed)
+    assert ev.features["acted_on"] == fired, ev.notes
+
 _ORDER_PROBE = """
 from semloop.judge.local._claims import word_stems
 from semloop.judge.local._task import _idents, _in_order

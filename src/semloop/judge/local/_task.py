@@ -1113,11 +1113,42 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
         first = value.split()[0].lower()
         if first not in request and names and not names & set(flat.split()):
             return min(names), value
+    place = _other_region(case)
+    if place is not None:
+        return place
     days = {int(m.group(1)) for m in _DAY_OF_MONTH.finditer(case.input)}
     acted = {parts[2] for _, value in args for _, readings in dates(value) for parts in readings
              if parts[2] is not None}
     if days and acted and not days & acted:
         return f"the {min(days)}", next(value for _, value in args if dates(value))
+    return None
+
+
+# A place with its region: "Portland, Maine", "Springfield, IL".
+_QUALIFIED = re.compile(r"\b([A-Z][a-z]+(?: [A-Z][a-z]+)*), ([A-Z][a-z]+|[A-Z]{2})\b")
+
+
+def _region_of(short: str, full: str) -> bool:
+    """One region written twice: equal, or the short one its initial and then some of its
+    letters in order (ME of Maine)."""
+    short, full = short.lower(), full.lower()
+    rest = iter(full[1:])
+    return short == full or short[0] == full[0] and all(ch in rest for ch in short[1:])
+
+
+def _other_region(case: RunCase) -> tuple[str, str] | None:
+    """The request names a place with its region; a successful call was made on (or
+    returned) the same place name in another region, and none in the one asked (Portland,
+    Maine asked, `location: Portland, OR` read)."""
+    calls = [c for c in case.tools_called if not _failed(c)]
+    run = [text for c in calls for text in (" ".join(str(v) for v in c.args.values()),
+                                            tool_text(c.output))]
+    read = [(m.group(1), m.group(2)) for text in run for m in _QUALIFIED.finditer(text)]
+    for m in _QUALIFIED.finditer(case.input):
+        name, region = m.group(1), m.group(2)
+        same = [r for n, r in read if n.lower() == name.lower()]
+        if same and not any(_region_of(r, region) or _region_of(region, r) for r in same):
+            return m.group(0), f"{name}, {same[0]}"
     return None
 
 
