@@ -379,6 +379,42 @@ def test_reasoning_names_words_as_the_request_writes_them(embed: Embed) -> None:
     assert notes["other_action"] == 'asked to "reserve", the run did "renew"', notes
 
 
+
+_HOLD_READ = ToolCall("get_hold", {"hold_id": "H-3307"},
+                      '{"hold_id": "H-3307", "title": "Piranesi", "status": "waiting"}', True)
+
+
+def test_the_act_performed_on_the_record_read_is_no_other_thing(embed: Embed) -> None:
+    """The record read before the act and returned after it is one record at two times: its
+    old value (`waiting`) is no sibling and no other part of the evidence, and the read's
+    name (get_hold) performs nothing; an act the request tells in the past is not asked."""
+    asked = "I've changed my plans, please cancel my waiting hold H-3307 on Piranesi."
+    done = task_understanding_evidence(case(
+        asked, "Hold H-3307 on Piranesi is cancelled; you are off the queue.",
+        tools=(_HOLD_READ, ToolCall("cancel_hold", {"hold_id": "H-3307"},
+                                    '{"hold_id": "H-3307", "status": "cancelled"}', True))), embed)
+    assert not any(done.features[f] for f in ("substitute", "wrong_source", "other_action")), \
+        done.notes
+    other = task_understanding_evidence(case(
+        asked, "Hold H-3307 on Piranesi now lasts 30 days instead of 7.",
+        tools=(_HOLD_READ, ToolCall("extend_hold", {"hold_id": "H-3307", "days": 30},
+                                    '{"hold_id": "H-3307", "status": "waiting"}', True))), embed)
+    assert other.features["other_action"] == 1.0, other.notes
+
+
+@pytest.mark.parametrize(("read", "fired"), [("Springfield, MO", 1.0), ("Springfield, IL", 0.0),
+                                             ("Springfield, Illinois", 0.0)])
+def test_the_same_place_in_another_region_is_acted_on(embed: Embed, read: str,
+                                                      fired: float) -> None:
+    """A place asked with its region, read in another (the region's code or full name in the
+    asked region is the same place)."""
+    ev = task_understanding_evidence(case(
+        "Is the water-main repair in Springfield, Illinois finished yet?",
+        "Yes, the crews closed the repair on Elm Street yesterday and water pressure is normal.",
+        tools=(ToolCall("city_notices", {"city": read}, '{"notice": "repair closed"}', True),)),
+        embed)
+    assert ev.features["acted_on"] == fired, ev.notes
+
 _ORDER_PROBE = """
 from semloop.judge.local._claims import word_stems
 from semloop.judge.local._task import _idents, _in_order

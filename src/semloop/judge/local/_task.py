@@ -21,6 +21,7 @@ Each reads a case into named evidence (``*_evidence``); the learned head of its 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -645,7 +646,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     named = {t for t in key_terms(" ".join([*case.context, records]))
              if not any(ch.isdigit() for ch in t)}
     named |= {m.lower() for m in re.findall(r":\s*([A-Z][a-z][\w'-]*)", records)}
-    named |= _record_names(records)
+    named |= _record_names(case)
     for text, found in ((case.input, asked), (case.output, answered)):
         for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
             if word in named:
@@ -707,17 +708,28 @@ def _one_part(a: str, b: str) -> bool:
     return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
 
 
-def _record_names(records: str) -> set[str]:
+def _record_names(case: RunCase) -> set[str]:
     """Word values that tell a tool's records apart ("fuel: gas" / "fuel: electricity"):
-    a key that holds two or more of them names the records, as a capitalised name would."""
+    a key that holds two or more of them names the records, as a capitalised name would.
+    Calls with the same arguments read one thing: a value that changed between them
+    (`status: open`, then `status: cancelled` from the cancelling call) is what the run did
+    to it, not another record."""
     by_key: dict[str, set[str]] = {}
-    for line in records.splitlines():
-        for field in line.split("; "):
-            key, _, value = field.partition(": ")
-            value = value.strip().lower()
-            if value and re.fullmatch(r"[a-z][a-z'-]+(?: [a-z][a-z'-]+)?", value):
-                by_key.setdefault(key.strip(), set()).add(value)
-    return {v for values in by_key.values() if len(values) >= 2 for v in values}
+    holders: dict[str, set[str]] = {}
+    for c in case.tools_called:
+        target = _called_on(c)
+        lines = tool_text(c.output).splitlines()
+        for i, line in enumerate(lines):
+            # One record is one line of an output, or the whole output of a call on a target.
+            record = target if len(lines) == 1 else f"{target}#{i}"
+            for field in line.split("; "):
+                key, _, value = field.partition(": ")
+                key, value = key.strip(), value.strip().lower()
+                if value and re.fullmatch(r"[a-z][a-z'-]+(?: [a-z][a-z'-]+)?", value):
+                    by_key.setdefault(key, set()).add(value)
+                    holders.setdefault(key, set()).add(record)
+    return {v for key, values in by_key.items() if len(values) >= 2 and len(holders[key]) >= 2
+            for v in values}
 
 
 # A thing named by a label and a short number or letter: line 3, shaft 5, gate B, unit 4B.
@@ -817,19 +829,36 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
     buy purchase donate drain""".split())  # noqa: SIM905
 
 
+_READ_VERBS = frozenset(stem(w) for w in """get list fetch read search find lookup look query show
+    view describe check""".split())  # noqa: SIM905
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
-    asked = {stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())} & _OPERATIONS
+    # A verb in the past tells what happened ("I've changed my mind", "it was cancelled"),
+    # not what is asked.
+    asked = {stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())
+             if not w.endswith("ed")} & _OPERATIONS
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
     unnamed = asked - word_stems(case.output)
     if not unnamed:
         return None
+    acts = []
     for c in case.tools_called:
-        if _failed(c):
+        words = [stem(w) for w in re.split(r"[_\W]+", c.name.lower()) if w]
+        # A call that opens on a read verb (get_order, list_events) changes nothing: the
+        # operation word after it is the thing read.
+        if _failed(c) or not words or words[0] in _READ_VERBS:
             continue
-        verbs = {stem(w) for w in re.split(r"[_\W]+", c.name.lower())} & (_OPERATIONS | _ACTION_VERBS)
+        acts.append((c, set(words) & (_OPERATIONS | _ACTION_VERBS)))
+    # A call's name opens on its act (cancel_order cancels; the subscription of
+    # cancel_subscription is its object): a run that performed an asked act did what was
+    # asked, whatever else the request's words name ("my open order").
+    if any(_alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked for c, _ in acts):
+        return None
+    for c, verbs in acts:
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
         if verbs and not any(_alike(v) & unnamed for v in verbs):
             request = _asked_text(case.input)
@@ -1084,11 +1113,42 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
         first = value.split()[0].lower()
         if first not in request and names and not names & set(flat.split()):
             return min(names), value
+    place = _other_region(case)
+    if place is not None:
+        return place
     days = {int(m.group(1)) for m in _DAY_OF_MONTH.finditer(case.input)}
     acted = {parts[2] for _, value in args for _, readings in dates(value) for parts in readings
              if parts[2] is not None}
     if days and acted and not days & acted:
         return f"the {min(days)}", next(value for _, value in args if dates(value))
+    return None
+
+
+# A place with its region: "Portland, Maine", "Springfield, IL".
+_QUALIFIED = re.compile(r"\b([A-Z][a-z]+(?: [A-Z][a-z]+)*), ([A-Z][a-z]+|[A-Z]{2})\b")
+
+
+def _region_of(short: str, full: str) -> bool:
+    """One region written twice: equal, or the short one its initial and then some of its
+    letters in order (ME of Maine)."""
+    short, full = short.lower(), full.lower()
+    rest = iter(full[1:])
+    return short == full or short[0] == full[0] and all(ch in rest for ch in short[1:])
+
+
+def _other_region(case: RunCase) -> tuple[str, str] | None:
+    """The request names a place with its region; a successful call was made on (or
+    returned) the same place name in another region, and none in the one asked (Portland,
+    Maine asked, `location: Portland, OR` read)."""
+    calls = [c for c in case.tools_called if not _failed(c)]
+    run = [text for c in calls for text in (" ".join(str(v) for v in c.args.values()),
+                                            tool_text(c.output))]
+    read = [(m.group(1), m.group(2)) for text in run for m in _QUALIFIED.finditer(text)]
+    for m in _QUALIFIED.finditer(case.input):
+        name, region = m.group(1), m.group(2)
+        same = [r for n, r in read if n.lower() == name.lower()]
+        if same and not any(_region_of(r, region) or _region_of(region, r) for r in same):
+            return m.group(0), f"{name}, {same[0]}"
     return None
 
 
@@ -1123,6 +1183,18 @@ def _entries(case: RunCase) -> list[tuple[str, int]]:
     for c, call in enumerate(case.tools_called, len(case.context)):
         out.extend((line, c) for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
     return out
+
+
+def _called_on(call: ToolCall) -> str:
+    """What a call was made on: its arguments. Calls with the same arguments read one thing."""
+    return json.dumps(call.args, sort_keys=True, default=str)
+
+
+def _target(case: RunCase, source: int) -> str | None:
+    """What an evidence source was called on; None for a context document."""
+    if source < len(case.context):
+        return None
+    return _called_on(case.tools_called[source - len(case.context)])
 
 
 def _segments(case: RunCase) -> list[str]:
@@ -1210,6 +1282,11 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         # A document whose title holds the word is about the thing asked, in every entry.
         titled = where < len(case.context) and _titled(case.context[where], w)
         other = {entries[i][1] for i in holding}
+        # Calls with the same arguments read one thing: a word it held before the run acted
+        # on it (`status: open`, then `cancelled`) is that thing's past, not another part.
+        if all(_target(case, s) is not None and _target(case, s) == _target(case, where)
+               for s in other):
+            continue
         lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
         if best not in holding and not titled and not sources & set(holding) \
                 and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
