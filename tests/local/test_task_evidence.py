@@ -355,6 +355,17 @@ _TANGENT = ("The 14:05 is on time. Riverside station opened in 1887 under Queen 
           "Usually only if the lease allows it. Most Proprietary Leases require board consent "
           "for a sublet. Read the sublet clause in your Proprietary Lease and ask the board "
           "for its written policy.")),
+    # A sentence about the user's own named thing (its plural too) may bring a detail or
+    # two of it; one that starts from it and names a cast has left it.
+    ("new_names",
+     case("Is my Singer 201K sewing machine worth servicing?",
+          "Yes, if the motor runs. Singer built the 201K at its Clydebank factory in Scotland, "
+          "and Isaac Merritt Singer's company later sold Clydebank to Kilbowie Estates in 1980 "
+          "after strikes and a long fight with Brother and Janome."),
+     case("Is my Singer 201K sewing machine worth servicing?",
+          "Yes, if the motor runs. Singer 201Ks from the 1950s have gear-driven Bakelite-free "
+          "mechanisms that outlast most modern machines; a service with new grease and a belt "
+          "costs about £60.")),
 ])
 def test_off_topic_evidence(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
     assert off_topic_evidence(wrong, embed).features[feature] > 0.0
@@ -572,6 +583,13 @@ def test_steps_that_start_other_work(embed: Embed, wrong: RunCase, right: RunCas
           "Renamed chapter 1 and chapter 2. Moving on to the rest now."),
      case("Rename the five chapter files to the new scheme",
           "Renamed all five chapter files to ch01-ch05.")),
+    # A degree ("mild", "a little") answers a yes-or-no question about how much.
+    ("evasive",
+     case("Getting a root canal next week. Does it hurt much?",
+          "Every patient is different, and our team will talk you through the treatment."),
+     case("Getting a root canal next week. Does it hurt much?",
+          "Only mildly for most patients: the tooth is numbed, so you feel pressure rather "
+          "than pain, and it may ache a little for a day or two.")),
     # A refusal that names nothing of the request is a generic reply.
     ("generic",
      case("Change my dentist appointment to Friday", "Sorry, I can't help with that."),

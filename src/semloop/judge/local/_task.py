@@ -322,7 +322,10 @@ _ASKS_YES_OR_NO = re.compile(r"(?:^|[.!?,;:\u2014\u2013-]\s*|\b(?:so|but|and|ok|
                      re.IGNORECASE)
 _ANSWERS_YES_OR_NO = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|unfortunately|afraid|of course|"
                     r"absolutely|definitely|certainly|sure|only (?:if|when|after|before)|as long as|"
-                    r"unless|provided|eligible|allowed|permitted|fine|okay|ok)\b", re.IGNORECASE)
+                    r"unless|provided|eligible|allowed|permitted|fine|okay|ok|"
+                    # A degree answers "does it hurt much?" as well: "moderate", "a little".
+                    r"mild(?:ly)?|moderate(?:ly)?|slight(?:ly)?|a (?:little|bit)|barely|hardly|"
+                    r"rarely|seldom)\b", re.IGNORECASE)
 
 _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
                            r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
@@ -1607,7 +1610,11 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
     cast, where an answer names what its sources name."""
     known = " ".join([case.input, *case.context, *(tool_text(c.output) for c in case.tools_called),
                       *(json_args for c in case.tools_called for json_args in map(str, c.args.values()))])
-    have = key_terms(known) | set(_YEAR_OR_DECADE.findall(known))
+    have = _inflected(key_terms(known) | set(_YEAR_OR_DECADE.findall(known)))
+    # A unit naming the user's own thing ("Penny Blacks were printed in 1840 …") may bring
+    # a detail or two of it; one that names a cast (a maker's history, its share price) has
+    # left it, whether or not it starts from that thing.
+    asked = _inflected(key_terms(case.input))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
     new = [(key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
@@ -1616,7 +1623,13 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
     # document that governs it, not a tangent's cast.
     owned = {t for u, _ in units for t in key_terms(" ".join(_YOURS.findall(u)))}
     return sum(words[i] for i in range(1, len(units))
-               if not units[i][1] and len(new[i] - owned) >= 2) / total
+               if not units[i][1]
+               and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)) / total
+
+
+def _inflected(names: frozenset[str] | set[str]) -> set[str]:
+    """The names with their plurals: "Penny Blacks" after "a Penny Black" is that name."""
+    return {*names, *(f"{t}{end}" for t in names for end in ("s", "es"))}
 
 
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
