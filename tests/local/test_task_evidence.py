@@ -583,6 +583,13 @@ def test_steps_that_start_other_work(embed: Embed, wrong: RunCase, right: RunCas
           "Renamed chapter 1 and chapter 2. Moving on to the rest now."),
      case("Rename the five chapter files to the new scheme",
           "Renamed all five chapter files to ch01-ch05.")),
+    # "I wasn't able to …" and nothing more: no reason, nothing offered, nothing done.
+    ("generic",
+     case("can you get a plumber round to fix my boiler today? it's leaking",
+          "I wasn't able to get a plumber round to you today."),
+     case("can you get a plumber round to fix my boiler today? it's leaking",
+          "I wasn't able to get a plumber round today because all three are on call-outs, "
+          "but the first one free can come at 8am tomorrow. Shall I book it?")),
     # A degree ("mild", "a little") answers a yes-or-no question about how much.
     ("evasive",
      case("Getting a root canal next week. Does it hurt much?",

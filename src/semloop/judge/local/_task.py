@@ -488,6 +488,9 @@ def _generic(run: _Run) -> bool:
         return False
     own = _part_stems(case.input)
     named = len(own & word_stems(case.output)) / len(own) if own else 1.0
+    # Only "I couldn't do it", however much of the request it repeats: nothing is done.
+    if run.sentences and all(_BARE_INABILITY.search(s) for s in run.sentences):
+        return True
     stock = sum(1 for s in run.sentences if _BOILERPLATE.search(s))
     # Tools that answered, and an answer that uses nothing they returned.
     data = [c.output for c in case.tools_called if not _failed(c) and len(c.output) > 20]
@@ -502,6 +505,13 @@ def _generic(run: _Run) -> bool:
 
 
 _GENERIC_SHARE = 0.34
+# "I wasn't able to arrange a locksmith for you tonight.": a sentence that says only that
+# the work was not done, with no reason, no clause after it and nothing offered instead.
+_BARE_INABILITY = re.compile(
+    r"^(?:(?:sorry|unfortunately),? )?(?:i|we) (?:wasn't|was not|weren't|were not|couldn't|"
+    r"could not|was unable|were unable|am unable|'m unable|am not able|'m not able|can't|cannot)"
+    r"(?: able)? to (?:(?!\b(?:because|since|due|as|so|but|until|unless|instead)\b)[^,;:\u2014\u2013(])*?"
+    r"[.!]?$", re.IGNORECASE)
 
 
 # --- TASK_UNDERSTANDING_FAILURE -------------------------------------------------------
