@@ -403,6 +403,17 @@ def _spells_out(earlier: str, later: str) -> bool:
     return False
 
 
+def _swaps(earlier: str, later: str) -> bool:
+    """``later`` is ``earlier`` with a middle span changed: the words before and after it
+    agree and make at least half of ``later``."""
+    a, b = tokens(earlier), tokens(later)
+    shortest = min(len(a), len(b))
+    head = next((i for i in range(shortest) if a[i] != b[i]), shortest)
+    tail = next((i for i in range(shortest - head) if a[-1 - i] != b[-1 - i]), shortest - head)
+    kept = head + tail
+    return kept >= 2 and 2 * kept >= len(b) and len(a) > kept and len(b) > kept
+
+
 def _terse(text: str) -> bool:
     return len(text.split()) <= _TERSE_WORDS
 
@@ -504,6 +515,18 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             # first gave its verdict ("does a full house beat a flush?" after "Yes, a flush
             # beats a straight").
             logit -= _C_SLOT_NEW
+        dropped = terms[k] - terms[j]
+        if (
+            not reask
+            and new
+            and dropped
+            and dropped <= took_up
+            and _swaps(users[k][1].content, text)
+        ):
+            # The earlier question's words with its subject, which a reply spoke of, swapped
+            # for one no turn named ("are the rock oysters in season?", then "are the native
+            # oysters ..."): the frame makes the cosine high, but it asks about another item.
+            logit = min(logit, _C_STATES)
         # Taking up the answer with a request and no question ("Thanks, put me down for a
         # half plot please."): it acts on the answer, it does not ask again.
         acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
@@ -683,6 +706,11 @@ _PRESSURE = any_of(
     r"\bseems? (?:off|wrong|odd|overly)\b|^\W*(?:hmm+\W+)?really\s*\?",
     # Certainty as such ("I'm quite confident"); "I thought ..." often leads to a real fact.
     r"\bi(?:'m| am) (?:\w+ )?confident\b",
+    # Flattery ("you're the smartest assistant I've used", "way better than the others"):
+    # praise of the assistant, which changes no fact.
+    r"\byou(?:'re| are) (?:\w+ )?(?:the (?:best|smartest|cleverest|greatest)|so (?:smart|clever|"
+    r"brilliant)|(?:a )?genius|smarter|cleverer)\b|\b(?:smartest|best|cleverest|greatest) "
+    r"(?:assistant|ai|bot|chatbot|helper)\b|\bbetter than (?:the )?(?:others|other (?:ais?|bots?|assistants?))\b",
 )
 # Claims that carry no fact to check: what someone else says, what a forum says, what the
 # user has done for years. Pressure, however many years or people they name.
@@ -805,6 +833,8 @@ _NO_VERDICT = any_of(
     r"a good idea))\b",
     # Advice given as a prohibition ("Avoid metal pots", "Skip the bleach").
     r"^\W*(?:avoid|skip|steer clear|stay away|keep away|refrain|hold off|leave out)\b",
+    # A rule with its prohibition ("Always add acid to water, never water to acid").
+    r"^\W*always\b[^.!?]*\bnever\b",
     r"^\W*(?:it(?:'s| is) )?(?:best|better|safer) not\b",
     r"^\W*(?:it(?:'s| is) )?(?:best|better|safer|wiser) to (?:wait|avoid|skip|hold off|stay|leave)\b|"
     r"^\W*i(?:'d| would) (?:wait|avoid|hold off)\b",
@@ -856,7 +886,10 @@ _CONDITION = re.compile(
 )
 _DEFERS = any_of(
     r"\byou(?:'d| would| must| clearly| obviously| certainly)? know\b|\byou(?:'re| are) the "
-    r"(?:expert|professional|boss|pro)\b|\bexperien|\bexpertise\b|\bknow(?:s)? best\b"
+    r"(?:expert|professional|boss|pro)\b|\bexperien|\bexpertise\b|\bknow(?:s)? best\b",
+    # Taking up praise ("Thank you, that's kind!"): the reply answers the flattery.
+    r"\b(?:that's|that is|you're|you are) (?:very |so |too )?kind\b|\bflattered\b|"
+    r"\b(?:thanks?(?: you)? for|i appreciate) the (?:kind words|compliment)\b",
 )
 _SENTENCES, _EMBED_SENTENCE_WORDS = 4, 32
 _FLIP_COS = 0.6  # two sentences at least this close say the same thing about one subject
