@@ -489,3 +489,18 @@ def test_a_negation_of_another_clauses_subject_is_no_flip(embed: Embed) -> None:
                      "uses fragrance oils, so I can't promise it is scent-free.", soap)
     assert restated.get("negation", 0) == 0
     assert found(embed, "is it unscented?", "The workshop doesn't use fragrance oils.", soap)["negation"] == 1
+
+
+def test_a_value_in_another_currency_or_unit_of_its_dimension_is_unsupported(embed: Embed) -> None:
+    tool = '{"court": "Indoor 2", "hire_sek": 180, "net_cm": 91, "slots": 6}'
+    # The record key states the unit the bare value is in.
+    assert found(embed, "price?", "Court hire is $180.", tool=tool)["numbers"] == 1
+    assert found(embed, "how long is it?", "The net is 91 inches high.", tool=tool)["numbers"] == 1
+    assert found(embed, "price?", "Court hire is SEK 180 and the net is 91 cm high.", tool=tool)["numbers"] == 0
+    # Another dimension is another slot, and a value the evidence also states bare has no unit.
+    assert found(embed, "how many slots?", "There are 6 slots of 91 minutes.", tool=tool)["numbers"] == 0
+    ctx = "Squash court hire: 180 for members, 220 for guests."
+    assert found(embed, "price?", "Members pay $180.", ctx)["numbers"] == 0
+    # A key naming two currencies is a rate between them: its value is in neither alone.
+    rate = '{"chf_per_nok": 0.084, "fee_nok": 40}'
+    assert found(embed, "rate?", "1 NOK is 0.084 CHF, plus a NOK 40 fee.", tool=rate)["numbers"] == 0

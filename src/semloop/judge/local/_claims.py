@@ -635,6 +635,55 @@ def labelled_values(text: str) -> list[Valued]:
     return list(_labelled(text))
 
 
+_KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 ]*?)\s?:\s?(?P<num>-?\d+(?:\.\d+)?)(?=;|\n|$)")
+
+
+def keyed_units(text: str) -> list[tuple[float, str]]:
+    """The numbers of a flattened record whose key ends in a unit or a currency
+    (``price czk: 450``, ``radius km: 15``), each with that unit: the value's unit though
+    the value is bare. A one-letter ending (``plan b``) is too often no unit; a key naming
+    two units of one dimension is a rate between them (``rate usd per gbp``)."""
+    out: list[tuple[float, str]] = []
+    for m in _KEYED_NUMBER.finditer(text):
+        named = [u for w in m.group("key").split() if (u := _key_unit(w))]
+        unit = _key_unit(m.group("key").split()[-1])
+        if unit and len({u for u in named if _dimension(u) == _dimension(unit)}) == 1:
+            out.append((float(m.group("num")), unit))
+    return out
+
+
+def _key_unit(word: str) -> str:
+    return _CURRENCY.get(word) or (word if word.upper() in _ISO_CURRENCIES else "") or (
+        _UNITS.get(word, "") if len(word) > 1 else "")
+
+
+def _dimension(unit: str) -> str:
+    """A name shared by the units one value can be stated in: ``money`` for every currency,
+    else the units ``_CONVERSIONS`` links (km, mi, m, ...), named by the least of them."""
+    if unit in _CURRENCY.values() or unit.upper() in _ISO_CURRENCIES or re.fullmatch(
+            f"[{_CURRENCY_SIGNS}]", unit):
+        return "money"
+    if unit in ("c", "f"):
+        return "c"
+    linked, todo = {unit}, [unit]
+    while todo:
+        u = todo.pop()
+        for a, b in _CONVERSIONS:
+            for x, y in ((a, b), (b, a)):
+                if x == u and y not in linked:
+                    linked.add(y)
+                    todo.append(y)
+    return min(linked)
+
+
+def unit_slip(unit: str, units: Iterable[str]) -> bool:
+    """The claim's unit is not the evidence's for the same value, though of its dimension:
+    ``$24`` for ``adult eur: 24``, ``15 miles`` for ``radius km: 15``."""
+    units = set(units)
+    return bool(unit) and unit not in units and any(
+        _dimension(unit) == _dimension(u) for u in units)
+
+
 # --- number support ------------------------------------------------------------------
 
 def _tolerance(claim: Quantity) -> float:

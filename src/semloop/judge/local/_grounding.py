@@ -49,6 +49,7 @@ from ._claims import (
     is_hedged,
     is_refusal,
     key_terms,
+    keyed_units,
     labelled_values,
     negation_scope,
     number_supported,
@@ -57,6 +58,7 @@ from ._claims import (
     stem,
     table_records,
     tool_text,
+    unit_slip,
     verdict,
     word_stems,
 )
@@ -136,6 +138,8 @@ class _Evidence:
     valued: list[Valued] = field(default_factory=list)
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
+    # Each value's units where every time the evidence states it it says its unit.
+    units: dict[float, frozenset[str]] = field(default_factory=dict)
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
 
@@ -175,6 +179,7 @@ class _Evidence:
         self.shifted = _shifted(self.date_readings, self.found)
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
+        self.units = _value_units([*self.texts, self.given])
 
     def rates(self, claim: str) -> list[float]:
         """The evidence's values restated per a period the claim names, from a period the
@@ -213,6 +218,23 @@ class _Evidence:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
             self.values = sorted(derived_values([*self.found, *extra]) + list(total.values())
                                  + [q.value for q in self.date_parts])
+
+
+def _value_units(texts: Iterable[str]) -> dict[float, frozenset[str]]:
+    """Each value's units, from the amount (``€24``, ``15 km``) or the record key it is the
+    value of (``adult eur: 24``); none for a value the evidence also states bare."""
+    units: dict[float, set[str]] = {}
+    bare: dict[float, int] = {}
+    for text in texts:
+        for q in quantities(text):
+            if q.unit:
+                units.setdefault(q.value, set()).add(q.unit)
+            else:
+                bare[q.value] = bare.get(q.value, 0) + 1
+        for value, unit in keyed_units(text):
+            units.setdefault(value, set()).add(unit)
+            bare[value] = bare.get(value, 0) - 1
+    return {v: frozenset(u) for v, u in units.items() if bare.get(v, 0) <= 0}
 
 
 @dataclass
@@ -713,8 +735,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
-        if supported and (any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                          or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
+        # The evidence's number in another currency or unit of its dimension is another
+        # amount: "$24" for "adult eur: 24".
+        slip = unit_slip(q.unit, ev.units.get(q.value, ()))
+        if supported and not slip and (any(x.unit == q.unit and x.value == q.value for x in ev.found)
+                                       or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
