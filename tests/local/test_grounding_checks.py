@@ -14,6 +14,7 @@ from semloop.judge.local._claims import (
     negation_scope,
     quantities,
     word_stems,
+    worded_clock_times,
 )
 from semloop.judge.local._grounding import hallucination_evidence
 
@@ -504,3 +505,12 @@ def test_a_value_in_another_currency_or_unit_of_its_dimension_is_unsupported(emb
     # A key naming two currencies is a rate between them: its value is in neither alone.
     rate = '{"chf_per_nok": 0.084, "fee_nok": 40}'
     assert found(embed, "rate?", "1 NOK is 0.084 CHF, plus a NOK 40 fee.", tool=rate)["numbers"] == 0
+
+
+def test_a_clock_time_in_words_is_read_as_a_time(embed: Embed) -> None:
+    ctx = "Library hours: opens 08:45, closes 21:30."
+    assert found(embed, "when does it close?", "It closes at half past nine in the evening.", ctx)["numbers"] == 0
+    assert found(embed, "when does it open?", "It opens at a quarter to nine.", ctx)["numbers"] == 0
+    assert found(embed, "when does it close?", "It closes at half past ten.", ctx)["numbers"] == 1
+    # A number word alone is a count, not a time.
+    assert worded_clock_times("We have ten study rooms.") == []

@@ -48,6 +48,7 @@ __all__ = [
     "tool_text",
     "verdict",
     "word_stems",
+    "worded_clock_times",
 ]
 
 _P_FLOOR, _P_CEIL = 0.02, 0.98
@@ -522,6 +523,33 @@ def clock_times(text: str) -> list[tuple[str, int]]:
         elif ap == "a" and hour == 12:
             hour = 0
         out.append((m.group(0), hour * 60 + minute))
+    return out
+
+
+_HOUR_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+_WORDED_CLOCK = re.compile(
+    rf"\b(?:(?P<part>half|(?:a\s+)?quarter)\s+(?P<rel>past|to)\s+)?(?P<h>{'|'.join(_HOUR_WORDS)})"
+    r"(?P<oc>\s+o'?clock)?(?:\s+(?P<when>in the morning|in the afternoon|in the evening|at night|"
+    r"noon|midnight|a\.?m\.?|p\.?m\.?)(?!\w))?", re.IGNORECASE)
+
+
+def worded_clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
+    """Clock times in words (``half past ten``, ``quarter to seven in the evening``, ``nine
+    o'clock``) as minutes after midnight: both halves of the day unless it says which. A
+    bare number word is no time."""
+    out: list[tuple[str, frozenset[int]]] = []
+    for m in _WORDED_CLOCK.finditer(text):
+        if not (m.group("part") or m.group("oc") or m.group("when")):
+            continue
+        hour = _HOUR_WORDS.index(m.group("h").lower()) + 1
+        minutes = {"half": 30, "quarter": 15, "a quarter": 15}.get(
+            re.sub(r"\s+", " ", (m.group("part") or "").lower()), 0)
+        if m.group("rel") and m.group("rel").lower() == "to":
+            hour, minutes = hour - 1, 60 - minutes
+        when = (m.group("when") or "").lower()
+        pm = when.startswith(("p", "noon", "in the afternoon", "in the evening", "at night"))
+        halves = (12,) if pm else (0,) if when else (0, 12)
+        out.append((m.group(0), frozenset(((hour % 12) + h) * 60 + minutes for h in halves)))
     return out
 
 

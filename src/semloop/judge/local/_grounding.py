@@ -61,6 +61,7 @@ from ._claims import (
     unit_slip,
     verdict,
     word_stems,
+    worded_clock_times,
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
@@ -702,6 +703,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     spans = list(_COMPOUND_DURATION.finditer(claim))
     parts = {m.group(k) for m in spans for k in ("h", "mi")}
     stated = [q for q in stated if q.text not in parts]
+    # "half past ten": a clock time in words, whose hour is no number alone.
+    worded = worded_clock_times(claim)
+    hours_said = {w for text, _ in worded for w in re.findall(r"\w+", text.lower())}
+    stated = [q for q in stated if q.text.lower() not in hours_said]
     for m in spans:
         total = Quantity(m.group(0), 60 * float(m.group("hv")) + float(m.group("mv")), "min", 1.0,
                          bool(_APPROX.search(claim[max(0, m.start() - 24) : m.start()])))
@@ -751,6 +756,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         ):
             missing.append(text)
     zoned = bool(_TIME_ZONE.search(claim))
+    for text, said in worded_clock_times(claim):
+        if not said & ev.minutes:
+            missing.append(text)
     for text, minutes in clock_times(claim):
         # The same minutes a whole number of hours away is the time in another zone.
         if minutes not in ev.minutes and not (
