@@ -514,3 +514,15 @@ def test_a_clock_time_in_words_is_read_as_a_time(embed: Embed) -> None:
     assert found(embed, "when does it close?", "It closes at half past ten.", ctx)["numbers"] == 1
     # A number word alone is a count, not a time.
     assert worded_clock_times("We have ten study rooms.") == []
+
+
+def test_within_a_limit_and_beyond_it_are_its_two_sides(embed: Embed) -> None:
+    tool = '{"install_fee_eur": 12, "free_visit_radius_km": 10, "visit_fee_beyond_eur_per_km": 1.5}'
+    # "free within 10 km" against "a fee beyond" it, and joined by "and" to the install fee.
+    ok = found(embed, "do you charge for visits?",
+               "Visits are free within 10 km and the install fee is 12 EUR.", tool=tool)
+    assert ok.get("negation", 0) == 0
+    # The same side of the limit still flips it.
+    flipped = found(embed, "do you charge for visits?",
+                    "Visits beyond 10 km are free and the install fee is 12 EUR.", tool=tool)
+    assert flipped["negation"] == 1

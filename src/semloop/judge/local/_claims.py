@@ -939,7 +939,8 @@ _SHARED = 2  # other content words the two texts must share to speak of the same
 # The two sides of a threshold: "orders over 50 GBP get free delivery" and "below 50 GBP
 # there's a fee" speak of different orders.
 _SIDES = {"over": "above", "above": "above", "more": "above", "beyond": "above",
-          "under": "below", "below": "below", "less": "below", "fewer": "below"}
+          "under": "below", "below": "below", "less": "below", "fewer": "below",
+          "within": "below"}
 _SIDE_WORDS = 2  # words after the side word that name the threshold
 
 

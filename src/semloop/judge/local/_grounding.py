@@ -344,6 +344,17 @@ def _about_another(part: str, theirs: str, others: Sequence[str], negated: str) 
                for o in others if o != theirs)
 
 
+def _joined_about_another(part: str, theirs: str, others: Sequence[str], negated: str,
+                          need: int, own: frozenset[str]) -> bool:
+    """The claim's clause joins two facts ("travel is free within 15 km and the tuning is
+    £85" against "tuning fee: 85; free travel radius km: 15"): the one that flips the
+    evidence clause does so only with the other's words, and speaks of another clause."""
+    joined = _ADDED.split(part)
+    flipping = [c for c in joined if contradicts(c, theirs, need, own) == negated]
+    return len(joined) > 1 and bool(flipping) and all(
+        _about_another(c, theirs, others, negated) for c in flipping)
+
+
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
     """Another clause of the claim restates the evidence clause, negated where it is negated,
     often with its verb left out ("the certificate is included, but the exam fee isn't"
@@ -866,7 +877,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)
-                            and not _about_another(part, theirs_part, theirs_parts, f)), "")
+                            and not _about_another(part, theirs_part, theirs_parts, f)
+                            and not _joined_about_another(part, theirs_part, theirs_parts, f,
+                                                          need, own)), "")
             if flipped:
                 contradicted = True
                 claim.found["negation"] = 1.0
