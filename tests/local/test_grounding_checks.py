@@ -526,3 +526,12 @@ def test_within_a_limit_and_beyond_it_are_its_two_sides(embed: Embed) -> None:
     flipped = found(embed, "do you charge for visits?",
                     "Visits beyond 10 km are free and the install fee is 12 EUR.", tool=tool)
     assert flipped["negation"] == 1
+
+
+def test_a_weekday_named_beside_a_date_must_be_its_weekday(embed: Embed) -> None:
+    ctx = "Choir concert: 2027-06-12, doors 18:30."
+    assert found(embed, "when?", "It's on Saturday 12 June 2027.", ctx)["numbers"] == 0
+    assert found(embed, "when?", "It's on Friday, 12 June 2027.", ctx)["numbers"] == 1
+    # The year from the evidence where the claim leaves it out.
+    assert found(embed, "when?", "It's on Saturday the 12th of June.", ctx)["numbers"] == 0
+    assert found(embed, "when?", "It's on Sunday 12 June.", ctx)["numbers"] == 1

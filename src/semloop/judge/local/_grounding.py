@@ -23,6 +23,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -764,7 +765,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
-        ):
+        ) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
     zoned = bool(_TIME_ZONE.search(claim))
     for text, said in worded_clock_times(claim):
@@ -777,6 +778,29 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         ):
             missing.append(text)
     return missing, counts
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_BEFORE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}),?\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _wrong_weekday(claim: str, text: str, readings: Iterable[DateParts],
+                   evidence: Sequence[DateParts]) -> bool:
+    """The claim names the date's weekday ("Tuesday 14 March 2026") and no reading of the
+    date, its year from the claim or the evidence, falls on it."""
+    at = claim.find(text)
+    said = _WEEKDAY_BEFORE.search(claim[:at]) if at >= 0 else None
+    if said is None:
+        return False
+    days = set()
+    for year, month, day in readings:
+        years = {year} if year else {y for y, m, d in evidence if y and m == month and d == day}
+        for y in years:
+            try:
+                days.add(datetime.date(y, month or 0, day or 0).weekday())
+            except ValueError:
+                continue
+    return bool(days) and _WEEKDAYS.index(said.group(1).lower()) not in days
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
