@@ -535,3 +535,12 @@ def test_a_weekday_named_beside_a_date_must_be_its_weekday(embed: Embed) -> None
     # The year from the evidence where the claim leaves it out.
     assert found(embed, "when?", "It's on Saturday the 12th of June.", ctx)["numbers"] == 0
     assert found(embed, "when?", "It's on Sunday 12 June.", ctx)["numbers"] == 1
+
+
+def test_two_context_values_swapped_between_their_slots_are_unsupported(embed: Embed) -> None:
+    tool = '{"summer_per_day_eur": 55, "winter_per_day_eur": 38, "deposit_eur": 100}'
+    assert found(embed, "rates?", "A day costs €55 in summer and €38 in winter.", tool=tool)["numbers"] == 0
+    assert found(embed, "rates?", "A day costs €38 in summer and €55 in winter.", tool=tool)["numbers"] >= 1
+    # Working shown puts values in new roles: "€55 in summer, €17 more than winter's €38".
+    worked = found(embed, "rates?", "Summer is €55 a day, so €17 more than winter at €38.", tool=tool)
+    assert worked["numbers"] == 0

@@ -703,6 +703,22 @@ def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
                and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
 
 
+def _value_swapped(q: Quantity, labels: frozenset[str], stated: Sequence[Quantity],
+                   ev: _Evidence) -> bool:
+    """The claim gives two of the context's values, this one labelled as the other's slot
+    and never as its own ("£42 on weekdays and £30 at the weekend" for "weekday: 30;
+    weekend: 42"): the pair is swapped."""
+    if not labels:
+        return False
+    own = [v for v in ev.valued if v.quantity is not None and v.quantity.value == q.value]
+    if not own or any(v.labels & labels for v in own):
+        return False
+    others = {s.value for s in stated if s is not q and s.unit == q.unit}
+    return any(v.quantity is not None and v.quantity.value in others and v.labels & labels
+               and ev.units.get(v.quantity.value, frozenset({q.unit})) & {q.unit}
+               for v in ev.valued)
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -755,8 +771,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # The evidence's number in another currency or unit of its dimension is another
         # amount: "$24" for "adult eur: 24".
         slip = unit_slip(q.unit, ev.units.get(q.value, ()))
-        if supported and not slip and (any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                                       or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
+        # Working shown puts the context's values in new roles: only copies are swapped.
+        swapped = not arithmetic and _value_swapped(q, labels.get(q.text, frozenset()), stated, ev)
+        if supported and not slip and not swapped and (
+                any(x.unit == q.unit and x.value == q.value for x in ev.found)
+                or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
