@@ -14,6 +14,7 @@ from semloop.judge.local._claims import (
     negation_scope,
     quantities,
     word_stems,
+    worded_clock_times,
 )
 from semloop.judge.local._grounding import hallucination_evidence
 
@@ -489,3 +490,57 @@ def test_a_negation_of_another_clauses_subject_is_no_flip(embed: Embed) -> None:
                      "uses fragrance oils, so I can't promise it is scent-free.", soap)
     assert restated.get("negation", 0) == 0
     assert found(embed, "is it unscented?", "The workshop doesn't use fragrance oils.", soap)["negation"] == 1
+
+
+def test_a_value_in_another_currency_or_unit_of_its_dimension_is_unsupported(embed: Embed) -> None:
+    tool = '{"court": "Indoor 2", "hire_sek": 180, "net_cm": 91, "slots": 6}'
+    # The record key states the unit the bare value is in.
+    assert found(embed, "price?", "Court hire is $180.", tool=tool)["numbers"] == 1
+    assert found(embed, "how long is it?", "The net is 91 inches high.", tool=tool)["numbers"] == 1
+    assert found(embed, "price?", "Court hire is SEK 180 and the net is 91 cm high.", tool=tool)["numbers"] == 0
+    # Another dimension is another slot, and a value the evidence also states bare has no unit.
+    assert found(embed, "how many slots?", "There are 6 slots of 91 minutes.", tool=tool)["numbers"] == 0
+    ctx = "Squash court hire: 180 for members, 220 for guests."
+    assert found(embed, "price?", "Members pay $180.", ctx)["numbers"] == 0
+    # A key naming two currencies is a rate between them: its value is in neither alone.
+    rate = '{"chf_per_nok": 0.084, "fee_nok": 40}'
+    assert found(embed, "rate?", "1 NOK is 0.084 CHF, plus a NOK 40 fee.", tool=rate)["numbers"] == 0
+
+
+def test_a_clock_time_in_words_is_read_as_a_time(embed: Embed) -> None:
+    ctx = "Library hours: opens 08:45, closes 21:30."
+    assert found(embed, "when does it close?", "It closes at half past nine in the evening.", ctx)["numbers"] == 0
+    assert found(embed, "when does it open?", "It opens at a quarter to nine.", ctx)["numbers"] == 0
+    assert found(embed, "when does it close?", "It closes at half past ten.", ctx)["numbers"] == 1
+    # A number word alone is a count, not a time.
+    assert worded_clock_times("We have ten study rooms.") == []
+
+
+def test_within_a_limit_and_beyond_it_are_its_two_sides(embed: Embed) -> None:
+    tool = '{"install_fee_eur": 12, "free_visit_radius_km": 10, "visit_fee_beyond_eur_per_km": 1.5}'
+    # "free within 10 km" against "a fee beyond" it, and joined by "and" to the install fee.
+    ok = found(embed, "do you charge for visits?",
+               "Visits are free within 10 km and the install fee is 12 EUR.", tool=tool)
+    assert ok.get("negation", 0) == 0
+    # The same side of the limit still flips it.
+    flipped = found(embed, "do you charge for visits?",
+                    "Visits beyond 10 km are free and the install fee is 12 EUR.", tool=tool)
+    assert flipped["negation"] == 1
+
+
+def test_a_weekday_named_beside_a_date_must_be_its_weekday(embed: Embed) -> None:
+    ctx = "Choir concert: 2027-06-12, doors 18:30."
+    assert found(embed, "when?", "It's on Saturday 12 June 2027.", ctx)["numbers"] == 0
+    assert found(embed, "when?", "It's on Friday, 12 June 2027.", ctx)["numbers"] == 1
+    # The year from the evidence where the claim leaves it out.
+    assert found(embed, "when?", "It's on Saturday the 12th of June.", ctx)["numbers"] == 0
+    assert found(embed, "when?", "It's on Sunday 12 June.", ctx)["numbers"] == 1
+
+
+def test_two_context_values_swapped_between_their_slots_are_unsupported(embed: Embed) -> None:
+    tool = '{"summer_per_day_eur": 55, "winter_per_day_eur": 38, "deposit_eur": 100}'
+    assert found(embed, "rates?", "A day costs €55 in summer and €38 in winter.", tool=tool)["numbers"] == 0
+    assert found(embed, "rates?", "A day costs €38 in summer and €55 in winter.", tool=tool)["numbers"] >= 1
+    # Working shown puts values in new roles: "€55 in summer, €17 more than winter's €38".
+    worked = found(embed, "rates?", "Summer is €55 a day, so €17 more than winter at €38.", tool=tool)
+    assert worked["numbers"] == 0

@@ -48,6 +48,7 @@ __all__ = [
     "tool_text",
     "verdict",
     "word_stems",
+    "worded_clock_times",
 ]
 
 _P_FLOOR, _P_CEIL = 0.02, 0.98
@@ -525,6 +526,33 @@ def clock_times(text: str) -> list[tuple[str, int]]:
     return out
 
 
+_HOUR_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+_WORDED_CLOCK = re.compile(
+    rf"\b(?:(?P<part>half|(?:a\s+)?quarter)\s+(?P<rel>past|to)\s+)?(?P<h>{'|'.join(_HOUR_WORDS)})"
+    r"(?P<oc>\s+o'?clock)?(?:\s+(?P<when>in the morning|in the afternoon|in the evening|at night|"
+    r"noon|midnight|a\.?m\.?|p\.?m\.?)(?!\w))?", re.IGNORECASE)
+
+
+def worded_clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
+    """Clock times in words (``half past ten``, ``quarter to seven in the evening``, ``nine
+    o'clock``) as minutes after midnight: both halves of the day unless it says which. A
+    bare number word is no time."""
+    out: list[tuple[str, frozenset[int]]] = []
+    for m in _WORDED_CLOCK.finditer(text):
+        if not (m.group("part") or m.group("oc") or m.group("when")):
+            continue
+        hour = _HOUR_WORDS.index(m.group("h").lower()) + 1
+        minutes = {"half": 30, "quarter": 15, "a quarter": 15}.get(
+            re.sub(r"\s+", " ", (m.group("part") or "").lower()), 0)
+        if m.group("rel") and m.group("rel").lower() == "to":
+            hour, minutes = hour - 1, 60 - minutes
+        when = (m.group("when") or "").lower()
+        pm = when.startswith(("p", "noon", "in the afternoon", "in the evening", "at night"))
+        halves = (12,) if pm else (0,) if when else (0, 12)
+        out.append((m.group(0), frozenset(((hour % 12) + h) * 60 + minutes for h in halves)))
+    return out
+
+
 @lru_cache(maxsize=8192)
 def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
     text = _plain(text)
@@ -633,6 +661,55 @@ def _labelled(text: str) -> tuple[Valued, ...]:
 def labelled_values(text: str) -> list[Valued]:
     """The text's numbers and dates, each with the words next to it that say what it is."""
     return list(_labelled(text))
+
+
+_KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 ]*?)\s?:\s?(?P<num>-?\d+(?:\.\d+)?)(?=;|\n|$)")
+
+
+def keyed_units(text: str) -> list[tuple[float, str]]:
+    """The numbers of a flattened record whose key ends in a unit or a currency
+    (``price czk: 450``, ``radius km: 15``), each with that unit: the value's unit though
+    the value is bare. A one-letter ending (``plan b``) is too often no unit; a key naming
+    two units of one dimension is a rate between them (``rate usd per gbp``)."""
+    out: list[tuple[float, str]] = []
+    for m in _KEYED_NUMBER.finditer(text):
+        named = [u for w in m.group("key").split() if (u := _key_unit(w))]
+        unit = _key_unit(m.group("key").split()[-1])
+        if unit and len({u for u in named if _dimension(u) == _dimension(unit)}) == 1:
+            out.append((float(m.group("num")), unit))
+    return out
+
+
+def _key_unit(word: str) -> str:
+    return _CURRENCY.get(word) or (word if word.upper() in _ISO_CURRENCIES else "") or (
+        _UNITS.get(word, "") if len(word) > 1 else "")
+
+
+def _dimension(unit: str) -> str:
+    """A name shared by the units one value can be stated in: ``money`` for every currency,
+    else the units ``_CONVERSIONS`` links (km, mi, m, ...), named by the least of them."""
+    if unit in _CURRENCY.values() or unit.upper() in _ISO_CURRENCIES or re.fullmatch(
+            f"[{_CURRENCY_SIGNS}]", unit):
+        return "money"
+    if unit in ("c", "f"):
+        return "c"
+    linked, todo = {unit}, [unit]
+    while todo:
+        u = todo.pop()
+        for a, b in _CONVERSIONS:
+            for x, y in ((a, b), (b, a)):
+                if x == u and y not in linked:
+                    linked.add(y)
+                    todo.append(y)
+    return min(linked)
+
+
+def unit_slip(unit: str, units: Iterable[str]) -> bool:
+    """The claim's unit is not the evidence's for the same value, though of its dimension:
+    ``$24`` for ``adult eur: 24``, ``15 miles`` for ``radius km: 15``."""
+    units = set(units)
+    return bool(unit) and unit not in units and any(
+        _dimension(unit) == _dimension(u) for u in units)
 
 
 # --- number support ------------------------------------------------------------------
@@ -862,7 +939,8 @@ _SHARED = 2  # other content words the two texts must share to speak of the same
 # The two sides of a threshold: "orders over 50 GBP get free delivery" and "below 50 GBP
 # there's a fee" speak of different orders.
 _SIDES = {"over": "above", "above": "above", "more": "above", "beyond": "above",
-          "under": "below", "below": "below", "less": "below", "fewer": "below"}
+          "under": "below", "below": "below", "less": "below", "fewer": "below",
+          "within": "below"}
 _SIDE_WORDS = 2  # words after the side word that name the threshold
 
 

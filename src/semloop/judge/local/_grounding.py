@@ -23,6 +23,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -49,6 +50,7 @@ from ._claims import (
     is_hedged,
     is_refusal,
     key_terms,
+    keyed_units,
     labelled_values,
     negation_scope,
     number_supported,
@@ -57,8 +59,10 @@ from ._claims import (
     stem,
     table_records,
     tool_text,
+    unit_slip,
     verdict,
     word_stems,
+    worded_clock_times,
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
@@ -136,6 +140,8 @@ class _Evidence:
     valued: list[Valued] = field(default_factory=list)
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
+    # Each value's units where every time the evidence states it it says its unit.
+    units: dict[float, frozenset[str]] = field(default_factory=dict)
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
 
@@ -175,6 +181,7 @@ class _Evidence:
         self.shifted = _shifted(self.date_readings, self.found)
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
+        self.units = _value_units([*self.texts, self.given])
 
     def rates(self, claim: str) -> list[float]:
         """The evidence's values restated per a period the claim names, from a period the
@@ -213,6 +220,23 @@ class _Evidence:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
             self.values = sorted(derived_values([*self.found, *extra]) + list(total.values())
                                  + [q.value for q in self.date_parts])
+
+
+def _value_units(texts: Iterable[str]) -> dict[float, frozenset[str]]:
+    """Each value's units, from the amount (``€24``, ``15 km``) or the record key it is the
+    value of (``adult eur: 24``); none for a value the evidence also states bare."""
+    units: dict[float, set[str]] = {}
+    bare: dict[float, int] = {}
+    for text in texts:
+        for q in quantities(text):
+            if q.unit:
+                units.setdefault(q.value, set()).add(q.unit)
+            else:
+                bare[q.value] = bare.get(q.value, 0) + 1
+        for value, unit in keyed_units(text):
+            units.setdefault(value, set()).add(unit)
+            bare[value] = bare.get(value, 0) - 1
+    return {v: frozenset(u) for v, u in units.items() if bare.get(v, 0) <= 0}
 
 
 @dataclass
@@ -319,6 +343,17 @@ def _about_another(part: str, theirs: str, others: Sequence[str], negated: str) 
     denied = stems <= _negated_stems(part)
     return any(mine & word_stems(o) or (denied and stems <= _negated_stems(o))
                for o in others if o != theirs)
+
+
+def _joined_about_another(part: str, theirs: str, others: Sequence[str], negated: str,
+                          need: int, own: frozenset[str]) -> bool:
+    """The claim's clause joins two facts ("travel is free within 15 km and the tuning is
+    £85" against "tuning fee: 85; free travel radius km: 15"): the one that flips the
+    evidence clause does so only with the other's words, and speaks of another clause."""
+    joined = _ADDED.split(part)
+    flipping = [c for c in joined if contradicts(c, theirs, need, own) == negated]
+    return len(joined) > 1 and bool(flipping) and all(
+        _about_another(c, theirs, others, negated) for c in flipping)
 
 
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
@@ -668,6 +703,22 @@ def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
                and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
 
 
+def _value_swapped(q: Quantity, labels: frozenset[str], stated: Sequence[Quantity],
+                   ev: _Evidence) -> bool:
+    """The claim gives two of the context's values, this one labelled as the other's slot
+    and never as its own ("£42 on weekdays and £30 at the weekend" for "weekday: 30;
+    weekend: 42"): the pair is swapped."""
+    if not labels:
+        return False
+    own = [v for v in ev.valued if v.quantity is not None and v.quantity.value == q.value]
+    if not own or any(v.labels & labels for v in own):
+        return False
+    others = {s.value for s in stated if s is not q and s.unit == q.unit}
+    return any(v.quantity is not None and v.quantity.value in others and v.labels & labels
+               and ev.units.get(v.quantity.value, frozenset({q.unit})) & {q.unit}
+               for v in ev.valued)
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -680,6 +731,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     spans = list(_COMPOUND_DURATION.finditer(claim))
     parts = {m.group(k) for m in spans for k in ("h", "mi")}
     stated = [q for q in stated if q.text not in parts]
+    # "half past ten": a clock time in words, whose hour is no number alone.
+    worded = worded_clock_times(claim)
+    hours_said = {w for text, _ in worded for w in re.findall(r"\w+", text.lower())}
+    stated = [q for q in stated if q.text.lower() not in hours_said]
     for m in spans:
         total = Quantity(m.group(0), 60 * float(m.group("hv")) + float(m.group("mv")), "min", 1.0,
                          bool(_APPROX.search(claim[max(0, m.start() - 24) : m.start()])))
@@ -713,8 +768,14 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
-        if supported and (any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                          or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
+        # The evidence's number in another currency or unit of its dimension is another
+        # amount: "$24" for "adult eur: 24".
+        slip = unit_slip(q.unit, ev.units.get(q.value, ()))
+        # Working shown puts the context's values in new roles: only copies are swapped.
+        swapped = not arithmetic and _value_swapped(q, labels.get(q.text, frozenset()), stated, ev)
+        if supported and not slip and not swapped and (
+                any(x.unit == q.unit and x.value == q.value for x in ev.found)
+                or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
@@ -723,9 +784,12 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
-        ):
+        ) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
     zoned = bool(_TIME_ZONE.search(claim))
+    for text, said in worded_clock_times(claim):
+        if not said & ev.minutes:
+            missing.append(text)
     for text, minutes in clock_times(claim):
         # The same minutes a whole number of hours away is the time in another zone.
         if minutes not in ev.minutes and not (
@@ -733,6 +797,29 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         ):
             missing.append(text)
     return missing, counts
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_BEFORE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}),?\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _wrong_weekday(claim: str, text: str, readings: Iterable[DateParts],
+                   evidence: Sequence[DateParts]) -> bool:
+    """The claim names the date's weekday ("Tuesday 14 March 2026") and no reading of the
+    date, its year from the claim or the evidence, falls on it."""
+    at = claim.find(text)
+    said = _WEEKDAY_BEFORE.search(claim[:at]) if at >= 0 else None
+    if said is None:
+        return False
+    days = set()
+    for year, month, day in readings:
+        years = {year} if year else {y for y, m, d in evidence if y and m == month and d == day}
+        for y in years:
+            try:
+                days.add(datetime.date(y, month or 0, day or 0).weekday())
+            except ValueError:
+                continue
+    return bool(days) and _WEEKDAYS.index(said.group(1).lower()) not in days
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
@@ -833,7 +920,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)
-                            and not _about_another(part, theirs_part, theirs_parts, f)), "")
+                            and not _about_another(part, theirs_part, theirs_parts, f)
+                            and not _joined_about_another(part, theirs_part, theirs_parts, f,
+                                                          need, own)), "")
             if flipped:
                 contradicted = True
                 claim.found["negation"] = 1.0
