@@ -14,12 +14,14 @@ from semloop.judge.local._claims import (
     is_hedged,
     is_refusal,
     key_terms,
+    labelled_values,
     negation_scope,
     number_supported,
     promises_only,
     quantities,
     request_parts,
     split_claims,
+    stem,
     table_records,
     tool_text,
 )
@@ -243,3 +245,16 @@ def test_mm_is_millimetres_unless_money_comes_with_it() -> None:
 def test_the_dimensions_of_one_size_share_its_unit_but_a_count_does_not() -> None:
     assert [q.unit for q in quantities("a 30 x 40 cm frame")] == ["cm", "cm"]
     assert [q.unit for q in quantities("3 x 5 kg sacks")] == ["", "kg"]
+
+
+def test_a_bound_with_than_is_no_negation() -> None:
+    for text in ("one bag of no more than 20 kg", "check in not later than 18:00",
+                 "groups of no fewer than four"):
+        assert negation_scope(text) == (frozenset(), frozenset()), text
+    assert negation_scope("no refunds after 14 days")[1]
+
+
+def test_an_irregular_plural_labels_its_singular_slot() -> None:
+    labels = {v.text: v.labels for v in labelled_values("Adults pay €38 and children pay €24.")}
+    assert stem("child") in labels["€24"]
+    assert stem("people") == stem("person")

@@ -201,11 +201,17 @@ _FUNCTION = frozenset(
 )
 
 
+# Plurals no suffix rule reaches, so that "children" meets "child" ("child_eur").
+_IRREGULAR_PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman",
+                      "feet": "foot", "teeth": "tooth", "mice": "mouse", "geese": "goose"}
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude English stem: enough that "refunds", "refunded", "refunding" and "notice",
     "notices" meet."""
     w = word.lower().strip("'")
+    w = _IRREGULAR_PLURALS.get(w, w)
     for suffix in ("ational", "ations", "ation", "ings", "ing", "edly", "ness", "ments", "ment",
                    "ies", "ied", "es", "ed", "ly", "s"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
@@ -879,6 +885,9 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
         if tok == "no" and (i == 0 or toks[i - 1] in ".;:!?") and (
             i + 1 < len(toks) and toks[i + 1] in ",.;:!?\u2014\u2013-"
         ):
+            continue
+        # "no more than 20 kg", "not later than 18:00": a bound stated, not a fact denied.
+        if toks[i + 2 : i + 3] == ("than",):
             continue
         window: list[str] = []
         # "earns no rewards", "charges no fee": the verb before "no" is negated with its
