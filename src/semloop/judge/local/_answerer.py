@@ -655,6 +655,8 @@ class LocalJudgement:
         self._writes = [[(kind, (c.name, c.raw), call_restores_state(c)) for kind, w, c in step
                          if w] for step in kinds]
         self._own_kinds = [frozenset(kind for kind, _, _ in step) for step in kinds]
+        # The (tool, input) keys each step writes, for membership tests.
+        self._written = [frozenset(key for _, key, _ in step) for step in self._writes]
         self._reruns = self._find_reruns(kinds)
         self._rewrites: dict[int, bool] = {}
         return [self._world(j, self._own_kinds[j])[0] for j in range(len(self.views))]
@@ -695,7 +697,7 @@ class LocalJudgement:
             own = self._own_kinds[m]
             here = self._world(m, own)[1]
             found = self._rewrites[m] = all(
-                any(key in (k for _, k, _ in self._writes[q]) and self._world(q, own)[1] == here
+                any(key in self._written[q] and self._world(q, own)[1] == here
                     for q in range(max(0, m - _HISTORY), m))
                 for _, key, _ in self._writes[m])
         return found
@@ -753,9 +755,8 @@ class LocalJudgement:
         found: set[int] = set()
         for j, v in enumerate(self.views):
             since = max(self._changed_before[j], self._new_request[j])
-            written = {key for _, key, _ in self._writes[j]}
             reread = bool(v.calls) and all(
-                (c.name, c.raw) not in written and any(
+                (c.name, c.raw) not in self._written[j] and any(
                     q > since and outputs_same(out, c.output)
                     for q, out in answers.get((c.name, c.raw), ()))
                 for c in v.calls)
@@ -792,9 +793,8 @@ class LocalJudgement:
             # them: a write sent again as it was (a cancellation of what is already
             # cancelled) changes nothing whoever asked.
             vk, vj = self.views[k], self.views[j]
-            written = {key for _, key, _ in self._writes[j]}
             again = [cj for cj in vj.calls if any(ck.raw == cj.raw for ck in vk.calls)]
-            return bool(again) and all((cj.name, cj.raw) not in written
+            return bool(again) and all((cj.name, cj.raw) not in self._written[j]
                                        and self._fetched_for_user(j, cj) for cj in again)
         return False
 
