@@ -188,6 +188,16 @@ def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
     return out
 
 
+# "whats the best grind", "hows the weather": a question word run into its verb, as terse
+# and non-native requests write it, still opens a question (a part, not background).
+_RUN_IN_ASK = re.compile(r"\b(what|how|where|who|when)s\b", re.IGNORECASE)
+
+
+def _parts(request: str) -> list[str]:
+    """The request's parts (``request_parts``), its run-in question words read apart."""
+    return request_parts(_RUN_IN_ASK.sub(r"\1 is", request))
+
+
 def _part_stems(part: str) -> frozenset[str]:
     return frozenset(s for s in word_stems(part) if s not in _REQUEST_WORDS)
 
@@ -195,7 +205,7 @@ def _part_stems(part: str) -> frozenset[str]:
 def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     """The request's parts the answer does not meet, each with whether it asks for an act
     that nothing performed."""
-    parts = request_parts(run.case.input)
+    parts = _parts(run.case.input)
     if not _COVERS_ALL.search(run.case.output):
         # Items the user numbered are the parts they count, whatever the sentences hold
         # ("1) swap … 2) move … 3) tell me …" in one sentence reads as two clauses).
@@ -226,6 +236,14 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output))
+        # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
+        # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
+        # names the part's own words answers it, and the act was the user's to ask about.
+        if _ASKS_YES_OR_NO.match(part) and any(
+            _ANSWERS_YES_OR_NO.search(s) and word_stems(s) & (own - _ATTRIBUTE_WORDS)
+            for s in run.sentences
+        ):
+            met, undone = True, False
         if undone or not met:
             missing.append((part, undone))
     return missing
@@ -893,7 +911,7 @@ _ASK_LEAD = re.compile(r"\b(?:how (?:do|can|should|would|could|shall) (?:i|we|yo
 # The answer's stated purpose: "To equalise, …", "For removing the background…", "You can
 # sort…", or a sentence that opens on a gerund ("Keeping the chain clean…").
 _PURPOSE = re.compile(r"(?:^|[.!?]\s+|\n)(?:(?:sure|ok|okay|no problem|hello|hi|yes)[!,.]*\s+)?"
-                      r"(?:to|for) ([a-z]+)\b|\byou can (?:easily |simply |also )?([a-z]+)\b|"
+                      r"(?:to|for) ([a-z]+)\b|(?<!so )(?<!that )(?<!then )\byou can (?:easily |simply |also )?([a-z]+)\b|"
                       r"(?:^|\n)([A-Z][a-z]{2,}ing)\b(?<!thing)(?<!morning)(?<!evening)"
                       r"(?<!during)(?<!spring)", re.IGNORECASE)
 _LIGHT_VERBS = frozenset("""i we you a an the my me it this that your our be do have get make go
@@ -972,7 +990,7 @@ def _value_unmet(case: RunCase) -> str | None:
     m = _ASKS_VALUE.search(asked_text)
     out = case.output
     # Of a request in several parts, one left unanswered is a partial answer, not this.
-    if m is None or len(request_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
+    if m is None or len(_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
             or out.rstrip().endswith("?") or is_refusal(out):
         return None
     # Any number counts (10p, a rate in a unit nobody lists), but not a list's own.
@@ -1032,6 +1050,8 @@ _KIN = {w: group.split() for group in _KIN_GROUPS for w in group.split()}
 _THIRD_PARTY = re.compile(r"\b(?:my|our)\s+(?:\d+\s*(?:yo|year[- ]old)\s+)?("
                           + "|".join(sorted(_KIN, key=len, reverse=True)) + r")\b|"
                           r"\b(?:her|his|their)\b", re.IGNORECASE)
+_GIVER = re.compile(r"\s+(?:\w+\s+)?(?:gave|got|bought|sent|lent|left|gifted|passed|handed|"
+                    r"made|recommended)\s+(?:me|us|it|them)\b", re.IGNORECASE)
 _THIRD_PERSON_WORDS = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.IGNORECASE)
 
 
@@ -1041,7 +1061,11 @@ def _owner_shift(case: RunCase) -> str | None:
     account), never naming that person (their relation or name) or a third person: the
     person asked about. Another relation in the answer is the user's ("your parent
     account")."""
-    m = _THIRD_PARTY.search(case.input)
+    # "the card my sister gave me", "a voucher from my boss": the person gave the thing, it
+    # is the user's own.
+    m = next((m for m in _THIRD_PARTY.finditer(case.input)
+              if not _GIVER.match(case.input, m.end())
+              and not case.input[:m.start()].lower().endswith("from ")), None)
     out = case.output
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
             or len(split_claims(out)) < 2:
@@ -1263,7 +1287,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     seg_stems = [word_stems(seg) for seg in segments]
     # Of a multi-part request, the part the answer took up: a part left out is
     # TASK_COMPLETION's business, not a misunderstanding.
-    part = max(request_parts(_asked_text(case.input)) or [case.input],
+    part = max(_parts(_asked_text(case.input)) or [case.input],
                key=lambda p: len(_part_stems(p) & said))
     missing = [w for w in _in_order(_part_stems(part) - said - _ATTRIBUTE_WORDS, part)
                if len(w) >= 3 and any(w in st for st in seg_stems)]
