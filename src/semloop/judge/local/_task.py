@@ -134,9 +134,16 @@ _REMAINING = re.compile(
     r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
     r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
     r"(?:next|others|rest|remaining)|"
-    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
+    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:)|"
+    # The rest of the work promised with a report to follow: "I'll check with them whether
+    # they can do the 20th and come back to you tomorrow" (not "I'll get back to you when…").
+    r"^(?:\w+,? )?i(?:'ll| will) (?!get back|come back)\w+[^.?!]{0,80}\band (?:get|come) back to you)\b",
     re.IGNORECASE,
 )
+# After a failure, the retry handed back to the user: the work is left, not done.
+_HANDED_BACK = re.compile(r"\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
+                          r"in (?:a few|a|an|\d+) (?:minutes?|hours?|days?|while))\b|"
+                          r"\bcheck back (?:later|tomorrow)\b", re.IGNORECASE)
 # The answer lays out how it would do the work, and stops before acting.
 _PLAN = _phrases(
     r"here(?:'s| is) (?:how|what) i(?:'ll| will| would| plan)|i(?:'ll| will| would) (?:first|start by|then)|"
@@ -213,7 +220,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         if len(numbered) > max(len(parts), 1):
             parts = numbered
         elif len(parts) < 2:
-            parts = _listed(run.case.input)
+            parts = _listed(run.case.input) or _act_parts(run.case.input) or parts
     if len(parts) < 2 or not run.sentences:
         return []
     answer = word_stems(run.case.output)
@@ -230,9 +237,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # successful call naming it: finding the hotel is not booking it.
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
-        verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
-                 if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
-        undone = bool(verbs) and not any(_alike(v) & (answer | done_tools) for v in verbs)
+        verbs = _part_acts(part)
+        undone = bool(verbs) and not any(_alike(v) & (answer | done_tools) for v in verbs) \
+            and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output))
@@ -246,13 +253,73 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone))
+        elif not _COVERS_ALL.search(run.case.output):
+            missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# The lead before a request's act: a greeting, "please", "can you", "I want to".
+_ACT_LEAD = re.compile(r"^(?:(?:hello|hi|hey|ok|okay|also|and|then|so|please|pls|plz|kindly)\b[,!]?\s*)*"
+                       r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|"
+                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to )?", re.IGNORECASE)
+
+
+def _part_acts(part: str) -> list[str]:
+    """The acts a part asks for: an action verb among its first words after the lead, or a
+    verb with its particle ("turn off" is disabling)."""
+    lead = _ACT_LEAD.match(part)
+    rest = part[lead.end():] if lead else part
+    verbs = [stem(w) for w in re.findall(r"[a-z]+", rest.lower())[:3]
+             if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
+    phrasal = _phrasal_act(" ".join(rest.split()[:4]))
+    return verbs + ([stem(phrasal)] if phrasal and not verbs else [])
+
+
+# A request in sentences or clauses that _parts read as one: "Turn off the flag in
+# production and tell me how many users had it on" (an imperative outside its verb list).
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+and\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
+                           r"send|confirm|what|how|when|which)\b)", re.IGNORECASE)
+_ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:tell|give|show|let me know|send|"
+                        r"confirm|what|how|when|where|which|can|could|is|are|do|does)\b", re.IGNORECASE)
+
+
+def _act_parts(request: str) -> list[str]:
+    """The clauses of a request that each ask an act or a question, when one opens on an act
+    ("Turn off X and tell me Y"; "I am wanting to extend X. Also please tell me Y")."""
+    clauses = [c.strip(" ,.?!") for c in _CLAUSE_SPLIT.split(request) if c.strip(" ,.?!")]
+    acting = [c for c in clauses if _part_acts(c)]
+    asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
+    return asking if len(asking) >= 2 and acting else []
+
+
+# Two things of one act, each with its determiner: "extend the sofa and the desk".
+_PAIR = re.compile(r"\b(?:the|my|our|your|his|her|their) ([a-z]{3,}) and (?:the|my|our|your|his|her|their) "
+                   r"([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
+    """Of two things a met part names together, the one the answer never names (nor, for an
+    act, a successful call's arguments) when it names the other."""
+    answer = word_stems(run.case.output)
+    called = word_stems(" ".join(json.dumps(c.args) for c in run.case.tools_called if not _failed(c)))
+    out = []
+    for m in _PAIR.finditer(part):
+        a, b = stem(m.group(1)), stem(m.group(2))
+        for said, left in ((a, b), (b, a)):
+            if said in answer and left not in answer:
+                out.append((m.group(2) if left == b else m.group(1), act and left not in called))
+    return out
 
 
 # A list the request's parts missed: items after a colon ("I need: how many were scrapped,
 # the reason breakdown, and the cost") or names joined by "and" ("into French and German").
 _COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*([^:;?]+?)[.?!]?$")
-_COVERS_ALL = re.compile(r"\b(?:both|all|each|neither|either)\b", re.IGNORECASE)
+# Said of the items together ("both", "all three", "each of them"); "each with the labour
+# itemised" or "all set" says nothing of how many were done.
+_COVERS_ALL = re.compile(r"\b(?:both|neither|either)\b|\ball(?= (?:of|the|these|those|your|our|my|"
+                         r"\d+|two|three|four|five|six|seven|eight|nine|ten)\b|\s*[.!,;]|\s*$)|"
+                         r"\beach (?:of|one)\b|\b(?:them|these|those) all\b|\bevery one\b",
+                         re.IGNORECASE)
 _NAMED_PAIR = re.compile(r"(?<=[a-z] )([A-Z][a-z]{2,}) and ([A-Z][a-z]{2,})\b")
 
 
@@ -371,6 +438,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             if failures else "")
     # The run's last step counts too: "Next: bank withdrawal." is work it left.
     remainder = next((s for s in [*run.sentences, *case.steps[-1:]] if _REMAINING.search(s)), None)
+    if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
+        remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input),
             f'it stops with work left: "{_short(remainder or "")}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
@@ -465,7 +534,13 @@ def _asks_action(request: str) -> bool:
     if _ASKS_FACT.match(request):
         return False
     words = re.findall(r"[a-z]+", request.lower())
-    return any(stem(w) in _ACTION_VERBS for w in words[:12])
+    # Or a later sentence that opens on one: "… priority 10. JUST ADD IT!!"
+    return any(stem(w) in _ACTION_VERBS for w in words[:12]) or any(
+        _OPENS_ON_ACT.match(sentence) for sentence in re.split(r"(?<=[.!?])\s+", request)[1:])
+
+
+_OPENS_ON_ACT = re.compile(r"(?:(?:just|please|pls|now|so|then|and)\s+)*(?:" + "|".join(
+    sorted(_ACTION_VERBS - _DELIVERY_VERBS)) + r")\w{0,3}\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
 
 
 _ASKS_FACT = re.compile(r"\s*(?:what|which|who|whose|when|where|why|how (?:many|much|long|often))\b"
