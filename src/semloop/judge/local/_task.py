@@ -1185,7 +1185,49 @@ def _another_task(case: RunCase) -> str:
         return f'asked about "{whose}", the answer speaks only of the user\'s own'
     if long_words := _register_swap(case):
         return f"asked in plain words for a child or a beginner, {long_words:.0%} of the answer's words are long"
+    if condition := _condition_swap(case):
+        return f'asked about "{condition[0]}", the answer is for "{condition[1]}"'
     return ""
+
+
+# The condition the user puts on the question: a role ("as a landlord"), and a bound
+# ("kids under 5", "over 65").
+_ROLE = re.compile(r"\bas an? ((?:[a-z]+[- ])?[a-z]{3,})\b", re.IGNORECASE)
+_BOUND = re.compile(r"\b(?:(under|below|less than|younger than|up to|over|above|more than|older than|"
+                    r"at least)\s+(\d+)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older)))\b",
+                    re.IGNORECASE)
+_UPPER = frozenset({"under", "below", "less than", "younger than", "up to"})
+
+
+def _ranges(text: str) -> list[tuple[float, float, str]]:
+    out = []
+    for m in _BOUND.finditer(text):
+        word, n = (m.group(1) or "").lower(), float(m.group(2) or m.group(3))
+        out.append((float("-inf"), n, m.group(0)) if word in _UPPER else (n, float("inf"), m.group(0)))
+    return out
+
+
+def _condition_swap(case: RunCase) -> tuple[str, str] | None:
+    """The answer holds for another condition than the one asked, and never for the asked
+    one: another role (a landlord asks, "as a homeowner living in the property" answers),
+    or a bound that cannot meet the asked one ("under 5" asked, "aged 8 and over"
+    answered). (asked, answered)."""
+    out, answer = case.output, word_stems(case.output)
+    asked_role = _ROLE.search(case.input)
+    given_role = _ROLE.search(out)
+    if asked_role and given_role and not word_stems(asked_role.group(1)) & answer \
+            and not word_stems(given_role.group(1)) & word_stems(case.input):
+        return asked_role.group(0), given_role.group(0)
+    asked_ranges, given_ranges = _ranges(case.input), _ranges(out)
+    if asked_ranges and given_ranges and all(
+        not re.search(rf"(?<![\d.]){a[0] if a[0] != float('-inf') else a[1]:g}(?![\d.])", out)
+        for a in asked_ranges
+    ):
+        for a in asked_ranges:
+            for g in given_ranges:
+                if a[1] <= g[0] or g[1] <= a[0]:
+                    return a[2], g[2]
+    return None
 
 
 # The one a call's argument names, by its role: a person or an animal the run looked up.
@@ -1218,6 +1260,8 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
                 if other not in request and (other_kind == kind or {kind, other_kind} <= {"code", "number"}) \
                         and (_near(term, other) or _same_shape(term, other) or _one_part(term, other)):
                     return term, value
+    if kind_of := _other_of_kind(case.input, args, flat):
+        return kind_of
     people = [value for key, value in args if key.split("_")[0] in _PERSON_ARGS
               and _PERSON_VALUE.fullmatch(value.strip())]
     names = {t for t, k in _idents(case.input).items() if k == "name" and t.isalpha()}
@@ -1233,6 +1277,24 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
              if parts[2] is not None}
     if days and acted and not days & acted:
         return f"the {min(days)}", next(value for _, value in args if dates(value))
+    return None
+
+
+def _other_of_kind(request: str, args: list[tuple[str, str]], flat: str) -> tuple[str, str] | None:
+    """A code the request names by its kind ("the release/2.4 branch", "bay 12B"), which
+    no call names, and a call that ran under that kind's key on another value
+    (``branch: main``). Dates and times are left to the day check: they are written many
+    ways."""
+    for key, value in args:
+        for kind in (k for k in key.split("_") if len(k) >= 3):
+            m = re.search(rf"(?<![\w/.-])([\w./-]*[\d/][\w./-]*)\s+{kind}s?\b|\b{kind}\s+([\w./-]*[\d/][\w./-]*)",
+                          request, re.IGNORECASE)
+            named = (m.group(1) or m.group(2)).lower().strip(".,/") if m else ""
+            # A code (a letter or a slash with its digits), not a count ("5 clients") or a
+            # bare number, which the checks of near spellings read.
+            if re.search(r"[a-z/]", named) and named not in flat and value.lower() not in request.lower() \
+                    and not (dates(named) or clock_times(named) or dates(value) or clock_times(value)):
+                return named, f"{key}: {value}"
     return None
 
 
