@@ -1601,13 +1601,18 @@ _ADVICE = re.compile(
 _PERSONAL = re.compile(
     r"\b(?:I|we) (?:went|make|love|loved|grew up|used to|lived|once)\b|\bmy (?:family|favourite|"
     r"favorite|own|top tips|friends?|flatmates?|childhood)\b|\bfamily favou?rite\b|"
-    r"\bwhen (?:I|we) (?:was|were|toured|travell?ed|traveled|lived|visited|grew)\b|"
+    r"\bwhen (?:I|we) (?:first )?(?:was|were|toured|travell?ed|traveled|lived|visited|grew|started|"
+    r"began|joined|worked)\b|\bI (?:still )?remember (?:when|the time|once|one)\b|"
     r"\b(?:a few|many|some|two|three) years ago\b",
 )
 # A step that opens a piece of work rather than reporting a result: a gerund first ("Drafting
 # a proposal…", "Pulling last year's data"), or an announced next move.
 _NEW_WORK = re.compile(r"^(?:(?:now|also|meanwhile|next),? )?(?:[A-Za-z]+ing\b|let me\b|"
                        r"(?:i'm |i am )?going to\b|i'll\b|switching to\b)", re.IGNORECASE)
+# The agent reporting work of its own: "I've also refreshed…", "I topped up…".
+_REPORTS_WORK = re.compile(r"^(?:(?:also|and|then),? )?(?:i|we)(?:'ve| have)? (?:also |just |now )?[a-z]+ed\b|"
+                           r"^(?:(?:also|and|then),? )?(?:i|we)(?:'ve| have) (?:also |just |now )?(?:sent|made|set|put|"
+                           r"done|written|drawn|taken|built|run|begun)\b", re.IGNORECASE)
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
 _FAR_COS = 0.25  # a unit this far from the request is about something else, whatever its words
 
@@ -1662,8 +1667,12 @@ def _drift_by_meaning(
     total = sum(words) or 1
     # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
     # see what's trending"), wherever they fall: a run may wander first and answer last.
-    stray = [i for i in range(min(sum(1 for s in case.steps if s.strip()), len(units)))
-             if off[i] and _NEW_WORK.search(units[i][0])]
+    n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
+    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])]
+    # The answer's report of that other work ("I've also refreshed the Room B equipment
+    # list") is more of it, once the steps show the run went off to it.
+    if stray:
+        stray += [i for i in range(n_steps, len(units)) if off[i] and _REPORTS_WORK.search(units[i][0])]
     ev.flag("stray_work", sum(words[i] for i in stray) / total,
             f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else "")
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
