@@ -221,8 +221,12 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             parts = numbered
         elif len(parts) < 2:
             parts = _listed(run.case.input) or _act_parts(run.case.input) or parts
-    if len(parts) < 2 or not run.sentences:
+    if not run.sentences:
         return []
+    if len(parts) < 2:
+        # One part, yet two things in it ("renew my permit and my library card").
+        one = parts[0] if parts else run.case.input
+        return [] if _COVERS_ALL.search(run.case.output) else _pair_missed(one, run, bool(_part_acts(one)))
     answer = word_stems(run.case.output)
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
@@ -1005,12 +1009,12 @@ _PHRASAL = tuple((re.compile(pattern.replace("_", r"(?:\s+[\w'-]+){0,3}?\s+"), r
     (r"\b(?:get|getting) rid of\b", "remove"),
     (r"\b(?:put|putting)_on hold\b", "pause"),
     (r"\b(?:set|setting)_up\b", "create"),
-    (r"\b(?:sign|signing)_up\b", "register"),
-    (r"\b(?:turn|turning|switch|switching)_off\b", "disable"),
-    (r"\b(?:turn|turning|switch|switching)_on\b", "enable"),
+    (r"\b(?:sign|signing|signed)_up\b", "register"),
+    (r"\b(?:turn|turning|turned|switch|switching|switched)_off\b", "disable"),
+    (r"\b(?:turn|turning|turned|switch|switching|switched)_on\b", "enable"),
     (r"\b(?:pay|paying) in(?:to)?\b", "deposit"),
     (r"\b(?:take|taking|took)(?:\s+[\w'-]+){1,3}?\s+out\b", "withdraw"),
-    (r"\b(?:top|topping)_up\b", "add"),
+    (r"\b(?:top|topping|topped)_up\b", "add"),
     (r"\bmoney back\b", "refund"),
 ))
 
@@ -1611,8 +1615,8 @@ _NEW_WORK = re.compile(r"^(?:(?:now|also|meanwhile|next),? )?(?:[A-Za-z]+ing\b|l
                        r"(?:i'm |i am )?going to\b|i'll\b|switching to\b)", re.IGNORECASE)
 # The agent reporting work of its own: "I've also refreshed…", "I topped up…".
 _REPORTS_WORK = re.compile(r"^(?:(?:also|and|then),? )?(?:i|we)(?:'ve| have)? (?:also |just |now )?[a-z]+ed\b|"
-                           r"^(?:(?:also|and|then),? )?(?:i|we)(?:'ve| have) (?:also |just |now )?(?:sent|made|set|put|"
-                           r"done|written|drawn|taken|built|run|begun)\b", re.IGNORECASE)
+                           r"^(?:(?:also|and|then),? )?(?:i|we)(?:'ve| have) (?:also |just |now )?(?:re)?(?:sent|made|"
+                           r"set|put|done|written|drawn|taken|built|run|begun)\b", re.IGNORECASE)
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
 _FAR_COS = 0.25  # a unit this far from the request is about something else, whatever its words
 
