@@ -1200,6 +1200,9 @@ _ROLE = re.compile(r"\bas an? ((?:[a-z]+[- ])?[a-z]{3,})\b", re.IGNORECASE)
 _BOUND = re.compile(r"\b(?:(under|below|less than|younger than|up to|over|above|more than|older than|"
                     r"at least)\s+(\d+)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older)))\b",
                     re.IGNORECASE)
+_FOR_THING = re.compile(r"\bfor (?:a|an|the|my|our) ((?:[\w-]+ )?[\w-]{3,})", re.IGNORECASE)
+_OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ ){0,2}[\w-]{3,}),?",
+                        re.IGNORECASE)
 _UPPER = frozenset({"under", "below", "less than", "younger than", "up to"})
 
 
@@ -1222,6 +1225,13 @@ def _condition_swap(case: RunCase) -> tuple[str, str] | None:
     if asked_role and given_role and not word_stems(asked_role.group(1)) & answer \
             and not word_stems(given_role.group(1)) & word_stems(case.input):
         return asked_role.group(0), given_role.group(0)
+    # "grind size for a Moka pot" answered "For a French press go coarse…": the answer
+    # opens on the thing it is for, and that is not the thing asked.
+    asked_for = _FOR_THING.search(case.input)
+    given_for = _OPENS_FOR.match(out.strip())
+    if asked_for and given_for and not word_stems(asked_for.group(1)) & answer \
+            and not word_stems(given_for.group(1)) & word_stems(case.input):
+        return asked_for.group(0), given_for.group(0).rstrip(" ,")
     asked_ranges, given_ranges = _ranges(case.input), _ranges(out)
     if asked_ranges and given_ranges and all(
         not re.search(rf"(?<![\d.]){a[0] if a[0] != float('-inf') else a[1]:g}(?![\d.])", out)
