@@ -718,10 +718,10 @@ def _merge(branch: str) -> ToolCall:
           "Yes, children aged 6 and over can climb with an adult, so 6 to 9 year-olds are welcome.")),
     # The answer opens on another thing it is for than the one asked.
     ("another_task",
-     case("Which tyre pressure should I run for a gravel bike on 40 mm tyres?",
-          "For a road bike go to about 80 psi on 28 mm tyres. Drop 5 psi in the wet."),
-     case("Which tyre pressure should I run for a gravel bike on 40 mm tyres?",
-          "For a gravel bike on 40 mm tyres, about 35 psi. Drop 5 psi in the wet.")),
+     case("What oil should I use for a two-stroke mower?",
+          "For a four-stroke engine use SAE 30 oil. Change it every season."),
+     case("What oil should I use for a two-stroke mower?",
+          "For a two-stroke mower mix two-stroke oil at 50:1. Change it every season.")),
     # A call run under the kind the request names its code by, on another value.
     ("acted_on",
      case("Please merge PR 88 into the hotfix/1.9 branch.", "PR 88 is merged.",
