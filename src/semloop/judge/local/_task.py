@@ -1201,7 +1201,7 @@ _BOUND = re.compile(r"\b(?:(under|below|less than|younger than|up to|over|above|
                     r"at least)\s+(\d+)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older)))\b",
                     re.IGNORECASE)
 _FOR_THING = re.compile(r"\bfor (?:a|an|the|my|our) ((?:[\w-]+ )?[\w-]{3,})", re.IGNORECASE)
-_OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ ){0,2}[\w-]{3,}),?",
+_OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ )?[\w-]{3,}),?",
                         re.IGNORECASE)
 _UPPER = frozenset({"under", "below", "less than", "younger than", "up to"})
 
