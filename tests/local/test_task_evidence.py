@@ -633,6 +633,13 @@ _CARD_DOWN = _call("charge_card", {"amount": 42}, '{"error": "processor_unavaila
           "The beta banner on staging was shown to 4,120 visitors this week."),
      case("Switch off the beta banner on the staging site and tell me how many visitors saw it.",
           "I've switched off the beta banner on staging; it was shown to 4,120 visitors this week.")),
+    # A clause that states what the user is doing ("moving house and …") asks no act.
+    ("parts_missing",
+     case("Cancel my broadband at 3 Elm Row and tell me the final bill.",
+          "Your broadband at 3 Elm Row ends on 30 June."),
+     case("how do I reset my router? moving house and taking it with me",
+          "Hold the reset pin for 10 seconds until the light flashes amber, then set it up "
+          "again in the app.")),
     # Of two things asked together, the one the answer never names is left.
     ("parts_missing",
      case("Please renew my permit and my library card, I'm at 14 Alma Road.",

@@ -291,9 +291,20 @@ def _act_parts(request: str) -> list[str]:
     """The clauses of a request that each ask an act or a question, when one opens on an act
     ("Turn off X and tell me Y"; "I am wanting to extend X. Also please tell me Y")."""
     clauses = [c.strip(" ,.?!") for c in _CLAUSE_SPLIT.split(request) if c.strip(" ,.?!")]
-    acting = [c for c in clauses if _part_acts(c)]
+    acting = [c for c in clauses if _opens_on_act(c)]
     asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
     return asking if len(asking) >= 2 and acting else []
+
+
+def _opens_on_act(clause: str) -> bool:
+    """The clause, after its lead, opens on an act in the imperative ("Turn off …", "I want
+    to extend …"), not on a statement ("We're moving from Trello", "moving house and …")."""
+    lead = _ACT_LEAD.match(clause)
+    rest = (clause[lead.end():] if lead else clause).lower()
+    first = re.match(r"[a-z]+\b", rest)
+    if first is None or re.search(r"(?:ing|ed)$", first.group(0)):
+        return False
+    return stem(first.group(0)) in _ACTION_VERBS or any(rx.match(rest) for rx, _ in _PHRASAL)
 
 
 # Two things of one act, each with its determiner: "extend the sofa and the desk".
