@@ -723,6 +723,12 @@ def _merge(branch: str) -> ToolCall:
           "Yes, climbers aged 14 and over can use the wall without an adult."),
      case("Is the climbing wall open to kids under 10?",
           "Yes, children aged 6 and over can climb with an adult, so 6 to 9 year-olds are welcome.")),
+    # The user's own member of a closed set never named; the answer takes up the one beside it.
+    ("substitute",
+     case("Can I use the wormer we got for my rabbit on my guinea pig?",
+          "Yes, that wormer is fine for rabbits of any age. Give it once, with food."),
+     case("Can I use the wormer we got for my rabbit on my guinea pig?",
+          "Ask your vet first: rabbit wormers are often dosed too high for guinea pigs.")),
     # The answer opens on another thing it is for than the one asked.
     ("another_task",
      case("What oil should I use for a two-stroke mower?",

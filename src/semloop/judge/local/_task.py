@@ -683,7 +683,8 @@ _SIBLINGS = tuple(
 
 def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
     """A member of a closed set asked about and missing from the answer, which names
-    another member of the same set that the request does not: (asked, answered)."""
+    another member of the same set that the request does not, or, for the user's own
+    member, one the request names beside it: (asked, answered)."""
     asked = _asked_text(case.input)
     for kind in _SIBLING_SETS:
         groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
@@ -691,7 +692,18 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         given = [name for name, rx in groups if rx.search(case.output) and not rx.search(case.input)]
         if wanted and given:
             return wanted[0], given[0]
+        # The user's own member ("my cat") never named, the answer on another the request
+        # names beside it ("the spot-on meant for dogs"): it answered for that one.
+        mine = [name for name, rx in groups if name in wanted and any(
+            _OWNED.search(asked[:m.start()]) for m in rx.finditer(asked))]
+        beside = [name for name, rx in groups if name not in wanted and rx.search(asked)
+                  and rx.search(case.output)]
+        if mine and beside:
+            return mine[0], beside[0]
     return None
+
+
+_OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
 # Either place may carry an article ("from the airport into downtown"); it is not the place.
 _ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+"
                     r"(?:to|into|→)\s+(?:the\s+)?"
