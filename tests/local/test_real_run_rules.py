@@ -13,7 +13,8 @@ placeholder call is no attempt of the real one, a report after the first call is
 (round 8) a result that differs only by a new id the agent never uses is the same result, and
 a reply that is a JSON record is embedded by its first words, not whole; and (round 9) a
 record looked at again before a new reply to the customer's new report is a check; and (round
-10) a write sent again as it was fetches nothing for the user."""
+10) a write sent again as it was fetches nothing for the user; and (round 11) a record looked at
+twice in a row before that reply is still the check."""
 
 from __future__ import annotations
 
@@ -721,6 +722,30 @@ def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
                     ["PR-7 shows no fault.", "PR-7 still shows no fault. When did it start?",
                      "PR-7 still shows no fault on our side."])
     assert reported.stuck_probability(4) > 0.85
+
+
+def test_a_record_looked_at_twice_before_the_reply_is_still_that_check(
+        backend: LocalBackend) -> None:
+    # Round 11's azure-gpt-4o-telecom#7: after the customer's new report the agent reads the
+    # record, reads it again in the next step (nothing in between), then asks for a new check.
+    # The second look does not make the first one the agent's own lap.
+    record = ("get_printer_record", {"printer": "PR-7"},
+              json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
+
+    def desk(said: list[str], replies: list[str]) -> LocalJudgement:
+        return judgement(backend, *(s for user, reply in zip(said, replies, strict=True)
+                                    for s in (turn(user, "One moment.", record),
+                                              step("Checking once more.", record), step(reply))))
+
+    asks = ["Does its panel show a light?", "Please open the front cover and reseat the toner.",
+            "Pull out the tray and straighten the sheets."]
+    helped = desk(["My office printer won't print anything.", "The toner light blinks orange.",
+                   "Reseated; now the paper tray icon flashes."], asks)
+    assert all(helped.repeat_probability(k, 6) <= 0.2 for k in range(6))
+    # The same reply sent again after the doubled look is no new check: still a repeat.
+    same_ask = desk(["My office printer won't print anything.", "The toner light blinks orange.",
+                     "Reseated; now the paper tray icon flashes."], [asks[0]] * 3)
+    assert same_ask.repeat_probability(3, 6) > 0.85
 
 
 def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
