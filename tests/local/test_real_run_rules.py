@@ -14,7 +14,9 @@ placeholder call is no attempt of the real one, a report after the first call is
 a reply that is a JSON record is embedded by its first words, not whole; and (round 9) a
 record looked at again before a new reply to the customer's new report is a check; and (round
 10) a write sent again as it was fetches nothing for the user; and (round 11) a record looked at
-twice in a row before that reply is still the check."""
+twice in a row before that reply is still the check; and (round 12) a click, keystrokes or a
+navigation change the page the next look reads, and a parameter's name quoted in an error is
+no value kept."""
 
 from __future__ import annotations
 
@@ -774,3 +776,48 @@ def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
     assert j.repeat_probability(2, 4) > 0.85
     # A look fetched again for new words about its result still answers them (the hotel
     # information asked about field by field, above).
+
+
+def test_a_click_or_keystrokes_change_the_page_the_next_look_reads(
+        backend: LocalBackend) -> None:
+    # Round 12 (OpenHands, browser tools): log in, look, open a folder, look again. The look
+    # takes no target; the click between the two looks changed the page.
+    assert call_changes_state(Call.of("browser_click", '{"index": 9}', "Clicked element 9"))
+    assert call_changes_state(Call.of("page.type", '{"text": "x"}', "Typed 'x'"))
+    assert call_changes_state(Call.of("navigate", '{"url": "http://a"}', "Navigated to a"))
+    assert not call_changes_state(Call.of("browser_get_state", "{}", '{"url": "http://a"}'))
+    assert not call_changes_state(Call.of("get_type", '{"id": "P1"}', "phone"))
+    assert not call_changes_state(
+        Call.of("browser_click", '{"index": 9}', "Element with index 9 not found"))
+    page = json.dumps({"url": "http://files/?dir=%2F", "elements": ["Documents", "Photos"]})
+    look = ("browser_get_state", {"include_screenshot": False}, page)
+    opened = judgement(
+        backend,
+        step("", ("browser_click", {"index": 7}, "Clicked element 7")),
+        step("", look),
+        step("", ("browser_click", {"index": 1242}, "Clicked element 1242")),
+        step("", look),
+    )
+    assert opened.repeat_probability(1, 3) < 0.2
+    # The same click again on a page that does not change: the lap repeats.
+    stuck = judgement(
+        backend, *(step("", s) for s in [("browser_click", {"index": 1233}, "Clicked element 1233"),
+                                         look] * 3))
+    assert stuck.repeat_probability(3, 5) > 0.85 and stuck.repeat_probability(2, 4) > 0.85
+
+
+def test_a_parameter_name_quoted_in_an_error_is_no_kept_value(backend: LocalBackend) -> None:
+    # Round 12: the editor's view of a missing file, then of each parent directory, each
+    # "Invalid `path` parameter": a new path each time, not one failed path kept.
+    def view(path: str) -> tuple[str, dict[str, str], str]:
+        return ("str_replace_editor", {"command": "view", "path": path},
+                f"Invalid `path` parameter: {path}. The path {path} does not exist.")
+
+    walked = judgement(backend, step("", view("/w/svc/verification/rate_limiter.py")),
+                       step("", view("/w/svc/verification")), step("", view("/w/svc")))
+    assert walked.repeat_probability(0, 1) < 0.2 and walked.repeat_probability(1, 2) < 0.2
+    # An error naming a value both calls passed still keeps the culprit.
+    book = [("book_flight", {"flight": "HAT030", "seat": seat},
+             "Error: flight HAT030 not available") for seat in ("12A", "14C")]
+    kept = judgement(backend, step("", book[0]), step("", book[1]))
+    assert kept.repeat_probability(0, 1) > 0.85

@@ -1182,7 +1182,9 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
     if max(len(ck.output), len(cj.output)) > _ERROR_MESSAGE_CHARS:
         return False  # a log, not an error message
     named = entities(ck.output) & entities(cj.output) & ck.entities & cj.entities
-    return any(not e.replace(".", "").isdigit() for e in named)
+    # A parameter's name quoted in the error ("Invalid `path` parameter: …") is no value.
+    keys = {k.lower() for k in (*ck.args, *cj.args)}
+    return any(not e.replace(".", "").isdigit() and e not in keys for e in named)
 
 
 @lru_cache(maxsize=4096)
