@@ -697,19 +697,30 @@ def test_ids_the_agent_counts_up_that_all_fail_are_one_attempt(backend: LocalBac
     assert all(given.stuck_probability(j) <= 0.2 for j in (2, 3, 4))
 
 
+_PRINTER = ("get_printer_record", {"printer": "PR-7"},
+            json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
+_ASKS = ["Does its panel show a light?", "Please open the front cover and reseat the toner.",
+         "Pull out the tray and straighten the sheets.", "Glad it works now."]
+
+
+def _desk(backend: LocalBackend, said: list[str], replies: list[str],
+          *, looks: int = 1) -> LocalJudgement:
+    """A help desk: per customer message, the printer record looked at ``looks`` times in a
+    row (the first in the step that answers the message), then a reply."""
+    again = [step("Checking once more.", _PRINTER)] * (looks - 1)
+    return judgement(backend, *(s for user, reply in zip(said, replies, strict=True)
+                                for s in (turn(user, "One moment.", _PRINTER), *again,
+                                          step(reply))))
+
+
 def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
         backend: LocalBackend) -> None:
     # Round 9's tic read: the agent looks at the same record before every reply while the
     # customer reports a new finding each time and the agent asks for a new check.
-    record = ("get_printer_record", {"printer": "PR-7"},
-              json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
-
     def desk(said: list[str], replies: list[str]) -> LocalJudgement:
-        return judgement(backend, *(s for user, reply in zip(said, replies, strict=True)
-                                    for s in (turn(user, "One moment.", record), step(reply))))
+        return _desk(backend, said, replies)
 
-    asks = ["Does its panel show a light?", "Please open the front cover and reseat the toner.",
-            "Pull out the tray and straighten the sheets.", "Glad it works now."]
+    asks = _ASKS
     helped = desk(["My office printer won't print anything.", "The toner light blinks orange.",
                    "Reseated; now the paper tray icon flashes.", "That fixed it, thanks!"], asks)
     assert all(helped.stuck_probability(j) <= 0.2 for j in (4, 6))
@@ -731,16 +742,10 @@ def test_a_record_looked_at_twice_before_the_reply_is_still_that_check(
     # Round 11's azure-gpt-4o-telecom#7: after the customer's new report the agent reads the
     # record, reads it again in the next step (nothing in between), then asks for a new check.
     # The second look does not make the first one the agent's own lap.
-    record = ("get_printer_record", {"printer": "PR-7"},
-              json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
-
     def desk(said: list[str], replies: list[str]) -> LocalJudgement:
-        return judgement(backend, *(s for user, reply in zip(said, replies, strict=True)
-                                    for s in (turn(user, "One moment.", record),
-                                              step("Checking once more.", record), step(reply))))
+        return _desk(backend, said, replies, looks=2)
 
-    asks = ["Does its panel show a light?", "Please open the front cover and reseat the toner.",
-            "Pull out the tray and straighten the sheets."]
+    asks = _ASKS[:3]
     helped = desk(["My office printer won't print anything.", "The toner light blinks orange.",
                    "Reseated; now the paper tray icon flashes."], asks)
     assert all(helped.repeat_probability(k, 6) <= 0.2 for k in range(6))
