@@ -544,3 +544,82 @@ def test_two_context_values_swapped_between_their_slots_are_unsupported(embed: E
     # Working shown puts values in new roles: "€55 in summer, €17 more than winter's €38".
     worked = found(embed, "rates?", "Summer is €55 a day, so €17 more than winter at €38.", tool=tool)
     assert worked["numbers"] == 0
+
+
+def test_a_value_the_context_ties_to_another_role_is_bound(embed: Embed) -> None:
+    opera = ("Der Silbersee is a 1933 opera composed by Kurt Weill, with a libretto by Georg Kaiser. "
+             "It premiered on 18 February 1933 in Leipzig, conducted by Gustav Brecher.")
+    # Asked who composed it, the librettist; asked when it premiered, another date.
+    assert found(embed, "Who composed Der Silbersee?", "It was composed by Georg Kaiser.", opera)["bound"] == 1
+    assert found(embed, "When did Der Silbersee premiere?", "It premiered in Leipzig in 1934.", opera).get("bound", 0) == 0
+    # The right one, the other one named in its own role, or both: nothing to bind.
+    assert found(embed, "Who composed Der Silbersee?", "It was composed by Kurt Weill.", opera).get("bound", 0) == 0
+    assert found(embed, "Who wrote the libretto of Der Silbersee?",
+                 "The libretto is by Georg Kaiser; Kurt Weill composed the music.", opera).get("bound", 0) == 0
+    # A yes/no question asks no role.
+    assert found(embed, "Did Kurt Weill conduct Der Silbersee?",
+                 "No, it was conducted by Gustav Brecher.", opera).get("bound", 0) == 0
+
+
+def test_a_role_in_a_pronoun_sentence_and_an_agent_noun(embed: Embed) -> None:
+    ctx = ("The Orla Dam is a concrete arch dam on the Sava. Its site manager was Mira Kos, "
+           "and it was completed in 1958 by the contractor Hidro Gradnja.")
+    # "Its …" is about the dam; the "manager" is who "managed" it.
+    assert found(embed, "Who managed the Orla Dam site?",
+                 "The site was managed by Hidro Gradnja.", ctx)["bound"] == 1
+    assert found(embed, "Who managed the Orla Dam site?",
+                 "It was managed by Mira Kos.", ctx).get("bound", 0) == 0
+
+
+def test_a_bare_answer_is_read_only_against_a_plain_question(embed: Embed) -> None:
+    ctx = "The Lantern Road is a 1994 novel written by Ada Morrow and illustrated by Theo Quill."
+    assert found(embed, "Who illustrated The Lantern Road?", "Ada Morrow", ctx)["bound"] == 1
+    assert found(embed, "Who illustrated The Lantern Road?", "Theo Quill", ctx).get("bound", 0) == 0
+    # Asked through another entity ("the novel that …"), a bare name may answer another role.
+    assert found(embed, "Who illustrated the novel that Ada Morrow wrote in 1994?",
+                 "Ada Morrow", ctx).get("bound", 0) == 0
+
+
+def test_another_date_of_the_sentence_for_when_it_happened(embed: Embed) -> None:
+    ctx = "The Morvik lighthouse was commissioned in 1868 and first lit on 2 March 1871."
+    assert found(embed, "When was the Morvik lighthouse first lit?", "It was first lit in 1868.", ctx)["bound"] == 1
+    assert found(embed, "When was the Morvik lighthouse first lit?", "It was lit in March 1871.", ctx).get("bound", 0) == 0
+
+
+def test_a_comparison_reads_pronoun_sentences_and_records(embed: Embed) -> None:
+    lakes = ["Lake Virn lies at 1,210 m in the Orsa range.",
+             "Lake Tessel is the larger of the two basins. It lies at 1,480 m."]
+    ctx = " ".join(lakes)
+    # "It lies at 1,480 m" is Lake Tessel's: Virn is the lower.
+    assert found(embed, "Which lake lies higher, Virn or Tessel?", "Lake Virn lies higher.", ctx)["bound"] == 1
+    assert found(embed, "Which lake lies higher, Virn or Tessel?", "Lake Tessel.", ctx).get("bound", 0) == 0
+    tool = '[{"plan": "Basic", "monthly_usd": 9, "seats": 1}, {"plan": "Team", "monthly_usd": 29, "seats": 5}]'
+    assert found(embed, "which plan is cheaper per month, Basic or Team?",
+                 "Team is cheaper.", tool=tool)["bound"] == 1
+    assert found(embed, "which plan is cheaper per month, Basic or Team?",
+                 "Basic is cheaper, at $9 a month.", tool=tool).get("bound", 0) == 0
+
+
+def test_a_gap_after_a_comparison_is_worked_out(embed: Embed) -> None:
+    ctx = "The Kora Pass road climbs to 2,310 m. The Delt Pass road tops out at 1,960 m."
+    gap = found(embed, "Which pass is higher, Kora or Delt?", "Kora, by about 350 m.", ctx)
+    assert gap["numbers"] == 0 and gap.get("bound", 0) == 0
+    # Not a gap of two context values, and not after a comparison: unsupported.
+    assert found(embed, "Which pass is higher, Kora or Delt?", "Kora, by about 500 m.", ctx)["numbers"] == 1
+    assert found(embed, "how do I get there?", "Take the bus by 350 m of the square.", ctx)["numbers"] == 1
+
+
+def test_a_release_bound_to_another_release_notes_line(embed: Embed) -> None:
+    notes = ("v2.7 (January): offline maps; route sharing. v2.8 (March): voice guidance; "
+             "speed camera alerts. v2.9 (May): bike lanes.")
+    assert found(embed, "which version added voice guidance?", "Voice guidance arrived in v2.9.", notes)["bound"] == 1
+    assert found(embed, "which version added voice guidance?", "Voice guidance arrived in v2.8.", notes).get("bound", 0) == 0
+
+
+def test_a_record_the_claim_does_not_name_does_not_contradict_it(embed: Embed) -> None:
+    tool = ('{"plans": [{"name": "Roam", "monthly_gbp": 22, "contract_months": 0, "data_gb": 40}, '
+            '{"name": "Home", "monthly_gbp": 15, "contract_months": 12, "data_gb": 25}]}')
+    # "no contract" is Roam's own; Home's 12-month contract is another record's.
+    assert found(embed, "roam?", "The Roam plan is £22 a month with no contract.",
+                 tool=tool).get("negation", 0) == 0
+    assert found(embed, "home?", "The Home plan is £15 a month with no contract.", tool=tool)["negation"] == 1

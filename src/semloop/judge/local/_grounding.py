@@ -886,7 +886,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.found["names"] = len(names)
         claim.why.append(f"the context never names {', '.join(names[:3])}")
     if not missing:
-        bound = _misbound(claim.text, ev.given, ev, terms)
+        bound = _misbound(claim.text, ev.given, ev, terms | _versions(claim.text))
         winner = "" if bound else _comparison(claim.text, ev.given, ev)
         miscast = "" if bound or winner else _miscast(claim.text, ev.given, ev)
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
@@ -927,7 +927,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             aligned = ev.sentences[i]
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
-            if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP:
+            if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
+                    claim.text, aligned, ev):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -999,6 +1000,14 @@ def _is_record(line: str) -> bool:
     return sum(bool(_PAIR.match(p)) for p in _PAIR_SPLIT.split(line)) >= 2
 
 
+_VERSION = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+(?![\w.]*\w)", re.IGNORECASE)
+
+
+def _versions(text: str) -> frozenset[str]:
+    """Releases ("v4.3"): names to bind, though no name check reads them."""
+    return frozenset(m.group(0).lower() for m in _VERSION.finditer(text))
+
+
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
 _BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -1053,7 +1062,7 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     seg_tokens = [_tokens(g) for g in segs]
     about = [_tokens(g) for _, g in pairs]
     seg_q = [quantities(g) for g in segs]
-    seg_names = [key_terms(g) for g in segs]
+    seg_names = [key_terms(g) | _versions(g) for g in segs]
     wanted = _tokens(question) | _tokens(claim)
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
@@ -1176,6 +1185,19 @@ def _records(texts: Iterable[str]) -> list[_Record]:
             for names, pairs in found]
 
 
+def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
+    """The sentence is another record's than the one the claim names: "Flex … with no
+    contract" is not contradicted by "name: Saver; contract months: 24"."""
+    lower, said = claim.lower(), sentence.lower()
+    named = [r for r in ev.records if any(_said(n, lower) for n in r.names)]
+    return bool(named) and any(any(_said(n, said) for n in r.names) for r in ev.records
+                               if r not in named)
+
+
+def _said(name: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
 def _holds(value: str, q: Quantity | None, readings: frozenset[DateParts]) -> bool:
     """A pair's value states the claim's number (same value; a unit, where both give one)
     or date."""
@@ -1249,9 +1271,12 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     for g in segs:
         lower = g.lower()
         # "It runs for 538 km" is about the sentence before's subject.
-        names = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]))] or (
+        # A record is named by its short values ("plan: Basic"), words apart.
+        listed = {w for r in _records([g]) for n in r.names for w in n.split()} - _FUNCTION_WORDS
+        names = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)] or (
             names if _PRONOUN_START.match(g) else [])
-        nums = quantities(g)
+        # "the larger of the two basins": a small count is how many, not a value compared.
+        nums = [q for q in quantities(g) if not _small_count(q)]
         if not names or not nums:
             continue
         # The number right after the first word of the question the segment holds.
