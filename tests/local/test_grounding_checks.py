@@ -617,3 +617,20 @@ def test_a_record_the_claim_does_not_name_does_not_contradict_it(embed: Embed) -
     assert found(embed, "roam?", "The Roam plan is £22 a month with no contract.",
                  tool=tool).get("negation", 0) == 0
     assert found(embed, "home?", "The Home plan is £15 a month with no contract.", tool=tool)["negation"] == 1
+
+
+def test_a_comparison_reads_a_definite_description_as_the_sentence_before_s_subject(
+        embed: Embed) -> None:
+    case = RunCase(id="check", input="Which journal was founded first, Harrow Review or Tallis Quarterly?",
+                   output="Harrow Review was founded first.",
+                   context=("Harrow Review is a literary journal based in Leeds. The journal was founded in 1921.",
+                            "Tallis Quarterly is a poetry magazine. It was founded in 1904 in Bath."))
+    assert hallucination_evidence(case, embed).features["bound"] == 1
+    right = RunCase(id="check", input=case.input, output="Tallis Quarterly, in 1904.", context=case.context)
+    assert hallucination_evidence(right, embed).features.get("bound", 0) == 0
+    # A pronoun opening another document has no sentence before it: nothing to compare.
+    apart = RunCase(id="check", input=case.input, output="Harrow Review was founded first.",
+                    context=("Harrow Review is a literary journal based in Leeds.",
+                             "It was founded in 1921.",
+                             "Tallis Quarterly is a poetry magazine. It was founded in 1904 in Bath."))
+    assert hallucination_evidence(apart, embed).features.get("bound", 0) == 0

@@ -1245,6 +1245,9 @@ _LOWER = re.compile(r"\b(?:colder|cooler|lower|smaller|fewer|less|shorter|lighte
 _PRONOUN_START = re.compile(r"(?:it|its|they|their|he|his|she|her|this|these)\b", re.IGNORECASE)
 
 
+_DEFINITE = re.compile(r"(?i:the|this|that)\s+[a-z]")
+
+
 def _capitalised(text: str) -> set[str]:
     """The text's first word when it is capitalised and not a function word ("Draba has
     more species": Draba; "The Ostrel": none)."""
@@ -1262,19 +1265,25 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     if up == down:
         return ""
     # A flattened record is one segment: its name and its numbers are separate pairs.
-    segs = [g.strip() for t in ev.texts for line in t.splitlines()
-            for g in ([line] if _is_record(line) else [g for g, _ in _segments(line)])]
+    # Each text's segments, a text's first after None: a pronoun there has nothing before.
+    segs = [g for t in ev.texts for g in [None, *(
+        x.strip() for line in t.splitlines()
+        for x in ([line] if _is_record(line) else [x for x, _ in _segments(line)]))]]
     claimed = key_terms(claim) | _capitalised(claim)
     asked = _tokens(question)
     scores: dict[str, float] = {}
     names: list[str] = []
     for g in segs:
+        if g is None:
+            names = []
+            continue
         lower = g.lower()
-        # "It runs for 538 km" is about the sentence before's subject.
         # A record is named by its short values ("plan: Basic"), words apart.
         listed = {w for r in _records([g]) for n in r.names for w in n.split()} - _FUNCTION_WORDS
+        # "It runs for 538 km", "The magazine was started in 1989" are about the sentence
+        # before's subject.
         names = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)] or (
-            names if _PRONOUN_START.match(g) else [])
+            names if _PRONOUN_START.match(g) or _DEFINITE.match(g) else [])
         # "the larger of the two basins": a small count is how many, not a value compared.
         nums = [q for q in quantities(g) if not _small_count(q)]
         if not names or not nums:
