@@ -561,6 +561,9 @@ _LIGHT = "The Morvik lighthouse was commissioned in 1868 and first lit on 2 Marc
     ("Who managed the Orla Dam site?", "The site was managed by Hidro Gradnja.", _DAM, 1),
     ("Who illustrated The Lantern Road?", "Ada Morrow", _NOVEL, 1),
     ("When was the Morvik lighthouse first lit?", "It was first lit in 1868.", _LIGHT, 1),
+    # "wrote" and "written" are one role.
+    ("Who wrote The Lantern Road?", "Theo Quill wrote it.", _NOVEL, 1),
+    ("Who wrote The Lantern Road?", "Ada Morrow wrote it.", _NOVEL, 0),
     # The right one, or the other one named in its own role too.
     ("Who composed Der Silbersee?", "It was composed by Kurt Weill.", _OPERA, 0),
     ("Who wrote the libretto of Der Silbersee?",

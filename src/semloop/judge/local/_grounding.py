@@ -1379,11 +1379,28 @@ def _same_value(a: _Role, b: _Role) -> bool:
     return bool(abs(a.key - b.key) < 1e-9)
 
 
+# English verbs whose past forms no suffix rule reaches: "wrote" and "written" are "write".
+_IRREGULAR_VERBS = {form: base for base, forms in (
+    ("write", "wrote written writer"), ("build", "built builder"), ("make", "made maker"),
+    ("win", "won winner"), ("lead", "led leader"), ("hold", "held holder"),
+    ("take", "took taken"), ("give", "gave given"), ("sing", "sang sung singer"),
+    ("draw", "drew drawn"), ("begin", "began begun"), ("buy", "bought buyer"),
+    ("sell", "sold seller"), ("teach", "taught teacher"), ("speak", "spoke spoken speaker"),
+    ("choose", "chose chosen"), ("fly", "flew flown"), ("grow", "grew grown"),
+    ("ride", "rode ridden rider"), ("run", "ran runner"), ("beat", "beaten"),
+    ("lose", "lost loser"), ("sink", "sank sunk"), ("shoot", "shot"), ("bring", "brought"),
+    ("think", "thought thinker"), ("pay", "paid payer"), ("send", "sent sender"),
+    ("sit", "sat"), ("stand", "stood"), ("tell", "told"), ("see", "saw seen"),
+    ("know", "knew known"), ("throw", "threw thrown thrower"), ("break", "broke broken"),
+) for form in (base, *forms.split())}
+
+
 def _role_stems(text: str) -> frozenset[str]:
-    """The stems of the text's content words, an agent noun as its verb ("designer",
-    "director", "founder": design, direct, found)."""
-    return frozenset(stem(re.sub(r"(?<=\w{4})(?:er|or)$", "", w)) for w in _words(text)
-                     if w not in _FUNCTION_WORDS and len(w) > 2)
+    """The stems of the text's content words, an irregular form or an agent noun as its
+    verb ("wrote", "written": write; "designer", "director", "founder": design, direct,
+    found)."""
+    return frozenset(stem(_IRREGULAR_VERBS.get(w) or re.sub(r"(?<=\w{4})(?:er|or)$", "", w))
+                     for w in _words(text) if w not in _FUNCTION_WORDS and len(w) > 2)
 
 
 def _plays(role: str, lead: frozenset[str]) -> bool:
