@@ -141,10 +141,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH",
                     help="a local copy (work tree or git dir) of a repository the labels name")
     ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--source", action="append", default=[], metavar="OWNER/NAME",
+                    help="only the runs of these repositories (the coding runs take seconds "
+                    "each: their tool outputs are long)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N runs (a quick look)")
     ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
     args = ap.parse_args(argv)
-    runs, problems = labelled_runs(read_labels(args.labels), repos_of(args.repo), "all")
+    labels = [lab for lab in read_labels(args.labels)
+              if not args.source or lab["source"] in args.source]
+    runs, problems = labelled_runs(labels, repos_of(args.repo), "all")
     for p in problems:
         print("skipped:", p, file=sys.stderr)
     if args.limit:
