@@ -269,13 +269,13 @@ _ACT_LEAD = re.compile(r"^(?:(?:hello|hi|hey|ok|okay|also|and|then|so|please|pls
 
 
 def _part_acts(part: str) -> list[str]:
-    """The acts a part asks for: an action verb among its first words after the lead, or a
-    verb with its particle ("turn off" is disabling)."""
-    lead = _ACT_LEAD.match(part)
-    rest = part[lead.end():] if lead else part
-    verbs = [stem(w) for w in re.findall(r"[a-z]+", rest.lower())[:3]
+    """The acts a part asks for: an action verb among its first three words ("please
+    cancel", "can you book"), or a verb with its particle ("turn off" is disabling). A
+    want stated in a chat's opening ("Hi, I need to cancel …") is not read as the act
+    asked of this answer: the run may have refused it by policy many turns before."""
+    verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
              if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
-    phrasal = _phrasal_act(" ".join(rest.split()[:4]))
+    phrasal = _phrasal_act(" ".join(part.split()[:4]))
     return verbs + ([stem(phrasal)] if phrasal and not verbs else [])
 
 
@@ -283,8 +283,9 @@ def _part_acts(part: str) -> list[str]:
 # production and tell me how many users had it on" (an imperative outside its verb list).
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+and\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
                            r"send|confirm|what|how|when|which)\b)", re.IGNORECASE)
-_ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:tell|give|show|let me know|send|"
-                        r"confirm|what|how|when|where|which|can|could|is|are|do|does)\b", re.IGNORECASE)
+# A clause that asks for something to be told or sent, not "can you help me with that".
+_ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:(?:can|could|would) you (?:please )?)?"
+                        r"(?:tell|give|show|let me know|send|confirm|what|how|when|where|which)\b", re.IGNORECASE)
 
 
 def _act_parts(request: str) -> list[str]:
