@@ -778,3 +778,27 @@ def test_when_i_first_started_is_the_agents_own_life(embed: Embed) -> None:
         "next day."), embed)
     assert told.features["personal_share"] > 0.0
     assert plain.features["personal_share"] == 0.0
+
+
+# --- real runs: a hand-off to a person is the policy's outcome, not a failure of its own ---
+
+_LOOKUP = _call("get_reservation_details", {"reservation_id": "K7Q2PL"}, '{"cabin": "basic_economy"}')
+_HANDOFF = _call("transfer_to_human_agents", {"summary": "cancellation outside policy"},
+                 "Transfer successful")
+
+
+def test_a_hand_off_is_neither_generic_nor_another_task(embed: Embed) -> None:
+    request = "Hi, please cancel my reservation K7Q2PL and refund it"
+    handed = case(request, "You are being transferred to a human agent. Thank you for your patience.",
+                  tools=(_LOOKUP, _HANDOFF))
+    tc = task_completion_evidence(handed, embed).features
+    assert tc["generic"] == 0.0 and tc["promise"] == 0.0 and tc["parts_missing"] == 0.0
+    assert task_understanding_evidence(handed, embed).features["other_action"] == 0.0
+    # Another operation that ran is still another task; a promise before a hand-off of
+    # something else still promises.
+    moved = case(request, "Your reservation K7Q2PL is updated.",
+                 tools=(_LOOKUP, _call("update_reservation_flights", {"reservation_id": "K7Q2PL"},
+                                       '{"ok": true}')))
+    assert task_understanding_evidence(moved, embed).features["other_action"] == 1.0
+    checking = case(request, "Let me check K7Q2PL.", tools=(_LOOKUP, _HANDOFF))
+    assert task_completion_evidence(checking, embed).features["promise"] == 1.0

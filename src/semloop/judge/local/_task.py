@@ -503,7 +503,24 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("request_far", 1.0 - max(cos))
     ev.flag("specific", bool(quantities(text) or key_terms(text) - key_terms(case.input)))
     ev.flag("short", 1.0 / (1.0 + len(text.split()) / 10.0))
+    # Handed to a person ("you are being transferred to a human agent", or a hand-off call
+    # that ran last, the reply promising nothing more): the run passed the request on, as a
+    # policy that forbids it asks, so the reply is neither generic nor a promise, and the
+    # parts were passed on with it. "Let me check CL-30112." after escalating another claim
+    # still promises.
+    calls = case.tools_called
+    if _HANDED_OVER.search(text) or (calls and _hands_off(calls[-1]) and not _failed(calls[-1])
+                                     and not ev.features["promise"]):
+        for name in _PASSED_ON:
+            ev.flag(name, 0.0)
+            ev.notes.pop(name, None)
     return ev
+
+
+_HANDED_OVER = re.compile(r"\b(?:transferr(?:ed|ing)|escalat(?:ed|ing)|connect(?:ed|ing)|pass(?:ed|ing)"
+                          r"(?: it| this| you)? on)\b(?:\s+[\w']+){0,5}?\s+to (?:a |an |our |the )?"
+                          r"(?:human|live|senior|specialist|supervisor|support|customer service)", re.IGNORECASE)
+_PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed")
 
 
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
@@ -967,6 +984,16 @@ _READ_VERBS = frozenset(stem(w) for w in """get list fetch read search find look
     view describe check""".split())  # noqa: SIM905
 
 
+# A hand-off to a person (transfer_to_human_agents, escalate_to_human): the run passed the
+# request on, often because policy forbids it; it performed no other operation on it.
+_HANDOFF = re.compile(r"transfer\w*_(?:human|agent|person|staff|support)|escalat|hand_?off|handover",
+                      re.IGNORECASE)
+
+
+def _hands_off(call: ToolCall) -> bool:
+    return bool(_HANDOFF.search(call.name))
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -984,7 +1011,7 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
         words = [stem(w) for w in re.split(r"[_\W]+", c.name.lower()) if w]
         # A call that opens on a read verb (get_order, list_events) changes nothing: the
         # operation word after it is the thing read.
-        if _failed(c) or not words or words[0] in _READ_VERBS:
+        if _failed(c) or not words or words[0] in _READ_VERBS or _hands_off(c):
             continue
         acts.append((c, set(words) & (_OPERATIONS | _ACTION_VERBS)))
     # A call's name opens on its act (cancel_order cancels; the subscription of
@@ -1393,7 +1420,9 @@ def _entries(case: RunCase) -> list[tuple[str, int]]:
         if pending:
             out.append((pending, d))
     for c, call in enumerate(case.tools_called, len(case.context)):
-        out.extend((line, c) for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
+        # A hand-off's receipt ("Transfer successful") holds nothing the answer draws on.
+        if not _hands_off(call):
+            out.extend((line, c) for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
     return out
 
 
