@@ -109,6 +109,14 @@ def _says_again(reply: str, earlier: Sequence[str]) -> bool:
     )
 
 
+# What makes a turn intense without a complaint's shape: it may be joy as well as anger.
+_INTENSE = frozenset(("capitals", '"!!"', "impatience", "what they put in"))
+
+
+def _intensity_only(tone: Tone) -> bool:
+    return all(c in _INTENSE or c.startswith("negative words") for c in tone.cues)
+
+
 def frustration_evidence(case: ConversationCase) -> Evidence | None:
     """The heat of every user turn and how it moves; ``None`` with fewer than two user turns.
 
@@ -157,10 +165,14 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     hot = [users[k + 1][0] + 1 for k, t in enumerate(later) if t.heat >= _F_HOT]
     logit = _F_BIAS + peak + _F_MORE_HOT * max(0, len(hot) - 1)
     logit += _F_GROWTH * max(0.0, peak - tones[0].heat)
-    # A glad last turn ends it as a thank-you does, when every heated turn was glad too
-    # (intensity read as heat); after an angry turn, glad words are sarcasm.
+    # A glad last turn ends it as a thank-you does, when every heated turn was glad too, or
+    # heated by intensity alone ("I'M SCREAMING. Take my money!!", "OMG!!! I've been waiting
+    # MONTHS for this"): capitals, "!!", impatience words, waiting, negative words, with no
+    # complaint's shape. After a complaint, glad words are sarcasm.
     calm_end = tones[-1].thanks or (
-        tones[-1].glad and tones[-1].heat <= 0.0 and all(t.glad for t in later if t.heat >= _F_HOT)
+        tones[-1].glad
+        and tones[-1].heat <= 0.0
+        and all(t.glad or _intensity_only(t) for t in later if t.heat >= _F_HOT)
     )
     if calm_end:
         logit += _F_CALM_END
