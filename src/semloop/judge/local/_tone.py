@@ -156,6 +156,8 @@ _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
     r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalat(?:e|ed|ing)\b",
+    # "If I don't hear from an actual manager today": someone real, not the one answering.
+    r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
     r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
     r"with (?:the )?authority)\b",
     # "Is there a human I can speak to?"
@@ -178,7 +180,10 @@ _LEAVE = any_of(
     r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
     r"(?: \w+){1,3} again\b|\bmy money back\b",
     r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
-    r"\bdispute (?:it|this|the (?:charge|payment|transaction))\b|\b(?:with|to) my (?:bank|card issuer)\b",
+    r"\bdisput(?:e|ing) (?:it|this|the (?:charge|payment|transaction|invoice|bill|fee))\b|"
+    r"\b(?:with|to) my (?:bank|card issuer)\b",
+    # "This is the last shipment we send with you": the last of something with this service.
+    r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
     r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
     r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
