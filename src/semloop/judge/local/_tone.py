@@ -275,6 +275,29 @@ def _leaves(text: str) -> bool:
     )
 
 
+# A request made as a transaction ("I want to cancel the reservation and get a full refund",
+# "Yes please cancel my subscription", "I'd like the $25 seat fee back"): what a customer
+# came to do, not a threat, when nothing else in the turn complains.
+_REQUEST = any_of(
+    r"^\W*(?:(?:yes|ok|okay|sure|then|and|also|so|hi|hello|in that case)\W+)*(?:please |kindly |just )?"
+    r"(?:i(?:'d| would)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
+    r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)"
+)
+_BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
+_THREAT_OR = re.compile(r"\bor (?:else )?(?:i|we|the|my|a|you)\b|[!?]\s*[!?]", re.IGNORECASE)
+
+
+def _requests(text: str) -> list[str]:
+    """The sentences of ``text`` that ask, plainly, to cancel or to be refunded."""
+    return [
+        p
+        for p in _SENTENCE_END.split(text)
+        if _REQUEST.search(p.strip())
+        and (_LEAVE.search(p) or _REDRESS.search(p))
+        and not _THREAT_OR.search(p)
+    ]
+
+
 def _accusing_question(text: str) -> bool:
     """A question sentence with an accusing word; sentences split first (linear time)."""
     return any(
@@ -429,10 +452,15 @@ _SHOUTABLE = frozenset(
 )
 
 
+# A choice set against another ("to my PayPal, not a gift card"): the "not" picks one thing
+# over another; it does not turn "gift" into a complaint.
+_CONTRAST = re.compile(r",\s*not (?=(?:a|an|the|my|your|in|on|by|to|for) )", re.IGNORECASE)
+
+
 def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
     """Negative valence of the words the conversation had not used before this turn."""
     lex = lexicon()
-    toks = tokens(text)
+    toks = tokens(_CONTRAST.sub(", ", text))
     total, found = 0.0, []
     for pos, tok in enumerate(toks):
         v = lex.get(tok)
@@ -719,6 +747,33 @@ _MAX_CHARS = 4000
 
 
 def turn_tone(
+    text: str,
+    known: frozenset[str],
+    known_caps: frozenset[str],
+    said: str,
+    *,
+    after_repeat: bool = False,
+    own_people: bool = False,
+    glad_before: bool = False,
+) -> Tone:
+    """How heated ``text`` is (see ``_turn_tone``). A plain request to cancel or to be
+    refunded ("I want to cancel the reservation and get a full refund") is what a customer
+    came to do: when the rest of the turn shows nothing, the request adds no heat."""
+    args = (known, known_caps, said)
+    flags = {"after_repeat": after_repeat, "own_people": own_people, "glad_before": glad_before}
+    tone = _turn_tone(text, *args, **flags)
+    if not tone.cues or not set(tone.cues) <= _BUSINESS:
+        return tone
+    parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
+    asked = _requests(plain(text[:_MAX_CHARS]))
+    left = " ".join(p for p in parts if p not in asked)
+    if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
+        return tone
+    rest = _turn_tone(left, *args, **flags)
+    return tone if rest.cues else rest
+
+
+def _turn_tone(
     text: str,
     known: frozenset[str],
     known_caps: frozenset[str],
