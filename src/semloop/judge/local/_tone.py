@@ -759,9 +759,19 @@ def turn_tone(
     """How heated ``text`` is (see ``_turn_tone``). A plain request to cancel or to be
     refunded ("I want to cancel the reservation and get a full refund") is what a customer
     came to do: when the rest of the turn shows nothing, the request adds no heat."""
-    args = (known, known_caps, said)
-    flags = {"after_repeat": after_repeat, "own_people": own_people, "glad_before": glad_before}
-    tone = _turn_tone(text, *args, **flags)
+
+    def read(t: str) -> Tone:
+        return _turn_tone(
+            t,
+            known,
+            known_caps,
+            said,
+            after_repeat=after_repeat,
+            own_people=own_people,
+            glad_before=glad_before,
+        )
+
+    tone = read(text)
     if not tone.cues or not set(tone.cues) <= _BUSINESS:
         return tone
     parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
@@ -769,7 +779,7 @@ def turn_tone(
     left = " ".join(p for p in parts if p not in asked)
     if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
         return tone
-    rest = _turn_tone(left, *args, **flags)
+    rest = read(left)
     return tone if rest.cues else rest
 
 
