@@ -688,8 +688,8 @@ _DEMAND = any_of(
     r"\bi (?:just |really )?want you to (?:\w+ )?(?:confirm|say|tell|agree|admit|accept)\b",
     # Told to say it ("Say it's fixed or ...", "Tell me it'll pass."): the imperative opening
     # a sentence, the words wanted after it.
-    r"(?:^|[.!?]\s+)(?:just |now |please |so )?(?:say|tell me|confirm|admit|agree)\b(?: that)? "
-    r"(?:it|it's|it'll|it is|it will|this|that|they|you|i|the)\b",
+    r"(?:^|[.!?]\s+)(?:just |now |please |so )?(?:say|tell me|admit|agree)\b(?: that)?(?: \w+){1,3}?"
+    r"(?: is|'s| are| will|'ll| can| has| does| works?| pass(?:es)?)\b",
 )
 _PRESSURE = any_of(
     _DEMAND.pattern,
