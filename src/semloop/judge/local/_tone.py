@@ -746,44 +746,19 @@ _ECHO_WORDS = 3
 _MAX_CHARS = 4000
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What a turn is read against (see ``turn_tone``)."""
+
+    known: frozenset[str]
+    known_caps: frozenset[str]
+    said: str
+    after_repeat: bool
+    own_people: bool
+    glad_before: bool
+
+
 def turn_tone(
-    text: str,
-    known: frozenset[str],
-    known_caps: frozenset[str],
-    said: str,
-    *,
-    after_repeat: bool = False,
-    own_people: bool = False,
-    glad_before: bool = False,
-) -> Tone:
-    """How heated ``text`` is (see ``_turn_tone``). A plain request to cancel or to be
-    refunded ("I want to cancel the reservation and get a full refund") is what a customer
-    came to do: when the rest of the turn shows nothing, the request adds no heat."""
-
-    def read(t: str) -> Tone:
-        return _turn_tone(
-            t,
-            known,
-            known_caps,
-            said,
-            after_repeat=after_repeat,
-            own_people=own_people,
-            glad_before=glad_before,
-        )
-
-    tone = read(text)
-    if not tone.cues or not set(tone.cues) <= _BUSINESS:
-        return tone
-    parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
-    asked = _requests(plain(text[:_MAX_CHARS]))
-    left = " ".join(p for p in parts if p not in asked)
-    if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
-        return tone
-    rest = read(left)
-    return tone if rest.cues else rest
-
-
-def _turn_tone(
     text: str,
     known: frozenset[str],
     known_caps: frozenset[str],
@@ -799,6 +774,27 @@ def _turn_tone(
     said an earlier reply again, and praise or thanks for that is sarcasm; ``own_people``:
     the user has named someone in their own life, so "he" / "she" may be that person;
     ``glad_before``: the user's turn before read glad."""
+    context = _Context(known, known_caps, said, after_repeat, own_people, glad_before)
+    tone = _read(text, context)
+    # A plain request to cancel or to be refunded ("I want to cancel the reservation and
+    # get a full refund") is what a customer came to do: when the rest of the turn shows
+    # nothing, the request adds no heat.
+    if not tone.cues or not set(tone.cues) <= _BUSINESS:
+        return tone
+    parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
+    asked = _requests(plain(text[:_MAX_CHARS]))
+    left = " ".join(p for p in parts if p not in asked)
+    if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
+        return tone
+    rest = _read(left, context)
+    return tone if rest.cues else rest
+
+
+def _read(text: str, context: _Context) -> Tone:
+    """One turn's heat and cues, as ``turn_tone`` describes."""
+    known, known_caps, said = context.known, context.known_caps, context.said
+    after_repeat, own_people = context.after_repeat, context.own_people
+    glad_before = context.glad_before
     cues: list[str] = []
     heat = 0.0
     mocked = False
