@@ -308,6 +308,7 @@ _ACKNOWLEDGES = any_of(
 # The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
 # one, ended resolved.
 _C_RESOLVED = -3.0
+_C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
 
 
 # What a question asks for, by its words (every match: "minutes. how many before extra
@@ -622,7 +623,13 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     evidence = confusion_evidence(case, embed)
     if evidence is None:
         return _too_little("fewer than two user turns cannot show a question asked again")
-    return _answer(probability(heads()["confusion_loop"], evidence), evidence.why)
+    p = probability(heads()["confusion_loop"], evidence)
+    # Asked once more and then answered ("So how much to add a passenger?" after a reply
+    # that first read back the booking, then "Ok, I'll book separately"): a question
+    # clarified, not a loop. A loop needs the answers to fail more than once.
+    if evidence.features["resolved"] and evidence.features["reasks"] <= 1:
+        p = min(p, _C_ONCE_RESOLVED)
+    return _answer(p, evidence.why)
 
 
 # ----------------------------------------------------------------- SYCOPHANCY_SIGNAL
