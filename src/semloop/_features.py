@@ -534,6 +534,15 @@ _SHELL_WRITE = re.compile(
     r"|(?:^|[;&|\s(])find\s[^;&|]*\s-delete\b"
     r"|" + _CODE_WRITE.pattern
 )
+# Actions on a user interface change the page the next look reads: a click, keystrokes, a
+# navigation (click, type_text, navigate; browser_click, page.go_back, mouse_scroll: a verb
+# alone or after one word naming the surface, never after a read verb as in get_type).
+_UI_ACTION = re.compile(
+    r"^(?:(?!(?:get|list|search|find|read|view|show|check|count|query|fetch|lookup|is|has)_)"
+    r"[a-z]+_)?(?:click|double_click|right_click|type|type_text|fill|press|press_key|"
+    r"select_option|navigate|go_back|go_forward|scroll|hover|drag|tap|swipe)$",
+    re.IGNORECASE,
+)
 _COMMAND_KEYS = ("command", "cmd", "code", "script", "input", "query", "args", "action")
 
 
@@ -553,7 +562,8 @@ def call_changes_state(call: Call) -> bool:
     # Verb-first tool names (update_reservation, create_file): the last part of a dotted
     # name is the operation (statuspage.update), its first word the verb.
     last = re.split(r"[./:]", call.name)[-1]
-    return bool(_WRITE_WORD.search(last)) and call.name not in _READ_ONLY_NAMES
+    return (bool(_WRITE_WORD.search(last) or _UI_ACTION.match(last))
+            and call.name not in _READ_ONLY_NAMES)
 
 
 def call_restores_state(call: Call) -> bool:

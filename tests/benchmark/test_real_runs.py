@@ -1,4 +1,5 @@
-"""bench/make_real_runs.py: a tau2 judge-viewer transcript imports as the simulation it shows."""
+"""bench/make_real_runs.py: a tau2 judge-viewer transcript imports as the simulation it shows;
+an OpenHands agent-SDK event list imports as the conversation it records."""
 
 from __future__ import annotations
 
@@ -67,3 +68,46 @@ def test_both_viewer_layouts_import_and_only_the_transcript_is_read(make: dict[s
         root = runs[0].to_trace().to_dict()["root"]
         assert [c["type"] for c in root["children"]] == ["llm", "llm", "tool", "llm", "tool", "tool", "llm"]
         assert root["children"][2]["output"] == '{"customer_id": "C1001"}'
+
+
+def _action(reply: str, call: str, tool: str, arguments: str, thought: str = "") -> dict[str, Any]:
+    return {"kind": "ActionEvent", "source": "agent", "timestamp": "2025-10-30T13:32:32",
+            "thought": [{"type": "text", "text": thought}] if thought else [],
+            "reasoning_content": None, "tool_name": tool, "tool_call_id": call,
+            "tool_call": {"id": call, "name": tool, "arguments": arguments},
+            "action": {"kind": "ExecuteBashAction"}, "llm_response_id": reply}
+
+
+def _observation(call: str, **fields: Any) -> dict[str, Any]:
+    return {"kind": "ObservationEvent", "source": "environment", "tool_call_id": call,
+            "timestamp": "2025-10-30T13:32:33", "observation": {"kind": "X", **fields}}
+
+
+def test_an_openhands_event_list_imports_one_step_per_model_reply(make: dict[str, Any]) -> None:
+    events = [
+        {"kind": "MessageEvent", "source": "user", "timestamp": "2025-10-30T13:32:30",
+         "llm_message": {"role": "user", "content": [{"type": "text", "text": "Find bill.pdf"}]}},
+        # one model reply with two parallel calls, their results after both
+        _action("r1", "c1", "execute_bash", '{"command": "ls /"}', thought="Look around."),
+        _action("r1", "c2", "execute_bash", '{"command": "ls /workspace"}'),
+        _observation("c2", output="\u001b[?2004lworkspace\n\u001b[?2004h", error=False),
+        _observation("c1", output="bin etc"),
+        _action("r2", "c3", "str_replace_editor", '{"command": "view", "path": "/x"}'),
+        _observation("c3", output="", error="Invalid `path` parameter: /x."),
+        {"kind": "MessageEvent", "source": "agent", "timestamp": "2025-10-30T13:32:40",
+         "llm_message": {"role": "assistant", "content": [{"type": "text", "text": "Not found."}]}},
+    ]
+    runs = FORMATS["atif"](make["openhands_events_file"](json.dumps(events).encode()),
+                           source="oh", clock=0.0).runs
+    trace = runs[0].to_trace()
+    assert trace.goal == "Find bill.pdf"
+    root = trace.to_dict()["root"]
+    kinds = [(c["type"], c["name"]) for c in root["children"]]
+    assert kinds == [("llm", "llm"), ("tool", "execute_bash"), ("tool", "execute_bash"),
+                     ("llm", "llm"), ("tool", "str_replace_editor"), ("llm", "llm")]
+    assert root["children"][0]["output"] == "Look around."
+    # each result goes to its own call (by id, not by order); the pty's codes are dropped
+    assert root["children"][1]["output"] == "bin etc"
+    assert root["children"][2]["output"] == "workspace"
+    assert root["children"][4]["output"] == "Invalid `path` parameter: /x."
+    assert root["children"][5]["output"] == "Not found."

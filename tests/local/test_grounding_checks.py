@@ -544,3 +544,96 @@ def test_two_context_values_swapped_between_their_slots_are_unsupported(embed: E
     # Working shown puts values in new roles: "€55 in summer, €17 more than winter's €38".
     worked = found(embed, "rates?", "Summer is €55 a day, so €17 more than winter at €38.", tool=tool)
     assert worked["numbers"] == 0
+
+
+_OPERA = ("Der Silbersee is a 1933 opera composed by Kurt Weill, with a libretto by Georg Kaiser. "
+          "It premiered on 18 February 1933 in Leipzig, conducted by Gustav Brecher.")
+# "Its …" goes on about the dam; the "manager" is who "managed" it.
+_DAM = ("The Orla Dam is a concrete arch dam on the Sava. Its site manager was Mira Kos, "
+        "and it was completed in 1958 by the contractor Hidro Gradnja.")
+_NOVEL = "The Lantern Road is a 1994 novel written by Ada Morrow and illustrated by Theo Quill."
+_LIGHT = "The Morvik lighthouse was commissioned in 1868 and first lit on 2 March 1871."
+
+
+@pytest.mark.parametrize(("question", "answer", "context", "bound"), [
+    # A value the context ties to another role, while it ties the asked one to another value.
+    ("Who composed Der Silbersee?", "It was composed by Georg Kaiser.", _OPERA, 1),
+    ("Who managed the Orla Dam site?", "The site was managed by Hidro Gradnja.", _DAM, 1),
+    ("Who illustrated The Lantern Road?", "Ada Morrow", _NOVEL, 1),
+    ("When was the Morvik lighthouse first lit?", "It was first lit in 1868.", _LIGHT, 1),
+    # "wrote" and "written" are one role.
+    ("Who wrote The Lantern Road?", "Theo Quill wrote it.", _NOVEL, 1),
+    ("Who wrote The Lantern Road?", "Ada Morrow wrote it.", _NOVEL, 0),
+    # The right one, or the other one named in its own role too.
+    ("Who composed Der Silbersee?", "It was composed by Kurt Weill.", _OPERA, 0),
+    ("Who wrote the libretto of Der Silbersee?",
+     "The libretto is by Georg Kaiser; Kurt Weill composed the music.", _OPERA, 0),
+    ("Who managed the Orla Dam site?", "It was managed by Mira Kos.", _DAM, 0),
+    ("Who illustrated The Lantern Road?", "Theo Quill", _NOVEL, 0),
+    ("When was the Morvik lighthouse first lit?", "It was lit in March 1871.", _LIGHT, 0),
+    # A wrong year the sentence gives no role is the number checks' business, not this one's.
+    ("When did Der Silbersee premiere?", "It premiered in Leipzig in 1934.", _OPERA, 0),
+    # A yes/no question asks no role; a bare name asked through another entity ("the novel
+    # that …") may answer another role.
+    ("Did Kurt Weill conduct Der Silbersee?", "No, it was conducted by Gustav Brecher.", _OPERA, 0),
+    ("Who illustrated the novel that Ada Morrow wrote in 1994?", "Ada Morrow", _NOVEL, 0),
+])
+def test_a_value_the_context_ties_to_another_role_is_bound(
+        embed: Embed, question: str, answer: str, context: str, bound: int) -> None:
+    assert found(embed, question, answer, context).get("bound", 0) == bound
+
+
+def test_a_comparison_reads_pronoun_sentences_and_records(embed: Embed) -> None:
+    lakes = ["Lake Virn lies at 1,210 m in the Orsa range.",
+             "Lake Tessel is the larger of the two basins. It lies at 1,480 m."]
+    ctx = " ".join(lakes)
+    # "It lies at 1,480 m" is Lake Tessel's: Virn is the lower.
+    assert found(embed, "Which lake lies higher, Virn or Tessel?", "Lake Virn lies higher.", ctx)["bound"] == 1
+    assert found(embed, "Which lake lies higher, Virn or Tessel?", "Lake Tessel.", ctx).get("bound", 0) == 0
+    tool = '[{"plan": "Basic", "monthly_usd": 9, "seats": 1}, {"plan": "Team", "monthly_usd": 29, "seats": 5}]'
+    assert found(embed, "which plan is cheaper per month, Basic or Team?",
+                 "Team is cheaper.", tool=tool)["bound"] == 1
+    assert found(embed, "which plan is cheaper per month, Basic or Team?",
+                 "Basic is cheaper, at $9 a month.", tool=tool).get("bound", 0) == 0
+
+
+def test_a_gap_after_a_comparison_is_worked_out(embed: Embed) -> None:
+    ctx = "The Kora Pass road climbs to 2,310 m. The Delt Pass road tops out at 1,960 m."
+    gap = found(embed, "Which pass is higher, Kora or Delt?", "Kora, by about 350 m.", ctx)
+    assert gap["numbers"] == 0 and gap.get("bound", 0) == 0
+    # Not a gap of two context values, and not after a comparison: unsupported.
+    assert found(embed, "Which pass is higher, Kora or Delt?", "Kora, by about 500 m.", ctx)["numbers"] == 1
+    assert found(embed, "how do I get there?", "Take the bus by 350 m of the square.", ctx)["numbers"] == 1
+
+
+def test_a_release_bound_to_another_release_notes_line(embed: Embed) -> None:
+    notes = ("v2.7 (January): offline maps; route sharing. v2.8 (March): voice guidance; "
+             "speed camera alerts. v2.9 (May): bike lanes.")
+    assert found(embed, "which version added voice guidance?", "Voice guidance arrived in v2.9.", notes)["bound"] == 1
+    assert found(embed, "which version added voice guidance?", "Voice guidance arrived in v2.8.", notes).get("bound", 0) == 0
+
+
+def test_a_record_the_claim_does_not_name_does_not_contradict_it(embed: Embed) -> None:
+    tool = ('{"plans": [{"name": "Roam", "monthly_gbp": 22, "contract_months": 0, "data_gb": 40}, '
+            '{"name": "Home", "monthly_gbp": 15, "contract_months": 12, "data_gb": 25}]}')
+    # "no contract" is Roam's own; Home's 12-month contract is another record's.
+    assert found(embed, "roam?", "The Roam plan is £22 a month with no contract.",
+                 tool=tool).get("negation", 0) == 0
+    assert found(embed, "home?", "The Home plan is £15 a month with no contract.", tool=tool)["negation"] == 1
+
+
+def test_a_comparison_reads_a_definite_description_as_the_sentence_before_s_subject(
+        embed: Embed) -> None:
+    case = RunCase(id="check", input="Which journal was founded first, Harrow Review or Tallis Quarterly?",
+                   output="Harrow Review was founded first.",
+                   context=("Harrow Review is a literary journal based in Leeds. The journal was founded in 1921.",
+                            "Tallis Quarterly is a poetry magazine. It was founded in 1904 in Bath."))
+    assert hallucination_evidence(case, embed).features["bound"] == 1
+    right = RunCase(id="check", input=case.input, output="Tallis Quarterly, in 1904.", context=case.context)
+    assert hallucination_evidence(right, embed).features.get("bound", 0) == 0
+    # A pronoun opening another document has no sentence before it: nothing to compare.
+    apart = RunCase(id="check", input=case.input, output="Harrow Review was founded first.",
+                    context=("Harrow Review is a literary journal based in Leeds.",
+                             "It was founded in 1921.",
+                             "Tallis Quarterly is a poetry magazine. It was founded in 1904 in Bath."))
+    assert hallucination_evidence(apart, embed).features.get("bound", 0) == 0

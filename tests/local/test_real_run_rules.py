@@ -13,7 +13,10 @@ placeholder call is no attempt of the real one, a report after the first call is
 (round 8) a result that differs only by a new id the agent never uses is the same result, and
 a reply that is a JSON record is embedded by its first words, not whole; and (round 9) a
 record looked at again before a new reply to the customer's new report is a check; and (round
-10) a write sent again as it was fetches nothing for the user."""
+10) a write sent again as it was fetches nothing for the user; and (round 11) a record looked at
+twice in a row before that reply is still the check; and (round 12) a click, keystrokes or a
+navigation change the page the next look reads, and a parameter's name quoted in an error is
+no value kept."""
 
 from __future__ import annotations
 
@@ -694,19 +697,30 @@ def test_ids_the_agent_counts_up_that_all_fail_are_one_attempt(backend: LocalBac
     assert all(given.stuck_probability(j) <= 0.2 for j in (2, 3, 4))
 
 
+_PRINTER = ("get_printer_record", {"printer": "PR-7"},
+            json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
+_ASKS = ["Does its panel show a light?", "Please open the front cover and reseat the toner.",
+         "Pull out the tray and straighten the sheets.", "Glad it works now."]
+
+
+def _desk(backend: LocalBackend, said: list[str], replies: list[str],
+          *, looks: int = 1) -> LocalJudgement:
+    """A help desk: per customer message, the printer record looked at ``looks`` times in a
+    row (the first in the step that answers the message), then a reply."""
+    again = [step("Checking once more.", _PRINTER)] * (looks - 1)
+    return judgement(backend, *(s for user, reply in zip(said, replies, strict=True)
+                                for s in (turn(user, "One moment.", _PRINTER), *again,
+                                          step(reply))))
+
+
 def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
         backend: LocalBackend) -> None:
     # Round 9's tic read: the agent looks at the same record before every reply while the
     # customer reports a new finding each time and the agent asks for a new check.
-    record = ("get_printer_record", {"printer": "PR-7"},
-              json.dumps({"model": "LX-40", "state": "ready", "owner": "Dana"}))
-
     def desk(said: list[str], replies: list[str]) -> LocalJudgement:
-        return judgement(backend, *(s for user, reply in zip(said, replies, strict=True)
-                                    for s in (turn(user, "One moment.", record), step(reply))))
+        return _desk(backend, said, replies)
 
-    asks = ["Does its panel show a light?", "Please open the front cover and reseat the toner.",
-            "Pull out the tray and straighten the sheets.", "Glad it works now."]
+    asks = _ASKS
     helped = desk(["My office printer won't print anything.", "The toner light blinks orange.",
                    "Reseated; now the paper tray icon flashes.", "That fixed it, thanks!"], asks)
     assert all(helped.stuck_probability(j) <= 0.2 for j in (4, 6))
@@ -721,6 +735,24 @@ def test_a_record_checked_before_each_reply_to_a_new_report_is_no_repeat(
                     ["PR-7 shows no fault.", "PR-7 still shows no fault. When did it start?",
                      "PR-7 still shows no fault on our side."])
     assert reported.stuck_probability(4) > 0.85
+
+
+def test_a_record_looked_at_twice_before_the_reply_is_still_that_check(
+        backend: LocalBackend) -> None:
+    # Round 11's azure-gpt-4o-telecom#7: after the customer's new report the agent reads the
+    # record, reads it again in the next step (nothing in between), then asks for a new check.
+    # The second look does not make the first one the agent's own lap.
+    def desk(said: list[str], replies: list[str]) -> LocalJudgement:
+        return _desk(backend, said, replies, looks=2)
+
+    asks = _ASKS[:3]
+    helped = desk(["My office printer won't print anything.", "The toner light blinks orange.",
+                   "Reseated; now the paper tray icon flashes."], asks)
+    assert all(helped.repeat_probability(k, 6) <= 0.2 for k in range(6))
+    # The same reply sent again after the doubled look is no new check: still a repeat.
+    same_ask = desk(["My office printer won't print anything.", "The toner light blinks orange.",
+                     "Reseated; now the paper tray icon flashes."], [asks[0]] * 3)
+    assert same_ask.repeat_probability(3, 6) > 0.85
 
 
 def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
@@ -749,3 +781,48 @@ def test_a_lap_that_writes_again_what_it_wrote_is_the_same_attempt(
     assert j.repeat_probability(2, 4) > 0.85
     # A look fetched again for new words about its result still answers them (the hotel
     # information asked about field by field, above).
+
+
+def test_a_click_or_keystrokes_change_the_page_the_next_look_reads(
+        backend: LocalBackend) -> None:
+    # Round 12 (OpenHands, browser tools): log in, look, open a folder, look again. The look
+    # takes no target; the click between the two looks changed the page.
+    assert call_changes_state(Call.of("browser_click", '{"index": 9}', "Clicked element 9"))
+    assert call_changes_state(Call.of("page.type", '{"text": "x"}', "Typed 'x'"))
+    assert call_changes_state(Call.of("navigate", '{"url": "http://a"}', "Navigated to a"))
+    assert not call_changes_state(Call.of("browser_get_state", "{}", '{"url": "http://a"}'))
+    assert not call_changes_state(Call.of("get_type", '{"id": "P1"}', "phone"))
+    assert not call_changes_state(
+        Call.of("browser_click", '{"index": 9}', "Element with index 9 not found"))
+    page = json.dumps({"url": "http://files/?dir=%2F", "elements": ["Documents", "Photos"]})
+    look = ("browser_get_state", {"include_screenshot": False}, page)
+    opened = judgement(
+        backend,
+        step("", ("browser_click", {"index": 7}, "Clicked element 7")),
+        step("", look),
+        step("", ("browser_click", {"index": 1242}, "Clicked element 1242")),
+        step("", look),
+    )
+    assert opened.repeat_probability(1, 3) < 0.2
+    # The same click again on a page that does not change: the lap repeats.
+    stuck = judgement(
+        backend, *(step("", s) for s in [("browser_click", {"index": 1233}, "Clicked element 1233"),
+                                         look] * 3))
+    assert stuck.repeat_probability(3, 5) > 0.85 and stuck.repeat_probability(2, 4) > 0.85
+
+
+def test_a_parameter_name_quoted_in_an_error_is_no_kept_value(backend: LocalBackend) -> None:
+    # Round 12: the editor's view of a missing file, then of each parent directory, each
+    # "Invalid `path` parameter": a new path each time, not one failed path kept.
+    def view(path: str) -> tuple[str, dict[str, str], str]:
+        return ("str_replace_editor", {"command": "view", "path": path},
+                f"Invalid `path` parameter: {path}. The path {path} does not exist.")
+
+    walked = judgement(backend, step("", view("/w/svc/verification/rate_limiter.py")),
+                       step("", view("/w/svc/verification")), step("", view("/w/svc")))
+    assert walked.repeat_probability(0, 1) < 0.2 and walked.repeat_probability(1, 2) < 0.2
+    # An error naming a value both calls passed still keeps the culprit.
+    book = [("book_flight", {"flight": "HAT030", "seat": seat},
+             "Error: flight HAT030 not available") for seat in ("12A", "14C")]
+    kept = judgement(backend, step("", book[0]), step("", book[1]))
+    assert kept.repeat_probability(0, 1) > 0.85

@@ -834,14 +834,25 @@ class LocalJudgement:
         the look only confirms the record. A reply that names the target ("still no record
         under your RUT 99.999.999-9") reports the look again: the look is the attempt."""
         m = self._new_request[j]
-        if m < 0 or j + 1 >= len(self.views):
+        r = j + 1
+        while r < len(self.views) and self._looks_again(j, r):
+            r += 1  # the same look made again before the reply is still that check
+        if m < 0 or r >= len(self.views):
             return False
-        reply = self.views[j + 1]
-        if (reply.calls or not reply.text or self._said_before[j + 1]
+        reply = self.views[r]
+        if (reply.calls or not reply.text or self._said_before[r]
                 or call.entities & reply.text_entities):
             return False
         earlier = {w for v in self.views[:m] if v.prompt for w in _word_parts(v.prompt)}
         return bool(_word_parts(self.views[m].prompt) - earlier)
+
+    def _looks_again(self, j: int, r: int) -> bool:
+        """Step r only makes calls of step j again, each with the same result."""
+        calls = self.views[r].calls
+        return bool(calls) and all(
+            any(c.name == cj.name and c.raw == cj.raw and outputs_same(c.output, cj.output)
+                for cj in self.views[j].calls)
+            for c in calls)
 
     def _replies(self, k: int, j: int) -> bool:
         """Step j answers new words of the user, written after step k: what it says again
@@ -1171,7 +1182,9 @@ def _kept_culprit(ck: Call, cj: Call) -> bool:
     if max(len(ck.output), len(cj.output)) > _ERROR_MESSAGE_CHARS:
         return False  # a log, not an error message
     named = entities(ck.output) & entities(cj.output) & ck.entities & cj.entities
-    return any(not e.replace(".", "").isdigit() for e in named)
+    # A parameter's name quoted in the error ("Invalid `path` parameter: …") is no value.
+    keys = {k.lower() for k in (*ck.args, *cj.args)}
+    return any(not e.replace(".", "").isdigit() and e not in keys for e in named)
 
 
 @lru_cache(maxsize=4096)

@@ -35,9 +35,11 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _APPROX,
+    _COMMON_CAPITALS,
     DateParts,
     Quantity,
     Valued,
+    _words,
     clauses,
     clock_times,
     contradicts,
@@ -110,6 +112,17 @@ _ARITHMETIC = re.compile(
     r"\d\s+of\s+(?:the\s+|all\s+|its\s+)?[$€£¥]?\d",  # "188 of the 500 seats": a part of a whole
     re.IGNORECASE,
 )
+
+# "The Ostrel, by about 126 km" after "which is longer?": a number after "by" where the
+# question or the claim compares is the gap between the two values, worked out.
+_BY_GAP = re.compile(r"\bby\s+(?:(?:about|around|roughly|nearly|almost|some|just|over|under)\s+)?"
+                     r"[$€£¥]?\d", re.IGNORECASE)
+
+
+def _worked_out(claim: str, question: str) -> bool:
+    """The claim says it worked a number out (see ``_ARITHMETIC``)."""
+    return bool(_ARITHMETIC.search(claim)) or bool(_BY_GAP.search(claim)) and any(
+        p.search(f"{question} {claim}") for p in (_HIGHER, _LOWER))
 
 
 @dataclass(frozen=True)
@@ -724,7 +737,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     bare counts apart."""
     missing: list[str] = []
     counts: list[str] = []
-    arithmetic = bool(_ARITHMETIC.search(claim))
+    arithmetic = _worked_out(claim, ev.given)
     rates = ev.rates(claim)
     stated = quantities(claim)
     # "2 hours 15 minutes" is one duration, 135 minutes: its parts are no facts alone.
@@ -838,8 +851,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
     # A percentage is working shown ("5% GST"), but licenses no result alone: any ratio of
     # two context numbers would support an invented "2% surcharge".
-    claim.found["worked"] = float(bool(missing) and bool(_ARITHMETIC.search(claim.text)
-                                                         or "%" in claim.text))
+    claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
+                                                     or "%" in claim.text))
     if rivals:
         claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
     elif missing or counts:
@@ -873,14 +886,18 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.found["names"] = len(names)
         claim.why.append(f"the context never names {', '.join(names[:3])}")
     if not missing:
-        bound = _misbound(claim.text, ev.given, ev, terms)
+        bound = _misbound(claim.text, ev.given, ev, terms | _versions(claim.text))
         winner = "" if bound else _comparison(claim.text, ev.given, ev)
-        swapped = "" if bound or winner else _swapped(claim.text, ev) or _record_swap(claim.text, ev)
-        if winner or bound or swapped:
+        miscast = "" if bound or winner else _miscast(claim.text, ev.given, ev)
+        swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
+                                                         or _record_swap(claim.text, ev))
+        if winner or bound or miscast or swapped:
             claim.found["bound"] = 1.0
             claim.logit += _BOUND
         if winner:
             claim.why.append(f"the context's figures favour {winner}, not the answer's choice")
+        elif miscast:
+            claim.why.append(miscast)
         elif bound:
             claim.why.append(f"the context gives {bound} for another record or attribute")
         elif swapped:
@@ -910,7 +927,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             aligned = ev.sentences[i]
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
-            if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP:
+            if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
+                    claim.text, aligned, ev):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -982,6 +1000,14 @@ def _is_record(line: str) -> bool:
     return sum(bool(_PAIR.match(p)) for p in _PAIR_SPLIT.split(line)) >= 2
 
 
+_VERSION = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+(?![\w.]*\w)", re.IGNORECASE)
+
+
+def _versions(text: str) -> frozenset[str]:
+    """Releases ("v4.3"): names to bind, though no name check reads them."""
+    return frozenset(m.group(0).lower() for m in _VERSION.finditer(text))
+
+
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
 _BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -1036,7 +1062,7 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     seg_tokens = [_tokens(g) for g in segs]
     about = [_tokens(g) for _, g in pairs]
     seg_q = [quantities(g) for g in segs]
-    seg_names = [key_terms(g) for g in segs]
+    seg_names = [key_terms(g) | _versions(g) for g in segs]
     wanted = _tokens(question) | _tokens(claim)
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
@@ -1159,6 +1185,19 @@ def _records(texts: Iterable[str]) -> list[_Record]:
             for names, pairs in found]
 
 
+def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
+    """The sentence is another record's than the one the claim names: "Flex … with no
+    contract" is not contradicted by "name: Saver; contract months: 24"."""
+    lower, said = claim.lower(), sentence.lower()
+    named = [r for r in ev.records if any(_said(n, lower) for n in r.names)]
+    return bool(named) and any(any(_said(n, said) for n in r.names) for r in ev.records
+                               if r not in named)
+
+
+def _said(name: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
 def _holds(value: str, q: Quantity | None, readings: frozenset[DateParts]) -> bool:
     """A pair's value states the claim's number (same value; a unit, where both give one)
     or date."""
@@ -1203,6 +1242,19 @@ _LOWER = re.compile(r"\b(?:colder|cooler|lower|smaller|fewer|less|shorter|lighte
                     re.IGNORECASE)
 
 
+_PRONOUN_START = re.compile(r"(?:it|its|they|their|he|his|she|her|this|these)\b", re.IGNORECASE)
+
+
+_DEFINITE = re.compile(r"(?i:the|this|that)\s+[a-z]")
+
+
+def _capitalised(text: str) -> set[str]:
+    """The text's first word when it is capitalised and not a function word ("Draba has
+    more species": Draba; "The Ostrel": none)."""
+    first = re.match(r"\W*([A-Z][\w'-]+)", text)
+    return {first.group(1).lower()} - _FUNCTION_WORDS if first else set()
+
+
 def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     """A short answer to "which is older/warmer/…" that names the candidate the context's
     numbers do not favour. Candidates are the names the context's segments are about; each
@@ -1212,14 +1264,28 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     up, down = bool(_HIGHER.search(question)), bool(_LOWER.search(question))
     if up == down:
         return ""
-    segs = [g.strip() for t in ev.texts for g, _ in _segments(t)]
-    claimed = key_terms(claim) | {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", claim)}
+    # A flattened record is one segment: its name and its numbers are separate pairs.
+    # Each text's segments, a text's first after None: a pronoun there has nothing before.
+    segs = [g for t in ev.texts for g in [None, *(
+        x.strip() for line in t.splitlines()
+        for x in ([line] if _is_record(line) else [x for x, _ in _segments(line)]))]]
+    claimed = key_terms(claim) | _capitalised(claim)
     asked = _tokens(question)
     scores: dict[str, float] = {}
+    names: list[str] = []
     for g in segs:
+        if g is None:
+            names = []
+            continue
         lower = g.lower()
-        names = [n for n in key_terms(g) | {w.lower() for w in re.findall(r"^[A-Z][\w-]+", g)}]
-        nums = quantities(g)
+        # A record is named by its short values ("plan: Basic"), words apart.
+        listed = {w for r in _records([g]) for n in r.names for w in n.split()} - _FUNCTION_WORDS
+        # "It runs for 538 km", "The magazine was started in 1989" are about the sentence
+        # before's subject.
+        names = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)] or (
+            names if _PRONOUN_START.match(g) or _DEFINITE.match(g) else [])
+        # "the larger of the two basins": a small count is how many, not a value compared.
+        nums = [q for q in quantities(g) if not _small_count(q)]
         if not names or not nums:
             continue
         # The number right after the first word of the question the segment holds.
@@ -1235,6 +1301,196 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     if all(v != best for v in mine):
         winner = next(n for n, v in scores.items() if v == best)
         return winner
+    return ""
+
+
+# --- roles: which of a sentence's values the question's verb is said of -------------------
+# "directed by Ilse Marten and written by Jonas Kell": each value of a clause is tied to the
+# content words between it and the value before it (its lead). A clause ends at
+# punctuation, a dash, a coordinating word or a relative pronoun.
+_ROLE_BREAK = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s[\u2014\u2013]\s|"
+                         r"\b(?:and|but|while|whereas|who|which|whose)\b", re.IGNORECASE)
+_WH = re.compile(r"^\W*(?:who|whom|when|where|which|what)\b", re.IGNORECASE)
+_CAPITALISED = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+(?:(?:of|the|de|von|van)\s+)?[A-Z][\w'\u2019-]*)*")
+
+
+@dataclass(frozen=True)
+class _Role:
+    """A value of a clause: its kind ("name", "year", "date", or a number's unit), its key
+    (a name's words, the years, the readings, the number) and the stems of the words that
+    lead to it from the value before it."""
+
+    kind: str
+    key: Any
+    lead: frozenset[str]
+    start: int
+    text: str
+    prior: frozenset[str]  # every word before it in its clause: a verb governs them all
+
+
+def _name_words(text: str) -> frozenset[str]:
+    words = (re.sub(r"['\u2019]s$", "", w.lower()) for w in re.findall(r"[\w'\u2019-]+", text))
+    return frozenset(w for w in words if w not in _FUNCTION_WORDS and w not in _LINKS)
+
+
+def _role_values(clause: str) -> list[_Role]:
+    spans: list[tuple[int, int, str, Any]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y, _, _ in spans)
+
+    for text, readings in dates(clause):
+        at = clause.find(text)
+        if at < 0:
+            continue
+        # "14 June 1876": a year the date patterns do not read (before 1900) is still its.
+        year = re.match(r",?\s+(\d{4})\b", clause[at + len(text) :])
+        years = frozenset(y for y, _, _ in readings if y) or frozenset(
+            {int(year.group(1))} if year else ())
+        end = at + len(text) + (year.end() if year else 0)
+        spans.append((at, end, "year", years) if years else (at, end, "date", readings))
+    for q in quantities(clause):
+        at = clause.find(q.text)
+        if at < 0 or not free(at, at + len(q.text)):
+            continue
+        bare_year = not q.unit and q.value.is_integer() and 1000 <= q.value <= 2999
+        spans.append((at, at + len(q.text), "year" if bare_year else f"number {q.unit}",
+                      frozenset({int(q.value)}) if bare_year else q.value))
+    for m in _CAPITALISED.finditer(clause):
+        words = _name_words(m.group(0)) - _COMMON_CAPITALS
+        if words and free(*m.span()):
+            spans.append((m.start(), m.end(), "name", words))
+    out: list[_Role] = []
+    end = 0
+    for a, b, kind, key in sorted(spans, key=lambda x: x[0]):
+        out.append(_Role(kind, key, _role_stems(clause[end:a]), a, clause[a:b],
+                         _role_stems(clause[:a])))
+        end = b
+    return out
+
+
+def _same_value(a: _Role, b: _Role) -> bool:
+    if a.kind != b.kind:
+        return False
+    if a.kind in ("name", "year"):
+        return bool(a.key & b.key)
+    if a.kind == "date":
+        return date_supported(a.key, b.key)
+    return bool(abs(a.key - b.key) < 1e-9)
+
+
+# English verbs whose past forms no suffix rule reaches: "wrote" and "written" are "write".
+_IRREGULAR_VERBS = {form: base for base, forms in (
+    ("write", "wrote written writer"), ("build", "built builder"), ("make", "made maker"),
+    ("win", "won winner"), ("lead", "led leader"), ("hold", "held holder"),
+    ("take", "took taken"), ("give", "gave given"), ("sing", "sang sung singer"),
+    ("draw", "drew drawn"), ("begin", "began begun"), ("buy", "bought buyer"),
+    ("sell", "sold seller"), ("teach", "taught teacher"), ("speak", "spoke spoken speaker"),
+    ("choose", "chose chosen"), ("fly", "flew flown"), ("grow", "grew grown"),
+    ("ride", "rode ridden rider"), ("run", "ran runner"), ("beat", "beaten"),
+    ("lose", "lost loser"), ("sink", "sank sunk"), ("shoot", "shot"), ("bring", "brought"),
+    ("think", "thought thinker"), ("pay", "paid payer"), ("send", "sent sender"),
+    ("sit", "sat"), ("stand", "stood"), ("tell", "told"), ("see", "saw seen"),
+    ("know", "knew known"), ("throw", "threw thrown thrower"), ("break", "broke broken"),
+) for form in (base, *forms.split())}
+
+
+def _role_stems(text: str) -> frozenset[str]:
+    """The stems of the text's content words, an irregular form or an agent noun as its
+    verb ("wrote", "written": write; "designer", "director", "founder": design, direct,
+    found)."""
+    return frozenset(stem(_IRREGULAR_VERBS.get(w) or re.sub(r"(?<=\w{4})(?:er|or)$", "", w))
+                     for w in _words(text) if w not in _FUNCTION_WORDS and len(w) > 2)
+
+
+def _plays(role: str, lead: frozenset[str]) -> bool:
+    return role in lead
+
+
+_Asked = tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
+
+
+def _asked_role(question: str) -> _Asked:
+    """What a "who / which N / when / where" question asks: the kinds of value that answer
+    it, its role words (the first and the last content word after the question word and
+    its noun, names aside: "directed" in "Who directed X?", "owns" in "Which museum owns
+    X?", "open" in "When did X open?"), the role a bare answer answers, and the words of
+    the names it is about. A bare answer ("Jonas Kell") answers only a question whose verb
+    follows its question word and which asks through nothing else: "Who directed the
+    film that starred X?" is answered through another entity, by a name of another role."""
+    m = _WH.match(question)
+    none: _Asked = frozenset(), frozenset(), frozenset(), frozenset()
+    if not m:
+        return none
+    word = m.group(0).strip(" \t\"'(").lower()
+    rest = question[m.end() :]
+    if word in ("which", "what"):
+        noun = re.match(r"\s*([A-Za-z-]+)", rest)
+        if not noun or noun.group(1).lower() in _FUNCTION_WORDS:
+            return none
+        kinds = {"year", "date"} if noun.group(1).lower() in ("year", "date", "day") else {"name"}
+        rest = rest[noun.end() :]
+    else:
+        kinds = {"year", "date"} if word == "when" else {"name"}
+    named = _name_words(" ".join(x.group(0) for x in _CAPITALISED.finditer(rest)))
+    content = [r for w in re.findall(r"[a-z][\w-]*", rest) if w not in _NO_ROLE
+               and w not in named for r in _role_stems(w)]
+    roles = frozenset(content[:1] + content[-1:])
+    first = re.match(r"\s*([a-z][\w-]*)", rest)
+    plain = (first is not None and content[:1] == [*_role_stems(first.group(1))]
+             and not _RELATIVE.search(rest))
+    return frozenset(kinds), roles, frozenset(content[:1] if plain else ()), named
+
+
+_RELATIVE = re.compile(r"\b(?:that|who|whom|whose|which|where|when)\b", re.IGNORECASE)
+_NO_ROLE = frozenset("first last earliest latest".split())  # noqa: SIM905  ("which opened first")
+
+
+def _miscast(claim: str, question: str, ev: _Evidence) -> str:
+    """A short answer to "who directed / when did it open / which museum owns" that gives
+    a value the context ties to another role ("written by Jonas Kell", "authorised in
+    1871") and never to the asked one, while a sentence that names what the question is
+    about ties the asked role to another value of the same kind ("directed by Ilse Marten",
+    "opened on 14 June 1876")."""
+    if len(claim.split()) > _BOUND_WORDS:
+        return ""
+    kinds, roles, plain, named = _asked_role(question)
+    if not roles or not named:
+        return ""
+    words = re.findall(r"[A-Za-z][\w'-]*", claim)
+    bare = bool(words) and all(w[0].isupper() or w.lower() in _LINKS for w in words)
+    said = [v for part in _ROLE_BREAK.split(claim) for v in _role_values(part)]
+    values: list[tuple[str, _Role]] = []  # (the role the claim gives it, the claim's value)
+    for part in _ROLE_BREAK.split(claim):
+        mine = [v for v in _role_values(part) if v.kind in kinds and not v.key & named]
+        for r in plain if bare else roles & _role_stems(part):
+            at = next((m.start() for m in re.finditer(r"[A-Za-z][\w'-]*", part)
+                       if _role_stems(m.group(0)) == {r}), -1)
+            after = [v for v in mine if v.start > at]
+            before = [v for v in mine if v.start < at]
+            if after or before:
+                values.append((r, after[0] if after else before[-1]))
+    if not values:
+        return ""
+    casts: list[list[_Role]] = []
+    about: list[bool] = []  # the sentence is about what the question names
+    for t in ev.texts:
+        for n, x in enumerate(split_claims(t)):
+            casts.append([v for part in _ROLE_BREAK.split(x) for v in _role_values(part)])
+            # "Its chief designer was …" goes on about the sentence before's subject.
+            about.append(any(v.kind == "name" and v.key & named for v in casts[-1]) or (
+                n > 0 and about[-1] and bool(_PRONOUN_START.match(x))))
+    for role, value in values:
+        held = [v for cast in casts for v in cast if _same_value(v, value)]
+        if not held or any(not v.lead or _plays(role, v.prior) for v in held):
+            continue
+        for cast, its in zip(casts, about, strict=True):
+            if not its or not any(_same_value(v, value) for v in cast):
+                continue
+            right = next((v for v in cast if v.kind == value.kind and _plays(role, v.lead)
+                          and not _same_value(v, value) and not v.key & named), None)
+            if right and not any(_same_value(v, right) for v in said):
+                return f"the context gives {right.text}, not {value.text}, as the one asked"
     return ""
 
 
