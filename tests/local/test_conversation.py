@@ -1782,3 +1782,41 @@ def test_a_choice_set_against_another_is_not_negation() -> None:
         c.startswith("negative words")
         for c in turn_tone("The new one is not good at all.", none, none, "").cues
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "cue", "found"),
+    [
+        # accepting the person the assistant offered, and demanding one
+        (
+            "Yes, please transfer me to a human agent. Thank you.",
+            "Would you like me to transfer you to a human agent?",
+            "asks for a human",
+            False,
+        ),
+        (
+            "I want to speak to a real person now.",
+            "Please restart the router.",
+            "asks for a human",
+            True,
+        ),
+        # "whatever" on its own gives up; as a determiner it does not
+        ("Refund it to whatever card was used for each booking.", "", "gives up", False),
+        ("Whatever. I'm done.", "", "gives up", True),
+        # "right now" as a state, and demanded
+        ("I don't have the reservation ID handy right now.", "", "impatience", False),
+        ("I need this sorted right now!", "", "impatience", True),
+        # being transferred is the service's routing; moving my account is leaving
+        ("I'd prefer not to be transferred to another agent.", "", "threatens to leave", False),
+        ("I'm moving my account to another bank.", "", "threatens to leave", True),
+        # a feeling taken in stride, and a judgement of the service
+        ("That's frustrating, I understand. My budget is around 150.", "", "blame", False),
+        ("That's frustrating and useless.", "", "blame", True),
+        # a word before its noun judges the noun
+        ("Please, this is a serious family emergency.", "", "blame", False),
+        ("This is pathetic.", "", "blame", True),
+    ],
+)
+def test_real_customer_shapes_in_a_turn(text: str, said: str, cue: str, found: bool) -> None:
+    none: frozenset[str] = frozenset()
+    assert (cue in turn_tone(text, none, none, said).cues) is found

@@ -190,7 +190,9 @@ _LEAVE = any_of(
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
     r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
     r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
-    r"\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?(?:\w+ ){0,2}(?:to|over to) "
+    # Not "be transferred to another agent": the service's routing.
+    r"(?<!\bbe )(?<!\bbeing )(?<!\bget )\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?"
+    r"(?:\w+ ){0,2}(?:to|over to) "
     r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
     # An ultimatum: "send a technician or I'm returning it".
     r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
@@ -211,14 +213,19 @@ _LEAVE = any_of(
     r"media|trading standards|small claims|court|consumer)",
 )
 _GIVE_UP = any_of(
-    r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\b|\bi give up\b|\bgiving up\b",
+    # "Whatever." said on its own, not "whatever card was used".
+    r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\s*(?:[.!?,;]|$)|\bi give up\b|\bgiving up\b",
     r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
     r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|"
+    # "Right now" demanded ("I need it sorted right now!"), not a state ("I don't have the ID
+    # handy right now").
+    r"\b(?:need|want|fix|sort|do|give|send|refund|cancel|call|get)\b[^.?!]{0,40}\bright now\b|"
+    r"\bright now\s*!|"
+    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\basap\b|"
     # "my patience", not thanks for "your patience".
     r"(?<!your )(?<!the )\bpatience\b",
     r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
@@ -280,7 +287,7 @@ def _leaves(text: str) -> bool:
 # came to do, not a threat, when nothing else in the turn complains.
 _REQUEST = any_of(
     r"^\W*(?:(?:yes|ok|okay|sure|then|and|also|so|hi|hello|in that case)\W+)*(?:please |kindly |just )?"
-    r"(?:i(?:'d| would)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
+    r"(?:i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
     r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)"
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
@@ -296,6 +303,24 @@ def _requests(text: str) -> list[str]:
         and (_LEAVE.search(p) or _REDRESS.search(p))
         and not _THREAT_OR.search(p)
     ]
+
+
+# The assistant offered a person ("Would you like me to transfer you to a human agent?"):
+# the customer's "Yes, please transfer me" accepts the offer, it does not demand past it.
+_OFFERS_HUMAN = any_of(
+    r"\btransfer(?:ring)? you\b|\b(?:a|the) (?:human|live) (?:agent|representative)\b|"
+    r"\b(?:contact|speak (?:to|with)|reach) (?:a|our) (?:human|supervisor|specialist|agent)\b"
+)
+_ACCEPTS = re.compile(
+    r"^\W*(?:yes|yeah|yep|ok|okay|sure|alright|please|that would|i'd like that)\b", re.IGNORECASE
+)
+
+
+def _unoffered(text: str, said: str) -> str:
+    """``text`` without the sentences that accept a person the assistant offered."""
+    if not _OFFERS_HUMAN.search(said):
+        return text
+    return " ".join(p for p in _SENTENCE_END.split(text) if not _ACCEPTS.search(p.strip()))
 
 
 def _accusing_question(text: str) -> bool:
@@ -327,7 +352,7 @@ _WORKED = any_of(
     r"\bfound (?:it|them)\b",
 )
 _THANKS = any_of(
-    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
+    r"\b(?:thanks|thank you|thx|ty|cheers|appreciated|grateful)\b|\bappreciate\b(?! it if| if)",
     _WORKED.pattern,
     r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
 )
@@ -337,10 +362,24 @@ _THANKS = any_of(
 _JUDGED = re.compile(
     r"\b(?:(?:this|that|it|you|which|(?:this|that|your|the) \w+)(?:'s|'re| is| are| was| were)"
     r"|what a|such a) "
-    r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an )*([a-z]+)\b",
+    r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an )*([a-z]+)\b"
+    # Not a word before its noun ("this is a serious family emergency"): it judges the noun.
+    r"(?! (?!and\b|but\b|or\b|to\b|that\b|of\b|for\b|when\b|because\b|as\b|if\b)[a-z]+\b)",
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
+# A feeling about the situation, then taken in its stride ("That's frustrating, I
+# understand. My budget is 150", "That's frustrating. Okay, I'll pay by transfer"): the
+# customer accepts the answer; the feeling judges nothing the service did.
+_FEELING = frozenset(
+    (
+        "frustrating", "annoying", "disappointing", "unfortunate", "sad", "confusing",
+        "strange", "odd", "weird", "inconvenient", "stressful", "upsetting",
+    )
+)  # fmt: skip
+_ACCEPTS_IT = any_of(
+    r"\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
+)
 
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
@@ -829,7 +868,7 @@ def _read(text: str, context: _Context) -> Tone:
             _W_REPEAT,
         ),
         ("blame", _BLAME.search, _W_BLAME),
-        ("asks for a human", _ESCALATE.search, _W_ESCALATE),
+        ("asks for a human", lambda t: _ESCALATE.search(_unoffered(t, said)), _W_ESCALATE),
         ("threatens to leave", _leaves, _W_LEAVE),
         ("gives up", _GIVE_UP.search, _W_GIVE_UP),
         ("impatience", _IMPATIENT.search, _W_IMPATIENT),
@@ -850,8 +889,9 @@ def _read(text: str, context: _Context) -> Tone:
             heat += weight
             cues.append(name)
     lex = lexicon()
+    accepted = bool(_ACCEPTS_IT.search(own))
     if "blame" not in cues and any(
-        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known
+        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known and not (accepted and w in _FEELING)
         for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
     ):
         heat += _W_BLAME
