@@ -1721,6 +1721,29 @@ def _fires(answer: Answerer, turns: tuple[str, ...], embedder: Embedder) -> bool
             ),
             False,
         ),
+        (  # giving what the agent just asked for carries the task on
+            answer_confusion_loop,
+            (
+                "Hi, how many hoodie colours do you have in the online store?",
+                "Happy to help! First I need to verify you. Could you please provide your name and zip code?",
+                "Sure, I'm Mina Okafor, and my zip code is 30307. Hope that works.",
+                "Thanks. Could you please provide your first and last name along with your zip code again?",
+                "No problem, I'm Mina Okafor, and my zip code is 30307.",
+                "Thanks, Mina. The hoodie comes in 7 colours right now.",
+            ),
+            False,
+        ),
+        (  # the same request asked again after a reply that asked for nothing
+            answer_confusion_loop,
+            (
+                "Hi, can you help me cancel my reservation to LaGuardia?",
+                "We have many destinations on the east coast this summer!",
+                "Sorry, can you help me cancel my reservation to LaGuardia?",
+                "Our summer sale ends on Friday.",
+                "I asked: can you cancel my LaGuardia reservation or not?",
+            ),
+            True,
+        ),
     ],
     ids=[
         "first_hand_check",
@@ -1748,6 +1771,8 @@ def _fires(answer: Answerer, turns: tuple[str, ...], embedder: Embedder) -> bool
         "three_times_then_answered",
         "understand_then_users_words",
         "understand_then_own_words",
+        "gives_what_was_asked",
+        "same_request_no_question",
     ],
 )
 def test_blind18_round_rules(

@@ -308,6 +308,20 @@ _ACKNOWLEDGES = any_of(
 # The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
 # one, ended resolved.
 _C_RESOLVED = -3.0
+# The assistant asks the user for something ("Could you provide your user ID?", "Which
+# reservation?"), and the user's turn gives it ("Sure, my user ID is ...", "It's KHIK97").
+_ASKED_FOR = any_of(
+    r"\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|send|confirm|let me know|"
+    r"check|specify)\b|\bplease (?:provide|share|give|send|confirm|let me know|specify)\b|"
+    r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
+    r"flight|item|booking|option)\b"
+)
+_GIVES_ASKED = any_of(
+    r"^\W*(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
+    r"\bmy (?:\w+ )?(?:id|number|name|email|zip(?: code)?|code|reservation|order|booking|account)"
+    r"(?: \w+)? (?:is|=|:)",
+    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is)\b",
+)
 _C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
 
 
@@ -547,6 +561,17 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # half plot please."): it acts on the answer, it does not ask again.
         acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
         if (contentless or acts) and not reask:
+            logit = min(logit, _C_STATES)
+        # Giving what the reply just asked for ("Could you provide your user ID?" -> "Sure,
+        # my user ID is raj_7340. The trip is PHL to LGA, can you help?"): an answer that
+        # carries the task on, however close to the request it reads.
+        prior = case.turns[jdx - 1] if jdx and case.turns[jdx - 1].role == "assistant" else None
+        if (
+            prior is not None
+            and not reask
+            and _ASKED_FOR.search(plain(prior.content))
+            and _GIVES_ASKED.search(text)
+        ):
             logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
