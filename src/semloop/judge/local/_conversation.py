@@ -1026,8 +1026,10 @@ def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[
             # A number replaced, not one added beside the earlier ones ("Rule 13.1c"), and in
             # the same unit: "over 7 days" then "for 2 weeks" names another quantity.
             ns, nt = _quantities(s), _quantities(t)
-            gone, new = nt - ns, ns - nt
-            if _polarity(s) != _polarity(t) or {u for _, u in gone} & {u for _, u in new}:
+            vs, vt = {v for v, _ in ns}, {v for v, _ in nt}
+            gone = {u for v, u in nt if v not in vs}
+            new = {u for v, u in ns if v not in vt}
+            if _polarity(s) != _polarity(t) or gone & new:
                 return s, t
     return None
 
