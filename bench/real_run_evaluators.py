@@ -52,7 +52,7 @@ from semloop.evaluate import (
     load_evaluators_config,
     run_case_from_trace,
 )
-from semloop.evaluate.cases import conversation_case_from_trace, exchange_count
+from semloop.evaluate.cases import conversation_case_from_trace, exchange_count, records_chat
 from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.events import Run
 from semloop.judge.registry import make_backend
@@ -95,9 +95,9 @@ def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
     for label, run in progress(runs, "evaluators on real runs", at_least=1):
         trace = run.to_trace()
         where, result_of = part(label), outcome(run)
-        case = run_case_from_trace(trace, id=label["id"])
+        case = run_case_from_trace(trace, id=label["id"], chat=records_chat(run))
         windows = []
-        if label["source"].endswith("tau-bench") or label["source"].endswith("tau2-bench"):
+        if records_chat(run):
             windows = [w for k in range(exchange_count(trace))
                        if (w := conversation_case_from_trace(trace, upto=k, id=label["id"]))]
         for name, evaluator in evaluators.items():

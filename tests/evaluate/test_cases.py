@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,12 @@ from semloop.evaluate import (
     run_case,
     trace_case,
 )
+from semloop.evaluate.cases import exchange_count, records_chat
 from semloop.events import Event, Run
 
 
 def _run(run_id: str, question: str, answer: str, *, start: float = 100.0,
-         conversation: str | None = None, extra: list[tuple[str, dict[str, Any]]] = ()) -> Run:
+         conversation: str | None = None, extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> Run:
     raw = [("run.started", {"input_text": question}), *extra,
            ("llm.called", {"model": "m"}), ("llm.responded", {"output": answer}),
            ("run.completed", {"exit_reason": "final_answer"})]
@@ -186,9 +188,9 @@ def test_an_imported_chat_is_its_own_conversation_one_exchange_a_turn_pair() -> 
         Turn("user", "It is mia_1."), Turn("assistant", "Booking B7 is cancelled.")))
     # As the platform reads it after exchange 0, and with a window of 1 exchange.
     assert conversation_case_from_trace(trace, upto=0, id="s1") == ConversationCase(
-        id="s1", turns=case.turns[:2])  # type: ignore[union-attr]
+        id="s1", turns=case.turns[:2])
     assert conversation_case_from_trace(trace, last=1, id="s1") == ConversationCase(
-        id="s1", turns=case.turns[2:])  # type: ignore[union-attr]
+        id="s1", turns=case.turns[2:])
     assert conversation_case_from_trace(trace, last=0) is None
 
 
@@ -249,17 +251,23 @@ def test_a_turn_that_only_calls_tools_is_no_reply() -> None:
         Turn("assistant", "Sure. What is your user id?"), Turn("user", "mohamed_silva_9265")))
 
 
-def test_a_run_of_one_exchange_is_built_as_before() -> None:
-    # An SDK run is one exchange: the last output is the answer, even when it only names
-    # a call, and the earlier outputs are its steps.
-    run = _run("r", "Weather in Oslo?", "get_weather({\"city\": \"Oslo\"})", extra=[
-        ("llm.called", {"model": "m"}), ("llm.responded", {"output": "Checking."}),
-        ("tool.called", {"tool_name": "get_weather", "args": "{\"city\": \"Oslo\"}"}),
-        ("tool.responded", {"tool_name": "get_weather", "output": "4 C", "success": True})])
+def test_a_run_that_records_no_chat_is_built_as_before() -> None:
+    # An SDK run: the last output is the answer, even when it only names a call, and the
+    # earlier outputs are its steps. The prompts it records on each model call are what
+    # was sent to the model, not messages from a customer: it is no chat.
+    run = _run("r", "Weather in Oslo?", "get_weather({\"city\": \"Oslo\"})", conversation="c1",
+               extra=[("llm.called", {"model": "m", "prompt": "Weather in Oslo?"}),
+                      ("llm.responded", {"output": "Checking."}),
+                      ("tool.called", {"tool_name": "get_weather", "args": "{\"city\": \"Oslo\"}"}),
+                      ("tool.responded", {"tool_name": "get_weather", "output": "4 C",
+                                          "success": True})])
+    assert exchange_count(run.to_trace()) == 2 and not records_chat(run)
     assert run_case(run) == RunCase(
         id="r", input="Weather in Oslo?", output="get_weather({\"city\": \"Oslo\"})",
         tools_called=(ToolCall("get_weather", {"city": "Oslo"}, "4 C", True),),
         steps=("Checking.",))
+    cases, _ = cases_from_runs([run], "conversation")
+    assert cases == [conversation_case([run], id="c1")]
 
 
 def test_each_imported_chat_of_a_file_is_its_own_conversation(tmp_path: Path) -> None:

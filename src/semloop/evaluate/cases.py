@@ -5,11 +5,11 @@ its last non-empty LLM output (the final answer); earlier LLM outputs are its st
 retrieved documents are its context; each tool call, paired with its response, keeps its
 arguments, output and success (tool outputs stay in ``tools_called``, which judges read
 as evidence beside ``context``). A run with no input or no output has nothing to judge
-and gives ``None``. A run that records a chat (two exchanges or more: an imported
-simulation, where each later customer message is a model step's input) is judged as one
-task, the whole chat: the input is the customer's messages and the output the agent's
-replies, each joined with blank lines, and it has no steps. AGENT_LOOP reads the run's :class:`~semloop.trace.Trace`
-(:func:`trace_case`). A conversation (:func:`conversation_case`) is the last ``last``
+and gives ``None``. A run that records a chat (:func:`records_chat`, two exchanges or
+more: an imported simulation, where each later customer message is a model step's
+input) is judged as one task, the whole chat: the input is the customer's messages and
+the output the agent's replies, each joined with blank lines, and it has no steps.
+AGENT_LOOP reads the run's :class:`~semloop.trace.Trace` (:func:`trace_case`). A conversation (:func:`conversation_case`) is the last ``last``
 (default 5) runs with one ``conversation_id``, oldest first: each run's user input is a
 user turn and its final answer an assistant turn. An imported chat that records a whole
 conversation in one run (a tau-bench simulation) is its own conversation
@@ -39,6 +39,7 @@ from ..trace import Span, Trace
 from ._evaluators import Case, TraceCase
 
 __all__ = [
+    "CHAT_FORMATS",
     "CONVERSATION_RUNS",
     "as_level",
     "cases_from_runs",
@@ -47,6 +48,7 @@ __all__ = [
     "exchange_count",
     "parse_case",
     "parse_case_lines",
+    "records_chat",
     "run_case",
     "run_case_from_trace",
     "trace_case",
@@ -54,6 +56,9 @@ __all__ = [
 
 #: Runs of a conversation an evaluator reads (Dunetrace's N).
 CONVERSATION_RUNS = 5
+#: Import formats (``source_format``) whose run records a whole chat with a customer,
+#: each later customer message the input of the model step that answers it.
+CHAT_FORMATS = frozenset({"tau-bench"})
 
 
 def _args(value: Any) -> dict[str, Any]:
@@ -121,11 +126,21 @@ def _exchanges(trace: Trace) -> list[tuple[str, str]]:
     return exchanges
 
 
-def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None) -> RunCase | None:
-    """The run case of a trace; ``None`` when it has no goal or no LLM output. A trace
-    that records a chat (two exchanges or more) is one task, the whole chat: the
-    customer's messages are the input and the agent's replies the output, in order."""
-    exchanges = _exchanges(trace)
+def records_chat(run: Run) -> bool:
+    """True when ``run`` was imported from a chat with a customer (:data:`CHAT_FORMATS`).
+    Elsewhere a model step's input is its prompt (the SDK's ``prompt``, an exported
+    generation) or a tool's observation, not a message from the user."""
+    started = [e for e in run.events if e.event_type == "run.started"]
+    return bool(started) and started[0].payload.get("source_format") in CHAT_FORMATS
+
+
+def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None,
+                        chat: bool = False) -> RunCase | None:
+    """The run case of a trace; ``None`` when it has no goal or no LLM output. With
+    ``chat`` (the trace records a chat: :func:`records_chat`) and two exchanges or more,
+    it is one task, the whole chat: the customer's messages are the input and the agent's
+    replies the output, in order."""
+    exchanges = _exchanges(trace) if chat else []
     steps: tuple[str, ...]
     if len(exchanges) > 1:
         # Each reply answers the request as it stood then; the last alone ("You're
@@ -155,7 +170,7 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
 
 def run_case(run: Run) -> RunCase | None:
     """The run case of a recorded run; ``None`` when it has no input or no output."""
-    return run_case_from_trace(run.to_trace(), id=run.run_id)
+    return run_case_from_trace(run.to_trace(), id=run.run_id, chat=records_chat(run))
 
 
 def trace_case(run: Run) -> TraceCase:
@@ -231,7 +246,7 @@ def cases_from_runs(
     groups: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
         trace = run.to_trace()
-        if exchange_count(trace) > 1:
+        if records_chat(run) and exchange_count(trace) > 1:
             # A run that records a chat (an imported simulation) is a conversation of its
             # own: its retries share the customer's id but are other conversations.
             chat = conversation_case_from_trace(trace, last=last, id=run.run_id)
