@@ -6,10 +6,10 @@
 The runs are the 553 of bench/real_runs/labels.jsonl, read from local copies of their
 repositories through semloop's importers (``make_real_runs.labelled_runs``; the same
 ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
-- the run case (:func:`~semloop.evaluate.run_case_from_trace`): for a run that records a
-  chat, the whole chat as one task (the input the customer's messages, the output the
-  agent's replies to them, not its turns that only call tools); for a run of one exchange
-  the goal and the agent's last reply; tools_called every call with its output. It is read by HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT;
+- the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
+  last words to the customer, its earlier words the steps (in a chat, not its turns that
+  only call tools); tools_called every call with its output. It is read by
+  HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT;
 - for a run that records a chat with a user (tau-bench, tau2-bench), its conversation as
   the platform reads one after each exchange: the last ``CONVERSATION_RUNS`` exchanges up
   to it (``conversation_case_from_trace(..., upto=k)`` for every k), read by

@@ -194,15 +194,14 @@ def test_an_imported_chat_is_its_own_conversation_one_exchange_a_turn_pair() -> 
     assert conversation_case_from_trace(trace, last=0) is None
 
 
-def test_an_imported_chat_is_judged_as_one_task_the_whole_chat() -> None:
+def test_an_imported_chat_keeps_its_opening_request_and_last_reply() -> None:
     case = run_case(_chat())
-    # Every customer message is the request as it unfolded; every reply the agent gave
-    # (its text beside a tool call too) is what it told the customer. Nothing is a step.
+    # The opening request is the goal and the agent's last words the answer; its earlier
+    # words (its text beside a tool call too) are steps.
     assert case == RunCase(
-        id="tau-7-0", input="Cancel my booking, please.\n\nIt is mia_1.",
-        output="Hi! How can I help you today?\n\nYour user id, please?\n\nLooking it up."
-               "\n\nBooking B7 is cancelled.",
+        id="tau-7-0", input="Cancel my booking, please.", output="Booking B7 is cancelled.",
         tools_called=(ToolCall("get_user", {"user_id": "mia_1"}, '{"bookings": ["B7"]}', True),),
+        steps=("Hi! How can I help you today?", "Your user id, please?", "Looking it up."),
     )
 
 

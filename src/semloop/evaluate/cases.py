@@ -5,18 +5,17 @@ its last non-empty LLM output (the final answer); earlier LLM outputs are its st
 retrieved documents are its context; each tool call, paired with its response, keeps its
 arguments, output and success (tool outputs stay in ``tools_called``, which judges read
 as evidence beside ``context``). A run with no input or no output has nothing to judge
-and gives ``None``. A run that records a chat (:func:`records_chat`, two exchanges or
-more: an imported simulation, where each later customer message is a model step's
-input) is judged as one task, the whole chat: the input is the customer's messages and
-the output the agent's replies, each joined with blank lines, and it has no steps.
-AGENT_LOOP reads the run's :class:`~semloop.trace.Trace` (:func:`trace_case`). A conversation (:func:`conversation_case`) is the last ``last``
+and gives ``None``. In a run that records a chat (:func:`records_chat`: an imported
+simulation, where each later customer message is a model step's input), a model turn
+that only calls tools told the customer nothing and is no reply. AGENT_LOOP reads the
+run's :class:`~semloop.trace.Trace` (:func:`trace_case`). A conversation
+(:func:`conversation_case`) is the last ``last``
 (default 5) runs with one ``conversation_id``, oldest first: each run's user input is a
 user turn and its final answer an assistant turn. An imported chat that records a whole
 conversation in one run (a tau-bench simulation) is its own conversation
 (:func:`conversation_case_from_trace`): its goal and each later user message (a model step's
 input) are user turns, each answered by the agent's last reply before the next one, so one
-exchange stands where a recorded run would. A model turn that only calls tools, rendered
-by the importer as ``name(arguments)``, told the customer nothing and is no reply.
+exchange stands where a recorded run would.
 
 JSONL lines (:func:`parse_case`) are run cases ``{"id", "label"?, "input", "output",
 "context": [str], "tools_called": [{"name", "args", "output", "success"}], "steps"?}``,
@@ -137,20 +136,17 @@ def records_chat(run: Run) -> bool:
 def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None,
                         chat: bool = False) -> RunCase | None:
     """The run case of a trace; ``None`` when it has no goal or no LLM output. With
-    ``chat`` (the trace records a chat: :func:`records_chat`) and two exchanges or more,
-    it is one task, the whole chat: the customer's messages are the input and the agent's
-    replies the output, in order."""
-    exchanges = _exchanges(trace) if chat else []
-    steps: tuple[str, ...]
-    if len(exchanges) > 1:
-        # Each reply answers the request as it stood then; the last alone ("You're
-        # welcome!") answers none of it, and the first message alone is not all it asked.
-        asked = [question for question, _ in exchanges if question.strip()]
-        told = [s.output_text for s in _replies(trace)]
-        goal, outputs, steps = "\n\n".join(asked), ["\n\n".join(told)] if told else [], ()
+    ``chat`` (the trace records a chat: :func:`records_chat`), a turn that only called
+    tools told the customer nothing and is neither a step nor the final answer."""
+    # The goal stays the opening request in a chat too: on 421 real chats, taking every
+    # customer message as the input (with the last reply, or every reply, as the output)
+    # made the run-level evaluators fire more often on runs that succeeded
+    # (docs/real-run-evaluators.md).
+    if chat:
+        outputs = [s.output_text for s in _replies(trace)]
     else:
         outputs = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
-        goal, steps = trace.goal, tuple(outputs[:-1])
+    goal, steps = trace.goal, tuple(outputs[:-1])
     if not goal.strip() or not outputs:
         return None
     return RunCase(
