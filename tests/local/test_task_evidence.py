@@ -608,3 +608,197 @@ def test_task_completion_newer_evidence(embed: Embed, feature: str, wrong: RunCa
                                         right: RunCase) -> None:
     assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
     assert task_completion_evidence(right, embed).features[feature] == 0.0
+
+
+# --- TC-16 / TUF blind-15 / drift-16 round: each rule on a probe, and its hard negative ----
+
+def _call(name: str, args: dict[str, object], output: str, success: bool = True) -> ToolCall:
+    return ToolCall(name, args, output, success)
+
+
+_CARD_DOWN = _call("charge_card", {"amount": 42}, '{"error": "processor_unavailable"}', False)
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    # A yes that names the part's words answers "can I …?": the act was the user's to ask about.
+    ("parts_missing",
+     case("Which port does the dashboard use by default, and can I run it above 9000?",
+          "The dashboard listens on port 8080 by default."),
+     case("Which port does the dashboard use by default, and can I run it above 9000?",
+          "The dashboard listens on port 8080 by default. Yes, you can run it above 9000 by "
+          "setting PORT in the env file.")),
+    # An imperative outside the parts' verb list ("Switch off … and tell me …") is an act asked.
+    ("act_missing",
+     case("Switch off the beta banner on the staging site and tell me how many visitors saw it.",
+          "The beta banner on staging was shown to 4,120 visitors this week."),
+     case("Switch off the beta banner on the staging site and tell me how many visitors saw it.",
+          "I've switched off the beta banner on staging; it was shown to 4,120 visitors this week.")),
+    # A clause that states what the user is doing ("moving house and …") asks no act.
+    ("parts_missing",
+     case("Cancel my broadband at 3 Elm Row and tell me the final bill.",
+          "Your broadband at 3 Elm Row ends on 30 June."),
+     case("how do I reset my router? moving house and taking it with me",
+          "Hold the reset pin for 10 seconds until the light flashes amber, then set it up "
+          "again in the app.")),
+    # Of two things asked together, the one the answer never names is left.
+    ("parts_missing",
+     case("Please renew my permit and my library card, I'm at 14 Alma Road.",
+          "Your permit for 14 Alma Road is renewed until June."),
+     case("Please renew my permit and my library card, I'm at 14 Alma Road.",
+          "Your permit and your library card are renewed until June.")),
+    # "each with …" says how each was sent, not that all were.
+    ("parts_missing",
+     case("Send the rota to this week's team: Ana, Ben and Cleo.",
+          "Sent the rota to Ana and Ben, each with next week's shifts."),
+     case("Send the rota to this week's team: Ana, Ben and Cleo.",
+          "Sent the rota to all three, each with next week's shifts.")),
+    # After a failure, the retry handed back to the user is work left.
+    ("remainder",
+     case("Pay my £42 invoice with the card on file.",
+          "The payment didn't go through because the card processor was down. Please try again "
+          "in an hour.", tools=(_CARD_DOWN,)),
+     case("Pay my £42 invoice with the card on file.",
+          "The first attempt failed because the card processor was down; I retried at 10:05 and "
+          "it went through, receipt R-118.",
+          tools=(_CARD_DOWN, _call("charge_card", {"amount": 42}, '{"receipt": "R-118"}')))),
+    # The rest of the work promised with a report to follow is work left.
+    ("remainder",
+     case("Find me a plumber who can come on Friday.",
+          "I found three plumbers near you. I'll ask which of them can come on Friday and come "
+          "back to you this afternoon."),
+     case("Find me a plumber who can come on Friday.",
+          "I found three plumbers near you; Dave can come on Friday at 9am, and I'll get back to "
+          "you if he has to move it.")),
+    # An act that opens a later sentence is asked, however long the background before it.
+    ("instructions",
+     case("Our finance team keeps getting bounced emails from your portal because the billing "
+          "contact is an old address. Update it to ap@bramble.co.",
+          "To update the billing contact, go to Settings and open Billing. Click Edit contact, "
+          "enter the new address and press Save."),
+     case("Our finance team keeps getting bounced emails from your portal because the billing "
+          "contact is an old address. Explain how the contact is used.",
+          "To update the billing contact, go to Settings and open Billing. Click Edit contact, "
+          "enter the new address and press Save.")),
+])
+def test_task_completion_round16(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
+    assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
+    assert task_completion_evidence(right, embed).features.get(feature, 0.0) == 0.0
+
+
+def _merge(branch: str) -> ToolCall:
+    return _call("merge_pull_request", {"repo": "shop-web", "pr": 88, "branch": branch},
+                 '{"merged": true}')
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    # The person gave the thing: it is the user's own.
+    ("another_task",
+     case("what's left on my brother's gift voucher?",
+          "Your voucher ending 2231 has £40 left. It's valid until May."),
+     case("what's left on the gift voucher my brother gave me?",
+          "Your voucher ending 2231 has £40 left. It's valid until May.")),
+    # "so you can restart" is a consequence, not the answer's purpose.
+    ("another_task",
+     case("how do I pause my subscription?", "You can cancel it from the Account page at any time."),
+     case("how do I pause my subscription?",
+          "Open Account, pick Subscription and choose Hold for up to 3 months, so you can "
+          "restart whenever you like.")),
+    # "whats …, and how much …" asks two things: the price left out is a partial answer.
+    ("another_task",
+     case("how much does the large tent cost to hire?",
+          "The large tent sleeps a whole family and comes with a groundsheet. Two people can "
+          "pitch it easily."),
+     case("whats the large tent like, and how much does it cost to hire?",
+          "The large tent sleeps a whole family and comes with a groundsheet. Two people can "
+          "pitch it easily.")),
+    # Another role than the user's.
+    ("another_task",
+     case("Can I claim the heat pump rebate as a tenant?",
+          "Yes. As an owner-occupier you can claim up to $500 back on a new heat pump."),
+     case("Can I claim the heat pump rebate as a tenant?",
+          "Yes. As a tenant you can claim it too, with your landlord's written consent.")),
+    # A bound that cannot meet the asked one; an overlapping one answers it.
+    ("another_task",
+     case("Is the climbing wall open to kids under 10?",
+          "Yes, climbers aged 14 and over can use the wall without an adult."),
+     case("Is the climbing wall open to kids under 10?",
+          "Yes, children aged 6 and over can climb with an adult, so 6 to 9 year-olds are welcome.")),
+    # The user's own member of a closed set never named; the answer takes up the one beside it.
+    ("substitute",
+     case("Can I use the wormer we got for my rabbit on my guinea pig?",
+          "Yes, that wormer is fine for rabbits of any age. Give it once, with food."),
+     case("Can I use the wormer we got for my rabbit on my guinea pig?",
+          "Ask your vet first: rabbit wormers are often dosed too high for guinea pigs.")),
+    # The answer opens on another thing it is for than the one asked.
+    ("another_task",
+     case("What oil should I use for a two-stroke mower?",
+          "For a four-stroke engine use SAE 30 oil. Change it every season."),
+     case("What oil should I use for a two-stroke mower?",
+          "For a two-stroke mower mix two-stroke oil at 50:1. Change it every season.")),
+    # A call run under the kind the request names its code by, on another value.
+    ("acted_on",
+     case("Please merge PR 88 into the hotfix/1.9 branch.", "PR 88 is merged.",
+          tools=(_merge("main"),)),
+     case("Please merge PR 88 into the hotfix/1.9 branch.", "PR 88 is merged.",
+          tools=(_merge("hotfix/1.9"),))),
+])
+def test_task_understanding_round15(embed: Embed, feature: str, wrong: RunCase,
+                                    right: RunCase) -> None:
+    assert task_understanding_evidence(wrong, embed).features[feature] == 1.0
+    assert task_understanding_evidence(right, embed).features[feature] == 0.0
+
+
+_ORDER_STEPS = ("Looking up order 5521.", "Rewriting the returns policy page.",
+                "Drafting the autumn newsletter.")
+
+
+def test_the_answers_report_of_other_work_is_that_work(embed: Embed) -> None:
+    request = "Where is my order 5521?"
+    reported = off_topic_evidence(case(
+        request, "Order 5521 shipped yesterday. I've also rewritten the returns policy page and "
+        "drafted the autumn newsletter.", steps=_ORDER_STEPS), embed).features["stray_work"]
+    silent = off_topic_evidence(case(
+        request, "Order 5521 shipped yesterday. It left by courier, so order 5521 should reach you "
+        "by Thursday.", steps=_ORDER_STEPS), embed).features["stray_work"]
+    assert reported > silent > 0.0
+    # With no step gone off to other work, a report of work done is not counted.
+    focused = off_topic_evidence(case(
+        request, "Order 5521 shipped yesterday. I've also rewritten the returns policy page and "
+        "drafted the autumn newsletter.", steps=("Looking up order 5521.",)), embed)
+    assert focused.features["stray_work"] == 0.0
+
+
+def test_when_i_first_started_is_the_agents_own_life(embed: Embed) -> None:
+    request = "Do you deliver on Sundays?"
+    told = off_topic_evidence(case(
+        request, "Yes, we deliver on Sundays. I remember when I first started here we only had one "
+        "van, and the driver used to stop for breakfast at the same cafe every morning."), embed)
+    plain = off_topic_evidence(case(
+        request, "Yes, we deliver on Sundays. Orders placed before noon on Saturday arrive the "
+        "next day."), embed)
+    assert told.features["personal_share"] > 0.0
+    assert plain.features["personal_share"] == 0.0
+
+
+# --- real runs: a hand-off to a person is the policy's outcome, not a failure of its own ---
+
+_LOOKUP = _call("get_reservation_details", {"reservation_id": "K7Q2PL"}, '{"cabin": "basic_economy"}')
+_HANDOFF = _call("transfer_to_human_agents", {"summary": "cancellation outside policy"},
+                 "Transfer successful")
+
+
+def test_a_hand_off_is_neither_generic_nor_another_task(embed: Embed) -> None:
+    request = "Hi, please cancel my reservation K7Q2PL and refund it"
+    handed = case(request, "You are being transferred to a human agent. Thank you for your patience.",
+                  tools=(_LOOKUP, _HANDOFF))
+    tc = task_completion_evidence(handed, embed).features
+    assert tc["generic"] == 0.0 and tc["promise"] == 0.0 and tc["parts_missing"] == 0.0
+    assert task_understanding_evidence(handed, embed).features["other_action"] == 0.0
+    # Another operation that ran is still another task; a promise before a hand-off of
+    # something else still promises.
+    moved = case(request, "Your reservation K7Q2PL is updated.",
+                 tools=(_LOOKUP, _call("update_reservation_flights", {"reservation_id": "K7Q2PL"},
+                                       '{"ok": true}')))
+    assert task_understanding_evidence(moved, embed).features["other_action"] == 1.0
+    checking = case(request, "Let me check K7Q2PL.", tools=(_LOOKUP, _HANDOFF))
+    assert task_completion_evidence(checking, embed).features["promise"] == 1.0

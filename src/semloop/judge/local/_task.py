@@ -134,9 +134,16 @@ _REMAINING = re.compile(
     r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
     r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
     r"(?:next|others|rest|remaining)|"
-    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:))\b",
+    r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:)|"
+    # The rest of the work promised with a report to follow: "I'll check with them whether
+    # they can do the 20th and come back to you tomorrow" (not "I'll get back to you when…").
+    r"^(?:\w+,? )?i(?:'ll| will) (?!get back|come back)\w+[^.?!]{0,80}\band (?:get|come) back to you)\b",
     re.IGNORECASE,
 )
+# After a failure, the retry handed back to the user: the work is left, not done.
+_HANDED_BACK = re.compile(r"\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
+                          r"in (?:a few|a|an|\d+) (?:minutes?|hours?|days?|while))\b|"
+                          r"\bcheck back (?:later|tomorrow)\b", re.IGNORECASE)
 # The answer lays out how it would do the work, and stops before acting.
 _PLAN = _phrases(
     r"here(?:'s| is) (?:how|what) i(?:'ll| will| would| plan)|i(?:'ll| will| would) (?:first|start by|then)|"
@@ -188,6 +195,16 @@ def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
     return out
 
 
+# "whats the best grind", "hows the weather": a question word run into its verb, as terse
+# and non-native requests write it, still opens a question (a part, not background).
+_RUN_IN_ASK = re.compile(r"\b(what|how|where|who|when)s\b", re.IGNORECASE)
+
+
+def _parts(request: str) -> list[str]:
+    """The request's parts (``request_parts``), its run-in question words read apart."""
+    return request_parts(_RUN_IN_ASK.sub(r"\1 is", request))
+
+
 def _part_stems(part: str) -> frozenset[str]:
     return frozenset(s for s in word_stems(part) if s not in _REQUEST_WORDS)
 
@@ -195,7 +212,7 @@ def _part_stems(part: str) -> frozenset[str]:
 def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     """The request's parts the answer does not meet, each with whether it asks for an act
     that nothing performed."""
-    parts = request_parts(run.case.input)
+    parts = _parts(run.case.input)
     if not _COVERS_ALL.search(run.case.output):
         # Items the user numbered are the parts they count, whatever the sentences hold
         # ("1) swap … 2) move … 3) tell me …" in one sentence reads as two clauses).
@@ -203,9 +220,13 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         if len(numbered) > max(len(parts), 1):
             parts = numbered
         elif len(parts) < 2:
-            parts = _listed(run.case.input)
-    if len(parts) < 2 or not run.sentences:
+            parts = _listed(run.case.input) or _act_parts(run.case.input) or parts
+    if not run.sentences:
         return []
+    if len(parts) < 2:
+        # One part, yet two things in it ("renew my permit and my library card").
+        one = parts[0] if parts else run.case.input
+        return [] if _COVERS_ALL.search(run.case.output) else _pair_missed(one, run, bool(_part_acts(one)))
     answer = word_stems(run.case.output)
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
@@ -220,21 +241,101 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # successful call naming it: finding the hotel is not booking it.
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
-        verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
-                 if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
-        undone = bool(verbs) and not any(_alike(v) & (answer | done_tools) for v in verbs)
+        verbs = _part_acts(part)
+        undone = bool(verbs) and not any(_alike(v) & (answer | done_tools) for v in verbs) \
+            and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output))
+        # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
+        # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
+        # names the part's own words answers it, and the act was the user's to ask about.
+        if _ASKS_YES_OR_NO.match(part) and any(
+            _ANSWERS_YES_OR_NO.search(s) and word_stems(s) & (own - _ATTRIBUTE_WORDS)
+            for s in run.sentences
+        ):
+            met, undone = True, False
         if undone or not met:
             missing.append((part, undone))
+        elif not _COVERS_ALL.search(run.case.output):
+            missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# The lead before a request's act: a greeting, "please", "can you", "I want to".
+_ACT_LEAD = re.compile(r"^(?:(?:hello|hi|hey|ok|okay|also|and|then|so|please|pls|plz|kindly)\b[,!]?\s*)*"
+                       r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|"
+                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to )?", re.IGNORECASE)
+
+
+def _part_acts(part: str) -> list[str]:
+    """The acts a part asks for: an action verb among its first three words ("please
+    cancel", "can you book"), or a verb with its particle ("turn off" is disabling). A
+    want stated in a chat's opening ("Hi, I need to cancel …") is not read as the act
+    asked of this answer: the run may have refused it by policy many turns before."""
+    verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
+             if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
+    phrasal = _phrasal_act(" ".join(part.split()[:4]))
+    return verbs + ([stem(phrasal)] if phrasal and not verbs else [])
+
+
+# A request in sentences or clauses that _parts read as one: "Turn off the flag in
+# production and tell me how many users had it on" (an imperative outside its verb list).
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+and\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
+                           r"send|confirm|what|how|when|which)\b)", re.IGNORECASE)
+# A clause that asks for something to be told or sent, not "can you help me with that".
+_ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:(?:can|could|would) you (?:please )?)?"
+                        r"(?:tell|give|show|let me know|send|confirm|what|how|when|where|which)\b", re.IGNORECASE)
+
+
+def _act_parts(request: str) -> list[str]:
+    """The clauses of a request that each ask an act or a question, when one opens on an act
+    ("Turn off X and tell me Y"; "I am wanting to extend X. Also please tell me Y")."""
+    clauses = [c.strip(" ,.?!") for c in _CLAUSE_SPLIT.split(request) if c.strip(" ,.?!")]
+    acting = [c for c in clauses if _opens_on_act(c)]
+    asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
+    return asking if len(asking) >= 2 and acting else []
+
+
+def _opens_on_act(clause: str) -> bool:
+    """The clause, after its lead, opens on an act in the imperative ("Turn off …", "I want
+    to extend …"), not on a statement ("We're moving from Trello", "moving house and …")."""
+    lead = _ACT_LEAD.match(clause)
+    rest = (clause[lead.end():] if lead else clause).lower()
+    first = re.match(r"[a-z]+\b", rest)
+    if first is None or re.search(r"(?:ing|ed)$", first.group(0)):
+        return False
+    return stem(first.group(0)) in _ACTION_VERBS or any(rx.match(rest) for rx, _ in _PHRASAL)
+
+
+# Two things of one act, each with its determiner: "extend the sofa and the desk".
+_PAIR = re.compile(r"\b(?:the|my|our|your|his|her|their) ([a-z]{3,}) and (?:the|my|our|your|his|her|their) "
+                   r"([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
+    """Of two things a met part names together, the one the answer never names (nor, for an
+    act, a successful call's arguments) when it names the other."""
+    answer = word_stems(run.case.output)
+    called = word_stems(" ".join(json.dumps(c.args) for c in run.case.tools_called if not _failed(c)))
+    out = []
+    for m in _PAIR.finditer(part):
+        a, b = stem(m.group(1)), stem(m.group(2))
+        for said, left in ((a, b), (b, a)):
+            if said in answer and left not in answer:
+                out.append((m.group(2) if left == b else m.group(1), act and left not in called))
+    return out
 
 
 # A list the request's parts missed: items after a colon ("I need: how many were scrapped,
 # the reason breakdown, and the cost") or names joined by "and" ("into French and German").
 _COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*([^:;?]+?)[.?!]?$")
-_COVERS_ALL = re.compile(r"\b(?:both|all|each|neither|either)\b", re.IGNORECASE)
+# Said of the items together ("both", "all three", "each of them"); "each with the labour
+# itemised" or "all set" says nothing of how many were done.
+_COVERS_ALL = re.compile(r"\b(?:both|neither|either)\b|\ball(?= (?:of|the|these|those|your|our|my|"
+                         r"\d+|two|three|four|five|six|seven|eight|nine|ten)\b|\s*[.!,;]|\s*$)|"
+                         r"\beach (?:of|one)\b|\b(?:them|these|those) all\b|\bevery one\b",
+                         re.IGNORECASE)
 _NAMED_PAIR = re.compile(r"(?<=[a-z] )([A-Z][a-z]{2,}) and ([A-Z][a-z]{2,})\b")
 
 
@@ -353,6 +454,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             if failures else "")
     # The run's last step counts too: "Next: bank withdrawal." is work it left.
     remainder = next((s for s in [*run.sentences, *case.steps[-1:]] if _REMAINING.search(s)), None)
+    if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
+        remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input),
             f'it stops with work left: "{_short(remainder or "")}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
@@ -400,7 +503,24 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("request_far", 1.0 - max(cos))
     ev.flag("specific", bool(quantities(text) or key_terms(text) - key_terms(case.input)))
     ev.flag("short", 1.0 / (1.0 + len(text.split()) / 10.0))
+    # Handed to a person ("you are being transferred to a human agent", or a hand-off call
+    # that ran last, the reply promising nothing more): the run passed the request on, as a
+    # policy that forbids it asks, so the reply is neither generic nor a promise, and the
+    # parts were passed on with it. "Let me check CL-30112." after escalating another claim
+    # still promises.
+    calls = case.tools_called
+    if _HANDED_OVER.search(text) or (calls and _hands_off(calls[-1]) and not _failed(calls[-1])
+                                     and not ev.features["promise"]):
+        for name in _PASSED_ON:
+            ev.flag(name, 0.0)
+            ev.notes.pop(name, None)
     return ev
+
+
+_HANDED_OVER = re.compile(r"\b(?:transferr(?:ed|ing)|escalat(?:ed|ing)|connect(?:ed|ing)|pass(?:ed|ing)"
+                          r"(?: it| this| you)? on)\b(?:\s+[\w']+){0,5}?\s+to (?:a |an |our |the )?"
+                          r"(?:human|live|senior|specialist|supervisor|support|customer service)", re.IGNORECASE)
+_PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed")
 
 
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
@@ -447,7 +567,13 @@ def _asks_action(request: str) -> bool:
     if _ASKS_FACT.match(request):
         return False
     words = re.findall(r"[a-z]+", request.lower())
-    return any(stem(w) in _ACTION_VERBS for w in words[:12])
+    # Or a later sentence that opens on one: "… priority 10. JUST ADD IT!!"
+    return any(stem(w) in _ACTION_VERBS for w in words[:12]) or any(
+        _OPENS_ON_ACT.match(sentence) for sentence in re.split(r"(?<=[.!?])\s+", request)[1:])
+
+
+_OPENS_ON_ACT = re.compile(r"(?:(?:just|please|pls|now|so|then|and)\s+)*(?:" + "|".join(
+    sorted(_ACTION_VERBS - _DELIVERY_VERBS)) + r")\w{0,3}\b(?!\s+(?:is|are|was|were)\b)", re.IGNORECASE)
 
 
 _ASKS_FACT = re.compile(r"\s*(?:what|which|who|whose|when|where|why|how (?:many|much|long|often))\b"
@@ -575,7 +701,8 @@ _SIBLINGS = tuple(
 
 def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
     """A member of a closed set asked about and missing from the answer, which names
-    another member of the same set that the request does not: (asked, answered)."""
+    another member of the same set that the request does not, or, for the user's own
+    member, one the request names beside it: (asked, answered)."""
     asked = _asked_text(case.input)
     for kind in _SIBLING_SETS:
         groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
@@ -583,7 +710,18 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         given = [name for name, rx in groups if rx.search(case.output) and not rx.search(case.input)]
         if wanted and given:
             return wanted[0], given[0]
+        # The user's own member ("my cat") never named, the answer on another the request
+        # names beside it ("the spot-on meant for dogs"): it answered for that one.
+        mine = [name for name, rx in groups if name in wanted and any(
+            _OWNED.search(asked[:m.start()]) for m in rx.finditer(asked))]
+        beside = [name for name, rx in groups if name not in wanted and rx.search(asked)
+                  and rx.search(case.output)]
+        if mine and beside:
+            return mine[0], beside[0]
     return None
+
+
+_OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
 # Either place may carry an article ("from the airport into downtown"); it is not the place.
 _ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+"
                     r"(?:to|into|→)\s+(?:the\s+)?"
@@ -846,6 +984,16 @@ _READ_VERBS = frozenset(stem(w) for w in """get list fetch read search find look
     view describe check""".split())  # noqa: SIM905
 
 
+# A hand-off to a person (transfer_to_human_agents, escalate_to_human): the run passed the
+# request on, often because policy forbids it; it performed no other operation on it.
+_HANDOFF = re.compile(r"transfer\w*_(?:human|agent|person|staff|support)|escalat|hand_?off|handover",
+                      re.IGNORECASE)
+
+
+def _hands_off(call: ToolCall) -> bool:
+    return bool(_HANDOFF.search(call.name))
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -863,7 +1011,7 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
         words = [stem(w) for w in re.split(r"[_\W]+", c.name.lower()) if w]
         # A call that opens on a read verb (get_order, list_events) changes nothing: the
         # operation word after it is the thing read.
-        if _failed(c) or not words or words[0] in _READ_VERBS:
+        if _failed(c) or not words or words[0] in _READ_VERBS or _hands_off(c):
             continue
         acts.append((c, set(words) & (_OPERATIONS | _ACTION_VERBS)))
     # A call's name opens on its act (cancel_order cancels; the subscription of
@@ -893,7 +1041,7 @@ _ASK_LEAD = re.compile(r"\b(?:how (?:do|can|should|would|could|shall) (?:i|we|yo
 # The answer's stated purpose: "To equalise, …", "For removing the background…", "You can
 # sort…", or a sentence that opens on a gerund ("Keeping the chain clean…").
 _PURPOSE = re.compile(r"(?:^|[.!?]\s+|\n)(?:(?:sure|ok|okay|no problem|hello|hi|yes)[!,.]*\s+)?"
-                      r"(?:to|for) ([a-z]+)\b|\byou can (?:easily |simply |also )?([a-z]+)\b|"
+                      r"(?:to|for) ([a-z]+)\b|(?<!so )(?<!that )(?<!then )\byou can (?:easily |simply |also )?([a-z]+)\b|"
                       r"(?:^|\n)([A-Z][a-z]{2,}ing)\b(?<!thing)(?<!morning)(?<!evening)"
                       r"(?<!during)(?<!spring)", re.IGNORECASE)
 _LIGHT_VERBS = frozenset("""i we you a an the my me it this that your our be do have get make go
@@ -912,12 +1060,12 @@ _PHRASAL = tuple((re.compile(pattern.replace("_", r"(?:\s+[\w'-]+){0,3}?\s+"), r
     (r"\b(?:get|getting) rid of\b", "remove"),
     (r"\b(?:put|putting)_on hold\b", "pause"),
     (r"\b(?:set|setting)_up\b", "create"),
-    (r"\b(?:sign|signing)_up\b", "register"),
-    (r"\b(?:turn|turning|switch|switching)_off\b", "disable"),
-    (r"\b(?:turn|turning|switch|switching)_on\b", "enable"),
+    (r"\b(?:sign|signing|signed)_up\b", "register"),
+    (r"\b(?:turn|turning|turned|switch|switching|switched)_off\b", "disable"),
+    (r"\b(?:turn|turning|turned|switch|switching|switched)_on\b", "enable"),
     (r"\b(?:pay|paying) in(?:to)?\b", "deposit"),
     (r"\b(?:take|taking|took)(?:\s+[\w'-]+){1,3}?\s+out\b", "withdraw"),
-    (r"\b(?:top|topping)_up\b", "add"),
+    (r"\b(?:top|topping|topped)_up\b", "add"),
     (r"\bmoney back\b", "refund"),
 ))
 
@@ -972,7 +1120,7 @@ def _value_unmet(case: RunCase) -> str | None:
     m = _ASKS_VALUE.search(asked_text)
     out = case.output
     # Of a request in several parts, one left unanswered is a partial answer, not this.
-    if m is None or len(request_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
+    if m is None or len(_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
             or out.rstrip().endswith("?") or is_refusal(out):
         return None
     # Any number counts (10p, a rate in a unit nobody lists), but not a list's own.
@@ -1032,6 +1180,8 @@ _KIN = {w: group.split() for group in _KIN_GROUPS for w in group.split()}
 _THIRD_PARTY = re.compile(r"\b(?:my|our)\s+(?:\d+\s*(?:yo|year[- ]old)\s+)?("
                           + "|".join(sorted(_KIN, key=len, reverse=True)) + r")\b|"
                           r"\b(?:her|his|their)\b", re.IGNORECASE)
+_GIVER = re.compile(r"\s+(?:\w+\s+)?(?:gave|got|bought|sent|lent|left|gifted|passed|handed|"
+                    r"made|recommended)\s+(?:me|us|it|them)\b", re.IGNORECASE)
 _THIRD_PERSON_WORDS = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.IGNORECASE)
 
 
@@ -1041,7 +1191,11 @@ def _owner_shift(case: RunCase) -> str | None:
     account), never naming that person (their relation or name) or a third person: the
     person asked about. Another relation in the answer is the user's ("your parent
     account")."""
-    m = _THIRD_PARTY.search(case.input)
+    # "the card my sister gave me", "a voucher from my boss": the person gave the thing, it
+    # is the user's own.
+    m = next((m for m in _THIRD_PARTY.finditer(case.input)
+              if not _GIVER.match(case.input, m.end())
+              and not case.input[:m.start()].lower().endswith("from ")), None)
     out = case.output
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
             or len(split_claims(out)) < 2:
@@ -1086,7 +1240,59 @@ def _another_task(case: RunCase) -> str:
         return f'asked about "{whose}", the answer speaks only of the user\'s own'
     if long_words := _register_swap(case):
         return f"asked in plain words for a child or a beginner, {long_words:.0%} of the answer's words are long"
+    if condition := _condition_swap(case):
+        return f'asked about "{condition[0]}", the answer is for "{condition[1]}"'
     return ""
+
+
+# The condition the user puts on the question: a role ("as a landlord"), and a bound
+# ("kids under 5", "over 65").
+_ROLE = re.compile(r"\bas an? ((?:[a-z]+[- ])?[a-z]{3,})\b", re.IGNORECASE)
+_BOUND = re.compile(r"\b(?:(under|below|less than|younger than|up to|over|above|more than|older than|"
+                    r"at least)\s+(\d+)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older)))\b",
+                    re.IGNORECASE)
+_FOR_THING = re.compile(r"\bfor (?:a|an|the|my|our) ((?:[\w-]+ )?[\w-]{3,})", re.IGNORECASE)
+_OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ )?[\w-]{3,}),?",
+                        re.IGNORECASE)
+_UPPER = frozenset({"under", "below", "less than", "younger than", "up to"})
+
+
+def _ranges(text: str) -> list[tuple[float, float, str]]:
+    out = []
+    for m in _BOUND.finditer(text):
+        word, n = (m.group(1) or "").lower(), float(m.group(2) or m.group(3))
+        out.append((float("-inf"), n, m.group(0)) if word in _UPPER else (n, float("inf"), m.group(0)))
+    return out
+
+
+def _condition_swap(case: RunCase) -> tuple[str, str] | None:
+    """The answer holds for another condition than the one asked, and never for the asked
+    one: another role (a landlord asks, "as a homeowner living in the property" answers),
+    or a bound that cannot meet the asked one ("under 5" asked, "aged 8 and over"
+    answered). (asked, answered)."""
+    out, answer = case.output, word_stems(case.output)
+    asked_role = _ROLE.search(case.input)
+    given_role = _ROLE.search(out)
+    if asked_role and given_role and not word_stems(asked_role.group(1)) & answer \
+            and not word_stems(given_role.group(1)) & word_stems(case.input):
+        return asked_role.group(0), given_role.group(0)
+    # "grind size for a Moka pot" answered "For a French press go coarse…": the answer
+    # opens on the thing it is for, and that is not the thing asked.
+    asked_for = _FOR_THING.search(case.input)
+    given_for = _OPENS_FOR.match(out.strip())
+    if asked_for and given_for and not word_stems(asked_for.group(1)) & answer \
+            and not word_stems(given_for.group(1)) & word_stems(case.input):
+        return asked_for.group(0), given_for.group(0).rstrip(" ,")
+    asked_ranges, given_ranges = _ranges(case.input), _ranges(out)
+    if asked_ranges and given_ranges and all(
+        not re.search(rf"(?<![\d.]){a[0] if a[0] != float('-inf') else a[1]:g}(?![\d.])", out)
+        for a in asked_ranges
+    ):
+        for a in asked_ranges:
+            for g in given_ranges:
+                if a[1] <= g[0] or g[1] <= a[0]:
+                    return a[2], g[2]
+    return None
 
 
 # The one a call's argument names, by its role: a person or an animal the run looked up.
@@ -1119,6 +1325,8 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
                 if other not in request and (other_kind == kind or {kind, other_kind} <= {"code", "number"}) \
                         and (_near(term, other) or _same_shape(term, other) or _one_part(term, other)):
                     return term, value
+    if kind_of := _other_of_kind(case.input, args, flat):
+        return kind_of
     people = [value for key, value in args if key.split("_")[0] in _PERSON_ARGS
               and _PERSON_VALUE.fullmatch(value.strip())]
     names = {t for t, k in _idents(case.input).items() if k == "name" and t.isalpha()}
@@ -1134,6 +1342,24 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
              if parts[2] is not None}
     if days and acted and not days & acted:
         return f"the {min(days)}", next(value for _, value in args if dates(value))
+    return None
+
+
+def _other_of_kind(request: str, args: list[tuple[str, str]], flat: str) -> tuple[str, str] | None:
+    """A code the request names by its kind ("the release/2.4 branch", "bay 12B"), which
+    no call names, and a call that ran under that kind's key on another value
+    (``branch: main``). Dates and times are left to the day check: they are written many
+    ways."""
+    for key, value in args:
+        for kind in (k for k in key.split("_") if len(k) >= 3):
+            m = re.search(rf"(?<![\w/.-])([\w./-]*[\d/][\w./-]*)\s+{kind}s?\b|\b{kind}\s+([\w./-]*[\d/][\w./-]*)",
+                          request, re.IGNORECASE)
+            named = (m.group(1) or m.group(2)).lower().strip(".,/") if m else ""
+            # A code (a letter or a slash with its digits), not a count ("5 clients") or a
+            # bare number, which the checks of near spellings read.
+            if re.search(r"[a-z/]", named) and named not in flat and value.lower() not in request.lower() \
+                    and not (dates(named) or clock_times(named) or dates(value) or clock_times(value)):
+                return named, f"{key}: {value}"
     return None
 
 
@@ -1194,7 +1420,9 @@ def _entries(case: RunCase) -> list[tuple[str, int]]:
         if pending:
             out.append((pending, d))
     for c, call in enumerate(case.tools_called, len(case.context)):
-        out.extend((line, c) for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
+        # A hand-off's receipt ("Transfer successful") holds nothing the answer draws on.
+        if not _hands_off(call):
+            out.extend((line, c) for line in tool_text(call.output).splitlines() if len(line.split()) >= 2)
     return out
 
 
@@ -1263,7 +1491,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     seg_stems = [word_stems(seg) for seg in segments]
     # Of a multi-part request, the part the answer took up: a part left out is
     # TASK_COMPLETION's business, not a misunderstanding.
-    part = max(request_parts(_asked_text(case.input)) or [case.input],
+    part = max(_parts(_asked_text(case.input)) or [case.input],
                key=lambda p: len(_part_stems(p) & said))
     missing = [w for w in _in_order(_part_stems(part) - said - _ATTRIBUTE_WORDS, part)
                if len(w) >= 3 and any(w in st for st in seg_stems)]
@@ -1440,13 +1668,18 @@ _ADVICE = re.compile(
 _PERSONAL = re.compile(
     r"\b(?:I|we) (?:went|make|love|loved|grew up|used to|lived|once)\b|\bmy (?:family|favourite|"
     r"favorite|own|top tips|friends?|flatmates?|childhood)\b|\bfamily favou?rite\b|"
-    r"\bwhen (?:I|we) (?:was|were|toured|travell?ed|traveled|lived|visited|grew)\b|"
+    r"\bwhen (?:I|we) (?:first )?(?:was|were|toured|travell?ed|traveled|lived|visited|grew|started|"
+    r"began|joined|worked)\b|\bI (?:still )?remember (?:when|the time|once|one)\b|"
     r"\b(?:a few|many|some|two|three) years ago\b",
 )
 # A step that opens a piece of work rather than reporting a result: a gerund first ("Drafting
 # a proposal…", "Pulling last year's data"), or an announced next move.
 _NEW_WORK = re.compile(r"^(?:(?:now|also|meanwhile|next),? )?(?:[A-Za-z]+ing\b|let me\b|"
                        r"(?:i'm |i am )?going to\b|i'll\b|switching to\b)", re.IGNORECASE)
+# The agent reporting work of its own: "I've also refreshed…", "I topped up…".
+_REPORTS_WORK = re.compile(r"^(?:(?:also|and|then),? )?(?:i|we)(?:'ve| have)? (?:also |just |now )?[a-z]+ed\b|"
+                           r"^(?:(?:also|and|then),? )?(?:i|we)(?:'ve| have) (?:also |just |now )?(?:re)?(?:sent|made|"
+                           r"set|put|done|written|drawn|taken|built|run|begun)\b", re.IGNORECASE)
 _TOPIC_COS = 0.45  # after a digression marker, a unit this far from request and answer is chat
 _FAR_COS = 0.25  # a unit this far from the request is about something else, whatever its words
 
@@ -1501,8 +1734,12 @@ def _drift_by_meaning(
     total = sum(words) or 1
     # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
     # see what's trending"), wherever they fall: a run may wander first and answer last.
-    stray = [i for i in range(min(sum(1 for s in case.steps if s.strip()), len(units)))
-             if off[i] and _NEW_WORK.search(units[i][0])]
+    n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
+    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])]
+    # The answer's report of that other work ("I've also refreshed the Room B equipment
+    # list") is more of it, once the steps show the run went off to it.
+    if stray:
+        stray += [i for i in range(n_steps, len(units)) if off[i] and _REPORTS_WORK.search(units[i][0])]
     ev.flag("stray_work", sum(words[i] for i in stray) / total,
             f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else "")
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
