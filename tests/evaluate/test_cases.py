@@ -146,3 +146,46 @@ def test_any_json_object_is_a_case_or_a_located_format_error(raw: dict[str, Any]
         assert len(cases) + len(errors) == 1
         for error in errors:
             assert isinstance(error, TraceFormatError) and error.line == 1
+
+
+def _chat() -> Run:
+    # A tau2 simulation: the agent greets first, calls a tool mid-exchange, and the
+    # customer's later messages answer its replies.
+    from semloop.ingest.formats.tau_bench import read
+
+    messages = [
+        {"role": "assistant", "content": "Hi! How can I help you today?"},
+        {"role": "user", "content": "Cancel my booking, please."},
+        {"role": "assistant", "content": "Your user id, please?"},
+        {"role": "user", "content": "It is mia_1."},
+        {"role": "assistant", "content": "Looking it up.",
+         "tool_calls": [{"id": "c1", "name": "get_user", "arguments": {"user_id": "mia_1"}}]},
+        {"role": "tool", "id": "c1", "content": "{\"bookings\": [\"B7\"]}"},
+        {"role": "assistant", "content": "Booking B7 is cancelled."},
+        {"role": "user", "content": "Thanks! ###STOP###"},
+    ]
+    [run] = read(json.dumps({"simulations": [
+        {"id": "s1", "task_id": "7", "trial": 0, "messages": messages,
+         "reward_info": {"reward": 1.0}}]}))
+    return run
+
+
+def test_an_imported_chat_is_its_own_conversation_one_exchange_a_turn_pair() -> None:
+    from semloop.evaluate.cases import conversation_case_from_trace, exchange_count
+
+    trace = _chat().to_trace()
+    # The customer's last message answers nothing the agent said after it: the import
+    # keeps a customer message as the input of the turn that answers it.
+    assert exchange_count(trace) == 2
+    case = conversation_case_from_trace(trace, id="s1")
+    # The greeting before the first message is no reply to it; each exchange's reply is
+    # the agent's last words before the customer speaks again (not its tool step).
+    assert case == ConversationCase(id="s1", turns=(
+        Turn("user", "Cancel my booking, please."), Turn("assistant", "Your user id, please?"),
+        Turn("user", "It is mia_1."), Turn("assistant", "Booking B7 is cancelled.")))
+    # As the platform reads it after exchange 0, and with a window of 1 exchange.
+    assert conversation_case_from_trace(trace, upto=0, id="s1") == ConversationCase(
+        id="s1", turns=case.turns[:2])  # type: ignore[union-attr]
+    assert conversation_case_from_trace(trace, last=1, id="s1") == ConversationCase(
+        id="s1", turns=case.turns[2:])  # type: ignore[union-attr]
+    assert conversation_case_from_trace(trace, last=0) is None

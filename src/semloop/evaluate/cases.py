@@ -8,7 +8,11 @@ as evidence beside ``context``). A run with no input or no output has nothing to
 and gives ``None``. AGENT_LOOP reads the run's :class:`~semloop.trace.Trace`
 (:func:`trace_case`). A conversation (:func:`conversation_case`) is the last ``last``
 (default 5) runs with one ``conversation_id``, oldest first: each run's user input is a
-user turn and its final answer an assistant turn.
+user turn and its final answer an assistant turn. An imported chat that records a whole
+conversation in one run (a tau-bench simulation) is its own conversation
+(:func:`conversation_case_from_trace`): its goal and each later user message (a model step's
+input) are user turns, each answered by the agent's last reply before the next one, so one
+exchange stands where a recorded run would.
 
 JSONL lines (:func:`parse_case`) are run cases ``{"id", "label"?, "input", "output",
 "context": [str], "tools_called": [{"name", "args", "output", "success"}], "steps"?}``,
@@ -35,6 +39,8 @@ __all__ = [
     "as_level",
     "cases_from_runs",
     "conversation_case",
+    "conversation_case_from_trace",
+    "exchange_count",
     "parse_case",
     "parse_case_lines",
     "run_case",
@@ -119,6 +125,45 @@ def conversation_case(
     if not turns:
         return None
     return ConversationCase(id=id or (chosen[-1].conversation_id or ""), turns=tuple(turns))
+
+
+def _exchanges(trace: Trace) -> list[tuple[str, str]]:
+    # A model step with an input starts a new exchange; the reply is the last output
+    # before it (the one the user answered), as a run's final answer is its last output.
+    exchanges: list[tuple[str, str]] = []
+    question, reply = trace.goal, ""
+    for span in trace.llm_spans:
+        if span.input_text.strip():
+            exchanges.append((question, reply))
+            question, reply = span.input_text, ""
+        if span.output_text.strip():
+            reply = span.output_text
+    exchanges.append((question, reply))
+    return exchanges
+
+
+def conversation_case_from_trace(
+    trace: Trace, *, last: int = CONVERSATION_RUNS, upto: int | None = None, id: str = ""
+) -> ConversationCase | None:
+    """The conversation a trace records (an imported chat): its last ``last`` exchanges up
+    to exchange ``upto`` (0-based; default the last), a user turn and the agent's reply
+    each, as the platform would read them after that exchange; ``None`` when no turn is left."""
+    exchanges = _exchanges(trace)
+    end = len(exchanges) if upto is None else upto + 1
+    turns: list[Turn] = []
+    for question, reply in exchanges[max(0, end - last):end] if last > 0 else []:
+        if question.strip():
+            turns.append(Turn("user", question))
+        if reply.strip():
+            turns.append(Turn("assistant", reply))
+    if not turns:
+        return None
+    return ConversationCase(id=id or trace.trace_id, turns=tuple(turns))
+
+
+def exchange_count(trace: Trace) -> int:
+    """How many exchanges (a user message and the agent's reply) a trace records."""
+    return len(_exchanges(trace))
 
 
 def cases_from_runs(

@@ -1,0 +1,174 @@
+"""The seven non-loop evaluators, on the embedded judge, over the real public runs.
+
+    python bench/real_run_evaluators.py --repo OWNER/NAME=PATH ... [--json OUT] [--limit N]
+
+The runs are the 553 of bench/real_runs/labels.jsonl, read from local copies of their
+repositories through semloop's importers (``make_real_runs.labelled_runs``; the same
+``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
+- the run case (:func:`~semloop.evaluate.run_case_from_trace`: the goal is the first user
+  message, the output the agent's last reply, tools_called every call with its output),
+  read by HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT;
+- for a run that records a chat with a user (tau-bench, tau2-bench), its conversation as
+  the platform reads one after each exchange: the last ``CONVERSATION_RUNS`` exchanges up
+  to it (``conversation_case_from_trace(..., upto=k)`` for every k), read by
+  USER_FRUSTRATION, CONFUSION_LOOP and SYCOPHANCY_SIGNAL. A conversation evaluator fires
+  on the run when it fires on any of its windows (the platform would have raised it then).
+
+Each evaluator runs as ``semloop evaluate`` runs it: its settings from
+docs/config/semantic-evaluators.yml, the local judge. The outcome is the public label of
+the run's result file: tau rewards (1.0 succeeded, 0 failed, between: partial); the
+SWE-agent, mini-swe-agent and judge-viewer runs carry none (``unlabelled``). The table
+gives, per evaluator and source, fires on succeeded and on failed runs with the share, and
+the median ms per evaluation (one window for a conversation evaluator). ``--json OUT``
+writes every fire: run id, evaluator, outcome, confidence, reasoning (and the window).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "src"))
+
+from make_real_runs import LABELS, labelled_runs, read_labels, repos_of
+from semloop.cli._progress import progress
+from semloop.evaluate import (
+    EvaluatorsConfig,
+    QuestionEvaluator,
+    get_evaluator,
+    load_evaluators_config,
+    run_case_from_trace,
+)
+from semloop.evaluate.cases import conversation_case_from_trace, exchange_count
+from semloop.evaluate.config import DEFAULT_CONFIG
+from semloop.events import Run
+from semloop.judge.registry import make_backend
+
+RUN_LEVEL = ("HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT")
+CONVERSATION_LEVEL = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
+OUTCOMES = ("succeeded", "failed", "partial", "unlabelled")
+_REWARD = re.compile(r"^reward=([0-9.eE+-]+)$")
+
+
+def outcome(run: Run) -> str:
+    """The run's public label: tau's reward, kept by the importer as ``reward=R``."""
+    ends = [e for e in run.events if e.event_type == "run.completed"]
+    match = _REWARD.match(str(ends[-1].payload.get("output") or "")) if ends else None
+    if match is None:
+        return "unlabelled"
+    reward = float(match.group(1))
+    return "succeeded" if reward >= 1.0 else "failed" if reward <= 0.0 else "partial"
+
+
+def part(label: dict[str, Any]) -> str:
+    """The source part a run comes from: its repository, and the format when it differs."""
+    name = str(label["source"]).split("/")[-1]
+    if label["source"].startswith("oscaralvaro/"):
+        name += " (fork)"
+    return name + (" (judge viewer)" if label["format"] == "tau2-judge-viewer" else "")
+
+
+def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
+             ) -> tuple[list[dict[str, Any]], dict[str, list[float]], dict[tuple[str, str, str], list[int]]]:
+    """Every fire, the ms of every evaluation per evaluator, and (fired, cases) per
+    (evaluator, part, outcome)."""
+    judge = make_backend("local")
+    evaluators = {n: get_evaluator(n) for n in (*RUN_LEVEL, *CONVERSATION_LEVEL)}
+    settings = {n: config.for_evaluator(n) for n in evaluators}
+    fires: list[dict[str, Any]] = []
+    ms: dict[str, list[float]] = defaultdict(list)
+    counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for label, run in progress(runs, "evaluators on real runs", at_least=1):
+        trace = run.to_trace()
+        where, result_of = part(label), outcome(run)
+        case = run_case_from_trace(trace, id=label["id"])
+        windows = []
+        if label["source"].endswith("tau-bench") or label["source"].endswith("tau2-bench"):
+            windows = [w for k in range(exchange_count(trace))
+                       if (w := conversation_case_from_trace(trace, upto=k, id=label["id"]))]
+        for name, evaluator in evaluators.items():
+            assert isinstance(evaluator, QuestionEvaluator)
+            cases = ([case] if case is not None else []) if name in RUN_LEVEL else windows
+            if not cases:
+                continue
+            tally = counts[(name, where, result_of)]
+            tally[1] += 1
+            for k, c in enumerate(cases):
+                result = evaluator(c, judge, settings[name])
+                ms[name].append(result.latency_ms)
+                if result.fired:
+                    tally[0] += 1
+                    fires.append({
+                        "id": label["id"], "evaluator": name, "outcome": result_of,
+                        "part": where, "confidence": result.confidence,
+                        "reasoning": result.reasoning,
+                        **({"window": k, "windows": len(cases)} if name in CONVERSATION_LEVEL else {}),
+                    })
+                    break
+    return fires, ms, counts
+
+
+def table(ms: dict[str, list[float]], counts: dict[tuple[str, str, str], list[int]]) -> str:
+    """Markdown: per evaluator, per source part and in all, fired/cases per outcome."""
+    def cell(fired: int, total: int) -> str:
+        return f"{fired}/{total} ({fired / total:.0%})" if total else "—"
+
+    lines = ["| evaluator | source | " + " | ".join(f"fires on {o}" for o in OUTCOMES)
+             + " | median ms |", "|---|---|" + "---|" * len(OUTCOMES) + "---|"]
+    for name in (*RUN_LEVEL, *CONVERSATION_LEVEL):
+        parts = sorted({p for (n, p, _) in counts if n == name})
+        for p in [*parts, "all"]:
+            cells = []
+            for o in OUTCOMES:
+                keys = [k for k in counts if k[0] == name and k[2] == o and p in ("all", k[1])]
+                cells.append(cell(sum(counts[k][0] for k in keys), sum(counts[k][1] for k in keys)))
+            speed = f"{statistics.median(ms[name]):.1f}" if p == "all" and ms[name] else ""
+            first = name if p == (parts or ["all"])[0] else ""
+            lines.append(f"| {first} | {p} | " + " | ".join(cells) + f" | {speed} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH",
+                    help="a local copy (work tree or git dir) of a repository the labels name")
+    ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--source", action="append", default=[], metavar="OWNER/NAME",
+                    help="only the runs of these repositories (the coding runs take seconds "
+                    "each: their tool outputs are long)")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N runs (a quick look)")
+    ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
+    args = ap.parse_args(argv)
+    labels = [lab for lab in read_labels(args.labels)
+              if not args.source or lab["source"] in args.source]
+    runs, problems = labelled_runs(labels, repos_of(args.repo), "all")
+    for p in problems:
+        print("skipped:", p, file=sys.stderr)
+    if args.limit:
+        runs = runs[: args.limit]
+    config = (load_evaluators_config(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file()
+              else EvaluatorsConfig())
+    fires, ms, counts = evaluate(runs, config)
+    by: dict[str, int] = defaultdict(int)
+    for label, run in runs:
+        by[outcome(run)] += 1
+    print(f"{len(runs)} real runs: " + ", ".join(f"{by[o]} {o}" for o in OUTCOMES)
+          + "; embedded judge (local), settings of docs/config/semantic-evaluators.yml")
+    print(table(ms, counts))
+    if args.json_out:
+        args.json_out.write_text(json.dumps({"fires": fires}, indent=1, ensure_ascii=False) + "\n",
+                                 encoding="utf-8")
+        print(f"wrote {len(fires)} fires to {args.json_out}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
