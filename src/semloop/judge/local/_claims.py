@@ -101,7 +101,7 @@ def tool_text(output: str) -> str:
             value = _row_records(value)
             currency = next((v for k, v in value.items() if isinstance(v, str)
                              and _CURRENCY_KEY.search(k) and v.upper() in _ISO_CURRENCIES), currency)
-            flat = [_in_units(k, v, currency) for k, v in value.items()
+            flat = [_in_units(k, "null" if v is None else v, currency) for k, v in value.items()
                     if not isinstance(v, (dict, list))]
             if flat:
                 lines.append("; ".join(f"{f'{key} {k}'.strip().replace('_', ' ')}: {v}"
@@ -115,7 +115,7 @@ def tool_text(output: str) -> str:
             if len(value) > 1:  # how many there are is a fact the answer may state
                 lines.append(f"{key.replace('_', ' ')} count: {len(value)}".strip())
         else:
-            lines.append(f"{key.replace('_', ' ')}: {value}".strip(": "))
+            lines.append(f"{key.replace('_', ' ')}: {'null' if value is None else value}".strip(": "))
 
     walk(data, "", "")
     return "\n".join(lines) if lines else output

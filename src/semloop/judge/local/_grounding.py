@@ -400,6 +400,9 @@ _PAIR = re.compile(r"^\s*([A-Za-z][\w .'/-]{0,60}?)\s*[:=]\s*(.+?)\s*$")
 _PAIR_SPLIT = re.compile(r";\s+|\n|,\s+(?=[A-Za-z][\w ]{0,40}=)")
 _YES_NO = {"true": True, "yes": True, "false": False, "no": False}
 _NONE = frozenset({"none", "nil", "n/a"})  # "Early repayment charge: none", or a zero amount
+# A JSON null (see tool_text) is a value not set, not "none": "closed_at": null is no
+# statement that it is not closed, and "return_items": null none that nothing is returned.
+_NULL = "null"
 _ZERO = re.compile(r"[$€£¥]?\s?0+(?:[.,]0+)?\s?[a-z€$£¥]{0,4}")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _NAME_WORDS = 4  # a value of at most this many words may name the record
@@ -447,7 +450,7 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
     records.append([p for pairs in lines if len(pairs) == 1 for p in pairs])
     out: list[tuple[frozenset[str], str, str, int]] = []
     for pairs in records:
-        names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO
+        names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO and v != _NULL
                          and len(v.split()) <= _NAME_WORDS and not quantities(v) and not dates(v))
         # Flattened keys of one record share their parents' words: what the pairs all
         # start with is the record's path, not the key.
@@ -464,8 +467,10 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
                     k.lower() == key.lower() for p in records for k, _ in p) == 1:
                 # "refund: no refunds", "deposit: 0": none of the key's thing. A claim of the
                 # thing needs no other word in common, so only where one record has the key
-                # (which record a claim means is not read here).
-                out.append((own, f"no {' '.join(words[path:])}", f"{key}: {value}", 0))
+                # (which record a claim means is not read here); and the whole key, its
+                # path too: "available seats business: 0" says no business seats, not no
+                # business ("5-7 business days").
+                out.append((word_stems(" ".join(words)), f"no {' '.join(words)}", f"{key}: {value}", 0))
     return out
 
 
@@ -1213,7 +1218,7 @@ def _records(texts: Iterable[str]) -> list[_Record]:
                           for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p.rstrip(";"))))
             # A clock time or a nil is a value many records may have, never a name.
             names = {v.lower() for _, v in pairs if v.lower() not in _YES_NO and len(v) > 2
-                     and v.lower() not in _NONE and len(v.split()) <= _TITLE_WORDS
+                     and v.lower() not in _NONE and v != _NULL and len(v.split()) <= _TITLE_WORDS
                      and not quantities(v) and not dates(v) and not clock_times(v)}
             found.append((names, pairs))
     # A name's own long words name the record too ("Dunmore" for "Dunmore Athletic"), where
@@ -1556,8 +1561,39 @@ def _short(text: str, words: int = 14) -> str:
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
+# The rules read English. A claim in another language is not read: every word of it would
+# be a name the context lacks. Known by Spanish's inverted marks, or by function words of
+# the Romance languages (and accented words) outnumbering English ones.
+_ENGLISH = frozenset("the a an is are was were be to of and or you your i we it in on for "  # noqa: SIM905
+                     "with this that have has will can my our at by from not do does".split())
+_ROMANCE = frozenset("que el la los las de del en por para con una es y le les des et est "  # noqa: SIM905
+                     "une il di che per nao em um uma mis tu su sus pero muy".split())
+_ACCENTED = re.compile(r"[áéíóúñçãõàèìòùâêôü]", re.IGNORECASE)
+_INVERTED = re.compile("[¡¿]")
+
+
+def _foreign(text: str) -> bool:
+    if _INVERTED.search(text):
+        return True
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    other = sum(w in _ROMANCE or bool(_ACCENTED.search(w)) for w in words)
+    return other >= 2 and other > sum(w in _ENGLISH for w in words)
+
+
+# A name the answer addresses ("Thanks, Sofia.", "I hope you feel better soon, Olivia.")
+# is the reader's, no claim: the last words after a comma, capitalised, where the sentence
+# speaks to the reader or is a pleasantry.
+_VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*\s*$)")
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|thanks|thank|welcome|hope|glad|sorry|"
+                        r"great|perfect|hello|hi)\b", re.IGNORECASE)
+
+
+def _unaddressed(text: str) -> str:
+    return _VOCATIVE.sub("", text) if _ADDRESSED.search(text) else text
+
+
 def _asserted(text: str) -> bool:
-    return not (is_refusal(text) or is_hedged(text) or (
+    return not (is_refusal(text) or is_hedged(text) or _foreign(text) or (
         is_generic_advice(text) and not quantities(text) and not dates(text)
     ))
 
@@ -1575,7 +1611,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
     pieces = split_claims(case.output)
-    claims = [_Claim(i + 1, p, alone=len(pieces) == 1) for i, p in enumerate(pieces)
+    claims = [_Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1) for i, p in enumerate(pieces)
               if _asserted(p)][:_MAX_CLAIMS]
     return texts, claims, pieces
 
