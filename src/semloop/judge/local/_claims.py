@@ -800,9 +800,8 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
     for i, qa in enumerate(firsts):
         for qb in firsts[i + 1 :]:
             a, b = qa.value, qb.value
-            if a == b and qa.unit != qb.unit:
-                continue  # one number, bare and with its unit ("14.2", "14.2 km"): no pair
-            if qa.unit == qb.unit or not qa.unit or not qb.unit:
+            # One number, bare and with its unit ("14.2", "14.2 km"), is no two to add up.
+            if (qa.unit == qb.unit or not qa.unit or not qb.unit) and (a != b or qa.unit == qb.unit):
                 # In their unit and in the units it converts to: 412 − 394 m³ is 18,000 l.
                 unit = qa.unit or qb.unit
                 for v in (a + b, abs(b - a)):
