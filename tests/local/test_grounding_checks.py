@@ -713,3 +713,18 @@ def test_a_claim_in_another_language_and_an_addressed_name_are_not_read(embed: E
     assert found(embed, "order?", "¡Perfecto! Tu pedido llegó el 3 de junio.", ctx).get("names", 0) == 0
     assert found(embed, "order?", "Your chairs arrived on 3 June, Marta.", ctx).get("names", 0) == 0
     assert found(embed, "order?", "Your chairs arrived on 3 June from Marta.", ctx)["names"] == 1
+
+
+def test_a_day_named_by_a_word_must_fall_on_an_evidence_date(embed: Embed) -> None:
+    ctx = "Today is Monday 9 March 2026."
+    tool = '{"slots": [{"start": "2026-03-10T09:30:00Z"}, {"start": "2026-03-12T15:00:00Z"}]}'
+    case = RunCase(id="check", input="slots?", output="There is one tomorrow and one on Thursday.",
+                   context=(ctx,), tools_called=(ToolCall(name="slots", args={}, output=tool, success=True),))
+    assert hallucination_evidence(case, embed).features["numbers"] == 0
+    wrong = RunCase(id="check", input="slots?", output="There is one tomorrow and one on Friday.",
+                    context=case.context, tools_called=case.tools_called)
+    assert hallucination_evidence(wrong, embed).features["numbers"] == 1
+    # A weekday the context names itself is its own fact ("closed on Sundays").
+    hours = RunCase(id="check", input="open?", output="We're closed on Friday.",
+                    context=(ctx + " The shop is closed on Fridays.",), tools_called=case.tools_called)
+    assert hallucination_evidence(hours, embed).features.get("numbers", 0) == 0

@@ -838,6 +838,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
             counted and date_supported(readings, ev.shifted)
         ) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
+    missing.extend(_wrong_days(claim, ev))
     zoned = bool(_TIME_ZONE.search(claim))
     for text, said in worded_clock_times(claim):
         if not said & ev.minutes:
@@ -872,6 +873,47 @@ def _wrong_weekday(claim: str, text: str, readings: Iterable[DateParts],
             except ValueError:
                 continue
     return bool(days) and _WEEKDAYS.index(said.group(1).lower()) not in days
+
+
+_TODAY = re.compile(r"\b(?:today|current date|date today|now)\b", re.IGNORECASE)
+_FROM_TODAY = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1}
+_DAY_WORD = re.compile(rf"\b(?:yesterday|today|tonight|tomorrow|{'|'.join(_WEEKDAYS)})\b"
+                       r"(?!,?\s+(?:the\s+)?\d)", re.IGNORECASE)  # a weekday before a date: _wrong_weekday
+_WEEK = 7
+
+
+def _today(texts: Iterable[str]) -> datetime.date | None:
+    """The date a context sentence gives as today's ("Current date: Thursday 16 April
+    2026", "Today is 2026-04-16"), where exactly one is given."""
+    days = {datetime.date(y, m, d) for text in texts for sentence in split_claims(text)
+            if _TODAY.search(sentence) for _, readings in dates(sentence)
+            for y, m, d in readings if y and m and d}
+    return days.pop() if len(days) == 1 else None
+
+
+def _wrong_days(claim: str, ev: _Evidence) -> list[str]:
+    """Days the claim names by a word ("tomorrow", "Sunday") that fall on no date the
+    evidence gives, counted from the context's today: "Sunday at 2:10 pm" for a screening
+    on Saturday the 18th. Only where the evidence dates things besides today, and never a
+    weekday the evidence names itself ("closed on Sundays")."""
+    today = _today(ev.texts)
+    if today is None:
+        return []
+    dated = [r for r in ev.date_readings if all(r) and r != (today.year, today.month, today.day)]
+    if not dated:
+        return []
+    out = []
+    for m in _DAY_WORD.finditer(claim):
+        word = m.group(0).lower()
+        if word in _FROM_TODAY:
+            day = today + datetime.timedelta(days=_FROM_TODAY[word])
+        elif re.search(rf"\b{word[:3]}", ev.lower):
+            continue
+        else:
+            day = today + datetime.timedelta(days=(_WEEKDAYS.index(word) - today.weekday()) % _WEEK)
+        if not date_supported([(day.year, day.month, day.day)], ev.date_readings):
+            out.append(m.group(0))
+    return out
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
