@@ -467,10 +467,11 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
                     k.lower() == key.lower() for p in records for k, _ in p) == 1:
                 # "refund: no refunds", "deposit: 0": none of the key's thing. A claim of the
                 # thing needs no other word in common, so only where one record has the key
-                # (which record a claim means is not read here); and the whole key, its
-                # path too: "available seats business: 0" says no business seats, not no
-                # business ("5-7 business days").
-                out.append((word_stems(" ".join(words)), f"no {' '.join(words)}", f"{key}: {value}", 0))
+                # (which record a claim means is not read here); and named by the whole
+                # key, its path too: "available seats business: 0" says no business seats,
+                # not no business ("5-7 business days").
+                out.append((word_stems(" ".join(words)), f"no {' '.join(words[path:])}",
+                            f"{key}: {value}", 0))
     return out
 
 
@@ -489,7 +490,8 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
         records = _named_records(part, ev)
         for key, stated, pair, shared in ev.keyed:
-            if records and not any(_said(n, stated.lower()) for r in records for n in r.names):
+            if records and not any(_said(n, stated.lower()) for r in records for n in r.names) and any(
+                    _said(n, stated.lower()) for r in ev.records if r not in records for n in r.names):
                 continue
             named = len(key - mine) <= min(1, len(key) - 1)
             # With no other word in common, only a plainly affirmative clause is read: one
