@@ -135,6 +135,10 @@ class _Record:
     pairs: tuple[tuple[str, str], ...]
 
 
+_Segmented = tuple[list[bool], list[str], list[set[str]], list[set[str]], list[list[Quantity]],
+                   list[frozenset[str]]]
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
@@ -159,6 +163,7 @@ class _Evidence:
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
+    _segmented: _Segmented | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for text in self.texts:
@@ -206,6 +211,19 @@ class _Evidence:
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
         self.units = _value_units([*self.texts, self.given])
+
+    def segmented(self) -> _Segmented | None:
+        """The context cut into segments for binding (see ``_misbound``), once per case:
+        whether each is a record's, its text, tokens, the tokens of what it is about, its
+        numbers and its names. None when there are fewer than two."""
+        if self._segmented is None:
+            pairs = [p for t in self.texts for p in _segments(t)]
+            segs = [g for g, _ in pairs]
+            self._segmented = (
+                [_is_record(line) for t in self.texts for line in t.splitlines() for _ in _segments(line)],
+                segs, [_tokens(g) for g in segs], [_tokens(g) for _, g in pairs],
+                [quantities(g) for g in segs], [key_terms(g) | _versions(g) for g in segs])
+        return self._segmented if len(self._segmented[1]) >= 2 else None
 
     def rates(self, claim: str) -> list[float]:
         """The evidence's values restated per a period the claim names, from a period the
@@ -1136,16 +1154,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     about them states a different value of the same kind: right value, wrong thing."""
     if len(claim.split()) > _BOUND_WORDS:
         return ""
-    pairs = [p for t in ev.texts for p in _segments(t)]
-    in_record = [_is_record(line) for t in ev.texts for line in t.splitlines()
-                 for _ in _segments(line)]
-    if len(pairs) < 2:
+    segmented = ev.segmented()
+    if segmented is None:
         return ""
-    segs = [g for g, _ in pairs]
-    seg_tokens = [_tokens(g) for g in segs]
-    about = [_tokens(g) for _, g in pairs]
-    seg_q = [quantities(g) for g in segs]
-    seg_names = [key_terms(g) | _versions(g) for g in segs]
+    in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
     wanted = _tokens(question) | _tokens(claim)
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
