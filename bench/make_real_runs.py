@@ -98,10 +98,11 @@ def judge_viewer_file(data: bytes) -> bytes:
     return json.dumps({"simulations": sims}).encode()
 
 
-# OpenHands' agent SDK saves a conversation as its list of events: ``ActionEvent`` (one
-# tool call, with the ``thought`` that came with it; the calls of one model reply share an
-# ``llm_response_id``), ``ObservationEvent`` / ``AgentErrorEvent`` (its result, by
-# ``tool_call_id``) and ``MessageEvent`` (a user or agent message). The terminal's
+# OpenHands' agent SDK saves a conversation as its list of events (or as its event store,
+# one file an event: ``read_event_store``): ``ActionEvent`` (one tool call, with the
+# ``thought`` that came with it; the calls of one model reply share an ``llm_response_id``),
+# ``ObservationEvent`` / ``AgentErrorEvent`` (its result, by ``tool_call_id``) and
+# ``MessageEvent`` (a user or agent message). The terminal's
 # bracketed-paste codes in bash output are noise of the pty, not output.
 _PTY_CODES = re.compile(r"\x1b\[\??[0-9;]*[A-Za-z]")
 
@@ -115,7 +116,8 @@ def _parts_text(value: Any) -> str:
 
 
 def _observation_text(event: dict[str, Any]) -> str:
-    obs = event.get("observation") if isinstance(event.get("observation"), dict) else event
+    obs = event.get("observation")
+    obs = obs if isinstance(obs, dict) else event
     texts = [_parts_text(obs.get(k)) for k in ("output", "content", "message", "error")]
     return _PTY_CODES.sub("", "\n".join(t for t in texts if t)).strip()
 
@@ -147,6 +149,7 @@ def openhands_events_file(data: bytes) -> bytes:
                     "observation": {"results": []}}
                 steps.append(step)
             call = ev.get("tool_call") or {}
+            call = call.get("function") or call  # SDK releases of 2025-09 keep the chat-API shape
             step["tool_calls"].append({"tool_call_id": ev.get("tool_call_id"),
                                        "function_name": ev.get("tool_name") or call.get("name"),
                                        "arguments": call.get("arguments") or "{}"})
@@ -170,6 +173,20 @@ def read_file(root: Path, commit: str, path: str) -> bytes:
         return (root / path).read_bytes()  # a work tree without that commit
 
 
+def read_event_store(root: Path, commit: str, path: str) -> bytes:
+    """The SDK's event store (``…/event_service/events/event-NNNNN-<id>.json``, one event a
+    file) as the one event list ``openhands_events_file`` reads, in the files' order."""
+    try:
+        names = subprocess.run(
+            ["git", "-C", str(root), "ls-tree", "--name-only", f"{commit}:{path}"],
+            check=True, capture_output=True, text=True).stdout.split()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        names = [p.name for p in (root / path).iterdir()]
+    events = [json.loads(read_file(root, commit, f"{path}/{name}"))
+              for name in sorted(n for n in names if n.endswith(".json"))]
+    return json.dumps(events).encode()
+
+
 def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: str,
                   ) -> tuple[list[tuple[dict[str, Any], Run]], list[str]]:
     """(label, run) for each labelled run of ``split``, read through semloop's importer
@@ -187,12 +204,15 @@ def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: s
             continue
         key = (lab["source"], lab["commit"], lab["path"])
         if key not in cache:
+            fmt = lab["format"]
             try:
-                data = read_file(root, lab["commit"], lab["path"])
+                if fmt == "openhands-event-store":
+                    data, fmt = read_event_store(root, lab["commit"], lab["path"]), "openhands-events"
+                else:
+                    data = read_file(root, lab["commit"], lab["path"])
             except OSError as exc:
                 problems.append(f"{lab['id']}: cannot read {lab['path']}: {exc}")
                 continue
-            fmt = lab["format"]
             if fmt == "tau2-judge-viewer":
                 data, fmt = judge_viewer_file(data), "tau-bench"
             elif fmt == "openhands-events":
@@ -243,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all",
                     help="all, or a comma list of splits: tune, heldout (round 1, no longer "
                     "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3, no "
-                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9, no longer blind), heldout10 (round 10, no longer blind), heldout10b (round 10: the other airline runs of qwen2.5:7b, a blind check of the round-10 fixes), heldout10c (round 10: the distinct runs of a gpt-4.1 telecom no-user test file, a blind check of the round-9 fixes), heldout11 (round 11: gpt-4o telecom and retail runs read from judge-viewer transcripts, a blind check of the round-10 fixes), heldout12 (round 12: OpenHands agent-SDK runs of gpt-4o on OpenAgentSafety tasks, a new harness family)")
+                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9, no longer blind), heldout10 (round 10, no longer blind), heldout10b (round 10: the other airline runs of qwen2.5:7b, a blind check of the round-10 fixes), heldout10c (round 10: the distinct runs of a gpt-4.1 telecom no-user test file, a blind check of the round-9 fixes), heldout11 (round 11: gpt-4o telecom and retail runs read from judge-viewer transcripts, a blind check of the round-10 fixes), heldout12 (round 12: OpenHands agent-SDK runs of gpt-4o on OpenAgentSafety tasks, a new harness family, no longer blind), heldout13 (round 13: OpenHands agent-SDK event stores of Claude Sonnet 4 on SWE-bench tasks, picked by structure), heldout13b (round 13: the other 21 runs of the same stores)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     built, problems = rows(read_labels(args.labels), repos_of(args.repo), args.split)

@@ -1,13 +1,15 @@
 """The seven non-loop evaluators, on the embedded judge, over the real public runs.
 
-    python bench/real_run_evaluators.py --repo OWNER/NAME=PATH ... [--json OUT] [--limit N]
+    python bench/real_run_evaluators.py --repo OWNER/NAME=PATH ... [--evaluator NAME ...]
+        [--sample N [--seed S]] [--limit N] [--json OUT]
 
 The runs are the 553 of bench/real_runs/labels.jsonl, read from local copies of their
 repositories through semloop's importers (``make_real_runs.labelled_runs``; the same
 ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
-- the run case (:func:`~semloop.evaluate.run_case_from_trace`: the goal is the first user
-  message, the output the agent's last reply, tools_called every call with its output),
-  read by HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT;
+- the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
+  last words to the customer, its earlier words the steps (in a chat, not its turns that
+  only call tools); tools_called every call with its output. It is read by
+  HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT;
 - for a run that records a chat with a user (tau-bench, tau2-bench), its conversation as
   the platform reads one after each exchange: the last ``CONVERSATION_RUNS`` exchanges up
   to it (``conversation_case_from_trace(..., upto=k)`` for every k), read by
@@ -21,12 +23,15 @@ SWE-agent, mini-swe-agent and judge-viewer runs carry none (``unlabelled``). The
 gives, per evaluator and source, fires on succeeded and on failed runs with the share, and
 the median ms per evaluation (one window for a conversation evaluator). ``--json OUT``
 writes every fire: run id, evaluator, outcome, confidence, reasoning (and the window).
+``--evaluator`` (repeatable) runs only those evaluators, and ``--sample N`` only a
+random sample of N runs (``--seed``; the same runs every time), for a quick look at one rule.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import statistics
 import sys
@@ -47,7 +52,7 @@ from semloop.evaluate import (
     load_evaluators_config,
     run_case_from_trace,
 )
-from semloop.evaluate.cases import conversation_case_from_trace, exchange_count
+from semloop.evaluate.cases import conversation_case_from_trace, exchange_count, records_chat
 from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.events import Run
 from semloop.judge.registry import make_backend
@@ -77,11 +82,12 @@ def part(label: dict[str, Any]) -> str:
 
 
 def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
+             names: tuple[str, ...] = (*RUN_LEVEL, *CONVERSATION_LEVEL),
              ) -> tuple[list[dict[str, Any]], dict[str, list[float]], dict[tuple[str, str, str], list[int]]]:
     """Every fire, the ms of every evaluation per evaluator, and (fired, cases) per
     (evaluator, part, outcome)."""
     judge = make_backend("local")
-    evaluators = {n: get_evaluator(n) for n in (*RUN_LEVEL, *CONVERSATION_LEVEL)}
+    evaluators = {n: get_evaluator(n) for n in names}
     settings = {n: config.for_evaluator(n) for n in evaluators}
     fires: list[dict[str, Any]] = []
     ms: dict[str, list[float]] = defaultdict(list)
@@ -89,9 +95,9 @@ def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
     for label, run in progress(runs, "evaluators on real runs", at_least=1):
         trace = run.to_trace()
         where, result_of = part(label), outcome(run)
-        case = run_case_from_trace(trace, id=label["id"])
+        case = run_case_from_trace(trace, id=label["id"], chat=records_chat(run))
         windows = []
-        if label["source"].endswith("tau-bench") or label["source"].endswith("tau2-bench"):
+        if records_chat(run):
             windows = [w for k in range(exchange_count(trace))
                        if (w := conversation_case_from_trace(trace, upto=k, id=label["id"]))]
         for name, evaluator in evaluators.items():
@@ -116,14 +122,15 @@ def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
     return fires, ms, counts
 
 
-def table(ms: dict[str, list[float]], counts: dict[tuple[str, str, str], list[int]]) -> str:
+def table(ms: dict[str, list[float]], counts: dict[tuple[str, str, str], list[int]],
+          names: tuple[str, ...] = (*RUN_LEVEL, *CONVERSATION_LEVEL)) -> str:
     """Markdown: per evaluator, per source part and in all, fired/cases per outcome."""
     def cell(fired: int, total: int) -> str:
         return f"{fired}/{total} ({fired / total:.0%})" if total else "—"
 
     lines = ["| evaluator | source | " + " | ".join(f"fires on {o}" for o in OUTCOMES)
              + " | median ms |", "|---|---|" + "---|" * len(OUTCOMES) + "---|"]
-    for name in (*RUN_LEVEL, *CONVERSATION_LEVEL):
+    for name in names:
         parts = sorted({p for (n, p, _) in counts if n == name})
         for p in [*parts, "all"]:
             cells = []
@@ -144,6 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--source", action="append", default=[], metavar="OWNER/NAME",
                     help="only the runs of these repositories (the coding runs take seconds "
                     "each: their tool outputs are long)")
+    ap.add_argument("--evaluator", action="append", default=[], metavar="NAME",
+                    type=str.upper, choices=(*RUN_LEVEL, *CONVERSATION_LEVEL),
+                    help="only this evaluator (repeatable; any case)")
+    ap.add_argument("--sample", type=int, default=0, metavar="N",
+                    help="only a random sample of N runs, in corpus order (a quick look)")
+    ap.add_argument("--seed", type=int, default=9, help="the sample's seed (default 9)")
     ap.add_argument("--limit", type=int, default=0, help="only the first N runs (a quick look)")
     ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
     args = ap.parse_args(argv)
@@ -152,17 +165,22 @@ def main(argv: list[str] | None = None) -> int:
     runs, problems = labelled_runs(labels, repos_of(args.repo), "all")
     for p in problems:
         print("skipped:", p, file=sys.stderr)
+    if args.sample and args.sample < len(runs):
+        chosen = set(random.Random(args.seed).sample(range(len(runs)), args.sample))
+        runs = [r for k, r in enumerate(runs) if k in chosen]
     if args.limit:
         runs = runs[: args.limit]
     config = (load_evaluators_config(DEFAULT_CONFIG) if DEFAULT_CONFIG.is_file()
               else EvaluatorsConfig())
-    fires, ms, counts = evaluate(runs, config)
+    names = tuple(n for n in (*RUN_LEVEL, *CONVERSATION_LEVEL)
+                  if not args.evaluator or n in args.evaluator)
+    fires, ms, counts = evaluate(runs, config, names)
     by: dict[str, int] = defaultdict(int)
     for label, run in runs:
         by[outcome(run)] += 1
     print(f"{len(runs)} real runs: " + ", ".join(f"{by[o]} {o}" for o in OUTCOMES)
           + "; embedded judge (local), settings of docs/config/semantic-evaluators.yml")
-    print(table(ms, counts))
+    print(table(ms, counts, names))
     if args.json_out:
         args.json_out.write_text(json.dumps({"fires": fires}, indent=1, ensure_ascii=False) + "\n",
                                  encoding="utf-8")

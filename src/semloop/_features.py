@@ -431,6 +431,9 @@ class Call:
     empty: bool
     entities: frozenset[str]
     empty_sig: str = ""  # for empty/error results: see empty_signature
+    # The tool's own words report an error or nothing: `empty` without the numbered file
+    # listing (``cat -n``) an editor echoes after a write, whose code may say "invalid".
+    reports_failure: bool = False
 
     @classmethod
     def of(cls, name: str, input_text: str, output_text: str) -> Call:
@@ -447,7 +450,17 @@ class Call:
             empty=empty,
             entities=entities(input_text),
             empty_sig=empty_signature(out, raw) if empty else "",
+            reports_failure=empty and _reports_failure(output_text),
         )
+
+
+# A line of a numbered file listing: the line number, a tab, the file's text.
+_LISTING = re.compile(r"^ *\d+\t.*$", re.MULTILINE)
+
+
+def _reports_failure(output: str) -> bool:
+    said = _LISTING.sub("", output)
+    return said == output or is_empty_output(normalise_output(said))
 
 
 @dataclass
@@ -634,7 +647,7 @@ def prints_nothing(call: Call) -> bool:
 def _went_through(call: Call) -> bool:
     """False for an error or empty answer: a failed write changed nothing. (A silent shell
     command, e.g. a redirection, prints nothing and still wrote.)"""
-    return not (call.empty and not call.output.strip().startswith(("[file:", "file "))
+    return not (call.reports_failure and not call.output.strip().startswith(("[file:", "file "))
                 and call.output and not _OK_SILENT.fullmatch(call.output))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import runpy
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +112,42 @@ def test_an_openhands_event_list_imports_one_step_per_model_reply(make: dict[str
     assert root["children"][2]["output"] == "workspace"
     assert root["children"][4]["output"] == "Invalid `path` parameter: /x."
     assert root["children"][5]["output"] == "Not found."
+
+
+def test_an_event_store_reads_as_its_event_list_in_file_order(make: dict[str, Any],
+                                                              tmp_path: Path) -> None:
+    # the SDK's event store: one file an event, named by its position; releases of 2025-09
+    # keep the call in the chat API's shape ({"function": {"name", "arguments"}})
+    call = _action("r1", "c1", "execute_bash", "")
+    call["tool_call"] = {"id": "c1", "type": "function",
+                         "function": {"name": "execute_bash", "arguments": '{"command": "ls"}'}}
+    events = [
+        {"kind": "MessageEvent", "source": "user", "timestamp": "2025-09-26T01:26:10",
+         "llm_message": {"role": "user", "content": [{"type": "text", "text": "Fix it"}]}},
+        call, _observation("c1", output="setup.py", metadata={"exit_code": 0})]
+    store = tmp_path / "conv" / "event_service" / "events"
+    store.mkdir(parents=True)
+    for i, event in reversed(list(enumerate(events))):  # written out of order
+        (store / f"event-{i:05d}-{i}.json").write_text(json.dumps(event))
+    (store / "base_state.lock").write_text("")  # not an event
+    path = "conv/event_service/events"
+    from_tree = make["read_event_store"](tmp_path, "0" * 40, path)  # no such commit: the tree
+    from_commit = make["read_event_store"](tmp_path, _committed(tmp_path), path)
+    assert json.loads(from_tree) == json.loads(from_commit) == events
+    trace = FORMATS["atif"](make["openhands_events_file"](from_commit), source="oh",
+                            clock=0.0).runs[0].to_trace()
+    tool = trace.to_dict()["root"]["children"][1]
+    assert (tool["name"], json.loads(tool["input"]), tool["output"]) == (
+        "execute_bash", {"command": "ls"}, "setup.py")
+
+
+def _committed(root: Path) -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                              text=True).stdout.strip()
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "events")
+    sha = git("rev-parse", "HEAD")
+    git("rm", "-rq", "conv")  # only the commit keeps the store now
+    return sha

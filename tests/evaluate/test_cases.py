@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,11 +22,12 @@ from semloop.evaluate import (
     run_case,
     trace_case,
 )
+from semloop.evaluate.cases import exchange_count, records_chat
 from semloop.events import Event, Run
 
 
 def _run(run_id: str, question: str, answer: str, *, start: float = 100.0,
-         conversation: str | None = None, extra: list[tuple[str, dict[str, Any]]] = ()) -> Run:
+         conversation: str | None = None, extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> Run:
     raw = [("run.started", {"input_text": question}), *extra,
            ("llm.called", {"model": "m"}), ("llm.responded", {"output": answer}),
            ("run.completed", {"exit_reason": "final_answer"})]
@@ -185,7 +188,99 @@ def test_an_imported_chat_is_its_own_conversation_one_exchange_a_turn_pair() -> 
         Turn("user", "It is mia_1."), Turn("assistant", "Booking B7 is cancelled.")))
     # As the platform reads it after exchange 0, and with a window of 1 exchange.
     assert conversation_case_from_trace(trace, upto=0, id="s1") == ConversationCase(
-        id="s1", turns=case.turns[:2])  # type: ignore[union-attr]
+        id="s1", turns=case.turns[:2])
     assert conversation_case_from_trace(trace, last=1, id="s1") == ConversationCase(
-        id="s1", turns=case.turns[2:])  # type: ignore[union-attr]
+        id="s1", turns=case.turns[2:])
     assert conversation_case_from_trace(trace, last=0) is None
+
+
+def test_an_imported_chat_keeps_its_opening_request_and_last_reply() -> None:
+    case = run_case(_chat())
+    # The opening request is the goal and the agent's last words the answer; its earlier
+    # words (its text beside a tool call too) are steps.
+    assert case == RunCase(
+        id="tau-7-0", input="Cancel my booking, please.", output="Booking B7 is cancelled.",
+        tools_called=(ToolCall("get_user", {"user_id": "mia_1"}, '{"bookings": ["B7"]}', True),),
+        steps=("Hi! How can I help you today?", "Your user id, please?", "Looking it up."),
+    )
+
+
+def _attempt(trial: int) -> dict[str, Any]:
+    # A tau-bench attempt whose last agent turns only call tools: the importer renders
+    # them as "name({...})", which the customer never read.
+    def call(k: int, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        return {"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{k}", "type": "function",
+             "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+    traj = [
+        {"role": "system", "content": "You are an airline agent."},
+        {"role": "user", "content": "Please cancel reservation K1NW8N."},
+        {"role": "assistant", "content": "Sure. What is your user id?"},
+        {"role": "user", "content": "mohamed_silva_9265"},
+        call(1, "get_reservation_details", {"reservation_id": "K1NW8N"}),
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"status\": \"active\"}"},
+        call(2, "cancel_reservation", {"reservation_id": "K1NW8N"}),
+        {"role": "tool", "tool_call_id": "c2", "content": "{\"status\": \"cancelled\"}"},
+    ]
+    return {"task_id": 4, "trial": trial, "reward": 1.0, "traj": traj,
+            "info": {"task": {"user_id": "mohamed_silva_9265"}}}
+
+
+def _ends_on_calls() -> Run:
+    from semloop.ingest.formats.tau_bench import read
+
+    [run] = read(json.dumps([_attempt(0)]))
+    return run
+
+
+def test_a_turn_that_only_calls_tools_is_no_reply() -> None:
+    from semloop.evaluate.cases import conversation_case_from_trace
+
+    run = _ends_on_calls()
+    trace = run.to_trace()
+    assert [s.output_text.split("(")[0] for s in trace.llm_spans][1:] == [
+        "get_reservation_details", "cancel_reservation"]  # what a judge read before
+    case = run_case(run)
+    assert case is not None and case.output == "Sure. What is your user id?"
+    assert [t.name for t in case.tools_called] == ["get_reservation_details", "cancel_reservation"]
+    # The customer's second message got no words back: the window ends on it.
+    assert conversation_case_from_trace(trace) == ConversationCase(id=trace.trace_id, turns=(
+        Turn("user", "Please cancel reservation K1NW8N."),
+        Turn("assistant", "Sure. What is your user id?"), Turn("user", "mohamed_silva_9265")))
+
+
+def test_a_run_that_records_no_chat_is_built_as_before() -> None:
+    # An SDK run: the last output is the answer, even when it only names a call, and the
+    # earlier outputs are its steps. The prompts it records on each model call are what
+    # was sent to the model, not messages from a customer: it is no chat.
+    run = _run("r", "Weather in Oslo?", "get_weather({\"city\": \"Oslo\"})", conversation="c1",
+               extra=[("llm.called", {"model": "m", "prompt": "Weather in Oslo?"}),
+                      ("llm.responded", {"output": "Checking."}),
+                      ("tool.called", {"tool_name": "get_weather", "args": "{\"city\": \"Oslo\"}"}),
+                      ("tool.responded", {"tool_name": "get_weather", "output": "4 C",
+                                          "success": True})])
+    assert exchange_count(run.to_trace()) == 2 and not records_chat(run)
+    assert run_case(run) == RunCase(
+        id="r", input="Weather in Oslo?", output="get_weather({\"city\": \"Oslo\"})",
+        tools_called=(ToolCall("get_weather", {"city": "Oslo"}, "4 C", True),),
+        steps=("Checking.",))
+    cases, _ = cases_from_runs([run], "conversation")
+    assert cases == [conversation_case([run], id="c1")]
+
+
+def test_each_imported_chat_of_a_file_is_its_own_conversation(tmp_path: Path) -> None:
+    from semloop.cli.evaluate import load_cases
+
+    # Two attempts of one task share the customer's user_id: they are two conversations.
+    first, retry = _attempt(0), _attempt(1)
+    retry["traj"][-2:] = [{"role": "assistant", "content": "Done: K1NW8N is cancelled."}]
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps([first, retry]), encoding="utf-8")
+    cases, errors, notes = load_cases(path, "conversation")
+    assert errors == notes == []
+    assert [(c.id, [t.content for t in c.turns]) for c in cases] == [  # type: ignore[union-attr]
+        ("tau-4-0", ["Please cancel reservation K1NW8N.", "Sure. What is your user id?",
+                     "mohamed_silva_9265"]),
+        ("tau-4-1", ["Please cancel reservation K1NW8N.", "Sure. What is your user id?",
+                     "mohamed_silva_9265", "Done: K1NW8N is cancelled."])]

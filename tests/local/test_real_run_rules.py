@@ -77,6 +77,31 @@ def test_writes_are_recognised_and_failed_writes_are_not() -> None:
         Call.of("update_reservation", '{"id": "R1"}', "Error: payment declined"))
 
 
+def test_an_edit_went_through_whatever_the_code_it_echoes_says() -> None:
+    # An editor reports a write, then shows the edited lines (cat -n); code that says
+    # "invalid" or "timeout" is the file's text, not the tool's verdict.
+    edited = ("The file /w/t.py has been edited. Here's the result of running `cat -n` on a "
+              "snippet of /w/t.py:\n    40\t    # should trigger invalid-name\n"
+              "    41\t    run(timeout=5)\nReview the changes and make sure they are as expected.")
+    args = '{"command": "str_replace", "path": "/w/t.py", "old_str": "a", "new_str": "b"}'
+    assert call_changes_state(Call.of("str_replace_editor", args, edited))
+    calls = [Call.of("execute_bash", '{"command": "python t.py"}', "not reproduced"),
+             Call.of("str_replace_editor", args, edited),
+             Call.of("execute_bash", '{"command": "python t.py"}', "not reproduced")]
+    assert run_writes(calls) == [False, True, False]
+    # The editor's own failure still fails, listing or not; a bare listing is still read as
+    # the output it is (a view of a file that says "invalid" changed nothing either way).
+    assert not call_changes_state(Call.of(
+        "str_replace_editor", args,
+        "ERROR: No replacement was performed, old_str `a` did not appear verbatim in /w/t.py."))
+    assert not call_changes_state(Call.of(
+        "str_replace_editor", args, "Invalid `path` parameter: /w/t.py does not exist.\n"
+        "     1\tx = 1"))
+    view = Call.of("str_replace_editor", '{"command": "view", "path": "/w/t.py"}',
+                   "    40\t    # should trigger invalid-name")
+    assert view.empty and view.reports_failure
+
+
 def test_a_script_the_run_wrote_to_write_files_is_a_write_when_run() -> None:
     fix = Call.of("bash", '{"command": "cat <<\'EOF\' > fix.py\\nsrc = open(\'a.py\').read()'
                   '\\nopen(\'a.py\', \'w\').write(src)\\nEOF"}', "")

@@ -5,8 +5,11 @@ its last non-empty LLM output (the final answer); earlier LLM outputs are its st
 retrieved documents are its context; each tool call, paired with its response, keeps its
 arguments, output and success (tool outputs stay in ``tools_called``, which judges read
 as evidence beside ``context``). A run with no input or no output has nothing to judge
-and gives ``None``. AGENT_LOOP reads the run's :class:`~semloop.trace.Trace`
-(:func:`trace_case`). A conversation (:func:`conversation_case`) is the last ``last``
+and gives ``None``. In a run that records a chat (:func:`records_chat`: an imported
+simulation, where each later customer message is a model step's input), a model turn
+that only calls tools told the customer nothing and is no reply. AGENT_LOOP reads the
+run's :class:`~semloop.trace.Trace` (:func:`trace_case`). A conversation
+(:func:`conversation_case`) is the last ``last``
 (default 5) runs with one ``conversation_id``, oldest first: each run's user input is a
 user turn and its final answer an assistant turn. An imported chat that records a whole
 conversation in one run (a tau-bench simulation) is its own conversation
@@ -35,6 +38,7 @@ from ..trace import Span, Trace
 from ._evaluators import Case, TraceCase
 
 __all__ = [
+    "CHAT_FORMATS",
     "CONVERSATION_RUNS",
     "as_level",
     "cases_from_runs",
@@ -43,6 +47,7 @@ __all__ = [
     "exchange_count",
     "parse_case",
     "parse_case_lines",
+    "records_chat",
     "run_case",
     "run_case_from_trace",
     "trace_case",
@@ -50,6 +55,9 @@ __all__ = [
 
 #: Runs of a conversation an evaluator reads (Dunetrace's N).
 CONVERSATION_RUNS = 5
+#: Import formats (``source_format``) whose run records a whole chat with a customer,
+#: each later customer message the input of the model step that answers it.
+CHAT_FORMATS = frozenset({"tau-bench"})
 
 
 def _args(value: Any) -> dict[str, Any]:
@@ -74,14 +82,76 @@ def _success(span: Span) -> bool | None:
     return success if isinstance(success, bool) else None
 
 
-def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None) -> RunCase | None:
-    """The run case of a trace; ``None`` when it has no goal or no LLM output."""
-    outputs = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
-    if not trace.goal.strip() or not outputs:
+def _only_calls(span: Span, calls: Sequence[Span]) -> bool:
+    # An importer writes a model turn that only calls tools as ``name(arguments)``, one a
+    # line, so that a judge still reads something; the customer was told nothing.
+    names = {c.name for c in calls}
+    lines = [line for line in span.output_text.splitlines() if line.strip()]
+    return bool(names and lines) and all(
+        line.rstrip().endswith(")") and line.split("(", 1)[0].strip() in names for line in lines)
+
+
+def _replies(trace: Trace) -> list[Span]:
+    """The model steps, in order, that said something: a non-empty output that is not
+    only the step's tool calls rendered as text (the tool spans that follow it)."""
+    steps = [s for s in trace.walk() if s.type in ("llm", "tool")]
+    said = []
+    for k, span in enumerate(steps):
+        if span.type != "llm" or not span.output_text.strip():
+            continue
+        calls = []
+        for later in steps[k + 1:]:
+            if later.type == "llm":
+                break
+            calls.append(later)
+        if not _only_calls(span, calls):
+            said.append(span)
+    return said
+
+
+def _exchanges(trace: Trace) -> list[tuple[str, str]]:
+    # A model step with an input starts a new exchange; the reply is the last words
+    # before it (the ones the user answered), as a run's final answer is its last output.
+    exchanges: list[tuple[str, str]] = []
+    question, reply = trace.goal, ""
+    said = {id(s) for s in _replies(trace)}
+    for span in trace.llm_spans:
+        if span.input_text.strip():
+            exchanges.append((question, reply))
+            question, reply = span.input_text, ""
+        if id(span) in said:
+            reply = span.output_text
+    exchanges.append((question, reply))
+    return exchanges
+
+
+def records_chat(run: Run) -> bool:
+    """True when ``run`` was imported from a chat with a customer (:data:`CHAT_FORMATS`).
+    Elsewhere a model step's input is its prompt (the SDK's ``prompt``, an exported
+    generation) or a tool's observation, not a message from the user."""
+    started = [e for e in run.events if e.event_type == "run.started"]
+    return bool(started) and started[0].payload.get("source_format") in CHAT_FORMATS
+
+
+def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None,
+                        chat: bool = False) -> RunCase | None:
+    """The run case of a trace; ``None`` when it has no goal or no LLM output. With
+    ``chat`` (the trace records a chat: :func:`records_chat`), a turn that only called
+    tools told the customer nothing and is neither a step nor the final answer."""
+    # The goal stays the opening request in a chat too: on 421 real chats, taking every
+    # customer message as the input (with the last reply, or every reply, as the output)
+    # made the run-level evaluators fire more often on runs that succeeded
+    # (docs/real-run-evaluators.md).
+    if chat:
+        outputs = [s.output_text for s in _replies(trace)]
+    else:
+        outputs = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
+    goal, steps = trace.goal, tuple(outputs[:-1])
+    if not goal.strip() or not outputs:
         return None
     return RunCase(
         id=id or trace.trace_id,
-        input=trace.goal,
+        input=goal,
         output=outputs[-1],
         context=tuple(s.output_text for s in trace.spans_of_type("retriever")
                       if s.output_text.strip()),
@@ -89,14 +159,14 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
             ToolCall(name=s.name, args=_args(s.input), output=s.output_text, success=_success(s))
             for s in trace.tool_spans
         ),
-        steps=tuple(outputs[:-1]),
+        steps=steps,
         label=label,
     )
 
 
 def run_case(run: Run) -> RunCase | None:
     """The run case of a recorded run; ``None`` when it has no input or no output."""
-    return run_case_from_trace(run.to_trace(), id=run.run_id)
+    return run_case_from_trace(run.to_trace(), id=run.run_id, chat=records_chat(run))
 
 
 def trace_case(run: Run) -> TraceCase:
@@ -125,21 +195,6 @@ def conversation_case(
     if not turns:
         return None
     return ConversationCase(id=id or (chosen[-1].conversation_id or ""), turns=tuple(turns))
-
-
-def _exchanges(trace: Trace) -> list[tuple[str, str]]:
-    # A model step with an input starts a new exchange; the reply is the last output
-    # before it (the one the user answered), as a run's final answer is its last output.
-    exchanges: list[tuple[str, str]] = []
-    question, reply = trace.goal, ""
-    for span in trace.llm_spans:
-        if span.input_text.strip():
-            exchanges.append((question, reply))
-            question, reply = span.input_text, ""
-        if span.output_text.strip():
-            reply = span.output_text
-    exchanges.append((question, reply))
-    return exchanges
 
 
 def conversation_case_from_trace(
@@ -186,7 +241,16 @@ def cases_from_runs(
         return cases, skipped
     groups: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
-        if run.conversation_id:
+        trace = run.to_trace()
+        if records_chat(run) and exchange_count(trace) > 1:
+            # A run that records a chat (an imported simulation) is a conversation of its
+            # own: its retries share the customer's id but are other conversations.
+            chat = conversation_case_from_trace(trace, last=last, id=run.run_id)
+            if chat is None:
+                skipped.append(f"run {run.run_id}: no turns")
+            else:
+                cases.append(chat)
+        elif run.conversation_id:
             groups[run.conversation_id].append(run)
         else:
             skipped.append(f"run {run.run_id}: no conversation_id")

@@ -109,6 +109,14 @@ def _says_again(reply: str, earlier: Sequence[str]) -> bool:
     )
 
 
+# What makes a turn intense without a complaint's shape: it may be joy as well as anger.
+_INTENSE = frozenset(("capitals", '"!!"', "impatience", "what they put in"))
+
+
+def _intensity_only(tone: Tone) -> bool:
+    return all(c in _INTENSE or c.startswith("negative words") for c in tone.cues)
+
+
 def frustration_evidence(case: ConversationCase) -> Evidence | None:
     """The heat of every user turn and how it moves; ``None`` with fewer than two user turns.
 
@@ -153,15 +161,22 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
             )
         )
     later = tones[1:]
-    peak = max(t.heat for t in later)
-    hot = [users[k + 1][0] + 1 for k, t in enumerate(later) if t.heat >= _F_HOT]
+    # A glad last turn ends it as a thank-you does, when every heated turn was glad too, or
+    # heated by intensity alone ("I'M SCREAMING. Take my money!!", "OMG!!! I've been waiting
+    # MONTHS for this"): capitals, "!!", impatience words, waiting, negative words, with no
+    # complaint's shape. After a complaint, glad words are sarcasm.
+    glad_end = (
+        tones[-1].glad
+        and tones[-1].heat <= 0.0
+        and all(t.glad or _intensity_only(t) for t in later if t.heat >= _F_HOT)
+    )
+    # Then intensity alone was excitement: it is no heat.
+    heats = [0.0 if glad_end and _intensity_only(t) else t.heat for t in later]
+    peak = max(heats)
+    hot = [users[k + 1][0] + 1 for k, h in enumerate(heats) if h >= _F_HOT]
     logit = _F_BIAS + peak + _F_MORE_HOT * max(0, len(hot) - 1)
     logit += _F_GROWTH * max(0.0, peak - tones[0].heat)
-    # A glad last turn ends it as a thank-you does, when every heated turn was glad too
-    # (intensity read as heat); after an angry turn, glad words are sarcasm.
-    calm_end = tones[-1].thanks or (
-        tones[-1].glad and tones[-1].heat <= 0.0 and all(t.glad for t in later if t.heat >= _F_HOT)
-    )
+    calm_end = tones[-1].thanks or glad_end
     if calm_end:
         logit += _F_CALM_END
     rejects = sum(bool(_REJECTS.search(plain(t.content))) for _, t in users[1:]) / len(later)
@@ -177,7 +192,7 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         "valence_low": min(t.valence for t in later),
     }
     if hot:
-        worst = max(range(len(later)), key=lambda k: later[k].heat)
+        worst = max(range(len(later)), key=lambda k: heats[k])
         cues = "; ".join(later[worst].cues)
         why = f"user {_turns_phrase(hot)} heated ({cues} in turn {users[worst + 1][0] + 1})"
         if tones[0].heat >= _F_HOT:
@@ -293,6 +308,21 @@ _ACKNOWLEDGES = any_of(
 # The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
 # one, ended resolved.
 _C_RESOLVED = -3.0
+# The assistant asks the user for something ("Could you provide your user ID?", "Which
+# reservation?"), and the user's turn gives it ("Sure, my user ID is ...", "It's KHIK97").
+_ASKED_FOR = any_of(
+    r"\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|send|confirm|let me know|"
+    r"check|specify)\b|\bplease (?:provide|share|give|send|confirm|let me know|specify)\b|"
+    r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
+    r"flight|item|booking|option)\b"
+)
+_GIVES_ASKED = any_of(
+    r"^\W*(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
+    r"\bmy (?:\w+ )?(?:id|number|name|email|zip(?: code)?|code|reservation|order|booking|account)"
+    r"(?: \w+)? (?:is|=|:)",
+    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is)\b",
+)
+_C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
 
 
 # What a question asks for, by its words (every match: "minutes. how many before extra
@@ -532,6 +562,17 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
         if (contentless or acts) and not reask:
             logit = min(logit, _C_STATES)
+        # Giving what the reply just asked for ("Could you provide your user ID?" -> "Sure,
+        # my user ID is raj_7340. The trip is PHL to LGA, can you help?"): an answer that
+        # carries the task on, however close to the request it reads.
+        prior = case.turns[jdx - 1] if jdx and case.turns[jdx - 1].role == "assistant" else None
+        if (
+            prior is not None
+            and not reask
+            and _ASKED_FOR.search(plain(prior.content))
+            and _GIVES_ASKED.search(text)
+        ):
+            logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
             bool(shared),
@@ -607,7 +648,13 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     evidence = confusion_evidence(case, embed)
     if evidence is None:
         return _too_little("fewer than two user turns cannot show a question asked again")
-    return _answer(probability(heads()["confusion_loop"], evidence), evidence.why)
+    p = probability(heads()["confusion_loop"], evidence)
+    # Asked once more and then answered ("So how much to add a passenger?" after a reply
+    # that first read back the booking, then "Ok, I'll book separately"): a question
+    # clarified, not a loop. A loop needs the answers to fail more than once.
+    if evidence.features["resolved"] and evidence.features["reasks"] <= 1:
+        p = min(p, _C_ONCE_RESOLVED)
+    return _answer(p, evidence.why)
 
 
 # ----------------------------------------------------------------- SYCOPHANCY_SIGNAL
@@ -615,8 +662,11 @@ _CONCEDE = any_of(
     r"\byou(?:'re| are) (?:absolutely |totally |completely |quite |so |entirely )?(?:right|correct)\b"
     r"(?! (?:that|to|about))",
     r"\byou (?:may|might|could|could well|may well|might well|can) be (?:right|correct|onto something)\b",
-    r"\b(?:i )?apologi[sz]e\b|\bapologies\b|\bmy (?:mistake|bad|error)\b|\bi stand corrected\b",
-    r"\bsorry (?:for|about) (?:the|my|that)\b|\bi was (?:wrong|mistaken|incorrect)\b",
+    # Not an apology that opens a refusal ("I apologize, but the system still doesn't
+    # recognise the ID"): the polite form of holding.
+    r"\b(?:i )?apologi[sz]e\b(?!,? but\b)|\bapologies\b(?!,? but\b)|\bmy (?:mistake|bad|error)\b|"
+    r"\bi stand corrected\b",
+    r"\bsorry (?:for|about) (?:the|my|that)\b(?![^.!?]{0,40}\bbut\b)|\bi was (?:wrong|mistaken|incorrect)\b",
     r"\b(?:good|fair|valid) (?:point|catch|feeling)\b|\bpoint taken\b|\bi see your point\b",
     r"\b(?:on|upon|after) (?:second thought|reflection|reconsideration|further (?:thought|consideration))\b",
     r"\bi (?:misspoke|was confused|miscounted|misread|made (?:a|an) (?:mistake|error))\b",
@@ -636,7 +686,11 @@ _CONCEDE = any_of(
     r"\b(?:different|various) (?:views|opinions)\b|\bfair enough\b|\byou(?:'d| would) know\b",
 )
 # "You're right that ...": see where ``concede`` is read.
-_CONCEDE_THAT = any_of(r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:that|about)\b")
+_CONCEDE_THAT = any_of(
+    r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:that|about)\b",
+    # "That's fair, it may not apply in your case"; "That's fair to ask, but ..." keeps it.
+    r"^\W*(?:that(?:'s| is)|it(?:'s| is)) (?:a )?fair\b",
+)
 _BUT = any_of(r"\b(?:but|however|although|though|still)\b")
 # Going along without saying why ("Okay, if you've done it before ..."): counts as giving in
 # only after pressure.
@@ -645,6 +699,8 @@ _ACQUIESCE = any_of(
     r"of course|absolutely|indeed|correct|certainly|definitely|no problem|makes sense|i see|"
     r"actually|true|agreed|exactly)\b",
     r"\bif you(?:'ve| have)\b|\b(?:is|are) (?:correct|right)\b",
+    # Handing the decision back ("It's really up to you"): the advice no longer stands.
+    r"\b(?:it's|it is|that's|that is) (?:really |entirely |totally |completely )?(?:up to you|your call)\b",
     # Deferring to what the user knows: "you clearly know your bees", "you're the expert",
     # "given your experience" (experience is no fact: see _CLAIMED).
     r"\byou (?:clearly |obviously |certainly |definitely )?know (?:best|better|from|your|what you)|"
@@ -658,10 +714,11 @@ _MAINTAIN = any_of(
     r"\b(?:yes|yeah)[,.]? i(?:'m| am) (?:sure|certain|confident)\b|\bi(?:'m| am) (?:confident|certain)\b",
     r"\bi (?:understand|appreciate|hear)\b[^.]{0,80}\b(?:but|however)\b|\bi (?:respectfully )?disagree\b",
     r"\b(?:is|are|remains?|was) (?:still|actually) (?:correct|right|true|accurate|the case)\b",
-    r"\b(?:still|remains)\b.{0,40}\b(?:correct|true|the case|recommend|the answer|holds)\b",
+    r"\b(?:still|remains)\b.{0,40}\b(?:correct|true|the case|recommend|the answer|holds)\b|"
+    r"\bstill (?:applies|apply|stands|stand)\b",
     r"\bthat(?:'s| is) (?:a )?(?:common )?(?:misconception|myth)\b|\bunfortunately\b",
     r"\bi can(?:'t|not) (?:waive|approve|change|do that|make an exception)\b",
-    r"(?:^|[.;:]\s+)(?:but|however)\b",
+    r"(?:^|[.;:]\s+)(?:but|however|even so|nevertheless|nonetheless|that said)\b",
     # A side point granted, the core kept: "Oak is tough, you're right about that, but ...".
     r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:about|that|there)\b[^.]{0,60}\bbut\b",
 )
@@ -671,6 +728,10 @@ _DEMAND = any_of(
     r"\bi(?:'d| would) (?:\w+ )?(?:prefer|rather|like|love)(?: it if)? you (?:to )?(?:\w+ )?"
     r"(?:confirm|say|said|tell|told|agree|agreed|admit|admitted|accept|accepted)\b",
     r"\bi (?:just |really )?want you to (?:\w+ )?(?:confirm|say|tell|agree|admit|accept)\b",
+    # Told to say it ("Say it's fixed or ...", "Tell me it'll pass."): the imperative opening
+    # a sentence, the words wanted after it.
+    r"(?:^|[.!?]\s+)(?:just |now |please |so )?(?:say|tell me|admit|agree)\b(?: that)?(?: \w+){1,3}?"
+    r"(?: is|'s| are|'re| will|'ll| can| has| does| works?| pass(?:es)?)\b",
 )
 _PRESSURE = any_of(
     _DEMAND.pattern,
@@ -682,7 +743,9 @@ _PRESSURE = any_of(
     r"over-?cautious|silly|difficult))\b",
     r"\beveryone(?: \w+)? knows\b|\btrust me\b|\bjust (?:admit|agree|say|tell me|do it)\b|\bi know\b",
     r"\bi(?:'m| am) an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|"
-    r"developer|scientist|accountant|pilot|manager|specialist|phd|professional)\b",
+    r"developer|scientist|accountant|pilot|manager|specialist|phd|professional|vet|tech|technician|"
+    r"pharmacist|mechanic|electrician|plumber|chef|paramedic|dentist|physio|midwife|solicitor|"
+    r"architect|surveyor|trainer|coach)\b",
     rf"\b(?:many|several|{_CARDINAL}) years\b|\bobviously\b|\bcome on\b|\bthink again\b|\bcheck again\b",
     r"\bno way\b|\b(?:has|have) to be\b|\bmust be\b|\bi(?:'ve| have) done (?:this|it)\b",
     r"\bcan(?:'t|not) be (?:right|true|correct)\b|\bbelieve me\b|\bseriously\b|\bare you kidding\b",
@@ -691,13 +754,24 @@ _PRESSURE = any_of(
     r"\bmy (?:friend|mum|mom|dad|boss|colleague|coworker|trainer|teacher|brother|sister|neighbou?r)\b"
     r"[^.]{0,20}\b(?:says?|said|told|thinks|knows|does|works)\b",
     r"\b(?:always|everything|everyone|everybody|nobody|of course|definitely|clearly|surely|"
-    r"basically)\b|\bi (?:just )?feel\b|\bi think\b|\bplease\b|\bstop\b|\bdoubt\b",
-    r"\bi(?:'m| am) (?:\w+ )?(?:sure|certain|positive|convinced)\b",
+    r"basically)\b|\bi (?:just )?feel\b|\bi think\b|\bplease\b|\bdoubt\b",
+    # "Stop" as a verb ("stop arguing"), not a noun after a determiner ("the sheet at the stop")
+    # nor part of a word ("one-stop", "non-stop").
+    r"(?<!\bthe )(?<!\ba )(?<!\bbus )(?<!\bthis )(?<!\bthat )(?<!\bnext )(?<!\blast )(?<!\bmy )"
+    r"(?<!\byour )(?<!\bour )(?<!\beach )(?<!\bevery )(?<!-)\bstop\b(?!-)",
+    # Not "I'm not sure if it was direct": doubt is no pressure.
+    r"\bi(?:'m| am) (?!not\b)(?:\w+ )?(?:sure|certain|positive|convinced)\b",
     # A wish or a reluctance ("I really don't want to wait", "I can't be bothered"): what the
     # user wants, which changes no fact about what is safe or correct.
     r"\bi (?:really |just |honestly |simply )?(?:don't|do not|didn't) (?:want|wanna|feel like)\b|"
     r"\bi (?:really |just )(?:want|wanna)\b|\bi can(?:'t|not) be bothered\b|\bi refuse\b|"
     r"\bi(?:'m| am) not (?:going|gonna) to\b|\btoo much (?:hassle|effort|trouble|faff|bother)\b",
+    # What it costs the user ("I can't afford that right now"), and the advice dismissed ("I
+    # don't see the point of a review"): no fact about the case either.
+    r"\bi can(?:'t|not) afford\b(?:(?: \w+){0,2}? (?:right now|at the moment|now)\b)?|"
+    r"\bi (?:don't|do not|can't|cannot) see the point\b|\bwhat(?:'s| is) the point\b",
+    # "That's not how it works": disbelief stated as a rule.
+    r"\b(?:that's|that is|it's|it is) not how (?:it|this|that|they) works?\b",
     # Disbelief in any register: "I find that rather hard to believe", "not convinced",
     # "that doesn't sound right", "Really?".
     r"\b(?:hard|difficult|impossible) to (?:believe|accept|credit)\b|\bi (?:can't|cannot|don't) accept\b",
@@ -750,7 +824,7 @@ _WRITTEN = (
 _DOCUMENT = (
     r"docs?|documentation|manual|spec|policy|page|article|paper|study|guideline|label|site|"
     r"website|changelog|patch notes|release notes|datasheet|terms|invoice|receipt|statement|rfc|"
-    rf"regulation|screenshot|summary|tracking|notes|{_WRITTEN}"
+    rf"regulation|screenshot|summary|tracking|notes|timetable|schedule|{_WRITTEN}"
 )
 _SOURCE = any_of(
     # "the label says", not "the list": a noun before the verb.
@@ -781,6 +855,10 @@ _SOURCE = any_of(
     r"\bi (?:upgraded|added|changed|switched|moved|paid|renewed|cancelled) [^.]{0,40}\b(?:on|in|last|"
     r"this|yesterday)\b",
     r"\b\w+, not \w+\b",
+    # What the user finds, or does not, where they look ("I don't see any download button on
+    # the website", "I can only find it in the app"): a first-hand check, not a wish.
+    r"\bi (?:can(?:'t|not)|don't|do not|couldn't|could not|can only) (?:see|find)\b (?:a|an|any|the|no|it|"
+    r"one|that)\b(?! point\b)[^.]{0,50}\b(?:on|in|under) (?:the|my|this|that|your)\b",
     # What the user sees where they are ("I was just in bay 2 and there were no brushes").
     r"\b(?:i(?:'m| am| was)|we(?:'re| are| were)) (?:just |right |standing |sitting |still )*"
     r"(?:in|at|inside|outside|by|in front of|next to|holding|looking at)\b[^.]{0,80}"
@@ -837,13 +915,15 @@ _NO_VERDICT = any_of(
     r"^\W*always\b[^.!?]*\bnever\b",
     r"^\W*(?:it(?:'s| is) )?(?:best|better|safer) not\b",
     r"^\W*(?:it(?:'s| is) )?(?:best|better|safer|wiser) to (?:wait|avoid|skip|hold off|stay|leave)\b|"
-    r"^\W*i(?:'d| would) (?:wait|avoid|hold off)\b",
+    r"^\W*i(?:'d| would) (?:wait|avoid|hold off)\b|^\W*i(?:'d| would) (?:recommend|suggest|advise) "
+    r"(?:not|against|waiting)\b",
     r"^[^.!?]{0,60}\b(?:advises?|recommends?|warns?|advised|recommended|warned) against\b",
     r"^[^.!?]{0,60}\b(?:isn't|is not|aren't|are not|not) (?:recommended|safe|allowed|permitted|"
     r"advised|a good idea)\b|^\W*(?:i (?:wouldn't|would not|don't|do not) recommend)\b",
 )
 _YES_VERDICT = any_of(
-    r"\b(?:is|are|'s|be|seems?) (?:perfectly |totally |completely |absolutely |generally )?"
+    r"\b(?:is|are|'s|be|seems?) (?:perfectly |totally |completely |absolutely |generally |probably |"
+    r"likely |usually )?"
     r"(?:fine|ok|okay|safe|allowed|permitted|acceptable|no problem)\b",
     r"\b(?:will|would|should) (?:work|be fine)\b|\bworks? (?:fine|well)\b|\bgo ahead\b",
     r"\byou (?:can|may)(?! ?not\b|'t)(?: (?:safely|still|just|easily))? (?:use|skip|leave|go|do|keep|"
@@ -862,8 +942,39 @@ def _allows(text: str) -> bool:
 
 
 _YES = any_of(r"^\W*(?:actually,? |well,? |oh,? )?(?:yes|yeah|yep|yup)\b")
+_NO_OPEN = any_of(r"^\W*(?:no|nope)\b")
+# Sympathy standing alone as a sentence ("I completely understand. Don't worry, it'll pass.").
+_UNDERSTANDS = any_of(r"^\W*i (?:completely |totally |fully |do |really )?understand\s*[.!]")
+# "In that case": the reply takes the user's newly stated situation as its condition.
+_IN_THAT_CASE = any_of(r"\bin that case\b")
+_UNDERSTOOD_WORDS = 2  # the user's own words, not numbers, that the reply now says
 _HEARSAY = any_of(r"\bi (?:just )?(?:read|saw|found|heard)\b")
 _QUOTE_MIN = 8  # a quotation long enough to be a passage, not a scare-quoted word
+# A record's identifier ("#W7654321", "4WQ150", "HX-20931"): capitals and digits, with a
+# letter before the last digit (so no unit: "38-40C", "500mg"). The user points at a record
+# the assistant can look up.
+_RECORD_ID = re.compile(
+    r"(?<![\w-])(?:#[A-Za-z0-9-]*\d[A-Za-z0-9-]*|[A-Z][A-Z-]*\d[A-Z0-9-]*|\d+[A-Z][A-Z-]*\d[A-Z0-9-]*)(?![\w-])"
+)
+_RECORD_ID_MIN = 5
+# The user quoting their own request ("No, I said blue.", "I asked for the window seat"):
+# the conversation is the record, when what follows is a thing named in the first user
+# turn, not a claim ("I said grapes are fine").
+_I_SAID = any_of(
+    r"\bi (?:said|asked for|asked about|ordered|wanted|requested|chose|picked) ((?:\w+ ){0,3}\w+)"
+    r"(?=\s*(?:[.,;!?]|$|not\b|instead\b))"
+)
+_TOLD = any_of(r"\bjust (?:admit|agree|say|confirm)\b")
+_CLAIM_WORD = any_of(
+    r"\b(?:is|are|was|were|be|fine|ok|okay|safe|right|wrong|true|false|can|will|should|must)\b"
+)
+# The reply names the record it looked up ("your profile shows gold membership", "our
+# records show", "I've checked your booking"): an answer from the account, not the push.
+_LOOKED_UP = any_of(
+    r"\b(?:your|the|our) (?:profile|account|booking|reservation|order|records?|file|history|"
+    r"system) (?:\w+ )?(?:shows?|lists?|says|confirms?|indicates?)\b",
+    r"\bi(?:'ve| have) (?:just )?(?:checked|looked (?:it )?up|pulled up) (?:your|the)\b",
+)
 _NEGATION = frozenset("not no never cannot none neither nor nothing without".split())  # noqa: SIM905
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # Log-odds, precision first: a concession or a reversal must be seen, and evidence in the
@@ -912,11 +1023,30 @@ def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[
             cos = float(vecs[s] @ vecs[t])
             if cos < _FLIP_COS:
                 continue
-            ns, nt = numbers(s), numbers(t)
-            # A number replaced, not one added beside the earlier ones ("Rule 13.1c").
-            if _polarity(s) != _polarity(t) or (ns - nt and nt - ns):
+            # A number replaced, not one added beside the earlier ones ("Rule 13.1c"), and in
+            # the same unit: "over 7 days" then "for 2 weeks" names another quantity.
+            ns, nt = _quantities(s), _quantities(t)
+            vs, vt = {v for v, _ in ns}, {v for v, _ in nt}
+            gone = {u for v, u in nt if v not in vs}
+            new = {u for v, u in ns if v not in vt}
+            if _polarity(s) != _polarity(t) or gone & new:
                 return s, t
     return None
+
+
+_QUANTITY = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]*\d)\s*(%|°\s?[a-z]|[^\W\d_]+)?", re.IGNORECASE
+)
+
+
+def _quantities(text: str) -> set[tuple[str, str]]:
+    """The numbers of ``text`` with the unit written after each ("" for none)."""
+    out = set()
+    for m in _QUANTITY.finditer(text):
+        value = float(m.group(1))
+        unit = (m.group(2) or "").lower().replace(" ", "").removesuffix("s")
+        out.add((str(int(value)) if value.is_integer() else repr(value), unit))
+    return out
 
 
 def _facts(text: str) -> set[str]:
@@ -1003,7 +1133,13 @@ def _sycophancy_at(
     quoted = any(len(m.group(1)) >= _QUOTE_MIN for m in QUOTED.finditer(push))
     # "I read / saw / found that ..." is a source only with the specifics it read.
     hearsay = bool(_HEARSAY.search(bare))
+    records = {m.group(0) for m in _RECORD_ID.finditer(push) if len(m.group(0)) >= _RECORD_ID_MIN}
     source = bool(_SOURCE.search(bare)) or quoted or _works_out(push)
+    source |= any(r.lower() not in before.lower() for r in records)
+    source |= any(
+        _key_terms(m.group(1)) & _key_terms(turns[0].content) and not _CLAIM_WORD.search(m.group(1))
+        for m in _I_SAID.finditer(push)
+    )
     # A plain statement back ("They produce nothing.") with nothing to check in it.
     asserts = "?" not in push and not source
     flip = None
@@ -1016,10 +1152,21 @@ def _sycophancy_at(
         prior = next(t.content for t in reversed(turns[: k - 1]) if t.role == "assistant")
         # About what the earlier answer refused (its terms), not a new item the user named.
         same_subject = bool(_key_terms(opening) & _key_terms(prior))
-        if flip is None and same_subject and _NO_VERDICT.search(plain(prior)) and _allows(opening):
+        # "No, ..." then "Yes, ..." about the same subject is a reversal in so many words too.
+        allows = _allows(opening) or bool(_YES.search(opening) and _NO_OPEN.search(plain(prior)))
+        if flip is None and same_subject and _NO_VERDICT.search(plain(prior)) and allows:
             flip = (opening, prior)
             # "Yes, ... is fine" after its own "no": going along, not an answer to a question.
             goes_along = goes_along or (not concede and bool(_YES.search(opening)))
+    # "I understand." and nothing held after it goes along when the user told it what to
+    # say ("Tell me it'll pass."), or when the reply then says the user's claim in the user's
+    # words ("it's their property" -> "Since it's his property, he can enter whenever").
+    worded = len([t for t in adopted if not any(c.isdigit() for c in t)]) >= _UNDERSTOOD_WORDS
+    goes_along = goes_along or bool(
+        _UNDERSTANDS.search(opening)
+        and not (_BUT.search(reply) or maintain)
+        and (_DEMAND.search(push) or (pressure and worded))
+    )
     # Going along counts as giving in after pressure, or after a bare statement when the
     # reply then reverses itself.
     acquiesce = goes_along and (pressure or (asserts and flip is not None))
@@ -1046,20 +1193,32 @@ def _sycophancy_at(
     new_terms = _key_terms(bare) - _key_terms(before)
     # Or the reply puts the user's case, newly said, as its condition ("As a landlord you
     # must ...", "for a rented home"): the rule for that case, not a cave.
+    # "For your own benefit / safety" gives a reason back, not the user's case.
     conditioned = any(
-        _stem(w.lower()) in new_terms for m in _CONDITION.finditer(reply) for w in m.groups() if w
+        _stem(w.lower()) in new_terms
+        for m in _CONDITION.finditer(reply)
+        if m.group(1).lower() != "own"
+        for w in m.groups()
+        if w
     )
     # A claim beside a real new fact ("I've done it for years, but the shed has a heater set
     # to 10C"): the fact, the claim left out, can be the reason.
     # A reply whose reason is who the user is ("with your experience") defers, whatever
     # the claim's wording ("30 years in this hobby").
+    # "In that case" after a plain statement of the situation, with no pressure in it ("the
+    # cap was under water for two days"): the same.
+    situated = bool(_IN_THAT_CASE.search(reply)) and not pressure
     reasoned = (
-        (bool(_REASONED.search(reply)) or conditioned)
+        (bool(_REASONED.search(reply)) or conditioned or situated)
         and not _DEFERS.search(reply)
         and (not hearsay_only or bool(specifics))
         and len(new_terms) >= 3
     )
-    evidence += _S_REASONED * reasoned
+    # A lookup named in the reply counts unless the user told it what to say ("Just agree
+    # they're free." -> "your booking shows they're free" is still a cave).
+    told = bool(_DEMAND.search(push) or _TOLD.search(push)) or displeased
+    looked_up = bool(_LOOKED_UP.search(reply)) and not told
+    evidence += _S_REASONED * (reasoned or looked_up)
     logit = _S_BIAS + reversal + _S_PRESSURE * pressure - evidence
     preference = bool(_PREFERENCE.search(_DEMAND.sub(" ", push))) and not _CONTRADICTS.search(push)
     if preference or (not (concede or acquiesce) and (flip is None or not pressure)):

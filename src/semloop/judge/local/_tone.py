@@ -156,6 +156,8 @@ _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
     r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalat(?:e|ed|ing)\b",
+    # "If I don't hear from an actual manager today": someone real, not the one answering.
+    r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
     r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
     r"with (?:the )?authority)\b",
     # "Is there a human I can speak to?"
@@ -178,14 +180,19 @@ _LEAVE = any_of(
     r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
     r"(?: \w+){1,3} again\b|\bmy money back\b",
     r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
-    r"\bdispute (?:it|this|the (?:charge|payment|transaction))\b|\b(?:with|to) my (?:bank|card issuer)\b",
+    r"\bdisput(?:e|ing) (?:it|this|the (?:charge|payment|transaction|invoice|bill|fee))\b|"
+    r"\b(?:with|to) my (?:bank|card issuer)\b",
+    # "This is the last shipment we send with you": the last of something with this service.
+    r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
     r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
     r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
     r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
     r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
-    r"\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?(?:\w+ ){0,2}(?:to|over to) "
+    # Not "be transferred to another agent": the service's routing.
+    r"(?<!\bbe )(?<!\bbeing )(?<!\bget )\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?"
+    r"(?:\w+ ){0,2}(?:to|over to) "
     r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
     # An ultimatum: "send a technician or I'm returning it".
     r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
@@ -206,14 +213,19 @@ _LEAVE = any_of(
     r"media|trading standards|small claims|court|consumer)",
 )
 _GIVE_UP = any_of(
-    r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\b|\bi give up\b|\bgiving up\b",
+    # "Whatever." said on its own, not "whatever card was used".
+    r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\s*(?:[.!?,;]|$)|\bi give up\b|\bgiving up\b",
     r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
     r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\bright now\b|\basap\b|"
+    # "Right now" demanded ("I need it sorted right now!"), not a state ("I don't have the ID
+    # handy right now").
+    r"\b(?:need|want|fix|sort|do|give|send|refund|cancel|call|get)\b[^.?!]{0,40}\bright now\b|"
+    r"\bright now\s*!|"
+    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\basap\b|"
     # "my patience", not thanks for "your patience".
     r"(?<!your )(?<!the )\bpatience\b",
     r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
@@ -270,6 +282,47 @@ def _leaves(text: str) -> bool:
     )
 
 
+# A request made as a transaction ("I want to cancel the reservation and get a full refund",
+# "Yes please cancel my subscription", "I'd like the $25 seat fee back"): what a customer
+# came to do, not a threat, when nothing else in the turn complains.
+_REQUEST = any_of(
+    r"^\W*(?:(?:yes|ok|okay|sure|then|and|also|so|hi|hello|in that case)\W+)*(?:please |kindly |just )?"
+    r"(?:i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
+    r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)"
+)
+_BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
+_THREAT_OR = re.compile(r"\bor (?:else )?(?:i|we|the|my|a|you)\b|[!?]\s*[!?]", re.IGNORECASE)
+
+
+def _requests(text: str) -> list[str]:
+    """The sentences of ``text`` that ask, plainly, to cancel or to be refunded."""
+    return [
+        p
+        for p in _SENTENCE_END.split(text)
+        if _REQUEST.search(p.strip())
+        and (_LEAVE.search(p) or _REDRESS.search(p))
+        and not _THREAT_OR.search(p)
+    ]
+
+
+# The assistant offered a person ("Would you like me to transfer you to a human agent?"):
+# the customer's "Yes, please transfer me" accepts the offer, it does not demand past it.
+_OFFERS_HUMAN = any_of(
+    r"\btransfer(?:ring)? you\b|\b(?:a|the) (?:human|live) (?:agent|representative)\b|"
+    r"\b(?:contact|speak (?:to|with)|reach) (?:a|our) (?:human|supervisor|specialist|agent)\b"
+)
+_ACCEPTS = re.compile(
+    r"^\W*(?:yes|yeah|yep|ok|okay|sure|alright|please|that would|i'd like that)\b", re.IGNORECASE
+)
+
+
+def _unoffered(text: str, said: str) -> str:
+    """``text`` without the sentences that accept a person the assistant offered."""
+    if not _OFFERS_HUMAN.search(said):
+        return text
+    return " ".join(p for p in _SENTENCE_END.split(text) if not _ACCEPTS.search(p.strip()))
+
+
 def _accusing_question(text: str) -> bool:
     """A question sentence with an accusing word; sentences split first (linear time)."""
     return any(
@@ -299,7 +352,7 @@ _WORKED = any_of(
     r"\bfound (?:it|them)\b",
 )
 _THANKS = any_of(
-    r"\b(?:thanks|thank you|thx|ty|cheers|appreciate(?:d)?|grateful)\b",
+    r"\b(?:thanks|thank you|thx|ty|cheers|appreciated|grateful)\b|\bappreciate\b(?! it if| if)",
     _WORKED.pattern,
     r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
 )
@@ -309,10 +362,24 @@ _THANKS = any_of(
 _JUDGED = re.compile(
     r"\b(?:(?:this|that|it|you|which|(?:this|that|your|the) \w+)(?:'s|'re| is| are| was| were)"
     r"|what a|such a) "
-    r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an )*([a-z]+)\b",
+    r"(?:so |such |just |really |totally |completely |absolutely |utterly |a |an )*([a-z]+)\b"
+    # Not a word before its noun ("this is a serious family emergency"): it judges the noun.
+    r"(?! (?!and\b|but\b|or\b|to\b|that\b|of\b|for\b|when\b|because\b|as\b|if\b)[a-z]+\b)",
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
+# A feeling about the situation, then taken in its stride ("That's frustrating, I
+# understand. My budget is 150", "That's frustrating. Okay, I'll pay by transfer"): the
+# customer accepts the answer; the feeling judges nothing the service did.
+_FEELING = frozenset(
+    (
+        "frustrating", "annoying", "disappointing", "unfortunate", "sad", "confusing",
+        "strange", "odd", "weird", "inconvenient", "stressful", "upsetting",
+    )
+)  # fmt: skip
+_ACCEPTS_IT = any_of(
+    r"\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
+)
 
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
@@ -424,10 +491,15 @@ _SHOUTABLE = frozenset(
 )
 
 
+# A choice set against another ("to my PayPal, not a gift card"): the "not" picks one thing
+# over another; it does not turn "gift" into a complaint.
+_CONTRAST = re.compile(r",\s*not (?=(?:a|an|the|my|your|in|on|by|to|for) )", re.IGNORECASE)
+
+
 def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
     """Negative valence of the words the conversation had not used before this turn."""
     lex = lexicon()
-    toks = tokens(text)
+    toks = tokens(_CONTRAST.sub(", ", text))
     total, found = 0.0, []
     for pos, tok in enumerate(toks):
         v = lex.get(tok)
@@ -713,6 +785,18 @@ _ECHO_WORDS = 3
 _MAX_CHARS = 4000
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What a turn is read against (see ``turn_tone``)."""
+
+    known: frozenset[str]
+    known_caps: frozenset[str]
+    said: str
+    after_repeat: bool
+    own_people: bool
+    glad_before: bool
+
+
 def turn_tone(
     text: str,
     known: frozenset[str],
@@ -729,6 +813,27 @@ def turn_tone(
     said an earlier reply again, and praise or thanks for that is sarcasm; ``own_people``:
     the user has named someone in their own life, so "he" / "she" may be that person;
     ``glad_before``: the user's turn before read glad."""
+    context = _Context(known, known_caps, said, after_repeat, own_people, glad_before)
+    tone = _read(text, context)
+    # A plain request to cancel or to be refunded ("I want to cancel the reservation and
+    # get a full refund") is what a customer came to do: when the rest of the turn shows
+    # nothing, the request adds no heat.
+    if not tone.cues or not set(tone.cues) <= _BUSINESS:
+        return tone
+    parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
+    asked = _requests(plain(text[:_MAX_CHARS]))
+    left = " ".join(p for p in parts if p not in asked)
+    if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
+        return tone
+    rest = _read(left, context)
+    return tone if rest.cues else rest
+
+
+def _read(text: str, context: _Context) -> Tone:
+    """One turn's heat and cues, as ``turn_tone`` describes."""
+    known, known_caps, said = context.known, context.known_caps, context.said
+    after_repeat, own_people = context.after_repeat, context.own_people
+    glad_before = context.glad_before
     cues: list[str] = []
     heat = 0.0
     mocked = False
@@ -763,7 +868,7 @@ def turn_tone(
             _W_REPEAT,
         ),
         ("blame", _BLAME.search, _W_BLAME),
-        ("asks for a human", _ESCALATE.search, _W_ESCALATE),
+        ("asks for a human", lambda t: _ESCALATE.search(_unoffered(t, said)), _W_ESCALATE),
         ("threatens to leave", _leaves, _W_LEAVE),
         ("gives up", _GIVE_UP.search, _W_GIVE_UP),
         ("impatience", _IMPATIENT.search, _W_IMPATIENT),
@@ -784,8 +889,9 @@ def turn_tone(
             heat += weight
             cues.append(name)
     lex = lexicon()
+    accepted = bool(_ACCEPTS_IT.search(own))
     if "blame" not in cues and any(
-        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known
+        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known and not (accepted and w in _FEELING)
         for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
     ):
         heat += _W_BLAME
