@@ -726,3 +726,13 @@ def test_a_day_named_by_a_word_must_fall_on_an_evidence_date(embed: Embed) -> No
     hours = RunCase(id="check", input="open?", output="We're closed on Friday.",
                     context=(ctx + " The shop is closed on Fridays.",), tools_called=case.tools_called)
     assert hallucination_evidence(hours, embed).features.get("numbers", 0) == 0
+
+
+def test_a_question_and_a_headings_words_assert_no_name(embed: Embed) -> None:
+    ctx = "Refund R-77 of 120 EUR approved; it reaches the card in 5 days."
+    assert found(embed, "refund?", "Refund Time: 5 days.", ctx).get("names", 0) == 0
+    assert found(embed, "refund?", "The refund goes via Klarna in 5 days.", ctx)["names"] == 1
+    # A question asks; only the statement beside it is read.
+    assert found(embed, "refund?", "It arrives in 5 days. Anything else for your trip to Porto?",
+                 ctx).get("names", 0) == 0
+    assert found(embed, "refund?", "It arrives in 5 days for your trip to Porto.", ctx)["names"] == 1

@@ -936,6 +936,9 @@ def _wrong_days(claim: str, ev: _Evidence) -> list[str]:
     return out
 
 
+_HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)")
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     missing, counts = _number_findings(claim.text, ev)
     if missing:
@@ -958,7 +961,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
     elif missing or counts:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
-    terms = set(key_terms(claim.text))
+    # A heading's words ("Processing Time: 5 to 7 business days", "New Flights:") label
+    # what follows; they name nothing.
+    terms = set(key_terms(_HEADING.sub("", claim.text)))
     words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
     # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
     short = claim.alone and not stated and 0 < len(words) <= _SHORT_WORDS and all(
@@ -1649,7 +1654,8 @@ def _unaddressed(text: str) -> str:
 
 
 def _asserted(text: str) -> bool:
-    return not (is_refusal(text) or is_hedged(text) or _foreign(text) or (
+    # A question ("Is there anything else I can help you with?") asks; it states nothing.
+    return not (is_refusal(text) or is_hedged(text) or _foreign(text) or text.rstrip().endswith("?") or (
         is_generic_advice(text) and not quantities(text) and not dates(text)
     ))
 
