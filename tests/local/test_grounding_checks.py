@@ -637,3 +637,102 @@ def test_a_comparison_reads_a_definite_description_as_the_sentence_before_s_subj
                              "It was founded in 1921.",
                              "Tallis Quarterly is a poetry magazine. It was founded in 1904 in Bath."))
     assert hallucination_evidence(apart, embed).features.get("bound", 0) == 0
+
+
+_LAMP = '{"order": "K-118", "currency": "EUR", "lines": [{"item": "lamp", "price_cents": 4599}]}'
+_STORES = '{"columns": ["store", "tickets"], "rows": [["Lyon", 212], ["Nantes", 97], ["Lille", 140]]}'
+_ROUTE = '{"route": "R7", "length_km": 32.5, "climb_m": 410}'
+_MATCH = '{"matches": [{"opponent": "Vale", "score": "1-4", "result": "L"}]}'
+
+
+@pytest.mark.parametrize(("answer", "tool", "numbers"), [
+    # An amount in cents is the amount in its record's currency.
+    ("The lamp is €45.99.", _LAMP, 0),
+    ("The lamp is €4.59.", _LAMP, 1),
+    # Query rows are records; a column's total is a value stated.
+    ("Nantes had 97 tickets, and 449 across the three stores.", _STORES, 0),
+    ("Nantes had 97 tickets, and 459 across the three stores.", _STORES, 1),
+    # A measure whose key names its unit converts; one number, bare and with its unit, is
+    # no pair to add up (32.5 + 32.5 km).
+    ("The R7 route is about 20.2 miles.", _ROUTE, 0),
+    ("The R7 route is about 25 miles.", _ROUTE, 1),
+    ("The route is 32.5 km, 65 km in total.", _ROUTE, 1),
+    # A score states both its numbers: said from the other side, it is the same score.
+    ("We lost 4-1 to Vale.", _MATCH, 0),
+    ("We lost 5-1 to Vale.", _MATCH, 1),
+])
+def test_a_tool_value_said_in_other_units_or_forms_is_supported(
+        embed: Embed, answer: str, tool: str, numbers: int) -> None:
+    assert found(embed, "?", answer, tool=tool)["numbers"] == numbers
+
+
+def test_words_between_two_numbers_are_no_swap_unless_the_pair_crosses(embed: Embed) -> None:
+    tool = '{"item": "Mug", "on_hand": 26, "reorder_at": 40}'
+    assert found(embed, "mugs?", "Mugs are at 26 against a reorder level of 40.", tool=tool)["numbers"] == 0
+    assert found(embed, "mugs?", "Mugs are at 40 on hand against a reorder level of 26.",
+                 tool=tool)["numbers"] >= 1
+
+
+def test_a_sum_of_the_named_records_values_is_no_miscopy(embed: Embed) -> None:
+    tool = ('{"lots": [{"name": "North Lot", "cars": 21, "vans": 3}, '
+            '{"name": "East Lot", "cars": 14, "vans": 0}]}')
+    assert found(embed, "north?", "North Lot has 24 vehicles in total.", tool=tool)["numbers"] == 0
+    # Without working shown, 24 is one digit from East Lot's 14 and 21's slot: unsupported.
+    assert found(embed, "north?", "North Lot has 24 cars.", tool=tool)["numbers"] == 1
+
+
+def test_a_rule_given_on_a_condition_is_not_contradicted_outside_it() -> None:
+    rule = "Deposits are returned only when the keys are handed back at the desk."
+    assert contradicts("the keys were lost, so the deposit is not returned", rule) == ""
+    # Without "only", the same denial contradicts the rule.
+    assert contradicts("the keys were lost, so the deposit is not returned",
+                       "Deposits are returned once the keys are handed back at the desk.") == "return"
+
+
+def test_a_clause_naming_a_record_reads_only_its_booleans(embed: Embed) -> None:
+    tool = ('{"games": [{"opponent": "Carlow Town", "home": true}, '
+            '{"opponent": "Bray Wanderers", "home": false}]}')
+    ok = found(embed, "games?", "They played at home to Carlow, then away at Bray.", tool=tool)
+    assert ok.get("negation", 0) == 0
+    wrong = found(embed, "games?", "They played Bray Wanderers at home.", tool=tool)
+    assert wrong["negation"] == 1
+
+
+def test_a_null_is_no_none_and_a_zero_is_of_its_whole_key(embed: Embed) -> None:
+    tool = '{"order": "Q-9", "cancelled_at": null, "refund": {"fee": 0}}'
+    assert found(embed, "order?", "Order Q-9 was cancelled.", tool=tool).get("negation", 0) == 0
+    seats = '{"flight": "LK12", "available_seats": {"economy": 4, "business": 0}}'
+    assert found(embed, "refund?", "Your refund takes 5 business days.", tool=seats).get("negation", 0) == 0
+    assert found(embed, "seats?", "There are business seats available on LK12.", tool=seats)["negation"] == 1
+
+
+def test_a_claim_in_another_language_and_an_addressed_name_are_not_read(embed: Embed) -> None:
+    ctx = "Order 5512: two chairs, delivered on 3 June."
+    assert found(embed, "order?", "¡Perfecto! Tu pedido llegó el 3 de junio.", ctx).get("names", 0) == 0
+    assert found(embed, "order?", "Your chairs arrived on 3 June, Marta.", ctx).get("names", 0) == 0
+    assert found(embed, "order?", "Your chairs arrived on 3 June from Marta.", ctx)["names"] == 1
+
+
+def test_a_day_named_by_a_word_must_fall_on_an_evidence_date(embed: Embed) -> None:
+    ctx = "Today is Monday 9 March 2026."
+    tool = '{"slots": [{"start": "2026-03-10T09:30:00Z"}, {"start": "2026-03-12T15:00:00Z"}]}'
+    case = RunCase(id="check", input="slots?", output="There is one tomorrow and one on Thursday.",
+                   context=(ctx,), tools_called=(ToolCall(name="slots", args={}, output=tool, success=True),))
+    assert hallucination_evidence(case, embed).features["numbers"] == 0
+    wrong = RunCase(id="check", input="slots?", output="There is one tomorrow and one on Friday.",
+                    context=case.context, tools_called=case.tools_called)
+    assert hallucination_evidence(wrong, embed).features["numbers"] == 1
+    # A weekday the context names itself is its own fact ("closed on Sundays").
+    hours = RunCase(id="check", input="open?", output="We're closed on Friday.",
+                    context=(ctx + " The shop is closed on Fridays.",), tools_called=case.tools_called)
+    assert hallucination_evidence(hours, embed).features.get("numbers", 0) == 0
+
+
+def test_a_question_and_a_headings_words_assert_no_name(embed: Embed) -> None:
+    ctx = "Refund R-77 of 120 EUR approved; it reaches the card in 5 days."
+    assert found(embed, "refund?", "Refund Time: 5 days.", ctx).get("names", 0) == 0
+    assert found(embed, "refund?", "The refund goes via Klarna in 5 days.", ctx)["names"] == 1
+    # A question asks; only the statement beside it is read.
+    assert found(embed, "refund?", "It arrives in 5 days. Anything else for your trip to Porto?",
+                 ctx).get("names", 0) == 0
+    assert found(embed, "refund?", "It arrives in 5 days for your trip to Porto.", ctx)["names"] == 1

@@ -96,25 +96,61 @@ def tool_text(output: str) -> str:
         return output
     lines: list[str] = []
 
-    def walk(value: Any, key: str) -> None:
+    def walk(value: Any, key: str, currency: str) -> None:
         if isinstance(value, dict):
-            flat = [(k, v) for k, v in value.items() if not isinstance(v, (dict, list))]
+            value = _row_records(value)
+            currency = next((v for k, v in value.items() if isinstance(v, str)
+                             and _CURRENCY_KEY.search(k) and v.upper() in _ISO_CURRENCIES), currency)
+            flat = [_in_units(k, "null" if v is None else v, currency) for k, v in value.items()
+                    if not isinstance(v, (dict, list))]
             if flat:
                 lines.append("; ".join(f"{f'{key} {k}'.strip().replace('_', ' ')}: {v}"
                                        for k, v in flat))
             for k, v in value.items():
                 if isinstance(v, (dict, list)):
-                    walk(v, f"{key} {k}".strip())
+                    walk(v, f"{key} {k}".strip(), currency)
         elif isinstance(value, list):
             for v in value:
-                walk(v, key)
+                walk(v, key, currency)
             if len(value) > 1:  # how many there are is a fact the answer may state
                 lines.append(f"{key.replace('_', ' ')} count: {len(value)}".strip())
         else:
-            lines.append(f"{key.replace('_', ' ')}: {value}".strip(": "))
+            lines.append(f"{key.replace('_', ' ')}: {'null' if value is None else value}".strip(": "))
 
-    walk(data, "")
+    walk(data, "", "")
     return "\n".join(lines) if lines else output
+
+
+_COLUMNS = ("columns", "headers", "fields", "cols")
+_ROWS = ("rows", "data", "values", "records")
+
+
+def _row_records(value: dict[str, Any]) -> dict[str, Any]:
+    """A query result given as column names and rows of values (``{"columns": ["region",
+    "orders"], "rows": [["EMEA", 1204]]}``) as one record per row, each value under its
+    column, as a table is read."""
+    columns = next((value[k] for k in _COLUMNS if isinstance(value.get(k), list)), None)
+    rows = next((k for k in _ROWS if isinstance(value.get(k), list)), None)
+    if not columns or rows is None or not all(isinstance(c, str) for c in columns) or not all(
+            isinstance(r, list) and len(r) == len(columns) for r in value[rows]):
+        return value
+    return {**{k: v for k, v in value.items() if k not in _COLUMNS},
+            rows: [dict(zip(columns, r, strict=True)) for r in value[rows]]}
+
+
+_CURRENCY_KEY = re.compile(r"(?:^|_)currency$", re.IGNORECASE)
+_CENTS_KEY = re.compile(r"^(?P<name>.*?)[_ ]?(?:cents|Cents)$")
+
+
+def _in_units(key: str, value: Any, currency: str) -> tuple[str, Any]:
+    """A key's value in the units an answer says it in: an amount in cents
+    (``"fare_cents": 2340``) is the amount in its currency (``fare usd: 23.40``), the
+    currency from its record or one around it (``"currency": "USD"``)."""
+    m = _CENTS_KEY.match(key)
+    if not m or isinstance(value, bool) or not isinstance(value, int):
+        return key, value
+    name = " ".join(w for w in (m.group("name"), currency.lower()) if w)
+    return name or "amount", f"{value / 100:.2f}"
 
 
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
@@ -764,7 +800,8 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
     for i, qa in enumerate(firsts):
         for qb in firsts[i + 1 :]:
             a, b = qa.value, qb.value
-            if qa.unit == qb.unit or not qa.unit or not qb.unit:
+            # One number, bare and with its unit ("14.2", "14.2 km"), is no two to add up.
+            if (qa.unit == qb.unit or not qa.unit or not qb.unit) and (a != b or qa.unit == qb.unit):
                 # In their unit and in the units it converts to: 412 − 394 m³ is 18,000 l.
                 unit = qa.unit or qb.unit
                 for v in (a + b, abs(b - a)):
@@ -983,6 +1020,10 @@ def _other_side(a: str, b: str) -> bool:
     return any(("below" if side == "above" else "above", w) in theirs for side, w in mine)
 
 
+_GATE = re.compile(r"\b(?:only (?:if|when|once|where)|unless|provided that|as long as)\b",
+                   re.IGNORECASE)
+
+
 def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
                 sentence: frozenset[str] = frozenset()) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
@@ -994,7 +1035,10 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         return ""
     mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
     shared = mine & theirs
-    for a, b, b_said in ((claim, evidence, theirs), (evidence, claim, mine)):
+    # A rule the evidence gives only on a condition ("refunded only when the charger
+    # faulted") is denied outside it: the claim's "can't refund" is that other case.
+    pairs = ((claim, evidence, theirs), (evidence, claim, mine))
+    for a, b, b_said in pairs[1:] if _GATE.search(evidence) else pairs:
         bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,6 +39,7 @@ from ._claims import (
     DateParts,
     Quantity,
     Valued,
+    _dimension,
     _words,
     clauses,
     clock_times,
@@ -134,6 +135,10 @@ class _Record:
     pairs: tuple[tuple[str, str], ...]
 
 
+_Segmented = tuple[list[bool], list[str], list[set[str]], list[set[str]], list[list[Quantity]],
+                   list[frozenset[str]]]
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
@@ -153,10 +158,12 @@ class _Evidence:
     valued: list[Valued] = field(default_factory=list)
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
+    totals: list[float] = field(default_factory=list)  # see _column_totals
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
+    _segmented: _Segmented | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for text in self.texts:
@@ -171,6 +178,10 @@ class _Evidence:
             # "37/4,000 housings", "2/3 of the seats": a fraction states both of its numbers.
             self.found.extend(Quantity(n, float(n.replace(",", "")), "", 1.0, False)
                               for m in _FRACTION.finditer(text) for n in m.groups())
+            # "score: 0-3", "ages 4-11": a pair of small numbers states both (an answer may
+            # give a score from the other side, "lost 3-0"); an id's parts are longer.
+            self.found.extend(Quantity(n, float(n), "", 1.0, False)
+                              for m in _PAIRED.finditer(text) for n in m.groups())
             self.minutes.update(m for _, m in clock_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
@@ -179,7 +190,12 @@ class _Evidence:
                 parts = {p for r in readings for p in r if p is not None}
                 self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
         self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
-        self.direct = derived_values([*self.found, *self.date_parts], limit=0)
+        # A record's measure whose key names its unit ("distance km: 14.2") converts (8.8
+        # miles) as if written with it; stated, no operand (it is the bare 14.2 again). Not
+        # a time: a key's period is as often a rate's ("rate gbp per day: 19").
+        keyed = [Quantity(str(v), v, unit, 1.0, False) for text in self.texts
+                 for v, unit in keyed_units(text) if _dimension(unit) not in ("money", _dimension("day"))]
+        self.direct = derived_values([*self.found, *self.date_parts, *keyed], limit=0)
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
         gaps = {(b - a) % _DAY_MINUTES for a in self.minutes for b in self.minutes if a != b}
@@ -195,6 +211,19 @@ class _Evidence:
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
         self.units = _value_units([*self.texts, self.given])
+
+    def segmented(self) -> _Segmented | None:
+        """The context cut into segments for binding (see ``_misbound``), once per case:
+        whether each is a record's, its text, tokens, the tokens of what it is about, its
+        numbers and its names. None when there are fewer than two."""
+        if self._segmented is None:
+            pairs = [p for t in self.texts for p in _segments(t)]
+            segs = [g for g, _ in pairs]
+            self._segmented = (
+                [_is_record(line) for t in self.texts for line in t.splitlines() for _ in _segments(line)],
+                segs, [_tokens(g) for g in segs], [_tokens(g) for _, g in pairs],
+                [quantities(g) for g in segs], [key_terms(g) | _versions(g) for g in segs])
+        return self._segmented if len(self._segmented[1]) >= 2 else None
 
     def rates(self, claim: str) -> list[float]:
         """The evidence's values restated per a period the claim names, from a period the
@@ -263,6 +292,7 @@ class _Claim:
 
 
 def _name_found(term: str, ev: _Evidence) -> bool:
+    term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower):
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
@@ -297,6 +327,7 @@ _DAY_MINUTES = 24 * 60
 _COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s*(?:and\s+)?"
                                 r"(?P<mi>(?P<mv>[0-5]?\d)\s?(?:minutes?|mins?|m))\b", re.IGNORECASE)
 _OPERAND_STEPS = 2
+_PAIRED = re.compile(r"(?<![\w.,:/\-\u2013])(\d{1,3})\s?[-\u2013]\s?(\d{1,3})(?![\w.,:/\-\u2013]*\d)")
 _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,\d{3})+|\d+)(?![\w/.])")
 # How many of the shorter period the longer holds.
 _PER_PERIOD = {("hour", "minute"): 60.0, ("day", "hour"): 24.0, ("day", "week"): 7.0,
@@ -387,6 +418,9 @@ _PAIR = re.compile(r"^\s*([A-Za-z][\w .'/-]{0,60}?)\s*[:=]\s*(.+?)\s*$")
 _PAIR_SPLIT = re.compile(r";\s+|\n|,\s+(?=[A-Za-z][\w ]{0,40}=)")
 _YES_NO = {"true": True, "yes": True, "false": False, "no": False}
 _NONE = frozenset({"none", "nil", "n/a"})  # "Early repayment charge: none", or a zero amount
+# A JSON null (see tool_text) is a value not set, not "none": "closed_at": null is no
+# statement that it is not closed, and "return_items": null none that nothing is returned.
+_NULL = "null"
 _ZERO = re.compile(r"[$€£¥]?\s?0+(?:[.,]0+)?\s?[a-z€$£¥]{0,4}")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _NAME_WORDS = 4  # a value of at most this many words may name the record
@@ -434,7 +468,7 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
     records.append([p for pairs in lines if len(pairs) == 1 for p in pairs])
     out: list[tuple[frozenset[str], str, str, int]] = []
     for pairs in records:
-        names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO
+        names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO and v != _NULL
                          and len(v.split()) <= _NAME_WORDS and not quantities(v) and not dates(v))
         # Flattened keys of one record share their parents' words: what the pairs all
         # start with is the record's path, not the key.
@@ -451,20 +485,32 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
                     k.lower() == key.lower() for p in records for k, _ in p) == 1:
                 # "refund: no refunds", "deposit: 0": none of the key's thing. A claim of the
                 # thing needs no other word in common, so only where one record has the key
-                # (which record a claim means is not read here).
-                out.append((own, f"no {' '.join(words[path:])}", f"{key}: {value}", 0))
+                # (which record a claim means is not read here); and named by the whole
+                # key, its path too: "available seats business: 0" says no business seats,
+                # not no business ("5-7 business days").
+                out.append((word_stems(" ".join(words)), f"no {' '.join(words[path:])}",
+                            f"{key}: {value}", 0))
     return out
+
+
+_THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
 
 
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     """A clause of the claim that says a yes/no value of the context the other way: it
     names the key's words (its last, the predicate, may be said in another word) and
     flips one of them."""
-    parts = clauses(claim)
+    parts = [p for c in clauses(claim) for p in _THEN.split(c) if p.strip()]
     for part in parts:
         said = _OUT_OF.sub("no", part)
         mine = word_stems(said)
+        # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
+        # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
+        records = _named_records(part, ev)
         for key, stated, pair, shared in ev.keyed:
+            if records and not any(_said(n, stated.lower()) for r in records for n in r.names) and any(
+                    _said(n, stated.lower()) for r in ev.records if r not in records for n in r.names):
+                continue
             named = len(key - mine) <= min(1, len(key) - 1)
             # With no other word in common, only a plainly affirmative clause is read: one
             # with a zero ("the late fee is 0 EUR") or a negator ("refunds are not possible")
@@ -716,18 +762,24 @@ def _miscopied(q: Quantity, labels: frozenset[str], ev: _Evidence) -> bool:
                and _near_digits(mine, str(int(theirs.quantity.value))) for theirs in ev.valued)
 
 
-def _value_swapped(q: Quantity, labels: frozenset[str], stated: Sequence[Quantity],
+def _value_swapped(q: Quantity, labels: Mapping[str, frozenset[str]], stated: Sequence[Quantity],
                    ev: _Evidence) -> bool:
-    """The claim gives two of the context's values, this one labelled as the other's slot
-    and never as its own ("£42 on weekdays and £30 at the weekend" for "weekday: 30;
-    weekend: 42"): the pair is swapped."""
-    if not labels:
+    """The claim gives two of the context's values crossed: this one labelled as the other's
+    slot and never as its own, the other labelled as this one's ("£42 on weekdays and £30 at
+    the weekend" for "weekday: 30; weekend: 42"). Words between two numbers label both, so
+    one crossed label is no swap ("at 14 against a reorder level of 50" for "on hand: 14;
+    reorder at: 50": 50 is not labelled "on hand")."""
+    mine = labels.get(q.text, frozenset())
+    if not mine:
         return False
     own = [v for v in ev.valued if v.quantity is not None and v.quantity.value == q.value]
-    if not own or any(v.labels & labels for v in own):
+    if not own or any(v.labels & mine for v in own):
         return False
-    others = {s.value for s in stated if s is not q and s.unit == q.unit}
-    return any(v.quantity is not None and v.quantity.value in others and v.labels & labels
+    slot = frozenset().union(*(v.labels for v in own))
+    others = [s for s in stated if s is not q and s.unit == q.unit
+              and labels.get(s.text, frozenset()) & slot]
+    return any(v.quantity is not None and any(s.value == v.quantity.value for s in others)
+               and v.labels & mine
                and ev.units.get(v.quantity.value, frozenset({q.unit})) & {q.unit}
                for v in ev.valued)
 
@@ -771,8 +823,14 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # states from the evidence is its own working, whatever its wording.
     given = [c for c in stated if number_supported(c, ev.direct)]
     own = derived_values(given) if len(given) > 1 else []
+    # "Riverside Park with 14 bikes in total" (bikes 11, e-bikes 3): a result worked out
+    # from the values of the one record the claim names is no slip of one of them.
+    named = _named_records(claim, ev)
+    mine = derived_values([x for r in named for _, value in r.pairs for x in quantities(value)]
+                          ) if arithmetic and len(named) == 1 else []
     for q in stated:
         supported = (number_supported(q, ev.direct) or number_supported(q, rates)
+                     or number_supported(q, ev.totals)
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or (q.text in in_range and q.value in hours)
@@ -785,9 +843,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # amount: "$24" for "adult eur: 24".
         slip = unit_slip(q.unit, ev.units.get(q.value, ()))
         # Working shown puts the context's values in new roles: only copies are swapped.
-        swapped = not arithmetic and _value_swapped(q, labels.get(q.text, frozenset()), stated, ev)
+        swapped = not arithmetic and _value_swapped(q, labels, stated, ev)
         if supported and not slip and not swapped and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
+                or number_supported(q, mine)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
@@ -799,6 +858,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
             counted and date_supported(readings, ev.shifted)
         ) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
+    missing.extend(_wrong_days(claim, ev))
     zoned = bool(_TIME_ZONE.search(claim))
     for text, said in worded_clock_times(claim):
         if not said & ev.minutes:
@@ -835,6 +895,50 @@ def _wrong_weekday(claim: str, text: str, readings: Iterable[DateParts],
     return bool(days) and _WEEKDAYS.index(said.group(1).lower()) not in days
 
 
+_TODAY = re.compile(r"\b(?:today|current date|date today|now)\b", re.IGNORECASE)
+_FROM_TODAY = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1}
+_DAY_WORD = re.compile(rf"\b(?:yesterday|today|tonight|tomorrow|{'|'.join(_WEEKDAYS)})\b"
+                       r"(?!,?\s+(?:the\s+)?\d)", re.IGNORECASE)  # a weekday before a date: _wrong_weekday
+_WEEK = 7
+
+
+def _today(texts: Iterable[str]) -> datetime.date | None:
+    """The date a context sentence gives as today's ("Current date: Thursday 16 April
+    2026", "Today is 2026-04-16"), where exactly one is given."""
+    days = {datetime.date(y, m, d) for text in texts for sentence in split_claims(text)
+            if _TODAY.search(sentence) for _, readings in dates(sentence)
+            for y, m, d in readings if y and m and d}
+    return days.pop() if len(days) == 1 else None
+
+
+def _wrong_days(claim: str, ev: _Evidence) -> list[str]:
+    """Days the claim names by a word ("tomorrow", "Sunday") that fall on no date the
+    evidence gives, counted from the context's today: "Sunday at 2:10 pm" for a screening
+    on Saturday the 18th. Only where the evidence dates things besides today, and never a
+    weekday the evidence names itself ("closed on Sundays")."""
+    today = _today(ev.texts)
+    if today is None:
+        return []
+    dated = [r for r in ev.date_readings if all(r) and r != (today.year, today.month, today.day)]
+    if not dated:
+        return []
+    out = []
+    for m in _DAY_WORD.finditer(claim):
+        word = m.group(0).lower()
+        if word in _FROM_TODAY:
+            day = today + datetime.timedelta(days=_FROM_TODAY[word])
+        elif re.search(rf"\b{word[:3]}", ev.lower):
+            continue
+        else:
+            day = today + datetime.timedelta(days=(_WEEKDAYS.index(word) - today.weekday()) % _WEEK)
+        if not date_supported([(day.year, day.month, day.day)], ev.date_readings):
+            out.append(m.group(0))
+    return out
+
+
+_HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)")
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     missing, counts = _number_findings(claim.text, ev)
     if missing:
@@ -857,7 +961,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
     elif missing or counts:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
-    terms = set(key_terms(claim.text))
+    # A heading's words ("Processing Time: 5 to 7 business days", "New Flights:") label
+    # what follows; they name nothing.
+    terms = set(key_terms(_HEADING.sub("", claim.text)))
     words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
     # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
     short = claim.alone and not stated and 0 < len(words) <= _SHORT_WORDS and all(
@@ -1053,16 +1159,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     about them states a different value of the same kind: right value, wrong thing."""
     if len(claim.split()) > _BOUND_WORDS:
         return ""
-    pairs = [p for t in ev.texts for p in _segments(t)]
-    in_record = [_is_record(line) for t in ev.texts for line in t.splitlines()
-                 for _ in _segments(line)]
-    if len(pairs) < 2:
+    segmented = ev.segmented()
+    if segmented is None:
         return ""
-    segs = [g for g, _ in pairs]
-    seg_tokens = [_tokens(g) for g in segs]
-    about = [_tokens(g) for _, g in pairs]
-    seg_q = [quantities(g) for g in segs]
-    seg_names = [key_terms(g) | _versions(g) for g in segs]
+    in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
     wanted = _tokens(question) | _tokens(claim)
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
@@ -1164,6 +1264,7 @@ def _swapped(claim: str, ev: _Evidence) -> str:
             f"not of {' '.join(sorted(name))}")
 
 
+_NAME_WORD = 4  # a word of a record's name this long may name it alone
 _TITLE_WORDS = 8  # a record's name may be a title ("The Left Hand of Darkness")
 
 
@@ -1178,9 +1279,14 @@ def _records(texts: Iterable[str]) -> list[_Record]:
                           for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p.rstrip(";"))))
             # A clock time or a nil is a value many records may have, never a name.
             names = {v.lower() for _, v in pairs if v.lower() not in _YES_NO and len(v) > 2
-                     and v.lower() not in _NONE and len(v.split()) <= _TITLE_WORDS
+                     and v.lower() not in _NONE and v != _NULL and len(v.split()) <= _TITLE_WORDS
                      and not quantities(v) and not dates(v) and not clock_times(v)}
             found.append((names, pairs))
+    # A name's own long words name the record too ("Dunmore" for "Dunmore Athletic"), where
+    # no other record's name has them.
+    found = [({*names, *(w for n in names for w in n.split() if len(n.split()) > 1
+                         and len(w) >= _NAME_WORD and w.isalpha() and w not in _FUNCTION_WORDS)},
+              pairs) for names, pairs in found]
     return [_Record(frozenset(names - set().union(*(n for n, _ in found if n is not names))), pairs)
             for names, pairs in found]
 
@@ -1188,10 +1294,29 @@ def _records(texts: Iterable[str]) -> list[_Record]:
 def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
     """The sentence is another record's than the one the claim names: "Flex … with no
     contract" is not contradicted by "name: Saver; contract months: 24"."""
-    lower, said = claim.lower(), sentence.lower()
-    named = [r for r in ev.records if any(_said(n, lower) for n in r.names)]
+    said = sentence.lower()
+    named = _named_records(claim, ev)
     return bool(named) and any(any(_said(n, said) for n in r.names) for r in ev.records
                                if r not in named)
+
+
+def _column_totals(records: Sequence[_Record]) -> list[float]:
+    """Each key's total over the records that give it a number, where two or more do:
+    "3,611 orders across the three regions" states the orders column's sum, no working
+    word needed. Only as a value stated, never an operand: totals met by chance in sums."""
+    column: dict[str, list[float]] = {}
+    for r in records:
+        for key, value in r.pairs:
+            found = quantities(value)
+            if len(found) == 1 and found[0].text == value.strip():
+                column.setdefault(key, []).append(found[0].value)
+    return sorted(sum(v) for v in column.values() if len(v) > 1)
+
+
+def _named_records(claim: str, ev: _Evidence) -> list[_Record]:
+    """The flattened records the claim names by a name only that record gives."""
+    lower = claim.lower()
+    return [r for r in ev.records if any(_said(n, lower) for n in r.names)]
 
 
 def _said(name: str, text: str) -> bool:
@@ -1211,9 +1336,7 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
     expires on 3 May" when 3 May is lb-edge-01's ``cert_expiry``)."""
-    lower = claim.lower()
-    named = [r for r in ev.records
-             if any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", lower) for n in r.names)]
+    named = _named_records(claim, ev)
     if len(named) != 1:
         return ""
     (mine,) = named
@@ -1499,8 +1622,40 @@ def _short(text: str, words: int = 14) -> str:
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
+# The rules read English. A claim in another language is not read: every word of it would
+# be a name the context lacks. Known by Spanish's inverted marks, or by function words of
+# the Romance languages (and accented words) outnumbering English ones.
+_ENGLISH = frozenset("the a an is are was were be to of and or you your i we it in on for "  # noqa: SIM905
+                     "with this that have has will can my our at by from not do does".split())
+_ROMANCE = frozenset("que el la los las de del en por para con una es y le les des et est "  # noqa: SIM905
+                     "une il di che per nao em um uma mis tu su sus pero muy".split())
+_ACCENTED = re.compile(r"[áéíóúñçãõàèìòùâêôü]", re.IGNORECASE)
+_INVERTED = re.compile("[¡¿]")
+
+
+def _foreign(text: str) -> bool:
+    if _INVERTED.search(text):
+        return True
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    other = sum(w in _ROMANCE or bool(_ACCENTED.search(w)) for w in words)
+    return other >= 2 and other > sum(w in _ENGLISH for w in words)
+
+
+# A name the answer addresses ("Thanks, Sofia.", "I hope you feel better soon, Olivia.")
+# is the reader's, no claim: the last words after a comma, capitalised, where the sentence
+# speaks to the reader or is a pleasantry.
+_VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*\s*$)")
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|thanks|thank|welcome|hope|glad|sorry|"
+                        r"great|perfect|hello|hi)\b", re.IGNORECASE)
+
+
+def _unaddressed(text: str) -> str:
+    return _VOCATIVE.sub("", text) if _ADDRESSED.search(text) else text
+
+
 def _asserted(text: str) -> bool:
-    return not (is_refusal(text) or is_hedged(text) or (
+    # A question ("Is there anything else I can help you with?") asks; it states nothing.
+    return not (is_refusal(text) or is_hedged(text) or _foreign(text) or text.rstrip().endswith("?") or (
         is_generic_advice(text) and not quantities(text) and not dates(text)
     ))
 
@@ -1518,7 +1673,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
     pieces = split_claims(case.output)
-    claims = [_Claim(i + 1, p, alone=len(pieces) == 1) for i, p in enumerate(pieces)
+    claims = [_Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1) for i, p in enumerate(pieces)
               if _asserted(p)][:_MAX_CLAIMS]
     return texts, claims, pieces
 
@@ -1543,6 +1698,7 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     evidence.keyed = [s for text in texts[: len(texts) - sum(bool(t.args) for t in case.tools_called)]
                       for s in _keyed(text)]
     evidence.records = _records(texts)
+    evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
