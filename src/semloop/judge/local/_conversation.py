@@ -314,15 +314,25 @@ _ASKED_FOR = any_of(
     r"\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|send|confirm|let me know|"
     r"check|specify)\b|\bplease (?:provide|share|give|send|confirm|let me know|specify)\b|"
     r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
-    r"flight|item|booking|option)\b"
+    r"flight|item|booking|option)\b",
+    # Asking for the go-ahead ("Shall I proceed?", "Would you like me to ...", "Please
+    # confirm if ..."): the user's "yes, go ahead" moves the task to its next step.
+    r"\b(?:shall|should) i\b|\b(?:would|do) you (?:like|want) me to\b|\bconfirm (?:if|whether|that)\b|"
+    r"\bto confirm\b|\b(?:proceed|go ahead)\W*\?",
 )
 _GIVES_ASKED = any_of(
     r"^\W*(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
     r"\bmy (?:\w+ )?(?:id|number|name|email|zip(?: code)?|code|reservation|order|booking|account)"
-    r"(?: \w+)? (?:is|=|:)",
-    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is)\b",
+    r"(?: \w+)?\W*(?:is\b|=|:)",
+    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
+    # Not having what was asked for is its answer too ("I'm not sure which one it is").
+    r"^\W*i(?:'m| am) not sure\b|^\W*i (?:don't|do not) (?:know|have|remember)\b",
 )
 _C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
+# No later user turn re-asks by the rules (every pair scored at most 0): the head's vector
+# direction alone ("these turns read alike") is a task carried forward, not a question
+# asked again.
+_C_NO_REASK = 0.27
 
 
 # What a question asks for, by its words (every match: "minutes. how many before extra
@@ -654,6 +664,8 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     # clarified, not a loop. A loop needs the answers to fail more than once.
     if evidence.features["resolved"] and evidence.features["reasks"] <= 1:
         p = min(p, _C_ONCE_RESOLVED)
+    if not evidence.features["reasks"]:
+        p = min(p, _C_NO_REASK)
     return _answer(p, evidence.why)
 
 
