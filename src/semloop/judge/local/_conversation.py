@@ -257,8 +257,10 @@ _REASK = any_of(
     r"\b(?:in other words|to be (?:clear|precise|specific|exact)|to clarify|once again|one more time|"
     r"again:|going back to)",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
-    r"\b(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b[^.?!]{0,40}[,.!]* "
-    r"(?:but|however)\b",
+    # "I know, but ...": the acknowledgement opens its clause; "right now, but" or "I'm
+    # pretty sure I added it, but" grants nothing.
+    r"(?:^|[.!?;]\s+)\W*(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b"
+    r"[^.?!]{0,40}[,.!]* (?:but|however)\b",
     r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
     r"\bstill (?:need|want|after|looking for|waiting (?:for|on)) (?:the|a|an|to|my)\b",
     # Still after what was asked, in any words: "I'd still like to know", "still trying to
