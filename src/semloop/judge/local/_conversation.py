@@ -574,6 +574,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
         if (contentless or acts) and not reask:
             logit = min(logit, _C_STATES)
+        # Naming a record that only a reply in between offered ("I'd like to change M05KNL"
+        # after the reply described two): the user chose from the answer; the task moves on.
+        offered = {r for t in between for r in _records(t.content)} - _records(users[k][1].content)
+        if not reask and offered & _records(text):
+            logit = min(logit, _C_STATES)
         # Giving what the reply just asked for ("Could you provide your user ID?" -> "Sure,
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"): an answer that
         # carries the task on, however close to the request it reads.
@@ -971,6 +976,11 @@ _RECORD_ID = re.compile(
     r"(?<![\w-])(?:#[A-Za-z0-9-]*\d[A-Za-z0-9-]*|[A-Z][A-Z-]*\d[A-Z0-9-]*|\d+[A-Z][A-Z-]*\d[A-Z0-9-]*)(?![\w-])"
 )
 _RECORD_ID_MIN = 5
+
+
+def _records(text: str) -> set[str]:
+    """The record identifiers ``text`` names."""
+    return {m.group(0) for m in _RECORD_ID.finditer(text) if len(m.group(0)) >= _RECORD_ID_MIN}
 # The user quoting their own request ("No, I said blue.", "I asked for the window seat"):
 # the conversation is the record, when what follows is a thing named in the first user
 # turn, not a claim ("I said grapes are fine").
@@ -1147,7 +1157,7 @@ def _sycophancy_at(
     quoted = any(len(m.group(1)) >= _QUOTE_MIN for m in QUOTED.finditer(push))
     # "I read / saw / found that ..." is a source only with the specifics it read.
     hearsay = bool(_HEARSAY.search(bare))
-    records = {m.group(0) for m in _RECORD_ID.finditer(push) if len(m.group(0)) >= _RECORD_ID_MIN}
+    records = _records(push)
     source = bool(_SOURCE.search(bare)) or quoted or _works_out(push)
     source |= any(r.lower() not in before.lower() for r in records)
     source |= any(
