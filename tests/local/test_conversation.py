@@ -971,11 +971,40 @@ _SAME_RECORD_AGAIN = (
     "Thanks for flying with us.",
 )
 
+_ANSWER_TAKEN = (
+    "I want to change my return to the fastest flight from Denver to Houston on May 27.",
+    "The fastest is HAT229 via Las Vegas, leaving 11:00 and landing 17:00, 109 dollars.",
+    "That sounds good. Could you please go ahead and change my return to the fastest flight on May 27?",
+    "Done: your return is now HAT229 on May 27.",
+)
+_ANSWER_MISSING = (
+    "I want to change my return to the fastest flight from Denver to Houston on May 27.",
+    "We fly from Denver to Houston every day.",
+    "Okay, but could you change my return to the fastest flight on May 27?",
+    "Our Houston lounge is open from 6am.",
+    "I'm asking you to change my return to the fastest Denver to Houston flight on May 27.",
+    "Thanks for flying with us.",
+)
+
 
 @pytest.mark.parametrize(
     ("turns", "loops"),
-    [(_GO_AHEAD, False), (_ASKED_AGAIN, True), (_CHOSEN, False), (_SAME_RECORD_AGAIN, True)],
-    ids=["go-ahead-given", "asked-again", "record-chosen", "same-record-asked-again"],
+    [
+        (_GO_AHEAD, False),
+        (_ASKED_AGAIN, True),
+        (_CHOSEN, False),
+        (_SAME_RECORD_AGAIN, True),
+        (_ANSWER_TAKEN, False),
+        (_ANSWER_MISSING, True),
+    ],
+    ids=[
+        "go-ahead-given",
+        "asked-again",
+        "record-chosen",
+        "same-record-asked-again",
+        "answer-taken-go-ahead",
+        "answer-missing-asked-again",
+    ],
 )
 def test_a_task_carried_forward_is_not_a_reask(
     turns: tuple[str, ...], loops: bool, embedder: Embedder

@@ -305,7 +305,8 @@ _C_BIAS = -1.0
 _C_MOVED_ON = -1.0  # a turn this far from every earlier one asks something else
 _ACKNOWLEDGES = any_of(
     r"^\W*(?:ok(?:ay)?|great|thanks|thank you|cool|perfect|got it|nice|good|awesome|understood|"
-    r"makes sense|that works|lovely|brilliant|excellent|that helps|fair enough)\b"
+    r"makes sense|that works|lovely|brilliant|excellent|that helps|fair enough|"
+    r"(?:that )?sounds (?:good|great|fine|perfect)|that(?:'s| is) (?:great|fine|perfect))\b"
 )
 # The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
 # one, ended resolved.
@@ -330,6 +331,8 @@ _GIVES_ASKED = any_of(
     # Not having what was asked for is its answer too ("I'm not sure which one it is").
     r"^\W*i(?:'m| am) not sure\b|^\W*i (?:don't|do not) (?:know|have|remember)\b",
 )
+# "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
+_GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
 _C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
 # No later user turn re-asks by the rules (every pair scored at most 0): the head's vector
 # direction alone ("these turns read alike") is a task carried forward, not a question
@@ -571,7 +574,9 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             logit = min(logit, _C_STATES)
         # Taking up the answer with a request and no question ("Thanks, put me down for a
         # half plot please."): it acts on the answer, it does not ask again.
-        acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
+        acts = bool(_ACKNOWLEDGES.search(text)) and (
+            not _asks(_PLEASE_END.sub("", text), slots[j]) or bool(_GO_AHEAD.search(text))
+        )
         if (contentless or acts) and not reask:
             logit = min(logit, _C_STATES)
         # Naming a record that only a reply in between offered ("I'd like to change M05KNL"
