@@ -986,6 +986,8 @@ _RECORD_ID_MIN = 5
 def _records(text: str) -> set[str]:
     """The record identifiers ``text`` names."""
     return {m.group(0) for m in _RECORD_ID.finditer(text) if len(m.group(0)) >= _RECORD_ID_MIN}
+
+
 # The user quoting their own request ("No, I said blue.", "I asked for the window seat"):
 # the conversation is the record, when what follows is a thing named in the first user
 # turn, not a claim ("I said grapes are fine").
