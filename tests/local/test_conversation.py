@@ -38,6 +38,7 @@ from semloop.judge.local._conversation import (
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
+    confusion_evidence,
     frustration_evidence,
     sycophancy_evidence,
 )
@@ -815,6 +816,57 @@ def test_question_slots() -> None:
     assert _gives(frozenset(), [Turn("assistant", "Anything.")]) is None
 
 
+# A task carried forward on one booking (real tau runs, docs/real-run-evaluators.md): each
+# pair is the false alarm and the re-ask it must still catch.
+_GO_AHEAD = (
+    "Can you move my two bookings on the Lisbon trip from business to economy?",
+    "I can do that; the fare difference goes back to your card. Would you like me to proceed?",
+    "Yes, please go ahead and move both bookings to economy.",
+    "To confirm: bookings QX72LM and PW31RT, business to economy, refund to card 4411. Shall I proceed?",
+    "Yes, I confirm. Please move both bookings to economy.",
+    "Both bookings are now in economy.",
+)
+_ASKED_AGAIN = (
+    "Can you move my two bookings on the Lisbon trip from business to economy?",
+    "Economy seats on our Lisbon route have a little more legroom this year.",
+    "Right, but can you move my two bookings to economy?",
+    "Our business lounge in Lisbon opened in March.",
+    "I'm asking whether you can move both bookings to economy.",
+    "Lisbon is lovely in spring.",
+)
+_CHOSEN = (
+    "I need to change my flight to the day after the original one, cheapest economy please.",
+    "I see two reservations on your account: ZK41PQ and TR72MX. Which one?",
+    "I'm not sure which one it is. Could you tell me the details of each?",
+    "ZK41PQ is Oslo to Bergen on June 3; TR72MX is Oslo to Tromso on June 9.",
+    "I'd like to change reservation ZK41PQ. Can you find the cheapest economy flight for the day after?",
+    "The cheapest economy flight on June 4 is 89 euros.",
+)
+_SAME_RECORD_AGAIN = (
+    "I need to change reservation ZK41PQ to the day after, cheapest economy please.",
+    "We fly to over 40 destinations in Norway.",
+    "Sure, but can you change reservation ZK41PQ to the cheapest economy flight the day after?",
+    "Our economy fares include a cabin bag.",
+    "I'm asking you to change ZK41PQ to the cheapest economy flight for the day after.",
+    "Thanks for flying with us.",
+)
+
+_ANSWER_TAKEN = (
+    "I want to change my return to the fastest flight from Denver to Houston on May 27.",
+    "The fastest is HAT229 via Las Vegas, leaving 11:00 and landing 17:00, 109 dollars.",
+    "That sounds good. Could you please go ahead and change my return to the fastest flight on May 27?",
+    "Done: your return is now HAT229 on May 27.",
+)
+_ANSWER_MISSING = (
+    "I want to change my return to the fastest flight from Denver to Houston on May 27.",
+    "We fly from Denver to Houston every day.",
+    "Okay, but could you change my return to the fastest flight on May 27?",
+    "Our Houston lounge is open from 6am.",
+    "I'm asking you to change my return to the fastest Denver to Houston flight on May 27.",
+    "Thanks for flying with us.",
+)
+
+
 @pytest.mark.parametrize(
     ("turns", "loops"),
     [
@@ -916,6 +968,12 @@ def test_question_slots() -> None:
             ),
             True,
         ),
+        (_GO_AHEAD, False),
+        (_ASKED_AGAIN, True),
+        (_CHOSEN, False),
+        (_SAME_RECORD_AGAIN, True),
+        (_ANSWER_TAKEN, False),
+        (_ANSWER_MISSING, True),
     ],
     ids=[
         "reasks",
@@ -927,12 +985,44 @@ def test_question_slots() -> None:
         "acts-on-answer",
         "other-items",
         "confirm-whether",
+        "go-ahead-given",
+        "asked-again",
+        "record-chosen",
+        "same-record-asked-again",
+        "answer-taken-go-ahead",
+        "answer-missing-asked-again",
     ],
 )
 def test_reasking_versus_following_up(
     turns: tuple[str, ...], loops: bool, embedder: Embedder
 ) -> None:
     assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+def test_no_rule_reask_caps_the_head_and_a_chosen_record_builds_on_the_answer(
+    embedder: Embedder,
+) -> None:
+    chosen = confusion_evidence(conv(*_CHOSEN), embedder.embed)
+    assert chosen is not None and chosen.features["reasks"] == 0
+    # The reservation only the reply named: the pair reads as a statement, not an ask.
+    assert chosen.features["best"] <= -1.0
+    assert answer_confusion_loop(conv(*_CHOSEN), embedder.embed).value < 0.5
+    again = confusion_evidence(conv(*_SAME_RECORD_AGAIN), embedder.embed)
+    assert again is not None and again.features["reasks"] == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "reasks"),
+    [
+        ("Right, but can I bring my dog?", True),
+        ("I know. But the refund, where is it?", True),
+        ("Okay, I see, but when does it open?", True),
+        ("I don't have the reservation ID right now, but my name is Ana Ruiz.", False),
+        ("I'm pretty sure I added insurance when I booked, but it is not listed.", False),
+    ],
+)
+def test_an_acknowledgement_opens_its_but(text: str, reasks: bool) -> None:
+    assert bool(_REASK.search(plain(text))) is reasks
 
 
 def test_one_user_turn_is_too_little_to_judge(embedder: Embedder) -> None:

@@ -257,8 +257,10 @@ _REASK = any_of(
     r"\b(?:in other words|to be (?:clear|precise|specific|exact)|to clarify|once again|one more time|"
     r"again:|going back to)",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
-    r"\b(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b[^.?!]{0,40}[,.!]* "
-    r"(?:but|however)\b",
+    # "I know, but ...": the acknowledgement opens its clause; "right now, but" or "I'm
+    # pretty sure I added it, but" grants nothing.
+    r"(?:^|[.!?;]\s+)\W*(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b"
+    r"[^.?!]{0,40}[,.!]* (?:but|however)\b",
     r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
     r"\bstill (?:need|want|after|looking for|waiting (?:for|on)) (?:the|a|an|to|my)\b",
     # Still after what was asked, in any words: "I'd still like to know", "still trying to
@@ -303,7 +305,8 @@ _C_BIAS = -1.0
 _C_MOVED_ON = -1.0  # a turn this far from every earlier one asks something else
 _ACKNOWLEDGES = any_of(
     r"^\W*(?:ok(?:ay)?|great|thanks|thank you|cool|perfect|got it|nice|good|awesome|understood|"
-    r"makes sense|that works|lovely|brilliant|excellent|that helps|fair enough)\b"
+    r"makes sense|that works|lovely|brilliant|excellent|that helps|fair enough|"
+    r"(?:that )?sounds (?:good|great|fine|perfect)|that(?:'s| is) (?:great|fine|perfect))\b"
 )
 # The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
 # one, ended resolved.
@@ -314,15 +317,27 @@ _ASKED_FOR = any_of(
     r"\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|send|confirm|let me know|"
     r"check|specify)\b|\bplease (?:provide|share|give|send|confirm|let me know|specify)\b|"
     r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
-    r"flight|item|booking|option)\b"
+    r"flight|item|booking|option)\b",
+    # Asking for the go-ahead ("Shall I proceed?", "Would you like me to ...", "Please
+    # confirm if ..."): the user's "yes, go ahead" moves the task to its next step.
+    r"\b(?:shall|should) i\b|\b(?:would|do) you (?:like|want) me to\b|\bconfirm (?:if|whether|that)\b|"
+    r"\bto confirm\b|\b(?:proceed|go ahead)\W*\?",
 )
 _GIVES_ASKED = any_of(
     r"^\W*(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
     r"\bmy (?:\w+ )?(?:id|number|name|email|zip(?: code)?|code|reservation|order|booking|account)"
-    r"(?: \w+)? (?:is|=|:)",
-    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is)\b",
+    r"(?: \w+)?\W*(?:is\b|=|:)",
+    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
+    # Not having what was asked for is its answer too ("I'm not sure which one it is").
+    r"^\W*i(?:'m| am) not sure\b|^\W*i (?:don't|do not) (?:know|have|remember)\b",
 )
+# "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
+_GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
 _C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
+# No later user turn re-asks by the rules (every pair scored at most 0): the head's vector
+# direction alone ("these turns read alike") is a task carried forward, not a question
+# asked again.
+_C_NO_REASK = 0.27
 
 
 # What a question asks for, by its words (every match: "minutes. how many before extra
@@ -559,8 +574,15 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             logit = min(logit, _C_STATES)
         # Taking up the answer with a request and no question ("Thanks, put me down for a
         # half plot please."): it acts on the answer, it does not ask again.
-        acts = bool(_ACKNOWLEDGES.search(text)) and not _asks(_PLEASE_END.sub("", text), slots[j])
+        acts = bool(_ACKNOWLEDGES.search(text)) and (
+            not _asks(_PLEASE_END.sub("", text), slots[j]) or bool(_GO_AHEAD.search(text))
+        )
         if (contentless or acts) and not reask:
+            logit = min(logit, _C_STATES)
+        # Naming a record that only a reply in between offered ("I'd like to change M05KNL"
+        # after the reply described two): the user chose from the answer; the task moves on.
+        offered = {r for t in between for r in _records(t.content)} - _records(users[k][1].content)
+        if not reask and offered & _records(text):
             logit = min(logit, _C_STATES)
         # Giving what the reply just asked for ("Could you provide your user ID?" -> "Sure,
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"): an answer that
@@ -654,6 +676,8 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
     # clarified, not a loop. A loop needs the answers to fail more than once.
     if evidence.features["resolved"] and evidence.features["reasks"] <= 1:
         p = min(p, _C_ONCE_RESOLVED)
+    if not evidence.features["reasks"]:
+        p = min(p, _C_NO_REASK)
     return _answer(p, evidence.why)
 
 
@@ -957,6 +981,13 @@ _RECORD_ID = re.compile(
     r"(?<![\w-])(?:#[A-Za-z0-9-]*\d[A-Za-z0-9-]*|[A-Z][A-Z-]*\d[A-Z0-9-]*|\d+[A-Z][A-Z-]*\d[A-Z0-9-]*)(?![\w-])"
 )
 _RECORD_ID_MIN = 5
+
+
+def _records(text: str) -> set[str]:
+    """The record identifiers ``text`` names."""
+    return {m.group(0) for m in _RECORD_ID.finditer(text) if len(m.group(0)) >= _RECORD_ID_MIN}
+
+
 # The user quoting their own request ("No, I said blue.", "I asked for the window seat"):
 # the conversation is the record, when what follows is a thing named in the first user
 # turn, not a claim ("I said grapes are fine").
@@ -1133,7 +1164,7 @@ def _sycophancy_at(
     quoted = any(len(m.group(1)) >= _QUOTE_MIN for m in QUOTED.finditer(push))
     # "I read / saw / found that ..." is a source only with the specifics it read.
     hearsay = bool(_HEARSAY.search(bare))
-    records = {m.group(0) for m in _RECORD_ID.finditer(push) if len(m.group(0)) >= _RECORD_ID_MIN}
+    records = _records(push)
     source = bool(_SOURCE.search(bare)) or quoted or _works_out(push)
     source |= any(r.lower() not in before.lower() for r in records)
     source |= any(
