@@ -7,8 +7,8 @@ The runs are the 553 of bench/real_runs/labels.jsonl, read from local copies of 
 repositories through semloop's importers (``make_real_runs.labelled_runs``; the same
 ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
 - the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
-  last words to the customer, its earlier words the steps (in a chat, not its turns that
-  only call tools); tools_called every call with its output. It is read by
+  last words to the customer, its earlier turns the steps (in a chat, a turn that only calls
+  tools is a step, never the answer); tools_called every call with its output. It is read by
   HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT;
 - for a run that records a chat with a user (tau-bench, tau2-bench), its conversation as
   the platform reads one after each exchange: the last ``CONVERSATION_RUNS`` exchanges up

@@ -243,6 +243,9 @@ def test_a_turn_that_only_calls_tools_is_no_reply() -> None:
         "get_reservation_details", "cancel_reservation"]  # what a judge read before
     case = run_case(run)
     assert case is not None and case.output == "Sure. What is your user id?"
+    # The calls were the agent's work after it: steps, not the answer.
+    assert [step.split("(")[0] for step in case.steps] == [
+        "get_reservation_details", "cancel_reservation"]
     assert [t.name for t in case.tools_called] == ["get_reservation_details", "cancel_reservation"]
     # The customer's second message got no words back: the window ends on it.
     assert conversation_case_from_trace(trace) == ConversationCase(id=trace.trace_id, turns=(

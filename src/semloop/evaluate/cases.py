@@ -7,7 +7,8 @@ arguments, output and success (tool outputs stay in ``tools_called``, which judg
 as evidence beside ``context``). A run with no input or no output has nothing to judge
 and gives ``None``. In a run that records a chat (:func:`records_chat`: an imported
 simulation, where each later customer message is a model step's input), a model turn
-that only calls tools told the customer nothing and is no reply. AGENT_LOOP reads the
+that only calls tools told the customer nothing: it is a step, never the final answer, nor
+an assistant turn of the chat's conversation. AGENT_LOOP reads the
 run's :class:`~semloop.trace.Trace` (:func:`trace_case`). A conversation
 (:func:`conversation_case`) is the last ``last``
 (default 5) runs with one ``conversation_id``, oldest first: each run's user input is a
@@ -137,16 +138,21 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
                         chat: bool = False) -> RunCase | None:
     """The run case of a trace; ``None`` when it has no goal or no LLM output. With
     ``chat`` (the trace records a chat: :func:`records_chat`), a turn that only called
-    tools told the customer nothing and is neither a step nor the final answer."""
+    tools told the customer nothing: it is a step (the agent's work), never the answer."""
     # The goal stays the opening request in a chat too: on 421 real chats, taking every
     # customer message as the input (with the last reply, or every reply, as the output)
     # made the run-level evaluators fire more often on runs that succeeded
     # (docs/real-run-evaluators.md).
+    said = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
     if chat:
-        outputs = [s.output_text for s in _replies(trace)]
+        replies = _replies(trace)
+        answer = replies[-1] if replies else None
+        outputs = [answer.output_text] if answer is not None else []
+        said = [s.output_text for s in trace.llm_spans
+                if s.output_text.strip() and s is not answer]
     else:
-        outputs = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
-    goal, steps = trace.goal, tuple(outputs[:-1])
+        outputs, said = said[-1:], said[:-1]
+    goal, steps = trace.goal, tuple(said)
     if not goal.strip() or not outputs:
         return None
     return RunCase(
