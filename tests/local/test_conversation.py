@@ -275,6 +275,24 @@ def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) ->
 
 
 @pytest.mark.parametrize(
+    ("text", "heated"),
+    [
+        # A request after the reason or the story so far is what the customer came for.
+        ("Given the circumstances, I would like a full refund, please.", False),
+        ("I booked the flight ten hours ago and I really want a full refund.", False),
+        ("Reason: my plans changed, and I need a full refund.", False),
+        # The same request with a threat, or beside a complaint, stays heated.
+        ("Given the circumstances, I want a full refund or I'm going to a competitor.", True),
+        ("I booked it ten hours ago and I want a full refund. This is a joke.", True),
+    ],
+)
+def test_a_refund_request_after_its_reason_is_no_threat(text: str, heated: bool) -> None:
+    none: frozenset[str] = frozenset()
+    tone = turn_tone(text, none, none, "")
+    assert tone.heat >= 1.0 if heated else tone.heat <= 0.0, (text, tone)
+
+
+@pytest.mark.parametrize(
     ("said", "heated"),
     [
         ("Yes, you can book a pickup online.", False),

@@ -288,7 +288,12 @@ def _leaves(text: str) -> bool:
 _REQUEST = any_of(
     r"^\W*(?:(?:yes|ok|okay|sure|then|and|also|so|hi|hello|in that case)\W+)*(?:please |kindly |just )?"
     r"(?:i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
-    r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)"
+    r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)",
+    # Or after a reason or the story so far: "Given the circumstances, I would like a full
+    # refund, please", "I booked it this morning and I really want to cancel it and get a
+    # full refund".
+    r"(?:,|\band) (?:so )?i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need)"
+    r" (?:to|a|my|the)\b",
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
 _THREAT_OR = re.compile(r"\bor (?:else )?(?:i|we|the|my|a|you)\b|[!?]\s*[!?]", re.IGNORECASE)
