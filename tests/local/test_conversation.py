@@ -292,6 +292,16 @@ def test_a_refund_request_after_its_reason_is_no_threat(text: str, heated: bool)
     assert tone.heat >= 1.0 if heated else tone.heat <= 0.0, (text, tone)
 
 
+def test_a_quoted_name_picked_from_the_reply_is_no_mockery() -> None:
+    none: frozenset[str] = frozenset()
+    said = "Our cheapest room is the \"Habitacion Doble\". Sorry for the short delay in processing."
+    picked = turn_tone('Yes, let\'s check the "Habitacion Doble" for two adults.', none, none, said)
+    assert "quotes the assistant back" not in picked.cues and picked.heat <= 0.0
+    # The reply's own phrasing thrown back stays mockery.
+    mock = turn_tone('Oh sure, "a short delay in processing". Again.', none, none, said)
+    assert "quotes the assistant back" in mock.cues and mock.heat >= 1.0
+
+
 @pytest.mark.parametrize(
     ("said", "heated"),
     [

@@ -328,6 +328,12 @@ def _unoffered(text: str, said: str) -> str:
     return " ".join(p for p in _SENTENCE_END.split(text) if not _ACCEPTS.search(p.strip()))
 
 
+# A quoted name or code the assistant offered ("the "Habitacion Doble"", "Filtro Aceite
+# PC200"): every word capitalised or holding a digit. Picking an option by its name is no
+# mockery; thrown-back words are the reply's phrasing ("a short delay in processing").
+_NAME = re.compile(r"\W*(?:(?:[A-Z]|\w*\d)[\w'.-]*\W*)+")
+
+
 def _accusing_question(text: str) -> bool:
     """A question sentence with an accusing word; sentences split first (linear time)."""
     return any(
@@ -846,7 +852,7 @@ def _read(text: str, context: _Context) -> Tone:
     spoken = " ".join(said.lower().split())
     spoken_words = set(tokens(said))
     for m in QUOTED.finditer(text):
-        mocked |= len(m.group(1)) >= 4 and (
+        mocked |= len(m.group(1)) >= 4 and not _NAME.fullmatch(m.group(1)) and (
             m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words)
         )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
