@@ -292,6 +292,16 @@ def test_a_refund_request_after_its_reason_is_no_threat(text: str, heated: bool)
     assert tone.heat >= 1.0 if heated else tone.heat <= 0.0, (text, tone)
 
 
+def test_a_setting_read_out_in_capitals_is_no_shouting() -> None:
+    none: frozenset[str] = frozenset()
+    listing = "The status shows: - Airplane Mode: ON - Wi-Fi Radio: OFF - Data: No. What next?"
+    tone = turn_tone(listing, none, none, "")
+    assert "capitals" not in tone.cues and tone.heat <= 0.0
+    # The same words shouted in a sentence are capitals.
+    shouted = turn_tone("I turned it OFF and ON and it is STILL dead.", none, none, "")
+    assert "capitals" in shouted.cues and shouted.heat >= 1.0
+
+
 def test_a_quoted_name_picked_from_the_reply_is_no_mockery() -> None:
     none: frozenset[str] = frozenset()
     said = "Our cheapest room is the \"Habitacion Doble\". Sorry for the short delay in processing."

@@ -405,6 +405,8 @@ _NEGATORS = frozenset(
 # A shouted word is an ordinary word in capitals; ids and codes (SKU4432, HTTP_500) are not.
 _CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
 _CODE_LIKE = re.compile(r"[A-Z]+[\d_-]|[\d_-][A-Z]+")
+# A field's value in a listing ("Airplane Mode: ON", "Status: OFF;"): a setting read out.
+_FIELD_VALUE = re.compile(r":\s*\**[A-Z]{2,}\**\s*(?:$|[\s,;.)-])")
 _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be acronyms
 _PRAISED = 1.0  # VADER valence of a word shouted in praise ("thank" 1.5, "love" 3.2)
 
@@ -451,7 +453,9 @@ def _shouted(text: str, known_caps: frozenset[str]) -> int:
     words = [
         m.group(0)
         for m in _CAPS_WORD.finditer(text)
-        if m.group(0) not in known_caps and not _CODE_LIKE.search(text[m.start() : m.end() + 1])
+        if m.group(0) not in known_caps
+        and not _CODE_LIKE.search(text[m.start() : m.end() + 1])
+        and not _FIELD_VALUE.search(text[max(0, m.start() - 3) : m.end() + 1])
     ]
     if not words or sum(c.isupper() for c in text) > 0.9 * sum(c.isalpha() for c in text):
         # All of it in capitals: some users always write that way; count it once.
