@@ -292,6 +292,23 @@ def test_a_refund_request_after_its_reason_is_no_threat(text: str, heated: bool)
     assert tone.heat >= 1.0 if heated else tone.heat <= 0.0, (text, tone)
 
 
+@pytest.mark.parametrize(
+    ("text", "heated"),
+    [
+        # A person asked for as a favour, once the assistant could not do it.
+        ("Since that isn't possible, could you please transfer me to someone who can?", False),
+        ("Is there nothing else? Maybe a supervisor could make an exception?", False),
+        # Demanded, or beside a complaint, it is escalation.
+        ("Get me a manager.", True),
+        ("This is useless. Could you please get me a manager?", True),
+    ],
+)
+def test_a_polite_plea_for_a_person_is_no_escalation(text: str, heated: bool) -> None:
+    none: frozenset[str] = frozenset()
+    tone = turn_tone(text, none, none, "")
+    assert tone.heat >= 1.0 if heated else tone.heat <= 0.0, (text, tone)
+
+
 def test_a_setting_read_out_in_capitals_is_no_shouting() -> None:
     none: frozenset[str] = frozenset()
     listing = "The status shows: - Airplane Mode: ON - Wi-Fi Radio: OFF - Data: No. What next?"
@@ -304,7 +321,7 @@ def test_a_setting_read_out_in_capitals_is_no_shouting() -> None:
 
 def test_a_quoted_name_picked_from_the_reply_is_no_mockery() -> None:
     none: frozenset[str] = frozenset()
-    said = "Our cheapest room is the \"Habitacion Doble\". Sorry for the short delay in processing."
+    said = 'Our cheapest room is the "Habitacion Doble". Sorry for the short delay in processing.'
     picked = turn_tone('Yes, let\'s check the "Habitacion Doble" for two adults.', none, none, said)
     assert "quotes the assistant back" not in picked.cues and picked.heat <= 0.0
     # The reply's own phrasing thrown back stays mockery.

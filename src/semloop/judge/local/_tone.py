@@ -334,6 +334,24 @@ def _unoffered(text: str, said: str) -> str:
 _NAME = re.compile(r"\W*(?:(?:[A-Z]|\w*\d)[\w'.-]*\W*)+")
 
 
+# Asking for a person as a favour ("Could you please transfer me to someone who can assist
+# further?", "Maybe a supervisor could make an exception?"): a question that asks, politely,
+# after the assistant could not do it. Without any other cue it is no complaint.
+_PLEA = any_of(
+    r"^\W*(?:[^.?!]{0,120},\s*)?(?:(?:could|can|would|may) (?:you|i|we)(?: at least)? please|"
+    r"(?:could|can|would|may) (?:you|i|we)(?: at least)? (?:\w+ )?(?:transfer|connect|check with|speak)|maybe)\b"
+)
+
+
+def _pleas(text: str) -> str:
+    """``text`` without its polite questions (``_PLEA`` ending in "?")."""
+    return " ".join(
+        p
+        for p in _SENTENCE_END.split(text)
+        if not (_PLEA.search(p.strip()) and p.rstrip().endswith("?"))
+    )
+
+
 def _accusing_question(text: str) -> bool:
     """A question sentence with an accusing word; sentences split first (linear time)."""
     return any(
@@ -833,6 +851,10 @@ def turn_tone(
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
     # get a full refund") is what a customer came to do: when the rest of the turn shows
     # nothing, the request adds no heat.
+    if "asks for a human" in tone.cues:
+        # A polite plea for a person, with nothing else heated once it is set aside.
+        rest = _read(_pleas(plain(text[:_MAX_CHARS])), context)
+        return rest if not rest.cues else tone
     if not tone.cues or not set(tone.cues) <= _BUSINESS:
         return tone
     parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
@@ -856,8 +878,10 @@ def _read(text: str, context: _Context) -> Tone:
     spoken = " ".join(said.lower().split())
     spoken_words = set(tokens(said))
     for m in QUOTED.finditer(text):
-        mocked |= len(m.group(1)) >= 4 and not _NAME.fullmatch(m.group(1)) and (
-            m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words)
+        mocked |= (
+            len(m.group(1)) >= 4
+            and not _NAME.fullmatch(m.group(1))
+            and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
         )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
