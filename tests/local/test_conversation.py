@@ -266,12 +266,44 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("Please have this escalated to a manager.", True),
         ("I will be cancelling my premium subscription.", True),
         ("Sort it out today, or I will ask for a full refund.", True),
+        # A request after the reason or the story so far is what the customer came for (tau).
+        ("Given the circumstances, I would like a full refund, please.", False),
+        ("I booked the flight ten hours ago and I really want a full refund.", False),
+        ("Reason: my plans changed, and I need a full refund.", False),
+        ("Given the circumstances, I want a full refund or I'm going to a competitor.", True),
+        ("I booked it ten hours ago and I want a full refund. This is a joke.", True),
+        # A person asked for as a favour, once the assistant could not do it; demanded, or
+        # beside a complaint, it is escalation.
+        ("Since that isn't possible, could you please transfer me to someone who can?", False),
+        ("Is there nothing else? Maybe a supervisor could make an exception?", False),
+        ("Get me a manager.", True),
+        ("This is useless. Could you please get me a manager?", True),
     ],
 )
 def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
     none: frozenset[str] = frozenset()
     heat = turn_tone(text, none, none, "").heat
     assert heat >= 1.0 if heated else heat <= 0.0
+
+
+def test_a_setting_read_out_in_capitals_is_no_shouting() -> None:
+    none: frozenset[str] = frozenset()
+    listing = "The status shows: - Airplane Mode: ON - Wi-Fi Radio: OFF - Data: No. What next?"
+    tone = turn_tone(listing, none, none, "")
+    assert "capitals" not in tone.cues and tone.heat <= 0.0
+    # The same words shouted in a sentence are capitals.
+    shouted = turn_tone("I turned it OFF and ON and it is STILL dead.", none, none, "")
+    assert "capitals" in shouted.cues and shouted.heat >= 1.0
+
+
+def test_a_quoted_name_picked_from_the_reply_is_no_mockery() -> None:
+    none: frozenset[str] = frozenset()
+    said = 'Our cheapest room is the "Habitacion Doble". Sorry for the short delay in processing.'
+    picked = turn_tone('Yes, let\'s check the "Habitacion Doble" for two adults.', none, none, said)
+    assert "quotes the assistant back" not in picked.cues and picked.heat <= 0.0
+    # The reply's own phrasing thrown back stays mockery.
+    mock = turn_tone('Oh sure, "a short delay in processing". Again.', none, none, said)
+    assert "quotes the assistant back" in mock.cues and mock.heat >= 1.0
 
 
 @pytest.mark.parametrize(

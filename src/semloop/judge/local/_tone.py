@@ -288,7 +288,12 @@ def _leaves(text: str) -> bool:
 _REQUEST = any_of(
     r"^\W*(?:(?:yes|ok|okay|sure|then|and|also|so|hi|hello|in that case)\W+)*(?:please |kindly |just )?"
     r"(?:i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
-    r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)"
+    r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)",
+    # Or after a reason or the story so far: "Given the circumstances, I would like a full
+    # refund, please", "I booked it this morning and I really want to cancel it and get a
+    # full refund".
+    r"(?:,|\band) (?:so )?i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need)"
+    r" (?:to|a|my|the)\b",
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
 _THREAT_OR = re.compile(r"\bor (?:else )?(?:i|we|the|my|a|you)\b|[!?]\s*[!?]", re.IGNORECASE)
@@ -321,6 +326,30 @@ def _unoffered(text: str, said: str) -> str:
     if not _OFFERS_HUMAN.search(said):
         return text
     return " ".join(p for p in _SENTENCE_END.split(text) if not _ACCEPTS.search(p.strip()))
+
+
+# A quoted name or code the assistant offered ("the "Habitacion Doble"", "Filtro Aceite
+# PC200"): every word capitalised or holding a digit. Picking an option by its name is no
+# mockery; thrown-back words are the reply's phrasing ("a short delay in processing").
+_NAME = re.compile(r"\W*(?:(?:[A-Z]|\w*\d)[\w'.-]*\W*)+")
+
+
+# Asking for a person as a favour ("Could you please transfer me to someone who can assist
+# further?", "Maybe a supervisor could make an exception?"): a question that asks, politely,
+# after the assistant could not do it. Without any other cue it is no complaint.
+_PLEA = any_of(
+    r"^\W*(?:[^.?!]{0,120},\s*)?(?:(?:could|can|would|may) (?:you|i|we)(?: at least)? please|"
+    r"(?:could|can|would|may) (?:you|i|we)(?: at least)? (?:\w+ )?(?:transfer|connect|check with|speak)|maybe)\b"
+)
+
+
+def _pleas(text: str) -> str:
+    """``text`` without its polite questions (``_PLEA`` ending in "?")."""
+    return " ".join(
+        p
+        for p in _SENTENCE_END.split(text)
+        if not (_PLEA.search(p.strip()) and p.rstrip().endswith("?"))
+    )
 
 
 def _accusing_question(text: str) -> bool:
@@ -394,6 +423,8 @@ _NEGATORS = frozenset(
 # A shouted word is an ordinary word in capitals; ids and codes (SKU4432, HTTP_500) are not.
 _CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
 _CODE_LIKE = re.compile(r"[A-Z]+[\d_-]|[\d_-][A-Z]+")
+# A field's value in a listing ("Airplane Mode: ON", "Status: OFF;"): a setting read out.
+_FIELD_VALUE = re.compile(r":\s*\**[A-Z]{2,}\**\s*(?:$|[\s,;.)-])")
 _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be acronyms
 _PRAISED = 1.0  # VADER valence of a word shouted in praise ("thank" 1.5, "love" 3.2)
 
@@ -440,7 +471,9 @@ def _shouted(text: str, known_caps: frozenset[str]) -> int:
     words = [
         m.group(0)
         for m in _CAPS_WORD.finditer(text)
-        if m.group(0) not in known_caps and not _CODE_LIKE.search(text[m.start() : m.end() + 1])
+        if m.group(0) not in known_caps
+        and not _CODE_LIKE.search(text[m.start() : m.end() + 1])
+        and not _FIELD_VALUE.search(text[max(0, m.start() - 3) : m.end() + 1])
     ]
     if not words or sum(c.isupper() for c in text) > 0.9 * sum(c.isalpha() for c in text):
         # All of it in capitals: some users always write that way; count it once.
@@ -818,6 +851,10 @@ def turn_tone(
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
     # get a full refund") is what a customer came to do: when the rest of the turn shows
     # nothing, the request adds no heat.
+    if "asks for a human" in tone.cues:
+        # A polite plea for a person, with nothing else heated once it is set aside.
+        rest = _read(_pleas(plain(text[:_MAX_CHARS])), context)
+        return rest if not rest.cues else tone
     if not tone.cues or not set(tone.cues) <= _BUSINESS:
         return tone
     parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
@@ -841,8 +878,10 @@ def _read(text: str, context: _Context) -> Tone:
     spoken = " ".join(said.lower().split())
     spoken_words = set(tokens(said))
     for m in QUOTED.finditer(text):
-        mocked |= len(m.group(1)) >= 4 and (
-            m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words)
+        mocked |= (
+            len(m.group(1)) >= 4
+            and not _NAME.fullmatch(m.group(1))
+            and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
         )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
