@@ -1817,10 +1817,8 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("lexical_off", sum(lexical_off) / len(units))
     ev.flag("marker", any(_DIGRESSION.search(u) for u, _ in units[1:]))
     _drift_by_meaning(case, units, lexical_off, asked, embed, ev)
-    mine = {t for t in key_terms(case.input) if _is_id(t)}
-    mine |= set(re.findall(r"\b\d{4,}\b", case.input))
-    others = {t for u, _ in units for t in [*key_terms(u), *re.findall(r"\b\d{4,}\b", u)]
-              if _is_id(t) and any(_near(t, m) for m in mine)}
+    mine = _ids(case.input)
+    others = {t for u, _ in units for t in _ids(u) if any(_near(t, m) for m in mine)}
     ev.flag("other_case", bool(others),
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
     other = next((u for u, _ in units if _OTHER_PARTY.search(u)), None)
@@ -1831,7 +1829,7 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
                     and not _SECOND_PERSON.search(u)), None)
     ev.flag("noticed_other", noticed is not None,
             f'it takes up a case it came across: "{_short(noticed or "")}"')
-    ev.flag("new_names", _new_names(case, units))
+    ev.flag("new_names", _new_names(case, units, others))
     return ev
 
 
@@ -1851,7 +1849,7 @@ _YOURS = re.compile(r"\byour((?: [\w&'.-]+){1,3})")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
-def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
+def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str]) -> float:
     """The share of the run's words in units that bring names or years neither the request
     nor anything the run read holds: a tangent into history, brands or people names its own
     cast, where an answer names what its sources name."""
@@ -1869,9 +1867,20 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
     # CC&Rs", "your county's code") is background their question turns on, the rule or
     # document that governs it, not a tangent's cast.
     owned = {t for u, _ in units for t in key_terms(" ".join(_YOURS.findall(u)))}
+    # A unit naming a record the run's own tool calls read or wrote (a reservation, an
+    # order, an item id) reports work on the user's case, whatever else it names: a chat's
+    # later messages bring the details (cities, products) the opening request left out.
+    # Not ``others``: ids a letter away from the user's own are another customer's case.
+    touched = _ids(" ".join([*(tool_text(c.output) for c in case.tools_called),
+                             *(str(a) for c in case.tools_called for a in c.args.values())])) - others
     return sum(words[i] for i in range(1, len(units))
-               if not units[i][1]
+               if not units[i][1] and not (_ids(units[i][0]) & touched)
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)) / total
+
+
+def _ids(text: str) -> set[str]:
+    """The ids a text names: "CL-30112", "#W5362037", "55120"."""
+    return {t for t in [*key_terms(text), *re.findall(r"\b\d{4,}\b", text)] if _is_id(t)}
 
 
 def _inflected(names: frozenset[str] | set[str]) -> set[str]:
