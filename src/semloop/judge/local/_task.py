@@ -1712,6 +1712,33 @@ def _is_id(term: str) -> bool:
     return (digits >= 3 or (digits >= 1 and any(c.isalpha() for c in term))) and not _AMOUNT.match(term)
 
 
+# The commonest words of English and of the Romance languages: a sentence is in the one
+# whose words it uses.
+_ENGLISH = frozenset({
+    "the", "and", "to", "of", "is", "you", "your", "i", "it", "for", "that", "in", "on", "with",
+    "my", "can", "this", "me", "be", "are", "have", "was", "what", "please", "will", "we",
+})
+_ROMANCE = frozenset({
+    "el", "la", "los", "las", "de", "del", "que", "en", "por", "para", "con", "una", "es", "tu",
+    "su", "lo", "se", "le", "les", "y", "al", "como", "pero", "más", "muy", "este", "esta", "et",
+    "est", "pour", "dans", "une", "il", "du", "des", "ou", "não", "em", "um", "uma", "os", "da",
+    "do",
+})
+
+
+def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
+    """Which units are in another language than an English request."""
+    def shares(text: str) -> tuple[float, float]:
+        words = re.findall(r"[^\W\d_]+", text.lower()) or [""]
+        return (sum(w in _ENGLISH for w in words) / len(words),
+                sum(w in _ROMANCE for w in words) / len(words))
+    en, other = shares(request)
+    if en <= other:
+        return [False] * len(units)
+    return [other >= 0.15 and other > 2 * en for other, en in
+            (shares(u)[::-1] for u, _ in units)]
+
+
 def _drift_by_meaning(
     case: RunCase, units: Sequence[tuple[str, bool]], lexical_off: Sequence[bool],
     asked: frozenset[str], embed: Embed, ev: Evidence,
@@ -1719,7 +1746,10 @@ def _drift_by_meaning(
     """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
     digressions, selling, and how much of the run is far from the request."""
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
-    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
+    # A unit in another language than the request (a reply in Spanish to a request in
+    # English) is far from it to the embedder whatever it says: its distance is no evidence.
+    foreign = _foreign(case.input, units)
+    cos = [1.0 if foreign[i] else float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
