@@ -1904,8 +1904,9 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     touched = _ids(" ".join([*(tool_text(c.output) for c in case.tools_called),
                              *(str(a) for c in case.tools_called for a in c.args.values())])) - others
     return sum(words[i] for i in range(1, len(units))
-               if not units[i][1] and not (_ids(units[i][0]) & touched)
-               and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)) / total
+               if not units[i][1]
+               and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)
+               and not (_ids(units[i][0]) & touched)) / total
 
 
 def _ids(text: str) -> set[str]:
