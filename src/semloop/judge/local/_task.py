@@ -1851,7 +1851,7 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     others = {t for u, _ in units for t in _ids(u) if any(_near(t, m) for m in mine)}
     ev.flag("other_case", bool(others),
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
-    other = next((u for u, _ in units if _OTHER_PARTY.search(u)), None)
+    other = next((u for u, _ in units if _OTHER_PARTY.search(_VOCATIVE.sub("", u))), None)
     ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
     # A record the run came across and took up for its owner: "while checking, I saw unit
     # 3D has…, so I've sent them a notice"; the user is "you", that owner a third person.
@@ -1871,6 +1871,8 @@ _OTHER_PARTY = re.compile(
     r"\b(?:the )?[A-Z][a-z]+s' (?:\w+ )?(?:move|order|account|booking|case|ticket|claim|request)\b|"
     r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
 )
+# A title and name the run speaks to ("Thank you, Mr. Smith.") is the user, addressed.
+_VOCATIVE = re.compile(r"(?:^|,\s*)(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+(?=\s*[.!?,])")
 _YEAR_OR_DECADE = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
 _NOTICED = re.compile(r"\bwhile (?:i was|i'm|checking|looking)\b|\bi (?:also )?(?:saw|noticed|"
                       r"spotted|came across)\b", re.IGNORECASE)
