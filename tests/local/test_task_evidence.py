@@ -863,10 +863,11 @@ def test_which_units_are_in_another_language() -> None:
 
 def test_the_user_addressed_by_title_is_no_one_else(embed: Embed) -> None:
     request = "Hi, I'd like to book a double room for two nights from Friday."
-    addressed = case(request, "Wonderful! Thank you, Mr. Smith. Your double room is booked for "
-                     "Friday and Saturday nights.")
+    booked = "Your double room is booked for Friday and Saturday nights."
+    addressed = case(request, booked, steps=(("Wonderful! Thank you, Mr. Smith. Let me get that "
+                                             "reservation created for you."),))
     assert off_topic_evidence(addressed, embed).features["other_party"] == 0.0
     # Someone named in the third person is another party still.
-    spoken_of = case(request, "Your double room is booked. I have also moved Mr. Patel's "
-                     "booking to the suite on Saturday.")
+    spoken_of = case(request, booked, steps=(("I have also moved Mr. Patel's booking to the "
+                                             "suite on Saturday."),))
     assert off_topic_evidence(spoken_of, embed).features["other_party"] == 1.0
