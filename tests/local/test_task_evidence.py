@@ -14,6 +14,7 @@ from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._head import Evidence
 from semloop.judge.local._task import (
+    _foreign,
     off_topic_evidence,
     task_completion_evidence,
     task_understanding_evidence,
@@ -802,3 +803,71 @@ def test_a_hand_off_is_neither_generic_nor_another_task(embed: Embed) -> None:
     assert task_understanding_evidence(moved, embed).features["other_action"] == 1.0
     checking = case(request, "Let me check K7Q2PL.", tools=(_LOOKUP, _HANDOFF))
     assert task_completion_evidence(checking, embed).features["promise"] == 1.0
+
+
+_RESERVATION = _call("get_reservation_details", {"reservation_id": "Q69X3R"},
+                     '{"reservation_id": "Q69X3R", "origin": "PHL", "destination": "LGA"}')
+
+
+def test_a_record_the_run_touched_is_the_users_case(embed: Embed) -> None:
+    # A chat's opening may only greet; the places and carriers come in later messages. A
+    # sentence naming the reservation the run looked up is work on it, whatever it names.
+    request = "Hi, could you help me cancel my reservation?"
+    on_it = ("I found your reservation Q69X3R from Philadelphia to LaGuardia on Delta Airlines, "
+             "booked through Expedia in Economy Plus.")
+    assert off_topic_evidence(case(request, on_it, steps=("Sure, what is your user id?",),
+                                   tools=(_RESERVATION,)), embed).features["new_names"] == 0.0
+    # The same sentence with no record behind it, and a tangent beside the record, bring names.
+    assert off_topic_evidence(case(request, on_it, steps=("Sure, what is your user id?",)),
+                              embed).features["new_names"] > 0.0
+    tangent = ("Your reservation Q69X3R is cancelled. LaGuardia opened in 1939 under Mayor "
+               "Fiorello La Guardia, and Robert Moses built the Grand Central Parkway to it.")
+    assert off_topic_evidence(case(request, tangent, tools=(_RESERVATION,)),
+                              embed).features["new_names"] > 0.0
+
+
+def test_a_record_a_letter_from_the_users_is_another_case(embed: Embed) -> None:
+    # The run's tool calls touched E5503 too, but E5503 is not the user's E5530.
+    request = "I haven't received my November commission payment, employee E5530"
+    other = ("I also found that E5503 (Jamie Rivera in the Denver office) was underpaid by "
+             "Harborline Payroll, so I raised an adjustment with Wexford Benefits.")
+    ran = case(request, "Your November commission is in the Dec 15 payroll. " + other,
+               tools=(_call("commission_status", {"employee": "E5530"}, '{"amount": 2140}'),
+                      _call("raise_adjustment", {"employee": "E5503"}, '{"ok": true}')))
+    features = off_topic_evidence(ran, embed).features
+    assert features["other_case"] == 1.0 and features["new_names"] > 0.0
+
+
+def test_a_reply_in_another_language_is_not_far_by_meaning(embed: Embed) -> None:
+    request = "Hi there! I'm calling to check on the status of the order I placed last week."
+    spanish = case(request, "Tu pedido está en camino y llegará el jueves. Te enviaré el número "
+                   "de seguimiento por correo.",
+                   steps=("Claro, para ayudarte necesito el número de tu pedido, por favor.",))
+    features = off_topic_evidence(spanish, embed).features
+    assert features["never_on"] == 0.0 and features["tail_far"] == 0.0
+    assert features["far_share"] == 0.0
+    # An English tangent stays far from the request.
+    english = case(request, "Your order ships Thursday. Penguins huddle together through the "
+                   "Antarctic winter while the males keep the eggs warm on their feet.")
+    assert off_topic_evidence(english, embed).features["far_share"] > 0.0
+
+
+def test_which_units_are_in_another_language() -> None:
+    units = [("Tu pedido está en camino y llegará el jueves.", False),
+             ("Your order is on its way and arrives on Thursday.", False),
+             ("Order 4471: shipped.", False)]
+    assert _foreign("Where is my order? I placed it last week.", units) == [True, False, False]
+    # A request in Spanish: nothing is foreign to an English reading of it.
+    assert _foreign("¿Dónde está mi pedido de la semana pasada?", units) == [False] * 3
+
+
+def test_the_user_addressed_by_title_is_no_one_else(embed: Embed) -> None:
+    request = "Hi, I'd like to book a double room for two nights from Friday."
+    booked = "Your double room is booked for Friday and Saturday nights."
+    addressed = case(request, booked, steps=(("Wonderful! Thank you, Mr. Smith. Let me get that "
+                                             "reservation created for you."),))
+    assert off_topic_evidence(addressed, embed).features["other_party"] == 0.0
+    # Someone named in the third person is another party still.
+    spoken_of = case(request, booked, steps=(("I have also moved Mr. Patel's booking to the "
+                                             "suite on Saturday."),))
+    assert off_topic_evidence(spoken_of, embed).features["other_party"] == 1.0

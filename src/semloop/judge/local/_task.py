@@ -1712,6 +1712,33 @@ def _is_id(term: str) -> bool:
     return (digits >= 3 or (digits >= 1 and any(c.isalpha() for c in term))) and not _AMOUNT.match(term)
 
 
+# The commonest words of English and of the Romance languages: a sentence is in the one
+# whose words it uses.
+_ENGLISH = frozenset({
+    "the", "and", "to", "of", "is", "you", "your", "i", "it", "for", "that", "in", "on", "with",
+    "my", "can", "this", "me", "be", "are", "have", "was", "what", "please", "will", "we",
+})
+_ROMANCE = frozenset({
+    "el", "la", "los", "las", "de", "del", "que", "en", "por", "para", "con", "una", "es", "tu",
+    "su", "lo", "se", "le", "les", "y", "al", "como", "pero", "más", "muy", "este", "esta", "et",
+    "est", "pour", "dans", "une", "il", "du", "des", "ou", "não", "em", "um", "uma", "os", "da",
+    "do",
+})
+
+
+def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
+    """Which units are in another language than an English request."""
+    def shares(text: str) -> tuple[float, float]:
+        words = re.findall(r"[^\W\d_]+", text.lower()) or [""]
+        return (sum(w in _ENGLISH for w in words) / len(words),
+                sum(w in _ROMANCE for w in words) / len(words))
+    en, other = shares(request)
+    if en <= other:
+        return [False] * len(units)
+    return [other >= 0.15 and other > 2 * en for other, en in
+            (shares(u)[::-1] for u, _ in units)]
+
+
 def _drift_by_meaning(
     case: RunCase, units: Sequence[tuple[str, bool]], lexical_off: Sequence[bool],
     asked: frozenset[str], embed: Embed, ev: Evidence,
@@ -1719,7 +1746,10 @@ def _drift_by_meaning(
     """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
     digressions, selling, and how much of the run is far from the request."""
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
-    cos = [float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
+    # A unit in another language than the request (a reply in Spanish to a request in
+    # English) is far from it to the embedder whatever it says: its distance is no evidence.
+    foreign = _foreign(case.input, units)
+    cos = [1.0 if foreign[i] else float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
@@ -1817,13 +1847,11 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("lexical_off", sum(lexical_off) / len(units))
     ev.flag("marker", any(_DIGRESSION.search(u) for u, _ in units[1:]))
     _drift_by_meaning(case, units, lexical_off, asked, embed, ev)
-    mine = {t for t in key_terms(case.input) if _is_id(t)}
-    mine |= set(re.findall(r"\b\d{4,}\b", case.input))
-    others = {t for u, _ in units for t in [*key_terms(u), *re.findall(r"\b\d{4,}\b", u)]
-              if _is_id(t) and any(_near(t, m) for m in mine)}
+    mine = _ids(case.input)
+    others = {t for u, _ in units for t in _ids(u) if any(_near(t, m) for m in mine)}
     ev.flag("other_case", bool(others),
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
-    other = next((u for u, _ in units if _OTHER_PARTY.search(u)), None)
+    other = next((u for u, _ in units if _OTHER_PARTY.search(_VOCATIVE.sub("", u))), None)
     ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
     # A record the run came across and took up for its owner: "while checking, I saw unit
     # 3D has…, so I've sent them a notice"; the user is "you", that owner a third person.
@@ -1831,7 +1859,7 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
                     and not _SECOND_PERSON.search(u)), None)
     ev.flag("noticed_other", noticed is not None,
             f'it takes up a case it came across: "{_short(noticed or "")}"')
-    ev.flag("new_names", _new_names(case, units))
+    ev.flag("new_names", _new_names(case, units, others))
     return ev
 
 
@@ -1843,6 +1871,8 @@ _OTHER_PARTY = re.compile(
     r"\b(?:the )?[A-Z][a-z]+s' (?:\w+ )?(?:move|order|account|booking|case|ticket|claim|request)\b|"
     r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
 )
+# A title and name the run speaks to ("Thank you, Mr. Smith.") is the user, addressed.
+_VOCATIVE = re.compile(r"(?:^|,\s*)(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+(?=\s*[.!?,])")
 _YEAR_OR_DECADE = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
 _NOTICED = re.compile(r"\bwhile (?:i was|i'm|checking|looking)\b|\bi (?:also )?(?:saw|noticed|"
                       r"spotted|came across)\b", re.IGNORECASE)
@@ -1851,7 +1881,7 @@ _YOURS = re.compile(r"\byour((?: [\w&'.-]+){1,3})")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
-def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
+def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str]) -> float:
     """The share of the run's words in units that bring names or years neither the request
     nor anything the run read holds: a tangent into history, brands or people names its own
     cast, where an answer names what its sources name."""
@@ -1869,9 +1899,21 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]]) -> float:
     # CC&Rs", "your county's code") is background their question turns on, the rule or
     # document that governs it, not a tangent's cast.
     owned = {t for u, _ in units for t in key_terms(" ".join(_YOURS.findall(u)))}
+    # A unit naming a record the run's own tool calls read or wrote (a reservation, an
+    # order, an item id) reports work on the user's case, whatever else it names: a chat's
+    # later messages bring the details (cities, products) the opening request left out.
+    # Not ``others``: ids a letter away from the user's own are another customer's case.
+    touched = _ids(" ".join([*(tool_text(c.output) for c in case.tools_called),
+                             *(str(a) for c in case.tools_called for a in c.args.values())])) - others
     return sum(words[i] for i in range(1, len(units))
                if not units[i][1]
-               and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)) / total
+               and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)
+               and not (_ids(units[i][0]) & touched)) / total
+
+
+def _ids(text: str) -> set[str]:
+    """The ids a text names: "CL-30112", "#W5362037", "55120"."""
+    return {t for t in [*key_terms(text), *re.findall(r"\b\d{4,}\b", text)] if _is_id(t)}
 
 
 def _inflected(names: frozenset[str] | set[str]) -> set[str]:
