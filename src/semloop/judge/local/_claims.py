@@ -412,6 +412,20 @@ _WORDED = re.compile(
 
 # A number after a hyphen ends an id when the word before it joins a chain or has digits.
 _HYPHEN_ID = re.compile(r"(?:[\w]*-|[A-Za-z]*\d\w*)-$")
+_ID_CHAR = re.compile(r"[\w-]")
+_ID_WINDOW = 64
+_LETTER_AFTER = re.compile(r"-?[A-Za-z]")
+_SLASH_DIGIT = re.compile(r"/\d")
+
+
+def _after_id(text: str, end: int) -> bool:
+    """``_HYPHEN_ID`` searched in ``text[:end]``, without rescanning the whole text before
+    every number of a long tool output: a match is made of word characters and hyphens,
+    so it lies in a window at the end unless that window is all of them."""
+    start = max(0, end - _ID_WINDOW)
+    if _HYPHEN_ID.search(text, start, end):
+        return True
+    return start > 0 and bool(_ID_CHAR.match(text, start)) and bool(_HYPHEN_ID.search(text, 0, end))
 
 
 _BY = re.compile(r"\s?[x×]\s?")
@@ -462,10 +476,10 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         return all(span[1] <= a or span[0] >= b for a, b in taken)
 
     for m in _NUMERIC.finditer(text):
-        if (not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :])
-                or re.match(r"/\d", text[m.end("num") :]) or text[: m.start("num")].endswith("/")):
+        if (not free(m.span("num")) or _LETTER_AFTER.match(text, m.end())
+                or _SLASH_DIGIT.match(text, m.end("num")) or text.endswith("/", 0, m.start("num"))):
             continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
-        if _HYPHEN_ID.search(text[: m.start("num")]) or (
+        if _after_id(text, m.start("num")) or (
                 text[m.start("num") - 1 : m.start("num")] == "-" and m.group("num").startswith("0")):
             continue  # "lb-edge-02", "node2-3": an id's last part
         num = m.group("num").replace("−", "-")
