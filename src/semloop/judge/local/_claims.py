@@ -278,6 +278,20 @@ _CAPITAL = re.compile(r"\b[A-Z][a-z][\w'-]*\b")
 # An id mixes digits with capitals (AP-22918, HO-3); "35-minute" and "31st" are not ids.
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(]\s*)$")
+_SPACES = re.compile(r"\s*")
+_WINDOW = 64
+
+
+def _ends_with(pattern: re.Pattern[str], text: str, end: int, run: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` (anchored by ``$``, no lookbehind) is found in ``text[:end]``,
+    for a pattern whose match is one character then characters ``run`` (``[...]*``)
+    matches: searched in a window at the end, the whole prefix only when the window is all
+    such characters. A long tool output is then not rescanned before each of its words or
+    numbers."""
+    start = max(0, end - _WINDOW)
+    if pattern.search(text, start, end):
+        return True
+    return start > 0 and bool(run.fullmatch(text, start, end)) and bool(pattern.search(text, 0, end))
 _COMMON_CAPITALS = frozenset(
     """i i'm i'll i've i'd ok okay yes no hi hello dear thanks please monday tuesday wednesday
     thursday friday saturday sunday january february march april may june july august september
@@ -297,7 +311,7 @@ def key_terms(text: str) -> frozenset[str]:
             tok = tok[:-1]
         found.add(tok.lower())
     for m in _CAPITAL.finditer(text):
-        if not _SENTENCE_START.search(text[: m.start()]):
+        if not _ends_with(_SENTENCE_START, text, m.start(), _SPACES):
             found.add(m.group(0).lower())
     for m in _CODE.finditer(text):
         found.add(m.group(0).lower())
@@ -412,6 +426,9 @@ _WORDED = re.compile(
 
 # A number after a hyphen ends an id when the word before it joins a chain or has digits.
 _HYPHEN_ID = re.compile(r"(?:[\w]*-|[A-Za-z]*\d\w*)-$")
+_ID_CHARS = re.compile(r"[\w-]*")
+_LETTER_AFTER = re.compile(r"-?[A-Za-z]")
+_SLASH_DIGIT = re.compile(r"/\d")
 
 
 _BY = re.compile(r"\s?[x×]\s?")
@@ -462,10 +479,10 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         return all(span[1] <= a or span[0] >= b for a, b in taken)
 
     for m in _NUMERIC.finditer(text):
-        if (not free(m.span("num")) or re.match(r"-?[A-Za-z]", text[m.end() :])
-                or re.match(r"/\d", text[m.end("num") :]) or text[: m.start("num")].endswith("/")):
+        if (not free(m.span("num")) or _LETTER_AFTER.match(text, m.end())
+                or _SLASH_DIGIT.match(text, m.end("num")) or text.endswith("/", 0, m.start("num"))):
             continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
-        if _HYPHEN_ID.search(text[: m.start("num")]) or (
+        if _ends_with(_HYPHEN_ID, text, m.start("num"), _ID_CHARS) or (
                 text[m.start("num") - 1 : m.start("num")] == "-" and m.group("num").startswith("0")):
             continue  # "lb-edge-02", "node2-3": an id's last part
         num = m.group("num").replace("−", "-")

@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from ...case import RunCase
@@ -211,6 +212,34 @@ class _Evidence:
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
         self.units = _value_units([*self.texts, self.given])
+
+    # What the per-claim checks read of the texts alone, worked out once per case.
+    @cached_property
+    def facts(self) -> str:
+        """The texts' lines as statements (see ``_stated``), for ``_state_conflict``."""
+        return "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
+                         for text in self.texts for line in text.splitlines())
+
+    @cached_property
+    def today(self) -> datetime.date | None:
+        return _today(self.texts)
+
+    @cached_property
+    def name_spans(self) -> list[tuple[frozenset[str], set[str]]]:
+        return [sp for t in self.texts for sp in _name_spans(t)]
+
+    @cached_property
+    def text_stems(self) -> frozenset[str]:
+        """The stems of the texts (not the question's), for ``_invented_items``."""
+        return word_stems("\n".join(self.texts))
+
+    @cached_property
+    def stem_prefixes(self) -> frozenset[str]:
+        return frozenset(s[:_STEM_PREFIX] for s in self.text_stems)
+
+    @cached_property
+    def lowered(self) -> list[str]:
+        return [t.lower() for t in self.texts]
 
     def segmented(self) -> _Segmented | None:
         """The context cut into segments for binding (see ``_misbound``), once per case:
@@ -526,8 +555,7 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
 def _state_conflict(claim: str, ev: _Evidence) -> str:
     # What the user asks ("is it on time?") states nothing; "in stock: False" states no
     # "in stock".
-    facts = "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
-                      for text in ev.texts for line in text.splitlines())
+    facts = ev.facts
     for group in _STATES:
         for mine in group:
             m = mine.search(claim)
@@ -619,12 +647,11 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     "is there WiFi?" does not offer it), and the odd items of an enumeration most of whose
     items the context names ("React, Node.js, PostgreSQL and Python" from a curriculum
     without Python)."""
-    facts = word_stems("\n".join(ev.texts))
-    prefixes = {s[:_STEM_PREFIX] for s in facts}
+    facts, prefixes = ev.text_stems, ev.stem_prefixes
 
     def named(word: str) -> bool:
         return stem(word) in facts or stem(word)[:_STEM_PREFIX] in prefixes or any(
-            word in t.lower() for t in ev.texts)
+            word in t for t in ev.lowered)
 
     odd = [w for items in _enumerated_items(claim)
            if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
@@ -916,7 +943,7 @@ def _wrong_days(claim: str, ev: _Evidence) -> list[str]:
     evidence gives, counted from the context's today: "Sunday at 2:10 pm" for a screening
     on Saturday the 18th. Only where the evidence dates things besides today, and never a
     weekday the evidence names itself ("closed on Sundays")."""
-    today = _today(ev.texts)
+    today = ev.today
     if today is None:
         return []
     dated = [r for r in ev.date_readings if all(r) and r != (today.year, today.month, today.day)]
@@ -1245,7 +1272,7 @@ def _swapped(claim: str, ev: _Evidence) -> str:
     Voss (rehabilitation after surgery)"): the claim's words are in another name's span,
     none in its own name's."""
     mine = key_terms(claim)
-    spans = [sp for t in ev.texts for sp in _name_spans(t)]
+    spans = ev.name_spans
     named = {terms for terms, _ in spans if terms & mine}
     if len(named) != 1:
         return ""
