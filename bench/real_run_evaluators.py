@@ -95,14 +95,16 @@ def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
     for label, run in progress(runs, "evaluators on real runs", at_least=1):
         trace = run.to_trace()
         where, result_of = part(label), outcome(run)
-        case = run_case_from_trace(trace, id=label["id"], chat=records_chat(run))
+        chat = records_chat(run)
+        case = run_case_from_trace(trace, id=label["id"], chat=chat)
         windows = []
-        if records_chat(run):
+        if chat:
             windows = [w for k in range(exchange_count(trace))
                        if (w := conversation_case_from_trace(trace, upto=k, id=label["id"]))]
         for name, evaluator in evaluators.items():
             assert isinstance(evaluator, QuestionEvaluator)
-            cases = ([case] if case is not None else []) if name in RUN_LEVEL else windows
+            run_level = evaluator.level == "run"
+            cases = ([case] if case is not None else []) if run_level else windows
             if not cases:
                 continue
             tally = counts[(name, where, result_of)]
@@ -116,7 +118,7 @@ def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
                         "id": label["id"], "evaluator": name, "outcome": result_of,
                         "part": where, "confidence": result.confidence,
                         "reasoning": result.reasoning,
-                        **({"window": k, "windows": len(cases)} if name in CONVERSATION_LEVEL else {}),
+                        **({} if run_level else {"window": k, "windows": len(cases)}),
                     })
                     break
     return fires, ms, counts

@@ -143,29 +143,22 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     # customer message as the input (with the last reply, or every reply, as the output)
     # made the run-level evaluators fire more often on runs that succeeded
     # (docs/real-run-evaluators.md).
-    said = [s.output_text for s in trace.llm_spans if s.output_text.strip()]
-    if chat:
-        replies = _replies(trace)
-        answer = replies[-1] if replies else None
-        outputs = [answer.output_text] if answer is not None else []
-        said = [s.output_text for s in trace.llm_spans
-                if s.output_text.strip() and s is not answer]
-    else:
-        outputs, said = said[-1:], said[:-1]
-    goal, steps = trace.goal, tuple(said)
-    if not goal.strip() or not outputs:
+    spoken = [s for s in trace.llm_spans if s.output_text.strip()]
+    answers = _replies(trace) if chat else spoken
+    if not trace.goal.strip() or not answers:
         return None
+    answer = answers[-1]
     return RunCase(
         id=id or trace.trace_id,
-        input=goal,
-        output=outputs[-1],
+        input=trace.goal,
+        output=answer.output_text,
         context=tuple(s.output_text for s in trace.spans_of_type("retriever")
                       if s.output_text.strip()),
         tools_called=tuple(
             ToolCall(name=s.name, args=_args(s.input), output=s.output_text, success=_success(s))
             for s in trace.tool_spans
         ),
-        steps=steps,
+        steps=tuple(s.output_text for s in spoken if s is not answer),
         label=label,
     )
 
@@ -247,8 +240,7 @@ def cases_from_runs(
         return cases, skipped
     groups: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
-        trace = run.to_trace()
-        if records_chat(run) and exchange_count(trace) > 1:
+        if records_chat(run) and exchange_count(trace := run.to_trace()) > 1:
             # A run that records a chat (an imported simulation) is a conversation of its
             # own: its retries share the customer's id but are other conversations.
             chat = conversation_case_from_trace(trace, last=last, id=run.run_id)
