@@ -3,9 +3,10 @@
     python bench/real_run_evaluators.py --repo OWNER/NAME=PATH ... [--evaluator NAME ...]
         [--sample N [--seed S]] [--limit N] [--json OUT]
 
-The runs are the 553 of bench/real_runs/labels.jsonl, read from local copies of their
-repositories through semloop's importers (``make_real_runs.labelled_runs``; the same
-``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
+The runs are those of bench/real_runs/labels.jsonl, less the runs of the blind set
+(bench/real_runs/evaluator_blind.jsonl: give it as ``--labels`` to measure them), read from
+local copies of their repositories through semloop's importers
+(``make_real_runs.labelled_runs``; the same ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
 - the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
   last words to the customer, its earlier turns the steps (in a chat, a turn that only calls
   tools is a step, never the answer); tools_called every call with its output. It is read by
@@ -57,6 +58,7 @@ from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.events import Run
 from semloop.judge.registry import make_backend
 
+BLIND = HERE / "real_runs" / "evaluator_blind.jsonl"
 RUN_LEVEL = ("HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT")
 CONVERSATION_LEVEL = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
 OUTCOMES = ("succeeded", "failed", "partial", "unlabelled")
@@ -162,8 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="only the first N runs (a quick look)")
     ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
     args = ap.parse_args(argv)
+    # The blind set's runs stay out of the tuning table even when the loop corpus labels
+    # some of them too.
+    blind = ({lab["id"] for lab in read_labels(BLIND)}
+             if args.labels.resolve() != BLIND.resolve() else set())
     labels = [lab for lab in read_labels(args.labels)
-              if not args.source or lab["source"] in args.source]
+              if (not args.source or lab["source"] in args.source) and lab["id"] not in blind]
     runs, problems = labelled_runs(labels, repos_of(args.repo), "all")
     for p in problems:
         print("skipped:", p, file=sys.stderr)
