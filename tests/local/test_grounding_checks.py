@@ -3,6 +3,8 @@ check finds (the evidence the head weighs), not the head's verdict."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from semloop.case import RunCase, ToolCall
@@ -10,9 +12,11 @@ from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import (
     clock_times,
     contradicts,
+    dates,
     labelled_values,
     negation_scope,
     quantities,
+    split_claims,
     word_stems,
     worded_clock_times,
 )
@@ -736,3 +740,86 @@ def test_a_question_and_a_headings_words_assert_no_name(embed: Embed) -> None:
     assert found(embed, "refund?", "It arrives in 5 days. Anything else for your trip to Porto?",
                  ctx).get("names", 0) == 0
     assert found(embed, "refund?", "It arrives in 5 days for your trip to Porto.", ctx)["names"] == 1
+
+
+# --- real chats (hall22): how agents write their closing answers ----------------------
+
+def case_evidence(embed: Embed, answer: str, calls: list[ToolCall], question: str = "help?") -> dict[str, float]:
+    case = RunCase(id="chat", input=question, output=answer, tools_called=tuple(calls))
+    return hallucination_evidence(case, embed).features
+
+
+def test_an_answer_in_a_json_envelope_is_read_as_its_text(embed: Embed) -> None:
+    tool = ToolCall("change_plan", {"line": "L-77"}, '{"plan": "Max 50", "monthly_eur": 25, "starts": "2026-08-01"}')
+    said = '{"message": "Done.\\n\\nWhat changed\\n- Plan: Max 50\\n- Price: 25 EUR a month\\n- Starts: 1 August 2026"}'
+    ok = case_evidence(embed, said, [tool])
+    assert ok["numbers"] == 0 and ok["names"] == 0
+    wrong = case_evidence(embed, said.replace("25 EUR", "29 EUR"), [tool])
+    assert wrong["numbers"] == 1
+
+
+def test_a_total_from_the_last_call_is_worked_out_however_long_the_run(embed: Embed) -> None:
+    searches = [ToolCall("search_rooms", {"day": d}, json.dumps(
+        [{"room": f"R{d}{k}", "rate": 90 + 7 * k + d, "left": k} for k in range(8)])) for d in range(5)]
+    booked = ToolCall("book", {"guest_id": "G-1"},
+                      '{"nights": [{"rate": 131.4}, {"rate": 127.25}], "status": "booked"}')
+    assert case_evidence(embed, "Your total for the two nights is $258.65.", [*searches, booked])["numbers"] == 0
+    assert case_evidence(embed, "Your total for the two nights is $261.65.", [*searches, booked])["numbers"] == 1
+
+
+def test_typographic_hyphens_and_spaces_keep_a_date_whole() -> None:
+    assert dates("born 1991\u201107\u201130")[0][1] == dates("born 1991-07-30")[0][1]
+    assert split_claims("Basic\u202fEconomy for 3\u00a0people.") == ["Basic Economy for 3 people."]
+
+
+def test_a_line_that_introduces_a_list_names_nothing(embed: Embed) -> None:
+    tool = ToolCall("book_class", {"member": "M-2"}, '{"class": "Pilates", "date": "2026-03-10", "start": "07:15"}')
+    said = "Booked!\n\n**Tuesday Morning - Early Start Before Work:**\n- Pilates, 07:15, 10 March 2026"
+    assert case_evidence(embed, said, [tool])["names"] == 0
+    # A code in the heading is still a name the context must give.
+    assert case_evidence(embed, said.replace("Tuesday", "Studio B7 Tuesday"), [tool])["names"] == 1
+
+
+def test_a_cause_ends_where_the_main_clause_starts_and_the_speakers_reach_is_no_cause(embed: Embed) -> None:
+    tool = ToolCall("get_train", {"train_id": "T-9"}, '{"train": "T-9", "status": "cancelled"}')
+    assert case_evidence(embed, "Because your train T-9 was cancelled, we will refund the ticket in full.",
+                         [tool])["cause"] == 0
+    assert case_evidence(embed, "Since that needs records my tools cannot open, I will pass you to a colleague.",
+                         [tool])["cause"] == 0
+    assert case_evidence(embed, "Train T-9 was cancelled because of a signalling fault near Crewe.",
+                         [tool])["cause"] == 1
+
+
+def test_the_speakers_feelings_assert_nothing(embed: Embed) -> None:
+    tool = ToolCall("get_order", {"order_id": "O-5"}, '{"order": "O-5", "status": "shipped"}')
+    feelings = "I sincerely apologize for the wait. I hope the rest of your week goes smoothly."
+    assert case_evidence(embed, feelings, [tool]) == {"hedged_share": 0.0}
+    # "Sorry, X" states X.
+    assert "rule" in case_evidence(embed, "Sorry, order O-5 was cancelled.", [tool])
+
+
+def test_not_having_a_thing_denies_the_whole_phrase() -> None:
+    assert negation_scope("it does not have travel insurance") == negation_scope("it has no travel insurance")
+
+
+def test_a_number_abbreviation_after_its_noun_negates_nothing() -> None:
+    assert negation_scope("policy no: HX-441; ref no. 8812") == (frozenset(), frozenset())
+
+
+def test_a_yes_no_value_a_later_call_changed_is_no_longer_the_state(embed: Embed) -> None:
+    before = ToolCall("get_booking", {"booking_id": "B-7"}, '{"booking_id": "B-7", "insured": false, "seats": 2}')
+    change = ToolCall("add_insurance", {"booking_id": "B-7"}, '{"ok": true}')
+    said = "Booking B-7 is insured now."
+    assert case_evidence(embed, said, [before])["negation"] == 1
+    assert case_evidence(embed, said, [before, change])["negation"] == 0
+    # Another booking's change leaves B-7's state standing.
+    other = ToolCall("add_insurance", {"booking_id": "B-9"}, '{"ok": true}')
+    assert case_evidence(embed, said, [before, other])["negation"] == 1
+
+
+def test_an_answer_in_another_language_is_not_read_line_by_line(embed: Embed) -> None:
+    tool = ToolCall("buscar_pedido", {"pedido_id": "P-3"}, '{"pedido": "P-3", "estado": "enviado"}')
+    said = ("Perfecto, Lucía. Tu pedido P-3 ya fue enviado y llegará pronto.\n\n"
+            "**[Derivando a Atención Postventa]**\n\n¡Que tengas un excelente día!")
+    case = RunCase(id="es", input="Hola, ¿dónde está mi pedido?", output=said, tools_called=(tool,))
+    assert "rule" not in hallucination_evidence(case, embed).features

@@ -76,10 +76,15 @@ def verdict(logit: float, reasoning: str) -> Answer:
 _GLUED_MARK = re.compile(r"\b([A-Z][A-Za-z]{0,2}\$?)(?=[-\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+\.\d\d)(?![\d.,]*\d)(?!\w))")
 
 
+# Typography some models write (gpt-oss: "1995\u201104\u201107", "Basic\u202fEconomy"): a
+# non-breaking hyphen is a hyphen and a narrow or non-breaking space a space, or a date
+# falls apart into three stray numbers.
+_TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                             "\u2010": "-", "\u2011": "-", "\u202f": " ", "\u00a0": " "})
+
+
 def _plain(text: str) -> str:
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace(
-        "\u201d", '"'
-    )
+    text = text.translate(_TYPOGRAPHY)
     marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}
     if not marks:
         return text
@@ -118,6 +123,38 @@ def tool_text(output: str) -> str:
             lines.append(f"{key.replace('_', ' ')}: {'null' if value is None else value}".strip(": "))
 
     walk(data, "", "")
+    return "\n".join(lines) if lines else output
+
+
+_PROSE_WORDS = 6  # a string value this long is said, not a field's value
+
+
+def answer_text(output: str) -> str:
+    """An answer given as JSON (``{"message": "Done - your line …"}``, a reply in sections)
+    as what it says: each string of prose on its own lines, every other value as ``key:
+    value``. Read whole, the envelope is one sentence with its line breaks escaped, so its
+    list items and headings run together. Any other answer is returned as it is."""
+    if not output.lstrip().startswith(("{", "[")):
+        return output
+    try:
+        data = json.loads(output)
+    except ValueError:
+        return output
+    lines: list[str] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, str(k).replace("_", " "))
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and ("\n" in value or len(value.split()) >= _PROSE_WORDS):
+            lines.append(value)
+        else:
+            lines.append(f"{key}: {'null' if value is None else value}".strip(": "))
+
+    walk(data, "")
     return "\n".join(lines) if lines else output
 
 
@@ -206,7 +243,8 @@ def split_claims(text: str) -> list[str]:
         if not line:
             continue
         for part in _SENTENCE_END.split(line):
-            part = _MARKUP.sub("", part).strip()
+            # "…act on them: 1) The bike arrived damaged. 2) Request …": a list in a line.
+            part = _BULLET.sub("", _MARKUP.sub("", part)).strip()
             if len(part) > 1:
                 out.append(part)
     return out
@@ -800,6 +838,9 @@ def converted(q: Quantity) -> Iterable[float]:
         yield (q.value - 32) * 5 / 9
 
 
+_ID_DIGITS = re.compile(r"\d{7,}")
+
+
 def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]:
     """Values an answer may state from its evidence, sorted: each number, converted to other
     units, and two numbers' sum and difference (same unit), product, ratio, percentage
@@ -808,7 +849,10 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
     values: list[float] = []
     for q in evidence:
         values.extend(converted(q))
-    firsts = list({(q.value, q.unit): q for q in evidence}.values())[:limit]
+    # An id of seven digits or more ("item 3254583681") is no amount: it would only take
+    # an operand's place.
+    firsts = list({(q.value, q.unit): q for q in evidence
+                   if q.unit or not _ID_DIGITS.fullmatch(q.text)}.values())[:limit]
     if limit:
         by_unit: dict[str, float] = {}
         for q in firsts:
@@ -916,6 +960,9 @@ _COMPLEMENT = {"after": {"within", "before", "until"}, "before": {"after"},
 _Negated = tuple[bool, frozenset[str], frozenset[tuple[str, str]]]
 
 
+_POSSESS = (("have",), ("has",), ("had",))
+
+
 def _negations(text: str) -> tuple[set[str], list[_Negated]]:
     """What a text negates with no negator word (a prefix, a polar word) as stems, and what
     its negators negate, each with the qualifier stems of its clause after it."""
@@ -940,6 +987,9 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
             i + 1 < len(toks) and toks[i + 1] in ",.;:!?\u2014\u2013-"
         ):
             continue
+        # "policy no: HX-883102", "Ref no. 4411": a number's abbreviation after its noun.
+        if tok == "no" and i and toks[i - 1][:1].isalnum() and toks[i + 1 : i + 2] in ((":",), (".",)):
+            continue
         # "no more than 20 kg", "not later than 18:00": a bound stated, not a fact denied.
         if toks[i + 2 : i + 3] == ("than",):
             continue
@@ -951,15 +1001,16 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
                 and before not in _FUNCTION and before not in _NOT):
             window.append(stem(before))
         limit = 2 + len(window)
+        # "does not have travel insurance" says "has no travel insurance": the phrase is denied.
+        single = tok in _NOT and toks[i + 1 : i + 2] not in _POSSESS
         for nxt in toks[i + 1 : i + 7]:
             if not nxt[0].isalnum():
                 break
             if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1:
                 window.append(_attribute(nxt))
-                if tok in _NOT or len(window) == limit:
+                if single or len(window) == limit:
                     break
         if window:
-            single = tok in _NOT
             scoped.append((single, frozenset(window[:1] if single else window),
                            _qualifier(toks[i + 1 :])))
     return singles, scoped

@@ -31,17 +31,20 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from ...case import RunCase
+from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _APPROX,
     _COMMON_CAPITALS,
+    _ISO_CURRENCIES,
     DateParts,
     Quantity,
     Valued,
     _dimension,
+    _plain,
     _words,
+    answer_text,
     clauses,
     clock_times,
     contradicts,
@@ -172,7 +175,11 @@ class _Evidence:
         every = "\n".join([*self.texts, self.given])
         self.lower = every.lower().replace("_", " ")
         self.stems = word_stems(every)
-        for text in [*self.texts, self.given]:
+        # The latest texts first: only the first numbers are combined in arithmetic
+        # (``derived_values``), and a long run's closing answer works out its totals from
+        # what its last calls returned (the booking made, the refunds of the cancellation),
+        # not from the dozens of prices its first searches listed.
+        for text in [*reversed(self.texts), self.given]:
             self.found.extend(quantities(text))
             # A debit of -1850.00 is a payment of $1,850.
             self.found.extend(replace(q, value=-q.value) for q in quantities(text) if q.value < 0)
@@ -289,7 +296,8 @@ class _Evidence:
             total: dict[str, float] = {}
             for q in extra:
                 total[q.unit] = total.get(q.unit, 0.0) + q.value
-            self.values = sorted(derived_values([*self.found, *extra]) + list(total.values())
+            # The answer's own supported numbers first, as operands of its next step.
+            self.values = sorted(derived_values([*extra, *self.found]) + list(total.values())
                                  + [q.value for q in self.date_parts])
 
 
@@ -682,8 +690,12 @@ def _widened(claim: str, restated: str) -> str:
 _CAUSE = re.compile(r"\b(?:because(?: of)?|due to|caused by|as a result of|owing to|"
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
-                    r"([^.;!?]+)", re.IGNORECASE)
-_SPEAKER = re.compile(r"I\b|I'(?:m|ve|d)\b")
+                    # A fronted cause ends where the main clause starts: "Since X, we Y".
+                    r"([^.;!?]+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so)\b|[.;!?]|$)",
+                    re.IGNORECASE)
+# "since I only have the allergen list", "since that needs information my tools don't
+# give": the answer's own reach, no fact about the world.
+_SPEAKER = re.compile(r"\bI\b|\bI'(?:m|ve|d)\b|\b(?:my|me)\b")
 _CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
 _CAUSE_WORDS = 2  # and at least this many of them
 
@@ -691,8 +703,8 @@ _CAUSE_WORDS = 2  # and at least this many of them
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
-        if _SPEAKER.match(m.group(1)):
-            continue  # "since I only have the allergen list": the answer's own reach, no fact
+        if _SPEAKER.search(m.group(1)):
+            continue
         words = word_stems(m.group(1))
         missing = words - ev.stems
         if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words):
@@ -963,6 +975,7 @@ def _wrong_days(claim: str, ev: _Evidence) -> list[str]:
     return out
 
 
+_CURRENCY_CODES = frozenset(c.lower() for c in _ISO_CURRENCIES)
 _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)")
 
 
@@ -991,6 +1004,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # A heading's words ("Processing Time: 5 to 7 business days", "New Flights:") label
     # what follows; they name nothing.
     terms = set(key_terms(_HEADING.sub("", claim.text)))
+    if claim.text.rstrip(" *").endswith(":"):
+        # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
+        # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
+        terms -= {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'-]*", claim.text)}
+    # A currency's code ("currency: USD") is the unit of the amounts, checked with them.
+    terms -= _CURRENCY_CODES
     words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
     # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
     short = claim.alone and not stated and 0 < len(words) <= _SHORT_WORDS and all(
@@ -1020,7 +1039,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"the context never names {', '.join(names[:3])}")
     if not missing:
         bound = _misbound(claim.text, ev.given, ev, terms | _versions(claim.text))
-        winner = "" if bound else _comparison(claim.text, ev.given, ev)
+        # Which of two is older, longer, cheaper: a short answer's question. In a longer
+        # answer ("Enjoy your new Action Camera!" closing a chat whose opening asked for
+        # "nothing more expensive") the sentence answers no comparison.
+        winner = "" if bound or not claim.alone else _comparison(claim.text, ev.given, ev)
         miscast = "" if bound or winner else _miscast(claim.text, ev.given, ev)
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev))
@@ -1673,17 +1695,33 @@ def _foreign(text: str) -> bool:
 # speaks to the reader or is a pleasantry.
 _VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*\s*$)")
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|thanks|thank|welcome|hope|glad|sorry|"
-                        r"great|perfect|hello|hi)\b", re.IGNORECASE)
+                        r"great|perfect|hello|hi|confirmed|done|sure|okay|ok|certainly|"
+                        r"absolutely|noted|understood)\b", re.IGNORECASE)
 
 
 def _unaddressed(text: str) -> str:
     return _VOCATIVE.sub("", text) if _ADDRESSED.search(text) else text
 
 
+# "Again, I apologize for the trouble", "I hope you feel better soon", "I'm sorry things are
+# tight": the speaker's own feelings, which no context states or denies.
+_FEELING = re.compile(
+    r"^\W*(?:(?:again|once again|so|and|also|first|however),?\s+)?(?:"
+    r"(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?(?:hope|appreciate|wish)\b|"
+    r"(?:(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?apologi[sz]e|"
+    r"(?:i'm|i am|we're|we are)\s+(?:(?:so|very|really|truly|sincerely|deeply)\s+)?sorry|sorry)"
+    r"(?:\s+(?:for|about|to hear|again)\b|\W*$)|"
+    # "I'm glad I could help you book …", "happy to have assisted": the help is the news.
+    r"(?:i'm|i am|we're|we are)\s+(?:(?:so|very|really|truly)\s+)?(?:glad|happy|pleased)\s+"
+    r"(?:(?:that\s+)?(?:i|we)\s+(?:could|was able|were able|have been able)|to (?:have )?(?:help|assist)\w*)\b|"
+    # "I would be happy to pass your details to reception": an offer, not a fact.
+    r"(?:i|we)(?:'d| would) be (?:happy|glad|delighted) to\b)", re.IGNORECASE)
+
+
 def _asserted(text: str) -> bool:
     # A question ("Is there anything else I can help you with?") asks; it states nothing.
     return not (is_refusal(text) or is_hedged(text) or _foreign(text) or text.rstrip().endswith("?") or (
-        is_generic_advice(text) and not quantities(text) and not dates(text)
+        (is_generic_advice(text) or _FEELING.match(_plain(text))) and not quantities(text) and not dates(text)
     ))
 
 
@@ -1693,15 +1731,46 @@ def _ranked(sentences: Sequence[str], claims: Iterable[str]) -> list[str]:
     return [sentences[i] for i in sorted(order[:_EVIDENCE_SENTENCES])]
 
 
+_LOOKUP = re.compile(r"(?:get|find|search|list|check|show|lookup|look_up|read|fetch|query|view)"
+                     r"(?:_|[A-Z]|$)", re.IGNORECASE)
+_ID_KEY = re.compile(r"(?:^|_)(?:id|ref|reference|number|code)$", re.IGNORECASE)
+
+
+def _current_keyed(calls: Sequence[ToolCall]) -> list[tuple[frozenset[str], str, str, int]]:
+    """The yes/no and nothing values of the tool outputs (``_keyed``) that still hold: none
+    of a record a later call changed (its id among the arguments, a name that is no
+    lookup's), nor one a later lookup of it gives again under its key. A lookup, the change,
+    a lookup again: "total baggages: 0" before the bags were added is no longer the
+    booking's state."""
+    # The id's value names the record, whatever the key ("id", "line_id").
+    ids = [{str(v) for k, v in t.args.items() if isinstance(v, (str, int)) and _ID_KEY.search(k)}
+           for t in calls]
+    texts = [table_records(tool_text(t.output)) if t.output.strip() else "" for t in calls]
+    keys = [{m.group(1).lower() for line in text.splitlines() for part in _PAIR_SPLIT.split(line)
+             if (m := _PAIR.match(part))} for text in texts]
+    out = []
+    for k, text in enumerate(texts):
+        after = [j for j in range(k + 1, len(calls)) if ids[k] & ids[j]]
+        if any(not _LOOKUP.match(calls[j].name) for j in after):
+            continue  # changed since ("refuel_data", "update_reservation_baggages")
+        later = set().union(*(keys[j] for j in after))
+        out += [s for s in _keyed(text) if s[2].split(":")[0].lower() not in later]
+    return out
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(c) for c in case.context if c.strip()]
     texts += [table_records(tool_text(t.output)) for t in case.tools_called if t.output.strip()]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
-    pieces = split_claims(case.output)
-    claims = [_Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1) for i, p in enumerate(pieces)
-              if _asserted(p)][:_MAX_CLAIMS]
+    said = answer_text(case.output)
+    pieces = split_claims(said)
+    # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
+    # Académico]") too, whose few words cannot tell their language alone.
+    claims = [] if _foreign(said) else [
+        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1) for i, p in enumerate(pieces)
+        if _asserted(p)][:_MAX_CLAIMS]
     return texts, claims, pieces
 
 
@@ -1722,8 +1791,10 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
         return ev
     evidence = _Evidence(texts, case.input)
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
-    evidence.keyed = [s for text in texts[: len(texts) - sum(bool(t.args) for t in case.tools_called)]
-                      for s in _keyed(text)]
+    # Nor from a record a later call on it returned anew: "total baggages: 0" before the
+    # bags were added is no longer the booking's state.
+    evidence.keyed = [s for text in texts[: sum(bool(c.strip()) for c in case.context)] for s in _keyed(text)]
+    evidence.keyed += _current_keyed(case.tools_called)
     evidence.records = _records(texts)
     evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
@@ -1750,7 +1821,9 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     if not pieces:
         return verdict(0.0, "the answer is empty: nothing to check")
     if not claims:
-        return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
+        return verdict(_NO_CLAIMS, "the answer is in another language: not read"
+                       if _foreign(answer_text(case.output))
+                       else "the answer states no fact: it hedges, refuses or advises")
     if not texts:
         return verdict(0.0, "no context and no tool output to check the answer against")
     return head_answer("hallucination", hallucination_evidence(case, embed),
