@@ -1736,23 +1736,25 @@ _LOOKUP = re.compile(r"(?:get|find|search|list|check|show|lookup|look_up|read|fe
 _ID_KEY = re.compile(r"(?:^|_)(?:id|ref|reference|number|code)$", re.IGNORECASE)
 
 
-def _current_keyed(calls: Sequence[ToolCall]) -> list[tuple[frozenset[str], str, str, int]]:
+def _current_keyed(calls: Sequence[ToolCall], texts: Sequence[str]) -> list[tuple[frozenset[str], str, str, int]]:
     """The yes/no and nothing values of the tool outputs (``_keyed``) that still hold: none
     of a record a later call changed (its id among the arguments, a name that is no
     lookup's), nor one a later lookup of it gives again under its key. A lookup, the change,
     a lookup again: "total baggages: 0" before the bags were added is no longer the
-    booking's state."""
+    booking's state. ``texts`` are the calls' outputs as read (see ``_read``)."""
     # The id's value names the record, whatever the key ("id", "line_id").
     ids = [{str(v) for k, v in t.args.items() if isinstance(v, (str, int)) and _ID_KEY.search(k)}
            for t in calls]
-    texts = [table_records(tool_text(t.output)) if t.output.strip() else "" for t in calls]
-    keys = [{m.group(1).lower() for line in text.splitlines() for part in _PAIR_SPLIT.split(line)
-             if (m := _PAIR.match(part))} for text in texts]
+    keys: dict[int, set[str]] = {}  # each later output's keys, read when first wanted
     out = []
     for k, text in enumerate(texts):
         after = [j for j in range(k + 1, len(calls)) if ids[k] & ids[j]]
         if any(not _LOOKUP.match(calls[j].name) for j in after):
             continue  # changed since ("refuel_data", "update_reservation_baggages")
+        for j in after:
+            if j not in keys:
+                keys[j] = {m.group(1).lower() for line in texts[j].splitlines()
+                           for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))}
         later = set().union(*(keys[j] for j in after))
         out += [s for s in _keyed(text) if s[2].split(":")[0].lower() not in later]
     return out
@@ -1793,8 +1795,11 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     # Nor from a record a later call on it returned anew: "total baggages: 0" before the
     # bags were added is no longer the booking's state.
-    evidence.keyed = [s for text in texts[: sum(bool(c.strip()) for c in case.context)] for s in _keyed(text)]
-    evidence.keyed += _current_keyed(case.tools_called)
+    contexts = sum(bool(c.strip()) for c in case.context)
+    read = iter(texts[contexts:])
+    outputs = [next(read) if t.output.strip() else "" for t in case.tools_called]
+    evidence.keyed = [s for text in texts[:contexts] for s in _keyed(text)]
+    evidence.keyed += _current_keyed(case.tools_called, outputs)
     evidence.records = _records(texts)
     evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
