@@ -823,3 +823,32 @@ def test_an_answer_in_another_language_is_not_read_line_by_line(embed: Embed) ->
             "**[Derivando a Atención Postventa]**\n\n¡Que tengas un excelente día!")
     case = RunCase(id="es", input="Hola, ¿dónde está mi pedido?", output=said, tools_called=(tool,))
     assert "rule" not in hallucination_evidence(case, embed).features
+
+
+def test_a_status_in_a_rules_condition_is_no_state(embed: Embed) -> None:
+    tool = ToolCall("get_flight", {"flight_id": "F-1"}, '{"flight": "F-1", "status": "delayed"}')
+    assert case_evidence(embed, "Vouchers are only given when the flight is cancelled, sorry.", [tool])["negation"] == 0
+    assert case_evidence(embed, "Your flight F-1 is cancelled.", [tool])["negation"] == 1
+
+
+def test_what_the_speaker_may_offer_is_no_offered_item(embed: Embed) -> None:
+    tool = ToolCall("get_room", {"room_id": "R-4"}, '{"room": "R-4", "view": "garden", "breakfast": true}')
+    assert case_evidence(embed, "I can only offer a late checkout when the hotel is quiet.", [tool])["offered"] == 0
+    assert case_evidence(embed, "Room R-4 comes with a rooftop jacuzzi.", [tool])["offered"] == 1
+    assert case_evidence(embed, "Room R-4 has non-free parking only.", [tool])["offered"] == 0
+
+
+def test_a_cause_that_is_the_customers_wish_or_a_records_values_is_no_invented_reason(embed: Embed) -> None:
+    tool = ToolCall("get_booking", {"booking_id": "KX31"},
+                    '{"booking_id": "KX31", "fare": "saver", "insurance": "no", "created": "2026-01-04"}')
+    for said in ("Since you'd rather keep the booking, I won't change it.",
+                 "Since booking KX31 is a saver fare with no insurance, the fee applies."):
+        assert case_evidence(embed, said, [tool])["cause"] == 0, said
+    assert case_evidence(embed, "The fee applies because of a pilots' strike in Lisbon.", [tool])["cause"] == 1
+
+
+def test_shouted_words_emoji_marks_and_a_tables_header_name_nothing(embed: Embed) -> None:
+    tool = ToolCall("refund", {"order_id": "Q-8"}, '{"order": "Q-8", "refund_usd": 42.5}')
+    said = ("YOU WILL GET AN EMAIL SHORTLY.\n\n| Order | Reason | Refund |\n|---|---|---|\n"
+            "| Q-8 | damaged | $42.50 |\n\n✅ Refund issued for order Q-8")
+    assert case_evidence(embed, said, [tool])["names"] == 0

@@ -13,6 +13,7 @@ import bisect
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -129,13 +130,18 @@ def tool_text(output: str) -> str:
 _PROSE_WORDS = 6  # a string value this long is said, not a field's value
 
 
+# A markdown table's header row and the rule under it name columns; they state nothing.
+_TABLE_HEAD = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*\n[ \t]*\|?[ \t]*:?-{2,}[-:| \t]*$", re.MULTILINE)
+
+
 def answer_text(output: str) -> str:
     """An answer given as JSON (``{"message": "Done - your line …"}``, a reply in sections)
     as what it says: each string of prose on its own lines, every other value as ``key:
     value``. Read whole, the envelope is one sentence with its line breaks escaped, so its
-    list items and headings run together. Any other answer is returned as it is."""
+    list items and headings run together. Any other answer is returned as it is, without
+    the header rows of its markdown tables."""
     if not output.lstrip().startswith(("{", "[")):
-        return output
+        return _TABLE_HEAD.sub("", output)
     try:
         data = json.loads(output)
     except ValueError:
@@ -155,7 +161,7 @@ def answer_text(output: str) -> str:
             lines.append(f"{key}: {'null' if value is None else value}".strip(": "))
 
     walk(data, "")
-    return "\n".join(lines) if lines else output
+    return _TABLE_HEAD.sub("", "\n".join(lines)) if lines else output
 
 
 _COLUMNS = ("columns", "headers", "fields", "cols")
@@ -235,6 +241,9 @@ _MARKUP = re.compile(r"\*\*|__|`|^#+\s*")  # markdown emphasis and headings
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-z]\))\s+")
 
 
+_MARKS = ("So", "Sk", "Cf", "Mn")  # emoji, their modifiers and joiners
+
+
 def split_claims(text: str) -> list[str]:
     """The answer's sentences and list items, in order, without bullets."""
     out: list[str] = []
@@ -243,8 +252,10 @@ def split_claims(text: str) -> list[str]:
         if not line:
             continue
         for part in _SENTENCE_END.split(line):
-            # "…act on them: 1) The bike arrived damaged. 2) Request …": a list in a line.
+            # "…act on them: 1) The bike arrived damaged. 2) Request …": a list in a line;
+            # "✅ Change cabin class", "📞 Call the clinic": a symbol that marks a line.
             part = _BULLET.sub("", _MARKUP.sub("", part)).strip()
+            part = part.lstrip("".join(c for c in part[:4] if unicodedata.category(c) in _MARKS)).strip()
             if len(part) > 1:
                 out.append(part)
     return out
@@ -334,7 +345,7 @@ _COMMON_CAPITALS = frozenset(
     """i i'm i'll i've i'd ok okay yes no hi hello dear thanks please monday tuesday wednesday
     thursday friday saturday sunday january february march april may june july august september
     october november december jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed
-    thu fri sat sun am pm utc gmt""".split()  # noqa: SIM905
+    thu fri sat sun am pm utc gmt id""".split()  # noqa: SIM905
 )
 
 

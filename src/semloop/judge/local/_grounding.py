@@ -236,6 +236,11 @@ class _Evidence:
         return [sp for t in self.texts for sp in _name_spans(t)]
 
     @cached_property
+    def line_stems(self) -> list[frozenset[str]]:
+        """Each line's stems (a flattened record is one line), for ``_unsupported_cause``."""
+        return [word_stems(line) for text in self.texts for line in text.splitlines() if line.strip()]
+
+    @cached_property
     def text_stems(self) -> frozenset[str]:
         """The stems of the texts (not the question's), for ``_invented_items``."""
         return word_stems("\n".join(self.texts))
@@ -560,6 +565,11 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     return ""
 
 
+# "compensation is only available when the flight is cancelled": a rule's condition, not
+# the flight's state; it reaches to the clause's end.
+_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|once|only for|in case)\b[^,;.!?]*$", re.IGNORECASE)
+
+
 def _state_conflict(claim: str, ev: _Evidence) -> str:
     # What the user asks ("is it on time?") states nothing; "in stock: False" states no
     # "in stock".
@@ -567,7 +577,8 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
     for group in _STATES:
         for mine in group:
             m = mine.search(claim)
-            if m is None or _negated_before(claim, m.start()) or mine.search(facts):
+            if m is None or _negated_before(claim, m.start()) or mine.search(facts) or (
+                    _CONDITIONAL.search(claim[: m.start()])):
                 continue
             found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
             if found is not None:
@@ -590,6 +601,12 @@ _VERBS = frozenset("is are was were be has have had will would can could may mus
 _STEM_PREFIX = 5  # "coverage" is named by "covered": stems meet on their first letters
 
 
+_NON = re.compile(r"\bnon[- ]?$", re.IGNORECASE)
+# "I can only offer", "I'm unfortunately unable to offer", "allows me to offer": what the
+# speaker may do, not what a product comes with.
+_SPEAKER_OFFERS = re.compile(r"\b(?:I|I'm|me)\s+(?:[\w']+\s+){0,3}$")
+
+
 def _offered_items(claim: str) -> list[str]:
     """The head words (the last of the first run of content words) of the items a claim
     offers, unless it denies them ("no free parking")."""
@@ -598,6 +615,8 @@ def _offered_items(claim: str) -> list[str]:
         rest = claim[m.end():]
         if _negated_before(claim, m.start()) or _NEGATOR.match(rest):
             continue  # "no free parking", "there's no charge"
+        if _NON.search(claim[: m.start()]) or _SPEAKER_OFFERS.search(claim[: m.start()]):
+            continue  # "non-free bags"; "I can only offer compensation when …": the speaker's reach
         end = _OFFER_END.search(rest)
         for item in _ITEM.split(rest[: end.start()] if end else rest):
             words = item.split()
@@ -696,6 +715,10 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to|caused by|as a result of|owing
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
 _SPEAKER = re.compile(r"\bI\b|\bI'(?:m|ve|d)\b|\b(?:my|me)\b")
+# "Since you'd prefer not to be transferred", "since you were told …": the customer's own
+# wish or report, said back to them.
+_LISTENER = re.compile(r"you(?:'d| would| do not| don't| did not| didn't)?\s+(?:\w+\s+)?(?:like|prefer|want|"
+                       r"wish|said|mentioned|told|asked|chose|decided|confirmed|rather)\b", re.IGNORECASE)
 _CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
 _CAUSE_WORDS = 2  # and at least this many of them
 
@@ -703,11 +726,14 @@ _CAUSE_WORDS = 2  # and at least this many of them
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
-        if _SPEAKER.search(m.group(1)):
+        if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)):
             continue
         words = word_stems(m.group(1))
         missing = words - ev.stems
-        if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words):
+        if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words) and not any(
+                len(words & line) >= max(_CAUSE_WORDS, _CAUSE_MISSING * len(words)) for line in ev.line_stems):
+            # (A cause half of whose words one record line holds says that record in its own
+            # words: "since this reservation was booked without travel insurance".)
             return m.group(1)
     return ""
 
@@ -1010,6 +1036,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         terms -= {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'-]*", claim.text)}
     # A currency's code ("currency: USD") is the unit of the amounts, checked with them.
     terms -= _CURRENCY_CODES
+    if not re.search(r"[a-z]", claim.text):
+        # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
+        terms = {t for t in terms if any(c.isdigit() for c in t)}
     words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
     # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
     short = claim.alone and not stated and 0 < len(words) <= _SHORT_WORDS and all(
@@ -1706,7 +1735,7 @@ def _unaddressed(text: str) -> str:
 # "Again, I apologize for the trouble", "I hope you feel better soon", "I'm sorry things are
 # tight": the speaker's own feelings, which no context states or denies.
 _FEELING = re.compile(
-    r"^\W*(?:(?:again|once again|so|and|also|first|however),?\s+)?(?:"
+    r"^\W*(?:(?:again|once again|so|and|also|first|however|otherwise|meanwhile|of course),?\s+)?(?:"
     r"(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?(?:hope|appreciate|wish)\b|"
     r"(?:(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?apologi[sz]e|"
     r"(?:i'm|i am|we're|we are)\s+(?:(?:so|very|really|truly|sincerely|deeply)\s+)?sorry|sorry)"
