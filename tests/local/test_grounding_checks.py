@@ -852,3 +852,10 @@ def test_shouted_words_emoji_marks_and_a_tables_header_name_nothing(embed: Embed
     said = ("YOU WILL GET AN EMAIL SHORTLY.\n\n| Order | Reason | Refund |\n|---|---|---|\n"
             "| Q-8 | damaged | $42.50 |\n\n✅ Refund issued for order Q-8")
     assert case_evidence(embed, said, [tool])["names"] == 0
+
+
+def test_a_ranges_ends_are_not_bound_as_the_claims_value(embed: Embed) -> None:
+    ctx = "Seats left: 5 on HAT100.\nRefund: 2580 USD to the gift card, expected in 3 business days."
+    got = found(embed, "refund?", "Refund: $2,580 back to your gift card - expect it within 5-7 business days.", ctx)
+    # Not "5 is the value of another record" (the seats): a range's end is no value alone.
+    assert got["bound"] == 0

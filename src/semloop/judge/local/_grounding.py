@@ -1202,6 +1202,9 @@ def _tokens(text: str) -> set[str]:
             if t not in _FUNCTION_WORDS}
 
 
+_NUMBER_RANGE = re.compile(r"(?<![\w.\-\u2013])(\d[\d,.]*)\s*(?:-|\u2013|\u2014|to)\s*(\d[\d,.]*)(?![\w.\-\u2013])")
+
+
 def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
     """The claim's numbers that are listed as the parts of a total it also states ("€1,044
     (€384 + €300 + €360)"): each is one record's, not the claim's value for its subject."""
@@ -1245,8 +1248,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
     stated = quantities(claim)
+    # "within 5-7 business days": a range's ends bound the value, neither is it.
+    ends = {n for m in _NUMBER_RANGE.finditer(claim) for n in m.groups()}
     parts = _listed_parts(stated) | {i for i, q in enumerate(stated)
-                                      if q.text.split()[0] in _operands(claim)}
+                                      if q.text.split()[0] in _operands(claim) or q.text in ends}
     values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
                                      if not _small_count(q) and i not in parts
                                      and (q.unit or not 1000 <= q.value <= 2999)]
