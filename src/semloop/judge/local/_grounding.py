@@ -237,8 +237,10 @@ class _Evidence:
 
     @cached_property
     def line_stems(self) -> list[frozenset[str]]:
-        """Each line's stems (a flattened record is one line), for ``_unsupported_cause``."""
-        return [word_stems(line) for text in self.texts for line in text.splitlines() if line.strip()]
+        """Each line's stems (a flattened record is one line; ``basic_economy`` is two
+        words), for ``_unsupported_cause``."""
+        return [word_stems(line.replace("_", " ")) for text in self.texts for line in text.splitlines()
+                if line.strip()]
 
     @cached_property
     def text_stems(self) -> frozenset[str]:
