@@ -31,6 +31,7 @@ DETECTED = {
     "atif_trajectory.json": "atif",
     "mini_swe_agent.traj.json": "mini-swe-agent",
     "tau_bench_results.json": "tau-bench",
+    "openhands_events.json": "openhands",
 }
 
 
