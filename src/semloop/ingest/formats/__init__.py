@@ -23,6 +23,7 @@ from ..._exceptions import TraceFormatError
 from ...events import Run
 from . import (
     atif,
+    claude_code,
     deepeval,
     langfuse,
     langsmith,
@@ -53,12 +54,14 @@ FORMATS: dict[str, Callable[..., Result]] = {
     "mini-swe-agent": mini_swe_agent.convert,
     "tau-bench": tau_bench.convert,
     "openhands": openhands.convert,
+    "claude-code": claude_code.convert,
 }
 _ALIASES = {"openai_agents": "openai-agents", "jsonl": "ndjson", "events": "ndjson",
             "otel": "otlp", "swe_agent": "swe-agent", "sweagent": "swe-agent",
             "traj": "swe-agent", "harbor": "atif",
             "mini_swe_agent": "mini-swe-agent", "mini": "mini-swe-agent",
-            "tau_bench": "tau-bench", "tau": "tau-bench", "openhands-sdk": "openhands"}
+            "tau_bench": "tau-bench", "tau": "tau-bench", "openhands-sdk": "openhands",
+            "claude_code": "claude-code", "claude": "claude-code"}
 _PROTOBUF_SUFFIXES = (".pb", ".bin", ".protobuf", ".binpb")
 
 
@@ -130,7 +133,8 @@ def _detect(data: bytes, source: str) -> str:
             "_trace_dict/children (deepeval), trajectory of action/observation (swe-agent), "
             "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
             "messages+info (mini-swe-agent), task_id+traj or simulations (tau-bench), "
-            "kind ActionEvent/MessageEvent/… (openhands). Pass --format to choose.", source=source)
+            "kind ActionEvent/MessageEvent/… (openhands), type user/assistant/summary with "
+            "sessionId (claude-code). Pass --format to choose.", source=source)
     return name
 
 
@@ -218,6 +222,10 @@ def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
     kind = doc.get("kind")
     if kind in openhands.KINDS or "stats" in keys and "agent" in keys:
         return "openhands"  # an SDK event, or the conversation state leading its store
+    if doc.get("type") in claude_code.LINE_TYPES and (
+            keys & {"sessionId", "session_id", "parentUuid", "leafUuid"}
+            or doc.get("type") == "file-history-snapshot"):
+        return "claude-code"  # a session transcript's line, or stream-json's
     sims = doc.get("simulations")
     if isinstance(sims, list) and (not sims or isinstance(sims[0], Mapping) and (
             "messages" in sims[0])):
