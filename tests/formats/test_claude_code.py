@@ -152,3 +152,51 @@ def test_dry_run_detects_a_session_and_a_stream(tmp_path: Path) -> None:
     assert result.stdout.splitlines() == [
         f"{SESSION}: claude-code: 2 runs, 34 events",
         f"{stream}: claude-code: 2 runs, 16 events"]
+
+
+def test_a_reply_whose_calls_are_split_by_a_result_is_still_one_step(tmp_path: Path) -> None:
+    # Claude Code runs a call while the reply is still being written: the first call's
+    # result can come before the reply's next tool_use line (same message.id); other line
+    # types (attachment) are not steps.
+    env = {"isSidechain": True, "agentId": "a9", "sessionId": "s1", "userType": "external"}
+
+    def line(kind: str, uuid: str, at: str, **fields: Any) -> str:
+        return json.dumps({**env, "type": kind, "uuid": uuid,
+                           "timestamp": f"2026-08-14T20:46:{at}Z", **fields})
+
+    def call(uuid: str, at: str, call_id: str, path: str, out: int) -> str:
+        return line("assistant", uuid, at, message={
+            "model": "claude-opus-5", "id": "msg_1", "role": "assistant", "content": [
+                {"type": "tool_use", "id": call_id, "name": "Read",
+                 "input": {"file_path": path}}],
+            "usage": {"input_tokens": 2092, "cache_creation_input_tokens": 1674,
+                      "cache_read_input_tokens": 20472, "output_tokens": out}})
+
+    def result(uuid: str, at: str, call_id: str, text: str) -> str:
+        return line("user", uuid, at, message={"role": "user", "content": [
+            {"tool_use_id": call_id, "type": "tool_result", "content": text}]})
+
+    path = tmp_path / "agent-a9.jsonl"
+    path.write_text("\n".join([
+        line("user", "u1", "00.000", message={"role": "user", "content": "Implement it."}),
+        line("attachment", "u2", "00.001", attachment={"type": "skill_listing"}),
+        line("assistant", "u3", "01.000", message={
+            "model": "claude-opus-5", "id": "msg_1", "role": "assistant",
+            "content": [{"type": "text", "text": "I'll read the requirement first."}],
+            "usage": {"input_tokens": 2092, "output_tokens": 1}}),
+        call("u4", "01.500", "t1", "/w/req.yaml", 1),
+        result("u5", "01.600", "t1", "title: Migrate"),
+        call("u6", "02.000", "t2", "/w/NOTES.md", 161),
+        result("u7", "02.100", "t2", "# Notes"),
+        line("user", "u8", "20.000", message={"role": "user", "content": [
+            {"type": "text", "text": "[Request interrupted by user]"}]}),
+    ]) + "\n")
+    result_ = convert(path)
+    assert not result_.rejected, result_.rejected
+    (run,) = result_.runs
+    assert (run.run_id, run.parent_run_id) == ("s1/a9", "s1")
+    (reply,) = _payloads(run, "llm.responded")
+    assert reply["output"] == "I'll read the requirement first."
+    assert (reply["prompt_tokens"], reply["completion_tokens"]) == (2092 + 1674 + 20472, 161)
+    assert [(a["tool_name"], a["output"]) for a in _payloads(run, "tool.responded")] == [
+        ("Read", "title: Migrate"), ("Read", "# Notes")]
