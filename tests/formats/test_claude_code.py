@@ -133,7 +133,7 @@ def test_bad_lines_are_reported_by_line_and_field_and_the_rest_kept(tmp_path: Pa
     path.write_text("\n".join(lines) + "\n")
     result = convert(path)
     located = [(e.line, e.field, e.message) for e in result.rejected]
-    assert located[0][:2] == (5, None) and located[0][2].startswith("not valid JSON")
+    assert located[0][:2] == (5, "[4]") and located[0][2].startswith("not valid JSON")
     assert located[1] == (10, "message", "missing or not an object")
     assert located[2] == (24, "message.content[0].tool_use_id",
                           "answers tool_use 'toolu_99', which no assistant line before it made")
@@ -200,3 +200,14 @@ def test_a_reply_whose_calls_are_split_by_a_result_is_still_one_step(tmp_path: P
     assert (reply["prompt_tokens"], reply["completion_tokens"]) == (2092 + 1674 + 20472, 161)
     assert [(a["tool_name"], a["output"]) for a in _payloads(run, "tool.responded")] == [
         ("Read", "title: Migrate"), ("Read", "# Notes")]
+
+
+def test_two_lines_written_as_one_are_both_read(tmp_path: Path) -> None:
+    # a writer that lost a newline: two JSON objects on one line (seen in real transcripts)
+    lines = SESSION.read_text().splitlines()
+    path = tmp_path / "joined.jsonl"
+    path.write_text("\n".join([*lines[:6], lines[6] + lines[7], *lines[8:]]) + "\n")
+    result = convert(path, clock=0.0)
+    assert not result.rejected, result.rejected
+    assert [e.to_dict() for r in result.runs for e in r.events] == [
+        e.to_dict() for r in convert(SESSION, clock=0.0).runs for e in r.events]

@@ -37,7 +37,6 @@ from ._common import (
     Result,
     Step,
     build_run,
-    documents,
     epoch,
     integer,
     mapping,
@@ -45,6 +44,7 @@ from ._common import (
     planned_calls,
     reject,
     string,
+    values,
 )
 
 __all__ = ["LINE_TYPES", "convert", "read"]
@@ -65,10 +65,7 @@ def convert(data: bytes | str, *, source: str = "<claude-code>", clock: float = 
     result = Result(format=NAME)
     sessions: dict[tuple[str, str], _Session] = {}
     fallback = source.rsplit("/", 1)[-1].removesuffix(".jsonl")
-    for line, doc in documents(data, source):
-        if isinstance(doc, TraceFormatError):
-            result.rejected.append(doc)
-            continue
+    for line, _, doc in values(data, source, result):
         for where, item in _items(doc):
             try:
                 _add(item, sessions, fallback)

@@ -22,7 +22,6 @@ Condensation and other bookkeeping events are not steps.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -36,7 +35,6 @@ from ._common import (
     Result,
     Step,
     build_run,
-    decode,
     epoch,
     integer,
     loads_if_json,
@@ -46,6 +44,7 @@ from ._common import (
     planned_calls,
     reject,
     string,
+    values,
 )
 
 __all__ = ["KINDS", "convert", "read", "read_folder"]
@@ -100,41 +99,17 @@ def _events(data: bytes | str, source: str,
             result: Result) -> Iterator[tuple[int | None, str, Any]]:
     """(line, path, event): a JSON list (or an object listing them), else a stream of JSON
     values, one a line or concatenated as ``cat`` joins the store's files."""
-    raw = decode(data, source)
-    try:
-        whole = json.loads(raw)
-    except json.JSONDecodeError:
-        whole = None
-    else:
-        if isinstance(whole, Mapping):
-            key = next((k for k in ("events", "items") if isinstance(whole.get(k), list)), None)
-            whole = whole[key] if key else [whole]
-        if isinstance(whole, list):
-            for i, event in enumerate(whole):
-                yield None, f"[{i}]", event
-            return
-    decoder = json.JSONDecoder()
-    at, index, length = 0, 0, len(raw)
-    while True:
-        while at < length and raw[at] in " \t\r\n":
-            at += 1
-        if at >= length:
-            return
-        line = raw.count("\n", 0, at) + 1
-        try:
-            event, at = decoder.raw_decode(raw, at)
-        except json.JSONDecodeError as exc:
-            # The stream cannot be resynchronised inside a broken value: go on at the next
-            # line that opens one (the next file of a concatenated store).
-            result.rejected.append(TraceFormatError(
-                f"not valid JSON ({exc.msg})", source=source, line=line, field=f"[{index}]"))
-            nxt = raw.find("\n{", at + 1)
-            if nxt < 0:
+    for line, index, value in values(data, source, result):
+        if line is None:
+            if isinstance(value, Mapping):
+                key = next((k for k in ("events", "items") if isinstance(value.get(k), list)),
+                           None)
+                value = value[key] if key else [value]
+            if isinstance(value, list):
+                for i, event in enumerate(value):
+                    yield None, f"[{i}]", event
                 return
-            at, index = nxt + 1, index + 1
-            continue
-        yield line, f"[{index}]", event
-        index += 1
+        yield line, f"[{index}]", value
 
 
 def _parts(value: Any) -> str:
