@@ -88,6 +88,7 @@ class _Session:
     """One session's (or one subagent's) steps as its lines arrive."""
 
     run_id: str
+    conversation: str
     parent: str | None = None
     goal: str = ""
     prompt: str = ""
@@ -109,8 +110,8 @@ class _Session:
             if key in self.api_errors:
                 reply.error = str(reply.output) or "API error"
         return Draft(run_id=self.run_id, source=NAME, agent_id="claude-code", goal=self.goal,
-                     model=self.model, tools=self.tools, conversation_id=self.run_id.split(
-                         "/")[0], parent_run_id=self.parent, steps=self.steps,
+                     model=self.model, tools=self.tools, conversation_id=self.conversation,
+                     parent_run_id=self.parent, steps=self.steps,
                      output=self.output, errored=self.error is not None, error=self.error,
                      error_type="result" if self.error else None)
 
@@ -126,7 +127,8 @@ def _session(line: Mapping[str, Any], sessions: dict[tuple[str, str], _Session],
     found = sessions.get((sid, agent))
     if found is None:
         found = sessions[(sid, agent)] = _Session(
-            run_id=f"{sid}/{agent}" if agent else sid, parent=sid if agent else None)
+            run_id=f"{sid}/{agent}" if agent else sid, conversation=sid,
+            parent=sid if agent else None)
     return found
 
 
