@@ -16,12 +16,12 @@ from ..._exceptions import TraceFormatError
 from ._common import (
     Draft,
     Step,
-    chat_completion,
     first,
     first_of_role,
     integer,
     loads_if_json,
     message_text,
+    model_reply,
     number,
     planned_calls,
     string,
@@ -233,7 +233,7 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         step.tool_calls = _tool_calls(outs)
         raw = first(a.get("output.value"), a.get("traceloop.entity.output"),
                     a.get("langfuse.observation.output"))
-        completion = None if said or step.tool_calls else chat_completion(raw)
+        completion = None if said or step.tool_calls else model_reply(raw)
         if completion is not None:
             said, step.tool_calls, reason = completion
             step.finish_reason = step.finish_reason or reason
