@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> None:
                    for p in (folder.rglob("*") if folder.is_dir() else [folder]) if p.is_file())
     print(f"{'file':52s} {'format':13s} {'runs':>4s} {'events':>6s} {'llm':>7s} "
           f"{'tools':>9s} {'tokens':>7s} {'goal':>4s} {'rej':>3s}  verdict")
-    rows, tally = [], {"fully": 0, "partly": 0, "rejected": 0}
+    rows: list[dict[str, Any]] = []
+    tally = {"fully": 0, "partly": 0, "rejected": 0}
     for path in files:
         name = str(path.relative_to(path.parents[1]))[-52:]
         try:
