@@ -222,3 +222,79 @@ def test_google_adk_logged_request_response_and_tool_args() -> None:
     ("llm", "llm"), ("tool", "tool"), ("retriever", "retrieval"), ("chain", "chain")])
 def test_langsmith_otel_span_kind(kind: str, expected: str) -> None:
     assert classify({"langsmith.span.kind": kind}) == expected
+
+
+def _buffer(hex_id: str) -> dict[str, Any]:
+    return {"type": "Buffer", "data": list(bytes.fromhex(hex_id))}
+
+
+def _long(number: int) -> dict[str, Any]:
+    """protobufjs's Long in JSON: signed 32-bit halves."""
+    def signed(half: int) -> int:
+        return half - (1 << 32) if half >= 1 << 31 else half
+    return {"low": signed(number & 0xFFFFFFFF), "high": signed(number >> 32 & 0xFFFFFFFF),
+            "unsigned": True}
+
+
+def test_a_node_dump_of_a_decoded_request() -> None:
+    """A Node receiver that ``JSON.stringify``s the request protobufjs decoded writes ids
+    as Buffers and 64-bit numbers as ``{low, high}`` Longs; OpenLit's content is one
+    ``gen_ai.content.prompt`` / ``gen_ai.content.completion`` event a side."""
+    start = 1738000000123456789
+    span = {
+        "traceId": _buffer(TRACE), "spanId": _buffer("b000000000000001"),
+        "parentSpanId": {"type": "Buffer", "data": []}, "name": "openai.chat.completions",
+        "startTimeUnixNano": _long(start), "endTimeUnixNano": _long(start + 2_500_000_000),
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {"key": "gen_ai.request.model", "value": {"stringValue": "gpt-3.5-turbo"}},
+            {"key": "gen_ai.usage.input_tokens",
+             "value": {"intValue": {"low": 14, "high": 0, "unsigned": False}}},
+            {"key": "gen_ai.request.max_tokens",
+             "value": {"intValue": {"low": -1, "high": -1, "unsigned": False}}}],
+        "events": [
+            {"name": "gen_ai.content.prompt", "timeUnixNano": _long(start + 1),
+             "attributes": [{"key": "gen_ai.prompt",
+                             "value": {"stringValue": "user: Name a prime."}}]},
+            {"name": "gen_ai.content.completion", "timeUnixNano": _long(start + 2),
+             "attributes": [{"key": "gen_ai.completion", "value": {"stringValue": "Seven."}}]}],
+        "status": {},
+    }
+    body = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    (run,) = otlp.read(body.encode())
+    assert run.run_id == TRACE
+    assert run.events[0].timestamp == pytest.approx(start / 1e9)
+    assert run.duration_s == pytest.approx(2.5)
+    (llm,) = run.of_type("llm.responded")
+    assert (llm.payload["output"], llm.payload["prompt_tokens"]) == ("Seven.", 14)
+    assert run.user_input == "user: Name a prime."
+
+
+def test_a_wrong_sized_buffer_id_is_refused_by_name() -> None:
+    span = {"traceId": {"type": "Buffer", "data": [1, 2, 3]}, "spanId": _buffer("b0" * 8),
+            "name": "s"}
+    result = otlp.convert(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    (error,) = result.rejected
+    assert error.field == "resourceSpans[0].scopeSpans[0].spans[0].traceId"
+    assert "16 bytes" in str(error)
+
+
+def test_genkit_model_and_tool_actions() -> None:
+    run = _run(
+        _span("b000000000000001", "genkit-action", {
+            "genkit:type": "action", "genkit:name": "openai/gpt-4o",
+            "genkit:metadata:subtype": "model",
+            "genkit:input": {"messages": [{"role": "user", "content": [{"text": "2+2?"}]}]},
+            "genkit:output": {"finishReason": "stop", "message": {
+                "role": "model", "content": [{"text": "4"}]}}}, 1),
+        _span("b000000000000002", "genkit-action", {
+            "genkit:type": "action", "genkit:name": "calculator",
+            "genkit:metadata:subtype": "tool", "genkit:input": {"expr": "2+2"},
+            "genkit:output": "4"}, 2),
+    )
+    (llm,) = run.of_type("llm.responded")
+    assert (llm.payload["output"], llm.payload["finish_reason"]) == ("4", "stop")
+    assert run.user_input == "2+2?"
+    (call,) = run.of_type("tool.called")
+    assert (call.payload["tool_name"], call.payload["args"]) == ("calculator",
+                                                                 '{"expr": "2+2"}')

@@ -433,7 +433,8 @@ def model_reply(value: Any) -> tuple[str, list[dict[str, Any]], str | None] | No
             value = candidates[0]  # Gemini
         if isinstance(value.get("output"), list) and value.get("object") == "response":
             return _reply_of([m for m in value["output"] if isinstance(m, Mapping)], None)
-        reason = string(first(value.get("finish_reason"), value.get("stop_reason")))
+        reason = string(first(value.get("finish_reason"), value.get("stop_reason"),
+                              value.get("finishReason")))
         inner = value.get("message") or value.get("content")
         if isinstance(inner, Mapping) and ("role" in inner or "parts" in inner):
             return _reply_of([inner], reason)  # {message: …}, a Gemini candidate

@@ -117,6 +117,9 @@ def classify(attrs: Mapping[str, Any]) -> str:
     ls = str(attrs.get("langsmith.span.kind") or "").lower()
     if ls in _LANGSMITH_KIND:
         return _LANGSMITH_KIND[ls]
+    genkit = str(attrs.get("genkit:metadata:subtype") or "").lower()
+    if genkit in ("model", "tool"):
+        return "llm" if genkit == "model" else "tool"
     if any(attrs.get(k) for k in ("gen_ai.tool.name", "gen_ai.tool.call.id", "ai.toolCall.name")):
         return "tool"
     if any(attrs.get(k) for k in _MODEL_KEYS):
@@ -135,9 +138,10 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
                 structured = loads_if_json(ev.get(f"gen_ai.{side}.messages"))
     if isinstance(structured, list):
         return [m if isinstance(m, dict) else {"content": m} for m in structured]
-    if side == "input":  # the Vercel AI SDK's prompt; Google ADK's logged request
+    if side == "input":  # the Vercel AI SDK's prompt; Google ADK's and Genkit's request
         asked = request_messages(first(attrs.get("ai.prompt.messages"), attrs.get("ai.prompt"),
-                                       attrs.get("gcp.vertex.agent.llm_request")))
+                                       attrs.get("gcp.vertex.agent.llm_request"),
+                                       attrs.get("genkit:input")))
         if asked:
             return [m if isinstance(m, dict) else {"content": m} for m in asked]
     else:
@@ -183,7 +187,11 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
              ("gen_ai.assistant.message", "assistant"), ("gen_ai.tool.message", "tool"))
     out = []
     for name, _, ev in events:
-        if side == "input":
+        if name == ("gen_ai.content.prompt" if side == "input" else "gen_ai.content.completion"):
+            # OpenLit: the whole side as one text ("user: …" lines) in one event
+            out.append({"role": "user" if side == "input" else "assistant",
+                        "content": message_text(loads_if_json(ev.get(legacy)))})
+        elif side == "input":
             role = dict(names).get(name)
             if role:
                 content = message_text(loads_if_json(ev.get("content")))
@@ -259,7 +267,8 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         said = "\n".join(t for t in (message_text(m) for m in outs) if t)
         step.tool_calls = _tool_calls(outs)
         raw = first(a.get("output.value"), a.get("traceloop.entity.output"),
-                    a.get("langfuse.observation.output"), a.get("gcp.vertex.agent.llm_response"))
+                    a.get("langfuse.observation.output"), a.get("gcp.vertex.agent.llm_response"),
+                    a.get("genkit:output"))
         completion = None if said or step.tool_calls else model_reply(raw)
         if completion is not None:
             said, step.tool_calls, reason = completion
@@ -270,7 +279,8 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         step.meta["system"] = string(_system_text(a)) or first_of_role(ins, "system")
     elif kind == "tool":
         step.name = string(first(a.get("gen_ai.tool.name"), a.get("tool.name"),
-                                 a.get("ai.toolCall.name"), a.get("traceloop.entity.name"))
+                                 a.get("ai.toolCall.name"), a.get("traceloop.entity.name"),
+                                 a.get("genkit:name"))
                            ) or re.sub(r"^execute_tool\s+", "", span.name) or span.name
         step.input = loads_if_json(first(*(a.get(k) for k in _TOOL_ARGS)))
         step.output = first(*(a.get(k) for k in _TOOL_RESULT))
@@ -292,13 +302,13 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
 
 
 # Where each instrumentation puts a tool call's arguments and result: GenAI, OpenInference,
-# Traceloop, Langfuse, the Vercel AI SDK (v4 and v5 names), pydantic-ai, Google ADK.
+# Traceloop, Langfuse, the Vercel AI SDK (v4 and v5 names), pydantic-ai, Google ADK, Genkit.
 _TOOL_ARGS = ("gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input",
               "langfuse.observation.input", "ai.toolCall.args", "ai.toolCall.input",
-              "tool_arguments", "gcp.vertex.agent.tool_call_args")
+              "tool_arguments", "gcp.vertex.agent.tool_call_args", "genkit:input")
 _TOOL_RESULT = ("gen_ai.tool.call.result", "output.value", "traceloop.entity.output",
                 "langfuse.observation.output", "ai.toolCall.result", "ai.toolCall.output",
-                "tool_response", "gcp.vertex.agent.tool_response")
+                "tool_response", "gcp.vertex.agent.tool_response", "genkit:output")
 
 
 def _system_text(attrs: Mapping[str, Any]) -> str | None:
