@@ -68,6 +68,7 @@ def test_other_values_are_not_model_answers(value: Any) -> None:
     ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "hi"),
     ({"prompt": "hi"}, "hi"),
     ({"user_id": "u", "new_message": {"role": "user", "parts": [{"text": "hi"}]}}, "hi"),
+    ({"args": ["hi"], "kwargs": {}}, "hi"),
     ('{"input": [{"role": "user", "content": "hi"}]}', "hi"),
 ])
 def test_request_messages_of_each_sdk(request_: Any, first_text: str) -> None:
@@ -298,3 +299,15 @@ def test_genkit_model_and_tool_actions() -> None:
     (call,) = run.of_type("tool.called")
     assert (call.payload["tool_name"], call.payload["args"]) == ("calculator",
                                                                  '{"expr": "2+2"}')
+
+
+@pytest.mark.parametrize("root_input, goal", [
+    ('{"messages": [{"role": "user", "content": "book a table"}]}', "book a table"),
+    ('{"query": "book a table"}', "book a table"),
+    ("book a table", "book a table"),
+])
+def test_goal_from_a_root_input_holding_a_request(root_input: str, goal: str) -> None:
+    run = _run(_span("b000000000000001", "chat", {"gen_ai.operation.name": "chat",
+                                                 "gen_ai.request.model": "m"}, 1),
+               root_attrs={"openinference.span.kind": "AGENT", "input.value": root_input})
+    assert run.user_input == goal

@@ -633,7 +633,8 @@ def role_of(message: Any) -> str:
 def request_messages(value: Any) -> list[Any]:
     """The chat messages of a model request as SDKs log it: a message list, or an object
     holding one (``messages``; Gemini's ``contents``, a string or a list; ``prompt`` and
-    ``input``, a string or a list; ADK's ``new_message``). A bare string is a user message."""
+    ``input``, a string or a list; ADK's ``new_message``; a traced function's one string
+    argument). A bare string is a user message."""
     value = loads_if_json(value)
     if isinstance(value, str):
         return [{"role": "user", "content": value}] if value else []
@@ -643,6 +644,10 @@ def request_messages(value: Any) -> list[Any]:
         return []
     if "role" in value and ("content" in value or "parts" in value):
         return [value]
+    args = value.get("args")  # a traced function's call, {"args": [...], "kwargs": {...}}
+    if isinstance(args, list) and len(args) == 1 and isinstance(args[0], str) and not (
+            value.get("kwargs")):
+        return [{"role": "user", "content": args[0]}]
     for key in ("messages", "contents", "prompt", "input", "new_message"):
         inner = value.get(key)
         if isinstance(inner, (str, list)) or isinstance(inner, Mapping) and "role" in inner:

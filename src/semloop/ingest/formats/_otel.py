@@ -28,6 +28,7 @@ from ._common import (
     request_messages,
     string,
     text,
+    unwrap_single,
 )
 
 ERROR = 2  # status code
@@ -367,7 +368,10 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
                      a.get("langfuse.trace.input"), a.get("langfuse.observation.input"))
         if goal is None:
             goal = first_of_role(_messages(a, top.events, "input"), "user")
-        draft.goal = message_text(loads_if_json(goal)) if not isinstance(goal, str) else goal
+        asked = loads_if_json(goal)  # often the JSON of a request or a function's arguments
+        if isinstance(asked, (list, Mapping)):
+            goal = first(first_of_role(request_messages(asked), "user"), unwrap_single(asked))
+        draft.goal = goal if isinstance(goal, str) else message_text(goal) or text(goal)
         out = first(a.get("output.value"), a.get("traceloop.entity.output"),
                     a.get("langfuse.trace.output"), a.get("langfuse.observation.output"))
         if out is None:
