@@ -311,3 +311,28 @@ def test_goal_from_a_root_input_holding_a_request(root_input: str, goal: str) ->
                                                  "gen_ai.request.model": "m"}, 1),
                root_attrs={"openinference.span.kind": "AGENT", "input.value": root_input})
     assert run.user_input == goal
+
+
+def test_langfuse_spans_that_are_untyped_tool_calls() -> None:
+    """Langfuse types many frameworks' tool calls SPAN (LangGraph, Agno, Koog): a span whose
+    name is a tool a generation planned, or whose kept OTel attributes name a tool, is a
+    tool call; a graph node or an empty lifecycle span is not."""
+    planned = {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "c1", "type": "function",
+         "function": {"name": "lookup_order", "arguments": '{"id": 7}'}}]}
+    doc = {"trace": {"id": TRACE, "input": json.dumps("where is order 7?")}, "observations": [
+        _observation("root", "SPAN", "00", parent=None, name="LangGraph"),
+        _observation("g1", "GENERATION", "01", output=json.dumps(planned)),
+        _observation("n1", "SPAN", "02", name="tools", input='{"messages": []}',
+                     output='{"messages": []}'),
+        _observation("t1", "SPAN", "03", name="tool.lookup_order", input='{"id": 7}',
+                     output='"shipped"'),
+        _observation("t2", "SPAN", "04", name="run", input='{"q": "eta"}', output='"2 days"',
+                     metadata=json.dumps({"attributes": {"tool.name": "eta"}})),
+        _observation("t3", "SPAN", "05", name="start",
+                     metadata=json.dumps({"attributes": {"tool.name": "eta"}})),
+    ]}
+    (run,) = langfuse.read(json.dumps(doc))
+    calls = [(e.payload["tool_name"], e.payload["args"]) for e in run.of_type("tool.called")]
+    assert calls == [("lookup_order", '{"id": 7}'), ("eta", '{"q": "eta"}')]
+    assert [e.payload["output"] for e in run.of_type("tool.responded")] == ["shipped", "2 days"]

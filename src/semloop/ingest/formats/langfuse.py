@@ -154,6 +154,21 @@ def _step(obs: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
     return step
 
 
+def _tool_span(obs: Mapping[str, Any], planned: set[str]) -> str | None:
+    """The tool a plain SPAN observation ran, when it is a tool call Langfuse did not type
+    TOOL (LangGraph, Agno, Koog…): its OTel attributes name a tool, or its name is one a
+    generation of the trace planned (``get_weather``, ``tool.get_weather``)."""
+    if str(obs.get("type") or "").upper() != "SPAN" or (
+            obs.get("input") is None and obs.get("output") is None):
+        return None  # a span that holds neither arguments nor a result is no call
+    attrs = mapping(mapping(_value(obs.get("metadata"))).get("attributes"))
+    declared = string(first(attrs.get("gen_ai.tool.name"), attrs.get("tool.name")))
+    if declared:
+        return declared
+    name = str(obs.get("name") or "")
+    return next((p for p in planned if name == p or name.endswith((f".{p}", f" {p}"))), None)
+
+
 def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
     if not isinstance(observations, list):
         raise TraceFormatError("must be a list of observations", field="observations")
@@ -178,6 +193,13 @@ def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
         kind = _KINDS.get(str(o.get("type") or "").upper())
         if kind:  # a root that is itself a generation or tool call is a step too
             d.steps.append(_step(o, kind, order, path))
+    planned = {str(c["name"]) for step in d.steps for c in step.tool_calls if c.get("name")}
+    for order, (path, o) in enumerate(obs):
+        name = _tool_span(o, planned)
+        if name:
+            d.steps.append(_step(o, "tool", order, path))
+            d.steps[-1].name = name
+    d.steps.sort(key=lambda step: step.order)
     d.agent_id = str(first(trace.get("name"), root.get("name") if root else None) or "")
     d.conversation_id = string(first(trace.get("sessionId"),
                                      *(o.get("sessionId") for _, o in obs)))
