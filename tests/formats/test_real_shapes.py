@@ -103,7 +103,8 @@ def test_langfuse_downloaded_trace_with_json_text_fields() -> None:
                          usageDetails={"input": 20, "output": 4}),
             _observation("t1", "TOOL", "02", name="get_forecast",
                          input=json.dumps({"city": "Bergen"}), output=json.dumps("rain")),
-            _observation("g2", "GENERATION", "03", model="claude", output=json.dumps(answer)),
+            _observation("g2", "GENERATION", "03", model="claude", output=json.dumps(answer),
+                         usageDetails={}, inputUsage=50, outputUsage=5),
         ],
     }
     (run,) = langfuse.read(json.dumps(doc))
@@ -115,6 +116,7 @@ def test_langfuse_downloaded_trace_with_json_text_fields() -> None:
     assert first.payload["finish_reason"] == "STOP" and first.payload["prompt_tokens"] == 20
     assert run.of_type("llm.called")[0].payload["prompt"] == "Will it rain in Bergen?"
     assert second.payload["output"] == "Rain all week."
+    assert (second.payload["prompt_tokens"], second.payload["completion_tokens"]) == (50, 5)
     (tool,) = run.of_type("tool.called")
     assert tool.payload["args"] == '{"city": "Bergen"}'
     assert run.of_type("tool.responded")[0].payload["output"] == "rain"

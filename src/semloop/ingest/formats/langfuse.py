@@ -122,12 +122,15 @@ def _step(obs: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         usage = mapping(usage)
         cost = mapping(obs.get("costDetails"))
         step.model = string(first(obs.get("model"), obs.get("providedModelName")))
+        # usage objects of the v1/v2 APIs, else the flat totals every observation row has
         step.prompt_tokens = integer(first(usage.get("input"), usage.get("promptTokens"),
-                                           usage.get("prompt_tokens"), usage.get("input_tokens")))
+                                           usage.get("prompt_tokens"), usage.get("input_tokens"),
+                                           obs.get("inputUsage") or None))
         step.completion_tokens = integer(first(usage.get("output"),
                                                usage.get("completionTokens"),
                                                usage.get("completion_tokens"),
-                                               usage.get("output_tokens")))
+                                               usage.get("output_tokens"),
+                                               obs.get("outputUsage") or None))
         step.reasoning_tokens = integer(usage.get("output_reasoning_tokens"))
         step.cost_usd = number(first(cost.get("total"), obs.get("calculatedTotalCost"),
                                      obs.get("totalCost")))
