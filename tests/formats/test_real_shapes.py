@@ -37,6 +37,8 @@ TRACE = "0af7651916cd43dd8448eb211c80319c"
         {"type": "tool_use", "id": "t1", "name": "lookup", "input": {"id": 7}}]},
      "Checking.", [("lookup", {"id": 7})], "tool_use"),
     ({"index": 0, "message": {"role": "assistant", "content": "Paris."}}, "Paris.", [], None),
+    ({"finishReason": "stop", "message": {"role": "model", "content": [
+        {"text": {"score": 0.9}}]}}, '{"score": 0.9}', [], "stop"),
     ({"role": "assistant", "content": "", "additional_kwargs": {"tool_calls": [
         {"id": "c", "function": {"name": "lookup", "arguments": '{"id": 7}'}}]}},
      "", [("lookup", {"id": 7})], None),
@@ -69,6 +71,7 @@ def test_other_values_are_not_model_answers(value: Any) -> None:
     ({"prompt": "hi"}, "hi"),
     ({"user_id": "u", "new_message": {"role": "user", "parts": [{"text": "hi"}]}}, "hi"),
     ({"args": ["hi"], "kwargs": {}}, "hi"),
+    ({"message": "hi", "stream": False}, "hi"),
     ('{"input": [{"role": "user", "content": "hi"}]}', "hi"),
 ])
 def test_request_messages_of_each_sdk(request_: Any, first_text: str) -> None:
@@ -338,3 +341,30 @@ def test_langfuse_spans_that_are_untyped_tool_calls() -> None:
     calls = [(e.payload["tool_name"], e.payload["args"]) for e in run.of_type("tool.called")]
     assert calls == [("lookup_order", '{"id": 7}'), ("eta", '{"q": "eta"}')]
     assert [e.payload["output"] for e in run.of_type("tool.responded")] == ["shipped", "2 days"]
+
+
+def test_langfuse_generation_wrapping_one_call_is_not_a_second_call() -> None:
+    """The Vercel AI SDK's ``ai.generateText`` (and Agno's ``invoke``) is a GENERATION
+    around the real call: one model step, which takes what it lacks from the wrapper."""
+    planned = {"choices": [{"finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "tool_calls": [
+            {"id": "c", "type": "function",
+             "function": {"name": "search", "arguments": '{"q": "news"}'}}]}}]}
+    doc = {"trace": {"id": TRACE, "input": json.dumps("any news?")}, "observations": [
+        _observation("w1", "GENERATION", "01", parent=None, name="invoke",
+                     output=json.dumps(planned), usageDetails={"input": 9, "output": 3}),
+        _observation("g1", "GENERATION", "02", parent="w1", name="chat", model="m",
+                     output="None", usageDetails={"input": 7}),
+        _observation("w2", "GENERATION", "03", parent=None, name="ai.generateText",
+                     output=json.dumps("Quiet day.")),
+        _observation("g2", "GENERATION", "04", parent="w2", name="doGenerate",
+                     output=json.dumps("Quiet day.")),
+        _observation("g3", "GENERATION", "05", parent="w2", name="doGenerate",
+                     output=json.dumps("Still quiet.")),
+    ]}
+    (run,) = langfuse.read(json.dumps(doc))
+    first, *rest = run.of_type("llm.responded")
+    assert first.payload["output"] == 'search({"q": "news"})'
+    assert first.payload["tool_calls"] == [{"name": "search", "arguments": {"q": "news"}}]
+    assert (first.payload["prompt_tokens"], first.payload["completion_tokens"]) == (7, 3)
+    assert [e.payload["output"] for e in rest] == ["Quiet day.", "Still quiet."]

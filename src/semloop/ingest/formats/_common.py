@@ -598,7 +598,10 @@ def message_text(message: Any) -> str:
             and first(p.get("content"), p.get("text")))
     for key in ("content", "text"):
         if key in message:
-            return message_text(message[key])
+            inner = message[key]
+            if key == "text" and isinstance(inner, Mapping):
+                return text(inner)  # a structured answer (Genkit's JSON output)
+            return message_text(inner)
     kwargs = message.get("kwargs") or message.get("data")
     if isinstance(kwargs, Mapping):
         return message_text(kwargs)
@@ -633,7 +636,7 @@ def role_of(message: Any) -> str:
 def request_messages(value: Any) -> list[Any]:
     """The chat messages of a model request as SDKs log it: a message list, or an object
     holding one (``messages``; Gemini's ``contents``, a string or a list; ``prompt`` and
-    ``input``, a string or a list; ADK's ``new_message``; a traced function's one string
+    ``input``, a string or a list; ADK's ``new_message``; ``message``; a traced function's one string
     argument). A bare string is a user message."""
     value = loads_if_json(value)
     if isinstance(value, str):
@@ -648,7 +651,7 @@ def request_messages(value: Any) -> list[Any]:
     if isinstance(args, list) and len(args) == 1 and isinstance(args[0], str) and not (
             value.get("kwargs")):
         return [{"role": "user", "content": args[0]}]
-    for key in ("messages", "contents", "prompt", "input", "new_message"):
+    for key in ("messages", "contents", "prompt", "input", "new_message", "message"):
         inner = value.get(key)
         if isinstance(inner, (str, list)) or isinstance(inner, Mapping) and "role" in inner:
             return request_messages(inner)

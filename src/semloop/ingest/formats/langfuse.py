@@ -84,6 +84,8 @@ def convert(data: bytes | str, *, source: str = "<langfuse>", clock: float = 0.0
 def _value(value: Any) -> Any:
     """An input or output as stored: Langfuse keeps them as JSON text (a JSON string
     literal too, ``"\\"What is Langfuse?\\""``), parsed back."""
+    if value == "None":  # a Python SDK's str(None)
+        return None
     if isinstance(value, str) and value[:1] == '"':
         try:
             value = json.loads(value)
@@ -172,6 +174,43 @@ def _tool_span(obs: Mapping[str, Any], planned: set[str]) -> str | None:
     return next((p for p in planned if name == p or name.endswith((f".{p}", f" {p}"))), None)
 
 
+def _wrapping_generations(obs: list[tuple[str, Mapping[str, Any]]]) -> dict[str, list[str]]:
+    """Generations that hold other generations (the Vercel AI SDK's ``ai.generateText``
+    around its ``doGenerate`` calls, Agno's ``invoke`` around the OpenAI call), with the
+    generations each holds: they wrap calls, they are not one."""
+    parent = {str(o.get("id")): str(o.get("parentObservationId") or "") for _, o in obs}
+    generations = {str(o.get("id")) for _, o in obs
+                   if str(o.get("type") or "").upper() == "GENERATION"}
+    held: dict[str, list[str]] = {}
+    for gen in generations:
+        seen, up = set(), parent.get(gen, "")
+        while up and up not in seen:  # a cycle in a broken export must not hang
+            seen.add(up)
+            if up in generations:
+                held.setdefault(up, []).append(gen)
+            up = parent.get(up, "")
+    return held
+
+
+_FILLED = ("input", "output", "tool_calls", "finish_reason", "prompt_tokens",
+           "completion_tokens", "cost_usd", "model")
+
+
+def _unwrap(steps: list[Step], held: dict[str, list[str]]) -> list[Step]:
+    """The steps without wrapping generations; a wrapper around one call lends that call
+    what the call itself lacks (its planned tool calls, its tokens)."""
+    by_id = {step.step_id: step for step in steps}
+    for wrapper, inner in held.items():
+        outer = by_id.get(wrapper)
+        if outer is None or len(inner) != 1 or inner[0] not in by_id:
+            continue
+        call = by_id[inner[0]]
+        for name in _FILLED:
+            if getattr(call, name) in (None, "", []):
+                setattr(call, name, getattr(outer, name))
+    return [step for step in steps if step.step_id not in held]
+
+
 def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
     if not isinstance(observations, list):
         raise TraceFormatError("must be a list of observations", field="observations")
@@ -196,6 +235,7 @@ def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
         kind = _KINDS.get(str(o.get("type") or "").upper())
         if kind:  # a root that is itself a generation or tool call is a step too
             d.steps.append(_step(o, kind, order, path))
+    d.steps = _unwrap(d.steps, _wrapping_generations(obs))
     planned = {str(c["name"]) for step in d.steps for c in step.tool_calls if c.get("name")}
     for order, (path, o) in enumerate(obs):
         name = _tool_span(o, planned)
