@@ -368,3 +368,23 @@ def test_langfuse_generation_wrapping_one_call_is_not_a_second_call() -> None:
     assert first.payload["tool_calls"] == [{"name": "search", "arguments": {"q": "news"}}]
     assert (first.payload["prompt_tokens"], first.payload["completion_tokens"]) == (7, 3)
     assert [e.payload["output"] for e in rest] == ["Quiet day.", "Still quiet."]
+
+
+def test_two_instrumentations_on_one_model_call_are_one_step() -> None:
+    """A framework's LLM span around the provider SDK's chat span (Agno's OpenInference
+    span around the OpenAI instrumentation's): one model step, the outer lending the
+    inner what it lacks."""
+    completion = {"choices": [{"finish_reason": "tool_calls", "message": {
+        "role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {
+            "name": "search", "arguments": '{"q": "x"}'}}]}}]}
+    outer = _span("b000000000000001", "OpenAIChat.invoke", {
+        "openinference.span.kind": "LLM", "llm.model_name": "gpt-4o-mini",
+        "output.value": completion}, 1)
+    inner = _span("b000000000000002", "chat gpt-4o-mini", {
+        "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o-mini",
+        "gen_ai.usage.input_tokens": 40, "gen_ai.usage.output_tokens": 6}, 2,
+        parent="b000000000000001")
+    run = _run(outer, inner)
+    (llm,) = run.of_type("llm.responded")
+    assert llm.payload["output"] == 'search({"q": "x"})'
+    assert (llm.payload["prompt_tokens"], llm.payload["completion_tokens"]) == (40, 6)

@@ -485,6 +485,40 @@ def message_calls(message: Mapping[str, Any]) -> list[dict[str, Any]]:
     return calls
 
 
+def held_calls(parent: Mapping[str, str], calls: set[str]) -> dict[str, list[str]]:
+    """Model calls that hold other model calls, each with the calls it holds: a framework's
+    call wrapped around the provider SDK's (Agno's ``invoke`` around OpenAI's ``chat``, the
+    Vercel AI SDK's ``generateText`` around its ``doGenerate``). ``parent``: id → parent id."""
+    held: dict[str, list[str]] = {}
+    for call in calls:
+        seen, up = set(), parent.get(call, "")
+        while up and up not in seen:  # a cycle in a broken export must not hang
+            seen.add(up)
+            if up in calls:
+                held.setdefault(up, []).append(call)
+            up = parent.get(up, "")
+    return held
+
+
+_LENT = ("input", "output", "tool_calls", "finish_reason", "prompt_tokens",
+         "completion_tokens", "cost_usd", "model")
+
+
+def unwrap_calls(steps: list[Step], held: Mapping[str, list[str]]) -> list[Step]:
+    """The steps without the model calls that wrap others (:func:`held_calls`): a wrapper
+    around one call lends that call what it lacks (its planned tool calls, its tokens)."""
+    by_id = {step.step_id: step for step in steps}
+    for wrapper, inner in held.items():
+        outer = by_id.get(wrapper)
+        if outer is None or len(inner) != 1 or inner[0] not in by_id:
+            continue
+        call = by_id[inner[0]]
+        for name in _LENT:
+            if getattr(call, name) in (None, "", []):
+                setattr(call, name, getattr(outer, name))
+    return [step for step in steps if step.step_id not in held]
+
+
 def args_text(value: Any) -> str:
     # Dunetrace sends tool args as a string; JSON keeps them comparable across sources.
     if isinstance(value, str):

@@ -18,6 +18,7 @@ from ._common import (
     Step,
     first,
     first_of_role,
+    held_calls,
     integer,
     loads_if_json,
     message_calls,
@@ -28,6 +29,7 @@ from ._common import (
     request_messages,
     string,
     text,
+    unwrap_calls,
     unwrap_single,
 )
 
@@ -341,6 +343,10 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     # brings the root. Run.from_events assembles the whole run from its parts.
     draft.numbered = draft.started
     kinds = {s.span_id: classify(s.attributes) for s in ordered}
+    # Two instrumentations on one call (a framework's and the provider SDK's) nest two
+    # model spans for it: one step.
+    wrapped = held_calls({s.span_id: s.parent_id or "" for s in ordered},
+                         {s.span_id for s in ordered if kinds[s.span_id] == "llm"})
     for i, s in enumerate(ordered):
         kind = kinds[s.span_id]
         if kind in ("llm", "tool", "retrieval", "handoff", "guardrail") and s is not top:
@@ -386,6 +392,7 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
             draft.steps.insert(0, _step(top, top_kind, -1))
     else:
         draft.agent_id = str(ordered[0].resource.get("service.name") or "")
+    draft.steps = unwrap_calls(draft.steps, wrapped)
     llm_steps = [step for step in draft.steps if step.kind == "llm"]
     if not draft.goal:
         draft.goal = next((str(step.meta["user"]) for step in llm_steps

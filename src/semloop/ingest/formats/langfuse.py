@@ -23,6 +23,7 @@ from ._common import (
     epoch,
     first,
     first_of_role,
+    held_calls,
     integer,
     loads_if_json,
     mapping,
@@ -35,6 +36,7 @@ from ._common import (
     request_messages,
     string,
     text,
+    unwrap_calls,
     unwrap_single,
 )
 
@@ -176,39 +178,11 @@ def _tool_span(obs: Mapping[str, Any], planned: set[str]) -> str | None:
 
 def _wrapping_generations(obs: list[tuple[str, Mapping[str, Any]]]) -> dict[str, list[str]]:
     """Generations that hold other generations (the Vercel AI SDK's ``ai.generateText``
-    around its ``doGenerate`` calls, Agno's ``invoke`` around the OpenAI call), with the
-    generations each holds: they wrap calls, they are not one."""
-    parent = {str(o.get("id")): str(o.get("parentObservationId") or "") for _, o in obs}
-    generations = {str(o.get("id")) for _, o in obs
-                   if str(o.get("type") or "").upper() == "GENERATION"}
-    held: dict[str, list[str]] = {}
-    for gen in generations:
-        seen, up = set(), parent.get(gen, "")
-        while up and up not in seen:  # a cycle in a broken export must not hang
-            seen.add(up)
-            if up in generations:
-                held.setdefault(up, []).append(gen)
-            up = parent.get(up, "")
-    return held
-
-
-_FILLED = ("input", "output", "tool_calls", "finish_reason", "prompt_tokens",
-           "completion_tokens", "cost_usd", "model")
-
-
-def _unwrap(steps: list[Step], held: dict[str, list[str]]) -> list[Step]:
-    """The steps without wrapping generations; a wrapper around one call lends that call
-    what the call itself lacks (its planned tool calls, its tokens)."""
-    by_id = {step.step_id: step for step in steps}
-    for wrapper, inner in held.items():
-        outer = by_id.get(wrapper)
-        if outer is None or len(inner) != 1 or inner[0] not in by_id:
-            continue
-        call = by_id[inner[0]]
-        for name in _FILLED:
-            if getattr(call, name) in (None, "", []):
-                setattr(call, name, getattr(outer, name))
-    return [step for step in steps if step.step_id not in held]
+    around its ``doGenerate`` calls, Agno's ``invoke`` around the OpenAI call)."""
+    return held_calls({str(o.get("id")): str(o.get("parentObservationId") or "")
+                       for _, o in obs},
+                      {str(o.get("id")) for _, o in obs
+                       if str(o.get("type") or "").upper() == "GENERATION"})
 
 
 def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
@@ -235,7 +209,7 @@ def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
         kind = _KINDS.get(str(o.get("type") or "").upper())
         if kind:  # a root that is itself a generation or tool call is a step too
             d.steps.append(_step(o, kind, order, path))
-    d.steps = _unwrap(d.steps, _wrapping_generations(obs))
+    d.steps = unwrap_calls(d.steps, _wrapping_generations(obs))
     planned = {str(c["name"]) for step in d.steps for c in step.tool_calls if c.get("name")}
     for order, (path, o) in enumerate(obs):
         name = _tool_span(o, planned)
