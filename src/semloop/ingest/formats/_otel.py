@@ -8,7 +8,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,10 +206,6 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
     return out
 
 
-def _tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [c for m in messages for c in message_calls(m)]
-
-
 def _logged_events(attrs: Mapping[str, Any]) -> list[tuple[str, float | None, dict[str, Any]]]:
     """Logfire and pydantic-ai before 0.3 log a model call's GenAI events as one
     attribute, ``events``: a JSON list of event bodies named by ``event.name``."""
@@ -268,7 +264,7 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         step.input = "\n".join(t for t in (message_text(m) for m in ins) if t) or message_text(
             request_messages(asked)) or string(asked)
         said = "\n".join(t for t in (message_text(m) for m in outs) if t)
-        step.tool_calls = _tool_calls(outs)
+        step.tool_calls = [c for m in outs for c in message_calls(m)]
         raw = first(a.get("output.value"), a.get("traceloop.entity.output"),
                     a.get("langfuse.observation.output"), a.get("gcp.vertex.agent.llm_response"),
                     a.get("genkit:output"))

@@ -1,9 +1,11 @@
 """Langfuse traces: ``GET /api/public/traces/{id}`` bodies (``TraceWithFullDetails`` with
-``observations``), a list of them or ``{"data": [...]}``, or bare observations (the v2
-observations API, or one per line) grouped by ``traceId``.
+``observations``), a list of them or ``{"data": [...]}``, the UI's download of a trace
+(``{"trace", "observations"}``), or bare observations (the v2 observations API, or one per
+line) grouped by ``traceId``.
 
-Steps are GENERATION (model call), TOOL and RETRIEVER observations in ``startTime``
-order; an observation with ``level`` ERROR failed with ``statusMessage``.
+Steps are GENERATION (model call), TOOL and RETRIEVER observations, and the SPAN
+observations that are tool calls Langfuse did not type, in ``startTime`` order; an
+observation with ``level`` ERROR failed with ``statusMessage``.
 """
 
 from __future__ import annotations
@@ -214,8 +216,9 @@ def _draft(trace: Mapping[str, Any], observations: Any) -> Draft:
     for order, (path, o) in enumerate(obs):
         name = _tool_span(o, planned)
         if name:
-            d.steps.append(_step(o, "tool", order, path))
-            d.steps[-1].name = name
+            step = _step(o, "tool", order, path)
+            step.name = name
+            d.steps.append(step)
     d.steps.sort(key=lambda step: step.order)
     d.agent_id = str(first(trace.get("name"), root.get("name") if root else None) or "")
     d.conversation_id = string(first(trace.get("sessionId"),
