@@ -388,3 +388,17 @@ def test_two_instrumentations_on_one_model_call_are_one_step() -> None:
     (llm,) = run.of_type("llm.responded")
     assert llm.payload["output"] == 'search({"q": "x"})'
     assert (llm.payload["prompt_tokens"], llm.payload["completion_tokens"]) == (40, 6)
+
+
+def test_pydantic_ai_agent_run_span_gives_goal_and_output() -> None:
+    conversation = [
+        {"role": "system", "parts": [{"type": "text", "content": "You tell jokes."}]},
+        {"role": "user", "parts": [{"type": "text", "content": "A joke about tea?"}]},
+        {"role": "assistant", "parts": [{"type": "text", "content": "Steeped in humour."}]}]
+    run = _run(_span("b000000000000001", "chat gpt-4o", {"gen_ai.operation.name": "chat",
+                                                       "gen_ai.request.model": "gpt-4o"}, 1),
+               root_attrs={"gen_ai.agent.name": "joke_agent",
+                           "pydantic_ai.all_messages": conversation,
+                           "final_result": "Steeped in humour."})
+    assert run.user_input == "A joke about tea?"
+    assert run.of_type("run.completed")[0].payload["output"] == "Steeped in humour."

@@ -141,10 +141,12 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
                 structured = loads_if_json(ev.get(f"gen_ai.{side}.messages"))
     if isinstance(structured, list):
         return [m if isinstance(m, dict) else {"content": m} for m in structured]
-    if side == "input":  # the Vercel AI SDK's prompt; Google ADK's and Genkit's request
+    if side == "input":  # the Vercel AI SDK's prompt; Google ADK's and Genkit's request;
+        # pydantic-ai's agent run (its whole conversation)
         asked = request_messages(first(attrs.get("ai.prompt.messages"), attrs.get("ai.prompt"),
                                        attrs.get("gcp.vertex.agent.llm_request"),
-                                       attrs.get("genkit:input")))
+                                       attrs.get("genkit:input"),
+                                       attrs.get("pydantic_ai.all_messages")))
         if asked:
             return [m if isinstance(m, dict) else {"content": m} for m in asked]
     else:
@@ -375,7 +377,8 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
             goal = first(first_of_role(request_messages(asked), "user"), unwrap_single(asked))
         draft.goal = goal if isinstance(goal, str) else message_text(goal) or text(goal)
         out = first(a.get("output.value"), a.get("traceloop.entity.output"),
-                    a.get("langfuse.trace.output"), a.get("langfuse.observation.output"))
+                    a.get("langfuse.trace.output"), a.get("langfuse.observation.output"),
+                    a.get("final_result"))
         if out is None:
             out = "\n".join(message_text(m) for m in _messages(a, top.events, "output")) or None
         draft.output = out
