@@ -290,6 +290,42 @@ def documents(data: bytes | str, source: str) -> Iterator[tuple[int | None, Any]
     yield from parsed
 
 
+def values(data: bytes | str, source: str,
+           result: Result) -> Iterator[tuple[int | None, int, Any]]:
+    """(line, position, value) for the JSON values of a file: the whole file when it is one
+    JSON value (line None), else each value in turn, one a line (JSON lines) or several on
+    one line (files joined by ``cat``, a writer that lost a newline). A broken value goes to
+    ``result.rejected`` and reading goes on at the next line that opens an object."""
+    raw = decode(data, source)
+    if not raw.strip():
+        raise TraceFormatError("the file is empty", source=source)
+    try:
+        yield None, 0, json.loads(raw)
+        return
+    except json.JSONDecodeError:
+        pass
+    decoder = json.JSONDecoder()
+    at, index, line, counted = 0, 0, 1, 0
+    while True:
+        while at < len(raw) and raw[at] in " \t\r\n":
+            at += 1
+        if at >= len(raw):
+            return
+        line += raw.count("\n", counted, at)
+        counted = at
+        try:
+            value, at = decoder.raw_decode(raw, at)
+        except json.JSONDecodeError as exc:
+            result.rejected.append(TraceFormatError(
+                f"not valid JSON ({exc.msg})", source=source, line=line, field=f"[{index}]"))
+            at = raw.find("\n{", at + 1) + 1  # a value cannot be resumed inside: skip it
+            if at == 0:
+                return
+        else:
+            yield line, index, value
+        index += 1
+
+
 def records(
     data: bytes | str, source: str, result: Result, unwrap: Sequence[str] = ()
 ) -> Iterator[tuple[int | None, str, Any]]:
@@ -382,20 +418,105 @@ def planned_calls(calls: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(f"{c['name']}({text(c['arguments'])})" for c in calls)
 
 
-def chat_completion(value: Any) -> tuple[str, list[dict[str, Any]], str | None] | None:
-    """(text, tool calls, finish reason) of an OpenAI ChatCompletion (a dict or its JSON
-    text, as OpenInference's ``output.value`` and LangSmith's ``wrap_openai`` outputs keep
-    it), or None for anything else: a turn that only calls tools reads ``name(args)``."""
+def model_reply(value: Any) -> tuple[str, list[dict[str, Any]], str | None] | None:
+    """(text, tool calls, finish reason) of a model's answer as providers and SDKs return
+    it, a dict or its JSON text: an OpenAI ChatCompletion or Responses object, a Gemini
+    response or candidate, an Anthropic message, an OTel ``gen_ai.choice`` body, a
+    LangChain AI message, GenAI ``parts`` messages, or the Vercel AI SDK's tool call list.
+    None for anything else. A turn that only calls tools reads ``name(args)``."""
     value = loads_if_json(value)
-    choices = value.get("choices") if isinstance(value, Mapping) else None
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+    if isinstance(value, Mapping):
+        choices, candidates = value.get("choices"), value.get("candidates")
+        if isinstance(choices, list) and choices and isinstance(choices[0], Mapping):
+            value = choices[0]  # ChatCompletion
+        elif isinstance(candidates, list) and candidates and isinstance(candidates[0], Mapping):
+            value = candidates[0]  # Gemini
+        if isinstance(value.get("output"), list) and value.get("object") == "response":
+            return _reply_of([m for m in value["output"] if isinstance(m, Mapping)], None)
+        reason = string(first(value.get("finish_reason"), value.get("stop_reason"),
+                              value.get("finishReason")))
+        inner = value.get("message") or value.get("content")
+        if isinstance(inner, Mapping) and ("role" in inner or "parts" in inner):
+            return _reply_of([inner], reason)  # {message: …}, a Gemini candidate
+        if value.get("role") in ("assistant", "model", "ai") or value.get("type") == "ai":
+            return _reply_of([value], reason)
         return None
-    message = mapping(choices[0].get("message"))
-    calls = [{"name": mapping(c.get("function")).get("name"),
-              "arguments": loads_if_json(mapping(c.get("function")).get("arguments"))}
-             for c in message.get("tool_calls") or [] if isinstance(c, Mapping)]
-    return (message_text(message.get("content")), [c for c in calls if c["name"]],
-            string(choices[0].get("finish_reason")))
+    if isinstance(value, list) and value and all(isinstance(m, Mapping) for m in value):
+        if all("toolName" in m for m in value):  # Vercel AI SDK's ai.response.toolCalls
+            return "", [c for m in value for c in message_calls(m)], None
+        said = [m for m in value if role_of(m) in ("assistant", "model")]
+        if said:
+            return _reply_of(said, string(said[-1].get("finish_reason")))
+    return None
+
+
+def _reply_of(messages: Sequence[Mapping[str, Any]],
+              reason: str | None) -> tuple[str, list[dict[str, Any]], str | None]:
+    said = "\n".join(t for t in (message_text(m) for m in messages) if t)
+    return said, [c for m in messages for c in message_calls(m)], reason
+
+
+def message_calls(message: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The tool calls a message plans, ``[{name, arguments}]``, in any provider's shape:
+    OpenAI ``tool_calls`` (also under LangChain's ``additional_kwargs``), LangChain's
+    ``{name, args}``, GenAI ``tool_call`` parts, Gemini ``function_call`` parts, Anthropic
+    ``tool_use`` blocks, Responses ``function_call`` items, Vercel's ``toolName``."""
+    found: list[Any] = list(message.get("tool_calls") or message.get("toolCalls") or mapping(
+        message.get("additional_kwargs")).get("tool_calls") or [])
+    for key in ("parts", "content"):
+        if isinstance(message.get(key), list):
+            found += message[key]
+    found.append(message)
+    calls = []
+    for c in found:
+        if not isinstance(c, Mapping):
+            continue
+        fn = mapping(first(c.get("function"), c.get("function_call"), c.get("functionCall")))
+        kind = c.get("type")
+        name = first(fn.get("name"), c.get("toolName"),
+                     c.get("name") if kind in ("tool_call", "tool_use", "function_call",
+                                               "tool-call", None) else None)
+        if not name or c is message and not (fn or c.get("toolName") or kind in (
+                "function_call", "tool_use", "tool_call")):
+            continue
+        args = first(fn.get("arguments"), fn.get("args"), c.get("arguments"), c.get("args"),
+                     c.get("input"))
+        calls.append({"name": str(name), "arguments": loads_if_json(args)})
+    return calls
+
+
+def held_calls(parent: Mapping[str, str], calls: set[str]) -> dict[str, list[str]]:
+    """Model calls that hold other model calls, each with the calls it holds: a framework's
+    call wrapped around the provider SDK's (Agno's ``invoke`` around OpenAI's ``chat``, the
+    Vercel AI SDK's ``generateText`` around its ``doGenerate``). ``parent``: id → parent id."""
+    held: dict[str, list[str]] = {}
+    for call in calls:
+        seen, up = set(), parent.get(call, "")
+        while up and up not in seen:  # a cycle in a broken export must not hang
+            seen.add(up)
+            if up in calls:
+                held.setdefault(up, []).append(call)
+            up = parent.get(up, "")
+    return held
+
+
+_LENT = ("input", "output", "tool_calls", "finish_reason", "prompt_tokens",
+         "completion_tokens", "cost_usd", "model")
+
+
+def unwrap_calls(steps: list[Step], held: Mapping[str, list[str]]) -> list[Step]:
+    """The steps without the model calls that wrap others (:func:`held_calls`): a wrapper
+    around one call lends that call what it lacks (its planned tool calls, its tokens)."""
+    by_id = {step.step_id: step for step in steps}
+    for wrapper, inner in held.items():
+        outer = by_id.get(wrapper)
+        if outer is None or len(inner) != 1 or inner[0] not in by_id:
+            continue
+        call = by_id[inner[0]]
+        for name in _LENT:
+            if getattr(call, name) in (None, "", []):
+                setattr(call, name, getattr(outer, name))
+    return [step for step in steps if step.step_id not in held]
 
 
 def args_text(value: Any) -> str:
@@ -504,13 +625,17 @@ def message_text(message: Any) -> str:
     if not isinstance(message, Mapping):
         return text(message)
     if "parts" in message and isinstance(message["parts"], Sequence):
+        # GenAI parts {type, content}; Gemini's parts {text}
         return "\n".join(
-            str(p.get("content", "")) for p in message["parts"]
+            str(first(p.get("content"), p.get("text"))) for p in message["parts"]
             if isinstance(p, Mapping) and p.get("type") in ("text", "reasoning", None)
-            and p.get("content"))
+            and first(p.get("content"), p.get("text")))
     for key in ("content", "text"):
         if key in message:
-            return message_text(message[key])
+            inner = message[key]
+            if key == "text" and isinstance(inner, Mapping):
+                return text(inner)  # a structured answer (Genkit's JSON output)
+            return message_text(inner)
     kwargs = message.get("kwargs") or message.get("data")
     if isinstance(kwargs, Mapping):
         return message_text(kwargs)
@@ -542,9 +667,34 @@ def role_of(message: Any) -> str:
     return role
 
 
+def request_messages(value: Any) -> list[Any]:
+    """The chat messages of a model request as SDKs log it: a message list, or an object
+    holding one (``messages``; Gemini's ``contents``, a string or a list; ``prompt`` and
+    ``input``, a string or a list; ADK's ``new_message``; ``message``; a traced function's one string
+    argument). A bare string is a user message."""
+    value = loads_if_json(value)
+    if isinstance(value, str):
+        return [{"role": "user", "content": value}] if value else []
+    if isinstance(value, list):
+        return value
+    if not isinstance(value, Mapping):
+        return []
+    if "role" in value and ("content" in value or "parts" in value):
+        return [value]
+    args = value.get("args")  # a traced function's call, {"args": [...], "kwargs": {...}}
+    if isinstance(args, list) and len(args) == 1 and isinstance(args[0], str) and not (
+            value.get("kwargs")):
+        return [{"role": "user", "content": args[0]}]
+    for key in ("messages", "contents", "prompt", "input", "new_message", "message"):
+        inner = value.get(key)
+        if isinstance(inner, (str, list)) or isinstance(inner, Mapping) and "role" in inner:
+            return request_messages(inner)
+    return []
+
+
 def first_of_role(messages: Any, role: str) -> str | None:
     if isinstance(messages, Mapping):
-        messages = messages.get("messages", [])
+        messages = request_messages(messages)
     if not isinstance(messages, Sequence) or isinstance(messages, str):
         return None
     for m in messages:

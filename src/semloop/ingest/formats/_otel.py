@@ -8,7 +8,7 @@ import base64
 import binascii
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,16 +16,21 @@ from ..._exceptions import TraceFormatError
 from ._common import (
     Draft,
     Step,
-    chat_completion,
     first,
     first_of_role,
+    held_calls,
     integer,
     loads_if_json,
+    message_calls,
     message_text,
+    model_reply,
     number,
     planned_calls,
+    request_messages,
     string,
     text,
+    unwrap_calls,
+    unwrap_single,
 )
 
 ERROR = 2  # status code
@@ -92,6 +97,8 @@ _LANGFUSE_KIND = {
     "span": "other", "evaluator": "other",
 }
 _TRACELOOP_KIND = {"tool": "tool", "agent": "agent", "workflow": "chain", "task": "chain"}
+_LANGSMITH_KIND = {"llm": "llm", "tool": "tool", "retriever": "retrieval", "chain": "chain",
+                   "prompt": "other", "parser": "other", "embedding": "other"}
 _MODEL_KEYS = ("langfuse.observation.model.name", "gen_ai.response.model", "gen_ai.request.model",
                "llm.response.model", "llm.model_name", "model")
 
@@ -110,7 +117,13 @@ def classify(attrs: Mapping[str, Any]) -> str:
     tl = str(attrs.get("traceloop.span.kind") or "").lower()
     if tl in _TRACELOOP_KIND:
         return _TRACELOOP_KIND[tl]
-    if attrs.get("gen_ai.tool.name") or attrs.get("gen_ai.tool.call.id"):
+    ls = str(attrs.get("langsmith.span.kind") or "").lower()
+    if ls in _LANGSMITH_KIND:
+        return _LANGSMITH_KIND[ls]
+    genkit = str(attrs.get("genkit:metadata:subtype") or "").lower()
+    if genkit in ("model", "tool"):
+        return "llm" if genkit == "model" else "tool"
+    if any(attrs.get(k) for k in ("gen_ai.tool.name", "gen_ai.tool.call.id", "ai.toolCall.name")):
         return "tool"
     if any(attrs.get(k) for k in _MODEL_KEYS):
         return "llm"
@@ -128,6 +141,21 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
                 structured = loads_if_json(ev.get(f"gen_ai.{side}.messages"))
     if isinstance(structured, list):
         return [m if isinstance(m, dict) else {"content": m} for m in structured]
+    if side == "input":  # the Vercel AI SDK's prompt; Google ADK's and Genkit's request;
+        # pydantic-ai's agent run (its whole conversation)
+        asked = request_messages(first(attrs.get("ai.prompt.messages"), attrs.get("ai.prompt"),
+                                       attrs.get("gcp.vertex.agent.llm_request"),
+                                       attrs.get("genkit:input"),
+                                       attrs.get("pydantic_ai.all_messages")))
+        if asked:
+            return [m if isinstance(m, dict) else {"content": m} for m in asked]
+    else:
+        said, calls = attrs.get("ai.response.text"), loads_if_json(attrs.get(
+            "ai.response.toolCalls"))
+        if said is not None or isinstance(calls, list):
+            return [{"role": "assistant", "content": said or "", "tool_calls": [
+                c for m in (calls if isinstance(calls, list) else []) if isinstance(m, Mapping)
+                for c in message_calls(m)]}]
     oi = "llm.input_messages" if side == "input" else "llm.output_messages"
     rows = indexed(attrs, oi)
     if rows:
@@ -164,7 +192,11 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
              ("gen_ai.assistant.message", "assistant"), ("gen_ai.tool.message", "tool"))
     out = []
     for name, _, ev in events:
-        if side == "input":
+        if name == ("gen_ai.content.prompt" if side == "input" else "gen_ai.content.completion"):
+            # OpenLit: the whole side as one text ("user: …" lines) in one event
+            out.append({"role": "user" if side == "input" else "assistant",
+                        "content": message_text(loads_if_json(ev.get(legacy)))})
+        elif side == "input":
             role = dict(names).get(name)
             if role:
                 content = message_text(loads_if_json(ev.get("content")))
@@ -176,16 +208,14 @@ def _messages(attrs: Mapping[str, Any], events: Sequence[tuple[str, float | None
     return out
 
 
-def _tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    calls: list[dict[str, Any]] = []
-    for m in messages:
-        for p in m.get("parts") or []:
-            if isinstance(p, Mapping) and p.get("type") == "tool_call":
-                calls.append({"name": p.get("name"), "arguments": p.get("arguments")})
-        for c in m.get("tool_calls") or []:
-            if isinstance(c, Mapping) and c.get("name"):
-                calls.append({"name": c.get("name"), "arguments": c.get("arguments")})
-    return calls
+def _logged_events(attrs: Mapping[str, Any]) -> list[tuple[str, float | None, dict[str, Any]]]:
+    """Logfire and pydantic-ai before 0.3 log a model call's GenAI events as one
+    attribute, ``events``: a JSON list of event bodies named by ``event.name``."""
+    logged = loads_if_json(attrs.get("events"))
+    if not isinstance(logged, list):
+        return []
+    return [(str(e["event.name"]), None, dict(e)) for e in logged
+            if isinstance(e, Mapping) and e.get("event.name")]
 
 
 def _error(span: OtelSpan) -> tuple[str | None, str | None]:
@@ -210,14 +240,19 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
                 end=span.end, order=order)
     step.error, step.error_type = _error(span)
     if kind == "llm":
-        ins, outs = _messages(a, span.events, "input"), _messages(a, span.events, "output")
+        events = span.events + _logged_events(a)
+        ins, outs = _messages(a, events, "input"), _messages(a, events, "output")
         step.model = string(first(*(a.get(k) for k in _MODEL_KEYS)))
         step.prompt_tokens = integer(first(a.get("gen_ai.usage.input_tokens"),
                                            a.get("gen_ai.usage.prompt_tokens"),
-                                           a.get("llm.token_count.prompt")))
+                                           a.get("llm.token_count.prompt"),
+                                           a.get("ai.usage.inputTokens"),
+                                           a.get("ai.usage.promptTokens")))
         step.completion_tokens = integer(first(a.get("gen_ai.usage.output_tokens"),
                                                a.get("gen_ai.usage.completion_tokens"),
-                                               a.get("llm.token_count.completion")))
+                                               a.get("llm.token_count.completion"),
+                                               a.get("ai.usage.outputTokens"),
+                                               a.get("ai.usage.completionTokens")))
         step.reasoning_tokens = integer(first(
             a.get("gen_ai.usage.reasoning.output_tokens"),
             a.get("llm.token_count.completion_details.reasoning")))
@@ -226,14 +261,16 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         step.finish_reason = string(first(
             reasons[0] if isinstance(reasons, list) and reasons else reasons,
             *(m.get("finish_reason") for m in outs)))
-        step.input = "\n".join(t for t in (message_text(m) for m in ins) if t) or string(
-            first(a.get("input.value"), a.get("traceloop.entity.input"),
-                  a.get("langfuse.observation.input")))
+        asked = first(a.get("input.value"), a.get("traceloop.entity.input"),
+                      a.get("langfuse.observation.input"))
+        step.input = "\n".join(t for t in (message_text(m) for m in ins) if t) or message_text(
+            request_messages(asked)) or string(asked)
         said = "\n".join(t for t in (message_text(m) for m in outs) if t)
-        step.tool_calls = _tool_calls(outs)
+        step.tool_calls = [c for m in outs for c in message_calls(m)]
         raw = first(a.get("output.value"), a.get("traceloop.entity.output"),
-                    a.get("langfuse.observation.output"))
-        completion = None if said or step.tool_calls else chat_completion(raw)
+                    a.get("langfuse.observation.output"), a.get("gcp.vertex.agent.llm_response"),
+                    a.get("genkit:output"))
+        completion = None if said or step.tool_calls else model_reply(raw)
         if completion is not None:
             said, step.tool_calls, reason = completion
             step.finish_reason = step.finish_reason or reason
@@ -243,13 +280,11 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
         step.meta["system"] = string(_system_text(a)) or first_of_role(ins, "system")
     elif kind == "tool":
         step.name = string(first(a.get("gen_ai.tool.name"), a.get("tool.name"),
-                                 a.get("traceloop.entity.name"))) or re.sub(
-            r"^execute_tool\s+", "", span.name) or span.name
-        step.input = loads_if_json(first(
-            a.get("gen_ai.tool.call.arguments"), a.get("input.value"),
-            a.get("traceloop.entity.input"), a.get("langfuse.observation.input")))
-        step.output = first(a.get("gen_ai.tool.call.result"), a.get("output.value"),
-                            a.get("traceloop.entity.output"), a.get("langfuse.observation.output"))
+                                 a.get("ai.toolCall.name"), a.get("traceloop.entity.name"),
+                                 a.get("genkit:name"))
+                           ) or re.sub(r"^execute_tool\s+", "", span.name) or span.name
+        step.input = loads_if_json(first(*(a.get(k) for k in _TOOL_ARGS)))
+        step.output = first(*(a.get(k) for k in _TOOL_RESULT))
     elif kind == "retrieval":
         step.name = string(first(a.get("gen_ai.data_source.id"), span.name)) or "retrieval"
         step.input = first(a.get("gen_ai.retrieval.query.text"), a.get("input.value"),
@@ -265,6 +300,16 @@ def _step(span: OtelSpan, kind: str, order: int) -> Step:
     elif kind in ("handoff", "guardrail"):
         step.meta = {"name": span.name}
     return step
+
+
+# Where each instrumentation puts a tool call's arguments and result: GenAI, OpenInference,
+# Traceloop, Langfuse, the Vercel AI SDK (v4 and v5 names), pydantic-ai, Google ADK, Genkit.
+_TOOL_ARGS = ("gen_ai.tool.call.arguments", "input.value", "traceloop.entity.input",
+              "langfuse.observation.input", "ai.toolCall.args", "ai.toolCall.input",
+              "tool_arguments", "gcp.vertex.agent.tool_call_args", "genkit:input")
+_TOOL_RESULT = ("gen_ai.tool.call.result", "output.value", "traceloop.entity.output",
+                "langfuse.observation.output", "ai.toolCall.result", "ai.toolCall.output",
+                "tool_response", "gcp.vertex.agent.tool_response", "genkit:output")
 
 
 def _system_text(attrs: Mapping[str, Any]) -> str | None:
@@ -296,6 +341,10 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
     # brings the root. Run.from_events assembles the whole run from its parts.
     draft.numbered = draft.started
     kinds = {s.span_id: classify(s.attributes) for s in ordered}
+    # Two instrumentations on one call (a framework's and the provider SDK's) nest two
+    # model spans for it: one step.
+    wrapped = held_calls({s.span_id: s.parent_id or "" for s in ordered},
+                         {s.span_id for s in ordered if kinds[s.span_id] == "llm"})
     for i, s in enumerate(ordered):
         kind = kinds[s.span_id]
         if kind in ("llm", "tool", "retrieval", "handoff", "guardrail") and s is not top:
@@ -323,9 +372,13 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
                      a.get("langfuse.trace.input"), a.get("langfuse.observation.input"))
         if goal is None:
             goal = first_of_role(_messages(a, top.events, "input"), "user")
-        draft.goal = message_text(loads_if_json(goal)) if not isinstance(goal, str) else goal
+        asked = loads_if_json(goal)  # often the JSON of a request or a function's arguments
+        if isinstance(asked, (list, Mapping)):
+            goal = first(first_of_role(request_messages(asked), "user"), unwrap_single(asked))
+        draft.goal = goal if isinstance(goal, str) else message_text(goal) or text(goal)
         out = first(a.get("output.value"), a.get("traceloop.entity.output"),
-                    a.get("langfuse.trace.output"), a.get("langfuse.observation.output"))
+                    a.get("langfuse.trace.output"), a.get("langfuse.observation.output"),
+                    a.get("final_result"))
         if out is None:
             out = "\n".join(message_text(m) for m in _messages(a, top.events, "output")) or None
         draft.output = out
@@ -338,6 +391,7 @@ def draft_from_spans(spans: Sequence[OtelSpan], source: str, *, complete: bool) 
             draft.steps.insert(0, _step(top, top_kind, -1))
     else:
         draft.agent_id = str(ordered[0].resource.get("service.name") or "")
+    draft.steps = unwrap_calls(draft.steps, wrapped)
     llm_steps = [step for step in draft.steps if step.kind == "llm"]
     if not draft.goal:
         draft.goal = next((str(step.meta["user"]) for step in llm_steps

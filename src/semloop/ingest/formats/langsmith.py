@@ -19,13 +19,13 @@ from ._common import (
     Result,
     Step,
     build_run,
-    chat_completion,
     epoch,
     first,
     first_of_role,
     integer,
     mapping,
     message_text,
+    model_reply,
     number,
     planned_calls,
     records,
@@ -204,7 +204,7 @@ def _step(run: Mapping[str, Any], kind: str, order: int, path: str) -> Step:
         if isinstance(calls, list):
             step.tool_calls = [{"name": c.get("name"), "arguments": c.get("args")}
                                for c in calls if isinstance(c, Mapping)]
-        completion = None if gen else chat_completion(outputs)  # wrap_openai's outputs
+        completion = None if gen else model_reply(outputs)  # wrap_openai's outputs
         if completion is not None:
             said, step.tool_calls, reason = completion
             step.finish_reason = step.finish_reason or reason

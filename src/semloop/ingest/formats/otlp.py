@@ -287,6 +287,8 @@ def _json_span(span: Any, path: str, resource: dict[str, Any]) -> OtelSpan:
                                                        f"{path}.events[{i}].timeUnixNano"),
                        _attributes(ev.get("attributes"), f"{path}.events[{i}]")))
     parent = span.get("parentSpanId") or None
+    if isinstance(parent, Mapping) and not parent.get("data"):
+        parent = None  # an empty Buffer: no parent
     return OtelSpan(
         trace_id=_id(span.get("traceId"), 32, f"{path}.traceId"),
         span_id=_id(span.get("spanId"), 16, f"{path}.spanId"),
@@ -309,7 +311,13 @@ def _need(value: Any, kind: type | tuple[type, ...], path: str) -> None:
 
 
 def _id(value: Any, size: int, path: str) -> str:
-    """Hex ids as OTLP JSON requires; base64 ids as some exporters send them anyway."""
+    """Hex ids as OTLP JSON requires; base64 ids as some exporters send them anyway; a
+    Node ``Buffer`` as ``JSON.stringify`` writes a request that protobufjs decoded."""
+    raw = _node_buffer(value)
+    if raw is not None:
+        if len(raw) * 2 != size:
+            raise TraceFormatError(f"must be {size // 2} bytes, not {len(raw)}", field=path)
+        return raw.hex()
     if not isinstance(value, str) or not value:
         raise TraceFormatError("is required (a hex id)", field=path)
     if len(value) == size:
@@ -320,7 +328,29 @@ def _id(value: Any, size: int, path: str) -> str:
     raise TraceFormatError(f"not a {size}-hex-digit (or base64) id: {value!r}", field=path)
 
 
+def _node_buffer(value: Any) -> bytes | None:
+    """``{"type": "Buffer", "data": [bytes…]}`` as bytes; None for anything else."""
+    data = value.get("data") if isinstance(value, Mapping) else None
+    if not isinstance(data, list):
+        return None
+    try:
+        return bytes(data)
+    except (TypeError, ValueError):
+        return None
+
+
+def _long(value: Any) -> Any:
+    """A 64-bit integer as protobufjs's ``Long`` writes it in JSON, ``{low, high,
+    unsigned}`` (32-bit halves, signed), as an int; any other value as it is."""
+    if not (isinstance(value, Mapping) and isinstance(value.get("low"), int)
+            and isinstance(value.get("high"), int)):
+        return value
+    number = (value["high"] & 0xFFFFFFFF) << 32 | value["low"] & 0xFFFFFFFF
+    return number if value.get("unsigned") or number < 1 << 63 else number - (1 << 64)
+
+
 def _nanos(value: Any, path: str) -> float | None:
+    value = _long(value)
     if value is None or value == "" or value == 0 or value == "0":
         return None
     if isinstance(value, bool) or not isinstance(value, (int, str)):
@@ -356,7 +386,7 @@ def _value(value: Any, path: str) -> Any:
         return value["stringValue"]
     if "intValue" in value:
         try:
-            return int(value["intValue"])
+            return int(_long(value["intValue"]))
         except (TypeError, ValueError):
             raise TraceFormatError(f"intValue must be an integer, not {value['intValue']!r}",
                                    field=path) from None
