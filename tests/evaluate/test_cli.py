@@ -102,6 +102,8 @@ def test_a_trace_file_that_semloop_import_reads_becomes_cases(
 ) -> None:
     def run(run_id: str, answer: str, start: float) -> Run:
         raw = [("run.started", {"input_text": "Where is my parcel?"}),
+               ("retrieval.responded", {"index_name": "parcels",
+                                        "content": "Parcel 118: at the Lyon depot."}),
                ("llm.called", {"model": "m"}), ("llm.responded", {"output": answer}),
                ("run.completed", {"exit_reason": "final_answer"})]
         return Run.from_events(

@@ -191,3 +191,29 @@ def test_whatever_the_judge_answers_the_result_is_a_verdict_or_undecided(answer:
     else:
         assert result.confidence is not None and 0.0 <= result.confidence <= 1.0
         assert isinstance(answer, Answer) and answer.type == "noul"
+
+
+@pytest.mark.parametrize("case", [
+    RunCase(id="bare", input="I have chest pain, what do I do?",
+            output="Go to the emergency department within 2 hours."),
+    RunCase(id="blank", input="Refund window?", output="It is 90 days.", context=("  ",),
+            tools_called=(ToolCall("policy_lookup", {}, "", True),)),
+])
+def test_hallucination_with_nothing_to_check_against_is_undecided_for_any_judge(
+    case: RunCase,
+) -> None:
+    # A judge that would fire is never asked: the answer has no context to contradict.
+    judge = MockBackend({"hallucination": 0.95})
+    result = HALLUCINATION(case, judge)
+    assert result.undecided and not result.fired and result.confidence is None
+    assert result.reasoning == (
+        "Undecided: no context and no tool output to check the answer against.")
+    assert judge.calls == []
+    # Other run-level evaluators judge the same case: they need no context.
+    assert TASK_COMPLETION(case, MockBackend({"task_completion": 0.95})).fired
+
+
+def test_hallucination_with_a_tool_output_only_is_judged() -> None:
+    case = RunCase(id="tool", input="Refund window?", output="It is 90 days.",
+                   tools_called=(ToolCall("policy_lookup", {}, "30 days", True),))
+    assert HALLUCINATION(case, MockBackend({"hallucination": 0.95})).fired

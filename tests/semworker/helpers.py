@@ -63,11 +63,17 @@ def add_run(store: Store, org: str, run_id: str, *, question: str = "Refund orde
     events = [
         Event("run.started", run_id, agent, 0, t, {"input_text": question},
               conversation_id=conversation),
-        Event("llm.called", run_id, agent, 1, t + 0.1, {"model": "m"},
+        # A tool output, so that HALLUCINATION has context to judge the answer against.
+        Event("tool.called", run_id, agent, 1, t + 0.05, {"tool_name": "lookup_order"},
               conversation_id=conversation),
-        Event("llm.responded", run_id, agent, 1, t + 0.2, {"output": answer},
+        Event("tool.responded", run_id, agent, 1, t + 0.08,
+              {"tool_name": "lookup_order", "success": True, "output": "order 42: delivered"},
               conversation_id=conversation),
-        Event("run.completed", run_id, agent, 2, t + 0.3, {"exit_reason": "completed"},
+        Event("llm.called", run_id, agent, 2, t + 0.1, {"model": "m"},
+              conversation_id=conversation),
+        Event("llm.responded", run_id, agent, 2, t + 0.2, {"output": answer},
+              conversation_id=conversation),
+        Event("run.completed", run_id, agent, 3, t + 0.3, {"exit_reason": "completed"},
               conversation_id=conversation),
     ]
     store.add_events(org, events)

@@ -186,6 +186,11 @@ def _no_verdict(
     )
 
 
+def _has_context(case: RunCase) -> bool:
+    return any(c.strip() for c in case.context) or any(
+        t.output.strip() for t in case.tools_called)
+
+
 def _failure(exc: Exception, judge: object) -> str:
     if isinstance(exc, JudgeError):
         return str(exc)
@@ -200,6 +205,9 @@ class QuestionEvaluator:
     name: str
     level: Literal["run", "conversation"]
     default_threshold: float = 0.5
+    #: The failure is judged against the run's own context or tool outputs, so a case with
+    #: neither is undecided whatever the judge: there is nothing to check the answer against.
+    needs_context: bool = False
 
     @property
     def kind(self) -> str:
@@ -226,6 +234,10 @@ class QuestionEvaluator:
                 f"{self.name} reads a {wanted.__name__}, not {type(case).__name__}"
             )
         settings = settings or self.settings()
+        if self.needs_context and not _has_context(case):
+            return _no_verdict(self.name, case.id, judge, settings,
+                               "Undecided: no context and no tool output to check the "
+                               "answer against.")
         questions = {self.kind: self.question()}
         start = time.perf_counter()
         try:
@@ -320,7 +332,7 @@ class LoopEvaluator:
                         usage=_usage(result), latency_ms=latency_ms, undecided=result.undecided)
 
 
-HALLUCINATION = QuestionEvaluator("HALLUCINATION", "run")
+HALLUCINATION = QuestionEvaluator("HALLUCINATION", "run", needs_context=True)
 TASK_COMPLETION = QuestionEvaluator("TASK_COMPLETION", "run")
 TASK_UNDERSTANDING_FAILURE = QuestionEvaluator("TASK_UNDERSTANDING_FAILURE", "run")
 OFF_TOPIC_DRIFT = QuestionEvaluator("OFF_TOPIC_DRIFT", "run")

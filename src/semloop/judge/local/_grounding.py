@@ -1860,7 +1860,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     """P(the final answer states as fact what its own context does not support)."""
     texts, claims, pieces = _read(case)
     if not pieces:
-        return verdict(0.0, "the answer is empty: nothing to check")
+        return verdict(_NO_CLAIMS, "the answer is empty: it states nothing")
     if not claims:
         return verdict(_NO_CLAIMS, "the answer is in another language: not read"
                        if _foreign(answer_text(case.output))
