@@ -234,7 +234,7 @@ class QuestionEvaluator:
                 f"{self.name} reads a {wanted.__name__}, not {type(case).__name__}"
             )
         settings = settings or self.settings()
-        if self.needs_context and not _has_context(case):
+        if self.needs_context and isinstance(case, RunCase) and not _has_context(case):
             return _no_verdict(self.name, case.id, judge, settings,
                                "Undecided: no context and no tool output to check the "
                                "answer against.")
