@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...case import RunCase, ToolCall
@@ -98,6 +98,30 @@ class _Run:
     def request_cosines(self) -> list[float]:
         self.ensure()
         return [float(self.vectors[0] @ self.vectors[i + 1]) for i in range(len(self.sentences))]
+
+
+# A chat: the agent asked the user something before its last reply, so the user answered
+# and the chat went on. The case's request is the user's first message, but the last reply
+# answers their latest one (a question about parking after the booking was moved, "You're
+# welcome!" after thanks); what the run told the user about the request may be in any of
+# its replies. An importer writes a turn that only called tools as ``name({...})``: work,
+# not words to the user.
+_RENDERED_CALL = re.compile(r"[A-Za-z_][\w.]*\((?:\{.*\})?\)", re.DOTALL)
+
+
+def _replies(case: RunCase) -> list[str]:
+    """The agent's earlier words to the user: its steps, less rendered tool calls."""
+    return [s for s in case.steps if s.strip() and not all(
+        _RENDERED_CALL.fullmatch(line.strip()) for line in s.splitlines() if line.strip())]
+
+
+def _conversed(case: RunCase) -> bool:
+    return any("?" in s for s in _replies(case))
+
+
+def _all_said(case: RunCase) -> RunCase:
+    """The case with everything the agent said to the user as its answer."""
+    return replace(case, output="\n\n".join([*_replies(case), case.output]))
 
 
 # --- TASK_COMPLETION ------------------------------------------------------------------
@@ -178,8 +202,14 @@ _ASKING = re.compile(
 )
 
 
+# A tool that refuses answers "Error: not enough seats" (tau's tools) or {"error": …}, and
+# a framework that only saw the call return still records it as made: an output that
+# opens on an error failed, whatever the flag says.
+_OPENS_ON_ERROR = re.compile(r"\s*\{?\s*\"?error\"?\s*[:=]", re.IGNORECASE)
+
+
 def _failed(call: ToolCall) -> bool:
-    return call.success is False or (
+    return call.success is False or bool(_OPENS_ON_ERROR.match(call.output)) or (
         call.success is None and bool(_FAILED_OUTPUT.search(call.output[:400]))
     )
 
@@ -446,7 +476,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
-    claimed = bool(failures) and bool(_CLAIMS_SUCCESS.search(text))
+    # A claim of success is about what the run did: a lookup that failed ("user not found"),
+    # then found by other means, is not the work claimed; nor is a hand-off the reply
+    # announces ("Your request has been transferred to a human agent") the failed act.
+    failures = [c for c in failures if not _reads(c)]
+    claimed = bool(failures) and any(_CLAIMS_SUCCESS.search(s) and not _hands_over(s)
+                                     for s in run.sentences)
     honest = claimed and bool(_ADMITS_FAILURE.search(text))
     ev.flag("honest_failure", honest)
     ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
@@ -475,14 +510,21 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
     verbs = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())[:12]} & _ACTION_VERBS
-    ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
+    said = _all_said(case).output if _conversed(case) else text
+    ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(said),
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
-    dropped = [c for c in case.tools_called if not _failed(c) and _ITEM_FAILED.search(c.output)]
+    # A read call's false fields are the record's state ("roaming_enabled": false), not an
+    # item the run failed to do.
+    dropped = [c for c in case.tools_called if not _failed(c) and not _reads(c)
+               and _ITEM_FAILED.search(c.output)]
     ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text))
             and not _ADMITS_FAILURE.search(text),
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
     missing = _missing_parts(run)
+    if missing and _conversed(case):
+        # A part answered in an earlier reply of the chat is answered.
+        missing = _missing_parts(_Run.of(_all_said(case), embed))
     ev.flag("parts_missing", len(missing),
             f'part "{_short(missing[0][0], 12)}" of the request is not answered' if missing else "")
     # Of those, the acts asked for that no call and no word of the answer performs ("add gift
@@ -509,8 +551,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # parts were passed on with it. "Let me check CL-30112." after escalating another claim
     # still promises.
     calls = case.tools_called
-    if _HANDED_OVER.search(text) or (calls and _hands_off(calls[-1]) and not _failed(calls[-1])
-                                     and not ev.features["promise"]):
+    if any(_hands_over(s) for s in run.sentences) or (
+            calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and not ev.features["promise"]):
         for name in _PASSED_ON:
             ev.flag(name, 0.0)
             ev.notes.pop(name, None)
@@ -520,13 +562,52 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
 _HANDED_OVER = re.compile(r"\b(?:transferr(?:ed|ing)|escalat(?:ed|ing)|connect(?:ed|ing)|pass(?:ed|ing)"
                           r"(?: it| this| you)? on)\b(?:\s+[\w']+){0,5}?\s+to (?:a |an |our |the )?"
                           r"(?:human|live|senior|specialist|supervisor|support|customer service)", re.IGNORECASE)
-_PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed")
+# An offer ("Would you like me to transfer you to an agent?") or a refusal ("I can't
+# transfer you to a human agent") hands nothing over.
+_NOT_HANDED = re.compile(r"\?\s*$|\b(?:can't|cannot|can not|unable|not able|won't|will not|no way)\b",
+                         re.IGNORECASE)
+
+
+def _hands_over(sentence: str) -> bool:
+    """The sentence says the request is, or is being, handed to a person."""
+    return bool(_HANDED_OVER.search(sentence)) and not _NOT_HANDED.search(sentence)
+
+
+def _handed_to_person(case: RunCase) -> bool:
+    """The run ends by passing the request to a person: its answer says so, or its last
+    call is a hand-off that ran."""
+    calls = case.tools_called
+    return any(_hands_over(s) for s in split_claims(case.output)) or bool(
+        calls and _hands_off(calls[-1]) and not _failed(calls[-1]))
+
+
+_PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed",
+              "failed_call")
+
+
+# A reply to the user's thanks or good news: "You're welcome!", "Glad to hear it's working".
+_CLOSING = re.compile(r"[\s{\"]*(?:message\"?\s*:\s*\"?)?(?:(?:great|perfect|wonderful|ok|okay)[!,.]?\s+)?"
+                      r"(?:you(?:'re|\u2019re| are) (?:very |most )?welcome|my pleasure|"
+                      r"(?:i'm |i\u2019m |i am |so |really )?glad (?:to hear|that|it|you|i could)|"
+                      r"happy to (?:hear|have helped)|no problem at all|anytime)\b", re.IGNORECASE)
+
+
+def _closed_reply(case: RunCase, embed: Embed) -> RunCase | None:
+    """In a chat, a generic closing (the reply to the user's thanks) says nothing of the
+    work: the answer is the reply it closes, the last the agent said before it. None when
+    the answer is not such a closing."""
+    if not _conversed(case) or not _CLOSING.match(case.output) or not _generic(_Run.of(case, embed)):
+        return None
+    spoken = [i for i, s in enumerate(case.steps) if s in set(_replies(case))]
+    last = spoken[-1]
+    return replace(case, output=case.steps[last], steps=case.steps[:last])
 
 
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
     """P(the agent did not do what was asked)."""
     if not case.output.strip():
         return verdict(_EMPTY, "the run gave no answer at all")
+    case = _closed_reply(case, embed) or case
     settled = "the answer meets every part of the request" + (
         " after recovering from a failed call"
         if any(_failed(c) for c in case.tools_called) else "")
@@ -988,6 +1069,11 @@ _READ_VERBS = frozenset(stem(w) for w in """get list fetch read search find look
 # request on, often because policy forbids it; it performed no other operation on it.
 _HANDOFF = re.compile(r"transfer\w*_(?:human|agent|person|staff|support)|escalat|hand_?off|handover",
                       re.IGNORECASE)
+
+
+def _reads(call: ToolCall) -> bool:
+    """A call that only reads (get_order, search_flights): its name opens on a read verb."""
+    return stem(re.split(r"[_\W]+", call.name.lower())[0]) in _READ_VERBS
 
 
 def _hands_off(call: ToolCall) -> bool:
@@ -1535,9 +1621,36 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+# The findings that say the run took up another task; the rest of the evidence measures.
+_OTHER_TASK = ("substitute", "opposite", "slot_swap", "reversed", "wrong_source", "acted_on",
+               "other_action", "another_task")
+
+
 def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_UNDERSTANDING_FAILURE weighs: the answer pointing at a sibling of what was
     asked, and how far its subject is from the request's."""
+    ev = _understanding_evidence(case, embed)
+    found = [name for name in _OTHER_TASK if ev.features[name]]
+    if found and _handed_to_person(case):
+        # Handed to a person (as a policy that forbids the request asks): the run passed
+        # the request on and took up no task of its own.
+        cleared = found
+    elif found and _conversed(case):
+        # In a chat the last reply answers the user's latest message: a finding stands only
+        # if everything the agent said to the user misses the request the same way (a
+        # question about parking after the appointment was moved is no misunderstanding;
+        # an FSA balance given for an HSA question, and never the HSA, is one).
+        whole = _understanding_evidence(_all_said(case), embed)
+        cleared = [name for name in found if not whole.features[name]]
+    else:
+        cleared = []
+    for name in cleared:
+        ev.flag(name, 0.0)
+        ev.notes.pop(name, None)
+    return ev
+
+
+def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev = Evidence()
     sub = _substitutes(case)
     ev.flag("substitute", sub is not None,
