@@ -458,6 +458,8 @@ _ANSWERS_YES_OR_NO = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|un
                     r"mild(?:ly)?|moderate(?:ly)?|slight(?:ly)?|a (?:little|bit)|barely|hardly|"
                     r"rarely|seldom)\b", re.IGNORECASE)
 
+# "Please let me know if there's anything else": the user's to do, no work promised.
+_LET_ME_KNOW = re.compile(r"\blet me know\b", re.IGNORECASE)
 _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
                            r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
@@ -472,7 +474,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "Could you paste the moves? Then I'll go through them": a promise that waits on what
     # the answer asks for is a clarifying question, not work put off.
     awaits = bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
-    ev.flag("promise", promises_only(text, case.input) and not awaits,
+    ev.flag("promise", promises_only(_LET_ME_KNOW.sub("tell me", text), case.input) and not awaits,
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
@@ -630,7 +632,7 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "pay charge",
     "buy purchase order",
     "cancel terminate stop end close",
-    "add create open register enroll enrol",
+    "add create open register enroll enrol place",
     "remove delete",
     "raise increase extend",
     "lower decrease reduce",
@@ -809,10 +811,13 @@ _ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
 _IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
-                           r"lb|gb|mb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))")
+                           r"lb|gb|mb|tb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))", re.IGNORECASE)
 
 
 _LOWER_ID = re.compile(r"\b[a-z]{1,6}[_-]\d{3,}\b")  # ac_3301, inc-2291
+
+
+_FIELD_LABELS = frozenset({"id", "ids", "no", "ref", "pin", "dob"})
 
 
 def _idents(text: str) -> dict[str, str]:
@@ -823,6 +828,10 @@ def _idents(text: str) -> dict[str, str]:
     lower = text.lower()
     for term in sorted(key_terms(text), key=lambda t: (lower.find(t) % (len(lower) + 1), t)):
         kind = "code" if any(c.isdigit() for c in term) else "name"
+        # "My booking ID is GH-3307": a field's label in capitals names nothing; nor does an
+        # amount with its unit ("256GB", "500ml") name a thing.
+        if term in _FIELD_LABELS or _AMOUNT.match(term):
+            continue
         # "PO" in "PO-4471" is the code's prefix, not a name of its own.
         if kind == "name" and not re.search(rf"(?i)\b{re.escape(term)}\b(?!-\d)", text):
             continue
@@ -1023,10 +1032,13 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
         wa, wb = set(a.split()), set(b.split())
         return wa <= wb or wb <= wa
 
-    asked = routes(case.input)
-    for src, dst in routes(case.output):
-        if any(same(dst, a) and same(src, b) for a, b in asked) and not any(
-                same(src, a) and same(dst, b) for a, b in asked):
+    asked, answered = routes(case.input), routes(case.output)
+    # An answer that also goes the asked way (a round trip's outbound leg before its
+    # return) did not turn the request round.
+    if any(same(src, a) and same(dst, b) for src, dst in answered for a, b in asked):
+        return None
+    for src, dst in answered:
+        if any(same(dst, a) and same(src, b) for a, b in asked):
             return src, dst
     return None
 
