@@ -916,8 +916,8 @@ def test_a_closing_courtesy_is_judged_by_the_reply_it_closes(embed: Embed) -> No
     booking = _call("create_booking", {"branch": "Riverside", "covers": 4}, '{"booking_id": "RV-7731"}')
     welcome = "You're welcome! Enjoy your dinner, and get in touch if you need anything else."
     done = case(request, welcome, tools=(booking,), steps=(
-        "What name should the booking be under?", "Booked: a table for four at Riverside on Friday "
-        "at 7pm, reference RV-7731. Anything else?"))
+        "What name should the booking be under?",
+        "Booked: a table for four at Riverside on Friday at 7pm, reference RV-7731. Anything else?"))
     assert answer_task_completion(done, embed).value < 0.5
     promised = case(request, welcome, steps=("What name should the booking be under?",
                                              "Thanks, I'll book it for you later today."))
