@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -47,7 +47,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
-from ._head import Evidence, head_answer
+from ._head import Evidence, head_answer, heads
 
 __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_understanding_failure"]
 
@@ -512,8 +512,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
     verbs = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())[:12]} & _ACTION_VERBS
-    said = _all_said(case).output if _conversed(case) else text
-    ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(said),
+    ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
     # item the run failed to do.
@@ -523,17 +522,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             and not _ADMITS_FAILURE.search(text),
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
-    missing = _missing_parts(run)
-    if missing and _conversed(case):
-        # A part answered in an earlier reply of the chat is answered.
-        missing = _missing_parts(_Run.of(_all_said(case), embed))
-    ev.flag("parts_missing", len(missing),
-            f'part "{_short(missing[0][0], 12)}" of the request is not answered' if missing else "")
-    # Of those, the acts asked for that no call and no word of the answer performs ("add gift
-    # wrap", "book the cheapest one"): the work itself left undone, not a detail left out.
-    undone = [part for part, act in missing if act]
-    ev.flag("act_missing", len(undone),
-            f'the act "{_short(undone[0], 12)}" asked for is not done' if undone else "")
+    _flag_parts(ev, _missing_parts(run))
     ev.flag("generic", _generic(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
@@ -558,7 +547,29 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         for name in _PASSED_ON:
             ev.flag(name, 0.0)
             ev.notes.pop(name, None)
+    # In a chat, a part answered or an act named in an earlier reply is met. Read only when
+    # the last reply alone would raise the failure: it can only clear, and it costs every
+    # sentence of the chat.
+    if (ev.features["parts_missing"] or ev.features["action_unnamed"]) and _conversed(case) \
+            and heads()["task_completion"].logit(ev.features) >= 0:
+        whole = _all_said(case)
+        for name in ("parts_missing", "act_missing"):
+            ev.notes.pop(name, None)
+        _flag_parts(ev, _missing_parts(_Run.of(whole, embed)))
+        if verbs & word_stems(whole.output):
+            ev.flag("action_unnamed", 0.0)
+            ev.notes.pop("action_unnamed", None)
     return ev
+
+
+def _flag_parts(ev: Evidence, missing: list[tuple[str, bool]]) -> None:
+    ev.flag("parts_missing", len(missing),
+            f'part "{_short(missing[0][0], 12)}" of the request is not answered' if missing else "")
+    # Of those, the acts asked for that no call and no word of the answer performs ("add gift
+    # wrap", "book the cheapest one"): the work itself left undone, not a detail left out.
+    undone = [part for part, act in missing if act]
+    ev.flag("act_missing", len(undone),
+            f'the act "{_short(undone[0], 12)}" asked for is not done' if undone else "")
 
 
 _HANDED_OVER = re.compile(r"\b(?:transferr(?:ed|ing)|escalat(?:ed|ing)|connect(?:ed|ing)|pass(?:ed|ing)"
@@ -1633,9 +1644,18 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
-# The findings that say the run took up another task; the rest of the evidence measures.
-_OTHER_TASK = ("substitute", "opposite", "slot_swap", "reversed", "wrong_source", "acted_on",
-               "other_action", "another_task")
+# The findings that say the run took up another task (the rest of the evidence measures),
+# each as read on a case.
+_OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
+    "substitute": lambda case, embed: _substitutes(case),
+    "opposite": lambda case, embed: _opposite(case),
+    "slot_swap": lambda case, embed: _slot_swap(case),
+    "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case),
+    "wrong_source": _wrong_source,
+    "acted_on": lambda case, embed: _acted_on(case),
+    "other_action": lambda case, embed: _other_action(case),
+    "another_task": lambda case, embed: _another_task(case),
+}
 
 
 def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
@@ -1643,17 +1663,21 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     asked, and how far its subject is from the request's."""
     ev = _understanding_evidence(case, embed)
     found = [name for name in _OTHER_TASK if ev.features[name]]
-    if found and _handed_to_person(case):
+    # Only what would raise the failure is read again: the earlier replies can only clear
+    # a finding, and reading them costs a chat's every sentence.
+    if not found or heads()["task_understanding_failure"].logit(ev.features) < 0:
+        cleared = []
+    elif _handed_to_person(case):
         # Handed to a person (as a policy that forbids the request asks): the run passed
         # the request on and took up no task of its own.
         cleared = found
-    elif found and _conversed(case):
+    elif _conversed(case):
         # In a chat the last reply answers the user's latest message: a finding stands only
         # if everything the agent said to the user misses the request the same way (a
         # question about parking after the appointment was moved is no misunderstanding;
         # an FSA balance given for an HSA question, and never the HSA, is one).
-        whole = _understanding_evidence(_all_said(case), embed)
-        cleared = [name for name in found if not whole.features[name]]
+        whole = _all_said(case)
+        cleared = [name for name in found if not _OTHER_TASK[name](whole, embed)]
     else:
         cleared = []
     for name in cleared:
