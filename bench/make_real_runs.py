@@ -98,71 +98,6 @@ def judge_viewer_file(data: bytes) -> bytes:
     return json.dumps({"simulations": sims}).encode()
 
 
-# OpenHands' agent SDK saves a conversation as its list of events (or as its event store,
-# one file an event: ``read_event_store``): ``ActionEvent`` (one tool call, with the
-# ``thought`` that came with it; the calls of one model reply share an ``llm_response_id``),
-# ``ObservationEvent`` / ``AgentErrorEvent`` (its result, by ``tool_call_id``) and
-# ``MessageEvent`` (a user or agent message). The terminal's
-# bracketed-paste codes in bash output are noise of the pty, not output.
-_PTY_CODES = re.compile(r"\x1b\[\??[0-9;]*[A-Za-z]")
-
-
-def _parts_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(p.get("text", "") for p in value if isinstance(p, dict))
-    return ""
-
-
-def _observation_text(event: dict[str, Any]) -> str:
-    obs = event.get("observation")
-    obs = obs if isinstance(obs, dict) else event
-    texts = [_parts_text(obs.get(k)) for k in ("output", "content", "message", "error")]
-    return _PTY_CODES.sub("", "\n".join(t for t in texts if t)).strip()
-
-
-def openhands_events_file(data: bytes) -> bytes:
-    """An OpenHands agent-SDK event list as one ATIF trajectory, read by the atif importer:
-    a model reply (its calls, its thought) is one agent step, each observation the result
-    of its call; user messages are user steps (the first is the goal)."""
-    events = json.loads(data)
-    steps: list[dict[str, Any]] = []
-    by_reply: dict[str, dict[str, Any]] = {}
-    by_call: dict[str, dict[str, Any]] = {}
-    for ev in events:
-        kind = ev.get("kind")
-        if kind == "MessageEvent":
-            msg = ev.get("llm_message") or {}
-            steps.append({"step_id": len(steps) + 1, "timestamp": ev.get("timestamp"),
-                          "source": "user" if ev.get("source") == "user" else "agent",
-                          "message": _parts_text(msg.get("content"))})
-        elif kind == "ActionEvent":
-            reply = ev.get("llm_response_id") or ev.get("id")
-            step = by_reply.get(reply)
-            if step is None:
-                thought = "\n".join(filter(None, (_parts_text(ev.get("thought")),
-                                                   ev.get("reasoning_content") or "")))
-                step = by_reply[reply] = {
-                    "step_id": len(steps) + 1, "timestamp": ev.get("timestamp"),
-                    "source": "agent", "message": thought, "tool_calls": [],
-                    "observation": {"results": []}}
-                steps.append(step)
-            call = ev.get("tool_call") or {}
-            call = call.get("function") or call  # SDK releases of 2025-09 keep the chat-API shape
-            step["tool_calls"].append({"tool_call_id": ev.get("tool_call_id"),
-                                       "function_name": ev.get("tool_name") or call.get("name"),
-                                       "arguments": call.get("arguments") or "{}"})
-            by_call[str(ev.get("tool_call_id"))] = step
-        elif kind in ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation"):
-            step = by_call.get(str(ev.get("tool_call_id")))
-            if step is not None:
-                step["observation"]["results"].append(
-                    {"source_call_id": ev.get("tool_call_id"), "content": _observation_text(ev)})
-    return json.dumps({"schema_version": "ATIF-v1.2", "agent": {"name": "openhands"},
-                       "steps": steps}).encode()
-
-
 def read_file(root: Path, commit: str, path: str) -> bytes:
     """A file at ``commit`` of a local copy (bare or not), else from its work tree."""
     try:
@@ -174,8 +109,8 @@ def read_file(root: Path, commit: str, path: str) -> bytes:
 
 
 def read_event_store(root: Path, commit: str, path: str) -> bytes:
-    """The SDK's event store (``…/event_service/events/event-NNNNN-<id>.json``, one event a
-    file) as the one event list ``openhands_events_file`` reads, in the files' order."""
+    """OpenHands' event store (``…/event_service/events/event-NNNNN-<id>.json``, one event a
+    file) as one event list, in the files' order, for the ``openhands`` importer."""
     try:
         names = subprocess.run(
             ["git", "-C", str(root), "ls-tree", "--name-only", f"{commit}:{path}"],
@@ -207,7 +142,7 @@ def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: s
             fmt = lab["format"]
             try:
                 if fmt == "openhands-event-store":
-                    data, fmt = read_event_store(root, lab["commit"], lab["path"]), "openhands-events"
+                    data, fmt = read_event_store(root, lab["commit"], lab["path"]), "openhands"
                 else:
                     data = read_file(root, lab["commit"], lab["path"])
             except OSError as exc:
@@ -216,7 +151,7 @@ def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: s
             if fmt == "tau2-judge-viewer":
                 data, fmt = judge_viewer_file(data), "tau-bench"
             elif fmt == "openhands-events":
-                data, fmt = openhands_events_file(data), "atif"
+                fmt = "openhands"  # an SDK event list
             result = FORMATS[fmt](data, source=lab["path"], clock=0.0)
             cache[key] = result.runs
         runs = cache[key]
@@ -263,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all",
                     help="all, or a comma list of splits: tune, heldout (round 1, no longer "
                     "blind), tune2, heldout2 (round 2, no longer blind), tune3, heldout3 (round 3, no "
-                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9, no longer blind), heldout10 (round 10, no longer blind), heldout10b (round 10: the other airline runs of qwen2.5:7b, a blind check of the round-10 fixes), heldout10c (round 10: the distinct runs of a gpt-4.1 telecom no-user test file, a blind check of the round-9 fixes), heldout11 (round 11: gpt-4o telecom and retail runs read from judge-viewer transcripts, a blind check of the round-10 fixes), heldout12 (round 12: OpenHands agent-SDK runs of gpt-4o on OpenAgentSafety tasks, a new harness family, no longer blind), heldout13 (round 13: OpenHands agent-SDK event stores of Claude Sonnet 4 on SWE-bench tasks, picked by structure), heldout13b (round 13: the other 21 runs of the same stores)")
+                    "longer blind), tune4, heldout4 (round 4, no longer blind), tune5, heldout5, heldout5b (round 5, no longer blind), tune6, heldout6 (round 6, no longer blind), heldout7 (round 7, no longer blind), tune8, heldout8 (round 8, no longer blind), heldout8b (round 8, no longer blind), heldout9 (round 9, no longer blind), heldout10 (round 10, no longer blind), heldout10b (round 10: the other airline runs of qwen2.5:7b, a blind check of the round-10 fixes), heldout10c (round 10: the distinct runs of a gpt-4.1 telecom no-user test file, a blind check of the round-9 fixes), heldout11 (round 11: gpt-4o telecom and retail runs read from judge-viewer transcripts, a blind check of the round-10 fixes), heldout12 (round 12: OpenHands agent-SDK runs of gpt-4o on OpenAgentSafety tasks, a new harness family, no longer blind), heldout13 (round 13: OpenHands agent-SDK event stores of Claude Sonnet 4 on SWE-bench tasks, picked by structure), heldout13b (round 13: the other 21 runs of the same stores), heldout14 (round 14: tau2 leaderboard runs of Claude Opus 4.6 and gpt-5.4, airline and medical triage, from the evaluator blind set), heldout14b (round 14: every other failed run of the same set)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     built, problems = rows(read_labels(args.labels), repos_of(args.repo), args.split)

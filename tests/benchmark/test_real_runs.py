@@ -1,5 +1,6 @@
 """bench/make_real_runs.py: a tau2 judge-viewer transcript imports as the simulation it shows;
-an OpenHands agent-SDK event list imports as the conversation it records."""
+an OpenHands event store read from a commit imports as the conversation it records (the
+event list itself is the ``openhands`` importer's, tests/formats/test_openhands.py)."""
 
 from __future__ import annotations
 
@@ -84,36 +85,6 @@ def _observation(call: str, **fields: Any) -> dict[str, Any]:
             "timestamp": "2025-10-30T13:32:33", "observation": {"kind": "X", **fields}}
 
 
-def test_an_openhands_event_list_imports_one_step_per_model_reply(make: dict[str, Any]) -> None:
-    events = [
-        {"kind": "MessageEvent", "source": "user", "timestamp": "2025-10-30T13:32:30",
-         "llm_message": {"role": "user", "content": [{"type": "text", "text": "Find bill.pdf"}]}},
-        # one model reply with two parallel calls, their results after both
-        _action("r1", "c1", "execute_bash", '{"command": "ls /"}', thought="Look around."),
-        _action("r1", "c2", "execute_bash", '{"command": "ls /workspace"}'),
-        _observation("c2", output="\u001b[?2004lworkspace\n\u001b[?2004h", error=False),
-        _observation("c1", output="bin etc"),
-        _action("r2", "c3", "str_replace_editor", '{"command": "view", "path": "/x"}'),
-        _observation("c3", output="", error="Invalid `path` parameter: /x."),
-        {"kind": "MessageEvent", "source": "agent", "timestamp": "2025-10-30T13:32:40",
-         "llm_message": {"role": "assistant", "content": [{"type": "text", "text": "Not found."}]}},
-    ]
-    runs = FORMATS["atif"](make["openhands_events_file"](json.dumps(events).encode()),
-                           source="oh", clock=0.0).runs
-    trace = runs[0].to_trace()
-    assert trace.goal == "Find bill.pdf"
-    root = trace.to_dict()["root"]
-    kinds = [(c["type"], c["name"]) for c in root["children"]]
-    assert kinds == [("llm", "llm"), ("tool", "execute_bash"), ("tool", "execute_bash"),
-                     ("llm", "llm"), ("tool", "str_replace_editor"), ("llm", "llm")]
-    assert root["children"][0]["output"] == "Look around."
-    # each result goes to its own call (by id, not by order); the pty's codes are dropped
-    assert root["children"][1]["output"] == "bin etc"
-    assert root["children"][2]["output"] == "workspace"
-    assert root["children"][4]["output"] == "Invalid `path` parameter: /x."
-    assert root["children"][5]["output"] == "Not found."
-
-
 def test_an_event_store_reads_as_its_event_list_in_file_order(make: dict[str, Any],
                                                               tmp_path: Path) -> None:
     # the SDK's event store: one file an event, named by its position; releases of 2025-09
@@ -134,8 +105,7 @@ def test_an_event_store_reads_as_its_event_list_in_file_order(make: dict[str, An
     from_tree = make["read_event_store"](tmp_path, "0" * 40, path)  # no such commit: the tree
     from_commit = make["read_event_store"](tmp_path, _committed(tmp_path), path)
     assert json.loads(from_tree) == json.loads(from_commit) == events
-    trace = FORMATS["atif"](make["openhands_events_file"](from_commit), source="oh",
-                            clock=0.0).runs[0].to_trace()
+    trace = FORMATS["openhands"](from_commit, source="oh", clock=0.0).runs[0].to_trace()
     tool = trace.to_dict()["root"]["children"][1]
     assert (tool["name"], json.loads(tool["input"]), tool["output"]) == (
         "execute_bash", {"command": "ls"}, "setup.py")

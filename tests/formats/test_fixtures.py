@@ -31,6 +31,8 @@ DETECTED = {
     "atif_trajectory.json": "atif",
     "mini_swe_agent.traj.json": "mini-swe-agent",
     "tau_bench_results.json": "tau-bench",
+    "openhands_events.json": "openhands",
+    "claude_code_session.jsonl": "claude-code",
 }
 
 

@@ -107,9 +107,11 @@ def register(app: typer.Typer) -> None:
         """Load traces exported by other tools into the store as runs.
 
         Reads deepeval, OTLP, OpenInference, LangSmith, Langfuse, OpenAI Agents and semloop
-        NDJSON traces, and agent trajectories from SWE-agent, mini-swe-agent, tau-bench and
-        ATIF (Harbor, OpenHands, Terminus). Good records are stored even when others are rejected; each rejected one is
-        named by file, line and field, and the exit code is then 1.
+        NDJSON traces; agent trajectories from SWE-agent, mini-swe-agent, tau-bench and ATIF
+        (Harbor, Terminus); OpenHands agent-SDK events (an event list, or the event store's
+        folder); and Claude Code session transcripts. Good records are stored even when
+        others are rejected; each rejected one is named by file, line and field, and the exit
+        code is then 1.
         """
         try:
             code = import_files(files, format=format, org=org, database_url=database_url,

@@ -23,12 +23,14 @@ from ..._exceptions import TraceFormatError
 from ...events import Run
 from . import (
     atif,
+    claude_code,
     deepeval,
     langfuse,
     langsmith,
     mini_swe_agent,
     ndjson,
     openai_agents,
+    openhands,
     openinference,
     otlp,
     swe_agent,
@@ -51,12 +53,15 @@ FORMATS: dict[str, Callable[..., Result]] = {
     "atif": atif.convert,
     "mini-swe-agent": mini_swe_agent.convert,
     "tau-bench": tau_bench.convert,
+    "openhands": openhands.convert,
+    "claude-code": claude_code.convert,
 }
 _ALIASES = {"openai_agents": "openai-agents", "jsonl": "ndjson", "events": "ndjson",
             "otel": "otlp", "swe_agent": "swe-agent", "sweagent": "swe-agent",
-            "traj": "swe-agent", "harbor": "atif", "openhands": "atif",
+            "traj": "swe-agent", "harbor": "atif",
             "mini_swe_agent": "mini-swe-agent", "mini": "mini-swe-agent",
-            "tau_bench": "tau-bench", "tau": "tau-bench"}
+            "tau_bench": "tau-bench", "tau": "tau-bench", "openhands-sdk": "openhands",
+            "claude_code": "claude-code", "claude": "claude-code"}
 _PROTOBUF_SUFFIXES = (".pb", ".bin", ".protobuf", ".binpb")
 
 
@@ -73,8 +78,11 @@ def convert(path: str | Path, format: str = "auto", *, clock: float | None = Non
     the file's modification time, so re-importing gives the same events.
     """
     source = str(path)
-    data = _read_bytes(path, source)
     name = _canonical(format)
+    if Path(path).is_dir() and name not in ("auto", "openhands"):
+        raise TraceFormatError(f"a folder is read only as an OpenHands event store, not as "
+                               f"{name}", source=source)
+    data = _read_bytes(path, source)
     if name == "auto":
         name = _detect(data, source)
     when = clock if clock is not None else Path(path).stat().st_mtime
@@ -92,6 +100,8 @@ def detect_format(path: str | Path) -> str:
 
 def _read_bytes(path: str | Path, source: str) -> bytes:
     try:
+        if Path(path).is_dir():  # the one format kept as a folder of files
+            return openhands.read_folder(Path(path))
         return Path(path).read_bytes()
     except OSError as exc:
         raise TraceFormatError(f"cannot read the file: {exc.strerror or exc}",
@@ -122,8 +132,9 @@ def _detect(data: bytes, source: str) -> str:
             "llmSpans/toolSpans/"
             "_trace_dict/children (deepeval), trajectory of action/observation (swe-agent), "
             "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
-            "messages+info (mini-swe-agent), task_id+traj or simulations (tau-bench). Pass --format to "
-            "choose.", source=source)
+            "messages+info (mini-swe-agent), task_id+traj or simulations (tau-bench), "
+            "kind ActionEvent/MessageEvent/… (openhands), type user/assistant/summary with "
+            "sessionId (claude-code). Pass --format to choose.", source=source)
     return name
 
 
@@ -144,14 +155,15 @@ def _sample(data: bytes, source: str) -> Any:
     except json.JSONDecodeError:
         line = next(ln for ln in raw.splitlines() if ln.strip())
         try:
-            doc = json.loads(line)
+            # One JSON value a line, or values concatenated on one (``cat`` of JSON files).
+            doc = json.JSONDecoder().raw_decode(line)[0]
         except json.JSONDecodeError as exc:
             raise TraceFormatError(
                 f"cannot tell the format: the file is neither JSON nor JSON lines "
                 f"({exc.msg} at column {exc.colno} of the first line)", source=source,
                 line=1) from None
     if isinstance(doc, Mapping):
-        for key in ("data", "runs", "traces", "events", "spans"):
+        for key in ("data", "runs", "traces", "events", "spans", "items"):
             inner = doc.get(key)
             if isinstance(inner, list) and inner and isinstance(inner[0], Mapping) and (
                     "resourceSpans" not in doc):
@@ -207,6 +219,13 @@ def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
         return "mini-swe-agent"
     if "task_id" in keys and isinstance(doc.get("traj"), list):
         return "tau-bench"
+    kind = doc.get("kind")
+    if kind in openhands.KINDS or "stats" in keys and "agent" in keys:
+        return "openhands"  # an SDK event, or the conversation state leading its store
+    if doc.get("type") in claude_code.LINE_TYPES and (
+            keys & {"sessionId", "session_id", "parentUuid", "leafUuid"}
+            or doc.get("type") == "file-history-snapshot"):
+        return "claude-code"  # a session transcript's line, or stream-json's
     sims = doc.get("simulations")
     if isinstance(sims, list) and (not sims or isinstance(sims[0], Mapping) and (
             "messages" in sims[0])):

@@ -290,6 +290,42 @@ def documents(data: bytes | str, source: str) -> Iterator[tuple[int | None, Any]
     yield from parsed
 
 
+def values(data: bytes | str, source: str,
+           result: Result) -> Iterator[tuple[int | None, int, Any]]:
+    """(line, position, value) for the JSON values of a file: the whole file when it is one
+    JSON value (line None), else each value in turn, one a line (JSON lines) or several on
+    one line (files joined by ``cat``, a writer that lost a newline). A broken value goes to
+    ``result.rejected`` and reading goes on at the next line that opens an object."""
+    raw = decode(data, source)
+    if not raw.strip():
+        raise TraceFormatError("the file is empty", source=source)
+    try:
+        yield None, 0, json.loads(raw)
+        return
+    except json.JSONDecodeError:
+        pass
+    decoder = json.JSONDecoder()
+    at, index, line, counted = 0, 0, 1, 0
+    while True:
+        while at < len(raw) and raw[at] in " \t\r\n":
+            at += 1
+        if at >= len(raw):
+            return
+        line += raw.count("\n", counted, at)
+        counted = at
+        try:
+            value, at = decoder.raw_decode(raw, at)
+        except json.JSONDecodeError as exc:
+            result.rejected.append(TraceFormatError(
+                f"not valid JSON ({exc.msg})", source=source, line=line, field=f"[{index}]"))
+            at = raw.find("\n{", at + 1) + 1  # a value cannot be resumed inside: skip it
+            if at == 0:
+                return
+        else:
+            yield line, index, value
+        index += 1
+
+
 def records(
     data: bytes | str, source: str, result: Result, unwrap: Sequence[str] = ()
 ) -> Iterator[tuple[int | None, str, Any]]:
