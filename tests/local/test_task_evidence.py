@@ -16,6 +16,7 @@ from semloop.judge.local._head import Evidence
 from semloop.judge.local._task import (
     _foreign,
     _idents,
+    _unformatted,
     answer_task_completion,
     off_topic_evidence,
     task_completion_evidence,
@@ -980,3 +981,30 @@ def test_a_round_trip_goes_both_ways(embed: Embed) -> None:
     assert task_understanding_evidence(case(request, both), embed).features["reversed"] == 0.0
     back = "Updated: your flight DEN → LAS on May 20 is now basic economy."
     assert task_understanding_evidence(case(request, back), embed).features["reversed"] == 1.0
+
+
+def test_markdown_and_capitals_are_no_names() -> None:
+    assert _unformatted("- **Route:** CLT to DTW\n1. **Rash** on trunk") == "Route: CLT to DTW\nRash on trunk"
+    assert _unformatted("YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.") == "You are being transferred to a human agent."
+    assert _unformatted("Ask Dr. Patel at the NHS.") == "Ask Dr. Patel at the NHS."
+
+
+def test_the_users_name_from_their_id_and_a_record_summary_bring_no_names(embed: Embed) -> None:
+    request = "Hello, I'd like to freeze my membership for two months while I recover from surgery."
+    member = _call("get_member", {"member_id": "marcus_oyelaran_2231"}, '{"plan": "monthly"}')
+    named = ("Marcus, your membership is frozen from June to July. Get well soon, Marcus. "
+             "**Plan:** monthly\n**Status:** frozen")
+    assert off_topic_evidence(case(request, named, tools=(member,)), embed).features["new_names"] == 0.0
+    tangent = ("Your membership is frozen. Joseph Pilates devised his method in Mönchengladbach "
+               "and Eve Gentry taught it in New York.")
+    assert off_topic_evidence(case(request, tangent, tools=(member,)), embed).features["new_names"] > 0.0
+
+
+def test_rendered_calls_are_work_on_the_request(embed: Embed) -> None:
+    request = "My new headphones stopped charging after a week. Can I swap them?"
+    calls = tuple(f'{name}({{"order": "#E44120"}})' for name in
+                  ("find_order", "get_order_details", "check_stock", "create_exchange", "send_return_label"))
+    done = "Done: a replacement pair ships tomorrow, and the return label is in your email."
+    features = off_topic_evidence(case(request, done, steps=("What's the email on your order?", *calls)),
+                                  embed).features
+    assert features["stretch"] == 0.0 and features["far_share"] == 0.0

@@ -109,10 +109,14 @@ class _Run:
 _RENDERED_CALL = re.compile(r"[A-Za-z_][\w.]*\((?:\{.*\})?\)", re.DOTALL)
 
 
+def _is_rendered_call(text: str) -> bool:
+    return bool(text.strip()) and all(
+        _RENDERED_CALL.fullmatch(line.strip()) for line in text.splitlines() if line.strip())
+
+
 def _replies(case: RunCase) -> list[str]:
     """The agent's earlier words to the user: its steps, less rendered tool calls."""
-    return [s for s in case.steps if s.strip() and not all(
-        _RENDERED_CALL.fullmatch(line.strip()) for line in s.splitlines() if line.strip())]
+    return [s for s in case.steps if s.strip() and not _is_rendered_call(s)]
 
 
 def _conversed(case: RunCase) -> bool:
@@ -1894,7 +1898,13 @@ def _drift_by_meaning(
 ) -> None:
     """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
     digressions, selling, and how much of the run is far from the request."""
-    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
+    # A tool call an importer rendered as a step (``get_order({"id": …})``) is the run's work
+    # on the request; its JSON is far from any sentence to the embedder, whatever it does,
+    # and costs twice a sentence's tokens. It stands where the request does: on it.
+    calls = [_is_rendered_call(u) for u, _ in units]
+    said = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for (u, _), c in zip(units, calls) if not c)]])
+    rows = iter(range(1, len(said)))
+    vectors = said[[0, *(0 if c else next(rows) for c in calls)]]
     # A unit in another language than the request (a reply in Spanish to a request in
     # English) is far from it to the embedder whatever it says: its distance is no evidence.
     foreign = _foreign(case.input, units)
@@ -2036,14 +2046,17 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     cast, where an answer names what its sources name."""
     known = " ".join([case.input, *case.context, *(tool_text(c.output) for c in case.tools_called),
                       *(json_args for c in case.tools_called for json_args in map(str, c.args.values()))])
-    have = _inflected(key_terms(known) | set(_YEAR_OR_DECADE.findall(known)))
+    # Every word the sources hold, however written: a name a tool output puts at a line's
+    # start (`first_name: Tyler`) or an id spells (`sophia_taylor_9065`) is one they hold.
+    have = _inflected(key_terms(known) | set(_YEAR_OR_DECADE.findall(known))
+                      | set(re.findall(r"[a-z][a-z'-]+", known.lower())))
     # A unit naming the user's own thing ("Penny Blacks were printed in 1840 …") may bring
     # a detail or two of it; one that names a cast (a maker's history, its share price) has
     # left it, whether or not it starts from that thing.
     asked = _inflected(key_terms(case.input))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    new = [(key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
+    new = [(key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
     # A name the answer calls the user's own ("Many CC&Rs cap increases… check your
     # CC&Rs", "your county's code") is background their question turns on, the rule or
     # document that governs it, not a tangent's cast.
@@ -2058,6 +2071,18 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
                if not units[i][1]
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)
                and not (_ids(units[i][0]) & touched)) / total
+
+
+# Markdown's marks before a line's first word (`- **Route:**`, `1. `, `## `), and a line
+# written in capitals (`YOU ARE BEING TRANSFERRED…`): its words open a sentence or shout,
+# they are not names.
+_LINE_MARKS = re.compile(r"^[\s>#*_•-]*(?:\d{1,2}[.)]\s*)?[*_]*", re.MULTILINE)
+_SHOUTED = re.compile(r"^(?=(?:[^a-z\n]*[A-Z]){12})[^a-z\n]+$", re.MULTILINE)
+
+
+def _unformatted(text: str) -> str:
+    text = _SHOUTED.sub(lambda m: m.group(0).capitalize(), text)
+    return _LINE_MARKS.sub("", text).replace("**", "").replace("__", "")
 
 
 def _ids(text: str) -> set[str]:
