@@ -1614,7 +1614,8 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                 if a not in said and a not in missing and any(a in st for st in seg_stems)]
     if not missing:
         return None
-    parts = [c for sent in split_claims(case.output) for c in clauses(sent)]
+    # Bounded: in a chat the answer read may be everything the agent said.
+    parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments, *parts]])
     n = len(segments)
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(n)]
