@@ -1008,3 +1008,11 @@ def test_rendered_calls_are_work_on_the_request(embed: Embed) -> None:
     features = off_topic_evidence(case(request, done, steps=("What's the email on your order?", *calls)),
                                   embed).features
     assert features["stretch"] == 0.0 and features["far_share"] == 0.0
+
+
+def test_what_the_user_still_has_to_do_is_no_work_left(embed: Embed) -> None:
+    request = "Can I pay for the flight change with my travel certificates?"
+    told = "Only one certificate can be used, so even with the $500 one you would still need to pay $212."
+    assert task_completion_evidence(case(request, told), embed).features["remainder"] == 0.0
+    left = "I've applied the $500 certificate. I still need to apply the second one."
+    assert task_completion_evidence(case(request, left), embed).features["remainder"] == 1.0

@@ -154,7 +154,9 @@ _ADMITS_FAILURE = _phrases(
     r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong",
 )
 _REMAINING = re.compile(
-    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|still (?:need|have) to|"
+    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|"
+    # The user's part is no work the run left ("you would still need to pay $40").
+    r"(?<!you )(?<!you would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
     r"now (?:looking|checking|working|reviewing|going)|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
