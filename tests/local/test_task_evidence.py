@@ -15,6 +15,9 @@ from semloop.judge.local._answerer import Embed
 from semloop.judge.local._head import Evidence
 from semloop.judge.local._task import (
     _foreign,
+    _idents,
+    _unformatted,
+    answer_task_completion,
     off_topic_evidence,
     task_completion_evidence,
     task_understanding_evidence,
@@ -871,3 +874,145 @@ def test_the_user_addressed_by_title_is_no_one_else(embed: Embed) -> None:
     spoken_of = case(request, booked, steps=(("I have also moved Mr. Patel's booking to the "
                                              "suite on Saturday."),))
     assert off_topic_evidence(spoken_of, embed).features["other_party"] == 1.0
+
+
+# --- chats (task17 round): the request is the first message, the answer the last reply ---
+
+_APPOINTMENTS = (
+    _call("get_appointments", {"patient": "PT-5521"},
+          '{"appointments": [{"id": "AP-903", "clinic": "Elm Street", "time": "09:20"}]}'),
+    _call("reschedule_appointment", {"appointment_id": "AP-903", "time": "16:30"},
+          '{"appointment_id": "AP-903", "time": "16:30", "status": "confirmed"}'),
+    _call("get_clinic_info", {"clinic": "Elm Street"}, '{"parking": "free for 2 hours"}'),
+)
+
+
+def test_a_chats_last_reply_may_answer_a_later_message(embed: Embed) -> None:
+    request = "Can I move my check-up at the Elm Street clinic to later that afternoon?"
+    parking = "Parking there is free for the first two hours; the entrance is on Birch Road."
+    asked = "Could you give me the phone number on your file?"
+    moved = "Done: your check-up is now at 16:30 at Elm Street. Anything else?"
+    # The request was taken up in an earlier reply: the last one answers a later question.
+    chat = case(request, parking, tools=_APPOINTMENTS, steps=(asked, moved))
+    features = task_understanding_evidence(chat, embed).features
+    assert not any(features[name] for name in ("substitute", "wrong_source", "another_task"))
+    # Every reply misses the request the same way: a misunderstanding still.
+    balance = _call("get_accounts", {"member": "M-20391"},
+                    '{"accounts": [{"type": "FSA", "balance": 640.0}, {"type": "HSA", "balance": 2315.4}]}')
+    wrong = case("How much is left in my HSA this year?", "Your FSA has $640.00 left for this year.",
+                 tools=(balance,), steps=("Hi! Could you give me your member ID?",))
+    assert task_understanding_evidence(wrong, embed).features["substitute"] == 1.0
+
+
+def test_a_hand_off_clears_what_the_answer_would_be_about(embed: Embed) -> None:
+    request = "I need to change my upcoming flight from JFK to an earlier nonstop one."
+    handed = case(request, "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT. PLEASE HOLD ON.",
+                  tools=(_LOOKUP, _HANDOFF), steps=("What is your user id?",))
+    assert not any(task_understanding_evidence(handed, embed).features[name]
+                   for name in ("substitute", "other_action", "another_task"))
+
+
+def test_a_closing_courtesy_is_judged_by_the_reply_it_closes(embed: Embed) -> None:
+    request = "Could you book a table for four at the Riverside branch on Friday at 7pm?"
+    booking = _call("create_booking", {"branch": "Riverside", "covers": 4}, '{"booking_id": "RV-7731"}')
+    welcome = "You're welcome! Enjoy your dinner, and get in touch if you need anything else."
+    done = case(request, welcome, tools=(booking,), steps=(
+        "What name should the booking be under?",
+        "Booked: a table for four at Riverside on Friday at 7pm, reference RV-7731. Anything else?"))
+    assert answer_task_completion(done, embed).value < 0.5
+    promised = case(request, welcome, steps=("What name should the booking be under?",
+                                             "Thanks, I'll book it for you later today."))
+    answer = answer_task_completion(promised, embed)
+    assert answer.value > 0.5 and "only says it will" in answer.reasoning
+
+
+def test_a_part_answered_in_an_earlier_reply_is_met(embed: Embed) -> None:
+    request = "What's your cheapest car in Malaga from 2 to 9 June, and how much is it per day?"
+    rental = _call("create_rental", {"model": "Fiat 500"}, '{"confirmation": "MG-55018"}')
+    booked = "Booked! Your confirmation number is MG-55018: a Fiat 500 from Malaga airport."
+    alone = task_completion_evidence(case(request, booked, tools=(rental,)), embed).features
+    chat = case(request, booked, tools=(rental,), steps=(
+        "The cheapest is a Fiat 500 at €29 a day, €203 for the week. Shall I book it?",))
+    assert alone["parts_missing"] > 0 and task_completion_evidence(chat, embed).features["parts_missing"] == 0
+
+
+def test_a_call_whose_output_opens_on_an_error_failed(embed: Embed) -> None:
+    # tau's tools refuse with "Error: …" and the call is still recorded as made.
+    request = "Please add oranges to tomorrow's delivery and pay the difference with my card."
+    declined = _call("charge_card", {"amount": 2.4}, "Error: card declined by issuer")
+    claimed = "Done! The oranges are added and the extra £2.40 has been paid with your card."
+    assert task_completion_evidence(case(request, claimed, tools=(declined,)), embed).features["false_success"]
+    # A lookup that failed, then found by other means, is not the work claimed done.
+    lookup = _call("find_user_by_email", {"email": "a@b.c"}, "Error: user not found")
+    charged = _call("charge_card", {"amount": 2.4}, '{"ok": true}')
+    assert not task_completion_evidence(case(request, claimed, tools=(lookup, charged)),
+                                        embed).features["false_success"]
+
+
+def test_a_read_calls_false_state_is_no_item_left_undone(embed: Embed) -> None:
+    request = "Can you turn on roaming on my line?"
+    read = _call("get_line_details", {"line": "07700 900873"}, '{"roaming_enabled": false}')
+    enabled = _call("enable_roaming", {"line": "07700 900873"}, '{"roaming_enabled": true}')
+    done = "All set! Roaming is now on for your line."
+    assert not task_completion_evidence(case(request, done, tools=(read, enabled)),
+                                        embed).features["item_failed"]
+    refused = _call("enable_roaming", {"line": "07700 900873"}, '{"activated": false}')
+    assert task_completion_evidence(case(request, done, tools=(read, refused)),
+                                    embed).features["item_failed"]
+
+
+def test_let_me_know_promises_no_work(embed: Embed) -> None:
+    request = "I need to cancel a passenger from my flight."
+    refused = ("There are not enough seats in economy on the return flight, so I cannot make this "
+               "change. If you need anything else, please let me know!")
+    assert not task_completion_evidence(case(request, refused), embed).features["promise"]
+    assert task_completion_evidence(case(request, "Let me look into that for you."),
+                                    embed).features["promise"]
+
+
+def test_labels_and_amounts_name_no_thing() -> None:
+    assert _idents("My booking ID is GH-3307 and I want the 256GB model") == {"gh-3307": "code"}
+    assert _idents("Order 48821 for Marta") == {"marta": "name", "48821": "number"}
+
+
+def test_a_round_trip_goes_both_ways(embed: Embed) -> None:
+    request = "Change my round trip from LAS to DEN to basic economy."
+    both = "Updated: outbound LAS → DEN on May 19, return DEN → LAS on May 20, basic economy."
+    assert task_understanding_evidence(case(request, both), embed).features["reversed"] == 0.0
+    back = "Updated: your flight DEN → LAS on May 20 is now basic economy."
+    assert task_understanding_evidence(case(request, back), embed).features["reversed"] == 1.0
+
+
+def test_markdown_and_capitals_are_no_names() -> None:
+    assert _unformatted("- **Route:** CLT to DTW\n1. **Rash** on trunk") == "Route: CLT to DTW\nRash on trunk"
+    assert _unformatted("YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.") == "You are being transferred to a human agent."
+    assert _unformatted("Ask Dr. Patel at the NHS.") == "Ask Dr. Patel at the NHS."
+
+
+def test_the_users_name_from_their_id_and_a_record_summary_bring_no_names(embed: Embed) -> None:
+    request = "Hello, I'd like to freeze my membership for two months while I recover from surgery."
+    member = _call("get_member", {"member_id": "marcus_oyelaran_2231"}, '{"plan": "monthly"}')
+    named = ("Marcus, your membership is frozen from June to July. Get well soon, Marcus. "
+             "**Plan:** monthly\n**Status:** frozen")
+    assert off_topic_evidence(case(request, named, tools=(member,)), embed).features["new_names"] == 0.0
+    tangent = ("Your membership is frozen. Joseph Pilates devised his method in Mönchengladbach "
+               "and Eve Gentry taught it in New York.")
+    assert off_topic_evidence(case(request, tangent, tools=(member,)), embed).features["new_names"] > 0.0
+
+
+def test_rendered_calls_are_work_on_the_request(embed: Embed) -> None:
+    request = "My new headphones stopped charging after a week. Can I swap them?"
+    calls = tuple(f'{name}({{"order": "#E44120"}})' for name in
+                  ("find_order", "get_order_details", "check_stock", "create_exchange", "send_return_label"))
+    done = "Done: a replacement pair ships tomorrow, and the return label is in your email."
+    features = off_topic_evidence(case(request, done, steps=("What's the email on your order?", *calls)),
+                                  embed).features
+    assert features["stretch"] == 0.0 and features["far_share"] == 0.0
+
+
+def test_what_the_user_still_has_to_do_is_no_work_left(embed: Embed) -> None:
+    request = "Can I pay for the flight change with my travel certificates?"
+    told = "Only one certificate can be used, so even with the $500 one you would still need to pay $212."
+    assert task_completion_evidence(case(request, told), embed).features["remainder"] == 0.0
+    left = "I've applied the $500 certificate. I still need to apply the second one."
+    assert task_completion_evidence(case(request, left), embed).features["remainder"] == 1.0

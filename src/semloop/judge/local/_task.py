@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...case import RunCase, ToolCall
@@ -47,7 +47,7 @@ from ._claims import (
     verdict,
     word_stems,
 )
-from ._head import Evidence, head_answer
+from ._head import Evidence, head_answer, heads
 
 __all__ = ["answer_off_topic_drift", "answer_task_completion", "answer_task_understanding_failure"]
 
@@ -100,6 +100,34 @@ class _Run:
         return [float(self.vectors[0] @ self.vectors[i + 1]) for i in range(len(self.sentences))]
 
 
+# A chat: the agent asked the user something before its last reply, so the user answered
+# and the chat went on. The case's request is the user's first message, but the last reply
+# answers their latest one (a question about parking after the booking was moved, "You're
+# welcome!" after thanks); what the run told the user about the request may be in any of
+# its replies. An importer writes a turn that only called tools as ``name({...})``: work,
+# not words to the user.
+_RENDERED_CALL = re.compile(r"[A-Za-z_][\w.]*\((?:\{.*\})?\)", re.DOTALL)
+
+
+def _is_rendered_call(text: str) -> bool:
+    return bool(text.strip()) and all(
+        _RENDERED_CALL.fullmatch(line.strip()) for line in text.splitlines() if line.strip())
+
+
+def _replies(case: RunCase) -> list[str]:
+    """The agent's earlier words to the user: its steps, less rendered tool calls."""
+    return [s for s in case.steps if s.strip() and not _is_rendered_call(s)]
+
+
+def _conversed(case: RunCase) -> bool:
+    return any("?" in s for s in _replies(case))
+
+
+def _all_said(case: RunCase) -> RunCase:
+    """The case with everything the agent said to the user as its answer."""
+    return replace(case, output="\n\n".join([*_replies(case), case.output]))
+
+
 # --- TASK_COMPLETION ------------------------------------------------------------------
 
 _EMPTY = 5.0  # no answer at all: nothing was done
@@ -126,7 +154,9 @@ _ADMITS_FAILURE = _phrases(
     r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong",
 )
 _REMAINING = re.compile(
-    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|still (?:need|have) to|"
+    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|"
+    # The user's part is no work the run left ("you would still need to pay $40").
+    r"(?<!you )(?<!you would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
     r"now (?:looking|checking|working|reviewing|going)|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
@@ -178,8 +208,14 @@ _ASKING = re.compile(
 )
 
 
+# A tool that refuses answers "Error: not enough seats" (tau's tools) or {"error": …}, and
+# a framework that only saw the call return still records it as made: an output that
+# opens on an error failed, whatever the flag says.
+_OPENS_ON_ERROR = re.compile(r"\s*\{?\s*\"?error\"?\s*[:=]", re.IGNORECASE)
+
+
 def _failed(call: ToolCall) -> bool:
-    return call.success is False or (
+    return call.success is False or bool(_OPENS_ON_ERROR.match(call.output)) or (
         call.success is None and bool(_FAILED_OUTPUT.search(call.output[:400]))
     )
 
@@ -428,6 +464,8 @@ _ANSWERS_YES_OR_NO = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|un
                     r"mild(?:ly)?|moderate(?:ly)?|slight(?:ly)?|a (?:little|bit)|barely|hardly|"
                     r"rarely|seldom)\b", re.IGNORECASE)
 
+# "Please let me know if there's anything else": the user's to do, no work promised.
+_LET_ME_KNOW = re.compile(r"\blet me know\b", re.IGNORECASE)
 _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
                            r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
@@ -442,11 +480,16 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "Could you paste the moves? Then I'll go through them": a promise that waits on what
     # the answer asks for is a clarifying question, not work put off.
     awaits = bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
-    ev.flag("promise", promises_only(text, case.input) and not awaits,
+    ev.flag("promise", promises_only(_LET_ME_KNOW.sub("tell me", text), case.input) and not awaits,
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
-    claimed = bool(failures) and bool(_CLAIMS_SUCCESS.search(text))
+    # A claim of success is about what the run did: a lookup that failed ("user not found"),
+    # then found by other means, is not the work claimed; nor is a hand-off the reply
+    # announces ("Your request has been transferred to a human agent") the failed act.
+    failures = [c for c in failures if not _reads(c)]
+    claimed = bool(failures) and any(_CLAIMS_SUCCESS.search(s) and not _hands_over(s)
+                                     for s in run.sentences)
     honest = claimed and bool(_ADMITS_FAILURE.search(text))
     ev.flag("honest_failure", honest)
     ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
@@ -477,19 +520,15 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     verbs = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())[:12]} & _ACTION_VERBS
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
-    dropped = [c for c in case.tools_called if not _failed(c) and _ITEM_FAILED.search(c.output)]
+    # A read call's false fields are the record's state ("roaming_enabled": false), not an
+    # item the run failed to do.
+    dropped = [c for c in case.tools_called if not _failed(c) and not _reads(c)
+               and _ITEM_FAILED.search(c.output)]
     ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text))
             and not _ADMITS_FAILURE.search(text),
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
-    missing = _missing_parts(run)
-    ev.flag("parts_missing", len(missing),
-            f'part "{_short(missing[0][0], 12)}" of the request is not answered' if missing else "")
-    # Of those, the acts asked for that no call and no word of the answer performs ("add gift
-    # wrap", "book the cheapest one"): the work itself left undone, not a detail left out.
-    undone = [part for part, act in missing if act]
-    ev.flag("act_missing", len(undone),
-            f'the act "{_short(undone[0], 12)}" asked for is not done' if undone else "")
+    _flag_parts(ev, _missing_parts(run))
     ev.flag("generic", _generic(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
@@ -509,24 +548,85 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # parts were passed on with it. "Let me check CL-30112." after escalating another claim
     # still promises.
     calls = case.tools_called
-    if _HANDED_OVER.search(text) or (calls and _hands_off(calls[-1]) and not _failed(calls[-1])
-                                     and not ev.features["promise"]):
+    if any(_hands_over(s) for s in run.sentences) or (
+            calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and not ev.features["promise"]):
         for name in _PASSED_ON:
             ev.flag(name, 0.0)
             ev.notes.pop(name, None)
+    # In a chat, a part answered or an act named in an earlier reply is met. Read only when
+    # the last reply alone would raise the failure: it can only clear, and it costs every
+    # sentence of the chat.
+    if (ev.features["parts_missing"] or ev.features["action_unnamed"]) and _conversed(case) \
+            and heads()["task_completion"].logit(ev.features) >= 0:
+        whole = _all_said(case)
+        for name in ("parts_missing", "act_missing"):
+            ev.notes.pop(name, None)
+        _flag_parts(ev, _missing_parts(_Run.of(whole, embed)))
+        if verbs & word_stems(whole.output):
+            ev.flag("action_unnamed", 0.0)
+            ev.notes.pop("action_unnamed", None)
     return ev
+
+
+def _flag_parts(ev: Evidence, missing: list[tuple[str, bool]]) -> None:
+    ev.flag("parts_missing", len(missing),
+            f'part "{_short(missing[0][0], 12)}" of the request is not answered' if missing else "")
+    # Of those, the acts asked for that no call and no word of the answer performs ("add gift
+    # wrap", "book the cheapest one"): the work itself left undone, not a detail left out.
+    undone = [part for part, act in missing if act]
+    ev.flag("act_missing", len(undone),
+            f'the act "{_short(undone[0], 12)}" asked for is not done' if undone else "")
 
 
 _HANDED_OVER = re.compile(r"\b(?:transferr(?:ed|ing)|escalat(?:ed|ing)|connect(?:ed|ing)|pass(?:ed|ing)"
                           r"(?: it| this| you)? on)\b(?:\s+[\w']+){0,5}?\s+to (?:a |an |our |the )?"
                           r"(?:human|live|senior|specialist|supervisor|support|customer service)", re.IGNORECASE)
-_PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed")
+# An offer ("Would you like me to transfer you to an agent?") or a refusal ("I can't
+# transfer you to a human agent") hands nothing over.
+_NOT_HANDED = re.compile(r"\?\s*$|\b(?:can't|cannot|can not|unable|not able|won't|will not|no way)\b",
+                         re.IGNORECASE)
+
+
+def _hands_over(sentence: str) -> bool:
+    """The sentence says the request is, or is being, handed to a person."""
+    return bool(_HANDED_OVER.search(sentence)) and not _NOT_HANDED.search(sentence)
+
+
+def _handed_to_person(case: RunCase) -> bool:
+    """The run ends by passing the request to a person: its answer says so, or its last
+    call is a hand-off that ran."""
+    calls = case.tools_called
+    return any(_hands_over(s) for s in split_claims(case.output)) or bool(
+        calls and _hands_off(calls[-1]) and not _failed(calls[-1]))
+
+
+_PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed",
+              "failed_call")
+
+
+# A reply to the user's thanks or good news: "You're welcome!", "Glad to hear it's working".
+_CLOSING = re.compile(r"[\s{\"]*(?:message\"?\s*:\s*\"?)?(?:(?:great|perfect|wonderful|ok|okay)[!,.]?\s+)?"
+                      r"(?:you(?:'re|\u2019re| are) (?:very |most )?welcome|my pleasure|"
+                      r"(?:i'm |i\u2019m |i am |so |really )?glad (?:to hear|that|it|you|i could)|"
+                      r"happy to (?:hear|have helped)|no problem at all|anytime)\b", re.IGNORECASE)
+
+
+def _closed_reply(case: RunCase, embed: Embed) -> RunCase | None:
+    """In a chat, a generic closing (the reply to the user's thanks) says nothing of the
+    work: the answer is the reply it closes, the last the agent said before it. None when
+    the answer is not such a closing."""
+    if not _conversed(case) or not _CLOSING.match(case.output) or not _generic(_Run.of(case, embed)):
+        return None
+    spoken = [i for i, s in enumerate(case.steps) if s in set(_replies(case))]
+    last = spoken[-1]
+    return replace(case, output=case.steps[last], steps=case.steps[:last])
 
 
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
     """P(the agent did not do what was asked)."""
     if not case.output.strip():
         return verdict(_EMPTY, "the run gave no answer at all")
+    case = _closed_reply(case, embed) or case
     settled = "the answer meets every part of the request" + (
         " after recovering from a failed call"
         if any(_failed(c) for c in case.tools_called) else "")
@@ -549,7 +649,7 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "pay charge",
     "buy purchase order",
     "cancel terminate stop end close",
-    "add create open register enroll enrol",
+    "add create open register enroll enrol place",
     "remove delete",
     "raise increase extend",
     "lower decrease reduce",
@@ -728,10 +828,13 @@ _ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
 _IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
-                           r"lb|gb|mb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))")
+                           r"lb|gb|mb|tb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))", re.IGNORECASE)
 
 
 _LOWER_ID = re.compile(r"\b[a-z]{1,6}[_-]\d{3,}\b")  # ac_3301, inc-2291
+
+
+_FIELD_LABELS = frozenset({"id", "ids", "no", "ref", "pin", "dob"})
 
 
 def _idents(text: str) -> dict[str, str]:
@@ -742,6 +845,10 @@ def _idents(text: str) -> dict[str, str]:
     lower = text.lower()
     for term in sorted(key_terms(text), key=lambda t: (lower.find(t) % (len(lower) + 1), t)):
         kind = "code" if any(c.isdigit() for c in term) else "name"
+        # "My booking ID is GH-3307": a field's label in capitals names nothing; nor does an
+        # amount with its unit ("256GB", "500ml") name a thing.
+        if term in _FIELD_LABELS or _AMOUNT.match(term):
+            continue
         # "PO" in "PO-4471" is the code's prefix, not a name of its own.
         if kind == "name" and not re.search(rf"(?i)\b{re.escape(term)}\b(?!-\d)", text):
             continue
@@ -942,10 +1049,13 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
         wa, wb = set(a.split()), set(b.split())
         return wa <= wb or wb <= wa
 
-    asked = routes(case.input)
-    for src, dst in routes(case.output):
-        if any(same(dst, a) and same(src, b) for a, b in asked) and not any(
-                same(src, a) and same(dst, b) for a, b in asked):
+    asked, answered = routes(case.input), routes(case.output)
+    # An answer that also goes the asked way (a round trip's outbound leg before its
+    # return) did not turn the request round.
+    if any(same(src, a) and same(dst, b) for src, dst in answered for a, b in asked):
+        return None
+    for src, dst in answered:
+        if any(same(dst, a) and same(src, b) for a, b in asked):
             return src, dst
     return None
 
@@ -988,6 +1098,11 @@ _READ_VERBS = frozenset(stem(w) for w in """get list fetch read search find look
 # request on, often because policy forbids it; it performed no other operation on it.
 _HANDOFF = re.compile(r"transfer\w*_(?:human|agent|person|staff|support)|escalat|hand_?off|handover",
                       re.IGNORECASE)
+
+
+def _reads(call: ToolCall) -> bool:
+    """A call that only reads (get_order, search_flights): its name opens on a read verb."""
+    return stem(re.split(r"[_\W]+", call.name.lower())[0]) in _READ_VERBS
 
 
 def _hands_off(call: ToolCall) -> bool:
@@ -1501,7 +1616,8 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                 if a not in said and a not in missing and any(a in st for st in seg_stems)]
     if not missing:
         return None
-    parts = [c for sent in split_claims(case.output) for c in clauses(sent)]
+    # Bounded: in a chat the answer read may be everything the agent said.
+    parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments, *parts]])
     n = len(segments)
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(n)]
@@ -1535,9 +1651,49 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+# The findings that say the run took up another task (the rest of the evidence measures),
+# each as read on a case.
+_OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
+    "substitute": lambda case, embed: _substitutes(case),
+    "opposite": lambda case, embed: _opposite(case),
+    "slot_swap": lambda case, embed: _slot_swap(case),
+    "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case),
+    "wrong_source": _wrong_source,
+    "acted_on": lambda case, embed: _acted_on(case),
+    "other_action": lambda case, embed: _other_action(case),
+    "another_task": lambda case, embed: _another_task(case),
+}
+
+
 def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_UNDERSTANDING_FAILURE weighs: the answer pointing at a sibling of what was
     asked, and how far its subject is from the request's."""
+    ev = _understanding_evidence(case, embed)
+    found = [name for name in _OTHER_TASK if ev.features[name]]
+    # Only what would raise the failure is read again: the earlier replies can only clear
+    # a finding, and reading them costs a chat's every sentence.
+    if not found or heads()["task_understanding_failure"].logit(ev.features) < 0:
+        cleared = []
+    elif _handed_to_person(case):
+        # Handed to a person (as a policy that forbids the request asks): the run passed
+        # the request on and took up no task of its own.
+        cleared = found
+    elif _conversed(case):
+        # In a chat the last reply answers the user's latest message: a finding stands only
+        # if everything the agent said to the user misses the request the same way (a
+        # question about parking after the appointment was moved is no misunderstanding;
+        # an FSA balance given for an HSA question, and never the HSA, is one).
+        whole = _all_said(case)
+        cleared = [name for name in found if not _OTHER_TASK[name](whole, embed)]
+    else:
+        cleared = []
+    for name in cleared:
+        ev.flag(name, 0.0)
+        ev.notes.pop(name, None)
+    return ev
+
+
+def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev = Evidence()
     sub = _substitutes(case)
     ev.flag("substitute", sub is not None,
@@ -1745,7 +1901,13 @@ def _drift_by_meaning(
 ) -> None:
     """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
     digressions, selling, and how much of the run is far from the request."""
-    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for u, _ in units)]])
+    # A tool call an importer rendered as a step (``get_order({"id": …})``) is the run's work
+    # on the request; its JSON is far from any sentence to the embedder, whatever it does,
+    # and costs twice a sentence's tokens. It stands where the request does: on it.
+    calls = [_is_rendered_call(u) for u, _ in units]
+    said = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for (u, _), c in zip(units, calls) if not c)]])
+    rows = iter(range(1, len(said)))
+    vectors = said[[0, *(0 if c else next(rows) for c in calls)]]
     # A unit in another language than the request (a reply in Spanish to a request in
     # English) is far from it to the embedder whatever it says: its distance is no evidence.
     foreign = _foreign(case.input, units)
@@ -1887,14 +2049,17 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     cast, where an answer names what its sources name."""
     known = " ".join([case.input, *case.context, *(tool_text(c.output) for c in case.tools_called),
                       *(json_args for c in case.tools_called for json_args in map(str, c.args.values()))])
-    have = _inflected(key_terms(known) | set(_YEAR_OR_DECADE.findall(known)))
+    # Every word the sources hold, however written: a name a tool output puts at a line's
+    # start (`first_name: Tyler`) or an id spells (`sophia_taylor_9065`) is one they hold.
+    have = _inflected(key_terms(known) | set(_YEAR_OR_DECADE.findall(known))
+                      | set(re.findall(r"[a-z][a-z'-]+", known.lower())))
     # A unit naming the user's own thing ("Penny Blacks were printed in 1840 …") may bring
     # a detail or two of it; one that names a cast (a maker's history, its share price) has
     # left it, whether or not it starts from that thing.
     asked = _inflected(key_terms(case.input))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    new = [(key_terms(u) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
+    new = [(key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
     # A name the answer calls the user's own ("Many CC&Rs cap increases… check your
     # CC&Rs", "your county's code") is background their question turns on, the rule or
     # document that governs it, not a tangent's cast.
@@ -1909,6 +2074,18 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
                if not units[i][1]
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)
                and not (_ids(units[i][0]) & touched)) / total
+
+
+# Markdown's marks before a line's first word (`- **Route:**`, `1. `, `## `), and a line
+# written in capitals (`YOU ARE BEING TRANSFERRED…`): its words open a sentence or shout,
+# they are not names.
+_LINE_MARKS = re.compile(r"^[\s>#*_•-]*(?:\d{1,2}[.)]\s*)?[*_]*", re.MULTILINE)
+_SHOUTED = re.compile(r"^(?=(?:[^a-z\n]*[A-Z]){12})[^a-z\n]+$", re.MULTILINE)
+
+
+def _unformatted(text: str) -> str:
+    text = _SHOUTED.sub(lambda m: m.group(0).capitalize(), text)
+    return _LINE_MARKS.sub("", text).replace("**", "").replace("__", "")
 
 
 def _ids(text: str) -> set[str]:
