@@ -535,6 +535,17 @@ def unwrap_single(value: Any) -> Any:
     return value
 
 
+_EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)",
+                   re.MULTILINE | re.IGNORECASE)
+
+
+def exit_code(said: str) -> int | None:
+    """The exit code a shell tool's output states (``Exit code: 1`` of Codex and Gemini CLI,
+    ``Process exited with code 1`` of Codex's unified exec), or None."""
+    match = _EXIT.search(said)
+    return int(match.group(1)) if match else None
+
+
 _FRACTION = re.compile(r"(\.\d{6})\d+")
 
 

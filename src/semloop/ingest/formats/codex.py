@@ -40,6 +40,7 @@ from ._common import (
     Step,
     build_run,
     epoch,
+    exit_code,
     integer,
     mapping,
     message_text,
@@ -60,7 +61,6 @@ _CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call",
                     "web_search_call"})
 _OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output",
                       "local_shell_call_output"})
-_EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)", re.MULTILINE)
 # Blocks the harness writes as a user message: <environment_context>, <user_instructions>,
 # "# AGENTS.md instructions for …", <turn_aborted>.
 _HARNESS = re.compile(r"^\s*(<[a-z_]+>|# AGENTS\.md instructions)")
@@ -277,7 +277,7 @@ def _result(output: Any) -> tuple[str, str | None]:
             failed = "failed"
         output = output.get("content")
     said = message_text(output)
-    match = _EXIT.search(said)
-    if match and int(match.group(1)) != 0:
-        failed = f"exit code {match.group(1)}"
+    code = exit_code(said)
+    if code:
+        failed = f"exit code {code}"
     return said, failed

@@ -33,6 +33,7 @@ from ._common import (
     Step,
     build_run,
     epoch,
+    exit_code,
     integer,
     mapping,
     message_text,
@@ -76,6 +77,7 @@ def convert(data: bytes | str, *, source: str = "<gemini-cli>",
             reject(result, exc, source, line, where)
     if draft.steps or draft.goal:
         result.runs.append(build_run(draft, clock=clock))
+    result.rejected.sort(key=lambda e: e.line or 0)  # messages are read after their lines
     return result
 
 
@@ -168,8 +170,9 @@ class _Session(Draft):
                 kind="tool", name=name, step_id=f"t:{string(call.get('id')) or reply.step_id}",
                 start=ts, end=end if end is not None and ts is not None and end >= ts else None,
                 input=arguments, output=output, order=len(self.steps),
-                error=(error or status or "error") if status in ("error", "cancelled") else None,
-                error_type=status if status in ("error", "cancelled") else None))
+                error=error or status if status in ("error", "cancelled") or error else None,
+                error_type=status if status in ("error", "cancelled") else (
+                    "tool_error" if error else None)))
         thoughts = [": ".join(t for t in (string(th.get("subject")), string(th.get("description")))
                               if t) for th in message.get("thoughts") or []
                     if isinstance(th, Mapping)]
@@ -199,4 +202,5 @@ def _result(call: Mapping[str, Any]) -> tuple[str, str | None]:
     output = "\n".join(s for s in said if s)
     if not output:
         output = message_text(call.get("resultDisplay"))
-    return output, error
+    code = exit_code(output)
+    return output, error or (f"exit code {code}" if code else None)
