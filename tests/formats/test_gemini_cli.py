@@ -58,13 +58,15 @@ def test_a_recorded_session_is_one_run() -> None:
 def test_the_json_lines_form_applies_rewrites_updates_and_rewinds(tmp_path: Path) -> None:
     first, second = MESSAGES[2], MESSAGES[3]
     lines = [
-        json.dumps({**HEADER, "kind": "main"}),
+        # a header may leave out the project's hash
+        json.dumps({**{k: v for k, v in HEADER.items() if k != "projectHash"}, "kind": "main"}),
         json.dumps(MESSAGES[1]),
         json.dumps({**first, "toolCalls": [], "content": "Let me look."}),  # written again below
         json.dumps({"$set": {"lastUpdated": "2026-11-30T09:00:10.000Z"}}),
         json.dumps(first),
         json.dumps({"id": "u2", "timestamp": "2026-11-30T09:00:15.000Z", "type": "user",
                     "content": [{"text": "Never mind that, "}, {"text": "fix it."}]}),
+        json.dumps({"$patch": {"id": "u2"}}),  # a control record that writes no message
         json.dumps({"id": "g9", "timestamp": "2026-11-30T09:00:16.000Z", "type": "gemini",
                     "content": "Dropped by the rewind."}),
         json.dumps({"$rewindTo": "u2"}),
@@ -78,13 +80,24 @@ def test_the_json_lines_form_applies_rewrites_updates_and_rewinds(tmp_path: Path
     assert detect_format(path) == "gemini-cli"
     result = convert(path)
     assert [(e.line, e.field) for e in result.rejected] == [
-        (9, "[8]"), (10, "timestamp"), (11, "$rewindTo")]
+        (10, "[9]"), (11, "timestamp"), (12, "$rewindTo")]
     (run,) = result.runs
     replies = _payloads(run, "llm.responded")
     # the rewritten reply counts once, as last written; the rewound turn is gone
     assert [r["output"] for r in replies] == ["Running the tests: I will run pytest.",
                                               "The discount is applied twice in cart.py."]
     assert len(_payloads(run, "tool.called")) == 2
+    assert run.run_id == SID
+
+
+def test_what_the_user_typed_is_their_words(tmp_path: Path) -> None:
+    typed = {"id": "u1", "timestamp": "2026-11-30T09:00:05.000Z", "type": "user",
+             "content": [{"text": "Explain @cart.py"}, {"text": "--- cart.py ---\ndef total(): ..."}],
+             "displayContent": [{"text": "Explain @cart.py"}]}
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps({**HEADER, "messages": [typed, MESSAGES[3]]}))
+    (run,) = convert(path).runs_or_raise()
+    assert run.events[0].payload["input_text"] == "Explain @cart.py"
 
 
 def test_an_error_ending_the_session_ends_the_run_errored(tmp_path: Path) -> None:

@@ -141,7 +141,7 @@ def _detect(data: bytes, source: str) -> str:
             "messages+info (mini-swe-agent), task_id+traj or simulations (tau-bench), "
             "kind ActionEvent/MessageEvent/… (openhands), type user/assistant/summary with "
             "sessionId (claude-code), type session_meta/response_item/… with payload "
-            "(codex), sessionId+projectHash (gemini-cli). Pass --format to choose.", source=source)
+            "(codex), sessionId+projectHash/messages (gemini-cli). Pass --format to choose.", source=source)
     return name
 
 
@@ -236,7 +236,7 @@ def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
     if doc.get("type") in codex.LINE_TYPES and isinstance(doc.get("payload"), Mapping) or (
             {"id", "timestamp", "instructions"} <= keys and "type" not in keys):
         return "codex"  # a rollout's line, or the bare header of a mid-2025 rollout
-    if gemini_cli.KEYS <= keys:
+    if gemini_cli.is_recording(doc):
         return "gemini-cli"  # a chat recording, or the header line of its JSON lines form
     sims = doc.get("simulations")
     if isinstance(sims, list) and (not sims or isinstance(sims[0], Mapping) and (

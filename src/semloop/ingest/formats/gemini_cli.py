@@ -44,12 +44,13 @@ from ._common import (
     values,
 )
 
-__all__ = ["KEYS", "convert", "read"]
+__all__ = ["convert", "is_recording", "read"]
 
 NAME = "gemini-cli"
 
-#: Keys of a recording's document or header line (detection keys on them).
-KEYS = frozenset({"sessionId", "projectHash"})
+#: Keys of a recording's document or header line besides ``sessionId`` (detection keys on
+#: them; a message line has ``type`` instead).
+_HEADER_KEYS = frozenset({"projectHash", "messages", "startTime"})
 
 
 def read(data: bytes | str) -> list[Run]:
@@ -94,8 +95,10 @@ def _apply(doc: Any, line: int | None, header: dict[str, Any],
         for key in keys[keys.index(target):]:
             del messages[key]
         return
+    if all(str(k).startswith("$") for k in doc) and "$set" not in doc:
+        return  # another control record of the log: it writes no message
     update = doc.get("$set")
-    if isinstance(update, Mapping) or KEYS & set(doc):
+    if isinstance(update, Mapping) or is_recording(doc):
         fields = update if isinstance(update, Mapping) else doc
         if "messages" in fields:
             if not isinstance(fields["messages"], list):
@@ -107,6 +110,11 @@ def _apply(doc: Any, line: int | None, header: dict[str, Any],
         header.update((k, v) for k, v in fields.items() if k != "messages")
         return
     _keep(doc, line, "", messages)
+
+
+def is_recording(doc: Mapping[str, Any]) -> bool:
+    """A recording's document, or the header line of its JSON lines form."""
+    return "sessionId" in doc and "type" not in doc and bool(_HEADER_KEYS & set(doc))
 
 
 def _keep(message: Any, line: int | None, where: str,
@@ -132,6 +140,10 @@ class _Session(Draft):
         ts = epoch(message.get("timestamp"), field_name="timestamp")
         said = message_text(message.get("content"))
         if kind == "user":
+            # displayContent: what the user typed, when the CLI sent more (a file's text)
+            said = message_text(message.get("displayContent")) or said
+            if not said:
+                return
             if self.goal:
                 self.prompt = f"{self.prompt}\n{said}" if self.prompt else said
             else:
