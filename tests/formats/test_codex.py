@@ -123,3 +123,12 @@ def test_dry_run_detects_a_rollout(tmp_path: Path) -> None:
     out = CliRunner().invoke(app, ["import", str(path), "--dry-run"])
     assert out.exit_code == 0, out.output
     assert out.output.strip() == f"{path}: codex: 1 run, 12 events"
+
+
+def test_an_exit_code_in_the_commands_own_output_does_not_count(tmp_path: Path) -> None:
+    said = "Exit code: 0\nWall time: 0.2 seconds\nOutput:\nbuild.log: Exit code: 3\n"
+    lines = [*ROLLOUT[:9], _line("00:04.200", "response_item", {
+        "type": "function_call_output", "call_id": "call_a1", "output": said})]
+    (run,) = convert(_write(tmp_path, lines)).runs_or_raise()
+    (answer,) = _payloads(run, "tool.responded")
+    assert (answer["success"], answer["output"]) == (True, said)

@@ -117,3 +117,14 @@ def test_dry_run_detects_a_recording(tmp_path: Path) -> None:
     out = CliRunner().invoke(app, ["import", str(path), "--dry-run"])
     assert out.exit_code == 0, out.output
     assert out.output.strip() == f"{path}: gemini-cli: 1 run, 10 events"
+
+
+def test_a_shell_output_quoting_an_exit_code_is_read_by_its_trailer(tmp_path: Path) -> None:
+    reply = json.loads(json.dumps(MESSAGES[2]))
+    shell = reply["toolCalls"][0]["result"][0]["functionResponse"]["response"]
+    shell["output"] = ("Command: cat build.log\nDirectory: (root)\nOutput: Exit Code: 3\n"
+                       "Error: (none)\nExit Code: 0\nSignal: (none)")
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps({**HEADER, "messages": [MESSAGES[1], reply]}))
+    (run,) = convert(path).runs_or_raise()
+    assert [a["success"] for a in _payloads(run, "tool.responded")] == [True, False]
