@@ -132,3 +132,14 @@ def test_an_exit_code_in_the_commands_own_output_does_not_count(tmp_path: Path) 
     (run,) = convert(_write(tmp_path, lines)).runs_or_raise()
     (answer,) = _payloads(run, "tool.responded")
     assert (answer["success"], answer["output"]) == (True, said)
+
+
+def test_a_subagents_rollout_is_a_child_of_the_session_that_spawned_it(tmp_path: Path) -> None:
+    meta = _line("00:00.000", "session_meta", {
+        "id": "child-1", "originator": "codex_exec", "cli_version": "0.160.0",
+        "source": {"subagent": {"thread_spawn": {"parent_thread_id": SID, "depth": 1}}}})
+    lines = [meta, _line("00:01.000", "event_msg", {"type": "user_message",
+                                                    "message": "Review cart.py."}),
+             _line("00:02.000", "response_item", _text("assistant", "Looks right."))]
+    (run,) = convert(_write(tmp_path, lines)).runs_or_raise()
+    assert (run.run_id, run.parent_run_id, run.conversation_id) == ("child-1", SID, SID)

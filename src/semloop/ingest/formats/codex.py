@@ -102,6 +102,7 @@ class _Session:
     goal: str = ""
     prompt: str = ""
     system: str | None = None
+    parent: str | None = None  # the session that spawned this one (a subagent's)
     model: str | None = None
     when: float | None = None
     output: str | None = None
@@ -148,6 +149,9 @@ class _Session:
         self.system = string(mapping(base).get("text") if isinstance(base, Mapping) else base
                              ) or string(meta.get("instructions")) or self.system
         self.model = string(meta.get("model")) or self.model
+        spawn = mapping(mapping(mapping(meta.get("source")).get("subagent")).get("thread_spawn"))
+        self.parent = string(meta.get("parent_thread_id")) or string(
+            spawn.get("parent_thread_id")) or self.parent
 
     def _item(self, item: Mapping[str, Any], at: str) -> None:
         kind = item.get("type")
@@ -254,7 +258,8 @@ class _Session:
             said, thought = self.texts[id(reply)]
             reply.output = "\n".join(said or thought) or planned_calls(reply.tool_calls)
         return Draft(run_id=self.run_id, source=NAME, agent_id="codex", goal=self.goal,
-                     system_prompt=self.system, model=self.model, conversation_id=self.run_id,
+                     system_prompt=self.system, model=self.model, parent_run_id=self.parent,
+                     conversation_id=self.parent or self.run_id,
                      steps=self.steps, output=self.output, errored=self.error is not None,
                      error=self.error, error_type=self.error_type)
 
