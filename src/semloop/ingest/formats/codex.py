@@ -110,7 +110,7 @@ class _Session:
     error_type: str | None = None
     steps: list[Step] = field(default_factory=list)
     replies: list[Step] = field(default_factory=list)
-    texts: dict[int, tuple[list[str], list[str]]] = field(default_factory=dict)
+    texts: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
     open: Step | None = None
     calls: dict[str, Step] = field(default_factory=dict)
     usages: list[Mapping[str, Any]] = field(default_factory=list)
@@ -159,7 +159,7 @@ class _Session:
             role = item.get("role")
             said = message_text(item.get("content"))
             if role == "assistant":
-                words = self._reply()[0]
+                words = self.texts[self._reply().step_id][0]
                 if said:
                     words.append(said)
                     self.output = said
@@ -167,28 +167,27 @@ class _Session:
                 self._user(said)
         elif kind == "reasoning":
             thought = [message_text(item.get(k)) for k in ("summary", "content")]
-            self._reply()[1].extend(t for t in thought if t)
+            self.texts[self._reply().step_id][1].extend(t for t in thought if t)
         elif kind in _CALLS:
             self._call(item, at)
         elif kind in _OUTPUTS:
             self._output(item, at)
 
-    def _reply(self) -> tuple[list[str], list[str]]:
-        """The (words, thoughts) of the model step now open; opens one when none is."""
+    def _reply(self) -> Step:
+        """The model step now open; opens one when none is."""
         if self.open is None:
             self.open = Step(kind="llm", name=self.model or "llm", step_id=f"m{len(self.replies)}",
                              start=self.when, input=self.prompt, output="", model=self.model,
                              order=len(self.steps))
-            self.texts[id(self.open)] = ([], [])
+            self.texts[self.open.step_id] = ([], [])
             self.steps.append(self.open)
             self.replies.append(self.open)
             self.prompt = ""
             self.error = self.error_type = None  # the run went on after it
-        return self.texts[id(self.open)]
+        return self.open
 
     def _call(self, item: Mapping[str, Any], at: str) -> None:
-        self._reply()
-        assert self.open is not None
+        reply = self._reply()
         kind = item["type"]
         call_id = string(item.get("call_id")) or string(item.get("id"))
         if kind == "local_shell_call":
@@ -205,7 +204,7 @@ class _Session:
                     pass  # kept as the model wrote it
         if call_id is None and kind != "web_search_call":
             raise TraceFormatError("missing: a call has a call_id", field=f"{at}call_id")
-        self.open.tool_calls.append({"name": name, "arguments": arguments})
+        reply.tool_calls.append({"name": name, "arguments": arguments})
         tool = Step(kind="tool", name=name, step_id=f"t:{call_id or len(self.steps)}",
                     start=self.when, input=arguments, output="", order=len(self.steps))
         self.steps.append(tool)
@@ -255,7 +254,7 @@ class _Session:
             reply.completion_tokens = integer(usage.get("output_tokens"))
             reply.reasoning_tokens = integer(usage.get("reasoning_output_tokens"))
         for reply in self.replies:
-            said, thought = self.texts[id(reply)]
+            said, thought = self.texts[reply.step_id]
             reply.output = "\n".join(said or thought) or planned_calls(reply.tool_calls)
         return Draft(run_id=self.run_id, source=NAME, agent_id="codex", goal=self.goal,
                      system_prompt=self.system, model=self.model, parent_run_id=self.parent,
