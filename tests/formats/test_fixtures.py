@@ -33,6 +33,8 @@ DETECTED = {
     "tau_bench_results.json": "tau-bench",
     "openhands_events.json": "openhands",
     "claude_code_session.jsonl": "claude-code",
+    "codex_rollout.jsonl": "codex",
+    "gemini_cli_session.json": "gemini-cli",
 }
 
 

@@ -109,7 +109,8 @@ def register(app: typer.Typer) -> None:
         Reads deepeval, OTLP, OpenInference, LangSmith, Langfuse, OpenAI Agents and semloop
         NDJSON traces; agent trajectories from SWE-agent, mini-swe-agent, tau-bench and ATIF
         (Harbor, Terminus); OpenHands agent-SDK events (an event list, or the event store's
-        folder); and Claude Code session transcripts. Good records are stored even when
+        folder); and the session files of Claude Code, OpenAI Codex CLI (rollouts) and Gemini
+        CLI (chat recordings). Good records are stored even when
         others are rejected; each rejected one is named by file, line and field, and the exit
         code is then 1.
         """

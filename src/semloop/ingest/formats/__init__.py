@@ -24,7 +24,9 @@ from ...events import Run
 from . import (
     atif,
     claude_code,
+    codex,
     deepeval,
+    gemini_cli,
     langfuse,
     langsmith,
     mini_swe_agent,
@@ -55,13 +57,17 @@ FORMATS: dict[str, Callable[..., Result]] = {
     "tau-bench": tau_bench.convert,
     "openhands": openhands.convert,
     "claude-code": claude_code.convert,
+    "codex": codex.convert,
+    "gemini-cli": gemini_cli.convert,
 }
 _ALIASES = {"openai_agents": "openai-agents", "jsonl": "ndjson", "events": "ndjson",
             "otel": "otlp", "swe_agent": "swe-agent", "sweagent": "swe-agent",
             "traj": "swe-agent", "harbor": "atif",
             "mini_swe_agent": "mini-swe-agent", "mini": "mini-swe-agent",
             "tau_bench": "tau-bench", "tau": "tau-bench", "openhands-sdk": "openhands",
-            "claude_code": "claude-code", "claude": "claude-code"}
+            "claude_code": "claude-code", "claude": "claude-code",
+            "codex-cli": "codex", "openai-codex": "codex", "gemini": "gemini-cli",
+            "gemini_cli": "gemini-cli"}
 _PROTOBUF_SUFFIXES = (".pb", ".bin", ".protobuf", ".binpb")
 
 
@@ -134,7 +140,8 @@ def _detect(data: bytes, source: str) -> str:
             "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
             "messages+info (mini-swe-agent), task_id+traj or simulations (tau-bench), "
             "kind ActionEvent/MessageEvent/… (openhands), type user/assistant/summary with "
-            "sessionId (claude-code). Pass --format to choose.", source=source)
+            "sessionId (claude-code), type session_meta/response_item/… with payload "
+            "(codex), sessionId+projectHash/messages (gemini-cli). Pass --format to choose.", source=source)
     return name
 
 
@@ -226,6 +233,11 @@ def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
             keys & {"sessionId", "session_id", "parentUuid", "leafUuid"}
             or doc.get("type") == "file-history-snapshot"):
         return "claude-code"  # a session transcript's line, or stream-json's
+    if doc.get("type") in codex.LINE_TYPES and isinstance(doc.get("payload"), Mapping) or (
+            {"id", "timestamp", "instructions"} <= keys and "type" not in keys):
+        return "codex"  # a rollout's line, or the bare header of a mid-2025 rollout
+    if gemini_cli.is_recording(doc):
+        return "gemini-cli"  # a chat recording, or the header line of its JSON lines form
     sims = doc.get("simulations")
     if isinstance(sims, list) and (not sims or isinstance(sims[0], Mapping) and (
             "messages" in sims[0])):

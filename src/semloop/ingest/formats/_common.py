@@ -535,6 +535,20 @@ def unwrap_single(value: Any) -> Any:
     return value
 
 
+_EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)",
+                   re.MULTILINE | re.IGNORECASE)
+
+
+def exit_code(said: str) -> int | None:
+    """The exit code a shell tool's output states, or None: in its header, before the
+    command's ``Output:`` (Codex: ``Exit code: 1``, ``Process exited with code 1``), else on
+    its last such line (Gemini CLI's trailer, ``Exit Code: 1``), so that the command's own
+    output saying so does not count."""
+    head = said.partition("\nOutput:")[0]
+    found = _EXIT.findall(head)[:1] or _EXIT.findall(said)[-1:]
+    return int(found[0]) if found else None
+
+
 _FRACTION = re.compile(r"(\.\d{6})\d+")
 
 
