@@ -245,7 +245,11 @@ def _key_terms(text: str) -> set[str]:
     return {_stem(t) for t in content_tokens(tokens(text)) if t not in _FRAME and len(t) > 2}
 
 
-_REASK = any_of(
+# Re-ask wording that says the answers missed the question ("that's not what I asked", "my
+# question is", "yes or no"), and wording that only says the user still wants it ("I know,
+# but", "still need the", "I don't want a"): the second is as often persistence after a clear
+# answer, or a clause of a long turn that carries the task on.
+_MISSED_WORDS = (
     r"\b(?:that'?s|that is|this is|it'?s|you'?re) not (?:what|the thing) i\b",
     r"\bnot (?:what|the thing) i (?:asked|meant|wanted|need)",
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
@@ -254,23 +258,29 @@ _REASK = any_of(
     r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b|\bkeep asking\b",
+    r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
+    r"\bor not\s*\?|\byes or no\b",
+    r"\bi meant\b|\bi mean\b",
+    r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
+    r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
+    r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
+)
+_MISSED = any_of(*_MISSED_WORDS)
+_REASK = any_of(
+    *_MISSED_WORDS,
     r"\b(?:in other words|to be (?:clear|precise|specific|exact)|to clarify|once again|one more time|"
     r"again:|going back to)",
-    r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
     # "I know, but ...": the acknowledgement opens its clause; "right now, but" or "I'm
     # pretty sure I added it, but" grants nothing.
     r"(?:^|[.!?;]\s+)\W*(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b"
     r"[^.?!]{0,40}[,.!]* (?:but|however)\b",
-    r"\bor not\s*\?|\byes or no\b|\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
+    r"\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
     r"\bstill (?:need|want|after|looking for|waiting (?:for|on)) (?:the|a|an|to|my)\b",
     # Still after what was asked, in any words: "I'd still like to know", "still trying to
     # find out".
     r"\bstill (?:trying|hoping|keen|like|love|wanting|needing) to\b",
-    r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b|\bi meant\b",
-    r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
-    r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
-    r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b|\bi mean\b",
-    r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
+    r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b",
+    r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b",
     r"\bi (?:don't|do not) want (?:a|an|the|to)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
 )
 # A turn that asks: a question mark, or asking in so many words.
@@ -315,13 +325,18 @@ _C_RESOLVED = -3.0
 # reservation?"), and the user's turn gives it ("Sure, my user ID is ...", "It's KHIK97").
 _ASKED_FOR = any_of(
     r"\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|send|confirm|let me know|"
-    r"check|specify)\b|\bplease (?:provide|share|give|send|confirm|let me know|specify)\b|"
+    r"check|specify|verify|double-check)\b|\bplease (?:provide|share|give|send|confirm|let me know|"
+    r"specify|verify|double-check)\b|"
     r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
     r"flight|item|booking|option)\b",
     # Asking for the go-ahead ("Shall I proceed?", "Would you like me to ...", "Please
     # confirm if ..."): the user's "yes, go ahead" moves the task to its next step.
     r"\b(?:shall|should) i\b|\b(?:would|do) you (?:like|want) me to\b|\bconfirm (?:if|whether|that)\b|"
     r"\bto confirm\b|\b(?:proceed|go ahead)\W*\?",
+    # The same asked in Spanish, as agents answering English customers in Spanish do
+    # ("¿Podrías verificar el código?", "por favor, proporciona tu user_id").
+    r"\b(?:podr[ií]as?|puedes|puede) (?:por favor )?(?:proporcionar|verificar|confirmar|indicar|"
+    r"darme|decirme|revisar)\b|\bpor favor,? (?:proporciona|verifica|confirma|indica)\b",
 )
 _GIVES_ASKED = any_of(
     r"^\W*(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
@@ -330,6 +345,15 @@ _GIVES_ASKED = any_of(
     r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
     # Not having what was asked for is its answer too ("I'm not sure which one it is").
     r"^\W*i(?:'m| am) not sure\b|^\W*i (?:don't|do not) (?:know|have|remember)\b",
+)
+# The reply turns the request down in so many words ("Unfortunately I'm unable to add it",
+# "I'm sorry, but it is not eligible", "no puedo hacer excepciones"): a clear answer. The
+# same request again after it is the user pushing back, not a question the answers missed.
+_DECLINES = any_of(
+    r"\bunfortunately\b|\bi(?:'m| am) (?:sorry|afraid),? but\b|\bi(?:'m| am) afraid\b",
+    r"\b(?:i|we)(?:'m| am|'re| are) (?:\w+ )?(?:unable|not able) to\b|\b(?:i|we) (?:can't|cannot|can not)\b",
+    r"\bnot (?:eligible|possible|allowed|permitted)\b|\bno exceptions?\b",
+    r"\bno (?:puedo|podemos|es posible)\b|\blamentablemente\b",
 )
 # "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
 _GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
@@ -431,6 +455,7 @@ _PLEASE_END = re.compile(r"\b(?:please|pls|plz)\W*$", re.IGNORECASE)
 
 
 _ABBREVIATION = re.compile(r"\b[A-Z]{2,5}s?\b")
+_SPELLED_MIN = 3
 
 
 def _spells_out(earlier: str, later: str) -> bool:
@@ -443,7 +468,8 @@ def _spells_out(earlier: str, later: str) -> bool:
         for m in _ABBREVIATION.finditer(short):
             abbr = m.group(0)
             letters = abbr.lower()[:-1] if len(abbr) > 2 and abbr.endswith("s") else abbr.lower()
-            if abbr not in long and letters in initials:
+            # Two letters ("ID", the "GM" of GM-30917) turn up in any long turn's initials.
+            if len(letters) >= _SPELLED_MIN and abbr not in long and letters in initials:
                 return True
     return False
 
@@ -539,7 +565,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             and (_terse(text) or (len(specific) == 1 and _asks(text, slots[j])))
         )
         spelled = any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
-        reask = bool(_REASK.search(text) or REPEATING.search(text)) or terse_slot or spelled
+        # Saying the answers missed it, or counting the asks, re-asks whatever else the turn
+        # does; "I know, but" or "still need the" does only when the turn is no answer.
+        missed = bool(_MISSED.search(text) or REPEATING.search(text)) or terse_slot or spelled
+        reask = missed or bool(_REASK.search(text))
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         new = 0
@@ -582,18 +611,21 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # Naming a record that only a reply in between offered ("I'd like to change M05KNL"
         # after the reply described two): the user chose from the answer; the task moves on.
         offered = {r for t in between for r in _records(t.content)} - _records(users[k][1].content)
-        if not reask and offered & _records(text):
+        if not missed and offered & _records(text):
             logit = min(logit, _C_STATES)
         # Giving what the reply just asked for ("Could you provide your user ID?" -> "Sure,
-        # my user ID is raj_7340. The trip is PHL to LGA, can you help?"): an answer that
-        # carries the task on, however close to the request it reads.
-        prior = case.turns[jdx - 1] if jdx and case.turns[jdx - 1].role == "assistant" else None
+        # my user ID is raj_7340. The trip is PHL to LGA, can you help?"; "Could you verify
+        # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
+        # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
+        prior = plain(case.turns[jdx - 1].content) if case.turns[jdx - 1].role == "assistant" else ""
         if (
-            prior is not None
-            and not reask
-            and _ASKED_FOR.search(plain(prior.content))
-            and _GIVES_ASKED.search(text)
+            not missed
+            and _ASKED_FOR.search(prior)
+            and (_GIVES_ASKED.search(text) or _records(text))
         ):
+            logit = min(logit, _C_STATES)
+        # Asking again after the reply said no in so many words: pushback, not confusion.
+        if not missed and _DECLINES.search(prior):
             logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
