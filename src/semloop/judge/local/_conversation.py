@@ -353,7 +353,11 @@ _DECLINES = any_of(
     r"\bunfortunately\b|\bi(?:'m| am) (?:sorry|afraid),? but\b|\bi(?:'m| am) afraid\b",
     r"\b(?:i|we)(?:'m| am|'re| are) (?:\w+ )?(?:unable|not able) to\b|\b(?:i|we) (?:can't|cannot|can not)\b",
     r"\bnot (?:eligible|possible|allowed|permitted)\b|\bno exceptions?\b",
-    r"\bno (?:puedo|podemos|es posible)\b|\blamentablemente\b",
+    # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
+    # "we don't carry car filters".
+    r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
+    r"\b(?:i|we) (?:don't|do not) (?:have|carry|sell|offer|stock)\b",
+    r"\bno (?:puedo|podemos|es posible|encuentro|encontr[ée])\b|\blamentablemente\b|\bsin embargo\b",
 )
 # "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
 _GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
@@ -566,9 +570,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         )
         spelled = any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
         # Saying the answers missed it, or counting the asks, re-asks whatever else the turn
-        # does; "I know, but" or "still need the" does only when the turn is no answer.
-        missed = bool(_MISSED.search(text) or REPEATING.search(text)) or terse_slot or spelled
-        reask = missed or bool(_REASK.search(text))
+        # does; "I know, but", "still need the" or a kind of thing still open ("the fee?")
+        # does only when the turn is no answer and the reply did not say no.
+        missed = bool(_MISSED.search(text) or REPEATING.search(text)) or spelled
+        reask = missed or terse_slot or bool(_REASK.search(text))
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         new = 0
