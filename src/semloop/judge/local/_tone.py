@@ -296,6 +296,7 @@ _REQUEST = any_of(
     r" (?:to|a|my|the)\b",
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
+_ASKING = frozenset(("asks for a human",))  # asking, not complaining
 _THREAT_OR = re.compile(r"\bor (?:else )?(?:i|we|the|my|a|you)\b|[!?]\s*[!?]", re.IGNORECASE)
 
 
@@ -968,7 +969,12 @@ def _read(text: str, context: _Context) -> Tone:
     thanks = bool(_THANKS.search(own))
     praise = bool(_PRAISE.search(own))
     polite = bool(_POLITE.search(own))
-    if (thanks or praise) and complaint:
+    # Thanks beside asking for a person ("Thanks for checking. Could I speak with a
+    # supervisor, please?") is manners: sarcasm needs a complaint besides the asking.
+    griped = neg >= _SARCASM_NEGATIVE or any(
+        c in _FAMILIES and c not in _INTENSITY and c not in _ASKING for c in cues
+    )
+    if (thanks or praise) and griped:
         cues.append("sarcasm")
         heat += _W_SARCASM
     elif thanks:
