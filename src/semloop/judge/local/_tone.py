@@ -867,6 +867,23 @@ def turn_tone(
     return tone if rest.cues else rest
 
 
+_PARAGRAPH = re.compile(r"\n\s*\n")
+
+
+def _thanked_beside(text: str, context: _Context) -> bool:
+    """The thanks or praise shares a paragraph with the complaint. A long turn that opens
+    "Thanks for the thorough update." and then lists its requests paragraph by paragraph
+    thanks; its sarcasm would sit in the paragraph that thanks."""
+    paragraphs = [p for p in _PARAGRAPH.split(text) if p.strip()]
+    if len(paragraphs) < 2:
+        return True
+    return any(
+        "sarcasm" in _read(p, context).cues
+        for p in paragraphs
+        if _THANKS.search(p) or _PRAISE.search(p)
+    )
+
+
 def _read(text: str, context: _Context) -> Tone:
     """One turn's heat and cues, as ``turn_tone`` describes."""
     known, known_caps, said = context.known, context.known_caps, context.said
@@ -974,7 +991,7 @@ def _read(text: str, context: _Context) -> Tone:
     griped = neg >= _SARCASM_NEGATIVE or any(
         c in _FAMILIES and c not in _INTENSITY and c not in _ASKING for c in cues
     )
-    if (thanks or praise) and griped:
+    if (thanks or praise) and griped and _thanked_beside(own, context):
         cues.append("sarcasm")
         heat += _W_SARCASM
     elif thanks:
