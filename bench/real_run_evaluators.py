@@ -3,8 +3,9 @@
     python bench/real_run_evaluators.py --repo OWNER/NAME=PATH ... [--evaluator NAME ...]
         [--sample N [--seed S]] [--limit N] [--json OUT]
 
-The runs are those of bench/real_runs/labels.jsonl, less the runs of the blind set
-(bench/real_runs/evaluator_blind.jsonl: give it as ``--labels`` to measure them), read from
+The runs are those of bench/real_runs/labels.jsonl, less the runs of the two evaluator sets
+(bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs: give
+one as ``--labels`` to measure it; the blind half is never looked at while tuning), read from
 local copies of their repositories through semloop's importers
 (``make_real_runs.labelled_runs``; the same ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
 - the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
@@ -58,7 +59,9 @@ from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.events import Run
 from semloop.judge.registry import make_backend
 
-BLIND = HERE / "real_runs" / "evaluator_blind.jsonl"
+# The newer runs kept apart from the loop corpus: half to tune on, half never looked at.
+EVALUATOR_SETS = (HERE / "real_runs" / "evaluator_tune.jsonl",
+                  HERE / "real_runs" / "evaluator_blind.jsonl")
 RUN_LEVEL = ("HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT")
 CONVERSATION_LEVEL = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
 OUTCOMES = ("succeeded", "failed", "partial", "unlabelled")
@@ -164,12 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="only the first N runs (a quick look)")
     ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
     args = ap.parse_args(argv)
-    # The blind set's runs stay out of the tuning table even when the loop corpus labels
-    # some of them too.
-    blind = ({lab["id"] for lab in read_labels(BLIND)}
-             if args.labels.resolve() != BLIND.resolve() else set())
+    # Runs of the two evaluator sets stay out of the loop corpus's table even when the loop
+    # corpus labels them too, so each is counted in its own set only.
+    apart = (set() if args.labels.resolve() in {s.resolve() for s in EVALUATOR_SETS}
+             else {lab["id"] for s in EVALUATOR_SETS for lab in read_labels(s)})
     labels = [lab for lab in read_labels(args.labels)
-              if (not args.source or lab["source"] in args.source) and lab["id"] not in blind]
+              if (not args.source or lab["source"] in args.source) and lab["id"] not in apart]
     runs, problems = labelled_runs(labels, repos_of(args.repo), "all")
     for p in problems:
         print("skipped:", p, file=sys.stderr)

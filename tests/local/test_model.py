@@ -14,7 +14,7 @@ import pytest
 
 from semloop import MissingExtraError
 from semloop.judge.local import MODEL_SHA256, LocalBackend, ModelIntegrityError
-from semloop.judge.local._model import Embedder, default_model_path
+from semloop.judge.local._model import Embedder, _pass_ends, default_model_path
 
 
 def test_pinned_sha256_matches_the_installed_wheel() -> None:
@@ -154,8 +154,8 @@ def test_callers_at_once_share_passes_and_embed_each_text_once(
     for got, texts in zip(results, lists):
         assert np.array_equal(got, reference.embed(texts))
     assert embedder.texts == len(distinct) == 35
-    # The first caller's pass, then one for everyone queued behind it (16 texts a pass).
-    assert embedder.passes <= 1 + -(-len(distinct) // 16)
+    # The first caller's round, then one for everyone queued behind it.
+    assert embedder.rounds == 2
     assert embedder._waiting == {} and embedder._queue == []
 
 
@@ -201,3 +201,24 @@ def test_a_failed_pass_fails_every_caller_waiting_for_it_and_leaves_none_waiting
     assert embedder._waiting == {} and embedder._queue == [] and embedder._running == 0
     monkeypatch.undo()
     assert embedder.embed(lists[0]).shape == (6, 384)  # and it works again
+
+
+def test_passes_cut_where_padding_costs_more_than_a_pass() -> None:
+    # A short claim beside a long tool output: two passes, not one padded to 250 tokens.
+    assert _pass_ends([20, 250]) == [1, 2]
+    # Texts of like length share a pass.
+    assert _pass_ends([30, 31, 32, 33]) == [4]
+    # Never more than 16 texts a pass, and every text in exactly one pass.
+    lengths = sorted([12] * 20 + [40] * 7 + [200, 256])
+    ends = _pass_ends(lengths)
+    assert ends[-1] == len(lengths)
+    assert all(0 < end - start <= 16 for start, end in zip([0, *ends], ends))
+    assert _pass_ends([]) == []
+
+
+def test_a_round_of_mixed_lengths_runs_several_passes_with_the_same_bits() -> None:
+    embedder = Embedder(cache_size=0)
+    texts = ["ok", "a claim of a few words", " ".join(["word"] * 200)]
+    alone = np.stack([Embedder(cache_size=0).embed([t])[0] for t in texts])
+    assert np.array_equal(embedder.embed(texts), alone)
+    assert embedder.rounds == 1 and embedder.passes == 2
