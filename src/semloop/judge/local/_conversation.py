@@ -281,7 +281,9 @@ _REASK = any_of(
     r"\bstill (?:trying|hoping|keen|like|love|wanting|needing) to\b",
     r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b",
     r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b",
-    r"\bi (?:don't|do not) want (?:a|an|the|to)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
+    # "I don't want a refund, I want ..." turns down what a reply offered; "I don't want to
+    # be transferred" or "to change the passengers" sets a condition on the task.
+    r"\bi (?:don't|do not) want (?:a|an|the)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
 )
 # A turn that asks: a question mark, or asking in so many words.
 _ASKS = any_of(
