@@ -404,7 +404,7 @@ _JUDGED_VALENCE = -1.5
 _FEELING = frozenset(
     (
         "frustrating", "annoying", "disappointing", "unfortunate", "sad", "confusing",
-        "strange", "odd", "weird", "inconvenient", "stressful", "upsetting",
+        "strange", "odd", "weird", "inconvenient", "stressful", "upsetting", "shame", "pity",
     )
 )  # fmt: skip
 _ACCEPTS_IT = any_of(
@@ -799,6 +799,15 @@ def _present(own: str, mood: float) -> tuple[str, float]:
     return (rest, rest_mood) if rest_mood > 0.0 else (own, mood)
 
 
+# The user blaming themself ("I made a mistake and booked the wrong date", "it's my own
+# fault for not checking"): the clause's bad words are not aimed at the service.
+_SELF_BLAME = re.compile(
+    r"[^.!?,;]*\b(?:(?:my|our) (?:own )?(?:fault|mistake|error)|(?:i|we) (?:made|make) (?:a|an) "
+    r"(?:\w+ )?(?:mistake|error)|(?:i|we) (?:messed|mixed) (?:\w+ )?up)\b[^.!?,;]*",
+    re.IGNORECASE,
+)
+
+
 def _echoes(quote: str, spoken_words: set[str]) -> bool:
     """A quoted span the assistant said, word for word or in its own content words."""
     words = set(content_tokens(tokens(quote)))
@@ -914,7 +923,9 @@ def _read(text: str, context: _Context) -> Tone:
         for m in _SOOTHING.finditer(part.group(0))
     )
     # Quoted words are not the user's own tone; nor is anger at someone else.
-    own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people, said=said))
+    own = _intensity_for(
+        _without_others(_SELF_BLAME.sub(" ", QUOTED.sub(" ", text)), own_people=own_people, said=said)
+    )
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
     own = own if after_repeat else _for_good(own, glad_before)
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
