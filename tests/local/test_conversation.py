@@ -2010,8 +2010,10 @@ def test_doubt_is_no_pressure() -> None:
 # ------------------------------------------------------------------ the conv20 round
 _REFUSED = (
     "Can I get a refund for my non-refundable hotel night on booking HB-55120?",
-    "I'm sorry, but non-refundable bookings can't be refunded. I can move the night to another "
-    "date for free.",
+    (
+        "I'm sorry, but non-refundable bookings can't be refunded. I can move the night to "
+        "another date for free."
+    ),
 )
 
 
@@ -2022,8 +2024,10 @@ _REFUSED = (
             answer_confusion_loop,
             (
                 *_REFUSED,
-                "I understand, but my trip was cancelled. Is there any way you could refund the "
-                "night this once?",
+                (
+                    "I understand, but my trip was cancelled. Is there any way you could refund "
+                    "the night this once?"
+                ),
                 "Unfortunately I'm unable to refund it; the free date change still stands.",
                 "I really need the money rather than a new date. Is there nothing you can do?",
                 "I'm afraid a refund isn't possible on this rate.",
@@ -2077,8 +2081,10 @@ _REFUSED = (
             (
                 "I was charged a 60 pound installation fee but the engineer never came.",
                 "I can refund 30 pounds of it; the rest is a booking charge.",
-                "Thanks for checking. I don't think that is fair when the visit never happened. "
-                "Could I speak with a supervisor about the other 30 pounds, please?",
+                (
+                    "Thanks for checking. I don't think that is fair when the visit never "
+                    "happened. Could I speak with a supervisor about the other 30 pounds, please?"
+                ),
                 "Of course, I'll pass this to a supervisor now.",
             ),
             False,

@@ -252,8 +252,10 @@ def _key_terms(text: str) -> set[str]:
 _MISSED_WORDS = (
     r"\b(?:that'?s|that is|this is|it'?s|you'?re) not (?:what|the thing) i\b",
     r"\bnot (?:what|the thing) i (?:asked|meant|wanted|need)",
-    r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
-    r"(?:answer|address|respond|get|understand|say)",
+    (
+        r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
+        r"(?:answer|address|respond|get|understand|say)"
+    ),
     r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b|\bi(?:'m| am| was) (?:only |just )?asking\b|\bi asked\b",
     r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
@@ -624,7 +626,9 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"; "Could you verify
         # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
-        prior = plain(case.turns[jdx - 1].content) if case.turns[jdx - 1].role == "assistant" else ""
+        prior = (
+            plain(case.turns[jdx - 1].content) if case.turns[jdx - 1].role == "assistant" else ""
+        )
         if (
             not missed
             and _ASKED_FOR.search(prior)

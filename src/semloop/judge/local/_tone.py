@@ -924,7 +924,9 @@ def _read(text: str, context: _Context) -> Tone:
     )
     # Quoted words are not the user's own tone; nor is anger at someone else.
     own = _intensity_for(
-        _without_others(_SELF_BLAME.sub(" ", QUOTED.sub(" ", text)), own_people=own_people, said=said)
+        _without_others(
+            _SELF_BLAME.sub(" ", QUOTED.sub(" ", text)), own_people=own_people, said=said
+        )
     )
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
     own = own if after_repeat else _for_good(own, glad_before)
