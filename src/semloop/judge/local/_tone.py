@@ -802,10 +802,18 @@ def _present(own: str, mood: float) -> tuple[str, float]:
 # The user blaming themself ("I made a mistake and booked the wrong date", "it's my own
 # fault for not checking"): the clause's bad words are not aimed at the service.
 _SELF_BLAME = re.compile(
-    r"[^.!?,;]*\b(?:(?:my|our) (?:own )?(?:fault|mistake|error)|(?:i|we) (?:made|make) (?:a|an) "
-    r"(?:\w+ )?(?:mistake|error)|(?:i|we) (?:messed|mixed) (?:\w+ )?up)\b[^.!?,;]*",
+    r"\b(?:(?:my|our) (?:own )?(?:fault|mistake|error)|(?:i|we) (?:made|make) (?:a|an) "
+    r"(?:\w+ )?(?:mistake|error)|(?:i|we) (?:messed|mixed) (?:\w+ )?up)\b",
     re.IGNORECASE,
 )
+_CLAUSE_END = re.compile(r"([.!?,;])")
+
+
+def _without_self_blame(text: str) -> str:
+    """``text`` with the clauses in which the user blames themself blanked."""
+    if not _SELF_BLAME.search(text):
+        return text
+    return "".join(" " if _SELF_BLAME.search(c) else c for c in _CLAUSE_END.split(text))
 
 
 def _echoes(quote: str, spoken_words: set[str]) -> bool:
@@ -925,7 +933,7 @@ def _read(text: str, context: _Context) -> Tone:
     # Quoted words are not the user's own tone; nor is anger at someone else.
     own = _intensity_for(
         _without_others(
-            _SELF_BLAME.sub(" ", QUOTED.sub(" ", text)), own_people=own_people, said=said
+            _without_self_blame(QUOTED.sub(" ", text)), own_people=own_people, said=said
         )
     )
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
