@@ -825,7 +825,9 @@ def _echoes(quote: str, spoken_words: set[str]) -> bool:
 # What a service says to soothe ("we appreciate your patience", "sorry for the
 # inconvenience"): said back by the user, it is mockery.
 _SOOTHING = any_of(
-    r"\bpatien(?:ce|t)\b|\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
+    # "Be patient", not the patient a clinic serves ("your patient ID", "a new patient").
+    r"\bpatience\b|(?<!\ba )(?<!\bnew )(?<!\bthe )\bpatient\b(?!s?'?s? (?:id|ids|record|records|portal|number|"
+    r"file|profile|account|information|info|details|name|registration)\b)|\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
 )
 _SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
