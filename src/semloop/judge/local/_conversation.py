@@ -329,8 +329,9 @@ _C_RESOLVED = -3.0
 # reservation?"), and the user's turn gives it ("Sure, my user ID is ...", "It's KHIK97").
 _ASKED_FOR = any_of(
     r"\b(?:could|can|would) you (?:please )?(?:provide|share|give|tell|send|confirm|let me know|"
-    r"check|specify|verify|double-check)\b|\bplease (?:provide|share|give|send|confirm|let me know|"
-    r"specify|verify|double-check)\b|"
+    r"check|specify|verify|double-check|rephrase|clarify)\b|\bplease (?:provide|share|give|send|"
+    r"confirm|let me know|specify|verify|double-check|rephrase|clarify)\b|"
+    r"(?:^|[.!?]\s+)let me know (?:once|when|if|which|what)\b|"
     r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
     r"flight|item|booking|option)\b",
     # Asking for the go-ahead ("Shall I proceed?", "Would you like me to ...", "Please
