@@ -254,9 +254,15 @@ _REDRESS = any_of(
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
-    r"\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
-    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who|a joke|so (?:hard|difficult|complicated))\b"
+    # Not "even if / even though" (a concession), nor "who" after the person it describes
+    # ("speak to someone who can review my case").
+    r"\b(?:actually|even(?! (?:if|though|when|so)\b)|anyone|anybody|nobody|no one|based on what|"
+    r"how (?:is|does|can|could) (?:that|this|it|a|an|the|you)|what(?:'s| is) the point|"
+    r"(?<!someone )(?<!somebody )(?<!anyone )(?<!person )(?<!people )(?<!agent )(?<!one )who|"
+    r"a joke|so (?:hard|difficult|complicated))\b"
 )
+# "Actually, ..." opening a sentence brings in a new fact; "did you actually read it?" accuses.
+_OPENING_ACTUALLY = re.compile(r"^\W*(?:oh,? |well,? )?actually\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
 
 
@@ -356,7 +362,8 @@ def _pleas(text: str) -> str:
 def _accusing_question(text: str) -> bool:
     """A question sentence with an accusing word; sentences split first (linear time)."""
     return any(
-        (s.rstrip().endswith("?") or _QUESTION_START.search(s)) and _ACCUSING.search(s)
+        (s.rstrip().endswith("?") or _QUESTION_START.search(s))
+        and _ACCUSING.search(_OPENING_ACTUALLY.sub(" ", s))
         for s in _SENTENCE_END.split(text)
     )
 
