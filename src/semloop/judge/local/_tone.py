@@ -878,14 +878,19 @@ def turn_tone(
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
     # get a full refund") is what a customer came to do: when the rest of the turn shows
     # nothing, the request adds no heat.
+    source, seen = plain(text[:_MAX_CHARS]), tone
     if "asks for a human" in tone.cues:
-        # A polite plea for a person, with nothing else heated once it is set aside.
-        rest = _read(_pleas(plain(text[:_MAX_CHARS])), context)
-        return rest if not rest.cues else tone
-    if not tone.cues or not set(tone.cues) <= _BUSINESS:
+        # A polite plea for a person, with nothing else heated once it is set aside, or
+        # with only a plain request beside it ("I really need to cancel and get a refund.
+        # Is there any way you can make an exception or escalate this?").
+        source = _pleas(source)
+        seen = _read(source, context)
+        if not seen.cues:
+            return seen
+    if not seen.cues or not set(seen.cues) <= _BUSINESS:
         return tone
-    parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
-    asked = _requests(plain(text[:_MAX_CHARS]))
+    parts = _SENTENCE_END.split(source)
+    asked = _requests(source)
     left = " ".join(p for p in parts if p not in asked)
     if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
         return tone
