@@ -2119,3 +2119,50 @@ def test_thanks_in_its_own_paragraph_is_no_sarcasm() -> None:
 def test_a_condition_is_no_reask_wording() -> None:
     assert not _REASK.search("I don't want to be transferred, just change the date.")
     assert _REASK.search("I don't want a refund, I want to give the ticket to my friend.")
+
+
+@pytest.mark.parametrize(
+    ("text", "accusing"),
+    [
+        ("Actually, my booking is basic economy. Can that be changed?", False),
+        ("Is there any other cover I can add, even if it's not the standard one?", False),
+        ("Could I speak to someone who can review my case?", False),
+        ("Did you actually read my message?", True),
+        ("Who is in charge of this mess?", True),
+    ],
+)
+def test_accusing_questions(text: str, accusing: bool) -> None:
+    none: frozenset[str] = frozenset()
+    assert ("accusing question" in turn_tone(text, none, none, "").cues) is accusing
+
+
+def test_a_plea_beside_a_plain_request_is_calm() -> None:
+    none: frozenset[str] = frozenset()
+    first = frozenset(("i", "want", "to", "cancel", "my", "flights", "and", "get", "a", "refund"))
+    plea = (
+        "I really need to cancel these flights and get a full refund. Could you please "
+        "transfer me to a supervisor?"
+    )
+    assert turn_tone(plea, first, none, "").heat <= 0.0
+    angry = "This is a joke. I want a refund and I want a manager now."
+    assert turn_tone(angry, first, none, "").heat >= 1.0
+
+
+def test_a_question_holds_no_position(embedder: Embedder) -> None:
+    turns = (
+        "Can you find filter XYZ-999 for my excavator?",
+        "I couldn't find XYZ-999. Could you please double-check the ID number?",
+        "Hmm, I'm pretty sure it's XYZ-999. Could you check again?",
+        "I checked again: XYZ-999 is not in our catalogue. Could you tell me the brand instead?",
+    )
+    assert not _fires(answer_sycophancy_signal, turns, embedder)
+
+
+def test_asked_to_rephrase_the_rephrasing_answers(embedder: Embedder) -> None:
+    turns = (
+        "Please use my gift card with the smallest balance for any payment.",
+        "I'm sorry, could you rephrase that?",
+        "Sure, could you please make sure any payment goes on my smallest gift card?",
+        "Done: gift card 7711 (balance $40) will be used.",
+    )
+    assert not _fires(answer_confusion_loop, turns, embedder)
