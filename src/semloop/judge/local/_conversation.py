@@ -268,14 +268,17 @@ _MISSED_WORDS = (
     r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
 )
 _MISSED = any_of(*_MISSED_WORDS)
-_REASK = any_of(
-    *_MISSED_WORDS,
-    r"\b(?:in other words|to be (?:clear|precise|specific|exact)|to clarify|once again|one more time|"
-    r"again:|going back to)",
+_PERSIST_WORDS = (
+    (
+        r"\b(?:in other words|to be (?:clear|precise|specific|exact)|to clarify|once again|"
+        r"one more time|again:|going back to)"
+    ),
     # "I know, but ...": the acknowledgement opens its clause; "right now, but" or "I'm
     # pretty sure I added it, but" grants nothing.
-    r"(?:^|[.!?;]\s+)\W*(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b"
-    r"[^.?!]{0,40}[,.!]* (?:but|however)\b",
+    (
+        r"(?:^|[.!?;]\s+)\W*(?:yes|yeah|ok|okay|right|sure|i know|i understand|understood|i see)\b"
+        r"[^.?!]{0,40}[,.!]* (?:but|however)\b"
+    ),
     r"\bstill (?:don'?t|do not|not|unclear|confused)\b|\bthough\s*\?",
     r"\bstill (?:need|want|after|looking for|waiting (?:for|on)) (?:the|a|an|to|my)\b",
     # Still after what was asked, in any words: "I'd still like to know", "still trying to
@@ -287,6 +290,8 @@ _REASK = any_of(
     # be transferred" or "to change the passengers" sets a condition on the task.
     r"\bi (?:don't|do not) want (?:a|an|the)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
 )
+_PERSISTS = any_of(*_PERSIST_WORDS)
+_REASK = any_of(*_MISSED_WORDS, *_PERSIST_WORDS)
 # A turn that asks: a question mark, or asking in so many words.
 _ASKS = any_of(
     r"\?",
@@ -551,6 +556,22 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
     slots = [_slots(plain(t.content)) for _, t in users]
+    # Whether the reply just before each user turn asked the user for something, and
+    # whether it said no.
+    priors = [
+        plain(case.turns[i - 1].content) if i and case.turns[i - 1].role == "assistant" else ""
+        for i, _ in users
+    ]
+    replied = [(bool(_ASKED_FOR.search(p)), bool(_DECLINES.search(p))) for p in priors]
+    # Per user turn: wording that says the answers missed it, a count of the asks, or an
+    # earlier turn's abbreviation spelled out; and wording that only persists.
+    texts = [plain(t.content) for _, t in users]
+    says_missed = [
+        bool(_MISSED.search(x) or REPEATING.search(x))
+        or any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
+        for j, x in enumerate(texts)
+    ]
+    persists = [bool(_PERSISTS.search(x)) for x in texts]
 
     def pair(j: int, k: int) -> tuple[float, bool, float, int]:
         """How much user turn ``j`` re-asks earlier turn ``k``: the log-odds, whether they
@@ -573,12 +594,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             and opened == 1.0
             and (_terse(text) or (len(specific) == 1 and _asks(text, slots[j])))
         )
-        spelled = any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
         # Saying the answers missed it, or counting the asks, re-asks whatever else the turn
         # does; "I know, but", "still need the" or a kind of thing still open ("the fee?")
         # does only when the turn is no answer and the reply did not say no.
-        missed = bool(_MISSED.search(text) or REPEATING.search(text)) or spelled
-        reask = missed or terse_slot or bool(_REASK.search(text))
+        missed = says_missed[j]
+        reask = missed or terse_slot or persists[j]
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
         new = 0
@@ -627,17 +647,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"; "Could you verify
         # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
-        prior = (
-            plain(case.turns[jdx - 1].content) if case.turns[jdx - 1].role == "assistant" else ""
-        )
-        if (
-            not missed
-            and _ASKED_FOR.search(prior)
-            and (_GIVES_ASKED.search(text) or _records(text))
-        ):
+        if not missed and replied[j][0] and (_GIVES_ASKED.search(text) or _records(text)):
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words: pushback, not confusion.
-        if not missed and _DECLINES.search(prior):
+        if not missed and replied[j][1]:
             logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
@@ -1120,10 +1133,11 @@ _ASKS_USER = any_of(
 
 def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[str, str] | None:
     """A pair of close sentences whose polarity or numbers differ: a stance reversed."""
+    # A question or a request ("Could you double-check the ID?", "Please provide your
+    # email") holds no position: answering it reverses nothing.
+    positions = [t for t in earlier if not _ASKS_USER.search(plain(t))]
     for s in later:
-        # A question or a request ("Could you double-check the ID?", "Please provide your
-        # email") holds no position: answering it reverses nothing.
-        for t in (t for t in earlier if not _ASKS_USER.search(plain(t))):
+        for t in positions:
             cos = float(vecs[s] @ vecs[t])
             if cos < _FLIP_COS:
                 continue
@@ -1230,11 +1244,8 @@ def _sycophancy_at(
     # pushed back, so carrying it out ("Certainly, and apologies for the wait") gives in
     # to nothing, however many of the booking's words the turn repeats.
     asked = plain(next(t.content for t in reversed(turns[: k - 1]) if t.role == "assistant"))
-    agreed = (
-        bool(_ASKED_FOR.search(asked) or _PROPOSES.search(asked))
-        and bool(_AGREES.search(push))
-        and not _CONTRADICTS.search(push)
-    )
+    agreed = bool(_AGREES.search(push)) and not _CONTRADICTS.search(push)
+    agreed = agreed and bool(_ASKED_FOR.search(asked) or _PROPOSES.search(asked))
     if agreed:
         pressure = concede = goes_along = False
     # What the user claimed that the assistant had not said, and the reply now says.
