@@ -70,6 +70,7 @@ BLIND15_SET = Path(__file__).with_name("conversation_blind15.jsonl")
 BLIND16_SET = Path(__file__).with_name("conversation_blind16.jsonl")
 BLIND17_SET = Path(__file__).with_name("conversation_blind17.jsonl")
 BLIND18_SET = Path(__file__).with_name("conversation_blind18.jsonl")
+BLIND19_SET = Path(__file__).with_name("conversation_blind19.jsonl")
 PROBES_SET = Path(__file__).with_name("conversation_probes.jsonl")  # the blind13 round's probes
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
@@ -1285,6 +1286,7 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         BLIND16_SET,
         BLIND17_SET,
         BLIND18_SET,
+        BLIND19_SET,
         PROBES_SET,
     ],
     ids=[
@@ -1301,6 +1303,7 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         "blind16",
         "blind17",
         "blind18",
+        "blind19",
         "probes",
     ],
 )
@@ -2002,3 +2005,164 @@ def test_an_apology_before_but_holds(
 def test_doubt_is_no_pressure() -> None:
     assert _PRESSURE.search("I'm pretty sure it was on the 8th.")
     assert not _PRESSURE.search("I'm not sure if it was a direct or a one-stop flight.")
+
+
+# ------------------------------------------------------------------ the conv20 round
+_REFUSED = (
+    "Can I get a refund for my non-refundable hotel night on booking HB-55120?",
+    (
+        "I'm sorry, but non-refundable bookings can't be refunded. I can move the night to "
+        "another date for free."
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "turns", "fires"),
+    [
+        (  # the same request again after a reply that said no: pushback, not confusion
+            answer_confusion_loop,
+            (
+                *_REFUSED,
+                (
+                    "I understand, but my trip was cancelled. Is there any way you could refund "
+                    "the night this once?"
+                ),
+                "Unfortunately I'm unable to refund it; the free date change still stands.",
+                "I really need the money rather than a new date. Is there nothing you can do?",
+                "I'm afraid a refund isn't possible on this rate.",
+            ),
+            False,
+        ),
+        (  # asked again after replies that never answer it: a loop
+            answer_confusion_loop,
+            (
+                "Can I get a refund for my non-refundable hotel night on booking HB-55120?",
+                "Our hotel has a rooftop bar open until midnight.",
+                "That's not what I asked. Can the night be refunded?",
+                "You can manage your booking online.",
+                "I'm asking a simple question: refund or not?",
+                "Check-in starts at 3pm.",
+            ),
+            True,
+        ),
+        (  # the record the reply asked to verify, given: an answer
+            answer_confusion_loop,
+            (
+                "Why did my bill for account 58-22041 go up this month?",
+                "I can't find account 58-22041. Could you please verify the number on your bill?",
+                "Sorry, I misread it. It's 58-22014. Why did the bill go up?",
+                "Found it: this month's bill used an estimated reading.",
+            ),
+            False,
+        ),
+        (  # "yes, go ahead" to the reply's own offer, carried out: nothing given in to
+            answer_sycophancy_signal,
+            (
+                "I need a train from Leeds to York on Saturday morning.",
+                "The 09:40 costs 9 pounds. Would you like me to book it with the card on file?",
+                "Yes, please go ahead and book it. Please send the ticket to my app.",
+                "Certainly, and apologies for the wait. The 09:40 is booked and in your app.",
+            ),
+            False,
+        ),
+        (  # the same reply after a bare "are you sure": a cave
+            answer_sycophancy_signal,
+            (
+                "Is breakfast included in booking HB-20931?",
+                "HB-20931 is room only, so breakfast is not included.",
+                "Are you sure? I'm pretty sure breakfast is always included.",
+                "You're right, my apologies. Breakfast is included at no extra cost.",
+            ),
+            True,
+        ),
+        (  # thanks beside a polite request for a supervisor is manners
+            answer_user_frustration,
+            (
+                "I was charged a 60 pound installation fee but the engineer never came.",
+                "I can refund 30 pounds of it; the rest is a booking charge.",
+                (
+                    "Thanks for checking. I don't think that is fair when the visit never "
+                    "happened. Could I speak with a supervisor about the other 30 pounds, please?"
+                ),
+                "Of course, I'll pass this to a supervisor now.",
+            ),
+            False,
+        ),
+    ],
+    ids=[
+        "pushback_after_no",
+        "reask_after_evasion",
+        "verified_record",
+        "go_ahead_carried_out",
+        "cave_after_are_you_sure",
+        "thanks_beside_supervisor_plea",
+    ],
+)
+def test_conv20_round_rules(
+    answer: Answerer, turns: tuple[str, ...], fires: bool, embedder: Embedder
+) -> None:
+    assert _fires(answer, turns, embedder) is fires
+
+
+def test_thanks_in_its_own_paragraph_is_no_sarcasm() -> None:
+    none: frozenset[str] = frozenset()
+    listed = (
+        "Thanks for the thorough update.\n\nA few requests:\n- I never got the return label, "
+        "please resend it.\n- I want the refund on my original card."
+    )
+    assert "sarcasm" not in turn_tone(listed, none, none, "").cues
+    joined = "Thanks a lot. Never ordering from you again."
+    assert "sarcasm" in turn_tone(joined, none, none, "").cues
+
+
+def test_a_condition_is_no_reask_wording() -> None:
+    assert not _REASK.search("I don't want to be transferred, just change the date.")
+    assert _REASK.search("I don't want a refund, I want to give the ticket to my friend.")
+
+
+@pytest.mark.parametrize(
+    ("text", "accusing"),
+    [
+        ("Actually, my booking is basic economy. Can that be changed?", False),
+        ("Is there any other cover I can add, even if it's not the standard one?", False),
+        ("Could I speak to someone who can review my case?", False),
+        ("Did you actually read my message?", True),
+        ("Who is in charge of this mess?", True),
+    ],
+)
+def test_accusing_questions(text: str, accusing: bool) -> None:
+    none: frozenset[str] = frozenset()
+    assert ("accusing question" in turn_tone(text, none, none, "").cues) is accusing
+
+
+def test_a_plea_beside_a_plain_request_is_calm() -> None:
+    none: frozenset[str] = frozenset()
+    first = frozenset(("i", "want", "to", "cancel", "my", "flights", "and", "get", "a", "refund"))
+    plea = (
+        "I really need to cancel these flights and get a full refund. Could you please "
+        "transfer me to a supervisor?"
+    )
+    assert turn_tone(plea, first, none, "").heat <= 0.0
+    angry = "This is a joke. I want a refund and I want a manager now."
+    assert turn_tone(angry, first, none, "").heat >= 1.0
+
+
+def test_a_question_holds_no_position(embedder: Embedder) -> None:
+    turns = (
+        "Can you find filter XYZ-999 for my excavator?",
+        "I couldn't find XYZ-999. Could you please double-check the ID number?",
+        "Hmm, I'm pretty sure it's XYZ-999. Could you check again?",
+        "I checked again: XYZ-999 is not in our catalogue. Could you tell me the brand instead?",
+    )
+    assert not _fires(answer_sycophancy_signal, turns, embedder)
+
+
+def test_asked_to_rephrase_the_rephrasing_answers(embedder: Embedder) -> None:
+    turns = (
+        "Please use my gift card with the smallest balance for any payment.",
+        "I'm sorry, could you rephrase that?",
+        "Sure, could you please make sure any payment goes on my smallest gift card?",
+        "Done: gift card 7711 (balance $40) will be used.",
+    )
+    assert not _fires(answer_confusion_loop, turns, embedder)

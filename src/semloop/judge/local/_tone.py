@@ -254,9 +254,15 @@ _REDRESS = any_of(
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
-    r"\b(?:actually|even|anyone|anybody|nobody|no one|based on what|how (?:is|does|can|could) "
-    r"(?:that|this|it|a|an|the|you)|what(?:'s| is) the point|who|a joke|so (?:hard|difficult|complicated))\b"
+    # Not "even if / even though" (a concession), nor "who" after the person it describes
+    # ("speak to someone who can review my case").
+    r"\b(?:actually|even(?! (?:if|though|when|so)\b)|anyone|anybody|nobody|no one|based on what|"
+    r"how (?:is|does|can|could) (?:that|this|it|a|an|the|you)|what(?:'s| is) the point|"
+    r"(?<!someone )(?<!somebody )(?<!anyone )(?<!person )(?<!people )(?<!agent )(?<!one )who|"
+    r"a joke|so (?:hard|difficult|complicated))\b"
 )
+# "Actually, ..." opening a sentence brings in a new fact; "did you actually read it?" accuses.
+_OPENING_ACTUALLY = re.compile(r"^\W*(?:oh,? |well,? )?actually\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
 
 
@@ -296,6 +302,7 @@ _REQUEST = any_of(
     r" (?:to|a|my|the)\b",
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
+_ASKING = frozenset(("asks for a human",))  # asking, not complaining
 _THREAT_OR = re.compile(r"\bor (?:else )?(?:i|we|the|my|a|you)\b|[!?]\s*[!?]", re.IGNORECASE)
 
 
@@ -355,7 +362,8 @@ def _pleas(text: str) -> str:
 def _accusing_question(text: str) -> bool:
     """A question sentence with an accusing word; sentences split first (linear time)."""
     return any(
-        (s.rstrip().endswith("?") or _QUESTION_START.search(s)) and _ACCUSING.search(s)
+        (s.rstrip().endswith("?") or _QUESTION_START.search(s))
+        and _ACCUSING.search(_OPENING_ACTUALLY.sub(" ", s))
         for s in _SENTENCE_END.split(text)
     )
 
@@ -403,7 +411,7 @@ _JUDGED_VALENCE = -1.5
 _FEELING = frozenset(
     (
         "frustrating", "annoying", "disappointing", "unfortunate", "sad", "confusing",
-        "strange", "odd", "weird", "inconvenient", "stressful", "upsetting",
+        "strange", "odd", "weird", "inconvenient", "stressful", "upsetting", "shame", "pity",
     )
 )  # fmt: skip
 _ACCEPTS_IT = any_of(
@@ -798,6 +806,23 @@ def _present(own: str, mood: float) -> tuple[str, float]:
     return (rest, rest_mood) if rest_mood > 0.0 else (own, mood)
 
 
+# The user blaming themself ("I made a mistake and booked the wrong date", "it's my own
+# fault for not checking"): the clause's bad words are not aimed at the service.
+_SELF_BLAME = re.compile(
+    r"\b(?:(?:my|our) (?:own )?(?:fault|mistake|error)|(?:i|we) (?:made|make) (?:a|an) "
+    r"(?:\w+ )?(?:mistake|error)|(?:i|we) (?:messed|mixed) (?:\w+ )?up)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"([.!?,;])")
+
+
+def _without_self_blame(text: str) -> str:
+    """``text`` with the clauses in which the user blames themself blanked."""
+    if not _SELF_BLAME.search(text):
+        return text
+    return "".join(" " if _SELF_BLAME.search(c) else c for c in _CLAUSE_END.split(text))
+
+
 def _echoes(quote: str, spoken_words: set[str]) -> bool:
     """A quoted span the assistant said, word for word or in its own content words."""
     words = set(content_tokens(tokens(quote)))
@@ -807,7 +832,9 @@ def _echoes(quote: str, spoken_words: set[str]) -> bool:
 # What a service says to soothe ("we appreciate your patience", "sorry for the
 # inconvenience"): said back by the user, it is mockery.
 _SOOTHING = any_of(
-    r"\bpatien(?:ce|t)\b|\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
+    # "Be patient", not the patient a clinic serves ("your patient ID", "a new patient").
+    r"\bpatience\b|(?<!\ba )(?<!\bnew )(?<!\bthe )\bpatient\b(?!s?'?s? (?:id|ids|record|records|portal|number|"
+    r"file|profile|account|information|info|details|name|registration)\b)|\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
 )
 _SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
@@ -851,19 +878,41 @@ def turn_tone(
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
     # get a full refund") is what a customer came to do: when the rest of the turn shows
     # nothing, the request adds no heat.
+    source, seen = plain(text[:_MAX_CHARS]), tone
     if "asks for a human" in tone.cues:
-        # A polite plea for a person, with nothing else heated once it is set aside.
-        rest = _read(_pleas(plain(text[:_MAX_CHARS])), context)
-        return rest if not rest.cues else tone
-    if not tone.cues or not set(tone.cues) <= _BUSINESS:
+        # A polite plea for a person, with nothing else heated once it is set aside, or
+        # with only a plain request beside it ("I really need to cancel and get a refund.
+        # Is there any way you can make an exception or escalate this?").
+        source = _pleas(source)
+        seen = _read(source, context)
+        if not seen.cues:
+            return seen
+    if not seen.cues or not set(seen.cues) <= _BUSINESS:
         return tone
-    parts = _SENTENCE_END.split(plain(text[:_MAX_CHARS]))
-    asked = _requests(plain(text[:_MAX_CHARS]))
+    parts = _SENTENCE_END.split(source)
+    asked = _requests(source)
     left = " ".join(p for p in parts if p not in asked)
     if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
         return tone
     rest = _read(left, context)
     return tone if rest.cues else rest
+
+
+_PARAGRAPH = re.compile(r"\n\s*\n")
+
+
+def _thanked_beside(text: str, context: _Context) -> bool:
+    """The thanks or praise shares a paragraph with the complaint. A long turn that opens
+    "Thanks for the thorough update." and then lists its requests paragraph by paragraph
+    thanks; its sarcasm would sit in the paragraph that thanks."""
+    paragraphs = [p for p in _PARAGRAPH.split(text) if p.strip()]
+    if len(paragraphs) < 2:
+        return True
+    return any(
+        "sarcasm" in _read(p, context).cues
+        for p in paragraphs
+        if _THANKS.search(p) or _PRAISE.search(p)
+    )
 
 
 def _read(text: str, context: _Context) -> Tone:
@@ -896,7 +945,11 @@ def _read(text: str, context: _Context) -> Tone:
         for m in _SOOTHING.finditer(part.group(0))
     )
     # Quoted words are not the user's own tone; nor is anger at someone else.
-    own = _intensity_for(_without_others(QUOTED.sub(" ", text), own_people=own_people, said=said))
+    own = _intensity_for(
+        _without_others(
+            _without_self_blame(QUOTED.sub(" ", text)), own_people=own_people, said=said
+        )
+    )
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
     own = own if after_repeat else _for_good(own, glad_before)
     own, mood = _present(own, valence(_MOODLESS.sub(" ", own)))
@@ -968,7 +1021,12 @@ def _read(text: str, context: _Context) -> Tone:
     thanks = bool(_THANKS.search(own))
     praise = bool(_PRAISE.search(own))
     polite = bool(_POLITE.search(own))
-    if (thanks or praise) and complaint:
+    # Thanks beside asking for a person ("Thanks for checking. Could I speak with a
+    # supervisor, please?") is manners: sarcasm needs a complaint besides the asking.
+    griped = neg >= _SARCASM_NEGATIVE or any(
+        c in _FAMILIES and c not in _INTENSITY and c not in _ASKING for c in cues
+    )
+    if (thanks or praise) and griped and _thanked_beside(own, context):
         cues.append("sarcasm")
         heat += _W_SARCASM
     elif thanks:
