@@ -46,7 +46,8 @@ def convert(data: bytes | str, *, source: str = "<tau-bench>", clock: float = 0.
 def _file_policy(data: bytes | str) -> str | None:
     # tau2's result file states the domain's policy once, in info.environment_info; its
     # simulations do not repeat it. The file is parsed a second time only when it has one.
-    if ("environment_info" if isinstance(data, str) else b"environment_info") not in data:
+    if (b"environment_info" not in data if isinstance(data, bytes)
+            else "environment_info" not in data):
         return None
     try:
         doc = json.loads(data)
