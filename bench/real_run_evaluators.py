@@ -54,7 +54,12 @@ from semloop.evaluate import (
     load_evaluators_config,
     run_case_from_trace,
 )
-from semloop.evaluate.cases import conversation_case_from_trace, exchange_count, records_chat
+from semloop.evaluate.cases import (
+    conversation_case_from_trace,
+    exchange_count,
+    records_chat,
+    system_prompt,
+)
 from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.events import Run
 from semloop.judge.registry import make_backend
@@ -101,7 +106,7 @@ def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
         trace = run.to_trace()
         where, result_of = part(label), outcome(run)
         chat = records_chat(run)
-        case = run_case_from_trace(trace, id=label["id"], chat=chat)
+        case = run_case_from_trace(trace, id=label["id"], chat=chat, instructions=system_prompt(run))
         windows = []
         if chat:
             windows = [w for k in range(exchange_count(trace))

@@ -205,6 +205,70 @@ def test_an_imported_chat_keeps_its_opening_request_and_last_reply() -> None:
     )
 
 
+_POLICY = """# Airline policy
+- The refund will go to original payment methods within 5 to 7 business days.
+- Each extra bag costs 50 dollars.
+- Do not offer compensation unless the user asks for it.
+- If the flight is cancelled by the airline, refund 100 dollars.
+Never say that a refund takes 2 days."""
+
+
+def _policy_chat(*, tools: bool = True) -> Run:
+    # A tau2 simulation that keeps its policy beside the messages; the agent's last words
+    # repeat a policy fact and the city the customer named in a later message.
+    from semloop.ingest.formats.tau_bench import read
+
+    messages = [
+        {"role": "user", "content": "I want to cancel reservation K1 and get my money back."},
+        {"role": "assistant", "content": "Where were you flying to?"},
+        {"role": "user", "content": "To Boston, on May 3. I don't want a voucher. Is it 7 days?"},
+        *([{"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "name": "cancel_reservation", "arguments": {"reservation_id": "K1"}}]},
+           {"role": "tool", "id": "c1", "content": "{\"status\": \"cancelled\"}"}] if tools else []),
+        {"role": "assistant", "content": "Your flight to Boston is cancelled. The refund reaches "
+                                         "your card within 5 to 7 business days."},
+    ]
+    [run] = read(json.dumps({"simulations": [
+        {"id": "s2", "task_id": "9", "trial": 0, "messages": messages, "policy": _POLICY,
+         "reward_info": {"reward": 1.0}}]}))
+    return run
+
+
+def test_a_chat_gives_as_context_the_policy_facts_its_answer_repeats() -> None:
+    from semloop.evaluate.cases import system_prompt
+
+    run = _policy_chat()
+    assert system_prompt(run) == _POLICY
+    case = run_case(run)
+    assert case is not None and case.output.startswith("Your flight to Boston")
+    # The policy's fact with the answer's numbers, in one entry after what was retrieved:
+    # not its rules (a condition, a "do not", a "never"), nor what shares no value with the
+    # answer. The customer's later messages stay out (they move TASK_UNDERSTANDING_FAILURE).
+    assert case.context == (
+        "- The refund will go to original payment methods within 5 to 7 business days.",)
+
+
+def test_a_run_with_no_record_to_check_gets_no_given_context() -> None:
+    # No retrieval and no tool output: its instructions are no record of the world, so
+    # HALLUCINATION still has nothing to check the answer against.
+    case = run_case(_policy_chat(tools=False))
+    assert case is not None and case.context == () and case.tools_called == ()
+
+
+def test_an_sdk_run_gives_its_instructions_too() -> None:
+    # An SDK run: its system prompt is its instructions, read the same way; a model step's
+    # prompt (what was sent to the model) is no context.
+    run = _run("r", "Weather in Oslo?", "It is 4 C in Oslo, says Yr.", extra=[
+        ("llm.called", {"model": "m", "prompt": "Oslo has 4 C today, says Met."}),
+        ("llm.responded", {"output": "Checking."}),
+        ("tool.called", {"tool_name": "get_weather", "args": "{\"city\": \"Oslo\"}"}),
+        ("tool.responded", {"tool_name": "get_weather", "output": "4", "success": True})])
+    run.events[0].payload["system_prompt"] = "You answer weather questions. Cite Yr as the source."
+    case = run_case(run)
+    assert case is not None and not records_chat(run)
+    assert case.context == ("Cite Yr as the source.",)
+
+
 def _attempt(trial: int) -> dict[str, Any]:
     # A tau-bench attempt whose last agent turns only call tools: the importer renders
     # them as "name({...})", which the customer never read.

@@ -69,6 +69,23 @@ def test_tau2_simulations_are_runs_with_results_matched_by_id(tmp_path: Path) ->
         ("get_order", '{"status": "shipped"}'), ("get_user", '{"name": "Ann"}')]
 
 
+def test_tau2_keeps_the_policy_as_the_system_prompt(tmp_path: Path) -> None:
+    # tau2 keeps the policy out of the messages: once for the file (info.environment_info)
+    # or beside each simulation's messages (the leaderboard's files); the simulation's own wins.
+    def sim(task: str, **extra: object) -> dict[str, object]:
+        return {"id": task, "task_id": task, "trial": 0, "reward_info": {"reward": 1.0},
+                "messages": [{"role": "user", "content": "Hi"},
+                             {"role": "assistant", "content": "Hello."}], **extra}
+
+    doc = {"info": {"environment_info": {"domain_name": "airline", "policy": "# File policy"}},
+           "tasks": [], "simulations": [sim("1"), sim("2", policy="# Own policy")]}
+    runs = convert(_write(tmp_path, "tau2.json", doc)).runs
+    assert [r.started.payload.get("system_prompt") for r in runs if r.started] == [
+        "# File policy", "# Own policy"]
+    bare = convert(_write(tmp_path, "bare.json", {"simulations": [sim("3")]})).runs
+    assert [r.started.payload.get("system_prompt") for r in bare if r.started] == [None]
+
+
 def test_a_reply_the_text_harness_refused_is_a_format_error_step(tmp_path: Path) -> None:
     refusal = "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."
     doc = {"info": {"exit_status": "Submitted"}, "trajectory_format": "mini-swe-agent-1",

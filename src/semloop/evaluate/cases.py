@@ -2,7 +2,10 @@
 
 From a run's events (:func:`run_case`): the goal is the run's user input; the output is
 its last non-empty LLM output (the final answer); earlier LLM outputs are its steps;
-retrieved documents are its context; each tool call, paired with its response, keeps its
+retrieved documents are its context, and so are the sentences of its system prompt (its
+instructions: a policy, a manual) that state a fact the answer repeats (a number, a code, a
+name; never a rule, a condition or a question), when it retrieved or called anything; each
+tool call, paired with its response, keeps its
 arguments, output and success (tool outputs stay in ``tools_called``, which judges read
 as evidence beside ``context``). A run with no input or no output has nothing to judge
 and gives ``None``. In a run that records a chat (:func:`records_chat`: an imported
@@ -28,6 +31,7 @@ A bad value raises :class:`~semloop.TraceFormatError` naming the field.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -51,6 +55,7 @@ __all__ = [
     "records_chat",
     "run_case",
     "run_case_from_trace",
+    "system_prompt",
     "trace_case",
 ]
 
@@ -134,11 +139,46 @@ def records_chat(run: Run) -> bool:
     return bool(started) and started[0].payload.get("source_format") in CHAT_FORMATS
 
 
+# What an agent was given besides what it retrieved: its instructions (the run's system
+# prompt: a policy, a manual). A claim they state is no hallucination, but the whole
+# policy as context made HALLUCINATION fire more, not less (docs/real-run-evaluators.md,
+# "Four readings of what an agent was given"): its rules read as facts a claim
+# contradicts. So only its sentences that state a fact and carry a value of the answer
+# (a number, a code, a name) are context. The customer's later messages are left out:
+# as context they moved TASK_UNDERSTANDING_FAILURE (a request the customer changed reads
+# as evidence of another one).
+_PIECE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
+_MARKER = re.compile(r"^\s*(?:[-*•>#]+|\d+[.)])\s*", re.MULTILINE)  # list markers: no values
+_NUMBER = re.compile(r"(?<!\w)\d+(?:[.,:]\d+)*(?!\w)")
+_CODE = re.compile(r"\b(?=[A-Za-z_]*\d)(?=\w*[A-Za-z])\w{2,}\b")
+_NAME = re.compile(r"(?<![.!?:\n]\s)(?<![\n\"'(*#-])(?<!^)\b[A-Z][a-z]+\b")  # not a sentence's first word
+_NOT_FACT = re.compile(r"\b(?:not|never|no|cannot|unless|if|only)\b|n't\b|\?", re.IGNORECASE)
+_FACT_WORDS = 3  # a shorter piece is a heading or a list marker
+
+
+def _values(text: str) -> set[str]:
+    text = _MARKER.sub("", text)
+    return {*_NUMBER.findall(text), *_CODE.findall(text), *_NAME.findall(text)}
+
+
+def _supporting(text: str, answer: str) -> str:
+    """The sentences of ``text`` that state a fact (no negation, condition or question)
+    carrying a value of ``answer``, one a line."""
+    values = _values(answer)
+    return "\n".join(
+        piece.strip() for piece in _PIECE.split(text)
+        if len(piece.split()) >= _FACT_WORDS and not _NOT_FACT.search(piece)
+        and values & _values(piece))
+
+
 def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None,
-                        chat: bool = False) -> RunCase | None:
+                        chat: bool = False, instructions: str = "") -> RunCase | None:
     """The run case of a trace; ``None`` when it has no goal or no LLM output. With
     ``chat`` (the trace records a chat: :func:`records_chat`), a turn that only called
-    tools told the customer nothing: it is a step (the agent's work), never the answer."""
+    tools told the customer nothing: it is a step (the agent's work), never the answer.
+    The context is what the agent retrieved, then the sentences of ``instructions`` (the
+    run's system prompt: :func:`system_prompt`) that state a fact with a value of the
+    answer, in one entry."""
     # The goal stays the opening request in a chat too: on 421 real chats, taking every
     # customer message as the input (with the last reply, or every reply, as the output)
     # made the run-level evaluators fire more often on runs that succeeded
@@ -148,24 +188,34 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     if not trace.goal.strip() or not answers:
         return None
     answer = answers[-1]
+    retrieved = [s.output_text for s in trace.spans_of_type("retriever") if s.output_text.strip()]
+    tools = tuple(ToolCall(name=s.name, args=_args(s.input), output=s.output_text,
+                           success=_success(s)) for s in trace.tool_spans)
+    # A run that retrieved nothing and called no tool has no record to check its answer
+    # against; its own instructions are none.
+    given = (_supporting(instructions, answer.output_text)
+             if retrieved or any(t.output.strip() for t in tools) else "")
     return RunCase(
         id=id or trace.trace_id,
         input=trace.goal,
         output=answer.output_text,
-        context=tuple(s.output_text for s in trace.spans_of_type("retriever")
-                      if s.output_text.strip()),
-        tools_called=tuple(
-            ToolCall(name=s.name, args=_args(s.input), output=s.output_text, success=_success(s))
-            for s in trace.tool_spans
-        ),
+        context=(*retrieved, given) if given else tuple(retrieved),
+        tools_called=tools,
         steps=tuple(s.output_text for s in spoken if s is not answer),
         label=label,
     )
 
 
+def system_prompt(run: Run) -> str:
+    """The system prompt ``run`` started with (its agent's instructions), or ``""``."""
+    started = run.started
+    return str(started.payload.get("system_prompt") or "") if started else ""
+
+
 def run_case(run: Run) -> RunCase | None:
     """The run case of a recorded run; ``None`` when it has no input or no output."""
-    return run_case_from_trace(run.to_trace(), id=run.run_id, chat=records_chat(run))
+    return run_case_from_trace(run.to_trace(), id=run.run_id, chat=records_chat(run),
+                               instructions=system_prompt(run))
 
 
 def trace_case(run: Run) -> TraceCase:

@@ -12,11 +12,13 @@ content, which stays text: no tool steps for them.
 tau2-bench's result files (``{"info", "tasks", "simulations": [...]}``) are read too: each
 simulation is a run, its ``messages`` the conversation (the agent greets first; tool calls
 carry ``name`` and ``arguments`` at the top, tool results answer them by ``id``) and
-the reward from ``reward_info``.
+the reward from ``reward_info``. The policy, which tau2 keeps out of the messages (in each
+simulation's ``policy``, or once in the file's ``info.environment_info``), is the system prompt.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,11 +38,28 @@ def read(data: bytes | str) -> list[Run]:
 
 
 def convert(data: bytes | str, *, source: str = "<tau-bench>", clock: float = 0.0) -> Result:
-    return convert_records(data, source, NAME, lambda raw, _runs: [_draft(raw)],
+    policy = _file_policy(data)
+    return convert_records(data, source, NAME, lambda raw, _runs: [_draft(raw, policy)],
                            clock=clock, unwrap=("simulations",))
 
 
-def _draft(raw: Any) -> Draft:
+def _file_policy(data: bytes | str) -> str | None:
+    # tau2's result file states the domain's policy once, in info.environment_info; its
+    # simulations do not repeat it. The file is parsed a second time only when it has one.
+    if (b"environment_info" not in data if isinstance(data, bytes)
+            else "environment_info" not in data):
+        return None
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(doc, Mapping):
+        return None
+    policy = mapping(mapping(doc.get("info")).get("environment_info")).get("policy")
+    return policy if isinstance(policy, str) and policy.strip() else None
+
+
+def _draft(raw: Any, file_policy: str | None = None) -> Draft:
     if not isinstance(raw, Mapping):
         raise TraceFormatError("a tau-bench result must be an object")
     field = "traj" if "traj" in raw else "messages"
@@ -52,6 +71,10 @@ def _draft(raw: Any) -> Draft:
     info = mapping(raw.get("info"))
     model = None
     goal, system = goal_and_system(traj)
+    # tau2 keeps the policy out of the messages: beside them (the leaderboard's files) or
+    # once for the whole file.
+    policy = raw.get("policy")
+    system = system or (policy if isinstance(policy, str) and policy.strip() else file_policy)
     reward = raw.get("reward", mapping(raw.get("reward_info")).get("reward"))
     return Draft(
         run_id=f"tau-{task}-{trial}", source=NAME, agent_id="tau-bench",
