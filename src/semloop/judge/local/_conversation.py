@@ -158,6 +158,7 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
                 after_repeat=repeat,
                 own_people=named,
                 glad_before=glad,
+                after_question=bool(replies) and "?" in replies[-1],
             )
         )
     later = tones[1:]

@@ -297,8 +297,8 @@ _REQUEST = any_of(
     r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)",
     # Or after a reason or the story so far: "Given the circumstances, I would like a full
     # refund, please", "I booked it this morning and I really want to cancel it and get a
-    # full refund".
-    r"(?:,|\band) (?:so )?i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need)"
+    # full refund"; or after granting the answer: "I understand, but I'd like a full refund".
+    r"(?:,|\band|\bbut) (?:so )?i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need)"
     r" (?:to|a|my|the)\b",
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
@@ -662,7 +662,9 @@ _OWN_REGRET = re.compile(
 OWN_PERSON = any_of(
     r"\b(?:my|our) (?:\w+ )?(?:neighbou?r|tenant|landlord|landlady|ex|boss|husband|wife|partner|"
     r"mum|mom|dad|mother|father|brother|sister|friend|colleague|flatmate|roommate|in-laws?|uncle|"
-    r"aunt|cousin|teacher|coach|team|manager|director|client|customer)s?\b",
+    r"aunt|cousin|teacher|coach|team|manager|director|client|customer|son|daughter|child|kid|baby|"
+    r"grandmother|grandfather|grandma|grandpa|granny|nan|parent|grandparent|grandson|granddaughter|"
+    r"niece|nephew|fianc[eé]e?|girlfriend|boyfriend)s?\b",
     # Or by a role outside the service ("the landlord", "the director"); "the manager" or
     # "the engineer" may be the service's own.
     r"\bthe (?:\w+ )?(?:neighbou?rs?|tenants?|landlord|landlady|director|boss|in-laws|bride|groom|"
@@ -725,6 +727,32 @@ def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
     # but at least this is sorted").
     parts = (c for m in _SENTENCE_PART.finditer(text) for c in _TURN.split(m.group(0)))
     return "".join(" " if about_others(c) else c for c in parts)
+
+
+# A sentence about how the user, or someone in their life, is ("I'm scared", "my arm
+# really hurts", "he's getting weaker"), not said to the service: the reason for the call.
+_OPENER = r"^\W*(?:(?:\w+|\*[^*]*\*),\s*){0,2}(?:(?:and|but|so|because|cause|though)\s+)?"
+_STATE = re.compile(
+    _OPENER + r"(?:i|i'm|i've|i'd|me|we|we're|my|our)\b", re.IGNORECASE
+)
+_OWN_STATE = re.compile(
+    _OPENER + r"(?:he|she|they|he's|she's|they're|his|her|their)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_states(text: str, *, own_people: bool) -> str:
+    """``text`` without its sentences that tell how the user (or, once the user has named
+    one, someone in their life) is, not addressed to the service: fear and pain told as
+    the reason for the call are no heat at the assistant."""
+
+    def state(sentence: str) -> bool:
+        if _ADDRESSED.search(sentence) or _JUDGED.search(sentence):
+            return False
+        return bool(_STATE.search(sentence) or (own_people and _OWN_STATE.search(sentence)))
+
+    parts = (c for m in _SENTENCE_PART.finditer(text) for c in _TURN.split(m.group(0)))
+    return "".join(" " if state(c) else c for c in parts)
 
 
 _GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
@@ -855,6 +883,7 @@ class _Context:
     after_repeat: bool
     own_people: bool
     glad_before: bool
+    after_question: bool = False
 
 
 def turn_tone(
@@ -866,14 +895,16 @@ def turn_tone(
     after_repeat: bool = False,
     own_people: bool = False,
     glad_before: bool = False,
+    after_question: bool = False,
 ) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
     ``said`` is what the assistant has said so far; ``after_repeat``: the reply just before
     said an earlier reply again, and praise or thanks for that is sarcasm; ``own_people``:
     the user has named someone in their own life, so "he" / "she" may be that person;
-    ``glad_before``: the user's turn before read glad."""
-    context = _Context(known, known_caps, said, after_repeat, own_people, glad_before)
+    ``glad_before``: the user's turn before read glad; ``after_question``: the reply just
+    before asked the user something."""
+    context = _Context(known, known_caps, said, after_repeat, own_people, glad_before, after_question)
     tone = _read(text, context)
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
     # get a full refund") is what a customer came to do: when the rest of the turn shows
@@ -994,7 +1025,12 @@ def _read(text: str, context: _Context) -> Tone:
     elif _SCARE.search(text) and not _ASKS_MEANING.search(text):
         heat += _W_MOCK
         cues.append("scare quotes")
-    neg, words = _new_negative(own, known)
+    # Asked about it, with no complaint's shape, the user tells their state ("the pain is a
+    # 7, I'm scared"): information. Told to a reply that asked nothing ("I'm in pain here"),
+    # it presses.
+    shaped = any(c in _FAMILIES and c not in _INTENSITY for c in cues)
+    told = context.after_question and not shaped
+    neg, words = _new_negative(_without_states(own, own_people=own_people) if told else own, known)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
     # "OMG", "seriously" are intensity too: in a glad turn they are excitement.
