@@ -338,6 +338,8 @@ _ASKED_FOR = any_of(
     r"check|specify|verify|double-check|rephrase|clarify)\b|\bplease (?:provide|share|give|send|"
     r"confirm|let me know|specify|verify|double-check|rephrase|clarify)\b|"
     r"(?:^|[.!?]\s+)let me know (?:once|when|if|which|what)\b|"
+    # "I'll need her full name, date of birth and patient ID": asked as a need.
+    r"\bi(?:'ll| will)? (?:first |also |still )?need (?:your|her|his|their|the|a|to (?:verify|confirm))\b|"
     r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
     r"flight|item|booking|option)\b",
     # Asking for the go-ahead ("Shall I proceed?", "Would you like me to ...", "Please
@@ -349,13 +351,15 @@ _ASKED_FOR = any_of(
     r"\b(?:podr[ií]as?|puedes|puede) (?:por favor )?(?:proporcionar|verificar|confirmar|indicar|"
     r"darme|decirme|revisar)\b|\bpor favor,? (?:proporciona|verifica|confirma|indica)\b",
 )
+# A spoken opening before the answer ("Ugh, okay, ...", "Look, I don't have my ID").
+_OPENS = r"^\W*(?:(?:ugh+|um+|uh+|oh|ah|hmm+|well|look|fine|alright)\b\W*){0,3}"
 _GIVES_ASKED = any_of(
-    r"^\W*(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
+    _OPENS + r"(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
     r"\bmy (?:\w+ )?(?:id|number|name|email|zip(?: code)?|code|reservation|order|booking|account)"
     r"(?: \w+)?\W*(?:is\b|=|:)",
-    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
+    _OPENS + r"(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
     # Not having what was asked for is its answer too ("I'm not sure which one it is").
-    r"^\W*i(?:'m| am) not sure\b|^\W*i (?:don't|do not) (?:know|have|remember)\b",
+    _OPENS + r"(?:i(?:'m| am) not sure\b|i (?:don't|do not) (?:know|have|remember)\b)",
 )
 # The reply turns the request down in so many words ("Unfortunately I'm unable to add it",
 # "I'm sorry, but it is not eligible", "no puedo hacer excepciones"): a clear answer. The
