@@ -361,6 +361,20 @@ _GIVES_ASKED = any_of(
     # Not having what was asked for is its answer too ("I'm not sure which one it is").
     _OPENS + r"(?:i(?:'m| am) not sure\b|i (?:don't|do not) (?:know|have|remember)\b)",
 )
+# The reply gave the user a step to carry out and report on ("Please turn off Airplane
+# Mode ... Let me know what you see"), and the turn reports it done ("I've turned off
+# Airplane Mode, but the status bar now shows ...", "My phone has restarted"): the result
+# answers the instruction, even when the trouble goes on.
+_INSTRUCTS = any_of(
+    r"\bplease (?:\w+ ){0,2}?(?:run|restart|reboot|turn|toggle|switch|check|try|enable|disable|reset|"
+    r"reconnect|unplug|plug|hold|press|open|tap|remove|reinsert|re-?seat|clear|update|install|go to)\b"
+)
+_REPORT_ASKED = any_of(r"\blet me know (?:what|if|whether|once|when|the|how)\b|\btell me (?:what|if|whether)\b")
+_DID_STEP = any_of(
+    r"(?:^|[.!?]\s+)\W*(?:(?:ok(?:ay)?|alright|done|so)\W+)?(?:i|we)(?:'ve| have)? (?:just |now |also |"
+    r"already )?(?:[a-z-]+ed|did|done|tried|held|ran|put|set|took|went|made|reset|shut)\b",
+    r"\bmy (?:\w+ )?(?:has|is) (?:now )?[a-z-]+ed\b",
+)
 # The reply turns the request down in so many words ("Unfortunately I'm unable to add it",
 # "I'm sorry, but it is not eligible", "no puedo hacer excepciones"): a clear answer. The
 # same request again after it is the user pushing back, not a question the answers missed.
@@ -577,6 +591,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         for j, x in enumerate(texts)
     ]
     persists = [bool(_PERSISTS.search(x)) for x in texts]
+    stepped = [
+        bool(_INSTRUCTS.search(p) and _REPORT_ASKED.search(p) and _DID_STEP.search(x))
+        for p, x in zip(priors, texts, strict=True)
+    ]
 
     def pair(j: int, k: int) -> tuple[float, bool, float, int]:
         """How much user turn ``j`` re-asks earlier turn ``k``: the log-odds, whether they
@@ -653,6 +671,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
         if not missed and replied[j][0] and (_GIVES_ASKED.search(text) or _records(text)):
+            logit = min(logit, _C_STATES)
+        if not (missed or persists[j]) and stepped[j]:
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words: pushback, not confusion.
         if not missed and replied[j][1]:

@@ -293,12 +293,12 @@ def _leaves(text: str) -> bool:
 # came to do, not a threat, when nothing else in the turn complains.
 _REQUEST = any_of(
     r"^\W*(?:(?:yes|ok|okay|sure|then|and|also|so|hi|hello|in that case)\W+)*(?:please |kindly |just )?"
-    r"(?:i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
+    r"(?:i(?:'d| would)?(?: really| just| also| still| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
     r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)",
     # Or after a reason or the story so far: "Given the circumstances, I would like a full
     # refund, please", "I booked it this morning and I really want to cancel it and get a
     # full refund"; or after granting the answer: "I understand, but I'd like a full refund".
-    r"(?:,|\band|\bbut) (?:so )?i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need)"
+    r"(?:,|\band|\bbut) (?:so )?i(?:'d| would)?(?: really| just| also| still| definitely| only)? (?:like|want|need)"
     r" (?:to|a|my|the)\b",
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
@@ -732,7 +732,8 @@ def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
 # service, gives the situation, not heat at the assistant. A verdict ("this is awful",
 # "worst support ever") is none of these.
 _TOLD = re.compile(
-    r"^\W*(?:[\w*']+\W+){0,3}?(?:i|i'm|i've|i'd|me|we|we're|my|our|he|she|they|he's|she's|"
+    # After a stage direction a simulated caller writes ("*voice breaking*").
+    r"^\W*(?:\*[^*]{1,80}\*\W*)?(?:[\w']+\W+){0,3}?(?:i|i'm|i've|i'd|me|we|we're|my|our|he|she|they|he's|she's|"
     r"they're|his|her|their|it|it's|the)\b",
     re.IGNORECASE,
 )
