@@ -357,7 +357,8 @@ _GIVES_ASKED = any_of(
     _OPENS + r"(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
     r"\bmy (?:\w+ )?(?:id|number|name|email|zip(?: code)?|code|reservation|order|booking|account)"
     r"(?: \w+)?\W*(?:is\b|=|:)",
-    _OPENS + r"(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
+    _OPENS
+    + r"(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
     # Not having what was asked for is its answer too ("I'm not sure which one it is").
     _OPENS + r"(?:i(?:'m| am) not sure\b|i (?:don't|do not) (?:know|have|remember)\b)",
 )
@@ -369,7 +370,9 @@ _INSTRUCTS = any_of(
     r"\bplease (?:\w+ ){0,2}?(?:run|restart|reboot|turn|toggle|switch|check|try|enable|disable|reset|"
     r"reconnect|unplug|plug|hold|press|open|tap|remove|reinsert|re-?seat|clear|update|install|go to)\b"
 )
-_REPORT_ASKED = any_of(r"\blet me know (?:what|if|whether|once|when|the|how)\b|\btell me (?:what|if|whether)\b")
+_REPORT_ASKED = any_of(
+    r"\blet me know (?:what|if|whether|once|when|the|how)\b|\btell me (?:what|if|whether)\b"
+)
 _DID_STEP = any_of(
     r"(?:^|[.!?]\s+)\W*(?:(?:ok(?:ay)?|alright|done|so)\W+)?(?:i|we)(?:'ve| have)? (?:just |now |also |"
     r"already )?(?:[a-z-]+ed|did|done|tried|held|ran|put|set|took|went|made|reset|shut)\b",

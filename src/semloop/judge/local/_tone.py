@@ -901,7 +901,9 @@ def turn_tone(
     the user has named someone in their own life, so "he" / "she" may be that person;
     ``glad_before``: the user's turn before read glad; ``after_question``: the reply just
     before asked the user something."""
-    context = _Context(known, known_caps, said, after_repeat, own_people, glad_before, after_question)
+    context = _Context(
+        known, known_caps, said, after_repeat, own_people, glad_before, after_question
+    )
     tone = _read(text, context)
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
     # get a full refund") is what a customer came to do: when the rest of the turn shows
