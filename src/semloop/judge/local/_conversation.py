@@ -384,6 +384,8 @@ _DID_STEP = any_of(
 _DECLINES = any_of(
     r"\bunfortunately\b|\bi(?:'m| am) (?:sorry|afraid),? but\b|\bi(?:'m| am) afraid\b",
     r"\b(?:i|we)(?:'m| am|'re| are) (?:\w+ )?(?:unable|not able) to\b|\b(?:i|we) (?:can't|cannot|can not)\b",
+    # Or done and failed: "I wasn't able to find a patient matching ...".
+    r"\b(?:i|we) (?:was|were)(?:n't| not)? (?:unable|able) to\b(?<!was able to)(?<!were able to)",
     r"\bnot (?:eligible|possible|allowed|permitted)\b|\bno exceptions?\b",
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
