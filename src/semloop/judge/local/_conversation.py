@@ -367,12 +367,15 @@ _GIVES_ASKED = any_of(
 # Airplane Mode, but the status bar now shows ...", "My phone has restarted"): the result
 # answers the instruction, even when the trouble goes on.
 _INSTRUCTS = any_of(
-    r"\bplease (?:\w+ ){0,2}?(?:run|restart|reboot|turn|toggle|switch|check|try|enable|disable|reset|"
-    r"reconnect|unplug|plug|hold|press|open|tap|remove|reinsert|re-?seat|clear|update|install|go to)\b"
+    r"(?:\bplease (?:\w+ ){0,2}?|(?:^|[.!?:\u2022-]\s*|\d[.)]\s*))(?:run|restart|reboot|turn|toggle|"
+    r"switch|check|try|enable|disable|reset|reconnect|unplug|plug|hold|press|open|tap|swipe|remove|"
+    r"reinsert|re-?seat|clear|update|install|go to)\b"
 )
 _REPORT_ASKED = any_of(
     r"\blet me know (?:what|if|whether|once|when|the|how)\b|\btell me (?:what|if|whether)\b"
 )
+# The same step done once more ("I restarted it again like you said"): the steps go round.
+_AGAIN = any_of(r"\bagain\b|\bone more time\b|\bonce more\b")
 _DID_STEP = any_of(
     r"(?:^|[.!?]\s+)\W*(?:(?:ok(?:ay)?|alright|done|so)\W+)?(?:i|we)(?:'ve| have)? (?:just |now |also |"
     r"already )?(?:[a-z-]+ed|did|done|tried|held|ran|put|set|took|went|made|reset|shut)\b",
@@ -598,6 +601,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     persists = [bool(_PERSISTS.search(x)) for x in texts]
     stepped = [
         bool(_INSTRUCTS.search(p) and _REPORT_ASKED.search(p) and _DID_STEP.search(x))
+        and not _AGAIN.search(x)
         for p, x in zip(priors, texts, strict=True)
     ]
 
@@ -677,7 +681,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
         if not missed and replied[j][0] and (_GIVES_ASKED.search(text) or _records(text)):
             logit = min(logit, _C_STATES)
-        if not (missed or persists[j]) and stepped[j]:
+        if not missed and stepped[j]:
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words: pushback, not confusion.
         if not missed and replied[j][1]:
