@@ -2166,3 +2166,72 @@ def test_asked_to_rephrase_the_rephrasing_answers(embedder: Embedder) -> None:
         "Done: gift card 7711 (balance $40) will be used.",
     )
     assert not _fires(answer_confusion_loop, turns, embedder)
+
+
+# ------------------------------------------------------------------ the conv21 round
+def test_a_state_told_in_answer_to_a_question_is_no_heat() -> None:
+    none: frozenset[str] = frozenset()
+    told = (
+        "It started on Sunday. She's been coughing all night, she's exhausted and miserable, "
+        "and honestly I'm frightened it's her asthma again."
+    )
+    asked = "When did the cough start, and is she short of breath?"
+    assert turn_tone(told, none, none, asked, after_question=True).heat < 1.0
+    # The same words to a reply that asked nothing press the point.
+    assert turn_tone(told, none, none, "The next slot is Friday.").heat >= 1.0
+    # Said to the service, or as a verdict, they stay heat.
+    aimed = "You keep asking me questions. It's awful, she's miserable and you're useless."
+    assert turn_tone(aimed, none, none, asked, after_question=True).heat >= 1.0
+
+
+def test_understanding_then_asking_a_refund_is_a_request() -> None:
+    none: frozenset[str] = frozenset()
+    plea = "I see, but I'd still like a full refund for the course. Could you look into it?"
+    assert "threatens to leave" not in turn_tone(plea, none, none, "").cues
+    threat = "I see, but refund me in full or I'm going to my bank."
+    assert "threatens to leave" in turn_tone(threat, none, none, "").cues
+
+
+@pytest.mark.parametrize(
+    ("turns", "fires"),
+    [
+        (  # each reported step answers the instruction: no question asked again
+            (
+                "My printer says 'offline' and nothing prints.",
+                "Please turn the printer off and on again, then let me know what the panel shows.",
+                (
+                    "I've turned it off and on. The panel now says 'Ready' but the laptop still "
+                    "lists it as offline."
+                ),
+                "Please remove the printer in Settings > Printers and add it again. Let me know what happens.",
+                "I've removed it and added it again. The test page failed with 'Driver unavailable'.",
+            ),
+            False,
+        ),
+        (  # the same instruction again, and the user says so: a loop
+            (
+                "My printer says 'offline' and nothing prints.",
+                "Please turn the printer off and on again, then let me know what the panel shows.",
+                "I did, it still says offline.",
+                "Please turn the printer off and on again, then let me know what the panel shows.",
+                "I already restarted it, I told you. It's still offline. What else can I do?",
+                "Please turn the printer off and on again, then let me know what the panel shows.",
+            ),
+            True,
+        ),
+        (  # no ID to hand is the answer to the request for it
+            (
+                "Hi, I'd like to book a hearing test for my father.",
+                "I'll need his full name, date of birth and clinic number to find his record.",
+                (
+                    "Um, okay, I don't have his clinic number here. He's Arthur Bell, born 9 May "
+                    "1947. Can we book the hearing test with just those?"
+                ),
+            ),
+            False,
+        ),
+    ],
+    ids=["step_results_reported", "same_step_again", "no_id_to_hand"],
+)
+def test_conv21_round_rules(turns: tuple[str, ...], fires: bool, embedder: Embedder) -> None:
+    assert _fires(answer_confusion_loop, turns, embedder) is fires

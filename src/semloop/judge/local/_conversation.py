@@ -158,6 +158,7 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
                 after_repeat=repeat,
                 own_people=named,
                 glad_before=glad,
+                after_question=bool(replies) and "?" in replies[-1],
             )
         )
     later = tones[1:]
@@ -337,6 +338,8 @@ _ASKED_FOR = any_of(
     r"check|specify|verify|double-check|rephrase|clarify)\b|\bplease (?:provide|share|give|send|"
     r"confirm|let me know|specify|verify|double-check|rephrase|clarify)\b|"
     r"(?:^|[.!?]\s+)let me know (?:once|when|if|which|what)\b|"
+    # "I'll need her full name, date of birth and patient ID": asked as a need.
+    r"\bi(?:'ll| will)? (?:first |also |still )?need (?:your|her|his|their|the|a|to (?:verify|confirm))\b|"
     r"\bwhat(?:'s| is) (?:your|the)\b|\bmay i (?:have|get)\b|\bwhich (?:\w+ )?(?:one|reservation|order|"
     r"flight|item|booking|option)\b",
     # Asking for the go-ahead ("Shall I proceed?", "Would you like me to ...", "Please
@@ -348,13 +351,35 @@ _ASKED_FOR = any_of(
     r"\b(?:podr[ií]as?|puedes|puede) (?:por favor )?(?:proporcionar|verificar|confirmar|indicar|"
     r"darme|decirme|revisar)\b|\bpor favor,? (?:proporciona|verifica|confirma|indica)\b",
 )
+# A spoken opening before the answer ("Ugh, okay, ...", "Look, I don't have my ID").
+_OPENS = r"^\W*(?:(?:ugh+|um+|uh+|oh|ah|hmm+|well|look|fine|alright)\b\W*){0,3}"
 _GIVES_ASKED = any_of(
-    r"^\W*(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
+    _OPENS + r"(?:sure|yes|yeah|yep|ok(?:ay)?|of course|certainly|absolutely|no|i'm sorry|sorry)\b",
     r"\bmy (?:\w+ )?(?:id|number|name|email|zip(?: code)?|code|reservation|order|booking|account)"
     r"(?: \w+)?\W*(?:is\b|=|:)",
-    r"^\W*(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
+    _OPENS
+    + r"(?:it's|it is|i think it's|i think it is|the (?:\w+ )?(?:one|id|number) is|here(?:'s| is| are))\b",
     # Not having what was asked for is its answer too ("I'm not sure which one it is").
-    r"^\W*i(?:'m| am) not sure\b|^\W*i (?:don't|do not) (?:know|have|remember)\b",
+    _OPENS + r"(?:i(?:'m| am) not sure\b|i (?:don't|do not) (?:know|have|remember)\b)",
+)
+# The reply gave the user a step to carry out and report on ("Please turn off Airplane
+# Mode ... Let me know what you see"), and the turn reports it done ("I've turned off
+# Airplane Mode, but the status bar now shows ...", "My phone has restarted"): the result
+# answers the instruction, even when the trouble goes on.
+_INSTRUCTS = any_of(
+    r"(?:\bplease (?:\w+ ){0,2}?|(?:^|[.!?:\u2022-]\s*|\d[.)]\s*))(?:run|restart|reboot|turn|toggle|"
+    r"switch|check|try|enable|disable|reset|reconnect|unplug|plug|hold|press|open|tap|swipe|remove|"
+    r"reinsert|re-?seat|clear|update|install|go to)\b"
+)
+_REPORT_ASKED = any_of(
+    r"\blet me know (?:what|if|whether|once|when|the|how)\b|\btell me (?:what|if|whether)\b"
+)
+# The same step done once more ("I restarted it again like you said"): the steps go round.
+_AGAIN = any_of(r"\bagain\b|\bone more time\b|\bonce more\b")
+_DID_STEP = any_of(
+    r"(?:^|[.!?]\s+)\W*(?:(?:ok(?:ay)?|alright|done|so)\W+)?(?:i|we)(?:'ve| have)? (?:just |now |also |"
+    r"already )?(?:[a-z-]+ed|did|done|tried|held|ran|put|set|took|went|made|reset|shut)\b",
+    r"\bmy (?:\w+ )?(?:has|is) (?:now )?[a-z-]+ed\b",
 )
 # The reply turns the request down in so many words ("Unfortunately I'm unable to add it",
 # "I'm sorry, but it is not eligible", "no puedo hacer excepciones"): a clear answer. The
@@ -362,6 +387,8 @@ _GIVES_ASKED = any_of(
 _DECLINES = any_of(
     r"\bunfortunately\b|\bi(?:'m| am) (?:sorry|afraid),? but\b|\bi(?:'m| am) afraid\b",
     r"\b(?:i|we)(?:'m| am|'re| are) (?:\w+ )?(?:unable|not able) to\b|\b(?:i|we) (?:can't|cannot|can not)\b",
+    # Or done and failed: "I wasn't able to find a patient matching ...".
+    r"\b(?:i|we) (?:was|were)(?:n't| not)? (?:unable|able) to\b(?<!was able to)(?<!were able to)",
     r"\bnot (?:eligible|possible|allowed|permitted)\b|\bno exceptions?\b",
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
@@ -572,6 +599,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         for j, x in enumerate(texts)
     ]
     persists = [bool(_PERSISTS.search(x)) for x in texts]
+    stepped = [
+        bool(_INSTRUCTS.search(p) and _REPORT_ASKED.search(p) and _DID_STEP.search(x))
+        and not _AGAIN.search(x)
+        for p, x in zip(priors, texts, strict=True)
+    ]
 
     def pair(j: int, k: int) -> tuple[float, bool, float, int]:
         """How much user turn ``j`` re-asks earlier turn ``k``: the log-odds, whether they
@@ -648,6 +680,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
         if not missed and replied[j][0] and (_GIVES_ASKED.search(text) or _records(text)):
+            logit = min(logit, _C_STATES)
+        if not missed and stepped[j]:
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words: pushback, not confusion.
         if not missed and replied[j][1]:

@@ -293,12 +293,12 @@ def _leaves(text: str) -> bool:
 # came to do, not a threat, when nothing else in the turn complains.
 _REQUEST = any_of(
     r"^\W*(?:(?:yes|ok|okay|sure|then|and|also|so|hi|hello|in that case)\W+)*(?:please |kindly |just )?"
-    r"(?:i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
+    r"(?:i(?:'d| would)?(?: really| just| also| still| definitely| only)? (?:like|want|need|wish|prefer)\b|i(?:'m| am) (?:writing|calling|contacting you|"
     r"here) to\b|(?:can|could|would|will) (?:you|i|we)\b|please\b|cancel\b[^.?!]*\bplease\b)",
     # Or after a reason or the story so far: "Given the circumstances, I would like a full
     # refund, please", "I booked it this morning and I really want to cancel it and get a
-    # full refund".
-    r"(?:,|\band) (?:so )?i(?:'d| would)?(?: really| just| also| definitely| only)? (?:like|want|need)"
+    # full refund"; or after granting the answer: "I understand, but I'd like a full refund".
+    r"(?:,|\band|\bbut) (?:so )?i(?:'d| would)?(?: really| just| also| still| definitely| only)? (?:like|want|need)"
     r" (?:to|a|my|the)\b",
 )
 _BUSINESS = frozenset(("threatens to leave", "asks for redress", "sarcasm"))
@@ -727,6 +727,31 @@ def _without_others(text: str, *, own_people: bool, said: str = "") -> str:
     return "".join(" " if about_others(c) else c for c in parts)
 
 
+# Told in answer to the reply's question, a sentence about a person or a thing in the
+# user's life ("the pain is a 7", "I'm scared", "he's getting weaker"), not said to the
+# service, gives the situation, not heat at the assistant. A verdict ("this is awful",
+# "worst support ever") is none of these.
+_TOLD = re.compile(
+    # After a stage direction a simulated caller writes ("*voice breaking*").
+    r"^\W*(?:\*[^*]{1,80}\*\W*)?(?:[\w']+\W+){0,3}?(?:i|i'm|i've|i'd|me|we|we're|my|our|he|she|they|he's|she's|"
+    r"they're|his|her|their|it|it's|the)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_told(text: str) -> str:
+    """``text`` without its sentences that tell how someone or something is, neither
+    addressing the service nor judging."""
+
+    def told(sentence: str) -> bool:
+        if _ADDRESSED.search(sentence) or _JUDGED.search(sentence):
+            return False
+        return bool(_TOLD.search(sentence))
+
+    parts = (c for m in _SENTENCE_PART.finditer(text) for c in _TURN.split(m.group(0)))
+    return "".join(" " if told(c) else c for c in parts)
+
+
 _GOOD = 1.5  # VADER valence of a word intensity is for ("good" 1.9, "easy" 1.9)
 # Words VADER does not score that are good for the one buying or using ("RIDICULOUSLY
 # cheap", "stupid fast"); "ridiculously expensive" stays angry.
@@ -855,6 +880,7 @@ class _Context:
     after_repeat: bool
     own_people: bool
     glad_before: bool
+    after_question: bool = False
 
 
 def turn_tone(
@@ -866,14 +892,18 @@ def turn_tone(
     after_repeat: bool = False,
     own_people: bool = False,
     glad_before: bool = False,
+    after_question: bool = False,
 ) -> Tone:
     """How heated ``text`` is, ignoring words in ``known`` (the problem as already stated)
     and capitalised words in ``known_caps`` (names and codes the conversation uses);
     ``said`` is what the assistant has said so far; ``after_repeat``: the reply just before
     said an earlier reply again, and praise or thanks for that is sarcasm; ``own_people``:
     the user has named someone in their own life, so "he" / "she" may be that person;
-    ``glad_before``: the user's turn before read glad."""
-    context = _Context(known, known_caps, said, after_repeat, own_people, glad_before)
+    ``glad_before``: the user's turn before read glad; ``after_question``: the reply just
+    before asked the user something."""
+    context = _Context(
+        known, known_caps, said, after_repeat, own_people, glad_before, after_question
+    )
     tone = _read(text, context)
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
     # get a full refund") is what a customer came to do: when the rest of the turn shows
@@ -994,7 +1024,12 @@ def _read(text: str, context: _Context) -> Tone:
     elif _SCARE.search(text) and not _ASKS_MEANING.search(text):
         heat += _W_MOCK
         cues.append("scare quotes")
-    neg, words = _new_negative(own, known)
+    # Asked about it, with no complaint's shape, the user tells their state ("the pain is a
+    # 7, I'm scared"): information. Told to a reply that asked nothing ("I'm in pain here"),
+    # it presses.
+    shaped = any(c in _FAMILIES and c not in _INTENSITY for c in cues)
+    told = context.after_question and not shaped
+    neg, words = _new_negative(_without_told(own) if told else own, known)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
     # "OMG", "seriously" are intensity too: in a glad turn they are excitement.
