@@ -1863,7 +1863,8 @@ _SERVICE = _phrases(
     r"i (?:completely |totally |fully |really |do )?(?:understand|appreciate|hear you)|(?:i'm|i am) "
     r"(?:so |very |really |truly )?sorry|sorry (?:to hear|for|about)|i apologi[sz]e|"
     r"verif(?:y|ied|ication)|identity|authenticat\w*|security (?:check|questions?)|privacy|"
-    r"polic(?:y|ies)|(?:please )?(?:hold|stay on the line)|one moment"
+    r"polic(?:y|ies) (?:is|are|requires?|says|states|does|do|to|that)|(?:per|under) (?:our |the )?"
+    r"(?:\w+ )?polic(?:y|ies)|(?:please )?(?:hold|stay on the line)|one moment"
 )
 
 
