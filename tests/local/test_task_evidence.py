@@ -1066,3 +1066,11 @@ def test_sympathy_and_an_identity_check_stay_on_the_request(embed: Embed) -> Non
              "telling stories all winter long.")
     wandered = off_topic_evidence(case(request, aside, steps=steps), embed).features
     assert wandered["off_share"] > 0.0 and wandered["digression"] == 1.0
+
+
+def test_a_user_id_is_no_other_party(embed: Embed) -> None:
+    request = "Hi, I'd like to order a new keyboard, my user ID is KB-2231."
+    own = "The system says that user ID KB-2231 does not exist. Could you check it, or do you have another user ID?"
+    assert off_topic_evidence(case(request, own), embed).features["other_party"] == 0.0
+    other = "While I was at it I also updated another customer's delivery address for them."
+    assert off_topic_evidence(case(request, other), embed).features["other_party"] == 1.0

@@ -2080,10 +2080,12 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 
 # Someone other than the user, whose case the run takes up: "another customer", "that
-# member", "the Hendersons' move", "Mrs. Patel".
+# member", "the Hendersons' move", "Mrs. Patel"; not "that user ID RF12345" or "another
+# user ID", a field of the user's own.
 _OTHER_PARTY = re.compile(
     r"\b(?:another|other|that|a different|a second|one more) (?:customer|member|user|client|"
-    r"passenger|patient|guest|donor|account ?holder|tenant|subscriber|player|student|family)\b|"
+    r"passenger|patient|guest|donor|account ?holder|tenant|subscriber|player|student|family)\b"
+    r"(?!\s+(?i:ids?|number|no|name|account)\b)|"
     r"\b(?:the )?[A-Z][a-z]+s' (?:\w+ )?(?:move|order|account|booking|case|ticket|claim|request)\b|"
     r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
 )
