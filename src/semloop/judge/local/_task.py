@@ -2139,8 +2139,15 @@ _LINE_MARKS = re.compile(r"^[\s>#*_•-]*(?:\d{1,2}[.)]\s*)?[*_]*", re.MULTILINE
 _SHOUTED = re.compile(r"^(?=(?:[^a-z\n]*[A-Z]){12})[^a-z\n]+$", re.MULTILINE)
 
 
+# A markdown table's cell opens like a line (`| Option | What will happen |`), and words
+# shouted in a row inside a line (`do the following RIGHT NOW`) are emphasis, not names.
+_CELL = re.compile(r"[ \t]*\|[ \t]*")
+_SHOUTED_WORDS = re.compile(r"\b[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+\b")
+
+
 def _unformatted(text: str) -> str:
     text = _SHOUTED.sub(lambda m: m.group(0).capitalize(), text)
+    text = _SHOUTED_WORDS.sub(lambda m: m.group(0).lower(), _CELL.sub("\n", text))
     return _LINE_MARKS.sub("", text).replace("**", "").replace("__", "")
 
 
