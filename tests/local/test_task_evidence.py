@@ -988,7 +988,7 @@ def test_markdown_and_capitals_are_no_names() -> None:
     assert _unformatted("YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.") == "You are being transferred to a human agent."
     assert _unformatted("Ask Dr. Patel at the NHS.") == "Ask Dr. Patel at the NHS."
     # A table's cells open like lines; words shouted in a row are emphasis; codes stay.
-    assert _unformatted("| Option | What will happen |") == "\nOption\nWhat will happen\n"
+    assert _unformatted("| Option | What will happen |") == "Option\nWhat will happen\n"
     assert _unformatted("Please do this RIGHT NOW: fly JFK to LAX") == "Please do this right now: fly JFK to LAX"
 
 
