@@ -987,6 +987,9 @@ def test_markdown_and_capitals_are_no_names() -> None:
     assert _unformatted("- **Route:** CLT to DTW\n1. **Rash** on trunk") == "Route: CLT to DTW\nRash on trunk"
     assert _unformatted("YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.") == "You are being transferred to a human agent."
     assert _unformatted("Ask Dr. Patel at the NHS.") == "Ask Dr. Patel at the NHS."
+    # A table's cells open like lines; words shouted in a row are emphasis; codes stay.
+    assert _unformatted("| Option | What will happen |") == "Option\nWhat will happen\n"
+    assert _unformatted("Please do this RIGHT NOW: fly JFK to LAX") == "Please do this right now: fly JFK to LAX"
 
 
 def test_the_users_name_from_their_id_and_a_record_summary_bring_no_names(embed: Embed) -> None:
@@ -1016,3 +1019,61 @@ def test_what_the_user_still_has_to_do_is_no_work_left(embed: Embed) -> None:
     assert task_completion_evidence(case(request, told), embed).features["remainder"] == 0.0
     left = "I've applied the $500 certificate. I still need to apply the second one."
     assert task_completion_evidence(case(request, left), embed).features["remainder"] == 1.0
+
+
+# --- real runs, round 2: replies that ask, refuse with a reason, hand off, or serve ---
+
+def test_a_question_for_the_users_details_promises_no_work(embed: Embed) -> None:
+    request = "Hi, I need to cancel my eye test on the 12th."
+    steps = ("Hello! How can I help?", "Sure. First, could you give me your patient number?")
+    asks = "No problem! I can look you up with your name and date of birth instead. Please go ahead and share those with me."
+    tc = task_completion_evidence(case(request, asks, steps=steps), embed).features
+    assert tc["promise"] == 0.0 and tc["generic"] == 0.0
+    waits = "I'm sorry. I still need to verify your identity before I cancel it. Can you please provide your date of birth?"
+    assert task_completion_evidence(case(request, waits, steps=steps), embed).features["remainder"] == 0.0
+    # The same offer with nothing asked of the user only promises.
+    promised = "No problem! I will look you up and cancel the eye test later today."
+    assert task_completion_evidence(case(request, promised, steps=steps), embed).features["promise"] == 1.0
+
+
+def test_a_refusal_that_gives_its_reason_is_not_generic(embed: Embed) -> None:
+    request = "I want my money back for the concert tickets, I can't go any more."
+    steps = ("Hi! What can I help with?", "Could you give me the order number?")
+    reasoned = ("I understand your frustration, and I'm sorry. However, our terms don't allow me to "
+                "refund tickets once the event is within seven days.")
+    assert task_completion_evidence(case(request, reasoned, steps=steps), embed).features["generic"] == 0.0
+    bare = "I'm sorry to hear that. Unfortunately I'm unable to help with that. Is there anything else?"
+    assert task_completion_evidence(case(request, bare, steps=steps), embed).features["generic"] == 1.0
+
+
+def test_a_hand_off_said_in_the_future_is_done_when_the_call_ran(embed: Embed) -> None:
+    request = "Hi, please cancel my reservation K7Q2PL and refund it"
+    said = "I understand. I will transfer you to a human agent now who can look at the refund."
+    assert task_completion_evidence(case(request, said, tools=(_LOOKUP, _HANDOFF)),
+                                    embed).features["promise"] == 0.0
+    # With no hand-off call it stays a promise (the labelled set's task_completion-522).
+    assert task_completion_evidence(case(request, said, tools=(_LOOKUP,)), embed).features["promise"] == 1.0
+
+
+def test_sympathy_and_an_identity_check_stay_on_the_request(embed: Embed) -> None:
+    request = "My boiler stopped working this morning and the house is freezing. I need an engineer today."
+    steps = ("Hello, how can I help?", "I'm sorry to hear that. I can help you book an engineer.")
+    service = ("I completely understand how stressful that is with the cold. For your security I'm "
+               "required to verify your identity before I open your plan. Could you give me your "
+               "policy number and postcode?")
+    served = off_topic_evidence(case(request, service, steps=steps), embed).features
+    assert served["stretch"] == 0.0 and served["off_share"] == 0.0
+    # An aside after the same question still leaves the request.
+    aside = ("Could you give me your policy number? By the way, I grew up in a house with a coal "
+             "range and my grandmother baked bread in it every Sunday. We used to sit round it "
+             "telling stories all winter long.")
+    wandered = off_topic_evidence(case(request, aside, steps=steps), embed).features
+    assert wandered["off_share"] > 0.0 and wandered["digression"] == 1.0
+
+
+def test_a_user_id_is_no_other_party(embed: Embed) -> None:
+    request = "Hi, I'd like to order a new keyboard, my user ID is KB-2231."
+    own = "The system says that user ID KB-2231 does not exist. Could you check it, or do you have another user ID?"
+    assert off_topic_evidence(case(request, own), embed).features["other_party"] == 0.0
+    other = "While I was at it I also updated another customer's delivery address for them."
+    assert off_topic_evidence(case(request, other), embed).features["other_party"] == 1.0

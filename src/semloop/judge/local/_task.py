@@ -206,6 +206,12 @@ _ASKING = re.compile(
     r" you|may i (?:have|ask)|i(?:'ll| will) need your|can i (?:have|get) your",
     re.IGNORECASE,
 )
+# A reply that asks the user for what the work needs ("I can look you up with your name and
+# date of birth. Please go ahead and share those with me."): what it says it can do, and the
+# work still to do, wait on the user's answer; it is a question, not work put off.
+_ASKS_USER = re.compile(_ASKING.pattern + r"|\bplease (?:go ahead and |just )?(?:provide|share|send|"
+                        r"give|tell)\b|\b(?:just |please )?share (?:those|these|them|it|that) with me\b|"
+                        r"\b(?:could|can|would) you (?:please )?(?:tell|give|send) me\b", re.IGNORECASE)
 
 
 # A tool that refuses answers "Error: not enough seats" (tau's tools) or {"error": …}, and
@@ -479,7 +485,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     text = case.output
     # "Could you paste the moves? Then I'll go through them": a promise that waits on what
     # the answer asks for is a clarifying question, not work put off.
-    awaits = bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
+    awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
+              or bool(_ASKS_USER.search(text)))
     ev.flag("promise", promises_only(_LET_ME_KNOW.sub("tell me", text), case.input) and not awaits,
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
@@ -499,7 +506,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     remainder = next((s for s in [*run.sentences, *case.steps[-1:]] if _REMAINING.search(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
-    ev.flag("remainder", remainder is not None and not promises_only(text, case.input),
+    ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
             f'it stops with work left: "{_short(remainder or "")}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
@@ -547,9 +554,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # policy that forbids it asks, so the reply is neither generic nor a promise, and the
     # parts were passed on with it. "Let me check CL-30112." after escalating another claim
     # still promises.
+    # "I will transfer you to a human agent now" is done, not promised, when the hand-off
+    # call ran after it was said: the reply announces the call.
     calls = case.tools_called
     if any(_hands_over(s) for s in run.sentences) or (
-            calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and not ev.features["promise"]):
+            calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and (
+                not ev.features["promise"] or any(_announces_handoff(s) for s in run.sentences))):
         for name in _PASSED_ON:
             ev.flag(name, 0.0)
             ev.notes.pop(name, None)
@@ -590,6 +600,17 @@ _NOT_HANDED = re.compile(r"\?\s*$|\b(?:can't|cannot|can not|unable|not able|won'
 def _hands_over(sentence: str) -> bool:
     """The sentence says the request is, or is being, handed to a person."""
     return bool(_HANDED_OVER.search(sentence)) and not _NOT_HANDED.search(sentence)
+
+
+_HANDOFF_SAID = re.compile(r"\b(?:transfer|escalat|connect|pass|hand)\w*(?:\s+[\w']+){0,4}?\s+(?:over |on )?to "
+                           r"(?:a |an |our |the |one of our )?(?:[\w-]+ ){0,2}(?:human|agents?|person|staff|"
+                           r"specialists?|supervisor|team|representative|colleague|nurse|doctor|clinician|"
+                           r"pharmacist)\b", re.IGNORECASE)
+
+
+def _announces_handoff(sentence: str) -> bool:
+    """The sentence says the request is, or will now be, handed to a person."""
+    return bool(_HANDOFF_SAID.search(sentence)) and not _NOT_HANDED.search(sentence)
 
 
 def _handed_to_person(case: RunCase) -> bool:
@@ -717,6 +738,12 @@ def _generic(run: _Run) -> bool:
     # Only "I couldn't do it", however much of the request it repeats: nothing is done.
     if run.sentences and all(_BARE_INABILITY.search(s) for s in run.sentences):
         return True
+    # A question for what the work needs, or a refusal that gives its reason ("our policy
+    # does not allow me to …", "I can't waive the fee, because …"), is about this request
+    # however stock its other sentences.
+    if any(_ASKS_USER.search(s) and not _ANYTHING_ELSE.search(s) or _REASONED_REFUSAL.search(s)
+           for s in run.sentences):
+        return False
     stock = sum(1 for s in run.sentences if _BOILERPLATE.search(s))
     # Tools that answered, and an answer that uses nothing they returned.
     data = [c.output for c in case.tools_called if not _failed(c) and len(c.output) > 20]
@@ -731,6 +758,13 @@ def _generic(run: _Run) -> bool:
 
 
 _GENERIC_SHARE = 0.34
+_ANYTHING_ELSE = _phrases(r"anything else|any other|further (?:questions?|help|assistance)|if you need")
+_REASONED_REFUSAL = re.compile(
+    r"^(?=.*\b(?:can't|cannot|can not|unable to|not able to|not (?:permitted|allowed|eligible)|"
+    r"(?:don't|doesn't|do not|does not) (?:allow|permit|let)|(?:don't|do not) have the (?:ability|"
+    r"authority|access)|(?:isn't|is not) possible)\b)"
+    r"(?=.*(?:\b(?:because|since|due to|as (?:the|your|our|it|this|that|they)|polic(?:y|ies)|rules?|"
+    r"terms|contract|requires?|required)\b|\s[\u2014\u2013]\s))", re.IGNORECASE | re.DOTALL)
 # "I wasn't able to arrange a locksmith for you tonight.": a sentence that says only that
 # the work was not done, with no reason, no clause after it and nothing offered instead.
 _BARE_INABILITY = re.compile(
@@ -1821,6 +1855,26 @@ _ADVICE = re.compile(
     r"(?:is|are) (?:useful|handy|wise))\b",
     re.IGNORECASE,
 )
+# The service around a request, in any domain: sympathy ("I completely understand you're in
+# pain"), the identity check and the rule behind it ("I'm required to verify your identity"),
+# asking the user for their details, a hand-off or a hold. It names none of the request's
+# words yet is the agent serving it; an aside that opens on sympathy is still an aside.
+_SERVICE = _phrases(
+    r"i (?:completely |totally |fully |really |do )?(?:understand|appreciate|hear you)|(?:i'm|i am) "
+    r"(?:so |very |really |truly )?sorry|sorry (?:to hear|for|about)|i apologi[sz]e|"
+    r"verif(?:y|ied|ication)|identity|authenticat\w*|security (?:check|questions?)|privacy|"
+    r"polic(?:y|ies) (?:is|are|requires?|says|states|does|do|to|that)|(?:per|under) (?:our |the )?"
+    r"(?:\w+ )?polic(?:y|ies)|(?:please )?(?:hold|stay on the line)|one moment"
+)
+
+
+def _serves(unit: str) -> bool:
+    """The unit is service around the request: sympathy, an identity check, its rule, a
+    question for the user's details, a hand-off or a hold."""
+    return not (_PERSONAL.search(unit) or _DIGRESSION.search(unit)) and bool(
+        _SERVICE.search(unit) or _ASKS_USER.search(unit) or _announces_handoff(unit))
+
+
 _PERSONAL = re.compile(
     r"\b(?:I|we) (?:went|make|love|loved|grew up|used to|lived|once)\b|\bmy (?:family|favourite|"
     r"favorite|own|top tips|friends?|flatmates?|childhood)\b|\bfamily favou?rite\b|"
@@ -1915,7 +1969,7 @@ def _drift_by_meaning(
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
-           for i in range(len(units))]
+           and not _serves(units[i][0]) for i in range(len(units))]
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
@@ -2026,10 +2080,12 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 
 # Someone other than the user, whose case the run takes up: "another customer", "that
-# member", "the Hendersons' move", "Mrs. Patel".
+# member", "the Hendersons' move", "Mrs. Patel"; not "that user ID RF12345" or "another
+# user ID", a field of the user's own.
 _OTHER_PARTY = re.compile(
     r"\b(?:another|other|that|a different|a second|one more) (?:customer|member|user|client|"
-    r"passenger|patient|guest|donor|account ?holder|tenant|subscriber|player|student|family)\b|"
+    r"passenger|patient|guest|donor|account ?holder|tenant|subscriber|player|student|family)\b"
+    r"(?!\s+(?i:ids?|number|no|name|account)\b)|"
     r"\b(?:the )?[A-Z][a-z]+s' (?:\w+ )?(?:move|order|account|booking|case|ticket|claim|request)\b|"
     r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
 )
@@ -2083,8 +2139,15 @@ _LINE_MARKS = re.compile(r"^[\s>#*_•-]*(?:\d{1,2}[.)]\s*)?[*_]*", re.MULTILINE
 _SHOUTED = re.compile(r"^(?=(?:[^a-z\n]*[A-Z]){12})[^a-z\n]+$", re.MULTILINE)
 
 
+# A markdown table's cell opens like a line (`| Option | What will happen |`), and words
+# shouted in a row inside a line (`do the following RIGHT NOW`) are emphasis, not names.
+_CELL = re.compile(r"[ \t]*\|[ \t]*")
+_SHOUTED_WORDS = re.compile(r"\b[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+\b")
+
+
 def _unformatted(text: str) -> str:
     text = _SHOUTED.sub(lambda m: m.group(0).capitalize(), text)
+    text = _SHOUTED_WORDS.sub(lambda m: m.group(0).lower(), _CELL.sub("\n", text))
     return _LINE_MARKS.sub("", text).replace("**", "").replace("__", "")
 
 
