@@ -848,6 +848,42 @@ def _without_self_blame(text: str) -> str:
     return "".join(" " if _SELF_BLAME.search(c) else c for c in _CLAUSE_END.split(text))
 
 
+# A feeling named about what happened ("I'm really frustrated about the delayed flight", "upset
+# that the concert was postponed") tells the situation, once: it aims at nothing the service
+# did. Said of the service or the one answering ("upset with how you've handled this", "not
+# happy with the service I received": the first words of what it is about), it is a
+# complaint and stays.
+_FELT_ABOUT = re.compile(
+    r"\b(?:disappointed|upset|frustrated|annoyed|unhappy)\b[^.!?]*?"
+    r"\b(?:about|over|by|that|because|since|with)\b((?:\W+[\w']+){1,3})",
+    re.IGNORECASE,
+)
+_AT_SERVICE = re.compile(
+    r"\b(?:you|your|yours|y'all|service|support|agents?|staff|answers?|response|reply|"
+    r"handled|handling|treat(?:ed|ment)?|help(?:ed)?|told|keep|again|still|always|never)\b",
+    re.IGNORECASE,
+)
+
+
+# The harm a redress is asked for ("compensation for the inconvenience", "a refund for my
+# missed connection") names what happened; "a refund for this garbage" judges it and stays.
+_REDRESSED_HARM = re.compile(
+    r"(\b(?:refund|refunded|compensated|compensation|reimbursed|reimbursement|voucher|"
+    r"certificate|credit|gesture)\b)[^.!?]{0,20}?\bfor (?:the|my|our|any|all the)\b[^.!?,]*",
+    re.IGNORECASE,
+)
+
+
+def _without_situation(text: str) -> str:
+    """``text`` without what tells the situation: the sentences that name a feeling about
+    it (``_FELT_ABOUT``), and the harm a redress is asked for (``_REDRESSED_HARM``)."""
+    text = "".join(
+        " " if (m := _FELT_ABOUT.search(p)) and not _AT_SERVICE.search(m.group(1)) else p
+        for p in _SENTENCE_END.split(text)
+    )
+    return _REDRESSED_HARM.sub(r"\1 ", text)
+
+
 def _echoes(quote: str, spoken_words: set[str]) -> bool:
     """A quoted span the assistant said, word for word or in its own content words."""
     words = set(content_tokens(tokens(quote)))
@@ -977,7 +1013,9 @@ def _read(text: str, context: _Context) -> Tone:
     # Quoted words are not the user's own tone; nor is anger at someone else.
     own = _intensity_for(
         _without_others(
-            _without_self_blame(QUOTED.sub(" ", text)), own_people=own_people, said=said
+            _without_situation(_without_self_blame(QUOTED.sub(" ", text))),
+            own_people=own_people,
+            said=said,
         )
     )
     # Right after a reply said again, glad words are sarcasm, and their intensity with them.
