@@ -178,7 +178,7 @@ _LEAVE = any_of(
     r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
     r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
     r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
-    r"(?: \w+){1,3} again\b|\bmy money back\b",
+    r"(?: \w+){1,3} again\b",
     r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
     r"\bdisput(?:e|ing) (?:it|this|the (?:charge|payment|transaction|invoice|bill|fee))\b|"
     r"\b(?:with|to) my (?:bank|card issuer)\b",
@@ -201,7 +201,7 @@ _LEAVE = any_of(
     # A deadline ("unless ... by Friday").
     r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
-    r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bfull refund\b|\bstop charging\b",
+    r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
     r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
     r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
@@ -251,6 +251,8 @@ _REDRESS = any_of(
     # Or announced: "I will ask for a refund", "I'm claiming compensation".
     r"\b(?:ask|asking|claim|claiming|request|requesting) (?:for )?(?:a |my |the )?(?:full )?"
     r"(?:refund|compensation|reimbursement)\b",
+    # Money asked back is redress, not leaving: the customer stays to be refunded.
+    r"\bfull refund\b|\bmy money back\b",
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
