@@ -2235,3 +2235,40 @@ def test_understanding_then_asking_a_refund_is_a_request() -> None:
 )
 def test_conv21_round_rules(turns: tuple[str, ...], fires: bool, embedder: Embedder) -> None:
     assert _fires(answer_confusion_loop, turns, embedder) is fires
+
+
+# ------------------------------------------------------------------ the uf22 round
+def test_a_feeling_about_what_happened_is_the_situation() -> None:
+    none: frozenset[str] = frozenset()
+    asked = "Which date would you like to travel?"
+    felt = (
+        "The 14th, please. Before that, I'm really annoyed about my last ferry being "
+        "cancelled at short notice. It was a nuisance."
+    )
+    assert turn_tone(felt, none, none, asked, after_question=True).cues == ()
+    # About the one answering, or about how the service handled it, it stays a complaint.
+    for aimed in (
+        "I'm really annoyed with you. You cancelled my ferry twice.",
+        "I'm really annoyed about how this was handled.",
+        "I'm really annoyed because you never called back.",
+    ):
+        assert "says so" in turn_tone(aimed, none, none, asked, after_question=True).cues
+
+
+def test_the_harm_a_redress_is_for_is_no_negative_word() -> None:
+    none: frozenset[str] = frozenset()
+    harm = "I'd like some compensation for the disruption to my holiday, please."
+    assert turn_tone(harm, none, none, "").heat <= 0.0
+    judged = "I'd like a refund for this garbage. It's pathetic."
+    assert turn_tone(judged, none, none, "").heat >= 1.0
+
+
+def test_money_asked_back_is_redress_not_leaving() -> None:
+    none: frozenset[str] = frozenset()
+    for asked in (
+        "I understand the policy, but I really need a full refund for this booking.",
+        "Is there any way you can help me get my money back?",
+    ):
+        assert "threatens to leave" not in turn_tone(asked, none, none, "").cues
+    threat = "Give me a full refund or I'm disputing the charge."
+    assert "threatens to leave" in turn_tone(threat, none, none, "").cues

@@ -861,7 +861,7 @@ _FELT_ABOUT = re.compile(
     re.IGNORECASE,
 )
 _AT_SERVICE = re.compile(
-    r"\b(?:you|your|yours|y'all|service|support|agents?|staff|answers?|response|reply|"
+    r"\b(?:you|your|yours|y'all|how|way|service|support|agents?|staff|answers?|response|reply|"
     r"handled|handling|treat(?:ed|ment)?|help(?:ed)?|told|keep|again|still|always|never)\b",
     re.IGNORECASE,
 )
