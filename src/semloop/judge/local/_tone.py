@@ -856,8 +856,8 @@ def _without_self_blame(text: str) -> str:
 # happy with the service I received": the first words of what it is about), it is a
 # complaint and stays.
 _FELT_ABOUT = re.compile(
-    r"\b(?:disappointed|upset|frustrated|annoyed|unhappy)\b[^.!?]*?"
-    r"\b(?:about|over|by|that|because|since|with)\b((?:\W+[\w']+){1,3})",
+    r"\b(?:disappointed|upset|frustrated|annoyed|unhappy)(?:\W+\w+)?\W+"
+    r"(?:about|over|by|that|because|since|with)\b((?:\W+[\w']+){1,3})",
     re.IGNORECASE,
 )
 _AT_SERVICE = re.compile(
