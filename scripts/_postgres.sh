@@ -16,7 +16,9 @@ start_postgres() {
     chown postgres "$root"
     as=(runuser -u postgres --)
   fi
-  "${as[@]}" "$bindir/initdb" -D "$root/data" -A trust -U postgres >/dev/null
+  # UTF8 whatever the caller's locale: under SQL_ASCII (an empty LANG) psycopg hands back
+  # bytes, and SQLAlchemy cannot read the server's version.
+  "${as[@]}" "$bindir/initdb" -D "$root/data" -A trust -U postgres -E UTF8 --no-locale >/dev/null
   "${as[@]}" "$bindir/pg_ctl" -D "$root/data" -l "$root/log" -w \
     -o "-p $port -k $root -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
   trap "${as[*]} $bindir/pg_ctl -D $root/data -m fast stop >/dev/null 2>&1; rm -rf $root" EXIT
