@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -62,3 +65,23 @@ def store(db_url: str) -> Iterator[object]:
 
     with Store(db_url) as opened:
         yield opened
+
+
+@pytest.fixture
+def third_party_imports() -> Callable[[str], list[str]]:
+    """What importing a module pulls in beyond the standard library and semloop, in a fresh
+    interpreter. Only what the import adds counts: the interpreter's own site hooks
+    (sitecustomize, setuptools' _distutils_hack) are loaded before it and are not ours."""
+
+    def imports(module: str) -> list[str]:
+        code = (
+            "import json, sys; before = set(sys.modules); import " + module + "; "
+            "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before}"
+            " - set(sys.stdlib_module_names) - {'semloop'})))"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True)
+        names: list[str] = json.loads(out.stdout)
+        return names
+
+    return imports

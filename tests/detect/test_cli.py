@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -118,13 +119,7 @@ def test_baseline_from_the_file(tmp_path: Path) -> None:
     assert flagged("--baseline") == {"slow": ["SLOW_STEP"]}  # but 25× this agent's P75
 
 
-def test_detect_imports_with_the_standard_library_alone() -> None:
-    import subprocess
-    import sys
-
-    code = ("import sys; import semloop.detect; "
-            "third = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
-            " - {'semloop', '__main__'}); print([m for m in third if not m.startswith('_')])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == "[]"
+def test_detect_imports_with_the_standard_library_alone(
+    third_party_imports: Callable[[str], list[str]],
+) -> None:
+    assert third_party_imports("semloop.detect") == []
