@@ -56,6 +56,13 @@ class RunCase:
     steps: tuple[str, ...] = ()
     label: bool | None = None
 
+    @property
+    def grounded(self) -> bool:
+        """Whether it holds anything to check the answer against: a non-empty context
+        entry or tool output."""
+        return any(c.strip() for c in self.context) or any(
+            t.output.strip() for t in self.tools_called)
+
     def to_state(self) -> dict[str, Any]:
         return {
             "input": self.input,

@@ -186,11 +186,6 @@ def _no_verdict(
     )
 
 
-def _has_context(case: RunCase) -> bool:
-    return any(c.strip() for c in case.context) or any(
-        t.output.strip() for t in case.tools_called)
-
-
 def _failure(exc: Exception, judge: object) -> str:
     if isinstance(exc, JudgeError):
         return str(exc)
@@ -234,7 +229,7 @@ class QuestionEvaluator:
                 f"{self.name} reads a {wanted.__name__}, not {type(case).__name__}"
             )
         settings = settings or self.settings()
-        if self.needs_context and isinstance(case, RunCase) and not _has_context(case):
+        if self.needs_context and isinstance(case, RunCase) and not case.grounded:
             return _no_verdict(self.name, case.id, judge, settings,
                                "Undecided: no context and no tool output to check the "
                                "answer against.")

@@ -34,6 +34,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .._exceptions import TraceFormatError
@@ -135,8 +136,8 @@ def records_chat(run: Run) -> bool:
     """True when ``run`` was imported from a chat with a customer (:data:`CHAT_FORMATS`).
     Elsewhere a model step's input is its prompt (the SDK's ``prompt``, an exported
     generation) or a tool's observation, not a message from the user."""
-    started = [e for e in run.events if e.event_type == "run.started"]
-    return bool(started) and started[0].payload.get("source_format") in CHAT_FORMATS
+    started = run.started
+    return started is not None and started.payload.get("source_format") in CHAT_FORMATS
 
 
 # What an agent was given besides what it retrieved: its instructions (the run's system
@@ -188,22 +189,21 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     if not trace.goal.strip() or not answers:
         return None
     answer = answers[-1]
-    retrieved = [s.output_text for s in trace.spans_of_type("retriever") if s.output_text.strip()]
-    tools = tuple(ToolCall(name=s.name, args=_args(s.input), output=s.output_text,
-                           success=_success(s)) for s in trace.tool_spans)
-    # A run that retrieved nothing and called no tool has no record to check its answer
-    # against; its own instructions are none.
-    given = (_supporting(instructions, answer.output_text)
-             if retrieved or any(t.output.strip() for t in tools) else "")
-    return RunCase(
+    case = RunCase(
         id=id or trace.trace_id,
         input=trace.goal,
         output=answer.output_text,
-        context=(*retrieved, given) if given else tuple(retrieved),
-        tools_called=tools,
+        context=tuple(s.output_text for s in trace.spans_of_type("retriever")
+                      if s.output_text.strip()),
+        tools_called=tuple(ToolCall(name=s.name, args=_args(s.input), output=s.output_text,
+                                    success=_success(s)) for s in trace.tool_spans),
         steps=tuple(s.output_text for s in spoken if s is not answer),
         label=label,
     )
+    # A run that retrieved nothing and called no tool has no record to check its answer
+    # against; its own instructions are none.
+    given = _supporting(instructions, answer.output_text) if case.grounded else ""
+    return replace(case, context=(*case.context, given)) if given else case
 
 
 def system_prompt(run: Run) -> str:
