@@ -89,7 +89,8 @@ def outcome(run: Run) -> str:
 
 
 def part(label: dict[str, Any]) -> str:
-    """The source part a run comes from: its repository, and the format when it differs."""
+    """The source part a run comes from: its repository (with its owner for a fork that keeps
+    its upstream's name), and the format when it differs."""
     owner, _, name = str(label["source"]).partition("/")
     if UPSTREAM.get(name, owner) != owner:
         name += " (fork)" if owner == "oscaralvaro" else f" ({owner})"
