@@ -3,9 +3,10 @@
     python bench/real_run_evaluators.py --repo OWNER/NAME=PATH ... [--evaluator NAME ...]
         [--sample N [--seed S]] [--limit N] [--json OUT]
 
-The runs are those of bench/real_runs/labels.jsonl, less the runs of the two evaluator sets
-(bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs: give
-one as ``--labels`` to measure it; the blind half is never looked at while tuning), read from
+The runs are those of bench/real_runs/labels.jsonl, less the runs of the evaluator sets
+(bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs, and
+evaluator_blind2.jsonl, runs of other public tau and tau2 result files: give one as ``--labels``
+to measure it; the blind sets are never looked at while tuning), read from
 local copies of their repositories through semloop's importers
 (``make_real_runs.labelled_runs``; the same ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
 - the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
@@ -64,9 +65,13 @@ from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.events import Run
 from semloop.judge.registry import make_backend
 
-# The newer runs kept apart from the loop corpus: half to tune on, half never looked at.
+# The newer runs kept apart from the loop corpus: half to tune on, half never looked at, and
+# a second blind set from sources no earlier round used.
 EVALUATOR_SETS = (HERE / "real_runs" / "evaluator_tune.jsonl",
-                  HERE / "real_runs" / "evaluator_blind.jsonl")
+                  HERE / "real_runs" / "evaluator_blind.jsonl",
+                  HERE / "real_runs" / "evaluator_blind2.jsonl")
+# Forks that keep their upstream's name are told apart by their owner.
+UPSTREAM = {"tau-bench": "sierra-research", "tau2-bench": "sierra-research"}
 RUN_LEVEL = ("HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT")
 CONVERSATION_LEVEL = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
 OUTCOMES = ("succeeded", "failed", "partial", "unlabelled")
@@ -84,11 +89,22 @@ def outcome(run: Run) -> str:
 
 
 def part(label: dict[str, Any]) -> str:
-    """The source part a run comes from: its repository, and the format when it differs."""
-    name = str(label["source"]).split("/")[-1]
-    if label["source"].startswith("oscaralvaro/"):
-        name += " (fork)"
+    """The source part a run comes from: its repository (with its owner for a fork that keeps
+    its upstream's name), and the format when it differs."""
+    owner, _, name = str(label["source"]).partition("/")
+    if UPSTREAM.get(name, owner) != owner:
+        name += " (fork)" if owner == "oscaralvaro" else f" ({owner})"
     return name + (" (judge viewer)" if label["format"] == "tau2-judge-viewer" else "")
+
+
+def chosen_labels(path: Path, sources: list[str]) -> list[dict[str, Any]]:
+    """The labels of ``path`` (of ``sources`` only, when given). Runs of the evaluator sets stay
+    out of the loop corpus's table even when the loop corpus labels them too, so each is
+    counted in its own set only."""
+    apart = (set() if path.resolve() in {s.resolve() for s in EVALUATOR_SETS}
+             else {lab["id"] for s in EVALUATOR_SETS for lab in read_labels(s)})
+    return [lab for lab in read_labels(path)
+            if (not sources or lab["source"] in sources) and lab["id"] not in apart]
 
 
 def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
@@ -172,12 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="only the first N runs (a quick look)")
     ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
     args = ap.parse_args(argv)
-    # Runs of the two evaluator sets stay out of the loop corpus's table even when the loop
-    # corpus labels them too, so each is counted in its own set only.
-    apart = (set() if args.labels.resolve() in {s.resolve() for s in EVALUATOR_SETS}
-             else {lab["id"] for s in EVALUATOR_SETS for lab in read_labels(s)})
-    labels = [lab for lab in read_labels(args.labels)
-              if (not args.source or lab["source"] in args.source) and lab["id"] not in apart]
+    labels = chosen_labels(args.labels, args.source)
     runs, problems = labelled_runs(labels, repos_of(args.repo), "all")
     for p in problems:
         print("skipped:", p, file=sys.stderr)

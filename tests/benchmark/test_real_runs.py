@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from semloop.evaluate.cases import system_prompt
 from semloop.ingest.formats import FORMATS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +122,32 @@ def _committed(root: Path) -> str:
     sha = git("rev-parse", "HEAD")
     git("rm", "-rq", "conv")  # only the commit keeps the store now
     return sha
+
+
+def test_an_evaluation_file_reads_as_the_simulations_it_keeps(make: dict[str, Any]) -> None:
+    # tau2 experiment scripts keep each result's simulation under "trajectory" (a result that
+    # failed to run keeps none) and the agent's policy once for the file
+    simulation = {"id": "s1", "task_id": "7", "trial": 0, "reward_info": {"reward": 0.0},
+                  "messages": [
+                      {"role": "assistant", "content": "Hi! How can I help you today?"},
+                      {"role": "user", "content": "Cancel reservation ABC123, please."},
+                      {"role": "assistant", "content": None, "tool_calls": [
+                          {"id": "c1", "name": "get_reservation_details",
+                           "arguments": {"reservation_id": "ABC123"}}]},
+                      {"role": "tool", "id": "c1", "content": '{"status": "booked"}'},
+                      {"role": "assistant", "content": "It cannot be cancelled."}]}
+    doc = {"config": {"agent_llm": "gpt-4o"}, "policy": "# Airline policy",
+           "task_results": [{"task_id": "3", "success": False, "reward": 0.0, "error": "timeout"},
+                            {"task_id": "7", "success": False, "reward": 0.0, "actions": [],
+                             "trajectory": simulation}]}
+    data = make["task_results_file"](json.dumps(doc).encode())
+    assert json.loads(data)["simulations"] == [{**simulation, "policy": "# Airline policy"}]
+    run, = FORMATS["tau-bench"](data, source="eval", clock=0.0).runs
+    assert system_prompt(run) == "# Airline policy"  # what the evaluators read as instructions
+    end, = (e for e in run.events if e.event_type == "run.completed")
+    assert end.payload["output"] == "reward=0.0"  # the public outcome the bench reads
+    tool = next(c for c in run.to_trace().to_dict()["root"]["children"] if c["type"] == "tool")
+    assert (tool["name"], tool["output"]) == ("get_reservation_details", '{"status": "booked"}')
+    # without a policy the simulations stand alone
+    del doc["policy"]
+    assert "policy" not in json.loads(make["task_results_file"](json.dumps(doc).encode()))["simulations"][0]
