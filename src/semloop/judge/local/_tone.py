@@ -113,7 +113,7 @@ REPEATING = any_of(
     r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
     r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
     r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
-    r"\b(?:the )?same (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
+    r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
     r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
     r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
     r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
@@ -199,6 +199,10 @@ _LEAVE = any_of(
     # Or with the consequence as the subject: "... or the review goes up tonight".
     r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
     # A deadline ("unless ... by Friday").
+    # Or a step the user will take if it stays unresolved ("I will raise it with the council
+    # if it is not resolved this week").
+    r"\b(?:i|we)(?:'ll| will| shall)\b[^.?!]{0,60}\bif (?:it|this|that|the \w+)(?: is|'s)? "
+    r"(?:not|n't|never)\b[^.?!]{0,20}\b(?:resolved|fixed|sorted|refunded|corrected|paid)\b",
     r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
@@ -326,12 +330,23 @@ _OFFERS_HUMAN = any_of(
     r"\b(?:contact|speak (?:to|with)|reach) (?:a|our) (?:human|supervisor|specialist|agent)\b"
 )
 _ACCEPTS = re.compile(
-    r"^\W*(?:yes|yeah|yep|ok|okay|sure|alright|please|that would|i'd like that)\b", re.IGNORECASE
+    r"^\W*(?:(?:and|so|then|also)\W+)?(?:yes|yeah|yep|ok|okay|sure|alright|please|that would|"
+    r"i'd like that)\b",
+    re.IGNORECASE,
+)
+# Turning a person down ("I don't want to be transferred", "please do NOT transfer me", "I'm
+# not asking to be escalated"): the customer wants this assistant to help; no demand past it.
+_REFUSES_HUMAN = re.compile(
+    r"\b(?:i|we|please)\b(?:'\w+)?(?: \w+){0,3}? (?:do not|don't|not|never|rather not)\b"
+    r"(?: \w+){0,4}? (?:transferr?\w*|escalat\w*|bounced|passed|put through|speak|talk)\b[^.?!;,]*",
+    re.IGNORECASE,
 )
 
 
 def _unoffered(text: str, said: str) -> str:
-    """``text`` without the sentences that accept a person the assistant offered."""
+    """``text`` without the clauses that turn a person down, or the sentences that accept
+    one the assistant offered."""
+    text = _REFUSES_HUMAN.sub(" ", text)
     if not _OFFERS_HUMAN.search(said):
         return text
     return " ".join(p for p in _SENTENCE_END.split(text) if not _ACCEPTS.search(p.strip()))
@@ -344,20 +359,35 @@ _NAME = re.compile(r"\W*(?:(?:[A-Z]|\w*\d)[\w'.-]*\W*)+")
 
 
 # Asking for a person as a favour ("Could you please transfer me to someone who can assist
-# further?", "Maybe a supervisor could make an exception?"): a question that asks, politely,
-# after the assistant could not do it. Without any other cue it is no complaint.
+# further?", "Is there any way to escalate this?", "If you still see Silver, I'd like to speak
+# to a supervisor."): a question or a polite wish, after the assistant could not do it. It
+# adds nothing; the rest of the turn says whether the customer is heated. Not a "real
+# person" (the one answering is none) nor an accusing question ("someone who can actually
+# help?").
 _PLEA = any_of(
-    r"^\W*(?:[^.?!]{0,120},\s*)?(?:(?:could|can|would|may) (?:you|i|we)(?: at least)? please|"
-    r"(?:could|can|would|may) (?:you|i|we)(?: at least)? (?:\w+ )?(?:transfer|connect|check with|speak)|maybe)\b"
+    r"^\W*(?:[^.?!]{0,120},\s*)?(?:(?:or|and|so|but|then|also|please)\W+)?"
+    r"(?:(?:could|can|would|may|will) (?:you|i|we|someone)|is (?:there|it possible)|are there|maybe|"
+    r"i(?:'d| would) (?:really |rather |also )?(?:like|appreciate|prefer))\b"
+)
+_WISH = any_of(r"^\W*(?:[^.?!]{0,120},\s*)?i(?:'d| would) (?:really |rather |also )?(?:like|appreciate|prefer)\b")
+_NOT_THIS_ONE = any_of(
+    r"\b(?:real|actual|proper) (?:human|person|people|manager|supervisor|agent)\b|\bhuman being\b"
 )
 
 
 def _pleas(text: str) -> str:
-    """``text`` without its polite questions (``_PLEA`` ending in "?")."""
+    """``text`` without its polite asks for a person (``_PLEA`` ending in "?", or a wish)
+    that complain of nothing else."""
     return " ".join(
         p
         for p in _SENTENCE_END.split(text)
-        if not (_PLEA.search(p.strip()) and p.rstrip().endswith("?"))
+        if not (
+            _PLEA.search(p.strip())
+            and (p.rstrip().endswith("?") or _WISH.search(p.strip()))
+            and not _NOT_THIS_ONE.search(p)
+            and not _ACCUSING.search(_OPENING_ACTUALLY.sub(" ", p))
+            and not any(f(p) for f in (REPEATING.search, _BLAME.search, _leaves, _GIVE_UP.search))
+        )
     )
 
 
@@ -471,6 +501,7 @@ _THANKS_PULL = -1.5
 _W_SARCASM = 0.8
 _SARCASM_NEGATIVE = 3.0  # VADER units of negative words that make praise read as sarcasm
 _POLITE_PULL = -0.3
+_MILD = 1.0  # VADER valence under which a positive word negated says nothing ("want" 0.3)
 # A turn this positive overall, with no shape of a complaint, is excited, not shouting:
 # its capitals and "!!" are intensity for something ("THIS IS AMAZING!!").
 _EXCITED = 0.5
@@ -550,6 +581,8 @@ def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
         if v is None or tok in known or tok in _NEGATORS:
             continue
         if any(t in _NEGATORS or t.endswith("n't") for t in toks[max(0, pos - 3) : pos]):
+            if 0 < v < _MILD:  # "don't want to", "not worth": a choice, no mood
+                continue
             v = -0.5 * v  # "not great" is mildly negative, "not bad" mildly positive
         if v < 0:
             total -= v
@@ -951,10 +984,11 @@ def turn_tone(
         # A polite plea for a person, with nothing else heated once it is set aside, or
         # with only a plain request beside it ("I really need to cancel and get a refund.
         # Is there any way you can make an exception or escalate this?").
+        # Whatever else the turn holds is read as it would be without the plea.
         source = _pleas(source)
         seen = _read(source, context)
-        if not seen.cues:
-            return seen
+        if "asks for a human" not in seen.cues:
+            tone = seen
     if not seen.cues or not set(seen.cues) <= _BUSINESS:
         return tone
     parts = _SENTENCE_END.split(source)
