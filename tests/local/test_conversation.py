@@ -211,7 +211,6 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("replace the part this week or we dispute the payment", True),
         ("Unless the money is back by Monday I am closing the account.", True),
         ("you said that last time. nothing changed", True),
-        ("Is there a person I could talk to about my order?", True),
         # Fear in an angry turn is still heat.
         ("I was terrified when the boiler started banging!!", True),
         # A choice asked, a count or thanks in a calm turn, glad intensity.
@@ -277,6 +276,11 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         # beside a complaint, it is escalation.
         ("Since that isn't possible, could you please transfer me to someone who can?", False),
         ("Is there nothing else? Maybe a supervisor could make an exception?", False),
+        ("Is there a person I could talk to about my order?", False),
+        ("If you still can't see it, I'd like to speak to a supervisor.", False),
+        ("Please don't transfer me, I'd rather sort it out here.", False),
+        ("Could I speak to a real person, please?", True),
+        ("I'd like this passed to your manager, and I'll report it if it isn't resolved.", True),
         ("Get me a manager.", True),
         ("This is useless. Could you please get me a manager?", True),
     ],

@@ -135,13 +135,14 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     labels = [t.content for _, t in case.assistant_turns()]
     labels += [m.group(1) for t in case.turns for m in QUOTED.finditer(plain(t.content))]
     known_caps = frozenset(m.group(0) for text in labels for m in _CAPS.finditer(text))
-    first = users[0][1].content
     tones: list[Tone] = []
     for n, (idx, turn) in enumerate(users):
         said = " ".join(t.content for t in case.turns[:idx] if t.role == "assistant")
-        # The problem as stated so far (the first request, the assistant's replies): its
-        # negative words describe the situation, not the user's mood.
-        known = frozenset(tokens(first) + tokens(said)) if n else frozenset()
+        # The problem and the feelings as stated so far (the user's earlier turns, the
+        # assistant's replies): their negative words said again describe the situation, or
+        # a mood already told, not a mood that grows.
+        told = " ".join(t.content for _, t in users[:n])
+        known = frozenset(tokens(told) + tokens(said)) if n else frozenset()
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
         named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])

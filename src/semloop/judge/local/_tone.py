@@ -450,6 +450,13 @@ _ACCEPTS_IT = any_of(
     r"\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
 )
 
+# Thanks for an act of service, named: what the assistant did, not what it failed to do.
+_THANKED_FOR = any_of(
+    r"\b(?:thanks|thank you|i appreciate)(?: (?:so|very) much| again)? (?:you )?(?:for )?(?:checking|looking|"
+    r"explaining|confirming|clarifying|helping|pulling|breaking|letting me know|walking me|trying|"
+    r"(?:the|your) (?:update|explanation|information|info|details|help|time|patience|effort|efforts)|"
+    r"(?:being|your) patient)\b"
+)
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
     r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
@@ -570,15 +577,30 @@ _SHOUTABLE = frozenset(
 _CONTRAST = re.compile(r",\s*not (?=(?:a|an|the|my|your|in|on|by|to|for) )", re.IGNORECASE)
 
 
-def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
-    """Negative valence of the words the conversation had not used before this turn."""
+# Words of one stem are one feeling ("frustrated", "your frustration", "so frustrating").
+_STEM = 5
+
+
+def _stems(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w[:_STEM] for w in words if len(w) >= _STEM)
+
+
+def _known(word: str, known: frozenset[str], stems: frozenset[str]) -> bool:
+    return word in known or (len(word) >= _STEM and word[:_STEM] in stems)
+
+
+def _new_negative(
+    text: str, known: frozenset[str], stems: frozenset[str] = frozenset()
+) -> tuple[float, list[str]]:
+    """Negative valence of the words the conversation had not used before this turn (nor
+    others of their stem)."""
     lex = lexicon()
     toks = tokens(_CONTRAST.sub(", ", text))
     total, found = 0.0, []
     for pos, tok in enumerate(toks):
         v = lex.get(tok)
         # Negators are read as negation of what follows, not as negative words themselves.
-        if v is None or tok in known or tok in _NEGATORS:
+        if v is None or _known(tok, known, stems) or tok in _NEGATORS:
             continue
         if any(t in _NEGATORS or t.endswith("n't") for t in toks[max(0, pos - 3) : pos]):
             if 0 < v < _MILD:  # "don't want to", "not worth": a choice, no mood
@@ -952,6 +974,19 @@ class _Context:
     own_people: bool
     glad_before: bool
     after_question: bool = False
+    stems: frozenset[str] = frozenset()
+
+
+def _says_anew(text: str, context: _Context) -> bool:
+    """The user says how they feel (``DISPLEASED``) in a feeling word the conversation had
+    not used: the same feeling said again, by the user or echoed back by the assistant ("I
+    understand your frustration"), is no new heat."""
+    lex = lexicon()
+    for m in DISPLEASED.finditer(text):
+        felt = [w for w in tokens(m.group(0)) if lex.get(w, 0.0) < 0]
+        if not felt or any(not _known(w, context.known, context.stems) for w in felt):
+            return True
+    return False
 
 
 def turn_tone(
@@ -973,7 +1008,8 @@ def turn_tone(
     ``glad_before``: the user's turn before read glad; ``after_question``: the reply just
     before asked the user something."""
     context = _Context(
-        known, known_caps, said, after_repeat, own_people, glad_before, after_question
+        known, known_caps, said, after_repeat, own_people, glad_before, after_question,
+        _stems(known),
     )
     tone = _read(text, context)
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
@@ -1028,10 +1064,14 @@ def _read(text: str, context: _Context) -> Tone:
     text = plain(text[:_MAX_CHARS])
     spoken = " ".join(said.lower().split())
     spoken_words = set(tokens(said))
+    # What the assistant itself put in quotes is a label it offered ("use 'no longer needed'
+    # as the reason"): quoted back, it is chosen, not mocked.
+    labels = {m.group(1).lower() for m in QUOTED.finditer(plain(said))}
     for m in QUOTED.finditer(text):
         mocked |= (
             len(m.group(1)) >= 4
             and not _NAME.fullmatch(m.group(1))
+            and m.group(1).lower() not in labels
             and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
         )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
@@ -1071,7 +1111,7 @@ def _read(text: str, context: _Context) -> Tone:
         ("what they put in", _INVESTED.search, _W_INVESTED),
         ("accusing question", _accusing_question, _W_RHETORICAL),
         ("nobody helps", _NOBODY.search, _W_NOBODY),
-        ("says so", DISPLEASED.search, _W_DISPLEASED),
+        ("says so", lambda t: _says_anew(t, context), _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
         ("praise for more of it", _more_of_it, _W_MOCK),
@@ -1103,7 +1143,7 @@ def _read(text: str, context: _Context) -> Tone:
     # it presses.
     shaped = any(c in _FAMILIES and c not in _INTENSITY for c in cues)
     told = context.after_question and not shaped
-    neg, words = _new_negative(_without_told(own) if told else own, known)
+    neg, words = _new_negative(_without_told(own) if told else own, known, context.stems)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
     # "OMG", "seriously" are intensity too: in a glad turn they are excitement.
@@ -1135,7 +1175,10 @@ def _read(text: str, context: _Context) -> Tone:
     griped = neg >= _SARCASM_NEGATIVE or any(
         c in _FAMILIES and c not in _INTENSITY and c not in _ASKING for c in cues
     )
-    if (thanks or praise) and griped and _thanked_beside(own, context):
+    # Thanks for something done ("thank you for checking", "thanks for the update"), not
+    # right after a reply said again: sincere, whatever feeling it stands beside.
+    sincere = bool(_THANKED_FOR.search(own)) and not after_repeat
+    if (thanks or praise) and griped and not sincere and _thanked_beside(own, context):
         cues.append("sarcasm")
         heat += _W_SARCASM
     elif thanks:
