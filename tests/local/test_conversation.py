@@ -2276,3 +2276,84 @@ def test_money_asked_back_is_redress_not_leaving() -> None:
         assert "threatens to leave" not in turn_tone(asked, none, none, "").cues
     threat = "Give me a full refund or I'm disputing the charge."
     assert "threatens to leave" in turn_tone(threat, none, none, "").cues
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # Thanks for the answer, then a new question on the same booking: a sub-request.
+        (
+            (
+                "Hi, can you look up the balance on my two gift cards?",
+                "Sure. Gift card A holds $40 and gift card B holds $65.",
+                "Thanks for pulling that up! Could you also tell me when gift card B expires?",
+                "Gift card B expires on 30 June next year.",
+            ),
+            False,
+        ),
+        # An identity step pushed back on: the turn speaks to what the reply asked.
+        (
+            (
+                "I need an appointment with a dermatologist for my son.",
+                "I can help. Could you give me his patient ID and date of birth?",
+                "Look, I don't have his patient ID on me. Can we skip that? I just need him seen.",
+                "I can find him with his name and date of birth instead. What are they?",
+            ),
+            False,
+        ),
+        # "I mean," as a filler of speech, answering the reply's questions.
+        (
+            (
+                "I've been sleeping badly and want to see someone about it.",
+                "I'm sorry to hear that. How long has it been, and could you rate it from 1 to 10?",
+                "About three weeks. I mean, it's maybe a 6. Can I see a doctor this week?",
+                "Yes, there is a slot on Thursday at 10.",
+            ),
+            False,
+        ),
+        # The same question, answered around twice, stays a loop however politely put.
+        (
+            (
+                "When will my refund for order 5521 reach my card?",
+                "Thanks for your patience. Refunds are handled by our payments team.",
+                "Thanks. So when will the money actually reach my card?",
+                "Our payments team processes refunds securely.",
+                "I mean, what date should I expect the refund on my card?",
+                "Refunds are processed securely.",
+            ),
+            True,
+        ),
+    ],
+    ids=["thanks-then-new-question", "identity-pushback", "i-mean-filler", "polite-reask"],
+)
+def test_answering_the_reply_is_no_loop(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+def test_a_feeling_said_again_or_thanked_beside_is_no_growing_heat(embedder: Embedder) -> None:
+    # Upset about the situation in the first turn, the same feeling said again later.
+    restated = conv(
+        "My parcel arrived crushed and I'm really upset, it was a gift.",
+        "I'm sorry about that. Could you give me the order number?",
+        "It's 77-120. Like I said, I'm really upset about it.",
+        "Thanks. I've sent a replacement by next-day delivery.",
+        "Alright, I'm still upset it happened, but thank you for sorting it.",
+    )
+    assert answer_user_frustration(restated, embedder.embed).value < 0.5
+    # Heat at the assistant that grows stays frustration.
+    growing = conv(
+        "My parcel arrived crushed.",
+        "Please check our delivery policy.",
+        "I read it. It says nothing about damage.",
+        "Please check our delivery policy.",
+        "You keep sending me the same useless answer. Are you even reading this?",
+    )
+    assert answer_user_frustration(growing, embedder.embed).value >= 0.5
+    # Disappointed, but sincerely thankful: no sarcasm.
+    tone = turn_tone(
+        "Alright, I understand. I'm disappointed, but thank you for checking.",
+        frozenset(), frozenset(), "",
+    )
+    assert "sarcasm" not in tone.cues

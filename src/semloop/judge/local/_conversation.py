@@ -247,6 +247,13 @@ def _key_terms(text: str) -> set[str]:
     return {_stem(t) for t in content_tokens(tokens(text)) if t not in _FRAME and len(t) > 2}
 
 
+# Wording that presses for a plain answer ("or not?", "I mean the rental car") as often as
+# it re-asks; "I mean," opening a statement is a filler of speech ("I mean, things have been
+# stressful"). A turn answering what the reply asked is an answer, whatever of these it adds.
+_WEAK_MISSED = any_of(
+    r"\bor not\s*\?|\byes or no\b",
+    r"\bi meant\b|\bi mean\b(?!\s*(?:,|\.\.\.|\u2026)[^?.!]{0,200}(?:[.!]|$))",
+)
 # Re-ask wording that says the answers missed the question ("that's not what I asked", "my
 # question is", "yes or no"), and wording that only says the user still wants it ("I know,
 # but", "still need the", "I don't want a"): the second is as often persistence after a clear
@@ -258,13 +265,14 @@ _MISSED_WORDS = (
         r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
         r"(?:answer|address|respond|get|understand|say)"
     ),
-    r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b|\bi(?:'m| am| was) (?:only |just )?asking\b|\bi asked\b",
+    # Not "I'm asking for a refund", "I'm asking you to reconsider": a request.
+    r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b",
+    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|\bi asked\b",
     r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b|\bkeep asking\b",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
-    r"\bor not\s*\?|\byes or no\b",
-    r"\bi meant\b|\bi mean\b",
+    _WEAK_MISSED.pattern,
     r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
     r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
     r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
@@ -373,7 +381,8 @@ _INSTRUCTS = any_of(
     r"reinsert|re-?seat|clear|update|install|go to)\b"
 )
 _REPORT_ASKED = any_of(
-    r"\blet me know (?:what|if|whether|once|when|the|how)\b|\btell me (?:what|if|whether)\b"
+    r"\blet me know (?:what|if|whether|once|when|the|how|and)\b|\btell me (?:what|if|whether)\b|"
+    r"\bonce (?:that's|that is|it's|it is|you've|you have) (?:done|\w+ed)\b"
 )
 # The same step done once more ("I restarted it again like you said"): the steps go round.
 _AGAIN = any_of(r"\bagain\b|\bone more time\b|\bonce more\b")
@@ -381,6 +390,8 @@ _DID_STEP = any_of(
     r"(?:^|[.!?]\s+)\W*(?:(?:ok(?:ay)?|alright|done|so)\W+)?(?:i|we)(?:'ve| have)? (?:just |now |also |"
     r"already )?(?:[a-z-]+ed|did|done|tried|held|ran|put|set|took|went|made|reset|shut)\b",
     r"\bmy (?:\w+ )?(?:has|is) (?:now )?[a-z-]+ed\b",
+    # The setting as it now stands: "Airplane Mode is now off".
+    r"\b(?:is|are) now (?:on|off|enabled|disabled|[a-z-]+ed)\b",
 )
 # The reply turns the request down in so many words ("Unfortunately I'm unable to add it",
 # "I'm sorry, but it is not eligible", "no puedo hacer excepciones"): a clear answer. The
@@ -396,6 +407,9 @@ _DECLINES = any_of(
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
     r"\b(?:i|we) (?:don't|do not) (?:have|carry|sell|offer|stock)\b",
     r"\bno (?:puedo|podemos|es posible|encuentro|encontr[ée])\b|\blamentablemente\b|\bsin embargo\b",
+    # Or handed on: "You are being transferred to a human agent".
+    r"\b(?:being |now )?transferr(?:ed|ing) (?:you )?to (?:a|an|the|our) (?:\w+ )?(?:human|agent|specialist|"
+    r"representative|colleague|team)\b",
 )
 # "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
 _GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
@@ -558,6 +572,25 @@ def _verdict(slots: frozenset[str], reply: Turn | None) -> bool:
     return reply is not None and "yes/no" in slots and bool(_VERDICT.search(plain(reply.content)))
 
 
+_THANKED = any_of(
+    r"^\W*(?:(?:oh|ah|ok(?:ay)?|great|perfect)\W+)?(?:thanks|thank you|that(?:'s| is| sounds) (?:great|good|"
+    r"perfect|helpful|fine)|(?:that )?sounds (?:good|great|perfect)|great,? thank)\b"
+)
+_TAKEN_UP = 2  # key terms of what the reply asked that the turn's first sentence speaks of
+
+
+def _takes_up(prior: str, text: str) -> bool:
+    """The turn's first sentence speaks of what the reply just asked the user ("Could you
+    provide the patient ID?" -> "I don't have her patient ID with me"; "Would you like me to
+    search for other flights?" -> "Could you search for other flights?"): it answers the
+    reply, whether it gives, cannot give or takes up the offer, not an earlier question."""
+    asked = set().union(
+        *(_key_terms(x) for x in _SENTENCE.split(prior) if _ASKED_FOR.search(x))
+    )
+    opening = next((x for x in _SENTENCE.split(plain(text).strip()) if x.strip()), "")
+    return len(asked & _key_terms(opening)) >= min(_TAKEN_UP, len(asked) or _TAKEN_UP)
+
+
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
     be checked."""
@@ -598,6 +631,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         bool(_MISSED.search(x) or REPEATING.search(x))
         or any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
         for j, x in enumerate(texts)
+    ]
+    says_only_weak = [
+        m and not _MISSED.search(_WEAK_MISSED.sub(" ", x)) and not REPEATING.search(x)
+        for m, x in zip(says_missed, texts, strict=True)
     ]
     persists = [bool(_PERSISTS.search(x)) for x in texts]
     stepped = [
@@ -680,8 +717,19 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"; "Could you verify
         # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
-        if not missed and replied[j][0] and (_GIVES_ASKED.search(text) or _records(text)):
+        if (not missed or says_only_weak[j]) and replied[j][0] and (
+            _GIVES_ASKED.search(text) or _records(text) or _takes_up(priors[j], text)
+        ):
             logit = min(logit, _C_STATES)
+        # Thanks for the answer, then a question of its own ("Thanks for pulling that up!
+        # Could you give me the totals?", "That sounds great! Are there any change fees?"):
+        # the answer landed; unless it says it is asking again, asks the same kind of thing
+        # (an amount, a time, a place) as the earlier turn, or repeats words of it that no
+        # reply took up.
+        unanswered = (terms[j] & terms[k]) - took_up
+        # Not a re-ask, nor moving on to something else (``_C_MOVED_ON``): the same topic.
+        if not reask and _THANKED.search(text) and not shared & specific and not unanswered:
+            logit = min(logit, 0.0)
         if not missed and stepped[j]:
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words: pushback, not confusion.
@@ -691,7 +739,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             max(-4.0, min(4.0, logit)),
             bool(shared),
             opened,
-            len((terms[j] & terms[k]) - took_up),
+            len(unanswered),
         )
 
     def open_slot(j: int, k: int) -> bool:
