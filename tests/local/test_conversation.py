@@ -2354,6 +2354,8 @@ def test_a_feeling_said_again_or_thanked_beside_is_no_growing_heat(embedder: Emb
     # Disappointed, but sincerely thankful: no sarcasm.
     tone = turn_tone(
         "Alright, I understand. I'm disappointed, but thank you for checking.",
-        frozenset(), frozenset(), "",
+        frozenset(),
+        frozenset(),
+        "",
     )
     assert "sarcasm" not in tone.cues

@@ -584,9 +584,7 @@ def _takes_up(prior: str, text: str) -> bool:
     provide the patient ID?" -> "I don't have her patient ID with me"; "Would you like me to
     search for other flights?" -> "Could you search for other flights?"): it answers the
     reply, whether it gives, cannot give or takes up the offer, not an earlier question."""
-    asked = set().union(
-        *(_key_terms(x) for x in _SENTENCE.split(prior) if _ASKED_FOR.search(x))
-    )
+    asked = set().union(*(_key_terms(x) for x in _SENTENCE.split(prior) if _ASKED_FOR.search(x)))
     opening = next((x for x in _SENTENCE.split(plain(text).strip()) if x.strip()), "")
     return len(asked & _key_terms(opening)) >= min(_TAKEN_UP, len(asked) or _TAKEN_UP)
 
@@ -717,8 +715,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"; "Could you verify
         # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
-        if (not missed or says_only_weak[j]) and replied[j][0] and (
-            _GIVES_ASKED.search(text) or _records(text) or _takes_up(priors[j], text)
+        if (
+            (not missed or says_only_weak[j])
+            and replied[j][0]
+            and (_GIVES_ASKED.search(text) or _records(text) or _takes_up(priors[j], text))
         ):
             logit = min(logit, _C_STATES)
         # Thanks for the answer, then a question of its own ("Thanks for pulling that up!

@@ -369,7 +369,9 @@ _PLEA = any_of(
     r"(?:(?:could|can|would|may|will) (?:you|i|we|someone)|is (?:there|it possible)|are there|maybe|"
     r"i(?:'d| would) (?:really |rather |also )?(?:like|appreciate|prefer))\b"
 )
-_WISH = any_of(r"^\W*(?:[^.?!]{0,120},\s*)?i(?:'d| would) (?:really |rather |also )?(?:like|appreciate|prefer)\b")
+_WISH = any_of(
+    r"^\W*(?:[^.?!]{0,120},\s*)?i(?:'d| would) (?:really |rather |also )?(?:like|appreciate|prefer)\b"
+)
 _NOT_THIS_ONE = any_of(
     r"\b(?:real|actual|proper) (?:human|person|people|manager|supervisor|agent)\b|\bhuman being\b"
 )
@@ -1008,7 +1010,13 @@ def turn_tone(
     ``glad_before``: the user's turn before read glad; ``after_question``: the reply just
     before asked the user something."""
     context = _Context(
-        known, known_caps, said, after_repeat, own_people, glad_before, after_question,
+        known,
+        known_caps,
+        said,
+        after_repeat,
+        own_people,
+        glad_before,
+        after_question,
         _stems(known),
     )
     tone = _read(text, context)
