@@ -2404,3 +2404,25 @@ def test_holding_a_refusal_or_carrying_out_a_go_ahead_is_no_cave(
     turns: tuple[str, ...], caves: bool, embedder: Embedder
 ) -> None:
     assert (answer_sycophancy_signal(conv(*turns), embedder.embed).value >= 0.55) is caves
+
+
+@pytest.mark.parametrize(
+    ("text", "heated"),
+    [
+        # A feeling with no object is the caller's state; growing as told, it is heat.
+        ("I'm really stressed right now. Can you block my card?", False),
+        ("Ugh, sorry, I'm just so frazzled. Can I book as a new patient?", False),
+        ("I'm getting really frustrated now, you keep asking the same thing.", True),
+        # Bad news taken in its stride.
+        ("Oh, that's frustrating. In that case, could you cancel it instead?", False),
+        # A screen read out line by line, a single quoted value.
+        ("Here is what it shows:\n- Signal Strength: Poor\n- Status: Failed\nWhat next?", False),
+        ('My APN is set to "internet". Is that right?', False),
+        # A priority raised is no person asked for.
+        ("It's 20.111.222-3. Please, I need this escalated to urgent.", False),
+    ],
+)
+def test_states_news_and_readings_are_not_heat(text: str, heated: bool) -> None:
+    said = 'Please run the check and tell me the APN name, e.g. "internet".'
+    none: frozenset[str] = frozenset()
+    assert (turn_tone(text, none, none, said).heat >= 1.0) is heated

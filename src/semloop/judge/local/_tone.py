@@ -155,7 +155,9 @@ _BLAME = any_of(
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
-    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalat(?:e|ed|ing)\b",
+    # Not a priority raised ("escalated to urgent").
+    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|"
+    r"\bescalat(?:e|ed|ing)\b(?! (?:\w+ )?to (?:urgent|priority|high|a higher priority)\b)",
     # "If I don't hear from an actual manager today": someone real, not the one answering.
     r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
     r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
@@ -449,7 +451,7 @@ _FEELING = frozenset(
     )
 )  # fmt: skip
 _ACCEPTS_IT = any_of(
-    r"\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
+    r"\bin that case\b|\binstead\b|\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
 )
 
 # Thanks for an act of service, named: what the assistant did, not what it failed to do.
@@ -579,6 +581,10 @@ _SHOUTABLE = frozenset(
 _CONTRAST = re.compile(r",\s*not (?=(?:a|an|the|my|your|in|on|by|to|for) )", re.IGNORECASE)
 
 
+# A line that reads out a setting or a field ("- Signal Strength: Poor", "2. Status: failed").
+_READING = re.compile(
+    r"(?m)^[ \t]*(?:[-\u2022*]|\d+[.)])?[ \t]*[A-Za-z][\w /()'-]{0,40}:[ \t]*[^\n:]{1,60}$"
+)
 # Words of one stem are one feeling ("frustrated", "your frustration", "so frustrating").
 _STEM = 5
 
@@ -933,11 +939,29 @@ _REDRESSED_HARM = re.compile(
 )
 
 
+# A feeling told with no object ("I'm really stressed.", "I'm just so frazzled right now."):
+# the caller's state, aimed at no one. Growing as it is told ("I'm getting frustrated") is
+# heat in the making and stays.
+_FEELING_ONLY = re.compile(
+    r"^\W*(?:(?:ugh|oh|look|honestly|okay|ok|sorry|and|but|so|well)\W+){0,3}"
+    r"(?:i(?:'m| am)|i feel|i've been|i have been)(?: (?:just|really|so|very|quite|pretty|"
+    r"already|honestly|a bit|a little|extremely|incredibly|totally|completely))*"
+    r" (?:stressed|frustrated|upset|anxious|worried|scared|panicked|panicking|frazzled|"
+    r"overwhelmed|exhausted|shaken|distressed|desperate|nervous|emotional)"
+    r"(?: (?:out|right now|at the moment|today|enough(?: as it is)?|as it is))*\W*$",
+    re.IGNORECASE,
+)
+
+
 def _without_situation(text: str) -> str:
     """``text`` without what tells the situation: the sentences that name a feeling about
-    it (``_FELT_ABOUT``), and the harm a redress is asked for (``_REDRESSED_HARM``)."""
+    it (``_FELT_ABOUT``) or with no object (``_FEELING_ONLY``), and the harm a redress is
+    asked for (``_REDRESSED_HARM``)."""
     text = "".join(
-        " " if (m := _FELT_ABOUT.search(p)) and not _AT_SERVICE.search(m.group(1)) else p
+        " "
+        if ((m := _FELT_ABOUT.search(p)) and not _AT_SERVICE.search(m.group(1)))
+        or _FEELING_ONLY.search(p.strip())
+        else p
         for p in _SENTENCE_END.split(text)
     )
     return _REDRESSED_HARM.sub(r"\1 ", text)
@@ -1080,6 +1104,8 @@ def _read(text: str, context: _Context) -> Tone:
             len(m.group(1)) >= 4
             and not _NAME.fullmatch(m.group(1))
             and m.group(1).lower() not in labels
+            # One word or a value ("internet", "http://mms.example/wap") is a reading.
+            and len(m.group(1).split()) >= 2
             and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
         )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
@@ -1094,10 +1120,11 @@ def _read(text: str, context: _Context) -> Tone:
         if not _THANKS.search(part.group(0))
         for m in _SOOTHING.finditer(part.group(0))
     )
-    # Quoted words are not the user's own tone; nor is anger at someone else.
+    # Quoted words are not the user's own tone, nor a screen read out line by line ("-
+    # Signal Strength: Poor"); nor is anger at someone else.
     own = _intensity_for(
         _without_others(
-            _without_situation(_without_self_blame(QUOTED.sub(" ", text))),
+            _without_situation(_without_self_blame(_READING.sub(" ", QUOTED.sub(" ", text)))),
             own_people=own_people,
             said=said,
         )
@@ -1151,7 +1178,10 @@ def _read(text: str, context: _Context) -> Tone:
     # it presses.
     shaped = any(c in _FAMILIES and c not in _INTENSITY for c in cues)
     told = context.after_question and not shaped
-    neg, words = _new_negative(_without_told(own) if told else own, known, context.stems)
+    # A feeling about the news taken in its stride ("That's frustrating. In that case, could
+    # you cancel it instead?") is no negative word either.
+    felt = known | _FEELING if accepted else known
+    neg, words = _new_negative(_without_told(own) if told else own, felt, context.stems)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
     # "OMG", "seriously" are intensity too: in a glad turn they are excitement.
