@@ -71,6 +71,9 @@ BLIND16_SET = Path(__file__).with_name("conversation_blind16.jsonl")
 BLIND17_SET = Path(__file__).with_name("conversation_blind17.jsonl")
 BLIND18_SET = Path(__file__).with_name("conversation_blind18.jsonl")
 BLIND19_SET = Path(__file__).with_name("conversation_blind19.jsonl")
+BLIND20_SET = Path(__file__).with_name("conversation_blind20.jsonl")
+BLIND21_SET = Path(__file__).with_name("conversation_blind21.jsonl")
+BLIND22_SET = Path(__file__).with_name("conversation_blind22.jsonl")
 PROBES_SET = Path(__file__).with_name("conversation_probes.jsonl")  # the blind13 round's probes
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
@@ -1291,6 +1294,9 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         BLIND17_SET,
         BLIND18_SET,
         BLIND19_SET,
+        BLIND20_SET,
+        BLIND21_SET,
+        BLIND22_SET,
         PROBES_SET,
     ],
     ids=[
@@ -1308,6 +1314,9 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         "blind17",
         "blind18",
         "blind19",
+        "blind20",
+        "blind21",
+        "blind22",
         "probes",
     ],
 )

@@ -576,6 +576,15 @@ _THANKED = any_of(
     r"^\W*(?:(?:oh|ah|ok(?:ay)?|great|perfect)\W+)?(?:thanks|thank you|that(?:'s| is| sounds) (?:great|good|"
     r"perfect|helpful|fine)|(?:that )?sounds (?:good|great|perfect)|great,? thank)\b"
 )
+# The record a conversation is about ("booking CH-2207", "my order"): every sub-request on
+# it names it again; it is the context, not the question.
+_RECORD_NOUNS = frozenset(
+    _stem(w)
+    for w in (
+        "booking", "reservation", "order", "account", "policy", "plan", "subscription",
+        "ticket", "appointment", "claim", "contract",
+    )
+)  # fmt: skip
 _TAKEN_UP = 2  # key terms of what the reply asked that the turn's first sentence speaks of
 
 
@@ -726,7 +735,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # the answer landed; unless it says it is asking again, asks the same kind of thing
         # (an amount, a time, a place) as the earlier turn, or repeats words of it that no
         # reply took up.
-        unanswered = (terms[j] & terms[k]) - took_up
+        unanswered = (terms[j] & terms[k]) - took_up - _RECORD_NOUNS
         # Not a re-ask, nor moving on to something else (``_C_MOVED_ON``): the same topic.
         if not reask and _THANKED.search(text) and not shared & specific and not unanswered:
             logit = min(logit, 0.0)
