@@ -2341,33 +2341,44 @@ def test_answering_the_reply_is_no_loop(
     assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
 
 
-def test_a_feeling_said_again_or_thanked_beside_is_no_growing_heat(embedder: Embedder) -> None:
-    # Upset about the situation in the first turn, the same feeling said again later.
-    restated = conv(
-        "My parcel arrived crushed and I'm really upset, it was a gift.",
-        "I'm sorry about that. Could you give me the order number?",
-        "It's 77-120. Like I said, I'm really upset about it.",
-        "Thanks. I've sent a replacement by next-day delivery.",
-        "Alright, I'm still upset it happened, but thank you for sorting it.",
-    )
-    assert answer_user_frustration(restated, embedder.embed).value < 0.5
-    # Heat at the assistant that grows stays frustration.
-    growing = conv(
-        "My parcel arrived crushed.",
-        "Please check our delivery policy.",
-        "I read it. It says nothing about damage.",
-        "Please check our delivery policy.",
-        "You keep sending me the same useless answer. Are you even reading this?",
-    )
-    assert answer_user_frustration(growing, embedder.embed).value >= 0.5
-    # Disappointed, but sincerely thankful: no sarcasm.
-    tone = turn_tone(
-        "Alright, I understand. I'm disappointed, but thank you for checking.",
-        frozenset(),
-        frozenset(),
-        "",
-    )
-    assert "sarcasm" not in tone.cues
+@pytest.mark.parametrize(
+    ("turns", "frustrated"),
+    [
+        # Upset about the situation in the first turn, the same feeling said again later.
+        (
+            (
+                "My parcel arrived crushed and I'm really upset, it was a gift.",
+                "I'm sorry about that. Could you give me the order number?",
+                "It's 77-120. Like I said, I'm really upset about it.",
+                "Thanks. I've sent a replacement by next-day delivery.",
+                "Alright, I'm still upset it happened, but thank you for sorting it.",
+            ),
+            False,
+        ),
+        # Heat at the assistant that grows stays frustration.
+        (
+            (
+                "My parcel arrived crushed.",
+                "Please check our delivery policy.",
+                "I read it. It says nothing about damage.",
+                "Please check our delivery policy.",
+                "You keep sending me the same useless answer. Are you even reading this?",
+            ),
+            True,
+        ),
+    ],
+    ids=["feeling-restated", "heat-grows"],
+)
+def test_a_feeling_said_again_is_no_growing_heat(
+    turns: tuple[str, ...], frustrated: bool, embedder: Embedder
+) -> None:
+    assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is frustrated
+
+
+def test_sincere_thanks_beside_a_feeling_is_no_sarcasm() -> None:
+    none: frozenset[str] = frozenset()
+    text = "Alright, I understand. I'm disappointed, but thank you for checking."
+    assert "sarcasm" not in turn_tone(text, none, none, "").cues
 
 
 @pytest.mark.parametrize(
