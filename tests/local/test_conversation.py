@@ -2320,6 +2320,16 @@ def test_money_asked_back_is_redress_not_leaving() -> None:
             ),
             False,
         ),
+        # "What would you like?" answered with what the user would like.
+        (
+            (
+                "Hi, I'd like to make a couple of changes to my booking BK-5521.",
+                "What changes would you like to make to booking BK-5521?",
+                "I'd like to move it to Friday and add a second guest. Are there fees for that?",
+                "Moving to Friday is free; a second guest adds $30 a night.",
+            ),
+            False,
+        ),
         # The same question, answered around twice, stays a loop however politely put.
         (
             (
@@ -2333,7 +2343,13 @@ def test_money_asked_back_is_redress_not_leaving() -> None:
             True,
         ),
     ],
-    ids=["thanks-then-new-question", "identity-pushback", "i-mean-filler", "polite-reask"],
+    ids=[
+        "thanks-then-new-question",
+        "identity-pushback",
+        "i-mean-filler",
+        "open-question-answered",
+        "polite-reask",
+    ],
 )
 def test_answering_the_reply_is_no_loop(
     turns: tuple[str, ...], loops: bool, embedder: Embedder

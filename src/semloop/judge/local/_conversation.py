@@ -294,7 +294,12 @@ _PERSIST_WORDS = (
     # Still after what was asked, in any words: "I'd still like to know", "still trying to
     # find out".
     r"\bstill (?:trying|hoping|keen|like|love|wanting|needing) to\b",
-    r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b",
+    # Granting opens its clause ("I know the policy, but"); "to make sure I know the full
+    # picture" grants nothing.
+    (
+        r"(?:^|[.!?,;:]\s*|\bbut\s+)\W*(?:\w+,?\s+)?i (?:already )?(?:know|understand|get) "
+        r"(?:that|this|both|the|what|how)\b"
+    ),
     r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b",
     # "I don't want a refund, I want ..." turns down what a reply offered; "I don't want to
     # be transferred" or "to change the passengers" sets a condition on the task.
@@ -585,16 +590,25 @@ _RECORD_NOUNS = frozenset(
         "ticket", "appointment", "claim", "contract",
     )
 )  # fmt: skip
+_OPENING = 2  # sentences: a thanks may come before the answer
+# An open question about what the user wants, and a turn that says it.
+_ASKS_WANT = any_of(
+    r"\bwhat (?:\w+ ){0,2}(?:would you like|do you (?:want|need|wish))\b|\bhow (?:can|may) i help\b"
+)
+_WANTS = any_of(r"^\W*(?:\w+,?\s+)?i(?:'d| would)? (?:like|want|need)\b")
 _TAKEN_UP = 2  # key terms of what the reply asked that the turn's first sentence speaks of
 
 
 def _takes_up(prior: str, text: str) -> bool:
-    """The turn's first sentence speaks of what the reply just asked the user ("Could you
+    """The turn's first sentences speak of what the reply just asked the user ("Could you
     provide the patient ID?" -> "I don't have her patient ID with me"; "Would you like me to
-    search for other flights?" -> "Could you search for other flights?"): it answers the
-    reply, whether it gives, cannot give or takes up the offer, not an earlier question."""
+    search for other flights?" -> "Could you search for other flights?"; "What changes would
+    you like?" -> "I'd like to upgrade ..."): it answers the reply, whether it gives, cannot
+    give or takes up the offer, not an earlier question."""
+    opening = " ".join([x for x in _SENTENCE.split(plain(text).strip()) if x.strip()][:_OPENING])
+    if _ASKS_WANT.search(prior) and _WANTS.search(opening):
+        return True
     asked = set().union(*(_key_terms(x) for x in _SENTENCE.split(prior) if _ASKED_FOR.search(x)))
-    opening = next((x for x in _SENTENCE.split(plain(text).strip()) if x.strip()), "")
     return len(asked & _key_terms(opening)) >= min(_TAKEN_UP, len(asked) or _TAKEN_UP)
 
 
