@@ -484,6 +484,11 @@ _BY = re.compile(r"\s?[x×]\s?")
 _MAX_COUNT = 12
 
 
+_YEAR = re.compile(r"1\d{3}|20\d{2}")
+_YEAR_BEFORE = re.compile(r"\b(?:in|since|from|until|till|by|of|year|circa|around|after|before)\s+$",
+                          re.IGNORECASE)
+
+
 def _place(num: str) -> float:
     digits = num.replace(",", "").lstrip("-−")
     if "." in digits:
@@ -536,7 +541,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             continue  # "lb-edge-02", "node2-3": an id's last part
         num = m.group("num").replace("−", "-")
         value = float(num.replace(",", ""))
-        place = _place(num)
+        # "in 1990", "since 1880": a year is exact, never 1994 rounded to tens.
+        place = 1.0 if _YEAR_BEFORE.search(text, 0, m.start("num")) and _YEAR.fullmatch(num) else _place(num)
         scale = (m.group("scale") or "").lower()
         cur = (m.group("cur") or m.group("cur2") or "").lower()
         if scale == "mm" and not cur:

@@ -1444,10 +1444,19 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
 
 # A comparison the question asks, and which way its number goes for the winner.
 _HIGHER = re.compile(r"\b(?:warmer|hotter|higher|larger|bigger|more|longer|heavier|taller|"
-                     r"newer|later|faster|greater|most|largest|highest|longest)\b", re.IGNORECASE)
+                     r"newer|later|younger|faster|greater|most|largest|highest|longest|youngest)\b",
+                     re.IGNORECASE)
 _LOWER = re.compile(r"\b(?:colder|cooler|lower|smaller|fewer|less|shorter|lighter|older|"
                     r"earlier|first|cheaper|slower|least|smallest|lowest|oldest|earliest)\b",
                     re.IGNORECASE)
+
+
+_TIMED = re.compile(r"\b(?:older|oldest|younger|youngest|earlier|earliest|later|latest|newer|"
+                    r"newest|first|before|after|when)\b", re.IGNORECASE)
+
+
+def _bare_year(q: Quantity) -> bool:
+    return not q.unit and q.value.is_integer() and 1000 <= q.value <= 2999
 
 
 _PRONOUN_START = re.compile(r"(?:it|its|they|their|he|his|she|her|this|these)\b", re.IGNORECASE)
@@ -1472,6 +1481,7 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     up, down = bool(_HIGHER.search(question)), bool(_LOWER.search(question))
     if up == down:
         return ""
+    timed = bool(_TIMED.search(question))
     # A flattened record is one segment: its name and its numbers are separate pairs.
     # Each text's segments, a text's first after None: a pronoun there has nothing before.
     segs = [g for t in ev.texts for g in [None, *(
@@ -1492,8 +1502,10 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
         # before's subject.
         names = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)] or (
             names if _PRONOUN_START.match(g) or _DEFINITE.match(g) else [])
-        # "the larger of the two basins": a small count is how many, not a value compared.
-        nums = [q for q in quantities(g) if not _small_count(q)]
+        # "the larger of the two basins": a small count is how many, not a value compared;
+        # a year is compared only by a question of time ("who won more medals" is no year's).
+        nums = [q for q in quantities(g) if not _small_count(q)
+                and (timed or not _bare_year(q))]
         if not names or not nums:
             continue
         # The number right after the first word of the question the segment holds.
@@ -1561,7 +1573,7 @@ def _role_values(clause: str) -> list[_Role]:
         at = clause.find(q.text)
         if at < 0 or not free(at, at + len(q.text)):
             continue
-        bare_year = not q.unit and q.value.is_integer() and 1000 <= q.value <= 2999
+        bare_year = _bare_year(q)
         spans.append((at, at + len(q.text), "year" if bare_year else f"number {q.unit}",
                       frozenset({int(q.value)}) if bare_year else q.value))
     for m in _CAPITALISED.finditer(clause):
@@ -1796,9 +1808,14 @@ def _current_keyed(calls: Sequence[ToolCall], texts: Sequence[str]) -> list[tupl
     return out
 
 
+# Paragraphs pasted together lose the space between them ("…in the 19th century.First for
+# Women is…"): the two sentences, and the two subjects, are read apart.
+_JOINED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
-    texts = [table_records(c) for c in case.context if c.strip()]
+    texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
     texts += [table_records(tool_text(t.output)) for t in case.tools_called if t.output.strip()]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
