@@ -143,10 +143,27 @@ _Segmented = tuple[list[bool], list[str], list[set[str]], list[set[str]], list[l
                    list[frozenset[str]]]
 
 
+# A yes-no question, not a request put as one ("Do you have…", "Can you…").
+_YES_NO_QUESTION = re.compile(r"^\W*(?:is|are|was|were|did|does|do|has|have|had|will)\b"
+                              r"(?![^?]*\byou\b)[^?]*\?\W*$", re.IGNORECASE)
+_YES = re.compile(r"^\W*yes\b", re.IGNORECASE)
+
+
+def _yes_no_questions(text: str) -> list[str]:
+    return [s for s in split_claims(text) if _YES_NO_QUESTION.match(s)]
+
+
+def _told(text: str) -> str:
+    """What the user's words state: their yes-no questions left out."""
+    asked = _yes_no_questions(text)
+    return "\n".join(s for s in split_claims(text) if s not in asked) if asked else text
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
     given: str  # the user's request: what it states is not invented by the answer
+    told: str | None = None  # what of it counts as support, when not all of it
     sentences: list[str] = field(default_factory=list)
     lower: str = ""
     stems: frozenset[str] = frozenset()
@@ -163,6 +180,7 @@ class _Evidence:
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
     totals: list[float] = field(default_factory=list)  # see _column_totals
+    documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
@@ -172,14 +190,15 @@ class _Evidence:
     def __post_init__(self) -> None:
         for text in self.texts:
             self.sentences.extend(split_claims(text))
-        every = "\n".join([*self.texts, self.given])
+        told = self.given if self.told is None else self.told
+        every = "\n".join([*self.texts, told])
         self.lower = every.lower().replace("_", " ")
         self.stems = word_stems(every)
         # The latest texts first: only the first numbers are combined in arithmetic
         # (``derived_values``), and a long run's closing answer works out its totals from
         # what its last calls returned (the booking made, the refunds of the cancellation),
         # not from the dozens of prices its first searches listed.
-        for text in [*reversed(self.texts), self.given]:
+        for text in [*reversed(self.texts), told]:
             self.found.extend(quantities(text))
             # A debit of -1850.00 is a payment of $1,850.
             self.found.extend(replace(q, value=-q.value) for q in quantities(text) if q.value < 0)
@@ -210,7 +229,7 @@ class _Evidence:
         # A duration the evidence states in parts ("cut-off 3 h 30 min") is its total too:
         # 210 minutes, 3.5 hours.
         totals = [60 * float(m.group("hv")) + float(m.group("mv"))
-                  for text in [*self.texts, self.given] for m in _COMPOUND_DURATION.finditer(text)]
+                  for text in [*self.texts, told] for m in _COMPOUND_DURATION.finditer(text)]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
@@ -218,7 +237,7 @@ class _Evidence:
         self.shifted = _shifted(self.date_readings, self.found)
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
-        self.units = _value_units([*self.texts, self.given])
+        self.units = _value_units([*self.texts, told])
 
     # What the per-claim checks read of the texts alone, worked out once per case.
     @cached_property
@@ -333,6 +352,8 @@ class _Claim:
     why: list[str] = field(default_factory=list)
     found: dict[str, float] = field(default_factory=dict)  # what each check found, for the head
     alone: bool = False  # the whole answer: only then may a few capitalised words be a name
+    # "Yes" to "Is Volvo a Norwegian company?" says what the question asks: its names.
+    affirms: frozenset[str] = frozenset()
 
 
 def _name_found(term: str, ev: _Evidence) -> bool:
@@ -1031,7 +1052,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
     # A heading's words ("Processing Time: 5 to 7 business days", "New Flights:") label
     # what follows; they name nothing.
-    terms = set(key_terms(_HEADING.sub("", claim.text)))
+    terms = set(key_terms(_HEADING.sub("", claim.text))) | claim.affirms
     if claim.text.rstrip(" *").endswith(":"):
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
@@ -1074,7 +1095,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # answer ("Enjoy your new Action Camera!" closing a chat whose opening asked for
         # "nothing more expensive") the sentence answers no comparison.
         winner = "" if bound or not claim.alone else _comparison(claim.text, ev.given, ev)
-        miscast = "" if bound or winner else _miscast(claim.text, ev.given, ev)
+        miscast = "" if bound or winner else (_miscast(claim.text, ev.given, ev)
+                                              or (claim.alone and _off_question(claim.text, ev)))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -1714,6 +1736,90 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
     return ""
 
 
+# --- paragraphs: which of the context's passages the question is about ---------------------
+# Knowledge pasted from several articles: each paragraph is about its own subject, and a
+# sentence that goes on with a pronoun or "the film" is its paragraph's. A short answer to
+# a question about one paragraph that gives a value only another paragraph holds, about a
+# subject the question's paragraph never names, answers about the wrong thing.
+_QUESTION_WORDS = 40  # a question, not a long request
+_ASKS = re.compile(r"^\W*(?:(?:in|on|at|for|from|by|to|of|with|during)\s+)?"
+                   r"(?:who|whom|whose|when|where|which|what|how)\b", re.IGNORECASE)
+_ABOUT_MARGIN = 1  # question words the question's paragraph holds beyond the answer's
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    stems: frozenset[str]
+    values: tuple[_Role, ...]
+    subject: frozenset[str]  # the words of the name its first sentence opens with
+
+
+# An article's opening sentence defines its subject: "Arthur's Magazine (1844-1846) was an
+# American literary periodical", "The Rolling Stones are an English rock band".
+_DEFINES = re.compile(r"^\W*[A-Z][\w'\u2019.-]*(?:\s+(?:(?:of|the|de|von|van|and|&)\s+)?[A-Z0-9][\w'\u2019.-]*)*"
+                      r"\s*(?:\([^)]*\)\s*)?(?:is|was|are|were)\s+(?:a|an|the|one)\b")
+
+
+def _paragraphs(texts: Iterable[str]) -> list[_Paragraph]:
+    groups: list[list[str]] = []
+    for text in texts:
+        for n, sentence in enumerate(split_claims(text)):
+            if n and not _DEFINES.match(sentence):
+                groups[-1].append(sentence)
+            else:
+                groups.append([sentence])
+    out = []
+    for group in groups:
+        values = tuple(v for x in group for part in _ROLE_BREAK.split(x) for v in _role_values(part))
+        first = values[0] if values and values[0].kind == "name" and values[0].start == 0 else None
+        out.append(_Paragraph(_role_stems(" ".join(group)), values,
+                              first.key if first is not None else frozenset()))
+    return out
+
+
+def _off_question(claim: str, ev: _Evidence) -> str:
+    """A short answer whose value the context gives only in a paragraph about something
+    else than the question: "Who wrote Wuthering Heights?" answered "Jane Austen" from a
+    paragraph on Austen when the paragraph on Wuthering Heights names Emily Bronte. Not when
+    the answer's paragraph is about a subject the question's paragraph names (a question
+    through another entity: "where is the director of X based")."""
+    asked = [s for s in split_claims(ev.given) if s.rstrip().endswith("?")]
+    if (len(claim.split()) > _BOUND_WORDS or not asked or len(ev.given.split()) > _QUESTION_WORDS
+            or not _ASKS.match(asked[-1])):
+        return ""
+    question = asked[-1]
+    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
+    years = {int(y) for y in re.findall(r"\b\d{4}\b", question)}
+    def new(v: _Role) -> bool:  # a value the question does not give
+        if v.kind == "name":
+            return not v.key & named
+        return not v.key & years if v.kind == "year" else v.text not in question
+
+    mine = [v for part in _ROLE_BREAK.split(claim) for v in _role_values(part) if new(v)]
+    paragraphs = _paragraphs(ev.texts[: ev.documents])
+    if not mine or len(paragraphs) < 2:
+        return ""
+    wanted = _role_stems(question) | named
+    scores = [len(wanted & p.stems) for p in paragraphs]
+    best = max(scores)
+    top = [p for p, n in zip(paragraphs, scores, strict=True) if n == best]
+    for value in mine:
+        holders = [(p, n) for p, n in zip(paragraphs, scores, strict=True)
+                   if any(_same_value(x, value) for x in p.values)]
+        if not holders or max(n for _, n in holders) + _ABOUT_MARGIN > best:
+            continue
+        # "Mount Kenya" is not "Mount Kilimanjaro": one name must hold the other's words.
+        if any(p.subject and any(v.kind == "name" and (v.key <= p.subject or p.subject <= v.key)
+                                 for t in top for v in t.values) for p, _ in holders):
+            continue
+        right = next((v for t in top for v in t.values if v.kind == value.kind and new(v)
+                      and not _same_value(v, value)), None)
+        if right is not None:
+            return (f"the context gives {value.text} only in a passage about something else; "
+                    f"the passage the question is about gives {right.text}")
+    return ""
+
+
 def _short(text: str, words: int = 14) -> str:
     parts = text.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
@@ -1823,9 +1929,11 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
     # Académico]") too, whose few words cannot tell their language alone.
+    asked = _yes_no_questions(case.input)
+    affirms = key_terms(asked[-1]) if asked and pieces and _YES.match(pieces[0]) else frozenset()
     claims = [] if _foreign(said) else [
-        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1) for i, p in enumerate(pieces)
-        if _asserted(p)][:_MAX_CLAIMS]
+        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset())
+        for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
     return texts, claims, pieces
 
 
@@ -1844,11 +1952,14 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("hedged_share", sum(is_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
     if not claims or not texts:
         return ev
-    evidence = _Evidence(texts, case.input)
+    # A yes-no question the user asks ("Is Volvo a Norwegian company?") states nothing: a
+    # "yes" must find its words in the context. (A "no" may repeat them to deny them.)
+    evidence = _Evidence(texts, case.input, _told(case.input) if _YES.match(pieces[0]) else None)
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     # Nor from a record a later call on it returned anew: "total baggages: 0" before the
     # bags were added is no longer the booking's state.
     contexts = sum(bool(c.strip()) for c in case.context)
+    evidence.documents = contexts
     read = iter(texts[contexts:])
     outputs = [next(read) if t.output.strip() else "" for t in case.tools_called]
     evidence.keyed = [s for text in texts[:contexts] for s in _keyed(text)]
