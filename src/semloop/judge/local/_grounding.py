@@ -270,6 +270,11 @@ class _Evidence:
     def stem_prefixes(self) -> frozenset[str]:
         return frozenset(s[:_STEM_PREFIX] for s in self.text_stems)
 
+    def says(self, word: str) -> bool:
+        """Whether a text (not the question) has the word, or a word of its stem."""
+        return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
+                or any(word in t for t in self.lowered))
+
     @cached_property
     def lowered(self) -> list[str]:
         return [t.lower() for t in self.texts]
@@ -697,15 +702,28 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     "is there WiFi?" does not offer it), and the odd items of an enumeration most of whose
     items the context names ("React, Node.js, PostgreSQL and Python" from a curriculum
     without Python)."""
-    facts, prefixes = ev.text_stems, ev.stem_prefixes
-
-    def named(word: str) -> bool:
-        return stem(word) in facts or stem(word)[:_STEM_PREFIX] in prefixes or any(
-            word in t for t in ev.lowered)
-
+    named = ev.says
     odd = [w for items in _enumerated_items(claim)
            if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
     return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)]
+
+
+_PHRASE_WORDS = 4  # a bare answer: a phrase, not a sentence
+
+
+def _unsaid(claim: str, ev: _Evidence) -> list[str]:
+    """The words of a bare answer to a question on documents alone that neither the
+    question nor the documents say ("goat's milk" from "made from cow's milk", "clay courts"
+    from "grass courts"): such an answer is read off the documents, so most of its words
+    are theirs. Not an answer with a number or a date (the number checks read those)."""
+    if (len(claim.split()) > _PHRASE_WORDS or len(ev.texts) != ev.documents
+            or quantities(claim) or dates(claim) or not _question(ev.given)):
+        return []
+    asked = word_stems(ev.given)
+    new = [w for w in dict.fromkeys(_words(claim))
+           if w not in _FUNCTION_WORDS and len(w) > 2 and stem(w) not in asked]
+    unsaid = [w for w in new if not ev.says(w)]
+    return unsaid if 2 * len(unsaid) >= len(new) else []
 
 
 # A rule made universal ("anywhere", "every level", "any course") where the context sentence
@@ -1079,6 +1097,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     names = sorted(t for t in terms if not _name_found(t, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
+    if claim.alone:
+        names = sorted({*names, *_unsaid(claim.text, ev)})
     # A bare name is the context's when most of its words are ("the river Ammel" for
     # "Ammel River"); one distinctive word of two missing makes it another name.
     if names and short and 2 * len(names) >= len(terms):
@@ -1747,6 +1767,14 @@ _ASKS = re.compile(r"^\W*(?:(?:in|on|at|for|from|by|to|of|with|during)\s+)?"
 _ABOUT_MARGIN = 1  # question words the question's paragraph holds beyond the answer's
 
 
+def _question(text: str) -> str:
+    """The question a short request ends with ("who", "which", "how" …), or ""."""
+    asked = [s for s in split_claims(text) if s.rstrip().endswith("?")]
+    if not asked or len(text.split()) > _QUESTION_WORDS or not _ASKS.match(asked[-1]):
+        return ""
+    return asked[-1]
+
+
 @dataclass(frozen=True)
 class _Paragraph:
     stems: frozenset[str]
@@ -1783,11 +1811,9 @@ def _off_question(claim: str, ev: _Evidence) -> str:
     paragraph on Austen when the paragraph on Wuthering Heights names Emily Bronte. Not when
     the answer's paragraph is about a subject the question's paragraph names (a question
     through another entity: "where is the director of X based")."""
-    asked = [s for s in split_claims(ev.given) if s.rstrip().endswith("?")]
-    if (len(claim.split()) > _BOUND_WORDS or not asked or len(ev.given.split()) > _QUESTION_WORDS
-            or not _ASKS.match(asked[-1])):
+    question = _question(ev.given)
+    if len(claim.split()) > _BOUND_WORDS or not question:
         return ""
-    question = asked[-1]
     named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
     years = {int(y) for y in re.findall(r"\b\d{4}\b", question)}
     def new(v: _Role) -> bool:  # a value the question does not give
