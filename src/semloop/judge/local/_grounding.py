@@ -1191,7 +1191,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # worst claim's log-odds stay as the head's other features were fitted on.
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
-    state = "" if contradicted else _state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
+    state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
+                                     or (claim.index == 1 and _both_wrong(claim.text, ev)))
     if state:
         contradicted = True
         claim.found["negation"] = 1.0
@@ -1777,6 +1778,7 @@ def _question(text: str) -> str:
 
 @dataclass(frozen=True)
 class _Paragraph:
+    text: str
     stems: frozenset[str]
     values: tuple[_Role, ...]
     subject: frozenset[str]  # the words of the name its first sentence opens with
@@ -1800,7 +1802,7 @@ def _paragraphs(texts: Iterable[str]) -> list[_Paragraph]:
     for group in groups:
         values = tuple(v for x in group for part in _ROLE_BREAK.split(x) for v in _role_values(part))
         first = values[0] if values and values[0].kind == "name" and values[0].start == 0 else None
-        out.append(_Paragraph(_role_stems(" ".join(group)), values,
+        out.append(_Paragraph(" ".join(group), _role_stems(" ".join(group)), values,
                               first.key if first is not None else frozenset()))
     return out
 
@@ -1843,6 +1845,43 @@ def _off_question(claim: str, ev: _Evidence) -> str:
         if right is not None:
             return (f"the context gives {value.text} only in a passage about something else; "
                     f"the passage the question is about gives {right.text}")
+    return ""
+
+
+# "Are X and Y both …?", "Were X and Y of the same nationality?": a comparison whose yes or
+# no the two subjects' paragraphs decide.
+_BOTH = re.compile(r"\bboth\b|\bsame\b", re.IGNORECASE)
+_NO = re.compile(r"^\W*no\b", re.IGNORECASE)
+_KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:[a-z-]+\s+)?([A-Z][\w-]+)")
+
+
+def _both_wrong(answer: str, ev: _Evidence) -> str:
+    """A yes or no to "are X and Y both A" (or "of the same B") that the paragraphs about
+    X and Y contradict: "yes" where one of them says none of A's words, "no" where both say
+    all of them; for "same", the kind each paragraph's opening gives ("an American
+    director") decides."""
+    yes, no = bool(_YES.match(answer)), bool(_NO.match(answer))
+    asked = _yes_no_questions(ev.given)
+    if yes == no or not asked or not _BOTH.search(asked[-1]):
+        return ""
+    question = asked[-1]
+    about = [p for p in _paragraphs(ev.texts[: ev.documents])
+             if p.subject and p.subject <= _name_words(question)]
+    if len(about) != 2:
+        return ""
+    if re.search(r"\bsame\b", question, re.IGNORECASE):
+        kinds = [k.group(1) for p in about if (k := _KIND.search(p.text))]
+        if len(kinds) != 2 or (kinds[0].lower() == kinds[1].lower()) == yes:
+            return ""
+        return f"the context gives {kinds[0]} for one and {kinds[1]} for the other"
+    attrs = word_stems(question) - word_stems(" ".join(w for p in about for w in p.subject)) - {"both"}
+    if not attrs:
+        return ""
+    held = [len(attrs & word_stems(p.text)) for p in about]
+    if yes and min(held) == 0:
+        return "one of the two the question names is said to be none of it"
+    if no and min(held) == len(attrs):
+        return "the context says it of both"
     return ""
 
 
