@@ -1632,6 +1632,31 @@ def _role_values(clause: str) -> list[_Role]:
     return out
 
 
+_COPULA = re.compile(r"\s*(?:\([^)]*\)\s*)?(?:is|was|are|were|became|serves as|served as)\b", re.IGNORECASE)
+
+
+def _cast(sentence: str) -> list[_Role]:
+    """A sentence's values with the role each is given: the words that lead to it ("directed
+    by X"); the words after it when a verb "to be" follows ("X is the band's lead singer");
+    for a bare item of a list ("written by A and B"), the first item's."""
+    out: list[_Role] = []
+    for part in _ROLE_BREAK.split(sentence):
+        values = _role_values(part)
+        for n, v in enumerate(values):
+            if v.lead:
+                out.append(v)
+                continue
+            end = values[n + 1].start if n + 1 < len(values) else len(part)
+            if _COPULA.match(part, v.start + len(v.text)):
+                trail = _role_stems(part[v.start + len(v.text) : end])
+                out.append(replace(v, lead=trail, prior=v.prior | trail))
+            elif out and not part[: v.start].strip() and not part[v.start + len(v.text) :].strip():
+                out.append(replace(v, lead=out[-1].lead, prior=out[-1].prior))
+            else:
+                out.append(v)
+    return out
+
+
 def _same_value(a: _Role, b: _Role) -> bool:
     if a.kind != b.kind:
         return False
@@ -1699,7 +1724,8 @@ def _asked_role(question: str) -> _Asked:
     content = [r for w in re.findall(r"[a-z][\w-]*", rest) if w not in _NO_ROLE
                and w not in named for r in _role_stems(w)]
     roles = frozenset(content[:1] + content[-1:])
-    first = re.match(r"\s*([a-z][\w-]*)", rest)
+    # "Who is the lead singer of X?": the verb "to be" and an article ask through nothing.
+    first = re.match(r"\s*(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an)\s+)?([a-z][\w-]*)", rest)
     plain = (first is not None and content[:1] == [*_role_stems(first.group(1))]
              and not _RELATIVE.search(rest))
     return frozenset(kinds), roles, frozenset(content[:1] if plain else ()), named
@@ -1739,21 +1765,25 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
     about: list[bool] = []  # the sentence is about what the question names
     for t in ev.texts:
         for n, x in enumerate(split_claims(t)):
-            casts.append([v for part in _ROLE_BREAK.split(x) for v in _role_values(part)])
-            # "Its chief designer was …" goes on about the sentence before's subject.
+            casts.append(_cast(x))
+            # "Its chief designer was …", "Mick Jagger is the band's lead singer" go on about
+            # the paragraph's subject; a sentence that defines a subject of its own does not.
             about.append(any(v.kind == "name" and v.key & named for v in casts[-1]) or (
-                n > 0 and about[-1] and bool(_PRONOUN_START.match(x))))
+                n > 0 and about[-1] and not _DEFINES.match(x)))
     for role, value in values:
         held = [v for cast in casts for v in cast if _same_value(v, value)]
         if not held or any(not v.lead or _plays(role, v.prior) for v in held):
             continue
-        for cast, its in zip(casts, about, strict=True):
-            if not its or not any(_same_value(v, value) for v in cast):
-                continue
-            right = next((v for v in cast if v.kind == value.kind and _plays(role, v.lead)
-                          and not _same_value(v, value) and not v.key & named), None)
-            if right and not any(_same_value(v, right) for v in said):
-                return f"the context gives {right.text}, not {value.text}, as the one asked"
+        # The sentence that holds the answer's value first, then any about the question's
+        # subject ("The screenplay was written by Howard Koch" after "directed by Michael Curtiz").
+        for near in (True, False):
+            for cast, its in zip(casts, about, strict=True):
+                if not its or near and not any(_same_value(v, value) for v in cast):
+                    continue
+                right = next((v for v in cast if v.kind == value.kind and _plays(role, v.lead)
+                              and not _same_value(v, value) and not v.key & named), None)
+                if right and not any(_same_value(v, right) for v in said):
+                    return f"the context gives {right.text}, not {value.text}, as the one asked"
     return ""
 
 
@@ -1787,7 +1817,8 @@ class _Paragraph:
 # An article's opening sentence defines its subject: "Arthur's Magazine (1844-1846) was an
 # American literary periodical", "The Rolling Stones are an English rock band".
 _DEFINES = re.compile(r"^\W*[A-Z][\w'\u2019.-]*(?:\s+(?:(?:of|the|de|von|van|and|&)\s+)?[A-Z0-9][\w'\u2019.-]*)*"
-                      r"\s*(?:\([^)]*\)\s*)?(?:is|was|are|were)\s+(?:a|an|the|one)\b")
+                      r"\s*(?:\([^)]*\)\s*)?(?:is|was|are|were)\s+"
+                      r"(?:a|an|one|the(?!\s+[\w-]+['\u2019]s?\s))\b")
 
 
 def _paragraphs(texts: Iterable[str]) -> list[_Paragraph]:
