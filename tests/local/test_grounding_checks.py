@@ -859,3 +859,70 @@ def test_a_ranges_ends_are_not_bound_as_the_claims_value(embed: Embed) -> None:
     got = found(embed, "refund?", "Refund: $2,580 back to your gift card - expect it within 5-7 business days.", ctx)
     # Not "5 is the value of another record" (the seats): a range's end is no value alone.
     assert got["bound"] == 0
+
+
+# Knowledge pasted from two articles, the shape of public hallucination QA sets.
+_ARTICLES = ("Harlow Quarterly (1851-1859) was a British literary magazine edited in Bristol by "
+             "Edwin Marsh.Tidewater Review is a poetry journal founded in 1990 and published in "
+             "Norfolk by Carla Dunn.")
+
+
+def test_pasted_articles_are_read_apart(embed: Embed) -> None:
+    question = "Which was started first, Harlow Quarterly or Tidewater Review?"
+    assert found(embed, question, "Tidewater Review was started first.", _ARTICLES)["bound"] == 1
+    assert found(embed, question, "Harlow Quarterly", _ARTICLES)["bound"] == 0
+
+
+def test_a_year_is_exact_not_rounded() -> None:
+    assert [q.place for q in quantities("founded in 1990")] == [1.0]
+    assert [q.place for q in quantities("a crowd of 1990")] == [10.0]
+
+
+def test_a_value_from_another_article_answers_about_the_wrong_thing(embed: Embed) -> None:
+    asked = "Who edited Harlow Quarterly?"
+    assert found(embed, asked, "Carla Dunn", _ARTICLES)["bound"] == 1
+    assert found(embed, asked, "Edwin Marsh", _ARTICLES)["bound"] == 0
+    # Through another entity: the second article is about the first one's editor.
+    bridged = ("Harlow Quarterly was a British literary magazine edited by Edwin Marsh. "
+               "Edwin Marsh was an English critic who lived in Clifton, a suburb of Bristol.")
+    assert found(embed, "Where did the editor of Harlow Quarterly live?", "Clifton",
+                 bridged)["bound"] == 0
+
+
+def test_yes_must_find_the_questions_names_in_the_context(embed: Embed) -> None:
+    ctx = "Ostra Mill is a Danish paper maker based in Aarhus, founded in 1874."
+    asked = "Is Ostra Mill a Swedish company?"
+    assert found(embed, asked, "Yes, it is a Swedish paper maker.", ctx)["names"] == 1
+    assert found(embed, asked, "Yes", ctx)["names"] == 1
+    assert found(embed, asked, "No, it is Danish.", ctx)["names"] == 0
+    assert found(embed, "Is Ostra Mill a Danish company?", "Yes", ctx)["names"] == 0
+
+
+def test_a_bare_answer_is_read_off_the_documents(embed: Embed) -> None:
+    ctx = "Brindle is a hard cheese made from sheep's milk in the Vosges and aged in caves."
+    asked = "What milk is Brindle made from?"
+    assert found(embed, asked, "goat's milk", ctx)["names"] == 1
+    assert found(embed, asked, "sheep's milk", ctx)["names"] == 0
+    # A tool's output is no document of that kind: a run's answer restates it freely.
+    assert found(embed, asked, "goat's milk", tool="cheese: Brindle, milk: sheep")["names"] == 0
+
+
+def test_both_and_same_are_decided_by_the_two_articles(embed: Embed) -> None:
+    ctx = ("Anna Vell (born 1961) is a Dutch cellist who teaches in Utrecht. "
+           "Piet Rook (1920-1990) was a Dutch composer and organist.")
+    assert found(embed, "Were Anna Vell and Piet Rook of the same nationality?", "No", ctx)["negation"] == 1
+    assert found(embed, "Were Anna Vell and Piet Rook of the same nationality?", "Yes", ctx)["negation"] == 0
+    assert found(embed, "Were Anna Vell and Piet Rook both organists?", "Yes", ctx)["negation"] == 1
+    assert found(embed, "Are Anna Vell and Piet Rook both Dutch?", "Yes", ctx)["negation"] == 0
+
+
+def test_a_role_said_after_its_value_or_shared_by_a_list(embed: Embed) -> None:
+    band = ("The Marrow Kings are a Welsh folk band formed in Cardiff in 1998. Dai Price is the "
+            "band's lead singer, and Owen Lutz is its fiddler.")
+    asked = "Who is the lead singer of the Marrow Kings?"
+    assert found(embed, asked, "Owen Lutz", band)["bound"] == 1
+    assert found(embed, asked, "Dai Price", band)["bound"] == 0
+    film = ("Salt Harbour is a 1951 drama film directed by Ines Varga. The screenplay was "
+            "written by Tom Reyes and Mila Hart.")
+    assert found(embed, "Who directed Salt Harbour?", "Mila Hart directed it.", film)["bound"] == 1
+    assert found(embed, "Who directed Salt Harbour?", "Ines Varga directed it.", film)["bound"] == 0

@@ -485,7 +485,7 @@ _MAX_COUNT = 12
 
 
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
-_YEAR_BEFORE = re.compile(r"\b(?:in|since|from|until|till|by|of|year|circa|around|after|before)\s+$",
+_YEAR_BEFORE = re.compile(r"\b(?:in|since|from|until|till|by|year|circa|after|before)\s+$",
                           re.IGNORECASE)
 
 

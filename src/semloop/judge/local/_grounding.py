@@ -1865,7 +1865,10 @@ def _off_question(claim: str, ev: _Evidence) -> str:
     for value in mine:
         holders = [(p, n) for p, n in zip(paragraphs, scores, strict=True)
                    if any(_same_value(x, value) for x in p.values)]
-        if not holders or max(n for _, n in holders) + _ABOUT_MARGIN > best:
+        # A paragraph about a subject the question names is the question's too ("which was
+        # founded first, X or Y": Y's year is Y's paragraph's).
+        if (not holders or max(n for _, n in holders) + _ABOUT_MARGIN > best
+                or any(p.subject and p.subject <= named for p, _ in holders)):
             continue
         # "Mount Kenya" is not "Mount Kilimanjaro": one name must hold the other's words.
         if any(p.subject and any(v.kind == "name" and (v.key <= p.subject or p.subject <= v.key)
