@@ -1646,9 +1646,8 @@ def _cast(sentence: str) -> list[_Role]:
             if v.lead:
                 out.append(v)
                 continue
-            end = values[n + 1].start if n + 1 < len(values) else len(part)
             if _COPULA.match(part, v.start + len(v.text)):
-                trail = _role_stems(part[v.start + len(v.text) : end])
+                trail = _role_stems(part[v.start + len(v.text) :])
                 out.append(replace(v, lead=trail, prior=v.prior | trail))
             elif out and not part[: v.start].strip() and not part[v.start + len(v.text) :].strip():
                 out.append(replace(v, lead=out[-1].lead, prior=out[-1].prior))
@@ -1728,6 +1727,9 @@ def _asked_role(question: str) -> _Asked:
     first = re.match(r"\s*(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an)\s+)?([a-z][\w-]*)", rest)
     plain = (first is not None and content[:1] == [*_role_stems(first.group(1))]
              and not _RELATIVE.search(rest))
+    # "Where does the director of X live?": the verb after "do" closes the question.
+    if re.match(r"\s*(?:do|does|did)\b", rest) and not _RELATIVE.search(rest):
+        return frozenset(kinds), roles, frozenset(content[-1:]), named
     return frozenset(kinds), roles, frozenset(content[:1] if plain else ()), named
 
 
@@ -1763,13 +1765,24 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
         return ""
     casts: list[list[_Role]] = []
     about: list[bool] = []  # the sentence is about what the question names
+    subjects: list[frozenset[str]] = []  # the subject of each sentence's paragraph
     for t in ev.texts:
         for n, x in enumerate(split_claims(t)):
             casts.append(_cast(x))
+            opens = not n or bool(_DEFINES.match(x))
+            first = casts[-1][0] if casts[-1] and casts[-1][0].kind == "name" else None
+            subjects.append((first.key if first and first.start == 0 else frozenset())
+                            if opens else subjects[-1])
             # "Its chief designer was …", "Mick Jagger is the band's lead singer" go on about
             # the paragraph's subject; a sentence that defines a subject of its own does not.
             about.append(any(v.kind == "name" and v.key & named for v in casts[-1]) or (
-                n > 0 and about[-1] and not _DEFINES.match(x)))
+                not opens and about[-1]))
+    # Through another entity: the paragraph about a name the question's sentences give
+    # ("directed by Clara Voss", then "Clara Voss is …; she now lives in …").
+    given = [v.key for cast, its in zip(casts, about, strict=True) if its for v in cast
+             if v.kind == "name"]
+    about = [its or bool(sub) and any(k <= sub or sub <= k for k in given)
+             for its, sub in zip(about, subjects, strict=True)]
     for role, value in values:
         held = [v for cast in casts for v in cast if _same_value(v, value)]
         if not held or any(not v.lead or _plays(role, v.prior) for v in held):
@@ -1838,6 +1851,12 @@ def _paragraphs(texts: Iterable[str]) -> list[_Paragraph]:
     return out
 
 
+def _names(paragraph: _Paragraph, subject: frozenset[str]) -> bool:
+    """Whether the paragraph names the subject (a name holding its words, or held by them)."""
+    return bool(subject) and any(v.kind == "name" and (v.key <= subject or subject <= v.key)
+                                 for v in paragraph.values)
+
+
 def _off_question(claim: str, ev: _Evidence) -> str:
     """A short answer whose value the context gives only in a paragraph about something
     else than the question: "Who wrote Wuthering Heights?" answered "Jane Austen" from a
@@ -1871,8 +1890,7 @@ def _off_question(claim: str, ev: _Evidence) -> str:
                 or any(p.subject and p.subject <= named for p, _ in holders)):
             continue
         # "Mount Kenya" is not "Mount Kilimanjaro": one name must hold the other's words.
-        if any(p.subject and any(v.kind == "name" and (v.key <= p.subject or p.subject <= v.key)
-                                 for t in top for v in t.values) for p, _ in holders):
+        if any(_names(a, b.subject) or _names(b, a.subject) for a, _ in holders for b in top):
             continue
         right = next((v for t in top for v in t.values if v.kind == value.kind and new(v)
                       and not _same_value(v, value)), None)
@@ -1899,8 +1917,7 @@ def _both_wrong(answer: str, ev: _Evidence) -> str:
     if yes == no or not asked or not _BOTH.search(asked[-1]):
         return ""
     question = asked[-1]
-    about = [p for p in _paragraphs(ev.texts[: ev.documents])
-             if p.subject and p.subject <= _name_words(question)]
+    about = [p for p in _paragraphs(ev.texts[: ev.documents]) if p.subject & _name_words(question)]
     if len(about) != 2:
         return ""
     if re.search(r"\bsame\b", question, re.IGNORECASE):
