@@ -926,3 +926,12 @@ def test_a_role_said_after_its_value_or_shared_by_a_list(embed: Embed) -> None:
             "written by Tom Reyes and Mila Hart.")
     assert found(embed, "Who directed Salt Harbour?", "Mila Hart directed it.", film)["bound"] == 1
     assert found(embed, "Who directed Salt Harbour?", "Ines Varga directed it.", film)["bound"] == 0
+
+
+def test_a_span_of_years_gives_a_start_and_an_end(embed: Embed) -> None:
+    assert [q.value for q in quantities("Orrin Gazette (1872-1881) was a weekly")] == [1872, 1881]
+    assert [q.value for q in quantities("ticket 2024-1234")] == [2024]  # an id, not a span
+    ctx = "Orrin Gazette (1872-1881) was a weekly paper printed in Hull."
+    assert found(embed, "When was the Orrin Gazette founded?", "1881", ctx)["bound"] == 1
+    assert found(embed, "When was the Orrin Gazette founded?", "1872", ctx)["bound"] == 0
+    assert found(embed, "When did the Orrin Gazette close?", "In 1881.", ctx)["bound"] == 0

@@ -485,6 +485,13 @@ _MAX_COUNT = 12
 
 
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
+# "(1872-1881)": two years, a span, not an id's parts ("2024-1234").
+_YEARS = re.compile(r"(?<![\w-])(1\d{3}|20\d{2})-(1\d{3}|20\d{2})$")
+
+
+def _year_span(text: str, end: int) -> bool:
+    m = _YEARS.search(text, 0, end)
+    return m is not None and int(m.group(1)) < int(m.group(2))
 _YEAR_BEFORE = re.compile(r"\b(?:in|since|from|until|till|by|year|circa|after|before)\s+$",
                           re.IGNORECASE)
 
@@ -536,7 +543,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         if (not free(m.span("num")) or _LETTER_AFTER.match(text, m.end())
                 or _SLASH_DIGIT.match(text, m.end("num")) or text.endswith("/", 0, m.start("num"))):
             continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
-        if _ends_with(_HYPHEN_ID, text, m.start("num"), _ID_CHARS) or (
+        if (_ends_with(_HYPHEN_ID, text, m.start("num"), _ID_CHARS)
+                and not _year_span(text, m.end("num"))) or (
                 text[m.start("num") - 1 : m.start("num")] == "-" and m.group("num").startswith("0")):
             continue  # "lb-edge-02", "node2-3": an id's last part
         num = m.group("num").replace("−", "-")

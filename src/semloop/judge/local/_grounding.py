@@ -1116,7 +1116,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # "nothing more expensive") the sentence answers no comparison.
         winner = "" if bound or not claim.alone else _comparison(claim.text, ev.given, ev)
         miscast = "" if bound or winner else (_miscast(claim.text, ev.given, ev)
-                                              or (claim.alone and _off_question(claim.text, ev)))
+                                              or (claim.alone and (_off_question(claim.text, ev)
+                                                                   or _span_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -1934,6 +1935,35 @@ def _both_wrong(answer: str, ev: _Evidence) -> str:
     if no and min(held) == len(attrs):
         return "the context says it of both"
     return ""
+
+
+# A span of years, "(1872–1881)", "(c. 1356–1862)": its first year is a start (founded,
+# born), its second an end (closed, died).
+_SPAN = re.compile(r"(?<![\w.,])(1\d{3}|20\d{2})\s?[-\u2013\u2014]\s?(1\d{3}|20\d{2})(?![\w.,]*\d)")
+_STARTS = re.compile(r"\b(?:start\w*|beg[ia]n\w*|found\w*|establish\w*|born|birth|launch\w*|"
+                     r"open\w*|first|creat\w*|form\w*|introduc\w*)\b", re.IGNORECASE)
+_ENDS = re.compile(r"\b(?:end\w*|die\w*|death|clos\w*|ceas\w*|last|fold\w*|dissolv\w*|"
+                   r"disband\w*|abolish\w*)\b", re.IGNORECASE)
+
+
+def _span_end(claim: str, ev: _Evidence) -> str:
+    """A year that answers "when was X founded" with the end of the context's span for X
+    ("(1872–1881)": 1881), or "when did X die" with its start."""
+    question = _question(ev.given)
+    starts, ends = bool(_STARTS.search(question)), bool(_ENDS.search(question))
+    years = {int(y) for y in re.findall(r"(?<!\d)(?:1\d{3}|20\d{2})(?!\d)", claim)}
+    if not question or starts == ends or len(years) != 1 or len(claim.split()) > _BOUND_WORDS:
+        return ""
+    year = years.pop()
+    text = "\n".join(ev.texts)
+    spans = [(int(a), int(b)) for a, b in _SPAN.findall(text) if int(a) < int(b)]
+    wrong = [s for s in spans if s[1 if starts else 0] == year]
+    # Only when the context gives that year nowhere else, in the asked role perhaps.
+    if not wrong or len(re.findall(rf"(?<!\d){year}(?!\d)", text)) > len(wrong):
+        return ""
+    a, b = wrong[0]
+    return (f"the context's {a}–{b} ends with {year}; the question asks when it began" if starts
+            else f"the context's {a}–{b} begins with {year}; the question asks when it ended")
 
 
 def _short(text: str, words: int = 14) -> str:
