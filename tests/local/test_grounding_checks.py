@@ -935,3 +935,14 @@ def test_a_span_of_years_gives_a_start_and_an_end(embed: Embed) -> None:
     assert found(embed, "When was the Orrin Gazette founded?", "1881", ctx)["bound"] == 1
     assert found(embed, "When was the Orrin Gazette founded?", "1872", ctx)["bound"] == 0
     assert found(embed, "When did the Orrin Gazette close?", "In 1881.", ctx)["bound"] == 0
+
+
+def test_a_name_the_documents_give_with_other_words_is_another_name(embed: Embed) -> None:
+    ctx = "Ruth Alder (1901-1980) was a Canadian chemist and a captain in the Royal Canadian Navy."
+    asked = "In which service was Ruth Alder a captain?"
+    assert found(embed, asked, "She was a captain in the Royal Canadian Army.", ctx)["names"] == 1
+    assert found(embed, asked, "She was a captain in the Royal Canadian Navy.", ctx)["names"] == 0
+    # "where was the director of X born" asks the birthplace, not the director.
+    film = ("Gull Point is a 1990 comedy written by Ian Moss and directed by Vera Lind. It was "
+            "shot in Oban. Vera Lind is a Scottish director who was born in Perth in 1950.")
+    assert found(embed, "Where was the director of Gull Point born?", "Perth", film)["bound"] == 0

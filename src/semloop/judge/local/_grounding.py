@@ -270,6 +270,12 @@ class _Evidence:
     def stem_prefixes(self) -> frozenset[str]:
         return frozenset(s[:_STEM_PREFIX] for s in self.text_stems)
 
+    @cached_property
+    def name_runs(self) -> list[frozenset[str]]:
+        """The words of each name of several words the texts give ("United States Navy")."""
+        return [frozenset(w.lower() for w in re.findall(r"[\w'-]+", m.group(0))) - {"of", "the", "de"}
+                for t in self.texts for m in _NAME_RUN.finditer(t)]
+
     def says(self, word: str) -> bool:
         """Whether a text (not the question) has the word, or a word of its stem."""
         return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
@@ -379,9 +385,13 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     the answer's way of saying it. A number in a name ("Model 3", "Terminal 2") is no
     word of it that the evidence can hold: numbers are the number checks'."""
     out: set[str] = set()
+    # In an answer to a question on documents, a name the documents give with other words
+    # is another name: "United States Army" where they say "United States Navy".
+    rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
-        if any(_name_found(w, ev) for w in words if not w.isdigit()):
+        found = {w for w in words if not w.isdigit() and _name_found(w, ev)}
+        if found and not any(found <= r and r - words for r in rivals):
             out |= words
     return out
 
@@ -1724,8 +1734,10 @@ def _asked_role(question: str) -> _Asked:
     content = [r for w in re.findall(r"[a-z][\w-]*", rest) if w not in _NO_ROLE
                and w not in named for r in _role_stems(w)]
     roles = frozenset(content[:1] + content[-1:])
-    # "Who is the lead singer of X?": the verb "to be" and an article ask through nothing.
-    first = re.match(r"\s*(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an)\s+)?([a-z][\w-]*)", rest)
+    # "Who is the lead singer of X?": the verb "to be" and an article ask through nothing
+    # (but "where was the director of X born" asks the director's birthplace).
+    first = re.match(r"\s*(?:(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?)?([a-z][\w-]*)"
+                     if word in ("who", "whom", "what", "which") else r"\s*([a-z][\w-]*)", rest)
     plain = (first is not None and content[:1] == [*_role_stems(first.group(1))]
              and not _RELATIVE.search(rest))
     # "Where does the director of X live?": the verb after "do" closes the question.
