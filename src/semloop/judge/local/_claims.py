@@ -492,6 +492,7 @@ _YEARS = re.compile(r"(?<![\w-])(1\d{3}|20\d{2})-(1\d{3}|20\d{2})$")
 def _year_span(text: str, end: int) -> bool:
     m = _YEARS.search(text, 0, end)
     return m is not None and int(m.group(1)) < int(m.group(2))
+_NAME_AFTER = re.compile(r"\s+[A-Z][a-z]")  # "the 1900 World's Fair", "1900 Summer Olympics"
 _YEAR_BEFORE = re.compile(r"\b(?:in|since|from|until|till|by|year|circa|after|before)\s+$",
                           re.IGNORECASE)
 
@@ -550,7 +551,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         num = m.group("num").replace("−", "-")
         value = float(num.replace(",", ""))
         # "in 1990", "since 1880": a year is exact, never 1994 rounded to tens.
-        place = 1.0 if _YEAR_BEFORE.search(text, 0, m.start("num")) and _YEAR.fullmatch(num) else _place(num)
+        place = 1.0 if _YEAR.fullmatch(num) and (_YEAR_BEFORE.search(text, 0, m.start("num"))
+                                                 or _NAME_AFTER.match(text, m.end("num"))) else _place(num)
         scale = (m.group("scale") or "").lower()
         cur = (m.group("cur") or m.group("cur2") or "").lower()
         if scale == "mm" and not cur:

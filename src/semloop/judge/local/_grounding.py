@@ -369,6 +369,7 @@ class _Claim:
 
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
+    term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
     if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower):
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
@@ -1584,7 +1585,8 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
 # punctuation, a dash, a coordinating word or a relative pronoun.
 _ROLE_BREAK = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s[\u2014\u2013]\s|"
                          r"\b(?:and|but|while|whereas|who|which|whose)\b", re.IGNORECASE)
-_WH = re.compile(r"^\W*(?:who|whom|when|where|which|what)\b", re.IGNORECASE)
+_WH = re.compile(r"^\W*(?:(?:in|on|at|for|from|by|to|during)\s+)?(?:who|whom|when|where|which|what)\b",
+                 re.IGNORECASE)
 _CAPITALISED = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+(?:(?:of|the|de|von|van)\s+)?[A-Z][\w'\u2019-]*)*")
 
 
@@ -1720,7 +1722,7 @@ def _asked_role(question: str) -> _Asked:
     none: _Asked = frozenset(), frozenset(), frozenset(), frozenset()
     if not m:
         return none
-    word = m.group(0).strip(" \t\"'(").lower()
+    word = m.group(0).split()[-1].strip(" \t\"'(").lower()  # "In which": which
     rest = question[m.end() :]
     if word in ("which", "what"):
         noun = re.match(r"\s*([A-Za-z-]+)", rest)
@@ -1819,15 +1821,15 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
 # a question about one paragraph that gives a value only another paragraph holds, about a
 # subject the question's paragraph never names, answers about the wrong thing.
 _QUESTION_WORDS = 40  # a question, not a long request
-_ASKS = re.compile(r"^\W*(?:(?:in|on|at|for|from|by|to|of|with|during)\s+)?"
-                   r"(?:who|whom|whose|when|where|which|what|how)\b", re.IGNORECASE)
+# "Who …", "In which year …", "The director of X is based in what city?"
+_ASKS = re.compile(r"\b(?:who|whom|whose|when|where|which|what|how)\b", re.IGNORECASE)
 _ABOUT_MARGIN = 1  # question words the question's paragraph holds beyond the answer's
 
 
 def _question(text: str) -> str:
     """The question a short request ends with ("who", "which", "how" …), or ""."""
     asked = [s for s in split_claims(text) if s.rstrip().endswith("?")]
-    if not asked or len(text.split()) > _QUESTION_WORDS or not _ASKS.match(asked[-1]):
+    if not asked or len(text.split()) > _QUESTION_WORDS or not _ASKS.search(asked[-1]):
         return ""
     return asked[-1]
 
@@ -1842,7 +1844,7 @@ class _Paragraph:
 
 # An article's opening sentence defines its subject: "Arthur's Magazine (1844-1846) was an
 # American literary periodical", "The Rolling Stones are an English rock band".
-_DEFINES = re.compile(r"^\W*[A-Z][\w'\u2019.-]*(?:\s+(?:(?:of|the|de|von|van|and|&)\s+)?[A-Z0-9][\w'\u2019.-]*)*"
+_DEFINES = re.compile(r"^\W*(?!(?:It|Its|He|His|She|Her|They|Their|This|These|That|Those)\b)[A-Z][\w'\u2019.-]*(?:\s+(?:(?:of|the|de|von|van|and|&)\s+)?[A-Z0-9][\w'\u2019.-]*)*"
                       r"\s*(?:\([^)]*\)\s*)?(?:is|was|are|were)\s+"
                       r"(?:a|an|one|the(?!\s+[\w-]+['\u2019]s?\s))\b")
 
