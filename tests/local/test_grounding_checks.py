@@ -946,3 +946,17 @@ def test_a_name_the_documents_give_with_other_words_is_another_name(embed: Embed
     film = ("Gull Point is a 1990 comedy written by Ian Moss and directed by Vera Lind. It was "
             "shot in Oban. Vera Lind is a Scottish director who was born in Perth in 1950.")
     assert found(embed, "Where was the director of Gull Point born?", "Perth", film)["bound"] == 0
+
+
+def test_questions_hotpot_asks_them(embed: Embed) -> None:
+    # A date's year, month and day decide "born later"; "in which year" asks a year; a
+    # word the question capitalises and the context writes small is the topic asked.
+    ctx = ("Lena Holm (born 4 May 1988) is a Norwegian biathlete. Karin Dahl (born 19 August "
+           "1987) is a Swedish biathlete.")
+    assert found(embed, "Which of the two was born later, Lena Holm or Karin Dahl?",
+                 "Karin Dahl was born later.", ctx)["bound"] == 1
+    prizes = ("Otto Brandt was a German chemist. He won the Halden Medal twice, for chemistry "
+              "in 1931 and for physics in 1938.")
+    asked = "In which year did Otto Brandt win the Halden Medal for Physics?"
+    assert found(embed, asked, "1931", prizes)["bound"] == 1
+    assert found(embed, asked, "1938", prizes)["bound"] == 0

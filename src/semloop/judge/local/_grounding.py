@@ -1561,6 +1561,12 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
         # a year is compared only by a question of time ("who won more medals" is no year's).
         nums = [q for q in quantities(g) if not _small_count(q)
                 and (timed or not _bare_year(q))]
+        if timed:
+            # "(born 3 June 1986)": a date compares by its year, month and day.
+            nums += [Quantity(text, y + ((mo or 1) - 1) / 12 + ((d or 1) - 1) / 366, "", 1.0, False)
+                     for text, readings in dates(g)
+                     for y, mo, d in sorted(r for r in readings if r[0])[:1] if y]
+            nums.sort(key=lambda q: lower.find(q.text.lower()))
         if not names or not nums:
             continue
         # The number right after the first word of the question the segment holds.
@@ -1733,7 +1739,7 @@ def _asked_role(question: str) -> _Asked:
     else:
         kinds = {"year", "date"} if word == "when" else {"name"}
     named = _name_words(" ".join(x.group(0) for x in _CAPITALISED.finditer(rest)))
-    content = [r for w in re.findall(r"[a-z][\w-]*", rest) if w not in _NO_ROLE
+    content = [r for w in re.findall(r"\b[a-z][\w-]*", rest) if w not in _NO_ROLE
                and w not in named for r in _role_stems(w)]
     roles = frozenset(content[:1] + content[-1:])
     # "Who is the lead singer of X?": the verb "to be" and an article ask through nothing
@@ -1764,7 +1770,8 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
     if not roles or not named:
         return ""
     words = re.findall(r"[A-Za-z][\w'-]*", claim)
-    bare = bool(words) and all(w[0].isupper() or w.lower() in _LINKS for w in words)
+    # A bare value: a name ("Jonas Kell") or a number alone ("1911").
+    bare = all(w[0].isupper() or w.lower() in _LINKS for w in words)
     said = [v for part in _ROLE_BREAK.split(claim) for v in _role_values(part)]
     values: list[tuple[str, _Role]] = []  # (the role the claim gives it, the claim's value)
     for part in _ROLE_BREAK.split(claim):
@@ -1778,6 +1785,12 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
                 values.append((r, after[0] if after else before[-1]))
     if not values:
         return ""
+    # A word the question capitalises and the context writes small is a topic, not a name:
+    # "the Nobel Prize in Physics" asks the year the context gives beside "physics".
+    text = "\n".join(ev.texts)
+    topics = {t for w in named if re.search(rf"\b{re.escape(w)}\b", text)
+              and not re.search(rf"\b{re.escape(w.capitalize())}\b", text) for t in _role_stems(w)}
+    values += [(t, v) for _, v in values for t in topics]
     casts: list[list[_Role]] = []
     about: list[bool] = []  # the sentence is about what the question names
     subjects: list[frozenset[str]] = []  # the subject of each sentence's paragraph
