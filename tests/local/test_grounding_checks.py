@@ -912,7 +912,10 @@ def test_both_and_same_are_decided_by_the_two_articles(embed: Embed) -> None:
            "Piet Rook (1920-1990) was a Dutch composer and organist.")
     assert found(embed, "Were Anna Vell and Piet Rook of the same nationality?", "No", ctx)["negation"] == 1
     assert found(embed, "Were Anna Vell and Piet Rook of the same nationality?", "Yes", ctx)["negation"] == 0
-    assert found(embed, "Were Anna Vell and Piet Rook both organists?", "Yes", ctx)["negation"] == 1
+    assert found(embed, "Were Anna Vell and Piet Rook both Belgian?", "Yes", ctx)["negation"] == 1
+    # A class may be said in other words: "yes" to "both musicians" stands.
+    assert found(embed, "Were Anna Vell and Piet Rook both musicians?", "Yes", ctx)["negation"] == 0
+    assert found(embed, "Were Anna Vell and Piet Rook both Dutch?", "No", ctx)["negation"] == 1
     assert found(embed, "Are Anna Vell and Piet Rook both Dutch?", "Yes", ctx)["negation"] == 0
 
 

@@ -1932,7 +1932,10 @@ def _off_question(claim: str, ev: _Evidence) -> str:
 # no the two subjects' paragraphs decide.
 _BOTH = re.compile(r"\bboth\b|\bsame\b", re.IGNORECASE)
 _NO = re.compile(r"^\W*no\b", re.IGNORECASE)
-_KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:[a-z-]+\s+)?([A-Z][\w-]+)")
+# A nationality-like word ("an American director", "a Polish physicist"); not a compound
+# ("American-born"), which says two.
+_KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:[a-z]+\s+)?"
+                   r"([A-Z][a-z]+(?:an|ish|ese|ch|i))\b(?!-)")
 
 
 def _both_wrong(answer: str, ev: _Evidence) -> str:
@@ -1957,7 +1960,10 @@ def _both_wrong(answer: str, ev: _Evidence) -> str:
     if not attrs:
         return ""
     held = [len(attrs & word_stems(p.text)) for p in about]
-    if yes and min(held) == 0:
+    # A "yes" is denied only by a name ("both American"): a class may be said in other words
+    # ("magazines" of a "periodical").
+    names = word_stems(" ".join(key_terms(question))) & attrs
+    if yes and names and min(len(names & word_stems(p.text)) for p in about) == 0:
         return "one of the two the question names is said to be none of it"
     if no and min(held) == len(attrs):
         return "the context says it of both"
@@ -2103,7 +2109,10 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
     # Académico]") too, whose few words cannot tell their language alone.
     asked = _yes_no_questions(case.input)
-    affirms = key_terms(asked[-1]) if asked and pieces and _YES.match(pieces[0]) else frozenset()
+    # Not an acronym: "an NBA team" is often the context's "National Basketball Association".
+    acronyms = {a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9&]+\b", asked[-1])} if asked else set()
+    affirms = (key_terms(asked[-1]) - acronyms if asked and pieces and _YES.match(pieces[0])
+               else frozenset())
     claims = [] if _foreign(said) else [
         _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset())
         for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
