@@ -963,3 +963,9 @@ def test_questions_hotpot_asks_them(embed: Embed) -> None:
     asked = "In which year did Otto Brandt win the Halden Medal for Physics?"
     assert found(embed, asked, "1931", prizes)["bound"] == 1
     assert found(embed, asked, "1938", prizes)["bound"] == 0
+
+
+def test_an_article_about_the_same_person_by_another_first_name_is_a_bridge(embed: Embed) -> None:
+    ctx = ('"Cold Orchard" is a 2011 drama film directed by Bob Marsh.Robert Marsh (born 1950) is '
+           "an English director who was born in Leeds.")
+    assert found(embed, "Where was the director of Cold Orchard born?", "Leeds", ctx)["bound"] == 0

@@ -1853,6 +1853,7 @@ class _Paragraph:
     stems: frozenset[str]
     values: tuple[_Role, ...]
     subject: frozenset[str]  # the words of the name its first sentence opens with
+    surname: str = ""  # that name's last word: "Robert Marsh" is the "Bob Marsh" named before
 
 
 # An article's opening sentence defines its subject: "Arthur's Magazine (1844-1846) was an
@@ -1873,15 +1874,21 @@ def _paragraphs(texts: Iterable[str]) -> list[_Paragraph]:
     out = []
     for group in groups:
         values = tuple(v for x in group for part in _ROLE_BREAK.split(x) for v in _role_values(part))
-        first = values[0] if values and values[0].kind == "name" and values[0].start == 0 else None
+        # The name it opens with, after a quote or "The" ('"Silver Creek" is a 2011 film').
+        first = values[0] if values and values[0].kind == "name" and not re.sub(
+            r"[\W_]|\bthe\b", "", group[0][: values[0].start], flags=re.IGNORECASE) else None
+        last = re.sub(r"['\u2019]s$", "", first.text.split()[-1].lower()) if first else ""
         out.append(_Paragraph(" ".join(group), _role_stems(" ".join(group)), values,
-                              first.key if first is not None else frozenset()))
+                              first.key if first is not None else frozenset(), last))
     return out
 
 
-def _names(paragraph: _Paragraph, subject: frozenset[str]) -> bool:
-    """Whether the paragraph names the subject (a name holding its words, or held by them)."""
-    return bool(subject) and any(v.kind == "name" and (v.key <= subject or subject <= v.key)
+def _names(paragraph: _Paragraph, other: _Paragraph) -> bool:
+    """Whether the paragraph names the other's subject: a name holding its words, held by
+    them, or ending as it does ("Bob Marsh" for "Robert Marsh")."""
+    subject = other.subject
+    return bool(subject) and any(v.kind == "name" and (v.key <= subject or subject <= v.key
+                                                       or other.surname in v.key)
                                  for v in paragraph.values)
 
 
@@ -1918,7 +1925,7 @@ def _off_question(claim: str, ev: _Evidence) -> str:
                 or any(p.subject and p.subject <= named for p, _ in holders)):
             continue
         # "Mount Kenya" is not "Mount Kilimanjaro": one name must hold the other's words.
-        if any(_names(a, b.subject) or _names(b, a.subject) for a, _ in holders for b in top):
+        if any(_names(a, b) or _names(b, a) for a, _ in holders for b in top):
             continue
         right = next((v for t in top for v in t.values if v.kind == value.kind and new(v)
                       and not _same_value(v, value)), None)
