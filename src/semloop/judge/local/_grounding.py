@@ -1297,11 +1297,6 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     about them states a different value of the same kind: right value, wrong thing."""
     if len(claim.split()) > _BOUND_WORDS:
         return ""
-    segmented = ev.segmented()
-    if segmented is None:
-        return ""
-    in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
-    wanted = _tokens(question) | _tokens(claim)
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
     stated = quantities(claim)
@@ -1316,6 +1311,12 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
     if found_names and not values and not found_names & key_terms(question):
         values.append(("e", found_names))
+    # The context's segments are read only for a claim with a value to bind (most have none).
+    segmented = ev.segmented() if values else None
+    if segmented is None:
+        return ""
+    in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
+    wanted = _tokens(question) | _tokens(claim)
     for kind, value in values:
         if kind == "n":
             own = _tokens(value.text)
@@ -2132,10 +2133,12 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
              "cause")
 
 
-def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
+def hallucination_evidence(case: RunCase, embed: Embed,
+                           read: tuple[list[str], list[_Claim], list[str]] | None = None) -> Evidence:
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
-    asserted claims, the hand-weighted worst claim, and how much of the answer hedges."""
-    texts, claims, pieces = _read(case)
+    asserted claims, the hand-weighted worst claim, and how much of the answer hedges.
+    ``read`` is the case as ``_read`` gives it, when the caller has read it already."""
+    texts, claims, pieces = read or _read(case)
     ev = Evidence()
     # A hedge or a refusal asserts nothing; a greeting or advice neither hedges nor asserts.
     ev.flag("hedged_share", sum(is_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
@@ -2149,8 +2152,8 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
     # bags were added is no longer the booking's state.
     contexts = sum(bool(c.strip()) for c in case.context)
     evidence.documents = contexts
-    read = iter(texts[contexts:])
-    outputs = [next(read) if t.output.strip() else "" for t in case.tools_called]
+    returned = iter(texts[contexts:])
+    outputs = [next(returned) if t.output.strip() else "" for t in case.tools_called]
     evidence.keyed = [s for text in texts[:contexts] for s in _keyed(text)]
     evidence.keyed += _current_keyed(case.tools_called, outputs)
     evidence.records = _records(texts)
@@ -2175,7 +2178,8 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     """P(the final answer states as fact what its own context does not support)."""
-    texts, claims, pieces = _read(case)
+    read = _read(case)
+    texts, claims, pieces = read
     if not pieces:
         return verdict(_NO_CLAIMS, "the answer is empty: it states nothing")
     if not claims:
@@ -2184,5 +2188,5 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
                        else "the answer states no fact: it hedges, refuses or advises")
     if not texts:
         return verdict(0.0, "no context and no tool output to check the answer against")
-    return head_answer("hallucination", hallucination_evidence(case, embed),
+    return head_answer("hallucination", hallucination_evidence(case, embed, read),
                        f"{len(claims)} claim(s), each supported by the context")
