@@ -861,6 +861,12 @@ def test_a_ranges_ends_are_not_bound_as_the_claims_value(embed: Embed) -> None:
     assert got["bound"] == 0
 
 
+def expect(embed: Embed, feature: str, context: str, *cases: tuple[str, str, int]) -> None:
+    """Each (question, answer, value): the feature's finding on the context is the value."""
+    for question, answer, value in cases:
+        assert found(embed, question, answer, context).get(feature, 0) == value, (question, answer)
+
+
 # Knowledge pasted from two articles, the shape of public hallucination QA sets.
 _ARTICLES = ("Harlow Quarterly (1851-1859) was a British literary magazine edited in Bristol by "
              "Edwin Marsh.Tidewater Review is a poetry journal founded in 1990 and published in "
@@ -890,12 +896,10 @@ def test_a_value_from_another_article_answers_about_the_wrong_thing(embed: Embed
 
 
 def test_yes_must_find_the_questions_names_in_the_context(embed: Embed) -> None:
-    ctx = "Ostra Mill is a Danish paper maker based in Aarhus, founded in 1874."
     asked = "Is Ostra Mill a Swedish company?"
-    assert found(embed, asked, "Yes, it is a Swedish paper maker.", ctx)["names"] == 1
-    assert found(embed, asked, "Yes", ctx)["names"] == 1
-    assert found(embed, asked, "No, it is Danish.", ctx)["names"] == 0
-    assert found(embed, "Is Ostra Mill a Danish company?", "Yes", ctx)["names"] == 0
+    expect(embed, "names", "Ostra Mill is a Danish paper maker based in Aarhus, founded in 1874.",
+           (asked, "Yes, it is a Swedish paper maker.", 1), (asked, "Yes", 1),
+           (asked, "No, it is Danish.", 0), ("Is Ostra Mill a Danish company?", "Yes", 0))
 
 
 def test_a_bare_answer_is_read_off_the_documents(embed: Embed) -> None:
@@ -910,13 +914,13 @@ def test_a_bare_answer_is_read_off_the_documents(embed: Embed) -> None:
 def test_both_and_same_are_decided_by_the_two_articles(embed: Embed) -> None:
     ctx = ("Anna Vell (born 1961) is a Dutch cellist who teaches in Utrecht. "
            "Piet Rook (1920-1990) was a Dutch composer and organist.")
-    assert found(embed, "Were Anna Vell and Piet Rook of the same nationality?", "No", ctx)["negation"] == 1
-    assert found(embed, "Were Anna Vell and Piet Rook of the same nationality?", "Yes", ctx)["negation"] == 0
-    assert found(embed, "Were Anna Vell and Piet Rook both Belgian?", "Yes", ctx)["negation"] == 1
-    # A class may be said in other words: "yes" to "both musicians" stands.
-    assert found(embed, "Were Anna Vell and Piet Rook both musicians?", "Yes", ctx)["negation"] == 0
-    assert found(embed, "Were Anna Vell and Piet Rook both Dutch?", "No", ctx)["negation"] == 1
-    assert found(embed, "Are Anna Vell and Piet Rook both Dutch?", "Yes", ctx)["negation"] == 0
+    # (what the question asks of the two, the answer, whether the articles deny it); a class
+    # may be said in other words: "yes" to "both musicians" stands.
+    for asked, answer, denied in (("of the same nationality", "No", 1), ("of the same nationality", "Yes", 0),
+                                  ("both Belgian", "Yes", 1), ("both musicians", "Yes", 0),
+                                  ("both Dutch", "No", 1), ("both Dutch", "Yes", 0)):
+        question = f"Were Anna Vell and Piet Rook {asked}?"
+        assert found(embed, question, answer, ctx)["negation"] == denied, (asked, answer)
 
 
 def test_a_role_said_after_its_value_or_shared_by_a_list(embed: Embed) -> None:
@@ -934,17 +938,17 @@ def test_a_role_said_after_its_value_or_shared_by_a_list(embed: Embed) -> None:
 def test_a_span_of_years_gives_a_start_and_an_end(embed: Embed) -> None:
     assert [q.value for q in quantities("Orrin Gazette (1872-1881) was a weekly")] == [1872, 1881]
     assert [q.value for q in quantities("ticket 2024-1234")] == [2024]  # an id, not a span
-    ctx = "Orrin Gazette (1872-1881) was a weekly paper printed in Hull."
-    assert found(embed, "When was the Orrin Gazette founded?", "1881", ctx)["bound"] == 1
-    assert found(embed, "When was the Orrin Gazette founded?", "1872", ctx)["bound"] == 0
-    assert found(embed, "When did the Orrin Gazette close?", "In 1881.", ctx)["bound"] == 0
+    expect(embed, "bound", "Orrin Gazette (1872-1881) was a weekly paper printed in Hull.",
+           ("When was the Orrin Gazette founded?", "1881", 1),
+           ("When was the Orrin Gazette founded?", "1872", 0),
+           ("When did the Orrin Gazette close?", "In 1881.", 0))
 
 
 def test_a_name_the_documents_give_with_other_words_is_another_name(embed: Embed) -> None:
-    ctx = "Ruth Alder (1901-1980) was a Canadian chemist and a captain in the Royal Canadian Navy."
     asked = "In which service was Ruth Alder a captain?"
-    assert found(embed, asked, "She was a captain in the Royal Canadian Army.", ctx)["names"] == 1
-    assert found(embed, asked, "She was a captain in the Royal Canadian Navy.", ctx)["names"] == 0
+    expect(embed, "names", "Ruth Alder (1901-1980) was a Canadian chemist and a captain in the Royal Canadian Navy.",
+           (asked, "She was a captain in the Royal Canadian Army.", 1),
+           (asked, "She was a captain in the Royal Canadian Navy.", 0))
     # "where was the director of X born" asks the birthplace, not the director.
     film = ("Gull Point is a 1990 comedy written by Ian Moss and directed by Vera Lind. It was "
             "shot in Oban. Vera Lind is a Scottish director who was born in Perth in 1950.")
