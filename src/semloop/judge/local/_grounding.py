@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -247,6 +248,18 @@ class _Evidence:
                          for text in self.texts for line in text.splitlines())
 
     @cached_property
+    def folded(self) -> str:
+        """``lower`` without accents: "Reina Sofia" names the "Museo Reina Sofía"."""
+        return _fold(self.lower)
+
+    @cached_property
+    def peoples(self) -> frozenset[str]:
+        """The words of every country, continent or people the texts name in any of its
+        forms: "a Danish drummer" names Denmark, "an American band" the United States."""
+        return frozenset(w for m in _PEOPLE.finditer(self.folded)
+                         for form in _PEOPLES[m.group(0)] for w in form.split())
+
+    @cached_property
     def today(self) -> datetime.date | None:
         return _today(self.texts)
 
@@ -279,7 +292,12 @@ class _Evidence:
     def says(self, word: str) -> bool:
         """Whether a text (not the question) has the word, or a word of its stem."""
         return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
-                or any(word in t for t in self.lowered))
+                or any(word in t for t in self.lowered) or word in self.peoples
+                or _fold(word) in self.folded_texts)
+
+    @cached_property
+    def folded_texts(self) -> str:
+        return _fold("\n".join(self.lowered))
 
     @cached_property
     def lowered(self) -> list[str]:
@@ -367,13 +385,75 @@ class _Claim:
     affirms: frozenset[str] = frozenset()
 
 
+def _fold(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
+
+
+# A country or continent and the words for its people: one place in several forms.
+_PEOPLE_FORMS = [g.split("|") for g in (
+    "united states|american|americans|america|usa|u.s|us|u.s.a", "united kingdom|british|britain|uk",
+    "england|english", "scotland|scottish|scot|scots", "wales|welsh", "ireland|irish",
+    "france|french", "germany|german|germans", "italy|italian|italians", "spain|spanish",
+    "portugal|portuguese", "netherlands|dutch|holland", "belgium|belgian", "denmark|danish|dane",
+    "sweden|swedish|swede", "norway|norwegian", "finland|finnish|finn", "iceland|icelandic",
+    "poland|polish|pole", "austria|austrian", "switzerland|swiss", "greece|greek", "russia|russian",
+    "ukraine|ukrainian", "hungary|hungarian", "czech republic|czech", "croatia|croatian",
+    "serbia|serbian", "romania|romanian", "turkey|turkish", "israel|israeli", "egypt|egyptian",
+    "india|indian", "pakistan|pakistani", "china|chinese", "japan|japanese", "korea|korean",
+    "south korea|south korean", "vietnam|vietnamese", "thailand|thai", "indonesia|indonesian",
+    "philippines|filipino|philippine", "australia|australian", "new zealand|new zealander",
+    "canada|canadian", "mexico|mexican", "brazil|brazilian", "argentina|argentine|argentinian",
+    "chile|chilean", "peru|peruvian", "colombia|colombian", "cuba|cuban", "jamaica|jamaican",
+    "nigeria|nigerian", "kenya|kenyan", "south africa|south african", "ethiopia|ethiopian",
+    "iran|iranian|persian", "iraq|iraqi", "saudi arabia|saudi", "africa|african",
+    "europe|european", "asia|asian")]
+_PEOPLES = {form: tuple(group) for group in _PEOPLE_FORMS for form in group}
+_PEOPLE = re.compile(r"(?<![\w.])(?:" + "|".join(
+    re.escape(f) for f in sorted(_PEOPLES, key=len, reverse=True)) + r")(?![\w])")
+# An acronym spells the first letters of a name's words, "and"/"of" skipped: "NASA" for
+# National Aeronautics and Space Administration, "OKC" for Oklahoma City, "WWII".
+_SPELT = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:and|of|the|for|&)\s+)?[A-Z][\w'-]*)+")
+_ACRONYM_LETTERS = range(2, 7)
+
+
+def _spells(acronym: str, words: Sequence[str]) -> bool:
+    """Whether the acronym is each of the words' first letters or more, in order, every
+    word used: "okc" spells ["oklahoma", "city"]."""
+    if not words:
+        return not acronym
+    first = words[0]
+    return any(acronym[:n] == first[:n] and _spells(acronym[n:], words[1:])
+               for n in range(1, min(len(first), len(acronym)) + 1))
+
+
+def _acronym_found(term: str, claim: str, ev: _Evidence) -> bool:
+    """Whether the claim writes the term in capitals ("NASA", "U.S.") and it spells a name
+    of the texts."""
+    letters = term.replace(".", "")
+    if (not letters.isalpha() or len(letters) not in _ACRONYM_LETTERS
+            or not re.search(rf"(?<![\w.])(?-i:{re.escape(term.upper())})", claim)):
+        return False
+    for m in _SPELT.finditer("\n".join(ev.texts)):
+        words = [w.lower() for w in m.group(0).split() if w not in ("and", "of", "the", "for", "&")]
+        if any(_spells(letters, words[i:j]) for i in range(len(words))
+               for j in range(i + 2, min(len(words), i + len(letters)) + 1)):
+            return True
+    return False
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
-    if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower):
+    if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or re.search(
+            rf"(?<![a-z0-9]){re.escape(_fold(term))}", ev.folded):
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
-    return all(stem(p) in ev.stems for p in parts)
+    if all(stem(p) in ev.stems for p in parts):
+        return True
+    # Another form of a people's place: "Denmark" for "a Danish drummer".
+    return all(p in ev.peoples for p in parts)
 
 
 # Capitalised words (and codes) in a row, "of"/"the"/"de" between: one name.
@@ -733,7 +813,7 @@ def _unsaid(claim: str, ev: _Evidence) -> list[str]:
     asked = word_stems(ev.given)
     new = [w for w in dict.fromkeys(_words(claim))
            if w not in _FUNCTION_WORDS and len(w) > 2 and stem(w) not in asked]
-    unsaid = [w for w in new if not ev.says(w)]
+    unsaid = [w for w in new if not ev.says(w) and not _acronym_found(w, claim, ev)]
     return unsaid if 2 * len(unsaid) >= len(new) else []
 
 
@@ -1105,7 +1185,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     if clock_times(claim.text):
         # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
-    names = sorted(t for t in terms if not _name_found(t, ev))
+    names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
     if claim.alone:
