@@ -1609,15 +1609,19 @@ def _capitalised(text: str) -> set[str]:
 
 
 def _comparison(claim: str, question: str, ev: _Evidence) -> str:
-    """A short answer to "which is older/warmer/…" that names the candidate the context's
-    numbers do not favour. Candidates are the names the context's segments are about; each
-    one's number is the first after a question word in its segment."""
+    """A short answer to "which is older/warmer/…, A or B" that names the candidate the
+    context's numbers do not favour. Candidates are the names the question offers that the
+    context's segments are about; each one's number is the first after the question's
+    measure word ("opened", "born") in its segment, or after any question word where no
+    segment of it holds one."""
     if len(claim.split()) > _BOUND_WORDS or not question.rstrip().endswith("?"):
         return ""
     up, down = bool(_HIGHER.search(question)), bool(_LOWER.search(question))
     if up == down:
         return ""
     timed = bool(_TIMED.search(question))
+    # "Which of them died first": of a life's span "(1874 – 1965)" its end.
+    ending = timed and bool(_ENDS.search(question))
     # A flattened record is one segment: its name and its numbers are separate pairs.
     # Each text's segments, a text's first after None: a pronoun there has nothing before.
     segs = [g for t in ev.texts for g in [None, *(
@@ -1625,7 +1629,8 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
         for x in ([line] if _is_record(line) else [x for x, _ in _segments(line)]))]]
     claimed = key_terms(claim) | _capitalised(claim)
     asked = _tokens(question)
-    scores: dict[str, float] = {}
+    words = set(re.findall(r"[\w'-]+", question.lower()))
+    scores: dict[str, tuple[bool, float]] = {}
     names: list[str] = []
     for g in segs:
         if g is None:
@@ -1636,33 +1641,48 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
         listed = {w for r in _records([g]) for n in r.names for w in n.split()} - _FUNCTION_WORDS
         # "It runs for 538 km", "The magazine was started in 1989" are about the sentence
         # before's subject.
-        names = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)] or (
-            names if _PRONOUN_START.match(g) or _DEFINITE.match(g) else [])
+        own = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)]
+        if _PRONOUN_START.match(g):
+            # "It was founded in 1865 in Tampere": still Nokia's sentence, Tampere named too.
+            names = [*own, *names]
+        else:
+            names = own or (names if _DEFINITE.match(g) else [])
         # "the larger of the two basins": a small count is how many, not a value compared;
         # a year is compared only by a question of time ("who won more medals" is no year's).
         nums = [q for q in quantities(g) if not _small_count(q)
                 and (timed or not _bare_year(q))]
         if timed:
+            # When is a point in time: "the Hundred Years' War" is how long, no when.
+            nums = [q for q in nums if q.unit not in _PERIOD_WORDS.values()]
             # "(born 3 June 1986)": a date compares by its year, month and day.
-            nums += [Quantity(text, y + ((mo or 1) - 1) / 12 + ((d or 1) - 1) / 366, "", 1.0, False)
+            found = [Quantity(text, y + ((mo or 1) - 1) / 12 + ((d or 1) - 1) / 366, "", 1.0, False)
                      for text, readings in dates(g)
                      for y, mo, d in sorted(r for r in readings if r[0])[:1] if y]
+            found.sort(key=lambda q: lower.find(q.text.lower()))
+            nums += found[1:] if ending and len(found) > 1 else found
             nums.sort(key=lambda q: lower.find(q.text.lower()))
         if not names or not nums:
             continue
-        # The number right after the first word of the question the segment holds.
-        spots = [m.start() for t in asked for m in re.finditer(rf"\b{re.escape(t)}", lower)]
+        # The number right after the first word of the question the segment holds, its
+        # measure word (not a name: "opened", "born") first.
+        measure = asked - _tokens(" ".join(names))
+        spots = [m.start() for t in measure for m in re.finditer(rf"\b{re.escape(t)}", lower)]
+        measured = bool(spots)
+        spots = spots or [m.start() for t in asked for m in re.finditer(rf"\b{re.escape(t)}", lower)]
         start = min(spots, default=0)
         after = [q for q in nums if lower.find(q.text.lower(), start) >= 0] or nums
         for n in names:
-            scores.setdefault(n, after[0].value)
-    mine = [scores[n] for n in claimed if n in scores]
-    if not mine or len(set(scores.values())) < 2:
+            if n not in scores or measured and not scores[n][0]:
+                scores[n] = (measured, after[0].value)
+    # Only the names the question offers compete: "his first title", "first published in"
+    # name no rivals.
+    values = {n: v for n, (_, v) in scores.items() if n in words}
+    mine = [values[n] for n in claimed if n in values]
+    if not mine or len(set(values.values())) < 2:
         return ""
-    best = max(scores.values()) if up else min(scores.values())
+    best = max(values.values()) if up else min(values.values())
     if all(v != best for v in mine):
-        winner = next(n for n, v in scores.items() if v == best)
-        return winner
+        return next(n for n, v in values.items() if v == best)
     return ""
 
 
