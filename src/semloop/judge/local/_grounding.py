@@ -1302,7 +1302,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         )
 
 
-_SENTENCES = re.compile(r"(?<=[.;!?])\s+")
+_SENTENCES = re.compile(r"(?<=[.;!?])\s+|(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")  # glued too: "Thatcher.Margaret"
 
 
 def _segments(text: str) -> list[tuple[str, str]]:
@@ -1420,10 +1420,22 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         best_o = max((len(anchors & seg_tokens[i]) for i in range(len(segs))
                       if rival[i] and not holds[i]), default=0)
         # The value's sentence names nothing asked, and another value's says more of it
-        # than the value's sentence with the one before it.
-        if own_v == 0 and best_o >= 1 and best_o > best_v:
+        # than the value's sentence with the one before it; unless the value's sentence is
+        # about a name that one gives and the answer is that value alone (a question through
+        # another entity: "the birth name of Frazier's opponent" where "Ali and Frazier"
+        # leads to "Muhammad Ali (born Cassius Clay)").
+        if own_v == 0 and best_o >= 1 and best_o > best_v and not (kind == "e" and _tokens(claim) <= own and any(
+                _bridged(seg_names[i] | _capitalised(segs[i]), seg_names[j], question, ev)
+                for i in range(len(segs)) if holds[i]
+                for j in range(len(segs)) if not holds[j] and anchors & seg_tokens[j])):
             return value.text if kind == "n" else " ".join(sorted(value))
     return ""
+
+
+def _bridged(holder: frozenset[str], asked: frozenset[str], question: str, ev: _Evidence) -> bool:
+    """Whether two segments name one entity the question does not: a name, not a people
+    ("American" is said of many)."""
+    return bool((holder & asked) - key_terms(question) - ev.peoples - _CURRENCY_CODES)
 
 
 _SPAN_END = re.compile(r"[.!?](?:\s|$)|\n")
