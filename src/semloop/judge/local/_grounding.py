@@ -2005,6 +2005,15 @@ def _names(paragraph: _Paragraph, other: _Paragraph) -> bool:
                                  for v in paragraph.values)
 
 
+def _share(paragraph: _Paragraph, other: _Paragraph, named: frozenset[str], ev: _Evidence) -> bool:
+    """Whether both paragraphs give a name of two words or more (or one the question does
+    not give and no people's) that holds the other's words."""
+    return any(v.kind == w.kind == "name" and (v.key <= w.key or w.key <= v.key)
+               and (len(v.key) > 1 or not v.key & named and not v.key <= ev.peoples)
+               and not (v.key | w.key) <= named
+               for v in paragraph.values for w in other.values)
+
+
 def _off_question(claim: str, ev: _Evidence) -> str:
     """A short answer whose value the context gives only in a paragraph about something
     else than the question: "Who wrote Wuthering Heights?" answered "Jane Austen" from a
@@ -2038,7 +2047,9 @@ def _off_question(claim: str, ev: _Evidence) -> str:
                 or any(p.subject and p.subject <= named for p, _ in holders)):
             continue
         # "Mount Kenya" is not "Mount Kilimanjaro": one name must hold the other's words.
-        if any(_names(a, b) or _names(b, a) for a, _ in holders for b in top):
+        # Two passages that name one person (the author "George Orwell" of a book, and
+        # "Eric Blair, better known as George Orwell") are one question's hops.
+        if any(_names(a, b) or _names(b, a) or _share(a, b, named, ev) for a, _ in holders for b in top):
             continue
         right = next((v for t in top for v in t.values if v.kind == value.kind and new(v)
                       and not _same_value(v, value)), None)
