@@ -256,8 +256,7 @@ class _Evidence:
     def peoples(self) -> frozenset[str]:
         """The words of every country, continent or people the texts name in any of its
         forms: "a Danish drummer" names Denmark, "an American band" the United States."""
-        return frozenset(w for m in _PEOPLE.finditer(self.folded)
-                         for form in _PEOPLES[m.group(0)] for w in form.split())
+        return _peoples(self.folded)
 
     @cached_property
     def today(self) -> datetime.date | None:
@@ -416,6 +415,12 @@ _PEOPLE = re.compile(r"(?<![\w.])(?:" + "|".join(
 # National Aeronautics and Space Administration, "OKC" for Oklahoma City, "WWII".
 _SPELT = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:and|of|the|for|&)\s+)?[A-Z][\w'-]*)+")
 _ACRONYM_LETTERS = range(2, 7)
+
+
+def _peoples(text: str) -> frozenset[str]:
+    """The words of every form of each people or place the (lower-cased) text names."""
+    return frozenset(w for m in _PEOPLE.finditer(text) for form in _PEOPLES[m.group(0)]
+                     for w in form.split())
 
 
 def _spells(acronym: str, words: Sequence[str]) -> bool:
@@ -2090,11 +2095,19 @@ def _both_wrong(answer: str, ev: _Evidence) -> str:
     attrs = word_stems(question) - word_stems(" ".join(w for p in about for w in p.subject)) - {"both"}
     if not attrs:
         return ""
+    # What each paragraph says of its subject, with the paragraph on a name it gives ("by
+    # C. S. Lewis", then "Lewis was a fellow … at Oxford"), and a people's place in any of
+    # its forms ("an African lake" is in Africa).
+    everything = _paragraphs(ev.texts[: ev.documents])
+    said = [word_stems(" ".join([p.text, *(o.text for o in everything if o is not p and _names(p, o))]))
+            for p in about]
+    said = [st | word_stems(" ".join(_peoples(_fold(p.text.lower())))) for st, p in zip(said, about, strict=True)]
+    # A "no" needs each paragraph to say all of it itself.
     held = [len(attrs & word_stems(p.text)) for p in about]
     # A "yes" is denied only by a name ("both American"): a class may be said in other words
     # ("magazines" of a "periodical").
     names = word_stems(" ".join(key_terms(question))) & attrs
-    if yes and names and min(len(names & word_stems(p.text)) for p in about) == 0:
+    if yes and names and min(len(names & st) for st in said) == 0:
         return "one of the two the question names is said to be none of it"
     if no and min(held) == len(attrs):
         return "the context says it of both"
