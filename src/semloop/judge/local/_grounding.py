@@ -1726,6 +1726,8 @@ class _Role:
     start: int
     text: str
     prior: frozenset[str]  # every word before it in its clause: a verb governs them all
+    # The clause's words after its last value: "replacing Rio de Janeiro as the capital".
+    then: frozenset[str] = frozenset()
 
 
 def _name_words(text: str) -> frozenset[str]:
@@ -1762,9 +1764,11 @@ def _role_values(clause: str) -> list[_Role]:
             spans.append((m.start(), m.end(), "name", words))
     out: list[_Role] = []
     end = 0
-    for a, b, kind, key in sorted(spans, key=lambda x: x[0]):
+    ordered = sorted(spans, key=lambda x: x[0])
+    for n, (a, b, kind, key) in enumerate(ordered):
         out.append(_Role(kind, key, _role_stems(clause[end:a]), a, clause[a:b],
-                         _role_stems(clause[:a])))
+                         _role_stems(clause[:a]),
+                         _role_stems(clause[b:]) if n == len(ordered) - 1 else frozenset()))
         end = b
     return out
 
@@ -1903,6 +1907,7 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
                 values.append((r, after[0] if after else before[-1]))
     if not values:
         return ""
+    verb = max(roles, key=question.lower().rfind)
     # A word the question capitalises and the context writes small is a topic, not a name:
     # "the Nobel Prize in Physics" asks the year the context gives beside "physics".
     text = "\n".join(ev.texts)
@@ -1931,7 +1936,11 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
              for its, sub in zip(about, subjects, strict=True)]
     for role, value in values:
         held = [v for cast in casts for v in cast if _same_value(v, value)]
-        if not held or any(not v.lead or _plays(role, v.prior) for v in held):
+        # Not where the context ties the value to the asked role, or to the question's
+        # closing verb ("headquartered in Brussels" for "which city is the alliance …
+        # headquartered"), before it or after it ("Rio de Janeiro as the capital").
+        if not held or any(not v.lead or any(_plays(r, v.prior | v.then) for r in {role, verb})
+                           for v in held):
             continue
         # The sentence that holds the answer's value first, then any about the question's
         # subject ("The screenplay was written by Howard Koch" after "directed by Michael Curtiz").
