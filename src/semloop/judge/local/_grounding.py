@@ -1675,9 +1675,11 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
             found = [Quantity(text, y + ((mo or 1) - 1) / 12 + ((d or 1) - 1) / 366, "", 1.0, False)
                      for text, readings in dates(g)
                      for y, mo, d in sorted(r for r in readings if r[0])[:1] if y]
-            found.sort(key=lambda q: lower.find(q.text.lower()))
-            nums += found[1:] if ending and len(found) > 1 else found
+            nums += found
             nums.sort(key=lambda q: lower.find(q.text.lower()))
+            points = [q for q in nums if q in found or _bare_year(q)]
+            if ending and len(points) > 1:
+                nums.remove(points[0])
         if not names or not nums:
             continue
         # The number right after the first word of the question the segment holds, its
