@@ -1048,3 +1048,15 @@ def test_both_reads_a_people_s_place_and_the_paragraph_on_a_name_given(embed: Em
            "at the University of Bangor. The Long Fen is a novel by Anna Pike, who taught at the "
            "University of Bangor.",
            ("Did the authors of The Iron Gate and The Long Fen both teach at Bangor?", "yes", 0))
+
+
+def test_a_word_of_the_question_two_names_share_is_no_bridge(embed: Embed) -> None:
+    # "which museum" asks between the two museums; their shared word links nothing.
+    expect(embed, "bound", "Alder Hill Museum opened in 1921 in the old mill. Fenby Cross Museum, "
+           "built by the county, opened in 1960 and holds the larger collection.",
+           ("Which museum holds the larger collection?", "Alder Hill Museum", 1),
+           ("Which museum holds the larger collection?", "Fenby Cross Museum", 0))
+    # A question about which one compares every name the context gives.
+    expect(embed, "bound", "The Tarn Bridge is 410 metres long. The Holm Bridge is 520 metres long.",
+           ("Which bridge is longer?", "Tarn Bridge", 1),
+           ("Which bridge is longer?", "Holm Bridge", 0))

@@ -1439,8 +1439,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
 
 def _bridged(holder: frozenset[str], asked: frozenset[str], question: str, ev: _Evidence) -> bool:
     """Whether two segments name one entity the question does not: a name, not a people
-    ("American" is said of many)."""
-    return bool((holder & asked) - key_terms(question) - ev.peoples - _CURRENCY_CODES)
+    ("American" is said of many), nor a word of the question ("which observatory" is no
+    bridge from "Kestrel Ridge Observatory" to "Marrow Point Observatory")."""
+    words = set(re.findall(r"[\w'-]+", question.lower()))
+    return bool((holder & asked) - words - ev.peoples - _CURRENCY_CODES)
 
 
 _SPAN_END = re.compile(r"[.!?](?:\s|$)|\n")
@@ -1625,6 +1627,11 @@ def _capitalised(text: str) -> set[str]:
     return {first.group(1).lower()} - _FUNCTION_WORDS if first else set()
 
 
+_WHICH_ONE = re.compile(r"\W*(?:which|who|what)\b", re.IGNORECASE)
+_OWN_ORDINAL = re.compile(r"\b(?:his|her|its|their|my|our|your)\s+(?:\w+\s+)?(?:first|last|latest|earliest)\b",
+                          re.IGNORECASE)
+
+
 def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     """A short answer to "which is older/warmer/…, A or B" that names the candidate the
     context's numbers do not favour. Candidates are the names the question offers that the
@@ -1693,9 +1700,13 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
         for n in names:
             if n not in scores or measured and not scores[n][0]:
                 scores[n] = (measured, after[0].value)
-    # Only the names the question offers compete: "his first title", "first published in"
-    # name no rivals.
+    # The names the question offers compete ("which opened first, A or B"). Where it offers
+    # none, every name of the context does, but only in a question about which one ("which
+    # observatory houses the larger telescope"): "in which city was X first published",
+    # "his first title" compare nothing.
     values = {n: v for n, (_, v) in scores.items() if n in words}
+    if len(values) < 2 and _WHICH_ONE.match(question) and not _OWN_ORDINAL.search(question):
+        values = {n: v for n, (_, v) in scores.items()}
     mine = [values[n] for n in claimed if n in values]
     if not mine or len(set(values.values())) < 2:
         return ""
