@@ -1060,3 +1060,12 @@ def test_a_word_of_the_question_two_names_share_is_no_bridge(embed: Embed) -> No
     expect(embed, "bound", "The Tarn Bridge is 410 metres long. The Holm Bridge is 520 metres long.",
            ("Which bridge is longer?", "Tarn Bridge", 1),
            ("Which bridge is longer?", "Holm Bridge", 0))
+
+
+def test_an_age_is_the_years_between_two_of_the_context_s(embed: Embed) -> None:
+    ctx = ("Mira Vance (born 4 May 1902) was a Latvian chemist. Her theory of salts was "
+           "published in 1938.")
+    expect(embed, "numbers", ctx, ("How old was Mira Vance when her theory of salts was published?", "36", 0),
+           ("How old was Mira Vance when her theory of salts was published?", "41", 1))
+    # Only a question of age or years reads a difference of years.
+    expect(embed, "numbers", ctx, ("What is Mira Vance's lab number?", "36", 1))

@@ -160,6 +160,9 @@ def _told(text: str) -> str:
     return "\n".join(s for s in split_claims(text) if s not in asked) if asked else text
 
 
+_AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
@@ -184,6 +187,7 @@ class _Evidence:
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
+    ages: list[float] = field(default_factory=list)  # see __post_init__
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
     _rates: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False)
     _segmented: _Segmented | None = field(default=None, init=False, repr=False)
@@ -218,6 +222,12 @@ class _Evidence:
                 parts = {p for r in readings for p in r if p is not None}
                 self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
         self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
+        # "How old was she when it opened?": the years between two of the context's years
+        # (one less before the birthday).
+        years = {y for y, _, _ in self.date_readings if y} | {
+            int(q.value) for q in self.found if _bare_year(q)}
+        self.ages = sorted({d for a in years for b in years if a > b for d in (a - b, a - b - 1)}
+                           ) if _AGES.search(told) else []
         # A record's measure whose key names its unit ("distance km: 14.2") converts (8.8
         # miles) as if written with it; stated, no operand (it is the bare 14.2 again). Not
         # a time: a key's period is as often a rate's ("rate gbp per day: 19").
@@ -1037,7 +1047,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or (q.text in in_range and q.value in hours)
                      or id(q) in times or number_supported(q, restated)
-                     or number_supported(q, own))
+                     or number_supported(q, own) or number_supported(q, ev.ages))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
