@@ -98,6 +98,18 @@ def judge_viewer_file(data: bytes) -> bytes:
     return json.dumps({"simulations": sims}).encode()
 
 
+def task_results_file(data: bytes) -> bytes:
+    """An evaluation file of tau2 experiment scripts (``{"task_results": [{"trajectory":
+    simulation, ...}], "policy": ...}``) as a tau2 result file: the simulations of the results
+    that keep one, in order, each with the file's policy (the agent's system prompt). The
+    results' own summaries (success, actions) are not read."""
+    doc = json.loads(data)
+    policy = doc.get("policy")
+    extra = {"policy": policy} if isinstance(policy, str) and policy.strip() else {}
+    sims = [{**r["trajectory"], **extra} for r in doc["task_results"] if r.get("trajectory")]
+    return json.dumps({"simulations": sims}).encode()
+
+
 def read_file(root: Path, commit: str, path: str) -> bytes:
     """A file at ``commit`` of a local copy (bare or not), else from its work tree."""
     try:
@@ -179,6 +191,8 @@ def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: s
                 continue
             if fmt == "tau2-judge-viewer":
                 data, fmt = judge_viewer_file(data), "tau-bench"
+            elif fmt == "tau2-task-results":
+                data, fmt = task_results_file(data), "tau-bench"
             elif fmt == "openhands-events":
                 fmt = "openhands"  # an SDK event list
             result = FORMATS[fmt](data, source=lab["path"], clock=0.0)

@@ -3,11 +3,12 @@
     python bench/real_run_evaluators.py --repo OWNER/NAME=PATH ... [--evaluator NAME ...]
         [--sample N [--seed S]] [--limit N] [--json OUT]
 
-The runs are those of bench/real_runs/labels.jsonl, less the runs of the two evaluator sets
-(bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs: give
-one as ``--labels`` to measure it; the blind half is never looked at while tuning) and of the
-two coding sets (coding_tune.jsonl and coding_blind.jsonl, SWE-bench runs of mini-swe-agent
-with the submission's public evaluation report; the same rule), read from
+The runs are those of bench/real_runs/labels.jsonl, less the runs of the evaluator sets
+(bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs, and
+evaluator_blind2.jsonl, runs of other public tau and tau2 result files: give one as ``--labels``
+to measure it; the blind sets are never looked at while tuning) and of the two coding sets
+(coding_tune.jsonl and coding_blind.jsonl, SWE-bench runs of mini-swe-agent with the
+submission's public evaluation report; the same rule), read from
 local copies of their repositories through semloop's importers
 (``make_real_runs.labelled_runs``; the same ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
 - the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
@@ -68,9 +69,13 @@ from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.events import Run
 from semloop.judge.registry import make_backend
 
-# The newer runs kept apart from the loop corpus: half to tune on, half never looked at.
+# The newer runs kept apart from the loop corpus: half to tune on, half never looked at, and
+# a second blind set from sources no earlier round used.
 EVALUATOR_SETS = (HERE / "real_runs" / "evaluator_tune.jsonl",
-                  HERE / "real_runs" / "evaluator_blind.jsonl")
+                  HERE / "real_runs" / "evaluator_blind.jsonl",
+                  HERE / "real_runs" / "evaluator_blind2.jsonl")
+# Forks that keep their upstream's name are told apart by their owner.
+UPSTREAM = {"tau-bench": "sierra-research", "tau2-bench": "sierra-research"}
 # Coding runs with a public SWE-bench outcome (SOURCES.md): kept out of the default table too.
 CODING_SETS = (HERE / "real_runs" / "coding_tune.jsonl", HERE / "real_runs" / "coding_blind.jsonl")
 RUN_LEVEL = ("HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT")
@@ -93,11 +98,23 @@ def outcome(run: Run, resolved: bool | None = None) -> str:
 
 
 def part(label: dict[str, Any]) -> str:
-    """The source part a run comes from: its repository, and the format when it differs."""
-    name = str(label["source"]).split("/")[-1]
-    if label["source"].startswith("oscaralvaro/"):
-        name += " (fork)"
+    """The source part a run comes from: its repository (with its owner for a fork that keeps
+    its upstream's name), and the format when it differs."""
+    owner, _, name = str(label["source"]).partition("/")
+    if UPSTREAM.get(name, owner) != owner:
+        name += " (fork)" if owner == "oscaralvaro" else f" ({owner})"
     return name + (" (judge viewer)" if label["format"] == "tau2-judge-viewer" else "")
+
+
+def chosen_labels(path: Path, sources: list[str]) -> list[dict[str, Any]]:
+    """The labels of ``path`` (of ``sources`` only, when given). Runs of the evaluator sets stay
+    out of the loop corpus's table even when the loop corpus labels them too, so each is
+    counted in its own set only."""
+    sets = (*EVALUATOR_SETS, *CODING_SETS)
+    apart = (set() if path.resolve() in {s.resolve() for s in sets}
+             else {lab["id"] for s in sets for lab in read_labels(s)})
+    return [lab for lab in read_labels(path)
+            if (not sources or lab["source"] in sources) and lab["id"] not in apart]
 
 
 def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
@@ -181,13 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="only the first N runs (a quick look)")
     ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
     args = ap.parse_args(argv)
-    # Runs of the two evaluator sets stay out of the loop corpus's table even when the loop
-    # corpus labels them too, so each is counted in its own set only.
-    sets = (*EVALUATOR_SETS, *CODING_SETS)
-    apart = (set() if args.labels.resolve() in {s.resolve() for s in sets}
-             else {lab["id"] for s in sets for lab in read_labels(s)})
-    labels = [lab for lab in read_labels(args.labels)
-              if (not args.source or lab["source"] in args.source) and lab["id"] not in apart]
+    labels = chosen_labels(args.labels, args.source)
     repos = repos_of(args.repo)
     resolved = swebench_resolved(labels, repos)
     labels = [{**lab, "resolved": resolved[lab["id"]]} if lab["id"] in resolved else lab

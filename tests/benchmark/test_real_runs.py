@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from semloop.evaluate.cases import system_prompt
 from semloop.ingest.formats import FORMATS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +122,52 @@ def _committed(root: Path) -> str:
     sha = git("rev-parse", "HEAD")
     git("rm", "-rq", "conv")  # only the commit keeps the store now
     return sha
+
+
+def test_an_evaluation_file_reads_as_the_simulations_it_keeps(make: dict[str, Any]) -> None:
+    # tau2 experiment scripts keep each result's simulation under "trajectory" (a result that
+    # failed to run keeps none) and the agent's policy once for the file
+    simulation = {"id": "s1", "task_id": "7", "trial": 0, "reward_info": {"reward": 0.0},
+                  "messages": [
+                      {"role": "assistant", "content": "Hi! How can I help you today?"},
+                      {"role": "user", "content": "Cancel reservation ABC123, please."},
+                      {"role": "assistant", "content": None, "tool_calls": [
+                          {"id": "c1", "name": "get_reservation_details",
+                           "arguments": {"reservation_id": "ABC123"}}]},
+                      {"role": "tool", "id": "c1", "content": '{"status": "booked"}'},
+                      {"role": "assistant", "content": "It cannot be cancelled."}]}
+    doc = {"config": {"agent_llm": "gpt-4o"}, "policy": "# Airline policy",
+           "task_results": [{"task_id": "3", "success": False, "reward": 0.0, "error": "timeout"},
+                            {"task_id": "7", "success": False, "reward": 0.0, "actions": [],
+                             "trajectory": simulation}]}
+    data = make["task_results_file"](json.dumps(doc).encode())
+    assert json.loads(data)["simulations"] == [{**simulation, "policy": "# Airline policy"}]
+    run, = FORMATS["tau-bench"](data, source="eval", clock=0.0).runs
+    assert system_prompt(run) == "# Airline policy"  # what the evaluators read as instructions
+    end, = (e for e in run.events if e.event_type == "run.completed")
+    assert end.payload["output"] == "reward=0.0"  # the public outcome the bench reads
+    tool = next(c for c in run.to_trace().to_dict()["root"]["children"] if c["type"] == "tool")
+    assert (tool["name"], tool["output"]) == ("get_reservation_details", '{"status": "booked"}')
+    # without a policy the simulations stand alone
+    del doc["policy"]
+    assert "policy" not in json.loads(make["task_results_file"](json.dumps(doc).encode()))["simulations"][0]
+
+
+def test_a_swebench_report_gives_the_runs_of_its_submission_their_outcome(make: dict[str, Any],
+                                                                         tmp_path: Path) -> None:
+    trajs = tmp_path / "sub" / "trajs"
+    for instance in ("a__a-1", "b__b-2", "c__c-3"):
+        (trajs / instance).mkdir(parents=True)
+        (trajs / instance / f"{instance}.traj.json").write_text("{}")
+    (trajs / "sb-cli-reports").mkdir()
+    (trajs / "sb-cli-reports" / "report.json").write_text(json.dumps(
+        {"resolved_ids": ["a__a-1"], "unresolved_ids": ["b__b-2"]}))
+    for args in (["init", "-q"], ["add", "-A"],
+                 ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "runs"]):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    sha = subprocess.run(["git", "-C", str(tmp_path), "rev-parse", "HEAD"], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    labels = [{"id": i, "source": "o/n", "commit": sha, "path": f"sub/trajs/{i}/{i}.traj.json"}
+              for i in ("a__a-1", "b__b-2", "c__c-3")]
+    # the run the report does not name keeps no outcome
+    assert make["swebench_resolved"](labels, {"o/n": tmp_path}) == {"a__a-1": True, "b__b-2": False}
