@@ -77,7 +77,8 @@ EVALUATOR_SETS = (HERE / "real_runs" / "evaluator_tune.jsonl",
 # Forks that keep their upstream's name are told apart by their owner.
 UPSTREAM = {"tau-bench": "sierra-research", "tau2-bench": "sierra-research"}
 # Coding runs with a public SWE-bench outcome (SOURCES.md): kept out of the default table too.
-CODING_SETS = (HERE / "real_runs" / "coding_tune.jsonl", HERE / "real_runs" / "coding_blind.jsonl")
+CODING_SETS = (HERE / "real_runs" / "coding_tune.jsonl", HERE / "real_runs" / "coding_blind.jsonl",
+               HERE / "real_runs" / "coding_tune2.jsonl")
 RUN_LEVEL = ("HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT")
 CONVERSATION_LEVEL = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
 OUTCOMES = ("succeeded", "failed", "partial", "unlabelled")
