@@ -16,6 +16,7 @@ from semloop.judge.local._head import Evidence
 from semloop.judge.local._task import (
     _foreign,
     _idents,
+    _sells,
     _unformatted,
     answer_task_completion,
     off_topic_evidence,
@@ -1134,3 +1135,23 @@ def test_a_fix_that_reverses_the_reported_fault_is_no_opposite(embed: Embed) -> 
     words = "Added the leading whitespace back to the prepended line."
     assert task_understanding_evidence(case(issue, words), embed).features["opposite"] == 1.0
     assert task_understanding_evidence(case(issue, words, tools=(_SUBMIT,)), embed).features["opposite"] == 0.0
+
+
+def test_words_far_apart_in_a_long_note_are_no_pitch_and_no_case_taken_up(embed: Embed) -> None:
+    filler = " ".join(["The page count comes from the size and the length."] * 12)
+    assert _sells("Try our premium tier: it is free for a month.")
+    assert not _sells(f"The classes live in pages.py. {filler} This code path is fine.")
+    taken = off_topic_evidence(case("Why does paginate() drop the last page?", "It subtracts one.",
+                                    steps=("While checking I saw unit 3D's meter; I sent them a notice.",)), embed)
+    apart = off_topic_evidence(case("Why does paginate() drop the last page?", "It subtracts one.",
+                                    steps=(f"I saw the helper earlier. {filler} They might fail later.",)), embed)
+    assert taken.features["noticed_other"] == 1.0
+    assert apart.features["noticed_other"] == 0.0
+
+
+def test_brackets_in_quoted_code_are_no_placeholder(embed: Embed) -> None:
+    code = task_completion_evidence(case(_ISSUE, "Fixed: `pages[n]` now keeps the last page.",
+                                         tools=(_SUBMIT,)), embed)
+    blank = task_completion_evidence(case("write the welcome email", "Dear [Name], welcome aboard."),
+                                     embed)
+    assert code.features["placeholder"] == 0.0 < blank.features["placeholder"]

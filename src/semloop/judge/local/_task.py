@@ -553,7 +553,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     _flag_parts(ev, _missing_parts(run))
     ev.flag("generic", _generic(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
-    ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
+    # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
+    ev.flag("placeholder", bool(_PLACEHOLDER.search(_prose(text))),
             f'it leaves placeholders unfilled: "{_short(text)}"')
     ev.flag("evasive", bool(_ASKS_YES_OR_NO.search(case.input)) and not _ANSWERS_YES_OR_NO.search(text)
             and not case.tools_called,
@@ -1889,7 +1890,18 @@ _SELLING_FRAME = re.compile(
 
 
 def _sells(unit: str) -> bool:
-    return bool(_PROMOTION.search(unit) and _SELLING_FRAME.search(unit))
+    text = _prose(unit)
+    return _together(text, _PROMOTION, _SELLING_FRAME) or _together(text, _SELLING_FRAME, _PROMOTION)
+
+
+def _together(unit: str, one: re.Pattern[str], then: re.Pattern[str]) -> bool:
+    """One statement says both: a sentence says ``one``, and it or the next says ``then``.
+    A long note (a coding agent's reasoning) holds "classes" in one paragraph and "code"
+    in another."""
+    if not (one.search(unit) and then.search(unit)):
+        return False
+    sentences = split_claims(unit) or [unit]
+    return any(one.search(s) and then.search(" ".join(sentences[i:i + 2])) for i, s in enumerate(sentences))
 
 
 _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
@@ -2133,9 +2145,10 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
     # A record the run came across and took up for its owner: "while checking, I saw unit
     # 3D has…, so I've sent them a notice"; the user is "you", that owner a third person.
-    # The noticing and its owner in one statement (a sentence and the next): a long note
-    # holds an "I saw earlier" and, paragraphs away, a "they" about something else.
-    noticed = next((u for u, _ in units if not _SECOND_PERSON.search(u) and _noticed(u)), None)
+    # The noticing and its owner in one statement: a long note holds an "I saw earlier"
+    # and, paragraphs away, a "they" about something else.
+    noticed = next((u for u, _ in units if not _SECOND_PERSON.search(u)
+                    and _together(u, _NOTICED, _THIRD_PERSON)), None)
     ev.flag("noticed_other", noticed is not None,
             f'it takes up a case it came across: "{_short(noticed or "")}"')
     ev.flag("new_names", _new_names(case, units, others))
@@ -2160,13 +2173,6 @@ _NOTICED = re.compile(r"\bwhile (?:i was|i'm|checking|looking)\b|\bi (?:also )?(
 _THIRD_PERSON = re.compile(r"\b(?:they|them|their|she|her|he|him|his)\b", re.IGNORECASE)
 _YOURS = re.compile(r"\byour((?: [\w&'.-]+){1,3})")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
-
-
-def _noticed(unit: str) -> bool:
-    """A statement (a sentence and the next) that notices something and its owner."""
-    sentences = split_claims(unit) or [unit]
-    return any(_NOTICED.search(s) and _THIRD_PERSON.search(" ".join(sentences[i:i + 2]))
-               for i, s in enumerate(sentences))
 
 
 def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str]) -> float:
