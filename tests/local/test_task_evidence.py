@@ -1155,3 +1155,13 @@ def test_brackets_in_quoted_code_are_no_placeholder(embed: Embed) -> None:
     blank = task_completion_evidence(case("write the welcome email", "Dear [Name], welcome aboard."),
                                      embed)
     assert code.features["placeholder"] == 0.0 < blank.features["placeholder"]
+
+
+def test_a_submission_that_returns_nothing_hands_in_the_patch_it_showed(embed: Embed) -> None:
+    shown = ToolCall("bash", {"command": "cat patch.txt"}, _SUBMIT.output, True)
+    submit = ToolCall("bash", {"command": "echo SUBMIT && cat patch.txt"}, "", True)
+    words = "The patch looks good. Now let me submit it:"
+    handed = task_completion_evidence(case(_ISSUE, words, tools=(shown, submit)), embed)
+    assert handed.features["parts_missing"] == handed.features["promise"] == 0.0
+    unshown = task_completion_evidence(case(_ISSUE, words, tools=(submit,)), embed)
+    assert unshown.features["promise"] == 1.0

@@ -517,7 +517,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # The run's last step counts too: "Next: bank withdrawal." is work it left.
     # Not when a patch is handed in: the submission closes the work the note before it
     # announced ("… then the group is next").
-    last = [] if _hands_in_patch(case) else case.steps[-1:]
+    last = [] if _patch_handed_in(case) else case.steps[-1:]
     remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
@@ -579,7 +579,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         for name in _PASSED_ON:
             ev.flag(name, 0.0)
             ev.notes.pop(name, None)
-    elif _hands_in_patch(case):
+    elif _patch_handed_in(case):
         for name in _IN_THE_PATCH:
             ev.flag(name, 0.0)
             ev.notes.pop(name, None)
@@ -649,18 +649,21 @@ _PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_mi
 _PATCH = re.compile(r"^diff --git a/\S+ b/|^--- (?:a/)?\S+.*\n\+\+\+ (?:b/)?\S+.*\n@@ ", re.MULTILINE)
 
 
-def _hands_in_patch(case: RunCase) -> bool:
-    """The run ends by handing in a change: its last call ran and returned a patch."""
-    calls = case.tools_called
-    return bool(calls) and calls[-1].success is not False and bool(_PATCH.search(calls[-1].output))
+def _patch_handed_in(case: RunCase) -> str:
+    """The change the run ends by handing in: what its last call that returned anything
+    returned, when that call ran and returned a patch (a submission may return nothing
+    after the patch it shows); else ``""``."""
+    said = [c for c in case.tools_called if c.output.strip()]
+    return said[-1].output if said and said[-1].success is not False and _PATCH.search(said[-1].output) else ""
 
 
 # What the answer's words need not carry when the run handed in a patch: the request (an
 # issue, a PR description) is met by the change, which no sentence restates; the tests it
-# ran and failed on the way are its work, not acts left failed. A promise, a remainder, a
-# false claim of success in its last words still count.
+# ran and failed on the way are its work, not acts left failed; "Now let me submit the
+# patch:" is the submission the calls after it made. A remainder ("the docs are next") or a
+# false claim of success in its last words still counts.
 _IN_THE_PATCH = ("generic", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed",
-                 "failed_call", "instructions", "evasive", "asks_given")
+                 "failed_call", "instructions", "evasive", "asks_given", "promise")
 
 
 # A reply to the user's thanks or good news: "You're welcome!", "Glad to hear it's working".
@@ -1763,7 +1766,7 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
         # Handed to a person (as a policy that forbids the request asks): the run passed
         # the request on and took up no task of its own.
         cleared = found
-    elif _hands_in_patch(case):
+    elif _patch_handed_in(case):
         # Handing in a patch, the answer's words announce or sum up the change, drawn from
         # the code it edited and the tests it ran (no record restated from the wrong row);
         # the request reports a fault, which the fix reverses ("whitespace is removed": it
@@ -1817,7 +1820,7 @@ def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("request_far", 1.0 - max(cos))
     asked = _part_stems(case.input)
     # A patch handed in is the run's answer too: what it changed names what was asked.
-    done = case.output + ("\n" + case.tools_called[-1].output if _hands_in_patch(case) else "")
+    done = f"{case.output}\n{_patch_handed_in(case)}"
     ev.flag("uncovered", 1.0 - len(asked & word_stems(done)) / len(asked) if asked else 0.0)
     names = key_terms(case.input)
     ev.flag("names_dropped", len(names - key_terms(case.output)) / len(names) if names else 0.0)
