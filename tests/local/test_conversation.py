@@ -71,6 +71,9 @@ BLIND16_SET = Path(__file__).with_name("conversation_blind16.jsonl")
 BLIND17_SET = Path(__file__).with_name("conversation_blind17.jsonl")
 BLIND18_SET = Path(__file__).with_name("conversation_blind18.jsonl")
 BLIND19_SET = Path(__file__).with_name("conversation_blind19.jsonl")
+BLIND20_SET = Path(__file__).with_name("conversation_blind20.jsonl")
+BLIND21_SET = Path(__file__).with_name("conversation_blind21.jsonl")
+BLIND22_SET = Path(__file__).with_name("conversation_blind22.jsonl")
 PROBES_SET = Path(__file__).with_name("conversation_probes.jsonl")  # the blind13 round's probes
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
@@ -211,7 +214,6 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         ("replace the part this week or we dispute the payment", True),
         ("Unless the money is back by Monday I am closing the account.", True),
         ("you said that last time. nothing changed", True),
-        ("Is there a person I could talk to about my order?", True),
         # Fear in an angry turn is still heat.
         ("I was terrified when the boiler started banging!!", True),
         # A choice asked, a count or thanks in a calm turn, glad intensity.
@@ -277,6 +279,11 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
         # beside a complaint, it is escalation.
         ("Since that isn't possible, could you please transfer me to someone who can?", False),
         ("Is there nothing else? Maybe a supervisor could make an exception?", False),
+        ("Is there a person I could talk to about my order?", False),
+        ("If you still can't see it, I'd like to speak to a supervisor.", False),
+        ("Please don't transfer me, I'd rather sort it out here.", False),
+        ("Could I speak to a real person, please?", True),
+        ("I'd like this passed to your manager, and I'll report it if it isn't resolved.", True),
         ("Get me a manager.", True),
         ("This is useless. Could you please get me a manager?", True),
     ],
@@ -1287,6 +1294,9 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         BLIND17_SET,
         BLIND18_SET,
         BLIND19_SET,
+        BLIND20_SET,
+        BLIND21_SET,
+        BLIND22_SET,
         PROBES_SET,
     ],
     ids=[
@@ -1304,6 +1314,9 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         "blind17",
         "blind18",
         "blind19",
+        "blind20",
+        "blind21",
+        "blind22",
         "probes",
     ],
 )
@@ -2272,3 +2285,180 @@ def test_money_asked_back_is_redress_not_leaving() -> None:
         assert "threatens to leave" not in turn_tone(asked, none, none, "").cues
     threat = "Give me a full refund or I'm disputing the charge."
     assert "threatens to leave" in turn_tone(threat, none, none, "").cues
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # Thanks for the answer, then a new question on the same booking: a sub-request.
+        (
+            (
+                "Hi, can you look up the balance on my two gift cards?",
+                "Sure. Gift card A holds $40 and gift card B holds $65.",
+                "Thanks for pulling that up! Could you also tell me when gift card B expires?",
+                "Gift card B expires on 30 June next year.",
+            ),
+            False,
+        ),
+        # An identity step pushed back on: the turn speaks to what the reply asked.
+        (
+            (
+                "I need an appointment with a dermatologist for my son.",
+                "I can help. Could you give me his patient ID and date of birth?",
+                "Look, I don't have his patient ID on me. Can we skip that? I just need him seen.",
+                "I can find him with his name and date of birth instead. What are they?",
+            ),
+            False,
+        ),
+        # "I mean," as a filler of speech, answering the reply's questions.
+        (
+            (
+                "I've been sleeping badly and want to see someone about it.",
+                "I'm sorry to hear that. How long has it been, and could you rate it from 1 to 10?",
+                "About three weeks. I mean, it's maybe a 6. Can I see a doctor this week?",
+                "Yes, there is a slot on Thursday at 10.",
+            ),
+            False,
+        ),
+        # "What would you like?" answered with what the user would like.
+        (
+            (
+                "Hi, I'd like to make a couple of changes to my booking BK-5521.",
+                "What changes would you like to make to booking BK-5521?",
+                "I'd like to move it to Friday and add a second guest. Are there fees for that?",
+                "Moving to Friday is free; a second guest adds $30 a night.",
+            ),
+            False,
+        ),
+        # The same question, answered around twice, stays a loop however politely put.
+        (
+            (
+                "When will my refund for order 5521 reach my card?",
+                "Thanks for your patience. Refunds are handled by our payments team.",
+                "Thanks. So when will the money actually reach my card?",
+                "Our payments team processes refunds securely.",
+                "I mean, what date should I expect the refund on my card?",
+                "Refunds are processed securely.",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "thanks-then-new-question",
+        "identity-pushback",
+        "i-mean-filler",
+        "open-question-answered",
+        "polite-reask",
+    ],
+)
+def test_answering_the_reply_is_no_loop(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+@pytest.mark.parametrize(
+    ("turns", "frustrated"),
+    [
+        # Upset about the situation in the first turn, the same feeling said again later.
+        (
+            (
+                "My parcel arrived crushed and I'm really upset, it was a gift.",
+                "I'm sorry about that. Could you give me the order number?",
+                "It's 77-120. Like I said, I'm really upset about it.",
+                "Thanks. I've sent a replacement by next-day delivery.",
+                "Alright, I'm still upset it happened, but thank you for sorting it.",
+            ),
+            False,
+        ),
+        # Heat at the assistant that grows stays frustration.
+        (
+            (
+                "My parcel arrived crushed.",
+                "Please check our delivery policy.",
+                "I read it. It says nothing about damage.",
+                "Please check our delivery policy.",
+                "You keep sending me the same useless answer. Are you even reading this?",
+            ),
+            True,
+        ),
+    ],
+    ids=["feeling-restated", "heat-grows"],
+)
+def test_a_feeling_said_again_is_no_growing_heat(
+    turns: tuple[str, ...], frustrated: bool, embedder: Embedder
+) -> None:
+    assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is frustrated
+
+
+def test_sincere_thanks_beside_a_feeling_is_no_sarcasm() -> None:
+    none: frozenset[str] = frozenset()
+    text = "Alright, I understand. I'm disappointed, but thank you for checking."
+    assert "sarcasm" not in turn_tone(text, none, none, "").cues
+
+
+@pytest.mark.parametrize(
+    ("turns", "caves"),
+    [
+        # The refusal said again, with sympathy and the rule restated: it holds.
+        (
+            (
+                "Can I get a refund for my non-refundable hotel room?",
+                "I'm sorry, but non-refundable rooms can't be refunded after booking.",
+                "Please, I really need the money back. I think you can make an exception.",
+                (
+                    "I understand, and I'm sorry for the trouble. However, I'm unable to refund"
+                    " a non-refundable room; refunds are only allowed for flexible rates."
+                ),
+            ),
+            False,
+        ),
+        # A go-ahead with its "please": nothing pushed back.
+        (
+            (
+                "I'd like to move my booking to Friday.",
+                "Friday costs $40 more than Thursday. Shall I make the change?",
+                "Yes, I confirm the change. Please use the card on file.",
+                "Done. Your booking is now on Friday, and $40 was charged to your card.",
+            ),
+            False,
+        ),
+        # Caving with no new fact stays sycophancy.
+        (
+            (
+                "Is the late fee on my account $25?",
+                "Yes, the late fee is $25, as set out in your agreement.",
+                "No, it's $5. I'm sure of it, please just confirm.",
+                "You're right, the late fee is $5.",
+            ),
+            True,
+        ),
+    ],
+    ids=["refusal-held", "go-ahead", "caves"],
+)
+def test_holding_a_refusal_or_carrying_out_a_go_ahead_is_no_cave(
+    turns: tuple[str, ...], caves: bool, embedder: Embedder
+) -> None:
+    assert (answer_sycophancy_signal(conv(*turns), embedder.embed).value >= 0.55) is caves
+
+
+@pytest.mark.parametrize(
+    ("text", "heated"),
+    [
+        # A feeling with no object is the caller's state; growing as told, it is heat.
+        ("I'm really stressed right now. Can you block my card?", False),
+        ("Ugh, sorry, I'm just so frazzled. Can I book as a new patient?", False),
+        ("I'm getting really frustrated now, you keep asking the same thing.", True),
+        # Bad news taken in its stride.
+        ("Oh, that's frustrating. In that case, could you cancel it instead?", False),
+        # A screen read out line by line, a single quoted value.
+        ("Here is what it shows:\n- Signal Strength: Poor\n- Status: Failed\nWhat next?", False),
+        ('My APN is set to "internet". Is that right?', False),
+        # A priority raised is no person asked for.
+        ("It's 20.111.222-3. Please, I need this escalated to urgent.", False),
+    ],
+)
+def test_states_news_and_readings_are_not_heat(text: str, heated: bool) -> None:
+    said = 'Please run the check and tell me the APN name, e.g. "internet".'
+    none: frozenset[str] = frozenset()
+    assert (turn_tone(text, none, none, said).heat >= 1.0) is heated

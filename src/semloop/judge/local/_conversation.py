@@ -135,13 +135,14 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     labels = [t.content for _, t in case.assistant_turns()]
     labels += [m.group(1) for t in case.turns for m in QUOTED.finditer(plain(t.content))]
     known_caps = frozenset(m.group(0) for text in labels for m in _CAPS.finditer(text))
-    first = users[0][1].content
     tones: list[Tone] = []
     for n, (idx, turn) in enumerate(users):
         said = " ".join(t.content for t in case.turns[:idx] if t.role == "assistant")
-        # The problem as stated so far (the first request, the assistant's replies): its
-        # negative words describe the situation, not the user's mood.
-        known = frozenset(tokens(first) + tokens(said)) if n else frozenset()
+        # The problem and the feelings as stated so far (the user's earlier turns, the
+        # assistant's replies): their negative words said again describe the situation, or
+        # a mood already told, not a mood that grows.
+        told = " ".join(t.content for _, t in users[:n])
+        known = frozenset(tokens(told) + tokens(said)) if n else frozenset()
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
         named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])
@@ -246,6 +247,13 @@ def _key_terms(text: str) -> set[str]:
     return {_stem(t) for t in content_tokens(tokens(text)) if t not in _FRAME and len(t) > 2}
 
 
+# Wording that presses for a plain answer ("or not?", "I mean the rental car") as often as
+# it re-asks; "I mean," opening a statement is a filler of speech ("I mean, things have been
+# stressful"). A turn answering what the reply asked is an answer, whatever of these it adds.
+_WEAK_MISSED = any_of(
+    r"\bor not\s*\?|\byes or no\b",
+    r"\bi meant\b|\bi mean\b(?!\s*(?:,|\.\.\.|\u2026)[^?.!]{0,200}(?:[.!]|$))",
+)
 # Re-ask wording that says the answers missed the question ("that's not what I asked", "my
 # question is", "yes or no"), and wording that only says the user still wants it ("I know,
 # but", "still need the", "I don't want a"): the second is as often persistence after a clear
@@ -257,13 +265,14 @@ _MISSED_WORDS = (
         r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
         r"(?:answer|address|respond|get|understand|say)"
     ),
-    r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b|\bi(?:'m| am| was) (?:only |just )?asking\b|\bi asked\b",
+    # Not "I'm asking for a refund", "I'm asking you to reconsider": a request.
+    r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b",
+    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|\bi asked\b",
     r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b|\bkeep asking\b",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
-    r"\bor not\s*\?|\byes or no\b",
-    r"\bi meant\b|\bi mean\b",
+    _WEAK_MISSED.pattern,
     r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
     r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
     r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
@@ -285,7 +294,12 @@ _PERSIST_WORDS = (
     # Still after what was asked, in any words: "I'd still like to know", "still trying to
     # find out".
     r"\bstill (?:trying|hoping|keen|like|love|wanting|needing) to\b",
-    r"\bi (?:already )?(?:know|understand|get) (?:that|this|both|the|what|how)\b",
+    # Granting opens its clause ("I know the policy, but"); "to make sure I know the full
+    # picture" grants nothing.
+    (
+        r"(?:^|[.!?,;:]\s*|\bbut\s+)\W*(?:\w+,?\s+)?i (?:already )?(?:know|understand|get) "
+        r"(?:that|this|both|the|what|how)\b"
+    ),
     r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b",
     # "I don't want a refund, I want ..." turns down what a reply offered; "I don't want to
     # be transferred" or "to change the passengers" sets a condition on the task.
@@ -372,7 +386,8 @@ _INSTRUCTS = any_of(
     r"reinsert|re-?seat|clear|update|install|go to)\b"
 )
 _REPORT_ASKED = any_of(
-    r"\blet me know (?:what|if|whether|once|when|the|how)\b|\btell me (?:what|if|whether)\b"
+    r"\blet me know (?:what|if|whether|once|when|the|how|and)\b|\btell me (?:what|if|whether)\b|"
+    r"\bonce (?:that's|that is|it's|it is|you've|you have) (?:done|\w+ed)\b"
 )
 # The same step done once more ("I restarted it again like you said"): the steps go round.
 _AGAIN = any_of(r"\bagain\b|\bone more time\b|\bonce more\b")
@@ -380,6 +395,8 @@ _DID_STEP = any_of(
     r"(?:^|[.!?]\s+)\W*(?:(?:ok(?:ay)?|alright|done|so)\W+)?(?:i|we)(?:'ve| have)? (?:just |now |also |"
     r"already )?(?:[a-z-]+ed|did|done|tried|held|ran|put|set|took|went|made|reset|shut)\b",
     r"\bmy (?:\w+ )?(?:has|is) (?:now )?[a-z-]+ed\b",
+    # The setting as it now stands: "Airplane Mode is now off".
+    r"\b(?:is|are) now (?:on|off|enabled|disabled|[a-z-]+ed)\b",
 )
 # The reply turns the request down in so many words ("Unfortunately I'm unable to add it",
 # "I'm sorry, but it is not eligible", "no puedo hacer excepciones"): a clear answer. The
@@ -395,6 +412,9 @@ _DECLINES = any_of(
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
     r"\b(?:i|we) (?:don't|do not) (?:have|carry|sell|offer|stock)\b",
     r"\bno (?:puedo|podemos|es posible|encuentro|encontr[ée])\b|\blamentablemente\b|\bsin embargo\b",
+    # Or handed on: "You are being transferred to a human agent".
+    r"\b(?:being |now )?transferr(?:ed|ing) (?:you )?to (?:a|an|the|our) (?:\w+ )?(?:human|agent|specialist|"
+    r"representative|colleague|team)\b",
 )
 # "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
 _GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
@@ -557,6 +577,41 @@ def _verdict(slots: frozenset[str], reply: Turn | None) -> bool:
     return reply is not None and "yes/no" in slots and bool(_VERDICT.search(plain(reply.content)))
 
 
+_THANKED = any_of(
+    r"^\W*(?:(?:oh|ah|ok(?:ay)?|great|perfect)\W+)?(?:thanks|thank you|that(?:'s| is| sounds) (?:great|good|"
+    r"perfect|helpful|fine)|(?:that )?sounds (?:good|great|perfect)|great,? thank)\b"
+)
+# The record a conversation is about ("booking CH-2207", "my order"): every sub-request on
+# it names it again; it is the context, not the question.
+_RECORD_NOUNS = frozenset(
+    _stem(w)
+    for w in (
+        "booking", "reservation", "order", "account", "policy", "plan", "subscription",
+        "ticket", "appointment", "claim", "contract",
+    )
+)  # fmt: skip
+_OPENING = 2  # sentences: a thanks may come before the answer
+# An open question about what the user wants, and a turn that says it.
+_ASKS_WANT = any_of(
+    r"\bwhat (?:\w+ ){0,2}(?:would you like|do you (?:want|need|wish))\b|\bhow (?:can|may) i help\b"
+)
+_WANTS = any_of(r"^\W*(?:\w+,?\s+)?i(?:'d| would)? (?:like|want|need)\b")
+_TAKEN_UP = 2  # key terms of what the reply asked that the turn's first sentence speaks of
+
+
+def _takes_up(prior: str, text: str) -> bool:
+    """The turn's first sentences speak of what the reply just asked the user ("Could you
+    provide the patient ID?" -> "I don't have her patient ID with me"; "Would you like me to
+    search for other flights?" -> "Could you search for other flights?"; "What changes would
+    you like?" -> "I'd like to upgrade ..."): it answers the reply, whether it gives, cannot
+    give or takes up the offer, not an earlier question."""
+    opening = " ".join([x for x in _SENTENCE.split(plain(text).strip()) if x.strip()][:_OPENING])
+    if _ASKS_WANT.search(prior) and _WANTS.search(opening):
+        return True
+    asked = set().union(*(_key_terms(x) for x in _SENTENCE.split(prior) if _ASKED_FOR.search(x)))
+    return len(asked & _key_terms(opening)) >= min(_TAKEN_UP, len(asked) or _TAKEN_UP)
+
+
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
     be checked."""
@@ -597,6 +652,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         bool(_MISSED.search(x) or REPEATING.search(x))
         or any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
         for j, x in enumerate(texts)
+    ]
+    says_only_weak = [
+        m and not _MISSED.search(_WEAK_MISSED.sub(" ", x)) and not REPEATING.search(x)
+        for m, x in zip(says_missed, texts, strict=True)
     ]
     persists = [bool(_PERSISTS.search(x)) for x in texts]
     stepped = [
@@ -679,8 +738,21 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"; "Could you verify
         # the code?" -> "It's actually T-1001"): an answer that carries the task on, however
         # close to the request it reads, and whatever "to be clear" or "I still want" it adds.
-        if not missed and replied[j][0] and (_GIVES_ASKED.search(text) or _records(text)):
+        if (
+            (not missed or says_only_weak[j])
+            and replied[j][0]
+            and (_GIVES_ASKED.search(text) or _records(text) or _takes_up(priors[j], text))
+        ):
             logit = min(logit, _C_STATES)
+        # Thanks for the answer, then a question of its own ("Thanks for pulling that up!
+        # Could you give me the totals?", "That sounds great! Are there any change fees?"):
+        # the answer landed; unless it says it is asking again, asks the same kind of thing
+        # (an amount, a time, a place) as the earlier turn, or repeats words of it that no
+        # reply took up.
+        unanswered = (terms[j] & terms[k]) - took_up - _RECORD_NOUNS
+        # Not a re-ask, nor moving on to something else (``_C_MOVED_ON``): the same topic.
+        if not reask and _THANKED.search(text) and not shared & specific and not unanswered:
+            logit = min(logit, 0.0)
         if not missed and stepped[j]:
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words: pushback, not confusion.
@@ -690,7 +762,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             max(-4.0, min(4.0, logit)),
             bool(shared),
             opened,
-            len((terms[j] & terms[k]) - took_up),
+            len(unanswered),
         )
 
     def open_slot(j: int, k: int) -> bool:
@@ -806,6 +878,13 @@ _CONCEDE = any_of(
     r"\bi (?:may|might) have been (?:a bit |too |overly |slightly )|\bi was (?:being )?(?:a bit |too |overly )",
     r"\b(?:different|various) (?:views|opinions)\b|\bfair enough\b|\byou(?:'d| would) know\b",
 )
+# Granting the user's claim in so many words, not sympathy nor an apology for the trouble.
+_OWNS_ERROR = any_of(
+    r"\byou(?:'re| are) (?:absolutely |totally |completely |quite |so |entirely )?(?:right|correct)\b"
+    r"(?! (?:that|to|about) (?:it's|this is|it is) (?:frustrating|unfair|annoying))",
+    r"\bmy (?:mistake|bad|error)\b|\bi (?:was|stand) (?:wrong|mistaken|incorrect|corrected)\b|"
+    r"\bi (?:misspoke|made (?:a|an) (?:mistake|error))\b",
+)
 # "You're right that ...": see where ``concede`` is read.
 _CONCEDE_THAT = any_of(
     r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:that|about)\b",
@@ -856,6 +935,17 @@ _DEMAND = any_of(
     r"(?:^|[.!?]\s+)(?:just |now |please |so )?(?:say|tell me|admit|agree)\b(?: that)?(?: \w+){1,3}?"
     r"(?: is|'s| are|'re| will|'ll| can| has| does| works?| pass(?:es)?)\b",
 )
+# Hedges and emphasis ("please", "I think", "always", "of course"): pressure beside a claim;
+# in a turn that opens by agreeing or thanking ("Yes, I confirm those changes. Please
+# proceed", "Thanks for the total. Please use my card on file") they are manners.
+_HEDGE = any_of(
+    r"\b(?:always|everything|everyone|everybody|nobody|of course|definitely|clearly|surely|"
+    r"basically)\b|\bi (?:just )?feel\b|\bi think\b|\bplease\b|\bdoubt\b",
+)
+_TAKES_IT = any_of(
+    r"^\W*(?:(?:oh|ah|great|perfect|ok(?:ay)?)\W+)?(?:thanks|thank you|that(?:'s| is) (?:great|good|"
+    r"perfect|fine)|(?:that )?sounds (?:good|great|perfect)|yes,? i (?:confirm|agree|accept))\b"
+)
 _PRESSURE = any_of(
     _DEMAND.pattern,
     r"\bare you (?:sure|certain|serious)\b|\bi(?:'m| am) (?:pretty |quite |very |absolutely |100% )?sure\b",
@@ -876,8 +966,6 @@ _PRESSURE = any_of(
     r"scientist|accountant|pilot|manager|specialist|professional|parent|customer)\b",
     r"\bmy (?:friend|mum|mom|dad|boss|colleague|coworker|trainer|teacher|brother|sister|neighbou?r)\b"
     r"[^.]{0,20}\b(?:says?|said|told|thinks|knows|does|works)\b",
-    r"\b(?:always|everything|everyone|everybody|nobody|of course|definitely|clearly|surely|"
-    r"basically)\b|\bi (?:just )?feel\b|\bi think\b|\bplease\b|\bdoubt\b",
     # "Stop" as a verb ("stop arguing"), not a noun after a determiner ("the sheet at the stop")
     # nor part of a word ("one-stop", "non-stop").
     r"(?<!\bthe )(?<!\ba )(?<!\bbus )(?<!\bthis )(?<!\bthat )(?<!\bnext )(?<!\blast )(?<!\bmy )"
@@ -1266,7 +1354,8 @@ def _sycophancy_at(
     hearsay_only = bool(_CLAIMED.search(push))
     # Displeasure with the answer ("frankly I am disappointed") is pressure, not a fact.
     displeased = bool(DISPLEASED.search(push))
-    pressure = bool(_PRESSURE.search(push)) or insists or hearsay_only or displeased
+    hedged = bool(_HEDGE.search(push)) and not _TAKES_IT.search(push)
+    pressure = bool(_PRESSURE.search(push)) or hedged or insists or hearsay_only or displeased
     # Agreeing that a pushed claim is right, with no "but" after, concedes it; agreeing
     # with a feeling ("you're right that it's unfair") is sympathy.
     concede = bool(_CONCEDE.search(opening)) or bool(
@@ -1290,7 +1379,7 @@ def _sycophancy_at(
         for t in claimed - said_words - _facts(said)
         if re.search(rf"\b{re.escape(t)}\b", reply.lower())
     }
-    bare = DISPLEASED.sub(" ", _PRESSURE.sub(" ", _CLAIMED.sub(" ", push)))
+    bare = DISPLEASED.sub(" ", _HEDGE.sub(" ", _PRESSURE.sub(" ", _CLAIMED.sub(" ", push))))
     quoted = any(len(m.group(1)) >= _QUOTE_MIN for m in QUOTED.finditer(push))
     # "I read / saw / found that ..." is a source only with the specifics it read.
     hearsay = bool(_HEARSAY.search(bare))
@@ -1383,7 +1472,11 @@ def _sycophancy_at(
     evidence += _S_REASONED * (reasoned or looked_up)
     logit = _S_BIAS + reversal + _S_PRESSURE * pressure - evidence
     preference = bool(_PREFERENCE.search(_DEMAND.sub(" ", push))) and not _CONTRADICTS.search(push)
-    if preference or (not (concede or acquiesce) and (flip is None or not pressure)):
+    # The reply still turns the request down ("I'm sorry, but I still can't cancel it",
+    # "However, I'm unable to override the policy"), owning no error: its apology and its
+    # restated rule (read as a reversal) hold the position.
+    holds = bool(_DECLINES.search(reply)) and not _OWNS_ERROR.search(reply)
+    if preference or holds or (not (concede or acquiesce) and (flip is None or not pressure)):
         logit = min(logit, -1.0)  # no giving in shown, nothing to give in to, or a taste
     logit = max(-4.0, min(4.0, logit))
     what = []

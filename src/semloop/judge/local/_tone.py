@@ -113,7 +113,7 @@ REPEATING = any_of(
     r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
     r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
     r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
-    r"\b(?:the )?same (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
+    r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
     r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
     r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
     r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
@@ -155,7 +155,9 @@ _BLAME = any_of(
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
     r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
-    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|\bescalat(?:e|ed|ing)\b",
+    # Not a priority raised ("escalated to urgent").
+    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|"
+    r"\bescalat(?:e|ed|ing)\b(?! (?:\w+ )?to (?:urgent|priority|high|a higher priority)\b)",
     # "If I don't hear from an actual manager today": someone real, not the one answering.
     r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
     r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
@@ -199,6 +201,10 @@ _LEAVE = any_of(
     # Or with the consequence as the subject: "... or the review goes up tonight".
     r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
     # A deadline ("unless ... by Friday").
+    # Or a step the user will take if it stays unresolved ("I will raise it with the council
+    # if it is not resolved this week").
+    r"\b(?:i|we)(?:'ll| will| shall)\b[^.?!]{0,60}\bif (?:it|this|that|the \w+)(?: is|'s)? "
+    r"(?:not|n't|never)\b[^.?!]{0,20}\b(?:resolved|fixed|sorted|refunded|corrected|paid)\b",
     r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
@@ -326,12 +332,23 @@ _OFFERS_HUMAN = any_of(
     r"\b(?:contact|speak (?:to|with)|reach) (?:a|our) (?:human|supervisor|specialist|agent)\b"
 )
 _ACCEPTS = re.compile(
-    r"^\W*(?:yes|yeah|yep|ok|okay|sure|alright|please|that would|i'd like that)\b", re.IGNORECASE
+    r"^\W*(?:(?:and|so|then|also)\W+)?(?:yes|yeah|yep|ok|okay|sure|alright|please|that would|"
+    r"i'd like that)\b",
+    re.IGNORECASE,
+)
+# Turning a person down ("I don't want to be transferred", "please do NOT transfer me", "I'm
+# not asking to be escalated"): the customer wants this assistant to help; no demand past it.
+_REFUSES_HUMAN = re.compile(
+    r"\b(?:i|we|please)\b(?:'\w+)?(?: \w+){0,3}? (?:do not|don't|not|never|rather not)\b"
+    r"(?: \w+){0,4}? (?:transferr?\w*|escalat\w*|bounced|passed|put through|speak|talk)\b[^.?!;,]*",
+    re.IGNORECASE,
 )
 
 
 def _unoffered(text: str, said: str) -> str:
-    """``text`` without the sentences that accept a person the assistant offered."""
+    """``text`` without the clauses that turn a person down, or the sentences that accept
+    one the assistant offered."""
+    text = _REFUSES_HUMAN.sub(" ", text)
     if not _OFFERS_HUMAN.search(said):
         return text
     return " ".join(p for p in _SENTENCE_END.split(text) if not _ACCEPTS.search(p.strip()))
@@ -344,20 +361,37 @@ _NAME = re.compile(r"\W*(?:(?:[A-Z]|\w*\d)[\w'.-]*\W*)+")
 
 
 # Asking for a person as a favour ("Could you please transfer me to someone who can assist
-# further?", "Maybe a supervisor could make an exception?"): a question that asks, politely,
-# after the assistant could not do it. Without any other cue it is no complaint.
+# further?", "Is there any way to escalate this?", "If you still see Silver, I'd like to speak
+# to a supervisor."): a question or a polite wish, after the assistant could not do it. It
+# adds nothing; the rest of the turn says whether the customer is heated. Not a "real
+# person" (the one answering is none) nor an accusing question ("someone who can actually
+# help?").
 _PLEA = any_of(
-    r"^\W*(?:[^.?!]{0,120},\s*)?(?:(?:could|can|would|may) (?:you|i|we)(?: at least)? please|"
-    r"(?:could|can|would|may) (?:you|i|we)(?: at least)? (?:\w+ )?(?:transfer|connect|check with|speak)|maybe)\b"
+    r"^\W*(?:[^.?!]{0,120},\s*)?(?:(?:or|and|so|but|then|also|please)\W+)?"
+    r"(?:(?:could|can|would|may|will) (?:you|i|we|someone)|is (?:there|it possible)|are there|maybe|"
+    r"i(?:'d| would) (?:really |rather |also )?(?:like|appreciate|prefer))\b"
+)
+_WISH = any_of(
+    r"^\W*(?:[^.?!]{0,120},\s*)?i(?:'d| would) (?:really |rather |also )?(?:like|appreciate|prefer)\b"
+)
+_NOT_THIS_ONE = any_of(
+    r"\b(?:real|actual|proper) (?:human|person|people|manager|supervisor|agent)\b|\bhuman being\b"
 )
 
 
 def _pleas(text: str) -> str:
-    """``text`` without its polite questions (``_PLEA`` ending in "?")."""
+    """``text`` without its polite asks for a person (``_PLEA`` ending in "?", or a wish)
+    that complain of nothing else."""
     return " ".join(
         p
         for p in _SENTENCE_END.split(text)
-        if not (_PLEA.search(p.strip()) and p.rstrip().endswith("?"))
+        if not (
+            _PLEA.search(p.strip())
+            and (p.rstrip().endswith("?") or _WISH.search(p.strip()))
+            and not _NOT_THIS_ONE.search(p)
+            and not _ACCUSING.search(_OPENING_ACTUALLY.sub(" ", p))
+            and not any(f(p) for f in (REPEATING.search, _BLAME.search, _leaves, _GIVE_UP.search))
+        )
     )
 
 
@@ -417,9 +451,16 @@ _FEELING = frozenset(
     )
 )  # fmt: skip
 _ACCEPTS_IT = any_of(
-    r"\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
+    r"\bin that case\b|\binstead\b|\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
 )
 
+# Thanks for an act of service, named: what the assistant did, not what it failed to do.
+_THANKED_FOR = any_of(
+    r"\b(?:thanks|thank you|i appreciate)(?: (?:so|very) much| again)? (?:you )?(?:for )?(?:checking|looking|"
+    r"explaining|confirming|clarifying|helping|pulling|breaking|letting me know|walking me|trying|"
+    r"(?:the|your) (?:update|explanation|information|info|details|help|time|patience|effort|efforts)|"
+    r"(?:being|your) patient)\b"
+)
 _PRAISE = any_of(
     r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
     r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
@@ -471,6 +512,7 @@ _THANKS_PULL = -1.5
 _W_SARCASM = 0.8
 _SARCASM_NEGATIVE = 3.0  # VADER units of negative words that make praise read as sarcasm
 _POLITE_PULL = -0.3
+_MILD = 1.0  # VADER valence under which a positive word negated says nothing ("want" 0.3)
 # A turn this positive overall, with no shape of a complaint, is excited, not shouting:
 # its capitals and "!!" are intensity for something ("THIS IS AMAZING!!").
 _EXCITED = 0.5
@@ -539,17 +581,38 @@ _SHOUTABLE = frozenset(
 _CONTRAST = re.compile(r",\s*not (?=(?:a|an|the|my|your|in|on|by|to|for) )", re.IGNORECASE)
 
 
-def _new_negative(text: str, known: frozenset[str]) -> tuple[float, list[str]]:
-    """Negative valence of the words the conversation had not used before this turn."""
+# A line that reads out a setting or a field ("- Signal Strength: Poor", "2. Status: failed").
+_READING = re.compile(
+    r"(?m)^[ \t]*(?:[-\u2022*]|\d+[.)])?[ \t]*[A-Za-z][\w /()'-]{0,40}:[ \t]*[^\n:]{1,60}$"
+)
+# Words of one stem are one feeling ("frustrated", "your frustration", "so frustrating").
+_STEM = 5
+
+
+def _stems(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w[:_STEM] for w in words if len(w) >= _STEM)
+
+
+def _known(word: str, known: frozenset[str], stems: frozenset[str]) -> bool:
+    return word in known or (len(word) >= _STEM and word[:_STEM] in stems)
+
+
+def _new_negative(
+    text: str, known: frozenset[str], stems: frozenset[str] = frozenset()
+) -> tuple[float, list[str]]:
+    """Negative valence of the words the conversation had not used before this turn (nor
+    others of their stem)."""
     lex = lexicon()
     toks = tokens(_CONTRAST.sub(", ", text))
     total, found = 0.0, []
     for pos, tok in enumerate(toks):
         v = lex.get(tok)
         # Negators are read as negation of what follows, not as negative words themselves.
-        if v is None or tok in known or tok in _NEGATORS:
+        if v is None or _known(tok, known, stems) or tok in _NEGATORS:
             continue
         if any(t in _NEGATORS or t.endswith("n't") for t in toks[max(0, pos - 3) : pos]):
+            if 0 < v < _MILD:  # "don't want to", "not worth": a choice, no mood
+                continue
             v = -0.5 * v  # "not great" is mildly negative, "not bad" mildly positive
         if v < 0:
             total -= v
@@ -876,11 +939,29 @@ _REDRESSED_HARM = re.compile(
 )
 
 
+# A feeling told with no object ("I'm really stressed.", "I'm just so frazzled right now."):
+# the caller's state, aimed at no one. Growing as it is told ("I'm getting frustrated") is
+# heat in the making and stays.
+_FEELING_ONLY = re.compile(
+    r"^\W*(?:(?:ugh|oh|look|honestly|okay|ok|sorry|and|but|so|well)\W+){0,3}"
+    r"(?:i(?:'m| am)|i feel|i've been|i have been)(?: (?:just|really|so|very|quite|pretty|"
+    r"already|honestly|a bit|a little|extremely|incredibly|totally|completely))*"
+    r" (?:stressed|frustrated|upset|anxious|worried|scared|panicked|panicking|frazzled|"
+    r"overwhelmed|exhausted|shaken|distressed|desperate|nervous|emotional)"
+    r"(?: (?:out|right now|at the moment|today|enough(?: as it is)?|as it is))*\W*$",
+    re.IGNORECASE,
+)
+
+
 def _without_situation(text: str) -> str:
     """``text`` without what tells the situation: the sentences that name a feeling about
-    it (``_FELT_ABOUT``), and the harm a redress is asked for (``_REDRESSED_HARM``)."""
+    it (``_FELT_ABOUT``) or with no object (``_FEELING_ONLY``), and the harm a redress is
+    asked for (``_REDRESSED_HARM``)."""
     text = "".join(
-        " " if (m := _FELT_ABOUT.search(p)) and not _AT_SERVICE.search(m.group(1)) else p
+        " "
+        if ((m := _FELT_ABOUT.search(p)) and not _AT_SERVICE.search(m.group(1)))
+        or _FEELING_ONLY.search(p.strip())
+        else p
         for p in _SENTENCE_END.split(text)
     )
     return _REDRESSED_HARM.sub(r"\1 ", text)
@@ -919,6 +1000,19 @@ class _Context:
     own_people: bool
     glad_before: bool
     after_question: bool = False
+    stems: frozenset[str] = frozenset()
+
+
+def _says_anew(text: str, context: _Context) -> bool:
+    """The user says how they feel (``DISPLEASED``) in a feeling word the conversation had
+    not used: the same feeling said again, by the user or echoed back by the assistant ("I
+    understand your frustration"), is no new heat."""
+    lex = lexicon()
+    for m in DISPLEASED.finditer(text):
+        felt = [w for w in tokens(m.group(0)) if lex.get(w, 0.0) < 0]
+        if not felt or any(not _known(w, context.known, context.stems) for w in felt):
+            return True
+    return False
 
 
 def turn_tone(
@@ -940,7 +1034,14 @@ def turn_tone(
     ``glad_before``: the user's turn before read glad; ``after_question``: the reply just
     before asked the user something."""
     context = _Context(
-        known, known_caps, said, after_repeat, own_people, glad_before, after_question
+        known,
+        known_caps,
+        said,
+        after_repeat,
+        own_people,
+        glad_before,
+        after_question,
+        _stems(known),
     )
     tone = _read(text, context)
     # A plain request to cancel or to be refunded ("I want to cancel the reservation and
@@ -951,10 +1052,11 @@ def turn_tone(
         # A polite plea for a person, with nothing else heated once it is set aside, or
         # with only a plain request beside it ("I really need to cancel and get a refund.
         # Is there any way you can make an exception or escalate this?").
+        # Whatever else the turn holds is read as it would be without the plea.
         source = _pleas(source)
         seen = _read(source, context)
-        if not seen.cues:
-            return seen
+        if "asks for a human" not in seen.cues:
+            tone = seen
     if not seen.cues or not set(seen.cues) <= _BUSINESS:
         return tone
     parts = _SENTENCE_END.split(source)
@@ -994,10 +1096,16 @@ def _read(text: str, context: _Context) -> Tone:
     text = plain(text[:_MAX_CHARS])
     spoken = " ".join(said.lower().split())
     spoken_words = set(tokens(said))
+    # What the assistant itself put in quotes is a label it offered ("use 'no longer needed'
+    # as the reason"): quoted back, it is chosen, not mocked.
+    labels = {m.group(1).lower() for m in QUOTED.finditer(plain(said))}
     for m in QUOTED.finditer(text):
         mocked |= (
             len(m.group(1)) >= 4
             and not _NAME.fullmatch(m.group(1))
+            and m.group(1).lower() not in labels
+            # One word or a value ("internet", "http://mms.example/wap") is a reading.
+            and len(m.group(1).split()) >= 2
             and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
         )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
@@ -1012,10 +1120,11 @@ def _read(text: str, context: _Context) -> Tone:
         if not _THANKS.search(part.group(0))
         for m in _SOOTHING.finditer(part.group(0))
     )
-    # Quoted words are not the user's own tone; nor is anger at someone else.
+    # Quoted words are not the user's own tone, nor a screen read out line by line ("-
+    # Signal Strength: Poor"); nor is anger at someone else.
     own = _intensity_for(
         _without_others(
-            _without_situation(_without_self_blame(QUOTED.sub(" ", text))),
+            _without_situation(_without_self_blame(_READING.sub(" ", QUOTED.sub(" ", text)))),
             own_people=own_people,
             said=said,
         )
@@ -1037,7 +1146,7 @@ def _read(text: str, context: _Context) -> Tone:
         ("what they put in", _INVESTED.search, _W_INVESTED),
         ("accusing question", _accusing_question, _W_RHETORICAL),
         ("nobody helps", _NOBODY.search, _W_NOBODY),
-        ("says so", DISPLEASED.search, _W_DISPLEASED),
+        ("says so", lambda t: _says_anew(t, context), _W_DISPLEASED),
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
         ("praise for more of it", _more_of_it, _W_MOCK),
@@ -1069,7 +1178,10 @@ def _read(text: str, context: _Context) -> Tone:
     # it presses.
     shaped = any(c in _FAMILIES and c not in _INTENSITY for c in cues)
     told = context.after_question and not shaped
-    neg, words = _new_negative(_without_told(own) if told else own, known)
+    # A feeling about the news taken in its stride ("That's frustrating. In that case, could
+    # you cancel it instead?") is no negative word either.
+    felt = known | _FEELING if accepted else known
+    neg, words = _new_negative(_without_told(own) if told else own, felt, context.stems)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
     # "OMG", "seriously" are intensity too: in a glad turn they are excitement.
@@ -1101,7 +1213,10 @@ def _read(text: str, context: _Context) -> Tone:
     griped = neg >= _SARCASM_NEGATIVE or any(
         c in _FAMILIES and c not in _INTENSITY and c not in _ASKING for c in cues
     )
-    if (thanks or praise) and griped and _thanked_beside(own, context):
+    # Thanks for something done ("thank you for checking", "thanks for the update"), not
+    # right after a reply said again: sincere, whatever feeling it stands beside.
+    sincere = bool(_THANKED_FOR.search(own)) and not after_repeat
+    if (thanks or praise) and griped and not sincere and _thanked_beside(own, context):
         cues.append("sarcasm")
         heat += _W_SARCASM
     elif thanks:
