@@ -1069,3 +1069,16 @@ def test_an_age_is_the_years_between_two_of_the_context_s(embed: Embed) -> None:
            ("How old was Mira Vance when her theory of salts was published?", "41", 1))
     # Only a question of age or years reads a difference of years.
     expect(embed, "numbers", ctx, ("What is Mira Vance's lab number?", "36", 1))
+
+
+def test_a_line_of_code_in_a_tool_output_denies_nothing(embed: Embed) -> None:
+    # The program's "not", "False", "None" are no statement; a record's "False" still is.
+    listing = ("  306\t    if check and not _check_homomorphism(domain, images):\n"
+               "  307\t        raise ValueError('bad images')\n"
+               "is_FiniteSet = False\nbulk_update returned: None")
+    for answer in ("The check runs _check_homomorphism before it builds the map.",
+                   "Set._complement now handles FiniteSet arguments.",
+                   "bulk_update() now returns the number of rows matched."):
+        assert found(embed, "Fix the homomorphism check", answer, tool=listing)["negation"] == 0, answer
+    assert found(embed, "Is the account on a payment plan?", "Yes, it is on a payment plan.",
+                 tool='{"account": "W-1", "payment_plan": false}')["negation"] == 1

@@ -160,6 +160,25 @@ def _told(text: str) -> str:
     return "\n".join(s for s in split_claims(text) if s not in asked) if asked else text
 
 
+# A line of source code or of a program's printout in a tool output ("if check and not
+# _check(x):", "is_FiniteSet = False", "bulk_update returned: None", a numbered listing's
+# "  2200\t    # if elasticnet was used", grep's "1971: x = y"): its "not", "False" and
+# "None" are the program's, no statement that denies a claim's word.
+_CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
+    (?:if|elif|while|for|with|def|class)\b[^\n]*:\s*$
+  | (?:else|try|finally)\s*:
+  | (?:return|raise|assert|import|lambda|yield)\b[^\n]*[(\[%'"]
+  | \#|>>>
+  | [A-Za-z_]\w*(?:\.\w+)*(?:\[[^\]\n]*\])?\s*[+\-*/]?=(?!=)[^\n]*$
+  | [^\n;]*(?:\w_\w|\w\.\w|\))[^\n;]*[:=]\s*(?:None|True|False)\s*$
+))""", re.VERBOSE)  # a printout names a variable ("bulk_update"); a record's key is words
+
+
+def _code_free(text: str) -> str:
+    """The text without its lines of code (see ``_CODE_LINE``)."""
+    return "\n".join(line for line in text.splitlines() if not _CODE_LINE.match(line))
+
+
 _AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
 
 
@@ -255,7 +274,7 @@ class _Evidence:
     def facts(self) -> str:
         """The texts' lines as statements (see ``_stated``), for ``_state_conflict``."""
         return "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
-                         for text in self.texts for line in text.splitlines())
+                         for text in self.texts for line in _code_free(text).splitlines())
 
     @cached_property
     def folded(self) -> str:
@@ -1263,7 +1282,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
-                    claim.text, aligned, ev):
+                    claim.text, aligned, ev) or _CODE_LINE.match(aligned):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -2265,7 +2284,7 @@ def _current_keyed(calls: Sequence[ToolCall], texts: Sequence[str]) -> list[tupl
                 keys[j] = {m.group(1).lower() for line in texts[j].splitlines()
                            for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))}
         later = set().union(*(keys[j] for j in after))
-        out += [s for s in _keyed(text) if s[2].split(":")[0].lower() not in later]
+        out += [s for s in _keyed(_code_free(text)) if s[2].split(":")[0].lower() not in later]
     return out
 
 
@@ -2322,7 +2341,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     evidence.documents = contexts
     returned = iter(texts[contexts:])
     outputs = [next(returned) if t.output.strip() else "" for t in case.tools_called]
-    evidence.keyed = [s for text in texts[:contexts] for s in _keyed(text)]
+    evidence.keyed = [s for text in texts[:contexts] for s in _keyed(_code_free(text))]
     evidence.keyed += _current_keyed(case.tools_called, outputs)
     evidence.records = _records(texts)
     evidence.totals = _column_totals(evidence.records)
