@@ -134,6 +134,35 @@ def read_event_store(root: Path, commit: str, path: str) -> bytes:
     return json.dumps(events).encode()
 
 
+def swebench_resolved(labels: list[dict[str, Any]], repos: dict[str, Path]) -> dict[str, bool]:
+    """{run id: resolved} for the runs that SWE-bench's report on their submission names: a
+    run ``DIR/<instance>/<instance>.traj.json`` and the report ``DIR/sb-cli-reports/*.json``
+    (``resolved_ids``, ``unresolved_ids``), both at the label's commit."""
+    reports: dict[tuple[str, str, str], dict[str, bool]] = {}
+    out: dict[str, bool] = {}
+    for lab in labels:
+        root = repos.get(lab["source"])
+        folder, instance = str(Path(lab["path"]).parent.parent), Path(lab["path"]).parent.name
+        if root is None:
+            continue
+        key = (lab["source"], lab["commit"], folder)
+        if key not in reports:
+            reports[key] = {}
+            try:
+                names = subprocess.run(
+                    ["git", "-C", str(root), "ls-tree", "--name-only", f"{lab['commit']}:{folder}/sb-cli-reports"],
+                    check=True, capture_output=True, text=True).stdout.split()
+            except (subprocess.CalledProcessError, FileNotFoundError):
+                names = []
+            for name in names:
+                report = json.loads(read_file(root, lab["commit"], f"{folder}/sb-cli-reports/{name}"))
+                reports[key] |= {i: False for i in report.get("unresolved_ids", [])}
+                reports[key] |= {i: True for i in report.get("resolved_ids", [])}
+        if instance in reports[key]:
+            out[lab["id"]] = reports[key][instance]
+    return out
+
+
 def labelled_runs(labels: list[dict[str, Any]], repos: dict[str, Path], split: str,
                   ) -> tuple[list[tuple[dict[str, Any], Run]], list[str]]:
     """(label, run) for each labelled run of ``split``, read through semloop's importer

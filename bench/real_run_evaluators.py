@@ -6,7 +6,9 @@
 The runs are those of bench/real_runs/labels.jsonl, less the runs of the evaluator sets
 (bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs, and
 evaluator_blind2.jsonl, runs of other public tau and tau2 result files: give one as ``--labels``
-to measure it; the blind sets are never looked at while tuning), read from
+to measure it; the blind sets are never looked at while tuning) and of the two coding sets
+(coding_tune.jsonl and coding_blind.jsonl, SWE-bench runs of mini-swe-agent with the
+submission's public evaluation report; the same rule), read from
 local copies of their repositories through semloop's importers
 (``make_real_runs.labelled_runs``; the same ``--repo`` arguments). Each run gives the cases the platform builds from an imported trace:
 - the run case (:func:`~semloop.evaluate.run_case_from_trace`): the goal and the agent's
@@ -21,8 +23,10 @@ local copies of their repositories through semloop's importers
 
 Each evaluator runs as ``semloop evaluate`` runs it: its settings from
 docs/config/semantic-evaluators.yml, the local judge. The outcome is the public label of
-the run's result file: tau rewards (1.0 succeeded, 0 failed, between: partial); the
-SWE-agent, mini-swe-agent and judge-viewer runs carry none (``unlabelled``). The table
+the run's result file: tau rewards (1.0 succeeded, 0 failed, between: partial); a
+SWE-bench run beside its submission's report (``sb-cli-reports/*.json``) succeeded when the
+report lists it resolved, else failed; the other SWE-agent, mini-swe-agent, OpenHands and
+judge-viewer runs carry none (``unlabelled``). The table
 gives, per evaluator and source, fires on succeeded and on failed runs with the share, and
 the median ms per evaluation (one window for a conversation evaluator). ``--json OUT``
 writes every fire: run id, evaluator, outcome, confidence, reasoning (and the window).
@@ -46,7 +50,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from make_real_runs import LABELS, labelled_runs, read_labels, repos_of
+from make_real_runs import LABELS, labelled_runs, read_labels, repos_of, swebench_resolved
 from semloop.cli._progress import progress
 from semloop.evaluate import (
     EvaluatorsConfig,
@@ -72,14 +76,20 @@ EVALUATOR_SETS = (HERE / "real_runs" / "evaluator_tune.jsonl",
                   HERE / "real_runs" / "evaluator_blind2.jsonl")
 # Forks that keep their upstream's name are told apart by their owner.
 UPSTREAM = {"tau-bench": "sierra-research", "tau2-bench": "sierra-research"}
+# Coding runs with a public SWE-bench outcome (SOURCES.md): kept out of the default table too.
+CODING_SETS = (HERE / "real_runs" / "coding_tune.jsonl", HERE / "real_runs" / "coding_blind.jsonl",
+               HERE / "real_runs" / "coding_tune2.jsonl")
 RUN_LEVEL = ("HALLUCINATION", "TASK_COMPLETION", "TASK_UNDERSTANDING_FAILURE", "OFF_TOPIC_DRIFT")
 CONVERSATION_LEVEL = ("USER_FRUSTRATION", "CONFUSION_LOOP", "SYCOPHANCY_SIGNAL")
 OUTCOMES = ("succeeded", "failed", "partial", "unlabelled")
 _REWARD = re.compile(r"^reward=([0-9.eE+-]+)$")
 
 
-def outcome(run: Run) -> str:
-    """The run's public label: tau's reward, kept by the importer as ``reward=R``."""
+def outcome(run: Run, resolved: bool | None = None) -> str:
+    """The run's public label: tau's reward, kept by the importer as ``reward=R``, or
+    ``resolved`` as SWE-bench's report on the run's submission gives it."""
+    if resolved is not None:
+        return "succeeded" if resolved else "failed"
     ends = [e for e in run.events if e.event_type == "run.completed"]
     match = _REWARD.match(str(ends[-1].payload.get("output") or "")) if ends else None
     if match is None:
@@ -101,8 +111,9 @@ def chosen_labels(path: Path, sources: list[str]) -> list[dict[str, Any]]:
     """The labels of ``path`` (of ``sources`` only, when given). Runs of the evaluator sets stay
     out of the loop corpus's table even when the loop corpus labels them too, so each is
     counted in its own set only."""
-    apart = (set() if path.resolve() in {s.resolve() for s in EVALUATOR_SETS}
-             else {lab["id"] for s in EVALUATOR_SETS for lab in read_labels(s)})
+    sets = (*EVALUATOR_SETS, *CODING_SETS)
+    apart = (set() if path.resolve() in {s.resolve() for s in sets}
+             else {lab["id"] for s in sets for lab in read_labels(s)})
     return [lab for lab in read_labels(path)
             if (not sources or lab["source"] in sources) and lab["id"] not in apart]
 
@@ -120,7 +131,7 @@ def evaluate(runs: list[tuple[dict[str, Any], Run]], config: EvaluatorsConfig,
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     for label, run in progress(runs, "evaluators on real runs", at_least=1):
         trace = run.to_trace()
-        where, result_of = part(label), outcome(run)
+        where, result_of = part(label), outcome(run, label.get("resolved"))
         chat = records_chat(run)
         case = run_case_from_trace(trace, id=label["id"], chat=chat, instructions=system_prompt(run))
         windows = []
@@ -189,7 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, dest="json_out", help="write every fire here")
     args = ap.parse_args(argv)
     labels = chosen_labels(args.labels, args.source)
-    runs, problems = labelled_runs(labels, repos_of(args.repo), "all")
+    repos = repos_of(args.repo)
+    resolved = swebench_resolved(labels, repos)
+    labels = [{**lab, "resolved": resolved[lab["id"]]} if lab["id"] in resolved else lab
+              for lab in labels]
+    runs, problems = labelled_runs(labels, repos, "all")
     for p in problems:
         print("skipped:", p, file=sys.stderr)
     if args.sample and args.sample < len(runs):
@@ -204,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     fires, ms, counts = evaluate(runs, config, names)
     by: dict[str, int] = defaultdict(int)
     for label, run in runs:
-        by[outcome(run)] += 1
+        by[outcome(run, label.get("resolved"))] += 1
     print(f"{len(runs)} real runs: " + ", ".join(f"{by[o]} {o}" for o in OUTCOMES)
           + "; embedded judge (local), settings of docs/config/semantic-evaluators.yml")
     print(table(ms, counts, names))

@@ -25,8 +25,8 @@ def _ids(path: Path) -> list[str]:
 
 
 def test_every_evaluator_set_stays_out_of_the_default_table(bench: dict[str, Any]) -> None:
-    sets = bench["EVALUATOR_SETS"]
-    assert RUNS / "evaluator_blind2.jsonl" in sets
+    assert RUNS / "evaluator_blind2.jsonl" in bench["EVALUATOR_SETS"]
+    sets = (*bench["EVALUATOR_SETS"], *bench["CODING_SETS"])
     default = {lab["id"] for lab in bench["chosen_labels"](bench["LABELS"], [])}
     for path in sets:
         assert default.isdisjoint(_ids(path)), path.name
@@ -72,3 +72,16 @@ def test_forks_that_keep_their_upstreams_name_are_told_apart(bench: dict[str, An
         "apollo-tau-bench")
     assert part({"source": "sierra-research/tau2-bench", "format": "tau2-judge-viewer"}) == (
         "tau2-bench (judge viewer)")
+
+
+def test_the_coding_sets_split_one_submission_in_two() -> None:
+    halves = [[json.loads(line) for line in (RUNS / f"coding_{half}.jsonl").read_text().splitlines()]
+              for half in ("tune", "blind")]
+    assert [len(rows) for rows in halves] == [75, 75]
+    assert {r["split"] for r in halves[0]} == {"coding-tune"} and {r["split"] for r in halves[1]} == {"coding-blind"}
+    assert all(set(r) == {"id", "source", "commit", "path", "index", "format", "split"}
+               for rows in halves for r in rows)
+    assert not {r["id"] for r in halves[0]} & {r["id"] for r in halves[1]}
+    # one submission folder, whose SWE-bench report gives each run its outcome
+    assert {r["path"].rsplit("/", 2)[0] for rows in halves for r in rows} == {
+        "swebench_results/20251118_gemini-3-pro-74pct/trajs"}

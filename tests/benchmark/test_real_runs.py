@@ -151,3 +151,23 @@ def test_an_evaluation_file_reads_as_the_simulations_it_keeps(make: dict[str, An
     # without a policy the simulations stand alone
     del doc["policy"]
     assert "policy" not in json.loads(make["task_results_file"](json.dumps(doc).encode()))["simulations"][0]
+
+
+def test_a_swebench_report_gives_the_runs_of_its_submission_their_outcome(make: dict[str, Any],
+                                                                         tmp_path: Path) -> None:
+    trajs = tmp_path / "sub" / "trajs"
+    for instance in ("a__a-1", "b__b-2", "c__c-3"):
+        (trajs / instance).mkdir(parents=True)
+        (trajs / instance / f"{instance}.traj.json").write_text("{}")
+    (trajs / "sb-cli-reports").mkdir()
+    (trajs / "sb-cli-reports" / "report.json").write_text(json.dumps(
+        {"resolved_ids": ["a__a-1"], "unresolved_ids": ["b__b-2"]}))
+    for args in (["init", "-q"], ["add", "-A"],
+                 ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "runs"]):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    sha = subprocess.run(["git", "-C", str(tmp_path), "rev-parse", "HEAD"], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    labels = [{"id": i, "source": "o/n", "commit": sha, "path": f"sub/trajs/{i}/{i}.traj.json"}
+              for i in ("a__a-1", "b__b-2", "c__c-3")]
+    # the run the report does not name keeps no outcome
+    assert make["swebench_resolved"](labels, {"o/n": tmp_path}) == {"a__a-1": True, "b__b-2": False}

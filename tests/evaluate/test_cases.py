@@ -351,3 +351,69 @@ def test_each_imported_chat_of_a_file_is_its_own_conversation(tmp_path: Path) ->
                      "mohamed_silva_9265"]),
         ("tau-4-1", ["Please cancel reservation K1NW8N.", "Sure. What is your user id?",
                      "mohamed_silva_9265", "Done: K1NW8N is cancelled."])]
+
+
+_PATCH = "diff --git a/pages.py b/pages.py\n--- a/pages.py\n+++ b/pages.py\n@@ -1 +1 @@\n-n - 1\n+n\n"
+
+
+def _coding_run(goal: str, *turns: tuple[str, str, str, str]) -> Run:
+    """A coding harness's run: each turn the model's words, then one call (tool, its
+    argument as JSON, its output)."""
+    extra: list[tuple[str, dict[str, Any]]] = []
+    for words, tool, args, output in turns:
+        extra += [("llm.called", {"model": "m"}), ("llm.responded", {"output": words}),
+                  ("tool.called", {"tool_name": tool, "args": args}),
+                  ("tool.responded", {"tool_name": tool, "output": output, "success": True})]
+    raw = [("run.started", {"input_text": goal}), *extra, ("run.completed", {"exit_reason": "final_answer"})]
+    return Run.from_events([Event(event_type=kind, run_id="c", agent_id="bot", step_index=k,
+                                  timestamp=100.0 + k, payload=payload)
+                            for k, (kind, payload) in enumerate(raw)])
+
+
+def test_a_coding_run_asks_for_the_task_its_harness_wraps_and_answers_with_its_words() -> None:
+    # mini-swe-agent's shape: the issue in a tagged block, then pages of procedure; each
+    # reply writes its command in a fenced block that the call runs.
+    goal = ("<pr_description>\nConsider the following PR description:\npaginate() drops the last "
+            "page when the count is a multiple of the size.\n<!-- template note, never shown -->\n"
+            "</pr_description>\n\n<instructions>\n# Task Instructions\nInclude a THOUGHT section "
+            "explaining your reasoning. Make changes to non-test files.\n</instructions>")
+    run = _coding_run(
+        goal,
+        ("THOUGHT: Reproduce it first.\n\n```bash\npython repro.py\n```", "bash",
+         json.dumps({"command": "python repro.py"}), "pages: 2"),
+        ("THOUGHT: Fixed paginate(); submitting.\n\n```bash\necho SUBMIT && git diff --cached\n```",
+         "bash", json.dumps({"command": "echo SUBMIT && git diff --cached"}), _PATCH))
+    case = run_case(run)
+    assert case is not None
+    assert case.input == ("Consider the following PR description:\npaginate() drops the last page "
+                          "when the count is a multiple of the size.")
+    assert case.output == "THOUGHT: Fixed paginate(); submitting."
+    assert case.steps == ("THOUGHT: Reproduce it first.",)
+    assert case.tools_called[-1] == ToolCall("bash", {"command": "echo SUBMIT && git diff --cached"},
+                                             _PATCH, True)
+    # A fenced block that is not the call's command is what the model wrote: it stays.
+    quoted = _coding_run("Fix paginate.", ("It reads:\n```\nreturn n - 1\n```", "bash",
+                                           json.dumps({"command": "cat pages.py"}), "n - 1"))
+    assert (c := run_case(quoted)) is not None and c.output == "It reads:\n```\nreturn n - 1\n```"
+
+
+def test_a_task_under_a_heading_before_the_instructions_is_the_request() -> None:
+    # SWE-agent's shape: "ISSUE:" then "INSTRUCTIONS:"; with no procedure, the goal is whole.
+    goal = "We're solving this issue. ISSUE:\npaginate() drops the last page\n\nINSTRUCTIONS:\nOne command at a time."
+    case = run_case(_coding_run(goal, ("Done.", "submit", "{}", _PATCH)))
+    assert case is not None and case.input == "We're solving this issue. ISSUE:\npaginate() drops the last page"
+    plain = run_case(_coding_run("Why does paginate() drop a page?", ("It subtracts one.", "bash", "{}", "")))
+    assert plain is not None and plain.input == "Why does paginate() drop a page?"
+
+
+def test_a_finishing_call_carries_the_answer() -> None:
+    # OpenHands' shape: the last words go to the user as the finish call's message.
+    run = _coding_run(
+        "<issue_description>\npaginate() drops the last page\n</issue_description>\nFollow these phases.",
+        ("Perfect! Let me provide a final summary:", "finish",
+         json.dumps({"message": "I fixed paginate() so the last page is kept."}),
+         "I fixed paginate() so the last page is kept."))
+    case = run_case(run)
+    assert case is not None and case.input == "paginate() drops the last page"
+    assert case.output == "I fixed paginate() so the last page is kept."
+    assert case.steps == ("Perfect! Let me provide a final summary:",)

@@ -859,3 +859,117 @@ def test_a_ranges_ends_are_not_bound_as_the_claims_value(embed: Embed) -> None:
     got = found(embed, "refund?", "Refund: $2,580 back to your gift card - expect it within 5-7 business days.", ctx)
     # Not "5 is the value of another record" (the seats): a range's end is no value alone.
     assert got["bound"] == 0
+
+
+def expect(embed: Embed, feature: str, context: str, *cases: tuple[str, str, int]) -> None:
+    """Each (question, answer, value): the feature's finding on the context is the value."""
+    for question, answer, value in cases:
+        assert found(embed, question, answer, context).get(feature, 0) == value, (question, answer)
+
+
+# Knowledge pasted from two articles, the shape of public hallucination QA sets.
+_ARTICLES = ("Harlow Quarterly (1851-1859) was a British literary magazine edited in Bristol by "
+             "Edwin Marsh.Tidewater Review is a poetry journal founded in 1990 and published in "
+             "Norfolk by Carla Dunn.")
+
+
+def test_pasted_articles_are_read_apart(embed: Embed) -> None:
+    question = "Which was started first, Harlow Quarterly or Tidewater Review?"
+    assert found(embed, question, "Tidewater Review was started first.", _ARTICLES)["bound"] == 1
+    assert found(embed, question, "Harlow Quarterly", _ARTICLES)["bound"] == 0
+
+
+def test_a_year_is_exact_not_rounded() -> None:
+    assert [q.place for q in quantities("founded in 1990")] == [1.0]
+    assert [q.place for q in quantities("a crowd of 1990")] == [10.0]
+
+
+def test_a_value_from_another_article_answers_about_the_wrong_thing(embed: Embed) -> None:
+    asked = "Who edited Harlow Quarterly?"
+    assert found(embed, asked, "Carla Dunn", _ARTICLES)["bound"] == 1
+    assert found(embed, asked, "Edwin Marsh", _ARTICLES)["bound"] == 0
+    # Through another entity: the second article is about the first one's editor.
+    bridged = ("Harlow Quarterly was a British literary magazine edited by Edwin Marsh. "
+               "Edwin Marsh was an English critic who lived in Clifton, a suburb of Bristol.")
+    assert found(embed, "Where did the editor of Harlow Quarterly live?", "Clifton",
+                 bridged)["bound"] == 0
+
+
+def test_yes_must_find_the_questions_names_in_the_context(embed: Embed) -> None:
+    asked = "Is Ostra Mill a Swedish company?"
+    expect(embed, "names", "Ostra Mill is a Danish paper maker based in Aarhus, founded in 1874.",
+           (asked, "Yes, it is a Swedish paper maker.", 1), (asked, "Yes", 1),
+           (asked, "No, it is Danish.", 0), ("Is Ostra Mill a Danish company?", "Yes", 0))
+
+
+def test_a_bare_answer_is_read_off_the_documents(embed: Embed) -> None:
+    ctx = "Brindle is a hard cheese made from sheep's milk in the Vosges and aged in caves."
+    asked = "What milk is Brindle made from?"
+    assert found(embed, asked, "goat's milk", ctx)["names"] == 1
+    assert found(embed, asked, "sheep's milk", ctx)["names"] == 0
+    # A tool's output is no document of that kind: a run's answer restates it freely.
+    assert found(embed, asked, "goat's milk", tool="cheese: Brindle, milk: sheep")["names"] == 0
+
+
+def test_both_and_same_are_decided_by_the_two_articles(embed: Embed) -> None:
+    ctx = ("Anna Vell (born 1961) is a Dutch cellist who teaches in Utrecht. "
+           "Piet Rook (1920-1990) was a Dutch composer and organist.")
+    # (what the question asks of the two, the answer, whether the articles deny it); a class
+    # may be said in other words: "yes" to "both musicians" stands.
+    for asked, answer, denied in (("of the same nationality", "No", 1), ("of the same nationality", "Yes", 0),
+                                  ("both Belgian", "Yes", 1), ("both musicians", "Yes", 0),
+                                  ("both Dutch", "No", 1), ("both Dutch", "Yes", 0)):
+        question = f"Were Anna Vell and Piet Rook {asked}?"
+        assert found(embed, question, answer, ctx)["negation"] == denied, (asked, answer)
+
+
+def test_a_role_said_after_its_value_or_shared_by_a_list(embed: Embed) -> None:
+    band = ("The Marrow Kings are a Welsh folk band formed in Cardiff in 1998. Dai Price is the "
+            "band's lead singer, and Owen Lutz is its fiddler.")
+    asked = "Who is the lead singer of the Marrow Kings?"
+    assert found(embed, asked, "Owen Lutz", band)["bound"] == 1
+    assert found(embed, asked, "Dai Price", band)["bound"] == 0
+    film = ("Salt Harbour is a 1951 drama film directed by Ines Varga. The screenplay was "
+            "written by Tom Reyes and Mila Hart.")
+    assert found(embed, "Who directed Salt Harbour?", "Mila Hart directed it.", film)["bound"] == 1
+    assert found(embed, "Who directed Salt Harbour?", "Ines Varga directed it.", film)["bound"] == 0
+
+
+def test_a_span_of_years_gives_a_start_and_an_end(embed: Embed) -> None:
+    assert [q.value for q in quantities("Orrin Gazette (1872-1881) was a weekly")] == [1872, 1881]
+    assert [q.value for q in quantities("ticket 2024-1234")] == [2024]  # an id, not a span
+    expect(embed, "bound", "Orrin Gazette (1872-1881) was a weekly paper printed in Hull.",
+           ("When was the Orrin Gazette founded?", "1881", 1),
+           ("When was the Orrin Gazette founded?", "1872", 0),
+           ("When did the Orrin Gazette close?", "In 1881.", 0))
+
+
+def test_a_name_the_documents_give_with_other_words_is_another_name(embed: Embed) -> None:
+    asked = "In which service was Ruth Alder a captain?"
+    expect(embed, "names", "Ruth Alder (1901-1980) was a Canadian chemist and a captain in the Royal Canadian Navy.",
+           (asked, "She was a captain in the Royal Canadian Army.", 1),
+           (asked, "She was a captain in the Royal Canadian Navy.", 0))
+    # "where was the director of X born" asks the birthplace, not the director.
+    film = ("Gull Point is a 1990 comedy written by Ian Moss and directed by Vera Lind. It was "
+            "shot in Oban. Vera Lind is a Scottish director who was born in Perth in 1950.")
+    assert found(embed, "Where was the director of Gull Point born?", "Perth", film)["bound"] == 0
+
+
+def test_questions_hotpot_asks_them(embed: Embed) -> None:
+    # A date's year, month and day decide "born later"; "in which year" asks a year; a
+    # word the question capitalises and the context writes small is the topic asked.
+    ctx = ("Lena Holm (born 4 May 1988) is a Norwegian biathlete. Karin Dahl (born 19 August "
+           "1987) is a Swedish biathlete.")
+    assert found(embed, "Which of the two was born later, Lena Holm or Karin Dahl?",
+                 "Karin Dahl was born later.", ctx)["bound"] == 1
+    prizes = ("Otto Brandt was a German chemist. He won the Halden Medal twice, for chemistry "
+              "in 1931 and for physics in 1938.")
+    asked = "In which year did Otto Brandt win the Halden Medal for Physics?"
+    assert found(embed, asked, "1931", prizes)["bound"] == 1
+    assert found(embed, asked, "1938", prizes)["bound"] == 0
+
+
+def test_an_article_about_the_same_person_by_another_first_name_is_a_bridge(embed: Embed) -> None:
+    ctx = ('"Cold Orchard" is a 2011 drama film directed by Bob Marsh.Robert Marsh (born 1950) is '
+           "an English director who was born in Leeds.")
+    assert found(embed, "Where was the director of Cold Orchard born?", "Leeds", ctx)["bound"] == 0

@@ -98,22 +98,23 @@ def _only_calls(span: Span, calls: Sequence[Span]) -> bool:
         line.rstrip().endswith(")") and line.split("(", 1)[0].strip() in names for line in lines)
 
 
+def _model_steps(trace: Trace) -> list[tuple[Span, list[Span]]]:
+    """Each model step, in order, with the tool spans that follow it (its calls)."""
+    steps = [s for s in trace.walk() if s.type in ("llm", "tool")]
+    out: list[tuple[Span, list[Span]]] = []
+    for span in steps:
+        if span.type == "llm":
+            out.append((span, []))
+        elif out:
+            out[-1][1].append(span)
+    return out
+
+
 def _replies(trace: Trace) -> list[Span]:
     """The model steps, in order, that said something: a non-empty output that is not
     only the step's tool calls rendered as text (the tool spans that follow it)."""
-    steps = [s for s in trace.walk() if s.type in ("llm", "tool")]
-    said = []
-    for k, span in enumerate(steps):
-        if span.type != "llm" or not span.output_text.strip():
-            continue
-        calls = []
-        for later in steps[k + 1:]:
-            if later.type == "llm":
-                break
-            calls.append(later)
-        if not _only_calls(span, calls):
-            said.append(span)
-    return said
+    return [span for span, calls in _model_steps(trace)
+            if span.output_text.strip() and not _only_calls(span, calls)]
 
 
 def _exchanges(trace: Trace) -> list[tuple[str, str]]:
@@ -172,6 +173,63 @@ def _supporting(text: str, answer: str) -> str:
         and values & _values(piece))
 
 
+# A coding harness sends the task inside its own procedure: the issue in a tagged block
+# (mini-swe-agent's ``<pr_description>``, OpenHands' ``<issue_description>``) or under a
+# heading (SWE-agent's "ISSUE:"), then pages on how to answer, which tools to use and how
+# to submit. Read as the request, that procedure was a list of parts no run answers ("A
+# THOUGHT section explaining your reasoning", "non-test files"): on 75 SWE-bench runs of
+# bench/real_runs/coding_tune.jsonl TASK_COMPLETION fired on all 55 resolved. The task is
+# the request; the procedure is the agent's instructions, as a system prompt is.
+_TASK_BLOCK = re.compile(r"<(?P<tag>[\w-]*(?:description|issue|task|problem|request|question)[\w-]*)>"
+                         r"\s*(?P<task>.+?)\s*</(?P=tag)>", re.DOTALL | re.IGNORECASE)
+_PROCEDURE = re.compile(r"^[ \t#*]*(?:<instructions>|(?:task )?instructions:?[ \t*]*$)",
+                        re.MULTILINE | re.IGNORECASE)
+
+
+_HIDDEN = re.compile(r"<!--.*?-->\s*", re.DOTALL)  # an issue template's notes, never shown
+
+
+def _task(goal: str) -> tuple[str, str]:
+    """(the task a harness's goal states, the procedure around it); the goal itself and
+    ``""`` when it wraps nothing."""
+    goal = _HIDDEN.sub("", goal)
+    block = _TASK_BLOCK.search(goal)
+    if block and len(block.group("task").split()) >= _FACT_WORDS:
+        return block.group("task"), (goal[: block.start()] + goal[block.end():]).strip()
+    cut = _PROCEDURE.search(goal)
+    if cut and goal[: cut.start()].strip():
+        return goal[: cut.start()].strip(), goal[cut.start():].strip()
+    return goal, ""
+
+
+# A harness that has the model write its command in its reply (mini-swe-agent's fenced
+# ```bash``` block) records the command twice, in the words and as the call; the words
+# told nobody the command. The block that holds a call's argument is the call, not words.
+_FENCE = re.compile(r"```[\w+-]*\n(.*?)\n?```", re.DOTALL)
+
+
+def _said(span: Span, calls: Sequence[Span]) -> str:
+    """What the model step says, less the fenced blocks that render its calls."""
+    args = {str(v).strip() for c in calls for v in _args(c.input).values() if str(v).strip()}
+    if not args:
+        return span.output_text
+    return _FENCE.sub(lambda m: "" if m.group(1).strip() in args else m.group(0), span.output_text).strip()
+
+
+# A call that ends the run and carries its last words (OpenHands' ``finish`` with its
+# ``message``): those words are the answer, the model's turn before it their preamble.
+_FINISH = re.compile(r"^(?:finish|submit|final_answer|attempt_completion|complete_task|task_complete)$")
+
+
+def _finish_message(trace: Trace) -> str:
+    steps = [s for s in trace.walk() if s.type in ("llm", "tool")]
+    last = steps[-1] if steps else None
+    if last is None or last.type != "tool" or not _FINISH.match(last.name.lower()):
+        return ""
+    text = [v for v in _args(last.input).values() if isinstance(v, str) and len(v.split()) >= _FACT_WORDS]
+    return max(text, key=len) if text else ""
+
+
 def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None,
                         chat: bool = False, instructions: str = "") -> RunCase | None:
     """The run case of a trace; ``None`` when it has no goal or no LLM output. With
@@ -184,25 +242,30 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     # customer message as the input (with the last reply, or every reply, as the output)
     # made the run-level evaluators fire more often on runs that succeeded
     # (docs/real-run-evaluators.md).
-    spoken = [s for s in trace.llm_spans if s.output_text.strip()]
-    answers = _replies(trace) if chat else spoken
+    words = [(span, _said(span, calls)) for span, calls in _model_steps(trace)]
+    spoken = [(span, text) for span, text in words if text.strip()]
+    replies = _replies(trace)
+    answers = [(span, text) for span, text in spoken if any(span is r for r in replies)] if chat else spoken
     if not trace.goal.strip() or not answers:
         return None
-    answer = answers[-1]
+    answer, last = answers[-1]
+    request, procedure = (trace.goal, "") if chat else _task(trace.goal)
+    final = ("" if chat else _finish_message(trace)) or last
     case = RunCase(
         id=id or trace.trace_id,
-        input=trace.goal,
-        output=answer.output_text,
+        input=request,
+        output=final,
         context=tuple(s.output_text for s in trace.spans_of_type("retriever")
                       if s.output_text.strip()),
         tools_called=tuple(ToolCall(name=s.name, args=_args(s.input), output=s.output_text,
                                     success=_success(s)) for s in trace.tool_spans),
-        steps=tuple(s.output_text for s in spoken if s is not answer),
+        steps=tuple(text for span, text in spoken if span is not answer) + ((last,) if final != last else ()),
         label=label,
     )
     # A run that retrieved nothing and called no tool has no record to check its answer
     # against; its own instructions are none.
-    given = _supporting(instructions, answer.output_text) if case.grounded else ""
+    instructions = "\n".join(t for t in (instructions, procedure) if t)
+    given = _supporting(instructions, final) if case.grounded else ""
     return replace(case, context=(*case.context, given)) if given else case
 
 

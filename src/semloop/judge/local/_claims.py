@@ -484,6 +484,19 @@ _BY = re.compile(r"\s?[x×]\s?")
 _MAX_COUNT = 12
 
 
+_YEAR = re.compile(r"1\d{3}|20\d{2}")
+# "(1872-1881)": two years, a span, not an id's parts ("2024-1234").
+_YEARS = re.compile(r"(?<![\w-])(1\d{3}|20\d{2})-(1\d{3}|20\d{2})$")
+
+
+def _year_span(text: str, end: int) -> bool:
+    m = _YEARS.search(text, 0, end)
+    return m is not None and int(m.group(1)) < int(m.group(2))
+_NAME_AFTER = re.compile(r"\s+[A-Z][a-z]")  # "the 1900 World's Fair", "1900 Summer Olympics"
+_YEAR_BEFORE = re.compile(r"\b(?:in|since|from|until|till|by|year|circa|after|before)\s+$",
+                          re.IGNORECASE)
+
+
 def _place(num: str) -> float:
     digits = num.replace(",", "").lstrip("-−")
     if "." in digits:
@@ -531,12 +544,15 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         if (not free(m.span("num")) or _LETTER_AFTER.match(text, m.end())
                 or _SLASH_DIGIT.match(text, m.end("num")) or text.endswith("/", 0, m.start("num"))):
             continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
-        if _ends_with(_HYPHEN_ID, text, m.start("num"), _ID_CHARS) or (
+        if (_ends_with(_HYPHEN_ID, text, m.start("num"), _ID_CHARS)
+                and not _year_span(text, m.end("num"))) or (
                 text[m.start("num") - 1 : m.start("num")] == "-" and m.group("num").startswith("0")):
             continue  # "lb-edge-02", "node2-3": an id's last part
         num = m.group("num").replace("−", "-")
         value = float(num.replace(",", ""))
-        place = _place(num)
+        # "in 1990", "since 1880": a year is exact, never 1994 rounded to tens.
+        place = 1.0 if _YEAR.fullmatch(num) and (_YEAR_BEFORE.search(text, 0, m.start("num"))
+                                                 or _NAME_AFTER.match(text, m.end("num"))) else _place(num)
         scale = (m.group("scale") or "").lower()
         cur = (m.group("cur") or m.group("cur2") or "").lower()
         if scale == "mm" and not cur:

@@ -143,10 +143,27 @@ _Segmented = tuple[list[bool], list[str], list[set[str]], list[set[str]], list[l
                    list[frozenset[str]]]
 
 
+# A yes-no question, not a request put as one ("Do you have…", "Can you…").
+_YES_NO_QUESTION = re.compile(r"^\W*(?:is|are|was|were|did|does|do|has|have|had|will)\b"
+                              r"(?![^?]*\byou\b)[^?]*\?\W*$", re.IGNORECASE)
+_YES = re.compile(r"^\W*yes\b", re.IGNORECASE)
+
+
+def _yes_no_questions(text: str) -> list[str]:
+    return [s for s in split_claims(text) if _YES_NO_QUESTION.match(s)]
+
+
+def _told(text: str) -> str:
+    """What the user's words state: their yes-no questions left out."""
+    asked = _yes_no_questions(text)
+    return "\n".join(s for s in split_claims(text) if s not in asked) if asked else text
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
     given: str  # the user's request: what it states is not invented by the answer
+    told: str | None = None  # what of it counts as support, when not all of it
     sentences: list[str] = field(default_factory=list)
     lower: str = ""
     stems: frozenset[str] = frozenset()
@@ -163,6 +180,7 @@ class _Evidence:
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
     totals: list[float] = field(default_factory=list)  # see _column_totals
+    documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     # A claim's rates are wanted twice: as operands of the answer's arithmetic, then as support.
@@ -172,14 +190,15 @@ class _Evidence:
     def __post_init__(self) -> None:
         for text in self.texts:
             self.sentences.extend(split_claims(text))
-        every = "\n".join([*self.texts, self.given])
+        told = self.given if self.told is None else self.told
+        every = "\n".join([*self.texts, told])
         self.lower = every.lower().replace("_", " ")
         self.stems = word_stems(every)
         # The latest texts first: only the first numbers are combined in arithmetic
         # (``derived_values``), and a long run's closing answer works out its totals from
         # what its last calls returned (the booking made, the refunds of the cancellation),
         # not from the dozens of prices its first searches listed.
-        for text in [*reversed(self.texts), self.given]:
+        for text in [*reversed(self.texts), told]:
             self.found.extend(quantities(text))
             # A debit of -1850.00 is a payment of $1,850.
             self.found.extend(replace(q, value=-q.value) for q in quantities(text) if q.value < 0)
@@ -210,7 +229,7 @@ class _Evidence:
         # A duration the evidence states in parts ("cut-off 3 h 30 min") is its total too:
         # 210 minutes, 3.5 hours.
         totals = [60 * float(m.group("hv")) + float(m.group("mv"))
-                  for text in [*self.texts, self.given] for m in _COMPOUND_DURATION.finditer(text)]
+                  for text in [*self.texts, told] for m in _COMPOUND_DURATION.finditer(text)]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
@@ -218,7 +237,7 @@ class _Evidence:
         self.shifted = _shifted(self.date_readings, self.found)
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
-        self.units = _value_units([*self.texts, self.given])
+        self.units = _value_units([*self.texts, told])
 
     # What the per-claim checks read of the texts alone, worked out once per case.
     @cached_property
@@ -250,6 +269,17 @@ class _Evidence:
     @cached_property
     def stem_prefixes(self) -> frozenset[str]:
         return frozenset(s[:_STEM_PREFIX] for s in self.text_stems)
+
+    @cached_property
+    def name_runs(self) -> list[frozenset[str]]:
+        """The words of each name of several words the texts give ("United States Navy")."""
+        return [frozenset(w.lower() for w in re.findall(r"[\w'-]+", m.group(0))) - {"of", "the", "de"}
+                for t in self.texts for m in _NAME_RUN.finditer(t)]
+
+    def says(self, word: str) -> bool:
+        """Whether a text (not the question) has the word, or a word of its stem."""
+        return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
+                or any(word in t for t in self.lowered))
 
     @cached_property
     def lowered(self) -> list[str]:
@@ -333,10 +363,13 @@ class _Claim:
     why: list[str] = field(default_factory=list)
     found: dict[str, float] = field(default_factory=dict)  # what each check found, for the head
     alone: bool = False  # the whole answer: only then may a few capitalised words be a name
+    # "Yes" to "Is Volvo a Norwegian company?" says what the question asks: its names.
+    affirms: frozenset[str] = frozenset()
 
 
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
+    term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
     if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower):
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
@@ -353,9 +386,13 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     the answer's way of saying it. A number in a name ("Model 3", "Terminal 2") is no
     word of it that the evidence can hold: numbers are the number checks'."""
     out: set[str] = set()
+    # In an answer to a question on documents, a name the documents give with other words
+    # is another name: "United States Army" where they say "United States Navy".
+    rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
-        if any(_name_found(w, ev) for w in words if not w.isdigit()):
+        found = {w for w in words if not w.isdigit() and _name_found(w, ev)}
+        if found and not any(found <= r and r - words for r in rivals):
             out |= words
     return out
 
@@ -676,15 +713,28 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     "is there WiFi?" does not offer it), and the odd items of an enumeration most of whose
     items the context names ("React, Node.js, PostgreSQL and Python" from a curriculum
     without Python)."""
-    facts, prefixes = ev.text_stems, ev.stem_prefixes
-
-    def named(word: str) -> bool:
-        return stem(word) in facts or stem(word)[:_STEM_PREFIX] in prefixes or any(
-            word in t for t in ev.lowered)
-
+    named = ev.says
     odd = [w for items in _enumerated_items(claim)
            if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
     return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)]
+
+
+_PHRASE_WORDS = 4  # a bare answer: a phrase, not a sentence
+
+
+def _unsaid(claim: str, ev: _Evidence) -> list[str]:
+    """The words of a bare answer to a question on documents alone that neither the
+    question nor the documents say ("goat's milk" from "made from cow's milk", "clay courts"
+    from "grass courts"): such an answer is read off the documents, so most of its words
+    are theirs. Not an answer with a number or a date (the number checks read those)."""
+    if (len(claim.split()) > _PHRASE_WORDS or len(ev.texts) != ev.documents
+            or quantities(claim) or dates(claim) or not _question(ev.given)):
+        return []
+    asked = word_stems(ev.given)
+    new = [w for w in dict.fromkeys(_words(claim))
+           if w not in _FUNCTION_WORDS and len(w) > 2 and stem(w) not in asked]
+    unsaid = [w for w in new if not ev.says(w)]
+    return unsaid if 2 * len(unsaid) >= len(new) else []
 
 
 # A rule made universal ("anywhere", "every level", "any course") where the context sentence
@@ -1031,7 +1081,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
     # A heading's words ("Processing Time: 5 to 7 business days", "New Flights:") label
     # what follows; they name nothing.
-    terms = set(key_terms(_HEADING.sub("", claim.text)))
+    terms = set(key_terms(_HEADING.sub("", claim.text))) | claim.affirms
     if claim.text.rstrip(" *").endswith(":"):
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
@@ -1058,6 +1108,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     names = sorted(t for t in terms if not _name_found(t, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
+    if claim.alone:
+        names = sorted({*names, *_unsaid(claim.text, ev)})
     # A bare name is the context's when most of its words are ("the river Ammel" for
     # "Ammel River"); one distinctive word of two missing makes it another name.
     if names and short and 2 * len(names) >= len(terms):
@@ -1074,7 +1126,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # answer ("Enjoy your new Action Camera!" closing a chat whose opening asked for
         # "nothing more expensive") the sentence answers no comparison.
         winner = "" if bound or not claim.alone else _comparison(claim.text, ev.given, ev)
-        miscast = "" if bound or winner else _miscast(claim.text, ev.given, ev)
+        miscast = "" if bound or winner else (_miscast(claim.text, ev.given, ev)
+                                              or (claim.alone and (_off_question(claim.text, ev)
+                                                                   or _span_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -1149,7 +1203,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # worst claim's log-odds stay as the head's other features were fitted on.
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
-    state = "" if contradicted else _state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
+    state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
+                                     or (claim.index == 1 and _both_wrong(claim.text, ev)))
     if state:
         contradicted = True
         claim.found["negation"] = 1.0
@@ -1242,11 +1297,6 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     about them states a different value of the same kind: right value, wrong thing."""
     if len(claim.split()) > _BOUND_WORDS:
         return ""
-    segmented = ev.segmented()
-    if segmented is None:
-        return ""
-    in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
-    wanted = _tokens(question) | _tokens(claim)
     # A year is when, not what: many records of one context share it. A small bare count
     # ("the three shipments") is how many records there are, not one record's attribute.
     stated = quantities(claim)
@@ -1261,6 +1311,12 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
     if found_names and not values and not found_names & key_terms(question):
         values.append(("e", found_names))
+    # The context's segments are read only for a claim with a value to bind (most have none).
+    segmented = ev.segmented() if values else None
+    if segmented is None:
+        return ""
+    in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
+    wanted = _tokens(question) | _tokens(claim)
     for kind, value in values:
         if kind == "n":
             own = _tokens(value.text)
@@ -1444,10 +1500,19 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
 
 # A comparison the question asks, and which way its number goes for the winner.
 _HIGHER = re.compile(r"\b(?:warmer|hotter|higher|larger|bigger|more|longer|heavier|taller|"
-                     r"newer|later|faster|greater|most|largest|highest|longest)\b", re.IGNORECASE)
+                     r"newer|later|younger|faster|greater|most|largest|highest|longest|youngest)\b",
+                     re.IGNORECASE)
 _LOWER = re.compile(r"\b(?:colder|cooler|lower|smaller|fewer|less|shorter|lighter|older|"
                     r"earlier|first|cheaper|slower|least|smallest|lowest|oldest|earliest)\b",
                     re.IGNORECASE)
+
+
+_TIMED = re.compile(r"\b(?:older|oldest|younger|youngest|earlier|earliest|later|latest|newer|"
+                    r"newest|first|before|after|when)\b", re.IGNORECASE)
+
+
+def _bare_year(q: Quantity) -> bool:
+    return not q.unit and q.value.is_integer() and 1000 <= q.value <= 2999
 
 
 _PRONOUN_START = re.compile(r"(?:it|its|they|their|he|his|she|her|this|these)\b", re.IGNORECASE)
@@ -1472,6 +1537,7 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
     up, down = bool(_HIGHER.search(question)), bool(_LOWER.search(question))
     if up == down:
         return ""
+    timed = bool(_TIMED.search(question))
     # A flattened record is one segment: its name and its numbers are separate pairs.
     # Each text's segments, a text's first after None: a pronoun there has nothing before.
     segs = [g for t in ev.texts for g in [None, *(
@@ -1492,8 +1558,16 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
         # before's subject.
         names = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)] or (
             names if _PRONOUN_START.match(g) or _DEFINITE.match(g) else [])
-        # "the larger of the two basins": a small count is how many, not a value compared.
-        nums = [q for q in quantities(g) if not _small_count(q)]
+        # "the larger of the two basins": a small count is how many, not a value compared;
+        # a year is compared only by a question of time ("who won more medals" is no year's).
+        nums = [q for q in quantities(g) if not _small_count(q)
+                and (timed or not _bare_year(q))]
+        if timed:
+            # "(born 3 June 1986)": a date compares by its year, month and day.
+            nums += [Quantity(text, y + ((mo or 1) - 1) / 12 + ((d or 1) - 1) / 366, "", 1.0, False)
+                     for text, readings in dates(g)
+                     for y, mo, d in sorted(r for r in readings if r[0])[:1] if y]
+            nums.sort(key=lambda q: lower.find(q.text.lower()))
         if not names or not nums:
             continue
         # The number right after the first word of the question the segment holds.
@@ -1518,7 +1592,8 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
 # punctuation, a dash, a coordinating word or a relative pronoun.
 _ROLE_BREAK = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s[\u2014\u2013]\s|"
                          r"\b(?:and|but|while|whereas|who|which|whose)\b", re.IGNORECASE)
-_WH = re.compile(r"^\W*(?:who|whom|when|where|which|what)\b", re.IGNORECASE)
+_WH = re.compile(r"^\W*(?:(?:in|on|at|for|from|by|to|during)\s+)?(?:who|whom|when|where|which|what)\b",
+                 re.IGNORECASE)
 _CAPITALISED = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+(?:(?:of|the|de|von|van)\s+)?[A-Z][\w'\u2019-]*)*")
 
 
@@ -1561,7 +1636,7 @@ def _role_values(clause: str) -> list[_Role]:
         at = clause.find(q.text)
         if at < 0 or not free(at, at + len(q.text)):
             continue
-        bare_year = not q.unit and q.value.is_integer() and 1000 <= q.value <= 2999
+        bare_year = _bare_year(q)
         spans.append((at, at + len(q.text), "year" if bare_year else f"number {q.unit}",
                       frozenset({int(q.value)}) if bare_year else q.value))
     for m in _CAPITALISED.finditer(clause):
@@ -1574,6 +1649,30 @@ def _role_values(clause: str) -> list[_Role]:
         out.append(_Role(kind, key, _role_stems(clause[end:a]), a, clause[a:b],
                          _role_stems(clause[:a])))
         end = b
+    return out
+
+
+_COPULA = re.compile(r"\s*(?:\([^)]*\)\s*)?(?:is|was|are|were|became|serves as|served as)\b", re.IGNORECASE)
+
+
+def _cast(sentence: str) -> list[_Role]:
+    """A sentence's values with the role each is given: the words that lead to it ("directed
+    by X"); the words after it when a verb "to be" follows ("X is the band's lead singer");
+    for a bare item of a list ("written by A and B"), the first item's."""
+    out: list[_Role] = []
+    for part in _ROLE_BREAK.split(sentence):
+        values = _role_values(part)
+        for n, v in enumerate(values):
+            if v.lead:
+                out.append(v)
+                continue
+            if _COPULA.match(part, v.start + len(v.text)):
+                trail = _role_stems(part[v.start + len(v.text) :])
+                out.append(replace(v, lead=trail, prior=v.prior | trail))
+            elif out and not part[: v.start].strip() and not part[v.start + len(v.text) :].strip():
+                out.append(replace(v, lead=out[-1].lead, prior=out[-1].prior))
+            else:
+                out.append(v)
     return out
 
 
@@ -1630,7 +1729,7 @@ def _asked_role(question: str) -> _Asked:
     none: _Asked = frozenset(), frozenset(), frozenset(), frozenset()
     if not m:
         return none
-    word = m.group(0).strip(" \t\"'(").lower()
+    word = m.group(0).split()[-1].strip(" \t\"'(").lower()  # "In which": which
     rest = question[m.end() :]
     if word in ("which", "what"):
         noun = re.match(r"\s*([A-Za-z-]+)", rest)
@@ -1641,12 +1740,18 @@ def _asked_role(question: str) -> _Asked:
     else:
         kinds = {"year", "date"} if word == "when" else {"name"}
     named = _name_words(" ".join(x.group(0) for x in _CAPITALISED.finditer(rest)))
-    content = [r for w in re.findall(r"[a-z][\w-]*", rest) if w not in _NO_ROLE
+    content = [r for w in re.findall(r"\b[a-z][\w-]*", rest) if w not in _NO_ROLE
                and w not in named for r in _role_stems(w)]
     roles = frozenset(content[:1] + content[-1:])
-    first = re.match(r"\s*([a-z][\w-]*)", rest)
+    # "Who is the lead singer of X?": the verb "to be" and an article ask through nothing
+    # (but "where was the director of X born" asks the director's birthplace).
+    first = re.match(r"\s*(?:(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?)?([a-z][\w-]*)"
+                     if word in ("who", "whom", "what", "which") else r"\s*([a-z][\w-]*)", rest)
     plain = (first is not None and content[:1] == [*_role_stems(first.group(1))]
              and not _RELATIVE.search(rest))
+    # "Where does the director of X live?": the verb after "do" closes the question.
+    if re.match(r"\s*(?:do|does|did)\b", rest) and not _RELATIVE.search(rest):
+        return frozenset(kinds), roles, frozenset(content[-1:]), named
     return frozenset(kinds), roles, frozenset(content[:1] if plain else ()), named
 
 
@@ -1666,7 +1771,8 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
     if not roles or not named:
         return ""
     words = re.findall(r"[A-Za-z][\w'-]*", claim)
-    bare = bool(words) and all(w[0].isupper() or w.lower() in _LINKS for w in words)
+    # A bare value: a name ("Jonas Kell") or a number alone ("1911").
+    bare = all(w[0].isupper() or w.lower() in _LINKS for w in words)
     said = [v for part in _ROLE_BREAK.split(claim) for v in _role_values(part)]
     values: list[tuple[str, _Role]] = []  # (the role the claim gives it, the claim's value)
     for part in _ROLE_BREAK.split(claim):
@@ -1680,26 +1786,225 @@ def _miscast(claim: str, question: str, ev: _Evidence) -> str:
                 values.append((r, after[0] if after else before[-1]))
     if not values:
         return ""
+    # A word the question capitalises and the context writes small is a topic, not a name:
+    # "the Nobel Prize in Physics" asks the year the context gives beside "physics".
+    text = "\n".join(ev.texts)
+    topics = {t for w in named if re.search(rf"\b{re.escape(w)}\b", text)
+              and not re.search(rf"\b{re.escape(w.capitalize())}\b", text) for t in _role_stems(w)}
+    values += [(t, v) for _, v in values for t in topics]
     casts: list[list[_Role]] = []
     about: list[bool] = []  # the sentence is about what the question names
+    subjects: list[frozenset[str]] = []  # the subject of each sentence's paragraph
     for t in ev.texts:
         for n, x in enumerate(split_claims(t)):
-            casts.append([v for part in _ROLE_BREAK.split(x) for v in _role_values(part)])
-            # "Its chief designer was …" goes on about the sentence before's subject.
+            casts.append(_cast(x))
+            opens = not n or bool(_DEFINES.match(x))
+            first = casts[-1][0] if casts[-1] and casts[-1][0].kind == "name" else None
+            subjects.append((first.key if first and first.start == 0 else frozenset())
+                            if opens else subjects[-1])
+            # "Its chief designer was …", "Mick Jagger is the band's lead singer" go on about
+            # the paragraph's subject; a sentence that defines a subject of its own does not.
             about.append(any(v.kind == "name" and v.key & named for v in casts[-1]) or (
-                n > 0 and about[-1] and bool(_PRONOUN_START.match(x))))
+                not opens and about[-1]))
+    # Through another entity: the paragraph about a name the question's sentences give
+    # ("directed by Clara Voss", then "Clara Voss is …; she now lives in …").
+    given = [v.key for cast, its in zip(casts, about, strict=True) if its for v in cast
+             if v.kind == "name"]
+    about = [its or bool(sub) and any(k <= sub or sub <= k for k in given)
+             for its, sub in zip(about, subjects, strict=True)]
     for role, value in values:
         held = [v for cast in casts for v in cast if _same_value(v, value)]
         if not held or any(not v.lead or _plays(role, v.prior) for v in held):
             continue
-        for cast, its in zip(casts, about, strict=True):
-            if not its or not any(_same_value(v, value) for v in cast):
-                continue
-            right = next((v for v in cast if v.kind == value.kind and _plays(role, v.lead)
-                          and not _same_value(v, value) and not v.key & named), None)
-            if right and not any(_same_value(v, right) for v in said):
-                return f"the context gives {right.text}, not {value.text}, as the one asked"
+        # The sentence that holds the answer's value first, then any about the question's
+        # subject ("The screenplay was written by Howard Koch" after "directed by Michael Curtiz").
+        for near in (True, False):
+            for cast, its in zip(casts, about, strict=True):
+                if not its or near and not any(_same_value(v, value) for v in cast):
+                    continue
+                right = next((v for v in cast if v.kind == value.kind and _plays(role, v.lead)
+                              and not _same_value(v, value) and not v.key & named), None)
+                if right and not any(_same_value(v, right) for v in said):
+                    return f"the context gives {right.text}, not {value.text}, as the one asked"
     return ""
+
+
+# --- paragraphs: which of the context's passages the question is about ---------------------
+# Knowledge pasted from several articles: each paragraph is about its own subject, and a
+# sentence that goes on with a pronoun or "the film" is its paragraph's. A short answer to
+# a question about one paragraph that gives a value only another paragraph holds, about a
+# subject the question's paragraph never names, answers about the wrong thing.
+_QUESTION_WORDS = 40  # a question, not a long request
+# "Who …", "In which year …", "The director of X is based in what city?"
+_ASKS = re.compile(r"\b(?:who|whom|whose|when|where|which|what|how)\b", re.IGNORECASE)
+_ABOUT_MARGIN = 1  # question words the question's paragraph holds beyond the answer's
+
+
+def _question(text: str) -> str:
+    """The question a short request ends with ("who", "which", "how" …), or ""."""
+    asked = [s for s in split_claims(text) if s.rstrip().endswith("?")]
+    if not asked or len(text.split()) > _QUESTION_WORDS or not _ASKS.search(asked[-1]):
+        return ""
+    return asked[-1]
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    text: str
+    stems: frozenset[str]
+    values: tuple[_Role, ...]
+    subject: frozenset[str]  # the words of the name its first sentence opens with
+    surname: str = ""  # that name's last word: "Robert Marsh" is the "Bob Marsh" named before
+
+
+# An article's opening sentence defines its subject: "Arthur's Magazine (1844-1846) was an
+# American literary periodical", "The Rolling Stones are an English rock band".
+_DEFINES = re.compile(r"^\W*(?!(?:It|Its|He|His|She|Her|They|Their|This|These|That|Those)\b)[A-Z][\w'\u2019.-]*(?:\s+(?:(?:of|the|de|von|van|and|&)\s+)?[A-Z0-9][\w'\u2019.-]*)*"
+                      r"\s*(?:\([^)]*\)\s*)?(?:is|was|are|were)\s+"
+                      r"(?:a|an|one|the(?!\s+[\w-]+['\u2019]s?\s))\b")
+
+
+def _paragraphs(texts: Iterable[str]) -> list[_Paragraph]:
+    groups: list[list[str]] = []
+    for text in texts:
+        for n, sentence in enumerate(split_claims(text)):
+            if n and not _DEFINES.match(sentence):
+                groups[-1].append(sentence)
+            else:
+                groups.append([sentence])
+    out = []
+    for group in groups:
+        values = tuple(v for x in group for part in _ROLE_BREAK.split(x) for v in _role_values(part))
+        # The name it opens with, after a quote or "The" ('"Silver Creek" is a 2011 film').
+        first = values[0] if values and values[0].kind == "name" and not re.sub(
+            r"[\W_]|\bthe\b", "", group[0][: values[0].start], flags=re.IGNORECASE) else None
+        last = re.sub(r"['\u2019]s$", "", first.text.split()[-1].lower()) if first else ""
+        out.append(_Paragraph(" ".join(group), _role_stems(" ".join(group)), values,
+                              first.key if first is not None else frozenset(), last))
+    return out
+
+
+def _names(paragraph: _Paragraph, other: _Paragraph) -> bool:
+    """Whether the paragraph names the other's subject: a name holding its words, held by
+    them, or ending as it does ("Bob Marsh" for "Robert Marsh")."""
+    subject = other.subject
+    return bool(subject) and any(v.kind == "name" and (v.key <= subject or subject <= v.key
+                                                       or other.surname in v.key)
+                                 for v in paragraph.values)
+
+
+def _off_question(claim: str, ev: _Evidence) -> str:
+    """A short answer whose value the context gives only in a paragraph about something
+    else than the question: "Who wrote Wuthering Heights?" answered "Jane Austen" from a
+    paragraph on Austen when the paragraph on Wuthering Heights names Emily Bronte. Not when
+    the answer's paragraph is about a subject the question's paragraph names (a question
+    through another entity: "where is the director of X based")."""
+    question = _question(ev.given)
+    if len(claim.split()) > _BOUND_WORDS or not question:
+        return ""
+    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
+    years = {int(y) for y in re.findall(r"\b\d{4}\b", question)}
+    def new(v: _Role) -> bool:  # a value the question does not give
+        if v.kind == "name":
+            return not v.key & named
+        return not v.key & years if v.kind == "year" else v.text not in question
+
+    mine = [v for part in _ROLE_BREAK.split(claim) for v in _role_values(part) if new(v)]
+    paragraphs = _paragraphs(ev.texts[: ev.documents])
+    if not mine or len(paragraphs) < 2:
+        return ""
+    wanted = _role_stems(question) | named
+    scores = [len(wanted & p.stems) for p in paragraphs]
+    best = max(scores)
+    top = [p for p, n in zip(paragraphs, scores, strict=True) if n == best]
+    for value in mine:
+        holders = [(p, n) for p, n in zip(paragraphs, scores, strict=True)
+                   if any(_same_value(x, value) for x in p.values)]
+        # A paragraph about a subject the question names is the question's too ("which was
+        # founded first, X or Y": Y's year is Y's paragraph's).
+        if (not holders or max(n for _, n in holders) + _ABOUT_MARGIN > best
+                or any(p.subject and p.subject <= named for p, _ in holders)):
+            continue
+        # "Mount Kenya" is not "Mount Kilimanjaro": one name must hold the other's words.
+        if any(_names(a, b) or _names(b, a) for a, _ in holders for b in top):
+            continue
+        right = next((v for t in top for v in t.values if v.kind == value.kind and new(v)
+                      and not _same_value(v, value)), None)
+        if right is not None:
+            return (f"the context gives {value.text} only in a passage about something else; "
+                    f"the passage the question is about gives {right.text}")
+    return ""
+
+
+# "Are X and Y both …?", "Were X and Y of the same nationality?": a comparison whose yes or
+# no the two subjects' paragraphs decide.
+_BOTH = re.compile(r"\bboth\b|\bsame\b", re.IGNORECASE)
+_NO = re.compile(r"^\W*no\b", re.IGNORECASE)
+# A nationality-like word ("an American director", "a Polish physicist"); not a compound
+# ("American-born"), which says two.
+_KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:[a-z]+\s+)?"
+                   r"([A-Z][a-z]+(?:an|ish|ese|ch|i))\b(?!-)")
+
+
+def _both_wrong(answer: str, ev: _Evidence) -> str:
+    """A yes or no to "are X and Y both A" (or "of the same B") that the paragraphs about
+    X and Y contradict: "yes" where one of them says none of A's words, "no" where both say
+    all of them; for "same", the kind each paragraph's opening gives ("an American
+    director") decides."""
+    yes, no = bool(_YES.match(answer)), bool(_NO.match(answer))
+    asked = _yes_no_questions(ev.given)
+    if yes == no or not asked or not _BOTH.search(asked[-1]):
+        return ""
+    question = asked[-1]
+    about = [p for p in _paragraphs(ev.texts[: ev.documents]) if p.subject & _name_words(question)]
+    if len(about) != 2:
+        return ""
+    if re.search(r"\bsame\b", question, re.IGNORECASE):
+        kinds = [k.group(1) for p in about if (k := _KIND.search(p.text))]
+        if len(kinds) != 2 or (kinds[0].lower() == kinds[1].lower()) == yes:
+            return ""
+        return f"the context gives {kinds[0]} for one and {kinds[1]} for the other"
+    attrs = word_stems(question) - word_stems(" ".join(w for p in about for w in p.subject)) - {"both"}
+    if not attrs:
+        return ""
+    held = [len(attrs & word_stems(p.text)) for p in about]
+    # A "yes" is denied only by a name ("both American"): a class may be said in other words
+    # ("magazines" of a "periodical").
+    names = word_stems(" ".join(key_terms(question))) & attrs
+    if yes and names and min(len(names & word_stems(p.text)) for p in about) == 0:
+        return "one of the two the question names is said to be none of it"
+    if no and min(held) == len(attrs):
+        return "the context says it of both"
+    return ""
+
+
+# A span of years, "(1872–1881)", "(c. 1356–1862)": its first year is a start (founded,
+# born), its second an end (closed, died).
+_SPAN = re.compile(r"(?<![\w.,])(1\d{3}|20\d{2})\s?[-\u2013\u2014]\s?(1\d{3}|20\d{2})(?![\w.,]*\d)")
+_STARTS = re.compile(r"\b(?:start\w*|beg[ia]n\w*|found\w*|establish\w*|born|birth|launch\w*|"
+                     r"open\w*|first|creat\w*|form\w*|introduc\w*)\b", re.IGNORECASE)
+_ENDS = re.compile(r"\b(?:end\w*|die\w*|death|clos\w*|ceas\w*|last|fold\w*|dissolv\w*|"
+                   r"disband\w*|abolish\w*)\b", re.IGNORECASE)
+
+
+def _span_end(claim: str, ev: _Evidence) -> str:
+    """A year that answers "when was X founded" with the end of the context's span for X
+    ("(1872–1881)": 1881), or "when did X die" with its start."""
+    question = _question(ev.given)
+    starts, ends = bool(_STARTS.search(question)), bool(_ENDS.search(question))
+    years = {int(y) for y in re.findall(r"(?<!\d)(?:1\d{3}|20\d{2})(?!\d)", claim)}
+    if not question or starts == ends or len(years) != 1 or len(claim.split()) > _BOUND_WORDS:
+        return ""
+    year = years.pop()
+    text = "\n".join(ev.texts)
+    spans = [(int(a), int(b)) for a, b in _SPAN.findall(text) if int(a) < int(b)]
+    wrong = [s for s in spans if s[1 if starts else 0] == year]
+    # Only when the context gives that year nowhere else, in the asked role perhaps.
+    if not wrong or len(re.findall(rf"(?<!\d){year}(?!\d)", text)) > len(wrong):
+        return ""
+    a, b = wrong[0]
+    return (f"the context's {a}–{b} ends with {year}; the question asks when it began" if starts
+            else f"the context's {a}–{b} begins with {year}; the question asks when it ended")
 
 
 def _short(text: str, words: int = 14) -> str:
@@ -1796,9 +2101,14 @@ def _current_keyed(calls: Sequence[ToolCall], texts: Sequence[str]) -> list[tupl
     return out
 
 
+# Paragraphs pasted together lose the space between them ("…in the 19th century.First for
+# Women is…"): the two sentences, and the two subjects, are read apart.
+_JOINED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
-    texts = [table_records(c) for c in case.context if c.strip()]
+    texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
     texts += [table_records(tool_text(t.output)) for t in case.tools_called if t.output.strip()]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
@@ -1806,9 +2116,14 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
     # Académico]") too, whose few words cannot tell their language alone.
+    asked = _yes_no_questions(case.input)
+    # Not an acronym: "an NBA team" is often the context's "National Basketball Association".
+    acronyms = {a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9&]+\b", asked[-1])} if asked else set()
+    affirms = (key_terms(asked[-1]) - acronyms if asked and pieces and _YES.match(pieces[0])
+               else frozenset())
     claims = [] if _foreign(said) else [
-        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1) for i, p in enumerate(pieces)
-        if _asserted(p)][:_MAX_CLAIMS]
+        _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset())
+        for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
     return texts, claims, pieces
 
 
@@ -1818,22 +2133,27 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
              "cause")
 
 
-def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
+def hallucination_evidence(case: RunCase, embed: Embed,
+                           read: tuple[list[str], list[_Claim], list[str]] | None = None) -> Evidence:
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
-    asserted claims, the hand-weighted worst claim, and how much of the answer hedges."""
-    texts, claims, pieces = _read(case)
+    asserted claims, the hand-weighted worst claim, and how much of the answer hedges.
+    ``read`` is the case as ``_read`` gives it, when the caller has read it already."""
+    texts, claims, pieces = read or _read(case)
     ev = Evidence()
     # A hedge or a refusal asserts nothing; a greeting or advice neither hedges nor asserts.
     ev.flag("hedged_share", sum(is_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
     if not claims or not texts:
         return ev
-    evidence = _Evidence(texts, case.input)
+    # A yes-no question the user asks ("Is Volvo a Norwegian company?") states nothing: a
+    # "yes" must find its words in the context. (A "no" may repeat them to deny them.)
+    evidence = _Evidence(texts, case.input, _told(case.input) if _YES.match(pieces[0]) else None)
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     # Nor from a record a later call on it returned anew: "total baggages: 0" before the
     # bags were added is no longer the booking's state.
     contexts = sum(bool(c.strip()) for c in case.context)
-    read = iter(texts[contexts:])
-    outputs = [next(read) if t.output.strip() else "" for t in case.tools_called]
+    evidence.documents = contexts
+    returned = iter(texts[contexts:])
+    outputs = [next(returned) if t.output.strip() else "" for t in case.tools_called]
     evidence.keyed = [s for text in texts[:contexts] for s in _keyed(text)]
     evidence.keyed += _current_keyed(case.tools_called, outputs)
     evidence.records = _records(texts)
@@ -1858,7 +2178,8 @@ def hallucination_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     """P(the final answer states as fact what its own context does not support)."""
-    texts, claims, pieces = _read(case)
+    read = _read(case)
+    texts, claims, pieces = read
     if not pieces:
         return verdict(_NO_CLAIMS, "the answer is empty: it states nothing")
     if not claims:
@@ -1867,5 +2188,5 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
                        else "the answer states no fact: it hedges, refuses or advises")
     if not texts:
         return verdict(0.0, "no context and no tool output to check the answer against")
-    return head_answer("hallucination", hallucination_evidence(case, embed),
+    return head_answer("hallucination", hallucination_evidence(case, embed, read),
                        f"{len(claims)} claim(s), each supported by the context")

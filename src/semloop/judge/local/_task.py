@@ -78,6 +78,18 @@ def _short(text: str, words: int = 14) -> str:
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
+# What a text quotes rather than says: code in a fenced block or an inline span, and the
+# links it cites. A coding request (an issue) and a coding agent's notes quote code, logs
+# and tracebacks; the ids, numbers and names in them are the code's, not a record the user
+# named or a case the run took up.
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_QUOTED = re.compile(_FENCED.pattern + r"|`[^`\n]+`|\bhttps?://\S+", re.DOTALL)
+
+
+def _prose(text: str) -> str:
+    return _QUOTED.sub(" ", text)
+
+
 @dataclass
 class _Run:
     """A case with its sentences embedded once, for the three answers to share."""
@@ -503,7 +515,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'("{_short(failures[0].output, 8)}") yet the answer says "{_short(text, 10)}"'
             if failures else "")
     # The run's last step counts too: "Next: bank withdrawal." is work it left.
-    remainder = next((s for s in [*run.sentences, *case.steps[-1:]] if _REMAINING.search(s)), None)
+    # Not when a patch is handed in: the submission closes the work the note before it
+    # announced ("… then the group is next").
+    last = [] if _patch_handed_in(case) else case.steps[-1:]
+    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
@@ -538,7 +553,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     _flag_parts(ev, _missing_parts(run))
     ev.flag("generic", _generic(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
-    ev.flag("placeholder", bool(_PLACEHOLDER.search(text)),
+    # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
+    ev.flag("placeholder", bool(_PLACEHOLDER.search(_prose(text))),
             f'it leaves placeholders unfilled: "{_short(text)}"')
     ev.flag("evasive", bool(_ASKS_YES_OR_NO.search(case.input)) and not _ANSWERS_YES_OR_NO.search(text)
             and not case.tools_called,
@@ -561,6 +577,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and (
                 not ev.features["promise"] or any(_announces_handoff(s) for s in run.sentences))):
         for name in _PASSED_ON:
+            ev.flag(name, 0.0)
+            ev.notes.pop(name, None)
+    elif _patch_handed_in(case):
+        for name in _IN_THE_PATCH:
             ev.flag(name, 0.0)
             ev.notes.pop(name, None)
     # In a chat, a part answered or an act named in an earlier reply is met. Read only when
@@ -623,6 +643,27 @@ def _handed_to_person(case: RunCase) -> bool:
 
 _PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed",
               "failed_call")
+
+# A unified diff: what a coding run hands over when it submits (SWE-agent's ``submit``,
+# mini-swe-agent's ``git diff --cached``).
+_PATCH = re.compile(r"^diff --git a/\S+ b/|^--- (?:a/)?\S+.*\n\+\+\+ (?:b/)?\S+.*\n@@ ", re.MULTILINE)
+
+
+def _patch_handed_in(case: RunCase) -> str:
+    """The change the run ends by handing in: what its last call that returned anything
+    returned, when that call ran and returned a patch (a submission may return nothing
+    after the patch it shows); else ``""``."""
+    said = [c for c in case.tools_called if c.output.strip()]
+    return said[-1].output if said and said[-1].success is not False and _PATCH.search(said[-1].output) else ""
+
+
+# What the answer's words need not carry when the run handed in a patch: the request (an
+# issue, a PR description) is met by the change, which no sentence restates; the tests it
+# ran and failed on the way are its work, not acts left failed; "Now let me submit the
+# patch:" is the submission the calls after it made. A remainder ("the docs are next") or a
+# false claim of success in its last words still counts.
+_IN_THE_PATCH = ("generic", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed",
+                 "failed_call", "instructions", "evasive", "asks_given", "promise")
 
 
 # A reply to the user's thanks or good news: "You're welcome!", "Glad to hear it's working".
@@ -1451,6 +1492,15 @@ _PERSON_VALUE = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]*\.?)?")
 _DAY_OF_MONTH = re.compile(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
+# An argument that holds a program (a command line, code, a file's new text) is what the
+# run ran or wrote, not the record it acted on: its numbers are line numbers and literals.
+_PROGRAM_ARGS = frozenset("command cmd code script source file_text old_str new_str content patch".split())  # noqa: SIM905
+
+
+def _program(key: str, value: str) -> bool:
+    return key in _PROGRAM_ARGS or "\n" in value.strip()
+
+
 def _acted_on(case: RunCase) -> tuple[str, str] | None:
     """The thing a successful call acted on is a sibling of the one asked, which no call
     names: another code of the series (billing-prod asked, `account: billing-dev` read),
@@ -1458,13 +1508,13 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
     `date: 2026-12-12`). The answer may never say so. (asked, acted on)."""
     args = [(key.lower(), str(value)) for call in case.tools_called if not _failed(call)
             for key, value in call.args.items() if isinstance(value, (str, int))
-            and not isinstance(value, bool)]
+            and not isinstance(value, bool) and not _program(key, str(value))]
     if not args:
         return None
     flat = " ".join(value for _, value in args).lower()
     request = case.input.lower()
-    asked = {t: k for t, k in _idents(case.input).items() if k != "name"}
-    asked.update((w, "compound") for w in _COMPOUND.findall(request))
+    asked = {t: k for t, k in _idents(_prose(case.input)).items() if k != "name"}
+    asked.update((w, "compound") for w in _COMPOUND.findall(_prose(case.input).lower()))
     for term, kind in asked.items():
         if term in flat:
             continue
@@ -1699,6 +1749,10 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
 }
 
 
+# The findings that compare the answer's words with the request's.
+_IN_WORDS = ("substitute", "opposite", "slot_swap", "reversed", "wrong_source")
+
+
 def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_UNDERSTANDING_FAILURE weighs: the answer pointing at a sibling of what was
     asked, and how far its subject is from the request's."""
@@ -1712,6 +1766,12 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
         # Handed to a person (as a policy that forbids the request asks): the run passed
         # the request on and took up no task of its own.
         cleared = found
+    elif _patch_handed_in(case):
+        # Handing in a patch, the answer's words announce or sum up the change, drawn from
+        # the code it edited and the tests it ran (no record restated from the wrong row);
+        # the request reports a fault, which the fix reverses ("whitespace is removed": it
+        # now adds it). What was changed is in the patch, which no word rule reads.
+        cleared = [name for name in _IN_WORDS if name in found]
     elif _conversed(case):
         # In a chat the last reply answers the user's latest message: a finding stands only
         # if everything the agent said to the user misses the request the same way (a
@@ -1759,7 +1819,9 @@ def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     cos = run.request_cosines() if run.sentences else [0.0]
     ev.flag("request_far", 1.0 - max(cos))
     asked = _part_stems(case.input)
-    ev.flag("uncovered", 1.0 - len(asked & word_stems(case.output)) / len(asked) if asked else 0.0)
+    # A patch handed in is the run's answer too: what it changed names what was asked.
+    done = f"{case.output}\n{_patch_handed_in(case)}"
+    ev.flag("uncovered", 1.0 - len(asked & word_stems(done)) / len(asked) if asked else 0.0)
     names = key_terms(case.input)
     ev.flag("names_dropped", len(names - key_terms(case.output)) / len(names) if names else 0.0)
     theirs = key_terms(case.output)
@@ -1831,7 +1893,18 @@ _SELLING_FRAME = re.compile(
 
 
 def _sells(unit: str) -> bool:
-    return bool(_PROMOTION.search(unit) and _SELLING_FRAME.search(unit))
+    text = _prose(unit)
+    return _together(text, _PROMOTION, _SELLING_FRAME) or _together(text, _SELLING_FRAME, _PROMOTION)
+
+
+def _together(unit: str, one: re.Pattern[str], then: re.Pattern[str]) -> bool:
+    """One statement says both: a sentence says ``one``, and it or the next says ``then``.
+    A long note (a coding agent's reasoning) holds "classes" in one paragraph and "code"
+    in another."""
+    if not (one.search(unit) and then.search(unit)):
+        return False
+    sentences = split_claims(unit) or [unit]
+    return any(one.search(s) and then.search(" ".join(sentences[i:i + 2])) for i, s in enumerate(sentences))
 
 
 _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
@@ -1841,7 +1914,10 @@ _ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|
 def _units(case: RunCase) -> list[tuple[str, bool]]:
     """The run's texts in order, steps first, then the answer's sentences; each with
     whether it is a list item (a facet of the answer, never a digression by itself)."""
-    out: list[tuple[str, bool]] = [(s, False) for s in case.steps if s.strip()]
+    # A fenced block in a step quotes the code or output the run read or wrote: material,
+    # not where the run went.
+    steps = [_FENCED.sub(" ", s).strip() for s in case.steps]
+    out: list[tuple[str, bool]] = [(s, False) for s in steps if s]
     for line in case.output.splitlines():
         listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
         out.extend((sent, listed) for sent in split_claims(line))
@@ -2063,16 +2139,19 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("lexical_off", sum(lexical_off) / len(units))
     ev.flag("marker", any(_DIGRESSION.search(u) for u, _ in units[1:]))
     _drift_by_meaning(case, units, lexical_off, asked, embed, ev)
-    mine = _ids(case.input)
-    others = {t for u, _ in units for t in _ids(u) if any(_near(t, m) for m in mine)}
+    mine = _case_ids(case.input)
+    # An id the user named is theirs, however near another of theirs it is (col1, col2).
+    others = {t for u, _ in units for t in _case_ids(u) - mine if any(_near(t, m) for m in mine)}
     ev.flag("other_case", bool(others),
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
     other = next((u for u, _ in units if _OTHER_PARTY.search(_VOCATIVE.sub("", u))), None)
     ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
     # A record the run came across and took up for its owner: "while checking, I saw unit
     # 3D has…, so I've sent them a notice"; the user is "you", that owner a third person.
-    noticed = next((u for u, _ in units if _NOTICED.search(u) and _THIRD_PERSON.search(u)
-                    and not _SECOND_PERSON.search(u)), None)
+    # The noticing and its owner in one statement: a long note holds an "I saw earlier"
+    # and, paragraphs away, a "they" about something else.
+    noticed = next((u for u, _ in units if not _SECOND_PERSON.search(u)
+                    and _together(u, _NOTICED, _THIRD_PERSON)), None)
     ev.flag("noticed_other", noticed is not None,
             f'it takes up a case it came across: "{_short(noticed or "")}"')
     ev.flag("new_names", _new_names(case, units, others))
@@ -2126,10 +2205,15 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     # Not ``others``: ids a letter away from the user's own are another customer's case.
     touched = _ids(" ".join([*(tool_text(c.output) for c in case.tools_called),
                              *(str(a) for c in case.tools_called for a in c.args.values())])) - others
+    # A tangent names its cast densely: two names new to a 3,000-word note (a coding
+    # agent's reasoning) are its vocabulary, not a cast.
     return sum(words[i] for i in range(1, len(units))
                if not units[i][1]
-               and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2)
+               and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
                and not (_ids(units[i][0]) & touched)) / total
+
+
+_CAST_WORDS = 100
 
 
 # Markdown's marks before a line's first word (`- **Route:**`, `1. `, `## `), and a line
@@ -2143,10 +2227,12 @@ _SHOUTED = re.compile(r"^(?=(?:[^a-z\n]*[A-Z]){12})[^a-z\n]+$", re.MULTILINE)
 # shouted in a row inside a line (`do the following RIGHT NOW`) are emphasis, not names.
 _CELL = re.compile(r"[ \t]*\|[ \t]*")
 _SHOUTED_WORDS = re.compile(r"\b[A-Z]{2,}(?:[ \t]+[A-Z]{2,})+\b")
+# A label in capitals that opens a line ("THOUGHT:", "NOTE:"): the reply's format, not a name.
+_LABEL = re.compile(r"^[ \t]*[A-Z]{2,}(?:[ _][A-Z]{2,})*:", re.MULTILINE)
 
 
 def _unformatted(text: str) -> str:
-    text = _SHOUTED.sub(lambda m: m.group(0).capitalize(), text)
+    text = _SHOUTED.sub(lambda m: m.group(0).capitalize(), _LABEL.sub("", text))
     text = _SHOUTED_WORDS.sub(lambda m: m.group(0).lower(), _CELL.sub("\n", text))
     return _LINE_MARKS.sub("", text).replace("**", "").replace("__", "")
 
@@ -2154,6 +2240,16 @@ def _unformatted(text: str) -> str:
 def _ids(text: str) -> set[str]:
     """The ids a text names: "CL-30112", "#W5362037", "55120"."""
     return {t for t in [*key_terms(text), *re.findall(r"\b\d{4,}\b", text)] if _is_id(t)}
+
+
+# A bare year or round number is a date or a quantity (2022, 1000), not a record's id.
+_YEAR_OR_ROUND = re.compile(r"(?:19|20)\d\d|\d+00")
+
+
+def _case_ids(text: str) -> set[str]:
+    """The ids of records a text names in its own words (not in the code or links it
+    quotes), less years and round numbers: what another case would be told apart by."""
+    return {t for t in _ids(_prose(text)) if not _YEAR_OR_ROUND.fullmatch(t)}
 
 
 def _inflected(names: frozenset[str] | set[str]) -> set[str]:
