@@ -222,3 +222,17 @@ def test_a_round_of_mixed_lengths_runs_several_passes_with_the_same_bits() -> No
     alone = np.stack([Embedder(cache_size=0).embed([t])[0] for t in texts])
     assert np.array_equal(embedder.embed(texts), alone)
     assert embedder.rounds == 1 and embedder.passes == 2
+
+
+def test_the_cache_keeps_the_latest_vectors_each_owning_its_memory() -> None:
+    embedder = Embedder(cache_size=4)
+    fresh = Embedder(cache_size=0).embed(_TEXTS[:6])
+    embedder.embed(_TEXTS[:3])
+    embedder.embed([_TEXTS[0], *_TEXTS[3:6]])  # the first text is used again: it stays
+    assert list(embedder._cache) == [_TEXTS[0], *_TEXTS[3:6]]
+    # A copy, not a row of its pass's array: the cache holds cache_size vectors, never the
+    # passes they came from.
+    assert all(v.base is None and v.shape == (384,) for v in embedder._cache.values())
+    texts_before = embedder.texts
+    assert np.array_equal(embedder.embed(_TEXTS[:6]), fresh)
+    assert embedder.texts == texts_before + 2  # only the two evicted texts ran again

@@ -14,7 +14,7 @@ from .._types import Answer, JudgeResponse, Question, State
 from ._answerer import Embed, answer_questions
 from ._conversation import answer_confusion_loop, answer_sycophancy_signal, answer_user_frustration
 from ._grounding import answer_hallucination
-from ._model import MODEL_SHA256, Embedder
+from ._model import CACHE_SIZE, MODEL_SHA256, Embedder
 from ._task import answer_off_topic_drift, answer_task_completion, answer_task_understanding_failure
 from ._tone import lexicon
 
@@ -63,7 +63,7 @@ class LocalBackend:
         threads: int = 2,
         model_path: str | Path | None = None,
         expected_sha256: str = MODEL_SHA256,
-        cache_size: int = 4096,
+        cache_size: int = CACHE_SIZE,
         passes_at_once: int = 1,
     ) -> None:
         self.threads = threads

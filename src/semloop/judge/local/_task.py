@@ -1700,18 +1700,19 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                 if a not in said and a not in missing and any(a in st for st in seg_stems)]
     if not missing:
         return None
-    # Bounded: in a chat the answer read may be everything the agent said.
-    parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
-    vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments, *parts]])
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.output, *segments]])
     n = len(segments)
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(n)]
     best = max(range(n), key=lambda i: cos[i])
     if cos[best] < _SOURCE_COS:
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
-    # word means the answer did take up the thing asked about.
-    sources = {_argmax([float(vectors[1 + n + k] @ vectors[i + 1]) for i in range(n)])
-               for k in range(len(parts))}
+    # word means the answer did take up the thing asked about. Embedded only now: most
+    # answers stop at the test above (a vector does not depend on its batch).
+    # Bounded: in a chat the answer read may be everything the agent said.
+    parts = [c for sent in split_claims(case.output) for c in clauses(sent)][:_MAX_UNITS]
+    clause_vectors = embed([head(t, _EMBED_WORDS) for t in parts]) if parts else []
+    sources = {_argmax([float(v @ vectors[i + 1]) for i in range(n)]) for v in clause_vectors}
     where = entries[best][1]
     # The answer's own words (those the request does not bring) by source: the document or
     # tool output they were taken from, when the cosines alone cannot tell two entries apart.
