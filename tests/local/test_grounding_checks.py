@@ -1010,12 +1010,6 @@ def test_a_comparison_is_only_between_the_names_the_question_offers(embed: Embed
            ("Which came first, the Siege of Varn or the Battle of Oster?", "Siege of Varn", 1))
 
 
-def test_glued_sentences_are_split() -> None:
-    assert split_claims("The band was led by Ada Moss.Ada Moss (born 1970) is a singer.") == [
-        "The band was led by Ada Moss.", "Ada Moss (born 1970) is a singer."]
-    assert len(split_claims("She served in the U.S.Army for years.")) == 1
-
-
 def test_a_bare_answer_reached_through_another_entity_is_not_bound(embed: Embed) -> None:
     # The birth name is said of Oda Brenn, whom the asked sentence names.
     expect(embed, "bound", "The Kell Bout was the final wrestling match between Oda Brenn and Ulf "

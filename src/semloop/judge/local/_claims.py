@@ -236,10 +236,7 @@ def head(text: str, words: int) -> str:
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bullet; a
 # decimal point, "e.g." or "U.S." does not end one. Lines and list items are claims too.
-# Sentences glued by a scrape ("…the Schmalkaldic League.It allowed…") end too: a small
-# letter or digit, a stop, then a capitalised word.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)\s+(?=[\"'(A-Z0-9*•-])"
-                           r"|(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)\s+(?=[\"'(A-Z0-9*•-])")
 _MARKUP = re.compile(r"\*\*|__|`|^#+\s*")  # markdown emphasis and headings
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-z]\))\s+")
 

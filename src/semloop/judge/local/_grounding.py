@@ -1336,7 +1336,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         )
 
 
-_SENTENCES = re.compile(r"(?<=[.;!?])\s+|(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")  # glued too: "Thatcher.Margaret"
+_SENTENCES = re.compile(r"(?<=[.;!?])\s+")
 
 
 def _segments(text: str) -> list[tuple[str, str]]:
