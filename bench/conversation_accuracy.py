@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from semloop.case import ConversationCase, Turn
 from semloop.judge.local._conversation import (
@@ -41,6 +43,15 @@ def default_files() -> list[Path]:
     return [p for p in found + own if p.is_file()]
 
 
+def evaluator_of(row: dict[str, Any]) -> str | None:
+    """The evaluator a labelled row is for: its ``evaluator`` field, or the name its id
+    starts with (``user_frustration-b24-01``, ``confusion_loop-12``)."""
+    named = str(row.get("evaluator") or "").lower()
+    if named in ANSWERS:
+        return named
+    return next((name for name in ANSWERS if str(row["id"]).startswith(name + "-")), None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", type=Path)
@@ -53,16 +64,21 @@ def main() -> None:
     embed = Embedder().embed
     for path in args.files or default_files():
         scored: dict[str, list[tuple[str, bool, float]]] = defaultdict(list)
+        unread = 0
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
             row = json.loads(line)
-            name = str(row["id"]).rsplit("-", 1)[0]
-            if name not in ANSWERS:
+            name = evaluator_of(row)
+            if name is None:
+                unread += 1
                 continue
             turns = tuple(Turn(t["role"], t["content"]) for t in row["turns"])
             value = ANSWERS[name](ConversationCase(str(row["id"]), turns), embed).value
             scored[name].append((str(row["id"]), bool(row["label"]), float(value)))
+        if unread:
+            print(f"{path}: {unread} row(s) name no conversation evaluator (by their "
+                  "'evaluator' field or their id's prefix): not scored", file=sys.stderr)
         for name, rows in scored.items():
             neg = [v for _, label, v in rows if not label]
             pos = [v for _, label, v in rows if label]
