@@ -1165,3 +1165,53 @@ def test_a_submission_that_returns_nothing_hands_in_the_patch_it_showed(embed: E
     assert handed.features["parts_missing"] == handed.features["promise"] == 0.0
     unshown = task_completion_evidence(case(_ISSUE, words, tools=(submit,)), embed)
     assert unshown.features["promise"] == 1.0
+
+
+_RESTOCK_DOWN = ToolCall("order_stock", {"sku": "INK-22", "qty": 40}, "HTTP 503 Service Unavailable", False)
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    # The failed call's own act stated as done ("restock ordered") with no later call that ran.
+    ("false_success",
+     case("Order 40 more INK-22 cartridges from the supplier.",
+          "Restock ordered \u2705 40 x INK-22, arriving Thursday.", tools=(_RESTOCK_DOWN,)),
+     case("Order 40 more INK-22 cartridges from the supplier.",
+          "The restock was not ordered: the supplier's system answered 503, so nothing went out.",
+          tools=(_RESTOCK_DOWN,))),
+    # Work said to be begun is work left ("I've started", "the rest still need").
+    ("remainder",
+     case("Resize every photo in the album to 1080px.",
+          "I've started on the album: the first photos are resized to 1080px."),
+     case("Resize every photo in the album to 1080px.",
+          "All 24 photos in the album are resized to 1080px.")),
+    # Stock words around the request's own, and nothing specific: no number, no name, no date.
+    ("generic",
+     case("Why did my electricity bill go up by $36 in March?",
+          "Electricity bills can change for a number of reasons. You can see your bill online "
+          "at any time. Is there anything else I can help with?"),
+     case("Why did my electricity bill go up by $36 in March?",
+          "March used 410 kWh against 260 kWh in February, which at 24c a unit is the $36. "
+          "Is there anything else I can help with?")),
+    # "set up" is creating, so a move that was done does not meet it.
+    ("act_missing",
+     case("Pay the gas bill today, and set up a direct debit for it every month.",
+          "The gas bill of \u00a364 has been paid.",
+          tools=(ToolCall("pay_bill", {"payee": "gas"}, '{"paid": 64.0}', True),)),
+     case("Pay the gas bill today, and set up a direct debit for it every month.",
+          "The gas bill of \u00a364 has been paid, and a monthly direct debit to the gas company is set "
+          "up from the 1st.",
+          tools=(ToolCall("pay_bill", {"payee": "gas"}, '{"paid": 64.0}', True),
+                 ToolCall("create_direct_debit", {"payee": "gas"}, '{"id": "DD-7"}', True)))),
+    # A price or a time asked for and never given is the thing asked, not a detail left out.
+    ("act_missing",
+     case("Which forms do I need for a passport for my baby, and how much is the fee?",
+          "You need the child passport form, the birth certificate and two photos signed by a "
+          "witness."),
+     case("Which forms do I need for a passport for my baby, and how much is the fee?",
+          "You need the child passport form, the birth certificate and two photos signed by a "
+          "witness. The fee is \u00a353.50.")),
+])
+def test_task_completion_blind24_causes(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
+    assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
+    assert task_completion_evidence(right, embed).features.get(feature, 0.0) == 0.0
+    assert answer_task_completion(wrong, embed).value >= 0.5 > answer_task_completion(right, embed).value

@@ -310,7 +310,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         ):
             met, undone = True, False
         if undone or not met:
-            missing.append((part, undone))
+            missing.append((part, undone or _value_left(part)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
@@ -330,7 +330,18 @@ def _part_acts(part: str) -> list[str]:
     verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
              if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
     phrasal = _phrasal_act(" ".join(part.split()[:4]))
+    # "set up a standing order" is creating one, not setting (changing) anything: a verb
+    # that opens its phrasal act is read as that act.
+    if phrasal and verbs and _opens_phrasal(part, verbs[0]):
+        return [stem(phrasal), *verbs[1:]]
     return verbs + ([stem(phrasal)] if phrasal and not verbs else [])
+
+
+def _opens_phrasal(part: str, verb: str) -> bool:
+    """The part's phrasal act opens on ``verb`` ("set" of "set up")."""
+    lead = " ".join(part.split()[:4])
+    return any(m is not None and stem(m.group(0).split()[0].lower()) == verb
+               for m in (rx.search(lead) for rx, _ in _PHRASAL))
 
 
 # A request in sentences or clauses that _parts read as one: "Turn off the flag in
@@ -489,6 +500,53 @@ _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
 
 
+# "I've started the rename", "we've begun on the first files": the work begun, not done.
+_BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|made a start)\b|"
+                    r"\b(?:part|half)-?way (?:through|done)\b|"
+                    r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
+                    re.IGNORECASE)
+_NOT_BEFORE = re.compile(r"\b(?:not|never|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)
+_DONE_MARK = re.compile("[\u2705\u2714\u2713]")  # ✅ ✔ ✓
+
+
+def _states_done(sentence: str, failures: Sequence[ToolCall]) -> bool:
+    """The sentence states a failed call's own act as done: "Pickup scheduled ✅" after
+    ``schedule_pickup`` failed ("scheduled" of its verb, not negated), or a done mark."""
+    if _DONE_MARK.search(sentence):
+        return True
+    acts = {stem(w) for c in failures for w in re.split(r"[_\W]+", c.name.lower())
+            if stem(w) in _ACTION_VERBS}
+    return any(stem(m.group(0)) in acts and not _NOT_BEFORE.search(sentence[:m.start()])
+               for m in re.finditer(r"[A-Za-z]+(?:ed|en|ent)\b", sentence))
+
+
+def _value_left(part: str) -> bool:
+    """A question for a time or an amount ("how much does it cost", "when is it due"): left
+    unanswered, the thing asked for is not given at all."""
+    return bool(_ASKS_WHEN.search(part) or _ASKS_AMOUNT.search(part)) and not _part_acts(part)
+
+
+def _unspecific(run: _Run) -> bool:
+    """A reply that may repeat the request's words but gives nothing specific to it: the
+    request names a number or a name, the answer states none of its own or of the request's,
+    no date or time, asks nothing, claims no work done, and opens or closes on stock words
+    ("Bills can vary for a number of reasons … Is there anything else?")."""
+    case = run.case
+    text = case.output
+    given = {q.text for q in quantities(case.input)} | key_terms(case.input)
+    if not given or not run.sentences or quantities(text) or key_terms(text) - key_terms(case.input) \
+            or dates(text) or clock_times(text) or _CLAIMS_SUCCESS.search(text):
+        return False
+    if any(_ASKS_USER.search(s) and not _ANYTHING_ELSE.search(s) or _REASONED_REFUSAL.search(s)
+           for s in run.sentences):
+        return False
+    if any(c.output.strip() and not _failed(c) for c in case.tools_called):
+        return False
+    lower = text.lower()
+    stock = [s for s in run.sentences if _BOILERPLATE.search(s)]
+    return bool(stock) and not any(t.lower() in lower for t in given if any(ch.isdigit() for ch in t))
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -507,8 +565,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # then found by other means, is not the work claimed; nor is a hand-off the reply
     # announces ("Your request has been transferred to a human agent") the failed act.
     failures = [c for c in failures if not _reads(c)]
-    claimed = bool(failures) and any(_CLAIMS_SUCCESS.search(s) and not _hands_over(s)
-                                     for s in run.sentences)
+    claimed = bool(failures) and any((_CLAIMS_SUCCESS.search(s) or _states_done(s, failures))
+                                     and not _hands_over(s) for s in run.sentences)
     honest = claimed and bool(_ADMITS_FAILURE.search(text))
     ev.flag("honest_failure", honest)
     ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
@@ -518,7 +576,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Not when a patch is handed in: the submission closes the work the note before it
     # announced ("… then the group is next").
     last = [] if _patch_handed_in(case) else case.steps[-1:]
-    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s)), None)
+    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s) or _BEGUN.search(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
@@ -551,7 +609,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
     _flag_parts(ev, _missing_parts(run))
-    ev.flag("generic", _generic(run),
+    ev.flag("generic", _generic(run) or _unspecific(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
     ev.flag("placeholder", bool(_PLACEHOLDER.search(_prose(text))),
