@@ -1754,13 +1754,14 @@ _CLAUSE = re.compile(r"[.!?;:,()\[\]\n\u2014\u2013→]+|\s-\s")
 def _phrase_pairs(text: str) -> list[tuple[str, str]]:
     """Neighbouring content words, as stems, within a clause: "my vaccination record" gives
     (vaccination, record). A function word, a number or a code between two words parts
-    them; a word that picks which one ("own", "last") is no part of a kind's name."""
+    them; a word that picks which one ("own", "last") is no part of a kind's name, nor is a
+    word that goes on to "to" (``records sent to``: an act, not a kind)."""
     pairs = []
     skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS
     for clause in _CLAUSE.split(text.lower()):
         words = _PHRASE_WORD.findall(clause)
-        for a, b in pairwise(words):
-            if not (a.isalpha() and b.isalpha()):
+        for i, (a, b) in enumerate(pairwise(words)):
+            if not (a.isalpha() and b.isalpha()) or words[i + 2:i + 3] == ["to"]:
                 continue
             sa, sb = word_stems(a), word_stems(b)
             if sa and sb and not (sa | sb) & skip:
