@@ -190,6 +190,12 @@ def test_a_sibling_named_by_the_requests_phrase_is_another_thing(embed: Embed, w
     # A model number names one of the asked kind, not a sibling.
     case("where do the wires of a solenoid point motor go",
          "A PL-10 point has three terminals: the middle one is common."),
+    # A yes-or-no question is rightly answered with what is offered instead.
+    case("Is there a cheaper broadband plan for one person?",
+         "Yes: the basic plan is £18 a month with 50 Mb."),
+    # Acts said two ways are one act; a name's sibling is the name check's.
+    case("Speeding fine for 34 in a 30 zone, worth fighting it?", "It's rarely worth contesting."),
+    case("why does my Victorian house have cold rooms", "Victorian houses were built for coal fires."),
     # The text handed over to summarise is not what is asked about.
     case("Summarise this: 'The night ferry takes cars and leaves the harbour at ten each day.'",
          "A car ferry leaves the harbour nightly at 22:00."),

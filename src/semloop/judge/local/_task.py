@@ -1748,6 +1748,7 @@ _WHICH_STEMS = _ATTRIBUTE_WORDS | frozenset(stem(w) for w in """own other same s
     either neither each every both""".split())  # noqa: SIM905
 # Text the user hands over to work on (to summarise, translate, fix) is not what is asked.
 _HANDED_TEXT = re.compile(r"""(['"\u2018\u201c])[^\n]{40,}?(?:['"\u2019\u201d]|$)|```.*?(?:```|\Z)""", re.DOTALL)
+_ACT_FORM = re.compile(r"...(?:ing|ed)$")  # "worth fighting" / "worth contesting": acts, not kinds
 _CLAUSE = re.compile(r"[.!?;:,()\[\]\n\u2014\u2013→]+|\s-\s")
 
 
@@ -1755,13 +1756,16 @@ def _phrase_pairs(text: str) -> list[tuple[str, str]]:
     """Neighbouring content words, as stems, within a clause: "my vaccination record" gives
     (vaccination, record). A function word, a number or a code between two words parts
     them; a word that picks which one ("own", "last") is no part of a kind's name, nor is a
-    word that goes on to "to" (``records sent to``: an act, not a kind)."""
+    name, nor an act: a word in -ing or -ed, or one that goes on to "to" (``records sent
+    to``)."""
     pairs = []
     skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS
+    names = key_terms(text)  # a name's sibling is the name check's to find
     for clause in _CLAUSE.split(text.lower()):
         words = _PHRASE_WORD.findall(clause)
         for i, (a, b) in enumerate(pairwise(words)):
-            if not (a.isalpha() and b.isalpha()) or words[i + 2:i + 3] == ["to"]:
+            if not (a.isalpha() and b.isalpha()) or words[i + 2:i + 3] == ["to"] \
+                    or {a, b} & names or any(_ACT_FORM.search(w) for w in (a, b)):
                 continue
             sa, sb = word_stems(a), word_stems(b)
             if sa and sb and not (sa | sb) & skip:
@@ -1779,7 +1783,9 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     word and differ in the other, the request's word absent from the whole answer and the
     answer's from the request: (asked, answered). Only where there is no evidence: with
     some, what the answer draws on is weighed instead."""
-    if case.context or case.tools_called:
+    # A yes-or-no question ("can I bring my touring bike?", "is there a cheaper plan?") is
+    # rightly answered with the thing that is allowed or offered instead.
+    if case.context or case.tools_called or _ASKS_YES_OR_NO.search(case.input):
         return None
     said, asked = word_stems(case.output), word_stems(case.input)
     wanted = _phrase_pairs(_asked_text(_HANDED_TEXT.sub(" ", case.input)))
