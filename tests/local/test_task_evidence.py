@@ -164,6 +164,73 @@ def test_an_acronym_heading_a_code_is_no_name(embed: Embed) -> None:
     assert ev.features["substitute"] == 0.0
 
 
+@pytest.mark.parametrize(("wrong", "right"), [
+    # The request's kind named by its phrase, the answer on the phrase's sibling: the same
+    # head with another modifier, or the same modifier with another head.
+    (case("How do I claim sick pay from my employer?",
+          "To claim holiday pay, submit the dates in the HR portal and your manager approves them."),
+     case("How do I claim sick pay from my employer?",
+          "Tell your manager on the first day off; sick pay starts from the fourth day.")),
+    (case("How do I get a copy of my marriage certificate?",
+          "You can book a marriage ceremony at the register office; bring two witnesses."),
+     case("How do I get a copy of my marriage certificate?",
+          "Order it online from the register office where you married; it costs £12.50.")),
+])
+def test_a_sibling_named_by_the_requests_phrase_is_another_thing(embed: Embed, wrong: RunCase,
+                                                                  right: RunCase) -> None:
+    ev = task_understanding_evidence(wrong, embed)
+    assert ev.features["substitute"] == 1.0 and "instead" in ev.notes["substitute"]
+    assert task_understanding_evidence(right, embed).features["substitute"] == 0.0
+
+
+@pytest.mark.parametrize("same", [
+    # A word that picks which one ("our own", "outside") is no kind of its own.
+    case("Can we bring our own caterer to the venue?",
+         "Yes, outside caterers are welcome with public liability insurance."),
+    # A model number names one of the asked kind, not a sibling.
+    case("where do the wires of a solenoid point motor go",
+         "A PL-10 point has three terminals: the middle one is common."),
+    # A yes-or-no question is rightly answered with what is offered instead.
+    case("Is there a cheaper broadband plan for one person?",
+         "Yes: the basic plan is £18 a month with 50 Mb."),
+    # Acts said two ways are one act; a name's sibling is the name check's.
+    case("Speeding fine for 34 in a 30 zone, worth fighting it?", "It's rarely worth contesting."),
+    case("why does my Victorian house have cold rooms", "Victorian houses were built for coal fires."),
+    # The text handed over to summarise is not what is asked about.
+    case("Summarise this: 'The night ferry takes cars and leaves the harbour at ten each day.'",
+         "A car ferry leaves the harbour nightly at 22:00."),
+])
+def test_no_sibling_in_the_same_thing_said_otherwise(embed: Embed, same: RunCase) -> None:
+    assert task_understanding_evidence(same, embed).features["substitute"] == 0.0
+
+
+def test_a_sibling_phrase_is_read_only_without_evidence(embed: Embed) -> None:
+    """With documents or tool outputs, what the answer draws on is weighed instead."""
+    ev = task_understanding_evidence(case(
+        "How do I claim sick pay from my employer?",
+        "To claim holiday pay, submit the dates in the HR portal and your manager approves them.",
+        context=("Holiday pay: submit the dates in the HR portal.",)), embed)
+    assert ev.features["substitute"] == 0.0
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    (case("How do I convert a Word document into a PDF?",
+          "To convert a PDF to Word, open it in Word and confirm the conversion."),
+     case("How do I convert a Word document into a PDF?",
+          "Choose File > Save As and pick PDF as the type.")),
+    # Both ways said, the asked way among them: no reversal.
+    (case("How do I change my YAML config to JSON?",
+          "Write the JSON back to YAML with yaml.dump, once loaded."),
+     case("How do I change my YAML config to JSON?",
+          "Load it with yaml.safe_load and write it to JSON with json.dump; to go back, convert "
+          "the JSON to YAML with yaml.dump.")),
+])
+def test_a_conversion_the_other_way_round_is_reversed(embed: Embed, wrong: RunCase,
+                                                      right: RunCase) -> None:
+    assert task_understanding_evidence(wrong, embed).features["reversed"] == 1.0
+    assert task_understanding_evidence(right, embed).features["reversed"] == 0.0
+
+
 @pytest.mark.parametrize(("feature", "wrong", "right"), [
     ("plan",
      case("Renew the SSL certificate for shop.example before Friday",

@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from ...case import RunCase, ToolCall
@@ -1794,13 +1795,104 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+# With no evidence to read, a request's thing is named by its phrase ("parental leave",
+# "vaccination record"): an answer that never names its own word of that phrase, and opens
+# on the phrase with another word the request never uses ("annual leave", "vaccination
+# appointment"), is about a sibling of the same kind.
+_PHRASE_WORD = re.compile(r"[a-z0-9][\w'-]*")
+_LIGHT_STEMS = frozenset(stem(w) for w in _LIGHT_VERBS)
+# Words that pick which one ("our own caterer", "the last day"), not what kind it is.
+_WHICH_STEMS = _ATTRIBUTE_WORDS | frozenset(stem(w) for w in """own other same such first whole full
+    either neither each every both""".split())  # noqa: SIM905
+# Text the user hands over to work on (to summarise, translate, fix) is not what is asked.
+_HANDED_TEXT = re.compile(r"""(['"\u2018\u201c])[^\n]{40,}?(?:['"\u2019\u201d]|$)|```.*?(?:```|\Z)""", re.DOTALL)
+_ACT_FORM = re.compile(r"...(?:ing|ed)$")  # "worth fighting" / "worth contesting": acts, not kinds
+_CLAUSE = re.compile(r"[.!?;:,()\[\]\n\u2014\u2013→]+|\s-\s")
+
+
+def _phrase_pairs(text: str) -> list[tuple[str, str]]:
+    """Neighbouring content words, as stems, within a clause: "my vaccination record" gives
+    (vaccination, record). A function word, a number or a code between two words parts
+    them; a word that picks which one ("own", "last") is no part of a kind's name, nor is a
+    name, nor an act: a word in -ing or -ed, or one that goes on to "to" (``records sent
+    to``)."""
+    pairs = []
+    skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS
+    names = key_terms(text)  # a name's sibling is the name check's to find
+    for clause in _CLAUSE.split(text.lower()):
+        words = _PHRASE_WORD.findall(clause)
+        for i, (a, b) in enumerate(pairwise(words)):
+            if not (a.isalpha() and b.isalpha()) or words[i + 2:i + 3] == ["to"] \
+                    or {a, b} & names or any(_ACT_FORM.search(w) for w in (a, b)):
+                continue
+            sa, sb = word_stems(a), word_stems(b)
+            if sa and sb and not (sa | sb) & skip:
+                pairs.append((next(iter(sa)), next(iter(sb))))
+    return pairs
+
+
+def _opening(text: str) -> str:
+    """The answer's first sentence, where it says what it is about."""
+    return re.split(r"(?<=[.!?])\s+|\n\s*\n", _prose(text).strip(), maxsplit=1)[0]
+
+
+def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
+    """A two-word phrase of the request and one of the answer's opening that share one
+    word and differ in the other, the request's word absent from the whole answer and the
+    answer's from the request: (asked, answered). Only where there is no evidence: with
+    some, what the answer draws on is weighed instead."""
+    # A yes-or-no question ("can I bring my touring bike?", "is there a cheaper plan?") is
+    # rightly answered with the thing that is allowed or offered instead.
+    if case.context or case.tools_called or _ASKS_YES_OR_NO.search(case.input):
+        return None
+    said, asked = word_stems(case.output), word_stems(case.input)
+    wanted = _phrase_pairs(_asked_text(_HANDED_TEXT.sub(" ", case.input)))
+    for b in _phrase_pairs(_opening(case.output)):
+        for a in wanted:
+            for keep, mine, theirs in ((0, a[1], b[1]), (1, a[0], b[0])):
+                if a[keep] == b[keep] and mine != theirs and mine not in said \
+                        and theirs not in asked:
+                    return " ".join(a), " ".join(b)
+    return None
+
+
+# Asked to turn one format, unit or language into another, the answer's own conversion
+# goes the other way: from what was asked for to what the user has (CSV to JSON asked,
+# "write JSON data out to a CSV file" answered).
+_CONVERSION = re.compile(r"\b(?:convert|turn|change|transform|export|translate|write|save|"
+                         r"switch|migrate)\w*\b([^.?!\n]{0,60}?)\b(?:to|into)\s+(?:an?\s+|the\s+)?"
+                         r"([A-Za-z][\w+#]*)", re.IGNORECASE)
+
+
+def _conversions(text: str) -> list[tuple[str, str]]:
+    """Each conversion the text names: (what lies between the verb and "to", target)."""
+    return [(m.group(1).lower(), m.group(2).lower()) for m in _CONVERSION.finditer(text)
+            if word_stems(m.group(2))]
+
+
+def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
+    """(asked target, answered target) when the answer converts into what the request
+    converts from, out of what the request asks for, and never into the asked target."""
+    asked = _conversions(_asked_text(case.input))
+    answered = _conversions(_prose(case.output))
+    if not asked or any(dst == want for _, dst in answered for _, want in asked):
+        return None
+    request = case.input.lower()
+    for mid, dst in answered:
+        for _, want in asked:
+            if dst != want and re.search(rf"\b{re.escape(want)}\b", mid) \
+                    and re.search(rf"\b{re.escape(dst)}\b", request):
+                return want, dst
+    return None
+
+
 # The findings that say the run took up another task (the rest of the evidence measures),
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
-    "substitute": lambda case, embed: _substitutes(case),
+    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case),
     "opposite": lambda case, embed: _opposite(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
-    "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case),
+    "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": _wrong_source,
     "acted_on": lambda case, embed: _acted_on(case),
     "other_action": lambda case, embed: _other_action(case),
@@ -1848,7 +1940,7 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev = Evidence()
-    sub = _substitutes(case)
+    sub = _substitutes(case) or _sibling_phrase(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
     opp = _opposite(case)
@@ -1857,7 +1949,7 @@ def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     slot = _slot_swap(case)
     ev.flag("slot_swap", slot is not None,
             f'asked about "{slot[0]}", the answer is about "{slot[1]}"' if slot else "")
-    route = _reversed_route(case)
+    route = _reversed_route(case) or _reversed_conversion(case)
     swap = _unit_swap(case) if route is None else None
     ev.flag("reversed", route is not None or swap is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
