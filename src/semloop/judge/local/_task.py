@@ -1907,7 +1907,18 @@ _IN_WORDS = ("substitute", "opposite", "slot_swap", "reversed", "wrong_source")
 def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_UNDERSTANDING_FAILURE weighs: the answer pointing at a sibling of what was
     asked, and how far its subject is from the request's."""
-    ev = _understanding_evidence(case, embed)
+    # Handing in a patch, the answer's words announce or sum up the change, drawn from the
+    # code it edited and the tests it ran (no record restated from the wrong row); the
+    # request reports a fault, which the fix reverses ("whitespace is removed": it now adds
+    # it). What was changed is in the patch, which no word rule reads. So the wrong-source
+    # check, which embeds every tool output of the run, is not even made.
+    patch = bool(_patch_handed_in(case))
+    ev = _understanding_evidence(case, embed, sources=not patch)
+    if patch:
+        for name in _IN_WORDS:
+            if ev.features[name]:
+                ev.flag(name, 0.0)
+                ev.notes.pop(name, None)
     found = [name for name in _OTHER_TASK if ev.features[name]]
     # Only what would raise the failure is read again: the earlier replies can only clear
     # a finding, and reading them costs a chat's every sentence.
@@ -1917,12 +1928,8 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
         # Handed to a person (as a policy that forbids the request asks): the run passed
         # the request on and took up no task of its own.
         cleared = found
-    elif _patch_handed_in(case):
-        # Handing in a patch, the answer's words announce or sum up the change, drawn from
-        # the code it edited and the tests it ran (no record restated from the wrong row);
-        # the request reports a fault, which the fix reverses ("whitespace is removed": it
-        # now adds it). What was changed is in the patch, which no word rule reads.
-        cleared = [name for name in _IN_WORDS if name in found]
+    elif patch:
+        cleared = []
     elif _conversed(case):
         # In a chat the last reply answers the user's latest message: a finding stands only
         # if everything the agent said to the user misses the request the same way (a
@@ -1938,7 +1945,7 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     return ev
 
 
-def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
+def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Evidence:
     ev = Evidence()
     sub = _substitutes(case) or _sibling_phrase(case)
     ev.flag("substitute", sub is not None,
@@ -1954,7 +1961,7 @@ def _understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("reversed", route is not None or swap is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
-    source = _wrong_source(case, embed) if sub is None else None
+    source = _wrong_source(case, embed) if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
