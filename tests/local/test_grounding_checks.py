@@ -1076,3 +1076,19 @@ def test_a_line_of_code_in_a_tool_output_denies_nothing(embed: Embed) -> None:
         assert found(embed, "Fix the homomorphism check", answer, tool=listing)["negation"] == 0, answer
     assert found(embed, "Is the account on a payment plan?", "Yes, it is on a payment plan.",
                  tool='{"account": "W-1", "payment_plan": false}')["negation"] == 1
+
+
+def test_a_size_written_without_spaces_is_its_dimensions() -> None:
+    assert [q.value for q in quantities("Cabin bag: max. 55x40x20 cm.")] == [55, 40, 20]
+    assert [q.value for q in quantities("Cabin bag: max 55 × 40 × 20 cm.")] == [55, 40, 20]
+    # A hex number is no size, and a factor before a word is no number here.
+    assert quantities("register 0x1f3a") == [] and quantities("2x faster") == []
+
+
+def test_a_total_of_debits_listed_as_negative_amounts_is_supported(embed: Embed) -> None:
+    rows = json.dumps([{"merchant": "Bakery", "amount": -4.2}, {"merchant": "Garage", "amount": -31.0},
+                       {"merchant": "Books", "amount": -12.3}])
+    said = found(embed, "what did I spend today?", "You spent €47.50 across three payments.", tool=rows)
+    assert said["numbers"] == 0
+    wrong = found(embed, "what did I spend today?", "You spent €52.10 across three payments.", tool=rows)
+    assert wrong["numbers"] == 1

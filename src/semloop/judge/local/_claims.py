@@ -530,9 +530,16 @@ def _date_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(text)]
 
 
+# "40x30x15 cm": a size written without spaces is its dimensions, as "40 x 30 x 15 cm" is
+# (a hex number, "0x1f", is not: it starts with a bare 0).
+_JOINED_BY = re.compile(r"(?<![\w.])([1-9]\d*(?:\.\d+)?|0\.\d+)[x\u00d7](?=\d)")
+
+
 @lru_cache(maxsize=8192)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     text = _plain(text)
+    while _JOINED_BY.search(text):
+        text = _JOINED_BY.sub(r"\1 x ", text)
     taken = (_date_spans(text) + [m.span() for m in _TIME.finditer(text)]
              + [m.span() for m in _RANGE_START.finditer(text)])
     out: list[Quantity] = []

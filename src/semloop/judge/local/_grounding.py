@@ -1579,7 +1579,8 @@ def _column_totals(records: Sequence[_Record]) -> list[float]:
             found = quantities(value)
             if len(found) == 1 and found[0].text == value.strip():
                 column.setdefault(key, []).append(found[0].value)
-    return sorted(sum(v) for v in column.values() if len(v) > 1)
+    # Debits listed as negative amounts ("amount": -12.5) are spent as positive ones.
+    return sorted({t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))})
 
 
 def _named_records(claim: str, ev: _Evidence) -> list[_Record]:
