@@ -34,8 +34,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from make_real_runs import labelled_runs, repos_of
 from real_run_evaluators import RUN_LEVEL, chosen_labels
-from semloop.evaluate import get_evaluator, load_evaluators_config, run_case_from_trace
-from semloop.evaluate.cases import records_chat, system_prompt
+from semloop.evaluate import get_evaluator, load_evaluators_config, run_case
 from semloop.evaluate.config import DEFAULT_CONFIG
 from semloop.judge.registry import make_backend
 
@@ -96,8 +95,7 @@ def main() -> int:
     rows: dict[str, list[dict[str, float]]] = defaultdict(list)
     profile = cProfile.Profile()
     for label, run in runs:
-        case = run_case_from_trace(run.to_trace(), id=label["id"], chat=records_chat(run),
-                                   instructions=system_prompt(run))
+        case = run_case(run)
         for name in RUN_LEVEL if case is not None else ():
             if args.top:
                 profile.enable()

@@ -110,10 +110,10 @@ def _model_steps(trace: Trace) -> list[tuple[Span, list[Span]]]:
     return out
 
 
-def _replies(trace: Trace) -> list[Span]:
-    """The model steps, in order, that said something: a non-empty output that is not
-    only the step's tool calls rendered as text (the tool spans that follow it)."""
-    return [span for span, calls in _model_steps(trace)
+def _replies(steps: Sequence[tuple[Span, list[Span]]]) -> list[Span]:
+    """The model steps (:func:`_model_steps`), in order, that said something: a non-empty
+    output that is not only the step's tool calls rendered as text."""
+    return [span for span, calls in steps
             if span.output_text.strip() and not _only_calls(span, calls)]
 
 
@@ -122,7 +122,7 @@ def _exchanges(trace: Trace) -> list[tuple[str, str]]:
     # before it (the ones the user answered), as a run's final answer is its last output.
     exchanges: list[tuple[str, str]] = []
     question, reply = trace.goal, ""
-    said = {id(s) for s in _replies(trace)}
+    said = {id(s) for s in _replies(_model_steps(trace))}
     for span in trace.llm_spans:
         if span.input_text.strip():
             exchanges.append((question, reply))
@@ -221,10 +221,11 @@ def _said(span: Span, calls: Sequence[Span]) -> str:
 _FINISH = re.compile(r"^(?:finish|submit|final_answer|attempt_completion|complete_task|task_complete)$")
 
 
-def _finish_message(trace: Trace) -> str:
-    steps = [s for s in trace.walk() if s.type in ("llm", "tool")]
-    last = steps[-1] if steps else None
-    if last is None or last.type != "tool" or not _FINISH.match(last.name.lower()):
+def _finish_message(steps: Sequence[tuple[Span, list[Span]]]) -> str:
+    """The last words of a run whose last model step ends on a finishing call."""
+    calls = steps[-1][1] if steps else []
+    last = calls[-1] if calls else None
+    if last is None or not _FINISH.match(last.name.lower()):
         return ""
     text = [v for v in _args(last.input).values() if isinstance(v, str) and len(v.split()) >= _FACT_WORDS]
     return max(text, key=len) if text else ""
@@ -242,15 +243,16 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     # customer message as the input (with the last reply, or every reply, as the output)
     # made the run-level evaluators fire more often on runs that succeeded
     # (docs/real-run-evaluators.md).
-    words = [(span, _said(span, calls)) for span, calls in _model_steps(trace)]
+    steps = _model_steps(trace)
+    words = [(span, _said(span, calls)) for span, calls in steps]
     spoken = [(span, text) for span, text in words if text.strip()]
-    replies = _replies(trace)
+    replies = _replies(steps) if chat else []
     answers = [(span, text) for span, text in spoken if any(span is r for r in replies)] if chat else spoken
     if not trace.goal.strip() or not answers:
         return None
     answer, last = answers[-1]
     request, procedure = (trace.goal, "") if chat else _task(trace.goal)
-    final = ("" if chat else _finish_message(trace)) or last
+    final = ("" if chat else _finish_message(steps)) or last
     case = RunCase(
         id=id or trace.trace_id,
         input=request,
