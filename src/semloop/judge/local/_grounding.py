@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -74,6 +73,7 @@ from ._claims import (
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
+from ._tokenizer import strip_accents
 
 __all__ = ["answer_hallucination"]
 
@@ -279,7 +279,7 @@ class _Evidence:
     @cached_property
     def folded(self) -> str:
         """``lower`` without accents: "Reina Sofia" names the "Museo Reina Sofía"."""
-        return _fold(self.lower)
+        return strip_accents(self.lower)
 
     @cached_property
     def peoples(self) -> frozenset[str]:
@@ -321,11 +321,11 @@ class _Evidence:
         """Whether a text (not the question) has the word, or a word of its stem."""
         return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
                 or any(word in t for t in self.lowered) or word in self.peoples
-                or _fold(word) in self.folded_texts)
+                or strip_accents(word) in self.folded_texts)
 
     @cached_property
     def folded_texts(self) -> str:
-        return _fold("\n".join(self.lowered))
+        return strip_accents("\n".join(self.lowered))
 
     @cached_property
     def lowered(self) -> list[str]:
@@ -413,12 +413,6 @@ class _Claim:
     affirms: frozenset[str] = frozenset()
 
 
-def _fold(text: str) -> str:
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
-
-
 # A country or continent and the words for its people: one place in several forms.
 _PEOPLE_FORMS = [g.split("|") for g in (
     "united states|american|americans|america|usa|u.s|us|u.s.a", "united kingdom|british|britain|uk",
@@ -481,7 +475,7 @@ def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
     if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or re.search(
-            rf"(?<![a-z0-9]){re.escape(_fold(term))}", ev.folded):
+            rf"(?<![a-z0-9]){re.escape(strip_accents(term))}", ev.folded):
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
     if all(stem(p) in ev.stems for p in parts):
@@ -2153,7 +2147,7 @@ def _both_wrong(answer: str, ev: _Evidence) -> str:
     everything = _paragraphs(ev.texts[: ev.documents])
     said = [word_stems(" ".join([p.text, *(o.text for o in everything if o is not p and _names(p, o))]))
             for p in about]
-    said = [st | word_stems(" ".join(_peoples(_fold(p.text.lower())))) for st, p in zip(said, about, strict=True)]
+    said = [st | word_stems(" ".join(_peoples(strip_accents(p.text.lower())))) for st, p in zip(said, about, strict=True)]
     # A "no" needs each paragraph to say all of it itself.
     held = [len(attrs & word_stems(p.text)) for p in about]
     # A "yes" is denied only by a name ("both American"): a class may be said in other words

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from importlib import resources
 
-__all__ = ["VOCAB_SHA256", "WordPieceTokenizer", "load_vocab"]
+__all__ = ["VOCAB_SHA256", "WordPieceTokenizer", "load_vocab", "strip_accents"]
 
 #: sha256 of the vendored ``vocab.txt`` (bert-base-uncased, 30 522 entries).
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
@@ -75,6 +75,14 @@ def _is_cjk(cp: int) -> bool:
     return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
 
 
+def strip_accents(text: str) -> str:
+    """``text`` without its combining marks ("Sofía" → "Sofia"), as BERT's basic
+    tokenisation reads a word."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
+
+
 class WordPieceTokenizer:
     """Text to model ids. ``max_length`` counts ``[CLS]`` and ``[SEP]``."""
 
@@ -105,8 +113,7 @@ class WordPieceTokenizer:
             else:
                 buf.append(ch)
         for word in "".join(buf).split():
-            word = unicodedata.normalize("NFD", word.lower())
-            word = "".join(c for c in word if unicodedata.category(c) != "Mn")
+            word = strip_accents(word.lower())
             current: list[str] = []
             for ch in word:
                 if _is_punctuation(ch):
