@@ -1092,3 +1092,29 @@ def test_a_total_of_debits_listed_as_negative_amounts_is_supported(embed: Embed)
     assert said["numbers"] == 0
     wrong = found(embed, "what did I spend today?", "You spent €52.10 across three payments.", tool=rows)
     assert wrong["numbers"] == 1
+
+
+_MAKER = ("The Vanta Deck is a handheld game console made by Orrin Digital, first sold in Korea in 2011. "
+          "Orrin Group is a holding company based in Daejeon. It was founded in 1972 by Min Seo-yeon.")
+
+
+def test_an_answer_said_with_none_of_the_question_s_words_loses_to_a_value_it_leads_to(
+        embed: Embed) -> None:
+    question = "In what year was the company that makes the Vanta Deck founded?"
+    # 2011 is the console's first sale; "founded" leads to 1972.
+    assert found(embed, question, "2011", _MAKER).get("bound") == 1.0
+    assert not found(embed, question, "1972", _MAKER).get("bound")
+    # The answer's sentence says a word of the question ("holding company"): no finding.
+    assert not found(embed, "Which company is based in Daejeon?", "Orrin Group", _MAKER).get("bound")
+
+
+def test_no_rival_in_a_passage_s_subject_another_kind_of_name_or_an_offered_choice(
+        embed: Embed) -> None:
+    context = ("Talla Ross is a Scottish painter. Born in Oban, she later kept a studio on Skye. "
+               "Her brother moved to Lisbon.")
+    asked = "Where was the painter of the Harbour Lights series born?"
+    assert found(embed, asked, "Lisbon", context).get("bound") == 1.0
+    # "Scottish" is led to by nothing asked, and a people is no rival of a place.
+    assert not found(embed, "What nationality is the painter's brother?", "Scottish", context).get("bound")
+    # A question that offers its choices is the comparison's.
+    assert not found(embed, "Was Talla Ross born in Oban or Lisbon?", "Lisbon", context).get("bound")

@@ -1236,7 +1236,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         winner = "" if bound or not claim.alone else _comparison(claim.text, ev.given, ev)
         miscast = "" if bound or winner else (_miscast(claim.text, ev.given, ev)
                                               or (claim.alone and (_off_question(claim.text, ev)
-                                                                   or _span_end(claim.text, ev))))
+                                                                   or _span_end(claim.text, ev)
+                                                                   or _unanchored(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -2107,6 +2108,51 @@ def _off_question(claim: str, ev: _Evidence) -> str:
         if right is not None:
             return (f"the context gives {value.text} only in a passage about something else; "
                     f"the passage the question is about gives {right.text}")
+    return ""
+
+
+_LEAD_WORDS = 3  # the words before a value that say what it is: "was founded in", "born in"
+
+
+def _unanchored(claim: str, ev: _Evidence) -> str:
+    """A short answer whose value the context gives only in sentences that hold none of the
+    question's words, while a word of the question leads to another value of its kind:
+    "when was the company founded?" answered with the year of the console's release when
+    the context says "it was founded in 1946"; "where was the architect born?" answered with
+    the town his later studio is near. A value that opens a sentence (what a passage is
+    about) is no rival; a question offering its choices ("A or B?") is the comparison's."""
+    question = _question(ev.given)
+    if (len(claim.split()) > _BOUND_WORDS or not question or _yes_no_questions(ev.given)
+            or re.search(r"\bor\b", question)):
+        return ""
+    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
+    # The answer is its first value: "Venus, at about 464 degrees Celsius" is Venus.
+    value = next((v for part in _ROLE_BREAK.split(claim) for v in _role_values(part)
+                  if v.kind in ("name", "year") and not v.key & named), None)
+    # The question's content words, names aside: what the answer is said with.
+    words = frozenset(r for w in re.findall(r"\b[a-z][\w-]*", question) if w not in named
+                      for r in _role_stems(w))
+    # A rival is led to by what the question asks of its answer, not by the class of the
+    # answer ("which team") or of what it goes through ("the singer of the band"): those
+    # lead to any value of theirs ("a team based in Chicago").
+    asks = words - _role_stems(" ".join(re.findall(r"\b(?:which|what|of\s+(?:the|an?))\s+([a-z][\w-]*)",
+                                                   question, re.IGNORECASE)))
+    if value is None or not asks:
+        return ""
+    sentences = [x for text in ev.texts[: ev.documents] for x in split_claims(text)]
+    casts = [_role_values(x) for x in sentences]
+    holders = [x for x, cast in zip(sentences, casts, strict=True) if any(_same_value(v, value) for v in cast)]
+    if not holders or any(_role_stems(x) & words for x in holders):
+        return ""
+    subjects = [v for cast in casts for v in cast if not v.start]
+    people = bool(_peoples(value.text.lower()))  # "Finnish" is no rival of a place, nor it of a people
+    for x, cast in zip(sentences, casts, strict=True):
+        for v in cast:
+            lead = _role_stems(" ".join(re.findall(r"[\w'-]+", x[: v.start])[-_LEAD_WORDS:]))
+            if (v.start and lead & asks and v.kind == value.kind and not v.key & named
+                    and bool(_peoples(v.text.lower())) == people and not _same_value(v, value)
+                    and not any(_same_value(v, s) for s in subjects)):
+                return f"the context says {v.text}, not {value.text}, where it says what the question asks"
     return ""
 
 
