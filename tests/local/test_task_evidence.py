@@ -994,6 +994,51 @@ def test_a_closing_courtesy_is_judged_by_the_reply_it_closes(embed: Embed) -> No
     assert answer.value > 0.5 and "only says it will" in answer.reasoning
 
 
+def test_closings_in_a_row_are_read_back_to_the_reply_they_close(embed: Embed) -> None:
+    # A chat whose agent never asks with "?" but waits on the user ("let me know"), and a
+    # customer who thanks twice and says goodbye: the answer is the last reply with content.
+    request = "Please renew my parking permit for the Oak Street garage."
+    renew = _call("renew_permit", {"garage": "Oak Street"}, '{"permit": "PK-4410", "valid_to": "2027-01-31"}')
+    steps = ("Sure. Please share your permit number and I'll renew it. Let me know when you have it.",
+             "Your Oak Street garage permit PK-4410 is renewed until 31 January 2027.",
+             "You're welcome! Glad I could help.")
+    done = case(request, "Take care, goodbye!", tools=(renew,), steps=steps)
+    assert answer_task_completion(done, embed).value < 0.5
+    failed = _call("renew_permit", {"garage": "Oak Street"}, "Error: permit service unavailable")
+    unable = case(request, "Take care, goodbye!", tools=(failed,), steps=(
+        steps[0], "I'll renew it for you later today.", steps[2]))
+    answer = answer_task_completion(unable, embed)
+    assert answer.value > 0.5 and "only says it will" in answer.reasoning
+
+
+def test_help_offered_for_later_is_no_promise_of_the_work(embed: Embed) -> None:
+    request = "Can you move my dentist appointment to next week?"
+    failed = _call("reschedule_appointment", {"week": "next"}, "Error: calendar service unavailable")
+    offer = ("I'm unable to move the appointment because the calendar service is down. If you have "
+             "any other requests, let me know, and I'll do my best to assist you!")
+    assert not task_completion_evidence(case(request, offer, tools=(failed,)), embed).features["promise"]
+    put_off = "I'll move the appointment for you and get back to you tomorrow."
+    assert task_completion_evidence(case(request, put_off), embed).features["promise"]
+
+
+def test_steps_for_the_user_are_no_claim_of_a_failed_call(embed: Embed) -> None:
+    failed = _call("create_branch", {"repo": "site"}, '{"error": "Repository not found."}')
+    guide = "After you have created the branch, your pull request is ready to open from it."
+    how = "How do I add a file to the site repository through a pull request?"
+    assert not task_completion_evidence(case(how, guide, tools=(failed,)), embed).features["false_success"]
+    claim = "The branch has been created and the pull request is ready."
+    act = "Please create a branch in the site repository and open a pull request."
+    assert task_completion_evidence(case(act, claim, tools=(failed,)), embed).features["false_success"]
+
+
+def test_a_fix_asked_for_is_met_by_an_update(embed: Embed) -> None:
+    request = "My shipping address has a typo. Can you check it and fix it if needed?"
+    update = _call("update_address", {"line1": "445 Maple Drive"}, '{"status": "ok"}')
+    done = case(request, "I checked it: the address had a typo, and it has been updated to 445 Maple Drive.",
+                tools=(update,))
+    assert task_completion_evidence(done, embed).features["act_missing"] == 0
+
+
 def test_a_part_answered_in_an_earlier_reply_is_met(embed: Embed) -> None:
     request = "What's your cheapest car in Malaga from 2 to 9 June, and how much is it per day?"
     rental = _call("create_rental", {"model": "Fiat 500"}, '{"confirmation": "MG-55018"}')

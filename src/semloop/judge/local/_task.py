@@ -496,6 +496,10 @@ _ANSWERS_YES_OR_NO = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|un
 
 # "Please let me know if there's anything else": the user's to do, no work promised.
 _LET_ME_KNOW = re.compile(r"\blet me know\b", re.IGNORECASE)
+# "I'll be here whenever you're ready", "I'll do my best to assist you": help offered for
+# whatever the user asks next, no work promised.
+_OFFERS_HELP = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:be (?:here|around|available)\b|"
+                          r"(?:be (?:happy|glad)|do (?:my|our) best) to (?:help|assist)\b)", re.IGNORECASE)
 _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
                            r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
@@ -508,6 +512,15 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)
 _DONE_MARK = re.compile("[\u2705\u2714\u2713]")  # ✅ ✔ ✓
+
+
+_YOU = re.compile(r"\byou(?:r|rs|rself)?\b", re.IGNORECASE)
+_I_OR_WE = re.compile(r"\b(?:i|we|me|us|my|our)\b", re.IGNORECASE)
+
+
+def _to_user(sentence: str) -> bool:
+    """The sentence speaks of the user's doing, not the agent's: "you", never "I" or "we"."""
+    return bool(_YOU.search(sentence)) and not _I_OR_WE.search(sentence)
 
 
 def _states_done(sentence: str, failures: Sequence[ToolCall]) -> bool:
@@ -558,7 +571,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # the answer asks for is a clarifying question, not work put off.
     awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
               or bool(_ASKS_USER.search(text)))
-    ev.flag("promise", promises_only(_LET_ME_KNOW.sub("tell me", text), case.input) and not awaits,
+    offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
+    ev.flag("promise", promises_only(offered, case.input) and not awaits,
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
@@ -566,8 +580,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # then found by other means, is not the work claimed; nor is a hand-off the reply
     # announces ("Your request has been transferred to a human agent") the failed act.
     failures = [c for c in failures if not _reads(c)]
+    # Asked how to do it, a step addressed to the user ("After you create the pull request,
+    # check that it is merged") describes the user's work, not the failed call's.
+    guided = bool(_HOW_TO_ASKED.search(case.input))
     claimed = bool(failures) and any((_CLAIMS_SUCCESS.search(s) or _states_done(s, failures))
-                                     and not _hands_over(s) for s in run.sentences)
+                                     and not _hands_over(s) and not (guided and _to_user(s))
+                                     for s in run.sentences)
     honest = claimed and bool(_ADMITS_FAILURE.search(text))
     ev.flag("honest_failure", honest)
     ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
@@ -645,7 +663,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # In a chat, a part answered or an act named in an earlier reply is met. Read only when
     # the last reply alone would raise the failure: it can only clear, and it costs every
     # sentence of the chat.
-    if (ev.features["parts_missing"] or ev.features["action_unnamed"]) and _conversed(case) \
+    if (ev.features["parts_missing"] or ev.features["action_unnamed"]) and _chatted(case) \
             and heads()["task_completion"].logit(ev.features) >= 0:
         whole = _all_said(case)
         for name in ("parts_missing", "act_missing"):
@@ -725,22 +743,40 @@ _IN_THE_PATCH = ("generic", "redirect", "plan", "parts_missing", "act_missing", 
                  "failed_call", "instructions", "evasive", "asks_given", "promise")
 
 
-# A reply to the user's thanks or good news: "You're welcome!", "Glad to hear it's working".
+# A reply to the user's thanks, good news or goodbye: "You're welcome!", "Glad to hear it's
+# working", "Take care!", "Sounds good! I'll be here whenever you're ready".
 _CLOSING = re.compile(r"[\s{\"]*(?:message\"?\s*:\s*\"?)?(?:(?:great|perfect|wonderful|ok|okay)[!,.]?\s+)?"
                       r"(?:you(?:'re|\u2019re| are) (?:very |most )?welcome|my pleasure|"
                       r"(?:i'm |i\u2019m |i am |so |really )?glad (?:to hear|that|it|you|i could)|"
-                      r"happy to (?:hear|have helped)|no problem at all|anytime)\b", re.IGNORECASE)
+                      r"happy to (?:hear|have helped)|no problem at all|anytime|thank you|thanks|"
+                      r"(?:good)?bye|take care|talk soon|sounds good|have a (?:great|good|nice|"
+                      r"wonderful|lovely) (?:day|evening|night|weekend))\b", re.IGNORECASE)
+
+
+def _chatted(case: RunCase) -> bool:
+    """A chat: an earlier reply asked the user something, or waited on them ("Please let me
+    know once the card is added"), so the user answered and the chat went on."""
+    return _conversed(case) or any(_ASKS_USER.search(s) or _LET_ME_KNOW.search(s)
+                                   or _AWAITS_REPLY.search(s) for s in _replies(case))
+
+
+def _closing(case: RunCase, embed: Embed) -> bool:
+    return bool(_CLOSING.match(case.output)) and _generic(_Run.of(case, embed))
 
 
 def _closed_reply(case: RunCase, embed: Embed) -> RunCase | None:
-    """In a chat, a generic closing (the reply to the user's thanks) says nothing of the
-    work: the answer is the reply it closes, the last the agent said before it. None when
-    the answer is not such a closing."""
-    if not _conversed(case) or not _CLOSING.match(case.output) or not _generic(_Run.of(case, embed)):
+    """In a chat, a generic closing (the reply to the user's thanks or goodbye) says nothing
+    of the work: the answer is the reply it closes, the last the agent said before it and
+    before any closings that came first (a customer who thanks three times). None when the
+    answer is not such a closing."""
+    if not _chatted(case) or not _closing(case, embed):
         return None
-    spoken = [i for i, s in enumerate(case.steps) if s in set(_replies(case))]
-    last = spoken[-1]
-    return replace(case, output=case.steps[last], steps=case.steps[:last])
+    replies = set(_replies(case))
+    for last in reversed([i for i, s in enumerate(case.steps) if s in replies]):
+        earlier = replace(case, output=case.steps[last], steps=case.steps[:last])
+        if not _closing(earlier, embed):
+            return earlier
+    return None
 
 
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
@@ -765,7 +801,7 @@ _ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit f
 _DELIVERY_VERBS = frozenset(stem(w) for w in ("send", "email", "forward", "share", "give"))
 # Verbs that name one act in general English: a change is an update, a move a reschedule.
 _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
-    "change update modify edit set adjust move reschedule switch",
+    "change update modify edit set adjust move reschedule switch fix correct",
     "book reserve",
     "pay charge",
     "buy purchase order",
