@@ -233,6 +233,10 @@ def test_a_sibling_sharing_no_word_is_another_thing(embed: Embed, wrong: RunCase
          "An individual savings account takes up to £20,000 each tax year."),
     case("What does the ISA allowance cover?",
          "Unlike a pension, an ISA gives no tax relief going in, but everything taken out is tax-free."),
+    # Code the answer writes names no thing.
+    case("How do I declare a constant in Kotlin?",
+         "Write const val MAX_RETRIES: Int = 3 at the top level or in an object; it must be a "
+         "primitive or a String known at compile time."),
     # The text handed over is reworked, not replaced.
     case("pls translate to spanish: 'Your parcel is waiting at the depot until Friday.'",
          "«Su paquete le espera en el depósito hasta el viernes.»"),

@@ -1909,8 +1909,9 @@ def _sibling_term(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     opening = _opening(case.output)
     missing = [t for t in _terms(_asked_text(case.input))
                if not word_stems(t) & said and not _abbreviates(t, case.output)][:_SWAP_TERMS]
-    offered = [t for t in _terms(opening)
-               if not word_stems(t) & asked and not _abbreviates(t, case.input)][:2 * _SWAP_TERMS]
+    # An identifier (``max_points``) is code the answer writes, not the name of a thing.
+    offered = [t for t in _terms(opening) if not word_stems(t) & asked and "_" not in t
+               and not _abbreviates(t, case.input)][:2 * _SWAP_TERMS]
     pairs = [(a, b) for a in missing for b in offered]
     if not pairs:
         return None
