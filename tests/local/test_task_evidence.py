@@ -204,47 +204,6 @@ def test_no_sibling_in_the_same_thing_said_otherwise(embed: Embed, same: RunCase
     assert task_understanding_evidence(same, embed).features["substitute"] == 0.0
 
 
-@pytest.mark.parametrize(("wrong", "right"), [
-    # A sibling that shares no word with the asked thing: another account, another dish.
-    (case("What's the annual allowance for an ISA?",
-          "Pension contributions get tax relief up to £60,000 a year, or your salary if lower, "
-          "and unused relief carries forward from the three previous years."),
-     case("What's the annual allowance for an ISA?",
-          "You can pay in up to £20,000 each tax year, split across cash and stocks as you like.")),
-    (case("What's a good recipe for risotto?",
-          "For paella, fry chorizo and chicken in a wide pan, add bomba rice, saffron and stock, "
-          "and leave it undisturbed for 18 minutes."),
-     case("What's a good recipe for risotto?",
-          "For risotto, toast arborio rice in butter, add hot stock a ladle at a time while stirring, and "
-          "finish with parmesan after about 18 minutes.")),
-])
-def test_a_sibling_sharing_no_word_is_another_thing(embed: Embed, wrong: RunCase,
-                                                   right: RunCase) -> None:
-    ev = task_understanding_evidence(wrong, embed)
-    assert ev.features["substitute"] == 1.0 and "instead" in ev.notes["substitute"]
-    assert task_understanding_evidence(right, embed).features["substitute"] == 0.0
-
-
-@pytest.mark.parametrize("same", [
-    # The asked thing in other words: a synonym, its acronym spelled out, its name kept.
-    case("How do I cancel my gym membership?",
-         "To end your fitness club subscription, give 30 days' written notice at reception."),
-    case("How much can I put in my ISA this year?",
-         "An individual savings account takes up to £20,000 each tax year."),
-    case("What does the ISA allowance cover?",
-         "Unlike a pension, an ISA gives no tax relief going in, but everything taken out is tax-free."),
-    # Code the answer writes names no thing.
-    case("How do I declare a constant in Kotlin?",
-         "Write const val MAX_RETRIES: Int = 3 at the top level or in an object; it must be a "
-         "primitive or a String known at compile time."),
-    # The text handed over is reworked, not replaced.
-    case("pls translate to spanish: 'Your parcel is waiting at the depot until Friday.'",
-         "«Su paquete le espera en el depósito hasta el viernes.»"),
-])
-def test_no_sibling_term_in_the_asked_thing_said_otherwise(embed: Embed, same: RunCase) -> None:
-    assert task_understanding_evidence(same, embed).features["substitute"] == 0.0
-
-
 def test_a_sibling_phrase_is_read_only_without_evidence(embed: Embed) -> None:
     """With documents or tool outputs, what the answer draws on is weighed instead."""
     ev = task_understanding_evidence(case(

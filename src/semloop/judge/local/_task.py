@@ -1856,74 +1856,6 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-# A sibling need share no word with what was asked (a 401(k) limit for a Roth IRA question,
-# council tax for stamp duty): the request's phrase is gone from the answer, and putting
-# the phrase the answer opens on in its place makes the request a much closer question to
-# the answer. A paraphrase of the asked thing ("SNAP" for "food stamps") barely moves it,
-# since the request already meant what the answer says; a detail of a right answer ("form
-# DS-82" for "passport", "the next delivery" for "how much granulate is left") adds little
-# that the request did not, or makes no question the answer answers.
-_TERM_WORD = re.compile(r"[a-z0-9][\w'()-]*[\w)]|[a-z0-9]")
-_SWAP_GAIN = 0.25  # cosine the answer's opening gains to the request with its term swapped in
-_SWAPPED_COS = 0.6  # and the swapped request is one the opening answers, not a passing detail
-_SWAP_TERMS = 4  # the request's missing phrases tried, and twice as many of the answer's
-
-
-def _terms(text: str) -> list[str]:
-    """Runs of content words within a clause, lower-cased: the phrases that name things."""
-    skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS
-    runs: list[str] = []
-    for clause in _CLAUSE.split(text.lower()):
-        run: list[str] = []
-        for w in [*_TERM_WORD.findall(clause), ""]:
-            stems = word_stems(w)
-            if stems and not stems & skip and not _ACT_FORM.search(w):
-                run.append(w)
-            elif run:
-                runs.append(" ".join(run))
-                run = []
-    return runs
-
-
-def _abbreviates(term: str, text: str) -> bool:
-    """The term is an acronym of words the text writes in a row (HSA: health savings account)."""
-    letters = term.rstrip("s")
-    words = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in _GLUE]
-    return 2 <= len(letters) <= 6 and letters.isalpha() and letters in "".join(w[0] for w in words)
-
-
-def _sibling_term(case: RunCase, embed: Embed) -> tuple[str, str] | None:
-    """(asked, answered): a phrase of the request the answer never writes, and one the
-    answer opens on that the request never writes, the request with the second in place
-    of the first being much closer to the answer's opening. Only where there is no
-    evidence, no yes-or-no question (as for ``_sibling_phrase``), no text handed over (the
-    answer is that text reworked: a translation, a summary), and the answer writes none of
-    the request's names: a name kept is the thing asked, in other words."""
-    if case.context or case.tools_called or _ASKS_YES_OR_NO.search(case.input) \
-            or _HANDED_TEXT.search(case.input):
-        return None
-    said, asked = word_stems(case.output), word_stems(case.input)
-    if any(_present(n, case.output.lower(), said) or _abbreviates(n, case.output)
-           for n in key_terms(case.input)):
-        return None
-    opening = _opening(case.output)
-    missing = [t for t in _terms(_asked_text(case.input))
-               if not word_stems(t) & said and not _abbreviates(t, case.output)][:_SWAP_TERMS]
-    # An identifier (``max_points``) is code the answer writes, not the name of a thing.
-    offered = [t for t in _terms(opening) if not word_stems(t) & asked and "_" not in t
-               and not _abbreviates(t, case.input)][:2 * _SWAP_TERMS]
-    pairs = [(a, b) for a in missing for b in offered]
-    if not pairs:
-        return None
-    swapped = [re.sub(r"\W+".join(map(re.escape, a.split())), b, case.input, flags=re.IGNORECASE)
-               for a, b in pairs]
-    vectors = embed([head(t, _EMBED_WORDS) for t in [opening, case.input, *swapped]])
-    base = float(vectors[0] @ vectors[1])
-    fits = [float(vectors[0] @ v) for v in vectors[2:]]
-    best = _argmax(fits)
-    return pairs[best] if fits[best] >= _SWAPPED_COS and fits[best] - base >= _SWAP_GAIN else None
-
-
 # Asked to turn one format, unit or language into another, the answer's own conversion
 # goes the other way: from what was asked for to what the user has (CSV to JSON asked,
 # "write JSON data out to a CSV file" answered).
@@ -1957,7 +1889,7 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
 # The findings that say the run took up another task (the rest of the evidence measures),
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
-    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case) or _sibling_term(case, embed),
+    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case),
     "opposite": lambda case, embed: _opposite(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
@@ -2015,7 +1947,7 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Evidence:
     ev = Evidence()
-    sub = _substitutes(case) or _sibling_phrase(case) or _sibling_term(case, embed)
+    sub = _substitutes(case) or _sibling_phrase(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
     opp = _opposite(case)
