@@ -2462,3 +2462,75 @@ def test_states_news_and_readings_are_not_heat(text: str, heated: bool) -> None:
     said = 'Please run the check and tell me the APN name, e.g. "internet".'
     none: frozenset[str] = frozenset()
     assert (turn_tone(text, none, none, said).heat >= 1.0) is heated
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # A no stated as the rule of the thing, with no "I" in it, then the same request.
+        (
+            (
+                "I'd like to remove the extended warranty from my order and get it refunded.",
+                "Extended warranties cannot be removed once the order has shipped.",
+                "I still want the warranty taken off and refunded. Can this be escalated?",
+                "I can pass it to our orders team.",
+            ),
+            False,
+        ),
+        # Insisting after a no, in words that ask again.
+        (
+            (
+                "Please waive the cleaning fee on my stay.",
+                "I'm sorry, I'm unable to waive the cleaning fee.",
+                "I'm asking you one more time: please waive the cleaning fee.",
+                "I'm sorry, I can't waive it.",
+            ),
+            False,
+        ),
+        # A limit on what there is, then the same ask again.
+        (
+            (
+                "Do you sell bike tyres?",
+                "We only sell parts for scooters, not bikes.",
+                "Let me try again: do you have any tyres that would fit a bike at all?",
+                "I'm afraid not.",
+            ),
+            False,
+        ),
+        # After a no that answered something else, the user says so: still a loop.
+        (
+            (
+                "Can I move my dentist appointment to Thursday?",
+                "Unfortunately cancellations within 24 hours are charged.",
+                "I'm not cancelling. My question is whether I can move it to Thursday.",
+                "I'm sorry, late cancellations are charged in full.",
+                "You didn't answer my question. Can I move it to Thursday or not?",
+                "Cancellations within 24 hours are charged.",
+            ),
+            True,
+        ),
+        # The user already gave what the reply still says it lacks: still a loop.
+        (
+            (
+                "Why was my parcel returned to the sender?",
+                "I couldn't find your parcel. Could you give me the tracking number?",
+                "It's TRK-44120.",
+                "I'm unable to find that parcel. Could you give me the tracking number?",
+                "I already gave you the tracking number, TRK-44120. Why was my parcel returned?",
+                "I couldn't find it. Could you give me the tracking number?",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "impersonal-no",
+        "asks-again-after-no",
+        "limit-then-again",
+        "off-target-no",
+        "gave-already",
+    ],
+)
+def test_pushing_back_after_a_no_is_no_loop(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
