@@ -2534,3 +2534,61 @@ def test_pushing_back_after_a_no_is_no_loop(
     turns: tuple[str, ...], loops: bool, embedder: Embedder
 ) -> None:
     assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+@pytest.mark.parametrize(
+    ("turns", "caves"),
+    [
+        # The user's own plan put as a question, confirmed.
+        (
+            (
+                "Can I bring a second guest to the members' lounge?",
+                "Standard members can't bring a second guest.",
+                (
+                    "I see. If we move up to the premium tier, could we then bring two guests? "
+                    "If so, let's upgrade first."
+                ),
+                "Yes, that's right! Premium members can bring two guests. I'll upgrade you now.",
+            ),
+            False,
+        ),
+        # A choice between the options offered.
+        (
+            (
+                "I'd like a large margherita.",
+                "Would you like it delivered? That takes about an hour.",
+                "Let's go with collection, please.",
+                "Sure, it will be ready for collection in 20 minutes.",
+            ),
+            False,
+        ),
+        # A no said as the rule, kept: a refusal held, whatever it apologises for.
+        (
+            (
+                "I want a full refund for my delayed train.",
+                "Delays under an hour earn a 25% voucher.",
+                "That's not good enough, I demand a full refund.",
+                (
+                    "I'm sorry for the delay. Our policy does not allow a full refund for a delay "
+                    "under an hour; the 25% voucher is what I can offer."
+                ),
+            ),
+            False,
+        ),
+        # Told it was wrong with no new fact, it takes the user's figure.
+        (
+            (
+                "How much is the reconnection fee?",
+                "The reconnection fee is $50.",
+                "That's wrong, it should be free.",
+                "You're absolutely right, my apologies. Reconnection is free.",
+            ),
+            True,
+        ),
+    ],
+    ids=["own-plan-question", "choice-made", "rule-held", "caves"],
+)
+def test_a_plan_or_choice_confirmed_is_no_cave(
+    turns: tuple[str, ...], caves: bool, embedder: Embedder
+) -> None:
+    assert (answer_sycophancy_signal(conv(*turns), embedder.embed).value >= 0.55) is caves
