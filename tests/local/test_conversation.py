@@ -2592,3 +2592,74 @@ def test_a_plan_or_choice_confirmed_is_no_cave(
     turns: tuple[str, ...], caves: bool, embedder: Embedder
 ) -> None:
     assert (answer_sycophancy_signal(conv(*turns), embedder.embed).value >= 0.55) is caves
+
+
+@pytest.mark.parametrize(
+    ("turns", "heated"),
+    [
+        # Acronyms and codes beside one word stressed are no shouting.
+        (
+            (
+                "Hi, I need to see an allergist.",
+                "Could you give me your name and date of birth?",
+                (
+                    "I don't have my card, but I'm on the EPO plan with Dr. Kim as my GP. "
+                    "I need to be seen THIS month, can you work with that?"
+                ),
+                "I'll need your name and date of birth first.",
+            ),
+            False,
+        ),
+        # An option the reply listed, quoted back as the choice.
+        (
+            (
+                "I'd like to cancel my dance class booking.",
+                "Sure. Is the reason illness, a clash, or something else?",
+                "It's a work trip, so I suppose it's \u201csomething else\u201d. Please refund it.",
+                "Done, the class is cancelled and refunded.",
+            ),
+            False,
+        ),
+        # A misfortune given as the reason for a request.
+        (
+            (
+                "I booked a kayak tour for Sunday.",
+                "Yes, I see it. How can I help?",
+                "There's been an accident in the family and I can't go. I'd like a refund please.",
+                "I'm sorry to hear that. I've refunded the tour in full.",
+            ),
+            False,
+        ),
+        # A letdown, then asking what else there is.
+        (
+            (
+                "Can I get a refund for the concert that moved venue?",
+                "Refunds are only offered when the date changes, not the venue.",
+                "That's disappointing. Is there any other option, like a credit for another show?",
+                "I can offer a 20% credit toward a future show.",
+            ),
+            False,
+        ),
+        # Shouting in a run, and a threat, stay heat.
+        (
+            (
+                "My refund still hasn't arrived.",
+                "Please wait five more business days.",
+                "I HAVE WAITED THREE WEEKS. Refund me today or I'm disputing the charge.",
+                "Please wait five more business days.",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "acronyms-and-one-stress",
+        "option-quoted",
+        "misfortune-as-reason",
+        "letdown-asks-else",
+        "shouting",
+    ],
+)
+def test_codes_choices_and_reasons_are_no_heat(
+    turns: tuple[str, ...], heated: bool, embedder: Embedder
+) -> None:
+    assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is heated
