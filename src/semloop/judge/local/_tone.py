@@ -486,8 +486,9 @@ _NEGATORS = frozenset(
 # A shouted word is an ordinary word in capitals; ids and codes (SKU4432, HTTP_500) are not.
 _CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
 _CODE_LIKE = re.compile(r"[A-Z]+[\d_-]|[\d_-][A-Z]+")
-# Capitalised words standing together ("WHY IS IT", "I DO NOT"): shouted, whatever their length.
-_CAPS_RUN = re.compile(r"\b[A-Z]{2,}(?:[ \t,]+[A-Z]{2,}\b)+")
+# Three or more capitalised words together ("WHY IS IT"): shouted, whatever their length; two
+# are as often acronyms side by side ("MMSC URL").
+_CAPS_RUN = re.compile(r"\b[A-Z]{2,}(?:[ \t,]+[A-Z]{2,}\b){2,}")
 # A field's value in a listing ("Airplane Mode: ON", "Status: OFF;"): a setting read out.
 _FIELD_VALUE = re.compile(r":\s*\**[A-Z]{2,}\**\s*(?:$|[\s,;.)-])")
 _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be acronyms
