@@ -2663,3 +2663,41 @@ def test_codes_choices_and_reasons_are_no_heat(
     turns: tuple[str, ...], heated: bool, embedder: Embedder
 ) -> None:
     assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is heated
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # "I mean" trailing off, or closing the user's own words, is speech.
+        (
+            (
+                "My son hurt his ankle at football. Can he be seen today?",
+                "I'm sorry to hear that. How bad is the pain, and is there swelling?",
+                (
+                    "It's maybe a 6. There's swelling, from the fall I mean. "
+                    "And bruising... I mean... I don't think it's broken? Can he come in today?"
+                ),
+                "Yes, we have a slot at 4pm today.",
+            ),
+            False,
+        ),
+        # Something "not helping" the user's own state is no complaint about the answers.
+        (
+            (
+                "Can I book a telehealth session with a therapist this week?",
+                "Before booking, please note that chest pain needs urgent care. Do you have any?",
+                (
+                    "No chest pain. Honestly this is not helping my nerves. "
+                    "Can we just book the session for Thursday?"
+                ),
+                "Of course, Thursday at 3pm is booked.",
+            ),
+            False,
+        ),
+    ],
+    ids=["i-mean-trailing", "not-helping-my-state"],
+)
+def test_speech_fillers_are_no_reask(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops

@@ -249,10 +249,12 @@ def _key_terms(text: str) -> set[str]:
 
 # Wording that presses for a plain answer ("or not?", "I mean the rental car") as often as
 # it re-asks; "I mean," opening a statement is a filler of speech ("I mean, things have been
-# stressful"). A turn answering what the reply asked is an answer, whatever of these it adds.
+# stressful"), as is "I mean" trailing off or closing the user's own words ("I mean... I
+# don't think so?", "From the game, I mean."). A turn answering what the reply asked is an
+# answer, whatever of these it adds.
 _WEAK_MISSED = any_of(
     r"\bor not\s*\?|\byes or no\b",
-    r"\bi meant\b|\bi mean\b(?!\s*(?:,|\.\.\.|\u2026)[^?.!]{0,200}(?:[.!]|$))",
+    r"\bi meant\b|\bi mean\b(?!\s*(?:\.\.\.|\u2026|[.!?]|,[^?.!]{0,200}(?:[.!]|$)))",
 )
 # Re-ask wording that says the answers missed the question ("that's not what I asked", "my
 # question is", "you didn't answer"), and wording that says the user asks again ("I'm
@@ -312,7 +314,8 @@ _PERSIST_WORDS = (
         r"(?:^|[.!?,;:]\s*|\bbut\s+)\W*(?:\w+,?\s+)?i (?:already )?(?:know|understand|get) "
         r"(?:that|this|both|the|what|how)\b"
     ),
-    r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b",
+    # Not "not helping my nerves": the user's own state, not the answers.
+    r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b(?! (?:my|his|her|their|our)\b)",
     # "I don't want a refund, I want ..." turns down what a reply offered; "I don't want to
     # be transferred" or "to change the passengers" sets a condition on the task.
     r"\bi (?:don't|do not) want (?:a|an|the)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
