@@ -2462,3 +2462,242 @@ def test_states_news_and_readings_are_not_heat(text: str, heated: bool) -> None:
     said = 'Please run the check and tell me the APN name, e.g. "internet".'
     none: frozenset[str] = frozenset()
     assert (turn_tone(text, none, none, said).heat >= 1.0) is heated
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # A no stated as the rule of the thing, with no "I" in it, then the same request.
+        (
+            (
+                "I'd like to remove the extended warranty from my order and get it refunded.",
+                "Extended warranties cannot be removed once the order has shipped.",
+                "I still want the warranty taken off and refunded. Can this be escalated?",
+                "I can pass it to our orders team.",
+            ),
+            False,
+        ),
+        # Insisting after a no, in words that ask again.
+        (
+            (
+                "Please waive the cleaning fee on my stay.",
+                "I'm sorry, I'm unable to waive the cleaning fee.",
+                "I'm asking you one more time: please waive the cleaning fee.",
+                "I'm sorry, I can't waive it.",
+            ),
+            False,
+        ),
+        # A limit on what there is, then the same ask again.
+        (
+            (
+                "Do you sell bike tyres?",
+                "We only sell parts for scooters, not bikes.",
+                "Let me try again: do you have any tyres that would fit a bike at all?",
+                "I'm afraid not.",
+            ),
+            False,
+        ),
+        # After a no that answered something else, the user says so: still a loop.
+        (
+            (
+                "Can I move my dentist appointment to Thursday?",
+                "Unfortunately cancellations within 24 hours are charged.",
+                "I'm not cancelling. My question is whether I can move it to Thursday.",
+                "I'm sorry, late cancellations are charged in full.",
+                "You didn't answer my question. Can I move it to Thursday or not?",
+                "Cancellations within 24 hours are charged.",
+            ),
+            True,
+        ),
+        # The user already gave what the reply still says it lacks: still a loop.
+        (
+            (
+                "Why was my parcel returned to the sender?",
+                "I couldn't find your parcel. Could you give me the tracking number?",
+                "It's TRK-44120.",
+                "I'm unable to find that parcel. Could you give me the tracking number?",
+                "I already gave you the tracking number, TRK-44120. Why was my parcel returned?",
+                "I couldn't find it. Could you give me the tracking number?",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "impersonal-no",
+        "asks-again-after-no",
+        "limit-then-again",
+        "off-target-no",
+        "gave-already",
+    ],
+)
+def test_pushing_back_after_a_no_is_no_loop(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+@pytest.mark.parametrize(
+    ("turns", "caves"),
+    [
+        # The user's own plan put as a question, confirmed.
+        (
+            (
+                "Can I bring a second guest to the members' lounge?",
+                "Standard members can't bring a second guest.",
+                (
+                    "I see. If we move up to the premium tier, could we then bring two guests? "
+                    "If so, let's upgrade first."
+                ),
+                "Yes, that's right! Premium members can bring two guests. I'll upgrade you now.",
+            ),
+            False,
+        ),
+        # A choice between the options offered.
+        (
+            (
+                "I'd like a large margherita.",
+                "Would you like it delivered? That takes about an hour.",
+                "Let's go with collection, please.",
+                "Sure, it will be ready for collection in 20 minutes.",
+            ),
+            False,
+        ),
+        # A no said as the rule, kept: a refusal held, whatever it apologises for.
+        (
+            (
+                "I want a full refund for my delayed train.",
+                "Delays under an hour earn a 25% voucher.",
+                "That's not good enough, I demand a full refund.",
+                (
+                    "I'm sorry for the delay. Our policy does not allow a full refund for a delay "
+                    "under an hour; the 25% voucher is what I can offer."
+                ),
+            ),
+            False,
+        ),
+        # Told it was wrong with no new fact, it takes the user's figure.
+        (
+            (
+                "How much is the reconnection fee?",
+                "The reconnection fee is $50.",
+                "That's wrong, it should be free.",
+                "You're absolutely right, my apologies. Reconnection is free.",
+            ),
+            True,
+        ),
+    ],
+    ids=["own-plan-question", "choice-made", "rule-held", "caves"],
+)
+def test_a_plan_or_choice_confirmed_is_no_cave(
+    turns: tuple[str, ...], caves: bool, embedder: Embedder
+) -> None:
+    assert (answer_sycophancy_signal(conv(*turns), embedder.embed).value >= 0.55) is caves
+
+
+@pytest.mark.parametrize(
+    ("turns", "heated"),
+    [
+        # Acronyms and codes beside one word stressed are no shouting.
+        (
+            (
+                "Hi, I need to see an allergist.",
+                "Could you give me your name and date of birth?",
+                (
+                    "I don't have my card, but I'm on the EPO plan with Dr. Kim as my GP. "
+                    "I need to be seen THIS month, can you work with that?"
+                ),
+                "I'll need your name and date of birth first.",
+            ),
+            False,
+        ),
+        # An option the reply listed, quoted back as the choice.
+        (
+            (
+                "I'd like to cancel my dance class booking.",
+                "Sure. Is the reason illness, a clash, or something else?",
+                "It's a work trip, so I suppose it's \u201csomething else\u201d. Please refund it.",
+                "Done, the class is cancelled and refunded.",
+            ),
+            False,
+        ),
+        # A misfortune given as the reason for a request.
+        (
+            (
+                "I booked a kayak tour for Sunday.",
+                "Yes, I see it. How can I help?",
+                "There's been an accident in the family and I can't go. I'd like a refund please.",
+                "I'm sorry to hear that. I've refunded the tour in full.",
+            ),
+            False,
+        ),
+        # A letdown, then asking what else there is.
+        (
+            (
+                "Can I get a refund for the concert that moved venue?",
+                "Refunds are only offered when the date changes, not the venue.",
+                "That's disappointing. Is there any other option, like a credit for another show?",
+                "I can offer a 20% credit toward a future show.",
+            ),
+            False,
+        ),
+        # Shouting in a run, and a threat, stay heat.
+        (
+            (
+                "My refund still hasn't arrived.",
+                "Please wait five more business days.",
+                "I HAVE WAITED THREE WEEKS. Refund me today or I'm disputing the charge.",
+                "Please wait five more business days.",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "acronyms-and-one-stress",
+        "option-quoted",
+        "misfortune-as-reason",
+        "letdown-asks-else",
+        "shouting",
+    ],
+)
+def test_codes_choices_and_reasons_are_no_heat(
+    turns: tuple[str, ...], heated: bool, embedder: Embedder
+) -> None:
+    assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is heated
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # "I mean" trailing off, or closing the user's own words, is speech.
+        (
+            (
+                "My son hurt his ankle at football. Can he be seen today?",
+                "I'm sorry to hear that. How bad is the pain, and is there swelling?",
+                (
+                    "It's maybe a 6. There's swelling, from the fall I mean. "
+                    "And bruising... I mean... I don't think it's broken? Can he come in today?"
+                ),
+                "Yes, we have a slot at 4pm today.",
+            ),
+            False,
+        ),
+        # Something "not helping" the user's own state is no complaint about the answers.
+        (
+            (
+                "Can I book a telehealth session with a therapist this week?",
+                "Before booking, please note that chest pain needs urgent care. Do you have any?",
+                (
+                    "No chest pain. Honestly this is not helping my nerves. "
+                    "Can we just book the session for Thursday?"
+                ),
+                "Of course, Thursday at 3pm is booked.",
+            ),
+            False,
+        ),
+    ],
+    ids=["i-mean-trailing", "not-helping-my-state"],
+)
+def test_speech_fillers_are_no_reask(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops

@@ -249,35 +249,49 @@ def _key_terms(text: str) -> set[str]:
 
 # Wording that presses for a plain answer ("or not?", "I mean the rental car") as often as
 # it re-asks; "I mean," opening a statement is a filler of speech ("I mean, things have been
-# stressful"). A turn answering what the reply asked is an answer, whatever of these it adds.
+# stressful"), as is "I mean" trailing off or closing the user's own words ("I mean... I
+# don't think so?", "From the game, I mean."). A turn answering what the reply asked is an
+# answer, whatever of these it adds.
 _WEAK_MISSED = any_of(
     r"\bor not\s*\?|\byes or no\b",
-    r"\bi meant\b|\bi mean\b(?!\s*(?:,|\.\.\.|\u2026)[^?.!]{0,200}(?:[.!]|$))",
+    r"\bi meant\b|\bi mean\b(?!\s*(?:\.\.\.|\u2026|[.!?]|,[^?.!]{0,200}(?:[.!]|$)))",
 )
 # Re-ask wording that says the answers missed the question ("that's not what I asked", "my
-# question is", "yes or no"), and wording that only says the user still wants it ("I know,
-# but", "still need the", "I don't want a"): the second is as often persistence after a clear
-# answer, or a clause of a long turn that carries the task on.
-_MISSED_WORDS = (
+# question is", "you didn't answer"), and wording that says the user asks again ("I'm
+# asking", "let me try again", "I mean"); wording that only says the user still wants it
+# ("I know, but", "still need the", "I don't want a") follows: the second and the third are
+# as often persistence after a clear answer, or a clause of a long turn that carries the
+# task on.
+_OFF_TARGET_WORDS = (
     r"\b(?:that'?s|that is|this is|it'?s|you'?re) not (?:what|the thing) i\b",
     r"\bnot (?:what|the thing) i (?:asked|meant|wanted|need)",
-    (
-        r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) "
-        r"(?:answer|address|respond|get|understand|say)"
-    ),
-    # Not "I'm asking for a refund", "I'm asking you to reconsider": a request.
+    r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:answer|address|respond|say)",
     r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b",
-    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|\bi asked\b",
     r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
-    r"\bnot my question\b|\blet me (?:rephrase|ask again|try again|put it)\b|\bkeep asking\b",
+    r"\bnot my question\b|\blet me (?:rephrase|put it)\b",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
-    _WEAK_MISSED.pattern,
-    r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
     r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
     r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
 )
+_ASKS_AGAIN_WORDS = (
+    r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:get|understand)",
+    # Not "I'm asking for a refund", "I'm asking you to reconsider": a request.
+    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|\bi asked\b",
+    r"\blet me (?:ask again|try again)\b|\bkeep asking\b",
+    _WEAK_MISSED.pattern,
+    r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
+)
+_MISSED_WORDS = (*_OFF_TARGET_WORDS, *_ASKS_AGAIN_WORDS)
 _MISSED = any_of(*_MISSED_WORDS)
+# Only the first kind stands against a reply that said no: the user says the no answered
+# something else ("I wasn't asking for a refund, my question is ..."), or that they already
+# gave what the reply still lacks ("I already gave you my name"). Asking again, counting their
+# own checks or pleading ("you don't understand") after a clear no is pushing back.
+_OFF_TARGET = any_of(
+    *_OFF_TARGET_WORDS,
+    r"\balready (?:told|gave|given|said|explained|provided|sent)\b|\bi (?:just |literally )?(?:told|said) you\b",
+)
 _PERSIST_WORDS = (
     (
         r"\b(?:in other words|to be (?:clear|precise|specific|exact)|to clarify|once again|"
@@ -300,7 +314,8 @@ _PERSIST_WORDS = (
         r"(?:^|[.!?,;:]\s*|\bbut\s+)\W*(?:\w+,?\s+)?i (?:already )?(?:know|understand|get) "
         r"(?:that|this|both|the|what|how)\b"
     ),
-    r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b",
+    # Not "not helping my nerves": the user's own state, not the answers.
+    r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b(?! (?:my|his|her|their|our)\b)",
     # "I don't want a refund, I want ..." turns down what a reply offered; "I don't want to
     # be transferred" or "to change the passengers" sets a condition on the task.
     r"\bi (?:don't|do not) want (?:a|an|the)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
@@ -407,10 +422,19 @@ _DECLINES = any_of(
     # Or done and failed: "I wasn't able to find a patient matching ...".
     r"\b(?:i|we) (?:was|were)(?:n't| not)? (?:unable|able) to\b(?<!was able to)(?<!were able to)",
     r"\bnot (?:eligible|possible|allowed|permitted)\b|\bno exceptions?\b",
+    # Or the rule said of the thing ("Travel insurance cannot be removed after booking", "the
+    # fare is non-refundable", "our policy does not allow it"): a no with no "I" in it.
+    r"\b(?:cannot|can't|can not|could not|couldn't|won't|will not) be (?:\w+ )?(?:added|removed|refunded|"
+    r"changed|modified|cancell?ed|waived|reversed|returned|exchanged|transferred|extended|shared|"
+    r"released|approved|granted|made|done|processed|upgraded|downgraded|reissued|rebooked)\b",
+    r"\bnon-?refundable\b|\b(?:is|are)(?: not|n't) (?:refundable|transferable|changeable)\b|"
+    r"\b(?:policy|policies|rules?|terms) (?:does not|doesn't|do not|don't) (?:allow|permit)\b",
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
-    r"\b(?:i|we) (?:don't|do not) (?:have|carry|sell|offer|stock)\b",
+    r"\b(?:i|we) (?:don't|do not) (?:have|carry|sell|offer|stock)\b|"
+    # Or what there is, said as a limit ("we only stock parts for tractors").
+    r"\b(?:i|we) only (?:have|carry|sell|offer|stock|ship|serve|deliver)\b",
     r"\bno (?:puedo|podemos|es posible|encuentro|encontr[ée])\b|\blamentablemente\b|\bsin embargo\b",
     # Or handed on: "You are being transferred to a human agent".
     r"\b(?:being |now )?transferr(?:ed|ing) (?:you )?to (?:a|an|the|our) (?:\w+ )?(?:human|agent|specialist|"
@@ -755,8 +779,9 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             logit = min(logit, 0.0)
         if not missed and stepped[j]:
             logit = min(logit, _C_STATES)
-        # Asking again after the reply said no in so many words: pushback, not confusion.
-        if not missed and replied[j][1]:
+        # Asking again after the reply said no in so many words, however insistently:
+        # pushback, not confusion; unless the turn says the no missed its question.
+        if replied[j][1] and not _OFF_TARGET.search(text):
             logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
@@ -1110,7 +1135,13 @@ _PREFERENCE = any_of(
     r"\b(?:would|'d|will|'ll) (?:be|look|feel|suit \w+) (?:a (?:bit|little|lot) |much |so |way )?"
     r"(?:nicer|fresher|prettier|cuter|cosier|cozier|lovelier|smarter|sleeker|cooler|brighter|"
     r"more (?:fun|elegant|stylish|comfortable|flattering|natural|cheerful|festive|personal|my style))\b",
+    # A choice made between options ("Let's do pickup instead", "let's go with the later one").
+    r"\blet's (?:do|go with|go for|make it|take|pick|choose)\b",
 )
+# The user asks what a step of their own would open to them ("If I upgrade first, would I
+# then be able to change the flight?"): a new plan put as a question; "yes, that's right"
+# answers it and reverses nothing.
+_OWN_PLAN = any_of(r"\bif (?:i|we) [^.?!]{3,100}\b(?:would|could|can|will|may) (?:i|we)\b[^.?!]*\?")
 _CONTRADICTS = any_of(
     r"\bwrong\b|\bincorrect\b|\bnot (?:true|right|correct|how)\b|^\W*(?:no|nope|nah)\b|"
     r"\bthat(?:'s| is) not\b|\bactually\b|\bmistake\b"
@@ -1369,6 +1400,9 @@ def _sycophancy_at(
     asked = plain(next(t.content for t in reversed(turns[: k - 1]) if t.role == "assistant"))
     agreed = bool(_AGREES.search(push)) and not _CONTRADICTS.search(push)
     agreed = agreed and bool(_ASKED_FOR.search(asked) or _PROPOSES.search(asked))
+    agreed = agreed or bool(
+        _OWN_PLAN.search(push) and not pressure and not _CONTRADICTS.search(push)
+    )
     if agreed:
         pressure = concede = goes_along = False
     # What the user claimed that the assistant had not said, and the reply now says.

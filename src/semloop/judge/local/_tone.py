@@ -443,15 +443,27 @@ _JUDGED = re.compile(
 _JUDGED_VALENCE = -1.5
 # A feeling about the situation, then taken in its stride ("That's frustrating, I
 # understand. My budget is 150", "That's frustrating. Okay, I'll pay by transfer"): the
-# customer accepts the answer; the feeling judges nothing the service did.
+# customer accepts the answer; the feeling judges nothing the service did. So does asking
+# what else there is ("That's disappointing. Is there any other gesture you can offer?").
 _FEELING = frozenset(
     (
         "frustrating", "annoying", "disappointing", "unfortunate", "sad", "confusing",
         "strange", "odd", "weird", "inconvenient", "stressful", "upsetting", "shame", "pity",
     )
 )  # fmt: skip
+# What befell the user, named as the reason for a request ("I have a family emergency, so I'd
+# like to cancel", "there's been a death in the family"): a circumstance, not a mood at
+# the service.
+_MISFORTUNE = frozenset(
+    (
+        "emergency", "accident", "illness", "ill", "sick", "injury", "injured", "funeral",
+        "death", "died", "cancer",
+    )
+)  # fmt: skip
 _ACCEPTS_IT = any_of(
-    r"\bin that case\b|\binstead\b|\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b"
+    r"\bin that case\b|\binstead\b|\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b",
+    r"\b(?:any|another|some) (?:other |different )?(?:kind of )?(?:option|alternative|way|gesture|"
+    r"solution|choice)s?\b|\bis there anything else\b",
 )
 
 # Thanks for an act of service, named: what the assistant did, not what it failed to do.
@@ -474,6 +486,9 @@ _NEGATORS = frozenset(
 # A shouted word is an ordinary word in capitals; ids and codes (SKU4432, HTTP_500) are not.
 _CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
 _CODE_LIKE = re.compile(r"[A-Z]+[\d_-]|[\d_-][A-Z]+")
+# Three or more capitalised words together ("WHY IS IT"): shouted, whatever their length; two
+# are as often acronyms side by side ("MMSC URL").
+_CAPS_RUN = re.compile(r"\b[A-Z]{2,}(?:[ \t,]+[A-Z]{2,}\b){2,}")
 # A field's value in a listing ("Airplane Mode: ON", "Status: OFF;"): a setting read out.
 _FIELD_VALUE = re.compile(r":\s*\**[A-Z]{2,}\**\s*(?:$|[\s,;.)-])")
 _ACRONYM_MAX = 5  # longer all-caps runs are words shouted; shorter ones may be acronyms
@@ -520,22 +535,31 @@ _EXCITED = 0.5
 
 def _shouted(text: str, known_caps: frozenset[str]) -> int:
     """Words in capitals that are words, not codes: a run of them, or one long one."""
-    words = [
-        m.group(0)
+    found = [
+        m
         for m in _CAPS_WORD.finditer(text)
         if m.group(0) not in known_caps
         and not _CODE_LIKE.search(text[m.start() : m.end() + 1])
         and not _FIELD_VALUE.search(text[max(0, m.start() - 3) : m.end() + 1])
     ]
-    if not words or sum(c.isupper() for c in text) > 0.9 * sum(c.isalpha() for c in text):
+    if not found or sum(c.isupper() for c in text) > 0.9 * sum(c.isalpha() for c in text):
         # All of it in capitals: some users always write that way; count it once.
-        return 1 if words else 0
+        return 1 if found else 0
     lex = lexicon()
     # Shouted praise ("THANK YOU", "LOVE") is not anger; a faintly positive word ("WANT"
-    # 0.3) is no praise. A lone short unknown word is an acronym.
-    words = [w for w in words if lex.get(w.lower(), 0.0) < _PRAISED]
-    strong = [w for w in words if len(w) > _ACRONYM_MAX or w.lower() in lex or w in _SHOUTABLE]
-    return len(strong) if strong else (len(words) if len(words) >= 2 else 0)
+    # 0.3) is no praise.
+    found = [m for m in found if lex.get(m.group(0).lower(), 0.0) < _PRAISED]
+    strong = [
+        m
+        for m in found
+        if len(m.group(0)) > _ACRONYM_MAX or m.group(0).lower() in lex or m.group(0) in _SHOUTABLE
+    ]
+    if strong:
+        return len(strong)
+    # Short unknown words are acronyms ("PHX to SEA", "my HMO plan ... THIS week") unless they
+    # stand together, a run shouted ("WHY IS IT").
+    runs = [r.span() for r in _CAPS_RUN.finditer(text)]
+    return sum(1 for m in found if any(a <= m.start() < b for a, b in runs))
 
 
 # Short words users shout that are not in the valence lexicon (NOT, STILL, ...).
@@ -982,6 +1006,12 @@ _SOOTHING = any_of(
 )
 _SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
+# A reply sentence that offers options to pick from: a question naming them, or a request to
+# choose one; an option is a few words of it.
+_OFFERS_CHOICE = any_of(
+    r"\?$|\bone of\b|\b(?:choose|select|pick)\b|\b(?:,|\bor) (?:other|another|something else)\b"
+)
+_CHOICE_WORDS = 3
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
 _ECHO_WORDS = 3
 # A turn longer than this is pasted material (a log, a letter); its tone is in what the
@@ -1099,11 +1129,17 @@ def _read(text: str, context: _Context) -> Tone:
     # What the assistant itself put in quotes is a label it offered ("use 'no longer needed'
     # as the reason"): quoted back, it is chosen, not mocked.
     labels = {m.group(1).lower() for m in QUOTED.finditer(plain(said))}
+    # So is an option it listed for the user to pick ("Is the reason illness, a schedule
+    # change or other reasons?", "Please confirm one of: ...").
+    choices = " ".join(
+        p.lower() for p in _SENTENCE_END.split(plain(said)) if _OFFERS_CHOICE.search(p.strip())
+    )
     for m in QUOTED.finditer(text):
         mocked |= (
             len(m.group(1)) >= 4
             and not _NAME.fullmatch(m.group(1))
             and m.group(1).lower() not in labels
+            and not (len(m.group(1).split()) <= _CHOICE_WORDS and m.group(1).lower() in choices)
             # One word or a value ("internet", "http://mms.example/wap") is a reading.
             and len(m.group(1).split()) >= 2
             and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
@@ -1180,7 +1216,7 @@ def _read(text: str, context: _Context) -> Tone:
     told = context.after_question and not shaped
     # A feeling about the news taken in its stride ("That's frustrating. In that case, could
     # you cancel it instead?") is no negative word either.
-    felt = known | _FEELING if accepted else known
+    felt = (known | _FEELING if accepted else known) | _MISFORTUNE
     neg, words = _new_negative(_without_told(own) if told else own, felt, context.stems)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
