@@ -328,6 +328,10 @@ _CAPITAL = re.compile(r"\b[A-Z][a-z][\w'-]*\b")
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(]\s*)$")
 _SPACES = re.compile(r"\s*")
+# A spaced dash opens a clause ("Patient ID — If you're able…", "Cancel it - Since it's
+# pending…"): a function word capitalised after one opens it, no name.
+_DASHED = re.compile(r"\s[-\u2013\u2014]\s+\Z")
+_SUBORDINATORS = frozenset("since although though unless whereas otherwise".split())  # noqa: SIM905
 _WINDOW = 64
 
 
@@ -360,8 +364,10 @@ def key_terms(text: str) -> frozenset[str]:
             tok = tok[:-1]
         found.add(tok.lower())
     for m in _CAPITAL.finditer(text):
-        if not _ends_with(_SENTENCE_START, text, m.start(), _SPACES):
-            found.add(m.group(0).lower())
+        word = m.group(0).lower()
+        if not _ends_with(_SENTENCE_START, text, m.start(), _SPACES) and not (
+                (word in _FUNCTION or word in _SUBORDINATORS) and _DASHED.search(text, 0, m.start())):
+            found.add(word)
     for m in _CODE.finditer(text):
         found.add(m.group(0).lower())
     return frozenset(t for t in found if t not in _COMMON_CAPITALS and not t.isdigit())

@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -682,6 +683,23 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
     return out
 
 
+_SPAN_BREAK = re.compile(r"[,;:()]|\s[-\u2013\u2014]\s")
+_DENIAL_BEFORE, _DENIAL_AFTER = 4, 3  # words: "no way to add insurance", "insurance is not included"
+
+
+def _denied_near(part: str, stems: frozenset[str]) -> bool:
+    """Whether a negator stands by the clause's word for the key's thing: the clause denies
+    it too, in its own words, as a record's "insurance: no" does ("there is no way to add
+    insurance", "insurance is not included"), whichever word the negator binds."""
+    for span in _SPAN_BREAK.split(part):  # "No, your booking has insurance" denies nothing of it
+        words = _words(span)
+        negators = [i for i, w in enumerate(words) if _NEGATOR.fullmatch(w)]
+        if any(stem(w) in stems and any(-_DENIAL_AFTER <= i - n <= _DENIAL_BEFORE for n in negators)
+               for i, w in enumerate(words)):
+            return True
+    return False
+
+
 _THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
 
 
@@ -707,7 +725,8 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
             doubt = not shared and (_NEGATOR.search(part) is not None
                                     or any(q.value == 0 for q in quantities(part)))
             flipped = contradicts(said, stated, shared, own) if named and not doubt else ""
-            if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated):
+            if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated) and not (
+                    _NEGATOR.search(stated) and _denied_near(part, frozenset(flipped.split()))):
                 return f'"{flipped}" where the context says "{pair}"'
     return ""
 
@@ -739,13 +758,30 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
 _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|offers?|provides?|"
                     r"features?|equipped with|"
                     r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
-_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|,?\s+(?:but|so|because|which|if|when|as)\s",
+_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|because|since|which|if|when|as)\s",
                         re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
 _DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
 _VERBS = frozenset("is are was were be has have had will would can could may must should do does".split())  # noqa: SIM905
 _STEM_PREFIX = 5  # "coverage" is named by "covered": stems meet on their first letters
+
+
+# A category noun names what kind of thing is offered, not the thing: "checked bag
+# allowance", "water damage coverage", "business class" are named by the word before it,
+# and "your free allowance", "further guidance" name nothing a context could lack.
+_CATEGORY_NOUNS = frozenset({"allowance", "coverage", "guidance", "assistance", "help", "support",
+                             "advice", "access", "class", "service", "services", "benefit",
+                             "benefits", "option", "options", "care"})
+_DEGREE = frozenset("further additional extra similar full same other standard".split())  # noqa: SIM905
+
+
+def _item_head(words: Sequence[str]) -> str:
+    """The word an offered item is named by: its last, or the one before a category noun."""
+    kept = [w for w in words if w not in _DEGREE and w not in _FUNCTION_WORDS]
+    while kept and kept[-1] in _CATEGORY_NOUNS:
+        kept.pop()
+    return kept[-1] if kept else ""
 
 
 _NON = re.compile(r"\bnon[- ]?$", re.IGNORECASE)
@@ -779,7 +815,8 @@ def _offered_items(claim: str) -> list[str]:
                     run.append(word)
             if not run:
                 break
-            out.append(run[-1])
+            if head := _item_head(run):
+                out.append(head)
             if _VERBS & {w.lower() for w in words}:
                 break  # "…, and the Pro is dishwasher-safe": a new clause, not an item
     return out
@@ -800,7 +837,8 @@ def _enumerated_items(claim: str) -> list[list[str]]:
         run: list[str] = []
         for i in range(0, len(pieces), 2):
             words = pieces[i].split()
-            head = words[-1].strip("'\"").lower() if words else ""
+            last = [w.strip("'\"").lower() for w in words[-2:]]
+            head = (_item_head(last) or last[-1]) if last else ""
             if ((i == 0 or len(words) <= _ITEM_WORDS) and _ITEM_WORD.match(head)
                     and head not in _FUNCTION_WORDS and not any(c.isdigit() for c in pieces[i])
                     and not _VERBS & {w.lower() for w in words[1 if i == 0 else 0 :]}):
@@ -889,7 +927,9 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
         if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)):
             continue
         words = word_stems(m.group(1))
-        missing = words - ev.stems
+        # Stems meet on their first letters, as offered items' do: "a gold member" is the
+        # record's "membership: gold".
+        missing = {w for w in words - ev.stems if w[:_STEM_PREFIX] not in ev.stem_prefixes}
         if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words) and not any(
                 len(words & line) >= max(_CAUSE_WORDS, _CAUSE_MISSING * len(words)) for line in ev.line_stems):
             # (A cause half of whose words one record line holds says that record in its own
@@ -1442,8 +1482,12 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
                      for i in range(len(segs))]
         if not any(holds):
             continue
+        # A number a record gives is bound by words: flattened records are full of small
+        # numbers (seats, counts, list places), so the digits of other numbers ("1" of
+        # "$1,387", "4" of "4 hours") match them by chance, not as what they are about.
+        by_words = kind == "n" and all(in_record[i] for i in range(len(segs)) if holds[i])
         anchors = {t for t in wanted - own
-                   if 0 < sum(t in st for st in seg_tokens) < len(segs)}
+                   if not (by_words and t.isdigit()) and 0 < sum(t in st for st in seg_tokens) < len(segs)}
         own_v = max(len(anchors & seg_tokens[i]) for i in range(len(segs)) if holds[i])
         best_v = max(len(anchors & about[i]) for i in range(len(segs)) if holds[i])
         best_o = max((len(anchors & seg_tokens[i]) for i in range(len(segs))
@@ -2384,6 +2428,11 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     outputs = [next(returned) if t.output.strip() else "" for t in case.tools_called]
     evidence.keyed = [s for text in texts[:contexts] for s in _keyed(_code_free(text))]
     evidence.keyed += _current_keyed(case.tools_called, outputs)
+    # "total baggages: 0" says none of the thing only where one record gives the key: beside
+    # other bookings' (several lookups), which one a claim means is not read here.
+    given = Counter(m.group(1).lower() for text in texts for line in text.splitlines()
+                    for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part)))
+    evidence.keyed = [s for s in evidence.keyed if s[3] or given[s[2].split(":")[0].lower()] == 1]
     evidence.records = _records(texts)
     evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
