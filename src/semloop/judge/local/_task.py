@@ -619,25 +619,27 @@ _NONE_OF = {"nonstop": "stops changes connections layovers transfers", "non-stop
 
 def _read_records(calls: Sequence[ToolCall]) -> list[list[dict[str, Any]]]:
     """The lists of records (JSON objects) the run's successful calls returned."""
-    out: list[list[dict[str, Any]]] = []
+    return [rows for call in calls for rows in _call_records(call)]
 
-    def walk(node: Any) -> None:
+
+def _call_records(call: ToolCall) -> list[list[dict[str, Any]]]:
+    """The lists of two records or more (JSON objects) in a successful call's output."""
+    out: list[list[dict[str, Any]]] = []
+    if _failed(call) or not call.output.lstrip().startswith(("{", "[")):
+        return out
+    try:
+        stack = [json.loads(call.output)]
+    except ValueError:
+        return out
+    while stack:
+        node = stack.pop()
         if isinstance(node, list):
             rows = [n for n in node if isinstance(n, dict)]
             if len(rows) >= 2:
                 out.append(rows)
-            for n in node:
-                walk(n)
+            stack.extend(node)
         elif isinstance(node, dict):
-            for n in node.values():
-                walk(n)
-
-    for call in calls:
-        if not _failed(call) and call.output.lstrip().startswith(("{", "[")):
-            try:
-                walk(json.loads(call.output))
-            except ValueError:
-                continue
+            stack.extend(node.values())
     return out
 
 
@@ -649,13 +651,14 @@ def _picked(case: RunCase) -> list[tuple[dict[str, Any], list[dict[str, Any]], s
     """Each record of a list the run read that a later successful acting call names by one
     of its values, with the list and that value."""
     calls = case.tools_called
+    read = [_call_records(c) for c in calls]  # each output parsed once
     out = []
     for i, call in enumerate(calls):
         if _failed(call) or _reads(call):
             continue
         values = {str(v).lower() for v in call.args.values() if isinstance(v, (str, int))
                   and not isinstance(v, bool) and len(str(v)) >= 3}
-        for rows in _read_records(calls[:i]):
+        for rows in (r for lists in read[:i] for r in lists):
             hits = [r for r in rows if values & set(_scalars(r))]
             if len(hits) == 1:
                 value = next(v for v in _scalars(hits[0]) if v in values)
