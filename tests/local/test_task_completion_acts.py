@@ -68,7 +68,7 @@ _PROFILE = call("get_profile", {"user": "me"}, {"phone": "555-0100"})
     # "Which one?" of a thing the request named by its code.
     ("asks_given",
      case("Please pause subscription 80021734.", "Sure! Which subscription would you like paused?"),
-     case("Please pause my subscription.", "Sure! Which subscription would you like paused?")),
+     case("Please move appointment APT-5512 to a later date.", "Sure! Which date would suit you?")),
 ])
 def test_task_completion_causes(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
     assert task_completion_evidence(wrong, embed).features[feature] >= 1.0

@@ -500,12 +500,16 @@ _OWN_CODE = re.compile(r"\b(?:\d{5,}|[A-Za-z]+-?\d{3,}[\w-]*|\d{3,}-\d+)\b")
 
 def _asks_which_given(case: RunCase) -> bool:
     """The answer asks "which book?" of a thing the request names with its own code ("the
-    book with barcode 31190055123"), offering no choice found by a call: the request gave it."""
-    if not _OWN_CODE.search(case.input) or _read_records(case.tools_called):
+    book with barcode 31190055123"), offering no choice found by a call: the request gave it.
+    The thing is among the four words before the code ("which date?" of "move APT-5512 to a
+    later date" asks what the request lacks)."""
+    named = {stem(w) for m in _OWN_CODE.finditer(case.input)
+             for w in re.findall(r"[A-Za-z]+", case.input[:m.start()])[-4:]}
+    if not named or _read_records(case.tools_called):
         return False
     asked = [m.group(1) for s in split_claims(case.output) if s.rstrip().endswith("?") and " or " not in s
              for m in _WHICH.finditer(s)]
-    return any(stem(w) in word_stems(case.input) for w in asked)
+    return any(stem(w) in named for w in asked)
 
 
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b", re.IGNORECASE)
