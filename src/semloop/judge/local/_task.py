@@ -611,7 +611,7 @@ def _offered_parts(run: _Run) -> list[tuple[str, bool]]:
     return offered or [(p, True) for p in parts[:1]]
 
 
-_ALL_ITEMS = re.compile(r"\b(?:all|every|each)\b", re.IGNORECASE)
+_ALL_OF = re.compile(r"[a-z]+\s+(?:(?:me|us)\s+)?(?:all|every|each)\b", re.IGNORECASE)
 _ID_KEY = re.compile(r"(?:^|_)id$|^(?:code|number|key|ref|reference)$", re.IGNORECASE)
 _ISO_DAY = re.compile(r"\b\d{4}-\d{2}-(\d{2})(?!\d)")
 _ACT_CLAUSES = re.compile(r"[.;!?,]+\s*")
@@ -698,10 +698,21 @@ def _other_record(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _asks_all(request: str) -> bool:
+    """A clause of the request opens on a verb whose object is all of something ("archive
+    all the resolved tickets", "can you send me every invoice"), not "all over the place"."""
+    for clause in _ACT_CLAUSES.split(request):
+        lead = _ACT_LEAD.match(clause.strip())
+        if _ALL_OF.match(clause.strip()[lead.end() if lead else 0:]):
+            return True
+    return False
+
+
 def _fewer_than_all(case: RunCase) -> str | None:
-    """Asked for all of something, the run read the items and acted on fewer of them,
-    naming none it left out (no reason given): the first item left out."""
-    if not _ALL_ITEMS.search(case.input):
+    """Asked for all of something, the run read the items and acted on fewer of them (the
+    values of one id field of a list it read), naming none it left out (no reason given):
+    the first item left out."""
+    if not _asks_all(case.input):
         return None
     calls = case.tools_called
     for i, call in enumerate(calls):
@@ -710,10 +721,11 @@ def _fewer_than_all(case: RunCase) -> str | None:
             continue
         acted = {x.lower() for x in lists[0]}
         for rows in _read_records(calls[:i]):
-            ids = [str(v) for r in rows for k, v in r.items() if _ID_KEY.search(k) and isinstance(v, (str, int))]
-            left = [x for x in ids if x.lower() not in acted]
-            if acted < {x.lower() for x in ids} and left and not any(x.lower() in case.output.lower() for x in left):
-                return left[0]
+            for key in {k for r in rows for k in r if _ID_KEY.search(k)}:
+                ids = [str(r[key]) for r in rows if isinstance(r.get(key), (str, int))]
+                left = [x for x in ids if x.lower() not in acted]
+                if acted < {x.lower() for x in ids} and not any(x.lower() in case.output.lower() for x in left):
+                    return left[0]
     return None
 
 
