@@ -282,6 +282,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # One part, yet two things in it ("renew my permit and my library card").
         one = parts[0] if parts else run.case.input
         return [] if _COVERS_ALL.search(run.case.output) else _pair_missed(one, run, bool(_part_acts(one)))
+    reasons = _reasons(run.case.input)
+    parts = [p for p in parts if not any(p in r for r in reasons)] or parts
     answer = word_stems(run.case.output)
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
@@ -315,6 +317,18 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# A clause after the ask that gives the user's reason ("…, it was a gift and never used!!",
+# "…, I'm moving abroad"): a pronoun and a form of "be", asking nothing.
+_REASON = re.compile(r"^(?:and |but |because |since |as )?(?:it|this|that|they|he|she|i|we)(?:'s|'m|'re|\s+"
+                     r"(?:was|were|is|am|are))\b(?!.*\b(?:whether|if|how|what|which|why|when|where)\b)", re.IGNORECASE)
+
+
+def _reasons(request: str) -> list[str]:
+    """The request's clauses, after its first, that only give the user's reason."""
+    clauses = [c.strip() for c in re.split(r"[,.;:!?\n]+", request)]
+    return [c for c in clauses[1:] if _REASON.match(c)]
 
 
 # The lead before a request's act: a greeting, "please", "can you", "I want to".
@@ -479,6 +493,25 @@ def _asks_for_given(case: RunCase) -> bool:
     return bool(labels & asked)
 
 
+_WHICH = re.compile(r"\bwhich ([a-z]{3,})\b", re.IGNORECASE)
+# A code of the request's own: five digits or more, or letters and three digits or more.
+_OWN_CODE = re.compile(r"\b(?:\d{5,}|[A-Za-z]+-?\d{3,}[\w-]*|\d{3,}-\d+)\b")
+
+
+def _asks_which_given(case: RunCase) -> bool:
+    """The answer asks "which book?" of a thing the request names with its own code ("the
+    book with barcode 31190055123"), offering no choice found by a call: the request gave it.
+    The thing is among the four words before the code ("which date?" of "move APT-5512 to a
+    later date" asks what the request lacks)."""
+    named = {stem(w) for m in _OWN_CODE.finditer(case.input)
+             for w in re.findall(r"[A-Za-z]+", case.input[:m.start()])[-4:]}
+    if not named or _read_records(case.tools_called):
+        return False
+    asked = [m.group(1) for s in split_claims(case.output) if s.rstrip().endswith("?") and " or " not in s
+             for m in _WHICH.finditer(s)]
+    return any(stem(w) in named for w in asked)
+
+
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b", re.IGNORECASE)
 _ASKS_WHEN_AGAIN = re.compile(r"\b(?:what|which) (?:day|date|time)|\bwhen would\b", re.IGNORECASE)
 
@@ -507,6 +540,9 @@ _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-
 
 # "I've started the rename", "we've begun on the first files": the work begun, not done.
 _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|made a start)\b|"
+                    # "I'm still looking into this", "we're currently going through the files".
+                    r"\b(?:i'm|i am|we're|we are) (?:still|currently) (?:looking|checking|working|going|digging|"
+                    r"reviewing|investigating|searching|gathering)\b|"
                     r"\b(?:part|half)-?way (?:through|done)\b|"
                     r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
                     re.IGNORECASE)
@@ -561,6 +597,232 @@ def _unspecific(run: _Run) -> bool:
     return bool(stock) and not any(t.lower() in lower for t in given if any(ch.isdigit() for ch in t))
 
 
+# An offer to do something ("Want me to let the attendees know?", "I can also add it to
+# your calendar if you'd like"): the thing offered is not done.
+_OFFER = re.compile(r"^(?:(?:\w+[,!]\s+)?(?:do you )?(?:want|would you like|shall|should|may) (?:me|i)\b"
+                    r"|(?=.*\bif you(?:'d| would)? (?:like|want|wish|prefer)\b)(?:if you[\w' ]*,\s*)?i (?:can|could) )",
+                    re.IGNORECASE)
+
+
+def _offered_parts(run: _Run) -> list[tuple[str, bool]]:
+    """The parts of the request that only an offer of the answer takes up: asked to move the
+    meeting and tell the attendees, an answer that moves it and asks "Want me to let the
+    attendees know?" left the second part undone. An offer of an extra nobody asked for
+    takes up no part."""
+    kept = [s for s in run.sentences if not _OFFER.search(s)]
+    # Offered after a refusal or a failure, it is an alternative, not the work asked.
+    if len(kept) == len(run.sentences) or not kept or _ADMITS_FAILURE.search(run.case.output):
+        return []
+    before = {part for part, _ in _missing_parts(run)}
+    without = _missing_parts(_Run.of(replace(run.case, output=" ".join(kept)), run.embed))
+    offered = [(part, True) for part, _ in without if part not in before]
+    # A part the request's parts did not split ("book it and put it in my calendar"): the
+    # offer alone takes up words of the request ("calendar") that no other sentence says.
+    only = _part_stems(run.case.input) - word_stems(" ".join(kept))
+    words = sorted(w for s in run.sentences if _OFFER.search(s) for w in word_stems(s) & only if len(w) >= 4)
+    parts = [p for p in _parts(run.case.input) if words and words[0] in word_stems(p)]
+    return offered or [(p, True) for p in parts[:1]]
+
+
+_ALL_OF = re.compile(r"[a-z]+\s+(?:(?:me|us)\s+)?(?:all|every|each)\b", re.IGNORECASE)
+_ID_KEY = re.compile(r"(?:^|_)id$|^(?:code|number|key|ref|reference)$", re.IGNORECASE)
+_ISO_DAY = re.compile(r"\b\d{4}-\d{2}-(\d{2})(?!\d)")
+_ACT_CLAUSES = re.compile(r"[.;!?,]+\s*")
+# Attributes asked of what the run picks, and the field of a record that says it has none
+# ("nonstop", "direct": no stops, changes or connections).
+_NONE_OF = {"nonstop": "stops changes connections layovers transfers", "non-stop": "stops changes connections "
+            "layovers transfers", "direct": "stops changes connections layovers transfers"}
+
+
+def _read_records(calls: Sequence[ToolCall]) -> list[list[dict[str, Any]]]:
+    """The lists of records (JSON objects) the run's successful calls returned."""
+    return [rows for call in calls for rows in _call_records(call)]
+
+
+def _call_records(call: ToolCall) -> list[list[dict[str, Any]]]:
+    """The lists of two records or more (JSON objects) in a successful call's output."""
+    out: list[list[dict[str, Any]]] = []
+    if _failed(call) or not call.output.lstrip().startswith(("{", "[")):
+        return out
+    try:
+        stack = [json.loads(call.output)]
+    except ValueError:
+        return out
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            rows = [n for n in node if isinstance(n, dict)]
+            if len(rows) >= 2:
+                out.append(rows)
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return out
+
+
+def _scalars(record: dict[str, Any]) -> list[str]:
+    return [str(v).lower() for v in record.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+
+
+def _picked(case: RunCase) -> list[tuple[dict[str, Any], list[dict[str, Any]], str]]:
+    """Each record of a list the run read that a later successful acting call names by one
+    of its values, with the list and that value."""
+    calls = case.tools_called
+    read = [_call_records(c) for c in calls]  # each output parsed once
+    out = []
+    for i, call in enumerate(calls):
+        if _failed(call) or _reads(call):
+            continue
+        values = {str(v).lower() for v in call.args.values() if isinstance(v, (str, int))
+                  and not isinstance(v, bool) and len(str(v)) >= 3}
+        for rows in (r for lists in read[:i] for r in lists):
+            hits = [r for r in rows if values & set(_scalars(r))]
+            if len(hits) == 1:
+                value = next(v for v in _scalars(hits[0]) if v in values)
+                out.append((hits[0], rows, value))
+    return out
+
+
+def _act_marks(request: str) -> tuple[set[int], set[str]]:
+    """The days of the month and the codes the request's acting clauses name ("cancel the
+    one on the 14th; I can still make the 21st": the 14th)."""
+    clauses = [c for c in _ACT_CLAUSES.split(request) if c and c.strip()]
+    acting = [c for c in clauses if _opens_on_act(c.strip())] or [request]
+    text = " ".join(acting)
+    days = {int(m.group(1)) for m in _DAY_OF_MONTH.finditer(text)}
+    days |= {p[2] for _, readings in dates(text) for p in readings if p[2] is not None}
+    return days, {t for t, kind in _idents(text).items() if kind != "name"}
+
+
+def _other_record(case: RunCase) -> tuple[str, str] | None:
+    """The run acted on a record of a list it read whose day or code is not the one the
+    request's act names, while another record of that list has it: (asked, acted on)."""
+    days, codes = _act_marks(case.input)
+    if not days and not codes:
+        return None
+    for record, rows, value in _picked(case):
+        def holds(r: dict[str, Any]) -> set[str]:
+            flat = " ".join(_scalars(r))
+            return ({f"the {int(d)}" for d in _ISO_DAY.findall(flat) if int(d) in days}
+                    | {c for c in codes if c in flat})
+        asked = set().union(*(holds(r) for r in rows if r is not record))
+        if asked and not holds(record):
+            return min(asked), value
+    return None
+
+
+def _asks_all(request: str) -> bool:
+    """A clause of the request opens on a verb whose object is all of something ("archive
+    all the resolved tickets", "can you send me every invoice"), not "all over the place"."""
+    for clause in _ACT_CLAUSES.split(request):
+        lead = _ACT_LEAD.match(clause.strip())
+        if _ALL_OF.match(clause.strip()[lead.end() if lead else 0:]):
+            return True
+    return False
+
+
+def _fewer_than_all(case: RunCase) -> str | None:
+    """Asked for all of something, the run read the items and acted on fewer of them (the
+    values of one id field of a list it read), naming none it left out (no reason given):
+    the first item left out."""
+    if not _asks_all(case.input):
+        return None
+    calls = case.tools_called
+    for i, call in enumerate(calls):
+        lists = [v for v in call.args.values() if isinstance(v, list) and v and all(isinstance(x, str) for x in v)]
+        if _failed(call) or _reads(call) or not lists:
+            continue
+        acted = {x.lower() for x in lists[0]}
+        for rows in _read_records(calls[:i]):
+            for key in {k for r in rows for k in r if _ID_KEY.search(k)}:
+                ids = [str(r[key]) for r in rows if isinstance(r.get(key), (str, int))]
+                left = [x for x in ids if x.lower() not in acted]
+                if acted < {x.lower() for x in ids} and not any(x.lower() in case.output.lower() for x in left):
+                    return left[0]
+    return None
+
+
+def _lacks(record: dict[str, Any], word: str) -> bool | None:
+    """Whether the record lacks the quality ``word`` names (its field is false; for
+    "nonstop", its stops are more than none); ``None`` when it has no such field."""
+    keys = set(_NONE_OF[word].split()) if word in _NONE_OF else {word}
+    for key, value in record.items():
+        if key.lower() in keys:
+            if word in _NONE_OF:
+                return isinstance(value, int) and not isinstance(value, bool) and value > 0
+            return value is False
+    return None
+
+
+def _broken_condition(case: RunCase) -> str | None:
+    """A quality the request asks of what it picks ("a refundable room", "the cheapest
+    nonstop") that the record the run acted on lacks, while another record of the list
+    has it. The word."""
+    words: set[str] = set(re.findall(r"[a-z][a-z-]+", case.input.lower()))
+    for record, rows, _ in _picked(case):
+        for word in sorted(words):
+            if _lacks(record, word) and any(_lacks(r, word) is False for r in rows if r is not record):
+                return word
+    return None
+
+
+def _claimed_without_act(case: RunCase) -> str | None:
+    """An answer that states the act asked for as done ("Your address has been updated")
+    after a run whose calls only read: no call changed anything. The sentence."""
+    calls = case.tools_called
+    imperative = _asks_action(case.input) or any(_opens_on_act(c.strip()) for c in _ACT_CLAUSES.split(case.input) if c)
+    if not calls or not imperative or _ADMITS_FAILURE.search(case.output) \
+            or not all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS for c in calls):
+        return None
+    asked = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())} & _ACTION_VERBS
+    asked |= {stem(a) for a in [_phrasal_act(case.input)] if a}
+    # "moved" stems to "mov", "move" to "move": a verb is met by its stem without its "e".
+    done = {v.rstrip("e") for v in set().union(*(_alike(v) for v in asked))} if asked else set()
+    return next((s for s in split_claims(case.output) if _CLAIMS_SUCCESS.search(s)
+                 and not _NEGATED.search(s) and not _CONDITION.match(s) and not s.rstrip().endswith("?")
+                 and any(stem(m.group(0)).rstrip("e") in done
+                         for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b", s))), None)
+
+
+_CHECKS = frozenset(stem(w) for w in ("verify", "validate"))  # calls that only read, as get_ and list_ do
+_CONDITION = re.compile(r"(?:once|if|when|after|as soon as|until)\b", re.IGNORECASE)  # what will be, not what is
+_NEGATED = re.compile(r"\b(?:not|never|nothing|no|none|n't)\b|n't\b", re.IGNORECASE)
+_HYPOTHETICAL = _phrases(r"for example|for instance|e\.g\.|say|suppose|imagine|let's say|if you (?:get|have|had|paid|borrowed|earn)")
+_OWN = re.compile(r"\b(?:my|i|me|our|we)\b", re.IGNORECASE)
+
+
+def _example_only(case: RunCase) -> str | None:
+    """Asked for an amount of the user's own ("how much of my deductible is left"), with no
+    call to look it up, the answer states figures only in an example ("for example, with a
+    $2,000 deductible…"): the amount asked is never given. The part asked."""
+    asked = next((p for p in _parts(case.input) if (_ASKS_VALUE.search(p) or _ASKS_AMOUNT.search(p)
+                  or re.search(r"\bhow many\b", p, re.IGNORECASE)) and _OWN.search(p)), None)
+    if asked is None or any(c.output.strip() and not _failed(c) for c in case.tools_called):
+        return None
+    said = [s for s in split_claims(case.output) if quantities(s)]
+    return asked if said and all(_HYPOTHETICAL.search(s) for s in said) else None
+
+
+def _acts_undone(case: RunCase) -> list[str]:
+    """What the run's calls did otherwise than asked, whatever the answer says: each says how."""
+    other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
+    claimed, example = _claimed_without_act(case), _example_only(case)
+    return [note for cond, note in (
+        (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
+        (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
+        (word, f'the request asks for "{word}", and the record acted on is not'),
+        (claimed, f'no call did what the answer claims: "{_short(claimed or "")}"'),
+        (example, f'asked "{_short(example or "", 8)}", it gives only an example, never the amount'),
+    ) if cond]
+
+
+def _flag_undone(ev: Evidence, undone: list[str]) -> None:
+    """Acts done otherwise than asked are parts left undone, each an act not done."""
+    if undone:
+        ev.flag("parts_missing", ev.features["parts_missing"] + len(undone))
+        ev.flag("act_missing", ev.features["act_missing"] + len(undone), ev.notes.get("act_missing", undone[0]))
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -607,7 +869,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         ev.flag("instructions", bool(how) and len(how) * 2 >= len(run.sentences)
                 and _asks_action(case.input),
                 f'asked to act, it tells the user how: "{_short(how[0] if how else "")}"')
-    ev.flag("asks_given", _asks_for_given(case), "it asks for what the request already gave")
+    ev.flag("asks_given", _asks_for_given(case) or _asks_which_given(case), "it asks for what the request already gave")
     acted = any(not _failed(c) and _acts(c) for c in case.tools_called)
     action = _asks_action(case.input) and not acted
     plan = next((s for s in run.sentences if _PLAN.search(s)), None)
@@ -627,7 +889,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             and not _ADMITS_FAILURE.search(text),
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
-    _flag_parts(ev, _missing_parts(run))
+    undone = _acts_undone(case)
+    _flag_parts(ev, _missing_parts(run) + _offered_parts(run))
+    _flag_undone(ev, undone)
     ev.flag("generic", _generic(run) or _unspecific(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
@@ -669,6 +933,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         for name in ("parts_missing", "act_missing"):
             ev.notes.pop(name, None)
         _flag_parts(ev, _missing_parts(_Run.of(whole, embed)))
+        _flag_undone(ev, undone)
         if verbs & word_stems(whole.output):
             ev.flag("action_unnamed", 0.0)
             ev.notes.pop("action_unnamed", None)

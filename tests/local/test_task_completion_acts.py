@@ -1,0 +1,93 @@
+"""TASK_COMPLETION: acts done otherwise than asked, parts turned into offers, stalls,
+questions for what was given, and the user's own reasons (blind26's causes, other words)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from semloop.case import RunCase, ToolCall
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._task import answer_task_completion, task_completion_evidence
+
+
+def case(inp: str, out: str, *calls: ToolCall) -> RunCase:
+    return RunCase(id="probe", input=inp, output=out, context=(), tools_called=calls)
+
+
+def call(name: str, args: dict[str, object], output: object) -> ToolCall:
+    return ToolCall(name, args, json.dumps(output), True)
+
+
+_SLOTS = call("list_slots", {"vet": "Dr Hale"}, {"slots": [{"id": "SL-71", "start": "2027-01-05T09:00"},
+                                                          {"id": "SL-79", "start": "2027-01-12T09:00"}]})
+_FILES = call("list_files", {"folder": "tmp"}, {"files": [{"id": "F-11"}, {"id": "F-12"}, {"id": "F-13"}]})
+_CARS = call("search_cars", {"city": "Porto"}, {"cars": [{"model": "Fiat 500", "price": 31, "automatic": False},
+                                                        {"model": "Renault Clio", "price": 38, "automatic": True}]})
+_PROFILE = call("get_profile", {"user": "me"}, {"phone": "555-0100"})
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    # A part of the request that the answer only offers to do.
+    ("act_missing",
+     case("Renew my parking permit and email the receipt to my accountant, Joe Bloggs.",
+          "Your parking permit is renewed until 31 March. Shall I send the receipt to Joe Bloggs?",
+          call("renew_permit", {"permit": "PP-2231"}, {"renewed": True, "until": "2027-03-31"})),
+     case("Renew my parking permit.",
+          "Your parking permit is renewed until 31 March. Shall I email you the receipt?",
+          call("renew_permit", {"permit": "PP-2231"}, {"renewed": True, "until": "2027-03-31"}))),
+    # The record acted on is not the one of the day the request's act names.
+    ("act_missing",
+     case("Book the vet slot on the 5th for me, the 12th is too late.", "Booked your slot with Dr Hale.",
+          _SLOTS, call("book_slot", {"slot_id": "SL-79"}, {"booked": True})),
+     case("Book the vet slot on the 5th for me, the 12th is too late.", "Booked your slot with Dr Hale.",
+          _SLOTS, call("book_slot", {"slot_id": "SL-71"}, {"booked": True}))),
+    # Asked for all, it acted on fewer, naming none it left out.
+    ("act_missing",
+     case("Delete all the files in tmp.", "The files in tmp are deleted.",
+          _FILES, call("delete_files", {"ids": ["F-11", "F-12"]}, {"deleted": 2})),
+     case("Delete all the files in tmp.", "Deleted F-11 and F-12; F-13 is locked by a running job, so I left it.",
+          _FILES, call("delete_files", {"ids": ["F-11", "F-12"]}, {"deleted": 2}))),
+    # A quality the request asks of its pick that the record acted on lacks.
+    ("act_missing",
+     case("Rent me the cheapest automatic car in Porto.", "Rented the Fiat 500 at €31 a day.",
+          _CARS, call("rent_car", {"model": "Fiat 500"}, {"ok": True})),
+     case("Rent me the cheapest automatic car in Porto.", "Rented the Renault Clio at €38 a day.",
+          _CARS, call("rent_car", {"model": "Renault Clio"}, {"ok": True}))),
+    # Claimed done after calls that only read.
+    ("act_missing",
+     case("Change my phone number to 555-0188.", "Your phone number has been changed to 555-0188.", _PROFILE),
+     case("What phone number do you have for me?", "Your phone number on file is 555-0100.", _PROFILE)),
+    # The user's own amount asked, only an example given.
+    ("act_missing",
+     case("How many loyalty points do I have left?",
+          "Points depend on your spending. For example, if you spent $300 you would have 300 points."),
+     case("How do loyalty points work? Give me an example.",
+          "You earn a point per dollar. For example, if you spent $300 you would have 300 points.")),
+    # "Which one?" of a thing the request named by its code.
+    ("asks_given",
+     case("Please pause subscription 80021734.", "Sure! Which subscription would you like paused?"),
+     case("Please move appointment APT-5512 to a later date.", "Sure! Which date would suit you?")),
+])
+def test_task_completion_causes(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
+    assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
+    assert task_completion_evidence(right, embed).features[feature] == 0.0
+
+
+def test_the_users_reason_is_no_part_to_answer(embed: Embed) -> None:
+    done = case("Close my savings account and send the balance to my checking, I'm consolidating my banks.",
+                "Your savings account is closed and the $812.40 balance is now in your checking account.",
+                call("close_account", {"account": "SAV-1"}, {"closed": True, "moved_to": "CHK-2", "amount": 812.4}))
+    assert task_completion_evidence(done, embed).features["parts_missing"] == 0.0
+
+
+def test_work_still_under_way_is_left(embed: Embed) -> None:
+    read = call("get_tickets", {"user": "me"}, {"tickets": ["HD-11", "HD-12"]})
+    stalled = case("Which of my helpdesk tickets are waiting on me?",
+                   "I've pulled up your tickets and I'm still checking their status. I'll get back to you.", read)
+    done = case("Which of my helpdesk tickets are waiting on me?",
+                "HD-12 is waiting on you: IT asked for a screenshot. HD-11 is still being worked on by IT.", read)
+    assert task_completion_evidence(stalled, embed).features["remainder"] == 1.0
+    assert float(answer_task_completion(stalled, embed).value) >= 0.5
+    assert float(answer_task_completion(done, embed).value) < 0.5
