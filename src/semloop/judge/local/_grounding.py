@@ -471,6 +471,45 @@ def _acronym_found(term: str, claim: str, ev: _Evidence) -> bool:
     return False
 
 
+# A code the texts write in capitals: "AMS", "CET", "HMRC".
+_CAPITALS_CODE = re.compile(r"(?<![\w-])[A-Z]{2,5}(?![\w-])")
+_TITLE_RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:and|of|the|for|&)\s+)?[A-Z][\w'-]*)*")
+
+
+def _in_order(letters: str, word: str) -> bool:
+    rest = iter(word)
+    return all(c in rest for c in letters)
+
+
+def _abbreviates(code: str, words: Sequence[str]) -> bool:
+    """Whether the code is the words shortened: each word gives its first letter and maybe
+    later ones, in order, every word used ("cet" for central european time, "ams" for
+    amsterdam, "jpy" for japanese yen)."""
+    if not words:
+        return not code
+    first = words[0]
+    return bool(code) and code[0] == first[0] and any(
+        _in_order(code[1:n], first[1:]) and _abbreviates(code[n:], words[1:])
+        for n in range(1, len(code) + 1))
+
+
+def _abbreviated(term: str, claim: str, ev: _Evidence) -> bool:
+    """Whether the term is a word of a name the claim spells out whose code the texts give
+    in capitals: "Amsterdam" for AMS, "Central European Time" for CET. One word abbreviates
+    only a code of three letters or more."""
+    codes = {c.lower() for c in _CAPITALS_CODE.findall("\n".join(ev.texts))}
+    if not codes:
+        return False
+    for m in _TITLE_RUN.finditer(claim):
+        words = [w.lower() for w in m.group(0).split() if w not in ("and", "of", "the", "for", "&")]
+        spans = [words[i:j] for i in range(len(words)) for j in range(i + 1, len(words) + 1)
+                 if term in words[i:j]]
+        if any(_abbreviates(code, span) for span in spans for code in codes
+               if len(span) > 1 or len(code) > 2):
+            return True
+    return False
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
@@ -620,9 +659,24 @@ def _key_words(key: str) -> list[str]:
     return _CAMEL.sub(" ", key).replace("_", " ").lower().split()
 
 
+# A key's trailing word of time qualifies its predicate: "open_today" is "not open today".
+_KEY_WHEN = frozenset({"today", "now", "currently", "yet", "tonight", "tomorrow"})
+_PREDICATE_ENDINGS = ("ed", "able", "ible", "en")
+
+
 def _statement(words: Sequence[str], said: bool) -> str:
-    """A key's words as a statement: negated before the last, the predicate, when no."""
-    return " ".join(words if said else [*words[:-1], "not", words[-1]])
+    """A key's words as a statement: negated before the predicate when no. The predicate is
+    the last word before any word of time ("parking_available", "open_today"), unless that
+    is a noun and a verb in -ing comes first ("accepting_new_patients": "not accepting new
+    patients")."""
+    if said:
+        return " ".join(words)
+    at = len(words) - 1
+    while at > 0 and words[at] in _KEY_WHEN:
+        at -= 1
+    if not words[at].endswith(_PREDICATE_ENDINGS):
+        at = next((i for i, w in enumerate(words[:at]) if w.endswith("ing")), at)
+    return " ".join([*words[:at], "not", *words[at:]])
 
 
 def _stated(clause: str) -> str:
@@ -1183,7 +1237,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # two context numbers would support an invented "2% surcharge".
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
-    if rivals:
+    misadded = _misadded(claim.text, missing)
+    if misadded:
+        claim.found["bound"] = 1.0
+        claim.logit += _BOUND
+        claim.why.append(misadded)
+    elif rivals:
         claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
     elif missing or counts:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
@@ -1213,7 +1272,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     if clock_times(claim.text):
         # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
-    names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev))
+    names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev)
+                   and not _abbreviated(t, claim.text, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
     if claim.alone:
@@ -1286,6 +1346,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)
+                            # a clause that names one record speaks of it, not the other's
+                            and not _other_record(part, aligned, ev)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
@@ -1358,6 +1420,7 @@ def _versions(text: str) -> frozenset[str]:
 
 
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
+_PARTS = 2  # a total is of two parts or more
 _BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -1368,6 +1431,28 @@ def _tokens(text: str) -> set[str]:
 
 
 _NUMBER_RANGE = re.compile(r"(?<![\w.\-\u2013])(\d[\d,.]*)\s*(?:-|\u2013|\u2014|to)\s*(\d[\d,.]*)(?![\w.\-\u2013])")
+
+
+# A total stated with the parts it is of: "€186.85, covering …", "37 hours this week: 8 on …".
+_TOTAL_WORDS = re.compile(r"\b(?:total|totals|altogether|in all|comes? to|adds? up|sum|overall|"
+                          r"covering|made up of)\b|:\s", re.IGNORECASE)
+
+
+def _misadded(claim: str, missing: Sequence[str]) -> str:
+    """An unsupported total that the supported parts the claim lists with it do not add up
+    to: the claim got the sum wrong, not the parts."""
+    if not missing or not _TOTAL_WORDS.search(claim):
+        return ""
+    stated = quantities(claim)
+    for total in stated:
+        if total.text not in missing:
+            continue
+        parts = [q for q in stated if q is not total and q.text not in missing
+                 and q.unit in (total.unit, "") and 0 < q.value < total.value]
+        if len(parts) >= _PARTS and all(q.unit == parts[0].unit for q in parts):
+            added = sum(q.value for q in parts)
+            return f"the listed {', '.join(q.text for q in parts[:4])} add up to {added:g}, not {total.text}"
+    return ""
 
 
 def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
