@@ -63,3 +63,33 @@ def test_a_total_its_listed_parts_do_not_add_up_to_is_bound(embed: Embed) -> Non
     assert wrong["bound"] == 1
     right = found(embed, "total?", "Your bill totals £285.00: tyres £240.00 and tracking £45.00.", tool=tool)
     assert right["bound"] == 0 and right["numbers"] == 0
+
+
+def test_sent_where_the_context_s_state_is_before_sending_is_a_contradiction(embed: Embed) -> None:
+    tool = json.dumps({"parcel": {"status": "awaiting_collection", "courier": "Evri"}})
+    assert found(embed, "where's my parcel?", "Your parcel has been dispatched with Evri.", tool=tool)["negation"] == 1
+    assert found(embed, "where's my parcel?", "Your parcel hasn't been dispatched yet; Evri will collect it.",
+                 tool=tool)["negation"] == 0
+
+
+def _called(embed: Embed, answer: str, *names: str) -> dict[str, float]:
+    calls = tuple(ToolCall(name=n, args={}, output=json.dumps({"session": "Yoga 18:00", "spaces": 0}),
+                           success=True) for n in names)
+    case = RunCase(id="check", input="can I join the 18:00 yoga?", output=answer, tools_called=calls)
+    return hallucination_evidence(case, embed).features
+
+
+def test_an_action_claimed_where_every_call_only_read_is_invented(embed: Embed) -> None:
+    claim = "The 18:00 yoga session has no spaces left, so I've added you to the waiting list."
+    assert _called(embed, claim, "get_session")["offered"] == 1
+    assert _called(embed, claim, "get_session", "join_waitlist")["offered"] == 0
+
+
+def test_a_numbered_step_the_context_never_lists_is_invented(embed: Embed) -> None:
+    tool = json.dumps({"steps": ["Download the enrolment form", "Attach a recent photo",
+                                 "Pay the 30 EUR fee at the desk"]})
+    extra = ("To enrol: 1) download the enrolment form, 2) attach a recent photo, 3) pay the fee "
+             "at the desk, and 4) book a medical assessment with the club doctor.")
+    assert found(embed, "how do I enrol?", extra, tool=tool)["offered"] == 1
+    same = "To enrol: 1) download the enrolment form, 2) attach a recent photo, and 3) pay the fee at the desk."
+    assert found(embed, "how do I enrol?", same, tool=tool)["offered"] == 0

@@ -579,6 +579,9 @@ _STATES = tuple(
         ("on time|on schedule", "delayed", "cancell?ed"),
         ("approved|accepted", "rejected|denied|declined", "pending|under review|in review|being reviewed"),
         ("delivered", "out for delivery|in transit|on its way|on the way"),
+        # sent, where the context's state is still before sending ("label_created")
+        ("shipped|dispatched|sent out|posted out",
+         "label[ _]created|[a-z_]*awaiting[ _](?!delivery)[a-z]+|not (?:yet )?(?:shipped|dispatched)|unshipped"),
         ("in stock", "out of stock|sold out|backordered|on backorder"),
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
     )
@@ -878,7 +881,25 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     named = ev.says
     odd = [w for items in _enumerated_items(claim)
            if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
-    return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)]
+    return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)] + _odd_steps(claim, ev)
+
+
+# Numbered steps written inline: "1) fill in the form, 2) upload …, and 3) attend …".
+_STEP_MARK = re.compile(r"(?:^|\s)\(?\d{1,2}[).]\s+")
+_STEP_END = re.compile(r",?\s+and\s*$|[,;.]\s*$")
+_STEP_WORDS = 2  # a step of fewer content words is no step to judge
+
+
+def _odd_steps(claim: str, ev: _Evidence) -> list[str]:
+    """The steps of an inline numbered list most of whose words the context never says,
+    where most of the list's other steps are the context's: a step added to its list."""
+    steps = [_STEP_END.sub("", p.strip()) for p in _STEP_MARK.split(claim)[1:]]
+    said = [(step, word_stems(step)) for step in steps]
+    said = [(step, stems) for step, stems in said if len(stems) >= _STEP_WORDS]
+    theirs = [2 * len(stems & ev.stems) >= len(stems) for _, stems in said]
+    if len(said) < _LIST_ITEMS or 2 * sum(theirs) <= len(said):
+        return []
+    return [_short(step, 4) for (step, _), found in zip(said, theirs, strict=True) if not found]
 
 
 _PHRASE_WORDS = 4  # a bare answer: a phrase, not a sentence
@@ -2400,6 +2421,16 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
              "cause")
 
 
+# An action the answer says it took ("I've added you to the standby list") needs a call
+# that could take it: none did where every call only looked something up.
+_DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?(?:added|booked|"
+                   r"cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
+                   r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
+                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed)\b")
+_READ_CALL = re.compile(r"(?i:get|list|search|check|find|fetch|look_?up|read|query|view|show|"
+                        r"retrieve|calculate|compute|describe)(?:_|[A-Z]|$)")
+
+
 def hallucination_evidence(case: RunCase, embed: Embed,
                            read: tuple[list[str], list[_Claim], list[str]] | None = None) -> Evidence:
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
@@ -2432,6 +2463,13 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
+    if case.tools_called and all(_READ_CALL.match(t.name) for t in case.tools_called):
+        for claim in claims:
+            done = _DONE.search(claim.text)
+            if done:
+                # Staged in the head like ``offered``: an action is no thing the context names.
+                claim.found["offered"] = claim.found.get("offered", 0.0) + 1
+                claim.why.append(f'"{done.group(0)}", but every call only read')
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
     ev.flag("rule", min(max(worst.logit, -5.0), 10.0), note if worst.why else "")
