@@ -93,3 +93,17 @@ def test_a_numbered_step_the_context_never_lists_is_invented(embed: Embed) -> No
     assert found(embed, "how do I enrol?", extra, tool=tool)["offered"] == 1
     same = "To enrol: 1) download the enrolment form, 2) attach a recent photo, and 3) pay the fee at the desk."
     assert found(embed, "how do I enrol?", same, tool=tool)["offered"] == 0
+
+
+def test_the_latest_of_a_record_another_record_postdates_is_bound(embed: Embed) -> None:
+    tool = json.dumps({"visits": [{"engineer": "J. Ruiz", "date": "2026-10-02"},
+                                  {"engineer": "K. Obi", "date": "2026-11-19"}]})
+    assert found(embed, "last visit?", "The latest visit was by J. Ruiz on 2 October.", tool=tool)["bound"] == 1
+    assert found(embed, "last visit?", "The latest visit was by K. Obi on 19 November.", tool=tool)["bound"] == 0
+    assert found(embed, "first visit?", "The earliest visit was by J. Ruiz on 2 October.", tool=tool)["bound"] == 0
+
+
+def test_a_person_named_in_another_person_s_role_is_bound(embed: Embed) -> None:
+    tool = json.dumps({"claim": "CL-88", "submitted_by": {"name": "Ola Berg"}, "assessor": {"name": "Dev Patel"}})
+    assert found(embed, "who is on it?", "Your claim CL-88 is with assessor Ola Berg.", tool=tool)["bound"] == 1
+    assert found(embed, "who is on it?", "Your claim CL-88 is with assessor Dev Patel.", tool=tool)["bound"] == 0

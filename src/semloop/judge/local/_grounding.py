@@ -1319,7 +1319,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                               or (claim.alone and (_off_question(claim.text, ev)
                                                                    or _span_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
-                                                         or _record_swap(claim.text, ev))
+                                                         or _record_swap(claim.text, ev)
+                                                         or _not_the_extreme(claim.text, ev)
+                                                         or _role_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
             claim.found["bound"] = 1.0
             claim.logit += _BOUND
@@ -1667,6 +1669,68 @@ def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
     named = _named_records(claim, ev)
     return bool(named) and any(any(_said(n, said) for n in r.names) for r in ev.records
                                if r not in named)
+
+
+# A person's name as a value: two to four capitalised words, no digits.
+_PERSON = re.compile(r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3}")
+_NAME_KEY_WORDS = frozenset({"name", "full", "display", "first", "last", "id"})
+_ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "agent is")
+
+
+def _role_swap(claim: str, ev: _Evidence) -> str:
+    """A person the claim names in a role (the words just before the name: "approved by
+    Helen Cho") that another person's key in the context holds ("approver name: Gareth
+    Lloyd") and the named person's own key does not ("requested by name: Helen Cho")."""
+    roles: dict[str, set[str]] = {}
+    for text in ev.texts[ev.documents :]:
+        for line in text.splitlines():
+            for part in _PAIR_SPLIT.split(line):
+                m = _PAIR.match(part)
+                if m and _PERSON.fullmatch(m.group(2)):
+                    words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
+                    roles.setdefault(m.group(2), set()).update(_role_stems(" ".join(words)))
+    if len(roles) < _PARTS:
+        return ""
+    for person, own in roles.items():
+        at = claim.find(person)
+        if at < 0:
+            continue
+        said = _role_stems(" ".join(re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]))
+        other = next((p for p, theirs in roles.items() if p != person and said & theirs), None)
+        if other is not None and not said & own:
+            return f"{person} named as {', '.join(sorted(said & roles[other]))}, the context's role of {other}"
+    return ""
+
+
+_LATEST = re.compile(r"\b(?:most recent|latest|newest)\b", re.IGNORECASE)
+_EARLIEST = re.compile(r"\b(?:earliest|oldest)\b", re.IGNORECASE)
+
+
+def _not_the_extreme(claim: str, ev: _Evidence) -> str:
+    """The claim calls one record the latest (or earliest) and states its date, where another
+    record has a later (earlier) date under the same key: "the most recent charge … posted
+    on 2 December" of a list whose newest was posted on 3 December."""
+    latest = _LATEST.search(claim)
+    extreme = latest or _EARLIEST.search(claim)
+    said = [r for _, readings in dates(claim) for r in readings]
+    if extreme is None or not said:
+        return ""
+    by_key: dict[str, list[tuple[int, int, int]]] = {}
+    for record in ev.records:
+        for key, value in record.pairs:
+            full = [(y, m, d) for _, rs in dates(value) for y, m, d in rs
+                    if y is not None and m is not None and d is not None]
+            if len(full) == 1:
+                by_key.setdefault(key, []).append(full[0])
+    for key, days in by_key.items():
+        stated = [d for d in days if date_supported(said, [d])]
+        if len(days) < _PARTS or len(stated) != 1:
+            continue
+        best = max(days) if latest else min(days)
+        if stated[0] != best:
+            word = extreme.group(0).lower()
+            return f'"{word}" of a record whose {key} is not the {word} ({best[0]}-{best[1]:02d}-{best[2]:02d})'
+    return ""
 
 
 def _column_totals(records: Sequence[_Record]) -> list[float]:
