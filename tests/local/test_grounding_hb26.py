@@ -107,3 +107,17 @@ def test_a_person_named_in_another_person_s_role_is_bound(embed: Embed) -> None:
     tool = json.dumps({"claim": "CL-88", "submitted_by": {"name": "Ola Berg"}, "assessor": {"name": "Dev Patel"}})
     assert found(embed, "who is on it?", "Your claim CL-88 is with assessor Ola Berg.", tool=tool)["bound"] == 1
     assert found(embed, "who is on it?", "Your claim CL-88 is with assessor Dev Patel.", tool=tool)["bound"] == 0
+
+
+def test_a_list_record_s_value_given_to_its_sibling_is_a_swap_under_a_heading(embed: Embed) -> None:
+    tool = json.dumps({"route": "R-12", "description": "Harbour loop",
+                       "stops": [{"stop_name": "Quay Street", "minutes_away": 4},
+                                 {"stop_name": "Mill Lane", "minutes_away": 11}]})
+    swapped = found(embed, "when's the bus?", "The R-12 reaches Quay Street in 11 minutes.", tool=tool)
+    assert swapped["bound"] == 1
+    both = found(embed, "when's the bus?",
+                 "The R-12 reaches Quay Street in 11 minutes, and Mill Lane in 4 minutes.", tool=tool)
+    assert both["bound"] == 1
+    right = found(embed, "when's the bus?",
+                  "The R-12 reaches Quay Street in 4 minutes, and Mill Lane in 11 minutes.", tool=tool)
+    assert right["bound"] == 0

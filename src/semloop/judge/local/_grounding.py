@@ -1770,7 +1770,14 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
     expires on 3 May" when 3 May is lb-edge-01's ``cert_expiry``)."""
-    named = _named_records(claim, ev)
+    # Only a record of a list names what the claim speaks of: "sku: PAL-4411" above the
+    # list of its sites' levels is their heading, not a record beside them.
+    named = [r for r in _named_records(claim, ev) if any(
+        o is not r and {k for k, _ in o.pairs} & {k for k, _ in r.pairs} for o in ev.records)]
+    parts = _ADDED.split(claim)
+    if len(named) > 1 and len(parts) > 1:
+        # "X has a 25 minute wait, and Y a 90 minute one": each part names its own record.
+        return next((found for part in parts if (found := _record_swap(part, ev))), "")
     if len(named) != 1:
         return ""
     (mine,) = named
