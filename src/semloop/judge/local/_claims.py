@@ -889,6 +889,8 @@ def derived_values(evidence: Sequence[Quantity], limit: int = 24) -> list[float]
     values: list[float] = []
     for q in evidence:
         values.extend(converted(q))
+        if q.unit == "%" and 0 < q.value < 100:
+            values.append(100 - q.value)  # the rest of a whole: 20% coinsurance, 80% paid
     # An id of seven digits or more ("item 3254583681") is no amount: it would only take
     # an operand's place.
     firsts = list({(q.value, q.unit): q for q in evidence
@@ -1001,6 +1003,21 @@ _Negated = tuple[bool, frozenset[str], frozenset[tuple[str, str]]]
 
 
 _POSSESS = (("have",), ("has",), ("had",))
+_COPULAS = frozenset("is are was were be".split())  # noqa: SIM905
+# A requirement, in any of its words.
+_REQUIRED = frozenset("needed necessary mandatory required".split())  # noqa: SIM905
+_SUBJECT_WORDS = 4
+
+
+def _denied_need(toks: Sequence[str], at: int) -> int | None:
+    """Where "no" at ``at`` begins a subject that a copula calls required ("no prior
+    authorization is needed"): the index of that predicate."""
+    for k in range(at + 2, min(at + 2 + _SUBJECT_WORDS, len(toks) - 1)):
+        if not toks[k - 1][0].isalnum():
+            return None
+        if toks[k] in _COPULAS:
+            return k + 1 if toks[k + 1] in _REQUIRED else None
+    return None
 
 
 def _negations(text: str) -> tuple[set[str], list[_Negated]]:
@@ -1050,10 +1067,17 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
                 window.append(_attribute(nxt))
                 if single or len(window) == limit:
                     break
-        if window:
+        need = _denied_need(toks, i) if tok in _NO else None
+        if need is not None:
+            # "No visa is needed" denies the need, not the visa: "visa not required".
+            scoped.append((True, frozenset({"requir"}), _qualifier(toks[need + 1 :])))
+        elif window:
             scoped.append((single, frozenset(window[:1] if single else window),
                            _qualifier(toks[i + 1 :])))
     return singles, scoped
+
+
+_DEICTIC = frozenset("this that these those it".split())  # noqa: SIM905
 
 
 def _qualifier(toks: Sequence[str]) -> frozenset[tuple[str, str]]:
@@ -1066,6 +1090,10 @@ def _qualifier(toks: Sequence[str]) -> frozenset[tuple[str, str]]:
             break
         if tok in _QUALIFIERS:
             prep = tok
+            continue
+        if prep and tok in _DEICTIC:
+            # "for this service": the thing spoken of already, no narrower case
+            prep = ""
             continue
         if tok.startswith(_QUALIFIED_PREFIXES):
             prep = tok

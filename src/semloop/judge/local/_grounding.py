@@ -472,6 +472,45 @@ def _acronym_found(term: str, claim: str, ev: _Evidence) -> bool:
     return False
 
 
+# A code the texts write in capitals: "AMS", "CET", "HMRC".
+_CAPITALS_CODE = re.compile(r"(?<![\w-])[A-Z]{2,5}(?![\w-])")
+_TITLE_RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:and|of|the|for|&)\s+)?[A-Z][\w'-]*)*")
+
+
+def _in_order(letters: str, word: str) -> bool:
+    rest = iter(word)
+    return all(c in rest for c in letters)
+
+
+def _abbreviates(code: str, words: Sequence[str]) -> bool:
+    """Whether the code is the words shortened: each word gives its first letter and maybe
+    later ones, in order, every word used ("cet" for central european time, "ams" for
+    amsterdam, "jpy" for japanese yen)."""
+    if not words:
+        return not code
+    first = words[0]
+    return bool(code) and code[0] == first[0] and any(
+        _in_order(code[1:n], first[1:]) and _abbreviates(code[n:], words[1:])
+        for n in range(1, len(code) + 1))
+
+
+def _abbreviated(term: str, claim: str, ev: _Evidence) -> bool:
+    """Whether the term is a word of a name the claim spells out whose code the texts give
+    in capitals: "Amsterdam" for AMS, "Central European Time" for CET. One word abbreviates
+    only a code of three letters or more."""
+    codes = {c.lower() for c in _CAPITALS_CODE.findall("\n".join(ev.texts))}
+    if not codes:
+        return False
+    for m in _TITLE_RUN.finditer(claim):
+        words = [w.lower() for w in m.group(0).split() if w not in ("and", "of", "the", "for", "&")]
+        spans = [words[i:j] for i in range(len(words)) for j in range(i + 1, len(words) + 1)
+                 if term in words[i:j]]
+        if any(_abbreviates(code, span) for span in spans for code in codes
+               if len(span) > 1 or len(code) > 2):
+            return True
+    return False
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
@@ -541,6 +580,9 @@ _STATES = tuple(
         ("on time|on schedule", "delayed", "cancell?ed"),
         ("approved|accepted", "rejected|denied|declined", "pending|under review|in review|being reviewed"),
         ("delivered", "out for delivery|in transit|on its way|on the way"),
+        # sent, where the context's state is still before sending ("label_created")
+        ("shipped|dispatched|sent out|posted out",
+         "label[ _]created|[a-z_]*awaiting[ _](?!delivery)[a-z]+|not (?:yet )?(?:shipped|dispatched)|unshipped"),
         ("in stock", "out of stock|sold out|backordered|on backorder"),
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
     )
@@ -621,9 +663,24 @@ def _key_words(key: str) -> list[str]:
     return _CAMEL.sub(" ", key).replace("_", " ").lower().split()
 
 
+# A key's trailing word of time qualifies its predicate: "open_today" is "not open today".
+_KEY_WHEN = frozenset({"today", "now", "currently", "yet", "tonight", "tomorrow"})
+_PREDICATE_ENDINGS = ("ed", "able", "ible", "en")
+
+
 def _statement(words: Sequence[str], said: bool) -> str:
-    """A key's words as a statement: negated before the last, the predicate, when no."""
-    return " ".join(words if said else [*words[:-1], "not", words[-1]])
+    """A key's words as a statement: negated before the predicate when no. The predicate is
+    the last word before any word of time ("parking_available", "open_today"), unless that
+    is a noun and a verb in -ing comes first ("accepting_new_patients": "not accepting new
+    patients")."""
+    if said:
+        return " ".join(words)
+    at = len(words) - 1
+    while at > 0 and words[at] in _KEY_WHEN:
+        at -= 1
+    if not words[at].endswith(_PREDICATE_ENDINGS):
+        at = next((i for i, w in enumerate(words[:at]) if w.endswith("ing")), at)
+    return " ".join([*words[:at], "not", *words[at:]])
 
 
 def _stated(clause: str) -> str:
@@ -862,7 +919,25 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     named = ev.says
     odd = [w for items in _enumerated_items(claim)
            if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
-    return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)]
+    return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)] + _odd_steps(claim, ev)
+
+
+# Numbered steps written inline: "1) fill in the form, 2) upload …, and 3) attend …".
+_STEP_MARK = re.compile(r"(?:^|\s)\(?\d{1,2}[).]\s+")
+_STEP_END = re.compile(r",?\s+and\s*$|[,;.]\s*$")
+_STEP_WORDS = 2  # a step of fewer content words is no step to judge
+
+
+def _odd_steps(claim: str, ev: _Evidence) -> list[str]:
+    """The steps of an inline numbered list most of whose words the context never says,
+    where most of the list's other steps are the context's: a step added to its list."""
+    steps = [_STEP_END.sub("", p.strip()) for p in _STEP_MARK.split(claim)[1:]]
+    said = [(step, word_stems(step)) for step in steps]
+    said = [(step, stems) for step, stems in said if len(stems) >= _STEP_WORDS]
+    theirs = [2 * len(stems & ev.stems) >= len(stems) for _, stems in said]
+    if len(said) < _LIST_ITEMS or 2 * sum(theirs) <= len(said):
+        return []
+    return [_short(step, 4) for (step, _), found in zip(said, theirs, strict=True) if not found]
 
 
 _PHRASE_WORDS = 4  # a bare answer: a phrase, not a sentence
@@ -1223,7 +1298,12 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # two context numbers would support an invented "2% surcharge".
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
-    if rivals:
+    misadded = _misadded(claim.text, missing)
+    if misadded:
+        claim.found["bound"] = 1.0
+        claim.logit += _BOUND
+        claim.why.append(misadded)
+    elif rivals:
         claim.why.append(f"the context gives another value for {', '.join(rivals[:3])}")
     elif missing or counts:
         claim.why.append(f"no context supports {', '.join([*missing, *counts][:3])}")
@@ -1253,7 +1333,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     if clock_times(claim.text):
         # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
-    names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev))
+    names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev)
+                   and not _abbreviated(t, claim.text, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
     if claim.alone:
@@ -1279,7 +1360,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                                    or _span_end(claim.text, ev)
                                                                    or _unanchored(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
-                                                         or _record_swap(claim.text, ev))
+                                                         or _record_swap(claim.text, ev)
+                                                         or _not_the_extreme(claim.text, ev)
+                                                         or _role_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
             claim.found["bound"] = 1.0
             claim.logit += _BOUND
@@ -1327,6 +1410,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)
+                            # a clause that names one record speaks of it, not the other's
+                            and not _other_record(part, aligned, ev)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
@@ -1399,6 +1484,7 @@ def _versions(text: str) -> frozenset[str]:
 
 
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
+_PARTS = 2  # a total is of two parts or more
 _BOUND_WORDS = 14  # only a short claim is bound: a long one mixes several facts
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -1409,6 +1495,28 @@ def _tokens(text: str) -> set[str]:
 
 
 _NUMBER_RANGE = re.compile(r"(?<![\w.\-\u2013])(\d[\d,.]*)\s*(?:-|\u2013|\u2014|to)\s*(\d[\d,.]*)(?![\w.\-\u2013])")
+
+
+# A total stated with the parts it is of: "€186.85, covering …", "37 hours this week: 8 on …".
+_TOTAL_WORDS = re.compile(r"\b(?:total|totals|altogether|in all|comes? to|adds? up|sum|overall|"
+                          r"covering|made up of)\b|:\s", re.IGNORECASE)
+
+
+def _misadded(claim: str, missing: Sequence[str]) -> str:
+    """An unsupported total that the supported parts the claim lists with it do not add up
+    to: the claim got the sum wrong, not the parts."""
+    if not missing or not _TOTAL_WORDS.search(claim):
+        return ""
+    stated = quantities(claim)
+    for total in stated:
+        if total.text not in missing:
+            continue
+        parts = [q for q in stated if q is not total and q.text not in missing
+                 and q.unit in (total.unit, "") and 0 < q.value < total.value]
+        if len(parts) >= _PARTS and all(q.unit == parts[0].unit for q in parts):
+            added = sum(q.value for q in parts)
+            return f"the listed {', '.join(q.text for q in parts[:4])} add up to {added:g}, not {total.text}"
+    return ""
 
 
 def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
@@ -1608,6 +1716,68 @@ def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
                                if r not in named)
 
 
+# A person's name as a value: two to four capitalised words, no digits.
+_PERSON = re.compile(r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3}")
+_NAME_KEY_WORDS = frozenset({"name", "full", "display", "first", "last", "id"})
+_ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "agent is")
+
+
+def _role_swap(claim: str, ev: _Evidence) -> str:
+    """A person the claim names in a role (the words just before the name: "approved by
+    Helen Cho") that another person's key in the context holds ("approver name: Gareth
+    Lloyd") and the named person's own key does not ("requested by name: Helen Cho")."""
+    roles: dict[str, set[str]] = {}
+    for text in ev.texts[ev.documents :]:
+        for line in text.splitlines():
+            for part in _PAIR_SPLIT.split(line):
+                m = _PAIR.match(part)
+                if m and _PERSON.fullmatch(m.group(2)):
+                    words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
+                    roles.setdefault(m.group(2), set()).update(_role_stems(" ".join(words)))
+    if len(roles) < _PARTS:
+        return ""
+    for person, own in roles.items():
+        at = claim.find(person)
+        if at < 0:
+            continue
+        said = _role_stems(" ".join(re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]))
+        other = next((p for p, theirs in roles.items() if p != person and said & theirs), None)
+        if other is not None and not said & own:
+            return f"{person} named as {', '.join(sorted(said & roles[other]))}, the context's role of {other}"
+    return ""
+
+
+_LATEST = re.compile(r"\b(?:most recent|latest|newest)\b", re.IGNORECASE)
+_EARLIEST = re.compile(r"\b(?:earliest|oldest)\b", re.IGNORECASE)
+
+
+def _not_the_extreme(claim: str, ev: _Evidence) -> str:
+    """The claim calls one record the latest (or earliest) and states its date, where another
+    record has a later (earlier) date under the same key: "the most recent charge … posted
+    on 2 December" of a list whose newest was posted on 3 December."""
+    latest = _LATEST.search(claim)
+    extreme = latest or _EARLIEST.search(claim)
+    said = [r for _, readings in dates(claim) for r in readings]
+    if extreme is None or not said:
+        return ""
+    by_key: dict[str, list[tuple[int, int, int]]] = {}
+    for record in ev.records:
+        for key, value in record.pairs:
+            full = [(y, m, d) for _, rs in dates(value) for y, m, d in rs
+                    if y is not None and m is not None and d is not None]
+            if len(full) == 1:
+                by_key.setdefault(key, []).append(full[0])
+    for key, days in by_key.items():
+        stated = [d for d in days if date_supported(said, [d])]
+        if len(days) < _PARTS or len(stated) != 1:
+            continue
+        best = max(days) if latest else min(days)
+        if stated[0] != best:
+            word = extreme.group(0).lower()
+            return f'"{word}" of a record whose {key} is not the {word} ({best[0]}-{best[1]:02d}-{best[2]:02d})'
+    return ""
+
+
 def _column_totals(records: Sequence[_Record]) -> list[float]:
     """Each key's total over the records that give it a number, where two or more do:
     "3,611 orders across the three regions" states the orders column's sum, no working
@@ -1645,7 +1815,14 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
     expires on 3 May" when 3 May is lb-edge-01's ``cert_expiry``)."""
-    named = _named_records(claim, ev)
+    # Only a record of a list names what the claim speaks of: "sku: PAL-4411" above the
+    # list of its sites' levels is their heading, not a record beside them.
+    named = [r for r in _named_records(claim, ev) if any(
+        o is not r and {k for k, _ in o.pairs} & {k for k, _ in r.pairs} for o in ev.records)]
+    parts = _ADDED.split(claim)
+    if len(named) > 1 and len(parts) > 1:
+        # "X has a 25 minute wait, and Y a 90 minute one": each part names its own record.
+        return next((found for part in parts if (found := _record_swap(part, ev))), "")
     if len(named) != 1:
         return ""
     (mine,) = named
@@ -2405,6 +2582,16 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
              "cause")
 
 
+# An action the answer says it took ("I've added you to the standby list") needs a call
+# that could take it: none did where every call only looked something up.
+_DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?(?:added|booked|"
+                   r"cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
+                   r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
+                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed)\b")
+_READ_CALL = re.compile(r"(?i:get|list|search|check|find|fetch|look_?up|read|query|view|show|"
+                        r"retrieve|calculate|compute|describe)(?:_|[A-Z]|$)")
+
+
 def hallucination_evidence(case: RunCase, embed: Embed,
                            read: tuple[list[str], list[_Claim], list[str]] | None = None) -> Evidence:
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
@@ -2442,6 +2629,13 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
+    if case.tools_called and all(_READ_CALL.match(t.name) for t in case.tools_called):
+        for claim in claims:
+            done = _DONE.search(claim.text)
+            if done:
+                # Staged in the head like ``offered``: an action is no thing the context names.
+                claim.found["offered"] = claim.found.get("offered", 0.0) + 1
+                claim.why.append(f'"{done.group(0)}", but every call only read')
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
     ev.flag("rule", min(max(worst.logit, -5.0), 10.0), note if worst.why else "")
