@@ -66,8 +66,9 @@ def test_invariants(steps: list[dict[str, Any]], p: float, fallback: bool, looka
         assert breakdown["reasoning_stagnation"] <= lexical.score_breakdown["reasoning_stagnation"]
     combined = combine_scores(breakdown, dict.fromkeys(WEIGHTS, True))
     if "a loop by itself" in result.reason:
-        # A severe stuck stretch of 4+ steps holds the score just below the threshold.
-        assert breakdown["reasoning_stagnation"] == 0.0 and combined >= 0.5
+        # A severe stuck stretch of 3+ steps, or a mild one of 6+, holds the score just
+        # below the threshold.
+        assert breakdown["reasoning_stagnation"] < 1.0 and combined >= 0.5
         assert result.stuck_stretch is not None and result.score == pytest.approx(0.45)
     else:
         assert result.score == pytest.approx(combined)

@@ -391,12 +391,23 @@ class TestStuckStretch:
         assert four.score == pytest.approx(0.45) and four.flags_loop(0.5)
         assert four.stuck_stretch == (1, 4)
         assert "stayed stuck for 4 steps (1–4)" in four.reason
-        # A mild stretch, however long, and the rule switched off leave the weights alone.
+        # A mild stretch shorter than twice the loop stretch, and the rule switched off,
+        # leave the weights alone.
         mild = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.3,
                                          "progress_2_3": 0.3, "progress_3_4": 0.3,
                                          "revisit_*": 0.05, "tool_repeat_*": 0.05,
                                          "stagnation": 1})
         assert mild.score == pytest.approx(0.825)
+        # Six mildly stuck steps in a row (a rotation of stock replies) are a loop.
+        long_mild = measure(_pairs_trace(9), {"progress_*": 0.95, **{
+            f"progress_{i}_{i + 1}": 0.3 for i in range(1, 6)},
+            "revisit_*": 0.05, "tool_repeat_*": 0.05, "stagnation": 1})
+        assert long_mild.score == pytest.approx(0.45) and long_mild.flags_loop(0.5)
+        assert "stayed stuck for 6 steps (1–6)" in long_mild.reason
+        five_mild = measure(_pairs_trace(9), {"progress_*": 0.95, **{
+            f"progress_{i}_{i + 1}": 0.3 for i in range(1, 5)},
+            "revisit_*": 0.05, "tool_repeat_*": 0.05, "stagnation": 1})
+        assert five_mild.score == pytest.approx(0.825)
         off = measure(_pairs_trace(7), {"progress_*": 0.95, "progress_1_2": 0.02,
                                         "progress_2_3": 0.03, "progress_3_4": 0.02,
                                         "revisit_*": 0.05, "tool_repeat_*": 0.05,

@@ -19,9 +19,9 @@ the worst stretch of ``min_stretch_steps`` (3) steps or more gives 0.0 at
 ``severe_stagnation``, 0.5 at ``mild_stagnation``, else 1.0: one repeated step that the run
 then moves on from is not stagnation. Tool repetition is the more severe of the exact-match and judged checks. Call
 graph cycles stay the deterministic lexical check. A severe stuck stretch of
-``loop_stretch_steps`` (3) steps or more, first to last, is a loop by itself: the score is
-held just below the threshold whatever the other sub-signals say, where deepeval's weights
-alone would leave stagnation at 0.65. Standard library only.
+``loop_stretch_steps`` (3) steps or more, first to last, or a mild one of twice as many, is
+a loop by itself: the score is held just below the threshold whatever the other sub-signals
+say, where deepeval's weights alone would leave stagnation at 0.65. Standard library only.
 """
 
 from __future__ import annotations
@@ -729,7 +729,7 @@ class SemanticLoopDetection:
             for key in WEIGHTS
             if enabled[key] and breakdown[key] < 1.0 and reasons[key]
         ) or NO_LOOP_REASON
-        held = self._loop_stretch(findings, idle, seconds) if stag == 0.0 else None
+        held = self._loop_stretch(findings, idle, seconds) if stag < 1.0 else None
         if held is not None and score >= self.threshold:
             score = max(0.0, round(self.threshold - _BELOW_THRESHOLD, 4))
             reason += (f" The run stayed stuck for {held.last - held.first + 1} steps "
@@ -755,19 +755,28 @@ class SemanticLoopDetection:
 
     def _loop_stretch(self, findings: Sequence[PairFinding], idle: frozenset[int] = frozenset(),
                       seconds: frozenset[int] = frozenset()) -> Stretch | None:
-        """The first severe stuck stretch covering ``loop_stretch_steps`` steps or more.
+        """The first severe stuck stretch covering ``loop_stretch_steps`` steps or more, else
+        the first mild one covering twice as many.
 
         Three steps are the least that reads as stuck. A purposeful toggle on a long real
         run (restore, re-run the tests, re-apply the fix) is no stuck stretch for the
         embedded judge (a new attempt), so three severe steps are a loop whatever the tools
-        did; ``loop_stretch_steps=4`` asks for one step more. A short stretch that only
-        does work a second time (:func:`again_only`) is no such stretch."""
+        did; ``loop_stretch_steps=4`` asks for one step more. Length makes up for doubt: a
+        rotation of a few stock replies (farewells, acknowledgements) reads only mildly as
+        no progress step by step, yet twice that many such steps in a row are stuck. A
+        short stretch that only does work a second time (:func:`again_only`) is no such
+        stretch."""
         if self.loop_stretch_steps is None:
             return None
-        return next((st for st in stuck_stretches(findings, self.severe_stagnation, idle)
-                     if covered(st, idle) >= self.loop_stretch_steps
-                     and not again_only(st, max(1, self.min_stretch_steps - 1), seconds)),
-                    None)
+        need = max(1, self.min_stretch_steps - 1)
+        for level, steps in ((self.severe_stagnation, self.loop_stretch_steps),
+                             (self.mild_stagnation, 2 * self.loop_stretch_steps)):
+            held = next((st for st in stuck_stretches(findings, level, idle)
+                         if covered(st, idle) >= steps and not again_only(st, need, seconds)),
+                        None)
+            if held is not None:
+                return held
+        return None
 
     def _ask(self, state: dict[str, Any], questions: dict[str, dict[str, Any]]) -> JudgeResponse:
         """The one call to the backend; whatever goes wrong surfaces as a JudgeError, so a
