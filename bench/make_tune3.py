@@ -92,6 +92,10 @@ def apollo_files(root: Path) -> list[tuple[str, str]]:
     return sorted((c, p) for p, c in newest.items())
 
 
+# Later sets drawn from tuning set 3 itself (loop round 15 labels some of its runs): not
+# "earlier", or a rerun would drop the very files they were drawn from.
+DRAWN_FROM_TUNE3 = frozenset({"tune15", "heldout15"})
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
@@ -99,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     repos = repos_of(args.repo)
     earlier = [lab for f in sorted(SETS.glob("*.jsonl")) if f.name != args.out.name
-               for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS]
+               for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS
+               and lab["split"] not in DRAWN_FROM_TUNE3]
     files = sorted({(lab["source"], lab["commit"], lab["path"], lab["format"]) for lab in earlier})
     # Earlier sets' files count whole (as blind set 2 counted them); blind set 2's own, only
     # the runs it names: their other runs are the candidates.
