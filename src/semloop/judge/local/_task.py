@@ -1194,7 +1194,7 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     inches/centimetres imperial/metric celsius/fahrenheit child/adult patient/clinician
     customer/internal beginner/advanced summary/full short/long formal/informal
     front/rear front/back left/right upper/lower top/bottom north/south east/west
-    indoor/outdoor inside/outside
+    indoor/outdoor inside/outside swap/refund leave/join leaving/join port-out/port-in
     """.split())  # noqa: SIM905
 # Closed sets of general-English siblings: asked about one member, an answer that names
 # another and never the first is about the wrong one (October / November, German /
@@ -1359,7 +1359,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
                               or _parallel(a, b, segments)):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case)
+    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case)
 
 
 _YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d.,/%]|-\d{3})")
@@ -1379,6 +1379,71 @@ def _year_swap(case: RunCase) -> tuple[str, str] | None:
         other = next((y for y in said if y not in case.input and _near(year, y)), None)
         if year not in said and other:
             return year, other
+    return None
+
+
+# Regions that make their own rules (states, provinces, a UK nation, a country), each with
+# its largest cities: a place the user names is governed by its region's law. No container
+# of another region (the US, Canada, the UK) and no city two regions share a name for.
+_REGIONS = tuple(re.compile(r"\b(?:" + names.strip() + r")\b") for names in """
+    California|Los Angeles|San Diego|San Francisco|San Jose|Sacramento|Oakland|Fresno
+    New York|NYC|Brooklyn|Manhattan|Queens|Bronx|Buffalo|Albany
+    Texas|Houston|Dallas|Austin|San Antonio|Fort Worth|El Paso
+    Florida|Miami|Orlando|Tampa|Jacksonville
+    Illinois|Chicago
+    Washington State|Seattle|Spokane|Tacoma
+    Colorado|Denver|Boulder
+    Arizona|Phoenix|Tucson|Scottsdale
+    Massachusetts|Boston
+    Pennsylvania|Philadelphia|Pittsburgh
+    Georgia|Atlanta
+    Nevada|Las Vegas|Reno
+    Michigan|Detroit
+    Ohio|Cleveland|Cincinnati
+    North Carolina|Charlotte|Raleigh
+    New Jersey|Newark|Jersey City
+    Minnesota|Minneapolis
+    Tennessee|Nashville|Memphis
+    Oregon
+    Utah|Salt Lake City
+    Louisiana|New Orleans
+    Maryland|Baltimore
+    Ontario|Toronto|Ottawa|Mississauga
+    British Columbia|Vancouver
+    Quebec|Québec|Montreal|Montréal
+    Alberta|Calgary|Edmonton
+    England|London|Manchester|Leeds|Liverpool|Bristol|Sheffield
+    Scotland|Edinburgh|Glasgow|Aberdeen
+    Wales|Cardiff|Swansea
+    Northern Ireland|Belfast
+    New South Wales|Sydney
+    Queensland|Brisbane
+    France|Paris|Lyon|Marseille
+    Germany|Berlin|Munich|Hamburg|Frankfurt
+    Spain|Madrid|Barcelona
+    Italy|Rome|Milan
+    Ireland|Dublin
+    Netherlands|Amsterdam|Rotterdam
+    """.strip().splitlines())
+# The answer states a rule of that region: "Under New York's … Act", "In Los Angeles,
+# LADBS exempts …", "Florida's point system".
+_RULE_WORDS = re.compile(r"\b(?:under|per|according to|laws?|legal\w*|act|statutes?|code|"
+                         r"regulations?|rules?|requires?|required|entitled|exempts?|points? system|"
+                         r"ordinances?)\b", re.IGNORECASE)
+
+
+def _jurisdiction_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request names where the user is; the answer states the rules of another region
+    the request never names, and never names the user's region or any place in it
+    (San Diego asked, New York's law answered): (asked, answered)."""
+    asked = [(rx, m.group(0)) for rx in _REGIONS if (m := rx.search(case.input))]
+    if not asked or any(rx.search(case.output) for rx, _ in asked):
+        return None
+    for sentence in split_claims(case.output):
+        for rx in _REGIONS:
+            m = rx.search(sentence)
+            if m and not rx.search(case.input) and _RULE_WORDS.search(sentence):
+                return asked[0][1], m.group(0)
     return None
 
 
@@ -1502,11 +1567,17 @@ _DIMENSIONS = (frozenset(_MONEY_UNITS - {"%"}), frozenset({"km", "mi", "m", "ft"
                frozenset({"c", "f"}), frozenset({"m2", "ft2"}))
 
 
+# A currency named with its country ("850 US dollars", "300 Canadian dollars") is that
+# currency: the country between the number and the unit hides the amount's unit.
+_CURRENCY_COUNTRY = re.compile(r"(?<=\d)\s+(?:U\.?S\.?|American|Canadian|Australian|New Zealand|"
+                               r"Hong Kong|Singapore|British|Japanese)(?=\s+(?:dollar|pound|yen)s?\b)")
+
+
 def _unit_swap(case: RunCase) -> tuple[str, str] | None:
     """The request's amount comes back with the same number in another unit of its
     dimension, and never in its own: (asked, answered)."""
-    said = quantities(case.output)
-    for q in quantities(_asked_text(case.input)):
+    said = quantities(_CURRENCY_COUNTRY.sub("", case.output))
+    for q in quantities(_CURRENCY_COUNTRY.sub("", _asked_text(case.input))):
         dim = next((d for d in _DIMENSIONS if q.unit in d), None)
         if dim is None or any(a.value == q.value and a.unit == q.unit for a in said):
             continue
@@ -2379,8 +2450,13 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = [(s, False) for s in steps if s]
     for line in case.output.splitlines():
         listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
-        out.extend((sent, listed) for sent in split_claims(line))
+        # Items numbered within one line ("… checklist: (1) … (2) Anmeldung — register …")
+        # are the list's items too, each a facet of the answer.
+        out.extend((sent, listed or bool(_INLINE_ITEM.match(sent))) for sent in split_claims(line))
     return out[:_MAX_UNITS]
+
+
+_INLINE_ITEM = re.compile(r"\s*\(\d{1,2}\)\s")
 
 
 _ADVICE = re.compile(
@@ -2568,6 +2644,10 @@ def _drift_by_meaning(
         if start >= 0:
             ev.flag("digression", 1.0, f'from unit {start + 1} ({share:.0%} of the run) it '
                     f'digresses: "{_short(units[start][0])}"')
+    subject = _other_subject(case, units, cos, vectors, n_steps)
+    if subject is not None and not ev.features["stretch"]:
+        ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
+                f'subject: "{_short(subject)}"')
     # By meaning alone, whatever words they repeat: the units after the anchor far from
     # the request ("Pumpkin is such a versatile ingredient! For Thanksgiving I make…" after a
     # question about a dog eating pumpkin), and how far the rest of the run falls from it.
@@ -2584,6 +2664,29 @@ def _drift_by_meaning(
             else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
             f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
+
+
+_SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
+_SUBJECT_UNITS = 3  # the answer's sentences that tell one subject at length
+
+
+def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequence[float],
+                   vectors: Any, n_steps: int) -> str | None:
+    """The answer's opening sentence when the whole answer is about another subject: a
+    request that states its subject, and an answer of several sentences none of which, nor
+    their sum, comes near it, whatever words they share with it ("fall", "student ID" in
+    a football schedule given for a tuition due date). A chat's last reply answers the
+    last message, and a patch is the work; items of a list answer a broad goal one facet
+    each: none is read."""
+    if len(case.input.split()) < _SUBJECT_WORDS or _conversed(case) or _patch_handed_in(case):
+        return None
+    said = [i for i in range(n_steps, len(units)) if not units[i][1]]
+    if len(said) < _SUBJECT_UNITS or max(cos[i] for i in said) >= _ANCHOR_COS:
+        return None
+    whole = vectors[[i + 1 for i in said]].sum(axis=0)
+    if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
+        return None
+    return units[said[0]][0]
 
 
 def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
