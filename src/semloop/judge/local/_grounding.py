@@ -42,15 +42,18 @@ from ._claims import (
     Quantity,
     Valued,
     _dimension,
+    _english_numbers,
     _plain,
     _words,
     answer_text,
     clauses,
     clock_times,
+    continental,
     contradicts,
     converted,
     date_supported,
     dates,
+    delimited_records,
     derived_values,
     head,
     is_generic_advice,
@@ -2337,9 +2340,13 @@ _JOINED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
-    texts += [table_records(tool_text(t.output)) for t in case.tools_called if t.output.strip()]
+    # Numbers as the claims' are read (1.234,56 as 1234.56), so a value's text is found in its
+    # record; a run whose tools write numbers the continental way writes its dates so too.
+    outputs = [tool_text(t.output) for t in case.tools_called if t.output.strip()]
+    dots = any(continental(o) for o in outputs)
+    texts += [table_records(_english_numbers(delimited_records(o), dots)) for o in outputs]
     # What the agent passed to a tool is known to it (an account number, the new address).
-    texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
+    texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     said = answer_text(case.output)
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
