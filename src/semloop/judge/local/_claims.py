@@ -89,7 +89,7 @@ _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201
 # Continental numbers (1.234,56 €; 12,5 %; 0,312): a comma before one, two or four-plus
 # digits, or after grouped thousands, is a decimal point; an English number never has one
 # there. A text whose fields a bare comma separates ("sku,qty") is left as it is.
-_GROUPED_DECIMAL = re.compile(r"(?<![\w.,\-\[])(\d{1,3}(?:\.\d{3})+),(\d+)(?![\w.]|,\d)")
+_GROUPED_DECIMAL = re.compile(r"(?<![\w.,\-\[])(\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+),(\d+)(?![\w.]|,\d)")
 _COMMA_DECIMAL = re.compile(r"(?<![\w.,\-\[])(\d+),(\d{1,2}|\d{4,})(?![\w\]]|[.,]\d)|(?<![\w.,\-\[])(0),(\d+)(?![\w\]]|[.,]\d)")
 _COMMA_FIELDS = re.compile(r"[A-Za-z_\d],[A-Za-z_\d]")
 # In such a text "3.200" and "1.120" are thousands too, as are groups in any text (1.234.567)
@@ -112,7 +112,7 @@ def _english_numbers(text: str, dots: bool = False) -> str:
     if "," not in text and "." not in text and not dots:
         return text
     dots = dots or continental(text)
-    text = _GROUPED_DECIMAL.sub(lambda m: f"{m.group(1).replace('.', '')}.{m.group(2)}", text)
+    text = _GROUPED_DECIMAL.sub(lambda m: f"{re.sub('[. ]', '', m.group(1))}.{m.group(2)}", text)
     if dots:
         text = _COMMA_DECIMAL.sub(lambda m: ".".join(g for g in m.groups() if g is not None), text)
         # Its dates are day first too: 07/01/2027 as 07.01.2027, which is read so.
@@ -122,8 +122,13 @@ def _english_numbers(text: str, dots: bool = False) -> str:
         else m.group(0), text)
 
 
+# "1.2M downloads", "3.5B": a capital glued to a decimal is its scale, not metres or a grade.
+_DECIMAL_SCALE = re.compile(r"(?<![\w.,])(\d+\.\d+)([MB])\b")
+
+
 def _plain(text: str) -> str:
     text = _english_numbers(text.translate(_TYPOGRAPHY))
+    text = _DECIMAL_SCALE.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) == 'M' else 'billion'}", text)
     marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}
     if not marks:
         return text
@@ -506,7 +511,7 @@ _UNITS = {
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
     "kwh": "kwh", "mwh": "mwh", "gwh": "gwh", "kw": "kw", "hp": "hp", "bhp": "hp",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
-    "acre": "acre",
+    "acre": "acre", "kwp": "kw",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -776,6 +781,10 @@ def worded_clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
 @lru_cache(maxsize=8192)
 def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
     text = _plain(text)
+    # One text writes its dates one way: 25/03/2026 beside it makes 03/04/2026 day first.
+    parts = [(int(m.group("a")), int(m.group("b"))) for m in _DATE_PATTERNS[1].finditer(text)
+             if "." not in m.group(0)]
+    day_first, month_first = any(a > 12 for a, _ in parts), any(b > 12 for _, b in parts)
     out: list[tuple[str, frozenset[DateParts]]] = []
     spans: list[tuple[int, int]] = []
     for pattern in _DATE_PATTERNS:
@@ -795,7 +804,8 @@ def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
                 # 03/05/2024 is 5 March in the US and 3 May elsewhere: either reading; a
                 # dotted date (03.05.2024) is day first, as are slashed ones among continental
                 # numbers (see _english_numbers).
-                orders = ((b, a),) if "." in m.group(0) else ((a, b), (b, a))
+                orders = ((b, a),) if "." in m.group(0) or day_first and not month_first else (
+                    ((a, b),) if month_first and not day_first else ((a, b), (b, a)))
                 for mon, day in orders:
                     if 1 <= mon <= 12 and 1 <= day <= 31:
                         readings.add((year, mon, day))
