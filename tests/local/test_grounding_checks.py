@@ -1134,3 +1134,9 @@ def test_a_continental_runs_slashed_date_is_day_first(embed: Embed) -> None:
     assert found(embed, "renew?", "It renews on 7 January 2027 at €17.99 a month.", tool=sub)["numbers"] == 0
     assert found(embed, "renew?", "It renews on July 1, 2027.", tool=sub)["numbers"] == 1
     assert found(embed, "price?", "It costs €1,799 a month.", tool=sub)["numbers"] == 1
+
+
+def test_a_table_rows_nothing_is_that_rows_own(embed: Embed) -> None:
+    tix = "category | price | available\nStehplatz | 39,50 € | 1.120\nTribüne | 69,00 € | 0\nVIP | 149,00 € | 42"
+    assert found(embed, "seats?", "Yes, Tribüne seats are available at €69.00.", tool=tix)["negation"] == 1
+    assert found(embed, "seats?", "Yes, VIP seats are available at €149.00.", tool=tix)["negation"] == 0

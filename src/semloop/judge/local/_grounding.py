@@ -682,6 +682,10 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
                 # not no business ("5-7 business days").
                 out.append((word_stems(" ".join(words)), f"no {' '.join(words[path:])}",
                             f"{key}: {value}", 0))
+            elif own and names and _nothing(value, own):
+                # Where several records have the key (a table's column, "available: 0"), the
+                # record's names say which one has none, as with a yes/no value.
+                out.append((own, f"no {' '.join(words[path:])} {names}", f"{key}: {value}", 1))
     return out
 
 
