@@ -10,6 +10,7 @@ from semloop.judge.local._claims import (
     contradicts,
     date_supported,
     dates,
+    delimited_records,
     derived_values,
     is_hedged,
     is_refusal,
@@ -258,3 +259,50 @@ def test_an_irregular_plural_labels_its_singular_slot() -> None:
     labels = {v.text: v.labels for v in labelled_values("Adults pay €38 and children pay €24.")}
     assert stem("child") in labels["€24"]
     assert stem("people") == stem("person")
+
+
+def test_continental_numbers_read_as_their_english_form() -> None:
+    assert values("Beitrag 1.846,20 € und 12,5 % Rabatt; Preis 0,3120") == [1846.2, 12.5, 0.312]
+    # Among such numbers a dotted group is thousands, as is any euro amount's sign-after one.
+    assert values("Stehplatz | 39,50 € | 1.120 frei") == [39.5, 1120]
+    assert values("Angebot 128.400 €") == [128400]
+    assert values("1 234,56 € gesamt") == [1234.56]
+    # English numbers stay: grouped thousands, a three-decimal value, fields a comma separates.
+    assert values("sold 1,120 tickets at $3.50; 0.084 CHF") == [1120, 3.5, 0.084]
+    assert values("pi is 3.142") == [3.142]
+    assert 1042.12 not in values("sku,qty\n1042,12")
+
+
+def test_a_decimal_with_a_capital_m_or_b_is_millions_or_billions() -> None:
+    assert values("1.2M downloads") == [1.2e6]
+    assert values("Apt 2B") == []
+
+
+def test_dotted_and_continental_dates_are_day_first() -> None:
+    assert set(dict(dates("valid from 01.04.2026"))["01.04.2026"]) == {(2026, 4, 1)}
+    # A text that writes 25/03 writes 03/04 day first too; alone it may be either.
+    assert set(dict(dates("paid 25/03/2026, due 03/04/2026"))["03/04/2026"]) == {(2026, 4, 3)}
+    assert set(dict(dates("due 03/04/2026"))["03/04/2026"]) == {(2026, 3, 4), (2026, 4, 3)}
+
+
+def test_area_and_power_units_convert() -> None:
+    assert number_supported(quantities("about 150 hp")[0], derived_values(quantities("110 kW")))
+    assert not number_supported(quantities("about 82 hp")[0], derived_values(quantities("110 kW")))
+    assert number_supported(quantities("82,500 m²")[0], derived_values(quantities("8.25 ha")))
+
+
+def test_a_plain_text_table_is_read_as_records_with_totals() -> None:
+    csv = "Feld;Fläche (ha);Ertrag (t/ha)\nF-11;12,5;7,8\nF-12;8,25;3,9"
+    assert delimited_records(csv).splitlines() == [
+        "feld: F-11; fläche: 12.5 ha; ertrag t/ha: 7.8",
+        "feld: F-12; fläche: 8.25 ha; ertrag t/ha: 3.9",
+        "the feld count: 2",
+        "the fläche total: 20.75 ha",
+        "the ertrag t/ha total: 11.7",
+    ]
+    piped = "hotel | price | free cancel\nCasa | 89.00 | yes\nTejo | 245.00 | no"
+    assert delimited_records(piped).splitlines()[:2] == ["hotel: Casa; price: 89.00; free cancel: yes",
+                                                         "hotel: Tejo; price: 245.00; free cancel: no"]
+    # A JSON output, or a text with no header over like rows, is left as it is.
+    assert delimited_records('{"a": 1}') == '{"a": 1}'
+    assert delimited_records("one; two\nthree") == "one; two\nthree"

@@ -1118,3 +1118,25 @@ def test_no_rival_in_a_passage_s_subject_another_kind_of_name_or_an_offered_choi
     assert not found(embed, "What nationality is the painter's brother?", "Scottish", context).get("bound")
     # A question that offers its choices is the comparison's.
     assert not found(embed, "Was Talla Ross born in Oban or Lisbon?", "Lisbon", context).get("bound")
+
+
+def test_a_plain_text_table_in_continental_numbers_is_read_row_by_row(embed: Embed) -> None:
+    farm = "Feld;Kultur;Fläche (ha);Ertrag (t/ha)\nF-11;Weizen;12,5;7,8\nF-12;Raps;8,25;3,9\nF-13;Gerste;10,0;6,4"
+    ok = found(embed, "yield?", "Field F-12 covers 8.25 hectares and yielded 3.9 t/ha.", tool=farm)
+    assert ok["numbers"] == 0 and ok["bound"] == 0
+    # A column's total is a sum the answer may state; the row beside it is another field's.
+    assert found(embed, "area?", "The three fields cover 30.75 hectares.", tool=farm)["numbers"] == 0
+    assert found(embed, "yield?", "Field F-12 yielded 7.8 tonnes per hectare.", tool=farm)["bound"] == 1
+
+
+def test_a_continental_runs_slashed_date_is_day_first(embed: Embed) -> None:
+    sub = '{"price": {"monthly_eur": "17,99"}, "renewal_date": "07/01/2027"}'
+    assert found(embed, "renew?", "It renews on 7 January 2027 at €17.99 a month.", tool=sub)["numbers"] == 0
+    assert found(embed, "renew?", "It renews on July 1, 2027.", tool=sub)["numbers"] == 1
+    assert found(embed, "price?", "It costs €1,799 a month.", tool=sub)["numbers"] == 1
+
+
+def test_a_table_rows_nothing_is_that_rows_own(embed: Embed) -> None:
+    tix = "category | price | available\nStehplatz | 39,50 € | 1.120\nTribüne | 69,00 € | 0\nVIP | 149,00 € | 42"
+    assert found(embed, "seats?", "Yes, Tribüne seats are available at €69.00.", tool=tix)["negation"] == 1
+    assert found(embed, "seats?", "Yes, VIP seats are available at €149.00.", tool=tix)["negation"] == 0

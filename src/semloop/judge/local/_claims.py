@@ -27,10 +27,12 @@ __all__ = [
     "Valued",
     "clauses",
     "clock_times",
+    "continental",
     "contradicts",
     "converted",
     "date_supported",
     "dates",
+    "delimited_records",
     "derived_values",
     "head",
     "is_generic_advice",
@@ -84,8 +86,49 @@ _TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201
                              "\u2010": "-", "\u2011": "-", "\u202f": " ", "\u00a0": " "})
 
 
+# Continental numbers (1.234,56 €; 12,5 %; 0,312): a comma before one, two or four-plus
+# digits, or after grouped thousands, is a decimal point; an English number never has one
+# there. A text whose fields a bare comma separates ("sku,qty") is left as it is.
+_GROUPED_DECIMAL = re.compile(r"(?<![\w.,\-\[])(\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \d{3})+),(\d+)(?![\w.]|,\d)")
+_COMMA_DECIMAL = re.compile(r"(?<![\w.,\-\[])(\d+),(\d{1,2}|\d{4,})(?![\w\]]|[.,]\d)|(?<![\w.,\-\[])(0),(\d+)(?![\w\]]|[.,]\d)")
+_COMMA_FIELDS = re.compile(r"[A-Za-z_\d],[A-Za-z_\d]")
+# In such a text "3.200" and "1.120" are thousands too, as are groups in any text (1.234.567)
+# and those of a euro amount with its sign after it, the continental way (128.400 €).
+_DOT_THOUSANDS = re.compile(r"(?<![\w.,\-\[])[1-9]\d{0,2}(?:\.\d{3})+(?![\w.]|,\d)(?P<after>\s?(?:€|EUR\b))?")
+
+
+def continental(text: str) -> bool:
+    """The text writes numbers the continental way, a comma for the decimal point."""
+    return bool(_GROUPED_DECIMAL.search(text)) or (
+        not _COMMA_FIELDS.search(_COMMA_DECIMAL.sub("", text)) and bool(_COMMA_DECIMAL.search(text)))
+
+
+_SLASH_DATE = re.compile(r"\b([0-3]?\d)/([01]?\d)/((?:19|20)?\d{2})\b")
+
+
+def _english_numbers(text: str, dots: bool = False) -> str:
+    """The text with continental numbers written the English way; ``dots`` where another
+    text of the same run shows the way."""
+    if "," not in text and "." not in text and not dots:
+        return text
+    dots = dots or continental(text)
+    text = _GROUPED_DECIMAL.sub(lambda m: f"{re.sub('[. ]', '', m.group(1))}.{m.group(2)}", text)
+    if dots:
+        text = _COMMA_DECIMAL.sub(lambda m: ".".join(g for g in m.groups() if g is not None), text)
+        # Its dates are day first too: 07/01/2027 as 07.01.2027, which is read so.
+        text = _SLASH_DATE.sub(r"\1.\2.\3", text)
+    return _DOT_THOUSANDS.sub(
+        lambda m: m.group(0).replace(".", "") if dots or m.group(0).count(".") > 1 or m.group("after")
+        else m.group(0), text)
+
+
+# "1.2M downloads", "3.5B": a capital glued to a decimal is its scale, not metres or a grade.
+_DECIMAL_SCALE = re.compile(r"(?<![\w.,])(\d+\.\d+)([MB])\b")
+
+
 def _plain(text: str) -> str:
-    text = text.translate(_TYPOGRAPHY)
+    text = _english_numbers(text.translate(_TYPOGRAPHY))
+    text = _DECIMAL_SCALE.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) == 'M' else 'billion'}", text)
     marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}
     if not marks:
         return text
@@ -223,6 +266,52 @@ def table_records(text: str) -> str:
         else:
             out.append(line)
     return "\n".join(out)
+
+
+_DELIMITERS = ("|", ";", "\t", ",")
+_RULE_CELL = re.compile(r"^\s*:?-{2,}:?\s*$")
+_CELL_AMOUNT = re.compile(r"[-\u2212]?\d[\d.,]*(?:\s?\S{1,4})?")
+_HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*[(\[](?P<unit>[^()\[\]]+)[)\]]\s*$")
+
+
+def delimited_records(text: str) -> str:
+    """A tool's plain-text table (CSV, ``;``-separated, ``a | b`` without outer pipes) as one
+    record per row, each cell under its header, a header's unit ("Fläche (ha)") on its
+    numbers; and each all-number column's total, which an answer may state as a sum. A
+    JSON output is flattened by :func:`tool_text` instead."""
+    lines = [ln for ln in _english_numbers(text).splitlines() if ln.strip()]
+    if len(lines) < 3 or text.lstrip().startswith(("{", "[")):
+        return text
+    for sep in _DELIMITERS:
+        header = [c.strip() for c in lines[0].strip().strip("|").split(sep)]
+        rows = [[c.strip() for c in ln.strip().strip("|").split(sep)] for ln in lines[1:]]
+        rows = [r for r in rows if not all(_RULE_CELL.match(c) for c in r)]
+        if (len(header) < 2 or len(rows) < 2 or any(len(r) != len(header) for r in rows)
+                or any(not c or ":" in c or quantities(c) for c in header)):
+            continue
+        units, keys = [], []
+        for h in header:
+            m = _HEADER_UNIT.match(h)
+            unit = m.group("unit").strip() if m else ""
+            units.append(unit if unit.lower() in _UNITS or unit.lower() in _CURRENCY else "")
+            # A key as a JSON key is written: in lower case (a header names no thing), its
+            # unit, when on its values, out of it.
+            key = m.group("name") if m and units[-1] else re.sub(r"[()\[\]]", " ", h)
+            keys.append(" ".join(key.lower().split()))
+        rows = [[f"{c} {u}" if u and quantities(c) else c for c, u in zip(r, units, strict=True)]
+                for r in rows]
+        out = ["; ".join(f"{h}: {c}" for h, c in zip(keys, r, strict=True)) for r in rows]
+        # How many rows there are, as a JSON list's count. "the": a line of the whole table
+        # reads as no record's, its first word no name.
+        out.append(f"the {keys[0]} count: {len(rows)}")
+        for i, h in enumerate(keys):
+            column = [quantities(r[i]) for r in rows]
+            # A column of amounts, not of ids, each cell one number and nothing else.
+            if all(len(q) == 1 and _CELL_AMOUNT.fullmatch(_plain(r[i])) and not _ID_DIGITS.search(r[i])
+                   for q, r in zip(column, rows, strict=True)):
+                out.append(f"the {h} total: {sum(q[0].value for q in column):g} {units[i]}".rstrip())
+        return "\n".join(out)
+    return text
 
 
 def head(text: str, words: int) -> str:
@@ -426,6 +515,9 @@ _UNITS = {
     "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
     "inch": "in", "km/h": "kmh", "kph": "kmh", "mph": "mph", "knots": "kn", "knot": "kn",
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
+    "kw": "kw", "hp": "hp", "bhp": "hp",
+    "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
+    "acre": "acre", "kwp": "kw",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -437,6 +529,8 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
     ("m3", "l"): 1000.0, ("kn", "kmh"): 1.852, ("mph", "kmh"): 1.609344, ("kn", "mph"): 1.150779,
     ("bar", "psi"): 14.5038, ("bar", "kpa"): 100.0, ("kpa", "psi"): 0.145038, ("kcal", "kj"): 4.184,
+    ("kw", "hp"): 1.34102, ("ha", "m2"): 10000.0,
+    ("ha", "acre"): 2.47105,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -693,6 +787,10 @@ def worded_clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
 @lru_cache(maxsize=8192)
 def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
     text = _plain(text)
+    # One text writes its dates one way: 25/03/2026 beside it makes 03/04/2026 day first.
+    parts = [(int(m.group("a")), int(m.group("b"))) for m in _DATE_PATTERNS[1].finditer(text)
+             if "." not in m.group(0)]
+    day_first, month_first = any(a > 12 for a, _ in parts), any(b > 12 for _, b in parts)
     out: list[tuple[str, frozenset[DateParts]]] = []
     spans: list[tuple[int, int]] = []
     for pattern in _DATE_PATTERNS:
@@ -709,8 +807,12 @@ def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
                 readings.add((year, _MONTHS[groups["mon"].lower().rstrip(".")], day))
             elif groups.get("a"):
                 a, b = int(groups["a"]), int(groups["b"])
-                # 03/05/2024 is 5 March in the US and 3 May elsewhere: either reading.
-                for mon, day in ((a, b), (b, a)):
+                # 03/05/2024 is 5 March in the US and 3 May elsewhere: either reading; a
+                # dotted date (03.05.2024) is day first, as are slashed ones among continental
+                # numbers (see _english_numbers).
+                orders = ((b, a),) if "." in m.group(0) or day_first and not month_first else (
+                    ((a, b),) if month_first and not day_first else ((a, b), (b, a)))
+                for mon, day in orders:
                     if 1 <= mon <= 12 and 1 <= day <= 31:
                         readings.add((year, mon, day))
             else:

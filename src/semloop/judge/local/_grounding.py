@@ -43,15 +43,18 @@ from ._claims import (
     Quantity,
     Valued,
     _dimension,
+    _english_numbers,
     _plain,
     _words,
     answer_text,
     clauses,
     clock_times,
+    continental,
     contradicts,
     converted,
     date_supported,
     dates,
+    delimited_records,
     derived_values,
     head,
     is_generic_advice,
@@ -737,6 +740,10 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
                 # not no business ("5-7 business days").
                 out.append((word_stems(" ".join(words)), f"no {' '.join(words[path:])}",
                             f"{key}: {value}", 0))
+            elif own and names and _nothing(value, own):
+                # Where several records have the key (a table's column, "available: 0"), the
+                # record's names say which one has none, as with a yes/no value.
+                out.append((own, f"no {' '.join(words[path:])} {names}", f"{key}: {value}", 1))
     return out
 
 
@@ -2558,9 +2565,13 @@ _JOINED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
-    texts += [table_records(tool_text(t.output)) for t in case.tools_called if t.output.strip()]
+    # Numbers as the claims' are read (1.234,56 as 1234.56), so a value's text is found in its
+    # record; a run whose tools write numbers the continental way writes its dates so too.
+    outputs = [tool_text(t.output) for t in case.tools_called if t.output.strip()]
+    dots = any(continental(o) for o in outputs)
+    texts += [table_records(_english_numbers(delimited_records(o), dots)) for o in outputs]
     # What the agent passed to a tool is known to it (an account number, the new address).
-    texts += [tool_text(json.dumps(dict(t.args))) for t in case.tools_called if t.args]
+    texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     said = answer_text(case.output)
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
