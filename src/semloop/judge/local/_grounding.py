@@ -194,6 +194,7 @@ class _Evidence:
     sentences: list[str] = field(default_factory=list)
     lower: str = ""
     stems: frozenset[str] = frozenset()
+    listed: list[frozenset[str]] = field(default_factory=list)  # see _listed
     values: list[float] = field(default_factory=list)
     direct: list[float] = field(default_factory=list)
     date_readings: list[tuple[int | None, int | None, int | None]] = field(default_factory=list)
@@ -514,6 +515,27 @@ def _abbreviated(term: str, claim: str, ev: _Evidence) -> bool:
     return False
 
 
+# A currency's code does not abbreviate its name ("CHF" for Swiss francs, "JPY" for yen):
+# the words of the names of each code.
+_CURRENCY_NAMES = {code: frozenset(names.split()) for code, names in (
+    ("CHF", "swiss franc francs"), ("JPY", "japanese yen"), ("SEK", "swedish krona kronor"),
+    ("NOK", "norwegian krone kroner"), ("DKK", "danish krone kroner"), ("ISK", "icelandic krona kronur"),
+    ("GBP", "british pound pounds sterling"), ("USD", "us american dollar dollars"),
+    ("EUR", "euro euros"), ("CNY", "chinese yuan renminbi"), ("KRW", "korean won"),
+    ("INR", "indian rupee rupees"), ("ZAR", "south african rand"), ("MXN", "mexican peso pesos"),
+    ("AUD", "australian dollar dollars"), ("CAD", "canadian dollar dollars"),
+    ("NZD", "new zealand dollar dollars"), ("HKD", "hong kong dollar dollars"),
+    ("SGD", "singapore dollar dollars"), ("PLN", "polish zloty"), ("CZK", "czech koruna"),
+    ("HUF", "hungarian forint"), ("TRY", "turkish lira"), ("BRL", "brazilian real reais"),
+    ("THB", "thai baht"))}
+
+
+def _currency_named(term: str, ev: _Evidence) -> bool:
+    """Whether the term is a word of the name of a currency whose code the texts give."""
+    return any(term in names and re.search(rf"\b{code}\b", text)
+               for code, names in _CURRENCY_NAMES.items() for text in ev.texts)
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
@@ -720,6 +742,7 @@ def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
     for pairs in records:
         names = " ".join(v for _, v in pairs if v.lower() not in _YES_NO and v != _NULL
                          and len(v.split()) <= _NAME_WORDS and not quantities(v) and not dates(v))
+        names += "".join(f" {_SIZE_WORDS[v.upper()]}" for _, v in pairs if v.upper() in _SIZE_WORDS)
         # Flattened keys of one record share their parents' words: what the pairs all
         # start with is the record's path, not the key.
         keys = [_key_words(k) for k, _ in pairs]
@@ -767,6 +790,20 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
 _THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
 
 
+def _other_kind(part: str, pair: str, mine: frozenset[str]) -> bool:
+    """The clause gives the key's thing another qualifier than the key's missing one:
+    "standard shipping" is not the "express shipping" of "express shipping: False"."""
+    keys = [stem(w) for w in _key_words(pair.rpartition(": ")[0])]
+    missing = [i for i, k in enumerate(keys[:-1]) if k not in mine]
+    if len(missing) != 1 or any(k not in mine for k in keys[missing[0] + 1:]):
+        return False
+    head = keys[missing[0] + 1]
+    words = _words(part.lower())
+    return any(stem(w) == head and (b := words[i - 1]).isalpha() and b not in _FUNCTION_WORDS
+               and b not in _VERBS and stem(b) not in keys and not _NEGATOR.fullmatch(b)
+               for i, w in enumerate(words) if i)
+
+
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     """A clause of the claim that says a yes/no value of the context the other way: it
     names the key's words (its last, the predicate, may be said in another word) and
@@ -782,7 +819,7 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
             if records and not any(_said(n, stated.lower()) for r in records for n in r.names) and any(
                     _said(n, stated.lower()) for r in ev.records if r not in records for n in r.names):
                 continue
-            named = len(key - mine) <= min(1, len(key) - 1)
+            named = len(key - mine) <= min(1, len(key) - 1) and not _other_kind(part, pair, mine)
             # With no other word in common, only a plainly affirmative clause is read: one
             # with a zero ("the late fee is 0 EUR") or a negator ("refunds are not possible")
             # may say the same.
@@ -792,6 +829,45 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated) and not (
                     _NEGATOR.search(stated) and _denied_near(part, frozenset(flipped.split()))):
                 return f'"{flipped}" where the context says "{pair}"'
+    return ""
+
+
+# A yes/no key whose last word says the thing is there or asked for ("deposit_required",
+# "breakfast_included"): a claim that there is none of the thing ("there is no deposit to
+# pay") denies a true one, whatever word it uses for the predicate; and a claim that the
+# thing is needed affirms a false requirement.
+_NEEDED = frozenset(stem(w) for w in ("required", "needed", "mandatory", "necessary"))
+_PRESENCE = _NEEDED | frozenset(stem(w) for w in (
+    "included", "available", "allowed", "permitted", "provided", "offered", "accepted", "payable",
+    "applicable", "enabled", "supported"))
+
+
+def _presence_conflict(claim: str, ev: _Evidence) -> str:
+    for own, _, pair, _ in ev.keyed:
+        key, _, value = pair.rpartition(": ")
+        said = _YES_NO.get(value.strip().lower())
+        words = _key_words(key)
+        subject = [w for w in words[:-1] if stem(w) in own]  # its own words, not its path
+        if said is None or not subject or stem(words[-1]) not in _PRESENCE or (
+                ev.lower.count(f"{key.lower()}:") != 1):
+            continue  # one record's key: which record a claim means is not read here
+        name = r"\s+".join(re.escape(w) for w in subject) + r"\w*"
+        if said:
+            found = re.search(rf"\b(?:no|without(?:\s+(?:a|an|any))?|not\s+(?:a|an|any)|"
+                              rf"(?:n't|not)\s+(?:need|have)\s+(?:to\s+\w+\s+)?(?:a|an|any)|"
+                              rf"zero)\s+(?:\w+\s+)?{name}\b|\b{name}\s+(?:is|are|will be)(?:n't|\s+not)\s+"
+                              r"(?:needed|required|necessary|due|payable)\b", claim, re.IGNORECASE)
+        elif stem(words[-1]) in _NEEDED:
+            found = re.search(rf"\b(?:need|needs|must|have to|has to|required to)\s+(?:\w+\s+){{0,2}}"
+                              rf"(?:a|an|the|your)\s+{name}\b|\b{name}\s+(?:is|are|will be)\s+"
+                              r"(?:needed|required|necessary|mandatory|due|payable)\b", claim, re.IGNORECASE)
+            if found is not None and (_negated_before(claim, found.start())
+                                      or _CONDITIONAL.search(claim[: found.start()])):
+                found = None
+        else:
+            continue
+        if found is not None:
+            return f'"{found.group(0)}" where the context says "{pair}"'
     return ""
 
 
@@ -842,7 +918,8 @@ _DEGREE = frozenset("further additional extra similar full same other standard".
 
 def _item_head(words: Sequence[str]) -> str:
     """The word an offered item is named by: its last, or the one before a category noun."""
-    kept = [w for w in words if w not in _DEGREE and w not in _FUNCTION_WORDS]
+    # "guidance tonight": a time word after the item says when, it names no item.
+    kept = [w for w in words if w not in _DEGREE and w not in _FUNCTION_WORDS and w not in _KEY_WHEN]
     while kept and kept[-1] in _CATEGORY_NOUNS:
         kept.pop()
     return kept[-1] if kept else ""
@@ -1131,6 +1208,38 @@ def _value_swapped(q: Quantity, labels: Mapping[str, frozenset[str]], stated: Se
                for v in ev.valued)
 
 
+# "45% repaid, so 55% is still outstanding": a share of what is left of the whole.
+_REST = re.compile(r"\b(?:remain(?:s|ing)?|left|outstanding|still|to go|unpaid|rest|balance)\b",
+                   re.IGNORECASE)
+
+
+def _wrong_rest(q: Quantity, stated: Sequence[Quantity], claim: str, ev: _Evidence) -> bool:
+    """A percentage a claim gives as the rest of another it gives (a word of what remains
+    follows that other) that is not 100 minus it, nor a value the evidence states: the rest
+    of a whole is worked out one way only, whatever chance sums of other numbers match it."""
+    others = [p for p in stated if p.unit == "%" and p is not q and p.value != q.value]
+    return (q.unit == "%" and bool(others) and not number_supported(q, ev.direct)
+            and any(claim.find(p.text) < claim.find(q.text) for p in others)
+            and _REST.search(claim) is not None
+            and not number_supported(q, sorted(100 - p.value for p in others)))
+
+
+_YEAR_EDGE = re.compile(r"\b(after|before)\s+$", re.IGNORECASE)
+
+
+def _year_edge(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"after 2020" is "on or after 1 January 2021" (or "after 31 December 2020"), and
+    "before 2021" is "before 1 January 2021": a bare year that bounds a period, given by
+    the context as the day at its edge."""
+    edge = _YEAR_EDGE.search(claim[: claim.find(q.text)]) if _bare_year(q) else None
+    if edge is None:
+        return False
+    year = int(q.value)
+    days = {(year + 1, 1, 1), (year, 12, 31)} if edge.group(1).lower() == "after" else {
+        (year, 1, 1), (year - 1, 12, 31)}
+    return bool(days & set(ev.date_readings))
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -1182,7 +1291,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or (q.text in in_range and q.value in hours)
                      or id(q) in times or number_supported(q, restated)
-                     or number_supported(q, own) or number_supported(q, ev.ages))
+                     or number_supported(q, own) or number_supported(q, ev.ages)
+                     or _year_edge(q, claim, ev))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
@@ -1191,7 +1301,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         slip = unit_slip(q.unit, ev.units.get(q.value, ()))
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev)
-        if supported and not slip and not swapped and (
+        if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
                 or number_supported(q, mine)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
@@ -1341,7 +1451,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
     names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev)
-                   and not _abbreviated(t, claim.text, ev))
+                   and not _abbreviated(t, claim.text, ev) and not _currency_named(t, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
     if claim.alone:
@@ -1445,6 +1555,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
+                                     or _presence_conflict(claim.text, ev)
                                      or (claim.index == 1 and _both_wrong(claim.text, ev)))
     if state:
         contradicted = True
@@ -1612,8 +1723,11 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         # about a name that one gives and the answer is that value alone (a question through
         # another entity: "the birth name of Frazier's opponent" where "Ali and Frazier"
         # leads to "Muhammad Ali (born Cassius Clay)").
-        if own_v == 0 and best_o >= 1 and best_o > best_v and not (kind == "e" and _tokens(claim) <= own and any(
-                _bridged(seg_names[i] | _capitalised(segs[i]), seg_names[j], question, ev)
+        # Nor where the claim names the entity that joins the two itself ("run by the
+        # Halden Institute, which is in Bergen"): it walks the join, it does not skip it.
+        if own_v == 0 and best_o >= 1 and best_o > best_v and not (kind == "e" and any(
+                _bridged(seg_names[i] | _capitalised(segs[i]), seg_names[j], question, ev) if _tokens(claim) <= own
+                else _bridged(value, frozenset(n for n in value if _said(n, segs[j].lower())), question, ev)
                 for i in range(len(segs)) if holds[i]
                 for j in range(len(segs)) if not holds[j] and anchors & seg_tokens[j])):
             return value.text if kind == "n" else " ".join(sorted(value))
@@ -1691,6 +1805,10 @@ _NAME_WORD = 4  # a word of a record's name this long may name it alone
 _TITLE_WORDS = 8  # a record's name may be a title ("The Left Hand of Darkness")
 
 
+_SIZE_WORDS = {"XS": "extra small", "S": "small", "M": "medium", "L": "large", "XL": "extra large",
+               "XXL": "extra extra large"}
+
+
 def _records(texts: Iterable[str]) -> list[_Record]:
     """The texts' flattened records, each with the names no other record gives."""
     found: list[tuple[set[str], tuple[tuple[str, str], ...]]] = []
@@ -1710,6 +1828,9 @@ def _records(texts: Iterable[str]) -> list[_Record]:
     found = [({*names, *(w for n in names for w in n.split() if len(n.split()) > 1
                          and len(w) >= _NAME_WORD and w.isalpha() and w not in _FUNCTION_WORDS)},
               pairs) for names, pairs in found]
+    # A size's code ("size: M") is named by its whole word ("the medium", "the extra large").
+    found = [(names | {_SIZE_WORDS[v.upper()] for _, v in pairs if v.upper() in _SIZE_WORDS}, pairs)
+             for names, pairs in found]
     return [_Record(frozenset(names - set().union(*(n for n, _ in found if n is not names))), pairs)
             for names, pairs in found]
 
@@ -2562,6 +2683,55 @@ def _current_keyed(calls: Sequence[ToolCall], texts: Sequence[str]) -> list[tupl
 _JOINED = re.compile(r"(?<=[a-z0-9)][.!?])(?=[A-Z][a-z])")
 
 
+def _listed(texts: Iterable[str]) -> list[frozenset[str]]:
+    """The stems of each item of a list a text gives under one repeated key ("steps: …",
+    "documents: …"), where the item has words of its own (no bare number or code)."""
+    out: list[frozenset[str]] = []
+    for text in texts:
+        # A line of one pair: a line of several is a record (flattened JSON), not an item.
+        pairs = [(k.lower(), v) for line in text.splitlines()
+                 if len(_PAIR_SPLIT.split(line)) == 1 and (m := _PAIR.match(line)) for k, v in [m.groups()]]
+        keys = Counter(k for k, _ in pairs)
+        out.extend(stems for k, v in pairs if keys[k] > 1 and len(stems := word_stems(v)) > 1)
+    return out
+
+
+# An answer's list items: in a sentence ("do X, then Y, and Z", "1) X, 2) Y") or a line each.
+_LIST_ITEM = re.compile(r"[,;:]\s*(?:and\s+|then\s+)*|\s+(?:and\s+)?then\s+|\s+and\s+|\s*\b\d\)\s*|\n",
+                        re.IGNORECASE)
+
+
+def _items_listed(text: str, listed: Sequence[frozenset[str]]) -> tuple[int, list[frozenset[str]]]:
+    """How many of the text's items restate an item of the context's lists (most of the
+    item's words are the listed item's), and the stems of the items that restate none."""
+    restated, others = 0, []
+    for item in _LIST_ITEM.split(text):
+        stems = word_stems(item)
+        if not stems:
+            continue
+        if any(2 * len(stems & listed_item) >= len(stems) for listed_item in listed):
+            restated += 1
+        else:
+            others.append(stems)
+    return restated, others
+
+
+def _unlisted_items(claims: Sequence[_Claim], ev: _Evidence) -> None:
+    """An answer that gives the context's list (steps, documents, what a package includes),
+    two items of it or more, and an item besides that the context never names: the list
+    is the context's, so the added item is invented, as an offered item is (staged in the
+    head like ``offered``). Instructions too: they restate the context's steps."""
+    found = [_items_listed(c.text, ev.listed) for c in claims]
+    if sum(n for n, _ in found) < 2:
+        return
+    for claim, (_, others) in zip(claims, found, strict=True):
+        # Two words the context never has: an item of its own, not a rewording.
+        invented = [o for o in others if sum(w.isalpha() for w in o - ev.stems) >= 2]
+        if invented and not claim.found.get("offered"):  # not counted twice by the item checks
+            claim.found["offered"] = claim.found.get("offered", 0.0) + len(invented)
+            claim.why.append(f"lists {', '.join(sorted(invented[0] - ev.stems)[:3])}, which the context's list never names")
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
@@ -2581,9 +2751,12 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     acronyms = {a.lower() for a in re.findall(r"\b[A-Z][A-Z0-9&]+\b", asked[-1])} if asked else set()
     affirms = (key_terms(asked[-1]) - acronyms if asked and pieces and _YES.match(pieces[0])
                else frozenset())
+    # Instructions that restate the context's listed steps give its facts: they are read.
+    listed = _listed(texts)
     claims = [] if _foreign(said) else [
         _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset())
-        for i, p in enumerate(pieces) if _asserted(p)][:_MAX_CLAIMS]
+        for i, p in enumerate(pieces) if _asserted(p) or (
+            listed and not p.rstrip().endswith("?") and _items_listed(p, listed)[0])][:_MAX_CLAIMS]
     return texts, claims, pieces
 
 
@@ -2632,6 +2805,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                     for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part)))
     evidence.keyed = [s for s in evidence.keyed if s[3] or given[s[2].split(":")[0].lower()] == 1]
     evidence.records = _records(texts)
+    evidence.listed = _listed(texts)
     evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
@@ -2647,6 +2821,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                 # Staged in the head like ``offered``: an action is no thing the context names.
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
                 claim.why.append(f'"{done.group(0)}", but every call only read')
+    _unlisted_items(claims, evidence)
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
     ev.flag("rule", min(max(worst.logit, -5.0), 10.0), note if worst.why else "")
