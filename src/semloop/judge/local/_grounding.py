@@ -2042,7 +2042,8 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
         listed = {w for r in _records([g]) for n in r.names for w in n.split()} - _FUNCTION_WORDS
         # "It runs for 538 km", "The magazine was started in 1989" are about the sentence
         # before's subject.
-        own = [*(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)]
+        # Sorted: the winner named in the reasoning must not depend on the hash seed.
+        own = sorted(key_terms(g) | _capitalised(g[:1].upper() + g[1:]) | listed)
         if _PRONOUN_START.match(g):
             # "It was founded in 1865 in Tampere": still Nokia's sentence, Tampere named too.
             names = [*own, *names]
