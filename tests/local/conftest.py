@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from conftest import REFERENCE_DATASET  # tests/conftest.py, the shared one
+from semloop.case import RunCase, ToolCall
 from semloop.judge.local import LocalBackend
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._grounding import hallucination_evidence
 from semloop.judge.local._model import Embedder
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
@@ -28,6 +30,18 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         pytest.fail(f"{path} is missing: it is part of the repository (or the shared reference)")
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def found(embed: Embed, question: str, answer: str, context: str = "", tool: object = "",
+          calls: tuple[ToolCall, ...] = ()) -> dict[str, float]:
+    """What HALLUCINATION's checks find in one answer (the evidence its head weighs): over a
+    document, one tool's output (text as given, anything else as its JSON), or calls."""
+    if tool != "":
+        output = tool if isinstance(tool, str) else json.dumps(tool)
+        calls = (ToolCall(name="lookup", args={}, output=output, success=True), *calls)
+    case = RunCase(id="check", input=question, output=answer,
+                   context=(context,) if context else (), tools_called=calls)
+    return hallucination_evidence(case, embed).features
 
 
 @pytest.fixture(scope="session")

@@ -20,15 +20,9 @@ from semloop.judge.local._claims import (
     word_stems,
     worded_clock_times,
 )
-from semloop.judge.local._grounding import hallucination_evidence
+from semloop.judge.local._grounding import _code_free, hallucination_evidence
 
-
-def found(embed: Embed, question: str, answer: str, context: str = "",
-          tool: str = "") -> dict[str, float]:
-    tools = (ToolCall(name="lookup", args={}, output=tool, success=True),) if tool else ()
-    case = RunCase(id="check", input=question, output=answer,
-                   context=(context,) if context else (), tools_called=tools)
-    return hallucination_evidence(case, embed).features
+from .conftest import found
 
 
 def test_a_value_is_labelled_by_the_words_next_to_it() -> None:
@@ -1140,3 +1134,12 @@ def test_a_table_rows_nothing_is_that_rows_own(embed: Embed) -> None:
     tix = "category | price | available\nStehplatz | 39,50 € | 1.120\nTribüne | 69,00 € | 0\nVIP | 149,00 € | 42"
     assert found(embed, "seats?", "Yes, Tribüne seats are available at €69.00.", tool=tix)["negation"] == 1
     assert found(embed, "seats?", "Yes, VIP seats are available at €149.00.", tool=tix)["negation"] == 0
+
+
+def test_code_free_is_read_once_and_answers_the_same() -> None:
+    log = "status: ok\nx = compute(y)\nThe refund was issued.\n"
+    _code_free.cache_clear()
+    first = _code_free(log)
+    again = _code_free(log)
+    assert first == again == "status: ok\nThe refund was issued."
+    assert _code_free.cache_info().hits == 1
