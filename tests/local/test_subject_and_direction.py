@@ -3,6 +3,8 @@ on another jurisdiction, a conversion or an act the other way round (the blind26
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from semloop.case import RunCase, ToolCall
@@ -51,9 +53,19 @@ def test_an_answer_about_another_subject_drifts(embed: Embed, wrong: RunCase, ri
     assert answer_off_topic_drift(wrong, embed).value >= 0.5 > answer_off_topic_drift(right, embed).value
 
 
+_ASKED_FOR_READING = ("Your bill includes a catch-up on an estimated reading. Please let me know once "
+                      "you have a meter reading.")
+
+
 def test_a_terse_note_or_a_chat_is_not_read_for_its_subject(embed: Embed) -> None:
     terse = case("bill up why", "Staying hydrated matters. Adults need two litres a day. Teas count too.")
     assert off_topic_evidence(terse, embed).features["stretch"] == 0.0
+    # A chat that ends in courtesies (the customer thanked and said goodbye, again and again)
+    # answers the last message, not the opening request.
+    closing = case(_WATER, "Goodbye for now! Take care. Have a lovely evening.",
+                   steps=(_ASKED_FOR_READING,))
+    assert off_topic_evidence(closing, embed).features["stretch"] == 0.0
+    assert off_topic_evidence(replace(closing, steps=()), embed).features["stretch"] == 0.0
 
 
 @pytest.mark.parametrize(("feature", "wrong", "right"), [

@@ -2676,9 +2676,10 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     request that states its subject, and an answer of several sentences none of which, nor
     their sum, comes near it, whatever words they share with it ("fall", "student ID" in
     a football schedule given for a tuition due date). A chat's last reply answers the
-    last message, and a patch is the work; items of a list answer a broad goal one facet
-    each: none is read."""
-    if len(case.input.split()) < _SUBJECT_WORDS or _conversed(case) or _patch_handed_in(case):
+    last message (a closing courtesy its thanks or goodbye), and a patch is the work; items
+    of a list answer a broad goal one facet each: none is read."""
+    if (len(case.input.split()) < _SUBJECT_WORDS or _chatted(case) or _CLOSING.match(case.output)
+            or _patch_handed_in(case)):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
     if len(said) < _SUBJECT_UNITS or max(cos[i] for i in said) >= _ANCHOR_COS:
