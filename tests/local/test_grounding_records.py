@@ -217,6 +217,19 @@ def test_an_item_added_to_the_context_s_list_is_invented(embed: Embed) -> None:
     docs = {"documents": ["Birth certificate of the child", "Proof of address dated this year"]}
     bring = "Bring the birth certificate of the child, proof of address dated this year, and a signed letter from your landlord."
     assert found(embed, "what to bring?", bring, tool=docs)["offered"] >= 1
+    # Bullets: an item between two lines of the context's list.
+    bullets = ("You need:\n- Birth certificate of the child\n- A signed letter from your landlord\n"
+               "- Proof of address dated this year")
+    assert found(embed, "what to bring?", bullets, tool=docs)["offered"] >= 1
+
+
+def test_prose_that_names_listed_items_lists_nothing(embed: Embed) -> None:
+    # A coding run's note: its clauses split on "and" and name two of the context's listed
+    # items, but it is no list of the context's, and its next sentence adds no item to one.
+    usages = {"usages": ["mostly tests of the axes", "the definition itself"]}
+    note = ("The usages seem to be mostly tests of the axes and the definition itself. "
+            "This just attaches it to the Axes class.")
+    assert found(embed, "where is it used?", note, tool=usages).get("offered", 0) == 0
 
 
 def test_a_size_s_code_is_named_by_its_word(embed: Embed) -> None:

@@ -2728,7 +2728,16 @@ def _unlisted_items(claims: Sequence[_Claim], ev: _Evidence) -> None:
     found = [_items_listed(c.text, ev.listed) for c in claims]
     if sum(n for n, _ in found) < 2:
         return
-    for claim, (_, others) in zip(claims, found, strict=True):
+    single = [restated + len(others) == 1 for restated, others in found]
+    for i, (claim, (restated, others)) in enumerate(zip(claims, found, strict=True)):
+        # Only a list gives the context's list, not prose whose clauses split on "and" (a
+        # coding run's "the usages seem to be tests and the definition"): a claim that
+        # restates two items of it among three or more of its own ("1) … 2) … 3) …"), or a
+        # line of one item between two lines wholly of the context's list (bullets).
+        in_line = restated >= 2 and restated + len(others) >= 3
+        beside = 0 < i < len(found) - 1 and all(found[j][0] and not found[j][1] for j in (i - 1, i + 1))
+        if not (in_line or single[i] and beside):
+            continue
         # Two words the context never has: an item of its own, not a rewording.
         invented = [o for o in others if sum(w.isalpha() for w in o - ev.stems) >= 2]
         if invented and not claim.found.get("offered"):  # not counted twice by the item checks
