@@ -91,3 +91,16 @@ def test_work_still_under_way_is_left(embed: Embed) -> None:
     assert task_completion_evidence(stalled, embed).features["remainder"] == 1.0
     assert float(answer_task_completion(stalled, embed).value) >= 0.5
     assert float(answer_task_completion(done, embed).value) < 0.5
+
+
+def test_a_promise_after_the_reported_act_is_follow_up(embed: Embed) -> None:
+    # The asked act done and reported ("Quote sent …"): the promise after it is further service.
+    sent = call("send_quote", {"customer": "Halden Bakery", "quote": "Q-3310"}, {"status": "sent"})
+    done = case("Send quote Q-3310 to Halden Bakery.",
+                "Quote sent to Halden Bakery. I'll chase them if they haven't replied by Monday.", sent)
+    # Another act done (a draft), the asked one still only promised.
+    drafted = call("create_quote_draft", {"customer": "Halden Bakery"}, {"draft": "Q-3310"})
+    put_off = case("Send quote Q-3310 to Halden Bakery.",
+                   "Quote draft for Halden Bakery is ready. I'll send it over shortly.", drafted)
+    assert task_completion_evidence(done, embed).features["promise"] == 0.0
+    assert task_completion_evidence(put_off, embed).features["promise"] == 1.0

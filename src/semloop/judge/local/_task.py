@@ -823,6 +823,17 @@ def _flag_undone(ev: Evidence, undone: list[str]) -> None:
         ev.flag("act_missing", ev.features["act_missing"] + len(undone), ev.notes.get("act_missing", undone[0]))
 
 
+def _reports_act(case: RunCase, run: _Run) -> bool:
+    """A call that did the request's act succeeded (send_rfq for "send the RFQ") and a
+    sentence that promises nothing reports it, in its own words ("RFQ sent to all three
+    suppliers"): what the answer still promises ("I'll flag the replies") comes after the work."""
+    asked = word_stems(_asked_text(case.input))
+    done = [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
+            and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
+    return any(word_stems(s) & word_stems(f"{c.name.replace('_', ' ')} {tool_text(json.dumps(c.args))}")
+               for s in run.sentences if not promises_only(s) for c in done)
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -834,7 +845,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
               or bool(_ASKS_USER.search(text)))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
-    ev.flag("promise", promises_only(offered, case.input) and not awaits,
+    ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run),
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
