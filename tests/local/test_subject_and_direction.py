@@ -98,3 +98,13 @@ def test_the_users_own_region_is_the_place_asked(embed: Embed) -> None:
     right = case("My lease in Denver ended. How long does my landlord have to return the deposit?",
                  "Under Colorado law, your landlord has one month, or up to 60 days if the lease says so.")
     assert task_understanding_evidence(right, embed).features["substitute"] == 0.0
+
+
+def test_a_general_change_call_carries_an_upgrade(embed: Embed) -> None:
+    # change_membership can move a membership up a tier; cancel_membership ends it.
+    def ran(name: str) -> RunCase:
+        return case("Upgrade my gym membership to the Plus tier from next month.",
+                    "Sorted: from 1 March you're on Plus at 49 € a month.",
+                    tools=(ToolCall(name, {"member": "GM-118", "tier": "PLUS"}, '{"status": "scheduled"}', True),))
+    assert task_understanding_evidence(ran("change_membership"), embed).features["other_action"] == 0.0
+    assert task_understanding_evidence(ran("cancel_membership"), embed).features["other_action"] == 1.0

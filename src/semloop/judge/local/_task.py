@@ -1607,6 +1607,10 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
     buy purchase donate drain""".split())  # noqa: SIM905
 
 
+_LEVEL_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade"))
+_GENERAL_CHANGES = frozenset(stem(w) for w in ("change", "update", "modify", "edit", "adjust", "switch"))
+
+
 _READ_VERBS = frozenset(stem(w) for w in """get list fetch read search find lookup look query show
     view describe check""".split())  # noqa: SIM905
 
@@ -1649,7 +1653,10 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # A call's name opens on its act (cancel_order cancels; the subscription of
     # cancel_subscription is its object): a run that performed an asked act did what was
     # asked, whatever else the request's words name ("my open order").
-    if any(_alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked for c, _ in acts):
+    # A call that changes a thing in general (change_plan, update_subscription) can carry an
+    # upgrade or a downgrade, which are changes of level; its name says no other act.
+    if any(_alike(first) & asked or first in _GENERAL_CHANGES and asked & _LEVEL_CHANGES
+           for first in (stem(re.split(r"[_\W]+", c.name.lower())[0]) for c, _ in acts)):
         return None
     for c, verbs in acts:
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
