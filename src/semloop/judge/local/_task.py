@@ -827,11 +827,16 @@ def _reports_act(case: RunCase, run: _Run) -> bool:
     """A call that did the request's act succeeded (send_rfq for "send the RFQ") and a
     sentence that promises nothing reports it, in its own words ("RFQ sent to all three
     suppliers"): what the answer still promises ("I'll flag the replies") comes after the work."""
-    asked = word_stems(_asked_text(case.input))
-    done = [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
-            and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
     return any(word_stems(s) & word_stems(f"{c.name.replace('_', ' ')} {tool_text(json.dumps(c.args))}")
-               for s in run.sentences if not promises_only(s) for c in done)
+               for s in run.sentences if not promises_only(s) for c in _asked_acts(case))
+
+
+def _asked_acts(case: RunCase) -> list[ToolCall]:
+    """The successful calls that did an act the request asks: each opens on its verb or a
+    verb of the same act (send_rfq for "send the RFQ")."""
+    asked = word_stems(_asked_text(case.input))
+    return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
+            and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
 
 
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
@@ -2594,7 +2599,15 @@ def _drift_by_meaning(
     # A unit in another language than the request (a reply in Spanish to a request in
     # English) is far from it to the embedder whatever it says: its distance is no evidence.
     foreign = _foreign(case.input, units)
-    cos = [1.0 if foreign[i] else float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
+    # A side matter the call doing the asked act carries ("I saw an open recall, so I've
+    # added it to the same visit", the booking's arguments naming the recall) is part of
+    # that work, however far its words are from the request's. Such a matter is an argument
+    # that names nothing the request does: "world_connect_india" is the pack asked for.
+    carried = {w for c in _asked_acts(case) for v in c.args.values()
+               for item in (v if isinstance(v, list) else [v])
+               if not word_stems(str(item)) & asked for w in word_stems(str(item)) if w.isalpha()}
+    cos = [1.0 if foreign[i] or word_stems(units[i][0]) & carried else float(vectors[0] @ vectors[i + 1])
+           for i in range(len(units))]
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
