@@ -104,3 +104,14 @@ def test_a_promise_after_the_reported_act_is_follow_up(embed: Embed) -> None:
                    "Quote draft for Halden Bakery is ready. I'll send it over shortly.", drafted)
     assert task_completion_evidence(done, embed).features["promise"] == 0.0
     assert task_completion_evidence(put_off, embed).features["promise"] == 1.0
+
+
+def test_asked_for_all_one_call_an_item(embed: Embed) -> None:
+    read = call("get_booking", {"ref": "BK-7"}, {"guests": ["G-1", "G-2", "G-3"]})
+    some = case("Register all 3 guests on booking BK-7.", "Registered two guests; the third will follow.",
+                read, call("register_guest", {"guest": "G-1"}, {"ok": True}),
+                call("register_guest", {"guest": "G-2"}, {"ok": True}))
+    every = case("Register all 3 guests on booking BK-7.", "All three guests are registered.",
+                 read, *(call("register_guest", {"guest": g}, {"ok": True}) for g in ("G-1", "G-2", "G-3")))
+    assert task_completion_evidence(some, embed).features["act_missing"] >= 1.0
+    assert task_completion_evidence(every, embed).features["act_missing"] == 0.0

@@ -739,7 +739,45 @@ def _fewer_than_all(case: RunCase) -> str | None:
                 left = [x for x in ids if x.lower() not in acted]
                 if acted < {x.lower() for x in ids} and not any(x.lower() in case.output.lower() for x in left):
                     return left[0]
+    return _fewer_by_calls(case)
+
+
+def _fewer_by_calls(case: RunCase) -> str | None:
+    """The same, one call an item: asked for all of a stated number ("all 4 of my tickets"),
+    the run read a list of that many codes (TK-1 … TK-4), then called one act on some of
+    them, each by its code, and names none of the rest. The number ties the list read to
+    the things asked; a list of another length may be other things of the user's."""
+    counts = {int(n) for n in re.findall(r"\ball (?:the |of the )?(\d{1,2})\b", case.input, re.IGNORECASE)}
+    calls = case.tools_called
+    for i, read in enumerate(calls):
+        if _failed(read) or not _reads(read):
+            continue
+        for codes in (c for c in _code_lists(read.output) if len(c) in counts):
+            for name in dict.fromkeys(c.name for c in calls[i + 1:] if not _failed(c) and not _reads(c)):
+                acted = {str(v).lower() for c in calls[i + 1:] if c.name == name and not _failed(c)
+                         for v in c.args.values()} & {x.lower() for x in codes}
+                left = [x for x in codes if x.lower() not in acted]
+                if acted and left and not any(x.lower() in case.output.lower() for x in left):
+                    return left[0]
     return None
+
+
+def _code_lists(output: str) -> list[list[str]]:
+    """The lists of two codes or more (strings with a digit) in a call's JSON output."""
+    try:
+        stack = [json.loads(output)]
+    except ValueError:
+        return []
+    out: list[list[str]] = []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            if len(node) >= 2 and all(isinstance(x, str) and re.search(r"\d", x) for x in node):
+                out.append(node)
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return out
 
 
 def _lacks(record: dict[str, Any], word: str) -> bool | None:
