@@ -115,3 +115,13 @@ def test_asked_for_all_one_call_an_item(embed: Embed) -> None:
                  read, *(call("register_guest", {"guest": g}, {"ok": True}) for g in ("G-1", "G-2", "G-3")))
     assert task_completion_evidence(some, embed).features["act_missing"] >= 1.0
     assert task_completion_evidence(every, embed).features["act_missing"] == 0.0
+
+
+def test_an_answer_that_ends_on_a_hold_is_work_left(embed: Embed) -> None:
+    held = case("Please renew my gym membership for another year.",
+                "Sure, I'm renewing your membership for another year now, one moment please.")
+    done = case("Please renew my gym membership for another year.",
+                "Renewed until 31 May 2028. The new card may take a moment to appear in the app.",
+                call("renew_membership", {"member": "GM-4"}, {"until": "2028-05-31"}))
+    assert task_completion_evidence(held, embed).features["remainder"] == 1.0
+    assert task_completion_evidence(done, embed).features["remainder"] == 0.0

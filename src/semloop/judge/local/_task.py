@@ -546,6 +546,10 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     r"\b(?:part|half)-?way (?:through|done)\b|"
                     r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
                     re.IGNORECASE)
+# A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
+# that acts followed it (a chat's last message may be the hold before the calls that did it).
+_HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
+                   r"bear with me)\W*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)
 _DONE_MARK = re.compile("[\u2705\u2714\u2713]")  # ✅ ✔ ✓
 
@@ -911,7 +915,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Not when a patch is handed in: the submission closes the work the note before it
     # announced ("… then the group is next").
     last = [] if _patch_handed_in(case) else case.steps[-1:]
-    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s) or _BEGUN.search(s)), None)
+    held = not any(not _failed(c) and not _reads(c) for c in case.tools_called)
+    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s) or _BEGUN.search(s)
+                      or held and _HOLD.search(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
