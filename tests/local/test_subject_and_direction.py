@@ -110,3 +110,28 @@ def test_the_users_own_region_is_the_place_asked(embed: Embed) -> None:
     right = case("My lease in Denver ended. How long does my landlord have to return the deposit?",
                  "Under Colorado law, your landlord has one month, or up to 60 days if the lease says so.")
     assert task_understanding_evidence(right, embed).features["substitute"] == 0.0
+
+
+def test_a_general_change_call_carries_an_upgrade(embed: Embed) -> None:
+    # change_membership can move a membership up a tier; cancel_membership ends it.
+    def ran(name: str) -> RunCase:
+        return case("Upgrade my gym membership to the Plus tier from next month.",
+                    "Sorted: from 1 March you're on Plus at 49 € a month.",
+                    tools=(ToolCall(name, {"member": "GM-118", "tier": "PLUS"}, '{"status": "scheduled"}', True),))
+    assert task_understanding_evidence(ran("change_membership"), embed).features["other_action"] == 0.0
+    assert task_understanding_evidence(ran("cancel_membership"), embed).features["other_action"] == 1.0
+
+
+def test_a_side_matter_the_asked_act_carries_is_its_work(embed: Embed) -> None:
+    # The seal swap rides on the booked visit's call; the history of the chef's city rides on nothing.
+    def booked(extra: str) -> RunCase:
+        return case("Schedule the annual service for my boiler next week.",
+                    f"Your boiler service is booked for Wednesday at 09:00. {extra}",
+                    tools=(ToolCall("schedule_service", {"date": "2027-06-11", "extra": ["flue seal replacement"]},
+                                    '{"status": "booked"}', True),))
+    folded = booked("While checking the warranty I noticed the flue seal is past its replacement date, "
+                    "so I've added a seal swap to the same visit at no extra cost.")
+    aside = booked("By the way, the engineer trained in Lyon, and Lyonnaise cooking has a fascinating "
+                   "history: the city's mères ran bouchons that shaped French gastronomy for a century.")
+    assert float(answer_off_topic_drift(folded, embed).value) < 0.5
+    assert float(answer_off_topic_drift(aside, embed).value) >= 0.5

@@ -91,3 +91,37 @@ def test_work_still_under_way_is_left(embed: Embed) -> None:
     assert task_completion_evidence(stalled, embed).features["remainder"] == 1.0
     assert float(answer_task_completion(stalled, embed).value) >= 0.5
     assert float(answer_task_completion(done, embed).value) < 0.5
+
+
+def test_a_promise_after_the_reported_act_is_follow_up(embed: Embed) -> None:
+    # The asked act done and reported ("Quote sent …"): the promise after it is further service.
+    sent = call("send_quote", {"customer": "Halden Bakery", "quote": "Q-3310"}, {"status": "sent"})
+    done = case("Send quote Q-3310 to Halden Bakery.",
+                "Quote sent to Halden Bakery. I'll chase them if they haven't replied by Monday.", sent)
+    # Another act done (a draft), the asked one still only promised.
+    drafted = call("create_quote_draft", {"customer": "Halden Bakery"}, {"draft": "Q-3310"})
+    put_off = case("Send quote Q-3310 to Halden Bakery.",
+                   "Quote draft for Halden Bakery is ready. I'll send it over shortly.", drafted)
+    assert task_completion_evidence(done, embed).features["promise"] == 0.0
+    assert task_completion_evidence(put_off, embed).features["promise"] == 1.0
+
+
+def test_asked_for_all_one_call_an_item(embed: Embed) -> None:
+    read = call("get_booking", {"ref": "BK-7"}, {"guests": ["G-1", "G-2", "G-3"]})
+    some = case("Register all 3 guests on booking BK-7.", "Registered two guests; the third will follow.",
+                read, call("register_guest", {"guest": "G-1"}, {"ok": True}),
+                call("register_guest", {"guest": "G-2"}, {"ok": True}))
+    every = case("Register all 3 guests on booking BK-7.", "All three guests are registered.",
+                 read, *(call("register_guest", {"guest": g}, {"ok": True}) for g in ("G-1", "G-2", "G-3")))
+    assert task_completion_evidence(some, embed).features["act_missing"] >= 1.0
+    assert task_completion_evidence(every, embed).features["act_missing"] == 0.0
+
+
+def test_an_answer_that_ends_on_a_hold_is_work_left(embed: Embed) -> None:
+    held = case("Please renew my gym membership for another year.",
+                "Sure, I'm renewing your membership for another year now, one moment please.")
+    done = case("Please renew my gym membership for another year.",
+                "Renewed until 31 May 2028. The new card may take a moment to appear in the app.",
+                call("renew_membership", {"member": "GM-4"}, {"until": "2028-05-31"}))
+    assert task_completion_evidence(held, embed).features["remainder"] == 1.0
+    assert task_completion_evidence(done, embed).features["remainder"] == 0.0

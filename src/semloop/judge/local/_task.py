@@ -546,6 +546,10 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     r"\b(?:part|half)-?way (?:through|done)\b|"
                     r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
                     re.IGNORECASE)
+# A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
+# that acts followed it (a chat's last message may be the hold before the calls that did it).
+_HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
+                   r"bear with me)\W*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\b(?:not|never|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)
 _DONE_MARK = re.compile("[\u2705\u2714\u2713]")  # ✅ ✔ ✓
 
@@ -739,7 +743,45 @@ def _fewer_than_all(case: RunCase) -> str | None:
                 left = [x for x in ids if x.lower() not in acted]
                 if acted < {x.lower() for x in ids} and not any(x.lower() in case.output.lower() for x in left):
                     return left[0]
+    return _fewer_by_calls(case)
+
+
+def _fewer_by_calls(case: RunCase) -> str | None:
+    """The same, one call an item: asked for all of a stated number ("all 4 of my tickets"),
+    the run read a list of that many codes (TK-1 … TK-4), then called one act on some of
+    them, each by its code, and names none of the rest. The number ties the list read to
+    the things asked; a list of another length may be other things of the user's."""
+    counts = {int(n) for n in re.findall(r"\ball (?:the |of the )?(\d{1,2})\b", case.input, re.IGNORECASE)}
+    calls = case.tools_called
+    for i, read in enumerate(calls):
+        if _failed(read) or not _reads(read):
+            continue
+        for codes in (c for c in _code_lists(read.output) if len(c) in counts):
+            for name in dict.fromkeys(c.name for c in calls[i + 1:] if not _failed(c) and not _reads(c)):
+                acted = {str(v).lower() for c in calls[i + 1:] if c.name == name and not _failed(c)
+                         for v in c.args.values()} & {x.lower() for x in codes}
+                left = [x for x in codes if x.lower() not in acted]
+                if acted and left and not any(x.lower() in case.output.lower() for x in left):
+                    return left[0]
     return None
+
+
+def _code_lists(output: str) -> list[list[str]]:
+    """The lists of two codes or more (strings with a digit) in a call's JSON output."""
+    try:
+        stack = [json.loads(output)]
+    except ValueError:
+        return []
+    out: list[list[str]] = []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            if len(node) >= 2 and all(isinstance(x, str) and re.search(r"\d", x) for x in node):
+                out.append(node)
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return out
 
 
 def _lacks(record: dict[str, Any], word: str) -> bool | None:
@@ -823,6 +865,22 @@ def _flag_undone(ev: Evidence, undone: list[str]) -> None:
         ev.flag("act_missing", ev.features["act_missing"] + len(undone), ev.notes.get("act_missing", undone[0]))
 
 
+def _reports_act(case: RunCase, run: _Run) -> bool:
+    """A call that did the request's act succeeded (send_rfq for "send the RFQ") and a
+    sentence that promises nothing reports it, in its own words ("RFQ sent to all three
+    suppliers"): what the answer still promises ("I'll flag the replies") comes after the work."""
+    return any(word_stems(s) & word_stems(f"{c.name.replace('_', ' ')} {tool_text(json.dumps(c.args))}")
+               for s in run.sentences if not promises_only(s) for c in _asked_acts(case))
+
+
+def _asked_acts(case: RunCase) -> list[ToolCall]:
+    """The successful calls that did an act the request asks: each opens on its verb or a
+    verb of the same act (send_rfq for "send the RFQ")."""
+    asked = word_stems(_asked_text(case.input))
+    return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
+            and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -834,7 +892,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
               or bool(_ASKS_USER.search(text)))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
-    ev.flag("promise", promises_only(offered, case.input) and not awaits,
+    ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run),
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
@@ -857,7 +915,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Not when a patch is handed in: the submission closes the work the note before it
     # announced ("… then the group is next").
     last = [] if _patch_handed_in(case) else case.steps[-1:]
-    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s) or _BEGUN.search(s)), None)
+    held = not any(not _failed(c) and not _reads(c) for c in case.tools_called)
+    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s) or _BEGUN.search(s)
+                      or held and _HOLD.search(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
@@ -1596,6 +1656,10 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
     buy purchase donate drain""".split())  # noqa: SIM905
 
 
+_LEVEL_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade"))
+_GENERAL_CHANGES = frozenset(stem(w) for w in ("change", "update", "modify", "edit", "adjust", "switch"))
+
+
 _READ_VERBS = frozenset(stem(w) for w in """get list fetch read search find lookup look query show
     view describe check""".split())  # noqa: SIM905
 
@@ -1638,7 +1702,10 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # A call's name opens on its act (cancel_order cancels; the subscription of
     # cancel_subscription is its object): a run that performed an asked act did what was
     # asked, whatever else the request's words name ("my open order").
-    if any(_alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked for c, _ in acts):
+    # A call that changes a thing in general (change_plan, update_subscription) can carry an
+    # upgrade or a downgrade, which are changes of level; its name says no other act.
+    if any(_alike(first) & asked or first in _GENERAL_CHANGES and asked & _LEVEL_CHANGES
+           for first in (stem(re.split(r"[_\W]+", c.name.lower())[0]) for c, _ in acts)):
         return None
     for c, verbs in acts:
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
@@ -2576,7 +2643,15 @@ def _drift_by_meaning(
     # A unit in another language than the request (a reply in Spanish to a request in
     # English) is far from it to the embedder whatever it says: its distance is no evidence.
     foreign = _foreign(case.input, units)
-    cos = [1.0 if foreign[i] else float(vectors[0] @ vectors[i + 1]) for i in range(len(units))]
+    # A side matter the call doing the asked act carries ("I saw an open recall, so I've
+    # added it to the same visit", the booking's arguments naming the recall) is part of
+    # that work, however far its words are from the request's. Such a matter is an argument
+    # that names nothing the request does: "world_connect_india" is the pack asked for.
+    carried = {w for c in _asked_acts(case) for v in c.args.values()
+               for item in (v if isinstance(v, list) else [v])
+               if not word_stems(str(item)) & asked for w in word_stems(str(item)) if w.isalpha()}
+    cos = [1.0 if foreign[i] or word_stems(units[i][0]) & carried else float(vectors[0] @ vectors[i + 1])
+           for i in range(len(units))]
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
