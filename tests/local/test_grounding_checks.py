@@ -54,6 +54,13 @@ def test_time_between_two_clock_times_is_supported(embed: Embed) -> None:
     assert found(embed, "how long is the crossing?", "It takes 40 minutes.", ctx)["numbers"] == 1
 
 
+def test_a_yearless_day_month_range_dates_both_its_ends(embed: Embed) -> None:
+    stay = {"guest": "Okafor", "nights": "09/11–12/11", "status": "confirmed"}
+    assert found(embed, "when?", "You are booked for 9–12 November.", tool=stay)["numbers"] == 0
+    assert found(embed, "when?", "You are booked for 9–14 November.", tool=stay)["numbers"] == 1
+    assert dates("a 2/3 - 1/3 split") == []  # unpadded, a fraction
+
+
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
     ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
     answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."

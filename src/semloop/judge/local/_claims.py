@@ -627,7 +627,7 @@ def _worded_value(text: str) -> float | None:
 
 
 def _date_spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(text)]
+    return [m.span() for pattern in (_DAY_MONTH_RANGE, *_DATE_PATTERNS) for m in pattern.finditer(text)]
 
 
 # "40x30x15 cm": a size written without spaces is its dimensions, as "40 x 30 x 15 cm" is
@@ -722,6 +722,11 @@ _DATE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b", re.IGNORECASE),
 )
+# A stay or booking written "14/08–16/08" gives no year, so neither half is a d/m/y date;
+# as a range of two zero-padded day/month pairs each half is a date (fractions, "2/3 - 1/3",
+# are not padded).
+_DAY_MONTH_RANGE = re.compile(r"(?<![\w/.])(?P<a>[0-3]\d)/(?P<b>[0-3]\d)\s?[\u2013-]\s?"
+                              r"(?P<a2>[0-3]\d)/(?P<b2>[0-3]\d)(?![\w/.])")
 _TIME = re.compile(r"(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d(?:\s?(?:am|pm|a\.m\.|p\.m\.)(?=\W|$)|(?!\d))"
                    r"|\s?(?:am|pm|a\.m\.|p\.m\.)(?=\W|$))", re.IGNORECASE)
 DateParts = tuple[int | None, int | None, int | None]
@@ -793,6 +798,15 @@ def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
     day_first, month_first = any(a > 12 for a, _ in parts), any(b > 12 for _, b in parts)
     out: list[tuple[str, frozenset[DateParts]]] = []
     spans: list[tuple[int, int]] = []
+    for m in _DAY_MONTH_RANGE.finditer(text):
+        pairs = ((int(m.group("a")), int(m.group("b"))), (int(m.group("a2")), int(m.group("b2"))))
+        # Day first unless a half can only be month first (as _english_numbers' dates).
+        month_first = any(b > 12 >= a for a, b in pairs) and not any(a > 12 for a, _ in pairs)
+        for (start, end), (a, b) in zip((("a", "b"), ("a2", "b2")), pairs):
+            mon, day = (a, b) if month_first else (b, a)
+            if 1 <= mon <= 12 and 1 <= day <= 31:
+                out.append((text[m.start(start):m.end(end)], frozenset({(None, mon, day)})))
+        spans.append(m.span())
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
             if any(not (m.end() <= a or m.start() >= b) for a, b in spans):
