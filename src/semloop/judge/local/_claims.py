@@ -802,10 +802,10 @@ def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
         pairs = ((int(m.group("a")), int(m.group("b"))), (int(m.group("a2")), int(m.group("b2"))))
         # Day first unless a half can only be month first (as _english_numbers' dates).
         month_first = any(b > 12 >= a for a, b in pairs) and not any(a > 12 for a, _ in pairs)
-        for (start, end), (a, b) in zip((("a", "b"), ("a2", "b2")), pairs):
-            mon, day = (a, b) if month_first else (b, a)
-            if 1 <= mon <= 12 and 1 <= day <= 31:
-                out.append((text[m.start(start):m.end(end)], frozenset({(None, mon, day)})))
+        for (start, end), (first, second) in zip((("a", "b"), ("a2", "b2")), pairs):
+            month, dom = (first, second) if month_first else (second, first)
+            if 1 <= month <= 12 and 1 <= dom <= 31:
+                out.append((text[m.start(start):m.end(end)], frozenset({(None, month, dom)})))
         spans.append(m.span())
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
