@@ -13,6 +13,7 @@ from semloop.judge.local._claims import (
     clock_times,
     contradicts,
     dates,
+    keyed_units,
     labelled_values,
     negation_scope,
     quantities,
@@ -59,6 +60,13 @@ def test_a_yearless_day_month_range_dates_both_its_ends(embed: Embed) -> None:
     assert found(embed, "when?", "You are booked for 9–12 November.", tool=stay)["numbers"] == 0
     assert found(embed, "when?", "You are booked for 9–14 November.", tool=stay)["numbers"] == 1
     assert dates("a 2/3 - 1/3 split") == []  # unpadded, a fraction
+
+
+def test_a_key_s_one_letter_unit_after_what_it_measures_converts(embed: Embed) -> None:
+    brew = {"batch": 12, "mash_time_s": 3710, "zone_c": 4}
+    assert found(embed, "mash?", "The mash ran just under 62 minutes.", tool=brew)["numbers"] == 0
+    assert found(embed, "mash?", "The mash ran just under 70 minutes.", tool=brew)["numbers"] == 1
+    assert keyed_units("zone c: 4; pace s per km: 296") == []  # a name's letter; a rate
 
 
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:

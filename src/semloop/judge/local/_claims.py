@@ -919,16 +919,24 @@ def labelled_values(text: str) -> list[Valued]:
 _KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 ]*?)\s?:\s?(?P<num>-?\d+(?:\.\d+)?)(?=;|\n|$)")
 
 
+# What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
+_MEASURED = frozenset({"time", "duration", "length", "weight", "mass", "distance", "height",
+                       "width", "depth", "volume", "temp", "temperature", "elapsed", "runtime"})
+
+
 def keyed_units(text: str) -> list[tuple[float, str]]:
     """The numbers of a flattened record whose key ends in a unit or a currency
-    (``price czk: 450``, ``radius km: 15``), each with that unit: the value's unit though
-    the value is bare. A one-letter ending (``plan b``) is too often no unit; a key naming
-    two units of one dimension is a rate between them (``rate usd per gbp``)."""
+    (``price czk: 450``, ``radius km: 15``, ``read time s: 371``), each with that unit: the
+    value's unit though the value is bare. A one-letter ending (``plan b``, ``zone c``) is
+    too often no unit unless it follows what a measure is of; a key naming two units or a
+    "per" is a rate (``rate usd per gbp``, ``pace s per km``), in neither unit."""
     out: list[tuple[float, str]] = []
     for m in _KEYED_NUMBER.finditer(text):
-        named = [u for w in m.group("key").split() if (u := _key_unit(w))]
-        unit = _key_unit(m.group("key").split()[-1])
-        if unit and len({u for u in named if _dimension(u) == _dimension(unit)}) == 1:
+        words = m.group("key").split()
+        named = [u for w in words if (u := _key_unit(w))]
+        unit = _key_unit(words[-1]) or (_UNITS.get(words[-1], "") if len(words) > 1
+                                        and words[-2] in _MEASURED else "")
+        if unit and "per" not in words and len(named) <= 1:
             out.append((float(m.group("num")), unit))
     return out
 
