@@ -69,6 +69,18 @@ def test_a_key_s_one_letter_unit_after_what_it_measures_converts(embed: Embed) -
     assert keyed_units("zone c: 4; pace s per km: 296") == []  # a name's letter; a rate
 
 
+def test_a_negation_the_evidence_states_too_is_no_conflict_with_its_listing_verb(
+        embed: Embed) -> None:
+    hire = ("Car hire is £40 a day. Insurance is not included in the daily rate and is payable "
+            "separately at the desk; it includes collision cover, theft cover and a windscreen waiver.")
+    agrees = ("Collision cover, theft cover and the windscreen waiver are payable separately as "
+              "insurance at the desk.")
+    assert found(embed, "is insurance in the price?", agrees, hire)["negation"] == 0
+    # Another thing's negation in the sentence agrees with nothing the claim says.
+    room = "Room rate: £120 a night. Breakfast is included in the room rate, but parking is not included."
+    assert found(embed, "breakfast?", "Breakfast is not included in the room rate.", room)["negation"] == 1
+
+
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
     ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
     answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."

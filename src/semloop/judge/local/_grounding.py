@@ -670,6 +670,20 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
                and len(word_stems(other) & stems) >= _RESTATED_WORDS for other in parts)
 
 
+def _negation_agrees(part: str, flipped: str, clause: str, theirs: Sequence[str],
+                     need: int) -> bool:
+    """The claim negates what the evidence ``clause`` asserts, but another clause of the
+    sentence negates it too and speaks of what ``part`` speaks of: "charged separately as
+    disbursements" restates "disbursements are not included ... payable separately", not
+    the listing verb of "these include searches". A clause of another thing ("parking is
+    not included") shares no words besides the flipped one and agrees with nothing."""
+    stems, mine = set(flipped.split()), word_stems(part)
+    if stems <= negation_scope(clause)[0]:
+        return False
+    return any(other is not clause and stems <= negation_scope(other)[0]
+               and len((word_stems(other) & mine) - stems) >= need for other in theirs)
+
+
 # A yes/no value stated under a key ("life_jackets_included": false, "Parking available:
 # no", "pool_open=true"): the key's words, negated before their last word when the value
 # is no ("life jackets not included"), with the record's short names ("Tandem kayak") so
@@ -1530,6 +1544,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)
+                            and not _negation_agrees(part, f, theirs_part, theirs_parts, need)
                             # a clause that names one record speaks of it, not the other's
                             and not _other_record(part, aligned, ev)
                             and not _about_another(part, theirs_part, theirs_parts, f)
