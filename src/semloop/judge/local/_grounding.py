@@ -673,14 +673,16 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
 def _negation_agrees(part: str, flipped: str, clause: str, theirs: Sequence[str],
                      need: int) -> bool:
     """The claim negates what the evidence ``clause`` asserts, but another clause of the
-    sentence negates it too and speaks of what ``part`` speaks of: "charged separately as
+    sentence negates it in words and speaks of what ``part`` speaks of: "charged separately as
     disbursements" restates "disbursements are not included ... payable separately", not
     the listing verb of "these include searches". A clause of another thing ("parking is
-    not included") shares no words besides the flipped one and agrees with nothing."""
+    not included") shares no words besides the flipped one and agrees with nothing; nor
+    does a record's implied one ("free visit radius"), whose side of a limit it leaves out."""
     stems, mine = set(flipped.split()), word_stems(part)
     if stems <= negation_scope(clause)[0]:
         return False
-    return any(other is not clause and stems <= negation_scope(other)[0]
+    return any(other is not clause and bool(_NEGATOR.search(other))
+               and stems <= negation_scope(other)[0]
                and len((word_stems(other) & mine) - stems) >= need for other in theirs)
 
 
