@@ -81,6 +81,15 @@ def test_a_negation_the_evidence_states_too_is_no_conflict_with_its_listing_verb
     assert found(embed, "breakfast?", "Breakfast is not included in the room rate.", room)["negation"] == 1
 
 
+def test_an_adverb_after_an_offer_remarks_on_the_whole_and_offers_nothing(embed: Embed) -> None:
+    bill = {"lines": [{"desc": "Brake pads", "amount": 140}, {"desc": "Discs", "amount": 150}],
+            "vat_20": 52, "total": 310}
+    remark = "The repair came to 310 GBP including VAT, mainly the brake pads and discs."
+    assert found(embed, "the bill?", remark, tool=bill).get("offered", 0) == 0
+    added = "The repair came to 310 GBP including VAT, brake pads and a courtesy car."
+    assert found(embed, "the bill?", added, tool=bill).get("offered", 0) >= 1
+
+
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
     ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
     answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."

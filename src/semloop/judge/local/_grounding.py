@@ -921,6 +921,7 @@ _OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|beca
                         re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
+_ADVERB = re.compile(r"[a-z]{3,}ly", re.IGNORECASE)  # "mostly", "mainly", "largely"
 _DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
 _VERBS = frozenset("is are was were be has have had will would can could may must should do does".split())  # noqa: SIM905
 _STEM_PREFIX = 5  # "coverage" is named by "covered": stems meet on their first letters
@@ -963,6 +964,8 @@ def _offered_items(claim: str) -> list[str]:
         end = _OFFER_END.search(rest)
         for item in _ITEM.split(rest[: end.start()] if end else rest):
             words = item.split()
+            if words and _ADVERB.fullmatch(words[0]):
+                break  # "€1,235 including VAT, mostly the parts": a remark on the whole
             if any(c.isdigit() for c in item):
                 continue  # "a 7-year warranty", "Dec 20-24": the number checks'
             run: list[str] = []
