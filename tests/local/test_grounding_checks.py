@@ -90,6 +90,14 @@ def test_an_adverb_after_an_offer_remarks_on_the_whole_and_offers_nothing(embed:
     assert found(embed, "the bill?", added, tool=bill).get("offered", 0) >= 1
 
 
+def test_a_record_s_snake_case_status_is_read_in_words(embed: Embed) -> None:
+    claim = {"claim_id": "C-88", "assessment": {"state": "in_review", "adjuster": "R. Lindqvist"}}
+    said = "Your claim C-88 has been approved by R. Lindqvist."
+    assert found(embed, "is my claim approved?", said, tool=claim)["negation"] == 1
+    kept = "Your claim C-88 is still in review with R. Lindqvist."
+    assert found(embed, "is my claim approved?", kept, tool=claim).get("negation", 0) == 0
+
+
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
     ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
     answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."

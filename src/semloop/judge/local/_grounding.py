@@ -280,9 +280,10 @@ class _Evidence:
     # What the per-claim checks read of the texts alone, worked out once per case.
     @cached_property
     def facts(self) -> str:
-        """The texts' lines as statements (see ``_stated``), for ``_state_conflict``."""
-        return "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
-                         for text in self.texts for line in _code_free(text).splitlines())
+        """The texts' lines as statements (see ``_stated``), for ``_state_conflict``; a
+        record's snake_case value in words, as its keys are ("status: pending review")."""
+        return _SNAKE.sub(" ", "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
+                                         for text in self.texts for line in _code_free(text).splitlines()))
 
     @cached_property
     def folded(self) -> str:
@@ -615,6 +616,7 @@ _STATES = tuple(
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
     )
 )
+_SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])", re.IGNORECASE)
 _NEGATOR = re.compile(r"\b(?:not|no|never|none|nothing|nobody|without|\w+n't|cannot)\b", re.IGNORECASE)
 # A negator at most two words before the end: the word that follows is denied ("not yet
 # delivered", "no free parking", "doesn't come with").
