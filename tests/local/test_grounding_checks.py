@@ -98,6 +98,15 @@ def test_a_record_s_snake_case_status_is_read_in_words(embed: Embed) -> None:
     assert found(embed, "is my claim approved?", kept, tool=claim).get("negation", 0) == 0
 
 
+def test_an_action_claimed_after_its_call_failed_is_offered(embed: Embed) -> None:
+    read = ToolCall(name="get_booking", args={}, output='{"booking": "BK-12", "seats": 2}', success=True)
+    failed = ToolCall(name="change_seats", args={}, output='{"error": "LOCKED"}', success=False)
+    claim = "I've changed both seats on booking BK-12."
+    assert found(embed, "swap my seats", claim, calls=(read, failed)).get("offered", 0) == 1
+    done = ToolCall(name="change_seats", args={}, output='{"ok": true}', success=True)
+    assert found(embed, "swap my seats", claim, calls=(read, done)).get("offered", 0) == 0
+
+
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
     ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
     answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."

@@ -2793,11 +2793,11 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
 
 
 # An action the answer says it took ("I've added you to the standby list") needs a call
-# that could take it: none did where every call only looked something up.
+# that could take it: none did where every call only looked something up or failed.
 _DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?(?:added|booked|"
                    r"cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
                    r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
-                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed)\b")
+                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred)\b")
 _READ_CALL = re.compile(r"(?i:get|list|search|check|find|fetch|look_?up|read|query|view|show|"
                         r"retrieve|calculate|compute|describe)(?:_|[A-Z]|$)")
 
@@ -2840,13 +2840,14 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
-    if case.tools_called and all(_READ_CALL.match(t.name) for t in case.tools_called):
+    if case.tools_called and all(_READ_CALL.match(t.name) or t.success is False
+                                 for t in case.tools_called):
         for claim in claims:
             done = _DONE.search(claim.text)
             if done:
                 # Staged in the head like ``offered``: an action is no thing the context names.
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
-                claim.why.append(f'"{done.group(0)}", but every call only read')
+                claim.why.append(f'"{done.group(0)}", but every call only read or failed')
     _unlisted_items(claims, evidence)
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
