@@ -107,6 +107,15 @@ def test_an_action_claimed_after_its_call_failed_is_offered(embed: Embed) -> Non
     assert found(embed, "swap my seats", claim, calls=(read, done)).get("offered", 0) == 0
 
 
+def test_a_heading_s_value_beside_a_row_s_leaves_the_row_swap_found(embed: Embed) -> None:
+    quotes = {"job": "kitchen tiling", "area_m2": 24, "quotes": [
+        {"firm": "Okonkwo Tiling", "price_gbp": 1450}, {"firm": "Brightwell Floors", "price_gbp": 1620}]}
+    swapped = "For the 24 m2 kitchen, Brightwell Floors quoted 1,450 GBP."
+    assert found(embed, "cheapest?", swapped, tool=quotes)["bound"] == 1
+    right = "For the 24 m2 kitchen, Okonkwo Tiling quoted 1,450 GBP."
+    assert found(embed, "cheapest?", right, tool=quotes).get("bound", 0) == 0
+
+
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
     ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
     answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."

@@ -1981,8 +1981,10 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     (mine,) = named
     own = dict(mine.pairs)
     values = labelled_values(claim)
-    holding = {id(r) for r in ev.records for v in values
-               if any(_holds(value, v.quantity, v.readings) for _, value in r.pairs)}
+    # Of the record's list only: a heading's value ("qty: 50000" above the quotes) is the
+    # whole list's, said beside any one of them.
+    holding = {id(r) for r in ev.records for v in values if {k for k, _ in r.pairs} & own.keys()
+               and any(_holds(value, v.quantity, v.readings) for _, value in r.pairs)}
     if len(holding) > 1:
         return ""  # the values of several records: a list of them ("pads $118, rotors $196")
     for v in values:
