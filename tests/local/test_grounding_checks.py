@@ -116,6 +116,14 @@ def test_a_heading_s_value_beside_a_row_s_leaves_the_row_swap_found(embed: Embed
     assert found(embed, "cheapest?", right, tool=quotes).get("bound", 0) == 0
 
 
+def test_one_row_s_condition_with_another_row_s_result_is_bound(embed: Embed) -> None:
+    rates = {"options": [{"nights": 3, "total_eur": 420}, {"nights": 5, "total_eur": 640}]}
+    mixed = "For 3 nights the total is 640 EUR."
+    assert found(embed, "price for 3 nights?", mixed, tool=rates)["bound"] == 1
+    both = "For 3 nights the total is 420 EUR, and 5 nights cost 640 EUR."
+    assert found(embed, "prices?", both, tool=rates).get("bound", 0) == 0
+
+
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:
     ctx = "Pottery course: 6 sessions at 35 EUR each. Members get 10% off."
     answer = "Six sessions cost 210 EUR, and with 10% off that is 21 EUR less, so 189 EUR in total."

@@ -24,6 +24,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import re
 from collections import Counter
@@ -1502,6 +1503,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                                    or _unanchored(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
+                                                         or _mixed_rows(claim.text, ev)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -1995,6 +1997,28 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
                         if k in own and _holds(value, v.quantity, v.readings)), None)
             if other is not mine and key is not None:
                 return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
+    return ""
+
+
+def _mixed_rows(claim: str, ev: _Evidence) -> str:
+    """The claim joins two values that rows of one list (records of the same keys) give,
+    from two different rows ("retiring at 65 gives £1,840 a month" where the age-65 row
+    gives £1,656 and £1,840 is the age-67 row's): one row's condition, another's result."""
+    keys = [frozenset(k for k, _ in r.pairs) for r in ev.records]
+    listed = [r for r, ks in zip(ev.records, keys) if keys.count(ks) > 1]
+    hits: dict[str, tuple[str, _Record]] = {}
+    for v in labelled_values(claim):
+        rows = [(k, r) for r in listed for k, value in r.pairs
+                if _holds(value, v.quantity, v.readings)]
+        if len(rows) != 1:
+            continue
+        key, row = rows[0]
+        if key in hits:
+            return ""  # two values under one key: a list of rows, each stated
+        hits[key] = (v.text, row)
+    for (k1, (t1, r1)), (k2, (t2, r2)) in itertools.combinations(hits.items(), 2):
+        if r1 is not r2:
+            return f"{t1} is one record's {k1} and {t2} another's {k2}"
     return ""
 
 
