@@ -13,6 +13,7 @@ from semloop.judge.local._claims import (
     clock_times,
     contradicts,
     dates,
+    keyed_units,
     labelled_values,
     negation_scope,
     quantities,
@@ -52,6 +53,75 @@ def test_time_between_two_clock_times_is_supported(embed: Embed) -> None:
     ctx = "Ferry timetable: departs Ardmore 09:10, arrives Kilbride 10:05."
     assert found(embed, "how long is the crossing?", "It takes 55 minutes.", ctx)["numbers"] == 0
     assert found(embed, "how long is the crossing?", "It takes 40 minutes.", ctx)["numbers"] == 1
+
+
+def test_a_yearless_day_month_range_dates_both_its_ends(embed: Embed) -> None:
+    stay = {"guest": "Okafor", "nights": "09/11–12/11", "status": "confirmed"}
+    assert found(embed, "when?", "You are booked for 9–12 November.", tool=stay)["numbers"] == 0
+    assert found(embed, "when?", "You are booked for 9–14 November.", tool=stay)["numbers"] == 1
+    assert dates("a 2/3 - 1/3 split") == []  # unpadded, a fraction
+
+
+def test_a_key_s_one_letter_unit_after_what_it_measures_converts(embed: Embed) -> None:
+    brew = {"batch": 12, "mash_time_s": 3710, "zone_c": 4}
+    assert found(embed, "mash?", "The mash ran just under 62 minutes.", tool=brew)["numbers"] == 0
+    assert found(embed, "mash?", "The mash ran just under 70 minutes.", tool=brew)["numbers"] == 1
+    assert keyed_units("zone c: 4; pace s per km: 296") == []  # a name's letter; a rate
+
+
+def test_a_negation_the_evidence_states_too_is_no_conflict_with_its_listing_verb(
+        embed: Embed) -> None:
+    hire = ("Car hire is £40 a day. Insurance is not included in the daily rate and is payable "
+            "separately at the desk; it includes collision cover, theft cover and a windscreen waiver.")
+    agrees = ("Collision cover, theft cover and the windscreen waiver are payable separately as "
+              "insurance at the desk.")
+    assert found(embed, "is insurance in the price?", agrees, hire)["negation"] == 0
+    # Another thing's negation in the sentence agrees with nothing the claim says.
+    room = "Room rate: £120 a night. Breakfast is included in the room rate, but parking is not included."
+    assert found(embed, "breakfast?", "Breakfast is not included in the room rate.", room)["negation"] == 1
+
+
+def test_an_adverb_after_an_offer_remarks_on_the_whole_and_offers_nothing(embed: Embed) -> None:
+    bill = {"lines": [{"desc": "Brake pads", "amount": 140}, {"desc": "Discs", "amount": 150}],
+            "vat_20": 52, "total": 310}
+    remark = "The repair came to 310 GBP including VAT, mainly the brake pads and discs."
+    assert found(embed, "the bill?", remark, tool=bill).get("offered", 0) == 0
+    added = "The repair came to 310 GBP including VAT, brake pads and a courtesy car."
+    assert found(embed, "the bill?", added, tool=bill).get("offered", 0) >= 1
+
+
+def test_a_record_s_snake_case_status_is_read_in_words(embed: Embed) -> None:
+    claim = {"claim_id": "C-88", "assessment": {"state": "in_review", "adjuster": "R. Lindqvist"}}
+    said = "Your claim C-88 has been approved by R. Lindqvist."
+    assert found(embed, "is my claim approved?", said, tool=claim)["negation"] == 1
+    kept = "Your claim C-88 is still in review with R. Lindqvist."
+    assert found(embed, "is my claim approved?", kept, tool=claim).get("negation", 0) == 0
+
+
+def test_an_action_claimed_after_its_call_failed_is_offered(embed: Embed) -> None:
+    read = ToolCall(name="get_booking", args={}, output='{"booking": "BK-12", "seats": 2}', success=True)
+    failed = ToolCall(name="change_seats", args={}, output='{"error": "LOCKED"}', success=False)
+    claim = "I've changed both seats on booking BK-12."
+    assert found(embed, "swap my seats", claim, calls=(read, failed)).get("offered", 0) == 1
+    done = ToolCall(name="change_seats", args={}, output='{"ok": true}', success=True)
+    assert found(embed, "swap my seats", claim, calls=(read, done)).get("offered", 0) == 0
+
+
+def test_a_heading_s_value_beside_a_row_s_leaves_the_row_swap_found(embed: Embed) -> None:
+    quotes = {"job": "kitchen tiling", "area_m2": 24, "quotes": [
+        {"firm": "Okonkwo Tiling", "price_gbp": 1450}, {"firm": "Brightwell Floors", "price_gbp": 1620}]}
+    swapped = "For the 24 m2 kitchen, Brightwell Floors quoted 1,450 GBP."
+    assert found(embed, "cheapest?", swapped, tool=quotes)["bound"] == 1
+    right = "For the 24 m2 kitchen, Okonkwo Tiling quoted 1,450 GBP."
+    assert found(embed, "cheapest?", right, tool=quotes).get("bound", 0) == 0
+
+
+def test_one_row_s_condition_with_another_row_s_result_is_bound(embed: Embed) -> None:
+    rates = {"options": [{"nights": 3, "total_eur": 420}, {"nights": 5, "total_eur": 640}]}
+    mixed = "For 3 nights the total is 640 EUR."
+    assert found(embed, "price for 3 nights?", mixed, tool=rates)["bound"] == 1
+    both = "For 3 nights the total is 420 EUR, and 5 nights cost 640 EUR."
+    assert found(embed, "prices?", both, tool=rates).get("bound", 0) == 0
 
 
 def test_a_result_worked_from_a_worked_result_is_supported(embed: Embed) -> None:

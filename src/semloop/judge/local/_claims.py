@@ -627,7 +627,7 @@ def _worded_value(text: str) -> float | None:
 
 
 def _date_spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(text)]
+    return [m.span() for pattern in (_DAY_MONTH_RANGE, *_DATE_PATTERNS) for m in pattern.finditer(text)]
 
 
 # "40x30x15 cm": a size written without spaces is its dimensions, as "40 x 30 x 15 cm" is
@@ -722,6 +722,11 @@ _DATE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b", re.IGNORECASE),
 )
+# A stay or booking written "14/08–16/08" gives no year, so neither half is a d/m/y date;
+# as a range of two zero-padded day/month pairs each half is a date (fractions, "2/3 - 1/3",
+# are not padded).
+_DAY_MONTH_RANGE = re.compile(r"(?<![\w/.])(?P<a>[0-3]\d)/(?P<b>[0-3]\d)\s?[\u2013-]\s?"
+                              r"(?P<a2>[0-3]\d)/(?P<b2>[0-3]\d)(?![\w/.])")
 _TIME = re.compile(r"(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d(?:\s?(?:am|pm|a\.m\.|p\.m\.)(?=\W|$)|(?!\d))"
                    r"|\s?(?:am|pm|a\.m\.|p\.m\.)(?=\W|$))", re.IGNORECASE)
 DateParts = tuple[int | None, int | None, int | None]
@@ -793,6 +798,15 @@ def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
     day_first, month_first = any(a > 12 for a, _ in parts), any(b > 12 for _, b in parts)
     out: list[tuple[str, frozenset[DateParts]]] = []
     spans: list[tuple[int, int]] = []
+    for m in _DAY_MONTH_RANGE.finditer(text):
+        pairs = ((int(m.group("a")), int(m.group("b"))), (int(m.group("a2")), int(m.group("b2"))))
+        # Day first unless a half can only be month first (as _english_numbers' dates).
+        month_first = any(b > 12 >= a for a, b in pairs) and not any(a > 12 for a, _ in pairs)
+        for (start, end), (first, second) in zip((("a", "b"), ("a2", "b2")), pairs):
+            month, dom = (first, second) if month_first else (second, first)
+            if 1 <= month <= 12 and 1 <= dom <= 31:
+                out.append((text[m.start(start):m.end(end)], frozenset({(None, month, dom)})))
+        spans.append(m.span())
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
             if any(not (m.end() <= a or m.start() >= b) for a, b in spans):
@@ -905,16 +919,24 @@ def labelled_values(text: str) -> list[Valued]:
 _KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 ]*?)\s?:\s?(?P<num>-?\d+(?:\.\d+)?)(?=;|\n|$)")
 
 
+# What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
+_MEASURED = frozenset({"time", "duration", "length", "weight", "mass", "distance", "height",
+                       "width", "depth", "volume", "temp", "temperature", "elapsed", "runtime"})
+
+
 def keyed_units(text: str) -> list[tuple[float, str]]:
     """The numbers of a flattened record whose key ends in a unit or a currency
-    (``price czk: 450``, ``radius km: 15``), each with that unit: the value's unit though
-    the value is bare. A one-letter ending (``plan b``) is too often no unit; a key naming
-    two units of one dimension is a rate between them (``rate usd per gbp``)."""
+    (``price czk: 450``, ``radius km: 15``, ``read time s: 371``), each with that unit: the
+    value's unit though the value is bare. A one-letter ending (``plan b``, ``zone c``) is
+    too often no unit unless it follows what a measure is of; a key naming two units or a
+    "per" is a rate (``rate usd per gbp``, ``pace s per km``), in neither unit."""
     out: list[tuple[float, str]] = []
     for m in _KEYED_NUMBER.finditer(text):
-        named = [u for w in m.group("key").split() if (u := _key_unit(w))]
-        unit = _key_unit(m.group("key").split()[-1])
-        if unit and len({u for u in named if _dimension(u) == _dimension(unit)}) == 1:
+        words = m.group("key").split()
+        named = [u for w in words if (u := _key_unit(w))]
+        unit = _key_unit(words[-1]) or (_UNITS.get(words[-1], "") if len(words) > 1
+                                        and words[-2] in _MEASURED else "")
+        if unit and "per" not in words and len(named) <= 1:
             out.append((float(m.group("num")), unit))
     return out
 

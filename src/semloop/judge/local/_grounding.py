@@ -24,6 +24,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import re
 from collections import Counter
@@ -255,11 +256,11 @@ class _Evidence:
             int(q.value) for q in self.found if _bare_year(q)}
         self.ages = sorted({d for a in years for b in years if a > b for d in (a - b, a - b - 1)}
                            ) if _AGES.search(told) else []
-        # A record's measure whose key names its unit ("distance km: 14.2") converts (8.8
-        # miles) as if written with it; stated, no operand (it is the bare 14.2 again). Not
-        # a time: a key's period is as often a rate's ("rate gbp per day: 19").
+        # A record's measure whose key names its unit ("distance km: 14.2", "read time s:
+        # 371") converts (8.8 miles, 6 minutes) as if written with it; stated, no operand (it
+        # is the bare 14.2 again). A rate's key ("rate gbp per day") names no unit of its value.
         keyed = [Quantity(str(v), v, unit, 1.0, False) for text in self.texts
-                 for v, unit in keyed_units(text) if _dimension(unit) not in ("money", _dimension("day"))]
+                 for v, unit in keyed_units(text) if _dimension(unit) != "money"]
         self.direct = derived_values([*self.found, *self.date_parts, *keyed], limit=0)
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
@@ -280,9 +281,10 @@ class _Evidence:
     # What the per-claim checks read of the texts alone, worked out once per case.
     @cached_property
     def facts(self) -> str:
-        """The texts' lines as statements (see ``_stated``), for ``_state_conflict``."""
-        return "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
-                         for text in self.texts for line in _code_free(text).splitlines())
+        """The texts' lines as statements (see ``_stated``), for ``_state_conflict``; a
+        record's snake_case value in words, as its keys are ("status: pending review")."""
+        return _SNAKE.sub(" ", "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
+                                         for text in self.texts for line in _code_free(text).splitlines()))
 
     @cached_property
     def folded(self) -> str:
@@ -615,6 +617,7 @@ _STATES = tuple(
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
     )
 )
+_SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])", re.IGNORECASE)
 _NEGATOR = re.compile(r"\b(?:not|no|never|none|nothing|nobody|without|\w+n't|cannot)\b", re.IGNORECASE)
 # A negator at most two words before the end: the word that follows is denied ("not yet
 # delivered", "no free parking", "doesn't come with").
@@ -668,6 +671,22 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
     stems = word_stems(theirs)
     return any(other is not part and bool(_NEGATOR.search(other)) == negated
                and len(word_stems(other) & stems) >= _RESTATED_WORDS for other in parts)
+
+
+def _negation_agrees(part: str, flipped: str, clause: str, theirs: Sequence[str],
+                     need: int) -> bool:
+    """The claim negates what the evidence ``clause`` asserts, but another clause of the
+    sentence negates it in words and speaks of what ``part`` speaks of: "charged separately as
+    disbursements" restates "disbursements are not included ... payable separately", not
+    the listing verb of "these include searches". A clause of another thing ("parking is
+    not included") shares no words besides the flipped one and agrees with nothing; nor
+    does a record's implied one ("free visit radius"), whose side of a limit it leaves out."""
+    stems, mine = set(flipped.split()), word_stems(part)
+    if stems <= negation_scope(clause)[0]:
+        return False
+    return any(other is not clause and bool(_NEGATOR.search(other))
+               and stems <= negation_scope(other)[0]
+               and len((word_stems(other) & mine) - stems) >= need for other in theirs)
 
 
 # A yes/no value stated under a key ("life_jackets_included": false, "Parking available:
@@ -905,6 +924,7 @@ _OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|beca
                         re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
+_ADVERB = re.compile(r"[a-z]{3,}ly", re.IGNORECASE)  # "mostly", "mainly", "largely"
 _DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
 _VERBS = frozenset("is are was were be has have had will would can could may must should do does".split())  # noqa: SIM905
 _STEM_PREFIX = 5  # "coverage" is named by "covered": stems meet on their first letters
@@ -947,6 +967,8 @@ def _offered_items(claim: str) -> list[str]:
         end = _OFFER_END.search(rest)
         for item in _ITEM.split(rest[: end.start()] if end else rest):
             words = item.split()
+            if words and _ADVERB.fullmatch(words[0]):
+                break  # "€1,235 including VAT, mostly the parts": a remark on the whole
             if any(c.isdigit() for c in item):
                 continue  # "a 7-year warranty", "Dec 20-24": the number checks'
             run: list[str] = []
@@ -1481,6 +1503,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                                    or _unanchored(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
+                                                         or _mixed_rows(claim.text, ev)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -1530,6 +1553,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)
+                            and not _negation_agrees(part, f, theirs_part, theirs_parts, need)
                             # a clause that names one record speaks of it, not the other's
                             and not _other_record(part, aligned, ev)
                             and not _about_another(part, theirs_part, theirs_parts, f)
@@ -1959,8 +1983,10 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     (mine,) = named
     own = dict(mine.pairs)
     values = labelled_values(claim)
-    holding = {id(r) for r in ev.records for v in values
-               if any(_holds(value, v.quantity, v.readings) for _, value in r.pairs)}
+    # Of the record's list only: a heading's value ("qty: 50000" above the quotes) is the
+    # whole list's, said beside any one of them.
+    holding = {id(r) for r in ev.records for v in values if {k for k, _ in r.pairs} & own.keys()
+               and any(_holds(value, v.quantity, v.readings) for _, value in r.pairs)}
     if len(holding) > 1:
         return ""  # the values of several records: a list of them ("pads $118, rotors $196")
     for v in values:
@@ -1971,6 +1997,28 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
                         if k in own and _holds(value, v.quantity, v.readings)), None)
             if other is not mine and key is not None:
                 return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
+    return ""
+
+
+def _mixed_rows(claim: str, ev: _Evidence) -> str:
+    """The claim joins two values that rows of one list (records of the same keys) give,
+    from two different rows ("retiring at 65 gives £1,840 a month" where the age-65 row
+    gives £1,656 and £1,840 is the age-67 row's): one row's condition, another's result."""
+    keys = [frozenset(k for k, _ in r.pairs) for r in ev.records]
+    listed = [r for r, ks in zip(ev.records, keys) if keys.count(ks) > 1]
+    hits: dict[str, tuple[str, _Record]] = {}
+    for v in labelled_values(claim):
+        rows = [(k, r) for r in listed for k, value in r.pairs
+                if _holds(value, v.quantity, v.readings)]
+        if len(rows) != 1:
+            continue
+        key, row = rows[0]
+        if key in hits:
+            return ""  # two values under one key: a list of rows, each stated
+        hits[key] = (v.text, row)
+    for (k1, (t1, r1)), (k2, (t2, r2)) in itertools.combinations(hits.items(), 2):
+        if r1 is not r2:
+            return f"{t1} is one record's {k1} and {t2} another's {k2}"
     return ""
 
 
@@ -2780,11 +2828,11 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
 
 
 # An action the answer says it took ("I've added you to the standby list") needs a call
-# that could take it: none did where every call only looked something up.
+# that could take it: none did where every call only looked something up or failed.
 _DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?(?:added|booked|"
                    r"cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
                    r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
-                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed)\b")
+                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred)\b")
 _READ_CALL = re.compile(r"(?i:get|list|search|check|find|fetch|look_?up|read|query|view|show|"
                         r"retrieve|calculate|compute|describe)(?:_|[A-Z]|$)")
 
@@ -2827,13 +2875,14 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
-    if case.tools_called and all(_READ_CALL.match(t.name) for t in case.tools_called):
+    if case.tools_called and all(_READ_CALL.match(t.name) or t.success is False
+                                 for t in case.tools_called):
         for claim in claims:
             done = _DONE.search(claim.text)
             if done:
                 # Staged in the head like ``offered``: an action is no thing the context names.
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
-                claim.why.append(f'"{done.group(0)}", but every call only read')
+                claim.why.append(f'"{done.group(0)}", but every call only read or failed')
     _unlisted_items(claims, evidence)
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
