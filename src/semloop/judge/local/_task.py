@@ -830,7 +830,6 @@ _CHECKS = frozenset(stem(w) for w in ("verify", "validate"))  # calls that only 
 _CONDITION = re.compile(r"(?:once|if|when|after|as soon as|until)\b", re.IGNORECASE)  # what will be, not what is
 _NEGATED = re.compile(r"\b(?:not|never|nothing|no|none|n't)\b|n't\b", re.IGNORECASE)
 _HYPOTHETICAL = _phrases(r"for example|for instance|e\.g\.|say|suppose|imagine|let's say|if you (?:get|have|had|paid|borrowed|earn)")
-_OWN = re.compile(r"\b(?:my|i|me|our|we)\b", re.IGNORECASE)
 
 
 def _example_only(case: RunCase) -> str | None:
@@ -838,7 +837,7 @@ def _example_only(case: RunCase) -> str | None:
     call to look it up, the answer states figures only in an example ("for example, with a
     $2,000 deductible…"): the amount asked is never given. The part asked."""
     asked = next((p for p in _parts(case.input) if (_ASKS_VALUE.search(p) or _ASKS_AMOUNT.search(p)
-                  or re.search(r"\bhow many\b", p, re.IGNORECASE)) and _OWN.search(p)), None)
+                  or re.search(r"\bhow many\b", p, re.IGNORECASE)) and _I_OR_WE.search(p)), None)
     if asked is None or any(c.output.strip() and not _failed(c) for c in case.tools_called):
         return None
     said = [s for s in split_claims(case.output) if quantities(s)]
