@@ -13,9 +13,24 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-# The seed's reference data is not part of the repository: it sits in the shared folder
-# beside the clone, or wherever SEMLOOP_SHARED_DIR says (a clone made somewhere else).
-SHARED = Path(os.environ.get("SEMLOOP_SHARED_DIR") or ROOT.parent / "shared")
+
+
+def _shared_dir() -> Path:
+    """The seed's shared folder, which is not part of the repository: where
+    SEMLOOP_SHARED_DIR says, else beside the clone, else beside the local repository the
+    clone was made from (``git clone . "/tmp/fresh copy"``). A folder missing from all three
+    fails the tests that read it, loudly."""
+    if named := os.environ.get("SEMLOOP_SHARED_DIR"):
+        return Path(named)
+    beside = ROOT.parent / "shared"
+    if beside.is_dir():
+        return beside
+    origin = subprocess.run(["git", "-C", str(ROOT), "config", "--get", "remote.origin.url"],
+                            capture_output=True, text=True, check=False).stdout.strip()
+    return Path(origin).resolve().parent / "shared" if origin and Path(origin).is_dir() else beside
+
+
+SHARED = _shared_dir()
 REFERENCE_DATASET = SHARED / "reference" / "semloop-seed-dataset.jsonl"
 
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
