@@ -2701,8 +2701,10 @@ def _ranked(sentences: Sequence[str], claims: Iterable[str]) -> list[str]:
     return [sentences[i] for i in sorted(order[:_EVIDENCE_SENTENCES])]
 
 
-_LOOKUP = re.compile(r"(?:get|find|search|list|check|show|lookup|look_up|read|fetch|query|view)"
-                     r"(?:_|[A-Z]|$)", re.IGNORECASE)
+# A call that only looks something up (get_order, searchFlights): it changes no record, and
+# takes no action an answer may claim.
+_READ_CALL = re.compile(r"(?i:get|list|search|check|find|fetch|look_?up|read|query|view|show|"
+                        r"retrieve|calculate|compute|describe)(?:_|[A-Z]|$)")
 _ID_KEY = re.compile(r"(?:^|_)(?:id|ref|reference|number|code)$", re.IGNORECASE)
 
 
@@ -2719,7 +2721,7 @@ def _current_keyed(calls: Sequence[ToolCall], texts: Sequence[str]) -> list[tupl
     out = []
     for k, text in enumerate(texts):
         after = [j for j in range(k + 1, len(calls)) if ids[k] & ids[j]]
-        if any(not _LOOKUP.match(calls[j].name) for j in after):
+        if any(not _READ_CALL.match(calls[j].name) for j in after):
             continue  # changed since ("refuel_data", "update_reservation_baggages")
         for j in after:
             if j not in keys:
@@ -2833,8 +2835,6 @@ _DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and
                    r"cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
                    r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
                    r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred)\b")
-_READ_CALL = re.compile(r"(?i:get|list|search|check|find|fetch|look_?up|read|query|view|show|"
-                        r"retrieve|calculate|compute|describe)(?:_|[A-Z]|$)")
 
 
 def hallucination_evidence(case: RunCase, embed: Embed,
