@@ -200,9 +200,25 @@ _REDIRECT = _phrases(
 )
 # A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed".
 _ITEM_FAILED = re.compile(
-    r"\"(?:ok|success|done|\w+ed)\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined)\"",
+    r"\"(?:ok|success|done|\w+ed)\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined|partial)\"",
     re.IGNORECASE,
 )
+# A batch that did some items: a count of failures above nought, or a list of them
+# ({"moved": 3, "failed": 2, "failed_ids": ["T-104", …]}).
+_BATCH_LEFT = re.compile(r"\"(?:failed|failures|errors|skipped|rejected)(?:_\w+)?\"\s*:\s*"
+                         r"(?:([1-9]\d*)|\[\s*\"([^\"]+)\")", re.IGNORECASE)
+
+
+def _items_failed(call: ToolCall, answer: str) -> bool:
+    """The call reports an item not done ({"renewed": false}, "status": "partial", a batch
+    with failures) that the answer does not speak of: it names neither how many failed nor
+    the first one left."""
+    if _ITEM_FAILED.search(call.output):
+        return True
+    said = {q.value for q in quantities(answer)}
+    left = list(_BATCH_LEFT.finditer(call.output))
+    return bool(left) and not any(m.group(1) and float(m.group(1)) in said
+                                  or m.group(2) and m.group(2).lower() in answer.lower() for m in left)
 _HOW_TO_ASKED = _phrases(
     r"how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
     r"where (?:do|can) i|instructions|guide|walk me through|explain how",
@@ -313,10 +329,29 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         ):
             met, undone = True, False
         if undone or not met:
-            missing.append((part, undone or _value_left(part)))
+            missing.append((part, undone or _value_left(part) or _item_left(part, parts, run.case)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+
+
+def _item_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
+    """A part that asks no act of its own but names who or what the request's act is for
+    ("three rooms: one for me (Sanne de Wit), one for Pieter Bakker …"), when the run's
+    acting calls name another part's names and never this part's: the act was done for the
+    others, not for it."""
+    def names(text: str) -> set[str]:
+        return {w.lower() for w in _NAME.findall(text) if stem(w.lower()) not in _REQUEST_WORDS}
+
+    own = names(part)
+    called = set(re.findall(r"[^\W\d_]+", " ".join(
+        json.dumps(c.args, ensure_ascii=False) for c in case.tools_called
+        if not _failed(c) and not _reads(c) and not _hands_off(c)).lower()))
+    others = set().union(*(names(p) for p in parts if p != part)) - own
+    return bool(own) and not _part_acts(part) and not own & called and bool(others & called)
 
 
 # A clause after the ask that gives the user's reason ("…, it was a gift and never used!!",
@@ -349,7 +384,13 @@ def _part_acts(part: str) -> list[str]:
     # that opens its phrasal act is read as that act.
     if phrasal and verbs and _opens_phrasal(part, verbs[0]):
         return [stem(phrasal), *verbs[1:]]
-    return verbs + ([stem(phrasal)] if phrasal and not verbs else [])
+    opening = _imperative(part, _POLITE)
+    return verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
+        [opening] if opening and opening not in _DELIVERY_VERBS else [])
+
+
+# Only a polite word before a part's own verb: "Hi, I need to make a change" states a want.
+_POLITE = re.compile(r"(?:(?:please|pls|kindly|also|and|then|now|just)\b[,!]?\s*)*", re.IGNORECASE)
 
 
 def _opens_phrasal(part: str, verb: str) -> bool:
@@ -371,10 +412,34 @@ _ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:(?:can|could|w
 def _act_parts(request: str) -> list[str]:
     """The clauses of a request that each ask an act or a question, when one opens on an act
     ("Turn off X and tell me Y"; "I am wanting to extend X. Also please tell me Y")."""
-    clauses = [c.strip(" ,.?!") for c in _CLAUSE_SPLIT.split(request) if c.strip(" ,.?!")]
-    acting = [c for c in clauses if _opens_on_act(c)]
+    clauses = [c.strip(" ,.?!") for piece in _CLAUSE_SPLIT.split(request) for c in _joined_acts(piece)
+               if c.strip(" ,.?!")]
+    acting = [c for c in clauses if _opens_on_act(c) or _imperative(c)]
     asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
     return asking if len(asking) >= 2 and acting else []
+
+
+_JOINS = re.compile(r"(?<=:)\s+|,?\s+and\s+(?=\w)", re.IGNORECASE)
+
+
+def _joined_acts(clause: str) -> list[str]:
+    """The clause cut where a colon or an "and" opens another act on its own object: "Two
+    things: renew his prescription and book him in for a check-up" is two acts; "cancel
+    the red and blue shirts" or "my phone and charge cable" is one."""
+    pieces, start = [], 0
+    for m in _JOINS.finditer(clause):
+        if _imperative(clause[m.end():]):
+            pieces.append(clause[start:m.start()])
+            start = m.end()
+    return [*pieces, clause[start:]]
+
+
+def _imperative(clause: str, leads: re.Pattern[str] = _ACT_LEAD) -> str | None:
+    """The act a clause opens on in the imperative, its verb followed by its object ("switch
+    my billing email", "book him in"): the verb's stem."""
+    lead = leads.match(clause)
+    m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
+    return stem(m.group(1).lower()) if m and stem(m.group(1).lower()) in _IMPERATIVE_VERBS else None
 
 
 def _opens_on_act(clause: str) -> bool:
@@ -943,7 +1008,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
     # item the run failed to do.
     dropped = [c for c in case.tools_called if not _failed(c) and not _reads(c)
-               and _ITEM_FAILED.search(c.output)]
+               and _items_failed(c, text)]
     ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text))
             and not _ADMITS_FAILURE.search(text),
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
@@ -1653,6 +1718,12 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
     suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
     merge revert rollback restart reserve place charge renew subscribe unsubscribe redeem sell
     buy purchase donate drain""".split())  # noqa: SIM905
+
+
+# The verbs a request's act may open on; an object after it tells the verb from a noun.
+_IMPERATIVE_VERBS = _ACTION_VERBS | _OPERATIONS | frozenset().union(*_ALIKE)
+_VERB_OBJECT = re.compile(r"(?:(?:then|also)\s+)?([a-z]+)\s+(?:my|our|your|his|her|their|the|a|an|it|them|"
+                          r"him|me|us|this|that|these|those|all|every|each|\d)\b", re.IGNORECASE)
 
 
 _LEVEL_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade"))

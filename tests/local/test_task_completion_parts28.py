@@ -1,0 +1,62 @@
+"""TASK_COMPLETION: a part of a multi-part request silently dropped (a second act joined by
+"and", one of the people the act was for) and a batch reported done that did only some."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from semloop.case import RunCase, ToolCall
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._task import task_completion_evidence
+
+
+def case(inp: str, out: str, *calls: ToolCall) -> RunCase:
+    return RunCase(id="probe", input=inp, output=out, context=(), tools_called=calls)
+
+
+def call(name: str, args: dict[str, object], output: object) -> ToolCall:
+    return ToolCall(name, args, json.dumps(output), True)
+
+
+_FREEZE = call("freeze_card", {"card": "DB-4471"}, {"status": "frozen"})
+_KIT = call("order_kit", {"recipient": "Ines Duarte", "kit": "welcome"}, {"order": "WK-310", "status": "placed"})
+_INBOX = "Archive the six signed contracts in my inbox."
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    # A second act joined by "and", neither done by a call nor named by the answer.
+    ("act_missing",
+     case("Freeze my debit card and order a replacement to my home address.",
+          "Your debit card ending 4471 is frozen, so nobody can use it.", _FREEZE),
+     case("Freeze my debit card and order a replacement to my home address.",
+          "Your debit card ending 4471 is frozen, and a replacement is ordered to your home address.",
+          _FREEZE, call("order_replacement_card", {"card": "DB-4471"}, {"status": "ordered"}))),
+    # The act done by name for one of the people the request names, never for the other.
+    ("act_missing",
+     case("Order two welcome kits: one for Ines Duarte and one for Karl Weber.",
+          "A welcome kit is on its way to Ines Duarte, arriving Tuesday.", _KIT),
+     case("Order two welcome kits: one for Ines Duarte and one for Karl Weber.",
+          "Welcome kits are on their way to Ines Duarte and Karl Weber, arriving Tuesday.", _KIT,
+          call("order_kit", {"recipient": "Karl Weber", "kit": "welcome"}, {"order": "WK-311", "status": "placed"}))),
+    # A batch that left items, reported as all done; the honest answer names what was left.
+    ("item_failed",
+     case(_INBOX, "All six contracts are archived.",
+          call("archive_messages", {"ids": ["M1", "M2", "M3", "M4", "M5", "M6"]},
+               {"archived": 4, "skipped": 2, "skipped_ids": ["M5", "M6"]})),
+     case(_INBOX, "Four contracts are archived; two were skipped because they are still open for signing.",
+          call("archive_messages", {"ids": ["M1", "M2", "M3", "M4", "M5", "M6"]},
+               {"archived": 4, "skipped": 2, "skipped_ids": ["M5", "M6"]}))),
+])
+def test_dropped_parts(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
+    assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
+    assert task_completion_evidence(right, embed).features[feature] == 0.0
+
+
+def test_a_verb_and_its_noun_are_one_act(embed: Embed) -> None:
+    """ "my phone and charge cable": a noun after "and" opens no second act."""
+    done = case("Return my phone and charge cable, they arrived damaged.",
+                "Your return is booked for the phone and charge cable; the courier collects them on Monday.",
+                call("create_return", {"items": ["phone", "charge cable"]}, {"return": "R-88", "status": "booked"}))
+    assert task_completion_evidence(done, embed).features["act_missing"] == 0.0
