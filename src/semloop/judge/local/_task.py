@@ -200,7 +200,7 @@ _REDIRECT = _phrases(
 )
 # A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed".
 _ITEM_FAILED = re.compile(
-    r"\"(?:ok|success|done|\w+ed)\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined|partial)\"",
+    r"\"(?:ok|success|done|(\w+ed))\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined|partial)\"",
     re.IGNORECASE,
 )
 # A batch that did some items: a count of failures above nought, or a list of them
@@ -213,12 +213,23 @@ def _items_failed(call: ToolCall, answer: str) -> bool:
     """The call reports an item not done ({"renewed": false}, "status": "partial", a batch
     with failures) that the answer does not speak of: it names neither how many failed nor
     the first one left."""
-    if _ITEM_FAILED.search(call.output):
+    if any(not (m.group(1) and _ends_state(call, m.group(1))) for m in _ITEM_FAILED.finditer(call.output)):
         return True
     said = {q.value for q in quantities(answer)}
     left = list(_BATCH_LEFT.finditer(call.output))
     return bool(left) and not any(m.group(1) and float(m.group(1)) in said
                                   or m.group(2) and m.group(2).lower() in answer.lower() for m in left)
+
+
+def _ends_state(call: ToolCall, field: str) -> bool:
+    """The false field is the state the call's act ends ("locked": false after
+    unlock_account, "enabled": false after disable_mfa), not an item it failed to do."""
+    verb = re.split(r"[_\W]+", call.name.lower())[0]
+    state = field.lower().removesuffix("ed")
+    undone = {verb[len(p):] for p in ("un", "de", "dis") if verb.startswith(p)}
+    undone |= {a for pair in _OPPOSITES if verb in pair for a in pair if a != verb}
+    return len(state) >= 3 and any(u.startswith(state[:-1]) for u in undone)
+
 _HOW_TO_ASKED = _phrases(
     r"how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
     r"where (?:do|can) i|instructions|guide|walk me through|explain how",
@@ -323,10 +334,10 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
         # names the part's own words answers it, and the act was the user's to ask about.
-        if _ASKS_YES_OR_NO.match(part) and any(
-            _ANSWERS_YES_OR_NO.search(s) and word_stems(s) & (own - _ATTRIBUTE_WORDS)
-            for s in run.sentences
-        ):
+        # A refusal with its reason that names the part's own words ("I can't share another
+        # employee's salary: compensation records are confidential") answers it too.
+        if any((_ASKS_YES_OR_NO.match(part) and _ANSWERS_YES_OR_NO.search(s) or _REASONED_REFUSAL.search(s))
+               and word_stems(s) & (own - _ATTRIBUTE_WORDS) for s in run.sentences):
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone or _value_left(part) or _item_left(part, parts, run.case)))
@@ -357,7 +368,7 @@ def _item_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
 # A clause after the ask that gives the user's reason ("…, it was a gift and never used!!",
 # "…, I'm moving abroad"): a pronoun and a form of "be", asking nothing.
 _REASON = re.compile(r"^(?:and |but |because |since |as )?(?:it|this|that|they|he|she|i|we)(?:'s|'m|'re|\s+"
-                     r"(?:was|were|is|am|are))\b(?!.*\b(?:whether|if|how|what|which|why|when|where)\b)", re.IGNORECASE)
+                     r"(?:was|were|is|am|are)|(?<=i) (?:think|believe|feel|suspect|guess))\b(?!.*\b(?:whether|if|how|what|which|why|when|where)\b)", re.IGNORECASE)
 
 
 def _reasons(request: str) -> list[str]:
@@ -377,8 +388,10 @@ def _part_acts(part: str) -> list[str]:
     cancel", "can you book"), or a verb with its particle ("turn off" is disabling). A
     want stated in a chat's opening ("Hi, I need to cancel …") is not read as the act
     asked of this answer: the run may have refused it by policy many turns before."""
-    verbs = [stem(w) for w in re.findall(r"[a-z]+", part.lower())[:3]
-             if stem(w) in _ACTION_VERBS and stem(w) not in _DELIVERY_VERBS]
+    # A capitalised word after the first is a name ("what's Mark Delaney's salary").
+    verbs = [stem(w.lower()) for i, w in enumerate(re.findall(r"[A-Za-z]+", part)[:3])
+             if stem(w.lower()) in _ACTION_VERBS and stem(w.lower()) not in _DELIVERY_VERBS
+             and not (i and w[0].isupper())]
     phrasal = _phrasal_act(" ".join(part.split()[:4]))
     # "set up a standing order" is creating one, not setting (changing) anything: a verb
     # that opens its phrasal act is read as that act.
@@ -615,7 +628,7 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
 # that acts followed it (a chat's last message may be the hold before the calls that did it).
 _HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
                    r"bear with me)\W*$", re.IGNORECASE)
-_NOT_BEFORE = re.compile(r"\b(?:not|never|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)
+_NOT_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)  # "haven't changed"
 _DONE_MARK = re.compile("[\u2705\u2714\u2713]")  # ✅ ✔ ✓
 
 
