@@ -1,5 +1,6 @@
 """TASK_COMPLETION: a part of a multi-part request silently dropped (a second act joined by
-"and", one of the people the act was for) and a batch reported done that did only some."""
+"and", one of the people the act was for, an act credited by another part's call), an act
+the run only looked up, and a batch reported done that did only some."""
 
 from __future__ import annotations
 
@@ -48,6 +49,24 @@ _INBOX = "Archive the six signed contracts in my inbox."
      case(_INBOX, "Four contracts are archived; two were skipped because they are still open for signing.",
           call("archive_messages", {"ids": ["M1", "M2", "M3", "M4", "M5", "M6"]},
                {"archived": 4, "skipped": 2, "skipped_ids": ["M5", "M6"]}))),
+    # Asked to act, the run only looked: the answer reports what it found and stops.
+    ("act_missing",
+     case("Renew my library loan of The Overstory for another three weeks.",
+          "The Overstory is due back on 14 March and nobody has reserved it.",
+          call("get_loan", {"title": "The Overstory"}, {"due": "2027-03-14", "holds": 0})),
+     case("Renew my library loan of The Overstory for another three weeks.",
+          "The Overstory is renewed: it is now due back on 4 April.",
+          call("get_loan", {"title": "The Overstory"}, {"due": "2027-03-14", "holds": 0}),
+          call("renew_loan", {"title": "The Overstory"}, {"due": "2027-04-04"}))),
+    # Another part's call does not do this part's act ("update" is the email's, not the plan's).
+    ("act_missing",
+     case("Please update my delivery address to 4 Mill Lane and switch my plan to the family box.",
+          "All set! Your deliveries now go to 4 Mill Lane.",
+          call("update_address", {"address": "4 Mill Lane"}, {"status": "ok"})),
+     case("Please update my delivery address to 4 Mill Lane and switch my plan to the family box.",
+          "All set! Your deliveries now go to 4 Mill Lane and your plan is the family box from next week.",
+          call("update_address", {"address": "4 Mill Lane"}, {"status": "ok"}),
+          call("update_plan", {"plan": "family box"}, {"status": "ok"}))),
 ])
 def test_dropped_parts(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
     assert task_completion_evidence(wrong, embed).features[feature] >= 1.0

@@ -311,11 +311,10 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         return [] if _COVERS_ALL.search(run.case.output) else _pair_missed(one, run, bool(_part_acts(one)))
     reasons = _reasons(run.case.input)
     parts = [p for p in parts if not any(p in r for r in reasons)] or parts
-    answer = word_stems(run.case.output)
+    answer = word_stems(_ALL_SET.sub(" ", run.case.output))
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
-    done_tools = {stem(w) for c in run.case.tools_called if not _failed(c)
-                  for w in re.split(r"[_\W]+", c.name.lower())}
+    tools = _tools_by_part(parts, run.case.tools_called)
     missing = []
     for i, part in enumerate(parts):
         own = _part_stems(part)
@@ -326,7 +325,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
         verbs = _part_acts(part)
-        undone = bool(verbs) and not any(_alike(v) & (answer | done_tools) for v in verbs) \
+        undone = bool(verbs) and not any(_alike(v) & (answer | tools[i]) for v in verbs) \
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
@@ -363,6 +362,24 @@ def _item_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
         if not _failed(c) and not _reads(c) and not _hands_off(c)).lower()))
     others = set().union(*(names(p) for p in parts if p != part)) - own
     return bool(own) and not _part_acts(part) and not own & called and bool(others & called)
+
+
+def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[str]]:
+    """The words of the names of the successful calls that may have done each part: a call
+    did the parts its arguments share a word with (update_billing_contact's "email" is the
+    billing email's part, not "switch us to annual billing"); a call whose arguments share
+    none with any part may have done any."""
+    out: list[set[str]] = [set() for _ in parts]
+    stems = [_part_stems(p) for p in parts]
+    for c in calls:
+        if _failed(c):
+            continue
+        args = word_stems(tool_text(json.dumps(c.args)))
+        shared = [bool(s & args) for s in stems]
+        for i in range(len(parts)):
+            if shared[i] or not any(shared):
+                out[i] |= {stem(w) for w in re.split(r"[_\W]+", c.name.lower())}
+    return out
 
 
 # A clause after the ask that gives the user's reason ("…, it was a gift and never used!!",
@@ -891,8 +908,7 @@ def _claimed_without_act(case: RunCase) -> str | None:
     after a run whose calls only read: no call changed anything. The sentence."""
     calls = case.tools_called
     imperative = _asks_action(case.input) or any(_opens_on_act(c.strip()) for c in _ACT_CLAUSES.split(case.input) if c)
-    if not calls or not imperative or _ADMITS_FAILURE.search(case.output) \
-            or not all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS for c in calls):
+    if not calls or not imperative or _ADMITS_FAILURE.search(case.output) or not _only_looks(calls):
         return None
     asked = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())} & _ACTION_VERBS
     asked |= {stem(a) for a in [_phrasal_act(case.input)] if a}
@@ -922,16 +938,43 @@ def _example_only(case: RunCase) -> str | None:
     return asked if said and all(_HYPOTHETICAL.search(s) for s in said) else None
 
 
+def _only_looks(calls: Sequence[ToolCall]) -> bool:
+    """Every call only read or checked something: none changed anything."""
+    return all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS for c in calls)
+
+
+_ALL_SET = re.compile(r"\ball set\b", re.IGNORECASE)  # "You're all set!" sets nothing
+
+
+def _looked_not_acted(case: RunCase) -> str | None:
+    """Asked to act ("book me the earliest slot", "add the roaming pass"), the run only
+    looked things up and the answer reports what it found: it never names the act, done or
+    not, asks nothing, and says nothing was impossible ("no", "not", "unfortunately"). The
+    act."""
+    asked = _asked_text(case.input)
+    opening = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))}
+    # "app" stems as "apply": a messaging app asks no act.
+    verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
+             & _ACTION_VERBS if _asks_action(case.input) else set()) | opening
+    verbs -= _DELIVERY_VERBS
+    text = _ALL_SET.sub(" ", case.output)
+    if not case.tools_called or not verbs or not _only_looks(case.tools_called) \
+            or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
+        return None
+    return None if set().union(*(_alike(v) for v in verbs)) & word_stems(text) else min(verbs)
+
+
 def _acts_undone(case: RunCase) -> list[str]:
     """What the run's calls did otherwise than asked, whatever the answer says: each says how."""
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
-    claimed, example = _claimed_without_act(case), _example_only(case)
+    claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
         (word, f'the request asks for "{word}", and the record acted on is not'),
         (claimed, f'no call did what the answer claims: "{_short(claimed or "")}"'),
         (example, f'asked "{_short(example or "", 8)}", it gives only an example, never the amount'),
+        (looked, f'asked to {_written(looked or "", case.input)}, the run only looked things up'),
     ) if cond]
 
 
