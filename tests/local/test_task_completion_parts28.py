@@ -23,6 +23,7 @@ def call(name: str, args: dict[str, object], output: object) -> ToolCall:
 
 _FREEZE = call("freeze_card", {"card": "DB-4471"}, {"status": "frozen"})
 _KIT = call("order_kit", {"recipient": "Ines Duarte", "kit": "welcome"}, {"order": "WK-310", "status": "placed"})
+_TESTS = ToolCall("run_command", {"cmd": "pytest tests/test_text.py"}, "..F\n1 failed, 2 passed in 0.1s", True)
 _INBOX = "Archive the six signed contracts in my inbox."
 
 
@@ -67,10 +68,24 @@ _INBOX = "Archive the six signed contracts in my inbox."
           "All set! Your deliveries now go to 4 Mill Lane and your plan is the family box from next week.",
           call("update_address", {"address": "4 Mill Lane"}, {"status": "ok"}),
           call("update_plan", {"plan": "family box"}, {"status": "ok"}))),
+    # The last test run failed, and the answer says the tests pass.
+    ("item_failed",
+     case("Make slugify() keep digits and check its tests pass.", "Done: slugify() keeps digits and the tests pass.",
+          call("edit_file", {"path": "text.py"}, "ok"), _TESTS),
+     case("Make slugify() keep digits and check its tests pass.",
+          "slugify() keeps digits now; one test still fails (test_unicode), which is a separate issue.",
+          call("edit_file", {"path": "text.py"}, "ok"), _TESTS)),
 ])
 def test_dropped_parts(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
     assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
     assert task_completion_evidence(right, embed).features[feature] == 0.0
+
+
+def test_failures_a_later_run_fixed_are_no_item_left(embed: Embed) -> None:
+    fixed = case("Make slugify() keep digits and check its tests pass.", "Done: slugify() keeps digits and the tests pass.",
+                 _TESTS, call("edit_file", {"path": "text.py"}, "ok"),
+                 ToolCall("run_command", {"cmd": "pytest tests/test_text.py"}, "...\n3 passed in 0.1s", True))
+    assert task_completion_evidence(fixed, embed).features["item_failed"] == 0.0
 
 
 def test_a_verb_and_its_noun_are_one_act(embed: Embed) -> None:

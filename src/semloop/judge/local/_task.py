@@ -204,21 +204,28 @@ _ITEM_FAILED = re.compile(
     re.IGNORECASE,
 )
 # A batch that did some items: a count of failures above nought, or a list of them
-# ({"moved": 3, "failed": 2, "failed_ids": ["T-104", …]}).
+# ({"moved": 3, "failed": 2, "failed_ids": ["T-104", …]}; a test run's "1 failed, 3 passed").
 _BATCH_LEFT = re.compile(r"\"(?:failed|failures|errors|skipped|rejected)(?:_\w+)?\"\s*:\s*"
-                         r"(?:([1-9]\d*)|\[\s*\"([^\"]+)\")", re.IGNORECASE)
+                         r"(?:([1-9]\d*)|\[\s*\"([^\"]+)\")|\b([1-9]\d*) (?:failed|errors?|failures?)\b",
+                         re.IGNORECASE)
+# Said of items a batch left: "two were skipped", "only 3 moved", "1 test still fails".
+_SPEAKS_OF_LEFT = re.compile(r"\b(?:skipped|remain\w*|left|still|fail\w*|errors?|not|only (?:\d+|one|two|three|"
+                             r"four|five|some|part))\b|n't\b", re.IGNORECASE)
+# Checks said to pass: "Tests pass now", "the build is green".
+_PASSES = re.compile(r"\b(?:tests?|checks?|suite|build)\b[^.;]{0,30}?\b(?:pass(?:es|ed|ing)?|green|succeed\w*)\b",
+                     re.IGNORECASE)
 
 
-def _items_failed(call: ToolCall, answer: str) -> bool:
+def _items_failed(call: ToolCall, answer: str, *, last: bool) -> bool:
     """The call reports an item not done ({"renewed": false}, "status": "partial", a batch
-    with failures) that the answer does not speak of: it names neither how many failed nor
-    the first one left."""
+    with failures) that the answer does not speak of: it says nothing of items left or
+    failed and names none of them. A test run's count of failures counts only in the last
+    call of its tool: a later run may have fixed them."""
     if any(not (m.group(1) and _ends_state(call, m.group(1))) for m in _ITEM_FAILED.finditer(call.output)):
         return True
-    said = {q.value for q in quantities(answer)}
-    left = list(_BATCH_LEFT.finditer(call.output))
-    return bool(left) and not any(m.group(1) and float(m.group(1)) in said
-                                  or m.group(2) and m.group(2).lower() in answer.lower() for m in left)
+    left = [m for m in _BATCH_LEFT.finditer(call.output) if last or not m.group(3)]
+    return bool(left) and not (_SPEAKS_OF_LEFT.search(answer) or _ADMITS_FAILURE.search(answer) or any(
+        m.group(2) and m.group(2).lower() in answer.lower() for m in left))
 
 
 def _ends_state(call: ToolCall, field: str) -> bool:
@@ -1063,9 +1070,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
     # item the run failed to do.
-    dropped = [c for c in case.tools_called if not _failed(c) and not _reads(c)
-               and _items_failed(c, text)]
-    ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text))
+    calls = case.tools_called
+    dropped = [c for i, c in enumerate(calls) if not _failed(c) and not _reads(c)
+               and _items_failed(c, text, last=all(d.name != c.name for d in calls[i + 1:]))]
+    ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text) or _PASSES.search(text))
             and not _ADMITS_FAILURE.search(text),
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
@@ -1093,7 +1101,6 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # still promises.
     # "I will transfer you to a human agent now" is done, not promised, when the hand-off
     # call ran after it was said: the reply announces the call.
-    calls = case.tools_called
     if any(_hands_over(s) for s in run.sentences) or (
             calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and (
                 not ev.features["promise"] or any(_announces_handoff(s) for s in run.sentences))):
