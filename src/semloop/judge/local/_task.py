@@ -321,7 +321,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     answer = word_stems(_ALL_SET.sub(" ", run.case.output))
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
-    tools = _tools_by_part(parts, run.case.tools_called)
+    # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
+    tools = _tools_by_part(parts if not _COVERS_ALL.search(run.case.output) else [run.case.input] * len(parts),
+                           run.case.tools_called)
     missing = []
     for i, part in enumerate(parts):
         own = _part_stems(part)
