@@ -1132,6 +1132,8 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "cancel terminate stop end close",
     "add create open register enroll enrol place",
     "remove delete",
+    "move transfer migrate relocate port",
+    "swap exchange replace trade",
     "raise increase extend",
     "lower decrease reduce",
 ))
