@@ -1319,10 +1319,19 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
 
 _OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
 # Either place may carry an article ("from the airport into downtown"); it is not the place.
-_ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+"
-                    r"(?:to|into|→)\s+(?:the\s+)?"
+# Or a possessive ("from my savings into my current account"), and the place may be named
+# more fully in brackets ("from Lyon Warehouse (12 Rue des Tanneurs) to …").
+_ROUTE = re.compile(r"\bfrom\s+(?:(?:the|my|your|our|their)\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|"
+                    r"[a-z]{3,}(?:\s+(?!(?:to|into)\b)[a-z]{3,})?)(?:\s*\([^()]{0,60}\))?\s+"
+                    r"(?:to|into|→)\s+(?:(?:the|my|your|our|their)\s+)?"
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
+# Where the request sends something, without saying from where: "send it BACK to our Lyon
+# warehouse", "put 200 into my current account".
+_MOVED_TO = re.compile(r"\b(?i:send|sent|sending|ship|shipping|return|returning|move|moved|moving|transfer|"
+                       r"transferring|put|bring|take|deliver|post|mail)\b[^.?!;]{0,40}?\b(?i:back\s+)?"
+                       r"(?i:to|into)\s+(?:(?:the|my|your|our|their)\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?|"
+                       r"[a-z]{3,})")
 _IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
                            r"lb|gb|mb|tb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))", re.IGNORECASE)
 
@@ -1618,6 +1627,36 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
     for src, dst in answered:
         if any(same(dst, a) and same(src, b) for a, b in asked):
             return src, dst
+    if (side := _moved_side(case)) is not None:
+        return side
+    # Asked to move something to a place, the answer moves it out of that place, and never
+    # into it: the other way round.
+    wanted = [m.group(1).lower() for m in _MOVED_TO.finditer(_asked_text(case.input))]
+    if not any(same(dst, w) for _, dst in answered for w in wanted):
+        for src, dst in answered:
+            if any(same(src, w) for w in wanted):
+                return src, dst
+    return None
+
+
+# A move told from where each side stands: the user moves a thing to the agent "over here",
+# "to you", "with you"; the agent, to itself, "to us", "into our …", and out of itself
+# "out of our pharmacy", "away from us".
+_MOVE_TO = r"\b(?:mov|transfer|switch|port|bring|migrat)\w*\b[^.?!]{0,60}?\b"
+_TO_YOU = re.compile(_MOVE_TO + r"(?:over here|to here|(?:over )?to you|with you)\b", re.IGNORECASE)
+_FROM_YOU = re.compile(_MOVE_TO + r"(?:out of|away from|from) (?:you|your)\b", re.IGNORECASE)
+_TO_US = re.compile(_MOVE_TO + r"(?:(?:over )?to|into|with) (?:us|our)\b", re.IGNORECASE)
+_FROM_US = re.compile(_MOVE_TO + r"(?:out of|away from|from) (?:us|our)\b", re.IGNORECASE)
+
+
+def _moved_side(case: RunCase) -> tuple[str, str] | None:
+    """Asked to move a thing to the agent's side, the answer moves it out of it and never
+    into it, or the other way: (from, to) as the answer goes."""
+    asked = _asked_text(case.input)
+    if _TO_YOU.search(asked) and _FROM_US.search(case.output) and not _TO_US.search(case.output):
+        return "us", "elsewhere"
+    if _FROM_YOU.search(asked) and _TO_US.search(case.output) and not _FROM_US.search(case.output):
+        return "elsewhere", "us"
     return None
 
 
