@@ -2274,6 +2274,43 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _marks(text: str) -> set[str]:
+    """What tells one record from another as a text writes it: its words' stems and its
+    numbers of three digits or with decimals ("14,99 €" is 14.99, "$1,284" is 1284)."""
+    out = set(word_stems(text))
+    for n in _NUMBER.findall(text):
+        n = n.replace(",", ".") if re.fullmatch(r"\d+,\d\d", n) else n.replace(",", "")
+        if "." in n or len(n) >= 3:
+            out.add(f"{float(n):g}")
+    return out
+
+
+def _record_swap(case: RunCase) -> tuple[str, str] | None:
+    """Of a list of records the run read, the request names one by what only it holds
+    ("my savings account", "the 1200 crystals", "my HOME insurance"), and the answer tells
+    another by two things only that one holds (its name, its price, its code) and nothing
+    of the named one: it answered about the wrong record. (asked word, record told)."""
+    asked = _marks(_asked_text(case.input))
+    told = _marks(case.output)
+    for rows in _read_records(case.tools_called):
+        marks = [_marks(" ".join(_scalars(r))) for r in rows]
+        own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+        # A word of the request names a record by its start too ("home" for "homeowners").
+        named = [{w for w in o if w in asked or any(len(a) >= 4 and w.startswith(a) for a in asked)}
+                 for o in own]
+        best = max(range(len(rows)), key=lambda i: len(named[i]))
+        if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1 or own[best] & told:
+            continue
+        other = next((i for i, o in enumerate(own) if i != best and len(o & told) >= 2), None)
+        if other is not None:
+            return _written(min(named[best]), case.input), "; ".join(
+                f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
+    return None
+
+
 # With no evidence to read, a request's thing is named by its phrase ("parental leave",
 # "vaccination record"): an answer that never names its own word of that phrase, and opens
 # on the phrase with another word the request never uses ("annual leave", "vaccination
@@ -2372,7 +2409,7 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "opposite": lambda case, embed: _opposite(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
-    "wrong_source": _wrong_source,
+    "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
     "acted_on": lambda case, embed: _acted_on(case),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
@@ -2440,7 +2477,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("reversed", route is not None or swap is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
-    source = _wrong_source(case, embed) if sub is None and sources else None
+    source = (_wrong_source(case, embed) or _record_swap(case)) if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
