@@ -1429,7 +1429,39 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
                               or _parallel(a, b, segments)):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case)
+    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case)
+
+
+# A size written with its unit: 40' (a container), 10x10 (a storage unit), 2-bedroom, 65-inch.
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(['\u2032\u2019](?!s\b)|\"|\u2033)|\s?(ft|foot|feet|inch|inches|sq ?ft|sqm|m2|m\u00b2)\b|"
+                   r"\s?x\s?(\d+(?:\.\d+)?)\b|-(bedroom|bed|seater|door|person|litre|liter|gallon|inch|foot)s?\b)",
+                   re.IGNORECASE)
+_SIZE_UNITS = {"'": "ft", "\u2032": "ft", "\u2019": "ft", "foot": "ft", "feet": "ft", '"': "in", "\u2033": "in",
+               "inches": "in", "inch": "in", "liter": "litre", "bedroom": "bed", "m\u00b2": "m2", "sq ft": "sqft"}
+
+
+def _sizes(text: str) -> set[tuple[str, str]]:
+    """The sizes a text names, as (unit, size): ("ft", "40"), ("x", "10x10")."""
+    out = set()
+    for m in _SIZE.finditer(text):
+        if m.group(4):
+            out.add(("x", f"{m.group(1)}x{m.group(4)}"))
+            continue
+        unit = (m.group(2) or m.group(3) or m.group(5)).lower()
+        out.add((_SIZE_UNITS.get(unit, unit), m.group(1)))
+    return out
+
+
+def _size_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request's thing has a size the answer never names, and the answer names the
+    thing in another size of the same unit that the request does not (a 40' container
+    asked, a 20' quoted; a 10x10 unit asked, a 5x5 priced): (asked, answered)."""
+    asked, said = _sizes(_asked_text(case.input)), _sizes(case.output)
+    for unit, size in sorted(asked - said):
+        other = sorted(v for u, v in said - asked if u == unit and v != size)
+        if other:
+            return f"{size} {unit}", f"{other[0]} {unit}"
+    return None
 
 
 _YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d.,/%]|-\d{3})")
@@ -1596,8 +1628,20 @@ def _asked_text(request: str) -> str:
                   r"(?:\w+\s+){0,1}\w+", " ", request.replace("\u2019", "'"), flags=re.IGNORECASE)
 
 
+# The user's side of a trade: selling their own thing (to the business or through it).
+_SELLS = re.compile(r"\b(?:sell|selling|resell|reselling|resale|put (?:\w+ ){0,4}up for (?:re)?sale|"
+                    r"list (?:it|them|my \w+) for sale|trade(?:-| )in)\b", re.IGNORECASE)
+# An answer that treats the user as a buyer: stock to buy, a seat to reserve, a test drive.
+_BUYS = re.compile(r"\b(?:in stock|reserve|buy|purchase|test drive|(?:tickets?|seats?) (?:are |is )?(?:still )?"
+                   r"available|add (?:it|them) to (?:your )?(?:cart|basket))\b", re.IGNORECASE)
+_SALE_SAID = re.compile(r"\b(?:sell\w*|sold|sale|resale|resell\w*|list\w*|valuation|valu\w+|offer\w*|"
+                        r"payout|pay you|buy ?back|trade)\b", re.IGNORECASE)
+
+
 def _opposite(case: RunCase) -> tuple[str, str] | None:
     asked, said = _asked_text(case.input), case.output
+    if _SELLS.search(asked) and _BUYS.search(said) and not _SALE_SAID.search(said):
+        return "sell", "buy"
     for a, b in _OPPOSITES:
         for x, y in ((a, b), (b, a)):
             px, py = _phrase(x), _phrase(y)
