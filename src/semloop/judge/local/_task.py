@@ -1332,7 +1332,7 @@ _MOVED_TO = re.compile(r"\b(?i:send|sent|sending|ship|shipping|return|returning|
                        r"transferring|put|bring|take|deliver|post|mail)\b[^.?!;]{0,40}?\b(?i:back\s+)?"
                        r"(?i:to|into)\s+(?:(?:the|my|your|our|their)\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?|"
                        r"[a-z]{3,})")
-_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
+_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|sq|ft|feet|"
                            r"lb|gb|mb|tb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))", re.IGNORECASE)
 
 
@@ -2269,7 +2269,10 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     if len(segments) < 2:
         return None
     said = word_stems(case.output)
-    seg_stems = [word_stems(seg) for seg in segments]
+    # A tool record holds a word in its values: a field's name ("rooms", "balance") is in
+    # every record of its kind and tells none apart.
+    seg_stems = [word_stems(seg if src < len(case.context) else "; ".join(
+        f.partition(": ")[2] or f for f in seg.split("; "))) for seg, src in entries]
     # Of a multi-part request, the part the answer took up: a part left out is
     # TASK_COMPLETION's business, not a misunderstanding.
     part = max(_parts(_asked_text(case.input)) or [case.input],
