@@ -1414,7 +1414,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
         for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
             if word in named:
                 found.setdefault(word, "name")
-        for word in _COMPOUND.findall(text.lower()):
+        for word in [*_COMPOUND.findall(text.lower()), *_CODE_NAME.findall(text.lower())]:
             found.setdefault(word, "compound")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
@@ -1563,8 +1563,13 @@ def _same_shape(a: str, b: str) -> bool:
 _COMPOUND = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
 
 
+# A name in code: a path, a file, a function, a table (config/prod.yaml, parse_date,
+# orders.archive), its parts parted by "_", "/" or ".": another member differs in one.
+_CODE_NAME = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:[_/.][a-z0-9]+)+(?![\w/-])")
+
+
 def _one_part(a: str, b: str) -> bool:
-    pa, pb = a.split("-"), b.split("-")
+    pa, pb = re.split(r"[-_/.]", a), re.split(r"[-_/.]", b)
     return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
 
 
