@@ -1429,7 +1429,25 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
                               or _parallel(a, b, segments)):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case)
+    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
+        or _period_swap(case)
+
+
+# A period named from today: the one before ("last month's bill") and the one running
+# ("month-to-date", "so far", "this week").
+_PAST_PERIOD = re.compile(r"\b(?:last|previous|past) (?:month|week|year|quarter)\b|\byesterday\b",
+                          re.IGNORECASE)
+_RUNNING_PERIOD = re.compile(r"\b(?:month|week|year|quarter)[- ]to[- ]date\b|\bso far\b|\bto date\b|"
+                             r"\bthis (?:month|week|year|quarter)\b|\btoday\b", re.IGNORECASE)
+
+
+def _period_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked about the period before this one, the answer opens on the running one and
+    never names the past one: (asked, answered)."""
+    asked, opening = _PAST_PERIOD.search(_asked_text(case.input)), _RUNNING_PERIOD.search(_opening(case.output))
+    if asked and opening and not _PAST_PERIOD.search(case.output):
+        return asked.group(0).lower(), opening.group(0).lower()
+    return None
 
 
 # A size written with its unit: 40' (a container), 10x10 (a storage unit), 2-bedroom, 65-inch.
