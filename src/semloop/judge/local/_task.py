@@ -1587,7 +1587,13 @@ _CODE_NAME = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:[_/.][a-z0-9]+)+(?![\w/-]
 
 
 def _one_part(a: str, b: str) -> bool:
-    pa, pb = re.split(r"[-_/.]", a), re.split(r"[-_/.]", b)
+    pa, pb = a.split("-"), b.split("-")
+    if len(pa) == len(pb) == 1:
+        # A name in code: the part both keep must name the series ("date" of parse_date),
+        # not only number it (req_201 / email_201 are two records of one case).
+        pa, pb = re.split(r"[_/.]", a), re.split(r"[_/.]", b)
+        if not any(x == y and re.search(r"[a-z]", x) for x, y in zip(pa, pb)):
+            return False
     return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
 
 
