@@ -69,6 +69,17 @@ def test_a_synonym_of_the_asked_act_is_the_same_act(embed: Embed) -> None:
     assert answer_task_understanding_failure(moved, embed).value < 0.5
 
 
+def test_a_longer_name_of_the_asked_thing_is_no_sibling(embed: Embed) -> None:
+    # "contactless travel card" is a fuller name of a transit card; "sick pay" after the act
+    # that claims it is a sibling of maternity pay.
+    fuller = case("How do I top up my transit card?",
+                  "Add credit to your contactless travel card at any station machine or in the app.")
+    sibling = case("How do I apply for maternity pay?",
+                   "To claim sick pay, tell your manager on your first day off and send a fit note after a week.")
+    assert task_understanding_evidence(fuller, embed).features["substitute"] == 0.0
+    assert task_understanding_evidence(sibling, embed).features["substitute"] == 1.0
+
+
 def test_two_sentences_on_an_aside_of_a_long_request_drift(embed: Embed) -> None:
     request = ("Can you switch my broadband to the 900 Mb plan from the next billing date? Sorry for the "
                "short message, my cat is at the vet today and I'm a bit distracted.")

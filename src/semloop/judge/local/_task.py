@@ -2438,14 +2438,37 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     if case.context or case.tools_called or _ASKS_YES_OR_NO.search(case.input):
         return None
     said, asked = word_stems(case.output), word_stems(case.input)
-    wanted = _phrase_pairs(_asked_text(_HANDED_TEXT.sub(" ", case.input)))
-    for b in _phrase_pairs(_opening(case.output)):
+    request = _asked_text(_HANDED_TEXT.sub(" ", case.input))
+    wanted = _phrase_pairs(request)
+    opening = _opening(case.output)
+    for b in _phrase_pairs(opening):
         for a in wanted:
             for keep, mine, theirs in ((0, a[1], b[1]), (1, a[0], b[0])):
                 if a[keep] == b[keep] and mine != theirs and mine not in said \
-                        and theirs not in asked:
+                        and theirs not in asked \
+                        and not (_within_name(opening, b, keep) and not _within_name(request, a, keep)):
                     return " ".join(a), " ".join(b)
     return None
+
+
+def _within_name(text: str, pair: tuple[str, str], keep: int) -> bool:
+    """The pair is part of a longer name: one more content word before it, where it shares
+    its last word ("reloadable debit card", "home equity conversion mortgage"), or after
+    it, where it shares its first ("stamp duty land tax"). Such a name, against a
+    request's shorter one, is as often its full form (a prepaid card is a reloadable debit
+    card) as a sibling; an act before it ("book annual leave", "to claim sick pay") is no
+    part of it."""
+    skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS | _ACTION_VERBS
+    for clause in _CLAUSE.split(text.lower()):
+        words = _PHRASE_WORD.findall(clause)
+        for i, (x, y) in enumerate(pairwise(words)):
+            if (stem(x), stem(y)) != pair:
+                continue
+            j = i - 1 if keep == 1 else i + 2
+            near = word_stems(words[j]) if 0 <= j < len(words) else frozenset()
+            if near and not near & skip and not (keep == 1 and words[j - 1:j] == ["to"]):
+                return True
+    return False
 
 
 # Asked to turn one format, unit or language into another, the answer's own conversion
