@@ -2919,9 +2919,10 @@ def _drift_by_meaning(
 
 _SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
 _SUBJECT_UNITS = 3  # the answer's sentences that tell one subject at length
-# A request this long states its subject beyond doubt: two sentences far from it tell
-# another one (moving tips for a demurrage question that mentions a house move in passing).
-_FULL_SUBJECT_WORDS = 12
+# A request twice that long states its subject beyond doubt: two sentences far from it
+# tell another one (moving tips for a demurrage question that mentions a house move in
+# passing), unless they frame a list.
+_FULL_SUBJECT_WORDS = 2 * _SUBJECT_WORDS
 
 
 def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequence[float],
@@ -2936,7 +2937,8 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
             or _patch_handed_in(case)):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
-    least = _SUBJECT_UNITS - (len(case.input.split()) >= _FULL_SUBJECT_WORDS)
+    least = _SUBJECT_UNITS - (len(case.input.split()) >= _FULL_SUBJECT_WORDS
+                              and not any(listed for _, listed in units))
     if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS:
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
