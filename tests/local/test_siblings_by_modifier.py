@@ -62,6 +62,14 @@ def test_a_sibling_by_one_mark_is_another_task(embed: Embed, feature: str, wrong
     assert answer_task_understanding_failure(right, embed).value < 0.5
 
 
+def test_another_tool_of_the_same_kind_is_a_sibling(embed: Embed) -> None:
+    asked = "How do I add a unique constraint to an existing column in Postgres?"
+    wrong = case(asked, "In MySQL, run ALTER TABLE users ADD UNIQUE (email); it fails if duplicates exist.")
+    right = case(asked, "In PostgreSQL, run ALTER TABLE users ADD CONSTRAINT users_email_key UNIQUE (email).")
+    assert task_understanding_evidence(wrong, embed).features["substitute"] == 1.0
+    assert task_understanding_evidence(right, embed).features["substitute"] == 0.0
+
+
 def test_a_synonym_of_the_asked_act_is_the_same_act(embed: Embed) -> None:
     moved = case("Can you move my pension from Aviva into my account with you?",
                  "To transfer your pension to us, sign our transfer form and we'll request it from Aviva.")

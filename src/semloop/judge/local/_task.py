@@ -1259,7 +1259,7 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     """.split())  # noqa: SIM905
 # Closed sets of general-English siblings: asked about one member, an answer that names
 # another and never the first is about the wrong one (October / November, German /
-# Spanish, Python / JavaScript, a puppy / a kitten). One group is one member under its
+# Spanish, Python / JavaScript, Terraform / CloudFormation, a puppy / a kitten). One group is one member under its
 # names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
 # day is often only when it starts ("starting Monday"), and the answer's another date.
 _SIBLING_SETS: dict[str, tuple[str, ...]] = {
@@ -1272,6 +1272,9 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
     "programming language": ("python", "javascript js node.js", "typescript", "java", "ruby",
                              "php", "rust", "kotlin", "c# csharp", "c++ cpp", "perl", "scala",
                              "haskell", "golang"),
+    "infrastructure tool": ("terraform", "cloudformation", "pulumi", "ansible"),
+    "database": ("postgres postgresql", "mysql mariadb", "sqlite", "mongodb", "dynamodb", "cassandra"),
+    "cloud": ("aws", "azure", "gcp"),
     "animal": ("dog puppy pup", "cat kitten kitty", "rabbit bunny", "hamster", "guinea pig",
                "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
                "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
@@ -1451,7 +1454,8 @@ def _period_swap(case: RunCase) -> tuple[str, str] | None:
 
 
 # A size written with its unit: 40' (a container), 10x10 (a storage unit), 2-bedroom, 65-inch.
-_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(['\u2032\u2019](?!s\b)|\"|\u2033)|\s?(ft|foot|feet|inch|inches|sq ?ft|sqm|m2|m\u00b2)\b|"
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(['\u2032\u2019](?!s\b)|\"|\u2033)|"
+                   r"\s?(ft|foot|feet|inch|inches|sq ?ft|sqm|m2|m\u00b2)\b|"
                    r"\s?x\s?(\d+(?:\.\d+)?)\b|-(bedroom|bed|seater|door|person|litre|liter|gallon|inch|foot)s?\b)",
                    re.IGNORECASE)
 _SIZE_UNITS = {"'": "ft", "\u2032": "ft", "\u2019": "ft", "foot": "ft", "feet": "ft", '"': "in", "\u2033": "in",
