@@ -70,6 +70,16 @@ def test_another_tool_of_the_same_kind_is_a_sibling(embed: Embed) -> None:
     assert task_understanding_evidence(right, embed).features["substitute"] == 0.0
 
 
+def test_another_persons_record_is_another_task(embed: Embed) -> None:
+    asked = "What grade did my son Leo get on the maths test?"
+    wrong = case(asked, "The maths test was marked 14/20.",
+                 tools=(ToolCall("get_grades", {"student": "S-2"}, '{"student": "Mia Chen", "maths": "14/20"}', True),))
+    right = case(asked, "Leo got 17/20 on the maths test.",
+                 tools=(ToolCall("get_grades", {"student": "S-1"}, '{"student": "Leo Chen", "maths": "17/20"}', True),))
+    assert task_understanding_evidence(wrong, embed).features["acted_on"] == 1.0
+    assert task_understanding_evidence(right, embed).features["acted_on"] == 0.0
+
+
 def test_a_synonym_of_the_asked_act_is_the_same_act(embed: Embed) -> None:
     moved = case("Can you move my pension from Aviva into my account with you?",
                  "To transfer your pension to us, sign our transfer form and we'll request it from Aviva.")

@@ -2159,6 +2159,33 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# A person the request names by their tie to the user: "my daughter Ella", "Jordan Ellis on
+# my team".
+_TIED_PERSON = re.compile(r"\b(?:my|our)\s+(?:" + "|".join(sorted(_KIN, key=len, reverse=True)) + r")\s+"
+                          r"([A-Z][a-z]+)\b|\b([A-Z][a-z]+ [A-Z][a-z]+),? (?:on|in|from) (?:my|our) "
+                          r"(?:team|staff|department|class)\b")
+
+
+def _read_other_person(case: RunCase) -> tuple[str, str] | None:
+    """The request names someone by their tie to the user; the run read another person's
+    record (``name: Daniel Hughes`` for "my daughter Ella") and neither the answer nor any
+    record names the one asked: (asked, read)."""
+    asked = [m.group(1) or m.group(2) for m in _TIED_PERSON.finditer(case.input)]
+    if not asked:
+        return None
+    seen = f"{case.output}\n" + "\n".join(tool_text(c.output) for c in case.tools_called)
+    if any(re.search(rf"\b{re.escape(name.split()[0])}\b", seen) for name in asked):
+        return None
+    for call in case.tools_called:
+        for line in tool_text(call.output).splitlines():
+            for field in line.split("; "):
+                key, _, value = field.partition(": ")
+                last = key.split()[-1].split("_")[0] if key.split() else ""
+                if last in _PERSON_ARGS and _PERSON_VALUE.fullmatch(value.strip()):
+                    return asked[0], value.strip()
+    return None
+
+
 def _other_of_kind(request: str, args: list[tuple[str, str]], flat: str) -> tuple[str, str] | None:
     """A code the request names by its kind ("the release/2.4 branch", "bay 12B"), which
     no call names, and a call that ran under that kind's key on another value
@@ -2513,7 +2540,7 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
-    "acted_on": lambda case, embed: _acted_on(case),
+    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
 }
@@ -2584,7 +2611,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
-    acted = _acted_on(case)
+    acted = _acted_on(case) or _read_other_person(case)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
