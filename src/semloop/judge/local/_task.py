@@ -1268,6 +1268,8 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "cancel terminate stop end close",
     "add create open register enroll enrol place",
     "remove delete",
+    "move transfer migrate relocate port",
+    "swap exchange replace trade",
     "raise increase extend",
     "lower decrease reduce",
 ))
@@ -1393,7 +1395,7 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     """.split())  # noqa: SIM905
 # Closed sets of general-English siblings: asked about one member, an answer that names
 # another and never the first is about the wrong one (October / November, German /
-# Spanish, Python / JavaScript, a puppy / a kitten). One group is one member under its
+# Spanish, Python / JavaScript, Terraform / CloudFormation, a puppy / a kitten). One group is one member under its
 # names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
 # day is often only when it starts ("starting Monday"), and the answer's another date.
 _SIBLING_SETS: dict[str, tuple[str, ...]] = {
@@ -1406,6 +1408,9 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
     "programming language": ("python", "javascript js node.js", "typescript", "java", "ruby",
                              "php", "rust", "kotlin", "c# csharp", "c++ cpp", "perl", "scala",
                              "haskell", "golang"),
+    "infrastructure tool": ("terraform", "cloudformation", "pulumi", "ansible"),
+    "database": ("postgres postgresql", "mysql mariadb", "sqlite", "mongodb", "dynamodb", "cassandra"),
+    "cloud": ("aws", "azure", "gcp"),
     "animal": ("dog puppy pup", "cat kitten kitty", "rabbit bunny", "hamster", "guinea pig",
                "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
                "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
@@ -1453,11 +1458,20 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
 
 _OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
 # Either place may carry an article ("from the airport into downtown"); it is not the place.
-_ROUTE = re.compile(r"\bfrom\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})\s+"
-                    r"(?:to|into|→)\s+(?:the\s+)?"
+# Or a possessive ("from my savings into my current account"), and the place may be named
+# more fully in brackets ("from Lyon Warehouse (12 Rue des Tanneurs) to …").
+_ROUTE = re.compile(r"\bfrom\s+(?:(?:the|my|your|our|their)\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|"
+                    r"[a-z]{3,}(?:\s+(?!(?:to|into)\b)[a-z]{3,})?)(?:\s*\([^()]{0,60}\))?\s+"
+                    r"(?:to|into|→)\s+(?:(?:the|my|your|our|their)\s+)?"
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
-_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|"
+# Where the request sends something, without saying from where: "send it BACK to our Lyon
+# warehouse", "put 200 into my current account".
+_MOVED_TO = re.compile(r"\b(?i:send|sent|sending|ship|shipping|return|returning|move|moved|moving|transfer|"
+                       r"transferring|put|bring|take|deliver|post|mail)\b[^.?!;]{0,40}?\b(?i:back\s+)?"
+                       r"(?i:to|into)\s+(?:(?:the|my|your|our|their)\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)?|"
+                       r"[a-z]{3,})")
+_IDENT_NUMBER = re.compile(r"(?<![\w.,$€£-])\d{3,}(?:-\d+)*(?![\w.,%]*\d)(?!\s?(?:%|am|pm|kg|km|mi|cm|mm|sq|ft|feet|"
                            r"lb|gb|mb|tb|ml|mg|days?|hours?|minutes?|weeks?|months?|years?))", re.IGNORECASE)
 
 
@@ -1539,7 +1553,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
         for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
             if word in named:
                 found.setdefault(word, "name")
-        for word in _COMPOUND.findall(text.lower()):
+        for word in [*_COMPOUND.findall(text.lower()), *_CODE_NAME.findall(text.lower())]:
             found.setdefault(word, "compound")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
@@ -1554,7 +1568,58 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
                               or _parallel(a, b, segments)):
                 return a, b
-    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case)
+    return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
+        or _period_swap(case)
+
+
+# A period named from today: the one before ("last month's bill") and the one running
+# ("month-to-date", "so far", "this week").
+_PAST_PERIOD = re.compile(r"\b(?:last|previous|past) (?:month|week|year|quarter)\b|\byesterday\b",
+                          re.IGNORECASE)
+_RUNNING_PERIOD = re.compile(r"\b(?:month|week|year|quarter)[- ]to[- ]date\b|\bso far\b|\bto date\b|"
+                             r"\bthis (?:month|week|year|quarter)\b|\btoday\b", re.IGNORECASE)
+
+
+def _period_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked about the period before this one, the answer opens on the running one and
+    never names the past one: (asked, answered)."""
+    asked, opening = _PAST_PERIOD.search(_asked_text(case.input)), _RUNNING_PERIOD.search(_opening(case.output))
+    if asked and opening and not _PAST_PERIOD.search(case.output):
+        return asked.group(0).lower(), opening.group(0).lower()
+    return None
+
+
+# A size written with its unit: 40' (a container), 10x10 (a storage unit), 2-bedroom, 65-inch.
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s?(['\u2032\u2019](?!s\b)|\"|\u2033)|"
+                   r"\s?(ft|foot|feet|inch|inches|sq ?ft|sqm|m2|m\u00b2)\b|"
+                   r"\s?x\s?(\d+(?:\.\d+)?)\b|-(bedroom|bed|seater|door|person|litre|liter|gallon|inch|foot)s?\b)",
+                   re.IGNORECASE)
+_SIZE_UNITS = {"'": "ft", "\u2032": "ft", "\u2019": "ft", "foot": "ft", "feet": "ft", '"': "in", "\u2033": "in",
+               "inches": "in", "inch": "in", "liter": "litre", "bedroom": "bed", "m\u00b2": "m2", "sq ft": "sqft"}
+
+
+def _sizes(text: str) -> set[tuple[str, str]]:
+    """The sizes a text names, as (unit, size): ("ft", "40"), ("x", "10x10")."""
+    out = set()
+    for m in _SIZE.finditer(text):
+        if m.group(4):
+            out.add(("x", f"{m.group(1)}x{m.group(4)}"))
+            continue
+        unit = (m.group(2) or m.group(3) or m.group(5)).lower()
+        out.add((_SIZE_UNITS.get(unit, unit), m.group(1)))
+    return out
+
+
+def _size_swap(case: RunCase) -> tuple[str, str] | None:
+    """The request's thing has a size the answer never names, and the answer names the
+    thing in another size of the same unit that the request does not (a 40' container
+    asked, a 20' quoted; a 10x10 unit asked, a 5x5 priced): (asked, answered)."""
+    asked, said = _sizes(_asked_text(case.input)), _sizes(case.output)
+    for unit, size in sorted(asked - said):
+        other = sorted(v for u, v in said - asked if u == unit and v != size)
+        if other:
+            return f"{size} {unit}", f"{other[0]} {unit}"
+    return None
 
 
 _YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d.,/%]|-\d{3})")
@@ -1656,8 +1721,19 @@ def _same_shape(a: str, b: str) -> bool:
 _COMPOUND = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
 
 
+# A name in code: a path, a file, a function, a table (config/prod.yaml, parse_date,
+# orders.archive), its parts parted by "_", "/" or ".": another member differs in one.
+_CODE_NAME = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:[_/.][a-z0-9]+)+(?![\w/-])")
+
+
 def _one_part(a: str, b: str) -> bool:
     pa, pb = a.split("-"), b.split("-")
+    if len(pa) == len(pb) == 1:
+        # A name in code: the part both keep must name the series ("date" of parse_date),
+        # not only number it (req_201 / email_201 are two records of one case).
+        pa, pb = re.split(r"[_/.]", a), re.split(r"[_/.]", b)
+        if not any(x == y and re.search(r"[a-z]", x) for x, y in zip(pa, pb)):
+            return False
     return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
 
 
@@ -1721,8 +1797,20 @@ def _asked_text(request: str) -> str:
                   r"(?:\w+\s+){0,1}\w+", " ", request.replace("\u2019", "'"), flags=re.IGNORECASE)
 
 
+# The user's side of a trade: selling their own thing (to the business or through it).
+_SELLS = re.compile(r"\b(?:sell|selling|resell|reselling|resale|put (?:\w+ ){0,4}up for (?:re)?sale|"
+                    r"list (?:it|them|my \w+) for sale|trade(?:-| )in)\b", re.IGNORECASE)
+# An answer that treats the user as a buyer: stock to buy, a seat to reserve, a test drive.
+_BUYS = re.compile(r"\b(?:in stock|reserve|buy|purchase|test drive|(?:tickets?|seats?) (?:are |is )?(?:still )?"
+                   r"available|add (?:it|them) to (?:your )?(?:cart|basket))\b", re.IGNORECASE)
+_SALE_SAID = re.compile(r"\b(?:sell\w*|sold|sale|resale|resell\w*|list\w*|valuation|valu\w+|offer\w*|"
+                        r"payout|pay you|buy ?back|trade)\b", re.IGNORECASE)
+
+
 def _opposite(case: RunCase) -> tuple[str, str] | None:
     asked, said = _asked_text(case.input), case.output
+    if _SELLS.search(asked) and _BUYS.search(said) and not _SALE_SAID.search(said):
+        return "sell", "buy"
     for a, b in _OPPOSITES:
         for x, y in ((a, b), (b, a)):
             px, py = _phrase(x), _phrase(y)
@@ -1752,6 +1840,36 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
     for src, dst in answered:
         if any(same(dst, a) and same(src, b) for a, b in asked):
             return src, dst
+    if (side := _moved_side(case)) is not None:
+        return side
+    # Asked to move something to a place, the answer moves it out of that place, and never
+    # into it: the other way round.
+    wanted = [m.group(1).lower() for m in _MOVED_TO.finditer(_asked_text(case.input))]
+    if not any(same(dst, w) for _, dst in answered for w in wanted):
+        for src, dst in answered:
+            if any(same(src, w) for w in wanted):
+                return src, dst
+    return None
+
+
+# A move told from where each side stands: the user moves a thing to the agent "over here",
+# "to you", "with you"; the agent, to itself, "to us", "into our …", and out of itself
+# "out of our pharmacy", "away from us".
+_MOVE_TO = r"\b(?:mov|transfer|switch|port|bring|migrat)\w*\b[^.?!]{0,60}?\b"
+_TO_YOU = re.compile(_MOVE_TO + r"(?:over here|to here|(?:over )?to you|with you)\b", re.IGNORECASE)
+_FROM_YOU = re.compile(_MOVE_TO + r"(?:out of|away from|from) (?:you|your)\b", re.IGNORECASE)
+_TO_US = re.compile(_MOVE_TO + r"(?:(?:over )?to|into|with) (?:us|our)\b", re.IGNORECASE)
+_FROM_US = re.compile(_MOVE_TO + r"(?:out of|away from|from) (?:us|our)\b", re.IGNORECASE)
+
+
+def _moved_side(case: RunCase) -> tuple[str, str] | None:
+    """Asked to move a thing to the agent's side, the answer moves it out of it and never
+    into it, or the other way: (from, to) as the answer goes."""
+    asked = _asked_text(case.input)
+    if _TO_YOU.search(asked) and _FROM_US.search(case.output) and not _TO_US.search(case.output):
+        return "us", "elsewhere"
+    if _FROM_YOU.search(asked) and _TO_US.search(case.output) and not _FROM_US.search(case.output):
+        return "elsewhere", "us"
     return None
 
 
@@ -2183,6 +2301,33 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# A person the request names by their tie to the user: "my daughter Ella", "Jordan Ellis on
+# my team".
+_TIED_PERSON = re.compile(r"\b(?:my|our)\s+(?:" + "|".join(sorted(_KIN, key=len, reverse=True)) + r")\s+"
+                          r"([A-Z][a-z]+)\b|\b([A-Z][a-z]+ [A-Z][a-z]+),? (?:on|in|from) (?:my|our) "
+                          r"(?:team|staff|department|class)\b")
+
+
+def _read_other_person(case: RunCase) -> tuple[str, str] | None:
+    """The request names someone by their tie to the user; the run read another person's
+    record (``name: Daniel Hughes`` for "my daughter Ella") and neither the answer nor any
+    record names the one asked: (asked, read)."""
+    asked = [m.group(1) or m.group(2) for m in _TIED_PERSON.finditer(case.input)]
+    if not asked:
+        return None
+    seen = f"{case.output}\n" + "\n".join(tool_text(c.output) for c in case.tools_called)
+    if any(re.search(rf"\b{re.escape(name.split()[0])}\b", seen) for name in asked):
+        return None
+    for call in case.tools_called:
+        for line in tool_text(call.output).splitlines():
+            for field in line.split("; "):
+                key, _, value = field.partition(": ")
+                last = key.split()[-1].split("_")[0] if key.split() else ""
+                if last in _PERSON_ARGS and _PERSON_VALUE.fullmatch(value.strip()):
+                    return asked[0], value.strip()
+    return None
+
+
 def _other_of_kind(request: str, args: list[tuple[str, str]], flat: str) -> tuple[str, str] | None:
     """A code the request names by its kind ("the release/2.4 branch", "bay 12B"), which
     no call names, and a call that ran under that kind's key on another value
@@ -2326,7 +2471,10 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     if len(segments) < 2:
         return None
     said = word_stems(case.output)
-    seg_stems = [word_stems(seg) for seg in segments]
+    # A tool record holds a word in its values: a field's name ("rooms", "balance") is in
+    # every record of its kind and tells none apart.
+    seg_stems = [word_stems(seg if src < len(case.context) else "; ".join(
+        f.partition(": ")[2] or f for f in seg.split("; "))) for seg, src in entries]
     # Of a multi-part request, the part the answer took up: a part left out is
     # TASK_COMPLETION's business, not a misunderstanding.
     part = max(_parts(_asked_text(case.input)) or [case.input],
@@ -2372,6 +2520,43 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         if best not in holding and not titled and not sources & set(holding) \
                 and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
+    return None
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _marks(text: str) -> set[str]:
+    """What tells one record from another as a text writes it: its words' stems and its
+    numbers of three digits or with decimals ("14,99 €" is 14.99, "$1,284" is 1284)."""
+    out = set(word_stems(text))
+    for n in _NUMBER.findall(text):
+        n = n.replace(",", ".") if re.fullmatch(r"\d+,\d\d", n) else n.replace(",", "")
+        if "." in n or len(n) >= 3:
+            out.add(f"{float(n):g}")
+    return out
+
+
+def _record_swap(case: RunCase) -> tuple[str, str] | None:
+    """Of a list of records the run read, the request names one by what only it holds
+    ("my savings account", "the 1200 crystals", "my HOME insurance"), and the answer tells
+    another by two things only that one holds (its name, its price, its code) and nothing
+    of the named one: it answered about the wrong record. (asked word, record told)."""
+    asked = _marks(_asked_text(case.input))
+    told = _marks(case.output)
+    for rows in _read_records(case.tools_called):
+        marks = [_marks(" ".join(_scalars(r))) for r in rows]
+        own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+        # A word of the request names a record by its start too ("home" for "homeowners").
+        named = [{w for w in o if w in asked or any(len(a) >= 4 and w.startswith(a) for a in asked)}
+                 for o in own]
+        best = max(range(len(rows)), key=lambda i: len(named[i]))
+        if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1 or own[best] & told:
+            continue
+        other = next((i for i, o in enumerate(own) if i != best and len(o & told) >= 2), None)
+        if other is not None:
+            return _written(min(named[best]), case.input), "; ".join(
+                f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
     return None
 
 
@@ -2426,14 +2611,37 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     if case.context or case.tools_called or _ASKS_YES_OR_NO.search(case.input):
         return None
     said, asked = word_stems(case.output), word_stems(case.input)
-    wanted = _phrase_pairs(_asked_text(_HANDED_TEXT.sub(" ", case.input)))
-    for b in _phrase_pairs(_opening(case.output)):
+    request = _asked_text(_HANDED_TEXT.sub(" ", case.input))
+    wanted = _phrase_pairs(request)
+    opening = _opening(case.output)
+    for b in _phrase_pairs(opening):
         for a in wanted:
             for keep, mine, theirs in ((0, a[1], b[1]), (1, a[0], b[0])):
                 if a[keep] == b[keep] and mine != theirs and mine not in said \
-                        and theirs not in asked:
+                        and theirs not in asked \
+                        and not (_within_name(opening, b, keep) and not _within_name(request, a, keep)):
                     return " ".join(a), " ".join(b)
     return None
+
+
+def _within_name(text: str, pair: tuple[str, str], keep: int) -> bool:
+    """The pair is part of a longer name: one more content word before it, where it shares
+    its last word ("reloadable debit card", "home equity conversion mortgage"), or after
+    it, where it shares its first ("stamp duty land tax"). Such a name, against a
+    request's shorter one, is as often its full form (a prepaid card is a reloadable debit
+    card) as a sibling; an act before it ("book annual leave", "to claim sick pay") is no
+    part of it."""
+    skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS | _ACTION_VERBS
+    for clause in _CLAUSE.split(text.lower()):
+        words = _PHRASE_WORD.findall(clause)
+        for i, (x, y) in enumerate(pairwise(words)):
+            if (stem(x), stem(y)) != pair:
+                continue
+            j = i - 1 if keep == 1 else i + 2
+            near = word_stems(words[j]) if 0 <= j < len(words) else frozenset()
+            if near and not near & skip and not (keep == 1 and words[j - 1:j] == ["to"]):
+                return True
+    return False
 
 
 # Asked to turn one format, unit or language into another, the answer's own conversion
@@ -2473,8 +2681,8 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "opposite": lambda case, embed: _opposite(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
-    "wrong_source": _wrong_source,
-    "acted_on": lambda case, embed: _acted_on(case),
+    "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
+    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
 }
@@ -2541,11 +2749,11 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("reversed", route is not None or swap is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
-    source = _wrong_source(case, embed) if sub is None and sources else None
+    source = (_wrong_source(case, embed) or _record_swap(case)) if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
-    acted = _acted_on(case)
+    acted = _acted_on(case) or _read_other_person(case)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
@@ -2884,6 +3092,10 @@ def _drift_by_meaning(
 
 _SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
 _SUBJECT_UNITS = 3  # the answer's sentences that tell one subject at length
+# A request twice that long states its subject beyond doubt: two sentences far from it
+# tell another one (moving tips for a demurrage question that mentions a house move in
+# passing), unless they frame a list.
+_FULL_SUBJECT_WORDS = 2 * _SUBJECT_WORDS
 
 
 def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequence[float],
@@ -2898,7 +3110,9 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
             or _patch_handed_in(case)):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
-    if len(said) < _SUBJECT_UNITS or max(cos[i] for i in said) >= _ANCHOR_COS:
+    least = _SUBJECT_UNITS - (len(case.input.split()) >= _FULL_SUBJECT_WORDS
+                              and not any(listed for _, listed in units))
+    if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS:
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
