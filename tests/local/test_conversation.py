@@ -2775,3 +2775,70 @@ def test_pushback_needs_something_to_push_against(
     turns: tuple[str, ...], caves: bool, embedder: Embedder
 ) -> None:
     assert (answer_sycophancy_signal(conv(*turns), embedder.embed).value >= 0.55) is caves
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # Asking for the next step after reporting one done moves the task forward.
+        (
+            (
+                "How do I set up direct deposit for my salary?",
+                "Log in to the payroll portal, open 'Payments' and choose 'Add bank account'.",
+                (
+                    "I've added the bank account in the payroll portal. "
+                    "What should I do next to set up the direct deposit?"
+                ),
+                "Next, verify the two small test deposits we send within two days.",
+                (
+                    "The two test deposits arrived and I verified them in the portal. "
+                    "What should I do next for the direct deposit?"
+                ),
+                "That's it: your next salary will be paid by direct deposit.",
+            ),
+            False,
+        ),
+        # Picking one of the options listed, and putting the rest off, takes up the answer.
+        (
+            (
+                "I'd like to replace the tyres on my car. What do you have for 17-inch wheels?",
+                "For 17-inch wheels we have the Alpine Grip at $120 and the CityRide at $95.",
+                (
+                    "I'll go with the CityRide tyres for the front wheels. "
+                    "For the back wheels, can I decide later which tyre to take?"
+                ),
+                "Yes, we can fit the front tyres now and the back ones whenever you're ready.",
+            ),
+            False,
+        ),
+        # A closing "will do!" asks nothing.
+        (
+            (
+                "Can you send me a copy of my lease agreement?",
+                "Sure, could you confirm the unit number?",
+                "It's unit 4B.",
+                "Here is the lease for unit 4B. Is there anything else?",
+                "Thank you, will do! Take care.",
+                "You too!",
+            ),
+            False,
+        ),
+        # The step done and the trouble still there, asked again: the loop goes on.
+        (
+            (
+                "My laptop won't connect to the office Wi-Fi. What should I do?",
+                "Forget the network and join it again.",
+                "I forgot the network and joined again. It still won't connect. What should I do?",
+                "Forget the network and join it again.",
+                "I did that again and it still won't connect. What should I do next?",
+                "Please forget the network and join it again.",
+            ),
+            True,
+        ),
+    ],
+    ids=["next-step-after-report", "picks-an-option", "closing-will-do", "still-failing-next"],
+)
+def test_moving_forward_is_no_reask(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops

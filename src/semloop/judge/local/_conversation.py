@@ -277,7 +277,8 @@ _OFF_TARGET_WORDS = (
 _ASKS_AGAIN_WORDS = (
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:get|understand)",
     # Not "I'm asking for a refund", "I'm asking you to reconsider": a request.
-    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|\bi asked\b",
+    # Not "that's what I asked for": the answer said to be right.
+    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|(?<!\bwhat )\bi asked\b",
     r"\blet me (?:ask again|try again)\b|\bkeep asking\b",
     _WEAK_MISSED.pattern,
     r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
@@ -325,8 +326,9 @@ _REASK = any_of(*_MISSED_WORDS, *_PERSIST_WORDS)
 # A turn that asks: a question mark, or asking in so many words.
 _ASKS = any_of(
     r"\?",
+    # Not a closing's "will do!" or "can do.": a word that opens a question has more after it.
     r"(?:^|[.!,;:]\s*)(?:so |and |but |ok |okay )?(?:how|what|where|when|why|which|who|is|are|"
-    r"can|could|do|does|did|will|would|should|if)\b",
+    r"can|could|do|does|did|will|would|should|if)\b(?! do\W*(?:[.!]|$))",
     r"\bor not\b|\bor no\b",
     r"\b(?:i|we) (?:really |just |still )?(?:need|want|would like|'d like) to (?:know|find out|understand)\b",
     # Asking without a question mark: "I'm just wondering how many days", "still after the
@@ -347,7 +349,22 @@ _C_ASKS, _C_STATES = 0.5, -1.0
 # Building on the answer (its terms, new specifics, "and what about ...") is a follow-up,
 # unless the turn says it is re-asking.
 _C_BUILT, _C_NEW, _C_CONTINUES = 1.2, 0.3, 0.5
-_CONTINUES = any_of(r"^\W*(?:\w+[.!,]\s*)?(?:and|also|now|next|then|what about|how about)\b")
+# The task moves forward, whatever words the turn repeats: it asks for the next step or
+# how to go on ("What should I do next?", "How do we proceed?"), picks one of the options
+# ("I'll go with the silver lamp"), or says the user now has what they asked for ("I've got
+# the carrier's name now").
+_FORWARD = any_of(
+    r"\bwhat(?:'s| is| are)? (?:the )?next\b|\bnext steps?\b|\bwhat (?:comes|happens) next\b|"
+    r"\bwhat (?:should|do|can|shall) (?:i|we) (?:do|try) (?:next|now)\b|"
+    r"\bhow (?:do|should|can|shall) (?:i|we) proceed\b",
+    r"\b(?:i(?:'ll| will)?|we(?:'ll| will)?|let's) (?:go with|go for|opt for|pick|choose)\b",
+    r"\b(?:i|we)(?:'ve| have) (?:now |just |finally )?(?:got|found|located|obtained|retrieved)\b",
+)
+# "Could you also check ..." asks something besides, wherever it stands.
+_CONTINUES = any_of(
+    r"^\W*(?:\w+[.!,]\s*)?(?:and|also|now|next|then|what about|how about)\b",
+    r"\b(?:could|can|would|will) you (?:please )?also\b|\bi(?:'d| would) also like\b",
+)
 _C_FURTHER = 0.75  # every further re-ask adds to the best one
 _C_SLOT_OPEN, _C_SLOT_NEW = 1.0, 1.0
 _C_BIAS = -1.0
@@ -616,12 +633,14 @@ _RECORD_NOUNS = frozenset(
         "ticket", "appointment", "claim", "contract",
     )
 )  # fmt: skip
-_OPENING = 2  # sentences: a thanks may come before the answer
+_OPENING = 4  # sentences: a thanks, an apology or a feeling may come before the answer
 # An open question about what the user wants, and a turn that says it.
 _ASKS_WANT = any_of(
     r"\bwhat (?:\w+ ){0,2}(?:would you like|do you (?:want|need|wish))\b|\bhow (?:can|may) i help\b"
 )
-_WANTS = any_of(r"^\W*(?:\w+,?\s+)?i(?:'d| would)? (?:like|want|need)\b")
+# "I'd like ...", "Honestly, I want ...", "For the desk, I'd like ...": a short lead-in may
+# name which part of the request the want is for.
+_WANTS = any_of(r"^\W*(?:[\w-]+,?\s+){0,3}i(?:'d| would)? (?:like|want|need)\b")
 _TAKEN_UP = 2  # key terms of what the reply asked that the turn's first sentence speaks of
 
 
@@ -670,7 +689,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         plain(case.turns[i - 1].content) if i and case.turns[i - 1].role == "assistant" else ""
         for i, _ in users
     ]
-    replied = [(bool(_ASKED_FOR.search(p)), bool(_DECLINES.search(p))) for p in priors]
+    replied = [
+        (bool(_ASKED_FOR.search(p) or _ASKS_WANT.search(p)), bool(_DECLINES.search(p)))
+        for p in priors
+    ]
     # Per user turn: wording that says the answers missed it, a count of the asks, or an
     # earlier turn's abbreviation spelled out; and wording that only persists.
     texts = [plain(t.content) for _, t in users]
@@ -777,9 +799,12 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # reply took up.
         unanswered = (terms[j] & terms[k]) - took_up - _RECORD_NOUNS
         # Not a re-ask, nor moving on to something else (``_C_MOVED_ON``): the same topic.
-        if not reask and _THANKED.search(text) and not shared & specific and not unanswered:
+        # One word again ("the same day") is no question left open.
+        if not reask and _THANKED.search(text) and not shared & specific and len(unanswered) < 2:
             logit = min(logit, 0.0)
         if not missed and stepped[j]:
+            logit = min(logit, _C_STATES)
+        if not (missed or persists[j] or _AGAIN.search(text)) and _FORWARD.search(text):
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words, however insistently:
         # pushback, not confusion; unless the turn says the no missed its question.
