@@ -2842,3 +2842,73 @@ def test_moving_forward_is_no_reask(
     turns: tuple[str, ...], loops: bool, embedder: Embedder
 ) -> None:
     assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+@pytest.mark.parametrize(
+    ("turns", "heated"),
+    [
+        # Planning to report when a step is done ("as soon as I'm done with this step") gives up nothing.
+        (
+            (
+                "My smart lock won't pair with the hub.",
+                "I can't reach your hub from here, but you can reset the lock by holding its button for ten seconds.",
+                "Alright, I'll go ahead and reset the lock myself. I'll let you know once that's done.",
+                "Sounds good.",
+                "Okay, the lock is reset. I'll pair it again now and let you know as soon as I'm done with this step.",
+                "Great, let me know how it goes.",
+            ),
+            False,
+        ),
+        # Hoping the service can help, and how bad the family emergency is, blame no one.
+        (
+            (
+                "Hi, I need to cancel my evening class today. My father had a sudden illness and I have to be at the hospital.",
+                "I'm so sorry to hear that. Could you give me your member number?",
+                "Thank you. It's M-20931. Please, I really need the class fee refunded because this is a serious family emergency. I hope you can help me with this quickly.",
+                "I've cancelled your booking and refunded the fee.",
+            ),
+            False,
+        ),
+        # "Who" after the person it describes is no accusing question.
+        (
+            (
+                "Can I get my parking fine reduced? I was only five minutes late.",
+                "I'm sorry, fines can't be reduced once issued.",
+                "I understand the rules, but I'm really hoping there's something you can do. Is there any possibility of speaking with a supervisor who might be able to review it?",
+                "I can pass your request to a supervisor; they reply within three days.",
+            ),
+            False,
+        ),
+        # A letdown, then asking for any other option, is taken in stride.
+        (
+            (
+                "Is the blue version of the kettle in stock?",
+                "I'm sorry, the blue kettle is sold out.",
+                "That's a shame. Is there any other colour you have, or could I order the blue one for later?",
+                "We have it in grey, and the blue one is back next week.",
+            ),
+            False,
+        ),
+        # What someone actually did, asked of the service, accuses.
+        (
+            (
+                "Did my refund go through?",
+                "I sent the refund request yesterday, please wait.",
+                "It's been a week. Did you actually send anything? This is useless.",
+                "I sent the refund request yesterday, please wait.",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "done-with-a-step",
+        "hope-you-can-help-misfortune",
+        "supervisor-who-reviews",
+        "shame-then-any-other",
+        "did-you-actually",
+    ],
+)
+def test_plans_hopes_and_descriptions_are_no_heat(
+    turns: tuple[str, ...], heated: bool, embedder: Embedder
+) -> None:
+    assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is heated
