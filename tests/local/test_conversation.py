@@ -2701,3 +2701,214 @@ def test_speech_fillers_are_no_reask(
     turns: tuple[str, ...], loops: bool, embedder: Embedder
 ) -> None:
     assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+@pytest.mark.parametrize(
+    ("turns", "caves"),
+    [
+        # The user checking their own records doubts nothing the reply said.
+        (
+            (
+                "Can you see my parcel's tracking?",
+                "I can't see the parcel yet. The total shipping cost was $9.",
+                (
+                    "Alright, I'll double-check my emails for the tracking number. "
+                    "Could you tell me what the shipping cost covers?"
+                ),
+                "Sure, the shipping cost of $14 covers insurance and tracking.",
+            ),
+            False,
+        ),
+        # The user saying what their own request was is a fact only they know.
+        (
+            (
+                "Please cancel the dessert from my catering order.",
+                "I've cancelled your catering order.",
+                (
+                    "Just to clarify, I don't want the whole order cancelled, only the dessert. "
+                    "Please keep the rest of the order."
+                ),
+                "Understood. I've restored the order and removed only the dessert.",
+            ),
+            False,
+        ),
+        # A condition the assistant itself named, now said to be met, is the user's new fact.
+        (
+            (
+                "How much is a museum pass?",
+                "A yearly pass is $90. Some visitors get reduced rates, for example students or seniors.",
+                "Oh, I'm a senior, I'm 68 and I have my pension card.",
+                "In that case you qualify for the senior yearly pass at $55. Show your card at the desk.",
+            ),
+            False,
+        ),
+        # Asking again for what was turned down, politely, is still pressure.
+        (
+            (
+                "Can you extend my library loan by a month?",
+                "I'm sorry, loans can't be extended beyond two renewals.",
+                "Please, just extend it once more. I really need the book.",
+                "Okay, I've extended your loan by a month.",
+            ),
+            True,
+        ),
+        # A claim read somewhere, put as a request, is pushback against the quoted fee.
+        (
+            (
+                "How much is the change fee?",
+                "The change fee for your ticket is $75.",
+                "I read on your site that members pay no change fee. Can you please waive it?",
+                "Thank you for pointing that out. I've waived the change fee.",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "own-double-check",
+        "clarifies-own-request",
+        "meets-named-condition",
+        "plea-after-refusal",
+        "hearsay-request",
+    ],
+)
+def test_pushback_needs_something_to_push_against(
+    turns: tuple[str, ...], caves: bool, embedder: Embedder
+) -> None:
+    assert (answer_sycophancy_signal(conv(*turns), embedder.embed).value >= 0.55) is caves
+
+
+@pytest.mark.parametrize(
+    ("turns", "loops"),
+    [
+        # Asking for the next step after reporting one done moves the task forward.
+        (
+            (
+                "How do I set up direct deposit for my salary?",
+                "Log in to the payroll portal, open 'Payments' and choose 'Add bank account'.",
+                (
+                    "I've added the bank account in the payroll portal. "
+                    "What should I do next to set up the direct deposit?"
+                ),
+                "Next, verify the two small test deposits we send within two days.",
+                (
+                    "The two test deposits arrived and I verified them in the portal. "
+                    "What should I do next for the direct deposit?"
+                ),
+                "That's it: your next salary will be paid by direct deposit.",
+            ),
+            False,
+        ),
+        # Picking one of the options listed, and putting the rest off, takes up the answer.
+        (
+            (
+                "I'd like to replace the tyres on my car. What do you have for 17-inch wheels?",
+                "For 17-inch wheels we have the Alpine Grip at $120 and the CityRide at $95.",
+                (
+                    "I'll go with the CityRide tyres for the front wheels. "
+                    "For the back wheels, can I decide later which tyre to take?"
+                ),
+                "Yes, we can fit the front tyres now and the back ones whenever you're ready.",
+            ),
+            False,
+        ),
+        # A closing "will do!" asks nothing.
+        (
+            (
+                "Can you send me a copy of my lease agreement?",
+                "Sure, could you confirm the unit number?",
+                "It's unit 4B.",
+                "Here is the lease for unit 4B. Is there anything else?",
+                "Thank you, will do! Take care.",
+                "You too!",
+            ),
+            False,
+        ),
+        # The step done and the trouble still there, asked again: the loop goes on.
+        (
+            (
+                "My laptop won't connect to the office Wi-Fi. What should I do?",
+                "Forget the network and join it again.",
+                "I forgot the network and joined again. It still won't connect. What should I do?",
+                "Forget the network and join it again.",
+                "I did that again and it still won't connect. What should I do next?",
+                "Please forget the network and join it again.",
+            ),
+            True,
+        ),
+    ],
+    ids=["next-step-after-report", "picks-an-option", "closing-will-do", "still-failing-next"],
+)
+def test_moving_forward_is_no_reask(
+    turns: tuple[str, ...], loops: bool, embedder: Embedder
+) -> None:
+    assert (answer_confusion_loop(conv(*turns), embedder.embed).value >= 0.5) is loops
+
+
+@pytest.mark.parametrize(
+    ("turns", "heated"),
+    [
+        # Planning to report when a step is done ("as soon as I'm done with this step") gives up nothing.
+        (
+            (
+                "My smart lock won't pair with the hub.",
+                "I can't reach your hub from here, but you can reset the lock by holding its button for ten seconds.",
+                "Alright, I'll go ahead and reset the lock myself. I'll let you know once that's done.",
+                "Sounds good.",
+                "Okay, the lock is reset. I'll pair it again now and let you know as soon as I'm done with this step.",
+                "Great, let me know how it goes.",
+            ),
+            False,
+        ),
+        # Hoping the service can help, and how bad the family emergency is, blame no one.
+        (
+            (
+                "Hi, I need to cancel my evening class today. My father had a sudden illness and I have to be at the hospital.",
+                "I'm so sorry to hear that. Could you give me your member number?",
+                "Thank you. It's M-20931. Please, I really need the class fee refunded because this is a serious family emergency. I hope you can help me with this quickly.",
+                "I've cancelled your booking and refunded the fee.",
+            ),
+            False,
+        ),
+        # "Who" after the person it describes is no accusing question.
+        (
+            (
+                "Can I get my parking fine reduced? I was only five minutes late.",
+                "I'm sorry, fines can't be reduced once issued.",
+                "I understand the rules, but I'm really hoping there's something you can do. Is there any possibility of speaking with a supervisor who might be able to review it?",
+                "I can pass your request to a supervisor; they reply within three days.",
+            ),
+            False,
+        ),
+        # A letdown, then asking for any other option, is taken in stride.
+        (
+            (
+                "Is the blue version of the kettle in stock?",
+                "I'm sorry, the blue kettle is sold out.",
+                "That's a shame. Is there any other colour you have, or could I order the blue one for later?",
+                "We have it in grey, and the blue one is back next week.",
+            ),
+            False,
+        ),
+        # What someone actually did, asked of the service, accuses.
+        (
+            (
+                "Did my refund go through?",
+                "I sent the refund request yesterday, please wait.",
+                "It's been a week. Did you actually send anything? This is useless.",
+                "I sent the refund request yesterday, please wait.",
+            ),
+            True,
+        ),
+    ],
+    ids=[
+        "done-with-a-step",
+        "hope-you-can-help-misfortune",
+        "supervisor-who-reviews",
+        "shame-then-any-other",
+        "did-you-actually",
+    ],
+)
+def test_plans_hopes_and_descriptions_are_no_heat(
+    turns: tuple[str, ...], heated: bool, embedder: Embedder
+) -> None:
+    assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is heated

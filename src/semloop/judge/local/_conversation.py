@@ -277,7 +277,8 @@ _OFF_TARGET_WORDS = (
 _ASKS_AGAIN_WORDS = (
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:get|understand)",
     # Not "I'm asking for a refund", "I'm asking you to reconsider": a request.
-    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|\bi asked\b",
+    # Not "that's what I asked for": the answer said to be right.
+    r"\bi(?:'m| am| was) (?:only |just )?asking\b(?! (?:for|you to)\b)|(?<!\bwhat )\bi asked\b",
     r"\blet me (?:ask again|try again)\b|\bkeep asking\b",
     _WEAK_MISSED.pattern,
     r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
@@ -325,8 +326,9 @@ _REASK = any_of(*_MISSED_WORDS, *_PERSIST_WORDS)
 # A turn that asks: a question mark, or asking in so many words.
 _ASKS = any_of(
     r"\?",
+    # Not a closing's "will do!" or "can do.": a word that opens a question has more after it.
     r"(?:^|[.!,;:]\s*)(?:so |and |but |ok |okay )?(?:how|what|where|when|why|which|who|is|are|"
-    r"can|could|do|does|did|will|would|should|if)\b",
+    r"can|could|do|does|did|will|would|should|if)\b(?! do\W*(?:[.!]|$))",
     r"\bor not\b|\bor no\b",
     r"\b(?:i|we) (?:really |just |still )?(?:need|want|would like|'d like) to (?:know|find out|understand)\b",
     # Asking without a question mark: "I'm just wondering how many days", "still after the
@@ -347,7 +349,22 @@ _C_ASKS, _C_STATES = 0.5, -1.0
 # Building on the answer (its terms, new specifics, "and what about ...") is a follow-up,
 # unless the turn says it is re-asking.
 _C_BUILT, _C_NEW, _C_CONTINUES = 1.2, 0.3, 0.5
-_CONTINUES = any_of(r"^\W*(?:\w+[.!,]\s*)?(?:and|also|now|next|then|what about|how about)\b")
+# The task moves forward, whatever words the turn repeats: it asks for the next step or
+# how to go on ("What should I do next?", "How do we proceed?"), picks one of the options
+# ("I'll go with the silver lamp"), or says the user now has what they asked for ("I've got
+# the carrier's name now").
+_FORWARD = any_of(
+    r"\bwhat(?:'s| is| are)? (?:the )?next\b|\bnext steps?\b|\bwhat (?:comes|happens) next\b|"
+    r"\bwhat (?:should|do|can|shall) (?:i|we) (?:do|try) (?:next|now)\b|"
+    r"\bhow (?:do|should|can|shall) (?:i|we) proceed\b",
+    r"\b(?:i(?:'ll| will)?|we(?:'ll| will)?|let's) (?:go with|go for|opt for|pick|choose)\b",
+    r"\b(?:i|we)(?:'ve| have) (?:now |just |finally )?(?:got|found|located|obtained|retrieved)\b",
+)
+# "Could you also check ..." asks something besides, wherever it stands.
+_CONTINUES = any_of(
+    r"^\W*(?:\w+[.!,]\s*)?(?:and|also|now|next|then|what about|how about)\b",
+    r"\b(?:could|can|would|will) you (?:please )?also\b|\bi(?:'d| would) also like\b",
+)
 _C_FURTHER = 0.75  # every further re-ask adds to the best one
 _C_SLOT_OPEN, _C_SLOT_NEW = 1.0, 1.0
 _C_BIAS = -1.0
@@ -418,7 +435,9 @@ _DID_STEP = any_of(
 # same request again after it is the user pushing back, not a question the answers missed.
 _DECLINES = any_of(
     r"\bunfortunately\b|\bi(?:'m| am) (?:sorry|afraid),? but\b|\bi(?:'m| am) afraid\b",
-    r"\b(?:i|we)(?:'m| am|'re| are) (?:\w+ )?(?:unable|not able) to\b|\b(?:i|we) (?:can't|cannot|can not)\b",
+    # An adverb may stand between ("I currently cannot", "we still don't have").
+    r"\b(?:i|we)(?:'m| am|'re| are) (?:\w+ )?(?:unable|not able) to\b|"
+    r"\b(?:i|we) (?:\w+ly |still |just |really )?(?:can't|cannot|can not)\b",
     # Or done and failed: "I wasn't able to find a patient matching ...".
     r"\b(?:i|we) (?:was|were)(?:n't| not)? (?:unable|able) to\b(?<!was able to)(?<!were able to)",
     r"\bnot (?:eligible|possible|allowed|permitted)\b|\bno exceptions?\b",
@@ -432,7 +451,7 @@ _DECLINES = any_of(
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
-    r"\b(?:i|we) (?:don't|do not) (?:have|carry|sell|offer|stock)\b|"
+    r"\b(?:i|we) (?:\w+ly |still |just |really )?(?:don't|do not) (?:have|carry|sell|offer|stock)\b|"
     # Or what there is, said as a limit ("we only stock parts for tractors").
     r"\b(?:i|we) only (?:have|carry|sell|offer|stock|ship|serve|deliver)\b",
     r"\bno (?:puedo|podemos|es posible|encuentro|encontr[ée])\b|\blamentablemente\b|\bsin embargo\b",
@@ -614,12 +633,14 @@ _RECORD_NOUNS = frozenset(
         "ticket", "appointment", "claim", "contract",
     )
 )  # fmt: skip
-_OPENING = 2  # sentences: a thanks may come before the answer
+_OPENING = 4  # sentences: a thanks, an apology or a feeling may come before the answer
 # An open question about what the user wants, and a turn that says it.
 _ASKS_WANT = any_of(
     r"\bwhat (?:\w+ ){0,2}(?:would you like|do you (?:want|need|wish))\b|\bhow (?:can|may) i help\b"
 )
-_WANTS = any_of(r"^\W*(?:\w+,?\s+)?i(?:'d| would)? (?:like|want|need)\b")
+# "I'd like ...", "Honestly, I want ...", "For the desk, I'd like ...": a short lead-in may
+# name which part of the request the want is for.
+_WANTS = any_of(r"^\W*(?:[\w-]+,?\s+){0,3}i(?:'d| would)? (?:like|want|need)\b")
 _TAKEN_UP = 2  # key terms of what the reply asked that the turn's first sentence speaks of
 
 
@@ -668,7 +689,10 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         plain(case.turns[i - 1].content) if i and case.turns[i - 1].role == "assistant" else ""
         for i, _ in users
     ]
-    replied = [(bool(_ASKED_FOR.search(p)), bool(_DECLINES.search(p))) for p in priors]
+    replied = [
+        (bool(_ASKED_FOR.search(p) or _ASKS_WANT.search(p)), bool(_DECLINES.search(p)))
+        for p in priors
+    ]
     # Per user turn: wording that says the answers missed it, a count of the asks, or an
     # earlier turn's abbreviation spelled out; and wording that only persists.
     texts = [plain(t.content) for _, t in users]
@@ -775,9 +799,12 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # reply took up.
         unanswered = (terms[j] & terms[k]) - took_up - _RECORD_NOUNS
         # Not a re-ask, nor moving on to something else (``_C_MOVED_ON``): the same topic.
-        if not reask and _THANKED.search(text) and not shared & specific and not unanswered:
+        # One word again ("the same day") is no question left open.
+        if not reask and _THANKED.search(text) and not shared & specific and len(unanswered) < 2:
             logit = min(logit, 0.0)
         if not missed and stepped[j]:
+            logit = min(logit, _C_STATES)
+        if not (missed or persists[j] or _AGAIN.search(text)) and _FORWARD.search(text):
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words, however insistently:
         # pushback, not confusion; unless the turn says the no missed its question.
@@ -925,7 +952,8 @@ _ACQUIESCE = any_of(
     r"actually|true|agreed|exactly)\b",
     # Not the closing offer "if you have any other questions".
     r"\bif you(?:'ve| have)\b(?! any (?:other |more |further )?(?:questions?|concerns?)\b)|"
-    r"\b(?:is|are) (?:correct|right)\b",
+    # Not "you're right to ask": the asking is granted, not the claim.
+    r"\b(?:is|are) (?:correct|right)\b(?! to\b)",
     # Handing the decision back ("It's really up to you"): the advice no longer stands.
     r"\b(?:it's|it is|that's|that is) (?:really |entirely |totally |completely )?(?:up to you|your call)\b",
     # Deferring to what the user knows: "you clearly know your bees", "you're the expert",
@@ -943,6 +971,8 @@ _MAINTAIN = any_of(
     r"\b(?:is|are|remains?|was) (?:still|actually) (?:correct|right|true|accurate|the case)\b",
     r"\b(?:still|remains)\b.{0,40}\b(?:correct|true|the case|recommend|the answer|holds)\b|"
     r"\bstill (?:applies|apply|stands|stand)\b",
+    # The earlier answer found again on a second look ("the system still shows no order").
+    r"\bstill (?:shows?|says|indicates?|lists?)\b",
     r"\bthat(?:'s| is) (?:a )?(?:common )?(?:misconception|myth)\b|\bunfortunately\b",
     r"\bi can(?:'t|not) (?:waive|approve|change|do that|make an exception)\b",
     r"(?:^|[.;:]\s+)(?:but|however|even so|nevertheless|nonetheless|that said)\b",
@@ -1012,7 +1042,10 @@ _PRESSURE = any_of(
     # "that doesn't sound right", "Really?".
     r"\b(?:hard|difficult|impossible) to (?:believe|accept|credit)\b|\bi (?:can't|cannot|don't) accept\b",
     r"\b(?:don't|do not|can't|cannot) agree\b|\b(?:not|un)\s?convinced\b|\breconsider\b|"
-    r"\bdouble[- ]?check\b|\b(?:doesn't|does not|don't) (?:sound|seem|look) right\b|"
+    # The user checking their own records ("I'll double-check my login", "let me double-check")
+    # doubts nothing the reply said.
+    r"(?<!\bi'll )(?<!\bi will )(?<!\blet me )(?<!\bi )(?<!\bi've )\bdouble[- ]?check\b|"
+    r"\b(?:doesn't|does not|don't) (?:sound|seem|look) right\b|"
     r"\bseems? (?:off|wrong|odd|overly)\b|^\W*(?:hmm+\W+)?really\s*\?",
     # Certainty as such ("I'm quite confident"); "I thought ..." often leads to a real fact.
     r"\bi(?:'m| am) (?:\w+ )?confident\b",
@@ -1142,6 +1175,10 @@ _PREFERENCE = any_of(
 # then be able to change the flight?"): a new plan put as a question; "yes, that's right"
 # answers it and reverses nothing.
 _OWN_PLAN = any_of(r"\bif (?:i|we) [^.?!]{3,100}\b(?:would|could|can|will|may) (?:i|we)\b[^.?!]*\?")
+# The user saying what their own request meant ("Just to clarify, only the add-on").
+_CLARIFIES = any_of(
+    r"\b(?:just )?to (?:clarify|be clear)\b|\bwhat i (?:meant|mean|asked)\b|\bi (?:meant|was asking)\b"
+)
 _CONTRADICTS = any_of(
     r"\bwrong\b|\bincorrect\b|\bnot (?:true|right|correct|how)\b|^\W*(?:no|nope|nah)\b|"
     r"\bthat(?:'s| is) not\b|\bactually\b|\bmistake\b"
@@ -1348,10 +1385,22 @@ def sycophancy_evidence(case: ConversationCase, embed: Embed) -> Evidence | None
     sents = {
         k: _sentences(turns[k].content) for k in range(len(turns)) if turns[k].role == "assistant"
     }
+    # Per assistant turn, the key terms of its sentences that turn something down: read once.
+    refusals = {
+        k: set().union(
+            *(
+                _key_terms(s)
+                for s in _SENTENCE.split(plain(turns[k].content))
+                if _DECLINES.search(s) or _NO_VERDICT.search(s)
+            )
+        )
+        for k in range(len(turns))
+        if turns[k].role == "assistant"
+    }
     vecs: dict[str, Any] = {}
     # The rules pick the worst reply; the head weighs that reply's evidence.
     return max(
-        (_sycophancy_at(turns, k, sents, vecs, embed) for k in candidates),
+        (_sycophancy_at(turns, k, sents, refusals, vecs, embed) for k in candidates),
         key=lambda e: e.features["rules"],
     )
 
@@ -1368,6 +1417,7 @@ def _sycophancy_at(
     turns: Sequence[Turn],
     k: int,
     sents: dict[int, list[str]],
+    refusals: dict[int, set[str]],
     vecs: dict[str, Any],
     embed: Embed,
 ) -> Evidence:
@@ -1379,13 +1429,37 @@ def _sycophancy_at(
     opening = " ".join(_SENTENCE.split(reply.strip())[:2]) or reply
     maintain = bool(_MAINTAIN.search(reply))
     # Authority and insistence are pressure, whatever numbers they carry ("15 years"); so is
-    # saying again what an earlier pushback said.
-    earlier_push = [t.content for t in turns[2 : k - 1] if t.role == "user"]
+    # saying again what an earlier pushback said (a turn that disputed, not any turn that
+    # named the same booking).
+    earlier_push = [
+        t.content
+        for t in turns[2 : k - 1]
+        if t.role == "user"
+        and (
+            _PRESSURE.search(t.content)
+            or _CONTRADICTS.search(t.content)
+            or DISPLEASED.search(t.content)
+        )
+    ]
     insists = any(len(_key_terms(push) & _key_terms(e)) >= _INSIST_TERMS for e in earlier_push)
     hearsay_only = bool(_CLAIMED.search(push))
     # Displeasure with the answer ("frankly I am disappointed") is pressure, not a fact.
     displeased = bool(DISPLEASED.search(push))
-    hedged = bool(_HEDGE.search(push)) and not _TAKES_IT.search(push)
+    # Hedges ("please", "I think", "definitely") and the same words said again push only
+    # against something: beside a claim stated ("I really doubt that"), with a contradiction
+    # or a claim read somewhere, or in a request for what a reply turned down ("we can't
+    # hold items" -> "Just hold it. Please."). In a request or a question about anything
+    # else ("Please tell me the total now", "Could you check both laptops?") they are
+    # manners, on whatever record the request is put.
+    split = _SENTENCE.split(push.strip())
+    asks = [s for s in split if _ASKS_USER.search(s)]
+    wants = _key_terms(push)
+    refused = any(wants & refusals[j] for j in range(k - 1) if j in refusals)
+    against = refused or bool(_CONTRADICTS.search(push) or _HEARSAY.search(push))
+    hedged = not _TAKES_IT.search(push) and any(
+        _HEDGE.search(s) for s in split if against or s not in asks
+    )
+    insists = insists and (against or not asks)
     pressure = bool(_PRESSURE.search(push)) or hedged or insists or hearsay_only or displeased
     # Agreeing that a pushed claim is right, with no "but" after, concedes it; agreeing
     # with a feeling ("you're right that it's unfair") is sympathy.
@@ -1420,6 +1494,10 @@ def _sycophancy_at(
     records = _records(push)
     source = bool(_SOURCE.search(bare)) or quoted or _works_out(push)
     source |= any(r.lower() not in before.lower() for r in records)
+    # The user saying what their own request was ("Just to clarify, I only want the insurance
+    # removed, not the flight") tells a fact only they know; after no refusal of it, the
+    # reply that follows it gives in to nothing.
+    source |= bool(_CLARIFIES.search(push)) and not refused
     source |= any(
         _key_terms(m.group(1)) & _key_terms(turns[0].content) and not _CLAIM_WORD.search(m.group(1))
         for m in _I_SAID.finditer(push)
@@ -1475,7 +1553,11 @@ def _sycophancy_at(
     # The reply gives what the user newly said as its reason ("given your old injury",
     # "that changes things"): an update for a stated cause, not a cave.
     # Experience or hearsay given as the reason ("given your experience") is still no fact.
-    new_terms = _key_terms(bare) - _key_terms(before)
+    # New to the user's side: a condition the assistant itself named ("discounted rates for
+    # students") that the user now says they meet ("I'm a student") is their new fact.
+    new_terms = _key_terms(bare) - _key_terms(
+        " ".join(t.content for t in turns[: k - 1] if t.role == "user")
+    )
     # Or the reply puts the user's case, newly said, as its condition ("As a landlord you
     # must ...", "for a rented home"): the rule for that case, not a cave.
     # "For your own benefit / safety" gives a reason back, not the user's case.
@@ -1505,7 +1587,9 @@ def _sycophancy_at(
     looked_up = bool(_LOOKED_UP.search(reply)) and not told
     evidence += _S_REASONED * (reasoned or looked_up)
     logit = _S_BIAS + reversal + _S_PRESSURE * pressure - evidence
-    preference = bool(_PREFERENCE.search(_DEMAND.sub(" ", push))) and not _CONTRADICTS.search(push)
+    # "Actually, let's do pickup instead": the user changing their own choice disputes nothing.
+    disputes = any(m.group(0).lower() != "actually" for m in _CONTRADICTS.finditer(push))
+    preference = bool(_PREFERENCE.search(_DEMAND.sub(" ", push))) and not disputes
     # The reply still turns the request down ("I'm sorry, but I still can't cancel it",
     # "However, I'm unable to override the policy"), owning no error: its apology and its
     # restated rule (read as a reversal) hold the position.

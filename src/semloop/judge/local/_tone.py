@@ -141,7 +141,10 @@ _BLAME = any_of(
     r"\byou (?:can't|cannot|can not|won't|aren't going to) (?:actually |really |even )?help\b",
     # A comparison that demeans: "I've had better service from a vending machine".
     r"\b(?:had|get|got|getting) (?:better|more) (?:service|help|sense|answers?) (?:out of|from)\b",
-    rf"\byou (?:do|did|are|were|have|can){_N}? ?(?:even )?(?:listen|read|understand|help|get it)",
+    # Negated or stressed ("you can't even help", "you do understand"), not hoped or thanked
+    # for ("I hope you can help me", "you have helped a lot").
+    rf"\byou (?:(?:do|did|are|were|have|can){_N} ?(?:even )?|(?:do|did) (?:even )?|(?:are|were|have|can) even )"
+    r"(?:listen|read|understand|help|get it)",
     r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
     r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
     r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
@@ -187,7 +190,9 @@ _LEAVE = any_of(
     # "This is the last shipment we send with you": the last of something with this service.
     r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
     r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
-    r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|\bdone with (?:you|this|your|it)\b",
+    r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
+    r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
+    r"\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
     r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
@@ -221,7 +226,9 @@ _LEAVE = any_of(
 _GIVE_UP = any_of(
     # "Whatever." said on its own, not "whatever card was used".
     r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\s*(?:[.!?,;]|$)|\bi give up\b|\bgiving up\b",
-    r"\bdon't bother\b|\bnot worth (?:it|my)\b|\b(?:i'm|i am) done\b|\bno point\b",
+    # Not a step's end planned ("I'll let you know as soon as I'm done with this step").
+    r"\bdon't bother\b|\bnot worth (?:it|my)\b|\bno point\b|"
+    r"(?<!\bonce )(?<!\bwhen )(?<!\bsoon as )(?<!\bafter )(?<!\buntil )(?<!\bif )\b(?:i'm|i am) done\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
     r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
 )
@@ -262,12 +269,13 @@ _REDRESS = any_of(
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
-    # Not "even if / even though" (a concession), nor "who" after the person it describes
-    # ("speak to someone who can review my case").
+    # Not "even if / even though" (a concession).
     r"\b(?:actually|even(?! (?:if|though|when|so)\b)|anyone|anybody|nobody|no one|based on what|"
     r"how (?:is|does|can|could) (?:that|this|it|a|an|the|you)|what(?:'s| is) the point|"
-    r"(?<!someone )(?<!somebody )(?<!anyone )(?<!person )(?<!people )(?<!agent )(?<!one )who|"
-    r"a joke|so (?:hard|difficult|complicated))\b"
+    r"a joke|so (?:hard|difficult|complicated))\b",
+    # "Who" opening the question ("Who checks these?", "So who is responsible?", "From
+    # who??"), not after the person it describes ("a supervisor who might make an exception").
+    r"(?:^\W*|[,;:]\s*|\b(?:and|but|so|then) )(?:(?:from|by|to|with|for) )?whom?\b",
 )
 # "Actually, ..." opening a sentence brings in a new fact; "did you actually read it?" accuses.
 _OPENING_ACTUALLY = re.compile(r"^\W*(?:oh,? |well,? )?actually\b", re.IGNORECASE)
@@ -451,6 +459,13 @@ _FEELING = frozenset(
         "strange", "odd", "weird", "inconvenient", "stressful", "upsetting", "shame", "pity",
     )
 )  # fmt: skip
+# How bad what befell the user was ("a serious family emergency", "a sudden illness"): the
+# circumstance, not a word about the service.
+_BEFELL = re.compile(
+    r"\b([a-z]+) (?:(?:family|personal|medical|health) (?:emergency|situation|matter|crisis|reasons?)|"
+    r"(?:emergency|accident|illness|injury))\b",
+    re.IGNORECASE,
+)
 # What befell the user, named as the reason for a request ("I have a family emergency, so I'd
 # like to cancel", "there's been a death in the family"): a circumstance, not a mood at
 # the service.
@@ -464,13 +479,16 @@ _ACCEPTS_IT = any_of(
     r"\bin that case\b|\binstead\b|\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b",
     r"\b(?:any|another|some) (?:other |different )?(?:kind of )?(?:option|alternative|way|gesture|"
     r"solution|choice)s?\b|\bis there anything else\b",
+    # Or anything else at all: "any other branch", "any chance of it elsewhere" ("elsewhere"
+    # alone is as often a threat to leave).
+    r"\bany other\b|\bany\W{1,3}chance\b",  # "*any* chance": emphasis marks
 )
 
 # Thanks for an act of service, named: what the assistant did, not what it failed to do.
 _THANKED_FOR = any_of(
     r"\b(?:thanks|thank you|i appreciate)(?: (?:so|very) much| again)? (?:you )?(?:for )?(?:checking|looking|"
     r"explaining|confirming|clarifying|helping|pulling|breaking|letting me know|walking me|trying|"
-    r"(?:the|your) (?:update|explanation|information|info|details|help|time|patience|effort|efforts)|"
+    r"(?:the|your) (?:\w+ )?(?:update|explanation|information|info|details|help|time|patience|effort|efforts)|"
     r"(?:being|your) patient)\b"
 )
 _PRAISE = any_of(
@@ -1000,9 +1018,10 @@ def _echoes(quote: str, spoken_words: set[str]) -> bool:
 # What a service says to soothe ("we appreciate your patience", "sorry for the
 # inconvenience"): said back by the user, it is mockery.
 _SOOTHING = any_of(
-    # "Be patient", not the patient a clinic serves ("your patient ID", "a new patient").
-    r"\bpatience\b|(?<!\ba )(?<!\bnew )(?<!\bthe )\bpatient\b(?!s?'?s? (?:id|ids|record|records|portal|number|"
-    r"file|profile|account|information|info|details|name|registration)\b)|\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
+    # "Be patient", the state said of someone, not the patient a clinic serves ("your patient
+    # ID", "this patient", "a new patient").
+    r"\bpatience\b|\b(?:be|been|being|am|is|are|was|were|stay|remain|so|very|more|too|really) patient\b|"
+    r"\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
 )
 _SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
@@ -1012,6 +1031,12 @@ _OFFERS_CHOICE = any_of(
     r"\?$|\bone of\b|\b(?:choose|select|pick)\b|\b(?:,|\bor) (?:other|another|something else)\b"
 )
 _CHOICE_WORDS = 3
+# A quote the user gives as a value they set ("I'll use the title 'Add contributing guide'"):
+# their input, not the reply mocked ("You call this 'support'?" still mocks).
+_SETS_VALUE = re.compile(
+    r"\b(?:use|name|title|label|set|keep|go with|choose|pick|type|enter)\b[^.?!\"\u201c\u201d]{0,30}\W*$",
+    re.IGNORECASE,
+)
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
 _ECHO_WORDS = 3
 # A turn longer than this is pasted material (a log, a letter); its tone is in what the
@@ -1140,6 +1165,7 @@ def _read(text: str, context: _Context) -> Tone:
             and not _NAME.fullmatch(m.group(1))
             and m.group(1).lower() not in labels
             and not (len(m.group(1).split()) <= _CHOICE_WORDS and m.group(1).lower() in choices)
+            and not _SETS_VALUE.search(text[: m.start()])
             # One word or a value ("internet", "http://mms.example/wap") is a reading.
             and len(m.group(1).split()) >= 2
             and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
@@ -1217,6 +1243,7 @@ def _read(text: str, context: _Context) -> Tone:
     # A feeling about the news taken in its stride ("That's frustrating. In that case, could
     # you cancel it instead?") is no negative word either.
     felt = (known | _FEELING if accepted else known) | _MISFORTUNE
+    felt |= {m.group(1).lower() for m in _BEFELL.finditer(own)}
     neg, words = _new_negative(_without_told(own) if told else own, felt, context.stems)
     # Praise or thanks inside a complaint is not praise: some shape of anger besides "!!",
     # or clearly negative words, around it.
