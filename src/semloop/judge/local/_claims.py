@@ -10,6 +10,7 @@ hedging, refusing, promising and negating, not of any subject.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import math
 import re
@@ -159,7 +160,7 @@ def tool_text(output: str) -> str:
                 if isinstance(v, (dict, list)):
                     walk(v, f"{key} {k}".strip(), currency)
         elif isinstance(value, list):
-            for v in value:
+            for v in _unnamed_rows(value):
                 walk(v, key, currency)
             if len(value) > 1:  # how many there are is a fact the answer may state
                 lines.append(f"{key.replace('_', ' ')} count: {len(value)}".strip())
@@ -222,6 +223,16 @@ def _row_records(value: dict[str, Any]) -> dict[str, Any]:
         return value
     return {**{k: v for k, v in value.items() if k not in _COLUMNS},
             rows: [dict(zip(columns, r, strict=True)) for r in value[rows]]}
+
+
+def _unnamed_rows(value: list[Any]) -> list[Any]:
+    """Rows of values without column names (``{"rows": [["DAL-02", 1204], ["ATL-01",
+    987]]}``) as one record per row, each value under its column's letter: a row's label
+    and its value are one record's, and a column sums over the rows, not over every cell."""
+    if not value or not all(isinstance(r, list) and len(r) == len(value[0]) > 1 and not any(
+            isinstance(v, (dict, list)) for v in r) for r in value):
+        return value
+    return [{f"col {chr(ord('a') + i)}": v for i, v in enumerate(r)} for r in value]
 
 
 _CURRENCY_KEY = re.compile(r"(?:^|_)currency$", re.IGNORECASE)
@@ -1280,6 +1291,25 @@ def _other_side(a: str, b: str) -> bool:
     return any(("below" if side == "above" else "above", w) in theirs for side, w in mine)
 
 
+# "All parents, regardless of whether they gave birth", "whether or not you are a member":
+# the words after it hold either way; the text neither asserts nor denies them.
+_EITHER_WAY = (("regardless", "of"), ("irrespective", "of"), ("whether", "or", "not"))
+
+
+def _either_way(text: str) -> frozenset[str]:
+    """The stems of the clauses a text says hold either way (see ``_EITHER_WAY``), and of a
+    "whether … or not" clause."""
+    toks = _words_of(text)
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        lead = next((len(w) for w in _EITHER_WAY if toks[i : i + len(w)] == w), 0)
+        clause = list(itertools.takewhile(lambda t: t[0].isalnum(), toks[i + lead :]))
+        if not lead and not (tok == "whether" and "".join(clause[-2:]) == "ornot"):
+            continue
+        out.update(stem(t) for t in clause if t not in _FUNCTION and t not in _NOT)
+    return frozenset(out)
+
+
 _GATE = re.compile(r"\b(?:only (?:if|when|once|where)|unless|provided that|as long as)\b",
                    re.IGNORECASE)
 
@@ -1302,7 +1332,8 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
-        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated
+        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b)
+        either = _either_way(a)
         # Singles first, then phrases; a qualified one only where the other text states
         # its case too, and not the case on the other side of a limit.
         b_qualifiers = _qualifiers(b)
@@ -1312,7 +1343,7 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
                 (other, x) in b_qualifiers for prep, x in qualifier
                 for other in _COMPLEMENT.get(prep, ())))]
         for stems in negated:
-            if stems <= b_positive and len(shared - stems) >= shared_words:
+            if stems <= b_positive and not stems <= either and len(shared - stems) >= shared_words:
                 return " ".join(sorted(stems))
     return ""
 

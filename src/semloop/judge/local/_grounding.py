@@ -1265,6 +1265,25 @@ def _year_edge(q: Quantity, claim: str, ev: _Evidence) -> bool:
     return bool(days & set(ev.date_readings))
 
 
+_OLD = re.compile(r"\s+(?:old|ago)\b", re.IGNORECASE)
+
+
+def _age_from_year(q: Quantity, claim: str, stated: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"24 years old (installed 2002)", "built in 1985, 41 years ago": an age counted from a
+    year the context gives (the claim's own, where it states one) up to now, which is no
+    earlier than the latest year the context states and no later than today."""
+    at = claim.find(q.text)
+    if q.unit != "year" or at < 0 or not _OLD.match(claim, at + len(q.text)):
+        return False
+    years = {y for y, _, _ in ev.date_readings if y} | {int(x.value) for x in ev.found if _bare_year(x)}
+    if not years:
+        return False
+    mine = {int(x.value) for x in stated if _bare_year(x)} & years
+    today = max(datetime.date.today().year, ev.today.year if ev.today else 0)
+    # One year less before the anniversary: "41 years old" in 2026 of a house built in 1985.
+    return any(max(years) <= y + q.value + late <= today for y in mine or years for late in (0, 1))
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -1317,6 +1336,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or (q.text in in_range and q.value in hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
+                     or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
@@ -1656,8 +1676,11 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
     for total in stated:
         if total.text not in missing:
             continue
+        # A bare small count beside a measure ("two claims" by "24 years") counts things,
+        # it is no part of the measure.
         parts = [q for q in stated if q is not total and q.text not in missing
-                 and q.unit in (total.unit, "") and 0 < q.value < total.value]
+                 and q.unit in (total.unit, "") and 0 < q.value < total.value
+                 and not (total.unit and _small_count(q))]
         if len(parts) >= _PARTS and all(q.unit == parts[0].unit for q in parts):
             added = sum(q.value for q in parts)
             return f"the listed {', '.join(q.text for q in parts[:4])} add up to {added:g}, not {total.text}"
@@ -1719,7 +1742,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         return ""
     in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
     wanted = _tokens(question) | _tokens(claim)
+    named = _named_records(claim, ev)
     for kind, value in values:
+        if kind == "n" and len(named) == 1 and any(_holds(v, value, frozenset()) for _, v in named[0].pairs):
+            continue  # "ATL-01 — 987": the one record the claim names gives the value; it is bound
         if kind == "n":
             own = _tokens(value.text)
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
