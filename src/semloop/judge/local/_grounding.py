@@ -591,13 +591,15 @@ _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,
 # How many of the shorter period the longer holds.
 _PER_PERIOD = {("hour", "minute"): 60.0, ("day", "hour"): 24.0, ("day", "week"): 7.0,
                ("day", "month"): 30.0, ("day", "year"): 365.0, ("week", "year"): 52.0,
-               ("month", "year"): 12.0}
+               ("month", "year"): 12.0, ("week", "workday"): 5.0}
 _PERIOD_WORDS = {"minute": "minute", "minutes": "minute", "min": "minute", "hour": "hour",
                  "hours": "hour", "hourly": "hour", "hr": "hour", "day": "day", "days": "day",
                  "daily": "day", "week": "week", "weeks": "week", "weekly": "week", "wk": "week",
                  "month": "month", "months": "month", "monthly": "month", "mo": "month",
                  "year": "year", "years": "year", "yearly": "year", "annual": "year",
-                 "annually": "year", "yr": "year"}
+                 "annually": "year", "yr": "year", "business days": "workday",
+                 "working days": "workday", "workdays": "workday", "business day": "workday",
+                 "working day": "workday", "workday": "workday"}
 _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIOD_WORDS)})\b", re.IGNORECASE)
 _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588"
 
@@ -661,6 +663,15 @@ def _joined_about_another(part: str, theirs: str, others: Sequence[str], negated
     flipping = [c for c in joined if contradicts(c, theirs, need, own) == negated]
     return len(joined) > 1 and bool(flipping) and all(
         _about_another(c, theirs, others, negated) for c in flipping)
+
+
+_PREFIXED = re.compile(r"\b(?:non-?|un)([a-z]{4,})", re.IGNORECASE)
+
+
+def _premise(flipped: str, question: str) -> bool:
+    """The negated word is the user's own ("as the non-birthing parent", "I'm unemployed"):
+    the answer restates whom it answers about, it asserts nothing of it."""
+    return any(stem(m.group(1).lower()) == flipped for m in _PREFIXED.finditer(question))
 
 
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
@@ -1576,6 +1587,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             and not _negation_agrees(part, f, theirs_part, theirs_parts, need)
                             # a clause that names one record speaks of it, not the other's
                             and not _other_record(part, aligned, ev)
+                            and not _premise(f, ev.given)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
