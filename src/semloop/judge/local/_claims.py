@@ -528,7 +528,9 @@ _UNITS = {
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
     "kw": "kw", "hp": "hp", "bhp": "hp",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
-    "acre": "acre", "kwp": "kw",
+    "acre": "acre", "kwp": "kw", "business days": "workday", "business day": "workday",
+    "working days": "workday", "working day": "workday", "workdays": "workday",
+    "workday": "workday", "calendar days": "day", "calendar day": "day",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -541,7 +543,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("m3", "l"): 1000.0, ("kn", "kmh"): 1.852, ("mph", "kmh"): 1.609344, ("kn", "mph"): 1.150779,
     ("bar", "psi"): 14.5038, ("bar", "kpa"): 100.0, ("kpa", "psi"): 0.145038, ("kcal", "kj"): 4.184,
     ("kw", "hp"): 1.34102, ("ha", "m2"): 10000.0,
-    ("ha", "acre"): 2.47105,
+    ("ha", "acre"): 2.47105, ("week", "workday"): 5.0,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

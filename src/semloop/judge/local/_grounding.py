@@ -298,6 +298,17 @@ class _Evidence:
         return _peoples(self.folded)
 
     @cached_property
+    def falls(self) -> list[float]:
+        """The sizes of the negative numbers the texts state (a share as a percentage too)."""
+        return sorted(v for t in self.texts for q in quantities(t) if q.value < 0
+                      for v in (-q.value, -100 * q.value))
+
+    @cached_property
+    def rises(self) -> list[float]:
+        return sorted(v for t in self.texts for q in quantities(t) if q.value > 0
+                      for v in (q.value, 100 * q.value))
+
+    @cached_property
     def today(self) -> datetime.date | None:
         return _today(self.texts)
 
@@ -591,15 +602,13 @@ _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,
 # How many of the shorter period the longer holds.
 _PER_PERIOD = {("hour", "minute"): 60.0, ("day", "hour"): 24.0, ("day", "week"): 7.0,
                ("day", "month"): 30.0, ("day", "year"): 365.0, ("week", "year"): 52.0,
-               ("month", "year"): 12.0, ("week", "workday"): 5.0}
+               ("month", "year"): 12.0}
 _PERIOD_WORDS = {"minute": "minute", "minutes": "minute", "min": "minute", "hour": "hour",
                  "hours": "hour", "hourly": "hour", "hr": "hour", "day": "day", "days": "day",
                  "daily": "day", "week": "week", "weeks": "week", "weekly": "week", "wk": "week",
                  "month": "month", "months": "month", "monthly": "month", "mo": "month",
                  "year": "year", "years": "year", "yearly": "year", "annual": "year",
-                 "annually": "year", "yr": "year", "business days": "workday",
-                 "working days": "workday", "workdays": "workday", "business day": "workday",
-                 "working day": "workday", "workday": "workday"}
+                 "annually": "year", "yr": "year"}
 _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIOD_WORDS)})\b", re.IGNORECASE)
 _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588"
 
@@ -1295,6 +1304,25 @@ def _age_from_year(q: Quantity, claim: str, stated: Sequence[Quantity], ev: _Evi
     return any(max(years) <= y + q.value + late <= today for y in mine or years for late in (0, 1))
 
 
+_RISE = re.compile(r"\b(?:rose|risen|rises|increas\w*|grew|grown|grows|gain\w*|went up|go(?:es)? up|"
+                   r"up|higher|climb\w*|jump\w*)\b", re.IGNORECASE)
+_FALL = re.compile(r"\b(?:fell|fallen|falls|decreas\w*|declin\w*|drop\w*|went down|go(?:es)? down|"
+                   r"down|lower|shr[au]nk\w*|less)\b", re.IGNORECASE)
+
+
+def _against_sign(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"rose 8.8%" where the context's change is -8.8 (or -0.088) and never +8.8: a fall told
+    as a rise. (A positive change is no rise for certain: data often give a fall's size.)"""
+    if q.unit != "%" or q.value <= 0 or not _RISE.search(claim) or _FALL.search(claim):
+        return False
+    return number_supported(q, ev.falls) and not number_supported(q, ev.rises)
+
+
+def _turned(claim: str, ev: _Evidence) -> str:
+    q = next((q for q in quantities(claim) if _against_sign(q, claim, ev)), None)
+    return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -1357,7 +1385,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         slip = unit_slip(q.unit, ev.units.get(q.value, ()))
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev)
-        if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and (
+        if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
+                _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
                 or number_supported(q, mine)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
@@ -1471,7 +1500,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # two context numbers would support an invented "2% surcharge".
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
-    misadded = _misadded(claim.text, missing)
+    misadded = _misadded(claim.text, missing) or _turned(claim.text, ev)
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
@@ -2726,9 +2755,17 @@ _FEELING = re.compile(
     r"(?:i|we)(?:'d| would) be (?:happy|glad|delighted) to\b)", re.IGNORECASE)
 
 
+# Words of a norm, not of doubt: "is usually processed within 3 weeks" states the figure.
+_NORM = re.compile(r"\b(?:typically|usually|generally|in general|often)\b", re.IGNORECASE)
+
+
+def _hedged(text: str) -> bool:
+    return is_hedged(text) and not (quantities(text) and not is_hedged(_NORM.sub("", text)))
+
+
 def _asserted(text: str) -> bool:
     # A question ("Is there anything else I can help you with?") asks; it states nothing.
-    return not (is_refusal(text) or is_hedged(text) or _foreign(text) or text.rstrip().endswith("?") or (
+    return not (is_refusal(text) or _hedged(text) or _foreign(text) or text.rstrip().endswith("?") or (
         (is_generic_advice(text) or _FEELING.match(_plain(text))) and not quantities(text) and not dates(text)
     ))
 
@@ -2883,7 +2920,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     texts, claims, pieces = read or _read(case)
     ev = Evidence()
     # A hedge or a refusal asserts nothing; a greeting or advice neither hedges nor asserts.
-    ev.flag("hedged_share", sum(is_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
+    ev.flag("hedged_share", sum(_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
     if not claims or not texts:
         return ev
     # A yes-no question the user asks ("Is Volvo a Norwegian company?") states nothing: a
