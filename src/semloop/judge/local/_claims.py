@@ -449,7 +449,7 @@ _COMMON_CAPITALS = frozenset(
     """i i'm i'll i've i'd ok okay yes no hi hello dear thanks please monday tuesday wednesday
     thursday friday saturday sunday january february march april may june july august september
     october november december jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed
-    thu fri sat sun am pm utc gmt id""".split()  # noqa: SIM905
+    thu fri sat sun am pm utc gmt id true false none null""".split()  # noqa: SIM905
 )
 
 
@@ -1090,6 +1090,7 @@ _POLAR_GROUPS = (
     ("accept", "accepted accepts accept", "rejected refused declined"),
 )
 _OUT_OF_USE = re.compile(r"\bout of (?:use|order|service|operation|action)\b")
+_ASSIGNED_NONE = re.compile(r"=\s*none\b")  # "timeout=None": code setting a value, denying nothing
 _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
           for opposite, words in enumerate(sides) for w in words.split()}
 
@@ -1099,7 +1100,7 @@ def _words_of(text: str) -> tuple[str, ...]:
     """A text's lower-cased words and clause marks, as the negation checks read them:
     ``contradicts`` reads each text for its negations, polar words and qualifiers. A
     phrase that says a polar word's opposite ("out of use") is read as that word."""
-    return tuple(_TOKEN.findall(_OUT_OF_USE.sub("closed", _plain(text).lower())))
+    return tuple(_TOKEN.findall(_ASSIGNED_NONE.sub("=null", _OUT_OF_USE.sub("closed", _plain(text).lower()))))
 
 
 def _attribute(tok: str) -> str:
