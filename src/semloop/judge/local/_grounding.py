@@ -298,6 +298,20 @@ class _Evidence:
         return _peoples(self.folded)
 
     @cached_property
+    def lists(self) -> dict[str, list[frozenset[str]]]:
+        """The stems of each item of each list the texts give under one repeated key, one
+        item a line ("hoa includes: trash", "utilities tenant paid: water"), by key."""
+        out: dict[str, list[frozenset[str]]] = {}
+        for text in self.texts:
+            pairs = [m.groups() for line in text.splitlines()
+                     if len(_PAIR_SPLIT.split(line)) == 1 and (m := _PAIR.match(line))]
+            keys = Counter(k.lower() for k, _ in pairs)
+            for k, v in pairs:
+                if keys[k.lower()] > 1:
+                    out.setdefault(k.lower(), []).append(word_stems(v))
+        return out
+
+    @cached_property
     def falls(self) -> list[float]:
         """The sizes of the negative numbers the texts state (a share as a percentage too)."""
         return sorted(v for t in self.texts for q in quantities(t) if q.value < 0
@@ -1040,6 +1054,22 @@ def _enumerated_items(claim: str) -> list[list[str]]:
     return out
 
 
+def _misfiled(claim: str, ev: _Evidence) -> str:
+    """An item the claim lists with items of one of the context's lists, which the context
+    lists only under another key: "HOA dues cover water, trash and exterior maintenance"
+    where water is under "utilities tenant paid"."""
+    for items in [*_enumerated_items(claim), _offered_items(claim)]:
+        homes = [{k for k, values in ev.lists.items() if any(stem(w) in v for v in values)} for w in items]
+        counts = Counter(k for h in homes for k in h)
+        home = [k for k, n in counts.items() if n >= _PARTS]
+        if len(home) != 1:
+            continue
+        wrong = next((w for w, h in zip(items, homes, strict=True) if h and home[0] not in h), None)
+        if wrong is not None:
+            return f'the context lists {wrong} under another key, not "{home[0]}"'
+    return ""
+
+
 def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     """Offered items no context text names (the question's words are no support: asking
     "is there WiFi?" does not offer it), and the odd items of an enumeration most of whose
@@ -1318,6 +1348,16 @@ def _against_sign(q: Quantity, claim: str, ev: _Evidence) -> bool:
     return number_supported(q, ev.falls) and not number_supported(q, ev.rises)
 
 
+def _inexact(claim: str, missing: Sequence[str]) -> str:
+    """An unsupported exact figure given beside its rounded form, which the context supports
+    ("about 1,300 — 1,312 precisely" for 1,297): the claim miscopied the figure it rounds."""
+    stated = quantities(claim)
+    exact = next((e for e in stated if e.text in missing and not e.approx and any(
+        a.approx and e.unit in (a.unit, "") and a.text not in missing and number_supported(a, [e.value])
+        for a in stated)), None)
+    return f"{exact.text} is given as the exact figure the context's rounded one stands for" if exact else ""
+
+
 def _turned(claim: str, ev: _Evidence) -> str:
     q = next((q for q in quantities(claim) if _against_sign(q, claim, ev)), None)
     return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
@@ -1500,7 +1540,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # two context numbers would support an invented "2% surcharge".
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
-    misadded = _misadded(claim.text, missing) or _turned(claim.text, ev)
+    misadded = _misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
@@ -1643,7 +1683,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
-                                     or _presence_conflict(claim.text, ev)
+                                     or _presence_conflict(claim.text, ev) or _misfiled(claim.text, ev)
                                      or (claim.index == 1 and _both_wrong(claim.text, ev)))
     if state:
         contradicted = True
