@@ -8,6 +8,7 @@ import json
 from semloop.judge.local._claims import (
     contradicts,
     key_terms,
+    keyed_scales,
     negation_scope,
     quantities,
     tool_text,
@@ -84,3 +85,9 @@ def test_after_a_number_is_a_duration() -> None:
 def test_code_literals_are_no_names_and_deny_nothing() -> None:
     assert "false" not in key_terms("so the branch where flag is False is taken")
     assert negation_scope("Note: chunks=None (default) means it is lazy loaded") == (frozenset(), frozenset())
+
+
+def test_a_key_may_name_the_scale_of_its_amount() -> None:
+    assert keyed_scales("q3 bookings meur: 4.2; region: DACH") == [4.2e6]
+    assert keyed_scales("sales millions: 3.1") == [3.1e6]
+    assert keyed_scales("top k: 5; distance m: 40") == []

@@ -954,6 +954,26 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
     return out
 
 
+_KEY_SCALE = re.compile(r"(?P<a>m|mm|mn|bn|k)(?P<c>[a-z]{3})|(?P<d>[a-z]{3})(?P<b>m|mm|mn|bn|k)")
+_SCALE_LETTER = {"m": 1e6, "mm": 1e6, "mn": 1e6, "bn": 1e9, "k": 1e3}
+
+
+def keyed_scales(text: str) -> list[float]:
+    """The numbers of a flattened record whose key ends in a scale glued to a currency
+    (``q3 bookings meur: 4.2``, ``revenue usdm: 18.6``) or in a plural scale (``sales
+    millions: 3.1``), at full size: the record's 4.2 is €4.2M."""
+    out: list[float] = []
+    for m in _KEYED_NUMBER.finditer(text):
+        last = m.group("key").split()[-1]
+        k = _KEY_SCALE.fullmatch(last)
+        scale = _SCALE_LETTER[k.group("a") or k.group("b")] if k and (
+            k.group("c") or k.group("d")).upper() in _ISO_CURRENCIES else (
+            _SCALE.get(last.removesuffix("s"), 0.0) if len(last) > len("bn") else 0.0)  # "top k: 4" is no 4,000
+        if scale >= 1e3:
+            out.append(float(m.group("num")) * scale)
+    return out
+
+
 def _key_unit(word: str) -> str:
     return _CURRENCY.get(word) or (word if word.upper() in _ISO_CURRENCIES else "") or (
         _UNITS.get(word, "") if len(word) > 1 else "")

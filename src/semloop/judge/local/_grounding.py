@@ -62,6 +62,7 @@ from ._claims import (
     is_hedged,
     is_refusal,
     key_terms,
+    keyed_scales,
     keyed_units,
     labelled_values,
     negation_scope,
@@ -261,6 +262,7 @@ class _Evidence:
         # is the bare 14.2 again). A rate's key ("rate gbp per day") names no unit of its value.
         keyed = [Quantity(str(v), v, unit, 1.0, False) for text in self.texts
                  for v, unit in keyed_units(text) if _dimension(unit) != "money"]
+        keyed += [Quantity(f"{v:g}", v, "", 1.0, False) for text in self.texts for v in keyed_scales(text)]
         self.direct = derived_values([*self.found, *self.date_parts, *keyed], limit=0)
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
