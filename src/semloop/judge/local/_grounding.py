@@ -1361,6 +1361,7 @@ def _inexact(claim: str, missing: Sequence[str]) -> str:
 
 
 def _turned(claim: str, ev: _Evidence) -> str:
+    """The claim's change told as a rise that the context gives as a fall (``_against_sign``)."""
     q = next((q for q in quantities(claim) if _against_sign(q, claim, ev)), None)
     return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
 
@@ -2802,6 +2803,7 @@ _NORM = re.compile(r"\b(?:typically|usually|generally|in general|often)\b", re.I
 
 
 def _hedged(text: str) -> bool:
+    """Hedged, unless only a norm's word hedges a figure (see ``_NORM``)."""
     return is_hedged(text) and not (quantities(text) and not is_hedged(_NORM.sub("", text)))
 
 
