@@ -10,6 +10,7 @@ hedging, refusing, promising and negating, not of any subject.
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import math
 import re
@@ -159,7 +160,7 @@ def tool_text(output: str) -> str:
                 if isinstance(v, (dict, list)):
                     walk(v, f"{key} {k}".strip(), currency)
         elif isinstance(value, list):
-            for v in value:
+            for v in _unnamed_rows(value):
                 walk(v, key, currency)
             if len(value) > 1:  # how many there are is a fact the answer may state
                 lines.append(f"{key.replace('_', ' ')} count: {len(value)}".strip())
@@ -222,6 +223,16 @@ def _row_records(value: dict[str, Any]) -> dict[str, Any]:
         return value
     return {**{k: v for k, v in value.items() if k not in _COLUMNS},
             rows: [dict(zip(columns, r, strict=True)) for r in value[rows]]}
+
+
+def _unnamed_rows(value: list[Any]) -> list[Any]:
+    """Rows of values without column names (``{"rows": [["DAL-02", 1204], ["ATL-01",
+    987]]}``) as one record per row, each value under its column's letter: a row's label
+    and its value are one record's, and a column sums over the rows, not over every cell."""
+    if not value or not all(isinstance(r, list) and len(r) == len(value[0]) > 1 and not any(
+            isinstance(v, (dict, list)) for v in r) for r in value):
+        return value
+    return [{f"col {chr(ord('a') + i)}": v for i, v in enumerate(r)} for r in value]
 
 
 _CURRENCY_KEY = re.compile(r"(?:^|_)currency$", re.IGNORECASE)
@@ -438,7 +449,7 @@ _COMMON_CAPITALS = frozenset(
     """i i'm i'll i've i'd ok okay yes no hi hello dear thanks please monday tuesday wednesday
     thursday friday saturday sunday january february march april may june july august september
     october november december jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed
-    thu fri sat sun am pm utc gmt id""".split()  # noqa: SIM905
+    thu fri sat sun am pm utc gmt id true false none null""".split()  # noqa: SIM905
 )
 
 
@@ -517,7 +528,9 @@ _UNITS = {
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
     "kw": "kw", "hp": "hp", "bhp": "hp",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
-    "acre": "acre", "kwp": "kw",
+    "acre": "acre", "kwp": "kw", "business days": "workday", "business day": "workday",
+    "working days": "workday", "working day": "workday", "workdays": "workday",
+    "workday": "workday", "calendar days": "day", "calendar day": "day",
 }
 # Factors between units of one dimension (value in `a` times factor = value in `b`).
 _CONVERSIONS: dict[tuple[str, str], float] = {
@@ -530,7 +543,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("m3", "l"): 1000.0, ("kn", "kmh"): 1.852, ("mph", "kmh"): 1.609344, ("kn", "mph"): 1.150779,
     ("bar", "psi"): 14.5038, ("bar", "kpa"): 100.0, ("kpa", "psi"): 0.145038, ("kcal", "kj"): 4.184,
     ("kw", "hp"): 1.34102, ("ha", "m2"): 10000.0,
-    ("ha", "acre"): 2.47105,
+    ("ha", "acre"): 2.47105, ("week", "workday"): 5.0,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -941,6 +954,26 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
     return out
 
 
+_KEY_SCALE = re.compile(r"(?P<a>m|mm|mn|bn|k)(?P<c>[a-z]{3})|(?P<d>[a-z]{3})(?P<b>m|mm|mn|bn|k)")
+_SCALE_LETTER = {"m": 1e6, "mm": 1e6, "mn": 1e6, "bn": 1e9, "k": 1e3}
+
+
+def keyed_scales(text: str) -> list[float]:
+    """The numbers of a flattened record whose key ends in a scale glued to a currency
+    (``q3 bookings meur: 4.2``, ``revenue usdm: 18.6``) or in a plural scale (``sales
+    millions: 3.1``), at full size: the record's 4.2 is €4.2M."""
+    out: list[float] = []
+    for m in _KEYED_NUMBER.finditer(text):
+        last = m.group("key").split()[-1]
+        k = _KEY_SCALE.fullmatch(last)
+        scale = _SCALE_LETTER[k.group("a") or k.group("b")] if k and (
+            k.group("c") or k.group("d")).upper() in _ISO_CURRENCIES else (
+            _SCALE.get(last.removesuffix("s"), 0.0) if len(last) > len("bn") else 0.0)  # "top k: 4" is no 4,000
+        if scale >= 1e3:
+            out.append(float(m.group("num")) * scale)
+    return out
+
+
 def _key_unit(word: str) -> str:
     return _CURRENCY.get(word) or (word if word.upper() in _ISO_CURRENCIES else "") or (
         _UNITS.get(word, "") if len(word) > 1 else "")
@@ -1077,6 +1110,7 @@ _POLAR_GROUPS = (
     ("accept", "accepted accepts accept", "rejected refused declined"),
 )
 _OUT_OF_USE = re.compile(r"\bout of (?:use|order|service|operation|action)\b")
+_ASSIGNED_NONE = re.compile(r"=\s*none\b")  # "timeout=None": code setting a value, denying nothing
 _POLAR = {w: (attr, opposite) for attr, *sides in _POLAR_GROUPS
           for opposite, words in enumerate(sides) for w in words.split()}
 
@@ -1086,7 +1120,7 @@ def _words_of(text: str) -> tuple[str, ...]:
     """A text's lower-cased words and clause marks, as the negation checks read them:
     ``contradicts`` reads each text for its negations, polar words and qualifiers. A
     phrase that says a polar word's opposite ("out of use") is read as that word."""
-    return tuple(_TOKEN.findall(_OUT_OF_USE.sub("closed", _plain(text).lower())))
+    return tuple(_TOKEN.findall(_ASSIGNED_NONE.sub("=null", _OUT_OF_USE.sub("closed", _plain(text).lower()))))
 
 
 def _attribute(tok: str) -> str:
@@ -1280,6 +1314,25 @@ def _other_side(a: str, b: str) -> bool:
     return any(("below" if side == "above" else "above", w) in theirs for side, w in mine)
 
 
+# "All parents, regardless of whether they gave birth", "whether or not you are a member":
+# the words after it hold either way; the text neither asserts nor denies them.
+_EITHER_WAY = (("regardless", "of"), ("irrespective", "of"), ("whether", "or", "not"))
+
+
+def _either_way(text: str) -> frozenset[str]:
+    """The stems of the clauses a text says hold either way (see ``_EITHER_WAY``), and of a
+    "whether … or not" clause."""
+    toks = _words_of(text)
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        lead = next((len(w) for w in _EITHER_WAY if toks[i : i + len(w)] == w), 0)
+        clause = list(itertools.takewhile(lambda t: t[0].isalnum(), toks[i + lead :]))
+        if not lead and not (tok == "whether" and "".join(clause[-2:]) == "ornot"):
+            continue
+        out.update(stem(t) for t in clause if t not in _FUNCTION and t not in _NOT)
+    return frozenset(out)
+
+
 _GATE = re.compile(r"\b(?:only (?:if|when|once|where)|unless|provided that|as long as)\b",
                    re.IGNORECASE)
 
@@ -1302,7 +1355,8 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
-        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated
+        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b)
+        either = _either_way(a)
         # Singles first, then phrases; a qualified one only where the other text states
         # its case too, and not the case on the other side of a limit.
         b_qualifiers = _qualifiers(b)
@@ -1312,7 +1366,7 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
                 (other, x) in b_qualifiers for prep, x in qualifier
                 for other in _COMPLEMENT.get(prep, ())))]
         for stems in negated:
-            if stems <= b_positive and len(shared - stems) >= shared_words:
+            if stems <= b_positive and not stems <= either and len(shared - stems) >= shared_words:
                 return " ".join(sorted(stems))
     return ""
 

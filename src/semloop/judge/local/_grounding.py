@@ -62,6 +62,7 @@ from ._claims import (
     is_hedged,
     is_refusal,
     key_terms,
+    keyed_scales,
     keyed_units,
     labelled_values,
     negation_scope,
@@ -117,7 +118,7 @@ _ARITHMETIC = re.compile(
     r"remaining|remain|net|average|mean|per|each|times|twice|half|increase[sd]?|decrease[sd]?|"
     r"rose|fell|grew|dropped|change[sd]?|saving|save[sd]?|minus|plus|ratio|share|percent|"
     r"rate|convert\w*|works out|comes to|which is|that's|that is|so you|you'd|you would|"
-    r"would be|will be|after|before|earlier|later|ago|less|deduct\w*|"
+    r"would be|will be|after(?!\s+\d)|before|earlier|later|ago|less|deduct\w*|"
     r"so (?:the|your|you|it|that))\b|[=×+]|\bso\s+[$€£¥]?\d|"
     r"\d(?:\s?[A-Za-z$€£¥]{1,4})?\s+more\b|"  # "add 7.70 GBP more": a difference
     r"\d\s+of\s+(?:the\s+|all\s+|its\s+)?[$€£¥]?\d",  # "188 of the 500 seats": a part of a whole
@@ -261,6 +262,7 @@ class _Evidence:
         # is the bare 14.2 again). A rate's key ("rate gbp per day") names no unit of its value.
         keyed = [Quantity(str(v), v, unit, 1.0, False) for text in self.texts
                  for v, unit in keyed_units(text) if _dimension(unit) != "money"]
+        keyed += [Quantity(f"{v:g}", v, "", 1.0, False) for text in self.texts for v in keyed_scales(text)]
         self.direct = derived_values([*self.found, *self.date_parts, *keyed], limit=0)
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
@@ -296,6 +298,31 @@ class _Evidence:
         """The words of every country, continent or people the texts name in any of its
         forms: "a Danish drummer" names Denmark, "an American band" the United States."""
         return _peoples(self.folded)
+
+    @cached_property
+    def lists(self) -> dict[str, list[frozenset[str]]]:
+        """The stems of each item of each list the texts give under one repeated key, one
+        item a line ("hoa includes: trash", "utilities tenant paid: water"), by key."""
+        out: dict[str, list[frozenset[str]]] = {}
+        for text in self.texts:
+            pairs = [m.groups() for line in text.splitlines()
+                     if len(_PAIR_SPLIT.split(line)) == 1 and (m := _PAIR.match(line))]
+            keys = Counter(k.lower() for k, _ in pairs)
+            for k, v in pairs:
+                if keys[k.lower()] > 1:
+                    out.setdefault(k.lower(), []).append(word_stems(v))
+        return out
+
+    @cached_property
+    def falls(self) -> list[float]:
+        """The sizes of the negative numbers the texts state (a share as a percentage too)."""
+        return sorted(v for t in self.texts for q in quantities(t) if q.value < 0
+                      for v in (-q.value, -100 * q.value))
+
+    @cached_property
+    def rises(self) -> list[float]:
+        return sorted(v for t in self.texts for q in quantities(t) if q.value > 0
+                      for v in (q.value, 100 * q.value))
 
     @cached_property
     def today(self) -> datetime.date | None:
@@ -663,6 +690,15 @@ def _joined_about_another(part: str, theirs: str, others: Sequence[str], negated
         _about_another(c, theirs, others, negated) for c in flipping)
 
 
+_PREFIXED = re.compile(r"\b(?:non-?|un)([a-z]{4,})", re.IGNORECASE)
+
+
+def _premise(flipped: str, question: str) -> bool:
+    """The negated word is the user's own ("as the non-birthing parent", "I'm unemployed"):
+    the answer restates whom it answers about, it asserts nothing of it."""
+    return any(stem(m.group(1).lower()) == flipped for m in _PREFIXED.finditer(question))
+
+
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
     """Another clause of the claim restates the evidence clause, negated where it is negated,
     often with its verb left out ("the certificate is included, but the exam fee isn't"
@@ -1020,6 +1056,22 @@ def _enumerated_items(claim: str) -> list[list[str]]:
     return out
 
 
+def _misfiled(claim: str, ev: _Evidence) -> str:
+    """An item the claim lists with items of one of the context's lists, which the context
+    lists only under another key: "HOA dues cover water, trash and exterior maintenance"
+    where water is under "utilities tenant paid"."""
+    for items in [*_enumerated_items(claim), _offered_items(claim)]:
+        homes = [{k for k, values in ev.lists.items() if any(stem(w) in v for v in values)} for w in items]
+        counts = Counter(k for h in homes for k in h)
+        home = [k for k, n in counts.items() if n >= _PARTS]
+        if len(home) != 1:
+            continue
+        wrong = next((w for w, h in zip(items, homes, strict=True) if h and home[0] not in h), None)
+        if wrong is not None:
+            return f'the context lists {wrong} under another key, not "{home[0]}"'
+    return ""
+
+
 def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     """Offered items no context text names (the question's words are no support: asking
     "is there WiFi?" does not offer it), and the odd items of an enumeration most of whose
@@ -1265,6 +1317,55 @@ def _year_edge(q: Quantity, claim: str, ev: _Evidence) -> bool:
     return bool(days & set(ev.date_readings))
 
 
+_OLD = re.compile(r"\s+(?:old|ago)\b", re.IGNORECASE)
+
+
+def _age_from_year(q: Quantity, claim: str, stated: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"24 years old (installed 2002)", "built in 1985, 41 years ago": an age counted from a
+    year the context gives (the claim's own, where it states one) up to now, which is no
+    earlier than the latest year the context states and no later than today."""
+    at = claim.find(q.text)
+    if q.unit != "year" or at < 0 or not _OLD.match(claim, at + len(q.text)):
+        return False
+    years = {y for y, _, _ in ev.date_readings if y} | {int(x.value) for x in ev.found if _bare_year(x)}
+    if not years:
+        return False
+    mine = {int(x.value) for x in stated if _bare_year(x)} & years
+    today = max(datetime.date.today().year, ev.today.year if ev.today else 0)
+    # One year less before the anniversary: "41 years old" in 2026 of a house built in 1985.
+    return any(max(years) <= y + q.value + late <= today for y in mine or years for late in (0, 1))
+
+
+_RISE = re.compile(r"\b(?:rose|risen|rises|increas\w*|grew|grown|grows|gain\w*|went up|go(?:es)? up|"
+                   r"up|higher|climb\w*|jump\w*)\b", re.IGNORECASE)
+_FALL = re.compile(r"\b(?:fell|fallen|falls|decreas\w*|declin\w*|drop\w*|went down|go(?:es)? down|"
+                   r"down|lower|shr[au]nk\w*|less)\b", re.IGNORECASE)
+
+
+def _against_sign(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"rose 8.8%" where the context's change is -8.8 (or -0.088) and never +8.8: a fall told
+    as a rise. (A positive change is no rise for certain: data often give a fall's size.)"""
+    if q.unit != "%" or q.value <= 0 or not _RISE.search(claim) or _FALL.search(claim):
+        return False
+    return number_supported(q, ev.falls) and not number_supported(q, ev.rises)
+
+
+def _inexact(claim: str, missing: Sequence[str]) -> str:
+    """An unsupported exact figure given beside its rounded form, which the context supports
+    ("about 1,300 — 1,312 precisely" for 1,297): the claim miscopied the figure it rounds."""
+    stated = quantities(claim)
+    exact = next((e for e in stated if e.text in missing and not e.approx and any(
+        a.approx and e.unit in (a.unit, "") and a.text not in missing and number_supported(a, [e.value])
+        for a in stated)), None)
+    return f"{exact.text} is given as the exact figure the context's rounded one stands for" if exact else ""
+
+
+def _turned(claim: str, ev: _Evidence) -> str:
+    """The claim's change told as a rise that the context gives as a fall (``_against_sign``)."""
+    q = next((q for q in quantities(claim) if _against_sign(q, claim, ev)), None)
+    return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -1317,6 +1418,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or (q.text in in_range and q.value in hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
+                     or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
@@ -1326,7 +1428,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         slip = unit_slip(q.unit, ev.units.get(q.value, ()))
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev)
-        if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and (
+        if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
+                _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
                 or number_supported(q, mine)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
@@ -1440,7 +1543,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # two context numbers would support an invented "2% surcharge".
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
-    misadded = _misadded(claim.text, missing)
+    misadded = _misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
@@ -1556,6 +1659,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             and not _negation_agrees(part, f, theirs_part, theirs_parts, need)
                             # a clause that names one record speaks of it, not the other's
                             and not _other_record(part, aligned, ev)
+                            and not _premise(f, ev.given)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
@@ -1582,7 +1686,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
-                                     or _presence_conflict(claim.text, ev)
+                                     or _presence_conflict(claim.text, ev) or _misfiled(claim.text, ev)
                                      or (claim.index == 1 and _both_wrong(claim.text, ev)))
     if state:
         contradicted = True
@@ -1656,8 +1760,11 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
     for total in stated:
         if total.text not in missing:
             continue
+        # A bare small count beside a measure ("two claims" by "24 years") counts things,
+        # it is no part of the measure.
         parts = [q for q in stated if q is not total and q.text not in missing
-                 and q.unit in (total.unit, "") and 0 < q.value < total.value]
+                 and q.unit in (total.unit, "") and 0 < q.value < total.value
+                 and not (total.unit and _small_count(q))]
         if len(parts) >= _PARTS and all(q.unit == parts[0].unit for q in parts):
             added = sum(q.value for q in parts)
             return f"the listed {', '.join(q.text for q in parts[:4])} add up to {added:g}, not {total.text}"
@@ -1719,7 +1826,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         return ""
     in_record, segs, seg_tokens, about, seg_q, seg_names = segmented
     wanted = _tokens(question) | _tokens(claim)
+    named = _named_records(claim, ev)
     for kind, value in values:
+        if kind == "n" and len(named) == 1 and any(_holds(v, value, frozenset()) for _, v in named[0].pairs):
+            continue  # "ATL-01 — 987": the one record the claim names gives the value; it is bound
         if kind == "n":
             own = _tokens(value.text)
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
@@ -2688,9 +2798,18 @@ _FEELING = re.compile(
     r"(?:i|we)(?:'d| would) be (?:happy|glad|delighted) to\b)", re.IGNORECASE)
 
 
+# Words of a norm, not of doubt: "is usually processed within 3 weeks" states the figure.
+_NORM = re.compile(r"\b(?:typically|usually|generally|in general|often)\b", re.IGNORECASE)
+
+
+def _hedged(text: str) -> bool:
+    """Hedged, unless only a norm's word hedges a figure (see ``_NORM``)."""
+    return is_hedged(text) and not (quantities(text) and not is_hedged(_NORM.sub("", text)))
+
+
 def _asserted(text: str) -> bool:
     # A question ("Is there anything else I can help you with?") asks; it states nothing.
-    return not (is_refusal(text) or is_hedged(text) or _foreign(text) or text.rstrip().endswith("?") or (
+    return not (is_refusal(text) or _hedged(text) or _foreign(text) or text.rstrip().endswith("?") or (
         (is_generic_advice(text) or _FEELING.match(_plain(text))) and not quantities(text) and not dates(text)
     ))
 
@@ -2845,7 +2964,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     texts, claims, pieces = read or _read(case)
     ev = Evidence()
     # A hedge or a refusal asserts nothing; a greeting or advice neither hedges nor asserts.
-    ev.flag("hedged_share", sum(is_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
+    ev.flag("hedged_share", sum(_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
     if not claims or not texts:
         return ev
     # A yes-no question the user asks ("Is Volvo a Norwegian company?") states nothing: a
