@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from semloop.case import RunCase
+from semloop.evaluate import get_evaluator
 from semloop.judge._types import Answer
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._grounding import answer_hallucination
@@ -58,15 +59,23 @@ def measure(
     name: str, cases: list[RunCase], embed: Embed, threshold: float, misses: bool
 ) -> tuple[int, int, int, int]:
     answer = ANSWERS[name]
-    fp = tp = pos = neg = 0
+    # As `semloop evaluate` answers it: a case with nothing to check against is undecided,
+    # never fired, whatever value the rules would give.
+    needs_context = getattr(get_evaluator(name), "needs_context", False)
+    fp = tp = pos = neg = undecided = 0
     negatives: list[float] = []
     positives: list[float] = []
     for case in cases:
+        pos += bool(case.label)
+        neg += not case.label
+        if needs_context and not case.grounded:
+            undecided += 1
+            if misses and case.label:
+                print(f"  FN {case.id} undecided  no context and no tool output")
+            continue
         got = answer(case, embed)
         (positives if case.label else negatives).append(float(got.value))
         fired = float(got.value) >= threshold
-        pos += bool(case.label)
-        neg += not case.label
         tp += fired and bool(case.label)
         fp += fired and not case.label
         if misses and fired != case.label:
@@ -77,7 +86,8 @@ def measure(
     caught = sum(v >= lowest for v in positives)
     print(f"  mean value: positives {sum(positives) / max(len(positives), 1):.2f}, negatives "
           f"{sum(negatives) / max(len(negatives), 1):.2f}; highest negative "
-          f"{lowest - 1e-4:.3f}, recall above it {caught}/{len(positives)}")
+          f"{lowest - 1e-4:.3f}, recall above it {caught}/{len(positives)}"
+          + (f"; undecided (no context, never fired) {undecided}" if undecided else ""))
     return fp, neg, tp, pos
 
 
