@@ -20,7 +20,9 @@ from collections.abc import Sequence
 from ._claims import split_claims
 from ._grounding import (
     _CAPITALISED,
+    _IRREGULAR_VERBS,
     _NO,
+    _PEOPLES,
     _YES,
     _comparison,
     _Evidence,
@@ -83,7 +85,7 @@ def _answer_value(claim: str, question: str, named: frozenset[str]) -> _Role | N
     """The answer's value: its first name, year or number the question does not give."""
     return next((v for v in _values(claim) if v.text not in question
                  and (v.kind in ("name", "year") or v.kind.startswith("number"))
-                 and not (v.kind == "name" and v.key & named)), None)
+                 and not (v.kind == "name" and v.key <= named)), None)
 
 
 def _sentences(paragraphs: Sequence[_Paragraph]) -> list[tuple[str, _Paragraph]]:
@@ -151,4 +153,113 @@ def other_hop(claim: str, ev: _Evidence) -> str:
                     and not any(w.key <= b or b <= w.key for b in bridges if w.kind == "name")):
                 return (f"the context gives {value.text} for another entity than the one the "
                         f"question goes through, for which it gives {w.text}")
+    return ""
+
+
+# A clause: what one verb says of its values ("Born in South Shields", "he studied at the
+# Royal College of Art in London").
+_CLAUSE = re.compile(r"[,;:()]|\s[-\u2013\u2014]\s")
+_WINDOW = 4  # words either side of a value that tie it to a relation
+# The class an answer is of ("which town", "how many moons") and what a question goes
+# through ("the director of", "the company that"): no relation of the answer's.
+_CLASS = (re.compile(r"\b(?i:which|what|how\s+many)\s+(?:[A-Z][\w'-]*\s+)*([a-z][\w-]*)"),
+          re.compile(r"\b([a-z][\w-]*)\s+(?:of|that|who|whose)\b"),
+          re.compile(r"(?<=\w)\s+(?:that|who|whose)\s+((?:[a-z][\w-]*\s+){1,3})"),
+          re.compile(r"\b([a-z]+)\s+by\b"))
+# A clause of names alone ("the Netherlands" after "headquartered in Delft", "Anthony Quinn
+# and Omar Sharif") goes on with the clause before it.
+_BARE = re.compile(r"^\W*(?:(?:and|or|the|of)\b|[A-Z][\w'.-]*|\d[\d,.]*|\W)*$")
+# A clause that opens with where or when ("in Albuquerque", "to March 9") is its verb's too.
+_DID = re.compile(r"\b(?:do|does|did)\s+(?:(?:[A-Z][\w'-]*|the|an?)\s+)*([a-z][\w-]*)")
+_GOES_ON = re.compile(r"^\W*(?:in|on|at|near|from|to|until|during|through)\b")
+_DEMONYM = re.compile(r"[a-z]+(?:an|ish|ese|ch|i|ss|ek)")
+
+
+def _demonym(value: _Role) -> bool:
+    """"American", "A French": a people's word, no place or person ("America", "Japan")."""
+    return value.kind == "name" and all(
+        t in _PEOPLES and _PEOPLES[t][0] != t and bool(_DEMONYM.fullmatch(t)) for t in value.key)
+
+
+def _clauses(paragraph: _Paragraph) -> list[str]:
+    out: list[str] = []
+    for x in split_claims(paragraph.text):
+        for n, c in enumerate(part for part in _CLAUSE.split(x) if part.strip()):
+            if n and (_BARE.match(c) or _GOES_ON.match(c)):
+                out[-1] += f", {c}"
+            else:
+                out.append(c)
+    return out
+
+
+def _tied(clause: str, value: _Role, values: Sequence[_Role], relation: frozenset[str]) -> bool:
+    """Whether the words right beside the value, up to its neighbours of its kind, say the
+    relation: "starring Peter O'Toole in the title role", "headquartered in Delft"."""
+    # Up to the values of its kind: "founded in July 2003 by Martin Eberhard" ties him.
+    kin = [v for v in values if v.kind == value.kind]
+    before = max((v.start + len(v.text) for v in kin if v.start < value.start), default=0)
+    after = min((v.start for v in kin if v.start > value.start), default=len(clause))
+    def words(text: str) -> list[str]:  # its words, names and figures aside
+        return [w for w in re.findall(r"[\w'-]+", text) if w.islower() or _role_stems(w) <= relation]
+
+    lead = words(clause[before : value.start])[-_WINDOW:]
+    trail = words(clause[value.start + len(value.text) : after])[:_WINDOW]
+    return bool(_role_stems(" ".join([*lead, *trail])) & relation)
+
+
+def _holds(v: _Role, value: _Role, named: frozenset[str]) -> bool:
+    """Whether the context's value is the answer's: a name holding all of its words, or
+    one of its words the question does not give ("Space" is not "European Space Agency")."""
+    if v.kind == value.kind == "name":
+        return value.key <= v.key or v.key <= value.key and not v.key <= named
+    return _same_value(v, value)
+
+
+def other_relation(claim: str, ev: _Evidence) -> str:
+    """A short answer whose value the passage gives in clauses that never say the asked
+    relation, while a clause of the same passage ties it to another value of the kind: "the
+    director of X was born in which town?" answered "London" from "Born in South Shields,
+    he studied at the Royal College of Art in London"; "which agency built it?" answered
+    with the agency that made "contributions"."""
+    question = _question(ev.given)
+    if (len(claim.split()) > _SHORT or not question or _yes_no_questions(ev.given)
+            or re.search(r"\bor\b", question)):
+        return ""
+    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
+    value = _answer_value(claim, question, named)
+    if value is None:
+        return ""
+    classes = _role_stems(" ".join(m.group(1) for x in _CLASS for m in x.finditer(question)))
+    # What the question asks of its answer, said by a verb ("born", "founded", "built";
+    # "where did X die"): not how it reaches what it asks about ("the company that makes",
+    # "the company founded by"). A noun ("the capital of the country containing …") may
+    # name the hop as well as the answer.
+    verbs = [w for w in re.findall(r"\b[a-z][\w-]*", question)
+             if w.endswith("ed") or w in _IRREGULAR_VERBS or w == "born"]
+    verbs += _DID.findall(question)
+    relation = _role_stems(" ".join(w for w in verbs if w not in named)) - classes
+    said = _values(claim)
+    paragraphs = _paragraphs(ev.texts[: ev.documents])
+    for p in paragraphs:
+        # A clause's first word is capitalised, a name to ``_role_values``: "Born in …".
+        clauses = [(c, [v for v in _values(c) if v.kind != "name"
+                            or not _role_stems(v.text) <= relation])
+                   for c in _clauses(p)]
+        holding = [c for c, vs in clauses if any(_holds(v, value, named) for v in vs)]
+        if not holding or not relation:
+            continue
+        if any(_role_stems(c) & relation for c in holding):
+            return ""
+        for c, vs in clauses:
+            for w in vs:
+                if (w.kind == value.kind and w.text not in question and not _same_value(w, value)
+                        and not (w.kind == "name" and w.key <= named)
+                        and not any(_same_value(w, s) for s in said) and _tied(c, w, vs, relation)
+                        # Not what the passage is about, nor a hop of the question's
+                        # chain (a name another passage gives too), nor a people's word.
+                        and not (w.kind == "name" and (w.key & p.subject or any(
+                            _holds(x, w, named) for o in paragraphs if o is not p for x in o.values)))
+                        and _demonym(w) == _demonym(value)):
+                    return (f"the context ties {w.text}, not {value.text}, to what the question "
+                            f"asks")
     return ""

@@ -1423,7 +1423,7 @@ _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
-    from ._comparison import other_hop, yes_no_compared  # it reads this module's helpers
+    from ._comparison import other_hop, other_relation, yes_no_compared  # it reads this module
     missing, counts = _number_findings(claim.text, ev)
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
@@ -1502,7 +1502,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                               or (claim.alone and (_off_question(claim.text, ev)
                                                                    or _span_end(claim.text, ev)
                                                                    or _unanchored(claim.text, ev)
-                                                                   or other_hop(claim.text, ev))))
+                                                                   or other_hop(claim.text, ev)
+                                                                   or other_relation(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
