@@ -37,7 +37,7 @@ from ._grounding import (
     _yes_no_questions,
 )
 
-_SHORT = 14  # words: a short answer, one value and its frame
+_SHORT = 20  # words: a short answer, one value and its frame (a sentence or two)
 _LEAD_WORDS = 4  # the words before a value that say what it is ("ISO 14001 certified")
 
 # --- yes/no comparisons ---------------------------------------------------------------------
@@ -82,8 +82,9 @@ def _lead(sentence: str, value: _Role) -> frozenset[str]:
 
 
 def _answer_value(claim: str, question: str, named: frozenset[str]) -> _Role | None:
-    """The answer's value: its first name, year or number the question does not give."""
-    return next((v for v in _values(claim) if v.text not in question
+    """The answer's value: its last name, year or number the question does not give ("Lena
+    Borg, born in Uppsala" answers "born in which city" with Uppsala)."""
+    return next((v for v in reversed(_values(claim)) if v.text not in question
                  and (v.kind in ("name", "year") or v.kind.startswith("number"))
                  and not (v.kind == "name" and v.key <= named)), None)
 
@@ -133,6 +134,13 @@ def other_hop(claim: str, ev: _Evidence) -> str:
         anchors = [p for p in paragraphs if best and scores.get(id(p)) == best]
     bridges = [v.key for p in anchors for v in p.values
                if v.kind == "name" and not v.key & named and not _same_value(v, value)]
+    # Of several, the one the question's hop says ("the composer of the score": "its score
+    # was composed by Lena Borg", not "cinematography was by Tomas Edvik").
+    hop = _classes(question)
+    clauses = [(c, _values(c)) for p in anchors for c in _clauses(p)]
+    said = [v.key for c, vs in clauses for v in vs
+            if v.kind == "name" and v.key in bridges and _tied(c, v, vs, hop)]
+    bridges = said or bridges
     if not holding or not bridges:
         return ""
 
@@ -159,6 +167,7 @@ def other_hop(claim: str, ev: _Evidence) -> str:
 # A clause: what one verb says of its values ("Born in South Shields", "he studied at the
 # Royal College of Art in London").
 _CLAUSE = re.compile(r"[,;:()]|\s[-\u2013\u2014]\s")
+_PREFIX = 5  # letters two stems of one word share
 _WINDOW = 4  # words either side of a value that tie it to a relation
 # The class an answer is of ("which town", "how many moons") and what a question goes
 # through ("the director of", "the company that"): no relation of the answer's.
@@ -179,6 +188,10 @@ def _demonym(value: _Role) -> bool:
     """"American", "A French": a people's word, no place or person ("America", "Japan")."""
     return value.kind == "name" and all(
         t in _PEOPLES and _PEOPLES[t][0] != t and bool(_DEMONYM.fullmatch(t)) for t in value.key)
+
+
+def _classes(question: str) -> frozenset[str]:
+    return _role_stems(" ".join(m.group(1) for x in _CLASS for m in x.finditer(question)))
 
 
 def _clauses(paragraph: _Paragraph) -> list[str]:
@@ -204,7 +217,14 @@ def _tied(clause: str, value: _Role, values: Sequence[_Role], relation: frozense
 
     lead = words(clause[before : value.start])[-_WINDOW:]
     trail = words(clause[value.start + len(value.text) : after])[:_WINDOW]
-    return bool(_role_stems(" ".join([*lead, *trail])) & relation)
+    return _meet(_role_stems(" ".join([*lead, *trail])), relation)
+
+
+def _meet(stems: frozenset[str], relation: frozenset[str]) -> bool:
+    """Whether a stem is the relation's, or begins as one does: "composed" and "composer"
+    stem apart ("compos", "compo")."""
+    return bool(stems & relation) or any(
+        len(a) >= _PREFIX and len(b) >= _PREFIX and a[:_PREFIX] == b[:_PREFIX] for a in stems for b in relation)
 
 
 def _holds(v: _Role, value: _Role, named: frozenset[str]) -> bool:
@@ -229,7 +249,7 @@ def other_relation(claim: str, ev: _Evidence) -> str:
     value = _answer_value(claim, question, named)
     if value is None:
         return ""
-    classes = _role_stems(" ".join(m.group(1) for x in _CLASS for m in x.finditer(question)))
+    classes = _classes(question)
     # What the question asks of its answer, said by a verb ("born", "founded", "built";
     # "where did X die"): not how it reaches what it asks about ("the company that makes",
     # "the company founded by"). A noun ("the capital of the country containing …") may
