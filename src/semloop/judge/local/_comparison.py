@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from ._claims import split_claims
 from ._grounding import (
+    _BOTH,
     _CAPITALISED,
     _IRREGULAR_VERBS,
     _NO,
@@ -68,6 +69,33 @@ def yes_no_compared(answer: str, ev: _Evidence) -> str:
     if not _comparison(own_a if yes else own_b, f"Which {m.group('mid')}{comp}, {own_a} or {own_b}?", ev):
         return ""
     return f"the context's figures make {b if yes else a} the {comp}: the answer says otherwise"
+
+
+def both_named(answer: str, ev: _Evidence) -> str:
+    """A yes to "do A and B both flow into the Black Sea" where the passage about one of
+    them gives another name of the same kind in its place ("into the Caspian Sea"): a name
+    of two words or more that the question gives beside its two subjects."""
+    asked = _yes_no_questions(ev.given)
+    if not _YES.match(answer) or not asked or not _BOTH.search(asked[-1]):
+        return ""
+    question = asked[-1]
+    about = [p for p in _paragraphs(ev.texts[: ev.documents]) if p.subject & _name_words(question)]
+    if len(about) != 2:
+        return ""
+    subjects = about[0].subject | about[1].subject
+    for m in _CAPITALISED.finditer(question):
+        words = m.group(0).split()
+        if len(words) < 2 or _name_words(m.group(0)) & subjects:
+            continue
+        for p in about:
+            if m.group(0).lower() in p.text.lower():
+                continue
+            # The same kind of thing: a name ending as it does ("Sea", "University").
+            rival = next((v.text for v in p.values if v.kind == "name" and v.text.split()[-1] == words[-1]
+                          and len(v.text.split()) > 1), "")
+            if rival:
+                return f"the context gives {rival}, not {m.group(0)}, for one of the two"
+    return ""
 
 
 # --- the value of another entity, or of another relation ------------------------------------

@@ -1423,7 +1423,12 @@ _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
-    from ._comparison import other_hop, other_relation, yes_no_compared  # it reads this module
+    from ._comparison import (  # reads this module
+        both_named,
+        other_hop,
+        other_relation,
+        yes_no_compared,
+    )
     missing, counts = _number_findings(claim.text, ev)
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
@@ -1587,7 +1592,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
                                      or _presence_conflict(claim.text, ev)
                                      or (claim.index == 1 and (_both_wrong(claim.text, ev)
-                                                               or yes_no_compared(claim.text, ev))))
+                                                               or yes_no_compared(claim.text, ev)
+                                                               or both_named(claim.text, ev))))
     if state:
         contradicted = True
         claim.found["negation"] = 1.0
