@@ -255,6 +255,17 @@ def _meet(stems: frozenset[str], relation: frozenset[str]) -> bool:
         len(a) >= _PREFIX and len(b) >= _PREFIX and a[:_PREFIX] == b[:_PREFIX] for a in stems for b in relation)
 
 
+# Verbs that say one relation.
+_ALIKE = [_role_stems(g) for g in (
+    "found establish form create start launch incorporate", "born birth native",
+    "headquartered based", "build construct erect", "write author", "release publish issue",
+    "die death", "located situated lies")]
+
+
+def _alike(relation: frozenset[str]) -> frozenset[str]:
+    return frozenset().union(*(g for g in _ALIKE if _meet(g, relation)))
+
+
 def _holds(v: _Role, value: _Role, named: frozenset[str]) -> bool:
     """Whether the context's value is the answer's: a name holding all of its words, or
     one of its words the question does not give ("Space" is not "European Space Agency")."""
@@ -296,7 +307,9 @@ def other_relation(claim: str, ev: _Evidence) -> str:
         holding = [c for c, vs in clauses if any(_holds(v, value, named) for v in vs)]
         if not holding or not relation:
             continue
-        if any(_role_stems(c) & relation for c in holding):
+        # A clause that says it in other words ties the value to it: "established in 1998"
+        # answers "when was it founded".
+        if any(_meet(_role_stems(c), relation | _alike(relation)) for c in holding):
             return ""
         for c, vs in clauses:
             for w in vs:
