@@ -7,6 +7,9 @@ answers that name a value the passages hold, but not as the answer to the questi
 - **the wrong hop**: "What is the capacity of the venue where the final is played?" answered
   with the figure the passages give for another venue than the one the question goes
   through, said the same way ("capacity 41,000" beside "capacity 28,500");
+- **the wrong count**: "How many known moons does Jupiter have?" answered with the count
+  the passage gives of something else ("the four large Galilean moons" beside "95 known
+  moons");
 - **the wrong relation**: "Where was the director of X born?" answered with the place the
   passages tie to another relation ("studied … in London") while the asked one leads to
   another value ("Born in South Shields").
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._claims import split_claims
+from ._claims import quantities, split_claims
 from ._grounding import (
     _BOTH,
     _CAPITALISED,
@@ -324,3 +327,42 @@ def other_relation(claim: str, ev: _Evidence) -> str:
                     return (f"the context ties {w.text}, not {value.text}, to what the question "
                             f"asks")
     return ""
+
+
+# "How many known moons …": what is counted, up to the verb or preposition that follows.
+_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:do|does|did|is|are|"
+                       r"was|were|has|have|had|can|could|will|would|in|on|at|of|for|by|with|to|"
+                       r"that|live|work)\b|\W*$)", re.IGNORECASE)
+_COUNTED_WORDS = 4  # words after a count that say what it counts
+
+
+def other_count(claim: str, ev: _Evidence) -> str:
+    """A short answer to "how many N" whose count the passages give only for something
+    that is not all of N ("the four large Galilean moons"), while another count of theirs is
+    followed by every word of N ("95 known moons")."""
+    question = _question(ev.given)
+    m = _HOW_MANY.search(question) if question and len(claim.split()) <= _SHORT else None
+    counted = _role_stems(m.group(1)) if m else frozenset()
+    said = [q for q in quantities(claim) if q.text not in question]
+    if not counted or not said:
+        return ""
+    answer = said[0].value
+    # The question's other words: "won eleven" says what "how many … did it win" asks.
+    asks = _role_stems(question) - counted
+    mine, best, other = -1, -1, ""
+    for x in (x for t in ev.texts[: ev.documents] for x in split_claims(t)):
+        lower = x.lower()
+        for q in quantities(x):
+            at = lower.find(q.text.lower())
+            after = lower[at + len(q.text):]
+            score = len(_role_stems(" ".join(re.findall(r"[\w'-]+", after)[:_COUNTED_WORDS])) & counted)
+            if q.value == answer and _meet(_role_stems(" ".join(
+                    re.findall(r"[\w'-]+", lower[:at])[-_COUNTED_WORDS:])), asks):
+                return ""
+            if q.value == answer:
+                mine = max(mine, score)
+            elif score > best:
+                best, other = score, q.text
+    if mine < 0 or best < len(counted) or mine >= best:
+        return ""
+    return f"the context counts {m.group(1) if m else ''} as {other}; {said[0].text} counts something else"
