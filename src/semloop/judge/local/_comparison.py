@@ -269,6 +269,27 @@ def _alike(relation: frozenset[str]) -> frozenset[str]:
     return frozenset().union(*(g for g in _ALIKE if _meet(g, relation)))
 
 
+# A sentence's first word, capitalised, that names nothing: "Born in …", "Since 2013 …".
+_OPENER = re.compile(r"(?i:since|born|[a-z]+(?:ed|ing))")
+
+
+def _clause_values(clause: str, relation: frozenset[str]) -> list[_Role]:
+    return [v for v in _values(clause) if v.kind != "name" or clause[: v.start].strip()
+            or not (_OPENER.fullmatch(v.text) or _role_stems(v.text) <= relation)]
+
+
+def _relation(question: str, named: frozenset[str], hops: bool = True) -> frozenset[str]:
+    """What the question asks of its answer, said by a verb ("born", "founded", "built";
+    "where did X die"): not how it reaches what it asks about ("the company that makes",
+    "the company founded by"). A noun ("the capital of the country containing …") may name
+    the hop as well as the answer."""
+    verbs = [w for w in re.findall(r"\b[a-z][\w-]*", question)
+             if w.endswith("ed") or w in _IRREGULAR_VERBS or w == "born"]
+    verbs += _DID.findall(question)
+    return _role_stems(" ".join(w for w in verbs if w not in named)) - (
+        _classes(question) if hops else frozenset())
+
+
 def _holds(v: _Role, value: _Role, named: frozenset[str]) -> bool:
     """Whether the context's value is the answer's: a name holding all of its words, or
     one of its words the question does not give ("Space" is not "European Space Agency")."""
@@ -291,22 +312,11 @@ def other_relation(claim: str, ev: _Evidence) -> str:
     value = _answer_value(claim, question, named)
     if value is None:
         return ""
-    classes = _classes(question)
-    # What the question asks of its answer, said by a verb ("born", "founded", "built";
-    # "where did X die"): not how it reaches what it asks about ("the company that makes",
-    # "the company founded by"). A noun ("the capital of the country containing …") may
-    # name the hop as well as the answer.
-    verbs = [w for w in re.findall(r"\b[a-z][\w-]*", question)
-             if w.endswith("ed") or w in _IRREGULAR_VERBS or w == "born"]
-    verbs += _DID.findall(question)
-    relation = _role_stems(" ".join(w for w in verbs if w not in named)) - classes
+    relation = _relation(question, named)
     said = _values(claim)
     paragraphs = _paragraphs(ev.texts[: ev.documents])
     for p in paragraphs:
-        # A clause's first word is capitalised, a name to ``_role_values``: "Born in …".
-        clauses = [(c, [v for v in _values(c) if v.kind != "name"
-                            or not _role_stems(v.text) <= relation])
-                   for c in _clauses(p)]
+        clauses = [(c, _clause_values(c, relation)) for c in _clauses(p)]
         holding = [c for c, vs in clauses if any(_holds(v, value, named) for v in vs)]
         if not holding or not relation:
             continue
@@ -366,3 +376,50 @@ def other_count(claim: str, ev: _Evidence) -> str:
     if mine < 0 or best < len(counted) or mine >= best:
         return ""
     return f"the context counts {m.group(1) if m else ''} as {other}; {said[0].text} counts something else"
+
+
+_THAN = re.compile(r"\bthan\b|\bbefore\b|\bafter\b", re.IGNORECASE)
+
+
+def yes_no_tied(answer: str, ev: _Evidence) -> str:
+    """A yes or no to "was X born in Y?" that the passages decide: "yes" where the passage
+    ties the asked verb to another value of Y's kind and never says Y in a clause with it
+    ("Born in South Shields, he studied … in London" for "was he born in London?"); "no"
+    where the verb's own words lead to Y."""
+    yes, no = bool(_YES.match(answer)), bool(_NO.match(answer))
+    asked = _yes_no_questions(ev.given)
+    if yes == no or not asked or _BOTH.search(asked[-1]) or _THAN.search(asked[-1]):
+        return ""
+    question = asked[-1]
+    # "Was penicillin discovered in 1945?": a yes/no question asks its own verb, "founded
+    # by" too; its subject is what comes before that verb, the value asked about after it.
+    relation = _relation(question, frozenset(), hops=False)
+    verb = next((m for m in re.finditer(r"[A-Za-z][\w'-]*", question)
+                 if m.start() and _role_stems(m.group(0)) and _role_stems(m.group(0)) <= relation), None)
+    if verb is None:
+        return ""
+    subject = _name_words(re.sub(r"^\W*\w+", "", question[: verb.start()]))
+    value = next((v for v in reversed(_values(question[verb.end() :]))
+                  if v.kind in ("name", "year")), None)
+    if value is None or not subject:
+        return ""
+    alike = relation | _alike(relation)
+    # A yes stands where a clause with the verb gives the value at all ("founded in Munich,
+    # Germany"); a no falls only where the verb's own words lead to it.
+    said, told, tied = False, False, []
+    for p in _paragraphs(ev.texts[: ev.documents]):
+        if not subject & _name_words(p.text):
+            continue
+        for c in _clauses(p):
+            vs = _clause_values(c, relation)
+            if not _meet(_role_stems(c), alike):
+                continue
+            said = said or any(_holds(v, value, frozenset()) for v in vs)
+            told = told or any(_holds(v, value, frozenset()) and _tied(c, v, vs, relation) for v in vs)
+            tied += [v for v in vs if v.kind == value.kind and not v.key <= subject
+                     and _tied(c, v, vs, relation) and _demonym(v) == _demonym(value)]
+    if yes and not said and tied:
+        return f"the context ties {tied[0].text}, not {value.text}, to it"
+    if no and told:
+        return f"the context says {value.text}"
+    return ""

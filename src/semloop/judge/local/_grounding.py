@@ -1429,6 +1429,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         other_hop,
         other_relation,
         yes_no_compared,
+        yes_no_tied,
     )
     missing, counts = _number_findings(claim.text, ev)
     if missing:
@@ -1595,7 +1596,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                      or _presence_conflict(claim.text, ev)
                                      or (claim.index == 1 and (_both_wrong(claim.text, ev)
                                                                or yes_no_compared(claim.text, ev)
-                                                               or both_named(claim.text, ev))))
+                                                               or both_named(claim.text, ev)
+                                                               or yes_no_tied(claim.text, ev))))
     if state:
         contradicted = True
         claim.found["negation"] = 1.0
