@@ -68,3 +68,10 @@ def test_both_with_another_name_of_the_kind(embed: Embed) -> None:
     question = "Do the Danube and the Volga both flow into the Black Sea?"
     assert _features(embed, question, "Yes", *rivers)["negation"] == 1.0
     assert _features(embed, question, "No", *rivers)["negation"] == 0.0
+
+
+def test_the_other_end_of_a_series(embed: Embed) -> None:
+    novels = "The series has seven novels, the first published in 1997 and the final one in 2007."
+    question = "When was the last novel of the series published?"
+    assert _features(embed, question, "1997", novels)["bound"] == 1.0
+    assert _features(embed, question, "2007", novels)["bound"] == 0.0

@@ -10,6 +10,8 @@ answers that name a value the passages hold, but not as the answer to the questi
 - **the wrong count**: "How many known moons does Jupiter have?" answered with the count
   the passage gives of something else ("the four large Galilean moons" beside "95 known
   moons");
+- **the other end**: "when did he win his first?" answered with the year the passage gives
+  as his last ("the first in 2005 and the last in 2022");
 - **the wrong relation**: "Where was the director of X born?" answered with the place the
   passages tie to another relation ("studied … in London") while the asked one leads to
   another value ("Born in South Shields").
@@ -422,4 +424,39 @@ def yes_no_tied(answer: str, ev: _Evidence) -> str:
         return f"the context ties {tied[0].text}, not {value.text}, to it"
     if no and told:
         return f"the context says {value.text}"
+    return ""
+
+
+# The ends of a series: the one a question asks, and the other.
+_ENDS = {"first": "first", "earliest": "first", "last": "last", "latest": "last", "final": "last"}
+_OTHER_END = {"first": "last", "last": "first"}
+_END = re.compile(r"\b(?:first|earliest|last|latest|final)\b", re.IGNORECASE)
+_END_WORDS = 3  # words before a value that say which end it is ("the last in 2022")
+
+
+def other_end(claim: str, ev: _Evidence) -> str:
+    """A short answer to a question about the first (or last) of a series with the value the
+    passage gives as the other end: "the first in 2005 and the last in 2022"."""
+    question = _question(ev.given)
+    ends = {m.group(0).lower() for m in _END.finditer(question)} if question else set()
+    if len(ends) != 1 or len(claim.split()) > _SHORT:
+        return ""
+    asked = _ENDS[ends.pop()]
+    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
+    value = _answer_value(claim, question, named)
+    if value is None:
+        return ""
+
+    def end(text: str, v: _Role) -> str:  # the end the words just before the value say
+        near = _END.findall(" ".join(re.findall(r"[\w'-]+", text[: v.start])[-_END_WORDS:]))
+        return _ENDS[near[-1].lower()] if near else ""
+
+    for x in (x for t in ev.texts[: ev.documents] for x in split_claims(t)):
+        vs = _values(x)
+        mine = [end(x, v) for v in vs if _same_value(v, value)]
+        right = next((v for v in vs if v.kind == value.kind and not _same_value(v, value)
+                      and end(x, v) == asked), None)
+        if right is not None and mine and all(e == _OTHER_END[asked] for e in mine):
+            return (f"the context gives {value.text} as the {_OTHER_END[asked]} and "
+                    f"{right.text} as the {asked}")
     return ""

@@ -1426,6 +1426,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
         other_count,
+        other_end,
         other_hop,
         other_relation,
         yes_no_compared,
@@ -1511,7 +1512,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                                    or _unanchored(claim.text, ev)
                                                                    or other_hop(claim.text, ev)
                                                                    or other_relation(claim.text, ev)
-                                                                   or other_count(claim.text, ev))))
+                                                                   or other_count(claim.text, ev)
+                                                                   or other_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
