@@ -4,17 +4,12 @@ answers that name a value the passages hold, but not as the answer to the questi
 - **yes/no comparisons**: "Is A older than B?", "Was A founded before B?" answered against
   the passages' own figures for A and B (read as ``_comparison`` reads "which is older, A
   or B");
-- **the wrong hop**: "What is the capacity of the venue where the final is played?" answered
-  with the figure the passages give for another venue than the one the question goes
-  through, said the same way ("capacity 41,000" beside "capacity 28,500");
-- **the wrong count**: "How many known moons does Jupiter have?" answered with the count
-  the passage gives of something else ("the four large Galilean moons" beside "95 known
-  moons");
 - **the other end**: "when did he win his first?" answered with the year the passage gives
   as his last ("the first in 2005 and the last in 2022");
-- **the wrong relation**: "Where was the director of X born?" answered with the place the
-  passages tie to another relation ("studied … in London") while the asked one leads to
-  another value ("Born in South Shields").
+- **yes/no by the passage's verb**: "Was X founded in 1920?" answered yes where the passage
+  ties "founded" to 1916 and never to 1920;
+- **both**: "Do A and B both flow into the Black Sea?" answered yes where the passage on B
+  gives "the Caspian Sea" in its place.
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._claims import quantities, split_claims
+from ._claims import split_claims
 from ._grounding import (
     _BOTH,
     _CAPITALISED,
@@ -44,7 +39,6 @@ from ._grounding import (
 )
 
 _SHORT = 20  # words: a short answer, one value and its frame (a sentence or two)
-_LEAD_WORDS = 4  # the words before a value that say what it is ("ISO 14001 certified")
 
 # --- yes/no comparisons ---------------------------------------------------------------------
 # "Is A older than B?", "Was A founded before B?": the comparative, the word before "than",
@@ -108,12 +102,6 @@ def _values(sentence: str) -> list[_Role]:
     return sorted(_role_values(sentence), key=lambda v: v.start)
 
 
-def _lead(sentence: str, value: _Role) -> frozenset[str]:
-    """What the sentence says the value is: its lower-case words just before it."""
-    words = re.findall(r"[\w'-]+", sentence[: value.start])[-_LEAD_WORDS:]
-    return _role_stems(" ".join(w for w in words if w.islower()))
-
-
 def _answer_value(claim: str, question: str, named: frozenset[str]) -> _Role | None:
     """The answer's value: its last name, year or number the question does not give ("Lena
     Borg, born in Uppsala" answers "born in which city" with Uppsala)."""
@@ -122,92 +110,11 @@ def _answer_value(claim: str, question: str, named: frozenset[str]) -> _Role | N
                  and not (v.kind == "name" and v.key <= named)), None)
 
 
-def _sentences(paragraphs: Sequence[_Paragraph]) -> list[tuple[str, _Paragraph]]:
-    return [(x, p) for p in paragraphs for x in split_claims(p.text)]
-
-
-def _owners(sentence: str, paragraph: _Paragraph, value: _Role) -> list[frozenset[str]]:
-    """What a value in the sentence is said of: the sentence's other names, and its
-    paragraph's subject (a sentence going on with "It" or "Its capital" is about it)."""
-    return [v.key for v in _values(sentence) if v.kind == "name" and v.key != value.key] + (
-        [paragraph.subject] if paragraph.subject else [])
-
-
-def other_hop(claim: str, ev: _Evidence) -> str:
-    """A short answer whose value the passages give only for an entity the question's chain
-    never reaches, while an entity it reaches (a name in the passage about what the question
-    names, or, where it names nothing, in the passage its words fit best) gets a value of the
-    same kind said the same way: "Harbour Park: capacity 41,000" for the venue of a final
-    "played at Kingsmead Arena", whose "capacity 28,500" the passages give too."""
-    question = _question(ev.given)
-    if (len(claim.split()) > _SHORT or not question or _yes_no_questions(ev.given)
-            or re.search(r"\bor\b", question)):
-        return ""
-    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
-    value = _answer_value(claim, question, named)
-    named_any = bool(named)
-    paragraphs = _paragraphs(ev.texts[: ev.documents])
-    if value is None or len(paragraphs) < 2:
-        return ""
-    sentences = _sentences(paragraphs)
-    holding = [(x, p) for x, p in sentences if any(_same_value(v, value) for v in _values(x))]
-    held = {id(p) for _, p in holding}
-    # What the question goes through: its names the value's passages do not give ("the
-    # Aurora 2 pump", not the "ISO 14001" asked of the plant). Where they give them all, the
-    # answer is one hop from them.
-    named -= frozenset().union(*(v.key for _, p in holding for v in p.values if v.kind == "name"))
-    if named:
-        anchors = [p for p in paragraphs if any(v.kind == "name" and v.key & named for v in p.values)]
-    elif named_any:
-        return ""
-    else:
-        wanted = _role_stems(question)
-        scores = {id(p): len(wanted & p.stems) for p in paragraphs if id(p) not in held}
-        best = max(scores.values(), default=0)
-        anchors = [p for p in paragraphs if best and scores.get(id(p)) == best]
-    bridges = [v.key for p in anchors for v in p.values
-               if v.kind == "name" and not v.key & named and not _same_value(v, value)]
-    # Of several, the one the question's hop says ("the composer of the score": "its score
-    # was composed by Lena Borg", not "cinematography was by Tomas Edvik").
-    hop = _classes(question)
-    clauses = [(c, _values(c)) for p in anchors for c in _clauses(p)]
-    said = [v.key for c, vs in clauses for v in vs
-            if v.kind == "name" and v.key in bridges and _tied(c, v, vs, hop)]
-    bridges = said or bridges
-    if not holding or not bridges:
-        return ""
-
-    def reached(owners: list[frozenset[str]]) -> bool:
-        return any(o & named or any(o <= b or b <= o for b in bridges) for o in owners)
-
-    for x, p in holding:
-        # The value itself names the bridge ("Ghent" for "the Ghent plant"), or is said of it.
-        if reached([value.key] if value.kind == "name" else []) or reached(_owners(x, p, value)):
-            return ""
-    x, p = holding[0]
-    mine = max((v for v in _values(x) if _same_value(v, value)), key=lambda v: v.key == value.key)
-    lead = _lead(x, mine)
-    for y, q in sentences:
-        for w in _values(y):
-            if (w.kind == value.kind and not _same_value(w, value) and not (w.kind == "name" and w.key & named)
-                    and lead & _lead(y, w) and reached(_owners(y, q, w))
-                    and not any(w.key <= b or b <= w.key for b in bridges if w.kind == "name")):
-                return (f"the context gives {value.text} for another entity than the one the "
-                        f"question goes through, for which it gives {w.text}")
-    return ""
-
-
 # A clause: what one verb says of its values ("Born in South Shields", "he studied at the
 # Royal College of Art in London").
 _CLAUSE = re.compile(r"[,;:()]|\s[-\u2013\u2014]\s")
 _PREFIX = 5  # letters two stems of one word share
 _WINDOW = 4  # words either side of a value that tie it to a relation
-# The class an answer is of ("which town", "how many moons") and what a question goes
-# through ("the director of", "the company that"): no relation of the answer's.
-_CLASS = (re.compile(r"\b(?i:which|what|how\s+many)\s+(?:[A-Z][\w'-]*\s+)*([a-z][\w-]*)"),
-          re.compile(r"\b([a-z][\w-]*)\s+(?:of|that|who|whose)\b"),
-          re.compile(r"(?<=\w)\s+(?:that|who|whose)\s+((?:[a-z][\w-]*\s+){1,3})"),
-          re.compile(r"\b([a-z]+)\s+by\b"))
 # A clause of names alone ("the Netherlands" after "headquartered in Delft", "Anthony Quinn
 # and Omar Sharif") goes on with the clause before it.
 _BARE = re.compile(r"^\W*(?:(?:and|or|the|of)\b|[A-Z][\w'.-]*|\d[\d,.]*|\W)*$")
@@ -221,10 +128,6 @@ def _demonym(value: _Role) -> bool:
     """"American", "A French": a people's word, no place or person ("America", "Japan")."""
     return value.kind == "name" and all(
         t in _PEOPLES and _PEOPLES[t][0] != t and bool(_DEMONYM.fullmatch(t)) for t in value.key)
-
-
-def _classes(question: str) -> frozenset[str]:
-    return _role_stems(" ".join(m.group(1) for x in _CLASS for m in x.finditer(question)))
 
 
 def _clauses(paragraph: _Paragraph) -> list[str]:
@@ -280,16 +183,13 @@ def _clause_values(clause: str, relation: frozenset[str]) -> list[_Role]:
             or not (_OPENER.fullmatch(v.text) or _role_stems(v.text) <= relation)]
 
 
-def _relation(question: str, named: frozenset[str], hops: bool = True) -> frozenset[str]:
-    """What the question asks of its answer, said by a verb ("born", "founded", "built";
-    "where did X die"): not how it reaches what it asks about ("the company that makes",
-    "the company founded by"). A noun ("the capital of the country containing …") may name
-    the hop as well as the answer."""
+def _relation(question: str) -> frozenset[str]:
+    """What a yes/no question asks, said by a verb ("born", "founded by", "built"; "did X
+    die in …")."""
     verbs = [w for w in re.findall(r"\b[a-z][\w-]*", question)
              if w.endswith("ed") or w in _IRREGULAR_VERBS or w == "born"]
     verbs += _DID.findall(question)
-    return _role_stems(" ".join(w for w in verbs if w not in named)) - (
-        _classes(question) if hops else frozenset())
+    return _role_stems(" ".join(verbs))
 
 
 def _holds(v: _Role, value: _Role, named: frozenset[str]) -> bool:
@@ -298,86 +198,6 @@ def _holds(v: _Role, value: _Role, named: frozenset[str]) -> bool:
     if v.kind == value.kind == "name":
         return value.key <= v.key or v.key <= value.key and not v.key <= named
     return _same_value(v, value)
-
-
-def other_relation(claim: str, ev: _Evidence) -> str:
-    """A short answer whose value the passage gives in clauses that never say the asked
-    relation, while a clause of the same passage ties it to another value of the kind: "the
-    director of X was born in which town?" answered "London" from "Born in South Shields,
-    he studied at the Royal College of Art in London"; "which agency built it?" answered
-    with the agency that made "contributions"."""
-    question = _question(ev.given)
-    if (len(claim.split()) > _SHORT or not question or _yes_no_questions(ev.given)
-            or re.search(r"\bor\b", question)):
-        return ""
-    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
-    value = _answer_value(claim, question, named)
-    if value is None:
-        return ""
-    relation = _relation(question, named)
-    said = _values(claim)
-    paragraphs = _paragraphs(ev.texts[: ev.documents])
-    for p in paragraphs:
-        clauses = [(c, _clause_values(c, relation)) for c in _clauses(p)]
-        holding = [c for c, vs in clauses if any(_holds(v, value, named) for v in vs)]
-        if not holding or not relation:
-            continue
-        # A clause that says it in other words ties the value to it: "established in 1998"
-        # answers "when was it founded".
-        if any(_meet(_role_stems(c), relation | _alike(relation)) for c in holding):
-            return ""
-        for c, vs in clauses:
-            for w in vs:
-                if (w.kind == value.kind and w.text not in question and not _same_value(w, value)
-                        and not (w.kind == "name" and w.key <= named)
-                        and not any(_same_value(w, s) for s in said) and _tied(c, w, vs, relation)
-                        # Not what the passage is about, nor a hop of the question's
-                        # chain (a name another passage gives too), nor a people's word.
-                        and not (w.kind == "name" and (w.key & p.subject or any(
-                            _holds(x, w, named) for o in paragraphs if o is not p for x in o.values)))
-                        and _demonym(w) == _demonym(value)):
-                    return (f"the context ties {w.text}, not {value.text}, to what the question "
-                            f"asks")
-    return ""
-
-
-# "How many known moons …": what is counted, up to the verb or preposition that follows.
-_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:do|does|did|is|are|"
-                       r"was|were|has|have|had|can|could|will|would|in|on|at|of|for|by|with|to|"
-                       r"that|live|work)\b|\W*$)", re.IGNORECASE)
-_COUNTED_WORDS = 4  # words after a count that say what it counts
-
-
-def other_count(claim: str, ev: _Evidence) -> str:
-    """A short answer to "how many N" whose count the passages give only for something
-    that is not all of N ("the four large Galilean moons"), while another count of theirs is
-    followed by every word of N ("95 known moons")."""
-    question = _question(ev.given)
-    m = _HOW_MANY.search(question) if question and len(claim.split()) <= _SHORT else None
-    counted = _role_stems(m.group(1)) if m else frozenset()
-    said = [q for q in quantities(claim) if q.text not in question]
-    if not counted or not said:
-        return ""
-    answer = said[0].value
-    # The question's other words: "won eleven" says what "how many … did it win" asks.
-    asks = _role_stems(question) - counted
-    mine, best, other = -1, -1, ""
-    for x in (x for t in ev.texts[: ev.documents] for x in split_claims(t)):
-        lower = x.lower()
-        for q in quantities(x):
-            at = lower.find(q.text.lower())
-            after = lower[at + len(q.text):]
-            score = len(_role_stems(" ".join(re.findall(r"[\w'-]+", after)[:_COUNTED_WORDS])) & counted)
-            if q.value == answer and _meet(_role_stems(" ".join(
-                    re.findall(r"[\w'-]+", lower[:at])[-_COUNTED_WORDS:])), asks):
-                return ""
-            if q.value == answer:
-                mine = max(mine, score)
-            elif score > best:
-                best, other = score, q.text
-    if mine < 0 or best < len(counted) or mine >= best:
-        return ""
-    return f"the context counts {m.group(1) if m else ''} as {other}; {said[0].text} counts something else"
 
 
 _THAN = re.compile(r"\bthan\b|\bbefore\b|\bafter\b", re.IGNORECASE)
@@ -395,7 +215,7 @@ def yes_no_tied(answer: str, ev: _Evidence) -> str:
     question = asked[-1]
     # "Was penicillin discovered in 1945?": a yes/no question asks its own verb, "founded
     # by" too; its subject is what comes before that verb, the value asked about after it.
-    relation = _relation(question, frozenset(), hops=False)
+    relation = _relation(question)
     verb = next((m for m in re.finditer(r"[A-Za-z][\w'-]*", question)
                  if m.start() and _role_stems(m.group(0)) and _role_stems(m.group(0)) <= relation), None)
     if verb is None:

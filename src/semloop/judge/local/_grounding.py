@@ -1425,10 +1425,7 @@ _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
-        other_count,
         other_end,
-        other_hop,
-        other_relation,
         yes_no_compared,
         yes_no_tied,
     )
@@ -1510,9 +1507,6 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                               or (claim.alone and (_off_question(claim.text, ev)
                                                                    or _span_end(claim.text, ev)
                                                                    or _unanchored(claim.text, ev)
-                                                                   or other_hop(claim.text, ev)
-                                                                   or other_relation(claim.text, ev)
-                                                                   or other_count(claim.text, ev)
                                                                    or other_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
