@@ -1526,6 +1526,12 @@ _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
+    from ._comparison import (  # reads this module
+        both_named,
+        other_end,
+        yes_no_compared,
+        yes_no_tied,
+    )
     missing, counts = _number_findings(claim.text, ev)
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
@@ -1603,7 +1609,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         miscast = "" if bound or winner else (_miscast(claim.text, ev.given, ev)
                                               or (claim.alone and (_off_question(claim.text, ev)
                                                                    or _span_end(claim.text, ev)
-                                                                   or _unanchored(claim.text, ev))))
+                                                                   or _unanchored(claim.text, ev)
+                                                                   or other_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
@@ -1687,7 +1694,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
                                      or _presence_conflict(claim.text, ev) or _misfiled(claim.text, ev)
-                                     or (claim.index == 1 and _both_wrong(claim.text, ev)))
+                                     or (claim.index == 1 and (_both_wrong(claim.text, ev)
+                                                               or yes_no_compared(claim.text, ev)
+                                                               or both_named(claim.text, ev)
+                                                               or yes_no_tied(claim.text, ev))))
     if state:
         contradicted = True
         claim.found["negation"] = 1.0
