@@ -265,3 +265,17 @@ def test_another_qualifier_is_another_kind(embed: Embed) -> None:
     order = {"order": "B-9", "status": "packed", "express_delivery": False}
     assert found(embed, "how?", "Order B-9 is packed and goes by standard delivery.", tool=order)["negation"] == 0
     assert found(embed, "how?", "Order B-9 is packed and goes by express delivery.", tool=order)["negation"] == 1
+
+
+def test_a_count_of_the_records_some_words_pick_out_is_checked_against_them(embed: Embed) -> None:
+    rooms = call("list_rooms", {"site": "north"}, [
+        {"room": "Elm", "kind": "meeting", "seats": 8}, {"room": "Oak", "kind": "studio", "seats": 6},
+        {"room": "Ash", "kind": "meeting", "seats": 12}, {"room": "Yew", "kind": "studio", "seats": 5}])
+    assert evidence(embed, "The north site has 4 meeting rooms: Elm, Oak, Ash and Yew.", [rooms])["bound"] == 1
+    assert evidence(embed, "The north site has 2 meeting rooms: Elm and Ash.", [rooms]).get("bound", 0) == 0
+    # A subset the records' words cannot tell, and a count a record states itself.
+    for subset in ("There is one meeting room with 10+ seats, and 2 studio rooms before noon.",
+                   "Book the first 1 of the 2 studio rooms: there are 3 more meeting rooms later."):
+        assert evidence(embed, subset, [rooms]).get("bound", 0) == 0, subset
+    stock = call("get_stock", {}, [{"item": "blue mug", "qty": 3}, {"item": "red mug", "qty": 1}])
+    assert evidence(embed, "You have 3 blue mugs in stock.", [stock]).get("bound", 0) == 0

@@ -1505,7 +1505,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _not_the_extreme(claim.text, ev)
-                                                         or _role_swap(claim.text, ev))
+                                                         or _role_swap(claim.text, ev)
+                                                         or _miscounted(claim.text, ev))
         if winner or bound or miscast or swapped:
             claim.found["bound"] = 1.0
             claim.logit += _BOUND
@@ -1930,6 +1931,62 @@ def _not_the_extreme(claim: str, ev: _Evidence) -> str:
         if stated[0] != best:
             word = extreme.group(0).lower()
             return f'"{word}" of a record whose {key} is not the {word} ({best[0]}-{best[1]:02d}-{best[2]:02d})'
+    return ""
+
+
+# What follows a count: its noun, plural, with at most two words before it ("5 spin
+# classes", "two open orders").
+_COUNTED = re.compile(r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*s)\b", re.IGNORECASE)
+# Words that count only some of what the records pick out, before the count ("the first
+# 3") or after it ("2 more", "2 spin classes before noon", "3 rooms left under $200"): a
+# subset the records' words cannot tell.
+_SUBSET_BEFORE = re.compile(r"\b(?:other|another|more|additional|further|extra|first|last|next|top|"
+                            r"remaining)\s+$", re.IGNORECASE)
+_SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|over|below|above|less|"
+                           r"more|other|additional|further|extra|cheaper|within|between|until|left|"
+                           r"remaining|available|still|that|which|who|where|with|without|except|\d)",
+                           re.IGNORECASE)
+
+
+def _miscounted(claim: str, ev: _Evidence) -> str:
+    """The claim counts the records of one list that some of its words pick out ("5 spin
+    classes" of a week's classes, "two ebooks" of the loans), and as many records of that
+    list do not have those words: it counted the whole list, or miscounted. Only words some
+    but not all of the list's records hold pick records out; a count of the whole list
+    ("5 classes") is the number checks'."""
+    # A list is one text's (two searches may overlap), of records that share most of their
+    # keys: an item may give one more ("alarm").
+    lists: list[tuple[frozenset[str], list[_Record]]] = []
+    for text in ev.texts:
+        found: dict[frozenset[str], list[_Record]] = {}
+        for record in dict.fromkeys(_records([text])):
+            mine = frozenset(k for k, _ in record.pairs)
+            keys = next((k for k in found if 2 * len(k & mine) >= max(len(k), len(mine))), mine)
+            found.setdefault(keys, []).append(record)
+        lists += found.items()
+    for q in quantities(claim):
+        at = claim.find(q.text)
+        m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
+        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _SUBSET_AFTER.search(claim[m.start():]):
+            continue
+        wanted = word_stems(m.group(1))
+        noun = stem(m.group(1).split()[-1].lower())
+        verdicts = []
+        for keys, records in lists:
+            rows = [word_stems(" ".join(v for _, v in r.pairs)) for r in records]
+            picks = {w for w in wanted if 0 < sum(w in r for r in rows) < len(rows)}
+            # The noun must name the list's records (its key, "class: Spin 45", or a value,
+            # "format: ebook"); and a record that states the count ("mug: blue; qty: 3") is
+            # counted in, not by the records.
+            if len(rows) < _PARTS or not picks or noun not in " ".join(
+                    [*keys, *(v.lower() for r in records for _, v in r.pairs)]):
+                continue
+            picked = [r for r, row in zip(records, rows, strict=True) if picks <= row]
+            if any(x.value == q.value for r in picked for _, v in r.pairs for x in quantities(v)):
+                continue
+            verdicts.append(len(picked))
+        if verdicts and int(q.value) not in verdicts:
+            return f'"{q.text} {m.group(1)}" where the context lists {verdicts[0]}'
     return ""
 
 
