@@ -279,3 +279,19 @@ def test_a_count_of_the_records_some_words_pick_out_is_checked_against_them(embe
         assert evidence(embed, subset, [rooms]).get("bound", 0) == 0, subset
     stock = call("get_stock", {}, [{"item": "blue mug", "qty": 3}, {"item": "red mug", "qty": 1}])
     assert evidence(embed, "You have 3 blue mugs in stock.", [stock]).get("bound", 0) == 0
+
+
+def test_a_lookup_reported_as_finding_none_of_what_it_returned(embed: Embed) -> None:
+    found_one = call("check_recalls", {"vin": "JT2BF"}, {"vin": "JT2BF", "campaign": "22V-101",
+                                                          "component": "airbag inflator"})
+    none = call("check_recalls", {"vin": "JT2BF"}, {"vin": "JT2BF", "recalls": []})
+    said = "No open recalls were found for your car."
+    assert evidence(embed, said, [found_one])["negation"] == 1
+    assert evidence(embed, said, [none]).get("negation", 0) == 0
+    # A value that says none, and a narrower thing than the lookup's, are not read.
+    nil = call("check_recalls", {"vin": "JT2BF"}, {"vin": "JT2BF", "campaign": "none"})
+    assert evidence(embed, said, [nil]).get("negation", 0) == 0
+    narrower = "The check found no recalls with a remedy available yet."
+    assert evidence(embed, narrower, [found_one]).get("negation", 0) == 0
+    allergens = call("get_allergens", {"sku": "B-12"}, {"sku": "B-12", "allergens": ["milk", "soy"]})
+    assert evidence(embed, "There are no allergens listed for B-12.", [allergens])["negation"] == 1

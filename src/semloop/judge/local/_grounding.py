@@ -2894,6 +2894,48 @@ _DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and
                    r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred)\b")
 
 
+# A lookup's result reported as nothing ("No interaction was found", "the check found no
+# open recalls", "there are no allergens listed"): the words after "no", then a reporting
+# verb in the same clause, or the verb first.
+_REPORTED = r"(?:found|listed|reported|recorded|returned|shown|showing|shows?|flagged|detected|identified)"
+_NONE_FOUND = re.compile(rf"\b(?:no|zero)\s+(?P<a>(?:[a-z][\w-]*\s+){{0,3}}[a-z][\w-]*)"
+                         rf"[^,;:.!?\u2014\u2013]*?\b{_REPORTED}\b|"
+                         rf"\b{_REPORTED}\s+(?:no|zero)\s+(?P<b>(?:[a-z][\w-]*\s+){{0,3}}[a-z][\w-]*)\b",
+                         re.IGNORECASE)
+# A narrower thing than the lookup's ("no flights with seats left", "no rooms under $200"):
+# what it returned may all be outside it.
+_NARROWER = re.compile(r"\b(?:available|left|remaining|with|without|under|over|cheaper|before|after|"
+                       r"that|which|within|\d)", re.IGNORECASE)
+
+
+def _none_found(claims: Sequence[_Claim], calls: Sequence[ToolCall], outputs: Sequence[str]) -> None:
+    """A claim that a lookup found none of a thing, where the lookup of it (the thing in its
+    name, "check_interaction", or a key of its output, "allergens") returned one: a record
+    beyond the arguments it was given, with no nil, zero or no among its values to read it by
+    ("severity: major" is an interaction found)."""
+    for claim in claims:
+        m = _NONE_FOUND.search(claim.text)
+        if m is None or _CONDITIONAL.search(claim.text[: m.start()]) or _NARROWER.search(m.group(0)):
+            continue
+        wanted = word_stems(m.group("a") or m.group("b"))
+        for call, text in zip(calls, outputs, strict=True):
+            pairs = [(k.lower(), v.strip()) for line in text.splitlines()
+                     for part in _PAIR_SPLIT.split(line) if (mp := _PAIR.match(part)) for k, v in [mp.groups()]]
+            given = {str(v).lower() for v in call.args.values()}
+            values = [(k, v) for k, v in pairs if v.lower() not in given and not k.endswith("count")]
+            if not call.success or not _READ_CALL.match(call.name) or not values or any(
+                    _nothing(v, word_stems(k)) or v.lower() in _YES_NO or v == _NULL for k, v in values):
+                continue
+            named = wanted & word_stems(" ".join(_key_words(call.name)))
+            keyed = [k for k, _ in values if wanted & word_stems(k)]
+            if named or keyed:
+                claim.found["negation"] = 1.0
+                claim.logit += _CONTRADICTION
+                claim.why.append(f'"{_short(m.group(0), 8)}" where {call.name} returned '
+                                 f'"{_short("; ".join(": ".join(p) for p in values[:2]), 8)}"')
+                break
+
+
 def hallucination_evidence(case: RunCase, embed: Embed,
                            read: tuple[list[str], list[_Claim], list[str]] | None = None) -> Evidence:
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
@@ -2941,6 +2983,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
                 claim.why.append(f'"{done.group(0)}", but every call only read or failed')
     _unlisted_items(claims, evidence)
+    _none_found(claims, case.tools_called, outputs)
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
     ev.flag("rule", min(max(worst.logit, -5.0), 10.0), note if worst.why else "")
