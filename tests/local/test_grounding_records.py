@@ -295,3 +295,13 @@ def test_a_lookup_reported_as_finding_none_of_what_it_returned(embed: Embed) -> 
     assert evidence(embed, narrower, [found_one]).get("negation", 0) == 0
     allergens = call("get_allergens", {"sku": "B-12"}, {"sku": "B-12", "allergens": ["milk", "soy"]})
     assert evidence(embed, "There are no allergens listed for B-12.", [allergens])["negation"] == 1
+
+
+def test_a_count_of_a_whole_list_is_its_length(embed: Embed) -> None:
+    tickets = call("list_tickets", {"queue": "billing", "state": "open"}, {"tickets": [
+        {"id": "T-81", "subject": "Refund"}, {"id": "T-86", "subject": "VAT"}, {"id": "T-90", "subject": "Login"}]})
+    said = "The billing queue has 2 open tickets: T-81 and T-86."
+    assert evidence(embed, said, [tickets])["bound"] == 1
+    assert evidence(embed, said.replace("2 open", "3 open"), [tickets]).get("bound", 0) == 0
+    # A word no text says may pick out a subset the records cannot tell.
+    assert evidence(embed, "The billing queue has 2 urgent tickets.", [tickets]).get("bound", 0) == 0

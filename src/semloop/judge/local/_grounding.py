@@ -1942,6 +1942,9 @@ _COUNTED = re.compile(r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*s)\b", re.IGNOREC
 # subset the records' words cannot tell.
 _SUBSET_BEFORE = re.compile(r"\b(?:other|another|more|additional|further|extra|first|last|next|top|"
                             r"remaining)\s+$", re.IGNORECASE)
+# Their sum is no subset: "2 unpaid invoices totalling $1,860.00".
+_TOTALLING = re.compile(r"\b(?:totall?ing|worth|amounting to|adding up to)\s+\S*?\d(?:[\d.,]*\d)?",
+                        re.IGNORECASE)
 _SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|over|below|above|less|"
                            r"more|other|additional|further|extra|cheaper|within|between|until|left|"
                            r"remaining|available|still|that|which|who|where|with|without|except|\d)",
@@ -1967,10 +1970,11 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     for q in quantities(claim):
         at = claim.find(q.text)
         m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
-        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _SUBSET_AFTER.search(claim[m.start():]):
+        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _SUBSET_AFTER.search(
+                _TOTALLING.sub("", claim[m.start():])):
             continue
         wanted = word_stems(m.group(1))
-        noun = stem(m.group(1).split()[-1].lower())
+        noun = m.group(1).split()[-1].lower()
         verdicts = []
         for keys, records in lists:
             rows = [word_stems(" ".join(v for _, v in r.pairs)) for r in records]
@@ -1978,8 +1982,16 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
             # The noun must name the list's records (its key, "class: Spin 45", or a value,
             # "format: ebook"); and a record that states the count ("mug: blue; qty: 3") is
             # counted in, not by the records.
-            if len(rows) < _PARTS or not picks or noun not in " ".join(
+            if len(rows) < _PARTS or stem(noun) not in " ".join(
                     [*keys, *(v.lower() for r in records for _, v in r.pairs)]):
+                continue
+            # With no word to pick records out, the count is the whole list's, where its key
+            # names the noun ("invoices id") and every other word is each record's or only
+            # outside the records: what the lookup was asked for ("status: unpaid").
+            whole = not picks and stem(noun) in " ".join(keys) and all(
+                all(w in r for r in rows) or (w in ev.text_stems and not any(w in r for r in rows))
+                for w in wanted - word_stems(noun))
+            if not picks and not whole:
                 continue
             picked = [r for r, row in zip(records, rows, strict=True) if picks <= row]
             if any(x.value == q.value for r in picked for _, v in r.pairs for x in quantities(v)):
