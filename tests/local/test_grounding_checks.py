@@ -1213,3 +1213,15 @@ def test_code_free_is_read_once_and_answers_the_same() -> None:
     again = _code_free(log)
     assert first == again == "status: ok\nThe refund was issued."
     assert _code_free.cache_info().hits == 1
+
+
+def test_an_item_the_context_excludes_or_lists_apart_is_no_item_of_its_list(embed: Embed) -> None:
+    menu = ("Kids' menu. Every kids' meal comes with fries, a drink and a fruit cup. Dessert is not "
+            "included; ice cream is 2.50 extra.")
+    said = "Every kids' meal comes with fries, a drink, dessert and a fruit cup."
+    assert found(embed, "what comes with a kids meal?", said, menu)["offered"] == 1
+    careful = "Every kids' meal comes with fries, a drink and a fruit cup; dessert is extra."
+    assert found(embed, "what comes with a kids meal?", careful, menu).get("offered", 0) == 0
+    # An item excluded in one place and included in another is the context's.
+    both = menu + " The Sunday kids' meal includes dessert."
+    assert found(embed, "what comes with a kids meal?", said, both).get("offered", 0) == 0

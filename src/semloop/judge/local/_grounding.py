@@ -1031,6 +1031,53 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)] + _odd_steps(claim, ev)
 
 
+# Where a clause's words reach back to before an item: to its last comma, "but" or "and",
+# or the sentence's start.
+_ITEM_CLAUSE = re.compile(r"[,;:(!?]|\.(?!\d)|\b(?:but|while|whereas|and)\b", re.IGNORECASE)
+_EXCLUDES = re.compile(r"\b(?:except|excluding|other than|apart from|besides)\b", re.IGNORECASE)
+_DENIED_AFTER = re.compile(r"^\s*(?:\w+\s+)?(?:is|are|was|were)(?:\s+not\b|n't\b)", re.IGNORECASE)
+
+
+def _mentions(word: str, ev: _Evidence) -> tuple[list[bool], set[str]]:
+    """Whether each mention of the word in the texts is excluded (a negator or "except"
+    earlier in its clause, "we are not in network with UnityRx", or a denial just after it,
+    "the pool is not included"), and the keys of the lists that give it as a value
+    ("utilities tenant paid: water")."""
+    excluded: list[bool] = []
+    keys: set[str] = set()
+    for text in ev.texts:
+        for line in text.splitlines():
+            for m in re.finditer(rf"\b{re.escape(word)}\b", line, re.IGNORECASE):
+                lead = _ITEM_CLAUSE.split(line[: m.start()])[-1]
+                excluded.append(bool(_NEGATOR.search(lead) or _EXCLUDES.search(lead)
+                                     or _DENIED_AFTER.match(line[m.end():])))
+                pair = _PAIR.match(_PAIR_SPLIT.split(line[: m.start()])[-1] + line[m.start():])
+                if pair and word in pair.group(2).lower():
+                    keys.add(pair.group(1).lower())
+    return excluded, keys
+
+
+def _excluded_items(claim: str, ev: _Evidence) -> list[str]:
+    """The items of an enumeration (three or more) the texts name only to exclude them ("We
+    are not in network with UnityRx" beside the plans taken), or give only in another list
+    than the one the other items share ("utilities tenant paid: water" beside "hoa includes:
+    trash"), where the claim lists them with the others, undenied."""
+    out: list[str] = []
+    for items in _enumerated_items(claim):
+        found = {w: _mentions(w, ev) for w in dict.fromkeys(items)}
+        lists = Counter(k for _, keys in found.values() for k in keys)
+        shared = {k for k, n in lists.items() if n >= _PARTS}  # the others' list
+        for w, (excluded, keys) in found.items():
+            at = claim.lower().find(w)
+            if at < 0 or _NEGATOR.search(_ITEM_CLAUSE.split(claim[:at])[-1]) or not excluded:
+                continue
+            others = [o for o in found if o != w and not all(found[o][0] or [True])]
+            apart = bool(keys) and bool(shared) and not keys & shared
+            if len(others) >= _PARTS and (all(excluded) or apart):
+                out.append(w)
+    return out
+
+
 # Numbered steps written inline: "1) fill in the form, 2) upload …, and 3) attend …".
 _STEP_MARK = re.compile(r"(?:^|\s)\(?\d{1,2}[).]\s+")
 _STEP_END = re.compile(r",?\s+and\s*$|[,;.]\s*$")
@@ -1582,6 +1629,11 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # worst claim's log-odds stay as the head's other features were fitted on.
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
+    excluded = _excluded_items(claim.text, ev)
+    if excluded:
+        # Staged in the head like ``offered``.
+        claim.found["offered"] = claim.found.get("offered", 0.0) + len(excluded)
+        claim.why.append(f"lists {', '.join(excluded[:3])}, which the context excludes or lists apart")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
                                      or _presence_conflict(claim.text, ev)
                                      or (claim.index == 1 and _both_wrong(claim.text, ev)))
