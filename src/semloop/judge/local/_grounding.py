@@ -1078,6 +1078,33 @@ def _excluded_items(claim: str, ev: _Evidence) -> list[str]:
     return out
 
 
+# A charge said to be none ("tax-free", "free of charge", "at no extra cost"), and the words
+# by which a context says something costs nothing.
+_EXEMPT = re.compile(r"\b(?:(?:tax|fee|penalty|commission|interest|duty|charge|cost|rent)[- ]free|"
+                     r"free of (?:any )?(?:charges?|tax|taxes|costs?|fees?)|for free|"
+                     r"at no (?:extra |additional )?(?:cost|charge)|without (?:any )?(?:charge|fee|cost)s?)\b",
+                     re.IGNORECASE)
+_COSTS_NOTHING = re.compile(r"\b(?:free|complimentary|waive[ds]?|exempt|included|includes?|inclusive|"
+                            r"no (?:extra |additional )?(?:charge|cost|fee)s?|without charge|at no)\b|"
+                            r"(?<![\d.,])0(?:\.0+)?(?![\d.,])", re.IGNORECASE)
+
+
+# "From 1 December you can leave for free": a charge that runs out (a fee per remaining
+# month, a term's end) is none from then on, worked out, not stated.
+_FROM_THEN = re.compile(r"\b(?:from|after|once|beyond|past)\b[^,;.!?]*$", re.IGNORECASE)
+
+
+def _unsaid_exemption(claim: str, ev: _Evidence) -> str:
+    """A claim that something costs nothing ("paid out tax-free", "parking is free of charge")
+    where no text says anything is free, waived, included or zero: the context's silence
+    on a charge (or its "seek advice on the tax treatment") grants no exemption."""
+    m = _EXEMPT.search(claim)
+    if m is None or _negated_before(claim, m.start()) or _CONDITIONAL.search(claim[: m.start()]) or any(
+            _COSTS_NOTHING.search(t) for t in ev.texts) or _FROM_THEN.search(claim[: m.start()]):
+        return ""
+    return m.group(0)
+
+
 # Numbered steps written inline: "1) fill in the form, 2) upload …, and 3) attend …".
 _STEP_MARK = re.compile(r"(?:^|\s)\(?\d{1,2}[).]\s+")
 _STEP_END = re.compile(r",?\s+and\s*$|[,;.]\s*$")
@@ -1629,6 +1656,11 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # worst claim's log-odds stay as the head's other features were fitted on.
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
+    exempt = _unsaid_exemption(claim.text, ev)
+    if exempt:
+        # Staged in the head like ``offered``.
+        claim.found["offered"] = claim.found.get("offered", 0.0) + 1
+        claim.why.append(f'"{exempt}", which no text says of any charge')
     excluded = _excluded_items(claim.text, ev)
     if excluded:
         # Staged in the head like ``offered``.
@@ -1988,12 +2020,13 @@ def _not_the_extreme(claim: str, ev: _Evidence) -> str:
 
 # What follows a count: its noun, plural, with at most two words before it ("5 spin
 # classes", "two open orders").
-_COUNTED = re.compile(r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*s)\b", re.IGNORECASE)
+_COUNTED = re.compile(r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?<!s)s)\b", re.IGNORECASE)
 # Words that count only some of what the records pick out, before the count ("the first
 # 3") or after it ("2 more", "2 spin classes before noon", "3 rooms left under $200"): a
 # subset the records' words cannot tell.
 _SUBSET_BEFORE = re.compile(r"\b(?:other|another|more|additional|further|extra|first|last|next|top|"
                             r"remaining)\s+$", re.IGNORECASE)
+_RANGE_BEFORE = re.compile(r"\d\s*(?:to|or|-|\u2013)\s*$", re.IGNORECASE)
 # Their sum is no subset: "2 unpaid invoices totalling $1,860.00".
 _TOTALLING = re.compile(r"\b(?:totall?ing|worth|amounting to|adding up to)\s+\S*?\d(?:[\d.,]*\d)?",
                         re.IGNORECASE)
@@ -2027,6 +2060,8 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
             continue
         wanted = word_stems(m.group(1))
         noun = m.group(1).split()[-1].lower()
+        if noun in _PERIOD_WORDS or _RANGE_BEFORE.search(claim[:at]):
+            continue  # "5 to 7 business days": a time, no records
         verdicts = []
         for keys, records in lists:
             rows = [word_stems(" ".join(v for _, v in r.pairs)) for r in records]
