@@ -305,3 +305,12 @@ def test_a_count_of_a_whole_list_is_its_length(embed: Embed) -> None:
     assert evidence(embed, said.replace("2 open", "3 open"), [tickets]).get("bound", 0) == 0
     # A word no text says may pick out a subset the records cannot tell.
     assert evidence(embed, "The billing queue has 2 urgent tickets.", [tickets]).get("bound", 0) == 0
+
+
+def test_a_nested_object_s_value_given_to_its_sibling(embed: Embed) -> None:
+    shifts = call("get_rota", {"store": "S-4"}, {"opening_shift": {"lead": "Ana Ruiz", "start": "06:00"},
+                                                "closing_shift": {"lead": "Ben Okoro", "start": "14:00"}})
+    assert evidence(embed, "The closing shift is led by Ana Ruiz.", [shifts])["bound"] == 1
+    for right in ("The closing shift is led by Ben Okoro.",
+                  "Ana Ruiz leads the opening shift and hands over to the closing shift."):
+        assert evidence(embed, right, [shifts]).get("bound", 0) == 0, right

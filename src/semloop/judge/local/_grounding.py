@@ -1580,7 +1580,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _mixed_rows(claim.text, ev)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
-                                                         or _miscounted(claim.text, ev))
+                                                         or _miscounted(claim.text, ev)
+                                                         or _parent_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
             claim.found["bound"] = 1.0
             claim.logit += _BOUND
@@ -2153,6 +2154,35 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
                         if k in own and _holds(value, v.quantity, v.readings)), None)
             if other is not mine and key is not None:
                 return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
+    return ""
+
+
+def _parent_swap(claim: str, ev: _Evidence) -> str:
+    """A clause that names one object of the context ("recycling") and gives it the value
+    another object has under the same attribute ("general waste day: Tuesday" beside
+    "recycling day: Thursday"), neither naming the other object nor giving its own value:
+    the nested objects' values swapped. Names and words only; numbers are the number checks'."""
+    held: dict[str, dict[tuple[str, ...], str]] = {}  # attribute -> object's words -> value
+    for text in ev.texts:
+        for line in text.splitlines():
+            for part in _PAIR_SPLIT.split(line):
+                m = _PAIR.match(part)
+                words = _key_words(m.group(1)) if m else []
+                if m and len(words) > 1 and len(m.group(2).split()) <= _ITEM_WORDS and not any(
+                        c.isdigit() for c in m.group(2)):
+                    held.setdefault(words[-1], {})[tuple(words[:-1])] = m.group(2)
+    for part in [p for c in clauses(claim) for p in _ADDED.split(c)]:
+        mine = word_stems(part)
+        for attribute, objects in held.items():
+            if len(objects) < _PARTS or len(set(objects.values())) < len(objects):
+                continue
+            # By its own words: "shift" names both "opening shift" and "closing shift".
+            common = frozenset.intersection(*(word_stems(" ".join(o)) for o in objects))
+            named = [o for o in objects if (word_stems(" ".join(o)) - common) & mine]
+            given = [o for o, value in objects.items() if word_stems(value) and word_stems(value) <= mine]
+            if len(named) == 1 and len(given) == 1 and named != given:
+                return (f'{objects[given[0]]} is the {" ".join(given[0])} {attribute}, '
+                        f'not the {" ".join(named[0])} one ({objects[named[0]]})')
     return ""
 
 
