@@ -2179,7 +2179,10 @@ def _parent_swap(claim: str, ev: _Evidence) -> str:
             # By its own words: "shift" names both "opening shift" and "closing shift".
             common = frozenset.intersection(*(word_stems(" ".join(o)) for o in objects))
             named = [o for o in objects if (word_stems(" ".join(o)) - common) & mine]
-            given = [o for o, value in objects.items() if word_stems(value) and word_stems(value) <= mine]
+            # A value of the named object's own words ("entity type: meal_plans" beside "meal
+            # type: Dinner") is said in naming it.
+            given = [o for o, value in objects.items() if word_stems(value) and word_stems(value) <= mine
+                     and not word_stems(value) & word_stems(" ".join(k for n in named for k in n))]
             if len(named) == 1 and len(given) == 1 and named != given:
                 return (f'{objects[given[0]]} is the {" ".join(given[0])} {attribute}, '
                         f'not the {" ".join(named[0])} one ({objects[named[0]]})')
