@@ -314,3 +314,11 @@ def test_a_nested_object_s_value_given_to_its_sibling(embed: Embed) -> None:
     for right in ("The closing shift is led by Ben Okoro.",
                   "Ana Ruiz leads the opening shift and hands over to the closing shift."):
         assert evidence(embed, right, [shifts]).get("bound", 0) == 0, right
+
+
+def test_a_query_s_rows_without_column_names_are_records(embed: Embed) -> None:
+    rows = call("run_sql", {"query": "SELECT day, COUNT(*) FROM visits GROUP BY day"},
+                {"rows": [["Mon", 120], ["Tue", 95], ["Wed", 143]], "row_count": 3})
+    said = "There were 358 visits in all, Wednesday the busiest (143)."
+    assert evidence(embed, said, [rows]).get("numbers", 0) == 0
+    assert evidence(embed, said.replace("358", "368"), [rows])["numbers"] == 1

@@ -159,8 +159,14 @@ def tool_text(output: str) -> str:
                 if isinstance(v, (dict, list)):
                     walk(v, f"{key} {k}".strip(), currency)
         elif isinstance(value, list):
-            for v in value:
-                walk(v, key, currency)
+            if _unnamed_rows(value):
+                # A query's rows without column names (``[["DAL-02", 1204], …]``): one record
+                # a row, each value under its column's place, so a row's values stay together.
+                lines.extend("; ".join(f"{key} col{i + 1}: {'null' if v is None else v}".strip()
+                                       for i, v in enumerate(row)) for row in value)
+            else:
+                for v in value:
+                    walk(v, key, currency)
             if len(value) > 1:  # how many there are is a fact the answer may state
                 lines.append(f"{key.replace('_', ' ')} count: {len(value)}".strip())
         else:
@@ -168,6 +174,13 @@ def tool_text(output: str) -> str:
 
     walk(data, "", "")
     return "\n".join(lines) if lines else output
+
+
+def _unnamed_rows(value: list[Any]) -> bool:
+    """Rows of a table: two or more lists of one length, two values or more, no nesting."""
+    return len(value) > 1 and all(
+        isinstance(r, list) and len(r) == len(value[0]) > 1
+        and not any(isinstance(v, (dict, list)) for v in r) for r in value)
 
 
 _PROSE_WORDS = 6  # a string value this long is said, not a field's value
