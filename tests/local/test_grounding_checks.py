@@ -1213,3 +1213,28 @@ def test_code_free_is_read_once_and_answers_the_same() -> None:
     again = _code_free(log)
     assert first == again == "status: ok\nThe refund was issued."
     assert _code_free.cache_info().hits == 1
+
+
+def test_an_item_the_context_excludes_or_lists_apart_is_no_item_of_its_list(embed: Embed) -> None:
+    menu = ("Kids' menu. Every kids' meal comes with fries, a drink and a fruit cup. Dessert is not "
+            "included; ice cream is 2.50 extra.")
+    said = "Every kids' meal comes with fries, a drink, dessert and a fruit cup."
+    assert found(embed, "what comes with a kids meal?", said, menu)["offered"] == 1
+    careful = "Every kids' meal comes with fries, a drink and a fruit cup; dessert is extra."
+    assert found(embed, "what comes with a kids meal?", careful, menu).get("offered", 0) == 0
+    # An item excluded in one place and included in another is the context's.
+    both = menu + " The Sunday kids' meal includes dessert."
+    assert found(embed, "what comes with a kids meal?", said, both).get("offered", 0) == 0
+
+
+def test_a_charge_said_to_be_none_needs_a_text_that_says_something_costs_nothing(embed: Embed) -> None:
+    fees = "Transfers. International transfers take 1-3 business days. A 1.5% currency fee applies to non-EUR payments."
+    q = "how do international transfers work?"
+    said = "International transfers take 1-3 business days and are sent free of charge."
+    assert found(embed, q, said, fees)["offered"] == 1
+    # A text that makes something free, a denial, and a charge that runs out from a date.
+    assert found(embed, q, said, fees + " EUR transfers are free.").get("offered", 0) == 0
+    assert found(embed, q, "International transfers take 1-3 business days, but are not free of charge.",
+                 fees).get("offered", 0) == 0
+    assert found(embed, q, "International transfers take 1-3 business days; from 1 March they are fee-free.",
+                 fees).get("offered", 0) == 0

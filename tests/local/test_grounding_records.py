@@ -265,3 +265,60 @@ def test_another_qualifier_is_another_kind(embed: Embed) -> None:
     order = {"order": "B-9", "status": "packed", "express_delivery": False}
     assert found(embed, "how?", "Order B-9 is packed and goes by standard delivery.", tool=order)["negation"] == 0
     assert found(embed, "how?", "Order B-9 is packed and goes by express delivery.", tool=order)["negation"] == 1
+
+
+def test_a_count_of_the_records_some_words_pick_out_is_checked_against_them(embed: Embed) -> None:
+    rooms = call("list_rooms", {"site": "north"}, [
+        {"room": "Elm", "kind": "meeting", "seats": 8}, {"room": "Oak", "kind": "studio", "seats": 6},
+        {"room": "Ash", "kind": "meeting", "seats": 12}, {"room": "Yew", "kind": "studio", "seats": 5}])
+    assert evidence(embed, "The north site has 4 meeting rooms: Elm, Oak, Ash and Yew.", [rooms])["bound"] == 1
+    assert evidence(embed, "The north site has 2 meeting rooms: Elm and Ash.", [rooms]).get("bound", 0) == 0
+    # A subset the records' words cannot tell, and a count a record states itself.
+    for subset in ("There is one meeting room with 10+ seats, and 2 studio rooms before noon.",
+                   "Book the first 1 of the 2 studio rooms: there are 3 more meeting rooms later."):
+        assert evidence(embed, subset, [rooms]).get("bound", 0) == 0, subset
+    stock = call("get_stock", {}, [{"item": "blue mug", "qty": 3}, {"item": "red mug", "qty": 1}])
+    assert evidence(embed, "You have 3 blue mugs in stock.", [stock]).get("bound", 0) == 0
+
+
+def test_a_lookup_reported_as_finding_none_of_what_it_returned(embed: Embed) -> None:
+    found_one = call("check_recalls", {"vin": "JT2BF"}, {"vin": "JT2BF", "campaign": "22V-101",
+                                                          "component": "airbag inflator"})
+    none = call("check_recalls", {"vin": "JT2BF"}, {"vin": "JT2BF", "recalls": []})
+    said = "No open recalls were found for your car."
+    assert evidence(embed, said, [found_one])["negation"] == 1
+    assert evidence(embed, said, [none]).get("negation", 0) == 0
+    # A value that says none, and a narrower thing than the lookup's, are not read.
+    nil = call("check_recalls", {"vin": "JT2BF"}, {"vin": "JT2BF", "campaign": "none"})
+    assert evidence(embed, said, [nil]).get("negation", 0) == 0
+    narrower = "The check found no recalls with a remedy available yet."
+    assert evidence(embed, narrower, [found_one]).get("negation", 0) == 0
+    allergens = call("get_allergens", {"sku": "B-12"}, {"sku": "B-12", "allergens": ["milk", "soy"]})
+    assert evidence(embed, "There are no allergens listed for B-12.", [allergens])["negation"] == 1
+
+
+def test_a_count_of_a_whole_list_is_its_length(embed: Embed) -> None:
+    tickets = call("list_tickets", {"queue": "billing", "state": "open"}, {"tickets": [
+        {"id": "T-81", "subject": "Refund"}, {"id": "T-86", "subject": "VAT"}, {"id": "T-90", "subject": "Login"}]})
+    said = "The billing queue has 2 open tickets: T-81 and T-86."
+    assert evidence(embed, said, [tickets])["bound"] == 1
+    assert evidence(embed, said.replace("2 open", "3 open"), [tickets]).get("bound", 0) == 0
+    # A word no text says may pick out a subset the records cannot tell.
+    assert evidence(embed, "The billing queue has 2 urgent tickets.", [tickets]).get("bound", 0) == 0
+
+
+def test_a_nested_object_s_value_given_to_its_sibling(embed: Embed) -> None:
+    shifts = call("get_rota", {"store": "S-4"}, {"opening_shift": {"lead": "Ana Ruiz", "start": "06:00"},
+                                                "closing_shift": {"lead": "Ben Okoro", "start": "14:00"}})
+    assert evidence(embed, "The closing shift is led by Ana Ruiz.", [shifts])["bound"] == 1
+    for right in ("The closing shift is led by Ben Okoro.",
+                  "Ana Ruiz leads the opening shift and hands over to the closing shift."):
+        assert evidence(embed, right, [shifts]).get("bound", 0) == 0, right
+
+
+def test_a_query_s_rows_without_column_names_are_records(embed: Embed) -> None:
+    rows = call("run_sql", {"query": "SELECT day, COUNT(*) FROM visits GROUP BY day"},
+                {"rows": [["Mon", 120], ["Tue", 95], ["Wed", 143]], "row_count": 3})
+    said = "There were 358 visits in all, Wednesday the busiest (143)."
+    assert evidence(embed, said, [rows]).get("numbers", 0) == 0
+    assert evidence(embed, said.replace("358", "368"), [rows])["numbers"] == 1

@@ -1083,6 +1083,80 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)] + _odd_steps(claim, ev)
 
 
+# Where a clause's words reach back to before an item: to its last comma, "but" or "and",
+# or the sentence's start.
+_ITEM_CLAUSE = re.compile(r"[,;:(!?]|\.(?!\d)|\b(?:but|while|whereas|and)\b", re.IGNORECASE)
+_EXCLUDES = re.compile(r"\b(?:except|excluding|other than|apart from|besides)\b", re.IGNORECASE)
+_DENIED_AFTER = re.compile(r"^\s*(?:\w+\s+)?(?:is|are|was|were)(?:\s+not\b|n't\b)", re.IGNORECASE)
+
+
+def _mentions(word: str, ev: _Evidence) -> tuple[list[bool], set[str]]:
+    """Whether each mention of the word in the texts is excluded (a negator or "except"
+    earlier in its clause, "we are not in network with UnityRx", or a denial just after it,
+    "the pool is not included"), and the keys of the lists that give it as a value
+    ("utilities tenant paid: water")."""
+    excluded: list[bool] = []
+    keys: set[str] = set()
+    for text in ev.texts:
+        for line in text.splitlines():
+            for m in re.finditer(rf"\b{re.escape(word)}\b", line, re.IGNORECASE):
+                lead = _ITEM_CLAUSE.split(line[: m.start()])[-1]
+                excluded.append(bool(_NEGATOR.search(lead) or _EXCLUDES.search(lead)
+                                     or _DENIED_AFTER.match(line[m.end():])))
+                pair = _PAIR.match(_PAIR_SPLIT.split(line[: m.start()])[-1] + line[m.start():])
+                if pair and word in pair.group(2).lower():
+                    keys.add(pair.group(1).lower())
+    return excluded, keys
+
+
+def _excluded_items(claim: str, ev: _Evidence) -> list[str]:
+    """The items of an enumeration (three or more) the texts name only to exclude them ("We
+    are not in network with UnityRx" beside the plans taken), or give only in another list
+    than the one the other items share ("utilities tenant paid: water" beside "hoa includes:
+    trash"), where the claim lists them with the others, undenied."""
+    out: list[str] = []
+    for items in _enumerated_items(claim):
+        found = {w: _mentions(w, ev) for w in dict.fromkeys(items)}
+        lists = Counter(k for _, keys in found.values() for k in keys)
+        shared = {k for k, n in lists.items() if n >= _PARTS}  # the others' list
+        for w, (excluded, keys) in found.items():
+            at = claim.lower().find(w)
+            if at < 0 or _NEGATOR.search(_ITEM_CLAUSE.split(claim[:at])[-1]) or not excluded:
+                continue
+            others = [o for o in found if o != w and not all(found[o][0] or [True])]
+            apart = bool(keys) and bool(shared) and not keys & shared
+            if len(others) >= _PARTS and (all(excluded) or apart):
+                out.append(w)
+    return out
+
+
+# A charge said to be none ("tax-free", "free of charge", "at no extra cost"), and the words
+# by which a context says something costs nothing.
+_EXEMPT = re.compile(r"\b(?:(?:tax|fee|penalty|commission|interest|duty|charge|cost|rent)[- ]free|"
+                     r"free of (?:any )?(?:charges?|tax|taxes|costs?|fees?)|for free|"
+                     r"at no (?:extra |additional )?(?:cost|charge)|without (?:any )?(?:charge|fee|cost)s?)\b",
+                     re.IGNORECASE)
+_COSTS_NOTHING = re.compile(r"\b(?:free|complimentary|waive[ds]?|exempt|included|includes?|inclusive|"
+                            r"no (?:extra |additional )?(?:charge|cost|fee)s?|without charge|at no)\b|"
+                            r"(?<![\d.,])0(?:\.0+)?(?![\d.,])", re.IGNORECASE)
+
+
+# "From 1 December you can leave for free": a charge that runs out (a fee per remaining
+# month, a term's end) is none from then on, worked out, not stated.
+_FROM_THEN = re.compile(r"\b(?:from|after|once|beyond|past)\b[^,;.!?]*$", re.IGNORECASE)
+
+
+def _unsaid_exemption(claim: str, ev: _Evidence) -> str:
+    """A claim that something costs nothing ("paid out tax-free", "parking is free of charge")
+    where no text says anything is free, waived, included or zero: the context's silence
+    on a charge (or its "seek advice on the tax treatment") grants no exemption."""
+    m = _EXEMPT.search(claim)
+    if m is None or _negated_before(claim, m.start()) or _CONDITIONAL.search(claim[: m.start()]) or any(
+            _COSTS_NOTHING.search(t) for t in ev.texts) or _FROM_THEN.search(claim[: m.start()]):
+        return ""
+    return m.group(0)
+
+
 # Numbered steps written inline: "1) fill in the form, 2) upload …, and 3) attend …".
 _STEP_MARK = re.compile(r"(?:^|\s)\(?\d{1,2}[).]\s+")
 _STEP_END = re.compile(r",?\s+and\s*$|[,;.]\s*$")
@@ -1615,7 +1689,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _not_the_extreme(claim.text, ev)
-                                                         or _role_swap(claim.text, ev))
+                                                         or _role_swap(claim.text, ev)
+                                                         or _miscounted(claim.text, ev)
+                                                         or _parent_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
             claim.found["bound"] = 1.0
             claim.logit += _BOUND
@@ -1692,6 +1768,16 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # worst claim's log-odds stay as the head's other features were fitted on.
         claim.found["offered"] = len(invented)
         claim.why.append(f"offers {', '.join(invented[:3])}, which the context never names")
+    exempt = _unsaid_exemption(claim.text, ev)
+    if exempt:
+        # Staged in the head like ``offered``.
+        claim.found["offered"] = claim.found.get("offered", 0.0) + 1
+        claim.why.append(f'"{exempt}", which no text says of any charge')
+    excluded = _excluded_items(claim.text, ev)
+    if excluded:
+        # Staged in the head like ``offered``.
+        claim.found["offered"] = claim.found.get("offered", 0.0) + len(excluded)
+        claim.why.append(f"lists {', '.join(excluded[:3])}, which the context excludes or lists apart")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
                                      or _presence_conflict(claim.text, ev) or _misfiled(claim.text, ev)
                                      or (claim.index == 1 and (_both_wrong(claim.text, ev)
@@ -2053,6 +2139,77 @@ def _not_the_extreme(claim: str, ev: _Evidence) -> str:
     return ""
 
 
+# What follows a count: its noun, plural, with at most two words before it ("5 spin
+# classes", "two open orders").
+_COUNTED = re.compile(r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?<!s)s)\b", re.IGNORECASE)
+# Words that count only some of what the records pick out, before the count ("the first
+# 3") or after it ("2 more", "2 spin classes before noon", "3 rooms left under $200"): a
+# subset the records' words cannot tell.
+_SUBSET_BEFORE = re.compile(r"\b(?:other|another|more|additional|further|extra|first|last|next|top|"
+                            r"remaining)\s+$", re.IGNORECASE)
+_RANGE_BEFORE = re.compile(r"\d\s*(?:to|or|-|\u2013)\s*$", re.IGNORECASE)
+# Their sum is no subset: "2 unpaid invoices totalling $1,860.00".
+_TOTALLING = re.compile(r"\b(?:totall?ing|worth|amounting to|adding up to)\s+\S*?\d(?:[\d.,]*\d)?",
+                        re.IGNORECASE)
+_SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|over|below|above|less|"
+                           r"more|other|additional|further|extra|cheaper|within|between|until|left|"
+                           r"remaining|available|still|that|which|who|where|with|without|except|\d)",
+                           re.IGNORECASE)
+
+
+def _miscounted(claim: str, ev: _Evidence) -> str:
+    """The claim counts the records of one list that some of its words pick out ("5 spin
+    classes" of a week's classes, "two ebooks" of the loans), and as many records of that
+    list do not have those words: it counted the whole list, or miscounted. Only words some
+    but not all of the list's records hold pick records out; a count of the whole list
+    ("5 classes") is the number checks'."""
+    # A list is one text's (two searches may overlap), of records that share most of their
+    # keys: an item may give one more ("alarm").
+    lists: list[tuple[frozenset[str], list[_Record]]] = []
+    for text in ev.texts:
+        found: dict[frozenset[str], list[_Record]] = {}
+        for record in dict.fromkeys(_records([text])):
+            mine = frozenset(k for k, _ in record.pairs)
+            keys = next((k for k in found if 2 * len(k & mine) >= max(len(k), len(mine))), mine)
+            found.setdefault(keys, []).append(record)
+        lists += found.items()
+    for q in quantities(claim):
+        at = claim.find(q.text)
+        m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
+        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _SUBSET_AFTER.search(
+                _TOTALLING.sub("", claim[m.start():])):
+            continue
+        wanted = word_stems(m.group(1))
+        noun = m.group(1).split()[-1].lower()
+        if noun in _PERIOD_WORDS or _RANGE_BEFORE.search(claim[:at]):
+            continue  # "5 to 7 business days": a time, no records
+        verdicts = []
+        for keys, records in lists:
+            rows = [word_stems(" ".join(v for _, v in r.pairs)) for r in records]
+            picks = {w for w in wanted if 0 < sum(w in r for r in rows) < len(rows)}
+            # The noun must name the list's records (its key, "class: Spin 45", or a value,
+            # "format: ebook"); and a record that states the count ("mug: blue; qty: 3") is
+            # counted in, not by the records.
+            if len(rows) < _PARTS or stem(noun) not in " ".join(
+                    [*keys, *(v.lower() for r in records for _, v in r.pairs)]):
+                continue
+            # With no word to pick records out, the count is the whole list's, where its key
+            # names the noun ("invoices id") and every other word is each record's or only
+            # outside the records: what the lookup was asked for ("status: unpaid").
+            whole = not picks and stem(noun) in " ".join(keys) and all(
+                all(w in r for r in rows) or (w in ev.text_stems and not any(w in r for r in rows))
+                for w in wanted - word_stems(noun))
+            if not picks and not whole:
+                continue
+            picked = [r for r, row in zip(records, rows, strict=True) if picks <= row]
+            if any(x.value == q.value for r in picked for _, v in r.pairs for x in quantities(v)):
+                continue
+            verdicts.append(len(picked))
+        if verdicts and int(q.value) not in verdicts:
+            return f'"{q.text} {m.group(1)}" where the context lists {verdicts[0]}'
+    return ""
+
+
 def _column_totals(records: Sequence[_Record]) -> list[float]:
     """Each key's total over the records that give it a number, where two or more do:
     "3,611 orders across the three regions" states the orders column's sum, no working
@@ -2117,6 +2274,38 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
                         if k in own and _holds(value, v.quantity, v.readings)), None)
             if other is not mine and key is not None:
                 return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
+    return ""
+
+
+def _parent_swap(claim: str, ev: _Evidence) -> str:
+    """A clause that names one object of the context ("recycling") and gives it the value
+    another object has under the same attribute ("general waste day: Tuesday" beside
+    "recycling day: Thursday"), neither naming the other object nor giving its own value:
+    the nested objects' values swapped. Names and words only; numbers are the number checks'."""
+    held: dict[str, dict[tuple[str, ...], str]] = {}  # attribute -> object's words -> value
+    for text in ev.texts:
+        for line in text.splitlines():
+            for part in _PAIR_SPLIT.split(line):
+                m = _PAIR.match(part)
+                words = _key_words(m.group(1)) if m else []
+                if m and len(words) > 1 and len(m.group(2).split()) <= _ITEM_WORDS and not any(
+                        c.isdigit() for c in m.group(2)):
+                    held.setdefault(words[-1], {})[tuple(words[:-1])] = m.group(2)
+    for part in [p for c in clauses(claim) for p in _ADDED.split(c)]:
+        mine = word_stems(part)
+        for attribute, objects in held.items():
+            if len(objects) < _PARTS or len(set(objects.values())) < len(objects):
+                continue
+            # By its own words: "shift" names both "opening shift" and "closing shift".
+            common = frozenset.intersection(*(word_stems(" ".join(o)) for o in objects))
+            named = [o for o in objects if (word_stems(" ".join(o)) - common) & mine]
+            # A value of the named object's own words ("entity type: meal_plans" beside "meal
+            # type: Dinner") is said in naming it.
+            given = [o for o, value in objects.items() if word_stems(value) and word_stems(value) <= mine
+                     and not word_stems(value) & word_stems(" ".join(k for n in named for k in n))]
+            if len(named) == 1 and len(given) == 1 and named != given:
+                return (f'{objects[given[0]]} is the {" ".join(given[0])} {attribute}, '
+                        f'not the {" ".join(named[0])} one ({objects[named[0]]})')
     return ""
 
 
@@ -2966,6 +3155,48 @@ _DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and
                    r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred)\b")
 
 
+# A lookup's result reported as nothing ("No interaction was found", "the check found no
+# open recalls", "there are no allergens listed"): the words after "no", then a reporting
+# verb in the same clause, or the verb first.
+_REPORTED = r"(?:found|listed|reported|recorded|returned|shown|showing|shows?|flagged|detected|identified)"
+_NONE_FOUND = re.compile(rf"\b(?:no|zero)\s+(?P<a>(?:[a-z][\w-]*\s+){{0,3}}[a-z][\w-]*)"
+                         rf"[^,;:.!?\u2014\u2013]*?\b{_REPORTED}\b|"
+                         rf"\b{_REPORTED}\s+(?:no|zero)\s+(?P<b>(?:[a-z][\w-]*\s+){{0,3}}[a-z][\w-]*)\b",
+                         re.IGNORECASE)
+# A narrower thing than the lookup's ("no flights with seats left", "no rooms under $200"):
+# what it returned may all be outside it.
+_NARROWER = re.compile(r"\b(?:available|left|remaining|with|without|under|over|cheaper|before|after|"
+                       r"that|which|within|\d)", re.IGNORECASE)
+
+
+def _none_found(claims: Sequence[_Claim], calls: Sequence[ToolCall], outputs: Sequence[str]) -> None:
+    """A claim that a lookup found none of a thing, where the lookup of it (the thing in its
+    name, "check_interaction", or a key of its output, "allergens") returned one: a record
+    beyond the arguments it was given, with no nil, zero or no among its values to read it by
+    ("severity: major" is an interaction found)."""
+    for claim in claims:
+        m = _NONE_FOUND.search(claim.text)
+        if m is None or _CONDITIONAL.search(claim.text[: m.start()]) or _NARROWER.search(m.group(0)):
+            continue
+        wanted = word_stems(m.group("a") or m.group("b"))
+        for call, text in zip(calls, outputs, strict=True):
+            pairs = [(k.lower(), v.strip()) for line in text.splitlines()
+                     for part in _PAIR_SPLIT.split(line) if (mp := _PAIR.match(part)) for k, v in [mp.groups()]]
+            given = {str(v).lower() for v in call.args.values()}
+            values = [(k, v) for k, v in pairs if v.lower() not in given and not k.endswith("count")]
+            if not call.success or not _READ_CALL.match(call.name) or not values or any(
+                    _nothing(v, word_stems(k)) or v.lower() in _YES_NO or v == _NULL for k, v in values):
+                continue
+            named = wanted & word_stems(" ".join(_key_words(call.name)))
+            keyed = [k for k, _ in values if wanted & word_stems(k)]
+            if named or keyed:
+                claim.found["negation"] = 1.0
+                claim.logit += _CONTRADICTION
+                claim.why.append(f'"{_short(m.group(0), 8)}" where {call.name} returned '
+                                 f'"{_short("; ".join(": ".join(p) for p in values[:2]), 8)}"')
+                break
+
+
 def hallucination_evidence(case: RunCase, embed: Embed,
                            read: tuple[list[str], list[_Claim], list[str]] | None = None) -> Evidence:
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
@@ -3013,6 +3244,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
                 claim.why.append(f'"{done.group(0)}", but every call only read or failed')
     _unlisted_items(claims, evidence)
+    _none_found(claims, case.tools_called, outputs)
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
     ev.flag("rule", min(max(worst.logit, -5.0), 10.0), note if worst.why else "")
