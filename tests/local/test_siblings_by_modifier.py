@@ -70,6 +70,15 @@ def test_another_tool_of_the_same_kind_is_a_sibling(embed: Embed) -> None:
     assert task_understanding_evidence(right, embed).features["substitute"] == 0.0
 
 
+def test_a_nationality_with_its_country_named_is_no_other_language(embed: Embed) -> None:
+    # "Swedish" and "Norwegian" name the sides of a trade here, not languages.
+    asked = "Our Swedish firm ships furniture to customers in Norway. Who pays the import VAT?"
+    sides = case(asked, "Your exports leave Sweden VAT-free; the Norwegian customer pays 25% import VAT.")
+    language = case("Which Swedish course suits a beginner?", "Start with Norwegian A1, twice a week.")
+    assert task_understanding_evidence(sides, embed).features["substitute"] == 0.0
+    assert task_understanding_evidence(language, embed).features["substitute"] == 1.0
+
+
 def test_another_persons_record_is_another_task(embed: Embed) -> None:
     asked = "What grade did my son Leo get on the maths test?"
     wrong = case(asked, "The maths test was marked 14/20.",

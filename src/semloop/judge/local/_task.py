@@ -1434,6 +1434,25 @@ _SIBLINGS = tuple(
 )
 
 
+# A language named after a country is also that country's adjective ("a Swedish company",
+# "on the Norwegian side"): where a text names the country, the word may be about the place
+# it names, so it is neither missing from that text nor new to it.
+_COUNTRY_OF = {"english": "england", "spanish": "spain", "french": "france", "german": "germany",
+               "italian": "italy", "portuguese": "portugal", "dutch": "netherlands holland",
+               "polish": "poland", "russian": "russia", "chinese": "china", "japanese": "japan",
+               "korean": "korea", "turkish": "turkey türkiye", "greek": "greece", "swedish": "sweden",
+               "norwegian": "norway", "danish": "denmark", "finnish": "finland",
+               "ukrainian": "ukraine", "vietnamese": "vietnam"}
+_COUNTRY = {name: re.compile(rf"\b(?:{'|'.join(places.split())})\b", re.IGNORECASE)
+            for name, places in _COUNTRY_OF.items()}
+
+
+def _names_member(name: str, rx: re.Pattern[str], text: str) -> bool:
+    """The text names the member, or, for a language, the country it is named after."""
+    country = _COUNTRY.get(name)
+    return bool(rx.search(text) or (country and country.search(text)))
+
+
 def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
     """A member of a closed set asked about and missing from the answer, which names
     another member of the same set that the request does not, or, for the user's own
@@ -1441,8 +1460,10 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
     asked = _asked_text(case.input)
     for kind in _SIBLING_SETS:
         groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
-        wanted = [name for name, rx in groups if rx.search(asked) and not rx.search(case.output)]
-        given = [name for name, rx in groups if rx.search(case.output) and not rx.search(case.input)]
+        wanted = [name for name, rx in groups
+                  if rx.search(asked) and not _names_member(name, rx, case.output)]
+        given = [name for name, rx in groups
+                 if rx.search(case.output) and not _names_member(name, rx, case.input)]
         if wanted and given:
             return wanted[0], given[0]
         # The user's own member ("my cat") never named, the answer on another the request
