@@ -75,6 +75,12 @@ _INBOX = "Archive the six signed contracts in my inbox."
      case("Make slugify() keep digits and check its tests pass.",
           "slugify() keeps digits now; one test still fails (test_unicode), which is a separate issue.",
           call("edit_file", {"path": "text.py"}, "ok"), _TESTS)),
+    # Asked of each of a counted set, the answer lists fewer of them.
+    ("parts_missing",
+     case("Quote the annual premium for all four cover levels.",
+          "Annual premiums:\n- Basic: 210\n- Standard: 340\n\nThe others scale up similarly."),
+     case("Quote the annual premium for all four cover levels.",
+          "Annual premiums:\n- Basic: 210\n- Standard: 340\n- Plus: 455\n- Premier: 610")),
 ])
 def test_dropped_parts(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
     assert task_completion_evidence(wrong, embed).features[feature] >= 1.0

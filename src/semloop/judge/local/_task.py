@@ -32,6 +32,7 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    _WORD_NUMBERS,
     _words,
     clauses,
     clock_times,
@@ -983,6 +984,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     """What the run's calls did otherwise than asked, whatever the answer says: each says how."""
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
+    short = _listed_fewer(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -990,7 +992,28 @@ def _acts_undone(case: RunCase) -> list[str]:
         (claimed, f'no call did what the answer claims: "{_short(claimed or "")}"'),
         (example, f'asked "{_short(example or "", 8)}", it gives only an example, never the amount'),
         (looked, f'asked to {_written(looked or "", case.input)}, the run only looked things up'),
+        (short, f'asked of each of {short[0]}, the answer lists {short[1]}' if short else ""),
     ) if cond]
+
+
+# A set the request counts and asks of each ("each of the four packages", "compare these
+# three", "all five branches"), and the answer's list items, bulleted or numbered.
+_COUNTED_SET = re.compile(r"\b(?:each of|all|these|those)\s+(?:the\s+)?(\d{1,2}|two|three|four|five|six|"
+                          r"seven|eight|nine|ten|eleven|twelve)\b", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S", re.MULTILINE)
+
+
+def _listed_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request counts the items it asks about, and the answer lists some of them, one a
+    line, and stops short of that count (two packages of four priced, two homes of three
+    compared): (counted, listed)."""
+    m = _COUNTED_SET.search(case.input)
+    if m is None:
+        return None
+    word = m.group(1).lower()
+    counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
+    listed = len(_LIST_ITEM.findall(case.output))
+    return (counted, listed) if 2 <= listed < counted else None
 
 
 def _flag_undone(ev: Evidence, undone: list[str]) -> None:
