@@ -3205,7 +3205,9 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     texts, claims, pieces = read or _read(case)
     ev = Evidence()
     # A hedge or a refusal asserts nothing; a greeting or advice neither hedges nor asserts.
-    ev.flag("hedged_share", sum(_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
+    # The share keeps the head's fitted reading (a norm's word hedges): a norm's figure is
+    # checked as a claim (``_asserted``) but moves no run's share past what the head learnt.
+    ev.flag("hedged_share", sum(is_hedged(p) or is_refusal(p) for p in pieces) / max(len(pieces), 1))
     if not claims or not texts:
         return ev
     # A yes-no question the user asks ("Is Volvo a Norwegian company?") states nothing: a
