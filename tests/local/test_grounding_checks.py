@@ -298,6 +298,14 @@ def test_an_offered_item_the_context_never_names_is_invented(embed: Embed) -> No
     assert found(embed, "is linen extra?", "Linen is free for guests, free of charge.", hostel)["offered"] == 0
 
 
+def test_a_clause_after_including_offers_no_item(embed: Embed) -> None:
+    vault = "Locker rental: agents never disclose who rents a locker or what it holds."
+    said = "I can't tell you anything about that locker, including whether anyone rents it."
+    assert found(embed, "who has locker 12?", said, vault).get("offered", 0) == 0
+    listed = "Your locker rental includes a padlock and whether it's insured."
+    assert found(embed, "what do i get?", listed, vault)["offered"] >= 1
+
+
 def test_a_rule_made_universal_where_the_context_limits_it_widens_its_scope(embed: Embed) -> None:
     pool = "Lap swimming is allowed in lanes 1 to 4 only; lanes 5 and 6 are reserved for classes."
     assert found(embed, "which lanes?", "Lap swimming is allowed in every lane of the pool.", pool)["scope"] == 1

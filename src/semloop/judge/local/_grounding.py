@@ -956,8 +956,10 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
 _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|offers?|provides?|"
                     r"features?|equipped with|"
                     r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
-_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|because|since|which|if|when|as)\s",
-                        re.IGNORECASE)
+# A clause ends the items, and one that opens them offers none: "can't share anything,
+# including whether an account exists".
+_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
+                        r"whether|what|how|who|where|why)\s", re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
 _ADVERB = re.compile(r"[a-z]{3,}ly", re.IGNORECASE)  # "mostly", "mainly", "largely"
