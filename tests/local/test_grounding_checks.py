@@ -306,6 +306,16 @@ def test_a_clause_after_including_offers_no_item(embed: Embed) -> None:
     assert found(embed, "what do i get?", listed, vault)["offered"] >= 1
 
 
+def test_a_share_of_an_amount_the_claim_states_is_no_slip_of_it(embed: Embed) -> None:
+    tiers = "Agency commission: 10% on the first $600 of each booking, 5% above $600."
+    # A tenth of $600 is one digit from it, but worked out here, not copied wrong.
+    worked = ("On a $1,000 booking the commission is $80: 10% on the first $600 ($60) "
+              "plus 5% on the remaining $400 ($20).")
+    assert found(embed, "commission on a $1,000 booking?", worked, tiers)["numbers"] == 0
+    slipped = "The commission is 10% on the first $60 of each booking."
+    assert found(embed, "commission?", slipped, tiers)["numbers"] == 1
+
+
 def test_a_rule_made_universal_where_the_context_limits_it_widens_its_scope(embed: Embed) -> None:
     pool = "Lap swimming is allowed in lanes 1 to 4 only; lanes 5 and 6 are reserved for classes."
     assert found(embed, "which lanes?", "Lap swimming is allowed in every lane of the pool.", pool)["scope"] == 1

@@ -1481,6 +1481,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # states from the evidence is its own working, whatever its wording.
     given = [c for c in stated if number_supported(c, ev.direct)]
     own = derived_values(given) if len(given) > 1 else []
+    # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
+    # out, though a tenth of the amount is one digit from it (see _miscopied).
+    shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")
     # "Riverside Park with 14 bikes in total" (bikes 11, e-bikes 3): a result worked out
     # from the values of the one record the claim names is no slip of one of them.
     named = _named_records(claim, ev)
@@ -1507,7 +1510,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                or number_supported(q, mine)
+                or number_supported(q, mine) or number_supported(q, shares)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
