@@ -316,6 +316,14 @@ def test_a_share_of_an_amount_the_claim_states_is_no_slip_of_it(embed: Embed) ->
     assert found(embed, "commission?", slipped, tiers)["numbers"] == 1
 
 
+def test_due_to_before_a_verb_schedules_and_gives_no_cause(embed: Embed) -> None:
+    permit = {"permit": "parking", "status": "approved", "start": "2026-09-01"}
+    scheduled = "Your parking permit is due to start on 1 September, once it is printed and posted."
+    assert found(embed, "when does my permit start?", scheduled, tool=permit).get("cause", 0) == 0
+    caused = "Your parking permit starts on 1 September due to a backlog at the printing office."
+    assert found(embed, "when does my permit start?", caused, tool=permit)["cause"] == 1
+
+
 def test_a_rule_made_universal_where_the_context_limits_it_widens_its_scope(embed: Embed) -> None:
     pool = "Lap swimming is allowed in lanes 1 to 4 only; lanes 5 and 6 are reserved for classes."
     assert found(embed, "which lanes?", "Lap swimming is allowed in every lane of the pool.", pool)["scope"] == 1

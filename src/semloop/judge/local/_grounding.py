@@ -1216,7 +1216,10 @@ def _widened(claim: str, restated: str) -> str:
 
 # A cause the answer gives ("because the tariff increased", "caused by a GC pause"): the
 # clause after the connective, to the end of the sentence. "Since" before a date is when.
-_CAUSE = re.compile(r"\b(?:because(?: of)?|due to|caused by|as a result of|owing to|"
+# "due to" before a verb ("due to be sent out on 12 May", "due to arrive Friday") schedules;
+# it gives no cause.
+_CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart|land|start|begin|end|"
+                    r"finish|open|close|reopen|expire|renew|ship|launch|resume|return)\b)|caused by|as a result of|owing to|"
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
                     # A fronted cause ends where the main clause starts: "Since X, we Y".
