@@ -324,6 +324,17 @@ def test_due_to_before_a_verb_schedules_and_gives_no_cause(embed: Embed) -> None
     assert found(embed, "when does my permit start?", caused, tool=permit)["cause"] == 1
 
 
+def test_a_result_stated_apart_from_its_shown_working_is_supported(embed: Embed) -> None:
+    bill = {"rent": 950.0, "charges": {"water": 42.5, "heating": 61.3}, "deposit_held": 300.0}
+    shown = ("You owe 753.80 EUR this month. That's 1,053.80 EUR due (rent 950.00 EUR, water "
+             "42.50 EUR, heating 61.30 EUR) less the 300.00 EUR deposit.")
+    assert found(embed, "what do i owe?", shown, tool=bill)["numbers"] == 0
+    # Working from a total its own parts do not make up supports nothing.
+    wrong = ("You owe 763.80 EUR this month. That's 1,063.80 EUR due (rent 950.00 EUR, water "
+             "42.50 EUR, heating 61.30 EUR) less the 300.00 EUR deposit.")
+    assert found(embed, "what do i owe?", wrong, tool=bill)["numbers"] >= 1
+
+
 def test_a_rule_made_universal_where_the_context_limits_it_widens_its_scope(embed: Embed) -> None:
     pool = "Lap swimming is allowed in lanes 1 to 4 only; lanes 5 and 6 are reserved for classes."
     assert found(embed, "which lanes?", "Lap swimming is allowed in every lane of the pool.", pool)["scope"] == 1
