@@ -298,6 +298,43 @@ def test_an_offered_item_the_context_never_names_is_invented(embed: Embed) -> No
     assert found(embed, "is linen extra?", "Linen is free for guests, free of charge.", hostel)["offered"] == 0
 
 
+def test_a_clause_after_including_offers_no_item(embed: Embed) -> None:
+    vault = "Locker rental: agents never disclose who rents a locker or what it holds."
+    said = "I can't tell you anything about that locker, including whether anyone rents it."
+    assert found(embed, "who has locker 12?", said, vault).get("offered", 0) == 0
+    listed = "Your locker rental includes a padlock and whether it's insured."
+    assert found(embed, "what do i get?", listed, vault)["offered"] >= 1
+
+
+def test_a_share_of_an_amount_the_claim_states_is_no_slip_of_it(embed: Embed) -> None:
+    tiers = "Agency commission: 10% on the first $600 of each booking, 5% above $600."
+    # A tenth of $600 is one digit from it, but worked out here, not copied wrong.
+    worked = ("On a $1,000 booking the commission is $80: 10% on the first $600 ($60) "
+              "plus 5% on the remaining $400 ($20).")
+    assert found(embed, "commission on a $1,000 booking?", worked, tiers)["numbers"] == 0
+    slipped = "The commission is 10% on the first $60 of each booking."
+    assert found(embed, "commission?", slipped, tiers)["numbers"] == 1
+
+
+def test_due_to_before_a_verb_schedules_and_gives_no_cause(embed: Embed) -> None:
+    permit = {"permit": "parking", "status": "approved", "start": "2026-09-01"}
+    scheduled = "Your parking permit is due to start on 1 September, once it is printed and posted."
+    assert found(embed, "when does my permit start?", scheduled, tool=permit).get("cause", 0) == 0
+    caused = "Your parking permit starts on 1 September due to a backlog at the printing office."
+    assert found(embed, "when does my permit start?", caused, tool=permit)["cause"] == 1
+
+
+def test_a_result_stated_apart_from_its_shown_working_is_supported(embed: Embed) -> None:
+    bill = {"rent": 950.0, "charges": {"water": 42.5, "heating": 61.3}, "deposit_held": 300.0}
+    shown = ("You owe 753.80 EUR this month. That's 1,053.80 EUR due (rent 950.00 EUR, water "
+             "42.50 EUR, heating 61.30 EUR) less the 300.00 EUR deposit.")
+    assert found(embed, "what do i owe?", shown, tool=bill)["numbers"] == 0
+    # Working from a total its own parts do not make up supports nothing.
+    wrong = ("You owe 763.80 EUR this month. That's 1,063.80 EUR due (rent 950.00 EUR, water "
+             "42.50 EUR, heating 61.30 EUR) less the 300.00 EUR deposit.")
+    assert found(embed, "what do i owe?", wrong, tool=bill)["numbers"] >= 1
+
+
 def test_a_rule_made_universal_where_the_context_limits_it_widens_its_scope(embed: Embed) -> None:
     pool = "Lap swimming is allowed in lanes 1 to 4 only; lanes 5 and 6 are reserved for classes."
     assert found(embed, "which lanes?", "Lap swimming is allowed in every lane of the pool.", pool)["scope"] == 1

@@ -213,6 +213,7 @@ class _Evidence:
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
     totals: list[float] = field(default_factory=list)  # see _column_totals
+    shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
@@ -403,7 +404,8 @@ class _Evidence:
     def add_operands(self, claims: Iterable[str]) -> None:
         """Numbers the answer states that the evidence supports may feed its next step of
         arithmetic (£500 x 1.268 = $634, then $634 + $15 fee = $649)."""
-        stated = [(q, self.rates(c)) for c in claims for q in quantities(c)]
+        said = list(claims)
+        stated = [(q, self.rates(c)) for c in said for q in quantities(c)]
         extra: list[Quantity] = []
         # Twice: a result worked out from an answer's own worked-out number (10% of 4.6 kg
         # is 0.46 kg, so the target is 4.1 kg) is one more step.
@@ -419,6 +421,45 @@ class _Evidence:
             # The answer's own supported numbers first, as operands of its next step.
             self.values = sorted(derived_values([*extra, *self.found]) + list(total.values())
                                  + [q.value for q in self.date_parts])
+        self.shown = sorted(_shown(said, self.values))
+
+
+# "£1,134.50 in deductions (income tax £640.20, pension £494.30)": a total the answer
+# itemises in brackets just after it. "£4,200.00 gross minus £1,134.50": a step it spells out.
+_ITEMISED = re.compile(r"^[^\d()]{0,30}\(([^()]*)\)")
+_STEP = re.compile(r"^\s*(?:[a-z]+\s+){0,2}(minus|less|plus|[-\u2212+])\s+(?:the\s+|your\s+|a\s+)?$",
+                   re.IGNORECASE)
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def _shown(claims: Sequence[str], values: Sequence[float]) -> list[float]:
+    """The results whose working the answer shows, from operands the evidence supports (in
+    ``values``): the sum of the parts it itemises, one number plus or minus the next. A result
+    stated apart from its working ("Your take-home is £3,065.50. That's £4,200 minus …") is
+    then supported wherever the answer states it."""
+    out: list[float] = []
+    for claim in claims:
+        placed: list[tuple[Quantity, int, int]] = []
+        at = 0
+        for q in quantities(claim):
+            start = claim.find(q.text, at)
+            if start < 0:
+                continue
+            at = start + len(q.text)
+            placed.append((q, start, at))
+        for q, _, end in placed:
+            m = _ITEMISED.match(claim[end:])
+            parts = quantities(m.group(1)) if m else []
+            if len(parts) > 1 and all(p.unit in (q.unit, "") and number_supported(p, values) for p in parts) \
+                    and number_supported(q, [sum(p.value for p in parts)]):
+                out.append(q.value)
+        # A step's operands stand outside the brackets that itemise one of them.
+        outside = [x for x in placed if claim[: x[1]].count("(") == claim[: x[1]].count(")")]
+        for (a, _, end), (b, start, _) in itertools.pairwise(outside):
+            step = _STEP.match(_BRACKETED.sub(" ", claim[end:start]))
+            if step and a.unit == b.unit and all(number_supported(x, values) or x.value in out for x in (a, b)):
+                out.append(a.value + b.value if step.group(1).lower() in ("plus", "+") else a.value - b.value)
+    return out
 
 
 def _value_units(texts: Iterable[str]) -> dict[float, frozenset[str]]:
@@ -956,8 +997,10 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
 _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|offers?|provides?|"
                     r"features?|equipped with|"
                     r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
-_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|because|since|which|if|when|as)\s",
-                        re.IGNORECASE)
+# A clause ends the items, and one that opens them offers none: "can't share anything,
+# including whether an account exists".
+_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
+                        r"whether|what|how|who|where|why)\s", re.IGNORECASE)
 _ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
 _ADVERB = re.compile(r"[a-z]{3,}ly", re.IGNORECASE)  # "mostly", "mainly", "largely"
@@ -1214,7 +1257,10 @@ def _widened(claim: str, restated: str) -> str:
 
 # A cause the answer gives ("because the tariff increased", "caused by a GC pause"): the
 # clause after the connective, to the end of the sentence. "Since" before a date is when.
-_CAUSE = re.compile(r"\b(?:because(?: of)?|due to|caused by|as a result of|owing to|"
+# "due to" before a verb ("due to be sent out on 12 May", "due to arrive Friday") schedules;
+# it gives no cause.
+_CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart|land|start|begin|end|"
+                    r"finish|open|close|reopen|expire|renew|ship|launch|resume|return)\b)|caused by|as a result of|owing to|"
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
                     # A fronted cause ends where the main clause starts: "Since X, we Y".
@@ -1479,6 +1525,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # states from the evidence is its own working, whatever its wording.
     given = [c for c in stated if number_supported(c, ev.direct)]
     own = derived_values(given) if len(given) > 1 else []
+    # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
+    # out, though a tenth of the amount is one digit from it (see _miscopied).
+    shares = sorted(x.value * p.value / 100 for p in given if p.unit == "%" for x in given if x.unit != "%")
     # "Riverside Park with 14 bikes in total" (bikes 11, e-bikes 3): a result worked out
     # from the values of the one record the claim names is no slip of one of them.
     named = _named_records(claim, ev)
@@ -1486,7 +1535,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                           ) if arithmetic and len(named) == 1 else []
     for q in stated:
         supported = (number_supported(q, ev.direct) or number_supported(q, rates)
-                     or number_supported(q, ev.totals)
+                     or number_supported(q, ev.totals) or number_supported(q, ev.shown)
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or (q.text in in_range and q.value in hours)
@@ -1505,7 +1554,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                or number_supported(q, mine)
+                or number_supported(q, mine) or number_supported(q, shares)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
