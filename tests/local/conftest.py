@@ -32,15 +32,17 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def found(embed: Embed, question: str, answer: str, context: str = "", tool: object = "",
-          calls: tuple[ToolCall, ...] = ()) -> dict[str, float]:
+def found(embed: Embed, question: str, answer: str, context: str | tuple[str, ...] = "",
+          tool: object = "", calls: tuple[ToolCall, ...] = ()) -> dict[str, float]:
     """What HALLUCINATION's checks find in one answer (the evidence its head weighs): over a
-    document, one tool's output (text as given, anything else as its JSON), or calls."""
+    document (or several passages), one tool's output (text as given, anything else as its
+    JSON), or calls."""
     if tool != "":
         output = tool if isinstance(tool, str) else json.dumps(tool)
         calls = (ToolCall(name="lookup", args={}, output=output, success=True), *calls)
+    docs = (context,) if isinstance(context, str) else context
     case = RunCase(id="check", input=question, output=answer,
-                   context=(context,) if context else (), tools_called=calls)
+                   context=tuple(d for d in docs if d), tools_called=calls)
     return hallucination_evidence(case, embed).features
 
 
