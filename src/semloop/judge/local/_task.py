@@ -454,12 +454,12 @@ def _act_parts(request: str) -> list[str]:
     ("Turn off X and tell me Y"; "I am wanting to extend X. Also please tell me Y")."""
     clauses = [c.strip(" ,.?!") for piece in _CLAUSE_SPLIT.split(request) for c in _joined_acts(piece)
                if c.strip(" ,.?!")]
-    acting = [c for c in clauses if _opens_on_act(c) or _imperative(c)]
+    acting = [c for c in clauses if _opens_on_act(c) or _imperative(c) or _opens_on_verb(c)]
     asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
     return asking if len(asking) >= 2 and acting else []
 
 
-_JOINS = re.compile(r"(?<=:)\s+|,?\s+and\s+(?=\w)", re.IGNORECASE)
+_JOINS = re.compile(r"(?<=:)\s+|,?\s+and\s+(?=\w)|,\s+then\s+(?=\w)", re.IGNORECASE)
 
 
 def _joined_acts(clause: str) -> list[str]:
@@ -468,7 +468,7 @@ def _joined_acts(clause: str) -> list[str]:
     the red and blue shirts" or "my phone and charge cable" is one."""
     pieces, start = [], 0
     for m in _JOINS.finditer(clause):
-        if _imperative(clause[m.end():]):
+        if _imperative(clause[m.end():]) or _opens_on_verb(clause[m.end():]):
             pieces.append(clause[start:m.start()])
             start = m.end()
     return [*pieces, clause[start:]]
@@ -480,6 +480,29 @@ def _imperative(clause: str, leads: re.Pattern[str] = _ACT_LEAD) -> str | None:
     lead = leads.match(clause)
     m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
     return stem(m.group(1).lower()) if m and stem(m.group(1).lower()) in _IMPERATIVE_VERBS else None
+
+
+# Words that open a clause on something other than a verb: question words, auxiliaries,
+# pronouns, joins and greetings ("Sorry the app…", "Because my card…"); "keep it short"
+# says how, and asks no act.
+_NOT_VERBS = frozenset("""what which who whose when where why how is are was were be am do does did have has had
+    can could would will shall should may might must i you he she it we they this that these those there here
+    and or but so if for with from to in on at by of as about after before since until because while per via
+    like not also just only all both each every no yes hi hello hey dear sorry thanks thank ok okay please
+    today tomorrow yesterday now then my our your the a an keep""".split())  # noqa: SIM905
+
+
+def _opens_on_verb(clause: str) -> bool:
+    """The clause opens on a verb outside the lists, told by its shape: a word that is
+    none of the closed words above, nor a participle, with an object after it ("Rename
+    the function", "Pull all open invoices", "export them"). A request's own words for an
+    act are open-ended; its parts are still the clauses it opens with one. A verb of
+    looking ("check it and correct it") asks no act of its own."""
+    lead = _ACT_LEAD.match(clause)
+    m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
+    word = m.group(1).lower() if m else ""
+    return len(word) >= 3 and word not in _NOT_VERBS and stem(word) not in _READ_VERBS \
+        and not re.search(r"(?:ing|ed|ly|(?<!s)s)$", word)
 
 
 def _opens_on_act(clause: str) -> bool:
@@ -984,7 +1007,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     """What the run's calls did otherwise than asked, whatever the answer says: each says how."""
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
-    short = _listed_fewer(case)
+    short, outline = _listed_fewer(case), _outlined_only(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -993,7 +1016,40 @@ def _acts_undone(case: RunCase) -> list[str]:
         (example, f'asked "{_short(example or "", 8)}", it gives only an example, never the amount'),
         (looked, f'asked to {_written(looked or "", case.input)}, the run only looked things up'),
         (short, f'asked of each of {short[0]}, the answer lists {short[1]}' if short else ""),
+        (outline, f'asked to {outline}, the answer says what it should hold and never gives it'),
     ) if cond]
+
+
+# A text the request asks the agent to write ("Draft the declination letter", "write a
+# notice to tenants"), and the answer's lead into it ("Here's the notice:", "Dear residents,").
+_WRITE_ASKED = re.compile(r"(?:^|[.!?]\s+|\b(?:please|can you|could you|would you|and|then)\s+)"
+                          r"(write|draft|compose|redraft|rewrite|prepare)\s+(?:me\s+|us\s+)?(?:a|an|the|my|our|this|that|"
+                          r"some|up)\b", re.IGNORECASE)
+_TEXT_LEAD = re.compile(r"^.{0,80}:\s*$|^(?:dear|hi|hello|to whom)\b[^\n]{0,60},?\s*$|^subject:", re.IGNORECASE | re.MULTILINE)
+# What a text should hold, said in place of it: "The letter should include: (1) …".
+_SHOULD_HOLD = re.compile(r"\b(?:should|must|needs? to|could|would|will need to) (?:\w+ )?(?:include|mention|contain|"
+                          r"state|cover|say|explain|reference|list|outline|note|have)\b|\bworks? best\b",
+                          re.IGNORECASE)
+
+
+def _drafted(case: RunCase) -> str:
+    """The text the answer hands in when the request asks for one written: what follows its
+    lead line ("Here's the notice:" or a salutation). Its lines speak to its own readers
+    ("Call the office on …"), not to the user; ``""`` when there is none."""
+    if not _WRITE_ASKED.search(case.input):
+        return ""
+    lead = _TEXT_LEAD.search(case.output)
+    return case.output[lead.start():] if lead else ""
+
+
+def _outlined_only(case: RunCase) -> str | None:
+    """Asked to write a text, the answer only says what the text should hold ("should
+    include …, should mention …") and hands in no text: the act asked, as the request says it."""
+    m = _WRITE_ASKED.search(case.input)
+    # A refusal is no outline in place of the text; "coverage is declined" in it may be.
+    if m is None or _drafted(case) or _NOT_HANDED.search(case.output) or "?" in case.output:
+        return None
+    return m.group(1).lower() if _SHOULD_HOLD.search(_prose(case.output)) else None
 
 
 # A set the request counts and asks of each ("each of the four packages", "compare these
@@ -1092,7 +1148,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     action = _asks_action(case.input) and not acted
     plan = next((s for s in run.sentences if _PLAN.search(s)), None)
     ev.flag("plan", action and plan is not None, f'it lays out a plan and stops: "{_short(plan or "")}"')
-    redirect = next((s for s in run.sentences if _REDIRECT.search(s)), None)
+    drafted = _drafted(case)
+    redirect = next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted), None)
     ev.flag("redirect", action and redirect is not None,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
