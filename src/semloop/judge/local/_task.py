@@ -1007,7 +1007,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     """What the run's calls did otherwise than asked, whatever the answer says: each says how."""
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
-    short, outline = _listed_fewer(case), _outlined_only(case)
+    short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1017,7 +1017,38 @@ def _acts_undone(case: RunCase) -> list[str]:
         (looked, f'asked to {_written(looked or "", case.input)}, the run only looked things up'),
         (short, f'asked of each of {short[0]}, the answer lists {short[1]}' if short else ""),
         (outline, f'asked to {outline}, the answer says what it should hold and never gives it'),
+        (method, f'asked "{_short(method or "", 8)}", it tells the user how to find it and states nothing the run read'),
     ) if cond]
+
+
+# Finding it handed to the user: "You can look up the rate on …", "Run it against the warehouse".
+_FIND_YOURSELF = re.compile(r"\byou(?:'ll|\u2019ll| will)? (?:can|could|may|might|should|want to|need to)\s+(?:\w+\s+)?"
+                            r"(?:look|find|check|get|see|run|use|search|view|access|pull|query|sign|log|visit)\b|"
+                            r"^(?:run|execute|use) (?:it|this|that)\b", re.IGNORECASE)
+
+
+def _method_for_value(case: RunCase) -> str | None:
+    """Asked for a fact ("How much overtime did we pay in November?", "What duty will I
+    pay?"), with a read that answered, the answer tells the user how or where to find it
+    and states nothing the run read and no figure of its own: the method, not the result.
+    The question. A figure or a value read back, then a pointer ("… €61.40. You can also
+    compare rates online"), is the answer; a question back or a failure owned is not this."""
+    if _HOW_TO_ASKED.search(case.input) or "?" in case.output or _ADMITS_FAILURE.search(case.output):
+        return None
+    asked = next((s for s in re.split(r"(?<=[.!?])\s+", case.input) if _ASKS_FACT.match(s)), None)
+    read = [c.output for c in case.tools_called if not _failed(c) and c.output.strip()]
+    prose = _prose(case.output)
+    if asked is None or not read or not any(_FIND_YOURSELF.search(s) for s in split_claims(prose)):
+        return None
+    request = case.input.lower()
+    if set(re.findall(r"\d+", prose)) - set(re.findall(r"\d+", request)):
+        return None
+    values = {v.strip().lower() for out in read for v in _FIELD_VALUE.findall(tool_text(out))}
+    said = prose.lower()
+    return None if any(len(v) >= 3 and v in said and v not in request for v in values) else asked
+
+
+_FIELD_VALUE = re.compile(r"(?:^|; )[^:;\n]*: ([^;\n]+)", re.MULTILINE)  # tool_text's "key: value"
 
 
 # A text the request asks the agent to write ("Draft the declination letter", "write a
