@@ -454,7 +454,7 @@ def _act_parts(request: str) -> list[str]:
     ("Turn off X and tell me Y"; "I am wanting to extend X. Also please tell me Y")."""
     clauses = [c.strip(" ,.?!") for piece in _CLAUSE_SPLIT.split(request) for c in _joined_acts(piece)
                if c.strip(" ,.?!")]
-    acting = [c for c in clauses if _opens_on_act(c) or _imperative(c) or _opens_on_verb(c)]
+    acting = [c for c in clauses if _opens_on_act(c) or _imperative(c) or _verb_by_shape(c)]
     asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
     return asking if len(asking) >= 2 and acting else []
 
@@ -468,7 +468,7 @@ def _joined_acts(clause: str) -> list[str]:
     the red and blue shirts" or "my phone and charge cable" is one."""
     pieces, start = [], 0
     for m in _JOINS.finditer(clause):
-        if _imperative(clause[m.end():]) or _opens_on_verb(clause[m.end():]):
+        if _imperative(clause[m.end():]) or _verb_by_shape(clause[m.end():]):
             pieces.append(clause[start:m.start()])
             start = m.end()
     return [*pieces, clause[start:]]
@@ -484,25 +484,26 @@ def _imperative(clause: str, leads: re.Pattern[str] = _ACT_LEAD) -> str | None:
 
 # Words that open a clause on something other than a verb: question words, auxiliaries,
 # pronouns, joins and greetings ("Sorry the app…", "Because my card…"); "keep it short"
-# says how, and asks no act.
+# says how, and "help me", "tell me" ask for help or words, not an act of their own.
 _NOT_VERBS = frozenset("""what which who whose when where why how is are was were be am do does did have has had
     can could would will shall should may might must i you he she it we they this that these those there here
     and or but so if for with from to in on at by of as about after before since until because while per via
     like not also just only all both each every no yes hi hello hey dear sorry thanks thank ok okay please
-    today tomorrow yesterday now then my our your the a an keep""".split())  # noqa: SIM905
+    today tomorrow yesterday now then my our your the a an keep help tell let explain remind assist show give
+    need want know see try""".split())  # noqa: SIM905
 
 
-def _opens_on_verb(clause: str) -> bool:
+def _verb_by_shape(clause: str) -> str | None:
     """The clause opens on a verb outside the lists, told by its shape: a word that is
     none of the closed words above, nor a participle, with an object after it ("Rename
     the function", "Pull all open invoices", "export them"). A request's own words for an
     act are open-ended; its parts are still the clauses it opens with one. A verb of
-    looking ("check it and correct it") asks no act of its own."""
+    looking ("check it and correct it") asks no act of its own. The verb's stem."""
     lead = _ACT_LEAD.match(clause)
     m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
     word = m.group(1).lower() if m else ""
-    return len(word) >= 3 and word not in _NOT_VERBS and stem(word) not in _READ_VERBS \
-        and not re.search(r"(?:ing|ed|ly|(?<!s)s)$", word)
+    return stem(word) if len(word) >= 3 and word not in _NOT_VERBS and stem(word) not in _READ_VERBS \
+        and not re.search(r"(?:ing|ed|ly|(?<!s)s)$", word) else None
 
 
 def _opens_on_act(clause: str) -> bool:
@@ -986,18 +987,26 @@ def _looked_not_acted(case: RunCase) -> str | None:
     act."""
     asked = _asked_text(case.input)
     opening = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))}
+    # An act found by its shape ("Report the broken streetlight") is named only done
+    # ("reported"): "within 10 days of a report" names the noun. One the answer's own list
+    # may have done ("group my claims by type", "sort them") is no act on the world.
+    shaped = set() if len(_LIST_ITEM.findall(case.output)) >= 2 else \
+        {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))} - opening
     # "app" stems as "apply": a messaging app asks no act.
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
              & _ACTION_VERBS if _asks_action(case.input) else set()) | opening
     verbs -= _DELIVERY_VERBS
     text = _ALL_SET.sub(" ", case.output)
-    if not case.tools_called or not verbs or not _only_looks(case.tools_called) \
+    if not case.tools_called or not verbs | shaped or not _only_looks(case.tools_called) \
             or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
     # "you can submit them online") is not named as done.
     said = " ".join(c for c in split_claims(text) if not _INSTRUCTING.search(c) and not _MAY_BE_DONE.search(c))
-    return None if set().union(*(_alike(v) for v in verbs)) & word_stems(said) else min(verbs)
+    done = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b", said)}
+    if set().union(*(_alike(v) for v in verbs)) & word_stems(said) or shaped & done:
+        return None
+    return min(verbs or shaped)
 
 
 _MAY_BE_DONE = re.compile(r"\b(?:can|could|may|must|should) be \w+ed\b", re.IGNORECASE)
@@ -1008,6 +1017,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
+    rest = _rest_handed_back(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1018,7 +1028,51 @@ def _acts_undone(case: RunCase) -> list[str]:
         (short, f'asked of each of {short[0]}, the answer lists {short[1]}' if short else ""),
         (outline, f'asked to {outline}, the answer says what it should hold and never gives it'),
         (method, f'asked "{_short(method or "", 8)}", it tells the user how to find it and states nothing the run read'),
+        (rest, f'no call did the act asked, and the answer hands it to the user: "{_short(rest or "")}"'),
     ) if cond]
+
+
+# The work told to the user as theirs to do: "You can pick a new time on our booking page",
+# "you'll want to update those too". Looking ("you can check it now") is no part of an act.
+_YOURS_TO_DO = re.compile(r"\byou(?:'ll|\u2019ll| will)? (?:can|could|may|should|want to|need to|have to)\s+"
+                          r"(?:also |now |then |just |simply )?([a-z]+)\b", re.IGNORECASE)
+_CHOOSE = frozenset(stem(w) for w in ("pick", "choose", "select"))  # choosing is the act's own part
+
+
+def _rest_handed_back(case: RunCase) -> str | None:
+    """Asked to act ("move my cleaning to next week", "rename it everywhere"), the run did
+    part of the work but no successful call did that act or one alike (the old slot
+    cancelled, no new one booked), and the answer tells the user to do it, or to choose what
+    it needs, themselves: the sentence. A refusal, a failure owned or a question back is not this."""
+    text = case.output
+    if "?" in text or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
+        return None
+    asked = _asked_text(case.input)
+    verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()) or _verb_by_shape(c.strip()))}
+    if _asks_action(case.input):
+        verbs |= {stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12]} & _ACTION_VERBS
+    verbs -= _DELIVERY_VERBS
+    # The run did part of the work (an act that changed something): the rest is handed
+    # back. With nothing done, "you can …" tells the user their own part.
+    if not verbs or not any(not _failed(c) and not _reads(c) for c in case.tools_called):
+        return None
+    acts = set().union(*(_alike(v) for v in verbs))
+    if any(stem(re.split(r"[_\W]+", c.name.lower())[0]) in acts for c in case.tools_called if not _failed(c)):
+        return None
+    # The asked act itself, a choice it needs, or another act said to be left ("update those
+    # too"); "you can change it any time" after the work is a courtesy, not work left.
+    sentences = split_claims(_prose(text))
+    handed = [s for s in sentences for m in _YOURS_TO_DO.finditer(s)
+              if stem(m.group(1).lower()) in acts | _CHOOSE
+              or stem(m.group(1).lower()) in _IMPERATIVE_VERBS and _REST_LEFT.search(s)]
+    # The act said done in the answer's own words ("Your table is booked. You can choose
+    # your seats on arrival") under a call named otherwise (create_reservation).
+    if not handed or acts & word_stems(" ".join(s for s in sentences if s not in handed)):
+        return None
+    return handed[0]
+
+
+_REST_LEFT = re.compile(r"\b(?:too|as well|the rest|remaining|others?)\b", re.IGNORECASE)
 
 
 # Finding it handed to the user: "You can look up the rate on …", "Run it against the warehouse".
