@@ -199,9 +199,10 @@ _REDIRECT = _phrases(
     r"(?:please )?(?:call|phone|ring|contact|email|e-mail|visit|reach out to|get in touch with)"
     r" (?:us|our|the|your|a|them)",
 )
-# A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed".
+# A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed",
+# {"result": "rejected", "reason": "SLOT_UNAVAILABLE"}.
 _ITEM_FAILED = re.compile(
-    r"\"(?:ok|success|done|(\w+ed))\"\s*:\s*false|\"status\"\s*:\s*\"(?:failed|error|rejected|declined|partial)\"",
+    r"\"(?:ok|success|done|(\w+ed))\"\s*:\s*false|\"(?:status|result|outcome)\"\s*:\s*\"(?:failed|error|rejected|declined|partial)\"",
     re.IGNORECASE,
 )
 # A batch that did some items: a count of failures above nought, or a list of them
@@ -664,6 +665,10 @@ _OFFERS_HELP = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:be (?:here|aroun
                           r"(?:be (?:happy|glad)|do (?:my|our) best) to (?:help|assist)\b)", re.IGNORECASE)
 _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
                            r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
+# "If the November report is the one you need, tell me and I'll attach it": the work
+# waits on the user's word, as a question's does.
+_ON_USERS_WORD = re.compile(r"\b(?:tell me|let me know|confirm|say (?:so|which))\b[^.?!]{0,60}?\b(?:and|then) "
+                            r"i(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
 
 
@@ -1189,7 +1194,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "Could you paste the moves? Then I'll go through them": a promise that waits on what
     # the answer asks for is a clarifying question, not work put off.
     awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
-              or bool(_ASKS_USER.search(text)))
+              or bool(_ASKS_USER.search(text)) or bool(_ON_USERS_WORD.search(text)))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
     ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run),
             f'it only says it will do the work: "{_short(text)}"')
