@@ -25,7 +25,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import Any
 
 from ...case import RunCase, ToolCall
@@ -1022,7 +1022,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
-    rest = _rest_handed_back(case)
+    rest, total = _rest_handed_back(case), _total_missing(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1034,7 +1034,32 @@ def _acts_undone(case: RunCase) -> list[str]:
         (outline, f'asked to {outline}, the answer says what it should hold and never gives it'),
         (method, f'asked "{_short(method or "", 8)}", it tells the user how to find it and states nothing the run read'),
         (rest, f'no call did the act asked, and the answer hands it to the user: "{_short(rest or "")}"'),
+        (total, f'asked for a total, the answer lists {total} amounts and never sums them'),
     ) if cond]
+
+
+_TOTAL_ASKED = re.compile(r"\b(?:in total|totals?|altogether|all together|in all|combined|sum)\b", re.IGNORECASE)
+_TOTAL_SAID = re.compile(r"\b(?:totals?|totalling|altogether|in all|sum|combined|overall|comes? to|adds? up)\b",
+                         re.IGNORECASE)
+
+
+def _total_missing(case: RunCase) -> int:
+    """Asked for a total ("How much will I pay in total …?", "the total per category"), the
+    answer lists amounts of money and gives no total: no word of one and no amount that is
+    the sum of others ("Travel: £82.60 (train £64.20, taxi £18.40)" sums). How many it lists;
+    0 when it gives one, lists fewer than two, owns a failure or asks back."""
+    text = case.output
+    if not _TOTAL_ASKED.search(_asked_text(case.input)) or _TOTAL_SAID.search(text) \
+            or "?" in text or _ADMITS_FAILURE.search(text):
+        return 0
+    amounts = [round(q.value, 2) for q in quantities(_prose(text)) if q.unit in _MONEY_UNITS - {"%"}]
+    if len(amounts) < 2 or len(amounts) > 12:
+        return 0
+    for size in range(2, len(amounts)):
+        for part in combinations(range(len(amounts)), size):
+            if round(sum(amounts[i] for i in part), 2) in [a for i, a in enumerate(amounts) if i not in part]:
+                return 0
+    return len(amounts)
 
 
 # The work told to the user as theirs to do: "You can pick a new time on our booking page",
