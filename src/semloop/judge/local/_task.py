@@ -245,7 +245,7 @@ _HOW_TO_ASKED = _phrases(
 )
 _INSTRUCTING = _phrases(
     r"go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
-    r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|"
+    r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|here(?:'s| is) how (?:to|you)\b|"
     r"you(?:'ll| will) need to|to (?:\w+ )?(?:do|submit|cancel|change|downgrade|upgrade|update|"
     r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact)",
 )
@@ -1106,20 +1106,29 @@ _REST_LEFT = re.compile(r"\b(?:too|as well|the rest|remaining|others?)\b", re.IG
 
 
 # Finding it handed to the user: "You can look up the rate on …", "Run it against the warehouse".
-_FIND_YOURSELF = re.compile(r"\byou(?:'ll|\u2019ll| will)? (?:can|could|may|might|should|want to|need to)\s+(?:\w+\s+)?"
-                            r"(?:look|find|check|get|see|run|use|search|view|access|pull|query|sign|log|visit)\b|"
-                            r"^(?:run|execute|use) (?:it|this|that)\b", re.IGNORECASE)
+_FIND_YOURSELF = re.compile(r"\byou(?:'ll|\u2019ll| will)? (?:can|could|may|might|should|want to|need to)\s+(?:\w+\s+){0,2}?"
+                            r"(?:look|find|check|get|see|run|use|search|view|access|pull|query|sign|log|visit|review|"
+                            r"read|consult|confirm|verify)\b|^(?:run|execute|use) (?:it|this|that)\b|"
+                            # Or to someone else: "I'd recommend consulting a licensed attorney to confirm".
+                            r"\b(?:recommend|suggest|advise)\w*\s+(?:that you\s+)?(?:consult|contact|speak|talk|check)\w*\b",
+                            re.IGNORECASE)
 
 
 def _method_for_value(case: RunCase) -> str | None:
     """Asked for a fact ("How much overtime did we pay in November?", "What duty will I
-    pay?"), with a read that answered, the answer tells the user how or where to find it
+    pay?"), with a read that answered, the answer tells the user how or where to find it,
+    or whom to ask,
     and states nothing the run read and no figure of its own: the method, not the result.
     The question. A figure or a value read back, then a pointer ("… €61.40. You can also
     compare rates online"), is the answer; a question back or a failure owned is not this."""
     if _HOW_TO_ASKED.search(case.input) or "?" in case.output or _ADMITS_FAILURE.search(case.output):
         return None
-    asked = next((s for s in re.split(r"(?<=[.!?])\s+", case.input) if _ASKS_FACT.match(s)), None)
+    sentences = re.split(r"(?<=[.!?])\s+", case.input)
+    asked = next((s for s in sentences if _ASKS_FACT.match(s)), None)
+    # Or a request for a finding, no act ("Fact check this …, need a verdict"), for which
+    # the run changed nothing (web_search, get_…).
+    if asked is None and not _asks_action(case.input) and not any(_acts(c) for c in case.tools_called):
+        asked = sentences[0]
     read = [c.output for c in case.tools_called if not _failed(c) and c.output.strip()]
     prose = _prose(case.output)
     if asked is None or not read or not any(_FIND_YOURSELF.search(s) for s in split_claims(prose)):
