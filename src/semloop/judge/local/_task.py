@@ -1022,7 +1022,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
-    rest, total = _rest_handed_back(case), _total_missing(case)
+    rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1035,7 +1035,40 @@ def _acts_undone(case: RunCase) -> list[str]:
         (method, f'asked "{_short(method or "", 8)}", it tells the user how to find it and states nothing the run read'),
         (rest, f'no call did the act asked, and the answer hands it to the user: "{_short(rest or "")}"'),
         (total, f'asked for a total, the answer lists {total} amounts and never sums them'),
+        (page, f'{page} returned one page of more and no call read the rest, yet the answer gives it as all'),
     ) if cond]
+
+
+_MORE_KEY = re.compile(r"^(?:has_?more|more|has_?next(?:_?page)?|truncated)$", re.IGNORECASE)
+_NEXT_KEY = re.compile(r"^next(?:_?(?:page|cursor|token|page_?token|offset|link|url))?$", re.IGNORECASE)
+# A count of the whole list; a bare "total" may be an amount of money.
+_COUNT_KEY = re.compile(r"^total_?(?:count|results|items|records|rows|hits)$|^count_?total$", re.IGNORECASE)
+_AS_ALL = re.compile(r"\b(?:all|every|complete|full|entire|whole)\b", re.IGNORECASE)
+_MORE_SAID = re.compile(r"\b(?:more|first|page|remaining|rest|so far|partial|only|of \d+)\b", re.IGNORECASE)
+
+
+def _page_left(case: RunCase) -> str | None:
+    """A read returned one page of a longer list ("has_more": true, a next cursor, a total
+    count above the rows it holds) and no later call of that tool read on; the request or the
+    answer speaks of all of it, and the answer says nothing of more: the tool's name."""
+    if not (_AS_ALL.search(case.input) or _AS_ALL.search(case.output)) or _MORE_SAID.search(_prose(case.output)):
+        return None
+    calls = case.tools_called
+    for i, call in enumerate(calls):
+        if _failed(call) or any(c.name == call.name and not _failed(c) for c in calls[i + 1:]):
+            continue
+        try:
+            data = json.loads(call.output)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        rows = max((len(v) for v in data.values() if isinstance(v, list)), default=0)
+        if any(_MORE_KEY.match(k) and v is True or _NEXT_KEY.match(k) and v not in (None, False, "", 0)
+               or _COUNT_KEY.match(k) and isinstance(v, int) and not isinstance(v, bool) and rows and v > rows
+               for k, v in data.items()):
+            return call.name
+    return None
 
 
 _TOTAL_ASKED = re.compile(r"\b(?:in total|totals?|altogether|all together|in all|combined|sum)\b", re.IGNORECASE)
