@@ -1023,6 +1023,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
+    half = _half_done(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1036,7 +1037,31 @@ def _acts_undone(case: RunCase) -> list[str]:
         (rest, f'no call did the act asked, and the answer hands it to the user: "{_short(rest or "")}"'),
         (total, f'asked for a total, the answer lists {total} amounts and never sums them'),
         (page, f'{page} returned one page of more and no call read the rest, yet the answer gives it as all'),
+        (half, f'asked to {half}, the run only undid the old one and made no new one'),
     ) if cond]
+
+
+# Acts of two halves, the old undone and a new made ("move my check-up to the 21st"), and
+# the calls that only undo.
+_TWO_HALVES = frozenset(stem(w) for w in "move reschedule rebook switch swap exchange replace transfer".split())
+_UNDOES = frozenset(stem(w) for w in "cancel remove delete void release terminate".split())
+
+
+def _half_done(case: RunCase) -> str | None:
+    """Asked for an act of two halves (move, swap, replace), the run's only acts undid the
+    old thing (cancel_appointment) and the answer says no new one was made or the act done
+    ("I've cancelled your check-up on the 14th"): the act asked. Not in a chat, where the
+    user may have settled for the cancellation."""
+    asked = _asked_text(case.input)
+    # The verb a clause opens on, not a reason's ("cancel it, I'm moving abroad").
+    verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} & _TWO_HALVES
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
+    if not verbs or not acting or _conversed(case) or "?" in case.output or _ADMITS_FAILURE.search(case.output):
+        return None
+    if any(stem(re.split(r"[_\W]+", c.name.lower())[0]) not in _UNDOES for c in acting):
+        return None
+    made = set().union(*(_alike(v) for v in verbs)) | {stem(w) for w in ("book", "rebook", "schedule", "new")}
+    return None if made & word_stems(case.output) else _written(min(verbs), case.input)
 
 
 _MORE_KEY = re.compile(r"^(?:has_?more|more|has_?next(?:_?page)?|truncated)$", re.IGNORECASE)
