@@ -1043,8 +1043,8 @@ def _acts_undone(case: RunCase) -> list[str]:
 
 # Acts of two halves, the old undone and a new made ("move my check-up to the 21st"), and
 # the calls that only undo.
-_TWO_HALVES = frozenset(stem(w) for w in "move reschedule rebook switch swap exchange replace transfer".split())
-_UNDOES = frozenset(stem(w) for w in "cancel remove delete void release terminate".split())
+_TWO_HALVES = frozenset(stem(w) for w in "move reschedule rebook switch swap exchange replace transfer".split())  # noqa: SIM905
+_UNDOES = frozenset(stem(w) for w in "cancel remove delete void release terminate".split())  # noqa: SIM905
 
 
 def _half_done(case: RunCase) -> str | None:
