@@ -665,6 +665,7 @@ _OFFERS_HELP = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:be (?:here|aroun
                           r"(?:be (?:happy|glad)|do (?:my|our) best) to (?:help|assist)\b)", re.IGNORECASE)
 _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
                            r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
+_IF_YOU = re.compile(r"\bif you(?:'d| would)?\b", re.IGNORECASE)
 # "If the November report is the one you need, tell me and I'll attach it": the work
 # waits on the user's word, as a question's does.
 _ON_USERS_WORD = re.compile(r"\b(?:tell me|let me know|confirm|say (?:so|which))\b[^.?!]{0,60}?\b(?:and|then) "
@@ -1312,8 +1313,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # announced ("… then the group is next").
     last = [] if _patch_handed_in(case) else case.steps[-1:]
     held = not any(not _failed(c) and not _reads(c) for c in case.tools_called)
-    remainder = next((s for s in [*run.sentences, *last] if _REMAINING.search(s) or _BEGUN.search(s)
-                      or held and _HOLD.search(s)), None)
+    # "I'm now going to transfer you to a clinical staff member": the hand-off is the end
+    # of this run's part, not work it left.
+    remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) or _BEGUN.search(s)
+                      or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
@@ -1331,7 +1334,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     plan = next((s for s in run.sentences if _PLAN.search(s)), None)
     ev.flag("plan", action and plan is not None, f'it lays out a plan and stops: "{_short(plan or "")}"')
     drafted = _drafted(case)
-    redirect = next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted), None)
+    # "If you change your mind, you can contact us": an option left open, not the work sent elsewhere.
+    redirect = next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted
+                     and not _IF_YOU.search(s)), None)
     ev.flag("redirect", action and redirect is not None,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
