@@ -1076,8 +1076,12 @@ def _half_done(case: RunCase) -> str | None:
     ("I've cancelled your check-up on the 14th"): the act asked. Not in a chat, where the
     user may have settled for the cancellation."""
     asked = _asked_text(case.input)
-    # The verb a clause opens on, not a reason's ("cancel it, I'm moving abroad").
-    verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} & _TWO_HALVES
+    # The verb a clause opens on ("Please move Rex's dental"), not a reason's ("cancel it,
+    # I'm moving abroad").
+    clauses = [c.strip() for c in _ACT_CLAUSES.split(asked) if c.strip()]
+    verbs = ({v for c in clauses if (v := _imperative(c))} | {
+        stem(c[lead.end():].split()[0].lower()) for c in clauses
+        if _opens_on_act(c) and (lead := _ACT_LEAD.match(c))}) & _TWO_HALVES
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
     if not verbs or not acting or _conversed(case) or "?" in case.output or _ADMITS_FAILURE.search(case.output):
         return None
