@@ -98,3 +98,10 @@ def test_what_waits_on_the_user_or_a_person_is_no_work_left(embed: Embed) -> Non
                   "If you change your mind about the credit voucher, you can contact us before the trip.",
                   call("get_trip", {"id": "TR-1"}, {"fare": "non-refundable"}))
     assert task_completion_evidence(option, embed).features["redirect"] == 0.0
+
+
+def test_the_outcome_told_meets_tell_me_if_it_worked(embed: Embed) -> None:
+    told = case("Restart the billing export job and tell me if it worked.",
+                "I restarted the billing export job; the second attempt succeeded and 4,210 invoices were exported.",
+                call("restart_job", {"job": "billing_export"}, {"state": "success", "exported": 4210}))
+    assert task_completion_evidence(told, embed).features["parts_missing"] == 0.0

@@ -340,7 +340,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
-               or _kind_met(part, run.case.output))
+               or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output))
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
         # names the part's own words answers it, and the act was the user's to ask about.
@@ -357,6 +357,14 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+_ASKS_IF_DONE = re.compile(r"^(?:and |then )?(?:tell me|let me know|confirm)\s+(?:if|whether)\b", re.IGNORECASE)
+
+
+def _outcome_told(part: str, answer: str) -> bool:
+    """ "tell me if it worked" is met by the outcome said, in any words ("The second attempt
+    succeeded", "it failed again")."""
+    return bool(_ASKS_IF_DONE.match(part)) and bool(_CLAIMS_SUCCESS.search(answer) or _ADMITS_FAILURE.search(answer)
+                                                    or re.search(r"\bsucceed\w*|\bworked\b", answer, re.IGNORECASE))
 
 
 def _item_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
