@@ -46,3 +46,10 @@ def test_a_person_in_another_persons_role_in_other_words(embed: Embed) -> None:
     assert bound(embed, "Glass Fusing is taught by Aaron Pike over 4 weeks.", [course]) == 1.0
     assert bound(embed, "Glass Fusing is taught by Mira Hollis over 4 weeks.", [course]) == 0.0
     assert bound(embed, "Mira Hollis teaches it, with Aaron Pike as her assistant.", [course]) == 0.0
+
+
+def test_a_price_comparison_its_own_figures_reverse(embed: Embed) -> None:
+    quotes = call("get_quotes", [{"mover": "Swift Vans", "price": 640}, {"mover": "Oakline", "price": 585}])
+    assert bound(embed, "Swift Vans ($640) is cheaper than Oakline ($585).", [quotes]) == 1.0
+    assert bound(embed, "Oakline ($585) is cheaper than Swift Vans ($640).", [quotes]) == 0.0
+    assert bound(embed, "Swift Vans, at $640, is more expensive than Oakline at $585.", [quotes]) == 0.0

@@ -1738,6 +1738,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _crossed_records(claim.text, ev)
+                                                         or _self_compared(claim.text)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
                                                          or _miscounted(claim.text, ev)
@@ -2436,6 +2437,27 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
             if own_a and own_b and len(own_a) + len(own_b) > _PARTS:
                 (ka, ta), (kb, tb) = min(own_a.items()), min(own_b.items())
                 return f'"{ta}" is one record\'s {ka} and "{tb}" another\'s {kb}'
+    return ""
+
+
+# A price comparison: which side of "than" costs less.
+_PRICE_ORDER = re.compile(r"\b(?:(?P<low>cheaper|less expensive|lower-priced)|"
+                          r"(?P<high>more expensive|pricier|dearer|costlier))\s+than\b", re.IGNORECASE)
+
+
+def _self_compared(claim: str) -> str:
+    """A price comparison whose own figures say the opposite: "CoolFix (€186) is cheaper than
+    Nordic (€171)". The last amount before the comparison and the first after "than", of one
+    currency, in one clause."""
+    for part in _ADDED.split(claim):
+        m = _PRICE_ORDER.search(part)
+        if m is None:
+            continue
+        before = [q for q in quantities(part[: m.start()]) if q.unit]
+        after = [q for q in quantities(re.split(r"[,;]|\.(?!\d)", part[m.end() :])[0]) if q.unit]
+        if before and after and before[-1].unit == after[0].unit and (
+                before[-1].value > after[0].value if m.group("low") else before[-1].value < after[0].value):
+            return f'"{m.group(0)}" of {before[-1].text} against {after[0].text}'
     return ""
 
 
