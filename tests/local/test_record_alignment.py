@@ -53,3 +53,11 @@ def test_a_price_comparison_its_own_figures_reverse(embed: Embed) -> None:
     assert bound(embed, "Swift Vans ($640) is cheaper than Oakline ($585).", [quotes]) == 1.0
     assert bound(embed, "Oakline ($585) is cheaper than Swift Vans ($640).", [quotes]) == 0.0
     assert bound(embed, "Swift Vans, at $640, is more expensive than Oakline at $585.", [quotes]) == 0.0
+
+
+def test_a_sibling_with_a_field_more_is_still_a_sibling(embed: Embed) -> None:
+    requests = call("list_requests", [
+        {"student": "Lind, Maja", "status": "pending", "submitted": "2026-11-29"},
+        {"student": "Osei, Kofi", "status": "processed", "processed_on": "2026-12-02", "new_score": 76}])
+    assert bound(embed, "Maja Lind's request was processed on Dec 2, raising her score to 76.", [requests]) == 1.0
+    assert bound(embed, "Maja Lind's request is still pending; it went in on 29 November.", [requests]) == 0.0

@@ -2405,8 +2405,12 @@ def _record_hits(claim: str, record: _Record) -> dict[str, str]:
         forms = [n for n in record.names if n == value.lower() or n in value.lower().split()]
         if len(value.split()) > 1:
             forms += [w.lower() for w in value.split() if len(w) > 1 and w.isupper() and w.isalpha()]
+        # A share said as a percentage is a bare fraction in a record ("4.1%": 0.041).
         said = next((f for f in forms if _said(f, lower)), None) or next(
-            (v.text for v in values if _holds(value, v.quantity, v.readings)), None)
+            (v.text for v in values if _holds(value, v.quantity, v.readings) or (
+                v.quantity is not None and v.quantity.unit == "%"
+                and _holds(value, replace(v.quantity, value=round(v.quantity.value / 100, 6), unit=""),
+                           v.readings))), None)
         if said:
             hits[key] = said
     return hits
@@ -2423,8 +2427,9 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
     hits = [_record_hits(claim, r) for r in records]
     held = Counter(t for h in hits for t in set(h.values()))
     for (a, ha), (b, hb) in itertools.combinations([(r, h) for r, h in zip(records, hits, strict=True) if h], 2):
+        # Siblings: most of the fewer keys shared (a record may give more, "processed on").
         keys_a, keys_b = {k for k, _ in a.pairs}, {k for k, _ in b.pairs}
-        if 2 * len(keys_a & keys_b) < max(len(keys_a), len(keys_b)):
+        if len(keys_a & keys_b) < _PARTS or 2 * len(keys_a & keys_b) < min(len(keys_a), len(keys_b)):
             continue
         words_a, words_b = (" ".join(v for _, v in r.pairs).lower() for r in (a, b))
         ha = {k: t for k, t in ha.items() if held[t] == 1 and not _said(t.lower(), words_b)}
