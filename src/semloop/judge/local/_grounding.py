@@ -1737,6 +1737,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
+                                                         or _crossed_records(claim.text, ev)
+                                                         or _self_compared(claim.text)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
                                                          or _miscounted(claim.text, ev)
@@ -2126,16 +2128,15 @@ def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
                                if r not in named)
 
 
-# A person's name as a value: two to four capitalised words, no digits.
-_PERSON = re.compile(r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3}")
+# A person's name as a value: two to four capitalised words (accented too: "Tomás"), no digits.
+_PERSON = re.compile(r"[A-Z\u00c0-\u00de][a-z\u00df-\u00ff'-]+(?:\s+[A-Z\u00c0-\u00de][a-z\u00df-\u00ff'-]+){1,3}")
 _NAME_KEY_WORDS = frozenset({"name", "full", "display", "first", "last", "id"})
 _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "agent is")
 
 
-def _role_swap(claim: str, ev: _Evidence) -> str:
-    """A person the claim names in a role (the words just before the name: "approved by
-    Helen Cho") that another person's key in the context holds ("approver name: Gareth
-    Lloyd") and the named person's own key does not ("requested by name: Helen Cho")."""
+def _person_keys(ev: _Evidence) -> dict[str, set[str]]:
+    """Each person a tool's output gives as a value, with the words of the keys that hold
+    them, name words aside: "approver name: Gareth Lloyd" makes Gareth Lloyd the approver."""
     roles: dict[str, set[str]] = {}
     for text in ev.texts[ev.documents :]:
         for line in text.splitlines():
@@ -2143,7 +2144,21 @@ def _role_swap(claim: str, ev: _Evidence) -> str:
                 m = _PAIR.match(part)
                 if m and _PERSON.fullmatch(m.group(2)):
                     words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
-                    roles.setdefault(m.group(2), set()).update(_role_stems(" ".join(words)))
+                    roles.setdefault(m.group(2), set()).add(" ".join(words))
+    return roles
+
+
+def _key_head(key: str) -> str:
+    return next((w for w in reversed(key.split()) if w not in _FUNCTION_WORDS), "")
+
+
+def _role_swap(claim: str, ev: _Evidence) -> str:
+    """A person the claim names in a role (the words just before the name: "approved by
+    Helen Cho") that another person's key in the context holds ("approver name: Gareth
+    Lloyd") and the named person's own key does not ("requested by name: Helen Cho")."""
+    # A key's role is its last content word: "teaching assistant" assists, though it says "teaching".
+    roles = {person: set().union(*(_role_stems(_key_head(k)) for k in keys))
+             for person, keys in _person_keys(ev).items()}
     if len(roles) < _PARTS:
         return ""
     for person, own in roles.items():
@@ -2377,6 +2392,77 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
     for (k1, (t1, r1)), (k2, (t2, r2)) in itertools.combinations(hits.items(), 2):
         if r1 is not r2:
             return f"{t1} is one record's {k1} and {t2} another's {k2}"
+    return ""
+
+
+def _record_hits(claim: str, record: _Record) -> dict[str, str]:
+    """Each key of the record whose value the claim says, with the claim's words for it: a
+    name the record alone gives (or an acronym of it, "MRI"), or its number or date."""
+    lower = claim.lower()
+    values = labelled_values(claim)
+    hits: dict[str, str] = {}
+    for key, value in record.pairs:
+        forms = [n for n in record.names if n == value.lower() or n in value.lower().split()]
+        if len(value.split()) > 1:
+            forms += [w.lower() for w in value.split() if len(w) > 1 and w.isupper() and w.isalpha()]
+        # A share said as a percentage is a bare fraction in a record ("4.1%": 0.041).
+        said = next((f for f in forms if _said(f, lower)), None) or next(
+            (v.text for v in values if _holds(value, v.quantity, v.readings) or (
+                v.quantity is not None and v.quantity.unit == "%"
+                and _holds(value, replace(v.quantity, value=round(v.quantity.value / 100, 6), unit=""),
+                           v.readings))), None)
+        if said:
+            hits[key] = said
+    return hits
+
+
+def _crossed_records(claim: str, ev: _Evidence) -> str:
+    """A part of the claim says values of two sibling records (mostly the same keys), each
+    under keys it says of the other none of: one record's name given another's values ("your
+    plasma donation is on 11 February at Northgate Centre", where the date and the site are
+    the whole-blood appointment's). A key the claim says of both is a list or a comparison,
+    each stated; a word or number another record gives too names neither (an itinerary's
+    airport, two flights' day)."""
+    records = list(dict.fromkeys(ev.records))
+    hits = [_record_hits(claim, r) for r in records]
+    held = Counter(t for h in hits for t in set(h.values()))
+    for (a, ha), (b, hb) in itertools.combinations([(r, h) for r, h in zip(records, hits, strict=True) if h], 2):
+        # Siblings: most of the fewer keys shared (a record may give more, "processed on").
+        keys_a, keys_b = {k for k, _ in a.pairs}, {k for k, _ in b.pairs}
+        if len(keys_a & keys_b) < _PARTS or 2 * len(keys_a & keys_b) < min(len(keys_a), len(keys_b)):
+            continue
+        words_a, words_b = (" ".join(v for _, v in r.pairs).lower() for r in (a, b))
+        ha = {k: t for k, t in ha.items() if held[t] == 1 and not _said(t.lower(), words_b)}
+        hb = {k: t for k, t in hb.items() if held[t] == 1 and not _said(t.lower(), words_a)}
+        if ha.keys() & hb.keys():
+            continue
+        for part in _ADDED.split(claim):
+            own_a = {k: t for k, t in ha.items() if _said(t.lower(), part.lower())}
+            own_b = {k: t for k, t in hb.items() if _said(t.lower(), part.lower())}
+            if own_a and own_b and len(own_a) + len(own_b) > _PARTS:
+                (ka, ta), (kb, tb) = min(own_a.items()), min(own_b.items())
+                return f'"{ta}" is one record\'s {ka} and "{tb}" another\'s {kb}'
+    return ""
+
+
+# A price comparison: which side of "than" costs less.
+_PRICE_ORDER = re.compile(r"\b(?:(?P<low>cheaper|less expensive|lower-priced)|"
+                          r"(?P<high>more expensive|pricier|dearer|costlier))\s+than\b", re.IGNORECASE)
+
+
+def _self_compared(claim: str) -> str:
+    """A price comparison whose own figures say the opposite: "CoolFix (€186) is cheaper than
+    Nordic (€171)". The last amount before the comparison and the first after "than", of one
+    currency, in one clause."""
+    for part in _ADDED.split(claim):
+        m = _PRICE_ORDER.search(part)
+        if m is None:
+            continue
+        before = [q for q in quantities(part[: m.start()]) if q.unit]
+        after = [q for q in quantities(re.split(r"[,;]|\.(?!\d)", part[m.end() :])[0]) if q.unit]
+        if before and after and before[-1].unit == after[0].unit and (
+                before[-1].value > after[0].value if m.group("low") else before[-1].value < after[0].value):
+            return f'"{m.group(0)}" of {before[-1].text} against {after[0].text}'
     return ""
 
 
@@ -3246,6 +3332,48 @@ def _none_found(claims: Sequence[_Claim], calls: Sequence[ToolCall], outputs: Se
                 break
 
 
+_ROLE_COS, _ROLE_MARGIN = 0.5, 0.1  # a role's words this near another's key, this much nearer
+_GIVES_ROLE = re.compile(r"by|is|are|was|were|be")
+
+
+def _roles_by_meaning(claims: Sequence[_Claim], ev: _Evidence, embed: Embed) -> None:
+    """A person a claim names in a role said in other words than the keys ("taught by Priya
+    Raman" where she is the ``teaching assistant`` and another person the ``instructor``):
+    the clause's words just before the name mean another person's key, by the embedder,
+    clearly more than any of the person's own. The words ``_role_swap`` reads by their
+    stems, here by meaning."""
+    roles = {p: {k for k in keys if k} for p, keys in _person_keys(ev).items()}
+    roles = {p: keys for p, keys in roles.items() if keys}
+    if len(roles) < _PARTS:
+        return
+    leads: list[tuple[_Claim, str, str]] = []
+    for claim in claims:
+        for person in roles:
+            at = claim.text.find(person)
+            clause = re.split(r"[,;:()\u2014\u2013]", claim.text[: max(at, 0)])[-1]
+            # Lower-case words only: a name or a title before it names, it casts no one.
+            lower = [w for w in re.findall(r"[A-Za-z]+", clause) if w.islower()][-_ROLE_WINDOW:]
+            # Only words that give the name a role: an agent's "by" ("taught by") or a verb
+            # "to be" ("your coach is"); "booked with", "sent to" name a counterpart.
+            words = " ".join(w for w in lower if w == "by" or w not in _FUNCTION_WORDS)
+            if (at >= 0 and lower and _GIVES_ROLE.fullmatch(lower[-1]) and _role_stems(words)
+                    and not claim.found.get("bound")):
+                leads.append((claim, person, words))
+    if not leads:
+        return
+    keys = sorted({k for ks in roles.values() for k in ks})
+    vectors = embed([*keys, *(lead for _, _, lead in leads)])
+    near = dict(zip(keys, vectors[: len(keys)], strict=True))
+    for (claim, person, lead), vec in zip(leads, vectors[len(keys) :], strict=True):
+        own = max(float(near[k] @ vec) for k in roles[person])
+        other, key = max(((float(near[k] @ vec), k) for p, ks in roles.items() if p != person
+                          for k in ks - roles[person]), default=(0.0, ""))
+        if other >= _ROLE_COS and other - own >= _ROLE_MARGIN and not claim.found.get("bound"):
+            claim.found["bound"] = 1.0
+            claim.logit += _BOUND
+            claim.why.append(f'{person} "{lead}", in the sense of the context\'s {key}, another person\'s role')
+
+
 def hallucination_evidence(case: RunCase, embed: Embed,
                            read: tuple[list[str], list[_Claim], list[str]] | None = None) -> Evidence:
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
@@ -3296,6 +3424,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                 claim.why.append(f'"{done.group(0)}", but every call only read or failed')
     _unlisted_items(claims, evidence)
     _none_found(claims, case.tools_called, outputs)
+    _roles_by_meaning(claims, evidence, embed)
     worst = max(claims, key=lambda c: c.logit)
     note = f'sentence {worst.index} "{_short(worst.text)}" — ' + "; ".join(worst.why)
     ev.flag("rule", min(max(worst.logit, -5.0), 10.0), note if worst.why else "")
