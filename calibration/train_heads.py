@@ -72,15 +72,18 @@ def _blind(*numbers: int) -> tuple[str, ...]:
 # (``tests/local/hallucination_blind12.jsonl``, ``run_blind3``, any ``blind29``).
 OUTSIDE: dict[str, tuple[str, ...]] = {
     "hallucination": _tagged("tests/local/hallucination_{tag}.jsonl",
-                             *_blind(8, 9, 11, *range(13, 25), 26, 27, 28), "dev28a", "dev28b"),
+                             *_blind(8, 9, 11, *range(13, 25), 26, 27, 28), "dev28a", "dev28b",
+                             "dev29a", "dev29b"),
     "task_completion": _tagged("calibration/holdout/task_completion_{tag}.jsonl",
-                               *_blind(*range(10, 19), *range(24, 29)), "dev28a", "dev28b"),
+                               *_blind(*range(10, 19), *range(24, 29)), "dev28a", "dev28b",
+                               "dev29a", "dev29b"),
     "task_understanding_failure": _tagged(
         "calibration/holdout/task_understanding_failure_{tag}.jsonl",
         *_blind(*range(10, 17), *range(24, 29)), "dev26", "dev26b", "dev28a", "dev28b",
-        "heldout26"),
+        "dev29a", "dev29b", "heldout26"),
     "off_topic_drift": _tagged("calibration/holdout/off_topic_drift_{tag}.jsonl",
-                               *_blind(*range(10, 19), 24, 26, 27, 28), "dev28a", "dev28b"),
+                               *_blind(*range(10, 19), 24, 26, 27, 28), "dev28a", "dev28b",
+                               "dev29a", "dev29b"),
 }
 PENALTIES = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # L2 strength on standardised features
 # The rules' weights before the heads (docs/local-judge.md), as a baseline scored on the
