@@ -1,6 +1,6 @@
 """Train the embedded judge's run-level heads and write src/semloop/judge/local/heads.json.
 
-    python calibration/train_heads.py [--report]
+    python calibration/train_heads.py [--report] [--by-set]
 
 For each of HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT:
 read every labelled run set the project owns (``calibration/<name>.jsonl``,
@@ -23,6 +23,13 @@ Never add a set that is reported blind (``tests/local/run_blind3.jsonl``,
 ``tests/local/hallucination_blind12.jsonl``) or a public benchmark (HaluEval): they are the
 measure. Deterministic: Newton's method from zeros, the
 domains in sorted order; a rerun writes the same file.
+
+``--by-set`` adds the measure of a new author: **leave-one-set-out**. Each outside-written
+set (``OUTSIDE``: one author writing a batch, the unit a hidden set resembles) is scored by
+heads trained, by each recipe of ``RECIPES`` and by the whole procedure (penalty and
+operating point chosen on the rest), without it; false positives · recall per set and
+pooled, beside the heads file as it is. ``--recipe`` writes the file by another recipe than
+``RECIPE``.
 """
 
 from __future__ import annotations
@@ -32,13 +39,14 @@ import json
 import math
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from semloop.case import RunCase
 from semloop.judge.local._evidence import RUN_EVIDENCE as EVIDENCE
-from semloop.judge.local._head import HEADS_FILE
+from semloop.judge.local._head import HEADS_FILE, Evidence, heads
 from semloop.judge.local._model import Embedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +58,33 @@ MORE_SOURCES: dict[str, tuple[str, ...]] = {
     "hallucination": ("tests/local/hallucination_blind8.jsonl",
                       "tests/local/hallucination_blind9.jsonl",
                       "tests/local/hallucination_blind11.jsonl"),
+}
+
+def _tagged(pattern: str, *tags: str) -> tuple[str, ...]:
+    return tuple(pattern.format(tag=tag) for tag in tags)
+
+
+def _blind(*numbers: int) -> tuple[str, ...]:
+    return tuple(f"blind{n}" for n in numbers)
+
+
+# Sets written outside the project, one author in one batch each, whose blind figures are
+# spent: the rules were changed reading them. Never a set still reported blind
+# (``tests/local/hallucination_blind12.jsonl``, ``run_blind3``, any ``blind29``).
+OUTSIDE: dict[str, tuple[str, ...]] = {
+    "hallucination": _tagged("tests/local/hallucination_{tag}.jsonl",
+                             *_blind(8, 9, 11, *range(13, 25), 26, 27, 28), "dev28a", "dev28b",
+                             "dev29a", "dev29b"),
+    "task_completion": _tagged("calibration/holdout/task_completion_{tag}.jsonl",
+                               *_blind(*range(10, 19), *range(24, 29)), "dev28a", "dev28b",
+                               "dev29a", "dev29b"),
+    "task_understanding_failure": _tagged(
+        "calibration/holdout/task_understanding_failure_{tag}.jsonl",
+        *_blind(*range(10, 17), *range(24, 29)), "dev26", "dev26b", "dev28a", "dev28b",
+        "dev29a", "dev29b", "heldout26"),
+    "off_topic_drift": _tagged("calibration/holdout/off_topic_drift_{tag}.jsonl",
+                               *_blind(*range(10, 19), 24, 26, 27, 28), "dev28a", "dev28b",
+                               "dev29a", "dev29b"),
 }
 PENALTIES = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # L2 strength on standardised features
 # The rules' weights before the heads (docs/local-judge.md), as a baseline scored on the
@@ -107,10 +142,46 @@ FP_COST = 4  # precision first: a false alarm costs four caught failures
 CAP = 3.0
 
 
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a head is trained: on which sets, which cases a fold holds out, the cap on its
+    false positives, which features and penalties."""
+
+    outside: bool = False  # every OUTSIDE set is training data (else MORE_SOURCES' only)
+    by_set: bool = False  # a fold holds out an outside set whole (else one domain)
+    max_fp: float = 0.035
+    graded: bool = True  # weigh the graded features (similarities, shares), not only findings
+    penalties: tuple[float, ...] = PENALTIES
+    averaged: bool = False  # mean of the models at every penalty, for every evaluator
+
+
+# The one that writes heads.json. Leave-one-set-out over 82 outside sets (dev29a/b included),
+# all four evaluators pooled, FP · recall: shipped 17/982 · 609/830, outside sets as training
+# data 15/982 · 611/830, with penalty 10 13/982 · 604/830; the heads file 16/982 · 609/830.
+# Without dev29 the outside sets did worse (14/908 · 547/730 against 12/908 · 550/730) and
+# penalty 10 better (11/908 · 546/730): nearly every set's misses and false alarms are the same
+# under every recipe, so the rules' findings, not the weights, decide a new author's cases.
+RECIPE = Recipe()
+# The recipes ``--by-set`` compares, RECIPE first.
+RECIPES: dict[str, Recipe] = {
+    "shipped": RECIPE,
+    "outside": Recipe(outside=True, by_set=True),
+    "outside by domain": Recipe(outside=True),
+    "outside cap 2%": Recipe(outside=True, by_set=True, max_fp=0.02),
+    "outside findings": Recipe(outside=True, by_set=True, graded=False),
+    "outside averaged": Recipe(outside=True, by_set=True, averaged=True),
+    "outside penalty 10": Recipe(outside=True, by_set=True, penalties=(10.0,)),
+}
+
+
 def read(name: str) -> list[tuple[RunCase, str, str]]:
-    """(case, domain, source) for every labelled case of ``name`` in its sources."""
+    """(case, domain, source) for every labelled case of ``name`` in its sources and its
+    outside sets."""
     out = []
-    for pattern in (*SOURCES, *MORE_SOURCES.get(name, ())):
+    patterns = dict.fromkeys((*SOURCES, *MORE_SOURCES.get(name, ()), *OUTSIDE[name]))
+    for pattern in patterns:
         path = ROOT / pattern.format(name=name)
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
@@ -190,12 +261,13 @@ def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def out_of_fold(
-    x: np.ndarray, y: np.ndarray, domains: list[str], penalty: float, signs: list[int]
+    x: np.ndarray, y: np.ndarray, groups: list[str], penalty: float, signs: list[int]
 ) -> np.ndarray:
-    """Each case's logit from a model fitted without its domain."""
+    """Each case's logit from a model fitted without its group (its domain, or its outside
+    set)."""
     scores = np.zeros(len(y))
-    for domain in sorted(set(domains)):
-        test = np.array([d == domain for d in domains])
+    for group in sorted(set(groups)):
+        test = np.array([g == group for g in groups])
         xs, mean, scale = standardise(x[~test])
         w = fit_signed(xs, y[~test], penalty, signs)
         scores[test] = ((x[test] - mean) / scale) @ w[:-1] + w[-1]
@@ -223,54 +295,105 @@ def at(scores: np.ndarray, y: np.ndarray, cut: float) -> tuple[int, int]:
     return int((fired & (y == 0)).sum()), int((fired & (y == 1)).sum())
 
 
-def train(name: str, embedder: Embedder, max_fp: float, report: bool) -> dict[str, object]:
-    rows = read(name)
-    evidence = [EVIDENCE[name](case, embedder.embed) for case, _, _ in rows]
+@dataclass
+class Fitted:
+    """A head and its cross-validated figures on the cases it was fitted on."""
+
+    features: list[str]
+    weights: np.ndarray  # over raw features, the staged ones last
+    bias: float  # the operating point folded in: the head fires at log-odds >= 0
+    penalties: tuple[float, ...]
+    scores: np.ndarray  # out-of-fold log-odds, before the cut
+    cut: float
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        out: np.ndarray = x @ self.weights + self.bias
+        return out
+
+
+def fit_head(
+    name: str, x: np.ndarray, y: np.ndarray, groups: list[str], features: list[str],
+    recipe: Recipe, log: bool = False,
+) -> Fitted:
+    """The head of ``recipe`` on ``x`` (columns ``features``, the staged ones last): its
+    penalty and operating point chosen on out-of-fold scores, each group held out in turn."""
+    staged = [f for f in STAGED.get(name, ()) if f in features]
+    main = [j for j, f in enumerate(features) if f not in staged]
+    xm, xg = x[:, main], x[:, len(main):]
+    signs = [SIGNS[name].get(features[j], 0) for j in main]
+    oof = {p: out_of_fold(xm, y, groups, p, signs) for p in recipe.penalties}
+    best: tuple[int, float] | None = None
+    for penalty, scores in oof.items():
+        cut, fp, tp = operating_point(scores, y, recipe.max_fp)
+        if log:
+            curve = " ".join("fp {}: tp {}".format(
+                *operating_point(scores, y, (k + 0.5) / (y == 0).sum())[1:]) for k in range(5))
+            print(f"  {name} penalty {penalty}: LODO {curve}", file=sys.stderr)
+        # The best trade wins; on a tie the stronger penalty (the simpler model).
+        gain = tp - FP_COST * fp
+        if best is None or gain >= best[0]:
+            best = (gain, penalty)
+    assert best is not None
+    penalties: tuple[float, ...] = (best[1],)
+    if name in AVERAGED or recipe.averaged:
+        penalties = recipe.penalties
+    scores = np.mean([oof[p] for p in penalties], axis=0)
+    cut = operating_point(scores, y, recipe.max_fp)[0]
+    xs, mean, scale = standardise(xm)
+    w = np.mean([fit_signed(xs, y, p, signs) for p in penalties], axis=0)
+    weights = w[:-1] / scale
+    bias = float(w[-1] - (w[:-1] * mean / scale).sum() - cut)
+    if staged:
+        # Fitted on the others' out-of-fold log-odds and scored out of fold the same way;
+        # the cut stays where the others put it.
+        base = scores.copy()
+        for group in sorted(set(groups)):
+            test = np.array([g == group for g in groups])
+            scores[test] += xg[test] @ np.mean(
+                [fit_staged(xg[~test], y[~test], base[~test], p) for p in penalties], axis=0)
+        weights = np.concatenate(
+            [weights, np.mean([fit_staged(xg, y, base, p) for p in penalties], axis=0)])
+    return Fitted([features[j] for j in main] + staged, weights, bias, penalties, scores, cut)
+
+
+def matrix(name: str, evidence: list[Evidence], recipe: Recipe) -> tuple[np.ndarray, list[str]]:
+    """The capped features of ``evidence`` that ``recipe`` weighs, the staged ones last."""
     staged = [f for f in STAGED.get(name, ()) if any(f in ev.features for ev in evidence)]
-    features = sorted({f for ev in evidence for f in ev.features} - set(staged))
+    features = sorted({f for ev in evidence for f in ev.features} - set(staged)) + staged
+    if not recipe.graded:
+        # A graded feature takes values between the whole numbers a finding or a count has.
+        features = [f for f in features
+                    if all(float(ev.features.get(f, 0.0)).is_integer() for ev in evidence)]
     x = np.array([[min(ev.features.get(f, 0.0), CAP) for f in features] for ev in evidence])
-    signs = [SIGNS[name].get(f, 0) for f in features]
+    return x, features
+
+
+def groups_of(name: str, rows: list[tuple[RunCase, str, str]], recipe: Recipe) -> list[str]:
+    return [f"set {source}" if recipe.by_set and source in OUTSIDE[name] else domain
+            for _, domain, source in rows]
+
+
+def trained_on(name: str, rows: list[tuple[RunCase, str, str]], recipe: Recipe) -> np.ndarray:
+    """Which of ``rows`` ``recipe`` trains on."""
+    outside = set(OUTSIDE[name]) - {p.format(name=name) for p in MORE_SOURCES.get(name, ())}
+    return np.array([recipe.outside or source not in outside for _, _, source in rows])
+
+
+def train(name: str, rows: list[tuple[RunCase, str, str]], evidence: list[Evidence],
+          recipe: Recipe, report: bool) -> dict[str, object]:
+    mask = trained_on(name, rows, recipe)
+    rows = [r for r, m in zip(rows, mask) if m]
+    evidence = [ev for ev, m in zip(evidence, mask) if m]
+    x, features = matrix(name, evidence, recipe)
     y = np.array([float(bool(case.label)) for case, _, _ in rows])
     domains = [d for _, d, _ in rows]
     bias, hand = HAND[name]
     hand_scores = np.array([bias + sum(w * ev.features.get(f, 0.0) for f, w in hand.items())
                             for ev in evidence])
     hand_fp, hand_tp = at(hand_scores, y, 0.0)
-    best: tuple[int, float, float, int, int, np.ndarray] | None = None
-    for penalty in PENALTIES:
-        scores = out_of_fold(x, y, domains, penalty, signs)
-        cut, fp, tp = operating_point(scores, y, max_fp)
-        curve = " ".join("fp {}: tp {}".format(*operating_point(scores, y, (k + 0.5) / (y == 0).sum())[1:])
-                         for k in range(5))
-        print(f"  {name} penalty {penalty}: LODO {curve}", file=sys.stderr)
-        # The best trade wins; on a tie the stronger penalty (the simpler model).
-        gain = tp - FP_COST * fp
-        if best is None or gain >= best[0]:
-            best = (gain, penalty, cut, fp, tp, scores)
-    assert best is not None
-    _, penalty, cut, fp, tp, scores = best
-    penalties: tuple[float, ...] = (penalty,)
-    if name in AVERAGED:
-        penalties = PENALTIES
-        scores = np.mean([out_of_fold(x, y, domains, p, signs) for p in PENALTIES], axis=0)
-        cut, fp, tp = operating_point(scores, y, max_fp)
-    xs, mean, scale = standardise(x)
-    w = np.mean([fit_signed(xs, y, p, signs) for p in penalties], axis=0)
-    weights = w[:-1] / scale
-    bias_out = float(w[-1] - (w[:-1] * mean / scale).sum() - cut)
-    if staged:
-        # Fitted on the others' out-of-fold log-odds and scored leave-one-domain-out the
-        # same way; the cut stays where the others put it.
-        xg = np.array([[min(ev.features.get(f, 0.0), CAP) for f in staged] for ev in evidence])
-        base = scores.copy()
-        for domain in sorted(set(domains)):
-            test = np.array([d == domain for d in domains])
-            scores[test] += xg[test] @ np.mean(
-                [fit_staged(xg[~test], y[~test], base[~test], p) for p in penalties], axis=0)
-        fp, tp = at(scores, y, cut)
-        features += staged
-        weights = np.concatenate(
-            [weights, np.mean([fit_staged(xg, y, base, p) for p in penalties], axis=0)])
+    head = fit_head(name, x, y, groups_of(name, rows, recipe), features, recipe, log=True)
+    scores, cut = head.scores, head.cut
+    fp, tp = at(scores, y, cut)
     if report:
         for (case, domain, source), s in zip(rows, scores):
             if (s >= cut) != bool(case.label):
@@ -279,16 +402,18 @@ def train(name: str, embedder: Embedder, max_fp: float, report: bool) -> dict[st
     neg, pos = int((y == 0).sum()), int(y.sum())
     by_source = {}
     for source in sorted({s for _, _, s in rows}):
-        mask = np.array([s == source for _, _, s in rows])
-        f_, t_ = at(scores[mask], y[mask], cut)
-        by_source[source] = {"false_positives": f_, "negatives": int((y[mask] == 0).sum()),
-                             "true_positives": t_, "positives": int(y[mask].sum())}
+        in_source = np.array([s == source for _, _, s in rows])
+        f_, t_ = at(scores[in_source], y[in_source], cut)
+        by_source[source] = {"false_positives": f_, "negatives": int((y[in_source] == 0).sum()),
+                             "true_positives": t_, "positives": int(y[in_source].sum())}
+    internal = {p.format(name=name) for p in SOURCES}
+    more = [s for s in dict.fromkeys(s for _, _, s in rows) if s not in internal]
     return {
-        "features": features,
-        "weights": [round(float(v), 5) for v in weights],
-        "bias": round(bias_out, 5),
-        "penalty": penalty if len(penalties) == 1 else list(penalties),
-        **({"more_sources": list(MORE_SOURCES[name])} if name in MORE_SOURCES else {}),
+        "features": head.features,
+        "weights": [round(float(v), 5) for v in head.weights],
+        "bias": round(head.bias, 5),
+        "penalty": head.penalties[0] if len(head.penalties) == 1 else list(head.penalties),
+        **({"more_sources": more} if more else {}),
         "cases": len(rows),
         "domains": len(set(domains)),
         "lodo": {"false_positives": fp, "negatives": neg, "true_positives": tp, "positives": pos,
@@ -298,26 +423,103 @@ def train(name: str, embedder: Embedder, max_fp: float, report: bool) -> dict[st
     }
 
 
+Tally = tuple[int, int, int, int]  # false positives, negatives, true positives, positives
+
+
+def tally(fired: np.ndarray, y: np.ndarray) -> Tally:
+    return (int((fired & (y == 0)).sum()), int((y == 0).sum()), int((fired & (y == 1)).sum()),
+            int(y.sum()))
+
+
+def by_set(name: str, rows: list[tuple[RunCase, str, str]], evidence: list[Evidence],
+           recipe: Recipe) -> dict[str, Tally]:
+    """Leave-one-set-out: each outside set scored by the head ``recipe`` trains without it,
+    its penalty and operating point chosen without it too."""
+    x, features = matrix(name, evidence, recipe)
+    y = np.array([float(bool(case.label)) for case, _, _ in rows])
+    groups = groups_of(name, rows, recipe)
+    trained = trained_on(name, rows, recipe)
+    sources = np.array([source for _, _, source in rows])
+    heads_by_mask: dict[bytes, Fitted] = {}
+    out = {}
+    for held in OUTSIDE[name]:
+        mask = trained & (sources != held)
+        key = mask.tobytes()
+        if key not in heads_by_mask:
+            heads_by_mask[key] = fit_head(name, x[mask], y[mask],
+                                          [g for g, m in zip(groups, mask) if m], features, recipe)
+        head = heads_by_mask[key]
+        test = sources == held
+        order = [features.index(f) for f in head.features]
+        out[held] = tally(head.logits(x[test][:, order]) >= 0, y[test])
+    return out
+
+
+def shipped_by_set(name: str, rows: list[tuple[RunCase, str, str]],
+                   evidence: list[Evidence]) -> dict[str, Tally]:
+    """The heads file as it is on each outside set (in-sample where it trained on one)."""
+    head = heads(HEADS_FILE)[name]
+    y = np.array([float(bool(case.label)) for case, _, _ in rows])
+    fired = np.array([head.logit(ev.features) >= 0 for ev in evidence])
+    sources = np.array([source for _, _, source in rows])
+    return {held: tally(fired[sources == held], y[sources == held]) for held in OUTSIDE[name]}
+
+
+def table(name: str, columns: dict[str, dict[str, Tally]]) -> str:
+    """Per outside set and pooled: false positives/negatives · true positives/positives."""
+    def cell(t: Tally) -> str:
+        return f"{t[0]}/{t[1]} · {t[2]}/{t[3]}"
+    width = max(len(c) for c in columns) + 2
+    lines = [f"{name}: leave-one-set-out, false positives · recall",
+             "  " + "set".ljust(28) + "".join(c.rjust(max(width, 18)) for c in columns)]
+    sets = next(iter(columns.values()))
+    for held in sets:
+        label = Path(held).stem.removeprefix(f"{name}_")
+        lines.append("  " + label.ljust(28) + "".join(
+            cell(col[held]).rjust(max(width, 18)) for col in columns.values()))
+    pooled = {c: tuple(sum(t[i] for t in col.values()) for i in range(4))
+              for c, col in columns.items()}
+    lines.append("  " + "pooled".ljust(28) + "".join(
+        cell(t).rjust(max(width, 18)) for t in pooled.values()))  # type: ignore[arg-type]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--max-fp", type=float, default=0.035)
+    parser.add_argument("--max-fp", type=float, help="default: the recipe's (3.5%%)")
     parser.add_argument("--report", action="store_true", help="list the out-of-fold misses")
+    parser.add_argument("--by-set", action="store_true",
+                        help="leave-one-set-out on the outside sets, for every recipe")
+    parser.add_argument("--recipe", choices=RECIPES, default="shipped",
+                        help="the recipe that writes the file")
     parser.add_argument("--out", type=Path, default=HEADS_FILE)
     args = parser.parse_args(argv)
+    recipe = RECIPES[args.recipe]
+    if args.max_fp is not None:
+        recipe = replace(recipe, max_fp=args.max_fp)
     embedder = Embedder(threads=1)
-    heads: dict[str, Mapping[str, object]] = {}
+    trained: dict[str, Mapping[str, object]] = {}
+    tables = []
     for name in EVIDENCE:
-        heads[name] = train(name, embedder, args.max_fp, args.report)
-        lodo = heads[name]["lodo"]
-        hand = heads[name]["hand_rules_same_cases"]
+        rows = read(name)
+        evidence = [EVIDENCE[name](case, embedder.embed) for case, _, _ in rows]
+        trained[name] = train(name, rows, evidence, recipe, args.report)
+        lodo = trained[name]["lodo"]
+        hand = trained[name]["hand_rules_same_cases"]
         assert isinstance(lodo, dict) and isinstance(hand, dict)
-        print(f"{name}: {heads[name]['cases']} cases, {heads[name]['domains']} domains; "
+        print(f"{name}: {trained[name]['cases']} cases, {trained[name]['domains']} domains; "
               f"leave-one-domain-out FP {lodo['false_positives']}/{lodo['negatives']} recall "
               f"{lodo['true_positives']}/{lodo['positives']} (the hand-set rules on the same "
               f"cases: FP {hand['false_positives']}/{hand['negatives']} recall "
               f"{hand['true_positives']}/{hand['positives']})")
+        if args.by_set:
+            columns = {"heads file": shipped_by_set(name, rows, evidence)}
+            columns.update({label: by_set(name, rows, evidence, r) for label, r in RECIPES.items()})
+            tables.append(table(name, columns))
+    for text in tables:
+        print(text)
     doc = {"trained_by": "calibration/train_heads.py", "sources": list(SOURCES),
-           "max_fp": args.max_fp, "cap": CAP, "heads": heads}
+           "max_fp": recipe.max_fp, "cap": CAP, "heads": trained}
     args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return 0
 

@@ -62,7 +62,7 @@ def test_heads_file_says_how_it_was_made() -> None:
     doc = json.loads(HEADS_FILE.read_text(encoding="utf-8"))
     assert doc["trained_by"] == "calibration/train_heads.py"
     # Blind sets and public benchmarks are never trained on.
-    measures = ("blind3", "blind12", "halueval")
+    measures = ("run_blind3", "hallucination_blind12", "blind29", "halueval")
     for head in doc["heads"].values():
         sources = [*doc["sources"], *head.get("more_sources", [])]
         assert not any(m in s.lower() for s in sources for m in measures)
@@ -140,3 +140,39 @@ def test_a_staged_feature_leaves_the_fixed_log_odds_where_it_is_zero(train: Modu
     assert w[0] > 1.0 and w[1] == 0.0  # only upwards, like the signed fit
     logits = offset + np.column_stack([found, against]) @ w
     assert np.array_equal(logits[found == 0], offset[found == 0])
+
+
+def test_outside_sets_exist_and_none_is_a_blind_measure(train: ModuleType) -> None:
+    for name, sets in train.OUTSIDE.items():
+        for path in sets:
+            assert (ROOT / path).is_file(), path
+            assert name in path
+            assert not any(m in path.lower() for m in
+                           ("run_blind3", "hallucination_blind12", "blind29", "halueval"))
+
+
+def test_leave_one_set_out_never_scores_a_set_with_a_head_that_saw_it(
+    train: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Set "b" alone says its failures with feature z: a head that had seen b would catch
+    # them, one trained without it cannot (z reads 0 everywhere else).
+    name = "task_understanding_failure"
+    monkeypatch.setitem(train.OUTSIDE, name, ("a", "b"))
+    rows, evidence = [], []
+    for source, domain, x, z, label in (
+        *(("i", f"d{d}", x, 0.0, bool(x)) for d in range(4) for x in (0.0, 0.0, 1.0, 1.0)),
+        ("a", "d0", 0.0, 0.0, False), ("a", "d0", 1.0, 0.0, True),
+        ("b", "d1", 0.0, 0.0, False), ("b", "d1", 0.0, 0.0, False),
+        ("b", "d1", 0.0, 1.0, True), ("b", "d1", 0.0, 1.0, True),
+    ):
+        rows.append((RunCase(f"{source}{len(rows)}", "", "", label=label), domain, source))
+        ev = Evidence()
+        ev.flag("x", x)
+        ev.flag("z", z)
+        evidence.append(ev)
+    recipe = train.Recipe(outside=True, by_set=True)
+    assert train.by_set(name, rows, evidence, recipe)["b"] == (0, 2, 0, 2)
+    x, features = train.matrix(name, evidence, recipe)
+    y = np.array([float(bool(case.label)) for case, _, _ in rows])
+    seen = train.fit_head(name, x, y, train.groups_of(name, rows, recipe), features, recipe)
+    assert (seen.logits(x[-2:]) >= 0).all()
