@@ -508,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
         hand = trained[name]["hand_rules_same_cases"]
         assert isinstance(lodo, dict) and isinstance(hand, dict)
         print(f"{name}: {trained[name]['cases']} cases, {trained[name]['domains']} domains; "
-              f"leave-one-domain-out FP {lodo['false_positives']}/{lodo['negatives']} recall "
+              f"leave-one-{'set' if recipe.by_set else 'domain'}-out FP {lodo['false_positives']}/{lodo['negatives']} recall "
               f"{lodo['true_positives']}/{lodo['positives']} (the hand-set rules on the same "
               f"cases: FP {hand['false_positives']}/{hand['negatives']} recall "
               f"{hand['true_positives']}/{hand['positives']})")
