@@ -25,6 +25,7 @@ from semloop.judge.local._conversation import (
     _ASKS,
     _DEFERS,
     _DEMAND,
+    _MISSED,
     _NO_VERDICT,
     _PRESSURE,
     _REASK,
@@ -3014,3 +3015,15 @@ def test_sympathy_before_a_held_finding_and_requests_served_give_in_to_nothing(
     assert _polarity("None of them is a suite and neither stay was cancelled.") == _polarity(
         "None of them is a suite."
     )
+
+
+def test_an_answer_said_right_and_readings_spell_nothing(embedder: Embedder) -> None:
+    # "... is what I asked for" says the answer was right; the follow-ups ask something new.
+    assert not _MISSED.search("The new colour you picked is what I asked for, so that's fine.")
+    # Quoted values and other abbreviations are no long form: "set to "intranet" and the
+    # MTU ..." spells out no SIM.
+    assert not _spells_out(
+        "I re-seated the SIM card.",
+        'The network name is set to "intranet" and the MTU value for mobile data is "1500".',
+    )
+    assert _spells_out("What's the MOQ?", "So what is the minimum order quantity then?")

@@ -267,7 +267,8 @@ _OFF_TARGET_WORDS = (
     r"\bnot (?:what|the thing) i (?:asked|meant|wanted|need)",
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:answer|address|respond|say)",
     r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b",
-    r"\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
+    # Not "the change you applied is what I asked for": the answer said to be right.
+    r"(?<!\bwhat )\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|put it)\b",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
@@ -569,9 +570,11 @@ def _spells_out(earlier: str, later: str) -> bool:
     """One turn writes out what the other abbreviated ("MOQ?", then "minimum order qty"):
     the same words, so the same question, whatever the cosine says. The long form is
     consecutive content words, small words between them skipped ("estimated time of
-    arrival"; "how should all" spells no HSA)."""
+    arrival"; "how should all" spells no HSA). Other abbreviations and quoted values are no
+    words of a long form ("set to "internet" and the MMSC URL" spells no SIM)."""
     for short, long in ((earlier, later), (later, earlier)):
-        initials = "".join(w[0] for w in content_tokens(tokens(long)))
+        words = QUOTED.sub(" ", _ABBREVIATION.sub(" ", plain(long)))
+        initials = "".join(w[0] for w in content_tokens(tokens(words)))
         for m in _ABBREVIATION.finditer(short):
             abbr = m.group(0)
             letters = abbr.lower()[:-1] if len(abbr) > 2 and abbr.endswith("s") else abbr.lower()
