@@ -3027,3 +3027,10 @@ def test_an_answer_said_right_and_readings_spell_nothing(embedder: Embedder) -> 
         'The network name is set to "intranet" and the MTU value for mobile data is "1500".',
     )
     assert _spells_out("What's the MOQ?", "So what is the minimum order quantity then?")
+
+
+def test_a_search_proposed_reverses_no_finding(embedder: Embedder) -> None:
+    later = ["Let's try a wider search around those dates to see if we can find your booking."]
+    earlier = ["I'm sorry, but I couldn't find the booking you mean."]
+    vecs = dict(zip(later + earlier, embedder.embed(later + earlier)))
+    assert _flips(later, earlier, vecs) is None

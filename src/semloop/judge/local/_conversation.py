@@ -1370,12 +1370,21 @@ _ASKS_USER = any_of(
 )
 
 
+_SEARCHES = any_of(
+    r"^\W*(?:let's|let me|let us|i(?:'ll| will)|we(?:'ll| will| can)) (?:\w+ )?(?:try|search|check|look|"
+    r"search|re-?check)\b"
+)
+
+
 def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[str, str] | None:
     """A pair of close sentences whose polarity or numbers differ: a stance reversed."""
     # A question or a request ("Could you double-check the ID?", "Please provide your
     # email") holds no position: answering it reverses nothing.
     positions = [t for t in earlier if not _ASKS_USER.search(plain(t))]
-    for s in later:
+    # Nor does a question back, or a search proposed ("Let's try a more detailed search to
+    # see if we can locate your reservation" after "I couldn't find the reservation").
+    stated = [s for s in later if not (_ASKS_USER.search(plain(s)) or _SEARCHES.search(plain(s)))]
+    for s in stated:
         for t in positions:
             cos = float(vecs[s] @ vecs[t])
             if cos < _FLIP_COS:
