@@ -2949,6 +2949,9 @@ def test_plans_hopes_and_descriptions_are_no_heat(
             False,
         ),
         ("I won't be using your app again.", "", "threatens to leave", True),
+        # Asked of the item, another brand is no switch; said of the user, it is.
+        ("Is it made by Acme too, or is it a different brand?", "", "threatens to leave", False),
+        ("Then I'll buy a different brand elsewhere.", "", "threatens to leave", True),
         # Asking for the very person offered takes the offer up.
         (
             "Put me through to a specialist, please.",

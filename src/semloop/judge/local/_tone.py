@@ -194,6 +194,8 @@ _LEAVE = any_of(
     r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
     r"\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
+    # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
+    r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
     r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
     r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
