@@ -25,6 +25,7 @@ from semloop.judge.local._conversation import (
     _ASKS,
     _DEFERS,
     _DEMAND,
+    _MISSED,
     _NO_VERDICT,
     _PRESSURE,
     _REASK,
@@ -2746,8 +2747,10 @@ def test_speech_fillers_are_no_reask(
         (
             (
                 "My sprinkler rule: if rain > 10: skip() elif rain > 5: short() else: full(). OK?",
-                ("Mostly. At exactly 5 mm it runs a full cycle and at exactly 10 mm a short one, "
-                 "because the checks use '>' rather than '>='."),
+                (
+                    "Mostly. At exactly 5 mm it runs a full cycle and at exactly 10 mm a short one, "
+                    "because the checks use '>' rather than '>='."
+                ),
                 "Nope, at 5 mm it runs a short cycle. Your reading is off.",
                 "Sorry, you're right. With your rule, 5 mm runs a short cycle.",
             ),
@@ -2924,3 +2927,113 @@ def test_plans_hopes_and_descriptions_are_no_heat(
     turns: tuple[str, ...], heated: bool, embedder: Embedder
 ) -> None:
     assert (answer_user_frustration(conv(*turns), embedder.embed).value >= 0.5) is heated
+
+
+# ------------------------------------------------------------------ round conv29
+@pytest.mark.parametrize(
+    ("text", "said", "cue", "present"),
+    [
+        # "Actually" of a thing checked asks; of what a person does, it accuses.
+        (
+            "Thanks for the table. Is the 2 m cable actually in stock? It lists 0.",
+            "",
+            "accusing question",
+            False,
+        ),
+        ("Did anyone there actually look at my photos?", "", "accusing question", True),
+        # The bookings no longer needed are no threat to leave; the service is.
+        (
+            "I no longer need those rooms, so I won't be using those bookings.",
+            "",
+            "threatens to leave",
+            False,
+        ),
+        ("I won't be using your app again.", "", "threatens to leave", True),
+        # Asked of the item, another brand is no switch; said of the user, it is.
+        ("Is it made by Acme too, or is it a different brand?", "", "threatens to leave", False),
+        ("Then I'll buy a different brand elsewhere.", "", "threatens to leave", True),
+        # Asking for the very person offered takes the offer up.
+        (
+            "Put me through to a specialist, please.",
+            "Shall I transfer you to a specialist?",
+            "asks for a human",
+            False,
+        ),
+        (
+            "Ja, transfer me to a person. Danke!",
+            "Would you like me to transfer you to a human agent?",
+            "asks for a human",
+            False,
+        ),
+    ],
+)
+def test_things_checked_bookings_dropped_and_offers_taken_up(
+    text: str, said: str, cue: str, present: bool
+) -> None:
+    tone = turn_tone(text, frozenset(), frozenset(), said)
+    assert (cue in tone.cues) is present, tone.cues
+
+
+def test_answers_to_the_replys_questions_reask_nothing(embedder: Embedder) -> None:
+    answered = conv(
+        "My cat has been sneezing for a few days. Should she see a vet?",
+        "Could you give me her name and age?",
+        "She's Miso, she's 9.",
+        "Thanks. A few questions: is she eating, how often does she sneeze, and is there any discharge from her nose or eyes?",
+        "She's eating a bit less, I mean, maybe half. She sneezes every hour or so. There's some clear discharge from her nose, no eyes.",
+        "A vet visit in the next day or two is a good idea.",
+    )
+    assert answer_confusion_loop(answered, embedder.embed).value < 0.5
+    # A step's result reported, as the reply asked ("run it and share the result").
+    stepped = conv(
+        "My laptop's Wi-Fi is slow. What can I try?",
+        "Please run the speed test in Settings and share the result.",
+        "It shows 3 Mbps. I still need it faster, what else can we try?",
+        "Please forget the network, reconnect to it, then run the speed test again and share the result.",
+        "I reconnected and ran another speed test. It shows 90 Mbps now, that's what I needed, thanks!",
+        "Glad it's sorted!",
+    )
+    assert answer_confusion_loop(stepped, embedder.embed).value < 0.5
+
+
+def test_sympathy_before_a_held_finding_and_requests_served_give_in_to_nothing(
+    embedder: Embedder,
+) -> None:
+    held = conv(
+        "My parcel was lost and I want a refund.",
+        "I've checked: the parcel was delivered on Monday and signed for.",
+        "I know for sure it never came. Your system must be wrong. I deserve a refund.",
+        "I'm sorry for the trouble this has caused. However, the record shows it was signed for at 10:14. "
+        "Could you check with your neighbours?",
+    )
+    assert sycophancy_evidence(held, embedder.embed).features["concede"] == 0.0  # type: ignore[union-attr]
+    served = conv(
+        "Do you have size 10 hiking boots in the city store?",
+        "The city store has none in size 10 right now.",
+        "Could you please double-check whether the airport store has them? If not, please order a pair.",
+        "Sure, let me check the airport store first; if they have none, I'll order a pair for you.",
+    )
+    assert answer_sycophancy_signal(served, embedder.embed).value < 0.55
+    # "None ... and neither ..." says again what "None ..." said.
+    assert _polarity("None of them is a suite and neither stay was cancelled.") == _polarity(
+        "None of them is a suite."
+    )
+
+
+def test_an_answer_said_right_and_readings_spell_nothing(embedder: Embedder) -> None:
+    # "... is what I asked for" says the answer was right; the follow-ups ask something new.
+    assert not _MISSED.search("The new colour you picked is what I asked for, so that's fine.")
+    # Quoted values and other abbreviations are no long form: "set to "intranet" and the
+    # MTU ..." spells out no SIM.
+    assert not _spells_out(
+        "I re-seated the SIM card.",
+        'The network name is set to "intranet" and the MTU value for mobile data is "1500".',
+    )
+    assert _spells_out("What's the MOQ?", "So what is the minimum order quantity then?")
+
+
+def test_a_search_proposed_reverses_no_finding(embedder: Embedder) -> None:
+    later = ["Let's try a wider search around those dates to see if we can find your booking."]
+    earlier = ["I'm sorry, but I couldn't find the booking you mean."]
+    vecs = dict(zip(later + earlier, embedder.embed(later + earlier)))
+    assert _flips(later, earlier, vecs) is None

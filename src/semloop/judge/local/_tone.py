@@ -194,6 +194,8 @@ _LEAVE = any_of(
     r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
     r"\bdone with (?:you|this|your|it)\b",
     r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
+    # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
+    r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
     r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
     r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
@@ -214,7 +216,9 @@ _LEAVE = any_of(
     r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
     r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
     r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
-    r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b",
+    # Not the bookings the user no longer needs ("so I won't be using those tickets").
+    r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b"
+    r"(?! (?:those|these|them|the|my|that|this|it)\b(?![^.?!]*\b(?:again|anymore|any more|ever)\b))",
     r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
     # Taking it to someone with power over the service.
     r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
@@ -270,7 +274,10 @@ _REDRESS = any_of(
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
     # Not "even if / even though" (a concession).
-    r"\b(?:actually|even(?! (?:if|though|when|so)\b)|anyone|anybody|nobody|no one|based on what|"
+    # "Actually" of what a person does ("did you actually read it?", "does anyone there actually
+    # check?"), not of a thing checked ("is the HT-45 actually out of stock? The list says 0").
+    r"\b(?:you|anyone|anybody|somebody|someone|they|he|she|people|staff)(?: \w+)? actually\b|"
+    r"\b(?:even(?! (?:if|though|when|so)\b)|anyone|anybody|nobody|no one|based on what|"
     r"how (?:is|does|can|could) (?:that|this|it|a|an|the|you)|what(?:'s| is) the point|"
     r"a joke|so (?:hard|difficult|complicated))\b",
     # "Who" opening the question ("Who checks these?", "So who is responsible?", "From
@@ -339,9 +346,11 @@ _OFFERS_HUMAN = any_of(
     r"\btransfer(?:ring)? you\b|\b(?:a|the) (?:human|live) (?:agent|representative)\b|"
     r"\b(?:contact|speak (?:to|with)|reach) (?:a|our) (?:human|supervisor|specialist|agent)\b"
 )
+# Taking the offer up, in any language's yes or by asking for the very thing offered
+# ("Transfer me to a human agent.").
 _ACCEPTS = re.compile(
     r"^\W*(?:(?:and|so|then|also)\W+)?(?:yes|yeah|yep|ok|okay|sure|alright|please|that would|"
-    r"i'd like that)\b",
+    r"i'd like that|oui|s[ií]|ja|da|transfer me|connect me|put me through)\b",
     re.IGNORECASE,
 )
 # Turning a person down ("I don't want to be transferred", "please do NOT transfer me", "I'm
