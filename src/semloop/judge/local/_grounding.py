@@ -462,6 +462,28 @@ def _shown(claims: Sequence[str], values: Sequence[float]) -> list[float]:
     return out
 
 
+def _worked_earlier(steps: Iterable[str], direct: Sequence[float]) -> list[float]:
+    """The figures the agent worked out in its earlier words to the user ("$161 + $192 =
+    $353 ... refunded the difference of $207"): a number an earlier turn states that that
+    turn's own numbers the evidence gives (``direct``), or that it worked out before, make
+    by one step of arithmetic. A closing answer restates them ("a refund of $207") without
+    its working; a figure the earlier working did not produce stays unsupported."""
+    out: list[float] = []
+    for step in steps:
+        stated = quantities(step)
+        known = [q for q in stated if number_supported(q, direct)]
+        rest = [q for q in stated if q not in known]
+        while rest and len(known) > 1:
+            derived = derived_values(known)
+            new = [q for q in rest if number_supported(q, derived)]
+            if not new:
+                break
+            known += new
+            rest = [q for q in rest if q not in new]
+            out += [q.value for q in new]
+    return sorted(out)
+
+
 def _value_units(texts: Iterable[str]) -> dict[float, frozenset[str]]:
     """Each value's units, from the amount (``€24``, ``15 km``) or the record key it is the
     value of (``adult eur: 24``); none for a value the evidence also states bare."""
@@ -3281,6 +3303,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
+    evidence.shown = sorted([*evidence.shown, *_worked_earlier(case.steps, evidence.direct)])
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
                                                      *evidence.sentences]])
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
