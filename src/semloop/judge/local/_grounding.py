@@ -475,7 +475,8 @@ def _worked_earlier(steps: Iterable[str], direct: Sequence[float]) -> list[float
         rest = [q for q in stated if q not in known]
         while rest and len(known) > 1:
             derived = derived_values(known)
-            new = [q for q in rest if number_supported(q, derived)]
+            # A difference said with its sign ("-3.76", a credit) is the difference.
+            new = [q for q in rest if number_supported(replace(q, value=abs(q.value)), derived)]
             if not new:
                 break
             known += new
@@ -909,6 +910,7 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
 
 
 _THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
+_CHANGED = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "3254583681 (blue) -> 9440686670 (green)": two records' states
 
 
 def _other_kind(part: str, pair: str, mine: frozenset[str]) -> bool:
@@ -925,11 +927,70 @@ def _other_kind(part: str, pair: str, mine: frozenset[str]) -> bool:
                for i, w in enumerate(words) if i)
 
 
+def _entries(texts: Iterable[str]) -> list[tuple[list[str], list[tuple[str, str]]]]:
+    """The texts' records as (their path's words, their pairs): a line of several pairs, and
+    the lines after it whose keys go on deeper under its path (a variant's "options" on the
+    next line); a line with the same path again is the next record of a list, and a line
+    with no path (the top record's) holds none of the records nested under it."""
+    out: list[tuple[list[str], list[tuple[str, str]]]] = []
+    for text in texts:
+        last: list[str] | None = None
+        for line in text.splitlines():
+            pairs = [(m.group(1), m.group(2)) for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))]
+            if len(pairs) < 2:
+                last = None
+                continue
+            keys = [_key_words(k) for k, _ in pairs]
+            path = list(itertools.takewhile(lambda ws: len(set(ws)) == 1, zip(*keys, strict=False)))
+            words = [w for w, *_ in path]
+            if last and len(words) > len(last) and words[: len(last)] == last:
+                out[-1][1].extend(pairs)
+            else:
+                out.append((words, pairs))
+                last = words
+    return out
+
+
+def _score(values: Iterable[str], claim: str) -> int:
+    """How many of a record's values the claim gives: its names and codes, its numbers."""
+    lower, said = claim.lower(), {round(q.value, 6) for q in quantities(claim)}
+    return sum(any(round(q.value, 6) in said for q in quantities(v)) or (
+        (len(v) > 1 or v.isupper()) and _said(v.lower(), lower)) for v in values
+        if v.lower() not in _YES_NO and v != _NULL)
+
+
+def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
+    """Records that give the pair's key the other way ("waterproof: yes" of one variant,
+    "no" of the next), one of which the claim names better than the pair's: the claim
+    speaks of that one ("$466.75, 4K, waterproof, black" of the variant at $466.75),
+    so its yes or no is no conflict with the pair."""
+    key, _, value = pair.partition(": ")
+    entries = _entries(ev.texts)
+    mine = next(((path, pairs) for path, pairs in entries if (key, value) in pairs), None)
+    if mine is None:
+        return False
+    column = _key_words(key)[len(mine[0]):]
+    best = _score((v for _, v in mine[1]), claim)
+    return any(_score((v for _, v in pairs), claim) > best for path, pairs in entries
+               if any(_key_words(k)[len(path):] == column and v.lower() != value.lower() for k, v in pairs))
+
+
+_BOUND_VALUES = 2
+
+
+def _entry_holds(value: Quantity, claim: str, ev: _Evidence) -> bool:
+    """A record gives the claim's number beside two more values the claim gives ("$466.75
+    (4K, black)" of the variant at 466.75 with 4K and black): the number is that record's.
+    (One name beside it, "Bruno needs 23.4 mg" of Bruno's weight, binds no attribute.)"""
+    return any(any(abs(x.value - value.value) < 1e-9 for _, v in pairs for x in quantities(v))
+               and _score((v for _, v in pairs), claim) > _BOUND_VALUES for _, pairs in _entries(ev.texts))
+
+
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     """A clause of the claim that says a yes/no value of the context the other way: it
     names the key's words (its last, the predicate, may be said in another word) and
     flips one of them."""
-    parts = [p for c in clauses(claim) for p in _THEN.split(c) if p.strip()]
+    parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
         said = _OUT_OF.sub("no", part)
         mine = word_stems(said)
@@ -948,7 +1009,8 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
                                     or any(q.value == 0 for q in quantities(part)))
             flipped = contradicts(said, stated, shared, own) if named and not doubt else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated) and not (
-                    _NEGATOR.search(stated) and _denied_near(part, frozenset(flipped.split()))):
+                    _NEGATOR.search(stated) and _denied_near(part, frozenset(flipped.split()))) and not (
+                    _meant_other(part, pair, ev)):
                 return f'"{flipped}" where the context says "{pair}"'
     return ""
 
@@ -1997,6 +2059,8 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     for kind, value in values:
         if kind == "n" and len(named) == 1 and any(_holds(v, value, frozenset()) for _, v in named[0].pairs):
             continue  # "ATL-01 — 987": the one record the claim names gives the value; it is bound
+        if kind == "n" and _entry_holds(value, claim, ev):
+            continue
         if kind == "n":
             own = _tokens(value.text)
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
