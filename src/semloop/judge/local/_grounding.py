@@ -215,6 +215,7 @@ class _Evidence:
     totals: list[float] = field(default_factory=list)  # see _column_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
+    empty: list[frozenset[str]] = field(default_factory=list)  # each call that returned nothing: its name's and arguments' stems
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     ages: list[float] = field(default_factory=list)  # see __post_init__
@@ -1361,10 +1362,28 @@ _CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
 _CAUSE_WORDS = 2  # and at least this many of them
 
 
+# "This may be due to a network problem", "it could have been caused by": a guess at the
+# cause, offered as one, in the clause just before it.
+_GUESSED = re.compile(r"\b(?:may|might|could)\s+(?:also\s+|well\s+)?(?:be|have\s+been)\s+$", re.IGNORECASE)
+_CLAUSE_START = re.compile(r".*[,;:(]")
+# "Since there are no nonstop flights on May 17": a cause that says there is none of a thing.
+_NONE_THERE = re.compile(r"^(?:there (?:are|is|were|was) no|no)\b", re.IGNORECASE)
+_EMPTY = frozenset({"[]", "{}", "null", ""})
+
+
+def _guessed(before: str) -> bool:
+    """The cause is offered as a guess: a hedge in its own clause ("probably because")."""
+    clause = _CLAUSE_START.sub("", before)
+    return bool(_GUESSED.search(clause)) or is_hedged(clause)
+
+
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
-        if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)):
+        if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)) or _guessed(claim[: m.start()]):
+            continue
+        # None of a thing, where a lookup of it (its name or arguments) returned nothing.
+        if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
             continue
         words = word_stems(m.group(1))
         # Stems meet on their first letters, as offered items' do: "a gold member" is the
@@ -3363,6 +3382,8 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                     for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part)))
     evidence.keyed = [s for s in evidence.keyed if s[3] or given[s[2].split(":")[0].lower()] == 1]
     evidence.records = _records(texts)
+    evidence.empty = [word_stems(" ".join([*_key_words(t.name), *map(str, t.args.values())]))
+                      for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)
     evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
