@@ -911,6 +911,8 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
 
 
 _THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
+# "- Stock: 0", "Deposit: none": the claim's own pair of nothing says "no stock", as a record's does.
+_NONE_PAIR = re.compile(r"\b([A-Za-z][\w ]{0,30}?):\s*(?:0|none|nil)(?![\w.,])", re.IGNORECASE)
 _CHANGED = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "3254583681 (blue) -> 9440686670 (green)": two records' states
 
 
@@ -993,7 +995,7 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     flips one of them."""
     parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
-        said = _OUT_OF.sub("no", part)
+        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", part))
         mine = word_stems(said)
         # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
