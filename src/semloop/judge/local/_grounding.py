@@ -2399,6 +2399,18 @@ def _holds(value: str, q: Quantity | None, readings: frozenset[DateParts]) -> bo
     return any(date_supported(readings, r) for _, r in dates(value))
 
 
+_SAID_WORDS = 2
+
+
+def _said_apart(v: Valued, ev: _Evidence) -> bool:
+    """A sentence of the context, not a record, states the value with the claim's words for
+    it ("2 free checked bags for each economy passenger", a policy): the claim gives that
+    rule, not another record's value under the same key."""
+    labels = word_stems(" ".join(v.labels))
+    return any(not _is_record(s) and _holds(s, v.quantity, v.readings)
+               and len(labels & word_stems(s)) >= _SAID_WORDS for s in ev.sentences)
+
+
 def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
@@ -2423,7 +2435,7 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     if len(holding) > 1:
         return ""  # the values of several records: a list of them ("pads $118, rotors $196")
     for v in values:
-        if any(_holds(value, v.quantity, v.readings) for _, value in mine.pairs):
+        if any(_holds(value, v.quantity, v.readings) for _, value in mine.pairs) or _said_apart(v, ev):
             continue
         for other in ev.records:
             key = next((k for k, value in other.pairs
