@@ -215,6 +215,7 @@ class _Evidence:
     totals: list[float] = field(default_factory=list)  # see _column_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
+    empty: list[frozenset[str]] = field(default_factory=list)  # each call that returned nothing: its name's and arguments' stems
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     ages: list[float] = field(default_factory=list)  # see __post_init__
@@ -460,6 +461,29 @@ def _shown(claims: Sequence[str], values: Sequence[float]) -> list[float]:
             if step and a.unit == b.unit and all(number_supported(x, values) or x.value in out for x in (a, b)):
                 out.append(a.value + b.value if step.group(1).lower() in ("plus", "+") else a.value - b.value)
     return out
+
+
+def _worked_earlier(steps: Iterable[str], direct: Sequence[float]) -> list[float]:
+    """The figures the agent worked out in its earlier words to the user ("$161 + $192 =
+    $353 ... refunded the difference of $207"): a number an earlier turn states that that
+    turn's own numbers the evidence gives (``direct``), or that it worked out before, make
+    by one step of arithmetic. A closing answer restates them ("a refund of $207") without
+    its working; a figure the earlier working did not produce stays unsupported."""
+    out: list[float] = []
+    for step in steps:
+        stated = quantities(step)
+        known = [q for q in stated if number_supported(q, direct)]
+        rest = [q for q in stated if q not in known]
+        while rest and len(known) > 1:
+            derived = derived_values(known)
+            # A difference said with its sign ("-3.76", a credit) is the difference.
+            new = [q for q in rest if number_supported(replace(q, value=abs(q.value)), derived)]
+            if not new:
+                break
+            known += new
+            rest = [q for q in rest if q not in new]
+            out += [q.value for q in new]
+    return sorted(out)
 
 
 def _value_units(texts: Iterable[str]) -> dict[float, frozenset[str]]:
@@ -887,6 +911,9 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
 
 
 _THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
+# "- Stock: 0", "Deposit: none": the claim's own pair of nothing says "no stock", as a record's does.
+_NONE_PAIR = re.compile(r"\b([A-Za-z][\w ]{0,30}?):\s*(?:0|none|nil)(?![\w.,])", re.IGNORECASE)
+_CHANGED = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "3254583681 (blue) -> 9440686670 (green)": two records' states
 
 
 def _other_kind(part: str, pair: str, mine: frozenset[str]) -> bool:
@@ -903,13 +930,72 @@ def _other_kind(part: str, pair: str, mine: frozenset[str]) -> bool:
                for i, w in enumerate(words) if i)
 
 
+def _entries(texts: Iterable[str]) -> list[tuple[list[str], list[tuple[str, str]]]]:
+    """The texts' records as (their path's words, their pairs): a line of several pairs, and
+    the lines after it whose keys go on deeper under its path (a variant's "options" on the
+    next line); a line with the same path again is the next record of a list, and a line
+    with no path (the top record's) holds none of the records nested under it."""
+    out: list[tuple[list[str], list[tuple[str, str]]]] = []
+    for text in texts:
+        last: list[str] | None = None
+        for line in text.splitlines():
+            pairs = [(m.group(1), m.group(2)) for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))]
+            if len(pairs) < 2:
+                last = None
+                continue
+            keys = [_key_words(k) for k, _ in pairs]
+            path = list(itertools.takewhile(lambda ws: len(set(ws)) == 1, zip(*keys, strict=False)))
+            words = [w for w, *_ in path]
+            if last and len(words) > len(last) and words[: len(last)] == last:
+                out[-1][1].extend(pairs)
+            else:
+                out.append((words, pairs))
+                last = words
+    return out
+
+
+def _score(values: Iterable[str], claim: str) -> int:
+    """How many of a record's values the claim gives: its names and codes, its numbers."""
+    lower, said = claim.lower(), {round(q.value, 6) for q in quantities(claim)}
+    return sum(any(round(q.value, 6) in said for q in quantities(v)) or (
+        (len(v) > 1 or v.isupper()) and _said(v.lower(), lower)) for v in values
+        if v.lower() not in _YES_NO and v != _NULL)
+
+
+def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
+    """Records that give the pair's key the other way ("waterproof: yes" of one variant,
+    "no" of the next), one of which the claim names better than the pair's: the claim
+    speaks of that one ("$466.75, 4K, waterproof, black" of the variant at $466.75),
+    so its yes or no is no conflict with the pair."""
+    key, _, value = pair.partition(": ")
+    entries = _entries(ev.texts)
+    mine = next(((path, pairs) for path, pairs in entries if (key, value) in pairs), None)
+    if mine is None:
+        return False
+    column = _key_words(key)[len(mine[0]):]
+    best = _score((v for _, v in mine[1]), claim)
+    return any(_score((v for _, v in pairs), claim) > best for path, pairs in entries
+               if any(_key_words(k)[len(path):] == column and v.lower() != value.lower() for k, v in pairs))
+
+
+_BOUND_VALUES = 2
+
+
+def _entry_holds(value: Quantity, claim: str, ev: _Evidence) -> bool:
+    """A record gives the claim's number beside two more values the claim gives ("$466.75
+    (4K, black)" of the variant at 466.75 with 4K and black): the number is that record's.
+    (One name beside it, "Bruno needs 23.4 mg" of Bruno's weight, binds no attribute.)"""
+    return any(any(abs(x.value - value.value) < 1e-9 for _, v in pairs for x in quantities(v))
+               and _score((v for _, v in pairs), claim) > _BOUND_VALUES for _, pairs in _entries(ev.texts))
+
+
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     """A clause of the claim that says a yes/no value of the context the other way: it
     names the key's words (its last, the predicate, may be said in another word) and
     flips one of them."""
-    parts = [p for c in clauses(claim) for p in _THEN.split(c) if p.strip()]
+    parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
-        said = _OUT_OF.sub("no", part)
+        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", part))
         mine = word_stems(said)
         # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
@@ -926,7 +1012,8 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
                                     or any(q.value == 0 for q in quantities(part)))
             flipped = contradicts(said, stated, shared, own) if named and not doubt else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated) and not (
-                    _NEGATOR.search(stated) and _denied_near(part, frozenset(flipped.split()))):
+                    _NEGATOR.search(stated) and _denied_near(part, frozenset(flipped.split()))) and not (
+                    _meant_other(part, pair, ev)):
                 return f'"{flipped}" where the context says "{pair}"'
     return ""
 
@@ -1277,10 +1364,28 @@ _CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
 _CAUSE_WORDS = 2  # and at least this many of them
 
 
+# "This may be due to a network problem", "it could have been caused by": a guess at the
+# cause, offered as one, in the clause just before it.
+_GUESSED = re.compile(r"\b(?:may|might|could)\s+(?:also\s+|well\s+)?(?:be|have\s+been)\s+$", re.IGNORECASE)
+_CLAUSE_START = re.compile(r".*[,;:(]")
+# "Since there are no nonstop flights on May 17": a cause that says there is none of a thing.
+_NONE_THERE = re.compile(r"^(?:there (?:are|is|were|was) no|no)\b", re.IGNORECASE)
+_EMPTY = frozenset({"[]", "{}", "null", ""})
+
+
+def _guessed(before: str) -> bool:
+    """The cause is offered as a guess: a hedge in its own clause ("probably because")."""
+    clause = _CLAUSE_START.sub("", before)
+    return bool(_GUESSED.search(clause)) or is_hedged(clause)
+
+
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
-        if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)):
+        if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)) or _guessed(claim[: m.start()]):
+            continue
+        # None of a thing, where a lookup of it (its name or arguments) returned nothing.
+        if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
             continue
         words = word_stems(m.group(1))
         # Stems meet on their first letters, as offered items' do: "a gold member" is the
@@ -1977,6 +2082,8 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     for kind, value in values:
         if kind == "n" and len(named) == 1 and any(_holds(v, value, frozenset()) for _, v in named[0].pairs):
             continue  # "ATL-01 — 987": the one record the claim names gives the value; it is bound
+        if kind == "n" and _entry_holds(value, claim, ev):
+            continue
         if kind == "n":
             own = _tokens(value.text)
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
@@ -2307,6 +2414,18 @@ def _holds(value: str, q: Quantity | None, readings: frozenset[DateParts]) -> bo
     return any(date_supported(readings, r) for _, r in dates(value))
 
 
+_SAID_WORDS = 2
+
+
+def _said_apart(v: Valued, ev: _Evidence) -> bool:
+    """A sentence of the context, not a record, states the value with the claim's words for
+    it ("2 free checked bags for each economy passenger", a policy): the claim gives that
+    rule, not another record's value under the same key."""
+    labels = word_stems(" ".join(v.labels))
+    return any(not _is_record(s) and _holds(s, v.quantity, v.readings)
+               and len(labels & word_stems(s)) >= _SAID_WORDS for s in ev.sentences)
+
+
 def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
@@ -2331,7 +2450,7 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     if len(holding) > 1:
         return ""  # the values of several records: a list of them ("pads $118, rotors $196")
     for v in values:
-        if any(_holds(value, v.quantity, v.readings) for _, value in mine.pairs):
+        if any(_holds(value, v.quantity, v.readings) for _, value in mine.pairs) or _said_apart(v, ev):
             continue
         for other in ev.records:
             key = next((k for k, value in other.pairs
@@ -3405,10 +3524,13 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                     for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part)))
     evidence.keyed = [s for s in evidence.keyed if s[3] or given[s[2].split(":")[0].lower()] == 1]
     evidence.records = _records(texts)
+    evidence.empty = [word_stems(" ".join([*_key_words(t.name), *map(str, t.args.values())]))
+                      for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)
     evidence.totals = _column_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
+    evidence.shown = sorted([*evidence.shown, *_worked_earlier(case.steps, evidence.direct)])
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
                                                      *evidence.sentences]])
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
