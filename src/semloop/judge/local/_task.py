@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -1829,6 +1830,7 @@ def _slot_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def _phrase(word: str) -> re.Pattern[str]:
     # "one-way" also as "one way"/"oneway"; a word with its inflections ("cancelled").
     body = r"[\s-]?".join(re.escape(w) for w in word.split("-"))
@@ -2882,6 +2884,7 @@ _SELLING_FRAME = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # asked twice of a unit after the anchor
 def _sells(unit: str) -> bool:
     text = _prose(unit)
     return _together(text, _PROMOTION, _SELLING_FRAME) or _together(text, _SELLING_FRAME, _PROMOTION)
