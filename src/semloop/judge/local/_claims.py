@@ -101,8 +101,8 @@ _DOT_THOUSANDS = re.compile(r"(?<![\w.,\-\[])[1-9]\d{0,2}(?:\.\d{3})+(?![\w.]|,\
 @lru_cache(maxsize=4096)
 def continental(text: str) -> bool:
     """The text writes numbers the continental way, a comma for the decimal point."""
-    return bool(_GROUPED_DECIMAL.search(text)) or (
-        not _COMMA_FIELDS.search(_COMMA_DECIMAL.sub("", text)) and bool(_COMMA_DECIMAL.search(text)))
+    return bool(_GROUPED_DECIMAL.search(text)) or (  # no comma decimal: nothing to strip
+        bool(_COMMA_DECIMAL.search(text)) and not _COMMA_FIELDS.search(_COMMA_DECIMAL.sub("", text)))
 
 
 _SLASH_DATE = re.compile(r"\b([0-3]?\d)/([01]?\d)/((?:19|20)?\d{2})\b")
@@ -1294,6 +1294,7 @@ def _qualifiers(text: str) -> frozenset[tuple[str, str]]:
                                if t in _QUALIFIERS or t.startswith(_QUALIFIED_PREFIXES)))
 
 
+@lru_cache(maxsize=8192)
 def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
     """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
     A leading "No," answers the question and negates nothing."""
@@ -1346,6 +1347,7 @@ def _other_side(a: str, b: str) -> bool:
 _EITHER_WAY = (("regardless", "of"), ("irrespective", "of"), ("whether", "or", "not"))
 
 
+@lru_cache(maxsize=8192)
 def _either_way(text: str) -> frozenset[str]:
     """The stems of the clauses a text says hold either way (see ``_EITHER_WAY``), and of a
     "whether … or not" clause."""

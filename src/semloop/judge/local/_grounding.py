@@ -2139,18 +2139,28 @@ _NAME_KEY_WORDS = frozenset({"name", "full", "display", "first", "last", "id"})
 _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "agent is")
 
 
+@lru_cache(maxsize=1024)
+def _person_roles(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The people the text's pairs give ("approver name: Gareth Lloyd"), each with the stems
+    of its key's role, read once: every claim's ``_role_swap`` asks again."""
+    out = []
+    for line in text.splitlines():
+        for part in _PAIR_SPLIT.split(line):
+            m = _PAIR.match(part)
+            if m and _PERSON.fullmatch(m.group(2)):
+                words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
+                out.append((m.group(2), _role_stems(" ".join(words))))
+    return tuple(out)
+
+
 def _role_swap(claim: str, ev: _Evidence) -> str:
     """A person the claim names in a role (the words just before the name: "approved by
     Helen Cho") that another person's key in the context holds ("approver name: Gareth
     Lloyd") and the named person's own key does not ("requested by name: Helen Cho")."""
     roles: dict[str, set[str]] = {}
     for text in ev.texts[ev.documents :]:
-        for line in text.splitlines():
-            for part in _PAIR_SPLIT.split(line):
-                m = _PAIR.match(part)
-                if m and _PERSON.fullmatch(m.group(2)):
-                    words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
-                    roles.setdefault(m.group(2), set()).update(_role_stems(" ".join(words)))
+        for person, stems in _person_roles(text):
+            roles.setdefault(person, set()).update(stems)
     if len(roles) < _PARTS:
         return ""
     for person, own in roles.items():

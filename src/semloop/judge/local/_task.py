@@ -1572,8 +1572,10 @@ def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
 def _parallel(a: str, b: str, segments: Sequence[str]) -> bool:
     """Two names the evidence lists as parallel entries: each in its own segment, never
     together, each with a number, date or time of its own (Seattle 10.35% / Portland 0%)."""
+    found = {t: re.compile(rf"(?<![a-z0-9]){re.escape(t)}") for t in (a, b)}  # once, not per segment
+
     def holds(term: str, seg: str) -> bool:
-        return re.search(rf"(?<![a-z0-9]){re.escape(term)}", seg) is not None
+        return found[term].search(seg) is not None
 
     with_a = [s for s in segments if holds(a, s)]
     with_b = [s for s in segments if holds(b, s)]
