@@ -98,10 +98,11 @@ _COMMA_FIELDS = re.compile(r"[A-Za-z_\d],[A-Za-z_\d]")
 _DOT_THOUSANDS = re.compile(r"(?<![\w.,\-\[])[1-9]\d{0,2}(?:\.\d{3})+(?![\w.]|,\d)(?P<after>\s?(?:€|EUR\b))?")
 
 
+@lru_cache(maxsize=4096)
 def continental(text: str) -> bool:
     """The text writes numbers the continental way, a comma for the decimal point."""
-    return bool(_GROUPED_DECIMAL.search(text)) or (
-        not _COMMA_FIELDS.search(_COMMA_DECIMAL.sub("", text)) and bool(_COMMA_DECIMAL.search(text)))
+    return bool(_GROUPED_DECIMAL.search(text)) or (  # no comma decimal: nothing to strip
+        bool(_COMMA_DECIMAL.search(text)) and not _COMMA_FIELDS.search(_COMMA_DECIMAL.sub("", text)))
 
 
 _SLASH_DATE = re.compile(r"\b([0-3]?\d)/([01]?\d)/((?:19|20)?\d{2})\b")
@@ -127,6 +128,7 @@ def _english_numbers(text: str, dots: bool = False) -> str:
 _DECIMAL_SCALE = re.compile(r"(?<![\w.,])(\d+\.\d+)([MB])\b")
 
 
+@lru_cache(maxsize=8192)  # most checks read a text so, each text many times
 def _plain(text: str) -> str:
     text = _english_numbers(text.translate(_TYPOGRAPHY))
     text = _DECIMAL_SCALE.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) == 'M' else 'billion'}", text)
@@ -137,6 +139,7 @@ def _plain(text: str) -> str:
     return re.sub(rf"\b({'|'.join(map(re.escape, marks))})(?=[\d.,]*\d)", r"\1 ", text)
 
 
+@lru_cache(maxsize=4096)
 def tool_text(output: str) -> str:
     """A tool's output as readable text: JSON flattened to one line per record
     (``dept: Cardiology; date: 2026-12-10; time: 09:15``)."""
@@ -414,6 +417,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(_plain(text).lower()))
 
 
+@lru_cache(maxsize=16384)
 def word_stems(text: str) -> frozenset[str]:
     """Stems of the text's content words (function words dropped)."""
     return frozenset(
@@ -453,6 +457,7 @@ _COMMON_CAPITALS = frozenset(
 )
 
 
+@lru_cache(maxsize=8192)
 def key_terms(text: str) -> frozenset[str]:
     """The names in a text: acronyms, capitalised words not at a sentence start, codes with
     digits. Lowercased; a plural acronym ("HSAs") is its singular."""
@@ -755,6 +760,11 @@ _RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?
 def clock_times(text: str) -> list[tuple[str, int]]:
     """Clock times (``9:00 AM``, ``19:30``, ``4 pm``, the 4 of ``4–9 PM``) as minutes after
     midnight."""
+    return list(_clock_times(text))
+
+
+@lru_cache(maxsize=8192)
+def _clock_times(text: str) -> tuple[tuple[str, int], ...]:
     out: list[tuple[str, int]] = []
     starts: set[int] = set()
     for m in _RANGE_START.finditer(_plain(text)):
@@ -772,7 +782,7 @@ def clock_times(text: str) -> list[tuple[str, int]]:
         elif ap == "a" and hour == 12:
             hour = 0
         out.append((m.group(0), hour * 60 + minute))
-    return out
+    return tuple(out)
 
 
 _HOUR_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
@@ -912,16 +922,30 @@ def _labelled(text: str) -> tuple[Valued, ...]:
     items += [(t, None, r) for t, r in dates(plain)]
     out: list[Valued] = []
     cursor: dict[str, int] = {}
+    # Phrase ends found once: splitting all the text before and after each of a long tool
+    # output's hundreds of values was most of the time it took to read.
+    ends = [m.span() for m in _LABEL_END.finditer(plain)]
     for t, q, readings in items:
         at = plain.find(t, cursor.get(t, 0))
         if at < 0:
             continue
         cursor[t] = at + len(t)
-        left = _LABEL_END.split(plain[:at])[-1]
-        right = _LABEL_END.split(plain[at + len(t) :])[0]
+        left = plain[_phrase_start(plain, ends, at) : at]  # _LABEL_END.split(plain[:at])[-1]
+        after = _LABEL_END.search(plain, at + len(t))
+        right = plain[at + len(t) : after.start() if after else len(plain)]
         labels = _label_words(reversed(_words(left))) + _label_words(_words(right))
         out.append(Valued(t, q, readings, frozenset(labels)))
     return tuple(out)
+
+
+def _phrase_start(plain: str, ends: Sequence[tuple[int, int]], at: int) -> int:
+    """Where the last piece of ``_LABEL_END.split(plain[:at])`` starts. A match of it reads
+    at most two characters past its start, so the matches over the whole text that start
+    three before ``at`` or earlier are the prefix's too; the rest is scanned again."""
+    k = bisect.bisect_right(ends, at - 3, key=lambda span: span[0])
+    start = ends[k - 1][1] if k else 0
+    tail = [m.end() for m in _LABEL_END.finditer(plain, max(start, at - 2), at)]
+    return tail[-1] if tail else start
 
 
 def labelled_values(text: str) -> list[Valued]:
@@ -1017,6 +1041,12 @@ def _tolerance(claim: Quantity) -> float:
     return tol + 1e-9 * max(1.0, abs(claim.value))
 
 
+@lru_cache(maxsize=256)
+def _factors(unit: str) -> tuple[tuple[float, bool], ...]:
+    """The unit's factors in ``_CONVERSIONS``, in its order, each with whether it multiplies."""
+    return tuple((factor, a == unit) for (a, b), factor in _CONVERSIONS.items() if unit in (a, b))
+
+
 def converted(q: Quantity) -> Iterable[float]:
     """The quantity's value, and its value in each unit it converts to."""
     yield q.value
@@ -1024,11 +1054,8 @@ def converted(q: Quantity) -> Iterable[float]:
         yield q.value / 100
     elif not q.unit and 0 < abs(q.value) < 1:
         yield q.value * 100  # a share written as a fraction, stated as a percentage
-    for (a, b), factor in _CONVERSIONS.items():
-        if q.unit == a:
-            yield q.value * factor
-        elif q.unit == b:
-            yield q.value / factor
+    for factor, times in _factors(q.unit):  # derived values convert thousands of sums
+        yield q.value * factor if times else q.value / factor
     if q.unit == "c":
         yield q.value * 9 / 5 + 32
     elif q.unit == "f":
@@ -1267,6 +1294,7 @@ def _qualifiers(text: str) -> frozenset[tuple[str, str]]:
                                if t in _QUALIFIERS or t.startswith(_QUALIFIED_PREFIXES)))
 
 
+@lru_cache(maxsize=8192)
 def negation_scope(text: str) -> tuple[frozenset[str], frozenset[frozenset[str]]]:
     """The stems a text negates: single stems under "not", phrases (stem sets) under "no".
     A leading "No," answers the question and negates nothing."""
@@ -1319,6 +1347,7 @@ def _other_side(a: str, b: str) -> bool:
 _EITHER_WAY = (("regardless", "of"), ("irrespective", "of"), ("whether", "or", "not"))
 
 
+@lru_cache(maxsize=8192)
 def _either_way(text: str) -> frozenset[str]:
     """The stems of the clauses a text says hold either way (see ``_EITHER_WAY``), and of a
     "whether … or not" clause."""

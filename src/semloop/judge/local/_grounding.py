@@ -2222,8 +2222,15 @@ def _records(texts: Iterable[str]) -> list[_Record]:
     # A size's code ("size: M") is named by its whole word ("the medium", "the extra large").
     found = [(names | {_SIZE_WORDS[v.upper()] for _, v in pairs if v.upper() in _SIZE_WORDS}, pairs)
              for names, pairs in found]
-    return [_Record(frozenset(names - set().union(*(n for n, _ in found if n is not names))), pairs)
-            for names, pairs in found]
+    # Counted once, not each record's against every other's (a long lookup has hundreds).
+    given = Counter(n for names, _ in found for n in names)
+    return [_Record(frozenset(n for n in names if given[n] == 1), pairs) for names, pairs in found]
+
+
+@lru_cache(maxsize=1024)
+def _text_records(text: str) -> tuple[_Record, ...]:
+    """One text's records, read once: every claim's checks ask for them again."""
+    return tuple(_records([text]))
 
 
 def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
@@ -2241,17 +2248,27 @@ _NAME_KEY_WORDS = frozenset({"name", "full", "display", "first", "last", "id"})
 _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "agent is")
 
 
+@lru_cache(maxsize=1024)
+def _person_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """The people the text's pairs give ("approver name: Gareth Lloyd"), each with its key's
+    words, name words aside; read once per text: every claim's role checks ask again."""
+    out = []
+    for line in text.splitlines():
+        for part in _PAIR_SPLIT.split(line):
+            m = _PAIR.match(part)
+            if m and _PERSON.fullmatch(m.group(2)):
+                words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
+                out.append((m.group(2), " ".join(words)))
+    return tuple(out)
+
+
 def _person_keys(ev: _Evidence) -> dict[str, set[str]]:
     """Each person a tool's output gives as a value, with the words of the keys that hold
     them, name words aside: "approver name: Gareth Lloyd" makes Gareth Lloyd the approver."""
     roles: dict[str, set[str]] = {}
     for text in ev.texts[ev.documents :]:
-        for line in text.splitlines():
-            for part in _PAIR_SPLIT.split(line):
-                m = _PAIR.match(part)
-                if m and _PERSON.fullmatch(m.group(2)):
-                    words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
-                    roles.setdefault(m.group(2), set()).add(" ".join(words))
+        for person, key in _person_pairs(text):
+            roles.setdefault(person, set()).add(key)
     return roles
 
 
@@ -2339,7 +2356,7 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     lists: list[tuple[frozenset[str], list[_Record]]] = []
     for text in ev.texts:
         found: dict[frozenset[str], list[_Record]] = {}
-        for record in dict.fromkeys(_records([text])):
+        for record in dict.fromkeys(_text_records(text)):
             mine = frozenset(k for k, _ in record.pairs)
             keys = next((k for k in found if 2 * len(k & mine) >= max(len(k), len(mine))), mine)
             found.setdefault(keys, []).append(record)
@@ -2402,7 +2419,12 @@ def _named_records(claim: str, ev: _Evidence) -> list[_Record]:
 
 
 def _said(name: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+    return _name_pattern(name).search(text) is not None
+
+
+@lru_cache(maxsize=8192)  # a run's records give more names than re's own cache keeps
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
 
 
 def _holds(value: str, q: Quantity | None, readings: frozenset[DateParts]) -> bool:
@@ -2460,6 +2482,21 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     return ""
 
 
+@lru_cache(maxsize=1024)
+def _held_values(text: str) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """The text's values of keys of an attribute after an object's words ("recycling day:
+    Thursday"), read once: every claim's ``_parent_swap`` asks again."""
+    out = []
+    for line in text.splitlines():
+        for part in _PAIR_SPLIT.split(line):
+            m = _PAIR.match(part)
+            words = _key_words(m.group(1)) if m else []
+            if m and len(words) > 1 and len(m.group(2).split()) <= _ITEM_WORDS and not any(
+                    c.isdigit() for c in m.group(2)):
+                out.append((words[-1], tuple(words[:-1]), m.group(2)))
+    return tuple(out)
+
+
 def _parent_swap(claim: str, ev: _Evidence) -> str:
     """A clause that names one object of the context ("recycling") and gives it the value
     another object has under the same attribute ("general waste day: Tuesday" beside
@@ -2467,13 +2504,8 @@ def _parent_swap(claim: str, ev: _Evidence) -> str:
     the nested objects' values swapped. Names and words only; numbers are the number checks'."""
     held: dict[str, dict[tuple[str, ...], str]] = {}  # attribute -> object's words -> value
     for text in ev.texts:
-        for line in text.splitlines():
-            for part in _PAIR_SPLIT.split(line):
-                m = _PAIR.match(part)
-                words = _key_words(m.group(1)) if m else []
-                if m and len(words) > 1 and len(m.group(2).split()) <= _ITEM_WORDS and not any(
-                        c.isdigit() for c in m.group(2)):
-                    held.setdefault(words[-1], {})[tuple(words[:-1])] = m.group(2)
+        for attribute, words, value in _held_values(text):
+            held.setdefault(attribute, {})[words] = value
     for part in [p for c in clauses(claim) for p in _ADDED.split(c)]:
         mine = word_stems(part)
         for attribute, objects in held.items():
@@ -2650,7 +2682,7 @@ def _comparison(claim: str, question: str, ev: _Evidence) -> str:
             continue
         lower = g.lower()
         # A record is named by its short values ("plan: Basic"), words apart.
-        listed = {w for r in _records([g]) for n in r.names for w in n.split()} - _FUNCTION_WORDS
+        listed = {w for r in _text_records(g) for n in r.names for w in n.split()} - _FUNCTION_WORDS
         # "It runs for 538 km", "The magazine was started in 1989" are about the sentence
         # before's subject.
         # Sorted: the winner named in the reasoning must not depend on the hash seed.

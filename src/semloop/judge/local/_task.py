@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -1849,8 +1850,10 @@ def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
 def _parallel(a: str, b: str, segments: Sequence[str]) -> bool:
     """Two names the evidence lists as parallel entries: each in its own segment, never
     together, each with a number, date or time of its own (Seattle 10.35% / Portland 0%)."""
+    found = {t: re.compile(rf"(?<![a-z0-9]){re.escape(t)}") for t in (a, b)}  # once, not per segment
+
     def holds(term: str, seg: str) -> bool:
-        return re.search(rf"(?<![a-z0-9]){re.escape(term)}", seg) is not None
+        return found[term].search(seg) is not None
 
     with_a = [s for s in segments if holds(a, s)]
     with_b = [s for s in segments if holds(b, s)]
@@ -2107,6 +2110,7 @@ def _slot_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def _phrase(word: str) -> re.Pattern[str]:
     # "one-way" also as "one way"/"oneway"; a word with its inflections ("cancelled").
     body = r"[\s-]?".join(re.escape(w) for w in word.split("-"))
@@ -3160,6 +3164,7 @@ _SELLING_FRAME = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # asked twice of a unit after the anchor
 def _sells(unit: str) -> bool:
     text = _prose(unit)
     return _together(text, _PROMOTION, _SELLING_FRAME) or _together(text, _SELLING_FRAME, _PROMOTION)
