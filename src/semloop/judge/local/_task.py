@@ -3039,8 +3039,12 @@ def _drift_by_meaning(
     # A side matter the call doing the asked act carries ("I saw an open recall, so I've
     # added it to the same visit", the booking's arguments naming the recall) is part of
     # that work, however far its words are from the request's. Such a matter is an argument
-    # that names nothing the request does: "world_connect_india" is the pack asked for.
-    carried = {w for c in _asked_acts(case) for v in c.args.values()
+    # that names nothing the request does: "world_connect_india" is the pack asked for. A
+    # call that names nothing of the request, by its name or an argument (an edit to the
+    # Dockerfile when a billing test was to be fixed), carries nothing of it: other work.
+    carried = {w for c in _asked_acts(case)
+               if any(word_stems(re.sub(r"_", " ", str(v))) & asked for v in [c.name, *c.args.values()])
+               for v in c.args.values()
                for item in (v if isinstance(v, list) else [v])
                if not word_stems(str(item)) & asked for w in word_stems(str(item)) if w.isalpha()}
     cos = [1.0 if foreign[i] or word_stems(units[i][0]) & carried else float(vectors[0] @ vectors[i + 1])
@@ -3060,7 +3064,8 @@ def _drift_by_meaning(
     # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
     # see what's trending"), wherever they fall: a run may wander first and answer last.
     n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
-    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])]
+    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])] or _wandered(
+        [lexical_off[i] and cos[i] < _OFF_COS for i in range(n_steps)])
     # The answer's report of that other work ("I've also refreshed the Room B equipment
     # list") is more of it, once the steps show the run went off to it.
     if stray:
@@ -3132,6 +3137,17 @@ def _drift_by_meaning(
             else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
             f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
+
+
+def _wandered(far: Sequence[bool]) -> list[int]:
+    """The steps after the run's first one on the request, when most of them, and at least
+    _TAIL_UNITS, are far from it and name none of its words: the run went on to other work,
+    however each step is worded ("Rewrote the README badges", "edited Dockerfile"). Steps
+    of that other work are close to one another, so no step continues the request by its
+    closeness to the one before it. One far step among many on it is a look around."""
+    first_on = next((i for i, f in enumerate(far) if not f), len(far))
+    later = [i for i in range(first_on + 1, len(far)) if far[i]]
+    return later if len(later) >= _TAIL_UNITS and 2 * len(later) > len(far) - first_on - 1 else []
 
 
 _SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
