@@ -2567,6 +2567,57 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+_KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
+_MEMBER_WORD = re.compile(r"[A-Za-z]{3,}")
+# A word that orders, adds or ranks ("a second guest", "the nearest branch") picks which
+# one, and names no member.
+_PICKS = re.compile(r"second|third|fourth|fifth|next|last|extra|additional|another|new|\w+est")
+
+
+def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
+    """The request names one member of a kind, which no call, record or word of the answer
+    names, and a successful call ran on another member of it, which the answer names: the
+    kind is an argument's key the request names after its member ("the downtown branch",
+    ``branch: airport``), or the member is a name and the embedder puts the call's word
+    beside it (Barcelona asked, ``property: maritim-valencia`` read; Oakland asked, a search
+    for "Berkeley shed permit"). (asked, acted on)."""
+    calls = [c for c in case.tools_called if not _failed(c)]
+    args = [(key.lower(), str(value)) for c in calls for key, value in c.args.items()
+            if isinstance(value, str) and not _program(key, value)]
+    if not args:
+        return None
+    seen = " ".join([*(v for _, v in args), *(tool_text(c.output) for c in calls), case.output]).lower()
+    said, asked = word_stems(case.output), word_stems(case.input)
+    skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS
+    names = sorted(n for n in key_terms(_asked_text(case.input)) if n.isalpha() and len(n) >= 3)
+    for key, value in args:
+        members = {w.lower() for w in _MEMBER_WORD.findall(value) if not re.search(r"\d", value)}
+        # The call's member, as the answer says it, and nowhere in the request.
+        theirs = [w for w in members if word_stems(w) & said and not word_stems(w) & asked]
+        if not theirs:
+            continue
+        kinds = [k for k in key.split("_") if len(k) >= 3]
+        by_key = [m.group(1) for k in kinds for m in re.finditer(rf"\b([A-Za-z]{{3,}})\s+{k}s?\b", case.input,
+                                                                  re.IGNORECASE)]
+        mine = [w.lower() for w in by_key if not word_stems(w) & skip and not _PICKS.fullmatch(w.lower())]
+        for word in mine:
+            if not re.search(rf"\b{re.escape(word)}", seen):
+                return f"{word} {kinds[0]}", f"{key}: {value}"
+        if not names:
+            continue
+        # The call's word stands for the request's name closest to it: "Milano" in a
+        # search for a Milan-to-Florence train is Milan (a capital at the sentence's start
+        # too), not a sibling of Florence.
+        rivals = sorted({w.lower() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input)} | set(names))
+        vectors = embed([*rivals, *theirs])
+        for i in range(len(theirs)):
+            cos = [float(vectors[j] @ vectors[len(rivals) + i]) for j in range(len(rivals))]
+            name = rivals[_argmax(cos)]
+            if max(cos) >= _KIN_COS and name in names and not re.search(rf"\b{re.escape(name)}", seen):
+                return name, f"{key}: {value}"
+    return None
+
+
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
@@ -2726,7 +2777,7 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
-    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case),
+    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case) or _other_member(case, embed),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
 }
@@ -2797,7 +2848,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
-    acted = _acted_on(case) or _read_other_person(case)
+    acted = _acted_on(case) or _read_other_person(case) or _other_member(case, embed)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
