@@ -3121,8 +3121,11 @@ def _drift_by_meaning(
     # list") is more of it, once the steps show the run went off to it.
     if stray:
         stray += [i for i in range(n_steps, len(units)) if off[i] and _REPORTS_WORK.search(units[i][0])]
-    ev.flag("stray_work", sum(words[i] for i in stray) / total,
-            f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else "")
+    # The answer telling what a call about something else returned is that other work too.
+    drawn = [i for i in _drawn_off(case, units, n_steps, embed) if i not in stray]
+    ev.flag("stray_work", sum(words[i] for i in stray + drawn) / total,
+            f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else
+            f'it tells what a call about something else returned: "{_short(units[drawn[0]][0])}"' if drawn else "")
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
     # The longest run of off units after the first unit that is on the request.
     first_on = next((i for i, o in enumerate(off) if not o), len(off))
@@ -3199,6 +3202,51 @@ def _wandered(far: Sequence[bool]) -> list[int]:
     first_on = next((i for i, f in enumerate(far) if not f), len(far))
     later = [i for i in range(first_on + 1, len(far)) if far[i]]
     return later if len(later) >= _TAIL_UNITS and 2 * len(later) > len(far) - first_on - 1 else []
+
+
+_SOURCE_MARKS = 2  # an answer unit shares this many words or numbers with what it restates
+
+
+def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed) -> list[int]:
+    """The answer's units that restate what a call returned about something else: each
+    unit's source is the evidence item it shares most words and numbers with (a record of
+    a list, else a call with its arguments), and that item is far from the request while
+    another item of the run is nearer to it by a margin, or none is near (a search for ski
+    resorts beside the sales query a demand forecast wanted; the "global recycling facts"
+    result beside the collection calendar). What the run read for the request, however
+    it answers, is no drift."""
+    items: list[str] = []
+    for call in case.tools_called:
+        if _failed(call):
+            continue
+        lists = _call_records(call)
+        items += [" ".join(_scalars(r)) for r in lists[0]] if lists else \
+            [f"{call.name.replace('_', ' ')} {tool_text(json.dumps(call.args))} {tool_text(call.output)}"]
+    if len(items) < 2:
+        return []
+    marks = [_marks(t) for t in items]
+    sources = {}
+    for i in range(n_steps, len(units)):
+        shared = [len(_marks(units[i][0]) & m) for m in marks]
+        best = _argmax(shared)
+        if shared[best] >= _SOURCE_MARKS and shared.count(shared[best]) == 1:
+            sources[i] = shared
+    if not sources:
+        return []
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *items]])
+    cos = [float(vectors[0] @ vectors[j + 1]) for j in range(len(items))]
+    near = [j for j, c in enumerate(cos) if c >= _OFF_COS or c > max(cos) - _SOURCE_MARGIN]
+    # A unit that restates a far result and at most a word of a near one ("held at the
+    # Carlisle depot because of the snow warning" tells the tracking record too).
+    off = [i for i, shared in sources.items() if _argmax(shared) not in near
+           and sum(shared[j] for j in near) <= 1]
+    # An answer that also tells what the run read for the request uses the far result to
+    # explain or extend it (the storm that holds the flight): only an answer drawn wholly
+    # from far results, and most of it, left the request.
+    words = [len(units[i][0].split()) for i in range(n_steps, len(units))]
+    if len(off) < len(sources) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
+        return []
+    return off
 
 
 _SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
