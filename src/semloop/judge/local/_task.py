@@ -1863,6 +1863,28 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# Asked to move a quantity one way, the run moved it the other: "lower the spawn rate by
+# 20%" answered "changed spawnRatePerMinute from 10 to 12". The verbs of a change's
+# direction, not of any domain.
+_DOWN = _phrases(r"lower|reduce|decrease|cut|shorten|shrink|drop|bring down|turn down|tone down|slow down")
+_UP = _phrases(r"raise|increase|boost|bump up|extend|lengthen|grow|turn up|speed up")
+_FROM_TO = re.compile(r"\bfrom\s+\$?(\d+(?:\.\d+)?)\s*\S{0,3}\s+to\s+\$?(\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def _changed_other_way(case: RunCase) -> tuple[str, str] | None:
+    """The request asks to lower (or raise) something, and every change the answer reports
+    "from A to B" goes the other way: (asked, done)."""
+    asked = _asked_text(case.input)
+    down, up = bool(_DOWN.search(asked)), bool(_UP.search(asked))
+    moves = [(float(a), float(b), m.group(0)) for m in _FROM_TO.finditer(case.output)
+             for a, b in [m.groups()] if a != b]
+    if down == up or not moves:
+        return None
+    if all((b > a) == down for a, b, _ in moves):
+        return ("lower" if down else "raise"), moves[0][2]
+    return None
+
+
 def _reversed_route(case: RunCase) -> tuple[str, str] | None:
     def routes(text: str) -> list[tuple[str, str]]:
         out = []
@@ -2589,7 +2611,9 @@ def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     seen = " ".join([*(v for _, v in args), *(tool_text(c.output) for c in calls), case.output]).lower()
     said, asked = word_stems(case.output), word_stems(case.input)
     skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS
-    names = sorted(n for n in key_terms(_asked_text(case.input)) if n.isalpha() and len(n) >= 3)
+    # A name is also written with a capital inside it ("iOS", "eBay").
+    names = sorted({n for n in key_terms(_asked_text(case.input)) if n.isalpha() and len(n) >= 3}
+                   | {w.lower() for w in re.findall(r"\b[a-z]+[A-Z][A-Za-z]*\b", _asked_text(case.input))})
     for key, value in args:
         members = {w.lower() for w in _MEMBER_WORD.findall(value) if not re.search(r"\d", value)}
         # The call's member, as the answer says it, and nowhere in the request.
@@ -2773,7 +2797,7 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case),
-    "opposite": lambda case, embed: _opposite(case),
+    "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
@@ -2833,7 +2857,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     sub = _substitutes(case) or _sibling_phrase(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
-    opp = _opposite(case)
+    opp = _opposite(case) or _changed_other_way(case)
     ev.flag("opposite", opp is not None,
             f'asked for "{opp[0]}", the answer gives "{opp[1]}"' if opp else "")
     slot = _slot_swap(case)
