@@ -1873,11 +1873,13 @@ _FROM_TO = re.compile(r"\bfrom\s+\$?(\d+(?:\.\d+)?)\s*\S{0,3}\s+to\s+\$?(\d+(?:\
 
 def _changed_other_way(case: RunCase) -> tuple[str, str] | None:
     """The request asks to lower (or raise) something, and every change the answer reports
-    "from A to B" goes the other way: (asked, done)."""
+    "from A to B" goes the other way: (asked, done). A sentence that declines or negates
+    ("I can't lower it: it moved from 40 to 45 in April") tells no change of the run's."""
     asked = _asked_text(case.input)
     down, up = bool(_DOWN.search(asked)), bool(_UP.search(asked))
-    moves = [(float(a), float(b), m.group(0)) for m in _FROM_TO.finditer(case.output)
-             for a, b in [m.groups()] if a != b]
+    moves = [(float(a), float(b), m.group(0)) for sentence in split_claims(case.output)
+             if not _NEGATED.search(sentence)
+             for m in _FROM_TO.finditer(sentence) for a, b in [m.groups()] if a != b]
     if down == up or not moves:
         return None
     if all((b > a) == down for a, b, _ in moves):
