@@ -2559,7 +2559,11 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     n = len(segments)
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(n)]
     best = max(range(n), key=lambda i: cos[i])
-    if cos[best] < _SOURCE_COS:
+    # The part the answer is drawn from holds a word of the request the answer lacks too,
+    # one that tells it from other parts (the dissent, in a case named in the majority's
+    # heading): it is the part asked about.
+    if cos[best] < _SOURCE_COS or any(w in seg_stems[best] and not all(w in st for st in seg_stems)
+                                      for w in missing):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
     # word means the answer did take up the thing asked about. Embedded only now: most
