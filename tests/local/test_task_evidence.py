@@ -1400,8 +1400,8 @@ def test_an_answer_drawn_from_the_part_that_holds_a_word_of_the_request_is_no_wr
         embed: Embed) -> None:
     probe = case("What does the appendix of the Harlow grant report recommend?",
                  "It recommends moving two evening classes to weekends and hiring a second tutor by March.",
-                 context=("Harlow Community Trust grant report, main findings: attendance rose 18% and costs "
-                          "stayed within budget.",
-                          "Appendix B, recommendations: move two evening classes to weekends; hire a second "
-                          "tutor by March."))
+                 context=(("Harlow Community Trust grant report, main findings: attendance rose 18% and costs "
+                          "stayed within budget."),
+                          ("Appendix B, recommendations: move two evening classes to weekends; hire a second "
+                          "tutor by March.")))
     assert task_understanding_evidence(probe, embed).features["wrong_source"] == 0.0
