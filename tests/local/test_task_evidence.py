@@ -1405,3 +1405,12 @@ def test_an_answer_drawn_from_the_part_that_holds_a_word_of_the_request_is_no_wr
                           ("Appendix B, recommendations: move two evening classes to weekends; hire a second "
                           "tutor by March.")))
     assert task_understanding_evidence(probe, embed).features["wrong_source"] == 0.0
+
+
+def test_a_period_or_a_name_after_for_is_no_other_thing_or_purpose(embed: Embed) -> None:
+    stay = case("What does a cot cost for the weekend in your family rooms?",
+                "For a baby bed we charge 8 € per night, bedding included.")
+    assert task_understanding_evidence(stay, embed).features["another_task"] == 0.0
+    season = case("When do I need to submit the payroll report for the third quarter?",
+                  "For July to September the report is due by 31 October.")
+    assert task_understanding_evidence(season, embed).features["another_task"] == 0.0

@@ -2106,6 +2106,9 @@ def _act_swap(case: RunCase) -> tuple[str, str] | None:
     if asked & word_stems(case.output):
         return None
     for p in _PURPOSE.finditer(" ".join(split_claims(case.output)[:2])):
+        # "For April to June…" opens on a name, not on a purpose.
+        if p.group(1) and p.group(1)[0].isupper():
+            continue
         verb = next(g for g in p.groups() if g).lower()
         verb = _phrasal_act(case.output[p.start():p.end() + 40]) or (
             verb if verb not in _LIGHT_VERBS else "")
@@ -2270,6 +2273,8 @@ _FOR_THING = re.compile(r"\bfor (?:a|an|the|my|our) ((?:[\w-]+ )?[\w-]{3,})", re
 _OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ )?[\w-]{3,}),?",
                         re.IGNORECASE)
 _UPPER = frozenset({"under", "below", "less than", "younger than", "up to"})
+_PERIOD = re.compile(r"\b(?:night|day|weekend|week|fortnight|month|year|season|summer|winter|spring|autumn|"
+                     r"holidays?|morning|afternoon|evening|term|semester|quarter)s?$", re.IGNORECASE)
 
 
 def _ranges(text: str) -> list[tuple[float, float, str]]:
@@ -2293,7 +2298,8 @@ def _condition_swap(case: RunCase) -> tuple[str, str] | None:
         return asked_role.group(0), given_role.group(0)
     # "grind size for a Moka pot" answered "For a French press go coarse…": the answer
     # opens on the thing it is for, and that is not the thing asked.
-    asked_for = _FOR_THING.search(case.input)
+    # "for the weekend" is how long, not what for.
+    asked_for = next((m for m in _FOR_THING.finditer(case.input) if not _PERIOD.search(m.group(1))), None)
     given_for = _OPENS_FOR.match(out.strip())
     if asked_for and given_for and not word_stems(asked_for.group(1)) & answer \
             and not word_stems(given_for.group(1)) & word_stems(case.input):
