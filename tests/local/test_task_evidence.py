@@ -1327,3 +1327,90 @@ def test_task_completion_blind24_causes(embed: Embed, feature: str, wrong: RunCa
     assert task_completion_evidence(wrong, embed).features[feature] >= 1.0
     assert task_completion_evidence(right, embed).features.get(feature, 0.0) == 0.0
     assert answer_task_completion(wrong, embed).value >= 0.5 > answer_task_completion(right, embed).value
+
+
+# Round tuf29: another member of the kind the request names, by an argument's key or by a
+# name the embedder puts beside the call's; a change made the other way; a run whose later
+# steps, or whose answer's sources, are about something else.
+_DEPOT = ToolCall("get_depot_stock", {"depot": "harbour"}, '{"depot": "Harbour Yard", "pallets": 42}', True)
+_DEPOT_RIGHT = ToolCall("get_depot_stock", {"depot": "northgate"}, '{"depot": "Northgate", "pallets": 17}', True)
+_GLASGOW = ToolCall("venue_search", {"city": "edinburgh", "capacity": "200"},
+                    '{"venue": "Assembly Rooms Edinburgh", "capacity": 250}', True)
+_GLASGOW_RIGHT = ToolCall("venue_search", {"city": "glasgow", "capacity": "200"},
+                          '{"venue": "Merchant Hall Glasgow", "capacity": 220}', True)
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    ("acted_on",
+     case("How many pallets are left at the northgate depot?", "Harbour Yard has 42 pallets in stock.",
+          tools=(_DEPOT,)),
+     case("How many pallets are left at the northgate depot?", "Northgate has 17 pallets in stock.",
+          tools=(_DEPOT_RIGHT,))),
+    ("acted_on",
+     case("Find us a venue for 200 people in Glasgow.", "Assembly Rooms in Edinburgh seats 250.",
+          tools=(_GLASGOW,)),
+     case("Find us a venue for 200 people in Glasgow.", "Merchant Hall in Glasgow seats 220.",
+          tools=(_GLASGOW_RIGHT,))),
+    ("opposite",
+     case("The thermostat schedule is too warm at night, please lower the setpoint a little.",
+          "Done: the night setpoint went from 18 to 20 degrees."),
+     case("The thermostat schedule is too warm at night, please lower the setpoint a little.",
+          "Done: the night setpoint went from 20 to 18 degrees.")),
+])
+def test_task_understanding_tuf29(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
+    assert task_understanding_evidence(wrong, embed).features[feature] == 1.0
+    assert task_understanding_evidence(right, embed).features[feature] == 0.0
+
+
+def test_a_second_guest_names_no_member_of_the_guests(embed: Embed) -> None:
+    added = ToolCall("add_guest", {"booking_id": "GH-1", "guest_name": "Ana Lima"}, '{"ok": true}', True)
+    probe = case("Please add a second guest to booking GH-1.", "Done, Ana Lima is on booking GH-1.",
+                 tools=(added,))
+    assert task_understanding_evidence(probe, embed).features["acted_on"] == 0.0
+
+
+def test_later_steps_far_from_the_request_are_other_work(embed: Embed) -> None:
+    steps = ("Ran the failing invoice export test", "Opened the theme stylesheet",
+             "Changed the button colours", "Tidied the font imports")
+    wandered = case("The invoice export test fails since Monday; fix it.", "I refreshed the styling.",
+                    steps=steps)
+    assert off_topic_evidence(wandered, embed).features["stray_work"] > 0.0
+    kept = case("The invoice export test fails since Monday; fix it.", "Fixed the export's date format.",
+                steps=("Ran the failing invoice export test", "Read the invoice export code",
+                       "Fixed the date format in the invoice export"))
+    assert off_topic_evidence(kept, embed).features["stray_work"] == 0.0
+
+
+def test_an_answer_drawn_from_a_far_result_is_other_work(embed: Embed) -> None:
+    booking = ToolCall("get_reservation", {"ref": "QX77"}, '{"ferry": "Dover-Calais", "vehicle": "car", '
+                       '"length_m": 4.5, "departs": "09:40"}', True)
+    offers = ToolCall("get_partner_offers", {"tier": "gold"}, '{"spa_discount": "30%", "wine_club": "2 free bottles"}',
+                      True)
+    drifted = case("What's the height limit for the car deck on my ferry QX77?",
+                   "As a gold member you get a 30% spa discount and 2 free bottles from the wine club every "
+                   "quarter, plus early access to partner offers.", tools=(booking, offers))
+    assert off_topic_evidence(drifted, embed).features["stray_work"] > 0.5
+    kept = case("What's the height limit for the car deck on my ferry QX77?",
+                "Your 09:40 Dover-Calais sailing takes cars up to 1.85 m high on the car deck; your 4.5 m car "
+                "is fine.", tools=(booking, offers))
+    assert off_topic_evidence(kept, embed).features["stray_work"] == 0.0
+
+
+def test_an_answer_drawn_from_the_part_that_holds_a_word_of_the_request_is_no_wrong_source(
+        embed: Embed) -> None:
+    probe = case("What does the appendix of the Harlow grant report recommend?",
+                 "It recommends moving two evening classes to weekends and hiring a second tutor by March.",
+                 context=(("Harlow Community Trust grant report, main findings: attendance rose 18% and costs "
+                          "stayed within budget."),
+                          ("Appendix B, recommendations: move two evening classes to weekends; hire a second "
+                          "tutor by March.")))
+    assert task_understanding_evidence(probe, embed).features["wrong_source"] == 0.0
+
+
+def test_a_period_or_a_name_after_for_is_no_other_thing_or_purpose(embed: Embed) -> None:
+    stay = case("What does a cot cost for the weekend in your family rooms?",
+                "For a baby bed we charge 8 € per night, bedding included.")
+    assert task_understanding_evidence(stay, embed).features["another_task"] == 0.0
+    season = case("When do I need to submit the payroll report for the third quarter?",
+                  "For July to September the report is due by 31 October.")
+    assert task_understanding_evidence(season, embed).features["another_task"] == 0.0

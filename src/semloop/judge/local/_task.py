@@ -2145,6 +2145,30 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# Asked to move a quantity one way, the run moved it the other: "lower the spawn rate by
+# 20%" answered "changed spawnRatePerMinute from 10 to 12". The verbs of a change's
+# direction, not of any domain.
+_DOWN = _phrases(r"lower|reduce|decrease|cut|shorten|shrink|drop|bring down|turn down|tone down|slow down")
+_UP = _phrases(r"raise|increase|boost|bump up|extend|lengthen|grow|turn up|speed up")
+_FROM_TO = re.compile(r"\bfrom\s+\$?(\d+(?:\.\d+)?)\s*\S{0,3}\s+to\s+\$?(\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def _changed_other_way(case: RunCase) -> tuple[str, str] | None:
+    """The request asks to lower (or raise) something, and every change the answer reports
+    "from A to B" goes the other way: (asked, done). A sentence that declines or negates
+    ("I can't lower it: it moved from 40 to 45 in April") tells no change of the run's."""
+    asked = _asked_text(case.input)
+    down, up = bool(_DOWN.search(asked)), bool(_UP.search(asked))
+    moves = [(float(a), float(b), m.group(0)) for sentence in split_claims(case.output)
+             if not _NEGATED.search(sentence)
+             for m in _FROM_TO.finditer(sentence) for a, b in [m.groups()] if a != b]
+    if down == up or not moves:
+        return None
+    if all((b > a) == down for a, b, _ in moves):
+        return ("lower" if down else "raise"), moves[0][2]
+    return None
+
+
 def _reversed_route(case: RunCase) -> tuple[str, str] | None:
     def routes(text: str) -> list[tuple[str, str]]:
         out = []
@@ -2364,6 +2388,9 @@ def _act_swap(case: RunCase) -> tuple[str, str] | None:
     if asked & word_stems(case.output):
         return None
     for p in _PURPOSE.finditer(" ".join(split_claims(case.output)[:2])):
+        # "For April to June…" opens on a name, not on a purpose.
+        if p.group(1) and p.group(1)[0].isupper():
+            continue
         verb = next(g for g in p.groups() if g).lower()
         verb = _phrasal_act(case.output[p.start():p.end() + 40]) or (
             verb if verb not in _LIGHT_VERBS else "")
@@ -2528,6 +2555,8 @@ _FOR_THING = re.compile(r"\bfor (?:a|an|the|my|our) ((?:[\w-]+ )?[\w-]{3,})", re
 _OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ )?[\w-]{3,}),?",
                         re.IGNORECASE)
 _UPPER = frozenset({"under", "below", "less than", "younger than", "up to"})
+_PERIOD = re.compile(r"\b(?:night|day|weekend|week|fortnight|month|year|season|summer|winter|spring|autumn|"
+                     r"holidays?|morning|afternoon|evening|term|semester|quarter)s?$", re.IGNORECASE)
 
 
 def _ranges(text: str) -> list[tuple[float, float, str]]:
@@ -2551,7 +2580,8 @@ def _condition_swap(case: RunCase) -> tuple[str, str] | None:
         return asked_role.group(0), given_role.group(0)
     # "grind size for a Moka pot" answered "For a French press go coarse…": the answer
     # opens on the thing it is for, and that is not the thing asked.
-    asked_for = _FOR_THING.search(case.input)
+    # "for the weekend" is how long, not what for.
+    asked_for = next((m for m in _FOR_THING.finditer(case.input) if not _PERIOD.search(m.group(1))), None)
     given_for = _OPENS_FOR.match(out.strip())
     if asked_for and given_for and not word_stems(asked_for.group(1)) & answer \
             and not word_stems(given_for.group(1)) & word_stems(case.input):
@@ -2817,7 +2847,11 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     n = len(segments)
     cos = [float(vectors[0] @ vectors[i + 1]) for i in range(n)]
     best = max(range(n), key=lambda i: cos[i])
-    if cos[best] < _SOURCE_COS:
+    # The part the answer is drawn from holds a word of the request the answer lacks too,
+    # one that tells it from other parts (the dissent, in a case named in the majority's
+    # heading): it is the part asked about.
+    if cos[best] < _SOURCE_COS or any(w in seg_stems[best] and not all(w in st for st in seg_stems)
+                                      for w in missing):
         return None
     # Where each clause of the answer comes from: one drawn from an entry holding the
     # word means the answer did take up the thing asked about. Embedded only now: most
@@ -2846,6 +2880,59 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         if best not in holding and not titled and not sources & set(holding) \
                 and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
+    return None
+
+
+_KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
+_MEMBER_WORD = re.compile(r"[A-Za-z]{3,}")
+# A word that orders, adds or ranks ("a second guest", "the nearest branch") picks which
+# one, and names no member.
+_PICKS = re.compile(r"second|third|fourth|fifth|next|last|extra|additional|another|new|\w+est")
+
+
+def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
+    """The request names one member of a kind, which no call, record or word of the answer
+    names, and a successful call ran on another member of it, which the answer names: the
+    kind is an argument's key the request names after its member ("the downtown branch",
+    ``branch: airport``), or the member is a name and the embedder puts the call's word
+    beside it (Barcelona asked, ``property: maritim-valencia`` read; Oakland asked, a search
+    for "Berkeley shed permit"). (asked, acted on)."""
+    calls = [c for c in case.tools_called if not _failed(c)]
+    args = [(key.lower(), str(value)) for c in calls for key, value in c.args.items()
+            if isinstance(value, str) and not _program(key, value)]
+    if not args:
+        return None
+    seen = " ".join([*(v for _, v in args), *(tool_text(c.output) for c in calls), case.output]).lower()
+    said, asked = word_stems(case.output), word_stems(case.input)
+    skip = _REQUEST_WORDS | _LIGHT_STEMS | _WHICH_STEMS
+    # A name is also written with a capital inside it ("iOS", "eBay").
+    names = sorted({n for n in key_terms(_asked_text(case.input)) if n.isalpha() and len(n) >= 3}
+                   | {w.lower() for w in re.findall(r"\b[a-z]+[A-Z][A-Za-z]*\b", _asked_text(case.input))})
+    for key, value in args:
+        members = {w.lower() for w in _MEMBER_WORD.findall(value) if not re.search(r"\d", value)}
+        # The call's member, as the answer says it, and nowhere in the request.
+        theirs = [w for w in members if word_stems(w) & said and not word_stems(w) & asked]
+        if not theirs:
+            continue
+        kinds = [k for k in key.split("_") if len(k) >= 3]
+        by_key = [m.group(1) for k in kinds for m in re.finditer(rf"\b([A-Za-z]{{3,}})\s+{k}s?\b", case.input,
+                                                                  re.IGNORECASE)]
+        mine = [w.lower() for w in by_key if not word_stems(w) & skip and not _PICKS.fullmatch(w.lower())]
+        for word in mine:
+            if not re.search(rf"\b{re.escape(word)}", seen):
+                return f"{word} {kinds[0]}", f"{key}: {value}"
+        if not names:
+            continue
+        # The call's word stands for the request's name closest to it: "Milano" in a
+        # search for a Milan-to-Florence train is Milan (a capital at the sentence's start
+        # too), not a sibling of Florence.
+        rivals = sorted({w.lower() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input)} | set(names))
+        vectors = embed([*rivals, *theirs])
+        for i in range(len(theirs)):
+            cos = [float(vectors[j] @ vectors[len(rivals) + i]) for j in range(len(rivals))]
+            name = rivals[_argmax(cos)]
+            if max(cos) >= _KIN_COS and name in names and not re.search(rf"\b{re.escape(name)}", seen):
+                return name, f"{key}: {value}"
     return None
 
 
@@ -3004,11 +3091,11 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case),
-    "opposite": lambda case, embed: _opposite(case),
+    "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
-    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case),
+    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case) or _other_member(case, embed),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
 }
@@ -3064,7 +3151,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     sub = _substitutes(case) or _sibling_phrase(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
-    opp = _opposite(case)
+    opp = _opposite(case) or _changed_other_way(case)
     ev.flag("opposite", opp is not None,
             f'asked for "{opp[0]}", the answer gives "{opp[1]}"' if opp else "")
     slot = _slot_swap(case)
@@ -3079,7 +3166,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
-    acted = _acted_on(case) or _read_other_person(case)
+    acted = _acted_on(case) or _read_other_person(case) or _other_member(case, embed)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
@@ -3322,8 +3409,12 @@ def _drift_by_meaning(
     # A side matter the call doing the asked act carries ("I saw an open recall, so I've
     # added it to the same visit", the booking's arguments naming the recall) is part of
     # that work, however far its words are from the request's. Such a matter is an argument
-    # that names nothing the request does: "world_connect_india" is the pack asked for.
-    carried = {w for c in _asked_acts(case) for v in c.args.values()
+    # that names nothing the request does: "world_connect_india" is the pack asked for. A
+    # call that names nothing of the request, by its name or an argument (an edit to the
+    # Dockerfile when a billing test was to be fixed), carries nothing of it: other work.
+    carried = {w for c in _asked_acts(case)
+               if any(word_stems(re.sub(r"_", " ", str(v))) & asked for v in [c.name, *c.args.values()])
+               for v in c.args.values()
                for item in (v if isinstance(v, list) else [v])
                if not word_stems(str(item)) & asked for w in word_stems(str(item)) if w.isalpha()}
     cos = [1.0 if foreign[i] or word_stems(units[i][0]) & carried else float(vectors[0] @ vectors[i + 1])
@@ -3343,13 +3434,17 @@ def _drift_by_meaning(
     # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
     # see what's trending"), wherever they fall: a run may wander first and answer last.
     n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
-    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])]
+    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])] or _wandered(
+        [lexical_off[i] and cos[i] < _OFF_COS for i in range(n_steps)])
     # The answer's report of that other work ("I've also refreshed the Room B equipment
     # list") is more of it, once the steps show the run went off to it.
     if stray:
         stray += [i for i in range(n_steps, len(units)) if off[i] and _REPORTS_WORK.search(units[i][0])]
-    ev.flag("stray_work", sum(words[i] for i in stray) / total,
-            f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else "")
+    # The answer telling what a call about something else returned is that other work too.
+    drawn = [i for i in _drawn_off(case, units, n_steps, embed) if i not in stray]
+    ev.flag("stray_work", sum(words[i] for i in stray + drawn) / total,
+            f'a step goes off to other work: "{_short(units[stray[0]][0])}"' if stray else
+            f'it tells what a call about something else returned: "{_short(units[drawn[0]][0])}"' if drawn else "")
     anchored = max(cos) >= _ANCHOR_COS or any(word_stems(u) & asked for u, _ in units[:2])
     # The longest run of off units after the first unit that is on the request.
     first_on = next((i for i, o in enumerate(off) if not o), len(off))
@@ -3415,6 +3510,62 @@ def _drift_by_meaning(
             else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
             f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
+
+
+def _wandered(far: Sequence[bool]) -> list[int]:
+    """The steps after the run's first one on the request, when most of them, and at least
+    _TAIL_UNITS, are far from it and name none of its words: the run went on to other work,
+    however each step is worded ("Rewrote the README badges", "edited Dockerfile"). Steps
+    of that other work are close to one another, so no step continues the request by its
+    closeness to the one before it. One far step among many on it is a look around."""
+    first_on = next((i for i, f in enumerate(far) if not f), len(far))
+    later = [i for i in range(first_on + 1, len(far)) if far[i]]
+    return later if len(later) >= _TAIL_UNITS and 2 * len(later) > len(far) - first_on - 1 else []
+
+
+_SOURCE_MARKS = 2  # an answer unit shares this many words or numbers with what it restates
+
+
+def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed) -> list[int]:
+    """The answer's units that restate what a call returned about something else: each
+    unit's source is the evidence item it shares most words and numbers with (a record of
+    a list, else a call with its arguments), and that item is far from the request while
+    another item of the run is nearer to it by a margin, or none is near (a search for ski
+    resorts beside the sales query a demand forecast wanted; the "global recycling facts"
+    result beside the collection calendar). What the run read for the request, however
+    it answers, is no drift."""
+    items: list[str] = []
+    for call in case.tools_called:
+        if _failed(call):
+            continue
+        lists = _call_records(call)
+        items += [" ".join(_scalars(r)) for r in lists[0]] if lists else \
+            [f"{call.name.replace('_', ' ')} {tool_text(json.dumps(call.args))} {tool_text(call.output)}"]
+    if len(items) < 2:
+        return []
+    marks = [_marks(t) for t in items]
+    sources = {}
+    for i in range(n_steps, len(units)):
+        shared = [len(_marks(units[i][0]) & m) for m in marks]
+        best = _argmax(shared)
+        if shared[best] >= _SOURCE_MARKS and shared.count(shared[best]) == 1:
+            sources[i] = shared
+    if not sources:
+        return []
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *items]])
+    cos = [float(vectors[0] @ vectors[j + 1]) for j in range(len(items))]
+    near = [j for j, c in enumerate(cos) if c >= _OFF_COS or c > max(cos) - _SOURCE_MARGIN]
+    # A unit that restates a far result and at most a word of a near one ("held at the
+    # Carlisle depot because of the snow warning" tells the tracking record too).
+    off = [i for i, shared in sources.items() if _argmax(shared) not in near
+           and sum(shared[j] for j in near) <= 1]
+    # An answer that also tells what the run read for the request uses the far result to
+    # explain or extend it (the storm that holds the flight): only an answer drawn wholly
+    # from far results, and most of it, left the request.
+    words = [len(units[i][0].split()) for i in range(n_steps, len(units))]
+    if len(off) < len(sources) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
+        return []
+    return off
 
 
 _SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
