@@ -9,7 +9,8 @@ These are plain frozen dataclasses with the standard library only, so judges (th
 embedded one included) and evaluators can share them without importing each other.
 
 On the wire to a judge a case is its *state*: :meth:`RunCase.to_state` gives
-``{"input", "output", "context", "tools_called", "steps"}`` and
+``{"input", "output", "context", "tools_called", "steps"}`` (and ``"told"`` when the user
+said more) and
 :meth:`ConversationCase.to_state` gives ``{"turns": [{"role", "content"}]}``; the
 ``from_state`` class methods read them back. An evaluator's question names its ``kind``
 (the evaluator's name in lower case, e.g. ``"hallucination"``) and is answered with a
@@ -45,6 +46,9 @@ class RunCase:
     ``context`` holds retrieved documents (and any other trusted text the agent was
     given); tool outputs are in ``tools_called``. ``steps`` are the agent's own
     intermediate texts (LLM outputs before the final answer), in order, where known.
+    ``told`` is what the user stated after ``input`` (a chat's later messages): facts the
+    answer may repeat, never the request; only HALLUCINATION reads it, since a request the
+    user changed later is no other task.
     ``label`` is ``True`` when the case is a known positive (the failure happened).
     """
 
@@ -55,6 +59,7 @@ class RunCase:
     tools_called: tuple[ToolCall, ...] = ()
     steps: tuple[str, ...] = ()
     label: bool | None = None
+    told: tuple[str, ...] = ()
 
     @property
     def grounded(self) -> bool:
@@ -73,7 +78,7 @@ class RunCase:
                 for t in self.tools_called
             ],
             "steps": list(self.steps),
-        }
+        } | ({"told": list(self.told)} if self.told else {})
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], *, id: str = "") -> RunCase:
@@ -92,6 +97,7 @@ class RunCase:
                 for t in state.get("tools_called") or ()
             ),
             steps=tuple(str(s) for s in state.get("steps") or ()),
+            told=tuple(str(s) for s in state.get("told") or ()),
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -243,9 +244,29 @@ def test_a_chat_gives_as_context_the_policy_facts_its_answer_repeats() -> None:
     assert case is not None and case.output.startswith("Your flight to Boston")
     # The policy's fact with the answer's numbers, in one entry after what was retrieved:
     # not its rules (a condition, a "do not", a "never"), nor what shares no value with the
-    # answer. The customer's later messages stay out (they move TASK_UNDERSTANDING_FAILURE).
+    # answer. The customer's later messages stay out (they move TASK_UNDERSTANDING_FAILURE):
+    # their fact sentences with a value of the answer are what the customer told, not a
+    # question ("Is it 7 days?") nor a wish denied ("I don't want a voucher").
     assert case.context == (
         "- The refund will go to original payment methods within 5 to 7 business days.",)
+    assert case.told == ("To Boston, on May 3.",)
+    assert RunCase.from_state(case.to_state()) == replace(case, id="", label=None)
+
+
+def test_hallucination_reads_what_the_customer_told() -> None:
+    from semloop.evaluate import get_evaluator, load_evaluators_config
+    from semloop.evaluate.config import DEFAULT_CONFIG
+    from semloop.judge.registry import make_backend
+
+    case = run_case(_policy_chat())
+    assert case is not None
+    judge, config = make_backend("local"), load_evaluators_config(DEFAULT_CONFIG)
+    hallucination = get_evaluator("hallucination")
+    told = hallucination(case, judge, config.for_evaluator("hallucination"))
+    untold = hallucination(replace(case, told=()), judge, config.for_evaluator("hallucination"))
+    # The city comes from the customer's own later message, which no record repeats.
+    assert "boston" in untold.reasoning.lower() and "boston" not in told.reasoning.lower()
+    assert not told.fired and told.confidence < untold.confidence
 
 
 def test_a_run_with_no_record_to_check_gets_no_given_context() -> None:

@@ -11,7 +11,8 @@ as evidence beside ``context``). A run with no input or no output has nothing to
 and gives ``None``. In a run that records a chat (:func:`records_chat`: an imported
 simulation, where each later customer message is a model step's input), a model turn
 that only calls tools told the customer nothing: it is a step, never the final answer, nor
-an assistant turn of the chat's conversation. AGENT_LOOP reads the
+an assistant turn of the chat's conversation; the customer's later messages' fact
+sentences that carry a value of the answer are its ``told``. AGENT_LOOP reads the
 run's :class:`~semloop.trace.Trace` (:func:`trace_case`). A conversation
 (:func:`conversation_case`) is the last ``last``
 (default 5) runs with one ``conversation_id``, oldest first: each run's user input is a
@@ -146,15 +147,15 @@ def records_chat(run: Run) -> bool:
 # policy as context made HALLUCINATION fire more, not less (docs/real-run-evaluators.md,
 # "Four readings of what an agent was given"): its rules read as facts a claim
 # contradicts. So only its sentences that state a fact and carry a value of the answer
-# (a number, a code, a name) are context. The customer's later messages are left out:
-# as context they moved TASK_UNDERSTANDING_FAILURE (a request the customer changed reads
-# as evidence of another one).
+# (a number, a code, a name) are context. The customer's later messages are not context:
+# there they moved TASK_UNDERSTANDING_FAILURE (a request the customer changed reads as
+# evidence of another one); their fact sentences go to ``RunCase.told`` instead.
 _PIECE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 _MARKER = re.compile(r"^\s*(?:[-*•>#]+|\d+[.)])\s*", re.MULTILINE)  # list markers: no values
 _NUMBER = re.compile(r"(?<!\w)\d+(?:[.,:]\d+)*(?!\w)")
 _CODE = re.compile(r"\b(?=[A-Za-z_]*\d)(?=\w*[A-Za-z])\w{2,}\b")
 _NAME = re.compile(r"(?<![.!?:\n]\s)(?<![\n\"'(*#-])(?<!^)\b[A-Z][a-z]+\b")  # not a sentence's first word
-_NOT_FACT = re.compile(r"\b(?:not|never|no|cannot|unless|if|only)\b|n't\b|\?", re.IGNORECASE)
+_NOT_FACT = re.compile(r"\b(?:not|never|no|cannot|unless|if|only)\b|n['\u2019]t\b|\?", re.IGNORECASE)
 _FACT_WORDS = 3  # a shorter piece is a heading or a list marker
 
 
@@ -268,7 +269,12 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     # against; its own instructions are none.
     instructions = "\n".join(t for t in (instructions, procedure) if t)
     given = _supporting(instructions, final) if case.grounded else ""
-    return replace(case, context=(*case.context, given)) if given else case
+    # What the customer stated later (a city, a card's last digits, a reading) is known to
+    # the agent: the same fact sentences, read by HALLUCINATION alone (RunCase.told).
+    later = "\n".join(q for q, _ in _exchanges(trace)[1:]) if chat and case.grounded else ""
+    told = _supporting(later, final) if later else ""
+    return replace(case, context=(*case.context, given) if given else case.context,
+                   told=(told,) if told else ())
 
 
 def system_prompt(run: Run) -> str:

@@ -3409,6 +3409,8 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     texts += [table_records(_english_numbers(delimited_records(o), dots)) for o in outputs]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
+    # What the user stated later in a chat is known to the agent too.
+    texts += [_english_numbers(t, dots) for t in case.told if t.strip()]
     said = answer_text(case.output)
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
