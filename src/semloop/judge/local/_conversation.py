@@ -1351,10 +1351,16 @@ _SENTENCES, _EMBED_SENTENCE_WORDS = 4, 32
 _FLIP_COS = 0.6  # two sentences at least this close say the same thing about one subject
 
 
+_CLAUSE_JOIN = re.compile(r"[;,]|\b(?:and|but|or|while|whereas)\b", re.IGNORECASE)
+
+
 def _polarity(text: str) -> int:
-    # Negated or not, not the parity of its negations: "none is for a suite and neither stay
-    # was cancelled" says again what "none of them is for a suite" said.
-    return int(any(t in _NEGATION or t.endswith("n't") for t in tokens(text)))
+    # Negated when any clause is: "none is for a suite and neither stay was cancelled" says
+    # again what "none of them is for a suite" said. Within a clause negations cancel: "we
+    # can't dispense it without a prescription" is the rule "only with one", which "we can
+    # give you a month without a prescription" reverses.
+    return int(any(sum(t in _NEGATION or t.endswith("n't") for t in tokens(clause)) % 2
+                   for clause in _CLAUSE_JOIN.split(text)))
 
 
 def _sentences(text: str) -> list[str]:
