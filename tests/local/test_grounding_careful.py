@@ -1,0 +1,35 @@
+"""HALLUCINATION on careful answers a rule misread: a clock time said without am/pm, an
+identifier's last digits, a date counted from the context's by a term the answer states.
+Each with its wrong twin, which must still be found."""
+
+from __future__ import annotations
+
+from semloop.judge.local._answerer import Embed
+
+from .conftest import found
+
+
+def test_a_clock_time_without_am_or_pm_is_the_contexts_afternoon_time(embed: Embed) -> None:
+    clinic = {"clinic": "Harbour Physio", "appointment": "Thu 3:20pm", "room": "B"}
+    assert found(embed, "what time?", "Your session is at 3:20 in room B.", tool=clinic)["numbers"] == 0
+    assert found(embed, "what time?", "Your session is at 3:50 in room B.", tool=clinic)["numbers"] == 1
+
+
+def test_an_identifiers_last_digits_are_the_identifiers(embed: Embed) -> None:
+    cards = [{"card_id": "CRD-00735521", "status": "frozen"}, {"card_id": "CRD-00619004", "status": "active"}]
+    assert found(embed, "which card is frozen?", "Your card ending in 5521 is frozen.", tool=cards)["numbers"] == 0
+    assert found(embed, "which card is frozen?", "Your card (…5521) is frozen.", tool=cards)["numbers"] == 0
+    assert found(embed, "which card is frozen?", "Your card ending in 5527 is frozen.", tool=cards)["numbers"] == 1
+
+
+def test_a_date_counted_from_the_contexts_by_a_term_the_answer_states(embed: Embed) -> None:
+    lease = {"bike": "cargo e-bike", "lease_start": "2025-03-10", "lease_months": 18}
+    ok = "Your 18-month lease began on 10 March 2025, so it runs out in September 2026."
+    assert found(embed, "when is my bike lease over?", ok, tool=lease)["numbers"] == 0
+    wrong = "Your 18-month lease began on 10 March 2025, so it runs out in March 2026."
+    assert found(embed, "when is my bike lease over?", wrong, tool=lease)["numbers"] == 1
+    course = {"course": "pottery", "first_class": "2026-02-04", "weeks": 5}
+    ok = "Five weeks on from 4 February, the last class would be 11 March 2026."
+    wrong = "Five weeks on from 4 February, the last class would be 18 March 2026."
+    assert found(embed, "when does it end?", ok, tool=course)["numbers"] == 0
+    assert found(embed, "when does it end?", wrong, tool=course)["numbers"] == 1
