@@ -33,3 +33,4 @@ def test_a_date_counted_from_the_contexts_by_a_term_the_answer_states(embed: Emb
     wrong = "Five weeks on from 4 February, the last class would be 18 March 2026."
     assert found(embed, "when does it end?", ok, tool=course)["numbers"] == 0
     assert found(embed, "when does it end?", wrong, tool=course)["numbers"] == 1
+

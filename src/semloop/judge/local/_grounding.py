@@ -675,6 +675,8 @@ _ZONE_NAME = re.compile(rf"\b{_ZONE_CODE}\b")
 
 
 _DAY_MINUTES = 24 * 60
+_NOON = 12 * 60
+_MERIDIEM = re.compile(r"[ap]\.?m\b|noon|midnight", re.IGNORECASE)
 _COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s*(?:and\s+)?"
                                 r"(?P<mi>(?P<mv>[0-5]?\d)\s?(?:minutes?|mins?|m))\b", re.IGNORECASE)
 _OPERAND_STEPS = 2
@@ -1403,11 +1405,20 @@ _TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\
 
 
 def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity]) -> list[DateParts]:
-    """Each dated reading moved on by each whole number of years or months stated."""
+    """Each dated reading moved on by each whole number of years, months, weeks or days stated."""
     months = {int(q.value) * (12 if q.unit == "year" else 1) for q in terms
               if q.unit in ("year", "month") and q.value == int(q.value) and 0 < q.value <= 120}
+    days = {int(q.value) * (_WEEK if q.unit == "week" else 1) for q in terms
+            if q.unit in ("week", "day") and q.value == int(q.value) and 0 < q.value <= 366}
     out: list[DateParts] = []
     for y, m, d in readings:
+        if days and y is not None and m is not None and d is not None:
+            try:
+                start = datetime.date(y, m, d)
+            except ValueError:
+                start = None
+            out += [(t.year, t.month, t.day) for n in days if start
+                    for t in [start + datetime.timedelta(days=n)]]
         for n in months:
             if y is not None and m is not None:
                 total = y * 12 + (m - 1) + n
@@ -1591,6 +1602,10 @@ def _turned(claim: str, ev: _Evidence) -> str:
     return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
 
 
+_MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|with)|\blast\s+(?:\w+\s+)?digits"
+                     r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -1638,8 +1653,12 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     named = _named_records(claim, ev)
     mine = derived_values([x for r in named for _, value in r.pairs for x in quantities(value)]
                           ) if arithmetic and len(named) == 1 else []
+    # "(…8817)", "ending in 5521": an identifier the context gives, masked to its last digits.
+    digits = re.findall(r"\d+", ev.lower) if _MASKED.search(claim) else []
+    tails = {t for m in _MASKED.finditer(claim) if any(
+        d.endswith(t := m.group(1)) and len(d) > len(t) for d in digits)}
     for q in stated:
-        supported = (number_supported(q, ev.direct) or number_supported(q, rates)
+        supported = (q.text in tails or number_supported(q, ev.direct) or number_supported(q, rates)
                      or number_supported(q, ev.totals) or number_supported(q, ev.shown)
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
@@ -1666,10 +1685,14 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # often as a fact: it cannot decide a claim alone (see _score_claim).
         (counts if _small_count(q) else missing).append(q.text)
     counted = arithmetic or bool(_TERM.search(claim))
+    # "a 24-month warranty from 18 June 2024 ended in June 2026", "6 weeks from 3 January:
+    # 14 February": a date counted on from the context's by a term the claim states.
+    terms = [q for q in stated if q.unit in ("year", "month", "week", "day") and number_supported(q, ev.direct)]
+    counted_on = _shifted(ev.date_readings, terms) if terms else []
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
-        ) or _wrong_weekday(claim, text, readings, ev.date_readings):
+        ) and not date_supported(readings, counted_on) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
     missing.extend(_wrong_days(claim, ev))
     zoned = bool(_TIME_ZONE.search(claim))
@@ -1678,9 +1701,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
             missing.append(text)
     for text, minutes in clock_times(claim):
         # The same minutes a whole number of hours away is the time in another zone.
+        # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
         if minutes not in ev.minutes and not (
             zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
-        ):
+        ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
+                   and not _MERIDIEM.search(text)):
             missing.append(text)
     return missing, counts
 
