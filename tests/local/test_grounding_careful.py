@@ -34,3 +34,12 @@ def test_a_date_counted_from_the_contexts_by_a_term_the_answer_states(embed: Emb
     assert found(embed, "when does it end?", ok, tool=course)["numbers"] == 0
     assert found(embed, "when does it end?", wrong, tool=course)["numbers"] == 1
 
+
+def test_a_claim_counting_both_sides_of_a_whole_denies_neither(embed: Embed) -> None:
+    plots = {"site_id": "EF-12", "scheme": "Allotments", "plots_total": 50, "plots_rented_active": 42}
+    ok = "84% of your plots are in use: 42 of 50 plots are rented to active members, leaving 8 unrented."
+    assert found(embed, "how many plots are in use?", ok, tool=plots)["negation"] == 0
+    # A denial with no count of the rest still contradicts the record.
+    wrong = "All 50 plots are unrented by active members."
+    assert found(embed, "how many plots are in use?", wrong, tool=plots)["negation"] == 1
+

@@ -766,6 +766,18 @@ def _premise(flipped: str, question: str) -> bool:
     return any(stem(m.group(1).lower()) == flipped for m in _PREFIXED.finditer(question))
 
 
+_COUNTED_REST = re.compile(r"\b\d[\d,.]*\s+(?:[a-z]+\s+)?(?:non-?|un)([a-z]{4,})", re.IGNORECASE)
+
+
+def _rest_counted(part: str, flipped: str) -> bool:
+    """The claim counts both sides of a whole ("180 seats are assigned, leaving 60
+    unassigned", "4 paid and 2 unpaid"): the prefixed side is the rest, no denial of the
+    other."""
+    return any(stem(m.group(1).lower()) == flipped
+               and flipped in word_stems(part[: m.start()] + part[m.end() :])
+               for m in _COUNTED_REST.finditer(part))
+
+
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
     """Another clause of the claim restates the evidence clause, negated where it is negated,
     often with its verb left out ("the certificate is included, but the exam fee isn't"
@@ -1924,6 +1936,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             # a clause that names one record speaks of it, not the other's
                             and not _other_record(part, aligned, ev)
                             and not _premise(f, ev.given)
+                            and not _rest_counted(part, f)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
