@@ -4,6 +4,7 @@ Each with its wrong twin, which must still be found."""
 
 from __future__ import annotations
 
+from semloop.case import ToolCall
 from semloop.judge.local._answerer import Embed
 
 from .conftest import found
@@ -42,4 +43,15 @@ def test_a_claim_counting_both_sides_of_a_whole_denies_neither(embed: Embed) -> 
     # A denial with no count of the rest still contradicts the record.
     wrong = "All 50 plots are unrented by active members."
     assert found(embed, "how many plots are in use?", wrong, tool=plots)["negation"] == 1
+
+
+def test_what_the_answer_asks_the_user_for_is_no_claim(embed: Embed) -> None:
+    failed = tuple(ToolCall(name="find_payee", args={"name": name}, output='{"error": "payee not found"}',
+                            success=False) for name in ("Greyhill Dairy", "Greyhill Dairy Ltd"))
+    ask = ("I couldn't add the payee: both lookups returned 'payee not found' for Greyhill Dairy. It may "
+           "be listed under a different name; if you can send me their IBAN or SWIFT code I'll try again.")
+    assert found(embed, "pay greyhill dairy", ask, calls=failed)["names"] == 0
+    # Said as a fact, the same names are the answer's own.
+    told = "I couldn't add the payee. It is listed under their IBAN and SWIFT code instead."
+    assert found(embed, "pay greyhill dairy", told, calls=failed)["names"] >= 1
 

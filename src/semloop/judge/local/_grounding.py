@@ -1790,6 +1790,10 @@ _CURRENCY_CODES = frozenset(c.lower() for c in _ISO_CURRENCIES)
 _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)")
 
 
+_ASKED_FOR = re.compile(r"\b(?:if you (?:can |could )?|please |(?:could|can|would) you )(?:give|send|share|provide|"
+                        r"tell|forward)\s+(?:me|us)\s+([^.;!?\u2014\u2013]*)", re.IGNORECASE)
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
@@ -1826,6 +1830,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # A heading's words ("Processing Time: 5 to 7 business days", "New Flights:") label
     # what follows; they name nothing.
     terms = set(key_terms(_HEADING.sub("", claim.text))) | claim.affirms
+    # "if you can send me its asset tag or IP": what the answer asks the user for names
+    # what it lacks, no fact.
+    for m in _ASKED_FOR.finditer(claim.text):
+        terms -= set(key_terms(m.group(1)))
     if claim.text.rstrip(" *").endswith(":"):
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
