@@ -1,6 +1,6 @@
-"""HALLUCINATION on careful answers a rule misread: a clock time said without am/pm, an
-identifier's last digits, a date counted from the context's by a term the answer states.
-Each with its wrong twin, which must still be found."""
+"""HALLUCINATION on careful answers a rule misread (a clock time said without am/pm, an
+identifier's last digits, a date counted on or searched empty, a rest counted, a request,
+a cause's given figure), each with its wrong twin, which must still be found."""
 
 from __future__ import annotations
 
@@ -55,3 +55,23 @@ def test_what_the_answer_asks_the_user_for_is_no_claim(embed: Embed) -> None:
     told = "I couldn't add the payee. It is listed under their IBAN and SWIFT code instead."
     assert found(embed, "pay greyhill dairy", told, calls=failed)["names"] >= 1
 
+
+def test_a_causes_figure_is_the_number_checks_not_a_word_it_lacks(embed: Embed) -> None:
+    count = {"sku": "FLR-25", "on_hand_kg": 87.5, "adjust_reason": "stock count", "shortfall_kg": 12.5}
+    ok = "Flour stock dropped to 87.5 kg because the nightly stock count found a 12.5 kg shortfall."
+    assert found(embed, "why is flour stock down?", ok, tool=count)["cause"] == 0
+    wrong = "Flour stock dropped to 87.5 kg because the supplier shorted the delivery by 12.5 kg."
+    assert found(embed, "why is flour stock down?", wrong, tool=count)["cause"] == 1
+
+
+def test_a_date_the_search_spanned_and_found_nothing_on_is_supported(embed: Embed) -> None:
+    search = ToolCall(name="list_appointments", args={"patient": "P-3391", "from": "2026-03-02", "to": "2026-03-08"},
+                      output='{"appointments": [{"id": "AP-77", "date": "2026-03-03"}], "count": 1}', success=True)
+    ok = "There's nothing booked on Thursday 5 March; your only appointment that week is on Tuesday."
+    assert found(embed, "am I seeing anyone thursday?", ok, calls=(search,))["numbers"] == 0
+    # A day the search never spanned is no day it found empty.
+    wrong = "There's nothing booked on Thursday 12 March; your only appointment that week is on Tuesday."
+    assert found(embed, "am I seeing anyone thursday?", wrong, calls=(search,))["numbers"] == 1
+    # Nor is a day of the span the claim books something on.
+    said = "You're booked on Thursday 5 March as well as on Tuesday."
+    assert found(embed, "am I seeing anyone thursday?", said, calls=(search,))["numbers"] == 1

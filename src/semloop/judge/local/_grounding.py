@@ -1365,7 +1365,7 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
                     # A fronted cause ends where the main clause starts: "Since X, we Y".
-                    r"([^.;!?]+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so)\b|[.;!?]|$)",
+                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so)\b|[;!?]|\.(?!\d)|$)",
                     re.IGNORECASE)
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
@@ -1401,7 +1401,9 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.
         if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
             continue
-        words = word_stems(m.group(1))
+        # A figure of it the context gives ("found a $412.60 shortage") is no word it lacks.
+        given = {w for q in quantities(m.group(1)) if number_supported(q, ev.direct) for w in word_stems(q.text)}
+        words = word_stems(m.group(1)) - given
         # Stems meet on their first letters, as offered items' do: "a gold member" is the
         # record's "membership: gold".
         missing = {w for w in words - ev.stems if w[:_STEM_PREFIX] not in ev.stem_prefixes}
@@ -1704,7 +1706,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
-        ) and not date_supported(readings, counted_on) or _wrong_weekday(claim, text, readings, ev.date_readings):
+        ) and not date_supported(readings, counted_on) and not _searched_empty(
+            claim, text, readings, ev
+        ) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
     missing.extend(_wrong_days(claim, ev))
     zoned = bool(_TIME_ZONE.search(claim))
@@ -1720,6 +1724,27 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                    and not _MERIDIEM.search(text)):
             missing.append(text)
     return missing, counts
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:()]|\s[\u2014\u2013-]\s")
+
+
+def _searched_empty(claim: str, text: str, readings: Iterable[DateParts], ev: _Evidence) -> bool:
+    """"Nothing booked for Friday 11 December" of a search from 7 to 13 December: a day of
+    the span one text gives (a lookup's from and to), denied in its own clause, is a day
+    the search found nothing on."""
+    at = claim.find(text)
+    if not _NEGATOR.search(_CLAUSE_BREAK.split(claim[:at])[-1]):
+        return False
+    for spanned in ev.texts:
+        ends = sorted({(y, m, d) for _, found in dates(spanned) for y, m, d in found
+                       if y is not None and m is not None and d is not None})
+        if len(ends) != _PARTS:
+            continue
+        if any(ends[0] < (ends[0][0] if y is None else y, m, d) < ends[1]
+               for y, m, d in readings if m is not None and d is not None):
+            return True
+    return False
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
