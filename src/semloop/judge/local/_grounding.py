@@ -675,6 +675,8 @@ _ZONE_NAME = re.compile(rf"\b{_ZONE_CODE}\b")
 
 
 _DAY_MINUTES = 24 * 60
+_NOON = 12 * 60
+_MERIDIEM = re.compile(r"[ap]\.?m\b|noon|midnight", re.IGNORECASE)
 _COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s*(?:and\s+)?"
                                 r"(?P<mi>(?P<mv>[0-5]?\d)\s?(?:minutes?|mins?|m))\b", re.IGNORECASE)
 _OPERAND_STEPS = 2
@@ -762,6 +764,18 @@ def _premise(flipped: str, question: str) -> bool:
     """The negated word is the user's own ("as the non-birthing parent", "I'm unemployed"):
     the answer restates whom it answers about, it asserts nothing of it."""
     return any(stem(m.group(1).lower()) == flipped for m in _PREFIXED.finditer(question))
+
+
+_COUNTED_REST = re.compile(r"\b\d[\d,.]*\s+(?:[a-z]+\s+)?(?:non-?|un)([a-z]{4,})", re.IGNORECASE)
+
+
+def _rest_counted(part: str, flipped: str) -> bool:
+    """The claim counts both sides of a whole ("180 seats are assigned, leaving 60
+    unassigned", "4 paid and 2 unpaid"): the prefixed side is the rest, no denial of the
+    other."""
+    return any(stem(m.group(1).lower()) == flipped
+               and flipped in word_stems(part[: m.start()] + part[m.end() :])
+               for m in _COUNTED_REST.finditer(part))
 
 
 def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
@@ -1351,7 +1365,7 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
                     # A fronted cause ends where the main clause starts: "Since X, we Y".
-                    r"([^.;!?]+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so)\b|[.;!?]|$)",
+                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so)\b|[;!?]|\.(?!\d)|$)",
                     re.IGNORECASE)
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
@@ -1387,7 +1401,9 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.
         if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
             continue
-        words = word_stems(m.group(1))
+        # A figure of it the context gives ("found a $412.60 shortage") is no word it lacks.
+        given = {w for q in quantities(m.group(1)) if number_supported(q, ev.direct) for w in word_stems(q.text)}
+        words = word_stems(m.group(1)) - given
         # Stems meet on their first letters, as offered items' do: "a gold member" is the
         # record's "membership: gold".
         missing = {w for w in words - ev.stems if w[:_STEM_PREFIX] not in ev.stem_prefixes}
@@ -1403,11 +1419,20 @@ _TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\
 
 
 def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity]) -> list[DateParts]:
-    """Each dated reading moved on by each whole number of years or months stated."""
+    """Each dated reading moved on by each whole number of years, months, weeks or days stated."""
     months = {int(q.value) * (12 if q.unit == "year" else 1) for q in terms
               if q.unit in ("year", "month") and q.value == int(q.value) and 0 < q.value <= 120}
+    days = {int(q.value) * (_WEEK if q.unit == "week" else 1) for q in terms
+            if q.unit in ("week", "day") and q.value == int(q.value) and 0 < q.value <= 366}
     out: list[DateParts] = []
     for y, m, d in readings:
+        if days and y is not None and m is not None and d is not None:
+            try:
+                start = datetime.date(y, m, d)
+            except ValueError:
+                start = None
+            out += [(t.year, t.month, t.day) for n in days if start
+                    for t in [start + datetime.timedelta(days=n)]]
         for n in months:
             if y is not None and m is not None:
                 total = y * 12 + (m - 1) + n
@@ -1591,6 +1616,10 @@ def _turned(claim: str, ev: _Evidence) -> str:
     return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
 
 
+_MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|with)|\blast\s+(?:\w+\s+)?digits"
+                     r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -1638,8 +1667,12 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     named = _named_records(claim, ev)
     mine = derived_values([x for r in named for _, value in r.pairs for x in quantities(value)]
                           ) if arithmetic and len(named) == 1 else []
+    # "(…8817)", "ending in 5521": an identifier the context gives, masked to its last digits.
+    digits = re.findall(r"\d+", ev.lower) if _MASKED.search(claim) else []
+    tails = {t for m in _MASKED.finditer(claim) if any(
+        d.endswith(t := m.group(1)) and len(d) > len(t) for d in digits)}
     for q in stated:
-        supported = (number_supported(q, ev.direct) or number_supported(q, rates)
+        supported = (q.text in tails or number_supported(q, ev.direct) or number_supported(q, rates)
                      or number_supported(q, ev.totals) or number_supported(q, ev.shown)
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
@@ -1666,9 +1699,15 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # often as a fact: it cannot decide a claim alone (see _score_claim).
         (counts if _small_count(q) else missing).append(q.text)
     counted = arithmetic or bool(_TERM.search(claim))
+    # "a 24-month warranty from 18 June 2024 ended in June 2026", "6 weeks from 3 January:
+    # 14 February": a date counted on from the context's by a term the claim states.
+    terms = [q for q in stated if q.unit in ("year", "month", "week", "day") and number_supported(q, ev.direct)]
+    counted_on = _shifted(ev.date_readings, terms) if terms else []
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
+        ) and not date_supported(readings, counted_on) and not _searched_empty(
+            claim, text, readings, ev
         ) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
     missing.extend(_wrong_days(claim, ev))
@@ -1678,11 +1717,34 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
             missing.append(text)
     for text, minutes in clock_times(claim):
         # The same minutes a whole number of hours away is the time in another zone.
+        # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
         if minutes not in ev.minutes and not (
             zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
-        ):
+        ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
+                   and not _MERIDIEM.search(text)):
             missing.append(text)
     return missing, counts
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:()]|\s[\u2014\u2013-]\s")
+
+
+def _searched_empty(claim: str, text: str, readings: Iterable[DateParts], ev: _Evidence) -> bool:
+    """"Nothing booked for Friday 11 December" of a search from 7 to 13 December: a day of
+    the span one text gives (a lookup's from and to), denied in its own clause, is a day
+    the search found nothing on."""
+    at = claim.find(text)
+    if not _NEGATOR.search(_CLAUSE_BREAK.split(claim[:at])[-1]):
+        return False
+    for spanned in ev.texts:
+        ends = sorted({(y, m, d) for _, found in dates(spanned) for y, m, d in found
+                       if y is not None and m is not None and d is not None})
+        if len(ends) != _PARTS:
+            continue
+        if any(ends[0] < (ends[0][0] if y is None else y, m, d) < ends[1]
+               for y, m, d in readings if m is not None and d is not None):
+            return True
+    return False
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -1753,6 +1815,10 @@ _CURRENCY_CODES = frozenset(c.lower() for c in _ISO_CURRENCIES)
 _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)")
 
 
+_ASKED_FOR = re.compile(r"\b(?:if you (?:can |could )?|please |(?:could|can|would) you )(?:give|send|share|provide|"
+                        r"tell|forward)\s+(?:me|us)\s+([^.;!?\u2014\u2013]*)", re.IGNORECASE)
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
@@ -1789,6 +1855,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # A heading's words ("Processing Time: 5 to 7 business days", "New Flights:") label
     # what follows; they name nothing.
     terms = set(key_terms(_HEADING.sub("", claim.text))) | claim.affirms
+    # "if you can send me its asset tag or IP": what the answer asks the user for names
+    # what it lacks, no fact.
+    for m in _ASKED_FOR.finditer(claim.text):
+        terms -= set(key_terms(m.group(1)))
     if claim.text.rstrip(" *").endswith(":"):
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
@@ -1899,6 +1969,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             # a clause that names one record speaks of it, not the other's
                             and not _other_record(part, aligned, ev)
                             and not _premise(f, ev.given)
+                            and not _rest_counted(part, f)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
