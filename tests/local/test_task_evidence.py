@@ -1439,8 +1439,8 @@ def test_a_hyphenated_compound_names_its_words(embed: Embed) -> None:
 
 
 def test_a_verb_inside_the_question_checked_is_no_act_asked(embed: Embed) -> None:
-    # "check whether my claim was settled": the act is the check, settling is what is asked about.
-    probe = case("could you check whether my warranty claim for the boiler was settled? claim WC-55120",
+    # "see if my claim got approved": the act is the look, approving is what is asked about.
+    probe = case("can you see if my warranty claim for the boiler got approved? claim WC-55120",
                  "I looked up WC-55120 but the claims system is offline until 16:00, so I couldn't see "
                  "its status; I can try again after that.",
                  tools=(ToolCall("get_claim", {"claim_id": "WC-55120"},
