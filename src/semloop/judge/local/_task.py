@@ -548,7 +548,9 @@ def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
 
 # A list the request's parts missed: items after a colon ("I need: how many were scrapped,
 # the reason breakdown, and the cost") or names joined by "and" ("into French and German").
-_COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*([^:;?]+?)[.?!]?$")
+# The list ends with its sentence: "to this one: 4929 1234. I'm his partner, …" is a value
+# and another sentence, not items.
+_COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*((?:[^:;?.!]|[.!](?!\s))+?)[.?!]?$")
 # Said of the items together ("both", "all three", "each of them"); "each with the labour
 # itemised" or "all set" says nothing of how many were done.
 _COVERS_ALL = re.compile(r"\b(?:both|neither|either)\b|\ball(?= (?:of|the|these|those|your|our|my|"
@@ -1375,7 +1377,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("redirect", action and redirect is not None,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
-    verbs = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())[:12]} & _ACTION_VERBS
+    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
@@ -1435,6 +1437,13 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             ev.flag("action_unnamed", 0.0)
             ev.notes.pop("action_unnamed", None)
     return ev
+
+
+# What a look asks about ("check if my permit got approved", "see whether it was paid"):
+# the act there is the one asked about, not the one asked for. "see if you can cancel it"
+# still asks the run to cancel.
+_CHECKED = re.compile(r"\b(?:check|see|find out|look|confirm|verify)\b(?:\s+\w+)?\s+(?:if|whether)\s+(?!you\b|u\b)"
+                      r"[^,;.?!]*", re.IGNORECASE)
 
 
 def _flag_parts(ev: Evidence, missing: list[tuple[str, bool]]) -> None:
@@ -1940,8 +1949,12 @@ def _size_swap(case: RunCase) -> tuple[str, str] | None:
     thing in another size of the same unit that the request does not (a 40' container
     asked, a 20' quoted; a 10x10 unit asked, a 5x5 priced): (asked, answered)."""
     asked, said = _sizes(_asked_text(case.input)), _sizes(case.output)
+    bounds = _ranges(case.output)
     for unit, size in sorted(asked - said):
-        other = sorted(v for u, v in said - asked if u == unit and v != size)
+        # A bound that holds the asked size ("under 40m²" for 20 m2) names its bracket.
+        held = {f"{lo if hi == float('inf') else hi:g}" for lo, hi, _ in bounds
+                if unit != "x" and lo <= float(size) <= hi}
+        other = sorted(v for u, v in said - asked if u == unit and v != size and v not in held)
         if other:
             return f"{size} {unit}", f"{other[0]} {unit}"
     return None
@@ -2288,6 +2301,12 @@ def _hands_off(call: ToolCall) -> bool:
     return bool(_HANDOFF.search(call.name))
 
 
+def _compound_stems(text: str) -> frozenset[str]:
+    """The text's stems, with each hyphenated compound's words besides ("two-storey",
+    "late-return" name "storey" and "return")."""
+    return word_stems(text) | word_stems(text.replace("-", " "))
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -2297,7 +2316,7 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
              if not w.endswith("ed")} & _OPERATIONS
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
-    unnamed = asked - word_stems(case.output)
+    unnamed = asked - _compound_stems(case.output)
     if not unnamed:
         return None
     acts = []
@@ -2548,8 +2567,9 @@ def _another_task(case: RunCase) -> str:
 # The condition the user puts on the question: a role ("as a landlord"), and a bound
 # ("kids under 5", "over 65").
 _ROLE = re.compile(r"\bas an? ((?:[a-z]+[- ])?[a-z]{3,})\b", re.IGNORECASE)
+# A unit may follow the bound's number unspaced ("under 40m²").
 _BOUND = re.compile(r"\b(?:(under|below|less than|younger than|up to|over|above|more than|older than|"
-                    r"at least)\s+(\d+)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older)))\b",
+                    r"at least)\s+(\d+)(?!\d|\.\d)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older))\b)",
                     re.IGNORECASE)
 _FOR_THING = re.compile(r"\bfor (?:a|an|the|my|our) ((?:[\w-]+ )?[\w-]{3,})", re.IGNORECASE)
 _OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ )?[\w-]{3,}),?",
@@ -2572,7 +2592,7 @@ def _condition_swap(case: RunCase) -> tuple[str, str] | None:
     one: another role (a landlord asks, "as a homeowner living in the property" answers),
     or a bound that cannot meet the asked one ("under 5" asked, "aged 8 and over"
     answered). (asked, answered)."""
-    out, answer = case.output, word_stems(case.output)
+    out, answer = case.output, _compound_stems(case.output)
     asked_role = _ROLE.search(case.input)
     given_role = _ROLE.search(out)
     if asked_role and given_role and not word_stems(asked_role.group(1)) & answer \
