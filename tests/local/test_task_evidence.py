@@ -1448,9 +1448,9 @@ def test_a_verb_inside_the_question_checked_is_no_act_asked(embed: Embed) -> Non
     assert task_completion_evidence(probe, embed).features["action_unnamed"] == 0.0
 
 
-def test_a_list_after_a_colon_ends_with_its_sentence(embed: Embed) -> None:
-    # The sentence after the colon's value is another sentence, not an item of a list.
-    probe = case("switch the card my gym membership is billed to to this one: 4929 1234 0000 7788. I'm his "
+def test_a_refusal_of_the_act_answers_the_details_given_for_it(embed: Embed) -> None:
+    # The card's number and who the user is were given for the act refused: nothing is left out.
+    probe = case("change the card my gym membership is billed to to this one: 4929 1234 0000 7788. I'm his "
                  "partner, my boyfriend holds the membership",
                  "Sorry, I can't change the billing card on this membership: only the member can change "
                  "payment details under our terms. He can update it in the app, or add you as an "

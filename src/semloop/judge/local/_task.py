@@ -327,6 +327,11 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
     tools = _tools_by_part(parts if not _COVERS_ALL.search(run.case.output) else [run.case.input] * len(parts),
                            run.case.tools_called)
+    # A refusal with its reason that names the request's act ("I can't change the payment
+    # account: our policy requires …") answers the details given for that act too (the
+    # account's numbers, who the user is): they ask nothing of their own.
+    refused = any(_REASONED_REFUSAL.search(s) and word_stems(s) & word_stems(_asked_text(run.case.input))
+                  & _ACTION_VERBS for s in run.sentences)
     missing = []
     for i, part in enumerate(parts):
         own = _part_stems(part)
@@ -348,7 +353,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A refusal with its reason that names the part's own words ("I can't share another
         # employee's salary: compensation records are confidential") answers it too.
         if any((_ASKS_YES_OR_NO.match(part) and _ANSWERS_YES_OR_NO.search(s) or _REASONED_REFUSAL.search(s))
-               and word_stems(s) & (own - _ATTRIBUTE_WORDS) for s in run.sentences):
+               and word_stems(s) & (own - _ATTRIBUTE_WORDS) for s in run.sentences) \
+                or refused and not verbs and "?" not in part:
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone or _value_left(part) or _item_left(part, parts, run.case)))
@@ -548,9 +554,7 @@ def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
 
 # A list the request's parts missed: items after a colon ("I need: how many were scrapped,
 # the reason breakdown, and the cost") or names joined by "and" ("into French and German").
-# The list ends with its sentence: "to this one: 4929 1234. I'm his partner, …" is a value
-# and another sentence, not items.
-_COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*((?:[^:;?.!]|[.!](?!\s))+?)[.?!]?$")
+_COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*([^:;?]+?)[.?!]?$")
 # Said of the items together ("both", "all three", "each of them"); "each with the labour
 # itemised" or "all set" says nothing of how many were done.
 _COVERS_ALL = re.compile(r"\b(?:both|neither|either)\b|\ball(?= (?:of|the|these|those|your|our|my|"
