@@ -160,6 +160,8 @@ _CLAIMS_SUCCESS = _phrases(
     r"done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
     r"i(?:'ve| have) (?:\w+ed|sent|made|set|put|moved|booked|cancelled|canceled)|confirmed|"
     r"processed|(?:is|are|was|were) (?:\w+ed|ready|live|up)|(?:'ve|'s) been|you're good|"
+    # "All booked!", "All updated.": the act said done in one word.
+    r"^all \w+ed(?=\s*[.!])|"
     r"good to go|ready",
 )
 _ADMITS_FAILURE = _phrases(
@@ -178,7 +180,8 @@ _REMAINING = re.compile(
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
     r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
-    r"(?:next|others|rest|remaining)|"
+    # The rest of the items promised by any verb ("I'll queue the remaining three").
+    r"(?:next|others|rest|remaining)|i(?:'ll| will) \w+ the (?:others|rest|remaining)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:)|"
     # The rest of the work promised with a report to follow: "I'll check with them whether
     # they can do the 20th and come back to you tomorrow" (not "I'll get back to you when…").
