@@ -1456,3 +1456,19 @@ def test_a_refusal_of_the_act_answers_the_details_given_for_it(embed: Embed) -> 
                  "payment details under our terms. He can update it in the app, or add you as an "
                  "authorised payer.")
     assert task_completion_evidence(probe, embed).features["parts_missing"] == 0.0
+
+
+def test_a_record_named_in_the_possessive_is_named(embed: Embed) -> None:
+    # "Ada's" names the record "Ada"; the answer tells Ben's instead.
+    probe = case("are Ada's swimming badge results in yet? she did the test on Monday",
+                 "Yes, Ben's results are in: he passed the 25 m freestyle and the treading water test.",
+                 tools=(ToolCall("list_results", {"parent_id": "PA-118"},
+                                 '[{"child": "Ben", "test": "25 m freestyle, treading water", "status": "passed"}, '
+                                 '{"child": "Ada", "test": "50 m backstroke", "status": "awaiting review"}]', True),))
+    assert task_understanding_evidence(probe, embed).features["wrong_source"] == 1.0
+
+
+def test_a_transfer_the_other_way_is_reversed(embed: Embed) -> None:
+    probe = case("how do I transfer my TrainMiles over to my Hertz account for a car hire?",
+                 "You can move Hertz Gold points into TrainMiles at 2:1 from the Hertz partner page.")
+    assert task_understanding_evidence(probe, embed).features["reversed"] == 1.0
