@@ -2968,8 +2968,9 @@ _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 def _marks(text: str) -> set[str]:
     """What tells one record from another as a text writes it: its words' stems and its
-    numbers of three digits or with decimals ("14,99 €" is 14.99, "$1,284" is 1284)."""
-    out = set(word_stems(text))
+    numbers of three digits or with decimals ("14,99 €" is 14.99, "$1,284" is 1284). A name
+    in the possessive ("Luna's results") is the name."""
+    out = set(word_stems(re.sub(r"['\u2019]s\b", "", text)))
     for n in _NUMBER.findall(text):
         n = n.replace(",", ".") if re.fullmatch(r"\d+,\d\d", n) else n.replace(",", "")
         if "." in n or len(n) >= 3:
@@ -3087,8 +3088,9 @@ def _within_name(text: str, pair: tuple[str, str], keep: int) -> bool:
 # Asked to turn one format, unit or language into another, the answer's own conversion
 # goes the other way: from what was asked for to what the user has (CSV to JSON asked,
 # "write JSON data out to a CSV file" answered).
+# Points or funds moved between accounts go one way too ("transfer my miles to Hertz").
 _CONVERSION = re.compile(r"\b(?:convert|turn|change|transform|export|translate|write|save|"
-                         r"switch|migrate)\w*\b([^.?!\n]{0,60}?)\b(?:to|into)\s+(?:an?\s+|the\s+)?"
+                         r"switch|migrate|transfer|move)\w*\b([^.?!\n]{0,60}?)\b(?:to|into)\s+(?:an?\s+|the\s+|my\s+|our\s+|your\s+)?"
                          r"([A-Za-z][\w+#]*)", re.IGNORECASE)
 
 
