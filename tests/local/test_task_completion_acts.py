@@ -140,3 +140,13 @@ def test_the_rest_promised_is_work_left(embed: Embed) -> None:
                     output="The signed lease has been emailed to Okafor. I'll email the rest of the tenants this afternoon.",
                     tools_called=(ToolCall("send_email", {"to": "okafor@example.org"}, '{"status": "sent"}', True),))
     assert task_completion_evidence(probe, embed).features["remainder"] == 1.0
+
+
+def test_a_list_cut_off_with_an_ellipsis_is_work_left(embed: Embed) -> None:
+    # The line that opens on "…" stands for the items the answer did not give.
+    rows = [[f"2026-W{w:02d}", 40 + w] for w in range(1, 11)]
+    probe = RunCase(id="p", input="list the weekly ticket count for each of the first 10 weeks of the year",
+                    output="Weekly tickets:\n\n- W01: 41\n- W02: 42\n\n... and the rest follow the same climb.",
+                    tools_called=(ToolCall("query", {"sql": "SELECT week, COUNT(*) FROM tickets GROUP BY week"},
+                                           json.dumps({"rows": rows}), True),))
+    assert task_completion_evidence(probe, embed).features["remainder"] == 1.0
