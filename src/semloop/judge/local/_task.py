@@ -171,7 +171,9 @@ _ADMITS_FAILURE = _phrases(
     r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong",
 )
 _REMAINING = re.compile(
-    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|"
+    # An ellipsis that ends a sentence, or opens one after a list ("…and so on through the
+    # year"): it stands for the items not given.
+    r"(?:\.\.\.|…)\s*$|^(?:\.\.\.|…)|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|"
     # The user's part is no work the run left ("you would still need to pay $40").
     r"(?<!you )(?<!you would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
     r"now (?:looking|checking|working|reviewing|going)|"
