@@ -125,3 +125,28 @@ def test_an_answer_that_ends_on_a_hold_is_work_left(embed: Embed) -> None:
                 call("renew_membership", {"member": "GM-4"}, {"until": "2028-05-31"}))
     assert task_completion_evidence(held, embed).features["remainder"] == 1.0
     assert task_completion_evidence(done, embed).features["remainder"] == 0.0
+
+
+def test_all_done_in_a_word_claims_the_failed_act(embed: Embed) -> None:
+    probe = RunCase(id="p", input="Reserve court 2 for squash on Thursday at 7pm.",
+                    output="All reserved! Court 2 is yours on Thursday from 7pm.",
+                    tools_called=(ToolCall("create_reservation", {"court": 2, "start": "19:00"},
+                                           '{"error": "CONFLICT", "message": "slot taken"}', False),))
+    assert task_completion_evidence(probe, embed).features["false_success"] == 1.0
+
+
+def test_the_rest_promised_is_work_left(embed: Embed) -> None:
+    probe = RunCase(id="p", input="Email the signed lease to tenants Okafor, Lindqvist and Moreau.",
+                    output="The signed lease has been emailed to Okafor. I'll email the rest of the tenants this afternoon.",
+                    tools_called=(ToolCall("send_email", {"to": "okafor@example.org"}, '{"status": "sent"}', True),))
+    assert task_completion_evidence(probe, embed).features["remainder"] == 1.0
+
+
+def test_a_list_cut_off_with_an_ellipsis_is_work_left(embed: Embed) -> None:
+    # The line that opens on "…" stands for the items the answer did not give.
+    rows = [[f"2026-W{w:02d}", 40 + w] for w in range(1, 11)]
+    probe = RunCase(id="p", input="list the weekly ticket count for each of the first 10 weeks of the year",
+                    output="Weekly tickets:\n\n- W01: 41\n- W02: 42\n\n... and the rest follow the same climb.",
+                    tools_called=(ToolCall("query", {"sql": "SELECT week, COUNT(*) FROM tickets GROUP BY week"},
+                                           json.dumps({"rows": rows}), True),))
+    assert task_completion_evidence(probe, embed).features["remainder"] == 1.0

@@ -1414,3 +1414,61 @@ def test_a_period_or_a_name_after_for_is_no_other_thing_or_purpose(embed: Embed)
     season = case("When do I need to submit the payroll report for the third quarter?",
                   "For July to September the report is due by 31 October.")
     assert task_understanding_evidence(season, embed).features["another_task"] == 0.0
+
+
+def test_a_bound_that_holds_the_asked_size_is_no_other_size(embed: Embed) -> None:
+    # "about 12 m2" falls in "up to 15 m2": the answer names the bracket the size is in.
+    bracket = case("What does a paving permit cost for a driveway of about 12 m2?",
+                   "A paving permit is €95; for a surface up to 15 m2 no drainage survey is needed.")
+    assert task_understanding_evidence(bracket, embed).features["substitute"] == 0.0
+    other = case("What does a paving permit cost for a driveway of about 12 m2?",
+                 "For a driveway of 30 m2 the paving permit is €140.")
+    assert task_understanding_evidence(other, embed).features["substitute"] == 1.0
+
+
+def test_a_hyphenated_compound_names_its_words(embed: Embed) -> None:
+    # "two storey" asked, "two-storey" answered; "refund share" asked, "partial-refund share" given.
+    house = case("what is the insurance excess for a two storey timber house?",
+                 "For a two-storey timber house the excess is £350 per claim.")
+    assert task_understanding_evidence(house, embed).features["another_task"] == 0.0
+    metric = case("Refund share per store for March? (% of orders refunded in part)",
+                  "Partial-refund share, March 2026: Leeds 3.1%, York 4.4%.",
+                  tools=(ToolCall("run_query", {"sql": "SELECT store, share FROM refunds WHERE month='2026-03'"},
+                                  '{"rows": [["Leeds", 3.1], ["York", 4.4]]}', True),))
+    assert task_understanding_evidence(metric, embed).features["other_action"] == 0.0
+
+
+def test_a_verb_inside_the_question_checked_is_no_act_asked(embed: Embed) -> None:
+    # "see if my claim got approved": the act is the look, approving is what is asked about.
+    probe = case("can you see if my warranty claim for the boiler got approved? claim WC-55120",
+                 "I looked up WC-55120 but the claims system is offline until 16:00, so I couldn't see "
+                 "its status; I can try again after that.",
+                 tools=(ToolCall("get_claim", {"claim_id": "WC-55120"},
+                                 '{"error": "503", "message": "offline until 16:00"}', False),))
+    assert task_completion_evidence(probe, embed).features["action_unnamed"] == 0.0
+
+
+def test_a_refusal_of_the_act_answers_the_details_given_for_it(embed: Embed) -> None:
+    # The card's number and who the user is were given for the act refused: nothing is left out.
+    probe = case("change the card my gym membership is billed to to this one: 4929 1234 0000 7788. I'm his "
+                 "partner, my boyfriend holds the membership",
+                 "Sorry, I can't change the billing card on this membership: only the member can change "
+                 "payment details under our terms. He can update it in the app, or add you as an "
+                 "authorised payer.")
+    assert task_completion_evidence(probe, embed).features["parts_missing"] == 0.0
+
+
+def test_a_record_named_in_the_possessive_is_named(embed: Embed) -> None:
+    # "Ada's" names the record "Ada"; the answer tells Ben's instead.
+    probe = case("are Ada's swimming badge results in yet? she did the test on Monday",
+                 "Yes, Ben's results are in: he passed the 25 m freestyle and the treading water test.",
+                 tools=(ToolCall("list_results", {"parent_id": "PA-118"},
+                                 '[{"child": "Ben", "test": "25 m freestyle, treading water", "status": "passed"}, '
+                                 '{"child": "Ada", "test": "50 m backstroke", "status": "awaiting review"}]', True),))
+    assert task_understanding_evidence(probe, embed).features["wrong_source"] == 1.0
+
+
+def test_a_transfer_the_other_way_is_reversed(embed: Embed) -> None:
+    probe = case("how do I transfer my TrainMiles over to my Hertz account for a car hire?",
+                 "You can move Hertz Gold points into TrainMiles at 2:1 from the Hertz partner page.")
+    assert task_understanding_evidence(probe, embed).features["reversed"] == 1.0

@@ -160,6 +160,8 @@ _CLAIMS_SUCCESS = _phrases(
     r"done|all set|completed?|successfully|has been|have been|is now|are now|went through|"
     r"i(?:'ve| have) (?:\w+ed|sent|made|set|put|moved|booked|cancelled|canceled)|confirmed|"
     r"processed|(?:is|are|was|were) (?:\w+ed|ready|live|up)|(?:'ve|'s) been|you're good|"
+    # "All booked!", "All updated.": the act said done in one word.
+    r"^all \w+ed(?=\s*[.!])|"
     r"good to go|ready",
 )
 _ADMITS_FAILURE = _phrases(
@@ -169,7 +171,9 @@ _ADMITS_FAILURE = _phrases(
     r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong",
 )
 _REMAINING = re.compile(
-    r"(?:\.\.\.|…)\s*$|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|"
+    # An ellipsis that ends a sentence, or opens one after a list ("…and so on through the
+    # year"): it stands for the items not given.
+    r"(?:\.\.\.|…)\s*$|^(?:\.\.\.|…)|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|"
     # The user's part is no work the run left ("you would still need to pay $40").
     r"(?<!you )(?<!you would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
     r"now (?:looking|checking|working|reviewing|going)|"
@@ -178,7 +182,8 @@ _REMAINING = re.compile(
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
     r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
-    r"(?:next|others|rest|remaining)|"
+    # The rest of the items promised by any verb ("I'll queue the remaining three").
+    r"(?:next|others|rest|remaining)|i(?:'ll| will) \w+ the (?:others|rest|remaining)|"
     r"first (?:batch|part|step|half) of|(?:the )?next step(?:s)? (?:is|are|will be)|^next(?=\s*:)|"
     # The rest of the work promised with a report to follow: "I'll check with them whether
     # they can do the 20th and come back to you tomorrow" (not "I'll get back to you when…").
@@ -327,6 +332,11 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
     tools = _tools_by_part(parts if not _COVERS_ALL.search(run.case.output) else [run.case.input] * len(parts),
                            run.case.tools_called)
+    # A refusal with its reason that names the request's act ("I can't change the payment
+    # account: our policy requires …") answers the details given for that act too (the
+    # account's numbers, who the user is): they ask nothing of their own.
+    refused = any(_REASONED_REFUSAL.search(s) and word_stems(s) & word_stems(_asked_text(run.case.input))
+                  & _ACTION_VERBS for s in run.sentences)
     missing = []
     for i, part in enumerate(parts):
         own = _part_stems(part)
@@ -348,7 +358,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A refusal with its reason that names the part's own words ("I can't share another
         # employee's salary: compensation records are confidential") answers it too.
         if any((_ASKS_YES_OR_NO.match(part) and _ANSWERS_YES_OR_NO.search(s) or _REASONED_REFUSAL.search(s))
-               and word_stems(s) & (own - _ATTRIBUTE_WORDS) for s in run.sentences):
+               and word_stems(s) & (own - _ATTRIBUTE_WORDS) for s in run.sentences) \
+                or refused and not verbs and "?" not in part:
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone or _value_left(part) or _item_left(part, parts, run.case)))
@@ -1375,7 +1386,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("redirect", action and redirect is not None,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
-    verbs = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())[:12]} & _ACTION_VERBS
+    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
@@ -1435,6 +1446,13 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             ev.flag("action_unnamed", 0.0)
             ev.notes.pop("action_unnamed", None)
     return ev
+
+
+# What a look asks about ("check if my permit got approved", "see whether it was paid"):
+# the act there is the one asked about, not the one asked for. "see if you can cancel it"
+# still asks the run to cancel.
+_CHECKED = re.compile(r"\b(?:check|see|find out|look|confirm|verify)\b(?:\s+\w+)?\s+(?:if|whether)\s+(?!you\b|u\b)"
+                      r"[^,;.?!]*", re.IGNORECASE)
 
 
 def _flag_parts(ev: Evidence, missing: list[tuple[str, bool]]) -> None:
@@ -1940,8 +1958,12 @@ def _size_swap(case: RunCase) -> tuple[str, str] | None:
     thing in another size of the same unit that the request does not (a 40' container
     asked, a 20' quoted; a 10x10 unit asked, a 5x5 priced): (asked, answered)."""
     asked, said = _sizes(_asked_text(case.input)), _sizes(case.output)
+    bounds = _ranges(case.output)
     for unit, size in sorted(asked - said):
-        other = sorted(v for u, v in said - asked if u == unit and v != size)
+        # A bound that holds the asked size ("under 40m²" for 20 m2) names its bracket.
+        held = {f"{lo if hi == float('inf') else hi:g}" for lo, hi, _ in bounds
+                if unit != "x" and lo <= float(size) <= hi}
+        other = sorted(v for u, v in said - asked if u == unit and v != size and v not in held)
         if other:
             return f"{size} {unit}", f"{other[0]} {unit}"
     return None
@@ -2288,6 +2310,12 @@ def _hands_off(call: ToolCall) -> bool:
     return bool(_HANDOFF.search(call.name))
 
 
+def _compound_stems(text: str) -> frozenset[str]:
+    """The text's stems, with each hyphenated compound's words besides ("two-storey",
+    "late-return" name "storey" and "return")."""
+    return word_stems(text) | word_stems(text.replace("-", " "))
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -2297,7 +2325,7 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
              if not w.endswith("ed")} & _OPERATIONS
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
-    unnamed = asked - word_stems(case.output)
+    unnamed = asked - _compound_stems(case.output)
     if not unnamed:
         return None
     acts = []
@@ -2548,8 +2576,9 @@ def _another_task(case: RunCase) -> str:
 # The condition the user puts on the question: a role ("as a landlord"), and a bound
 # ("kids under 5", "over 65").
 _ROLE = re.compile(r"\bas an? ((?:[a-z]+[- ])?[a-z]{3,})\b", re.IGNORECASE)
+# A unit may follow the bound's number unspaced ("under 40m²").
 _BOUND = re.compile(r"\b(?:(under|below|less than|younger than|up to|over|above|more than|older than|"
-                    r"at least)\s+(\d+)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older)))\b",
+                    r"at least)\s+(\d+)(?!\d|\.\d)|(\d+)\s*(?:\+|and (?:over|up|above|older)|or (?:over|more|older))\b)",
                     re.IGNORECASE)
 _FOR_THING = re.compile(r"\bfor (?:a|an|the|my|our) ((?:[\w-]+ )?[\w-]{3,})", re.IGNORECASE)
 _OPENS_FOR = re.compile(r"(?:(?:sure|ok|okay|yes|no)[!,.]*\s+)?for (?:a|an|the|your) ((?:[\w-]+ )?[\w-]{3,}),?",
@@ -2572,7 +2601,7 @@ def _condition_swap(case: RunCase) -> tuple[str, str] | None:
     one: another role (a landlord asks, "as a homeowner living in the property" answers),
     or a bound that cannot meet the asked one ("under 5" asked, "aged 8 and over"
     answered). (asked, answered)."""
-    out, answer = case.output, word_stems(case.output)
+    out, answer = case.output, _compound_stems(case.output)
     asked_role = _ROLE.search(case.input)
     given_role = _ROLE.search(out)
     if asked_role and given_role and not word_stems(asked_role.group(1)) & answer \
@@ -2941,8 +2970,9 @@ _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 def _marks(text: str) -> set[str]:
     """What tells one record from another as a text writes it: its words' stems and its
-    numbers of three digits or with decimals ("14,99 €" is 14.99, "$1,284" is 1284)."""
-    out = set(word_stems(text))
+    numbers of three digits or with decimals ("14,99 €" is 14.99, "$1,284" is 1284). A name
+    in the possessive ("Luna's results") is the name."""
+    out = set(word_stems(re.sub(r"['\u2019]s\b", "", text)))
     for n in _NUMBER.findall(text):
         n = n.replace(",", ".") if re.fullmatch(r"\d+,\d\d", n) else n.replace(",", "")
         if "." in n or len(n) >= 3:
@@ -3060,8 +3090,9 @@ def _within_name(text: str, pair: tuple[str, str], keep: int) -> bool:
 # Asked to turn one format, unit or language into another, the answer's own conversion
 # goes the other way: from what was asked for to what the user has (CSV to JSON asked,
 # "write JSON data out to a CSV file" answered).
+# Points or funds moved between accounts go one way too ("transfer my miles to Hertz").
 _CONVERSION = re.compile(r"\b(?:convert|turn|change|transform|export|translate|write|save|"
-                         r"switch|migrate)\w*\b([^.?!\n]{0,60}?)\b(?:to|into)\s+(?:an?\s+|the\s+)?"
+                         r"switch|migrate|transfer|move)\w*\b([^.?!\n]{0,60}?)\b(?:to|into)\s+(?:an?\s+|the\s+|my\s+|our\s+|your\s+)?"
                          r"([A-Za-z][\w+#]*)", re.IGNORECASE)
 
 
