@@ -291,6 +291,11 @@ class _Evidence:
                                          for text in self.texts for line in _code_free(text).splitlines()))
 
     @cached_property
+    def entries(self) -> list[tuple[list[str], list[tuple[str, str]]]]:
+        """The texts' records with their paths (see ``_entries``)."""
+        return _entries(self.texts)
+
+    @cached_property
     def folded(self) -> str:
         """``lower`` without accents: "Reina Sofia" names the "Museo Reina Sofía"."""
         return strip_accents(self.lower)
@@ -982,7 +987,7 @@ def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
     speaks of that one ("$466.75, 4K, waterproof, black" of the variant at $466.75),
     so its yes or no is no conflict with the pair."""
     key, _, value = pair.partition(": ")
-    entries = _entries(ev.texts)
+    entries = ev.entries
     mine = next(((path, pairs) for path, pairs in entries if (key, value) in pairs), None)
     if mine is None:
         return False
@@ -1000,7 +1005,7 @@ def _entry_holds(value: Quantity, claim: str, ev: _Evidence) -> bool:
     (4K, black)" of the variant at 466.75 with 4K and black): the number is that record's.
     (One name beside it, "Bruno needs 23.4 mg" of Bruno's weight, binds no attribute.)"""
     return any(any(abs(x.value - value.value) < 1e-9 for _, v in pairs for x in quantities(v))
-               and _score((v for _, v in pairs), claim) > _BOUND_VALUES for _, pairs in _entries(ev.texts))
+               and _score((v for _, v in pairs), claim) > _BOUND_VALUES for _, pairs in ev.entries)
 
 
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
