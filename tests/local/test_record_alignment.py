@@ -61,3 +61,14 @@ def test_a_sibling_with_a_field_more_is_still_a_sibling(embed: Embed) -> None:
         {"student": "Osei, Kofi", "status": "processed", "processed_on": "2026-12-02", "new_score": 76}])
     assert bound(embed, "Maja Lind's request was processed on Dec 2, raising her score to 76.", [requests]) == 1.0
     assert bound(embed, "Maja Lind's request is still pending; it went in on 29 November.", [requests]) == 0.0
+
+
+def test_a_records_form_is_read_in_its_values_order() -> None:
+    # A value of several names ("Smoker and veil") is matched by its first word the claim
+    # says, whatever order the record's set of names has under this hash seed.
+    from semloop.judge.local._grounding import _Record, _record_hits
+
+    record = _Record(names=frozenset({"smoker", "veil", "bk-944"}),
+                     pairs=(("order", "BK-944"), ("item", "Smoker veil")))
+    assert _record_hits("Your smoker and veil order BK-944 shipped.", record) == {
+        "order": "bk-944", "item": "smoker"}

@@ -2629,7 +2629,9 @@ def _record_hits(claim: str, record: _Record) -> dict[str, str]:
     values = labelled_values(claim)
     hits: dict[str, str] = {}
     for key, value in record.pairs:
-        forms = [n for n in record.names if n == value.lower() or n in value.lower().split()]
+        # The value's own order, not the set's: which form a claim is matched by names the
+        # record in the reasoning, and a set's order changes with the hash seed.
+        forms = [n for n in (value.lower(), *value.lower().split()) if n in record.names]
         if len(value.split()) > 1:
             forms += [w.lower() for w in value.split() if len(w) > 1 and w.isupper() and w.isalpha()]
         # A share said as a percentage is a bare fraction in a record ("4.1%": 0.041).
