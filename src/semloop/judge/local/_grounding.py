@@ -1081,6 +1081,17 @@ def _presence_conflict(claim: str, ev: _Evidence) -> str:
 _CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|once|only for|in case)\b[^,;.!?]*$", re.IGNORECASE)
 
 
+# "Vouchers are issued for approved claims", "labels come with all delivered orders": a
+# state that picks out a kind of record (before a plural noun) states a rule, not the
+# state of the record at hand.
+_KIND_LEAD = re.compile(r"\b(?:for|on|to|with|of|all|any|only)\s+$", re.IGNORECASE)
+_PLURAL_NEXT = re.compile(r"\s+[a-z]+s\b", re.IGNORECASE)
+
+
+def _kind_of_record(claim: str, m: re.Match[str]) -> bool:
+    return bool(_KIND_LEAD.search(claim[: m.start()]) and _PLURAL_NEXT.match(claim, m.end()))
+
+
 def _state_conflict(claim: str, ev: _Evidence) -> str:
     # What the user asks ("is it on time?") states nothing; "in stock: False" states no
     # "in stock".
@@ -1089,7 +1100,7 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
         for mine in group:
             m = mine.search(claim)
             if m is None or _negated_before(claim, m.start()) or mine.search(facts) or (
-                    _CONDITIONAL.search(claim[: m.start()])):
+                    _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m):
                 continue
             found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
             if found is not None:
@@ -1104,10 +1115,12 @@ _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|of
                     r"features?|equipped with|"
                     r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
 # A clause ends the items, and one that opens them offers none: "can't share anything,
-# including whether an account exists".
-_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
+# including whether an account exists". "Such as" opens examples of the item before it.
+_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?<!\bsuch)(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
                         r"whether|what|how|who|where|why)\s", re.IGNORECASE)
-_ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
+# "plus" and "such as" join items as "and" does: "brushes, plus a palette"; "classes such as
+# yoga and spin" offers the classes and each example.
+_ITEM = re.compile(r",?\s+(?:and|plus|such as)\s+|,\s*(?:plus\s+|such as\s+)?", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
 _ADVERB = re.compile(r"[a-z]{3,}ly", re.IGNORECASE)  # "mostly", "mainly", "largely"
 _DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
@@ -1181,11 +1194,14 @@ _ITEM_WORDS = 3
 def _enumerated_items(claim: str) -> list[list[str]]:
     """The head words (each item's last word) of each enumeration in the claim: three or
     more short items in a row, joined by commas, the last by "and" or "or" ("HTML/CSS,
-    JavaScript, React and Python"). The first item is the last word of what leads in."""
+    JavaScript, React and Python"). The first item is the last word of what leads in; a list
+    whose lead denies it ("No changes to your plan, device or billing", "not the room, the
+    rate or the deposit") states none of its items."""
     out: list[list[str]] = []
     for part in _LIST_END.split(claim):
         pieces = re.split(r"(,?\s+(?:and|or)\s+|,\s*)", part)
         run: list[str] = []
+        lead = ""
         for i in range(0, len(pieces), 2):
             words = pieces[i].split()
             last = [w.strip("'\"").lower() for w in words[-2:]]
@@ -1193,15 +1209,17 @@ def _enumerated_items(claim: str) -> list[list[str]]:
             if ((i == 0 or len(words) <= _ITEM_WORDS) and _ITEM_WORD.match(head)
                     and head not in _FUNCTION_WORDS and not any(c.isdigit() for c in pieces[i])
                     and not _VERBS & {w.lower() for w in words[1 if i == 0 else 0 :]}):
+                lead = lead if run else pieces[i]
                 run.append(head)
                 # Only a list that ends as one: its last item joined by "and" or "or" ("your
                 # spouse, Maria Chen, as beneficiary" is an apposition).
                 joined = pieces[i - 1].strip(", ") if i else ""
                 if joined in ("and", "or") and len(run) >= _LIST_ITEMS:
-                    out.append(run)
+                    if not _NEGATOR.search(lead):
+                        out.append(run)
                     run = []
                 continue
-            run = [head] if words and len(words) <= _ITEM_WORDS else []
+            run, lead = ([head], pieces[i]) if words and len(words) <= _ITEM_WORDS else ([], "")
     return out
 
 
@@ -1605,6 +1623,13 @@ def _against_sign(q: Quantity, claim: str, ev: _Evidence) -> bool:
     return number_supported(q, ev.falls) and not number_supported(q, ev.rises)
 
 
+def _signed_size(q: Quantity, ev: _Evidence) -> bool:
+    """"price difference: -13.75" where the evidence gives the two prices or the 13.75
+    refunded: a difference or a credit said with its sign, as an earlier turn's is
+    (``_worked_earlier``); its size is the fact."""
+    return q.value < 0 and number_supported(replace(q, value=-q.value), ev.values)
+
+
 def _inexact(claim: str, missing: Sequence[str]) -> str:
     """An unsupported exact figure given beside its rounded form, which the context supports
     ("about 1,300 — 1,312 precisely" for 1,297): the claim miscopied the figure it rounds."""
@@ -1685,7 +1710,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
-                     or _year_edge(q, claim, ev))
+                     or _year_edge(q, claim, ev) or _signed_size(q, ev))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
