@@ -2641,8 +2641,10 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
         if key in hits:
             return ""  # two values under one key: a list of rows, each stated
         hits[key] = (v.text, row)
+    # Two rows of one list have the same keys: an object nested in a row ("options: 10-inch"
+    # beside the row's "price: 903.95") is read as a record of its own keys, but is that row's.
     for (k1, (t1, r1)), (k2, (t2, r2)) in itertools.combinations(hits.items(), 2):
-        if r1 is not r2:
+        if r1 is not r2 and {k for k, _ in r1.pairs} == {k for k, _ in r2.pairs}:
             return f"{t1} is one record's {k1} and {t2} another's {k2}"
     return ""
 
@@ -3364,7 +3366,7 @@ def _foreign(text: str) -> bool:
 _VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*\s*$)")
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|thanks|thank|welcome|hope|glad|sorry|"
                         r"great|perfect|hello|hi|confirmed|done|sure|okay|ok|certainly|"
-                        r"absolutely|noted|understood)\b", re.IGNORECASE)
+                        r"absolutely|noted|understood|all set)\b", re.IGNORECASE)
 
 
 def _unaddressed(text: str) -> str:
