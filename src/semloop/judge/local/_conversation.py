@@ -686,6 +686,17 @@ def _takes_up(prior: str, text: str) -> bool:
     return len(asked & _key_terms(opening)) >= min(_TAKEN_UP, len(asked) or _TAKEN_UP)
 
 
+def _specifics(text: str) -> set[str]:
+    """The words of ``text`` that hold a digit: a model, a size, a date, a reference."""
+    return {w for w in tokens(text) if any(c.isdigit() for c in w)}
+
+
+def _other_item(earlier: set[str], later: set[str], replied: set[str], said: set[str]) -> bool:
+    """A later question swaps the earlier one's specifics, which a reply answered for, for
+    ones nobody had named: it asks the same of another item, not the same again."""
+    return bool((earlier - later) & replied) and bool(later - said)
+
+
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
     be checked."""
@@ -711,6 +722,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         return None
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
+    specifics = [_specifics(t.content) for _, t in users]
     slots = [_slots(plain(t.content)) for _, t in users]
     # Whether the reply just before each user turn asked the user for something, and
     # whether it said no.
@@ -801,6 +813,16 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             # The earlier question's words with its subject, which a reply spoke of, swapped
             # for one no turn named ("are the rock oysters in season?", then "are the native
             # oysters ..."): the frame makes the cosine high, but it asks about another item.
+            logit = min(logit, _C_STATES)
+        if not reask and _other_item(
+            specifics[k],
+            specifics[j],
+            {w for t in between for w in _specifics(t.content)},
+            set().union(*specifics[:j], *(_specifics(t.content) for t in case.turns[:jdx])),
+        ):
+            # The same question with its size, date or model number changed, after a reply
+            # that answered for the old one ("is the 24-70mm free this weekend?", "Yes, the
+            # 24-70mm is free", "is the 70-200mm?"): the next item, however alike it reads.
             logit = min(logit, _C_STATES)
         # Taking up the answer with a request and no question ("Thanks, put me down for a
         # half plot please."): it acts on the answer, it does not ask again.
