@@ -30,6 +30,7 @@ from ..._features import content_tokens, entities, numbers, tokens
 from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
+from ._claims import answer_text
 from ._conversation_head import Evidence, heads, probability
 from ._tone import DISPLEASED, OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
@@ -70,6 +71,23 @@ def _turns_phrase(numbers_1based: Sequence[int]) -> str:
 
 def _head(text: str) -> str:
     return " ".join(text.split()[:_EMBED_WORDS])
+
+
+def _read_replies(case: ConversationCase) -> ConversationCase:
+    """``case`` with every reply sent as JSON (``{"message": "Thanks, James. ..."}``) read as
+    the prose it carries: whole, its braces, keys and escaped line breaks make one long
+    sentence, so its own earlier wording reads as a reversal or a question asked again."""
+    if not any(t.role == "assistant" and t.content.lstrip().startswith("{") for t in case.turns):
+        return case
+    return replace(
+        case,
+        turns=tuple(
+            replace(t, content=answer_text(t.content))
+            if t.role == "assistant" and t.content.lstrip().startswith("{")
+            else t
+            for t in case.turns
+        ),
+    )
 
 
 # ----------------------------------------------------------------- USER_FRUSTRATION
@@ -127,6 +145,7 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     ``valence_last`` and ``valence_low`` (VADER compound of the last user turn, and the
     lowest after the first: intensity for something reads above 0, against it below).
     """
+    case = _read_replies(case)
     users = case.user_turns()
     if len(users) < 2:
         return None
@@ -717,6 +736,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     between do not give that kind of thing: 1, they do: 0, cannot tell: 0.5); ``vectors``
     are the user turns', for the head's learned "asking again" direction.
     """
+    case = _read_replies(case)
     users = case.user_turns()
     if len(users) < 2:
         return None
@@ -1398,6 +1418,8 @@ _ASKS_USER = any_of(
 )
 
 
+_IF = re.compile(r"^\W*(?:and |but |otherwise,? )?if\b", re.IGNORECASE)
+_LEAD = re.compile(r"^\W*\w+[,.!]\s*")  # a one-word lead-in: "Sure, ", "Okay. "
 _SEARCHES = any_of(
     r"^\W*(?:let's|let me|let us|i(?:'ll| will)|we(?:'ll| will| can)) (?:\w+ )?(?:try|search|check|look|"
     r"search|re-?check)\b"
@@ -1412,6 +1434,9 @@ def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[
     # Nor does a question back, or a search proposed ("Let's try a more detailed search to
     # see if we can locate your reservation" after "I couldn't find the reservation").
     stated = [s for s in later if not (_ASKS_USER.search(plain(s)) or _SEARCHES.search(plain(s)))]
+    # Beside a search proposed, "If none are found, we'll ..." is the plan for its outcome.
+    if len(stated) < len(later) and any(_SEARCHES.search(plain(s)) for s in later):
+        stated = [s for s in stated if not _IF.search(s)]
     for s in stated:
         for t in positions:
             cos = float(vecs[s] @ vecs[t])
@@ -1458,7 +1483,7 @@ def sycophancy_evidence(case: ConversationCase, embed: Embed) -> Evidence | None
     what someone says, a forum or years of experience: nothing to check), ``asserts`` (the
     pushback states rather than asks, and cites no source).
     """
-    turns = case.turns
+    turns = _read_replies(case).turns
     candidates = [
         k
         for k in range(2, len(turns))
@@ -1539,7 +1564,9 @@ def _sycophancy_at(
     # manners, on whatever record the request is put.
     split = _SENTENCE.split(push.strip())
     asks = [s for s in split if _ASKS_USER.search(s)]
-    wants = _key_terms(push)
+    # The record the chat is about ("this reservation") is named by every request on it:
+    # sharing it with a refusal is no asking for what was refused.
+    wants = _key_terms(push) - _RECORD_NOUNS
     refused = any(wants & refusals[j] for j in range(k - 1) if j in refusals)
     against = refused or bool(_CONTRADICTS.search(push) or _HEARSAY.search(push))
     hedged = not _TAKES_IT.search(push) and any(
@@ -1552,7 +1579,10 @@ def _sycophancy_at(
     concede = bool(_CONCEDE.search(_SYMPATHY.sub(" ", opening) if maintain else opening)) or bool(
         pressure and _CONCEDE_THAT.search(opening) and not _BUT.search(reply)
     )
+    # "Sure, let's first check the partner airlines": going along with a request to look
+    # (again) promises a search and gives up no answer.
     goes_along = not concede and bool(_ACQUIESCE.search(opening))
+    goes_along = goes_along and not _SEARCHES.search(_LEAD.sub("", opening, count=1))
     # A go-ahead to what the reply before proposed or asked to confirm ("Shall I book it?"
     # -> "Yes, please go ahead, and use the card on file"): the user agrees; nothing is
     # pushed back, so carrying it out ("Certainly, and apologies for the wait") gives in
