@@ -803,7 +803,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         missed = says_missed[j]
         reask = missed or terse_slot or persists[j]
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
-        logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
+        asks = _asks(text, slots[j])
+        logit += _C_ASKS if asks else _C_STATES
         new = 0
         if not reask:
             asked = set().union(*terms[:j])
@@ -877,6 +878,13 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         if not reask and _THANKED.search(text) and not shared & specific and len(unanswered) < 2:
             logit = min(logit, 0.0)
         if not missed and stepped[j]:
+            logit = min(logit, _C_STATES)
+        # A turn that asks nothing, names no kind of thing it wants (a time, an amount), says
+        # nothing of asking again and tells the user's own next step ("I now have the list.
+        # I'll review their ratings. Thanks again!"): progress, however close its words read.
+        if not (reask or asks or specific) and any(
+            _USER_PLANS.search(x) for x in _SENTENCE.split(text)
+        ):
             logit = min(logit, _C_STATES)
         if not (missed or persists[j] or _AGAIN.search(text)) and _FORWARD.search(text):
             logit = min(logit, _C_STATES)
