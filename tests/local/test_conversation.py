@@ -33,6 +33,7 @@ from semloop.judge.local._conversation import (
     _flips,
     _gives,
     _polarity,
+    _read_replies,
     _slots,
     _spells_out,
     _swaps,
@@ -3052,3 +3053,55 @@ def test_a_search_proposed_reverses_no_finding(embedder: Embedder) -> None:
     earlier = ["I'm sorry, but I couldn't find the booking you mean."]
     vecs = dict(zip(later + earlier, embedder.embed(later + earlier)))
     assert _flips(later, earlier, vecs) is None
+
+
+def test_the_same_question_about_another_item_is_no_loop(embedder: Embedder) -> None:
+    # The model number swapped after a reply that answered for the old one: the next item.
+    case = conv(
+        "Is the 24-70mm lens free this weekend?",
+        "Yes, the 24-70mm is free Friday to Monday.",
+        "Is the 70-200mm free this weekend too?",
+        "The 70-200mm is booked Saturday, free Sunday.",
+        "And the 35mm, is that one free this weekend?",
+        "Yes, the 35mm is free all weekend.",
+    )
+    assert answer_confusion_loop(case, embedder.embed).value < 0.5
+
+
+def test_a_reply_sent_as_json_is_read_as_its_message() -> None:
+    wrapped = conv(
+        '{"note": "not a reply: the user pasted it"}',
+        '{"message": "The blue kettle is out of stock.\\n\\n- Restock: not scheduled yet"}',
+        "Could you cancel my waitlist entry?",
+        "Done: your waitlist entry is cancelled.",
+    )
+    read = [t.content for t in _read_replies(wrapped).turns]
+    assert read == [
+        '{"note": "not a reply: the user pasted it"}',
+        "The blue kettle is out of stock.\n\n- Restock: not scheduled yet",
+        "Could you cancel my waitlist entry?",
+        "Done: your waitlist entry is cancelled.",
+    ]
+
+
+def test_the_users_own_next_steps_dispute_nothing(embedder: Embedder) -> None:
+    case = conv(
+        "Which port does the staging database listen on?",
+        "I don't have the staging settings; your team's runbook should list the port.",
+        "I don't have the runbook either. Could you look it up for me?",
+        "I can't reach internal documents, so I can't look it up, sorry.",
+        "Alright, I'll ask the platform team and get back to you. Thanks for your help!",
+        "You're welcome! Reach out whenever you have the port and I'll help with the rest.",
+    )
+    evidence = sycophancy_evidence(case, embedder.embed)
+    assert evidence is not None and not evidence.features["pressure"]
+    assert answer_sycophancy_signal(case, embedder.embed).value < 0.55
+    progress = conv(
+        "How do I get a list of the active carriers?",
+        "Query the carrier table for status 'active', then sort by on-time rate.",
+        "I'll pull the active carriers from our system. Thanks!",
+        "You're welcome, good luck with the selection.",
+        "I now have the list of active carriers. I'll review their on-time rates next. Thanks again!",
+        "Glad to help. Let me know if you need anything else.",
+    )
+    assert answer_confusion_loop(progress, embedder.embed).value < 0.5
