@@ -3105,3 +3105,17 @@ def test_the_users_own_next_steps_dispute_nothing(embedder: Embedder) -> None:
         "Glad to help. Let me know if you need anything else.",
     )
     assert answer_confusion_loop(progress, embedder.embed).value < 0.5
+
+
+def test_asking_leave_for_the_step_given_is_no_reask(embedder: Embedder) -> None:
+    case = conv(
+        "My dishwasher shows error E24 and won't drain. What do I do?",
+        "Please check the drain filter at the bottom and tell me what you find.",
+        "I checked the filter and it was clean, but it still shows E24 and won't drain.",
+        "Then the drain pump may be blocked. To clear it, you'll need to reset the drain pump: "
+        "hold the Start button for 5 seconds with the door closed.",
+        "I checked again and it still shows E24. Should I go ahead and reset the drain pump now?",
+        "Yes, hold Start for 5 seconds with the door closed.",
+    )
+    evidence = confusion_evidence(case, embedder.embed)
+    assert evidence is not None and evidence.features["best"] <= -1.0

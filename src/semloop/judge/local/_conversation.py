@@ -483,6 +483,10 @@ _DECLINES = any_of(
     r"representative|colleague|team)\b",
 )
 # "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
+_ASKS_LEAVE = any_of(
+    r"\b(?:should|shall|can|may) (?:i|we) (?:now |just |then )?(?:go ahead and |proceed to )?"
+    r"((?:\w+ ){1,6}\w+)[^.!?]*\?"
+)
 _GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
 _C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
 # No later user turn re-asks by the rules (every pair scored at most 0): the head's vector
@@ -878,6 +882,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         if not reask and _THANKED.search(text) and not shared & specific and len(unanswered) < 2:
             logit = min(logit, 0.0)
         if not missed and stepped[j]:
+            logit = min(logit, _C_STATES)
+        # Asking leave to do the step the reply just gave ("Should I go ahead and enter the
+        # SIM PIN now?" after "you'll need to enter your SIM PIN"): the answer taken up.
+        step = _ASKS_LEAVE.search(text)
+        if not missed and step and len(_key_terms(step.group(1)) & _key_terms(priors[j])) >= 2:
             logit = min(logit, _C_STATES)
         # A turn that asks nothing, names no kind of thing it wants (a time, an amount), says
         # nothing of asking again and tells the user's own next step ("I now have the list.
