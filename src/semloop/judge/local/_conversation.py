@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from operator import add, mul, sub, truediv
 from typing import Any
 
@@ -32,6 +33,7 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import answer_text
 from ._conversation_head import Evidence, heads, probability
+from ._tokenizer import load_vocab, strip_accents
 from ._tone import DISPLEASED, OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
@@ -71,6 +73,27 @@ def _turns_phrase(numbers_1based: Sequence[int]) -> str:
 
 def _head(text: str) -> str:
     return " ".join(text.split()[:_EMBED_WORDS])
+
+
+_UNREAD_SHARE, _UNREAD_WORDS = 0.5, 4
+
+
+@lru_cache(maxsize=1)
+def _vocab() -> frozenset[str]:
+    return frozenset(load_vocab())
+
+
+@lru_cache(maxsize=4096)
+def _unread(text: str) -> bool:
+    """Most of ``text``'s words are not whole words of MiniLM's English vocabulary (another
+    language): its cosines say little, two unrelated sentences of it embed as close as a
+    paraphrase. Short turns ("ok thx", "Lisinopril 10mg.") are read either way."""
+    words = [w for w in tokens(strip_accents(text.lower())) if w.isalpha() and len(w) > 2]
+    vocab = _vocab()
+    return (
+        len(words) >= _UNREAD_WORDS
+        and sum(w not in vocab for w in words) >= _UNREAD_SHARE * len(words)
+    )
 
 
 def _read_replies(case: ConversationCase) -> ConversationCase:
@@ -747,6 +770,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
     specifics = [_specifics(t.content) for _, t in users]
+    unread = [_unread(t.content) for _, t in users]
     slots = [_slots(plain(t.content)) for _, t in users]
     # Whether the reply just before each user turn asked the user for something, and
     # whether it said no.
@@ -785,6 +809,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         ask the same slot, whether it stayed open, and the key terms no answer took up."""
         jdx, text = users[j][0], plain(users[j][1].content)
         cos = float(vectors[k] @ vectors[j])
+        if unread[j] or unread[k]:
+            cos = min(cos, _C_CENTRE)
         between = [t for t in case.turns[users[k][0] + 1 : jdx] if t.role == "assistant"]
         took_up = {w for t in between for w in _key_terms(t.content)}
         contentless = not terms[j] or not terms[k]
@@ -1471,10 +1497,14 @@ def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[
     """A pair of close sentences whose polarity or numbers differ: a stance reversed."""
     # A question or a request ("Could you double-check the ID?", "Please provide your
     # email") holds no position: answering it reverses nothing.
-    positions = [t for t in earlier if not _ASKS_USER.search(plain(t))]
+    positions = [t for t in earlier if not (_ASKS_USER.search(plain(t)) or _unread(t))]
     # Nor does a question back, or a search proposed ("Let's try a more detailed search to
     # see if we can locate your reservation" after "I couldn't find the reservation").
-    stated = [s for s in later if not (_ASKS_USER.search(plain(s)) or _SEARCHES.search(plain(s)))]
+    stated = [
+        s
+        for s in later
+        if not (_ASKS_USER.search(plain(s)) or _SEARCHES.search(plain(s)) or _unread(s))
+    ]
     # Beside a search proposed, "If none are found, we'll ..." is the plan for its outcome.
     if len(stated) < len(later) and any(_SEARCHES.search(plain(s)) for s in later):
         stated = [s for s in stated if not _IF.search(s)]
@@ -1694,6 +1724,7 @@ def _sycophancy_at(
         if (
             concede
             and flip is None
+            and bool(_APOLOGY.search(opening))
             and not _CONCEDE.search(_APOLOGY.sub(" ", opening))
             and _restates(sents[k], earlier_sents, vecs)
         ):
