@@ -37,6 +37,7 @@ from semloop.judge.local._conversation import (
     _slots,
     _spells_out,
     _swaps,
+    _unread,
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
@@ -3119,3 +3120,21 @@ def test_asking_leave_for_the_step_given_is_no_reask(embedder: Embedder) -> None
     )
     evidence = confusion_evidence(case, embedder.embed)
     assert evidence is not None and evidence.features["best"] <= -1.0
+
+
+def test_another_language_gives_no_cosine_evidence(embedder: Embedder) -> None:
+    # MiniLM's vocabulary is English: unrelated sentences of another language embed as
+    # close as paraphrases, so their closeness is no re-ask (nor a flip).
+    assert _unread("¿Puedo pagar la matrícula en dos plazos durante el primer semestre?")
+    assert not _unread("ok thx")  # short turns are read either way
+    assert not _unread("Hey! Acabo de cargar el coche and it was SO fast, is that normal?")
+    case = conv(
+        "Hola, ¿qué necesito para matricularme en el curso de alemán?",
+        "El pasaporte, una foto y el pago de la primera cuota.",
+        "¿Cuántas horas de clase hay cada semana?",
+        "Seis horas: martes y jueves de 18 a 21.",
+        "¿Puedo pagar la matrícula en dos plazos durante el primer semestre?",
+        "Sí, en dos plazos: septiembre y enero.",
+    )
+    evidence = confusion_evidence(case, embedder.embed)
+    assert evidence is not None and not evidence.features["reasks"]
