@@ -732,9 +732,12 @@ def _takes_up(prior: str, text: str) -> bool:
     return len(asked & _key_terms(opening)) >= min(_TAKEN_UP, len(asked) or _TAKEN_UP)
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def _specifics(text: str) -> set[str]:
     """The words of ``text`` that hold a digit: a model, a size, a date, a reference."""
-    return {w for w in tokens(text) if any(c.isdigit() for c in w)}
+    return {w for w in tokens(text) if _DIGIT.search(w)}
 
 
 def _other_item(earlier: set[str], later: set[str], replied: set[str], said: set[str]) -> bool:
@@ -769,7 +772,9 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         return None
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
-    specifics = [_specifics(t.content) for _, t in users]
+    # Per turn, once: each pair reads the replies between and every turn before.
+    turn_specifics = [_specifics(t.content) for t in case.turns]
+    specifics = [turn_specifics[i] for i, _ in users]
     unread = [_unread(t.content) for _, t in users]
     slots = [_slots(plain(t.content)) for _, t in users]
     # Whether the reply just before each user turn asked the user for something, and
@@ -868,8 +873,14 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         if not reask and _other_item(
             specifics[k],
             specifics[j],
-            {w for t in between for w in _specifics(t.content)},
-            set().union(*specifics[:j], *(_specifics(t.content) for t in case.turns[:jdx])),
+            set().union(
+                *(
+                    turn_specifics[i]
+                    for i in range(users[k][0] + 1, jdx)
+                    if case.turns[i].role == "assistant"
+                )
+            ),
+            set().union(*turn_specifics[:jdx]),
         ):
             # The same question with its size, date or model number changed, after a reply
             # that answered for the old one ("is the 24-70mm free this weekend?", "Yes, the
