@@ -47,3 +47,4 @@ def test_a_deed_s_agent_held_by_another_than_the_person_named(embed: Embed) -> N
     assert evidence(embed, "Nora Quist requested TL-40; the desk renewed it on November 2.", [loan]).get(
         "bound", 0) == 0
     assert evidence(embed, "Loan TL-40 was requested by Nora Quist.", [loan]).get("bound", 0) == 0
+

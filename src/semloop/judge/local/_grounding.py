@@ -1129,16 +1129,18 @@ def _overstated(claim: str, ev: _Evidence) -> str:
     states = {v for k, v, _ in pairs if _key_words(k)[-1] in _STATE_KEYS}
     for m in _REACHED.finditer(claim):
         clause = re.split(r"[,;:()\u2014\u2013]|\bbut\b", claim[: m.start()])[-1]
-        # A claim that says a state short of it anywhere ("finished but still awaiting
-        # cooldown") gives the record's status as well.
-        if (_negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(claim.lower())
+        if (_negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(clause.lower())
                 or stem(m.group(1)) in _given_states(tuple(ev.texts))):
             continue
         named = _named_records(claim, ev)
         for key, value, record in pairs:
             status = _key_words(key)[-1] in _STATE_KEYS
             subject = not status and word_stems(key) <= word_stems(clause)
-            if (subject or status and (record in named or len(states) == 1)) and _SHORT_OF.search(value):
+            short = set(_SHORT_OF.findall(value))
+            # A claim that says the record's own state too ("finished but still awaiting
+            # cooldown") gives the status as well.
+            if (subject or status and (record in named or len(states) == 1)) and short and not (
+                    short & set(_SHORT_OF.findall(claim.lower()))):
                 return f'"{m.group(0).strip()}" where the record says "{key}: {value}"'
     return ""
 
