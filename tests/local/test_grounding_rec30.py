@@ -48,3 +48,9 @@ def test_a_deed_s_agent_held_by_another_than_the_person_named(embed: Embed) -> N
         "bound", 0) == 0
     assert evidence(embed, "Loan TL-40 was requested by Nora Quist.", [loan]).get("bound", 0) == 0
 
+
+def test_a_person_named_with_another_surname_is_another_person(embed: Embed) -> None:
+    crew = call("get_crew", {"job": "SC-12"}, {"job": "SC-12", "supervisor": "Marta Kowal",
+                                                "rigger": "Owen Pryce"})
+    assert evidence(embed, "Your supervisor on job SC-12 is Marta Kowalczyk.", [crew])["names"] >= 1
+    assert evidence(embed, "Your supervisor on job SC-12 is Marta Kowal.", [crew]).get("names", 0) == 0

@@ -664,6 +664,9 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     # In an answer to a question on documents, a name the documents give with other words
     # is another name: "United States Army" where they say "United States Navy".
     rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
+    # A person a tool gives with another word is another person: "Priya Menon" where the
+    # schedule's interviewer is "Priya Raman".
+    rivals = [*rivals, *(frozenset(p.lower().split()) for p in _person_keys(ev))]
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
         found = {w for w in words if not w.isdigit() and _name_found(w, ev)}
