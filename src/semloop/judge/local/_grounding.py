@@ -664,6 +664,9 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     # In an answer to a question on documents, a name the documents give with other words
     # is another name: "United States Army" where they say "United States Navy".
     rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
+    # A person a tool gives with another word is another person: "Priya Menon" where the
+    # schedule's interviewer is "Priya Raman".
+    rivals = [*rivals, *(frozenset(p.lower().split()) for p in _person_keys(ev))]
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
         found = {w for w in words if not w.isdigit() and _name_found(w, ev)}
@@ -1105,6 +1108,54 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
             if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
+    return ""
+
+
+# A state a claim says a record has reached ("has been completed", "is now active") and the
+# states a record's status may hold that fall short of one: still waiting, under way, held
+# or refused ("pending_compliance_review", "in_progress", "provisional", "suspended").
+_REACHED = re.compile(r"\b(?:is|are|'s|was|were|has been|have been)\s+(?:(?:now|already|fully|all|"
+                      r"successfully)\s+){0,2}(complete|completed|finished|resolved|confirmed|approved|"
+                      r"active|activated|ready|released|contained|credited|restored|cleared|settled|"
+                      r"fixed|closed|online)\b", re.IGNORECASE)
+_SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|review|progress|provisional|open|suspended|"
+                       r"backorder|queued|hold|draft|failed|quarantined|processing|requested|tentative|"
+                       r"blocked|partial|incomplete|offline|inactive|paused|disabled|rejected|declined)\b")
+_STATE_KEYS = frozenset({"status", "state"})
+
+
+@lru_cache(maxsize=256)
+def _given_states(texts: tuple[str, ...]) -> frozenset[str]:
+    """The stems of the texts' words but their keys': "estimated_completion" gives no
+    "completed" state, "status: completed" does."""
+    return frozenset().union(*(word_stems(m.group(2) if (m := _PAIR.match(part)) else part)
+                               for t in texts for part in _PAIR_SPLIT.split(t)))
+
+
+def _overstated(claim: str, ev: _Evidence) -> str:
+    """A claim that a record has reached a state ("CH-4471 is confirmed") where the record's
+    status is short of it ("status: provisional") and no text gives that state at all: the
+    status is the record's, so the record the claim speaks of must be plain (it names it, the
+    status's key is the clause's subject, "monitoring … is active", or one status is given)."""
+    pairs = [(key, value.replace("_", " ").lower(), r) for r in ev.records for key, value in r.pairs
+             if len(value.replace("_", " ").split()) <= _NAME_WORDS and value.lower() not in _YES_NO
+             and _key_words(key)]
+    states = {v for k, v, _ in pairs if _key_words(k)[-1] in _STATE_KEYS}
+    for m in _REACHED.finditer(claim):
+        clause = re.split(r"[,;:()\u2014\u2013]|\bbut\b", claim[: m.start()])[-1]
+        if (_negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(clause.lower())
+                or stem(m.group(1)) in _given_states(tuple(ev.texts))):
+            continue
+        named = _named_records(claim, ev)
+        for key, value, record in pairs:
+            status = _key_words(key)[-1] in _STATE_KEYS
+            subject = not status and word_stems(key) <= word_stems(clause)
+            short = set(_SHORT_OF.findall(value))
+            # A claim that says the record's own state too ("finished but still awaiting
+            # cooldown") gives the status as well.
+            if (subject or status and (record in named or len(states) == 1)) and short and not (
+                    short & set(_SHORT_OF.findall(claim.lower()))):
+                return f'"{m.group(0).strip()}" where the record says "{key}: {value}"'
     return ""
 
 
@@ -1946,6 +1997,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _self_compared(claim.text)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
+                                                         or _role_held(claim.text, ev)
                                                          or _miscounted(claim.text, ev)
                                                          or _parent_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -2037,6 +2089,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"lists {', '.join(excluded[:3])}, which the context excludes or lists apart")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
                                      or _presence_conflict(claim.text, ev) or _misfiled(claim.text, ev)
+                                     or _overstated(claim.text, ev)
                                      or (claim.index == 1 and (_both_wrong(claim.text, ev)
                                                                or yes_no_compared(claim.text, ev)
                                                                or both_named(claim.text, ev)
@@ -2394,6 +2447,33 @@ def _role_swap(claim: str, ev: _Evidence) -> str:
         other = next((p for p, theirs in roles.items() if p != person and said & theirs), None)
         if other is not None and not said & own:
             return f"{person} named as {', '.join(sorted(said & roles[other]))}, the context's role of {other}"
+    return ""
+
+
+def _role_held(claim: str, ev: _Evidence) -> str:
+    """A person the claim names as a deed's agent ("cancelled … by Priya Nair") whose own
+    keys hold another role ("booked by"), where the record's agent of that deed is a holder
+    that is no person's name alone ("cancelled by: staff:marco.r", "approved by:
+    programmer:Liam Greer"): ``_role_swap`` reads only holders that are names."""
+    people = _person_keys(ev)
+    for person, keys in people.items():
+        at = claim.find(person)
+        words = re.findall(r"[A-Za-z]+", claim[: max(at, 0)])[-_ROLE_WINDOW:]
+        if at < 0 or not words or words[-1] != "by":
+            continue
+        said = _role_stems(" ".join(words))
+        if said & set().union(*(_role_stems(_key_head(k)) for k in keys)):
+            continue
+        for text in ev.texts[ev.documents :]:
+            for part in _PAIR_SPLIT.split(text):
+                m = _PAIR.match(part)
+                if m is None or m.group(2) in people or not re.search(r"[A-Za-z]", m.group(2)) or (
+                        m.group(2).lower() in _YES_NO or m.group(2) in (_NULL, *_NONE)
+                        or quantities(m.group(2)) or dates(m.group(2))):
+                    continue
+                key = _key_words(m.group(1))
+                if key[-1] == "by" and said & _role_stems(_key_head(" ".join(key))):
+                    return f'{person} named as {m.group(1)}, which the context gives as "{m.group(2)}"'
     return ""
 
 
@@ -3542,10 +3622,14 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
 
 # An action the answer says it took ("I've added you to the standby list") needs a call
 # that could take it: none did where every call only looked something up or failed.
-_DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?(?:added|booked|"
-                   r"cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
-                   r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
-                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred)\b")
+# "Done — the wagon has been reassigned" says it as the answer's own deed too.
+_DONE_VERBS = (r"(?:added|booked|cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
+               r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
+               r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred|"
+               r"deferred|postponed|credited|waived|reassigned|assigned|removed|deleted|restarted|extended|"
+               r"unlocked|activated|deactivated|approved)\b")
+_DONE = re.compile(rf"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?{_DONE_VERBS}|"
+                   rf"^\W*Done\b[^.?!]*?\b(?:has|have) been\s+(?:\w+ly\s+)?{_DONE_VERBS}")
 
 
 # A lookup's result reported as nothing ("No interaction was found", "the check found no
@@ -3675,7 +3759,8 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
-    if case.tools_called and all(_READ_CALL.match(t.name) or t.success is False
+    # A namespaced tool ("billing.get_invoice") is named by its last part.
+    if case.tools_called and all(_READ_CALL.match(t.name.rpartition(".")[2]) or t.success is False
                                  for t in case.tools_called):
         for claim in claims:
             done = _DONE.search(claim.text)
