@@ -729,6 +729,23 @@ def _states_done(sentence: str, failures: Sequence[ToolCall]) -> bool:
                for m in re.finditer(r"[A-Za-z]+(?:ed|en|ent)\b", sentence))
 
 
+# "is cancelled", "I've updated": a success claim only when the participle names an act
+# ("are priced at $822", "I have exhausted the tools" describe, they claim nothing done).
+_PARTICIPLE_CLAIM = re.compile(r"(?:i(?:'ve| have)|is|are|was|were) (\w+ed)", re.IGNORECASE)
+
+
+def _claims_success(sentence: str, failures: Sequence[ToolCall]) -> bool:
+    """The sentence claims work done: a phrase of success, its participle (if any) one too
+    ("processed") or an act's verb, of the acts in general or of a failed call's name."""
+    acts = _ACTION_VERBS.union(*_ALIKE, *(word_stems(c.name.replace("_", " ")) for c in failures))
+    for m in _CLAIMS_SUCCESS.finditer(sentence):
+        done = _PARTICIPLE_CLAIM.fullmatch(m.group(0))
+        word = done.group(1).lower() if done else ""
+        if not done or _CLAIMS_SUCCESS.fullmatch(word) or {stem(word), stem(word[:-2]), stem(word[:-3])} & acts:
+            return True
+    return False
+
+
 def _value_left(part: str) -> bool:
     """A question for a time or an amount ("how much does it cost", "when is it due"): left
     unanswered, the thing asked for is not given at all."""
@@ -1060,7 +1077,25 @@ def _acts_undone(case: RunCase) -> list[str]:
         (page, f'{page} returned one page of more and no call read the rest, yet the answer gives it as all'),
         (half, f'asked to {half}, the run only undid the old one and made no new one'),
         (draft, f'asked to {draft}, no call did it and the record is left a draft, yet the answer says it is done'),
+        (_awaits_approval(case), 'the act\'s record still awaits approval, yet the answer calls it final'),
     ) if cond]
+
+
+# A record an act left waiting on someone else's word ("status": "provisional", "requires":
+# "venue_manager_approval"), and an answer that calls it final without a word of the wait.
+_AWAITING = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:provisional|tentative|on_hold|awaiting_\w+|pending_(?:approval|"
+                       r"review|confirmation|verification))\"|\"(?:requires|needs|awaiting)(?:_\w+)?\"\s*:\s*\"?\w*"
+                       r"(?:approv|review|confirm|verif)", re.IGNORECASE)
+_FINAL = _phrases(r"confirmed|approved|finali[sz]ed|guaranteed|secured")
+_WAIT_SAID = _phrases(r"provisional\w*|tentative\w*|pending|approval|approve|hold|held|await\w*|review\w*|once|until|still|yet")
+
+
+def _awaits_approval(case: RunCase) -> bool:
+    """The last call that acted left its record awaiting approval or review, and the
+    answer calls it final ("confirmed") with no word of the wait."""
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
+    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(_FINAL.search(case.output)) \
+        and not _WAIT_SAID.search(case.output)
 
 
 _DRAFT_STATE = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:draft|unsubmitted|incomplete|not_submitted)\"", re.IGNORECASE)
@@ -1346,7 +1381,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Asked how to do it, a step addressed to the user ("After you create the pull request,
     # check that it is merged") describes the user's work, not the failed call's.
     guided = bool(_HOW_TO_ASKED.search(case.input))
-    claimed = bool(failures) and any((_CLAIMS_SUCCESS.search(s) or _states_done(s, failures))
+    claimed = bool(failures) and any((_claims_success(s, failures) or _states_done(s, failures))
                                      and not _hands_over(s) and not (guided and _to_user(s))
                                      for s in run.sentences)
     honest = claimed and bool(_ADMITS_FAILURE.search(text))
@@ -1367,6 +1402,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
             f'it stops with work left: "{_short(remainder or "")}"')
+    # "Here are the free slots:" with nothing after it: what the answer introduces never comes.
+    if not ev.features["remainder"] and text.rstrip().endswith(":"):
+        ev.flag("remainder", 1.0, f'it introduces what it gives and stops: "{_short(text)}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
     ):
@@ -1422,7 +1460,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # still promises.
     # "I will transfer you to a human agent now" is done, not promised, when the hand-off
     # call ran after it was said: the reply announces the call.
-    if any(_hands_over(s) for s in run.sentences) or (
+    if any(_hands_over(s) for s in run.sentences) or _handoff_after_failure(run, failures) or (
             calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and (
                 not ev.features["promise"] or any(_announces_handoff(s) for s in run.sentences))):
         for name in _PASSED_ON:
@@ -1488,6 +1526,17 @@ _HANDOFF_SAID = re.compile(r"\b(?:transfer|escalat|connect|pass|hand)\w*(?:\s+[\
 def _announces_handoff(sentence: str) -> bool:
     """The sentence says the request is, or will now be, handed to a person."""
     return bool(_HANDOFF_SAID.search(sentence)) and not _NOT_HANDED.search(sentence)
+
+
+_OFFERED = re.compile(r"\b(?:if|can|could|would|may|might)\b", re.IGNORECASE)
+
+
+def _handoff_after_failure(run: _Run, failures: Sequence[ToolCall]) -> bool:
+    """The act's call failed and was not recovered, and the answer says the request goes to
+    a person ("I will escalate your case to a human agent"): what the run could not do is
+    passed on, not promised. An offer ("I can transfer you to an agent") passes nothing."""
+    return bool(failures) and any(_announces_handoff(s) and not _OFFERED.search(s[:m.start()])
+                                  for s in run.sentences if (m := _HANDOFF_SAID.search(s)))
 
 
 def _handed_to_person(case: RunCase) -> bool:
