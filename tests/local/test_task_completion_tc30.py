@@ -1,6 +1,9 @@
 """TASK_COMPLETION, round tc30: a record an act left awaiting approval called final, an answer
-that introduces what it gives and stops; and the look-alikes that must not fire (a failed
-act passed on to a person, a participle that describes rather than claims the act done)."""
+that introduces what it gives (or a list's next number) and stops, one page of many given as
+the count asked, a stock reply that names only the business; and the look-alikes that must
+not fire (a failed act passed on to a person, a participle that describes rather than claims
+the act done, a namespaced tool's own verb, quoted text and a topic label that name no act,
+a promise on a condition after a reasoned refusal)."""
 
 from __future__ import annotations
 
@@ -40,6 +43,23 @@ _SLOTS = call("get_slots", {"clinic": "Eastside", "date": "2026-12-12"}, {"slots
     (case("Which appointments are free at Eastside on Saturday?", "Eastside has these free on Saturday:", _SLOTS),
      case("Which appointments are free at Eastside on Saturday?",
           "Eastside has these free on Saturday: 09:10 and 11:40.", _SLOTS)),
+    # A list cut off at its next number.
+    (case("What are the two plans and what does each cost?", "We have two plans:\n\n1. Basic, $9/month.\n2.",
+          call("list_plans", {}, {"plans": [{"name": "Basic", "monthly": 9}, {"name": "Plus", "monthly": 15}]})),
+     case("What are the two plans and what does each cost?", "We have two plans:\n\n1. Basic, $9/month.\n2. Plus, $15/month.",
+          call("list_plans", {}, {"plans": [{"name": "Basic", "monthly": 9}, {"name": "Plus", "monthly": 15}]}))),
+    # A count asked, one page of several read and given as the count.
+    (case("How many support tickets did we close in October?", "You closed 50 tickets in October.",
+          call("get_tickets", {"month": "2026-10", "status": "closed"}, {"page": 1, "has_more": True, "tickets": list(range(50))})),
+     case("How many support tickets did we close in October?", "You closed 50 tickets in October.",
+          call("get_tickets", {"month": "2026-10", "status": "closed"}, {"page": 1, "has_more": False, "tickets": list(range(50))}))),
+    # Stock words around the business's own name, nothing of the request.
+    (case("My repair job 7781 was due Monday and the shop says the laptop isn't back. Where is it?",
+          "Thank you for contacting FixItFast! We value every customer. Repair times can vary. "
+          "Don't hesitate to get in touch. Have a wonderful day!"),
+     case("My repair job 7781 was due Monday and the shop says the laptop isn't back. Where is it?",
+          "Job 7781 is at our central workshop waiting for a replacement hinge; it is due back at the shop on Thursday.",
+          call("get_job", {"job": 7781}, {"status": "awaiting_part", "part": "hinge", "eta": "Thursday"}))),
 ])
 def test_work_left(embed: Embed, wrong: RunCase, right: RunCase) -> None:
     assert float(answer_task_completion(wrong, embed).value) >= 0.5
@@ -66,3 +86,32 @@ def test_a_describing_participle_claims_no_success(embed: Embed) -> None:
     assert task_completion_evidence(told, embed).features["false_success"] == 0.0
     claimed = case("Book a table for six on Friday.", "Your table for six is booked for Friday.", failed)
     assert task_completion_evidence(claimed, embed).features["false_success"] == 1.0
+
+
+def test_a_namespaced_tool_is_read_by_its_own_verb(embed: Embed) -> None:
+    audit = case("run an accessibility audit on the signup page, what should we fix first",
+                 "Audit done: 3 issues. Fix the 2 unlabelled inputs first, then the low-contrast helper text.",
+                 call("a11y.run_axe", {"url": "signup"}, {"violations": [{"rule": "label"}, {"rule": "contrast"}]}))
+    assert float(answer_task_completion(audit, embed).value) < 0.5
+
+
+def test_quoted_text_and_a_topic_label_ask_no_act(embed: Embed) -> None:
+    quoted = case("pls translate 'Add to basket' into de-DE, TM first",
+                  "Exact TM match: 'In den Warenkorb'.",
+                  call("tm.lookup", {"source": "Add to basket", "locale": "de-DE"}, {"target": "In den Warenkorb"}))
+    assert float(answer_task_completion(quoted, embed).value) < 0.5
+    label = case("motor book: claims frequency 2024 vs 2025? short",
+                 "Frequency fell from 8.1% (2024) to 7.4% (2025).",
+                 call("sql.query", {"q": "select year, freq from motor"}, {"rows": [{"year": 2024, "freq": 8.1}]}))
+    assert float(answer_task_completion(label, embed).value) < 0.5
+
+
+def test_a_promise_on_a_condition_after_a_reasoned_refusal_waits(embed: Embed) -> None:
+    read = call("get_account", {"account": "GY-88"}, {"holder": "Ada Byrne", "authorised": []})
+    waits = case("Cancel my mother's gym membership GY-88, she has moved abroad.",
+                 "I can't cancel it on your request because you're not an authorised user on the account. "
+                 "If she sends us a signed note, we'll cancel it once it's checked.", read)
+    assert task_completion_evidence(waits, embed).features["promise"] == 0.0
+    still = case("Cancel my mother's gym membership GY-88, she has moved abroad.",
+                 "I can't cancel it because you're not an authorised user, so I will transfer you to a human agent.", read)
+    assert task_completion_evidence(still, embed).features["promise"] == 1.0

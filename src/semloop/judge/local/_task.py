@@ -1037,7 +1037,7 @@ def _looked_not_acted(case: RunCase) -> str | None:
         {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))} - opening
     # "app" stems as "apply": a messaging app asks no act.
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
-             & _ACTION_VERBS if _asks_action(case.input) else set()) | opening
+             & _ACTION_VERBS if _asks_action(asked) else set()) | opening
     verbs -= _DELIVERY_VERBS
     text = _ALL_SET.sub(" ", case.output)
     if not case.tools_called or not verbs | shaped or not _only_looks(case.tools_called) \
@@ -1158,7 +1158,9 @@ def _page_left(case: RunCase) -> str | None:
     """A read returned one page of a longer list ("has_more": true, a next cursor, a total
     count above the rows it holds) and no later call of that tool read on; the request or the
     answer speaks of all of it, and the answer says nothing of more: the tool's name."""
-    if not (_AS_ALL.search(case.input) or _AS_ALL.search(case.output)) or _MORE_SAID.search(_prose(case.output)):
+    # A count or a total asked ("how many events in November total?") speaks of all of it too.
+    if not (_AS_ALL.search(case.input) or _AS_ALL.search(case.output) or _TOTAL_ASKED.search(case.input)
+            or _HOW_MANY.search(case.input)) or _MORE_SAID.search(_prose(case.output)):
         return None
     calls = case.tools_called
     for i, call in enumerate(calls):
@@ -1178,6 +1180,7 @@ def _page_left(case: RunCase) -> str | None:
     return None
 
 
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _TOTAL_ASKED = re.compile(r"\b(?:in total|totals?|altogether|all together|in all|combined|sum)\b", re.IGNORECASE)
 _TOTAL_SAID = re.compile(r"\b(?:totals?|totalling|altogether|in all|sum|combined|overall|comes? to|adds? up)\b",
                          re.IGNORECASE)
@@ -1359,6 +1362,9 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
             and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
 
 
+_WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -1367,8 +1373,13 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     text = case.output
     # "Could you paste the moves? Then I'll go through them": a promise that waits on what
     # the answer asks for is a clarifying question, not work put off.
+    # After a refusal that gives its reason ("I can't cancel it because you're not on the
+    # account"), a promise on a condition waits on what the reason asks for ("we'll process
+    # the cancellation once it's verified"); "so I will transfer you" still promises.
     awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
-              or bool(_ASKS_USER.search(text)) or bool(_ON_USERS_WORD.search(text)))
+              or bool(_ASKS_USER.search(text)) or bool(_ON_USERS_WORD.search(text))
+              or any(_REASONED_REFUSAL.search(s) for s in run.sentences)
+              and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
     ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run),
             f'it only says it will do the work: "{_short(text)}"')
@@ -1402,8 +1413,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
             f'it stops with work left: "{_short(remainder or "")}"')
-    # "Here are the free slots:" with nothing after it: what the answer introduces never comes.
-    if not ev.features["remainder"] and text.rstrip().endswith(":"):
+    # "Here are the free slots:", or a list's next number, with nothing after it: what the
+    # answer introduces never comes.
+    if not ev.features["remainder"] and _TRAILS_OFF.search(text.rstrip()):
         ev.flag("remainder", 1.0, f'it introduces what it gives and stops: "{_short(text)}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
@@ -1531,6 +1543,9 @@ def _announces_handoff(sentence: str) -> bool:
 _OFFERED = re.compile(r"\b(?:if|can|could|would|may|might)\b", re.IGNORECASE)
 
 
+_TRAILS_OFF = re.compile(r"(?::|\n\s*(?:[-*\u2022]|\d{1,2}[.)]))$")
+
+
 def _handoff_after_failure(run: _Run, failures: Sequence[ToolCall]) -> bool:
     """The act's call failed and was not recovered, and the answer says the request goes to
     a person ("I will escalate your case to a human agent"): what the run could not do is
@@ -1608,10 +1623,22 @@ def _closed_reply(case: RunCase, embed: Embed) -> RunCase | None:
     return None
 
 
+_NAMESPACE = re.compile(r"^.*(?:\.|/|::|__)(?=[A-Za-z])")
+
+
+def _unqualified(case: RunCase) -> RunCase:
+    """Tools named in a namespace ("cards.block", "mcp__github__create_pr") by their own
+    name: the verb that says whether a call reads or acts opens the tool's name, not its
+    server's."""
+    calls = tuple(replace(c, name=_NAMESPACE.sub("", c.name)) for c in case.tools_called)
+    return replace(case, tools_called=calls) if calls != case.tools_called else case
+
+
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
     """P(the agent did not do what was asked)."""
     if not case.output.strip():
         return verdict(_EMPTY, "the run gave no answer at all")
+    case = _unqualified(case)
     case = _closed_reply(case, embed) or case
     settled = "the answer meets every part of the request" + (
         " after recovering from a failed call"
@@ -1682,7 +1709,7 @@ _BOILERPLATE = _phrases(
     r"directly|specialist)|(?:our|the) documentation|help (?:center|centre|article)|"
     r"every situation is different|can be (?:\w+ )?(?:confusing|frustrating|stressful|complex|"
     r"tricky)|best (?:to|practice)|it(?:'s| is) (?:always )?(?:a good idea|important|best)|"
-    r"stay (?:healthy|safe)|have a (?:great|nice) day|generally|in general|usually|typically|"
+    r"stay (?:healthy|safe)|have a (?:great|nice|wonderful|lovely|good) day|(?:don't|do not) hesitate|generally|in general|usually|typically|"
     r"(?:contact|reach out to) (?:the |your |our )?\w+ (?:team|department|desk)|best practices|"
     r"we recommend|is (?:an? )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
     r"(?:can|may) vary|a number of reasons|we understand|beyond (?:our|your) control|"
@@ -1698,7 +1725,13 @@ def _generic(run: _Run) -> bool:
     """Boilerplate that names nothing the request named, states no number or name of its
     own and uses little of the request's words."""
     case = run.case
-    if quantities(case.output) or key_terms(case.output) - key_terms(case.input):
+    # A name only the stock sentences say ("Thank you for reaching out to BrightPress!") and
+    # no record holds is the business's own, nothing of the request; the user's name the
+    # records hold ("Thank you for your patience, Aarav") is of the request's world.
+    said = " ".join(s for s in run.sentences if not _BOILERPLATE.search(s))
+    recorded = " ".join(c.output for c in case.tools_called).lower()
+    names = key_terms(said) | {t for t in key_terms(case.output) if t in recorded}
+    if quantities(case.output) or names - key_terms(case.input):
         return False
     own = _part_stems(case.input)
     named = len(own & word_stems(case.output)) / len(own) if own else 1.0
@@ -2189,9 +2222,16 @@ def _phrase(word: str) -> re.Pattern[str]:
 
 
 def _asked_text(request: str) -> str:
-    """The request without what it rules out: "pause it, not cancel" does not ask to cancel."""
+    """The request without what it rules out: "pause it, not cancel" does not ask to cancel;
+    nor what it quotes ("translate 'Add to cart'") or the topic it opens on ("home book: LR
+    2024 vs 2025"), which name things, not acts."""
+    named = _NAMED_TEXT.sub(" ", request.replace("\u2019", "'"))
     return re.sub(r"\b(?:not|don'?t|do not|never|instead of|rather than|but not|without)\s+"
-                  r"(?:\w+\s+){0,1}\w+", " ", request.replace("\u2019", "'"), flags=re.IGNORECASE)
+                  r"(?:\w+\s+){0,1}\w+", " ", named, flags=re.IGNORECASE)
+
+
+_NAMED_TEXT = re.compile(r"(?<!\w)'[^'\n]{1,60}'(?!\w)|\"[^\"\n]{1,60}\"|`[^`\n]+`|\u2018[^\u2019\n]{1,60}\u2019|"
+                         r"\u201c[^\u201d\n]{1,60}\u201d|^\s*\w+(?: \w+)?:(?=\s)")
 
 
 # The user's side of a trade: selling their own thing (to the business or through it).
