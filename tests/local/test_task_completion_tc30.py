@@ -115,3 +115,20 @@ def test_a_promise_on_a_condition_after_a_reasoned_refusal_waits(embed: Embed) -
     still = case("Cancel my mother's gym membership GY-88, she has moved abroad.",
                  "I can't cancel it because you're not an authorised user, so I will transfer you to a human agent.", read)
     assert task_completion_evidence(still, embed).features["promise"] == 1.0
+
+
+def test_an_act_only_promised_after_reads_is_not_done(embed: Embed) -> None:
+    promised = case("bump `requests` to 2.32.3 in the api service and open a PR against main",
+                    "requests 2.32.3 fixes the proxy leak, and the api pins requests<2.32. "
+                    "I'll update the pin and open a PR against main.",
+                    call("repo_read_file", {"path": "requirements.txt"}, "requests<2.32"),
+                    call("web_search", {"q": "requests 2.32.3"}, {"results": [{"title": "2.32.3 release"}]}))
+    assert float(answer_task_completion(promised, embed).value) >= 0.5
+
+
+def test_asked_to_act_with_no_call_an_answer_of_rules_does_nothing(embed: Embed) -> None:
+    rules = case("i want to add one more night to my hostel stay, booking HX-2231. please do it",
+                 "Extra nights are possible if the bed is still free, and the rate is charged on arrival.")
+    assert float(answer_task_completion(rules, embed).value) >= 0.5
+    question = case("is the hostel open on new year's day", "Yes, reception is open from 8:00 to 20:00 on 1 January.")
+    assert float(answer_task_completion(question, embed).value) < 0.5

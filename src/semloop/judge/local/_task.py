@@ -1016,8 +1016,11 @@ def _example_only(case: RunCase) -> str | None:
 
 
 def _only_looks(calls: Sequence[ToolCall]) -> bool:
-    """Every call only read or checked something: none changed anything."""
-    return all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS for c in calls)
+    """Every call only read or checked something: none changed anything. A name that opens
+    on its object ("web_search", "kb_lookup") reads when a read verb and no act is in it."""
+    return all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS
+               or (words := word_stems(c.name.replace("_", " "))) & _READ_VERBS and not words & _ACTION_VERBS
+               for c in calls)
 
 
 _ALL_SET = re.compile(r"\ball set\b", re.IGNORECASE)  # "You're all set!" sets nothing
@@ -1040,18 +1043,26 @@ def _looked_not_acted(case: RunCase) -> str | None:
              & _ACTION_VERBS if _asks_action(asked) else set()) | opening
     verbs -= _DELIVERY_VERBS
     text = _ALL_SET.sub(" ", case.output)
-    if not case.tools_called or not verbs | shaped or not _only_looks(case.tools_called) \
+    # With no call at all, a question ("is the clinic open", "how do I reset it") asks no act,
+    # and code the answer gives is the act done in it.
+    if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text):
+        return None
+    if not verbs | shaped or not _only_looks(case.tools_called) \
             or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
     # "you can submit them online") is not named as done.
-    said = " ".join(c for c in split_claims(text) if not _INSTRUCTING.search(c) and not _MAY_BE_DONE.search(c))
+    # Nor is one only promised ("I'll update the pin and open a PR").
+    said = " ".join(c for c in split_claims(text) if not _INSTRUCTING.search(c) and not _MAY_BE_DONE.search(c)
+                    and not (_WE_WILL.search(c) and not _CLAIMS_SUCCESS.search(c)))
     done = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b", said)}
     if set().union(*(_alike(v) for v in verbs)) & word_stems(said) or shaped & done:
         return None
     return min(verbs or shaped)
 
 
+_ASKS_QUESTION = re.compile(r"\s*(?:(?:is|are|am|was|were|how|what|whats|what's|when|where|why|who|which|do|does|"
+                            r"did)\b|(?:can|could|may) i\b)", re.IGNORECASE)
 _MAY_BE_DONE = re.compile(r"\b(?:can|could|may|must|should) be \w+ed\b", re.IGNORECASE)
 
 
