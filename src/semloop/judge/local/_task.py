@@ -1044,8 +1044,8 @@ def _looked_not_acted(case: RunCase) -> str | None:
     verbs -= _DELIVERY_VERBS
     text = _ALL_SET.sub(" ", case.output)
     # With no call at all, a question ("is the clinic open", "how do I reset it") asks no act,
-    # and code the answer gives is the act done in it.
-    if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text):
+    # and code or quoted text the answer gives is the act done in it.
+    if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text or _NAMED_TEXT.search(text)):
         return None
     if not verbs | shaped or not _only_looks(case.tools_called) \
             or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
