@@ -132,3 +132,13 @@ def test_asked_to_act_with_no_call_an_answer_of_rules_does_nothing(embed: Embed)
     assert float(answer_task_completion(rules, embed).value) >= 0.5
     question = case("is the hostel open on new year's day", "Yes, reception is open from 8:00 to 20:00 on 1 January.")
     assert float(answer_task_completion(question, embed).value) < 0.5
+
+
+def test_asking_leave_the_request_gave_leaves_the_act_undone(embed: Embed) -> None:
+    read = call("get_subscription", {"member": "SW-31"}, {"plan": "swim 12", "renewal_fee": 48.0, "card": "visa_1180"})
+    asked = case("Go ahead and renew my swim pass SW-31 with the card on file, no need to check back.",
+                 "Your swim pass renewal is $48.00 on your Visa ending 1180. Would you like me to go ahead?", read)
+    assert float(answer_task_completion(asked, embed).value) >= 0.5
+    kept = case("Renew my swim pass SW-31, but check with me first about the price.",
+                "The renewal is $48.00 on your Visa ending 1180. Would you like me to go ahead?", read)
+    assert float(answer_task_completion(kept, embed).value) < 0.5

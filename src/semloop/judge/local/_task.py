@@ -1072,7 +1072,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
-    half, draft = _half_done(case), _left_draft(case)
+    half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1089,7 +1089,31 @@ def _acts_undone(case: RunCase) -> list[str]:
         (half, f'asked to {half}, the run only undid the old one and made no new one'),
         (draft, f'asked to {draft}, no call did it and the record is left a draft, yet the answer says it is done'),
         (_awaits_approval(case), 'the act\'s record still awaits approval, yet the answer calls it final'),
+        (again, f'asked to {again}, no call did it and the answer asks leave to do it'),
     ) if cond]
+
+
+# Leave to act the request itself withholds: "check with me first", "before you book it".
+_LEAVE_KEPT = re.compile(r"\b(?:before you|check with me(?! back)|ask me first|confirm with me|let me (?:know|confirm|decide)"
+                         r"(?: \w+){0,3} (?:before|first))\b", re.IGNORECASE)
+_GO_AHEAD = _phrases(r"go ahead|proceed")
+_GO_AHEAD_AND = re.compile(r"\b(?:please )?go ahead and\s+", re.IGNORECASE)
+
+
+def _asked_again(case: RunCase) -> str | None:
+    """Asked to act ("go ahead and charge my card", "schedule the campaign for Tuesday"), no
+    call did the act or one alike, and the answer ends asking leave to do it ("Would you like
+    me to go ahead with the payment?"): the request was the leave. The act's verb."""
+    # The leave given up front ("go ahead and charge my card") leads the act's own clause.
+    asked = _GO_AHEAD_AND.sub("", _asked_text(case.input))
+    verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} - _DELIVERY_VERBS
+    sentences = split_claims(case.output)
+    last = sentences[-1] if sentences else ""
+    acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
+    if not acts or _asked_acts(case) or _LEAVE_KEPT.search(case.input) or not last.rstrip().endswith("?") \
+            or not _OFFER.search(last) or _ADMITS_FAILURE.search(case.output):
+        return None
+    return min(verbs) if _GO_AHEAD.search(last) or word_stems(last) & acts else None
 
 
 # A record an act left waiting on someone else's word ("status": "provisional", "requires":
