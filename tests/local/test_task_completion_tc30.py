@@ -142,3 +142,13 @@ def test_asking_leave_the_request_gave_leaves_the_act_undone(embed: Embed) -> No
     kept = case("Renew my swim pass SW-31, but check with me first about the price.",
                 "The renewal is $48.00 on your Visa ending 1180. Would you like me to go ahead?", read)
     assert float(answer_task_completion(kept, embed).value) < 0.5
+
+
+def test_a_delivery_to_someone_else_is_an_act_only_a_call_does(embed: Embed) -> None:
+    moved = call("move_booking", {"booking": "VX-9", "date": "2027-02-03"}, {"status": "moved"})
+    half = case("Move booking VX-9 to 3 February and email the venue manager a confirmation.",
+                "Booking VX-9 is moved to 3 February.", moved)
+    assert task_completion_evidence(half, embed).features["act_missing"] >= 1.0
+    mine = case("Move booking VX-9 to 3 February and send me the new details.",
+                "Booking VX-9 is moved to 3 February: hall 2, 18:00 to 23:00.", moved)
+    assert task_completion_evidence(mine, embed).features["act_missing"] == 0.0

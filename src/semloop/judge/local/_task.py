@@ -447,7 +447,15 @@ def _part_acts(part: str) -> list[str]:
         return [stem(phrasal), *verbs[1:]]
     opening = _imperative(part, _POLITE)
     return verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
-        [opening] if opening and opening not in _DELIVERY_VERBS else [])
+        [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)) else [])
+
+
+# A delivery to someone else ("email their billing contact a confirmation", "forward it to
+# the landlord"): no answer to the user delivers it, only a call.
+_TO_OTHERS = re.compile(r"\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:send|email|forward|share)\w*\s+"
+                        r"(?:(?:it|this|that|them|a copy|the \w+)\s+)?(?:to\s+)?(?!(?:me|us|myself|you)\b)"
+                        r"(?:their|his|her|the \w+ (?:team|contact|customer|client|manager|landlord|supplier)s?)\b",
+                        re.IGNORECASE)
 
 
 # Only a polite word before a part's own verb: "Hi, I need to make a change" states a want.
