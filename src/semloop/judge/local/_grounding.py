@@ -276,8 +276,12 @@ class _Evidence:
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
-        # until September 2028); only where the claim says it counted one.
-        self.shifted = _shifted(self.date_readings, self.found)
+        # until September 2028); only where the claim says it counted one. A term whose key
+        # names its unit ("review after weeks: 6") counts on from the latest date alone: a
+        # record that gives its own later date ("next due") has done that count itself.
+        full = [r for r in self.date_readings if None not in r]
+        self.shifted = _shifted(self.date_readings, self.found) + (
+            _shifted([max(full)], keyed) if full and keyed else [])
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
         self.units = _value_units([*self.texts, told])
@@ -1621,6 +1625,38 @@ def _turned(claim: str, ev: _Evidence) -> str:
     return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
 
 
+# "Average ammonia across the three tanks is about 0.58 ppm": a column's mean, where said so.
+_MEAN = re.compile(r"\b(?:average|mean|on avg)\b", re.IGNORECASE)
+_NOUN_BEFORE = re.compile(r"\b([a-z]+)\s+#?$", re.IGNORECASE)
+
+
+def _code_number(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"locker 22" for "L-22", "turbine 7" for "T-07": an identifier's number said after a
+    noun its letters begin, the identifier named by what it is."""
+    at = claim.find(q.text)
+    noun = _NOUN_BEFORE.search(claim[:at]) if at > 0 and not q.unit and q.value == int(q.value) else None
+    return noun is not None and re.search(
+        rf"(?<![\w-]){noun.group(1)[0].lower()}[a-z]{{0,3}}-?0*{int(q.value)}(?![\w.-])", ev.lower) is not None
+
+
+def _at_rate(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"€240 (≈ £206)" at a rate of 0.86 the evidence states: an amount the claim gives
+    from the evidence (its currency may be the record's key's, "amount eur: 240"), restated
+    in another currency by a fractional number of the evidence, bare or in that currency."""
+    if _dimension(q.unit) != "money":
+        return False
+    rates = [r.value for r in ev.found if r.unit in ("", q.unit) and r.value > 0 and r.value != int(r.value)]
+    return number_supported(q, sorted(v for c in given if c.unit != q.unit and _dimension(c.unit or "$") == "money"
+                                      for r in rates for v in (c.value * r, c.value / r)))
+
+
+def _rescaled(q: Quantity, ev: _Evidence) -> bool:
+    """"1.4 kWh" for "1,412.3 kWh": the evidence's value in the claim's own unit, matched
+    only as if converted to another (1.41 MWh), is a slip of scale, not a conversion."""
+    return bool(q.unit) and not number_supported(q, sorted(x.value for x in ev.found)) and any(
+        x.unit == q.unit and number_supported(q, sorted(converted(x))) for x in ev.found)
+
+
 _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|with)|\blast\s+(?:\w+\s+)?digits"
                      r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
 
@@ -1685,13 +1721,14 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
-                     or _year_edge(q, claim, ev))
+                     or _year_edge(q, claim, ev) or _code_number(q, claim, ev) or _at_rate(q, given, ev)
+                     or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
         # The evidence's number in another currency or unit of its dimension is another
         # amount: "$24" for "adult eur: 24".
-        slip = unit_slip(q.unit, ev.units.get(q.value, ()))
+        slip = unit_slip(q.unit, ev.units.get(q.value, ())) or _rescaled(q, ev)
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev)
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
@@ -2161,7 +2198,9 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         if kind == "n" and _entry_holds(value, claim, ev):
             continue
         if kind == "n":
-            own = _tokens(value.text)
+            # The claim's other numbers are facts of their own ("312 kWh against 275 kWh"),
+            # not what this one is about.
+            own = _tokens(value.text) | {t for q in stated for t in _tokens(q.text) if t.isdigit()}
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
                          for x in seg_q[i]) for i in range(len(segs))]
             rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
@@ -2411,6 +2450,10 @@ _COUNTED = re.compile(r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?<!s)s)\b", re.I
 # subset the records' words cannot tell.
 _SUBSET_BEFORE = re.compile(r"\b(?:other|another|more|additional|further|extra|first|last|next|top|"
                             r"remaining)\s+$", re.IGNORECASE)
+# "two smaller add-on lines", "the 3 cheapest rooms": records picked by a comparison of their
+# values, which the records' words cannot tell.
+_COMPARED = re.compile(r"\b(?:small|larg|bigg|cheap|dear|old|new|earli|lat|short|long|high|low|light|"
+                       r"heavi|fast|slow|near|young|great)(?:er|est)\b", re.IGNORECASE)
 _RANGE_BEFORE = re.compile(r"\d\s*(?:to|or|-|\u2013)\s*$", re.IGNORECASE)
 # Their sum is no subset: "2 unpaid invoices totalling $1,860.00".
 _TOTALLING = re.compile(r"\b(?:totall?ing|worth|amounting to|adding up to)\s+\S*?\d(?:[\d.,]*\d)?",
@@ -2440,7 +2483,7 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     for q in quantities(claim):
         at = claim.find(q.text)
         m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
-        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _SUBSET_AFTER.search(
+        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _COMPARED.search(m.group(1)) or _SUBSET_AFTER.search(
                 _TOTALLING.sub("", claim[m.start():])):
             continue
         wanted = word_stems(m.group(1))
@@ -2474,10 +2517,11 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     return ""
 
 
-def _column_totals(records: Sequence[_Record]) -> list[float]:
+def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float]:
     """Each key's total over the records that give it a number, where two or more do:
     "3,611 orders across the three regions" states the orders column's sum, no working
-    word needed. Only as a value stated, never an operand: totals met by chance in sums."""
+    word needed. Only as a value stated, never an operand: totals met by chance in sums.
+    With ``mean``, each column's mean instead (see ``_MEAN``)."""
     column: dict[str, list[float]] = {}
     for r in records:
         for key, value in r.pairs:
@@ -2485,6 +2529,8 @@ def _column_totals(records: Sequence[_Record]) -> list[float]:
             if len(found) == 1 and found[0].text == value.strip():
                 column.setdefault(key, []).append(found[0].value)
     # Debits listed as negative amounts ("amount": -12.5) are spent as positive ones.
+    if mean:
+        return sorted({sum(v) / len(v) for v in column.values() if len(v) > 1})
     return sorted({t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))})
 
 

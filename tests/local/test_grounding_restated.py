@@ -1,0 +1,59 @@
+"""HALLUCINATION on careful answers that restate the evidence in another form (a term its
+key names, a column's mean, an amount at the evidence's rate, an identifier by its number,
+a clock time in words, energy in another unit, a count picked by comparison), each with
+its wrong twin, which must still be found."""
+
+from __future__ import annotations
+
+from semloop.judge.local._answerer import Embed
+
+from .conftest import found
+
+
+def test_a_date_counted_on_by_a_term_whose_key_names_its_unit(embed: Embed) -> None:
+    retainer = {"appliance": "fixed retainer", "fitted_on": "2026-01-20", "review_after_weeks": 6}
+    assert found(embed, "when's my review?", "Your review is due 3 March.", tool=retainer)["numbers"] == 0
+    assert found(embed, "when's my review?", "Your review is due 10 March.", tool=retainer)["numbers"] == 1
+    # A record that gives its own later date has counted already: a count past it is no support.
+    service = {"last_service": "2026-08-14", "interval_months": 12, "next_due": "2027-02-14"}
+    assert found(embed, "when's my service?", "Your next service is due on 14 August 2027.",
+                 tool=service)["numbers"] == 1
+
+
+def test_a_columns_mean_where_the_answer_says_average(embed: Embed) -> None:
+    tanks = [{"tank": "north", "ammonia_ppm": 0.25}, {"tank": "south", "ammonia_ppm": 0.5},
+             {"tank": "east", "ammonia_ppm": 1.0}]
+    ok = "Average ammonia across the tanks is about 0.58 ppm."
+    assert found(embed, "average ammonia?", ok, tool=tanks)["numbers"] == 0
+    assert found(embed, "average ammonia?", "Average ammonia across the tanks is 0.92 ppm.",
+                 tool=tanks)["numbers"] == 1
+
+
+def test_an_amount_restated_in_another_currency_at_the_evidences_rate(embed: Embed) -> None:
+    invoice = {"amount_eur": 240.0, "rate_eur_gbp": 0.86, "due": "2026-07-31"}
+    assert found(embed, "in pounds?", "It is €240.00 (≈ £206).", tool=invoice)["numbers"] == 0
+    assert found(embed, "in pounds?", "It is €240.00 (≈ £224).", tool=invoice)["numbers"] == 1
+
+
+def test_an_identifier_named_by_its_number_after_what_it_is(embed: Embed) -> None:
+    locker = {"locker": "L-22", "status": "ready_for_collection", "collect_by": "18:00"}
+    ok = "It's waiting for you in locker 22 until six this evening."
+    assert found(embed, "is it in?", ok, tool=locker)["numbers"] == 0
+    assert found(embed, "is it in?", "It's waiting for you in locker 23 until 18:00.", tool=locker)["numbers"] == 1
+    assert found(embed, "is it in?", "It's in locker L-22 until six this morning.", tool=locker)["numbers"] == 1
+
+
+def test_energy_in_another_unit_and_a_slip_of_scale_in_its_own(embed: Embed) -> None:
+    months = "month | yield (kWh)\n---|---\nJune | 1412.3\nJuly | 1530.9"
+    assert found(embed, "july in MWh?", "About 1.53 MWh in July.", tool=months)["numbers"] == 0
+    assert found(embed, "june?", "In June the array produced 1.4 kWh.", tool=months)["numbers"] == 1
+
+
+def test_a_count_of_records_picked_by_comparison_is_no_miscount(embed: Embed) -> None:
+    invoice = {"lines": [{"desc": "Team plan - 40 seats", "amount": 1200.0},
+                         {"desc": "SSO add-on", "amount": 180.0}, {"desc": "Priority support", "amount": 90.0}]}
+    ok = "The biggest line is the Team plan ($1,200.00); there are two smaller add-on lines."
+    assert found(embed, "what's on it?", ok, tool=invoice).get("bound", 0) == 0
+    # Counted by the words the records hold, the same lines are one.
+    wrong = "The biggest line is the Team plan ($1,200.00); there are two add-on lines."
+    assert found(embed, "what's on it?", wrong, tool=invoice).get("bound", 0) == 1
