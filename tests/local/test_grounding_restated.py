@@ -57,3 +57,26 @@ def test_a_count_of_records_picked_by_comparison_is_no_miscount(embed: Embed) ->
     # Counted by the words the records hold, the same lines are one.
     wrong = "The biggest line is the Team plan ($1,200.00); there are two add-on lines."
     assert found(embed, "what's on it?", wrong, tool=invoice).get("bound", 0) == 1
+
+
+def test_a_records_own_worked_value_and_the_total_itemised_from_them(embed: Embed) -> None:
+    bins = {"site": "Depot 4", "bins": [{"bin": "north.bay", "slots": 60, "filled": 48},
+                                        {"bin": "south.bay", "slots": 40, "filled": 37}]}
+    ok = "15 slots are free at Depot 4: 12 in north.bay and 3 in south.bay."
+    assert found(embed, "free slots?", ok, tool=bins)["numbers"] == 0
+    wrong = "15 slots are free at Depot 4: 11 in north.bay and 3 in south.bay."
+    assert found(embed, "free slots?", wrong, tool=bins)["numbers"] >= 1
+
+
+def test_what_a_refusal_needs_is_not_said_to_be_there(embed: Embed) -> None:
+    check = {"signed_waiver_on_file": False}
+    ok = "Sorry, I can't book the climb without a signed waiver on file; you can sign one at the desk."
+    assert found(embed, "book my climb", ok, tool=check).get("negation", 0) == 0
+    assert found(embed, "book my climb", "Your signed waiver is on file, so you're booked.",
+                 tool=check).get("negation", 0) == 1
+
+
+def test_a_size_glued_to_its_unit_in_a_command(embed: Embed) -> None:
+    log = 'Command: java -Xms2g -jar indexer.jar\nERROR OutOfMemoryError'
+    assert found(embed, "why did it fail?", "The heap started at 2 GB (-Xms2g) and ran out.", tool=log)["numbers"] == 0
+    assert found(embed, "why did it fail?", "The heap started at 4 GB and ran out.", tool=log)["numbers"] == 1

@@ -191,6 +191,9 @@ def _code_free(text: str) -> str:
 _AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
 
 
+_GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
@@ -241,6 +244,9 @@ class _Evidence:
             # "37/4,000 housings", "2/3 of the seats": a fraction states both of its numbers.
             self.found.extend(Quantity(n, float(n.replace(",", "")), "", 1.0, False)
                               for m in _FRACTION.finditer(text) for n in m.groups())
+            # "-Xmx8g", "shm_size: 512m": a size glued to its unit's letter in code or config.
+            self.found.extend(Quantity(m.group(0), float(m.group(1)), m.group(2).lower() + "b", 1.0, False)
+                              for m in _GLUED_SIZE.finditer(text))
             # "score: 0-3", "ages 4-11": a pair of small numbers states both (an answer may
             # give a score from the other side, "lost 3-0"); an id's parts are longer.
             self.found.extend(Quantity(n, float(n), "", 1.0, False)
@@ -1012,13 +1018,19 @@ def _entry_holds(value: Quantity, claim: str, ev: _Evidence) -> bool:
                and _score((v for _, v in pairs), claim) > _BOUND_VALUES for _, pairs in ev.entries)
 
 
+# "I can't share them without his written authorization on file": after a refusal,
+# "without" names what the act needs (an "unless"), and says nothing of whether it is there.
+_REFUSED_WITHOUT = re.compile(r"(\b(?:can't|cannot|can not|won't|unable to|not able to|not allowed to)\b"
+                              r"[^.;!?]*?)\s*\bwithout\b[^,;.!?]*", re.IGNORECASE)
+
+
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     """A clause of the claim that says a yes/no value of the context the other way: it
     names the key's words (its last, the predicate, may be said in another word) and
     flips one of them."""
     parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
-        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", part))
+        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", _REFUSED_WITHOUT.sub(r"\1", part)))
         mine = word_stems(said)
         # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
@@ -1657,6 +1669,37 @@ def _rescaled(q: Quantity, ev: _Evidence) -> bool:
         x.unit == q.unit and number_supported(q, sorted(converted(x))) for x in ev.found)
 
 
+_RECORD_CLAUSE = re.compile(r"[,;:]\s*|\s+and\s+")
+
+
+def _record_worked(claim: str, ev: _Evidence) -> set[str]:
+    """"15 in checkout.json, 6 in settings.json" (total 212, translated 197): the numbers
+    of a clause that names one record, worked out from that record's own values."""
+    out: set[str] = set()
+    for part in _RECORD_CLAUSE.split(claim):
+        named = _named_records(part, ev)
+        mine = [x for r in named[:1] for _, value in r.pairs for x in quantities(value)] if len(named) == 1 else []
+        if len(mine) > 1:
+            worked = derived_values(mine)
+            out |= {q.text for q in quantities(part) if number_supported(q, worked)}
+    return out
+
+
+def _run_total(q: Quantity, stated: Sequence[Quantity], given: Sequence[Quantity]) -> bool:
+    """"23 strings: 15 in ..., 6 in ... and 2 in ...": a total the claim itemises, the sum
+    of a run of its supported numbers in its unit."""
+    ok = [x in given and x.unit in (q.unit, "") for x in stated]
+    for i in range(len(stated)):
+        total = 0.0
+        for j in range(i, len(stated)):
+            if not ok[j] or stated[j] is q:
+                break
+            total += stated[j].value
+            if j > i and abs(total - q.value) < 0.01:
+                return True
+    return False
+
+
 _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|with)|\blast\s+(?:\w+\s+)?digits"
                      r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
 
@@ -1698,7 +1741,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
     # "780/kg, sold in 50 kg bags (39,000 a bag)": a result of two numbers the claim itself
     # states from the evidence is its own working, whatever its wording.
-    given = [c for c in stated if number_supported(c, ev.direct)]
+    worked_here = _record_worked(claim, ev)
+    given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
     own = derived_values(given) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
@@ -1722,6 +1766,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _code_number(q, claim, ev) or _at_rate(q, given, ev)
+                     or q.text in worked_here or _run_total(q, stated, given)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
@@ -1905,8 +1950,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
         terms -= {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'-]*", claim.text)}
-    # A currency's code ("currency: USD") is the unit of the amounts, checked with them.
-    terms -= _CURRENCY_CODES
+    # A currency's code ("currency: USD") is the unit of the amounts, checked with them; so
+    # is a unit after a number ("8 GB", "1.53 MWh").
+    terms -= _CURRENCY_CODES | {q.unit for q in quantities(claim.text)}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}
@@ -2570,10 +2616,18 @@ def _said_apart(v: Valued, ev: _Evidence) -> bool:
                and len(labels & word_stems(s)) >= _SAID_WORDS for s in ev.sentences)
 
 
+_LOWER_START = re.compile(r"(?<=[a-z)])\.\s+(?=[a-z])")
+
+
 def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
     expires on 3 May" when 3 May is lb-edge-01's ``cert_expiry``)."""
+    # A sentence that opens in lower case ("... from Friday. yr.no puts Friday at 20%") is a
+    # claim of its own: the answer's claims were not split there.
+    sentences = _LOWER_START.split(claim)
+    if len(sentences) > 1:
+        return next((found for sentence in sentences if (found := _record_swap(sentence, ev))), "")
     # Only a record of a list names what the claim speaks of: "sku: PAL-4411" above the
     # list of its sites' levels is their heading, not a record beside them.
     named = [r for r in _named_records(claim, ev) if any(
