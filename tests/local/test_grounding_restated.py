@@ -80,3 +80,14 @@ def test_a_size_glued_to_its_unit_in_a_command(embed: Embed) -> None:
     log = 'Command: java -Xms2g -jar indexer.jar\nERROR OutOfMemoryError'
     assert found(embed, "why did it fail?", "The heap started at 2 GB (-Xms2g) and ran out.", tool=log)["numbers"] == 0
     assert found(embed, "why did it fail?", "The heap started at 4 GB and ran out.", tool=log)["numbers"] == 1
+
+
+def test_a_count_of_the_items_listed_after_it_and_a_bound_drawn_between_values(embed: Embed) -> None:
+    tyres = {"car": "estate", "tyres": [{"wheel": "front left", "tread_pct": 22}, {"wheel": "front right", "tread_pct": 25},
+                                        {"wheel": "rear left", "tread_pct": 71}, {"wheel": "rear right", "tread_pct": 74}]}
+    ok = "Two tyres are worn: the front left at 22% and the front right at 25%. The rear ones are above 50%."
+    assert found(embed, "which tyres are worn?", ok, tool=tyres)["numbers"] == 0
+    assert found(embed, "which tyres are worn?", ok, tool=tyres).get("counts", 0) == 0
+    # A bound beyond every value sorts nothing: it is invented.
+    wrong = "The rear ones are above 90%."
+    assert found(embed, "which tyres are worn?", wrong, tool=tyres)["numbers"] == 1

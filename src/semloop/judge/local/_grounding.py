@@ -1700,6 +1700,29 @@ def _run_total(q: Quantity, stated: Sequence[Quantity], given: Sequence[Quantity
     return False
 
 
+_ITS_LIST = re.compile(r"^[^:.;!?]{0,40}:\s*([^.;!?]+)")
+_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than|fewer than|higher than|"
+                           r"lower than)\s+$", re.IGNORECASE)
+
+
+def _counts_its_list(q: Quantity, claim: str) -> bool:
+    """"Two sensors are low: the front door at 12% and the garage at 18%": a count of the
+    items the claim lists after it, its own."""
+    at = claim.find(q.text)
+    m = _ITS_LIST.match(claim[at + len(q.text):]) if at >= 0 and _small_count(q) else None
+    return m is not None and len(re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(1).strip())) == q.value
+
+
+def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"All your other sensors are above 60%": a threshold the answer draws between the
+    evidence's values in its unit (12%, 18% | 64%, 81%), none of them, to sort the records."""
+    at = claim.find(q.text)
+    near = [x.value for x in ev.found if x.unit == q.unit] + [
+        v for t in ev.texts for v, unit in keyed_units(t) if unit == q.unit]
+    return bool(q.unit) and at > 0 and bool(_BOUND_BEFORE.search(claim[:at])) and q.value not in near and (
+        min(near, default=q.value) < q.value < max(near, default=q.value))
+
+
 _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|with)|\blast\s+(?:\w+\s+)?digits"
                      r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
 
@@ -1743,6 +1766,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # states from the evidence is its own working, whatever its wording.
     worked_here = _record_worked(claim, ev)
     given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
+
+    def own_form(q: Quantity) -> bool:
+        """The claim's own working or layout, which no slip of a copied digit explains."""
+        return (q.text in worked_here or _run_total(q, stated, given) or _counts_its_list(q, claim)
+                or _bound_between(q, claim, ev))
     own = derived_values(given) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
@@ -1766,7 +1794,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _code_number(q, claim, ev) or _at_rate(q, given, ev)
-                     or q.text in worked_here or _run_total(q, stated, given)
+                     or own_form(q)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
@@ -1779,7 +1807,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                or number_supported(q, mine) or number_supported(q, shares)
+                or number_supported(q, mine) or number_supported(q, shares) or own_form(q)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
@@ -2506,7 +2534,8 @@ _TOTALLING = re.compile(r"\b(?:totall?ing|worth|amounting to|adding up to)\s+\S*
                         re.IGNORECASE)
 _SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|over|below|above|less|"
                            r"more|other|additional|further|extra|cheaper|within|between|until|left|"
-                           r"remaining|available|still|that|which|who|where|with|without|except|\d)",
+                           r"remaining|available|still|that|which|who|where|with|without|except|\d|"
+                           r"(?:are|is|were|was)\s+(?!all\b|in\s+total\b)[a-z])",
                            re.IGNORECASE)
 
 
