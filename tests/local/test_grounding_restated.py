@@ -91,3 +91,13 @@ def test_a_count_of_the_items_listed_after_it_and_a_bound_drawn_between_values(e
     # A bound beyond every value sorts nothing: it is invented.
     wrong = "The rear ones are above 90%."
     assert found(embed, "which tyres are worn?", wrong, tool=tyres)["numbers"] == 1
+
+
+def test_a_requirement_denied_of_what_the_context_exempts(embed: Embed) -> None:
+    rules = ("Harbour Marina rules, section 5: Every vessel over 8 m must carry third-party insurance of at "
+             "least £3 million. Unpowered dinghies and visiting rowing boats are exempt.")
+    ok = ("No. Section 5 exempts unpowered dinghies and visiting rowing boats, so your dinghy doesn't have to "
+          "carry the £3 million cover.")
+    assert found(embed, "does my dinghy need insurance?", ok, context=rules).get("negation", 0) == 0
+    wrong = "No. Vessels over 8 m do not need to carry third-party insurance."
+    assert found(embed, "does my yacht need insurance?", wrong, context=rules).get("negation", 0) == 1

@@ -803,6 +803,22 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
                and len(word_stems(other) & stems) >= _RESTATED_WORDS for other in parts)
 
 
+_DENIED_NEED = re.compile(r"\b(?:(?:doesn't|does not|don't|do not|won't|will not)\s+(?:have|need)\s+to|"
+                         r"needn't|need not|not (?:required|needed|necessary) to)\b", re.IGNORECASE)
+_EXEMPTS = re.compile(r"\b(?:exempt\w*|excluded|not (?:required|needed|necessary))\b", re.IGNORECASE)
+
+
+def _exempted(part: str, flipped: str, sentences: Sequence[str]) -> bool:
+    """"so a logo doesn't have to meet 4.5:1" where the context says "Logotypes and purely
+    decorative text are exempt": a requirement denied of what another sentence of the
+    context exempts, named by two words of the claim besides the requirement's."""
+    if not _DENIED_NEED.search(part):
+        return False
+    mine = word_stems(part) - set(flipped.split())
+    return any(_EXEMPTS.search(s) and len((word_stems(s) & mine) - word_stems("exempt")) >= _PARTS
+               for s in sentences)
+
+
 def _negation_agrees(part: str, flipped: str, clause: str, theirs: Sequence[str],
                      need: int) -> bool:
     """The claim negates what the evidence ``clause`` asserts, but another clause of the
@@ -2086,6 +2102,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             and not _other_record(part, aligned, ev)
                             and not _premise(f, ev.given)
                             and not _rest_counted(part, f)
+                            and not _exempted(part, f, ev.sentences)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
