@@ -101,3 +101,10 @@ def test_a_requirement_denied_of_what_the_context_exempts(embed: Embed) -> None:
     assert found(embed, "does my dinghy need insurance?", ok, context=rules).get("negation", 0) == 0
     wrong = "No. Vessels over 8 m do not need to carry third-party insurance."
     assert found(embed, "does my yacht need insurance?", wrong, context=rules).get("negation", 0) == 1
+
+
+def test_a_service_said_active_where_the_context_holds_it(embed: Embed) -> None:
+    card = {"card": "fuel card ••5826", "status": "frozen", "frozen_reason": "limit_review"}
+    assert found(embed, "can I use my card?", "Yes, your fuel card is active.", tool=card).get("negation", 0) == 1
+    ok = "Not yet: the card is frozen while its limit is reviewed."
+    assert found(embed, "can I use my card?", ok, tool=card).get("negation", 0) == 0

@@ -724,6 +724,8 @@ _STATES = tuple(
          "label[ _]created|[a-z_]*awaiting[ _](?!delivery)[a-z]+|not (?:yet )?(?:shipped|dispatched)|unshipped"),
         ("in stock", "out of stock|sold out|backordered|on backorder"),
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
+        # a service, account or card in force, where the context's is held or ended
+        ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
     )
 )
 _SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])", re.IGNORECASE)
