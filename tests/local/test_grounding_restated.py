@@ -108,3 +108,9 @@ def test_a_service_said_active_where_the_context_holds_it(embed: Embed) -> None:
     assert found(embed, "can I use my card?", "Yes, your fuel card is active.", tool=card).get("negation", 0) == 1
     ok = "Not yet: the card is frozen while its limit is reviewed."
     assert found(embed, "can I use my card?", ok, tool=card).get("negation", 0) == 0
+
+
+def test_a_multiple_glued_to_x_is_a_value_a_record_can_own(embed: Embed) -> None:
+    runs = {"lanes": [{"lane": "L-3", "depth": 41.5, "qc": "PASS"}, {"lane": "L-5", "depth": 18.0, "qc": "FAIL"}]}
+    assert found(embed, "which lane failed?", "L-5 failed at 18x depth.", tool=runs).get("bound", 0) == 0
+    assert found(embed, "which lane failed?", "L-3 failed at 18x depth.", tool=runs).get("bound", 0) == 1

@@ -597,6 +597,7 @@ _HYPHEN_ID = re.compile(r"(?:[\w]*-|[A-Za-z]*\d\w*)-$")
 _ID_CHARS = re.compile(r"[\w-]*")
 _LETTER_AFTER = re.compile(r"-?[A-Za-z]")
 _SLASH_DIGIT = re.compile(r"/\d")
+_TIMES_AFTER = re.compile(r"[x\u00d7](?![\w.])")  # "mean coverage 22x", "3x faster": a multiple, no name
 
 
 _BY = re.compile(r"\s?[x×]\s?")
@@ -667,7 +668,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         return all(span[1] <= a or span[0] >= b for a, b in taken)
 
     for m in _NUMERIC.finditer(text):
-        if (not free(m.span("num")) or _LETTER_AFTER.match(text, m.end())
+        if (not free(m.span("num")) or (_LETTER_AFTER.match(text, m.end()) and not _TIMES_AFTER.match(text, m.end()))
                 or _SLASH_DIGIT.match(text, m.end("num")) or text.endswith("/", 0, m.start("num"))):
             continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
         if (_ends_with(_HYPHEN_ID, text, m.start("num"), _ID_CHARS)
