@@ -112,5 +112,5 @@ def test_a_service_said_active_where_the_context_holds_it(embed: Embed) -> None:
 
 def test_a_multiple_glued_to_x_is_a_value_a_record_can_own(embed: Embed) -> None:
     runs = {"lanes": [{"lane": "L-3", "depth": 41.5, "qc": "PASS"}, {"lane": "L-5", "depth": 18.0, "qc": "FAIL"}]}
-    assert found(embed, "which lane failed?", "L-5 failed at 18x depth.", tool=runs).get("bound", 0) == 0
-    assert found(embed, "which lane failed?", "L-3 failed at 18x depth.", tool=runs).get("bound", 0) == 1
+    assert found(embed, "which lane failed?", "L-5 failed (depth 18x).", tool=runs).get("bound", 0) == 0
+    assert found(embed, "which lane failed?", "L-3 failed (depth 18x).", tool=runs).get("bound", 0) == 1

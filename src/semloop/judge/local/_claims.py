@@ -597,7 +597,9 @@ _HYPHEN_ID = re.compile(r"(?:[\w]*-|[A-Za-z]*\d\w*)-$")
 _ID_CHARS = re.compile(r"[\w-]*")
 _LETTER_AFTER = re.compile(r"-?[A-Za-z]")
 _SLASH_DIGIT = re.compile(r"/\d")
-_TIMES_AFTER = re.compile(r"[x\u00d7](?![\w.])")  # "mean coverage 22x", "3x faster": a multiple, no name
+# "(mean coverage 22x, ...)": a multiple that closes its phrase is a value; before a word
+# ("2x faster") it is a manner of speaking, no figure to check.
+_TIMES_AFTER = re.compile(r"[x\u00d7](?=[,;)]|\s*$)")
 
 
 _BY = re.compile(r"\s?[x×]\s?")

@@ -1692,12 +1692,15 @@ _RECORD_CLAUSE = re.compile(r"[,;:]\s*|\s+and\s+")
 
 def _record_worked(claim: str, ev: _Evidence) -> set[str]:
     """"15 in checkout.json, 6 in settings.json" (total 212, translated 197): the numbers
-    of a clause that names one record, worked out from that record's own values."""
+    of a clause that names one record, worked out from that record's own values. Not where
+    the clause says one of the record's keys ("North Lot has 24 cars" of cars 21, vans 3):
+    that is the key's value, miscopied, unless the claim says it worked it out."""
     out: set[str] = set()
     for part in _RECORD_CLAUSE.split(claim):
         named = _named_records(part, ev)
         mine = [x for r in named[:1] for _, value in r.pairs for x in quantities(value)] if len(named) == 1 else []
-        if len(mine) > 1:
+        keyed = {w for r in named[:1] for k, _ in r.pairs for w in word_stems(k)} & word_stems(part)
+        if len(mine) > 1 and not keyed:
             worked = derived_values(mine)
             out |= {q.text for q in quantities(part) if number_supported(q, worked)}
     return out
