@@ -531,7 +531,7 @@ _UNITS = {
     "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
     "inch": "in", "km/h": "kmh", "kph": "kmh", "mph": "mph", "knots": "kn", "knot": "kn",
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
-    "kw": "kw", "hp": "hp", "bhp": "hp",
+    "kw": "kw", "hp": "hp", "bhp": "hp", "kwh": "kwh", "mwh": "mwh",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
     "acre": "acre", "kwp": "kw", "business days": "workday", "business day": "workday",
     "working days": "workday", "working day": "workday", "workdays": "workday",
@@ -547,7 +547,8 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
     ("m3", "l"): 1000.0, ("kn", "kmh"): 1.852, ("mph", "kmh"): 1.609344, ("kn", "mph"): 1.150779,
     ("bar", "psi"): 14.5038, ("bar", "kpa"): 100.0, ("kpa", "psi"): 0.145038, ("kcal", "kj"): 4.184,
-    ("kw", "hp"): 1.34102, ("ha", "m2"): 10000.0,
+    ("kw", "hp"): 1.34102, ("ha", "m2"): 10000.0, 
+    ("mwh", "kwh"): 1000.0,
     ("ha", "acre"): 2.47105, ("week", "workday"): 5.0,
 }
 _WORD_NUMBERS = {
@@ -596,6 +597,9 @@ _HYPHEN_ID = re.compile(r"(?:[\w]*-|[A-Za-z]*\d\w*)-$")
 _ID_CHARS = re.compile(r"[\w-]*")
 _LETTER_AFTER = re.compile(r"-?[A-Za-z]")
 _SLASH_DIGIT = re.compile(r"/\d")
+# "(mean coverage 22x, ...)": a multiple that closes its phrase is a value; before a word
+# ("2x faster") it is a manner of speaking, no figure to check.
+_TIMES_AFTER = re.compile(r"[x\u00d7](?=[,;)]|\s*$)")
 
 
 _BY = re.compile(r"\s?[x×]\s?")
@@ -666,7 +670,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         return all(span[1] <= a or span[0] >= b for a, b in taken)
 
     for m in _NUMERIC.finditer(text):
-        if (not free(m.span("num")) or _LETTER_AFTER.match(text, m.end())
+        if (not free(m.span("num")) or (_LETTER_AFTER.match(text, m.end()) and not _TIMES_AFTER.match(text, m.end()))
                 or _SLASH_DIGIT.match(text, m.end("num")) or text.endswith("/", 0, m.start("num"))):
             continue  # taken by a date or a time, part of a name (1040-X, 3B), or 24/7
         if (_ends_with(_HYPHEN_ID, text, m.start("num"), _ID_CHARS)
@@ -788,8 +792,8 @@ def _clock_times(text: str) -> tuple[tuple[str, int], ...]:
 _HOUR_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 _WORDED_CLOCK = re.compile(
     rf"\b(?:(?P<part>half|(?:a\s+)?quarter)\s+(?P<rel>past|to)\s+)?(?P<h>{'|'.join(_HOUR_WORDS)})"
-    r"(?P<oc>\s+o'?clock)?(?:\s+(?P<when>in the morning|in the afternoon|in the evening|at night|"
-    r"noon|midnight|a\.?m\.?|p\.?m\.?)(?!\w))?", re.IGNORECASE)
+    r"(?P<oc>\s+o'?clock)?(?:\s+(?P<when>(?:in the|this|tomorrow) (?:morning|afternoon|evening)|at night|"
+    r"tonight|noon|midnight|a\.?m\.?|p\.?m\.?)(?!\w))?", re.IGNORECASE)
 
 
 def worded_clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
@@ -806,7 +810,7 @@ def worded_clock_times(text: str) -> list[tuple[str, frozenset[int]]]:
         if m.group("rel") and m.group("rel").lower() == "to":
             hour, minutes = hour - 1, 60 - minutes
         when = (m.group("when") or "").lower()
-        pm = when.startswith(("p", "noon", "in the afternoon", "in the evening", "at night"))
+        pm = when.startswith(("p", "noon")) or when.endswith(("afternoon", "evening", "night"))
         halves = (12,) if pm else (0,) if when else (0, 12)
         out.append((m.group(0), frozenset(((hour % 12) + h) * 60 + minutes for h in halves)))
     return out

@@ -191,6 +191,9 @@ def _code_free(text: str) -> str:
 _AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
 
 
+_GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
+
+
 @dataclass
 class _Evidence:
     texts: list[str]
@@ -241,6 +244,9 @@ class _Evidence:
             # "37/4,000 housings", "2/3 of the seats": a fraction states both of its numbers.
             self.found.extend(Quantity(n, float(n.replace(",", "")), "", 1.0, False)
                               for m in _FRACTION.finditer(text) for n in m.groups())
+            # "-Xmx8g", "shm_size: 512m": a size glued to its unit's letter in code or config.
+            self.found.extend(Quantity(m.group(0), float(m.group(1)), m.group(2).lower() + "b", 1.0, False)
+                              for m in _GLUED_SIZE.finditer(text))
             # "score: 0-3", "ages 4-11": a pair of small numbers states both (an answer may
             # give a score from the other side, "lost 3-0"); an id's parts are longer.
             self.found.extend(Quantity(n, float(n), "", 1.0, False)
@@ -276,8 +282,12 @@ class _Evidence:
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
-        # until September 2028); only where the claim says it counted one.
-        self.shifted = _shifted(self.date_readings, self.found)
+        # until September 2028); only where the claim says it counted one. A term whose key
+        # names its unit ("review after weeks: 6") counts on from the latest date alone: a
+        # record that gives its own later date ("next due") has done that count itself.
+        full = [r for r in self.date_readings if None not in r]
+        self.shifted = _shifted(self.date_readings, self.found) + (
+            _shifted([max(full)], keyed) if full and keyed else [])
         self.periods = _periods(every)
         self.valued = [v for text in self.texts for v in labelled_values(text)]
         self.units = _value_units([*self.texts, told])
@@ -717,6 +727,8 @@ _STATES = tuple(
          "label[ _]created|[a-z_]*awaiting[ _](?!delivery)[a-z]+|not (?:yet )?(?:shipped|dispatched)|unshipped"),
         ("in stock", "out of stock|sold out|backordered|on backorder"),
         ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
+        # a service, account or card in force, where the context's is held or ended
+        ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
     )
 )
 _SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])", re.IGNORECASE)
@@ -794,6 +806,22 @@ def _negation_restated(part: str, parts: Sequence[str], theirs: str) -> bool:
     stems = word_stems(theirs)
     return any(other is not part and bool(_NEGATOR.search(other)) == negated
                and len(word_stems(other) & stems) >= _RESTATED_WORDS for other in parts)
+
+
+_DENIED_NEED = re.compile(r"\b(?:(?:doesn't|does not|don't|do not|won't|will not)\s+(?:have|need)\s+to|"
+                         r"needn't|need not|not (?:required|needed|necessary) to)\b", re.IGNORECASE)
+_EXEMPTS = re.compile(r"\b(?:exempt\w*|excluded|not (?:required|needed|necessary))\b", re.IGNORECASE)
+
+
+def _exempted(part: str, flipped: str, sentences: Sequence[str]) -> bool:
+    """"so a logo doesn't have to meet 4.5:1" where the context says "Logotypes and purely
+    decorative text are exempt": a requirement denied of what another sentence of the
+    context exempts, named by two words of the claim besides the requirement's."""
+    if not _DENIED_NEED.search(part):
+        return False
+    mine = word_stems(part) - set(flipped.split())
+    return any(_EXEMPTS.search(s) and len((word_stems(s) & mine) - word_stems("exempt")) >= _PARTS
+               for s in sentences)
 
 
 def _negation_agrees(part: str, flipped: str, clause: str, theirs: Sequence[str],
@@ -1011,13 +1039,19 @@ def _entry_holds(value: Quantity, claim: str, ev: _Evidence) -> bool:
                and _score((v for _, v in pairs), claim) > _BOUND_VALUES for _, pairs in ev.entries)
 
 
+# "I can't share them without his written authorization on file": after a refusal,
+# "without" names what the act needs (an "unless"), and says nothing of whether it is there.
+_REFUSED_WITHOUT = re.compile(r"(\b(?:can't|cannot|can not|won't|unable to|not able to|not allowed to)\b"
+                              r"[^.;!?]*?)\s*\bwithout\b[^,;.!?]*", re.IGNORECASE)
+
+
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     """A clause of the claim that says a yes/no value of the context the other way: it
     names the key's words (its last, the predicate, may be said in another word) and
     flips one of them."""
     parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
-        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", part))
+        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", _REFUSED_WITHOUT.sub(r"\1", part)))
         mine = word_stems(said)
         # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
@@ -1697,6 +1731,95 @@ def _turned(claim: str, ev: _Evidence) -> str:
     return f"{q.text} told as a rise, where the context's change is a fall" if q else ""
 
 
+# "Average ammonia across the three tanks is about 0.58 ppm": a column's mean, where said so.
+_MEAN = re.compile(r"\b(?:average|mean|on avg)\b", re.IGNORECASE)
+_NOUN_BEFORE = re.compile(r"\b([a-z]+)\s+#?$", re.IGNORECASE)
+
+
+def _code_number(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"locker 22" for "L-22", "turbine 7" for "T-07": an identifier's number said after a
+    noun its letters begin, the identifier named by what it is."""
+    at = claim.find(q.text)
+    noun = _NOUN_BEFORE.search(claim[:at]) if at > 0 and not q.unit and q.value == int(q.value) else None
+    return noun is not None and re.search(
+        rf"(?<![\w-]){noun.group(1)[0].lower()}[a-z]{{0,3}}-?0*{int(q.value)}(?![\w.-])", ev.lower) is not None
+
+
+def _at_rate(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"€240 (≈ £206)" at a rate of 0.86 the evidence states: an amount the claim gives
+    from the evidence (its currency may be the record's key's, "amount eur: 240"), restated
+    in another currency by a fractional number of the evidence, bare or in that currency."""
+    if _dimension(q.unit) != "money":
+        return False
+    rates = [r.value for r in ev.found if r.unit in ("", q.unit) and r.value > 0 and r.value != int(r.value)]
+    return number_supported(q, sorted(v for c in given if c.unit != q.unit and _dimension(c.unit or "$") == "money"
+                                      for r in rates for v in (c.value * r, c.value / r)))
+
+
+def _rescaled(q: Quantity, ev: _Evidence) -> bool:
+    """"1.4 kWh" for "1,412.3 kWh": the evidence's value in the claim's own unit, matched
+    only as if converted to another (1.41 MWh), is a slip of scale, not a conversion."""
+    return bool(q.unit) and not number_supported(q, sorted(x.value for x in ev.found)) and any(
+        x.unit == q.unit and number_supported(q, sorted(converted(x))) for x in ev.found)
+
+
+_RECORD_CLAUSE = re.compile(r"[,;:]\s*|\s+and\s+")
+
+
+def _record_worked(claim: str, ev: _Evidence) -> set[str]:
+    """"15 in checkout.json, 6 in settings.json" (total 212, translated 197): the numbers
+    of a clause that names one record, worked out from that record's own values. Not where
+    the clause says one of the record's keys ("North Lot has 24 cars" of cars 21, vans 3):
+    that is the key's value, miscopied, unless the claim says it worked it out."""
+    out: set[str] = set()
+    for part in _RECORD_CLAUSE.split(claim):
+        named = _named_records(part, ev)
+        mine = [x for r in named[:1] for _, value in r.pairs for x in quantities(value)] if len(named) == 1 else []
+        keyed = {w for r in named[:1] for k, _ in r.pairs for w in word_stems(k)} & word_stems(part)
+        if len(mine) > 1 and not keyed:
+            worked = derived_values(mine)
+            out |= {q.text for q in quantities(part) if number_supported(q, worked)}
+    return out
+
+
+def _run_total(q: Quantity, stated: Sequence[Quantity], given: Sequence[Quantity]) -> bool:
+    """"23 strings: 15 in ..., 6 in ... and 2 in ...": a total the claim itemises, the sum
+    of a run of its supported numbers in its unit."""
+    ok = [x in given and x.unit in (q.unit, "") for x in stated]
+    for i in range(len(stated)):
+        total = 0.0
+        for j in range(i, len(stated)):
+            if not ok[j] or stated[j] is q:
+                break
+            total += stated[j].value
+            if j > i and abs(total - q.value) < 0.01:
+                return True
+    return False
+
+
+_ITS_LIST = re.compile(r"^[^:.;!?]{0,40}:\s*([^.;!?]+)")
+_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than|fewer than|higher than|"
+                           r"lower than)\s+$", re.IGNORECASE)
+
+
+def _counts_its_list(q: Quantity, claim: str) -> bool:
+    """"Two sensors are low: the front door at 12% and the garage at 18%": a count of the
+    items the claim lists after it, its own."""
+    at = claim.find(q.text)
+    m = _ITS_LIST.match(claim[at + len(q.text):]) if at >= 0 and _small_count(q) else None
+    return m is not None and len(re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(1).strip())) == q.value
+
+
+def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"All your other sensors are above 60%": a threshold the answer draws between the
+    evidence's values in its unit (12%, 18% | 64%, 81%), none of them, to sort the records."""
+    at = claim.find(q.text)
+    near = [x.value for x in ev.found if x.unit == q.unit] + [
+        v for t in ev.texts for v, unit in keyed_units(t) if unit == q.unit]
+    return bool(q.unit) and at > 0 and bool(_BOUND_BEFORE.search(claim[:at])) and q.value not in near and (
+        min(near, default=q.value) < q.value < max(near, default=q.value))
+
+
 _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|with)|\blast\s+(?:\w+\s+)?digits"
                      r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
 
@@ -1738,7 +1861,13 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     restated = sorted(v for c in stated if number_supported(c, ev.direct) for v in converted(c))
     # "780/kg, sold in 50 kg bags (39,000 a bag)": a result of two numbers the claim itself
     # states from the evidence is its own working, whatever its wording.
-    given = [c for c in stated if number_supported(c, ev.direct)]
+    worked_here = _record_worked(claim, ev)
+    given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
+
+    def own_form(q: Quantity) -> bool:
+        """The claim's own working or layout, which no slip of a copied digit explains."""
+        return (q.text in worked_here or _run_total(q, stated, given) or _counts_its_list(q, claim)
+                or _bound_between(q, claim, ev))
     own = derived_values(given) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
@@ -1761,19 +1890,22 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
-                     or _year_edge(q, claim, ev) or _signed_size(q, ev))
+                     or _year_edge(q, claim, ev) or _signed_size(q, ev)
+                     or _code_number(q, claim, ev) or _at_rate(q, given, ev)
+                     or own_form(q)
+                     or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
         # The evidence's number in another currency or unit of its dimension is another
         # amount: "$24" for "adult eur: 24".
-        slip = unit_slip(q.unit, ev.units.get(q.value, ()))
+        slip = unit_slip(q.unit, ev.units.get(q.value, ())) or _rescaled(q, ev)
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev)
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                or number_supported(q, mine) or number_supported(q, shares)
+                or number_supported(q, mine) or number_supported(q, shares) or own_form(q)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
@@ -1944,8 +2076,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
         terms -= {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'-]*", claim.text)}
-    # A currency's code ("currency: USD") is the unit of the amounts, checked with them.
-    terms -= _CURRENCY_CODES
+    # A currency's code ("currency: USD") is the unit of the amounts, checked with them; so
+    # is a unit after a number ("8 GB", "1.53 MWh").
+    terms -= _CURRENCY_CODES | {q.unit for q in quantities(claim.text)}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}
@@ -2052,6 +2185,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             and not _other_record(part, aligned, ev)
                             and not _premise(f, ev.given)
                             and not _rest_counted(part, f)
+                            and not _exempted(part, f, ev.sentences)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
@@ -2239,7 +2373,9 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
         if kind == "n" and _entry_holds(value, claim, ev):
             continue
         if kind == "n":
-            own = _tokens(value.text)
+            # The claim's other numbers are facts of their own ("312 kWh against 275 kWh"),
+            # not what this one is about.
+            own = _tokens(value.text) | {t for q in stated for t in _tokens(q.text) if t.isdigit()}
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
                          for x in seg_q[i]) for i in range(len(segs))]
             rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
@@ -2516,13 +2652,18 @@ _COUNTED = re.compile(r"\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?<!s)s)\b", re.I
 # subset the records' words cannot tell.
 _SUBSET_BEFORE = re.compile(r"\b(?:other|another|more|additional|further|extra|first|last|next|top|"
                             r"remaining)\s+$", re.IGNORECASE)
+# "two smaller add-on lines", "the 3 cheapest rooms": records picked by a comparison of their
+# values, which the records' words cannot tell.
+_COMPARED = re.compile(r"\b(?:small|larg|bigg|cheap|dear|old|new|earli|lat|short|long|high|low|light|"
+                       r"heavi|fast|slow|near|young|great)(?:er|est)\b", re.IGNORECASE)
 _RANGE_BEFORE = re.compile(r"\d\s*(?:to|or|-|\u2013)\s*$", re.IGNORECASE)
 # Their sum is no subset: "2 unpaid invoices totalling $1,860.00".
 _TOTALLING = re.compile(r"\b(?:totall?ing|worth|amounting to|adding up to)\s+\S*?\d(?:[\d.,]*\d)?",
                         re.IGNORECASE)
 _SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|over|below|above|less|"
                            r"more|other|additional|further|extra|cheaper|within|between|until|left|"
-                           r"remaining|available|still|that|which|who|where|with|without|except|\d)",
+                           r"remaining|available|still|that|which|who|where|with|without|except|\d|"
+                           r"(?:are|is|were|was)\s+(?!all\b|in\s+total\b)[a-z])",
                            re.IGNORECASE)
 
 
@@ -2545,7 +2686,7 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     for q in quantities(claim):
         at = claim.find(q.text)
         m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
-        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _SUBSET_AFTER.search(
+        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _COMPARED.search(m.group(1)) or _SUBSET_AFTER.search(
                 _TOTALLING.sub("", claim[m.start():])):
             continue
         wanted = word_stems(m.group(1))
@@ -2579,10 +2720,11 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     return ""
 
 
-def _column_totals(records: Sequence[_Record]) -> list[float]:
+def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float]:
     """Each key's total over the records that give it a number, where two or more do:
     "3,611 orders across the three regions" states the orders column's sum, no working
-    word needed. Only as a value stated, never an operand: totals met by chance in sums."""
+    word needed. Only as a value stated, never an operand: totals met by chance in sums.
+    With ``mean``, each column's mean instead (see ``_MEAN``)."""
     column: dict[str, list[float]] = {}
     for r in records:
         for key, value in r.pairs:
@@ -2590,6 +2732,8 @@ def _column_totals(records: Sequence[_Record]) -> list[float]:
             if len(found) == 1 and found[0].text == value.strip():
                 column.setdefault(key, []).append(found[0].value)
     # Debits listed as negative amounts ("amount": -12.5) are spent as positive ones.
+    if mean:
+        return sorted({sum(v) / len(v) for v in column.values() if len(v) > 1})
     return sorted({t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))})
 
 
@@ -2629,10 +2773,18 @@ def _said_apart(v: Valued, ev: _Evidence) -> bool:
                and len(labels & word_stems(s)) >= _SAID_WORDS for s in ev.sentences)
 
 
+_LOWER_START = re.compile(r"(?<=[a-z)])\.\s+(?=[a-z])")
+
+
 def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
     expires on 3 May" when 3 May is lb-edge-01's ``cert_expiry``)."""
+    # A sentence that opens in lower case ("... from Friday. yr.no puts Friday at 20%") is a
+    # claim of its own: the answer's claims were not split there.
+    sentences = _LOWER_START.split(claim)
+    if len(sentences) > 1:
+        return next((found for sentence in sentences if (found := _record_swap(sentence, ev))), "")
     # Only a record of a list names what the claim speaks of: "sku: PAL-4411" above the
     # list of its sites' levels is their heading, not a record beside them.
     named = [r for r in _named_records(claim, ev) if any(
