@@ -3581,7 +3581,10 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
         best = _argmax(shared)
         if shared[best] >= _SOURCE_MARKS and shared.count(shared[best]) == 1:
             sources[i] = shared
-    if not sources:
+    # Fewer words restate a result than half the answer's: however far the results, the
+    # test at the end fails, so nothing is embedded for it.
+    if not sources or 2 * sum(len(units[i][0].split()) for i in sources) < sum(
+            len(u.split()) for u, _ in units[n_steps:]):
         return []
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *items]])
     cos = [float(vectors[0] @ vectors[j + 1]) for j in range(len(items))]
