@@ -177,7 +177,8 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
   | (?:return|raise|assert|import|lambda|yield)\b[^\n]*[(\[%'"]
   | \#|>>>
   | [A-Za-z_]\w*(?:\.\w+)*(?:\[[^\]\n]*\])?\s*[+\-*/]?=(?!=)[^\n]*$
-  | [^\n;]*(?:\w_\w|\w\.\w|\))[^\n;]*[:=]\s*(?:None|True|False)\s*$
+  | (?=[^\n;]*[:=]\s*(?:None|True|False)\s*$)  # first the end: else every split is tried
+    [^\n;]*(?:\w_\w|\w\.\w|\))[^\n;]*[:=]\s*(?:None|True|False)\s*$
 ))""", re.VERBOSE)  # a printout names a variable ("bulk_update"); a record's key is words
 
 
