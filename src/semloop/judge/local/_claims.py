@@ -657,6 +657,11 @@ def _date_spans(text: str) -> list[tuple[int, int]]:
 _JOINED_BY = re.compile(r"(?<![\w.])([1-9]\d*(?:\.\d+)?|0\.\d+)[x\u00d7](?=\d)")
 
 
+def _span_index(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    ordered = sorted(spans)
+    return [a for a, _ in ordered], list(itertools.accumulate((b for _, b in ordered), max))
+
+
 @lru_cache(maxsize=8192)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     text = _plain(text)
@@ -665,9 +670,15 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     taken = (_date_spans(text) + [m.span() for m in _TIME.finditer(text)]
              + [m.span() for m in _RANGE_START.finditer(text)])
     out: list[Quantity] = []
+    # The spans by start, and the furthest end any of them up to each reaches: a span is
+    # free when those that start before its end all end by its start (a log or a listing
+    # holds thousands of numbers and dates; checking each against all was quadratic). The
+    # numbers found below never overlap one another, so only the words' pass adds them.
+    starts, reach = _span_index(taken)
 
     def free(span: tuple[int, int]) -> bool:
-        return all(span[1] <= a or span[0] >= b for a, b in taken)
+        k = bisect.bisect_left(starts, span[1])
+        return k == 0 or reach[k - 1] <= span[0]
 
     for m in _NUMERIC.finditer(text):
         if (not free(m.span("num")) or (_LETTER_AFTER.match(text, m.end()) and not _TIMES_AFTER.match(text, m.end()))
@@ -705,6 +716,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             out[-1] = replace(out[-1], unit=unit)
         out.append(Quantity(m.group(0).strip(), value, unit, place, approx))
         taken.append(m.span())
+    starts, reach = _span_index(taken)
     for m in _WORDED.finditer(text):
         if not free(m.span()):
             continue

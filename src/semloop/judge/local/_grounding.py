@@ -44,6 +44,7 @@ from ._claims import (
     Quantity,
     Valued,
     _dimension,
+    _ends_with,
     _english_numbers,
     _plain,
     _words,
@@ -176,7 +177,8 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
   | (?:return|raise|assert|import|lambda|yield)\b[^\n]*[(\[%'"]
   | \#|>>>
   | [A-Za-z_]\w*(?:\.\w+)*(?:\[[^\]\n]*\])?\s*[+\-*/]?=(?!=)[^\n]*$
-  | [^\n;]*(?:\w_\w|\w\.\w|\))[^\n;]*[:=]\s*(?:None|True|False)\s*$
+  | (?=[^\n;]*[:=]\s*(?:None|True|False)\s*$)  # first the end: else every split is tried
+    [^\n;]*(?:\w_\w|\w\.\w|\))[^\n;]*[:=]\s*(?:None|True|False)\s*$
 ))""", re.VERBOSE)  # a printout names a variable ("bulk_update"); a record's key is words
 
 
@@ -2425,6 +2427,7 @@ def _bridged(holder: frozenset[str], asked: frozenset[str], question: str, ev: _
 
 _SPAN_END = re.compile(r"[.!?](?:\s|$)|\n")
 _LISTED = re.compile(r"(?:[,;:(|\u2022]|^|\n)\s*(?:(?:and|or)\s+)?(?:[-*]\s+)?$")
+_LISTED_TAIL = re.compile(r"[\sandor*-]*")  # what _LISTED matches after its first character
 _SWAP_WORDS = 2  # words of the claim another name's span must hold, and the claim's none
 
 
@@ -2449,7 +2452,7 @@ def _name_spans(text: str) -> list[tuple[frozenset[str], set[str]]]:
         # Only a listed name ("…: Jonas Berger (…), Priya Raman (…)") owns the words after
         # it; in prose the words after a name ("based in Emeryville, released Toy Story in
         # 1995") go on with the sentence's subject.
-        if not _LISTED.search(lower[:start]):
+        if not _ends_with(_LISTED, lower, start, _LISTED_TAIL):
             continue
         stop = names[i + 1][0] if i + 1 < len(names) else len(text)
         cut = _SPAN_END.search(text, end, stop)

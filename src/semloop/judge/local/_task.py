@@ -1993,16 +1993,19 @@ def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
 def _parallel(a: str, b: str, segments: Sequence[str]) -> bool:
     """Two names the evidence lists as parallel entries: each in its own segment, never
     together, each with a number, date or time of its own (Seattle 10.35% / Portland 0%)."""
-    found = {t: re.compile(rf"(?<![a-z0-9]){re.escape(t)}") for t in (a, b)}  # once, not per segment
-
-    def holds(term: str, seg: str) -> bool:
-        return found[term].search(seg) is not None
-
-    with_a = [s for s in segments if holds(a, s)]
-    with_b = [s for s in segments if holds(b, s)]
-    return bool(with_a and with_b) and not any(holds(b, s) for s in with_a) and all(
+    with_a, with_b = _naming(a, tuple(segments)), _naming(b, tuple(segments))
+    return bool(with_a and with_b) and not set(with_a) & set(with_b) and all(
         quantities(s) or dates(s) or clock_times(s) for s in (*with_a, *with_b)
     )
+
+
+# Each name of the request is paired with each of the answer's: their segments are found
+# once per name, not once per pair (a coding run's logs: a third of TUF's time).
+@lru_cache(maxsize=256)
+def _naming(term: str, segments: tuple[str, ...]) -> tuple[str, ...]:
+    """The segments that name the term."""
+    found = re.compile(rf"(?<![a-z0-9]){re.escape(term)}")
+    return tuple(s for s in segments if found.search(s))
 
 
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
@@ -3713,7 +3716,10 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
         best = _argmax(shared)
         if shared[best] >= _SOURCE_MARKS and shared.count(shared[best]) == 1:
             sources[i] = shared
-    if not sources:
+    # Fewer words restate a result than half the answer's: however far the results, the
+    # test at the end fails, so nothing is embedded for it.
+    if not sources or 2 * sum(len(units[i][0].split()) for i in sources) < sum(
+            len(u.split()) for u, _ in units[n_steps:]):
         return []
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *items]])
     cos = [float(vectors[0] @ vectors[j + 1]) for j in range(len(items))]
