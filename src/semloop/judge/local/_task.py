@@ -3338,13 +3338,19 @@ _SERVICE = _phrases(
     r"polic(?:y|ies) (?:is|are|requires?|says|states|does|do|to|that)|(?:per|under) (?:our |the )?"
     r"(?:\w+ )?polic(?:y|ies)|(?:please )?(?:hold|stay on the line)|one moment"
 )
+# A brief well-wish that closes the work ("Have fun!", "Enjoy the game!"): courtesy, not
+# a subject of its own.
+_WELL_WISH = _phrases(r"have (?:fun|a (?:\w+ )?(?:time|trip|game|stay|visit|day|evening|weekend))|"
+                      r"enjoy|good luck|best of luck|safe travels|bon voyage")
+_WISH_WORDS = 6
 
 
 def _serves(unit: str) -> bool:
     """The unit is service around the request: sympathy, an identity check, its rule, a
-    question for the user's details, a hand-off or a hold."""
+    question for the user's details, a hand-off or a hold, a closing well-wish."""
     return not (_PERSONAL.search(unit) or _DIGRESSION.search(unit)) and bool(
-        _SERVICE.search(unit) or _ASKS_USER.search(unit) or _announces_handoff(unit))
+        _SERVICE.search(unit) or _ASKS_USER.search(unit) or _announces_handoff(unit)
+        or (len(unit.split()) <= _WISH_WORDS and _WELL_WISH.search(unit)))
 
 
 _PERSONAL = re.compile(
@@ -3450,6 +3456,7 @@ def _drift_by_meaning(
                if not word_stems(str(item)) & asked for w in word_stems(str(item)) if w.isalpha()}
     cos = [1.0 if foreign[i] or word_stems(units[i][0]) & carried else float(vectors[0] @ vectors[i + 1])
            for i in range(len(units))]
+    cos = _nearer_to_ask(case, vectors, cos, embed)
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
@@ -3541,6 +3548,17 @@ def _drift_by_meaning(
             else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
             f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
+
+
+def _nearer_to_ask(case: RunCase, vectors: Any, cos: list[float], embed: Embed) -> list[float]:
+    """Each unit's cosine to the request, or to the parts of it that ask when those leave
+    out chat ("omg the wedding is SO chaotic lol. anyway can I rent the piano again?"): the
+    chat embeds with the request and pulls it away from every unit that answers."""
+    ask = " ".join(_parts(case.input))
+    if not ask or len(ask.split()) >= len(case.input.split()):
+        return cos
+    v = embed([head(ask, _EMBED_WORDS)])[0]
+    return [max(c, float(v @ vectors[i + 1])) for i, c in enumerate(cos)]
 
 
 def _wandered(far: Sequence[bool]) -> list[int]:
@@ -3709,8 +3727,10 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
                              *(str(a) for c in case.tools_called for a in c.args.values())])) - others
     # A tangent names its cast densely: two names new to a 3,000-word note (a coding
     # agent's reasoning) are its vocabulary, not a cast.
+    # Advice names what the user must bring or apply for ("take photo ID, or apply for a
+    # Voter Authority Certificate"): what serves their goal, not a tangent's cast.
     return sum(words[i] for i in range(1, len(units))
-               if not units[i][1]
+               if not units[i][1] and not _ADVICE.search(units[i][0])
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
                and not (_ids(units[i][0]) & touched)) / total
 
