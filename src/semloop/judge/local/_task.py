@@ -2913,6 +2913,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
 
 
 _KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
+_SAME_COS = 0.8  # two plain words this close name one thing
 _MEMBER_WORD = re.compile(r"[A-Za-z]{3,}")
 # A word that orders, adds or ranks ("a second guest", "the nearest branch") picks which
 # one, and names no member.
@@ -2950,17 +2951,26 @@ def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         for word in mine:
             if not re.search(rf"\b{re.escape(word)}", seen):
                 return f"{word} {kinds[0]}", f"{key}: {value}"
-        if not names:
+        # A plain word of the request names its thing too ("a full-size cello"), when no
+        # call, record or word of the answer has it, nor its short form (euros, EUR).
+        held = word_stems(seen)
+        things = sorted({w for w in re.findall(r"[a-z]{4,}", _asked_text(case.input).lower())
+                         if not word_stems(w) & (skip | held) and w not in names
+                         and not any(len(t) >= 3 and w.startswith(t) for t in held)})
+        if not names and not things:
             continue
         # The call's word stands for the request's name closest to it: "Milano" in a
         # search for a Milan-to-Florence train is Milan (a capital at the sentence's start
         # too), not a sibling of Florence.
-        rivals = sorted({w.lower() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input)} | set(names))
+        rivals = sorted({w.lower() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input)} | set(names)
+                        | set(things))
         vectors = embed([*rivals, *theirs])
         for i in range(len(theirs)):
             cos = [float(vectors[j] @ vectors[len(rivals) + i]) for j in range(len(rivals))]
             name = rivals[_argmax(cos)]
-            if max(cos) >= _KIN_COS and name in names and not re.search(rf"\b{re.escape(name)}", seen):
+            # A plain word this close is the same thing in other words (bike, bicycle).
+            if max(cos) >= _KIN_COS and (name in names or name in things and max(cos) < _SAME_COS) \
+                    and not re.search(rf"\b{re.escape(name)}", seen):
                 return name, f"{key}: {value}"
     return None
 
