@@ -1912,7 +1912,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                               or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
-        or _period_swap(case)
+        or _period_swap(case) or _part_dropped(case.input, [_subject(case.output)])
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -2082,6 +2082,54 @@ def _one_part(a: str, b: str) -> bool:
         if not any(x == y and re.search(r"[a-z]", x) for x, y in zip(pa, pb)):
             return False
     return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
+
+
+# A name in code with its parts: config/prod.yaml, requirements-dev.txt, invoices_archive.
+_CODE_PARTS = re.compile(r"(?<![\w./-])[a-z0-9]+(?:[_./-][a-z0-9]+)+(?![\w/-])")
+
+
+def _shorter(name: str) -> list[str]:
+    """The name with one of its parts dropped (invoices for invoices_archive,
+    requirements.txt for requirements-dev.txt): another member of its series. Not a leading
+    folder (app.py is src/app.py written short), nor the file's extension."""
+    pieces = re.split(r"([_./-])", name)
+    out = []
+    for i in range(0, len(pieces), 2):
+        if (i == 0 and pieces[1] == "/") or (i == len(pieces) - 1 and pieces[i - 1] == "."):
+            continue
+        kept = pieces[:i - 1] + pieces[i + 1:] if i else pieces[2:]
+        out.append("".join(kept))
+    return out
+
+
+def _subject(answer: str) -> str:
+    """The answer's first words, where it names what it is about ("`compute_premium` is the
+    main entry point"); a name further on may be a part of the thing asked ("it calls
+    compute_premium twice")."""
+    return " ".join(re.sub(r"`|\*\*", "", answer).split()[:_SUBJECT_AT])
+
+
+_SUBJECT_AT = 3
+
+
+def _part_dropped(request: str, texts: Sequence[str], *, acted: bool = False) -> tuple[str, str] | None:
+    """The request names a thing in code (``invoices_archive``, ``compute_premium_adjustment``)
+    which none of the texts (the run's arguments, or its answer) names, and they name it
+    with a part dropped: the run took the series' other member. (asked, taken). An answer's
+    word the request writes alone too ("how many invoices…") may be its own; an argument
+    that stands where the asked name should (``FROM invoices``) is acted on."""
+    lower = [t.lower() for t in texts]
+    # A name in backticks is a name still; a pasted block is material, not the request.
+    asked = _asked_text(_HANDED_TEXT.sub(" ", request)).lower()
+    for name in dict.fromkeys(_CODE_PARTS.findall(asked)):
+        # Words joined by hyphens are English (check-in, full-size), not a name in code.
+        if not re.search(r"[_./\d]", name) or any(name in t for t in lower):
+            continue
+        for short in _shorter(name):
+            alone = re.compile(rf"(?<![\w./-]){re.escape(short)}(?![\w/-])")
+            if len(short) >= 4 and any(alone.search(t) for t in lower) and (acted or not alone.search(asked)):
+                return name, short
+    return None
 
 
 def _record_names(case: RunCase) -> set[str]:
@@ -3207,7 +3255,8 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
-    acted = _acted_on(case) or _read_other_person(case) or _other_member(case, embed)
+    acted = _acted_on(case) or _read_other_person(case) or _other_member(case, embed) or _part_dropped(
+        case.input, [str(v) for c in case.tools_called if not _failed(c) for v in c.args.values()], acted=True)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
