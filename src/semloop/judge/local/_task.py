@@ -2091,11 +2091,12 @@ _CODE_PARTS = re.compile(r"(?<![\w./-])[a-z0-9]+(?:[_./-][a-z0-9]+)+(?![\w/-])")
 def _shorter(name: str) -> list[str]:
     """The name with one of its parts dropped (invoices for invoices_archive,
     requirements.txt for requirements-dev.txt): another member of its series. Not a leading
-    folder (app.py is src/app.py written short), nor the file's extension."""
+    folder or qualifier (app.py is src/app.py written short, getmodpath self.getmodpath),
+    nor the file's extension."""
     pieces = re.split(r"([_./-])", name)
     out = []
     for i in range(0, len(pieces), 2):
-        if (i == 0 and pieces[1] == "/") or (i == len(pieces) - 1 and pieces[i - 1] == "."):
+        if (i == 0 and pieces[1] in "/.") or (i == len(pieces) - 1 and pieces[i - 1] == "."):
             continue
         kept = pieces[:i - 1] + pieces[i + 1:] if i else pieces[2:]
         out.append("".join(kept))
@@ -2130,6 +2131,15 @@ def _part_dropped(request: str, texts: Sequence[str], *, acted: bool = False) ->
             if len(short) >= 4 and any(alone.search(t) for t in lower) and (acted or not alone.search(asked)):
                 return name, short
     return None
+
+
+def _acted_sibling(case: RunCase, embed: Embed) -> tuple[str, str] | None:
+    """A sibling of the asked thing that a successful call acted on: (asked, acted on)."""
+    # Code a call runs (a shell command, a patch) writes names short as a matter of course.
+    args = [str(v) for c in case.tools_called if not _failed(c) for k, v in c.args.items()
+            if not _program(k, str(v))]
+    return _acted_on(case) or _read_other_person(case) or _other_member(case, embed) \
+        or _part_dropped(case.input, args, acted=True)
 
 
 def _record_names(case: RunCase) -> set[str]:
@@ -3184,7 +3194,7 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
-    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case) or _other_member(case, embed),
+    "acted_on": lambda case, embed: _acted_sibling(case, embed),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
 }
@@ -3255,8 +3265,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
-    acted = _acted_on(case) or _read_other_person(case) or _other_member(case, embed) or _part_dropped(
-        case.input, [str(v) for c in case.tools_called if not _failed(c) for v in c.args.values()], acted=True)
+    acted = _acted_sibling(case, embed)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
