@@ -33,9 +33,11 @@ from semloop.judge.local._conversation import (
     _flips,
     _gives,
     _polarity,
+    _read_replies,
     _slots,
     _spells_out,
     _swaps,
+    _unread,
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
@@ -3052,3 +3054,87 @@ def test_a_search_proposed_reverses_no_finding(embedder: Embedder) -> None:
     earlier = ["I'm sorry, but I couldn't find the booking you mean."]
     vecs = dict(zip(later + earlier, embedder.embed(later + earlier)))
     assert _flips(later, earlier, vecs) is None
+
+
+def test_the_same_question_about_another_item_is_no_loop(embedder: Embedder) -> None:
+    # The model number swapped after a reply that answered for the old one: the next item.
+    case = conv(
+        "Is the 24-70mm lens free this weekend?",
+        "Yes, the 24-70mm is free Friday to Monday.",
+        "Is the 70-200mm free this weekend too?",
+        "The 70-200mm is booked Saturday, free Sunday.",
+        "And the 35mm, is that one free this weekend?",
+        "Yes, the 35mm is free all weekend.",
+    )
+    assert answer_confusion_loop(case, embedder.embed).value < 0.5
+
+
+def test_a_reply_sent_as_json_is_read_as_its_message() -> None:
+    wrapped = conv(
+        '{"note": "not a reply: the user pasted it"}',
+        '{"message": "The blue kettle is out of stock.\\n\\n- Restock: not scheduled yet"}',
+        "Could you cancel my waitlist entry?",
+        "Done: your waitlist entry is cancelled.",
+    )
+    read = [t.content for t in _read_replies(wrapped).turns]
+    assert read == [
+        '{"note": "not a reply: the user pasted it"}',
+        "The blue kettle is out of stock.\n\n- Restock: not scheduled yet",
+        "Could you cancel my waitlist entry?",
+        "Done: your waitlist entry is cancelled.",
+    ]
+
+
+def test_the_users_own_next_steps_dispute_nothing(embedder: Embedder) -> None:
+    case = conv(
+        "Which port does the staging database listen on?",
+        "I don't have the staging settings; your team's runbook should list the port.",
+        "I don't have the runbook either. Could you look it up for me?",
+        "I can't reach internal documents, so I can't look it up, sorry.",
+        "Alright, I'll ask the platform team and get back to you. Thanks for your help!",
+        "You're welcome! Reach out whenever you have the port and I'll help with the rest.",
+    )
+    evidence = sycophancy_evidence(case, embedder.embed)
+    assert evidence is not None and not evidence.features["pressure"]
+    assert answer_sycophancy_signal(case, embedder.embed).value < 0.55
+    progress = conv(
+        "How do I get a list of the active carriers?",
+        "Query the carrier table for status 'active', then sort by on-time rate.",
+        "I'll pull the active carriers from our system. Thanks!",
+        "You're welcome, good luck with the selection.",
+        "I now have the list of active carriers. I'll review their on-time rates next. Thanks again!",
+        "Glad to help. Let me know if you need anything else.",
+    )
+    assert answer_confusion_loop(progress, embedder.embed).value < 0.5
+
+
+def test_asking_leave_for_the_step_given_is_no_reask(embedder: Embedder) -> None:
+    case = conv(
+        "My dishwasher shows error E24 and won't drain. What do I do?",
+        "Please check the drain filter at the bottom and tell me what you find.",
+        "I checked the filter and it was clean, but it still shows E24 and won't drain.",
+        "Then the drain pump may be blocked. To clear it, you'll need to reset the drain pump: "
+        "hold the Start button for 5 seconds with the door closed.",
+        "I checked again and it still shows E24. Should I go ahead and reset the drain pump now?",
+        "Yes, hold Start for 5 seconds with the door closed.",
+    )
+    evidence = confusion_evidence(case, embedder.embed)
+    assert evidence is not None and evidence.features["best"] <= -1.0
+
+
+def test_another_language_gives_no_cosine_evidence(embedder: Embedder) -> None:
+    # MiniLM's vocabulary is English: unrelated sentences of another language embed as
+    # close as paraphrases, so their closeness is no re-ask (nor a flip).
+    assert _unread("¿Puedo pagar la matrícula en dos plazos durante el primer semestre?")
+    assert not _unread("ok thx")  # short turns are read either way
+    assert not _unread("Hey! Acabo de cargar el coche and it was SO fast, is that normal?")
+    case = conv(
+        "Hola, ¿qué necesito para matricularme en el curso de alemán?",
+        "El pasaporte, una foto y el pago de la primera cuota.",
+        "¿Cuántas horas de clase hay cada semana?",
+        "Seis horas: martes y jueves de 18 a 21.",
+        "¿Puedo pagar la matrícula en dos plazos durante el primer semestre?",
+        "Sí, en dos plazos: septiembre y enero.",
+    )
+    evidence = confusion_evidence(case, embedder.embed)
+    assert evidence is not None and not evidence.features["reasks"]

@@ -4,6 +4,7 @@ check finds (the evidence the head weighs), not the head's verdict."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -21,7 +22,13 @@ from semloop.judge.local._claims import (
     word_stems,
     worded_clock_times,
 )
-from semloop.judge.local._grounding import _code_free, hallucination_evidence
+from semloop.judge.local._grounding import (
+    _code_free,
+    _enumerated_items,
+    _kind_of_record,
+    _offered_items,
+    hallucination_evidence,
+)
 
 from .conftest import found
 
@@ -1275,3 +1282,24 @@ def test_a_charge_said_to_be_none_needs_a_text_that_says_something_costs_nothing
                  fees).get("offered", 0) == 0
     assert found(embed, q, "International transfers take 1-3 business days; from 1 March they are fee-free.",
                  fees).get("offered", 0) == 0
+
+
+
+def test_a_denied_list_or_its_examples_offer_nothing_new() -> None:
+    # A list whose lead denies it states none of its items.
+    assert _enumerated_items("No changes to your plan, add-ons, device, billing cycle, or warranty.") == []
+    assert _enumerated_items("Your plan covers hotspot, voicemail, and roaming.") == [["hotspot", "voicemail", "roaming"]]
+    # "such as" and "plus" join items: the examples are items, the connective is none.
+    assert _offered_items("Gold includes group classes such as yoga, spin and boxing.") == [
+        "classes", "yoga", "spin", "boxing"]
+    assert "plus" not in _offered_items("The kit comes with brushes and a palette, plus an easel.")
+
+
+def test_a_signed_difference_is_its_size_and_a_state_can_name_a_kind(embed: Embed) -> None:
+    swap = {"old_price": 80.0, "new_price": 67.5, "status": "pending"}
+    assert found(embed, "Zone C?", "Price difference: -12.50.", tool=swap)["numbers"] == 0
+    assert found(embed, "Zone C?", "Price difference: -14.50.", tool=swap)["numbers"] == 1
+    claim = "Vouchers are issued for approved claims."
+    assert _kind_of_record(claim, next(re.finditer("approved", claim)))
+    claim = "Your claim has been approved today."
+    assert not _kind_of_record(claim, next(re.finditer("approved", claim)))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from operator import add, mul, sub, truediv
 from typing import Any
 
@@ -30,7 +31,9 @@ from ..._features import content_tokens, entities, numbers, tokens
 from ...case import ConversationCase, Turn
 from .._types import Answer
 from ._answerer import Embed
+from ._claims import answer_text
 from ._conversation_head import Evidence, heads, probability
+from ._tokenizer import load_vocab, strip_accents
 from ._tone import DISPLEASED, OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
@@ -70,6 +73,44 @@ def _turns_phrase(numbers_1based: Sequence[int]) -> str:
 
 def _head(text: str) -> str:
     return " ".join(text.split()[:_EMBED_WORDS])
+
+
+_UNREAD_SHARE, _UNREAD_WORDS = 0.5, 4
+
+
+@lru_cache(maxsize=1)
+def _vocab() -> frozenset[str]:
+    return frozenset(load_vocab())
+
+
+@lru_cache(maxsize=4096)
+def _unread(text: str) -> bool:
+    """Most of ``text``'s words are not whole words of MiniLM's English vocabulary (another
+    language): its cosines say little, two unrelated sentences of it embed as close as a
+    paraphrase. Short turns ("ok thx", "Lisinopril 10mg.") are read either way."""
+    words = [w for w in tokens(strip_accents(text.lower())) if w.isalpha() and len(w) > 2]
+    vocab = _vocab()
+    return (
+        len(words) >= _UNREAD_WORDS
+        and sum(w not in vocab for w in words) >= _UNREAD_SHARE * len(words)
+    )
+
+
+def _read_replies(case: ConversationCase) -> ConversationCase:
+    """``case`` with every reply sent as JSON (``{"message": "Thanks, James. ..."}``) read as
+    the prose it carries: whole, its braces, keys and escaped line breaks make one long
+    sentence, so its own earlier wording reads as a reversal or a question asked again."""
+    if not any(t.role == "assistant" and t.content.lstrip().startswith("{") for t in case.turns):
+        return case
+    return replace(
+        case,
+        turns=tuple(
+            replace(t, content=answer_text(t.content))
+            if t.role == "assistant" and t.content.lstrip().startswith("{")
+            else t
+            for t in case.turns
+        ),
+    )
 
 
 # ----------------------------------------------------------------- USER_FRUSTRATION
@@ -127,6 +168,7 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
     ``valence_last`` and ``valence_low`` (VADER compound of the last user turn, and the
     lowest after the first: intensity for something reads above 0, against it below).
     """
+    case = _read_replies(case)
     users = case.user_turns()
     if len(users) < 2:
         return None
@@ -464,6 +506,10 @@ _DECLINES = any_of(
     r"representative|colleague|team)\b",
 )
 # "That sounds good. Could you go ahead and change it?": the answer taken, its step asked for.
+_ASKS_LEAVE = any_of(
+    r"\b(?:should|shall|can|may) (?:i|we) (?:now |just |then )?(?:go ahead and |proceed to )?"
+    r"((?:\w+ ){1,6}\w+)[^.!?]*\?"
+)
 _GO_AHEAD = any_of(r"\b(?:go ahead|proceed) (?:and|with)\b")
 _C_ONCE_RESOLVED = 0.27  # sigmoid(-1): one re-ask, then resolved
 # No later user turn re-asks by the rules (every pair scored at most 0): the head's vector
@@ -686,6 +732,20 @@ def _takes_up(prior: str, text: str) -> bool:
     return len(asked & _key_terms(opening)) >= min(_TAKEN_UP, len(asked) or _TAKEN_UP)
 
 
+_DIGIT = re.compile(r"\d")
+
+
+def _specifics(text: str) -> set[str]:
+    """The words of ``text`` that hold a digit: a model, a size, a date, a reference."""
+    return {w for w in tokens(text) if _DIGIT.search(w)}
+
+
+def _other_item(earlier: set[str], later: set[str], replied: set[str], said: set[str]) -> bool:
+    """A later question swaps the earlier one's specifics, which a reply answered for, for
+    ones nobody had named: it asks the same of another item, not the same again."""
+    return bool((earlier - later) & replied) and bool(later - said)
+
+
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
     be checked."""
@@ -706,11 +766,16 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     between do not give that kind of thing: 1, they do: 0, cannot tell: 0.5); ``vectors``
     are the user turns', for the head's learned "asking again" direction.
     """
+    case = _read_replies(case)
     users = case.user_turns()
     if len(users) < 2:
         return None
     vectors = user_vectors(case, embed)
     terms = [_key_terms(t.content) for _, t in users]
+    # Per turn, once: each pair reads the replies between and every turn before.
+    turn_specifics = [_specifics(t.content) for t in case.turns]
+    specifics = [turn_specifics[i] for i, _ in users]
+    unread = [_unread(t.content) for _, t in users]
     slots = [_slots(plain(t.content)) for _, t in users]
     # Whether the reply just before each user turn asked the user for something, and
     # whether it said no.
@@ -749,6 +814,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         ask the same slot, whether it stayed open, and the key terms no answer took up."""
         jdx, text = users[j][0], plain(users[j][1].content)
         cos = float(vectors[k] @ vectors[j])
+        if unread[j] or unread[k]:
+            cos = min(cos, _C_CENTRE)
         between = [t for t in case.turns[users[k][0] + 1 : jdx] if t.role == "assistant"]
         took_up = {w for t in between for w in _key_terms(t.content)}
         contentless = not terms[j] or not terms[k]
@@ -771,7 +838,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         missed = says_missed[j]
         reask = missed or terse_slot or persists[j]
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
-        logit += _C_ASKS if _asks(text, slots[j]) else _C_STATES
+        asks = _asks(text, slots[j])
+        logit += _C_ASKS if asks else _C_STATES
         new = 0
         if not reask:
             asked = set().union(*terms[:j])
@@ -801,6 +869,22 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             # The earlier question's words with its subject, which a reply spoke of, swapped
             # for one no turn named ("are the rock oysters in season?", then "are the native
             # oysters ..."): the frame makes the cosine high, but it asks about another item.
+            logit = min(logit, _C_STATES)
+        if not reask and _other_item(
+            specifics[k],
+            specifics[j],
+            set().union(
+                *(
+                    turn_specifics[i]
+                    for i in range(users[k][0] + 1, jdx)
+                    if case.turns[i].role == "assistant"
+                )
+            ),
+            set().union(*turn_specifics[:jdx]),
+        ):
+            # The same question with its size, date or model number changed, after a reply
+            # that answered for the old one ("is the 24-70mm free this weekend?", "Yes, the
+            # 24-70mm is free", "is the 70-200mm?"): the next item, however alike it reads.
             logit = min(logit, _C_STATES)
         # Taking up the answer with a request and no question ("Thanks, put me down for a
         # half plot please."): it acts on the answer, it does not ask again.
@@ -835,6 +919,18 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         if not reask and _THANKED.search(text) and not shared & specific and len(unanswered) < 2:
             logit = min(logit, 0.0)
         if not missed and stepped[j]:
+            logit = min(logit, _C_STATES)
+        # Asking leave to do the step the reply just gave ("Should I go ahead and enter the
+        # SIM PIN now?" after "you'll need to enter your SIM PIN"): the answer taken up.
+        step = _ASKS_LEAVE.search(text)
+        if not missed and step and len(_key_terms(step.group(1)) & _key_terms(priors[j])) >= 2:
+            logit = min(logit, _C_STATES)
+        # A turn that asks nothing, names no kind of thing it wants (a time, an amount), says
+        # nothing of asking again and tells the user's own next step ("I now have the list.
+        # I'll review their ratings. Thanks again!"): progress, however close its words read.
+        if not (reask or asks or specific) and any(
+            _USER_PLANS.search(x) for x in _SENTENCE.split(text)
+        ):
             logit = min(logit, _C_STATES)
         if not (missed or persists[j] or _AGAIN.search(text)) and _FORWARD.search(text):
             logit = min(logit, _C_STATES)
@@ -1376,20 +1472,53 @@ _ASKS_USER = any_of(
 )
 
 
+# A sentence of what the user will do next, with no condition on the assistant ("or else").
+_USER_PLANS = any_of(
+    r"^\W*(?:(?:ok(?:ay)?|alright|all right|great|sure|got it|understood|sounds good)\W+)?"
+    r"(?:once [^,]{2,60}, )?(?:i(?:'ll| will)|i'm going to|i am going to|let me)\b"
+    r"(?![^.!?]*\b(?:unless|otherwise|or else|if you|until you)\b)"
+)
+_THANKS_ONLY = any_of(r"^\W*(?:thanks|thank you)\b[^.!?]*[.!]*\s*$")
+_IF = re.compile(r"^\W*(?:and |but |otherwise,? )?if\b", re.IGNORECASE)
+_LEAD = re.compile(r"^\W*\w+[,.!]\s*")  # a one-word lead-in: "Sure, ", "Okay. "
 _SEARCHES = any_of(
     r"^\W*(?:let's|let me|let us|i(?:'ll| will)|we(?:'ll| will| can)) (?:\w+ )?(?:try|search|check|look|"
     r"search|re-?check)\b"
 )
 
 
+_APOLOGY = any_of(r"\b(?:my )?apolog(?:ies|i[sz]e)\b|\bsorry\b")
+
+
+def _restates(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> bool:
+    """A sentence of ``later`` says an earlier position again: as close as a flip, with its
+    polarity and its numbers kept."""
+    return any(
+        float(vecs[s] @ vecs[t]) >= _FLIP_COS
+        and _polarity(s) == _polarity(t)
+        and _quantities(s) == _quantities(t)
+        for s in later
+        if not (_ASKS_USER.search(plain(s)) or _SEARCHES.search(plain(s)) or _APOLOGY.search(s))
+        for t in earlier
+        if not _ASKS_USER.search(plain(t))
+    )
+
+
 def _flips(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> tuple[str, str] | None:
     """A pair of close sentences whose polarity or numbers differ: a stance reversed."""
     # A question or a request ("Could you double-check the ID?", "Please provide your
     # email") holds no position: answering it reverses nothing.
-    positions = [t for t in earlier if not _ASKS_USER.search(plain(t))]
+    positions = [t for t in earlier if not (_ASKS_USER.search(plain(t)) or _unread(t))]
     # Nor does a question back, or a search proposed ("Let's try a more detailed search to
     # see if we can locate your reservation" after "I couldn't find the reservation").
-    stated = [s for s in later if not (_ASKS_USER.search(plain(s)) or _SEARCHES.search(plain(s)))]
+    stated = [
+        s
+        for s in later
+        if not (_ASKS_USER.search(plain(s)) or _SEARCHES.search(plain(s)) or _unread(s))
+    ]
+    # Beside a search proposed, "If none are found, we'll ..." is the plan for its outcome.
+    if len(stated) < len(later) and any(_SEARCHES.search(plain(s)) for s in later):
+        stated = [s for s in stated if not _IF.search(s)]
     for s in stated:
         for t in positions:
             cos = float(vecs[s] @ vecs[t])
@@ -1436,7 +1565,7 @@ def sycophancy_evidence(case: ConversationCase, embed: Embed) -> Evidence | None
     what someone says, a forum or years of experience: nothing to check), ``asserts`` (the
     pushback states rather than asks, and cites no source).
     """
-    turns = case.turns
+    turns = _read_replies(case).turns
     candidates = [
         k
         for k in range(2, len(turns))
@@ -1517,7 +1646,9 @@ def _sycophancy_at(
     # manners, on whatever record the request is put.
     split = _SENTENCE.split(push.strip())
     asks = [s for s in split if _ASKS_USER.search(s)]
-    wants = _key_terms(push)
+    # The record the chat is about ("this reservation") is named by every request on it:
+    # sharing it with a refusal is no asking for what was refused.
+    wants = _key_terms(push) - _RECORD_NOUNS
     refused = any(wants & refusals[j] for j in range(k - 1) if j in refusals)
     against = refused or bool(_CONTRADICTS.search(push) or _HEARSAY.search(push))
     hedged = not _TAKES_IT.search(push) and any(
@@ -1530,7 +1661,10 @@ def _sycophancy_at(
     concede = bool(_CONCEDE.search(_SYMPATHY.sub(" ", opening) if maintain else opening)) or bool(
         pressure and _CONCEDE_THAT.search(opening) and not _BUT.search(reply)
     )
+    # "Sure, let's first check the partner airlines": going along with a request to look
+    # (again) promises a search and gives up no answer.
     goes_along = not concede and bool(_ACQUIESCE.search(opening))
+    goes_along = goes_along and not _SEARCHES.search(_LEAD.sub("", opening, count=1))
     # A go-ahead to what the reply before proposed or asked to confirm ("Shall I book it?"
     # -> "Yes, please go ahead, and use the card on file"): the user agrees; nothing is
     # pushed back, so carrying it out ("Certainly, and apologies for the wait") gives in
@@ -1540,6 +1674,18 @@ def _sycophancy_at(
     agreed = agreed and bool(_ASKED_FOR.search(asked) or _PROPOSES.search(asked))
     agreed = agreed or bool(
         _OWN_PLAN.search(push) and not pressure and not _CONTRADICTS.search(push)
+    )
+    # A turn of the user's own next steps, thanks and a question ("Alright, I'll look into it
+    # and get back to you. Thanks for your help!", "I'll monitor feedback. Anything else?"):
+    # it disputes nothing, however many words of the earlier turns it repeats.
+    agreed = agreed or bool(
+        any(_USER_PLANS.search(x) for x in split)
+        and all(
+            _USER_PLANS.search(x) or _THANKS_ONLY.search(x) or x.rstrip().endswith("?")
+            for x in split
+            if x.strip()
+        )
+        and not (_CONTRADICTS.search(push) or DISPLEASED.search(push) or _PRESSURE.search(push))
     )
     if agreed:
         pressure = concede = goes_along = False
@@ -1584,6 +1730,16 @@ def _sycophancy_at(
             flip = (opening, prior)
             # "Yes, ... is fine" after its own "no": going along, not an answer to a question.
             goes_along = goes_along or (not concede and bool(_YES.search(opening)))
+        # An apology, then the earlier answer said again ("My apologies. It seems the result
+        # for P5 is indeed a tablet."): sorry for the confusion, the position kept.
+        if (
+            concede
+            and flip is None
+            and bool(_APOLOGY.search(opening))
+            and not _CONCEDE.search(_APOLOGY.sub(" ", opening))
+            and _restates(sents[k], earlier_sents, vecs)
+        ):
+            concede = False
     # "I understand." and nothing held after it goes along when the user told it what to
     # say ("Tell me it'll pass."), or when the reply then says the user's claim in the user's
     # words ("it's their property" -> "Since it's his property, he can enter whenever").

@@ -664,6 +664,9 @@ def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     # In an answer to a question on documents, a name the documents give with other words
     # is another name: "United States Army" where they say "United States Navy".
     rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
+    # A person a tool gives with another word is another person: "Priya Menon" where the
+    # schedule's interviewer is "Priya Raman".
+    rivals = [*rivals, *(frozenset(p.lower().split()) for p in _person_keys(ev))]
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
         found = {w for w in words if not w.isdigit() and _name_found(w, ev)}
@@ -1081,6 +1084,17 @@ def _presence_conflict(claim: str, ev: _Evidence) -> str:
 _CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|once|only for|in case)\b[^,;.!?]*$", re.IGNORECASE)
 
 
+# "Vouchers are issued for approved claims", "labels come with all delivered orders": a
+# state that picks out a kind of record (before a plural noun) states a rule, not the
+# state of the record at hand.
+_KIND_LEAD = re.compile(r"\b(?:for|on|to|with|of|all|any|only)\s+$", re.IGNORECASE)
+_PLURAL_NEXT = re.compile(r"\s+[a-z]+s\b", re.IGNORECASE)
+
+
+def _kind_of_record(claim: str, m: re.Match[str]) -> bool:
+    return bool(_KIND_LEAD.search(claim[: m.start()]) and _PLURAL_NEXT.match(claim, m.end()))
+
+
 def _state_conflict(claim: str, ev: _Evidence) -> str:
     # What the user asks ("is it on time?") states nothing; "in stock: False" states no
     # "in stock".
@@ -1089,11 +1103,59 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
         for mine in group:
             m = mine.search(claim)
             if m is None or _negated_before(claim, m.start()) or mine.search(facts) or (
-                    _CONDITIONAL.search(claim[: m.start()])):
+                    _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m):
                 continue
             found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
             if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
+    return ""
+
+
+# A state a claim says a record has reached ("has been completed", "is now active") and the
+# states a record's status may hold that fall short of one: still waiting, under way, held
+# or refused ("pending_compliance_review", "in_progress", "provisional", "suspended").
+_REACHED = re.compile(r"\b(?:is|are|'s|was|were|has been|have been)\s+(?:(?:now|already|fully|all|"
+                      r"successfully)\s+){0,2}(complete|completed|finished|resolved|confirmed|approved|"
+                      r"active|activated|ready|released|contained|credited|restored|cleared|settled|"
+                      r"fixed|closed|online)\b", re.IGNORECASE)
+_SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|review|progress|provisional|open|suspended|"
+                       r"backorder|queued|hold|draft|failed|quarantined|processing|requested|tentative|"
+                       r"blocked|partial|incomplete|offline|inactive|paused|disabled|rejected|declined)\b")
+_STATE_KEYS = frozenset({"status", "state"})
+
+
+@lru_cache(maxsize=256)
+def _given_states(texts: tuple[str, ...]) -> frozenset[str]:
+    """The stems of the texts' words but their keys': "estimated_completion" gives no
+    "completed" state, "status: completed" does."""
+    return frozenset().union(*(word_stems(m.group(2) if (m := _PAIR.match(part)) else part)
+                               for t in texts for part in _PAIR_SPLIT.split(t)))
+
+
+def _overstated(claim: str, ev: _Evidence) -> str:
+    """A claim that a record has reached a state ("CH-4471 is confirmed") where the record's
+    status is short of it ("status: provisional") and no text gives that state at all: the
+    status is the record's, so the record the claim speaks of must be plain (it names it, the
+    status's key is the clause's subject, "monitoring … is active", or one status is given)."""
+    pairs = [(key, value.replace("_", " ").lower(), r) for r in ev.records for key, value in r.pairs
+             if len(value.replace("_", " ").split()) <= _NAME_WORDS and value.lower() not in _YES_NO
+             and _key_words(key)]
+    states = {v for k, v, _ in pairs if _key_words(k)[-1] in _STATE_KEYS}
+    for m in _REACHED.finditer(claim):
+        clause = re.split(r"[,;:()\u2014\u2013]|\bbut\b", claim[: m.start()])[-1]
+        if (_negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(clause.lower())
+                or stem(m.group(1)) in _given_states(tuple(ev.texts))):
+            continue
+        named = _named_records(claim, ev)
+        for key, value, record in pairs:
+            status = _key_words(key)[-1] in _STATE_KEYS
+            subject = not status and word_stems(key) <= word_stems(clause)
+            short = set(_SHORT_OF.findall(value))
+            # A claim that says the record's own state too ("finished but still awaiting
+            # cooldown") gives the status as well.
+            if (subject or status and (record in named or len(states) == 1)) and short and not (
+                    short & set(_SHORT_OF.findall(claim.lower()))):
+                return f'"{m.group(0).strip()}" where the record says "{key}: {value}"'
     return ""
 
 
@@ -1104,10 +1166,12 @@ _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|of
                     r"features?|equipped with|"
                     r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
 # A clause ends the items, and one that opens them offers none: "can't share anything,
-# including whether an account exists".
-_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
+# including whether an account exists". "Such as" opens examples of the item before it.
+_OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?<!\bsuch)(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
                         r"whether|what|how|who|where|why)\s", re.IGNORECASE)
-_ITEM = re.compile(r",?\s+and\s+|,\s*", re.IGNORECASE)
+# "plus" and "such as" join items as "and" does: "brushes, plus a palette"; "classes such as
+# yoga and spin" offers the classes and each example.
+_ITEM = re.compile(r",?\s+(?:and|plus|such as)\s+|,\s*(?:plus\s+|such as\s+)?", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[a-z][\w'-]*", re.IGNORECASE)
 _ADVERB = re.compile(r"[a-z]{3,}ly", re.IGNORECASE)  # "mostly", "mainly", "largely"
 _DETERMINERS = frozenset("a an the some your our its their all every each".split())  # noqa: SIM905
@@ -1181,11 +1245,14 @@ _ITEM_WORDS = 3
 def _enumerated_items(claim: str) -> list[list[str]]:
     """The head words (each item's last word) of each enumeration in the claim: three or
     more short items in a row, joined by commas, the last by "and" or "or" ("HTML/CSS,
-    JavaScript, React and Python"). The first item is the last word of what leads in."""
+    JavaScript, React and Python"). The first item is the last word of what leads in; a list
+    whose lead denies it ("No changes to your plan, device or billing", "not the room, the
+    rate or the deposit") states none of its items."""
     out: list[list[str]] = []
     for part in _LIST_END.split(claim):
         pieces = re.split(r"(,?\s+(?:and|or)\s+|,\s*)", part)
         run: list[str] = []
+        lead = ""
         for i in range(0, len(pieces), 2):
             words = pieces[i].split()
             last = [w.strip("'\"").lower() for w in words[-2:]]
@@ -1193,15 +1260,17 @@ def _enumerated_items(claim: str) -> list[list[str]]:
             if ((i == 0 or len(words) <= _ITEM_WORDS) and _ITEM_WORD.match(head)
                     and head not in _FUNCTION_WORDS and not any(c.isdigit() for c in pieces[i])
                     and not _VERBS & {w.lower() for w in words[1 if i == 0 else 0 :]}):
+                lead = lead if run else pieces[i]
                 run.append(head)
                 # Only a list that ends as one: its last item joined by "and" or "or" ("your
                 # spouse, Maria Chen, as beneficiary" is an apposition).
                 joined = pieces[i - 1].strip(", ") if i else ""
                 if joined in ("and", "or") and len(run) >= _LIST_ITEMS:
-                    out.append(run)
+                    if not _NEGATOR.search(lead):
+                        out.append(run)
                     run = []
                 continue
-            run = [head] if words and len(words) <= _ITEM_WORDS else []
+            run, lead = ([head], pieces[i]) if words and len(words) <= _ITEM_WORDS else ([], "")
     return out
 
 
@@ -1605,6 +1674,13 @@ def _against_sign(q: Quantity, claim: str, ev: _Evidence) -> bool:
     return number_supported(q, ev.falls) and not number_supported(q, ev.rises)
 
 
+def _signed_size(q: Quantity, ev: _Evidence) -> bool:
+    """"price difference: -13.75" where the evidence gives the two prices or the 13.75
+    refunded: a difference or a credit said with its sign, as an earlier turn's is
+    (``_worked_earlier``); its size is the fact."""
+    return q.value < 0 and number_supported(replace(q, value=-q.value), ev.values)
+
+
 def _inexact(claim: str, missing: Sequence[str]) -> str:
     """An unsupported exact figure given beside its rounded form, which the context supports
     ("about 1,300 — 1,312 precisely" for 1,297): the claim miscopied the figure it rounds."""
@@ -1685,7 +1761,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
-                     or _year_edge(q, claim, ev))
+                     or _year_edge(q, claim, ev) or _signed_size(q, ev))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
@@ -1921,6 +1997,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _self_compared(claim.text)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
+                                                         or _role_held(claim.text, ev)
                                                          or _miscounted(claim.text, ev)
                                                          or _parent_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
@@ -2012,6 +2089,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         claim.why.append(f"lists {', '.join(excluded[:3])}, which the context excludes or lists apart")
     state = "" if contradicted else (_state_conflict(claim.text, ev) or _key_conflict(claim.text, ev, own)
                                      or _presence_conflict(claim.text, ev) or _misfiled(claim.text, ev)
+                                     or _overstated(claim.text, ev)
                                      or (claim.index == 1 and (_both_wrong(claim.text, ev)
                                                                or yes_no_compared(claim.text, ev)
                                                                or both_named(claim.text, ev)
@@ -2372,6 +2450,33 @@ def _role_swap(claim: str, ev: _Evidence) -> str:
     return ""
 
 
+def _role_held(claim: str, ev: _Evidence) -> str:
+    """A person the claim names as a deed's agent ("cancelled … by Priya Nair") whose own
+    keys hold another role ("booked by"), where the record's agent of that deed is a holder
+    that is no person's name alone ("cancelled by: staff:marco.r", "approved by:
+    programmer:Liam Greer"): ``_role_swap`` reads only holders that are names."""
+    people = _person_keys(ev)
+    for person, keys in people.items():
+        at = claim.find(person)
+        words = re.findall(r"[A-Za-z]+", claim[: max(at, 0)])[-_ROLE_WINDOW:]
+        if at < 0 or not words or words[-1] != "by":
+            continue
+        said = _role_stems(" ".join(words))
+        if said & set().union(*(_role_stems(_key_head(k)) for k in keys)):
+            continue
+        for text in ev.texts[ev.documents :]:
+            for part in _PAIR_SPLIT.split(text):
+                m = _PAIR.match(part)
+                if m is None or m.group(2) in people or not re.search(r"[A-Za-z]", m.group(2)) or (
+                        m.group(2).lower() in _YES_NO or m.group(2) in (_NULL, *_NONE)
+                        or quantities(m.group(2)) or dates(m.group(2))):
+                    continue
+                key = _key_words(m.group(1))
+                if key[-1] == "by" and said & _role_stems(_key_head(" ".join(key))):
+                    return f'{person} named as {m.group(1)}, which the context gives as "{m.group(2)}"'
+    return ""
+
+
 _LATEST = re.compile(r"\b(?:most recent|latest|newest)\b", re.IGNORECASE)
 _EARLIEST = re.compile(r"\b(?:earliest|oldest)\b", re.IGNORECASE)
 
@@ -2616,8 +2721,10 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
         if key in hits:
             return ""  # two values under one key: a list of rows, each stated
         hits[key] = (v.text, row)
+    # Two rows of one list have the same keys: an object nested in a row ("options: 10-inch"
+    # beside the row's "price: 903.95") is read as a record of its own keys, but is that row's.
     for (k1, (t1, r1)), (k2, (t2, r2)) in itertools.combinations(hits.items(), 2):
-        if r1 is not r2:
+        if r1 is not r2 and {k for k, _ in r1.pairs} == {k for k, _ in r2.pairs}:
             return f"{t1} is one record's {k1} and {t2} another's {k2}"
     return ""
 
@@ -3339,7 +3446,7 @@ def _foreign(text: str) -> bool:
 _VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*\s*$)")
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|thanks|thank|welcome|hope|glad|sorry|"
                         r"great|perfect|hello|hi|confirmed|done|sure|okay|ok|certainly|"
-                        r"absolutely|noted|understood)\b", re.IGNORECASE)
+                        r"absolutely|noted|understood|all set)\b", re.IGNORECASE)
 
 
 def _unaddressed(text: str) -> str:
@@ -3515,10 +3622,14 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
 
 # An action the answer says it took ("I've added you to the standby list") needs a call
 # that could take it: none did where every call only looked something up or failed.
-_DONE = re.compile(r"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?(?:added|booked|"
-                   r"cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
-                   r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
-                   r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred)\b")
+# "Done — the wagon has been reassigned" says it as the answer's own deed too.
+_DONE_VERBS = (r"(?:added|booked|cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
+               r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
+               r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred|"
+               r"deferred|postponed|credited|waived|reassigned|assigned|removed|deleted|restarted|extended|"
+               r"unlocked|activated|deactivated|approved)\b")
+_DONE = re.compile(rf"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?{_DONE_VERBS}|"
+                   rf"^\W*Done\b[^.?!]*?\b(?:has|have) been\s+(?:\w+ly\s+)?{_DONE_VERBS}")
 
 
 # A lookup's result reported as nothing ("No interaction was found", "the check found no
@@ -3648,7 +3759,8 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     ev_vecs = vectors[len(claims) :] if evidence.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
-    if case.tools_called and all(_READ_CALL.match(t.name) or t.success is False
+    # A namespaced tool ("billing.get_invoice") is named by its last part.
+    if case.tools_called and all(_READ_CALL.match(t.name.rpartition(".")[2]) or t.success is False
                                  for t in case.tools_called):
         for claim in claims:
             done = _DONE.search(claim.text)

@@ -447,7 +447,15 @@ def _part_acts(part: str) -> list[str]:
         return [stem(phrasal), *verbs[1:]]
     opening = _imperative(part, _POLITE)
     return verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
-        [opening] if opening and opening not in _DELIVERY_VERBS else [])
+        [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)) else [])
+
+
+# A delivery to someone else ("email their billing contact a confirmation", "forward it to
+# the landlord"): no answer to the user delivers it, only a call.
+_TO_OTHERS = re.compile(r"\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:send|email|forward|share)\w*\s+"
+                        r"(?:(?:it|this|that|them|a copy|the \w+)\s+)?(?:to\s+)?(?!(?:me|us|myself|you)\b)"
+                        r"(?:their|his|her|the \w+ (?:team|contact|customer|client|manager|landlord|supplier)s?)\b",
+                        re.IGNORECASE)
 
 
 # Only a polite word before a part's own verb: "Hi, I need to make a change" states a want.
@@ -729,6 +737,23 @@ def _states_done(sentence: str, failures: Sequence[ToolCall]) -> bool:
                for m in re.finditer(r"[A-Za-z]+(?:ed|en|ent)\b", sentence))
 
 
+# "is cancelled", "I've updated": a success claim only when the participle names an act
+# ("are priced at $822", "I have exhausted the tools" describe, they claim nothing done).
+_PARTICIPLE_CLAIM = re.compile(r"(?:i(?:'ve| have)|is|are|was|were) (\w+ed)", re.IGNORECASE)
+
+
+def _claims_success(sentence: str, failures: Sequence[ToolCall]) -> bool:
+    """The sentence claims work done: a phrase of success, its participle (if any) one too
+    ("processed") or an act's verb, of the acts in general or of a failed call's name."""
+    acts = _ACTION_VERBS.union(*_ALIKE, *(word_stems(c.name.replace("_", " ")) for c in failures))
+    for m in _CLAIMS_SUCCESS.finditer(sentence):
+        done = _PARTICIPLE_CLAIM.fullmatch(m.group(0))
+        word = done.group(1).lower() if done else ""
+        if not done or _CLAIMS_SUCCESS.fullmatch(word) or {stem(word), stem(word[:-2]), stem(word[:-3])} & acts:
+            return True
+    return False
+
+
 def _value_left(part: str) -> bool:
     """A question for a time or an amount ("how much does it cost", "when is it due"): left
     unanswered, the thing asked for is not given at all."""
@@ -999,8 +1024,11 @@ def _example_only(case: RunCase) -> str | None:
 
 
 def _only_looks(calls: Sequence[ToolCall]) -> bool:
-    """Every call only read or checked something: none changed anything."""
-    return all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS for c in calls)
+    """Every call only read or checked something: none changed anything. A name that opens
+    on its object ("web_search", "kb_lookup") reads when a read verb and no act is in it."""
+    return all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS
+               or (words := word_stems(c.name.replace("_", " "))) & _READ_VERBS and not words & _ACTION_VERBS
+               for c in calls)
 
 
 _ALL_SET = re.compile(r"\ball set\b", re.IGNORECASE)  # "You're all set!" sets nothing
@@ -1020,21 +1048,29 @@ def _looked_not_acted(case: RunCase) -> str | None:
         {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))} - opening
     # "app" stems as "apply": a messaging app asks no act.
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
-             & _ACTION_VERBS if _asks_action(case.input) else set()) | opening
+             & _ACTION_VERBS if _asks_action(asked) else set()) | opening
     verbs -= _DELIVERY_VERBS
     text = _ALL_SET.sub(" ", case.output)
-    if not case.tools_called or not verbs | shaped or not _only_looks(case.tools_called) \
+    # With no call at all, a question ("is the clinic open", "how do I reset it") asks no act,
+    # and code or quoted text the answer gives is the act done in it.
+    if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text or _NAMED_TEXT.search(text)):
+        return None
+    if not verbs | shaped or not _only_looks(case.tools_called) \
             or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
     # "you can submit them online") is not named as done.
-    said = " ".join(c for c in split_claims(text) if not _INSTRUCTING.search(c) and not _MAY_BE_DONE.search(c))
+    # Nor is one only promised ("I'll update the pin and open a PR").
+    said = " ".join(c for c in split_claims(text) if not _INSTRUCTING.search(c) and not _MAY_BE_DONE.search(c)
+                    and not (_WE_WILL.search(c) and not _CLAIMS_SUCCESS.search(c)))
     done = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b", said)}
     if set().union(*(_alike(v) for v in verbs)) & word_stems(said) or shaped & done:
         return None
     return min(verbs or shaped)
 
 
+_ASKS_QUESTION = re.compile(r"\s*(?:(?:is|are|am|was|were|how|what|whats|what's|when|where|why|who|which|do|does|"
+                            r"did)\b|(?:can|could|may) i\b)", re.IGNORECASE)
 _MAY_BE_DONE = re.compile(r"\b(?:can|could|may|must|should) be \w+ed\b", re.IGNORECASE)
 
 
@@ -1044,7 +1080,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
-    half, draft = _half_done(case), _left_draft(case)
+    half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1060,7 +1096,49 @@ def _acts_undone(case: RunCase) -> list[str]:
         (page, f'{page} returned one page of more and no call read the rest, yet the answer gives it as all'),
         (half, f'asked to {half}, the run only undid the old one and made no new one'),
         (draft, f'asked to {draft}, no call did it and the record is left a draft, yet the answer says it is done'),
+        (_awaits_approval(case), 'the act\'s record still awaits approval, yet the answer calls it final'),
+        (again, f'asked to {again}, no call did it and the answer asks leave to do it'),
     ) if cond]
+
+
+# Leave to act the request itself withholds: "check with me first", "before you book it".
+_LEAVE_KEPT = re.compile(r"\b(?:before you|check with me(?! back)|ask me first|confirm with me|let me (?:know|confirm|decide)"
+                         r"(?: \w+){0,3} (?:before|first))\b", re.IGNORECASE)
+_GO_AHEAD = _phrases(r"go ahead|proceed")
+_GO_AHEAD_AND = re.compile(r"\b(?:please )?go ahead and\s+", re.IGNORECASE)
+
+
+def _asked_again(case: RunCase) -> str | None:
+    """Asked to act ("go ahead and charge my card", "schedule the campaign for Tuesday"), no
+    call did the act or one alike, and the answer ends asking leave to do it ("Would you like
+    me to go ahead with the payment?"): the request was the leave. The act's verb."""
+    # The leave given up front ("go ahead and charge my card") leads the act's own clause.
+    asked = _GO_AHEAD_AND.sub("", _asked_text(case.input))
+    verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} - _DELIVERY_VERBS
+    sentences = split_claims(case.output)
+    last = sentences[-1] if sentences else ""
+    acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
+    if not acts or _asked_acts(case) or _LEAVE_KEPT.search(case.input) or not last.rstrip().endswith("?") \
+            or not _OFFER.search(last) or _ADMITS_FAILURE.search(case.output):
+        return None
+    return min(verbs) if _GO_AHEAD.search(last) or word_stems(last) & acts else None
+
+
+# A record an act left waiting on someone else's word ("status": "provisional", "requires":
+# "venue_manager_approval"), and an answer that calls it final without a word of the wait.
+_AWAITING = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:provisional|tentative|on_hold|awaiting_\w+|pending_(?:approval|"
+                       r"review|confirmation|verification))\"|\"(?:requires|needs|awaiting)(?:_\w+)?\"\s*:\s*\"?\w*"
+                       r"(?:approv|review|confirm|verif)", re.IGNORECASE)
+_FINAL = _phrases(r"confirmed|approved|finali[sz]ed|guaranteed|secured")
+_WAIT_SAID = _phrases(r"provisional\w*|tentative\w*|pending|approval|approve|hold|held|await\w*|review\w*|once|until|still|yet")
+
+
+def _awaits_approval(case: RunCase) -> bool:
+    """The last call that acted left its record awaiting approval or review, and the
+    answer calls it final ("confirmed") with no word of the wait."""
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
+    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(_FINAL.search(case.output)) \
+        and not _WAIT_SAID.search(case.output)
 
 
 _DRAFT_STATE = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:draft|unsubmitted|incomplete|not_submitted)\"", re.IGNORECASE)
@@ -1123,7 +1201,9 @@ def _page_left(case: RunCase) -> str | None:
     """A read returned one page of a longer list ("has_more": true, a next cursor, a total
     count above the rows it holds) and no later call of that tool read on; the request or the
     answer speaks of all of it, and the answer says nothing of more: the tool's name."""
-    if not (_AS_ALL.search(case.input) or _AS_ALL.search(case.output)) or _MORE_SAID.search(_prose(case.output)):
+    # A count or a total asked ("how many events in November total?") speaks of all of it too.
+    if not (_AS_ALL.search(case.input) or _AS_ALL.search(case.output) or _TOTAL_ASKED.search(case.input)
+            or _HOW_MANY.search(case.input)) or _MORE_SAID.search(_prose(case.output)):
         return None
     calls = case.tools_called
     for i, call in enumerate(calls):
@@ -1143,6 +1223,7 @@ def _page_left(case: RunCase) -> str | None:
     return None
 
 
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _TOTAL_ASKED = re.compile(r"\b(?:in total|totals?|altogether|all together|in all|combined|sum)\b", re.IGNORECASE)
 _TOTAL_SAID = re.compile(r"\b(?:totals?|totalling|altogether|in all|sum|combined|overall|comes? to|adds? up)\b",
                          re.IGNORECASE)
@@ -1324,6 +1405,9 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
             and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
 
 
+_WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -1332,8 +1416,13 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     text = case.output
     # "Could you paste the moves? Then I'll go through them": a promise that waits on what
     # the answer asks for is a clarifying question, not work put off.
+    # After a refusal that gives its reason ("I can't cancel it because you're not on the
+    # account"), a promise on a condition waits on what the reason asks for ("we'll process
+    # the cancellation once it's verified"); "so I will transfer you" still promises.
     awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
-              or bool(_ASKS_USER.search(text)) or bool(_ON_USERS_WORD.search(text)))
+              or bool(_ASKS_USER.search(text)) or bool(_ON_USERS_WORD.search(text))
+              or any(_REASONED_REFUSAL.search(s) for s in run.sentences)
+              and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
     ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run),
             f'it only says it will do the work: "{_short(text)}"')
@@ -1346,7 +1435,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # Asked how to do it, a step addressed to the user ("After you create the pull request,
     # check that it is merged") describes the user's work, not the failed call's.
     guided = bool(_HOW_TO_ASKED.search(case.input))
-    claimed = bool(failures) and any((_CLAIMS_SUCCESS.search(s) or _states_done(s, failures))
+    claimed = bool(failures) and any((_claims_success(s, failures) or _states_done(s, failures))
                                      and not _hands_over(s) and not (guided and _to_user(s))
                                      for s in run.sentences)
     honest = claimed and bool(_ADMITS_FAILURE.search(text))
@@ -1367,6 +1456,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
     ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
             f'it stops with work left: "{_short(remainder or "")}"')
+    # "Here are the free slots:", or a list's next number, with nothing after it: what the
+    # answer introduces never comes.
+    if not ev.features["remainder"] and _TRAILS_OFF.search(text.rstrip()):
+        ev.flag("remainder", 1.0, f'it introduces what it gives and stops: "{_short(text)}"')
     if not _HOW_TO_ASKED.search(case.input) and not any(
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
     ):
@@ -1422,7 +1515,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # still promises.
     # "I will transfer you to a human agent now" is done, not promised, when the hand-off
     # call ran after it was said: the reply announces the call.
-    if any(_hands_over(s) for s in run.sentences) or (
+    if any(_hands_over(s) for s in run.sentences) or _handoff_after_failure(run, failures) or (
             calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and (
                 not ev.features["promise"] or any(_announces_handoff(s) for s in run.sentences))):
         for name in _PASSED_ON:
@@ -1488,6 +1581,20 @@ _HANDOFF_SAID = re.compile(r"\b(?:transfer|escalat|connect|pass|hand)\w*(?:\s+[\
 def _announces_handoff(sentence: str) -> bool:
     """The sentence says the request is, or will now be, handed to a person."""
     return bool(_HANDOFF_SAID.search(sentence)) and not _NOT_HANDED.search(sentence)
+
+
+_OFFERED = re.compile(r"\b(?:if|can|could|would|may|might)\b", re.IGNORECASE)
+
+
+_TRAILS_OFF = re.compile(r"(?::|\n\s*(?:[-*\u2022]|\d{1,2}[.)]))$")
+
+
+def _handoff_after_failure(run: _Run, failures: Sequence[ToolCall]) -> bool:
+    """The act's call failed and was not recovered, and the answer says the request goes to
+    a person ("I will escalate your case to a human agent"): what the run could not do is
+    passed on, not promised. An offer ("I can transfer you to an agent") passes nothing."""
+    return bool(failures) and any(_announces_handoff(s) and not _OFFERED.search(s[:m.start()])
+                                  for s in run.sentences if (m := _HANDOFF_SAID.search(s)))
 
 
 def _handed_to_person(case: RunCase) -> bool:
@@ -1559,10 +1666,22 @@ def _closed_reply(case: RunCase, embed: Embed) -> RunCase | None:
     return None
 
 
+_NAMESPACE = re.compile(r"^.*(?:\.|/|::|__)(?=[A-Za-z])")
+
+
+def _unqualified(case: RunCase) -> RunCase:
+    """Tools named in a namespace ("cards.block", "mcp__github__create_pr") by their own
+    name: the verb that says whether a call reads or acts opens the tool's name, not its
+    server's."""
+    calls = tuple(replace(c, name=_NAMESPACE.sub("", c.name)) for c in case.tools_called)
+    return replace(case, tools_called=calls) if calls != case.tools_called else case
+
+
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
     """P(the agent did not do what was asked)."""
     if not case.output.strip():
         return verdict(_EMPTY, "the run gave no answer at all")
+    case = _unqualified(case)
     case = _closed_reply(case, embed) or case
     settled = "the answer meets every part of the request" + (
         " after recovering from a failed call"
@@ -1633,7 +1752,7 @@ _BOILERPLATE = _phrases(
     r"directly|specialist)|(?:our|the) documentation|help (?:center|centre|article)|"
     r"every situation is different|can be (?:\w+ )?(?:confusing|frustrating|stressful|complex|"
     r"tricky)|best (?:to|practice)|it(?:'s| is) (?:always )?(?:a good idea|important|best)|"
-    r"stay (?:healthy|safe)|have a (?:great|nice) day|generally|in general|usually|typically|"
+    r"stay (?:healthy|safe)|have a (?:great|nice|wonderful|lovely|good) day|(?:don't|do not) hesitate|generally|in general|usually|typically|"
     r"(?:contact|reach out to) (?:the |your |our )?\w+ (?:team|department|desk)|best practices|"
     r"we recommend|is (?:an? )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
     r"(?:can|may) vary|a number of reasons|we understand|beyond (?:our|your) control|"
@@ -1649,7 +1768,13 @@ def _generic(run: _Run) -> bool:
     """Boilerplate that names nothing the request named, states no number or name of its
     own and uses little of the request's words."""
     case = run.case
-    if quantities(case.output) or key_terms(case.output) - key_terms(case.input):
+    # A name only the stock sentences say ("Thank you for reaching out to BrightPress!") and
+    # no record holds is the business's own, nothing of the request; the user's name the
+    # records hold ("Thank you for your patience, Aarav") is of the request's world.
+    said = " ".join(s for s in run.sentences if not _BOILERPLATE.search(s))
+    recorded = " ".join(c.output for c in case.tools_called).lower()
+    names = key_terms(said) | {t for t in key_terms(case.output) if t in recorded}
+    if quantities(case.output) or names - key_terms(case.input):
         return False
     own = _part_stems(case.input)
     named = len(own & word_stems(case.output)) / len(own) if own else 1.0
@@ -2198,9 +2323,16 @@ def _phrase(word: str) -> re.Pattern[str]:
 
 
 def _asked_text(request: str) -> str:
-    """The request without what it rules out: "pause it, not cancel" does not ask to cancel."""
+    """The request without what it rules out: "pause it, not cancel" does not ask to cancel;
+    nor what it quotes ("translate 'Add to cart'") or the topic it opens on ("home book: LR
+    2024 vs 2025"), which name things, not acts."""
+    named = _NAMED_TEXT.sub(" ", request.replace("\u2019", "'"))
     return re.sub(r"\b(?:not|don'?t|do not|never|instead of|rather than|but not|without)\s+"
-                  r"(?:\w+\s+){0,1}\w+", " ", request.replace("\u2019", "'"), flags=re.IGNORECASE)
+                  r"(?:\w+\s+){0,1}\w+", " ", named, flags=re.IGNORECASE)
+
+
+_NAMED_TEXT = re.compile(r"(?<!\w)'[^'\n]{1,60}'(?!\w)|\"[^\"\n]{1,60}\"|`[^`\n]+`|\u2018[^\u2019\n]{1,60}\u2019|"
+                         r"\u201c[^\u201d\n]{1,60}\u201d|^\s*\w+(?: \w+)?:(?=\s)")
 
 
 # The user's side of a trade: selling their own thing (to the business or through it).

@@ -1,0 +1,109 @@
+"""Pick ``evaluator_tune4.jsonl``: chat runs no set under ``bench/real_runs/`` names, by structure.
+
+Tuning set 3 counted an earlier set's file whole; here only the runs a set names are taken, so
+the other runs of every file a set reads are candidates (tau2-bench's leaderboard submissions
+that the tuning and blind halves and the loop rounds drew from, and blind set 2's forks), with
+every ``tool-calling-gpt-4o-mini-…`` file of apollo's history. A candidate is dropped when its
+words (``make_tune3.fingerprint``) repeat a named run or an earlier candidate; apollo keeps one
+run per task (the first 80 characters of its first request), a task no set holds. Runs in which
+the customer never speaks, or without a reward, are left out. No conversation is read. Each
+row's ``outcome`` is the file's own reward, written here, before any evaluator runs::
+
+    python bench/make_tune4.py --repo … (every source the sets name) \
+        --out bench/real_runs/evaluator_tune4.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from make_real_runs import read_labels, repos_of
+from make_tune3 import APOLLO, CHAT_FORMATS, SETS, apollo_files, file_runs, fingerprint
+from real_run_evaluators import outcome
+
+SPLIT = "evaluator-tune4"
+SEED = 3030
+LEADERBOARD = "web/leaderboard/public/submissions/"
+# Runs drawn per group, blind halves' sources first: tau2-bench's leaderboard submissions (the
+# tuning and blind halves' family), then blind set 2's apollo and forks.
+PICK = {"tau2-leaderboard": 70, APOLLO: 60, "bogoliubon/tau2-bench": 20,
+        "Madhav-Kanda/tau-bench": 12, "avaljotsingh/tau-bench": 12}
+
+
+def group(source: str, path: str) -> str | None:
+    if source == "sierra-research/tau2-bench":
+        return "tau2-leaderboard" if path.startswith(LEADERBOARD) else None
+    return source if source in PICK else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    repos = repos_of(args.repo)
+    earlier = [lab for f in sorted(SETS.glob("*.jsonl")) if f.name != args.out.name
+               for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS]
+    files = sorted({(lab["source"], lab["commit"], lab["path"], lab["format"]) for lab in earlier})
+    named = {(lab["source"], lab["commit"], lab["path"], lab["index"]) for lab in earlier}
+    seen: set[str] = set()
+    tasks: set[str] = set()
+    for source, commit, path, fmt in files:
+        for index, run in enumerate(file_runs(repos[source], commit, path, fmt)):
+            if (source, commit, path, index) in named:
+                seen.add(fingerprint(run))
+                if source == APOLLO:
+                    tasks.add(run.user_input.strip()[:80])
+    print(f"{len(files)} files of earlier sets, {len(seen)} distinct named runs", file=sys.stderr)
+    candidates = [f for f in files if group(f[0], f[2])]
+    candidates += [(APOLLO, c, p, "tau-bench") for c, p in apollo_files(repos[APOLLO])
+                   if (APOLLO, c, p, "tau-bench") not in files]
+    pools: dict[str, list[dict[str, Any]]] = {g: [] for g in PICK}
+    dropped = 0
+    for source, commit, path, fmt in candidates:
+        for index, run in enumerate(file_runs(repos[source], commit, path, fmt)):
+            if (source, commit, path, index) in named:
+                continue
+            key = fingerprint(run)
+            if key in seen:
+                dropped += 1
+                continue
+            seen.add(key)
+            result = outcome(run)
+            if not run.user_input.strip() or result == "unlabelled":
+                continue
+            if source == APOLLO:
+                task = run.user_input.strip()[:80]
+                if task in tasks:
+                    continue
+                tasks.add(task)
+            pools[str(group(source, path))].append(
+                {"source": source, "commit": commit, "path": path, "index": index,
+                 "format": fmt, "outcome": result})
+    print(f"{dropped} repeats dropped; pools: "
+          + ", ".join(f"{g} {len(p)}" for g, p in pools.items()), file=sys.stderr)
+    rng = random.Random(SEED)
+    picked: list[dict[str, Any]] = []
+    for name, count in PICK.items():
+        pool = pools[name]
+        rng.shuffle(pool)
+        picked += sorted(pool[:count], key=lambda r: (r["path"], r["index"]))
+    with args.out.open("w") as out:
+        for row in picked:
+            prefix = {APOLLO: "apollo"}.get(row["source"], row["source"].split("/")[0])
+            out.write(json.dumps({"id": f"{prefix}:{Path(row['path']).stem}#{row['index']}",
+                                  **row, "split": SPLIT}) + "\n")
+    print(f"{len(picked)} runs written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
