@@ -2246,7 +2246,7 @@ def _part_dropped(request: str, texts: Sequence[str], *, acted: bool = False) ->
     that stands where the asked name should (``FROM invoices``) is acted on."""
     lower = [t.lower() for t in texts]
     # A name in backticks is a name still; a pasted block is material, not the request.
-    asked = _asked_text(_HANDED_TEXT.sub(" ", request)).lower()
+    asked = _asked_text(_HANDED_TEXT.sub(" ", request).replace("`", " ")).lower()
     for name in dict.fromkeys(_CODE_PARTS.findall(asked)):
         # Words joined by hyphens are English (check-in, full-size), not a name in code.
         if not re.search(r"[_./\d]", name) or any(name in t for t in lower):
