@@ -16,7 +16,10 @@ from semloop.judge.local._head import Evidence
 from semloop.judge.local._task import (
     _foreign,
     _idents,
+    _other_member,
+    _part_dropped,
     _sells,
+    _serves,
     _unformatted,
     answer_task_completion,
     off_topic_evidence,
@@ -1472,3 +1475,66 @@ def test_a_transfer_the_other_way_is_reversed(embed: Embed) -> None:
     probe = case("how do I transfer my TrainMiles over to my Hertz account for a car hire?",
                  "You can move Hertz Gold points into TrainMiles at 2:1 from the Hertz partner page.")
     assert task_understanding_evidence(probe, embed).features["reversed"] == 1.0
+
+
+# Round tuf30: a plain word of the request whose kin the run acted on; a name in code taken
+# with a part dropped; a chatty request read by the part that asks; a closing well-wish;
+# advice that names what the user must apply for.
+_REED = ToolCall("list_hire", {"instrument": "oboe"}, '{"monthly": 40, "deposit": 150}', True)
+_REED_RIGHT = ToolCall("list_hire", {"instrument": "clarinet"}, '{"monthly": 35, "deposit": 120}', True)
+_ROWS = ToolCall("sql.query", {"q": "SELECT count(*) FROM shipments WHERE year = 2024"}, '{"count": 9120}', True)
+_ROWS_RIGHT = ToolCall("sql.query", {"q": "SELECT count(*) FROM shipments_backup WHERE year = 2024"},
+                       '{"count": 9118}', True)
+
+
+@pytest.mark.parametrize(("feature", "wrong", "right"), [
+    ("acted_on",
+     case("What does it cost to hire a clarinet for my daughter's first term?",
+          "Oboe hire is 40 a month with a 150 deposit.", tools=(_REED,)),
+     case("What does it cost to hire a clarinet for my daughter's first term?",
+          "Clarinet hire is 35 a month with a 120 deposit.", tools=(_REED_RIGHT,))),
+    ("acted_on",
+     case("How many shipments from 2024 are in shipments_backup?", "There are 9,120 shipments from 2024.",
+          tools=(_ROWS,)),
+     case("How many shipments from 2024 are in shipments_backup?", "shipments_backup holds 9,118 from 2024.",
+          tools=(_ROWS_RIGHT,))),
+    ("substitute",
+     case("What does `load_config_overrides` return?",
+          "`load_config` returns the parsed settings dict, with defaults filled in."),
+     case("What does load_config_overrides return?",
+          "It returns only the keys set in the override file; it calls load_config first and diffs the two.")),
+])
+def test_task_understanding_tuf30(embed: Embed, feature: str, wrong: RunCase, right: RunCase) -> None:
+    assert task_understanding_evidence(wrong, embed).features[feature] == 1.0
+    assert task_understanding_evidence(right, embed).features[feature] == 0.0
+
+
+def test_a_short_form_of_the_request_word_is_that_word(embed: Embed) -> None:
+    rate = ToolCall("fx_rate", {"base": "GBP", "quote": "JPY"}, '{"rate": 191.2}', True)
+    probe = case("How many yen is 300 pounds?", "At 1 GBP = 191.2 JPY, that is about 57,360 JPY.", tools=(rate,))
+    assert _other_member(probe, embed) is None
+
+
+def test_english_words_with_a_hyphen_are_no_name_in_code() -> None:
+    assert _part_dropped("Can I do a late check-in on Friday?", ["type: check"], acted=True) is None
+    assert _part_dropped("Bump the pin in requirements-dev.txt", ["requirements.txt"], acted=True) == (
+        "requirements-dev.txt", "requirements.txt")
+
+
+def test_a_chatty_request_is_read_by_the_part_that_asks(embed: Embed) -> None:
+    hire = ToolCall("check_asset", {"asset": "PA speaker pair", "dates": "June 3-4"},
+                    '{"available": true, "daily": 45}', True)
+    probe = case("ugh my cousin's engagement party is turning into a circus, his mum keeps changing the "
+                 "guest list lol. anyway can I hire the same PA speaker pair as last time for June 3-4?",
+                 "Hope the party settles down! The same PA speaker pair is free on June 3-4. It's 45 a "
+                 "day, so 90 for both days, with a 60 deposit.", tools=(hire,))
+    assert off_topic_evidence(probe, embed).features["stretch"] == 0.0
+
+
+def test_a_closing_well_wish_and_advice_are_no_tangent(embed: Embed) -> None:
+    assert _serves("Have fun!") and _serves("Enjoy your stay.")
+    assert not _serves("Enjoy the story of how the first lanes were carved from maple in 1840s Ohio.")
+    permit = case("Where do I collect my resident parking permit?",
+                  "At the Civic Centre front desk, weekdays 9 to 5. Bring proof of address; if you rent, "
+                  "you can also apply online for a Temporary Visitor Parking Voucher.")
+    assert off_topic_evidence(permit, embed).features["new_names"] == 0.0

@@ -2040,7 +2040,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                               or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
-        or _period_swap(case)
+        or _period_swap(case) or _part_dropped(case.input, [_subject(case.output)])
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -2210,6 +2210,64 @@ def _one_part(a: str, b: str) -> bool:
         if not any(x == y and re.search(r"[a-z]", x) for x, y in zip(pa, pb)):
             return False
     return len(pa) == len(pb) > 1 and sum(x != y for x, y in zip(pa, pb)) == 1
+
+
+# A name in code with its parts: config/prod.yaml, requirements-dev.txt, invoices_archive.
+_CODE_PARTS = re.compile(r"(?<![\w./-])[a-z0-9]+(?:[_./-][a-z0-9]+)+(?![\w/-])")
+
+
+def _shorter(name: str) -> list[str]:
+    """The name with one of its parts dropped (invoices for invoices_archive,
+    requirements.txt for requirements-dev.txt): another member of its series. Not a leading
+    folder or qualifier (app.py is src/app.py written short, getmodpath self.getmodpath),
+    nor the file's extension."""
+    pieces = re.split(r"([_./-])", name)
+    out = []
+    for i in range(0, len(pieces), 2):
+        if (i == 0 and pieces[1] in "/.") or (i == len(pieces) - 1 and pieces[i - 1] == "."):
+            continue
+        kept = pieces[:i - 1] + pieces[i + 1:] if i else pieces[2:]
+        out.append("".join(kept))
+    return out
+
+
+def _subject(answer: str) -> str:
+    """The answer's first words, where it names what it is about ("`compute_premium` is the
+    main entry point"); a name further on may be a part of the thing asked ("it calls
+    compute_premium twice")."""
+    return " ".join(re.sub(r"`|\*\*", "", answer).split()[:_SUBJECT_AT])
+
+
+_SUBJECT_AT = 3
+
+
+def _part_dropped(request: str, texts: Sequence[str], *, acted: bool = False) -> tuple[str, str] | None:
+    """The request names a thing in code (``invoices_archive``, ``compute_premium_adjustment``)
+    which none of the texts (the run's arguments, or its answer) names, and they name it
+    with a part dropped: the run took the series' other member. (asked, taken). An answer's
+    word the request writes alone too ("how many invoices…") may be its own; an argument
+    that stands where the asked name should (``FROM invoices``) is acted on."""
+    lower = [t.lower() for t in texts]
+    # A name in backticks is a name still; a pasted block is material, not the request.
+    asked = _asked_text(_HANDED_TEXT.sub(" ", request).replace("`", " ")).lower()
+    for name in dict.fromkeys(_CODE_PARTS.findall(asked)):
+        # Words joined by hyphens are English (check-in, full-size), not a name in code.
+        if not re.search(r"[_./\d]", name) or any(name in t for t in lower):
+            continue
+        for short in _shorter(name):
+            alone = re.compile(rf"(?<![\w./-]){re.escape(short)}(?![\w/-])")
+            if len(short) >= 4 and any(alone.search(t) for t in lower) and (acted or not alone.search(asked)):
+                return name, short
+    return None
+
+
+def _acted_sibling(case: RunCase, embed: Embed) -> tuple[str, str] | None:
+    """A sibling of the asked thing that a successful call acted on: (asked, acted on)."""
+    # Code a call runs (a shell command, a patch) writes names short as a matter of course.
+    args = [str(v) for c in case.tools_called if not _failed(c) for k, v in c.args.items()
+            if not _program(k, str(v))]
+    return _acted_on(case) or _read_other_person(case) or _other_member(case, embed) \
+        or _part_dropped(case.input, args, acted=True)
 
 
 def _record_names(case: RunCase) -> set[str]:
@@ -3048,6 +3106,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
 
 
 _KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
+_SAME_COS = 0.8  # two plain words this close name one thing
 _MEMBER_WORD = re.compile(r"[A-Za-z]{3,}")
 # A word that orders, adds or ranks ("a second guest", "the nearest branch") picks which
 # one, and names no member.
@@ -3085,17 +3144,26 @@ def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         for word in mine:
             if not re.search(rf"\b{re.escape(word)}", seen):
                 return f"{word} {kinds[0]}", f"{key}: {value}"
-        if not names:
+        # A plain word of the request names its thing too ("a full-size cello"), when no
+        # call, record or word of the answer has it, nor its short form (euros, EUR).
+        held = word_stems(seen)
+        things = sorted({w for w in re.findall(r"[a-z]{4,}", _asked_text(case.input).lower())
+                         if not word_stems(w) & (skip | held) and w not in names
+                         and not any(len(t) >= 3 and w.startswith(t) for t in held)})
+        if not names and not things:
             continue
         # The call's word stands for the request's name closest to it: "Milano" in a
         # search for a Milan-to-Florence train is Milan (a capital at the sentence's start
         # too), not a sibling of Florence.
-        rivals = sorted({w.lower() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input)} | set(names))
+        rivals = sorted({w.lower() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", case.input)} | set(names)
+                        | set(things))
         vectors = embed([*rivals, *theirs])
         for i in range(len(theirs)):
             cos = [float(vectors[j] @ vectors[len(rivals) + i]) for j in range(len(rivals))]
             name = rivals[_argmax(cos)]
-            if max(cos) >= _KIN_COS and name in names and not re.search(rf"\b{re.escape(name)}", seen):
+            # A plain word this close is the same thing in other words (bike, bicycle).
+            if max(cos) >= _KIN_COS and (name in names or name in things and max(cos) < _SAME_COS) \
+                    and not re.search(rf"\b{re.escape(name)}", seen):
                 return name, f"{key}: {value}"
     return None
 
@@ -3261,7 +3329,7 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
-    "acted_on": lambda case, embed: _acted_on(case) or _read_other_person(case) or _other_member(case, embed),
+    "acted_on": lambda case, embed: _acted_sibling(case, embed),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
 }
@@ -3332,7 +3400,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
-    acted = _acted_on(case) or _read_other_person(case) or _other_member(case, embed)
+    acted = _acted_sibling(case, embed)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
     action = _other_action(case)
@@ -3473,13 +3541,19 @@ _SERVICE = _phrases(
     r"polic(?:y|ies) (?:is|are|requires?|says|states|does|do|to|that)|(?:per|under) (?:our |the )?"
     r"(?:\w+ )?polic(?:y|ies)|(?:please )?(?:hold|stay on the line)|one moment"
 )
+# A brief well-wish that closes the work ("Have fun!", "Enjoy the game!"): courtesy, not
+# a subject of its own.
+_WELL_WISH = _phrases(r"have (?:fun|a (?:\w+ )?(?:time|trip|game|stay|visit|day|evening|weekend))|"
+                      r"enjoy|good luck|best of luck|safe travels|bon voyage")
+_WISH_WORDS = 6
 
 
 def _serves(unit: str) -> bool:
     """The unit is service around the request: sympathy, an identity check, its rule, a
-    question for the user's details, a hand-off or a hold."""
+    question for the user's details, a hand-off or a hold, a closing well-wish."""
     return not (_PERSONAL.search(unit) or _DIGRESSION.search(unit)) and bool(
-        _SERVICE.search(unit) or _ASKS_USER.search(unit) or _announces_handoff(unit))
+        _SERVICE.search(unit) or _ASKS_USER.search(unit) or _announces_handoff(unit)
+        or (len(unit.split()) <= _WISH_WORDS and _WELL_WISH.search(unit)))
 
 
 _PERSONAL = re.compile(
@@ -3585,6 +3659,7 @@ def _drift_by_meaning(
                if not word_stems(str(item)) & asked for w in word_stems(str(item)) if w.isalpha()}
     cos = [1.0 if foreign[i] or word_stems(units[i][0]) & carried else float(vectors[0] @ vectors[i + 1])
            for i in range(len(units))]
+    cos = _nearer_to_ask(case, vectors, cos, embed)
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
@@ -3676,6 +3751,17 @@ def _drift_by_meaning(
             else sum(words[i] for i in pitched) / total)
     ev.flag("promotion", len(promos) >= 2 and not _ASKS_OFFERS.search(case.input),
             f'it sells what was not asked about: "{_short(promos[0] if promos else "")}"')
+
+
+def _nearer_to_ask(case: RunCase, vectors: Any, cos: list[float], embed: Embed) -> list[float]:
+    """Each unit's cosine to the request, or to the parts of it that ask when those leave
+    out chat ("omg the wedding is SO chaotic lol. anyway can I rent the piano again?"): the
+    chat embeds with the request and pulls it away from every unit that answers."""
+    ask = " ".join(_parts(case.input))
+    if not ask or len(ask.split()) >= len(case.input.split()):
+        return cos
+    v = embed([head(ask, _EMBED_WORDS)])[0]
+    return [max(c, float(v @ vectors[i + 1])) for i, c in enumerate(cos)]
 
 
 def _wandered(far: Sequence[bool]) -> list[int]:
@@ -3847,8 +3933,10 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
                              *(str(a) for c in case.tools_called for a in c.args.values())])) - others
     # A tangent names its cast densely: two names new to a 3,000-word note (a coding
     # agent's reasoning) are its vocabulary, not a cast.
+    # Advice names what the user must bring or apply for ("take photo ID, or apply for a
+    # Voter Authority Certificate"): what serves their goal, not a tangent's cast.
     return sum(words[i] for i in range(1, len(units))
-               if not units[i][1]
+               if not units[i][1] and not _ADVICE.search(units[i][0])
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
                and not (_ids(units[i][0]) & touched)) / total
 
