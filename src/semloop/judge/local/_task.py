@@ -3107,6 +3107,7 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
 
 _KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
 _SAME_COS = 0.8  # two plain words this close name one thing
+_MEMBER_WORDS = 4  # a member is a name ("full-size cello"), not a sentence
 _MEMBER_WORD = re.compile(r"[A-Za-z]{3,}")
 # A word that orders, adds or ranks ("a second guest", "the nearest branch") picks which
 # one, and names no member.
@@ -3145,11 +3146,13 @@ def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
             if not re.search(rf"\b{re.escape(word)}", seen):
                 return f"{word} {kinds[0]}", f"{key}: {value}"
         # A plain word of the request names its thing too ("a full-size cello"), when no
-        # call, record or word of the answer has it, nor its short form (euros, EUR).
+        # call, record or word of the answer has it, nor its short form (euros, EUR). Only
+        # a short value is a member: prose an argument carries (a thought, a message) is not.
         held = word_stems(seen)
         things = sorted({w for w in re.findall(r"[a-z]{4,}", _asked_text(case.input).lower())
                          if not word_stems(w) & (skip | held) and w not in names
-                         and not any(len(t) >= 3 and w.startswith(t) for t in held)})
+                         and not any(len(t) >= 3 and w.startswith(t) for t in held)}
+                        ) if len(value.split()) <= _MEMBER_WORDS else []
         if not names and not things:
             continue
         # The call's word stands for the request's name closest to it: "Milano" in a
