@@ -1538,3 +1538,16 @@ def test_a_closing_well_wish_and_advice_are_no_tangent(embed: Embed) -> None:
                   "At the Civic Centre front desk, weekdays 9 to 5. Bring proof of address; if you rent, "
                   "you can also apply online for a Temporary Visitor Parking Voucher.")
     assert off_topic_evidence(permit, embed).features["new_names"] == 0.0
+
+
+def test_prose_an_argument_carries_is_no_member(embed: Embed) -> None:
+    # A think tool's thought mentions what the answer names, in a sentence: it is no member
+    # of a kind the run acted on in place of a plain word of the request.
+    think = ToolCall("think", {"thought": "The customer mentioned swapping a tent, but the order holds "
+                                          "no tent. I need to clarify which order they mean."}, "", True)
+    lookup = ToolCall("get_order", {"order_id": "W-4471"}, '{"items": ["sleeping bag", "stove"]}', True)
+    probe = case("I'd like to discuss an exchange for the tent on my last order.",
+                 "To clarify: order W-4471 holds a sleeping bag and a stove, no tent. Which order is "
+                 "the tent on?",
+                 tools=(lookup, think))
+    assert _other_member(probe, embed) is None
