@@ -1551,3 +1551,16 @@ def test_prose_an_argument_carries_is_no_member(embed: Embed) -> None:
                  "the tent on?",
                  tools=(lookup, think))
     assert _other_member(probe, embed) is None
+
+
+def test_a_kind_word_or_a_verb_is_no_member_of_the_kind(embed: Embed) -> None:
+    # "airport" names the kind LAX is one of, and "failing" is no thing: at the names' kin
+    # cosine some value sits near each, but a plain word must be clearly another member.
+    flight = ToolCall("search_flights", {"origin": "SFO", "destination": "LAX", "date": "2026-05-02"},
+                      '{"flights": [{"number": "UA512", "depart": "08:10"}]}', True)
+    probe = case("Which flight gets me into the airport earliest on May 2?",
+                 "UA512 leaves SFO at 08:10 and lands at LAX first.", tools=(flight,))
+    assert _other_member(probe, embed) is None
+    status = ToolCall("get_application", {"status": "DENIED", "id": "A-77"}, '{"ok": true}', True)
+    probe = case("Why is my application failing?", "Application A-77 is DENIED.", tools=(status,))
+    assert _other_member(probe, embed) is None

@@ -3107,6 +3107,10 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
 
 _KIN_COS = 0.45  # two names at least this close to the embedder are of one kind (two cities)
 _SAME_COS = 0.8  # two plain words this close name one thing
+# A plain word is kin only when clearly so: at names' 0.45 a verb or a kind word finds some
+# value near it ("failing" and "denied", "airport" and "LAX"); two members sit closer (cello,
+# violin 0.68).
+_PLAIN_KIN = 0.6
 _MEMBER_WORDS = 4  # a member is a name ("full-size cello"), not a sentence
 _MEMBER_WORD = re.compile(r"[A-Za-z]{3,}")
 # A word that orders, adds or ranks ("a second guest", "the nearest branch") picks which
@@ -3165,7 +3169,7 @@ def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
             cos = [float(vectors[j] @ vectors[len(rivals) + i]) for j in range(len(rivals))]
             name = rivals[_argmax(cos)]
             # A plain word this close is the same thing in other words (bike, bicycle).
-            if max(cos) >= _KIN_COS and (name in names or name in things and max(cos) < _SAME_COS) \
+            if max(cos) >= _KIN_COS and (name in names or name in things and _PLAIN_KIN <= max(cos) < _SAME_COS) \
                     and not re.search(rf"\b{re.escape(name)}", seen):
                 return name, f"{key}: {value}"
     return None
