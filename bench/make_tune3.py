@@ -96,15 +96,21 @@ def apollo_files(root: Path) -> list[tuple[str, str]]:
 # "earlier", or a rerun would drop the very files they were drawn from.
 DRAWN_FROM_TUNE3 = frozenset({"tune15", "heldout15"})
 
+def earlier_labels(out: Path, leave_out: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The chat runs every set under ``bench/real_runs/`` but ``out`` names, but for the
+    splits left out."""
+    return [lab for f in sorted(SETS.glob("*.jsonl")) if f.name != out.name
+            for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS
+            and lab["split"] not in leave_out]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     repos = repos_of(args.repo)
-    earlier = [lab for f in sorted(SETS.glob("*.jsonl")) if f.name != args.out.name
-               for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS
-               and lab["split"] not in DRAWN_FROM_TUNE3]
+    earlier = earlier_labels(args.out, DRAWN_FROM_TUNE3)
     files = sorted({(lab["source"], lab["commit"], lab["path"], lab["format"]) for lab in earlier})
     # Earlier sets' files count whole (as blind set 2 counted them); blind set 2's own, only
     # the runs it names: their other runs are the candidates.

@@ -25,8 +25,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from make_real_runs import read_labels, repos_of
-from make_tune3 import APOLLO, CHAT_FORMATS, SETS, apollo_files, file_runs, fingerprint
+from make_real_runs import repos_of
+from make_tune3 import APOLLO, apollo_files, earlier_labels, file_runs, fingerprint
 from real_run_evaluators import outcome
 
 SPLIT = "evaluator-tune4"
@@ -50,8 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     repos = repos_of(args.repo)
-    earlier = [lab for f in sorted(SETS.glob("*.jsonl")) if f.name != args.out.name
-               for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS]
+    earlier = earlier_labels(args.out)
     files = sorted({(lab["source"], lab["commit"], lab["path"], lab["format"]) for lab in earlier})
     named = {(lab["source"], lab["commit"], lab["path"], lab["index"]) for lab in earlier}
     seen: set[str] = set()
