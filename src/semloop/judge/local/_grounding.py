@@ -1776,8 +1776,10 @@ def _record_worked(claim: str, ev: _Evidence) -> set[str]:
     out: set[str] = set()
     for part in _RECORD_CLAUSE.split(claim):
         named = _named_records(part, ev)
-        mine = [x for r in named[:1] for _, value in r.pairs for x in quantities(value)] if len(named) == 1 else []
-        keyed = {w for r in named[:1] for k, _ in r.pairs for w in word_stems(k)} & word_stems(part)
+        if len(named) != 1:
+            continue
+        mine = [x for _, value in named[0].pairs for x in quantities(value)]
+        keyed = {w for k, _ in named[0].pairs for w in word_stems(k)} & word_stems(part)
         if len(mine) > 1 and not keyed:
             worked = derived_values(mine)
             out |= {q.text for q in quantities(part) if number_supported(q, worked)}
@@ -2569,13 +2571,17 @@ def _key_head(key: str) -> str:
     return next((w for w in reversed(key.split()) if w not in _FUNCTION_WORDS), "")
 
 
+def _held_roles(keys: Iterable[str]) -> set[str]:
+    """The role stems a person's keys give them: each key's role is its last content word
+    ("teaching assistant" assists, though it says "teaching")."""
+    return set().union(*(_role_stems(_key_head(k)) for k in keys))
+
+
 def _role_swap(claim: str, ev: _Evidence) -> str:
     """A person the claim names in a role (the words just before the name: "approved by
     Helen Cho") that another person's key in the context holds ("approver name: Gareth
     Lloyd") and the named person's own key does not ("requested by name: Helen Cho")."""
-    # A key's role is its last content word: "teaching assistant" assists, though it says "teaching".
-    roles = {person: set().union(*(_role_stems(_key_head(k)) for k in keys))
-             for person, keys in _person_keys(ev).items()}
+    roles = {person: _held_roles(keys) for person, keys in _person_keys(ev).items()}
     if len(roles) < _PARTS:
         return ""
     for person, own in roles.items():
@@ -2597,11 +2603,13 @@ def _role_held(claim: str, ev: _Evidence) -> str:
     people = _person_keys(ev)
     for person, keys in people.items():
         at = claim.find(person)
-        words = re.findall(r"[A-Za-z]+", claim[: max(at, 0)])[-_ROLE_WINDOW:]
-        if at < 0 or not words or words[-1] != "by":
+        if at < 0:
+            continue
+        words = re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]
+        if not words or words[-1] != "by":
             continue
         said = _role_stems(" ".join(words))
-        if said & set().union(*(_role_stems(_key_head(k)) for k in keys)):
+        if said & _held_roles(keys):
             continue
         for text in ev.texts[ev.documents :]:
             for part in _PAIR_SPLIT.split(text):
