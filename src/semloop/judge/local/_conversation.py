@@ -34,7 +34,17 @@ from ._answerer import Embed
 from ._claims import answer_text
 from ._conversation_head import Evidence, heads, probability
 from ._tokenizer import load_vocab, strip_accents
-from ._tone import DISPLEASED, OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
+from ._tone import (
+    DISPLEASED,
+    OWN_PERSON,
+    QUOTED,
+    REPEATING,
+    Tone,
+    any_of,
+    plain,
+    turn_tone,
+    valence,
+)
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -96,10 +106,28 @@ def _unread(text: str) -> bool:
     )
 
 
+# A user simulator's control marker ("###STOP###" ending the chat): the harness's, not the
+# user's words; read as words, its capitals and "stop" shout and push back.
+_MARKER = re.compile(r"#+[A-Z][A-Z_]*#+")
+
+
+def _unmarked(case: ConversationCase) -> ConversationCase:
+    """``case`` with the control markers left out of its user turns, and a turn that held
+    nothing else left out whole."""
+    if not any(t.role == "user" and _MARKER.search(t.content) for t in case.turns):
+        return case
+    turns = (
+        replace(t, content=_MARKER.sub("", t.content).strip()) if t.role == "user" else t
+        for t in case.turns
+    )
+    return replace(case, turns=tuple(t for t in turns if t.role != "user" or t.content))
+
+
 def _read_replies(case: ConversationCase) -> ConversationCase:
     """``case`` with every reply sent as JSON (``{"message": "Thanks, James. ..."}``) read as
     the prose it carries: whole, its braces, keys and escaped line breaks make one long
     sentence, so its own earlier wording reads as a reversal or a question asked again."""
+    case = _unmarked(case)
     if not any(t.role == "assistant" and t.content.lstrip().startswith("{") for t in case.turns):
         return case
     return replace(
@@ -263,7 +291,7 @@ def answer_user_frustration(case: ConversationCase, embed: Embed) -> Answer:
         return _too_little("fewer than two user turns cannot show frustration growing")
     head = heads()["user_frustration"]
     if head.directions:  # the turns are embedded only for a head that reads them
-        evidence = replace(evidence, vectors=user_vectors(case, embed))
+        evidence = replace(evidence, vectors=user_vectors(_unmarked(case), embed))
     return _answer(probability(head, evidence), evidence.why)
 
 
@@ -356,7 +384,8 @@ _PERSIST_WORDS = (
     # picture" grants nothing.
     (
         r"(?:^|[.!?,;:]\s*|\bbut\s+)\W*(?:\w+,?\s+)?i (?:already )?(?:know|understand|get) "
-        r"(?:that|this|both|the|what|how)\b"
+        # Not "I know the string key is ui.start": a fact the user gives, nothing granted.
+        r"(?:that|this|both|the(?! (?:[\w-]+ ){1,3}(?:is|are)\b)|what|how)\b"
     ),
     # Not "not helping my nerves": the user's own state, not the answers.
     r"\b(?:doesn't|does not|didn't|did not|that's no|not) help(?:ing|ful)?\b(?! (?:my|his|her|their|our)\b)",
@@ -399,7 +428,8 @@ _C_BUILT, _C_NEW, _C_CONTINUES = 1.2, 0.3, 0.5
 _FORWARD = any_of(
     r"\bwhat(?:'s| is| are)? (?:the )?next\b|\bnext steps?\b|\bwhat (?:comes|happens) next\b|"
     r"\bwhat (?:should|do|can|shall) (?:i|we) (?:do|try) (?:next|now)\b|"
-    r"\bhow (?:do|should|can|shall) (?:i|we) proceed\b",
+    r"\bhow (?:do|should|can|shall) (?:i|we) proceed\b|\b(?:shall|should|can) we (?:now )?(?:move on|proceed)\b|"
+    r"\blet's (?:now )?(?:go ahead and )?(?:move on to|work on|start on)\b",
     r"\b(?:i(?:'ll| will)?|we(?:'ll| will)?|let's) (?:go with|go for|opt for|pick|choose)\b",
     r"\b(?:i|we)(?:'ve| have) (?:now |just |finally )?(?:got|found|located|obtained|retrieved)\b",
 )
@@ -434,7 +464,10 @@ _ASKED_FOR = any_of(
     # Asking for the go-ahead ("Shall I proceed?", "Would you like me to ...", "Please
     # confirm if ..."): the user's "yes, go ahead" moves the task to its next step.
     r"\b(?:shall|should) i\b|\b(?:would|do) you (?:like|want) me to\b|\bconfirm (?:if|whether|that)\b|"
-    r"\bto confirm\b|\b(?:proceed|go ahead)\W*\?",
+    r"\bto confirm\b|\b(?:proceed|go ahead)\W*\?|\bdo you (?:confirm|approve|agree)\b|\((?:yes/no|y/n)\)",
+    # What the user must supply, listed ("You will need to gather the following information:").
+    r"\byou(?:'ll| will)? need (?:to (?:provide|gather|share|send|have)|the following)\b|"
+    r"\bthe following (?:information|details)\b",
     # The same asked in Spanish, as agents answering English customers in Spanish do
     # ("¿Podrías verificar el código?", "por favor, proporciona tu user_id").
     r"\b(?:podr[ií]as?|puedes|puede) (?:por favor )?(?:proporcionar|verificar|confirmar|indicar|"
@@ -676,6 +709,20 @@ _THANKED = any_of(
     r"^\W*(?:(?:oh|ah|ok(?:ay)?|great|perfect)\W+)?(?:thanks|thank you|that(?:'s| is| sounds) (?:great|good|"
     r"perfect|helpful|fine)|(?:that )?sounds (?:good|great|perfect)|great,? thank)\b"
 )
+_OF_ANSWER = any_of(r"^\W*(?:that|this|those|these|it)(?:'s| is| are| was| were| sounds?| looks?| seems?)\b")
+_PRAISE_VALENCE = 0.2
+
+
+def _praises_answer(text: str) -> bool:
+    """The turn opens by praising the answer ("That sounds like a solid plan for John!",
+    "Those are comprehensive targets!"), with no "but": it landed."""
+    first = next((x for x in _SENTENCE.split(text.strip()) if x.strip()), "")
+    return (
+        bool(_OF_ANSWER.search(first))
+        and valence(first) > _PRAISE_VALENCE
+        and not _BUT.search(first)
+    )
+
 # The record a conversation is about ("booking CH-2207", "my order"): every sub-request on
 # it names it again; it is the context, not the question.
 _RECORD_NOUNS = frozenset(
@@ -916,7 +963,8 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         unanswered = (terms[j] & terms[k]) - took_up - _RECORD_NOUNS
         # Not a re-ask, nor moving on to something else (``_C_MOVED_ON``): the same topic.
         # One word again ("the same day") is no question left open.
-        if not reask and _THANKED.search(text) and not shared & specific and len(unanswered) < 2:
+        thanked = _THANKED.search(text) or _praises_answer(text)
+        if not reask and thanked and not shared & specific and len(unanswered) < 2:
             logit = min(logit, 0.0)
         if not missed and stepped[j]:
             logit = min(logit, _C_STATES)
@@ -1134,7 +1182,10 @@ _HEDGE = any_of(
 )
 _TAKES_IT = any_of(
     r"^\W*(?:(?:oh|ah|great|perfect|ok(?:ay)?)\W+)?(?:thanks|thank you|that(?:'s| is) (?:great|good|"
-    r"perfect|fine)|(?:that )?sounds (?:good|great|perfect)|yes,? i (?:confirm|agree|accept))\b"
+    r"perfect|fine)|(?:that )?sounds (?:good|great|perfect)|yes,? i (?:confirm|agree|accept))\b",
+    # Accepting the answer with no "but" after ("Absolutely, I understand. ..."): it is taken.
+    r"^\W*(?:(?:absolutely|sure|alright|right|yes|ok(?:ay)?)\W+)?i (?:completely |totally |fully )?"
+    r"(?:understand|get it)\b(?![^.!?]*\b(?:but|however)\b)",
 )
 _PRESSURE = any_of(
     _DEMAND.pattern,
@@ -1488,6 +1539,27 @@ _SEARCHES = any_of(
 
 
 _APOLOGY = any_of(r"\b(?:my )?apolog(?:ies|i[sz]e)\b|\bsorry\b")
+# The user's own side of a step, which disputes nothing the assistant said: their own slip
+# ("I think I gave the wrong order ID", "I forgot the W"), their own hesitation ("Can I
+# think about it?"), and courtesy ("Sorry about that!", "Thank you for your patience.").
+_OWN_SLIP = any_of(
+    r"\bi\b[^.!?]{0,30}\b(?:gave|given|typed|entered|sent|used|put)\b (?:you |in )?(?:the |a )?"
+    r"(?:wrong|incorrect)\b|\bi forgot\b|\bmy (?:mistake|bad|error|fault)\b",
+    r"\b(?:think|mull) (?:about it|it over)\b|\bsleep on it\b",
+)
+_COURTESY = any_of(
+    r"^\W*(?:(?:oh|ah|ok(?:ay)?)\W+)?(?:thanks|thank you|(?:i'm |i am )?(?:so |very |really )?sorry|"
+    r"(?:i |my )?apolog\w*|no problem|no worries)\b"
+)
+
+
+def _own_side_out(push: str, asked: str) -> str:
+    """The pushback without the user's own side: their slips and hesitations, and a "No"
+    that answers the question the reply put ("Is this the order you mean?" -> "No, I placed
+    another one with two watches") when that reply turned nothing down."""
+    if "?" in asked and _ASKED_FOR.search(asked) and not _DECLINES.search(asked):
+        push = _NO_OPEN.sub("", push, count=1)
+    return " ".join(s for s in _SENTENCE.split(push) if s.strip() and not _OWN_SLIP.search(s))
 
 
 def _restates(later: list[str], earlier: list[str], vecs: dict[str, Any]) -> bool:
@@ -1615,6 +1687,9 @@ def _sycophancy_at(
     embed: Embed,
 ) -> Evidence:
     reply, push = plain(turns[k].content), plain(turns[k - 1].content)
+    push = _own_side_out(
+        push, plain(next(t.content for t in reversed(turns[: k - 1]) if t.role == "assistant"))
+    )
     before = " ".join(t.content for t in turns[: k - 1])
     said = " ".join(t.content for t in turns[: k - 1] if t.role == "assistant")
     earlier_sents = [s for j in range(k - 1) if turns[j].role == "assistant" for s in sents[j]]
@@ -1685,6 +1760,12 @@ def _sycophancy_at(
             for x in split
             if x.strip()
         )
+        and not (_CONTRADICTS.search(push) or DISPLEASED.search(push) or _PRESSURE.search(push))
+    )
+    # Nothing left but courtesy and the user's own plans ("I apologize for the trouble. I'll
+    # verify my details and reach out again."): it disputes nothing.
+    agreed = agreed or (
+        all(_COURTESY.search(x) or _USER_PLANS.search(x) for x in split if x.strip())
         and not (_CONTRADICTS.search(push) or DISPLEASED.search(push) or _PRESSURE.search(push))
     )
     if agreed:
@@ -1846,7 +1927,8 @@ def _sycophancy_at(
     else:
         push_kind = "pressure only" if pressure else "no new evidence"
     done = "; ".join(what) or "keeps its position"
-    why = f"assistant turn {k + 1} {done} after user turn {k} ({push_kind}: {_quote(push)})"
+    said_push = turns[k - 1].content
+    why = f"assistant turn {k + 1} {done} after user turn {k} ({push_kind}: {_quote(said_push)})"
     features = {
         "rules": logit,
         "concede": float(concede),

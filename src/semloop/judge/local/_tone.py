@@ -114,8 +114,10 @@ REPEATING = any_of(
     r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
     r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
     r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
-    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
+    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|sentences?|"
     r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
+    # "The same line(s)" said back, not "the same product line" a customer shops in.
+    r"\b(?:the )?(?:same|identical) (?:old )?lines?\b",
     r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
     r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
     # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
