@@ -169,6 +169,12 @@ _REPEAT_OVERLAP, _REPEAT_MIN_WORDS = 0.8, 4
 _CONGRATULATES = any_of(r"\bcongrat(?:s|ulations?)\b|\bwell (?:done|deserved)\b")
 
 
+_ASKS_REVISION = any_of(
+    r"\b(?:adjust|correct|revise|edit|rewrite|reword|modify|tweak|update|change|fix)\b[^.?!]{0,60}"
+    r"\b(?:draft|email|message|letter|text|version|document|wording|template|note|summary|list)\b"
+)
+
+
 def _says_again(reply: str, earlier: Sequence[str]) -> bool:
     """``reply`` is an earlier reply again, word for word or nearly (a canned line)."""
     words = set(content_tokens(tokens(reply)))
@@ -215,6 +221,8 @@ def frustration_evidence(case: ConversationCase) -> Evidence | None:
         known = frozenset(tokens(told) + tokens(said)) if n else frozenset()
         replies = [t.content for t in case.turns[:idx] if t.role == "assistant"]
         repeat = len(replies) >= 2 and _says_again(replies[-1], replies[:-1])
+        # A draft re-sent with the change the user asked for repeats the draft by design.
+        repeat = repeat and not (n and _ASKS_REVISION.search(plain(users[n - 1][1].content)))
         named = any(OWN_PERSON.search(t.content) for _, t in users[: n + 1])
         # The mood goes on after a glad turn, or after the reply congratulated the user:
         # their news was good, whatever VADER made of it ("I went up 140 points!!").

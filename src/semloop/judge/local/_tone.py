@@ -200,7 +200,9 @@ _LEAVE = any_of(
     r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
     r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
     r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
-    r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
+    r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b"
+    # Not "a new store gift card", "another brand credit": a way to be paid, from this one.
+    r"(?!\W{1,2}(?:e\W?)?(?:credit|gift|card|voucher|coupon|points))",
     # Not "be transferred to another agent": the service's routing.
     r"(?<!\bbe )(?<!\bbeing )(?<!\bget )\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?"
     r"(?:\w+ ){0,2}(?:to|over to) "
@@ -398,15 +400,22 @@ _NOT_THIS_ONE = any_of(
 )
 
 
+# A person asked for only if the check fails ("If your system still doesn't show it after
+# rechecking, please transfer me to a human agent"): a fallback, not a demand now.
+_FALLBACK = any_of(r"^\W*(?:and |but )?(?:if|should|in case)\b[^.?!]{0,160},\s*(?:then\s+)?please\b")
+
+
 def _pleas(text: str) -> str:
-    """``text`` without its polite asks for a person (``_PLEA`` ending in "?", or a wish)
-    that complain of nothing else."""
+    """``text`` without its polite asks for a person (``_PLEA`` ending in "?", a wish, or a
+    fallback) that complain of nothing else."""
     return " ".join(
         p
         for p in _SENTENCE_END.split(text)
         if not (
-            _PLEA.search(p.strip())
-            and (p.rstrip().endswith("?") or _WISH.search(p.strip()))
+            (
+                (_PLEA.search(p.strip()) and (p.rstrip().endswith("?") or _WISH.search(p.strip())))
+                or _FALLBACK.search(p.strip())
+            )
             and not _NOT_THIS_ONE.search(p)
             and not _ACCUSING.search(_OPENING_ACTUALLY.sub(" ", p))
             and not any(f(p) for f in (REPEATING.search, _BLAME.search, _leaves, _GIVE_UP.search))
@@ -1045,7 +1054,8 @@ _CHOICE_WORDS = 3
 # A quote the user gives as a value they set ("I'll use the title 'Add contributing guide'"):
 # their input, not the reply mocked ("You call this 'support'?" still mocks).
 _SETS_VALUE = re.compile(
-    r"\b(?:use|name|title|label|set|keep|go with|choose|pick|type|enter)\b[^.?!\"\u201c\u201d]{0,30}\W*$",
+    r"\b(?:use|name|title|label|set|keep|go with|choose|pick|type|enter|reason|note|mark(?:ed)? as)\b"
+    r"[^.?!\"\u201c\u201d]{0,30}\W*$",
     re.IGNORECASE,
 )
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
