@@ -1831,6 +1831,10 @@ _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|wi
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
+    sides = _REPLACED.split(claim)
+    if len(sides) > 1:
+        found = [_number_findings(side, ev) for side in sides]
+        return [m for f, _ in found for m in f], [c for _, f in found for c in f]
     missing: list[str] = []
     counts: list[str] = []
     arithmetic = _worked_out(claim, ev.given)
@@ -2785,6 +2789,10 @@ def _said_apart(v: Valued, ev: _Evidence) -> bool:
 
 
 _LOWER_START = re.compile(r"(?<=[a-z)])\.\s+(?=[a-z])")
+# "The 17-inch laptop has been replaced with the 13-inch one": a replacement names the record
+# given up on one side and the one taken on the other, each side's values its own record's.
+_REPLACED = re.compile(r"\b(?:replaced|swapped|exchanged|traded|switched)\s+(?:with|for|by|to)\b"
+                       r"|\binstead of\b|\bin place of\b", re.IGNORECASE)
 
 
 def _record_swap(claim: str, ev: _Evidence) -> str:
@@ -2794,6 +2802,8 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     # A sentence that opens in lower case ("... from Friday. yr.no puts Friday at 20%") is a
     # claim of its own: the answer's claims were not split there.
     sentences = _LOWER_START.split(claim)
+    if len(sentences) == 1:
+        sentences = _REPLACED.split(claim)
     if len(sentences) > 1:
         return next((found for sentence in sentences if (found := _record_swap(sentence, ev))), "")
     # Only a record of a list names what the claim speaks of: "sku: PAL-4411" above the
@@ -2872,6 +2882,9 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
     """The claim joins two values that rows of one list (records of the same keys) give,
     from two different rows ("retiring at 65 gives £1,840 a month" where the age-65 row
     gives £1,656 and £1,840 is the age-67 row's): one row's condition, another's result."""
+    sides = _REPLACED.split(claim)
+    if len(sides) > 1:
+        return next((found for side in sides if (found := _mixed_rows(side, ev))), "")
     keys = [frozenset(k for k, _ in r.pairs) for r in ev.records]
     listed = [r for r, ks in zip(ev.records, keys) if keys.count(ks) > 1]
     hits: dict[str, tuple[str, _Record]] = {}
@@ -2935,7 +2948,7 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
         hb = {k: t for k, t in hb.items() if held[t] == 1 and not _said(t.lower(), words_a)}
         if ha.keys() & hb.keys():
             continue
-        for part in _ADDED.split(claim):
+        for part in [p for side in _REPLACED.split(claim) for p in _ADDED.split(side)]:
             own_a = {k: t for k, t in ha.items() if _said(t.lower(), part.lower())}
             own_b = {k: t for k, t in hb.items() if _said(t.lower(), part.lower())}
             if own_a and own_b and len(own_a) + len(own_b) > _PARTS:

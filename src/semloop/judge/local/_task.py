@@ -282,14 +282,28 @@ def _failed(call: ToolCall) -> bool:
 
 
 def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
-    """Failed calls with no later successful call of the same tool."""
+    """Failed calls with no later successful call of the same tool, nor one that redid it."""
     out = []
     for i, call in enumerate(calls):
         if _failed(call) and not any(
-            c.name == call.name and not _failed(c) for c in calls[i + 1 :]
+            (c.name == call.name or _redoes(c, call)) and not _failed(c) for c in calls[i + 1 :]
         ):
             out.append(call)
     return out
+
+
+def _arg_values(call: ToolCall) -> frozenset[str]:
+    """The call's argument values, a list's items each one."""
+    return frozenset(str(x) for v in call.args.values()
+                     for x in (v if isinstance(v, list) else [v]) if x not in (None, ""))
+
+
+def _redoes(later: ToolCall, failed: ToolCall) -> bool:
+    """Another tool did the failed call's work: it is no read or hand-off and is given every
+    value the failed call was (the exchange refused for an order not yet delivered, redone as
+    a change to the pending order: the same order, items and payment)."""
+    given = _arg_values(failed)
+    return bool(given) and given <= _arg_values(later) and not _reads(later) and not _hands_off(later)
 
 
 # "whats the best grind", "hows the weather": a question word run into its verb, as terse
