@@ -1263,8 +1263,6 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
         for nxt in toks[i + 1 : i + 7]:
             if not nxt[0].isalnum():
                 break
-            if nxt in _NOW:
-                continue
             if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1:
                 window.append(_attribute(nxt))
                 if single or len(window) == limit:
@@ -1280,9 +1278,6 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
 
 
 _DEICTIC = frozenset("this that these those it".split())  # noqa: SIM905
-# "not yet delivered", "not currently available": the time of the state, not what is denied
-# ("not always" is: it says "sometimes").
-_NOW = frozenset({"yet", "currently"})
 
 
 def _qualifier(toks: Sequence[str]) -> frozenset[tuple[str, str]]:
