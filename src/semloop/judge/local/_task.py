@@ -1114,8 +1114,8 @@ def _ended_failed(case: RunCase) -> str | None:
         return None
     # "I haven't moved anything", "annual billing isn't offered, so nothing changed": the act
     # said not done owns the failure; "the new compiler no longer accepts it" gives a cause.
-    acts = word_stems(calls[-1].name.replace("_", " ")) | (word_stems(case.input) & _ACTION_VERBS)
-    acts = set().union(*(_alike(a) for a in acts))
+    named = word_stems(calls[-1].name.replace("_", " ")) | (word_stems(case.input) & _ACTION_VERBS)
+    acts = set().union(*(_alike(a) for a in named))
     if any(word_stems(m.group(1)) & acts for m in _NOT_ACT.finditer(_prose(case.output))):
         return None
     # The error passed on in its own words ("the portal returned 'scheduled maintenance'"),
