@@ -1047,7 +1047,8 @@ def _looked_not_acted(case: RunCase) -> str | None:
     not, asks nothing, and says nothing was impossible ("no", "not", "unfortunately"). The
     act."""
     asked = _asked_text(case.input)
-    opening = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))}
+    # "Figure out which are behind and raise their bids": the act an "and" joins on counts.
+    opening = {v for c in _ACT_CLAUSES.split(asked) for p in _joined_acts(c) if (v := _imperative(p.strip()))}
     # An act found by its shape ("Report the broken streetlight") is named only done
     # ("reported"): "within 10 days of a report" names the noun. One the answer's own list
     # may have done ("group my claims by type", "sort them") is no act on the world.
@@ -1068,8 +1069,11 @@ def _looked_not_acted(case: RunCase) -> str | None:
     # The act named only as something anyone may do ("claims can be filed within 30 days",
     # "you can submit them online") is not named as done.
     # Nor is one only promised ("I'll update the pin and open a PR").
+    # Nor one told as the user's step ("2. Change the pump to schedule mode", "To fix this
+    # you'll want to normalise the angle").
     said = " ".join(c for c in split_claims(text) if not _INSTRUCTING.search(c) and not _MAY_BE_DONE.search(c)
-                    and not (_WE_WILL.search(c) and not _CLAIMS_SUCCESS.search(c)))
+                    and not (_WE_WILL.search(c) and not _CLAIMS_SUCCESS.search(c))
+                    and not _YOURS_TO_DO.search(c) and not _imperative(_LIST_MARK.sub("", c.strip())))
     done = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b", said)}
     if set().union(*(_alike(v) for v in verbs)) & word_stems(said) or shaped & done:
         return None
@@ -1150,10 +1154,14 @@ def _ended_failed(case: RunCase) -> str | None:
     """The run's last call failed (the build after the edit, the order it placed, the last
     of the logs it pulled) and the answer neither owns a failure nor asks anything back:
     whatever it says, the work ended on what was not done. The call's name. Not in a chat,
-    where the user may have been told before the last reply; nor after a hand-off."""
+    nor when an earlier reply told the user of the failure; nor after a hand-off."""
     calls = case.tools_called
     if not calls or not _failed(calls[-1]) or _hands_off(calls[-1]) or _conversed(case) \
             or "?" in case.output or _ADMITS_FAILURE.search(case.output):
+        return None
+    # An earlier reply that told the user ("Unfortunately, I'm still getting errors …"); a
+    # run's short notes ("reproduced error") tell no one.
+    if any(len(r.split()) >= 6 and _ADMITS_FAILURE.search(r) for r in _replies(case)):
         return None
     # "I haven't moved anything", "annual billing isn't offered, so nothing changed": the act
     # said not done owns the failure; "the new compiler no longer accepts it" gives a cause.
