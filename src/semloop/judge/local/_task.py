@@ -1573,6 +1573,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             if dropped else "")
     undone = _acts_undone(case)
     _flag_parts(ev, _missing_parts(run) + _offered_parts(run))
+    if ev.features["parts_missing"] and (unused := _read_unused(case)):
+        undone.append(f"a part is not answered, and the answer uses nothing {unused} returned")
     _flag_undone(ev, undone)
     ev.flag("generic", _generic(run) or _unspecific(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
@@ -1624,6 +1626,40 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
 # What a look asks about ("check if my permit got approved", "see whether it was paid"):
 # the act there is the one asked about, not the one asked for. "see if you can cancel it"
 # still asks the run to cancel.
+def _scalar_values(node: Any) -> list[Any]:
+    """Every string and number a JSON value holds, at any depth."""
+    if isinstance(node, dict):
+        return [v for x in node.values() for v in _scalar_values(x)]
+    if isinstance(node, list):
+        return [v for x in node for v in _scalar_values(x)]
+    return [] if isinstance(node, bool) or node is None else [node]
+
+
+def _read_unused(case: RunCase) -> str | None:
+    """The run's last call that returned data, after another, only looked something up (why
+    an item is filtered out, which peril drove the change), and the answer uses none of it:
+    no value of its records, no number it returned beyond those the request states. What
+    the run looked up last, for a part, it dropped. The call's name."""
+    data = []
+    for call in case.tools_called:
+        if _failed(call) or _hands_off(call):
+            continue
+        try:
+            values = _scalar_values(json.loads(call.output))
+        except ValueError:
+            continue
+        if values:
+            data.append((call, values))
+    if len(data) < 2 or _acts(data[-1][0]):
+        return None
+    text = _prose(case.output).lower()
+    given = {round(q.value, 2) for q in quantities(case.input)}
+    said = {round(q.value, 2) for q in quantities(text)} - given
+    return None if any(
+        isinstance(v, str) and len(v) >= 4 and (v.lower() in text or v.lower().replace("_", " ") in text)
+        or not isinstance(v, str) and round(float(v), 2) in said for v in data[-1][1]) else data[-1][0].name
+
+
 _CHECKED = re.compile(r"\b(?:check|see|find out|look|confirm|verify)\b(?:\s+\w+)?\s+(?:if|whether)\s+(?!you\b|u\b)"
                       r"[^,;.?!]*", re.IGNORECASE)
 
