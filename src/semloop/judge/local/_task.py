@@ -1217,7 +1217,9 @@ def _awaits_approval(case: RunCase) -> bool:
     """The last call that acted left its record awaiting approval or review, and the
     answer calls it final ("confirmed") with no word of the wait."""
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
-    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(_FINAL.search(case.output)) \
+    # "Done! $500 has been moved" calls it final as much as "confirmed" does.
+    final = _FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)
+    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(final) \
         and not _WAIT_SAID.search(case.output)
 
 
