@@ -1092,7 +1092,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
-    ended, fewer = _ended_failed(case), _done_fewer(case)
+    ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1113,7 +1113,27 @@ def _acts_undone(case: RunCase) -> list[str]:
         (ended, f'the run ended on a failed call ({ended}) and the answer says nothing of a failure'),
         (fewer, f'asked for {fewer[0]} items, the call reports {fewer[1]} done, and the answer says nothing of the rest'
          if fewer else ""),
+        (value, f'asked "{_short(value or "", 8)}", the run read it and the answer states no value at all'),
     ) if cond]
+
+
+def _value_not_given(case: RunCase) -> str | None:
+    """Asked for a time or an amount ("what's the delivered price", "what time does it
+    close"), a successful call returned figures, and the answer states no figure, time or
+    date of its own, asks nothing and owns no failure: it talks around the value (stock
+    words, links to look it up) and never gives it. The question."""
+    asked = next((p for p in _parts(case.input) if _value_left(p)), None)
+    if asked is None or "?" in case.output or _ADMITS_FAILURE.search(case.output) or _NEGATED.search(case.output):
+        return None
+    if not any(re.search(r"\d", c.output) for c in case.tools_called if not _failed(c)):
+        return None
+    text = _prose(case.output)
+    given = {q.value for q in quantities(case.input)}
+    # "It's free" gives the amount; "feel free to reach out" gives none.
+    free = _FREE.search(re.sub(r"\bfeel free\b", " ", text, flags=re.IGNORECASE))
+    if any(q.value not in given for q in quantities(text)) or clock_times(text) or dates(text) or free:
+        return None
+    return asked
 
 
 # The request counts what it asks for ("all 240 riders", "the 250 store addresses"), not an
