@@ -1122,7 +1122,8 @@ def _value_not_given(case: RunCase) -> str | None:
     close"), a successful call returned figures, and the answer states no figure, time or
     date of its own, asks nothing and owns no failure: it talks around the value (stock
     words, links to look it up) and never gives it. The question."""
-    asked = next((p for p in _parts(case.input) if _value_left(p)), None)
+    # In a chat the last reply answers the latest message, not the opening request.
+    asked = None if _messages(case) else next((p for p in _parts(case.input) if _value_left(p)), None)
     if asked is None or "?" in case.output or _ADMITS_FAILURE.search(case.output) or _NEGATED.search(case.output):
         return None
     if not any(re.search(r"\d", c.output) for c in case.tools_called if not _failed(c)):
@@ -1170,6 +1171,12 @@ def _done_fewer(case: RunCase) -> tuple[int, int] | None:
     return None
 
 
+def _messages(case: RunCase) -> list[str]:
+    """The agent's earlier replies that are messages to the user, not a run's short notes
+    ("reproduced error", "fetched recs")."""
+    return [r for r in _replies(case) if len(r.split()) >= 8]
+
+
 def _ended_failed(case: RunCase) -> str | None:
     """The run's last call failed (the build after the edit, the order it placed, the last
     of the logs it pulled) and the answer neither owns a failure nor asks anything back:
@@ -1179,9 +1186,8 @@ def _ended_failed(case: RunCase) -> str | None:
     if not calls or not _failed(calls[-1]) or _hands_off(calls[-1]) or _conversed(case) \
             or "?" in case.output or _ADMITS_FAILURE.search(case.output):
         return None
-    # An earlier reply that told the user ("Unfortunately, I'm still getting errors …"); a
-    # run's short notes ("reproduced error") tell no one.
-    if any(len(r.split()) >= 6 and _ADMITS_FAILURE.search(r) for r in _replies(case)):
+    # An earlier reply that told the user ("Unfortunately, I'm still getting errors …").
+    if any(_ADMITS_FAILURE.search(r) for r in _messages(case)):
         return None
     # "I haven't moved anything", "annual billing isn't offered, so nothing changed": the act
     # said not done owns the failure; "the new compiler no longer accepts it" gives a cause.
@@ -1661,7 +1667,8 @@ def _read_unused(case: RunCase) -> str | None:
     """The run's last call that returned data, after another, only looked something up (why
     an item is filtered out, which peril drove the change), and the answer uses none of it:
     no value of its records, no number it returned beyond those the request states. What
-    the run looked up last, for a part, it dropped. The call's name."""
+    the run looked up last, for a part, it dropped. The call's name. Not in a chat, where
+    the last reply answers the latest message."""
     data = []
     for call in case.tools_called:
         if _failed(call) or _hands_off(call):
@@ -1672,7 +1679,7 @@ def _read_unused(case: RunCase) -> str | None:
             continue
         if values:
             data.append((call, values))
-    if len(data) < 2 or _acts(data[-1][0]):
+    if len(data) < 2 or _acts(data[-1][0]) or _messages(case):
         return None
     text = _prose(case.output).lower()
     given = {round(q.value, 2) for q in quantities(case.input)}
