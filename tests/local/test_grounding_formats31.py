@@ -83,3 +83,40 @@ def test_a_total_before_its_parts_and_a_holding_at_its_price(embed: Embed) -> No
     assert got.get("numbers", 0) == 0 and got.get("bound", 0) == 0
     assert found(embed, "worth?", "About €2,020 in all: €1,800 in SOL and €320 in DOT.",
                  calls=(wallet, prices))["numbers"] >= 1
+
+
+def test_minutes_and_seconds_are_one_duration(embed: Embed) -> None:
+    run = _text("ci.get", '{"job": "build-77", "wall_time": "41m12s"}')
+    assert found(embed, "how long?", "The build took just over 41 minutes (41m 12s).", calls=(run,)).get(
+        "numbers", 0) == 0
+    assert found(embed, "how long?", "The build took 41m 21s.", calls=(run,))["numbers"] >= 1
+
+
+def test_a_query_the_agent_sent_states_no_fact(embed: Embed) -> None:
+    sent = ToolCall("sql.run", {"query": "SELECT COUNT(*) FROM enrolments WHERE paid_at IS NOT NULL AND "
+                                         "refunded_at IS NULL"}, '{"rows": [[42]]}', True)
+    assert found(embed, "how many?", "42 students have paid and have not been refunded.", calls=(sent,)).get(
+        "negation", 0) == 0
+
+
+def test_a_name_of_parts_written_as_one_word(embed: Embed) -> None:
+    flat = _text("get_flat", '{"flat": "F-2", "included": ["heating", "wifi"]}')
+    got = found(embed, "what's included?", "Flat F-2 includes heating and Wi-Fi.", calls=(flat,))
+    assert got.get("names", 0) == 0 and got.get("offered", 0) == 0
+    assert found(embed, "what's included?", "Flat F-2 includes heating and Wi-Fi and a gym pass.",
+                 calls=(flat,))["offered"] >= 1
+
+
+def test_a_fronted_cause_ends_where_the_main_clause_starts(embed: Embed) -> None:
+    refund = _text("cancel", '{"booking": "BK-9", "status": "cancelled", "refund": {"amount_eur": 30, '
+                             '"reason": "cancelled >24h before start"}}')
+    assert found(embed, "cancel it", "Since you cancelled more than 24 hours before the start, the €30 "
+                                     "will be refunded.", calls=(refund,)).get("cause", 0) == 0
+
+
+def test_a_waitlisted_record_is_short_of_confirmed(embed: Embed) -> None:
+    place = _text("get_place", '{"application": "AP-31", "club": "Rowing juniors", "status": "WAITLISTED", '
+                               '"position": 3}')
+    assert found(embed, "in?", "Your place at Rowing juniors (AP-31) is confirmed.", calls=(place,))["negation"] == 1
+    assert found(embed, "in?", "AP-31 is on the waiting list at position 3; it isn't confirmed yet.",
+                 calls=(place,)).get("negation", 0) == 0

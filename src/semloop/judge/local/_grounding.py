@@ -183,6 +183,11 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
 ))""", re.VERBOSE)  # a printout names a variable ("bulk_update"); a record's key is words
 
 
+# A database query an agent sent ("query: SELECT … WHERE completed_at IS NULL") is code: its
+# IS NOT NULL and NOT IN state no fact a claim could contradict.
+_QUERY_LINE = re.compile(r"^\s*(?:[\w .]+:\s*)?(?:SELECT|WITH|INSERT|UPDATE|DELETE)\s")
+
+
 # A tool output is read for its facts and for its yes/no values, the code regex over each of
 # its lines both times (a coding run's long logs: 18% of HALLUCINATION's rule time).
 @lru_cache(maxsize=256)
@@ -282,6 +287,8 @@ class _Evidence:
         # 210 minutes, 3.5 hours.
         totals = [60 * float(m.group("hv")) + float(m.group("mv"))
                   for text in [*self.texts, told] for m in _COMPOUND_DURATION.finditer(text)]
+        totals += [float(m.group("mv")) + float(m.group("sv")) / 60
+                   for text in [*self.texts, told] for m in _MIN_SEC.finditer(text)]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
@@ -375,10 +382,13 @@ class _Evidence:
                 for t in self.texts for m in _NAME_RUN.finditer(t)]
 
     def says(self, word: str) -> bool:
-        """Whether a text (not the question) has the word, or a word of its stem."""
+        """Whether a text (not the question) has the word, or a word of its stem (a word of
+        parts, "wi-fi", as one word too)."""
+        joined = re.sub(r"[\s-]+", "", word)
         return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
                 or any(word in t for t in self.lowered) or word in self.peoples
-                or strip_accents(word) in self.folded_texts)
+                or strip_accents(word) in self.folded_texts
+                or joined != word and stem(joined) in self.text_stems)
 
     @cached_property
     def folded_texts(self) -> str:
@@ -660,6 +670,9 @@ def _name_found(term: str, ev: _Evidence) -> bool:
     parts = [p for p in re.split(r"[\s-]+", term) if p]
     if all(stem(p) in ev.stems for p in parts):
         return True
+    # Its parts written as one word: "Wi-Fi" for "wifi", "e-mail" for "email".
+    if len(parts) > 1 and stem("".join(parts)) in ev.stems:
+        return True
     # Another form of a people's place: "Denmark" for "a Danish drummer".
     return all(p in ev.peoples for p in parts)
 
@@ -700,6 +713,9 @@ _NOON = 12 * 60
 _MERIDIEM = re.compile(r"[ap]\.?m\b|noon|midnight", re.IGNORECASE)
 _COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s*(?:and\s+)?"
                                 r"(?P<mi>(?P<mv>[0-5]?\d)\s?(?:minutes?|mins?|m))\b", re.IGNORECASE)
+# "23m37s", "4 min 5 s": minutes and seconds, one duration as well.
+_MIN_SEC = re.compile(r"\b(?P<mi>(?P<mv>\d{1,3})\s?(?:minutes?|mins?|m))\s*(?:and\s+)?"
+                      r"(?P<s>(?P<sv>[0-5]?\d)\s?(?:seconds?|secs?|s))\b", re.IGNORECASE)
 _OPERAND_STEPS = 2
 _PAIRED = re.compile(r"(?<![\w.,:/\-\u2013])(\d{1,3})\s?[-\u2013]\s?(\d{1,3})(?![\w.,:/\-\u2013]*\d)")
 _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,\d{3})+|\d+)(?![\w/.])")
@@ -1155,7 +1171,7 @@ _REACHED = re.compile(r"\b(?:is|are|'s|was|were|has been|have been)\s+(?:(?:now|
                       r"successfully)\s+){0,2}(complete|completed|finished|resolved|confirmed|approved|"
                       r"active|activated|ready|released|contained|credited|restored|cleared|settled|"
                       r"fixed|closed|online)\b", re.IGNORECASE)
-_SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|review|progress|provisional|open|suspended|"
+_SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|waitlist\w*|standby|review|progress|provisional|open|suspended|"
                        r"backorder|queued|hold|draft|failed|quarantined|processing|requested|tentative|"
                        r"blocked|partial|incomplete|offline|inactive|paused|disabled|rejected|declined)\b")
 _STATE_KEYS = frozenset({"status", "state"})
@@ -1478,8 +1494,8 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     r"|caused by|as a result of|owing to|"
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
-                    # A fronted cause ends where the main clause starts: "Since X, we Y".
-                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so)\b|[;!?]|\.(?!\d)|$)",
+                    # A fronted cause ends where the main clause starts: "Since X, we Y", "…, the Y".
+                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so|the|its|their|my)\b|[;!?]|\.(?!\d)|$)",
                     re.IGNORECASE)
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
@@ -1893,8 +1909,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     stated = quantities(claim)
     # "2 hours 15 minutes" is one duration, 135 minutes: its parts are no facts alone.
     spans = list(_COMPOUND_DURATION.finditer(claim))
-    parts = {m.group(k) for m in spans for k in ("h", "mi")}
+    seconds = list(_MIN_SEC.finditer(claim))
+    parts = {m.group(k) for m in spans for k in ("h", "mi")} | {m.group(k) for m in seconds for k in ("mi", "s")}
     stated = [q for q in stated if q.text not in parts]
+    missing += [m.group(0) for m in seconds if not any(
+        abs(d - float(m.group("mv")) - float(m.group("sv")) / 60) < 1e-6 for d in ev.durations)]
     # "half past ten": a clock time in words, whose hour is no number alone.
     worded = worded_clock_times(claim)
     hours_said = {w for text, _ in worded for w in re.findall(r"\w+", text.lower())}
@@ -2240,7 +2259,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
-                    claim.text, aligned, ev) or _CODE_LINE.match(aligned):
+                    claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY_LINE.match(aligned):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
