@@ -98,6 +98,238 @@ def any_of(*patterns: str) -> re.Pattern[str]:
 
 
 _N = r"(?:n't|not|never)"
+# Other languages. Customers write to English-speaking services in Spanish, French, German,
+# Italian, Portuguese and Dutch, or mix them in; VADER and the shapes above read none of it.
+# Per family, the same shapes in those six languages (written for this judge from how people
+# in them complain, thank and insist; one entry per language where they differ), each in
+# the form a customer types, accents optional. Only word shapes with no ordinary calm
+# reading are here: "basta" ("it's enough to ...") and "chega" ("it arrives") count only
+# alone at a sentence's start, "reclamación" only when lodged.
+_A, _E, _I, _O, _U = "[aá]", "[eéèê]", "[ií]", "[oóô]", "[uúü]"
+_ML_REPEATING = (
+    # es
+    (
+        rf"\botra vez\b|\bya (?:se )?(?:lo |le |les )?(?:he |hab{_I}a |hemos )?(?:dicho|explicado|intentad{_O}|"
+        rf"hecho|probado|enviado|escrito)\b|\bya lo (?:intent{_E}|hice|prob{_E}|dije)\b|"
+        rf"\b(?:la|una) misma (?:\w+ )?respuesta\b|\b(?:tres|cuatro|cinco|varias|muchas|mil) veces\b|"
+        rf"\bpor (?:tercera|cuarta|en{_E}sima) vez\b|\beso ya me lo\b"
+    ),
+    # fr
+    (
+        r"\bencore une fois\b|\bje (?:vous )?l'ai d[ée]j[àa]\b|\bj'ai d[ée]j[àa] (?:essay|fait|dit|expliqu|envoy|"
+        r"[ée]crit|demand)|\bla m[êe]me r[ée]ponse\b|\b(?:trois|quatre|cinq|plusieurs) fois\b|"
+        r"\bpour la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b"
+    ),
+    # de
+    (
+        r"\b(?:schon|bereits) (?:\w+ )?(?:gemacht|gesagt|versucht|probiert|erkl[äa]rt|geschrieben|geschickt)\b|"
+        r"\b(?:zum )?(?:dritten|vierten|f[üu]nften|x-ten|zigsten) mal\b|\b(?:drei|vier|f[üu]nf|mehrere) ?mal\b|"
+        r"\bmehrmals\b|\bimmer wieder\b|\b(?:dieselbe|die gleiche|die selbe) antwort\b"
+    ),
+    # it
+    (
+        r"\bancora una volta\b|\b(?:l'|lo |gli )?ho gi[àa] (?:\w+ )?(?:fatto|detto|provato|scritto|spiegato|"
+        r"mandato|inviato)\b|\bla stessa (?:identica )?(?:cosa|risposta)\b|\b(?:tre|quattro|cinque|pi[ùu]) volte\b|"
+        r"\bper la (?:terza|quarta|ennesima) volta\b"
+    ),
+    # pt
+    (
+        rf"\b(?:de novo|outra vez)\b|\bj[áa] (?:\w+ )?(?:fiz|tentei|disse|expliquei|falei|mandei|enviei|liguei)\b|"
+        rf"\ba mesma (?:\w+ )?resposta\b|\b(?:tr[êe]s|quatro|cinco|v[áa]rias|muitas) vezes\b|"
+        rf"\b(?:pela|{_E} a) (?:segunda|terceira|quarta|en[ée]sima) vez\b"
+    ),
+    # nl
+    (
+        r"\b(?:al )?(?:drie|vier|vijf|meerdere|zoveel) keer\b|\bvoor de (?:derde|vierde|zoveelste) keer\b|"
+        r"\bhetzelfde antwoord\b|\bweer hetzelfde\b|\b(?:zei|zeiden|zegt) (?:jullie|je|u) (?:\w+ ){0,2}ook al\b|"
+        r"\bheb ik (?:\w+ )?al (?:gedaan|gezegd|geprobeerd|gestuurd)\b"
+    ),
+)
+_ML_BLAME = (
+    # es
+    (
+        rf"\b(?:es|esto es|eso es|qu{_E}|menuda|vaya) (?:una |un )?(?:verg{_U}enza|rid{_I}culo|absurdo|inaceptable|"
+        rf"inadmisible|broma|desastre|estafa|timo|robo|indignante|tomadura de pelo|chiste)\b|"
+        rf"\bno (?:me )?sirve(?:n)? (?:para|de) nada\b|\bno (?:me )?(?:escucha|lee)n?\b|\b{_I}n{_U}til(?:es)?\b|"
+        rf"\bse (?:est{_A}n|est{_A}s) (?:riendo|burlando) de m{_I}\b|\b(?:alguien|nadie) (?:est{_A} )?mirando\b"
+    ),
+    # fr
+    (
+        r"\b(?:c'est|vraiment|c'est vraiment) (?:une )?(?:honte|inadmissible|inacceptable|"
+        r"scandaleux|n'importe quoi|ridicule|absurde|lamentable|blague|arnaque|du vol|honteux)\b|"
+        r"\bvous vous (?:moquez|foutez) de (?:moi|nous)\b|\b(?:vous ne servez|ne sert) [àa] rien\b|"
+        r"\bvous n'[ée]coutez (?:pas|rien)\b"
+    ),
+    # de
+    (
+        r"\b(?:das ist|ist das|so eine|eine|echt|einfach) (?:\w+ )?(?:frechheit|unversch[äa]mtheit|zumutung|"
+        r"katastrophe|l[äa]cherlich|inakzeptabel|sauerei|skandal|abzocke|betrug|witz)\b|\bunversch[äa]mt\b|"
+        r"\bnutzlos\b|\b(?:sie|ihr) h[öo]ren (?:mir )?(?:ja |gar )?nicht zu\b|\bbringt (?:mir )?(?:gar )?nichts\b"
+    ),
+    # it
+    (
+        r"\b(?:[èe]|che|una|questa [èe]|[èe] una) (?:una )?(?:vergogna|presa in giro|follia|assurdo|ridicolo|"
+        r"inaccettabile|scandalo|truffa|schifo|vergognoso)\b|\bmi (?:state|stai|sta) prendendo in giro\b|"
+        r"\bnon servite a (?:niente|nulla)\b|\binutili\b"
+    ),
+    # pt
+    (
+        rf"\b(?:que|{_E} um|{_E} uma|isso {_E}|isto {_E}|uma) (?:absurdo|vergonha|palha[çc]ada|rid{_I}culo|"
+        rf"inaceit{_A}vel|descaso|piada|sacanagem|roubo|falta de respeito)\b|\bn{_A}o respeitam\b|"
+        rf"\bdescaso\b|\bvoc{_E}s s{_A}o (?:uns )?(?:incompetentes|in{_U}teis)\b"
+    ),
+    # nl
+    (
+        r"\b(?:dit is|dat is|echt|wat een|het is|gewoon) (?:\w+ )?(?:belachelijk|schandalig|onacceptabel|"
+        r"een schande|een grap|waardeloos|een aanfluiting|absurd|diefstal|oplichting)\b|"
+        r"\bniemand weet\b|\bjullie luisteren niet\b|\bwaardeloos\b"
+    ),
+)
+_ML_ESCALATE = (
+    (
+        r"\bhablar con (?:una persona|un humano|alguien|un responsable|un supervisor|el encargado|"
+        r"un agente|un ser humano)\b|\bpersona (?:real|de verdad)\b"
+    ),
+    (
+        r"\bparler [àa] (?:un humain|une personne|quelqu'un|un responsable|un conseiller|votre sup[ée]rieur|"
+        r"un vrai)\b|\bun (?:vrai )?humain\b"
+    ),
+    (
+        r"\b(?:einem menschen|einer (?:echten )?person|einem mitarbeiter|einer mitarbeiterin|ihrem vorgesetzten|"
+        r"einem vorgesetzten|dem chef|jemandem) (?:\w+ )?(?:sprechen|reden)\b|\bechten menschen\b"
+    ),
+    r"\bparlare con (?:una persona|un operatore|un responsabile|qualcuno|un essere umano|un umano)\b",
+    (
+        rf"\bfalar com (?:uma pessoa|um atendente|um humano|algu{_E}m|um respons{_A}vel|o gerente|"
+        rf"um supervisor|um ser humano)\b"
+    ),
+    (
+        r"\b(?:spreken|praten) met (?:een mens|iemand|een medewerker|een leidinggevende|de manager)\b|"
+        r"\b(?:een echt mens|een medewerker spreken)\b"
+    ),
+)
+_ML_LEAVE = (
+    (
+        rf"\bdarme de baja\b|\b(?:poner|pongo|presentar|presento|pondr{_E}) (?:una )?(?:reclamaci{_O}n|queja|"
+        rf"denuncia)\b|\bhoja de reclamaciones\b|\b(?:en|a) consumo\b|\babogad[oa]\b|\bla competencia\b"
+    ),
+    (
+        r"\bje r[ée]silie\b|\br[ée]silier (?:mon|l'|le|mes)\b|\bporter plainte\b|\bmon avocat\b|"
+        r"\b(?:la|chez la) concurrence\b|\b(?:je|on) (?:vais|va) (?:aller )?(?:ailleurs|voir ailleurs)\b"
+    ),
+    (
+        r"\b(?:ich )?k[üu]ndige\b|\bk[üu]ndigen\b|\banwalt\b|\bverbraucherzentrale\b|"
+        r"\bbeschwerde (?:einreichen|einlegen)\b|\bzur konkurrenz\b|\bnie wieder\b"
+    ),
+    (
+        r"\bdisdico\b|\bdisdire\b|\bdisdetta\b|\bavvocato\b|\b(?:associazion\w+ )?(?:dei )?consumatori\b|"
+        r"\b(?:andr[òo]|vado) altrove\b|\bconcorrenza\b|\brecensione negativa\b"
+    ),
+    (
+        rf"\b(?:vou|vamos) cancelar\b|\bcancelar o (?:contrato|plano|servi[çc]o)\b|\bprocon\b|\breclame aqui\b|"
+        rf"\badvogado\b|\bprocessar\b|\bconcorr{_E}ncia\b"
+    ),
+    (
+        r"\b(?:zeg|zeggen) (?:ik |we )?(?:\w+ )?(?:contract|abonnement) op\b|\bopzeggen\b|\badvocaat\b|"
+        r"\bklacht (?:indienen|in)\b|\been andere (?:zaak|aanbieder|winkel|provider)\b|\bconsumentenbond\b|"
+        r"\bnooit meer\b"
+    ),
+)
+_ML_GIVE_UP = (
+    rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
+    r"\bj'en ai (?:marre|assez|ras le bol)\b|\bras le bol\b|\blaissez tomber\b|\bj'abandonne\b|\b[çc]a suffit\b",
+    (
+        r"\b(?:es|jetzt|mir) reicht(?:'s|s)?\s*[.!]|\bnase voll\b|\bich habe (?:die nase )?voll\b|"
+        r"\bvergessen sie es\b|\bvergiss es\b|\bich gebe auf\b"
+    ),
+    (
+        r"\bsono stuf[oa]\b|\bstuf[oa] di\b|(?:^|[.!?]\s*)basta\s*[,.!]|\blascia(?:mo)? perdere\b|"
+        r"\bne ho abbastanza\b|\bmi arrendo\b"
+    ),
+    (
+        rf"\b(?:estou|t{_O}) (?:cansad[oa]|fart[oa])\b|(?:^|[.!?]\s*)chega\s*[,.!]|\bchega de\b|\bdesisto\b|"
+        r"\bdeixa (?:pra|para) l[áa]\b"
+    ),
+    (
+        r"\bspuugzat\b|\bik ben het zat\b|\bik (?:ben|heb) er klaar mee\b|\blaat maar\b|"
+        r"\bgenoeg is genoeg\b|\bik geef het op\b"
+    ),
+)
+_ML_IMPATIENT = (
+    rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
+    (
+        r"\bs[ée]rieusement\b|\btoujours (?:rien|pas)\b|\bce n'est pas possible\b|\bc'est pas possible\b|"
+        r"\bvous plaisantez\b|\b[çc]a fait (?:\w+ )?(?:semaines|jours|mois|heures)\b"
+    ),
+    (
+        r"\bimmer noch (?:nicht|nichts|kein\w*)\b|\bseit (?:\w+ )?(?:wochen|tagen|stunden|monaten)\b|"
+        r"\bunglaublich\b|\bernsthaft\b|\bwie lange (?:noch|soll)\b"
+    ),
+    r"\bancora (?:niente|nulla)\b|\bsul serio\b|\bda (?:\w+ )?(?:settimane|mesi)\b|\bquanto (?:ancora|devo aspettare)\b",
+    rf"\bat{_E} quando\b|\bainda nada\b|\bs{_E}rio\s*\?|\b(?:h{_A}|faz) (?:\w+ )?(?:semanas|meses)\b",
+    r"\bnog steeds (?:niet|niks|geen)\b|\bal (?:\w+ )?(?:weken|maanden)\b|\bhoe lang nog\b|\bserieus\b",
+)
+_ML_INVESTED = (
+    (
+        rf"\b(?:pago|pagu{_E}|he pagado|je paie|j'ai pay[ée]|ich zahle|ich habe \w+ bezahlt|ho pagato|"
+        rf"eu pago|paguei|ik betaal|ik heb \w+ (?:aan)?betaald|al \w+ (?:euro )?aanbetaald)\b"
+    ),
+)
+_ML_REDRESS = (
+    (
+        r"\bdinero de vuelta\b|\b(?:quiero|exijo) (?:\w+ )?(?:reembolso|mi dinero)\b|\bje veux (?:[êe]tre )?rembours|"
+        r"\brembourse[zr]-moi\b|\bgeld zur[üu]ck\b|\bsoldi indietro\b|\brivoglio i (?:miei )?soldi\b|"
+        r"\bdinheiro de volta\b|\bquero (?:o )?(?:meu )?(?:reembolso|estorno)\b|\bgeld terug\b"
+    ),
+)
+_ML_DISPLEASED = (
+    (
+        r"\b(?:estoy|muy|bastante|realmente) (?:molest[oa]|enfadad[oa]|cabread[oa]|decepcionad[oa]|"
+        r"indignad[oa]|frustrad[oa])\b|\bperdiendo la paciencia\b"
+    ),
+    (
+        r"\b(?:je suis|tr[èe]s|vraiment|assez) (?:d[ée][çc]ue?|furieu(?:x|se)|[ée]nerv[ée]e?|agac[ée]e?|"
+        r"m[ée]contente?|en col[èe]re|exc[ée]d[ée]e?)\b|\bje suis [àa] bout\b|\bperdre patience\b"
+    ),
+    (
+        r"\b(?:bin|sehr|echt|total|wirklich|ziemlich) (?:ver[äa]rgert|sauer|w[üu]tend|entt[äa]uscht|genervt|"
+        r"frustriert|unzufrieden)\b|\bmeine geduld\b"
+    ),
+    (
+        r"\b(?:sono|molto|davvero|proprio) (?:arrabbiat[oa]|delus[oa]|furios[oa]|seccat[oa]|insoddisfatt[oa]|"
+        r"irritat[oa])\b|\b(?:sto )?perdendo la pazienza\b"
+    ),
+    (
+        rf"\b(?:estou|muito|bem|t{_O}) (?:irritad[oa]|chatead[oa]|decepcionad[oa]|insatisfeit[oa]|furios[oa]|"
+        rf"revoltad[oa])\b|\bperdendo a paci{_E}ncia\b"
+    ),
+    (
+        r"\b(?:ben|erg|heel|echt|zeer) (?:boos|teleurgesteld|ontevreden|ge[ïi]rriteerd|kwaad|gefrustreerd)\b|"
+        r"\bmijn geduld (?:is|raakt) op\b"
+    ),
+)
+_ML_WORKED = (
+    (
+        r"\bya funciona\b|\bfunciona(?:ba)? (?:ya|ahora|perfectamente)\b|\b[çc]a (?:marche|fonctionne)\b|"
+        r"\bfunktioniert (?:jetzt|wieder|perfekt)\b|\b(?:ora )?funziona\b|\bfuncionou\b|\bdeu certo\b|"
+        r"\bhet werkt\b|\bwerkt (?:nu|weer)\b"
+    ),
+)
+_ML_THANKS = (
+    (
+        r"\b(?:muchas |mil )?gracias\b|\bmerci\b|\b(?:vielen )?dank(?:e| je| u)?\b|\bgrazie\b|"
+        r"\bobrigad[oa]\b|\bvaleu\b|\bbedankt\b"
+    ),
+)
+_ML_PRAISE = (
+    (
+        r"\b(?:perfecto|genial|estupendo|parfait|g[ée]nial|perfekt|prima|toll|perfetto|ottimo|[óo]timo|"
+        r"perfeito|maravilh\w+|geweldig|fantastisch)\b"
+    ),
+)
+_ML_POLITE = (r"\bpor favor\b|\bs'il vous pla[îi]t\b|\bbitte\b|\bper favore\b|\balstublieft\b",)
+
+
 # Counting the attempts from the third on ("third visit", "4th call"); "second" and "2nd"
 # are as often an item as a repeat ("a second account").
 _ORDINAL = r"(?:third|fourth|fifth|sixth|seventh|umpteenth|nth|\d*[3-9](?:rd|th)|\d*1[0-9]th)"
@@ -127,6 +359,7 @@ REPEATING = any_of(
     r"\b(?:repeat|repeating) (?:myself|yourself)\b",
     r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
     r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+    *_ML_REPEATING,
 )
 # Attempts counted ("third visit", "4th call", "the fifth 'we'll call you'"): a complaint,
 # unless the turn is glad ("my third visit and I love it").
@@ -154,6 +387,7 @@ _BLAME = any_of(
     # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
     r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
     r"service|software|product|mess|process|platform)\b",
+    *_ML_BLAME,
 )
 _ESCALATE = any_of(
     r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
@@ -175,6 +409,7 @@ _ESCALATE = any_of(
     # Asking whom at all, with no topic: not routing ("who do I ask about parking?") but
     # asking past the one answering ("who do I actually talk to").
     r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
+    *_ML_ESCALATE,
 )
 _LEAVE = any_of(
     r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:\w+ )?(?:account|subscription|membership|plan|service|"
@@ -226,6 +461,7 @@ _LEAVE = any_of(
     r"lawyer|press|media|authorities|trading standards|consumer)",
     r"\b(?:go|going|went|take|taking) (?:this |it )?to (?:the )?(?:police|regulator|ombudsman|press|"
     r"media|trading standards|small claims|court|consumer)",
+    *_ML_LEAVE,
 )
 _GIVE_UP = any_of(
     # "Whatever." said on its own, not "whatever card was used".
@@ -235,6 +471,7 @@ _GIVE_UP = any_of(
     r"(?<!\bonce )(?<!\bwhen )(?<!\bsoon as )(?<!\bafter )(?<!\buntil )(?<!\bif )\b(?:i'm|i am) done\b",
     r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
     r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
+    *_ML_GIVE_UP,
 )
 _IMPATIENT = any_of(
     r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
@@ -248,6 +485,7 @@ _IMPATIENT = any_of(
     r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
     r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
     r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
+    *_ML_IMPATIENT,
 )
 # What the user has put in (money, time, loyalty, attempts): said in anger, it is leverage.
 _INVESTED = any_of(
@@ -259,6 +497,7 @@ _INVESTED = any_of(
     r"\bi(?:'ve| have)? (?:asked|called|emailed|written|submitted|sent|tried|chased)\b[^.?!]{0,40}"
     r"\b(?:twice|three times|\d+ times|several times|many times|again|for (?:days|weeks|months))\b",
     r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
+    *_ML_INVESTED,
 )
 # Asking for redress in the first person ("I'd like the fee back", "I want my day refunded"):
 # the user counts a loss, whatever the politeness around it.
@@ -270,6 +509,7 @@ _REDRESS = any_of(
     r"(?:refund|compensation|reimbursement)\b",
     # Money asked back is redress, not leaving: the customer stays to be refunded.
     r"\bfull refund\b|\bmy money back\b",
+    *_ML_REDRESS,
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
@@ -432,6 +672,7 @@ DISPLEASED = any_of(
     # "Not good enough." said as a verdict, not "not good enough for my schedule".
     r"(?:^|[.!?]\s*)(?:that's |this is |it's |simply |just )?not good enough\s*(?:[.!?]|$)|"
     r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
+    *_ML_DISPLEASED,
 )
 _NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
 # "That worked": the problem is gone.
@@ -440,11 +681,13 @@ _WORKED = any_of(
     r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
     r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
     r"\bfound (?:it|them)\b",
+    *_ML_WORKED,
 )
 _THANKS = any_of(
     r"\b(?:thanks|thank you|thx|ty|cheers|appreciated|grateful)\b|\bappreciate\b(?! it if| if)",
     _WORKED.pattern,
     r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
+    *_ML_THANKS,
 )
 # Praise words users turn against the assistant when a complaint surrounds them.
 # "this is such crap", "you're hopeless": a judgement of the help or the service, with the
@@ -505,8 +748,11 @@ _PRAISE = any_of(
     r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
     # Milder words that praise only in these forms, the forms sarcasm takes.
     r"\boh,? (?:good|joy)\b|\bgood (?:job|one)\b|\bwell done\b",
+    *_ML_PRAISE,
 )
-_POLITE = any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b")
+_POLITE = any_of(
+    r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b", *_ML_POLITE
+)
 _NEGATORS = frozenset(
     "not no never nothing nobody none neither nor cannot without hardly".split()  # noqa: SIM905
 )
