@@ -377,6 +377,17 @@ _ASKS_AGAIN_WORDS = (
         r"\bik (?:herhaal|vraag het (?:nog een keer|nogmaals|opnieuw))\b|\bnog een keer\s*:|\bja of nee\b|"
         r"\bik bedoelde\b|\been laatste keer\b"
     ),
+    # "I'm asking (you)", "let me rephrase", "I still haven't understood".
+    (
+        r"\b(?:te|le|les|os) (?:estoy )?pregunt(?:o|ando)\b|\bich frage (?:sie|dich) (?:nach|doch|ja)\b|"
+        r"\bti (?:sto )?chied(?:o|endo)\b|\b(?:estou|t[oô]) perguntando\b|\bik vraag (?:u|je) naar\b"
+    ),
+    r"\b(?:je )?reformule\b|\breformulo\b|\briformulo\b|\banders formuliert\b|\bik formuleer\b",
+    (
+        r"\b(?:todav[ií]a|a[uú]n) no (?:lo )?(?:entiendo|he entendido)\b|\bje n'ai (?:toujours )?pas compris\b|"
+        r"\bnoch (?:immer )?nicht verstanden\b|\bnon ho (?:ancora )?capito\b|\bainda n[ãa]o entendi\b|"
+        r"\bik (?:snap|begrijp) (?:het )?(?:nog steeds )?niet\b"
+    ),
 )
 _MISSED_WORDS = (*_OFF_TARGET_WORDS, *_ASKS_AGAIN_WORDS)
 _MISSED = any_of(*_MISSED_WORDS)
@@ -421,6 +432,8 @@ _PERSIST_WORDS = (
         r"(?:^|[.!?;]\s+)\W*(?:vale|ok(?:ay|[ée])?|s[ií]|entendido|de acuerdo|d'accord|oui|ja|gut|sì|certo|"
         r"va bene|grazie|legal|t[áa]|prima|goed|entendi)\b[^.?!]{0,40}[,.!]* (?:pero|mais|aber|ma|mas|maar)\b"
     ),
+    # Or any short granting clause ("Merci, mais ...", "D'accordo, ma ...").
+    r"(?:^|[.!?;]\s+)\W*(?:\w+\W+){0,2}?\w+\s*[,.!]+\s*(?:pero|mais|aber|ma|mas|maar)\b",
     (
         r"\bsigo sin\b|\btoujours pas\b|\bimmer noch nicht\b|\bancora non\b|\bainda n[ãa]o\b|"
         r"\bnog steeds niet\b"
@@ -1097,12 +1110,12 @@ _FOR_TROUBLE = (
 )
 # "You're right", "I was wrong" in the other languages customers write in.
 _ML_OWNS_ERROR = (
-    r"\b(?:usted |t[uú] )?tien(?:e|es) (?:toda la )?raz[oó]n\b|\bme (?:he equivocado|equivoqu[eé])\b",
-    r"\b(?:vous avez|tu as) raison\b|\bje me suis tromp[ée]e?\b",
-    r"\b(?:sie haben|du hast|da haben sie) recht\b|\bich habe mich (?:geirrt|vertan)\b",
-    r"\b(?:hai|ha|avete) ragione\b|\bmi sono sbagliat[oa]\b|\bho sbagliato\b",
-    r"\b(?:voc[eê] )?tem raz[ãa]o\b|\btens raz[ãa]o\b|\b(?:me enganei|eu errei)\b",
-    r"\b(?:u heeft|je hebt|jij hebt) gelijk\b|\bik heb me vergist\b|^\W*klopt\W+(?:excuses|sorry)\b",
+    r"\b(?:usted |t[uú] )?tien(?:e|es) (?:\w+ ){0,2}raz[oó]n\b|\bme (?:he equivocado|equivoqu[eé])\b",
+    r"\b(?:vous avez|tu as) (?:\w+ )?raison\b|\bje me suis tromp[ée]e?\b",
+    r"\b(?:sie haben|du hast|da haben sie) (?:\w+ )?recht\b|\bich habe mich (?:geirrt|vertan)\b",
+    r"\b(?:hai|ha|avete) (?:\w+ )?ragione\b|\bmi sono sbagliat[oa]\b|\bho sbagliato\b",
+    r"\b(?:voc[eê] )?tem (?:\w+ )?raz[ãa]o\b|\btens raz[ãa]o\b|\b(?:me enganei|eu errei)\b",
+    r"\b(?:u heeft|je hebt|jij hebt) (?:\w+ )?gelijk\b|\bik heb me vergist\b|^\W*klopt\W+(?:excuses|sorry)\b",
 )
 _CONCEDE = any_of(
     r"\byou(?:'re| are) (?:absolutely |totally |completely |quite |so |entirely )?(?:right|correct)\b"
@@ -1177,6 +1190,12 @@ _ACQUIESCE = any_of(
     r"\byou (?:clearly |obviously |certainly |definitely )?know (?:best|better|from|your|what you)|"
     r"\byou(?:'re| are) the (?:expert|professional|boss)\b|"
     r"\b(?:given|with|considering) your (?:experience|expertise|background|years)\b",
+    # Going along in the other languages ("Claro, ...", "Capisco, in effetti ...", "Stimmt").
+    (
+        r"^\W*(?:\w+,\s*)?(?:en efecto|efectivamente|claro|de acuerdo|entiendo|en effet|effectivement|"
+        r"bien s[uû]r|entendu|stimmt|genau|nat[üu]rlich|verstehe|in effetti|certo|certamente|"
+        r"d'accordo|capisco|de fato|com certeza|entendo|klopt|inderdaad|natuurlijk|begrijpelijk)\b"
+    ),
 )
 # The reply keeps its position, or concedes a side point and keeps the core ("You're right
 # that it's unfair. But ...").
@@ -1194,6 +1213,18 @@ _MAINTAIN = any_of(
     r"(?:^|[.;:]\s+)(?:but|however|even so|nevertheless|nonetheless|that said)\b",
     # A side point granted, the core kept: "Oak is tough, you're right about that, but ...".
     r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:about|that|there)\b[^.]{0,60}\bbut\b",
+    # The same in the other languages: understanding and then "but", a "but" or "unfortunately"
+    # opening a sentence.
+    (
+        r"\b(?:entiendo|comprendo|je comprends|ich verstehe|capisco|entendo|compreendo|ik begrijp)\b"
+        r"[^.]{0,80}\b(?:pero|mais|aber|ma|per[òo]|mas|por[ée]m|maar)\b"
+    ),
+    (
+        r"(?:^|[.;:]\s+)(?:pero|sin embargo|no obstante|mais|cependant|toutefois|n[ée]anmoins|aber|"
+        r"jedoch|allerdings|trotzdem|per[òo]|tuttavia|comunque|mas|por[ée]m|no entanto|contudo|"
+        r"maar|echter)\b"
+    ),
+    r"\b(?:lamentablemente|desafortunadamente|malheureusement|leider|purtroppo|infelizmente|helaas)\b",
 )
 # Asking the assistant to say something ("I'd prefer you simply confirm it's the same", "I
 # want you to say it's fine"): what the user wants said, no fact about their case.
@@ -1278,6 +1309,21 @@ _PRESSURE = any_of(
     r"\b(?:ti|si) sbagli(?:a)?\b",
     r"\bque exagero\b|\btem certeza\b|\btenho certeza\b|\bn[ãa]o [ée] (?:bem )?assim\b|"
     r"\b(?:voc[eê] )?est[áa] errad[oa]\b",
+    # Flattery ("eres el mejor asistente") and a sceptical "mah".
+    (
+        r"\b(?:eres|es usted|vous [eê]tes|tu es|sie sind|du bist|sei|lei [èe]|voc[eê] [ée]|u bent|"
+        r"je bent) (?:el|la|le|der|die|il|o|a|de) (?:mejor|meilleure?|beste|migliore|melhor)\b"
+    ),
+    # "That can't be", and what it costs the user ("c'est beaucoup d'argent pour nous").
+    (
+        r"\b(?:das )?kann (?:doch )?nicht sein\b|\bce n'est pas possible\b|\bc'est pas possible\b|"
+        r"\bnon pu[òo] essere\b|\bn[ãa]o pode ser\b|\bdat kan niet\b"
+    ),
+    (
+        r"\b(?:es|c'est|das ist|[èe]|[ée]|is) (?:mucho|beaucoup d'|viel|molto|muito|veel) "
+        r"(?:dinero|argent|geld|soldi|dinheiro)\b"
+    ),
+    r"^\W*mah\b",
     r"\b(?:ik denk|volgens mij)(?: dat)?(?: het)? (?:wel|niet)\b|\bweet (?:je|u) (?:dat )?zeker\b|"
     r"\bik weet (?:het )?zeker\b|\bonzin\b|\bdat klopt niet\b",
     r"\byou(?:'re| are) (?:\w+ )?(?:the (?:best|smartest|cleverest|greatest)|so (?:smart|clever|"
@@ -1325,6 +1371,11 @@ _CLAIMED = any_of(
     r"\b(?:macht|machen|wei(?:ß|ss)) (?:hier |das )?(?:doch )?(?:jeder|alle)\b|\btutti (?:lo )?(?:fanno|sanno)\b|"
     r"\bl'ho sempre fatto\b|\bsempre (?:fiz|fez|fizemos)\b|\btodo mundo\b|\biedereen (?:doet|weet)\b|"
     r"\bik doe (?:het|dat) altijd\b",
+    # What was always done to the user as a child ("a me la davano sempre da piccolo").
+    (
+        r"\b(?:davano|dava|daban|daba|donnait|gaben|gab|davam|gaven|gaf) sempre\b|"
+        r"\bsiempre me (?:lo |la )?(?:daban|hac[ií]an)\b"
+    ),
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").

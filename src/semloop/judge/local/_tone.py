@@ -144,6 +144,14 @@ _ML_REPEATING = (
         r"\bhetzelfde antwoord\b|\bweer hetzelfde\b|\b(?:zei|zeiden|zegt) (?:jullie|je|u) (?:\w+ ){0,2}ook al\b|"
         r"\bheb ik (?:\w+ )?al (?:gedaan|gezegd|geprobeerd|gestuurd)\b"
     ),
+    (
+        r"\bcu[aá]ntas veces (?:tengo|hay|debo|voy)\b|\bcombien de fois\b|\bwie oft (?:noch|"
+        r"muss|soll)\b"
+    ),
+    (
+        r"\bquante volte (?:devo|ancora|dovr)\b|\bquantas vezes (?:vou|tenho|preciso)\b|"
+        r"\bhoe vaak (?:nog|moet)\b"
+    ),
 )
 _ML_BLAME = (
     # es
@@ -183,6 +191,34 @@ _ML_BLAME = (
         r"\b(?:dit is|dat is|echt|wat een|het is|gewoon) (?:\w+ )?(?:belachelijk|schandalig|onacceptabel|"
         r"een schande|een grap|waardeloos|een aanfluiting|absurd|diefstal|oplichting)\b|"
         r"\bniemand weet\b|\bjullie luisteren niet\b|\bwaardeloos\b"
+    ),
+    (
+        r"\bno tiene nombre\b|\bno hay derecho\b|\bes el colmo\b|\bqu[eé] poca seriedad\b|"
+        r"\bp[eé]sim[oa]\b|\bme (?:est[aá]is|est[aá]n) tomando el pelo\b|"
+        r"\bp[eé]rdida de tiempo\b|\bno (?:me )?ayuda(?:s|n)? (?:en )?nada\b"
+    ),
+    (
+        r"\bvous vous fichez\b|\bc'est (?:le comble|un scandale|pas normal|pas s[ée]rieux|"
+        r"nul)\b|\bperte de temps\b|\bvous ne comprenez (?:rien|pas)\b|"
+        r"\b[çc]a ne m'aide (?:pas|en rien)\b"
+    ),
+    (
+        r"\bhilft (?:mir )?(?:\w+ )?(?:nicht|nichts|kein st[üu]ck) weiter\b|\bso geht (?:man|"
+        r"das) nicht\b|\bzeitverschwendung\b|\bsie verstehen (?:mich )?nicht\b|"
+        r"\bkatastrophal\b|\bmiserabel\b"
+    ),
+    (
+        r"\bvi rendete conto\b|\bsenza parole\b|\binaudito\b|\bvergognatevi\b|\bpessim[oa]\b|"
+        r"\bperdita di tempo\b|\bnon (?:mi )?(?:capite|ascoltate)\b|\bnon [èe] (?:normale|"
+        r"serio|accettabile)\b"
+    ),
+    (
+        r"\bp[ée]ssim[oa]\b|\bperda de tempo\b|\bvoc[eê]s n[ãa]o (?:entendem|resolvem|"
+        r"ajudam)\b|\binadmiss[ií]vel\b|\bn[ãa]o [ée] poss[ií]vel\b"
+    ),
+    (
+        r"\bslaat (?:helemaal )?nergens op\b|\btijdverspilling\b|"
+        r"\bjullie snappen (?:het )?niet\b|\bdit kan (?:toch )?niet\b|\bik word er gek van\b"
     ),
 )
 _ML_ESCALATE = (
@@ -234,6 +270,22 @@ _ML_LEAVE = (
         r"\bklacht (?:indienen|in)\b|\been andere (?:zaak|aanbieder|winkel|provider)\b|\bconsumentenbond\b|"
         r"\bnooit meer\b"
     ),
+    (
+        r"\bnunca m[aá]s\b|\bno vuelvo a\b|\bme (?:cambio|voy) (?:a|de) (?:otra|compa)|"
+        r"\b(?:les|os) (?:voy a )?denunci"
+    ),
+    (
+        r"\bplus jamais\b|\bje vais (?:porter plainte|r[ée]silier|changer d'op[ée]rateur|"
+        r"me plaindre)\b"
+    ),
+    r"\bich werde mich beschweren\b|\bich beschwere mich\b|\bich wechsle\b",
+    (
+        r"\bmai pi[ùu]\b|\bfar[òo] (?:reclamo|causa|denuncia)\b|\bcambio (?:gestore|"
+        r"operatore|fornitore)\b"
+    ),
+    r"\bnunca mais\b|\bvou (?:reclamar|processar)\b",
+    r"\bik ga (?:een klacht|naar de (?:rechter|geschillencommissie))\b|\bik stap over\b",
+    r"\bj'annule (?:mon|ma|mes|l'|le|la)\b|\b(?:cancelo|anulo) (?:mi|la|el)\b|\bannullo (?:il|l'|la)\b",
 )
 _ML_GIVE_UP = (
     rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
@@ -254,6 +306,12 @@ _ML_GIVE_UP = (
         r"\bspuugzat\b|\bik ben het zat\b|\bik (?:ben|heb) er klaar mee\b|\blaat maar\b|"
         r"\bgenoeg is genoeg\b|\bik geef het op\b"
     ),
+    r"\bhasta las narices\b|\bme tienen hart[oa]\b|\bno puedo m[aá]s\b",
+    r"\bje n'en peux plus\b",
+    r"\bich kann nicht mehr\b",
+    r"\bnon ne posso pi[ùu]\b",
+    r"\bcansei\b|\bn[ãa]o aguento mais\b",
+    r"\bik ben het (?:spuug)?zat\b",
 )
 _ML_IMPATIENT = (
     rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
@@ -268,6 +326,11 @@ _ML_IMPATIENT = (
     r"\bancora (?:niente|nulla)\b|\bsul serio\b|\bda (?:\w+ )?(?:settimane|mesi)\b|\bquanto (?:ancora|devo aspettare)\b",
     rf"\bat{_E} quando\b|\bainda nada\b|\bs{_E}rio\s*\?|\b(?:h{_A}|faz) (?:\w+ )?(?:semanas|meses)\b",
     r"\bnog steeds (?:niet|niks|geen)\b|\bal (?:\w+ )?(?:weken|maanden)\b|\bhoe lang nog\b|\bserieus\b",
+    (
+        r"\bllevo (?:todo el d[ií]a|horas|d[ií]as|semanas|meses)\b|\bj'attends depuis\b|"
+        r"\bich warte seit\b|\baspetto da\b|\b(?:estou|t[oô]) esperando h[áa]\b|"
+        r"\bik wacht al\b"
+    ),
 )
 _ML_INVESTED = (
     (
@@ -306,6 +369,18 @@ _ML_DISPLEASED = (
     (
         r"\b(?:ben|erg|heel|echt|zeer) (?:boos|teleurgesteld|ontevreden|ge[ïi]rriteerd|kwaad|gefrustreerd)\b|"
         r"\bmijn geduld (?:is|raakt) op\b"
+    ),
+    r"\bme parece (?:fatal|muy mal|injusto|vergonzoso)\b|\bestoy muy descontent[oa]\b",
+    r"\bje trouve [çc]a (?:inadmissible|scandaleux|honteux|inacceptable)\b",
+    r"\bich bin sprachlos\b|\b(?:sehr|[äa]u(?:ß|ss)erst) ver[äa]rgert\b",
+    r"\bsono (?:molto )?(?:deluso|delusa|amareggiat[oa])\b",
+    r"\bestou (?:muito )?(?:decepcionad[oa]|indignad[oa])\b",
+    r"\bik ben (?:erg )?(?:teleurgesteld|boos)\b",
+    # "I don't agree", "it annoys me", "that's an abuse".
+    (
+        r"\bno estoy (?:\w+ )?de acuerdo\b|\bme parece un abuso\b|\bme molesta\b|\bpas d'accord\b|"
+        r"\b[çc]a m'[ée]nerve\b|\bnicht einverstanden\b|\b[äa]rgert mich\b|\bnon sono d'accordo\b|"
+        r"\bmi d[àa] fastidio\b|\bn[ãa]o concordo\b|\bme irrita\b|\bniet mee eens\b|\bergert me\b"
     ),
 )
 _ML_WORKED = (
@@ -674,7 +749,10 @@ DISPLEASED = any_of(
     r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
     *_ML_DISPLEASED,
 )
-_NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
+_NOBODY = any_of(
+    r"\b(?:nobody|no one|no-one|noone)\b",
+    r"\b(?:nadie|niemand|nessuno|ningu[ée]m)\b|\bpersonne (?:ne|n')",  # es, de/nl, it, pt, fr
+)
 # "That worked": the problem is gone.
 _WORKED = any_of(
     r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
@@ -1276,7 +1354,12 @@ _SOOTHING = any_of(
     # "Be patient", the state said of someone, not the patient a clinic serves ("your patient
     # ID", "this patient", "a new patient").
     r"\bpatience\b|\b(?:be|been|being|am|is|are|was|were|stay|remain|so|very|more|too|really) patient\b|"
-    r"\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
+    r"\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b",
+    # The same soothing words in the other languages ("le pedimos paciencia", "Verständnis").
+    r"\bpaciencia\b|\bcomprensi[oó]n\b|\bmolestias\b|\bcompr[ée]hension\b|"
+    r"\bg[eê]ne occasionn|\bgeduld\b|\bverst[äa]ndnis\b|\bunannehmlichkeit|\bpazienza\b|"
+    r"\bcomprensione\b|\bdisagio\b|\bpaci[eê]ncia\b|\bcompreens[ãa]o\b|\btranstorno\b|"
+    r"\bbegrip\b|\bongemak\b"
 )
 _SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
