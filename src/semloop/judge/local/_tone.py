@@ -15,6 +15,7 @@ inside a complaint).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -28,6 +29,7 @@ __all__ = [
     "OWN_PERSON",
     "QUOTED",
     "REPEATING",
+    "Shapes",
     "Tone",
     "any_of",
     "lexicon",
@@ -95,6 +97,49 @@ def plain(text: str) -> str:
 def any_of(*patterns: str) -> re.Pattern[str]:
     """One case-insensitive pattern matching any of ``patterns``."""
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+# A letter outside ASCII, or a common word of Spanish, French, German, Italian, Portuguese or
+# Dutch: the text may be in one of them. English turns rarely have either.
+_OTHER_TONGUE = re.compile(
+    r"[^\x00-\x7f]|\b(?:"
+    r"que|es|el|la|los|las|una|esto|eso|por|para|pero|muy|con|del|se|lo|le|mi|su|ya|"  # es
+    r"est|pas|les|des|une|vous|je|il|nous|avec|pour|mais|du|au|ce|mon|oui|merci|c'est|j'ai|"  # fr
+    r"der|die|das|und|nicht|ist|ich|sie|wir|ein|eine|mit|auf|bitte|danke|ja|nein|doch|noch|"  # de
+    r"che|non|sono|per|della|questo|ma|grazie|anche|ancora|sempre|di|da|gli|"  # it
+    r"nao|uma|voce|eu|com|mas|isso|muito|obrigado|obrigada|meu|minha|sim|"  # pt
+    r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank"  # nl
+    r")\b",
+    re.IGNORECASE,
+)
+
+
+class Shapes:
+    """A family's English pattern and, tried only in a text that may be in another language
+    (``_OTHER_TONGUE``), the same shapes in Spanish, French, German, Italian, Portuguese and
+    Dutch: most turns are English, and trying every alternative of both at every position
+    would double the time. Read like a compiled pattern: ``search``, ``finditer``, ``sub``."""
+
+    __slots__ = ("english", "other")
+
+    def __init__(self, english: re.Pattern[str], *other: str) -> None:
+        self.english = english
+        self.other = any_of(*other)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        found = self.english.search(text)
+        if found is None and _OTHER_TONGUE.search(text):
+            return self.other.search(text)
+        return found
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        yield from self.english.finditer(text)
+        if _OTHER_TONGUE.search(text):
+            yield from self.other.finditer(text)
+
+    def sub(self, repl: str, text: str) -> str:
+        text = self.english.sub(repl, text)
+        return self.other.sub(repl, text) if _OTHER_TONGUE.search(text) else text
 
 
 _N = r"(?:n't|not|never)"
@@ -415,175 +460,191 @@ _ATTEMPT = (
     r"crash(?:es)?|failures?|cancell?ations?|delays?|links?|no-?shows?|promises?|apolog(?:y|ies))"
 )
 # Each family is one way frustration shows, written as word shapes, not sentences.
-REPEATING = any_of(
-    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
-    r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
-    r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
-    r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
-    r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
-    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
-    r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
-    r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
-    r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
-    # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
-    r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
-    r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
-    r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
-    r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
-    r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
-    r"\b(?:repeat|repeating) (?:myself|yourself)\b",
-    r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
-    r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+REPEATING = Shapes(
+    any_of(
+        r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
+        r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
+        r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
+        r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
+        r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
+        r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
+        r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
+        r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
+        r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
+        # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
+        r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
+        r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
+        r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
+        r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
+        r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
+        r"\b(?:repeat|repeating) (?:myself|yourself)\b",
+        r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
+        r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+    ),
     *_ML_REPEATING,
 )
 # Attempts counted ("third visit", "4th call", "the fifth 'we'll call you'"): a complaint,
 # unless the turn is glad ("my third visit and I love it").
 _COUNTED = any_of(rf"\b{_ORDINAL} (?:\w+ )?{_ATTEMPT}\b|\b{_ORDINAL} ['\"\u2018\u201c]")
-_BLAME = any_of(
-    r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
-    r"(?:this|that|the|your) \w+ (?:is|are)) "
-    r"(?:so |completely |totally |absolutely |utterly |really |just )?"
-    r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
-    r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
-    r"\b(?:not|never|no) (?:really |even |exactly )?(?:helpful|helping|listening|reading|answering)\b",
-    r"\byou (?:can't|cannot|can not|won't|aren't going to) (?:actually |really |even )?help\b",
-    # A comparison that demeans: "I've had better service from a vending machine".
-    r"\b(?:had|get|got|getting) (?:better|more) (?:service|help|sense|answers?) (?:out of|from)\b",
-    # Negated or stressed ("you can't even help", "you do understand"), not hoped or thanked
-    # for ("I hope you can help me", "you have helped a lot").
-    rf"\byou (?:(?:do|did|are|were|have|can){_N} ?(?:even )?|(?:do|did) (?:even )?|(?:are|were|have|can) even )"
-    r"(?:listen|read|understand|help|get it)",
-    r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
-    r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
-    r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
-    r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
-    r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
-    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
-    # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
-    r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
-    r"service|software|product|mess|process|platform)\b",
+_BLAME = Shapes(
+    any_of(
+        r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
+        r"(?:this|that|the|your) \w+ (?:is|are)) "
+        r"(?:so |completely |totally |absolutely |utterly |really |just )?"
+        r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
+        r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
+        r"\b(?:not|never|no) (?:really |even |exactly )?(?:helpful|helping|listening|reading|answering)\b",
+        r"\byou (?:can't|cannot|can not|won't|aren't going to) (?:actually |really |even )?help\b",
+        # A comparison that demeans: "I've had better service from a vending machine".
+        r"\b(?:had|get|got|getting) (?:better|more) (?:service|help|sense|answers?) (?:out of|from)\b",
+        # Negated or stressed ("you can't even help", "you do understand"), not hoped or thanked
+        # for ("I hope you can help me", "you have helped a lot").
+        rf"\byou (?:(?:do|did|are|were|have|can){_N} ?(?:even )?|(?:do|did) (?:even )?|(?:are|were|have|can) even )"
+        r"(?:listen|read|understand|help|get it)",
+        r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
+        r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
+        r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
+        r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
+        r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
+        r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
+        # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
+        r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
+        r"service|software|product|mess|process|platform)\b",
+    ),
     *_ML_BLAME,
 )
-_ESCALATE = any_of(
-    r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
-    r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
-    # Not a priority raised ("escalated to urgent").
-    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|"
-    r"\bescalat(?:e|ed|ing)\b(?! (?:\w+ )?to (?:urgent|priority|high|a higher priority)\b)",
-    # "If I don't hear from an actual manager today": someone real, not the one answering.
-    r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
-    r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
-    r"with (?:the )?authority)\b",
-    # "Is there a human I can speak to?"
-    r"\b(?:a|an|any|some) (?:real |actual |live )?(?:human|person|manager|supervisor)\b[^.?!]{0,30}"
-    r"\b(?:speak|talk|chat)\b",
-    r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
-    # In any voice: "I would like this passed to the branch manager".
-    r"\b(?:passed|forwarded|referred|escalated|put through) (?:on |up )?to (?:a |an |the |your )?"
-    r"(?:\w+ )?(?:manager|supervisor|someone|somebody|person|human|head|director|complaints)\b",
-    # Asking whom at all, with no topic: not routing ("who do I ask about parking?") but
-    # asking past the one answering ("who do I actually talk to").
-    r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
+_ESCALATE = Shapes(
+    any_of(
+        r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
+        r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
+        # Not a priority raised ("escalated to urgent").
+        r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|"
+        r"\bescalat(?:e|ed|ing)\b(?! (?:\w+ )?to (?:urgent|priority|high|a higher priority)\b)",
+        # "If I don't hear from an actual manager today": someone real, not the one answering.
+        r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
+        r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
+        r"with (?:the )?authority)\b",
+        # "Is there a human I can speak to?"
+        r"\b(?:a|an|any|some) (?:real |actual |live )?(?:human|person|manager|supervisor)\b[^.?!]{0,30}"
+        r"\b(?:speak|talk|chat)\b",
+        r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
+        # In any voice: "I would like this passed to the branch manager".
+        r"\b(?:passed|forwarded|referred|escalated|put through) (?:on |up )?to (?:a |an |the |your )?"
+        r"(?:\w+ )?(?:manager|supervisor|someone|somebody|person|human|head|director|complaints)\b",
+        # Asking whom at all, with no topic: not routing ("who do I ask about parking?") but
+        # asking past the one answering ("who do I actually talk to").
+        r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
+    ),
     *_ML_ESCALATE,
 )
-_LEAVE = any_of(
-    r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:\w+ )?(?:account|subscription|membership|plan|service|"
-    r"contract)\b",
-    r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
-    r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
-    r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
-    r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
-    r"(?: \w+){1,3} again\b",
-    r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
-    r"\bdisput(?:e|ing) (?:it|this|the (?:charge|payment|transaction|invoice|bill|fee))\b|"
-    r"\b(?:with|to) my (?:bank|card issuer)\b",
-    # "This is the last shipment we send with you": the last of something with this service.
-    r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
-    r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
-    r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
-    r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
-    r"\bdone with (?:you|this|your|it)\b",
-    r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
-    # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
-    r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
-    r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
-    r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
-    r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
-    # Not "be transferred to another agent": the service's routing.
-    r"(?<!\bbe )(?<!\bbeing )(?<!\bget )\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?"
-    r"(?:\w+ ){0,2}(?:to|over to) "
-    r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
-    # An ultimatum: "send a technician or I'm returning it".
-    r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
-    # Or with the consequence as the subject: "... or the review goes up tonight".
-    r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
-    # A deadline ("unless ... by Friday").
-    # Or a step the user will take if it stays unresolved ("I will raise it with the council
-    # if it is not resolved this week").
-    r"\b(?:i|we)(?:'ll| will| shall)\b[^.?!]{0,60}\bif (?:it|this|that|the \w+)(?: is|'s)? "
-    r"(?:not|n't|never)\b[^.?!]{0,20}\b(?:resolved|fixed|sorted|refunded|corrected|paid)\b",
-    r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
-    r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
-    r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
-    # Not the bookings the user no longer needs ("so I won't be using those tickets").
-    r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b"
-    r"(?! (?:those|these|them|the|my|that|this|it)\b(?![^.?!]*\b(?:again|anymore|any more|ever)\b))",
-    r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
-    # Taking it to someone with power over the service.
-    r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
-    r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
-    r"lawyer|press|media|authorities|trading standards|consumer)",
-    r"\b(?:go|going|went|take|taking) (?:this |it )?to (?:the )?(?:police|regulator|ombudsman|press|"
-    r"media|trading standards|small claims|court|consumer)",
+_LEAVE = Shapes(
+    any_of(
+        r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:\w+ )?(?:account|subscription|membership|plan|service|"
+        r"contract)\b",
+        r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
+        r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
+        r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
+        r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
+        r"(?: \w+){1,3} again\b",
+        r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
+        r"\bdisput(?:e|ing) (?:it|this|the (?:charge|payment|transaction|invoice|bill|fee))\b|"
+        r"\b(?:with|to) my (?:bank|card issuer)\b",
+        # "This is the last shipment we send with you": the last of something with this service.
+        r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
+        r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
+        r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
+        r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
+        r"\bdone with (?:you|this|your|it)\b",
+        r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
+        # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
+        r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
+        r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
+        r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
+        r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
+        # Not "be transferred to another agent": the service's routing.
+        r"(?<!\bbe )(?<!\bbeing )(?<!\bget )\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?"
+        r"(?:\w+ ){0,2}(?:to|over to) "
+        r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
+        # An ultimatum: "send a technician or I'm returning it".
+        r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
+        # Or with the consequence as the subject: "... or the review goes up tonight".
+        r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
+        # A deadline ("unless ... by Friday").
+        # Or a step the user will take if it stays unresolved ("I will raise it with the council
+        # if it is not resolved this week").
+        r"\b(?:i|we)(?:'ll| will| shall)\b[^.?!]{0,60}\bif (?:it|this|that|the \w+)(?: is|'s)? "
+        r"(?:not|n't|never)\b[^.?!]{0,20}\b(?:resolved|fixed|sorted|refunded|corrected|paid)\b",
+        r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
+        r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
+        r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
+        # Not the bookings the user no longer needs ("so I won't be using those tickets").
+        r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b"
+        r"(?! (?:those|these|them|the|my|that|this|it)\b(?![^.?!]*\b(?:again|anymore|any more|ever)\b))",
+        r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
+        # Taking it to someone with power over the service.
+        r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
+        r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
+        r"lawyer|press|media|authorities|trading standards|consumer)",
+        r"\b(?:go|going|went|take|taking) (?:this |it )?to (?:the )?(?:police|regulator|ombudsman|press|"
+        r"media|trading standards|small claims|court|consumer)",
+    ),
     *_ML_LEAVE,
 )
-_GIVE_UP = any_of(
-    # "Whatever." said on its own, not "whatever card was used".
-    r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\s*(?:[.!?,;]|$)|\bi give up\b|\bgiving up\b",
-    # Not a step's end planned ("I'll let you know as soon as I'm done with this step").
-    r"\bdon't bother\b|\bnot worth (?:it|my)\b|\bno point\b|"
-    r"(?<!\bonce )(?<!\bwhen )(?<!\bsoon as )(?<!\bafter )(?<!\buntil )(?<!\bif )\b(?:i'm|i am) done\b",
-    r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
-    r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
+_GIVE_UP = Shapes(
+    any_of(
+        # "Whatever." said on its own, not "whatever card was used".
+        r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\s*(?:[.!?,;]|$)|\bi give up\b|\bgiving up\b",
+        # Not a step's end planned ("I'll let you know as soon as I'm done with this step").
+        r"\bdon't bother\b|\bnot worth (?:it|my)\b|\bno point\b|"
+        r"(?<!\bonce )(?<!\bwhen )(?<!\bsoon as )(?<!\bafter )(?<!\buntil )(?<!\bif )\b(?:i'm|i am) done\b",
+        r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
+        r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
+    ),
     *_ML_GIVE_UP,
 )
-_IMPATIENT = any_of(
-    r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    # "Right now" demanded ("I need it sorted right now!"), not a state ("I don't have the ID
-    # handy right now").
-    r"\b(?:need|want|fix|sort|do|give|send|refund|cancel|call|get)\b[^.?!]{0,40}\bright now\b|"
-    r"\bright now\s*!|"
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\basap\b|"
-    # "my patience", not thanks for "your patience".
-    r"(?<!your )(?<!the )\bpatience\b",
-    r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
-    r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
-    r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
+_IMPATIENT = Shapes(
+    any_of(
+        r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
+        # "Right now" demanded ("I need it sorted right now!"), not a state ("I don't have the ID
+        # handy right now").
+        r"\b(?:need|want|fix|sort|do|give|send|refund|cancel|call|get)\b[^.?!]{0,40}\bright now\b|"
+        r"\bright now\s*!|"
+        r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\basap\b|"
+        # "my patience", not thanks for "your patience".
+        r"(?<!your )(?<!the )\bpatience\b",
+        r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
+        r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
+        r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
+    ),
     *_ML_IMPATIENT,
 )
 # What the user has put in (money, time, loyalty, attempts): said in anger, it is leverage.
-_INVESTED = any_of(
-    r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\bi(?:'m| am) paying\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
-    r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
-    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
-    r"(?:of|playing|using|with|as)\b",
-    r"\bi(?:'ve| have)? (?:waited|been waiting|been asking|been trying|been calling|been chasing)\b",
-    r"\bi(?:'ve| have)? (?:asked|called|emailed|written|submitted|sent|tried|chased)\b[^.?!]{0,40}"
-    r"\b(?:twice|three times|\d+ times|several times|many times|again|for (?:days|weeks|months))\b",
-    r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
+_INVESTED = Shapes(
+    any_of(
+        r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\bi(?:'m| am) paying\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
+        r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
+        r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
+        r"(?:of|playing|using|with|as)\b",
+        r"\bi(?:'ve| have)? (?:waited|been waiting|been asking|been trying|been calling|been chasing)\b",
+        r"\bi(?:'ve| have)? (?:asked|called|emailed|written|submitted|sent|tried|chased)\b[^.?!]{0,40}"
+        r"\b(?:twice|three times|\d+ times|several times|many times|again|for (?:days|weeks|months))\b",
+        r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
+    ),
     *_ML_INVESTED,
 )
 # Asking for redress in the first person ("I'd like the fee back", "I want my day refunded"):
 # the user counts a loss, whatever the politeness around it.
-_REDRESS = any_of(
-    r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,60}"
-    r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b",
-    # Or announced: "I will ask for a refund", "I'm claiming compensation".
-    r"\b(?:ask|asking|claim|claiming|request|requesting) (?:for )?(?:a |my |the )?(?:full )?"
-    r"(?:refund|compensation|reimbursement)\b",
-    # Money asked back is redress, not leaving: the customer stays to be refunded.
-    r"\bfull refund\b|\bmy money back\b",
+_REDRESS = Shapes(
+    any_of(
+        r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,60}"
+        r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b",
+        # Or announced: "I will ask for a refund", "I'm claiming compensation".
+        r"\b(?:ask|asking|claim|claiming|request|requesting) (?:for )?(?:a |my |the )?(?:full )?"
+        r"(?:refund|compensation|reimbursement)\b",
+        # Money asked back is redress, not leaving: the customer stays to be refunded.
+        r"\bfull refund\b|\bmy money back\b",
+    ),
     *_ML_REDRESS,
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
@@ -737,16 +798,18 @@ def _accusing_question(text: str) -> bool:
 
 
 # Saying how they feel about the service, in so many words.
-DISPLEASED = any_of(
-    r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
-    r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
-    r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
-    r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
-    r"\bend of my (?:rope|tether)\b|\bwits'? end\b|"
-    r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|"
-    # "Not good enough." said as a verdict, not "not good enough for my schedule".
-    r"(?:^|[.!?]\s*)(?:that's |this is |it's |simply |just )?not good enough\s*(?:[.!?]|$)|"
-    r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
+DISPLEASED = Shapes(
+    any_of(
+        r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
+        r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
+        r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
+        r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
+        r"\bend of my (?:rope|tether)\b|\bwits'? end\b|"
+        r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|"
+        # "Not good enough." said as a verdict, not "not good enough for my schedule".
+        r"(?:^|[.!?]\s*)(?:that's |this is |it's |simply |just )?not good enough\s*(?:[.!?]|$)|"
+        r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
+    ),
     *_ML_DISPLEASED,
 )
 _NOBODY = any_of(
@@ -754,17 +817,22 @@ _NOBODY = any_of(
     r"\b(?:nadie|niemand|nessuno|ningu[ée]m)\b|\bpersonne (?:ne|n')",  # es, de/nl, it, pt, fr
 )
 # "That worked": the problem is gone.
-_WORKED = any_of(
-    r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
-    r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
-    r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
-    r"\bfound (?:it|them)\b",
+_WORKED = Shapes(
+    any_of(
+        r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
+        r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
+        r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
+        r"\bfound (?:it|them)\b",
+    ),
     *_ML_WORKED,
 )
-_THANKS = any_of(
-    r"\b(?:thanks|thank you|thx|ty|cheers|appreciated|grateful)\b|\bappreciate\b(?! it if| if)",
-    _WORKED.pattern,
-    r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
+_THANKS = Shapes(
+    any_of(
+        r"\b(?:thanks|thank you|thx|ty|cheers|appreciated|grateful)\b|\bappreciate\b(?! it if| if)",
+        _WORKED.english.pattern,
+        r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
+    ),
+    *_ML_WORKED,
     *_ML_THANKS,
 )
 # Praise words users turn against the assistant when a complaint surrounds them.
@@ -821,15 +889,18 @@ _THANKED_FOR = any_of(
     r"(?:the|your) (?:\w+ )?(?:update|explanation|information|info|details|help|time|patience|effort|efforts)|"
     r"(?:being|your) patient)\b"
 )
-_PRAISE = any_of(
-    r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
-    r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
-    # Milder words that praise only in these forms, the forms sarcasm takes.
-    r"\boh,? (?:good|joy)\b|\bgood (?:job|one)\b|\bwell done\b",
+_PRAISE = Shapes(
+    any_of(
+        r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
+        r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
+        # Milder words that praise only in these forms, the forms sarcasm takes.
+        r"\boh,? (?:good|joy)\b|\bgood (?:job|one)\b|\bwell done\b",
+    ),
     *_ML_PRAISE,
 )
-_POLITE = any_of(
-    r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b", *_ML_POLITE
+_POLITE = Shapes(
+    any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b"),
+    *_ML_POLITE,
 )
 _NEGATORS = frozenset(
     "not no never nothing nobody none neither nor cannot without hardly".split()  # noqa: SIM905
