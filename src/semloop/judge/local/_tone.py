@@ -114,6 +114,12 @@ _OTHER_TONGUE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
+def _other_tongue(text: str) -> bool:
+    # Read once per text: every family asks it of the same turn.
+    return bool(_OTHER_TONGUE.search(text))
+
+
 class Shapes:
     """A family's English pattern and, tried only in a text that may be in another language
     (``_OTHER_TONGUE``), the same shapes in Spanish, French, German, Italian, Portuguese and
@@ -128,18 +134,18 @@ class Shapes:
 
     def search(self, text: str) -> re.Match[str] | None:
         found = self.english.search(text)
-        if found is None and _OTHER_TONGUE.search(text):
+        if found is None and _other_tongue(text):
             return self.other.search(text)
         return found
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         yield from self.english.finditer(text)
-        if _OTHER_TONGUE.search(text):
+        if _other_tongue(text):
             yield from self.other.finditer(text)
 
     def sub(self, repl: str, text: str) -> str:
         text = self.english.sub(repl, text)
-        return self.other.sub(repl, text) if _OTHER_TONGUE.search(text) else text
+        return self.other.sub(repl, text) if _other_tongue(text) else text
 
 
 _N = r"(?:n't|not|never)"
