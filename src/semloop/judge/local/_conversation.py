@@ -369,7 +369,7 @@ _ML_ASKS_AGAIN = (
     # "I meant" in the other languages.
     (
         r"\b(?:te lo |se lo |le )?(?:repito|vuelvo a preguntar)\b|\bperd(?:[oó]n|ona|one) que insista\b|"
-        r"\bs[ií] o no\b|\bquer[ií]a decir\b|\b(?:una )?[uú]ltima vez\b"
+        r"\bs[ií] o no\b|\bquer[ií]a decir\b|\b(?:por|una) [uú]ltima vez\b"
     ),
     (
         r"\bje (?:vous )?(?:le )?(?:r[ée]p[èe]te|redemande)\b|\bd[ée]sol[ée]e? d'insister\b|\boui ou non\b|"

@@ -155,12 +155,13 @@ _N = r"(?:n't|not|never)"
 # in them complain, thank and insist; one entry per language where they differ), each in
 # the form a customer types, accents optional. Only word shapes with no ordinary calm
 # reading are here: "basta" ("it's enough to ...") and "chega" ("it arrives") count only
-# alone at a sentence's start, "reclamación" only when lodged.
+# alone at a sentence's start, "reclamación" only when lodged, "otra vez" / "de novo" ("again",
+# as often "anew") only exclaimed or with "the same".
 _A, _E, _I, _O, _U = "[aá]", "[eéèê]", "[ií]", "[oóô]", "[uúü]"
 _ML_REPEATING = (
     # es
     (
-        rf"\botra vez\b|\bya (?:se )?(?:lo |le |les )?(?:he |hab{_I}a |hemos )?(?:dicho|explicado|intentad{_O}|"
+        rf"\botra vez (?:la misma|lo mismo)\b|\botra vez\s*[?!]|\bya (?:se )?(?:lo |le |les )?(?:he |hab{_I}a |hemos )?(?:dicho|explicado|intentad{_O}|"
         rf"hecho|probado|enviado|escrito)\b|\bya lo (?:intent{_E}|hice|prob{_E}|dije)\b|"
         rf"\b(?:la|una) misma (?:\w+ )?respuesta\b|\b(?:tres|cuatro|cinco|varias|muchas|mil) veces\b|"
         rf"\bpor (?:tercera|cuarta|en{_E}sima) vez\b|\beso ya me lo\b"
@@ -185,7 +186,7 @@ _ML_REPEATING = (
     ),
     # pt
     (
-        rf"\b(?:de novo|outra vez)\b|\bj[áa] (?:\w+ )?(?:fiz|tentei|disse|expliquei|falei|mandei|enviei|liguei)\b|"
+        rf"\b(?:de novo|outra vez)\s*[?!]|\b(?:de novo|outra vez) a mesma\b|\bj[áa] (?:\w+ )?(?:fiz|tentei|disse|expliquei|falei|mandei|enviei|liguei)\b|"
         rf"\ba mesma (?:\w+ )?resposta\b|\b(?:tr[êe]s|quatro|cinco|v[áa]rias|muitas) vezes\b|"
         rf"\b(?:pela|{_E} a) (?:segunda|terceira|quarta|en[ée]sima) vez\b"
     ),
@@ -449,7 +450,7 @@ _ML_THANKS = (
 )
 _ML_PRAISE = (
     (
-        r"\b(?:perfecto|genial|estupendo|parfait|g[ée]nial|perfekt|prima|toll|perfetto|ottimo|[óo]timo|"
+        r"\b(?:perfecto|genial|estupendo|parfait|g[ée]nial|perfekt|prima|perfetto|ottimo|[óo]timo|"
         r"perfeito|maravilh\w+|geweldig|fantastisch)\b"
     ),
 )
