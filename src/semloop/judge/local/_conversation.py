@@ -324,6 +324,8 @@ _OFF_TARGET_WORDS = (
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|put it)\b",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
+    r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
+    r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
 )
 _ML_OFF_TARGET = (
     # The same in the other languages customers write in (see _tone's _ML_ lexicon): "my
@@ -352,8 +354,6 @@ _ML_OFF_TARGET = (
         r"\bmijn vraag (?:is|was)\b|\b(?:heeft|hebt|hebben) (?:mijn vraag )?niet beantwoord\b|"
         r"\bdat vroeg ik niet\b|\bik weet (?:het )?nog steeds niet\b"
     ),
-    r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
-    r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
 )
 _ASKS_AGAIN_WORDS = (
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:get|understand)",
