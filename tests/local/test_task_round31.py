@@ -71,6 +71,35 @@ def test_work_left(embed: Embed, wrong: RunCase, right: RunCase) -> None:
     assert float(answer_task_completion(right, embed).value) < 0.5
 
 
+_PENDING = call("create_payment", {"from": "ACC-1", "to": "ACC-2", "amount": 80},
+                {"payment_id": "PM-3", "status": "awaiting_otp", "message": "confirm with the code sent by SMS"})
+_RATES = call("get_rates", {"campaign": "Spring"}, {"items": [{"id": "LI-7", "bid": 3.0, "pace": 55},
+                                                              {"id": "LI-8", "bid": 2.0, "pace": 101}]})
+_READINGS = (call("get_readings", {"meter": "M-1"}, {"kwh": 412}),
+             call("get_readings", {"meter": "M-2"}, {"error": "gateway timeout"}, success=False))
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    # A record left awaiting a code, and an answer that calls the act done.
+    (case("Pay £80 from my current account to savings.", "Done! £80 has been moved to your savings.", _PENDING),
+     case("Pay £80 from my current account to savings.",
+          "The £80 payment is set up, but it is still awaiting the code we sent by SMS before it moves.", _PENDING)),
+    # The act an "and" joins after a look, never done.
+    (case("Find the line items behind pace and raise their bids by 10%.",
+          "LI-7 is behind pace at 55%; LI-8 is on track. Let me know how you'd like to proceed.", _RATES),
+     case("Find the line items behind pace and raise their bids by 10%.",
+          "LI-7 is behind pace at 55%, so I raised its bid to 3.30; LI-8 is on track.", _RATES,
+          call("set_bid", {"id": "LI-7", "bid": 3.3}, {"ok": True}))),
+    # A look-up on an item the user named failed, and the answer never names it.
+    (case("Give me yesterday's usage for meters M-1 and M-2.", "Meter M-1 used 412 kWh yesterday.", *_READINGS),
+     case("Give me yesterday's usage for meters M-1 and M-2.",
+          "Meter M-1 used 412 kWh yesterday. I couldn't read M-2: its gateway timed out.", *_READINGS)),
+])
+def test_work_left_dev31(embed: Embed, wrong: RunCase, right: RunCase) -> None:
+    assert float(answer_task_completion(wrong, embed).value) >= 0.5
+    assert float(answer_task_completion(right, embed).value) < 0.5
+
+
 def test_a_date_or_a_shared_booking_is_no_item_of_its_own(embed: Embed) -> None:
     calls = (call("add_breakfast", {"booking": "GH-5512", "date": "2027-02-03"}, {"status": "added"}),
              call("add_parking", {"booking": "GH-5512", "date": "2027-02-03"},
@@ -109,6 +138,19 @@ _AUDIT = call("run_audit", {"url": "https://shop.example/checkout"}, {"violation
           call("get_metrics", {"model": "m-44"}, {"metrics": {"precision": 0.812, "auc": 0.903, "f1": 0.774}})),
      case("What's the f1 score of model m-44 on the holdout set?", "m-44's f1 on the holdout set is 0.774.",
           call("get_metrics", {"model": "m-44"}, {"metrics": {"precision": 0.812, "auc": 0.903, "f1": 0.774}}))),
+    # A clause that opens on "not" rules its thing out; the run counted that thing.
+    (case("How many unique visitors did the museum have in March? Not tickets sold, people.",
+          "In March the museum sold 12,480 tickets, up 8% on February.",
+          call("sql_run", {"query": "SELECT COUNT(*) FROM tickets WHERE month = '2027-03'"}, {"rows": [[12480]]})),
+     case("How many unique visitors did the museum have in March? Not tickets sold, people.",
+          "In March the museum had 9,310 unique visitors.",
+          call("sql_run", {"query": "SELECT COUNT(DISTINCT visitor_id) FROM visits WHERE month = '2027-03'"},
+               {"rows": [[9310]]}))),
+    # Asked about one day, the call made on another and that day told.
+    (case("What classes are on 14 March?", "On 7 March there is a pottery class at 10:00 and life drawing at 14:00.",
+          call("get_classes", {"date": "2027-03-07"}, {"classes": [{"name": "pottery", "time": "10:00"}]})),
+     case("What classes are on 14 March?", "On 14 March there is a pottery class at 10:00 and life drawing at 14:00.",
+          call("get_classes", {"date": "2027-03-14"}, {"classes": [{"name": "pottery", "time": "10:00"}]}))),
     # A way home asked "from A back to B", the answer from B to A.
     (case("What buses run from Oban back to Glasgow on Sunday?", "On Sunday buses run from Glasgow to Oban at 08:00 and 12:30."),
      case("What buses run from Oban back to Glasgow on Sunday?", "On Sunday buses run from Oban to Glasgow at 09:15 and 17:40.")),

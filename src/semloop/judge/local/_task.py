@@ -37,6 +37,7 @@ from ._claims import (
     _words,
     clauses,
     clock_times,
+    date_supported,
     dates,
     head,
     is_refusal,
@@ -280,6 +281,36 @@ def _failed_item_claimed(case: RunCase) -> str | None:
                                 and stem(w.lower()[:-2]) != own)
                 if not _ADMITS_FAILURE.search(said) and not _NEGATED.search(said) and not _CONDITION.search(said):
                     return min(codes)
+    return None
+
+
+def _failure_unsaid(case: RunCase) -> str | None:
+    """A call that failed and was never made good, and an answer that admits no failure and
+    asks nothing: a look-up on an item the user named (WR-4 of "WR-1 to WR-4") that the
+    answer never names, or an act (create_order) after which no act worked, the answer
+    saying nothing of it. The work was left without a word. The item, or the act's tool."""
+    text = case.output
+    calls, asked = case.tools_called, case.input.lower()
+    # A failure word in a sentence about an item whose call worked tells that item's record
+    # ("WR-3 had only two following-error warnings"), not a failure of the run.
+    worked = {str(v).lower() for c in calls if not _failed(c) for v in c.args.values()
+              if isinstance(v, (str, int)) and not isinstance(v, bool) and _CODE_ARG.fullmatch(str(v))}
+    if "?" in text or any(_ADMITS_FAILURE.search(s) and not any(w in s.lower() for w in worked)
+                          for s in split_claims(text)):
+        return None
+    for i, call in enumerate(calls):
+        if not _failed(call) or _hands_off(call):
+            continue
+        later = calls[i + 1:]
+        if not _reads(call):
+            if not any(not _failed(c) and not _reads(c) for c in later) and not _NEGATED.search(text):
+                return call.name
+            continue
+        mine = {str(v) for v in call.args.values() if isinstance(v, (str, int)) and not isinstance(v, bool)
+                and _CODE_ARG.fullmatch(str(v)) and not _ISO_DAY.search(str(v)) and str(v).lower() in asked}
+        if mine and not any(c.name == call.name and not _failed(c) and mine <= set(map(str, c.args.values()))
+                            for c in later) and not any(m.lower() in text.lower() for m in mine):
+            return min(mine)
     return None
 
 
@@ -1139,7 +1170,9 @@ def _looked_not_acted(case: RunCase) -> str | None:
     not, asks nothing, and says nothing was impossible ("no", "not", "unfortunately"). The
     act."""
     asked = _asked_text(case.input)
-    opening = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))}
+    # "Figure out which line items are behind and raise their bids": each act an "and" joins.
+    opening = {v for c in _ACT_CLAUSES.split(asked) for piece in _joined_acts(c.strip())
+               if (v := _imperative(piece.strip()))}
     # An act found by its shape ("Report the broken streetlight") is named only done
     # ("reported"): "within 10 days of a report" names the noun. One the answer's own list
     # may have done ("group my claims by type", "sort them") is no act on the world.
@@ -1180,7 +1213,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
-    single = _one_of_two(case)
+    single, unsaid = _one_of_two(case), _failure_unsaid(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1199,6 +1232,7 @@ def _acts_undone(case: RunCase) -> list[str]:
         (_awaits_approval(case), 'the act\'s record still awaits approval, yet the answer calls it final'),
         (again, f'asked to {again}, no call did it and the answer asks leave to do it'),
         (single, f'asked to act on two things, the run acted on one and left "{_short(single or "", 8)}" unsaid'),
+        (unsaid, f'a call on {unsaid} failed, was not made good, and the answer says nothing of it'),
     ) if cond]
 
 
@@ -1235,11 +1269,12 @@ _WAIT_SAID = _phrases(r"provisional\w*|tentative\w*|pending|approval|approve|hol
 
 
 def _awaits_approval(case: RunCase) -> bool:
-    """The last call that acted left its record awaiting approval or review, and the
-    answer calls it final ("confirmed") with no word of the wait."""
+    """The last call that acted left its record awaiting approval, review or a code
+    ("awaiting_otp"), and the answer calls it final ("confirmed") or done ("Done! $500 has
+    been moved") with no word of the wait."""
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
-    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(_FINAL.search(case.output)) \
-        and not _WAIT_SAID.search(case.output)
+    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) \
+        and bool(_FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)) and not _WAIT_SAID.search(case.output)
 
 
 _DRAFT_STATE = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:draft|unsubmitted|incomplete|not_submitted)\"", re.IGNORECASE)
@@ -2144,7 +2179,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                               or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
-        or _period_swap(case) or _part_dropped(case.input, [_subject(case.output)])
+        or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)])
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -2162,6 +2197,25 @@ def _period_swap(case: RunCase) -> tuple[str, str] | None:
     if asked and opening and not _PAST_PERIOD.search(case.output):
         return asked.group(0).lower(), opening.group(0).lower()
     return None
+
+
+def _date_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked about a day ("next weekend (19–20 Dec)", "the 3 March hearing"), the run's
+    calls were made on other days and the answer tells those ("Saturday 12 December"),
+    never the asked one: the period next to it was read. (asked, answered)."""
+    def days(text: str) -> list[tuple[str, frozenset[Any]]]:
+        return [(t, frozenset(r for r in rs if r[1] is not None and r[2] is not None)) for t, rs in dates(text)]
+
+    asked = [(t, rs) for t, rs in days(_asked_text(case.input)) if rs]
+    told = [(t, rs) for t, rs in days(case.output) if rs]
+    called = [r for c in case.tools_called if not _failed(c)
+              for _, rs in days(tool_text(json.dumps(c.args))) for r in rs]
+    if not asked or not told or not called:
+        return None
+    if any(date_supported(rs, [*called, *(r for _, o in told for r in o)]) for _, rs in asked):
+        return None
+    drawn = [t for t, rs in told if date_supported(rs, called)]
+    return (asked[0][0], drawn[0]) if drawn else None
 
 
 # A size written with its unit: 40' (a container), 10x10 (a storage unit), 2-bedroom, 65-inch.
@@ -2375,8 +2429,9 @@ def _acted_sibling(case: RunCase, embed: Embed) -> tuple[str, str] | None:
 
 
 # A clause of the request that rules a thing out: "skip that one", "she doesn't need shoes",
+# one that opens on "not" ("Not enrollments — people"),
 # "the login page was done last sprint", "other than the Paris office".
-_RULES_OUT = re.compile(r"\b(?:skip\w*|except|exclud\w*|other than|apart from|rather than|instead of|leave out|"
+_RULES_OUT = re.compile(r"^\s*not\b|\b(?:skip\w*|except|exclud\w*|other than|apart from|rather than|instead of|leave out|"
                         r"(?:do|does|did)(?:n't| not) need|no need|(?:was|were|is|are|been) (?:already )?done|"
                         r"already (?:done|have|has|had|got))\b", re.IGNORECASE)
 _REQUEST_CLAUSE = re.compile(r"[.;:!?\n\u2014\u2013]+|,\s*(?:so|but|and)?\s*|\s+(?:so|but)\s+", re.IGNORECASE)
@@ -3362,7 +3417,7 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
     tells a record of another kind by two things only it holds, nothing only a record of
     the named kind holds, and never the kind's own word. (asked kind, record told)."""
     # "Not the washing machine": a kind the request rules out is not the one it asks.
-    asked = frozenset().union(*(word_stems(c) for c in _REQUEST_CLAUSE.split(_asked_text(case.input))
+    asked = frozenset().union(*(word_stems(c) for c in _REQUEST_CLAUSE.split(case.input)
                                 if c and not _NEGATED.search(c) and not _RULES_OUT.search(c)))
     told = _marks(case.output)
     said = word_stems(case.output)
@@ -3418,9 +3473,11 @@ def _field_swap(case: RunCase) -> tuple[str, str] | None:
         for fields in _numeric_fields(data):
             # A short key names a figure when it holds a digit ("f1", "p95"), not "id" or "n".
             named = [k for k in fields if (len(k) >= 3 or re.search(r"\d", k)) and re.search(rf"(?<![\w@]){re.escape(k.lower())}(?![\w@])", asked)]
+            if len(named) != 1:
+                continue
             # The figure named in the answer, or given as a percentage (0.025 as "2.5%"), is told.
             value = fields[named[0]]
-            if len(named) != 1 or {f"{value:g}", f"{value * 100:g}"} & told or named[0].lower() in case.output.lower():
+            if {f"{value:g}", f"{value * 100:g}"} & told or named[0].lower() in case.output.lower():
                 continue
             shown = [k for k, v in fields.items() if k != named[0] and v != value
                      and f"{v:g}" in told and ("." in f"{v:g}" or abs(v) >= 100)]
