@@ -3416,8 +3416,11 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
     two battery options and a panel one: a field whose value tells them apart): the answer
     tells a record of another kind by two things only it holds, nothing only a record of
     the named kind holds, and never the kind's own word. (asked kind, record told)."""
-    # "Not the washing machine": a kind the request rules out is not the one it asks.
-    asked = frozenset().union(*(word_stems(c) for c in _REQUEST_CLAUSE.split(case.input)
+    # The kind is named where the request asks ("…what would a battery cost?"), not in a
+    # statement ("I'm keeping the game") nor where it rules one out ("Not the washing machine").
+    sentences = re.split(r"(?<=[.?!])\s+", case.input.strip())
+    asking = [t for t in sentences if t.rstrip().endswith("?") or _opens_on_act(t) or _imperative(t)] or sentences
+    asked = frozenset().union(*(word_stems(c) for t in asking for c in _REQUEST_CLAUSE.split(t)
                                 if c and not _NEGATED.search(c) and not _RULES_OUT.search(c)))
     told = _marks(case.output)
     said = word_stems(case.output)
@@ -3426,8 +3429,11 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
         own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
         for key in {k for r in rows for k, v in r.items() if isinstance(v, str)}:
             kinds = {str(r.get(key, "")).lower() for r in rows}
-            named = [v for v in kinds if v and word_stems(v.replace("_", " ")) & asked
-                     and not word_stems(v.replace("_", " ")) & said]
+            # A kind is named by a word no other kind holds ("Skyfarm" is in both the game
+            # and "500 Coins (Skyfarm)": it names neither).
+            words = {v: word_stems(v.replace("_", " ")) for v in kinds}
+            own_words = {v: w - set().union(*(o for u, o in words.items() if u != v)) for v, w in words.items()}
+            named = [v for v in kinds if v and own_words[v] & asked and not words[v] & said]
             if len(kinds) < 2 or len(named) != 1:
                 continue
             mine = [i for i, r in enumerate(rows) if str(r.get(key, "")).lower() == named[0]]
@@ -3435,7 +3441,7 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
                 continue
             other = next((i for i in range(len(rows)) if i not in mine and len(own[i] & told) >= 2), None)
             if other is not None:
-                return _written(min(word_stems(named[0].replace("_", " ")) & asked), case.input), "; ".join(
+                return _written(min(own_words[named[0]] & asked), case.input), "; ".join(
                     f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
     return None
 
