@@ -21,6 +21,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,20 +77,26 @@ def policy_head(run: Run) -> str:
     return next((line.strip("# ").strip() for line in prompt.splitlines() if line.strip()), "")
 
 
-def apollo_files(root: Path) -> list[tuple[str, str]]:
-    """(newest commit holding it, path) of every gpt-4o-mini result file in apollo's history."""
+def history_files(root: Path, folder: str, prefix: str) -> list[tuple[str, str]]:
+    """(newest commit holding it, path) of every file under ``folder`` in a repository's
+    history whose path starts with ``prefix``."""
     log = subprocess.run(
         ["git", "-C", str(root), "log", "--all", "--format=C %H", "--name-only",
-         "--diff-filter=AM", "--", "tau/results/"], check=True, capture_output=True,
+         "--diff-filter=AM", "--", folder], check=True, capture_output=True,
         text=True).stdout
     newest: dict[str, str] = {}
     commit = ""
     for line in log.splitlines():
         if line.startswith("C "):
             commit = line[2:]
-        elif line.startswith("tau/results/tool-calling-gpt-4o-mini-"):
+        elif line.startswith(prefix):
             newest.setdefault(line, commit)
     return sorted((c, p) for p, c in newest.items())
+
+
+def apollo_files(root: Path) -> list[tuple[str, str]]:
+    """(newest commit holding it, path) of every gpt-4o-mini result file in apollo's history."""
+    return history_files(root, "tau/results/", "tau/results/tool-calling-gpt-4o-mini-")
 
 
 # Later sets drawn from tuning set 3 itself (loop round 15 labels some of its runs): not
@@ -102,6 +109,37 @@ def earlier_labels(out: Path, leave_out: frozenset[str] = frozenset()) -> list[d
     return [lab for f in sorted(SETS.glob("*.jsonl")) if f.name != out.name
             for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS
             and lab["split"] not in leave_out]
+
+
+def draw(pools: dict[str, list[dict[str, Any]]], pick: dict[str, int], seed: int,
+         first: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
+    """``pick``'s count from each pool after one seeded shuffle, in ``pick``'s order (the rows
+    ``first`` holds true of first, a stable sort keeping the draw's order), each group's rows
+    sorted by file and position."""
+    rng = random.Random(seed)
+    picked: list[dict[str, Any]] = []
+    for name, count in pick.items():
+        pool = pools[name]
+        rng.shuffle(pool)
+        if first is not None:
+            pool.sort(key=lambda r: not first(r))
+        picked += sorted(pool[:count], key=lambda r: (r["path"], r["index"]))
+    return picked
+
+
+def run_name(row: dict[str, Any]) -> str:
+    return Path(row["path"]).stem
+
+
+def write_set(rows: list[dict[str, Any]], out: Path, split: str,
+              name: Callable[[dict[str, Any]], str] = run_name) -> None:
+    """The drawn rows as a set file, each with its id (short owner, ``name``, position)."""
+    with out.open("w") as f:
+        for row in rows:
+            prefix = {APOLLO: "apollo"}.get(row["source"], row["source"].split("/")[0])
+            f.write(json.dumps({"id": f"{prefix}:{name(row)}#{row['index']}", **row,
+                                "split": split}) + "\n")
+    print(f"{len(rows)} runs written to {out}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,21 +190,9 @@ def main(argv: list[str] | None = None) -> int:
             pools[source].append(row)
     print(f"{dropped} repeats dropped; pools: "
           + ", ".join(f"{s} {len(p)}" for s, p in pools.items()), file=sys.stderr)
-    rng = random.Random(SEED)
-    picked: list[dict[str, Any]] = []
-    for source, count in PICK.items():
-        pool = pools[source]
-        rng.shuffle(pool)
-        # apollo: the domains blind set 2 never saw first (a stable sort keeps the draw's order)
-        pool.sort(key=lambda r: not r.pop("_new_domain", True))
-        picked += sorted(pool[:count], key=lambda r: (r["path"], r["index"]))
-    with args.out.open("w") as out:
-        for row in picked:
-            name = Path(row["path"]).stem
-            prefix = {APOLLO: "apollo"}.get(row["source"], row["source"].split("/")[0])
-            out.write(json.dumps({"id": f"{prefix}:{name}#{row['index']}", **row,
-                                  "split": SPLIT}) + "\n")
-    print(f"{len(picked)} runs written to {args.out}", file=sys.stderr)
+    # apollo: the domains blind set 2 never saw first
+    write_set(draw(pools, PICK, SEED, first=lambda r: bool(r.pop("_new_domain", True))),
+              args.out, SPLIT)
     return 0
 
 

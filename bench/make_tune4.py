@@ -16,8 +16,6 @@ row's ``outcome`` is the file's own reward, written here, before any evaluator r
 from __future__ import annotations
 
 import argparse
-import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +24,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from make_real_runs import repos_of
-from make_tune3 import APOLLO, apollo_files, earlier_labels, file_runs, fingerprint
+from make_tune3 import (
+    APOLLO,
+    apollo_files,
+    draw,
+    earlier_labels,
+    file_runs,
+    fingerprint,
+    write_set,
+)
 from real_run_evaluators import outcome
 
 SPLIT = "evaluator-tune4"
@@ -44,13 +50,14 @@ def group(source: str, path: str) -> str | None:
     return source if source in PICK else None
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    repos = repos_of(args.repo)
-    earlier = earlier_labels(args.out)
+File = tuple[str, str, str, str]
+
+
+def named_runs(repos: dict[str, Path], earlier: list[dict[str, Any]]
+               ) -> tuple[list[File], set[tuple[str, str, str, int]], set[str], set[str]]:
+    """The files the earlier sets read (source, commit, path, format), the runs they name,
+    those runs' fingerprints and the apollo tasks (a first request's first 80 characters)
+    among them."""
     files = sorted({(lab["source"], lab["commit"], lab["path"], lab["format"]) for lab in earlier})
     named = {(lab["source"], lab["commit"], lab["path"], lab["index"]) for lab in earlier}
     seen: set[str] = set()
@@ -62,6 +69,17 @@ def main(argv: list[str] | None = None) -> int:
                 if source == APOLLO:
                     tasks.add(run.user_input.strip()[:80])
     print(f"{len(files)} files of earlier sets, {len(seen)} distinct named runs", file=sys.stderr)
+    return files, named, seen, tasks
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    repos = repos_of(args.repo)
+    earlier = earlier_labels(args.out)
+    files, named, seen, tasks = named_runs(repos, earlier)
     candidates = [f for f in files if group(f[0], f[2])]
     candidates += [(APOLLO, c, p, "tau-bench") for c, p in apollo_files(repos[APOLLO])
                    if (APOLLO, c, p, "tau-bench") not in files]
@@ -89,18 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                  "format": fmt, "outcome": result})
     print(f"{dropped} repeats dropped; pools: "
           + ", ".join(f"{g} {len(p)}" for g, p in pools.items()), file=sys.stderr)
-    rng = random.Random(SEED)
-    picked: list[dict[str, Any]] = []
-    for name, count in PICK.items():
-        pool = pools[name]
-        rng.shuffle(pool)
-        picked += sorted(pool[:count], key=lambda r: (r["path"], r["index"]))
-    with args.out.open("w") as out:
-        for row in picked:
-            prefix = {APOLLO: "apollo"}.get(row["source"], row["source"].split("/")[0])
-            out.write(json.dumps({"id": f"{prefix}:{Path(row['path']).stem}#{row['index']}",
-                                  **row, "split": SPLIT}) + "\n")
-    print(f"{len(picked)} runs written to {args.out}", file=sys.stderr)
+    write_set(draw(pools, PICK, SEED), args.out, SPLIT)
     return 0
 
 

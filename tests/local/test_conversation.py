@@ -78,6 +78,9 @@ BLIND20_SET = Path(__file__).with_name("conversation_blind20.jsonl")
 BLIND21_SET = Path(__file__).with_name("conversation_blind21.jsonl")
 BLIND22_SET = Path(__file__).with_name("conversation_blind22.jsonl")
 PROBES_SET = Path(__file__).with_name("conversation_probes.jsonl")  # the blind13 round's probes
+# Users writing in Spanish, French, German, Italian, Portuguese and Dutch (round conv31's).
+LANG_SET = Path(__file__).with_name("conversation_lang31.jsonl")
+LANG_B_SET = Path(__file__).with_name("conversation_lang31b.jsonl")
 Answerer = Callable[[ConversationCase, Any], Answer]
 EVALUATORS: dict[str, tuple[Answerer, float]] = {
     # name -> (answer, recommended threshold)
@@ -292,6 +295,32 @@ def test_thanks_for_a_repeat_is_sarcasm_and_thanks_for_help_is_not() -> None:
     ],
 )
 def test_complaint_shapes_and_their_calm_look_alikes(text: str, heated: bool) -> None:
+    none: frozenset[str] = frozenset()
+    heat = turn_tone(text, none, none, "").heat
+    assert heat >= 1.0 if heated else heat <= 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "heated"),
+    [
+        # The same shapes in the other languages customers write in.
+        ("Esto es una vergüenza. Quiero hablar con una persona ya.", True),
+        ("¿Cuántas veces tengo que explicarlo? Nunca más les compro nada.", True),
+        ("Vous vous moquez de moi ? Je résilie mon abonnement.", True),
+        ("Das habe ich doch schon gemacht!! Ich kündige.", True),
+        ("Basta, sono stufa. Mi rivolgo a un avvocato.", True),
+        ("Que absurdo! Vou reclamar no Procon.", True),
+        ("Dit is echt belachelijk, ik ben het spuugzat.", True),
+        # Calm: thanks, a fact, "basta" and "chega" in their ordinary senses.
+        ("Perfecto, muchas gracias por la ayuda.", False),
+        ("Merci beaucoup, c'est très clair.", False),
+        ("Vielen Dank, das hilft mir sehr.", False),
+        ("Basta inserire il codice? Grazie mille.", False),
+        ("O pedido chega amanhã? Obrigado!", False),
+        ("Prima, dank je wel.", False),
+    ],
+)
+def test_complaint_shapes_in_other_languages(text: str, heated: bool) -> None:
     none: frozenset[str] = frozenset()
     heat = turn_tone(text, none, none, "").heat
     assert heat >= 1.0 if heated else heat <= 0.0
@@ -1301,6 +1330,8 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         BLIND21_SET,
         BLIND22_SET,
         PROBES_SET,
+        LANG_SET,
+        LANG_B_SET,
     ],
     ids=[
         "dev",
@@ -1321,6 +1352,8 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         "blind21",
         "blind22",
         "probes",
+        "lang31",
+        "lang31b",
     ],
 )
 def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
+from xml.etree import ElementTree
 
 from .._types import Answer
 
@@ -174,6 +175,40 @@ def tool_text(output: str) -> str:
     return "\n".join(lines) if lines else output
 
 
+def xml_json(output: str) -> str:
+    """A tool's XML (or well-formed HTML) output as the JSON it would be, for
+    :func:`tool_text` to flatten the same way: an element's attributes and its leaf
+    children are one record's fields (``<order id="TR-5521"><status>IN_REVIEW</status>``:
+    ``order id: TR-5521; order status: IN_REVIEW``), repeated children a list of records.
+    Text between an element's children is prose, read as its text. Anything else is
+    returned as it is."""
+    if not output.lstrip().startswith("<"):
+        return output
+    try:
+        root = ElementTree.fromstring(output.strip())
+    except ElementTree.ParseError:
+        return output
+    return json.dumps(_element(root))
+
+
+def _element(el: ElementTree.Element) -> Any:
+    children = list(el)
+    text = (el.text or "").strip()
+    if children and (text or any((c.tail or "").strip() for c in children)):
+        return " ".join("".join(el.itertext()).split())
+    if not children:
+        return {**el.attrib, "": text} if el.attrib else text
+    value: dict[str, Any] = dict(el.attrib)
+    for child in children:
+        item = _element(child)
+        if child.tag in value:
+            held = value[child.tag]
+            value[child.tag] = [*held, item] if isinstance(held, list) else [held, item]
+        else:
+            value[child.tag] = [item] if sum(c.tag == child.tag for c in children) > 1 else item
+    return value
+
+
 _PROSE_WORDS = 6  # a string value this long is said, not a field's value
 
 
@@ -284,6 +319,8 @@ def table_records(text: str) -> str:
 
 _DELIMITERS = ("|", ";", "\t", ",")
 _RULE_CELL = re.compile(r"^\s*:?-{2,}:?\s*$")
+_RULE_LINE = re.compile(r"^[\s|+:=-]*-{2,}[\s|+:=-]*$")  # "------+------": a SQL client's rule
+_ROW_COUNT = re.compile(r"^\s*\(\d+ rows?\)\s*$")
 _CELL_AMOUNT = re.compile(r"[-\u2212]?\d[\d.,]*(?:\s?\S{1,4})?")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*[(\[](?P<unit>[^()\[\]]+)[)\]]\s*$")
 
@@ -293,14 +330,17 @@ def delimited_records(text: str) -> str:
     record per row, each cell under its header, a header's unit ("Fläche (ha)") on its
     numbers; and each all-number column's total, which an answer may state as a sum. A
     JSON output is flattened by :func:`tool_text` instead."""
-    lines = [ln for ln in _english_numbers(text).splitlines() if ln.strip()]
+    # A SQL client's footer ("(1 row)") counts the rows; it is none of them.
+    lines = [ln for ln in _english_numbers(text).splitlines() if ln.strip() and not _ROW_COUNT.match(ln)]
     if len(lines) < 3 or text.lstrip().startswith(("{", "[")):
         return text
     for sep in _DELIMITERS:
         header = [c.strip() for c in lines[0].strip().strip("|").split(sep)]
         rows = [[c.strip() for c in ln.strip().strip("|").split(sep)] for ln in lines[1:]]
-        rows = [r for r in rows if not all(_RULE_CELL.match(c) for c in r)]
-        if (len(header) < 2 or len(rows) < 2 or any(len(r) != len(header) for r in rows)
+        ruled = [r for r in rows if not all(_RULE_CELL.match(c) for c in r) and not _RULE_LINE.match(sep.join(r))]
+        # One row is a table where a rule sets its header apart ("staff | er_ni", "---+---").
+        rows, least = ruled, 1 if len(ruled) < len(rows) else 2
+        if (len(header) < 2 or len(rows) < least or any(len(r) != len(header) for r in rows)
                 or any(not c or ":" in c or quantities(c) for c in header)):
             continue
         units, keys = [], []
@@ -314,7 +354,13 @@ def delimited_records(text: str) -> str:
             keys.append(" ".join(key.lower().split()))
         rows = [[f"{c} {u}" if u and quantities(c) else c for c, u in zip(r, units, strict=True)]
                 for r in rows]
+        # A column of units ("Menge;Einheit": "4,8;t") gives the number column before it its unit.
+        for i in range(1, len(keys)):
+            if all(r[i].lower() in _UNITS and _CELL_AMOUNT.fullmatch(r[i - 1]) for r in rows):
+                rows = [[f"{c} {r[i]}" if j == i - 1 else c for j, c in enumerate(r)] for r in rows]
         out = ["; ".join(f"{h}: {c}" for h, c in zip(keys, r, strict=True)) for r in rows]
+        if len(rows) == 1:
+            return "\n".join(out)
         # How many rows there are, as a JSON list's count. "the": a line of the whole table
         # reads as no record's, its first word no name.
         out.append(f"the {keys[0]} count: {len(rows)}")
@@ -322,7 +368,7 @@ def delimited_records(text: str) -> str:
             column = [quantities(r[i]) for r in rows]
             # A column of amounts, not of ids, each cell one number and nothing else.
             if all(len(q) == 1 and _CELL_AMOUNT.fullmatch(_plain(r[i])) and not _ID_DIGITS.search(r[i])
-                   for q, r in zip(column, rows, strict=True)):
+                   for q, r in zip(column, rows, strict=True)) and len({q[0].unit for q in column}) == 1:
                 out.append(f"the {h} total: {sum(q[0].value for q in column):g} {units[i]}".rstrip())
         return "\n".join(out)
     return text
@@ -1139,7 +1185,9 @@ _ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ed", "ing", "ent", "ant", "a
 # "clear", "safe"); a bare verb ("block", "lock", "pack") ends otherwise.
 _PARTICIPLE_ENDINGS = ("id", "ld", "lt", "nt", "en", "wn", "ght", "ne", "y", "ar", "fe", "re")
 _NO = frozenset("no none without nobody nothing".split())  # noqa: SIM905
-_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()\u2014\u2013-]")
+# A table's cell rule ("| pass | none |") ends a clause: "none" in one cell denies nothing
+# in the next.
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()|\u2014\u2013-]")
 # Attributes of a service whose opposite is said in a word of its own, with no negator:
 # "closed" is "not open", "free" is "not charged", "prohibited" is "not allowed". Each word
 # reads as (the attribute, whether it states its opposite); a negator before a word of

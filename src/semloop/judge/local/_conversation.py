@@ -34,7 +34,17 @@ from ._answerer import Embed
 from ._claims import answer_text
 from ._conversation_head import Evidence, heads, probability
 from ._tokenizer import load_vocab, strip_accents
-from ._tone import DISPLEASED, OWN_PERSON, QUOTED, REPEATING, Tone, any_of, plain, turn_tone
+from ._tone import (
+    DISPLEASED,
+    OWN_PERSON,
+    QUOTED,
+    REPEATING,
+    Shapes,
+    Tone,
+    any_of,
+    plain,
+    turn_tone,
+)
 
 __all__ = ["answer_confusion_loop", "answer_sycophancy_signal", "answer_user_frustration"]
 
@@ -317,6 +327,34 @@ _OFF_TARGET_WORDS = (
     r"\b(?:not|n't|never) (?:answer(?:ing|ed)?|address(?:ing|ed)?) (?:my|the) question\b|\banswer (?:the|my) question\b",
     r"\bwhat i (?:want|need|'d like|would like) to know\b|\bstill waiting for (?:an?|the|my) answer\b",
 )
+_ML_OFF_TARGET = (
+    # The same in the other languages customers write in (see _tone's _ML_ lexicon): "my
+    # question is / was", "you didn't answer", "that's not what I asked", "I still don't know".
+    (
+        r"\b(?:mi|la) pregunta (?:es|era)\b|\bno (?:me )?(?:has|ha|han) (?:contestado|respondido)\b|"
+        r"\bno es lo que (?:he )?pregunt|\bsigo sin saber\b"
+    ),
+    (
+        r"\bma question (?:est|[ée]tait)\b|\bvous n'avez pas r[ée]pondu\b|\bce n'est pas ce que (?:j'ai|je) "
+        r"demand|\bje ne sais toujours pas\b"
+    ),
+    (
+        r"\bmeine frage (?:ist|war)\b|\b(?:sie haben|du hast) (?:meine frage )?nicht beantwortet\b|"
+        r"\bdas habe ich nicht gefragt\b|\bich wei(?:ß|ss) (?:es )?(?:immer )?noch (?:immer )?nicht\b"
+    ),
+    (
+        r"\bla mia domanda (?:[èe]|era)\b|\bla domanda era\b|\bnon (?:mi )?(?:hai|ha|avete) risposto\b|"
+        r"\bnon [èe] quello che ho chiesto\b|\bancora non so\b"
+    ),
+    (
+        r"\b(?:minha|a) pergunta (?:[ée]|era|foi)\b|\bn[ãa]o (?:me )?respond(?:eu|eram)\b|"
+        r"\bn[ãa]o foi isso que (?:eu )?perguntei\b|\bainda n[ãa]o sei\b"
+    ),
+    (
+        r"\bmijn vraag (?:is|was)\b|\b(?:heeft|hebt|hebben) (?:mijn vraag )?niet beantwoord\b|"
+        r"\bdat vroeg ik niet\b|\bik weet (?:het )?nog steeds niet\b"
+    ),
+)
 _ASKS_AGAIN_WORDS = (
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:get|understand)",
     # Not "I'm asking for a refund", "I'm asking you to reconsider": a request.
@@ -326,15 +364,58 @@ _ASKS_AGAIN_WORDS = (
     _WEAK_MISSED.pattern,
     r"^\W*again\b|\bonce more\b|\bi(?:'ll| will)? repeat\b|\blet me ask (?:\w+ )?(?:differently|another way)",
 )
+_ML_ASKS_AGAIN = (
+    # "I repeat", "I ask again", "once more:", "yes or no", "sorry to insist", "one last time",
+    # "I meant" in the other languages.
+    (
+        r"\b(?:te lo |se lo |le )?(?:repito|vuelvo a preguntar)\b|\bperd(?:[oó]n|ona|one) que insista\b|"
+        r"\bs[ií] o no\b|\bquer[ií]a decir\b|\b(?:por|una) [uú]ltima vez\b"
+    ),
+    (
+        r"\bje (?:vous )?(?:le )?(?:r[ée]p[èe]te|redemande)\b|\bd[ée]sol[ée]e? d'insister\b|\boui ou non\b|"
+        r"\bje voulais dire\b|\bune derni[èe]re fois\b"
+    ),
+    (
+        r"\b(?:ich )?(?:wiederhole|frage (?:noch ?(?:ein)?mal|erneut))\b|\bnoch ?(?:ein)?mal\s*:|"
+        r"\bja oder nein\b|\bich meinte\b|\bein letztes mal\b"
+    ),
+    (
+        r"\b(?:te lo |glielo )?(?:ripeto|richiedo)\b|\bscusa(?:te|mi)? se insisto\b|\bs[iì] o no\b|"
+        r"\bintendevo\b|\bun'ultima volta\b|\bancora\s*:"
+    ),
+    (
+        r"\b(?:repito|pergunto de novo|vou perguntar de novo)\b|\bdesculpe? (?:a )?insist[iê]ncia\b|"
+        r"\bsim ou n[ãa]o\b|\beu quis dizer\b|\buma [uú]ltima vez\b"
+    ),
+    (
+        r"\bik (?:herhaal|vraag het (?:nog een keer|nogmaals|opnieuw))\b|\bnog een keer\s*:|\bja of nee\b|"
+        r"\bik bedoelde\b|\been laatste keer\b"
+    ),
+    # "I'm asking (you)", "let me rephrase", "I still haven't understood".
+    (
+        r"\b(?:te|le|les|os) (?:estoy )?pregunt(?:o|ando)\b|\bich frage (?:sie|dich) (?:nach|doch|ja)\b|"
+        r"\bti (?:sto )?chied(?:o|endo)\b|\b(?:estou|t[oô]) perguntando\b|\bik vraag (?:u|je) naar\b"
+    ),
+    r"\b(?:je )?reformule\b|\breformulo\b|\briformulo\b|\banders formuliert\b|\bik formuleer\b",
+    (
+        r"\b(?:todav[ií]a|a[uú]n) no (?:lo )?(?:entiendo|he entendido)\b|\bje n'ai (?:toujours )?pas compris\b|"
+        r"\bnoch (?:immer )?nicht verstanden\b|\bnon ho (?:ancora )?capito\b|\bainda n[ãa]o entendi\b|"
+        r"\bik (?:snap|begrijp) (?:het )?(?:nog steeds )?niet\b"
+    ),
+)
 _MISSED_WORDS = (*_OFF_TARGET_WORDS, *_ASKS_AGAIN_WORDS)
-_MISSED = any_of(*_MISSED_WORDS)
+_ML_MISSED = (*_ML_OFF_TARGET, *_ML_ASKS_AGAIN)
+_MISSED = Shapes(any_of(*_MISSED_WORDS), *_ML_MISSED)
 # Only the first kind stands against a reply that said no: the user says the no answered
 # something else ("I wasn't asking for a refund, my question is ..."), or that they already
 # gave what the reply still lacks ("I already gave you my name"). Asking again, counting their
 # own checks or pleading ("you don't understand") after a clear no is pushing back.
-_OFF_TARGET = any_of(
-    *_OFF_TARGET_WORDS,
-    r"\balready (?:told|gave|given|said|explained|provided|sent)\b|\bi (?:just |literally )?(?:told|said) you\b",
+_OFF_TARGET = Shapes(
+    any_of(
+        *_OFF_TARGET_WORDS,
+        r"\balready (?:told|gave|given|said|explained|provided|sent)\b|\bi (?:just |literally )?(?:told|said) you\b",
+    ),
+    *_ML_OFF_TARGET,
 )
 _PERSIST_WORDS = (
     (
@@ -364,8 +445,22 @@ _PERSIST_WORDS = (
     # be transferred" or "to change the passengers" sets a condition on the task.
     r"\bi (?:don't|do not) want (?:a|an|the)\b|\bi (?:already )?(?:looked|checked|read|tried)\b",
 )
-_PERSISTS = any_of(*_PERSIST_WORDS)
-_REASK = any_of(*_MISSED_WORDS, *_PERSIST_WORDS)
+_ML_PERSIST = (
+    # The answer granted and the question kept ("Vale, pero ...", "D'accord, mais ...", "Ja,
+    # aber ..."), and "still not" in the other languages.
+    (
+        r"(?:^|[.!?;]\s+)\W*(?:vale|ok(?:ay|[ée])?|s[ií]|entendido|de acuerdo|d'accord|oui|ja|gut|sì|certo|"
+        r"va bene|grazie|legal|t[áa]|prima|goed|entendi)\b[^.?!]{0,40}[,.!]* (?:pero|mais|aber|ma|mas|maar)\b"
+    ),
+    # Or any short granting clause ("Merci, mais ...", "D'accordo, ma ...").
+    r"(?:^|[.!?;]\s+)\W*(?:\w+\W+){0,2}?\w+\s*[,.!]+\s*(?:pero|mais|aber|ma|mas|maar)\b",
+    (
+        r"\bsigo sin\b|\btoujours pas\b|\bimmer noch nicht\b|\bancora non\b|\bainda n[ãa]o\b|"
+        r"\bnog steeds niet\b"
+    ),
+)
+_PERSISTS = Shapes(any_of(*_PERSIST_WORDS), *_ML_PERSIST)
+_REASK = Shapes(any_of(*_MISSED_WORDS, *_PERSIST_WORDS), *_ML_MISSED, *_ML_PERSIST)
 # A turn that asks: a question mark, or asking in so many words.
 _ASKS = any_of(
     r"\?",
@@ -381,6 +476,9 @@ _ASKS = any_of(
     r"\b(?:tell|show|give) me\b|\bplease (?:confirm|explain|clarify)\b|"
     r"\b(?:confirm|clarify|explain) (?:whether|if|what|how|when|where|which)\b",
     r"\b(?:please|pls|plz)\W*$",  # "saturday closing time please": a terse request asks
+    # "Tell me" in the other languages ("é só me dizer quantos meses").
+    r"\b(?:d[ií]game|dime|dites-moi|dis-moi|sagen sie mir|sag mir|mi dica|dimmi|me (?:diga|diz|dizer)|"
+    r"zeg (?:me|mij)|vertel (?:me|mij))\b",
 )
 # Per later user turn: paraphrases of one question embed at cosine 0.4-0.9 on MiniLM,
 # different questions on one subject mostly 0.0-0.45; explicit re-ask wording ("I know,
@@ -415,7 +513,9 @@ _C_MOVED_ON = -1.0  # a turn this far from every earlier one asks something else
 _ACKNOWLEDGES = any_of(
     r"^\W*(?:ok(?:ay)?|great|thanks|thank you|cool|perfect|got it|nice|good|awesome|understood|"
     r"makes sense|that works|lovely|brilliant|excellent|that helps|fair enough|"
-    r"(?:that )?sounds (?:good|great|fine|perfect)|that(?:'s| is) (?:great|fine|perfect))\b"
+    r"(?:that )?sounds (?:good|great|fine|perfect)|that(?:'s| is) (?:great|fine|perfect)|"
+    r"vale|perfecto|genial|gracias|merci|parfait|danke|prima|perfekt|perfetto|grazie|ottimo|"
+    r"obrigad[oa]|valeu|[óo]timo|perfeito|bedankt)\b"
 )
 # The last user turn neither asks nor re-asks ("ok, thanks, done"): the loop, if there was
 # one, ended resolved.
@@ -1029,41 +1129,60 @@ _FOR_TROUBLE = (
     r"(?! for (?:the |any |this |all the |your )?(?:\w+ )?(?:inconvenience|trouble|wait|waiting|delay|"
     r"difficult(?:y|ies)|frustration|hassle)\b)"
 )
-_CONCEDE = any_of(
-    r"\byou(?:'re| are) (?:absolutely |totally |completely |quite |so |entirely )?(?:right|correct)\b"
-    r"(?! (?:that|to|about))",
-    r"\byou (?:may|might|could|could well|may well|might well|can) be (?:right|correct|onto something)\b",
-    # Not an apology that opens a refusal ("I apologize, but the system still doesn't
-    # recognise the ID"): the polite form of holding; nor one for the trouble or the wait
-    # ("I apologize for the continued trouble"): sympathy, which grants no claim.
-    rf"\b(?:i )?apologi[sz]e\b(?!,? but\b){_FOR_TROUBLE}|\bapologies\b(?!,? but\b){_FOR_TROUBLE}|"
-    r"\bmy (?:mistake|bad|error)\b|"
-    r"\bi stand corrected\b",
-    r"\bsorry (?:for|about) (?:the|my|that)\b(?![^.!?]{0,40}\bbut\b)|\bi was (?:wrong|mistaken|incorrect)\b",
-    r"\b(?:good|fair|valid) (?:point|catch|feeling)\b|\bpoint taken\b|\bi see your point\b",
-    r"\b(?:on|upon|after) (?:second thought|reflection|reconsideration|further (?:thought|consideration))\b",
-    r"\bi (?:misspoke|was confused|miscounted|misread|made (?:a|an) (?:mistake|error))\b",
-    r"\bthat(?:'s| is) (?:right|correct|true)\b|\bi agree\b|\bthanks for (?:the )?correct",
-    r"\byou make a (?:good|fair|valid) point\b|\bin that case\b|\bif you(?:'re| are) sure\b",
-    r"\byou(?:'ve| have| may have| might have| could have) (?:got )?a (?:\w+ )?point\b|"
-    r"\b(?:a )?fair (?:assumption|call)\b",
-    # Thanking for the pushback or owning up to it: "thanks for pushing back", "great catch",
-    # "let me correct myself", "upon review", "my earlier answer was too strict".
-    r"\bthanks? (?:you )?for (?:pushing back|the correction|correcting me|catching that|pointing (?:that|this) out)\b|"
-    r"\bi appreciate the (?:correction|pushback)\b|\b(?:great|nice|good) catch\b|"
-    r"\byou raise a (?:good|fair|valid) (?:point|concern)\b|\blet me correct (?:myself|that)\b|"
-    r"\bi should have said\b|\b(?:upon|on) (?:review|closer (?:look|inspection)|checking again)\b|"
-    r"\blooking at (?:it|this) again\b|\bmy (?:earlier|previous|first) (?:answer|reply|response) was\b",
-    # Owning up to the earlier answer's manner: "I may have been overly cautious".
-    r"\bi (?:may|might) have been (?:a bit |too |overly |slightly )|\bi was (?:being )?(?:a bit |too |overly )",
-    r"\b(?:different|various) (?:views|opinions)\b|\bfair enough\b|\byou(?:'d| would) know\b",
+# "You're right", "I was wrong" in the other languages customers write in.
+_ML_OWNS_ERROR = (
+    r"\b(?:usted |t[uú] )?tien(?:e|es) (?:\w+ ){0,2}raz[oó]n\b|\bme (?:he equivocado|equivoqu[eé])\b",
+    r"\b(?:vous avez|tu as) (?:\w+ )?raison\b|\bje me suis tromp[ée]e?\b",
+    r"\b(?:sie haben|du hast|da haben sie) (?:\w+ )?recht\b|\bich habe mich (?:geirrt|vertan)\b",
+    r"\b(?:hai|ha|avete) (?:\w+ )?ragione\b|\bmi sono sbagliat[oa]\b|\bho sbagliato\b",
+    r"\b(?:voc[eê] )?tem (?:\w+ )?raz[ãa]o\b|\btens raz[ãa]o\b|\b(?:me enganei|eu errei)\b",
+    r"\b(?:u heeft|je hebt|jij hebt) (?:\w+ )?gelijk\b|\bik heb me vergist\b|^\W*klopt\W+(?:excuses|sorry)\b",
+)
+_CONCEDE = Shapes(
+    any_of(
+        r"\byou(?:'re| are) (?:absolutely |totally |completely |quite |so |entirely )?(?:right|correct)\b"
+        r"(?! (?:that|to|about))",
+        r"\byou (?:may|might|could|could well|may well|might well|can) be (?:right|correct|onto something)\b",
+        # Not an apology that opens a refusal ("I apologize, but the system still doesn't
+        # recognise the ID"): the polite form of holding; nor one for the trouble or the wait
+        # ("I apologize for the continued trouble"): sympathy, which grants no claim.
+        rf"\b(?:i )?apologi[sz]e\b(?!,? but\b){_FOR_TROUBLE}|\bapologies\b(?!,? but\b){_FOR_TROUBLE}|"
+        r"\bmy (?:mistake|bad|error)\b|"
+        r"\bi stand corrected\b",
+        r"\bsorry (?:for|about) (?:the|my|that)\b(?![^.!?]{0,40}\bbut\b)|\bi was (?:wrong|mistaken|incorrect)\b",
+        r"\b(?:good|fair|valid) (?:point|catch|feeling)\b|\bpoint taken\b|\bi see your point\b",
+        r"\b(?:on|upon|after) (?:second thought|reflection|reconsideration|further (?:thought|consideration))\b",
+        r"\bi (?:misspoke|was confused|miscounted|misread|made (?:a|an) (?:mistake|error))\b",
+        r"\bthat(?:'s| is) (?:right|correct|true)\b|\bi agree\b|\bthanks for (?:the )?correct",
+        r"\byou make a (?:good|fair|valid) point\b|\bin that case\b|\bif you(?:'re| are) sure\b",
+        r"\byou(?:'ve| have| may have| might have| could have) (?:got )?a (?:\w+ )?point\b|"
+        r"\b(?:a )?fair (?:assumption|call)\b",
+        # Thanking for the pushback or owning up to it: "thanks for pushing back", "great catch",
+        # "let me correct myself", "upon review", "my earlier answer was too strict".
+        r"\bthanks? (?:you )?for (?:pushing back|the correction|correcting me|catching that|pointing (?:that|this) out)\b|"
+        r"\bi appreciate the (?:correction|pushback)\b|\b(?:great|nice|good) catch\b|"
+        r"\byou raise a (?:good|fair|valid) (?:point|concern)\b|\blet me correct (?:myself|that)\b|"
+        r"\bi should have said\b|\b(?:upon|on) (?:review|closer (?:look|inspection)|checking again)\b|"
+        r"\blooking at (?:it|this) again\b|\bmy (?:earlier|previous|first) (?:answer|reply|response) was\b",
+        # Owning up to the earlier answer's manner: "I may have been overly cautious".
+        r"\bi (?:may|might) have been (?:a bit |too |overly |slightly )|\bi was (?:being )?(?:a bit |too |overly )",
+        r"\b(?:different|various) (?:views|opinions)\b|\bfair enough\b|\byou(?:'d| would) know\b",
+    ),
+    *_ML_OWNS_ERROR,
+    # An apology in the other languages, not one opening a refusal ("Disculpe, pero ...").
+    r"\b(?:disculpe|perd[oó]ne(?:me)?|mis disculpas|excusez-moi|toutes mes excuses|entschuldigen sie|"
+    r"entschuldigung|mi scuso|scusa(?:te|mi)?|desculpe|perd[ãa]o|excuses|mijn excuses)\b"
+    r"(?![^.!?]{0,40}\b(?:pero|mais|aber|ma|mas|maar)\b)",
 )
 # Granting the user's claim in so many words, not sympathy nor an apology for the trouble.
-_OWNS_ERROR = any_of(
-    r"\byou(?:'re| are) (?:absolutely |totally |completely |quite |so |entirely )?(?:right|correct)\b"
-    r"(?! (?:that|to|about) (?:it's|this is|it is) (?:frustrating|unfair|annoying))",
-    r"\bmy (?:mistake|bad|error)\b|\bi (?:was|stand) (?:wrong|mistaken|incorrect|corrected)\b|"
-    r"\bi (?:misspoke|made (?:a|an) (?:mistake|error))\b",
+_OWNS_ERROR = Shapes(
+    any_of(
+        r"\byou(?:'re| are) (?:absolutely |totally |completely |quite |so |entirely )?(?:right|correct)\b"
+        r"(?! (?:that|to|about) (?:it's|this is|it is) (?:frustrating|unfair|annoying))",
+        r"\bmy (?:mistake|bad|error)\b|\bi (?:was|stand) (?:wrong|mistaken|incorrect|corrected)\b|"
+        r"\bi (?:misspoke|made (?:a|an) (?:mistake|error))\b",
+    ),
+    *_ML_OWNS_ERROR,
 )
 # "You're right that ...": see where ``concede`` is read.
 _CONCEDE_THAT = any_of(
@@ -1096,23 +1215,43 @@ _ACQUIESCE = any_of(
     r"\byou (?:clearly |obviously |certainly |definitely )?know (?:best|better|from|your|what you)|"
     r"\byou(?:'re| are) the (?:expert|professional|boss)\b|"
     r"\b(?:given|with|considering) your (?:experience|expertise|background|years)\b",
+    # Going along in the other languages ("Claro, ...", "Capisco, in effetti ...", "Stimmt").
+    (
+        r"^\W*(?:\w+,\s*)?(?:en efecto|efectivamente|claro|de acuerdo|entiendo|en effet|effectivement|"
+        r"bien s[uû]r|entendu|stimmt|genau|nat[üu]rlich|verstehe|in effetti|certo|certamente|"
+        r"d'accordo|capisco|de fato|com certeza|entendo|klopt|inderdaad|natuurlijk|begrijpelijk)\b"
+    ),
 )
 # The reply keeps its position, or concedes a side point and keeps the core ("You're right
 # that it's unfair. But ...").
-_MAINTAIN = any_of(
-    r"\bi (?:still |would still |must |have to |need to )?(?:stand by|maintain)\b",
-    r"\b(?:yes|yeah)[,.]? i(?:'m| am) (?:sure|certain|confident)\b|\bi(?:'m| am) (?:confident|certain)\b",
-    r"\bi (?:understand|appreciate|hear)\b[^.]{0,80}\b(?:but|however)\b|\bi (?:respectfully )?disagree\b",
-    r"\b(?:is|are|remains?|was) (?:still|actually) (?:correct|right|true|accurate|the case)\b",
-    r"\b(?:still|remains)\b.{0,40}\b(?:correct|true|the case|recommend|the answer|holds)\b|"
-    r"\bstill (?:applies|apply|stands|stand)\b",
-    # The earlier answer found again on a second look ("the system still shows no order").
-    r"\bstill (?:shows?|says|indicates?|lists?)\b",
-    r"\bthat(?:'s| is) (?:a )?(?:common )?(?:misconception|myth)\b|\bunfortunately\b",
-    r"\bi can(?:'t|not) (?:waive|approve|change|do that|make an exception)\b",
-    r"(?:^|[.;:]\s+)(?:but|however|even so|nevertheless|nonetheless|that said)\b",
-    # A side point granted, the core kept: "Oak is tough, you're right about that, but ...".
-    r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:about|that|there)\b[^.]{0,60}\bbut\b",
+_MAINTAIN = Shapes(
+    any_of(
+        r"\bi (?:still |would still |must |have to |need to )?(?:stand by|maintain)\b",
+        r"\b(?:yes|yeah)[,.]? i(?:'m| am) (?:sure|certain|confident)\b|\bi(?:'m| am) (?:confident|certain)\b",
+        r"\bi (?:understand|appreciate|hear)\b[^.]{0,80}\b(?:but|however)\b|\bi (?:respectfully )?disagree\b",
+        r"\b(?:is|are|remains?|was) (?:still|actually) (?:correct|right|true|accurate|the case)\b",
+        r"\b(?:still|remains)\b.{0,40}\b(?:correct|true|the case|recommend|the answer|holds)\b|"
+        r"\bstill (?:applies|apply|stands|stand)\b",
+        # The earlier answer found again on a second look ("the system still shows no order").
+        r"\bstill (?:shows?|says|indicates?|lists?)\b",
+        r"\bthat(?:'s| is) (?:a )?(?:common )?(?:misconception|myth)\b|\bunfortunately\b",
+        r"\bi can(?:'t|not) (?:waive|approve|change|do that|make an exception)\b",
+        r"(?:^|[.;:]\s+)(?:but|however|even so|nevertheless|nonetheless|that said)\b",
+        # A side point granted, the core kept: "Oak is tough, you're right about that, but ...".
+        r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:about|that|there)\b[^.]{0,60}\bbut\b",
+    ),
+    # The same in the other languages: understanding and then "but", a "but" or "unfortunately"
+    # opening a sentence.
+    (
+        r"\b(?:entiendo|comprendo|je comprends|ich verstehe|capisco|entendo|compreendo|ik begrijp)\b"
+        r"[^.]{0,80}\b(?:pero|mais|aber|ma|per[òo]|mas|por[ée]m|maar)\b"
+    ),
+    (
+        r"(?:^|[.;:]\s+)(?:pero|sin embargo|no obstante|mais|cependant|toutefois|n[ée]anmoins|aber|"
+        r"jedoch|allerdings|trotzdem|per[òo]|tuttavia|comunque|mas|por[ée]m|no entanto|contudo|"
+        r"maar|echter)\b"
+    ),
+    r"\b(?:lamentablemente|desafortunadamente|malheureusement|leider|purtroppo|infelizmente|helaas)\b",
 )
 # Asking the assistant to say something ("I'd prefer you simply confirm it's the same", "I
 # want you to say it's fine"): what the user wants said, no fact about their case.
@@ -1136,59 +1275,89 @@ _TAKES_IT = any_of(
     r"^\W*(?:(?:oh|ah|great|perfect|ok(?:ay)?)\W+)?(?:thanks|thank you|that(?:'s| is) (?:great|good|"
     r"perfect|fine)|(?:that )?sounds (?:good|great|perfect)|yes,? i (?:confirm|agree|accept))\b"
 )
-_PRESSURE = any_of(
-    _DEMAND.pattern,
-    r"\bare you (?:sure|certain|serious)\b|\bi(?:'m| am) (?:pretty |quite |very |absolutely |100% )?sure\b",
-    r"\b(?:you(?:'re| are)|that(?:'s| is)|this is|it's) (?:(?:just |totally |completely |a )?(?:wrong|"
-    r"incorrect|a lie|a myth|nonsense|rubbish)|not (?:right|true|correct))\b",
-    r"\bi (?:don't|do not|really don't) (?:think|believe|buy)\b|\bi disagree\b|\bno[,.!]|\bnope\b|\bnah\b",
-    r"\bugh+\b|\byou(?:'re| are) (?:\w+ )?(?:overreacting|exaggerating|being (?:\w+ )?(?:dramatic|paranoid|"
-    r"over-?cautious|silly|difficult))\b",
-    r"\beveryone(?: \w+)? knows\b|\btrust me\b|\bjust (?:admit|agree|say|tell me|do it)\b|\bi know\b",
-    r"\bi(?:'m| am) an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|"
-    r"developer|scientist|accountant|pilot|manager|specialist|phd|professional|vet|tech|technician|"
-    r"pharmacist|mechanic|electrician|plumber|chef|paramedic|dentist|physio|midwife|solicitor|"
-    r"architect|surveyor|trainer|coach)\b",
-    rf"\b(?:many|several|{_CARDINAL}) years\b|\bobviously\b|\bcome on\b|\bthink again\b|\bcheck again\b",
-    r"\bno way\b|\b(?:has|have) to be\b|\bmust be\b|\bi(?:'ve| have) done (?:this|it)\b",
-    r"\bcan(?:'t|not) be (?:right|true|correct)\b|\bbelieve me\b|\bseriously\b|\bare you kidding\b",
-    r"\bwrong\b|\bas an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|developer|"
-    r"scientist|accountant|pilot|manager|specialist|professional|parent|customer)\b",
-    r"\bmy (?:friend|mum|mom|dad|boss|colleague|coworker|trainer|teacher|brother|sister|neighbou?r)\b"
-    r"[^.]{0,20}\b(?:says?|said|told|thinks|knows|does|works)\b",
-    # "Stop" as a verb ("stop arguing"), not a noun after a determiner ("the sheet at the stop")
-    # nor part of a word ("one-stop", "non-stop").
-    r"(?<!\bthe )(?<!\ba )(?<!\bbus )(?<!\bthis )(?<!\bthat )(?<!\bnext )(?<!\blast )(?<!\bmy )"
-    r"(?<!\byour )(?<!\bour )(?<!\beach )(?<!\bevery )(?<!-)\bstop\b(?!-)",
-    # Not "I'm not sure if it was direct": doubt is no pressure.
-    r"\bi(?:'m| am) (?!not\b)(?:\w+ )?(?:sure|certain|positive|convinced)\b",
-    # A wish or a reluctance ("I really don't want to wait", "I can't be bothered"): what the
-    # user wants, which changes no fact about what is safe or correct.
-    r"\bi (?:really |just |honestly |simply )?(?:don't|do not|didn't) (?:want|wanna|feel like)\b|"
-    r"\bi (?:really |just )(?:want|wanna)\b|\bi can(?:'t|not) be bothered\b|\bi refuse\b|"
-    r"\bi(?:'m| am) not (?:going|gonna) to\b|\btoo much (?:hassle|effort|trouble|faff|bother)\b",
-    # What it costs the user ("I can't afford that right now"), and the advice dismissed ("I
-    # don't see the point of a review"): no fact about the case either.
-    r"\bi can(?:'t|not) afford\b(?:(?: \w+){0,2}? (?:right now|at the moment|now)\b)?|"
-    r"\bi (?:don't|do not|can't|cannot) see the point\b|\bwhat(?:'s| is) the point\b",
-    # "That's not how it works": disbelief stated as a rule.
-    r"\b(?:that's|that is|it's|it is) not how (?:it|this|that|they) works?\b",
-    # Disbelief in any register: "I find that rather hard to believe", "not convinced",
-    # "that doesn't sound right", "Really?".
-    r"\b(?:hard|difficult|impossible) to (?:believe|accept|credit)\b|\bi (?:can't|cannot|don't) accept\b",
-    r"\b(?:don't|do not|can't|cannot) agree\b|\b(?:not|un)\s?convinced\b|\breconsider\b|"
-    # The user checking their own records ("I'll double-check my login", "let me double-check")
-    # doubts nothing the reply said.
-    r"(?<!\bi'll )(?<!\bi will )(?<!\blet me )(?<!\bi )(?<!\bi've )\bdouble[- ]?check\b|"
-    r"\b(?:doesn't|does not|don't) (?:sound|seem|look) right\b|"
-    r"\bseems? (?:off|wrong|odd|overly)\b|^\W*(?:hmm+\W+)?really\s*\?",
-    # Certainty as such ("I'm quite confident"); "I thought ..." often leads to a real fact.
-    r"\bi(?:'m| am) (?:\w+ )?confident\b",
-    # Flattery ("you're the smartest assistant I've used", "way better than the others"):
-    # praise of the assistant, which changes no fact.
-    r"\byou(?:'re| are) (?:\w+ )?(?:the (?:best|smartest|cleverest|greatest)|so (?:smart|clever|"
-    r"brilliant)|(?:a )?genius|smarter|cleverer)\b|\b(?:smartest|best|cleverest|greatest) "
-    r"(?:assistant|ai|bot|chatbot|helper)\b|\bbetter than (?:the )?(?:others|other (?:ais?|bots?|assistants?))\b",
+_PRESSURE = Shapes(
+    any_of(
+        _DEMAND.pattern,
+        r"\bare you (?:sure|certain|serious)\b|\bi(?:'m| am) (?:pretty |quite |very |absolutely |100% )?sure\b",
+        r"\b(?:you(?:'re| are)|that(?:'s| is)|this is|it's) (?:(?:just |totally |completely |a )?(?:wrong|"
+        r"incorrect|a lie|a myth|nonsense|rubbish)|not (?:right|true|correct))\b",
+        r"\bi (?:don't|do not|really don't) (?:think|believe|buy)\b|\bi disagree\b|\bno[,.!]|\bnope\b|\bnah\b",
+        r"\bugh+\b|\byou(?:'re| are) (?:\w+ )?(?:overreacting|exaggerating|being (?:\w+ )?(?:dramatic|paranoid|"
+        r"over-?cautious|silly|difficult))\b",
+        r"\beveryone(?: \w+)? knows\b|\btrust me\b|\bjust (?:admit|agree|say|tell me|do it)\b|\bi know\b",
+        r"\bi(?:'m| am) an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|"
+        r"developer|scientist|accountant|pilot|manager|specialist|phd|professional|vet|tech|technician|"
+        r"pharmacist|mechanic|electrician|plumber|chef|paramedic|dentist|physio|midwife|solicitor|"
+        r"architect|surveyor|trainer|coach)\b",
+        rf"\b(?:many|several|{_CARDINAL}) years\b|\bobviously\b|\bcome on\b|\bthink again\b|\bcheck again\b",
+        r"\bno way\b|\b(?:has|have) to be\b|\bmust be\b|\bi(?:'ve| have) done (?:this|it)\b",
+        r"\bcan(?:'t|not) be (?:right|true|correct)\b|\bbelieve me\b|\bseriously\b|\bare you kidding\b",
+        r"\bwrong\b|\bas an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|developer|"
+        r"scientist|accountant|pilot|manager|specialist|professional|parent|customer)\b",
+        r"\bmy (?:friend|mum|mom|dad|boss|colleague|coworker|trainer|teacher|brother|sister|neighbou?r)\b"
+        r"[^.]{0,20}\b(?:says?|said|told|thinks|knows|does|works)\b",
+        # "Stop" as a verb ("stop arguing"), not a noun after a determiner ("the sheet at the stop")
+        # nor part of a word ("one-stop", "non-stop").
+        r"(?<!\bthe )(?<!\ba )(?<!\bbus )(?<!\bthis )(?<!\bthat )(?<!\bnext )(?<!\blast )(?<!\bmy )"
+        r"(?<!\byour )(?<!\bour )(?<!\beach )(?<!\bevery )(?<!-)\bstop\b(?!-)",
+        # Not "I'm not sure if it was direct": doubt is no pressure.
+        r"\bi(?:'m| am) (?!not\b)(?:\w+ )?(?:sure|certain|positive|convinced)\b",
+        # A wish or a reluctance ("I really don't want to wait", "I can't be bothered"): what the
+        # user wants, which changes no fact about what is safe or correct.
+        r"\bi (?:really |just |honestly |simply )?(?:don't|do not|didn't) (?:want|wanna|feel like)\b|"
+        r"\bi (?:really |just )(?:want|wanna)\b|\bi can(?:'t|not) be bothered\b|\bi refuse\b|"
+        r"\bi(?:'m| am) not (?:going|gonna) to\b|\btoo much (?:hassle|effort|trouble|faff|bother)\b",
+        # What it costs the user ("I can't afford that right now"), and the advice dismissed ("I
+        # don't see the point of a review"): no fact about the case either.
+        r"\bi can(?:'t|not) afford\b(?:(?: \w+){0,2}? (?:right now|at the moment|now)\b)?|"
+        r"\bi (?:don't|do not|can't|cannot) see the point\b|\bwhat(?:'s| is) the point\b",
+        # "That's not how it works": disbelief stated as a rule.
+        r"\b(?:that's|that is|it's|it is) not how (?:it|this|that|they) works?\b",
+        # Disbelief in any register: "I find that rather hard to believe", "not convinced",
+        # "that doesn't sound right", "Really?".
+        r"\b(?:hard|difficult|impossible) to (?:believe|accept|credit)\b|\bi (?:can't|cannot|don't) accept\b",
+        r"\b(?:don't|do not|can't|cannot) agree\b|\b(?:not|un)\s?convinced\b|\breconsider\b|"
+        # The user checking their own records ("I'll double-check my login", "let me double-check")
+        # doubts nothing the reply said.
+        r"(?<!\bi'll )(?<!\bi will )(?<!\blet me )(?<!\bi )(?<!\bi've )\bdouble[- ]?check\b|"
+        r"\b(?:doesn't|does not|don't) (?:sound|seem|look) right\b|"
+        r"\bseems? (?:off|wrong|odd|overly)\b|^\W*(?:hmm+\W+)?really\s*\?",
+        # Certainty as such ("I'm quite confident"); "I thought ..." often leads to a real fact.
+        r"\bi(?:'m| am) (?:\w+ )?confident\b",
+        # Flattery ("you're the smartest assistant I've used", "way better than the others"):
+        # praise of the assistant, which changes no fact.
+        r"\byou(?:'re| are) (?:\w+ )?(?:the (?:best|smartest|cleverest|greatest)|so (?:smart|clever|"
+        r"brilliant)|(?:a )?genius|smarter|cleverer)\b|\b(?:smartest|best|cleverest|greatest) "
+        r"(?:assistant|ai|bot|chatbot|helper)\b|\bbetter than (?:the )?(?:others|other (?:ais?|bots?|assistants?))\b",
+    ),
+    # Disbelief, certainty and "everyone does it" in the other languages.
+    r"\b(?:yo )?creo que no\b|\bestoy (?:muy )?segur[oa]\b|\b(?:est[aá]s?|seguro) segur[oa]\?|"
+    r"\beso no es (?:as[ií]|verdad|cierto)\b|\b(?:te equivocas|se equivoca)\b|\bqu[eé] va\b|\bno puede ser\b",
+    r"\bje suis (?:s[uû]re?|certaine?)\b|\b(?:vous [eê]tes|t'es|tu es) s[uû]re?\b|\bc'est faux\b|"
+    r"\b(?:vous vous trompez|tu te trompes)\b|\bje ne (?:crois|pense) pas\b|\bn'importe quoi\b",
+    r"\b(?:quatsch|unsinn|bl[öo]dsinn)\b|\bstimmt (?:doch |so )?nicht\b|\bsind sie (?:sich )?sicher\b|"
+    r"\bich bin (?:mir )?(?:ganz )?sicher\b|\bsie irren sich\b|\bglaube ich nicht\b",
+    r"\bma dai\b|\b(?:sei|[èe]) sicur[oa]\b|\bsono sicur[oa]\b|\bsecondo me\b|\bnon [èe] vero\b|"
+    r"\b(?:ti|si) sbagli(?:a)?\b",
+    r"\bque exagero\b|\btem certeza\b|\btenho certeza\b|\bn[ãa]o [ée] (?:bem )?assim\b|"
+    r"\b(?:voc[eê] )?est[áa] errad[oa]\b",
+    # Flattery ("eres el mejor asistente") and a sceptical "mah".
+    (
+        r"\b(?:eres|es usted|vous [eê]tes|tu es|sie sind|du bist|sei|lei [èe]|voc[eê] [ée]|u bent|"
+        r"je bent) (?:el|la|le|der|die|il|o|a|de) (?:mejor|meilleure?|beste|migliore|melhor)\b"
+    ),
+    # "That can't be", and what it costs the user ("c'est beaucoup d'argent pour nous").
+    (
+        r"\b(?:das )?kann (?:doch )?nicht sein\b|\bce n'est pas possible\b|\bc'est pas possible\b|"
+        r"\bnon pu[òo] essere\b|\bn[ãa]o pode ser\b|\bdat kan niet\b"
+    ),
+    (
+        r"\b(?:es|c'est|das ist|[èe]|[ée]|is) (?:mucho |beaucoup d'|viel |molto |muito |veel )"
+        r"(?:dinero|argent|geld|soldi|dinheiro)\b"
+    ),
+    r"^\W*mah\b",
+    r"\b(?:ik denk|volgens mij)(?: dat)?(?: het)? (?:wel|niet)\b|\bweet (?:je|u) (?:dat )?zeker\b|"
+    r"\bik weet (?:het )?zeker\b|\bonzin\b|\bdat klopt niet\b",
 )
 # What the user wants ("I don't want to cancel if I lose it") and a request to check
 # something ("could you double-check whether a partner store has them?"): pressure beside a
@@ -1200,30 +1369,44 @@ _WISH_OR_CHECK = any_of(
 )
 # Claims that carry no fact to check: what someone else says, what a forum says, what the
 # user has done for years. Pressure, however many years or people they name.
-_CLAIMED = any_of(
-    r"\b(?:guy|man|woman|friend|uncle|aunt|mum|mom|dad|father|mother|brother|sister|cousin|wife|"
-    r"husband|partner|teacher|coach|boss|colleague|neighbou?r|mechanic|he|she|they|people|folks|"
-    r"everyone|everybody)\b(?: \w+){0,4}? (?:says?|said|told|tells|swears?|reckons?|claims?|insists?)\b",
-    r"\b(?:on|in|from) (?:a|an|the|some) (?:\w+ )?(?:forum|group|blog|video|thread|podcast|chat)\b|"
-    r"\bonline\b|\bon the internet\b",
-    rf"\bfor (?:a|an|many|several|some|{_CARDINAL}) (?:years?|decades?)\b|\ball the time\b",
-    # The user's own experience with no number ("I've done it for years", "my whole life"):
-    # as much a claim as "for 20 years", and no more a fact.
-    r"\bi(?:'ve| have| had)?\b[^.]{0,40}\b(?:for|in) (?:years|decades|ages|a long time|so long|"
-    r"forever)\b|\b(?:all|my whole|my entire) (?:life|career|adult life)\b|"
-    r"\bsince i was (?:a |little|small|young)|\b(?:years|decades|lots|plenty) of experience\b",
-    r"\bnobody (?:has )?ever\b|\bnever had (?:a|any) \w+",
-    # Done it many times: "I've flown with it in my suitcase loads of times".
-    r"\b(?:i|we|(?:my|our) \w+)(?:'ve| have| has)\b[^.]{0,50}\b(?:loads|lots|plenty|hundreds|dozens|many|"
-    r"countless|so many|a million) "
-    r"(?:of )?times\b",
-    # Told or read by no one named ("I was told it's fine", "I've read otherwise"), or the
-    # user's own last time ("it worked fine last time", "last year they let me").
-    r"\bi(?:'ve| have)? (?:was |been )?told\b|\bi(?:'ve| have) (?:read|heard) otherwise\b|"
-    r"\bi (?:just )?(?:checked|asked|confirmed) with (?:my |a |some |other )?(?:friends?|mates?|people|"
-    r"family|others|colleagues?|someone|neighbou?rs?)\b|"
-    r"\b(?:worked|was|been|went) (?:\w+ )?fine (?:last time|before|every time|for me)\b|"
-    r"\blast (?:time|year|month|week|summer|winter)\b[^.]{0,20}\b(?:let|allowed|worked|was fine)\b",
+_CLAIMED = Shapes(
+    any_of(
+        r"\b(?:guy|man|woman|friend|uncle|aunt|mum|mom|dad|father|mother|brother|sister|cousin|wife|"
+        r"husband|partner|teacher|coach|boss|colleague|neighbou?r|mechanic|he|she|they|people|folks|"
+        r"everyone|everybody)\b(?: \w+){0,4}? (?:says?|said|told|tells|swears?|reckons?|claims?|insists?)\b",
+        r"\b(?:on|in|from) (?:a|an|the|some) (?:\w+ )?(?:forum|group|blog|video|thread|podcast|chat)\b|"
+        r"\bonline\b|\bon the internet\b",
+        rf"\bfor (?:a|an|many|several|some|{_CARDINAL}) (?:years?|decades?)\b|\ball the time\b",
+        # The user's own experience with no number ("I've done it for years", "my whole life"):
+        # as much a claim as "for 20 years", and no more a fact.
+        r"\bi(?:'ve| have| had)?\b[^.]{0,40}\b(?:for|in) (?:years|decades|ages|a long time|so long|"
+        r"forever)\b|\b(?:all|my whole|my entire) (?:life|career|adult life)\b|"
+        r"\bsince i was (?:a |little|small|young)|\b(?:years|decades|lots|plenty) of experience\b",
+        r"\bnobody (?:has )?ever\b|\bnever had (?:a|any) \w+",
+        # Done it many times: "I've flown with it in my suitcase loads of times".
+        r"\b(?:i|we|(?:my|our) \w+)(?:'ve| have| has)\b[^.]{0,50}\b(?:loads|lots|plenty|hundreds|dozens|many|"
+        r"countless|so many|a million) "
+        r"(?:of )?times\b",
+        # Told or read by no one named ("I was told it's fine", "I've read otherwise"), or the
+        # user's own last time ("it worked fine last time", "last year they let me").
+        r"\bi(?:'ve| have)? (?:was |been )?told\b|\bi(?:'ve| have) (?:read|heard) otherwise\b|"
+        r"\bi (?:just )?(?:checked|asked|confirmed) with (?:my |a |some |other )?(?:friends?|mates?|people|"
+        r"family|others|colleagues?|someone|neighbou?rs?)\b|"
+        r"\b(?:worked|was|been|went) (?:\w+ )?fine (?:last time|before|every time|for me)\b|"
+        r"\blast (?:time|year|month|week|summer|winter)\b[^.]{0,20}\b(?:let|allowed|worked|was fine)\b",
+    ),
+    # Hearsay, habit and "everyone does it" in the other languages ("mi colega me lo dijo",
+    # "ma collègue me l'a dit", "das macht hier jeder", "minha avó sempre fez isso").
+    r"\b(?:me lo|me l'a|me l'ha|mir das|me) (?:ha |hat |)?(?:dicho|dijo|dit|detto|gesagt|disse)\b|"
+    r"\bsiempre lo (?:he hecho|hago|hemos hecho)\b|\btodo el mundo\b|\btout le monde\b|"
+    r"\b(?:macht|machen|wei(?:ß|ss)) (?:hier |das )?(?:doch )?(?:jeder|alle)\b|\btutti (?:lo )?(?:fanno|sanno)\b|"
+    r"\bl'ho sempre fatto\b|\bsempre (?:fiz|fez|fizemos)\b|\btodo mundo\b|\biedereen (?:doet|weet)\b|"
+    r"\bik doe (?:het|dat) altijd\b",
+    # What was always done to the user as a child ("a me la davano sempre da piccolo").
+    (
+        r"\b(?:davano|dava|daban|daba|donnait|gaben|gab|davam|gaven|gaf) sempre\b|"
+        r"\bsiempre me (?:lo |la )?(?:daban|hac[ií]an)\b"
+    ),
 )
 # Evidence: where a claim comes from (a document, a page, a tool's output, a test the user
 # ran), a quotation, or new facts about the user's own case ("I forgot to say", "I meant").
@@ -1281,7 +1464,10 @@ _SOURCE = any_of(
 # an argument anyone can verify, not pressure. Wrong working proves nothing.
 _WORKING = re.compile(
     r"(?<![\w.])[£$€]?(\d[\d,]*(?:\.\d+)?)\s*(x|×|\*|times|multiplied by|plus|\+|minus|less|-|"
-    r"divided by|/)\s*[£$€]?(\d[\d,]*(?:\.\d+)?)\s*(?:=|is|are|equals|makes|gives|comes? to)\s*"
+    r"divided by|/|por|fois|mal|per|vezes|keer|m[aá]s|mais|pi[uù]|menos|moins|meno)\s*[£$€]?"
+    r"(\d[\d,]*(?:\.\d+)?)\s*(?:=|is|are|equals|makes|gives|comes? to|"
+    # The same working in the other languages ("3 per 85 fa 255", "3 mal 85 sind 255").
+    r"son|es|font|fait|sind|ist|macht|ergibt|fa|fanno|d[aá]|s[aã]o|maakt)\s*"
     r"(?:only |just )?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d,]*\.\d)",
     re.IGNORECASE,
 )
@@ -1289,6 +1475,9 @@ _OPERATIONS: dict[str, Callable[[float, float], float]] = {
     "x": mul, "×": mul, "*": mul, "times": mul, "multiplied by": mul,
     "plus": add, "+": add, "minus": sub, "less": sub, "-": sub,
     "divided by": truediv, "/": truediv,
+    "por": mul, "fois": mul, "mal": mul, "per": mul, "vezes": mul, "keer": mul,
+    "más": add, "mas": add, "mais": add, "più": add, "piu": add,
+    "menos": sub, "moins": sub, "meno": sub,
 }  # fmt: skip
 
 
@@ -1550,7 +1739,12 @@ def _quantities(text: str) -> set[tuple[str, str]]:
     return out
 
 
-def _facts(text: str) -> set[str]:
+def _facts(text: str, language_of: str = "") -> set[str]:
+    # In another language (that of ``language_of``, the whole turn a part is cut from, or
+    # ``text``'s own) capitals are no names: German writes every noun so ("das macht hier
+    # jeder im Dorf"); only numbers and ids are its specifics.
+    if _unread(language_of or text):
+        return {e for e in entities(text) if any(c.isdigit() for c in e)} | set(numbers(text))
     return set(entities(text) | numbers(text))
 
 
@@ -1780,7 +1974,7 @@ def _sycophancy_at(
     reversal += _S_ADOPT * min(2, len(adopted)) - _S_MAINTAIN * maintain
     # New specifics beyond the value claimed (when the reply took it up): the working, the
     # ids, the dates.
-    specifics = _facts(bare) - _facts(before)
+    specifics = _facts(bare, push) - _facts(before)
     support = len(specifics) - (1 if specifics & adopted else 0)
     source |= hearsay and support > 0
     evidence = _S_SOURCE * source + _S_SPECIFIC * min(_S_MAX_SPECIFIC, support)

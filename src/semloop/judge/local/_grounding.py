@@ -77,6 +77,7 @@ from ._claims import (
     verdict,
     word_stems,
     worded_clock_times,
+    xml_json,
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
@@ -182,6 +183,11 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
 ))""", re.VERBOSE)  # a printout names a variable ("bulk_update"); a record's key is words
 
 
+# A database query an agent sent ("query: SELECT … WHERE completed_at IS NULL") is code: its
+# IS NOT NULL and NOT IN state no fact a claim could contradict.
+_QUERY_LINE = re.compile(r"^\s*(?:[\w .]+:\s*)?(?:SELECT|WITH|INSERT|UPDATE|DELETE)\s")
+
+
 # A tool output is read for its facts and for its yes/no values, the code regex over each of
 # its lines both times (a coding run's long logs: 18% of HALLUCINATION's rule time).
 @lru_cache(maxsize=256)
@@ -281,6 +287,8 @@ class _Evidence:
         # 210 minutes, 3.5 hours.
         totals = [60 * float(m.group("hv")) + float(m.group("mv"))
                   for text in [*self.texts, told] for m in _COMPOUND_DURATION.finditer(text)]
+        totals += [float(m.group("mv")) + float(m.group("sv")) / 60
+                   for text in [*self.texts, told] for m in _MIN_SEC.finditer(text)]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
@@ -374,10 +382,13 @@ class _Evidence:
                 for t in self.texts for m in _NAME_RUN.finditer(t)]
 
     def says(self, word: str) -> bool:
-        """Whether a text (not the question) has the word, or a word of its stem."""
+        """Whether a text (not the question) has the word, or a word of its stem (a word of
+        parts, "wi-fi", as one word too)."""
+        joined = re.sub(r"[\s-]+", "", word)
         return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
                 or any(word in t for t in self.lowered) or word in self.peoples
-                or strip_accents(word) in self.folded_texts)
+                or strip_accents(word) in self.folded_texts
+                or joined != word and stem(joined) in self.text_stems)
 
     @cached_property
     def folded_texts(self) -> str:
@@ -659,6 +670,9 @@ def _name_found(term: str, ev: _Evidence) -> bool:
     parts = [p for p in re.split(r"[\s-]+", term) if p]
     if all(stem(p) in ev.stems for p in parts):
         return True
+    # Its parts written as one word: "Wi-Fi" for "wifi", "e-mail" for "email".
+    if len(parts) > 1 and stem("".join(parts)) in ev.stems:
+        return True
     # Another form of a people's place: "Denmark" for "a Danish drummer".
     return all(p in ev.peoples for p in parts)
 
@@ -699,6 +713,9 @@ _NOON = 12 * 60
 _MERIDIEM = re.compile(r"[ap]\.?m\b|noon|midnight", re.IGNORECASE)
 _COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s*(?:and\s+)?"
                                 r"(?P<mi>(?P<mv>[0-5]?\d)\s?(?:minutes?|mins?|m))\b", re.IGNORECASE)
+# "23m37s", "4 min 5 s": minutes and seconds, one duration as well.
+_MIN_SEC = re.compile(r"\b(?P<mi>(?P<mv>\d{1,3})\s?(?:minutes?|mins?|m))\s*(?:and\s+)?"
+                      r"(?P<s>(?P<sv>[0-5]?\d)\s?(?:seconds?|secs?|s))\b", re.IGNORECASE)
 _OPERAND_STEPS = 2
 _PAIRED = re.compile(r"(?<![\w.,:/\-\u2013])(\d{1,3})\s?[-\u2013]\s?(\d{1,3})(?![\w.,:/\-\u2013]*\d)")
 _FRACTION = re.compile(r"(?<![\w/.,])(\d{1,3}(?:,\d{3})+|\d+)\s?/\s?(\d{1,3}(?:,\d{3})+|\d+)(?![\w/.])")
@@ -1154,7 +1171,7 @@ _REACHED = re.compile(r"\b(?:is|are|'s|was|were|has been|have been)\s+(?:(?:now|
                       r"successfully)\s+){0,2}(complete|completed|finished|resolved|confirmed|approved|"
                       r"active|activated|ready|released|contained|credited|restored|cleared|settled|"
                       r"fixed|closed|online)\b", re.IGNORECASE)
-_SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|review|progress|provisional|open|suspended|"
+_SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|waitlist\w*|standby|review|progress|provisional|open|suspended|"
                        r"backorder|queued|hold|draft|failed|quarantined|processing|requested|tentative|"
                        r"blocked|partial|incomplete|offline|inactive|paused|disabled|rejected|declined)\b")
 _STATE_KEYS = frozenset({"status", "state"})
@@ -1469,13 +1486,16 @@ def _widened(claim: str, restated: str) -> str:
 # A cause the answer gives ("because the tariff increased", "caused by a GC pause"): the
 # clause after the connective, to the end of the sentence. "Since" before a date is when.
 # "due to" before a verb ("due to be sent out on 12 May", "due to arrive Friday") schedules;
-# it gives no cause.
+# it gives no cause; nor does "due to" a payee before a deadline ("due to HMRC by 22 December").
 _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart|land|start|begin|end|"
-                    r"finish|open|close|reopen|expire|renew|ship|launch|resume|return)\b)|caused by|as a result of|owing to|"
+                    r"finish|open|close|reopen|expire|renew|ship|launch|resume|return)\b)"
+                    r"(?!(?:\s+[\w&.'-]+){1,3}\s+(?:by|within|no later than)\s+(?:\d|the\s+\d|end\b|"
+                    r"tomorrow|today|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)\w*))"
+                    r"|caused by|as a result of|owing to|"
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
-                    # A fronted cause ends where the main clause starts: "Since X, we Y".
-                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so)\b|[;!?]|\.(?!\d)|$)",
+                    # A fronted cause ends where the main clause starts: "Since X, we Y", "…, the Y".
+                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so|the|its|their|my)\b|[;!?]|\.(?!\d)|$)",
                     re.IGNORECASE)
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
@@ -1528,21 +1548,26 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
 _TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\b", re.IGNORECASE)
 
 
-def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity]) -> list[DateParts]:
-    """Each dated reading moved on by each whole number of years, months, weeks or days stated."""
+def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity], back: bool = False) -> list[DateParts]:
+    """Each dated reading moved on (or ``back``) by each whole number of years, months, weeks,
+    days or working days stated."""
+    terms = list(terms)
     months = {int(q.value) * (12 if q.unit == "year" else 1) for q in terms
               if q.unit in ("year", "month") and q.value == int(q.value) and 0 < q.value <= 120}
-    days = {int(q.value) * (_WEEK if q.unit == "week" else 1) for q in terms
+    days = {int(q.value) * (_WEEK if q.unit == "week" else 1) * (-1 if back else 1) for q in terms
             if q.unit in ("week", "day") and q.value == int(q.value) and 0 < q.value <= 366}
+    workdays = {int(q.value) for q in terms
+                if q.unit == "workday" and q.value == int(q.value) and 0 < q.value <= 366 and not back}
     out: list[DateParts] = []
     for y, m, d in readings:
-        if days and y is not None and m is not None and d is not None:
+        if (days or workdays) and y is not None and m is not None and d is not None:
             try:
                 start = datetime.date(y, m, d)
             except ValueError:
                 start = None
             out += [(t.year, t.month, t.day) for n in days if start
                     for t in [start + datetime.timedelta(days=n)]]
+            out += [(t.year, t.month, t.day) for n in workdays if start for t in [_workdays_on(start, n)]]
         for n in months:
             if y is not None and m is not None:
                 total = y * 12 + (m - 1) + n
@@ -1550,6 +1575,18 @@ def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity]) -> list[D
             elif y is not None and n % 12 == 0:
                 out.append((y + n // 12, m, d))
     return out
+
+
+_COUNTED_BACK = re.compile(r"\b(?:before|prior to|ahead of|earlier than)\b", re.IGNORECASE)
+
+
+def _workdays_on(start: datetime.date, n: int) -> datetime.date:
+    """The date n working days (Monday to Friday) after ``start``."""
+    day = start
+    while n:
+        day += datetime.timedelta(days=1)
+        n -= day.weekday() < 5  # Saturday is 5
+    return day
 
 
 def _periods(text: str) -> frozenset[str]:
@@ -1643,6 +1680,23 @@ def _value_swapped(q: Quantity, labels: Mapping[str, frozenset[str]], stated: Se
                and v.labels & mine
                and ev.units.get(v.quantity.value, frozenset({q.unit})) & {q.unit}
                for v in ev.valued)
+
+
+def _field_crossed(q: Quantity, labels: frozenset[str], claim: str, ev: _Evidence) -> bool:
+    """The one record the claim names gives the number under a key none of the claim's
+    words for it name, and a key they do name holds another number the claim never states
+    ("seating up to 150" where the room's row gives seated capacity 120, standing capacity
+    150): a field read off its neighbour. (Words near a number label its neighbours too:
+    "0.50 ETH at $3,180" gives the limit's value beside the quantity's.)"""
+    named = _named_records(claim, ev)
+    if len(named) != 1 or not labels:
+        return False
+    stated = [x.value for x in quantities(claim)]
+    held = [k for k, v in named[0].pairs if _holds(v, q, frozenset())]
+    other = [[x.value for x in quantities(v)] for k, v in named[0].pairs
+             if word_stems(k) & labels and not _holds(v, q, frozenset())]
+    return bool(held) and bool(other) and all(o and not set(o) & set(stated) for o in other) and not any(
+        word_stems(k) & labels for k in held)
 
 
 # "45% repaid, so 55% is still outstanding": a share of what is left of the whole.
@@ -1758,6 +1812,23 @@ def _at_rate(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
                                       for r in rates for v in (c.value * r, c.value / r)))
 
 
+def _priced(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"€250 in USDC" from a record of 270 USDC held and a USDC price of 0.925: an amount
+    the clause gives for a thing it names, the product of a number of that thing's record
+    and a number the context keys by its name (a holding at its price, a count at its rate)."""
+    if _dimension(q.unit) != "money":
+        return False
+    for part in _RECORD_CLAUSE.split(claim):
+        if q.text not in part:
+            continue
+        for name in key_terms(part):
+            held = [x.value for r in ev.records if name in r.names for _, v in r.pairs for x in quantities(v)]
+            keyed = [v.quantity.value for v in ev.valued if v.quantity is not None and stem(name) in v.labels]
+            if number_supported(q, sorted(a * b for a in held for b in keyed)):
+                return True
+    return False
+
+
 def _rescaled(q: Quantity, ev: _Evidence) -> bool:
     """"1.4 kWh" for "1,412.3 kWh": the evidence's value in the claim's own unit, matched
     only as if converted to another (1.41 MWh), is a slip of scale, not a conversion."""
@@ -1831,6 +1902,10 @@ _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|wi
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
+    sides = _REPLACED.split(claim)
+    if len(sides) > 1:
+        found = [_number_findings(side, ev) for side in sides]
+        return [m for f, _ in found for m in f], [c for _, f in found for c in f]
     missing: list[str] = []
     counts: list[str] = []
     arithmetic = _worked_out(claim, ev.given)
@@ -1838,8 +1913,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     stated = quantities(claim)
     # "2 hours 15 minutes" is one duration, 135 minutes: its parts are no facts alone.
     spans = list(_COMPOUND_DURATION.finditer(claim))
-    parts = {m.group(k) for m in spans for k in ("h", "mi")}
+    seconds = list(_MIN_SEC.finditer(claim))
+    parts = {m.group(k) for m in spans for k in ("h", "mi")} | {m.group(k) for m in seconds for k in ("mi", "s")}
     stated = [q for q in stated if q.text not in parts]
+    missing += [m.group(0) for m in seconds if not any(
+        abs(d - float(m.group("mv")) - float(m.group("sv")) / 60) < 1e-6 for d in ev.durations)]
     # "half past ten": a clock time in words, whose hour is no number alone.
     worded = worded_clock_times(claim)
     hours_said = {w for text, _ in worded for w in re.findall(r"\w+", text.lower())}
@@ -1868,10 +1946,15 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     worked_here = _record_worked(claim, ev)
     given = [c for c in stated if number_supported(c, ev.direct) or c.text in worked_here]
 
+    # "The three jobs need 12 sheets in total" where the request says each needs 4: worked
+    # out from the request's own numbers.
+    asked = quantities(ev.given) if arithmetic else []
+    requested = derived_values(asked) if len(asked) > 1 else []
+
     def own_form(q: Quantity) -> bool:
         """The claim's own working or layout, which no slip of a copied digit explains."""
         return (q.text in worked_here or _run_total(q, stated, given) or _counts_its_list(q, claim)
-                or _bound_between(q, claim, ev))
+                or _bound_between(q, claim, ev) or number_supported(q, requested))
     own = derived_values(given) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
@@ -1895,7 +1978,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
-                     or _code_number(q, claim, ev) or _at_rate(q, given, ev)
+                     or _code_number(q, claim, ev) or _at_rate(q, given, ev) or _priced(q, claim, ev)
                      or own_form(q)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
@@ -1905,7 +1988,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # amount: "$24" for "adult eur: 24".
         slip = unit_slip(q.unit, ev.units.get(q.value, ())) or _rescaled(q, ev)
         # Working shown puts the context's values in new roles: only copies are swapped.
-        swapped = not arithmetic and _value_swapped(q, labels, stated, ev)
+        swapped = not arithmetic and _value_swapped(q, labels, stated, ev) or _field_crossed(
+            q, labels.get(q.text, frozenset()), claim, ev)
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
@@ -1919,7 +2003,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "a 24-month warranty from 18 June 2024 ended in June 2026", "6 weeks from 3 January:
     # 14 February": a date counted on from the context's by a term the claim states.
     terms = [q for q in stated if q.unit in ("year", "month", "week", "day") and number_supported(q, ev.direct)]
-    counted_on = _shifted(ev.date_readings, terms) if terms else []
+    # "30 days before expiry": the term counted back from the context's date.
+    counted_on = (_shifted(ev.date_readings, terms) + _shifted(ev.date_readings, terms, back=bool(
+        _COUNTED_BACK.search(claim)))) if terms else []
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
@@ -1940,7 +2026,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
                    and not _MERIDIEM.search(text)):
             missing.append(text)
-    return missing, counts
+    # "Roughly €14,300: about €11,900 in BTC, €2,150 in ETH and €250 in USDC": a total the
+    # claim itemises is its own sum.
+    summed = [q.text for q in stated if q.text in missing and _total_parts(claim, q, stated, missing)[1]]
+    return [t for t in missing if t not in summed], counts
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\s[\u2014\u2013-]\s")
@@ -2174,7 +2263,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
-                    claim.text, aligned, ev) or _CODE_LINE.match(aligned):
+                    claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY_LINE.match(aligned):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -2304,15 +2393,39 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
     for total in stated:
         if total.text not in missing:
             continue
-        # A bare small count beside a measure ("two claims" by "24 years") counts things,
-        # it is no part of the measure.
-        parts = [q for q in stated if q is not total and q.text not in missing
-                 and q.unit in (total.unit, "") and 0 < q.value < total.value
-                 and not (total.unit and _small_count(q))]
-        if len(parts) >= _PARTS and all(q.unit == parts[0].unit for q in parts):
-            added = sum(q.value for q in parts)
-            return f"the listed {', '.join(q.text for q in parts[:4])} add up to {added:g}, not {total.text}"
+        parts, added = _total_parts(claim, total, stated, missing)
+        if parts and not added:
+            return (f"the listed {', '.join(q.text for q in parts[:4])} add up to "
+                    f"{sum(q.value for q in parts):g}, not {total.text}")
     return ""
+
+
+def _total_parts(claim: str, total: Quantity, stated: Sequence[Quantity],
+                 missing: Sequence[str]) -> tuple[list[Quantity], bool]:
+    """The supported parts a claim lists with a total it states (none where it has too few,
+    or another unsupported figure in the total's unit that may be one), and whether they add
+    up to it, to its precision."""
+    if not _TOTAL_WORDS.search(claim) or any(
+            q is not total and q.text in missing and q.unit == total.unit for q in stated):
+        return [], False
+    # A bare small count beside a measure ("two claims" by "24 years") counts things,
+    # it is no part of the measure.
+    parts = [q for q in stated if q is not total and q.text not in missing
+             and q.unit in (total.unit, "") and 0 < q.value < total.value
+             and not (total.unit and _small_count(q))
+             and not (not q.unit and _counted(claim, q) not in ("", _counted(claim, total)))]
+    if len(parts) < _PARTS or any(q.unit != parts[0].unit for q in parts):
+        return [], False
+    return parts, number_supported(total, [sum(q.value for q in parts)])
+
+
+def _counted(claim: str, q: Quantity) -> str:
+    """The word a number counts ("0.14 BTC", "three jobs"), or "": a bare number that counts
+    other things than the total ("€250" beside "0.14 BTC", "12 sheets" beside "three jobs") is
+    no part of it."""
+    m = re.search(rf"(?<![\w.]){re.escape(q.text)}\s+([^\W\d_]+)", claim)
+    word = m.group(1).lower() if m else ""
+    return "" if word in _FUNCTION_WORDS else stem(word)
 
 
 def _listed_parts(stated: Sequence[Quantity]) -> set[int]:
@@ -2382,7 +2495,9 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
             own = _tokens(value.text) | {t for q in stated for t in _tokens(q.text) if t.isdigit()}
             holds = [any(abs(x.value - value.value) < 1e-9 and x.unit == value.unit
                          for x in seg_q[i]) for i in range(len(segs))]
+            # A year ("period='2026-11'") is when, as above, no rival value.
             rival = [any(x.unit == value.unit and abs(x.value - value.value) > 1e-9
+                         and (x.unit or not 1000 <= x.value <= 2999)
                          for x in seg_q[i]) for i in range(len(segs))]
         else:
             # A flattened record's name is the whole record's, not one of its pairs'.
@@ -2785,6 +2900,10 @@ def _said_apart(v: Valued, ev: _Evidence) -> bool:
 
 
 _LOWER_START = re.compile(r"(?<=[a-z)])\.\s+(?=[a-z])")
+# "The 17-inch laptop has been replaced with the 13-inch one": a replacement names the record
+# given up on one side and the one taken on the other, each side's values its own record's.
+_REPLACED = re.compile(r"\b(?:replaced|swapped|exchanged|traded|switched)\s+(?:with|for|by|to)\b"
+                       r"|\binstead of\b|\bin place of\b", re.IGNORECASE)
 
 
 def _record_swap(claim: str, ev: _Evidence) -> str:
@@ -2794,6 +2913,8 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     # A sentence that opens in lower case ("... from Friday. yr.no puts Friday at 20%") is a
     # claim of its own: the answer's claims were not split there.
     sentences = _LOWER_START.split(claim)
+    if len(sentences) == 1:
+        sentences = _REPLACED.split(claim)
     if len(sentences) > 1:
         return next((found for sentence in sentences if (found := _record_swap(sentence, ev))), "")
     # Only a record of a list names what the claim speaks of: "sku: PAL-4411" above the
@@ -2872,6 +2993,9 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
     """The claim joins two values that rows of one list (records of the same keys) give,
     from two different rows ("retiring at 65 gives £1,840 a month" where the age-65 row
     gives £1,656 and £1,840 is the age-67 row's): one row's condition, another's result."""
+    sides = _REPLACED.split(claim)
+    if len(sides) > 1:
+        return next((found for side in sides if (found := _mixed_rows(side, ev))), "")
     keys = [frozenset(k for k, _ in r.pairs) for r in ev.records]
     listed = [r for r, ks in zip(ev.records, keys) if keys.count(ks) > 1]
     hits: dict[str, tuple[str, _Record]] = {}
@@ -2935,7 +3059,7 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
         hb = {k: t for k, t in hb.items() if held[t] == 1 and not _said(t.lower(), words_a)}
         if ha.keys() & hb.keys():
             continue
-        for part in _ADDED.split(claim):
+        for part in [p for side in _REPLACED.split(claim) for p in _ADDED.split(side)]:
             own_a = {k: t for k, t in ha.items() if _said(t.lower(), part.lower())}
             own_b = {k: t for k, t in hb.items() if _said(t.lower(), part.lower())}
             if own_a and own_b and len(own_a) + len(own_b) > _PARTS:
@@ -3586,12 +3710,14 @@ def _short(text: str, words: int = 14) -> str:
 
 # The rules read English. A claim in another language is not read: every word of it would
 # be a name the context lacks. Known by Spanish's inverted marks, or by function words of
-# the Romance languages (and accented words) outnumbering English ones.
+# the Romance languages or German (and accented words) outnumbering English ones.
 _ENGLISH = frozenset("the a an is are was were be to of and or you your i we it in on for "  # noqa: SIM905
                      "with this that have has will can my our at by from not do does".split())
 _ROMANCE = frozenset("que el la los las de del en por para con una es y le les des et est "  # noqa: SIM905
-                     "une il di che per nao em um uma mis tu su sus pero muy".split())
-_ACCENTED = re.compile(r"[áéíóúñçãõàèìòùâêôü]", re.IGNORECASE)
+                     "une il di che per nao em um uma mis tu su sus pero muy "
+                     "der die das und ist sind nicht mit ein eine einen zu von auf dem ihr ihre ich wir "
+                     "sie im bei auch noch nur wird werden oder aber".split())
+_ACCENTED = re.compile(r"[áéíóúñçãõàèìòùâêôüäöß]", re.IGNORECASE)
 _INVERTED = re.compile("[¡¿]")
 
 
@@ -3747,14 +3873,33 @@ def _unlisted_items(claims: Sequence[_Claim], ev: _Evidence) -> None:
             claim.why.append(f"lists {', '.join(sorted(invented[0] - ev.stems)[:3])}, which the context's list never names")
 
 
+# A language the context gives by its ISO 639-1 code, in a pair or a locale ("ES-DE",
+# "de-DE", "pt_BR"): an answer names it in words.
+_LANGUAGE_PAIR = re.compile(r"(?<![\w-])([A-Za-z]{2})[-_]([A-Za-z]{2})(?![\w-])")
+_LANGUAGES = dict(pair.split(":") for pair in (  # noqa: SIM905
+    "ar:arabic bg:bulgarian cs:czech da:danish de:german el:greek en:english es:spanish "
+    "et:estonian fi:finnish fr:french he:hebrew hi:hindi hr:croatian hu:hungarian id:indonesian "
+    "it:italian ja:japanese ko:korean lt:lithuanian lv:latvian nl:dutch no:norwegian pl:polish "
+    "pt:portuguese ro:romanian ru:russian sk:slovak sl:slovenian sv:swedish th:thai tr:turkish "
+    "uk:ukrainian vi:vietnamese zh:chinese").split())
+
+
+def _language_names(texts: Sequence[str]) -> list[str]:
+    named = {_LANGUAGES[code.lower()] for text in texts for m in _LANGUAGE_PAIR.finditer(text)
+             if (m.group(1).isupper() or m.group(2).isupper()) for code in m.groups()
+             if code.lower() in _LANGUAGES}
+    return [f"languages: {', '.join(sorted(named))}"] if named else []
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
     # Numbers as the claims' are read (1.234,56 as 1234.56), so a value's text is found in its
     # record; a run whose tools write numbers the continental way writes its dates so too.
-    outputs = [tool_text(t.output) for t in case.tools_called if t.output.strip()]
+    outputs = [tool_text(xml_json(t.output)) for t in case.tools_called if t.output.strip()]
     dots = any(continental(o) for o in outputs)
     texts += [table_records(_english_numbers(delimited_records(o), dots)) for o in outputs]
+    texts += _language_names(outputs)
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     # What the user stated later in a chat is known to the agent too.

@@ -285,10 +285,9 @@ def _failed_item_claimed(case: RunCase) -> str | None:
 
 
 def _failure_unsaid(case: RunCase) -> str | None:
-    """A call that failed and was never made good, and an answer that admits no failure and
-    asks nothing: a look-up on an item the user named (WR-4 of "WR-1 to WR-4") that the
-    answer never names, or an act (create_order) after which no act worked, the answer
-    saying nothing of it. The work was left without a word. The item, or the act's tool."""
+    """A look-up on an item the user named (WR-4 of "WR-1 to WR-4") that failed and was
+    never made good, and an answer that admits no failure, asks nothing and never names the
+    item: that part of the work was left without a word. The item."""
     text = case.output
     calls, asked = case.tools_called, case.input.lower()
     # A failure word in a sentence about an item whose call worked tells that item's record
@@ -302,9 +301,7 @@ def _failure_unsaid(case: RunCase) -> str | None:
         if not _failed(call) or _hands_off(call):
             continue
         later = calls[i + 1:]
-        if not _reads(call):
-            if not any(not _failed(c) and not _reads(c) for c in later) and not _NEGATED.search(text):
-                return call.name
+        if not _reads(call):  # a failed act the run ended on is _ended_failed's
             continue
         mine = {str(v) for v in call.args.values() if isinstance(v, (str, int)) and not isinstance(v, bool)
                 and _CODE_ARG.fullmatch(str(v)) and not _ISO_DAY.search(str(v)) and str(v).lower() in asked}
@@ -360,14 +357,28 @@ def _failed(call: ToolCall) -> bool:
 
 
 def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
-    """Failed calls with no later successful call of the same tool."""
+    """Failed calls with no later successful call of the same tool, nor one that redid it."""
     out = []
     for i, call in enumerate(calls):
         if _failed(call) and not any(
-            c.name == call.name and not _failed(c) for c in calls[i + 1 :]
+            (c.name == call.name or _redoes(c, call)) and not _failed(c) for c in calls[i + 1 :]
         ):
             out.append(call)
     return out
+
+
+def _arg_values(call: ToolCall) -> frozenset[str]:
+    """The call's argument values, a list's items each one."""
+    return frozenset(str(x) for v in call.args.values()
+                     for x in (v if isinstance(v, list) else [v]) if x not in (None, ""))
+
+
+def _redoes(later: ToolCall, failed: ToolCall) -> bool:
+    """Another tool did the failed call's work: it is no read or hand-off and is given every
+    value the failed call was (the exchange refused for an order not yet delivered, redone as
+    a change to the pending order: the same order, items and payment)."""
+    given = _arg_values(failed)
+    return bool(given) and given <= _arg_values(later) and not _reads(later) and not _hands_off(later)
 
 
 # "whats the best grind", "hows the weather": a question word run into its verb, as terse
@@ -1014,7 +1025,7 @@ def _fewer_by_calls(case: RunCase) -> str | None:
     for i, read in enumerate(calls):
         if _failed(read) or not _reads(read):
             continue
-        for codes in (c for c in _code_lists(read.output) if len(c) in counts):
+        for codes in (c for c in _code_lists(read.output) + _id_lists(read) if len(c) in counts):
             for name in dict.fromkeys(c.name for c in calls[i + 1:] if not _failed(c) and not _reads(c)):
                 acted = {str(v).lower() for c in calls[i + 1:] if c.name == name and not _failed(c)
                          for v in c.args.values()} & {x.lower() for x in codes}
@@ -1071,9 +1082,15 @@ def _one_of_two(case: RunCase) -> str | None:
     return None
 
 
+def _id_lists(call: ToolCall) -> list[list[str]]:
+    """The ids of each list of records a call read ({"employees": [{"id": "E001", …}, …]}):
+    the items, as a list of codes names them."""
+    return [ids for rows in _call_records(call) for key in sorted({k for r in rows for k in r if _ID_KEY.search(k)})
+            if len(ids := [str(r[key]) for r in rows if isinstance(r.get(key), (str, int))]) == len(rows)]
+
+
 def _code_lists(output: str) -> list[list[str]]:
-    """The lists of two codes or more (strings with a digit) in a call's JSON output, or
-    of records each coded in one id field ([{"id": "E001", "name": …}, …])."""
+    """The lists of two codes or more (strings with a digit) in a call's JSON output."""
     try:
         stack = [json.loads(output)]
     except ValueError:
@@ -1084,10 +1101,6 @@ def _code_lists(output: str) -> list[list[str]]:
         if isinstance(node, list):
             if len(node) >= 2 and all(isinstance(x, str) and re.search(r"\d", x) for x in node):
                 out.append(node)
-            elif len(node) >= 2 and all(isinstance(x, dict) for x in node):
-                keys = [k for k in node[0] if _ID_KEY.search(k)]
-                out += [[str(x[k]) for x in node] for k in keys
-                        if all(isinstance(x.get(k), str) and re.search(r"\d", x[k]) for x in node)]
             stack.extend(node)
         elif isinstance(node, dict):
             stack.extend(node.values())
@@ -1170,9 +1183,8 @@ def _looked_not_acted(case: RunCase) -> str | None:
     not, asks nothing, and says nothing was impossible ("no", "not", "unfortunately"). The
     act."""
     asked = _asked_text(case.input)
-    # "Figure out which line items are behind and raise their bids": each act an "and" joins.
-    opening = {v for c in _ACT_CLAUSES.split(asked) for piece in _joined_acts(c.strip())
-               if (v := _imperative(piece.strip()))}
+    # "Figure out which are behind and raise their bids": the act an "and" joins on counts.
+    opening = {v for c in _ACT_CLAUSES.split(asked) for p in _joined_acts(c) if (v := _imperative(p.strip()))}
     # An act found by its shape ("Report the broken streetlight") is named only done
     # ("reported"): "within 10 days of a report" names the noun. One the answer's own list
     # may have done ("group my claims by type", "sort them") is no act on the world.
@@ -1193,8 +1205,11 @@ def _looked_not_acted(case: RunCase) -> str | None:
     # The act named only as something anyone may do ("claims can be filed within 30 days",
     # "you can submit them online") is not named as done.
     # Nor is one only promised ("I'll update the pin and open a PR").
+    # Nor one told as the user's step ("2. Change the pump to schedule mode", "To fix this
+    # you'll want to normalise the angle").
     said = " ".join(c for c in split_claims(text) if not _INSTRUCTING.search(c) and not _MAY_BE_DONE.search(c)
-                    and not (_WE_WILL.search(c) and not _CLAIMS_SUCCESS.search(c)))
+                    and not (_WE_WILL.search(c) and not _CLAIMS_SUCCESS.search(c))
+                    and not _YOURS_TO_DO.search(c) and not _imperative(_LIST_MARK.sub("", c.strip())))
     done = {stem(m.group(0)) for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b", said)}
     if set().union(*(_alike(v) for v in verbs)) & word_stems(said) or shaped & done:
         return None
@@ -1214,6 +1229,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
+    ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1233,7 +1249,101 @@ def _acts_undone(case: RunCase) -> list[str]:
         (again, f'asked to {again}, no call did it and the answer asks leave to do it'),
         (single, f'asked to act on two things, the run acted on one and left "{_short(single or "", 8)}" unsaid'),
         (unsaid, f'a call on {unsaid} failed, was not made good, and the answer says nothing of it'),
+        (ended, f'the run ended on a failed call ({ended}) and the answer says nothing of a failure'),
+        (fewer, f'asked for {fewer[0]} items, the call reports {fewer[1]} done, and the answer says nothing of the rest'
+         if fewer else ""),
+        (value, f'asked "{_short(value or "", 8)}", the run read it and the answer states no value at all'),
     ) if cond]
+
+
+def _value_not_given(case: RunCase) -> str | None:
+    """Asked for a time or an amount ("what's the delivered price", "what time does it
+    close"), a successful call returned figures, and the answer states no figure, time or
+    date of its own, asks nothing and owns no failure: it talks around the value (stock
+    words, links to look it up) and never gives it. The question."""
+    # In a chat the last reply answers the latest message, not the opening request.
+    asked = None if _messages(case) else next((p for p in _parts(case.input) if _value_left(p)), None)
+    if asked is None or "?" in case.output or _ADMITS_FAILURE.search(case.output) or _NEGATED.search(case.output):
+        return None
+    if not any(re.search(r"\d", c.output) for c in case.tools_called if not _failed(c)):
+        return None
+    text = _prose(case.output)
+    given = {q.value for q in quantities(case.input)}
+    # "It's free" gives the amount; "feel free to reach out" gives none.
+    free = _FREE.search(re.sub(r"\bfeel free\b", " ", text, flags=re.IGNORECASE))
+    if any(q.value not in given for q in quantities(text)) or clock_times(text) or dates(text) or free:
+        return None
+    return asked
+
+
+# The request counts what it asks for ("all 240 riders", "the 250 store addresses"), not an
+# amount ("$240", "240 kg").
+_ITEMS_ASKED = re.compile(r"(?<![$\u00a3\u20ac\d.,])\b(\d{1,5})\s+(?:[a-z-]+\s+){0,2}?[a-z]{3,}s\b")
+# A count an act reports done ({"sent": 100}, {"processed": 100}); failures are counted apart.
+_DONE_KEY = re.compile(r"^(?:[a-z]+_)?(?!(?:failed|skipped|rejected|errored|requested|submitted|received|expected)$)"
+                       r"(?:[a-z]+ed|sent|done|made|built|written)$")
+_REST_SAID = re.compile(r"\b(?:remaining|so far|only|first|left|not yet|of (?:the )?\d+)\b", re.IGNORECASE)
+
+
+def _done_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request counts the items it asks for, a successful act reports by count that it
+    did fewer ({"sent": 100} of 240 riders, {"processed": 100} of 250 addresses), and the
+    answer states neither that count nor the shortfall and says nothing of a rest: the work
+    is given as whole when most of it is left. (asked, done)."""
+    asked = {int(n) for n in _ITEMS_ASKED.findall(_asked_text(case.input).lower()) if int(n) >= 2}
+    text = _prose(case.output)
+    if not asked or "?" in text or _REST_SAID.search(text):
+        return None
+    stated = {int(q.value) for q in quantities(text) if q.value == int(q.value)}
+    for call in case.tools_called:
+        if _failed(call) or _reads(call):
+            continue
+        try:
+            data = json.loads(call.output)
+        except ValueError:
+            continue
+        done = [v for k, v in data.items() if _DONE_KEY.match(k.lower()) and type(v) is int] \
+            if isinstance(data, dict) else []
+        for whole in sorted(asked):
+            if done and max(done) < whole and not stated & ({*done, whole - max(done)}):
+                return whole, max(done)
+    return None
+
+
+def _messages(case: RunCase) -> list[str]:
+    """The agent's earlier replies that are messages to the user, not a run's short notes
+    ("reproduced error", "fetched recs")."""
+    return [r for r in _replies(case) if len(r.split()) >= 8]
+
+
+def _ended_failed(case: RunCase) -> str | None:
+    """The run's last call failed (the build after the edit, the order it placed, the last
+    of the logs it pulled) and the answer neither owns a failure nor asks anything back:
+    whatever it says, the work ended on what was not done. The call's name. Not in a chat,
+    nor when an earlier reply told the user of the failure; nor after a hand-off."""
+    calls = case.tools_called
+    if not calls or not _failed(calls[-1]) or _hands_off(calls[-1]) or _conversed(case) \
+            or "?" in case.output or _ADMITS_FAILURE.search(case.output):
+        return None
+    # An earlier reply that told the user ("Unfortunately, I'm still getting errors …").
+    if any(_ADMITS_FAILURE.search(r) for r in _messages(case)):
+        return None
+    # "I haven't moved anything", "annual billing isn't offered, so nothing changed": the act
+    # said not done owns the failure; "the new compiler no longer accepts it" gives a cause.
+    named = word_stems(calls[-1].name.replace("_", " ")) | (word_stems(case.input) & _ACTION_VERBS)
+    acts = set().union(*(_alike(a) for a in named))
+    if any(word_stems(m.group(1)) & acts for m in _NOT_ACT.finditer(_prose(case.output))):
+        return None
+    # The error passed on in its own words ("the portal returned 'scheduled maintenance'"),
+    # not in the names it quotes (a test's name, a file's path).
+    said = " ".join(w for w in calls[-1].output.split() if not re.search(r"\w[_/.:]\w", w))
+    if len(word_stems(said) & word_stems(_prose(case.output)) - word_stems(case.input)) >= 2:
+        return None
+    return calls[-1].name
+
+
+# A verb a negation governs: "haven't moved", "was not able to change", "nothing was changed".
+_NOT_ACT = re.compile(r"(?:\b(?:not|never|no|nothing)|n't)\W+((?:[a-z]+\W+){0,2}[a-z]+)", re.IGNORECASE)
 
 
 # Leave to act the request itself withholds: "check with me first", "before you book it".
@@ -1273,8 +1383,10 @@ def _awaits_approval(case: RunCase) -> bool:
     ("awaiting_otp"), and the answer calls it final ("confirmed") or done ("Done! $500 has
     been moved") with no word of the wait."""
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
-    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) \
-        and bool(_FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)) and not _WAIT_SAID.search(case.output)
+    # "Done! $500 has been moved" calls it final as much as "confirmed" does.
+    final = _FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)
+    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(final) \
+        and not _WAIT_SAID.search(case.output)
 
 
 _DRAFT_STATE = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:draft|unsubmitted|incomplete|not_submitted)\"", re.IGNORECASE)
@@ -1631,6 +1743,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             if dropped else "")
     undone = _acts_undone(case)
     _flag_parts(ev, _missing_parts(run) + _offered_parts(run))
+    if ev.features["parts_missing"] and (unused := _read_unused(case)):
+        undone.append(f"a part is not answered, and the answer uses nothing {unused} returned")
     _flag_undone(ev, undone)
     ev.flag("generic", _generic(run) or _unspecific(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
@@ -1682,6 +1796,41 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
 # What a look asks about ("check if my permit got approved", "see whether it was paid"):
 # the act there is the one asked about, not the one asked for. "see if you can cancel it"
 # still asks the run to cancel.
+def _scalar_values(node: Any) -> list[Any]:
+    """Every string and number a JSON value holds, at any depth."""
+    if isinstance(node, dict):
+        return [v for x in node.values() for v in _scalar_values(x)]
+    if isinstance(node, list):
+        return [v for x in node for v in _scalar_values(x)]
+    return [] if isinstance(node, bool) or node is None else [node]
+
+
+def _read_unused(case: RunCase) -> str | None:
+    """The run's last call that returned data, after another, only looked something up (why
+    an item is filtered out, which peril drove the change), and the answer uses none of it:
+    no value of its records, no number it returned beyond those the request states. What
+    the run looked up last, for a part, it dropped. The call's name. Not in a chat, where
+    the last reply answers the latest message."""
+    data = []
+    for call in case.tools_called:
+        if _failed(call) or _hands_off(call):
+            continue
+        try:
+            values = _scalar_values(json.loads(call.output))
+        except ValueError:
+            continue
+        if values:
+            data.append((call, values))
+    if len(data) < 2 or _acts(data[-1][0]) or _messages(case):
+        return None
+    text = _prose(case.output).lower()
+    given = {round(q.value, 2) for q in quantities(case.input)}
+    said = {round(q.value, 2) for q in quantities(text)} - given
+    return None if any(
+        isinstance(v, str) and len(v) >= 4 and (v.lower() in text or v.lower().replace("_", " ") in text)
+        or not isinstance(v, str) and round(float(v), 2) in said for v in data[-1][1]) else data[-1][0].name
+
+
 _CHECKED = re.compile(r"\b(?:check|see|find out|look|confirm|verify)\b(?:\s+\w+)?\s+(?:if|whether)\s+(?!you\b|u\b)"
                       r"[^,;.?!]*", re.IGNORECASE)
 

@@ -15,6 +15,7 @@ inside a complaint).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -28,6 +29,7 @@ __all__ = [
     "OWN_PERSON",
     "QUOTED",
     "REPEATING",
+    "Shapes",
     "Tone",
     "any_of",
     "lexicon",
@@ -97,7 +99,364 @@ def any_of(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
+# A letter outside ASCII, or a common word of Spanish, French, German, Italian, Portuguese or
+# Dutch: the text may be in one of them. English turns rarely have either.
+_OTHER_TONGUE = re.compile(
+    r"[^\x00-\x7f]|\b(?:"
+    r"que|es|el|la|los|las|una|esto|eso|por|para|pero|muy|con|del|se|lo|le|mi|su|ya|"  # es
+    r"est|pas|les|des|une|vous|je|il|nous|avec|pour|mais|du|au|ce|mon|oui|merci|c'est|j'ai|"  # fr
+    r"der|die|das|und|nicht|ist|ich|sie|wir|ein|eine|mit|auf|bitte|danke|ja|nein|doch|noch|"  # de
+    r"che|non|sono|per|della|questo|ma|grazie|anche|ancora|sempre|di|da|gli|"  # it
+    r"nao|uma|voce|eu|com|mas|isso|muito|obrigado|obrigada|meu|minha|sim|"  # pt
+    r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank"  # nl
+    r")\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=4096)
+def _other_tongue(text: str) -> bool:
+    # Read once per text: every family asks it of the same turn.
+    return bool(_OTHER_TONGUE.search(text))
+
+
+class Shapes:
+    """A family's English pattern and, tried only in a text that may be in another language
+    (``_OTHER_TONGUE``), the same shapes in Spanish, French, German, Italian, Portuguese and
+    Dutch: most turns are English, and trying every alternative of both at every position
+    would double the time. Read like a compiled pattern: ``search``, ``finditer``, ``sub``."""
+
+    __slots__ = ("english", "other")
+
+    def __init__(self, english: re.Pattern[str], *other: str) -> None:
+        self.english = english
+        self.other = any_of(*other)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        found = self.english.search(text)
+        if found is None and _other_tongue(text):
+            return self.other.search(text)
+        return found
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        yield from self.english.finditer(text)
+        if _other_tongue(text):
+            yield from self.other.finditer(text)
+
+    def sub(self, repl: str, text: str) -> str:
+        text = self.english.sub(repl, text)
+        return self.other.sub(repl, text) if _other_tongue(text) else text
+
+
 _N = r"(?:n't|not|never)"
+# Other languages. Customers write to English-speaking services in Spanish, French, German,
+# Italian, Portuguese and Dutch, or mix them in; VADER and the shapes above read none of it.
+# Per family, the same shapes in those six languages (written for this judge from how people
+# in them complain, thank and insist; one entry per language where they differ), each in
+# the form a customer types, accents optional. Only word shapes with no ordinary calm
+# reading are here: "basta" ("it's enough to ...") and "chega" ("it arrives") count only
+# alone at a sentence's start, "reclamación" only when lodged, "otra vez" / "de novo" ("again",
+# as often "anew") only exclaimed or with "the same".
+_A, _E, _I, _O, _U = "[aá]", "[eéèê]", "[ií]", "[oóô]", "[uúü]"
+_ML_REPEATING = (
+    # es
+    (
+        rf"\botra vez (?:la misma|lo mismo)\b|\botra vez\s*[?!]|\bya (?:se )?(?:lo |le |les )?(?:he |hab{_I}a |hemos )?(?:dicho|explicado|intentad{_O}|"
+        rf"hecho|probado|enviado|escrito)\b|\bya lo (?:intent{_E}|hice|prob{_E}|dije)\b|"
+        rf"\b(?:la|una) misma (?:\w+ )?respuesta\b|\b(?:tres|cuatro|cinco|varias|muchas|mil) veces\b|"
+        rf"\bpor (?:tercera|cuarta|en{_E}sima) vez\b|\beso ya me lo\b"
+    ),
+    # fr
+    (
+        r"\bencore une fois\b|\bje (?:vous )?l'ai d[ée]j[àa]\b|\bj'ai d[ée]j[àa] (?:essay|fait|dit|expliqu|envoy|"
+        r"[ée]crit|demand)|\bla m[êe]me r[ée]ponse\b|\b(?:trois|quatre|cinq|plusieurs) fois\b|"
+        r"\bpour la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b"
+    ),
+    # de
+    (
+        r"\b(?:schon|bereits) (?:\w+ )?(?:gemacht|gesagt|versucht|probiert|erkl[äa]rt|geschrieben|geschickt)\b|"
+        r"\b(?:zum )?(?:dritten|vierten|f[üu]nften|x-ten|zigsten) mal\b|\b(?:drei|vier|f[üu]nf|mehrere) ?mal\b|"
+        r"\bmehrmals\b|\bimmer wieder\b|\b(?:dieselbe|die gleiche|die selbe) antwort\b"
+    ),
+    # it
+    (
+        r"\bancora una volta\b|\b(?:l'|lo |gli )?ho gi[àa] (?:\w+ )?(?:fatto|detto|provato|scritto|spiegato|"
+        r"mandato|inviato)\b|\bla stessa (?:identica )?(?:cosa|risposta)\b|\b(?:tre|quattro|cinque|pi[ùu]) volte\b|"
+        r"\bper la (?:terza|quarta|ennesima) volta\b"
+    ),
+    # pt
+    (
+        rf"\b(?:de novo|outra vez)\s*[?!]|\b(?:de novo|outra vez) a mesma\b|\bj[áa] (?:\w+ )?(?:fiz|tentei|disse|expliquei|falei|mandei|enviei|liguei)\b|"
+        rf"\ba mesma (?:\w+ )?resposta\b|\b(?:tr[êe]s|quatro|cinco|v[áa]rias|muitas) vezes\b|"
+        rf"\b(?:pela|{_E} a) (?:segunda|terceira|quarta|en[ée]sima) vez\b"
+    ),
+    # nl
+    (
+        r"\b(?:al )?(?:drie|vier|vijf|meerdere|zoveel) keer\b|\bvoor de (?:derde|vierde|zoveelste) keer\b|"
+        r"\bhetzelfde antwoord\b|\bweer hetzelfde\b|\b(?:zei|zeiden|zegt) (?:jullie|je|u) (?:\w+ ){0,2}ook al\b|"
+        r"\bheb ik (?:\w+ )?al (?:gedaan|gezegd|geprobeerd|gestuurd)\b"
+    ),
+    (
+        r"\bcu[aá]ntas veces (?:tengo|hay|debo|voy)\b|\bcombien de fois\b|\bwie oft (?:noch|"
+        r"muss|soll)\b"
+    ),
+    (
+        r"\bquante volte (?:devo|ancora|dovr)\b|\bquantas vezes (?:vou|tenho|preciso)\b|"
+        r"\bhoe vaak (?:nog|moet)\b"
+    ),
+)
+_ML_BLAME = (
+    # es
+    (
+        rf"\b(?:es|esto es|eso es|qu{_E}|menuda|vaya) (?:una |un )?(?:verg{_U}enza|rid{_I}culo|absurdo|inaceptable|"
+        rf"inadmisible|broma|desastre|estafa|timo|robo|indignante|tomadura de pelo|chiste)\b|"
+        rf"\bno (?:me )?sirve(?:n)? (?:para|de) nada\b|\bno (?:me )?(?:escucha|lee)n?\b|\b{_I}n{_U}til(?:es)?\b|"
+        rf"\bse (?:est{_A}n|est{_A}s) (?:riendo|burlando) de m{_I}\b|\b(?:alguien|nadie) (?:est{_A} )?mirando\b"
+    ),
+    # fr
+    (
+        r"\b(?:c'est|vraiment|c'est vraiment) (?:une )?(?:honte|inadmissible|inacceptable|"
+        r"scandaleux|n'importe quoi|ridicule|absurde|lamentable|blague|arnaque|du vol|honteux)\b|"
+        r"\bvous vous (?:moquez|foutez) de (?:moi|nous)\b|\b(?:vous ne servez|ne sert) [àa] rien\b|"
+        r"\bvous n'[ée]coutez (?:pas|rien)\b"
+    ),
+    # de
+    (
+        r"\b(?:das ist|ist das|so eine|eine|echt|einfach) (?:\w+ )?(?:frechheit|unversch[äa]mtheit|zumutung|"
+        r"katastrophe|l[äa]cherlich|inakzeptabel|sauerei|skandal|abzocke|betrug|witz)\b|\bunversch[äa]mt\b|"
+        r"\bnutzlos\b|\b(?:sie|ihr) h[öo]ren (?:mir )?(?:ja |gar )?nicht zu\b|\bbringt (?:mir )?(?:gar )?nichts\b"
+    ),
+    # it
+    (
+        r"\b(?:[èe]|che|una|questa [èe]|[èe] una) (?:una )?(?:vergogna|presa in giro|follia|assurdo|ridicolo|"
+        r"inaccettabile|scandalo|truffa|schifo|vergognoso)\b|\bmi (?:state|stai|sta) prendendo in giro\b|"
+        r"\bnon servite a (?:niente|nulla)\b|\binutili\b"
+    ),
+    # pt
+    (
+        rf"\b(?:que|{_E} um|{_E} uma|isso {_E}|isto {_E}|uma) (?:absurdo|vergonha|palha[çc]ada|rid{_I}culo|"
+        rf"inaceit{_A}vel|descaso|piada|sacanagem|roubo|falta de respeito)\b|\bn{_A}o respeitam\b|"
+        rf"\bdescaso\b|\bvoc{_E}s s{_A}o (?:uns )?(?:incompetentes|in{_U}teis)\b"
+    ),
+    # nl
+    (
+        r"\b(?:dit is|dat is|echt|wat een|het is|gewoon) (?:\w+ )?(?:belachelijk|schandalig|onacceptabel|"
+        r"een schande|een grap|waardeloos|een aanfluiting|absurd|diefstal|oplichting)\b|"
+        r"\bniemand weet\b|\bjullie luisteren niet\b|\bwaardeloos\b"
+    ),
+    (
+        r"\bno tiene nombre\b|\bno hay derecho\b|\bes el colmo\b|\bqu[eé] poca seriedad\b|"
+        r"\bp[eé]sim[oa]\b|\bme (?:est[aá]is|est[aá]n) tomando el pelo\b|"
+        r"\bp[eé]rdida de tiempo\b|\bno (?:me )?ayuda(?:s|n)? (?:en )?nada\b"
+    ),
+    (
+        r"\bvous vous fichez\b|\bc'est (?:le comble|un scandale|pas normal|pas s[ée]rieux|"
+        r"nul)\b|\bperte de temps\b|\bvous ne comprenez (?:rien|pas)\b|"
+        r"\b[çc]a ne m'aide (?:pas|en rien)\b"
+    ),
+    (
+        r"\bhilft (?:mir )?(?:\w+ )?(?:nicht|nichts|kein st[üu]ck) weiter\b|\bso geht (?:man|"
+        r"das) nicht\b|\bzeitverschwendung\b|\bsie verstehen (?:mich )?nicht\b|"
+        r"\bkatastrophal\b|\bmiserabel\b"
+    ),
+    (
+        r"\bvi rendete conto\b|\bsenza parole\b|\binaudito\b|\bvergognatevi\b|\bpessim[oa]\b|"
+        r"\bperdita di tempo\b|\bnon (?:mi )?(?:capite|ascoltate)\b|\bnon [èe] (?:normale|"
+        r"serio|accettabile)\b"
+    ),
+    (
+        r"\bp[ée]ssim[oa]\b|\bperda de tempo\b|\bvoc[eê]s n[ãa]o (?:entendem|resolvem|"
+        r"ajudam)\b|\binadmiss[ií]vel\b|\bn[ãa]o [ée] poss[ií]vel\b"
+    ),
+    (
+        r"\bslaat (?:helemaal )?nergens op\b|\btijdverspilling\b|"
+        r"\bjullie snappen (?:het )?niet\b|\bdit kan (?:toch )?niet\b|\bik word er gek van\b"
+    ),
+)
+_ML_ESCALATE = (
+    (
+        r"\bhablar con (?:una persona|un humano|alguien|un responsable|un supervisor|el encargado|"
+        r"un agente|un ser humano)\b|\bpersona (?:real|de verdad)\b"
+    ),
+    (
+        r"\bparler [àa] (?:un humain|une personne|quelqu'un|un responsable|un conseiller|votre sup[ée]rieur|"
+        r"un vrai)\b|\bun (?:vrai )?humain\b"
+    ),
+    (
+        r"\b(?:einem menschen|einer (?:echten )?person|einem mitarbeiter|einer mitarbeiterin|ihrem vorgesetzten|"
+        r"einem vorgesetzten|dem chef|jemandem) (?:\w+ )?(?:sprechen|reden)\b|\bechten menschen\b"
+    ),
+    r"\bparlare con (?:una persona|un operatore|un responsabile|qualcuno|un essere umano|un umano)\b",
+    (
+        rf"\bfalar com (?:uma pessoa|um atendente|um humano|algu{_E}m|um respons{_A}vel|o gerente|"
+        rf"um supervisor|um ser humano)\b"
+    ),
+    (
+        r"\b(?:spreken|praten) met (?:een mens|iemand|een medewerker|een leidinggevende|de manager)\b|"
+        r"\b(?:een echt mens|een medewerker spreken)\b"
+    ),
+)
+_ML_LEAVE = (
+    (
+        rf"\bdarme de baja\b|\b(?:poner|pongo|presentar|presento|pondr{_E}) (?:una )?(?:reclamaci{_O}n|queja|"
+        rf"denuncia)\b|\bhoja de reclamaciones\b|\b(?:en|a) consumo\b|\babogad[oa]\b|\bla competencia\b"
+    ),
+    (
+        r"\bje r[ée]silie\b|\br[ée]silier (?:mon|l'|le|mes)\b|\bporter plainte\b|\bmon avocat\b|"
+        r"\b(?:la|chez la) concurrence\b|\b(?:je|on) (?:vais|va) (?:aller )?(?:ailleurs|voir ailleurs)\b"
+    ),
+    (
+        r"\b(?:ich )?k[üu]ndige\b|\bk[üu]ndigen\b|\banwalt\b|\bverbraucherzentrale\b|"
+        r"\bbeschwerde (?:einreichen|einlegen)\b|\bzur konkurrenz\b|\bnie wieder\b"
+    ),
+    (
+        r"\bdisdico\b|\bdisdire\b|\bdisdetta\b|\bavvocato\b|\b(?:associazion\w+ )?(?:dei )?consumatori\b|"
+        r"\b(?:andr[òo]|vado) altrove\b|\bconcorrenza\b|\brecensione negativa\b"
+    ),
+    (
+        rf"\b(?:vou|vamos) cancelar\b|\bcancelar o (?:contrato|plano|servi[çc]o)\b|\bprocon\b|\breclame aqui\b|"
+        rf"\badvogado\b|\bprocessar\b|\bconcorr{_E}ncia\b"
+    ),
+    (
+        r"\b(?:zeg|zeggen) (?:ik |we )?(?:\w+ )?(?:contract|abonnement) op\b|\bopzeggen\b|\badvocaat\b|"
+        r"\bklacht (?:indienen|in)\b|\been andere (?:zaak|aanbieder|winkel|provider)\b|\bconsumentenbond\b|"
+        r"\bnooit meer\b"
+    ),
+    (
+        r"\bnunca m[aá]s\b|\bno vuelvo a\b|\bme (?:cambio|voy) (?:a|de) (?:otra|compa)|"
+        r"\b(?:les|os) (?:voy a )?denunci"
+    ),
+    (
+        r"\bplus jamais\b|\bje vais (?:porter plainte|r[ée]silier|changer d'op[ée]rateur|"
+        r"me plaindre)\b"
+    ),
+    r"\bich werde mich beschweren\b|\bich beschwere mich\b|\bich wechsle\b",
+    (
+        r"\bmai pi[ùu]\b|\bfar[òo] (?:reclamo|causa|denuncia)\b|\bcambio (?:gestore|"
+        r"operatore|fornitore)\b"
+    ),
+    r"\bnunca mais\b|\bvou (?:reclamar|processar)\b",
+    r"\bik ga (?:een klacht|naar de (?:rechter|geschillencommissie))\b|\bik stap over\b",
+    r"\bj'annule (?:mon|ma|mes|l'|le|la)\b|\b(?:cancelo|anulo) (?:mi|la|el)\b|\bannullo (?:il|l'|la)\b",
+)
+_ML_GIVE_UP = (
+    rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
+    r"\bj'en ai (?:marre|assez|ras le bol)\b|\bras le bol\b|\blaissez tomber\b|\bj'abandonne\b|\b[çc]a suffit\b",
+    (
+        r"\b(?:es|jetzt|mir) reicht(?:'s|s)?\s*[.!]|\bnase voll\b|\bich habe (?:die nase )?voll\b|"
+        r"\bvergessen sie es\b|\bvergiss es\b|\bich gebe auf\b"
+    ),
+    (
+        r"\bsono stuf[oa]\b|\bstuf[oa] di\b|(?:^|[.!?]\s*)basta\s*[,.!]|\blascia(?:mo)? perdere\b|"
+        r"\bne ho abbastanza\b|\bmi arrendo\b"
+    ),
+    (
+        rf"\b(?:estou|t{_O}) (?:cansad[oa]|fart[oa])\b|(?:^|[.!?]\s*)chega\s*[,.!]|\bchega de\b|\bdesisto\b|"
+        r"\bdeixa (?:pra|para) l[áa]\b"
+    ),
+    (
+        r"\bspuugzat\b|\bik ben het zat\b|\bik (?:ben|heb) er klaar mee\b|\blaat maar\b|"
+        r"\bgenoeg is genoeg\b|\bik geef het op\b"
+    ),
+    r"\bhasta las narices\b|\bme tienen hart[oa]\b|\bno puedo m[aá]s\b",
+    r"\bje n'en peux plus\b",
+    r"\bich kann nicht mehr\b",
+    r"\bnon ne posso pi[ùu]\b",
+    r"\bcansei\b|\bn[ãa]o aguento mais\b",
+    r"\bik ben het (?:spuug)?zat\b",
+)
+_ML_IMPATIENT = (
+    rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
+    (
+        r"\bs[ée]rieusement\b|\btoujours (?:rien|pas)\b|\bce n'est pas possible\b|\bc'est pas possible\b|"
+        r"\bvous plaisantez\b|\b[çc]a fait (?:\w+ )?(?:semaines|jours|mois|heures)\b"
+    ),
+    (
+        r"\bimmer noch (?:nicht|nichts|kein\w*)\b|\bseit (?:\w+ )?(?:wochen|tagen|stunden|monaten)\b|"
+        r"\bunglaublich\b|\bernsthaft\b|\bwie lange (?:noch|soll)\b"
+    ),
+    r"\bancora (?:niente|nulla)\b|\bsul serio\b|\bda (?:\w+ )?(?:settimane|mesi)\b|\bquanto (?:ancora|devo aspettare)\b",
+    rf"\bat{_E} quando\b|\bainda nada\b|\bs{_E}rio\s*\?|\b(?:h{_A}|faz) (?:\w+ )?(?:semanas|meses)\b",
+    r"\bnog steeds (?:niet|niks|geen)\b|\bal (?:\w+ )?(?:weken|maanden)\b|\bhoe lang nog\b|\bserieus\b",
+    (
+        r"\bllevo (?:todo el d[ií]a|horas|d[ií]as|semanas|meses)\b|\bj'attends depuis\b|"
+        r"\bich warte seit\b|\baspetto da\b|\b(?:estou|t[oô]) esperando h[áa]\b|"
+        r"\bik wacht al\b"
+    ),
+)
+_ML_INVESTED = (
+    (
+        rf"\b(?:pago|pagu{_E}|he pagado|je paie|j'ai pay[ée]|ich zahle|ich habe \w+ bezahlt|ho pagato|"
+        rf"eu pago|paguei|ik betaal|ik heb \w+ (?:aan)?betaald|al \w+ (?:euro )?aanbetaald)\b"
+    ),
+)
+_ML_REDRESS = (
+    (
+        r"\bdinero de vuelta\b|\b(?:quiero|exijo) (?:\w+ )?(?:reembolso|mi dinero)\b|\bje veux (?:[êe]tre )?rembours|"
+        r"\brembourse[zr]-moi\b|\bgeld zur[üu]ck\b|\bsoldi indietro\b|\brivoglio i (?:miei )?soldi\b|"
+        r"\bdinheiro de volta\b|\bquero (?:o )?(?:meu )?(?:reembolso|estorno)\b|\bgeld terug\b"
+    ),
+)
+_ML_DISPLEASED = (
+    (
+        r"\b(?:estoy|muy|bastante|realmente) (?:molest[oa]|enfadad[oa]|cabread[oa]|decepcionad[oa]|"
+        r"indignad[oa]|frustrad[oa])\b|\bperdiendo la paciencia\b"
+    ),
+    (
+        r"\b(?:je suis|tr[èe]s|vraiment|assez) (?:d[ée][çc]ue?|furieu(?:x|se)|[ée]nerv[ée]e?|agac[ée]e?|"
+        r"m[ée]contente?|en col[èe]re|exc[ée]d[ée]e?)\b|\bje suis [àa] bout\b|\bperdre patience\b"
+    ),
+    (
+        r"\b(?:bin|sehr|echt|total|wirklich|ziemlich) (?:ver[äa]rgert|sauer|w[üu]tend|entt[äa]uscht|genervt|"
+        r"frustriert|unzufrieden)\b|\bmeine geduld\b"
+    ),
+    (
+        r"\b(?:sono|molto|davvero|proprio) (?:arrabbiat[oa]|delus[oa]|furios[oa]|seccat[oa]|insoddisfatt[oa]|"
+        r"irritat[oa])\b|\b(?:sto )?perdendo la pazienza\b"
+    ),
+    (
+        rf"\b(?:estou|muito|bem|t{_O}) (?:irritad[oa]|chatead[oa]|decepcionad[oa]|insatisfeit[oa]|furios[oa]|"
+        rf"revoltad[oa])\b|\bperdendo a paci{_E}ncia\b"
+    ),
+    (
+        r"\b(?:ben|erg|heel|echt|zeer) (?:boos|teleurgesteld|ontevreden|ge[ïi]rriteerd|kwaad|gefrustreerd)\b|"
+        r"\bmijn geduld (?:is|raakt) op\b"
+    ),
+    r"\bme parece (?:fatal|muy mal|injusto|vergonzoso)\b|\bestoy muy descontent[oa]\b",
+    r"\bje trouve [çc]a (?:inadmissible|scandaleux|honteux|inacceptable)\b",
+    r"\bich bin sprachlos\b|\b(?:sehr|[äa]u(?:ß|ss)erst) ver[äa]rgert\b",
+    r"\bsono (?:molto )?(?:deluso|delusa|amareggiat[oa])\b",
+    r"\bestou (?:muito )?(?:decepcionad[oa]|indignad[oa])\b",
+    r"\bik ben (?:erg )?(?:teleurgesteld|boos)\b",
+    # "I don't agree", "it annoys me", "that's an abuse".
+    (
+        r"\bno estoy (?:\w+ )?de acuerdo\b|\bme parece un abuso\b|\bme molesta\b|\bpas d'accord\b|"
+        r"\b[çc]a m'[ée]nerve\b|\bnicht einverstanden\b|\b[äa]rgert mich\b|\bnon sono d'accordo\b|"
+        r"\bmi d[àa] fastidio\b|\bn[ãa]o concordo\b|\bme irrita\b|\bniet mee eens\b|\bergert me\b"
+    ),
+)
+_ML_WORKED = (
+    (
+        r"\bya funciona\b|\bfunciona(?:ba)? (?:ya|ahora|perfectamente)\b|\b[çc]a (?:marche|fonctionne)\b|"
+        r"\bfunktioniert (?:jetzt|wieder|perfekt)\b|\b(?:ora )?funziona\b|\bfuncionou\b|\bdeu certo\b|"
+        r"\bhet werkt\b|\bwerkt (?:nu|weer)\b"
+    ),
+)
+_ML_THANKS = (
+    (
+        r"\b(?:muchas |mil )?gracias\b|\bmerci\b|\b(?:vielen )?dank(?:e| je| u)?\b|\bgrazie\b|"
+        r"\bobrigad[oa]\b|\bvaleu\b|\bbedankt\b"
+    ),
+)
+_ML_PRAISE = (
+    (
+        r"\b(?:perfecto|genial|estupendo|parfait|g[ée]nial|perfekt|prima|perfetto|ottimo|[óo]timo|"
+        r"perfeito|maravilh\w+|geweldig|fantastisch)\b"
+    ),
+)
+_ML_POLITE = (r"\bpor favor\b|\bs'il vous pla[îi]t\b|\bbitte\b|\bper favore\b|\balstublieft\b",)
+
+
 # Counting the attempts from the third on ("third visit", "4th call"); "second" and "2nd"
 # are as often an item as a repeat ("a second account").
 _ORDINAL = r"(?:third|fourth|fifth|sixth|seventh|umpteenth|nth|\d*[3-9](?:rd|th)|\d*1[0-9]th)"
@@ -108,168 +467,192 @@ _ATTEMPT = (
     r"crash(?:es)?|failures?|cancell?ations?|delays?|links?|no-?shows?|promises?|apolog(?:y|ies))"
 )
 # Each family is one way frustration shows, written as word shapes, not sentences.
-REPEATING = any_of(
-    r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
-    r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
-    r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
-    r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
-    r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
-    r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
-    r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
-    r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
-    r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
-    # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
-    r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
-    r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
-    r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
-    r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
-    r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
-    r"\b(?:repeat|repeating) (?:myself|yourself)\b",
-    r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
-    r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+REPEATING = Shapes(
+    any_of(
+        r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
+        r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
+        r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
+        r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
+        r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
+        r"advice|nonsense|suggestions?|steps|links?|guides?|articles?|instructions|lines?|sentences?|"
+        r"text|paragraphs?|templates?|words|lectures?|speech|copy)\b",
+        r"\bevery (?:single )?time\b|\bevery single (?:update|day|week|month|call|order)\b",
+        r"\b(?:yet|once) again\b|\bagain and again\b|\bover and over\b",
+        # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
+        r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
+        r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
+        r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
+        r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
+        r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
+        r"\b(?:repeat|repeating) (?:myself|yourself)\b",
+        r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
+        r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+    ),
+    *_ML_REPEATING,
 )
 # Attempts counted ("third visit", "4th call", "the fifth 'we'll call you'"): a complaint,
 # unless the turn is glad ("my third visit and I love it").
 _COUNTED = any_of(rf"\b{_ORDINAL} (?:\w+ )?{_ATTEMPT}\b|\b{_ORDINAL} ['\"\u2018\u201c]")
-_BLAME = any_of(
-    r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
-    r"(?:this|that|the|your) \w+ (?:is|are)) "
-    r"(?:so |completely |totally |absolutely |utterly |really |just )?"
-    r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
-    r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
-    r"\b(?:not|never|no) (?:really |even |exactly )?(?:helpful|helping|listening|reading|answering)\b",
-    r"\byou (?:can't|cannot|can not|won't|aren't going to) (?:actually |really |even )?help\b",
-    # A comparison that demeans: "I've had better service from a vending machine".
-    r"\b(?:had|get|got|getting) (?:better|more) (?:service|help|sense|answers?) (?:out of|from)\b",
-    # Negated or stressed ("you can't even help", "you do understand"), not hoped or thanked
-    # for ("I hope you can help me", "you have helped a lot").
-    rf"\byou (?:(?:do|did|are|were|have|can){_N} ?(?:even )?|(?:do|did) (?:even )?|(?:are|were|have|can) even )"
-    r"(?:listen|read|understand|help|get it)",
-    r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
-    r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
-    r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
-    r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
-    r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
-    r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
-    # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
-    r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
-    r"service|software|product|mess|process|platform)\b",
+_BLAME = Shapes(
+    any_of(
+        r"\b(?:you(?:'re| are)|you (?:people|guys) are|this is|that's|that is|it's|what a|such a|"
+        r"(?:this|that|the|your) \w+ (?:is|are)) "
+        r"(?:so |completely |totally |absolutely |utterly |really |just )?"
+        r"(?:useless|pointless|hopeless|worthless|a joke|ridiculous|absurd|unacceptable|terrible|"
+        r"awful|garbage|rubbish|pathetic|a waste|incompetent|a nightmare|insane|beyond|joke)\b",
+        r"\b(?:not|never|no) (?:really |even |exactly )?(?:helpful|helping|listening|reading|answering)\b",
+        r"\byou (?:can't|cannot|can not|won't|aren't going to) (?:actually |really |even )?help\b",
+        # A comparison that demeans: "I've had better service from a vending machine".
+        r"\b(?:had|get|got|getting) (?:better|more) (?:service|help|sense|answers?) (?:out of|from)\b",
+        # Negated or stressed ("you can't even help", "you do understand"), not hoped or thanked
+        # for ("I hope you can help me", "you have helped a lot").
+        rf"\byou (?:(?:do|did|are|were|have|can){_N} ?(?:even )?|(?:do|did) (?:even )?|(?:are|were|have|can) even )"
+        r"(?:listen|read|understand|help|get it)",
+        r"\b(?:don't|do not|didn't|did not|doesn't|does not|won't) (?:even )?(?:listen|read)\b",
+        r"\b(?:are|r) (?:you|u) (?:even|kidding|serious|joking|a bot|a robot|reading|listening)\b",
+        r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
+        r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
+        r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
+        r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
+        # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
+        r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
+        r"service|software|product|mess|process|platform)\b",
+    ),
+    *_ML_BLAME,
 )
-_ESCALATE = any_of(
-    r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
-    r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
-    # Not a priority raised ("escalated to urgent").
-    r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|"
-    r"\bescalat(?:e|ed|ing)\b(?! (?:\w+ )?to (?:urgent|priority|high|a higher priority)\b)",
-    # "If I don't hear from an actual manager today": someone real, not the one answering.
-    r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
-    r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
-    r"with (?:the )?authority)\b",
-    # "Is there a human I can speak to?"
-    r"\b(?:a|an|any|some) (?:real |actual |live )?(?:human|person|manager|supervisor)\b[^.?!]{0,30}"
-    r"\b(?:speak|talk|chat)\b",
-    r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
-    # In any voice: "I would like this passed to the branch manager".
-    r"\b(?:passed|forwarded|referred|escalated|put through) (?:on |up )?to (?:a |an |the |your )?"
-    r"(?:\w+ )?(?:manager|supervisor|someone|somebody|person|human|head|director|complaints)\b",
-    # Asking whom at all, with no topic: not routing ("who do I ask about parking?") but
-    # asking past the one answering ("who do I actually talk to").
-    r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
+_ESCALATE = Shapes(
+    any_of(
+        r"\b(?:speak|talk|chat|connect me|put me through|transfer me) (?:to|with) (?:a |an |your |the )?"
+        r"(?:real |actual |live )?(?:human|person|agent|manager|supervisor|someone|representative|rep|operator|people)\b",
+        # Not a priority raised ("escalated to urgent").
+        r"\b(?:real|actual|live) (?:human|person|people)\b|\bhuman being\b|"
+        r"\bescalat(?:e|ed|ing)\b(?! (?:\w+ )?to (?:urgent|priority|high|a higher priority)\b)",
+        # "If I don't hear from an actual manager today": someone real, not the one answering.
+        r"\b(?:a|an|your|the) (?:real|actual|proper) (?:manager|supervisor|person|human)\b",
+        r"\b(?:your|a|the) (?:manager|supervisor)\b|\bsomeone (?:senior|in charge|competent|who can|"
+        r"with (?:the )?authority)\b",
+        # "Is there a human I can speak to?"
+        r"\b(?:a|an|any|some) (?:real |actual |live )?(?:human|person|manager|supervisor)\b[^.?!]{0,30}"
+        r"\b(?:speak|talk|chat)\b",
+        r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
+        # In any voice: "I would like this passed to the branch manager".
+        r"\b(?:passed|forwarded|referred|escalated|put through) (?:on |up )?to (?:a |an |the |your )?"
+        r"(?:\w+ )?(?:manager|supervisor|someone|somebody|person|human|head|director|complaints)\b",
+        # Asking whom at all, with no topic: not routing ("who do I ask about parking?") but
+        # asking past the one answering ("who do I actually talk to").
+        r"\bwho (?:do|can|should|could) (?:i|we) (?:\w+ )?(?:talk|speak|complain|write|go) to\s*(?:[.?!]|$)",
+    ),
+    *_ML_ESCALATE,
 )
-_LEAVE = any_of(
-    r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:\w+ )?(?:account|subscription|membership|plan|service|"
-    r"contract)\b",
-    r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
-    r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
-    r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
-    r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
-    r"(?: \w+){1,3} again\b",
-    r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
-    r"\bdisput(?:e|ing) (?:it|this|the (?:charge|payment|transaction|invoice|bill|fee))\b|"
-    r"\b(?:with|to) my (?:bank|card issuer)\b",
-    # "This is the last shipment we send with you": the last of something with this service.
-    r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
-    r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
-    r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
-    r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
-    r"\bdone with (?:you|this|your|it)\b",
-    r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
-    # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
-    r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
-    r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
-    r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
-    r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
-    # Not "be transferred to another agent": the service's routing.
-    r"(?<!\bbe )(?<!\bbeing )(?<!\bget )\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?"
-    r"(?:\w+ ){0,2}(?:to|over to) "
-    r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
-    # An ultimatum: "send a technician or I'm returning it".
-    r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
-    # Or with the consequence as the subject: "... or the review goes up tonight".
-    r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
-    # A deadline ("unless ... by Friday").
-    # Or a step the user will take if it stays unresolved ("I will raise it with the council
-    # if it is not resolved this week").
-    r"\b(?:i|we)(?:'ll| will| shall)\b[^.?!]{0,60}\bif (?:it|this|that|the \w+)(?: is|'s)? "
-    r"(?:not|n't|never)\b[^.?!]{0,20}\b(?:resolved|fixed|sorted|refunded|corrected|paid)\b",
-    r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
-    r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
-    r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
-    # Not the bookings the user no longer needs ("so I won't be using those tickets").
-    r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b"
-    r"(?! (?:those|these|them|the|my|that|this|it)\b(?![^.?!]*\b(?:again|anymore|any more|ever)\b))",
-    r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
-    # Taking it to someone with power over the service.
-    r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
-    r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
-    r"lawyer|press|media|authorities|trading standards|consumer)",
-    r"\b(?:go|going|went|take|taking) (?:this |it )?to (?:the )?(?:police|regulator|ombudsman|press|"
-    r"media|trading standards|small claims|court|consumer)",
+_LEAVE = Shapes(
+    any_of(
+        r"\bcancel(?:l?ing|led)? (?:my|the|this|our) (?:\w+ )?(?:account|subscription|membership|plan|service|"
+        r"contract)\b",
+        r"\b(?:close|delete|terminate) my account\b|\bunsubscrib",
+        r"\b(?:switch|switching|go|going|move|moving|take|taking) (?:my business |my money )?(?:to|over to) "
+        r"(?:a |your )?(?:competitor|another|different|someone else|elsewhere)\b|\btaking my business\b",
+        r"\bnever (?:use|using|buy|buying|order|ordering|fly|flying|shop|shopping|come|coming)"
+        r"(?: \w+){1,3} again\b",
+        r"\b(?:bad|negative|1-star|one-star|one star) review\b|\bchargeback\b|\bmy lawyer\b|\bsue\b",
+        r"\bdisput(?:e|ing) (?:it|this|the (?:charge|payment|transaction|invoice|bill|fee))\b|"
+        r"\b(?:with|to) my (?:bank|card issuer)\b",
+        # "This is the last shipment we send with you": the last of something with this service.
+        r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
+        r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
+        r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
+        r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
+        r"\bdone with (?:you|this|your|it)\b",
+        r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
+        # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
+        r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
+        r"\b(?:another|a different|other|a new) (?:bank|carrier|provider|company|service|app|store|"
+        r"airline|vendor|platform|supplier|insurer|shop|clinic|doctor|hospital|school|course|gym|host|"
+        r"firm|agency|broker|dealer|garage|lawyer|landlord|vet|pharmacy|operator|network|brand)\b",
+        # Not "be transferred to another agent": the service's routing.
+        r"(?<!\bbe )(?<!\bbeing )(?<!\bget )\b(?:mov|switch|transferr|tak|port)(?:e|ed|ing)? (?:my |our |the )?"
+        r"(?:\w+ ){0,2}(?:to|over to) "
+        r"(?:another|a different|a new|a competitor|your competitor|someone else)\b",
+        # An ultimatum: "send a technician or I'm returning it".
+        r"\bor (?:else )?(?:i'm|i am|i'll|i will|we're|we will|we'll)\b",
+        # Or with the consequence as the subject: "... or the review goes up tonight".
+        r"\bor (?:else )?(?:the|my|a) (?:\w+ ){0,2}(?:review|complaint|chargeback|lawyer|solicitor)\b",
+        # A deadline ("unless ... by Friday").
+        # Or a step the user will take if it stays unresolved ("I will raise it with the council
+        # if it is not resolved this week").
+        r"\b(?:i|we)(?:'ll| will| shall)\b[^.?!]{0,60}\bif (?:it|this|that|the \w+)(?: is|'s)? "
+        r"(?:not|n't|never)\b[^.?!]{0,20}\b(?:resolved|fixed|sorted|refunded|corrected|paid)\b",
+        r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
+        r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
+        r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
+        # Not the bookings the user no longer needs ("so I won't be using those tickets").
+        r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b"
+        r"(?! (?:those|these|them|the|my|that|this|it)\b(?![^.?!]*\b(?:again|anymore|any more|ever)\b))",
+        r"\b(?:on|to) (?:twitter|facebook|reddit|social media|trustpilot|yelp|google reviews)\b",
+        # Taking it to someone with power over the service.
+        r"\b(?:i'm|i am|i'll|i will|going to) (?:be )?(?:call|calling|contact|contacting|report|reporting|"
+        r"writing to|complain(?:ing)? to) (?:the |my )?(?:city|council|police|regulator|ombudsman|"
+        r"lawyer|press|media|authorities|trading standards|consumer)",
+        r"\b(?:go|going|went|take|taking) (?:this |it )?to (?:the )?(?:police|regulator|ombudsman|press|"
+        r"media|trading standards|small claims|court|consumer)",
+    ),
+    *_ML_LEAVE,
 )
-_GIVE_UP = any_of(
-    # "Whatever." said on its own, not "whatever card was used".
-    r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\s*(?:[.!?,;]|$)|\bi give up\b|\bgiving up\b",
-    # Not a step's end planned ("I'll let you know as soon as I'm done with this step").
-    r"\bdon't bother\b|\bnot worth (?:it|my)\b|\bno point\b|"
-    r"(?<!\bonce )(?<!\bwhen )(?<!\bsoon as )(?<!\bafter )(?<!\buntil )(?<!\bif )\b(?:i'm|i am) done\b",
-    r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
-    r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
+_GIVE_UP = Shapes(
+    any_of(
+        # "Whatever." said on its own, not "whatever card was used".
+        r"\bforget (?:it|about it)\b|\bnever ?mind\b|\bwhatever\s*(?:[.!?,;]|$)|\bi give up\b|\bgiving up\b",
+        # Not a step's end planned ("I'll let you know as soon as I'm done with this step").
+        r"\bdon't bother\b|\bnot worth (?:it|my)\b|\bno point\b|"
+        r"(?<!\bonce )(?<!\bwhen )(?<!\bsoon as )(?<!\bafter )(?<!\buntil )(?<!\bif )\b(?:i'm|i am) done\b",
+        r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
+        r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
+    ),
+    *_ML_GIVE_UP,
 )
-_IMPATIENT = any_of(
-    r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
-    # "Right now" demanded ("I need it sorted right now!"), not a state ("I don't have the ID
-    # handy right now").
-    r"\b(?:need|want|fix|sort|do|give|send|refund|cancel|call|get)\b[^.?!]{0,40}\bright now\b|"
-    r"\bright now\s*!|"
-    r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\basap\b|"
-    # "my patience", not thanks for "your patience".
-    r"(?<!your )(?<!the )\bpatience\b",
-    r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
-    r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
-    r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
+_IMPATIENT = Shapes(
+    any_of(
+        r"\b(?:how|why) (?:much )?(?:long|longer)\b|\b(?:still|been) waiting\b|\bunbelievable\b|\bunreal\b",
+        # "Right now" demanded ("I need it sorted right now!"), not a state ("I don't have the ID
+        # handy right now").
+        r"\b(?:need|want|fix|sort|do|give|send|refund|cancel|call|get)\b[^.?!]{0,40}\bright now\b|"
+        r"\bright now\s*!|"
+        r"\bseriously\b|\bcome on\b|\bugh+\b|\bwtf\b|\bomg\b|\basap\b|"
+        # "my patience", not thanks for "your patience".
+        r"(?<!your )(?<!the )\bpatience\b",
+        r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
+        r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
+        r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
+    ),
+    *_ML_IMPATIENT,
 )
 # What the user has put in (money, time, loyalty, attempts): said in anger, it is leverage.
-_INVESTED = any_of(
-    r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\bi(?:'m| am) paying\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
-    r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
-    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
-    r"(?:of|playing|using|with|as)\b",
-    r"\bi(?:'ve| have)? (?:waited|been waiting|been asking|been trying|been calling|been chasing)\b",
-    r"\bi(?:'ve| have)? (?:asked|called|emailed|written|submitted|sent|tried|chased)\b[^.?!]{0,40}"
-    r"\b(?:twice|three times|\d+ times|several times|many times|again|for (?:days|weeks|months))\b",
-    r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
+_INVESTED = Shapes(
+    any_of(
+        r"\bi (?:have |'ve )?(?:paid|pay|spent|spend)\b|\bi(?:'m| am) paying\b|\b(?:customer|member|client|subscriber) (?:for|since|of)?\s*\d",
+        r"\b(?:customer|member|client|subscriber) (?:for|since) \w+ (?:years?|months?)\b",
+        r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|many) (?:years?|months?) "
+        r"(?:of|playing|using|with|as)\b",
+        r"\bi(?:'ve| have)? (?:waited|been waiting|been asking|been trying|been calling|been chasing)\b",
+        r"\bi(?:'ve| have)? (?:asked|called|emailed|written|submitted|sent|tried|chased)\b[^.?!]{0,40}"
+        r"\b(?:twice|three times|\d+ times|several times|many times|again|for (?:days|weeks|months))\b",
+        r"\b(?:i've|i have) (?:sent|emailed|called|written|contacted) (?:\d+|two|three|four|five|several|many)\b",
+    ),
+    *_ML_INVESTED,
 )
 # Asking for redress in the first person ("I'd like the fee back", "I want my day refunded"):
 # the user counts a loss, whatever the politeness around it.
-_REDRESS = any_of(
-    r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,60}"
-    r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b",
-    # Or announced: "I will ask for a refund", "I'm claiming compensation".
-    r"\b(?:ask|asking|claim|claiming|request|requesting) (?:for )?(?:a |my |the )?(?:full )?"
-    r"(?:refund|compensation|reimbursement)\b",
-    # Money asked back is redress, not leaving: the customer stays to be refunded.
-    r"\bfull refund\b|\bmy money back\b",
+_REDRESS = Shapes(
+    any_of(
+        r"\bi(?:'d| would)? (?:want|like|demand|expect|need)\b[^.?!]{0,60}"
+        r"\b(?:refund(?:ed)?|back|compensat(?:ed|ion)|reimburs(?:ed|ement))\b",
+        # Or announced: "I will ask for a refund", "I'm claiming compensation".
+        r"\b(?:ask|asking|claim|claiming|request|requesting) (?:for )?(?:a |my |the )?(?:full )?"
+        r"(?:refund|compensation|reimbursement)\b",
+        # Money asked back is redress, not leaving: the customer stays to be refunded.
+        r"\bfull refund\b|\bmy money back\b",
+    ),
+    *_ML_REDRESS,
 )
 # Questions that accuse rather than ask ("Does anyone there actually check?").
 _ACCUSING = any_of(
@@ -422,29 +805,42 @@ def _accusing_question(text: str) -> bool:
 
 
 # Saying how they feel about the service, in so many words.
-DISPLEASED = any_of(
-    r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
-    r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
-    r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
-    r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
-    r"\bend of my (?:rope|tether)\b|\bwits'? end\b|"
-    r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|"
-    # "Not good enough." said as a verdict, not "not good enough for my schedule".
-    r"(?:^|[.!?]\s*)(?:that's |this is |it's |simply |just )?not good enough\s*(?:[.!?]|$)|"
-    r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
+DISPLEASED = Shapes(
+    any_of(
+        r"\bnot (?:at all )?(?:happy|pleased|satisfied|impressed|ok with)\b|\b(?:unhappy|dissatisfied)\b",
+        r"\b(?:i'm|i am|we're|we are|i feel|getting|really|very|so) (?:\w+ )?(?:disappointed|furious|"
+        r"livid|angry|annoyed|upset|pissed|fuming|frustrated|exasperated|appalled|disgusted)\b",
+        r"\b(?:losing|lost|run(?:ning)? out of) (?:my |all )?patience\b|\bmore than patient\b|"
+        r"\bend of my (?:rope|tether)\b|\bwits'? end\b|"
+        r"\bregret (?:ever |even )?(?:\w+ing|it)\b|\bexpected (?:much )?(?:better|more)\b|"
+        # "Not good enough." said as a verdict, not "not good enough for my schedule".
+        r"(?:^|[.!?]\s*)(?:that's |this is |it's |simply |just )?not good enough\s*(?:[.!?]|$)|"
+        r"\bgetting (?:silly|ridiculous|absurd|beyond|out of hand|old)\b",
+    ),
+    *_ML_DISPLEASED,
 )
-_NOBODY = any_of(r"\b(?:nobody|no one|no-one|noone)\b")
+_NOBODY = any_of(
+    r"\b(?:nobody|no one|no-one|noone)\b",
+    r"\b(?:nadie|niemand|nessuno|ningu[ée]m)\b|\bpersonne (?:ne|n')",  # es, de/nl, it, pt, fr
+)
 # "That worked": the problem is gone.
-_WORKED = any_of(
-    r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
-    r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
-    r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
-    r"\bfound (?:it|them)\b",
+_WORKED = Shapes(
+    any_of(
+        r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
+        r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
+        r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
+        r"\bfound (?:it|them)\b",
+    ),
+    *_ML_WORKED,
 )
-_THANKS = any_of(
-    r"\b(?:thanks|thank you|thx|ty|cheers|appreciated|grateful)\b|\bappreciate\b(?! it if| if)",
-    _WORKED.pattern,
-    r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
+_THANKS = Shapes(
+    any_of(
+        r"\b(?:thanks|thank you|thx|ty|cheers|appreciated|grateful)\b|\bappreciate\b(?! it if| if)",
+        _WORKED.english.pattern,
+        r"\b(?:perfect|awesome|excellent|brilliant|great|wonderful)[.!]|\bgot it\b|\bmakes sense\b",
+    ),
+    *_ML_WORKED,
+    *_ML_THANKS,
 )
 # Praise words users turn against the assistant when a complaint surrounds them.
 # "this is such crap", "you're hopeless": a judgement of the help or the service, with the
@@ -500,13 +896,19 @@ _THANKED_FOR = any_of(
     r"(?:the|your) (?:\w+ )?(?:update|explanation|information|info|details|help|time|patience|effort|efforts)|"
     r"(?:being|your) patient)\b"
 )
-_PRAISE = any_of(
-    r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
-    r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
-    # Milder words that praise only in these forms, the forms sarcasm takes.
-    r"\boh,? (?:good|joy)\b|\bgood (?:job|one)\b|\bwell done\b",
+_PRAISE = Shapes(
+    any_of(
+        r"\b(?:great|perfect|fantastic|wonderful|brilliant|genius|lovely|amazing|awesome|super|"
+        r"lov(?:e|ing)|excellent|helpful|nice|superb|marvell?ous|terrific)\b",
+        # Milder words that praise only in these forms, the forms sarcasm takes.
+        r"\boh,? (?:good|joy)\b|\bgood (?:job|one)\b|\bwell done\b",
+    ),
+    *_ML_PRAISE,
 )
-_POLITE = any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b")
+_POLITE = Shapes(
+    any_of(r"\bplease\b|\bcould you\b|\bwould you\b|\bkindly\b|\bsorry\b|\bi appreciate\b"),
+    *_ML_POLITE,
+)
 _NEGATORS = frozenset(
     "not no never nothing nobody none neither nor cannot without hardly".split()  # noqa: SIM905
 )
@@ -1030,7 +1432,12 @@ _SOOTHING = any_of(
     # "Be patient", the state said of someone, not the patient a clinic serves ("your patient
     # ID", "this patient", "a new patient").
     r"\bpatience\b|\b(?:be|been|being|am|is|are|was|were|stay|remain|so|very|more|too|really) patient\b|"
-    r"\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b"
+    r"\bunderstanding\b|\bappreciat\w*|\binconvenien\w*|\bvalued\b|\bbear with\b",
+    # The same soothing words in the other languages ("le pedimos paciencia", "Verständnis").
+    r"\bpaciencia\b|\bcomprensi[oó]n\b|\bmolestias\b|\bcompr[ée]hension\b|"
+    r"\bg[eê]ne occasionn|\bgeduld\b|\bverst[äa]ndnis\b|\bunannehmlichkeit|\bpazienza\b|"
+    r"\bcomprensione\b|\bdisagio\b|\bpaci[eê]ncia\b|\bcompreens[ãa]o\b|\btranstorno\b|"
+    r"\bbegrip\b|\bongemak\b"
 )
 _SOOTHING_STEM = 6
 _INTENSITY = {"impatience": _W_IMPATIENT}
