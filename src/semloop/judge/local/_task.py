@@ -37,6 +37,7 @@ from ._claims import (
     _words,
     clauses,
     clock_times,
+    date_supported,
     dates,
     head,
     is_refusal,
@@ -207,8 +208,12 @@ _REDIRECT = _phrases(
 )
 # A call that ran but reports an item it did not do: {"renewed": false}, "status": "failed",
 # {"result": "rejected", "reason": "SLOT_UNAVAILABLE"}.
+# The same status in any serialisation a tool writes: an XML element
+# (<status>error</status>) or a plain "status=error" / "result: rejected".
 _ITEM_FAILED = re.compile(
-    r"\"(?:ok|success|done|(\w+ed))\"\s*:\s*false|\"(?:status|result|outcome)\"\s*:\s*\"(?:failed|error|rejected|declined|partial)\"",
+    r"\"(?:ok|success|done|(\w+ed))\"\s*:\s*false|\"(?:status|result|outcome)\"\s*:\s*\"(?:failed|error|rejected|declined|partial)\"|"
+    r"<(?:status|result|outcome)>\s*(?:failed|error|rejected|declined|partial)\s*</|"
+    r"\b(?:status|result|outcome)\s*[=:]\s*(?:failed|error|rejected|declined|partial)\b(?![\"\w])",
     re.IGNORECASE,
 )
 # A batch that did some items: a count of failures above nought, or a list of them
@@ -234,6 +239,76 @@ def _items_failed(call: ToolCall, answer: str, *, last: bool) -> bool:
     left = [m for m in _BATCH_LEFT.finditer(call.output) if last or not m.group(3)]
     return bool(left) and not (_SPEAKS_OF_LEFT.search(answer) or _ADMITS_FAILURE.search(answer) or any(
         m.group(2) and m.group(2).lower() in answer.lower() for m in left))
+
+
+# A clause of a sentence: "…0093 and …3381 are now blocked, so new charges will be declined".
+_CLAUSE_CUT = re.compile(r"[,;:]\s*|\s+(?:and|but|while|so)\s+", re.IGNORECASE)
+_CODE_ARG = re.compile(r"[A-Za-z0-9][\w-]*\d[\w-]*")
+_DIGIT_RUN = re.compile(r"\d{3,}")
+
+
+def _failed_item_claimed(case: RunCase) -> str | None:
+    """A call on one item (its own code in the arguments) that reports the item not done
+    ({"result": "rejected", "status": "ACTIVE"} for block crd_3381), no later call of its
+    tool that did it, and a clause of the answer that names the item (its code or the
+    code's digits) and claims it done, admitting nothing there ("…3381 are now blocked"):
+    the claim is aligned to the record that says otherwise, whatever another clause says
+    ("new charges will be declined"). The act's own participle ("blocked") admits nothing.
+    The item's code."""
+    calls = case.tools_called
+    for i, call in enumerate(calls):
+        if _reads(call) or not (_failed(call) or any(
+                not (m.group(1) and _ends_state(call, m.group(1))) for m in _ITEM_FAILED.finditer(call.output))):
+            continue
+        # The item's own code: not a date, nor one a call that worked shares (the booking
+        # both a late checkout and a parking space were asked on).
+        shared = {str(v) for c in calls if c is not call and not _failed(c) and not _ITEM_FAILED.search(c.output)
+                  for v in c.args.values()}
+        codes = {v for v in call.args.values() if isinstance(v, str) and _CODE_ARG.fullmatch(v)
+                 and not _ISO_DAY.search(v) and v not in shared}
+        if not codes or any(c.name == call.name and codes <= set(map(str, c.args.values())) and not _failed(c)
+                            and not _ITEM_FAILED.search(c.output) for c in calls[i + 1:]):
+            continue
+        own = stem(re.split(r"[_\W]+", call.name.lower())[0])
+        marks = {m for code in codes for m in [code.lower(), *_DIGIT_RUN.findall(code)]}
+        for sentence in split_claims(case.output):
+            for clause in _CLAUSE_CUT.split(sentence):
+                if not (_claims_success(clause, [call]) or _states_done(clause, [call])):
+                    continue
+                if not any(re.search(rf"(?<![\w-]){re.escape(m)}(?![\w-])", clause.lower()) for m in marks):
+                    continue
+                said = " ".join(w for w in re.findall(r"[A-Za-z']+", clause) if stem(w.lower().rstrip("ed")) != own
+                                and stem(w.lower()[:-2]) != own)
+                if not _ADMITS_FAILURE.search(said) and not _NEGATED.search(said) and not _CONDITION.search(said):
+                    return min(codes)
+    return None
+
+
+def _failure_unsaid(case: RunCase) -> str | None:
+    """A look-up on an item the user named (WR-4 of "WR-1 to WR-4") that failed and was
+    never made good, and an answer that admits no failure, asks nothing and never names the
+    item: that part of the work was left without a word. The item."""
+    text = case.output
+    calls, asked = case.tools_called, case.input.lower()
+    # A failure word in a sentence about an item whose call worked tells that item's record
+    # ("WR-3 had only two following-error warnings"), not a failure of the run.
+    worked = {str(v).lower() for c in calls if not _failed(c) for v in c.args.values()
+              if isinstance(v, (str, int)) and not isinstance(v, bool) and _CODE_ARG.fullmatch(str(v))}
+    if "?" in text or any(_ADMITS_FAILURE.search(s) and not any(w in s.lower() for w in worked)
+                          for s in split_claims(text)):
+        return None
+    for i, call in enumerate(calls):
+        if not _failed(call) or _hands_off(call):
+            continue
+        later = calls[i + 1:]
+        if not _reads(call):  # a failed act the run ended on is _ended_failed's
+            continue
+        mine = {str(v) for v in call.args.values() if isinstance(v, (str, int)) and not isinstance(v, bool)
+                and _CODE_ARG.fullmatch(str(v)) and not _ISO_DAY.search(str(v)) and str(v).lower() in asked}
+        if mine and not any(c.name == call.name and not _failed(c) and mine <= set(map(str, c.args.values()))
+                            for c in later) and not any(m.lower() in text.lower() for m in mine):
+            return min(mine)
+    return None
 
 
 def _ends_state(call: ToolCall, field: str) -> bool:
@@ -960,6 +1035,53 @@ def _fewer_by_calls(case: RunCase) -> str | None:
     return None
 
 
+# Two things of one request joined by "and", each with its determiner: "the Friday dinner
+# (R-4410) and the catering order (CT-982)", "the brown brogues and the black Chelsea boots".
+_AND_THE = re.compile(r"\s+and\s+(?=(?:the|my|our|your|his|her|their)\s)", re.IGNORECASE)
+_DETERMINER = re.compile(r"\b(?:the|my|our|your|his|her|their)\s+", re.IGNORECASE)
+_SIDE_END = re.compile(r"[.;!?\n]|,\s|\s+(?:and|but|then|so|because|as)\s", re.IGNORECASE)
+
+
+def _thing_marks(side: str) -> set[str]:
+    """What names one thing of a pair: its codes when it has any, else its own words."""
+    codes = {c.lower() for c in _OWN_CODE.findall(side)}
+    return codes or {w for w in word_stems(side) if w not in _REQUEST_WORDS and not w.isdigit()}
+
+
+def _one_of_two(case: RunCase) -> str | None:
+    """Asked to act on two things ("cancel the dinner (R-4410) and the catering order
+    (CT-982)", "resole the brown brogues and the black Chelsea boots"), the run's acting
+    calls name one of them and neither a call that acted nor the answer names the other:
+    the act was done for one, and the other left without a word ("Both done"). The thing
+    left."""
+    acted = [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)]
+    if not acted or not (_asks_action(case.input) or any(_imperative(c.strip()) for c in _ACT_CLAUSES.split(case.input))):
+        return None
+    args = " ".join(tool_text(json.dumps(c.args, ensure_ascii=False)) for c in acted).lower()
+    arg_stems, answer = word_stems(args), case.output.lower()
+    answer_stems = word_stems(case.output)
+    for m in _AND_THE.finditer(case.input):
+        before = case.input[:m.start()]
+        opens = list(_DETERMINER.finditer(before))
+        if not opens:
+            continue
+        left = before[opens[-1].end():]
+        right = case.input[m.end():]
+        right = _DETERMINER.sub("", right[:(e.start() if (e := _SIDE_END.search(right)) else len(right))], count=1)
+        a, b = _thing_marks(left), _thing_marks(right)
+        a, b = a - b, b - a
+        if not a or not b:
+            continue
+
+        def named(marks: set[str], stems: frozenset[str], text: str) -> bool:
+            return any(m in text if not m.isalpha() else m in stems for m in marks)
+        for done, undone, text in ((a, b, right), (b, a, left)):
+            if named(done, arg_stems, args) and not named(undone, arg_stems, args) \
+                    and not named(undone, answer_stems, answer):
+                return text.strip()
+    return None
+
+
 def _id_lists(call: ToolCall) -> list[list[str]]:
     """The ids of each list of records a call read ({"employees": [{"id": "E001", …}, …]}):
     the items, as a list of codes names them."""
@@ -1106,6 +1228,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
+    single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
@@ -1124,6 +1247,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (draft, f'asked to {draft}, no call did it and the record is left a draft, yet the answer says it is done'),
         (_awaits_approval(case), 'the act\'s record still awaits approval, yet the answer calls it final'),
         (again, f'asked to {again}, no call did it and the answer asks leave to do it'),
+        (single, f'asked to act on two things, the run acted on one and left "{_short(single or "", 8)}" unsaid'),
+        (unsaid, f'a call on {unsaid} failed, was not made good, and the answer says nothing of it'),
         (ended, f'the run ended on a failed call ({ended}) and the answer says nothing of a failure'),
         (fewer, f'asked for {fewer[0]} items, the call reports {fewer[1]} done, and the answer says nothing of the rest'
          if fewer else ""),
@@ -1254,8 +1379,9 @@ _WAIT_SAID = _phrases(r"provisional\w*|tentative\w*|pending|approval|approve|hol
 
 
 def _awaits_approval(case: RunCase) -> bool:
-    """The last call that acted left its record awaiting approval or review, and the
-    answer calls it final ("confirmed") with no word of the wait."""
+    """The last call that acted left its record awaiting approval, review or a code
+    ("awaiting_otp"), and the answer calls it final ("confirmed") or done ("Done! $500 has
+    been moved") with no word of the wait."""
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
     # "Done! $500 has been moved" calls it final as much as "confirmed" does.
     final = _FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)
@@ -1609,8 +1735,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     calls = case.tools_called
     dropped = [c for i, c in enumerate(calls) if not _failed(c) and not _reads(c)
                and _items_failed(c, text, last=all(d.name != c.name for d in calls[i + 1:]))]
+    item = _failed_item_claimed(case)
     ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text) or _PASSES.search(text))
-            and not _ADMITS_FAILURE.search(text),
+            and not _ADMITS_FAILURE.search(text) or item is not None,
+            f'a call reports {item} not done, yet the answer says it is' if item else
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
     undone = _acts_undone(case)
@@ -2085,9 +2213,10 @@ _OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
 # Either place may carry an article ("from the airport into downtown"); it is not the place.
 # Or a possessive ("from my savings into my current account"), and the place may be named
 # more fully in brackets ("from Lyon Warehouse (12 Rue des Tanneurs) to …").
+# "from Dublin back to Holyhead": the way home is still from the one to the other.
 _ROUTE = re.compile(r"\bfrom\s+(?:(?:the|my|your|our|their)\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|"
-                    r"[a-z]{3,}(?:\s+(?!(?:to|into)\b)[a-z]{3,})?)(?:\s*\([^()]{0,60}\))?\s+"
-                    r"(?:to|into|→)\s+(?:(?:the|my|your|our|their)\s+)?"
+                    r"[a-z]{3,}(?:\s+(?!(?:to|into|back)\b)[a-z]{3,})?)(?:\s*\([^()]{0,60}\))?\s+"
+                    r"(?:back\s+)?(?:to|into|→)\s+(?:(?:the|my|your|our|their)\s+)?"
                     r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?|[a-z]{3,})|([A-Z][\w.-]+)\s*(?:→|->)\s*"
                     r"([A-Z][\w.-]+)")
 # Where the request sends something, without saying from where: "send it BACK to our Lyon
@@ -2199,7 +2328,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                               or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
-        or _period_swap(case) or _part_dropped(case.input, [_subject(case.output)])
+        or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)])
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -2217,6 +2346,25 @@ def _period_swap(case: RunCase) -> tuple[str, str] | None:
     if asked and opening and not _PAST_PERIOD.search(case.output):
         return asked.group(0).lower(), opening.group(0).lower()
     return None
+
+
+def _date_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked about a day ("next weekend (19–20 Dec)", "the 3 March hearing"), the run's
+    calls were made on other days and the answer tells those ("Saturday 12 December"),
+    never the asked one: the period next to it was read. (asked, answered)."""
+    def days(text: str) -> list[tuple[str, frozenset[Any]]]:
+        return [(t, frozenset(r for r in rs if r[1] is not None and r[2] is not None)) for t, rs in dates(text)]
+
+    asked = [(t, rs) for t, rs in days(_asked_text(case.input)) if rs]
+    told = [(t, rs) for t, rs in days(case.output) if rs]
+    called = [r for c in case.tools_called if not _failed(c)
+              for _, rs in days(tool_text(json.dumps(c.args))) for r in rs]
+    if not asked or not told or not called:
+        return None
+    if any(date_supported(rs, [*called, *(r for _, o in told for r in o)]) for _, rs in asked):
+        return None
+    drawn = [t for t, rs in told if date_supported(rs, called)]
+    return (asked[0][0], drawn[0]) if drawn else None
 
 
 # A size written with its unit: 40' (a container), 10x10 (a storage unit), 2-bedroom, 65-inch.
@@ -2426,7 +2574,47 @@ def _acted_sibling(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     args = [str(v) for c in case.tools_called if not _failed(c) for k, v in c.args.items()
             if not _program(k, str(v))]
     return _acted_on(case) or _read_other_person(case) or _other_member(case, embed) \
-        or _part_dropped(case.input, args, acted=True)
+        or _part_dropped(case.input, args, acted=True) or _excluded_done(case)
+
+
+# A clause of the request that rules a thing out: "skip that one", "she doesn't need shoes",
+# one that opens on "not" ("Not enrollments — people"),
+# "the login page was done last sprint", "other than the Paris office".
+_RULES_OUT = re.compile(r"^\s*not\b|\b(?:skip\w*|except|exclud\w*|other than|apart from|rather than|instead of|leave out|"
+                        r"(?:do|does|did)(?:n't| not) need|no need|(?:was|were|is|are|been) (?:already )?done|"
+                        r"already (?:done|have|has|had|got))\b", re.IGNORECASE)
+_REQUEST_CLAUSE = re.compile(r"[.;:!?\n\u2014\u2013]+|,\s*(?:so|but|and)?\s*|\s+(?:so|but)\s+", re.IGNORECASE)
+
+
+def _excluded_done(case: RunCase) -> tuple[str, str] | None:
+    """The request rules a thing out ("The login page was done last sprint, so skip that
+    one"; "trim her hooves, she doesn't need shoes"), and the run's call was made on it: an
+    argument names a word only the ruling-out clauses hold, the answer names it outside a
+    negation, and a word of the asking clauses is in neither the answer nor any argument.
+    The run did the thing the user put aside, not the one asked. (asked, done)."""
+    clauses = [c for c in _REQUEST_CLAUSE.split(case.input) if c and c.strip()]
+    ruled = [c for c in clauses if _RULES_OUT.search(c)]
+    # "…was done last sprint, so skip that one": the thing a pointing clause rules out is
+    # named in the clause before it.
+    for i, c in enumerate(clauses):
+        if _RULES_OUT.search(c) and re.search(r"\b(?:that|this|it|them|those)\b", c, re.IGNORECASE) and i:
+            ruled.append(clauses[i - 1])
+    asking = [c for c in clauses if c not in ruled]
+    if not ruled or not asking:
+        return None
+    own = {w for c in asking for w in _part_stems(c) if w.isalpha()}
+    out = {w for c in ruled for w in _part_stems(c) if w.isalpha()} - own - _LIGHT_STEMS
+    out -= {stem(m.group(0).split()[0].lower()) for m in _RULES_OUT.finditer(case.input)}
+    calls = [c for c in case.tools_called if not _failed(c) and not _hands_off(c)]
+    args = set().union(*(word_stems(tool_text(json.dumps(c.args, ensure_ascii=False))) for c in calls)) \
+        if calls else frozenset()
+    kept = [s for s in split_claims(case.output) if not _NEGATED.search(s)]
+    said = set().union(*(word_stems(s) for s in kept)) if kept else frozenset()
+    done = out & args & said
+    missed = own - args - word_stems(case.output) - _LIGHT_STEMS
+    if done and missed:
+        return _written(min(missed), case.input), _written(min(done), case.output)
+    return None
 
 
 def _record_names(case: RunCase) -> set[str]:
@@ -3372,6 +3560,87 @@ def _record_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _kind_swap(case: RunCase) -> tuple[str, str] | None:
+    """The same, when the request names a kind several records share ("add a battery" of
+    two battery options and a panel one: a field whose value tells them apart): the answer
+    tells a record of another kind by two things only it holds, nothing only a record of
+    the named kind holds, and never the kind's own word. (asked kind, record told)."""
+    # The kind is named where the request asks ("…what would a battery cost?"), not in a
+    # statement ("I'm keeping the game") nor where it rules one out ("Not the washing machine").
+    sentences = re.split(r"(?<=[.?!])\s+", case.input.strip())
+    asking = [t for t in sentences if t.rstrip().endswith("?") or _opens_on_act(t) or _imperative(t)] or sentences
+    asked = frozenset().union(*(word_stems(c) for t in asking for c in _REQUEST_CLAUSE.split(t)
+                                if c and not _NEGATED.search(c) and not _RULES_OUT.search(c)))
+    told = _marks(case.output)
+    said = word_stems(case.output)
+    for rows in _read_records(case.tools_called):
+        marks = [_marks(" ".join(_scalars(r))) for r in rows]
+        own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+        for key in {k for r in rows for k, v in r.items() if isinstance(v, str)}:
+            kinds = {str(r.get(key, "")).lower() for r in rows}
+            # A kind is named by a word no other kind holds ("Skyfarm" is in both the game
+            # and "500 Coins (Skyfarm)": it names neither).
+            words = {v: word_stems(v.replace("_", " ")) for v in kinds}
+            own_words = {v: w - set().union(*(o for u, o in words.items() if u != v)) for v, w in words.items()}
+            named = [v for v in kinds if v and own_words[v] & asked and not words[v] & said]
+            if len(kinds) < 2 or len(named) != 1:
+                continue
+            mine = [i for i, r in enumerate(rows) if str(r.get(key, "")).lower() == named[0]]
+            if len(mine) == len(rows) or any(own[i] & told for i in mine):
+                continue
+            other = next((i for i in range(len(rows)) if i not in mine and len(own[i] & told) >= 2), None)
+            if other is not None:
+                return _written(min(own_words[named[0]] & asked), case.input), "; ".join(
+                    f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
+    return None
+
+
+def _numeric_fields(node: Any) -> list[dict[str, float]]:
+    """The JSON objects of three numeric fields or more, nested anywhere in ``node``."""
+    out: list[dict[str, float]] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            nums = {str(k): float(v) for k, v in n.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+            if len(nums) >= 3:
+                out.append(nums)
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return out
+
+
+def _field_swap(case: RunCase) -> tuple[str, str] | None:
+    """One record of figures the run read ({"ndcg@10": 0.287, "precision@10": 0.164,
+    "recall@10": 0.412}), the request naming one field by its key ("recall@10"): the answer
+    states other fields' values and never the named one's, nor its name. (asked field,
+    field told)."""
+    asked = case.input.lower()
+    told = {m for m in _marks(case.output) if re.fullmatch(r"[\d.]+", m)}
+    for call in case.tools_called:
+        if _failed(call):
+            continue
+        try:
+            data = json.loads(call.output)
+        except ValueError:
+            continue
+        for fields in _numeric_fields(data):
+            # A short key names a figure when it holds a digit ("f1", "p95"), not "id" or "n".
+            named = [k for k in fields if (len(k) >= 3 or re.search(r"\d", k)) and re.search(rf"(?<![\w@]){re.escape(k.lower())}(?![\w@])", asked)]
+            if len(named) != 1:
+                continue
+            # The figure named in the answer, or given as a percentage (0.025 as "2.5%"), is told.
+            value = fields[named[0]]
+            if {f"{value:g}", f"{value * 100:g}"} & told or named[0].lower() in case.output.lower():
+                continue
+            shown = [k for k, v in fields.items() if k != named[0] and v != value
+                     and f"{v:g}" in told and ("." in f"{v:g}" or abs(v) >= 100)]
+            if shown:
+                return named[0], shown[0]
+    return None
+
+
 # With no evidence to read, a request's thing is named by its phrase ("parental leave",
 # "vaccination record"): an answer that never names its own word of that phrase, and opens
 # on the phrase with another word the request never uses ("annual leave", "vaccination
@@ -3494,7 +3763,8 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
-    "wrong_source": lambda case, embed: _wrong_source(case, embed) or _record_swap(case),
+    "wrong_source": lambda case, embed: (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case)
+                                         or _field_swap(case)),
     "acted_on": lambda case, embed: _acted_sibling(case, embed),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
@@ -3562,7 +3832,8 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("reversed", route is not None or swap is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
-    source = (_wrong_source(case, embed) or _record_swap(case)) if sub is None and sources else None
+    source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)) \
+        if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
             f'part of it: "{_short(source[1], 10)}"' if source else "")
@@ -4009,14 +4280,28 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
             or _patch_handed_in(case)):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
-    least = _SUBJECT_UNITS - (len(case.input.split()) >= _FULL_SUBJECT_WORDS
-                              and not any(listed for _, listed in units))
+    # A call made on the request (its arguments name the request's words) returned a record,
+    # and the answer restates nothing of it: one sentence far from the request is enough,
+    # as the run had the asked thing in hand and told of something else ("magnitude" of
+    # stars for a quake the catalogue returned).
+    least = 1 if _record_ignored(case) else _SUBJECT_UNITS - (
+        len(case.input.split()) >= _FULL_SUBJECT_WORDS and not any(listed for _, listed in units))
     if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS:
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
         return None
     return units[said[0]][0]
+
+
+def _record_ignored(case: RunCase) -> bool:
+    """Successful calls were made on the request (an argument names its words), and the
+    answer restates nothing any of them returned beyond what the request itself says."""
+    asked = _part_stems(case.input) | key_terms(case.input)
+    on = [c for c in case.tools_called if not _failed(c) and c.output.strip()
+          and word_stems(tool_text(json.dumps(c.args, ensure_ascii=False))) & asked]
+    told = _marks(case.output) - _marks(case.input)
+    return bool(on) and not any(_marks(tool_text(c.output)) & told for c in on)
 
 
 def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
