@@ -38,7 +38,9 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _APPROX,
+    _CELL_AMOUNT,
     _COMMON_CAPITALS,
+    _ID_DIGITS,
     _ISO_CURRENCIES,
     DateParts,
     Quantity,
@@ -48,6 +50,7 @@ from ._claims import (
     _english_numbers,
     _plain,
     _words,
+    aligned_records,
     answer_text,
     clauses,
     clock_times,
@@ -182,6 +185,11 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
 ))""", re.VERBOSE)  # a printout names a variable ("bulk_update"); a record's key is words
 
 
+# A query the agent ran ("query: SELECT COUNT(*) … WHERE completed_at IS NULL"): its NOT and
+# NULL filter rows, they deny nothing the answer says of the rows counted.
+_QUERY = re.compile(r"\bselect\b.+\bfrom\s+[\w.]+.*\b(?:where|group by|order by|join|limit)\b", re.IGNORECASE)
+
+
 # A tool output is read for its facts and for its yes/no values, the code regex over each of
 # its lines both times (a coding run's long logs: 18% of HALLUCINATION's rule time).
 @lru_cache(maxsize=256)
@@ -191,6 +199,24 @@ def _code_free(text: str) -> str:
 
 
 _AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
+
+
+# A duration as a log or a build tool prints it ("23m37s", "1h02m", "3m 12s"): no quantity is
+# read from the glued form. Its parts as written (an answer echoes "23m") and in words.
+_LOG_DURATION = re.compile(r"(?<![\w.])(?:(?P<h>\d+)h\s?)?(?P<m>\d+)m\s?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w.])")
+
+
+def _log_durations(text: str) -> list[Quantity]:
+    out: list[Quantity] = []
+    for m in _LOG_DURATION.finditer(text):
+        if not (m.group("h") or m.group("s")):
+            continue  # "512m" alone is a size or a distance
+        h, mi, sec = (float(m.group(k) or 0) for k in ("h", "m", "s"))
+        seconds = 3600 * h + 60 * mi + sec
+        out += [Quantity(m.group(0), mi, unit, 1.0, False) for unit in ("m", "min")]
+        out += [Quantity(m.group(0), v, unit, 1.0, False) for v, unit in (
+            (sec, "s"), (h, "h"), (seconds, "s"), (seconds / 60, "min"), (seconds / 3600, "h")) if v]
+    return out
 
 
 _GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
@@ -253,6 +279,7 @@ class _Evidence:
             # give a score from the other side, "lost 3-0"); an id's parts are longer.
             self.found.extend(Quantity(n, float(n), "", 1.0, False)
                               for m in _PAIRED.finditer(text) for n in m.groups())
+            self.found.extend(_log_durations(text))
             self.minutes.update(m for _, m in clock_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
@@ -1814,6 +1841,20 @@ def _counts_its_list(q: Quantity, claim: str) -> bool:
     return m is not None and len(re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(1).strip())) == q.value
 
 
+_NAMED_AFTER = re.compile(r"^[^:,.;!?]{0,40}[:,]\s*([^.;:!?]+?)(?:,\s+and\s|,\s+(?:which|so|but)\s|[.;:!?]|$)")
+_ITEM_SPLIT = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+
+
+def _counts_named_after(q: Quantity, claim: str) -> bool:
+    """"Two packages depend on it, openai and respx", "pulls in five: anyio, certifi, …": a
+    count of the short items the claim names just after it (a colon or an apposition)."""
+    at = claim.find(q.text)
+    m = _NAMED_AFTER.match(claim[at + len(q.text):]) if (
+        at >= 0 and not q.unit and q.value == int(q.value) and 2 <= q.value <= _MAX_MULTIPLIER) else None
+    items = _ITEM_SPLIT.split(m.group(1).strip()) if m else []
+    return len(items) == q.value and all(0 < len(i.split()) <= _ITEM_WORDS for i in items)
+
+
 def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
     """"All your other sensors are above 60%": a threshold the answer draws between the
     evidence's values in its unit (12%, 18% | 64%, 81%), none of them, to sort the records."""
@@ -1871,6 +1912,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     def own_form(q: Quantity) -> bool:
         """The claim's own working or layout, which no slip of a copied digit explains."""
         return (q.text in worked_here or _run_total(q, stated, given) or _counts_its_list(q, claim)
+                or _counts_named_after(q, claim)
                 or _bound_between(q, claim, ev))
     own = derived_values(given) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
@@ -2131,6 +2173,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _crossed_records(claim.text, ev)
+                                                         or _column_swap(claim.text, ev)
+                                                         or _row_swap(claim.text, ev)
                                                          or _self_compared(claim.text)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
@@ -2174,7 +2218,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
-                    claim.text, aligned, ev) or _CODE_LINE.match(aligned):
+                    claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY.search(aligned):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -2876,6 +2920,8 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
     listed = [r for r, ks in zip(ev.records, keys) if keys.count(ks) > 1]
     hits: dict[str, tuple[str, _Record]] = {}
     for v in labelled_values(claim):
+        if v.text.isalpha():
+            continue  # "three quarters of them": a number in words is no cell the answer quotes
         rows = [(k, r) for r in listed for k, value in r.pairs
                 if _holds(value, v.quantity, v.readings)]
         if len(rows) != 1:
@@ -2941,6 +2987,86 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
             if own_a and own_b and len(own_a) + len(own_b) > _PARTS:
                 (ka, ta), (kb, tb) = min(own_a.items()), min(own_b.items())
                 return f'"{ta}" is one record\'s {ka} and "{tb}" another\'s {kb}'
+    return ""
+
+
+def _near(value: str, q: Quantity) -> bool:
+    """A cell's number is the claim's, rounded as the claim writes it (14.902113 as 14.9)."""
+    return any(abs(x.value - q.value) <= q.place / 2 and (x.unit == q.unit or not x.unit or not q.unit)
+               for x in quantities(value))
+
+
+def _amount(value: str) -> bool:
+    """A cell of one number (and its unit), no id or text: a column a number may be misread from."""
+    return (bool(_CELL_AMOUNT.fullmatch(value.strip())) and not _ID_DIGITS.search(value)
+            and len(quantities(value)) == 1)
+
+
+_BESIDE = 3  # words each side of a number that say what it is
+
+
+def _column_swap(claim: str, ev: _Evidence) -> str:
+    """A number the records give under one column only, said in words that name another
+    column of the same record and none of its own ("precision@10 = 0.31" where 0.31 is the
+    row's recall_at_10; "6,030 orders in Q3" where 6,030 is orders_q2): the column misread."""
+    for part in _ADDED.split(claim):
+        said = [v.quantity for v in labelled_values(part) if v.quantity is not None and not v.text.isalpha()]
+        at = 0
+        for q in said:
+            at = max(part.find(q.text, at), 0)
+            # The words beside the number in its clause say what it is ("precision@10 = 0.31",
+            # "6,030 orders in Q3"); a rounded one ("about $120") may be any column's.
+            left, right = _CLAUSE_BREAK.split(part[:at])[-1], _CLAUSE_BREAK.split(part[at + len(q.text):])[0]
+            mine = word_stems(" ".join([*left.split()[-_BESIDE:], *right.split()[:_BESIDE]]))
+            held = [] if q.approx else [(r, k) for r in ev.records for k, value in r.pairs if _near(value, q)]
+            if not held or len({k for _, k in held}) > 1:
+                continue
+            record, key = held[0]
+            for other, value in record.pairs:
+                theirs, own = word_stems(other) - word_stems(key), word_stems(key) - word_stems(other)
+                # Not where another number of the part is that column's: the words are its.
+                if (other != key and own and theirs and theirs <= mine and not own & word_stems(part)
+                        and _amount(value) and not _near(value, q) and not any(_near(value, x) for x in said)):
+                    return f"{q.text} is the record's {key}, not its {other} ({value})"
+    return ""
+
+
+_ROW_PART = re.compile(r",\s+|\s+\(")  # a list's items: "A 91%, B 78% (C 64%)"
+_ROW_WORDS = 4
+
+
+def _row_label(record: _Record) -> str:
+    """The words a row is called by: its first value, where that is a few words, not a bare
+    number ("Data Privacy 101", "APAC")."""
+    value = record.pairs[0][1] if record.pairs else ""
+    return value.lower() if re.search("[a-z]", value, re.IGNORECASE) and len(value.split()) <= _ROW_WORDS else ""
+
+
+def _row_swap(claim: str, ev: _Evidence) -> str:
+    """A part of the claim that calls one row of a table by its label and gives it a number
+    another row of the same columns holds, where its own row holds another there ("Data
+    Privacy 101 78%" where 78 is Code of Conduct's and Data Privacy 101's is 64)."""
+    keys = [frozenset(k for k, _ in r.pairs) for r in ev.records]
+    rows = [r for r, ks in zip(ev.records, keys, strict=True) if keys.count(ks) > 1 and _row_label(r)]
+    labels = Counter(_row_label(r) for r in rows)
+    rows = [r for r in rows if labels[_row_label(r)] == 1]
+    for part in [p for a in _ADDED.split(claim) for p in (_ROW_PART.split(a) if len(
+            [r for r in rows if _said(_row_label(r), a.lower())]) > 1 else [a])]:
+        named = [r for r in rows if _said(_row_label(r), part.lower())]
+        if len(named) != 1:
+            continue
+        (mine,) = named
+        for v in labelled_values(part.lower().replace(_row_label(mine), " ")):
+            q = v.quantity
+            if q is None or v.text.isalpha() or any(_near(value, q) for _, value in mine.pairs):
+                continue
+            holders = [(r, k) for r in rows for k, value in r.pairs if _near(value, q)]
+            # Not where the part names the holding row too, in any form ("two 10x10s … $129 each").
+            if len(holders) == 1 and holders[0][0] is not mine and _row_label(holders[0][0]) not in part.lower():
+                other, key = holders[0]
+                own = dict(mine.pairs).get(key)
+                if own is not None and quantities(own):
+                    return f"{v.text} is the {key} of {_row_label(other)}, not of {_row_label(mine)} ({own})"
     return ""
 
 
@@ -3754,7 +3880,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     # record; a run whose tools write numbers the continental way writes its dates so too.
     outputs = [tool_text(t.output) for t in case.tools_called if t.output.strip()]
     dots = any(continental(o) for o in outputs)
-    texts += [table_records(_english_numbers(delimited_records(o), dots)) for o in outputs]
+    texts += [table_records(_english_numbers(aligned_records(delimited_records(o)), dots)) for o in outputs]
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     # What the user stated later in a chat is known to the agent too.
