@@ -13,6 +13,8 @@ from semloop.judge.local._grounding import (
     _log_durations,
     _records,
     _row_swap,
+    _sibling_units,
+    _unstated_releases,
 )
 
 PSQL = """ region  | orders_q2 | orders_q3
@@ -90,3 +92,15 @@ def test_a_count_of_the_items_named_after_it() -> None:
 def test_a_query_the_agent_ran_states_no_polarity() -> None:
     assert _QUERY.search("query: SELECT COUNT(*) FROM module_progress WHERE completed_at IS NULL")
     assert not _QUERY.search("You can select a seat from the map once checked in.")
+
+
+def test_a_release_no_text_states_whole() -> None:
+    ev = _Evidence(["Controller firmware at 5.11.0.", "versions: 3.0.0\nversions: 3.2.1\nversions: 4.0.0-rc.2"], "")
+    assert _unstated_releases("This was fixed in firmware 5.11.2.", ev) == ["5.11.2"]
+    assert _unstated_releases("The newest stable version is 4.0.0.", ev) == ["4.0.0"]
+    assert _unstated_releases("The 4.0.0 release candidates are outside ^3.0.0, which gets 3.2.1.", ev) == []
+
+
+def test_a_unit_another_key_of_the_record_gives() -> None:
+    assert _sibling_units("distance: 18.2; distance units: mi; duration s: 1330") == [(18.2, "mi")]
+    assert _sibling_units("qty: 3; unit: each") == []

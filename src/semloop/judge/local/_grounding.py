@@ -541,10 +541,29 @@ def _value_units(texts: Iterable[str]) -> dict[float, frozenset[str]]:
                 units.setdefault(q.value, set()).add(q.unit)
             else:
                 bare[q.value] = bare.get(q.value, 0) + 1
-        for value, unit in keyed_units(text):
+        for value, unit in [*keyed_units(text), *_sibling_units(text)]:
             units.setdefault(value, set()).add(unit)
             bare[value] = bare.get(value, 0) - 1
     return {v: frozenset(u) for v, u in units.items() if bare.get(v, 0) <= 0}
+
+
+_UNIT_KEY = re.compile(r"^(?P<of>.*?)\s*units?$")
+
+
+def _sibling_units(text: str) -> list[tuple[float, str]]:
+    """A record's bare number whose unit another key of it gives (``distance: 18.2;
+    distance units: mi``, ``amount: 40; unit: kg``): the number in that unit, as read from
+    "18.2 mi"."""
+    out: list[tuple[float, str]] = []
+    for line in text.splitlines():
+        pairs = {m.group(1).strip().lower(): m.group(2).strip() for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p))}
+        for key, unit in pairs.items():
+            m = _UNIT_KEY.match(key)
+            measured = [k for k in pairs if m and k != key and (k == m.group("of") or not m.group("of"))]
+            said = quantities(f"1 {unit}")
+            if len(measured) == 1 and said and said[0].unit and (q := quantities(pairs[measured[0]])):
+                out.append((q[0].value, said[0].unit))
+    return out
 
 
 @dataclass
@@ -2086,6 +2105,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_tied,
     )
     missing, counts = _number_findings(claim.text, ev)
+    releases = _unstated_releases(claim.text, ev)
+    missing += releases
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
     elif counts:
@@ -2096,7 +2117,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["rival"] = len(rivals)
     # An answer that shows its working ("$49 x 12 = $588, so you'd save $89") states
     # results the number checks may not derive; the head weighs that apart.
-    stated = len(quantities(claim.text)) + len(dates(claim.text))
+    stated = len(quantities(claim.text)) + len(dates(claim.text)) - len(releases)  # read as 5.11 too
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
     # A percentage is working shown ("5% GST"), but licenses no result alone: any ratio of
     # two context numbers would support an invented "2% surcharge".
@@ -2318,6 +2339,22 @@ _VERSION = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+(?![\w.]*\w)", re.IGNORECASE)
 def _versions(text: str) -> frozenset[str]:
     """Releases ("v4.3"): names to bind, though no name check reads them."""
     return frozenset(m.group(0).lower() for m in _VERSION.finditer(text))
+
+
+# A release of three or more parts, its pre-release after it ("5.11.2", "4.0.0-rc.2"): read
+# as a number it is 5.11, which "5.11.0" supports.
+_RELEASE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){2,}(?:-[0-9a-z]+(?:\.\d+)*)?)(?![\w.]*\w)", re.IGNORECASE)
+_PRE_RELEASE = re.compile(r"\b(?:rc|release candidates?|beta|alpha|preview|pre-?release)\b", re.IGNORECASE)
+
+
+def _unstated_releases(claim: str, ev: _Evidence) -> list[str]:
+    """The claim's releases no text or request states whole ("fixed in 5.11.2" beside
+    "firmware at 5.11.0"; "the newest stable is 4.0.0" where only 4.0.0-rc.2 is given). A
+    bare release said of its pre-releases ("the 4.0.0 release candidates") is theirs."""
+    given = {m.group(1).lower() for m in _RELEASE.finditer(ev.lower)}
+    cores = {g.split("-")[0] for g in given} if _PRE_RELEASE.search(claim) else set()
+    return [m.group(0) for m in _RELEASE.finditer(claim) if not dates(m.group(0))
+            and m.group(1).lower() not in given | cores]
 
 
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
