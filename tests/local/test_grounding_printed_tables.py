@@ -104,3 +104,12 @@ def test_a_release_no_text_states_whole() -> None:
 def test_a_unit_another_key_of_the_record_gives() -> None:
     assert _sibling_units("distance: 18.2; distance units: mi; duration s: 1330") == [(18.2, "mi")]
     assert _sibling_units("qty: 3; unit: each") == []
+
+
+def test_a_row_called_by_a_word_of_its_identifier() -> None:
+    text = ("scopes name: Physics.Step; scopes avg ms: 6.1\nscopes name: Render.ShadowDepth; scopes avg ms: 5.2\n"
+            "scopes name: Anim.Update; scopes avg ms: 4.1\nscopes name: Render.Foliage; scopes avg ms: 2.9")
+    ev = _Evidence([text], "")
+    ev.records = _records([text])
+    assert "anim.update" in _row_swap("The shadow pass costs 5.2 ms, ahead of physics at 4.1 ms.", ev)
+    assert _row_swap("Physics costs 6.1 ms, ahead of the shadow pass at 5.2 ms.", ev) == ""

@@ -3079,6 +3079,20 @@ def _row_label(record: _Record) -> str:
     return value.lower() if re.search("[a-z]", value, re.IGNORECASE) and len(value.split()) <= _ROW_WORDS else ""
 
 
+_IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z]+")  # "Render.ShadowDepth": render, shadow, depth
+
+
+def _row_words(rows: Sequence[_Record]) -> dict[int, frozenset[str]]:
+    """Each row labelled by an identifier ("Physics.Step", "Render.ShadowDepth") and its words
+    of four letters or more no other row's label has: an answer calls it "physics", "the
+    shadow pass". A label of several words is said whole."""
+    words = {id(r): frozenset(stem(w) for w in _IDENTIFIER_PART.findall(r.pairs[0][1]) if len(w) >= _NAME_WORD)
+             if " " not in r.pairs[0][1].strip() and re.search(r"[._/]|[a-z][A-Z]", r.pairs[0][1]) else frozenset()
+             for r in rows}
+    shared = Counter(w for ws in words.values() for w in ws)
+    return {k: frozenset(w for w in ws if shared[w] == 1) for k, ws in words.items()}
+
+
 def _row_swap(claim: str, ev: _Evidence) -> str:
     """A part of the claim that calls one row of a table by its label and gives it a number
     another row of the same columns holds, where its own row holds another there ("Data
@@ -3087,9 +3101,14 @@ def _row_swap(claim: str, ev: _Evidence) -> str:
     rows = [r for r, ks in zip(ev.records, keys, strict=True) if keys.count(ks) > 1 and _row_label(r)]
     labels = Counter(_row_label(r) for r in rows)
     rows = [r for r in rows if labels[_row_label(r)] == 1]
+    words = _row_words(rows)
+
+    def calls(row: _Record, text: str) -> bool:
+        return _said(_row_label(row), text.lower()) or bool(words[id(row)] & word_stems(text))
+
     for part in [p for a in _ADDED.split(claim) for p in (_ROW_PART.split(a) if len(
-            [r for r in rows if _said(_row_label(r), a.lower())]) > 1 else [a])]:
-        named = [r for r in rows if _said(_row_label(r), part.lower())]
+            [r for r in rows if calls(r, a)]) > 1 else [a])]:
+        named = [r for r in rows if calls(r, part)]
         if len(named) != 1:
             continue
         (mine,) = named
@@ -3099,7 +3118,10 @@ def _row_swap(claim: str, ev: _Evidence) -> str:
                 continue
             holders = [(r, k) for r in rows for k, value in r.pairs if _near(value, q)]
             # Not where the part names the holding row too, in any form ("two 10x10s … $129 each").
-            if len(holders) == 1 and holders[0][0] is not mine and _row_label(holders[0][0]) not in part.lower():
+            # Nor a number the context's prose states too ("Section 5.3 of the Lease"): no cell only.
+            if len(holders) == 1 and holders[0][0] is not mine and _row_label(holders[0][0]) not in part.lower() \
+                    and not calls(holders[0][0], part) and not any(
+                        not _is_record(x) and _near(x, q) for x in ev.sentences):
                 other, key = holders[0]
                 own = dict(mine.pairs).get(key)
                 if own is not None and quantities(own):
