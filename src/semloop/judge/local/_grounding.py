@@ -3068,7 +3068,7 @@ def _column_swap(claim: str, ev: _Evidence) -> str:
     return ""
 
 
-_ROW_PART = re.compile(r",\s+|\s+\(")  # a list's items: "A 91%, B 78% (C 64%)"
+_ROW_PART = re.compile(r",\s+")  # a list's items: "A 91%, B 78%"; "Oakline ($585)" is one
 _ROW_WORDS = 4
 
 
