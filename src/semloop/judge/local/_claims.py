@@ -335,6 +335,7 @@ _ALIGNED_CELL = re.compile(r"\s*\|\s*|\t\s*|\s{2,}")
 _ALIGNED_RULE = re.compile(r"^[\s+|=:-]*-[\s+|=:-]*$")
 _HEADER_DIGIT = re.compile(r"(?<![A-Za-z_@])\d")
 _HEADER_WORDS = 4
+_NUMBER_CELL = 24  # a cell of one number is short
 _STATISTIC = re.compile(r"^(\d{1,2})%$")  # describe()'s percentiles: "25%"
 
 
@@ -349,22 +350,23 @@ def aligned_records(text: str) -> str:
     A DataFrame's index has no header (its name, when set, on a line of its own under the
     header); a Series' one header line names its index. Other lines are kept as they are."""
     lines = text.splitlines()
+    split = [_aligned_cells(line) for line in lines]  # each line's cells, read once
     out: list[str] = []
     i = 0
     while i < len(lines):
-        header = _aligned_cells(lines[i])
+        header = split[i]
         j = i + 1
         index = ""
-        if j < len(lines) and _ALIGNED_RULE.match(lines[j]):
+        if j < len(lines) and len(split[j]) < 2 and _ALIGNED_RULE.match(lines[j]):
             j += 1
-        below = _aligned_cells(lines[j]) if j < len(lines) else []
-        if len(below) == 1 and lines[i][:1].isspace() and j + 1 < len(lines):
-            index, j = below[0], j + 1  # a DataFrame's index name
+        if j < len(lines) and len(split[j]) == 1 and lines[i][:1].isspace() and j + 1 < len(lines):
+            index, j = split[j][0], j + 1  # a DataFrame's index name
         rows: list[list[str]] = []
         while j + len(rows) < len(lines):
-            cells = _aligned_cells(lines[j + len(rows)])
-            if len(cells) not in (len(header), len(header) + 1) or (rows and len(cells) != len(rows[0])) or not any(
-                    _CELL_AMOUNT.fullmatch(_plain(c)) for c in cells[1:]):
+            cells = split[j + len(rows)]
+            if len(cells) not in (len(header), len(header) + 1) or len(cells) < 2 or (
+                    rows and len(cells) != len(rows[0])) or not any(
+                    len(c) < _NUMBER_CELL and _CELL_AMOUNT.fullmatch(_plain(c)) for c in cells[1:]):
                 break
             rows.append(cells)
         if (len(rows) < 2 or any(_HEADER_DIGIT.search(h) or len(h.split()) > _HEADER_WORDS for h in header)
