@@ -27,6 +27,7 @@ __all__ = [
     "DateParts",
     "Quantity",
     "Valued",
+    "aligned_records",
     "clauses",
     "clock_times",
     "continental",
@@ -372,6 +373,70 @@ def delimited_records(text: str) -> str:
                 out.append(f"the {h} total: {sum(q[0].value for q in column):g} {units[i]}".rstrip())
         return "\n".join(out)
     return text
+
+
+# A printed table's columns: " | " in psql's, two spaces or a tab in a console's (pandas,
+# kubectl); its rule line ("----+----") and a header cell's digits (``orders_q2``).
+_ALIGNED_CELL = re.compile(r"\s*\|\s*|\t\s*|\s{2,}")
+_ALIGNED_RULE = re.compile(r"^[\s+|=:-]*-[\s+|=:-]*$")
+_HEADER_DIGIT = re.compile(r"(?<![A-Za-z_@])\d")
+_HEADER_WORDS = 4
+_NUMBER_CELL = 24  # a cell of one number is short
+_STATISTIC = re.compile(r"^(\d{1,2})%$")  # describe()'s percentiles: "25%"
+
+
+def _aligned_cells(line: str) -> list[str]:
+    return [c for c in _ALIGNED_CELL.split(line.strip().strip("|")) if c]
+
+
+def aligned_records(text: str) -> str:
+    """A console's printed table (a query result in psql, a DataFrame, a Series, ``kubectl
+    get``) as one record per row, each cell under its column's header, as a JSON row is
+    flattened: which record and which column a number is said of is then read as for one.
+    A DataFrame's index has no header (its name, when set, on a line of its own under the
+    header); a Series' one header line names its index. Other lines are kept as they are."""
+    lines = text.splitlines()
+    split = [_aligned_cells(line) for line in lines]  # each line's cells, read once
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        header = split[i]
+        j = i + 1
+        index = ""
+        if j < len(lines) and len(split[j]) < 2 and _ALIGNED_RULE.match(lines[j]):
+            j += 1
+        if j < len(lines) and len(split[j]) == 1 and lines[i][:1].isspace() and j + 1 < len(lines):
+            index, j = split[j][0], j + 1  # a DataFrame's index name
+        rows: list[list[str]] = []
+        while j + len(rows) < len(lines):
+            cells = split[j + len(rows)]
+            if len(cells) not in (len(header), len(header) + 1) or len(cells) < 2 or (
+                    rows and len(cells) != len(rows[0])) or not any(
+                    len(c) < _NUMBER_CELL and _CELL_AMOUNT.fullmatch(_plain(c)) for c in cells[1:]):
+                break
+            rows.append(cells)
+        if (len(rows) < 2 or any(_HEADER_DIGIT.search(h) or len(h.split()) > _HEADER_WORDS for h in header)
+                or (len(header) == 1 and (len(rows[0]) != 2 or lines[i][:1].isspace()))):
+            out.append(lines[i])
+            i += 1
+            continue
+        if len(rows[0]) == len(header):
+            keys = header
+        elif len(header) == 1:
+            keys = [header[0], "value"]  # a Series: its index's name, then its values
+        else:
+            keys = [index or "name", *header]
+        keys = [" ".join(k.lower().replace("_", " ").split()) for k in keys]
+        stats = [_STATISTIC.sub(lambda m: "median" if m.group(1) == "50" else f"p{m.group(1)}", r[0]) for r in rows]
+        if keys[0] == "name" and {"count", "mean"} <= set(stats):
+            # describe()'s rows are statistics of each column: a record per column, as said
+            # ("the median latency", "payload's mean"), its percentiles by their names.
+            out.extend("; ".join([f"column: {k}", *(f"{st}: {r[c]}" for st, r in zip(stats, rows, strict=True))])
+                       for c, k in enumerate(keys) if c)
+        else:
+            out.extend("; ".join(f"{k}: {c}" for k, c in zip(keys, r, strict=True)) for r in rows)
+        i = j + len(rows)
+    return "\n".join(out)
 
 
 def head(text: str, words: int) -> str:

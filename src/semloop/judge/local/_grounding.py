@@ -38,7 +38,9 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
     _APPROX,
+    _CELL_AMOUNT,
     _COMMON_CAPITALS,
+    _ID_DIGITS,
     _ISO_CURRENCIES,
     DateParts,
     Quantity,
@@ -48,6 +50,7 @@ from ._claims import (
     _english_numbers,
     _plain,
     _words,
+    aligned_records,
     answer_text,
     clauses,
     clock_times,
@@ -183,9 +186,10 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
 ))""", re.VERBOSE)  # a printout names a variable ("bulk_update"); a record's key is words
 
 
-# A database query an agent sent ("query: SELECT … WHERE completed_at IS NULL") is code: its
-# IS NOT NULL and NOT IN state no fact a claim could contradict.
-_QUERY_LINE = re.compile(r"^\s*(?:[\w .]+:\s*)?(?:SELECT|WITH|INSERT|UPDATE|DELETE)\s")
+# A query the agent sent ("query: SELECT COUNT(*) … WHERE completed_at IS NULL") is code: its
+# NOT and NULL filter rows, they state no fact a claim could contradict.
+_QUERY = re.compile(r"^\s*(?:[\w .]+:\s*)?(?:SELECT|WITH|INSERT|UPDATE|DELETE)\s"
+                    r"|(?i:\bselect\b.+\bfrom\s+[\w.]+.*\b(?:where|group by|order by|join|limit)\b)")
 
 
 # A tool output is read for its facts and for its yes/no values, the code regex over each of
@@ -197,6 +201,24 @@ def _code_free(text: str) -> str:
 
 
 _AGES = re.compile(r"\bhow old\b|\bhow many years\b|\bat what age\b", re.IGNORECASE)
+
+
+# A duration as a log or a build tool prints it ("23m37s", "1h02m", "3m 12s"): no quantity is
+# read from the glued form. Its parts as written (an answer echoes "23m") and in words.
+_LOG_DURATION = re.compile(r"(?<![\w.])(?:(?P<h>\d+)h\s?)?(?P<m>\d+)m\s?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w.])")
+
+
+def _log_durations(text: str) -> list[Quantity]:
+    out: list[Quantity] = []
+    for m in _LOG_DURATION.finditer(text):
+        if not (m.group("h") or m.group("s")):
+            continue  # "512m" alone is a size or a distance
+        h, mi, sec = (float(m.group(k) or 0) for k in ("h", "m", "s"))
+        seconds = 3600 * h + 60 * mi + sec
+        out += [Quantity(m.group(0), mi, unit, 1.0, False) for unit in ("m", "min")]
+        out += [Quantity(m.group(0), v, unit, 1.0, False) for v, unit in (
+            (sec, "s"), (h, "h"), (seconds, "s"), (seconds / 60, "min"), (seconds / 3600, "h")) if v]
+    return out
 
 
 _GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
@@ -259,6 +281,7 @@ class _Evidence:
             # give a score from the other side, "lost 3-0"); an id's parts are longer.
             self.found.extend(Quantity(n, float(n), "", 1.0, False)
                               for m in _PAIRED.finditer(text) for n in m.groups())
+            self.found.extend(_log_durations(text))
             self.minutes.update(m for _, m in clock_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
@@ -525,10 +548,29 @@ def _value_units(texts: Iterable[str]) -> dict[float, frozenset[str]]:
                 units.setdefault(q.value, set()).add(q.unit)
             else:
                 bare[q.value] = bare.get(q.value, 0) + 1
-        for value, unit in keyed_units(text):
+        for value, unit in [*keyed_units(text), *_sibling_units(text)]:
             units.setdefault(value, set()).add(unit)
             bare[value] = bare.get(value, 0) - 1
     return {v: frozenset(u) for v, u in units.items() if bare.get(v, 0) <= 0}
+
+
+_UNIT_KEY = re.compile(r"^(?P<of>.*?)\s*units?$")
+
+
+def _sibling_units(text: str) -> list[tuple[float, str]]:
+    """A record's bare number whose unit another key of it gives (``distance: 18.2;
+    distance units: mi``, ``amount: 40; unit: kg``): the number in that unit, as read from
+    "18.2 mi"."""
+    out: list[tuple[float, str]] = []
+    for line in text.splitlines():
+        pairs = {m.group(1).strip().lower(): m.group(2).strip() for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p))}
+        for key, unit in pairs.items():
+            m = _UNIT_KEY.match(key)
+            measured = [k for k in pairs if m and k != key and (k == m.group("of") or not m.group("of"))]
+            said = quantities(f"1 {unit}")
+            if len(measured) == 1 and said and said[0].unit and (q := quantities(pairs[measured[0]])):
+                out.append((q[0].value, said[0].unit))
+    return out
 
 
 @dataclass
@@ -1873,6 +1915,7 @@ def _run_total(q: Quantity, stated: Sequence[Quantity], given: Sequence[Quantity
 
 
 _ITS_LIST = re.compile(r"^[^:.;!?]{0,40}:\s*([^.;!?]+)")
+_ITEM_SPLIT = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
 _BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than|fewer than|higher than|"
                            r"lower than)\s+$", re.IGNORECASE)
 
@@ -1882,7 +1925,20 @@ def _counts_its_list(q: Quantity, claim: str) -> bool:
     items the claim lists after it, its own."""
     at = claim.find(q.text)
     m = _ITS_LIST.match(claim[at + len(q.text):]) if at >= 0 and _small_count(q) else None
-    return m is not None and len(re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(1).strip())) == q.value
+    return m is not None and len(_ITEM_SPLIT.split(m.group(1).strip())) == q.value
+
+
+_NAMED_AFTER = re.compile(r"^[^:,.;!?]{0,40}[:,]\s*([^.;:!?]+?)(?:,\s+and\s|,\s+(?:which|so|but)\s|[.;:!?]|$)")
+
+
+def _counts_named_after(q: Quantity, claim: str) -> bool:
+    """"Two packages depend on it, openai and respx", "pulls in five: anyio, certifi, …": a
+    count of the short items the claim names just after it (a colon or an apposition)."""
+    at = claim.find(q.text)
+    m = _NAMED_AFTER.match(claim[at + len(q.text):]) if (
+        at >= 0 and not q.unit and q.value == int(q.value) and 2 <= q.value <= _MAX_MULTIPLIER) else None
+    items = _ITEM_SPLIT.split(m.group(1).strip()) if m else []
+    return len(items) == q.value and all(0 < len(i.split()) <= _ITEM_WORDS for i in items)
 
 
 def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
@@ -1954,7 +2010,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     def own_form(q: Quantity) -> bool:
         """The claim's own working or layout, which no slip of a copied digit explains."""
         return (q.text in worked_here or _run_total(q, stated, given) or _counts_its_list(q, claim)
-                or _bound_between(q, claim, ev) or number_supported(q, requested))
+                or _counts_named_after(q, claim) or _bound_between(q, claim, ev)
+                or number_supported(q, requested))
     own = derived_values(given) if len(given) > 1 else []
     # "10% on the first $500 ($50)": a share the claim takes of an amount it states is worked
     # out, though a tenth of the amount is one digit from it (see _miscopied).
@@ -2133,6 +2190,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_tied,
     )
     missing, counts = _number_findings(claim.text, ev)
+    releases = _unstated_releases(claim.text, ev)
+    missing += releases
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
     elif counts:
@@ -2143,7 +2202,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["rival"] = len(rivals)
     # An answer that shows its working ("$49 x 12 = $588, so you'd save $89") states
     # results the number checks may not derive; the head weighs that apart.
-    stated = len(quantities(claim.text)) + len(dates(claim.text))
+    stated = len(quantities(claim.text)) + len(dates(claim.text)) - len(releases)  # read as 5.11 too
     claim.found["numbers_ok"] = max(0, stated - len(missing) - len(counts))
     # A percentage is working shown ("5% GST"), but licenses no result alone: any ratio of
     # two context numbers would support an invented "2% surcharge".
@@ -2220,6 +2279,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _record_swap(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _crossed_records(claim.text, ev)
+                                                         or _column_swap(claim.text, ev)
+                                                         or _row_swap(claim.text, ev)
                                                          or _self_compared(claim.text)
                                                          or _not_the_extreme(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
@@ -2263,7 +2324,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
-                    claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY_LINE.match(aligned):
+                    claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY.search(aligned):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -2363,6 +2424,22 @@ _VERSION = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+(?![\w.]*\w)", re.IGNORECASE)
 def _versions(text: str) -> frozenset[str]:
     """Releases ("v4.3"): names to bind, though no name check reads them."""
     return frozenset(m.group(0).lower() for m in _VERSION.finditer(text))
+
+
+# A release of three or more parts, its pre-release after it ("5.11.2", "4.0.0-rc.2"): read
+# as a number it is 5.11, which "5.11.0" supports.
+_RELEASE = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+){2,}(?:-[0-9a-z]+(?:\.\d+)*)?)(?![\w.]*\w)", re.IGNORECASE)
+_PRE_RELEASE = re.compile(r"\b(?:rc|release candidates?|beta|alpha|preview|pre-?release)\b", re.IGNORECASE)
+
+
+def _unstated_releases(claim: str, ev: _Evidence) -> list[str]:
+    """The claim's releases no text or request states whole ("fixed in 5.11.2" beside
+    "firmware at 5.11.0"; "the newest stable is 4.0.0" where only 4.0.0-rc.2 is given). A
+    bare release said of its pre-releases ("the 4.0.0 release candidates") is theirs."""
+    given = {m.group(1).lower() for m in _RELEASE.finditer(ev.lower)}
+    cores = {g.split("-")[0] for g in given} if _PRE_RELEASE.search(claim) else set()
+    return [m.group(0) for m in _RELEASE.finditer(claim) if not dates(m.group(0))
+            and m.group(1).lower() not in given | cores]
 
 
 _BOUND = 5.0  # a value the context gives for another record or attribute than the claim's
@@ -3000,6 +3077,8 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
     listed = [r for r, ks in zip(ev.records, keys) if keys.count(ks) > 1]
     hits: dict[str, tuple[str, _Record]] = {}
     for v in labelled_values(claim):
+        if v.text.isalpha():
+            continue  # "three quarters of them": a number in words is no cell the answer quotes
         rows = [(k, r) for r in listed for k, value in r.pairs
                 if _holds(value, v.quantity, v.readings)]
         if len(rows) != 1:
@@ -3065,6 +3144,108 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
             if own_a and own_b and len(own_a) + len(own_b) > _PARTS:
                 (ka, ta), (kb, tb) = min(own_a.items()), min(own_b.items())
                 return f'"{ta}" is one record\'s {ka} and "{tb}" another\'s {kb}'
+    return ""
+
+
+def _near(value: str, q: Quantity) -> bool:
+    """A cell's number is the claim's, rounded as the claim writes it (14.902113 as 14.9)."""
+    return any(abs(x.value - q.value) <= q.place / 2 and (x.unit == q.unit or not x.unit or not q.unit)
+               for x in quantities(value))
+
+
+def _amount(value: str) -> bool:
+    """A cell of one number (and its unit), no id or text: a column a number may be misread from."""
+    return (bool(_CELL_AMOUNT.fullmatch(value.strip())) and not _ID_DIGITS.search(value)
+            and len(quantities(value)) == 1)
+
+
+_BESIDE = 3  # words each side of a number that say what it is
+
+
+def _column_swap(claim: str, ev: _Evidence) -> str:
+    """A number the records give under one column only, said in words that name another
+    column of the same record and none of its own ("precision@10 = 0.31" where 0.31 is the
+    row's recall_at_10; "6,030 orders in Q3" where 6,030 is orders_q2): the column misread."""
+    for part in _ADDED.split(claim):
+        said = [v.quantity for v in labelled_values(part) if v.quantity is not None and not v.text.isalpha()]
+        at = 0
+        for q in said:
+            at = max(part.find(q.text, at), 0)
+            # The words beside the number in its clause say what it is ("precision@10 = 0.31",
+            # "6,030 orders in Q3"); a rounded one ("about $120") may be any column's.
+            left, right = _CLAUSE_BREAK.split(part[:at])[-1], _CLAUSE_BREAK.split(part[at + len(q.text):])[0]
+            mine = word_stems(" ".join([*left.split()[-_BESIDE:], *right.split()[:_BESIDE]]))
+            held = [] if q.approx else [(r, k) for r in ev.records for k, value in r.pairs if _near(value, q)]
+            if not held or len({k for _, k in held}) > 1:
+                continue
+            record, key = held[0]
+            for other, value in record.pairs:
+                theirs, own = word_stems(other) - word_stems(key), word_stems(key) - word_stems(other)
+                # Not where another number of the part is that column's: the words are its.
+                if (other != key and own and theirs and theirs <= mine and not own & word_stems(part)
+                        and _amount(value) and not _near(value, q) and not any(_near(value, x) for x in said)):
+                    return f"{q.text} is the record's {key}, not its {other} ({value})"
+    return ""
+
+
+_ROW_PART = re.compile(r",\s+")  # a list's items: "A 91%, B 78%"; "Oakline ($585)" is one
+_ROW_WORDS = 4
+
+
+def _row_label(record: _Record) -> str:
+    """The words a row is called by: its first value, where that is a few words, not a bare
+    number ("Data Privacy 101", "APAC")."""
+    value = record.pairs[0][1] if record.pairs else ""
+    return value.lower() if re.search("[a-z]", value, re.IGNORECASE) and len(value.split()) <= _ROW_WORDS else ""
+
+
+_IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z]+")  # "Render.ShadowDepth": render, shadow, depth
+
+
+def _row_words(rows: Sequence[_Record]) -> dict[int, frozenset[str]]:
+    """Each row labelled by an identifier ("Physics.Step", "Render.ShadowDepth") and its words
+    of four letters or more no other row's label has: an answer calls it "physics", "the
+    shadow pass". A label of several words is said whole."""
+    words = {id(r): frozenset(stem(w) for w in _IDENTIFIER_PART.findall(r.pairs[0][1]) if len(w) >= _NAME_WORD)
+             if " " not in r.pairs[0][1].strip() and re.search(r"[._/]|[a-z][A-Z]", r.pairs[0][1]) else frozenset()
+             for r in rows}
+    shared = Counter(w for ws in words.values() for w in ws)
+    return {k: frozenset(w for w in ws if shared[w] == 1) for k, ws in words.items()}
+
+
+def _row_swap(claim: str, ev: _Evidence) -> str:
+    """A part of the claim that calls one row of a table by its label and gives it a number
+    another row of the same columns holds, where its own row holds another there ("Data
+    Privacy 101 78%" where 78 is Code of Conduct's and Data Privacy 101's is 64)."""
+    keys = [frozenset(k for k, _ in r.pairs) for r in ev.records]
+    rows = [r for r, ks in zip(ev.records, keys, strict=True) if keys.count(ks) > 1 and _row_label(r)]
+    labels = Counter(_row_label(r) for r in rows)
+    rows = [r for r in rows if labels[_row_label(r)] == 1]
+    words = _row_words(rows)
+
+    def calls(row: _Record, text: str) -> bool:
+        return _said(_row_label(row), text.lower()) or bool(words[id(row)] & word_stems(text))
+
+    for part in [p for a in _ADDED.split(claim) for p in (_ROW_PART.split(a) if len(
+            [r for r in rows if calls(r, a)]) > 1 else [a])]:
+        named = [r for r in rows if calls(r, part)]
+        if len(named) != 1:
+            continue
+        (mine,) = named
+        for v in labelled_values(part.lower().replace(_row_label(mine), " ")):
+            q = v.quantity
+            if q is None or v.text.isalpha() or any(_near(value, q) for _, value in mine.pairs):
+                continue
+            holders = [(r, k) for r in rows for k, value in r.pairs if _near(value, q)]
+            # Not where the part names the holding row too, in any form ("two 10x10s … $129 each").
+            # Nor a number the context's prose states too ("Section 5.3 of the Lease"): no cell only.
+            if len(holders) == 1 and holders[0][0] is not mine and _row_label(holders[0][0]) not in part.lower() \
+                    and not calls(holders[0][0], part) and not any(
+                        not _is_record(x) and _near(x, q) for x in ev.sentences):
+                other, key = holders[0]
+                own = dict(mine.pairs).get(key)
+                if own is not None and quantities(own):
+                    return f"{v.text} is the {key} of {_row_label(other)}, not of {_row_label(mine)} ({own})"
     return ""
 
 
@@ -3898,7 +4079,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     # record; a run whose tools write numbers the continental way writes its dates so too.
     outputs = [tool_text(xml_json(t.output)) for t in case.tools_called if t.output.strip()]
     dots = any(continental(o) for o in outputs)
-    texts += [table_records(_english_numbers(delimited_records(o), dots)) for o in outputs]
+    texts += [table_records(_english_numbers(aligned_records(delimited_records(o)), dots)) for o in outputs]
     texts += _language_names(outputs)
     # What the agent passed to a tool is known to it (an account number, the new address).
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
