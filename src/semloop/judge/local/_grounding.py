@@ -28,9 +28,9 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, wraps
 from typing import Any
 
 from ...case import RunCase, ToolCall
@@ -2983,6 +2983,15 @@ _REPLACED = re.compile(r"\b(?:replaced|swapped|exchanged|traded|switched)\s+(?:w
                        r"|\binstead of\b|\bin place of\b", re.IGNORECASE)
 
 
+def _each_side(check: Callable[[str, _Evidence], str]) -> Callable[[str, _Evidence], str]:
+    """``check`` read on each side of a replacement apart (see ``_REPLACED``)."""
+    @wraps(check)
+    def read(claim: str, ev: _Evidence) -> str:
+        sides = _REPLACED.split(claim)
+        return next((found for side in sides if (found := check(side, ev))), "")
+    return read
+
+
 def _record_swap(claim: str, ev: _Evidence) -> str:
     """A claim that names one record and gives it the value another record has under the
     same key, where its own record has another value there ("lb-edge-02's certificate
@@ -3066,13 +3075,11 @@ def _parent_swap(claim: str, ev: _Evidence) -> str:
     return ""
 
 
+@_each_side
 def _mixed_rows(claim: str, ev: _Evidence) -> str:
     """The claim joins two values that rows of one list (records of the same keys) give,
     from two different rows ("retiring at 65 gives £1,840 a month" where the age-65 row
     gives £1,656 and £1,840 is the age-67 row's): one row's condition, another's result."""
-    sides = _REPLACED.split(claim)
-    if len(sides) > 1:
-        return next((found for side in sides if (found := _mixed_rows(side, ev))), "")
     keys = [frozenset(k for k, _ in r.pairs) for r in ev.records]
     listed = [r for r, ks in zip(ev.records, keys) if keys.count(ks) > 1]
     hits: dict[str, tuple[str, _Record]] = {}
@@ -3162,6 +3169,7 @@ def _amount(value: str) -> bool:
 _BESIDE = 3  # words each side of a number that say what it is
 
 
+@_each_side
 def _column_swap(claim: str, ev: _Evidence) -> str:
     """A number the records give under one column only, said in words that name another
     column of the same record and none of its own ("precision@10 = 0.31" where 0.31 is the
@@ -3213,6 +3221,7 @@ def _row_words(rows: Sequence[_Record]) -> dict[int, frozenset[str]]:
     return {k: frozenset(w for w in ws if shared[w] == 1) for k, ws in words.items()}
 
 
+@_each_side
 def _row_swap(claim: str, ev: _Evidence) -> str:
     """A part of the claim that calls one row of a table by its label and gives it a number
     another row of the same columns holds, where its own row holds another there ("Data
