@@ -3919,14 +3919,9 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
     evidence.shown = sorted([*evidence.shown, *_worked_earlier(case.steps, evidence.direct)])
-    # TASK_COMPLETION embeds the request and the answer's sentences next (``_Run``): in this
-    # pass they cost their tokens, in a pass of their own a pass more (the embedder's cache
-    # keeps their vectors; a text's vector does not depend on its batch).
-    from ._task import _Run  # reads this module's neighbours, not this one
-
     vectors = embed([head(t, _EMBED_WORDS) for t in [*(c.text for c in claims),
-                                                     *evidence.sentences]] + _Run.of(case, embed).texts())
-    ev_vecs = vectors[len(claims) : len(claims) + len(evidence.sentences)] if evidence.sentences else None
+                                                     *evidence.sentences]])
+    ev_vecs = vectors[len(claims) :] if evidence.sentences else None
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
     # A namespaced tool ("billing.get_invoice") is named by its last part.

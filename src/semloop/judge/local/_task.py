@@ -106,13 +106,9 @@ class _Run:
     def of(cls, case: RunCase, embed: Embed) -> _Run:
         return cls(case, embed, split_claims(case.output)[:_MAX_UNITS])
 
-    def texts(self) -> list[str]:
-        """What ``ensure`` embeds: the request, then the answer's sentences, each cut short."""
-        return [head(t, _EMBED_WORDS) for t in [self.case.input, *self.sentences]]
-
     def ensure(self) -> None:
         if self.vectors is None:
-            self.vectors = self.embed(self.texts())
+            self.vectors = self.embed([head(t, _EMBED_WORDS) for t in [self.case.input, *self.sentences]])
 
     def request_cosines(self) -> list[float]:
         self.ensure()
