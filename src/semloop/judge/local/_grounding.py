@@ -706,8 +706,10 @@ def _currency_named(term: str, ev: _Evidence) -> bool:
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
-    if re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or re.search(
-            rf"(?<![a-z0-9]){re.escape(strip_accents(term))}", ev.folded):
+    # The substring tests first: a term the texts lack needs no pattern of its own compiled.
+    folded = strip_accents(term)
+    if term in ev.lower and re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or (
+            folded in ev.folded and re.search(rf"(?<![a-z0-9]){re.escape(folded)}", ev.folded)):
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
     if all(stem(p) in ev.stems for p in parts):

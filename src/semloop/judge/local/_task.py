@@ -2272,7 +2272,8 @@ def _near(a: str, b: str) -> bool:
 
 
 def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
-    if re.search(rf"(?<![a-z0-9]){re.escape(term)}s?(?![a-z0-9])", text_lower):
+    # The substring test first: a term the text lacks needs no pattern of its own compiled.
+    if term in text_lower and re.search(rf"(?<![a-z0-9]){re.escape(term)}s?(?![a-z0-9])", text_lower):
         return True
     words = [w for w in re.split(r"[\s_-]+", term) if w]
     return bool(words) and all(stem(w) in stems for w in words)
@@ -2318,7 +2319,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
     segments = [seg.lower() for seg in _segments(case)]
-    extra = [t for t in answered if not _present(t, in_lower, in_stems)]
+    extra = [t for t in answered if not _present(t, in_lower, in_stems)] if missing else []
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
