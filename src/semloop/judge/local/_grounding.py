@@ -3178,9 +3178,13 @@ def _column_swap(claim: str, ev: _Evidence) -> str:
     row's recall_at_10; "6,030 orders in Q3" where 6,030 is orders_q2): the column misread."""
     for part in _ADDED.split(claim):
         said = [v.quantity for v in labelled_values(part) if v.quantity is not None and not v.text.isalpha()]
+        # "within 5-7 business days": a range's ends bound a value, neither is a cell's.
+        ends = {n for m in _NUMBER_RANGE.finditer(part) for n in m.groups()}
         at = 0
         for q in said:
             at = max(part.find(q.text, at), 0)
+            if q.text in ends:
+                continue
             # The words beside the number in its clause say what it is ("precision@10 = 0.31",
             # "6,030 orders in Q3"); a rounded one ("about $120") may be any column's.
             left, right = _CLAUSE_BREAK.split(part[:at])[-1], _CLAUSE_BREAK.split(part[at + len(q.text):])[0]

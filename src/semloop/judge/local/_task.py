@@ -2584,6 +2584,8 @@ def _acted_sibling(case: RunCase, embed: Embed) -> tuple[str, str] | None:
 _RULES_OUT = re.compile(r"^\s*not\b|\b(?:skip\w*|except|exclud\w*|other than|apart from|rather than|instead of|leave out|"
                         r"(?:do|does|did)(?:n't| not) need|no need|(?:was|were|is|are|been) (?:already )?done|"
                         r"already (?:done|have|has|had|got))\b", re.IGNORECASE)
+_RULED_PHRASE = re.compile(r"\b(?:except|excluding|other than|apart from|rather than|instead of|leave out|skip)\b"
+                           r"(?:(?!\b(?:from|of|in|on|at|for|with|to)\b)[^,;.])*", re.IGNORECASE)
 _REQUEST_CLAUSE = re.compile(r"[.;:!?\n\u2014\u2013]+|,\s*(?:so|but|and)?\s*|\s+(?:so|but)\s+", re.IGNORECASE)
 
 
@@ -2594,6 +2596,11 @@ def _excluded_done(case: RunCase) -> tuple[str, str] | None:
     negation, and a word of the asking clauses is in neither the answer nor any argument.
     The run did the thing the user put aside, not the one asked. (asked, done)."""
     clauses = [c for c in _REQUEST_CLAUSE.split(case.input) if c and c.strip()]
+    # "return everything except the tablet from my recent order": what such a word rules out
+    # is the phrase after it, up to a preposition; the rest of the clause still asks.
+    cut = [(c, m) for c in clauses if (m := _RULED_PHRASE.search(c))]
+    clauses = [p for c in clauses for p in next(
+        ([c[:m.start()], m.group(0), c[m.end():]] for d, m in cut if d is c), [c]) if p.strip()]
     ruled = [c for c in clauses if _RULES_OUT.search(c)]
     # "…was done last sprint, so skip that one": the thing a pointing clause rules out is
     # named in the clause before it.
