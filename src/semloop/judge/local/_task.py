@@ -2589,6 +2589,16 @@ _RULED_PHRASE = re.compile(r"\b(?:except|excluding|other than|apart from|rather 
 _REQUEST_CLAUSE = re.compile(r"[.;:!?\n\u2014\u2013]+|,\s*(?:so|but|and)?\s*|\s+(?:so|but)\s+", re.IGNORECASE)
 
 
+_REASON = re.compile(r"\b(?:because|since|as|cause)\b[^,;.]*$", re.IGNORECASE)
+
+
+def _rules_out(clause: str) -> bool:
+    """The clause puts a thing aside; "cancel them because I don't need them" gives the
+    asked act's reason instead."""
+    m = _RULES_OUT.search(clause)
+    return m is not None and not _REASON.search(clause[:m.start()])
+
+
 def _excluded_done(case: RunCase) -> tuple[str, str] | None:
     """The request rules a thing out ("The login page was done last sprint, so skip that
     one"; "trim her hooves, she doesn't need shoes"), and the run's call was made on it: an
@@ -2601,11 +2611,11 @@ def _excluded_done(case: RunCase) -> tuple[str, str] | None:
     cut = [(c, m) for c in clauses if (m := _RULED_PHRASE.search(c))]
     clauses = [p for c in clauses for p in next(
         ([c[:m.start()], m.group(0), c[m.end():]] for d, m in cut if d is c), [c]) if p.strip()]
-    ruled = [c for c in clauses if _RULES_OUT.search(c)]
+    ruled = [c for c in clauses if _rules_out(c)]
     # "…was done last sprint, so skip that one": the thing a pointing clause rules out is
     # named in the clause before it.
     for i, c in enumerate(clauses):
-        if _RULES_OUT.search(c) and re.search(r"\b(?:that|this|it|them|those)\b", c, re.IGNORECASE) and i:
+        if _rules_out(c) and re.search(r"\b(?:that|this|it|them|those)\b", c, re.IGNORECASE) and i:
             ruled.append(clauses[i - 1])
     asking = [c for c in clauses if c not in ruled]
     if not ruled or not asking:
