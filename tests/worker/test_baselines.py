@@ -74,4 +74,8 @@ def test_a_run_with_a_live_signal_is_left_out_of_later_baselines(store: Store) -
     assert DetectorWorker(store).drain() == 26
     recent = [r.run_id for r in store.recent_runs(org, "research-agent",
                                                   store.get_run(org, flat[0]).agent_version)]
-    assert bloated not in recent and set(recent) == set(flat)
+    live = {r for r in [*flat, bloated]
+            if any(s.source == "structural" and not s.shadow for s in store.signals_for_run(org, r))}
+    # Every run with a live signal is left out: the bloated one always, and a flat run on
+    # the rare draw where one is flagged too (about one test run in six on PostgreSQL).
+    assert bloated in live and set(recent) == set(flat) - live
