@@ -60,3 +60,13 @@ def embed() -> Iterator[Embed]:
 
 def measure(backend: LocalBackend, row: dict[str, Any]) -> Any:
     return SemanticLoopDetection(backend).measure(Trace.from_dict(row))
+
+
+def case(inp: str, out: str, *calls: ToolCall, steps: tuple[str, ...] = ()) -> RunCase:
+    """A run case for a rule's probe: the request, the answer, its calls."""
+    return RunCase(id="probe", input=inp, output=out, context=(), tools_called=calls, steps=steps)
+
+
+def call(name: str, args: dict[str, object], output: object, success: bool = True) -> ToolCall:
+    """A tool call whose output is given as text or as the JSON a real tool returns."""
+    return ToolCall(name, args, output if isinstance(output, str) else json.dumps(output), success)

@@ -3,28 +3,17 @@ read on real tau-bench chats, written here in other domains."""
 
 from __future__ import annotations
 
-import pytest
-
-from semloop.case import ConversationCase, Turn
+from semloop.judge.local._answerer import Embed
 from semloop.judge.local._conversation import (
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
 )
-from semloop.judge.local._model import Embedder
+
+from .test_conversation import conv
 
 
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return Embedder()
-
-
-def conv(*texts: str) -> ConversationCase:
-    roles = ("user", "assistant")
-    return ConversationCase("t", tuple(Turn(roles[i % 2], t) for i, t in enumerate(texts)))  # type: ignore[arg-type]
-
-
-def test_own_slip_and_answered_no_are_no_pushback(embedder: Embedder) -> None:
+def test_own_slip_and_answered_no_are_no_pushback(embed: Embed) -> None:
     slip = conv(
         "Hi, I want to move my boiler service visit. Booking BS-4410.",
         "I couldn't find BS-4410. Could you check the booking number?",
@@ -38,10 +27,10 @@ def test_own_slip_and_answered_no_are_no_pushback(embedder: Embedder) -> None:
         "Thanks, that is order SF-2315 with the armchair, delivering Monday. What date would you like?",
     )
     for case in (slip, no_answer):
-        assert answer_sycophancy_signal(case, embedder.embed).value < 0.55
+        assert answer_sycophancy_signal(case, embed).value < 0.55
 
 
-def test_a_simulator_stop_marker_is_no_user_words(embedder: Embedder) -> None:
+def test_a_simulator_stop_marker_is_no_user_words(embed: Embed) -> None:
     case = conv(
         "Can you tell me when the library closes on Saturday?",
         "The central library closes at 5pm on Saturdays.",
@@ -51,10 +40,10 @@ def test_a_simulator_stop_marker_is_no_user_words(embedder: Embedder) -> None:
         "Understood! If you need anything else, just let me know.",
     )
     for answer in (answer_user_frustration, answer_sycophancy_signal, answer_confusion_loop):
-        assert answer(case, embedder.embed).value < 0.5
+        assert answer(case, embed).value < 0.5
 
 
-def test_confirming_each_step_is_no_re_ask(embedder: Embedder) -> None:
+def test_confirming_each_step_is_no_re_ask(embed: Embed) -> None:
     case = conv(
         "I'd like to move both my gym classes to the evening. Member GY-7781.",
         "I can move your Monday spin class from 7am to 6pm. Do you confirm? (yes/no)",
@@ -63,4 +52,4 @@ def test_confirming_each_step_is_no_re_ask(embedder: Embedder) -> None:
         "Yes, I confirm the change of my Wednesday yoga class to 7pm. Please go ahead.",
         "Both classes are moved.",
     )
-    assert answer_confusion_loop(case, embedder.embed).value < 0.5
+    assert answer_confusion_loop(case, embed).value < 0.5

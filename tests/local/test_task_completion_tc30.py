@@ -7,11 +7,9 @@ a promise on a condition after a reasoned refusal)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from semloop.case import RunCase, ToolCall
+from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._task import (
     _handoff_after_failure,
@@ -20,14 +18,7 @@ from semloop.judge.local._task import (
     task_completion_evidence,
 )
 
-
-def case(inp: str, out: str, *calls: ToolCall) -> RunCase:
-    return RunCase(id="probe", input=inp, output=out, context=(), tools_called=calls)
-
-
-def call(name: str, args: dict[str, object], output: object, success: bool = True) -> ToolCall:
-    return ToolCall(name, args, output if isinstance(output, str) else json.dumps(output), success)
-
+from .conftest import call, case
 
 _HOLD = call("request_room", {"room": "Hall B", "date": "2027-03-04"},
              {"booking": "HB-11", "status": "pending_approval", "approver": "facilities"})

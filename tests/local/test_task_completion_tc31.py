@@ -7,11 +7,9 @@ look-alikes that must not fire (the failure owned, the shortfall said, all items
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from semloop.case import RunCase, ToolCall
+from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._task import (
     _ended_failed,
@@ -19,14 +17,7 @@ from semloop.judge.local._task import (
     task_completion_evidence,
 )
 
-
-def case(inp: str, out: str, *calls: ToolCall, steps: tuple[str, ...] = ()) -> RunCase:
-    return RunCase(id="probe", input=inp, output=out, context=(), tools_called=calls, steps=steps)
-
-
-def call(name: str, args: dict[str, object], output: object, success: bool = True) -> ToolCall:
-    return ToolCall(name, args, output if isinstance(output, str) else json.dumps(output), success)
-
+from .conftest import call, case
 
 _BUILD = call("build_site", {"site": "docs"}, {"pages": 214, "status": "built"})
 _PUBLISH = call("publish_site", {"site": "docs"}, {"error": "CDN_TOKEN_EXPIRED"}, success=False)

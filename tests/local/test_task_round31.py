@@ -8,11 +8,9 @@ the record fetched for the request unused. Each beside a look-alike that must no
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from semloop.case import RunCase, ToolCall
+from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._task import (
     answer_off_topic_drift,
@@ -20,14 +18,7 @@ from semloop.judge.local._task import (
     answer_task_understanding_failure,
 )
 
-
-def case(inp: str, out: str, *calls: ToolCall) -> RunCase:
-    return RunCase(id="probe", input=inp, output=out, context=(), tools_called=calls)
-
-
-def call(name: str, args: dict[str, object], output: object, success: bool = True) -> ToolCall:
-    return ToolCall(name, args, output if isinstance(output, str) else json.dumps(output), success)
-
+from .conftest import call, case
 
 _XML_FAIL = call("reserve_kiln", {"kiln": "K2", "date": "2027-04-02"},
                  "<reply><status>failed</status><reason>kiln under maintenance</reason></reply>")
