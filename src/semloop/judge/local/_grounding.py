@@ -111,7 +111,8 @@ _RESTATES_COS = 0.6
 _ALIGN_TOP = 3  # evidence sentences, the closest first, a claim may contradict
 _MIN_SOFT_WORDS = 3
 _MIN_CLAUSE_WORDS = 4
-_ADDED = re.compile(r",?\s+(?:and|plus|also|as well as|but)\s+|;\s+|\s+[\u2014\u2013]\s+",
+# "+" between spaces is "plus" written as its sign: "$250 from the certificate + $5 from the Visa".
+_ADDED = re.compile(r",?\s+(?:and|plus|also|as well as|but)\s+|;\s+|\s+[\u2014\u2013+]\s+",
                     re.IGNORECASE)
 _EVIDENCE_SENTENCES = 10  # evidence sentences embedded, the most word-sharing first
 _EMBED_WORDS = 24  # words of each embedded; a claim's subject and its fact come early
@@ -1539,7 +1540,9 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
                     r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
                     # A fronted cause ends where the main clause starts: "Since X, we Y", "…, the Y".
-                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so|the|its|their|my)\b|[;!?]|\.(?!\d)|$)",
+                    # Or at a gerund: "Since you have insurance, canceling would refund you".
+                    r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so|the|its|their|my|"
+                    r"[a-z]{3,}ing)\b|[;!?]|\.(?!\d)|$)",
                     re.IGNORECASE)
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
@@ -1548,6 +1551,14 @@ _SPEAKER = re.compile(r"\bI\b|\bI'(?:m|ve|d)\b|\b(?:my|me)\b")
 # wish or report, said back to them.
 _LISTENER = re.compile(r"you(?:'d| would| do not| don't| did not| didn't)?\s+(?:\w+\s+)?(?:like|prefer|want|"
                        r"wish|said|mentioned|told|asked|chose|decided|confirmed|rather)\b", re.IGNORECASE)
+# "since your flights are not cancelled or delayed": what a cause denies, a record that
+# never happened holds no word for; the negation check weighs it against one that did.
+_DENIED = re.compile(r"\b(?:not|never|no longer|\w+n't)\s+(?:been\s+|be\s+|yet\s+)?(\w+)(?:\s+(?:or|nor)\s+(\w+))?",
+                     re.IGNORECASE)
+# "You mentioned you were told you didn't need it because you had it before": a cause inside
+# the customer's own report, said back to them.
+_USER_REPORT = re.compile(r"\byou(?:'ve| have)?\s+(?:\w+\s+)?(?:said|mentioned|told me|explained|noted|reported)\b",
+                       re.IGNORECASE)
 _CAUSE_MISSING = 0.5  # share of the cause's content words the evidence lacks
 _CAUSE_WORDS = 2  # and at least this many of them
 
@@ -1570,14 +1581,16 @@ def _guessed(before: str) -> bool:
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
-        if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)) or _guessed(claim[: m.start()]):
+        if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)) or _guessed(claim[: m.start()]) or \
+                _USER_REPORT.search(claim[: m.start()]):
             continue
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.
         if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
             continue
         # A figure of it the context gives ("found a $412.60 shortage") is no word it lacks.
         given = {w for q in quantities(m.group(1)) if number_supported(q, ev.direct) for w in word_stems(q.text)}
-        words = word_stems(m.group(1)) - given
+        denied = {w for d in _DENIED.finditer(m.group(1)) for w in word_stems(" ".join(filter(None, d.groups())))}
+        words = word_stems(m.group(1)) - given - denied
         # Stems meet on their first letters, as offered items' do: "a gold member" is the
         # record's "membership: gold".
         missing = {w for w in words - ev.stems if w[:_STEM_PREFIX] not in ev.stem_prefixes}
@@ -3227,6 +3240,16 @@ def _row_words(rows: Sequence[_Record]) -> dict[int, frozenset[str]]:
     return {k: frozenset(w for w in ws if shared[w] == 1) for k, ws in words.items()}
 
 
+def _kin_values(rows: Sequence[_Record], records: Sequence[_Record]) -> dict[int, frozenset[str]]:
+    """Each row's label said in another form: the values only one record holds, of a record
+    that holds the label as a value too. A payment row "credit_card_4421486: 5" is the card
+    whose record gives "last four: 7447", so "$5 from the Visa ending in 7447" calls it."""
+    held = Counter(v.lower() for r in records for _, v in r.pairs)
+    return {id(row): frozenset(v.lower() for o in records if o is not row and any(
+        v.lower() == _row_label(row) for _, v in o.pairs) for _, v in o.pairs
+        if held[v.lower()] == 1 and v.lower() != _row_label(row)) for row in rows}
+
+
 @_each_side
 def _row_swap(claim: str, ev: _Evidence) -> str:
     """A part of the claim that calls one row of a table by its label and gives it a number
@@ -3237,9 +3260,12 @@ def _row_swap(claim: str, ev: _Evidence) -> str:
     labels = Counter(_row_label(r) for r in rows)
     rows = [r for r in rows if labels[_row_label(r)] == 1]
     words = _row_words(rows)
+    kin = _kin_values(rows, ev.records)
 
     def calls(row: _Record, text: str) -> bool:
-        return _said(_row_label(row), text.lower()) or bool(words[id(row)] & word_stems(text))
+        lower = text.lower()
+        return _said(_row_label(row), lower) or bool(words[id(row)] & word_stems(text)) or any(
+            _said(v, lower) for v in kin[id(row)])
 
     for part in [p for a in _ADDED.split(claim) for p in (_ROW_PART.split(a) if len(
             [r for r in rows if calls(r, a)]) > 1 else [a])]:
