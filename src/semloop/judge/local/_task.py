@@ -175,8 +175,9 @@ _REMAINING = re.compile(
     # An ellipsis that ends a sentence, or opens one after a list ("…and so on through the
     # year"): it stands for the items not given.
     r"(?:\.\.\.|…)\s*$|^(?:\.\.\.|…)|\b(?:(?:is|are) next|next,? i(?:'ll| will)|next up|"
-    # The user's part is no work the run left ("you would still need to pay $40").
-    r"(?<!you )(?<!you would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
+    # The user's part is no work the run left ("you would still need to pay $40"), nor is
+    # what a choice would require ("the $192 difference would still need to be paid").
+    r"(?<!you )(?<!would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
     r"now (?:looking|checking|working|reviewing|going)|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
@@ -942,12 +943,19 @@ def _picked(case: RunCase) -> list[tuple[dict[str, Any], list[dict[str, Any]], s
     of its values, with the list and that value."""
     calls = case.tools_called
     read = [_call_records(c) for c in calls]  # each output parsed once
+    # A value names a record only where no other record the run read holds it: "SEA", the
+    # destination of every flight searched, names none of them.
+    holders: dict[str, set[str]] = {}
+    for r in (r for lists in read for rows in lists for r in rows):
+        for v in set(_scalars(r)):
+            holders.setdefault(v, set()).add(json.dumps(r, sort_keys=True, default=str))
     out = []
     for i, call in enumerate(calls):
         if _failed(call) or _reads(call):
             continue
         values = {str(v).lower() for v in call.args.values() if isinstance(v, (str, int))
                   and not isinstance(v, bool) and len(str(v)) >= 3}
+        values = {v for v in values if len(holders.get(v, ())) <= 1}
         for rows in (r for lists in read[:i] for r in lists):
             hits = [r for r in rows if values & set(_scalars(r))]
             if len(hits) == 1:
