@@ -1283,7 +1283,8 @@ _STEM_PREFIX = 5  # "coverage" is named by "covered": stems meet on their first 
 _CATEGORY_NOUNS = frozenset({"allowance", "coverage", "guidance", "assistance", "help", "support",
                              "advice", "access", "class", "service", "services", "benefit",
                              "benefits", "option", "options", "care"})
-_DEGREE = frozenset("further additional extra similar full same other standard".split())  # noqa: SIM905
+_DEGREE = frozenset("further additional extra similar full same other else standard".split())  # noqa: SIM905
+_INDEFINITE = frozenset("anything something everything whatever".split())  # noqa: SIM905
 
 
 def _item_head(words: Sequence[str]) -> str:
@@ -1394,8 +1395,11 @@ def _invented_items(claim: str, ev: _Evidence) -> list[str]:
     items the context names ("React, Node.js, PostgreSQL and Python" from a curriculum
     without Python)."""
     named = ev.says
+    # "modifying a reservation, checking flight statuses, or anything else": an indefinite
+    # closing a list names no item.
     odd = [w for items in _enumerated_items(claim)
-           if 2 * sum(map(named, items)) > len(items) for w in items if not named(w)]
+           if 2 * sum(map(named, items)) > len(items) for w in items
+           if not named(w) and w not in _DEGREE and w not in _INDEFINITE]
     return [w for w in dict.fromkeys([*_offered_items(claim), *odd]) if not named(w)] + _odd_steps(claim, ev)
 
 
@@ -4113,6 +4117,16 @@ def _language_names(texts: Sequence[str]) -> list[str]:
     return [f"languages: {', '.join(sorted(named))}"] if named else []
 
 
+# "Is it under a different spelling? (e.g., Davíd, Chenn)": examples of what a question asks.
+_EXAMPLES = re.compile(r"^\W*(?:e\.\s?g\.|(?:for example|for instance|such as|like)\b)", re.IGNORECASE)
+
+
+def _examples_asked(before: Sequence[str], piece: str) -> bool:
+    """The piece only gives examples of the answers the question before it asks for: it
+    offers them as possibilities, asserting none."""
+    return bool(before) and before[-1].rstrip(" )*").endswith("?") and bool(_EXAMPLES.match(piece))
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
@@ -4139,8 +4153,8 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     listed = _listed(texts)
     claims = [] if _foreign(said) else [
         _Claim(i + 1, _unaddressed(p), alone=len(pieces) == 1, affirms=affirms if i == 0 else frozenset())
-        for i, p in enumerate(pieces) if _asserted(p) or (
-            listed and not p.rstrip().endswith("?") and _items_listed(p, listed)[0])][:_MAX_CLAIMS]
+        for i, p in enumerate(pieces) if not _examples_asked(pieces[:i], p) and (_asserted(p) or (
+            listed and not p.rstrip().endswith("?") and _items_listed(p, listed)[0]))][:_MAX_CLAIMS]
     return texts, claims, pieces
 
 
