@@ -56,3 +56,13 @@ def test_a_closing_offer_and_examples_of_a_question_assert_nothing(embed: Embed)
     # The same names stated as found are a claim.
     assert found(embed, "I can't find my booking", "I found your booking under Okafur.",
                  calls=(hotel,))["names"] >= 1
+
+
+def test_a_number_inside_a_record_name_names_that_record(embed: Embed) -> None:
+    plans = call("list_memberships", {"club": "Leeds"}, {"plans": [
+        {"name": "Core 6", "monthly_fee": 29.0, "term_months": 6},
+        {"name": "Anytime", "monthly_fee": 39.0, "term_months": 0}]})
+    assert found(embed, "which plans?", "Core 6 is the cheaper plan; Anytime is the only one with no minimum term.",
+                 calls=(plans,)).get("bound", 0) == 0
+    # A number said of a record it is not in, outside any name, still is one.
+    assert found(embed, "which plans?", "Anytime costs $29 a month.", calls=(plans,)).get("bound", 0) == 1

@@ -3044,6 +3044,11 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
     for v in values:
         if any(_holds(value, v.quantity, v.readings) for _, value in mine.pairs) or _said_apart(v, ev):
             continue
+        # Not a number the claim says inside a record's whole name ("Fixed 12 has the lowest
+        # rate; Flex …"): it names that record, it gives no value of this one.
+        if any(re.search("[a-z]", value, re.IGNORECASE) and _holds(value, v.quantity, v.readings)
+               and _said(value.lower(), claim.lower()) for r in ev.records for _, value in r.pairs):
+            continue
         for other in ev.records:
             key = next((k for k, value in other.pairs
                         if k in own and _holds(value, v.quantity, v.readings)), None)
