@@ -247,6 +247,24 @@ def answer_text(output: str) -> str:
     return _TABLE_HEAD.sub("", "\n".join(lines)) if lines else output
 
 
+_CALL_NAME = frozenset({"name", "function", "tool", "tool_name"})
+_CALL_ARGS = frozenset({"parameters", "arguments", "args", "input"})
+
+
+def written_call(output: str) -> bool:
+    """The answer is a tool call written out as JSON text (``{"name": "update_reservation",
+    "parameters": {…}}``), a call the model meant to make: no words to the user."""
+    if not output.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        data = json.loads(output)
+    except ValueError:
+        return False
+    calls = data if isinstance(data, list) else [data]
+    return bool(calls) and all(isinstance(c, dict) and c.keys() & _CALL_NAME and c.keys() & _CALL_ARGS
+                               and len(c) <= len(_CALL_NAME) for c in calls)
+
+
 _COLUMNS = ("columns", "headers", "fields", "cols")
 _ROWS = ("rows", "data", "values", "records")
 

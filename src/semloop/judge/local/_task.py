@@ -50,6 +50,7 @@ from ._claims import (
     tool_text,
     verdict,
     word_stems,
+    written_call,
 )
 from ._head import Evidence, head_answer, heads
 
@@ -3975,7 +3976,8 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
     # not where the run went.
     steps = [_FENCED.sub(" ", s).strip() for s in case.steps]
     out: list[tuple[str, bool]] = [(s, False) for s in steps if s]
-    for line in case.output.splitlines():
+    # A tool call written out as JSON is where the run went, not words on a subject.
+    for line in [] if written_call(case.output) else case.output.splitlines():
         listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
         # Items numbered within one line ("… checklist: (1) … (2) Anmeldung — register …")
         # are the list's items too, each a facet of the answer.
@@ -4334,6 +4336,8 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What OFF_TOPIC_DRIFT weighs: stretches of the run far from the request, announced
     digressions, selling, another customer's case."""
     units = _units(case)
+    if not units:
+        return Evidence()
     asked = _part_stems(case.input) | key_terms(case.input)
     names = key_terms(case.input)
     lexical_off = [not listed and not (word_stems(u) & asked) and not (key_terms(u) & names)
