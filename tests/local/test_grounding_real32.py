@@ -81,3 +81,11 @@ def test_a_tool_call_written_as_json_text_asserts_nothing(embed: Embed) -> None:
     # Nor is it a stretch of the run on another subject.
     run = case("Please upgrade booking HB-4 to a deluxe room.", written, booking)
     assert not any(off_topic_evidence(run, embed).features.values())
+
+
+def test_the_runs_own_words_in_a_call_are_no_record_to_deny(embed: Embed) -> None:
+    plan = call("get_contract", {"contract_id": "K-7"}, {"contract_id": "K-7", "plan": "fibre 500", "months_left": 9})
+    handoff = call("escalate_to_supervisor", {"summary": "Customer wants the exit fee waived as an exception; "
+                                                         "the contract has 9 months left."}, "Escalated")
+    assert found(embed, "cancel my contract free", "I'm sorry, but I can't waive the exit fee, and I can't make "
+                 "exceptions.", calls=(plan, handoff)).get("negation", 0) == 0

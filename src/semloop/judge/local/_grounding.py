@@ -251,6 +251,8 @@ class _Evidence:
     shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     empty: list[frozenset[str]] = field(default_factory=list)  # each call that returned nothing: its name's and arguments' stems
+    # The sentences only the run's own tool arguments hold (a hand-off's summary): its words.
+    written: frozenset[str] = frozenset()
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     ages: list[float] = field(default_factory=list)  # see __post_init__
@@ -2343,8 +2345,11 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             aligned = ev.sentences[i]
             theirs = word_stems(aligned)
             overlap = len(own & theirs) / len(own) if own else 0.0
+            # Nor the run's own words in a call ("user is asking for an exception" in a
+            # hand-off's summary): what it wrote, no record to deny.
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
-                    claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY.search(aligned):
+                    claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY.search(aligned) \
+                    or aligned in ev.written:
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -4297,6 +4302,11 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                     for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part)))
     evidence.keyed = [s for s in evidence.keyed if s[3] or given[s[2].split(":")[0].lower()] == 1]
     evidence.records = _records(texts)
+    # The arguments' texts come just before what the user told (``_read``).
+    told = sum(bool(t.strip()) for t in case.told)
+    asked = texts[len(texts) - told - sum(bool(t.args) for t in case.tools_called): len(texts) - told]
+    evidence.written = frozenset(s for t in asked for s in split_claims(t)) - {
+        s for t in texts if t not in asked for s in split_claims(t)}
     evidence.empty = [word_stems(" ".join([*_key_words(t.name), *map(str, t.args.values())]))
                       for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)
