@@ -21,6 +21,7 @@ import argparse
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +32,14 @@ from make_real_runs import repos_of
 from make_tune3 import draw, earlier_labels, file_runs, fingerprint, history_files, write_set
 from make_tune4 import named_runs
 from real_run_evaluators import outcome
+from semloop.events import Run
 
 SPLIT = "evaluator-tune5"
 SEED = 3131
 CODESQUE = "codesque16/tau2-bench"
 # group: (repository, folder, the pattern its result files' paths match)
-GROUPS = {
+Group = tuple[str, str, str]
+GROUPS: dict[str, Group] = {
     "neo-airline": ("yiphei/new-tau-bench", "historical_trajectories/",
                     r"historical_trajectories/neo-.*\.json"),
     "llama-airline": ("aaronwu901225main/tau-bench", "results/",
@@ -64,16 +67,17 @@ def present(root: Path, commit: str, path: str) -> bool:
                           check=False, capture_output=True).returncode == 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    repos = repos_of(args.repo)
-    _, _, seen, _ = named_runs(repos, earlier_labels(args.out))
-    pools: dict[str, list[dict[str, Any]]] = {g: [] for g in PICK}
+def group_pools(repos: dict[str, Path], groups: dict[str, Group], seen: set[str],
+                one_per: Callable[[Run], str] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Each group's candidate rows (with the file's own reward as ``outcome``): every run of
+    its files, each at the newest commit holding it that the snapshot keeps, but for runs
+    whose words repeat one in ``seen`` (which takes every candidate's), runs in which the
+    customer never speaks or without a reward, and, with ``one_per``, a run whose key repeats
+    an earlier candidate's of its group."""
+    pools: dict[str, list[dict[str, Any]]] = {g: [] for g in groups}
     dropped = 0
-    for name, (source, folder, pattern) in GROUPS.items():
+    for name, (source, folder, pattern) in groups.items():
+        keys: set[str] = set()
         for commit, path in history_files(repos[source], folder, folder):
             if not re.fullmatch(pattern, path) or not present(repos[source], commit, path):
                 continue
@@ -86,11 +90,25 @@ def main(argv: list[str] | None = None) -> int:
                 result = outcome(run)
                 if not run.user_input.strip() or result == "unlabelled":
                     continue
+                if one_per is not None:
+                    if one_per(run) in keys:
+                        continue
+                    keys.add(one_per(run))
                 pools[name].append({"source": source, "commit": commit, "path": path,
                                     "index": index, "format": "tau-bench", "outcome": result})
     print(f"{dropped} repeats dropped; pools: "
           + ", ".join(f"{g} {len(p)}" for g, p in pools.items()), file=sys.stderr)
-    write_set(draw(pools, PICK, SEED), args.out, SPLIT, run_name)
+    return pools
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    repos = repos_of(args.repo)
+    _, _, seen, _ = named_runs(repos, earlier_labels(args.out))
+    write_set(draw(group_pools(repos, GROUPS, seen), PICK, SEED), args.out, SPLIT, run_name)
     return 0
 
 
