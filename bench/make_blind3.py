@@ -20,7 +20,6 @@ evaluator runs::
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,8 +27,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from make_real_runs import repos_of
-from make_tune3 import draw, earlier_labels, write_set
+from make_tune3 import arguments, draw, earlier_labels, write_set
 from make_tune4 import named_runs
 from make_tune5 import Group, group_pools
 from semloop.events import Run
@@ -80,14 +78,9 @@ def run_name(row: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    repos = repos_of(args.repo)
-    _, _, seen, _ = named_runs(repos, earlier_labels(args.out))
-    pools = group_pools(repos, GROUPS, seen, task_key)
-    write_set(draw(pools, PICK, SEED), args.out, SPLIT, run_name)
+    repos, out = arguments(argv, __doc__)
+    _, _, seen, _ = named_runs(repos, earlier_labels(out, SPLIT))
+    write_set(draw(group_pools(repos, GROUPS, seen, task_key), PICK, SEED), out, SPLIT, run_name)
     return 0
 
 

@@ -17,7 +17,6 @@ file's own reward, written here, before any evaluator runs::
 
 from __future__ import annotations
 
-import argparse
 import re
 import subprocess
 import sys
@@ -28,8 +27,15 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from make_real_runs import repos_of
-from make_tune3 import draw, earlier_labels, file_runs, fingerprint, history_files, write_set
+from make_tune3 import (
+    Fresh,
+    arguments,
+    draw,
+    earlier_labels,
+    file_runs,
+    history_files,
+    write_set,
+)
 from make_tune4 import named_runs
 from real_run_evaluators import outcome
 from semloop.events import Run
@@ -70,45 +76,34 @@ def present(root: Path, commit: str, path: str) -> bool:
 def group_pools(repos: dict[str, Path], groups: dict[str, Group], seen: set[str],
                 one_per: Callable[[Run], str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """Each group's candidate rows (with the file's own reward as ``outcome``): every run of
-    its files, each at the newest commit holding it that the snapshot keeps, but for runs
-    whose words repeat one in ``seen`` (which takes every candidate's), runs in which the
-    customer never speaks or without a reward, and, with ``one_per``, a run whose key repeats
-    an earlier candidate's of its group."""
+    its files, each at the newest commit holding it that the snapshot keeps, that
+    ``make_tune3.Fresh`` admits against ``seen``, and, with ``one_per``, no run whose key
+    repeats an earlier candidate's of its group."""
     pools: dict[str, list[dict[str, Any]]] = {g: [] for g in groups}
-    dropped = 0
+    fresh = Fresh(seen)
     for name, (source, folder, pattern) in groups.items():
         keys: set[str] = set()
         for commit, path in history_files(repos[source], folder, folder):
             if not re.fullmatch(pattern, path) or not present(repos[source], commit, path):
                 continue
             for index, run in enumerate(file_runs(repos[source], commit, path, "tau-bench")):
-                key = fingerprint(run)
-                if key in seen:
-                    dropped += 1
-                    continue
-                seen.add(key)
-                result = outcome(run)
-                if not run.user_input.strip() or result == "unlabelled":
+                if not fresh.admit(run):
                     continue
                 if one_per is not None:
                     if one_per(run) in keys:
                         continue
                     keys.add(one_per(run))
                 pools[name].append({"source": source, "commit": commit, "path": path,
-                                    "index": index, "format": "tau-bench", "outcome": result})
-    print(f"{dropped} repeats dropped; pools: "
-          + ", ".join(f"{g} {len(p)}" for g, p in pools.items()), file=sys.stderr)
+                                    "index": index, "format": "tau-bench",
+                                    "outcome": outcome(run)})
+    fresh.report(pools)
     return pools
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    repos = repos_of(args.repo)
-    _, _, seen, _ = named_runs(repos, earlier_labels(args.out))
-    write_set(draw(group_pools(repos, GROUPS, seen), PICK, SEED), args.out, SPLIT, run_name)
+    repos, out = arguments(argv, __doc__)
+    _, _, seen, _ = named_runs(repos, earlier_labels(out, SPLIT))
+    write_set(draw(group_pools(repos, GROUPS, seen), PICK, SEED), out, SPLIT, run_name)
     return 0
 
 
