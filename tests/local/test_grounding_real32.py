@@ -69,18 +69,13 @@ def test_a_number_inside_a_record_name_names_that_record(embed: Embed) -> None:
     assert found(embed, "which plans?", "Anytime costs $29 a month.", calls=(plans,)).get("bound", 0) == 1
 
 
-def test_a_tool_call_written_as_json_text_asserts_nothing(embed: Embed) -> None:
+def test_a_tool_call_written_as_json_text_is_no_stretch_on_another_subject(embed: Embed) -> None:
     booking = call("get_booking", {"booking_id": "HB-4"}, {"booking_id": "HB-4", "room": "twin", "nights": 2})
     written = '{"name": "change_room", "parameters": {"booking_id": "HB-4", "room_code": "DLX-09"}}'
-    assert not any(found(embed, "upgrade my room", written, calls=(booking,)).get(k, 0)
-                   for k in ("names", "bound", "numbers"))
-    # The same code in words to the guest is a claim.
-    assert found(embed, "upgrade my room", "Your room is now the Regency suite DLX-09.",
-                 calls=(booking,)).get("names", 0) + found(embed, "upgrade my room", "Your room is now the "
-                 "Regency suite DLX-09.", calls=(booking,)).get("numbers", 0) >= 1
-    # Nor is it a stretch of the run on another subject.
     run = case("Please upgrade booking HB-4 to a deluxe room.", written, booking)
     assert not any(off_topic_evidence(run, embed).features.values())
+    # HALLUCINATION still reads its arguments: a code no record gives is invented.
+    assert found(embed, "upgrade my room", written, calls=(booking,)).get("names", 0) >= 1
 
 
 def test_the_runs_own_words_in_a_call_are_no_record_to_deny(embed: Embed) -> None:

@@ -80,7 +80,6 @@ from ._claims import (
     verdict,
     word_stems,
     worded_clock_times,
-    written_call,
     xml_json,
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
@@ -4151,7 +4150,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     # What the user stated later in a chat is known to the agent too.
     texts += [_english_numbers(t, dots) for t in case.told if t.strip()]
-    said = "" if written_call(case.output) else answer_text(case.output)
+    said = answer_text(case.output)
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
     # Académico]") too, whose few words cannot tell their language alone.
