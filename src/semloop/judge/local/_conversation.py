@@ -901,6 +901,15 @@ def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     return any(rx.search(plain(t.content)) for rx in checks for t in replies)
 
 
+# A reply that answers by the rule ("Per our policy, ...", "according to the terms", "there
+# isn't an option for me to ..."): a verdict, however politely the question comes again.
+_RULE_GIVEN = any_of(
+    r"\b(?:per|according to|under|based on) (?:our|the|this|airline's|company's|store's) (?:\w+ )?"
+    r"(?:policy|policies|rules?|terms)\b",
+    r"\bthere (?:isn't|is not|'s no) (?:an? )?(?:option|way)\b",
+)
+
+
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     """Repeated intent across user turns; ``None`` with fewer than two user turns.
 
@@ -964,6 +973,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             cos = min(cos, _C_CENTRE)
         between = [t for t in case.turns[users[k][0] + 1 : jdx] if t.role == "assistant"]
         took_up = {w for t in between for w in _key_terms(t.content)}
+        said_before = " ".join(t.content for t in case.turns[:jdx])
         contentless = not terms[j] or not terms[k]
         shared = slots[j] & slots[k]
         gave = _gives(shared or slots[k], between)
@@ -1051,7 +1061,12 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         if (
             (not missed or says_only_weak[j])
             and replied[j][0]
-            and (_GIVES_ASKED.search(text) or _records(text) or _takes_up(priors[j], text))
+            and (
+                _GIVES_ASKED.search(text)
+                or _records(text)
+                or _takes_up(priors[j], text)
+                or any(key not in said_before for key in _LOOKUP_KEY.findall(text))
+            )
         ):
             logit = min(logit, _C_STATES)
         # Thanks for the answer, then a question of its own ("Thanks for pulling that up!
@@ -1084,6 +1099,13 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # Asking again after the reply said no in so many words, however insistently:
         # pushback, not confusion; unless the turn says the no missed its question.
         if replied[j][1] and not _OFF_TARGET.search(text):
+            logit = min(logit, _C_STATES)
+        # So is asking again after any reply since the earlier ask said no, or gave the rule
+        # that decides it ("per our policy, compensation requires a change"): answered.
+        if not _OFF_TARGET.search(text) and any(
+            _DECLINES.search(plain(t.content)) or _RULE_GIVEN.search(plain(t.content))
+            for t in between
+        ):
             logit = min(logit, _C_STATES)
         return (
             max(-4.0, min(4.0, logit)),
