@@ -865,6 +865,7 @@ _JUDGED = re.compile(
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
+_ON_NEWS = re.compile(r"(?:that|it|this)(?:'s| is| was)\b", re.IGNORECASE)
 # A feeling about the situation, then taken in its stride ("That's frustrating, I
 # understand. My budget is 150", "That's frustrating. Okay, I'll pay by transfer"): the
 # customer accepts the answer; the feeling judges nothing the service did. So does asking
@@ -1651,9 +1652,14 @@ def _read(text: str, context: _Context) -> Tone:
             cues.append(name)
     lex = lexicon()
     accepted = bool(_ACCEPTS_IT.search(own))
+    # In a turn that takes the answer, a word on "that" or "it" ("Oh, that's a bummer. I'll
+    # keep the order then") judges the news, whatever the word; the service is blamed in
+    # _BLAME's words or said to its face ("you're ...").
     if "blame" not in cues and any(
-        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known and not (accepted and w in _FEELING)
-        for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
+        lex.get(m.group(1).lower(), 0.0) <= _JUDGED_VALENCE
+        and m.group(1).lower() not in known
+        and not (accepted and (m.group(1).lower() in _FEELING or _ON_NEWS.match(m.group(0))))
+        for m in _JUDGED.finditer(own)
     ):
         heat += _W_BLAME
         cues.append("blame")
