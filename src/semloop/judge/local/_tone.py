@@ -902,6 +902,12 @@ _ACCEPTS_IT = any_of(
 )
 
 # Thanks for an act of service, named: what the assistant did, not what it failed to do.
+_WISHED = any_of(
+    r"\b(?:i|we)(?:'d| would) (?:(?:really|truly|greatly|very|so|much|be|also) )*(?:appreciate|happy|"
+    r"grateful|glad|thankful)\b",
+    r"\b(?:that|it|this) would be (?:\w+ )?(?:great|wonderful|helpful|perfect|lovely|appreciated)\b|"
+    r"\bworks? (?:\w+ )?for (?:me|us)\b",
+)
 _THANKED_FOR = any_of(
     r"\b(?:thanks|thank you|i appreciate)(?: (?:so|very) much| again)? (?:you )?(?:for )?(?:checking|looking|"
     r"explaining|confirming|clarifying|helping|pulling|breaking|letting me know|walking me|trying|"
@@ -1546,7 +1552,7 @@ def turn_tone(
     parts = _SENTENCE_END.split(source)
     asked = _requests(source)
     left = " ".join(p for p in parts if p not in asked)
-    if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
+    if not asked or _PRAISE.search(_WISHED.sub(" ", left)):  # praise beside a demand is sarcasm
         return tone
     rest = _read(left, context)
     return tone if rest.cues else rest
@@ -1713,7 +1719,11 @@ def _read(text: str, context: _Context) -> Tone:
     # Thanks for something done ("thank you for checking", "thanks for the update"), not
     # right after a reply said again: sincere, whatever feeling it stands beside.
     sincere = bool(_THANKED_FOR.search(own)) and not after_repeat
-    if (thanks or praise) and griped and not sincere and _thanked_beside(own, context):
+    # Gratitude wished for, not given ("I'd really appreciate any help", "I'd be happy with a
+    # voucher", "Option 1 works fine for me"): the manners of a request, not sarcasm.
+    unwished = _WISHED.sub(" ", own)
+    grateful = bool(_THANKS.search(unwished) or _PRAISE.search(unwished))
+    if grateful and griped and not sincere and _thanked_beside(own, context):
         cues.append("sarcasm")
         heat += _W_SARCASM
     elif thanks:
