@@ -1709,7 +1709,6 @@ def _read(text: str, context: _Context) -> Tone:
         heat += min(_MAX_WORDS, _W_WORD * neg)
         cues.append("negative words: " + ", ".join(words[:3]))
     thanks = bool(_THANKS.search(own))
-    praise = bool(_PRAISE.search(own))
     polite = bool(_POLITE.search(own))
     # Thanks beside asking for a person ("Thanks for checking. Could I speak with a
     # supervisor, please?") is manners: sarcasm needs a complaint besides the asking.
