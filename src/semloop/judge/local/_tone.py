@@ -865,6 +865,16 @@ _JUDGED = re.compile(
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
+
+
+def bad_judgements(text: str) -> set[str]:
+    """The words by which ``text`` calls something bad ("That's ridiculous.", "this is
+    outrageous"): negative judgements, by the lexicon, of what was said or done."""
+    lex = lexicon()
+    words = (m.group(1).lower() for m in _JUDGED.finditer(text))
+    return {w for w in words if lex.get(w, 0.0) <= _JUDGED_VALENCE}
+
+
 _ON_NEWS = re.compile(r"(?:that|it|this)(?:'s| is| was)\b", re.IGNORECASE)
 # A feeling about the situation, then taken in its stride ("That's frustrating, I
 # understand. My budget is 150", "That's frustrating. Okay, I'll pay by transfer"): the
