@@ -1674,7 +1674,10 @@ def _read(text: str, context: _Context) -> Tone:
     if "blame" not in cues and any(
         lex.get(m.group(1).lower(), 0.0) <= _JUDGED_VALENCE
         and m.group(1).lower() not in known
-        and not (accepted and (m.group(1).lower() in _FEELING or _ON_NEWS.match(m.group(0))))
+        and not (
+            (accepted or context.after_question)
+            and (m.group(1).lower() in _FEELING or _ON_NEWS.match(m.group(0)))
+        )
         for m in _JUDGED.finditer(own)
     ):
         heat += _W_BLAME
