@@ -1670,13 +1670,15 @@ def _read(text: str, context: _Context) -> Tone:
     accepted = bool(_ACCEPTS_IT.search(own))
     # In a turn that takes the answer, a word on "that" or "it" ("Oh, that's a bummer. I'll
     # keep the order then") judges the news, whatever the word; the service is blamed in
-    # _BLAME's words or said to its face ("you're ...").
+    # _BLAME's words or said to its face ("you're ..."). Answering the reply's question, a
+    # feeling about the news ("That's really disappointing to hear") is told, not blamed;
+    # a verdict on the rule ("I think it's unfair") still blames.
     if "blame" not in cues and any(
         lex.get(m.group(1).lower(), 0.0) <= _JUDGED_VALENCE
         and m.group(1).lower() not in known
         and not (
-            (accepted or context.after_question)
-            and (m.group(1).lower() in _FEELING or _ON_NEWS.match(m.group(0)))
+            (accepted or context.after_question) and m.group(1).lower() in _FEELING
+            or accepted and _ON_NEWS.match(m.group(0))
         )
         for m in _JUDGED.finditer(own)
     ):
