@@ -1,14 +1,15 @@
-"""HALLUCINATION on careful answers that restate or work out what the records give (round
-23 of the outside authors' false alarms): a dot-grouped euro range, a clock time labelled by
+"""HALLUCINATION on careful answers that restate or work out what the records give (the
+causes of blind31's and gen32's false alarms, in other domains): a dot-grouped euro range, a clock time labelled by
 its city, a free state, a key that names a two-word unit, the user's own measure, a term and
 its extension, one group's rows totalled and a key's different values counted. Each with a
-slip that must still be found."""
+slip that must still be found; and a deed claimed after a call whose output opened on an
+error, which is found though the call's flag says it succeeded."""
 
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
 
-from .conftest import found
+from .conftest import call, found
 
 
 def test_a_dot_grouped_round_euro_range_is_thousands(embed: Embed) -> None:
@@ -65,3 +66,14 @@ def test_one_group_s_rows_totalled_where_the_claim_names_it(embed: Embed) -> Non
 def test_a_key_s_different_values_counted(embed: Embed) -> None:
     shifts = "nurse,ward,hours\nAda,A,8\nBen,B,6\nAda,A,7\nCal,B,5\nBen,A,4"
     assert found(embed, "who?", "Three nurses covered the five shifts.", tool=shifts).get("bound", 0) == 0
+
+
+def test_a_deed_claimed_after_a_call_that_opened_on_an_error(embed: Embed) -> None:
+    # The framework recorded the call as made; its output says it was refused.
+    refused = call("reserve_court", {"court": 3, "at": "18:00"},
+                   {"error": "409 Conflict", "message": "court 3 is taken at 18:00"})
+    assert found(embed, "book court 3 at 6pm", "All set — court 3 is booked for 18:00.",
+                 calls=(refused,))["offered"] >= 1
+    made = call("reserve_court", {"court": 3, "at": "18:00"}, {"booking": "CT-77", "court": 3, "at": "18:00"})
+    assert found(embed, "book court 3 at 6pm", "All set — court 3 is booked for 18:00.",
+                 calls=(made,)).get("offered", 0) == 0

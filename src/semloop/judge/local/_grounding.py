@@ -84,6 +84,7 @@ from ._claims import (
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
+from ._task import _failed
 from ._tokenizer import strip_accents
 
 __all__ = ["answer_hallucination"]
@@ -4174,14 +4175,15 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
 
 # An action the answer says it took ("I've added you to the standby list") needs a call
 # that could take it: none did where every call only looked something up or failed.
-# "Done — the wagon has been reassigned" says it as the answer's own deed too.
+# "Done — the wagon has been reassigned", "All set — the room is booked" say it as the
+# answer's own deed too.
 _DONE_VERBS = (r"(?:added|booked|cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
                r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
                r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred|"
                r"deferred|postponed|credited|waived|reassigned|assigned|removed|deleted|restarted|extended|"
                r"unlocked|activated|deactivated|approved)\b")
 _DONE = re.compile(rf"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?{_DONE_VERBS}|"
-                   rf"^\W*Done\b[^.?!]*?\b(?:has|have) been\s+(?:\w+ly\s+)?{_DONE_VERBS}")
+                   rf"^\W*(?:Done|All set)\b[^.?!]*?\b(?:(?:has|have) been|is|are)\s+(?:\w+ly\s+)?{_DONE_VERBS}")
 
 
 # A lookup's result reported as nothing ("No interaction was found", "the check found no
@@ -4313,7 +4315,8 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
     # A namespaced tool ("billing.get_invoice") is named by its last part.
-    if case.tools_called and all(_READ_CALL.match(t.name.rpartition(".")[2]) or t.success is False
+    # A call whose output opens on an error failed, whatever its flag says (``_failed``).
+    if case.tools_called and all(_READ_CALL.match(t.name.rpartition(".")[2]) or _failed(t)
                                  for t in case.tools_called):
         for claim in claims:
             done = _DONE.search(claim.text)
