@@ -788,6 +788,9 @@ _IF_YOU = re.compile(r"\bif you(?:'d| would)?\b", re.IGNORECASE)
 _ON_USERS_WORD = re.compile(r"\b(?:tell me|let me know|confirm|say (?:so|which))\b[^.?!]{0,60}?\b(?:and|then) "
                             r"i(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
+# The line under a closing ("Many thanks,\n[Your name]") is where the user signs a text
+# written for them to send: theirs to fill, not a fact the run left out.
+_SIGNATURE = re.compile(r"^[^\n\[\]]{1,40},[ \t]*\n[ \t]*\[[^\]\n]{1,30}\][ \t]*$", re.MULTILINE)
 
 
 # "I've started the rename", "we've begun on the first files": the work begun, not done.
@@ -1749,7 +1752,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("generic", _generic(run) or _unspecific(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
-    ev.flag("placeholder", bool(_PLACEHOLDER.search(_prose(text))),
+    ev.flag("placeholder", bool(_PLACEHOLDER.search(_SIGNATURE.sub("", _prose(text)))),
             f'it leaves placeholders unfilled: "{_short(text)}"')
     ev.flag("evasive", bool(_ASKS_YES_OR_NO.search(case.input)) and not _ANSWERS_YES_OR_NO.search(text)
             and not case.tools_called,
@@ -2405,7 +2408,9 @@ def _size_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-_YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d.,/%]|-\d{3})")
+# A year may end a sentence or clause ("in 2025."); a digit after the point or comma makes
+# it a number (2025.5, 2,025).
+_YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d/%]|[.,]\d|-\d{3})")
 
 
 def _year_swap(case: RunCase) -> tuple[str, str] | None:
@@ -3968,7 +3973,11 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
     steps = [_FENCED.sub(" ", s).strip() for s in case.steps]
     out: list[tuple[str, bool]] = [(s, False) for s in steps if s]
     for line in case.output.splitlines():
-        listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
+        # A table's rule line ("|---|---|") says nothing; each row is an entry of the table,
+        # as an item is of a list.
+        if not re.search(r"\w", line):
+            continue
+        listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+|^\s*\|", line))
         # Items numbered within one line ("… checklist: (1) … (2) Anmeldung — register …")
         # are the list's items too, each a facet of the answer.
         out.extend((sent, listed or bool(_INLINE_ITEM.match(sent))) for sent in split_claims(line))
