@@ -416,6 +416,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     reasons = _reasons(run.case.input)
     parts = [p for p in parts if not any(p in r for r in reasons)] or parts
     answer = word_stems(_ALL_SET.sub(" ", run.case.output))
+    answer |= {stem(verb) for done, verb in _IRREGULAR.items() if done in answer}  # "sent" sends
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
     # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
@@ -436,7 +437,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
         verbs = _part_acts(part)
-        undone = bool(verbs) and not any(_alike(v) & (answer | tools[i]) for v in verbs) \
+        undone = bool(verbs) and not any(_acts_of({v}) & (answer | tools[i]) for v in verbs) \
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
@@ -548,11 +549,11 @@ _TO_OTHERS = re.compile(r"\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:sen
                         re.IGNORECASE)
 
 
-# Or over a channel the chat is not ("by email", to an address, "email the certificate",
-# "to my accountant"): only a call delivers it, whoever receives it.
+# Or a message over a channel the chat is not ("by email", to an email address, "email the
+# certificate"): only a call delivers it, whoever receives it. Goods sent "to my new
+# address" go with the order that ships them.
 _OUT_OF_CHAT = re.compile(r"^\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:e-?mail\b|(?:send|forward|share)\w*\b"
-                          r".*?(?:\bby (?:e-?mail|post|mail|text|sms)\b|[\w.+-]+@[\w-]+\.\w|"
-                          r"\bto (?:my|our|his|her|their) ))", re.IGNORECASE)
+                          r".*?(?:\bby (?:e-?mail|text|sms)\b|[\w.+-]+@[\w-]+\.\w))", re.IGNORECASE)
 
 
 # Only a polite word before a part's own verb: "Hi, I need to make a change" states a want.
