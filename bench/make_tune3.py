@@ -99,16 +99,20 @@ def apollo_files(root: Path) -> list[tuple[str, str]]:
     return history_files(root, "tau/results/", "tau/results/tool-calling-gpt-4o-mini-")
 
 
-# Later sets drawn from tuning set 3 itself (loop round 15 labels some of its runs): not
-# "earlier", or a rerun would drop the very files they were drawn from.
-DRAWN_FROM_TUNE3 = frozenset({"tune15", "heldout15"})
+# The splits drawn since tuning set 3, in the order they were made. A draw leaves out the
+# sets made after it, so that each rebuilds as it was made: a later set names runs of the very
+# files an earlier one drew from (loop round 15 labels some of tuning set 3's runs).
+DRAW_ORDER = ("evaluator-tune3", "tune15", "heldout15", "evaluator-tune4", "evaluator-tune5",
+              "evaluator-blind3")
 
-def earlier_labels(out: Path, leave_out: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    """The chat runs every set under ``bench/real_runs/`` but ``out`` names, but for the
-    splits left out."""
+
+def earlier_labels(out: Path, split: str) -> list[dict[str, Any]]:
+    """The chat runs every set under ``bench/real_runs/`` but ``out`` names, but for the sets
+    drawn after ``split``."""
+    later = DRAW_ORDER[DRAW_ORDER.index(split) + 1:]
     return [lab for f in sorted(SETS.glob("*.jsonl")) if f.name != out.name
             for lab in read_labels(f) if lab.get("format") in CHAT_FORMATS
-            and lab["split"] not in leave_out]
+            and lab["split"] not in later]
 
 
 def draw(pools: dict[str, list[dict[str, Any]]], pick: dict[str, int], seed: int,
@@ -142,13 +146,40 @@ def write_set(rows: list[dict[str, Any]], out: Path, split: str,
     print(f"{len(rows)} runs written to {out}", file=sys.stderr)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(argv: list[str] | None, doc: str) -> tuple[dict[str, Path], Path]:
+    """A draw script's command line: the local copy of each source, and the set to write."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    repos = repos_of(args.repo)
-    earlier = earlier_labels(args.out, DRAWN_FROM_TUNE3)
+    return repos_of(args.repo), args.out
+
+
+class Fresh:
+    """The candidates a draw may take: runs whose words repeat no run seen so far."""
+
+    def __init__(self, seen: set[str]) -> None:
+        self.seen = seen
+        self.dropped = 0
+
+    def admit(self, run: Run) -> bool:
+        """Whether the run is new and usable (the customer speaks, the file gives a reward);
+        a repeat is counted, and every new run is remembered, usable or not."""
+        key = fingerprint(run)
+        if key in self.seen:
+            self.dropped += 1
+            return False
+        self.seen.add(key)
+        return bool(run.user_input.strip()) and outcome(run) != "unlabelled"
+
+    def report(self, pools: dict[str, list[dict[str, Any]]]) -> None:
+        print(f"{self.dropped} repeats dropped; pools: "
+              + ", ".join(f"{g} {len(p)}" for g, p in pools.items()), file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    repos, out = arguments(argv, __doc__)
+    earlier = earlier_labels(out, SPLIT)
     files = sorted({(lab["source"], lab["commit"], lab["path"], lab["format"]) for lab in earlier})
     # Earlier sets' files count whole (as blind set 2 counted them); blind set 2's own, only
     # the runs it names: their other runs are the candidates.
@@ -169,15 +200,10 @@ def main(argv: list[str] | None = None) -> int:
                    and f[:3] not in whole]
     pools: dict[str, list[dict[str, Any]]] = {s: [] for s in PICK}
     tasks: set[str] = set()
-    dropped = 0
+    fresh = Fresh(seen)
     for source, commit, path, fmt in candidates:
         for index, run in enumerate(file_runs(repos[source], commit, path, fmt)):
-            key = fingerprint(run)
-            if key in seen:
-                dropped += 1
-                continue
-            seen.add(key)
-            if not run.user_input.strip() or outcome(run) == "unlabelled":
+            if not fresh.admit(run):
                 continue
             row = {"source": source, "commit": commit, "path": path, "index": index,
                    "format": fmt}
@@ -188,11 +214,10 @@ def main(argv: list[str] | None = None) -> int:
                 tasks.add(task)
                 row["_new_domain"] = policy_head(run) not in blind2_domains
             pools[source].append(row)
-    print(f"{dropped} repeats dropped; pools: "
-          + ", ".join(f"{s} {len(p)}" for s, p in pools.items()), file=sys.stderr)
+    fresh.report(pools)
     # apollo: the domains blind set 2 never saw first
     write_set(draw(pools, PICK, SEED, first=lambda r: bool(r.pop("_new_domain", True))),
-              args.out, SPLIT)
+              out, SPLIT)
     return 0
 
 

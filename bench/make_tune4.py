@@ -15,7 +15,6 @@ row's ``outcome`` is the file's own reward, written here, before any evaluator r
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,10 +22,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from make_real_runs import repos_of
 from make_tune3 import (
     APOLLO,
+    Fresh,
     apollo_files,
+    arguments,
     draw,
     earlier_labels,
     file_runs,
@@ -73,29 +73,17 @@ def named_runs(repos: dict[str, Path], earlier: list[dict[str, Any]]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    repos = repos_of(args.repo)
-    earlier = earlier_labels(args.out)
+    repos, out = arguments(argv, __doc__)
+    earlier = earlier_labels(out, SPLIT)
     files, named, seen, tasks = named_runs(repos, earlier)
     candidates = [f for f in files if group(f[0], f[2])]
     candidates += [(APOLLO, c, p, "tau-bench") for c, p in apollo_files(repos[APOLLO])
                    if (APOLLO, c, p, "tau-bench") not in files]
     pools: dict[str, list[dict[str, Any]]] = {g: [] for g in PICK}
-    dropped = 0
+    fresh = Fresh(seen)
     for source, commit, path, fmt in candidates:
         for index, run in enumerate(file_runs(repos[source], commit, path, fmt)):
-            if (source, commit, path, index) in named:
-                continue
-            key = fingerprint(run)
-            if key in seen:
-                dropped += 1
-                continue
-            seen.add(key)
-            result = outcome(run)
-            if not run.user_input.strip() or result == "unlabelled":
+            if (source, commit, path, index) in named or not fresh.admit(run):
                 continue
             if source == APOLLO:
                 task = run.user_input.strip()[:80]
@@ -104,10 +92,9 @@ def main(argv: list[str] | None = None) -> int:
                 tasks.add(task)
             pools[str(group(source, path))].append(
                 {"source": source, "commit": commit, "path": path, "index": index,
-                 "format": fmt, "outcome": result})
-    print(f"{dropped} repeats dropped; pools: "
-          + ", ".join(f"{g} {len(p)}" for g, p in pools.items()), file=sys.stderr)
-    write_set(draw(pools, PICK, SEED), args.out, SPLIT)
+                 "format": fmt, "outcome": outcome(run)})
+    fresh.report(pools)
+    write_set(draw(pools, PICK, SEED), out, SPLIT)
     return 0
 
 

@@ -17,26 +17,35 @@ file's own reward, written here, before any evaluator runs::
 
 from __future__ import annotations
 
-import argparse
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from make_real_runs import repos_of
-from make_tune3 import draw, earlier_labels, file_runs, fingerprint, history_files, write_set
+from make_tune3 import (
+    Fresh,
+    arguments,
+    draw,
+    earlier_labels,
+    file_runs,
+    history_files,
+    write_set,
+)
 from make_tune4 import named_runs
 from real_run_evaluators import outcome
+from semloop.events import Run
 
 SPLIT = "evaluator-tune5"
 SEED = 3131
 CODESQUE = "codesque16/tau2-bench"
 # group: (repository, folder, the pattern its result files' paths match)
-GROUPS = {
+Group = tuple[str, str, str]
+GROUPS: dict[str, Group] = {
     "neo-airline": ("yiphei/new-tau-bench", "historical_trajectories/",
                     r"historical_trajectories/neo-.*\.json"),
     "llama-airline": ("aaronwu901225main/tau-bench", "results/",
@@ -64,33 +73,37 @@ def present(root: Path, commit: str, path: str) -> bool:
                           check=False, capture_output=True).returncode == 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repo", action="append", default=[], metavar="OWNER/NAME=PATH")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args(argv)
-    repos = repos_of(args.repo)
-    _, _, seen, _ = named_runs(repos, earlier_labels(args.out))
-    pools: dict[str, list[dict[str, Any]]] = {g: [] for g in PICK}
-    dropped = 0
-    for name, (source, folder, pattern) in GROUPS.items():
+def group_pools(repos: dict[str, Path], groups: dict[str, Group], seen: set[str],
+                one_per: Callable[[Run], str] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Each group's candidate rows (with the file's own reward as ``outcome``): every run of
+    its files, each at the newest commit holding it that the snapshot keeps, that
+    ``make_tune3.Fresh`` admits against ``seen``, and, with ``one_per``, no run whose key
+    repeats an earlier candidate's of its group."""
+    pools: dict[str, list[dict[str, Any]]] = {g: [] for g in groups}
+    fresh = Fresh(seen)
+    for name, (source, folder, pattern) in groups.items():
+        keys: set[str] = set()
         for commit, path in history_files(repos[source], folder, folder):
             if not re.fullmatch(pattern, path) or not present(repos[source], commit, path):
                 continue
             for index, run in enumerate(file_runs(repos[source], commit, path, "tau-bench")):
-                key = fingerprint(run)
-                if key in seen:
-                    dropped += 1
+                if not fresh.admit(run):
                     continue
-                seen.add(key)
-                result = outcome(run)
-                if not run.user_input.strip() or result == "unlabelled":
-                    continue
+                if one_per is not None:
+                    if one_per(run) in keys:
+                        continue
+                    keys.add(one_per(run))
                 pools[name].append({"source": source, "commit": commit, "path": path,
-                                    "index": index, "format": "tau-bench", "outcome": result})
-    print(f"{dropped} repeats dropped; pools: "
-          + ", ".join(f"{g} {len(p)}" for g, p in pools.items()), file=sys.stderr)
-    write_set(draw(pools, PICK, SEED), args.out, SPLIT, run_name)
+                                    "index": index, "format": "tau-bench",
+                                    "outcome": outcome(run)})
+    fresh.report(pools)
+    return pools
+
+
+def main(argv: list[str] | None = None) -> int:
+    repos, out = arguments(argv, __doc__)
+    _, _, seen, _ = named_runs(repos, earlier_labels(out, SPLIT))
+    write_set(draw(group_pools(repos, GROUPS, seen), PICK, SEED), out, SPLIT, run_name)
     return 0
 
 

@@ -4,9 +4,11 @@
         [--sample N [--seed S]] [--limit N] [--json OUT]
 
 The runs are those of bench/real_runs/labels.jsonl, less the runs of the evaluator sets
-(bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs, and
-evaluator_blind2.jsonl, runs of other public tau and tau2 result files: give one as ``--labels``
-to measure it; the blind sets are never looked at while tuning) and of the two coding sets
+(bench/real_runs/evaluator_tune.jsonl and evaluator_blind.jsonl, newer leaderboard runs,
+evaluator_blind2.jsonl, runs of other public tau and tau2 result files, and evaluator_blind3.jsonl,
+runs of three more forks (Grok models on tau2, a Llama imitation checkpoint, claude-3.7-sonnet
+and gemini-2.0-flash on tau-bench): give one as ``--labels`` to measure it; the blind sets are
+never looked at while tuning, only their totals) and of the two coding sets
 (coding_tune.jsonl and coding_blind.jsonl, SWE-bench runs of mini-swe-agent with the
 submission's public evaluation report; the same rule), read from
 local copies of their repositories through semloop's importers
@@ -70,10 +72,11 @@ from semloop.events import Run
 from semloop.judge.registry import make_backend
 
 # The newer runs kept apart from the loop corpus: half to tune on, half never looked at, and
-# a second blind set from sources no earlier round used.
+# a second and third blind set from sources no earlier round used.
 EVALUATOR_SETS = (HERE / "real_runs" / "evaluator_tune.jsonl",
                   HERE / "real_runs" / "evaluator_blind.jsonl",
-                  HERE / "real_runs" / "evaluator_blind2.jsonl")
+                  HERE / "real_runs" / "evaluator_blind2.jsonl",
+                  HERE / "real_runs" / "evaluator_blind3.jsonl")
 # Forks that keep their upstream's name are told apart by their owner.
 UPSTREAM = {"tau-bench": "sierra-research", "tau2-bench": "sierra-research"}
 # Coding runs with a public SWE-bench outcome (SOURCES.md): kept out of the default table too.
