@@ -4,8 +4,8 @@ repositories no earlier set reads, by structure; a blind set.
 Three forks no set used: tau2 airline and telecom simulations of four Grok models, each agent
 and customer, under airline policies the fork rewrote (blakeelias/tau2-bench); tau-bench
 airline runs of a Llama-3.1-8B-Instruct checkpoint trained by imitation
-(Reapor-Yurnero/tau-bench; its other result files wrap the runs in ``{"metrics",
-"results"}``, which the tau-bench reader does not read, or are absent from the snapshot); and
+(Reapor-Yurnero/tau-bench; the checkpoints' files the snapshot keeps; its base models' files,
+which wrap the runs in ``{"metrics", "results"}``, went to loop round 16); and
 tau-bench airline runs of claude-3.7-sonnet, gemini-2.0-flash and gemini-2.0-flash-lite
 (garrettallen14/tau-bench). Candidates are gathered as ``make_tune5.group_pools`` gathers
 them (a run whose words repeat a run any set names or an earlier candidate is dropped; runs
@@ -54,7 +54,7 @@ GROUPS: dict[str, Group] = {
     "grok-3-mini": grok("grok-3-mini"),
     "grok-4": grok("grok-4"),
     "grok-4-fast": grok("grok-4-fast-reasoning"),
-    "llama-il-airline": (LLAMA, "results/", r"results/[^/]+/[^/]+\.json"),
+    "llama-il-airline": (LLAMA, "results/", r"results/[^/]+_IL_checkpoint-[^/]+/airline-[^/]+\.json"),
     "claude-3.7-airline": layerlens(r"claude-3\.7-sonnet"),
     "gemini-2.0-flash-airline": layerlens(r"gemini-2\.0-flash-001"),
     "gemini-2.0-flash-lite-airline": layerlens(r"gemini-2\.0-flash-lite-001"),

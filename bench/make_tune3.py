@@ -103,7 +103,7 @@ def apollo_files(root: Path) -> list[tuple[str, str]]:
 # sets made after it, so that each rebuilds as it was made: a later set names runs of the very
 # files an earlier one drew from (loop round 15 labels some of tuning set 3's runs).
 DRAW_ORDER = ("evaluator-tune3", "tune15", "heldout15", "evaluator-tune4", "evaluator-tune5",
-              "evaluator-blind3")
+              "evaluator-blind3", "tune16", "heldout16")
 
 
 def earlier_labels(out: Path, split: str) -> list[dict[str, Any]]:

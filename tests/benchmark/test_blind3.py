@@ -29,9 +29,14 @@ def test_blind_set_3_reads_repositories_no_other_set_reads() -> None:
     assert {r["outcome"] for r in rows} == {"succeeded", "failed"}
     assert len({r["id"] for r in rows}) == len(rows)
     mine = {r["source"] for r in rows}
+    runs = {(r["source"], r["path"], r["index"]) for r in rows}
     for other in RUNS.glob("*.jsonl"):
         if other.name != "evaluator_blind3.jsonl":
-            assert mine.isdisjoint(r.get("source") for r in _rows(other.name)), other.name
+            named = _rows(other.name)
+            # loop round 16 labels other runs of these repositories, never a run of this set
+            later = [r for r in named if r.get("split") in ("tune16", "heldout16")]
+            assert runs.isdisjoint((r["source"], r["path"], r["index"]) for r in later)
+            assert mine.isdisjoint(r.get("source") for r in named if r not in later), other.name
 
 
 def test_trials_of_one_task_under_one_policy_share_a_key() -> None:

@@ -103,3 +103,24 @@ def test_a_reply_the_text_harness_refused_is_a_format_error_step(tmp_path: Path)
     assert [(t.name, t.input_text, t.output) for t in trace.tool_spans] == [
         ("format_error", "{}", refusal),
         ("bash", '{"command": "ls"}', "<returncode>0</returncode><output>a.py</output>")]
+
+
+def test_a_tau_bench_result_list_under_a_wrapper_is_read(tmp_path: Path) -> None:
+    # Some forks keep the scores beside the runs: {"metrics": {...}, "results": [...]}.
+    wrapped = {"metrics": {"avg_reward": 1.0, "pass_hat_ks": {"1": 1.0}}, "results": TAU}
+    path = _write(tmp_path, "wrapped.json", wrapped)
+    assert detect_format(path) == "tau-bench"
+    result = convert(path)
+    assert not result.rejected, result.rejected
+    plain = convert(_write(tmp_path, "plain.json", TAU))
+    assert [r.to_trace().to_dict() for r in result.runs] == [
+        r.to_trace().to_dict() for r in plain.runs]
+
+
+def test_a_tau_bench_wrapper_without_runs_is_a_clear_error(tmp_path: Path) -> None:
+    for name, results in (("empty.json", []), ("object.json", {"0": TAU[0]})):
+        path = _write(tmp_path, name, {"metrics": {"avg_reward": 0.0}, "results": results})
+        result = convert(path, format="tau-bench")
+        assert not result.runs
+        (error,) = result.rejected
+        assert "holds no runs" in str(error) and error.field == "results"

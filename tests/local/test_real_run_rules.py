@@ -851,3 +851,24 @@ def test_a_parameter_name_quoted_in_an_error_is_no_kept_value(backend: LocalBack
              "Error: flight HAT030 not available") for seat in ("12A", "14C")]
     kept = judgement(backend, step("", book[0]), step("", book[1]))
     assert kept.repeat_probability(0, 1) > 0.85
+
+
+def test_a_result_fetched_again_for_words_said_before_is_a_repeat(
+        backend: LocalBackend) -> None:
+    # Round 16: one search sent again after each rejection, the same flights each time, the
+    # agent offering another that does not fit. The customer's "flight" (and "EST", a part
+    # of a field name of every result) were said before: nothing new of the result is named,
+    # so a third time it is the agent's repeat.
+    flights = json.dumps([{"flight_number": "HAT057", "origin": "JFK", "destination": "ATL",
+                           "scheduled_departure_time_est": "07:00:00"}])
+    search = ("search_onestop_flight", {"origin": "JFK", "destination": "SEA",
+                                        "date": "2024-05-20"}, flights)
+    j = judgement(
+        backend,
+        turn("I need a flight from New York to Seattle after 11am EST.", "Searching.", search),
+        step("HAT057 leaves New York at 7am."),
+        turn("That flight departs before 11am EST. Could you check again?", "Searching.", search),
+        step("HAT136 leaves after 11am."),
+        turn("That flight only goes to Atlanta. Please check again.", "Searching.", search),
+    )
+    assert j.repeat_probability(2, 4) > 0.85

@@ -254,7 +254,7 @@ class TestStuckStretch:
     def test_a_step_that_passed_no_arguments_covers_nothing(self) -> None:
         # A, a reply the harness refused (its call has no input), A again: one repeat of
         # A. The revisit 0 -> 2 spans three steps only because of the refusal between.
-        def trace(middle_input: str) -> Trace:
+        def trace(middle_input: str, again: str = "KeyError") -> Trace:
             return Trace.from_steps("g", [
                 {"output": "Run the script."},
                 {"type": "tool", "name": "bash", "input": '{"command": "python r.py"}',
@@ -264,7 +264,7 @@ class TestStuckStretch:
                  "output": "Please send exactly one command."},
                 {"output": "Run the script."},
                 {"type": "tool", "name": "bash", "input": '{"command": "python r.py"}',
-                 "output": "KeyError"},
+                 "output": again},
                 {"output": "Edit the parser."},
             ])
 
@@ -279,10 +279,15 @@ class TestStuckStretch:
         lap = stuck_stretches([PairFinding("progress", 4, 5, 0.03, 0.97, False),
                                PairFinding("progress", 5, 6, 0.03, 0.97, False)], 0.6)
         assert covered(lap[0], frozenset({4, 5, 6})) == 3
-        # With a call that did something in the middle it is a cycle through three steps.
+        # With a call that did something in the middle the script still ran twice with the
+        # same error: two attempts, a tie (as A B C A B is). Had the second run failed
+        # otherwise, the judge's revisit would stand: a cycle through three steps.
         acted = measure(trace('{"path": "r.py"}'), answers)
-        assert acted.score_breakdown["reasoning_stagnation"] == 0.0
-        assert acted.stuck_stretch == (0, 2)
+        assert acted.score_breakdown["reasoning_stagnation"] == 1.0
+        assert acted.stuck_stretch is None
+        other = measure(trace('{"path": "r.py"}', again="ValueError: bad row"), answers)
+        assert other.score_breakdown["reasoning_stagnation"] == 0.0
+        assert other.stuck_stretch == (0, 2)
 
     def test_replies_between_two_identical_failed_calls_cover_nothing(self) -> None:
         # A booking refused, a reply to the customer, the same booking refused the same way:
@@ -309,10 +314,10 @@ class TestStuckStretch:
         twice = measure(trace(refused, third=False), answers)
         assert twice.score_breakdown["reasoning_stagnation"] == 1.0
         assert twice.stuck_stretch is None
-        # A real result (a record read again) may have fed the reply: three steps, as before.
+        # A real result (a record read again) with a reply between: two reads, a tie too.
         looked = measure(trace('{"reservation_id": "EHGLP3"}', third=False), answers)
-        assert looked.score_breakdown["reasoning_stagnation"] == 0.0
-        assert looked.stuck_stretch == (0, 2)
+        assert looked.score_breakdown["reasoning_stagnation"] == 1.0
+        assert looked.stuck_stretch is None
         thrice = measure(trace(refused, third=True), {**answers, "progress_4_5": 0.03})
         assert thrice.score_breakdown["reasoning_stagnation"] == 0.0
         assert thrice.stuck_stretch == (0, 5)

@@ -364,11 +364,11 @@ def idle_steps(state: Mapping[str, Any]) -> frozenset[int]:
 
 
 def again_only(stretch: Stretch, need: int, seconds: frozenset[int]) -> bool:
-    """A stretch of just ``need`` repeated steps that all do work a second time
-    (``seconds``): ``A B C A B``, then the run moves on. Two attempts are a tie, not a stuck
-    stretch; a third time, or a longer stretch, is one. A lone revisit (``A B A``, one
-    repeated step) stays a cycle through three steps."""
-    return len(stretch.steps) == need and set(stretch.steps) <= seconds
+    """A stretch of at most ``need`` repeated steps that all do work a second time
+    (``seconds``): ``A B C A B`` or ``A B A``, then the run moves on. Two attempts are a tie,
+    not a stuck stretch, whether one step or two come back; a third time, or a longer
+    stretch, is one."""
+    return len(stretch.steps) <= need and set(stretch.steps) <= seconds
 
 
 def second_times(state: Mapping[str, Any]) -> frozenset[int]:

@@ -138,7 +138,7 @@ def _detect(data: bytes, source: str) -> str:
             "llmSpans/toolSpans/"
             "_trace_dict/children (deepeval), trajectory of action/observation (swe-agent), "
             "schema_version ATIF-… with steps (atif), trajectory_format mini-swe-agent or "
-            "messages+info (mini-swe-agent), task_id+traj or simulations (tau-bench), "
+            "messages+info (mini-swe-agent), task_id+traj, results of them or simulations (tau-bench), "
             "kind ActionEvent/MessageEvent/… (openhands), type user/assistant/summary with "
             "sessionId (claude-code), type session_meta/response_item/… with payload "
             "(codex), sessionId+projectHash/messages (gemini-cli). Pass --format to choose.", source=source)
@@ -238,6 +238,10 @@ def _classify_trajectory(doc: Mapping[str, Any], keys: set[str]) -> str | None:
         return "codex"  # a rollout's line, or the bare header of a mid-2025 rollout
     if gemini_cli.is_recording(doc):
         return "gemini-cli"  # a chat recording, or the header line of its JSON lines form
+    results = doc.get("results")
+    if isinstance(results, list) and results and isinstance(results[0], Mapping) and (
+            "task_id" in results[0] and isinstance(results[0].get("traj"), list)):
+        return "tau-bench"  # a tau-bench result list wrapped with its scores: {"metrics", "results"}
     sims = doc.get("simulations")
     if isinstance(sims, list) and (not sims or isinstance(sims[0], Mapping) and (
             "messages" in sims[0])):

@@ -9,6 +9,9 @@ in the run's output (``reward=1.0``): semloop does not grade, so it is not a ver
 ReAct agents (``chat_react_agent``) write their tool calls as ``Action:`` text in the
 content, which stays text: no tool steps for them.
 
+Some forks wrap that list with the file's scores, ``{"metrics": {...}, "results": [...]}``;
+the runs under such a wrapper are read the same, and a wrapper with no run is an error.
+
 tau2-bench's result files (``{"info", "tasks", "simulations": [...]}``) are read too: each
 simulation is a run, its ``messages`` the conversation (the agent greets first; tool calls
 carry ``name`` and ``arguments`` at the top, tool results answer them by ``id``) and
@@ -24,7 +27,7 @@ from typing import Any
 
 from ..._exceptions import TraceFormatError
 from ...events import Run
-from ._common import Draft, Result, convert_records, mapping
+from ._common import Draft, Result, convert_records, mapping, reject
 from ._messages import chat_steps, goal_and_system
 
 __all__ = ["convert", "read"]
@@ -39,8 +42,25 @@ def read(data: bytes | str) -> list[Run]:
 
 def convert(data: bytes | str, *, source: str = "<tau-bench>", clock: float = 0.0) -> Result:
     policy = _file_policy(data)
-    return convert_records(data, source, NAME, lambda raw, _runs: [_draft(raw, policy)],
-                           clock=clock, unwrap=("simulations",))
+    result = convert_records(data, source, NAME, lambda raw, _runs: [_draft(raw, policy)],
+                             clock=clock, unwrap=("simulations", "results"))
+    if not result.runs and not result.rejected and _empty_wrapper(data):
+        # An empty result list unwraps to nothing; say so rather than import nothing quietly.
+        reject(result, _no_runs(), source, None, "")
+    return result
+
+
+def _no_runs() -> TraceFormatError:
+    return TraceFormatError("a tau-bench result wrapper holds no runs (its result list is "
+                            "empty or not a list)", field="results")
+
+
+def _empty_wrapper(data: bytes | str) -> bool:
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(doc, Mapping) and doc.get("results") == []
 
 
 def _file_policy(data: bytes | str) -> str | None:
@@ -62,6 +82,8 @@ def _file_policy(data: bytes | str) -> str | None:
 def _draft(raw: Any, file_policy: str | None = None) -> Draft:
     if not isinstance(raw, Mapping):
         raise TraceFormatError("a tau-bench result must be an object")
+    if "results" in raw and "traj" not in raw and "messages" not in raw:
+        raise _no_runs()
     field = "traj" if "traj" in raw else "messages"
     traj = raw.get(field)
     if not isinstance(traj, Sequence) or isinstance(traj, str):

@@ -234,6 +234,7 @@ class LocalJudgement:
         for call in (c for v in self.views for c in v.calls):
             self._by_input.setdefault((call.name, call.raw), []).append(call)
         self._for_user: dict[tuple[int, int], bool] = {}
+        self._user_new: dict[int, frozenset[str]] = {}
         self._retry_rank = self._rank_identical_failures()
         self._changed_before = self._last_changes()
         self._new_request = self._new_requests()
@@ -812,7 +813,10 @@ class LocalJudgement:
         result fetched again is the agent using it for a new question, unless the same result
         comes a third time while the user's new words name nothing of the call or its
         result: then the user spoke of something else and the agent sent the same call,
-        unless the agent's next step answers those words (``_checked_for_reply``)."""
+        unless the agent's next step answers those words (``_checked_for_reply``). The words
+        name the call or result when they name a value it holds, or a field of it the user
+        had not spoken of before (a new question about the record: its check-in time); a
+        field name said in every message ("flight", from ``flight_number``) names nothing."""
         if call.empty:
             return self._nothing_total[_nothing_key(call)] <= 2
         key = (j, id(call))
@@ -820,9 +824,11 @@ class LocalJudgement:
         if found is None:  # once per step and call: every pair ending at j asks
             same = sum(outputs_same(call.output, other.output)
                        for other in self._by_input[(call.name, call.raw)])
+            m = self._new_request[j]
             found = self._for_user[key] = same <= 2 or bool(
-                _word_parts(self.views[self._new_request[j]].prompt)
-                & (_word_parts(call.raw) | _word_parts(call.output))
+                _word_parts(self.views[m].prompt) & (_value_words(call.raw)
+                                                     | _value_words(call.output))
+                or self._new_words(m) & (_word_parts(call.raw) | _word_parts(call.output))
             ) or self._checked_for_reply(j, call)
         return found
 
@@ -843,8 +849,16 @@ class LocalJudgement:
         if (reply.calls or not reply.text or self._said_before[r]
                 or call.entities & reply.text_entities):
             return False
-        earlier = {w for v in self.views[:m] if v.prompt for w in _word_parts(v.prompt)}
-        return bool(_word_parts(self.views[m].prompt) - earlier)
+        return bool(self._new_words(m))
+
+    def _new_words(self, m: int) -> frozenset[str]:
+        """The content words of the user's message at step m that no earlier message of
+        theirs had."""
+        words = self._user_new.get(m)
+        if words is None:  # once per message: every call made again after it asks
+            earlier = {w for v in self.views[:m] if v.prompt for w in _word_parts(v.prompt)}
+            words = self._user_new[m] = _word_parts(self.views[m].prompt) - earlier
+        return words
 
     def _looks_again(self, j: int, r: int) -> bool:
         """Step r only makes calls of step j again, each with the same result."""
@@ -1193,6 +1207,16 @@ def _word_parts(text: str) -> frozenset[str]:
     and ``check-in`` share ``check``)."""
     parts = [part for tok in tokens(text) for part in _JOINTS.split(tok)]
     return frozenset(p for p in content_tokens(parts) if len(p) > 2)  # "id", "in": no name
+
+
+# A key of a JSON object or Python dict: ``"flight_number":``, ``'status':``.
+_KEY = re.compile(r"""(["'])[^"'\\]*\1\s*:""")
+
+
+def _value_words(text: str) -> frozenset[str]:
+    """The content words of a call's input or result without its keys, the fields the tool
+    returns on every call. A pattern, not a parse: the judge's state cuts long results."""
+    return _word_parts(_KEY.sub(" ", text))
 
 
 def _nothing_key(call: Call) -> tuple[str, str, bool]:

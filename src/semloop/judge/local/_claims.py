@@ -96,14 +96,20 @@ _GROUPED_DECIMAL = re.compile(r"(?<![\w.,\-\[])(\d{1,3}(?:\.\d{3})+|\d{1,3}(?: \
 _COMMA_DECIMAL = re.compile(r"(?<![\w.,\-\[])(\d+),(\d{1,2}|\d{4,})(?![\w\]]|[.,]\d)|(?<![\w.,\-\[])(0),(\d+)(?![\w\]]|[.,]\d)")
 _COMMA_FIELDS = re.compile(r"[A-Za-z_\d],[A-Za-z_\d]")
 # In such a text "3.200" and "1.120" are thousands too, as are groups in any text (1.234.567)
-# and those of a euro amount with its sign after it, the continental way (128.400 €).
-_DOT_THOUSANDS = re.compile(r"(?<![\w.,\-\[])[1-9]\d{0,2}(?:\.\d{3})+(?![\w.]|,\d)(?P<after>\s?(?:€|EUR\b))?")
+# and those of a euro amount with its sign after it, the continental way (128.400 €); a
+# range's second number too (180.000-250.000).
+_DOT_THOUSANDS = re.compile(r"(?<![\w.,\[])(?<!(?<!\d)-)[1-9]\d{0,2}(?:\.\d{3})+(?!\w|[.,]\d)(?P<after>\s?(?:€|EUR\b))?")
+
+
+# A round money amount grouped by a dot ("€180.000", "8.000 €"): no price has three decimal
+# zeros, so the text groups thousands by dots.
+_DOT_ROUND_AMOUNT = re.compile(r"[€$£]\s?[1-9]\d{0,2}(?:\.000)+(?![\d.,])|(?<![\w.,])[1-9]\d{0,2}(?:\.000)+\s?(?:€|EUR\b)")
 
 
 @lru_cache(maxsize=4096)
 def continental(text: str) -> bool:
     """The text writes numbers the continental way, a comma for the decimal point."""
-    return bool(_GROUPED_DECIMAL.search(text)) or (  # no comma decimal: nothing to strip
+    return bool(_GROUPED_DECIMAL.search(text) or _DOT_ROUND_AMOUNT.search(text)) or (
         bool(_COMMA_DECIMAL.search(text)) and not _COMMA_FIELDS.search(_COMMA_DECIMAL.sub("", text)))
 
 
@@ -1115,8 +1121,10 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
     for m in _KEYED_NUMBER.finditer(text):
         words = m.group("key").split()
         named = [u for w in words if (u := _key_unit(w))]
-        unit = _key_unit(words[-1]) or (_UNITS.get(words[-1], "") if len(words) > 1
-                                        and words[-2] in _MEASURED else "")
+        # A two-word unit first: ``processing business days`` counts workdays, not days.
+        unit = _UNITS.get(" ".join(words[-2:]), "") if len(words) > 1 else ""
+        unit = unit or _key_unit(words[-1]) or (_UNITS.get(words[-1], "") if len(words) > 1
+                                                and words[-2] in _MEASURED else "")
         if unit and "per" not in words and len(named) <= 1:
             out.append((float(m.group("num")), unit))
     return out

@@ -84,6 +84,7 @@ from ._claims import (
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
+from ._task import _failed
 from ._tokenizer import strip_accents
 
 __all__ = ["answer_hallucination"]
@@ -166,10 +167,16 @@ def _yes_no_questions(text: str) -> list[str]:
     return [s for s in split_claims(text) if _YES_NO_QUESTION.match(s)]
 
 
+# What a question gives as the user's own ("will my 62 ft boat fit", "can our 4 kids come"):
+# a premise, stated though asked about.
+_OWN_MEASURE = re.compile(r"\b(?:my|our)\s+(?:[a-z-]+\s+)?\d[\d.,]*\s?[A-Za-z€$£%]*", re.IGNORECASE)
+
+
 def _told(text: str) -> str:
-    """What the user's words state: their yes-no questions left out."""
+    """What the user's words state: their yes-no questions left out but for their premises."""
     asked = _yes_no_questions(text)
-    return "\n".join(s for s in split_claims(text) if s not in asked) if asked else text
+    own = [m.group(0) for s in asked for m in _OWN_MEASURE.finditer(s)]
+    return "\n".join([*(s for s in split_claims(text) if s not in asked), *own]) if asked else text
 
 
 # A line of source code or of a program's printout in a tool output ("if check and not
@@ -247,6 +254,7 @@ class _Evidence:
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
     totals: list[float] = field(default_factory=list)  # see _column_totals
+    groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
     empty: list[frozenset[str]] = field(default_factory=list)  # each call that returned nothing: its name's and arguments' stems
@@ -753,6 +761,7 @@ _ZONE_CODE = r"(?-i:[A-Z]{2,4}T|CET|CEST|EST|EDT|PST|PDT|IST|JST)"
 _TIME_ZONE = re.compile(rf"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ time|{_ZONE_CODE})\b",
                         re.IGNORECASE)
 _ZONE_NAME = re.compile(rf"\b{_ZONE_CODE}\b")
+_PLACE_TIME = re.compile(r"\b((?:[A-Z][a-z]+ ){1,2})time\b")
 
 
 _DAY_MINUTES = 24 * 60
@@ -1299,6 +1308,8 @@ def _item_head(words: Sequence[str]) -> str:
 
 
 _NON = re.compile(r"\bnon[- ]?$", re.IGNORECASE)
+_PREDICATE_FREE = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|be|been|stays?|remains?)\s+(?:\w+ly\s+)?free\s+$",
+                             re.IGNORECASE)
 # "I can only offer", "I'm unfortunately unable to offer", "allows me to offer": what the
 # speaker may do, not what a product comes with.
 _SPEAKER_OFFERS = re.compile(r"\b(?:I|I'm|me)\s+(?:[\w']+\s+){0,3}$")
@@ -1314,8 +1325,11 @@ def _offered_items(claim: str) -> list[str]:
             continue  # "no free parking", "there's no charge"
         if _NON.search(claim[: m.start()]) or _SPEAKER_OFFERS.search(claim[: m.start()]):
             continue  # "non-free bags"; "I can only offer compensation when …": the speaker's reach
+        # "3 connectors are free right now": free is the state of what came before it, and
+        # the words just after say when or for whom; a list's later items are still offered.
+        predicate = bool(_PREDICATE_FREE.search(claim[: m.end()]))
         end = _OFFER_END.search(rest)
-        for item in _ITEM.split(rest[: end.start()] if end else rest):
+        for n, item in enumerate(_ITEM.split(rest[: end.start()] if end else rest)):
             words = item.split()
             if words and _ADVERB.fullmatch(words[0]):
                 break  # "€1,235 including VAT, mostly the parts": a remark on the whole
@@ -1331,7 +1345,7 @@ def _offered_items(claim: str) -> list[str]:
                     run.append(word)
             if not run:
                 break
-            if head := _item_head(run):
+            if (head := _item_head(run)) and not (predicate and n == 0):
                 out.append(head)
             if _VERBS & {w.lower() for w in words}:
                 break  # "…, and the Pro is dishwasher-safe": a new clause, not an item
@@ -1613,10 +1627,12 @@ _TERM = re.compile(r"\b(?:until|till|through|expir\w*|valid|renew\w*|due|ends?)\
 
 def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity], back: bool = False) -> list[DateParts]:
     """Each dated reading moved on (or ``back``) by each whole number of years, months, weeks,
-    days or working days stated."""
+    days or working days stated, or by two of the months stated."""
     terms = list(terms)
     months = {int(q.value) * (12 if q.unit == "year" else 1) for q in terms
               if q.unit in ("year", "month") and q.value == int(q.value) and 0 < q.value <= 120}
+    # A term and its extension ("24 months", "an additional 12 months") run on together.
+    months |= {a + b for a in months for b in months if a < b}
     days = {int(q.value) * (_WEEK if q.unit == "week" else 1) * (-1 if back else 1) for q in terms
             if q.unit in ("week", "day") and q.value == int(q.value) and 0 < q.value <= 366}
     workdays = {int(q.value) for q in terms
@@ -2046,9 +2062,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     digits = re.findall(r"\d+", ev.lower) if _MASKED.search(claim) else []
     tails = {t for m in _MASKED.finditer(claim) if any(
         d.endswith(t := m.group(1)) and len(d) > len(t) for d in digits)}
+    claim_stems = word_stems(claim)  # a group's totals where the claim names the group
     for q in stated:
         supported = (q.text in tails or number_supported(q, ev.direct) or number_supported(q, rates)
                      or number_supported(q, ev.totals) or number_supported(q, ev.shown)
+                     or number_supported(q, sorted(t for names, ts in ev.groups if names <= claim_stems for t in ts))
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
                      or (q.text in in_range and q.value in hours)
@@ -2077,10 +2095,12 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
         (counts if _small_count(q) else missing).append(q.text)
-    counted = arithmetic or bool(_TERM.search(claim))
     # "a 24-month warranty from 18 June 2024 ended in June 2026", "6 weeks from 3 January:
     # 14 February": a date counted on from the context's by a term the claim states.
     terms = [q for q in stated if q.unit in ("year", "month", "week", "day") and number_supported(q, ev.direct)]
+    # A claim that states the context's term beside its date counts too ("the extra 12
+    # months, which takes it to 17/05/2027").
+    counted = arithmetic or bool(_TERM.search(claim)) or bool(terms)
     # "30 days before expiry": the term counted back from the context's date.
     counted_on = (_shifted(ev.date_readings, terms) + _shifted(ev.date_readings, terms, back=bool(
         _COUNTED_BACK.search(claim)))) if terms else []
@@ -2269,6 +2289,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     if clock_times(claim.text):
         # "11:00 in New York (EST)": a zone's code beside a clock time is the time's, no name.
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
+        # "09:00 Lisbon time", "New York time": the place names the clock's zone, a
+        # conversion's label (its time is checked as a time), not a thing of the records.
+        terms -= {w.lower() for m in _PLACE_TIME.finditer(claim.text) for w in m.group(1).split()}
     names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev)
                    and not _abbreviated(t, claim.text, ev) and not _currency_named(t, ev))
     if names and not short:
@@ -2938,6 +2961,10 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
                 for w in wanted - word_stems(noun))
             if not picks and not whole:
                 continue
+            # "three antennas" over six bookings: the key's different values counted.
+            if not picks and int(q.value) in {len({v for r in records for k2, v in r.pairs if k2 == k})
+                                              for k in keys if stem(k.split()[-1]) == stem(noun)}:
+                continue
             picked = [r for r, row in zip(records, rows, strict=True) if picks <= row]
             if any(x.value == q.value for r in picked for _, v in r.pairs for x in quantities(v)):
                 continue
@@ -2962,6 +2989,28 @@ def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float
     if mean:
         return sorted({sum(v) / len(v) for v in column.values() if len(v) > 1})
     return sorted({t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))})
+
+
+def _group_totals(records: Sequence[_Record]) -> list[tuple[frozenset[str], list[float]]]:
+    """Per value of a key that groups the records (two or more records each, in two or
+    more groups: "antenna: ANT-1"), the words that name the group (its value, or the key
+    of a yes: "renewed: true") with each numeric column's sum over it and how many records
+    it holds: "ANT-1 has 135 minutes over three passes" totals one group's rows."""
+    out: list[tuple[frozenset[str], list[float]]] = []
+    for key in {k for r in records for k, _ in r.pairs}:
+        groups: dict[str, list[_Record]] = {}
+        for r in records:
+            value = dict(r.pairs).get(key, "")
+            if value and not quantities(value):
+                groups.setdefault(value, []).append(r)
+        if len(groups) < _PARTS:
+            continue
+        for value, group in groups.items():
+            said = _YES_NO.get(value.lower())
+            names = word_stems(key.split()[-1]) if said else word_stems(value)  # "results renewed"
+            if len(group) > 1 and names and said is not False:
+                out.append((names, [float(len(group)), *(t for t in _column_totals(group) if t >= 0)]))
+    return out
 
 
 def _named_records(claim: str, ev: _Evidence) -> list[_Record]:
@@ -4176,14 +4225,15 @@ _FINDINGS = ("numbers", "counts", "numbers_ok", "worked", "bare_name", "names", 
 
 # An action the answer says it took ("I've added you to the standby list") needs a call
 # that could take it: none did where every call only looked something up or failed.
-# "Done — the wagon has been reassigned" says it as the answer's own deed too.
+# "Done — the wagon has been reassigned", "All set — the room is booked" say it as the
+# answer's own deed too.
 _DONE_VERBS = (r"(?:added|booked|cancell?ed|registered|scheduled|submitted|sent|logged|raised|created|updated|"
                r"changed|rebooked|reserved|placed|processed|issued|refunded|arranged|put|"
                r"enrolled|upgraded|filed|escalated|moved|applied|reset|renewed|transferred|"
                r"deferred|postponed|credited|waived|reassigned|assigned|removed|deleted|restarted|extended|"
                r"unlocked|activated|deactivated|approved)\b")
 _DONE = re.compile(rf"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?{_DONE_VERBS}|"
-                   rf"^\W*Done\b[^.?!]*?\b(?:has|have) been\s+(?:\w+ly\s+)?{_DONE_VERBS}")
+                   rf"^\W*(?:Done|All set)\b[^.?!]*?\b(?:(?:has|have) been|is|are)\s+(?:\w+ly\s+)?{_DONE_VERBS}")
 
 
 # A lookup's result reported as nothing ("No interaction was found", "the check found no
@@ -4310,6 +4360,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                       for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)
     evidence.totals = _column_totals(evidence.records)
+    evidence.groups = _group_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
     evidence.shown = sorted([*evidence.shown, *_worked_earlier(case.steps, evidence.direct)])
@@ -4319,7 +4370,8 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     for row, claim in enumerate(claims):
         _score_claim(claim, evidence, vectors[row], ev_vecs)
     # A namespaced tool ("billing.get_invoice") is named by its last part.
-    if case.tools_called and all(_READ_CALL.match(t.name.rpartition(".")[2]) or t.success is False
+    # A call whose output opens on an error failed, whatever its flag says (``_failed``).
+    if case.tools_called and all(_READ_CALL.match(t.name.rpartition(".")[2]) or _failed(t)
                                  for t in case.tools_called):
         for claim in claims:
             done = _DONE.search(claim.text)

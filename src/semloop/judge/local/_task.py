@@ -418,6 +418,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     reasons = _reasons(run.case.input)
     parts = [p for p in parts if not any(p in r for r in reasons)] or parts
     answer = word_stems(_ALL_SET.sub(" ", run.case.output))
+    answer |= {stem(verb) for done, verb in _IRREGULAR.items() if done in answer}  # "sent" sends
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
     # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
@@ -438,7 +439,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
         verbs = _part_acts(part)
-        undone = bool(verbs) and not any(_alike(v) & (answer | tools[i]) for v in verbs) \
+        undone = bool(verbs) and not any(_acts_of({v}) & (answer | tools[i]) for v in verbs) \
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
@@ -538,7 +539,8 @@ def _part_acts(part: str) -> list[str]:
         return [stem(phrasal), *verbs[1:]]
     opening = _imperative(part, _POLITE)
     return verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
-        [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)) else [])
+        [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)
+                                  or _OUT_OF_CHAT.search(part)) else [])
 
 
 # A delivery to someone else ("email their billing contact a confirmation", "forward it to
@@ -547,6 +549,13 @@ _TO_OTHERS = re.compile(r"\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:sen
                         r"(?:(?:it|this|that|them|a copy|the \w+)\s+)?(?:to\s+)?(?!(?:me|us|myself|you)\b)"
                         r"(?:their|his|her|the \w+ (?:team|contact|customer|client|manager|landlord|supplier)s?)\b",
                         re.IGNORECASE)
+
+
+# Or a message over a channel the chat is not ("by email", to an email address, "email the
+# certificate"): only a call delivers it, whoever receives it. Goods sent "to my new
+# address" go with the order that ships them.
+_OUT_OF_CHAT = re.compile(r"^\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:e-?mail\b|(?:send|forward|share)\w*\b"
+                          r".*?(?:\bby (?:e-?mail|text|sms)\b|[\w.+-]+@[\w-]+\.\w))", re.IGNORECASE)
 
 
 # Only a polite word before a part's own verb: "Hi, I need to make a change" states a want.
@@ -790,6 +799,9 @@ _IF_YOU = re.compile(r"\bif you(?:'d| would)?\b", re.IGNORECASE)
 _ON_USERS_WORD = re.compile(r"\b(?:tell me|let me know|confirm|say (?:so|which))\b[^.?!]{0,60}?\b(?:and|then) "
                             r"i(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-Z][A-Z_ ]{2,}>|\bTBD\b|\bXXX+\b")
+# The line under a closing ("Many thanks,\n[Your name]") is where the user signs a text
+# written for them to send: theirs to fill, not a fact the run left out.
+_SIGNATURE = re.compile(r"^[^\n\[\]]{1,40},[ \t]*\n[ \t]*\[[^\]\n]{1,30}\][ \t]*$", re.MULTILINE)
 
 
 # "I've started the rename", "we've begun on the first files": the work begun, not done.
@@ -1150,11 +1162,42 @@ def _claimed_without_act(case: RunCase) -> str | None:
     asked = {stem(w) for w in re.findall(r"[a-z]+", case.input.lower())} & _ACTION_VERBS
     asked |= {stem(a) for a in [_phrasal_act(case.input)] if a}
     # "moved" stems to "mov", "move" to "move": a verb is met by its stem without its "e".
-    done = {v.rstrip("e") for v in set().union(*(_alike(v) for v in asked))} if asked else set()
+    done = {v.rstrip("e") for v in _acts_of(asked)}
     return next((s for s in split_claims(case.output) if _CLAIMS_SUCCESS.search(s)
                  and not _NEGATED.search(s) and not _CONDITION.match(s) and not s.rstrip().endswith("?")
-                 and any(stem(m.group(0)).rstrip("e") in done
-                         for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b", s))), None)
+                 and any(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0))).rstrip("e") in done
+                         for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b|\b(?:sent|paid|made)\b", s))), None)
+
+
+# Action verbs whose past participle is not "-ed": "I've sent the receipts" tells a sending.
+_IRREGULAR = {"sent": "send", "paid": "pay", "made": "make"}
+
+
+def _acts_of(asked: set[str]) -> set[str]:
+    """The verbs that do the asked acts: each with its alike verbs; emailing, forwarding and
+    sending deliver alike ("email me the receipts" is done by "I've sent them")."""
+    acts = set().union(*(_alike(v) for v in asked)) if asked else set()
+    return acts | _DELIVERY_VERBS if acts & _DELIVERY_VERBS else acts
+
+
+def _promised_after_looking(case: RunCase) -> str | None:
+    """Asked to act, the run's calls only read, and the answer says it will do the act
+    ("I'll go ahead and process the cancellation", "I'll get the invoice sent over") and
+    asks nothing: the lookup was done, the act put off. The promising sentence."""
+    calls = case.tools_called
+    if not calls or not _only_looks(calls) or not _asks_action(case.input) or _HOW_TO_ASKED.search(case.input) \
+            or "?" in case.output or _ADMITS_FAILURE.search(case.output):
+        return None
+    acts = _acts_of({stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())[:12]} & _ACTION_VERBS)
+    return next((s for s in split_claims(case.output) if _WE_WILL.search(s) and not _IF_YOU.search(s)
+                 and any(_names_act(stem(_IRREGULAR.get(w, w)), a) for w in re.findall(r"[a-z]+", s.lower())
+                         for a in acts)), None)
+
+
+def _names_act(word: str, act: str) -> bool:
+    """The word's stem names the act, as its verb or its noun ("cancell" of "cancellation"
+    opens on "cance"); a short stem ("add", "pay") only whole: "address" adds nothing."""
+    return word == act or len(act) >= 4 and word.startswith(act if len(act) == 4 else act[:-1])
 
 
 _CHECKS = frozenset(stem(w) for w in ("verify", "validate", "track"))  # calls that only read, as get_ and list_ do
@@ -1184,6 +1227,8 @@ def _only_looks(calls: Sequence[ToolCall]) -> bool:
 
 
 _ALL_SET = re.compile(r"\ball set\b", re.IGNORECASE)  # "You're all set!" sets nothing
+# A row of a table the answer draws ("| Price | £9,450 | £12,150 |"), an entry as a list's item is.
+_TABLE_ROW = re.compile(r"^[ \t]*\|[^\n]*\w[^\n]*\|[ \t]*$", re.MULTILINE)
 
 
 def _looked_not_acted(case: RunCase) -> str | None:
@@ -1197,7 +1242,7 @@ def _looked_not_acted(case: RunCase) -> str | None:
     # An act found by its shape ("Report the broken streetlight") is named only done
     # ("reported"): "within 10 days of a report" names the noun. One the answer's own list
     # may have done ("group my claims by type", "sort them") is no act on the world.
-    shaped = set() if len(_LIST_ITEM.findall(case.output)) >= 2 else \
+    shaped = set() if len(_LIST_ITEM.findall(case.output)) + len(_TABLE_ROW.findall(case.output)) >= 2 else \
         {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))} - opening
     # "app" stems as "apply": a messaging app asks no act.
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
@@ -1234,6 +1279,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     """What the run's calls did otherwise than asked, whatever the answer says: each says how."""
     other, left, word = _other_record(case), _fewer_than_all(case), _broken_condition(case)
     claimed, example, looked = _claimed_without_act(case), _example_only(case), _looked_not_acted(case)
+    put_off = _promised_after_looking(case) if not looked else None
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
@@ -1246,6 +1292,7 @@ def _acts_undone(case: RunCase) -> list[str]:
         (claimed, f'no call did what the answer claims: "{_short(claimed or "")}"'),
         (example, f'asked "{_short(example or "", 8)}", it gives only an example, never the amount'),
         (looked, f'asked to {_written(looked or "", case.input)}, the run only looked things up'),
+        (put_off, f'the run only looked things up, and the answer says it will do the act: "{_short(put_off or "")}"'),
         (short, f'asked of each of {short[0]}, the answer lists {short[1]}' if short else ""),
         (outline, f'asked to {outline}, the answer says what it should hold and never gives it'),
         (method, f'asked "{_short(method or "", 8)}", it tells the user how to find it and states nothing the run read'),
@@ -1758,7 +1805,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("generic", _generic(run) or _unspecific(run),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
-    ev.flag("placeholder", bool(_PLACEHOLDER.search(_prose(text))),
+    ev.flag("placeholder", bool(_PLACEHOLDER.search(_SIGNATURE.sub("", _prose(text)))),
             f'it leaves placeholders unfilled: "{_short(text)}"')
     ev.flag("evasive", bool(_ASKS_YES_OR_NO.search(case.input)) and not _ANSWERS_YES_OR_NO.search(text)
             and not case.tools_called,
@@ -2414,7 +2461,9 @@ def _size_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-_YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d.,/%]|-\d{3})")
+# A year may end a sentence or clause ("in 2025."); a digit after the point or comma makes
+# it a number (2025.5, 2,025).
+_YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d/%]|[.,]\d|-\d{3})")
 
 
 def _year_swap(case: RunCase) -> tuple[str, str] | None:
@@ -3978,7 +4027,11 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = [(s, False) for s in steps if s]
     # A tool call written out as JSON is where the run went, not words on a subject.
     for line in [] if written_call(case.output) else case.output.splitlines():
-        listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+", line))
+        # A table's rule line ("|---|---|") says nothing; each row is an entry of the table,
+        # as an item is of a list.
+        if not re.search(r"\w", line):
+            continue
+        listed = bool(re.match(r"^\s*(?:[-*•]|\d+[.)])\s+|^\s*\|", line))
         # Items numbered within one line ("… checklist: (1) … (2) Anmeldung — register …")
         # are the list's items too, each a facet of the answer.
         out.extend((sent, listed or bool(_INLINE_ITEM.match(sent))) for sent in split_claims(line))

@@ -865,6 +865,17 @@ _JUDGED = re.compile(
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
+
+
+def bad_judgements(text: str) -> set[str]:
+    """The words by which ``text`` calls something bad ("That's ridiculous.", "this is
+    outrageous"): negative judgements, by the lexicon, of what was said or done."""
+    lex = lexicon()
+    words = (m.group(1).lower() for m in _JUDGED.finditer(text))
+    return {w for w in words if lex.get(w, 0.0) <= _JUDGED_VALENCE}
+
+
+_ON_NEWS = re.compile(r"(?:that|it|this)(?:'s| is| was)\b", re.IGNORECASE)
 # A feeling about the situation, then taken in its stride ("That's frustrating, I
 # understand. My budget is 150", "That's frustrating. Okay, I'll pay by transfer"): the
 # customer accepts the answer; the feeling judges nothing the service did. So does asking
@@ -901,6 +912,12 @@ _ACCEPTS_IT = any_of(
 )
 
 # Thanks for an act of service, named: what the assistant did, not what it failed to do.
+_WISHED = any_of(
+    r"\b(?:i|we)(?:'d| would) (?:(?:really|truly|greatly|very|so|much|be|also) )*(?:appreciate|happy|"
+    r"grateful|glad|thankful)\b",
+    r"\b(?:that|it|this) would be (?:\w+ )?(?:great|wonderful|helpful|perfect|lovely|appreciated)\b|"
+    r"\bworks? (?:\w+ )?for (?:me|us)\b",
+)
 _THANKED_FOR = any_of(
     r"\b(?:thanks|thank you|i appreciate)(?: (?:so|very) much| again)? (?:you )?(?:for )?(?:checking|looking|"
     r"explaining|confirming|clarifying|helping|pulling|breaking|letting me know|walking me|trying|"
@@ -1545,7 +1562,7 @@ def turn_tone(
     parts = _SENTENCE_END.split(source)
     asked = _requests(source)
     left = " ".join(p for p in parts if p not in asked)
-    if not asked or _PRAISE.search(left):  # praise beside a demand is sarcasm
+    if not asked or _PRAISE.search(_WISHED.sub(" ", left)):  # praise beside a demand is sarcasm
         return tone
     rest = _read(left, context)
     return tone if rest.cues else rest
@@ -1651,9 +1668,19 @@ def _read(text: str, context: _Context) -> Tone:
             cues.append(name)
     lex = lexicon()
     accepted = bool(_ACCEPTS_IT.search(own))
+    # In a turn that takes the answer, a word on "that" or "it" ("Oh, that's a bummer. I'll
+    # keep the order then") judges the news, whatever the word; the service is blamed in
+    # _BLAME's words or said to its face ("you're ..."). Answering the reply's question, a
+    # feeling about the news ("That's really disappointing to hear") is told, not blamed;
+    # a verdict on the rule ("I think it's unfair") still blames.
     if "blame" not in cues and any(
-        lex.get(w, 0.0) <= _JUDGED_VALENCE and w not in known and not (accepted and w in _FEELING)
-        for w in (m.group(1).lower() for m in _JUDGED.finditer(own))
+        lex.get(m.group(1).lower(), 0.0) <= _JUDGED_VALENCE
+        and m.group(1).lower() not in known
+        and not (
+            (accepted or context.after_question) and m.group(1).lower() in _FEELING
+            or accepted and _ON_NEWS.match(m.group(0))
+        )
+        for m in _JUDGED.finditer(own)
     ):
         heat += _W_BLAME
         cues.append("blame")
@@ -1697,7 +1724,6 @@ def _read(text: str, context: _Context) -> Tone:
         heat += min(_MAX_WORDS, _W_WORD * neg)
         cues.append("negative words: " + ", ".join(words[:3]))
     thanks = bool(_THANKS.search(own))
-    praise = bool(_PRAISE.search(own))
     polite = bool(_POLITE.search(own))
     # Thanks beside asking for a person ("Thanks for checking. Could I speak with a
     # supervisor, please?") is manners: sarcasm needs a complaint besides the asking.
@@ -1707,7 +1733,11 @@ def _read(text: str, context: _Context) -> Tone:
     # Thanks for something done ("thank you for checking", "thanks for the update"), not
     # right after a reply said again: sincere, whatever feeling it stands beside.
     sincere = bool(_THANKED_FOR.search(own)) and not after_repeat
-    if (thanks or praise) and griped and not sincere and _thanked_beside(own, context):
+    # Gratitude wished for, not given ("I'd really appreciate any help", "I'd be happy with a
+    # voucher", "Option 1 works fine for me"): the manners of a request, not sarcasm.
+    unwished = _WISHED.sub(" ", own)
+    grateful = bool(_THANKS.search(unwished) or _PRAISE.search(unwished))
+    if grateful and griped and not sincere and _thanked_beside(own, context):
         cues.append("sarcasm")
         heat += _W_SARCASM
     elif thanks:
