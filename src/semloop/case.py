@@ -49,6 +49,9 @@ class RunCase:
     ``told`` is what the user stated after ``input`` (a chat's later messages): facts the
     answer may repeat, never the request; only HALLUCINATION reads it, since a request the
     user changed later is no other task.
+    ``reasons`` are the sentences of the agent's instructions (a policy) that share the
+    answer's words: rules the answer may give as its reasons, never facts of the run; only
+    HALLUCINATION reads them, as the source of a cause the answer states.
     ``label`` is ``True`` when the case is a known positive (the failure happened).
     """
 
@@ -60,6 +63,7 @@ class RunCase:
     steps: tuple[str, ...] = ()
     label: bool | None = None
     told: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
 
     @property
     def grounded(self) -> bool:
@@ -78,7 +82,8 @@ class RunCase:
                 for t in self.tools_called
             ],
             "steps": list(self.steps),
-        } | ({"told": list(self.told)} if self.told else {})
+        } | ({"told": list(self.told)} if self.told else {}) | (
+            {"reasons": list(self.reasons)} if self.reasons else {})
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any], *, id: str = "") -> RunCase:
@@ -98,6 +103,7 @@ class RunCase:
             ),
             steps=tuple(str(s) for s in state.get("steps") or ()),
             told=tuple(str(s) for s in state.get("told") or ()),
+            reasons=tuple(str(s) for s in state.get("reasons") or ()),
         )
 
 

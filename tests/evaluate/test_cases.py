@@ -214,7 +214,9 @@ _POLICY = """# Airline policy
 Never say that a refund takes 2 days."""
 
 
-def _policy_chat(*, tools: bool = True) -> Run:
+def _policy_chat(*, tools: bool = True, policy: str = _POLICY,
+                 answer: str = "Your flight to Boston is cancelled. The refund reaches "
+                               "your card within 5 to 7 business days.") -> Run:
     # A tau2 simulation that keeps its policy beside the messages; the agent's last words
     # repeat a policy fact and the city the customer named in a later message.
     from semloop.ingest.formats.tau_bench import read
@@ -226,11 +228,10 @@ def _policy_chat(*, tools: bool = True) -> Run:
         *([{"role": "assistant", "content": None, "tool_calls": [
             {"id": "c1", "name": "cancel_reservation", "arguments": {"reservation_id": "K1"}}]},
            {"role": "tool", "id": "c1", "content": "{\"status\": \"cancelled\"}"}] if tools else []),
-        {"role": "assistant", "content": "Your flight to Boston is cancelled. The refund reaches "
-                                         "your card within 5 to 7 business days."},
+        {"role": "assistant", "content": answer},
     ]
     [run] = read(json.dumps({"simulations": [
-        {"id": "s2", "task_id": "9", "trial": 0, "messages": messages, "policy": _POLICY,
+        {"id": "s2", "task_id": "9", "trial": 0, "messages": messages, "policy": policy,
          "reward_info": {"reward": 1.0}}]}))
     return run
 
@@ -267,6 +268,29 @@ def test_hallucination_reads_what_the_customer_told() -> None:
     # The city comes from the customer's own later message, which no record repeats.
     assert "boston" in untold.reasoning.lower() and "boston" not in told.reasoning.lower()
     assert not told.fired and told.confidence < untold.confidence
+
+
+def test_a_reason_the_rules_give_is_no_invented_cause() -> None:
+    from semloop.evaluate import get_evaluator, load_evaluators_config
+    from semloop.evaluate.config import DEFAULT_CONFIG
+    from semloop.judge.registry import make_backend
+
+    # The answer gives the rule it applies as its reason; the rule carries no value of the
+    # answer, so it is no given context, but it is what the answer may cite.
+    policy = _POLICY + "\nA trip cancelled for illness or a strike is refunded in full."
+    case = run_case(_policy_chat(policy=policy, answer=(
+        "Your trip to Boston is cancelled and refunded in full, since it was cancelled for "
+        "illness, which the policy covers.")))
+    assert case is not None
+    assert case.reasons == ("A trip cancelled for illness or a strike is refunded in full.",)
+    assert "illness" not in " ".join(case.context)
+    assert RunCase.from_state(case.to_state()).reasons == case.reasons
+    judge, config = make_backend("local"), load_evaluators_config(DEFAULT_CONFIG)
+    hallucination = get_evaluator("hallucination")
+    cited = hallucination(case, judge, config.for_evaluator("hallucination"))
+    uncited = hallucination(replace(case, reasons=()), judge, config.for_evaluator("hallucination"))
+    assert 'the cause "it was cancelled for illness' in uncited.reasoning
+    assert "cause" not in cited.reasoning
 
 
 def test_a_run_with_no_record_to_check_gets_no_given_context() -> None:

@@ -174,6 +174,24 @@ def _supporting(text: str, answer: str) -> str:
         and values & _values(piece))
 
 
+# A rule the answer gives as its reason ("travel insurance covers cancellations for health
+# or weather reasons", "if any portion of the flight has already been flown") is no fact of
+# the run, and carries no value of the answer: the instructions' sentences that share two of
+# the answer's longer words are what it may cite.
+_WORD = re.compile(r"[a-z]{4,}")
+_SHARED_WORDS = 2
+
+
+def _citable(text: str, answer: str) -> str:
+    """The sentences of ``text`` that share ``_SHARED_WORDS`` longer words with ``answer``,
+    one a line."""
+    words = set(_WORD.findall(answer.lower()))
+    return "\n".join(
+        piece.strip() for piece in _PIECE.split(text)
+        if len(piece.split()) >= _FACT_WORDS
+        and len(words & set(_WORD.findall(piece.lower()))) >= _SHARED_WORDS)
+
+
 # A coding harness sends the task inside its own procedure: the issue in a tagged block
 # (mini-swe-agent's ``<pr_description>``, OpenHands' ``<issue_description>``) or under a
 # heading (SWE-agent's "ISSUE:"), then pages on how to answer, which tools to use and how
@@ -273,8 +291,9 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     # the agent: the same fact sentences, read by HALLUCINATION alone (RunCase.told).
     later = "\n".join(q for q, _ in _exchanges(trace)[1:]) if chat and case.grounded else ""
     told = _supporting(later, final) if later else ""
+    reasons = _citable(instructions, final) if case.grounded else ""
     return replace(case, context=(*case.context, given) if given else case.context,
-                   told=(told,) if told else ())
+                   told=(told,) if told else (), reasons=(reasons,) if reasons else ())
 
 
 def system_prompt(run: Run) -> str:

@@ -260,6 +260,8 @@ class _Evidence:
     empty: list[frozenset[str]] = field(default_factory=list)  # each call that returned nothing: its name's and arguments' stems
     # The sentences only the run's own tool arguments hold (a hand-off's summary): its words.
     written: frozenset[str] = frozenset()
+    # Each line of the rules the agent was given that it may cite as a reason: its stems.
+    reasons: list[frozenset[str]] = field(default_factory=list)
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     ages: list[float] = field(default_factory=list)  # see __post_init__
@@ -1615,9 +1617,11 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
         # record's "membership: gold".
         missing = {w for w in words - ev.stems if w[:_STEM_PREFIX] not in ev.stem_prefixes}
         if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words) and not any(
-                len(words & line) >= max(_CAUSE_WORDS, _CAUSE_MISSING * len(words)) for line in ev.line_stems):
+                len(words & line) >= max(_CAUSE_WORDS, _CAUSE_MISSING * len(words))
+                for line in [*ev.line_stems, *ev.reasons]):
             # (A cause half of whose words one record line holds says that record in its own
-            # words: "since this reservation was booked without travel insurance".)
+            # words: "since this reservation was booked without travel insurance"; or one
+            # line of the agent's rules, the rule it applies: "health or weather reasons".)
             return m.group(1)
     return ""
 
@@ -4336,6 +4340,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     # A yes-no question the user asks ("Is Volvo a Norwegian company?") states nothing: a
     # "yes" must find its words in the context. (A "no" may repeat them to deny them.)
     evidence = _Evidence(texts, case.input, _told(case.input) if _YES.match(pieces[0]) else None)
+    evidence.reasons = [word_stems(line.replace("_", " ")) for r in case.reasons for line in r.splitlines()]
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     # Nor from a record a later call on it returned anew: "total baggages: 0" before the
     # bags were added is no longer the booking's state.
