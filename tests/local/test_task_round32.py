@@ -71,3 +71,15 @@ def test_careful_answers_stay_clear(embed: Embed) -> None:
     table = case("Which jobs on plot P-12 are still to do?",
                  "| Job | Still to do |\n|---|---|\n| Weeding | yes |\n| Pruning | yes |\n\nMulching is done.", listed)
     assert float(answer_off_topic_drift(table, embed).value) < 0.5
+
+
+def test_a_clause_giving_the_users_reason_is_no_part_of_the_request(embed: Embed) -> None:
+    # Two acts and a reason ("it was a gift and never used"): the answer that does one and
+    # refuses the other with its rule answers the request; the reason asks nothing. (A second
+    # pattern of the same name, for "because …" before a ruled-out thing, once shadowed this
+    # one's and read the reason as a part left unanswered.)
+    refund = call("issue_refund", {"order": "K-77"}, {"status": "processed", "amount_gbp": 54})
+    asked = "Refund the kettle I returned and waive the return fee, it was a present and never opened!!"
+    done = case(asked, "Your refund of £54 for the kettle is processed. I can't waive the return fee: "
+                       "the policy charges it on every unsealed small-appliance return.", refund)
+    assert answer_task_completion(done, embed).value < 0.5

@@ -2647,14 +2647,14 @@ _RULED_PHRASE = re.compile(r"\b(?:except|excluding|other than|apart from|rather 
 _REQUEST_CLAUSE = re.compile(r"[.;:!?\n\u2014\u2013]+|,\s*(?:so|but|and)?\s*|\s+(?:so|but)\s+", re.IGNORECASE)
 
 
-_REASON = re.compile(r"\b(?:because|since|as|cause)\b[^,;.]*$", re.IGNORECASE)
+_BECAUSE = re.compile(r"\b(?:because|since|as|cause)\b[^,;.]*$", re.IGNORECASE)
 
 
 def _rules_out(clause: str) -> bool:
     """The clause puts a thing aside; "cancel them because I don't need them" gives the
     asked act's reason instead."""
     m = _RULES_OUT.search(clause)
-    return m is not None and not _REASON.search(clause[:m.start()])
+    return m is not None and not _BECAUSE.search(clause[:m.start()])
 
 
 def _excluded_done(case: RunCase) -> tuple[str, str] | None:
