@@ -90,9 +90,10 @@ def group_pools(repos: dict[str, Path], groups: dict[str, Group], seen: set[str]
                 if not fresh.admit(run):
                     continue
                 if one_per is not None:
-                    if one_per(run) in keys:
+                    key = one_per(run)
+                    if key in keys:
                         continue
-                    keys.add(one_per(run))
+                    keys.add(key)
                 pools[name].append({"source": source, "commit": commit, "path": path,
                                     "index": index, "format": "tau-bench",
                                     "outcome": outcome(run)})
