@@ -136,15 +136,24 @@ def _english_numbers(text: str, dots: bool = False) -> str:
 _DECIMAL_SCALE = re.compile(r"(?<![\w.,])(\d+\.\d+)([MB])\b")
 
 
+# Swiss grouping, an apostrophe between thousands ("4'850.00 CHF"): one number, not 4 and 850.
+_APOSTROPHE_THOUSANDS = re.compile(r"(?<![\w.,'])[1-9]\d{0,2}(?:'\d{3})+(?![\w'])")
+
+
 @lru_cache(maxsize=8192)  # most checks read a text so, each text many times
 def _plain(text: str) -> str:
-    text = _english_numbers(text.translate(_TYPOGRAPHY))
+    text = _APOSTROPHE_THOUSANDS.sub(lambda m: m.group(0).replace("'", ""), text.translate(_TYPOGRAPHY))
+    text = _english_numbers(text)
     text = _DECIMAL_SCALE.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) == 'M' else 'billion'}", text)
     marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}
     if not marks:
         return text
     # A mark an amount shows to be a currency marks its round amounts too (R38.50, so R120).
     return re.sub(rf"\b({'|'.join(map(re.escape, marks))})(?=[\d.,]*\d)", r"\1 ", text)
+
+
+# ISO 8601's basic form (iCalendar's DTSTART:20261209T100000): the date and time it is.
+_BASIC_DATETIME = re.compile(r"\b((?:19|20)\d\d)(0[1-9]|1[0-2])([0-3]\d)T([01]\d|2[0-3])([0-5]\d)(?:[0-5]\d)?Z?\b")
 
 
 @lru_cache(maxsize=4096)
@@ -154,7 +163,7 @@ def tool_text(output: str) -> str:
     try:
         data = json.loads(output)
     except (ValueError, TypeError):
-        return output
+        return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", output)
     lines: list[str] = []
 
     def walk(value: Any, key: str, currency: str) -> None:

@@ -27,6 +27,7 @@ import datetime
 import itertools
 import json
 import re
+import zoneinfo
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,6 +43,7 @@ from ._claims import (
     _COMMON_CAPITALS,
     _ID_DIGITS,
     _ISO_CURRENCIES,
+    _MONTHS,
     DateParts,
     Quantity,
     Valued,
@@ -764,6 +766,9 @@ _TIME_ZONE = re.compile(rf"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ tim
                         re.IGNORECASE)
 _ZONE_NAME = re.compile(rf"\b{_ZONE_CODE}\b")
 _PLACE_TIME = re.compile(r"\b((?:[A-Z][a-z]+ ){1,2})time\b")
+# "(18:00 in Warsaw)", "00:10 on 1 December in Berlin": the place a clock time is told in.
+_CLOCK_PLACE = re.compile(r"\d(?:\s?[ap]\.?m\.?)?(?:\s+(?:on|the)?\s*[\w ]{0,20}?)?\s+in\s+((?:[A-Z][a-z]+\s?){1,2})(?=[).,;]|$)")
+_ONE_DAY = Quantity("1 day", 1.0, "day", 1.0, False)
 
 
 _DAY_MINUTES = 24 * 60
@@ -1864,6 +1869,68 @@ def _inexact(claim: str, missing: Sequence[str]) -> str:
     return f"{exact.text} is given as the exact figure the context's rounded one stands for" if exact else ""
 
 
+# An instant with its offset ("2026-11-08T18:00:00+01:00", "…T09:00:00Z") and a zone's
+# name ("Europe/Warsaw"); a clock time told in a zone ("18:00 London time", "09:00 your local
+# time", "00:10 on 1 December in Berlin", "23:10 UTC").
+_INSTANT = re.compile(r"\b(\d{4}-\d\d-\d\d)[T ](\d\d):(\d\d)(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:?\d\d)(?![\w:])")
+_IANA = re.compile(r"\b[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b")
+_TOLD_ZONE = re.compile(r"\s*\(?(?:on [^,;()]{1,20}?\s)?(?:(?P<city>[A-Z][a-z]+(?: [A-Z][a-z]+)?) time\b|"
+                        r"in (?P<in>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|(?P<utc>UTC|GMT)\b|"
+                        r"(?:your |my |the )?(?P<local>local) time\b)")
+
+
+@lru_cache(maxsize=1)
+def _city_zones() -> dict[str, str]:
+    """IANA zones by their city ("london": "Europe/London"), from the system's zone data."""
+    try:
+        names = zoneinfo.available_timezones()
+    except OSError:  # no zone data on this machine: no zone is read
+        return {}
+    return {n.rsplit("/", 1)[1].replace("_", " ").lower(): n for n in names if "/" in n}
+
+
+def _valid_day(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _zone_unconverted(claim: str, ev: _Evidence) -> str:
+    """A clock time told in a named zone that copies the context's instant as it was written
+    in another zone ("18:00 London time" of 18:00+01:00, which is 17:00 in London;
+    "09:00 your local time" of 09:00Z at a Dubai property): the time was not converted.
+    Only where it matches the context's written time and none of its converted ones."""
+    instants = [(datetime.date.fromisoformat(m.group(1)), int(m.group(2)) * 60 + int(m.group(3)), m.group(4))
+                for t in ev.texts for m in _INSTANT.finditer(t) if _valid_day(m.group(1))]
+    if not instants:
+        return ""
+    records = {z for t in ev.texts for z in _IANA.findall(t) if z in _city_zones().values()}
+    for text, minutes in clock_times(claim):
+        at = claim.find(text)
+        told = _TOLD_ZONE.match(claim, at + len(text)) if at >= 0 else None
+        if told is None:
+            continue
+        place = (told.group("city") or told.group("in") or "").lower()
+        zone = ("UTC" if told.group("utc") else _city_zones().get(place, "") if place
+                else next(iter(records)) if len(records) == 1 else "")
+        if not zone:
+            continue
+        written, converted = set(), set()
+        for day, clock, offset in instants:
+            shift = 0 if offset == "Z" else (1 if offset[0] == "+" else -1) * (
+                int(offset[1:3]) * 60 + int(offset[-2:]))
+            at_utc = datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.timezone.utc) + datetime.timedelta(
+                minutes=clock - shift)
+            local = at_utc.astimezone(zoneinfo.ZoneInfo(zone))
+            written.add(clock)
+            converted.add(local.hour * 60 + local.minute)
+        if minutes in written and minutes not in converted:
+            return f"{text} told in {zone} copies the context's time as written in another zone"
+    return ""
+
+
 def _turned(claim: str, ev: _Evidence) -> str:
     """The claim's change told as a rise that the context gives as a fall (``_against_sign``)."""
     q = next((q for q in quantities(claim) if _against_sign(q, claim, ev)), None)
@@ -2108,6 +2175,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "30 days before expiry": the term counted back from the context's date.
     counted_on = (_shifted(ev.date_readings, terms) + _shifted(ev.date_readings, terms, back=bool(
         _COUNTED_BACK.search(claim)))) if terms else []
+    zoned = bool(_TIME_ZONE.search(claim))
+    # "23:10 UTC on 30 November (00:10 on 1 December in Berlin)": a time told in another
+    # zone may fall on the day before or after the context's.
+    if zoned:
+        counted_on += _shifted(ev.date_readings, [_ONE_DAY]) + _shifted(ev.date_readings, [_ONE_DAY], back=True)
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
@@ -2116,22 +2188,34 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         ) or _wrong_weekday(claim, text, readings, ev.date_readings):
             missing.append(text)
     missing.extend(_wrong_days(claim, ev))
-    zoned = bool(_TIME_ZONE.search(claim))
     for text, said in worded_clock_times(claim):
         if not said & ev.minutes:
             missing.append(text)
+    ends = _span_ends(ev) if _UNTIL.search(claim) else set()
     for text, minutes in clock_times(claim):
         # The same minutes a whole number of hours away is the time in another zone.
         # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
         if minutes not in ev.minutes and not (
             zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
         ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
-                   and not _MERIDIEM.search(text)):
+                   and not _MERIDIEM.search(text)) and minutes not in ends:
             missing.append(text)
     # "Roughly €14,300: about €11,900 in BTC, €2,150 in ETH and €250 in USDC": a total the
     # claim itemises is its own sum.
     summed = [q.text for q in stated if q.text in missing and _total_parts(claim, q, stated, missing)[1]]
     return [t for t in missing if t not in summed], counts
+
+
+# When a span ends, said of a start the context gives: "runs until about 8:20 pm" of an
+# 18:10 showing of 130 min.
+_UNTIL = re.compile(r"\b(?:until|till|ends?|ending|finish\w*|(?:over|out|back|done) by|runs? to)\b",
+                    re.IGNORECASE)
+
+
+def _span_ends(ev: _Evidence) -> set[int]:
+    """Each clock time of the context plus each duration in minutes or hours it states."""
+    spans = {round(q.value * (60 if q.unit == "h" else 1)) for q in ev.found if q.unit in ("min", "h")}
+    return {(m + d) % _DAY_MINUTES for m in ev.minutes for d in spans if 0 < d < _DAY_MINUTES}
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\s[\u2014\u2013-]\s")
@@ -2253,7 +2337,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # two context numbers would support an invented "2% surcharge".
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
-    misadded = _misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
+    misadded = (_misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
+                or _zone_unconverted(claim.text, ev))
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
@@ -2295,7 +2380,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         terms -= {m.group(0).lower() for m in _ZONE_NAME.finditer(claim.text)}
         # "09:00 Lisbon time", "New York time": the place names the clock's zone, a
         # conversion's label (its time is checked as a time), not a thing of the records.
-        terms -= {w.lower() for m in _PLACE_TIME.finditer(claim.text) for w in m.group(1).split()}
+        terms -= {w.lower() for pattern in (_PLACE_TIME, _CLOCK_PLACE)
+                  for m in pattern.finditer(claim.text) for w in m.group(1).split()}
     names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev)
                    and not _abbreviated(t, claim.text, ev) and not _currency_named(t, ev))
     if names and not short:
@@ -2519,7 +2605,10 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
         return ""
     stated = quantities(claim)
     for total in stated:
-        if total.text not in missing:
+        # "26 weeks, about six months": a supported figure rounded in another unit.
+        if total.text not in missing or total.approx and any(
+                q.text not in missing and q.unit != total.unit and _dimension(q.unit) == _dimension(total.unit)
+                for q in stated if q.unit):
             continue
         parts, added = _total_parts(claim, total, stated, missing)
         if parts and not added:
@@ -2542,9 +2631,14 @@ def _total_parts(claim: str, total: Quantity, stated: Sequence[Quantity],
              and q.unit in (total.unit, "") and 0 < q.value < total.value
              and not (total.unit and _small_count(q))
              and not (not q.unit and _counted(claim, q) not in ("", _counted(claim, total)))]
-    if len(parts) < _PARTS or any(q.unit != parts[0].unit for q in parts):
+    # "(8.5 h each)": a part that several items share adds up to more than itself.
+    if len(parts) < _PARTS or any(q.unit != parts[0].unit for q in parts) or any(
+            _EACH.match(claim, claim.find(q.text) + len(q.text)) for q in parts):
         return [], False
     return parts, number_supported(total, [sum(q.value for q in parts)])
+
+
+_EACH = re.compile(r"\s*(?:each|apiece|a piece|per (?:item|person|head|day|night|shift))\b", re.IGNORECASE)
 
 
 def _counted(claim: str, q: Quantity) -> str:
@@ -2820,6 +2914,9 @@ def _held_roles(keys: Iterable[str]) -> set[str]:
     return set().union(*(_role_stems(_key_head(k)) for k in keys))
 
 
+_OBJECT_VERB = re.compile(r"[a-z]{3,}[^s\W]s")  # "holds", "owns", "lists": an active verb's present
+
+
 def _role_swap(claim: str, ev: _Evidence) -> str:
     """A person the claim names in a role (the words just before the name: "approved by
     Helen Cho") that another person's key in the context holds ("approver name: Gareth
@@ -2831,7 +2928,11 @@ def _role_swap(claim: str, ev: _Evidence) -> str:
         at = claim.find(person)
         if at < 0:
             continue
-        said = _role_stems(" ".join(re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]))
+        before = re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]
+        # "the plot holds Margaret Ellison": a verb's object, not its doer (the holder).
+        if before and _OBJECT_VERB.fullmatch(before[-1]) and not claim[:at].rstrip().endswith(","):
+            before = before[:-1]
+        said = _role_stems(" ".join(before))
         other = next((p for p, theirs in roles.items() if p != person and said & theirs), None)
         if other is not None and not said & own:
             return f"{person} named as {', '.join(sorted(said & roles[other]))}, the context's role of {other}"
@@ -3130,6 +3231,14 @@ def _held_values(text: str) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     return tuple(out)
 
 
+def _modifies(text: str, value: frozenset[str], named: frozenset[str]) -> bool:
+    """A word of the value stands just before a word that names the object, as its
+    modifier ("the 80% forecast threshold" of "threshold type: PERCENTAGE" beside
+    "notification type: FORECASTED"): the phrase names that thing by both of its fields."""
+    words = [stem(w) for w in re.findall(r"[\w'-]+", text)]
+    return any(a in value and b in named for a, b in itertools.pairwise(words))
+
+
 def _parent_swap(claim: str, ev: _Evidence) -> str:
     """A clause that names one object of the context ("recycling") and gives it the value
     another object has under the same attribute ("general waste day: Tuesday" beside
@@ -3151,7 +3260,8 @@ def _parent_swap(claim: str, ev: _Evidence) -> str:
             # type: Dinner") is said in naming it.
             given = [o for o, value in objects.items() if word_stems(value) and word_stems(value) <= mine
                      and not word_stems(value) & word_stems(" ".join(k for n in named for k in n))]
-            if len(named) == 1 and len(given) == 1 and named != given:
+            if len(named) == 1 and len(given) == 1 and named != given and not _modifies(
+                    part, word_stems(objects[given[0]]), word_stems(" ".join(named[0])) - common):
                 return (f'{objects[given[0]]} is the {" ".join(given[0])} {attribute}, '
                         f'not the {" ".join(named[0])} one ({objects[named[0]]})')
     return ""
@@ -4122,12 +4232,16 @@ _LIST_ITEM = re.compile(r"[,;:]\s*(?:and\s+|then\s+)*|\s+(?:and\s+)?then\s+|\s+a
                         re.IGNORECASE)
 
 
+_CALENDAR_STEMS = frozenset(stem(w) for w in [*_MONTHS, *_WEEKDAYS, *(d[:3] for d in _WEEKDAYS)])
+
+
 def _items_listed(text: str, listed: Sequence[frozenset[str]]) -> tuple[int, list[frozenset[str]]]:
     """How many of the text's items restate an item of the context's lists (most of the
     item's words are the listed item's), and the stems of the items that restate none."""
     restated, others = 0, []
     for item in _LIST_ITEM.split(text):
-        stems = word_stems(item)
+        # "Wed 9 Dec": a date's names are the date checks', no word of an item.
+        stems = word_stems(item) - _CALENDAR_STEMS
         if not stems:
             continue
         if any(2 * len(stems & listed_item) >= len(stems) for listed_item in listed):
