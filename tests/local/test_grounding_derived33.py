@@ -70,3 +70,17 @@ def test_a_verb_before_a_name_makes_it_the_object(embed: Embed) -> None:
 def test_a_value_that_modifies_the_named_field_names_it() -> None:
     assert g._modifies("the 90% actual limit was hit", frozenset({"actual"}), frozenset({"limit"}))
     assert not g._modifies("the limit was actual", frozenset({"actual"}), frozenset({"limit"}))
+
+
+def test_a_snake_case_key_names_its_value_s_unit(embed: Embed) -> None:
+    specs = "hall: H2\nfloor_area_m2: 40\nclear_height_m: 5.5"
+    assert found(embed, "size?", "Hall H2 has about 430 sq ft of floor with 5.5 m clear height.",
+                 tool=specs).get("numbers", 0) == 0
+    assert found(embed, "size?", "Hall H2 has 40 sq ft of floor with 5.5 m clear height.", tool=specs)["numbers"] >= 1
+
+
+def test_a_cause_that_shares_no_word_with_the_record_s_reason(embed: Embed) -> None:
+    payment = {"payment": "PM-9", "status": "FAILED", "failure_reason": "CARD_EXPIRED"}
+    assert found(embed, "why?", "Your payment failed because your card has expired.", tool=payment).get("bound", 0) == 0
+    assert found(embed, "why?", "Your payment failed because of a bank outage on their side.",
+                 tool=payment)["bound"] >= 1

@@ -1112,7 +1112,8 @@ def labelled_values(text: str) -> list[Valued]:
     return list(_labelled(text))
 
 
-_KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 ]*?)\s?:\s?(?P<num>-?\d+(?:\.\d+)?)(?=;|\n|$)")
+# A key in words or in snake case ("floor_area_m2: 85" of a YAML-like output, not flattened).
+_KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 _]*?)\s?:\s?(?P<num>-?\d+(?:\.\d+)?)(?=;|\n|$)")
 
 
 # What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
@@ -1128,7 +1129,7 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
     "per" is a rate (``rate usd per gbp``, ``pace s per km``), in neither unit."""
     out: list[tuple[float, str]] = []
     for m in _KEYED_NUMBER.finditer(text):
-        words = m.group("key").split()
+        words = m.group("key").replace("_", " ").split()
         named = [u for w in words if (u := _key_unit(w))]
         # A two-word unit first: ``processing business days`` counts workdays, not days.
         unit = _UNITS.get(" ".join(words[-2:]), "") if len(words) > 1 else ""
@@ -1149,7 +1150,7 @@ def keyed_scales(text: str) -> list[float]:
     millions: 3.1``), at full size: the record's 4.2 is €4.2M."""
     out: list[float] = []
     for m in _KEYED_NUMBER.finditer(text):
-        last = m.group("key").split()[-1]
+        last = m.group("key").replace("_", " ").split()[-1]
         k = _KEY_SCALE.fullmatch(last)
         scale = _SCALE_LETTER[k.group("a") or k.group("b")] if k and (
             k.group("c") or k.group("d")).upper() in _ISO_CURRENCIES else (

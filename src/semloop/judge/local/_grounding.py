@@ -1605,6 +1605,45 @@ def _guessed(before: str) -> bool:
     return bool(_GUESSED.search(clause)) or is_hedged(clause)
 
 
+# A record's field that says why ("hold reason: COMPLIANCE_REVIEW", "Reason: OOMKilled",
+# "diagnosis: Faulty water inlet valve"); a finding the claim reports as its cause.
+_WHY_KEY = re.compile(r"\b(?:reasons?|causes?|diagnosis)\b", re.IGNORECASE)
+_DIAGNOSED = re.compile(r"\b(?:diagnosed|identified)\s+(?:it as\s+|as\s+)?(?:an?\s+|the\s+)?([^,.;]+)",
+                        re.IGNORECASE)
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _given_causes(ev: _Evidence) -> list[tuple[str, frozenset[str]]]:
+    """The values of the context's why-fields, each with its stems (a code's parts too)."""
+    out = []
+    for text in ev.texts:
+        for line in text.splitlines():
+            for part in _PAIR_SPLIT.split(line):
+                m = _PAIR.match(part)
+                if m and _WHY_KEY.search(m.group(1).replace("_", " ")) and m.group(2).lower() not in {"null", *_NONE}:
+                    stems = word_stems(_CAMEL.sub(" ", m.group(2).replace("_", " ")))
+                    if stems:
+                        out.append((m.group(2), stems))
+    return out
+
+
+def _other_cause(claim: str, ev: _Evidence) -> str:
+    """A cause the claim gives ("delayed because of network congestion", "diagnosed a failed
+    drain pump") that shares no word with any cause the context's records give ("hold
+    reason: COMPLIANCE_REVIEW", "diagnosis: Faulty water inlet valve"): another cause than
+    the record's, not a rewording of it."""
+    given = _given_causes(ev)
+    if not given:
+        return ""
+    for m in [*_CAUSE.finditer(claim), *_DIAGNOSED.finditer(claim)]:
+        words = word_stems(m.group(1))
+        if len(words) < _CAUSE_WORDS or any(
+                w[:_STEM_PREFIX] == g[:_STEM_PREFIX] for w in words for _, stems in given for g in stems):
+            continue
+        return f'the cause "{_short(m.group(1), 8)}", where the context gives "{_short(given[0][0], 8)}"'
+    return ""
+
+
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
@@ -2338,7 +2377,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
     misadded = (_misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
-                or _zone_unconverted(claim.text, ev))
+                or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev))
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
