@@ -1608,8 +1608,8 @@ def _guessed(before: str) -> bool:
 # A record's field that says why ("hold reason: COMPLIANCE_REVIEW", "Reason: OOMKilled",
 # "diagnosis: Faulty water inlet valve"); a finding the claim reports as its cause.
 _WHY_KEY = re.compile(r"\b(?:reasons?|causes?|diagnosis)\b", re.IGNORECASE)
-_DIAGNOSED = re.compile(r"\b(?:diagnosed|identified)\s+(?:it as\s+|as\s+)?(?:an?\s+|the\s+)?([^,.;]+)",
-                        re.IGNORECASE)
+# ("identified your account" finds a record, no cause: only a diagnosis reports one.)
+_DIAGNOSED = re.compile(r"\bdiagnosed\s+(?:it as\s+|as\s+)?(?:an?\s+|the\s+)?([^,.;]+)", re.IGNORECASE)
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
