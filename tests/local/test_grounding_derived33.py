@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from semloop.judge.local import _grounding as g
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._claims import quantities
+from semloop.judge.local._claims import contradicts, quantities
 
 from .conftest import found
 
@@ -84,3 +84,9 @@ def test_a_cause_that_shares_no_word_with_the_record_s_reason(embed: Embed) -> N
     assert found(embed, "why?", "Your payment failed because your card has expired.", tool=payment).get("bound", 0) == 0
     assert found(embed, "why?", "Your payment failed because of a bank outage on their side.",
                  tool=payment)["bound"] >= 1
+
+
+def test_including_but_not_limited_to_gives_examples_not_inclusion() -> None:
+    exclusions = "Exclusions: damage by pests, including but not limited to rodents and insects, under this policy"
+    assert contradicts("Damage by rodents is excluded from the policy", exclusions, 1) == ""
+    assert contradicts("VAT is excluded from the policy price", "The policy price, including VAT", 1) == "includ"

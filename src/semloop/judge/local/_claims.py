@@ -1530,6 +1530,19 @@ _GATE = re.compile(r"\b(?:only (?:if|when|once|where)|unless|provided that|as lo
                    re.IGNORECASE)
 
 
+_INCLUD = re.compile(r"\binclud\w*", re.IGNORECASE)
+# (A clause cut at "but" ends on the bare "including".)
+_EXAMPLES = re.compile(r"\bincluding,?\s*(?:$|but\s+not\s+limited\s+to\b|without\s+limitation\b)", re.IGNORECASE)
+
+
+def _examples_only(text: str) -> set[str]:
+    """"Including but not limited to" introduces examples of a list ("EXCLUSIONS: major
+    components, including but not limited to motors"): it asserts no inclusion. ("€95
+    including VAT" does: only the idiom is read so.)"""
+    said = len(_INCLUD.findall(text))
+    return {"includ"} if said and said == len(_EXAMPLES.findall(text)) else set()
+
+
 def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
                 sentence: frozenset[str] = frozenset()) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
@@ -1548,7 +1561,7 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
-        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b)
+        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b) - _examples_only(b)
         either = _either_way(a)
         # Singles first, then phrases; a qualified one only where the other text states
         # its case too, and not the case on the other side of a limit.
