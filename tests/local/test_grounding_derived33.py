@@ -90,3 +90,11 @@ def test_including_but_not_limited_to_gives_examples_not_inclusion() -> None:
     exclusions = "Exclusions: damage by pests, including but not limited to rodents and insects, under this policy"
     assert contradicts("Damage by rodents is excluded from the policy", exclusions, 1) == ""
     assert contradicts("VAT is excluded from the policy price", "The policy price, including VAT", 1) == "includ"
+
+
+def test_a_premise_with_since_is_no_cause(embed: Embed) -> None:
+    order = {"order": "OR-4", "status": "cancelled", "reason": "CUSTOMER_REQUEST"}
+    assert found(embed, "refund?", "Since you paid by debit card, the refund goes back to that card.",
+                 tool=order).get("bound", 0) == 0
+    assert found(embed, "why cancelled?", "It was cancelled because the warehouse ran out of stock.",
+                 tool=order)["bound"] >= 1

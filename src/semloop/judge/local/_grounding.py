@@ -1637,7 +1637,8 @@ def _other_cause(claim: str, ev: _Evidence) -> str:
         return ""
     for m in [*_CAUSE.finditer(claim), *_DIAGNOSED.finditer(claim)]:
         words = word_stems(m.group(1))
-        if len(words) < _CAUSE_WORDS or any(
+        # "Since these are being refunded to PayPal, you'll see …": a premise, no cause found.
+        if m.group(0).lower().startswith("since") or len(words) < _CAUSE_WORDS or any(
                 w[:_STEM_PREFIX] == g[:_STEM_PREFIX] for w in words for _, stems in given for g in stems):
             continue
         return f'the cause "{_short(m.group(1), 8)}", where the context gives "{_short(given[0][0], 8)}"'
