@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._grounding import _offered_items, hallucination_evidence
+from semloop.judge.local._grounding import _offered_items, _unaddressed, hallucination_evidence
 from semloop.judge.local._task import _closed_reply
 
 from .conftest import call, case
@@ -38,3 +38,12 @@ def test_a_closing_that_opens_on_any_word_is_the_reply_it_closes(embed: Embed) -
                steps=("Which class would you like to cancel?", "Your yoga class YG-7 is cancelled."))
     closed = _closed_reply(run, embed)
     assert closed is not None and closed.output == "Your yoga class YG-7 is cancelled."
+
+
+def test_a_name_set_off_mid_sentence_is_the_reader_addressed() -> None:
+    assert _unaddressed("I understand your frustration, Tomasz, and the locker is reset.") == \
+        "I understand your frustration, and the locker is reset."
+    assert _unaddressed("My apologies, Ines \u2014 the key is ready on December 3.") == \
+        "My apologies \u2014 the key is ready on December 3."
+    # A list of places after a name is no one addressed.
+    assert _unaddressed("Your bags go to Lyon, Nantes, and Lille.") == "Your bags go to Lyon, Nantes, and Lille."

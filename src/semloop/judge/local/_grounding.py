@@ -4025,15 +4025,18 @@ def _foreign(text: str) -> bool:
 
 # A name the answer addresses ("Thanks, Sofia.", "I hope you feel better soon, Olivia.")
 # is the reader's, no claim: the last words after a comma, capitalised, where the sentence
-# speaks to the reader or is a pleasantry.
-_VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*\s*$)")
-_ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|thanks|thank|welcome|hope|glad|sorry|"
+# speaks to the reader or is a pleasantry; or such a name set off mid-sentence after a word
+# that is no name ("your frustration, Mohamed, and …", "that decision, Sarah — it's"),
+# and before an emoji ("Take care of yourself, Sarah. 💛").
+_VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*[^\w.!?]*$)"
+                       r"|(?P<word>\b[a-z][\w'\u2019]*),\s+[A-Z][\w'\u2019-]+(?=\s*,\s|\s+[\u2014\u2013]\s)")
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|thanks|thank|welcome|hope|glad|sorry|apologies|"
                         r"great|perfect|hello|hi|confirmed|done|sure|okay|ok|certainly|"
                         r"absolutely|noted|understood|all set)\b", re.IGNORECASE)
 
 
 def _unaddressed(text: str) -> str:
-    return _VOCATIVE.sub("", text) if _ADDRESSED.search(text) else text
+    return _VOCATIVE.sub(lambda m: m.group("word") or "", text) if _ADDRESSED.search(text) else text
 
 
 # "Again, I apologize for the trouble", "I hope you feel better soon", "I'm sorry things are
