@@ -1,10 +1,11 @@
-"""Replies to a pushback that give in to nothing (conv33): read on the outside authors'
-look-alike negatives (blind31, blind32, blind32b), written here in other domains."""
+"""Replies to a pushback that give in to nothing, and a follow-up that is no re-ask (conv33):
+read on the outside authors' look-alike negatives (blind31, blind32, blind32b) and on
+simulated customers of real runs, written here in other domains."""
 
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._conversation import answer_sycophancy_signal
+from semloop.judge.local._conversation import answer_confusion_loop, answer_sycophancy_signal
 
 from .test_conversation import conv
 
@@ -60,3 +61,19 @@ def test_answering_what_was_asked_is_no_pushback(embed: Embed) -> None:
         "No problem, Ada. Please tell me which sofa it is and I'll move the delivery.",
     )
     assert answer_sycophancy_signal(case, embed).value < 0.55
+
+
+def test_building_on_the_last_answers_number_is_no_reask(embed: Embed) -> None:
+    # Read on simulated customers of real runs (two sources): the answer came after a
+    # verification step, and the next turn builds on the number it gave.
+    case = conv(
+        "Hi, could you tell me how much credit is left on my pottery class pass? I also need "
+        "to know which card paid for my last workshop booking.",
+        "Happy to help! First, could you please provide the email address on your account?",
+        "Sure, it's mina.sato@example.com. I'm in a bit of a hurry, so quickly please.",
+        "Your class pass has $85.00 of credit left. Your last workshop booking, #P20417, was "
+        "paid with your Visa ending in 2231.",
+        "Oh, okay. Is there any way I can put that $85 of credit towards that workshop "
+        "instead? I'm trying to keep my card spending down.",
+    )
+    assert answer_confusion_loop(case, embed).value < 0.5

@@ -975,6 +975,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         between = [t for t in case.turns[users[k][0] + 1 : jdx] if t.role == "assistant"]
         took_up = {w for t in between for w in _key_terms(t.content)}
         said_before = " ".join(t.content for t in case.turns[:jdx])
+        said_before_k = " ".join(t.content for t in case.turns[: users[k][0] + 1])
         contentless = not terms[j] or not terms[k]
         shared = slots[j] & slots[k]
         gave = _gives(shared or slots[k], between)
@@ -1054,6 +1055,13 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # after the reply described two): the user chose from the answer; the task moves on.
         offered = {r for t in between for r in _records(t.content)} - _records(users[k][1].content)
         if not missed and offered & _records(text):
+            logit = min(logit, _C_STATES)
+        # So does building on a number only the last reply gave ("Can I put that $60 balance
+        # towards the order?" after "Your gift card balance is $60.00"), unless the kind of
+        # thing first asked is still open ("Fine, 14 May. But what does it cost?").
+        given = numbers(priors[j]) - numbers(said_before_k) if between else set()
+        given -= set().union(*(numbers(t.content) for t in case.turns[:jdx] if t.role == "user"))
+        if not missed and not (shared & specific and opened == 1.0) and given & numbers(text):
             logit = min(logit, _C_STATES)
         # Giving what the reply just asked for ("Could you provide your user ID?" -> "Sure,
         # my user ID is raj_7340. The trip is PHL to LGA, can you help?"; "Could you verify
