@@ -77,3 +77,18 @@ def test_building_on_the_last_answers_number_is_no_reask(embed: Embed) -> None:
         "instead? I'm trying to keep my card spending down.",
     )
     assert answer_confusion_loop(case, embed).value < 0.5
+
+
+def test_a_third_partys_word_to_the_user_is_no_asking_again(embed: Embed) -> None:
+    # Read on a simulated patient of a real run ("the doctor already told me what I need").
+    case = conv(
+        "Hi, I need to order the heartworm tablets for my dog. My vet told me to start them "
+        "this month.",
+        "I understand your vet has recommended heartworm tablets. However, I'm not able to "
+        "dispense prescription medication without a prescription from your vet on file.",
+        "Oh, I see. Well, can you at least book me a prescription check then? I really need to "
+        "get this sorted, the vet already told me which tablets he needs.",
+        "I'd be happy to book a prescription check! Could you please provide your pet's name "
+        "and your account number?",
+    )
+    assert answer_confusion_loop(case, embed).value < 0.5

@@ -441,7 +441,8 @@ _MISSED = Shapes(any_of(*_MISSED_WORDS), *_ML_MISSED)
 _OFF_TARGET = Shapes(
     any_of(
         *_OFF_TARGET_WORDS,
-        r"\balready (?:told|gave|given|said|explained|provided|sent)\b|\bi (?:just |literally )?(?:told|said) you\b",
+        r"\balready (?:told|gave|given|said|explained|provided|sent)\b(?! (?:me|us)\b)|"
+        r"\bi (?:just |literally )?(?:told|said) you\b",
     ),
     *_ML_OFF_TARGET,
 )

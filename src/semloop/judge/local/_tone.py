@@ -470,7 +470,9 @@ _ATTEMPT = (
 REPEATING = Shapes(
     any_of(
         r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
-        r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
+        # Not a third party's word to the user ("the doctor already told me what to take").
+        r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b"
+        r"(?! (?:me|us)\b)|\byou(?:'ve| have)? already (?:told|asked|gave|sent|explained(?: to)?) (?:me|us)\b",
         r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
         r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
         r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
