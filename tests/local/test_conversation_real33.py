@@ -5,7 +5,11 @@ simulated customers of real runs, written here in other domains."""
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._conversation import answer_confusion_loop, answer_sycophancy_signal
+from semloop.judge.local._conversation import (
+    answer_confusion_loop,
+    answer_sycophancy_signal,
+    answer_user_frustration,
+)
 
 from .test_conversation import conv
 
@@ -92,3 +96,18 @@ def test_a_third_partys_word_to_the_user_is_no_asking_again(embed: Embed) -> Non
         "and your account number?",
     )
     assert answer_confusion_loop(case, embed).value < 0.5
+
+
+def test_a_bad_word_asked_about_is_no_verdict(embed: Embed) -> None:
+    # Read on a simulated patient of a real run ("is it likely that this is cancer?").
+    case = conv(
+        "Hi, my dog has had a limp for two weeks now and I'm getting really worried. What "
+        "could it be?",
+        "I understand your concern. I can't diagnose him, but I can book him in with a vet. "
+        "Could you tell me his name and your account number?",
+        "Okay, but let me ask you this directly — is it likely that this is cancer? Because "
+        "that's really what I'm afraid of. Should I be panicking?",
+        "Your worry is understandable. I can't say what it is, but a vet can examine him this "
+        "week.",
+    )
+    assert answer_user_frustration(case, embed).value < 0.5

@@ -869,6 +869,21 @@ _JUDGED = re.compile(
 _JUDGED_VALENCE = -1.5
 
 
+# A question of yes or no ("Is it likely that this is cancer?", "Could it be serious?"):
+# a word it asks about is no verdict the user gives.
+_YES_NO_QUESTION = re.compile(
+    r"\W*(?:(?:so|and|but|or|well|i mean|okay|ok)\W+)*(?:is|are|was|were|do|does|did|could|can|would|"
+    r"will|should|might|may|has|have)\b[^.!?]*\?",
+    re.IGNORECASE,
+)
+
+
+def _asked_whether(text: str, at: int) -> bool:
+    """The clause of ``text`` around position ``at`` asks a yes-or-no question."""
+    start = max(text.rfind(c, 0, at) for c in ".!?\n,;:—–") + 1
+    return bool(_YES_NO_QUESTION.match(text, start))
+
+
 def bad_judgements(text: str) -> set[str]:
     """The words by which ``text`` calls something bad ("That's ridiculous.", "this is
     outrageous"): negative judgements, by the lexicon, of what was said or done."""
@@ -1683,6 +1698,7 @@ def _read(text: str, context: _Context) -> Tone:
             or accepted and _ON_NEWS.match(m.group(0))
         )
         for m in _JUDGED.finditer(own)
+        if not _asked_whether(own, m.start())
     ):
         heat += _W_BLAME
         cues.append("blame")
