@@ -2988,7 +2988,9 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
              if not w.endswith("ed")} & _OPERATIONS
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
-    unnamed = asked - _compound_stems(case.output)
+    # Named in a verb of the same act too: "I moved your booking" names the change asked.
+    said = _compound_stems(case.output)
+    unnamed = {a for a in asked if not _alike(a) & said}
     if not unnamed:
         return None
     acts = []
@@ -3192,8 +3194,10 @@ def _owner_shift(case: RunCase) -> str | None:
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
             or len(split_claims(out)) < 2 or _drafted(case):
         return None
-    # The person by name ("my daughter Lily") or by a word of the same relation.
-    names = [t for t in key_terms(case.input) if t.isalpha()]
+    # The person by name ("my daughter Lily") or by a word of the same relation. A name is
+    # a capitalised word inside a sentence: "GLUCO-FIT" names the trial, not the person.
+    names = [w.group(0) for w in _NAME.finditer(case.input)
+             if w.start() and not re.search(r"[.!?]\s*$", case.input[:w.start()])]
     names += _KIN[m.group(1).lower()] if m.group(1) else []
     if any(re.search(rf"\b{re.escape(n)}\b", out, re.IGNORECASE) for n in names):
         return None
