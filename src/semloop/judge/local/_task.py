@@ -4201,12 +4201,14 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
 
 
 def _record_words(case: RunCase, asked: frozenset[str]) -> frozenset[str]:
-    """The words the run's successful calls on the request returned (a call whose name,
-    arguments or output share a word with it), beyond the request's own."""
+    """The words the run's successful calls on the request returned (a call whose output
+    itself names a word of the request: the job record's "battery_install"), beyond the
+    request's own. A search sent off with the request's words ("vegetarian restaurants
+    Lisbon", EV listings near the user's town) returns another subject's records."""
     out: set[str] = set()
     for c in case.tools_called:
         said = word_stems(tool_text(c.output).replace("_", " "))
-        if not _failed(c) and (said | word_stems(f"{c.name} {json.dumps(c.args)}".replace("_", " "))) & asked:
+        if not _failed(c) and said & asked:
             out |= said
     return frozenset(out - asked)
 
