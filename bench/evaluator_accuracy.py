@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from semloop.case import RunCase
@@ -47,11 +48,10 @@ def read_cases(path: Path, name: str = "") -> list[RunCase]:
                 row = json.loads(line)
                 if name and row.get("evaluator", name) != name:
                     continue
+                # A chat run's case keeps what the customer said later and the policy's
+                # reasons (``told``, ``reasons``), as cases.py builds it.
                 case = RunCase.from_state(row, id=str(row.get("id", "")))
-                cases.append(
-                    RunCase(case.id, case.input, case.output, case.context, case.tools_called,
-                            case.steps, bool(row["label"]))
-                )
+                cases.append(replace(case, label=bool(row["label"])))
     return cases
 
 

@@ -462,3 +462,43 @@ def test_a_finishing_call_carries_the_answer() -> None:
     assert case is not None and case.input == "paginate() drops the last page"
     assert case.output == "I fixed paginate() so the last page is kept."
     assert case.steps == ("Perfect! Let me provide a final summary:",)
+
+
+def test_a_condition_listed_under_its_rule_is_no_fact_of_the_run() -> None:
+    # "Can be cancelled if any of the following is true:" lists conditions, not facts; a
+    # lead-in that opens on its condition ("If the user is a gold member:") lists what then
+    # holds, as facts of the rule.
+    policy = ("A reservation can be cancelled if any of the following is true:\n"
+              "- The booking was made within the last 24 hrs\n- It is a business flight\n"
+              "If the user is a gold member:\n- 3 free checked bags for each passenger")
+    case = run_case(_policy_chat(policy=policy, answer=(
+        "I can't cancel K1: it was not booked within the last 24 hours and it is not a "
+        "business flight. As a gold member you have 3 free checked bags.")))
+    assert case is not None
+    assert case.context == ("- 3 free checked bags for each passenger",)
+    assert "24 hrs" in case.reasons[0]
+
+
+
+def test_a_reason_the_customer_gave_in_the_answers_words_may_be_cited() -> None:
+    # "It is because of a family health emergency": no value of the answer, but two of its
+    # longer words, so the answer's cause repeats what the customer said (a reason it may
+    # cite, not a record a claim could contradict).
+    from semloop.ingest.formats.tau_bench import read
+
+    messages = [
+        {"role": "user", "content": "Please cancel reservation K1 under my travel insurance."},
+        {"role": "assistant", "content": "What is the reason for the cancellation?"},
+        {"role": "user", "content": "It is because of a family health emergency. Is that covered?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "name": "cancel_reservation", "arguments": {"reservation_id": "K1"}}]},
+        {"role": "tool", "id": "c1", "content": "{\"status\": \"cancelled\"}"},
+        {"role": "assistant", "content": "Reservation K1 is cancelled under your insurance, "
+                                         "since the reason is a family health emergency."},
+    ]
+    [run] = read(json.dumps({"simulations": [
+        {"id": "s3", "task_id": "9", "trial": 0, "messages": messages, "policy": _POLICY,
+         "reward_info": {"reward": 1.0}}]}))
+    case = run_case(run)
+    assert case is not None and case.told == ()
+    assert case.reasons[0].endswith("It is because of a family health emergency.")

@@ -157,6 +157,7 @@ _CODE = re.compile(r"\b(?=[A-Za-z_]*\d)(?=\w*[A-Za-z])\w{2,}\b")
 _NAME = re.compile(r"(?<![.!?:\n]\s)(?<![\n\"'(*#-])(?<!^)\b[A-Z][a-z]+\b")  # not a sentence's first word
 _NOT_FACT = re.compile(r"\b(?:not|never|no|cannot|unless|if|only)\b|n['\u2019]t\b|\?", re.IGNORECASE)
 _FACT_WORDS = 3  # a shorter piece is a heading or a list marker
+_LONG_WORD = re.compile(r"[a-z]{5,}")  # "health", "doctor": fewer of them are function words
 
 
 def _values(text: str) -> set[str]:
@@ -164,14 +165,40 @@ def _values(text: str) -> set[str]:
     return {*_NUMBER.findall(text), *_CODE.findall(text), *_NAME.findall(text)}
 
 
-def _supporting(text: str, answer: str) -> str:
-    """The sentences of ``text`` that state a fact (no negation, condition or question)
-    carrying a value of ``answer``, one a line."""
+# "Flight can be cancelled if any of the following is true:" then "- The booking was made
+# within the last 24 hrs": an item under a lead-in that states a condition is that
+# condition, not a fact of the run, though its own words state none (on the real-run blind
+# half, four careful "it was not booked within the last 24 hours" read as contradicting it).
+# A lead-in that opens on its condition ("If the booking user is a gold member:") lists what
+# holds then, and its items stay.
+_ITEM = re.compile(r"^\s*(?:[-*\u2022]+|\d+[.)])\s+")
+_OPENS_ON_CONDITION = re.compile(r"^\W*(?:if|when|unless|for)\b", re.IGNORECASE)
+
+
+def _unconditional(text: str) -> str:
+    """``text`` less the list items under a lead-in (a line ending in ":") that states a
+    condition they meet."""
+    kept, conditional = [], False
+    for line in text.splitlines():
+        if not _ITEM.match(line) and line.strip():
+            conditional = line.rstrip().endswith(":") and bool(_NOT_FACT.search(line)) \
+                and not _OPENS_ON_CONDITION.match(line)
+        elif conditional:
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _supporting(text: str, answer: str, shared: int = 0) -> str:
+    """The sentences of ``text`` that state a fact (no negation, condition or question, nor
+    an item of a condition's list) carrying a value of ``answer`` (or, given ``shared``,
+    that many of its longer words), one a line."""
     values = _values(answer)
+    words = set(_LONG_WORD.findall(answer.lower()))
     return "\n".join(
-        piece.strip() for piece in _PIECE.split(text)
+        piece.strip() for piece in _PIECE.split(_unconditional(text))
         if len(piece.split()) >= _FACT_WORDS and not _NOT_FACT.search(piece)
-        and values & _values(piece))
+        and (values & _values(piece) or shared and len(words & set(_LONG_WORD.findall(piece.lower()))) >= shared))
 
 
 # A rule the answer gives as its reason ("travel insurance covers cancellations for health
@@ -291,7 +318,12 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     # the agent: the same fact sentences, read by HALLUCINATION alone (RunCase.told).
     later = "\n".join(q for q, _ in _exchanges(trace)[1:]) if chat and case.grounded else ""
     told = _supporting(later, final) if later else ""
-    reasons = _citable(instructions, final) if case.grounded else ""
+    # A reason the customer gave in words the answer repeats ("this is due to a health
+    # issue") is a cause the answer may state, as its rules' are; as told, a wish or a claim
+    # the customer made read as a record the answer denied ("issue the refund as a gift card").
+    heard = "\n".join(line for line in _supporting(later, final, _SHARED_WORDS).splitlines()
+                      if line not in told.splitlines()) if later else ""
+    reasons = "\n".join(t for t in (_citable(instructions, final) if case.grounded else "", heard) if t)
     return replace(case, context=(*case.context, given) if given else case.context,
                    told=(told,) if told else (), reasons=(reasons,) if reasons else ())
 

@@ -1278,8 +1278,9 @@ _OFFER = re.compile(r"\b(?:free|complimentary|includes?|including|comes? with|of
                     r"(?:can|may) (?:also )?(?:borrow|hire|rent|use))\s+(?!of\b)", re.IGNORECASE)
 # A clause ends the items, and one that opens them offers none: "can't share anything,
 # including whether an account exists". "Such as" opens examples of the item before it.
+# A reason ends them as "because" does: "bags are free due to your gold status" offers no "due".
 _OFFER_END = re.compile(r"[.;:!?()]|\s[\u2014\u2013]\s|(?<!\bsuch)(?:^|,?\s+)(?:but|so|because|since|which|if|when|as|"
-                        r"whether|what|how|who|where|why)\s", re.IGNORECASE)
+                        r"whether|what|how|who|where|why|(?:due|owing|thanks)(?=\s+to\b))\s", re.IGNORECASE)
 # "plus" and "such as" join items as "and" does: "brushes, plus a palette"; "classes such as
 # yoga and spin" offers the classes and each example.
 _ITEM = re.compile(r",?\s+(?:and|plus|such as)\s+|,\s*(?:plus\s+|such as\s+)?", re.IGNORECASE)
@@ -1615,7 +1616,11 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
         words = word_stems(m.group(1)) - given - denied
         # Stems meet on their first letters, as offered items' do: "a gold member" is the
         # record's "membership: gold".
-        missing = {w for w in words - ev.stems if w[:_STEM_PREFIX] not in ev.stem_prefixes}
+        # A cause the answer works out from several of its rules and the records ("does not
+        # meet any of the cancellation criteria (not booked within 24 hours, no insurance)")
+        # lacks only words that neither holds.
+        ruled = frozenset().union(*ev.reasons)
+        missing = {w for w in words - ev.stems - ruled if w[:_STEM_PREFIX] not in ev.stem_prefixes}
         if len(missing) >= _CAUSE_WORDS and len(missing) >= _CAUSE_MISSING * len(words) and not any(
                 len(words & line) >= max(_CAUSE_WORDS, _CAUSE_MISSING * len(words))
                 for line in [*ev.line_stems, *ev.reasons]):
@@ -4020,15 +4025,18 @@ def _foreign(text: str) -> bool:
 
 # A name the answer addresses ("Thanks, Sofia.", "I hope you feel better soon, Olivia.")
 # is the reader's, no claim: the last words after a comma, capitalised, where the sentence
-# speaks to the reader or is a pleasantry.
-_VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*\s*$)")
-_ADDRESSED = re.compile(r"\b(?:you|your|yours|you're|thanks|thank|welcome|hope|glad|sorry|"
+# speaks to the reader or is a pleasantry; or such a name set off mid-sentence after a word
+# that is no name ("your frustration, Mohamed, and …", "that decision, Sarah — it's"),
+# and before an emoji ("Take care of yourself, Sarah. 💛").
+_VOCATIVE = re.compile(r",\s+[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)?\s*(?=[.!?]*[^\w.!?]*$)"
+                       r"|(?P<word>\b[a-z][\w'\u2019]*),\s+[A-Z][\w'\u2019-]+(?=\s*,\s|\s+[\u2014\u2013]\s)")
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|thanks|thank|welcome|hope|glad|sorry|apologies|"
                         r"great|perfect|hello|hi|confirmed|done|sure|okay|ok|certainly|"
                         r"absolutely|noted|understood|all set)\b", re.IGNORECASE)
 
 
 def _unaddressed(text: str) -> str:
-    return _VOCATIVE.sub("", text) if _ADDRESSED.search(text) else text
+    return _VOCATIVE.sub(lambda m: m.group("word") or "", text) if _ADDRESSED.search(text) else text
 
 
 # "Again, I apologize for the trouble", "I hope you feel better soon", "I'm sorry things are
@@ -4341,6 +4349,10 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     # "yes" must find its words in the context. (A "no" may repeat them to deny them.)
     evidence = _Evidence(texts, case.input, _told(case.input) if _YES.match(pieces[0]) else None)
     evidence.reasons = [word_stems(line.replace("_", " ")) for r in case.reasons for line in r.splitlines()]
+    # A figure of a rule the answer applies ("not booked within the last 24 hours", "refunded
+    # in 5 to 7 business days") is its instructions', not invented, though the rule is no
+    # fact of the run: a value, never an operand of the answer's arithmetic.
+    evidence.direct = sorted([*evidence.direct, *(q.value for r in case.reasons for q in quantities(r))])
     # Not from a tool's arguments (the last texts): {"gift_wrap": true} is asked, not told.
     # Nor from a record a later call on it returned anew: "total baggages: 0" before the
     # bags were added is no longer the booking's state.

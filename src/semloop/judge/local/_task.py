@@ -2015,9 +2015,12 @@ _IN_THE_PATCH = ("generic", "redirect", "plan", "parts_missing", "act_missing", 
 
 
 # A reply to the user's thanks, good news or goodbye: "You're welcome!", "Glad to hear it's
-# working", "Take care!", "Sounds good! I'll be here whenever you're ready".
-_CLOSING = re.compile(r"[\s{\"]*(?:message\"?\s*:\s*\"?)?(?:(?:great|perfect|wonderful|ok|okay)[!,.]?\s+)?"
-                      r"(?:you(?:'re|\u2019re| are) (?:very |most )?welcome|my pleasure|"
+# working", "Take care!", "Sounds good! I'll be here whenever you're ready". Any one word
+# may open it ("Absolutely! I'll be here whenever you're ready", "Fantastic! Glad to hear").
+_CLOSING = re.compile(r"[\s{\"]*(?:message\"?\s*:\s*\"?)?(?:[a-z]+(?:[!,.]\s*|\s*[\u2014\u2013]\s*|\s+))?"
+                      r"(?:i(?:'ll|\u2019ll| will) be (?:here|around)|"
+                      r"(?:i(?:'m|\u2019m| am) )?looking forward|"
+                      r"you(?:'re|\u2019re| are) (?:very |most )?welcome|my pleasure|"
                       r"(?:i'm |i\u2019m |i am |so |really )?glad (?:to hear|that|it|you|i could)|"
                       r"happy to (?:hear|have helped)|no problem at all|anytime|thank you|thanks|"
                       r"(?:good)?bye|take care|talk soon|sounds good|have a (?:great|good|nice|"

@@ -470,7 +470,9 @@ _ATTEMPT = (
 REPEATING = Shapes(
     any_of(
         r"\b(?:second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)|how many|umpteenth|nth) times?\b",
-        r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b",
+        # Not a third party's word to the user ("the doctor already told me what to take").
+        r"\balready (?:told|said|tried|did|done|sent|explained|gave|given|asked|answered|checked|restarted|rebooted|re-?installed)\b"
+        r"(?! (?:me|us)\b)|\byou(?:'ve| have)? already (?:told|asked|gave|sent|explained(?: to)?) (?:me|us)\b",
         r"\bi (?:just |literally )?(?:told|said|explained to) you\b",
         r"\bkeep (?:on )?(?:saying|telling|repeating|giving|sending|asking|suggesting)\b",
         r"\b(?:the )?(?:same|identical) (?:[\w-]+ ){0,2}?(?:thing|answers?|repl(?:y|ies)|responses?|messages?|script|"
@@ -865,6 +867,21 @@ _JUDGED = re.compile(
     re.IGNORECASE,
 )
 _JUDGED_VALENCE = -1.5
+
+
+# A question of yes or no ("Is it likely that this is cancer?", "Could it be serious?"):
+# a word it asks about is no verdict the user gives.
+_YES_NO_QUESTION = re.compile(
+    r"\W*(?:(?:so|and|but|or|well|i mean|okay|ok)\W+)*(?:is|are|was|were|do|does|did|could|can|would|"
+    r"will|should|might|may|has|have)\b[^.!?]*\?",
+    re.IGNORECASE,
+)
+
+
+def _asked_whether(text: str, at: int) -> bool:
+    """The clause of ``text`` around position ``at`` asks a yes-or-no question."""
+    start = max(text.rfind(c, 0, at) for c in ".!?\n,;:—–") + 1
+    return bool(_YES_NO_QUESTION.match(text, start))
 
 
 def bad_judgements(text: str) -> set[str]:
@@ -1681,6 +1698,7 @@ def _read(text: str, context: _Context) -> Tone:
             or accepted and _ON_NEWS.match(m.group(0))
         )
         for m in _JUDGED.finditer(own)
+        if not _asked_whether(own, m.start())
     ):
         heat += _W_BLAME
         cues.append("blame")
