@@ -409,6 +409,10 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             parts = numbered
         elif len(parts) < 2:
             parts = _listed(run.case.input) or _act_parts(run.case.input) or parts
+        else:
+            # A sentence may join two acts ("send the TTO request to pharmacy, and notify
+            # the district nurses"): each is a part of its own.
+            parts = [a for p in parts for a in (_act_parts(p) or [p])]
     if not run.sentences:
         return []
     if len(parts) < 2:
@@ -443,7 +447,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
-               or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output))
+               or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output)
+               or _act_told(part, verbs, answer, tools[i], run.case))
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
         # names the part's own words answers it, and the act was the user's to ask about.
@@ -461,6 +466,26 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+
+
+def _act_told(part: str, verbs: Sequence[str], answer: frozenset[str] | set[str], called: set[str],
+              case: RunCase) -> bool:
+    """The part's act done by a call and told in the answer: in its own verb ("Cancelled 3
+    March." after cancel_appointment, "Logged as SV-118" after log_job), or by a time or an
+    id the acting call set or returned ("New check: 12 March, 16:20" after book_appointment
+    at 16:20). The part is met however tersely its details are told. The act's verb is a
+    listed one or one told by its shape; "cancelled" and "logged" stem with their doubled
+    last letter."""
+    acts = _acts_of(set(verbs) or {v for v in [_verb_by_shape(part)] if v}) & called
+    said = set(answer) | {w[:-1] for w in answer if len(w) > 3 and w[-1] == w[-2] and w.isalpha()}
+    if not acts or acts & said:
+        return bool(acts)
+    told = set(_TIME_OR_ID.findall(case.output)) - set(_TIME_OR_ID.findall(case.input))
+    return any(t in f"{json.dumps(c.args)} {c.output}" for c in case.tools_called
+               if not _failed(c) and stem(re.split(r"[_\W]+", c.name.lower())[0]) in acts for t in told)
+
+
+_TIME_OR_ID = re.compile(r"\b\d{1,2}:\d{2}\b|\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
 _ASKS_IF_DONE = re.compile(r"^(?:and |then )?(?:tell me|let me know|confirm)\s+(?:if|whether)\b", re.IGNORECASE)
 
 
@@ -494,13 +519,18 @@ def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[
     none with any part may have done any."""
     out: list[set[str]] = [set() for _ in parts]
     stems = [_part_stems(p) for p in parts]
+    # A call that opens on a part's own verb did that part, whatever its arguments share:
+    # "book the next free one" names its object through the part before it ("ortho check").
+    # A verb only alike (update_… for "switch us to annual billing") is not enough here.
+    acts = [set(_part_acts(p)) for p in parts]
     for c in calls:
         if _failed(c):
             continue
         args = word_stems(tool_text(json.dumps(c.args)))
         shared = [bool(s & args) for s in stems]
+        first = stem(re.split(r"[_\W]+", c.name.lower())[0])
         for i in range(len(parts)):
-            if shared[i] or not any(shared):
+            if shared[i] or not any(shared) or first in acts[i]:
                 out[i] |= {stem(w) for w in re.split(r"[_\W]+", c.name.lower())}
     return out
 
@@ -520,7 +550,8 @@ def _reasons(request: str) -> list[str]:
 # The lead before a request's act: a greeting, "please", "can you", "I want to".
 _ACT_LEAD = re.compile(r"^(?:(?:hello|hi|hey|ok|okay|also|and|then|so|please|pls|plz|kindly)\b[,!]?\s*)*"
                        r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|"
-                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to )?", re.IGNORECASE)
+                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to |"
+                       r"i['\u2019]d like(?: you)? to )?", re.IGNORECASE)  # "I'd like to", written together
 
 
 def _part_acts(part: str) -> list[str]:
@@ -1242,8 +1273,11 @@ def _looked_not_acted(case: RunCase) -> str | None:
     # An act found by its shape ("Report the broken streetlight") is named only done
     # ("reported"): "within 10 days of a report" names the noun. One the answer's own list
     # may have done ("group my claims by type", "sort them") is no act on the world.
+    # After a question, a clause of a word and a number ("…in Q3? tariff 7,9 ct") gives a
+    # value the question needs, not an act.
     shaped = set() if len(_LIST_ITEM.findall(case.output)) + len(_TABLE_ROW.findall(case.output)) >= 2 else \
-        {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))} - opening
+        {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))
+         and not (_ASKS_QUESTION.match(asked) and _GIVES_VALUE.fullmatch(c))} - opening
     # "app" stems as "apply": a messaging app asks no act.
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
              & _ACTION_VERBS if _asks_action(asked) else set()) | opening
@@ -1251,7 +1285,8 @@ def _looked_not_acted(case: RunCase) -> str | None:
     text = _ALL_SET.sub(" ", case.output)
     # With no call at all, a question ("is the clinic open", "how do I reset it") asks no act,
     # and code or quoted text the answer gives is the act done in it.
-    if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text or _NAMED_TEXT.search(text)):
+    if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text or _NAMED_TEXT.search(text)
+                                  or _drafted(case)):
         return None
     if not verbs | shaped or not _only_looks(case.tools_called) \
             or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
@@ -1270,6 +1305,7 @@ def _looked_not_acted(case: RunCase) -> str | None:
     return min(verbs or shaped)
 
 
+_GIVES_VALUE = re.compile(r"\s*[A-Za-z]+:?\s+\d[\d.,]*\s*\S{0,6}\s*")
 _ASKS_QUESTION = re.compile(r"\s*(?:(?:is|are|am|was|were|how|what|whats|what's|when|where|why|who|which|do|does|"
                             r"did)\b|(?:can|could|may) i\b)", re.IGNORECASE)
 _MAY_BE_DONE = re.compile(r"\b(?:can|could|may|must|should) be \w+ed\b", re.IGNORECASE)
@@ -1768,8 +1804,13 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
     ):
         how = [s for s in run.sentences if _INSTRUCTING.search(s)]
+        # The act tried, refused by the system, and the refusal's reason told ("I can't
+        # cancel it from my side because it was bought through the Play Store"): the steps
+        # after it are the only way left, an honest failure, not the work handed over.
+        tried = any(_failed(c) and _acts(c) for c in case.tools_called) \
+            and any(_REASONED_REFUSAL.search(s) for s in run.sentences)
         ev.flag("instructions", bool(how) and len(how) * 2 >= len(run.sentences)
-                and _asks_action(case.input),
+                and _asks_action(case.input) and not tried,
                 f'asked to act, it tells the user how: "{_short(how[0] if how else "")}"')
     ev.flag("asks_given", _asks_for_given(case) or _asks_which_given(case), "it asks for what the request already gave")
     acted = any(not _failed(c) and _acts(c) for c in case.tools_called)
@@ -2935,16 +2976,24 @@ def _compound_stems(text: str) -> frozenset[str]:
     return word_stems(text) | word_stems(text.replace("-", " "))
 
 
+_WHICH_THING = re.compile(r"\b(?:the|my|our|this|that|these|those)\s+[a-z]+\s+(?:i|we|you|u)\s+[a-z]+\b",
+                          re.IGNORECASE)
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
     # A verb in the past tells what happened ("I've changed my mind", "it was cancelled"),
     # not what is asked.
-    asked = {stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())
+    # Nor a verb in a clause that says which thing ("the ticket I buy for Saturday", "the
+    # car we rent"): it names the object, the act asked comes after.
+    asked = {stem(w) for w in re.findall(r"[a-z]+", _WHICH_THING.sub(" ", _asked_text(case.input)).lower())
              if not w.endswith("ed")} & _OPERATIONS
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
-    unnamed = asked - _compound_stems(case.output)
+    # Named in a verb of the same act too: "I moved your booking" names the change asked.
+    said = _compound_stems(case.output)
+    unnamed = {a for a in asked if not _alike(a) & said}
     if not unnamed:
         return None
     acts = []
@@ -3144,11 +3193,14 @@ def _owner_shift(case: RunCase) -> str | None:
               if not _GIVER.match(case.input, m.end())
               and not case.input[:m.start()].lower().endswith("from ")), None)
     out = case.output
+    # A text written to that person ("Dear Mr Varga, could you come in …") speaks to them as "you".
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
-            or len(split_claims(out)) < 2:
+            or len(split_claims(out)) < 2 or _drafted(case):
         return None
-    # The person by name ("my daughter Lily") or by a word of the same relation.
-    names = [t for t in key_terms(case.input) if t.isalpha()]
+    # The person by name ("my daughter Lily") or by a word of the same relation. A name is
+    # a capitalised word inside a sentence: "GLUCO-FIT" names the trial, not the person.
+    names = [w.group(0) for w in _NAME.finditer(case.input)
+             if w.start() and not re.search(r"[.!?]\s*$", case.input[:w.start()])]
     names += _KIN[m.group(1).lower()] if m.group(1) else []
     if any(re.search(rf"\b{re.escape(n)}\b", out, re.IGNORECASE) for n in names):
         return None
@@ -4151,6 +4203,19 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
             (shares(u)[::-1] for u, _ in units)]
 
 
+def _record_words(case: RunCase, asked: frozenset[str]) -> frozenset[str]:
+    """The words the run's successful calls on the request returned (a call whose output
+    itself names a word of the request: the job record's "battery_install"), beyond the
+    request's own. A search sent off with the request's words ("vegetarian restaurants
+    Lisbon", EV listings near the user's town) returns another subject's records."""
+    out: set[str] = set()
+    for c in case.tools_called:
+        said = word_stems(tool_text(c.output).replace("_", " "))
+        if not _failed(c) and said & asked:
+            out |= said
+    return frozenset(out - asked)
+
+
 def _drift_by_meaning(
     case: RunCase, units: Sequence[tuple[str, bool]], lexical_off: Sequence[bool],
     asked: frozenset[str], embed: Embed, ev: Evidence,
@@ -4185,6 +4250,10 @@ def _drift_by_meaning(
     # whatever it names: a tangent narrates, it does not tell the user what to do.
     off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
            and not _serves(units[i][0]) for i in range(len(units))]
+    # A unit that tells what a call on the request returned ("They'll need access to the
+    # meter cupboard", the job's record naming it) is the answer's own matter.
+    record = _record_words(case, asked)
+    off = [o and len(word_stems(units[i][0]) & record) < 2 for i, o in enumerate(off)]
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
@@ -4407,7 +4476,9 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     others = {t for u, _ in units for t in _case_ids(u) - mine if any(_near(t, m) for m in mine)}
     ev.flag("other_case", bool(others),
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
-    other = next((u for u, _ in units if _OTHER_PARTY.search(_VOCATIVE.sub("", u))), None)
+    # The person the request names ("Cancel tomorrow's visit for Mr Ahmed") is its own case.
+    other = next((u for u, _ in units if any(m.group(0) not in case.input
+                                             for m in _OTHER_PARTY.finditer(_VOCATIVE.sub("", u)))), None)
     ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
     # A record the run came across and took up for its owner: "while checking, I saw unit
     # 3D has…, so I've sent them a notice"; the user is "you", that owner a third person.
