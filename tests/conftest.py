@@ -84,6 +84,23 @@ def store(db_url: str) -> Iterator[object]:
         yield opened
 
 
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def module_store(request: pytest.FixtureRequest,
+                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Like ``store``, but one per module and database: only for tests that write nothing
+    another test reads (a rejected request, a page served), which then skip a fresh
+    database and server each."""
+    from semloop.store import Store
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'semloop.db'}"
+        with Store(url) as opened:
+            yield opened
+        return
+    with request.getfixturevalue("pg_template").database() as url, Store(url) as opened:
+        yield opened
+
+
 @pytest.fixture
 def third_party_imports() -> Callable[[str], list[str]]:
     """What importing a module pulls in beyond the standard library and semloop, in a fresh

@@ -3,6 +3,7 @@ shared ``store`` fixture (SQLite and PostgreSQL), for wire-level tests with real
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -36,10 +37,23 @@ class Server:
         return httpx.Client(base_url=self.url, headers=headers, timeout=10)
 
 
-@pytest.fixture
-def server(store: Store) -> Iterator[Server]:
+@contextlib.contextmanager
+def _serve_org(store: Store) -> Iterator[Server]:
     org_id = store.create_org("acme")
     key = store.create_api_key(org_id)
     app = create_app(store, Settings(database_url=store.url))
     with serve(app) as url:
         yield Server(url, app, store, org_id, key)
+
+
+@pytest.fixture
+def server(store: Store) -> Iterator[Server]:
+    with _serve_org(store) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def read_only_server(module_store: Store) -> Iterator[Server]:
+    """One server per module and database, for tests whose requests change nothing."""
+    with _serve_org(module_store) as served:
+        yield served

@@ -44,6 +44,12 @@ def http(server: Server) -> Iterator[httpx.Client]:
         yield client
 
 
+@pytest.fixture
+def read_only_http(read_only_server: Server) -> Iterator[httpx.Client]:
+    with read_only_server.client() as client:
+        yield client
+
+
 def _get(http: httpx.Client, path: str, **params: Any) -> dict[str, Any]:
     reply = http.get(path, params=params)
     assert reply.status_code == 200, reply.text
@@ -278,9 +284,9 @@ BAD = [
 
 @pytest.mark.parametrize(("path", "params", "name"), BAD,
                          ids=[f"{p}-{n}-{next(iter(q.values()))}" for p, q, n in BAD])
-def test_a_bad_parameter_is_a_422_naming_it(http: httpx.Client, path: str,
+def test_a_bad_parameter_is_a_422_naming_it(read_only_http: httpx.Client, path: str,
                                             params: dict[str, str], name: str) -> None:
-    reply = http.get(path, params=params)
+    reply = read_only_http.get(path, params=params)
     assert reply.status_code == 422, reply.text
     assert reply.json()["detail"].startswith(f"query.{name}:"), reply.text
 
@@ -292,15 +298,15 @@ def test_text_no_database_holds_matches_nothing(server: Server, http: httpx.Clie
 
 
 @pytest.mark.parametrize("path", ["/v1/runs", "/v1/signals", "/v1/agents"])
-def test_listings_need_a_key(server: Server, path: str) -> None:
-    with server.client(key=None) as anonymous:
+def test_listings_need_a_key(read_only_server: Server, path: str) -> None:
+    with read_only_server.client(key=None) as anonymous:
         assert anonymous.get(path).status_code == 401
-    with server.client(key="sl_000000000000_nope") as stranger:
+    with read_only_server.client(key="sl_000000000000_nope") as stranger:
         assert stranger.get(path).status_code == 401
 
 
-def test_the_schema_documents_the_listings(http: httpx.Client) -> None:
-    paths = _get(http, "/openapi.json")["paths"]
+def test_the_schema_documents_the_listings(read_only_http: httpx.Client) -> None:
+    paths = _get(read_only_http, "/openapi.json")["paths"]
     runs = paths["/v1/runs"]["get"]
     assert {p["name"] for p in runs["parameters"]} == {
         "agent_id", "status", "conversation_id", "failure_type", "source", "since", "until",

@@ -371,8 +371,9 @@ def test_detector_config_carries_the_agent_versions_p75_baselines(sdk_server: Se
 
 
 @pytest.mark.parametrize("path", ["/v1/approvals/{id}", "/v1/policies/{id}"])
-def test_an_id_past_64_bits_is_a_400_naming_the_parameter(server: Server, path: str) -> None:
-    with server.client() as http:
+def test_an_id_past_64_bits_is_a_400_naming_the_parameter(read_only_server: Server,
+                                                          path: str) -> None:
+    with read_only_server.client() as http:
         reply = http.get(path.format(id=2**70))
     assert reply.status_code == 400, reply.text
     assert "_id" in reply.json()["detail"]

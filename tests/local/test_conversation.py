@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
-import time
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +21,8 @@ import pytest
 from semloop.case import ConversationCase, Turn
 from semloop.demo.scenarios import SCENARIOS
 from semloop.judge._types import Answer
+from semloop.judge.local import _conversation as _conversation_module
+from semloop.judge.local import _tone as _tone_module
 from semloop.judge.local._conversation import (
     _ASKS,
     _DEFERS,
@@ -53,7 +55,7 @@ from semloop.judge.local._conversation_head import (
     probability,
 )
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._tone import REPEATING, Tone, lexicon, plain, turn_tone
+from semloop.judge.local._tone import REPEATING, Shapes, Tone, lexicon, plain, turn_tone
 
 from .conftest import ROOT
 
@@ -1434,12 +1436,48 @@ def test_odd_conversations_get_calm_quick_answers(embedder: Embedder) -> None:
             assert 0.0 <= got.value < threshold, (name, got)
 
 
-def test_a_huge_turn_is_bounded_in_time(embedder: Embedder) -> None:
-    huge = conv("word " * 3000 + "?", "ok " * 2000, "again " * 3000 + "!!", "fine " * 2000)
-    for answer, _ in EVALUATORS.values():
-        start = time.perf_counter()
-        answer(huge, embedder.embed)
-        assert time.perf_counter() - start < 2.0  # was 14 s: a backtracking pattern
+class _Scanned:
+    """A compiled pattern (or ``Shapes``) that adds the length of every text it scans."""
+
+    def __init__(self, inner: Any, tally: list[int]) -> None:
+        self.inner, self.tally = inner, tally
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if name not in ("search", "match", "fullmatch", "finditer", "findall", "split", "sub"):
+            return attr
+
+        def scan(*args: Any, **kwargs: Any) -> Any:
+            self.tally[0] += len(args[1] if name == "sub" else args[0])
+            return attr(*args, **kwargs)
+
+        return scan
+
+
+def test_a_huge_turn_costs_work_linear_in_its_size(
+    embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 3000-word turn once took 14 s in a backtracking pattern over the whole turn. The
+    # work is counted as characters handed to the rules' patterns (seconds depend on the
+    # machine): doubling every turn at most doubles it, since tone reads a turn's first
+    # 4000 characters and the accusing-question check reads one sentence at a time.
+    tally = [0]
+    for module in (_tone_module, _conversation_module):
+        for name, value in list(vars(module).items()):
+            if isinstance(value, (re.Pattern, Shapes)):
+                monkeypatch.setattr(module, name, _Scanned(value, tally))
+
+    def huge(n: int) -> ConversationCase:
+        return conv("word " * 3000 * n + "?", "ok " * 2000 * n, "again " * 3000 * n + "!!",
+                    "fine " * 2000 * n, "Where is my parcel? " * 1000 * n)
+
+    for name, (answer, _) in EVALUATORS.items():
+        work = []
+        for n in (1, 2):
+            tally[0] = 0
+            answer(huge(n), embedder.embed)
+            work.append(tally[0])
+        assert 0 < work[1] <= 2 * work[0], (name, work)
 
 
 @pytest.mark.parametrize(
