@@ -32,16 +32,8 @@ echo "mypy --strict:"
 .venv/bin/mypy --no-error-summary
 echo "  clean"
 
-# Only the plugins the suite uses: pytest otherwise loads every installed plugin (deepeval's
-# among them) and rewrites the asserts of each plugin's whole package on import, uncached
-# when PYTHONDONTWRITEBYTECODE is set: ~2.5 s of CPU per run. A new pytest plugin in the dev
-# extra must be named here.
-export PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
-plugins=(-p pytest_timeout -p _hypothesis_pytestplugin -p schemathesis.pytest.plugin
-         -p pytest_asyncio.plugin)
-
 set +e
-.venv/bin/python -m pytest "${plugins[@]}" "$@"
+.venv/bin/python -m pytest "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then
