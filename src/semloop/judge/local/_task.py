@@ -550,8 +550,7 @@ def _reasons(request: str) -> list[str]:
 # The lead before a request's act: a greeting, "please", "can you", "I want to".
 _ACT_LEAD = re.compile(r"^(?:(?:hello|hi|hey|ok|okay|also|and|then|so|please|pls|plz|kindly)\b[,!]?\s*)*"
                        r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|"
-                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to |"
-                       r"i['\u2019]d like(?: you)? to )?", re.IGNORECASE)  # "I'd like to", written together
+                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to )?", re.IGNORECASE)  # "I'd like to", written together
 
 
 def _part_acts(part: str) -> list[str]:
