@@ -271,12 +271,12 @@ def test_an_event_no_database_can_hold_is_rejected_by_field(server: Server, frag
 
 
 @pytest.mark.parametrize("depth_in", ["body", "payload"])
-def test_json_nested_past_the_parser_is_a_400(server: Server, depth_in: str) -> None:
+def test_json_nested_past_the_parser_is_a_400(read_only_server: Server, depth_in: str) -> None:
     deep = "[" * 100_000 + "]" * 100_000
     body = (f'{{"events": {deep}}}' if depth_in == "body" else
             '{"events": [{"event_type": "tool.called", "run_id": "r", "agent_id": "a", '
             f'"timestamp": 1, "payload": {{"x": {deep}}}}}]}}')
-    with server.client() as http:
+    with read_only_server.client() as http:
         reply = http.post("/v1/ingest", content=body.encode(),
                           headers={"Content-Type": "application/json"})
     assert reply.status_code == 400, reply.text

@@ -58,16 +58,16 @@ def test_invalid_events_are_reported_by_index_and_the_valid_ones_kept(server: Se
     assert [e["event_id"] for e in run["events"]] == [e["event_id"] for e in a_run("r1")]
 
 
-def test_a_batch_with_only_invalid_events_is_422(server: Server) -> None:
-    with server.client() as http:
+def test_a_batch_with_only_invalid_events_is_422(read_only_server: Server) -> None:
+    with read_only_server.client() as http:
         reply = http.post("/v1/ingest", json={"events": [{"event_type": "run.started"}]})
     assert reply.status_code == 422
     assert reply.json()["rejected"][0]["field"] == "timestamp"
     assert reply.json()["stored"] == 0
 
 
-def test_an_empty_batch_is_fine(server: Server) -> None:
-    with server.client() as http:
+def test_an_empty_batch_is_fine(read_only_server: Server) -> None:
+    with read_only_server.client() as http:
         reply = http.post("/v1/ingest", json={"events": []})
     assert reply.status_code == 202
     assert reply.json() == {"accepted": 0, "stored": 0, "duplicates": 0, "rejected": []}
@@ -97,8 +97,8 @@ def test_bodies_over_the_limit_are_413_declared_or_streamed_or_gzipped(server: S
     assert server.store.count_events(server.org_id) == 4
 
 
-def test_malformed_bodies_are_400_with_a_clear_message(server: Server) -> None:
-    with server.client() as http:
+def test_malformed_bodies_are_400_with_a_clear_message(read_only_server: Server) -> None:
+    with read_only_server.client() as http:
         broken = http.post("/v1/ingest", content=b'{"events": [}')
         not_object = http.post("/v1/ingest", json=[1, 2])
         no_events = http.post("/v1/ingest", json={"events": {"a": 1}})
@@ -155,13 +155,13 @@ def test_runs_are_served_per_org_with_their_signals(server: Server) -> None:
     assert hidden.status_code == 404
 
 
-def test_health_openapi_and_the_sdk_policy_fetch(server: Server) -> None:
-    with server.client(key=None) as anonymous:
+def test_health_openapi_and_the_sdk_policy_fetch(read_only_server: Server) -> None:
+    with read_only_server.client(key=None) as anonymous:
         health = anonymous.get("/health")
         schema = anonymous.get("/openapi.json").json()
-    with server.client() as http:
+    with read_only_server.client() as http:
         policies = http.get("/v1/policies", params={"agent_id": "agent-a"})
-    assert health.json() == {"status": "ok", "database": server.store.dialect.value}
+    assert health.json() == {"status": "ok", "database": read_only_server.store.dialect.value}
     assert {"/health", "/v1/ingest", "/v1/traces", "/v1/runs/{run_id}"} <= set(schema["paths"])
     assert schema["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
     ingest = schema["paths"]["/v1/ingest"]["post"]

@@ -26,6 +26,12 @@ def http(server: Server) -> Iterator[httpx.Client]:
         yield client
 
 
+@pytest.fixture(scope="module")
+def read_only_http(read_only_server: Server) -> Iterator[httpx.Client]:
+    with read_only_server.client() as client:
+        yield client
+
+
 def _run(store: Store, org: str, run_id: str, start: float, *, agent: str = "support",
          version: str = "v1", end: str = "run.completed", tools: int = 2) -> None:
     events = [Event("run.started", run_id, agent, 0, start, {}, agent_version=version)]
@@ -84,9 +90,9 @@ def test_runs_filter_by_the_source_of_their_signals(server: Server, http: httpx.
     ("/v1/signals/export", {"since": "yesterday"}, "since"),
     ("/v1/agents/support/health", {"since": "soon"}, "since"),
 ])
-def test_a_bad_parameter_is_named(http: httpx.Client, path: str, params: dict[str, str],
-                                  field: str) -> None:
-    reply = http.get(path, params=params)
+def test_a_bad_parameter_is_named(read_only_http: httpx.Client, path: str,
+                                  params: dict[str, str], field: str) -> None:
+    reply = read_only_http.get(path, params=params)
     assert reply.status_code == 422, reply.text
     assert reply.json()["detail"].startswith(f"query.{field}:"), reply.text
 

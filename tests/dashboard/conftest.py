@@ -157,3 +157,11 @@ def serve_site(store: Store, **settings: object) -> Iterator[Site]:
 def site(store: Store) -> Iterator[Site]:
     with serve_site(store) as served:
         yield served
+
+
+@pytest.fixture(scope="module")
+def read_only_site(module_store: Store) -> Iterator[Site]:
+    """One seeded site per module and database, for tests that only read it: GETs, and
+    sign-ins and sign-outs, which live in the client's cookies and change nothing served."""
+    with serve_site(module_store) as served:
+        yield served

@@ -50,10 +50,10 @@ def test_the_pages_are_found() -> None:
             "/static/{name}"} <= set(PAGES)
 
 
-def test_no_page_or_asset_without_signing_in(site: Site) -> None:
-    with site.client(signed_in=False) as anonymous:
+def test_no_page_or_asset_without_signing_in(read_only_site: Site) -> None:
+    with read_only_site.client(signed_in=False) as anonymous:
         for path in PAGES:
-            reply = anonymous.get(_fill(path, site))
+            reply = anonymous.get(_fill(path, read_only_site))
             assert reply.status_code == 303, path
             assert reply.headers["location"].startswith("/login?next="), path
         # the sign-in page and its stylesheet are the exceptions
@@ -62,42 +62,43 @@ def test_no_page_or_asset_without_signing_in(site: Site) -> None:
         assert anonymous.get("/static/NOTICE").status_code == 303
 
 
-def test_sign_in_sets_a_signed_http_only_strict_cookie_without_the_key(site: Site) -> None:
-    with site.client(signed_in=False) as client:
-        reply = site.sign_in(client)
+def test_sign_in_sets_a_signed_http_only_strict_cookie_without_the_key(read_only_site: Site) -> None:
+    with read_only_site.client(signed_in=False) as client:
+        reply = read_only_site.sign_in(client)
         assert reply.status_code == 303 and reply.headers["location"] == "/"
         cookie = next(c for c in reply.headers.get_list("set-cookie")
                       if c.startswith(f"{SESSION_COOKIE}="))
         assert "HttpOnly" in cookie and "SameSite=strict" in cookie
         value = cookie.split(";")[0].split("=", 1)[1]
         # "sl_<id>_<secret>": the secret is url-safe base64 and may itself hold "_".
-        secret = site.key.split("_", 2)[2]
-        assert secret not in value and site.key not in value
+        secret = read_only_site.key.split("_", 2)[2]
+        assert secret not in value and read_only_site.key not in value
         assert client.get("/").status_code == 200
 
 
-def test_a_wrong_key_or_a_forged_form_is_refused(site: Site) -> None:
-    with site.client(signed_in=False) as client:
-        reply = site.sign_in(client, key="sl_000000000000_not-a-key")
+def test_a_wrong_key_or_a_forged_form_is_refused(read_only_site: Site) -> None:
+    with read_only_site.client(signed_in=False) as client:
+        reply = read_only_site.sign_in(client, key="sl_000000000000_not-a-key")
         assert reply.status_code == 401 and "not valid" in reply.text
         assert SESSION_COOKIE not in client.cookies
-        forged = client.post("/login", data={"key": site.key, "csrf": "guess", "next": "/"})
+        forged = client.post("/login", data={"key": read_only_site.key, "csrf": "guess", "next": "/"})
         assert forged.status_code == 403
         assert SESSION_COOKIE not in client.cookies
 
 
-def test_sign_in_never_redirects_off_the_site(site: Site) -> None:
-    with site.client(signed_in=False) as client:
+def test_sign_in_never_redirects_off_the_site(read_only_site: Site) -> None:
+    with read_only_site.client(signed_in=False) as client:
         form = client.get("/login", params={"next": "//evil.example/x"})
         token = re.search(r'name="csrf" value="([^"]+)"', form.text)
         assert token is not None and "evil" not in form.text
-        reply = client.post("/login", data={"key": site.key, "csrf": token.group(1),
+        reply = client.post("/login", data={"key": read_only_site.key,
+                                            "csrf": token.group(1),
                                             "next": "https://evil.example/"})
         assert reply.headers["location"] == "/"
 
 
-def test_a_forged_or_expired_session_is_no_session(site: Site) -> None:
-    with site.client() as client:
+def test_a_forged_or_expired_session_is_no_session(read_only_site: Site) -> None:
+    with read_only_site.client() as client:
         real = client.cookies[SESSION_COOKIE]
         body, mac = real.split(".")
         client.cookies.set(SESSION_COOKIE, f"{body}.{mac[:-2]}AA")
@@ -116,8 +117,8 @@ def test_revoking_the_key_ends_its_sessions(site: Site) -> None:
         assert client.get("/runs").status_code == 303
 
 
-def test_sign_out_needs_the_csrf_token_and_ends_the_session(site: Site) -> None:
-    with site.client() as client:
+def test_sign_out_needs_the_csrf_token_and_ends_the_session(read_only_site: Site) -> None:
+    with read_only_site.client() as client:
         page = client.get("/")
         token = re.search(r'name="csrf" value="([^"]+)"', page.text)
         assert token is not None
@@ -128,8 +129,8 @@ def test_sign_out_needs_the_csrf_token_and_ends_the_session(site: Site) -> None:
         assert client.get("/").status_code == 303
 
 
-def test_pages_allow_only_their_own_origin(site: Site) -> None:
-    with site.client() as client:
+def test_pages_allow_only_their_own_origin(read_only_site: Site) -> None:
+    with read_only_site.client() as client:
         policy = client.get("/").headers["content-security-policy"]
         assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
 
@@ -150,8 +151,8 @@ def test_another_orgs_session_sees_none_of_this_orgs_pages(site: Site) -> None:
 
 
 def test_run_detail_shows_each_finding_and_marks_the_steps_its_evidence_names(
-        site: Site) -> None:
-    with site.client() as client:
+        read_only_site: Site) -> None:
+    with read_only_site.client() as client:
         page = client.get("/runs/run-loop").text
     named = {int(n) for n in re.findall(r'<li id="step-(\d+)" class="step named"', page)}
     assert named == set(TOOL_STEPS) | set(range(STUCK[0], STUCK[1] + 1))
@@ -187,8 +188,8 @@ def test_runs_filter_and_page_by_cursor(site: Site) -> None:
 @pytest.mark.parametrize("path", ["/", "/?window=24h", "/?window=30d", "/agents",
                                   "/agents/support", "/evaluators", "/issues",
                                   "/conversations", "/conversations/conv-1"])
-def test_each_page_renders_the_orgs_figures(site: Site, path: str) -> None:
-    with site.client() as client:
+def test_each_page_renders_the_orgs_figures(read_only_site: Site, path: str) -> None:
+    with read_only_site.client() as client:
         reply = client.get(path)
     assert reply.status_code == 200
     text = reply.text
@@ -277,9 +278,9 @@ def test_not_a_real_issue_marks_a_finding_changes_its_issue_and_can_be_undone(
         assert refused.status_code == 400 and "structural" in refused.text
 
 
-def test_conversations_filter_by_user_and_finding_and_show_their_findings(site: Site) -> None:
+def test_conversations_filter_by_user_and_finding_and_show_their_findings(read_only_site: Site) -> None:
     def listed(**params: str) -> set[str]:
-        with site.client() as client:
+        with read_only_site.client() as client:
             page = client.get("/conversations", params=params).text
         return set(re.findall(r'href="/conversations/([^"?]+)"', page))
 
@@ -289,7 +290,7 @@ def test_conversations_filter_by_user_and_finding_and_show_their_findings(site: 
     assert listed(evaluator="USER_FRUSTRATION") == angry
     assert listed(evaluator="CONFUSION_LOOP") == set()
     assert listed(has_finding="no") == {"conv-1"}
-    with site.client() as client:
+    with read_only_site.client() as client:
         page = client.get("/conversations/conv-angry-1").text
         assert page.index("conv-angry-1-run-0") < page.index("conv-angry-1-run-1") \
             < page.index("conv-angry-1-run-2")
