@@ -1611,7 +1611,6 @@ def _guessed(before: str) -> bool:
 _WHY_KEY = re.compile(r"\b(?:reasons?|causes?|diagnosis)\b", re.IGNORECASE)
 # ("identified your account" finds a record, no cause: only a diagnosis reports one.)
 _DIAGNOSED = re.compile(r"\bdiagnosed\s+(?:it as\s+|as\s+)?(?:an?\s+|the\s+)?([^,.;]+)", re.IGNORECASE)
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def _given_causes(ev: _Evidence) -> list[tuple[str, frozenset[str]]]:
