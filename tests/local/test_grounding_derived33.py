@@ -7,6 +7,10 @@ a slip that must still be found; and a clock time copied unconverted into a name
 
 from __future__ import annotations
 
+import zoneinfo
+
+import pytest
+
 from semloop.judge.local import _grounding as g
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import contradicts, quantities
@@ -31,6 +35,17 @@ def test_a_clock_time_copied_into_a_named_zone_unconverted(embed: Embed) -> None
                  tool=webinar).get("bound", 0) == 0
     assert found(embed, "when, my time? I'm in London", "It starts at 15:00 London time.",
                  tool=webinar)["bound"] >= 1
+
+
+def test_a_machine_without_zone_data_converts_nothing_and_raises_nothing(
+        embed: Embed, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_zone_data(key: str) -> None:
+        raise zoneinfo.ZoneInfoNotFoundError(key)
+
+    monkeypatch.setattr(g.zoneinfo, "ZoneInfo", no_zone_data)
+    webinar = {"webinar": "W-3", "starts": "2026-06-03T15:00:00+02:00"}
+    assert found(embed, "when, my time? I'm in London", "It starts at 15:00 London time.",
+                 tool=webinar).get("bound", 0) == 0
 
 
 def test_a_span_ends_its_length_after_its_start(embed: Embed) -> None:

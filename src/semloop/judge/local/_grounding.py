@@ -1961,13 +1961,17 @@ def _zone_unconverted(claim: str, ev: _Evidence) -> str:
                 else next(iter(records)) if len(records) == 1 else "")
         if not zone:
             continue
+        try:
+            tz = zoneinfo.ZoneInfo(zone) if zone != "UTC" else datetime.timezone.utc
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # no zone data: nothing to convert with
+            continue
         written, converted = set(), set()
         for day, clock, offset in instants:
             shift = 0 if offset == "Z" else (1 if offset[0] == "+" else -1) * (
                 int(offset[1:3]) * 60 + int(offset[-2:]))
             at_utc = datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.timezone.utc) + datetime.timedelta(
                 minutes=clock - shift)
-            local = at_utc.astimezone(zoneinfo.ZoneInfo(zone))
+            local = at_utc.astimezone(tz)
             written.add(clock)
             converted.add(local.hour * 60 + local.minute)
         if minutes in written and minutes not in converted:
