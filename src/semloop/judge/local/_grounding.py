@@ -1933,12 +1933,11 @@ def _city_zones() -> dict[str, str]:
     return {n.rsplit("/", 1)[1].replace("_", " ").lower(): n for n in names if "/" in n}
 
 
-def _valid_day(text: str) -> bool:
+def _iso_day(text: str) -> datetime.date | None:
     try:
-        datetime.date.fromisoformat(text)
+        return datetime.date.fromisoformat(text)
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def _zone_unconverted(claim: str, ev: _Evidence) -> str:
@@ -1946,8 +1945,8 @@ def _zone_unconverted(claim: str, ev: _Evidence) -> str:
     in another zone ("18:00 London time" of 18:00+01:00, which is 17:00 in London;
     "09:00 your local time" of 09:00Z at a Dubai property): the time was not converted.
     Only where it matches the context's written time and none of its converted ones."""
-    instants = [(datetime.date.fromisoformat(m.group(1)), int(m.group(2)) * 60 + int(m.group(3)), m.group(4))
-                for t in ev.texts for m in _INSTANT.finditer(t) if _valid_day(m.group(1))]
+    instants = [(day, int(m.group(2)) * 60 + int(m.group(3)), m.group(4))
+                for t in ev.texts for m in _INSTANT.finditer(t) if (day := _iso_day(m.group(1)))]
     if not instants:
         return ""
     records = {z for t in ev.texts for z in _IANA.findall(t) if z in _city_zones().values()}
