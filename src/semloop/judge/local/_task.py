@@ -183,6 +183,8 @@ _REMAINING = re.compile(
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
+    # "Moving on to SOC-7102 next.": the next item named, the sentence ending on it.
+    r"(?:mov(?:e|ing)|go(?:ing)?|turn(?:ing)?) on to [^.?!]{1,40}\bnext(?=\s*[.!]?\s*$)|"
     r"starting (?:the|on|with)|(?:carry on|continue|get to|move on to|start on|finish) (?:with )?"
     r"the (?:others|rest|remaining)|(?:mov(?:e|ing)|go(?:ing)?|get(?:ting)?) on to the "
     # The rest of the items promised by any verb ("I'll queue the remaining three").
@@ -627,10 +629,18 @@ def _joined_acts(clause: str) -> list[str]:
     the red and blue shirts" or "my phone and charge cable" is one."""
     pieces, start = [], 0
     for m in _JOINS.finditer(clause):
-        if _imperative(clause[m.end():]) or _verb_by_shape(clause[m.end():]):
+        if _imperative(clause[m.end():]) or _verb_by_shape(clause[m.end():]) or _opens_on_particle(clause[m.end():]):
             pieces.append(clause[start:m.start()])
             start = m.end()
     return [*pieces, clause[start:]]
+
+
+def _opens_on_particle(clause: str) -> bool:
+    """The clause opens on a verb with its particle ("turn on DNSSEC for it", "set up a
+    direct debit"): an act of its own, though no object follows the verb itself."""
+    lead = _ACT_LEAD.match(clause)
+    rest = clause[lead.end() if lead else 0:]
+    return any(m is not None and m.start() == 0 for m in (rx.search(rest) for rx, _ in _PHRASAL))
 
 
 def _imperative(clause: str, leads: re.Pattern[str] = _ACT_LEAD) -> str | None:
@@ -956,11 +966,31 @@ def _read_records(calls: Sequence[ToolCall]) -> list[list[dict[str, Any]]]:
     return [rows for call in calls for rows in _call_records(call)]
 
 
+_CSV_HEADER = re.compile(r"[A-Za-z_][\w ]{0,30}(?:,[A-Za-z_][\w ]{0,30})+")
+
+
+def _csv_rows(output: str) -> list[dict[str, Any]]:
+    """A comma-separated table's rows as records, keyed by its header ("plan,annual_gbp" then
+    "Swarm Watch,48"): a table is a list of records as a JSON array is. None when any row
+    has another number of fields than the header (prose with commas)."""
+    lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
+    if len(lines) < 3 or not _CSV_HEADER.fullmatch(lines[0]):
+        return []
+    keys = lines[0].split(",")
+    rows = [line.split(",") for line in lines[1:]]
+    if any(len(r) != len(keys) for r in rows):
+        return []
+    return [dict(zip(keys, (v.strip() for v in r), strict=True)) for r in rows]
+
+
 def _call_records(call: ToolCall) -> list[list[dict[str, Any]]]:
     """The lists of two records or more (JSON objects) in a successful call's output."""
     out: list[list[dict[str, Any]]] = []
-    if _failed(call) or not call.output.lstrip().startswith(("{", "[")):
+    if _failed(call):
         return out
+    if not call.output.lstrip().startswith(("{", "[")):
+        table = _csv_rows(call.output)
+        return [table] if len(table) >= 2 else out
     try:
         stack = [json.loads(call.output)]
     except ValueError:
@@ -1213,12 +1243,18 @@ def _acts_of(asked: set[str]) -> set[str]:
 def _promised_after_looking(case: RunCase) -> str | None:
     """Asked to act, the run's calls only read, and the answer says it will do the act
     ("I'll go ahead and process the cancellation", "I'll get the invoice sent over") and
-    asks nothing: the lookup was done, the act put off. The promising sentence."""
+    asks nothing: the lookup was done, the act put off. A run with no call at all looked
+    nothing up and did nothing either. The act is read in the request's opening words or
+    at the head of any of its clauses: a story told first ("The car I picked up yesterday
+    has a cracked windscreen … Please refund the deposit") puts the act late. The
+    promising sentence."""
     calls = case.tools_called
-    if not calls or not _only_looks(calls) or not _asks_action(case.input) or _HOW_TO_ASKED.search(case.input) \
+    if not _only_looks(calls) or not _asks_action(case.input) or _HOW_TO_ASKED.search(case.input) \
             or "?" in case.output or _ADMITS_FAILURE.search(case.output):
         return None
-    acts = _acts_of({stem(w) for w in re.findall(r"[a-z]+", _asked_text(case.input).lower())[:12]} & _ACTION_VERBS)
+    asked = _asked_text(case.input)
+    acts = _acts_of({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12]} & _ACTION_VERBS
+                    | {v for c in _ACT_CLAUSES.split(asked) for v in _part_acts(c.strip())})
     return next((s for s in split_claims(case.output) if _WE_WILL.search(s) and not _IF_YOU.search(s)
                  and any(_names_act(stem(_IRREGULAR.get(w, w)), a) for w in re.findall(r"[a-z]+", s.lower())
                          for a in acts)), None)
@@ -2943,7 +2979,7 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
 # The verbs a request's act may open on; an object after it tells the verb from a noun.
 _IMPERATIVE_VERBS = _ACTION_VERBS | _OPERATIONS | frozenset().union(*_ALIKE)
 _VERB_OBJECT = re.compile(r"(?:(?:then|also)\s+)?([a-z]+)\s+(?:my|our|your|his|her|their|the|a|an|it|them|"
-                          r"him|me|us|this|that|these|those|all|every|each|\d)\b", re.IGNORECASE)
+                          r"him|me|us|this|that|these|those|all|every|each|\d{1,3}(?=\s+(?-i:[a-z])))\b", re.IGNORECASE)
 
 
 _LEVEL_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade"))
@@ -3815,12 +3851,16 @@ def _opening(text: str) -> str:
 def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     """A two-word phrase of the request and one of the answer's opening that share one
     word and differ in the other, the request's word absent from the whole answer and the
-    answer's from the request: (asked, answered). Only where there is no evidence: with
-    some, what the answer draws on is weighed instead."""
+    answer's from the request: (asked, answered). Where there is evidence, only when it
+    names both words (a fare table with the weekend pass and the monthly pass, the answer
+    giving the monthly one for the weekend one asked): the thing asked was there, and the
+    answer took its sibling. Otherwise what the answer draws on is weighed instead."""
     # A yes-or-no question ("can I bring my touring bike?", "is there a cheaper plan?") is
     # rightly answered with the thing that is allowed or offered instead.
-    if case.context or case.tools_called or _ASKS_YES_OR_NO.search(case.input):
+    if _ASKS_YES_OR_NO.search(case.input):
         return None
+    evidence = word_stems(" ".join([*case.context, *(tool_text(c.output) for c in case.tools_called)])) \
+        if case.context or case.tools_called else None
     said, asked = word_stems(case.output), word_stems(case.input)
     request = _asked_text(_HANDED_TEXT.sub(" ", case.input))
     wanted = _phrase_pairs(request)
@@ -3829,7 +3869,7 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
         for a in wanted:
             for keep, mine, theirs in ((0, a[1], b[1]), (1, a[0], b[0])):
                 if a[keep] == b[keep] and mine != theirs and mine not in said \
-                        and theirs not in asked \
+                        and theirs not in asked and (evidence is None or {mine, theirs} <= evidence) \
                         and not (_within_name(opening, b, keep) and not _within_name(request, a, keep)):
                     return " ".join(a), " ".join(b)
     return None
