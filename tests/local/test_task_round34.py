@@ -65,3 +65,21 @@ def test_next_item_named_is_work_left(embed: Embed) -> None:
                    "SOC-1 is benign (internal scanner) and is closed. Moving on to SOC-2 next.",
                    call("close_alert", {"id": "SOC-1"}, {"ok": True}))
     assert float(answer_task_completion(halfway, embed).value) >= 0.5
+
+
+def test_text_greets_another_party_the_evidence_names(embed: Embed) -> None:
+    other = case("Draft an email to our caterer Olive & Thyme asking them to add two vegetarian meals for Saturday.",
+                 "Dear Priya,\n\nCould you add two vegetarian meals to Saturday's order? Many thanks for "
+                 "your help with the hall.\n\nBest,\nSam",
+                 call("event_contacts", {"event": "Saturday"},
+                      {"caterer": "Olive & Thyme", "venue": "Harbour Hall", "venue_contact": "Priya Shah"}))
+    assert float(answer_task_understanding_failure(other, embed).value) >= 0.5
+
+
+def test_steps_towards_the_value_asked_are_the_method_not_the_result(embed: Embed) -> None:
+    method = case("based on the readings you hold, what's my gas bill for March? just the figure",
+                  "To work out your March bill, take the units you used and multiply them by your unit rate. "
+                  "If you add the standing charge for each day, that's your bill.",
+                  call("meter_readings", {"account": "G-118", "month": "2027-03"},
+                       {"opening": 10412, "closing": 10688, "unit_rate_p": 6.2, "standing_p_day": 31.4}))
+    assert float(answer_task_completion(method, embed).value) >= 0.5

@@ -1675,6 +1675,16 @@ _FIND_YOURSELF = re.compile(r"\byou(?:'ll|\u2019ll| will)? (?:can|could|may|migh
                             re.IGNORECASE)
 
 
+# A step told for a purpose: "To estimate your refund, take your total tax withheld …".
+_PURPOSE_LEAD = re.compile(r"^\W*to\s+[a-z]+\b[^,.;]{0,60},\s+", re.IGNORECASE)
+
+
+def _purpose_step(sentence: str) -> bool:
+    """The sentence tells the user a step towards a purpose: "To <purpose>, <verb> <object>"."""
+    m = _PURPOSE_LEAD.match(sentence)
+    return m is not None and bool(_verb_by_shape(sentence[m.end():]) or _imperative(sentence[m.end():]))
+
+
 def _method_for_value(case: RunCase) -> str | None:
     """Asked for a fact ("How much overtime did we pay in November?", "What duty will I
     pay?"), with a read that answered, the answer tells the user how or where to find it,
@@ -1685,14 +1695,15 @@ def _method_for_value(case: RunCase) -> str | None:
     if _HOW_TO_ASKED.search(case.input) or "?" in case.output or _ADMITS_FAILURE.search(case.output):
         return None
     sentences = re.split(r"(?<=[.!?])\s+", case.input)
-    asked = next((s for s in sentences if _ASKS_FACT.match(s)), None)
+    # The question may follow a lead clause: "based on what you have on file, what's my refund?"
+    asked = next((c for s in sentences for c in re.split(r"[,;]\s+", s) if _ASKS_FACT.match(c)), None)
     # Or a request for a finding, no act ("Fact check this …, need a verdict"), for which
     # the run changed nothing (web_search, get_…).
     if asked is None and not _asks_action(case.input) and not any(_acts(c) for c in case.tools_called):
         asked = sentences[0]
     read = [c.output for c in case.tools_called if not _failed(c) and c.output.strip()]
     prose = _prose(case.output)
-    if asked is None or not read or not any(_FIND_YOURSELF.search(s) for s in split_claims(prose)):
+    if asked is None or not read or not any(_FIND_YOURSELF.search(s) or _purpose_step(s) for s in split_claims(prose)):
         return None
     request = case.input.lower()
     if set(re.findall(r"\d+", prose)) - set(re.findall(r"\d+", request)):
@@ -3199,6 +3210,38 @@ def _draft_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# Who a text is written to: the words after "to" up to what it is to say ("… to our
+# translator Yuki telling her …", "… to the florist (Bloom & Wild Stems) confirming …").
+_ADDRESSEE = re.compile(r"\s+to\s+([^.;:!?\n]{2,60}?)(?=,?\s+(?:\w+ing|that|about|re|for|with|so|and)\b|[.;:!?\n]|$)")
+# A text's greeting line ("Dear Mr. Tanaka,", "Hi Mara,", "Dear Northgate team,").
+_GREETING = re.compile(r"^[ \t]*(?:dear|hi|hello|hey)\s+([^\n,]{1,50}?)[ \t]*[,:!]?[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"})
+
+
+def _greeted_other(case: RunCase) -> tuple[str, str] | None:
+    """Asked to write to someone the request names ("a short email to our translator Yuki",
+    "a note to our insurer, Marlow Marine"), the text greets someone else by name: none of
+    the addressee's names is in its greeting, none of the greeting's names is anywhere in
+    the request ("Dear Mr. Tanaka,"), and the evidence names both. A greeting to no one by name ("Hi everyone,", "Dear
+    Sir or Madam,") and an addressee named only by role ("the tenor") tell nothing.
+    (addressee, greeting)."""
+    m = _WRITE.search(case.input)
+    to = _ADDRESSEE.match(case.input, m.end()) if m else None
+    greeting = _GREETING.search(case.output)
+    if to is None or greeting is None:
+        return None
+    names = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", to.group(1))}
+    greeted = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", greeting.group(1))} - _TITLES
+    if not names or not greeted or names & greeted \
+            or greeted & {w.lower() for w in re.findall(r"[\w'-]+", case.input)}:
+        return None
+    # Only where the evidence names both, as two parties: a name the request does not give
+    # may be the addressee's own ("to our distributor in Osaka", "Tanaka-san"; "the Ashbys",
+    # "Anna and Tom").
+    known = {w.lower() for w in re.findall(r"[\w'-]+", " ".join([*case.context, *(c.output for c in case.tools_called)]))}
+    return (to.group(1).strip(), greeting.group(1).strip()) if names & known and greeted & known else None
+
+
 # Someone other than the user: a relation or a third person's pronoun. Relations come in
 # groups that name one person alike (my son is "your child"); another group's word names
 # someone else ("your parent account" is the user's own).
@@ -3270,6 +3313,8 @@ def _another_task(case: RunCase) -> str:
         return f'asked "{value}", the answer states no such value'
     if draft := _draft_swap(case):
         return f"asked for a {draft[0]}, the answer is {draft[1]}"
+    if greeted := _greeted_other(case):
+        return f'asked to write to {greeted[0]}, the text greets "{greeted[1]}"'
     if whose := _owner_shift(case):
         return f'asked about "{whose}", the answer speaks only of the user\'s own'
     if long_words := _register_swap(case):
