@@ -83,3 +83,11 @@ def test_steps_towards_the_value_asked_are_the_method_not_the_result(embed: Embe
                   call("meter_readings", {"account": "G-118", "month": "2027-03"},
                        {"opening": 10412, "closing": 10688, "unit_rate_p": 6.2, "standing_p_day": 31.4}))
     assert float(answer_task_completion(method, embed).value) >= 0.5
+
+
+def test_how_a_kind_of_thing_is_done_claims_no_act(embed: Embed) -> None:
+    asks = case("Book a piano tuner for the school hall on Friday afternoon.",
+                "One thing first: is it the grand in the main hall or the upright in the music room? Tuners are "
+                "booked per instrument, and Friday has a 10:00 and a 14:00 slot free.",
+                call("get_tuner_slots", {"date": "2027-05-14"}, {"slots": ["10:00", "14:00"]}))
+    assert float(answer_task_completion(asks, embed).value) < 0.5

@@ -1212,6 +1212,11 @@ def _broken_condition(case: RunCase) -> str | None:
     return None
 
 
+# A sentence about a kind of thing, its subject a bare plural ("Interpreters are booked by
+# half-day", "Refunds are issued to the original card"): how things are done, no act claimed.
+_GENERIC_PLURAL = re.compile(r"\W*[A-Z][a-z]+s (?:are|get) (?:\w+ly )?\w+(?:ed|en)\b")
+
+
 def _claimed_without_act(case: RunCase) -> str | None:
     """An answer that states the act asked for as done ("Your address has been updated")
     after a run whose calls only read: no call changed anything. The sentence."""
@@ -1225,6 +1230,7 @@ def _claimed_without_act(case: RunCase) -> str | None:
     done = {v.rstrip("e") for v in _acts_of(asked)}
     return next((s for s in split_claims(case.output) if _CLAIMS_SUCCESS.search(s)
                  and not _NEGATED.search(s) and not _CONDITION.match(s) and not s.rstrip().endswith("?")
+                 and not _GENERIC_PLURAL.match(s)
                  and any(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0))).rstrip("e") in done
                          for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b|\b(?:sent|paid|made)\b", s))), None)
 
