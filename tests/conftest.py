@@ -78,7 +78,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _sqlite_copy(template: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+def sqlite_copy(template: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     """A fresh, migrated SQLite database: a copy of ``template`` (its 0600 mode kept)."""
     path = tmp_path_factory.mktemp("db") / "semloop.db"
     shutil.copy(template, path)
@@ -89,7 +89,7 @@ def _sqlite_copy(template: Path, tmp_path_factory: pytest.TempPathFactory) -> st
 def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A fresh, migrated database: a SQLite file, then a PostgreSQL database."""
     if request.param == "sqlite":
-        yield _sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
+        yield sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
         return
     with request.getfixturevalue("pg_template").database() as url:
         yield url
@@ -113,7 +113,7 @@ def module_store(request: pytest.FixtureRequest,
     from semloop.store import Store
 
     if request.param == "sqlite":
-        url = _sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
+        url = sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
         with Store(url) as opened:
             yield opened
         return
