@@ -91,3 +91,11 @@ def test_how_a_kind_of_thing_is_done_claims_no_act(embed: Embed) -> None:
                 "booked per instrument, and Friday has a 10:00 and a 14:00 slot free.",
                 call("get_tuner_slots", {"date": "2027-05-14"}, {"slots": ["10:00", "14:00"]}))
     assert float(answer_task_completion(asks, embed).value) < 0.5
+
+
+def test_two_words_of_one_entry_are_no_siblings(embed: Embed) -> None:
+    same = RunCase(id="probe", input="How often does my dog need a kennel cough booster?",
+                   output="For dogs it's once a year, using the intranasal kennel cough vaccine.",
+                   context=(("Kennel cough boosters: dogs once a year after the first dose; the intranasal vaccine "
+                             "is preferred. Lyme (dogs in tick areas): yearly."),))
+    assert float(answer_task_understanding_failure(same, embed).value) < 0.5

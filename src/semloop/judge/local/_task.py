@@ -3903,15 +3903,15 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     """A two-word phrase of the request and one of the answer's opening that share one
     word and differ in the other, the request's word absent from the whole answer and the
     answer's from the request: (asked, answered). Where there is evidence, only when it
-    names both words (a fare table with the weekend pass and the monthly pass, the answer
-    giving the monthly one for the weekend one asked): the thing asked was there, and the
-    answer took its sibling. Otherwise what the answer draws on is weighed instead."""
+    lists both words as parallel entries (a fare table's weekend pass and monthly pass, each
+    with its prices; the answer giving the monthly one for the weekend one asked): the thing
+    asked was there, and the answer took its sibling. Two words of one entry ("Rabies
+    boosters: … cats every year with the non-adjuvanted vaccine") are one thing told. Otherwise what the answer draws on is weighed instead."""
     # A yes-or-no question ("can I bring my touring bike?", "is there a cheaper plan?") is
     # rightly answered with the thing that is allowed or offered instead.
     if _ASKS_YES_OR_NO.search(case.input):
         return None
-    evidence = word_stems(" ".join([*case.context, *(tool_text(c.output) for c in case.tools_called)])) \
-        if case.context or case.tools_called else None
+    evidence = tuple(text.lower() for text, _ in _entries(case)) if case.context or case.tools_called else None
     said, asked = word_stems(case.output), word_stems(case.input)
     request = _asked_text(_HANDED_TEXT.sub(" ", case.input))
     wanted = _phrase_pairs(request)
@@ -3920,7 +3920,7 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
         for a in wanted:
             for keep, mine, theirs in ((0, a[1], b[1]), (1, a[0], b[0])):
                 if a[keep] == b[keep] and mine != theirs and mine not in said \
-                        and theirs not in asked and (evidence is None or {mine, theirs} <= evidence) \
+                        and theirs not in asked and (evidence is None or _parallel(mine, theirs, evidence)) \
                         and not (_within_name(opening, b, keep) and not _within_name(request, a, keep)):
                     return " ".join(a), " ".join(b)
     return None
