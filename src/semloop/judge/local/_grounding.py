@@ -4133,10 +4133,6 @@ def _outranked(claim: str, ev: _Evidence) -> str:
         if not held:
             continue
         mine, sentence, place = max(held)
-        # "He was born in Vienna": a sentence that goes on about someone the passage named
-        # may answer a question the question's words do not reach.
-        if _PRONOUN_OPENING.match(sentence):
-            return ""
         theirs = {w for v in _cast(sentence) if v.kind == "name" for w in v.key} - named
         for n, x, at, v in scored:
             if (n >= mine + _OUTRANK and v.kind == value.kind and not _same_value(v, value)
