@@ -4071,10 +4071,10 @@ def _unanchored(claim: str, ev: _Evidence) -> str:
     return ""
 
 
-# "the director of X", "the lead singer of X", "the country where …", "the company
+# "the director of X", "the lead singer of X", "a hotel company that …", "the company
 # founded by X", "X's founder": a question asked through another entity, whose answer a
 # sentence about that entity gives in its own words.
-_THROUGH = re.compile(r"\b(?i:the)\s+(?:[a-z][\w-]*\s+){1,3}(?:of|where|who|whom|that|which|whose|"
+_THROUGH = re.compile(r"\b(?i:the|an?)\s+(?:[a-z][\w-]*\s+){1,3}(?:of|where|who|whom|that|which|whose|"
                       r"[a-z]+(?:ed|en|t)\s+by)\b|['\u2019]s\s+[a-z]")
 _OUTRANK = 2  # question words a rival's sentence and clause hold beyond the answer's
 _PRONOUN_OPENING = re.compile(r"^\W*(?:he|she|they|it|his|her|their|its)\b", re.IGNORECASE)
