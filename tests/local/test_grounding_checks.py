@@ -1303,18 +1303,3 @@ def test_a_signed_difference_is_its_size_and_a_state_can_name_a_kind(embed: Embe
     assert _kind_of_record(claim, next(re.finditer("approved", claim)))
     claim = "Your claim has been approved today."
     assert not _kind_of_record(claim, next(re.finditer("approved", claim)))
-
-
-def test_a_short_answer_from_a_sentence_on_another_fact_of_its_subject_is_bound(
-        embed: Embed) -> None:
-    # What the question asks may follow the value ("signed in 1721 …, ending the war").
-    ctx = ("The Peace of Orvik was signed in 1721 in the town of Halla, ending the Long Border "
-           "War. The war had started in 1700 with a raid on Dunmere.")
-    asked = "In what year did the Long Border War end?"
-    assert found(embed, asked, "1700", ctx)["bound"] == 1
-    assert found(embed, asked, "It ended in 1721.", ctx)["bound"] == 0
-    # A venue is no rival of a winner; a question through another entity is left alone.
-    ctx = "The 2011 Varde Shield final was played at Moss Park. Torvik United beat Elm Athletic 2-0."
-    assert found(embed, "Who won the 2011 Varde Shield final?", "Torvik United", ctx)["bound"] == 0
-    ctx = "Lumen is a 1994 film directed by Ada Kroll. Kroll was born in Ghent and studied in Lyon."
-    assert found(embed, "Where was the director of Lumen born?", "Ghent", ctx)["bound"] == 0

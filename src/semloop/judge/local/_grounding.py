@@ -2455,7 +2455,6 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                               or (claim.alone and (_off_question(claim.text, ev)
                                                                    or _span_end(claim.text, ev)
                                                                    or _unanchored(claim.text, ev)
-                                                                   or _outranked(claim.text, ev)
                                                                    or other_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
@@ -4067,80 +4066,6 @@ def _unanchored(claim: str, ev: _Evidence) -> str:
             if (v.start and lead & asks and v.kind == value.kind and not v.key & named
                     and bool(_peoples(v.text.lower())) == people and not _same_value(v, value)
                     and not any(_same_value(v, s) for s in subjects)):
-                return f"the context says {v.text}, not {value.text}, where it says what the question asks"
-    return ""
-
-
-# "the director of X", "the lead singer of X", "a hotel company that …", "the company
-# founded by X", "X's founder": a question asked through another entity, whose answer a
-# sentence about that entity gives in its own words.
-_THROUGH = re.compile(r"\b(?i:the|an?)\s+(?:[a-z][\w-]*\s+){1,3}(?:of|where|who|whom|that|which|whose|"
-                      r"[a-z]+(?:ed|en|t)\s+by)\b|['\u2019]s\s+[a-z]")
-_OUTRANK = 2  # question words a rival's sentence and clause hold beyond the answer's
-_PRONOUN_OPENING = re.compile(r"^\W*(?:he|she|they|it|his|her|their|its)\b", re.IGNORECASE)
-# A name after these is a place: no rival of a team or a person ("played at Linwood Park")
-# unless the question asks a place, which the sentence's subject may be ("Germany won").
-_AT_PLACE = re.compile(r"\b(?:in|at|near|from|to|into|on)\s*$", re.IGNORECASE)
-_ASKS_PLACE = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:country|city|town|village|island|state|"
-                         r"region|province|county|continent|place|venue|location)\b", re.IGNORECASE)
-
-
-def _unasked(v: _Role, question: str, named: frozenset[str]) -> bool:
-    """A value the question does not give."""
-    return not v.key & named if v.kind == "name" else v.text not in question
-
-
-def _outranked(claim: str, ev: _Evidence) -> str:
-    """A short answer whose value one passage gives in a sentence about another fact of
-    its subject, while a sentence of that passage that says what the question asks gives
-    another value of its kind: "when did the war end?" answered with the year it began,
-    "which planet has the most moons?" with the largest planet. What a sentence says is
-    counted in the question's words it holds, the passage's subject aside (every sentence
-    is about it), in the whole sentence and in the clause of the value. Not for a question
-    through another entity, whose answer a sentence on that entity gives in other words,
-    nor for a choice or a yes or no."""
-    question = _question(ev.given)
-    if (len(claim.split()) > _BOUND_WORDS or not question or _yes_no_questions(ev.given)
-            or re.search(r"\bor\b", question) or _THROUGH.search(question)):
-        return ""
-    named = _name_words(" ".join(m.group(0) for m in _CAPITALISED.finditer(question)))
-    value = next((v for part in _ROLE_BREAK.split(claim) for v in _role_values(part)
-                  if _unasked(v, question, named)), None)
-    if value is None:
-        return ""
-    asked = _role_stems(question) | {w for n in named for w in _role_stems(n)}
-    anywhere = bool(_ASKS_PLACE.search(question))
-    for paragraph in _paragraphs(ev.texts[: ev.documents]):
-        wanted = asked - {w for n in paragraph.subject for w in _role_stems(n)}
-        scored: list[tuple[int, str, bool, _Role]] = []
-        sentences = split_claims(paragraph.text)
-        # "It closed in 1968" goes on about what the passage's opening clause names.
-        topic = _role_stems(_ROLE_BREAK.split(sentences[0])[0]) if sentences else frozenset()
-        for sentence in sentences:
-            inherited = topic if _PRONOUN_OPENING.match(sentence) else frozenset()
-            whole = len((_role_stems(sentence) | inherited) & wanted)
-            for n, part in enumerate(_ROLE_BREAK.split(sentence)):
-                clause = len((_role_stems(part) | (inherited if not n else frozenset())) & wanted)
-                for v in _role_values(part):
-                    # The sentence's subject ("Saturn, the second largest, has …") is its
-                    # whole clause's.
-                    opens = not n and not re.sub(r"[\W_]|\bthe\b", "", part[: v.start], flags=re.IGNORECASE)
-                    # "a Japanese submarine": a name after "a" describes a thing, names none.
-                    if not re.search(r"\ban?\s*$", part[: v.start], re.IGNORECASE):
-                        scored.append((whole + (whole if opens else clause), sentence,
-                                       bool(_AT_PLACE.search(part[: v.start])), v))
-        held = [(n, x, at) for n, x, at, v in scored if _same_value(v, value)]
-        if not held:
-            continue
-        mine, sentence, place = max(held)
-        theirs = {w for v in _cast(sentence) if v.kind == "name" for w in v.key} - named
-        for n, x, at, v in scored:
-            if (n >= mine + _OUTRANK and v.kind == value.kind and not _same_value(v, value)
-                    and _unasked(v, question, named) and (at == place or anywhere or v.kind != "name")
-                    and not any(_same_value(w, value) for w in _role_values(x))
-                    # a name of the answer's sentence in the rival's is a hop between them
-                    and not theirs & {w for u in _cast(x) if u.kind == "name" for w in u.key}
-                    and bool(_peoples(v.text.lower())) == bool(_peoples(value.text.lower()))):
                 return f"the context says {v.text}, not {value.text}, where it says what the question asks"
     return ""
 
