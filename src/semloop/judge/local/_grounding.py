@@ -1043,8 +1043,10 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
 
 
 _THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
-# "- Stock: 0", "Deposit: none": the claim's own pair of nothing says "no stock", as a record's does.
-_NONE_PAIR = re.compile(r"\b([A-Za-z][\w ]{0,30}?):\s*(?:0|none|nil)(?![\w.,])", re.IGNORECASE)
+# "- Stock: 0", "Deposit: none", "waterproof set to **no**": the claim's own pair of nothing
+# says "no stock", as a record's does.
+_NONE_PAIR = re.compile(r"\b([A-Za-z][\w ]{0,30}?):\s*(?:0|none|nil)(?![\w.,])|"
+                        r"\b((?:[A-Za-z]+\s+)?[A-Za-z]+)\s+set to\s+[*_]*(?:0|none|no|false)\b[*_]*", re.IGNORECASE)
 _CHANGED = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "3254583681 (blue) -> 9440686670 (green)": two records' states
 
 
@@ -1096,8 +1098,8 @@ def _score(values: Iterable[str], claim: str) -> int:
 
 def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
     """Records that give the pair's key the other way ("waterproof: yes" of one variant,
-    "no" of the next), one of which the claim names better than the pair's: the claim
-    speaks of that one ("$466.75, 4K, waterproof, black" of the variant at $466.75),
+    "no" of the next), one of which the claim names at least as well as the pair's: the
+    claim may speak of that one ("$466.75, 4K, waterproof, black" of the variant at $466.75),
     so its yes or no is no conflict with the pair."""
     key, _, value = pair.partition(": ")
     entries = ev.entries
@@ -1106,7 +1108,9 @@ def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
         return False
     column = _key_words(key)[len(mine[0]):]
     best = _score((v for _, v in mine[1]), claim)
-    return any(_score((v for _, v in pairs), claim) > best for path, pairs in entries
+    # Named as well as the pair's own ("green, 20-hour battery, not water resistant" of two
+    # green 20-hour variants, one water resistant and one not): the claim may mean either.
+    return any(_score((v for _, v in pairs), claim) >= max(best, 1) for path, pairs in entries
                if any(_key_words(k)[len(path):] == column and v.lower() != value.lower() for k, v in pairs))
 
 
@@ -1133,7 +1137,7 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     flips one of them."""
     parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
-        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", _REFUSED_WITHOUT.sub(r"\1", part)))
+        said = _NONE_PAIR.sub(lambda m: f"no {m.group(1) or m.group(2)}", _OUT_OF.sub("no", _REFUSED_WITHOUT.sub(r"\1", part)))
         mine = word_stems(said)
         # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
