@@ -1,7 +1,7 @@
 """Careful chat endings shaped like the real runs' false alarms of round 34, in other
 domains: a promise that nothing changes, a thing's own course, a noun after "my", an act
 asked of all against another act, an exchange's refund, a record never found, a negation's
-"yet", sibling records named alike, a value set to no."""
+"longer", sibling records named alike, a value set to no."""
 
 from __future__ import annotations
 
@@ -70,9 +70,8 @@ def test_a_record_never_found_is_no_redirect(embed: Embed) -> None:
     assert task_completion_evidence(case(run.input, run.output, down), embed).features["redirect"] == 1
 
 
-def test_not_yet_negates_the_word_after_it() -> None:
-    assert "shipp" in negation_scope("The parcel is not yet shipped.")[0]
-    assert frozenset({"activ"}) <= set().union(*negation_scope("The card is no longer active.")[1])
+def test_no_longer_negates_the_word_after_it() -> None:
+    assert "activ" in set().union(*negation_scope("The card is no longer active.")[1])
 
 
 def test_a_sibling_record_named_as_well_may_be_the_one_meant(embed: Embed) -> None:

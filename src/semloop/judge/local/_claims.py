@@ -1358,9 +1358,10 @@ _REQUIRED = frozenset("needed necessary mandatory required".split())  # noqa: SI
 _SUBJECT_WORDS = 4
 
 
-# "not yet delivered", "no longer pending": the word after the negator says when the
-# negation holds; what it negates comes after it.
-_NEGATION_ASPECT = frozenset({"yet", "longer"})
+# "no longer pending": "longer" says since when the negation holds; what it negates comes
+# after it. ("not yet approved" stays as it is: read as "not approved", a condition that
+# follows it, "confirmed once it is approved", read as its denial.)
+_NEGATION_ASPECT = frozenset({"longer"})
 
 
 def _denied_need(toks: Sequence[str], at: int) -> int | None:

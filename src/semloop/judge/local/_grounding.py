@@ -1088,12 +1088,17 @@ def _entries(texts: Iterable[str]) -> list[tuple[list[str], list[tuple[str, str]
     return out
 
 
-def _score(values: Iterable[str], claim: str) -> int:
-    """How many of a record's values the claim gives: its names and codes, its numbers."""
+def _given(values: Iterable[str], claim: str) -> list[str]:
+    """The record's values the claim gives: its names and codes, its numbers."""
     lower, said = claim.lower(), {round(q.value, 6) for q in quantities(claim)}
-    return sum(any(round(q.value, 6) in said for q in quantities(v)) or (
-        (len(v) > 1 or v.isupper()) and _said(v.lower(), lower)) for v in values
-        if v.lower() not in _YES_NO and v != _NULL)
+    return [v for v in values if v.lower() not in _YES_NO and v != _NULL and (
+        any(round(q.value, 6) in said for q in quantities(v))
+        or (len(v) > 1 or v.isupper()) and _said(v.lower(), lower))]
+
+
+def _score(values: Iterable[str], claim: str) -> int:
+    """How many of a record's values the claim gives."""
+    return len(_given(values, claim))
 
 
 def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
@@ -1107,11 +1112,18 @@ def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
     if mine is None:
         return False
     column = _key_words(key)[len(mine[0]):]
-    best = _score((v for _, v in mine[1]), claim)
-    # Named as well as the pair's own ("green, 20-hour battery, not water resistant" of two
-    # green 20-hour variants, one water resistant and one not): the claim may mean either.
-    return any(_score((v for _, v in pairs), claim) >= max(best, 1) for path, pairs in entries
-               if any(_key_words(k)[len(path):] == column and v.lower() != value.lower() for k, v in pairs))
+    named = _given((v for _, v in mine[1]), claim)
+    # Or named by the same values as the pair's own ("green, 20-hour battery, not water
+    # resistant" of two green 20-hour variants, one water resistant and one not): the claim
+    # cannot tell them apart, and may mean either. Two records each named by their own
+    # values ("beat Ashgrove at home and won away at Dunmore") are told apart.
+    for path, pairs in entries:
+        if not any(_key_words(k)[len(path):] == column and v.lower() != value.lower() for k, v in pairs):
+            continue
+        theirs = _given((v for _, v in pairs), claim)
+        if len(theirs) > len(named) or named and {v.lower() for v in theirs} == {v.lower() for v in named}:
+            return True
+    return False
 
 
 _BOUND_VALUES = 2
