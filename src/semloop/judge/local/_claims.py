@@ -1358,6 +1358,12 @@ _REQUIRED = frozenset("needed necessary mandatory required".split())  # noqa: SI
 _SUBJECT_WORDS = 4
 
 
+# "no longer pending": "longer" says since when the negation holds; what it negates comes
+# after it. ("not yet approved" stays as it is: read as "not approved", a condition that
+# follows it, "confirmed once it is approved", read as its denial.)
+_NEGATION_ASPECT = frozenset({"longer"})
+
+
 def _denied_need(toks: Sequence[str], at: int) -> int | None:
     """Where "no" at ``at`` begins a subject that a copula calls required ("no prior
     authorization is needed"): the index of that predicate."""
@@ -1412,7 +1418,8 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
         for nxt in toks[i + 1 : i + 7]:
             if not nxt[0].isalnum():
                 break
-            if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1:
+            if nxt not in _FUNCTION and nxt not in _NOT and nxt not in _NO and len(nxt) > 1 \
+                    and nxt not in _NEGATION_ASPECT:
                 window.append(_attribute(nxt))
                 if single or len(window) == limit:
                     break

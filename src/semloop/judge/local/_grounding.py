@@ -1043,8 +1043,10 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
 
 
 _THEN = re.compile(r",?\s+(?:and\s+)?then\s+", re.IGNORECASE)  # events in sequence: one clause each
-# "- Stock: 0", "Deposit: none": the claim's own pair of nothing says "no stock", as a record's does.
-_NONE_PAIR = re.compile(r"\b([A-Za-z][\w ]{0,30}?):\s*(?:0|none|nil)(?![\w.,])", re.IGNORECASE)
+# "- Stock: 0", "Deposit: none", "waterproof set to **no**": the claim's own pair of nothing
+# says "no stock", as a record's does.
+_NONE_PAIR = re.compile(r"\b([A-Za-z][\w ]{0,30}?):\s*(?:0|none|nil)(?![\w.,])|"
+                        r"\b((?:[A-Za-z]+\s+)?[A-Za-z]+)\s+set to\s+[*_]*(?:0|none|no|false)\b[*_]*", re.IGNORECASE)
 _CHANGED = re.compile(r"\s*(?:->|=>|\u2192)\s*")  # "3254583681 (blue) -> 9440686670 (green)": two records' states
 
 
@@ -1086,18 +1088,23 @@ def _entries(texts: Iterable[str]) -> list[tuple[list[str], list[tuple[str, str]
     return out
 
 
-def _score(values: Iterable[str], claim: str) -> int:
-    """How many of a record's values the claim gives: its names and codes, its numbers."""
+def _given(values: Iterable[str], claim: str) -> list[str]:
+    """The record's values the claim gives: its names and codes, its numbers."""
     lower, said = claim.lower(), {round(q.value, 6) for q in quantities(claim)}
-    return sum(any(round(q.value, 6) in said for q in quantities(v)) or (
-        (len(v) > 1 or v.isupper()) and _said(v.lower(), lower)) for v in values
-        if v.lower() not in _YES_NO and v != _NULL)
+    return [v for v in values if v.lower() not in _YES_NO and v != _NULL and (
+        any(round(q.value, 6) in said for q in quantities(v))
+        or (len(v) > 1 or v.isupper()) and _said(v.lower(), lower))]
+
+
+def _score(values: Iterable[str], claim: str) -> int:
+    """How many of a record's values the claim gives."""
+    return len(_given(values, claim))
 
 
 def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
     """Records that give the pair's key the other way ("waterproof: yes" of one variant,
-    "no" of the next), one of which the claim names better than the pair's: the claim
-    speaks of that one ("$466.75, 4K, waterproof, black" of the variant at $466.75),
+    "no" of the next), one of which the claim names at least as well as the pair's: the
+    claim may speak of that one ("$466.75, 4K, waterproof, black" of the variant at $466.75),
     so its yes or no is no conflict with the pair."""
     key, _, value = pair.partition(": ")
     entries = ev.entries
@@ -1105,9 +1112,18 @@ def _meant_other(claim: str, pair: str, ev: _Evidence) -> bool:
     if mine is None:
         return False
     column = _key_words(key)[len(mine[0]):]
-    best = _score((v for _, v in mine[1]), claim)
-    return any(_score((v for _, v in pairs), claim) > best for path, pairs in entries
-               if any(_key_words(k)[len(path):] == column and v.lower() != value.lower() for k, v in pairs))
+    named = _given((v for _, v in mine[1]), claim)
+    # Or named by the same values as the pair's own ("green, 20-hour battery, not water
+    # resistant" of two green 20-hour variants, one water resistant and one not): the claim
+    # cannot tell them apart, and may mean either. Two records each named by their own
+    # values ("beat Ashgrove at home and won away at Dunmore") are told apart.
+    for path, pairs in entries:
+        if not any(_key_words(k)[len(path):] == column and v.lower() != value.lower() for k, v in pairs):
+            continue
+        theirs = _given((v for _, v in pairs), claim)
+        if len(theirs) > len(named) or named and {v.lower() for v in theirs} == {v.lower() for v in named}:
+            return True
+    return False
 
 
 _BOUND_VALUES = 2
@@ -1133,7 +1149,7 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     flips one of them."""
     parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
-        said = _NONE_PAIR.sub(r"no \1", _OUT_OF.sub("no", _REFUSED_WITHOUT.sub(r"\1", part)))
+        said = _NONE_PAIR.sub(lambda m: f"no {m.group(1) or m.group(2)}", _OUT_OF.sub("no", _REFUSED_WITHOUT.sub(r"\1", part)))
         mine = word_stems(said)
         # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".

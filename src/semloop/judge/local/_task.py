@@ -181,7 +181,8 @@ _REMAINING = re.compile(
     r"(?<!you )(?<!would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
     r"now (?:looking|checking|working|reviewing|going)|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
-    r"will (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
+    # The agent's own work ahead, not a thing's course ("the order will continue through processing").
+    r"(?:i|we)(?:'ll|\u2019ll| will) (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
     r"in the next step|after that i(?:'ll| will)|i(?:'ll| will) \w+ [^.?!]{0,40}\bnext(?=\s*[.!]?\s*$)|continuing|so far,? i|i(?:'ve| have) [^.]{0,40} so far|"
     # "Moving on to SOC-7102 next.": the next item named, the sentence ending on it.
     r"(?:mov(?:e|ing)|go(?:ing)?|turn(?:ing)?) on to [^.?!]{1,40}\bnext(?=\s*[.!]?\s*$)|"
@@ -1065,26 +1066,38 @@ def _other_record(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-def _asks_all(request: str) -> bool:
-    """A clause of the request opens on a verb whose object is all of something ("archive
-    all the resolved tickets", "can you send me every invoice"), not "all over the place"."""
+def _all_verbs(request: str) -> set[str]:
+    """The stems of the verbs that open a clause of the request whose object is all of
+    something ("archive all the resolved tickets", "can you send me every invoice"), not "all
+    over the place"."""
+    verbs = set()
     for clause in _ACT_CLAUSES.split(request):
         lead = _ACT_LEAD.match(clause.strip())
-        if _ALL_OF.match(clause.strip()[lead.end() if lead else 0:]):
-            return True
-    return False
+        if m := _ALL_OF.match(clause.strip()[lead.end() if lead else 0:]):
+            verbs.add(stem(m.group(0).split()[0].lower()))
+    return verbs
+
+
+def _other_act_than_all(call: ToolCall, verbs: set[str]) -> bool:
+    """The call does another act than the one asked of all ("cancel all my pending orders",
+    then a return of one item of a delivered order; "share all the choices", then one
+    exchange): its items are not the ones the "all" asks for."""
+    asked = verbs & _ACTION_VERBS
+    head = stem(re.split(r"[_\W]+", call.name.lower())[0])
+    return bool(asked) and head in _ACTION_VERBS and head not in _acts_of(asked)
 
 
 def _fewer_than_all(case: RunCase) -> str | None:
     """Asked for all of something, the run read the items and acted on fewer of them (the
     values of one id field of a list it read), naming none it left out (no reason given):
     the first item left out."""
-    if not _asks_all(case.input):
+    verbs = _all_verbs(case.input)
+    if not verbs:
         return _fewer_by_calls(case)
     calls = case.tools_called
     for i, call in enumerate(calls):
         lists = [v for v in call.args.values() if isinstance(v, list) and v and all(isinstance(x, str) for x in v)]
-        if _failed(call) or _reads(call) or not lists:
+        if _failed(call) or _reads(call) or not lists or _other_act_than_all(call, verbs):
             continue
         acted = {x.lower() for x in lists[0]}
         for rows in _read_records(calls[:i]):
@@ -1259,10 +1272,10 @@ def _promised_after_looking(case: RunCase) -> str | None:
             or "?" in case.output or _ADMITS_FAILURE.search(case.output):
         return None
     asked = _asked_text(case.input)
-    acts = _acts_of({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12]} & _ACTION_VERBS
+    acts = _acts_of({stem(w) for w in _act_words(asked)[:12]} & _ACTION_VERBS
                     | {v for c in _ACT_CLAUSES.split(asked) for v in _part_acts(c.strip())})
     return next((s for s in split_claims(case.output) if _WE_WILL.search(s) and not _IF_YOU.search(s)
-                 and any(_names_act(stem(_IRREGULAR.get(w, w)), a) for w in re.findall(r"[a-z]+", s.lower())
+                 and not _NO_CHANGE.search(s) and any(_names_act(stem(_IRREGULAR.get(w, w)), a) for w in re.findall(r"[a-z]+", s.lower())
                          for a in acts)), None)
 
 
@@ -1781,6 +1794,21 @@ def _flag_undone(ev: Evidence, undone: list[str]) -> None:
         ev.flag("act_missing", ev.features["act_missing"] + len(undone), ev.notes.get("act_missing", undone[0]))
 
 
+# "I will not proceed with the cancellation", "we'll keep the order as is", "we will proceed
+# with your original booking": a promise that nothing changes (the user chose to keep things
+# as they are) puts no work off.
+_NO_CHANGE = re.compile(r"\b(?:i|we) (?:will not|won't|won\u2019t)\b|\b(?:keep|leave|stay|remain)\w*\b[^.?!]{0,40}?"
+                        r"\b(?:as (?:it )?is|unchanged|as (?:planned|booked|before))\b|"
+                        r"\bproceed with (?:your|the) (?:original|current|existing)\b", re.IGNORECASE)
+
+
+def _keeps_as_is(run: _Run) -> bool:
+    """Every sentence of the reply that promises (``promises_only``; an offer of more help is
+    none, as for the whole reply) promises no change."""
+    promised = [s for s in run.sentences if promises_only(_OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", s)))]
+    return bool(promised) and all(_NO_CHANGE.search(s) for s in promised)
+
+
 def _reports_act(case: RunCase, run: _Run) -> bool:
     """A call that did the request's act succeeded (send_rfq for "send the RFQ") and a
     sentence that promises nothing reports it, in its own words ("RFQ sent to all three
@@ -1816,7 +1844,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
               or any(_REASONED_REFUSAL.search(s) for s in run.sentences)
               and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
-    ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run),
+    ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run)
+            and not _keeps_as_is(run),
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
@@ -1939,6 +1968,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         if verbs & word_stems(whole.output):
             ev.flag("action_unnamed", 0.0)
             ev.notes.pop("action_unnamed", None)
+    if _record_not_found(case):
+        for name in _NOT_FOUND_CLEARS:
+            ev.flag(name, 0.0)
+            ev.notes.pop(name, None)
     return ev
 
 
@@ -2043,6 +2076,21 @@ def _handed_to_person(case: RunCase) -> bool:
 
 _PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed",
               "failed_call")
+
+# The record the act needs was never found: every call looked something up and failed,
+# one for want of the record ("Patient not found"). The act waits on the record, as an
+# honest failure does; sending the user to whoever can find it is no work the run could have
+# done, and no act is left unnamed. A reply that claims the act anyway still fails.
+_NOT_FOUND = re.compile(r"\bnot found\b|\bno (?:match|matching|such|record)\b|\b(?:does not|doesn't) exist\b",
+                        re.IGNORECASE)
+_NOT_FOUND_CLEARS = ("redirect", "act_missing", "action_unnamed", "plan")
+
+
+def _record_not_found(case: RunCase) -> bool:
+    calls = case.tools_called
+    return bool(calls) and all(_failed(c) and _reads(c) for c in calls) and any(
+        _NOT_FOUND.search(c.output) for c in calls)
+
 
 # A unified diff: what a coding run hands over when it submits (SWE-agent's ``submit``,
 # mini-swe-agent's ``git diff --cached``).
@@ -2844,6 +2892,17 @@ def _phrase(word: str) -> re.Pattern[str]:
     return re.compile(rf"\b{body}\w{{0,4}}\b", re.IGNORECASE)
 
 
+# The word after a possessive or a definite determiner ("my order", "the order", "your
+# booking") names a thing the user has, not an act asked: "check when my order arrives" asks
+# for no ordering. "I want a refund" still asks for one.
+_DETERMINED = re.compile(r"\b(?:the|my|our|your|his|her|their|its|this|these|those)\s+[a-z]+\b", re.IGNORECASE)
+
+
+def _act_words(text: str) -> list[str]:
+    """The words of ``text``, lower case, less the nouns after a determiner (``_DETERMINED``)."""
+    return re.findall(r"[a-z]+", _DETERMINED.sub(" ", text).lower())
+
+
 def _asked_text(request: str) -> str:
     """The request without what it rules out: "pause it, not cancel" does not ask to cancel;
     nor what it quotes ("translate 'Add to cart'") or the topic it opens on ("home book: LR
@@ -2874,7 +2933,10 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
     for a, b in _OPPOSITES:
         for x, y in ((a, b), (b, a)):
             px, py = _phrase(x), _phrase(y)
-            if px.search(asked) and not py.search(case.input) and py.search(said) and not px.search(said):
+            # "Exchanged … the price difference refunded": the asked act named by a verb of
+            # the same act ("swap" as "exchange") is done, the other a part of it.
+            if px.search(asked) and not py.search(case.input) and py.search(said) and not px.search(said) \
+                    and not {v for v in _alike(stem(x)) - {stem(x)} if len(v) >= 5} & word_stems(said):
                 return x, y
     return None
 
@@ -3039,7 +3101,7 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # not what is asked.
     # Nor a verb in a clause that says which thing ("the ticket I buy for Saturday", "the
     # car we rent"): it names the object, the act asked comes after.
-    asked = {stem(w) for w in re.findall(r"[a-z]+", _WHICH_THING.sub(" ", _asked_text(case.input)).lower())
+    asked = {stem(w) for w in _act_words(_WHICH_THING.sub(" ", _asked_text(case.input)))
              if not w.endswith("ed")} & _OPERATIONS
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
