@@ -483,7 +483,11 @@ def head(text: str, words: int) -> str:
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bullet; a
 # decimal point, "e.g." or "U.S." does not end one. Lines and list items are claims too.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)\s+(?=[\"'(A-Z0-9*•-])")
+# A title's full stop ("Dr. Haddad", "Mrs. Okafor") ends no sentence: the name follows.
+_TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)"
+                           + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+(?=[\"'(A-Z0-9*•-])")
+_TITLED = re.compile(rf"\b(?:{'|'.join(_TITLES)})\.\s+$")
 _MARKUP = re.compile(r"\*\*|__|`|^#+\s*")  # markdown emphasis and headings
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-z]\))\s+")
 
@@ -614,7 +618,8 @@ def key_terms(text: str) -> frozenset[str]:
         found.add(tok.lower())
     for m in _CAPITAL.finditer(text):
         word = m.group(0).lower()
-        if not _ends_with(_SENTENCE_START, text, m.start(), _SPACES) and not (
+        if (not _ends_with(_SENTENCE_START, text, m.start(), _SPACES)
+                or _TITLED.search(text, max(0, m.start() - _WINDOW), m.start())) and not (
                 (word in _FUNCTION or word in _SUBORDINATORS) and _DASHED.search(text, 0, m.start())):
             found.add(word)
     for m in _CODE.finditer(text):

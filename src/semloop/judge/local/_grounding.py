@@ -44,6 +44,7 @@ from ._claims import (
     _ID_DIGITS,
     _ISO_CURRENCIES,
     _MONTHS,
+    _TITLES,
     DateParts,
     Quantity,
     Valued,
@@ -710,6 +711,37 @@ _CURRENCY_NAMES = {code: frozenset(names.split()) for code, names in (
     ("SGD", "singapore dollar dollars"), ("PLN", "polish zloty"), ("CZK", "czech koruna"),
     ("HUF", "hungarian forint"), ("TRY", "turkish lira"), ("BRL", "brazilian real reais"),
     ("THB", "thai baht"))}
+
+
+# The codes each currency mark stands for: "$" is any dollar's or peso's; a mark glued to a
+# letter ("R$", "S$") is read by no one here.
+_MARK_CODES = {"€": frozenset({"EUR"}), "£": frozenset({"GBP"}), "¥": frozenset({"JPY", "CNY"}),
+               "₹": frozenset({"INR"}), "$": frozenset({c for c in _ISO_CURRENCIES if c.endswith("D")}
+                                                     | {"MXN", "ARS", "CLP", "COP", "UYU", "CUP", "DOP"})}
+_RECORD_CURRENCY = re.compile(r"\bcurrency\s*[:=]\s*([A-Z]{3})\b")
+
+
+def _other_currency(claim: str, ev: _Evidence) -> list[str]:
+    """An amount the records give in one currency ("currency: ZAR", "currency=SGD"), said in
+    another the evidence never uses ("$345,000" for "R 345000.00"; "190.00 USD"): the same
+    number, so not converted, under another currency's mark."""
+    given = {c for t in ev.texts for c in _RECORD_CURRENCY.findall(t) if c in _ISO_CURRENCIES}
+    if len(given) != 1:
+        return []
+    out = []
+    for q in quantities(claim):
+        at = claim.find(q.text)
+        code = next((c for c in re.findall(r"[A-Z]{3}", q.text) if c in _ISO_CURRENCIES), "")
+        mark = next((m for m in _MARK_CODES if m in q.text), "")
+        if at > 0 and claim[at - 1].isalpha() or not (code or mark):
+            continue
+        codes = frozenset({code}) if code else _MARK_CODES[mark]
+        if given & codes or any(mark and mark in t or any(re.search(rf"\b{c}\b", t, re.IGNORECASE)
+                                                          for c in codes) for t in ev.texts):
+            continue
+        if any(x.value == q.value for t in ev.texts for x in quantities(t)):
+            out.append(q.text)
+    return out
 
 
 def _currency_named(term: str, ev: _Evidence) -> bool:
@@ -2367,7 +2399,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     )
     missing, counts = _number_findings(claim.text, ev)
     releases = _unstated_releases(claim.text, ev)
-    missing += releases
+    missing += releases + [t for t in _other_currency(claim.text, ev) if t not in missing]
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
     elif counts:
@@ -2458,6 +2490,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                                    or other_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
+                                                         or _crossed_pair(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _crossed_records(claim.text, ev)
                                                          or _column_swap(claim.text, ev)
@@ -2583,7 +2616,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         )
 
 
-_SENTENCES = re.compile(r"(?<=[.;!?])\s+")
+_SENTENCES = re.compile(r"(?<=[.;!?])" + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+")  # "Dr. Lowe" is one
 
 
 def _segments(text: str) -> list[tuple[str, str]]:
@@ -2895,7 +2928,9 @@ def _records(texts: Iterable[str]) -> list[_Record]:
             found.append((names, pairs))
     # A name's own long words name the record too ("Dunmore" for "Dunmore Athletic"), where
     # no other record's name has them.
-    found = [({*names, *(w for n in names for w in n.split() if len(n.split()) > 1
+    # A list's "Surname, Initial" ("Lindqvist, E") is named by its surname: a word's own
+    # comma or colon is no part of it.
+    found = [({*names, *(w for n in names for w in (x.strip(",:;") for x in n.split()) if len(n.split()) > 1
                          and len(w) >= _NAME_WORD and w.isalpha() and w not in _FUNCTION_WORDS)},
               pairs) for names, pairs in found]
     # A size's code ("size: M") is named by its whole word ("the medium", "the extra large").
@@ -3260,6 +3295,38 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
                         if k in own and _holds(value, v.quantity, v.readings)), None)
             if other is not mine and key is not None:
                 return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
+    return ""
+
+
+def _first_said(names: Iterable[str], lower: str) -> int:
+    """Where the claim first says one of a record's names (-1: never)."""
+    return min((m.start() for n in names if (m := _name_pattern(n).search(lower))), default=-1)
+
+
+def _crossed_pair(claim: str, ev: _Evidence) -> str:
+    """A claim that names two sibling records and gives two values, each the other record's
+    under one key where its own holds the other value: "Haddad's 4.6 against Lindqvist's
+    4.4", "Sunday at €65, compared with €75 on Saturday", where the records say the reverse.
+    The values are the names' in the order said (name, value, name, value; or the values
+    between the names). Two names before both values ("A scored lower than B's 4.6, at
+    4.4") bind no value to a name by order: not read."""
+    lower = claim.lower()
+    named = [(at, r) for r in _named_records(claim, ev) if (at := _first_said(r.names, lower)) >= 0]
+    values = [v for v in labelled_values(claim) if v.quantity is not None and not v.text.isalpha()]
+    if len(named) != 2 or len(values) != 2:
+        return ""
+    (at_a, a), (at_b, b) = sorted(named, key=lambda n: n[0])
+    at_1, at_2 = lower.find(values[0].text.lower()), lower.rfind(values[1].text.lower())
+    if not (at_1 < at_b < at_2 or at_a < at_1 <= at_2 < at_b) or min(at_1, at_2) < 0:
+        return ""
+    own_a, own_b = dict(a.pairs), dict(b.pairs)
+    for key in own_a.keys() & own_b.keys():
+        first = _holds(own_a[key], values[0].quantity, values[0].readings)
+        second = _holds(own_b[key], values[1].quantity, values[1].readings)
+        theirs = (_holds(own_b[key], values[0].quantity, values[0].readings)
+                  and _holds(own_a[key], values[1].quantity, values[1].readings))
+        if theirs and not first and not second:
+            return f"{values[0].text} and {values[1].text} are each the other record's {key}"
     return ""
 
 
@@ -4404,6 +4471,47 @@ _DONE = re.compile(rf"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead an
                    rf"^\W*(?:Done|All set)\b[^.?!]*?\b(?:(?:has|have) been|is|are)\s+(?:\w+ly\s+)?{_DONE_VERBS}")
 
 
+# A clause that reports a deed as done, whatever its verb: "I cleared …", "I've paged …",
+# "… has been posted", "you're booked", "Done — …". Its verb is matched to a call by stem.
+_DEED_DONE = re.compile(r"\b(?:I|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|already\s+)?\w+ed\b"
+                        r"|\b(?:has|have) been\s+(?:\w+ly\s+)?\w+(?:ed|t|n)\b"
+                        r"|\b\w+(?:'re|'s| is| are)\s+(?:now\s+|all\s+)?\w+ed\b|^\W*(?:Done|All set)\b")
+# A clause that admits the deed undone, or only promises it: it claims nothing done.
+_DEED_ADMITTED = re.compile(r"n't\b|\b(?:not|no|unable|fail\w*|error|denied|will|would|could|can|"
+                            r"once|if|when|pending|try|tried|attempt\w*|again|needs?|nothing|none)\b", re.IGNORECASE)
+
+
+def _deed_words(call: ToolCall) -> frozenset[str]:
+    """What a call does, as stems: its name's words and each command's verb (the first word
+    of a several-word argument, "clear bgp 203.0.113.9" of ``ssh_exec``)."""
+    verbs = [v.split()[0] for v in call.args.values() if isinstance(v, str) and len(v.split()) > 1]
+    return word_stems(" ".join([*_key_words(call.name.rpartition(".")[2]), *verbs]))
+
+
+def _failed_deeds(claims: Sequence[_Claim], calls: Sequence[ToolCall]) -> None:
+    """A clause that reports done the deed of a call that failed ("You're booked!" after
+    ``book_slot`` answered 409; "a replacement card has been posted" after
+    ``order_replacement_card`` failed): a word of what the failed call does, that no call
+    which worked does, in a clause put as a deed done and admitting nothing."""
+    worked = frozenset().union(*(_deed_words(c) for c in calls if not _failed(c)))
+    undone = frozenset().union(*(_deed_words(c) for c in calls if _failed(c)
+                                 and not _READ_CALL.match(c.name.rpartition(".")[2]))) - worked
+    if not undone:
+        return
+    for claim in claims:
+        if claim.found.get("offered"):
+            continue
+        for clause in _ADDED.split(claim.text):
+            deed = _DEED_DONE.search(clause)
+            # The deed's own verb, or its thing as the subject ("a replacement card … has been
+            # posted"); after a state ("you're entitled to a refund") it is no deed done.
+            words = word_stems(clause[: deed.end()]) & undone if deed else frozenset()
+            if deed and words and not _DEED_ADMITTED.search(clause):
+                claim.found["offered"] = 1.0
+                claim.why.append(f'"{deed.group(0)}", but the call that would do it ({min(words)}) failed')
+                break
+
+
 # A lookup's result reported as nothing ("No interaction was found", "the check found no
 # open recalls", "there are no allergens listed"): the words after "no", then a reporting
 # verb in the same clause, or the verb first.
@@ -4552,6 +4660,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                 # Staged in the head like ``offered``: an action is no thing the context names.
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
                 claim.why.append(f'"{done.group(0)}", but every call only read or failed')
+    _failed_deeds(claims, case.tools_called)
     _unlisted_items(claims, evidence)
     _none_found(claims, case.tools_called, outputs)
     _roles_by_meaning(claims, evidence, embed)
