@@ -44,3 +44,25 @@ def test_an_amount_under_another_currencys_mark_is_unsupported(embed: Embed) -> 
     cabin = {"cabin": "Fjellstua 3", "currency": "NOK", "deposit": 4500, "nights": 3}
     assert found(embed, "deposit?", "The deposit for Fjellstua 3 is €4,500.", tool=cabin)["numbers"] >= 1
     assert found(embed, "deposit?", "The deposit for Fjellstua 3 is 4,500 NOK.", tool=cabin).get("numbers", 0) == 0
+
+
+def test_a_source_marker_states_no_number(embed: Embed) -> None:
+    sources = ("[1] Survey of Loch Arkaig: 14 ospreys fledged in 2025.", "[2] Ranger log: nest 3 failed in June.")
+    # "[2]" is no operand: 14 x 2 would "support" an invented 28.
+    assert found(embed, "how did the ospreys do?", "14 ospreys fledged in 2025 [1], though nest 3 failed [2].",
+                 sources).get("numbers", 0) == 0
+    assert found(embed, "how did the ospreys do?", "28 ospreys fledged in 2025 [1][2].", sources)["numbers"] == 1
+
+
+def test_an_am_pm_after_a_range_joined_by_and_is_its_start_too(embed: Embed) -> None:
+    visit = {"visit": "V-90", "window": "09:00-11:00"}
+    assert found(embed, "when?", "The fitter comes between 9 and 11am.", tool=visit).get("numbers", 0) == 0
+    assert found(embed, "when?", "The fitter comes between 8 and 11am.", tool=visit)["numbers"] >= 1
+
+
+def test_a_value_given_to_a_key_the_record_leaves_unset(embed: Embed) -> None:
+    hive = {"hive": "H-12", "inspection_due": "2026-12-10", "honey_harvest_date": None}
+    assert found(embed, "hive H-12?", "Hive H-12 is due an inspection on 10 December and the honey harvest "
+                 "date is 2 January.", tool=hive)["bound"] == 1
+    # The same unsupported date for a key the record does set is the number checks' alone.
+    assert found(embed, "hive H-12?", "Hive H-12 is due an inspection on 12 December.", tool=hive).get("bound", 0) == 0

@@ -916,8 +916,9 @@ _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\
                     re.IGNORECASE)
 
 
-# The start of a range whose end carries am/pm ("4–9 PM", "6:30 to 9:30 pm"): the start's too.
-_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?(?:[\u2013-]|to|until|till)\s?"
+# The start of a range whose end carries am/pm ("4–9 PM", "6:30 to 9:30 pm", "between 9 and
+# 11am"): the start's too.
+_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?(?:[\u2013-]|to|until|till|and)\s?"
                           r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
 
 

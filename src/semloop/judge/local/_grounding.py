@@ -1016,6 +1016,29 @@ def _nothing(value: str, key: frozenset[str]) -> bool:
             or (lower.startswith("no ") and bool(word_stems(lower[3:]) & key)))
 
 
+_NOT_SET = re.compile(r"(?:not|no)\s+\w+$")  # "reopen: not scheduled", "date: no date"
+
+
+def _unset_given(claim: str, missing: Sequence[str], ev: _Evidence) -> str:
+    """A value no context gives, said in a clause whose words are those of a record's key the
+    record leaves unset ("auction scheduled: null", "reopen: not scheduled"): "the unit is
+    scheduled for auction on 20 December" gives the key a value the record says it lacks."""
+    if not missing:
+        return ""
+    for clause in _ADDED.split(claim):
+        said = [t for t in missing if t in clause]
+        if not said or _DENIED.search(clause):
+            continue
+        own = word_stems(clause)
+        for record in ev.records:
+            for key, value in record.pairs:
+                words = word_stems(" ".join(_key_words(key)))
+                if words and words <= own and (value == _NULL or value.lower() in _NONE
+                                               or _NOT_SET.fullmatch(value.lower())):
+                    return f'{said[0]} for "{key}", which the record leaves unset ({value})'
+    return ""
+
+
 def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
     """The text's yes/no and nothing values as statements of their keys' words, each with the
     stems of its key's own words (without the parents' a flattened key starts with), the pair
@@ -2417,7 +2440,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
     misadded = (_misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
-                or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev))
+                or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev)
+                or _unset_given(claim.text, missing, ev))
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
@@ -4421,6 +4445,11 @@ def _examples_asked(before: Sequence[str], piece: str) -> bool:
     return bool(before) and before[-1].rstrip(" )*").endswith("?") and bool(_EXAMPLES.match(piece))
 
 
+# A source's marker after a sentence or a word ("… too small [2].", "[1, 3]") cites; it states
+# no number (an index after a name, "rows[2]", is code and is kept; so is a link's text).
+_CITATION = re.compile(r"\s*(?:(?<=\s)|(?<=[.,;:!?)]))(?:\[\d{1,2}(?:\s*[,\u2013-]\s*\d{1,2})*\])+(?!\()")
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
@@ -4434,7 +4463,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     # What the user stated later in a chat is known to the agent too.
     texts += [_english_numbers(t, dots) for t in case.told if t.strip()]
-    said = answer_text(case.output)
+    said = _CITATION.sub("", answer_text(case.output))
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
     # Académico]") too, whose few words cannot tell their language alone.
