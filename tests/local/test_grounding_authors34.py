@@ -66,3 +66,10 @@ def test_a_value_given_to_a_key_the_record_leaves_unset(embed: Embed) -> None:
                  "date is 2 January.", tool=hive)["bound"] == 1
     # The same unsupported date for a key the record does set is the number checks' alone.
     assert found(embed, "hive H-12?", "Hive H-12 is due an inspection on 12 December.", tool=hive).get("bound", 0) == 0
+
+
+def test_a_name_with_one_word_replaced_is_another_person(embed: Embed) -> None:
+    crew = {"flight": "LX 318", "captain": "Ines Varga", "first_officer": "Tom Eklund"}
+    assert found(embed, "who is flying?", "Captain Ines Moreau is in command of LX 318.", tool=crew)["bound"] == 1
+    assert found(embed, "who is flying?", "Captain Varga is in command of LX 318, with Tom Eklund.",
+                 tool=crew).get("bound", 0) == 0

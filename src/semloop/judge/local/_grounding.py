@@ -772,18 +772,38 @@ def _name_found(term: str, ev: _Evidence) -> bool:
 _NAME_RUN = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|de)\s+)?[A-Z0-9][\w'-]*)+")
 
 
+def _name_rivals(ev: _Evidence) -> list[frozenset[str]]:
+    """The names whose words another name shares only in part names another thing. In an
+    answer to a question on documents, a name the documents give with other words is
+    another name: "United States Army" where they say "United States Navy". A person a tool
+    gives with another word is another person: "Priya Menon" where the schedule's
+    interviewer is "Priya Raman"."""
+    rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
+    return [*rivals, *(frozenset(p.lower().split()) for p in _person_keys(ev))]
+
+
+def _renamed(claim: str, ev: _Evidence) -> str:
+    """A name that keeps a word of one the context gives and puts in its place a word the
+    context never gives ("Dr. Amara Mensah" for "Dr. Amara Osei", "Priya Menon" for "Priya
+    Raman"): another person or thing, not the context's called another way. An initial
+    ("Priya R.") or a name said in part ("Dr. Osei") is the context's."""
+    rivals = _name_rivals(ev)
+    for m in _NAME_RUN.finditer(claim):
+        words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - _FUNCTION_WORDS - {"de"}
+        new = {w for w in words if len(w) > 2 and not w.isdigit() and not _name_found(w, ev)}
+        for rival in rivals:
+            if new and words & rival and rival - words:
+                return f'"{m.group(0)}" where the context names "{" ".join(sorted(rival))}"'
+    return ""
+
+
 def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     """Words of a name some other word of which the evidence holds: "Port of Felixstowe"
     for Felixstowe, "D2 Problem" for D2. The name is the context's; its generic words are
     the answer's way of saying it. A number in a name ("Model 3", "Terminal 2") is no
     word of it that the evidence can hold: numbers are the number checks'."""
     out: set[str] = set()
-    # In an answer to a question on documents, a name the documents give with other words
-    # is another name: "United States Army" where they say "United States Navy".
-    rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
-    # A person a tool gives with another word is another person: "Priya Menon" where the
-    # schedule's interviewer is "Priya Raman".
-    rivals = [*rivals, *(frozenset(p.lower().split()) for p in _person_keys(ev))]
+    rivals = _name_rivals(ev)
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
         found = {w for w in words if not w.isdigit() and _name_found(w, ev)}
@@ -2441,7 +2461,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                      or "%" in claim.text))
     misadded = (_misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
                 or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev)
-                or _unset_given(claim.text, missing, ev))
+                or _unset_given(claim.text, missing, ev) or _renamed(claim.text, ev))
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
