@@ -73,3 +73,11 @@ def test_a_name_with_one_word_replaced_is_another_person(embed: Embed) -> None:
     assert found(embed, "who is flying?", "Captain Ines Moreau is in command of LX 318.", tool=crew)["bound"] == 1
     assert found(embed, "who is flying?", "Captain Varga is in command of LX 318, with Tom Eklund.",
                  tool=crew).get("bound", 0) == 0
+
+
+def test_a_letter_with_a_stroke_is_its_plain_letter_in_an_ascii_record(embed: Embed) -> None:
+    parcel = {"parcel": "P-1", "scan": {"depot": "Walbrzych (PL)", "at": "2026-03-07T14:00"}}
+    assert found(embed, "where?", "Parcel P-1 was last scanned at the Wałbrzych depot on 7 March at 14:00.",
+                 tool=parcel).get("names", 0) == 0
+    hotel = {"booking": "B-9", "hotel": "Hotel Nordlys", "town": "Tromso"}
+    assert found(embed, "where?", "Booking B-9 is at Hotel Nordlys in Tromsø.", tool=hotel).get("names", 0) == 0

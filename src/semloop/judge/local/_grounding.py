@@ -357,7 +357,7 @@ class _Evidence:
     @cached_property
     def folded(self) -> str:
         """``lower`` without accents: "Reina Sofia" names the "Museo Reina Sofía"."""
-        return strip_accents(self.lower)
+        return _fold(self.lower)
 
     @cached_property
     def peoples(self) -> frozenset[str]:
@@ -426,12 +426,12 @@ class _Evidence:
         joined = re.sub(r"[\s-]+", "", word)
         return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
                 or any(word in t for t in self.lowered) or word in self.peoples
-                or strip_accents(word) in self.folded_texts
+                or _fold(word) in self.folded_texts
                 or joined != word and stem(joined) in self.text_stems)
 
     @cached_property
     def folded_texts(self) -> str:
-        return strip_accents("\n".join(self.lowered))
+        return _fold("\n".join(self.lowered))
 
     @cached_property
     def lowered(self) -> list[str]:
@@ -750,13 +750,25 @@ def _currency_named(term: str, ev: _Evidence) -> bool:
                for code, names in _CURRENCY_NAMES.items() for text in ev.texts)
 
 
+# Letters with a stroke or a ligature, which no accent stripping takes apart: "Małaszewicze"
+# is "Malaszewicze" in an ASCII record, "Søborg" is "Soborg".
+_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae",
+                          "œ": "oe", "þ": "th"})
+
+
+def _fold(text: str) -> str:
+    """Lowercased text as an ASCII record may spell it: accents stripped, letters spelt out."""
+    return strip_accents(text).translate(_LETTERS)
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
     # The substring tests first: a term the texts lack needs no pattern of its own compiled.
-    folded = strip_accents(term)
-    if term in ev.lower and re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or (
-            folded in ev.folded and re.search(rf"(?<![a-z0-9]){re.escape(folded)}", ev.folded)):
+    folded = _fold(term)
+    if term in ev.lower and re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or any(
+            f in ev.folded and re.search(rf"(?<![a-z0-9]){re.escape(f)}", ev.folded)
+            for f in {folded, folded.replace("'", "")}):  # "Xi'an" is "XIAN" in a code
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
     if all(stem(p) in ev.stems for p in parts):
