@@ -798,13 +798,18 @@ def _renamed(claim: str, ev: _Evidence) -> str:
     """A name that keeps a word of one the context gives and puts in its place a word the
     context never gives ("Dr. Amara Mensah" for "Dr. Amara Osei", "Priya Menon" for "Priya
     Raman"): another person or thing, not the context's called another way. An initial
-    ("Priya R.") or a name said in part ("Dr. Osei") is the context's."""
+    ("Priya R.") or a name said in part ("Dr. Osei") is the context's. One word for one, in
+    the name's last words (a title or role may lead: "Captain Ines Moreau"): "New Flight
+    Information" is no "New York"; and not a word a code of the context spells ("San
+    Francisco (SFO)" beside "San Antonio")."""
     rivals = _name_rivals(ev)
     for m in _NAME_RUN.finditer(claim):
-        words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - _FUNCTION_WORDS - {"de"}
-        new = {w for w in words if len(w) > 2 and not w.isdigit() and not _name_found(w, ev)}
+        said = [w.lower() for w in re.findall(r"[\w'-]+", m.group(0)) if w.lower() not in _FUNCTION_WORDS]
         for rival in rivals:
-            if new and words & rival and rival - words:
+            tail = set(said[-len(rival):])
+            new = {w for w in tail - rival if len(w) > 2 and not w.isdigit() and not _name_found(w, ev)
+                   and not _acronym_found(w, claim, ev) and not _abbreviated(w, claim, ev)}
+            if len(said) >= len(rival) == len(tail) >= 2 and len(tail & rival) == len(rival) - 1 and new:
                 return f'"{m.group(0)}" where the context names "{" ".join(sorted(rival))}"'
     return ""
 
