@@ -81,3 +81,9 @@ def test_a_letter_with_a_stroke_is_its_plain_letter_in_an_ascii_record(embed: Em
                  tool=parcel).get("names", 0) == 0
     hotel = {"booking": "B-9", "hotel": "Hotel Nordlys", "town": "Tromso"}
     assert found(embed, "where?", "Booking B-9 is at Hotel Nordlys in Tromsø.", tool=hotel).get("names", 0) == 0
+
+
+def test_a_dot_between_thousands_groups_them(embed: Embed) -> None:
+    refund = {"return_id": "R-7", "refund_net": 1280.0, "currency": "DKK"}
+    assert found(embed, "how much?", "You'll get kr 1.280 back.", tool=refund).get("numbers", 0) == 0
+    assert found(embed, "how much?", "You'll get kr 1.380 back.", tool=refund)["numbers"] >= 1

@@ -2450,6 +2450,18 @@ _ASKED_FOR = re.compile(r"\b(?:if you (?:can |could )?|please |(?:could|can|woul
                         r"tell|forward)\s+(?:me|us)\s+([^.;!?\u2014\u2013]*)", re.IGNORECASE)
 
 
+_DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,])")
+
+
+def _dot_grouped(said: str, ev: _Evidence) -> bool:
+    """A number written with a dot between thousands ("kr 1.380", "1.200 Kč"), as much of
+    Europe writes it, where the evidence gives that whole number (1380) with none of its own
+    written so: the amount, not 1.38."""
+    m = _DOT_GROUPED.search(said)
+    return m is not None and not any("." in t and _DOT_GROUPED.search(t) for t in ev.texts) and any(
+        x.value == float(m.group(0).replace(".", "")) for t in ev.texts for x in quantities(t))
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
@@ -2458,6 +2470,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_tied,
     )
     missing, counts = _number_findings(claim.text, ev)
+    missing = [t for t in missing if not _dot_grouped(t, ev)]
     releases = _unstated_releases(claim.text, ev)
     missing += releases + [t for t in _other_currency(claim.text, ev) if t not in missing]
     if missing:
