@@ -7,7 +7,7 @@ amount of a record in one currency said under another's mark."""
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._claims import split_claims
+from semloop.judge.local._claims import is_hedged, split_claims
 
 from .conftest import call, found
 
@@ -87,3 +87,8 @@ def test_a_dot_between_thousands_groups_them(embed: Embed) -> None:
     refund = {"return_id": "R-7", "refund_net": 1280.0, "currency": "DKK"}
     assert found(embed, "how much?", "You'll get kr 1.280 back.", tool=refund).get("numbers", 0) == 0
     assert found(embed, "how much?", "You'll get kr 1.380 back.", tool=refund)["numbers"] >= 1
+
+
+def test_an_appointment_called_a_consult_is_no_advice() -> None:
+    assert not is_hedged("Your consult on 9 December is with Dr. Alana Whitfield.")
+    assert is_hedged("Please consult your GP before changing the dose.")

@@ -1588,7 +1588,9 @@ _HEDGE = re.compile(
     r"i guess|i suspect|it seems|seems to|appears? to|not sure|unsure|not certain|uncertain|"
     r"unclear|i'm not|as far as i know|if i recall|typically|usually|generally|in general|"
     r"often|tends? to|i would (?:guess|estimate)|my understanding|presumably|"
-    r"it depends|depending on|check with|verify|confirm with|consult)\b"
+    r"it depends|depending on|check with|verify|confirm with|"
+    # "consult your GP" advises; "your consult on 9 December" is an appointment.
+    r"(?<!\byour )(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bour )consult)\b"
 )
 # What the material is: "included", "provided", "covers" say that it lacks something only
 # with the material as their subject or place ("the page doesn't include prices"); said of
