@@ -483,7 +483,11 @@ def head(text: str, words: int) -> str:
 
 # A sentence ends at . ! ? followed by space and a capital, digit, quote or bullet; a
 # decimal point, "e.g." or "U.S." does not end one. Lines and list items are claims too.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)\s+(?=[\"'(A-Z0-9*•-])")
+# A title's full stop ("Dr. Haddad", "Mrs. Okafor") ends no sentence: the name follows.
+_TITLES = ("Dr", "Mr", "Mrs", "Ms", "Prof")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[A-Z]\.)"
+                           + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+(?=[\"'(A-Z0-9*•-])")
+_TITLED = re.compile(rf"\b(?:{'|'.join(_TITLES)})\.\s+$")
 _MARKUP = re.compile(r"\*\*|__|`|^#+\s*")  # markdown emphasis and headings
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-z]\))\s+")
 
@@ -614,7 +618,8 @@ def key_terms(text: str) -> frozenset[str]:
         found.add(tok.lower())
     for m in _CAPITAL.finditer(text):
         word = m.group(0).lower()
-        if not _ends_with(_SENTENCE_START, text, m.start(), _SPACES) and not (
+        if (not _ends_with(_SENTENCE_START, text, m.start(), _SPACES)
+                or _TITLED.search(text, max(0, m.start() - _WINDOW), m.start())) and not (
                 (word in _FUNCTION or word in _SUBORDINATORS) and _DASHED.search(text, 0, m.start())):
             found.add(word)
     for m in _CODE.finditer(text):
@@ -911,8 +916,9 @@ _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\
                     re.IGNORECASE)
 
 
-# The start of a range whose end carries am/pm ("4–9 PM", "6:30 to 9:30 pm"): the start's too.
-_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?(?:[\u2013-]|to|until|till)\s?"
+# The start of a range whose end carries am/pm ("4–9 PM", "6:30 to 9:30 pm", "between 9 and
+# 11am"): the start's too.
+_RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?(?:[\u2013-]|to|until|till|and)\s?"
                           r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
 
 
@@ -1589,7 +1595,9 @@ _HEDGE = re.compile(
     r"i guess|i suspect|it seems|seems to|appears? to|not sure|unsure|not certain|uncertain|"
     r"unclear|i'm not|as far as i know|if i recall|typically|usually|generally|in general|"
     r"often|tends? to|i would (?:guess|estimate)|my understanding|presumably|"
-    r"it depends|depending on|check with|verify|confirm with|consult)\b"
+    r"it depends|depending on|check with|verify|confirm with|"
+    # "consult your GP" advises; "your consult on 9 December" is an appointment.
+    r"(?<!\byour )(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bour )consult)\b"
 )
 # What the material is: "included", "provided", "covers" say that it lacks something only
 # with the material as their subject or place ("the page doesn't include prices"); said of

@@ -44,6 +44,7 @@ from ._claims import (
     _ID_DIGITS,
     _ISO_CURRENCIES,
     _MONTHS,
+    _TITLES,
     DateParts,
     Quantity,
     Valued,
@@ -356,7 +357,7 @@ class _Evidence:
     @cached_property
     def folded(self) -> str:
         """``lower`` without accents: "Reina Sofia" names the "Museo Reina Sofía"."""
-        return strip_accents(self.lower)
+        return _fold(self.lower)
 
     @cached_property
     def peoples(self) -> frozenset[str]:
@@ -425,12 +426,12 @@ class _Evidence:
         joined = re.sub(r"[\s-]+", "", word)
         return (stem(word) in self.text_stems or stem(word)[:_STEM_PREFIX] in self.stem_prefixes
                 or any(word in t for t in self.lowered) or word in self.peoples
-                or strip_accents(word) in self.folded_texts
+                or _fold(word) in self.folded_texts
                 or joined != word and stem(joined) in self.text_stems)
 
     @cached_property
     def folded_texts(self) -> str:
-        return strip_accents("\n".join(self.lowered))
+        return _fold("\n".join(self.lowered))
 
     @cached_property
     def lowered(self) -> list[str]:
@@ -712,19 +713,62 @@ _CURRENCY_NAMES = {code: frozenset(names.split()) for code, names in (
     ("THB", "thai baht"))}
 
 
+# The codes each currency mark stands for: "$" is any dollar's or peso's; a mark glued to a
+# letter ("R$", "S$") is read by no one here.
+_MARK_CODES = {"€": frozenset({"EUR"}), "£": frozenset({"GBP"}), "¥": frozenset({"JPY", "CNY"}),
+               "₹": frozenset({"INR"}), "$": frozenset({c for c in _ISO_CURRENCIES if c.endswith("D")}
+                                                     | {"MXN", "ARS", "CLP", "COP", "UYU", "CUP", "DOP"})}
+_RECORD_CURRENCY = re.compile(r"\bcurrency\s*[:=]\s*([A-Z]{3})\b")
+
+
+def _other_currency(claim: str, ev: _Evidence) -> list[str]:
+    """An amount the records give in one currency ("currency: ZAR", "currency=SGD"), said in
+    another the evidence never uses ("$345,000" for "R 345000.00"; "190.00 USD"): the same
+    number, so not converted, under another currency's mark."""
+    given = {c for t in ev.texts for c in _RECORD_CURRENCY.findall(t) if c in _ISO_CURRENCIES}
+    if len(given) != 1:
+        return []
+    out = []
+    for q in quantities(claim):
+        at = claim.find(q.text)
+        code = next((c for c in re.findall(r"[A-Z]{3}", q.text) if c in _ISO_CURRENCIES), "")
+        mark = next((m for m in _MARK_CODES if m in q.text), "")
+        if at > 0 and claim[at - 1].isalpha() or not (code or mark):
+            continue
+        codes = frozenset({code}) if code else _MARK_CODES[mark]
+        if given & codes or any(mark and mark in t or any(re.search(rf"\b{c}\b", t, re.IGNORECASE)
+                                                          for c in codes) for t in ev.texts):
+            continue
+        if any(x.value == q.value for t in ev.texts for x in quantities(t)):
+            out.append(q.text)
+    return out
+
+
 def _currency_named(term: str, ev: _Evidence) -> bool:
     """Whether the term is a word of the name of a currency whose code the texts give."""
     return any(term in names and re.search(rf"\b{code}\b", text)
                for code, names in _CURRENCY_NAMES.items() for text in ev.texts)
 
 
+# Letters with a stroke or a ligature, which no accent stripping takes apart: "Małaszewicze"
+# is "Malaszewicze" in an ASCII record, "Søborg" is "Soborg".
+_LETTERS = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss", "æ": "ae",
+                          "œ": "oe", "þ": "th"})
+
+
+def _fold(text: str) -> str:
+    """Lowercased text as an ASCII record may spell it: accents stripped, letters spelt out."""
+    return strip_accents(text).translate(_LETTERS)
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
     # The substring tests first: a term the texts lack needs no pattern of its own compiled.
-    folded = strip_accents(term)
-    if term in ev.lower and re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or (
-            folded in ev.folded and re.search(rf"(?<![a-z0-9]){re.escape(folded)}", ev.folded)):
+    folded = _fold(term)
+    if term in ev.lower and re.search(rf"(?<![a-z0-9]){re.escape(term)}", ev.lower) or any(
+            f in ev.folded and re.search(rf"(?<![a-z0-9]){re.escape(f)}", ev.folded)
+            for f in {folded, folded.replace("'", "")}):  # "Xi'an" is "XIAN" in a code
         return True
     parts = [p for p in re.split(r"[\s-]+", term) if p]
     if all(stem(p) in ev.stems for p in parts):
@@ -740,18 +784,43 @@ def _name_found(term: str, ev: _Evidence) -> bool:
 _NAME_RUN = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:(?:of|the|de)\s+)?[A-Z0-9][\w'-]*)+")
 
 
+def _name_rivals(ev: _Evidence) -> list[frozenset[str]]:
+    """The names whose words another name shares only in part names another thing. In an
+    answer to a question on documents, a name the documents give with other words is
+    another name: "United States Army" where they say "United States Navy". A person a tool
+    gives with another word is another person: "Priya Menon" where the schedule's
+    interviewer is "Priya Raman"."""
+    rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
+    return [*rivals, *(frozenset(p.lower().split()) for p in _person_keys(ev))]
+
+
+def _renamed(claim: str, ev: _Evidence) -> str:
+    """A name that keeps a word of one the context gives and puts in its place a word the
+    context never gives ("Dr. Amara Mensah" for "Dr. Amara Osei", "Priya Menon" for "Priya
+    Raman"): another person or thing, not the context's called another way. An initial
+    ("Priya R.") or a name said in part ("Dr. Osei") is the context's. One word for one, in
+    the name's last words (a title or role may lead: "Captain Ines Moreau"): "New Flight
+    Information" is no "New York"; and not a word a code of the context spells ("San
+    Francisco (SFO)" beside "San Antonio")."""
+    rivals = _name_rivals(ev)
+    for m in _NAME_RUN.finditer(claim):
+        said = [w.lower() for w in re.findall(r"[\w'-]+", m.group(0)) if w.lower() not in _FUNCTION_WORDS]
+        for rival in rivals:
+            tail = set(said[-len(rival):])
+            new = {w for w in tail - rival if len(w) > 2 and not w.isdigit() and not _name_found(w, ev)
+                   and not _acronym_found(w, claim, ev) and not _abbreviated(w, claim, ev)}
+            if len(said) >= len(rival) == len(tail) >= 2 and len(tail & rival) == len(rival) - 1 and new:
+                return f'"{m.group(0)}" where the context names "{" ".join(sorted(rival))}"'
+    return ""
+
+
 def _named_with_found(claim: str, ev: _Evidence) -> set[str]:
     """Words of a name some other word of which the evidence holds: "Port of Felixstowe"
     for Felixstowe, "D2 Problem" for D2. The name is the context's; its generic words are
     the answer's way of saying it. A number in a name ("Model 3", "Terminal 2") is no
     word of it that the evidence can hold: numbers are the number checks'."""
     out: set[str] = set()
-    # In an answer to a question on documents, a name the documents give with other words
-    # is another name: "United States Army" where they say "United States Navy".
-    rivals = ev.name_runs if len(ev.texts) == ev.documents and _question(ev.given) else []
-    # A person a tool gives with another word is another person: "Priya Menon" where the
-    # schedule's interviewer is "Priya Raman".
-    rivals = [*rivals, *(frozenset(p.lower().split()) for p in _person_keys(ev))]
+    rivals = _name_rivals(ev)
     for m in _NAME_RUN.finditer(claim):
         words = {w.lower() for w in re.findall(r"[\w'-]+", m.group(0))} - {"of", "the", "de"}
         found = {w for w in words if not w.isdigit() and _name_found(w, ev)}
@@ -982,6 +1051,29 @@ def _nothing(value: str, key: frozenset[str]) -> bool:
     lower = value.lower()
     return (lower in _NONE or bool(_ZERO.fullmatch(lower))
             or (lower.startswith("no ") and bool(word_stems(lower[3:]) & key)))
+
+
+_NOT_SET = re.compile(r"(?:not|no)\s+\w+$")  # "reopen: not scheduled", "date: no date"
+
+
+def _unset_given(claim: str, missing: Sequence[str], ev: _Evidence) -> str:
+    """A value no context gives, said in a clause whose words are those of a record's key the
+    record leaves unset ("auction scheduled: null", "reopen: not scheduled"): "the unit is
+    scheduled for auction on 20 December" gives the key a value the record says it lacks."""
+    if not missing:
+        return ""
+    for clause in _ADDED.split(claim):
+        said = [t for t in missing if t in clause]
+        if not said or _DENIED.search(clause):
+            continue
+        own = word_stems(clause)
+        for record in ev.records:
+            for key, value in record.pairs:
+                words = word_stems(" ".join(_key_words(key)))
+                if words and words <= own and (value == _NULL or value.lower() in _NONE
+                                               or _NOT_SET.fullmatch(value.lower())):
+                    return f'{said[0]} for "{key}", which the record leaves unset ({value})'
+    return ""
 
 
 def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
@@ -2374,6 +2466,18 @@ _ASKED_FOR = re.compile(r"\b(?:if you (?:can |could )?|please |(?:could|can|woul
                         r"tell|forward)\s+(?:me|us)\s+([^.;!?\u2014\u2013]*)", re.IGNORECASE)
 
 
+_DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,])")
+
+
+def _dot_grouped(said: str, ev: _Evidence) -> bool:
+    """A number written with a dot between thousands ("kr 1.380", "1.200 Kč"), as much of
+    Europe writes it, where the evidence gives that whole number (1380) with none of its own
+    written so: the amount, not 1.38."""
+    m = _DOT_GROUPED.search(said)
+    return m is not None and not any("." in t and _DOT_GROUPED.search(t) for t in ev.texts) and any(
+        x.value == float(m.group(0).replace(".", "")) for t in ev.texts for x in quantities(t))
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
@@ -2382,8 +2486,9 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_tied,
     )
     missing, counts = _number_findings(claim.text, ev)
+    missing = [t for t in missing if not _dot_grouped(t, ev)]
     releases = _unstated_releases(claim.text, ev)
-    missing += releases
+    missing += releases + [t for t in _other_currency(claim.text, ev) if t not in missing]
     if missing:
         claim.logit += _NUMBER + _MORE_NUMBERS * (len(missing) - 1 + len(counts))
     elif counts:
@@ -2401,7 +2506,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
     misadded = (_misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
-                or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev))
+                or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev)
+                or _unset_given(claim.text, missing, ev) or _renamed(claim.text, ev))
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
@@ -2474,6 +2580,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                                    or other_end(claim.text, ev))))
         swapped = "" if bound or winner or miscast else (_swapped(claim.text, ev)
                                                          or _record_swap(claim.text, ev)
+                                                         or _crossed_pair(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _crossed_records(claim.text, ev)
                                                          or _column_swap(claim.text, ev)
@@ -2599,7 +2706,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         )
 
 
-_SENTENCES = re.compile(r"(?<=[.;!?])\s+")
+_SENTENCES = re.compile(r"(?<=[.;!?])" + "".join(rf"(?<!\b{t}\.)" for t in _TITLES) + r"\s+")  # "Dr. Lowe" is one
 
 
 def _segments(text: str) -> list[tuple[str, str]]:
@@ -2911,7 +3018,9 @@ def _records(texts: Iterable[str]) -> list[_Record]:
             found.append((names, pairs))
     # A name's own long words name the record too ("Dunmore" for "Dunmore Athletic"), where
     # no other record's name has them.
-    found = [({*names, *(w for n in names for w in n.split() if len(n.split()) > 1
+    # A list's "Surname, Initial" ("Lindqvist, E") is named by its surname: a word's own
+    # comma or colon is no part of it.
+    found = [({*names, *(w for n in names for w in (x.strip(",:;") for x in n.split()) if len(n.split()) > 1
                          and len(w) >= _NAME_WORD and w.isalpha() and w not in _FUNCTION_WORDS)},
               pairs) for names, pairs in found]
     # A size's code ("size: M") is named by its whole word ("the medium", "the extra large").
@@ -3276,6 +3385,38 @@ def _record_swap(claim: str, ev: _Evidence) -> str:
                         if k in own and _holds(value, v.quantity, v.readings)), None)
             if other is not mine and key is not None:
                 return f'{v.text} is the {key} of another record, not of this one ({own[key]})'
+    return ""
+
+
+def _first_said(names: Iterable[str], lower: str) -> int:
+    """Where the claim first says one of a record's names (-1: never)."""
+    return min((m.start() for n in names if (m := _name_pattern(n).search(lower))), default=-1)
+
+
+def _crossed_pair(claim: str, ev: _Evidence) -> str:
+    """A claim that names two sibling records and gives two values, each the other record's
+    under one key where its own holds the other value: "Haddad's 4.6 against Lindqvist's
+    4.4", "Sunday at €65, compared with €75 on Saturday", where the records say the reverse.
+    The values are the names' in the order said (name, value, name, value; or the values
+    between the names). Two names before both values ("A scored lower than B's 4.6, at
+    4.4") bind no value to a name by order: not read."""
+    lower = claim.lower()
+    named = [(at, r) for r in _named_records(claim, ev) if (at := _first_said(r.names, lower)) >= 0]
+    values = [v for v in labelled_values(claim) if v.quantity is not None and not v.text.isalpha()]
+    if len(named) != 2 or len(values) != 2:
+        return ""
+    (at_a, a), (at_b, b) = sorted(named, key=lambda n: n[0])
+    at_1, at_2 = lower.find(values[0].text.lower()), lower.rfind(values[1].text.lower())
+    if not (at_1 < at_b < at_2 or at_a < at_1 <= at_2 < at_b) or min(at_1, at_2) < 0:
+        return ""
+    own_a, own_b = dict(a.pairs), dict(b.pairs)
+    for key in own_a.keys() & own_b.keys():
+        first = _holds(own_a[key], values[0].quantity, values[0].readings)
+        second = _holds(own_b[key], values[1].quantity, values[1].readings)
+        theirs = (_holds(own_b[key], values[0].quantity, values[0].readings)
+                  and _holds(own_a[key], values[1].quantity, values[1].readings))
+        if theirs and not first and not second:
+            return f"{values[0].text} and {values[1].text} are each the other record's {key}"
     return ""
 
 
@@ -4370,6 +4511,11 @@ def _examples_asked(before: Sequence[str], piece: str) -> bool:
     return bool(before) and before[-1].rstrip(" )*").endswith("?") and bool(_EXAMPLES.match(piece))
 
 
+# A source's marker after a sentence or a word ("… too small [2].", "[1, 3]") cites; it states
+# no number (an index after a name, "rows[2]", is code and is kept; so is a link's text).
+_CITATION = re.compile(r"\s*(?:(?<=\s)|(?<=[.,;:!?)]))(?:\[\d{1,2}(?:\s*[,\u2013-]\s*\d{1,2})*\])+(?!\()")
+
+
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     """The evidence texts, the answer's pieces and the claims among them that assert."""
     texts = [table_records(_JOINED.sub(" ", c)) for c in case.context if c.strip()]
@@ -4383,7 +4529,7 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     # What the user stated later in a chat is known to the agent too.
     texts += [_english_numbers(t, dots) for t in case.told if t.strip()]
-    said = answer_text(case.output)
+    said = _CITATION.sub("", answer_text(case.output))
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
     # Académico]") too, whose few words cannot tell their language alone.
@@ -4418,6 +4564,47 @@ _DONE_VERBS = (r"(?:added|booked|cancell?ed|registered|scheduled|submitted|sent|
                r"unlocked|activated|deactivated|approved)\b")
 _DONE = re.compile(rf"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead and\s+)?{_DONE_VERBS}|"
                    rf"^\W*(?:Done|All set)\b[^.?!]*?\b(?:(?:has|have) been|is|are)\s+(?:\w+ly\s+)?{_DONE_VERBS}")
+
+
+# A clause that reports a deed as done, whatever its verb: "I cleared …", "I've paged …",
+# "… has been posted", "you're booked", "Done — …". Its verb is matched to a call by stem.
+_DEED_DONE = re.compile(r"\b(?:I|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|already\s+)?\w+ed\b"
+                        r"|\b(?:has|have) been\s+(?:\w+ly\s+)?\w+(?:ed|t|n)\b"
+                        r"|\b\w+(?:'re|'s| is| are)\s+(?:now\s+|all\s+)?\w+ed\b|^\W*(?:Done|All set)\b")
+# A clause that admits the deed undone, or only promises it: it claims nothing done.
+_DEED_ADMITTED = re.compile(r"n't\b|\b(?:not|no|unable|fail\w*|error|denied|will|would|could|can|"
+                            r"once|if|when|pending|try|tried|attempt\w*|again|needs?|nothing|none)\b", re.IGNORECASE)
+
+
+def _deed_words(call: ToolCall) -> frozenset[str]:
+    """What a call does, as stems: its name's words and each command's verb (the first word
+    of a several-word argument, "clear bgp 203.0.113.9" of ``ssh_exec``)."""
+    verbs = [v.split()[0] for v in call.args.values() if isinstance(v, str) and len(v.split()) > 1]
+    return word_stems(" ".join([*_key_words(call.name.rpartition(".")[2]), *verbs]))
+
+
+def _failed_deeds(claims: Sequence[_Claim], calls: Sequence[ToolCall]) -> None:
+    """A clause that reports done the deed of a call that failed ("You're booked!" after
+    ``book_slot`` answered 409; "a replacement card has been posted" after
+    ``order_replacement_card`` failed): a word of what the failed call does, that no call
+    which worked does, in a clause put as a deed done and admitting nothing."""
+    worked = frozenset().union(*(_deed_words(c) for c in calls if not _failed(c)))
+    undone = frozenset().union(*(_deed_words(c) for c in calls if _failed(c)
+                                 and not _READ_CALL.match(c.name.rpartition(".")[2]))) - worked
+    if not undone:
+        return
+    for claim in claims:
+        if claim.found.get("offered"):
+            continue
+        for clause in _ADDED.split(claim.text):
+            deed = _DEED_DONE.search(clause)
+            # The deed's own verb, or its thing as the subject ("a replacement card … has been
+            # posted"); after a state ("you're entitled to a refund") it is no deed done.
+            words = word_stems(clause[: deed.end()]) & undone if deed else frozenset()
+            if deed and words and not _DEED_ADMITTED.search(clause):
+                claim.found["offered"] = 1.0
+                claim.why.append(f'"{deed.group(0)}", but the call that would do it ({min(words)}) failed')
+                break
 
 
 # A lookup's result reported as nothing ("No interaction was found", "the check found no
@@ -4568,6 +4755,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                 # Staged in the head like ``offered``: an action is no thing the context names.
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
                 claim.why.append(f'"{done.group(0)}", but every call only read or failed')
+    _failed_deeds(claims, case.tools_called)
     _unlisted_items(claims, evidence)
     _none_found(claims, case.tools_called, outputs)
     _roles_by_meaning(claims, evidence, embed)
