@@ -631,6 +631,8 @@ _DECLINES = any_of(
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
+    r"\b(?:is|are|'s|'re) (?:currently |now |still |temporarily )?(?:unavailable|not available|out of stock|"
+    r"sold out)\b|"
     r"\b(?:i|we) (?:\w+ly |still |just |really )?(?:don't|do not) (?:have|carry|sell|offer|stock)\b|"
     # Or what there is, said as a limit ("we only stock parts for tractors").
     r"\b(?:i|we) only (?:have|carry|sell|offer|stock|ship|serve|deliver)\b",
@@ -960,9 +962,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         for m, x in zip(says_missed, texts, strict=True)
     ]
     persists = [bool(_PERSISTS.search(x)) for x in texts]
+    # "Again" repeats a step only when the reply did not ask for it again ("Please reboot
+    # one more time" -> "I restarted it again like you said": the step asked for, reported).
     stepped = [
         bool(_INSTRUCTS.search(p) and _REPORT_ASKED.search(p) and _DID_STEP.search(x))
-        and not _AGAIN.search(x)
+        and not (_AGAIN.search(x) and not _AGAIN.search(p))
         for p, x in zip(priors, texts, strict=True)
     ]
 
