@@ -65,3 +65,17 @@ def test_a_step_the_reply_asked_for_again_reported_again_is_no_reask(embed: Embe
         "phone. What else can I try?",
     )
     assert answer_confusion_loop(case, embed).value < 0.5
+
+
+def test_settling_for_the_answer_with_a_step_of_ones_own_is_no_reask(embed: Embed) -> None:
+    # Read on simulated customers of real runs (two sources): the request dropped, not repeated.
+    case = conv(
+        "Hi, I'd like to upgrade my ferry cabin to a sea-view suite for the crossing on the 12th.",
+        "The sea-view suite costs $340 more for the crossing on the 12th.",
+        "That's more than I hoped. Is there any way to get the upgrade for less than $200?",
+        "I checked the other crossings that week: the sea-view suite is $310 to $360 more on "
+        "each of them, so none is under $200.",
+        "Thanks for checking. If there's no way to get the upgrade for less than $200, I'll "
+        "keep my current cabin for now. Thanks for your help!",
+    )
+    assert answer_confusion_loop(case, embed).value < 0.5

@@ -1108,6 +1108,16 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             _USER_PLANS.search(x) for x in _SENTENCE.split(text)
         ):
             logit = min(logit, _C_STATES)
+        # Or settles for the answer with a step of its own, whatever else it asks ("If
+        # there's no way to get it under $1,000, I'll have to hold off for now", "Look, I'm
+        # going to call the front desk like you suggested. But ..."): the request is dropped,
+        # not asked again; unless the kind of thing first asked is still open.
+        if (
+            not (reask or _AGAIN.search(text))
+            and not (shared & specific and opened == 1.0)
+            and any(_SETTLES.search(x) for x in _SENTENCE.split(text))
+        ):
+            logit = min(logit, _C_STATES)
         if not (missed or persists[j] or _AGAIN.search(text)) and _FORWARD.search(text):
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words, however insistently:
@@ -1841,6 +1851,16 @@ _USER_PLANS = any_of(
     r"^\W*(?:(?:ok(?:ay)?|alright|all right|great|sure|got it|understood|sounds good)\W+)?"
     r"(?:once [^,]{2,60}, )?(?:i(?:'ll| will)|i'm going to|i am going to|let me)\b"
     r"(?![^.!?]*\b(?:unless|otherwise|or else|if you|until you)\b)"
+)
+# The user's own next step: first in its sentence or after an "if ..." clause, conditioned
+# on nothing the assistant does ("unless you ...").
+_SETTLES = any_of(
+    r"(?:^\W*(?:(?:look|well|ok(?:ay)?|alright|all right|so|fine|then)\W+)?|^\W*if (?:[^,.!?]|(?<=\d)[,.](?=\d)){3,160},\s*(?:then\s+)?)"
+    r"(?:i(?:'ll| will)(?: (?:just|have to|probably|go ahead and))?|i(?:'m| am) going to) "
+    r"(?!(?:need|want|ask|wait for you|be (?:happy|glad))\b)"
+    r"(?![^.!?]*\b(?:unless|otherwise|or else|if you|until you)\b)"
+    # Not a step beside the question again ("I'll email the registrar, but do you know ...?").
+    r"(?![^.!?]*(?:\bbut\b|\?))"
 )
 _THANKS_ONLY = any_of(r"^\W*(?:thanks|thank you)\b[^.!?]*[.!]*\s*$")
 _IF = re.compile(r"^\W*(?:and |but |otherwise,? )?if\b", re.IGNORECASE)
