@@ -631,8 +631,6 @@ _DECLINES = any_of(
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
-    r"\b(?:is|are|'s|'re) (?:currently |now |still |temporarily )?(?:unavailable|not available|out of stock|"
-    r"sold out)\b|"
     r"\b(?:i|we) (?:\w+ly |still |just |really )?(?:don't|do not) (?:have|carry|sell|offer|stock)\b|"
     # Or what there is, said as a limit ("we only stock parts for tractors").
     r"\b(?:i|we) only (?:have|carry|sell|offer|stock|ship|serve|deliver)\b",
@@ -1762,12 +1760,16 @@ _REASONED = any_of(
 # ("I've checked", "I'll look into it").
 _DEED = any_of(
     r"\bi(?:'ve| have)(?: now| just| also| gone ahead and)? (?!(?:checked|looked|asked|noted|reviewed|"
-    r"verified|confirmed|explained|escalated|passed|tried|searched|understood|contacted)\b)"
-    r"(?:[a-z]+ed|put|made|sent|set|given|let|taken|done)\b",
+    r"verified|confirmed|explained|escalated|passed|tried|searched|understood|contacted|shared|provided|"
+    r"assisted|helped|summari[sz]ed|located|retrieved|pulled)\b)(?:[a-z]+ed|put|made|sent|set|given|let|taken|done)\b",
+    # A deed to come on a thing ("I'll take $30 off", "I'll register it"), not a service offered
+    # to the person ("I'll assist you further", "I'll find the options").
     r"\bi(?:'ll| will)(?: now| just| also| go ahead and)? (?!(?:check|look|ask|see|try|review|verify|"
-    r"confirm|explain|note|need|let|get|pass|escalate|have|be|contact|keep)\b)[a-z]+ "
-    r"(?:it|you|him|her|them|the|that|this|your|[$£€\d])",
+    r"confirm|explain|note|need|let|get|pass|escalate|have|be|contact|keep|find|search|share|provide|"
+    r"assist|help|summari[sz]e|follow|locate|retrieve|pull|send you)\b)[a-z]+ (?:it|that|this|the|[$£€\d])",
 )
+# A deed promised for later ("Once I have the address, I'll update the order"): no deed yet.
+_LATER = any_of(r"^\W*(?:once|if|when|after|as soon as|before)\b|\b(?:once|as soon as) (?:i|you|we)\b")
 # A deed called an exception ("as a goodwill exception", "just this once"): the rule is
 # granted to stand and set aside.
 _EXCEPTION = any_of(
@@ -1780,7 +1782,11 @@ def _grants_refused(reply: str, refused: set[str]) -> str | None:
     """The sentence of ``reply`` that does what an earlier answer turned down: a deed
     about the thing refused (its words, not the record's: "booking" names every request)."""
     for sentence in _SENTENCE.split(reply):
-        if _DEED.search(sentence) and (_key_terms(sentence) - _RECORD_NOUNS) & refused:
+        if (
+            _DEED.search(sentence)
+            and not _LATER.search(sentence)
+            and (_key_terms(sentence) - _RECORD_NOUNS) & refused
+        ):
             return sentence
     return None
 
