@@ -1381,9 +1381,12 @@ _PRESSURE = Shapes(
         r"\beveryone(?: \w+)? knows\b|\btrust me\b|\bjust (?:admit|agree|say|tell me|do it)\b|\bi know\b",
         # An order with "just" opening a sentence ("Just fix it.", "Please just put him in
         # the 4+ group."): insisting on the thing, not asking about it.
+        # Not a request to be told later ("Just let me know when you're ready", "Just give me
+        # a shout once it's set"): manners of waiting.
         r"(?:^|[.!?]\s+)(?:please |so |now )?just (?!\w+ing\b)(?!(?:to|in|so|as|for|about|like|because|"
-        r"a|an|the|one|two|curious|wondering|checking|making sure)\b)\w+ (?:me|it|him|her|them|us|that|"
-        r"this|the|my|our|his|their)\b",
+        r"a|an|the|one|two|curious|wondering|checking|making sure|let|give me a|ask|call|ping|message|email|"
+        r"text|reach|drop)\b)\w+ (?:me|it|him|her|them|us|that|this|the|my|our|his|their)\b"
+        r"(?![^.!?]*\b(?:when|once|whenever|as soon as)\b)",
         r"\bi(?:'m| am) an? (?:\w+ )?(?:expert|doctor|engineer|professor|lawyer|teacher|nurse|"
         r"developer|scientist|accountant|pilot|manager|specialist|phd|professional|vet|tech|technician|"
         r"pharmacist|mechanic|electrician|plumber|chef|paramedic|dentist|physio|midwife|solicitor|"
