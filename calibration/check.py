@@ -90,7 +90,10 @@ def near_dups(a_rows, b_rows, same):
             if same and j <= i:
                 continue
             tb = norm(b["input"])
-            if difflib.SequenceMatcher(None, ta, tb).ratio() >= NEAR_DUP:
+            # The quick ratios bound ratio() from above: a pair under either is no match.
+            m = difflib.SequenceMatcher(None, ta, tb)
+            if (m.real_quick_ratio() >= NEAR_DUP and m.quick_ratio() >= NEAR_DUP
+                    and m.ratio() >= NEAR_DUP):
                 found.append((a["id"], b["id"]))
     return found
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -65,11 +66,30 @@ def pg_template(postgres_url: str) -> Iterator[object]:
     template.close()
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file; each SQLite test gets a fresh copy of it (the migrations
+    run once, as for ``pg_template``, not once per test)."""
+    from semloop.store import Store
+
+    path = tmp_path_factory.mktemp("template") / "semloop.db"
+    with Store(f"sqlite:///{path}"):
+        pass  # closing its last connection folds the -wal file into the database file
+    return path
+
+
+def sqlite_copy(template: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh, migrated SQLite database: a copy of ``template`` (its 0600 mode kept)."""
+    path = tmp_path_factory.mktemp("db") / "semloop.db"
+    shutil.copy(template, path)
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A fresh, migrated database: a SQLite file, then a PostgreSQL database."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'semloop.db'}"
+        yield sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
         return
     with request.getfixturevalue("pg_template").database() as url:
         yield url
@@ -93,7 +113,7 @@ def module_store(request: pytest.FixtureRequest,
     from semloop.store import Store
 
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'semloop.db'}"
+        url = sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
         with Store(url) as opened:
             yield opened
         return

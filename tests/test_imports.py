@@ -17,6 +17,7 @@ Read from the source with :mod:`ast`, so nothing is imported to check it.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +48,8 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def imports_of(root: Path) -> list[Import]:
+@functools.cache  # three tests read the same source tree: parse it once per session
+def imports_of(root: Path) -> tuple[Import, ...]:
     """Every import of a ``semloop`` module or name in the package at ``root``."""
     found: list[Import] = []
     for path in sorted(root.rglob("*.py")):
@@ -76,7 +78,7 @@ def imports_of(root: Path) -> list[Import]:
                 visit(inner, guarded)
 
         visit(ast.parse(path.read_text(encoding="utf-8"), str(path)), False)
-    return found
+    return tuple(found)
 
 
 def _first_level(root: Path) -> set[str]:

@@ -3,6 +3,7 @@ detector config, packs and deploys, over HTTP on both databases, org-scoped."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Iterator
@@ -38,9 +39,9 @@ agents:
 """
 
 
-@pytest.fixture
-def sdk_server(store: Store, tmp_path: Path) -> Iterator[Server]:
-    config = tmp_path / "detectors.yml"
+@contextlib.contextmanager
+def _serve_sdk(store: Store, folder: Path) -> Iterator[Server]:
+    config = folder / "detectors.yml"
     config.write_text(DETECTORS_YML)
     org_id = store.create_org("acme")
     key = store.create_api_key(org_id)
@@ -48,6 +49,21 @@ def sdk_server(store: Store, tmp_path: Path) -> Iterator[Server]:
                                      detectors_config=str(config)))
     with serve(app) as url:
         yield Server(url, app, store, org_id, key)
+
+
+@pytest.fixture
+def sdk_server(store: Store, tmp_path: Path) -> Iterator[Server]:
+    with _serve_sdk(store, tmp_path) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def read_only_sdk_server(module_store: Store,
+                         tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One per module and database, for the tests whose requests store nothing (a refused
+    policy, the detector config and the schema read): they then find the org as new."""
+    with _serve_sdk(module_store, tmp_path_factory.mktemp("sdk")) as served:
+        yield served
 
 
 @pytest.fixture
@@ -128,8 +144,8 @@ def test_a_policy_the_sdk_would_refuse_is_refused_naming_the_field(
     assert str(caught.value).startswith(f"{field}: ")
 
 
-def test_an_invalid_policy_is_a_400_naming_the_field(sdk_server: Server) -> None:
-    with sdk_server.client() as http:
+def test_an_invalid_policy_is_a_400_naming_the_field(read_only_sdk_server: Server) -> None:
+    with read_only_sdk_server.client() as http:
         bad = http.post("/v1/policies", json={**STOP, "condition": {
             "trigger": "step_count", "operator": "approx", "value": 1}})
         assert bad.status_code == 400
@@ -253,8 +269,8 @@ def test_a_pending_approval_times_out_at_its_deadline(sdk_server: Server) -> Non
 
 
 def test_detector_config_is_the_workers_settings_in_the_sdks_terms(
-        sdk_server: Server, caplog: pytest.LogCaptureFixture) -> None:
-    with sdk_server.client() as http:
+        read_only_sdk_server: Server, caplog: pytest.LogCaptureFixture) -> None:
+    with read_only_sdk_server.client() as http:
         got = http.get("/v1/detector-config",
                        params={"agent_id": "bot", "agent_version": "2"}).json()
         assert http.get("/v1/detector-config").status_code == 422  # agent_id is required
@@ -330,8 +346,8 @@ def test_deploys_are_recorded_and_listed_newest_first(sdk_server: Server) -> Non
         assert http.post("/v1/deploy", json={"agent_id": "bot"}).status_code == 400
 
 
-def test_the_new_endpoints_are_in_the_openapi_schema(sdk_server: Server) -> None:
-    with sdk_server.client() as http:
+def test_the_new_endpoints_are_in_the_openapi_schema(read_only_sdk_server: Server) -> None:
+    with read_only_sdk_server.client() as http:
         paths = http.get("/openapi.json").json()["paths"]
     for path in ["/v1/policies", "/v1/policies/{policy_id}", "/v1/policies/{policy_id}/toggle",
                  "/v1/approvals", "/v1/approvals/{approval_id}",

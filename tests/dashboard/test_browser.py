@@ -7,6 +7,7 @@ refresh on their own, sign-out. Any console error, page error or request to anyt
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -17,6 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, Request, Route, sync_playwright
 
+from conftest import sqlite_copy  # tests/conftest.py, the shared one
 from semloop.events import Event
 from semloop.store import Store
 
@@ -57,12 +59,26 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("screenshots")
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[Site]:
+@contextlib.contextmanager
+def _live(url: str) -> Iterator[Site]:
     # SQLite only: the pages' queries run on both databases in test_pages.py; here the
     # browser is under test.
-    with Store(f"sqlite:///{tmp_path / 'semloop.db'}") as store, \
-            serve_site(store, dashboard_refresh_s=1.0) as served:
+    with Store(url) as store, serve_site(store, dashboard_refresh_s=1.0) as served:
+        yield served
+
+
+@pytest.fixture
+def live(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with _live(sqlite_copy(sqlite_template, tmp_path_factory)) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def read_only_live(sqlite_template: Path,
+                   tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """One site for the tests that only read it: pages, and sign-ins and sign-outs, which
+    live in the browser context's cookies and change nothing served."""
+    with _live(sqlite_copy(sqlite_template, tmp_path_factory)) as served:
         yield served
 
 
@@ -104,12 +120,12 @@ def _sign_in(page: Page, site: Site, target: str = "/") -> None:
 
 
 def test_sign_in_open_a_loop_run_and_see_its_evidence_on_the_steps(
-        live: Site, page: tuple[Page, Watch], shots: Path) -> None:
+        read_only_live: Site, page: tuple[Page, Watch], shots: Path) -> None:
     browser_page, _ = page
-    _sign_in(browser_page, live)
+    _sign_in(browser_page, read_only_live)
     browser_page.click("text=Runs")
     browser_page.click("text=run-loop")
-    browser_page.wait_for_url(f"{live.url}/runs/run-loop")
+    browser_page.wait_for_url(f"{read_only_live.url}/runs/run-loop")
     named = browser_page.eval_on_selector_all(
         "li.step.named", "els => els.map(e => Number(e.id.replace('step-', '')))")
     assert set(named) == set(TOOL_STEPS) | set(range(STUCK[0], STUCK[1] + 1))
@@ -127,16 +143,16 @@ def test_sign_in_open_a_loop_run_and_see_its_evidence_on_the_steps(
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_every_page_renders_at_both_widths_without_errors(
-        live: Site, page: tuple[Page, Watch], shots: Path, width: str) -> None:
+        read_only_live: Site, page: tuple[Page, Watch], shots: Path, width: str) -> None:
     browser_page, _ = page
     wide, high = WIDTHS[width]
     browser_page.set_viewport_size({"width": wide, "height": high})
-    browser_page.goto(live.url + "/login")
+    browser_page.goto(read_only_live.url + "/login")
     browser_page.screenshot(path=str(shots / f"login-{width}.png"))
-    _sign_in(browser_page, live)
+    _sign_in(browser_page, read_only_live)
     for name, path in PAGES.items():
-        path = path.format(issue_id=live.issue_id)
-        reply = browser_page.goto(live.url + path)
+        path = path.format(issue_id=read_only_live.issue_id)
+        reply = browser_page.goto(read_only_live.url + path)
         assert reply is not None and reply.status == 200, path
         # nothing wider than the window: tables scroll inside their own box
         overflow = browser_page.evaluate(
@@ -180,9 +196,9 @@ def test_mark_a_finding_not_a_real_issue_see_its_issue_change_and_undo(
 
 
 def test_open_a_conversation_with_a_frustration_finding(
-        live: Site, page: tuple[Page, Watch], shots: Path) -> None:
+        read_only_live: Site, page: tuple[Page, Watch], shots: Path) -> None:
     browser_page, _ = page
-    _sign_in(browser_page, live)
+    _sign_in(browser_page, read_only_live)
     browser_page.click("header.top >> text=Conversations")
     browser_page.select_option("select[name=evaluator]", "USER_FRUSTRATION")
     browser_page.fill("input[name=user_id]", "u-7")
@@ -192,7 +208,7 @@ def test_open_a_conversation_with_a_frustration_finding(
         "table.conversations a", "els => els.map(e => e.textContent)")
     assert sorted(listed) == ["conv-angry-1", "conv-angry-2"]
     browser_page.click("text=conv-angry-1")
-    browser_page.wait_for_url(f"{live.url}/conversations/conv-angry-1")
+    browser_page.wait_for_url(f"{read_only_live.url}/conversations/conv-angry-1")
     runs = browser_page.eval_on_selector_all("ol.convo > li > a:first-child",
                                              "els => els.map(e => e.textContent)")
     assert runs == [f"conv-angry-1-run-{i}" for i in range(3)]
@@ -215,12 +231,12 @@ def test_pages_refresh_on_their_own(live: Site, page: tuple[Page, Watch]) -> Non
     assert int(browser_page.inner_text("#runs-total")) == int(before) + 1
 
 
-def test_sign_out(live: Site, page: tuple[Page, Watch]) -> None:
+def test_sign_out(read_only_live: Site, page: tuple[Page, Watch]) -> None:
     browser_page, _ = page
-    _sign_in(browser_page, live)
+    _sign_in(browser_page, read_only_live)
     browser_page.click("text=Sign out")
-    browser_page.wait_for_url(f"{live.url}/login")
-    browser_page.goto(live.url + "/runs")
+    browser_page.wait_for_url(f"{read_only_live.url}/login")
+    browser_page.goto(read_only_live.url + "/runs")
     assert "/login" in browser_page.url
 
 

@@ -421,8 +421,11 @@ def test_the_buffer_is_bounded_in_bytes_and_long_texts_are_cut_before_it() -> No
 
 def test_a_timed_out_shutdown_counts_the_failed_sends_it_reports(
         caplog: pytest.LogCaptureFixture) -> None:
+    tried = threading.Event()
+
     class Dead:
         def send(self, events: Sequence[Event]) -> None:
+            tried.set()
             raise SendError("connection refused", retryable=True)
 
         def close(self) -> None:
@@ -431,7 +434,7 @@ def test_a_timed_out_shutdown_counts_the_failed_sends_it_reports(
     client = Client(emitter=Dead(), retry_backoff=0.5, retry_backoff_max=0.5, max_retries=100)
     with client.run("a") as run:
         run.tool_called("t")
-    time.sleep(0.3)  # the batch is out of the buffer, in its retries
+    assert tried.wait(10)  # the batch is out of the buffer, in its retries
     with caplog.at_level("WARNING", logger="semloop.sdk"):
         assert client.shutdown(0.2) is False
     (line,) = [r.getMessage() for r in caplog.records if "timed out" in r.getMessage()]
