@@ -9,6 +9,7 @@ from semloop.judge.local._answerer import Embed
 from semloop.judge.local._task import (
     _VERB_OBJECT,
     _csv_rows,
+    _promised_after_looking,
     answer_task_completion,
     answer_task_understanding_failure,
 )
@@ -99,3 +100,13 @@ def test_two_words_of_one_entry_are_no_siblings(embed: Embed) -> None:
                    context=(("Kennel cough boosters: dogs once a year after the first dose; the intranasal vaccine "
                              "is preferred. Lyme (dogs in tick areas): yearly."),))
     assert float(answer_task_understanding_failure(same, embed).value) < 0.5
+
+
+def test_what_an_act_waits_on_from_the_user_is_no_promise() -> None:
+    waits = case("Please book me a follow-up blood test, my doctor asked for one.",
+                 "Blood tests can usually be booked within two days. To look up slots or book anything, "
+                 "I will need to verify your identity first: your full name and date of birth.")
+    assert _promised_after_looking(waits) is None
+    promised = case("Please book me a follow-up blood test, my doctor asked for one.",
+                    "Blood tests can usually be booked within two days. I will book the test for you shortly.")
+    assert _promised_after_looking(promised) is not None

@@ -1274,7 +1274,7 @@ def _promised_after_looking(case: RunCase) -> str | None:
     asked = _asked_text(case.input)
     acts = _acts_of({stem(w) for w in _act_words(asked)[:12]} & _ACTION_VERBS
                     | {v for c in _ACT_CLAUSES.split(asked) for v in _part_acts(c.strip())})
-    return next((s for s in split_claims(case.output) if _WE_WILL.search(s) and not _IF_YOU.search(s)
+    return next((s for s in split_claims(case.output) if _promises(s) and not _IF_YOU.search(s)
                  and not _NO_CHANGE.search(s) and any(_names_act(stem(_IRREGULAR.get(w, w)), a) for w in re.findall(r"[a-z]+", s.lower())
                          for a in acts)), None)
 
@@ -1826,6 +1826,13 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
 
 
 _WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
+_WE_WILL_NEED = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:first )?(?:need|require)\b", re.IGNORECASE)
+
+
+def _promises(sentence: str) -> bool:
+    """The sentence says the agent will do something: "I will need to verify your identity
+    first" says what the act waits on from the user, and promises nothing."""
+    return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence))
 
 
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
