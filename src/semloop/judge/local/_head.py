@@ -38,8 +38,11 @@ class Evidence:
     notes: dict[str, str] = field(default_factory=dict)
 
     def flag(self, name: str, value: float, note: str = "") -> None:
+        """Set a feature; a feature set to zero keeps no note, as it has nothing to quote."""
         self.features[name] = float(value)
-        if note and value:
+        if not value:
+            self.notes.pop(name, None)
+        elif note:
             self.notes[name] = note
 
 

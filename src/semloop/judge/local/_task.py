@@ -553,7 +553,7 @@ def _reasons(request: str) -> list[str]:
 # The lead before a request's act: a greeting, "please", "can you", "I want to".
 _ACT_LEAD = re.compile(r"^(?:(?:hello|hi|hey|ok|okay|also|and|then|so|please|pls|plz|kindly)\b[,!]?\s*)*"
                        r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|"
-                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to )?", re.IGNORECASE)  # "I'd like to", written together
+                       r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to )?", re.IGNORECASE)
 
 
 def _part_acts(part: str) -> list[str]:
@@ -1957,11 +1957,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
                 not ev.features["promise"] or any(_announces_handoff(s) for s in run.sentences))):
         for name in _PASSED_ON:
             ev.flag(name, 0.0)
-            ev.notes.pop(name, None)
     elif _patch_handed_in(case):
         for name in _IN_THE_PATCH:
             ev.flag(name, 0.0)
-            ev.notes.pop(name, None)
     # In a chat, a part answered or an act named in an earlier reply is met. Read only when
     # the last reply alone would raise the failure: it can only clear, and it costs every
     # sentence of the chat.
@@ -1974,11 +1972,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         _flag_undone(ev, undone)
         if verbs & word_stems(whole.output):
             ev.flag("action_unnamed", 0.0)
-            ev.notes.pop("action_unnamed", None)
     if _record_not_found(case):
         for name in _NOT_FOUND_CLEARS:
             ev.flag(name, 0.0)
-            ev.notes.pop(name, None)
     return ev
 
 
@@ -4079,7 +4075,6 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
         for name in _IN_WORDS:
             if ev.features[name]:
                 ev.flag(name, 0.0)
-                ev.notes.pop(name, None)
     found = [name for name in _OTHER_TASK if ev.features[name]]
     # Only what would raise the failure is read again: the earlier replies can only clear
     # a finding, and reading them costs a chat's every sentence.
@@ -4102,7 +4097,6 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
         cleared = []
     for name in cleared:
         ev.flag(name, 0.0)
-        ev.notes.pop(name, None)
     return ev
 
 
