@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -85,13 +86,24 @@ def sqlite_copy(template: Path, tmp_path_factory: pytest.TempPathFactory) -> str
     return f"sqlite:///{path}"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A fresh, migrated database: a SQLite file, then a PostgreSQL database."""
+_DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+@contextlib.contextmanager
+def _fresh_database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a fresh, migrated database of the kind ``request.param`` names: a copy of
+    the SQLite template, or a clone of the PostgreSQL one."""
     if request.param == "sqlite":
         yield sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
         return
     with request.getfixturevalue("pg_template").database() as url:
+        yield url
+
+
+@pytest.fixture(params=_DATABASES)
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A fresh, migrated database: a SQLite file, then a PostgreSQL database."""
+    with _fresh_database(request, tmp_path_factory) as url:
         yield url
 
 
@@ -104,7 +116,7 @@ def store(db_url: str) -> Iterator[object]:
         yield opened
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.fixture(scope="module", params=_DATABASES)
 def module_store(request: pytest.FixtureRequest,
                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """Like ``store``, but one per module and database: only for tests that write nothing
@@ -112,12 +124,7 @@ def module_store(request: pytest.FixtureRequest,
     database and server each."""
     from semloop.store import Store
 
-    if request.param == "sqlite":
-        url = sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path_factory)
-        with Store(url) as opened:
-            yield opened
-        return
-    with request.getfixturevalue("pg_template").database() as url, Store(url) as opened:
+    with _fresh_database(request, tmp_path_factory) as url, Store(url) as opened:
         yield opened
 
 
