@@ -2590,6 +2590,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _role_swap(claim.text, ev)
                                                          or _role_held(claim.text, ev)
                                                          or _miscounted(claim.text, ev)
+                                                         or _state_miscounted(claim.text, ev)
                                                          or _parent_swap(claim.text, ev))
         if winner or bound or miscast or swapped:
             claim.found["bound"] = 1.0
@@ -3238,6 +3239,11 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
                 for w in wanted - word_stems(noun))
             if not picks and not whole:
                 continue
+            # "Three sites failed": a count of the records in the state its clause names
+            # (``_state_miscounted``), not of the whole list.
+            clause = _count_clause(claim, q, at)
+            if not picks and clause is not None and _named_state(clause, records):
+                continue
             # "three antennas" over six bookings: the key's different values counted.
             if not picks and int(q.value) in {len({v for r in records for k2, v in r.pairs if k2 == k})
                                               for k in keys if stem(k.split()[-1]) == stem(noun)}:
@@ -3249,6 +3255,81 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
         if verdicts and int(q.value) not in verdicts:
             return f'"{q.text} {m.group(1)}" where the context lists {verdicts[0]}'
     return ""
+
+
+# The clause a count heads: to its end, or to a list it introduces.
+_COUNT_CLAUSE = re.compile(r"[^:;.!?()\n\u2014\u2013]*")
+# Words that narrow a count to a part of the state's records the records' values cannot tell
+# ("2 failed after the retry", "3 lots failed above 2.0").
+_NARROWED = re.compile(r"\b(?:before|after|under|over|below|above|within|between|until|except|without|"
+                       r"other|more|another|additional|remaining|first|last|next|top|only\s+\w+\s+of)\b|\d",
+                       re.IGNORECASE)
+_STATE_WORDS = 3  # a state is a short value: "FAIL", "repair", "on hold"
+_STATE_STEM = 3
+
+
+def _state_miscounted(claim: str, ev: _Evidence) -> str:
+    """"Three dye lots failed" where four of the listed lots give "result: FAIL": a count
+    whose clause names one state of a key the list's records hold in two or more states
+    (a status, a result, a yes or no), and as many records of the list are not in it.
+    The state may follow the counted noun ("two ranks need repair", "4 of the 7 passed")
+    where ``_miscounted`` reads only the words before it."""
+    for q in quantities(claim):
+        at = claim.find(q.text)
+        clause = _count_clause(claim, q, at)
+        if clause is None:
+            continue
+        for records in _state_lists(ev):
+            named = _named_state(clause, records)
+            if named and int(q.value) not in (*named[1], len(records)):
+                return (f'"{q.text} {_short(clause.strip(), 8)}" where {named[1][0]} of the {len(records)} '
+                        f'listed records hold "{named[0]}"')
+    return ""
+
+
+def _count_clause(claim: str, q: Quantity, at: int) -> str | None:
+    """The words a count heads to its clause's end, where they may pick records by a state:
+    none for a count narrowed by more than a state, or negated."""
+    if at < 0 or not _multiplier(q) or _SUBSET_BEFORE.search(claim[:at]):
+        return None
+    # "4 of the 7 applicants": the whole list's size is no narrowing.
+    rest = re.sub(r"^\s+of\s+(?:the\s+)?\w+", "", claim[at + len(q.text):])
+    clause = _COUNT_CLAUSE.match(rest).group(0)  # type: ignore[union-attr]
+    if _NARROWED.search(clause) or _COMPARED.search(clause) or _NEGATOR.search(clause):
+        return None
+    return clause
+
+
+def _named_state(clause: str, records: Sequence[_Record]) -> tuple[str, list[int]] | None:
+    """The one state of the records' keys the clause names, with how many records hold it
+    (per key that has it); a key of yes and no is named by its own words ("have checked in"
+    of "checked in: yes"). None for no state named, or two ("passed or withdrawn")."""
+    said = word_stems(clause)
+    states: dict[str, list[int]] = {}
+    for key in {k for k, _ in records[0].pairs}:
+        values = [dict(r.pairs).get(key, "").lower() for r in records]
+        kinds = set(values)
+        if len(kinds) < _PARTS or len(kinds) == len(values) or any(
+                not v or quantities(v) or len(v.split()) > _STATE_WORDS for v in kinds):
+            continue
+        for kind in kinds - {"no", "false"}:
+            words = word_stems(" ".join(_key_words(key)) if kind in _YES_NO else kind)
+            # "pass" and "passed" meet on their first letters, not their stems.
+            if words and all(any(min(len(w), len(x)) >= _STATE_STEM and (x.startswith(w) or w.startswith(x))
+                                 for x in said) for w in words):
+                states.setdefault(kind, []).append(values.count(kind))
+    return next(iter(states.items())) if len(states) == 1 else None
+
+
+def _state_lists(ev: _Evidence) -> list[list[_Record]]:
+    """Each text's list of records that share all their keys, of two or more."""
+    out = []
+    for text in ev.texts:
+        found: dict[frozenset[str], list[_Record]] = {}
+        for record in dict.fromkeys(_text_records(text)):
+            found.setdefault(frozenset(k for k, _ in record.pairs), []).append(record)
+        out += [rs for rs in found.values() if len(rs) >= _PARTS]
+    return out
 
 
 def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float]:
