@@ -22,3 +22,16 @@ def test_a_count_of_the_records_in_one_state_is_checked_against_the_list(embed: 
     crews = "crew,lead,briefed\nRed,Ana,yes\nBlue,Ben,no\nGold,Cy,yes\nTeal,Di,no"
     assert found(embed, "who's briefed?", "Three of the crews have briefed.", tool=crews)["bound"] == 1
     assert found(embed, "who's briefed?", "Two of the four crews have briefed.", tool=crews).get("bound", 0) == 0
+
+
+def test_a_response_printed_with_its_headers_is_read_as_its_body(embed: Embed) -> None:
+    raw = ('HTTP/1.1 200 OK\nContent-Type: application/json\n\n'
+           '{"permit": "HB-77", "fee": {"amount": 310.0, "currency": "NZD"}}')
+    assert found(embed, "fee?", "The fee for permit HB-77 is USD 310.00.", tool=raw)["numbers"] >= 1
+    assert found(embed, "fee?", "The fee for permit HB-77 is NZD 310.00.", tool=raw).get("numbers", 0) == 0
+
+
+def test_a_measure_whose_unit_a_sibling_key_gives_keeps_it(embed: Embed) -> None:
+    bale = {"bale": "B-12", "mass": {"value": 410, "unit": "kg"}}
+    assert found(embed, "how heavy?", "Bale B-12 weighs 410 lb.", tool=bale)["numbers"] >= 1
+    assert found(embed, "how heavy?", "Bale B-12 weighs 410 kg (about 904 lb).", tool=bale).get("numbers", 0) == 0

@@ -156,6 +156,9 @@ def _plain(text: str) -> str:
 _BASIC_DATETIME = re.compile(r"\b((?:19|20)\d\d)(0[1-9]|1[0-2])([0-3]\d)T([01]\d|2[0-3])([0-5]\d)(?:[0-5]\d)?Z?\b")
 
 
+_HTTP_HEAD = re.compile(r"\s*(HTTP/\d(?:\.\d)?\s+\d{3}\b[^\n]*)\n(?:[\w-]+:[^\n]*\n)*\s*\n")
+
+
 @lru_cache(maxsize=4096)
 def tool_text(output: str) -> str:
     """A tool's output as readable text: JSON flattened to one line per record
@@ -163,6 +166,11 @@ def tool_text(output: str) -> str:
     try:
         data = json.loads(output)
     except (ValueError, TypeError):
+        # A response printed with its headers ("HTTP/1.1 200 OK", "Content-Type: …"): its
+        # status line, then its body read as any output.
+        head = _HTTP_HEAD.match(output)
+        if head and output[head.end():].strip():
+            return f"{head.group(1)}\n{tool_text(output[head.end():])}"
         return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", output)
     lines: list[str] = []
 

@@ -582,7 +582,9 @@ def _sibling_units(text: str) -> list[tuple[float, str]]:
         pairs = {m.group(1).strip().lower(): m.group(2).strip() for p in _PAIR_SPLIT.split(line) if (m := _PAIR.match(p))}
         for key, unit in pairs.items():
             m = _UNIT_KEY.match(key)
-            measured = [k for k in pairs if m and k != key and (k == m.group("of") or not m.group("of"))]
+            # ``{"net_weight": {"value": 2.27, "unit": "kg"}}`` flattens to "net weight value".
+            measured = [k for k in pairs if m and k != key and (
+                k in (m.group("of"), f"{m.group('of')} value", f"{m.group('of')} amount") or not m.group("of"))]
             said = quantities(f"1 {unit}")
             if len(measured) == 1 and said and said[0].unit and (q := quantities(pairs[measured[0]])):
                 out.append((q[0].value, said[0].unit))
