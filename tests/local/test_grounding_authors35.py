@@ -35,3 +35,11 @@ def test_a_measure_whose_unit_a_sibling_key_gives_keeps_it(embed: Embed) -> None
     bale = {"bale": "B-12", "mass": {"value": 410, "unit": "kg"}}
     assert found(embed, "how heavy?", "Bale B-12 weighs 410 lb.", tool=bale)["numbers"] >= 1
     assert found(embed, "how heavy?", "Bale B-12 weighs 410 kg (about 904 lb).", tool=bale).get("numbers", 0) == 0
+
+
+def test_a_zone_told_after_a_range_is_its_starts_too(embed: Embed) -> None:
+    webinar = {"webinar": "W-31", "start": "2026-03-10T17:00:00Z", "end": "2026-03-10T18:00:00Z"}
+    assert found(embed, "when in Tokyo?", "Webinar W-31 runs 17:00–18:00 Tokyo time on 10 March.",
+                 tool=webinar)["bound"] == 1
+    assert found(embed, "when in Tokyo?", "Webinar W-31 runs 02:00–03:00 Tokyo time on 11 March.",
+                 tool=webinar).get("bound", 0) == 0

@@ -2033,6 +2033,9 @@ _TOLD_ZONE = re.compile(r"\s*\(?(?:on [^,;()]{1,20}?\s)?(?:(?P<city>[A-Z][a-z]+(
                         r"(?:your |my |the )?(?P<local>local) time\b)")
 
 
+_RANGE_END = re.compile(r"\s?(?:[-\u2013\u2014]|to)\s?\d{1,2}[:.]\d\d(?:\s?[ap]\.?m\.?)?")
+
+
 @lru_cache(maxsize=1)
 def _city_zones() -> dict[str, str]:
     """IANA zones by their city ("london": "Europe/London"), from the system's zone data."""
@@ -2062,7 +2065,9 @@ def _zone_unconverted(claim: str, ev: _Evidence) -> str:
     records = {z for t in ev.texts for z in _IANA.findall(t) if z in _city_zones().values()}
     for text, minutes in clock_times(claim):
         at = claim.find(text)
-        told = _TOLD_ZONE.match(claim, at + len(text)) if at >= 0 else None
+        # "02:00–04:00 Helsinki time": the zone told after a range is its start's too.
+        end = at + len(text) + (len(m.group(0)) if at >= 0 and (m := _RANGE_END.match(claim, at + len(text))) else 0)
+        told = _TOLD_ZONE.match(claim, end) if at >= 0 else None
         if told is None:
             continue
         place = (told.group("city") or told.group("in") or "").lower()
