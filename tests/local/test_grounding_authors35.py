@@ -43,3 +43,12 @@ def test_a_zone_told_after_a_range_is_its_starts_too(embed: Embed) -> None:
                  tool=webinar)["bound"] == 1
     assert found(embed, "when in Tokyo?", "Webinar W-31 runs 02:00–03:00 Tokyo time on 11 March.",
                  tool=webinar).get("bound", 0) == 0
+
+
+def test_json_lines_and_a_quoted_csv_cell_are_read_as_records() -> None:
+    from semloop.judge.local._claims import delimited_records, tool_text
+
+    lines = '{"pen": "P1", "ewes": 40}\n{"pen": "P2", "ewes": 38}'
+    assert tool_text(lines).splitlines()[:2] == ["pen: P1; ewes: 40", "pen: P2; ewes: 38"]
+    table = 'lot,grade,note\n"L-1","A","dry, clean"\n"L-2","B","wet"'
+    assert "note: dry, clean" in delimited_records(table)

@@ -10,6 +10,7 @@ hedging, refusing, promising and negating, not of any subject.
 from __future__ import annotations
 
 import bisect
+import csv
 import itertools
 import json
 import math
@@ -159,6 +160,18 @@ _BASIC_DATETIME = re.compile(r"\b((?:19|20)\d\d)(0[1-9]|1[0-2])([0-3]\d)T([01]\d
 _HTTP_HEAD = re.compile(r"\s*(HTTP/\d(?:\.\d)?\s+\d{3}\b[^\n]*)\n(?:[\w-]+:[^\n]*\n)*\s*\n")
 
 
+def _json_lines(output: str) -> list[Any]:
+    """The records of an output of one JSON object a line, two or more; none otherwise."""
+    rows = []
+    for line in output.splitlines():
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                return []
+    return rows if len(rows) >= 2 and all(isinstance(r, dict) for r in rows) else []
+
+
 @lru_cache(maxsize=4096)
 def tool_text(output: str) -> str:
     """A tool's output as readable text: JSON flattened to one line per record
@@ -171,6 +184,10 @@ def tool_text(output: str) -> str:
         head = _HTTP_HEAD.match(output)
         if head and output[head.end():].strip():
             return f"{head.group(1)}\n{tool_text(output[head.end():])}"
+        # JSON Lines: one record a line, read as their list.
+        rows = _json_lines(output)
+        if rows:
+            return tool_text(json.dumps(rows))
         return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", output)
     lines: list[str] = []
 
@@ -367,6 +384,13 @@ _CELL_AMOUNT = re.compile(r"[-\u2212]?\d[\d.,]*(?:\s?\S{1,4})?")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*[(\[](?P<unit>[^()\[\]]+)[)\]]\s*$")
 
 
+def _cells(line: str, sep: str) -> list[str]:
+    """A row's cells; a quoted cell of a CSV keeps its separator ("Access blocked, parked car")."""
+    if sep == "|":
+        return line.strip().strip("|").split(sep)
+    return next(csv.reader([line.strip()], delimiter=sep), [])
+
+
 def delimited_records(text: str) -> str:
     """A tool's plain-text table (CSV, ``;``-separated, ``a | b`` without outer pipes) as one
     record per row, each cell under its header, a header's unit ("Fläche (ha)") on its
@@ -377,8 +401,7 @@ def delimited_records(text: str) -> str:
     if len(lines) < 3 or text.lstrip().startswith(("{", "[")):
         return text
     for sep in _DELIMITERS:
-        header = [c.strip() for c in lines[0].strip().strip("|").split(sep)]
-        rows = [[c.strip() for c in ln.strip().strip("|").split(sep)] for ln in lines[1:]]
+        header, *rows = [[c.strip() for c in _cells(ln, sep)] for ln in lines]
         ruled = [r for r in rows if not all(_RULE_CELL.match(c) for c in r) and not _RULE_LINE.match(sep.join(r))]
         # One row is a table where a rule sets its header apart ("staff | er_ni", "---+---").
         rows, least = ruled, 1 if len(ruled) < len(rows) else 2
