@@ -52,3 +52,9 @@ def test_json_lines_and_a_quoted_csv_cell_are_read_as_records() -> None:
     assert tool_text(lines).splitlines()[:2] == ["pen: P1; ewes: 40", "pen: P2; ewes: 38"]
     table = 'lot,grade,note\n"L-1","A","dry, clean"\n"L-2","B","wet"'
     assert "note: dry, clean" in delimited_records(table)
+
+
+def test_a_zone_told_as_local_city_time_is_checked(embed: Embed) -> None:
+    ferry = {"sailing": "F-8", "depart_utc": "2026-07-02T05:15:00Z"}
+    assert found(embed, "when?", "Sailing F-8 leaves at 05:15 local Athens time.", tool=ferry)["bound"] == 1
+    assert found(embed, "when?", "Sailing F-8 leaves at 08:15 local Athens time.", tool=ferry).get("bound", 0) == 0

@@ -2028,7 +2028,7 @@ def _inexact(claim: str, missing: Sequence[str]) -> str:
 # time", "00:10 on 1 December in Berlin", "23:10 UTC").
 _INSTANT = re.compile(r"\b(\d{4}-\d\d-\d\d)[T ](\d\d):(\d\d)(?::\d\d(?:\.\d+)?)?(Z|[+-]\d\d:?\d\d)(?![\w:])")
 _IANA = re.compile(r"\b[A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b")
-_TOLD_ZONE = re.compile(r"\s*\(?(?:on [^,;()]{1,20}?\s)?(?:(?P<city>[A-Z][a-z]+(?: [A-Z][a-z]+)?) time\b|"
+_TOLD_ZONE = re.compile(r"\s*\(?(?:on [^,;()]{1,20}?\s)?(?:(?:local\s+)?(?P<city>[A-Z][a-z]+(?: [A-Z][a-z]+)?) time\b|"
                         r"in (?P<in>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b|(?P<utc>UTC|GMT)\b|"
                         r"(?:your |my |the )?(?P<local>local) time\b)")
 
