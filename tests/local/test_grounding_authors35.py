@@ -1,6 +1,9 @@
 """HALLUCINATION on causes that recur across outside authors' sets (blind26..34, dev28..31,
 gen32..35), each in a domain of its own here: a count of the listed records in one state
-(a result, a status, a yes or no) that as many records of the list do not match."""
+(a result, a status, a yes or no) that as many records of the list do not match; outputs
+printed with HTTP headers, as JSON Lines or as a CSV with quoted cells, and a measure nested
+as {value, unit}, read as records; a UTC instant copied as a city's local time, told after a
+clock range or as "local <city> time"."""
 
 from __future__ import annotations
 
