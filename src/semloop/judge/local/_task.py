@@ -426,6 +426,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     parts = [p for p in parts if not any(p in r for r in reasons)] or parts
     answer = word_stems(_ALL_SET.sub(" ", run.case.output))
     answer |= {stem(verb) for done, verb in _IRREGULAR.items() if done in answer}  # "sent" sends
+    told = word_stems(_RECORD_NAME.sub(" ", _ALL_SET.sub(" ", run.case.output)))
+    told |= {stem(verb) for done, verb in _IRREGULAR.items() if done in told}
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
     # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
@@ -446,12 +448,14 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
         verbs = _part_acts(part)
-        undone = bool(verbs) and not any(_acts_of({v}) & (answer | tools[i]) for v in verbs) \
+        undone = bool(verbs) and not any(_acts_of({v}) & (told | tools[i]) for v in verbs) \
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
+        if _placed(part, answer, run.case):
+            met, undone = True, False
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
         # names the part's own words answers it, and the act was the user's to ask about.
@@ -466,6 +470,27 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# A part that only says where the result goes ("put it in a new tab", "save them to the
+# shared drive"): its verb may be any, the place is what it asks.
+_PLACING = re.compile(r"^(?:\w+\s+){0,2}?(?:it|them|this|that|these|those)\s+(?:in|into|on|onto|to|under)\s+"
+                      r"(?:(?:a|an|the|my|our|its|their)\s+)?(?:(?:new|separate|own|shared)\s+)?([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _placed(part: str, answer: frozenset[str] | set[str], case: RunCase) -> bool:
+    """A part that says where the result goes is met when the answer names the place and a
+    successful call that changed something was given it (``dest_tab``, ``folder``): the
+    act asked put it there, whatever verb the part used."""
+    m = _PLACING.match(part)
+    place = stem(m.group(1).lower()) if m else ""
+    return bool(place) and place in answer and any(
+        place in {stem(w) for w in re.split(r"[_\W]+", json.dumps(c.args).lower())} for c in case.tools_called if not _failed(c) and not _reads(c))
+
+
+# A record named by its act's noun and its code ("Booking RB-20931 has been cancelled",
+# "Reservation 55810"): the noun names the record, it tells no act done.
+_RECORD_NAME = re.compile(r"\b[A-Za-z]+(?:ing|ion|ment)\s+(?:#\s*)?(?=[\w-]*\d)[\w-]{3,}")
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
@@ -571,9 +596,26 @@ def _part_acts(part: str) -> list[str]:
     if phrasal and verbs and _opens_phrasal(part, verbs[0]):
         return [stem(phrasal), *verbs[1:]]
     opening = _imperative(part, _POLITE)
-    return verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
+    acts = verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
         [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)
                                   or _OUT_OF_CHAT.search(part)) else [])
+    return acts + _made_act(part) if stem("make") in acts else acts
+
+
+# "make" with a thing made after it: "make me a pivot", "make a booking".
+_MAKES = re.compile(r"\bmake\s+(?:me\s+|us\s+)?(?:a|an|another)\s+(?:new\s+)?([a-z]+)", re.IGNORECASE)
+
+
+def _made_act(part: str) -> list[str]:
+    """The act "make" names when a thing made follows it: the thing's own act when it is one
+    ("make a booking" books, "make a payment" pays), else creating ("make me a pivot" is
+    done by create_pivot or "Created tab …"). "make sure" and "can't make the date" name
+    no act of their own."""
+    m = _MAKES.search(part)
+    if m is None:
+        return []
+    thing = stem(m.group(1).lower())
+    return [thing if thing in _ACTION_VERBS else stem("create")]
 
 
 # A delivery to someone else ("email their billing contact a confirmation", "forward it to
@@ -621,16 +663,19 @@ def _act_parts(request: str) -> list[str]:
     return asking if len(asking) >= 2 and acting else []
 
 
-_JOINS = re.compile(r"(?<=:)\s+|,?\s+and\s+(?=\w)|,\s+then\s+(?=\w)", re.IGNORECASE)
+_JOINS = re.compile(r"(?<=:)\s+|\s+[\u2014\u2013]\s+|,?\s+and\s+(?=\w)|,\s+then\s+(?=\w)", re.IGNORECASE)
 
 
 def _joined_acts(clause: str) -> list[str]:
-    """The clause cut where a colon or an "and" opens another act on its own object: "Two
+    """The clause cut where a colon, a dash or an "and" opens another act on its own object: "Two
     things: renew his prescription and book him in for a check-up" is two acts; "cancel
-    the red and blue shirts" or "my phone and charge cable" is one."""
+    the red and blue shirts" or "my phone and charge cable" is one. After a dash or a colon
+    a bare act opens the piece ("Need to change my rental — cancel booking RB-20931 and …")."""
     pieces, start = [], 0
     for m in _JOINS.finditer(clause):
-        if _imperative(clause[m.end():]) or _verb_by_shape(clause[m.end():]) or _opens_on_particle(clause[m.end():]):
+        rest = clause[m.end():]
+        if _imperative(rest) or _verb_by_shape(rest) or _opens_on_particle(rest) \
+                or m.group(0).strip() in ("", "\u2014", "\u2013") and _opens_on_act(rest):
             pieces.append(clause[start:m.start()])
             start = m.end()
     return [*pieces, clause[start:]]
