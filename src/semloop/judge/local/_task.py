@@ -454,7 +454,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
-        if _placed(part, answer, run.case):
+        if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case):
             met, undone = True, False
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
@@ -466,7 +466,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                 or refused and not verbs and "?" not in part:
             met, undone = True, False
         if undone or not met:
-            missing.append((part, undone or _value_left(part) or _item_left(part, parts, run.case)))
+            missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
+                            or _item_left(part, parts, run.case)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
@@ -646,7 +647,7 @@ def _opens_phrasal(part: str, verb: str) -> bool:
 
 # A request in sentences or clauses that _parts read as one: "Turn off the flag in
 # production and tell me how many users had it on" (an imperative outside its verb list).
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+and\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+(?:and(?:\s+then)?|then)\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
                            r"send|confirm|what|how|when|which)\b)", re.IGNORECASE)
 # A clause that asks for something to be told or sent, not "can you help me with that".
 _ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:(?:can|could|would) you (?:please )?)?"
@@ -659,8 +660,19 @@ def _act_parts(request: str) -> list[str]:
     clauses = [c.strip(" ,.?!") for piece in _CLAUSE_SPLIT.split(request) for c in _joined_acts(piece)
                if c.strip(" ,.?!")]
     acting = [c for c in clauses if _opens_on_act(c) or _imperative(c) or _verb_by_shape(c)]
-    asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
-    return asking if len(asking) >= 2 and acting else []
+    # A look the request asks first ("Get quotes from our three printers, then tell me
+    # which one to go with") is a step of its own before what is asked back.
+    looking = [c for c in clauses if _looks_first(c)]
+    asking = [c for c in clauses if c in acting or c in looking or _ASKS_BACK.match(c)]
+    return asking if len(asking) >= 2 and (acting or looking) else []
+
+
+def _looks_first(clause: str) -> bool:
+    """The clause opens on a verb of looking with its object ("get quotes from …", "pull the
+    readings")."""
+    lead = _ACT_LEAD.match(clause)
+    m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
+    return m is not None and stem(m.group(1).lower()) in _READ_VERBS
 
 
 _JOINS = re.compile(r"(?<=:)\s+|\s+[\u2014\u2013]\s+|,?\s+and\s+(?=\w)|,\s+then\s+(?=\w)", re.IGNORECASE)
@@ -947,6 +959,19 @@ def _value_left(part: str) -> bool:
     """A question for a time or an amount ("how much does it cost", "when is it due"): left
     unanswered, the thing asked for is not given at all."""
     return bool(_ASKS_WHEN.search(part) or _ASKS_AMOUNT.search(part)) and not _part_acts(part)
+
+
+# A question that asks the run to pick ("which one to go with", "which of them should we
+# use", "what would you recommend").
+_ASKS_CHOICE = re.compile(r"\bwhich (?:one|of (?:them|these|those|the)\b)|\b(?:recommend|suggest)\b|"
+                          r"\bshould (?:i|we) (?:go with|pick|choose|take|use)\b", re.IGNORECASE)
+_CHOSEN = re.compile(r"\b(?:recommend|suggest|go with|pick|choose|best|better|only one|winner)\w*", re.IGNORECASE)
+
+
+def _choice_left(part: str, case: RunCase) -> bool:
+    """A part that asks the run to pick, unmet, when the answer neither picks nor asks: what
+    was asked for (the choice) is not given at all, only the material for it."""
+    return bool(_ASKS_CHOICE.search(part)) and not _CHOSEN.search(case.output) and "?" not in case.output
 
 
 def _unspecific(run: _Run) -> bool:
@@ -1420,6 +1445,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
+    counted, narrated = _acted_on_fewer(case), _look_narrated(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1444,7 +1470,68 @@ def _acts_undone(case: RunCase) -> list[str]:
         (fewer, f'asked for {fewer[0]} items, the call reports {fewer[1]} done, and the answer says nothing of the rest'
          if fewer else ""),
         (value, f'asked "{_short(value or "", 8)}", the run read it and the answer states no value at all'),
+        (counted, f'asked of all {counted[0]}, one call an item, the run acted on {counted[1]} and says nothing of the rest'
+         if counted else ""),
+        (narrated, f'asked a question, the run read the answer and only says it did: "{_short(narrated or "")}"'),
     ) if cond]
+
+
+def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request counts the set its act is for ("all four houses", "each of the 3
+    rooms"), the run made one acting call an item (the same call, one argument naming a
+    different item each time) on fewer items than that, and the answer says nothing of a
+    rest, a failure or a question: the others were left. (counted, acted on)."""
+    m = _COUNTED_SET.search(case.input)
+    text = _prose(case.output)
+    if m is None or "?" in text or _REST_SAID.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    word = m.group(1).lower()
+    counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
+    for name in dict.fromkeys(c.name for c in case.tools_called if _acts(c)):
+        calls = [c for c in case.tools_called if c.name == name]
+        # A call that takes a list of items may have done several at once.
+        if any(_failed(c) or any(isinstance(v, list) and v != calls[0].args.get(k) for k, v in c.args.items())
+               for c in calls):
+            continue
+        keys = {k for c in calls for k, v in c.args.items() if isinstance(v, (str, int))}
+        items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
+        if 2 <= items < counted:
+            return counted, items
+    return None
+
+
+# The answer tells of the reading itself ("I've pulled the power readings and the contract
+# details"), not of what was read.
+_TELLS_LOOK = re.compile(r"\b(?:i|we)(?:'ve|\u2019ve| have)\s+(?:now\s+|just\s+)?(?:pulled|fetched|retrieved|gathered|"
+                         r"collected|looked up|checked|reviewed|loaded|got|obtained|compiled|run|ran|queried)\b", re.IGNORECASE)
+
+
+def _look_narrated(case: RunCase) -> str | None:
+    """Asked a question, not an act, the run's calls only read and returned values, and the
+    answer says that it read them while it states none of them (no value of theirs, no
+    number of its own), asks nothing and owns no failure: the answer was read and never
+    given. The sentence that tells of the reading."""
+    if _asks_action(case.input) or "?" not in case.input and not _ASKS_FACT.match(case.input) \
+            or "?" in case.output or _ADMITS_FAILURE.search(case.output) or _messages(case):
+        return None
+    calls = [c for c in case.tools_called if not _failed(c)]
+    if not calls or any(_acts(c) for c in calls) or not any(re.search(r"\d", c.output) for c in calls):
+        return None
+    given = {q.value for q in quantities(case.input)}
+    if any(q.value not in given for q in quantities(_prose(case.output))):
+        return None
+    values = [v for c in calls for v in _call_values(c) if not isinstance(v, str) or v.lower() not in case.input.lower()]
+    if _values_told(values, case):
+        return None
+    return next((s for s in split_claims(case.output) if _TELLS_LOOK.search(s)), None)
+
+
+def _call_values(call: ToolCall) -> list[Any]:
+    """The values a call returned: a JSON output's scalars, a CSV output's cells."""
+    try:
+        return _scalar_values(json.loads(call.output))
+    except ValueError:
+        return [v for row in _csv_rows(call.output) for v in row.values()]
 
 
 def _value_not_given(case: RunCase) -> str | None:
@@ -2053,12 +2140,32 @@ def _read_unused(case: RunCase) -> str | None:
             data.append((call, values))
     if len(data) < 2 or _acts(data[-1][0]) or _messages(case):
         return None
+    return None if _values_told(data[-1][1], case) else data[-1][0].name
+
+
+def _values_told(values: Sequence[Any], case: RunCase) -> bool:
+    """The answer states one of a call's values: a string of its own, or a number the
+    request does not state."""
     text = _prose(case.output).lower()
     given = {round(q.value, 2) for q in quantities(case.input)}
     said = {round(q.value, 2) for q in quantities(text)} - given
-    return None if any(
-        isinstance(v, str) and len(v) >= 4 and (v.lower() in text or v.lower().replace("_", " ") in text)
-        or not isinstance(v, str) and round(float(v), 2) in said for v in data[-1][1]) else data[-1][0].name
+    return any(isinstance(v, str) and len(v) >= 4 and (v.lower() in text or v.lower().replace("_", " ") in text)
+               or not isinstance(v, str) and round(float(v), 2) in said for v in values)
+
+
+def _looked_and_told(case: RunCase) -> bool:
+    """A successful call that changed nothing returned values (JSON) and the answer states
+    one of them: the look asked for was done and its result given."""
+    for call in case.tools_called:
+        if _failed(call) or _acts(call):
+            continue
+        try:
+            values = _scalar_values(json.loads(call.output))
+        except ValueError:
+            continue
+        if _values_told(values, case):
+            return True
+    return False
 
 
 _CHECKED = re.compile(r"\b(?:check|see|find out|look|confirm|verify)\b(?:\s+\w+)?\s+(?:if|whether)\s+(?!you\b|u\b)"
@@ -3106,7 +3213,8 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
 # The verbs a request's act may open on; an object after it tells the verb from a noun.
 _IMPERATIVE_VERBS = _ACTION_VERBS | _OPERATIONS | frozenset().union(*_ALIKE)
 _VERB_OBJECT = re.compile(r"(?:(?:then|also)\s+)?([a-z]+)\s+(?:my|our|your|his|her|their|the|a|an|it|them|"
-                          r"him|me|us|this|that|these|those|all|every|each|\d{1,3}(?=\s+(?-i:[a-z])))\b", re.IGNORECASE)
+                          r"him|me|us|this|that|these|those|all|every|each|\d{1,3}(?=\s+(?-i:[a-z]))|"
+                          r"[a-z]{3,}s\s+(?:from|for)(?=\s))\b", re.IGNORECASE)  # "get quotes from"
 
 
 _LEVEL_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade"))
