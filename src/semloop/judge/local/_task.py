@@ -437,8 +437,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     # account: our policy requires …") answers the details given for that act too (the
     # account's numbers, who the user is): they ask nothing of their own.
     refused = any(_REASONED_REFUSAL.search(s) and word_stems(s) & word_stems(_asked_text(run.case.input))
-                  & _ACTION_VERBS for s in run.sentences)
+                  & (_ACTION_VERBS | {stem(w) for w in _CAUSED.findall(run.case.input.lower())}) for s in run.sentences)
     missing = []
+    labels = _record_labels(run.case)
     for i, part in enumerate(parts):
         own = _part_stems(part)
         share = len(own & answer) / len(own) if own else 1.0
@@ -447,8 +448,11 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # successful call naming it: finding the hotel is not booking it.
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
-        verbs = _part_acts(part)
-        undone = bool(verbs) and not any(_acts_of({v}) & (told | tools[i]) for v in verbs) \
+        verbs = [v for v in _part_acts(part) if v not in labels]
+        # A verb the answer uses for another part's own act ("move the delivery … and change
+        # the address": "I've moved the delivery") tells nothing of this part's.
+        others = {v for p in parts if p != part for v in _part_acts(p)} - set(verbs)
+        undone = bool(verbs) and not any(_acts_of({v}) & (told - others | tools[i]) for v in verbs) \
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
@@ -492,6 +496,24 @@ def _placed(part: str, answer: frozenset[str] | set[str], case: RunCase) -> bool
 # A record named by its act's noun and its code ("Booking RB-20931 has been cancelled",
 # "Reservation 55810"): the noun names the record, it tells no act done.
 _RECORD_NAME = re.compile(r"\b[A-Za-z]+(?:ing|ion|ment)\s+(?:#\s*)?(?=[\w-]*\d)[\w-]{3,}")
+
+
+# An act asked through "get" or "have" ("can you get my bag delivered today", "have the
+# invoice reissued"): the participle is the act.
+_CAUSED = re.compile(r"\b(?:get|have)\s+(?:[a-z]+\s+){1,3}?([a-z]+ed)\b")
+
+
+def _record_labels(case: RunCase) -> set[str]:
+    """The stems of words that name a record before its code ("File KULMH20931", "order
+    GP-77310") where a call passed that code under a key holding the word (``file_ref``,
+    ``order_id``): a noun naming the record, not an act asked ("Cancel PO-77812" is passed
+    as ``po``)."""
+    out = set()
+    for m in re.finditer(r"\b([A-Za-z]+)\s+#?\s*" + _OWN_CODE.pattern, case.input):
+        word, code = m.group(1).lower(), m.group(0)[len(m.group(1)):].strip(" #")
+        if any(word in k.lower() and str(v) == code for c in case.tools_called for k, v in c.args.items()):
+            out.add(stem(word))
+    return out
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
@@ -1406,6 +1428,11 @@ def _looked_not_acted(case: RunCase) -> str | None:
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
              & _ACTION_VERBS if _asks_action(asked) else set()) | opening
     verbs -= _DELIVERY_VERBS
+    # A text asked to be written is written in the answer that hands it in, whatever the
+    # calls only read for it ("Draft a reply on ticket VH-3310 …", then "Subject: …").
+    if _drafted(case):
+        written = {stem(w.lower()) for w in _WRITE_ASKED.findall(case.input)}
+        verbs, shaped = verbs - written, shaped - written
     text = _ALL_SET.sub(" ", case.output)
     # With no call at all, a question ("is the clinic open", "how do I reset it") asks no act,
     # and code or quoted text the answer gives is the act done in it.
@@ -2044,7 +2071,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("redirect", action and redirect is not None,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
-    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS
+    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS \
+        - _record_labels(case)
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
