@@ -490,7 +490,8 @@ def _placed(part: str, answer: frozenset[str] | set[str], case: RunCase) -> bool
     m = _PLACING.match(part)
     place = stem(m.group(1).lower()) if m else ""
     return bool(place) and place in answer and any(
-        place in {stem(w) for w in re.split(r"[_\W]+", json.dumps(c.args).lower())} for c in case.tools_called if not _failed(c) and not _reads(c))
+        place in {stem(w) for w in re.split(r"[_\W]+", json.dumps(c.args).lower())}
+        for c in case.tools_called if not _failed(c) and not _reads(c))
 
 
 # A record named by its act's noun and its code ("Booking RB-20931 has been cancelled",
