@@ -348,7 +348,11 @@ _OFF_TARGET_WORDS = (
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:answer|address|respond|say)",
     r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b",
     # Not "the change you applied is what I asked for": the answer said to be right.
-    r"(?<!\bwhat )\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
+    # Nor "Can I ask you something?": leave to ask, which opens a new question.
+    (
+        r"(?<!\bwhat )(?<!\bcan )(?<!\bcould )(?<!\bmay )(?<!\bmight )\bi (?:only |just )?ask(?:ed)? "
+        r"(?:only |just )?(?:about|for|if|whether|you)\b"
+    ),
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|put it)\b",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
@@ -434,6 +438,13 @@ _ML_ASKS_AGAIN = (
 _MISSED_WORDS = (*_OFF_TARGET_WORDS, *_ASKS_AGAIN_WORDS)
 _ML_MISSED = (*_ML_OFF_TARGET, *_ML_ASKS_AGAIN)
 _MISSED = Shapes(any_of(*_MISSED_WORDS), *_ML_MISSED)
+# What someone else already said ("my doctor already said I need amoxicillin"): no word of
+# the user's asking again.
+_OTHERS_SAID = re.compile(
+    r"\b(?:(?:my|his|her|their|our|the) (?:[\w-]+ ){1,2}|(?:he|she|they) )(?:has |have )?already "
+    r"(?:told|said|explained|gave|given|asked|answered|sent)\b",
+    re.IGNORECASE,
+)
 # Only the first kind stands against a reply that said no: the user says the no answered
 # something else ("I wasn't asking for a refund, my question is ..."), or that they already
 # gave what the reply still lacks ("I already gave you my name"). Asking again, counting their
@@ -789,8 +800,13 @@ def _asks(text: str, slots: frozenset[str]) -> bool:
 _TERSE_TIME = re.compile(rf"\b(?:time|{_UNIT_OF_TIME})\b", re.IGNORECASE)
 
 
+# A bound that picks one of the user's things ("the gift card with the smallest balance",
+# "whichever flight has the shortest layover"): which one to use, not a bound asked for.
+_PICKED_BY = re.compile(r"\b(?:with|has|having|had) the (?:next |second )?[a-z]+est\b", re.IGNORECASE)
+
+
 def _slots(text: str) -> frozenset[str]:
-    found = {name for name, rx in _SLOTS if rx.search(text)}
+    found = {name for name, rx in _SLOTS if rx.search(_PICKED_BY.sub(" ", text))}
     if _terse(text) and _TERSE_TIME.search(text) and not re.search(r"\d", text):
         found.add("time")
     return frozenset(found)
@@ -949,7 +965,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     ]
     # Per user turn: wording that says the answers missed it, a count of the asks, or an
     # earlier turn's abbreviation spelled out; and wording that only persists.
-    texts = [plain(t.content) for _, t in users]
+    texts = [_OTHERS_SAID.sub(" ", plain(t.content)) for _, t in users]
     says_missed = [
         bool(_MISSED.search(x) or REPEATING.search(x))
         or any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
@@ -997,7 +1013,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # does; "I know, but", "still need the" or a kind of thing still open ("the fee?")
         # does only when the turn is no answer and the reply did not say no.
         missed = says_missed[j]
-        reask = missed or terse_slot or persists[j]
+        # Wording that only persists ("I understand, but", "I still want") re-asks unless a
+        # reply since gave the kind of thing asked (the amount, the time): then it pushes back
+        # on the answer, or asks about a changed request ("the upgrade is more than I hoped;
+        # just one passenger, then?").
+        reask = missed or terse_slot or (persists[j] and opened > 0.0)
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         asks = _asks(text, slots[j])
         logit += _C_ASKS if asks else _C_STATES
@@ -1120,11 +1140,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words, however insistently:
         # pushback, not confusion; unless the turn says the no missed its question.
-        if replied[j][1] and not _OFF_TARGET.search(text):
+        if replied[j][1] and not _OFF_TARGET.search(texts[j]):
             logit = min(logit, _C_STATES)
         # So is asking again after any reply since the earlier ask said no, or gave the rule
         # that decides it ("per our policy, compensation requires a change"): answered.
-        if not _OFF_TARGET.search(text) and any(
+        if not _OFF_TARGET.search(texts[j]) and any(
             _DECLINES.search(plain(t.content)) or _RULE_GIVEN.search(plain(t.content))
             for t in between
         ):
