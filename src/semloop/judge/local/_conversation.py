@@ -540,6 +540,8 @@ _FORWARD = any_of(
     r"\bwhat (?:should|do|can|shall) (?:i|we) (?:do|try) (?:next|now)\b|"
     r"\bhow (?:do|should|can|shall) (?:i|we) proceed\b|\b(?:shall|should|can) we (?:now )?(?:move on|proceed)\b|"
     r"\blet's (?:now )?(?:go ahead and )?(?:move on to|work on|start on)\b",
+    # The next item of a series ("Would you like to proceed with the targets for Chris next?").
+    r"\b(?:proceed|continue|carry on|move on) (?:with|to)\b[^.!?]*\b(?:next|now)\W*$",
     r"\b(?:i(?:'ll| will)?|we(?:'ll| will)?|let's) (?:go with|go for|opt for|pick|choose)\b",
     r"\b(?:i|we)(?:'ve| have) (?:now |just |finally )?(?:got|found|located|obtained|retrieved)\b",
 )
@@ -642,6 +644,7 @@ _DECLINES = any_of(
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
+    r"\b(?:is|are) (?:currently |now |still |indeed )?(?:unavailable|out of stock|sold out|fully booked)\b|"
     r"\b(?:i|we) (?:\w+ly |still |just |really )?(?:don't|do not) (?:have|carry|sell|offer|stock)\b|"
     # Or what there is, said as a limit ("we only stock parts for tractors").
     r"\b(?:i|we) only (?:have|carry|sell|offer|stock|ship|serve|deliver)\b",
@@ -745,6 +748,9 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
         r"^[^.!?]*\b(?:not|cannot|can't|isn't|aren't|won't|doesn't|don't|only|allowed|permitted|"
         r"included|covered|accepted|valid)\b",
+        # A request put as a question ("Could you check which address it went to?") is
+        # answered by doing it: the reply opens with what it found or did.
+        r"^\W*(?:\w+[,.!]\s*){0,2}(?:i|we)(?:'ve| have)? (?:found|located|pulled up|looked up|checked)\b",
     ),
 }
 
