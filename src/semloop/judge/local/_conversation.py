@@ -775,8 +775,9 @@ def _spells_out(earlier: str, later: str) -> bool:
     arrival"; "how should all" spells no HSA). Other abbreviations and quoted values are no
     words of a long form ("set to "internet" and the MMSC URL" spells no SIM)."""
     for short, long in ((earlier, later), (later, earlier)):
-        words = QUOTED.sub(" ", _ABBREVIATION.sub(" ", plain(long)))
-        initials = "".join(w[0] for w in content_tokens(tokens(words)))
+        # Nor does a long form run across one ("send MMS messages successfully" spells no SMS).
+        parts = _ABBREVIATION.split(QUOTED.sub(" ", plain(long)))
+        initials = "|".join("".join(w[0] for w in content_tokens(tokens(part))) for part in parts)
         for m in _ABBREVIATION.finditer(short):
             abbr = m.group(0)
             letters = abbr.lower()[:-1] if len(abbr) > 2 and abbr.endswith("s") else abbr.lower()
