@@ -1811,6 +1811,7 @@ _DEED = any_of(
 )
 # A deed promised for later ("Once I have the address, I'll update the order"): no deed yet.
 _LATER = any_of(r"^\W*(?:once|if|when|after|as soon as|before)\b|\b(?:once|as soon as) (?:i|you|we)\b")
+_CLAUSE_END = re.compile(r"\s[\u2014\u2013-]\s|[;:]|,\s*(?:and|but|so)\b")
 # A deed called an exception ("as a goodwill exception", "just this once"): the rule is
 # granted to stand and set aside.
 _EXCEPTION = any_of(
@@ -1823,11 +1824,15 @@ def _grants_refused(reply: str, refused: set[str]) -> str | None:
     """The sentence of ``reply`` that does what an earlier answer turned down: a deed
     about the thing refused (its words, not the record's: "booking" names every request)."""
     for sentence in _SENTENCE.split(reply):
-        if (
-            _DEED.search(sentence)
-            and not _LATER.search(sentence)
-            and (_key_terms(sentence) - _RECORD_NOUNS) & refused
-        ):
+        deed = _DEED.search(sentence)
+        if deed is None:
+            continue
+        # The condition that makes it later stands before the deed or in its own clause ("I'll
+        # update it once I have the address"), not on another deed after it ("I've approved
+        # the return, and you'll get the refund once we receive it").
+        own = _CLAUSE_END.split(sentence[deed.start() :], maxsplit=1)[0]
+        later = _LATER.search(sentence[: deed.start()]) or _LATER.search(own)
+        if not later and (_key_terms(sentence) - _RECORD_NOUNS) & refused:
             return sentence
     return None
 
