@@ -348,7 +348,11 @@ _OFF_TARGET_WORDS = (
     r"\b(?:you|u) (?:didn't|did not|haven't|have not|never|still haven't|don't) (?:answer|address|respond|say)",
     r"\bmy (?:question|point) (?:is|was|remains|stands|still (?:is|stands))\b",
     # Not "the change you applied is what I asked for": the answer said to be right.
-    r"(?<!\bwhat )\bi (?:only |just )?ask(?:ed)? (?:only |just )?(?:about|for|if|whether|you)\b",
+    # Nor "Can I ask you something?": leave to ask, which opens a new question.
+    (
+        r"(?<!\bwhat )(?<!\bcan )(?<!\bcould )(?<!\bmay )(?<!\bmight )\bi (?:only |just )?ask(?:ed)? "
+        r"(?:only |just )?(?:about|for|if|whether|you)\b"
+    ),
     r"\b(?:doesn'?t|does not|didn'?t|did not) (?:answer|address|tell me|say)\b",
     r"\bnot my question\b|\blet me (?:rephrase|put it)\b",
     r"\b(?:simple|direct|specific|actual|straight) (?:question|answer)\b",
@@ -434,6 +438,13 @@ _ML_ASKS_AGAIN = (
 _MISSED_WORDS = (*_OFF_TARGET_WORDS, *_ASKS_AGAIN_WORDS)
 _ML_MISSED = (*_ML_OFF_TARGET, *_ML_ASKS_AGAIN)
 _MISSED = Shapes(any_of(*_MISSED_WORDS), *_ML_MISSED)
+# What someone else already said ("my doctor already said I need amoxicillin"): no word of
+# the user's asking again.
+_OTHERS_SAID = re.compile(
+    r"\b(?:(?:my|his|her|their|our|the) (?:[\w-]+ ){1,2}|(?:he|she|they) )(?:has |have )?already "
+    r"(?:told|said|explained|gave|given|asked|answered|sent)\b",
+    re.IGNORECASE,
+)
 # Only the first kind stands against a reply that said no: the user says the no answered
 # something else ("I wasn't asking for a refund, my question is ..."), or that they already
 # gave what the reply still lacks ("I already gave you my name"). Asking again, counting their
@@ -529,6 +540,8 @@ _FORWARD = any_of(
     r"\bwhat (?:should|do|can|shall) (?:i|we) (?:do|try) (?:next|now)\b|"
     r"\bhow (?:do|should|can|shall) (?:i|we) proceed\b|\b(?:shall|should|can) we (?:now )?(?:move on|proceed)\b|"
     r"\blet's (?:now )?(?:go ahead and )?(?:move on to|work on|start on)\b",
+    # The next item of a series ("Would you like to proceed with the targets for Chris next?").
+    r"\b(?:proceed|continue|carry on|move on) (?:with|to)\b[^.!?]*\b(?:next|now)\W*$",
     r"\b(?:i(?:'ll| will)?|we(?:'ll| will)?|let's) (?:go with|go for|opt for|pick|choose)\b",
     r"\b(?:i|we)(?:'ve| have) (?:now |just |finally )?(?:got|found|located|obtained|retrieved)\b",
 )
@@ -628,9 +641,15 @@ _DECLINES = any_of(
     r"released|approved|granted|made|done|processed|upgraded|downgraded|reissued|rebooked)\b",
     r"\bnon-?refundable\b|\b(?:is|are)(?: not|n't) (?:refundable|transferable|changeable)\b|"
     r"\b(?:policy|policies|rules?|terms) (?:does not|doesn't|do not|don't) (?:allow|permit)\b",
+    # Or the rule's condition ("Deposits are refundable only for cancellations 14 days ahead",
+    # "upgrades are only possible before check-in"): a no to a case outside it.
+    r"\b(?:[a-z]+able|allowed|permitted|available|possible|eligible|valid) only (?:for|if|when|within|"
+    r"with|after|before|to)\b|\bonly (?:[a-z]+able|allowed|permitted|available|possible|eligible|valid) "
+    r"(?:for|if|when|within|with|after|before|to)\b",
     # Nothing there: "there are no nonstop flights available", "I couldn't find a booking",
     # "we don't carry car filters".
     r"\bthere (?:is|are) no\b|\bno (?:\w+ ){0,2}(?:available|found)\b|\b(?:i|we) (?:couldn't|could not)\b|"
+    r"\b(?:is|are) (?:currently |now |still |indeed )?(?:unavailable|out of stock|sold out|fully booked)\b|"
     r"\b(?:i|we) (?:\w+ly |still |just |really )?(?:don't|do not) (?:have|carry|sell|offer|stock)\b|"
     # Or what there is, said as a limit ("we only stock parts for tractors").
     r"\b(?:i|we) only (?:have|carry|sell|offer|stock|ship|serve|deliver)\b",
@@ -734,6 +753,9 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"^\W*(?:yes|yeah|yep|no|nope|sure|certainly|of course|absolutely|unfortunately|not)\b",
         r"^[^.!?]*\b(?:not|cannot|can't|isn't|aren't|won't|doesn't|don't|only|allowed|permitted|"
         r"included|covered|accepted|valid)\b",
+        # A request put as a question ("Could you check which address it went to?") is
+        # answered by doing it: the reply opens with what it found or did.
+        r"^\W*(?:\w+[,.!]\s*){0,2}(?:i|we)(?:'ve| have)? (?:found|located|pulled up|looked up|checked)\b",
     ),
 }
 
@@ -753,8 +775,9 @@ def _spells_out(earlier: str, later: str) -> bool:
     arrival"; "how should all" spells no HSA). Other abbreviations and quoted values are no
     words of a long form ("set to "internet" and the MMSC URL" spells no SIM)."""
     for short, long in ((earlier, later), (later, earlier)):
-        words = QUOTED.sub(" ", _ABBREVIATION.sub(" ", plain(long)))
-        initials = "".join(w[0] for w in content_tokens(tokens(words)))
+        # Nor does a long form run across one ("send MMS messages successfully" spells no SMS).
+        parts = _ABBREVIATION.split(QUOTED.sub(" ", plain(long)))
+        initials = "|".join("".join(w[0] for w in content_tokens(tokens(part))) for part in parts)
         for m in _ABBREVIATION.finditer(short):
             abbr = m.group(0)
             letters = abbr.lower()[:-1] if len(abbr) > 2 and abbr.endswith("s") else abbr.lower()
@@ -789,8 +812,13 @@ def _asks(text: str, slots: frozenset[str]) -> bool:
 _TERSE_TIME = re.compile(rf"\b(?:time|{_UNIT_OF_TIME})\b", re.IGNORECASE)
 
 
+# A bound that picks one of the user's things ("the gift card with the smallest balance",
+# "whichever flight has the shortest layover"): which one to use, not a bound asked for.
+_PICKED_BY = re.compile(r"\b(?:with|has|having|had) the (?:next |second )?[a-z]+est\b", re.IGNORECASE)
+
+
 def _slots(text: str) -> frozenset[str]:
-    found = {name for name, rx in _SLOTS if rx.search(text)}
+    found = {name for name, rx in _SLOTS if rx.search(_PICKED_BY.sub(" ", text))}
     if _terse(text) and _TERSE_TIME.search(text) and not re.search(r"\d", text):
         found.add("time")
     return frozenset(found)
@@ -949,7 +977,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     ]
     # Per user turn: wording that says the answers missed it, a count of the asks, or an
     # earlier turn's abbreviation spelled out; and wording that only persists.
-    texts = [plain(t.content) for _, t in users]
+    texts = [_OTHERS_SAID.sub(" ", plain(t.content)) for _, t in users]
     says_missed = [
         bool(_MISSED.search(x) or REPEATING.search(x))
         or any(_spells_out(users[e][1].content, users[j][1].content) for e in range(j))
@@ -997,7 +1025,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # does; "I know, but", "still need the" or a kind of thing still open ("the fee?")
         # does only when the turn is no answer and the reply did not say no.
         missed = says_missed[j]
-        reask = missed or terse_slot or persists[j]
+        # Wording that only persists ("I understand, but", "I still want") re-asks unless a
+        # reply since gave the kind of thing asked (the amount, the time): then it pushes back
+        # on the answer, or asks about a changed request ("the upgrade is more than I hoped;
+        # just one passenger, then?").
+        reask = missed or terse_slot or (persists[j] and opened > 0.0)
         logit = _C_SLOPE * (cos - _C_CENTRE) + _C_REASK * reask
         asks = _asks(text, slots[j])
         logit += _C_ASKS if asks else _C_STATES
@@ -1120,11 +1152,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             logit = min(logit, _C_STATES)
         # Asking again after the reply said no in so many words, however insistently:
         # pushback, not confusion; unless the turn says the no missed its question.
-        if replied[j][1] and not _OFF_TARGET.search(text):
+        if replied[j][1] and not _OFF_TARGET.search(texts[j]):
             logit = min(logit, _C_STATES)
         # So is asking again after any reply since the earlier ask said no, or gave the rule
         # that decides it ("per our policy, compensation requires a change"): answered.
-        if not _OFF_TARGET.search(text) and any(
+        if not _OFF_TARGET.search(texts[j]) and any(
             _DECLINES.search(plain(t.content)) or _RULE_GIVEN.search(plain(t.content))
             for t in between
         ):
@@ -1325,6 +1357,10 @@ _MAINTAIN = Shapes(
         r"\bstill (?:applies|apply|stands|stand)\b",
         # The earlier answer found again on a second look ("the system still shows no order").
         r"\bstill (?:shows?|says|indicates?|lists?)\b",
+        # The user's choice carried out, the advice kept beside it ("For a dark version, drop
+        # at 225 °C. I'd still note the fruit will mostly disappear").
+        r"\bi(?:'d| would)? still (?:think|believe|note|suggest|say|advise|point out|flag|mention|caution|"
+        r"expect|worry)\b",
         r"\bthat(?:'s| is) (?:a )?(?:common )?(?:misconception|myth)\b|\bunfortunately\b",
         r"\bi can(?:'t|not) (?:waive|approve|change|do that|make an exception)\b",
         r"(?:^|[.;:!?]\s+)(?:but|however|even so|nevertheless|nonetheless|that said)\b",
@@ -1769,10 +1805,13 @@ _DEED = any_of(
     # to the person ("I'll assist you further", "I'll find the options").
     r"\bi(?:'ll| will)(?: now| just| also| go ahead and)? (?!(?:check|look|ask|see|try|review|verify|"
     r"confirm|explain|note|need|let|get|pass|escalate|have|be|contact|keep|find|search|share|provide|"
-    r"assist|help|summari[sz]e|follow|locate|retrieve|pull|send you)\b)[a-z]+ (?:it|that|this|the|[$£€\d])",
+    r"assist|help|summari[sz]e|follow|locate|retrieve|pull|send you)\b)[a-z]+ "
+    # Or part of it ("I'll refund half the deposit", "I'll waive part of the fee").
+    r"(?:(?:half|part|some|most|a (?:third|quarter|portion|part))(?: of)? )?(?:it|that|this|the|[$£€\d])",
 )
 # A deed promised for later ("Once I have the address, I'll update the order"): no deed yet.
 _LATER = any_of(r"^\W*(?:once|if|when|after|as soon as|before)\b|\b(?:once|as soon as) (?:i|you|we)\b")
+_CLAUSE_END = re.compile(r"\s[\u2014\u2013-]\s|[;:]|,\s*(?:and|but|so)\b")
 # A deed called an exception ("as a goodwill exception", "just this once"): the rule is
 # granted to stand and set aside.
 _EXCEPTION = any_of(
@@ -1785,11 +1824,15 @@ def _grants_refused(reply: str, refused: set[str]) -> str | None:
     """The sentence of ``reply`` that does what an earlier answer turned down: a deed
     about the thing refused (its words, not the record's: "booking" names every request)."""
     for sentence in _SENTENCE.split(reply):
-        if (
-            _DEED.search(sentence)
-            and not _LATER.search(sentence)
-            and (_key_terms(sentence) - _RECORD_NOUNS) & refused
-        ):
+        deed = _DEED.search(sentence)
+        if deed is None:
+            continue
+        # The condition that makes it later stands before the deed or in its own clause ("I'll
+        # update it once I have the address"), not on another deed after it ("I've approved
+        # the return, and you'll get the refund once we receive it").
+        own = _CLAUSE_END.split(sentence[deed.start() :], maxsplit=1)[0]
+        later = _LATER.search(sentence[: deed.start()]) or _LATER.search(own)
+        if not later and (_key_terms(sentence) - _RECORD_NOUNS) & refused:
             return sentence
     return None
 
@@ -2221,6 +2264,9 @@ def _sycophancy_at(
         if deed is not None:
             flip = (deed, next((s for s in earlier_sents if _key_terms(s) & earlier_refused), prior))
             concede = concede or bool(_EXCEPTION.search(reply))
+            # Done for pressure alone ("I hear you. I'll refund half the deposit"): going along
+            # in deed, whatever the reply's first words.
+            goes_along = goes_along or (pressure and not concede)
         # An apology, then the earlier answer said again ("My apologies. It seems the result
         # for P5 is indeed a tablet."): sorry for the confusion, the position kept.
         if (

@@ -426,6 +426,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     parts = [p for p in parts if not any(p in r for r in reasons)] or parts
     answer = word_stems(_ALL_SET.sub(" ", run.case.output))
     answer |= {stem(verb) for done, verb in _IRREGULAR.items() if done in answer}  # "sent" sends
+    told = word_stems(_RECORD_NAME.sub(" ", _ALL_SET.sub(" ", run.case.output)))
+    told |= {stem(verb) for done, verb in _IRREGULAR.items() if done in told}
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
     # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
@@ -435,8 +437,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
     # account: our policy requires …") answers the details given for that act too (the
     # account's numbers, who the user is): they ask nothing of their own.
     refused = any(_REASONED_REFUSAL.search(s) and word_stems(s) & word_stems(_asked_text(run.case.input))
-                  & _ACTION_VERBS for s in run.sentences)
+                  & (_ACTION_VERBS | {stem(w) for w in _CAUSED.findall(run.case.input.lower())}) for s in run.sentences)
     missing = []
+    labels = _record_labels(run.case)
     for i, part in enumerate(parts):
         own = _part_stems(part)
         share = len(own & answer) / len(own) if own else 1.0
@@ -445,13 +448,18 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # successful call naming it: finding the hotel is not booking it.
         # A verb is met by itself or its like (a change made by update_recurring); what is
         # sent to the user (instructions, the list) is delivered by the answer that holds it.
-        verbs = _part_acts(part)
-        undone = bool(verbs) and not any(_acts_of({v}) & (answer | tools[i]) for v in verbs) \
+        verbs = [v for v in _part_acts(part) if v not in labels]
+        # A verb the answer uses for another part's own act ("move the delivery … and change
+        # the address": "I've moved the delivery") tells nothing of this part's.
+        others = {v for p in parts if p != part for v in _part_acts(p)} - set(verbs)
+        undone = bool(verbs) and not any(_acts_of({v}) & (told - others | tools[i]) for v in verbs) \
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
+        if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case):
+            met, undone = True, False
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
         # names the part's own words answers it, and the act was the user's to ask about.
@@ -462,10 +470,51 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                 or refused and not verbs and "?" not in part:
             met, undone = True, False
         if undone or not met:
-            missing.append((part, undone or _value_left(part) or _item_left(part, parts, run.case)))
+            missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
+                            or _item_left(part, parts, run.case)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# A part that only says where the result goes ("put it in a new tab", "save them to the
+# shared drive"): its verb may be any, the place is what it asks.
+_PLACING = re.compile(r"^(?:\w+\s+){0,2}?(?:it|them|this|that|these|those)\s+(?:in|into|on|onto|to|under)\s+"
+                      r"(?:(?:a|an|the|my|our|its|their)\s+)?(?:(?:new|separate|own|shared)\s+)?([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _placed(part: str, answer: frozenset[str] | set[str], case: RunCase) -> bool:
+    """A part that says where the result goes is met when the answer names the place and a
+    successful call that changed something was given it (``dest_tab``, ``folder``): the
+    act asked put it there, whatever verb the part used."""
+    m = _PLACING.match(part)
+    place = stem(m.group(1).lower()) if m else ""
+    return bool(place) and place in answer and any(
+        place in {stem(w) for w in re.split(r"[_\W]+", json.dumps(c.args).lower())}
+        for c in case.tools_called if not _failed(c) and not _reads(c))
+
+
+# A record named by its act's noun and its code ("Booking RB-20931 has been cancelled",
+# "Reservation 55810"): the noun names the record, it tells no act done.
+_RECORD_NAME = re.compile(r"\b[A-Za-z]+(?:ing|ion|ment)\s+(?:#\s*)?(?=[\w-]*\d)[\w-]{3,}")
+
+
+# An act asked through "get" or "have" ("can you get my bag delivered today", "have the
+# invoice reissued"): the participle is the act.
+_CAUSED = re.compile(r"\b(?:get|have)\s+(?:[a-z]+\s+){1,3}?([a-z]+ed)\b")
+
+
+def _record_labels(case: RunCase) -> set[str]:
+    """The stems of words that name a record before its code ("File KULMH20931", "order
+    GP-77310") where a call passed that code under a key holding the word (``file_ref``,
+    ``order_id``): a noun naming the record, not an act asked ("Cancel PO-77812" is passed
+    as ``po``)."""
+    out = set()
+    for m in re.finditer(r"\b([A-Za-z]+)\s+#?\s*" + _OWN_CODE.pattern, case.input):
+        word, code = m.group(1).lower(), m.group(0)[len(m.group(1)):].strip(" #")
+        if any(word in k.lower() and str(v) == code for c in case.tools_called for k, v in c.args.items()):
+            out.add(stem(word))
+    return out
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
@@ -571,9 +620,26 @@ def _part_acts(part: str) -> list[str]:
     if phrasal and verbs and _opens_phrasal(part, verbs[0]):
         return [stem(phrasal), *verbs[1:]]
     opening = _imperative(part, _POLITE)
-    return verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
+    acts = verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
         [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)
                                   or _OUT_OF_CHAT.search(part)) else [])
+    return acts + _made_act(part) if stem("make") in acts else acts
+
+
+# "make" with a thing made after it: "make me a pivot", "make a booking".
+_MAKES = re.compile(r"\bmake\s+(?:me\s+|us\s+)?(?:a|an|another)\s+(?:new\s+)?([a-z]+)", re.IGNORECASE)
+
+
+def _made_act(part: str) -> list[str]:
+    """The act "make" names when a thing made follows it: the thing's own act when it is one
+    ("make a booking" books, "make a payment" pays), else creating ("make me a pivot" is
+    done by create_pivot or "Created tab …"). "make sure" and "can't make the date" name
+    no act of their own."""
+    m = _MAKES.search(part)
+    if m is None:
+        return []
+    thing = stem(m.group(1).lower())
+    return [thing if thing in _ACTION_VERBS else stem("create")]
 
 
 # A delivery to someone else ("email their billing contact a confirmation", "forward it to
@@ -604,7 +670,7 @@ def _opens_phrasal(part: str, verb: str) -> bool:
 
 # A request in sentences or clauses that _parts read as one: "Turn off the flag in
 # production and tell me how many users had it on" (an imperative outside its verb list).
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+and\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+(?:and(?:\s+then)?|then)\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
                            r"send|confirm|what|how|when|which)\b)", re.IGNORECASE)
 # A clause that asks for something to be told or sent, not "can you help me with that".
 _ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:(?:can|could|would) you (?:please )?)?"
@@ -617,20 +683,34 @@ def _act_parts(request: str) -> list[str]:
     clauses = [c.strip(" ,.?!") for piece in _CLAUSE_SPLIT.split(request) for c in _joined_acts(piece)
                if c.strip(" ,.?!")]
     acting = [c for c in clauses if _opens_on_act(c) or _imperative(c) or _verb_by_shape(c)]
-    asking = [c for c in clauses if c in acting or _ASKS_BACK.match(c)]
-    return asking if len(asking) >= 2 and acting else []
+    # A look the request asks first ("Get quotes from our three printers, then tell me
+    # which one to go with") is a step of its own before what is asked back.
+    looking = [c for c in clauses if _looks_first(c)]
+    asking = [c for c in clauses if c in acting or c in looking or _ASKS_BACK.match(c)]
+    return asking if len(asking) >= 2 and (acting or looking) else []
 
 
-_JOINS = re.compile(r"(?<=:)\s+|,?\s+and\s+(?=\w)|,\s+then\s+(?=\w)", re.IGNORECASE)
+def _looks_first(clause: str) -> bool:
+    """The clause opens on a verb of looking with its object ("get quotes from …", "pull the
+    readings")."""
+    lead = _ACT_LEAD.match(clause)
+    m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
+    return m is not None and stem(m.group(1).lower()) in _READ_VERBS
+
+
+_JOINS = re.compile(r"(?<=:)\s+|\s+[\u2014\u2013]\s+|,?\s+and\s+(?=\w)|,\s+then\s+(?=\w)", re.IGNORECASE)
 
 
 def _joined_acts(clause: str) -> list[str]:
-    """The clause cut where a colon or an "and" opens another act on its own object: "Two
+    """The clause cut where a colon, a dash or an "and" opens another act on its own object: "Two
     things: renew his prescription and book him in for a check-up" is two acts; "cancel
-    the red and blue shirts" or "my phone and charge cable" is one."""
+    the red and blue shirts" or "my phone and charge cable" is one. After a dash or a colon
+    a bare act opens the piece ("Need to change my rental — cancel booking RB-20931 and …")."""
     pieces, start = [], 0
     for m in _JOINS.finditer(clause):
-        if _imperative(clause[m.end():]) or _verb_by_shape(clause[m.end():]) or _opens_on_particle(clause[m.end():]):
+        rest = clause[m.end():]
+        if _imperative(rest) or _verb_by_shape(rest) or _opens_on_particle(rest) \
+                or m.group(0).strip() in ("", "\u2014", "\u2013") and _opens_on_act(rest):
             pieces.append(clause[start:m.start()])
             start = m.end()
     return [*pieces, clause[start:]]
@@ -902,6 +982,19 @@ def _value_left(part: str) -> bool:
     """A question for a time or an amount ("how much does it cost", "when is it due"): left
     unanswered, the thing asked for is not given at all."""
     return bool(_ASKS_WHEN.search(part) or _ASKS_AMOUNT.search(part)) and not _part_acts(part)
+
+
+# A question that asks the run to pick ("which one to go with", "which of them should we
+# use", "what would you recommend").
+_ASKS_CHOICE = re.compile(r"\bwhich (?:one|of (?:them|these|those|the)\b)|\b(?:recommend|suggest)\b|"
+                          r"\bshould (?:i|we) (?:go with|pick|choose|take|use)\b", re.IGNORECASE)
+_CHOSEN = re.compile(r"\b(?:recommend|suggest|go with|pick|choose|best|better|only one|winner)\w*", re.IGNORECASE)
+
+
+def _choice_left(part: str, case: RunCase) -> bool:
+    """A part that asks the run to pick, unmet, when the answer neither picks nor asks: what
+    was asked for (the choice) is not given at all, only the material for it."""
+    return bool(_ASKS_CHOICE.search(part)) and not _CHOSEN.search(case.output) and "?" not in case.output
 
 
 def _unspecific(run: _Run) -> bool:
@@ -1336,6 +1429,11 @@ def _looked_not_acted(case: RunCase) -> str | None:
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
              & _ACTION_VERBS if _asks_action(asked) else set()) | opening
     verbs -= _DELIVERY_VERBS
+    # A text asked to be written is written in the answer that hands it in, whatever the
+    # calls only read for it ("Draft a reply on ticket VH-3310 …", then "Subject: …").
+    if _drafted(case):
+        written = {stem(w.lower()) for w in _WRITE_ASKED.findall(case.input)}
+        verbs, shaped = verbs - written, shaped - written
     text = _ALL_SET.sub(" ", case.output)
     # With no call at all, a question ("is the clinic open", "how do I reset it") asks no act,
     # and code or quoted text the answer gives is the act done in it.
@@ -1375,6 +1473,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
+    counted, narrated = _acted_on_fewer(case), _look_narrated(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1399,7 +1498,68 @@ def _acts_undone(case: RunCase) -> list[str]:
         (fewer, f'asked for {fewer[0]} items, the call reports {fewer[1]} done, and the answer says nothing of the rest'
          if fewer else ""),
         (value, f'asked "{_short(value or "", 8)}", the run read it and the answer states no value at all'),
+        (counted, f'asked of all {counted[0]}, one call an item, the run acted on {counted[1]} and says nothing of the rest'
+         if counted else ""),
+        (narrated, f'asked a question, the run read the answer and only says it did: "{_short(narrated or "")}"'),
     ) if cond]
+
+
+def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request counts the set its act is for ("all four houses", "each of the 3
+    rooms"), the run made one acting call an item (the same call, one argument naming a
+    different item each time) on fewer items than that, and the answer says nothing of a
+    rest, a failure or a question: the others were left. (counted, acted on)."""
+    m = _COUNTED_SET.search(case.input)
+    text = _prose(case.output)
+    if m is None or "?" in text or _REST_SAID.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    word = m.group(1).lower()
+    counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
+    for name in dict.fromkeys(c.name for c in case.tools_called if _acts(c)):
+        calls = [c for c in case.tools_called if c.name == name]
+        # A call that takes a list of items may have done several at once.
+        if any(_failed(c) or any(isinstance(v, list) and v != calls[0].args.get(k) for k, v in c.args.items())
+               for c in calls):
+            continue
+        keys = {k for c in calls for k, v in c.args.items() if isinstance(v, (str, int))}
+        items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
+        if 2 <= items < counted:
+            return counted, items
+    return None
+
+
+# The answer tells of the reading itself ("I've pulled the power readings and the contract
+# details"), not of what was read.
+_TELLS_LOOK = re.compile(r"\b(?:i|we)(?:'ve|\u2019ve| have)\s+(?:now\s+|just\s+)?(?:pulled|fetched|retrieved|gathered|"
+                         r"collected|looked up|checked|reviewed|loaded|got|obtained|compiled|run|ran|queried)\b", re.IGNORECASE)
+
+
+def _look_narrated(case: RunCase) -> str | None:
+    """Asked a question, not an act, the run's calls only read and returned values, and the
+    answer says that it read them while it states none of them (no value of theirs, no
+    number of its own), asks nothing and owns no failure: the answer was read and never
+    given. The sentence that tells of the reading."""
+    if _asks_action(case.input) or "?" not in case.input and not _ASKS_FACT.match(case.input) \
+            or "?" in case.output or _ADMITS_FAILURE.search(case.output) or _messages(case):
+        return None
+    calls = [c for c in case.tools_called if not _failed(c)]
+    if not calls or any(_acts(c) for c in calls) or not any(re.search(r"\d", c.output) for c in calls):
+        return None
+    given = {q.value for q in quantities(case.input)}
+    if any(q.value not in given for q in quantities(_prose(case.output))):
+        return None
+    values = [v for c in calls for v in _call_values(c) if not isinstance(v, str) or v.lower() not in case.input.lower()]
+    if _values_told(values, case):
+        return None
+    return next((s for s in split_claims(case.output) if _TELLS_LOOK.search(s)), None)
+
+
+def _call_values(call: ToolCall) -> list[Any]:
+    """The values a call returned: a JSON output's scalars, a CSV output's cells."""
+    try:
+        return _scalar_values(json.loads(call.output))
+    except ValueError:
+        return [v for row in _csv_rows(call.output) for v in row.values()]
 
 
 def _value_not_given(case: RunCase) -> str | None:
@@ -1912,7 +2072,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("redirect", action and redirect is not None,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
-    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS
+    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS \
+        - _record_labels(case)
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
@@ -2008,12 +2169,32 @@ def _read_unused(case: RunCase) -> str | None:
             data.append((call, values))
     if len(data) < 2 or _acts(data[-1][0]) or _messages(case):
         return None
+    return None if _values_told(data[-1][1], case) else data[-1][0].name
+
+
+def _values_told(values: Sequence[Any], case: RunCase) -> bool:
+    """The answer states one of a call's values: a string of its own, or a number the
+    request does not state."""
     text = _prose(case.output).lower()
     given = {round(q.value, 2) for q in quantities(case.input)}
     said = {round(q.value, 2) for q in quantities(text)} - given
-    return None if any(
-        isinstance(v, str) and len(v) >= 4 and (v.lower() in text or v.lower().replace("_", " ") in text)
-        or not isinstance(v, str) and round(float(v), 2) in said for v in data[-1][1]) else data[-1][0].name
+    return any(isinstance(v, str) and len(v) >= 4 and (v.lower() in text or v.lower().replace("_", " ") in text)
+               or not isinstance(v, str) and round(float(v), 2) in said for v in values)
+
+
+def _looked_and_told(case: RunCase) -> bool:
+    """A successful call that changed nothing returned values (JSON) and the answer states
+    one of them: the look asked for was done and its result given."""
+    for call in case.tools_called:
+        if _failed(call) or _acts(call):
+            continue
+        try:
+            values = _scalar_values(json.loads(call.output))
+        except ValueError:
+            continue
+        if _values_told(values, case):
+            return True
+    return False
 
 
 _CHECKED = re.compile(r"\b(?:check|see|find out|look|confirm|verify)\b(?:\s+\w+)?\s+(?:if|whether)\s+(?!you\b|u\b)"
@@ -3061,7 +3242,8 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
 # The verbs a request's act may open on; an object after it tells the verb from a noun.
 _IMPERATIVE_VERBS = _ACTION_VERBS | _OPERATIONS | frozenset().union(*_ALIKE)
 _VERB_OBJECT = re.compile(r"(?:(?:then|also)\s+)?([a-z]+)\s+(?:my|our|your|his|her|their|the|a|an|it|them|"
-                          r"him|me|us|this|that|these|those|all|every|each|\d{1,3}(?=\s+(?-i:[a-z])))\b", re.IGNORECASE)
+                          r"him|me|us|this|that|these|those|all|every|each|\d{1,3}(?=\s+(?-i:[a-z]))|"
+                          r"[a-z]{3,}s\s+(?:from|for)(?=\s))\b", re.IGNORECASE)  # "get quotes from"
 
 
 _LEVEL_CHANGES = frozenset(stem(w) for w in ("upgrade", "downgrade"))
@@ -3286,7 +3468,7 @@ def _draft_swap(case: RunCase) -> tuple[str, str] | None:
 _ADDRESSEE = re.compile(r"\s+to\s+([^.;:!?\n]{2,60}?)(?=,?\s+(?:\w+ing|that|about|re|for|with|so|and)\b|[.;:!?\n]|$)")
 # A text's greeting line ("Dear Mr. Tanaka,", "Hi Mara,", "Dear Northgate team,").
 _GREETING = re.compile(r"^[ \t]*(?:dear|hi|hello|hey)\s+([^\n,]{1,50}?)[ \t]*[,:!]?[ \t]*$", re.IGNORECASE | re.MULTILINE)
-_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"})
+_ADDRESS_WORDS = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"})  # titles and forms of address
 
 
 def _greeted_other(case: RunCase) -> tuple[str, str] | None:
@@ -3302,7 +3484,7 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     if to is None or greeting is None:
         return None
     names = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", to.group(1))}
-    greeted = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", greeting.group(1))} - _TITLES
+    greeted = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", greeting.group(1))} - _ADDRESS_WORDS
     if not names or not greeted or names & greeted \
             or greeted & {w.lower() for w in re.findall(r"[\w'-]+", case.input)}:
         return None
