@@ -87,7 +87,7 @@ from ._claims import (
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
-from ._task import _failed
+from ._task import _asks_action, _failed
 from ._tokenizer import strip_accents
 
 __all__ = ["answer_hallucination"]
@@ -1126,7 +1126,8 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
     it too, in its own words, as a record's "insurance: no" does ("there is no way to add
     insurance", "insurance is not included"), whichever word the negator binds."""
     for span in _SPAN_BREAK.split(part):  # "No, your booking has insurance" denies nothing of it
-        words = _words(span)
+        # The distance in content words: "no way for me to add travel insurance".
+        words = [w for w in _words(span) if w not in _FUNCTION_WORDS or _NEGATOR.fullmatch(w)]
         negators = [i for i, w in enumerate(words) if _NEGATOR.fullmatch(w)]
         if any(stem(w) in stems and any(-_DENIAL_AFTER <= i - n <= _DENIAL_BEFORE for n in negators)
                for i, w in enumerate(words)):
@@ -1431,12 +1432,21 @@ _PREDICATE_FREE = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|be|been|stays?|
 _SPEAKER_OFFERS = re.compile(r"\b(?:I|I'm|me)\s+(?:[\w']+\s+){0,3}$")
 
 
+# "The email will include the return window", "the letter you'll get will include …": what a
+# message still to come holds, which no record shows yet; it offers nothing.
+_MESSAGE_TO_COME = re.compile(r"\b(?:e-?mails?|messages?|letters?|texts?|sms|notices?|notifications?|"
+                              r"confirmations?|instructions)\b(?:\s+[\w']+){0,4}?\s+(?:will|would|should)\s+"
+                              r"(?:also\s+)?$", re.IGNORECASE)
+
+
 def _offered_items(claim: str) -> list[str]:
     """The head words (the last of the first run of content words) of the items a claim
     offers, unless it denies them ("no free parking")."""
     out: list[str] = []
     for m in _OFFER.finditer(claim):
         rest = claim[m.end():]
+        if m.group(0).lower().startswith("includ") and _MESSAGE_TO_COME.search(claim[: m.start()]):
+            continue
         if _negated_before(claim, m.start()) or _NEGATOR.match(rest):
             continue  # "no free parking", "there's no charge"
         if _NON.search(claim[: m.start()]) or _SPEAKER_OFFERS.search(claim[: m.start()]):
@@ -2631,7 +2641,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             # hand-off's summary): what it wrote, no record to deny.
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
                     claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY.search(aligned) \
-                    or aligned in ev.written:
+                    or aligned in ev.written or _other_measure(claim.text, aligned):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -3053,6 +3063,16 @@ _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "a
 
 
 @lru_cache(maxsize=1024)
+def _other_measure(claim: str, sentence: str) -> bool:
+    """The sentence measures in another amount what the claim measures ("battery life: 20
+    hours" against "the blue variant with 8 hours battery life"): another record's row,
+    whose other values the claim does not speak of (the number checks weigh the amount)."""
+    mine = {(q.unit, q.value) for q in quantities(claim) if q.unit}
+    theirs = {(q.unit, q.value) for q in quantities(sentence) if q.unit}
+    units = {u for u, _ in mine} & {u for u, _ in theirs}
+    return any(not {v for x, v in mine if x == u} & {v for x, v in theirs if x == u} for u in units)
+
+
 def _person_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The people the text's pairs give ("approver name: Gareth Lloyd"), each with its key's
     words, name words aside; read once per text: every claim's role checks ask again."""
@@ -3101,6 +3121,8 @@ def _role_swap(claim: str, ev: _Evidence) -> str:
         if at < 0:
             continue
         before = re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]
+        if before and before[-1].lower() in ("at", "in"):
+            continue  # "all room types at Hotel Calle": a place named, no one in a role
         # "the plot holds Margaret Ellison": a verb's object, not its doer (the holder).
         if before and _OBJECT_VERB.fullmatch(before[-1]) and not claim[:at].rstrip().endswith(","):
             before = before[:-1]
@@ -3194,6 +3216,11 @@ _SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|
                            re.IGNORECASE)
 
 
+# "If you were to book a new flight, you'd be paying for two flights": a count in a case
+# the claim supposes counts that case's things, not the records'.
+_SUPPOSED = re.compile(r"^\W*(?:if|unless|suppose|supposing|should you|were you to)\b", re.IGNORECASE)
+
+
 def _miscounted(claim: str, ev: _Evidence) -> str:
     """The claim counts the records of one list that some of its words pick out ("5 spin
     classes" of a week's classes, "two ebooks" of the loans), and as many records of that
@@ -3213,7 +3240,7 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     for q in quantities(claim):
         at = claim.find(q.text)
         m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
-        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _COMPARED.search(m.group(1)) or _SUBSET_AFTER.search(
+        if m is None or _SUPPOSED.match(claim) or _SUBSET_BEFORE.search(claim[:at]) or _COMPARED.search(m.group(1)) or _SUBSET_AFTER.search(
                 _TOTALLING.sub("", claim[m.start():])):
             continue
         wanted = word_stems(m.group(1))
@@ -4352,7 +4379,8 @@ def _unaddressed(text: str) -> str:
 # tight": the speaker's own feelings, which no context states or denies.
 _FEELING = re.compile(
     r"^\W*(?:(?:again|once again|so|and|also|first|however|otherwise|meanwhile|of course),?\s+)?(?:"
-    r"(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?(?:hope|appreciate|wish)\b|"
+    # "We look forward to welcoming you": a wish as "we hope to see you" is.
+    r"(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?(?:hope|appreciate|wish|look forward to)\b|"
     r"(?:(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?apologi[sz]e|"
     r"(?:i'm|i am|we're|we are)\s+(?:(?:so|very|really|truly|sincerely|deeply)\s+)?sorry|sorry)"
     r"(?:\s+(?:for|about|to hear|again)\b|\W*$)|"
@@ -4732,6 +4760,9 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     asked = texts[len(texts) - told - sum(bool(t.args) for t in case.tools_called): len(texts) - told]
     evidence.written = frozenset(s for t in asked for s in split_claims(t)) - {
         s for t in texts if t not in asked for s in split_claims(t)}
+    # Nor what the customer asked for later ("Refund W5490111 to the card I used for the
+    # other order"): a request, no record that an answer refusing it denies.
+    evidence.written |= {s for t in texts[len(texts) - told:] if told for s in split_claims(t) if _asks_action(s)}
     evidence.empty = [word_stems(" ".join([*_key_words(t.name), *map(str, t.args.values())]))
                       for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)

@@ -196,6 +196,16 @@ _REMAINING = re.compile(
     r"^(?:\w+,? )?i(?:'ll| will) (?!get back|come back)\w+[^.?!]{0,80}\band (?:get|come) back to you)\b",
     re.IGNORECASE,
 )
+# "New return economy: Let me calculate..." with the working after it: the ellipsis leads
+# into what the answer goes on to give, no work left.
+_LEADS_IN = re.compile(r"\b(?:let me|i'll|i will|i'm going to)\b[^.?!]*(?:\.\.\.|\u2026)\s*$", re.IGNORECASE)
+
+
+def _led_in(sentence: str, sentences: Sequence[str]) -> bool:
+    at = sentences.index(sentence) if sentence in sentences else len(sentences)
+    return bool(_LEADS_IN.search(sentence)) and any(quantities(t) for t in sentences[at + 1 :])
+
+
 # After a failure, the retry handed back to the user: the work is left, not done.
 _HANDED_BACK = re.compile(r"\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
                           r"in (?:a few|a|an|\d+) (?:minutes?|hours?|days?|while))\b|"
@@ -1878,7 +1888,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     held = not any(not _failed(c) and not _reads(c) for c in case.tools_called)
     # "I'm now going to transfer you to a clinical staff member": the hand-off is the end
     # of this run's part, not work it left.
-    remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) or _BEGUN.search(s)
+    remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
+                                                              or _BEGUN.search(s)
                       or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
