@@ -2,23 +2,25 @@
 domains: "not yet" agreeing with a record's "non-", advice under a bullet's heading, a
 message still to come, a count in a supposed case, a working the answer goes on to give,
 a closing wish, a place after "at", a negated act far from its object, another row's
-amount, and a request the customer made later."""
+amount, a request the customer made later, days between two dates the answer gives, and
+another channel offered after a failure told."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._claims import contradicts, is_generic_advice, stem
+from semloop.judge.local._claims import Quantity, contradicts, is_generic_advice, stem
 from semloop.judge.local._grounding import (
     _SUPPOSED,
     _asserted,
+    _days_between,
     _denied_near,
     _offered_items,
     _other_measure,
     hallucination_evidence,
 )
-from semloop.judge.local._task import _led_in
+from semloop.judge.local._task import _led_in, task_completion_evidence
 
 from .conftest import call, case
 
@@ -73,3 +75,20 @@ def test_a_later_request_is_no_record_a_refusal_denies(embed: Embed) -> None:
                    "You cannot refund SB-31 to the card used for SB-40.", orders)
     told = replace(refused, told=("Refund SB-31 to the card I used for SB-40.",))
     assert hallucination_evidence(told, embed).features.get("negation", 0) == 0
+
+
+def test_days_between_two_dates_the_claim_states_are_its_working() -> None:
+    two = Quantity("three days", 3.0, "day", 1.0, False)
+    assert _days_between(two, "The kayak came back on June 4, three days before the June 7 deadline.")
+    assert not _days_between(two, "The kayak came back on June 4, ahead of the June 9 deadline.")
+
+
+def test_a_failure_told_and_another_channel_offered_is_no_deflection(embed: Embed) -> None:
+    failed = call("renew_permit", {"permit": "RP-90"}, "Error: permit service unavailable", success=False)
+    told = case("Please renew my residents' parking permit RP-90.",
+                "I'm sorry, the permit system failed when I tried to renew RP-90, so nothing has been charged. "
+                "You can call the parking office on 0161 496 0777, where they can renew it by phone today.", failed)
+    assert task_completion_evidence(told, embed).features["redirect"] == 0
+    sent = case("Please renew my residents' parking permit RP-90.",
+                "You can call the parking office on 0161 496 0777, where they can renew it by phone today.")
+    assert task_completion_evidence(sent, embed).features["redirect"] == 1

@@ -23,6 +23,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import itertools
 import json
@@ -2228,6 +2229,20 @@ _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|wi
                      r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
 
 
+def _days_between(q: Quantity, claim: str) -> bool:
+    """"Returned on May 29, two days before the May 31 due date": the days between two dates
+    the claim states (each checked as a date) are its own working."""
+    if q.unit != "day":
+        return False
+    days = set()
+    for _, readings in dates(claim):
+        for year, month, day in readings:
+            if month and day:
+                with contextlib.suppress(ValueError):
+                    days.add(datetime.date(year or 2000, month, day))  # a leap year: any day reads
+    return any(abs((a - b).days) == q.value for a, b in itertools.combinations(days, 2))
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -2311,7 +2326,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, ev) or _priced(q, claim, ev)
-                     or own_form(q)
+                     or own_form(q) or _days_between(q, claim)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m

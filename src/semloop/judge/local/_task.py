@@ -1920,7 +1920,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "If you change your mind, you can contact us": an option left open, not the work sent elsewhere.
     redirect = next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted
                      and not _IF_YOU.search(s)), None)
-    ev.flag("redirect", action and redirect is not None,
+    # The act tried and failed, and the failure told ("our payment system failed … you can
+    # call our shop"): the other channel is the way left, an honest failure, not a deflection.
+    told_failed = any(_failed(c) and not _reads(c) for c in case.tools_called) and bool(_ADMITS_FAILURE.search(text))
+    ev.flag("redirect", action and redirect is not None and not told_failed,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
     verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS
