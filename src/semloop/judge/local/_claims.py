@@ -1661,7 +1661,7 @@ _HEADING = re.compile(r"^[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|[a-z]{1,3})){1,3}:\s+
 def is_generic_advice(text: str) -> bool:
     """An instruction, a pleasantry or advice: it asserts nothing about the world."""
     plain = _plain(text).lstrip("\"'( ")
-    return bool(_ADVICE.search(_HEADING.sub("", plain).lower()))
+    return any(_ADVICE.search(t.lower()) for t in (plain, _HEADING.sub("", plain)))
 
 
 # --- promises ------------------------------------------------------------------------
