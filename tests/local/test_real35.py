@@ -2,8 +2,8 @@
 domains: "not yet" agreeing with a record's "non-", advice under a bullet's heading, a
 message still to come, a count in a supposed case, a working the answer goes on to give,
 a closing wish, a place after "at", a negated act far from its object, another row's
-amount, a request the customer made later, days between two dates the answer gives, and
-another channel offered after a failure told."""
+amount, a request the customer made later, days between two dates the answer gives,
+another channel offered after a failure told, and the chat's own attempts as a cause."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from dataclasses import replace
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import Quantity, contradicts, is_generic_advice, stem
 from semloop.judge.local._grounding import (
+    _SPEAKER,
     _SUPPOSED,
     _asserted,
     _days_between,
@@ -92,3 +93,8 @@ def test_a_failure_told_and_another_channel_offered_is_no_deflection(embed: Embe
     sent = case("Please renew my residents' parking permit RP-90.",
                 "You can call the parking office on 0161 496 0777, where they can renew it by phone today.")
     assert task_completion_evidence(sent, embed).features["redirect"] == 1
+
+
+def test_the_chats_own_attempts_are_no_invented_cause() -> None:
+    assert _SPEAKER.search("we've tried three spellings without a match")
+    assert not _SPEAKER.search("we don't deliver to islands")

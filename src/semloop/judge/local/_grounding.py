@@ -1693,7 +1693,10 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     re.IGNORECASE)
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
-_SPEAKER = re.compile(r"\bI\b|\bI'(?:m|ve|d)\b|\b(?:my|me)\b")
+# So is the chat's own course ("since we've tried a few variations without success"): a
+# perfect "we" tells what the two of them did, where a present one ("since we don't ship
+# there") states the company's practice.
+_SPEAKER = re.compile(r"\bI\b|\bI'(?:m|ve|d)\b|\b(?:my|me)\b|\b[Ww]e(?:'ve| have)\s+(?:already\s+|now\s+)?\w+ed\b")
 # "Since you'd prefer not to be transferred", "since you were told …": the customer's own
 # wish or report, said back to them.
 _LISTENER = re.compile(r"you(?:'d| would| do not| don't| did not| didn't)?\s+(?:\w+\s+)?(?:like|prefer|want|"
