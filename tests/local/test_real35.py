@@ -64,8 +64,9 @@ def test_a_negated_act_denies_its_object_across_small_words() -> None:
 
 
 def test_another_amount_of_the_same_measure_is_another_row() -> None:
-    assert _other_measure("the red kettle with 1.7 litres capacity and no timer", "colour: red; capacity: 1.2 litres")
-    assert not _other_measure("the red kettle with 1.7 litres capacity", "colour: red; capacity: 1.7 litres")
+    assert _other_measure("the red kettle with 1.7 litres capacity and no timer", "colour: red; capacity: 1.2 litres; timer: yes")
+    assert not _other_measure("the kettle holds 1.7 litres", "Kettles sold here hold 1.2 litres at most.")
+    assert not _other_measure("the red kettle with 1.7 litres capacity", "colour: red; capacity: 1.7 litres; timer: yes")
 
 
 def test_a_later_request_is_no_record_a_refusal_denies(embed: Embed) -> None:

@@ -3084,7 +3084,10 @@ _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "a
 def _other_measure(claim: str, sentence: str) -> bool:
     """The sentence measures in another amount what the claim measures ("battery life: 20
     hours" against "the blue variant with 8 hours battery life"): another record's row,
-    whose other values the claim does not speak of (the number checks weigh the amount)."""
+    whose other values the claim does not speak of (the number checks weigh the amount). A
+    rule's prose ("less than 24 hours' notice") is no row: the claim may restate it wrongly."""
+    if not _is_record(sentence):
+        return False
     mine = {(q.unit, q.value) for q in quantities(claim) if q.unit}
     theirs = {(q.unit, q.value) for q in quantities(sentence) if q.unit}
     units = {u for u, _ in mine} & {u for u, _ in theirs}
