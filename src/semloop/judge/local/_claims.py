@@ -1587,6 +1587,17 @@ def _examples_only(text: str) -> set[str]:
     return {"includ"} if said and said == len(_EXAMPLES.findall(text)) else set()
 
 
+def _not_yet(text: str) -> frozenset[str]:
+    """What a text says has not happened yet ("not yet delivered", "hasn't yet been
+    shipped"): denied only as "yet" (see ``_NEGATION_ASPECT``), it is not asserted either,
+    so a record's "non-delivered" agrees with it."""
+    toks = _words_of(text)
+    return frozenset(
+        stem(nxt) for i, tok in enumerate(toks) if tok in _NOT and toks[i + 1 : i + 2] == ("yet",)
+        for nxt in itertools.islice(itertools.takewhile(lambda t: t[0].isalnum(), toks[i + 2 :]), 3)
+        if nxt not in _FUNCTION)
+
+
 def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
                 sentence: frozenset[str] = frozenset()) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
@@ -1605,7 +1616,8 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
-        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b) - _examples_only(b)
+        b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b) - _examples_only(b) \
+            - _not_yet(b)
         either = _either_way(a)
         # Singles first, then phrases; a qualified one only where the other text states
         # its case too, and not the case on the other side of a limit.
@@ -1655,7 +1667,7 @@ _ADVICE = re.compile(
     r"^(?:please|try|make sure|consider|remember|note that|feel free|let me know|you (?:can|"
     r"could|should|may|might|will want)|we (?:recommend|suggest)|i (?:recommend|suggest)|"
     r"it(?:'s| is) (?:a good idea|best|worth|important|recommended)|(?:best|better) to|"
-    r"ask|if you|for (?:more|"
+    r"ask|if your?|for (?:more|"
     r"further)|hope|thanks|thank you|good luck|happy to|glad to|always|don't forget|"
     r"contact|reach out|see|check|keep)\b"
 )
@@ -1671,9 +1683,16 @@ def is_refusal(text: str) -> bool:
     return bool(_REFUSAL.search(_plain(text).lower()))
 
 
+# "Version Control: keep track of …", "Document the Process: if your team …": a bullet's
+# title-cased heading (two to four words and a colon) names the advice that follows it;
+# "Good news: you can …" is no heading.
+_HEADING = re.compile(r"^[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|[a-z]{1,3})){1,3}:\s+(?=\S)")
+
+
 def is_generic_advice(text: str) -> bool:
     """An instruction, a pleasantry or advice: it asserts nothing about the world."""
-    return bool(_ADVICE.search(_plain(text).lower().lstrip("\"'( ")))
+    plain = _plain(text).lstrip("\"'( ")
+    return any(_ADVICE.search(t.lower()) for t in (plain, _HEADING.sub("", plain)))
 
 
 # --- promises ------------------------------------------------------------------------

@@ -23,6 +23,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import itertools
 import json
@@ -87,7 +88,7 @@ from ._claims import (
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._head import Evidence, head_answer
-from ._task import _failed
+from ._task import _asks_action, _failed
 from ._tokenizer import strip_accents
 
 __all__ = ["answer_hallucination"]
@@ -1128,7 +1129,8 @@ def _denied_near(part: str, stems: frozenset[str]) -> bool:
     it too, in its own words, as a record's "insurance: no" does ("there is no way to add
     insurance", "insurance is not included"), whichever word the negator binds."""
     for span in _SPAN_BREAK.split(part):  # "No, your booking has insurance" denies nothing of it
-        words = _words(span)
+        # The distance in content words: "no way for me to add travel insurance".
+        words = [w for w in _words(span) if w not in _FUNCTION_WORDS or _NEGATOR.fullmatch(w)]
         negators = [i for i, w in enumerate(words) if _NEGATOR.fullmatch(w)]
         if any(stem(w) in stems and any(-_DENIAL_AFTER <= i - n <= _DENIAL_BEFORE for n in negators)
                for i, w in enumerate(words)):
@@ -1433,12 +1435,21 @@ _PREDICATE_FREE = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|be|been|stays?|
 _SPEAKER_OFFERS = re.compile(r"\b(?:I|I'm|me)\s+(?:[\w']+\s+){0,3}$")
 
 
+# "The email will include the return window", "the letter you'll get will include …": what a
+# message still to come holds, which no record shows yet; it offers nothing.
+_MESSAGE_TO_COME = re.compile(r"\b(?:e-?mails?|messages?|letters?|texts?|sms|notices?|notifications?|"
+                              r"confirmations?|instructions)\b(?:\s+[\w']+){0,4}?\s+(?:will|would|should)\s+"
+                              r"(?:also\s+)?$", re.IGNORECASE)
+
+
 def _offered_items(claim: str) -> list[str]:
     """The head words (the last of the first run of content words) of the items a claim
     offers, unless it denies them ("no free parking")."""
     out: list[str] = []
     for m in _OFFER.finditer(claim):
         rest = claim[m.end():]
+        if m.group(0).lower().startswith("includ") and _MESSAGE_TO_COME.search(claim[: m.start()]):
+            continue
         if _negated_before(claim, m.start()) or _NEGATOR.match(rest):
             continue  # "no free parking", "there's no charge"
         if _NON.search(claim[: m.start()]) or _SPEAKER_OFFERS.search(claim[: m.start()]):
@@ -1684,7 +1695,10 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     re.IGNORECASE)
 # "since I only have the allergen list", "since that needs information my tools don't
 # give": the answer's own reach, no fact about the world.
-_SPEAKER = re.compile(r"\bI\b|\bI'(?:m|ve|d)\b|\b(?:my|me)\b")
+# So is the chat's own course ("since we've tried a few variations without success"): a
+# perfect "we" tells what the two of them did, where a present one ("since we don't ship
+# there") states the company's practice.
+_SPEAKER = re.compile(r"\bI\b|\bI'(?:m|ve|d)\b|\b(?:my|me)\b|\b[Ww]e(?:'ve| have)\s+(?:already\s+|now\s+)?\w+ed\b")
 # "Since you'd prefer not to be transferred", "since you were told …": the customer's own
 # wish or report, said back to them.
 _LISTENER = re.compile(r"you(?:'d| would| do not| don't| did not| didn't)?\s+(?:\w+\s+)?(?:like|prefer|want|"
@@ -2225,6 +2239,20 @@ _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|wi
                      r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
 
 
+def _days_between(q: Quantity, claim: str) -> bool:
+    """"Returned on May 29, two days before the May 31 due date": the days between two dates
+    the claim states (each checked as a date) are its own working."""
+    if q.unit != "day":
+        return False
+    days = set()
+    for _, readings in dates(claim):
+        for year, month, day in readings:
+            if month and day:
+                with contextlib.suppress(ValueError):
+                    days.add(datetime.date(year or 2000, month, day))  # a leap year: any day reads
+    return any(abs((a - b).days) == q.value for a, b in itertools.combinations(days, 2))
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -2308,7 +2336,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, ev) or _priced(q, claim, ev)
-                     or own_form(q)
+                     or own_form(q) or _days_between(q, claim)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
@@ -2639,7 +2667,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             # hand-off's summary): what it wrote, no record to deny.
             if float(sims[i]) < _ALIGN_COS and overlap < _ALIGN_OVERLAP or _other_record(
                     claim.text, aligned, ev) or _CODE_LINE.match(aligned) or _QUERY.search(aligned) \
-                    or aligned in ev.written:
+                    or aligned in ev.written or _other_measure(claim.text, aligned):
                 continue
             restated.append(aligned)
             # A sentence the claim plainly restates needs one more shared word, not two.
@@ -3061,6 +3089,19 @@ _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "a
 
 
 @lru_cache(maxsize=1024)
+def _other_measure(claim: str, sentence: str) -> bool:
+    """The sentence measures in another amount what the claim measures ("battery life: 20
+    hours" against "the blue variant with 8 hours battery life"): another record's row,
+    whose other values the claim does not speak of (the number checks weigh the amount). A
+    rule's prose ("less than 24 hours' notice") is no row: the claim may restate it wrongly."""
+    if not _is_record(sentence):
+        return False
+    mine = {(q.unit, q.value) for q in quantities(claim) if q.unit}
+    theirs = {(q.unit, q.value) for q in quantities(sentence) if q.unit}
+    units = {u for u, _ in mine} & {u for u, _ in theirs}
+    return any(not {v for x, v in mine if x == u} & {v for x, v in theirs if x == u} for u in units)
+
+
 def _person_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The people the text's pairs give ("approver name: Gareth Lloyd"), each with its key's
     words, name words aside; read once per text: every claim's role checks ask again."""
@@ -3109,6 +3150,8 @@ def _role_swap(claim: str, ev: _Evidence) -> str:
         if at < 0:
             continue
         before = re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]
+        if before and before[-1].lower() in ("at", "in"):
+            continue  # "all room types at Hotel Calle": a place named, no one in a role
         # "the plot holds Margaret Ellison": a verb's object, not its doer (the holder).
         if before and _OBJECT_VERB.fullmatch(before[-1]) and not claim[:at].rstrip().endswith(","):
             before = before[:-1]
@@ -3202,6 +3245,11 @@ _SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|
                            re.IGNORECASE)
 
 
+# "If you were to book a new flight, you'd be paying for two flights": a count in a case
+# the claim supposes counts that case's things, not the records'.
+_SUPPOSED = re.compile(r"^\W*(?:if|unless|suppose|supposing|should you|were you to)\b", re.IGNORECASE)
+
+
 def _miscounted(claim: str, ev: _Evidence) -> str:
     """The claim counts the records of one list that some of its words pick out ("5 spin
     classes" of a week's classes, "two ebooks" of the loans), and as many records of that
@@ -3221,7 +3269,7 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
     for q in quantities(claim):
         at = claim.find(q.text)
         m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
-        if m is None or _SUBSET_BEFORE.search(claim[:at]) or _COMPARED.search(m.group(1)) or _SUBSET_AFTER.search(
+        if m is None or _SUPPOSED.match(claim) or _SUBSET_BEFORE.search(claim[:at]) or _COMPARED.search(m.group(1)) or _SUBSET_AFTER.search(
                 _TOTALLING.sub("", claim[m.start():])):
             continue
         wanted = word_stems(m.group(1))
@@ -4440,7 +4488,8 @@ def _unaddressed(text: str) -> str:
 # tight": the speaker's own feelings, which no context states or denies.
 _FEELING = re.compile(
     r"^\W*(?:(?:again|once again|so|and|also|first|however|otherwise|meanwhile|of course),?\s+)?(?:"
-    r"(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?(?:hope|appreciate|wish)\b|"
+    # "We look forward to welcoming you": a wish as "we hope to see you" is.
+    r"(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?(?:hope|appreciate|wish|look forward to)\b|"
     r"(?:(?:i|we)\s+(?:(?:really|sincerely|truly|do|deeply)\s+)?apologi[sz]e|"
     r"(?:i'm|i am|we're|we are)\s+(?:(?:so|very|really|truly|sincerely|deeply)\s+)?sorry|sorry)"
     r"(?:\s+(?:for|about|to hear|again)\b|\W*$)|"
@@ -4820,6 +4869,9 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     asked = texts[len(texts) - told - sum(bool(t.args) for t in case.tools_called): len(texts) - told]
     evidence.written = frozenset(s for t in asked for s in split_claims(t)) - {
         s for t in texts if t not in asked for s in split_claims(t)}
+    # Nor what the customer asked for later ("Refund W5490111 to the card I used for the
+    # other order"): a request, no record that an answer refusing it denies.
+    evidence.written |= {s for t in texts[len(texts) - told:] if told for s in split_claims(t) if _asks_action(s)}
     evidence.empty = [word_stems(" ".join([*_key_words(t.name), *map(str, t.args.values())]))
                       for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)

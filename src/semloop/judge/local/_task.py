@@ -196,6 +196,16 @@ _REMAINING = re.compile(
     r"^(?:\w+,? )?i(?:'ll| will) (?!get back|come back)\w+[^.?!]{0,80}\band (?:get|come) back to you)\b",
     re.IGNORECASE,
 )
+# "New return economy: Let me calculate..." with the working after it: the ellipsis leads
+# into what the answer goes on to give, no work left.
+_LEADS_IN = re.compile(r"\b(?:let me|i'll|i will|i'm going to)\b[^.?!]*(?:\.\.\.|\u2026)\s*$", re.IGNORECASE)
+
+
+def _led_in(sentence: str, sentences: Sequence[str]) -> bool:
+    at = sentences.index(sentence) if sentence in sentences else len(sentences)
+    return bool(_LEADS_IN.search(sentence)) and any(quantities(t) for t in sentences[at + 1 :])
+
+
 # After a failure, the retry handed back to the user: the work is left, not done.
 _HANDED_BACK = re.compile(r"\b(?:try|retry|resubmit)(?: it| this| that| again)* (?:later|tomorrow|"
                           r"in (?:a few|a|an|\d+) (?:minutes?|hours?|days?|while))\b|"
@@ -2038,7 +2048,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     held = not any(not _failed(c) and not _reads(c) for c in case.tools_called)
     # "I'm now going to transfer you to a clinical staff member": the hand-off is the end
     # of this run's part, not work it left.
-    remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) or _BEGUN.search(s)
+    remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
+                                                              or _BEGUN.search(s)
                       or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
@@ -2069,7 +2080,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "If you change your mind, you can contact us": an option left open, not the work sent elsewhere.
     redirect = next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted
                      and not _IF_YOU.search(s)), None)
-    ev.flag("redirect", action and redirect is not None,
+    # The act tried and failed, and the failure told ("our payment system failed … you can
+    # call our shop"): the other channel is the way left, an honest failure, not a deflection.
+    told_failed = any(_failed(c) and not _reads(c) for c in case.tools_called) and bool(_ADMITS_FAILURE.search(text))
+    ev.flag("redirect", action and redirect is not None and not told_failed,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
     verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS \
