@@ -2396,7 +2396,8 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
     for kind in _SIBLING_SETS:
         groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
         wanted = [name for name, rx in groups
-                  if rx.search(asked) and not _names_member(name, rx, case.output)]
+                  if rx.search(asked) and not _names_member(name, rx, case.output)
+                  and not _dated_from(asked, rx)]
         given = [name for name, rx in groups
                  if rx.search(case.output) and not _names_member(name, rx, case.input)]
         if wanted and given:
@@ -2410,6 +2411,20 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         if mine and beside:
             return mine[0], beside[0]
     return None
+
+
+_DAY_NUMBER = re.compile(r"\d{1,2}(?:st|nd|rd|th)?(?![\d:])")
+
+
+def _dated_from(asked: str, rx: re.Pattern[str]) -> bool:
+    """A request that asks for a date ("the deadline for a mark published 6 November",
+    "when is it due if I filed on March 3rd?") and names its month only in a full date it
+    counts from: the date it wants is another day, often in another month, so that month
+    is the answer's value, not a sibling taken for the one asked about."""
+    found = list(rx.finditer(asked))
+    return bool(found) and bool(_ASKS_WHEN.search(asked)) and all(
+        _DAY_NUMBER.fullmatch(asked[:m.start()].split()[-1] if asked[:m.start()].split() else "")
+        or _DAY_NUMBER.match(asked[m.end():].lstrip(" ")) for m in found)
 
 
 _OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
@@ -2522,7 +2537,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
     segments = [seg.lower() for seg in _segments(case)]
-    extra = [t for t in answered if not _present(t, in_lower, in_stems)] if missing else []
+    extra = [t for t in answered if not _present(t, in_lower, in_stems)
+             and not _set_apart(t, case.output)] if missing else []
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
@@ -2532,7 +2548,48 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                               or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
-        or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)])
+        or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
+        or _answered_beside(case, asked, answered, missing, segments)
+
+
+def _answered_beside(case: RunCase, asked: dict[str, str], answered: dict[str, str], missing: Sequence[str],
+                     segments: Sequence[str]) -> tuple[str, str] | None:
+    """The request asks about one record and names another of its kind beside it, in a
+    sentence that does not ask ("When is Misty due? … same account as Bruno"); the answer
+    tells only of that other one, and the evidence lists the two as parallel entries: it
+    answered for the one named in passing. (asked, answered)."""
+    sentences = split_claims(case.input)
+    if len(sentences) < 2:
+        return None
+    asking = next((t.lower() for t in sentences if t.rstrip().endswith("?")), sentences[0].lower())
+    for a in missing:
+        if a not in asking:
+            continue
+        for b, kind in answered.items():
+            if b not in asking and b in case.input.lower() and kind == asked[a] and (
+                    _parallel(a, b, segments) or _keys_holding(a, segments) & _keys_holding(b, segments)):
+                return a, b
+    return None
+
+
+def _keys_holding(value: str, segments: Sequence[str]) -> set[str]:
+    """The fields of the evidence's records ("name: misty") whose value is this one: two
+    values of one field are two records of a kind."""
+    return {key.strip() for seg in segments for key, _, v in (f.partition(": ") for f in seg.split("; "))
+            if v.strip() == value}
+
+
+# A sentence that sets a thing apart from the answer's subject: "(report-gen's error is a
+# separate problem)", "unlike your metformin, …", "that's a different job".
+_SETS_APART = re.compile(r"\b(?:separate|unrelated|unlike|different from|a different|another (?:issue|problem|"
+                         r"matter|story)|differs?|as opposed to|whereas|by contrast|not related)\b", re.IGNORECASE)
+
+
+def _set_apart(term: str, answer: str) -> bool:
+    """Every sentence of the answer that names the term sets it apart: a sibling named to
+    contrast it with the one answered about, not answered in its place."""
+    naming = [s for s in split_claims(answer) if term in s.lower()]
+    return bool(naming) and all(_SETS_APART.search(s) for s in naming)
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -3310,7 +3367,17 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     # may be the addressee's own ("to our distributor in Osaka", "Tanaka-san"; "the Ashbys",
     # "Anna and Tom").
     known = {w.lower() for w in re.findall(r"[\w'-]+", " ".join([*case.context, *(c.output for c in case.tools_called)]))}
-    return (to.group(1).strip(), greeting.group(1).strip()) if names & known and greeted & known else None
+    named = names & known and greeted & known or _PERSON_AT.match(to.group(1)) and _GREETED_NAME.match(greeting.group(1))
+    return (to.group(1).strip(), greeting.group(1).strip()) if named else None
+
+
+# A person by name, not a place or a firm: with a title ("Mr. Okafor", "Dr Patel"), or one
+# name with where they are ("Anna at Kessler Bakery", "Lena from accounts"); a greeting's
+# name alone ("Marco"). Two such names that differ are two people, whatever the evidence
+# says; a firm is not one ("to Acme": its "Dear Ms. Lee" greets a person there).
+_TITLED = r"(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+"
+_PERSON_AT = re.compile(rf"(?:{_TITLED}|[A-Z][a-z]+\s+(?:at|from)\s+\S.*)$")
+_GREETED_NAME = re.compile(rf"(?:{_TITLED}|[A-Z][a-z]+)$")
 
 
 # Someone other than the user: a relation or a third person's pronoun. Relations come in
@@ -4592,12 +4659,26 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     # stars for a quake the catalogue returned).
     least = 1 if _record_ignored(case) else _SUBJECT_UNITS - (
         len(case.input.split()) >= _FULL_SUBJECT_WORDS and not any(listed for _, listed in units))
-    if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS:
+    if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS or _restates_evidence(case, [units[i][0] for i in said]):
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
         return None
     return units[said[0]][0]
+
+
+def _restates_evidence(case: RunCase, said: Sequence[str]) -> bool:
+    """Most of the answer's sentences restate a passage retrieved on the request (one that
+    names two or more of its words): an answer in its source's terms
+    ("release Encarsia formosa at 3-5 per m²" from the whitefly guide) is far from the
+    request to the embedder, yet on it."""
+    asked = _part_stems(case.input) | key_terms(case.input)
+    own = _marks(case.input)
+    # The passages retrieved for it, not what a call returned: a search sent with the
+    # request's words returns other subjects' pages too ("wasp nest" cover in an insurer's).
+    sources = [_marks(t) - own for t in case.context if len(word_stems(t) & asked) >= _SOURCE_MARKS]
+    drawn = [u for u in said if any(len(_marks(u) & m) >= _SOURCE_MARKS for m in sources)]
+    return 2 * len(drawn) > len(said)
 
 
 def _record_ignored(case: RunCase) -> bool:
