@@ -2413,6 +2413,7 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+_ASKS_DATE = re.compile(r"\b(?:when|what date|which day|deadline|due|last day|until|by when|expir\w*)\b", re.IGNORECASE)
 _DAY_NUMBER = re.compile(r"\d{1,2}(?:st|nd|rd|th)?(?![\d:])")
 
 
@@ -2422,7 +2423,7 @@ def _dated_from(asked: str, rx: re.Pattern[str]) -> bool:
     counts from: the date it wants is another day, often in another month, so that month
     is the answer's value, not a sibling taken for the one asked about."""
     found = list(rx.finditer(asked))
-    return bool(found) and bool(_ASKS_WHEN.search(asked)) and all(
+    return bool(found) and bool(_ASKS_DATE.search(asked)) and all(
         _DAY_NUMBER.fullmatch(asked[:m.start()].split()[-1] if asked[:m.start()].split() else "")
         or _DAY_NUMBER.match(asked[m.end():].lstrip(" ")) for m in found)
 
@@ -2549,34 +2550,36 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
         or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
-        or _answered_beside(case, asked, answered, missing, segments)
+        or _answered_beside(case, asked, missing, segments)
 
 
-def _answered_beside(case: RunCase, asked: dict[str, str], answered: dict[str, str], missing: Sequence[str],
+def _answered_beside(case: RunCase, asked: dict[str, str], missing: Sequence[str],
                      segments: Sequence[str]) -> tuple[str, str] | None:
     """The request asks about one record and names another of its kind beside it, in a
     sentence that does not ask ("When is Misty due? … same account as Bruno"); the answer
-    tells only of that other one, and the evidence lists the two as parallel entries: it
-    answered for the one named in passing. (asked, answered)."""
+    tells of that other one and never the asked one, and the evidence lists the two as
+    parallel entries: it answered for the one named in passing. (asked, answered)."""
     sentences = split_claims(case.input)
     if len(sentences) < 2:
         return None
     asking = next((t.lower() for t in sentences if t.rstrip().endswith("?")), sentences[0].lower())
+    out_lower, out_stems = case.output.lower(), word_stems(case.output)
     for a in missing:
-        if a not in asking:
+        # "Priya's shift" is answered by "Priya is on …".
+        if a not in asking or _present(a.removesuffix("'s"), out_lower, out_stems):
             continue
-        for b, kind in answered.items():
-            if b not in asking and b in case.input.lower() and kind == asked[a] and (
-                    _parallel(a, b, segments) or _keys_holding(a, segments) & _keys_holding(b, segments)):
+        for b, kind in asked.items():
+            if b not in asking and kind == asked[a] and _present(b, out_lower, out_stems) and (
+                    _parallel(a, b, segments) or _two_records(a, b, case)):
                 return a, b
     return None
 
 
-def _keys_holding(value: str, segments: Sequence[str]) -> set[str]:
-    """The fields of the evidence's records ("name: misty") whose value is this one: two
-    values of one field are two records of a kind."""
-    return {key.strip() for seg in segments for key, _, v in (f.partition(": ") for f in seg.split("; "))
-            if v.strip() == value}
+def _two_records(a: str, b: str, case: RunCase) -> bool:
+    """Two records of one list that the run read hold the two names in one field."""
+    a, b = a.removesuffix("'s"), b.removesuffix("'s")
+    return any({a, b} <= {str(r.get(key, "")).lower() for r in rows}
+               for rows in _read_records(case.tools_called) for key in rows[0])
 
 
 # A sentence that sets a thing apart from the answer's subject: "(report-gen's error is a
@@ -3353,8 +3356,10 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     the request ("Dear Mr. Tanaka,"), and the evidence names both. A greeting to no one by name ("Hi everyone,", "Dear
     Sir or Madam,") and an addressee named only by role ("the tenor") tell nothing.
     (addressee, greeting)."""
-    m = _WRITE.search(case.input)
-    to = _ADDRESSEE.match(case.input, m.end()) if m else None
+    # A title's full stop ("to Dr. Okafor asking …") does not end the addressee.
+    request = re.sub(r"\b(Mr|Mrs|Ms|Dr|Prof)\.", r"\1", case.input)
+    m = _WRITE.search(request)
+    to = _ADDRESSEE.match(request, m.end()) if m else None
     greeting = _GREETING.search(case.output)
     if to is None or greeting is None:
         return None
