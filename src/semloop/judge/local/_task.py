@@ -4782,10 +4782,31 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     # agent's reasoning) are its vocabulary, not a cast.
     # Advice names what the user must bring or apply for ("take photo ID, or apply for a
     # Voter Authority Certificate"): what serves their goal, not a tangent's cast.
+    # A record fetched by an id the user gave (their booking, their bag's file) is their own
+    # case: a unit on the request's words that restates it ("the closest beach is Pantai
+    # Tengah, about 450 m …" from the listing) tells it, with a detail or two of its own
+    # (the street down to it). Not a search's results, sent off with the request's words,
+    # nor the record's other fields told instead (a laptop's warranty for its VPN fault).
+    mine, on = _case_ids(case.input), _part_stems(case.input)
+    theirs = [_marks(tool_text(c.output)) - _marks(case.input) for c in case.tools_called
+              if not _failed(c) and _ids(" ".join(map(str, c.args.values()))) & mine]
     return sum(words[i] for i in range(1, len(units))
                if not units[i][1] and not _ADVICE.search(units[i][0])
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
-               and not (_ids(units[i][0]) & touched)) / total
+               and not (_ids(units[i][0]) & touched) and not _closing_wish(units, i)
+               and not (word_stems(units[i][0]) & on
+                        and any(len(_marks(units[i][0]) & m) >= _SOURCE_MARKS for m in theirs))) / total
+
+
+_HOPE = re.compile(r"^\W*(?:i |we )?hope\b|^\W*(?:glad|thanks|thank you)\b", re.IGNORECASE)
+
+
+def _closing_wish(units: Sequence[tuple[str, bool]], i: int) -> bool:
+    """The run's last unit, a courtesy that closes the work ("Hope the rest of your trip
+    goes well — and if you're in town for Loy Krathong…", "Enjoy the festival in Gion!"):
+    small talk after the task, whatever places or events it names."""
+    unit = units[i][0]
+    return i == len(units) - 1 and bool(_HOPE.search(unit) or _WELL_WISH.match(unit.lstrip(" \u2014-")))
 
 
 _CAST_WORDS = 100
