@@ -2989,8 +2989,13 @@ _SALE_SAID = re.compile(r"\b(?:sell\w*|sold|sale|resale|resell\w*|list\w*|valuat
                         r"payout|pay you|buy ?back|trade)\b", re.IGNORECASE)
 
 
+# "Last week", "last Tuesday": when something was, not the last of several.
+_LAST_PERIOD = re.compile(r"\blast (?:night|week|weekend|month|year|time|quarter|season|summer|winter|spring|"
+                          r"autumn|fall|\w+day)\b", re.IGNORECASE)
+
+
 def _opposite(case: RunCase) -> tuple[str, str] | None:
-    asked, said = _asked_text(case.input), case.output
+    asked, said = _LAST_PERIOD.sub(" ", _asked_text(case.input)), case.output
     if _SELLS.search(asked) and _BUYS.search(said) and not _SALE_SAID.search(said):
         return "sell", "buy"
     for a, b in _OPPOSITES:
@@ -3034,6 +3039,7 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
         for m in _ROUTE.finditer(text):
             src, dst = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             out.append((src.lower(), dst.lower()))
+        out += [(m.group(1).lower(), m.group(2).lower()) for m in _LEGS.finditer(text)]
         return out
 
     def same(a: str, b: str) -> bool:
@@ -3059,6 +3065,14 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
             if any(same(src, w) for w in wanted):
                 return src, dst
     return None
+
+
+# A hire's two ends told as its legs: "pick up in Cluj-Napoca on 19 Dec, drop off in Brașov",
+# "collected at Heathrow and returned to Gatwick".
+_PLACE = r"([A-Z\u00c0-\u00de][\w.-]*(?:[ -][A-Z\u00c0-\u00de][\w.-]*)?)"
+_LEGS = re.compile(r"\b(?i:pick(?:ed|ing|s)?[- ]?up|collect(?:ed|ing|s)?)\s*(?i:in|at|from|:)?\s+" + _PLACE
+                   + r"[^.?!]{0,80}?\b(?i:drop(?:ped|ping|s)?[- ]?off|return(?:ed|ing|s)?)\s*(?i:in|at|to|:)?\s+"
+                   + _PLACE)
 
 
 # A move told from where each side stands: the user moves a thing to the agent "over here",
@@ -3927,6 +3941,7 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
                                 if c and not _NEGATED.search(c) and not _RULES_OUT.search(c)))
     told = _marks(case.output)
     said = word_stems(case.output)
+    plain = word_stems(" ".join(t for t in split_claims(case.output) if not _SETS_APART.search(t)))
     for rows in _read_records(case.tools_called):
         marks = [_marks(" ".join(_scalars(r))) for r in rows]
         own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
@@ -3942,7 +3957,10 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
             mine = [i for i, r in enumerate(rows) if str(r.get(key, "")).lower() == named[0]]
             if len(mine) == len(rows) or any(own[i] & told for i in mine):
                 continue
-            other = next((i for i in range(len(rows)) if i not in mine and len(own[i] & told) >= 2), None)
+            # Told by two things only it holds, or by its kind's own word (the "contract" sent
+            # when the deposit invoice was asked for) outside a sentence that sets it apart.
+            other = next((i for i in range(len(rows)) if i not in mine and (
+                len(own[i] & told) >= 2 or own_words[str(rows[i].get(key, "")).lower()] & plain)), None)
             if other is not None:
                 return _written(min(own_words[named[0]] & asked), case.input), "; ".join(
                     f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
