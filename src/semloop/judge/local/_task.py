@@ -4682,6 +4682,11 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     # stars for a quake the catalogue returned).
     least = 1 if _record_ignored(case) else _SUBJECT_UNITS - (
         len(case.input.split()) >= _FULL_SUBJECT_WORDS and not any(listed for _, listed in units))
+    # Two sentences that share no word with the request and are far from it even for a
+    # terse note (TV picks for a double charge) tell another subject, however short.
+    asked = _part_stems(case.input) | key_terms(case.input)
+    if said and max(cos[i] for i in said) < _FAR_COS and not any(word_stems(units[i][0]) & asked for i in said):
+        least = min(least, 2)
     if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS or _restates_evidence(case, [units[i][0] for i in said]):
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
