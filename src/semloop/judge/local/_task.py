@@ -3360,7 +3360,7 @@ def _draft_swap(case: RunCase) -> tuple[str, str] | None:
 _ADDRESSEE = re.compile(r"\s+to\s+([^.;:!?\n]{2,60}?)(?=,?\s+(?:\w+ing|that|about|re|for|with|so|and)\b|[.;:!?\n]|$)")
 # A text's greeting line ("Dear Mr. Tanaka,", "Hi Mara,", "Dear Northgate team,").
 _GREETING = re.compile(r"^[ \t]*(?:dear|hi|hello|hey)\s+([^\n,]{1,50}?)[ \t]*[,:!]?[ \t]*$", re.IGNORECASE | re.MULTILINE)
-_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"})
+_ADDRESS_WORDS = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"})  # titles and forms of address
 
 
 def _greeted_other(case: RunCase) -> tuple[str, str] | None:
@@ -3378,7 +3378,7 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     if to is None or greeting is None:
         return None
     names = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", to.group(1))}
-    greeted = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", greeting.group(1))} - _TITLES
+    greeted = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", greeting.group(1))} - _ADDRESS_WORDS
     if not names or not greeted or names & greeted \
             or greeted & {w.lower() for w in re.findall(r"[\w'-]+", case.input)}:
         return None
