@@ -2591,7 +2591,8 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
     for kind in _SIBLING_SETS:
         groups = [(name, rx) for k, name, rx in _SIBLINGS if k == kind]
         wanted = [name for name, rx in groups
-                  if rx.search(asked) and not _names_member(name, rx, case.output)]
+                  if rx.search(asked) and not _names_member(name, rx, case.output)
+                  and not _dated_from(asked, rx)]
         given = [name for name, rx in groups
                  if rx.search(case.output) and not _names_member(name, rx, case.input)]
         if wanted and given:
@@ -2605,6 +2606,21 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         if mine and beside:
             return mine[0], beside[0]
     return None
+
+
+_ASKS_DATE = re.compile(r"\b(?:when|what date|which day|deadline|due|last day|until|by when|expir\w*)\b", re.IGNORECASE)
+_DAY_NUMBER = re.compile(r"\d{1,2}(?:st|nd|rd|th)?(?![\d:])")
+
+
+def _dated_from(asked: str, rx: re.Pattern[str]) -> bool:
+    """A request that asks for a date ("the deadline for a mark published 6 November",
+    "when is it due if I filed on March 3rd?") and names its month only in a full date it
+    counts from: the date it wants is another day, often in another month, so that month
+    is the answer's value, not a sibling taken for the one asked about."""
+    found = list(rx.finditer(asked))
+    return bool(found) and bool(_ASKS_DATE.search(asked)) and all(
+        _DAY_NUMBER.fullmatch(asked[:m.start()].split()[-1] if asked[:m.start()].split() else "")
+        or _DAY_NUMBER.match(asked[m.end():].lstrip(" ")) for m in found)
 
 
 _OWNED = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
@@ -2717,7 +2733,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
     segments = [seg.lower() for seg in _segments(case)]
-    extra = [t for t in answered if not _present(t, in_lower, in_stems)] if missing else []
+    extra = [t for t in answered if not _present(t, in_lower, in_stems)
+             and not _set_apart(t, case.output)] if missing else []
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
@@ -2727,7 +2744,50 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
                               or _parallel(a, b, segments)):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
-        or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)])
+        or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
+        or _answered_beside(case, asked, missing, segments)
+
+
+def _answered_beside(case: RunCase, asked: dict[str, str], missing: Sequence[str],
+                     segments: Sequence[str]) -> tuple[str, str] | None:
+    """The request asks about one record and names another of its kind beside it, in a
+    sentence that does not ask ("When is Misty due? … same account as Bruno"); the answer
+    tells of that other one and never the asked one, and the evidence lists the two as
+    parallel entries: it answered for the one named in passing. (asked, answered)."""
+    sentences = split_claims(case.input)
+    if len(sentences) < 2:
+        return None
+    asking = next((t.lower() for t in sentences if t.rstrip().endswith("?")), sentences[0].lower())
+    out_lower, out_stems = case.output.lower(), word_stems(case.output)
+    for a in missing:
+        # "Priya's shift" is answered by "Priya is on …".
+        if a not in asking or _present(a.removesuffix("'s"), out_lower, out_stems):
+            continue
+        for b, kind in asked.items():
+            if b not in asking and kind == asked[a] and _present(b, out_lower, out_stems) and (
+                    _parallel(a, b, segments) or _two_records(a, b, case)):
+                return a, b
+    return None
+
+
+def _two_records(a: str, b: str, case: RunCase) -> bool:
+    """Two records of one list that the run read hold the two names in one field."""
+    a, b = a.removesuffix("'s"), b.removesuffix("'s")
+    return any({a, b} <= {str(r.get(key, "")).lower() for r in rows}
+               for rows in _read_records(case.tools_called) for key in rows[0])
+
+
+# A sentence that sets a thing apart from the answer's subject: "(report-gen's error is a
+# separate problem)", "unlike your metformin, …", "that's a different job".
+_SETS_APART = re.compile(r"\b(?:separate|unrelated|unlike|different from|a different|another (?:issue|problem|"
+                         r"matter|story)|differs?|as opposed to|whereas|by contrast|not related)\b", re.IGNORECASE)
+
+
+def _set_apart(term: str, answer: str) -> bool:
+    """Every sentence of the answer that names the term sets it apart: a sibling named to
+    contrast it with the one answered about, not answered in its place."""
+    naming = [s for s in split_claims(answer) if term in s.lower()]
+    return bool(naming) and all(_SETS_APART.search(s) for s in naming)
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -3124,8 +3184,13 @@ _SALE_SAID = re.compile(r"\b(?:sell\w*|sold|sale|resale|resell\w*|list\w*|valuat
                         r"payout|pay you|buy ?back|trade)\b", re.IGNORECASE)
 
 
+# "Last week", "last Tuesday": when something was, not the last of several.
+_LAST_PERIOD = re.compile(r"\blast (?:night|week|weekend|month|year|time|quarter|season|summer|winter|spring|"
+                          r"autumn|fall|\w+day)\b", re.IGNORECASE)
+
+
 def _opposite(case: RunCase) -> tuple[str, str] | None:
-    asked, said = _asked_text(case.input), case.output
+    asked, said = _LAST_PERIOD.sub(" ", _asked_text(case.input)), case.output
     if _SELLS.search(asked) and _BUYS.search(said) and not _SALE_SAID.search(said):
         return "sell", "buy"
     for a, b in _OPPOSITES:
@@ -3169,6 +3234,7 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
         for m in _ROUTE.finditer(text):
             src, dst = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             out.append((src.lower(), dst.lower()))
+        out += [(m.group(1).lower(), m.group(2).lower()) for m in _LEGS.finditer(text)]
         return out
 
     def same(a: str, b: str) -> bool:
@@ -3194,6 +3260,14 @@ def _reversed_route(case: RunCase) -> tuple[str, str] | None:
             if any(same(src, w) for w in wanted):
                 return src, dst
     return None
+
+
+# A hire's two ends told as its legs: "pick up in Cluj-Napoca on 19 Dec, drop off in Brașov",
+# "collected at Heathrow and returned to Gatwick".
+_PLACE = r"([A-Z\u00c0-\u00de][\w.-]*(?:[ -][A-Z\u00c0-\u00de][\w.-]*)?)"
+_LEGS = re.compile(r"\b(?i:pick(?:ed|ing|s)?[- ]?up|collect(?:ed|ing|s)?)\s*(?i:in|at|from|:)?\s+" + _PLACE
+                   + r"[^.?!]{0,80}?\b(?i:drop(?:ped|ping|s)?[- ]?off|return(?:ed|ing|s)?)\s*(?i:in|at|to|:)?\s+"
+                   + _PLACE)
 
 
 # A move told from where each side stands: the user moves a thing to the agent "over here",
@@ -3492,8 +3566,10 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     the request ("Dear Mr. Tanaka,"), and the evidence names both. A greeting to no one by name ("Hi everyone,", "Dear
     Sir or Madam,") and an addressee named only by role ("the tenor") tell nothing.
     (addressee, greeting)."""
-    m = _WRITE.search(case.input)
-    to = _ADDRESSEE.match(case.input, m.end()) if m else None
+    # A title's full stop ("to Dr. Okafor asking …") does not end the addressee.
+    request = re.sub(r"\b(Mr|Mrs|Ms|Dr|Prof)\.", r"\1", case.input)
+    m = _WRITE.search(request)
+    to = _ADDRESSEE.match(request, m.end()) if m else None
     greeting = _GREETING.search(case.output)
     if to is None or greeting is None:
         return None
@@ -3506,7 +3582,17 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     # may be the addressee's own ("to our distributor in Osaka", "Tanaka-san"; "the Ashbys",
     # "Anna and Tom").
     known = {w.lower() for w in re.findall(r"[\w'-]+", " ".join([*case.context, *(c.output for c in case.tools_called)]))}
-    return (to.group(1).strip(), greeting.group(1).strip()) if names & known and greeted & known else None
+    named = names & known and greeted & known or _PERSON_AT.match(to.group(1)) and _GREETED_NAME.match(greeting.group(1))
+    return (to.group(1).strip(), greeting.group(1).strip()) if named else None
+
+
+# A person by name, not a place or a firm: with a title ("Mr. Okafor", "Dr Patel"), or one
+# name with where they are ("Anna at Kessler Bakery", "Lena from accounts"); a greeting's
+# name alone ("Marco"). Two such names that differ are two people, whatever the evidence
+# says; a firm is not one ("to Acme": its "Dear Ms. Lee" greets a person there).
+_TITLED = r"(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+"
+_PERSON_AT = re.compile(rf"(?:{_TITLED}|[A-Z][a-z]+\s+(?:at|from)\s+\S.*)$")
+_GREETED_NAME = re.compile(rf"(?:{_TITLED}|[A-Z][a-z]+)$")
 
 
 # Someone other than the user: a relation or a third person's pronoun. Relations come in
@@ -4051,6 +4137,7 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
                                 if c and not _NEGATED.search(c) and not _RULES_OUT.search(c)))
     told = _marks(case.output)
     said = word_stems(case.output)
+    plain = word_stems(" ".join(t for t in split_claims(case.output) if not _SETS_APART.search(t)))
     for rows in _read_records(case.tools_called):
         marks = [_marks(" ".join(_scalars(r))) for r in rows]
         own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
@@ -4066,7 +4153,10 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
             mine = [i for i, r in enumerate(rows) if str(r.get(key, "")).lower() == named[0]]
             if len(mine) == len(rows) or any(own[i] & told for i in mine):
                 continue
-            other = next((i for i in range(len(rows)) if i not in mine and len(own[i] & told) >= 2), None)
+            # Told by two things only it holds, or by its kind's own word (the "contract" sent
+            # when the deposit invoice was asked for) outside a sentence that sets it apart.
+            other = next((i for i in range(len(rows)) if i not in mine and (
+                len(own[i] & told) >= 2 or own_words[str(rows[i].get(key, "")).lower()] & plain)), None)
             if other is not None:
                 return _written(min(own_words[named[0]] & asked), case.input), "; ".join(
                     f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
@@ -4788,12 +4878,31 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     # stars for a quake the catalogue returned).
     least = 1 if _record_ignored(case) else _SUBJECT_UNITS - (
         len(case.input.split()) >= _FULL_SUBJECT_WORDS and not any(listed for _, listed in units))
-    if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS:
+    # Two sentences that share no word with the request and are far from it even for a
+    # terse note (TV picks for a double charge) tell another subject, however short.
+    asked = _part_stems(case.input) | key_terms(case.input)
+    if said and max(cos[i] for i in said) < _FAR_COS and not any(word_stems(units[i][0]) & asked for i in said):
+        least = min(least, 2)
+    if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS or _restates_evidence(case, [units[i][0] for i in said]):
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
         return None
     return units[said[0]][0]
+
+
+def _restates_evidence(case: RunCase, said: Sequence[str]) -> bool:
+    """Most of the answer's sentences restate a passage retrieved on the request (one that
+    names two or more of its words): an answer in its source's terms
+    ("release Encarsia formosa at 3-5 per m²" from the whitefly guide) is far from the
+    request to the embedder, yet on it."""
+    asked = _part_stems(case.input) | key_terms(case.input)
+    own = _marks(case.input)
+    # The passages retrieved for it, not what a call returned: a search sent with the
+    # request's words returns other subjects' pages too ("wasp nest" cover in an insurer's).
+    sources = [_marks(t) - own for t in case.context if len(word_stems(t) & asked) >= _SOURCE_MARKS]
+    drawn = [u for u in said if any(len(_marks(u) & m) >= _SOURCE_MARKS for m in sources)]
+    return 2 * len(drawn) > len(said)
 
 
 def _record_ignored(case: RunCase) -> bool:
@@ -4892,10 +5001,31 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     # agent's reasoning) are its vocabulary, not a cast.
     # Advice names what the user must bring or apply for ("take photo ID, or apply for a
     # Voter Authority Certificate"): what serves their goal, not a tangent's cast.
+    # A record fetched by an id the user gave (their booking, their bag's file) is their own
+    # case: a unit on the request's words that restates it ("the closest beach is Pantai
+    # Tengah, about 450 m …" from the listing) tells it, with a detail or two of its own
+    # (the street down to it). Not a search's results, sent off with the request's words,
+    # nor the record's other fields told instead (a laptop's warranty for its VPN fault).
+    mine, on = _case_ids(case.input), _part_stems(case.input)
+    theirs = [_marks(tool_text(c.output)) - _marks(case.input) for c in case.tools_called
+              if not _failed(c) and _ids(" ".join(map(str, c.args.values()))) & mine]
     return sum(words[i] for i in range(1, len(units))
                if not units[i][1] and not _ADVICE.search(units[i][0])
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
-               and not (_ids(units[i][0]) & touched)) / total
+               and not (_ids(units[i][0]) & touched) and not _closing_wish(units, i)
+               and not (word_stems(units[i][0]) & on
+                        and any(len(_marks(units[i][0]) & m) >= _SOURCE_MARKS for m in theirs))) / total
+
+
+_HOPE = re.compile(r"^\W*(?:i |we )?hope\b|^\W*(?:glad|thanks|thank you)\b", re.IGNORECASE)
+
+
+def _closing_wish(units: Sequence[tuple[str, bool]], i: int) -> bool:
+    """The run's last unit, a courtesy that closes the work ("Hope the rest of your trip
+    goes well — and if you're in town for Loy Krathong…", "Enjoy the festival in Gion!"):
+    small talk after the task, whatever places or events it names."""
+    unit = units[i][0]
+    return i == len(units) - 1 and bool(_HOPE.search(unit) or _WELL_WISH.match(unit.lstrip(" \u2014-")))
 
 
 _CAST_WORDS = 100
