@@ -2171,19 +2171,19 @@ def _read_unused(case: RunCase) -> str | None:
     no value of its records, no number it returned beyond those the request states. What
     the run looked up last, for a part, it dropped. The call's name. Not in a chat, where
     the last reply answers the latest message."""
-    data = []
-    for call in case.tools_called:
-        if _failed(call) or _hands_off(call):
-            continue
-        try:
-            values = _scalar_values(json.loads(call.output))
-        except ValueError:
-            continue
-        if values:
-            data.append((call, values))
+    data = [(call, values) for call in case.tools_called
+            if not (_failed(call) or _hands_off(call)) and (values := _json_values(call))]
     if len(data) < 2 or _acts(data[-1][0]) or _messages(case):
         return None
     return None if _values_told(data[-1][1], case) else data[-1][0].name
+
+
+def _json_values(call: ToolCall) -> list[Any]:
+    """The scalars of a call's JSON output; none where the output is no JSON."""
+    try:
+        return _scalar_values(json.loads(call.output))
+    except ValueError:
+        return []
 
 
 def _values_told(values: Sequence[Any], case: RunCase) -> bool:
@@ -2199,16 +2199,8 @@ def _values_told(values: Sequence[Any], case: RunCase) -> bool:
 def _looked_and_told(case: RunCase) -> bool:
     """A successful call that changed nothing returned values (JSON) and the answer states
     one of them: the look asked for was done and its result given."""
-    for call in case.tools_called:
-        if _failed(call) or _acts(call):
-            continue
-        try:
-            values = _scalar_values(json.loads(call.output))
-        except ValueError:
-            continue
-        if _values_told(values, case):
-            return True
-    return False
+    return any(_values_told(_json_values(call), case) for call in case.tools_called
+               if not (_failed(call) or _acts(call)))
 
 
 _CHECKED = re.compile(r"\b(?:check|see|find out|look|confirm|verify)\b(?:\s+\w+)?\s+(?:if|whether)\s+(?!you\b|u\b)"
