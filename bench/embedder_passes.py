@@ -26,7 +26,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "src"))
 
 from evaluator_accuracy import ANSWERS, read_cases
 from semloop.judge.local import _model
@@ -69,9 +68,11 @@ def _record(args: argparse.Namespace, embedder: Any) -> list[list[str]]:
     config = load_evaluators_config(DEFAULT_CONFIG)
     for label, run in runs:
         trace = run.to_trace()
-        case = run_case_from_trace(trace, id=label["id"], chat=records_chat(run))
-        for name in RUN_LEVEL if case is not None else ():
-            get_evaluator(name)(case, judge, config.for_evaluator(name))
+        real = run_case_from_trace(trace, id=label["id"], chat=records_chat(run))
+        if real is None:
+            continue
+        for name in RUN_LEVEL:
+            get_evaluator(name)(real, judge, config.for_evaluator(name))
     return calls
 
 

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
 
 from semloop.events import Run
 from semloop.ingest.formats import FORMATS

@@ -49,9 +49,11 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+# For make_real_runs only: semloop is the one PYTHONPATH names (helper-env.sh: the worktree's
+# src), as for evaluator_accuracy.py, so that a run on a snapshot's src measures that snapshot.
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "src"))
 
+import semloop
 from make_real_runs import LABELS, labelled_runs, read_labels, repos_of, swebench_resolved
 from semloop.cli._progress import progress
 from semloop.evaluate import (
@@ -113,10 +115,11 @@ def part(label: dict[str, Any]) -> str:
 def chosen_labels(path: Path, sources: list[str]) -> list[dict[str, Any]]:
     """The labels of ``path`` (of ``sources`` only, when given). Runs of the evaluator sets stay
     out of the loop corpus's table even when the loop corpus labels them too, so each is
-    counted in its own set only."""
+    counted in its own set only; any other file is measured whole (a file of one run of a
+    set measures that run, not none)."""
     sets = (*EVALUATOR_SETS, *CODING_SETS)
-    apart = (set() if path.resolve() in {s.resolve() for s in sets}
-             else {lab["id"] for s in sets for lab in read_labels(s)})
+    apart = ({lab["id"] for s in sets for lab in read_labels(s)}
+             if path.resolve() == LABELS.resolve() else set())
     return [lab for lab in read_labels(path)
             if (not sources or lab["source"] in sources) and lab["id"] not in apart]
 
@@ -208,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     labels = [{**lab, "resolved": resolved[lab["id"]]} if lab["id"] in resolved else lab
               for lab in labels]
     runs, problems = labelled_runs(labels, repos, "all")
+    # Which code is measured: a comparison of two snapshots must show two paths here.
+    print(f"semloop from {Path(semloop.__file__).parent}", file=sys.stderr)
     for p in problems:
         print("skipped:", p, file=sys.stderr)
     if args.sample and args.sample < len(runs):

@@ -30,7 +30,6 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "src"))
 
 from make_real_runs import labelled_runs, repos_of
 from real_run_evaluators import RUN_LEVEL, chosen_labels

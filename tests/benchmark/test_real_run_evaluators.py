@@ -44,6 +44,13 @@ def test_a_set_given_as_labels_is_measured_whole(bench: dict[str, Any]) -> None:
     assert only and {lab["source"] for lab in only} == {"bogoliubon/tau2-bench"}
 
 
+def test_a_file_of_one_run_of_a_set_measures_that_run(bench: dict[str, Any], tmp_path: Path) -> None:
+    # Only the loop corpus leaves the sets' runs out; a file naming one of them is measured.
+    one = tmp_path / "one.jsonl"
+    one.write_text((RUNS / "evaluator_tune.jsonl").read_text().splitlines()[0] + "\n")
+    assert [lab["id"] for lab in bench["chosen_labels"](one, [])] == _ids(one)
+
+
 def test_the_second_blind_set_repeats_no_run_of_another_set() -> None:
     rows = [json.loads(line) for line in (RUNS / "evaluator_blind2.jsonl").read_text().splitlines()]
     assert 100 <= len(rows) <= 300
