@@ -34,6 +34,8 @@ the median ms per evaluation (one window for a conversation evaluator). ``--json
 writes every fire: run id, evaluator, outcome, confidence, reasoning (and the window).
 ``--evaluator`` (repeatable) runs only those evaluators, and ``--sample N`` only a
 random sample of N runs (``--seed``; the same runs every time), for a quick look at one rule.
+The code measured is the semloop that PYTHONPATH names, else the installed one (its folder is
+printed on stderr): to compare two commits, put each one's ``src`` on PYTHONPATH.
 """
 
 from __future__ import annotations
