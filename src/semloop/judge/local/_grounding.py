@@ -2513,6 +2513,19 @@ def _dot_grouped(said: str, ev: _Evidence) -> bool:
         x.value == float(m.group(0).replace(".", "")) for t in ev.texts for x in quantities(t))
 
 
+def _other_measure(claim: str, sentence: str) -> bool:
+    """The sentence measures in another amount what the claim measures ("battery life: 20
+    hours" against "the blue variant with 8 hours battery life"): another record's row,
+    whose other values the claim does not speak of (the number checks weigh the amount). A
+    rule's prose ("less than 24 hours' notice") is no row: the claim may restate it wrongly."""
+    if not _is_record(sentence):
+        return False
+    mine = {(q.unit, q.value) for q in quantities(claim) if q.unit}
+    theirs = {(q.unit, q.value) for q in quantities(sentence) if q.unit}
+    units = {u for u, _ in mine} & {u for u, _ in theirs}
+    return any(not {v for x, v in mine if x == u} & {v for x, v in theirs if x == u} for u in units)
+
+
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     from ._comparison import (  # reads this module
         both_named,
@@ -3089,19 +3102,6 @@ _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "a
 
 
 @lru_cache(maxsize=1024)
-def _other_measure(claim: str, sentence: str) -> bool:
-    """The sentence measures in another amount what the claim measures ("battery life: 20
-    hours" against "the blue variant with 8 hours battery life"): another record's row,
-    whose other values the claim does not speak of (the number checks weigh the amount). A
-    rule's prose ("less than 24 hours' notice") is no row: the claim may restate it wrongly."""
-    if not _is_record(sentence):
-        return False
-    mine = {(q.unit, q.value) for q in quantities(claim) if q.unit}
-    theirs = {(q.unit, q.value) for q in quantities(sentence) if q.unit}
-    units = {u for u, _ in mine} & {u for u, _ in theirs}
-    return any(not {v for x, v in mine if x == u} & {v for x, v in theirs if x == u} for u in units)
-
-
 def _person_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The people the text's pairs give ("approver name: Gareth Lloyd"), each with its key's
     words, name words aside; read once per text: every claim's role checks ask again."""
