@@ -857,6 +857,9 @@ def _kind_met(part: str, answer: str) -> bool:
     )
 
 
+_CLAUSE_BREAK = re.compile(r"\s[\u2014\u2013-]\s|;\s")
+
+
 def _asks_for_given(case: RunCase) -> bool:
     """The answer asks for something (a number, a name) the request already holds."""
     if not _ASKING.search(case.output):
@@ -864,7 +867,9 @@ def _asks_for_given(case: RunCase) -> bool:
     given = key_terms(case.input) | {q.text for q in quantities(case.input)}
     if not given:
         return False
-    questions = [s for s in split_claims(case.output) if s.rstrip().endswith("?")]
+    # What a question asks is its last clause: "Your appointment tomorrow stays until you
+    # pick one — which would you like?" asks for a pick, not for the day it mentions.
+    questions = [_CLAUSE_BREAK.split(s)[-1] for s in split_claims(case.output) if s.rstrip().endswith("?")]
     asked = word_stems(" ".join(questions)) if questions else frozenset()
     # The noun the request puts right before its number or name ("policy AP-55801",
     # "my number 555-0133") is what the answer asks for again.
@@ -2059,6 +2064,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # answer introduces never comes.
     if not ev.features["remainder"] and _TRAILS_OFF.search(text.rstrip()):
         ev.flag("remainder", 1.0, f'it introduces what it gives and stops: "{_short(text)}"')
+    if not ev.features["remainder"] and (pending := _outcome_pending(run)):
+        ev.flag("remainder", 1.0, f'asked how it came out, it leaves the work under way: "{_short(pending)}"')
+    if not ev.features["remainder"] and (paged := _page_as_whole(case)):
+        ev.flag("remainder", 1.0, f"{paged} returned one page of several and the answer gives it as the whole")
     if not _HOW_TO_ASKED.search(case.input) and not any(
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
     ):
@@ -2246,6 +2255,62 @@ _OFFERED = re.compile(r"\b(?:if|can|could|would|may|might)\b", re.IGNORECASE)
 
 
 _TRAILS_OFF = re.compile(r"(?::|\n\s*(?:[-*\u2022]|\d{1,2}[.)]))$")
+# A call's output that is one page of a longer result: "page 1 of 4", "has_more": true,
+# "next_cursor": "c2", "(truncated)".
+_MORE_PAGES = re.compile(r"\bpage\W+(\d+)\W+of\W+(\d+)|[\"']?(?:has_more|more_results|truncated)[\"']?\s*[:=]\s*true\b|"
+                         r"[\"']?next_(?:page|cursor|page_token|offset)[\"']?\s*[:=]\s*(?!null\b|none\b|\"\"|'')[\"'\w]",
+                         re.IGNORECASE)
+# The whole of a result asked for: "list every donor", "the full list", "all open tickets".
+_ASKS_WHOLE = re.compile(r"\b(?:every|all|full|complete|entire|whole)\b", re.IGNORECASE)
+# An answer that says it gives a part: "the first 5", "page 1", "12 more", "of 17".
+_SAYS_PART = re.compile(r"\b(?:first|page|pages|more|rest|remaining|partial|so far|top \d+|of \d+)\b",
+                        re.IGNORECASE)
+
+
+# Asked to act and report how it came out: "re-run it and tell me if it passes", "restart
+# the worker and let me know whether it comes back up".
+_ASKS_OUTCOME = re.compile(r"\b(?:tell me|let me know|lmk|report back|confirm|check)\s+(?:if|whether)\b",
+                           re.IGNORECASE)
+# A state still open: the work set going, its outcome not in yet.
+_PENDING = re.compile(r"\b(?:queued|pending|in[ _-]progress|running|scheduled|started|waiting|processing)\b",
+                      re.IGNORECASE)
+_OUTCOME_TOLD = re.compile(r"\b(?:pass(?:ed|es)|fail(?:ed|s)|succeed(?:ed|s)|successful(?:ly)?|green|red|"
+                           r"complet(?:ed|es)|finish(?:ed|es)|broke|works|worked|healthy|is up|came back)\b",
+                           re.IGNORECASE)
+_PREDICTS = re.compile(r"\b(?:should|ought to|will (?:likely|probably)|(?:is|are) (?:likely|expected) to)\b",
+                       re.IGNORECASE)
+
+
+def _outcome_pending(run: _Run) -> str | None:
+    """Asked to act and tell how it came out, the run's last call left its work pending
+    ({"status": "queued"}) and the answer tells no outcome, only that the work is under way
+    or what it expects ("it should go green this time"): the result asked for is not in.
+    The sentence that leaves it open."""
+    case = run.case
+    calls = case.tools_called
+    if not (calls and _ASKS_OUTCOME.search(case.input) and _asks_action(case.input)) \
+            or _failed(calls[-1]) or not _PENDING.search(calls[-1].output):
+        return None
+    if any(_OUTCOME_TOLD.search(s) and not _PREDICTS.search(s) for s in run.sentences):
+        return None
+    return next((s for s in run.sentences if _PENDING.search(s) or _PREDICTS.search(s)
+                 or re.search(r"\b(?:in progress|under ?way)\b", s, re.IGNORECASE)), None)
+
+
+def _page_as_whole(case: RunCase) -> str | None:
+    """Asked for the whole of a result, the run's last call of a tool returned one page of
+    it ("page 1 of 4, total_rows=17"), no call fetched the rest, and the answer gives the
+    page without saying it is one: the work stopped after the first page. The tool's name."""
+    if not _ASKS_WHOLE.search(case.input) or _SAYS_PART.search(case.output):
+        return None
+    calls = case.tools_called
+    for i, call in enumerate(calls):
+        m = _MORE_PAGES.search(call.output)
+        if m is None or _failed(call) or any(c.name == call.name for c in calls[i + 1:]):
+            continue
+        if m.group(1) is None or int(m.group(1)) < int(m.group(2)):
+            return call.name
+    return None
 
 
 def _handoff_after_failure(run: _Run, failures: Sequence[ToolCall]) -> bool:

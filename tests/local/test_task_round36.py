@@ -1,0 +1,51 @@
+"""Task rules, round b35tc: a question's last clause is what it asks, a page of a longer
+result given as the whole, an outcome asked for and left under way."""
+
+from __future__ import annotations
+
+from semloop.case import RunCase
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._task import answer_task_completion
+
+from .conftest import call, case
+
+
+def _fires(run: RunCase, embed: Embed) -> bool:
+    return float(answer_task_completion(run, embed).value) >= 0.5
+
+
+def test_a_pick_asked_after_a_statement_asks_nothing_given(embed: Embed) -> None:
+    # The day the request gave ("tomorrow 9-13") is in the sentence, not in what it asks.
+    pick = case("my boiler service is booked for tomorrow 9-13, please move it to a weekday evening next week",
+                "There are no evening visits next week; the latest window is 13:00-17:00. The nearest are "
+                "Mon 14.12, 13:00-17:00 or Thu 17.12, 13:00-17:00. Your visit tomorrow stays booked until you "
+                "choose — which would you like?",
+                call("visits.availability", {"week": "2026-W51", "after": "17:00"}, {"slots": []}),
+                call("visits.availability", {"week": "2026-W51"},
+                     {"slots": [{"date": "2026-12-14", "window": "13:00-17:00"},
+                                {"date": "2026-12-17", "window": "13:00-17:00"}]}))
+    assert not _fires(pick, embed)
+
+
+def test_a_page_of_a_longer_result_given_as_the_whole(embed: Embed) -> None:
+    rows = ("| member | hours |\n|---|---|\n| Ana Souza | 61 |\n| Ben Ito | 58 |\n| Cleo Park | 55 |\n"
+            "(3 rows) page 1 of 3, total_rows=8")
+    first = case("Give me the full list of volunteers with more than 40 hours this year, name and hours.",
+                 "Volunteers over 40 hours this year:\n- Ana Souza: 61\n- Ben Ito: 58\n- Cleo Park: 55",
+                 call("query_hours", {"min_hours": 40, "page": 1}, rows))
+    assert _fires(first, embed)
+    said = case(first.input, "The first 3 of 8 (page 1 of 3): Ana Souza 61, Ben Ito 58, Cleo Park 55. "
+                "Want the next page?", *first.tools_called)
+    assert not _fires(said, embed)
+
+
+def test_an_outcome_asked_for_left_under_way(embed: Embed) -> None:
+    queued = case("The backup job for the file server failed last night. Restart it and tell me whether it "
+                  "completes.",
+                  "I've restarted the backup job (run 918). It's running now and should finish fine this time.",
+                  call("jobs.restart", {"job": "fs-backup"}, {"run": 918, "status": "queued"}))
+    assert _fires(queued, embed)
+    told = case(queued.input, "Restarted the backup job (run 918); it completed at 04:12 with no errors.",
+                call("jobs.restart", {"job": "fs-backup"}, {"run": 918, "status": "queued"}),
+                call("jobs.status", {"run": 918}, {"run": 918, "status": "succeeded"}))
+    assert not _fires(told, embed)
