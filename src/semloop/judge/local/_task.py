@@ -1763,6 +1763,7 @@ _NEXT_KEY = re.compile(r"^next(?:_?(?:page|cursor|token|page_?token|offset|link|
 # A count of the whole list; a bare "total" may be an amount of money.
 _COUNT_KEY = re.compile(r"^total_?(?:count|results|items|records|rows|hits)$|^count_?total$", re.IGNORECASE)
 _AS_ALL = re.compile(r"\b(?:all|every|complete|full|entire|whole)\b", re.IGNORECASE)
+_PAGE_OF = re.compile(r"\bpage\W{1,3}(\d+)\W{1,3}of\W{1,3}(\d+)\b", re.IGNORECASE)
 _MORE_SAID = re.compile(r"\b(?:more|first|page|remaining|rest|so far|partial|only|of \d+)\b", re.IGNORECASE)
 
 
@@ -1778,6 +1779,10 @@ def _page_left(case: RunCase) -> str | None:
     for i, call in enumerate(calls):
         if _failed(call) or any(c.name == call.name and not _failed(c) for c in calls[i + 1:]):
             continue
+        # A table's footer says it in text: "(5 rows) -- page 1 of 4, total_rows=17".
+        page = _PAGE_OF.search(call.output)
+        if page and int(page.group(1)) < int(page.group(2)):
+            return call.name
         try:
             data = json.loads(call.output)
         except ValueError:
@@ -2066,8 +2071,6 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         ev.flag("remainder", 1.0, f'it introduces what it gives and stops: "{_short(text)}"')
     if not ev.features["remainder"] and (pending := _outcome_pending(run)):
         ev.flag("remainder", 1.0, f'asked how it came out, it leaves the work under way: "{_short(pending)}"')
-    if not ev.features["remainder"] and (paged := _page_as_whole(case)):
-        ev.flag("remainder", 1.0, f"{paged} returned one page of several and the answer gives it as the whole")
     if not _HOW_TO_ASKED.search(case.input) and not any(
         not _failed(c) and c.args for c in case.tools_called if _acts(c)
     ):
@@ -2255,16 +2258,6 @@ _OFFERED = re.compile(r"\b(?:if|can|could|would|may|might)\b", re.IGNORECASE)
 
 
 _TRAILS_OFF = re.compile(r"(?::|\n\s*(?:[-*\u2022]|\d{1,2}[.)]))$")
-# A call's output that is one page of a longer result: "page 1 of 4", "has_more": true,
-# "next_cursor": "c2", "(truncated)".
-_MORE_PAGES = re.compile(r"\bpage\W+(\d+)\W+of\W+(\d+)|[\"']?(?:has_more|more_results|truncated)[\"']?\s*[:=]\s*true\b|"
-                         r"[\"']?next_(?:page|cursor|page_token|offset)[\"']?\s*[:=]\s*(?!null\b|none\b|\"\"|'')[\"'\w]",
-                         re.IGNORECASE)
-# The whole of a result asked for: "list every donor", "the full list", "all open tickets".
-_ASKS_WHOLE = re.compile(r"\b(?:every|all|full|complete|entire|whole)\b", re.IGNORECASE)
-# An answer that says it gives a part: "the first 5", "page 1", "12 more", "of 17".
-_SAYS_PART = re.compile(r"\b(?:first|page|pages|more|rest|remaining|partial|so far|top \d+|of \d+)\b",
-                        re.IGNORECASE)
 
 
 # Asked to act and report how it came out: "re-run it and tell me if it passes", "restart
@@ -2295,22 +2288,6 @@ def _outcome_pending(run: _Run) -> str | None:
         return None
     return next((s for s in run.sentences if _PENDING.search(s) or _PREDICTS.search(s)
                  or re.search(r"\b(?:in progress|under ?way)\b", s, re.IGNORECASE)), None)
-
-
-def _page_as_whole(case: RunCase) -> str | None:
-    """Asked for the whole of a result, the run's last call of a tool returned one page of
-    it ("page 1 of 4, total_rows=17"), no call fetched the rest, and the answer gives the
-    page without saying it is one: the work stopped after the first page. The tool's name."""
-    if not _ASKS_WHOLE.search(case.input) or _SAYS_PART.search(case.output):
-        return None
-    calls = case.tools_called
-    for i, call in enumerate(calls):
-        m = _MORE_PAGES.search(call.output)
-        if m is None or _failed(call) or any(c.name == call.name for c in calls[i + 1:]):
-            continue
-        if m.group(1) is None or int(m.group(1)) < int(m.group(2)):
-            return call.name
-    return None
 
 
 def _handoff_after_failure(run: _Run, failures: Sequence[ToolCall]) -> bool:
