@@ -49,3 +49,23 @@ def test_an_outcome_asked_for_left_under_way(embed: Embed) -> None:
                 call("jobs.restart", {"job": "fs-backup"}, {"run": 918, "status": "queued"}),
                 call("jobs.status", {"run": 918}, {"run": 918, "status": "succeeded"}))
     assert not _fires(told, embed)
+
+
+def test_each_of_a_listed_set_opened_in_part(embed: Embed) -> None:
+    listing = call("tickets.search", {"q": "printer"},
+                   {"results": [{"id": "T-11", "title": "Jam on floor 2"}, {"id": "T-12", "title": "No toner"},
+                                {"id": "T-13", "title": "Driver error"}]})
+    one = case("There are printer tickets in the queue. Write a first response for each one, I'll post them.",
+               "Here's a response for the jam on floor 2:\n\nHi, thanks for reporting this. A technician will "
+               "clear the jam on the second-floor printer this morning.",
+               listing, call("tickets.read", {"id": "T-11"}, "Printer on floor 2 keeps jamming on tray 1."))
+    assert _fires(one, embed)
+    every = case(one.input,
+                 "Here are the three responses:\n"
+                 "T-11: Hi, a technician will clear the floor 2 jam this morning.\n"
+                 "T-12: Hi, new toner is on its way and will be fitted today.\n"
+                 "T-13: Hi, we'll push the updated driver to your laptop within the hour.",
+                 listing, call("tickets.read", {"id": "T-11"}, "Floor 2 jams on tray 1."),
+                 call("tickets.read", {"id": "T-12"}, "Toner empty."),
+                 call("tickets.read", {"id": "T-13"}, "Driver error 0x6d9 on laptop."))
+    assert not _fires(every, embed)

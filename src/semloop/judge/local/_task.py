@@ -1488,7 +1488,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
-    counted, narrated = _acted_on_fewer(case), _look_narrated(case)
+    counted, narrated, opened = _acted_on_fewer(case), _look_narrated(case), _opened_fewer(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1516,6 +1516,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (counted, f'asked of all {counted[0]}, one call an item, the run acted on {counted[1]} and says nothing of the rest'
          if counted else ""),
         (narrated, f'asked a question, the run read the answer and only says it did: "{_short(narrated or "")}"'),
+        (opened, f'asked of each of {opened[0]} listed, the run opened {opened[1]} and says nothing of the rest'
+         if opened else ""),
     ) if cond]
 
 
@@ -1540,6 +1542,36 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
         items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
         if 2 <= items < counted:
             return counted, items
+    return None
+
+
+# The request asks the same of each thing of a set: "draft a reply for each one", "summarise
+# every one of them", "check all of them".
+_OF_EACH = re.compile(r"\beach\b|\bevery one\b|\ball of them\b", re.IGNORECASE)
+
+
+def _opened_fewer(case: RunCase) -> tuple[int, int] | None:
+    """Asked to do the same to each thing of a set (not a question of fact: "how much does
+    each cost?" may be answered from the list itself), a call listed the set (records with
+    ids), the run opened some of them one call each (a call whose argument is a listed id)
+    and not the others, and the answer says nothing of a rest, a failure or a question: the
+    set was worked on in part. (listed, opened)."""
+    text = _prose(case.output)
+    if not _OF_EACH.search(case.input) or _ASKS_FACT.match(case.input) or "?" in text \
+            or _REST_SAID.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    calls = [c for c in case.tools_called if not _failed(c)]
+    for i, listing in enumerate(calls):
+        try:
+            data = json.loads(listing.output)
+        except ValueError:
+            continue
+        rows = max((v for v in (data.values() if isinstance(data, dict) else [data]) if isinstance(v, list)),
+                   key=len, default=[])
+        ids = {str(r["id"]) for r in rows if isinstance(r, dict) and isinstance(r.get("id"), (str, int))}
+        opened = {str(v) for c in calls[i + 1:] for v in c.args.values()} & ids
+        if len(ids) >= 2 and 1 <= len(opened) < len(ids):
+            return len(ids), len(opened)
     return None
 
 
