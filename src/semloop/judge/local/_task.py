@@ -2293,12 +2293,14 @@ _TRAILS_OFF = re.compile(r"(?::|\n\s*(?:[-*\u2022]|\d{1,2}[.)]))$")
 
 
 # Asked to act and report how it came out: "re-run it and tell me if it passes", "restart
-# the worker and let me know whether it comes back up".
-_ASKS_OUTCOME = re.compile(r"\b(?:tell me|let me know|lmk|report back|confirm|check)\s+(?:if|whether)\b",
+# the worker and let me know whether it comes back up". "Let me know if you need anything"
+# is the user's courtesy, no outcome asked.
+_ASKS_OUTCOME = re.compile(r"\b(?:tell me|let me know|lmk|report back)\s+(?:if|whether)\s+(?!you\b|u\b|there\b)",
                            re.IGNORECASE)
-# A state still open: the work set going, its outcome not in yet.
-_PENDING = re.compile(r"\b(?:queued|pending|in[ _-]progress|running|scheduled|started|waiting|processing)\b",
-                      re.IGNORECASE)
+# A job's state still open, the work set going and its outcome not in yet ({"status":
+# "queued"}). A record's "pending" ("order_status": "pending") is where the record stands.
+_PENDING = re.compile(r"\b(?:queued|in[ _-]progress|running|started)\b", re.IGNORECASE)
+_PENDING_STATE = re.compile(r"\b(?:status|state)\W{1,4}(?:queued|in[ _-]progress|running|started)\b", re.IGNORECASE)
 _OUTCOME_TOLD = re.compile(r"\b(?:pass(?:ed|es)|fail(?:ed|s)|succeed(?:ed|s)|successful(?:ly)?|green|red|"
                            r"complet(?:ed|es)|finish(?:ed|es)|broke|works|worked|healthy|is up|came back)\b",
                            re.IGNORECASE)
@@ -2314,7 +2316,7 @@ def _outcome_pending(run: _Run) -> str | None:
     case = run.case
     calls = case.tools_called
     if not (calls and _ASKS_OUTCOME.search(case.input) and _asks_action(case.input)) \
-            or _failed(calls[-1]) or not _PENDING.search(calls[-1].output):
+            or _failed(calls[-1]) or not _PENDING_STATE.search(calls[-1].output):
         return None
     if any(_OUTCOME_TOLD.search(s) and not _PREDICTS.search(s) for s in run.sentences):
         return None
