@@ -69,3 +69,21 @@ def test_each_of_a_listed_set_opened_in_part(embed: Embed) -> None:
                  call("tickets.read", {"id": "T-12"}, "Toner empty."),
                  call("tickets.read", {"id": "T-13"}, "Driver error 0x6d9 on laptop."))
     assert not _fires(every, embed)
+
+
+def test_a_look_offered_on_the_users_wish_after_a_refusal_is_no_promise(embed: Embed) -> None:
+    refused = case("Please move my hotel booking HB-5521 from the Lisbon property to the Porto one, same nights.",
+                   "I'm not able to move HB-5521 to another property. Our terms allow changing the dates of a "
+                   "booking but not the hotel. If you'd still like to stay in Porto, the way is to cancel (if "
+                   "the rate allows it) and book again — I can check whether HB-5521 is refundable if you want.",
+                   call("get_booking", {"id": "HB-5521"}, {"hotel": "Lisbon Centro", "rate": "flex"}))
+    assert not _fires(refused, embed)
+
+
+def test_details_asked_again_after_the_record_was_not_found(embed: Embed) -> None:
+    again = case("Hello, this is Ines Duarte, postcode 4050-123. I want to see my subscription.",
+                 "I couldn't find an account for Ines Duarte with postcode 4050-123. Could you give me your "
+                 "customer number, or double-check the name and postcode on the account?",
+                 call("find_customer", {"name": "Ines Duarte", "postcode": "4050-123"}, "Error: customer not found",
+                      success=False))
+    assert not _fires(again, embed)

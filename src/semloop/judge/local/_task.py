@@ -924,9 +924,13 @@ _ANSWERS_YES_OR_NO = re.compile(r"\b(?:yes|yeah|yep|no|not|nope|\w+n't|cannot|un
 # "Please let me know if there's anything else": the user's to do, no work promised.
 _LET_ME_KNOW = re.compile(r"\blet me know\b", re.IGNORECASE)
 # "I'll be here whenever you're ready", "I'll do my best to assist you": help offered for
-# whatever the user asks next, no work promised.
+# whatever the user asks next, no work promised. So is a look offered on the user's wish
+# ("I can check whether it qualifies for cancellation if you want").
 _OFFERS_HELP = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:be (?:here|around|available)\b|"
-                          r"(?:be (?:happy|glad)|do (?:my|our) best) to (?:help|assist)\b)", re.IGNORECASE)
+                          r"(?:be (?:happy|glad)|do (?:my|our) best) to (?:help|assist)\b)|"
+                          r"\b(?:i|we) (?:can|could) (?:look|check)\b(?=[^.?!]*\bif you(?:'d| would)? "
+                          r"(?:like|want|wish|prefer)\b)|\bif you(?:'d| would)? (?:like|want|wish|prefer)\b"
+                          r"[^.?!]{0,30}?,\s*(?:i|we) (?:can|could) (?:look|check)\b", re.IGNORECASE)
 _AWAITS_REPLY = re.compile(r"\b(?:then|once|as soon as|when|after) (?:you|i have|i get|i've got|"
                            r"i receive)\b|\bthen i(?:'ll| will)\b", re.IGNORECASE)
 _IF_YOU = re.compile(r"\bif you(?:'d| would)?\b", re.IGNORECASE)
@@ -2346,10 +2350,12 @@ _PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_mi
 # The record the act needs was never found: every call looked something up and failed,
 # one for want of the record ("Patient not found"). The act waits on the record, as an
 # honest failure does; sending the user to whoever can find it is no work the run could have
-# done, and no act is left unnamed. A reply that claims the act anyway still fails.
+# done, and no act is left unnamed. Asking again for the details the request gave ("could
+# you double-check the name and zip?") is how to find it. A reply that claims the act
+# anyway still fails.
 _NOT_FOUND = re.compile(r"\bnot found\b|\bno (?:match|matching|such|record)\b|\b(?:does not|doesn't) exist\b",
                         re.IGNORECASE)
-_NOT_FOUND_CLEARS = ("redirect", "act_missing", "action_unnamed", "plan")
+_NOT_FOUND_CLEARS = ("redirect", "act_missing", "action_unnamed", "plan", "asks_given")
 
 
 def _record_not_found(case: RunCase) -> bool:
