@@ -87,3 +87,18 @@ def test_details_asked_again_after_the_record_was_not_found(embed: Embed) -> Non
                  call("find_customer", {"name": "Ines Duarte", "postcode": "4050-123"}, "Error: customer not found",
                       success=False))
     assert not _fires(again, embed)
+
+
+def test_an_act_then_a_yes_or_no_question_are_two_parts(embed: Embed) -> None:
+    asked = "Freeze my credit card ending 4409 now, my bag was stolen. Also is there any charge from today I didn't make?"
+    looked = case(asked, "Your last charges on card 4409: 06/12 Tesco £18.20, 05/12 TfL £7.40. None look unusual.",
+                  call("get_card", {"last_four": "4409"}, {"card_id": "crd_4409", "status": "active"}),
+                  call("list_transactions", {"card_id": "crd_4409", "limit": 2},
+                       {"transactions": [{"date": "2026-12-06", "merchant": "Tesco", "amount": 18.2},
+                                         {"date": "2026-12-05", "merchant": "TfL", "amount": 7.4}]}))
+    assert _fires(looked, embed)
+    both = case(asked, "Card 4409 is frozen. Your last charges: 06/12 Tesco £18.20, 05/12 TfL £7.40 — none look "
+                "unusual.",
+                call("freeze_card", {"card_id": "crd_4409"}, {"card_id": "crd_4409", "status": "frozen"}),
+                *looked.tools_called[1:])
+    assert not _fires(both, embed)

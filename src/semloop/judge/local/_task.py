@@ -682,9 +682,12 @@ def _opens_phrasal(part: str, verb: str) -> bool:
 # production and tell me how many users had it on" (an imperative outside its verb list).
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|,?\s+(?:and(?:\s+then)?|then)\s+(?=(?:also\s+)?(?:please\s+)?(?:tell|give|show|let|"
                            r"send|confirm|what|how|when|which)\b)", re.IGNORECASE)
-# A clause that asks for something to be told or sent, not "can you help me with that".
+# A clause that asks for something to be told or sent, not "can you help me with that";
+# or a yes-or-no question of fact ("Also is there any transaction I didn't make?").
 _ASKS_BACK = re.compile(r"^(?:(?:also|and|then|please|pls)\s+)*(?:(?:can|could|would) you (?:please )?)?"
-                        r"(?:tell|give|show|let me know|send|confirm|what|how|when|where|which)\b", re.IGNORECASE)
+                        r"(?:tell|give|show|let me know|send|confirm|what|how|when|where|which)\b|"
+                        r"^(?:(?:also|and|then)\s+)*(?:is|are|was|were|did|does|do|has|have)\s+"
+                        r"(?:there|it|they|i|my|our|any|this|that)\b", re.IGNORECASE)
 
 
 def _act_parts(request: str) -> list[str]:
