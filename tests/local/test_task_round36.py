@@ -102,3 +102,21 @@ def test_an_act_then_a_yes_or_no_question_are_two_parts(embed: Embed) -> None:
                 call("freeze_card", {"card_id": "crd_4409"}, {"card_id": "crd_4409", "status": "frozen"}),
                 *looked.tools_called[1:])
     assert not _fires(both, embed)
+
+
+def test_one_call_listing_fewer_items_than_the_counted_set(embed: Embed) -> None:
+    asked = "Return these 3 items from order #W-88120: the kettle, the toaster and the mug set. Refund to my card."
+    items = call("get_order_details", {"order_id": "#W-88120"},
+                 {"items": [{"item_id": "it_1", "name": "kettle", "price": 40.0},
+                            {"item_id": "it_2", "name": "toaster", "price": 40.0},
+                            {"item_id": "it_3", "name": "mug set", "price": 18.0}]})
+    two = case(asked, "Your return for order #W-88120 is set up. A refund of $80.00 goes to your original card "
+               "once we receive the items.",
+               items, call("return_items", {"order_id": "#W-88120", "item_ids": ["it_1", "it_2"]},
+                           {"status": "return_requested", "refund": 80.0}))
+    assert _fires(two, embed)
+    three = case(asked, "Your return for order #W-88120 is set up. A refund of $98.00 goes to your original card "
+                 "once we receive the items.",
+                 items, call("return_items", {"order_id": "#W-88120", "item_ids": ["it_1", "it_2", "it_3"]},
+                             {"status": "return_requested", "refund": 98.0}))
+    assert not _fires(three, embed)

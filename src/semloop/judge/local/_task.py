@@ -1531,8 +1531,9 @@ def _acts_undone(case: RunCase) -> list[str]:
 def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
     """The request counts the set its act is for ("all four houses", "each of the 3
     rooms"), the run made one acting call an item (the same call, one argument naming a
-    different item each time) on fewer items than that, and the answer says nothing of a
-    rest, a failure or a question: the others were left. (counted, acted on)."""
+    different item each time), or one call with a list of items, on fewer items than that,
+    and the answer says nothing of a rest, a failure or a question: the others were left.
+    (counted, acted on)."""
     m = _COUNTED_SET.search(case.input)
     text = _prose(case.output)
     if m is None or "?" in text or _REST_SAID.search(text) or _ADMITS_FAILURE.search(text):
@@ -1541,6 +1542,12 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
     for name in dict.fromkeys(c.name for c in case.tools_called if _acts(c)):
         calls = [c for c in case.tools_called if c.name == name]
+        # One call that takes a list of items did as many as the list holds ("item_ids":
+        # two of the three items to return).
+        if len(calls) == 1 and not _failed(calls[0]):
+            listed = [v for v in calls[0].args.values() if isinstance(v, list) and v]
+            if len(listed) == 1 and len(listed[0]) < counted:
+                return counted, len(listed[0])
         # A call that takes a list of items may have done several at once.
         if any(_failed(c) or any(isinstance(v, list) and v != calls[0].args.get(k) for k, v in c.args.items())
                for c in calls):
