@@ -841,6 +841,8 @@ _WORKED = Shapes(
     any_of(
         r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
         r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
+        # Not the state wished for: "I need to get this resolved now."
+        r"(?<!get this )(?<!get it )(?<!get that )(?<!be )"
         r"\b(?:all )?(?:sorted|resolved|fixed|solved)(?: now)?[.!]|\bworks now\b|\bworking now\b",
         r"\bfound (?:it|them)\b",
     ),
@@ -918,6 +920,12 @@ _MISFORTUNE = frozenset(
         "emergency", "accident", "illness", "ill", "sick", "injury", "injured", "funeral",
         "death", "died", "cancer",
     )
+)  # fmt: skip
+# How a symptom feels, said of "it" ("it's uncomfortable but I can wait", "it's really sore"):
+# the body's state told, not a verdict on the service.
+_SENSED = re.compile(r"it(?:'s| is| was)\b", re.IGNORECASE)
+_SENSATION = frozenset(
+    ("uncomfortable", "painful", "sore", "itchy", "achy", "tender", "swollen", "numb", "stiff")
 )  # fmt: skip
 _ACCEPTS_IT = any_of(
     r"\bin that case\b|\binstead\b|\bi understand\b|(?:^|[.!?,]\s*)(?:ok(?:ay)?|fine|alright|all right|i see)\b|\bi(?:'ll| will)\b|\bthen\b",
@@ -1696,6 +1704,7 @@ def _read(text: str, context: _Context) -> Tone:
         and not (
             (accepted or context.after_question) and m.group(1).lower() in _FEELING
             or accepted and _ON_NEWS.match(m.group(0))
+            or _SENSED.match(m.group(0)) and m.group(1).lower() in _SENSATION
         )
         for m in _JUDGED.finditer(own)
         if not _asked_whether(own, m.start())
