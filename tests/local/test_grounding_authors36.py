@@ -93,3 +93,23 @@ def test_a_time_told_in_the_contexts_own_zone_is_not_shifted_by_hours(embed: Emb
     instant = {"ref": "KY-4", "start_utc": "2026-04-11T05:15:00Z", "tz": "Asia/Tokyo"}
     assert found(embed, "when?", "Your KY-4 session is at 14:15 local time on 11 April (05:15 UTC).",
                  tool=instant).get("numbers", 0) == 0
+
+
+def test_a_cycle_that_resets_starts_the_day_after_it_ends(embed: Embed) -> None:
+    plan = {"member": "GY-20", "classes_left": 3, "cycle_end": "2026-08-31"}
+    assert found(embed, "when?", "You have 3 classes left; your pass resets on 1 September.",
+                 tool=plan).get("numbers", 0) == 0
+    assert found(embed, "when?", "You have 3 classes left; your pass resets on 4 September.",
+                 tool=plan)["numbers"] >= 1
+
+
+def test_the_unit_a_rate_is_paid_by_names_no_column(embed: Embed) -> None:
+    bill = {"lines": [{"desc": "energy", "kwh": 380, "rate": 0.29, "amount": 110.2}]}
+    assert found(embed, "why?", "At 0.29 €/kWh your energy came to 110.20 €.", tool=bill).get("bound", 0) == 0
+
+
+def test_a_cause_read_off_two_records_in_their_direction_is_worked_out(embed: Embed) -> None:
+    months = "period,litres\n2026-05,912\n2026-06,1240"
+    told = "June's fuel bill is higher because consumption went up: 1240 litres vs 912 litres in May."
+    assert found(embed, "why?", told, tool=months).get("cause", 0) == 0
+    assert found(embed, "why?", told.replace("went up", "went down"), tool=months)["cause"] == 1

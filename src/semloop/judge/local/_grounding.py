@@ -1771,6 +1771,9 @@ def _other_cause(claim: str, ev: _Evidence) -> str:
     return ""
 
 
+_VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:with|to)|against)\s", re.IGNORECASE)
+
+
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
@@ -1779,6 +1782,15 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
             continue
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.
         if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
+            continue
+        # "usage went up: 512 kWh vs 410 kWh": a change the cause reads off two of the
+        # records' figures, in the direction they take, is worked out, not invented.
+        figures = [q.value for q in quantities(m.group(1)) if number_supported(q, ev.direct)]
+        rise, fall = _RISE.search(m.group(1)), _FALL.search(m.group(1))
+        # "went up: 512 vs 410" puts the new figure first, "rose from 410 to 512" the old.
+        newest_first = _VERSUS.search(m.group(1)) and not _FROM_TO.search(m.group(1))
+        if len(figures) == _PARTS and bool(rise) != bool(fall) and (
+                (figures[0] > figures[1]) == bool(rise)) == bool(newest_first):
             continue
         # A figure of it the context gives ("found a $412.60 shortage") is no word it lacks.
         given = {w for q in quantities(m.group(1)) if number_supported(q, ev.direct) for w in word_stems(q.text)}
@@ -2424,6 +2436,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # zone may fall on the day before or after the context's.
     if zoned:
         counted_on += _shifted(ev.date_readings, [_ONE_DAY]) + _shifted(ev.date_readings, [_ONE_DAY], back=True)
+    # "resets on 1 June" of a cycle ending 31 May: the next cycle starts the day after.
+    if _NEXT_CYCLE.search(claim):
+        counted_on += _shifted(ev.date_readings, [_ONE_DAY])
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
@@ -2448,6 +2463,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # claim itemises is its own sum.
     summed = [q.text for q in stated if q.text in missing and _total_parts(claim, q, stated, missing)[1]]
     return [t for t in missing if t not in summed], counts
+
+
+_NEXT_CYCLE = re.compile(r"\b(?:resets?|renews?|restarts?|rolls? over|refreshes|tops? up)\b", re.IGNORECASE)
 
 
 # When a span ends, said of a start the context gives: "runs until about 8:20 pm" of an
@@ -3847,6 +3865,7 @@ def _amount(value: str) -> bool:
 
 
 _BESIDE = 3  # words each side of a number that say what it is
+_PAID_BY = re.compile(r"(?:/|\bper\s+)\s*[A-Za-z]\w*")
 
 
 @_each_side
@@ -3866,7 +3885,10 @@ def _column_swap(claim: str, ev: _Evidence) -> str:
             # The words beside the number in its clause say what it is ("precision@10 = 0.31",
             # "6,030 orders in Q3"); a rounded one ("about $120") may be any column's.
             left, right = _CLAUSE_BREAK.split(part[:at])[-1], _CLAUSE_BREAK.split(part[at + len(q.text):])[0]
+            # "0.32 €/kWh", "$4 per kg": the unit a rate is paid by names no column beside it.
+            left, right = _PAID_BY.sub(" ", left), _PAID_BY.sub(" ", right)
             mine = word_stems(" ".join([*left.split()[-_BESIDE:], *right.split()[:_BESIDE]]))
+
             held = [] if q.approx else [(r, k) for r in ev.records for k, value in r.pairs if _near(value, q)]
             if not held or len({k for _, k in held}) > 1:
                 continue
@@ -4901,16 +4923,19 @@ def _failed_items(claims: Sequence[_Claim], calls: Sequence[ToolCall], records: 
     another ("renew" answered 409 for one of two books): the clause names the failed item
     (its record's name for the id the call was given) or says the deed of every item."""
     given_ok = {str(v) for c in calls if not _failed(c) for v in c.args.values()}
-    for call in calls:
+    for at, call in enumerate(calls):
         verb = _deed_words(call)
+        # A call that failed and was made again and worked is a retry (its arguments set
+        # right), no item left undone: only a failure after the same call worked counts.
         if not _failed(call) or _READ_CALL.match(call.name.rpartition(".")[2]) or not any(
-                not _failed(c) and c.name == call.name for c in calls):
+                not _failed(c) and c.name == call.name for c in calls[:at]) or any(
+                not _failed(c) and c.name == call.name for c in calls[at + 1:]):
             continue
         ids = {str(v) for v in call.args.values()} - given_ok
         names = {v.lower() for r in records if any(v in ids for _, v in r.pairs) for _, v in r.pairs
                  if v not in ids and re.search(r"[A-Za-z]{3}", v) and not re.search(r"\d", v)}
         for claim in claims:
-            for clause in _ADDED.split(claim.text):
+            for clause in _ADDED.split(claim.text) if not claim.found.get("offered") else ():
                 deed = _DEED_DONE.search(clause)
                 if deed is None or _DEED_ADMITTED.search(clause) or not (
                         word_stems(clause[: deed.end()]) & verb or _EVERY.search(clause)):
