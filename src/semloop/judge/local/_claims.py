@@ -711,7 +711,7 @@ _UNITS = {
     "m3": "m3", "m³": "m3", "cbm": "m3", "cubic metres": "m3", "cubic meters": "m3",
     "inch": "in", "km/h": "kmh", "kph": "kmh", "mph": "mph", "knots": "kn", "knot": "kn",
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
-    "kw": "kw", "hp": "hp", "bhp": "hp", "kwh": "kwh", "mwh": "mwh",
+    "kw": "kw", "w": "w", "watts": "w", "watt": "w", "hp": "hp", "bhp": "hp", "kwh": "kwh", "mwh": "mwh",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
     "acre": "acre", "kwp": "kw", "business days": "workday", "business day": "workday",
     "working days": "workday", "working day": "workday", "workdays": "workday",
@@ -727,7 +727,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("tb", "gb"): 1000.0, ("gb", "mb"): 1000.0, ("mb", "kb"): 1000.0, ("m2", "ft2"): 10.7639,
     ("m3", "l"): 1000.0, ("kn", "kmh"): 1.852, ("mph", "kmh"): 1.609344, ("kn", "mph"): 1.150779,
     ("bar", "psi"): 14.5038, ("bar", "kpa"): 100.0, ("kpa", "psi"): 0.145038, ("kcal", "kj"): 4.184,
-    ("kw", "hp"): 1.34102, ("ha", "m2"): 10000.0, ("mwh", "kwh"): 1000.0,
+    ("kw", "hp"): 1.34102, ("kw", "w"): 1000.0, ("ha", "m2"): 10000.0, ("mwh", "kwh"): 1000.0,
     ("ha", "acre"): 2.47105, ("week", "workday"): 5.0,
 }
 _WORD_NUMBERS = {
@@ -753,7 +753,10 @@ _NUMERIC = re.compile(
     rf"(?P<cur>{_CUR_ALT})?\s?"
     # A number glued to capitals by a hyphen (W-2, HO-3) is part of a name, not a quantity;
     # to a word ("under-6", "over-65s") it is one.
-    r"(?P<num>(?<![\w.,])(?-i:(?<![A-Z]-))[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+    # Indian grouping ("₹1,85,000", "12,50,000") puts commas every two digits before the
+    # last three; read whole, else only its first group ("1") is taken for the amount.
+    r"(?P<num>(?<![\w.,])(?-i:(?<![A-Z]-))[-−]?\d{1,2}(?:,\d{2})+,\d{3}(?!\d|,\d)(?:\.\d+)?"
+    r"|(?<![\w.,])(?-i:(?<![A-Z]-))[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?"
     r"|(?<![\w.,])(?-i:(?<![A-Z]-))[-−]?\d+(?:\.\d+)?|(?<![\w\d])\.\d+)"
     rf"(?:\s?(?P<scale>{_SCALE_ALT})\b)?"
     rf"(?:\s?(?P<cur2>{_CUR_ALT})\b)?"

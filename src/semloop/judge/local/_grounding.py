@@ -839,7 +839,9 @@ _TIME_ZONE = re.compile(rf"\b(?:utc|gmt|local time|time zone|timezone|[a-z]+ tim
 _ZONE_NAME = re.compile(rf"\b{_ZONE_CODE}\b")
 _PLACE_TIME = re.compile(r"\b((?:[A-Z][a-z]+ ){1,2})time\b")
 # "(18:00 in Warsaw)", "00:10 on 1 December in Berlin": the place a clock time is told in.
-_CLOCK_PLACE = re.compile(r"\d(?:\s?[ap]\.?m\.?)?(?:\s+(?:on|the)?\s*[\w ]{0,20}?)?\s+in\s+((?:[A-Z][a-z]+\s?){1,2})(?=[).,;]|$)")
+# A zone's offset may follow in brackets: "10:30 in Hanoi (GMT+7)".
+_CLOCK_PLACE = re.compile(r"\d(?:\s?[ap]\.?m\.?)?(?:\s+(?:on|the)?\s*[\w ]{0,20}?)?\s+in\s+((?:[A-Z][a-z]+\s?){1,2})"
+                          r"(?=[).,;]|\((?:UTC|GMT)|$)")
 _ONE_DAY = Quantity("1 day", 1.0, "day", 1.0, False)
 
 
@@ -1769,6 +1771,9 @@ def _other_cause(claim: str, ev: _Evidence) -> str:
     return ""
 
 
+_VERSUS = re.compile(r"\b(?:vs\.?|versus|compared (?:with|to)|against)\s", re.IGNORECASE)
+
+
 def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
@@ -1777,6 +1782,15 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
             continue
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.
         if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
+            continue
+        # "usage went up: 512 kWh vs 410 kWh": a change the cause reads off two of the
+        # records' figures, in the direction they take, is worked out, not invented.
+        figures = [q.value for q in quantities(m.group(1)) if number_supported(q, ev.direct)]
+        rise, fall = _RISE.search(m.group(1)), _FALL.search(m.group(1))
+        # "went up: 512 vs 410" puts the new figure first, "rose from 410 to 512" the old.
+        newest_first = _VERSUS.search(m.group(1)) and not _FROM_TO.search(m.group(1))
+        if len(figures) == _PARTS and bool(rise) != bool(fall) and (
+                (figures[0] > figures[1]) == bool(rise)) == bool(newest_first):
             continue
         # A figure of it the context gives ("found a $412.60 shortage") is no word it lacks.
         given = {w for q in quantities(m.group(1)) if number_supported(q, ev.direct) for w in word_stems(q.text)}
@@ -2060,6 +2074,57 @@ def _city_zones() -> dict[str, str]:
     return {n.rsplit("/", 1)[1].replace("_", " ").lower(): n for n in names if "/" in n}
 
 
+# "10:30 in Hanoi (GMT+7)", "UTC-05:00": a zone's offset from UTC, in hours.
+_UTC_OFFSET = re.compile(r"\b(?:UTC|GMT)\s?([+\-\u2212])\s?(\d{1,2})(?::?(\d\d))?\b")
+
+
+def _zone_offset(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """An offset from UTC ("GMT+7") that a zone the context names ("Asia/Ho_Chi_Minh") or
+    a city the claim names keeps in winter or in summer: the zone said as its offset, no
+    figure of the records."""
+    said = [m for m in _UTC_OFFSET.finditer(claim) if m.group(2).lstrip("0") == q.text.lstrip("+-\u2212").lstrip("0")]
+    if not said:
+        return False
+    zones = {z for t in ev.texts for z in _IANA.findall(t)} | {
+        zone for w in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", claim) if (zone := _city_zones().get(w.lower()))}
+    offsets = set().union(*(_offsets(zone) for zone in zones & set(_city_zones().values())))
+    return any(_offset_minutes(m) in offsets for m in said)
+
+
+def _offset_minutes(m: re.Match[str]) -> int:
+    return (-1 if m.group(1) != "+" else 1) * (60 * int(m.group(2)) + int(m.group(3) or 0))
+
+
+@lru_cache(maxsize=256)
+def _offsets(zone: str) -> frozenset[int]:
+    """The zone's offsets from UTC in minutes, in winter and in summer."""
+    try:
+        tz = zoneinfo.ZoneInfo(zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # no zone data: nothing to read
+        return frozenset()
+    return frozenset(round(delta.total_seconds() / 60) for month in (1, 7)
+                     if (delta := datetime.datetime(2026, month, 1, tzinfo=tz).utcoffset()) is not None)
+
+
+def _home_zone(claim: str, text: str, ev: _Evidence) -> bool:
+    """The clock time is told in the zone of the context's one named zone: "9:30 local time
+    (GMT+7)" of a slot in Asia/Ho_Chi_Minh is no other zone's time, and must be its own."""
+    # An instant given in UTC or with an offset ("load_in_utc: …T07:00:00Z") is converted
+    # into the zone, rightly some hours on: only times the context writes in it are its own.
+    if any(_INSTANT.search(t) or "utc" in t.lower() for t in ev.texts):
+        return False
+    zones = {z for t in ev.texts for z in _IANA.findall(t) if z in _city_zones().values()}
+    at = claim.find(text)
+    told = _TOLD_ZONE.match(claim, at + len(text)) if at >= 0 and len(zones) == 1 else None
+    if told is None:
+        return False
+    zone = next(iter(zones))
+    offset = re.match(r"\s*\(\s*(?:UTC|GMT)", claim[told.end():])
+    given = _UTC_OFFSET.search(claim, told.end()) if offset else None
+    return bool(told.group("local") or _city_zones().get((told.group("city") or told.group("in") or "").lower()) == zone
+                or given and _offset_minutes(given) in _offsets(zone))
+
+
 def _iso_day(text: str) -> datetime.date | None:
     try:
         return datetime.date.fromisoformat(text)
@@ -2336,6 +2401,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, ev) or _priced(q, claim, ev)
+                     or _zone_offset(q, claim, ev)
                      or own_form(q) or _days_between(q, claim)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
@@ -2370,6 +2436,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # zone may fall on the day before or after the context's.
     if zoned:
         counted_on += _shifted(ev.date_readings, [_ONE_DAY]) + _shifted(ev.date_readings, [_ONE_DAY], back=True)
+    # "resets on 1 June" of a cycle ending 31 May: the next cycle starts the day after.
+    if _NEXT_CYCLE.search(claim):
+        counted_on += _shifted(ev.date_readings, [_ONE_DAY])
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
             counted and date_supported(readings, ev.shifted)
@@ -2386,7 +2455,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # The same minutes a whole number of hours away is the time in another zone.
         # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
         if minutes not in ev.minutes and not (
-            zoned and any((minutes - m) % 60 == 0 for m in ev.minutes)
+            zoned and any((minutes - m) % 60 == 0 for m in ev.minutes) and not _home_zone(claim, text, ev)
         ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
                    and not _MERIDIEM.search(text)) and minutes not in ends:
             missing.append(text)
@@ -2394,6 +2463,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # claim itemises is its own sum.
     summed = [q.text for q in stated if q.text in missing and _total_parts(claim, q, stated, missing)[1]]
     return [t for t in missing if t not in summed], counts
+
+
+_NEXT_CYCLE = re.compile(r"\b(?:resets?|renews?|restarts?|rolls? over|refreshes|tops? up)\b", re.IGNORECASE)
 
 
 # When a span ends, said of a start the context gives: "runs until about 8:20 pm" of an
@@ -2553,7 +2625,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # two context numbers would support an invented "2% surcharge".
     claim.found["worked"] = float(bool(missing) and (_worked_out(claim.text, ev.given)
                                                      or "%" in claim.text))
-    misadded = (_misadded(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
+    misadded = (_misadded(claim.text, missing) or _misworked(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
                 or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev)
                 or _unset_given(claim.text, missing, ev) or _renamed(claim.text, ev))
     if misadded:
@@ -2635,6 +2707,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _row_swap(claim.text, ev)
                                                          or _self_compared(claim.text)
                                                          or _not_the_extreme(claim.text, ev)
+                                                         or _reversed_change(claim.text, ev)
                                                          or _role_swap(claim.text, ev)
                                                          or _role_held(claim.text, ev)
                                                          or _miscounted(claim.text, ev)
@@ -2834,6 +2907,35 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
             return (f"the listed {', '.join(q.text for q in parts[:4])} add up to "
                     f"{sum(q.value for q in parts):g}, not {total.text}")
     return ""
+
+
+# "…, which comes to R$ 907.65", "that's $1,850": a result the claim works out there and then.
+_RESULT = re.compile(r"\b(?:comes? to|came to|works? out (?:to|at)|which is|that(?:'s| is)|leaving|leaves)"
+                     r"\s*(?:about\s+)?\S{0,3}\s?$|=\s*\S{0,3}\s?$", re.IGNORECASE)
+_OPERANDS = 5  # more figures than this and a chance match among their workings is likely
+
+
+def _misworked(claim: str, missing: Sequence[str]) -> str:
+    """The one unsupported figure of a claim, given as the result of the working it shows
+    ("after the $200 deductible we reimburse 80%, which comes to $907.65"), that no one or
+    two steps of the claim's own supported figures give: the working went wrong, the
+    figures were copied right."""
+    stated = quantities(claim)
+    wrong = [q for q in stated if q.text in missing]
+    operands = [q for q in stated if q.text not in missing]
+    if len(wrong) != 1 or not _PARTS <= len(operands) <= _OPERANDS or len(missing) != 1:
+        return ""
+    result = wrong[0]
+    at = _stated_at(claim, result)
+    if result.approx or at < 0 or not _RESULT.search(claim[:at]):
+        return ""
+    steps = derived_values(operands)
+    # The first step's value in the result's unit: "80%" is no amount to take from it.
+    again = [v for x in steps for op in operands
+             for v in derived_values([Quantity("", x, result.unit, 1.0, False), op], limit=2)]
+    if number_supported(result, sorted([*steps, *again])):
+        return ""
+    return f"{result.text} does not follow from the claim's own {', '.join(q.text for q in operands[:4])}"
 
 
 def _total_parts(claim: str, total: Quantity, stated: Sequence[Quantity],
@@ -3096,7 +3198,9 @@ def _other_record(claim: str, sentence: str, ev: _Evidence) -> bool:
 
 
 # A person's name as a value: two to four capitalised words (accented too: "Tomás"), no digits.
-_PERSON = re.compile(r"[A-Z\u00c0-\u00de][a-z\u00df-\u00ff'-]+(?:\s+[A-Z\u00c0-\u00de][a-z\u00df-\u00ff'-]+){1,3}")
+# Latin Extended letters too ("Trần Minh Khoa", "Łukasz Wójcik"), whose blocks mix the cases.
+_PERSON = re.compile(r"[A-Z\u00c0-\u00de\u0100-\u024f\u1e00-\u1eff][a-z\u00df-\u024f\u1e00-\u1eff'-]+"
+                     r"(?:\s+[A-Z\u00c0-\u00de\u0100-\u024f\u1e00-\u1eff][a-z\u00df-\u024f\u1e00-\u1eff'-]+){1,3}")
 _NAME_KEY_WORDS = frozenset({"name", "full", "display", "first", "last", "id"})
 _ROLE_WINDOW = 4  # the words before a name that say its role ("approved by", "agent is")
 
@@ -3107,11 +3211,15 @@ def _person_pairs(text: str) -> tuple[tuple[str, str], ...]:
     words, name words aside; read once per text: every claim's role checks ask again."""
     out = []
     for line in text.splitlines():
-        for part in _PAIR_SPLIT.split(line):
-            m = _PAIR.match(part)
-            if m and _PERSON.fullmatch(m.group(2)):
-                words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
-                out.append((m.group(2), " ".join(words)))
+        pairs = [m for part in _PAIR_SPLIT.split(line) if (m := _PAIR.match(part))]
+        people = [m for m in pairs if _PERSON.fullmatch(m.group(2))]
+        # "crew role: lead; crew name: Trần Minh Khoa": the role is a field of the person's
+        # own line, which holds no other person.
+        held = [m.group(2) for m in pairs if len(people) == 1 and m not in people
+                and _key_words(m.group(1))[-1:] in (["role"], ["position"], ["title"])]
+        for m in people:
+            words = [w for w in _key_words(m.group(1)) if w not in _NAME_KEY_WORDS]
+            out.append((m.group(2), " ".join([*words, *held])))
     return tuple(out)
 
 
@@ -3135,6 +3243,7 @@ def _held_roles(keys: Iterable[str]) -> set[str]:
     return set().union(*(_role_stems(_key_head(k)) for k in keys))
 
 
+_ASIDE = re.compile(r"\([^()]*\)")
 _OBJECT_VERB = re.compile(r"[a-z]{3,}[^s\W]s")  # "holds", "owns", "lists": an active verb's present
 
 
@@ -3149,7 +3258,12 @@ def _role_swap(claim: str, ev: _Evidence) -> str:
         at = claim.find(person)
         if at < 0:
             continue
-        before = re.findall(r"[A-Za-z]+", claim[:at])[-_ROLE_WINDOW:]
+        # "The lead installer for the Pham residence (12 panels) is Nguyễn Văn Hiếu": named
+        # by a copula, the person holds the role its clause's subject says.
+        head = _ASIDE.sub(" ", claim[:at])
+        before = re.findall(r"[A-Za-z]+", head)[-_ROLE_WINDOW:]
+        if before and before[-1].lower() in ("is", "was"):
+            before = re.findall(r"[A-Za-z]+", _CLAUSE_BREAK.split(head)[-1])
         if before and before[-1].lower() in ("at", "in"):
             continue  # "all room types at Hotel Calle": a place named, no one in a role
         # "the plot holds Margaret Ellison": a verb's object, not its doer (the holder).
@@ -3188,6 +3302,52 @@ def _role_held(claim: str, ev: _Evidence) -> str:
                 key = _key_words(m.group(1))
                 if key[-1] == "by" and said & _role_stems(_key_head(" ".join(key))):
                     return f'{person} named as {m.group(1)}, which the context gives as "{m.group(2)}"'
+    return ""
+
+
+# "improved from 7.2% to 6.1%": a change told from one value to another.
+_FROM_TO = re.compile(r"\bfrom\s+(\S+?)\s+to\s+(\S+?)(?=[\s,;)]|\.?$|\.\s)")
+
+
+def _period_order(a: str, b: str) -> int:
+    """-1 where period ``a`` comes before ``b``, 1 where after, 0 where not known: two dates,
+    or two labels that differ in one number alone ("Q2 FY26", "Q3 FY26")."""
+    days = [next((r for _, rs in dates(v) for r in rs if None not in r), None) for v in (a, b)]
+    if days[0] and days[1] and days[0] != days[1]:
+        return -1 if days[0] < days[1] else 1
+    nums = [re.findall(r"\d+", v) for v in (a, b)]
+    differ = [(int(x), int(y)) for x, y in zip(*nums) if x != y]
+    if re.sub(r"\d+", "#", a) != re.sub(r"\d+", "#", b) or len(nums[0]) != len(nums[1]) or len(differ) != 1:
+        return 0
+    return -1 if differ[0][0] < differ[0][1] else 1
+
+
+def _reversed_change(claim: str, ev: _Evidence) -> str:
+    """A change told "from" the later period's value "to" the earlier one's, of one thing the
+    claim names: "Moema improved from 7.2% to 6.1%" where 6.1 is Q2's and 7.2 Q3's."""
+    for m in _FROM_TO.finditer(claim):
+        said = [quantities(m.group(k)) for k in (1, 2)]
+        if not (said[0] and said[1]):
+            continue
+        start, end = said[0][0].value, said[1][0].value
+        # Only rows that hold one of the two values: a long lookup has thousands.
+        holding = [[r for r in ev.records if any(q.value == v for _, x in r.pairs for q in quantities(x))]
+                   for v in (start, end)]
+        for first, second in itertools.product(*holding):
+            one, two = dict(first.pairs), dict(second.pairs)
+            if first is second or one.keys() != two.keys():
+                continue
+            differ = [k for k in one if one[k] != two[k]]
+            # The two rows are one thing's (no name differs) in two periods ("Q2 FY26", a date).
+            if any(not re.search(r"\d", one[k]) for k in differ):
+                continue
+            periods = [k for k in differ if re.search(r"[A-Za-z]", one[k]) or dates(one[k])]
+            shared = [v for k, v in one.items() if v == two[k] and not re.search(r"\d", v)
+                      and _said(v.lower(), claim.lower())]
+            valued = [k for k in differ if k not in periods and [q.value for q in quantities(one[k])] == [start]
+                      and [q.value for q in quantities(two[k])] == [end]]
+            if shared and valued and [_period_order(one[k], two[k]) for k in periods] == [1]:
+                return f"{m.group(0)} runs backwards: {start:g} is the later period's {valued[0]}, {end:g} the earlier's"
     return ""
 
 
@@ -3250,6 +3410,12 @@ _SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|
 _SUPPOSED = re.compile(r"^\W*(?:if|unless|suppose|supposing|should you|were you to)\b", re.IGNORECASE)
 
 
+def _stated_at(claim: str, q: Quantity) -> int:
+    """Where the claim states ``q``: "5" of "User 55102 took 5 rides" is not inside the id."""
+    m = re.search(rf"(?<![\w.,]){re.escape(q.text)}(?![\d])", claim)
+    return m.start() if m else claim.find(q.text)
+
+
 def _miscounted(claim: str, ev: _Evidence) -> str:
     """The claim counts the records of one list that some of its words pick out ("5 spin
     classes" of a week's classes, "two ebooks" of the loans), and as many records of that
@@ -3267,7 +3433,7 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
             found.setdefault(keys, []).append(record)
         lists += found.items()
     for q in quantities(claim):
-        at = claim.find(q.text)
+        at = _stated_at(claim, q)
         m = _COUNTED.match(claim, at + len(q.text)) if at >= 0 and _multiplier(q) else None
         if m is None or _SUPPOSED.match(claim) or _SUBSET_BEFORE.search(claim[:at]) or _COMPARED.search(m.group(1)) or _SUBSET_AFTER.search(
                 _TOTALLING.sub("", claim[m.start():])):
@@ -3330,7 +3496,7 @@ def _state_miscounted(claim: str, ev: _Evidence) -> str:
     The state may follow the counted noun ("two ranks need repair", "4 of the 7 passed")
     where ``_miscounted`` reads only the words before it."""
     for q in quantities(claim):
-        at = claim.find(q.text)
+        at = _stated_at(claim, q)
         clause = _count_clause(claim, q, at)
         if clause is None:
             continue
@@ -3699,6 +3865,7 @@ def _amount(value: str) -> bool:
 
 
 _BESIDE = 3  # words each side of a number that say what it is
+_PAID_BY = re.compile(r"(?:/|\bper\s+)\s*[A-Za-z]\w*")
 
 
 @_each_side
@@ -3718,7 +3885,10 @@ def _column_swap(claim: str, ev: _Evidence) -> str:
             # The words beside the number in its clause say what it is ("precision@10 = 0.31",
             # "6,030 orders in Q3"); a rounded one ("about $120") may be any column's.
             left, right = _CLAUSE_BREAK.split(part[:at])[-1], _CLAUSE_BREAK.split(part[at + len(q.text):])[0]
+            # "0.32 €/kWh", "$4 per kg": the unit a rate is paid by names no column beside it.
+            left, right = _PAID_BY.sub(" ", left), _PAID_BY.sub(" ", right)
             mine = word_stems(" ".join([*left.split()[-_BESIDE:], *right.split()[:_BESIDE]]))
+
             held = [] if q.approx else [(r, k) for r in ev.records for k, value in r.pairs if _near(value, q)]
             if not held or len({k for _, k in held}) > 1:
                 continue
@@ -4707,7 +4877,7 @@ _DONE = re.compile(rf"\bI(?:'ve| have)\s+(?:just\s+|now\s+|also\s+|gone ahead an
 # "… has been posted", "you're booked", "Done — …". Its verb is matched to a call by stem.
 _DEED_DONE = re.compile(r"\b(?:I|we)(?:'ve| have| had)?\s+(?:just\s+|now\s+|also\s+|already\s+)?\w+ed\b"
                         r"|\b(?:has|have) been\s+(?:\w+ly\s+)?\w+(?:ed|t|n)\b"
-                        r"|\b\w+(?:'re|'s| is| are)\s+(?:now\s+|all\s+)?\w+ed\b|^\W*(?:Done|All set)\b")
+                        r"|\b\w+(?:'re|'s| is| are)\s+(?:now\s+|all\s+|also\s+)?\w+ed\b|^\W*(?:Done|All set)\b")
 # A clause that admits the deed undone, or only promises it: it claims nothing done.
 _DEED_ADMITTED = re.compile(r"n't\b|\b(?:not|no|unable|fail\w*|error|denied|will|would|could|can|"
                             r"once|if|when|pending|try|tried|attempt\w*|again|needs?|nothing|none)\b", re.IGNORECASE)
@@ -4742,6 +4912,40 @@ def _failed_deeds(claims: Sequence[_Claim], calls: Sequence[ToolCall]) -> None:
                 claim.found["offered"] = 1.0
                 claim.why.append(f'"{deed.group(0)}", but the call that would do it ({min(words)}) failed')
                 break
+
+
+# "Both books are renewed", "all three are cancelled": the deed told done of every item.
+_EVERY = re.compile(r"\b(?:both|all|every|each)\b", re.IGNORECASE)
+
+
+def _failed_items(claims: Sequence[_Claim], calls: Sequence[ToolCall], records: Sequence[_Record]) -> None:
+    """A deed told done of an item whose own call failed, where the same call worked for
+    another ("renew" answered 409 for one of two books): the clause names the failed item
+    (its record's name for the id the call was given) or says the deed of every item."""
+    given_ok = {str(v) for c in calls if not _failed(c) for v in c.args.values()}
+    for at, call in enumerate(calls):
+        verb = _deed_words(call)
+        # A call that failed and was made again and worked is a retry (its arguments set
+        # right), no item left undone: only a failure after the same call worked counts.
+        if not _failed(call) or _READ_CALL.match(call.name.rpartition(".")[2]) or not any(
+                not _failed(c) and c.name == call.name for c in calls[:at]) or any(
+                not _failed(c) and c.name == call.name for c in calls[at + 1:]):
+            continue
+        ids = {str(v) for v in call.args.values()} - given_ok
+        names = {v.lower() for r in records if any(v in ids for _, v in r.pairs) for _, v in r.pairs
+                 if v not in ids and re.search(r"[A-Za-z]{3}", v) and not re.search(r"\d", v)}
+        for claim in claims:
+            for clause in _ADDED.split(claim.text) if not claim.found.get("offered") else ():
+                deed = _DEED_DONE.search(clause)
+                if deed is None or _DEED_ADMITTED.search(clause) or not (
+                        word_stems(clause[: deed.end()]) & verb or _EVERY.search(clause)):
+                    continue
+                item = next((n for n in names if _said(n, clause.lower())), "")
+                if item or (_EVERY.search(clause) and word_stems(deed.group(0)) & verb):
+                    claim.found["offered"] = 1.0
+                    claim.why.append(f'"{deed.group(0)}", but the {call.name} call for '
+                                     f'{item or "one of them"} failed')
+                    break
 
 
 # A lookup's result reported as nothing ("No interaction was found", "the check found no
@@ -4896,6 +5100,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                 claim.found["offered"] = claim.found.get("offered", 0.0) + 1
                 claim.why.append(f'"{done.group(0)}", but every call only read or failed')
     _failed_deeds(claims, case.tools_called)
+    _failed_items(claims, case.tools_called, evidence.records)
     _unlisted_items(claims, evidence)
     _none_found(claims, case.tools_called, outputs)
     _roles_by_meaning(claims, evidence, embed)
