@@ -4756,6 +4756,12 @@ def _drift_by_meaning(
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
                 f'subject: "{_short(subject)}"')
+    # A story of the past in place of the answer digresses however close its words keep.
+    past = _past_told(case, units, cos, n_steps)
+    if past is not None:
+        note = f'most of the answer tells the past of something else: "{_short(past)}"'
+        ev.flag("stretch", 1.0, ev.notes.get("stretch", note))
+        ev.flag("digression", 1.0, note)
     # By meaning alone, whatever words they repeat: the units after the anchor far from
     # the request ("Pumpkin is such a versatile ingredient! For Thanksgiving I make…" after a
     # question about a dog eating pumpkin), and how far the rest of the run falls from it.
@@ -4881,6 +4887,50 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
         return None
     return units[said[0]][0]
+
+
+# The world's past told as a story: a year before this one's era ("in 1858", "the 1970s",
+# "(1977)"), an age ("antiquity", "the 18th century") or a founding, a first, a name's
+# origin. A form number (1099-NEC), a reading (1222°C) or a tracking code is no year.
+_PAST_TOLD = re.compile(
+    r"(?:\b(?:in|since|from|until|till|by|circa|around|of|the|early|late|mid)\s+|\()1[0-9]{3}s?\b"
+    r"(?![-\u2013/.,]?\d|\s?\u00b0|-)|(?<![\w$\u00a3\u20ac#/.-])1[0-9]{3}s\b|"
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:teenth|tieth)|first|second|third) century\b|"
+    r"\b(?:antiquity|ancient|medieval|middle ages|the romans|bronze age|iron age|stone age)\b|"
+    r"\b(?:was|were) (?:first )?(?:founded|invented|established|introduced|built|made|run|held)"
+    r" (?:in|by|during|around)\b|\bdates? back\b|\b(?:takes|took|got|gets) (?:its|their) name\b|"
+    r"\b(?:long|rich|fascinating|interesting|storied) history\b|\bhistorically\b",
+    re.IGNORECASE,
+)
+_PAST_COS = 0.55  # a past told this close to the request is its background (a bridge's old piers)
+# A past that draws its consequence for now explains the answer ("printed in huge numbers in
+# 1840, so a used one sells for £30"): a reason, not a story.
+_SO_NOW = re.compile(r",\s*so\b|\bwhich is why\b|\bthat(?:'s| is) why\b|\bthat'?s how\b", re.IGNORECASE)
+
+
+def _past_told(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequence[float],
+               n_steps: int) -> str | None:
+    """The answer's first sentence of a story of the world's past, when that story is most
+    of the answer and the request asks nothing of the past: a request for a route, a card's
+    rate, a battery, answered with when toll roads, film credits or the company began. The
+    request's words ("toll roads", "Canon") pull the story close to it for the embedder, so
+    its own sentences may sit at an anchor's cosine; told in the past of the world, they are
+    no answer to a task in the present. What follows the story's first sentence and stays
+    far from the request ("Edwards later received the Nobel Prize") is more of it."""
+    if _PAST_TOLD.search(case.input) or _chatted(case) or _patch_handed_in(case):
+        return None
+    said = [i for i in range(n_steps, len(units)) if not units[i][1]]
+    told = [i for i in said if _PAST_TOLD.search(units[i][0]) and cos[i] < _PAST_COS
+            and not _SO_NOW.search(units[i][0])]
+    if not told:
+        return None
+    # Advice or service after the story ("Check the margins…") is the answer resumed.
+    story = [i for i in said if i in told or (i > told[0] and cos[i] < _OFF_COS
+                                             and not _ADVICE.search(units[i][0]) and not _serves(units[i][0]))]
+    words = {i: len(units[i][0].split()) for i in said}
+    if 2 * sum(words[i] for i in story) <= sum(words.values()):
+        return None
+    return units[told[0]][0]
 
 
 def _restates_evidence(case: RunCase, said: Sequence[str]) -> bool:
