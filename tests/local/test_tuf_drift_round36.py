@@ -1,4 +1,5 @@
-"""Task rules, round b35tu: for drift, an answer that tells the past of something the
+"""Task rules, round b35tu: a downgrade asked and a change told, a move to another end than
+the asked one; for drift, an answer that tells the past of something the
 request names (when toll roads, film credits or a company began) in place of the task."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ import pytest
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import answer_off_topic_drift
+from semloop.judge.local._task import answer_off_topic_drift, answer_task_understanding_failure
 
 from .conftest import call, case
 
@@ -43,3 +44,23 @@ def test_a_story_of_the_past_in_place_of_the_answer_drifts(embed: Embed, story: 
 ])
 def test_the_past_serving_or_after_the_answer_is_no_drift(embed: Embed, reasoned: RunCase) -> None:
     assert float(answer_off_topic_drift(reasoned, embed).value) < 0.5
+
+
+@pytest.mark.parametrize("how", [
+    # Asked how to downgrade, told where to switch: the same act in a general word.
+    case("I want to downgrade my gym membership from Gold to Silver, how do I do it?",
+         "You can switch at the front desk or in the app under Membership, then Change tier. Gold stays "
+         "active until the end of this month."),
+    case("how do I upgrade from the free tier to Pro?",
+         "You can change it in Settings, then Billing, then Choose plan: pick Pro and add a card."),
+])
+def test_a_general_change_carries_a_change_of_level(embed: Embed, how: RunCase) -> None:
+    assert float(answer_task_understanding_failure(how, embed).value) < 0.5
+
+
+def test_a_move_to_another_end_than_asked_misunderstands(embed: Embed) -> None:
+    # From the asked start to another end, the asked end never named.
+    moved = case("Please move my gym membership from Gold to Silver next month, it's too pricey.",
+                 "Done! Your membership moves from Gold to Platinum on the 1st, adding the spa and classes for "
+                 "£20 more a month.")
+    assert float(answer_task_understanding_failure(moved, embed).value) >= 0.5
