@@ -1,6 +1,7 @@
 """Task rules, round b35tu: a downgrade asked and a change told, a move to another end than
-the asked one; for drift, an answer that tells the past of something the
-request names (when toll roads, film credits or a company began) in place of the task."""
+the asked one, a text to a role greeting the party it is about; for drift, an answer that
+tells the past of something the request names (when toll roads, film credits or a company
+began) in place of the task."""
 
 from __future__ import annotations
 
@@ -64,3 +65,11 @@ def test_a_move_to_another_end_than_asked_misunderstands(embed: Embed) -> None:
                  "Done! Your membership moves from Gold to Platinum on the 1st, adding the spa and classes for "
                  "£20 more a month.")
     assert float(answer_task_understanding_failure(moved, embed).value) >= 0.5
+
+
+def test_a_text_to_a_role_greeting_the_party_it_is_about_misunderstands(embed: Embed) -> None:
+    # Asked for a note to the caterer about the Okafor wedding, the text greets the Okafors.
+    note = case("Write a note to the caterer saying the Okafor wedding now has 120 guests, not 100.",
+                "Dear Okafor family,\n\nWe're delighted to confirm your wedding will now welcome 120 guests. "
+                "Everything else stays as planned.\n\nWarm regards,\nThe Events Team")
+    assert float(answer_task_understanding_failure(note, embed).value) >= 0.5

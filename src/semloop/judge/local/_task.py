@@ -3586,6 +3586,12 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
         return None
     names = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", to.group(1))}
     greeted = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", greeting.group(1))} - _ADDRESS_WORDS
+    # An addressee named by role ("to the florist") and a greeting to a name the request
+    # gives only after the addressee, as what the message is about ("the Ramos service"):
+    # the text is written to the party it is about.
+    about = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", request[to.end():])}
+    if not names and greeted and greeted <= about and _ROLE_ADDRESSEE.fullmatch(to.group(1).strip()):
+        return to.group(1).strip(), greeting.group(1).strip()
     if not names or not greeted or names & greeted \
             or greeted & {w.lower() for w in re.findall(r"[\w'-]+", case.input)}:
         return None
@@ -3597,6 +3603,8 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     return (to.group(1).strip(), greeting.group(1).strip()) if named else None
 
 
+# An addressee by role alone: "the florist", "our landlord", "my kid's teacher".
+_ROLE_ADDRESSEE = re.compile(r"(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+)?[a-z]{3,}")
 # A person by name, not a place or a firm: with a title ("Mr. Okafor", "Dr Patel"), or one
 # name with where they are ("Anna at Kessler Bakery", "Lena from accounts"); a greeting's
 # name alone ("Marco"). Two such names that differ are two people, whatever the evidence
