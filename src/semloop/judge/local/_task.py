@@ -4917,15 +4917,15 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
 
 
 # The world's past told as a story: a year before this one's era ("in 1858", "the 1970s",
-# "(1977)"), an age ("antiquity", "the 18th century") or a founding, a first, a name's
-# origin. A form number (1099-NEC), a reading (1222°C) or a tracking code is no year.
+# "(1977)"), an age ("antiquity", "the 18th century"), a founding or an invention, a name's
+# origin. A form number (1099-NEC), a reading (1222°C) or a tracking code is no year; an act
+# "held by" or "made by" someone is the user's own matter, not history.
 _PAST_TOLD = re.compile(
     r"(?:\b(?:in|since|from|until|till|by|circa|around|of|the|early|late|mid)\s+|\()1[0-9]{3}s?\b"
     r"(?![-\u2013/.,]?\d|\s?\u00b0|-)|(?<![\w$\u00a3\u20ac#/.-])1[0-9]{3}s\b|"
     r"\b(?:\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:teenth|tieth)|first|second|third) century\b|"
     r"\b(?:antiquity|ancient|medieval|middle ages|the romans|bronze age|iron age|stone age)\b|"
-    r"\b(?:was|were) (?:first )?(?:founded|invented|established|introduced|built|made|run|held)"
-    r" (?:in|by|during|around)\b|\bdates? back\b|\b(?:takes|took|got|gets) (?:its|their) name\b|"
+    r"\b(?:was|were) (?:first )?(?:founded|invented)\b|\bdates? back\b|\b(?:takes|took|got|gets) (?:its|their) name\b|"
     r"\b(?:long|rich|fascinating|interesting|storied) history\b|\bhistorically\b",
     re.IGNORECASE,
 )
