@@ -1,7 +1,7 @@
 """Task rules, round b35tu: a downgrade asked and a change told, a move to another end than
-the asked one, a text to a role greeting the party it is about; for drift, an answer that
-tells the past of something the request names (when toll roads, film credits or a company
-began) in place of the task."""
+the asked one, a text to a role greeting the party it is about, May answered for another
+month; for drift, an answer that tells the past of something the request names (when toll
+roads, film credits or a company began) in place of the task."""
 
 from __future__ import annotations
 
@@ -73,3 +73,15 @@ def test_a_text_to_a_role_greeting_the_party_it_is_about_misunderstands(embed: E
                 "Dear Okafor family,\n\nWe're delighted to confirm your wedding will now welcome 120 guests. "
                 "Everything else stays as planned.\n\nWarm regards,\nThe Events Team")
     assert float(answer_task_understanding_failure(note, embed).value) >= 0.5
+
+
+def test_may_the_month_is_a_sibling_period(embed: Embed) -> None:
+    # Asked about the March statement, the answer tells May's; "may" the verb names no month.
+    may = case("Why is my March phone statement so high? acct 55120",
+               "Your May statement for 55120 is £61.40: £40 plan, £18 roaming in Spain and £3.40 VAT.",
+               call("get_statement", {"account": "55120", "period": "2024-05"}, {"total": 61.4}))
+    assert float(answer_task_understanding_failure(may, embed).value) >= 0.5
+    verb = case("Why is my March phone statement so high? acct 55120",
+                "Your March statement for 55120 is £61.40; the £18 roaming charge may be the reason.",
+                call("get_statement", {"account": "55120", "period": "2024-03"}, {"total": 61.4}))
+    assert float(answer_task_understanding_failure(verb, embed).value) < 0.5

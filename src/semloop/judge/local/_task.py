@@ -2521,7 +2521,7 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
 # names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
 # day is often only when it starts ("starting Monday"), and the answer's another date.
 _SIBLING_SETS: dict[str, tuple[str, ...]] = {
-    "period": ("january", "february", "march", "april", "june", "july", "august", "september",
+    "period": ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                "october", "november", "december", "spring", "summer", "autumn fall", "winter"),
     "language": ("english", "spanish español castilian", "french français", "german deutsch",
                  "italian italiano", "portuguese português", "dutch", "polish", "russian",
@@ -2541,6 +2541,9 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
 
 
 def _member(word: str) -> str:
+    # May the month is May as written, never the verb ("May I…", "it may be").
+    if word == "may":
+        return r"(?-i:(?<![\w#+.])May(?![\w#+])(?!\s+(?:I|we|you|be|have|not|also)\b))"
     # A noun with its plural ("puppies", "ponies", "kittens"); a name as written.
     body = re.escape(word)
     if word.endswith("y") and word.isalpha():
