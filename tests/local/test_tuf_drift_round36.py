@@ -1,7 +1,7 @@
-"""Task rules, round b35tu: a downgrade asked and a change told, a move to another end than
-the asked one, a text to a role greeting the party it is about, May answered for another
-month; for drift, an answer that tells the past of something the request names (when toll
-roads, film credits or a company began) in place of the task."""
+"""Task rules, round b35tu: a downgrade asked and a change told, a text to a role greeting
+the party it is about, May answered for another month; for drift, an answer that tells the
+past of something the request names (when toll roads, film credits or a company began) in
+place of the task."""
 
 from __future__ import annotations
 
@@ -57,14 +57,6 @@ def test_the_past_serving_or_after_the_answer_is_no_drift(embed: Embed, reasoned
 ])
 def test_a_general_change_carries_a_change_of_level(embed: Embed, how: RunCase) -> None:
     assert float(answer_task_understanding_failure(how, embed).value) < 0.5
-
-
-def test_a_move_to_another_end_than_asked_misunderstands(embed: Embed) -> None:
-    # From the asked start to another end, the asked end never named.
-    moved = case("Please move my gym membership from Gold to Silver next month, it's too pricey.",
-                 "Done! Your membership moves from Gold to Platinum on the 1st, adding the spa and classes for "
-                 "£20 more a month.")
-    assert float(answer_task_understanding_failure(moved, embed).value) >= 0.5
 
 
 def test_a_text_to_a_role_greeting_the_party_it_is_about_misunderstands(embed: Embed) -> None:

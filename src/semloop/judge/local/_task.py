@@ -3223,51 +3223,36 @@ def _changed_other_way(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
-def _routes(text: str) -> list[tuple[str, str]]:
-    """The moves ``text`` names, each (from, to), lower-cased."""
-    out = []
-    for m in _ROUTE.finditer(text):
-        src, dst = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        out.append((src.lower(), dst.lower()))
-    out += [(m.group(1).lower(), m.group(2).lower()) for m in _LEGS.finditer(text)]
-    return out
-
-
-def _same_place(a: str, b: str) -> bool:
-    # "downtown" and "Downtown Central" are one place, named more or less fully.
-    wa, wb = set(a.split()), set(b.split())
-    return wa <= wb or wb <= wa
-
-
-def _other_end(case: RunCase) -> tuple[str, str] | None:
-    """From the asked start to another end, the asked end never named in the answer: the
-    move went elsewhere (asked down from Premium to Basic, "from Premium to Premium Plus"):
-    (asked end, answered end)."""
-    said = case.output.lower()
-    for src, dst in _routes(case.output):
-        for a, b in _routes(case.input):
-            if _same_place(src, a) and not _same_place(dst, b) and not re.search(rf"\b{re.escape(b)}\b", said):
-                return b, dst
-    return None
-
-
 def _reversed_route(case: RunCase) -> tuple[str, str] | None:
-    asked, answered = _routes(case.input), _routes(case.output)
+    def routes(text: str) -> list[tuple[str, str]]:
+        out = []
+        for m in _ROUTE.finditer(text):
+            src, dst = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            out.append((src.lower(), dst.lower()))
+        out += [(m.group(1).lower(), m.group(2).lower()) for m in _LEGS.finditer(text)]
+        return out
+
+    def same(a: str, b: str) -> bool:
+        # "downtown" and "Downtown Central" are one place, named more or less fully.
+        wa, wb = set(a.split()), set(b.split())
+        return wa <= wb or wb <= wa
+
+    asked, answered = routes(case.input), routes(case.output)
     # An answer that also goes the asked way (a round trip's outbound leg before its
     # return) did not turn the request round.
-    if any(_same_place(src, a) and _same_place(dst, b) for src, dst in answered for a, b in asked):
+    if any(same(src, a) and same(dst, b) for src, dst in answered for a, b in asked):
         return None
     for src, dst in answered:
-        if any(_same_place(dst, a) and _same_place(src, b) for a, b in asked):
+        if any(same(dst, a) and same(src, b) for a, b in asked):
             return src, dst
     if (side := _moved_side(case)) is not None:
         return side
     # Asked to move something to a place, the answer moves it out of that place, and never
     # into it: the other way round.
     wanted = [m.group(1).lower() for m in _MOVED_TO.finditer(_asked_text(case.input))]
-    if not any(_same_place(dst, w) for _, dst in answered for w in wanted):
+    if not any(same(dst, w) for _, dst in answered for w in wanted):
         for src, dst in answered:
-            if any(_same_place(src, w) for w in wanted):
+            if any(same(src, w) for w in wanted):
                 return src, dst
     return None
 
@@ -4353,7 +4338,7 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
 # The findings that say the run took up another task (the rest of the evidence measures),
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
-    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case) or _other_end(case),
+    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case),
     "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
@@ -4410,7 +4395,7 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Evidence:
     ev = Evidence()
-    sub = _substitutes(case) or _sibling_phrase(case) or _other_end(case)
+    sub = _substitutes(case) or _sibling_phrase(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
     opp = _opposite(case) or _changed_other_way(case)
