@@ -2613,7 +2613,7 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
 # names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
 # day is often only when it starts ("starting Monday"), and the answer's another date.
 _SIBLING_SETS: dict[str, tuple[str, ...]] = {
-    "period": ("january", "february", "march", "april", "june", "july", "august", "september",
+    "period": ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                "october", "november", "december", "spring", "summer", "autumn fall", "winter"),
     "language": ("english", "spanish español castilian", "french français", "german deutsch",
                  "italian italiano", "portuguese português", "dutch", "polish", "russian",
@@ -2633,6 +2633,9 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
 
 
 def _member(word: str) -> str:
+    # May the month is May as written, never the verb ("May I…", "it may be").
+    if word == "may":
+        return r"(?-i:(?<![\w#+.])May(?![\w#+])(?!\s+(?:I|we|you|be|have|not|also)\b))"
     # A noun with its plural ("puppies", "ponies", "kittens"); a name as written.
     body = re.escape(word)
     if word.endswith("y") and word.isalpha():
@@ -3565,6 +3568,10 @@ def _act_swap(case: RunCase) -> tuple[str, str] | None:
             continue
         if stem(verb) in word_stems(case.input) or stem(verb) in asked or _alike(stem(verb)) & asked:
             return None
+        # A change in general ("You can switch in the app") carries an upgrade or a
+        # downgrade, as a change_plan call does in _other_action.
+        if stem(verb) in _GENERAL_CHANGES and asked & _LEVEL_CHANGES:
+            return None
         return said, verb
     return None
 
@@ -3659,6 +3666,12 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
         return None
     names = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", to.group(1))}
     greeted = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", greeting.group(1))} - _ADDRESS_WORDS
+    # An addressee named by role ("to the florist") and a greeting to a name the request
+    # gives only after the addressee, as what the message is about ("the Ramos service"):
+    # the text is written to the party it is about.
+    about = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]+", request[to.end():])}
+    if not names and greeted and greeted <= about and _ROLE_ADDRESSEE.fullmatch(to.group(1).strip()):
+        return to.group(1).strip(), greeting.group(1).strip()
     if not names or not greeted or names & greeted \
             or greeted & {w.lower() for w in re.findall(r"[\w'-]+", case.input)}:
         return None
@@ -3670,6 +3683,8 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     return (to.group(1).strip(), greeting.group(1).strip()) if named else None
 
 
+# An addressee by role alone: "the florist", "our landlord", "my kid's teacher".
+_ROLE_ADDRESSEE = re.compile(r"(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+)?[a-z]{3,}")
 # A person by name, not a place or a firm: with a title ("Mr. Okafor", "Dr Patel"), or one
 # name with where they are ("Anna at Kessler Bakery", "Lena from accounts"); a greeting's
 # name alone ("Marco"). Two such names that differ are two people, whatever the evidence
@@ -4848,6 +4863,12 @@ def _drift_by_meaning(
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
                 f'subject: "{_short(subject)}"')
+    # A story of the past in place of the answer digresses however close its words keep.
+    past = _past_told(case, units, cos, n_steps)
+    if past is not None:
+        note = f'most of the answer tells the past of something else: "{_short(past)}"'
+        ev.flag("stretch", 1.0, ev.notes.get("stretch", note))
+        ev.flag("digression", 1.0, note)
     # By meaning alone, whatever words they repeat: the units after the anchor far from
     # the request ("Pumpkin is such a versatile ingredient! For Thanksgiving I make…" after a
     # question about a dog eating pumpkin), and how far the rest of the run falls from it.
@@ -4973,6 +4994,50 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
         return None
     return units[said[0]][0]
+
+
+# The world's past told as a story: a year before this one's era ("in 1858", "the 1970s",
+# "(1977)"), an age ("antiquity", "the 18th century"), a founding or an invention, a name's
+# origin. A form number (1099-NEC), a reading (1222°C) or a tracking code is no year; an act
+# "held by" or "made by" someone is the user's own matter, not history.
+_PAST_TOLD = re.compile(
+    r"(?:\b(?:in|since|from|until|till|by|circa|around|of|the|early|late|mid)\s+|\()1[0-9]{3}s?\b"
+    r"(?![-\u2013/.,]?\d|\s?\u00b0|-)|(?<![\w$\u00a3\u20ac#/.-])1[0-9]{3}s\b|"
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:teenth|tieth)|first|second|third) century\b|"
+    r"\b(?:antiquity|ancient|medieval|middle ages|the romans|bronze age|iron age|stone age)\b|"
+    r"\b(?:was|were) (?:first )?(?:founded|invented)\b|\bdates? back\b|\b(?:takes|took|got|gets) (?:its|their) name\b|"
+    r"\b(?:long|rich|fascinating|interesting|storied) history\b|\bhistorically\b",
+    re.IGNORECASE,
+)
+_PAST_COS = 0.55  # a past told this close to the request is its background (a bridge's old piers)
+# A past that draws its consequence for now explains the answer ("printed in huge numbers in
+# 1840, so a used one sells for £30"): a reason, not a story.
+_SO_NOW = re.compile(r",\s*so\b|\bwhich is why\b|\bthat(?:'s| is) why\b|\bthat'?s how\b", re.IGNORECASE)
+
+
+def _past_told(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequence[float],
+               n_steps: int) -> str | None:
+    """The answer's first sentence of a story of the world's past, when that story is most
+    of the answer and the request asks nothing of the past: a request for a route, a card's
+    rate, a battery, answered with when toll roads, film credits or the company began. The
+    request's words ("toll roads", "Canon") pull the story close to it for the embedder, so
+    its own sentences may sit at an anchor's cosine; told in the past of the world, they are
+    no answer to a task in the present. What follows the story's first sentence and stays
+    far from the request ("Edwards later received the Nobel Prize") is more of it."""
+    if _PAST_TOLD.search(case.input) or _chatted(case) or _patch_handed_in(case):
+        return None
+    said = [i for i in range(n_steps, len(units)) if not units[i][1]]
+    told = [i for i in said if _PAST_TOLD.search(units[i][0]) and cos[i] < _PAST_COS
+            and not _SO_NOW.search(units[i][0])]
+    if not told:
+        return None
+    # Advice or service after the story ("Check the margins…") is the answer resumed.
+    story = [i for i in said if i in told or (i > told[0] and cos[i] < _OFF_COS
+                                             and not _ADVICE.search(units[i][0]) and not _serves(units[i][0]))]
+    words = {i: len(units[i][0].split()) for i in said}
+    if 2 * sum(words[i] for i in story) <= sum(words.values()):
+        return None
+    return units[told[0]][0]
 
 
 def _restates_evidence(case: RunCase, said: Sequence[str]) -> bool:
