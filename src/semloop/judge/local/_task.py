@@ -33,6 +33,7 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    _TITLES,
     _WORD_NUMBERS,
     _words,
     clauses,
@@ -2313,8 +2314,9 @@ _ASKS_OUTCOME = re.compile(r"\b(?:tell me|let me know|lmk|report back)\s+(?:if|w
                            re.IGNORECASE)
 # A job's state still open, the work set going and its outcome not in yet ({"status":
 # "queued"}). A record's "pending" ("order_status": "pending") is where the record stands.
-_PENDING = re.compile(r"\b(?:queued|in[ _-]progress|running|started)\b", re.IGNORECASE)
-_PENDING_STATE = re.compile(r"\b(?:status|state)\W{1,4}(?:queued|in[ _-]progress|running|started)\b", re.IGNORECASE)
+_OPEN_STATE = r"(?:queued|in[ _-]progress|running|started)"
+_PENDING = re.compile(rf"\b{_OPEN_STATE}\b|\bunder ?way\b", re.IGNORECASE)
+_PENDING_STATE = re.compile(rf"\b(?:status|state)\W{{1,4}}{_OPEN_STATE}\b", re.IGNORECASE)
 _OUTCOME_TOLD = re.compile(r"\b(?:pass(?:ed|es)|fail(?:ed|s)|succeed(?:ed|s)|successful(?:ly)?|green|red|"
                            r"complet(?:ed|es)|finish(?:ed|es)|broke|works|worked|healthy|is up|came back)\b",
                            re.IGNORECASE)
@@ -2334,8 +2336,7 @@ def _outcome_pending(run: _Run) -> str | None:
         return None
     if any(_OUTCOME_TOLD.search(s) and not _PREDICTS.search(s) for s in run.sentences):
         return None
-    return next((s for s in run.sentences if _PENDING.search(s) or _PREDICTS.search(s)
-                 or re.search(r"\b(?:in progress|under ?way)\b", s, re.IGNORECASE)), None)
+    return next((s for s in run.sentences if _PENDING.search(s) or _PREDICTS.search(s)), None)
 
 
 def _handoff_after_failure(run: _Run, failures: Sequence[ToolCall]) -> bool:
@@ -3658,7 +3659,7 @@ def _greeted_other(case: RunCase) -> tuple[str, str] | None:
     Sir or Madam,") and an addressee named only by role ("the tenor") tell nothing.
     (addressee, greeting)."""
     # A title's full stop ("to Dr. Okafor asking …") does not end the addressee.
-    request = re.sub(r"\b(Mr|Mrs|Ms|Dr|Prof)\.", r"\1", case.input)
+    request = re.sub(rf"\b({_TITLE})\.", r"\1", case.input)
     m = _WRITE.search(request)
     to = _ADDRESSEE.match(request, m.end()) if m else None
     greeting = _GREETING.search(case.output)
@@ -3689,7 +3690,8 @@ _ROLE_ADDRESSEE = re.compile(r"(?:the|my|our|his|her|their)\s+(?:[a-z'-]+\s+)?[a
 # name with where they are ("Anna at Kessler Bakery", "Lena from accounts"); a greeting's
 # name alone ("Marco"). Two such names that differ are two people, whatever the evidence
 # says; a firm is not one ("to Acme": its "Dear Ms. Lee" greets a person there).
-_TITLED = r"(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+"
+_TITLE = "|".join(_TITLES)
+_TITLED = rf"(?:{_TITLE})\.?\s+[A-Z][a-z]+"
 _PERSON_AT = re.compile(rf"(?:{_TITLED}|[A-Z][a-z]+\s+(?:at|from)\s+\S.*)$")
 _GREETED_NAME = re.compile(rf"(?:{_TITLED}|[A-Z][a-z]+)$")
 
