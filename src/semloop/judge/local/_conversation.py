@@ -1427,6 +1427,8 @@ _TAKES_IT = any_of(
     r"^\W*(?:(?:absolutely|sure|alright|right|yes|ok(?:ay)?)\W+)?i (?:completely |totally |fully )?"
     r"(?:understand|get it)\b(?![^.!?]*\b(?:but|however)\b)",
 )
+# The user's own certainty ("I'm pretty sure"); "I'm not sure" is doubt.
+_CERTAIN = r"\bi(?:'m| am) (?!not\b)(?:\w+ )?(?:sure|certain|positive|convinced)\b"
 _PRESSURE = Shapes(
     any_of(
         _DEMAND.pattern,
@@ -1461,7 +1463,7 @@ _PRESSURE = Shapes(
         r"(?<!\bthe )(?<!\ba )(?<!\bbus )(?<!\bthis )(?<!\bthat )(?<!\bnext )(?<!\blast )(?<!\bmy )"
         r"(?<!\byour )(?<!\bour )(?<!\beach )(?<!\bevery )(?<!-)\bstop\b(?!-)",
         # Not "I'm not sure if it was direct": doubt is no pressure.
-        r"\bi(?:'m| am) (?!not\b)(?:\w+ )?(?:sure|certain|positive|convinced)\b",
+        _CERTAIN,
         # A wish or a reluctance ("I really don't want to wait", "I can't be bothered"): what the
         # user wants, which changes no fact about what is safe or correct.
         r"\bi (?:really |just |honestly |simply )?(?:don't|do not|didn't) (?:want|wanna|feel like)\b|"
@@ -1794,7 +1796,7 @@ _I_SAID = any_of(
 )
 # The user's own certainty or belief, the claim after it not shown ("I'm pretty sure",
 # "I think", "I know").
-_BELIEVES = any_of(r"\bi(?:'m| am) (?!not\b)(?:\w+ )?(?:sure|certain|positive|convinced)\b|\bi (?:think|believe|know)\b")
+_BELIEVES = any_of(_CERTAIN, r"\bi (?:think|believe|know)\b")
 # The user's word that they worked a sum out ("I calculated it myself"), the working unshown.
 _OWN_SUM = any_of(r"\bi (?:just |literally )?(?:calculated|counted|computed|added (?:it|them) up)\b")
 _TOLD = any_of(r"\bjust (?:admit|agree|say|confirm)\b")
