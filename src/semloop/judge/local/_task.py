@@ -3216,9 +3216,16 @@ _SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?(\d{1,3}[A-Za-z]?|[A-Z
                    r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
 
 
+# A preposition before a number says when or how much ("since 5 day", "since 9 October",
+# "for 2 nights"), never which thing: it is no label.
+_NO_LABEL = frozenset("""since for until till after before from within over under about around
+    than per during""".split())  # noqa: SIM905
+
+
 def _slots(text: str) -> set[tuple[str, str]]:
     return {(stem(m.group(1).lower()), m.group(2).lower()) for m in _SLOT.finditer(text)
-            if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS}
+            if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS
+            and m.group(1).lower() not in _NO_LABEL}
 
 
 def _slot_swap(case: RunCase) -> tuple[str, str] | None:
@@ -3415,7 +3422,7 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
     refund return change reschedule upgrade downgrade block unblock dispute transfer close open
     suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
     merge revert rollback restart reserve place charge renew subscribe unsubscribe redeem sell
-    buy purchase donate drain""".split())  # noqa: SIM905
+    buy purchase donate drain move relocate""".split())  # noqa: SIM905
 
 
 # The verbs a request's act may open on; an object after it tells the verb from a noun.
@@ -3458,6 +3465,9 @@ _WHICH_THING = re.compile(r"\b(?:the|my|our|this|that|these|those)\s+[a-z]+\s+(?
                           re.IGNORECASE)
 
 
+_INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -3467,6 +3477,10 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # car we rent"): it names the object, the act asked comes after.
     asked = {stem(w) for w in _act_words(_WHICH_THING.sub(" ", _asked_text(case.input)))
              if not w.endswith("ed")} & _OPERATIONS
+    # A date put in place of the booked one ("I booked the 20th but need to go on 22 Nov
+    # instead") asks a change, however worded.
+    if not asked and _INSTEAD.search(case.input) and dates(case.input):
+        asked = {stem("change")}
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
     # Named in a verb of the same act too: "I moved your booking" names the change asked.
