@@ -2945,7 +2945,10 @@ def _size_swap(case: RunCase) -> tuple[str, str] | None:
         # A bound that holds the asked size ("under 40m²" for 20 m2) names its bracket.
         held = {f"{lo if hi == float('inf') else hi:g}" for lo, hi, _ in bounds
                 if unit != "x" and lo <= float(size) <= hi}
-        other = sorted(v for u, v in said - asked if u == unit and v != size and v not in held)
+        # The answer placed the asked size in its bracket ("extensions up to 40 m² need only
+        # a DP"): its other sizes are the rule's other thresholds ("unless the house would
+        # exceed 150 m²"), not the thing in another size.
+        other = [] if held else sorted(v for u, v in said - asked if u == unit and v != size)
         if other:
             return f"{size} {unit}", f"{other[0]} {unit}"
     return None
@@ -3213,9 +3216,16 @@ _SLOT = re.compile(r"\b([A-Za-z]{3,})\s+(?:no\.?\s*|#\s*)?(\d{1,3}[A-Za-z]?|[A-Z
                    r"(?!\s+[a-z]{3,}s\b)(?!\s*(?:%|(?:kg|km|mm|cm|ml|mg|lbs?|oz|min|hrs?|am|pm|[hmglst])\b))")
 
 
+# A preposition before a number says when or how much ("since 5 day", "since 9 October",
+# "for 2 nights"), never which thing: it is no label.
+_NO_LABEL = frozenset("""since for until till after before from within over under about around
+    than per during""".split())  # noqa: SIM905
+
+
 def _slots(text: str) -> set[tuple[str, str]]:
     return {(stem(m.group(1).lower()), m.group(2).lower()) for m in _SLOT.finditer(text)
-            if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS}
+            if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS
+            and m.group(1).lower() not in _NO_LABEL}
 
 
 def _slot_swap(case: RunCase) -> tuple[str, str] | None:
@@ -3412,7 +3422,7 @@ _OPERATIONS = frozenset(stem(w) for w in """cancel pause archive delete remove w
     refund return change reschedule upgrade downgrade block unblock dispute transfer close open
     suspend terminate disable enable deactivate activate freeze unfreeze lock unlock waitlist
     merge revert rollback restart reserve place charge renew subscribe unsubscribe redeem sell
-    buy purchase donate drain""".split())  # noqa: SIM905
+    buy purchase donate drain move relocate""".split())  # noqa: SIM905
 
 
 # The verbs a request's act may open on; an object after it tells the verb from a noun.
@@ -3455,6 +3465,9 @@ _WHICH_THING = re.compile(r"\b(?:the|my|our|this|that|these|those)\s+[a-z]+\s+(?
                           re.IGNORECASE)
 
 
+_INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -3464,6 +3477,10 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # car we rent"): it names the object, the act asked comes after.
     asked = {stem(w) for w in _act_words(_WHICH_THING.sub(" ", _asked_text(case.input)))
              if not w.endswith("ed")} & _OPERATIONS
+    # A date put in place of the booked one ("I booked the 20th but need to go on 22 Nov
+    # instead") asks a change, however worded.
+    if not asked and _INSTEAD.search(case.input) and dates(case.input):
+        asked = {stem("change")}
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
     # Named in a verb of the same act too: "I moved your booking" names the change asked.
@@ -3720,10 +3737,10 @@ def _owner_shift(case: RunCase) -> str | None:
     person asked about. Another relation in the answer is the user's ("your parent
     account")."""
     # "the card my sister gave me", "a voucher from my boss": the person gave the thing, it
-    # is the user's own.
+    # is the user's own; so is the thing passed on "to my sister": she receives it.
     m = next((m for m in _THIRD_PARTY.finditer(case.input)
               if not _GIVER.match(case.input, m.end())
-              and not case.input[:m.start()].lower().endswith("from ")), None)
+              and not case.input[:m.start()].lower().endswith(("from ", "to "))), None)
     out = case.output
     # A text written to that person ("Dear Mr Varga, could you come in …") speaks to them as "you".
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
@@ -4555,6 +4572,7 @@ _DIGRESSION = re.compile(
     r"also,? did you know|did you know|that reminds me|honestly|looking back|as an aside|"
     r"it(?:'s| is) worth stepping back|now looking at|switching to|also reviewing|"
     r"talking of|on an? (?:completely |totally |entirely )?(?:different|unrelated|separate) note|"
+    r"on (?:that|this|a related) (?:subject|topic)|while (?:we're|we are) on the (?:subject|topic)|"
     r"unrelated(?:ly)?,|off[- ]topic|random(?:ly)?,|as an ai|i also took the (?:chance|opportunity)|"
     r"(?:and )?let me tell you|fun story|true story|a bit of history)\b|"
     r"\b(?:is|are) (?:so |really |truly )?(?:fascinating|an interesting (?:world|topic|story|"
@@ -4979,6 +4997,12 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
             or _patch_handed_in(case)):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
+    # A yes or a no to the request's question, in its own words ("Should we raise the BAR
+    # for 8 November?" "Yes, I'd raise it."), takes that question up: its reasons (an event
+    # that night, the comp set's rates) may sit far from the request to the embedder.
+    if said and _ASKS_YES_OR_NO.search(case.input) and _REPLY.match(units[said[0]][0]) \
+            and word_stems(units[said[0]][0]) & _part_stems(case.input):
+        return None
     # A call made on the request (its arguments name the request's words) returned a record,
     # and the answer restates nothing of it: one sentence far from the request is enough,
     # as the run had the asked thing in hand and told of something else ("magnitude" of
@@ -4996,6 +5020,9 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
         return None
     return units[said[0]][0]
+
+
+_REPLY = re.compile(r"\W*(?:yes|no|probably(?: not)?|not)\b", re.IGNORECASE)
 
 
 # The world's past told as a story: a year before this one's era ("in 1858", "the 1970s",
@@ -5085,9 +5112,11 @@ def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     others = {t for u, _ in units for t in _case_ids(u) - mine if any(_near(t, m) for m in mine)}
     ev.flag("other_case", bool(others),
             f"it works on {min(others)}, not the user's {min(mine)}" if others else "")
-    # The person the request names ("Cancel tomorrow's visit for Mr Ahmed") is its own case.
-    other = next((u for u, _ in units if any(m.group(0) not in case.input
-                                             for m in _OTHER_PARTY.finditer(_VOCATIVE.sub("", u)))), None)
+    # The person the request names ("Cancel tomorrow's visit for Mr Ahmed") is its own case;
+    # another's matter found to cause the user's ("that tenant logged a leaking hose, very
+    # likely the source") is the user's problem traced.
+    other = next((u for u, _ in units if not _CAUSE.search(u) and any(
+        _BARE_NAME.sub("", m.group(0)) not in case.input for m in _OTHER_PARTY.finditer(_VOCATIVE.sub("", u)))), None)
     ev.flag("other_party", other is not None, f'it turns to someone else\'s case: "{_short(other or "")}"')
     # A record the run came across and took up for its owner: "while checking, I saw unit
     # 3D has…, so I've sent them a notice"; the user is "you", that owner a third person.
@@ -5109,8 +5138,13 @@ _OTHER_PARTY = re.compile(
     r"passenger|patient|guest|donor|account ?holder|tenant|subscriber|player|student|family)\b"
     r"(?!\s+(?i:ids?|number|no|name|account)\b)|"
     r"\b(?:the )?[A-Z][a-z]+s' (?:\w+ )?(?:move|order|account|booking|case|ticket|claim|request)\b|"
-    r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
+    # A titled person with a matter of their own ("Mr Okafor's order") or unknown to the
+    # user ("a Mrs. Patel"); one who serves the user's case ("confirm with Dr. Kiptoo",
+    # "Dr. Haddad prefers…", "her teacher, Mr Adeyemi") is no other case.
+    r"\b(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+['\u2019]s\b|\ban? (?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+",
 )
+_BARE_NAME = re.compile(r"^an? |['\u2019]s$")  # "a Mrs. Patel", "Mr Okafor's": the name the request may give
+_CAUSE = re.compile(r"\b(?:the|its) (?:likely |probable |possible )?(?:source|cause|culprit)\b", re.IGNORECASE)
 # A title and name the run speaks to ("Thank you, Mr. Smith.") is the user, addressed.
 _VOCATIVE = re.compile(r"(?:^|,\s*)(?:Mr|Mrs|Ms|Dr)\.? [A-Z][a-z]+(?=\s*[.!?,])")
 _YEAR_OR_DECADE = re.compile(r"\b1[0-9]{3}\b|\b20[0-9]{2}s?\b")
