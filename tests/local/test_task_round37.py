@@ -1,7 +1,9 @@
 """Task rules, round b36tc: an act run item by item whose failed items the next item's call
 does not retry, a batch's failed records left unsaid, the same act asked for two and told
-for one, the rest of the work offered, and a generic reply when the passages retrieved
-gave the specifics; each with the look-alike that must not fire."""
+for one, the rest of the work offered, a generic reply when the passages retrieved gave
+the specifics, a promise closed on an offer of more help, an act said possible after "No
+problem!", and an act after a dash that ends a grievance; each with the look-alike that
+must not fire."""
 
 from __future__ import annotations
 
@@ -80,3 +82,41 @@ def test_a_generic_reply_when_the_retrieved_passages_gave_specifics(embed: Embed
     specific = replace(case(asked, "Upload form PH-7 on the IPAFFS portal; the port releases the pallet within "
                             "24 hours of the upload."), context=(rules,))
     assert not _fires(specific, embed)
+
+
+def test_a_promise_closed_on_an_offer_of_more_help(embed: Embed) -> None:
+    asked = "Please cancel my newspaper subscription from Monday, account 55-2019."
+    looked = call("get_account", {"account": "55-2019"}, {"plan": "weekday print", "status": "active"})
+    promised = case(asked, "Thanks Mr Okafor, I can see your weekday print plan (£18.50 a month, next bill on 12 "
+                    "December). I'll go ahead and cancel the subscription from Monday so you won't be billed again. Is "
+                    "there anything else I can help with?", looked)
+    assert _fires(promised, embed)
+    done = case(asked, "Done: the subscription on account 55-2019 is cancelled from Monday. Is there anything else "
+                "I can help with?", looked,
+                call("cancel_subscription", {"account": "55-2019", "from": "2026-12-07"}, {"status": "cancelled"}))
+    assert not _fires(done, embed)
+
+
+def test_an_act_said_possible_after_no_problem(embed: Embed) -> None:
+    asked = "Please move my two standing orders from the old current account to the new one."
+    found = call("list_standing_orders", {"account": "old"},
+                 {"orders": [{"id": "SO-1", "payee": "Landlord"}, {"id": "SO-2", "payee": "Gym"}]})
+    possible = case(asked, "No problem! Your two standing orders (Landlord and Gym) can be moved to the new "
+                    "account. Branch hours are 9-17 on weekdays.", found)
+    assert _fires(possible, embed)
+    kept = case("I'd like to move my dentist appointment on the 9th to an earlier slot if one is free.",
+                "No problem, I've left your appointment as it is: the 9th at 10:40, since nothing earlier is free.",
+                call("get_appointment", {"patient": "P-88"}, {"date": "2026-12-09", "time": "10:40"}),
+                call("search_slots", {"before": "2026-12-09"}, []))
+    assert not _fires(kept, embed)
+
+
+def test_an_act_after_a_dash_that_ends_a_grievance(embed: Embed) -> None:
+    asked = ("Close my savings account. And you took a 15 euro fee on Nov 2 even though I closed the card on "
+             "Oct 30 — refund that please.")
+    closed = call("close_account", {"account": "SV-4410"}, {"status": "closed"})
+    one = case(asked, "Your savings account SV-4410 is closed. Thanks for banking with us!", closed)
+    assert _fires(one, embed)
+    both = case(asked, "Your savings account SV-4410 is closed, and the 15 euro fee from Nov 2 is refunded.",
+                closed, call("refund_fee", {"account": "SV-4410", "date": "2026-11-02"}, {"status": "refunded"}))
+    assert not _fires(both, embed)

@@ -670,6 +670,10 @@ def _part_acts(part: str) -> list[str]:
     acts = verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
         [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)
                                   or _OUT_OF_CHAT.search(part)) else [])
+    # The grievance told first, the act after a dash or a semicolon ("you charged me 39
+    # euros on Oct 1 … — refund that please"): the last clause's act is the part's.
+    if not acts and len(clauses := _CLAUSE_BREAK.split(part)) > 1:
+        return _part_acts(clauses[-1])
     return acts + _made_act(part) if stem("make") in acts else acts
 
 
@@ -1421,7 +1425,7 @@ def _promised_after_looking(case: RunCase) -> str | None:
     promising sentence."""
     calls = case.tools_called
     if not _only_looks(calls) or not _asks_action(case.input) or _HOW_TO_ASKED.search(case.input) \
-            or "?" in case.output or _ADMITS_FAILURE.search(case.output):
+            or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
         return None
     asked = _asked_text(case.input)
     acts = _acts_of({stem(w) for w in _act_words(asked)[:12]} & _ACTION_VERBS
@@ -1429,6 +1433,20 @@ def _promised_after_looking(case: RunCase) -> str | None:
     return next((s for s in split_claims(case.output) if _promises(s) and not _IF_YOU.search(s)
                  and not _NO_CHANGE.search(s) and any(_names_act(stem(_IRREGULAR.get(w, w)), a) for w in re.findall(r"[a-z]+", s.lower())
                          for a in acts)), None)
+
+
+def _asks_back(case: RunCase) -> bool:
+    """The answer asks the user something the work may wait on. In a single answer a
+    closing offer ("Is there anything else I can help with?") asks nothing; in a chat any
+    question hands the turn back, and the user's next words may confirm or withdraw the act
+    (as a policy that asks for confirmation before acting wants)."""
+    if _chatted(case):
+        return "?" in case.output
+    return any("?" in s and not _ANYTHING_ELSE.search(s) for s in split_claims(case.output))
+
+
+# "No problem!", "No worries": an agreement, no negation of what was found or done.
+_NO_PROBLEM = re.compile(r"\bno (?:problem|worries)\b", re.IGNORECASE)
 
 
 def _names_act(word: str, act: str) -> bool:
@@ -1500,7 +1518,8 @@ def _looked_not_acted(case: RunCase) -> str | None:
                                   or _drafted(case)):
         return None
     if not verbs | shaped or not _only_looks(case.tools_called) \
-            or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
+            or "?" in text or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
+            or _NEGATED.search(_NO_PROBLEM.sub(" ", text)) or _NO_CHANGE.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
     # "you can submit them online") is not named as done.
@@ -2060,7 +2079,7 @@ def _flag_undone(ev: Evidence, undone: list[str]) -> None:
 # "I will not proceed with the cancellation", "we'll keep the order as is", "we will proceed
 # with your original booking": a promise that nothing changes (the user chose to keep things
 # as they are) puts no work off.
-_NO_CHANGE = re.compile(r"\b(?:i|we) (?:will not|won't|won\u2019t)\b|\b(?:keep|leave|stay|remain)\w*\b[^.?!]{0,40}?"
+_NO_CHANGE = re.compile(r"\b(?:i|we) (?:will not|won't|won\u2019t)\b|\b(?:keep|kept|leave|left|stay|remain)\w*\b[^.?!]{0,40}?"
                         r"\b(?:as (?:it )?is|unchanged|as (?:planned|booked|before))\b|"
                         r"\bproceed with (?:your|the) (?:original|current|existing)\b", re.IGNORECASE)
 
