@@ -2,8 +2,8 @@
 does not retry, a batch's failed records left unsaid, the same act asked for two and told
 for one, the rest of the work offered, a generic reply when the passages retrieved gave
 the specifics, a promise closed on an offer of more help, an act said possible after "No
-problem!", and an act after a dash that ends a grievance; each with the look-alike that
-must not fire."""
+problem!", an act after a dash that ends a grievance, and an act said under way that no
+call did; each with the look-alike that must not fire."""
 
 from __future__ import annotations
 
@@ -120,3 +120,15 @@ def test_an_act_after_a_dash_that_ends_a_grievance(embed: Embed) -> None:
     both = case(asked, "Your savings account SV-4410 is closed, and the 15 euro fee from Nov 2 is refunded.",
                 closed, call("refund_fee", {"account": "SV-4410", "date": "2026-11-02"}, {"status": "refunded"}))
     assert not _fires(both, embed)
+
+
+def test_an_act_said_under_way_that_no_call_did(embed: Embed) -> None:
+    asked = "Upgrade my broadband to the 500 Mb plan and apply the loyalty discount."
+    looked = call("get_package", {"account": "BB-3310"}, {"plan": "150 Mb", "landline": True})
+    underway = case(asked, "Good call! The 500 Mb plan is our most popular. I'm upgrading your plan to 500 Mb now "
+                    "and will apply the loyalty discount once it goes through.", looked)
+    assert _fires(underway, embed)
+    done = case(asked, "Your plan is now 500 Mb, with the loyalty discount applied.", looked,
+                call("upgrade_plan", {"account": "BB-3310", "plan": "500 Mb"}, {"status": "upgraded"}),
+                call("apply_discount", {"account": "BB-3310", "code": "LOYAL"}, {"status": "applied"}))
+    assert not _fires(done, embed)

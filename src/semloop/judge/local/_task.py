@@ -2108,13 +2108,16 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
 
 
 _WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
+_WE_ARE_DOING = re.compile(r"\b(?:i|we)(?:'m|\u2019m| am|'re|\u2019re| are) (?:now |currently |just )?[a-z]{3,}ing\b",
+                           re.IGNORECASE)
 _WE_WILL_NEED = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:first )?(?:need|require)\b", re.IGNORECASE)
 
 
 def _promises(sentence: str) -> bool:
-    """The sentence says the agent will do something: "I will need to verify your identity
-    first" says what the act waits on from the user, and promises nothing."""
-    return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence))
+    """The sentence says the agent will do something, or is doing it now ("I'm processing
+    the change now", which no call did): "I will need to verify your identity first" says
+    what the act waits on from the user, and promises nothing."""
+    return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence)) or bool(_WE_ARE_DOING.search(sentence))
 
 
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
