@@ -33,6 +33,7 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    _COMMON_CAPITALS,
     _TITLES,
     _WORD_NUMBERS,
     _words,
@@ -197,6 +198,12 @@ _REMAINING = re.compile(
     r"^(?:\w+,? )?i(?:'ll| will) (?!get back|come back)\w+[^.?!]{0,80}\band (?:get|come) back to you)\b",
     re.IGNORECASE,
 )
+# The rest of the work offered ("Let me know if you want the rest", "Shall I do the
+# remaining ones?"): what the answer gave was part of what was asked, unless it says so
+# ("Here are the first 4 of your 11 open tickets … Shall I fetch the rest?").
+_REST_OFFERED = re.compile(r"\b(?:if you(?:'d| would)? (?:like|want|need)|want me to|shall i|should i|i can|i could)\b"
+                           r"[^.?!]{0,30}?\bthe (?:rest|remaining)\b(?! of)", re.IGNORECASE)
+_PORTION_SAID = re.compile(r"\b(?:first|only|so far|partial\w*)\b|\b\d+ of (?:the |your )?\d+\b", re.IGNORECASE)
 # "New return economy: Let me calculate..." with the working after it: the ellipsis leads
 # into what the answer goes on to give, no work left.
 _LEADS_IN = re.compile(r"\b(?:let me|i'll|i will|i'm going to)\b[^.?!]*(?:\.\.\.|\u2026)\s*$", re.IGNORECASE)
@@ -232,10 +239,11 @@ _ITEM_FAILED = re.compile(
     r"\b(?:status|result|outcome)\s*[=:]\s*(?:failed|error|rejected|declined|partial)\b(?![\"\w])",
     re.IGNORECASE,
 )
-# A batch that did some items: a count of failures above nought, or a list of them
-# ({"moved": 3, "failed": 2, "failed_ids": ["T-104", …]}; a test run's "1 failed, 3 passed").
+# A batch that did some items: a count of failures above nought, or a list of them, by
+# name or as records ({"moved": 3, "failed": 2, "failed_ids": ["T-104", …]}, "failed":
+# [{"id": "T3", "reason": …}]; a test run's "1 failed, 3 passed").
 _BATCH_LEFT = re.compile(r"\"(?:failed|failures|errors|skipped|rejected)(?:_\w+)?\"\s*:\s*"
-                         r"(?:([1-9]\d*)|\[\s*\"([^\"]+)\")|\b([1-9]\d*) (?:failed|errors?|failures?)\b",
+                         r"(?:([1-9]\d*)|\[\s*(?:\"([^\"]+)\"|\{))|\b([1-9]\d*) (?:failed|errors?|failures?)\b",
                          re.IGNORECASE)
 # Said of items a batch left: "two were skipped", "only 3 moved", "1 test still fails".
 _SPEAKS_OF_LEFT = re.compile(r"\b(?:skipped|remain\w*|left|still|fail\w*|errors?|not|only (?:\d+|one|two|three|"
@@ -247,11 +255,15 @@ _PASSES = re.compile(r"\b(?:tests?|checks?|suite|build)\b[^.;]{0,30}?\b(?:pass(?
 
 def _items_failed(call: ToolCall, answer: str, *, last: bool) -> bool:
     """The call reports an item not done ({"renewed": false}, "status": "partial", a batch
-    with failures) that the answer does not speak of: it says nothing of items left or
-    failed and names none of them. A test run's count of failures counts only in the last
-    call of its tool: a later run may have fixed them."""
-    if any(not (m.group(1) and _ends_state(call, m.group(1))) for m in _ITEM_FAILED.finditer(call.output)):
-        return True
+    with failures) that the answer does not speak of."""
+    return any(not (m.group(1) and _ends_state(call, m.group(1))) for m in _ITEM_FAILED.finditer(call.output)) \
+        or _batch_left_unsaid(call, answer, last=last)
+
+
+def _batch_left_unsaid(call: ToolCall, answer: str, *, last: bool) -> bool:
+    """The call's batch left items (failed, skipped) and the answer says nothing of items
+    left or failed and names none of them. A test run's count of failures counts only in
+    the last call of its tool: a later run may have fixed them."""
     left = [m for m in _BATCH_LEFT.finditer(call.output) if last or not m.group(3)]
     return bool(left) and not (_SPEAKS_OF_LEFT.search(answer) or _ADMITS_FAILURE.search(answer) or any(
         m.group(2) and m.group(2).lower() in answer.lower() for m in left))
@@ -373,14 +385,23 @@ def _failed(call: ToolCall) -> bool:
 
 
 def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
-    """Failed calls with no later successful call of the same tool, nor one that redid it."""
-    out = []
-    for i, call in enumerate(calls):
-        if _failed(call) and not any(
-            (c.name == call.name or _redoes(c, call)) and not _failed(c) for c in calls[i + 1 :]
-        ):
-            out.append(call)
-    return out
+    """Failed calls with no later successful call that retried or redid them."""
+    return [call for i, call in enumerate(calls) if _failed(call) and not any(
+        _retries(c, call, calls[:i]) or _redoes(c, call) for c in calls[i + 1:] if not _failed(c))]
+
+
+def _retries(later: ToolCall, failed: ToolCall, earlier: Sequence[ToolCall]) -> bool:
+    """A later call of the failed call's tool retried it, unless the run was acting item by
+    item (a backfill a partition a call, one that worked before the failure): then the next
+    item's call is no retry, and only a call that carries a value of the failed item's own
+    (not one the items share) retried it."""
+    if later.name != failed.name:
+        return False
+    if _reads(failed):
+        return True
+    done = {v for c in earlier if c.name == failed.name and not _failed(c) for v in _arg_values(c)}
+    own = _arg_values(failed) - done
+    return not done or not own or bool(own & _arg_values(later))
 
 
 def _arg_values(call: ToolCall) -> frozenset[str]:
@@ -471,6 +492,11 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                or _act_told(part, verbs, answer, tools[i], run.case))
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case):
             met, undone = True, False
+        # The same act asked for two ("book Luna for her dental cleaning and, separately,
+        # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
+        # does not tell it for the other, whom neither the acting calls nor the answer name.
+        elif verbs and not _names(part) & _names(run.case.output) and _done_for_others(part, parts, run.case):
+            met, undone = False, True
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
         # names the part's own words answers it, and the act was the user's to ask about.
@@ -559,20 +585,30 @@ def _outcome_told(part: str, answer: str) -> bool:
                                                     or re.search(r"\bsucceed\w*|\bworked\b", answer, re.IGNORECASE))
 
 
-def _item_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
-    """A part that asks no act of its own but names who or what the request's act is for
-    ("three rooms: one for me (Sanne de Wit), one for Pieter Bakker …"), when the run's
-    acting calls name another part's names and never this part's: the act was done for the
-    others, not for it."""
-    def names(text: str) -> set[str]:
-        return {w.lower() for w in _NAME.findall(text) if stem(w.lower()) not in _REQUEST_WORDS}
+def _names(text: str) -> set[str]:
+    """The names a text gives (Milo, Pieter): days, months, request words and the word a
+    sentence opens on ("Reset my VPN password") aside."""
+    return {m.group(0).lower() for m in _NAME.finditer(text) if text[:m.start()].strip(" \t\"'(") and
+            not re.search(r"[.!?:;\n]\W*$", text[:m.start()])
+            and stem(m.group(0).lower()) not in _REQUEST_WORDS and m.group(0).lower() not in _COMMON_CAPITALS}
 
-    own = names(part)
+
+def _done_for_others(part: str, parts: Sequence[str], case: RunCase) -> bool:
+    """The part names who or what the request's act is for, and the run's acting calls name
+    another part's names and never this part's: the act was done for the others."""
+    own = _names(part)
     called = set(re.findall(r"[^\W\d_]+", " ".join(
         json.dumps(c.args, ensure_ascii=False) for c in case.tools_called
         if not _failed(c) and not _reads(c) and not _hands_off(c)).lower()))
-    others = set().union(*(names(p) for p in parts if p != part)) - own
-    return bool(own) and not _part_acts(part) and not own & called and bool(others & called)
+    others = set().union(*(_names(p) for p in parts if p != part)) - own
+    return bool(own) and not own & called and bool(others & called)
+
+
+def _item_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
+    """A part that asks no act of its own but names who or what the request's act is for
+    ("three rooms: one for me (Sanne de Wit), one for Pieter Bakker …"), done for the
+    others, not for it."""
+    return not _part_acts(part) and _done_for_others(part, parts, case)
 
 
 def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[str]]:
@@ -634,6 +670,10 @@ def _part_acts(part: str) -> list[str]:
     acts = verbs + ([stem(phrasal)] if phrasal and not verbs else []) or (
         [opening] if opening and (opening not in _DELIVERY_VERBS or _TO_OTHERS.match(part)
                                   or _OUT_OF_CHAT.search(part)) else [])
+    # The grievance told first, the act after a dash or a semicolon ("you charged me 39
+    # euros on Oct 1 … — refund that please"): the last clause's act is the part's.
+    if not acts and len(clauses := _CLAUSE_BREAK.split(part)) > 1:
+        return _part_acts(clauses[-1])
     return acts + _made_act(part) if stem("make") in acts else acts
 
 
@@ -1385,7 +1425,7 @@ def _promised_after_looking(case: RunCase) -> str | None:
     promising sentence."""
     calls = case.tools_called
     if not _only_looks(calls) or not _asks_action(case.input) or _HOW_TO_ASKED.search(case.input) \
-            or "?" in case.output or _ADMITS_FAILURE.search(case.output):
+            or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
         return None
     asked = _asked_text(case.input)
     acts = _acts_of({stem(w) for w in _act_words(asked)[:12]} & _ACTION_VERBS
@@ -1393,6 +1433,20 @@ def _promised_after_looking(case: RunCase) -> str | None:
     return next((s for s in split_claims(case.output) if _promises(s) and not _IF_YOU.search(s)
                  and not _NO_CHANGE.search(s) and any(_names_act(stem(_IRREGULAR.get(w, w)), a) for w in re.findall(r"[a-z]+", s.lower())
                          for a in acts)), None)
+
+
+def _asks_back(case: RunCase) -> bool:
+    """The answer asks the user something the work may wait on. In a single answer a
+    closing offer ("Is there anything else I can help with?") asks nothing; in a chat any
+    question hands the turn back, and the user's next words may confirm or withdraw the act
+    (as a policy that asks for confirmation before acting wants)."""
+    if _chatted(case):
+        return "?" in case.output
+    return any("?" in s and not _ANYTHING_ELSE.search(s) for s in split_claims(case.output))
+
+
+# "No problem!", "No worries": an agreement, no negation of what was found or done.
+_NO_PROBLEM = re.compile(r"\bno (?:problem|worries)\b", re.IGNORECASE)
 
 
 def _names_act(word: str, act: str) -> bool:
@@ -1464,7 +1518,8 @@ def _looked_not_acted(case: RunCase) -> str | None:
                                   or _drafted(case)):
         return None
     if not verbs | shaped or not _only_looks(case.tools_called) \
-            or "?" in text or _ADMITS_FAILURE.search(text) or _NEGATED.search(text):
+            or "?" in text or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
+            or _NEGATED.search(_NO_PROBLEM.sub(" ", text)) or _NO_CHANGE.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
     # "you can submit them online") is not named as done.
@@ -2024,7 +2079,7 @@ def _flag_undone(ev: Evidence, undone: list[str]) -> None:
 # "I will not proceed with the cancellation", "we'll keep the order as is", "we will proceed
 # with your original booking": a promise that nothing changes (the user chose to keep things
 # as they are) puts no work off.
-_NO_CHANGE = re.compile(r"\b(?:i|we) (?:will not|won't|won\u2019t)\b|\b(?:keep|leave|stay|remain)\w*\b[^.?!]{0,40}?"
+_NO_CHANGE = re.compile(r"\b(?:i|we) (?:will not|won't|won\u2019t)\b|\b(?:keep|kept|leave|left|stay|remain)\w*\b[^.?!]{0,40}?"
                         r"\b(?:as (?:it )?is|unchanged|as (?:planned|booked|before))\b|"
                         r"\bproceed with (?:your|the) (?:original|current|existing)\b", re.IGNORECASE)
 
@@ -2053,13 +2108,16 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
 
 
 _WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
+_WE_ARE_DOING = re.compile(r"\b(?:i|we)(?:'m|\u2019m| am|'re|\u2019re| are) (?:now |currently |just )?[a-z]{3,}ing\b",
+                           re.IGNORECASE)
 _WE_WILL_NEED = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:first )?(?:need|require)\b", re.IGNORECASE)
 
 
 def _promises(sentence: str) -> bool:
-    """The sentence says the agent will do something: "I will need to verify your identity
-    first" says what the act waits on from the user, and promises nothing."""
-    return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence))
+    """The sentence says the agent will do something, or is doing it now ("I'm processing
+    the change now", which no call did): "I will need to verify your identity first" says
+    what the act waits on from the user, and promises nothing."""
+    return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence)) or bool(_WE_ARE_DOING.search(sentence))
 
 
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
@@ -2105,12 +2163,14 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     held = not any(not _failed(c) and not _reads(c) for c in case.tools_called)
     # "I'm now going to transfer you to a clinical staff member": the hand-off is the end
     # of this run's part, not work it left.
+    rest_offered = not _PORTION_SAID.search(text) and any(_REST_OFFERED.search(s) for s in run.sentences)
     remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
                                                               or _BEGUN.search(s)
+                                                              or rest_offered and _REST_OFFERED.search(s)
                       or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
         remainder = next((s for s in run.sentences if _HANDED_BACK.search(s)), None)
-    ev.flag("remainder", remainder is not None and not promises_only(text, case.input) and not awaits,
+    ev.flag("remainder", remainder is not None and not promises_only(offered, case.input) and not awaits,
             f'it stops with work left: "{_short(remainder or "")}"')
     # "Here are the free slots:", or a list's next number, with nothing after it: what the
     # answer introduces never comes.
@@ -2152,10 +2212,16 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
     # item the run failed to do.
     calls = case.tools_called
-    dropped = [c for i, c in enumerate(calls) if not _failed(c) and not _reads(c)
-               and _items_failed(c, text, last=all(d.name != c.name for d in calls[i + 1:]))]
+    acts = [(c, all(d.name != c.name for d in calls[i + 1:])) for i, c in enumerate(calls)
+            if not _failed(c) and not _reads(c)]
+    dropped = [c for c, last in acts if _items_failed(c, text, last=last)]
     item = _failed_item_claimed(case)
-    ev.flag("item_failed", bool(dropped) and bool(_CLAIMS_SUCCESS.search(text) or _PASSES.search(text))
+    # A batch's failed items left unsaid need no claim of success: the answer that speaks
+    # only of the items done passes them off as the whole ("The refund of ₩792,000 will be
+    # back on the card" when two of the four tickets failed). A single false field ("applied":
+    # false after a dry run) may be what was asked for, so it needs the claim.
+    left = any(_batch_left_unsaid(c, text, last=last) for c, last in acts)
+    ev.flag("item_failed", bool(dropped) and bool(left or _CLAIMS_SUCCESS.search(text) or _PASSES.search(text))
             and not _ADMITS_FAILURE.search(text) or item is not None,
             f'a call reports {item} not done, yet the answer says it is' if item else
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
@@ -2558,10 +2624,14 @@ def _generic(run: _Run) -> bool:
            for s in run.sentences):
         return False
     stock = sum(1 for s in run.sentences if _BOILERPLATE.search(s))
-    # Tools that answered, and an answer that uses nothing they returned.
+    # Tools that answered, and an answer that uses nothing they returned; or passages
+    # retrieved for it that give numbers or names, and an answer that states none ("work
+    # closely with your clearing agent" when the rules retrieved name the form, the fee and
+    # the office).
     data = [c.output for c in case.tools_called if not _failed(c) and len(c.output) > 20]
     ignored = bool(data) and not (word_stems(case.output) & word_stems(" ".join(data))
-                                  - word_stems(case.input))
+                                  - word_stems(case.input)) \
+        or any(quantities(p) or key_terms(p) - key_terms(case.input) for p in case.context)
     # Reassurance in words the stock list lacks ("You've got this!"): no sentence of it
     # names anything of the request, it gives no date or time, and it asks nothing back.
     blank = len(run.sentences) >= 2 and not (dates(case.output) or clock_times(case.output)) and not any(
