@@ -890,7 +890,11 @@ _NOBODY = any_of(
 # "That worked": the problem is gone.
 _WORKED = Shapes(
     any_of(
-        r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
+        # "That works (for me)", not a clause about a thing ("a connection that works during
+        # office hours"): nothing but an end, a "for me", "now" or a "fine" after it.
+        r"\b(?:that|it|this) (?:works|worked)\b(?=\s*(?:$|[.!,;:)]|for (?:me|us)\b|now\b|again\b|fine\b|"
+        r"perfectly\b|great\b|well\b|thanks?\b|thank you\b))",
+        r"\b(?:that|it|this) (?:fixed it|did it|did the trick|helped|helps|solved|"
         r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
         # Not the state wished for: "I need to get this resolved now."
         r"(?<!get this )(?<!get it )(?<!get that )(?<!be )"
