@@ -1835,7 +1835,7 @@ _PAGE_SAYS = any_of(
 def _names_page_only(sentence: str, known: set[str]) -> bool:
     """``sentence`` names a page as saying only what the chat already says (see ``_PAGE_SAYS``)."""
     page = _PAGE_SAYS.search(sentence)
-    return bool(page) and not _DIGIT.search(sentence) and _key_terms(page.group(1)) <= known
+    return page is not None and not _DIGIT.search(sentence) and _key_terms(page.group(1)) <= known
 
 
 # The pushback's last sentence gives in, nothing else: "Fine, whatever.", "Ugh, fine then."
