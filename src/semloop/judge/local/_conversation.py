@@ -408,9 +408,10 @@ _ASKS_AGAIN_WORDS = (
         r"\bi (?:just|only) (?:need|want) (?:the|a|an) (?:\w+ )?(?:number|figure|amount|date)\b"
     ),
     # The answers did not land: "I'm still lost", "I still don't understand" (as the other
-    # languages' "todavía no lo entiendo" below).
+    # languages' "todavía no lo entiendo" below); not granted in passing ("Though I'm still
+    # confused about the insurance, please proceed").
     (
-        r"\bi(?:'m| am) still (?:(?:a bit|a little|completely|totally|so) )?(?:lost|confused|unclear|"
+        r"(?<!though )(?<!while )\bi(?:'m| am) still (?:(?:a bit|a little|completely|totally|so) )?(?:lost|confused|unclear|"
         r"none the wiser|in the dark)\b|\bi still (?:don't|do not) (?:understand|get it|follow)\b"
     ),
 )
