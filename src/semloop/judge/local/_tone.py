@@ -204,6 +204,16 @@ _ML_REPEATING = (
         r"\bquante volte (?:devo|ancora|dovr)\b|\bquantas vezes (?:vou|tenho|preciso)\b|"
         r"\bhoe vaak (?:nog|moet)\b"
     ),
+    # Korean, Chinese, Japanese, Russian, Hebrew: scripts \b cannot split (CJK) are matched
+    # without it; each entry is a shape with no calm reading in a customer's mouth.
+    (
+        r"(?:세|네|다섯) ?번째|몇 ?번(?:이나|을|째)|벌써 (?:\S+ )?(?:말|설명|얘기)|같은 (?:답|말|대답)(?:만|을)|"
+        r"第[三四五六]次|(?:说|讲|问)了?(?:好|很)?(?:多|几)[遍次]|已经(?:说|讲|试|解释|问)过|同样的(?:回答|答复|话)|"
+        r"[3-5三四五]回目|何度も|何回も|さっきも(?:言|説明)|同じ(?:回答|答え|説明)(?:ばかり|を)|"
+        r"\b(?:уже )?(?:третий|четв[её]ртый|пятый) раз\b|\bуже (?:писал|говорил|объяснял|пробовал|сделал|отправлял)\w*|"
+        r"\bсколько (?:можно|раз)\b|\bодно и то же\b|"
+        r"פעם (?:שלישית|רביעית|חמישית)|כבר (?:אמרתי|הסברתי|ניסיתי|שלחתי|כתבתי)|אותה תשובה"
+    ),
 )
 _ML_BLAME = (
     # es
@@ -272,6 +282,13 @@ _ML_BLAME = (
         r"\bslaat (?:helemaal )?nergens op\b|\btijdverspilling\b|"
         r"\bjullie snappen (?:het )?niet\b|\bdit kan (?:toch )?niet\b|\bik word er gek van\b"
     ),
+    (
+        r"어이(?:가)? ?없|말이 안 (?:되|돼)|황당|장난(?:하|치)|최악|"
+        r"离谱|荒唐|荒谬|太过分|什么态度|敷衍|没用|搞什么|"
+        r"ふざけ|話にならない|あり(?:え|得)ない|最悪|役に立たない|"
+        r"\bбезобрази\w*|\bиздеваетесь\b|\bабсурд\w*|\bбесполезн\w*|\bпозор\w*|\bэто смешно\b|"
+        r"מגוחך|חוצפה|בושה|זלזול|לא רציני|שערורי"
+    ),
 )
 _ML_ESCALATE = (
     (
@@ -294,6 +311,14 @@ _ML_ESCALATE = (
     (
         r"\b(?:spreken|praten) met (?:een mens|iemand|een medewerker|een leidinggevende|de manager)\b|"
         r"\b(?:een echt mens|een medewerker spreken)\b"
+    ),
+    (
+        r"(?:상담원|담당자|매니저|책임자|사람)(?:이랑|과|와|하고|한테)? ?(?:연결|통화|얘기)|"
+        r"转人工|人工客服|(?:找|叫)(?:你们)?(?:的)?(?:经理|主管|领导|负责人)|"
+        r"(?:責任者|上司|人間|オペレーター)(?:に|と)(?:代わ|つな|繋|話)|"
+        r"\b(?:соедините|переключите|позовите|дайте)\b[^.?!]{0,30}(?:оператор|менеджер|руководител|старш|человек)|"
+        r"\bживо(?:й|го|му|м) (?:человек|оператор)\w*|"
+        r"(?:לדבר|תעביר(?:ו)? אותי) (?:עם|ל)(?:נציג|מנהל|אחראי|בן אדם)"
     ),
 )
 _ML_LEAVE = (
@@ -338,6 +363,15 @@ _ML_LEAVE = (
     r"\bnunca mais\b|\bvou (?:reclamar|processar)\b",
     r"\bik ga (?:een klacht|naar de (?:rechter|geschillencommissie))\b|\bik stap over\b",
     r"\bj'annule (?:mon|ma|mes|l'|le|la)\b|\b(?:cancelo|anulo) (?:mi|la|el)\b|\bannullo (?:il|l'|la)\b",
+    (
+        r"다시는 (?:\S+ ){0,3}(?:안|않|못)|이의 ?제기|리뷰에 (?:\S+ )?(?:쓸|남길|올릴)|소비자원|해지(?:할|하겠|해 ?주)|"
+        r"再也不|投诉|差评|消协|起诉|退订|销户|"
+        r"二度と|解約(?:し|する)|クレーム|消費者センター|"
+        r"\bбольше никогда\b|\b(?:напишу|оставлю|подам|направлю)\b[^.?!]{0,20}\b(?:отзыв|жалоб)\w*|"
+        r"\bрасторг\w*|\bв суд\b|"
+        r"\bуйду к\b|\bроспотребнадзор\w*|"
+        r"לעולם לא|(?:אגיש|אכתוב|להגיש) תלונה|אעזוב|(?:לעורך|אפנה לעורך) דין|ביקורת (?:שלילית|גרועה)"
+    ),
 )
 _ML_GIVE_UP = (
     rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
@@ -364,6 +398,13 @@ _ML_GIVE_UP = (
     r"\bnon ne posso pi[ùu]\b",
     r"\bcansei\b|\bn[ãa]o aguento mais\b",
     r"\bik ben het (?:spuug)?zat\b",
+    (
+        r"(?:^|[.!?]\s*)됐(?:어요|습니다|어)\s*[.!]|포기(?:할|했|합)|"
+        r"算了|受够了|无语|"
+        r"もういいです|もう結構です|"
+        r"\bзабудьте\b|\bпроехали\b|\bнадоело\b|\bс меня хватит\b|"
+        r"(?:^|[.!?]\s*)(?:עזוב|עזבי|לא משנה)\s*[.,!]|נמאס"
+    ),
 )
 _ML_IMPATIENT = (
     rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
@@ -382,6 +423,13 @@ _ML_IMPATIENT = (
         r"\bllevo (?:todo el d[ií]a|horas|d[ií]as|semanas|meses)\b|\bj'attends depuis\b|"
         r"\bich warte seit\b|\baspetto da\b|\b(?:estou|t[oô]) esperando h[áa]\b|"
         r"\bik wacht al\b"
+    ),
+    (
+        r"언제까지|아직도|도대체|"
+        r"到底|还要等多久|究竟|"
+        r"いつまで|いい加減|"
+        r"\bсколько (?:ещё|еще) ждать\b|\bдо сих пор\b|\bкогда (?:же )?уже\b|"
+        r"עד מתי|כמה עוד"
     ),
 )
 _ML_INVESTED = (
@@ -562,6 +610,10 @@ _LEAVE = Shapes(
         r"\b(?:with|to) my (?:bank|card issuer)\b",
         # "This is the last shipment we send with you": the last of something with this service.
         r"\b(?:the|my|our) last (?:\w+ ){1,2}(?:i|we)(?:'ll| will)? (?:\w+ ){0,2}(?:with|from|through|to) you\b",
+        # "This is the last time I order from you", "Last time I use your company": a present or
+        # future verb, not a memory ("last time I ordered from you it came in two days").
+        r"\blast time (?:i|we)(?:'ll| will)? (?:use|order|buy|fly|book|shop|come|deal|work|ship|travel|"
+        r"stay|trust)\b(?: \w+){0,2}? (?:with |from |at |through |to )?(?:you|your)\b",
         r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
         r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
         r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
@@ -839,7 +891,11 @@ _NOBODY = any_of(
 # "That worked": the problem is gone.
 _WORKED = Shapes(
     any_of(
-        r"\b(?:that|it|this) (?:works|worked|fixed it|did it|did the trick|helped|helps|solved|"
+        # "That works (for me)", not a clause about a thing ("a connection that works during
+        # office hours"): nothing but an end, a "for me", "now" or a "fine" after it.
+        r"\b(?:that|it|this) (?:works|worked)\b(?=\s*(?:$|[.!,;:)]|for (?:me|us)\b|now\b|again\b|fine\b|"
+        r"perfectly\b|great\b|well\b|thanks?\b|thank you\b))",
+        r"\b(?:that|it|this) (?:fixed it|did it|did the trick|helped|helps|solved|"
         r"cleared it|sorted it)\b|\b(?:fine|ok|okay|all good|good) now\b",
         # Not the state wished for: "I need to get this resolved now."
         r"(?<!get this )(?<!get it )(?<!get that )(?<!be )"
