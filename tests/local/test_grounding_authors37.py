@@ -3,7 +3,11 @@ here: a term in days counted on from a date given without its year; an amount wr
 dots between thousands, converted at a whole rate the claim names, in a currency named by
 its local abbreviation; a limit of zero said in words against a key's 0; a log line's
 reading given to another unit than the line's; two names paired that no record pairs; and
-the state of the one line a claim names, where another line has the claim's state."""
+the state of the one line a claim names, where another line has the claim's state. From
+blind36b: a word of the name of a call the run made; an amount in a currency's sign
+(₪, ₩, ฿) against the amount its code keys; a state told as the record's history
+("before that it went out for delivery"); and a period's window said kept where the
+record says it is outside it."""
 
 from __future__ import annotations
 
@@ -59,3 +63,32 @@ def test_the_state_of_the_line_the_claim_names_decides(embed: Embed) -> None:
     seats = "Balcony — 45 EUR — sold out\nStalls — 60 EUR — 12 left\nBoxes — 90 EUR — 3 left"
     assert found(embed, "stalls?", "The Stalls are sold out.", tool=seats)["negation"] == 1
     assert found(embed, "balcony?", "The Balcony is sold out.", tool=seats).get("negation", 0) == 0
+
+
+def test_a_word_of_a_call_the_run_made_is_named(embed: Embed) -> None:
+    told = "I've emailed you the PDF invoice for order Q-7."
+    call = (ToolCall(name="email_pdf_invoice", args={"order": "Q-7"}, output='{"sent": true}', success=True),)
+    assert found(embed, "invoice?", told, calls=call).get("names", 0) == 0
+    other = (ToolCall(name="email_invoice", args={"order": "Q-7"}, output='{"sent": true}', success=True),)
+    assert found(embed, "invoice?", told, calls=other)["names"] >= 1
+
+
+def test_a_currency_sign_is_the_amount_its_code_keys(embed: Embed) -> None:
+    fare = {"route": "Seoul-Busan", "fare_krw": 59800}
+    assert found(embed, "fare?", "The Seoul-Busan fare is ₩59,800.", tool=fare).get("numbers", 0) == 0
+    assert found(embed, "fare?", "The Seoul-Busan fare is ₩59,800.", tool=fare).get("rival", 0) == 0
+
+
+def test_a_state_told_as_the_records_history_is_no_conflict(embed: Embed) -> None:
+    order = {"order": "W-310", "status": "DELIVERED", "events": ["In Zustellung 08:10", "Zugestellt 12:40"]}
+    told = "Order W-310 was delivered at 12:40. Before that it went out for delivery at 08:10."
+    assert found(embed, "where?", told, tool=order).get("negation", 0) == 0
+    assert found(embed, "where?", "Order W-310 is out for delivery.", tool=order)["negation"] == 1
+
+
+def test_a_window_said_kept_where_the_record_is_outside_it(embed: Embed) -> None:
+    label = {"booking": "BK-19", "change_request": "CREATED", "warning": "OUTSIDE_WINDOW_FEE_APPLIES"}
+    told = "You're within the 48-hour change window, so the change is free."
+    assert found(embed, "free change?", told, tool=label)["negation"] == 1
+    label["warning"] = "NONE"
+    assert found(embed, "free change?", told, tool=label).get("negation", 0) == 0

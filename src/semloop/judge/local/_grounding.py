@@ -266,6 +266,9 @@ class _Evidence:
     written: frozenset[str] = frozenset()
     # Each line of the rules the agent was given that it may cite as a reason: its stems.
     reasons: list[frozenset[str]] = field(default_factory=list)
+    # The words of the names of the calls that worked ("subscribe_incident_sms"): what the
+    # run did, which the answer may name ("SMS updates").
+    called: frozenset[str] = frozenset()
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     ages: list[float] = field(default_factory=list)  # see __post_init__
@@ -721,7 +724,9 @@ _CURRENCY_NAMES = {code: frozenset(names.split()) for code, names in (
 # The codes each currency mark stands for: "$" is any dollar's or peso's; a mark glued to a
 # letter ("R$", "S$") is read by no one here.
 _MARK_CODES = {"€": frozenset({"EUR"}), "£": frozenset({"GBP"}), "¥": frozenset({"JPY", "CNY"}),
-               "₹": frozenset({"INR"}), "$": frozenset({c for c in _ISO_CURRENCIES if c.endswith("D")}
+               "₹": frozenset({"INR"}), "₪": frozenset({"ILS"}), "₩": frozenset({"KRW"}),
+               "₫": frozenset({"VND"}), "₦": frozenset({"NGN"}), "₴": frozenset({"UAH"}),
+               "฿": frozenset({"THB"}), "$": frozenset({c for c in _ISO_CURRENCIES if c.endswith("D")}
                                                      | {"MXN", "ARS", "CLP", "COP", "UYU", "CUP", "DOP"})}
 _RECORD_CURRENCY = re.compile(r"\bcurrency\s*[:=]\s*([A-Z]{3})\b")
 
@@ -884,7 +889,9 @@ _STATES = tuple(
         ("shipped|dispatched|sent out|posted out",
          "label[ _]created|[a-z_]*awaiting[ _](?!delivery)[a-z]+|not (?:yet )?(?:shipped|dispatched)|unshipped"),
         ("in stock|\\d+ (?:left|remaining)", "out of stock|sold out|backordered|on backorder"),
-        ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
+        # a spec's bounds, or a period's window ("within the 30-day return window")
+        ("within (?:spec|tolerance|limits|(?:the |your )?(?:[\\w-]+ ){0,2}window)|in spec",
+         "out of (?:spec|tolerance)|outside (?:spec|tolerance|(?:the |your )?(?:[\\w-]+ ){0,2}window)"),
         # a service, account or card in force, where the context's is held or ended
         ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
     )
@@ -1338,7 +1345,8 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
         for mine in group:
             m = mine.search(claim)
             if m is None or _negated_before(claim, m.start()) or (
-                    _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m):
+                    _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m) or (
+                    _EARLIER.search(claim[: m.start()])):
                 continue
             # Where another record has the claim's state ("Tier 1 ... sold out"), the line
             # of the one record the claim names ("GA Pit ... 6 left") is what it states.
@@ -1349,6 +1357,12 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
     return ""
+
+
+# "Before that it ... went out for delivery at 09:12": a state the record passed through on
+# its way to the one it holds now, told as its history.
+_EARLIER = re.compile(r"\b(?:before that|before then|prior to that|earlier|previously|initially|at first)\b",
+                      re.IGNORECASE)
 
 
 def _named_line(claim: str, facts: str) -> str:
@@ -2709,7 +2723,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # conversion's label (its time is checked as a time), not a thing of the records.
         terms -= {w.lower() for pattern in (_PLACE_TIME, _CLOCK_PLACE)
                   for m in pattern.finditer(claim.text) for w in m.group(1).split()}
-    names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev)
+    names = sorted(t for t in terms if not _name_found(t, ev) and stem(t) not in ev.called
+                   and not _acronym_found(t, claim.text, ev)
                    and not _abbreviated(t, claim.text, ev) and not _currency_named(t, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
@@ -5145,6 +5160,8 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     # "yes" must find its words in the context. (A "no" may repeat them to deny them.)
     evidence = _Evidence(texts, case.input, _told(case.input) if _YES.match(pieces[0]) else None)
     evidence.reasons = [word_stems(line.replace("_", " ")) for r in case.reasons for line in r.splitlines()]
+    evidence.called = frozenset(stem(w) for t in case.tools_called if t.success and t.output.strip()
+                                for w in re.split(r"[\W_]+", t.name) if w)
     # A figure of a rule the answer applies ("not booked within the last 24 hours", "refunded
     # in 5 to 7 business days") is its instructions', not invented, though the rule is no
     # fact of the run: a value, never an operand of the answer's arithmetic.
