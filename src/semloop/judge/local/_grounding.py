@@ -889,9 +889,11 @@ _STATES = tuple(
         ("shipped|dispatched|sent out|posted out",
          "label[ _]created|[a-z_]*awaiting[ _](?!delivery)[a-z]+|not (?:yet )?(?:shipped|dispatched)|unshipped"),
         ("in stock|\\d+ (?:left|remaining)", "out of stock|sold out|backordered|on backorder"),
-        # a spec's bounds, or a period's window ("within the 30-day return window")
+        # a spec's bounds, or a period's window ("within the 30-day return window") where a
+        # record's code says it is not ("OUTSIDE_WINDOW"); a policy's prose "outside the
+        # 24-hour window" is a rule, no record's state
         ("within (?:spec|tolerance|limits|(?:the |your )?(?:[\\w-]+ ){0,2}window)|in spec",
-         "out of (?:spec|tolerance)|outside (?:spec|tolerance|(?:the |your )?(?:[\\w-]+ ){0,2}window)"),
+         "out of (?:spec|tolerance)|outside (?:spec|tolerance|window)"),
         # a service, account or card in force, where the context's is held or ended
         ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
     )
