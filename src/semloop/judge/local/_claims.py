@@ -679,7 +679,8 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn":
 _CURRENCY = {"$": "$", "us$": "$", "usd": "$", "dollar": "$", "dollars": "$", "€": "€",
              "eur": "€", "euro": "€", "euros": "€", "£": "£", "gbp": "£", "pound": "£",
              "pounds": "£", "¥": "¥", "jpy": "¥", "yen": "¥", "₹": "₹", "inr": "₹",
-             "rupees": "₹", "chf": "chf", "cad": "$", "aud": "$"}
+             "rupees": "₹", "chf": "chf", "cad": "$", "aud": "$", "ils": "₪", "nis": "₪",
+             "krw": "₩", "vnd": "₫", "ngn": "₦", "uah": "₴", "thb": "฿"}
 # Every currency sign (Unicode category Sc) and every ISO 4217 code, in capitals, marks an
 # amount: "NOK 450", "1,890 CHF", "₦68,500". Unlisted, a code read as a label word and tied
 # every amount in that currency together.

@@ -266,6 +266,9 @@ class _Evidence:
     written: frozenset[str] = frozenset()
     # Each line of the rules the agent was given that it may cite as a reason: its stems.
     reasons: list[frozenset[str]] = field(default_factory=list)
+    # The words of the names of the calls that worked ("subscribe_incident_sms"): what the
+    # run did, which the answer may name ("SMS updates").
+    called: frozenset[str] = frozenset()
     # Each value's units where every time the evidence states it it says its unit.
     units: dict[float, frozenset[str]] = field(default_factory=dict)
     ages: list[float] = field(default_factory=list)  # see __post_init__
@@ -713,13 +716,17 @@ _CURRENCY_NAMES = {code: frozenset(names.split()) for code, names in (
     ("NZD", "new zealand dollar dollars"), ("HKD", "hong kong dollar dollars"),
     ("SGD", "singapore dollar dollars"), ("PLN", "polish zloty"), ("CZK", "czech koruna"),
     ("HUF", "hungarian forint"), ("TRY", "turkish lira"), ("BRL", "brazilian real reais"),
-    ("THB", "thai baht"))}
+    ("THB", "thai baht"), ("IDR", "indonesian rupiah rp"), ("MYR", "malaysian ringgit rm"),
+    ("PHP", "philippine peso pesos"), ("VND", "vietnamese dong"), ("KES", "kenyan shilling shillings ksh"),
+    ("NGN", "nigerian naira"))}
 
 
 # The codes each currency mark stands for: "$" is any dollar's or peso's; a mark glued to a
 # letter ("R$", "S$") is read by no one here.
 _MARK_CODES = {"€": frozenset({"EUR"}), "£": frozenset({"GBP"}), "¥": frozenset({"JPY", "CNY"}),
-               "₹": frozenset({"INR"}), "$": frozenset({c for c in _ISO_CURRENCIES if c.endswith("D")}
+               "₹": frozenset({"INR"}), "₪": frozenset({"ILS"}), "₩": frozenset({"KRW"}),
+               "₫": frozenset({"VND"}), "₦": frozenset({"NGN"}), "₴": frozenset({"UAH"}),
+               "฿": frozenset({"THB"}), "$": frozenset({c for c in _ISO_CURRENCIES if c.endswith("D")}
                                                      | {"MXN", "ARS", "CLP", "COP", "UYU", "CUP", "DOP"})}
 _RECORD_CURRENCY = re.compile(r"\bcurrency\s*[:=]\s*([A-Z]{3})\b")
 
@@ -881,8 +888,12 @@ _STATES = tuple(
         # sent, where the context's state is still before sending ("label_created")
         ("shipped|dispatched|sent out|posted out",
          "label[ _]created|[a-z_]*awaiting[ _](?!delivery)[a-z]+|not (?:yet )?(?:shipped|dispatched)|unshipped"),
-        ("in stock", "out of stock|sold out|backordered|on backorder"),
-        ("within (?:spec|tolerance|limits)|in spec", "out of (?:spec|tolerance)|outside (?:spec|tolerance)"),
+        ("in stock|\\d+ (?:left|remaining)", "out of stock|sold out|backordered|on backorder"),
+        # a spec's bounds, or a period's window ("within the 30-day return window") where a
+        # record's code says it is not ("OUTSIDE_WINDOW"); a policy's prose "outside the
+        # 24-hour window" is a rule, no record's state
+        ("within (?:spec|tolerance|limits|(?:the |your )?(?:[\\w-]+ ){0,2}window)|in spec",
+         "out of (?:spec|tolerance)|outside (?:spec|tolerance|window)"),
         # a service, account or card in force, where the context's is held or ended
         ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
     )
@@ -1241,6 +1252,9 @@ _REFUSED_WITHOUT = re.compile(r"(\b(?:can't|cannot|can not|won't|unable to|not a
                               r"[^.;!?]*?)\s*\bwithout\b[^,;.!?]*", re.IGNORECASE)
 
 
+_ZERO_WORD = re.compile(r"\bzero\b", re.IGNORECASE)
+
+
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     """A clause of the claim that says a yes/no value of the context the other way: it
     names the key's words (its last, the predicate, may be said in another word) and
@@ -1258,9 +1272,9 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
                 continue
             named = len(key - mine) <= min(1, len(key) - 1) and not _other_kind(part, pair, mine)
             # With no other word in common, only a plainly affirmative clause is read: one
-            # with a zero ("the late fee is 0 EUR") or a negator ("refunds are not possible")
-            # may say the same.
-            doubt = not shared and (_NEGATOR.search(part) is not None
+            # with a zero ("the late fee is 0 EUR", "a limit of zero") or a negator ("refunds
+            # are not possible") may say the same.
+            doubt = not shared and (_NEGATOR.search(part) is not None or _ZERO_WORD.search(part) is not None
                                     or any(q.value == 0 for q in quantities(part)))
             flipped = contradicts(said, stated, shared, own) if named and not doubt else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated) and not (
@@ -1332,13 +1346,35 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
     for group in _STATES:
         for mine in group:
             m = mine.search(claim)
-            if m is None or _negated_before(claim, m.start()) or mine.search(facts) or (
-                    _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m):
+            if m is None or _negated_before(claim, m.start()) or (
+                    _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m) or (
+                    _EARLIER.search(claim[: m.start()])):
                 continue
-            found = next((f for t in group if t is not mine and (f := t.search(facts))), None)
+            # Where another record has the claim's state ("Tier 1 ... sold out"), the line
+            # of the one record the claim names ("GA Pit ... 6 left") is what it states.
+            held = facts if not mine.search(facts) else _named_line(claim[: m.start()] + claim[m.end():], facts)
+            if mine.search(held):
+                continue
+            found = next((f for t in group if t is not mine and (f := t.search(held))), None)
             if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
     return ""
+
+
+# "Before that it ... went out for delivery at 09:12": a state the record passed through on
+# its way to the one it holds now, told as its history.
+_EARLIER = re.compile(r"\b(?:before that|before then|prior to that|earlier|previously|initially|at first)\b",
+                      re.IGNORECASE)
+
+
+def _named_line(claim: str, facts: str) -> str:
+    """The one line of the facts that the claim names by a word no other line has ("GA
+    Pit" of "GA Pit — KES 9,000 — 6 left"), or nothing."""
+    lines = [word_stems(line) for line in facts.splitlines()]
+    own = word_stems(claim)
+    named = [i for i, words in enumerate(lines)
+             if words & own - frozenset().union(*(w for j, w in enumerate(lines) if j != i))]
+    return facts.splitlines()[named[0]] if len(named) == 1 else ""
 
 
 # A state a claim says a record has reached ("has been completed", "is now active") and the
@@ -1830,11 +1866,12 @@ def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity], back: boo
                 if q.unit == "workday" and q.value == int(q.value) and 0 < q.value <= 366 and not back}
     out: list[DateParts] = []
     for y, m, d in readings:
+        if days and y is None and m is not None and d is not None:
+            # "notice today (3 March)" and 60 days: 2 May, in a common year or a leap one.
+            out += [(None, t.month, t.day) for year in _SOME_YEARS for n in days
+                    if (start := _date_or_none(year, m, d)) for t in [start + datetime.timedelta(days=n)]]
         if (days or workdays) and y is not None and m is not None and d is not None:
-            try:
-                start = datetime.date(y, m, d)
-            except ValueError:
-                start = None
+            start = _date_or_none(y, m, d)
             out += [(t.year, t.month, t.day) for n in days if start
                     for t in [start + datetime.timedelta(days=n)]]
             out += [(t.year, t.month, t.day) for n in workdays if start for t in [_workdays_on(start, n)]]
@@ -1845,6 +1882,16 @@ def _shifted(readings: Sequence[DateParts], terms: Iterable[Quantity], back: boo
             elif y is not None and n % 12 == 0:
                 out.append((y + n // 12, m, d))
     return out
+
+
+_SOME_YEARS = (2025, 2028)  # a common year and a leap one, for a date given without its year
+
+
+def _date_or_none(y: int, m: int, d: int) -> datetime.date | None:
+    try:
+        return datetime.date(y, m, d)
+    except ValueError:
+        return None
 
 
 _COUNTED_BACK = re.compile(r"\b(?:before|prior to|ahead of|earlier than)\b", re.IGNORECASE)
@@ -2192,13 +2239,19 @@ def _code_number(q: Quantity, claim: str, ev: _Evidence) -> bool:
         rf"(?<![\w-]){noun.group(1)[0].lower()}[a-z]{{0,3}}-?0*{int(q.value)}(?![\w.-])", ev.lower) is not None
 
 
-def _at_rate(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
+_RATE_NAMED = re.compile(r"\b(?:exchange|fx|conversion) rate\b|\brate of\b", re.IGNORECASE)
+
+
+def _at_rate(q: Quantity, given: Sequence[Quantity], claim: str, ev: _Evidence) -> bool:
     """"€240 (≈ £206)" at a rate of 0.86 the evidence states: an amount the claim gives
     from the evidence (its currency may be the record's key's, "amount eur: 240"), restated
     in another currency by a fractional number of the evidence, bare or in that currency."""
     if _dimension(q.unit) != "money":
         return False
     rates = [r.value for r in ev.found if r.unit in ("", q.unit) and r.value > 0 and r.value != int(r.value)]
+    # "at the desk's rate of Rp 17.250 per euro": a whole rate, where the claim names it one.
+    if _RATE_NAMED.search(claim):
+        rates += [c.value for c in given if c.value > 1]
     return number_supported(q, sorted(v for c in given if c.unit != q.unit and _dimension(c.unit or "$") == "money"
                                       for r in rates for v in (c.value * r, c.value / r)))
 
@@ -2400,7 +2453,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
-                     or _code_number(q, claim, ev) or _at_rate(q, given, ev) or _priced(q, claim, ev)
+                     or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
                      or _zone_offset(q, claim, ev)
                      or own_form(q) or _days_between(q, claim)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
@@ -2573,16 +2626,18 @@ _ASKED_FOR = re.compile(r"\b(?:if you (?:can |could )?|please |(?:could|can|woul
                         r"tell|forward)\s+(?:me|us)\s+([^.;!?\u2014\u2013]*)", re.IGNORECASE)
 
 
-_DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.,])")
+_DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?!\d|[.,]\d)")
 
 
-def _dot_grouped(said: str, ev: _Evidence) -> bool:
-    """A number written with a dot between thousands ("kr 1.380", "1.200 Kč"), as much of
-    Europe writes it, where the evidence gives that whole number (1380) with none of its own
-    written so: the amount, not 1.38."""
-    m = _DOT_GROUPED.search(said)
-    return m is not None and not any("." in t and _DOT_GROUPED.search(t) for t in ev.texts) and any(
-        x.value == float(m.group(0).replace(".", "")) for t in ev.texts for x in quantities(t))
+def _ungrouped(claim: str, ev: _Evidence) -> str:
+    """The claim with each number written with a dot between thousands ("kr 1.380",
+    "Rp 750.000.000"), as much of Europe and Asia writes it, written whole where the
+    evidence gives that whole number (1380) with none of its own written so: the amount,
+    not 1.38, which the claim's working (at a rate of 17.250) then uses as such."""
+    if any("." in t and _DOT_GROUPED.search(t) for t in ev.texts):
+        return claim
+    whole = {x.value for x in ev.found}
+    return _DOT_GROUPED.sub(lambda m: n if float(n := m.group(0).replace(".", "")) in whole else m.group(0), claim)
 
 
 def _other_measure(claim: str, sentence: str) -> bool:
@@ -2605,8 +2660,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_compared,
         yes_no_tied,
     )
-    missing, counts = _number_findings(claim.text, ev)
-    missing = [t for t in missing if not _dot_grouped(t, ev)]
+    missing, counts = _number_findings(_ungrouped(claim.text, ev), ev)
     releases = _unstated_releases(claim.text, ev)
     missing += releases + [t for t in _other_currency(claim.text, ev) if t not in missing]
     if missing:
@@ -2671,7 +2725,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         # conversion's label (its time is checked as a time), not a thing of the records.
         terms -= {w.lower() for pattern in (_PLACE_TIME, _CLOCK_PLACE)
                   for m in pattern.finditer(claim.text) for w in m.group(1).split()}
-    names = sorted(t for t in terms if not _name_found(t, ev) and not _acronym_found(t, claim.text, ev)
+    names = sorted(t for t in terms if not _name_found(t, ev) and stem(t) not in ev.called
+                   and not _acronym_found(t, claim.text, ev)
                    and not _abbreviated(t, claim.text, ev) and not _currency_named(t, ev))
     if names and not short:
         names = sorted(set(names) - _named_with_found(claim.text, ev))
@@ -2703,6 +2758,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _crossed_pair(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _crossed_records(claim.text, ev)
+                                                         or _line_crossed(claim.text, ev)
+                                                         or _unpaired(claim.text, ev)
                                                          or _column_swap(claim.text, ev)
                                                          or _row_swap(claim.text, ev)
                                                          or _self_compared(claim.text)
@@ -3821,6 +3878,62 @@ def _record_hits(claim: str, record: _Record) -> dict[str, str]:
         if said:
             hits[key] = said
     return hits
+
+
+_LINE_ID = re.compile(r"\b[A-Za-z]{2,}[-_]\d+[A-Za-z]?\b")  # "WTG-07", "conveyor-3", "INC-4410"
+_ID_LINES = 3  # a log or a list: this many lines, each of one unit's id
+
+
+def _line_values(line: str) -> set[tuple[str, float]]:
+    """A line's clock times and its numbers of a unit or of two digits or more: what a
+    claim may take from it."""
+    return {("clock", float(m)) for _, m in clock_times(line)} | {
+        (q.unit, q.value) for q in quantities(line) if q.unit or sum(c.isdigit() for c in q.text) > 1}
+
+
+def _line_crossed(claim: str, ev: _Evidence) -> str:
+    """The claim names one unit of a log whose lines each name one ("WTG-07 overnight: ...
+    peaking at 82 °C at 02:14") and gives it a time or reading that only other units' lines
+    hold (the 82.0C at 02:14:05 is WTG-08's): another line's value given to the unit asked of."""
+    for text in ev.texts:
+        lines = [(ids.pop().upper(), line) for line in text.splitlines()
+                 if len(ids := {i.upper().replace("_", "-") for i in _LINE_ID.findall(line)}) == 1]
+        units = {u for u, _ in lines}
+        if len(lines) < _ID_LINES or len(units) < _PARTS:
+            continue
+        named = [u for u in units if re.search(rf"(?<![\w-]){'[-_ ]?'.join(map(re.escape, u.split('-')))}(?![\w-])",
+                                               claim, re.IGNORECASE)]
+        if len(named) != 1:
+            continue
+        said = {("clock", float(m)) for _, m in clock_times(claim)} | {
+            (q.unit, q.value) for q in quantities(claim)
+            if not q.approx and (q.unit or sum(c.isdigit() for c in q.text) > 1)}
+        for value in sorted(said):
+            held = {u for u, line in lines if value in _line_values(line)}
+            if held and named[0] not in held:
+                return f"{value[1]:g} is {min(held)}'s, not {named[0]}'s"
+    return ""
+
+
+# "Team Harimau face Garuda Esports", "Ana is paired with Ben": two names the claim pairs.
+_PAIRED_WITH = re.compile(r"\s+(?:faces?|play(?:s|ing)?|meets?|vs\.?|versus|against|(?:is |are )?paired with)\s+",
+                          re.IGNORECASE)
+
+
+def _unpaired(claim: str, ev: _Evidence) -> str:
+    """The claim pairs two names ("Team Harimau face Garuda Esports in the semifinal") that
+    records give, but no record gives together while the first's gives another pair: each
+    is in another match, the opponent taken from the wrong record."""
+    lower = claim.lower()
+    for m in _PAIRED_WITH.finditer(lower):
+        before, after = lower[: m.start()], lower[m.end():]
+        left = {n for r in ev.records for n in r.names if before.endswith(n)}
+        right = {n for r in ev.records for n in r.names if after.startswith(n)}
+        for a, b in itertools.product(left, right):
+            if a != b and not any(a in r.names and b in r.names for r in ev.records) and any(
+                    a in r.names and len(r.names) > 1 for r in ev.records):
+                return f"the context never pairs {a} with {b}"
+    return ""
 
 
 def _crossed_records(claim: str, ev: _Evidence) -> str:
@@ -5049,6 +5162,8 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     # "yes" must find its words in the context. (A "no" may repeat them to deny them.)
     evidence = _Evidence(texts, case.input, _told(case.input) if _YES.match(pieces[0]) else None)
     evidence.reasons = [word_stems(line.replace("_", " ")) for r in case.reasons for line in r.splitlines()]
+    evidence.called = frozenset(stem(w) for t in case.tools_called if t.success and t.output.strip()
+                                for w in re.split(r"[\W_]+", t.name) if w)
     # A figure of a rule the answer applies ("not booked within the last 24 hours", "refunded
     # in 5 to 7 business days") is its instructions', not invented, though the rule is no
     # fact of the run: a value, never an operand of the answer's arithmetic.
