@@ -67,7 +67,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
             yield App(base, store, org_id, key)
 
 
-def _operations(app: App) -> list[schemathesis.APIOperation]:
+@pytest.fixture(scope="module")
+def operations(app: App) -> list[schemathesis.APIOperation]:
+    """The served schema's operations, loaded once: the app and its schema do not change
+    between the four fuzz runs, and loading and resolving the schema is seconds each."""
     schema = schemathesis.openapi.from_url(f"{app.url}/openapi.json")
     found = [result.ok() for result in schema.get_all_operations()]
     # The fuzz must cover every operation the app serves, not a list that drifts from it.
@@ -101,11 +104,11 @@ def _fuzz(operation: schemathesis.APIOperation, mode: GenerationMode, base_url: 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
                          ids=["positive", "negative"])
 @pytest.mark.parametrize("with_key", [True, False], ids=["key", "no-key"])
-def test_every_operation_answers_as_its_schema_says(app: App, mode: GenerationMode,
-                                                    with_key: bool) -> None:
+def test_every_operation_answers_as_its_schema_says(app: App,
+                                                    operations: list[schemathesis.APIOperation],
+                                                    mode: GenerationMode, with_key: bool) -> None:
     headers = {"Authorization": f"Bearer {app.key}"} if with_key else {}
     failures: list[str] = []
-    operations = _operations(app)
     assert len(operations) >= 4  # health, ingest, traces, runs
     for operation in operations:
         if mode is GenerationMode.NEGATIVE and not _has_inputs(operation):

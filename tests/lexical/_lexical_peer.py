@@ -265,7 +265,11 @@ def stagnation_traces(draw: st.DrawFn) -> dict[str, Any]:
     random vocabulary per trace, then repeated, edited, extended or replaced; stop words
     appear only far into some outputs, and some outputs are empty, blank or not text.
     """
-    rnd = draw(st.randoms(use_true_random=False))
+    # A plain Random seeded by Hypothesis: a Hypothesis-backed one makes every character of
+    # a 3,000-word vocabulary a separate engine draw, most of this test's time. The kinds and
+    # counts below are still Hypothesis' draws; the seed (and so every output) is fixed
+    # under the suite's derandomized profile.
+    rnd = draw(st.randoms(use_true_random=True))
     vocabulary = random_vocabulary(
         rnd, draw(st.sampled_from(["uniform", "english", "zipf", "unicode", "short"]))
     )

@@ -4,6 +4,7 @@ datasets."""
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,28 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         pytest.fail(f"{path} is missing: it is part of the repository (or the shared reference)")
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def run_at_once(commands: list[list[str]], *, envs: list[dict[str, str]] | None = None,
+                timeout: float = 240) -> list[str]:
+    """The stdout of each command, run side by side rather than one after another (each is
+    mostly start-up: imports, and the model's load); a failure fails as ``check=True`` does."""
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=envs[i] if envs else None)
+             for i, command in enumerate(commands)]
+    try:
+        outputs = []
+        for proc, command in zip(procs, commands):
+            out, err = proc.communicate(timeout=timeout)
+            if proc.returncode:
+                raise subprocess.CalledProcessError(proc.returncode, command, out, err)
+            outputs.append(out)
+        return outputs
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def found(embed: Embed, question: str, answer: str, context: str | tuple[str, ...] = "",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -11,22 +10,13 @@ from semloop.judge.local import LocalBackend
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
 
-from .conftest import SEED_DATASET, WILD_DATASET, read_rows
+from .conftest import SEED_DATASET, WILD_DATASET, read_rows, run_at_once
 
 DUMP = Path(__file__).with_name("_answers_dump.py")
 
 
 def test_two_processes_give_identical_answers() -> None:
-    outputs = [
-        subprocess.run(
-            [sys.executable, str(DUMP), str(WILD_DATASET)],
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=240,
-        ).stdout
-        for _ in range(2)
-    ]
+    outputs = run_at_once([[sys.executable, str(DUMP), str(WILD_DATASET)]] * 2)
     assert outputs[0] == outputs[1]
     assert len(json.loads(outputs[0])) == len(read_rows(WILD_DATASET))
 

@@ -4,7 +4,6 @@ on the failure, and that the matching right answer leaves it unflagged."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 
@@ -26,6 +25,8 @@ from semloop.judge.local._task import (
     task_completion_evidence,
     task_understanding_evidence,
 )
+
+from .conftest import run_at_once
 
 
 def case(inp: str, out: str, *, context: tuple[str, ...] = (), tools: tuple[ToolCall, ...] = (),
@@ -512,11 +513,9 @@ print(list(_idents(text)), _in_order(word_stems(text), text))
 def test_what_a_rule_reports_does_not_hang_on_the_hash_seed() -> None:
     """Names and missing words come in the order the text writes them, so a finding's
     reasoning (and the recurring issue it is grouped into) is the same in every process."""
-    outputs = {
-        subprocess.run([sys.executable, "-c", _ORDER_PROBE], capture_output=True, text=True,
-                       check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
-        for seed in (1, 2, 3, 4)
-    }
+    seeds = (1, 2, 3, 4)
+    outputs = set(run_at_once([[sys.executable, "-c", _ORDER_PROBE]] * len(seeds),
+                              envs=[{**os.environ, "PYTHONHASHSEED": str(s)} for s in seeds]))
     assert len(outputs) == 1, outputs
     assert outputs.pop().startswith("['hsa', 'fsa', 'hra', 'dana'")
 

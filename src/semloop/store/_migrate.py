@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from alembic import command
@@ -26,7 +27,10 @@ def _config(connection: Connection) -> Config:
     return cfg
 
 
+@functools.lru_cache(maxsize=1)
 def head_revision() -> str:
+    """The newest migration's revision: read from the scripts once per process (they ship
+    with the package and do not change under it)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     head = ScriptDirectory.from_config(cfg).get_current_head()
@@ -61,6 +65,11 @@ def _run(engine: Engine, action: str, revision: str) -> None:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply migrations up to ``revision``; a no-op when the schema is already there."""
+    if revision == "head" and current_revision(engine) == head_revision():
+        # Already at head, the usual case on open: one read of the version table instead of
+        # loading and compiling every migration script again. Anything else (an empty
+        # database, an older or unknown revision) takes alembic's path, under the lock.
+        return
     _run(engine, "upgrade", revision)
 
 
