@@ -399,6 +399,12 @@ class _Evidence:
         return _today(self.texts)
 
     @cached_property
+    def zones(self) -> frozenset[str]:
+        """The IANA zones the texts name ("Asia/Ho_Chi_Minh") that the zone data knows."""
+        known = _known_zones()
+        return frozenset(z for t in self.texts for z in _IANA.findall(t) if z in known)
+
+    @cached_property
     def name_spans(self) -> list[tuple[frozenset[str], set[str]]]:
         return [sp for t in self.texts for sp in _name_spans(t)]
 
@@ -2121,6 +2127,11 @@ def _city_zones() -> dict[str, str]:
     return {n.rsplit("/", 1)[1].replace("_", " ").lower(): n for n in names if "/" in n}
 
 
+@lru_cache(maxsize=1)
+def _known_zones() -> frozenset[str]:
+    return frozenset(_city_zones().values())
+
+
 # "10:30 in Hanoi (GMT+7)", "UTC-05:00": a zone's offset from UTC, in hours.
 _UTC_OFFSET = re.compile(r"\b(?:UTC|GMT)\s?([+\-\u2212])\s?(\d{1,2})(?::?(\d\d))?\b")
 
@@ -2132,9 +2143,9 @@ def _zone_offset(q: Quantity, claim: str, ev: _Evidence) -> bool:
     said = [m for m in _UTC_OFFSET.finditer(claim) if m.group(2).lstrip("0") == q.text.lstrip("+-\u2212").lstrip("0")]
     if not said:
         return False
-    zones = {z for t in ev.texts for z in _IANA.findall(t)} | {
+    zones = ev.zones | {
         zone for w in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", claim) if (zone := _city_zones().get(w.lower()))}
-    offsets = set().union(*(_offsets(zone) for zone in zones & set(_city_zones().values())))
+    offsets = set().union(*(_offsets(zone) for zone in zones))
     return any(_offset_minutes(m) in offsets for m in said)
 
 
@@ -2160,12 +2171,11 @@ def _home_zone(claim: str, text: str, ev: _Evidence) -> bool:
     # into the zone, rightly some hours on: only times the context writes in it are its own.
     if any(_INSTANT.search(t) or "utc" in t.lower() for t in ev.texts):
         return False
-    zones = {z for t in ev.texts for z in _IANA.findall(t) if z in _city_zones().values()}
     at = claim.find(text)
-    told = _TOLD_ZONE.match(claim, at + len(text)) if at >= 0 and len(zones) == 1 else None
+    told = _TOLD_ZONE.match(claim, at + len(text)) if at >= 0 and len(ev.zones) == 1 else None
     if told is None:
         return False
-    zone = next(iter(zones))
+    zone = next(iter(ev.zones))
     offset = re.match(r"\s*\(\s*(?:UTC|GMT)", claim[told.end():])
     given = _UTC_OFFSET.search(claim, told.end()) if offset else None
     return bool(told.group("local") or _city_zones().get((told.group("city") or told.group("in") or "").lower()) == zone
@@ -2188,7 +2198,6 @@ def _zone_unconverted(claim: str, ev: _Evidence) -> str:
                 for t in ev.texts for m in _INSTANT.finditer(t) if (day := _iso_day(m.group(1)))]
     if not instants:
         return ""
-    records = {z for t in ev.texts for z in _IANA.findall(t) if z in _city_zones().values()}
     for text, minutes in clock_times(claim):
         at = claim.find(text)
         # "02:00–04:00 Helsinki time": the zone told after a range is its start's too.
@@ -2198,7 +2207,7 @@ def _zone_unconverted(claim: str, ev: _Evidence) -> str:
             continue
         place = (told.group("city") or told.group("in") or "").lower()
         zone = ("UTC" if told.group("utc") else _city_zones().get(place, "") if place
-                else next(iter(records)) if len(records) == 1 else "")
+                else next(iter(ev.zones)) if len(ev.zones) == 1 else "")
         if not zone:
             continue
         try:
