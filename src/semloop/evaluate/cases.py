@@ -189,16 +189,22 @@ def _unconditional(text: str) -> str:
     return "\n".join(kept)
 
 
-def _supporting(text: str, answer: str, shared: int = 0) -> str:
+def _supporting(text: str, answer: str) -> tuple[str, str]:
     """The sentences of ``text`` that state a fact (no negation, condition or question, nor
-    an item of a condition's list) carrying a value of ``answer`` (or, given ``shared``,
-    that many of its longer words), one a line."""
+    an item of a condition's list), one a line: those carrying a value of ``answer``, and
+    those carrying none that share ``_SHARED_WORDS`` of its longer words."""
     values = _values(answer)
     words = set(_LONG_WORD.findall(answer.lower()))
-    return "\n".join(
-        piece.strip() for piece in _PIECE.split(_unconditional(text))
-        if len(piece.split()) >= _FACT_WORDS and not _NOT_FACT.search(piece)
-        and (values & _values(piece) or shared and len(words & set(_LONG_WORD.findall(piece.lower()))) >= shared))
+    valued: list[str] = []
+    worded: list[str] = []
+    for piece in _PIECE.split(_unconditional(text)):
+        if len(piece.split()) < _FACT_WORDS or _NOT_FACT.search(piece):
+            continue
+        if values & _values(piece):
+            valued.append(piece.strip())
+        elif len(words & set(_LONG_WORD.findall(piece.lower()))) >= _SHARED_WORDS:
+            worded.append(piece.strip())
+    return "\n".join(valued), "\n".join(worded)
 
 
 # A rule the answer gives as its reason ("travel insurance covers cancellations for health
@@ -313,16 +319,14 @@ def run_case_from_trace(trace: Trace, *, id: str = "", label: bool | None = None
     # A run that retrieved nothing and called no tool has no record to check its answer
     # against; its own instructions are none.
     instructions = "\n".join(t for t in (instructions, procedure) if t)
-    given = _supporting(instructions, final) if case.grounded else ""
+    given = _supporting(instructions, final)[0] if case.grounded else ""
     # What the customer stated later (a city, a card's last digits, a reading) is known to
     # the agent: the same fact sentences, read by HALLUCINATION alone (RunCase.told).
     later = "\n".join(q for q, _ in _exchanges(trace)[1:]) if chat and case.grounded else ""
-    told = _supporting(later, final) if later else ""
     # A reason the customer gave in words the answer repeats ("this is due to a health
     # issue") is a cause the answer may state, as its rules' are; as told, a wish or a claim
     # the customer made read as a record the answer denied ("issue the refund as a gift card").
-    heard = "\n".join(line for line in _supporting(later, final, _SHARED_WORDS).splitlines()
-                      if line not in told.splitlines()) if later else ""
+    told, heard = _supporting(later, final) if later else ("", "")
     reasons = "\n".join(t for t in (_citable(instructions, final) if case.grounded else "", heard) if t)
     return replace(case, context=(*case.context, given) if given else case.context,
                    told=(told,) if told else (), reasons=(reasons,) if reasons else ())
