@@ -1376,11 +1376,12 @@ _EARLIER = re.compile(r"\b(?:before that|before then|prior to that|earlier|previ
 def _named_line(claim: str, facts: str) -> str:
     """The one line of the facts that the claim names by a word no other line has ("GA
     Pit" of "GA Pit — KES 9,000 — 6 left"), or nothing."""
-    lines = [word_stems(line) for line in facts.splitlines()]
+    lines = facts.splitlines()
+    words = [word_stems(line) for line in lines]
+    lines_with = Counter(w for line_words in words for w in line_words)
     own = word_stems(claim)
-    named = [i for i, words in enumerate(lines)
-             if words & own - frozenset().union(*(w for j, w in enumerate(lines) if j != i))]
-    return facts.splitlines()[named[0]] if len(named) == 1 else ""
+    named = [i for i, line_words in enumerate(words) if any(lines_with[w] == 1 for w in line_words & own)]
+    return lines[named[0]] if len(named) == 1 else ""
 
 
 # A state a claim says a record has reached ("has been completed", "is now active") and the
@@ -3893,11 +3894,12 @@ _LINE_ID = re.compile(r"\b[A-Za-z]{2,}[-_]\d+[A-Za-z]?\b")  # "WTG-07", "conveyo
 _ID_LINES = 3  # a log or a list: this many lines, each of one unit's id
 
 
-def _line_values(line: str) -> set[tuple[str, float]]:
+def _line_values(line: str, *, exact: bool = False) -> set[tuple[str, float]]:
     """A line's clock times and its numbers of a unit or of two digits or more: what a
-    claim may take from it."""
+    claim may take from it (``exact``: not the rounded ones, "about 80 °C")."""
     return {("clock", float(m)) for _, m in clock_times(line)} | {
-        (q.unit, q.value) for q in quantities(line) if q.unit or sum(c.isdigit() for c in q.text) > 1}
+        (q.unit, q.value) for q in quantities(line)
+        if not (exact and q.approx) and (q.unit or sum(c.isdigit() for c in q.text) > 1)}
 
 
 def _line_crossed(claim: str, ev: _Evidence) -> str:
@@ -3914,10 +3916,7 @@ def _line_crossed(claim: str, ev: _Evidence) -> str:
                                                claim, re.IGNORECASE)]
         if len(named) != 1:
             continue
-        said = {("clock", float(m)) for _, m in clock_times(claim)} | {
-            (q.unit, q.value) for q in quantities(claim)
-            if not q.approx and (q.unit or sum(c.isdigit() for c in q.text) > 1)}
-        for value in sorted(said):
+        for value in sorted(_line_values(claim, exact=True)):
             held = {u for u, line in lines if value in _line_values(line)}
             if held and named[0] not in held:
                 return f"{value[1]:g} is {min(held)}'s, not {named[0]}'s"
@@ -4010,7 +4009,6 @@ def _column_swap(claim: str, ev: _Evidence) -> str:
             # "0.32 €/kWh", "$4 per kg": the unit a rate is paid by names no column beside it.
             left, right = _PAID_BY.sub(" ", left), _PAID_BY.sub(" ", right)
             mine = word_stems(" ".join([*left.split()[-_BESIDE:], *right.split()[:_BESIDE]]))
-
             held = [] if q.approx else [(r, k) for r in ev.records for k, value in r.pairs if _near(value, q)]
             if not held or len({k for _, k in held}) > 1:
                 continue
