@@ -25,7 +25,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -117,6 +117,18 @@ class _Run:
     def request_cosines(self) -> list[float]:
         self.ensure()
         return [float(self.vectors[0] @ self.vectors[i + 1]) for i in range(len(self.sentences))]
+
+    @cached_property
+    def acted_on(self) -> set[str]:
+        """The words of the arguments of the calls that acted (not failed, read or handed
+        off): whom and what the run's acts were for."""
+        return set(re.findall(r"[^\W\d_]+", " ".join(
+            json.dumps(c.args, ensure_ascii=False) for c in self.case.tools_called
+            if not _failed(c) and not _reads(c) and not _hands_off(c)).lower()))
+
+    @cached_property
+    def answer_names(self) -> set[str]:
+        return _names(self.case.output)
 
 
 # A chat: the agent asked the user something before its last reply, so the user answered
@@ -495,7 +507,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
         # does not tell it for the other, whom neither the acting calls nor the answer name.
-        elif verbs and not _names(part) & _names(run.case.output) and _done_for_others(part, parts, run.case):
+        elif verbs and not _names(part) & run.answer_names and _done_for_others(part, parts, run):
             met, undone = False, True
         # "can I set it lower than 300?" is answered by "Yes, you can go lower than 300", and
         # "can I extend my rental?" by "I couldn't extend TB-6620: …": a yes or a no that
@@ -508,7 +520,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
-                            or _item_left(part, parts, run.case)))
+                            or _item_left(part, parts, run)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
@@ -593,22 +605,21 @@ def _names(text: str) -> set[str]:
             and stem(m.group(0).lower()) not in _REQUEST_WORDS and m.group(0).lower() not in _COMMON_CAPITALS}
 
 
-def _done_for_others(part: str, parts: Sequence[str], case: RunCase) -> bool:
+def _done_for_others(part: str, parts: Sequence[str], run: _Run) -> bool:
     """The part names who or what the request's act is for, and the run's acting calls name
     another part's names and never this part's: the act was done for the others."""
     own = _names(part)
-    called = set(re.findall(r"[^\W\d_]+", " ".join(
-        json.dumps(c.args, ensure_ascii=False) for c in case.tools_called
-        if not _failed(c) and not _reads(c) and not _hands_off(c)).lower()))
+    if not own or own & run.acted_on:
+        return False
     others = set().union(*(_names(p) for p in parts if p != part)) - own
-    return bool(own) and not own & called and bool(others & called)
+    return bool(others & run.acted_on)
 
 
-def _item_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
+def _item_left(part: str, parts: Sequence[str], run: _Run) -> bool:
     """A part that asks no act of its own but names who or what the request's act is for
     ("three rooms: one for me (Sanne de Wit), one for Pieter Bakker …"), done for the
     others, not for it."""
-    return not _part_acts(part) and _done_for_others(part, parts, case)
+    return not _part_acts(part) and _done_for_others(part, parts, run)
 
 
 def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[str]]:
