@@ -321,5 +321,45 @@ def test_sigterm_to_up_finishes_its_workers_batches(database: str, tmp_path: Pat
         assert len(_processed(engine)) <= len(seeded.all)
 
 
+# ``semloop up`` whose app takes a SIGTERM while it is being built: the moment before
+# uvicorn installs its own handlers, hit every time instead of by luck of timing.
+_UP_SIGNALLED_WHILE_STARTING = """
+import os, signal, sys
+import semloop.api
+from semloop.cli import main
+
+build = semloop.api.create_app
+
+def create_app(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGTERM)
+    return build(*args, **kwargs)
+
+semloop.api.create_app = create_app
+sys.argv[0] = "semloop"
+main()
+"""
+
+
+def test_sigterm_while_up_is_starting_still_stops_it(tmp_path: Path) -> None:
+    """A stop that lands before uvicorn serves must not be lost (it once was: up served on)."""
+    database = f"sqlite:///{tmp_path / 'start.db'}"
+    _seed(database)
+    log = tmp_path / "up.log"
+    with _engine(database) as engine, log.open("wb") as out:
+        proc = subprocess.Popen(
+            [SEMLOOP[0], "-c", _UP_SIGNALLED_WHILE_STARTING, "up", "--workers", WORKER,
+             "--poll-interval", "0.1", "--host", "127.0.0.1", "--port", str(free_port()),
+             "--database-url", database],
+            env=clean_env(), stdout=out, stderr=subprocess.STDOUT)
+        try:
+            assert proc.wait(timeout=60) == 0, log.read_text(errors="replace")
+            hanging = _leased(engine) - set(_processed(engine))
+            assert not hanging, f"{len(hanging)} runs left leased by a stopped up"
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
 def _alive(proc: subprocess.Popen[bytes], log: Path) -> None:
     assert proc.poll() is None, f"exited {proc.returncode}:\n{log.read_text(errors='replace')}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Annotated
 
 import typer
@@ -73,21 +74,36 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         if retention_days is not None:
             running.append(RetentionWorker(store, retention_days))
-        logging.getLogger("semloop.up").info(
-            "database %s; workers: %s", store.engine.url,
-            ", ".join(str(w) for w in running) or "none")
-        for worker in running:
-            worker.start()
-        try:
-            # uvicorn handles SIGTERM/SIGINT while it serves and raises them again once it
-            # has shut down; caught here, they let the workers finish their batches and
-            # the process exit 0 instead of dying with runs still leased.
-            with stop_on_signals(lambda _: None):
-                uvicorn.run(create_app(store, settings), host=settings.host,
-                            port=settings.port, log_level="info",
-                            http=timed_protocol(settings.request_timeout_s))
-        finally:
-            for worker in running:
-                worker.stop()
-            store.close()
+        stopping = threading.Event()
+        servers: list[uvicorn.Server] = []
 
+        def on_signal(_: int) -> None:
+            # Before uvicorn installs its own handlers (and after it restores ours) a signal
+            # must still end the serving: set the flag it polls, or the one it will read.
+            stopping.set()
+            for server in servers:
+                server.should_exit = True
+
+        # Installed before the first worker leases a run, so no signal in start-up's window
+        # kills the process mid-batch or is swallowed while the app is still being built.
+        with stop_on_signals(on_signal):
+            logging.getLogger("semloop.up").info(
+                "database %s; workers: %s", store.engine.url,
+                ", ".join(str(w) for w in running) or "none")
+            for worker in running:
+                worker.start()
+            try:
+                server = uvicorn.Server(uvicorn.Config(
+                    create_app(store, settings), host=settings.host, port=settings.port,
+                    log_level="info", http=timed_protocol(settings.request_timeout_s)))
+                servers.append(server)
+                if stopping.is_set():
+                    server.should_exit = True
+                # uvicorn handles SIGTERM/SIGINT while it serves, shuts down, and raises them
+                # again to our handler; the workers then finish their batches and the
+                # process exits 0 instead of dying with runs still leased.
+                server.run()
+            finally:
+                for worker in running:
+                    worker.stop()
+                store.close()
