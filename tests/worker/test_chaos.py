@@ -301,6 +301,20 @@ def test_sigterm_finishes_the_batch_and_exits_0(workers: Workers) -> None:
         assert len(_processed(engine)) < len(seeded.all), "it finished first; seed more runs"
 
 
+def test_sigterm_to_a_once_worker_finishes_the_batch_and_exits_0(workers: Workers) -> None:
+    """``--once`` under a cron job's timeout: the backlog it has not reached waits, leased
+    to nobody, for the next run."""
+    seeded = _seed(workers.url)
+    workers.args = ["--once"]
+    with _engine(workers.url) as engine:
+        proc = workers.start()
+        _wait_for("the worker mid-batch",
+                  lambda: len(_leased(engine) - set(_processed(engine))) > 0,
+                  timeout=30, alive=lambda: workers.assert_alive(proc))
+        _assert_stopped_cleanly(proc, engine, lambda: workers.log(proc))
+        assert len(_processed(engine)) < len(seeded.all), "it finished first; seed more runs"
+
+
 def test_sigterm_to_up_finishes_its_workers_batches(database: str, tmp_path: Path) -> None:
     seeded = _seed(database)
     log = tmp_path / "up.log"

@@ -60,7 +60,9 @@ def register(app: typer.Typer) -> None:
                                       alerts_config=alerts_config,
                                       integrations_config=config)
                 if once:
-                    handled = worker.drain()
+                    # A cron job's timeout sends SIGTERM too: end after the batch in hand.
+                    with stop_on_signals(lambda _: worker.request_stop()):
+                        handled = worker.drain()
                     typer.echo(f"{name}: {handled} runs, {worker.stats.signals} signals")
                     return
                 # systemctl/docker stop send SIGTERM: finish the batch, then exit 0.

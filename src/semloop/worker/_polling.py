@@ -99,13 +99,15 @@ class PollingWorker(ABC):
         return handled
 
     def drain(self) -> int:
-        """Poll until nothing is ready; returns the runs handled."""
+        """Poll until nothing is ready, or until a stop is requested after a batch; returns
+        the runs handled."""
         total = 0
-        while True:
+        while not self._stop.is_set():
             handled = self.run_once()
             total += handled
             if handled == 0:
-                return total
+                break
+        return total
 
     def run_forever(self) -> None:
         while not self._stop.is_set():
