@@ -2,8 +2,9 @@
 for left out, a count of "the six unread emails", a clause that tells the act that was done
 on an item whose later step failed, a statement among the request's parts, a failure told
 as "I tried, but … aren't available", a "when" clause inside an act, "let me now …" after
-look-ups, and a look-up closed on "anything else?"; each with the look-alike that must not
-fire."""
+look-ups, a look-up closed on "anything else?", a send "to my email" left, and "cancelled"
+claimed after a look-up beside "Sorry the plans didn't work out"; each with the look-alike
+that must not fire."""
 
 from __future__ import annotations
 
@@ -124,3 +125,24 @@ def test_a_look_up_closed_on_anything_else_does_not_act(embed: Embed) -> None:
     asked_back = case(asked, "There are two Wednesday pottery classes from 12 January: beginners at 18:00 (4 seats "
                       "left) and wheel-throwing at 19:30 (2 seats left), both £180. Which one do you mean?", *looked)
     assert not _fires(asked_back, embed)
+
+
+def test_a_send_to_my_email_is_an_act_left(embed: Embed) -> None:
+    booked = call("book_viewing", {"flat": "7 Quay Street", "time": "Thu 17:30"}, {"status": "confirmed"})
+    asked = "Book a viewing of 7 Quay Street on Thursday at 17:30, and send the floor plan to my email."
+    one = case(asked, "Your viewing at 7 Quay Street is booked for Thursday at 17:30. Tomasz from the letting "
+               "team will meet you at the door.", booked)
+    assert _fires(one, embed)
+    both = case(asked, "Your viewing at 7 Quay Street is booked for Thursday at 17:30, and the floor plan is in "
+                "your inbox.", booked, call("send_document", {"doc": "floorplan-7QS.pdf", "to": "user"}, {"status": "SENT"}))
+    assert not _fires(both, embed)
+
+
+def test_cancelled_after_only_a_look_up_with_plans_that_did_not_work_out(embed: Embed) -> None:
+    looked = call("get_booking", {"customer": "C-5120"}, {"id": "TT-3381", "date": "2027-01-09", "status": "booked"})
+    asked = "Cancel my pottery taster on the 9th, my plans have changed."
+    claimed = case(asked, "All done — your taster on 9 January is cancelled. Sorry the plans didn't work out!", looked)
+    assert _fires(claimed, embed)
+    done = case(asked, "All done — your taster on 9 January is cancelled. Sorry the plans didn't work out!", looked,
+                call("cancel_booking", {"id": "TT-3381"}, {"status": "CANCELLED"}))
+    assert not _fires(done, embed)

@@ -183,7 +183,8 @@ _CLAIMS_SUCCESS = _phrases(
 _ADMITS_FAILURE = _phrases(
     r"couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
     r"did not go|can't|cannot|not possible|unfortunately|error|isn't possible|wouldn't|"
-    r"rejected|declined|denied|blocked|didn't work|did not work|not able|no longer possible|"
+    # "Sorry the trip didn't work out" is about the user's plans, not the work.
+    r"rejected|declined|denied|blocked|didn't work(?! out)|did not work(?! out)|not able|no longer possible|"
     r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong|"
     # "I tried, but pauses aren't available on annual memberships".
     r"tried,? but|(?:isn't|aren't|is not|are not) (?:available|allowed|permitted)",
@@ -749,7 +750,7 @@ _TO_OTHERS = re.compile(r"\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:sen
 # certificate"): only a call delivers it, whoever receives it. Goods sent "to my new
 # address" go with the order that ships them.
 _OUT_OF_CHAT = re.compile(r"^\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:e-?mail\b|(?:send|forward|share)\w*\b"
-                          r".*?(?:\bby (?:e-?mail|text|sms)\b|[\w.+-]+@[\w-]+\.\w))", re.IGNORECASE)
+                          r".*?(?:\bby (?:e-?mail|text|sms)\b|\bto my (?:e-?mail|inbox)\b|[\w.+-]+@[\w-]+\.\w))", re.IGNORECASE)
 
 
 # Only a polite word before a part's own verb: "Hi, I need to make a change" states a want.
@@ -1453,8 +1454,13 @@ def _claimed_without_act(case: RunCase) -> str | None:
     return next((s for s in split_claims(case.output) if _CLAIMS_SUCCESS.search(s)
                  and not _NEGATED.search(s) and not _CONDITION.match(s) and not s.rstrip().endswith("?")
                  and not _GENERIC_PLURAL.match(s)
-                 and any(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0))).rstrip("e") in done
+                 and any(_undoubled(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0)))).rstrip("e") in done
                          for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b|\b(?:sent|paid|made)\b", s))), None)
+
+
+def _undoubled(word: str) -> str:
+    """The stem without the last letter a participle doubles: "cancelled" stems "cancell"."""
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word.isalpha() else word
 
 
 # Action verbs whose past participle is not "-ed": "I've sent the receipts" tells a sending.
@@ -2189,7 +2195,7 @@ def _promises(sentence: str) -> bool:
     phone can send MMS" announces a look, not the act."""
     let = _LET_ME_DO.search(sentence)
     return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence)) \
-        or bool(_WE_ARE_DOING.search(sentence)) or bool(let) and stem(let.group(1).lower()) not in _READ_VERBS | _CHECKS
+        or bool(_WE_ARE_DOING.search(sentence)) or let is not None and stem(let.group(1).lower()) not in _READ_VERBS | _CHECKS
 
 
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
