@@ -183,8 +183,11 @@ _CLAIMS_SUCCESS = _phrases(
 _ADMITS_FAILURE = _phrases(
     r"couldn't|could not|wasn't able|was not able|weren't able|unable|failed|didn't go|"
     r"did not go|can't|cannot|not possible|unfortunately|error|isn't possible|wouldn't|"
-    r"rejected|declined|denied|blocked|didn't work|did not work|not able|no longer possible|"
-    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong",
+    # "Sorry the trip didn't work out" is about the user's plans, not the work.
+    r"rejected|declined|denied|blocked|didn't work(?! out)|did not work(?! out)|not able|no longer possible|"
+    r"retr(?:y|ied)|re-?ran|second attempt|first attempt|instead|timed out|went wrong|"
+    # "I tried, but pauses aren't available on annual memberships".
+    r"tried,? but|(?:isn't|aren't|is not|are not) (?:available|allowed|permitted)",
 )
 _REMAINING = re.compile(
     # An ellipsis that ends a sentence, or opens one after a list ("…and so on through the
@@ -317,11 +320,22 @@ def _failed_item_claimed(case: RunCase) -> str | None:
                     continue
                 if not any(re.search(rf"(?<![\w-]){re.escape(m)}(?![\w-])", clause.lower()) for m in marks):
                     continue
+                # "I've filed the dispute — reference DSP-41180" after file_dispute returned it
+                # and attaching its evidence failed: the clause tells the act that was done.
+                if any(_tells_call(clause, c) and any(code in c.output for code in codes)
+                       for c in calls if c is not call and not _failed(c) and not _reads(c)):
+                    continue
                 said = " ".join(w for w in re.findall(r"[A-Za-z']+", clause) if stem(w.lower().rstrip("ed")) != own
                                 and stem(w.lower()[:-2]) != own)
                 if not _ADMITS_FAILURE.search(said) and not _NEGATED.search(said) and not _CONDITION.search(said):
                     return min(codes)
     return None
+
+
+def _tells_call(clause: str, call: ToolCall) -> bool:
+    """The clause names the call's act in its own verb ("filed" of file_dispute)."""
+    act = stem(re.split(r"[_\W]+", call.name.lower())[0])
+    return any(_names_act(stem(w.lower()), act) for w in re.findall(r"[A-Za-z]+", clause))
 
 
 def _failure_unsaid(case: RunCase) -> str | None:
@@ -467,11 +481,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         one = parts[0] if parts else run.case.input
         return [] if _COVERS_ALL.search(run.case.output) else _pair_missed(one, run, bool(_part_acts(one)))
     reasons = _reasons(run.case.input)
-    parts = [p for p in parts if not any(p in r for r in reasons)] or parts
-    answer = word_stems(_ALL_SET.sub(" ", run.case.output))
-    answer |= {stem(verb) for done, verb in _IRREGULAR.items() if done in answer}  # "sent" sends
-    told = word_stems(_RECORD_NAME.sub(" ", _ALL_SET.sub(" ", run.case.output)))
-    told |= {stem(verb) for done, verb in _IRREGULAR.items() if done in told}
+    parts = [p for p in parts if not any(p in r for r in reasons) and not _STATEMENT.match(p)] or parts
+    answer = _with_irregular(word_stems(_ALL_SET.sub(" ", run.case.output)))
+    told = _with_irregular(word_stems(_RECORD_NAME.sub(" ", _ALL_SET.sub(" ", run.case.output))))
     vectors = run.embed([head(p, _EMBED_WORDS) for p in parts])
     run.ensure()
     # "Both done": the answer says one call did every part ("change it to $50 and move it to the 15th").
@@ -520,7 +532,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
-                            or _item_left(part, parts, run)))
+                            or _item_left(part, parts, run) or _list_item_left(part, run.case.input)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
@@ -622,6 +634,16 @@ def _item_left(part: str, parts: Sequence[str], run: _Run) -> bool:
     return not _part_acts(part) and _done_for_others(part, parts, run)
 
 
+def _list_item_left(part: str, request: str) -> bool:
+    """A part that is an item of the list the request's act is for ("translate the notice
+    into German and Turkish"), left out: the act was not done for it, a detail was not
+    missed. A list asked about ("what are the hours of Tesco and Lidl?") asks no act."""
+    if part not in _listed(request):
+        return False
+    sentence = next((s for s in re.split(r"(?<=[.!?])\s+", request) if part in s), request)
+    return bool(_part_acts(sentence) or _verb_by_shape(sentence))
+
+
 def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[str]]:
     """The words of the names of the successful calls that may have done each part: a call
     did the parts its arguments share a word with (update_billing_contact's "email" is the
@@ -663,11 +685,23 @@ _ACT_LEAD = re.compile(r"^(?:(?:hello|hi|hey|ok|okay|also|and|then|so|please|pls
                        r"i(?:'m| am)? (?:want|need|would like|'d like|wanting)(?: you)? to )?", re.IGNORECASE)
 
 
+# "Order confirmation and chat with the seller are attached": a part that says what is so,
+# its verb a "be" after its subject, asks nothing, whatever word it opens on. An act's object
+# opens on a determiner ("Cancel the order that was placed"), a relative clause's verb is
+# not the part's.
+_STATEMENT = re.compile(r"^(?!\S+\s+(?:the|my|our|your|a|an|this|that|these|those|it|them|me|us|his|her|their)\b)"
+                        r"(?!.*\b(?:please|you|can|could|would|will|that|which|who)\b.*\b(?:is|are|was|were)\b)"
+                        r"(?:[\w'-]+\s+){1,8}?(?:is|are|was|were|has been|have been)\s+(?:\w+ly\s+)?\w+(?:ed|en)\b",
+                        re.IGNORECASE)
+
+
 def _part_acts(part: str) -> list[str]:
     """The acts a part asks for: an action verb among its first three words ("please
     cancel", "can you book"), or a verb with its particle ("turn off" is disabling). A
     want stated in a chat's opening ("Hi, I need to cancel …") is not read as the act
     asked of this answer: the run may have refused it by policy many turns before."""
+    if _STATEMENT.match(part):
+        return []
     # A capitalised word after the first is a name ("what's Mark Delaney's salary").
     verbs = [stem(w.lower()) for i, w in enumerate(re.findall(r"[A-Za-z]+", part)[:3])
              if stem(w.lower()) in _ACTION_VERBS and stem(w.lower()) not in _DELIVERY_VERBS
@@ -716,7 +750,7 @@ _TO_OTHERS = re.compile(r"\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:sen
 # certificate"): only a call delivers it, whoever receives it. Goods sent "to my new
 # address" go with the order that ships them.
 _OUT_OF_CHAT = re.compile(r"^\W*(?:(?:please|pls|also|and|then|now|just)\s+)*(?:e-?mail\b|(?:send|forward|share)\w*\b"
-                          r".*?(?:\bby (?:e-?mail|text|sms)\b|[\w.+-]+@[\w-]+\.\w))", re.IGNORECASE)
+                          r".*?(?:\bby (?:e-?mail|text|sms)\b|\bto my (?:e-?mail|inbox)\b|[\w.+-]+@[\w-]+\.\w))", re.IGNORECASE)
 
 
 # Only a polite word before a part's own verb: "Hi, I need to make a change" states a want.
@@ -853,7 +887,8 @@ def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
 
 # A list the request's parts missed: items after a colon ("I need: how many were scrapped,
 # the reason breakdown, and the cost") or names joined by "and" ("into French and German").
-_COLON_LIST = re.compile(r":(?!\s*['\"\u2018\u201c\u00ab])\s*([^:;?]+?)[.?!]?$")
+# A clock's or an address's colon ("14:00", "https://") opens no list.
+_COLON_LIST = re.compile(r"(?<!\d):(?!\d|//)(?!\s*['\"\u2018\u201c\u00ab])\s*([^:;?]+?)[.?!]?$")
 # Said of the items together ("both", "all three", "each of them"); "each with the labour
 # itemised" or "all set" says nothing of how many were done.
 _COVERS_ALL = re.compile(r"\b(?:both|neither|either)\b|\ball(?= (?:of|the|these|those|your|our|my|"
@@ -901,8 +936,11 @@ _MONEY_UNITS = frozenset({"$", "€", "£", "¥", "₹", "chf", "%"})
 
 def _kind_met(part: str, answer: str) -> bool:
     """A question for a time or an amount is met by an answer that states one (hours by
-    "10:00-18:00", a fee by "€12"), whatever words it uses."""
-    if _ASKS_WHEN.search(part) and (
+    "10:00-18:00", a fee by "€12"), whatever words it uses. A part that opens on an act
+    ("put a cap on data spending so I don't get a huge bill when it runs out") asks the
+    act: its "when" is the act's own clause, and a time told does not meet it; an amount
+    told may be the act's ("use my balance for the extra charges": $40 charged to it)."""
+    if _ASKS_WHEN.search(part) and not (_part_acts(part) or _verb_by_shape(part)) and (
         clock_times(answer) or dates(answer)
         or any(q.unit in _DURATION_UNITS for q in quantities(answer))
     ):
@@ -1099,12 +1137,17 @@ _OFFER = re.compile(r"^(?:(?:\w+[,!]\s+)?(?:do you )?(?:want|would you like|shal
                     re.IGNORECASE)
 
 
+_CHOICE_ASKED = re.compile(r"\bor\b(?!\s+(?:not|anything|something|so)\b)[^?]*\?\s*$", re.IGNORECASE)
+
+
 def _offered_parts(run: _Run) -> list[tuple[str, bool]]:
     """The parts of the request that only an offer of the answer takes up: asked to move the
     meeting and tell the attendees, an answer that moves it and asks "Want me to let the
     attendees know?" left the second part undone. An offer of an extra nobody asked for
     takes up no part."""
-    kept = [s for s in run.sentences if not _OFFER.search(s)]
+    # "Should I archive in your personal inbox only, or in the shared box too?" asks the user
+    # to choose how the act is done before doing it: a clarifying question, not an offer.
+    kept = [s for s in run.sentences if not _OFFER.search(s) or _CHOICE_ASKED.search(s)]
     # Offered after a refusal or a failure, it is an alternative, not the work asked.
     if len(kept) == len(run.sentences) or not kept or _ADMITS_FAILURE.search(run.case.output):
         return []
@@ -1411,12 +1454,22 @@ def _claimed_without_act(case: RunCase) -> str | None:
     return next((s for s in split_claims(case.output) if _CLAIMS_SUCCESS.search(s)
                  and not _NEGATED.search(s) and not _CONDITION.match(s) and not s.rstrip().endswith("?")
                  and not _GENERIC_PLURAL.match(s)
-                 and any(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0))).rstrip("e") in done
+                 and any(_undoubled(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0)))).rstrip("e") in done
                          for m in re.finditer(r"[A-Za-z]+(?:ed|en)\b|\b(?:sent|paid|made)\b", s))), None)
+
+
+def _undoubled(word: str) -> str:
+    """The stem without the last letter a participle doubles: "cancelled" stems "cancell"."""
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word.isalpha() else word
 
 
 # Action verbs whose past participle is not "-ed": "I've sent the receipts" tells a sending.
 _IRREGULAR = {"sent": "send", "paid": "pay", "made": "make"}
+
+
+def _with_irregular(stems: frozenset[str]) -> frozenset[str]:
+    """The stems with the verbs their irregular participles name: "sent" sends."""
+    return stems | {stem(verb) for done, verb in _IRREGULAR.items() if done in stems}
 
 
 def _acts_of(asked: set[str]) -> set[str]:
@@ -1528,8 +1581,9 @@ def _looked_not_acted(case: RunCase) -> str | None:
     if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text or _NAMED_TEXT.search(text)
                                   or _drafted(case)):
         return None
+    # A closing offer ("Is there anything else I can help you with?") asks nothing back.
     if not verbs | shaped or not _only_looks(case.tools_called) \
-            or "?" in text or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
+            or _asks_back(case) or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
             or _NEGATED.search(_NO_PROBLEM.sub(" ", text)) or _NO_CHANGE.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
@@ -1790,7 +1844,8 @@ _GO_AHEAD_AND = re.compile(r"\b(?:please )?go ahead and\s+", re.IGNORECASE)
 def _asked_again(case: RunCase) -> str | None:
     """Asked to act ("go ahead and charge my card", "schedule the campaign for Tuesday"), no
     call did the act or one alike, and the answer ends asking leave to do it ("Would you like
-    me to go ahead with the payment?"): the request was the leave. The act's verb."""
+    me to go ahead with the payment?"): the request was the leave. A choice asked ("Should I
+    delete only this one, or that one as well?") is a question the act waits on. The act's verb."""
     # The leave given up front ("go ahead and charge my card") leads the act's own clause.
     asked = _GO_AHEAD_AND.sub("", _asked_text(case.input))
     verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} - _DELIVERY_VERBS
@@ -1798,7 +1853,7 @@ def _asked_again(case: RunCase) -> str | None:
     last = sentences[-1] if sentences else ""
     acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
     if not acts or _asked_acts(case) or _LEAVE_KEPT.search(case.input) or not last.rstrip().endswith("?") \
-            or not _OFFER.search(last) or _ADMITS_FAILURE.search(case.output):
+            or not _OFFER.search(last) or _CHOICE_ASKED.search(last) or _ADMITS_FAILURE.search(case.output):
         return None
     return min(verbs) if _GO_AHEAD.search(last) or word_stems(last) & acts else None
 
@@ -2062,8 +2117,11 @@ def _outlined_only(case: RunCase) -> str | None:
 
 # A set the request counts and asks of each ("each of the four packages", "compare these
 # three", "all five branches"), and the answer's list items, bulleted or numbered.
-_COUNTED_SET = re.compile(r"\b(?:each of|all|these|those)\s+(?:the\s+)?(\d{1,2}|two|three|four|five|six|"
-                          r"seven|eight|nine|ten|eleven|twelve)\b", re.IGNORECASE)
+_COUNT = r"(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# "all 5 rooms", "each of the three", or "the six unread emails": a count before a plural
+# noun ("the 3 pm meeting" counts nothing).
+_COUNTED_SET = re.compile(rf"\b(?:(?:each of|all|these|those)\s+(?:the\s+)?|the\s+(?={_COUNT}\s+(?!(?:am|pm)\b)"
+                          rf"(?:[a-z-]+\s+){{0,2}}?[a-z]{{2,}}s\b))({_COUNT})\b", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S", re.MULTILINE)
 
 
@@ -2124,11 +2182,20 @@ _WE_ARE_DOING = re.compile(r"\b(?:i|we)(?:'m|\u2019m| am|'re|\u2019re| are) (?:n
 _WE_WILL_NEED = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will) (?:first )?(?:need|require)\b", re.IGNORECASE)
 
 
+# "Let me now process the ¥900 refund for you": the act announced as next, not done.
+# "Let me know", "let me explain" hand over or tell, and announce no act.
+_LET_ME_DO = re.compile(r"\blet me (?:now |just |first |go ahead and )?(?!(?:know|explain|summari[sz]e|be|clarify|"
+                        r"recap|say|add|confirm what|see)\b)([a-z]{3,})\b", re.IGNORECASE)
+
+
 def _promises(sentence: str) -> bool:
     """The sentence says the agent will do something, or is doing it now ("I'm processing
     the change now", which no call did): "I will need to verify your identity first" says
-    what the act waits on from the user, and promises nothing."""
-    return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence)) or bool(_WE_ARE_DOING.search(sentence))
+    what the act waits on from the user, and promises nothing. "Let me first check if your
+    phone can send MMS" announces a look, not the act."""
+    let = _LET_ME_DO.search(sentence)
+    return len(_WE_WILL.findall(sentence)) > len(_WE_WILL_NEED.findall(sentence)) \
+        or bool(_WE_ARE_DOING.search(sentence)) or let is not None and stem(let.group(1).lower()) not in _READ_VERBS | _CHECKS
 
 
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
@@ -2218,7 +2285,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # A single action asked for ("submit it") that neither a call nor the answer performs.
     verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS \
         - _record_labels(case)
-    ev.flag("action_unnamed", action and bool(verbs) and not verbs & word_stems(text),
+    # "I've re-sent your June invoice" sends it.
+    said = _with_irregular(word_stems(re.sub(r"\b[Rr]e-(?=[a-z])", "", text)))
+    ev.flag("action_unnamed", action and bool(verbs) and not verbs & said,
             f'asked to {min(verbs) if verbs else ""}, the answer neither does nor names it')
     # A read call's false fields are the record's state ("roaming_enabled": false), not an
     # item the run failed to do.
