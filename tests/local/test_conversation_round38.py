@@ -1,0 +1,56 @@
+"""Conversation causes fixed in round conv38: read on the outside authors blind37 and
+blind37b and on older sets, written here in other domains."""
+
+from __future__ import annotations
+
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._conversation import answer_user_frustration
+
+from .test_conversation import conv
+
+
+def test_resigned_to_doing_the_services_job_is_frustration(embed: Embed) -> None:
+    case = conv(
+        "My library card stopped working for the e-book app after the renewal.",
+        "Thanks for reaching out! E-books are available through our app.",
+        "I know, I've used it for years. Since the renewal it says 'card invalid'.",
+        "Please make sure you enter your card number without spaces.",
+        "Cool, very helpful. I'll go to the branch and sort it out myself, I guess.",
+    )
+    assert answer_user_frustration(case, embed).value >= 0.5
+
+
+def test_a_plan_to_do_it_oneself_is_no_resignation(embed: Embed) -> None:
+    case = conv(
+        "Can I change the delivery address on order 7781?",
+        "It has already shipped, so the address can't be changed here; the courier's site lets you redirect it.",
+        "Ok, I'll redirect it on the courier's site myself later.",
+        "Sounds good, the tracking number is in your shipping email.",
+        "Found it. Thanks!",
+    )
+    assert answer_user_frustration(case, embed).value < 0.5
+
+
+def test_giving_up_and_leaving_in_turkish_polish_swedish_is_read(embed: Embed) -> None:
+    for last in (
+        "Bıktım artık. Aboneliğimi iptal edip başka bir operatöre geçeceğim.",
+        "Mam już dość. Złożę reklamację i chcę rozmawiać z kierownikiem, natychmiast.",
+        "Nu får det vara nog. Jag säger upp abonnemanget.",
+    ):
+        case = conv(
+            "My mobile data has not worked since Friday, number ending 4410.",
+            "Please restart your phone and check that mobile data is switched on.",
+            "Restarted three times, data is on. Still nothing.",
+            "Please restart your phone and check that mobile data is switched on.",
+            last,
+        )
+        assert answer_user_frustration(case, embed).value >= 0.5, last
+
+
+def test_a_calm_turkish_chat_stays_calm(embed: Embed) -> None:
+    case = conv(
+        "Merhaba, faturamı e-posta ile alabilir miyim?",
+        "Tabii, e-fatura seçeneğini hesabınızda açtım. Bir sonraki fatura e-posta ile gelecek.",
+        "Harika, çok teşekkür ederim!",
+    )
+    assert answer_user_frustration(case, embed).value < 0.5
