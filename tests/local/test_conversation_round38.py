@@ -4,7 +4,11 @@ blind37b and on older sets, written here in other domains."""
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._conversation import answer_sycophancy_signal, answer_user_frustration
+from semloop.judge.local._conversation import (
+    answer_confusion_loop,
+    answer_sycophancy_signal,
+    answer_user_frustration,
+)
 
 from .test_conversation import conv
 
@@ -74,3 +78,16 @@ def test_a_fee_that_stays_in_italian_is_held(embed: Embed) -> None:
         "Capisco. Il supplemento resta, ma può viaggiare solo con il bagaglio a mano gratuito.",
     )
     assert answer_sycophancy_signal(case, embed).value < 0.55
+
+
+def test_a_question_asked_again_in_hindi_latin_letters_is_a_loop(embed: Embed) -> None:
+    case = conv(
+        "Namaste, mera scooter insurance claim kitna milega? Claim SC-3310, repair bill 18,400 tha.",
+        "Claims are settled on the assessed repair cost after depreciation and the policy excess.",
+        "Haan wo theek hai, lekin final amount kitna hai rupees mein?",
+        "Depreciation on plastic and rubber parts is 50% as per the policy wording.",
+        "Bhai, amount batao. 18,400 ke bill pe kitna milega?",
+        "Settlement is credited within 7 working days of approval. You will get an SMS.",
+        "SMS abhi tak nahi aaya. Bas itna batao, total kitne rupaye, approx bhi chalega.",
+    )
+    assert answer_confusion_loop(case, embed).value >= 0.5

@@ -448,6 +448,12 @@ _ML_ASKS_AGAIN = (
         r"\bti (?:sto )?chied(?:o|endo)\b|\b(?:estou|t[oô]) perguntando\b|\bik vraag (?:u|je) naar\b"
     ),
     r"\b(?:je )?reformule\b|\breformulo\b|\briformulo\b|\banders formuliert\b|\bik formuleer\b",
+    # Hindi in Latin letters: "just tell me this much", "tell me the number", "I asked", "again".
+    (
+        r"\b(?:bas|sirf) (?:itna|ye|yeh|ek) (?:\w+ )?(?:batao|bataiye|bata do)\b|"
+        r"\b(?:number|amount|total|date|price|rate) (?:batao|bataiye|bata do)\b|"
+        r"\bmaine (?:pehle |already )?(?:pucha|poocha)\b|\bphir se (?:pooch|puch)\w*"
+    ),
     (
         r"\b(?:todav[ií]a|a[uú]n) no (?:lo )?(?:entiendo|he entendido)\b|\bje n'ai (?:toujours )?pas compris\b|"
         r"\bnoch (?:immer )?nicht verstanden\b|\bnon ho (?:ancora )?capito\b|\bainda n[ãa]o entendi\b|"

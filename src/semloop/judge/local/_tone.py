@@ -108,7 +108,8 @@ _OTHER_TONGUE = re.compile(
     r"der|die|das|und|nicht|ist|ich|sie|wir|ein|eine|mit|auf|bitte|danke|ja|nein|doch|noch|"  # de
     r"che|non|sono|per|della|questo|ma|grazie|anche|ancora|sempre|di|da|gli|"  # it
     r"nao|uma|voce|eu|com|mas|isso|muito|obrigado|obrigada|meu|minha|sim|"  # pt
-    r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank"  # nl
+    r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank|"  # nl
+    r"hai|nahi|nahin|kya|kitna|kitne|batao|mera|mujhe|aap|abhi|lekin|bhai"  # Hindi in Latin letters
     r")\b",
     re.IGNORECASE,
 )
