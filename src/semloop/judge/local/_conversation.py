@@ -2180,9 +2180,9 @@ def _facts(text: str, language_of: str = "") -> set[str]:
 
 
 def _one_each(found: set[str]) -> set[str]:
-    """One value written is one fact: a time or a date ("06:00", "3.5.2024") is not also
-    its parts ("06", "6", "00")."""
-    parts = {p for f in found for p in re.split(r"[:./]", f) if p != f and p.isdigit()}
+    """One value written is one fact: a time or a date ("06:00", "3.5.2024"), or an amount
+    in thousands ("38,000"), is not also its parts ("06", "6", "00", "38", "000")."""
+    parts = {p for f in found for p in re.split(r"[:./,]", f) if p != f and p.isdigit()}
     return found - parts - {str(int(p)) for p in parts}
 
 
