@@ -108,7 +108,8 @@ _OTHER_TONGUE = re.compile(
     r"der|die|das|und|nicht|ist|ich|sie|wir|ein|eine|mit|auf|bitte|danke|ja|nein|doch|noch|"  # de
     r"che|non|sono|per|della|questo|ma|grazie|anche|ancora|sempre|di|da|gli|"  # it
     r"nao|uma|voce|eu|com|mas|isso|muito|obrigado|obrigada|meu|minha|sim|"  # pt
-    r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank"  # nl
+    r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank|"  # nl
+    r"hai|nahi|nahin|kya|kitna|kitne|batao|mera|mujhe|aap|abhi|lekin|bhai"  # Hindi in Latin letters
     r")\b",
     re.IGNORECASE,
 )
@@ -320,6 +321,11 @@ _ML_ESCALATE = (
         r"\bживо(?:й|го|му|м) (?:человек|оператор)\w*|"
         r"(?:לדבר|תעביר(?:ו)? אותי) (?:עם|ל)(?:נציג|מנהל|אחראי|בן אדם)"
     ),
+    (
+        r"\b(?:po)?rozmawia[ćc] z (?:kierownik|prze[łl]o[żz]on|cz[łl]owiek|konsultant|manager)\w*|"
+        r"\b(?:yetkili|m[üu]d[üu]r|y[öo]netici|temsilci)\w* (?:ile )?(?:g[öo]r[üu][şs]|konu[şs])\w*|"
+        r"\bprata med (?:en m[äa]nniska|en chef|n[åa]gon ansvarig)\b"
+    ),
 )
 _ML_LEAVE = (
     (
@@ -372,6 +378,14 @@ _ML_LEAVE = (
         r"\bуйду к\b|\bроспотребнадзор\w*|"
         r"לעולם לא|(?:אגיש|אכתוב|להגיש) תלונה|אעזוב|(?:לעורך|אפנה לעורך) דין|ביקורת (?:שלילית|גרועה)"
     ),
+    # Turkish, Polish, Swedish: moving to another firm, a complaint lodged, a lawyer.
+    (
+        r"\bba[şs]ka (?:bir )?(?:kurum|banka|[şs]irket|firma|operat[öo]r)\w* ge[çc]\w*|"
+        r"\b[şs]ikayet (?:edece[ğg]im|ediyorum)\b|\bt[üu]ketici hakem\w*|\bavukat\w*|"
+        r"\bzrezygnuj[ęe]\b|\bz[łl]o[żz][ęe] (?:skarg[ęe]|reklamacj[ęe])\b|\bwypowiadam\b|"
+        r"\brzecznik\w* konsument\w*|\bprawnik\w*|"
+        r"\bjag s[äa]ger upp\b|\bjag (?:kommer att )?anm[äa]l\w*|\bkonsumentverket\b|\badvokat\b"
+    ),
 )
 _ML_GIVE_UP = (
     rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
@@ -405,6 +419,12 @@ _ML_GIVE_UP = (
         r"\bзабудьте\b|\bпроехали\b|\bнадоело\b|\bс меня хватит\b|"
         r"(?:^|[.!?]\s*)(?:עזוב|עזבי|לא משנה)\s*[.,!]|נמאס"
     ),
+    # Turkish, Polish, Swedish: "enough", "I'm fed up", "I give up", "forget it".
+    (
+        r"(?:^|[.!?,]\s*)yeter(?: art[ıi]k)?\s*(?:[.!]|$)|\bb[ıi]kt[ıi]m\b|\bvazge[çc]tim\b|\bbo[şs] ?verin\b|"
+        r"\bmam (?:ju[żz] )?(?:do[śs][ćc]|dosy[ćc])\b|\bdajcie spok[óo]j\b|\bpoddaj[ęe] si[ęe]\b|"
+        r"\bnu f[åa]r det vara nog\b|\bjag ger upp\b|\bstrunt i det\b|\bjag har f[åa]tt nog\b"
+    ),
 )
 _ML_IMPATIENT = (
     rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
@@ -430,6 +450,11 @@ _ML_IMPATIENT = (
         r"いつまで|いい加減|"
         r"\bсколько (?:ещё|еще) ждать\b|\bдо сих пор\b|\bкогда (?:же )?уже\b|"
         r"עד מתי|כמה עוד"
+    ),
+    (
+        r"\bnatychmiast\b|\bile (?:jeszcze|mam czeka[ćc])\b|\b(?:wci[ąa][żz]|nadal) nic\b|"
+        r"\bh[âa]l[âa] (?:bekliyorum|yok)\b|\bciddi misiniz\b|"
+        r"\bfortfarande (?:inget|ingen)\b|\bsk[äa]mtar ni\b"
     ),
 )
 _ML_INVESTED = (
@@ -665,6 +690,12 @@ _GIVE_UP = Shapes(
         r"(?<!\bonce )(?<!\bwhen )(?<!\bsoon as )(?<!\bafter )(?<!\buntil )(?<!\bif )\b(?:i'm|i am) done\b",
         r"\bfed up\b|\bsick (?:and tired )?of\b|\btired of\b|\bhad enough\b|\bi can't (?:believe|deal)\b",
         r"\bwhy (?:do|did|should|would) (?:i|we) (?:even |still )?bother\b|\bwhy bother\b",
+        # Resigned to doing the service's job or to the loss: "I'll go write a scraper, I
+        # guess", "I'll just pay it and deal with it myself". A plan alone ("I'll rebook the
+        # flight myself later", "I'll just buy the 15 units then") is a customer's choice.
+        r"\bi(?:'ll| will)\b[^.?!]{0,80},? i guess\s*(?:[.!]|$)|"
+        r"\bi(?:'ll| will) (?:just )?(?:\w+ ){0,6}(?:deal with|do|figure|sort|fix) (?:it|this|that)(?: \w+)?"
+        r"(?: out)? myself\b",
     ),
     *_ML_GIVE_UP,
 )
@@ -680,7 +711,8 @@ _IMPATIENT = Shapes(
         r"(?<!your )(?<!the )\bpatience\b",
         r"\b(?:fix|sort|solve|do) (?:it|this)\b[^.?!]{0,20}\bnow\b|\bi demand\b",
         r"\bpick one\b|\bno choice\b|\bthis is (?:not|n't) (?:normal|ok|okay|acceptable|fair|right)\b",
-        r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612]",
+        # An eye-roll, a huff, a face-palm, the upside-down smile of "just great".
+        r"[\U0001F644\U0001F624\U0001F621\U0001F92C\U0001F620\U0001F926\U0001F612\U0001F643]",
     ),
     *_ML_IMPATIENT,
 )
@@ -887,6 +919,7 @@ DISPLEASED = Shapes(
 _NOBODY = any_of(
     r"\b(?:nobody|no one|no-one|noone)\b",
     r"\b(?:nadie|niemand|nessuno|ningu[ée]m)\b|\bpersonne (?:ne|n')",  # es, de/nl, it, pt, fr
+    r"\bnikt\b|\bkimse\b",  # pl, tr
 )
 # "That worked": the problem is gone.
 _WORKED = Shapes(
