@@ -2115,7 +2115,7 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
     verb of the same act (send_rfq for "send the RFQ")."""
     asked = word_stems(_asked_text(case.input))
     return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
-            and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
+            and _alike(stem(re.split(r"[_\W]+", _NAMESPACE.sub("", c.name).lower())[0])) & asked]
 
 
 _WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
@@ -3528,8 +3528,9 @@ _HANDOFF = re.compile(r"transfer\w*_(?:human|agent|person|staff|support)|escalat
 
 
 def _reads(call: ToolCall) -> bool:
-    """A call that only reads (get_order, search_flights): its name opens on a read verb."""
-    return stem(re.split(r"[_\W]+", call.name.lower())[0]) in _READ_VERBS
+    """A call that only reads (get_order, search_flights): its name opens on a read verb,
+    after its server's ("supplier.search" reads; "supplier" is no act the request asks)."""
+    return stem(re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower())[0]) in _READ_VERBS
 
 
 def _hands_off(call: ToolCall) -> bool:
@@ -5011,6 +5012,7 @@ def _wandered(far: Sequence[bool]) -> list[int]:
 
 
 _SOURCE_MARKS = 2  # an answer unit shares this many words or numbers with what it restates
+_SEARCHES = re.compile(r"search|find|query|look_?up|browse", re.IGNORECASE)
 
 
 def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed) -> list[int]:
@@ -5022,12 +5024,19 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     result beside the collection calendar). What the run read for the request, however
     it answers, is no drift."""
     items: list[str] = []
+    # A record of a listing is read with the call that listed it: an email of the inbox the
+    # request asks about is that inbox's, however far its sender and subject are from the
+    # request. A search's results are read alone: it returns whatever matches its words, a
+    # review of the band's album for "Marlow Keys ticket resale rules".
+    meant: list[str] = []
     for call in case.tools_called:
         if _failed(call):
             continue
         lists = _call_records(call)
-        items += [" ".join(_scalars(r)) for r in lists[0]] if lists else \
-            [f"{call.name.replace('_', ' ')} {tool_text(json.dumps(call.args))} {tool_text(call.output)}"]
+        asked = f"{call.name.replace('_', ' ')} {tool_text(json.dumps(call.args))}"
+        records = [" ".join(_scalars(r)) for r in lists[0]] if lists else [f"{asked} {tool_text(call.output)}"]
+        items += records
+        meant += [f"{asked} {r}" for r in records] if lists and not _SEARCHES.search(call.name) else records
     if len(items) < 2:
         return []
     marks = [_marks(t) for t in items]
@@ -5042,7 +5051,7 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     if not sources or 2 * sum(len(units[i][0].split()) for i in sources) < sum(
             len(u.split()) for u, _ in units[n_steps:]):
         return []
-    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *items]])
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *meant]])
     cos = [float(vectors[0] @ vectors[j + 1]) for j in range(len(items))]
     near = [j for j, c in enumerate(cos) if c >= _OFF_COS or c > max(cos) - _SOURCE_MARGIN]
     # A unit that restates a far result and at most a word of a near one ("held at the
