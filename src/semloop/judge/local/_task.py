@@ -3550,6 +3550,11 @@ _WHICH_THING = re.compile(r"\b(?:the|my|our|this|that|these|those)\s+[a-z]+\s+(?
 _INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
 
 
+_IMPLIED_ACTS = ((re.compile(r"\b(?:my|the|our|their|her|his) money back\b|\breimburse", re.IGNORECASE), "refund"),
+                 (re.compile(r"\b(?:in|into|under|to) (?:her|his|their|\w+['\u2019]s) name\b", re.IGNORECASE),
+                  "transfer"))
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -3563,6 +3568,9 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # instead") asks a change, however worded.
     if not asked and _INSTEAD.search(case.input) and dates(case.input):
         asked = {stem("change")}
+    # An act asked by what it brings about, with no operation word: "I want my money back"
+    # asks a refund, "put the ticket in her name" a transfer.
+    asked |= {stem(act) for said, act in _IMPLIED_ACTS if said.search(_asked_text(case.input))}
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
     # Named in a verb of the same act too: "I moved your booking" names the change asked.
@@ -3812,6 +3820,10 @@ _GIVER = re.compile(r"\s+(?:\w+\s+)?(?:gave|got|bought|sent|lent|left|gifted|pas
 _THIRD_PERSON_WORDS = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.IGNORECASE)
 
 
+_POSSESSIVE = re.compile(r"['\u2019]s?\b")
+_USERS_OWN = re.compile(r"\byour own\b|\(you\)|\byourself\b", re.IGNORECASE)
+
+
 def _owner_shift(case: RunCase) -> str | None:
     """The request is about someone else's thing (my daughter's login, his pass) and the
     answer of two sentences or more speaks only of the user's own (your password, your
@@ -3820,13 +3832,17 @@ def _owner_shift(case: RunCase) -> str | None:
     account")."""
     # "the card my sister gave me", "a voucher from my boss": the person gave the thing, it
     # is the user's own; so is the thing passed on "to my sister": she receives it.
+    # But "to my daughter's line" is hers: the possessive names her thing, not a receiver.
     m = next((m for m in _THIRD_PARTY.finditer(case.input)
               if not _GIVER.match(case.input, m.end())
-              and not case.input[:m.start()].lower().endswith(("from ", "to "))), None)
+              and not (case.input[:m.start()].lower().endswith(("from ", "to "))
+                       and not _POSSESSIVE.match(case.input, m.end()))), None)
     out = case.output
-    # A text written to that person ("Dear Mr Varga, could you come in …") speaks to them as "you".
+    # A text written to that person ("Dear Mr Varga, could you come in …") speaks to them as
+    # "you". A one-sentence answer says whose only when it names the user as the one served
+    # ("for Hiroshi Sato (you)", "your own line").
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
-            or len(split_claims(out)) < 2 or _drafted(case):
+            or (len(split_claims(out)) < 2 and not _USERS_OWN.search(out)) or _drafted(case):
         return None
     # The person by name ("my daughter Lily") or by a word of the same relation. A name is
     # a capitalised word inside a sentence: "GLUCO-FIT" names the trial, not the person.
@@ -3874,7 +3890,26 @@ def _another_task(case: RunCase) -> str:
         return f"asked in plain words for a child or a beginner, {long_words:.0%} of the answer's words are long"
     if condition := _condition_swap(case):
         return f'asked about "{condition[0]}", the answer is for "{condition[1]}"'
+    if _translated_unasked(case):
+        return "asked to work on the text given, the answer translates it instead"
     return ""
+
+
+# Translating, named in the languages users write in: "translate", "traducir", "übersetzen",
+# "çevir", "tłumaczenie", "перевод", "翻訳", "dịch", "अनुवाद", "ترجمة", "μετάφραση".
+_TRANSLATE = re.compile(r"translat|tradu[cçizs]|[üu]bersetz|çevir|cevir|tłumacz|перев[оеё]д|翻[訳译譯]|번역|"
+                        r"\bdịch|अनुवाद|ترجم|μετάφρ|vertaal|overs[æä]tt?|käänn|fordít", re.IGNORECASE)
+
+
+def _translated_unasked(case: RunCase) -> bool:
+    """The user hands over a text to work on (to fix, shorten, answer) and asks no
+    translation in any language; the answer opens on a translation of it: it did another
+    task with the right text."""
+    request = case.input
+    if not _HANDED_TEXT.search(request) or _TRANSLATE.search(_HANDED_TEXT.sub(" ", request)):
+        return False
+    first = next((line for line in case.output.splitlines() if line.strip()), "")
+    return bool(_TRANSLATE.search(first))
 
 
 # The condition the user puts on the question: a role ("as a landlord"), and a bound
@@ -4379,6 +4414,67 @@ def _numeric_fields(node: Any) -> list[dict[str, float]]:
     return out
 
 
+def _numbers_in(node: Any) -> set[float]:
+    return {float(v) for v in _scalar_values(node) if isinstance(v, int | float) and not isinstance(v, bool)}
+
+
+def _sibling_branches(calls: Sequence[ToolCall]) -> list[list[tuple[str, set[float]]]]:
+    """Groups of things the run read side by side, each by its label and its figures: the
+    branches of one record ("baggage": {"checked": {...}, "cabin": {...}}), and the outputs
+    of one tool called with different arguments (list_statements for ELECTRICITY, for GAS),
+    labelled by the arguments that differ."""
+    groups: list[list[tuple[str, set[float]]]] = []
+    outputs: dict[str, list[tuple[ToolCall, Any]]] = {}
+    for call in calls:
+        if _failed(call):
+            continue
+        try:
+            data = json.loads(call.output)
+        except ValueError:
+            continue
+        outputs.setdefault(call.name, []).append((call, data))
+        stack = [data]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                kids = [(str(k), v) for k, v in node.items() if isinstance(v, dict)]
+                if len(kids) >= 2:
+                    groups.append([(k.replace("_", " "), _numbers_in(v)) for k, v in kids])
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    for same in outputs.values():
+        if len(same) < 2:
+            continue
+        keys = set().union(*(c.args for c, _ in same))
+        differ = [k for k in keys if len({str(c.args.get(k)) for c, _ in same}) == len(same)]
+        groups.append([(" ".join(str(c.args.get(k, "")) for k in differ), _numbers_in(d)) for c, d in same])
+    return groups
+
+
+def _branch_swap(case: RunCase) -> tuple[str, str] | None:
+    """Of two things the run read side by side (the cabin and the checked allowance, the gas
+    and the electricity statements), the request names one by its label, the answer never
+    names it and restates two figures only the other holds, and none only the named one
+    holds: it answered about the sibling. (asked, told)."""
+    asked = word_stems(_asked_text(case.input).lower())
+    said = word_stems(case.output.lower())
+    told = {q.value for q in quantities(case.output)}
+    for group in _sibling_branches(case.tools_called):
+        labels = [word_stems(label.lower()) - _REQUEST_WORDS - _WHICH_STEMS for label, _ in group]
+        named = [i for i, words in enumerate(labels) if words & asked]
+        if len(named) != 1 or labels[named[0]] & said:
+            continue
+        own = group[named[0]][1]
+        for j, (label, figures) in enumerate(group):
+            if j == named[0] or labels[j] & asked:
+                continue
+            shown = (figures - own) & told
+            if len(shown) >= 2 and any(v >= 10 or v != int(v) for v in shown) and not (own - figures) & told:
+                return group[named[0]][0], label
+    return None
+
+
 def _field_swap(case: RunCase) -> tuple[str, str] | None:
     """One record of figures the run read ({"ndcg@10": 0.287, "precision@10": 0.164,
     "recall@10": 0.412}), the request naming one field by its key ("recall@10"): the answer
@@ -4602,7 +4698,8 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("reversed", route is not None or swap is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
-    source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)) \
+    source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
+              or _branch_swap(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
