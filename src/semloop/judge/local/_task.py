@@ -4833,6 +4833,7 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
 _INLINE_ITEM = re.compile(r"\s*\(\d{1,2}\)\s")
 
 
+_WHEN_LEAD = re.compile(r"^(?:on|before|after|when|once|at|tomorrow|tonight)\b(?:\s+[\w'-]+){0,4},\s*", re.IGNORECASE)
 _ADVICE = re.compile(
     r"^(?:(?:please|just|also|then|and|but) )?(?:bring|wear|take|keep|pack|use|try|check|avoid|"
     r"add|put|remember|don't|do not|make sure|be sure)\b|"
@@ -4985,12 +4986,18 @@ def _drift_by_meaning(
     cos = _nearer_to_ask(case, vectors, cos, embed)
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
-    off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
-           and not _serves(units[i][0]) for i in range(len(units))]
     # A unit that tells what a call on the request returned ("They'll need access to the
     # meter cupboard", the job's record naming it) is the answer's own matter.
     record = _record_words(case, asked)
-    off = [o and len(word_stems(units[i][0]) & record) < 2 for i, o in enumerate(off)]
+    off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0]) and not _serves(units[i][0])
+           and len(word_stems(units[i][0]) & record) < 2 for i in range(len(units))]
+    # Once the asked act is done (the slot booked), what its call returned (the booking's
+    # ref) and advice on carrying it out ("On the day, bring your ID card") serve it: they
+    # are no share of the run far from the request, however far their words.
+    acts = _asked_acts(case)
+    booked = frozenset().union(*(word_stems(tool_text(c.output).replace("_", " ")) for c in acts)) - asked
+    served = [bool(acts) and (bool(_ADVICE.search(_WHEN_LEAD.sub("", u))) or _serves(u)
+                              or len(word_stems(u) & booked) >= 2) for u, _ in units]
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
@@ -5028,7 +5035,7 @@ def _drift_by_meaning(
     reach = [max(cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) for i in range(len(units))]
     loose = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
     ev.flag("isolation", max((1.0 - reach[i] for i in loose), default=0.0))
-    ev.flag("isolated_share", sum(words[i] for i in loose if reach[i] < _OFF_COS) / total)
+    ev.flag("isolated_share", sum(words[i] for i in loose if reach[i] < _OFF_COS and not served[i]) / total)
     best_start, best_len, start = -1, 0, -1
     for i in range(first_on + 1, len(off) + 1):
         if i < len(off) and off[i]:
@@ -5072,7 +5079,7 @@ def _drift_by_meaning(
     # the request ("Pumpkin is such a versatile ingredient! For Thanksgiving I make…" after a
     # question about a dog eating pumpkin), and how far the rest of the run falls from it.
     after = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
-    ev.flag("far_share", sum(words[i] for i in after if cos[i] < _FAR_COS) / total)
+    ev.flag("far_share", sum(words[i] for i in after if cos[i] < _FAR_COS and not served[i]) / total)
     rest = sum(words[i] for i in after)
     ev.flag("fall", max(cos[anchor] - sum(cos[i] * words[i] for i in after) / rest, 0.0)
             if rest else 0.0)
@@ -5342,6 +5349,9 @@ _YOURS = re.compile(r"\byour((?: [\w&'.-]+){1,3})")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
+_SCALE_STEP = re.compile(r"^[a-z]\d$", re.IGNORECASE)
+
+
 def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str]) -> float:
     """The share of the run's words in units that bring names or years neither the request
     nor anything the run read holds: a tangent into history, brands or people names its own
@@ -5358,7 +5368,10 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     asked = _inflected(key_terms(case.input))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    new = [(key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
+    # A letter and a digit ("A1 to B2", "A4", "C2") mark a step of a scale (a language
+    # level, a paper size, a grade): the answer's measure, not a cast it names.
+    new = [{t for t in key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u)) if not _SCALE_STEP.match(t)}
+           - have for u, _ in units]
     # A name the answer calls the user's own ("Many CC&Rs cap increases… check your
     # CC&Rs", "your county's code") is background their question turns on, the rule or
     # document that governs it, not a tangent's cast.
