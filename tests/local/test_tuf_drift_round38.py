@@ -130,3 +130,16 @@ def test_advice_after_a_lead_that_says_when_serves_the_booking(embed: Embed) -> 
                   call("book_slot", {"slot_id": "S-0509-1015"}, {"ref": "TT-50213", "status": "BOOKED"}),
                   steps=("Booked slot",))
     assert off_topic_evidence(booked, embed).features["far_share"] == 0.0
+
+
+def test_a_call_on_the_same_record_as_the_listing_is_the_users_case(embed: Embed) -> None:
+    # Guards the listing rule above: once the compared bill's lines read near the request,
+    # the fee waived on the same account is no call about something else.
+    bill = case("bill went up 12 quid why",
+                "Your £6 loyalty discount ended and a £6 paper-bill fee was added because paperless billing was "
+                "switched off. Turn paperless back on in the app and the fee stops next cycle. I've waived the "
+                "paper-bill fee as a one-off.",
+                call("bill_compare", {"account": "MB-55012"},
+                     {"delta": 12.0, "items": [{"loyalty_discount_ended": 6}, {"paper_bill_fee": 6}]}),
+                call("waive_fee", {"account": "MB-55012", "fee": "paper_bill"}, {"ok": True}))
+    assert off_topic_evidence(bill, embed).features["stray_work"] == 0.0

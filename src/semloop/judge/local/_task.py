@@ -5133,6 +5133,7 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     # request. A search's results are read alone: it returns whatever matches its words, a
     # review of the band's album for "Marlow Keys ticket resale rules".
     meant: list[str] = []
+    keys: list[set[str]] = []  # the record each item's call was made on: an argument that is an id
     for call in case.tools_called:
         if _failed(call):
             continue
@@ -5141,6 +5142,7 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
         records = [" ".join(_scalars(r)) for r in lists[0]] if lists else [f"{asked} {tool_text(call.output)}"]
         items += records
         meant += [f"{asked} {r}" for r in records] if lists and not _SEARCHES.search(call.name) else records
+        keys += [{v.lower() for v in map(str, call.args.values()) if " " not in v and _is_id(v.lower())}] * len(records)
     if len(items) < 2:
         return []
     marks = [_marks(t) for t in items]
@@ -5158,6 +5160,10 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *meant]])
     cos = [float(vectors[0] @ vectors[j + 1]) for j in range(len(items))]
     near = [j for j, c in enumerate(cos) if c >= _OFF_COS or c > max(cos) - _SOURCE_MARGIN]
+    # A call made on the same record as one near the request (the fee waived on the account
+    # whose bill was compared) works on the user's case, however far its words.
+    case_ids = set().union(*(keys[j] for j in near))
+    near += [j for j in range(len(items)) if j not in near and keys[j] & case_ids]
     # A unit that restates a far result and at most a word of a near one ("held at the
     # Carlisle depot because of the snow warning" tells the tracking record too).
     off = [i for i, shared in sources.items() if _argmax(shared) not in near
