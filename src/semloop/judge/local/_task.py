@@ -2173,7 +2173,7 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
     verb of the same act (send_rfq for "send the RFQ")."""
     asked = word_stems(_asked_text(case.input))
     return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
-            and _alike(stem(re.split(r"[_\W]+", c.name.lower())[0])) & asked]
+            and _alike(stem(re.split(r"[_\W]+", _NAMESPACE.sub("", c.name).lower())[0])) & asked]
 
 
 _WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
@@ -3597,8 +3597,9 @@ _HANDOFF = re.compile(r"transfer\w*_(?:human|agent|person|staff|support)|escalat
 
 
 def _reads(call: ToolCall) -> bool:
-    """A call that only reads (get_order, search_flights): its name opens on a read verb."""
-    return stem(re.split(r"[_\W]+", call.name.lower())[0]) in _READ_VERBS
+    """A call that only reads (get_order, search_flights): its name opens on a read verb,
+    after its server's ("supplier.search" reads; "supplier" is no act the request asks)."""
+    return stem(re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower())[0]) in _READ_VERBS
 
 
 def _hands_off(call: ToolCall) -> bool:
@@ -3618,6 +3619,11 @@ _WHICH_THING = re.compile(r"\b(?:the|my|our|this|that|these|those)\s+[a-z]+\s+(?
 _INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
 
 
+_IMPLIED_ACTS = ((re.compile(r"\b(?:my|the|our|their|her|his) money back\b|\breimburse", re.IGNORECASE), "refund"),
+                 (re.compile(r"\b(?:in|into|under|to) (?:her|his|their|\w+['\u2019]s) name\b", re.IGNORECASE),
+                  "transfer"))
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -3631,6 +3637,9 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # instead") asks a change, however worded.
     if not asked and _INSTEAD.search(case.input) and dates(case.input):
         asked = {stem("change")}
+    # An act asked by what it brings about, with no operation word: "I want my money back"
+    # asks a refund, "put the ticket in her name" a transfer.
+    asked |= {stem(act) for said, act in _IMPLIED_ACTS if said.search(_asked_text(case.input))}
     # Some operation words are also nouns ("the $89 charge", "my subscription"), in the
     # answer and in a call's name alike: what counts is an asked act the answer never names.
     # Named in a verb of the same act too: "I moved your booking" names the change asked.
@@ -3880,6 +3889,10 @@ _GIVER = re.compile(r"\s+(?:\w+\s+)?(?:gave|got|bought|sent|lent|left|gifted|pas
 _THIRD_PERSON_WORDS = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their)\b", re.IGNORECASE)
 
 
+_POSSESSIVE = re.compile(r"['\u2019]s?\b")
+_USERS_OWN = re.compile(r"\byour own\b|\(you\)|\byourself\b", re.IGNORECASE)
+
+
 def _owner_shift(case: RunCase) -> str | None:
     """The request is about someone else's thing (my daughter's login, his pass) and the
     answer of two sentences or more speaks only of the user's own (your password, your
@@ -3888,13 +3901,17 @@ def _owner_shift(case: RunCase) -> str | None:
     account")."""
     # "the card my sister gave me", "a voucher from my boss": the person gave the thing, it
     # is the user's own; so is the thing passed on "to my sister": she receives it.
+    # But "to my daughter's line" is hers: the possessive names her thing, not a receiver.
     m = next((m for m in _THIRD_PARTY.finditer(case.input)
               if not _GIVER.match(case.input, m.end())
-              and not case.input[:m.start()].lower().endswith(("from ", "to "))), None)
+              and not (case.input[:m.start()].lower().endswith(("from ", "to "))
+                       and not _POSSESSIVE.match(case.input, m.end()))), None)
     out = case.output
-    # A text written to that person ("Dear Mr Varga, could you come in …") speaks to them as "you".
+    # A text written to that person ("Dear Mr Varga, could you come in …") speaks to them as
+    # "you". A one-sentence answer says whose only when it names the user as the one served
+    # ("for Hiroshi Sato (you)", "your own line").
     if m is None or _THIRD_PERSON_WORDS.search(out) or not re.search(r"\byour\b", out, re.IGNORECASE) \
-            or len(split_claims(out)) < 2 or _drafted(case):
+            or (len(split_claims(out)) < 2 and not _USERS_OWN.search(out)) or _drafted(case):
         return None
     # The person by name ("my daughter Lily") or by a word of the same relation. A name is
     # a capitalised word inside a sentence: "GLUCO-FIT" names the trial, not the person.
@@ -3942,7 +3959,26 @@ def _another_task(case: RunCase) -> str:
         return f"asked in plain words for a child or a beginner, {long_words:.0%} of the answer's words are long"
     if condition := _condition_swap(case):
         return f'asked about "{condition[0]}", the answer is for "{condition[1]}"'
+    if _translated_unasked(case):
+        return "asked to work on the text given, the answer translates it instead"
     return ""
+
+
+# Translating, named in the languages users write in: "translate", "traducir", "übersetzen",
+# "çevir", "tłumaczenie", "перевод", "翻訳", "dịch", "अनुवाद", "ترجمة", "μετάφραση".
+_TRANSLATE = re.compile(r"translat|tradu[cçizs]|[üu]bersetz|çevir|cevir|tłumacz|перев[оеё]д|翻[訳译譯]|번역|"
+                        r"\bdịch|अनुवाद|ترجم|μετάφρ|vertaal|overs[æä]tt?|käänn|fordít", re.IGNORECASE)
+
+
+def _translated_unasked(case: RunCase) -> bool:
+    """The user hands over a text to work on (to fix, shorten, answer) and asks no
+    translation in any language; the answer opens on a translation of it: it did another
+    task with the right text."""
+    request = case.input
+    if not _HANDED_TEXT.search(request) or _TRANSLATE.search(_HANDED_TEXT.sub(" ", request)):
+        return False
+    first = next((line for line in case.output.splitlines() if line.strip()), "")
+    return bool(_TRANSLATE.search(first))
 
 
 # The condition the user puts on the question: a role ("as a landlord"), and a bound
@@ -4447,6 +4483,67 @@ def _numeric_fields(node: Any) -> list[dict[str, float]]:
     return out
 
 
+def _numbers_in(node: Any) -> set[float]:
+    return {float(v) for v in _scalar_values(node) if isinstance(v, int | float) and not isinstance(v, bool)}
+
+
+def _sibling_branches(calls: Sequence[ToolCall]) -> list[list[tuple[str, set[float]]]]:
+    """Groups of things the run read side by side, each by its label and its figures: the
+    branches of one record ("baggage": {"checked": {...}, "cabin": {...}}), and the outputs
+    of one tool called with different arguments (list_statements for ELECTRICITY, for GAS),
+    labelled by the arguments that differ."""
+    groups: list[list[tuple[str, set[float]]]] = []
+    outputs: dict[str, list[tuple[ToolCall, Any]]] = {}
+    for call in calls:
+        if _failed(call):
+            continue
+        try:
+            data = json.loads(call.output)
+        except ValueError:
+            continue
+        outputs.setdefault(call.name, []).append((call, data))
+        stack = [data]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                kids = [(str(k), v) for k, v in node.items() if isinstance(v, dict)]
+                if len(kids) >= 2:
+                    groups.append([(k.replace("_", " "), _numbers_in(v)) for k, v in kids])
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    for same in outputs.values():
+        if len(same) < 2:
+            continue
+        keys = set().union(*(c.args for c, _ in same))
+        differ = [k for k in keys if len({str(c.args.get(k)) for c, _ in same}) == len(same)]
+        groups.append([(" ".join(str(c.args.get(k, "")) for k in differ), _numbers_in(d)) for c, d in same])
+    return groups
+
+
+def _branch_swap(case: RunCase) -> tuple[str, str] | None:
+    """Of two things the run read side by side (the cabin and the checked allowance, the gas
+    and the electricity statements), the request names one by its label, the answer never
+    names it and restates two figures only the other holds, and none only the named one
+    holds: it answered about the sibling. (asked, told)."""
+    asked = word_stems(_asked_text(case.input).lower())
+    said = word_stems(case.output.lower())
+    told = {q.value for q in quantities(case.output)}
+    for group in _sibling_branches(case.tools_called):
+        labels = [word_stems(label.lower()) - _REQUEST_WORDS - _WHICH_STEMS for label, _ in group]
+        named = [i for i, words in enumerate(labels) if words & asked]
+        if len(named) != 1 or labels[named[0]] & said:
+            continue
+        own = group[named[0]][1]
+        for j, (label, figures) in enumerate(group):
+            if j == named[0] or labels[j] & asked:
+                continue
+            shown = (figures - own) & told
+            if len(shown) >= 2 and any(v >= 10 or v != int(v) for v in shown) and not (own - figures) & told:
+                return group[named[0]][0], label
+    return None
+
+
 def _field_swap(case: RunCase) -> tuple[str, str] | None:
     """One record of figures the run read ({"ndcg@10": 0.287, "precision@10": 0.164,
     "recall@10": 0.412}), the request naming one field by its key ("recall@10"): the answer
@@ -4670,7 +4767,8 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     ev.flag("reversed", route is not None or swap is not None,
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
-    source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)) \
+    source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
+              or _branch_swap(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
@@ -4804,6 +4902,7 @@ def _units(case: RunCase) -> list[tuple[str, bool]]:
 _INLINE_ITEM = re.compile(r"\s*\(\d{1,2}\)\s")
 
 
+_WHEN_LEAD = re.compile(r"^(?:on|before|after|when|once|at|tomorrow|tonight)\b(?:\s+[\w'-]+){0,4},\s*", re.IGNORECASE)
 _ADVICE = re.compile(
     r"^(?:(?:please|just|also|then|and|but) )?(?:bring|wear|take|keep|pack|use|try|check|avoid|"
     r"add|put|remember|don't|do not|make sure|be sure)\b|"
@@ -4956,12 +5055,18 @@ def _drift_by_meaning(
     cos = _nearer_to_ask(case, vectors, cos, embed)
     # Advice to the user ("Bring a cap…", "…, so a spare layer helps") serves the goal
     # whatever it names: a tangent narrates, it does not tell the user what to do.
-    off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0])
-           and not _serves(units[i][0]) for i in range(len(units))]
     # A unit that tells what a call on the request returned ("They'll need access to the
     # meter cupboard", the job's record naming it) is the answer's own matter.
     record = _record_words(case, asked)
-    off = [o and len(word_stems(units[i][0]) & record) < 2 for i, o in enumerate(off)]
+    off = [lexical_off[i] and cos[i] < _OFF_COS and not _ADVICE.search(units[i][0]) and not _serves(units[i][0])
+           and len(word_stems(units[i][0]) & record) < 2 for i in range(len(units))]
+    # Once the asked act is done (the slot booked), what its call returned (the booking's
+    # ref) and advice on carrying it out ("On the day, bring your ID card") serve it: they
+    # are no share of the run far from the request, however far their words.
+    acts = _asked_acts(case)
+    booked = frozenset().union(*(word_stems(tool_text(c.output).replace("_", " ")) for c in acts)) - asked
+    served = [bool(acts) and (bool(_ADVICE.search(_WHEN_LEAD.sub("", u))) or _serves(u)
+                              or len(word_stems(u) & booked) >= 2) for u, _ in units]
     # A unit close to an earlier unit that is on the request continues that answer (the
     # next tip, a consequence), however few of the request's words it repeats.
     for i in range(len(units)):
@@ -4999,7 +5104,7 @@ def _drift_by_meaning(
     reach = [max(cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) for i in range(len(units))]
     loose = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
     ev.flag("isolation", max((1.0 - reach[i] for i in loose), default=0.0))
-    ev.flag("isolated_share", sum(words[i] for i in loose if reach[i] < _OFF_COS) / total)
+    ev.flag("isolated_share", sum(words[i] for i in loose if reach[i] < _OFF_COS and not served[i]) / total)
     best_start, best_len, start = -1, 0, -1
     for i in range(first_on + 1, len(off) + 1):
         if i < len(off) and off[i]:
@@ -5043,7 +5148,7 @@ def _drift_by_meaning(
     # the request ("Pumpkin is such a versatile ingredient! For Thanksgiving I make…" after a
     # question about a dog eating pumpkin), and how far the rest of the run falls from it.
     after = [i for i in range(anchor + 1, len(units)) if not units[i][1]]
-    ev.flag("far_share", sum(words[i] for i in after if cos[i] < _FAR_COS) / total)
+    ev.flag("far_share", sum(words[i] for i in after if cos[i] < _FAR_COS and not served[i]) / total)
     rest = sum(words[i] for i in after)
     ev.flag("fall", max(cos[anchor] - sum(cos[i] * words[i] for i in after) / rest, 0.0)
             if rest else 0.0)
@@ -5080,6 +5185,7 @@ def _wandered(far: Sequence[bool]) -> list[int]:
 
 
 _SOURCE_MARKS = 2  # an answer unit shares this many words or numbers with what it restates
+_SEARCHES = re.compile(r"search|find|query|look_?up|browse", re.IGNORECASE)
 
 
 def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, embed: Embed) -> list[int]:
@@ -5091,12 +5197,21 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     result beside the collection calendar). What the run read for the request, however
     it answers, is no drift."""
     items: list[str] = []
+    # A record of a listing is read with the call that listed it: an email of the inbox the
+    # request asks about is that inbox's, however far its sender and subject are from the
+    # request. A search's results are read alone: it returns whatever matches its words, a
+    # review of the band's album for "Marlow Keys ticket resale rules".
+    meant: list[str] = []
+    keys: list[set[str]] = []  # the record each item's call was made on: an argument that is an id
     for call in case.tools_called:
         if _failed(call):
             continue
         lists = _call_records(call)
-        items += [" ".join(_scalars(r)) for r in lists[0]] if lists else \
-            [f"{call.name.replace('_', ' ')} {tool_text(json.dumps(call.args))} {tool_text(call.output)}"]
+        asked = f"{call.name.replace('_', ' ')} {tool_text(json.dumps(call.args))}"
+        records = [" ".join(_scalars(r)) for r in lists[0]] if lists else [f"{asked} {tool_text(call.output)}"]
+        items += records
+        meant += [f"{asked} {r}" for r in records] if lists and not _SEARCHES.search(call.name) else records
+        keys += [{v.lower() for v in map(str, call.args.values()) if " " not in v and _is_id(v.lower())}] * len(records)
     if len(items) < 2:
         return []
     marks = [_marks(t) for t in items]
@@ -5111,9 +5226,13 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     if not sources or 2 * sum(len(units[i][0].split()) for i in sources) < sum(
             len(u.split()) for u, _ in units[n_steps:]):
         return []
-    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *items]])
+    vectors = embed([head(t, _EMBED_WORDS) for t in [case.input, *meant]])
     cos = [float(vectors[0] @ vectors[j + 1]) for j in range(len(items))]
     near = [j for j, c in enumerate(cos) if c >= _OFF_COS or c > max(cos) - _SOURCE_MARGIN]
+    # A call made on the same record as one near the request (the fee waived on the account
+    # whose bill was compared) works on the user's case, however far its words.
+    case_ids = set().union(*(keys[j] for j in near))
+    near += [j for j in range(len(items)) if j not in near and keys[j] & case_ids]
     # A unit that restates a far result and at most a word of a near one ("held at the
     # Carlisle depot because of the snow warning" tells the tracking record too).
     off = [i for i, shared in sources.items() if _argmax(shared) not in near
@@ -5305,6 +5424,9 @@ _YOURS = re.compile(r"\byour((?: [\w&'.-]+){1,3})")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
+_SCALE_STEP = re.compile(r"^[a-z]\d$", re.IGNORECASE)
+
+
 def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str]) -> float:
     """The share of the run's words in units that bring names or years neither the request
     nor anything the run read holds: a tangent into history, brands or people names its own
@@ -5321,7 +5443,10 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     asked = _inflected(key_terms(case.input))
     words = [len(u.split()) for u, _ in units]
     total = sum(words) or 1
-    new = [(key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u))) - have for u, _ in units]
+    # A letter and a digit ("A1 to B2", "A4", "C2") mark a step of a scale (a language
+    # level, a paper size, a grade): the answer's measure, not a cast it names.
+    new = [{t for t in key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u)) if not _SCALE_STEP.match(t)}
+           - have for u, _ in units]
     # A name the answer calls the user's own ("Many CC&Rs cap increases… check your
     # CC&Rs", "your county's code") is background their question turns on, the rule or
     # document that governs it, not a tangent's cast.
