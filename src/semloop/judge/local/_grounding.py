@@ -233,6 +233,7 @@ def _log_durations(text: str) -> list[Quantity]:
     return out
 
 
+_KEY_NUMBER = re.compile(r"(?<=[A-Za-z]_)(\d{1,4})(?=_[A-Za-z])")
 _GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
 
 
@@ -322,6 +323,9 @@ class _Evidence:
         keyed = [Quantity(str(v), v, unit, 1.0, False) for text in self.texts
                  for v, unit in keyed_units(text) if _dimension(unit) != "money"]
         keyed += [Quantity(f"{v:g}", v, "", 1.0, False) for text in self.texts for v in keyed_scales(text)]
+        # "tram_28_interruption_max_min: 10": a number inside a key names its thing (line
+        # 28); stated, no operand.
+        keyed += [Quantity(n, float(n), "", 1.0, False) for text in self.texts for n in _KEY_NUMBER.findall(text)]
         self.direct = derived_values([*self.found, *self.date_parts, *keyed], limit=0)
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
@@ -1642,7 +1646,8 @@ def _excluded_items(claim: str, ev: _Evidence) -> list[str]:
 
 # A charge said to be none ("tax-free", "free of charge", "at no extra cost"), and the words
 # by which a context says something costs nothing.
-_EXEMPT = re.compile(r"\b(?:(?:tax|fee|penalty|commission|interest|duty|charge|cost|rent)[- ]free|"
+# "Senior card holders are exempt": a whole class let off a charge says so too.
+_EXEMPT = re.compile(r"\b(?:(?:tax|fee|penalty|commission|interest|duty|charge|cost|rent)[- ]free|exempt|"
                      r"free of (?:any )?(?:charges?|tax|taxes|costs?|fees?)|for free|"
                      r"at no (?:extra |additional )?(?:cost|charge)|without (?:any )?(?:charge|fee|cost)s?)\b",
                      re.IGNORECASE)
@@ -3509,6 +3514,8 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
         noun = m.group(1).split()[-1].lower()
         if noun in _PERIOD_WORDS or _RANGE_BEFORE.search(claim[:at]):
             continue  # "5 to 7 business days": a time, no records
+        if noun in _FUNCTION_WORDS:
+            continue  # "lists the engine 2 borescope as planned": "as" counts no records
         verdicts = []
         for keys, records in lists:
             rows = [word_stems(" ".join(v for _, v in r.pairs)) for r in records]
@@ -4758,6 +4765,27 @@ def _foreign(text: str) -> bool:
     return other >= 2 and other > sum(w in _ENGLISH for w in words)
 
 
+def _foreign_miscopy(said: str, texts: Sequence[str]) -> str:
+    """A number of an answer in another language that copies an evidence value of its unit
+    one digit slip away ("Yıllık faiz: %28" for "annual_rate_pct: 38"), worked out from no
+    evidence values: its words are not read, its figures are the evidence's or wrong. Years
+    are left out ("2027" beside "2026" is the next one, not a slip)."""
+    given = [q for t in texts for q in quantities(t)]
+    derived = derived_values(given)
+
+    def whole(q: Quantity) -> bool:
+        return q.value == int(q.value) and q.value >= 10 and not 1900 <= q.value <= 2100
+
+    for q in quantities(_english_numbers(said, continental(said))):
+        if not whole(q) or number_supported(q, derived):
+            continue
+        near = next((g for g in given if whole(g) and g.unit == q.unit
+                     and _near_digits(str(int(q.value)), str(int(g.value)))), None)
+        if near is not None:
+            return f'"{q.text}" where the context gives {near.text}'
+    return ""
+
+
 # A name the answer addresses ("Thanks, Sofia.", "I hope you feel better soon, Olivia.")
 # is the reader's, no claim: the last words after a comma, capitalised, where the sentence
 # speaks to the reader or is a pleasantry; or such a name set off mid-sentence after a word
@@ -5244,9 +5272,12 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     if not pieces:
         return verdict(_NO_CLAIMS, "the answer is empty: it states nothing")
     if not claims:
-        return verdict(_NO_CLAIMS, "the answer is in another language: not read"
-                       if _foreign(answer_text(case.output))
-                       else "the answer states no fact: it hedges, refuses or advises")
+        said = answer_text(case.output)
+        if not _foreign(said):
+            return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
+        miscopy = _foreign_miscopy(said, texts)
+        return verdict(_BASE + _NUMBER, f"the answer is in another language; its figure {miscopy}") \
+            if miscopy else verdict(_NO_CLAIMS, "the answer is in another language: not read")
     if not texts:
         return verdict(0.0, "no context and no tool output to check the answer against")
     return head_answer("hallucination", hallucination_evidence(case, embed, read),
