@@ -1,8 +1,10 @@
 """HALLUCINATION on causes read from blind37 (and earlier sets), each in a domain of its own
 here: a figure of an answer in another language one digit slip from the evidence value of
 its unit; a class of people said exempt from a charge no text lets anyone off; a number
-inside a record's key ("tram_28_interruption_max_min"), which names its thing; and a count
-whose noun is a function word ("the engine 2 borescope as planned"), which counts nothing."""
+inside a record's key ("tram_28_interruption_max_min"), which names its thing; a count
+whose noun is a function word ("the engine 2 borescope as planned"), which counts nothing;
+and a state said of the one record a claim names where other records hold it and that one
+was called off."""
 
 from __future__ import annotations
 
@@ -50,4 +52,15 @@ def test_a_count_before_a_function_word_counts_no_records(embed: Embed) -> None:
                                         {"task": "Filter swap", "status": "CLOSED"}]}
     told = "The work package lists the pump 2 impeller inspection as a planned item."
     assert found(embed, "Was it done?", told, tool=package).get("bound", 0) == 0
+
+
+def test_a_state_other_records_hold_is_not_the_named_records(embed: Embed) -> None:
+    lessons = {"school": "Lakeside Riding", "lessons": [
+        {"rider": {"name": "Ada", "level": "novice"}, "pony": "Clover", "slot": "09:00", "status": "confirmed"},
+        {"rider": {"name": "Noor", "level": "improver"}, "pony": "Juniper", "slot": "10:30", "status": "cancelled"},
+        {"rider": {"name": "Lea", "level": "novice"}, "pony": "Pip", "slot": "11:30", "status": "confirmed"}]}
+    told = "Yes, Noor's 10:30 lesson on Juniper is confirmed."
+    assert found(embed, "Is Noor's lesson still on?", told, tool=lessons)["negation"] == 1
+    assert found(embed, "Is Ada's lesson still on?", "Yes, Ada's 09:00 lesson on Clover is confirmed.",
+                 tool=lessons).get("negation", 0) == 0
 

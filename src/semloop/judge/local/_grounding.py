@@ -1399,6 +1399,9 @@ _SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|waitlist\w*|standby|revie
                        r"backorder|queued|hold|draft|failed|quarantined|processing|requested|tentative|"
                        r"blocked|partial|incomplete|offline|inactive|paused|disabled|rejected|declined)\b")
 _STATE_KEYS = frozenset({"status", "state"})
+_AWAITED = re.compile(r"\b(?:until|till|unless|before|once)\b", re.IGNORECASE)
+# A state that undoes the one reached: the record was called off.
+_CALLED_OFF = re.compile(r"\b(?:cancell?ed|voided|withdrawn|revoked|expired)\b")
 
 
 @lru_cache(maxsize=256)
@@ -1420,17 +1423,26 @@ def _overstated(claim: str, ev: _Evidence) -> str:
     states = {v for k, v, _ in pairs if _key_words(k)[-1] in _STATE_KEYS}
     for m in _REACHED.finditer(claim):
         clause = re.split(r"[,;:()\u2014\u2013]|\bbut\b", claim[: m.start()])[-1]
-        if (_negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(clause.lower())
-                or stem(m.group(1)) in _given_states(tuple(ev.texts))):
+        if _negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(clause.lower()):
             continue
         named = _named_records(claim, ev)
+        # Where some text gives the state, only the one record the state's own clause names
+        # is read: "Mochi's 10:15 cleaning is confirmed" where Mochi's status is "cancelled"
+        # and another pet's "confirmed"; a state awaited ("… until the lift plan is
+        # approved") is no state said.
+        given = stem(m.group(1)) in _given_states(tuple(ev.texts))
+        if given:
+            named = [r for r in _named_records(clause, ev) if any(_key_words(k)[-1] in _STATE_KEYS for k, _ in r.pairs)]
+            if len(named) != 1 or _AWAITED.search(clause):
+                continue
         for key, value, record in pairs:
             status = _key_words(key)[-1] in _STATE_KEYS
             subject = not status and word_stems(key) <= word_stems(clause)
-            short = set(_SHORT_OF.findall(value))
+            short = set(_SHORT_OF.findall(value)) | (set(_CALLED_OFF.findall(value)) if given else set())
             # A claim that says the record's own state too ("finished but still awaiting
             # cooldown") gives the status as well.
-            if (subject or status and (record in named or len(states) == 1)) and short and not (
+            if (status and record in named if given else subject or status and (
+                    record in named or len(states) == 1)) and short and not (
                     short & set(_SHORT_OF.findall(claim.lower()))):
                 return f'"{m.group(0).strip()}" where the record says "{key}: {value}"'
     return ""
