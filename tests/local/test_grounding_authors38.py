@@ -4,7 +4,8 @@ its unit; a class of people said exempt from a charge no text lets anyone off; a
 inside a record's key ("tram_28_interruption_max_min"), which names its thing; a count
 whose noun is a function word ("the engine 2 borescope as planned"), which counts nothing;
 and a state said of the one record a claim names where other records hold it and that one
-was called off."""
+was called off. From blind37b: a data size counted in 1024s ("data_mb: 3789" as 3.7 GB);
+"at any time" as the context's "anytime"; and an event rescheduled told as cancelled."""
 
 from __future__ import annotations
 
@@ -64,3 +65,26 @@ def test_a_state_other_records_hold_is_not_the_named_records(embed: Embed) -> No
     assert found(embed, "Is Ada's lesson still on?", "Yes, Ada's 09:00 lesson on Clover is confirmed.",
                  tool=lessons).get("negation", 0) == 0
 
+
+def test_a_data_size_may_be_counted_in_1024s(embed: Embed) -> None:
+    usage = {"line": "+44 7700 900123", "upload_mb": 7475, "cap_gb": 20}
+    assert found(embed, "How much did I upload?", "You uploaded 7.3 GB this month, under your 20 GB cap.",
+                 tool=usage).get("numbers", 0) == 0
+    assert found(embed, "How much did I upload?", "You uploaded 7.1 GB this month, under your 20 GB cap.",
+                 tool=usage)["numbers"] >= 1
+
+
+def test_at_any_time_is_the_contexts_anytime(embed: Embed) -> None:
+    rules = "Membership rules: annual members may freeze their plan anytime; cancellations only in the final month."
+    told = "Annual members can freeze their plan at any time."
+    assert found(embed, "Can I freeze?", told, context=rules, tool={"member": "A-1"}).get("scope", 0) == 0
+
+
+def test_an_event_rescheduled_is_not_cancelled(embed: Embed) -> None:
+    event = {"event": "Harbour Folk Night", "date": "2025-07-04", "status": "RESCHEDULED", "new_date": "2025-08-22"}
+    assert found(embed, "Is it still on?", "The Harbour Folk Night on 4 July has been cancelled.",
+                 tool=event)["negation"] == 1
+    assert found(embed, "Is it still on?", "The Harbour Folk Night on 4 July has been rescheduled to 22 August.",
+                 tool=event).get("negation", 0) == 0
+    assert found(embed, "Is it still on?", "It has been postponed rather than cancelled: the new date is 22 August.",
+                 tool=event).get("negation", 0) == 0

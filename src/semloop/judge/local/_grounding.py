@@ -892,7 +892,8 @@ _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588
 _STATES = tuple(
     tuple(re.compile(rf"\b(?:{alt})\b", re.IGNORECASE) for alt in group)
     for group in (
-        ("on time|on schedule", "delayed", "cancell?ed"),
+        # an event moved to a new date is neither cancelled nor on as planned
+        ("on time|on schedule", "delayed", "cancell?ed", "rescheduled|postponed"),
         ("approved|accepted", "rejected|denied|declined", "pending|under review|in review|being reviewed"),
         ("delivered", "out for delivery|in transit|on its way|on the way"),
         # sent, where the context's state is still before sending ("label_created")
@@ -1358,7 +1359,7 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             m = mine.search(claim)
             if m is None or _negated_before(claim, m.start()) or (
                     _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m) or (
-                    _EARLIER.search(claim[: m.start()])):
+                    _EARLIER.search(claim[: m.start()])) or _SET_AGAINST.search(claim[: m.start()]):
                 continue
             # Where another record has the claim's state ("Tier 1 ... sold out"), the line
             # of the one record the claim names ("GA Pit ... 6 left") is what it states.
@@ -1369,6 +1370,10 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
     return ""
+
+
+# "postponed rather than cancelled": the state set against the one said, denied.
+_SET_AGAINST = re.compile(r"\b(?:rather than|instead of)\s+(?:being\s+)?$", re.IGNORECASE)
 
 
 # "Before that it ... went out for delivery at 09:12": a state the record passed through on
@@ -1731,11 +1736,15 @@ _LIMIT = re.compile(r"\b(?:only|except|excluding|unless|apart from|other than|bu
                     r"limited to|restricted to)\b", re.IGNORECASE)
 
 
+# "at any time" is the context's "anytime": one word, spelt in two.
+_SPLIT_UNIVERSAL = re.compile(r"\b(any|every)\s+(time|where|one|thing)\b", re.IGNORECASE)
+
+
 def _widened(claim: str, restated: str) -> str:
     if _LIMIT.search(claim) or not _LIMIT.search(restated):
         return ""
-    theirs = restated.lower()
-    return next((m.group(0) for m in _UNIVERSAL.finditer(claim)
+    theirs = _SPLIT_UNIVERSAL.sub(r"\1\2", restated.lower())
+    return next((m.group(0) for m in _UNIVERSAL.finditer(_SPLIT_UNIVERSAL.sub(r"\1\2", claim))
                  if not re.search(rf"\b{m.group(0).lower()}\b", theirs)), "")
 
 
