@@ -4790,12 +4790,14 @@ def _foreign_miscopy(said: str, texts: Sequence[str]) -> str:
     """A number of an answer in another language that copies an evidence value of its unit
     one digit slip away ("Yıllık faiz: %28" for "annual_rate_pct: 38"), worked out from no
     evidence values: its words are not read, its figures are the evidence's or wrong. Years
-    are left out ("2027" beside "2026" is the next one, not a slip)."""
+    are left out ("2027" beside "2026" is the next one, not a slip), and so are numbers in
+    words, which may be words of the answer's language."""
     given = [q for t in texts for q in quantities(t)]
     derived = derived_values(given)
 
     def whole(q: Quantity) -> bool:
-        return q.value == int(q.value) and q.value >= 10 and not 1900 <= q.value <= 2100
+        return (q.value == int(q.value) and q.value >= 10 and not 1900 <= q.value <= 2100
+                and any(c.isdigit() for c in q.text))
 
     for q in quantities(_english_numbers(said, continental(said))):
         if not whole(q) or number_supported(q, derived):
