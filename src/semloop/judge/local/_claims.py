@@ -1250,6 +1250,9 @@ def _factors(unit: str) -> tuple[tuple[float, bool], ...]:
     return tuple((factor, a == unit) for (a, b), factor in _CONVERSIONS.items() if unit in (a, b))
 
 
+_DATA_UNITS = ("kb", "mb", "gb", "tb")
+
+
 def converted(q: Quantity) -> Iterable[float]:
     """The quantity's value, and its value in each unit it converts to."""
     yield q.value
@@ -1259,6 +1262,10 @@ def converted(q: Quantity) -> Iterable[float]:
         yield q.value * 100  # a share written as a fraction, stated as a percentage
     for factor, times in _factors(q.unit):  # derived values convert thousands of sums
         yield q.value * factor if times else q.value / factor
+    # A data size may be counted in 1024s ("data_mb: 3789" is 3.7 GB to a phone's meter).
+    if q.unit in _DATA_UNITS:
+        at = _DATA_UNITS.index(q.unit)
+        yield from (q.value * 1024.0 ** (at - to) for to in range(len(_DATA_UNITS)) if to != at)
     if q.unit == "c":
         yield q.value * 9 / 5 + 32
     elif q.unit == "f":

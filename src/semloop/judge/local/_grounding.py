@@ -233,6 +233,7 @@ def _log_durations(text: str) -> list[Quantity]:
     return out
 
 
+_KEY_NUMBER = re.compile(r"(?<=[A-Za-z]_)(\d{1,4})(?=_[A-Za-z])")
 _GLUED_SIZE = re.compile(r"(?<=[a-z=:])(\d+(?:\.\d+)?)([kmgt])b?(?![\w.])", re.IGNORECASE)
 
 
@@ -322,6 +323,9 @@ class _Evidence:
         keyed = [Quantity(str(v), v, unit, 1.0, False) for text in self.texts
                  for v, unit in keyed_units(text) if _dimension(unit) != "money"]
         keyed += [Quantity(f"{v:g}", v, "", 1.0, False) for text in self.texts for v in keyed_scales(text)]
+        # "tram_28_interruption_max_min: 10": a number inside a key names its thing (line
+        # 28); stated, no operand.
+        keyed += [Quantity(n, float(n), "", 1.0, False) for text in self.texts for n in _KEY_NUMBER.findall(text)]
         self.direct = derived_values([*self.found, *self.date_parts, *keyed], limit=0)
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
@@ -888,7 +892,8 @@ _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588
 _STATES = tuple(
     tuple(re.compile(rf"\b(?:{alt})\b", re.IGNORECASE) for alt in group)
     for group in (
-        ("on time|on schedule", "delayed", "cancell?ed"),
+        # an event moved to a new date is neither cancelled nor on as planned
+        ("on time|on schedule", "delayed", "cancell?ed", "rescheduled|postponed"),
         ("approved|accepted", "rejected|denied|declined", "pending|under review|in review|being reviewed"),
         ("delivered", "out for delivery|in transit|on its way|on the way"),
         # sent, where the context's state is still before sending ("label_created")
@@ -1354,7 +1359,7 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             m = mine.search(claim)
             if m is None or _negated_before(claim, m.start()) or (
                     _CONDITIONAL.search(claim[: m.start()])) or _kind_of_record(claim, m) or (
-                    _EARLIER.search(claim[: m.start()])):
+                    _EARLIER.search(claim[: m.start()])) or _SET_AGAINST.search(claim[: m.start()]):
                 continue
             # Where another record has the claim's state ("Tier 1 ... sold out"), the line
             # of the one record the claim names ("GA Pit ... 6 left") is what it states.
@@ -1365,6 +1370,10 @@ def _state_conflict(claim: str, ev: _Evidence) -> str:
             if found is not None:
                 return f'"{m.group(0)}" where the context says "{found.group(0)}"'
     return ""
+
+
+# "postponed rather than cancelled": the state set against the one said, denied.
+_SET_AGAINST = re.compile(r"\b(?:rather than|instead of)\s+(?:being\s+)?$", re.IGNORECASE)
 
 
 # "Before that it ... went out for delivery at 09:12": a state the record passed through on
@@ -1395,6 +1404,9 @@ _SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|waitlist\w*|standby|revie
                        r"backorder|queued|hold|draft|failed|quarantined|processing|requested|tentative|"
                        r"blocked|partial|incomplete|offline|inactive|paused|disabled|rejected|declined)\b")
 _STATE_KEYS = frozenset({"status", "state"})
+_AWAITED = re.compile(r"\b(?:until|till|unless|before|once)\b", re.IGNORECASE)
+# A state that undoes the one reached: the record was called off.
+_CALLED_OFF = re.compile(r"\b(?:cancell?ed|voided|withdrawn|revoked|expired)\b")
 
 
 @lru_cache(maxsize=256)
@@ -1416,17 +1428,26 @@ def _overstated(claim: str, ev: _Evidence) -> str:
     states = {v for k, v, _ in pairs if _key_words(k)[-1] in _STATE_KEYS}
     for m in _REACHED.finditer(claim):
         clause = re.split(r"[,;:()\u2014\u2013]|\bbut\b", claim[: m.start()])[-1]
-        if (_negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(clause.lower())
-                or stem(m.group(1)) in _given_states(tuple(ev.texts))):
+        if _negated_before(claim, m.start()) or _CONDITIONAL.search(clause) or _SHORT_OF.search(clause.lower()):
             continue
         named = _named_records(claim, ev)
+        # Where some text gives the state, only the one record the state's own clause names
+        # is read: "Mochi's 10:15 cleaning is confirmed" where Mochi's status is "cancelled"
+        # and another pet's "confirmed"; a state awaited ("… until the lift plan is
+        # approved") is no state said.
+        given = stem(m.group(1)) in _given_states(tuple(ev.texts))
+        if given:
+            named = [r for r in _named_records(clause, ev) if any(_key_words(k)[-1] in _STATE_KEYS for k, _ in r.pairs)]
+            if len(named) != 1 or _AWAITED.search(clause):
+                continue
         for key, value, record in pairs:
             status = _key_words(key)[-1] in _STATE_KEYS
             subject = not status and word_stems(key) <= word_stems(clause)
-            short = set(_SHORT_OF.findall(value))
+            short = set(_SHORT_OF.findall(value)) | (set(_CALLED_OFF.findall(value)) if given else set())
             # A claim that says the record's own state too ("finished but still awaiting
             # cooldown") gives the status as well.
-            if (subject or status and (record in named or len(states) == 1)) and short and not (
+            if (status and record in named if given else subject or status and (
+                    record in named or len(states) == 1)) and short and not (
                     short & set(_SHORT_OF.findall(claim.lower()))):
                 return f'"{m.group(0).strip()}" where the record says "{key}: {value}"'
     return ""
@@ -1642,7 +1663,8 @@ def _excluded_items(claim: str, ev: _Evidence) -> list[str]:
 
 # A charge said to be none ("tax-free", "free of charge", "at no extra cost"), and the words
 # by which a context says something costs nothing.
-_EXEMPT = re.compile(r"\b(?:(?:tax|fee|penalty|commission|interest|duty|charge|cost|rent)[- ]free|"
+# "Senior card holders are exempt": a whole class let off a charge says so too.
+_EXEMPT = re.compile(r"\b(?:(?:tax|fee|penalty|commission|interest|duty|charge|cost|rent)[- ]free|exempt|"
                      r"free of (?:any )?(?:charges?|tax|taxes|costs?|fees?)|for free|"
                      r"at no (?:extra |additional )?(?:cost|charge)|without (?:any )?(?:charge|fee|cost)s?)\b",
                      re.IGNORECASE)
@@ -1714,11 +1736,15 @@ _LIMIT = re.compile(r"\b(?:only|except|excluding|unless|apart from|other than|bu
                     r"limited to|restricted to)\b", re.IGNORECASE)
 
 
+# "at any time" is the context's "anytime": one word, spelt in two.
+_SPLIT_UNIVERSAL = re.compile(r"\b(any|every)\s+(time|where|one|thing)\b", re.IGNORECASE)
+
+
 def _widened(claim: str, restated: str) -> str:
     if _LIMIT.search(claim) or not _LIMIT.search(restated):
         return ""
-    theirs = restated.lower()
-    return next((m.group(0) for m in _UNIVERSAL.finditer(claim)
+    theirs = _SPLIT_UNIVERSAL.sub(r"\1\2", restated.lower())
+    return next((m.group(0) for m in _UNIVERSAL.finditer(_SPLIT_UNIVERSAL.sub(r"\1\2", claim))
                  if not re.search(rf"\b{m.group(0).lower()}\b", theirs)), "")
 
 
@@ -3509,6 +3535,8 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
         noun = m.group(1).split()[-1].lower()
         if noun in _PERIOD_WORDS or _RANGE_BEFORE.search(claim[:at]):
             continue  # "5 to 7 business days": a time, no records
+        if noun in _FUNCTION_WORDS:
+            continue  # "lists the engine 2 borescope as planned": "as" counts no records
         verdicts = []
         for keys, records in lists:
             rows = [word_stems(" ".join(v for _, v in r.pairs)) for r in records]
@@ -4758,6 +4786,29 @@ def _foreign(text: str) -> bool:
     return other >= 2 and other > sum(w in _ENGLISH for w in words)
 
 
+def _foreign_miscopy(said: str, texts: Sequence[str]) -> str:
+    """A number of an answer in another language that copies an evidence value of its unit
+    one digit slip away ("Yıllık faiz: %28" for "annual_rate_pct: 38"), worked out from no
+    evidence values: its words are not read, its figures are the evidence's or wrong. Years
+    are left out ("2027" beside "2026" is the next one, not a slip), and so are numbers in
+    words, which may be words of the answer's language."""
+    given = [q for t in texts for q in quantities(t)]
+    derived = derived_values(given)
+
+    def whole(q: Quantity) -> bool:
+        return (q.value == int(q.value) and q.value >= 10 and not 1900 <= q.value <= 2100
+                and any(c.isdigit() for c in q.text))
+
+    for q in quantities(_english_numbers(said, continental(said))):
+        if not whole(q) or number_supported(q, derived):
+            continue
+        near = next((g for g in given if whole(g) and g.unit == q.unit
+                     and _near_digits(str(int(q.value)), str(int(g.value)))), None)
+        if near is not None:
+            return f'"{q.text}" where the context gives {near.text}'
+    return ""
+
+
 # A name the answer addresses ("Thanks, Sofia.", "I hope you feel better soon, Olivia.")
 # is the reader's, no claim: the last words after a comma, capitalised, where the sentence
 # speaks to the reader or is a pleasantry; or such a name set off mid-sentence after a word
@@ -5244,9 +5295,12 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     if not pieces:
         return verdict(_NO_CLAIMS, "the answer is empty: it states nothing")
     if not claims:
-        return verdict(_NO_CLAIMS, "the answer is in another language: not read"
-                       if _foreign(answer_text(case.output))
-                       else "the answer states no fact: it hedges, refuses or advises")
+        said = answer_text(case.output)
+        if not _foreign(said):
+            return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
+        miscopy = _foreign_miscopy(said, texts)
+        return verdict(_BASE + _NUMBER, f"the answer is in another language; its figure {miscopy}") \
+            if miscopy else verdict(_NO_CLAIMS, "the answer is in another language: not read")
     if not texts:
         return verdict(0.0, "no context and no tool output to check the answer against")
     return head_answer("hallucination", hallucination_evidence(case, embed, read),
