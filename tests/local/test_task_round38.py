@@ -46,6 +46,16 @@ def test_an_item_of_the_list_the_act_is_for_left_out(embed: Embed) -> None:
     assert not _fires(case(asked, both), embed)
 
 
+def test_a_numbered_item_with_its_own_verb_is_no_item_of_one_act(embed: Embed) -> None:
+    # Each item is an act of its own, done by one call the answer tells in other words.
+    updated = call("update_catering", {"order": "C-881", "headcount": 12, "day": "Friday"},
+                   {"ok": True, "delivery": "2026-12-11T12:00"})
+    run = case("Please 1) change the team lunch order to 12 people and 2) move it from Thursday to Friday.",
+               "Both done: the caterer now has 12 people on the order (was 9), and it will be delivered on "
+               "Friday at noon.", updated)
+    assert not _fires(run, embed)
+
+
 def test_a_clock_or_an_address_colon_opens_no_list(embed: Embed) -> None:
     bought = call("buy_tickets", {"event": "Opera Gala", "time": "19:30", "qty": 3}, {"order": "OG-5512"})
     run = case("Buy 3 tickets for the Opera Gala Friday 19:30, charge the saved card, email them to me",

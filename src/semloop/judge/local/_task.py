@@ -637,8 +637,10 @@ def _item_left(part: str, parts: Sequence[str], run: _Run) -> bool:
 def _list_item_left(part: str, request: str) -> bool:
     """A part that is an item of the list the request's act is for ("translate the notice
     into German and Turkish"), left out: the act was not done for it, a detail was not
-    missed. A list asked about ("what are the hours of Tesco and Lidl?") asks no act."""
-    if part not in _listed(request):
+    missed. A list asked about ("what are the hours of Tesco and Lidl?") asks no act, and an
+    item with a verb of its own ("1) change my donation to $50 2) move it to the 15th") is an
+    act the request's parts weigh by themselves."""
+    if part not in _listed(request) or _part_acts(part):
         return False
     sentence = next((s for s in re.split(r"(?<=[.!?])\s+", request) if part in s), request)
     return bool(_part_acts(sentence) or _verb_by_shape(sentence))
