@@ -2634,8 +2634,9 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "remove delete",
     "move transfer migrate relocate port",
     "swap exchange replace trade",
-    "raise increase extend",
-    "lower decrease reduce",
+    # A figure raised or lowered is changed: update_standing_order does "raise it to €25".
+    "raise increase extend change update set adjust",
+    "lower decrease reduce change update set adjust",
 ))
 
 
