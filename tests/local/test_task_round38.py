@@ -56,6 +56,16 @@ def test_a_numbered_item_with_its_own_verb_is_no_item_of_one_act(embed: Embed) -
     assert not _fires(run, embed)
 
 
+def test_a_figure_raised_by_an_update_call_is_raised(embed: Embed) -> None:
+    # "Raise it to €25" is a change of the figure: the update call that sets it does the act.
+    updated = call("update_standing_order", {"account": "S-118", "amount": 25, "weekday": "FRI"},
+                   {"ok": True, "next_run": "2026-12-11"})
+    run = case("Can you 1) raise my weekly savings transfer to €25 and 2) move it from Monday to Friday?",
+               "Both done: your weekly transfer is now €25 (was €20), and it will go out every Friday, "
+               "starting 11 December.", updated)
+    assert not _fires(run, embed)
+
+
 def test_a_clock_or_an_address_colon_opens_no_list(embed: Embed) -> None:
     bought = call("buy_tickets", {"event": "Opera Gala", "time": "19:30", "qty": 3}, {"order": "OG-5512"})
     run = case("Buy 3 tickets for the Opera Gala Friday 19:30, charge the saved card, email them to me",

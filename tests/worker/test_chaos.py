@@ -290,22 +290,12 @@ def _assert_stopped_cleanly(proc: subprocess.Popen[bytes], engine: sa.Engine,
     assert not hanging, f"{len(hanging)} runs left leased by a stopped worker"
 
 
-def test_sigterm_finishes_the_batch_and_exits_0(workers: Workers) -> None:
+@pytest.mark.parametrize("args", [[], ["--once"]], ids=["polling", "once"])
+def test_sigterm_finishes_the_batch_and_exits_0(workers: Workers, args: list[str]) -> None:
+    """Polling or ``--once`` (under a cron job's timeout): the backlog the worker has not
+    reached waits, leased to nobody, for the next worker."""
     seeded = _seed(workers.url)
-    with _engine(workers.url) as engine:
-        proc = workers.start()
-        _wait_for("the worker mid-batch",
-                  lambda: len(_leased(engine) - set(_processed(engine))) > 0,
-                  timeout=30, alive=lambda: workers.assert_alive(proc))
-        _assert_stopped_cleanly(proc, engine, lambda: workers.log(proc))
-        assert len(_processed(engine)) < len(seeded.all), "it finished first; seed more runs"
-
-
-def test_sigterm_to_a_once_worker_finishes_the_batch_and_exits_0(workers: Workers) -> None:
-    """``--once`` under a cron job's timeout: the backlog it has not reached waits, leased
-    to nobody, for the next run."""
-    seeded = _seed(workers.url)
-    workers.args = ["--once"]
+    workers.args = args
     with _engine(workers.url) as engine:
         proc = workers.start()
         _wait_for("the worker mid-batch",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from itertools import combinations, pairwise
@@ -408,6 +408,17 @@ def _failed(call: ToolCall) -> bool:
     return call.success is False or bool(_OPENS_ON_ERROR.match(call.output)) or (
         call.success is None and bool(_FAILED_OUTPUT.search(call.output[:400]))
     )
+
+
+def _json_outputs(calls: Sequence[ToolCall]) -> Iterator[tuple[ToolCall, Any]]:
+    """The succeeded calls whose output is JSON, each with its parsed output."""
+    for call in calls:
+        if _failed(call):
+            continue
+        try:
+            yield call, json.loads(call.output)
+        except ValueError:
+            continue
 
 
 def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
@@ -1785,12 +1796,8 @@ def _done_fewer(case: RunCase) -> tuple[int, int] | None:
     if not asked or "?" in text or _REST_SAID.search(text):
         return None
     stated = {int(q.value) for q in quantities(text) if q.value == int(q.value)}
-    for call in case.tools_called:
-        if _failed(call) or _reads(call):
-            continue
-        try:
-            data = json.loads(call.output)
-        except ValueError:
+    for call, data in _json_outputs(case.tools_called):
+        if _reads(call):
             continue
         done = [v for k, v in data.items() if _DONE_KEY.match(k.lower()) and type(v) is int] \
             if isinstance(data, dict) else []
@@ -2627,8 +2634,9 @@ _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "remove delete",
     "move transfer migrate relocate port",
     "swap exchange replace trade",
-    "raise increase extend",
-    "lower decrease reduce",
+    # A figure raised or lowered is changed: update_standing_order does "raise it to €25".
+    "raise increase extend change update set adjust",
+    "lower decrease reduce change update set adjust",
 ))
 
 
@@ -4496,13 +4504,7 @@ def _sibling_branches(calls: Sequence[ToolCall]) -> list[list[tuple[str, set[flo
     labelled by the arguments that differ."""
     groups: list[list[tuple[str, set[float]]]] = []
     outputs: dict[str, list[tuple[ToolCall, Any]]] = {}
-    for call in calls:
-        if _failed(call):
-            continue
-        try:
-            data = json.loads(call.output)
-        except ValueError:
-            continue
+    for call, data in _json_outputs(calls):
         outputs.setdefault(call.name, []).append((call, data))
         stack = [data]
         while stack:
@@ -4553,13 +4555,7 @@ def _field_swap(case: RunCase) -> tuple[str, str] | None:
     field told)."""
     asked = case.input.lower()
     told = {m for m in _marks(case.output) if re.fullmatch(r"[\d.]+", m)}
-    for call in case.tools_called:
-        if _failed(call):
-            continue
-        try:
-            data = json.loads(call.output)
-        except ValueError:
-            continue
+    for _, data in _json_outputs(case.tools_called):
         for fields in _numeric_fields(data):
             # A short key names a figure when it holds a digit ("f1", "p95"), not "id" or "n".
             named = [k for k in fields if (len(k) >= 3 or re.search(r"\d", k)) and re.search(rf"(?<![\w@]){re.escape(k.lower())}(?![\w@])", asked)]
