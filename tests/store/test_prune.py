@@ -382,7 +382,7 @@ def test_up_with_retention_days_prunes_beside_the_server(db_url: str,
         _age(store, ["old"], 40)
     served: list[bool] = []
 
-    def serve_until_pruned(*_args: Any, **_kwargs: Any) -> None:
+    def serve_until_pruned(_server: uvicorn.Server, *_args: Any, **_kwargs: Any) -> None:
         # Stands in for the server: returns once the hourly prune's first pass is done.
         deadline = time.monotonic() + 20
         with Store(db_url) as store:
@@ -391,7 +391,7 @@ def test_up_with_retention_days_prunes_beside_the_server(db_url: str,
                 threading.Event().wait(0.02)
             served.append(store.get_run(org, "new") is not None)
 
-    monkeypatch.setattr(uvicorn, "run", serve_until_pruned)
+    monkeypatch.setattr(uvicorn.Server, "run", serve_until_pruned)
     result = runner.invoke(app, ["up", "--retention-days", "30", "--workers", "",
                                  "--database-url", db_url])
     assert result.exit_code == 0, result.output
