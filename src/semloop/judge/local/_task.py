@@ -1630,6 +1630,8 @@ def _acts_undone(case: RunCase) -> list[str]:
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
     counted, narrated, opened = _acted_on_fewer(case), _look_narrated(case), _opened_fewer(case)
+    unsent, steps = _written_not_sent(case), _steps_for_user(case)
+    language, named = _translation_missing(case), _named_fewer(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1659,7 +1661,151 @@ def _acts_undone(case: RunCase) -> list[str]:
         (narrated, f'asked a question, the run read the answer and only says it did: "{_short(narrated or "")}"'),
         (opened, f'asked of each of {opened[0]} listed, the run opened {opened[1]} and says nothing of the rest'
          if opened else ""),
+        (unsent, f'asked to "{_short(unsent or "", 10)}", the run only read and wrote the text, and nothing sent it'),
+        (steps, f'asked to do the work, the run only read and tells the user how: "{_short(steps or "")}"'),
+        (language, f'asked for a translation into {language}, the answer gives none'),
+        (named, f'asked of all {named[0]}, a call named {named[0]}, and the answer speaks of {named[1]} and not the rest'
+         if named else ""),
     ) if cond]
+
+
+# --- round 39: acts left undone that the answer's form hides ----------------------------
+
+# A delivery to others named by who receives it ("send the notice to all tenants at …",
+# "forward it to the three speakers", "share it with our sales team"): people the chat is not.
+_TO_RECIPIENTS = re.compile(r"\b(?:send|e-?mail|forward|share|circulate|distribute)\w*\b[^.?!]{0,80}?\b(?:to|with)\s+"
+                            r"(?:all|every|each|the|our|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+                            r"(?:[a-z]{3,}s|team|group|staff|department|committee|board|class)\b", re.IGNORECASE)
+# The delivery told as done ("sent", "has gone out", "are out to").
+_DELIVERED = re.compile(r"\b(?:sent|e-?mailed|forwarded|shared|circulated|distributed|delivered|posted|notified|"
+                        r"gone out|(?:is|are) out|went out|on (?:its|their) way)\b", re.IGNORECASE)
+
+
+def _changed_nothing(calls: Sequence[ToolCall]) -> bool:
+    """No call that succeeded names an act anywhere in its name ("template_get" and
+    "tenant_list" read; "send_notice" and "notice_send" act)."""
+    return not any(word_stems(c.name.replace("_", " ")) & _ACTION_VERBS for c in calls if not _failed(c))
+
+
+def _written_not_sent(case: RunCase) -> str | None:
+    """Asked to send a text to others (tenants, speakers, a team), the calls only read, and
+    the answer hands the text to the user without saying it went out, asking nothing back,
+    owning no failure: the text is written, the delivery not done. The recipients."""
+    m = _TO_RECIPIENTS.search(_asked_text(case.input))
+    text = case.output
+    # The text handed in may itself say "sent" or "delivered"; the answer's own words are the rest.
+    own = text.replace(_drafted(case), " ") if _drafted(case) else text
+    if m is None or not case.tools_called or not _changed_nothing(case.tools_called) or _DELIVERED.search(own) \
+            or _asks_back(case) or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
+        return None
+    return m.group(0)
+
+
+# A step told to the user: "you can enter …", "To get the total, use …", or one that opens
+# on a verb of working a screen or a sheet ("Then drag it down", "Make sure column G …").
+_STEP_LEAD = re.compile(r"^\W*(?:(?:then|next|first|finally|now|and|also|after that),?\s+)?(?:make sure|ensure|enter|type|"
+                        r"use|click|tap|open|go to|select|drag|copy|paste|press|choose|insert|fill|put|write|"
+                        r"navigate|save|log in|sign in|visit|call|contact)\b", re.IGNORECASE)
+# A request's clause opens on where the act is ("In the March payroll sheet, fill …").
+_WHERE_LEAD = re.compile(r"^\W*(?:in|on|for|from|at|inside|within)\b[^,]{0,60},\s*", re.IGNORECASE)
+
+
+def _steps_for_user(case: RunCase) -> str | None:
+    """Asked to do the work (fill a column, set something up), the calls only read, and most
+    of the answer's sentences are steps for the user to do it themselves, with no failure
+    owned and nothing asked back: the work handed over as advice. The first step."""
+    text = case.output
+    if not case.tools_called or not _only_looks(case.tools_called) or _HOW_TO_ASKED.search(case.input) \
+            or "?" in text or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
+        return None
+    clauses = [_WHERE_LEAD.sub("", c.strip()) for c in _ACT_CLAUSES.split(_asked_text(case.input))]
+    if not (_asks_action(case.input) or any(_imperative(c) or _verb_by_shape(c) for c in clauses)):
+        return None
+    sentences = split_claims(_prose(text))
+    steps = [s for s in sentences if _YOURS_TO_DO.search(s) or _purpose_step(s) or _STEP_LEAD.match(s)]
+    return steps[0] if len(steps) >= 2 and len(steps) * 2 > len(sentences) else None
+
+
+# Translating, in two languages requests are written in that _TRANSLATE (the sibling rules'
+# verbs) leaves out: Indonesian "terjemahkan", Swahili "tafsiri".
+_TRANSLATE_MORE = re.compile(r"terjemah|tafsiri", re.IGNORECASE)
+# A language's names, in English and in the languages that name it, and its commonest words.
+_LANGUAGES = {
+    "english": (r"english|inggris|anglais|ingl[eé]s|englisch|engels|engelska|inglese|kiingereza|英[语語文]|영어|английск\w*",
+                "the of and to in is are for with that this on was be not it from by as have has will at"),
+    "spanish": (r"spanish|español|espagnol|spanisch|spaans|spanska|spanyol|kihispania|스페인어|испанск\w*",
+                "el los las que y en un una por con para no es del al se lo"),
+    "french": (r"french|français|francés|französisch|frans|franska|prancis|kifaransa|프랑스어|французск\w*",
+               "le les des et un une du pour que qui est pas dans sur au avec ce"),
+    "german": (r"german|deutsch|allemand|alemán|duits|tyska|jerman|kijerumani|독일어|немецк\w*",
+               "der die das und ist nicht ein eine mit für von zu den dem auf im"),
+    "indonesian": (r"indonesian|bahasa indonesia|indonésien|indonesisch|indonesio",
+                   "yang dan di ke dari untuk dengan tidak ini itu ada pada adalah belum sudah akan juga"),
+    "dutch": (r"dutch|nederlands|néerlandais|niederländisch|holandés|nederländska|belanda",
+              "het een en van is niet met voor op dat die zijn ook"),
+}
+
+
+def _language_words(text: str, language: str) -> set[str]:
+    """The language's commonest words that the text uses."""
+    return set(re.findall(r"\w+", text.lower())) & set(_LANGUAGES[language][1].split())
+
+
+def _translation_missing(case: RunCase) -> str | None:
+    """Asked to translate into a language (the last one the request names after its verb of
+    translating), and neither the answer nor a call's arguments hold text in it, while the
+    answer is written in another: the translation was never given. The language."""
+    request = case.input
+    verb = _TRANSLATE.search(request) or _TRANSLATE_MORE.search(request)
+    if verb is None:
+        return None
+    after = request[verb.end():]
+    named = [(m.start(), lang) for lang, (names, _) in _LANGUAGES.items()
+             for m in re.finditer(rf"(?<!\w)(?:{names})(?!\w)", after, re.IGNORECASE)]
+    if not named:
+        return None
+    target = max(named)[1]
+    written = [case.output, *(json.dumps(c.args, ensure_ascii=False) for c in case.tools_called if not _failed(c))]
+    other = max(len(_language_words(case.output, lang)) for lang in _LANGUAGES if lang != target)
+    if any(len(_language_words(t, target)) >= 2 for t in written) or other < 3 \
+            or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
+        return None
+    return target
+
+
+# Things a call lists by name: file paths, or codes of records.
+_PATH = re.compile(r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b")
+
+
+# A rest said: "the other two", "3 of the 4", "remaining" ("a default of 32" counts nothing).
+_REST_NAMED = re.compile(r"\b(?:remaining|the rest|others?|so far|only|first|left|not yet|skipp\w*)\b|"
+                         r"\b\d+ of (?:the |your )?\d+\b", re.IGNORECASE)
+
+
+def _named_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request counts the things it asks about ("all four changed files"), a call lists
+    exactly that many by name (paths or codes) without acting on them, and the answer speaks of some of them and not
+    the rest, saying nothing of a rest, a failure or a question: the set worked on in part.
+    (counted, named)."""
+    m = _COUNTED_SET.search(case.input)
+    text = case.output
+    if m is None or "?" in text or _REST_NAMED.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    word = m.group(1).lower()
+    counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
+    if _whole_told(text, counted):
+        return None
+    asked = set(_OWN_CODE.findall(case.input))
+    # A call that acts and lists its items did them (its failures are told by other rules).
+    for call in case.tools_called:
+        if _failed(call) or _acts(call):
+            continue
+        for found in (set(_PATH.findall(call.output)), set(_OWN_CODE.findall(call.output)) - asked):
+            if len(found) == counted:
+                named = sum(name in text for name in found)
+                if 1 <= named < counted:
+                    return counted, named
+    return None
 
 
 def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
@@ -2144,7 +2290,18 @@ def _listed_fewer(case: RunCase) -> tuple[int, int] | None:
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
     listed = len(_LIST_ITEM.findall(case.output))
-    return (counted, listed) if 2 <= listed < counted else None
+    return (counted, listed) if 2 <= listed < counted and not _whole_told(case.output, counted) else None
+
+
+# "6 of the 8 are now at Offer", "all 8": the answer accounts for the whole set.
+_SHARE_OF = re.compile(rf"\b(?:{_COUNT}\s+of\s+(?:the\s+|your\s+|all\s+)?|all\s+(?:the\s+)?)({_COUNT})\b", re.IGNORECASE)
+
+
+def _whole_told(text: str, counted: int) -> bool:
+    """The answer says how many of the counted set the work reached ("6 of the 8", "all
+    8"): the lines it lists are the exceptions, not the whole it stopped at."""
+    return any((int(w) if w.isdigit() else int(_WORD_NUMBERS[w])) == counted
+               for w in (m.group(1).lower() for m in _SHARE_OF.finditer(text)))
 
 
 def _flag_undone(ev: Evidence, undone: list[str]) -> None:
