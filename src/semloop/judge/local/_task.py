@@ -1632,6 +1632,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     counted, narrated, opened = _acted_on_fewer(case), _look_narrated(case), _opened_fewer(case)
     unsent, steps = _written_not_sent(case), _steps_for_user(case)
     language, named = _translation_missing(case), _named_fewer(case)
+    handed, advice = _rest_left_to_user(case), _advice_for_text(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1666,6 +1667,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (language, f'asked for a translation into {language}, the answer gives none'),
         (named, f'asked of all {named[0]}, a call named {named[0]}, and the answer speaks of {named[1]} and not the rest'
          if named else ""),
+        (handed, f'asked of the whole set, the answer does part and hands the rest back: "{_short(handed or "")}"'),
+        (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
     ) if cond]
 
 
@@ -1706,8 +1709,20 @@ def _written_not_sent(case: RunCase) -> str | None:
 _STEP_LEAD = re.compile(r"^\W*(?:(?:then|next|first|finally|now|and|also|after that),?\s+)?(?:make sure|ensure|enter|type|"
                         r"use|click|tap|open|go to|select|drag|copy|paste|press|choose|insert|fill|put|write|"
                         r"navigate|save|log in|sign in|visit|call|contact)\b", re.IGNORECASE)
-# A request's clause opens on where the act is ("In the March payroll sheet, fill …").
-_WHERE_LEAD = re.compile(r"^\W*(?:in|on|for|from|at|inside|within)\b[^,]{0,60},\s*", re.IGNORECASE)
+# A clause's first word, and the one after it: a bare verb ("fill column H") is followed
+# by its object, not by a verb of its own ("Column H is empty").
+_FIRST_TWO = re.compile(r"([A-Za-z]{3,})\s+([\w'-]+)")
+_SUBJECT_NEXT = frozenset("""is are was were has have had will would can could should must may might does did
+    do 's of""".split())  # noqa: SIM905
+
+
+def _bare_act(clause: str) -> bool:
+    """The clause opens, after its polite lead, on a verb in the bare form with its object
+    after it, whatever the verb ("fill column H", "tidy the drive")."""
+    lead = _ACT_LEAD.match(clause)
+    m = _FIRST_TWO.match(clause[lead.end() if lead else 0:])
+    return m is not None and m.group(1).lower() not in _NOT_VERBS and m.group(2).lower() not in _SUBJECT_NEXT \
+        and not re.search(r"(?:ing|ed|ly|(?<!s)s)$", m.group(1).lower())
 
 
 def _steps_for_user(case: RunCase) -> str | None:
@@ -1718,8 +1733,8 @@ def _steps_for_user(case: RunCase) -> str | None:
     if not case.tools_called or not _only_looks(case.tools_called) or _HOW_TO_ASKED.search(case.input) \
             or "?" in text or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
         return None
-    clauses = [_WHERE_LEAD.sub("", c.strip()) for c in _ACT_CLAUSES.split(_asked_text(case.input))]
-    if not (_asks_action(case.input) or any(_imperative(c) or _verb_by_shape(c) for c in clauses)):
+    clauses = [c.strip() for c in _ACT_CLAUSES.split(_asked_text(case.input))]
+    if not (_asks_action(case.input) or any(_bare_act(c) for c in clauses)):
         return None
     sentences = split_claims(_prose(text))
     steps = [s for s in sentences if _YOURS_TO_DO.search(s) or _purpose_step(s) or _STEP_LEAD.match(s)]
@@ -1727,10 +1742,10 @@ def _steps_for_user(case: RunCase) -> str | None:
 
 
 # Translating, in two languages requests are written in that _TRANSLATE (the sibling rules'
-# verbs) leaves out: Indonesian "terjemahkan", Swahili "tafsiri".
-_TRANSLATE_MORE = re.compile(r"terjemah|tafsiri", re.IGNORECASE)
+# verbs) leaves out: Indonesian "terjemahkan", Swahili "tafsiri", Spanish "tradúcelo".
+_TRANSLATE_MORE = re.compile(r"terjemah|tafsiri|trad\u00fa[cz]", re.IGNORECASE)
 # A language's names, in English and in the languages that name it, and its commonest words.
-_LANGUAGES = {
+_TRANSLATION_TARGETS = {
     "english": (r"english|inggris|anglais|ingl[eé]s|englisch|engels|engelska|inglese|kiingereza|英[语語文]|영어|английск\w*",
                 "the of and to in is are for with that this on was be not it from by as have has will at"),
     "spanish": (r"spanish|español|espagnol|spanisch|spaans|spanska|spanyol|kihispania|스페인어|испанск\w*",
@@ -1748,7 +1763,7 @@ _LANGUAGES = {
 
 def _language_words(text: str, language: str) -> set[str]:
     """The language's commonest words that the text uses."""
-    return set(re.findall(r"\w+", text.lower())) & set(_LANGUAGES[language][1].split())
+    return set(re.findall(r"\w+", text.lower())) & set(_TRANSLATION_TARGETS[language][1].split())
 
 
 def _translation_missing(case: RunCase) -> str | None:
@@ -1760,13 +1775,13 @@ def _translation_missing(case: RunCase) -> str | None:
     if verb is None:
         return None
     after = request[verb.end():]
-    named = [(m.start(), lang) for lang, (names, _) in _LANGUAGES.items()
+    named = [(m.start(), lang) for lang, (names, _) in _TRANSLATION_TARGETS.items()
              for m in re.finditer(rf"(?<!\w)(?:{names})(?!\w)", after, re.IGNORECASE)]
     if not named:
         return None
     target = max(named)[1]
     written = [case.output, *(json.dumps(c.args, ensure_ascii=False) for c in case.tools_called if not _failed(c))]
-    other = max(len(_language_words(case.output, lang)) for lang in _LANGUAGES if lang != target)
+    other = max(len(_language_words(case.output, lang)) for lang in _TRANSLATION_TARGETS if lang != target)
     if any(len(_language_words(t, target)) >= 2 for t in written) or other < 3 \
             or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
         return None
@@ -1777,8 +1792,9 @@ def _translation_missing(case: RunCase) -> str | None:
 _PATH = re.compile(r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b")
 
 
-# A rest said: "the other two", "3 of the 4", "remaining" ("a default of 32" counts nothing).
-_REST_NAMED = re.compile(r"\b(?:remaining|the rest|others?|so far|only|first|left|not yet|skipp\w*)\b|"
+# A rest said: "the other two", "3 of the 4", "remaining" ("a default of 32" counts nothing,
+# and "a print left from debugging" leaves no file).
+_REST_NAMED = re.compile(r"\b(?:remaining|the rest|others?|so far|only|first|still to|not yet|skipp\w*)\b|"
                          r"\b\d+ of (?:the |your )?\d+\b", re.IGNORECASE)
 
 
@@ -1806,6 +1822,62 @@ def _named_fewer(case: RunCase) -> tuple[int, int] | None:
                 if 1 <= named < counted:
                     return counted, named
     return None
+
+
+# The rest of a counted set handed back: "c) and d) work the same way", "he should be able
+# to do those on his own", "for weeks 2–8, just keep adding weight".
+_REST_TO_USER = re.compile(r"\b(?:work|works|go|goes|are done|is done|are solved|is solved) (?:\w+ )?the same way\b|"
+                           r"\bon (?:your|his|her|their) own\b|\bas an exercise\b|"
+                           r"\b(?:for|in) (?:the )?(?:rest|remaining \w+|other \w+|\w+s? \d+\s*[-\u2013]\s*\d+),?\s+"
+                           r"(?:just |simply )?(?:keep|repeat|do|follow|use|apply|continue)\b", re.IGNORECASE)
+# A request's own items, lettered or numbered one a line ("a) 15% of 240").
+_ITEM_LINE = re.compile(r"^\s*\(?(?:[a-h]|\d{1,2})[.)]\s+\S", re.MULTILINE)
+
+
+def _rest_left_to_user(case: RunCase) -> str | None:
+    """Asked of a counted or listed set ("these 4 problems", "all 8 weeks"), the answer does
+    some and hands the rest to the user as the same again ("c) and d) work the same way"),
+    owning no failure and asking nothing: the set done in part. The sentence."""
+    text = case.output
+    if not (_COUNTED_SET.search(case.input) or len(_ITEM_LINE.findall(case.input)) >= 3) \
+            or "?" in text or _ADMITS_FAILURE.search(text):
+        return None
+    return next((s for s in split_claims(_prose(text)) if _REST_TO_USER.search(s)), None)
+
+
+# An answer that calls itself advice ("A few tips to improve your summary:").
+_ADVICE_OFFERED = re.compile(r"\b(?:tips?|advice|suggestions?|pointers|guidelines|recommendations?)\b", re.IGNORECASE)
+
+
+def _advice_for_text(case: RunCase) -> str | None:
+    """Asked to write a text from what the user gave (rewrite my summary: here it is, with
+    my years and tools), the answer offers advice on writing one and uses few of the user's
+    own names or facts (the kind of text, "CV", may be named): the text never written. The verb."""
+    m = _WRITE_ASKED.search(case.input)
+    text = case.output
+    own = key_terms(case.input)
+    if m is None or len(own) < 2 or len(own & key_terms(text)) * 2 >= len(own) \
+            or not _ADVICE_OFFERED.search(" ".join(split_claims(text)[:1])) or "?" in text:
+        return None
+    return m.group(1).lower()
+
+
+# The run found more than one thing the request's words fit ("There are two customers
+# called Jansen …"), or asks which one.
+_SEVERAL_FOUND = re.compile(r"\b(?:two|three|four|several|multiple|more than one)\s+(?:[\w-]+\s+){0,2}?(?:called|named|"
+                            r"under (?:the |that )?name|matching|match|with (?:that|the same|this))\b|\b(?:which|either) (?:one|of (?:them|these|"
+                            r"those|the two))\b", re.IGNORECASE)
+
+
+def _waits_on_choice(part: str, case: RunCase) -> bool:
+    """The answer sets out the several things the part's words fit and asks the user about
+    the part's act ("Should I send the reminder only to Bakkerij Jansen?"): the act waits on
+    the user's choice, a clarifying question, not an act left undone."""
+    if not _SEVERAL_FOUND.search(case.output):
+        return False
+    verbs = _part_acts(part)
+    wanted = _acts_of(set(verbs)) if verbs else _part_stems(part)
+    return any(s.rstrip().endswith("?") and word_stems(s) & wanted for s in split_claims(case.output))
 
 
 def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
@@ -2000,7 +2072,9 @@ def _asked_again(case: RunCase) -> str | None:
     """Asked to act ("go ahead and charge my card", "schedule the campaign for Tuesday"), no
     call did the act or one alike, and the answer ends asking leave to do it ("Would you like
     me to go ahead with the payment?"): the request was the leave. A choice asked ("Should I
-    delete only this one, or that one as well?") is a question the act waits on. The act's verb."""
+    delete only this one, or that one as well?"), or one of several records the request's
+    name fits offered ("two bookings under the name Okafor … Should I cancel only Ada's?"),
+    is a question the act waits on. The act's verb."""
     # The leave given up front ("go ahead and charge my card") leads the act's own clause.
     asked = _GO_AHEAD_AND.sub("", _asked_text(case.input))
     verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} - _DELIVERY_VERBS
@@ -2008,7 +2082,8 @@ def _asked_again(case: RunCase) -> str | None:
     last = sentences[-1] if sentences else ""
     acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
     if not acts or _asked_acts(case) or _LEAVE_KEPT.search(case.input) or not last.rstrip().endswith("?") \
-            or not _OFFER.search(last) or _CHOICE_ASKED.search(last) or _ADMITS_FAILURE.search(case.output):
+            or not _OFFER.search(last) or _CHOICE_ASKED.search(last) or _ADMITS_FAILURE.search(case.output) \
+            or _SEVERAL_FOUND.search(case.output):
         return None
     return min(verbs) if _GO_AHEAD.search(last) or word_stems(last) & acts else None
 
@@ -2473,7 +2548,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
     undone = _acts_undone(case)
-    _flag_parts(ev, _missing_parts(run) + _offered_parts(run))
+    _flag_parts(ev, [m for m in _missing_parts(run) + _offered_parts(run) if not _waits_on_choice(m[0], case)])
     if ev.features["parts_missing"] and (unused := _read_unused(case)):
         undone.append(f"a part is not answered, and the answer uses nothing {unused} returned")
     _flag_undone(ev, undone)
