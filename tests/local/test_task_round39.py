@@ -101,3 +101,13 @@ def test_a_choice_between_two_records_the_name_fits_is_a_question(embed: Embed) 
     assert not _fires(case(asked, "There are two bookings under the name Okafor on Tuesday — Ada Okafor (Court 2, "
                            "09:00) and Emeka Okafor (Court 5, 18:30). Should I cancel only Ada's, since she "
                            "emailed about it this morning?", found), embed)
+
+
+def test_a_want_stated_beside_the_act_and_left_without_a_word(embed: Embed) -> None:
+    asked = "My reading for water account W-88102 is 3391, and I'd like to switch to quarterly billing as well."
+    reading = call("submit_reading", {"account": "W-88102", "reading": 3391}, {"status": "ACCEPTED"})
+    assert _fires(case(asked, "Thanks! Your reading of 3391 is in for account W-88102 and will show on your next "
+                       "bill.", reading), embed)
+    switched = call("set_billing_cycle", {"account": "W-88102", "cycle": "quarterly"}, {"ok": True})
+    assert not _fires(case(asked, "Thanks! Your reading of 3391 is in for account W-88102, and your billing is now "
+                           "quarterly.", reading, switched), embed)

@@ -1632,7 +1632,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     counted, narrated, opened = _acted_on_fewer(case), _look_narrated(case), _opened_fewer(case)
     unsent, steps = _written_not_sent(case), _steps_for_user(case)
     language, named = _translation_missing(case), _named_fewer(case)
-    handed, advice = _rest_left_to_user(case), _advice_for_text(case)
+    handed, advice, want = _rest_left_to_user(case), _advice_for_text(case), _want_left(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1669,6 +1669,7 @@ def _acts_undone(case: RunCase) -> list[str]:
          if named else ""),
         (handed, f'asked of the whole set, the answer does part and hands the rest back: "{_short(handed or "")}"'),
         (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
+        (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
     ) if cond]
 
 
@@ -1878,6 +1879,34 @@ def _waits_on_choice(part: str, case: RunCase) -> bool:
     verbs = _part_acts(part)
     wanted = _acts_of(set(verbs)) if verbs else _part_stems(part)
     return any(s.rstrip().endswith("?") and word_stems(s) & wanted for s in split_claims(case.output))
+
+
+# A want stated as the act ("I'd like to switch to paperless bills", "I also want to add my
+# partner"): the verb after it.
+_WANT_ACT = re.compile(r"\b(?:i'd|i would|i) (?:also )?(?:like|want|wish|need) to (?:also )?([a-z]{3,})\b([^.;!?\u2014\u2013]*)",
+                       re.IGNORECASE)
+
+
+def _want_left(case: RunCase) -> str | None:
+    """The request states a want as an act ("… and I'd like to switch to paperless bills"),
+    the run did another act, and no successful call by its name, nor the answer by the verb
+    or more than half the want's own words, touches it, the answer asking nothing and owning no
+    failure: a second act dropped without a word. In a chat, what the agent said before
+    counts: the want may have been answered, refused or asked about there. The want."""
+    text = _all_said(case).output if _chatted(case) else case.output
+    if "?" in text or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text) \
+            or not any(not _failed(c) and not _reads(c) for c in case.tools_called):
+        return None
+    said = _with_irregular(word_stems(text))
+    for m in _WANT_ACT.finditer(_asked_text(case.input)):
+        verb = stem(m.group(1).lower())
+        if verb not in _IMPERATIVE_VERBS or verb in _DELIVERY_VERBS:
+            continue
+        own = _part_stems(m.group(2)) - {verb}
+        called = set().union(*(word_stems(c.name.replace("_", " ")) for c in case.tools_called if not _failed(c)))
+        if not _alike(verb) & called and verb not in said and len(own & said) * 2 <= len(own):
+            return m.group(0)
+    return None
 
 
 def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
