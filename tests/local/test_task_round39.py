@@ -111,3 +111,11 @@ def test_a_want_stated_beside_the_act_and_left_without_a_word(embed: Embed) -> N
     switched = call("set_billing_cycle", {"account": "W-88102", "cycle": "quarterly"}, {"ok": True})
     assert not _fires(case(asked, "Thanks! Your reading of 3391 is in for account W-88102, and your billing is now "
                            "quarterly.", reading, switched), embed)
+
+
+def test_an_amount_of_something_told_with_its_unit_answers_how_much(embed: Embed) -> None:
+    read = call("get_allowance", {"member": "M-5521"}, {"storage_used_gb": 61.5, "storage_cap_gb": 100,
+                                                       "renews_day": 9})
+    assert not _fires(case("How much storage do I have left and when does my plan renew?",
+                           "You've got 38.5 GB left of your 100 GB allowance, and the plan renews on the 9th.", read),
+                      embed)

@@ -523,7 +523,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
-               or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output)
+               or _kind_met(part, run.case.output) or _amount_met(part, run.case.output)
+               or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case):
             met, undone = True, False
@@ -961,6 +962,20 @@ def _kind_met(part: str, answer: str) -> bool:
     return bool(_ASKS_AMOUNT.search(part)) and any(
         q.unit in _MONEY_UNITS for q in quantities(answer)
     )
+
+
+_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
+
+
+def _amount_met(part: str, answer: str) -> bool:
+    """"How much data do I have left" is met by "3.4 GB left of your 20 GB": a question for
+    an amount of something, and a sentence that states a measured amount (a number with its
+    unit) and shares a word of the question's own."""
+    if not _HOW_MUCH.search(part) or _part_acts(part):
+        return False
+    own = _part_stems(part) - _ATTRIBUTE_WORDS
+    return any(any(q.unit and q.unit not in _MONEY_UNITS for q in quantities(s)) and word_stems(s) & own
+               for s in split_claims(answer))
 
 
 _CLAUSE_BREAK = re.compile(r"\s[\u2014\u2013-]\s|;\s")
