@@ -523,7 +523,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
-               or _kind_met(part, run.case.output) or _outcome_told(part, run.case.output)
+               or _kind_met(part, run.case.output) or _amount_met(part, run.case.output)
+               or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case):
             met, undone = True, False
@@ -961,6 +962,20 @@ def _kind_met(part: str, answer: str) -> bool:
     return bool(_ASKS_AMOUNT.search(part)) and any(
         q.unit in _MONEY_UNITS for q in quantities(answer)
     )
+
+
+_HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
+
+
+def _amount_met(part: str, answer: str) -> bool:
+    """"How much data do I have left" is met by "3.4 GB left of your 20 GB": a question for
+    an amount of something, and a sentence that states a measured amount (a number with its
+    unit) and shares a word of the question's own."""
+    if not _HOW_MUCH.search(part) or _part_acts(part):
+        return False
+    own = _part_stems(part) - _ATTRIBUTE_WORDS
+    return any(any(q.unit and q.unit not in _MONEY_UNITS for q in quantities(s)) and word_stems(s) & own
+               for s in split_claims(answer))
 
 
 _CLAUSE_BREAK = re.compile(r"\s[\u2014\u2013-]\s|;\s")
@@ -1630,6 +1645,9 @@ def _acts_undone(case: RunCase) -> list[str]:
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
     counted, narrated, opened = _acted_on_fewer(case), _look_narrated(case), _opened_fewer(case)
+    unsent, steps = _written_not_sent(case), _steps_for_user(case)
+    language, named = _translation_missing(case), _named_fewer(case)
+    handed, advice, want = _rest_left_to_user(case), _advice_for_text(case), _want_left(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1659,7 +1677,251 @@ def _acts_undone(case: RunCase) -> list[str]:
         (narrated, f'asked a question, the run read the answer and only says it did: "{_short(narrated or "")}"'),
         (opened, f'asked of each of {opened[0]} listed, the run opened {opened[1]} and says nothing of the rest'
          if opened else ""),
+        (unsent, f'asked to "{_short(unsent or "", 10)}", the run only read and wrote the text, and nothing sent it'),
+        (steps, f'asked to do the work, the run only read and tells the user how: "{_short(steps or "")}"'),
+        (language, f'asked for a translation into {language}, the answer gives none'),
+        (named, f'asked of all {named[0]}, a call named {named[0]}, and the answer speaks of {named[1]} and not the rest'
+         if named else ""),
+        (handed, f'asked of the whole set, the answer does part and hands the rest back: "{_short(handed or "")}"'),
+        (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
+        (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
     ) if cond]
+
+
+# --- round 39: acts left undone that the answer's form hides ----------------------------
+
+# A delivery to others named by who receives it ("send the notice to all tenants at …",
+# "forward it to the three speakers", "share it with our sales team"): people the chat is not.
+_TO_RECIPIENTS = re.compile(r"\b(?:send|e-?mail|forward|share|circulate|distribute)\w*\b[^.?!]{0,80}?\b(?:to|with)\s+"
+                            r"(?:all|every|each|the|our|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+                            r"(?:[a-z]{3,}s|team|group|staff|department|committee|board|class)\b", re.IGNORECASE)
+# The delivery told as done ("sent", "has gone out", "are out to").
+_DELIVERED = re.compile(r"\b(?:sent|e-?mailed|forwarded|shared|circulated|distributed|delivered|posted|notified|"
+                        r"gone out|(?:is|are) out|went out|on (?:its|their) way)\b", re.IGNORECASE)
+
+
+def _changed_nothing(calls: Sequence[ToolCall]) -> bool:
+    """No call that succeeded names an act anywhere in its name ("template_get" and
+    "tenant_list" read; "send_notice" and "notice_send" act)."""
+    return not any(word_stems(c.name.replace("_", " ")) & _ACTION_VERBS for c in calls if not _failed(c))
+
+
+def _written_not_sent(case: RunCase) -> str | None:
+    """Asked to send a text to others (tenants, speakers, a team), the calls only read, and
+    the answer hands the text to the user without saying it went out, asking nothing back,
+    owning no failure: the text is written, the delivery not done. The recipients."""
+    m = _TO_RECIPIENTS.search(_asked_text(case.input))
+    text = case.output
+    # The text handed in may itself say "sent" or "delivered"; the answer's own words are the rest.
+    own = text.replace(_drafted(case), " ") if _drafted(case) else text
+    if m is None or not case.tools_called or not _changed_nothing(case.tools_called) or _DELIVERED.search(own) \
+            or _asks_back(case) or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
+        return None
+    return m.group(0)
+
+
+# A step told to the user: "you can enter …", "To get the total, use …", or one that opens
+# on a verb of working a screen or a sheet ("Then drag it down", "Make sure column G …").
+_STEP_LEAD = re.compile(r"^\W*(?:(?:then|next|first|finally|now|and|also|after that),?\s+)?(?:make sure|ensure|enter|type|"
+                        r"use|click|tap|open|go to|select|drag|copy|paste|press|choose|insert|fill|put|write|"
+                        r"navigate|save|log in|sign in|visit|call|contact)\b", re.IGNORECASE)
+# A clause's first word, and the one after it: a bare verb ("fill column H") is followed
+# by its object, not by a verb of its own ("Column H is empty").
+_FIRST_TWO = re.compile(r"([A-Za-z]{3,})\s+([\w'-]+)")
+_SUBJECT_NEXT = frozenset("""is are was were has have had will would can could should must may might does did
+    do 's of""".split())  # noqa: SIM905
+
+
+def _bare_act(clause: str) -> bool:
+    """The clause opens, after its polite lead, on a verb in the bare form with its object
+    after it, whatever the verb ("fill column H", "tidy the drive")."""
+    lead = _ACT_LEAD.match(clause)
+    m = _FIRST_TWO.match(clause[lead.end() if lead else 0:])
+    return m is not None and m.group(1).lower() not in _NOT_VERBS and m.group(2).lower() not in _SUBJECT_NEXT \
+        and not re.search(r"(?:ing|ed|ly|(?<!s)s)$", m.group(1).lower())
+
+
+def _steps_for_user(case: RunCase) -> str | None:
+    """Asked to do the work (fill a column, set something up), the calls only read, and most
+    of the answer's sentences are steps for the user to do it themselves, with no failure
+    owned and nothing asked back: the work handed over as advice. The first step."""
+    text = case.output
+    if not case.tools_called or not _only_looks(case.tools_called) or _HOW_TO_ASKED.search(case.input) \
+            or "?" in text or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
+        return None
+    clauses = [c.strip() for c in _ACT_CLAUSES.split(_asked_text(case.input))]
+    if not (_asks_action(case.input) or any(_bare_act(c) for c in clauses)):
+        return None
+    sentences = split_claims(_prose(text))
+    steps = [s for s in sentences if _YOURS_TO_DO.search(s) or _purpose_step(s) or _STEP_LEAD.match(s)]
+    return steps[0] if len(steps) >= 2 and len(steps) * 2 > len(sentences) else None
+
+
+# Translating, in two languages requests are written in that _TRANSLATE (the sibling rules'
+# verbs) leaves out: Indonesian "terjemahkan", Swahili "tafsiri", Spanish "tradúcelo".
+_TRANSLATE_MORE = re.compile(r"terjemah|tafsiri|trad\u00fa[cz]", re.IGNORECASE)
+# A language's names, in English and in the languages that name it, and its commonest words.
+_TRANSLATION_TARGETS = {
+    "english": (r"english|inggris|anglais|ingl[eé]s|englisch|engels|engelska|inglese|kiingereza|英[语語文]|영어|английск\w*",
+                "the of and to in is are for with that this on was be not it from by as have has will at"),
+    "spanish": (r"spanish|español|espagnol|spanisch|spaans|spanska|spanyol|kihispania|스페인어|испанск\w*",
+                "el los las que y en un una por con para no es del al se lo"),
+    "french": (r"french|français|francés|französisch|frans|franska|prancis|kifaransa|프랑스어|французск\w*",
+               "le les des et un une du pour que qui est pas dans sur au avec ce"),
+    "german": (r"german|deutsch|allemand|alemán|duits|tyska|jerman|kijerumani|독일어|немецк\w*",
+               "der die das und ist nicht ein eine mit für von zu den dem auf im"),
+    "indonesian": (r"indonesian|bahasa indonesia|indonésien|indonesisch|indonesio",
+                   "yang dan di ke dari untuk dengan tidak ini itu ada pada adalah belum sudah akan juga"),
+    "dutch": (r"dutch|nederlands|néerlandais|niederländisch|holandés|nederländska|belanda",
+              "het een en van is niet met voor op dat die zijn ook"),
+}
+
+
+def _language_words(text: str, language: str) -> set[str]:
+    """The language's commonest words that the text uses."""
+    return set(re.findall(r"\w+", text.lower())) & set(_TRANSLATION_TARGETS[language][1].split())
+
+
+def _translation_missing(case: RunCase) -> str | None:
+    """Asked to translate into a language (the last one the request names after its verb of
+    translating), and neither the answer nor a call's arguments hold text in it, while the
+    answer is written in another: the translation was never given. The language."""
+    request = case.input
+    verb = _TRANSLATE.search(request) or _TRANSLATE_MORE.search(request)
+    if verb is None:
+        return None
+    after = request[verb.end():]
+    named = [(m.start(), lang) for lang, (names, _) in _TRANSLATION_TARGETS.items()
+             for m in re.finditer(rf"(?<!\w)(?:{names})(?!\w)", after, re.IGNORECASE)]
+    if not named:
+        return None
+    target = max(named)[1]
+    written = [case.output, *(json.dumps(c.args, ensure_ascii=False) for c in case.tools_called if not _failed(c))]
+    other = max(len(_language_words(case.output, lang)) for lang in _TRANSLATION_TARGETS if lang != target)
+    if any(len(_language_words(t, target)) >= 2 for t in written) or other < 3 \
+            or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
+        return None
+    return target
+
+
+# Things a call lists by name: file paths, or codes of records.
+_PATH = re.compile(r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b")
+
+
+# A rest said: "the other two", "3 of the 4", "remaining" ("a default of 32" counts nothing,
+# and "a print left from debugging" leaves no file).
+_REST_NAMED = re.compile(r"\b(?:remaining|the rest|others?|so far|only|first|still to|not yet|skipp\w*)\b|"
+                         r"\b\d+ of (?:the |your )?\d+\b", re.IGNORECASE)
+
+
+def _named_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request counts the things it asks about ("all four changed files"), a call lists
+    exactly that many by name (paths or codes) without acting on them, and the answer speaks of some of them and not
+    the rest, saying nothing of a rest, a failure or a question: the set worked on in part.
+    (counted, named)."""
+    m = _COUNTED_SET.search(case.input)
+    text = case.output
+    if m is None or "?" in text or _REST_NAMED.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    word = m.group(1).lower()
+    counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
+    if _whole_told(text, counted):
+        return None
+    asked = set(_OWN_CODE.findall(case.input))
+    # A call that acts and lists its items did them (its failures are told by other rules).
+    for call in case.tools_called:
+        if _failed(call) or _acts(call):
+            continue
+        for found in (set(_PATH.findall(call.output)), set(_OWN_CODE.findall(call.output)) - asked):
+            if len(found) == counted:
+                named = sum(name in text for name in found)
+                if 1 <= named < counted:
+                    return counted, named
+    return None
+
+
+# The rest of a counted set handed back: "c) and d) work the same way", "he should be able
+# to do those on his own", "for weeks 2–8, just keep adding weight".
+_REST_TO_USER = re.compile(r"\b(?:work|works|go|goes|are done|is done|are solved|is solved) (?:\w+ )?the same way\b|"
+                           r"\bon (?:your|his|her|their) own\b|\bas an exercise\b|"
+                           r"\b(?:for|in) (?:the )?(?:rest|remaining \w+|other \w+|\w+s? \d+\s*[-\u2013]\s*\d+),?\s+"
+                           r"(?:just |simply )?(?:keep|repeat|do|follow|use|apply|continue)\b", re.IGNORECASE)
+# A request's own items, lettered or numbered one a line ("a) 15% of 240").
+_ITEM_LINE = re.compile(r"^\s*\(?(?:[a-h]|\d{1,2})[.)]\s+\S", re.MULTILINE)
+
+
+def _rest_left_to_user(case: RunCase) -> str | None:
+    """Asked of a counted or listed set ("these 4 problems", "all 8 weeks"), the answer does
+    some and hands the rest to the user as the same again ("c) and d) work the same way"),
+    owning no failure and asking nothing: the set done in part. The sentence."""
+    text = case.output
+    if not (_COUNTED_SET.search(case.input) or len(_ITEM_LINE.findall(case.input)) >= 3) \
+            or "?" in text or _ADMITS_FAILURE.search(text):
+        return None
+    return next((s for s in split_claims(_prose(text)) if _REST_TO_USER.search(s)), None)
+
+
+# An answer that calls itself advice ("A few tips to improve your summary:").
+_ADVICE_OFFERED = re.compile(r"\b(?:tips?|advice|suggestions?|pointers|guidelines|recommendations?)\b", re.IGNORECASE)
+
+
+def _advice_for_text(case: RunCase) -> str | None:
+    """Asked to write a text from what the user gave (rewrite my summary: here it is, with
+    my years and tools), the answer offers advice on writing one and uses few of the user's
+    own names or facts (the kind of text, "CV", may be named): the text never written. The verb."""
+    m = _WRITE_ASKED.search(case.input)
+    text = case.output
+    own = key_terms(case.input)
+    if m is None or len(own) < 2 or len(own & key_terms(text)) * 2 >= len(own) \
+            or not _ADVICE_OFFERED.search(" ".join(split_claims(text)[:1])) or "?" in text:
+        return None
+    return m.group(1).lower()
+
+
+# The run found more than one thing the request's words fit ("There are two customers
+# called Jansen …"), or asks which one.
+_SEVERAL_FOUND = re.compile(r"\b(?:two|three|four|several|multiple|more than one)\s+(?:[\w-]+\s+){0,2}?(?:called|named|"
+                            r"under (?:the |that )?name|matching|match|with (?:that|the same|this))\b|\b(?:which|either) (?:one|of (?:them|these|"
+                            r"those|the two))\b", re.IGNORECASE)
+
+
+def _waits_on_choice(part: str, case: RunCase) -> bool:
+    """The answer sets out the several things the part's words fit and asks the user about
+    the part's act ("Should I send the reminder only to Bakkerij Jansen?"): the act waits on
+    the user's choice, a clarifying question, not an act left undone."""
+    if not _SEVERAL_FOUND.search(case.output):
+        return False
+    verbs = _part_acts(part)
+    wanted = _acts_of(set(verbs)) if verbs else _part_stems(part)
+    return any(s.rstrip().endswith("?") and word_stems(s) & wanted for s in split_claims(case.output))
+
+
+# A want stated as the act ("I'd like to switch to paperless bills", "I also want to add my
+# partner"): the verb after it.
+_WANT_ACT = re.compile(r"\b(?:i'd|i would|i) (?:also )?(?:like|want|wish|need) to (?:also )?([a-z]{3,})\b([^.;!?\u2014\u2013]*)",
+                       re.IGNORECASE)
+
+
+def _want_left(case: RunCase) -> str | None:
+    """The request states a want as an act ("… and I'd like to switch to paperless bills"),
+    the run did another act, and no successful call by its name, nor the answer by the verb
+    or more than half the want's own words, touches it, the answer asking nothing and owning no
+    failure: a second act dropped without a word. In a chat, what the agent said before
+    counts: the want may have been answered, refused or asked about there. The want."""
+    text = _all_said(case).output if _chatted(case) else case.output
+    if "?" in text or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text) \
+            or not any(not _failed(c) and not _reads(c) for c in case.tools_called):
+        return None
+    said = _with_irregular(word_stems(text))
+    for m in _WANT_ACT.finditer(_asked_text(case.input)):
+        verb = stem(m.group(1).lower())
+        if verb not in _IMPERATIVE_VERBS or verb in _DELIVERY_VERBS:
+            continue
+        own = _part_stems(m.group(2)) - {verb}
+        called = set().union(*(word_stems(c.name.replace("_", " ")) for c in case.tools_called if not _failed(c)))
+        if not _alike(verb) & called and verb not in said and len(own & said) * 2 <= len(own):
+            return m.group(0)
+    return None
 
 
 def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
@@ -1854,7 +2116,9 @@ def _asked_again(case: RunCase) -> str | None:
     """Asked to act ("go ahead and charge my card", "schedule the campaign for Tuesday"), no
     call did the act or one alike, and the answer ends asking leave to do it ("Would you like
     me to go ahead with the payment?"): the request was the leave. A choice asked ("Should I
-    delete only this one, or that one as well?") is a question the act waits on. The act's verb."""
+    delete only this one, or that one as well?"), or one of several records the request's
+    name fits offered ("two bookings under the name Okafor … Should I cancel only Ada's?"),
+    is a question the act waits on. The act's verb."""
     # The leave given up front ("go ahead and charge my card") leads the act's own clause.
     asked = _GO_AHEAD_AND.sub("", _asked_text(case.input))
     verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} - _DELIVERY_VERBS
@@ -1862,7 +2126,8 @@ def _asked_again(case: RunCase) -> str | None:
     last = sentences[-1] if sentences else ""
     acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
     if not acts or _asked_acts(case) or _LEAVE_KEPT.search(case.input) or not last.rstrip().endswith("?") \
-            or not _OFFER.search(last) or _CHOICE_ASKED.search(last) or _ADMITS_FAILURE.search(case.output):
+            or not _OFFER.search(last) or _CHOICE_ASKED.search(last) or _ADMITS_FAILURE.search(case.output) \
+            or _SEVERAL_FOUND.search(case.output):
         return None
     return min(verbs) if _GO_AHEAD.search(last) or word_stems(last) & acts else None
 
@@ -2144,7 +2409,18 @@ def _listed_fewer(case: RunCase) -> tuple[int, int] | None:
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
     listed = len(_LIST_ITEM.findall(case.output))
-    return (counted, listed) if 2 <= listed < counted else None
+    return (counted, listed) if 2 <= listed < counted and not _whole_told(case.output, counted) else None
+
+
+# "6 of the 8 are now at Offer", "all 8": the answer accounts for the whole set.
+_SHARE_OF = re.compile(rf"\b(?:{_COUNT}\s+of\s+(?:the\s+|your\s+|all\s+)?|all\s+(?:the\s+)?)({_COUNT})\b", re.IGNORECASE)
+
+
+def _whole_told(text: str, counted: int) -> bool:
+    """The answer says how many of the counted set the work reached ("6 of the 8", "all
+    8"): the lines it lists are the exceptions, not the whole it stopped at."""
+    return any((int(w) if w.isdigit() else int(_WORD_NUMBERS[w])) == counted
+               for w in (m.group(1).lower() for m in _SHARE_OF.finditer(text)))
 
 
 def _flag_undone(ev: Evidence, undone: list[str]) -> None:
@@ -2316,7 +2592,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
     undone = _acts_undone(case)
-    _flag_parts(ev, _missing_parts(run) + _offered_parts(run))
+    _flag_parts(ev, [m for m in _missing_parts(run) + _offered_parts(run) if not _waits_on_choice(m[0], case)])
     if ev.features["parts_missing"] and (unused := _read_unused(case)):
         undone.append(f"a part is not answered, and the answer uses nothing {unused} returned")
     _flag_undone(ev, undone)
