@@ -1688,7 +1688,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     ) if cond]
 
 
-# --- round 39: acts left undone that the answer's form hides ----------------------------
+# --- acts left undone that the answer's form hides ----------------------------------
 
 # A delivery to others named by who receives it ("send the notice to all tenants at …",
 # "forward it to the three speakers", "share it with our sales team"): people the chat is not.
