@@ -23,6 +23,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import datetime
 import itertools
@@ -476,12 +477,25 @@ class _Evidence:
         mine = _periods(claim)
         factors = {_PER_PERIOD[pair] for a in mine for b in self.periods | mine
                    if (pair := tuple(sorted((a, b)))) in _PER_PERIOD}
+        lengths = self.month_lengths(claim) if mine & {"minute", "hour"} else []
         if not factors:
-            return []
-        out = [v for q in self.found for k in factors for v in (q.value * k, q.value / k)]
+            return lengths
+        out = [*lengths, *(v for q in self.found for k in factors for v in (q.value * k, q.value / k))]
         if _SHOWN.search(claim):
             out.extend(factors)
         return sorted(out)
+
+    def month_lengths(self, claim: str) -> list[float]:
+        """The hours and minutes of each month the claim names, in a year the evidence
+        dates it (February both ways when none does)."""
+        out: list[float] = []
+        for m in _MONTH_NAMED.finditer(claim):
+            month = _MONTHS[m.group(1).lower()]
+            years = {y for y, mo, _ in self.date_readings if y and mo == month} or {2023, 2024}
+            for y in years:
+                days = calendar.monthrange(y, month)[1]
+                out += [24.0 * days, 1440.0 * days]
+        return sorted(set(out))
 
     def add_operands(self, claims: Iterable[str]) -> None:
         """Numbers the answer states that the evidence supports may feed its next step of
@@ -884,6 +898,10 @@ _PERIOD_WORDS = {"minute": "minute", "minutes": "minute", "min": "minute", "hour
                  "year": "year", "years": "year", "yearly": "year", "annual": "year",
                  "annually": "year", "yr": "year"}
 _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIOD_WORDS)})\b", re.IGNORECASE)
+# A calendar month the claim names by name ("February had 40,320 minutes"): an uptime's or
+# a rota's base is its length in days, hours or minutes, which no record states.
+_MONTH_NAMED = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october"
+                          r"|november|december)\b", re.IGNORECASE)
 _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588"
 
 
@@ -2416,9 +2434,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         return [m for f, _ in found for m in f], [c for _, f in found for c in f]
     missing: list[str] = []
     counts: list[str] = []
-    arithmetic = _worked_out(claim, ev.given)
     rates = ev.rates(claim)
     stated = quantities(claim)
+    # "February had 40,320 minutes, so …": a month's length stated is the base of a sum.
+    lengths = ev.month_lengths(claim) if _periods(claim) & {"minute", "hour"} else []
+    arithmetic = _worked_out(claim, ev.given) or any(number_supported(q, lengths) for q in stated)
     # "2 hours 15 minutes" is one duration, 135 minutes: its parts are no facts alone.
     spans = list(_COMPOUND_DURATION.finditer(claim))
     seconds = list(_MIN_SEC.finditer(claim))
