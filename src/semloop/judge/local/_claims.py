@@ -143,9 +143,26 @@ _DECIMAL_SCALE = re.compile(r"(?<![\w.,])(\d+\.\d+)([MB])\b")
 _APOSTROPHE_THOUSANDS = re.compile(r"(?<![\w.,'])[1-9]\d{0,2}(?:'\d{3})+(?![\w'])")
 
 
+# An amount grouped by spaces, the Nordic, Slavic or French way ("4 600 kr", "≈351 680 ₽",
+# "2 000 元", "EUR 12 500"): one number where money marks it, before or after; elsewhere
+# a space parts two numbers as often as it groups one.
+_SPACED = r"(?<![\w.,])[1-9]\d{0,2}(?: \d{3})+(?![\d.,]*\d)"
+_MONEY_WORDS = r"kr\b|元|руб|zł|kč\b"
+
+
+@lru_cache(maxsize=1)
+def _spaced_amounts() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    mark = rf"[{_CURRENCY_SIGNS}]|(?-i:\b(?:{'|'.join(sorted(_ISO_CURRENCIES))})\b)"
+    return (re.compile(rf"{_SPACED}(?=\s?(?:{mark}|{_MONEY_WORDS}))", re.IGNORECASE),
+            re.compile(rf"(?<=[{_CURRENCY_SIGNS}])\s?{_SPACED}|(?<=\b[A-Z]{{3}} ){_SPACED}"))
+
+
 @lru_cache(maxsize=8192)  # most checks read a text so, each text many times
 def _plain(text: str) -> str:
     text = _APOSTROPHE_THOUSANDS.sub(lambda m: m.group(0).replace("'", ""), text.translate(_TYPOGRAPHY))
+    for amount in _spaced_amounts():
+        text = amount.sub(lambda m: m.group(0).replace(" ", "") if m.group(0)[:1] != " "
+                          else " " + m.group(0)[1:].replace(" ", ""), text)
     text = _english_numbers(text)
     text = _DECIMAL_SCALE.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) == 'M' else 'billion'}", text)
     marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}

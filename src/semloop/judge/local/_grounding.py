@@ -1121,6 +1121,55 @@ def _unset_given(claim: str, missing: Sequence[str], ev: _Evidence) -> str:
     return ""
 
 
+# "within the 5-year / 60,000 km powertrain warranty", "inside your 30-day return window":
+# a bound of a cover or a term, its figures in the phrase.
+_WITHIN_BOUND = re.compile(r"\b(?:within|inside|under)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
+                           r"((?:[\w.,/-]+\s+){0,6}?)(?:warranty|window|limit|allowance|period|cap|coverage|"
+                           r"term|guarantee)\b", re.IGNORECASE)
+
+
+def _past_bound(claim: str) -> str:
+    """A claim that a thing is within a bound ("within the 60,000 km warranty") while it
+    states the thing's own figure past it ("odometer 61,200 km"): its own numbers deny it."""
+    for m in _WITHIN_BOUND.finditer(claim):
+        if _negated_before(claim, m.start()):
+            continue
+        bounds = [q for q in quantities(m.group(1)) if q.unit]
+        rest = claim[: m.start()] + " " + claim[m.end():]
+        for q in quantities(rest):
+            if any(b.unit == q.unit and q.value > b.value for b in bounds):
+                return f'"{m.group(0)}", though the claim gives {q.text}'
+    return ""
+
+
+# A key's last word that says it holds a date ("move_out_date", "closed_at"): the words
+# before it name the event.
+_DATE_KEY_ENDS = frozenset({"date", "at", "on", "day"})
+_MODAL = re.compile(r"\b(?:will|would|should|could|may|might|can|expected|scheduled|planned|due|likely|"
+                    r"probably|until|unless|if|once|when)\b", re.IGNORECASE)
+
+
+def _unset_dated(claim: str, ev: _Evidence) -> str:
+    """A date said of an event whose date the record leaves unset ("move_out_date: null")
+    where the date is another field's whose words the clause does not use ("lease_end"):
+    "she is moving out on 30 April" gives the unset event the lease's end. A clause that
+    hedges, plans or denies it says no date happened."""
+    for clause in _ADDED.split(claim):
+        said = dates(clause)
+        if not said or _DENIED.search(clause) or _MODAL.search(clause) or is_hedged(clause):
+            continue
+        own = word_stems(clause)
+        named = _named_records(clause, ev) or ev.records
+        for record in named:
+            unset = [words for key, value in record.pairs if value == _NULL and len(kw := _key_words(key)) > 1
+                     and kw[-1] in _DATE_KEY_ENDS and (words := word_stems(" ".join(kw[:-1]))) and words <= own]
+            givers = [word_stems(" ".join(_key_words(key))) for key, value in record.pairs
+                      if any(date_supported(r, [p for _, rs in dates(value) for p in rs]) for _, r in said)]
+            if unset and givers and not any(g & own for g in givers):
+                return f'{said[0][0]} for an event the record leaves undated'
+    return ""
+
+
 def _keyed(text: str) -> list[tuple[frozenset[str], str, str, int]]:
     """The text's yes/no and nothing values as statements of their keys' words, each with the
     stems of its key's own words (without the parents' a flattened key starts with), the pair
@@ -1865,7 +1914,7 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
         if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)) or _guessed(claim[: m.start()]) or \
-                _USER_REPORT.search(claim[: m.start()]):
+                _USER_REPORT.search(claim[: m.start()]) or _zone_gap(m.group(1), claim, ev):
             continue
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.
         if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
@@ -2194,6 +2243,25 @@ def _zone_offset(q: Quantity, claim: str, ev: _Evidence) -> bool:
     return any(_offset_minutes(m) in offsets for m in said)
 
 
+# "since Shanghai is 6 hours ahead of Amsterdam": the gap between two places' clocks.
+_ZONE_GAP = re.compile(r"\b(\d{1,2}(?:[.,]5)?)\s*(?:hours?|hrs?|h)\s+(?:ahead|behind)\b", re.IGNORECASE)
+
+
+def _zone_gap(cause: str, claim: str, ev: _Evidence) -> bool:
+    """The cause states the gap between two zones ("6 hours ahead of Amsterdam in summer")
+    that the offsets of the claim's cities, the context's zones or its instants give
+    (+02:00 and +08:00): the working of a converted time, no fact the records lack."""
+    gaps = [60 * float(m.group(1).replace(",", ".")) for m in _ZONE_GAP.finditer(cause)]
+    if not gaps:
+        return False
+    zones = ev.zones | {
+        zone for w in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", claim) if (zone := _city_zones().get(w.lower()))}
+    offsets = set().union(*(_offsets(zone) for zone in zones)) | {
+        0 if m.group(4) == "Z" else (-1 if m.group(4)[0] == "-" else 1) * (
+            60 * int(m.group(4)[1:3]) + int(m.group(4)[-2:])) for t in ev.texts for m in _INSTANT.finditer(t)}
+    return all(any(abs(a - b) == g for a in offsets for b in offsets) for g in gaps)
+
+
 def _offset_minutes(m: re.Match[str]) -> int:
     return (-1 if m.group(1) != "+" else 1) * (60 * int(m.group(2)) + int(m.group(3) or 0))
 
@@ -2510,7 +2578,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
-                     or _zone_offset(q, claim, ev)
+                     or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
@@ -2540,7 +2608,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "30 days before expiry": the term counted back from the context's date.
     counted_on = (_shifted(ev.date_readings, terms) + _shifted(ev.date_readings, terms, back=bool(
         _COUNTED_BACK.search(claim)))) if terms else []
-    zoned = bool(_TIME_ZONE.search(claim))
+    zoned = bool(_TIME_ZONE.search(claim) or _ZONE_GAP.search(claim))
     # "23:10 UTC on 30 November (00:10 on 1 December in Berlin)": a time told in another
     # zone may fall on the day before or after the context's.
     if zoned:
@@ -2737,7 +2805,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                      or "%" in claim.text))
     misadded = (_misadded(claim.text, missing) or _misworked(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
                 or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev)
-                or _unset_given(claim.text, missing, ev) or _renamed(claim.text, ev))
+                or _unset_given(claim.text, missing, ev) or _unset_dated(claim.text, ev) or _past_bound(claim.text)
+                or _renamed(claim.text, ev))
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
