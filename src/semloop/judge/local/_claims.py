@@ -128,9 +128,11 @@ def _english_numbers(text: str, dots: bool = False) -> str:
         text = _COMMA_DECIMAL.sub(lambda m: ".".join(g for g in m.groups() if g is not None), text)
         # Its dates are day first too: 07/01/2027 as 07.01.2027, which is read so.
         text = _SLASH_DATE.sub(r"\1.\2.\3", text)
+    # A text that groups one number by dots (8.500.000) groups its others so (950.000). The
+    # groups stay, by commas: a long amount is then no id (``_ID_DIGITS``).
+    dots = dots or any(m.group(0).count(".") > 1 for m in _DOT_THOUSANDS.finditer(text))
     return _DOT_THOUSANDS.sub(
-        lambda m: m.group(0).replace(".", "") if dots or m.group(0).count(".") > 1 or m.group("after")
-        else m.group(0), text)
+        lambda m: m.group(0).replace(".", ",") if dots or m.group("after") else m.group(0), text)
 
 
 # "1.2M downloads", "3.5B": a capital glued to a decimal is its scale, not metres or a grade.
@@ -141,9 +143,26 @@ _DECIMAL_SCALE = re.compile(r"(?<![\w.,])(\d+\.\d+)([MB])\b")
 _APOSTROPHE_THOUSANDS = re.compile(r"(?<![\w.,'])[1-9]\d{0,2}(?:'\d{3})+(?![\w'])")
 
 
+# An amount grouped by spaces, the Nordic, Slavic or French way ("4 600 kr", "≈351 680 ₽",
+# "2 000 元", "EUR 12 500"): one number where money marks it, before or after; elsewhere
+# a space parts two numbers as often as it groups one.
+_SPACED = r"(?<![\w.,])[1-9]\d{0,2}(?: \d{3})+(?![\d.,]*\d)"
+_MONEY_WORDS = r"kr\b|元|руб|zł|kč\b"
+
+
+@lru_cache(maxsize=1)
+def _spaced_amounts() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    mark = rf"[{_CURRENCY_SIGNS}]|(?-i:\b(?:{'|'.join(sorted(_ISO_CURRENCIES))})\b)"
+    return (re.compile(rf"{_SPACED}(?=\s?(?:{mark}|{_MONEY_WORDS}))", re.IGNORECASE),
+            re.compile(rf"(?<=[{_CURRENCY_SIGNS}])\s?{_SPACED}|(?<=\b[A-Z]{{3}} ){_SPACED}"))
+
+
 @lru_cache(maxsize=8192)  # most checks read a text so, each text many times
 def _plain(text: str) -> str:
     text = _APOSTROPHE_THOUSANDS.sub(lambda m: m.group(0).replace("'", ""), text.translate(_TYPOGRAPHY))
+    for amount in _spaced_amounts():
+        text = amount.sub(lambda m: m.group(0).replace(" ", "") if m.group(0)[:1] != " "
+                          else " " + m.group(0)[1:].replace(" ", ""), text)
     text = _english_numbers(text)
     text = _DECIMAL_SCALE.sub(lambda m: f"{m.group(1)} {'million' if m.group(2) == 'M' else 'billion'}", text)
     marks = {m.group(1) for m in _GLUED_MARK.finditer(text)}
@@ -172,6 +191,36 @@ def _json_lines(output: str) -> list[Any]:
     return rows if len(rows) >= 2 and all(isinstance(r, dict) for r in rows) else []
 
 
+# iCalendar and vCard: "BEGIN:VEVENT", then a property a line ("DTSTART;TZID=Africa/Nairobi:
+# 20250313T170000"), then "END:VEVENT".
+_CALENDAR_BEGIN = re.compile(r"^\s*BEGIN:V[A-Z]+\s*$", re.MULTILINE)
+_PROPERTY = re.compile(r"^([A-Z][A-Z0-9-]*)((?:;[A-Z-]+=[^;:\n]*)*):(.*)$")
+
+
+def _calendar_records(text: str) -> str:
+    """An iCalendar or vCard text as one record per component (``summary: DSMB review;
+    dtstart: 20250313T140000Z``), as a JSON object is flattened: a property's name (DTEND,
+    UID) is a field's key, not a name the text gives; a time zone parameter stays on its
+    value. Other texts as they are."""
+    if not _CALENDAR_BEGIN.search(text):
+        return text
+    out: list[str] = []
+    props: list[str] = []
+    for line in text.splitlines():
+        m = _PROPERTY.match(line.strip())
+        if m is None:
+            continue
+        key, params, value = m.groups()
+        if key in ("BEGIN", "END"):
+            if props:
+                out.append("; ".join(props))
+            props = []
+            continue
+        zone = re.search(r";TZID=([^;:]+)", params)
+        props.append(f"{key.lower()}: {value.strip()}{' ' + zone.group(1) if zone else ''}")
+    return "\n".join([*out, "; ".join(props)] if props else out)
+
+
 @lru_cache(maxsize=4096)
 def tool_text(output: str) -> str:
     """A tool's output as readable text: JSON flattened to one line per record
@@ -188,7 +237,7 @@ def tool_text(output: str) -> str:
         rows = _json_lines(output)
         if rows:
             return tool_text(json.dumps(rows))
-        return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", output)
+        return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", _calendar_records(output))
     lines: list[str] = []
 
     def walk(value: Any, key: str, currency: str) -> None:
@@ -384,11 +433,22 @@ _CELL_AMOUNT = re.compile(r"[-\u2212]?\d[\d.,]*(?:\s?\S{1,4})?")
 _HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*[(\[](?P<unit>[^()\[\]]+)[)\]]\s*$")
 
 
+# A cell of one number grouped by spaces, the SI way ("281 344"): one number, not 281 and
+# 344. Only a whole cell, where nothing else shares the space.
+_SPACED_CELL = re.compile(r"[1-9]\d{0,2}(?: \d{3})+")
+
+
 def _cells(line: str, sep: str) -> list[str]:
-    """A row's cells; a quoted cell of a CSV keeps its separator ("Access blocked, parked car")."""
+    """A row's cells, stripped; a quoted cell of a CSV keeps its separator ("Access blocked,
+    parked car"). Outer pipes come in pairs: a row's pipe at its end alone closes an empty
+    last cell ("R. Siregar | 8.500.000 | 1.200.000 |" under "Name | Base | OT | Gross")."""
     if sep == "|":
-        return line.strip().strip("|").split(sep)
-    return next(csv.reader([line.strip()], delimiter=sep), [])
+        line = line.strip()
+        cells = line.strip("|").split(sep) if line.startswith("|") else line.split(sep)
+    else:
+        cells = next(csv.reader([line.strip()], delimiter=sep), [])
+    cells = [c.strip() for c in cells]
+    return [c.replace(" ", "") if _SPACED_CELL.fullmatch(c) else c for c in cells]
 
 
 def delimited_records(text: str) -> str:
@@ -401,7 +461,7 @@ def delimited_records(text: str) -> str:
     if len(lines) < 3 or text.lstrip().startswith(("{", "[")):
         return text
     for sep in _DELIMITERS:
-        header, *rows = [[c.strip() for c in _cells(ln, sep)] for ln in lines]
+        header, *rows = [_cells(ln, sep) for ln in lines]
         ruled = [r for r in rows if not all(_RULE_CELL.match(c) for c in r) and not _RULE_LINE.match(sep.join(r))]
         # One row is a table where a rule sets its header apart ("staff | er_ni", "---+---").
         rows, least = ruled, 1 if len(ruled) < len(rows) else 2
@@ -434,7 +494,8 @@ def delimited_records(text: str) -> str:
             # A column of amounts, not of ids, each cell one number and nothing else.
             if all(len(q) == 1 and _CELL_AMOUNT.fullmatch(_plain(r[i])) and not _ID_DIGITS.search(r[i])
                    for q, r in zip(column, rows, strict=True)) and len({q[0].unit for q in column}) == 1:
-                out.append(f"the {h} total: {sum(q[0].value for q in column):g} {units[i]}".rstrip())
+                total = f"{sum(q[0].value for q in column):,.2f}".removesuffix(".00")
+                out.append(f"the {h} total: {total} {units[i]}".rstrip())
         return "\n".join(out)
     return text
 

@@ -23,6 +23,7 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import datetime
 import itertools
@@ -476,12 +477,25 @@ class _Evidence:
         mine = _periods(claim)
         factors = {_PER_PERIOD[pair] for a in mine for b in self.periods | mine
                    if (pair := tuple(sorted((a, b)))) in _PER_PERIOD}
+        lengths = self.month_lengths(claim) if mine & {"minute", "hour"} else []
         if not factors:
-            return []
-        out = [v for q in self.found for k in factors for v in (q.value * k, q.value / k)]
+            return lengths
+        out = [*lengths, *(v for q in self.found for k in factors for v in (q.value * k, q.value / k))]
         if _SHOWN.search(claim):
             out.extend(factors)
         return sorted(out)
+
+    def month_lengths(self, claim: str) -> list[float]:
+        """The hours and minutes of each month the claim names, in a year the evidence
+        dates it (February both ways when none does)."""
+        out: list[float] = []
+        for m in _MONTH_NAMED.finditer(claim):
+            month = _MONTHS[m.group(1).lower()]
+            years = {y for y, mo, _ in self.date_readings if y and mo == month} or {2023, 2024}
+            for y in years:
+                days = calendar.monthrange(y, month)[1]
+                out += [24.0 * days, 1440.0 * days]
+        return sorted(set(out))
 
     def add_operands(self, claims: Iterable[str]) -> None:
         """Numbers the answer states that the evidence supports may feed its next step of
@@ -884,6 +898,10 @@ _PERIOD_WORDS = {"minute": "minute", "minutes": "minute", "min": "minute", "hour
                  "year": "year", "years": "year", "yearly": "year", "annual": "year",
                  "annually": "year", "yr": "year"}
 _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIOD_WORDS)})\b", re.IGNORECASE)
+# A calendar month the claim names by name ("February had 40,320 minutes"): an uptime's or
+# a rota's base is its length in days, hours or minutes, which no record states.
+_MONTH_NAMED = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october"
+                          r"|november|december)\b", re.IGNORECASE)
 _SHOWN = re.compile(r"[×*÷=]|\d\s?x\s?\d")  # working shown: "$49 × 12 = $588"
 
 
@@ -1100,6 +1118,55 @@ def _unset_given(claim: str, missing: Sequence[str], ev: _Evidence) -> str:
                 if words and words <= own and (value == _NULL or value.lower() in _NONE
                                                or _NOT_SET.fullmatch(value.lower())):
                     return f'{said[0]} for "{key}", which the record leaves unset ({value})'
+    return ""
+
+
+# "within the 5-year / 60,000 km powertrain warranty", "inside your 30-day return window":
+# a bound of a cover or a term, its figures in the phrase.
+_WITHIN_BOUND = re.compile(r"\b(?:within|inside|under)\s+(?:the\s+|your\s+|its\s+|their\s+)?"
+                           r"((?:[\w.,/-]+\s+){0,6}?)(?:warranty|window|limit|allowance|period|cap|coverage|"
+                           r"term|guarantee)\b", re.IGNORECASE)
+
+
+def _past_bound(claim: str) -> str:
+    """A claim that a thing is within a bound ("within the 60,000 km warranty") while it
+    states the thing's own figure past it ("odometer 61,200 km"): its own numbers deny it."""
+    for m in _WITHIN_BOUND.finditer(claim):
+        if _negated_before(claim, m.start()):
+            continue
+        bounds = [q for q in quantities(m.group(1)) if q.unit]
+        rest = claim[: m.start()] + " " + claim[m.end():]
+        for q in quantities(rest):
+            if any(b.unit == q.unit and q.value > b.value for b in bounds):
+                return f'"{m.group(0)}", though the claim gives {q.text}'
+    return ""
+
+
+# A key's last word that says it holds a date ("move_out_date", "closed_at"): the words
+# before it name the event.
+_DATE_KEY_ENDS = frozenset({"date", "at", "on", "day"})
+_MODAL = re.compile(r"\b(?:will|would|should|could|may|might|can|expected|scheduled|planned|due|likely|"
+                    r"probably|until|unless|if|once|when)\b", re.IGNORECASE)
+
+
+def _unset_dated(claim: str, ev: _Evidence) -> str:
+    """A date said of an event whose date the record leaves unset ("move_out_date: null")
+    where the date is another field's whose words the clause does not use ("lease_end"):
+    "she is moving out on 30 April" gives the unset event the lease's end. A clause that
+    hedges, plans or denies it says no date happened."""
+    for clause in _ADDED.split(claim):
+        said = dates(clause)
+        if not said or _DENIED.search(clause) or _MODAL.search(clause) or is_hedged(clause):
+            continue
+        own = word_stems(clause)
+        named = _named_records(clause, ev) or ev.records
+        for record in named:
+            unset = [words for key, value in record.pairs if value == _NULL and len(kw := _key_words(key)) > 1
+                     and kw[-1] in _DATE_KEY_ENDS and (words := word_stems(" ".join(kw[:-1]))) and words <= own]
+            givers = [word_stems(" ".join(_key_words(key))) for key, value in record.pairs
+                      if any(date_supported(r, [p for _, rs in dates(value) for p in rs]) for _, r in said)]
+            if unset and givers and not any(g & own for g in givers):
+                return f'{said[0][0]} for an event the record leaves undated'
     return ""
 
 
@@ -1847,7 +1914,7 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
         if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)) or _guessed(claim[: m.start()]) or \
-                _USER_REPORT.search(claim[: m.start()]):
+                _USER_REPORT.search(claim[: m.start()]) or _zone_gap(m.group(1), claim, ev):
             continue
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.
         if _NONE_THERE.match(m.group(1)) and any(word_stems(m.group(1)) & asked for asked in ev.empty):
@@ -2176,6 +2243,25 @@ def _zone_offset(q: Quantity, claim: str, ev: _Evidence) -> bool:
     return any(_offset_minutes(m) in offsets for m in said)
 
 
+# "since Shanghai is 6 hours ahead of Amsterdam": the gap between two places' clocks.
+_ZONE_GAP = re.compile(r"\b(\d{1,2}(?:[.,]5)?)\s*(?:hours?|hrs?|h)\s+(?:ahead|behind)\b", re.IGNORECASE)
+
+
+def _zone_gap(cause: str, claim: str, ev: _Evidence) -> bool:
+    """The cause states the gap between two zones ("6 hours ahead of Amsterdam in summer")
+    that the offsets of the claim's cities, the context's zones or its instants give
+    (+02:00 and +08:00): the working of a converted time, no fact the records lack."""
+    gaps = [60 * float(m.group(1).replace(",", ".")) for m in _ZONE_GAP.finditer(cause)]
+    if not gaps:
+        return False
+    zones = ev.zones | {
+        zone for w in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", claim) if (zone := _city_zones().get(w.lower()))}
+    offsets = set().union(*(_offsets(zone) for zone in zones)) | {
+        0 if m.group(4) == "Z" else (-1 if m.group(4)[0] == "-" else 1) * (
+            60 * int(m.group(4)[1:3]) + int(m.group(4)[-2:])) for t in ev.texts for m in _INSTANT.finditer(t)}
+    return all(any(abs(a - b) == g for a in offsets for b in offsets) for g in gaps)
+
+
 def _offset_minutes(m: re.Match[str]) -> int:
     return (-1 if m.group(1) != "+" else 1) * (60 * int(m.group(2)) + int(m.group(3) or 0))
 
@@ -2416,9 +2502,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         return [m for f, _ in found for m in f], [c for _, f in found for c in f]
     missing: list[str] = []
     counts: list[str] = []
-    arithmetic = _worked_out(claim, ev.given)
     rates = ev.rates(claim)
     stated = quantities(claim)
+    # "February had 40,320 minutes, so …": a month's length stated is the base of a sum.
+    lengths = ev.month_lengths(claim) if _periods(claim) & {"minute", "hour"} else []
+    arithmetic = _worked_out(claim, ev.given) or any(number_supported(q, lengths) for q in stated)
     # "2 hours 15 minutes" is one duration, 135 minutes: its parts are no facts alone.
     spans = list(_COMPOUND_DURATION.finditer(claim))
     seconds = list(_MIN_SEC.finditer(claim))
@@ -2490,7 +2578,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
-                     or _zone_offset(q, claim, ev)
+                     or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
@@ -2520,7 +2608,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "30 days before expiry": the term counted back from the context's date.
     counted_on = (_shifted(ev.date_readings, terms) + _shifted(ev.date_readings, terms, back=bool(
         _COUNTED_BACK.search(claim)))) if terms else []
-    zoned = bool(_TIME_ZONE.search(claim))
+    zoned = bool(_TIME_ZONE.search(claim) or _ZONE_GAP.search(claim))
     # "23:10 UTC on 30 November (00:10 on 1 December in Berlin)": a time told in another
     # zone may fall on the day before or after the context's.
     if zoned:
@@ -2717,7 +2805,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                      or "%" in claim.text))
     misadded = (_misadded(claim.text, missing) or _misworked(claim.text, missing) or _turned(claim.text, ev) or _inexact(claim.text, missing)
                 or _zone_unconverted(claim.text, ev) or _other_cause(claim.text, ev)
-                or _unset_given(claim.text, missing, ev) or _renamed(claim.text, ev))
+                or _unset_given(claim.text, missing, ev) or _unset_dated(claim.text, ev) or _past_bound(claim.text)
+                or _renamed(claim.text, ev))
     if misadded:
         claim.found["bound"] = 1.0
         claim.logit += _BOUND
