@@ -105,3 +105,51 @@ def test_currency_codes_of_a_breakdown_are_its_measure_not_a_cast(embed: Embed) 
         call("tariff_lookup", {"country": "PH", "hs": "2204.21"}, {"duty": "7%", "excise": 2600}),
     )
     assert off_topic_evidence(landed, embed).features["new_names"] < 0.3
+
+
+def test_another_languages_article_names_no_kind(embed: Embed) -> None:
+    # "die Küche" and "die Tülle" share an article; the leak at the lever was answered.
+    lever = case(
+        "Mein Wasserhahn in der Küche tropft am Hebel. Was kann ich selbst tun?",
+        "Wenn der Hahn am Hebel tropft (nicht aus der Tülle), ist meist die Kartusche verschlissen. Drehen Sie "
+        "die Eckventile zu, nehmen Sie den Hebel ab, schrauben Sie die Kartusche heraus und setzen Sie eine "
+        "gleiche neue ein. Kosten etwa 15 bis 30 Euro.",
+    )
+    assert task_understanding_evidence(lever, embed).features["substitute"] == 0.0
+
+
+def test_the_inverse_operation_done_misunderstood(embed: Embed) -> None:
+    integral = case(
+        "Can you find the derivative of g(t) = t³ · e^t? I want to check my working.",
+        "∫ t³ e^t dt: use integration by parts three times, giving t³e^t − 3t²e^t + 6te^t − 6e^t + C.",
+    )
+    assert float(answer_task_understanding_failure(integral, embed).value) >= 0.5
+
+
+def test_advice_for_the_other_side_of_the_sale_misunderstood(embed: Embed) -> None:
+    buying = case(
+        "I'm selling my 2017 Yamaha MT-07 with 18,000 km. Is €5,400 a fair price to ask?",
+        "Here's what to check when buying a used MT-07: look at the chain and sprockets, ask for the service "
+        "book and check for crash damage on the bar ends. Sellers expect some haggling, so offer about 10% "
+        "below the asking price.",
+    )
+    assert float(answer_task_understanding_failure(buying, embed).value) >= 0.5
+
+
+def test_a_headline_presented_for_a_letter_asked(embed: Embed) -> None:
+    headlines = case(
+        "Write me a cover letter for the junior data analyst role at Brightwater — I'm moving over from nursing.",
+        "Here are 4 LinkedIn headline options:\n1. Data Analyst | Ex-Nurse | Turning patient data into decisions\n"
+        "2. From ward to dashboard: SQL, Python, Tableau\n3. Junior Data Analyst with 8 years of clinical insight\n"
+        "4. Nurse turned analyst — healthcare data",
+    )
+    assert float(answer_task_understanding_failure(headlines, embed).value) >= 0.5
+
+
+def test_a_sibling_diet_answered_for_the_one_asked(embed: Embed) -> None:
+    vegan = case(
+        "Could you make my mum's banana bread recipe gluten-free? 200 g flour, 3 bananas, 2 eggs, 100 g sugar.",
+        "Sure, here's a vegan version: swap the eggs for 2 flax eggs, use 80 g coconut sugar and 60 ml oil, "
+        "keep the flour and bananas, and bake 50 minutes at 175 °C.",
+    )
+    assert float(answer_task_understanding_failure(vegan, embed).value) >= 0.5

@@ -2767,11 +2767,13 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     customer/internal beginner/advanced summary/full short/long formal/informal
     front/rear front/back left/right upper/lower top/bottom north/south east/west
     indoor/outdoor inside/outside swap/refund leave/join leaving/join port-out/port-in
+    derivative/integral derivative/integration differentiate/integrate
     """.split())  # noqa: SIM905
 # Closed sets of general-English siblings: asked about one member, an answer that names
 # another and never the first is about the wrong one (October / November, German /
-# Spanish, Python / JavaScript, Terraform / CloudFormation, a puppy / a kitten). One group is one member under its
-# names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
+# Spanish, Python / JavaScript, Terraform / CloudFormation, a puppy / a kitten, a vegan /
+# a gluten-free recipe). One group is one member under its names: fall is autumn, a puppy
+# is a dog, español is Spanish. Not weekdays: a request's
 # day is often only when it starts ("starting Monday"), and the answer's another date.
 _SIBLING_SETS: dict[str, tuple[str, ...]] = {
     "period": ("january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -2790,6 +2792,8 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
                "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
                "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
                "snake", "lizard gecko", "goldfish"),
+    "diet": ("vegan plant-based", "vegetarian veggie", "gluten-free coeliac celiac", "dairy-free lactose-free",
+             "keto ketogenic", "paleo", "low-carb", "halal", "kosher", "nut-free", "sugar-free"),
 }
 
 
@@ -3517,6 +3521,29 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# An answer that frames itself for one side of a sale: "how to negotiate when buying",
+# "tips for sellers".
+_BUYER_SIDE = re.compile(r"\b(?:when|if you(?:'re| are)?|as an?|for(?: the)?) (?:buying|purchasing|a buyer|buyers|the buyer)\b",
+                         re.IGNORECASE)
+_SELLER_SIDE = re.compile(r"\b(?:when|if you(?:'re| are)?|as an?|for(?: the)?) (?:selling|a seller|sellers|the seller)\b",
+                          re.IGNORECASE)
+_BUYING = re.compile(r"\b(?:buy|buying|purchase|purchasing)\b", re.IGNORECASE)
+
+
+def _other_side(case: RunCase) -> tuple[str, str] | None:
+    """The user sells (or buys), and the answer's opening frames its advice for the other
+    side ("I'm SELLING my Octavia" answered "how to negotiate when buying a 2015 Octavia")
+    and never for the user's: (asked, answered)."""
+    asked, opening = _asked_text(case.input), _opening(case.output)
+    if _SELLS.search(asked) and not _BUYING.search(asked) and _BUYER_SIDE.search(opening) \
+            and not _SELLER_SIDE.search(case.output):
+        return "sell", "buy"
+    if _BUYING.search(asked) and not _SELLS.search(asked) and _SELLER_SIDE.search(opening) \
+            and not _BUYER_SIDE.search(case.output):
+        return "buy", "sell"
+    return None
+
+
 # Asked to move a quantity one way, the run moved it the other: "lower the spawn rate by
 # 20%" answered "changed spawnRatePerMinute from 10 to 12". The verbs of a change's
 # direction, not of any domain.
@@ -4039,6 +4066,7 @@ _DOCUMENT_FAMILIES = {
     "bill": "invoice receipt quote estimate",
     "contract": "contract lease agreement waiver",
     "prose": "report summary review bio poem speech toast caption post tweet essay proposal",
+    "title": "headline tagline slogan title",
 }
 _DOCUMENT_FAMILY = {kind: family for family, kinds in _DOCUMENT_FAMILIES.items() for kind in kinds.split()}
 _DOCUMENT_KIND = "|".join(sorted(_DOCUMENT_FAMILY, key=len, reverse=True))
@@ -4790,9 +4818,9 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     evidence = tuple(text.lower() for text, _ in _entries(case)) if case.context or case.tools_called else None
     said, asked = word_stems(case.output), word_stems(case.input)
     request = _asked_text(_HANDED_TEXT.sub(" ", case.input))
-    wanted = _phrase_pairs(request)
+    wanted = _content_pairs(request)
     opening = _opening(case.output)
-    for b in _phrase_pairs(opening):
+    for b in _content_pairs(opening):
         for a in wanted:
             for keep, mine, theirs in ((0, a[1], b[1]), (1, a[0], b[0])):
                 if a[keep] == b[keep] and mine != theirs and mine not in said \
@@ -4854,6 +4882,20 @@ def _spelled_sibling(acronym: str, opening: str) -> str | None:
                  if spelled[:2] == letters[:2] and _VALUE_AFTER.match(opening, run[-1].end())), None)
 
 
+# Articles, pronouns and particles of the other languages users write in (Dutch, German,
+# French, Spanish, Italian, Swedish), which the English list of function words lets through:
+# "de keuken" and "de uitloop" share an article, not a kind.
+_OTHER_FUNCTION_WORDS = frozenset("""de het een van en op bij uit met voor naar mijn je ik wat kan niet als zit
+    om te aan dat deze dit der das dem des ein eine einen einem mein meine und ist nicht von zu im am le la les un
+    une du et est mon ma mes pour avec dans sur au aux el los las una unos del y es mi mis con para por ett och
+    är mitt för med på av till il lo gli della è mio""".split())  # noqa: SIM905
+
+
+def _content_pairs(text: str) -> list[tuple[str, str]]:
+    """The text's phrase pairs less those holding another language's function word."""
+    return [pair for pair in _phrase_pairs(text) if not set(pair) & _OTHER_FUNCTION_WORDS]
+
+
 def _within_name(text: str, pair: tuple[str, str], keep: int) -> bool:
     """The pair is part of a longer name: one more content word before it, where it shares
     its last word ("reloadable debit card", "home equity conversion mortgage"), or after
@@ -4909,7 +4951,7 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case),
-    "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case),
+    "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case) or _other_side(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case)
@@ -4968,7 +5010,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     sub = _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
-    opp = _opposite(case) or _changed_other_way(case)
+    opp = _opposite(case) or _changed_other_way(case) or _other_side(case)
     ev.flag("opposite", opp is not None,
             f'asked for "{opp[0]}", the answer gives "{opp[1]}"' if opp else "")
     slot = _slot_swap(case)
