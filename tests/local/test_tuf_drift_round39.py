@@ -153,3 +153,13 @@ def test_a_sibling_diet_answered_for_the_one_asked(embed: Embed) -> None:
         "keep the flour and bananas, and bake 50 minutes at 175 °C.",
     )
     assert float(answer_task_understanding_failure(vegan, embed).value) >= 0.5
+
+
+def test_another_financial_statement_presented_misunderstood(embed: Embed) -> None:
+    balance = case(
+        "The bank wants a cash flow statement for last year, money in and out each month. Can you put it together?",
+        "Here's your 2025 balance sheet:\n\nFixed assets: £18,400\nStock: £6,900\nDebtors: £4,150\nCash: £9,020\n"
+        "Creditors: £7,300\nNet assets: £31,170",
+        call("sql_query", {"query": "SELECT month, SUM(in), SUM(out) FROM bank GROUP BY month"}, "01 | 8200 | 7100\n02 | 7900 | 6400"),
+    )
+    assert float(answer_task_understanding_failure(balance, embed).value) >= 0.5

@@ -4053,9 +4053,44 @@ def _another_task(case: RunCase) -> str:
         return f'asked about "{condition[0]}", the answer is for "{condition[1]}"'
     if _translated_unasked(case):
         return "asked to work on the text given, the answer translates it instead"
-    if kinds := _presented_other_kind(case):
+    if kinds := _presented_other_kind(case) or _presented_other_statement(case):
         return f"asked for a {kinds[0]}, the answer presents a {kinds[1]}"
     return ""
+
+
+# The statements a bookkeeper draws up, each under its names: a cash-flow overview is no
+# profit and loss.
+_STATEMENTS = {
+    "cash-flow statement": r"cash[- ]?flows?",
+    "profit and loss": r"profit (?:and|&) loss|p ?& ?l|income statement|resultatrekening",
+    "balance sheet": r"balance sheet|balans",
+    "budget": r"budget",
+}
+_STATEMENT = re.compile("|".join(f"(?P<s{i}>{rx})" for i, rx in enumerate(_STATEMENTS.values())), re.IGNORECASE)
+_PRESENTS_STATEMENT = re.compile(r"^\W*(?:(?:sure|ok|okay|done)\W+)?(?:here(?:'s| is| are)|below (?:is|are)|"
+                                 r"attached (?:is|are)|i(?:'ve| have) (?:made|built|drafted|prepared|put together))\s+"
+                                 r"(?:a|an|the|your|my)?\s*(?:[\w'-]+\s+){0,3}?(?=" + _STATEMENT.pattern + ")",
+                                 re.IGNORECASE)
+
+
+def _statements(text: str) -> set[str]:
+    """The statements a text names, each by its first name."""
+    names = list(_STATEMENTS)
+    return {names[int(k[1:])] for m in _STATEMENT.finditer(text) for k, v in m.groupdict().items() if v}
+
+
+def _presented_other_statement(case: RunCase) -> tuple[str, str] | None:
+    """Asked for one financial statement (a cash-flow overview), the answer opens by
+    presenting another (a profit and loss) and never names the asked one: (asked,
+    presented)."""
+    asked = _statements(_asked_text(case.input))
+    presented = _PRESENTS_STATEMENT.match(case.output)
+    if not asked or presented is None:
+        return None
+    shown = _statements(case.output[presented.end():][:40])
+    if not shown or shown & asked or asked & _statements(case.output) or shown & _statements(case.input):
+        return None
+    return min(asked), min(shown)
 
 
 # Kinds of document a user asks to have drawn up, by family: a letter and an email are one
