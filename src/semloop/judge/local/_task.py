@@ -4066,17 +4066,18 @@ _STATEMENTS = {
     "balance sheet": r"balance sheet|balans",
     "budget": r"budget",
 }
-_STATEMENT = re.compile("|".join(f"(?P<s{i}>{rx})" for i, rx in enumerate(_STATEMENTS.values())), re.IGNORECASE)
+_FINANCIAL_STATEMENT = re.compile("|".join(f"(?P<s{i}>{rx})" for i, rx in enumerate(_STATEMENTS.values())),
+                                  re.IGNORECASE)
 _PRESENTS_STATEMENT = re.compile(r"^\W*(?:(?:sure|ok|okay|done)\W+)?(?:here(?:'s| is| are)|below (?:is|are)|"
                                  r"attached (?:is|are)|i(?:'ve| have) (?:made|built|drafted|prepared|put together))\s+"
-                                 r"(?:a|an|the|your|my)?\s*(?:[\w'-]+\s+){0,3}?(?=" + _STATEMENT.pattern + ")",
+                                 r"(?:a|an|the|your|my)?\s*(?:[\w'-]+\s+){0,3}?(?=" + _FINANCIAL_STATEMENT.pattern + ")",
                                  re.IGNORECASE)
 
 
 def _statements(text: str) -> set[str]:
     """The statements a text names, each by its first name."""
     names = list(_STATEMENTS)
-    return {names[int(k[1:])] for m in _STATEMENT.finditer(text) for k, v in m.groupdict().items() if v}
+    return {names[int(k[1:])] for m in _FINANCIAL_STATEMENT.finditer(text) for k, v in m.groupdict().items() if v}
 
 
 def _presented_other_statement(case: RunCase) -> tuple[str, str] | None:
@@ -4707,8 +4708,10 @@ def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
     never on what the request calls the named one, and it restates three more words or
     figures that only that other passage holds than the named one's, and no figure only
     the named one holds (Tanzania's 18% VAT beside the EAC's tariff): it answered about
-    the sibling. Not where that other passage holds a word of the request the answer
-    leaves out too (the dissent asked, told as "Alvarez, J., dissenting"). (asked, told)."""
+    the sibling. Each passage opens an entry of its own (a capital, not the clause "hire a
+    second tutor" after "Appendix B, recommendations: …;"). Not where that other passage
+    holds a word of the request the answer leaves out too (the dissent asked, told as
+    "Alvarez, J., dissenting"). (asked, told)."""
     if not case.context:
         return None
     said, request = word_stems(case.output), word_stems(case.input)
@@ -4727,6 +4730,7 @@ def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
             mine, theirs = _passage(entries, w, s), _passage(entries, s, w)
             if not mine or not theirs or word_stems(" ".join(theirs)) & missing \
                     or not (w in _lead(mine[0]) and s in _lead(theirs[0])) \
+                    or not (mine[0][:1].isupper() and theirs[0][:1].isupper()) \
                     or _named(w, case.input) != _named(s, case.output):
                 continue
             # What the request calls the named passage, that the other does not hold.
