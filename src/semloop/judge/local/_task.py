@@ -2767,8 +2767,10 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     customer/internal beginner/advanced summary/full short/long formal/informal
     front/rear front/back left/right upper/lower top/bottom north/south east/west
     indoor/outdoor inside/outside swap/refund leave/join leaving/join port-out/port-in
-    derivative/integral derivative/integration differentiate/integrate
     """.split())  # noqa: SIM905
+# Operations that undo each other, named as nouns as often as verbs: a derivative asked, an
+# integral worked out. Apart from the options above, which the completion rules read too.
+_INVERSE_OPERATIONS = (("derivative", "integral"), ("derivative", "integration"), ("differentiate", "integrate"))
 # Closed sets of general-English siblings: asked about one member, an answer that names
 # another and never the first is about the wrong one (October / November, German /
 # Spanish, Python / JavaScript, Terraform / CloudFormation, a puppy / a kitten, a vegan /
@@ -3510,7 +3512,7 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
     asked, said = _LAST_PERIOD.sub(" ", _asked_text(case.input)), case.output
     if _SELLS.search(asked) and _BUYS.search(said) and not _SALE_SAID.search(said):
         return "sell", "buy"
-    for a, b in _OPPOSITES:
+    for a, b in (*_OPPOSITES, *_INVERSE_OPERATIONS):
         for x, y in ((a, b), (b, a)):
             px, py = _phrase(x), _phrase(y)
             # "Exchanged … the price difference refunded": the asked act named by a verb of
