@@ -3044,10 +3044,14 @@ _OPPOSITES = tuple(tuple(pair.split("/")) for pair in """
     front/rear front/back left/right upper/lower top/bottom north/south east/west
     indoor/outdoor inside/outside swap/refund leave/join leaving/join port-out/port-in
     """.split())  # noqa: SIM905
+# Operations that undo each other, named as nouns as often as verbs: a derivative asked, an
+# integral worked out. Apart from the options above, which the completion rules read too.
+_INVERSE_OPERATIONS = (("derivative", "integral"), ("derivative", "integration"), ("differentiate", "integrate"))
 # Closed sets of general-English siblings: asked about one member, an answer that names
 # another and never the first is about the wrong one (October / November, German /
-# Spanish, Python / JavaScript, Terraform / CloudFormation, a puppy / a kitten). One group is one member under its
-# names: fall is autumn, a puppy is a dog, español is Spanish. Not weekdays: a request's
+# Spanish, Python / JavaScript, Terraform / CloudFormation, a puppy / a kitten, a vegan /
+# a gluten-free recipe). One group is one member under its names: fall is autumn, a puppy
+# is a dog, español is Spanish. Not weekdays: a request's
 # day is often only when it starts ("starting Monday"), and the answer's another date.
 _SIBLING_SETS: dict[str, tuple[str, ...]] = {
     "period": ("january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -3066,6 +3070,8 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
                "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
                "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
                "snake", "lizard gecko", "goldfish"),
+    "diet": ("vegan plant-based", "vegetarian veggie", "gluten-free coeliac celiac", "dairy-free lactose-free",
+             "keto ketogenic", "paleo", "low-carb", "halal", "kosher", "nut-free", "sugar-free"),
 }
 
 
@@ -3258,14 +3264,14 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     missing = [t for t in asked if not _present(t, out_lower, out_stems)]
     segments = [seg.lower() for seg in _segments(case)]
     extra = [t for t in answered if not _present(t, in_lower, in_stems)
-             and not _set_apart(t, case.output)] if missing else []
+             and not _set_apart(t, case.output) and not _found_unfit(t, case.output)] if missing else []
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
             if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
-                              or _parallel(a, b, segments)):
+                              or _parallel(a, b, segments)) and not _told_from_entry(a, b, case, segments):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
         or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
@@ -3312,6 +3318,59 @@ def _set_apart(term: str, answer: str) -> bool:
     contrast it with the one answered about, not answered in its place."""
     naming = [s for s in split_claims(answer) if term in s.lower()]
     return bool(naming) and all(_SETS_APART.search(s) for s in naming)
+
+
+# A sentence that tells a thing was found unfit or not to be had: "Tuesday only had 1-hour
+# gaps", "the 08:10 is sold out", "the suite isn't available".
+_FOUND_UNFIT = re.compile(r"\bonly (?:had|has|have|offers?|offered|got|gets|came up with)\b|"
+                          r"\b(?:not|isn't|wasn't|aren't|weren't|no longer) (?:available|free|open|possible)\b|"
+                          r"\bunavailable\b|\bsold out\b|\b(?:fully|already) booked\b|\bbooked up\b|"
+                          r"\btoo (?:short|long|small|big|early|late)\b", re.IGNORECASE)
+
+
+def _found_unfit(term: str, answer: str) -> bool:
+    """Every sentence of the answer that names the term says it was found unfit, none of
+    them its opening: a sibling told as why the answer's own pick was made (a 2-hour slot
+    found, "Tuesday only had 1-hour gaps"), not taken in its place."""
+    term = _flat(term)
+    naming = [s for s in split_claims(answer) if term in _flat(s)]
+    return bool(naming) and term not in _flat(_opening(answer)) and all(_FOUND_UNFIT.search(s) for s in naming)
+
+
+def _flat(text: str) -> str:
+    """The text in lower case with its hyphens and runs of spaces as one space: "2 bed" as
+    the compound's reader writes it is the answer's "2-bed"."""
+    return re.sub(r"[\s_-]+", " ", text.lower())
+
+
+def _told_from_entry(asked: str, answered: str, case: RunCase, segments: Sequence[str]) -> bool:
+    """The answer restates a figure that only the evidence's entries naming the asked
+    thing hold (not the request): it answered for it, by another of its names (Tanzania's
+    18% VAT, told beside the EAC's tariff that Tanzania applies)."""
+    # Entries may join a short one to the next (a price list's lines): each sentence alone.
+    sentences = tuple(t for seg in segments for t in re.split(r"(?<=[.;])\s+", seg))
+    with_asked = [t for t in _naming(asked, sentences) if t not in _naming(answered, sentences)]
+    others = _figures(" ".join(_naming(answered, tuple(segments)))) | _figures(case.input)
+    return bool((_rates_and_sums(" ".join(with_asked)) - others) & _rates_and_sums(case.output))
+
+
+def _figures(text: str) -> set[str]:
+    """The numbers a text writes, as figures ("18%", "1,170" and "1170" alike)."""
+    return {f"{float(n.replace(',', '')):g}" for n in _NUMBER.findall(text)}
+
+
+# A rate or a sum: a figure with a per cent or currency sign, or of three digits or more; a
+# year, a clock time or a small count is no one record's own.
+_RATE_OR_SUM = re.compile(r"(?<![\d:.,])(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%|"
+                          r"(?!(?:19|20)\d\d\b)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+\.\d+))(?![\d:])")
+
+
+def _rates_and_sums(text: str) -> set[str]:
+    """The rates and sums a text writes, as figures."""
+    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in _RATE_OR_SUM.findall(text))}
+
+
+_NOT_DIGIT = re.compile(r"[^\d.]")
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -3384,7 +3443,9 @@ def _size_swap(case: RunCase) -> tuple[str, str] | None:
         # The answer placed the asked size in its bracket ("extensions up to 40 m² need only
         # a DP"): its other sizes are the rule's other thresholds ("unless the house would
         # exceed 150 m²"), not the thing in another size.
-        other = [] if held else sorted(v for u, v in said - asked if u == unit and v != size)
+        # A size told only as what was found unfit ("only had 2-bed cabins left") is no stand-in.
+        other = [] if held else sorted(v for u, v in said - asked if u == unit and v != size
+                                       and not _found_unfit(f"{v} {u}", case.output))
         if other:
             return f"{size} {unit}", f"{other[0]} {unit}"
     return None
@@ -3727,7 +3788,7 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
     asked, said = _LAST_PERIOD.sub(" ", _asked_text(case.input)), case.output
     if _SELLS.search(asked) and _BUYS.search(said) and not _SALE_SAID.search(said):
         return "sell", "buy"
-    for a, b in _OPPOSITES:
+    for a, b in (*_OPPOSITES, *_INVERSE_OPERATIONS):
         for x, y in ((a, b), (b, a)):
             px, py = _phrase(x), _phrase(y)
             # "Exchanged … the price difference refunded": the asked act named by a verb of
@@ -3735,6 +3796,29 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
             if px.search(asked) and not py.search(case.input) and py.search(said) and not px.search(said) \
                     and not {v for v in _alike(stem(x)) - {stem(x)} if len(v) >= 5} & word_stems(said):
                 return x, y
+    return None
+
+
+# An answer that frames itself for one side of a sale: "how to negotiate when buying",
+# "tips for sellers".
+_BUYER_SIDE = re.compile(r"\b(?:when|if you(?:'re| are)?|as an?|for(?: the)?) (?:buying|purchasing|a buyer|buyers|the buyer)\b",
+                         re.IGNORECASE)
+_SELLER_SIDE = re.compile(r"\b(?:when|if you(?:'re| are)?|as an?|for(?: the)?) (?:selling|a seller|sellers|the seller)\b",
+                          re.IGNORECASE)
+_BUYING = re.compile(r"\b(?:buy|buying|purchase|purchasing)\b", re.IGNORECASE)
+
+
+def _other_side(case: RunCase) -> tuple[str, str] | None:
+    """The user sells (or buys), and the answer's opening frames its advice for the other
+    side ("I'm SELLING my Octavia" answered "how to negotiate when buying a 2015 Octavia")
+    and never for the user's: (asked, answered)."""
+    asked, opening = _asked_text(case.input), _opening(case.output)
+    if _SELLS.search(asked) and not _BUYING.search(asked) and _BUYER_SIDE.search(opening) \
+            and not _SELLER_SIDE.search(case.output):
+        return "sell", "buy"
+    if _BUYING.search(asked) and not _SELLS.search(asked) and _SELLER_SIDE.search(opening) \
+            and not _BUYER_SIDE.search(case.output):
+        return "buy", "sell"
     return None
 
 
@@ -4247,7 +4331,78 @@ def _another_task(case: RunCase) -> str:
         return f'asked about "{condition[0]}", the answer is for "{condition[1]}"'
     if _translated_unasked(case):
         return "asked to work on the text given, the answer translates it instead"
+    if kinds := _presented_other_kind(case) or _presented_other_statement(case):
+        return f"asked for a {kinds[0]}, the answer presents a {kinds[1]}"
     return ""
+
+
+# The statements a bookkeeper draws up, each under its names: a cash-flow overview is no
+# profit and loss.
+_STATEMENTS = {
+    "cash-flow statement": r"cash[- ]?flows?",
+    "profit and loss": r"profit (?:and|&) loss|p ?& ?l|income statement|resultatrekening",
+    "balance sheet": r"balance sheet|balans",
+    "budget": r"budget",
+}
+_FINANCIAL_STATEMENT = re.compile("|".join(f"(?P<s{i}>{rx})" for i, rx in enumerate(_STATEMENTS.values())),
+                                  re.IGNORECASE)
+_PRESENTS_STATEMENT = re.compile(r"^\W*(?:(?:sure|ok|okay|done)\W+)?(?:here(?:'s| is| are)|below (?:is|are)|"
+                                 r"attached (?:is|are)|i(?:'ve| have) (?:made|built|drafted|prepared|put together))\s+"
+                                 r"(?:a|an|the|your|my)?\s*(?:[\w'-]+\s+){0,3}?(?=" + _FINANCIAL_STATEMENT.pattern + ")",
+                                 re.IGNORECASE)
+
+
+def _statements(text: str) -> set[str]:
+    """The statements a text names, each by its first name."""
+    names = list(_STATEMENTS)
+    return {names[int(k[1:])] for m in _FINANCIAL_STATEMENT.finditer(text) for k, v in m.groupdict().items() if v}
+
+
+def _presented_other_statement(case: RunCase) -> tuple[str, str] | None:
+    """Asked for one financial statement (a cash-flow overview), the answer opens by
+    presenting another (a profit and loss) and never names the asked one: (asked,
+    presented)."""
+    asked = _statements(_asked_text(case.input))
+    presented = _PRESENTS_STATEMENT.match(case.output)
+    if not asked or presented is None:
+        return None
+    shown = _statements(case.output[presented.end():][:40])
+    if not shown or shown & asked or asked & _statements(case.output) or shown & _statements(case.input):
+        return None
+    return min(asked), min(shown)
+
+
+# Kinds of document a user asks to have drawn up, by family: a letter and an email are one
+# family ("draft a reply" answered "here's an email"), a checklist and a letter are not.
+_DOCUMENT_FAMILIES = {
+    "message": "email letter note message reply memo memorandum announcement reminder notice invitation",
+    "list": "checklist list agenda itinerary schedule timetable plan",
+    "bill": "invoice receipt quote estimate",
+    "contract": "contract lease agreement waiver",
+    "prose": "report summary review bio poem speech toast caption post tweet essay proposal",
+    "title": "headline tagline slogan title",
+}
+_DOCUMENT_FAMILY = {kind: family for family, kinds in _DOCUMENT_FAMILIES.items() for kind in kinds.split()}
+_DOCUMENT_KIND = "|".join(sorted(_DOCUMENT_FAMILY, key=len, reverse=True))
+_DRAW_UP = re.compile(r"\b(?:write|draft|compose|create|prepare|draw up)\b(?:\s+(?:me|us|up))?\s+"
+                      rf"(?:a|an|the|my|our)?\s*(?:[\w'-]+\s+){{0,3}}({_DOCUMENT_KIND})s?\b", re.IGNORECASE)
+# The answer presenting what it drew up: "Here's the lease renewal letter for unit 4B:".
+_PRESENTS = re.compile(r"^\W*(?:here(?:'s| is| are)|below (?:is|are)|attached (?:is|are)|"
+                       r"i(?:'ve| have) (?:drafted|written|prepared|put together))\s+(?:a|an|the|your|my)?\s*"
+                       rf"(?:[\w'-]+\s+){{0,3}}({_DOCUMENT_KIND})s?\b", re.IGNORECASE)
+
+
+def _presented_other_kind(case: RunCase) -> tuple[str, str] | None:
+    """Asked to draw up one kind of document (a move-in inspection checklist), the answer
+    opens by presenting one of another family (a lease renewal letter) and never names the
+    asked kind: it drew up another document. (asked, presented)."""
+    asked, presented = _DRAW_UP.search(_asked_text(case.input)), _PRESENTS.search(case.output)
+    if asked is None or presented is None:
+        return None
+    want, got = asked.group(1).lower(), presented.group(1).lower()
+    if _DOCUMENT_FAMILY[want] == _DOCUMENT_FAMILY[got] or re.search(rf"\b{want}", case.output, re.IGNORECASE):
+        return None
+    return want, got
 
 
 # Translating, named in the languages users write in: "translate", "traducir", "übersetzen",
@@ -4824,6 +4979,82 @@ def _branch_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
+    """Of two passages the retrieved documents hold apart (demurrage in the terminal and
+    detention outside it; Early Action and Early Decision), the request names one by a
+    word the answer never writes, the answer opens on a word that names only the other and
+    never on what the request calls the named one, and it restates three more words or
+    figures that only that other passage holds than the named one's, and no figure only
+    the named one holds (Tanzania's 18% VAT beside the EAC's tariff): it answered about
+    the sibling. Each passage opens an entry of its own (a capital, not the clause "hire a
+    second tutor" after "Appendix B, recommendations: …;"). Not where that other passage
+    holds a word of the request the answer leaves out too (the dissent asked, told as
+    "Alvarez, J., dissenting"). (asked, told)."""
+    if not case.context:
+        return None
+    said, request = word_stems(case.output), word_stems(case.input)
+    # Of a request in several parts, the one the answer took up: a part left out (the
+    # alcohol of "side effects, and can I drink with it?") is TASK_COMPLETION's business.
+    part = max(_parts(_asked_text(case.input)) or [case.input], key=lambda p: len(_part_stems(p) & said))
+    missing = _part_stems(part) - said
+    asked = sorted(w for w in missing if len(w) >= 4)
+    first = _opening(case.output)
+    opening = [w for w in _in_order(word_stems(first) - request - _REQUEST_WORDS, first)
+               if len(w) >= 4 and w.isalpha()]
+    entries = [(word_stems(t), t, d) for t, d in _entries(case) if d < len(case.context)]
+    own = _told_marks(case.output) - _told_marks(case.input)
+    for w in asked:
+        for s in opening:
+            mine, theirs = _passage(entries, w, s), _passage(entries, s, w)
+            if not mine or not theirs or word_stems(" ".join(theirs)) & missing \
+                    or not (w in _lead(mine[0]) and s in _lead(theirs[0])) \
+                    or not (mine[0][:1].isupper() and theirs[0][:1].isupper()) \
+                    or _named(w, case.input) != _named(s, case.output):
+                continue
+            # What the request calls the named passage, that the other does not hold.
+            label = word_stems(mine[0]) & request - word_stems(" ".join(theirs))
+            only_theirs = own & (_told_marks(" ".join(theirs)) - _told_marks(" ".join(mine)))
+            only_mine = own & (_told_marks(" ".join(mine)) - _told_marks(" ".join(theirs)))
+            if len(only_theirs) - len(only_mine) >= _DRAWN_MARGIN and not only_mine & _figures(case.output) \
+                    and not label & word_stems(first):
+                return _written(w, case.input), _written(s, case.output)
+    return None
+
+
+def _lead(entry: str) -> frozenset[str]:
+    """The stems of an entry's words before its first figure, six at most: what the entry
+    is of ("… tariff — Demurrage (in terminal): 5 free days" is of demurrage; "Freelancer
+    service fees: 10% on the first $500" is not of "first")."""
+    return word_stems(" ".join(re.split(r"\d", entry, maxsplit=1)[0].split()[:6]))
+
+
+def _named(stem_: str, text: str) -> bool:
+    """The text writes a word of the stem with a capital inside a sentence: a name (the
+    Okafor trial, Early Decision), not a plain word (detention, body weight)."""
+    return any(stem(w) == stem_ for w in re.findall(r"(?<=[a-z,;:()'\"] )[A-Z][\w'-]*", text))
+
+
+def _passage(entries: Sequence[tuple[frozenset[str], str, int]], word: str, other: str) -> list[str]:
+    """The entries of a document from each one that names the word and not the other, up
+    to the next that names the other or the document's end: what is told of that one."""
+    taken, on, doc = [], False, -1
+    for stems, text, d in entries:
+        if d != doc:
+            on, doc = False, d
+        if other in stems:
+            on = False
+        elif word in stems:
+            on = True
+        if on:
+            taken.append(text)
+    return taken
+
+
+def _told_marks(text: str) -> set[str]:
+    """A text's words' stems and every number it writes."""
+    return set(word_stems(text)) | _figures(text)
+
+
 def _field_swap(case: RunCase) -> tuple[str, str] | None:
     """One record of figures the run read ({"ndcg@10": 0.287, "precision@10": 0.164,
     "recall@10": 0.412}), the request naming one field by its key ("recall@10"): the answer
@@ -4904,9 +5135,9 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     evidence = tuple(text.lower() for text, _ in _entries(case)) if case.context or case.tools_called else None
     said, asked = word_stems(case.output), word_stems(case.input)
     request = _asked_text(_HANDED_TEXT.sub(" ", case.input))
-    wanted = _phrase_pairs(request)
+    wanted = _content_pairs(request)
     opening = _opening(case.output)
-    for b in _phrase_pairs(opening):
+    for b in _content_pairs(opening):
         for a in wanted:
             for keep, mine, theirs in ((0, a[1], b[1]), (1, a[0], b[0])):
                 if a[keep] == b[keep] and mine != theirs and mine not in said \
@@ -4914,6 +5145,72 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
                         and not (_within_name(opening, b, keep) and not _within_name(request, a, keep)):
                     return " ".join(a), " ".join(b)
     return None
+
+
+# A measure's short name, two capitals or more and letters only: "ADR", "RevPAR", "MTTR".
+_ACRONYM = re.compile(r"\b(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{2,8}\b")
+# What asks for a figure: "what was our ADR", "how high is the NPS".
+_ASKS_WHAT = re.compile(r"\b(?:what|how)\b", re.IGNORECASE)
+
+
+def _acronym_swap(case: RunCase) -> tuple[str, str] | None:
+    """A question for a measure the request names by its short name (ADR), which the answer
+    never writes; the answer's opening gives a figure for another short name (RevPAR) the
+    request does not write: it reported a sibling measure. Not where the evidence writes
+    the answer's name and never the request's: there it may be the system's name for the
+    same measure. (asked, answered)."""
+    asked_text = _asked_text(case.input)
+    if not _ASKS_WHAT.search(asked_text):
+        return None
+    opening = _opening(case.output)
+    evidence = " ".join([*case.context, *(tool_text(c.output) for c in case.tools_called)]).lower()
+    for a in dict.fromkeys(_ACRONYM.findall(asked_text)):
+        if re.search(rf"\b{a}\b", case.output, re.IGNORECASE):
+            continue
+        for m in _ACRONYM.finditer(opening):
+            b = m.group(0)
+            if re.search(rf"\b{b}\b", case.input, re.IGNORECASE) or not _VALUE_AFTER.match(opening, m.end()) \
+                    or (re.search(rf"\b{b.lower()}\b", evidence) and not re.search(rf"\b{a.lower()}\b", evidence)):
+                continue
+            return a, b
+        if spelled := _spelled_sibling(a, opening):
+            return a, spelled
+    return None
+
+
+# A figure given for what was just named: "RevPAR at Seminyak was Rp 1,142,000", "NPS: 41",
+# "… was about 15.3 days".
+_VALUE_AFTER = re.compile(r"[^.;\n]{0,40}?(?:\b(?:was|is|were|are|came to|stood at|of)\b|[:=])"
+                          r"\s*(?:[^\d\s.;]{1,6}\s+)?[^\d\s]{0,4}\s?\d")
+
+
+def _spelled_sibling(acronym: str, opening: str) -> str | None:
+    """Words of the opening, as many as the acronym's letters, whose initials start as it
+    does and end otherwise, given a figure ("Mean time between failures … was about 15.3
+    days" for MTTR), where no run of words spells the acronym itself: a sibling measure
+    written out."""
+    letters = acronym.lower()
+    words = list(re.finditer(r"[A-Za-z]+", opening))
+    runs = [words[i:i + len(letters)] for i in range(len(words) - len(letters) + 1)]
+    initials = ["".join(w.group(0)[0].lower() for w in run) for run in runs]
+    if len(letters) < 3 or letters in initials:
+        return None
+    return next((opening[run[0].start():run[-1].end()] for run, spelled in zip(runs, initials)
+                 if spelled[:2] == letters[:2] and _VALUE_AFTER.match(opening, run[-1].end())), None)
+
+
+# Articles, pronouns and particles of the other languages users write in (Dutch, German,
+# French, Spanish, Italian, Swedish), which the English list of function words lets through:
+# "de keuken" and "de uitloop" share an article, not a kind.
+_OTHER_FUNCTION_WORDS = frozenset("""de het een van en op bij uit met voor naar mijn je ik wat kan niet als zit
+    om te aan dat deze dit der das dem des ein eine einen einem mein meine und ist nicht von zu im am le la les un
+    une du et est mon ma mes pour avec dans sur au aux el los las una unos del y es mi mis con para por ett och
+    är mitt för med på av till il lo gli della è mio""".split())  # noqa: SIM905
+
+
+def _content_pairs(text: str) -> list[tuple[str, str]]:
+    """The text's phrase pairs less those holding another language's function word."""
+    return [pair for pair in _phrase_pairs(text) if not set(pair) & _OTHER_FUNCTION_WORDS]
 
 
 def _within_name(text: str, pair: tuple[str, str], keep: int) -> bool:
@@ -4970,12 +5267,12 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
 # The findings that say the run took up another task (the rest of the evidence measures),
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
-    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case),
-    "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case),
+    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case),
+    "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case) or _other_side(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case)
-                                         or _field_swap(case)),
+                                         or _field_swap(case) or _sibling_passage(case)),
     "acted_on": lambda case, embed: _acted_sibling(case, embed),
     "other_action": lambda case, embed: _other_action(case),
     "another_task": lambda case, embed: _another_task(case),
@@ -5027,10 +5324,10 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Evidence:
     ev = Evidence()
-    sub = _substitutes(case) or _sibling_phrase(case)
+    sub = _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
-    opp = _opposite(case) or _changed_other_way(case)
+    opp = _opposite(case) or _changed_other_way(case) or _other_side(case)
     ev.flag("opposite", opp is not None,
             f'asked for "{opp[0]}", the answer gives "{opp[1]}"' if opp else "")
     slot = _slot_swap(case)
@@ -5042,7 +5339,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _branch_swap(case)) \
+              or _branch_swap(case) or _sibling_passage(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
@@ -5557,7 +5854,8 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     asked = _part_stems(case.input) | key_terms(case.input)
     if said and max(cos[i] for i in said) < _FAR_COS and not any(word_stems(units[i][0]) & asked for i in said):
         least = min(least, 2)
-    if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS or _restates_evidence(case, [units[i][0] for i in said]):
+    if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS or _restates_evidence(case, [units[i][0] for i in said]) \
+            or _restates_own_reads(case, [units[i][0] for i in said]):
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
@@ -5623,6 +5921,25 @@ def _restates_evidence(case: RunCase, said: Sequence[str]) -> bool:
     # request's words returns other subjects' pages too ("wasp nest" cover in an insurer's).
     sources = [_marks(t) - own for t in case.context if len(word_stems(t) & asked) >= _SOURCE_MARKS]
     drawn = [u for u in said if any(len(_marks(u) & m) >= _SOURCE_MARKS for m in sources)]
+    return 2 * len(drawn) > len(said)
+
+
+_WEB_ADDRESS = re.compile(r"https?://|www\.")
+
+
+def _restates_own_reads(case: RunCase, said: Sequence[str]) -> bool:
+    """Most of the answer's sentences restate what a call on the request's own thing
+    returned (an argument names a word of the request, and the call is no search): a
+    diagnosis in its logs' and disks' terms ("No space left on device", "100%") for
+    "matchmaking keeps crashlooping on prod-eu" is far from the request to the embedder,
+    yet it is the run's finding on it. A search, or a web page fetched, returns whatever
+    matches its words (a company's share price for its account's shortlist)."""
+    asked = _part_stems(case.input) | key_terms(case.input)
+    own = _marks(case.input)
+    read = [_marks(tool_text(c.output)) - own for c in case.tools_called
+            if not _failed(c) and not _SEARCHES.search(c.name) and not _WEB_ADDRESS.search(json.dumps(c.args))
+            and word_stems(tool_text(json.dumps(c.args, ensure_ascii=False))) & asked]
+    drawn = [u for u in said if any(len(_marks(u) & m) >= _SOURCE_MARKS for m in read)]
     return 2 * len(drawn) > len(said)
 
 
@@ -5719,8 +6036,8 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     total = sum(words) or 1
     # A letter and a digit ("A1 to B2", "A4", "C2") mark a step of a scale (a language
     # level, a paper size, a grade): the answer's measure, not a cast it names.
-    new = [{t for t in key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u)) if not _SCALE_STEP.match(t)}
-           - have for u, _ in units]
+    new = [{t for t in key_terms(_unformatted(u)) | set(_YEAR_OR_DECADE.findall(u))
+            if not _SCALE_STEP.match(t) and not _figure_unit(t, u)} - have for u, _ in units]
     # A name the answer calls the user's own ("Many CC&Rs cap increases… check your
     # CC&Rs", "your county's code") is background their question turns on, the rule or
     # document that governs it, not a tangent's cast.
@@ -5749,6 +6066,13 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
                and not (_ids(units[i][0]) & touched) and not _closing_wish(units, i)
                and not (word_stems(units[i][0]) & on
                         and any(len(_marks(units[i][0]) & m) >= _SOURCE_MARKS for m in theirs))) / total
+
+
+def _figure_unit(term: str, unit: str) -> bool:
+    """A code of three letters or fewer written against a figure ("KES 620", "Rp 77,500",
+    "125 IDR/KES", "40 GB"): the currency or unit of a breakdown, its measure, not a cast."""
+    return len(term) <= 3 and term.isalpha() and bool(
+        re.search(rf"\d\s?{term}\b|\b{term}\s?\d", unit, re.IGNORECASE))
 
 
 _HOPE = re.compile(r"^\W*(?:i |we )?hope\b|^\W*(?:glad|thanks|thank you)\b", re.IGNORECASE)
