@@ -312,7 +312,7 @@ def _failed_item_claimed(case: RunCase) -> str | None:
         if not codes or any(c.name == call.name and codes <= set(map(str, c.args.values())) and not _failed(c)
                             and not _ITEM_FAILED.search(c.output) for c in calls[i + 1:]):
             continue
-        own = stem(re.split(r"[_\W]+", call.name.lower())[0])
+        own = _call_verb(call.name)
         marks = {m for code in codes for m in [code.lower(), *_DIGIT_RUN.findall(code)]}
         for sentence in split_claims(case.output):
             for clause in _CLAUSE_CUT.split(sentence):
@@ -334,7 +334,7 @@ def _failed_item_claimed(case: RunCase) -> str | None:
 
 def _tells_call(clause: str, call: ToolCall) -> bool:
     """The clause names the call's act in its own verb ("filed" of file_dispute)."""
-    act = stem(re.split(r"[_\W]+", call.name.lower())[0])
+    act = _call_verb(call.name)
     return any(_names_act(stem(w.lower()), act) for w in re.findall(r"[A-Za-z]+", clause))
 
 
@@ -408,6 +408,11 @@ def _failed(call: ToolCall) -> bool:
     return call.success is False or bool(_OPENS_ON_ERROR.match(call.output)) or (
         call.success is None and bool(_FAILED_OUTPUT.search(call.output[:400]))
     )
+
+
+def _call_verb(name: str) -> str:
+    """The stem of a call name's first word, the act it names ("get_order" reads, "cancel_order" cancels)."""
+    return stem(re.split(r"[_\W]+", name.lower())[0])
 
 
 def _json_outputs(calls: Sequence[ToolCall]) -> Iterator[tuple[ToolCall, Any]]:
@@ -607,7 +612,7 @@ def _act_told(part: str, verbs: Sequence[str], answer: frozenset[str] | set[str]
         return bool(acts)
     told = set(_TIME_OR_ID.findall(case.output)) - set(_TIME_OR_ID.findall(case.input))
     return any(t in f"{json.dumps(c.args)} {c.output}" for c in case.tools_called
-               if not _failed(c) and stem(re.split(r"[_\W]+", c.name.lower())[0]) in acts for t in told)
+               if not _failed(c) and _call_verb(c.name) in acts for t in told)
 
 
 _TIME_OR_ID = re.compile(r"\b\d{1,2}:\d{2}\b|\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
@@ -674,7 +679,7 @@ def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[
             continue
         args = word_stems(tool_text(json.dumps(c.args)))
         shared = [bool(s & args) for s in stems]
-        first = stem(re.split(r"[_\W]+", c.name.lower())[0])
+        first = _call_verb(c.name)
         for i in range(len(parts)):
             if shared[i] or not any(shared) or first in acts[i]:
                 out[i] |= {stem(w) for w in re.split(r"[_\W]+", c.name.lower())}
@@ -1321,7 +1326,7 @@ def _other_act_than_all(call: ToolCall, verbs: set[str]) -> bool:
     then a return of one item of a delivered order; "share all the choices", then one
     exchange): its items are not the ones the "all" asks for."""
     asked = verbs & _ACTION_VERBS
-    head = stem(re.split(r"[_\W]+", call.name.lower())[0])
+    head = _call_verb(call.name)
     return bool(asked) and head in _ACTION_VERBS and head not in _acts_of(asked)
 
 
@@ -1568,7 +1573,7 @@ def _example_only(case: RunCase) -> str | None:
 def _only_looks(calls: Sequence[ToolCall]) -> bool:
     """Every call only read or checked something: none changed anything. A name that opens
     on its object ("web_search", "kb_lookup") reads when a read verb and no act is in it."""
-    return all(_reads(c) or stem(re.split(r"[_\W]+", c.name.lower())[0]) in _CHECKS
+    return all(_reads(c) or _call_verb(c.name) in _CHECKS
                or (words := word_stems(c.name.replace("_", " "))) & _READ_VERBS and not words & _ACTION_VERBS
                for c in calls)
 
@@ -2168,7 +2173,7 @@ def _left_draft(case: RunCase) -> str | None:
              if (v := _imperative(c.strip()) or _verb_by_shape(c.strip()))} - _DELIVERY_VERBS
     acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
     if not verbs or acts & word_stems(text) or any(
-            stem(re.split(r"[_\W]+", c.name.lower())[0]) in acts for c in acting):
+            _call_verb(c.name) in acts for c in acting):
         return None
     return _written(min(verbs), case.input)
 
@@ -2194,7 +2199,7 @@ def _half_done(case: RunCase) -> str | None:
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
     if not verbs or not acting or _conversed(case) or "?" in case.output or _ADMITS_FAILURE.search(case.output):
         return None
-    if any(stem(re.split(r"[_\W]+", c.name.lower())[0]) not in _UNDOES for c in acting):
+    if any(_call_verb(c.name) not in _UNDOES for c in acting):
         return None
     made = set().union(*(_alike(v) for v in verbs)) | {stem(w) for w in ("book", "rebook", "schedule", "new")}
     return None if made & word_stems(case.output) else _written(min(verbs), case.input)
@@ -2289,7 +2294,7 @@ def _rest_handed_back(case: RunCase) -> str | None:
     if not verbs or not any(not _failed(c) and not _reads(c) for c in case.tools_called):
         return None
     acts = set().union(*(_alike(v) for v in verbs))
-    if any(stem(re.split(r"[_\W]+", c.name.lower())[0]) in acts for c in case.tools_called if not _failed(c)):
+    if any(_call_verb(c.name) in acts for c in case.tools_called if not _failed(c)):
         return None
     # The asked act itself, a choice it needs, or another act said to be left ("update those
     # too"); "you can change it any time" after the work is a courtesy, not work left.
@@ -2458,7 +2463,7 @@ def _asked_acts(case: RunCase) -> list[ToolCall]:
     verb of the same act (send_rfq for "send the RFQ")."""
     asked = word_stems(_asked_text(case.input))
     return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
-            and _alike(stem(re.split(r"[_\W]+", _NAMESPACE.sub("", c.name).lower())[0])) & asked]
+            and _alike(_call_verb(_NAMESPACE.sub("", c.name))) & asked]
 
 
 _WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
@@ -3969,7 +3974,7 @@ _HANDOFF = re.compile(r"transfer\w*_(?:human|agent|person|staff|support)|escalat
 def _reads(call: ToolCall) -> bool:
     """A call that only reads (get_order, search_flights): its name opens on a read verb,
     after its server's ("supplier.search" reads; "supplier" is no act the request asks)."""
-    return stem(re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower())[0]) in _READ_VERBS
+    return _call_verb(_NAMESPACE.sub("", call.name)) in _READ_VERBS
 
 
 def _hands_off(call: ToolCall) -> bool:
@@ -4031,7 +4036,7 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # A call that changes a thing in general (change_plan, update_subscription) can carry an
     # upgrade or a downgrade, which are changes of level; its name says no other act.
     if any(_alike(first) & asked or first in _GENERAL_CHANGES and asked & _LEVEL_CHANGES
-           for first in (stem(re.split(r"[_\W]+", c.name.lower())[0]) for c, _ in acts)):
+           for first in (_call_verb(c.name) for c, _ in acts)):
         return None
     for c, verbs in acts:
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
