@@ -1428,9 +1428,18 @@ _GOOD_FOR_USER = frozenset(
 _HOW_GOOD = 1.0  # after "how", a milder word will do ("how well" 1.1)
 
 
+# Praise in violent words: "you're killing it", "you nailed it", "you guys crushed it".
+_SLANG_PRAISE = re.compile(
+    r"\b(?:you|u|you guys|y'all)(?:'re| are| r)? (?:\w+ )?(?:killing|crushing|smashing|slaying|nailing|"
+    r"killed|crushed|smashed|slayed|nailed) it\b",
+    re.IGNORECASE,
+)
+
+
 def _intensity_for(text: str) -> str:
-    """``text`` without negative words that intensify a positive one."""
+    """``text`` without negative words that intensify a positive one, nor slang praise."""
     lex = lexicon()
+    text = _SLANG_PRAISE.sub(" ", text)
 
     def drop_before_how(m: re.Match[str]) -> str:
         # Any word not itself praise: "absurd" is in no lexicon, and as bad here.
