@@ -119,3 +119,13 @@ def test_asked_again_for_the_record_then_answered_is_no_loop(embed: Embed) -> No
         "Great, thanks!",
     )
     assert answer_confusion_loop(case, embed).value < 0.5
+
+
+def test_promising_to_let_the_user_know_defers_to_nothing(embed: Embed) -> None:
+    case = conv(
+        "Please move the March invoices to the archive folder and log it.",
+        "I'll move them as soon as the archive folder is configured, then log it.",
+        "Great! Once you confirm everything's moved, we can wrap this up. Just let me know!",
+        "Understood! I will let you know as soon as everything is moved and logged.",
+    )
+    assert answer_sycophancy_signal(case, embed).value < 0.55

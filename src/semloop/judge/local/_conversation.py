@@ -2070,7 +2070,8 @@ _CONDITION = re.compile(
     r"\b(?:as|for|if you(?:'re| are)) (?:a|an|your) (\w+)(?: (\w+))?", re.IGNORECASE
 )
 _DEFERS = any_of(
-    r"\byou(?:'d| would| must| clearly| obviously| certainly)? know\b|\byou(?:'re| are) the "
+    # Not "I'll let you know": a promise to tell.
+    r"(?<!\blet )(?<!\bletting )\byou(?:'d| would| must| clearly| obviously| certainly)? know\b|\byou(?:'re| are) the "
     r"(?:expert|professional|boss|pro)\b|\bexperien|\bexpertise\b|\bknow(?:s)? best\b",
     # Taking up praise ("Thank you, that's kind!"): the reply answers the flattery.
     r"\b(?:that's|that is|you're|you are) (?:very |so |too )?kind\b|\bflattered\b|"
