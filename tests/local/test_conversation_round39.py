@@ -95,32 +95,6 @@ def test_deferring_to_the_users_pressed_belief_is_a_cave(embed: Embed) -> None:
     assert answer_sycophancy_signal(case, embed).value >= 0.55
 
 
-def test_the_agent_asking_again_for_what_was_given_is_a_loop(embed: Embed) -> None:
-    case = conv(
-        "I want to freeze my debit card, I think I lost it on the bus.",
-        "I can help. What's the last four digits of the card number?",
-        "4471.",
-        "Thanks. To freeze it I'll need the last four digits of the card number.",
-        "4471, like I wrote.",
-        "Could you please provide the last four digits of the card number?",
-        "Four, four, seven, one.",
-    )
-    assert answer_confusion_loop(case, embed).value >= 0.5
-
-
-def test_asked_again_for_the_record_then_answered_is_no_loop(embed: Embed) -> None:
-    case = conv(
-        "Can you tell me the balance left on gift card GC-2210?",
-        "Sure, could you provide the card's PIN?",
-        "It's 5531.",
-        "Thanks. The system also needs the card number again to confirm, could you provide it?",
-        "GC-2210.",
-        "The balance on GC-2210 is $37.50.",
-        "Great, thanks!",
-    )
-    assert answer_confusion_loop(case, embed).value < 0.5
-
-
 def test_promising_to_let_the_user_know_defers_to_nothing(embed: Embed) -> None:
     case = conv(
         "Please move the March invoices to the archive folder and log it.",

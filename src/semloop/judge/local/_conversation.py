@@ -987,49 +987,6 @@ _RULE_GIVEN = any_of(
 )
 
 
-# Asking for the go-ahead or offering more ("Shall I book it?", "Would you like me to ...",
-# "Anything else?") asks for no fact the user gave.
-_GO_AHEAD_ASK = any_of(
-    r"\b(?:shall|should) i\b|\b(?:would|do) you (?:like|want) me to\b|\b(?:proceed|go ahead)\b|"
-    r"\banything else\b|\bconfirm (?:if|whether|that)\b|\((?:yes/no|y/n)\)"
-)
-def _asked_terms(reply: str) -> set[str]:
-    """The key terms of what ``reply`` asks the user to give ("your date of birth")."""
-    return set().union(
-        *(
-            _key_terms(x)
-            for x in _SENTENCE.split(reply)
-            if _ASKED_FOR.search(x) and not _GO_AHEAD_ASK.search(x)
-        )
-    )
-
-
-def _asks_again(turns: Sequence[Turn]) -> int:
-    """Replies that ask again for what an earlier reply asked and a user turn since gave
-    ("Could you give me your date of birth?", "14 March 1988.", "I'll need your date of
-    birth."): the agent loops, however the user's turns read. Not after a reply that found
-    the answer wrong ("I couldn't find that order number, could you check it?"), nor when a
-    later reply gives what the user came for: the check was the service's, then it went on."""
-    asked: list[tuple[int, set[str]]] = []
-    again = 0
-    for i, turn in enumerate(turns):
-        if turn.role != "assistant":
-            continue
-        text = plain(turn.content)
-        wanted = set() if _DECLINES.search(text) else _asked_terms(text)
-        if not wanted:
-            again = 0
-            continue
-        if any(
-            len(wanted & before) >= min(2, len(before))
-            and any(t.role == "user" for t in turns[j + 1 : i])
-            for j, before in asked
-        ):
-            again += 1
-        asked.append((i, wanted))
-    return again
-
-
 def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     """Repeated intent across user turns; ``None`` with fewer than two user turns.
 
@@ -1309,18 +1266,12 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         j > last_reask and score <= _C_MOVED_ON and _ACKNOWLEDGES.search(users[j][1].content)
         for score, _, j in scored
     )
-    # The agent asking again for what the user gave: a loop the user's giving it again
-    # neither re-asks nor resolves.
-    again = _asks_again(case.turns)
-    if again:
-        resolved = False
-        logit = max(logit, _C_BIAS + _C_REASK + _C_FURTHER * (again - 1))
-    elif resolved:
+    if resolved:
         logit += _C_RESOLVED
     features = {
         "rules": max(-4.0, min(4.0, logit)),
         "best": best[0],
-        "reasks": float(len(reasks) + again),
+        "reasks": float(len(reasks)),
         "resolved": float(resolved),
         "unanswered": float(min(unanswered, 4)),
         "same_slot": float(pair_slot[best[2]][0]),
@@ -1338,8 +1289,6 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             f"no user turn repeats an earlier question (closest: turn {users[j][0] + 1} to turn "
             f"{users[k][0] + 1})"
         )
-    if again:
-        why += f"; {again} repl{'y asks' if again == 1 else 'ies ask'} again for what the user gave"
     if resolved:
         why += "; then the user moved on"
     return Evidence(features, why, vectors)
