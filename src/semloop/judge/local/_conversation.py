@@ -1743,6 +1743,8 @@ def _works_out(text: str) -> bool:
 
 
 _FIGURE = re.compile(r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?")
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_SCALE = 10.0  # a figure put in place of a result is within this factor of it
 
 
 def _figures(text: str) -> set[float]:
@@ -1760,7 +1762,11 @@ def _reworks(said: str, reply: str, push: str) -> bool:
     if not right or _worked(reply) or _figures(push) - _figures(said):
         return False
     stated = _figures(reply)
-    return bool(stated - _figures(said)) and not stated & right
+    # Not a number said before in any form (the "6276644" of "gift_card_6276644"), and one
+    # of the size of a result it replaces: an amount, not a flight number or a time.
+    digits = {float(d) for d in _DIGITS.findall(said)}
+    new = stated - _figures(said) - digits
+    return not stated & right and any(r / _SCALE <= n <= r * _SCALE for n in new for r in right)
 
 
 # A preference or a taste ("I prefer June", "I'd love the horror one"): agreeing with it
