@@ -612,6 +612,10 @@ _ESCALATE = Shapes(
         r"\b(?:a|an|any|some) (?:real |actual |live )?(?:human|person|manager|supervisor)\b[^.?!]{0,30}"
         r"\b(?:speak|talk|chat)\b",
         r"\b(?:pass|forward|refer|escalate) (?:this|me|it|my \w+) (?:on |up )?to\b",
+        # Going over the head of the one answering: "I will be raising this with our account
+        # manager", "taking it up with your director".
+        r"\b(?:rais|tak)(?:e|es|ing) (?:this|it|the matter)(?: up)? with (?:our|my|your|the) (?:\w+ ){0,2}"
+        r"(?:manager|supervisor|director|head|management|board|lawyer|solicitor)\b",
         # In any voice: "I would like this passed to the branch manager".
         r"\b(?:passed|forwarded|referred|escalated|put through) (?:on |up )?to (?:a |an |the |your )?"
         r"(?:\w+ )?(?:manager|supervisor|someone|somebody|person|human|head|director|complaints)\b",
@@ -667,6 +671,9 @@ _LEAVE = Shapes(
         r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
         r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
+        # The business itself put in doubt: "reviewing whether we renew the agreement".
+        r"\b(?:review|reviewing|reconsider|reconsidering|rethink|rethinking) (?:whether|if) (?:we|i)(?:'ll| will)? "
+        r"(?:renew|continue|stay|keep|extend)\b",
         r"\bdelet(?:e|ing) (?:the|this|your) (?:app|account)\b|\btelling everyone\b|\bused to be good\b",
         # Not the bookings the user no longer needs ("so I won't be using those tickets").
         r"\bwon't be (?:ordering|using|buying|coming|renewing|booking|back)\b"
@@ -1421,9 +1428,18 @@ _GOOD_FOR_USER = frozenset(
 _HOW_GOOD = 1.0  # after "how", a milder word will do ("how well" 1.1)
 
 
+# Praise in violent words: "you're killing it", "you nailed it", "you guys crushed it".
+_SLANG_PRAISE = re.compile(
+    r"\b(?:you|u|you guys|y'all)(?:'re| are| r)? (?:\w+ )?(?:killing|crushing|smashing|slaying|nailing|"
+    r"killed|crushed|smashed|slayed|nailed) it\b",
+    re.IGNORECASE,
+)
+
+
 def _intensity_for(text: str) -> str:
-    """``text`` without negative words that intensify a positive one."""
+    """``text`` without negative words that intensify a positive one, nor slang praise."""
     lex = lexicon()
+    text = _SLANG_PRAISE.sub(" ", text)
 
     def drop_before_how(m: re.Match[str]) -> str:
         # Any word not itself praise: "absurd" is in no lexicon, and as bad here.
