@@ -494,7 +494,8 @@ def delimited_records(text: str) -> str:
             # A column of amounts, not of ids, each cell one number and nothing else.
             if all(len(q) == 1 and _CELL_AMOUNT.fullmatch(_plain(r[i])) and not _ID_DIGITS.search(r[i])
                    for q, r in zip(column, rows, strict=True)) and len({q[0].unit for q in column}) == 1:
-                total = f"{sum(q[0].value for q in column):,.2f}".removesuffix(".00")
+                # Grouped by commas (a large sum stays one number), with no trailing zeros.
+                total = f"{sum(q[0].value for q in column):,.2f}".rstrip("0").rstrip(".")
                 out.append(f"the {h} total: {total} {units[i]}".rstrip())
         return "\n".join(out)
     return text
