@@ -2237,9 +2237,7 @@ def _zone_offset(q: Quantity, claim: str, ev: _Evidence) -> bool:
     said = [m for m in _UTC_OFFSET.finditer(claim) if m.group(2).lstrip("0") == q.text.lstrip("+-\u2212").lstrip("0")]
     if not said:
         return False
-    zones = ev.zones | {
-        zone for w in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", claim) if (zone := _city_zones().get(w.lower()))}
-    offsets = set().union(*(_offsets(zone) for zone in zones))
+    offsets = _zone_offsets(claim, ev)
     return any(_offset_minutes(m) in offsets for m in said)
 
 
@@ -2254,12 +2252,22 @@ def _zone_gap(cause: str, claim: str, ev: _Evidence) -> bool:
     gaps = [60 * float(m.group(1).replace(",", ".")) for m in _ZONE_GAP.finditer(cause)]
     if not gaps:
         return False
+    offsets = _zone_offsets(claim, ev) | {
+        _iso_offset_minutes(m.group(4)) for t in ev.texts for m in _INSTANT.finditer(t)}
+    return all(any(abs(a - b) == g for a in offsets for b in offsets) for g in gaps)
+
+
+def _zone_offsets(claim: str, ev: _Evidence) -> set[int]:
+    """The offsets from UTC, in minutes, winter and summer, of the zones the context names
+    and of the cities the claim names."""
     zones = ev.zones | {
         zone for w in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", claim) if (zone := _city_zones().get(w.lower()))}
-    offsets = set().union(*(_offsets(zone) for zone in zones)) | {
-        0 if m.group(4) == "Z" else (-1 if m.group(4)[0] == "-" else 1) * (
-            60 * int(m.group(4)[1:3]) + int(m.group(4)[-2:])) for t in ev.texts for m in _INSTANT.finditer(t)}
-    return all(any(abs(a - b) == g for a in offsets for b in offsets) for g in gaps)
+    return set().union(*(_offsets(zone) for zone in zones))
+
+
+def _iso_offset_minutes(offset: str) -> int:
+    """An ISO 8601 offset ("Z", "+05:30", "-0400") in minutes east of UTC."""
+    return 0 if offset == "Z" else (-1 if offset[0] == "-" else 1) * (60 * int(offset[1:3]) + int(offset[-2:]))
 
 
 def _offset_minutes(m: re.Match[str]) -> int:
@@ -2329,8 +2337,7 @@ def _zone_unconverted(claim: str, ev: _Evidence) -> str:
             continue
         written, converted = set(), set()
         for day, clock, offset in instants:
-            shift = 0 if offset == "Z" else (1 if offset[0] == "+" else -1) * (
-                int(offset[1:3]) * 60 + int(offset[-2:]))
+            shift = _iso_offset_minutes(offset)
             at_utc = datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.timezone.utc) + datetime.timedelta(
                 minutes=clock - shift)
             local = at_utc.astimezone(tz)
