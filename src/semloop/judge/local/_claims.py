@@ -143,24 +143,10 @@ _DECIMAL_SCALE = re.compile(r"(?<![\w.,])(\d+\.\d+)([MB])\b")
 _APOSTROPHE_THOUSANDS = re.compile(r"(?<![\w.,'])[1-9]\d{0,2}(?:'\d{3})+(?![\w'])")
 
 
-# An amount grouped by spaces, the Nordic, Slavic or French way ("4 600 kr", "≈351 680 ₽",
-# "2 000 元", "EUR 12 500"): one number where money marks it, before or after; elsewhere
-# a space parts two numbers as often as it groups one.
-_SPACED = r"(?<![\w.,])[1-9]\d{0,2}(?: \d{3})+(?![\d.,]*\d)"
-_MONEY_WORDS = r"kr\b|元|руб|zł|kč\b"
-
-
-@lru_cache(maxsize=1)
-def _spaced_amounts() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    mark = rf"[{_CURRENCY_SIGNS}]|(?-i:\b(?:{'|'.join(sorted(_ISO_CURRENCIES))})\b)"
-    return (re.compile(rf"{_SPACED}(?=\s?(?:{mark}|{_MONEY_WORDS}))", re.IGNORECASE),
-            re.compile(rf"(?<=[{_CURRENCY_SIGNS}])\s?{_SPACED}|(?<=\b[A-Z]{{3}} ){_SPACED}"))
-
-
 @lru_cache(maxsize=8192)  # most checks read a text so, each text many times
 def _plain(text: str) -> str:
     text = _APOSTROPHE_THOUSANDS.sub(lambda m: m.group(0).replace("'", ""), text.translate(_TYPOGRAPHY))
-    for amount in _spaced_amounts():
+    for amount in _SPACED_AMOUNTS:
         text = amount.sub(lambda m: m.group(0).replace(" ", "") if m.group(0)[:1] != " "
                           else " " + m.group(0)[1:].replace(" ", ""), text)
     text = _english_numbers(text)
@@ -754,6 +740,14 @@ _ISO_CURRENCIES = frozenset("""AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD B
     MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG
     QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SYP SZL THB TJS TMT TND
     TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL""".split())  # noqa: SIM905
+# An amount grouped by spaces, the Nordic, Slavic or French way ("4 600 kr", "≈351 680 ₽",
+# "2 000 元", "EUR 12 500"): one number where money marks it, before or after; elsewhere
+# a space parts two numbers as often as it groups one.
+_SPACED = r"(?<![\w.,])[1-9]\d{0,2}(?: \d{3})+(?![\d.,]*\d)"
+_MONEY_WORDS = r"kr\b|元|руб|zł|kč\b"
+_MONEY_MARK = rf"[{_CURRENCY_SIGNS}]|(?-i:\b(?:{'|'.join(sorted(_ISO_CURRENCIES))})\b)"
+_SPACED_AMOUNTS = (re.compile(rf"{_SPACED}(?=\s?(?:{_MONEY_MARK}|{_MONEY_WORDS}))", re.IGNORECASE),
+                   re.compile(rf"(?<=[{_CURRENCY_SIGNS}])\s?{_SPACED}|(?<=\b[A-Z]{{3}} ){_SPACED}"))
 _UNITS = {
     "%": "%", "percent": "%", "per cent": "%", "pct": "%", "percentage points": "%",
     "km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
