@@ -410,6 +410,11 @@ def _failed(call: ToolCall) -> bool:
     )
 
 
+def _name_stems(call: ToolCall) -> frozenset[str]:
+    """The stems of the words of a call's name ("notice_send": notice, send)."""
+    return word_stems(call.name.replace("_", " "))
+
+
 def _call_verb(name: str) -> str:
     """The stem of a call name's first word, the act it names ("get_order" reads, "cancel_order" cancels)."""
     return stem(re.split(r"[_\W]+", name.lower())[0])
@@ -1114,7 +1119,7 @@ _PARTICIPLE_CLAIM = re.compile(r"(?:i(?:'ve| have)|is|are|was|were) (\w+ed)", re
 def _claims_success(sentence: str, failures: Sequence[ToolCall]) -> bool:
     """The sentence claims work done: a phrase of success, its participle (if any) one too
     ("processed") or an act's verb, of the acts in general or of a failed call's name."""
-    acts = _ACTION_VERBS.union(*_ALIKE, *(word_stems(c.name.replace("_", " ")) for c in failures))
+    acts = _ACTION_VERBS.union(*_ALIKE, *(_name_stems(c) for c in failures))
     for m in _CLAIMS_SUCCESS.finditer(sentence):
         done = _PARTICIPLE_CLAIM.fullmatch(m.group(0))
         word = done.group(1).lower() if done else ""
@@ -1574,7 +1579,7 @@ def _only_looks(calls: Sequence[ToolCall]) -> bool:
     """Every call only read or checked something: none changed anything. A name that opens
     on its object ("web_search", "kb_lookup") reads when a read verb and no act is in it."""
     return all(_reads(c) or _call_verb(c.name) in _CHECKS
-               or (words := word_stems(c.name.replace("_", " "))) & _READ_VERBS and not words & _ACTION_VERBS
+               or (words := _name_stems(c)) & _READ_VERBS and not words & _ACTION_VERBS
                for c in calls)
 
 
@@ -1708,7 +1713,7 @@ _DELIVERED = re.compile(r"\b(?:sent|e-?mailed|forwarded|shared|circulated|distri
 def _changed_nothing(calls: Sequence[ToolCall]) -> bool:
     """No call that succeeded names an act anywhere in its name ("template_get" and
     "tenant_list" read; "send_notice" and "notice_send" act)."""
-    return not any(word_stems(c.name.replace("_", " ")) & _ACTION_VERBS for c in calls if not _failed(c))
+    return not any(_name_stems(c) & _ACTION_VERBS for c in calls if not _failed(c))
 
 
 def _written_not_sent(case: RunCase) -> str | None:
@@ -1716,11 +1721,13 @@ def _written_not_sent(case: RunCase) -> str | None:
     the answer hands the text to the user without saying it went out, asking nothing back,
     owning no failure: the text is written, the delivery not done. The recipients."""
     m = _TO_RECIPIENTS.search(_asked_text(case.input))
+    if m is None or not case.tools_called or not _changed_nothing(case.tools_called):
+        return None
     text = case.output
     # The text handed in may itself say "sent" or "delivered"; the answer's own words are the rest.
-    own = text.replace(_drafted(case), " ") if _drafted(case) else text
-    if m is None or not case.tools_called or not _changed_nothing(case.tools_called) or _DELIVERED.search(own) \
-            or _asks_back(case) or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
+    drafted = _drafted(case)
+    own = text.replace(drafted, " ") if drafted else text
+    if _DELIVERED.search(own) or _asks_back(case) or _ADMITS_FAILURE.search(text) or _NOT_HANDED.search(text):
         return None
     return m.group(0)
 
@@ -1918,12 +1925,12 @@ def _want_left(case: RunCase) -> str | None:
             or not any(not _failed(c) and not _reads(c) for c in case.tools_called):
         return None
     said = _with_irregular(word_stems(text))
+    called = set().union(*(_name_stems(c) for c in case.tools_called if not _failed(c)))
     for m in _WANT_ACT.finditer(_asked_text(case.input)):
         verb = stem(m.group(1).lower())
         if verb not in _IMPERATIVE_VERBS or verb in _DELIVERY_VERBS:
             continue
         own = _part_stems(m.group(2)) - {verb}
-        called = set().union(*(word_stems(c.name.replace("_", " ")) for c in case.tools_called if not _failed(c)))
         if not _alike(verb) & called and verb not in said and len(own & said) * 2 <= len(own):
             return m.group(0)
     return None
