@@ -1256,6 +1256,7 @@ _FAMILIES = frozenset(
         "thanks for a repeat",
         "praise for a repeated reply",
         "praise for more of it",
+        "praise as always",
     )
 )
 
@@ -1277,6 +1278,19 @@ _MORE_OF_IT = any_of(
     r"perfect|super|awesome|marvell?ous|terrific|yay|fab|cool|excellent|splendid|amazing)\b[,.!]*"
     r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)"
 )
+
+
+# Praise "as always" ("Super helpful as always", "Fantastic customer experience as always"):
+# the service praised for what it keeps doing, which is why the user is still asking. With
+# thanks beside it ("Thanks, great service as always!") it is a regular's sincere praise.
+_AS_EVER = any_of(
+    r"\b(?:great|perfect|fantastic|wonderful|brilliant|lovely|amazing|awesome|super|excellent|"
+    r"helpful|superb|terrific|splendid)\b(?:[ ,]+[\w-]+){0,3}?[ ,]+as (?:always|usual|ever)\b"
+)
+
+
+def _praised_as_ever(text: str) -> bool:
+    return bool(_AS_EVER.search(text)) and not _THANKS.search(text)
 
 
 def _more_of_it(text: str) -> bool:
@@ -1787,6 +1801,7 @@ def _read(text: str, context: _Context) -> Tone:
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
         ("praise for more of it", _more_of_it, _W_MOCK),
+        ("praise as always", _praised_as_ever, _W_MOCK),
         (
             "praise for a repeated reply",
             lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
