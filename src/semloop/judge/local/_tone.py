@@ -561,6 +561,9 @@ REPEATING = Shapes(
         r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
         r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
         r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
+        # The tries it took counted ("Only took four tries", "took three attempts").
+        r"\btook (?:me |you |us )?(?:only |just )?(?:\d+|two|three|four|five|six|several|many|multiple) "
+        r"(?:tries|attempts|goes|rounds)\b",
         r"\b(?:repeat|repeating) (?:myself|yourself)\b",
         r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
         r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
@@ -590,6 +593,11 @@ _BLAME = Shapes(
         r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
         r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
         r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
+        # What the answer left out, held against it ("you forgot to tell me about X"), and how
+        # to do the job next time ("Next time maybe mention the part that breaks prod").
+        r"\byou (?:forgot|failed|neglected) to (?:tell|mention|say|warn|include)\b|"
+        r"(?:^|[.!?]\s*)next time,? (?:maybe |perhaps |try (?:to )?|how about )?(?:mention|tell|say|warn|read|"
+        r"check|test|include|think|listen)\b",
         r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
         # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
         r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
