@@ -108,3 +108,14 @@ def test_used_before_and_if_it_worked_before_is_a_cave(embed: Embed) -> None:
         "Understood, if 2g worked before, the memory setting is probably fine. Look at data skew instead.",
     )
     assert answer_sycophancy_signal(case, embed).value >= 0.55
+
+
+def test_a_short_french_give_up_with_no_common_french_word_is_read(embed: Embed) -> None:
+    case = conv(
+        "My parcel 7Q-2231 shows delivered but nothing is here.",
+        "Deliveries can sometimes show as delivered up to a day early.",
+        "It's been three days.",
+        "Please check with your neighbours and around your property.",
+        "Ok. Laissez tomber.",
+    )
+    assert answer_user_frustration(case, embed).value >= 0.5

@@ -109,7 +109,11 @@ _OTHER_TONGUE = re.compile(
     r"che|non|sono|per|della|questo|ma|grazie|anche|ancora|sempre|di|da|gli|"  # it
     r"nao|uma|voce|eu|com|mas|isso|muito|obrigado|obrigada|meu|minha|sim|"  # pt
     r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank|"  # nl
-    r"hai|nahi|nahin|kya|kitna|kitne|batao|mera|mujhe|aap|abhi|lekin|bhai"  # Hindi in Latin letters
+    r"hai|nahi|nahin|kya|kitna|kitne|batao|mera|mujhe|aap|abhi|lekin|bhai|"  # Hindi in Latin letters
+    # A short turn of giving up or settling has none of those ("Laissez tomber.", "Lascia
+    # stare.", "Vale.", "Egal."): its own words open the gate.
+    r"laissez|laisse|tomber|bref|rien|lascia|lasciamo|perdere|niente|basta|vale|nada|bueno|"
+    r"egal|vergiss|schon|deixa|chega|laat|genoeg"
     r")\b",
     re.IGNORECASE,
 )
@@ -395,7 +399,7 @@ _ML_GIVE_UP = (
         r"\bvergessen sie es\b|\bvergiss es\b|\bich gebe auf\b"
     ),
     (
-        r"\bsono stuf[oa]\b|\bstuf[oa] di\b|(?:^|[.!?]\s*)basta\s*[,.!]|\blascia(?:mo)? perdere\b|"
+        r"\bsono stuf[oa]\b|\bstuf[oa] di\b|(?:^|[.!?]\s*)basta\s*[,.!]|\blascia(?:mo)? (?:perdere|stare)\b|"
         r"\bne ho abbastanza\b|\bmi arrendo\b"
     ),
     (
