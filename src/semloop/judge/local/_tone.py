@@ -109,7 +109,11 @@ _OTHER_TONGUE = re.compile(
     r"che|non|sono|per|della|questo|ma|grazie|anche|ancora|sempre|di|da|gli|"  # it
     r"nao|uma|voce|eu|com|mas|isso|muito|obrigado|obrigada|meu|minha|sim|"  # pt
     r"het|een|niet|ik|maar|jullie|dit|wat|voor|uw|ook|als|wel|geen|mijn|zijn|graag|klopt|dank|"  # nl
-    r"hai|nahi|nahin|kya|kitna|kitne|batao|mera|mujhe|aap|abhi|lekin|bhai"  # Hindi in Latin letters
+    r"hai|nahi|nahin|kya|kitna|kitne|batao|mera|mujhe|aap|abhi|lekin|bhai|"  # Hindi in Latin letters
+    # A short turn of giving up or settling has none of those ("Laissez tomber.", "Lascia
+    # stare.", "Vale.", "Egal."): its own words open the gate.
+    r"laissez|laisse|tomber|bref|rien|lascia|lasciamo|perdere|niente|basta|vale|nada|bueno|"
+    r"egal|vergiss|schon|deixa|chega|laat|genoeg"
     r")\b",
     re.IGNORECASE,
 )
@@ -395,7 +399,7 @@ _ML_GIVE_UP = (
         r"\bvergessen sie es\b|\bvergiss es\b|\bich gebe auf\b"
     ),
     (
-        r"\bsono stuf[oa]\b|\bstuf[oa] di\b|(?:^|[.!?]\s*)basta\s*[,.!]|\blascia(?:mo)? perdere\b|"
+        r"\bsono stuf[oa]\b|\bstuf[oa] di\b|(?:^|[.!?]\s*)basta\s*[,.!]|\blascia(?:mo)? (?:perdere|stare)\b|"
         r"\bne ho abbastanza\b|\bmi arrendo\b"
     ),
     (
@@ -561,6 +565,9 @@ REPEATING = Shapes(
         r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
         r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
         r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
+        # The tries it took counted ("Only took four tries", "took three attempts").
+        r"\btook (?:me |you |us )?(?:only |just )?(?:\d+|two|three|four|five|six|several|many|multiple) "
+        r"(?:tries|attempts|goes|rounds)\b",
         r"\b(?:repeat|repeating) (?:myself|yourself)\b",
         r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
         r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
@@ -590,6 +597,11 @@ _BLAME = Shapes(
         r"\bwhat(?:'s| is) wrong with (?:you|this)\b|\bwaste of (?:my |our )?(?:time|money)\b",
         r"\bthanks? (?:you )?(?:(?:so|very) much |a lot )?for nothing\b|\b(?:zero|no) help\b|\bdoes(?:n't| not) help\b|\bnot (?:an|the) answer\b",
         r"\bstop (?:telling|saying|repeating|sending)\b|\bread (?:my|what i)\b",
+        # What the answer left out, held against it ("you forgot to tell me about X"), and how
+        # to do the job next time ("Next time maybe mention the part that breaks prod").
+        r"\byou (?:forgot|failed|neglected) to (?:tell|mention|say|warn|include)\b|"
+        r"(?:^|[.!?]\s*)next time,? (?:maybe |perhaps |try (?:to )?|how about )?(?:mention|tell|say|warn|read|"
+        r"check|test|include|think|listen)\b",
         r"\b(?:do|did) (?:you|u) (?:even )?(?:read|listen)\b|\bdo your job\b|\brip[- ]?off\b|\bscam",
         # Telling the service to mend its own thing: "fix your stuff", "sort your app out".
         r"\b(?:fix|sort) (?:your|ur) (?:own )?(?:stuff|shit|crap|app|site|website|system|servers?|game|"
@@ -1256,6 +1268,7 @@ _FAMILIES = frozenset(
         "thanks for a repeat",
         "praise for a repeated reply",
         "praise for more of it",
+        "praise as always",
     )
 )
 
@@ -1277,6 +1290,19 @@ _MORE_OF_IT = any_of(
     r"perfect|super|awesome|marvell?ous|terrific|yay|fab|cool|excellent|splendid|amazing)\b[,.!]*"
     r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)"
 )
+
+
+# Praise "as always" ("Super helpful as always", "Fantastic customer experience as always"):
+# the service praised for what it keeps doing, which is why the user is still asking. With
+# thanks beside it ("Thanks, great service as always!") it is a regular's sincere praise.
+_AS_EVER = any_of(
+    r"\b(?:great|perfect|fantastic|wonderful|brilliant|lovely|amazing|awesome|super|excellent|"
+    r"helpful|superb|terrific|splendid)\b(?:[ ,]+[\w-]+){0,3}?[ ,]+as (?:always|usual|ever)\b"
+)
+
+
+def _praised_as_ever(text: str) -> bool:
+    return bool(_AS_EVER.search(text)) and not _THANKS.search(text)
 
 
 def _more_of_it(text: str) -> bool:
@@ -1787,6 +1813,7 @@ def _read(text: str, context: _Context) -> Tone:
         ("asks for redress", _REDRESS.search, _W_REDRESS),
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
         ("praise for more of it", _more_of_it, _W_MOCK),
+        ("praise as always", _praised_as_ever, _W_MOCK),
         (
             "praise for a repeated reply",
             lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
