@@ -536,7 +536,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                or _kind_met(part, run.case.output) or _amount_met(part, run.case.output)
                or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
-        if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case):
+        if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
+                or _run_by_object(part, run.case):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -558,6 +559,24 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# Verbs that name no act of their own ("run sanctions screening", "perform the audit"):
+# the act is their object's.
+_RUN_VERBS = frozenset(stem(w) for w in ("run", "perform", "conduct", "do"))
+
+
+def _run_by_object(part: str, case: RunCase) -> bool:
+    """A part that asks to run its object ("Run sanctions screening for APP-4021") is done
+    by a successful call named by that object (sanctions_screen), whatever verb opens the
+    call's name: the call is the screening run."""
+    words = re.findall(r"[a-z]+", _OWN_CODE.sub(" ", part).lower())
+    if not words or stem(words[0]) not in _RUN_VERBS:
+        return False
+    own = _part_stems(part) - _RUN_VERBS
+    # A call that opens on the run verb itself (run_tests) is judged as the verb's act.
+    return any(not _failed(c) and not _reads(c) and _call_verb(c.name) not in _RUN_VERBS
+               and (_name_stems(c) - _RUN_VERBS) & own for c in case.tools_called)
 
 
 # A part that only says where the result goes ("put it in a new tab", "save them to the
@@ -1652,6 +1671,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
+    drafted, unread = _draft_handed_back(case), _record_unread(case)
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
     counted, narrated, opened = _acted_on_fewer(case), _look_narrated(case), _opened_fewer(case)
@@ -1674,6 +1694,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (page, f'{page} returned one page of more and no call read the rest, yet the answer gives it as all'),
         (half, f'asked to {half}, the run only undid the old one and made no new one'),
         (draft, f'asked to {draft}, no call did it and the record is left a draft, yet the answer says it is done'),
+        (unread, f'asked of {unread}, the run read nothing of it and the answer speaks of such records in general'),
+        (drafted, f'asked to {drafted}, the run left the record a draft and hands it back undone'),
         (_awaits_approval(case), 'the act\'s record still awaits approval, yet the answer calls it final'),
         (again, f'asked to {again}, no call did it and the answer asks leave to do it'),
         (single, f'asked to act on two things, the run acted on one and left "{_short(single or "", 8)}" unsaid'),
@@ -2185,6 +2207,45 @@ def _left_draft(case: RunCase) -> str | None:
     return _written(min(verbs), case.input)
 
 
+# Why a draft may rightly wait: a sign-off or a rule the act needs first.
+_DRAFT_WAITS = re.compile(r"\b(?:approv\w*|sign[- ]?off|requir\w*|need(?:s|ed)? (?:your|a|an|the)|"
+                          r"can't|cannot|unable|not (?:allowed|permitted))\b", re.IGNORECASE)
+
+
+def _draft_handed_back(case: RunCase) -> str | None:
+    """Asked to act ("Submit our intraday bid"), the run's acts left the record a draft, no
+    call did the act or one alike, and the answer says it drafted it and hands it back
+    ("ready to go whenever you are") without asking, without a reason it must wait and
+    without the act's word: the draft is not the act. Asked to draft, the draft is the act."""
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
+    text, asked = case.output, _asked_text(case.input)
+    if not acting or not _DRAFT_STATE.search(acting[-1].output) or not re.search(r"\bdraft", text, re.IGNORECASE) \
+            or re.search(r"\bdraft", asked, re.IGNORECASE) or "?" in text or _ADMITS_FAILURE.search(text) \
+            or _DRAFT_WAITS.search(text):
+        return None
+    verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} - _DELIVERY_VERBS
+    acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
+    if not acts or acts & word_stems(text) or any(_call_verb(c.name) in acts for c in acting):
+        return None
+    return _written(min(verbs), case.input)
+
+
+# A record's own code as a user writes it ("ILL-6620", "order #77120").
+_RECORD_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,5}-\d{3,}[\w-]*\b|#\s?\d{3,}\b")
+
+
+def _record_unread(case: RunCase) -> str | None:
+    """The request names a record by its code ("my loan request ILL-6620"), the run read
+    nothing (no call, no context, no chat before) and the answer never names the record
+    nor asks anything: it speaks of such records in general, not of this one. The code."""
+    codes = _RECORD_CODE.findall(case.input)
+    if not codes or case.tools_called or case.context or _chatted(case) or "?" in case.output \
+            or _ADMITS_FAILURE.search(case.output) or any(_REASONED_REFUSAL.search(s) for s in split_claims(case.output)):
+        return None
+    said = re.sub(r"[\s#]", "", case.output)
+    return None if any(re.sub(r"[\s#]", "", c) in said for c in codes) else codes[0]
+
+
 # Acts of two halves, the old undone and a new made ("move my check-up to the 21st"), and
 # the calls that only undo.
 _TWO_HALVES = frozenset(stem(w) for w in "move reschedule rebook switch swap exchange replace transfer".split())  # noqa: SIM905
@@ -2218,7 +2279,8 @@ _NEXT_KEY = re.compile(r"^next(?:_?(?:page|cursor|token|page_?token|offset|link|
 _COUNT_KEY = re.compile(r"^total_?(?:count|results|items|records|rows|hits)$|^count_?total$", re.IGNORECASE)
 _AS_ALL = re.compile(r"\b(?:all|every|complete|full|entire|whole)\b", re.IGNORECASE)
 _PAGE_OF = re.compile(r"\bpage\W{1,3}(\d+)\W{1,3}of\W{1,3}(\d+)\b", re.IGNORECASE)
-_MORE_SAID = re.compile(r"\b(?:more|first|page|remaining|rest|so far|partial|only|of \d+)\b", re.IGNORECASE)
+# "more than 30 days" compares; it says nothing of more rows.
+_MORE_SAID = re.compile(r"\b(?:more(?! than\b)|first|page|remaining|rest|so far|partial|only|of \d+)\b", re.IGNORECASE)
 
 
 def _page_left(case: RunCase) -> str | None:
@@ -2462,7 +2524,29 @@ def _reports_act(case: RunCase, run: _Run) -> bool:
     sentence that promises nothing reports it, in its own words ("RFQ sent to all three
     suppliers"): what the answer still promises ("I'll flag the replies") comes after the work."""
     return any(word_stems(s) & word_stems(f"{c.name.replace('_', ' ')} {tool_text(json.dumps(c.args))}")
-               for s in run.sentences if not promises_only(s) for c in _asked_acts(case))
+               for s in run.sentences if not promises_only(s) for c in _asked_acts(case) if _names_an_act(c)) \
+        or any(_name_stems(c) <= word_stems(s) and _participle_of(_call_verb(c.name), s)
+               for s in run.sentences for c in _object_asked_acts(case))
+
+
+def _participle_of(verb: str, sentence: str) -> bool:
+    """The sentence holds the verb's past participle ("Hold placed on …", "is booked"): the
+    act told done, even where a promise follows it ("… and we'll notify you")."""
+    return any(stem(w) == verb for w in re.findall(r"\b([a-z]{3,}(?:ed|en))\b", sentence.lower()))
+
+
+def _names_an_act(call: ToolCall) -> bool:
+    """The call's name holds an act's verb: "records.policy" names a record it reads, and
+    the request's "policy AUT-55102" is no act it did."""
+    return bool(_name_stems(call) & (_ACTION_VERBS.union(*_ALIKE)))
+
+
+def _object_asked_acts(case: RunCase) -> list[ToolCall]:
+    """The successful calls that did an act on what the request names, whatever verb it
+    asked with: place_hold for "put a hold on the book"."""
+    asked = word_stems(_asked_text(case.input))
+    return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
+            and _names_an_act(c) and (_name_stems(c) - _ACTION_VERBS.union(*_ALIKE)) & asked]
 
 
 def _asked_acts(case: RunCase) -> list[ToolCall]:
@@ -2580,8 +2664,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("redirect", action and redirect is not None and not told_failed,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
-    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS \
-        - _record_labels(case)
+    # A record's code ("APP-4021") holds no verb; a light verb run by its object is done.
+    verbs = {stem(w) for w in re.findall(r"[a-z]+", _OWN_CODE.sub(" ", _CHECKED.sub(" ", case.input)).lower())[:12]} \
+        & _ACTION_VERBS - _record_labels(case) - (_RUN_VERBS if _run_by_object(case.input, case) else set())
     # "I've re-sent your June invoice" sends it.
     said = _with_irregular(word_stems(re.sub(r"\b[Rr]e-(?=[a-z])", "", text)))
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & said,
@@ -2914,7 +2999,7 @@ _DELIVERY_VERBS = frozenset(stem(w) for w in ("send", "email", "forward", "share
 # Verbs that name one act in general English: a change is an update, a move a reschedule.
 _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "change update modify edit set adjust move reschedule switch fix correct",
-    "book reserve",
+    "book reserve schedule",
     "pay charge",
     "buy purchase order",
     "cancel terminate stop end close",
