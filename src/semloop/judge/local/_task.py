@@ -2125,7 +2125,8 @@ def _ended_failed(case: RunCase) -> str | None:
     # said not done owns the failure; "the new compiler no longer accepts it" gives a cause.
     named = word_stems(calls[-1].name.replace("_", " ")) | (word_stems(case.input) & _ACTION_VERBS)
     acts = set().union(*(_alike(a) for a in named))
-    if any(word_stems(m.group(1)) & acts for m in _NOT_ACT.finditer(_prose(case.output))):
+    if any(word_stems(m.group(1)) & acts or _act_on_asked(m.group(1), case.input)
+           for m in _NOT_ACT.finditer(_prose(case.output))):
         return None
     # The error passed on in its own words ("the portal returned 'scheduled maintenance'"),
     # not in the names it quotes (a test's name, a file's path).
@@ -2136,6 +2137,13 @@ def _ended_failed(case: RunCase) -> str | None:
 
 
 # A verb a negation governs: "haven't moved", "was not able to change", "nothing was changed".
+def _act_on_asked(phrase: str, request: str) -> bool:
+    """The phrase names an act and a word of the request ("change the pin" for "pin torch to
+    2.0.3"): said not done, it owns the failure of the act asked in the request's own verb."""
+    words = word_stems(phrase)
+    return bool(words & _ACTION_VERBS.union(*_ALIKE)) and bool(words - _ACTION_VERBS.union(*_ALIKE) & word_stems(request))
+
+
 _NOT_ACT = re.compile(r"(?:\b(?:not|never|no|nothing)|n't)\W+((?:[a-z]+\W+){0,2}[a-z]+)", re.IGNORECASE)
 
 
@@ -2595,7 +2603,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
               or any(_REASONED_REFUSAL.search(s) for s in run.sentences)
               and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
-    ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run)
+    # What the answer quotes (`node-version: 20`) is code, not a result it shows.
+    ev.flag("promise", promises_only(_prose(offered), case.input) and not awaits and not _reports_act(case, run)
             and not _keeps_as_is(run),
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
