@@ -104,3 +104,15 @@ def test_a_promise_whose_figures_are_quoted_code(embed: Embed) -> None:
     pushed = call("bash", {"cmd": "git push origin ci/node20"}, "* [new branch] ci/node20 -> ci/node20")
     assert not _fires(case(asked, "Set `node-version: 20` in build.yml and pushed it to `ci/node20`.", read, edited,
                            pushed), embed)
+
+
+def test_a_listed_item_no_call_of_the_act_names(embed: Embed) -> None:
+    asked = "set the replica count to 3 for billing, search and auth in the staging values file and commit"
+    edits = [call("edit_file", {"path": "staging/values.yaml", "old_str": f"{svc}:\n  replicas: 1",
+                                "new_str": f"{svc}:\n  replicas: 3"}, "edited") for svc in ("billing", "search")]
+    commit = call("bash", {"cmd": "git commit -am 'staging: 3 replicas'"}, "[main 9a1c2e] staging: 3 replicas")
+    assert _fires(case(asked, "Done: staging now runs 3 replicas and the change is committed.", *edits, commit), embed)
+    third = call("edit_file", {"path": "staging/values.yaml", "old_str": "auth:\n  replicas: 1",
+                               "new_str": "auth:\n  replicas: 3"}, "edited")
+    assert not _fires(case(asked, "Done: staging now runs 3 replicas and the change is committed.", *edits, third,
+                           commit), embed)
