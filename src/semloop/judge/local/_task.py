@@ -2254,15 +2254,15 @@ def _listed_item_skipped(case: RunCase) -> str | None:
         return None
     said = word_stems(case.output)
     for m in _THREE_LISTED.finditer(_asked_text(case.input)):
-        items = [m.group(1), *m.group(2).split(", "), m.group(3)]
+        items: list[str] = [m.group(1), *m.group(2).split(", "), m.group(3)]
         stems = [stem(i.lower()) for i in items]
         for name in dict.fromkeys(c.name for c in case.tools_called if not _failed(c) and not _reads(c)):
             named = [{x for x in stems if x in word_stems(tool_text(json.dumps(c.args)))}
                      for c in case.tools_called if c.name == name and not _failed(c)]
             if len(named) < 2 or any(len(n) != 1 for n in named):
                 continue
-            done = set().union(*named)
-            left = [i for i, x in zip(items, stems) if x not in done and x not in said]
+            done: set[str] = set().union(*named)
+            left = [i for i, x in zip(items, stems, strict=True) if x not in done and x not in said]
             if len(done) >= 2 and left:
                 return left[0]
     return None
