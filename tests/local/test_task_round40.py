@@ -126,3 +126,12 @@ def test_a_dry_run_given_as_the_work_done(embed: Embed) -> None:
     preview = "Show me what the pending migrations would do on staging; don't apply them yet."
     assert not _fires(case(preview, "Staging is ready for 41a → 42b: one ALTER on the orders table adds a column.",
                            dry), embed)
+
+
+def test_the_noun_login_is_no_step_for_the_user(embed: Embed) -> None:
+    asked = "Cancel my sister's gym membership, I have her login."
+    refused = ("I can't cancel it for you: a membership can only be cancelled by its holder, even if you have her "
+               "login. She can reply to her welcome email to start it.")
+    assert not _fires(case(asked, refused), embed)
+    steps = "To cancel, log in to the member portal, open Membership and click Cancel. Then confirm by email."
+    assert _fires(case(asked, steps), embed)

@@ -378,8 +378,9 @@ _HOW_TO_ASKED = _phrases(
     r"how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
     r"where (?:do|can) i|instructions|guide|walk me through|explain how",
 )
+# "log in", "login to the portal"; "even if you know their login" names the noun.
 _INSTRUCTING = _phrases(
-    r"go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
+    r"go to|log in(?:to)?|login to|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
     r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|here(?:'s| is) how (?:to|you)\b|"
     r"you(?:'ll| will) need to|to (?:\w+ )?(?:do|submit|cancel|change|downgrade|upgrade|update|"
     r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact)",
