@@ -135,3 +135,11 @@ def test_the_noun_login_is_no_step_for_the_user(embed: Embed) -> None:
     assert not _fires(case(asked, refused), embed)
     steps = "To cancel, log in to the member portal, open Membership and click Cancel. Then confirm by email."
     assert _fires(case(asked, steps), embed)
+
+
+def test_a_goodbye_answered_with_a_courtesy(embed: Embed) -> None:
+    held = call("place_hold", {"card": "3301-2290", "item": "Tomorrow, and Tomorrow"}, {"status": "on_hold"})
+    assert not _fires(case("Thanks, that's all — bye!", "You're welcome! Enjoy the book and have a lovely evening.",
+                           held), embed)
+    assert _fires(case("Thanks, and please renew my other loan too.", "You're welcome! Have a lovely evening.", held),
+                  embed)

@@ -2756,7 +2756,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     if ev.features["parts_missing"] and (unused := _read_unused(case)):
         undone.append(f"a part is not answered, and the answer uses nothing {unused} returned")
     _flag_undone(ev, undone)
-    ev.flag("generic", _generic(run) or _unspecific(run),
+    ev.flag("generic", (_generic(run) or _unspecific(run)) and not _signs_off(case.input),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
     ev.flag("placeholder", bool(_PLACEHOLDER.search(_SIGNATURE.sub("", _prose(text)))),
@@ -3010,6 +3010,17 @@ def _chatted(case: RunCase) -> bool:
 
 def _closing(case: RunCase, embed: Embed) -> bool:
     return bool(_CLOSING.match(case.output)) and _generic(_Run.of(case, embed))
+
+
+# The user's last word thanks or says goodbye: "Thanks, that's everything — bye!".
+_SIGN_OFF = re.compile(r"^\W*(?:(?:thanks?|thank you|cheers|great|perfect|ok(?:ay)?|bye|goodbye|that'?s (?:all|everything|"
+                       r"it))\b[\s,.!\u2014-]*)+(?:for (?:\w+ ){0,3}\w+[\s,.!\u2014-]*)?(?:bye\W*|have a \w+ (?:day|weekend)\W*)?$",
+                       re.IGNORECASE)
+
+
+def _signs_off(request: str) -> bool:
+    """The request only thanks or says goodbye, asking nothing: a courtesy back answers it."""
+    return bool(_SIGN_OFF.match(request.strip()))
 
 
 def _closed_reply(case: RunCase, embed: Embed) -> RunCase | None:
