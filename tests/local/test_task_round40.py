@@ -143,3 +143,14 @@ def test_a_goodbye_answered_with_a_courtesy(embed: Embed) -> None:
                            held), embed)
     assert _fires(case("Thanks, and please renew my other loan too.", "You're welcome! Have a lovely evening.", held),
                   embed)
+
+
+def test_a_thing_added_as_an_item_of_the_acting_call(embed: Embed) -> None:
+    asked = "Book a car service for Friday morning and add the wiper blade swap to the same appointment."
+    booked = call("book_service", {"day": "Friday", "window": "morning", "jobs": ["car_service", "wiper_blades"]},
+                  {"booking": "SV-2281", "status": "confirmed"})
+    told = "Booked for Friday 9:00 (SV-2281): the car service plus new wiper blades in the same appointment."
+    assert not _fires(case(asked, told, booked), embed)
+    only = call("book_service", {"day": "Friday", "window": "morning", "jobs": ["car_service"]},
+                {"booking": "SV-2281", "status": "confirmed"})
+    assert _fires(case(asked, "Booked for Friday 9:00 (SV-2281): the car service.", only), embed)

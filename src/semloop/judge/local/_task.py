@@ -538,7 +538,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
-                or _run_by_object(part, run.case):
+                or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -560,6 +560,20 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+def _carried_in_act(part: str, answer: frozenset[str] | set[str], case: RunCase) -> bool:
+    """A part that asks to add a thing ("add the filter replacement to the same visit") is
+    done when a successful call that acted carries the thing among its listed items
+    (book_visit's "services": [..., "filter_replacement"]) and the answer names it."""
+    words = re.findall(r"[a-z]+", part.lower())
+    if not words or stem(words[0]) not in _alike(stem("add")):
+        return False
+    own = _part_stems(part)
+    return any(len(item) >= 2 and item <= own and item <= answer
+               for c in case.tools_called if not _failed(c) and not _reads(c)
+               for v in c.args.values() if isinstance(v, list)
+               for item in (word_stems(str(x).replace("_", " ")) for x in v))
 
 
 # Verbs that name no act of their own ("run sanctions screening", "perform the audit"):
