@@ -154,3 +154,11 @@ def test_a_thing_added_as_an_item_of_the_acting_call(embed: Embed) -> None:
     only = call("book_service", {"day": "Friday", "window": "morning", "jobs": ["car_service"]},
                 {"booking": "SV-2281", "status": "confirmed"})
     assert _fires(case(asked, "Booked for Friday 9:00 (SV-2281): the car service.", only), embed)
+
+
+def test_a_preview_asked_and_given(embed: Embed) -> None:
+    trial = call("bulk_archive", {"folder": "2019", "dry_run": True},
+                 {"mode": "dry_run", "would_archive": 214, "applied": False})
+    asked = "Show me how many 2019 files would be archived if we ran the cleanup — don't apply it yet."
+    assert not _fires(case(asked, "214 files from 2019 would be archived. Nothing has been changed yet.", trial), embed)
+    assert _fires(case("Archive all the 2019 files.", "Done — the 214 files from 2019 are archived.", trial), embed)

@@ -2760,8 +2760,11 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # back on the card" when two of the four tickets failed). A single false field ("applied":
     # false after a dry run) may be what was asked for, so it needs the claim.
     left = any(_batch_left_unsaid(c, text, last=last) for c, last in acts)
+    # A preview asked and given ("which lists would he come off … nothing changed yet"): the
+    # items the trial left undone are what was asked.
+    previewed = bool(_PREVIEW_WORDS.search(case.input)) and bool(_PREVIEW_WORDS.search(text))
     ev.flag("item_failed", bool(dropped) and bool(left or _CLAIMS_SUCCESS.search(text) or _PASSES.search(text))
-            and not _ADMITS_FAILURE.search(text) or item is not None,
+            and not _ADMITS_FAILURE.search(text) and not previewed or item is not None,
             f'a call reports {item} not done, yet the answer says it is' if item else
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
