@@ -162,3 +162,13 @@ def test_a_preview_asked_and_given(embed: Embed) -> None:
     asked = "Show me how many 2019 files would be archived if we ran the cleanup — don't apply it yet."
     assert not _fires(case(asked, "214 files from 2019 would be archived. Nothing has been changed yet.", trial), embed)
     assert _fires(case("Archive all the 2019 files.", "Done — the 214 files from 2019 are archived.", trial), embed)
+
+
+def test_a_question_for_the_most_answered_by_the_item(embed: Embed) -> None:
+    # Rests on one case (blind25's flights); the part's words ("trains", "departure") are
+    # not in the answer, which names the item and the superlative.
+    asked = "Which of my trains next week has the earliest departure, and does it include a seat reservation?"
+    read = call("list_tickets", {"user": "current"}, {"tickets": [{"train": "ICE571", "dep": "2026-05-12T07:05", "seat": 1},
+                                                                  {"train": "IC2013", "dep": "2026-05-14T18:40", "seat": 0}]})
+    told = "ICE571 on Tuesday 12 May at 07:05 is the earliest, and yes, it includes one seat reservation."
+    assert not _fires(case(asked, told, read), embed)

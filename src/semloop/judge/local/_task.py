@@ -538,7 +538,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
-                or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case):
+                or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case) \
+                or _superlative_told(part, run.case):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -560,6 +561,21 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# "Which flight has the earliest departure?": a question for the one item that is most.
+_WHICH_MOST = re.compile(r"^\W*(?:and\s+)?(?:which|what)\b.*?\b(earliest|latest|cheapest|soonest|nearest|closest|"
+                         r"shortest|longest|largest|smallest|highest|lowest|fastest|oldest|newest|best|most|least)\b",
+                         re.IGNORECASE)
+
+
+def _superlative_told(part: str, case: RunCase) -> bool:
+    """A question for the one item that is most ("which of my flights has the earliest
+    departure") is answered by the answer naming an item a call returned with that word
+    ("BA117 … is the earliest"), whatever else of the question it repeats."""
+    m = _WHICH_MOST.match(part)
+    return m is not None and re.search(rf"\b{m.group(1)}\b", case.output, re.IGNORECASE) is not None \
+        and _looked_and_told(case)
 
 
 def _carried_in_act(part: str, answer: frozenset[str] | set[str], case: RunCase) -> bool:
