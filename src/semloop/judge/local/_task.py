@@ -378,8 +378,9 @@ _HOW_TO_ASKED = _phrases(
     r"how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) the way|steps to|"
     r"where (?:do|can) i|instructions|guide|walk me through|explain how",
 )
+# "log in", "login to the portal"; "even if you know their login" names the noun.
 _INSTRUCTING = _phrases(
-    r"go to|log ?in(?:to)?|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
+    r"go to|log in(?:to)?|login to|sign in|click|tap|navigate|open the|select|choose|follow (?:these|the)|"
     r"head to|you can (?:do|submit|cancel|change|update|request|file|find)|here(?:'s| is) how (?:to|you)\b|"
     r"you(?:'ll| will) need to|to (?:\w+ )?(?:do|submit|cancel|change|downgrade|upgrade|update|"
     r"request|file|reset|book),? (?:go|log|click|visit|open|use|call|contact)",
@@ -536,7 +537,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                or _kind_met(part, run.case.output) or _amount_met(part, run.case.output)
                or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
-        if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case):
+        if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
+                or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case) \
+                or _superlative_told(part, run.case):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -558,6 +561,53 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+# "Which flight has the earliest departure?": a question for the one item that is most.
+_WHICH_MOST = re.compile(r"^\W*(?:and\s+)?(?:which|what)\b.*?\b(earliest|latest|cheapest|soonest|nearest|closest|"
+                         r"shortest|longest|largest|smallest|highest|lowest|fastest|oldest|newest|best|most|least)\b",
+                         re.IGNORECASE)
+
+
+def _superlative_told(part: str, case: RunCase) -> bool:
+    """A question for the one item that is most ("which of my flights has the earliest
+    departure") is answered by the answer naming an item a call returned with that word
+    ("BA117 … is the earliest"), whatever else of the question it repeats."""
+    m = _WHICH_MOST.match(part)
+    return m is not None and re.search(rf"\b{m.group(1)}\b", case.output, re.IGNORECASE) is not None \
+        and _looked_and_told(case)
+
+
+def _carried_in_act(part: str, answer: frozenset[str] | set[str], case: RunCase) -> bool:
+    """A part that asks to add a thing ("add the filter replacement to the same visit") is
+    done when a successful call that acted carries the thing among its listed items
+    (book_visit's "services": [..., "filter_replacement"]) and the answer names it."""
+    words = re.findall(r"[a-z]+", part.lower())
+    if not words or stem(words[0]) not in _alike(stem("add")):
+        return False
+    own = _part_stems(part)
+    return any(len(item) >= 2 and item <= own and item <= answer
+               for c in case.tools_called if not _failed(c) and not _reads(c)
+               for v in c.args.values() if isinstance(v, list)
+               for item in (word_stems(str(x).replace("_", " ")) for x in v))
+
+
+# Verbs that name no act of their own ("run sanctions screening", "perform the audit"):
+# the act is their object's.
+_RUN_VERBS = frozenset(stem(w) for w in ("run", "perform", "conduct", "do"))
+
+
+def _run_by_object(part: str, case: RunCase) -> bool:
+    """A part that asks to run its object ("Run sanctions screening for APP-4021") is done
+    by a successful call named by that object (sanctions_screen), whatever verb opens the
+    call's name: the call is the screening run."""
+    words = re.findall(r"[a-z]+", _OWN_CODE.sub(" ", part).lower())
+    if not words or stem(words[0]) not in _RUN_VERBS:
+        return False
+    own = _part_stems(part) - _RUN_VERBS
+    # A call that opens on the run verb itself (run_tests) is judged as the verb's act.
+    return any(not _failed(c) and not _reads(c) and _call_verb(c.name) not in _RUN_VERBS
+               and (_name_stems(c) - _RUN_VERBS) & own for c in case.tools_called)
 
 
 # A part that only says where the result goes ("put it in a new tab", "save them to the
@@ -1652,6 +1702,8 @@ def _acts_undone(case: RunCase) -> list[str]:
     short, outline, method = _listed_fewer(case), _outlined_only(case), _method_for_value(case)
     rest, total, page = _rest_handed_back(case), _total_missing(case), _page_left(case)
     half, draft, again = _half_done(case), _left_draft(case), _asked_again(case)
+    drafted, unread, skipped = _draft_handed_back(case), _record_unread(case), _listed_item_skipped(case)
+    tried = _dry_run_only(case)
     single, unsaid = _one_of_two(case), _failure_unsaid(case)
     ended, fewer, value = _ended_failed(case), _done_fewer(case), _value_not_given(case)
     counted, narrated, opened = _acted_on_fewer(case), _look_narrated(case), _opened_fewer(case)
@@ -1674,6 +1726,10 @@ def _acts_undone(case: RunCase) -> list[str]:
         (page, f'{page} returned one page of more and no call read the rest, yet the answer gives it as all'),
         (half, f'asked to {half}, the run only undid the old one and made no new one'),
         (draft, f'asked to {draft}, no call did it and the record is left a draft, yet the answer says it is done'),
+        (tried, f'{tried} only ran as a dry run, yet the answer says the work is in place'),
+        (skipped, f'asked for a listed set, one call an item, no call did "{skipped}" and the answer says nothing of it'),
+        (unread, f'asked of {unread}, the run read nothing of it and the answer speaks of such records in general'),
+        (drafted, f'asked to {drafted}, the run left the record a draft and hands it back undone'),
         (_awaits_approval(case), 'the act\'s record still awaits approval, yet the answer calls it final'),
         (again, f'asked to {again}, no call did it and the answer asks leave to do it'),
         (single, f'asked to act on two things, the run acted on one and left "{_short(single or "", 8)}" unsaid'),
@@ -2103,7 +2159,8 @@ def _ended_failed(case: RunCase) -> str | None:
     # said not done owns the failure; "the new compiler no longer accepts it" gives a cause.
     named = word_stems(calls[-1].name.replace("_", " ")) | (word_stems(case.input) & _ACTION_VERBS)
     acts = set().union(*(_alike(a) for a in named))
-    if any(word_stems(m.group(1)) & acts for m in _NOT_ACT.finditer(_prose(case.output))):
+    if any(word_stems(m.group(1)) & acts or _act_on_asked(m.group(1), case.input)
+           for m in _NOT_ACT.finditer(_prose(case.output))):
         return None
     # The error passed on in its own words ("the portal returned 'scheduled maintenance'"),
     # not in the names it quotes (a test's name, a file's path).
@@ -2114,6 +2171,13 @@ def _ended_failed(case: RunCase) -> str | None:
 
 
 # A verb a negation governs: "haven't moved", "was not able to change", "nothing was changed".
+def _act_on_asked(phrase: str, request: str) -> bool:
+    """The phrase names an act and a word of the request ("change the pin" for "pin torch to
+    2.0.3"): said not done, it owns the failure of the act asked in the request's own verb."""
+    words = word_stems(phrase)
+    return bool(words & _ACTION_VERBS.union(*_ALIKE)) and bool(words - _ACTION_VERBS.union(*_ALIKE) & word_stems(request))
+
+
 _NOT_ACT = re.compile(r"(?:\b(?:not|never|no|nothing)|n't)\W+((?:[a-z]+\W+){0,2}[a-z]+)", re.IGNORECASE)
 
 
@@ -2185,6 +2249,95 @@ def _left_draft(case: RunCase) -> str | None:
     return _written(min(verbs), case.input)
 
 
+# Why a draft may rightly wait: a sign-off or a rule the act needs first.
+_DRAFT_WAITS = re.compile(r"\b(?:approv\w*|sign[- ]?off|requir\w*|need(?:s|ed)? (?:your|a|an|the)|"
+                          r"can't|cannot|unable|not (?:allowed|permitted))\b", re.IGNORECASE)
+
+
+def _draft_handed_back(case: RunCase) -> str | None:
+    """Asked to act ("Submit our intraday bid"), the run's acts left the record a draft, no
+    call did the act or one alike, and the answer says it drafted it and hands it back
+    ("ready to go whenever you are") without asking, without a reason it must wait and
+    without the act's word: the draft is not the act. Asked to draft, the draft is the act."""
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
+    text, asked = case.output, _asked_text(case.input)
+    if not acting or not _DRAFT_STATE.search(acting[-1].output) or not re.search(r"\bdraft", text, re.IGNORECASE) \
+            or re.search(r"\bdraft", asked, re.IGNORECASE) or "?" in text or _ADMITS_FAILURE.search(text) \
+            or _DRAFT_WAITS.search(text):
+        return None
+    verbs = {v for c in _ACT_CLAUSES.split(asked) if (v := _imperative(c.strip()))} - _DELIVERY_VERBS
+    acts = set().union(*(_alike(v) for v in verbs)) if verbs else set()
+    if not acts or acts & word_stems(text) or any(_call_verb(c.name) in acts for c in acting):
+        return None
+    return _written(min(verbs), case.input)
+
+
+# A run that only tries the act, changing nothing: a dry run, a plan, a schema-only build.
+_DRY_ARGS = re.compile(r"--dry[-_]?run\b|--noop\b|--simulate\b|--what-?if\b|-WhatIf\b|--empty\b|"
+                       r"\"dry_?run\":\s*true", re.IGNORECASE)
+_PREVIEW_WORDS = re.compile(r"\b(?:dry[- ]?run|preview|simulat\w*|would|plan|don't apply|do not apply|"
+                            r"nothing (?:has been |was )?(?:changed|applied|written)|no changes?)\b", re.IGNORECASE)
+_NOW_IN_PLACE = re.compile(r"\b(?:should now be|is now|are now|now in|now live)\b", re.IGNORECASE)
+
+
+def _dry_run_only(case: RunCase) -> str | None:
+    """Every call that acted ran as a dry run ("dbt run … --empty", "dry_run": true), the
+    request asked no preview, and the answer says the work is in place without a word of the
+    trial: the act was only tried. The call's name."""
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c) and c.args]
+    text = _prose(case.output)
+    if not acting or not all(_DRY_ARGS.search(json.dumps(c.args)) for c in acting) \
+            or _PREVIEW_WORDS.search(case.input) or _PREVIEW_WORDS.search(text) \
+            or not (_CLAIMS_SUCCESS.search(text) or _NOW_IN_PLACE.search(text)):
+        return None
+    return acting[-1].name
+
+
+# Three or more things listed for one act ("for api, worker and scheduler").
+_THREE_LISTED = re.compile(r"\b([\w-]{2,}), ((?:[\w-]{2,}, )*[\w-]{2,}),? (?:and|&) ([\w-]{2,})\b")
+
+
+def _listed_item_skipped(case: RunCase) -> str | None:
+    """The request lists three or more things for its act ("bump the tag for api, worker and
+    scheduler"), one tool was called once an item (edit_file on api, then on worker), each
+    call naming a different one, and no call of it names the last: the act was done for
+    some, and the answer, which never names the one left nor owns a failure or asks, gives
+    the work as whole. The thing left."""
+    text = _prose(case.output)
+    if "?" in text or _ADMITS_FAILURE.search(text) or _REST_SAID.search(text):
+        return None
+    said = word_stems(case.output)
+    for m in _THREE_LISTED.finditer(_asked_text(case.input)):
+        items: list[str] = [m.group(1), *m.group(2).split(", "), m.group(3)]
+        stems = [stem(i.lower()) for i in items]
+        for name in dict.fromkeys(c.name for c in case.tools_called if not _failed(c) and not _reads(c)):
+            named = [{x for x in stems if x in word_stems(tool_text(json.dumps(c.args)))}
+                     for c in case.tools_called if c.name == name and not _failed(c)]
+            if len(named) < 2 or any(len(n) != 1 for n in named):
+                continue
+            done: set[str] = set().union(*named)
+            left = [i for i, x in zip(items, stems, strict=True) if x not in done and x not in said]
+            if len(done) >= 2 and left:
+                return left[0]
+    return None
+
+
+# A record's own code as a user writes it ("ILL-6620", "order #77120").
+_RECORD_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,5}-\d{3,}[\w-]*\b|#\s?\d{3,}\b")
+
+
+def _record_unread(case: RunCase) -> str | None:
+    """The request names a record by its code ("my loan request ILL-6620"), the run read
+    nothing (no call, no context, no chat before) and the answer never names the record
+    nor asks anything: it speaks of such records in general, not of this one. The code."""
+    codes = _RECORD_CODE.findall(case.input)
+    if not codes or case.tools_called or case.context or _chatted(case) or "?" in case.output \
+            or _ADMITS_FAILURE.search(case.output) or any(_REASONED_REFUSAL.search(s) for s in split_claims(case.output)):
+        return None
+    said = re.sub(r"[\s#]", "", case.output)
+    return None if any(re.sub(r"[\s#]", "", c) in said for c in codes) else codes[0]
+
+
 # Acts of two halves, the old undone and a new made ("move my check-up to the 21st"), and
 # the calls that only undo.
 _TWO_HALVES = frozenset(stem(w) for w in "move reschedule rebook switch swap exchange replace transfer".split())  # noqa: SIM905
@@ -2218,7 +2371,8 @@ _NEXT_KEY = re.compile(r"^next(?:_?(?:page|cursor|token|page_?token|offset|link|
 _COUNT_KEY = re.compile(r"^total_?(?:count|results|items|records|rows|hits)$|^count_?total$", re.IGNORECASE)
 _AS_ALL = re.compile(r"\b(?:all|every|complete|full|entire|whole)\b", re.IGNORECASE)
 _PAGE_OF = re.compile(r"\bpage\W{1,3}(\d+)\W{1,3}of\W{1,3}(\d+)\b", re.IGNORECASE)
-_MORE_SAID = re.compile(r"\b(?:more|first|page|remaining|rest|so far|partial|only|of \d+)\b", re.IGNORECASE)
+# "more than 30 days" compares; it says nothing of more rows.
+_MORE_SAID = re.compile(r"\b(?:more(?! than\b)|first|page|remaining|rest|so far|partial|only|of \d+)\b", re.IGNORECASE)
 
 
 def _page_left(case: RunCase) -> str | None:
@@ -2462,7 +2616,29 @@ def _reports_act(case: RunCase, run: _Run) -> bool:
     sentence that promises nothing reports it, in its own words ("RFQ sent to all three
     suppliers"): what the answer still promises ("I'll flag the replies") comes after the work."""
     return any(word_stems(s) & word_stems(f"{c.name.replace('_', ' ')} {tool_text(json.dumps(c.args))}")
-               for s in run.sentences if not promises_only(s) for c in _asked_acts(case))
+               for s in run.sentences if not promises_only(s) for c in _asked_acts(case) if _names_an_act(c)) \
+        or any(_name_stems(c) <= word_stems(s) and _participle_of(_call_verb(c.name), s)
+               for s in run.sentences for c in _object_asked_acts(case))
+
+
+def _participle_of(verb: str, sentence: str) -> bool:
+    """The sentence holds the verb's past participle ("Hold placed on …", "is booked"): the
+    act told done, even where a promise follows it ("… and we'll notify you")."""
+    return any(stem(w) == verb for w in re.findall(r"\b([a-z]{3,}(?:ed|en))\b", sentence.lower()))
+
+
+def _names_an_act(call: ToolCall) -> bool:
+    """The call's name holds an act's verb: "records.policy" names a record it reads, and
+    the request's "policy AUT-55102" is no act it did."""
+    return bool(_name_stems(call) & (_ACTION_VERBS.union(*_ALIKE)))
+
+
+def _object_asked_acts(case: RunCase) -> list[ToolCall]:
+    """The successful calls that did an act on what the request names, whatever verb it
+    asked with: place_hold for "put a hold on the book"."""
+    asked = word_stems(_asked_text(case.input))
+    return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
+            and _names_an_act(c) and (_name_stems(c) - _ACTION_VERBS.union(*_ALIKE)) & asked]
 
 
 def _asked_acts(case: RunCase) -> list[ToolCall]:
@@ -2511,7 +2687,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
               or any(_REASONED_REFUSAL.search(s) for s in run.sentences)
               and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
-    ev.flag("promise", promises_only(offered, case.input) and not awaits and not _reports_act(case, run)
+    # What the answer quotes (`node-version: 20`) is code, not a result it shows.
+    ev.flag("promise", promises_only(_prose(offered), case.input) and not awaits and not _reports_act(case, run)
             and not _keeps_as_is(run),
             f'it only says it will do the work: "{_short(text)}"')
     failures = _unrecovered_failures(case.tools_called)
@@ -2580,8 +2757,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("redirect", action and redirect is not None and not told_failed,
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
-    verbs = {stem(w) for w in re.findall(r"[a-z]+", _CHECKED.sub(" ", case.input).lower())[:12]} & _ACTION_VERBS \
-        - _record_labels(case)
+    # A record's code ("APP-4021") holds no verb; a light verb run by its object is done.
+    verbs = {stem(w) for w in re.findall(r"[a-z]+", _OWN_CODE.sub(" ", _CHECKED.sub(" ", case.input)).lower())[:12]} \
+        & _ACTION_VERBS - _record_labels(case) - (_RUN_VERBS if _run_by_object(case.input, case) else set())
     # "I've re-sent your June invoice" sends it.
     said = _with_irregular(word_stems(re.sub(r"\b[Rr]e-(?=[a-z])", "", text)))
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & said,
@@ -2598,8 +2776,11 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # back on the card" when two of the four tickets failed). A single false field ("applied":
     # false after a dry run) may be what was asked for, so it needs the claim.
     left = any(_batch_left_unsaid(c, text, last=last) for c, last in acts)
+    # A preview asked and given ("which lists would he come off … nothing changed yet"): the
+    # items the trial left undone are what was asked.
+    previewed = bool(_PREVIEW_WORDS.search(case.input)) and bool(_PREVIEW_WORDS.search(text))
     ev.flag("item_failed", bool(dropped) and bool(left or _CLAIMS_SUCCESS.search(text) or _PASSES.search(text))
-            and not _ADMITS_FAILURE.search(text) or item is not None,
+            and not _ADMITS_FAILURE.search(text) and not previewed or item is not None,
             f'a call reports {item} not done, yet the answer says it is' if item else
             f'tool {dropped[0].name} reports an item not done, yet the answer claims success'
             if dropped else "")
@@ -2608,7 +2789,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     if ev.features["parts_missing"] and (unused := _read_unused(case)):
         undone.append(f"a part is not answered, and the answer uses nothing {unused} returned")
     _flag_undone(ev, undone)
-    ev.flag("generic", _generic(run) or _unspecific(run),
+    ev.flag("generic", (_generic(run) or _unspecific(run)) and not _signs_off(case.input),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
     ev.flag("placeholder", bool(_PLACEHOLDER.search(_SIGNATURE.sub("", _prose(text)))),
@@ -2864,6 +3045,17 @@ def _closing(case: RunCase, embed: Embed) -> bool:
     return bool(_CLOSING.match(case.output)) and _generic(_Run.of(case, embed))
 
 
+# The user's last word thanks or says goodbye: "Thanks, that's everything — bye!".
+_SIGN_OFF = re.compile(r"^\W*(?:(?:thanks?|thank you|cheers|great|perfect|ok(?:ay)?|bye|goodbye|that'?s (?:all|everything|"
+                       r"it))\b[\s,.!\u2014-]*)+(?:for (?:\w+ ){0,3}\w+[\s,.!\u2014-]*)?(?:bye\W*|have a \w+ (?:day|weekend)\W*)?$",
+                       re.IGNORECASE)
+
+
+def _signs_off(request: str) -> bool:
+    """The request only thanks or says goodbye, asking nothing: a courtesy back answers it."""
+    return bool(_SIGN_OFF.match(request.strip()))
+
+
 def _closed_reply(case: RunCase, embed: Embed) -> RunCase | None:
     """In a chat, a generic closing (the reply to the user's thanks or goodbye) says nothing
     of the work: the answer is the reply it closes, the last the agent said before it and
@@ -2914,7 +3106,7 @@ _DELIVERY_VERBS = frozenset(stem(w) for w in ("send", "email", "forward", "share
 # Verbs that name one act in general English: a change is an update, a move a reschedule.
 _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
     "change update modify edit set adjust move reschedule switch fix correct",
-    "book reserve",
+    "book reserve schedule",
     "pay charge",
     "buy purchase order",
     "cancel terminate stop end close",
