@@ -4991,6 +4991,65 @@ def _branch_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _key_words(key: str) -> frozenset[str]:
+    """The words of a key or a call's name ("credit_limit_thb", "records.intraday_positions":
+    the last name after a dot is the call's own), units and codes dropped: "thb", "mw", "2026"."""
+    name = re.sub(r"[_\-]|(?<=[a-z])(?=[A-Z])", " ", key.rsplit(".", 1)[-1])
+    return frozenset(w for w in _part_stems(name) if w.isalpha() and len(w) >= 4)
+
+
+_CLOCK_OR_DATE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _key_swap(case: RunCase) -> tuple[str, str] | None:
+    """The run read a matter in parts under keys: a record's fields ({"credit_limit_thb": …,
+    "dividend_2026_thb": …}) or calls ("records.intraday_positions" beside
+    "researcher.dam_results"). The request names one part by every word of its key ("his
+    remaining credit limit", "net intraday position"), and the answer restates figures of
+    another part while it gives no figure or name of the named one, nor the word that names
+    it ("credit"; a word for what is asked of it, "limit", may go unsaid). (asked key, key told)"""
+    asked = _part_stems(case.input)
+    parts: list[tuple[str, str]] = []
+    for call in case.tools_called:
+        if _failed(call) or not call.output.strip():
+            continue
+        parts.append((call.name, call.output))
+        try:
+            data = json.loads(call.output)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            parts += [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]
+    # A clock time or a date qualifies what is told (the peak's 16:30-19:00 beside its
+    # headway): figures are amounts.
+    figures = {m for m in _marks(_CLOCK_OR_DATE.sub(" ", case.output)) if not m.isalpha()}
+    # A part named for a figure (a limit, a position): a field of names ("yard": "Antwerp
+    # North") tells where the thing is, not what is asked of it.
+    named = [(k, v) for k, v in parts if (words := _key_words(k)) and words <= asked
+             and words - _ATTRIBUTE_WORDS and any(not m.isalpha() for m in _marks(v))]
+    # The call that returned the whole record ("yard.container") names the record, not a
+    # part of it, when a field inside it is named too.
+    named = [(k, v) for k, v in named if not any(w != v and _marks(w) < _marks(v) for _, w in named)]
+    if not named or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
+        return None
+    for key, value in parts:
+        # The call that returned the whole record holds the named part too: a part beside
+        # it is what was told instead.
+        # A part inside the named one ("items" of the order asked about) is its own matter.
+        if not _key_words(key) or _key_words(key) <= asked or any(
+                _marks(v) <= _marks(value) or _marks(value) <= _marks(v) for _, v in named):
+            continue
+        told = {m for m in _marks(value) if not m.isalpha()} & figures
+        if not told:
+            continue
+        # A figure both parts hold (the hour 10 of either table) tells neither apart.
+        if any(({m for m in _marks(v) if not m.isalpha()} - _marks(value)) & figures
+               or key_terms(v) & key_terms(case.output) - key_terms(case.input) for _, v in named):
+            return None
+        return named[0][0], key
+    return None
+
+
 def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
     """Of two passages the retrieved documents hold apart (demurrage in the terminal and
     detention outside it; Early Action and Early Decision), the request names one by a
@@ -5351,7 +5410,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _branch_swap(case) or _sibling_passage(case)) \
+              or _branch_swap(case) or _sibling_passage(case) or _key_swap(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
@@ -5458,7 +5517,10 @@ def _together(unit: str, one: re.Pattern[str], then: re.Pattern[str]) -> bool:
     return any(one.search(s) and then.search(" ".join(sentences[i:i + 2])) for i, s in enumerate(sentences))
 
 
-_ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
+# A request about pricing its own goods ("mark down the puffer jackets") asks for discounts
+# and competitors' prices: no selling.
+_ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discounts?|upgrade|price|cost|save|"
+                          r"mark(?:ing)? (?:it |them |\w+ )?down|markdowns?|promotions?|clearance)\b",
                           re.IGNORECASE)
 
 
@@ -5855,6 +5917,15 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     if said and _ASKS_YES_OR_NO.search(case.input) and _REPLY.match(units[said[0]][0]) \
             and word_stems(units[said[0]][0]) & _part_stems(case.input):
         return None
+    # A bare "Yes." to a question that asks whether something is so ("Is the IP … known-bad?"),
+    # followed by what a call returned, answers it from the run's evidence: the reasons (a
+    # Tor exit node, two threat feeds) may sit far from the request's words.
+    if said and _bare_reply(case, [units[i][0] for i in said]):
+        return None
+    # The answer names the request's subject by its initials ("OTP" for "on-time
+    # performance"): the embedder reads the two as strangers.
+    if any(_initialled(case.input, units[i][0]) for i in said):
+        return None
     # A call made on the request (its arguments name the request's words) returned a record,
     # and the answer restates nothing of it: one sentence far from the request is enough,
     # as the run had the asked thing in hand and told of something else ("magnitude" of
@@ -5876,6 +5947,33 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
 
 
 _REPLY = re.compile(r"\W*(?:yes|no|probably(?: not)?|not)\b", re.IGNORECASE)
+_BARE_REPLY = re.compile(r"\W*(?:yes|no|yeah|nope)\W*", re.IGNORECASE)
+# A question whether something is so; "Can you …" / "Will you …" asks for an act, and its "Yes"
+# agrees to do it.
+_WHETHER = re.compile(r"\W*(?:is|are|was|were|does|do|did|has|have|had|should)\s+(?!you\b|u\b)\w",
+                      re.IGNORECASE)
+
+
+def _bare_reply(case: RunCase, said: Sequence[str]) -> bool:
+    """The answer opens on a bare yes or no to a whether-question, and a later sentence of it
+    restates what a successful call returned (two words or figures beyond the request's)."""
+    if len(said) < 2 or not _BARE_REPLY.fullmatch(said[0]) or not _WHETHER.match(case.input):
+        return False
+    own = _marks(case.input)
+    read = [_marks(tool_text(c.output)) - own for c in case.tools_called if not _failed(c)]
+    return any(len(_marks(u) & m) >= _SOURCE_MARKS for u in said[1:] for m in read)
+
+
+_INITIALS = re.compile(r"\b[A-Z]{3,6}\b")
+
+
+def _initialled(request: str, unit: str) -> bool:
+    """The unit writes in capitals the initials of words in a row of the request ("OTP",
+    "on-time performance")."""
+    words = re.findall(r"[^\W\d_]+", request.lower())
+    firsts = "".join(w[0] for w in words)
+    return any(a.lower() in firsts
+               for a in _INITIALS.findall(unit) if not re.search(rf"\b{a}\b", request))
 
 
 # The world's past told as a story: a year before this one's era ("in 1858", "the 1970s",
