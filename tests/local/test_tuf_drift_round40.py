@@ -69,3 +69,73 @@ def test_competitor_prices_for_a_markdown_question_sell_nothing(embed: Embed) ->
         call("researcher.competitor_prices", {"category": "rain jacket"}, "Brand X €99 (-30%), Brand Y €109 (-25%)"),
     ), steps=("supervisor -> records: sell-through", "supervisor -> researcher: competitor prices"))
     assert float(answer_off_topic_drift(markdown, embed).value) < 0.5
+
+
+def test_a_sibling_resource_answered_for_the_asked_one(embed: Embed) -> None:
+    # Memory asked, the top CPU users given and memory never named.
+    top = case(
+        "which deployments in the `billing` namespace use the most memory? nodes are under pressure",
+        "Top CPU users in `billing`:\n1. `invoice-worker` — 1520m\n2. `ledger-api` — 880m\n\ninvoice-worker is close "
+        "to its limit, so start there.",
+    )
+    assert float(answer_task_understanding_failure(top, embed).value) >= 0.5
+
+
+def test_the_platform_said_to_work_is_no_answer_for_the_failing_one(embed: Embed) -> None:
+    # "Android builds fine" rules Android out; the fix given is Android's.
+    build = case(
+        "Our Flutter app fails to archive for iOS with `Module 'firebase_core' not found`; Android builds fine. "
+        "How do I fix the iOS archive?",
+        "Bump the Android Gradle plugin: in `android/settings.gradle` set `com.android.application` to 8.3.0, then "
+        "run `flutter clean` and build again.",
+    )
+    assert float(answer_task_understanding_failure(build, embed).value) >= 0.5
+
+
+def test_the_question_after_a_dropped_one_is_the_request(embed: Embed) -> None:
+    orientation = case(
+        "Why does my Unity export for iOS crash at launch? ...actually never mind, found it (missing signing "
+        "team). Different question: how do I lock the game to portrait on iOS?",
+        "Glad the signing team was it. For portrait: Project Settings → Player → Resolution → Default Orientation = "
+        "`Portrait`. That writes `UISupportedInterfaceOrientations` into the exported Info.plist, so re-export "
+        "afterwards.",
+    )
+    assert float(answer_off_topic_drift(orientation, embed).value) < 0.5
+
+
+def test_the_asked_fix_reported_done_is_the_work(embed: Embed) -> None:
+    # "Fixed." for "Fix …": the answer reports the asked work, in the terms of the file it
+    # grepped and edited, however far those are from the request's words.
+    fixed = replace(case(
+        "Fix the hydration mismatch warning on the checkout page.",
+        "Fixed. `ShippingEta` rendered `new Date().toLocaleTimeString()` for the 'arrives by' label, which differs "
+        "between server (UTC) and browser (Europe/Helsinki). I now format the time from the `etaIso` prop with a "
+        "fixed `timeZone: 'Europe/Helsinki'`, so server and client output match; the warning is gone in dev.\n\n"
+        "Unrelated, noticed in passing: `next.config.js` still has the deprecated `images.domains` key — no action "
+        "needed today.",
+        call("bash", {"cmd": "grep -n 'toLocale' src/components/ShippingEta.tsx"},
+             "31:  <span>saapuu {new Date(etaIso).toLocaleTimeString()}</span>"),
+        call("edit_file", {"path": "src/components/ShippingEta.tsx", "old_str": "{new Date(etaIso).toLocaleTimeString()}",
+                           "new_str": "{new Date(etaIso).toLocaleTimeString('fi-FI', { timeZone: 'Europe/Helsinki' })}"},
+             "The file src/components/ShippingEta.tsx has been edited."),
+        call("bash", {"cmd": "npm run dev & sleep 8; curl -s localhost:3000/checkout >/dev/null; "
+                             "grep -c 'Hydration failed' .next/dev.log"}, "0"),
+    ), steps=("Find locale-dependent rendering", "Pin timezone", "Verify no warning"))
+    assert float(answer_off_topic_drift(fixed, embed).value) < 0.5
+
+
+def test_a_diagnosis_step_whose_finding_the_answer_names_as_the_cause(embed: Embed) -> None:
+    tls = replace(case(
+        "Our service gets `SSL: CERTIFICATE_VERIFY_FAILED` calling api.partner-pay.cz since this morning. Our code "
+        "hasn't changed.",
+        "The partner's cert is fine — the problem is DNS. `api.partner-pay.cz` now resolves to 10.20.1.9 from our "
+        "VPC, but to 193.85.4.20 from outside; 10.20.1.9 serves a cert for `*.legacy-lb.net`. Our VPC resolver has a "
+        "stale private-zone override (`api` record in zone `partner-pay.cz.internal`, added in 2023). Deleting that "
+        "record (or updating it) fixes the verification error.",
+        call("bash", {"cmd": "openssl s_client -connect api.partner-pay.cz:443 </dev/null | openssl x509 -noout -subject"},
+             "subject=CN = *.legacy-lb.net"),
+        call("bash", {"cmd": "dig +short api.partner-pay.cz; dig +short api.partner-pay.cz @1.1.1.1"}, "10.20.1.9\n193.85.4.20"),
+        call("bash", {"cmd": "aws route53 list-resource-record-sets --hosted-zone-id Z0PRIV77"},
+             '[{"Name":"api.partner-pay.cz.","Type":"A","ResourceRecords":[{"Value":"10.20.1.9"}]}]'),
+    ), steps=("Check served cert", "Compare DNS from VPC vs public", "Inspect private hosted zone"))
+    assert float(answer_off_topic_drift(tls, embed).value) < 0.5

@@ -3082,6 +3082,11 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
                "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
                "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
                "snake", "lizard gecko", "goldfish"),
+    # A developer's siblings: the platform a build is for, the resource a pod uses, the bus
+    # a chip talks on.
+    "mobile platform": ("ios iphone ipad xcode cocoapods", "android gradle"),
+    "compute resource": ("cpu cpus processor", "memory ram"),
+    "serial bus": ("i2c", "spi", "uart"),
     "diet": ("vegan plant-based", "vegetarian veggie", "gluten-free coeliac celiac", "dairy-free lactose-free",
              "keto ketogenic", "paleo", "low-carb", "halal", "kosher", "nut-free", "sugar-free"),
 }
@@ -3136,7 +3141,8 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
                   if rx.search(asked) and not _names_member(name, rx, case.output)
                   and not _dated_from(asked, rx)]
         given = [name for name, rx in groups
-                 if rx.search(case.output) and not _names_member(name, rx, case.input)]
+                 if rx.search(case.output) and (not _names_member(name, rx, case.input)
+                                                or _said_to_work(rx, case.input))]
         if wanted and given:
             return wanted[0], given[0]
         # The user's own member ("my cat") never named, the answer on another the request
@@ -3148,6 +3154,17 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         if mine and beside:
             return mine[0], beside[0]
     return None
+
+
+# A member named only as the one that works ("Android is fine", "it builds on Android") is
+# ruled out: the fault asked about is the other one's.
+_WORKS = re.compile(r"\b(?:is|are|works?|working|runs?|builds?)\s+(?:fine|ok|okay|well|great)\b|"
+                    r"\b(?:works?|builds?|runs?) (?:fine )?(?:on|in|for)\b", re.IGNORECASE)
+
+
+def _said_to_work(rx: re.Pattern[str], request: str) -> bool:
+    clauses = [c for c in re.split(r"[.;!?\n]+|,\s*(?:but|and)?\s*", request) if rx.search(c)]
+    return bool(clauses) and all(_WORKS.search(c) for c in clauses)
 
 
 _ASKS_DATE = re.compile(r"\b(?:when|what date|which day|deadline|due|last day|until|by when|expir\w*)\b", re.IGNORECASE)
@@ -5723,8 +5740,11 @@ def _drift_by_meaning(
     # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
     # see what's trending"), wherever they fall: a run may wander first and answer last.
     n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
-    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])] or _wandered(
-        [lexical_off[i] and cos[i] < _OFF_COS for i in range(n_steps)])
+    # A step whose words the answer's finding on the request takes up ("the problem is DNS
+    # … from our VPC" after "Compare DNS from VPC vs public") was the way to that answer.
+    taken = _taken_up(units, cos, n_steps)
+    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0]) and i not in taken] or _wandered(
+        [lexical_off[i] and cos[i] < _OFF_COS and i not in taken for i in range(n_steps)])
     # The answer's report of that other work ("I've also refreshed the Room B equipment
     # list") is more of it, once the steps show the run went off to it.
     if stray:
@@ -5818,6 +5838,19 @@ def _nearer_to_ask(case: RunCase, vectors: Any, cos: list[float], embed: Embed) 
     return [max(c, float(v @ vectors[i + 1])) for i, c in enumerate(cos)]
 
 
+# A sentence that names what caused the trouble asked about: a diagnosis's finding.
+_NAMES_CAUSE = re.compile(r"\bthe (?:real |actual |root )?(?:problem|issue|cause|culprit) (?:is|was)\b|"
+                          r"\bcaused by\b|\bbecause of\b", re.IGNORECASE)
+
+
+def _taken_up(units: Sequence[tuple[str, bool]], cos: Sequence[float], n_steps: int) -> set[int]:
+    """The steps that share a word with an answer sentence close to the request that names
+    the cause of its trouble: the look they took found it."""
+    on = frozenset().union(*(word_stems(units[i][0]) for i in range(n_steps, len(units))
+                             if cos[i] >= _ANCHOR_COS and _NAMES_CAUSE.search(units[i][0])))
+    return {i for i in range(n_steps) if word_stems(units[i][0]) & on}
+
+
 def _wandered(far: Sequence[bool]) -> list[int]:
     """The steps after the run's first one on the request, when most of them, and at least
     _TAIL_UNITS, are far from it and name none of its words: the run went on to other work,
@@ -5862,6 +5895,8 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     marks = [_marks(t) for t in items]
     sources = {}
     for i in range(n_steps, len(units)):
+        if _reports_asked_act(case.input, units[i][0]):
+            continue
         shared = [len(_marks(units[i][0]) & m) for m in marks]
         best = _argmax(shared)
         if shared[best] >= _SOURCE_MARKS and shared.count(shared[best]) == 1:
@@ -5889,6 +5924,18 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     if len(off) < len(sources) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
         return []
     return off
+
+
+def _reports_asked_act(request: str, unit: str) -> bool:
+    """The unit opens on the request's own verb, done ("Fixed." for "Fix the hydration
+    warning…", "Cancelled" for "Cancel…"): it reports the asked work, whatever files or
+    records it names on the way."""
+    asked = re.match(r"\W*(?:please\s+)?([a-z]+)", request, re.IGNORECASE)
+    done = re.match(r"\W*(?:i(?:'ve| have)?\s+)?([a-z]+(?:ed|d))\b", unit, re.IGNORECASE)
+    if not (asked and done):
+        return False
+    verb, did = asked.group(1).lower(), done.group(1).lower()
+    return verb != did and stem(verb) == stem(did)
 
 
 _SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
@@ -5925,6 +5972,9 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     # The answer names the request's subject by its initials ("OTP" for "on-time
     # performance"): the embedder reads the two as strangers.
     if any(_initialled(case.input, units[i][0]) for i in said):
+        return None
+    # "Fixed." for "Fix the hydration warning": the answer reports the asked work done.
+    if said and _reports_asked_act(case.input, units[said[0]][0]):
         return None
     # A call made on the request (its arguments name the request's words) returned a record,
     # and the answer restates nothing of it: one sentence far from the request is enough,
@@ -6063,9 +6113,24 @@ def _record_ignored(case: RunCase) -> bool:
     return bool(on) and not any(_marks(tool_text(c.output)) & told for c in on)
 
 
+# The user drops a question and asks another: "…actually never mind, found it. Different
+# question: how do I lock the game to landscape?" The run answers the last one.
+# Only a question dropped: "another question: …" asks one more beside the first.
+_WITHDRAWN = re.compile(r"\b(?:never ?mind|nvm|forget (?:it|that|about (?:it|that))|scratch that)\b[^.?!:]*[.?!:]?",
+                        re.IGNORECASE)
+
+
+def _last_ask(request: str) -> str:
+    """The request after its last withdrawn question, when it asks more; else the request."""
+    ends = [m.end() for m in _WITHDRAWN.finditer(request)]
+    rest = request[ends[-1]:].strip() if ends else ""
+    return rest if len(rest.split()) >= 3 else request
+
+
 def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What OFF_TOPIC_DRIFT weighs: stretches of the run far from the request, announced
     digressions, selling, another customer's case."""
+    case = replace(case, input=_last_ask(case.input))
     units = _units(case)
     if not units:
         return Evidence()
