@@ -3274,6 +3274,11 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
                "ferret", "parrot budgie parakeet", "horse pony foal", "goat", "sheep lamb",
                "cow cattle calf", "pig piglet", "chicken hen chick", "duck", "tortoise turtle",
                "snake", "lizard gecko", "goldfish"),
+    # A developer's siblings: the platform a build is for, the resource a pod uses, the bus
+    # a chip talks on.
+    "mobile platform": ("ios iphone ipad xcode cocoapods", "android gradle"),
+    "compute resource": ("cpu cpus processor", "memory ram"),
+    "serial bus": ("i2c", "spi", "uart"),
     "diet": ("vegan plant-based", "vegetarian veggie", "gluten-free coeliac celiac", "dairy-free lactose-free",
              "keto ketogenic", "paleo", "low-carb", "halal", "kosher", "nut-free", "sugar-free"),
 }
@@ -3328,7 +3333,8 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
                   if rx.search(asked) and not _names_member(name, rx, case.output)
                   and not _dated_from(asked, rx)]
         given = [name for name, rx in groups
-                 if rx.search(case.output) and not _names_member(name, rx, case.input)]
+                 if rx.search(case.output) and (not _names_member(name, rx, case.input)
+                                                or _said_to_work(rx, case.input))]
         if wanted and given:
             return wanted[0], given[0]
         # The user's own member ("my cat") never named, the answer on another the request
@@ -3340,6 +3346,17 @@ def _sibling_swap(case: RunCase) -> tuple[str, str] | None:
         if mine and beside:
             return mine[0], beside[0]
     return None
+
+
+# A member named only as the one that works ("Android is fine", "it builds on Android") is
+# ruled out: the fault asked about is the other one's.
+_WORKS = re.compile(r"\b(?:is|are|works?|working|runs?|builds?)\s+(?:fine|ok|okay|well|great)\b|"
+                    r"\b(?:works?|builds?|runs?) (?:fine )?(?:on|in|for)\b", re.IGNORECASE)
+
+
+def _said_to_work(rx: re.Pattern[str], request: str) -> bool:
+    clauses = [c for c in re.split(r"[.;!?\n]+|,\s*(?:but|and)?\s*", request) if rx.search(c)]
+    return bool(clauses) and all(_WORKS.search(c) for c in clauses)
 
 
 _ASKS_DATE = re.compile(r"\b(?:when|what date|which day|deadline|due|last day|until|by when|expir\w*)\b", re.IGNORECASE)
@@ -5183,6 +5200,65 @@ def _branch_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _key_words(key: str) -> frozenset[str]:
+    """The words of a key or a call's name ("credit_limit_thb", "records.intraday_positions":
+    the last name after a dot is the call's own), units and codes dropped: "thb", "mw", "2026"."""
+    name = re.sub(r"[_\-]|(?<=[a-z])(?=[A-Z])", " ", key.rsplit(".", 1)[-1])
+    return frozenset(w for w in _part_stems(name) if w.isalpha() and len(w) >= 4)
+
+
+_CLOCK_OR_DATE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _key_swap(case: RunCase) -> tuple[str, str] | None:
+    """The run read a matter in parts under keys: a record's fields ({"credit_limit_thb": …,
+    "dividend_2026_thb": …}) or calls ("records.intraday_positions" beside
+    "researcher.dam_results"). The request names one part by every word of its key ("his
+    remaining credit limit", "net intraday position"), and the answer restates figures of
+    another part while it gives no figure or name of the named one, nor the word that names
+    it ("credit"; a word for what is asked of it, "limit", may go unsaid). (asked key, key told)"""
+    asked = _part_stems(case.input)
+    parts: list[tuple[str, str]] = []
+    for call in case.tools_called:
+        if _failed(call) or not call.output.strip():
+            continue
+        parts.append((call.name, call.output))
+        try:
+            data = json.loads(call.output)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            parts += [(str(k), v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()]
+    # A clock time or a date qualifies what is told (the peak's 16:30-19:00 beside its
+    # headway): figures are amounts.
+    figures = {m for m in _marks(_CLOCK_OR_DATE.sub(" ", case.output)) if not m.isalpha()}
+    # A part named for a figure (a limit, a position): a field of names ("yard": "Antwerp
+    # North") tells where the thing is, not what is asked of it.
+    named = [(k, v) for k, v in parts if (words := _key_words(k)) and words <= asked
+             and words - _ATTRIBUTE_WORDS and any(not m.isalpha() for m in _marks(v))]
+    # The call that returned the whole record ("yard.container") names the record, not a
+    # part of it, when a field inside it is named too.
+    named = [(k, v) for k, v in named if not any(w != v and _marks(w) < _marks(v) for _, w in named)]
+    if not named or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
+        return None
+    for key, value in parts:
+        # The call that returned the whole record holds the named part too: a part beside
+        # it is what was told instead.
+        # A part inside the named one ("items" of the order asked about) is its own matter.
+        if not _key_words(key) or _key_words(key) <= asked or any(
+                _marks(v) <= _marks(value) or _marks(value) <= _marks(v) for _, v in named):
+            continue
+        told = {m for m in _marks(value) if not m.isalpha()} & figures
+        if not told:
+            continue
+        # A figure both parts hold (the hour 10 of either table) tells neither apart.
+        if any(({m for m in _marks(v) if not m.isalpha()} - _marks(value)) & figures
+               or key_terms(v) & key_terms(case.output) - key_terms(case.input) for _, v in named):
+            return None
+        return named[0][0], key
+    return None
+
+
 def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
     """Of two passages the retrieved documents hold apart (demurrage in the terminal and
     detention outside it; Early Action and Early Decision), the request names one by a
@@ -5543,7 +5619,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _branch_swap(case) or _sibling_passage(case)) \
+              or _branch_swap(case) or _sibling_passage(case) or _key_swap(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
@@ -5650,7 +5726,10 @@ def _together(unit: str, one: re.Pattern[str], then: re.Pattern[str]) -> bool:
     return any(one.search(s) and then.search(" ".join(sentences[i:i + 2])) for i, s in enumerate(sentences))
 
 
-_ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discount|upgrade|price|cost|save)\b",
+# A request about pricing its own goods ("mark down the puffer jackets") asks for discounts
+# and competitors' prices: no selling.
+_ASKS_OFFERS = re.compile(r"\b(?:cheaper|plan|plans|offer|deal|discounts?|upgrade|price|cost|save|"
+                          r"mark(?:ing)? (?:it |them |\w+ )?down|markdowns?|promotions?|clearance)\b",
                           re.IGNORECASE)
 
 
@@ -5853,8 +5932,11 @@ def _drift_by_meaning(
     # Steps off the request that start other work ("Pulling the Q1 fleet report…", "Let me
     # see what's trending"), wherever they fall: a run may wander first and answer last.
     n_steps = min(sum(1 for s in case.steps if s.strip()), len(units))
-    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0])] or _wandered(
-        [lexical_off[i] and cos[i] < _OFF_COS for i in range(n_steps)])
+    # A step whose words the answer's finding on the request takes up ("the problem is DNS
+    # … from our VPC" after "Compare DNS from VPC vs public") was the way to that answer.
+    taken = _taken_up(units, cos, n_steps)
+    stray = [i for i in range(n_steps) if off[i] and _NEW_WORK.search(units[i][0]) and i not in taken] or _wandered(
+        [lexical_off[i] and cos[i] < _OFF_COS and i not in taken for i in range(n_steps)])
     # The answer's report of that other work ("I've also refreshed the Room B equipment
     # list") is more of it, once the steps show the run went off to it.
     if stray:
@@ -5948,6 +6030,19 @@ def _nearer_to_ask(case: RunCase, vectors: Any, cos: list[float], embed: Embed) 
     return [max(c, float(v @ vectors[i + 1])) for i, c in enumerate(cos)]
 
 
+# A sentence that names what caused the trouble asked about: a diagnosis's finding.
+_NAMES_CAUSE = re.compile(r"\bthe (?:real |actual |root )?(?:problem|issue|cause|culprit) (?:is|was)\b|"
+                          r"\bcaused by\b|\bbecause of\b", re.IGNORECASE)
+
+
+def _taken_up(units: Sequence[tuple[str, bool]], cos: Sequence[float], n_steps: int) -> set[int]:
+    """The steps that share a word with an answer sentence close to the request that names
+    the cause of its trouble: the look they took found it."""
+    on = frozenset().union(*(word_stems(units[i][0]) for i in range(n_steps, len(units))
+                             if cos[i] >= _ANCHOR_COS and _NAMES_CAUSE.search(units[i][0])))
+    return {i for i in range(n_steps) if word_stems(units[i][0]) & on}
+
+
 def _wandered(far: Sequence[bool]) -> list[int]:
     """The steps after the run's first one on the request, when most of them, and at least
     _TAIL_UNITS, are far from it and name none of its words: the run went on to other work,
@@ -5992,6 +6087,8 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     marks = [_marks(t) for t in items]
     sources = {}
     for i in range(n_steps, len(units)):
+        if _reports_asked_act(case.input, units[i][0]):
+            continue
         shared = [len(_marks(units[i][0]) & m) for m in marks]
         best = _argmax(shared)
         if shared[best] >= _SOURCE_MARKS and shared.count(shared[best]) == 1:
@@ -6021,6 +6118,18 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     return off
 
 
+def _reports_asked_act(request: str, unit: str) -> bool:
+    """The unit opens on the request's own verb, done ("Fixed." for "Fix the hydration
+    warning…", "Cancelled" for "Cancel…"): it reports the asked work, whatever files or
+    records it names on the way."""
+    asked = re.match(r"\W*(?:please\s+)?([a-z]+)", request, re.IGNORECASE)
+    done = re.match(r"\W*(?:i(?:'ve| have)?\s+)?([a-z]+(?:ed|d))\b", unit, re.IGNORECASE)
+    if not (asked and done):
+        return False
+    verb, did = asked.group(1).lower(), done.group(1).lower()
+    return verb != did and stem(verb) == stem(did)
+
+
 _SUBJECT_WORDS = 8  # a request this long states its subject; a terse note embeds poorly
 _SUBJECT_UNITS = 3  # the answer's sentences that tell one subject at length
 # A request twice that long states its subject beyond doubt: two sentences far from it
@@ -6047,6 +6156,18 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     if said and _ASKS_YES_OR_NO.search(case.input) and _REPLY.match(units[said[0]][0]) \
             and word_stems(units[said[0]][0]) & _part_stems(case.input):
         return None
+    # A bare "Yes." to a question that asks whether something is so ("Is the IP … known-bad?"),
+    # followed by what a call returned, answers it from the run's evidence: the reasons (a
+    # Tor exit node, two threat feeds) may sit far from the request's words.
+    if said and _bare_reply(case, [units[i][0] for i in said]):
+        return None
+    # The answer names the request's subject by its initials ("OTP" for "on-time
+    # performance"): the embedder reads the two as strangers.
+    if any(_initialled(case.input, units[i][0]) for i in said):
+        return None
+    # "Fixed." for "Fix the hydration warning": the answer reports the asked work done.
+    if said and _reports_asked_act(case.input, units[said[0]][0]):
+        return None
     # A call made on the request (its arguments name the request's words) returned a record,
     # and the answer restates nothing of it: one sentence far from the request is enough,
     # as the run had the asked thing in hand and told of something else ("magnitude" of
@@ -6068,6 +6189,33 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
 
 
 _REPLY = re.compile(r"\W*(?:yes|no|probably(?: not)?|not)\b", re.IGNORECASE)
+_BARE_REPLY = re.compile(r"\W*(?:yes|no|yeah|nope)\W*", re.IGNORECASE)
+# A question whether something is so; "Can you …" / "Will you …" asks for an act, and its "Yes"
+# agrees to do it.
+_WHETHER = re.compile(r"\W*(?:is|are|was|were|does|do|did|has|have|had|should)\s+(?!you\b|u\b)\w",
+                      re.IGNORECASE)
+
+
+def _bare_reply(case: RunCase, said: Sequence[str]) -> bool:
+    """The answer opens on a bare yes or no to a whether-question, and a later sentence of it
+    restates what a successful call returned (two words or figures beyond the request's)."""
+    if len(said) < 2 or not _BARE_REPLY.fullmatch(said[0]) or not _WHETHER.match(case.input):
+        return False
+    own = _marks(case.input)
+    read = [_marks(tool_text(c.output)) - own for c in case.tools_called if not _failed(c)]
+    return any(len(_marks(u) & m) >= _SOURCE_MARKS for u in said[1:] for m in read)
+
+
+_INITIALS = re.compile(r"\b[A-Z]{3,6}\b")
+
+
+def _initialled(request: str, unit: str) -> bool:
+    """The unit writes in capitals the initials of words in a row of the request ("OTP",
+    "on-time performance")."""
+    words = re.findall(r"[^\W\d_]+", request.lower())
+    firsts = "".join(w[0] for w in words)
+    return any(a.lower() in firsts
+               for a in _INITIALS.findall(unit) if not re.search(rf"\b{a}\b", request))
 
 
 # The world's past told as a story: a year before this one's era ("in 1858", "the 1970s",
@@ -6157,9 +6305,24 @@ def _record_ignored(case: RunCase) -> bool:
     return bool(on) and not any(_marks(tool_text(c.output)) & told for c in on)
 
 
+# The user drops a question and asks another: "…actually never mind, found it. Different
+# question: how do I lock the game to landscape?" The run answers the last one.
+# Only a question dropped: "another question: …" asks one more beside the first.
+_WITHDRAWN = re.compile(r"\b(?:never ?mind|nvm|forget (?:it|that|about (?:it|that))|scratch that)\b[^.?!:]*[.?!:]?",
+                        re.IGNORECASE)
+
+
+def _last_ask(request: str) -> str:
+    """The request after its last withdrawn question, when it asks more; else the request."""
+    ends = [m.end() for m in _WITHDRAWN.finditer(request)]
+    rest = request[ends[-1]:].strip() if ends else ""
+    return rest if len(rest.split()) >= 3 else request
+
+
 def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What OFF_TOPIC_DRIFT weighs: stretches of the run far from the request, announced
     digressions, selling, another customer's case."""
+    case = replace(case, input=_last_ask(case.input))
     units = _units(case)
     if not units:
         return Evidence()
