@@ -23,11 +23,13 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import ast
 import calendar
 import contextlib
 import datetime
 import itertools
 import json
+import operator
 import re
 import zoneinfo
 from collections import Counter
@@ -192,7 +194,7 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
     (?:if|elif|while|for|with|def|class)\b[^\n]*:\s*$
   | (?:else|try|finally)\s*:
   | (?:return|raise|assert|import|lambda|yield)\b[^\n]*[(\[%'"]
-  | \#|>>>
+  | \#(?!\d)|>>>  # "#4419 2026-12-02 …" is a ticket's number, no comment
   | [A-Za-z_]\w*(?:\.\w+)*(?:\[[^\]\n]*\])?\s*[+\-*/]?=(?!=)[^\n]*$
   | (?=[^\n;]*[:=]\s*(?:None|True|False)\s*$)  # first the end: else every split is tried
     [^\n;]*(?:\w_\w|\w\.\w|\))[^\n;]*[:=]\s*(?:None|True|False)\s*$
@@ -925,6 +927,11 @@ _STATES = tuple(
          "out of (?:spec|tolerance)|outside (?:spec|tolerance|window)"),
         # a service, account or card in force, where the context's is held or ended
         ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
+        # an inspection, test or audit's outcome; not "passed to billing", "the deadline
+        # has passed"
+        (("(?<!has )(?<!have )(?<!had )passed(?!\\s+(?:on\\s+to|along|away|over|by|to|through)\\b)|(?:has|have|had) passed "
+          "(?:the |its |their |all )?(?:[\\w-]+ )?(?:inspections?|tests?|checks?|reviews?|audits?|exams?)"),
+         "failed|corrections? required|did not pass|not passed|re-?inspection required"),
     )
 )
 _SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])", re.IGNORECASE)
@@ -2556,7 +2563,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
 
     def own_form(q: Quantity) -> bool:
         """The claim's own working or layout, which no slip of a copied digit explains."""
-        return (q.text in worked_here or _run_total(q, stated, given) or _counts_its_list(q, claim)
+        return (q.text in worked_here or _equated(q, claim) or _run_total(q, stated, given) or _counts_its_list(q, claim)
                 or _counts_named_after(q, claim) or _bound_between(q, claim, ev)
                 or number_supported(q, requested))
     own = derived_values(given) if len(given) > 1 else []
@@ -2635,6 +2642,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if not said & ev.minutes:
             missing.append(text)
     ends = _span_ends(ev) if _UNTIL.search(claim) else set()
+    ends |= _clock_worked(claim, ev)
     for text, minutes in clock_times(claim):
         # The same minutes a whole number of hours away is the time in another zone.
         # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
@@ -2656,6 +2664,21 @@ _NEXT_CYCLE = re.compile(r"\b(?:resets?|renews?|restarts?|rolls? over|refreshes|
 # 18:10 showing of 130 min.
 _UNTIL = re.compile(r"\b(?:until|till|ends?|ending|finish\w*|(?:over|out|back|done) by|runs? to)\b",
                     re.IGNORECASE)
+
+
+def _clock_worked(claim: str, ev: _Evidence) -> set[int]:
+    """Clock times the claim works out from the context's by the durations it states itself
+    ("landed 23:40 … 10 hours from on-blocks plus the 30-minute post-flight duty, so rest
+    starts 00:10 and her earliest report is 10:10"): a context time, or the claim's own
+    time, plus one or both of the claim's durations the evidence supports."""
+    spans = [round(q.value * (60 if q.unit == "h" else 1)) for q in quantities(claim)
+             if q.unit in ("min", "h") and number_supported(q, ev.direct)]
+    if not spans:
+        return set()
+    steps = {d for n in (1, 2) for pick in itertools.combinations(spans, n) if 0 < (d := sum(pick)) < _DAY_MINUTES}
+    starts = set(ev.minutes) | {m for _, m in clock_times(claim) if m in ev.minutes}
+    worked = {(m + d) % _DAY_MINUTES for m in starts for d in steps}
+    return worked | {(m + d) % _DAY_MINUTES for m in worked for d in steps}
 
 
 def _span_ends(ev: _Evidence) -> set[int]:
@@ -3104,6 +3127,55 @@ _RESULT = re.compile(r"\b(?:comes? to|came to|works? out (?:to|at)|which is|that
 _OPERANDS = 5  # more figures than this and a chance match among their workings is likely
 
 
+# The working a claim writes out before "=": numbers (a currency mark glued on), the
+# operators between them in signs or words, brackets; other words ("₱15,000 deductible")
+# only name an operand.
+_EQ_TOKEN = re.compile(r"(?P<num>(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w%]))|(?P<op>[-+−×*/÷()]|(?<!\w)x(?!\w)|\b(?:less|minus|plus|times|"
+                       r"divided by|multiplied by)\b)|(?P<stop>[:;=%]|\b(?:of|at|per)\b)", re.IGNORECASE)
+_EQ_OPS = {"−": "-", "×": "*", "x": "*", "÷": "/", "less": "-", "minus": "-", "plus": "+", "times": "*",
+           "divided by": "/", "multiplied by": "*"}
+_EQ_MARK = re.compile(r"\s*(?:[^\w\s]{1,3}|[A-Z]{3})?\s*")  # "= ₱139,700", "= EUR 121"
+_EQ_FORM = re.compile(r"\(*\d+(?:\.\d+)?\)*(?:[-+*/]\(*\d+(?:\.\d+)?\)*)+")
+
+
+def _equated(q: Quantity, claim: str) -> bool:
+    """The claim states ``q`` as the result of the working it writes out just before it
+    ("₱182,000 less ₱15,000 less ₱27,300 = ₱139,700", "(118.20 + 124.60) / 2 = €121.40"), and
+    the working gives it: the claim's own arithmetic, right, whatever its operands' support."""
+    at = _stated_at(claim, q)
+    eq = claim.rfind("=", 0, max(at, 0))
+    if at < 0 or eq < 0 or not _EQ_MARK.fullmatch(claim[eq + 1 : at]):
+        return False
+    tokens: list[str] = []
+    for m in _EQ_TOKEN.finditer(claim[:eq]):
+        if m.group("stop"):
+            tokens = []
+        elif m.group("num"):
+            tokens.append(m.group("num").replace(",", ""))
+        else:
+            tokens.append(_EQ_OPS.get(m.group("op").lower(), m.group("op")))
+    # The longest well-formed working that ends at the "=": "the 4 days (118.20 + …) / 4".
+    for start in range(len(tokens)):
+        text = "".join(tokens[start:])
+        if text.count("(") == text.count(")") and _EQ_FORM.fullmatch(text):
+            with contextlib.suppress(ArithmeticError, SyntaxError):
+                return number_supported(q, [_worked_value(ast.parse(text, mode="eval").body)])
+            return False
+    return False
+
+
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def _worked_value(node: ast.expr) -> float:
+    """The value of a working of numbers and the four operators (``_EQ_FORM``'s)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return float(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return float(_OPERATORS[type(node.op)](_worked_value(node.left), _worked_value(node.right)))
+    raise SyntaxError("not a working")
+
+
 def _misworked(claim: str, missing: Sequence[str]) -> str:
     """The one unsupported figure of a claim, given as the result of the working it shows
     ("after the $200 deductible we reimburse 80%, which comes to $907.65"), that no one or
@@ -3189,6 +3261,9 @@ def _operands(claim: str) -> set[str]:
     return {n for m in _OPERATION.finditer(claim) for n in m.groups()}
 
 
+_IDENTIFIER = re.compile(r"\b[A-Za-z]+[-_]?\d[\w-]*")
+
+
 def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) -> str:
     """The claim's value (a number, or its names) where the context states it only next to
     none of what the question and claim are about, while another context segment that is
@@ -3205,7 +3280,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
                                      if not _small_count(q) and i not in parts
                                      and (q.unit or not 1000 <= q.value <= 2999)]
-    found_names = frozenset(n for n in names if _name_found(n, ev))
+    # An identifier ("SB-8812") is its own record's key wherever it is said: no value
+    # another record could hold.
+    keys = {w for m in _IDENTIFIER.finditer(claim) for w in (m.group(0).lower(), *re.split(r"[-_]", m.group(0).lower()))}
+    found_names = frozenset(n for n in names if _name_found(n, ev) and n not in keys)
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
     if found_names and not values and not found_names & key_terms(question):
         values.append(("e", found_names))
