@@ -11,6 +11,7 @@ open on their numbers ("#4419"), gives another ("CORRECTIONS REQUIRED")."""
 
 from __future__ import annotations
 
+from semloop.case import ToolCall
 from semloop.judge.local._answerer import Embed
 
 from .conftest import found
@@ -69,3 +70,36 @@ def test_an_outcome_the_tickets_history_gives_otherwise(embed: Embed) -> None:
                "#2216  2026-05-06  ELECTRICAL INSP result: FAILED - panel not labelled; re-inspection required")
     told = "The electrical inspection passed on 6 May, so you can book the final."
     assert found(embed, "Did the electrical inspection pass?", told, tool=history).get("negation", 0) == 1
+
+
+# From blind39b (coding and devops agents).
+
+def test_a_value_of_another_record_than_the_one_named(embed: Embed) -> None:
+    pods = ("NAME                      READY   STATUS             RESTARTS      AGE\n"
+            "ingest-5d7f8c9b6-h2kzp    1/1     Running            0             5h\n"
+            "ingest-5d7f8c9b6-q9wle    0/1     CrashLoopBackOff   23 (40s ago)  5h\n"
+            "ingest-5d7f8c9b6-t4rvm    1/1     Running            1 (3h ago)    5h")
+    described = "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1"
+    told = "ingest-5d7f8c9b6-h2kzp is the one crashlooping — 23 restarts, last exit code 1."
+    calls = (ToolCall(name="kubectl", args={}, output=pods, success=True),
+             ToolCall(name="kubectl", args={}, output=described, success=True))
+    assert found(embed, "Which ingest pod is crashlooping?", told, calls=calls).get("numbers", 0) >= 1
+
+
+def test_milliseconds_the_context_gives_in_seconds(embed: Embed) -> None:
+    latency = "metric: rpc_latency_seconds p99\nbefore 0.1312\nafter  0.2486"
+    told = "p99 went from about 130 ms to about 250 ms."
+    assert found(embed, "What happened to p99 latency?", told, tool=latency).get("numbers", 0) == 0
+
+
+def test_since_an_event_is_a_time_not_a_cause(embed: Embed) -> None:
+    query = ToolCall(name="bash", args={"cmd": "promql 'histogram_quantile(0.95, rpc_duration_seconds_bucket)' --at deploy-1h,now"},
+                     output="deploy-1h  0.1794\nnow        0.3127", success=True)
+    told = "p95 is about 310 ms on /search since the deploy (was ~180 ms before), so it's up roughly 130 ms."
+    assert found(embed, "What's p95 on search now?", told, calls=(query,)).get("cause", 0) == 0
+
+
+def test_a_releases_parts_are_no_numbers(embed: Embed) -> None:
+    tree = "serde v1.0.215\n└── config-loader v0.7.3 (/src/crates/loader)"
+    told = "serde 1.0.215 comes in through config-loader 0.7.3."
+    assert found(embed, "Where does serde come from?", told, tool=tree).get("numbers", 0) == 0

@@ -207,9 +207,10 @@ def _calendar_records(text: str) -> str:
     return "\n".join([*out, "; ".join(props)] if props else out)
 
 
-# A YAML-like line: its indent, a list item's dash, a key and its value (none for a
-# section's head: "prescriptions:").
-_INDENTED_PAIR = re.compile(r"^(?P<pad>\s*)(?P<dash>-\s+)?(?P<key>[A-Za-z_][\w .-]{0,40}?):(?:\s+(?P<value>\S.*?))?\s*$")
+# A YAML-like line: its indent, a list item's dash, a key and its value after one space
+# (none for a section's head: "prescriptions:"). A printout's columns aligned by spaces
+# ("Strategy:        Canary", kubectl describe) are no YAML.
+_INDENTED_PAIR = re.compile(r"^(?P<pad>\s*)(?P<dash>-\s+)?(?P<key>[A-Za-z_][\w .-]{0,40}?):(?: (?P<value>\S.*?))?\s*$")
 
 
 def _indented_records(text: str) -> str:
@@ -1806,10 +1807,16 @@ def is_refusal(text: str) -> bool:
 _HEADING = re.compile(r"^[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|[a-z]{1,3})){1,3}:\s+(?=\S)")
 
 
+# A handover's to-do under its addressee ("Night shift: check SB-8812 result and finish the
+# firewall review"): a task set, whatever case the label is written in.
+_TO_DO = re.compile(r"^[A-Z][\w'-]*(?:\s+[\w'-]+){0,2}:\s+(?:check|confirm|verify|finish|follow up|monitor|"
+                    r"watch|chase|escalate|re-?run)\b")
+
+
 def is_generic_advice(text: str) -> bool:
     """An instruction, a pleasantry or advice: it asserts nothing about the world."""
     plain = _plain(text).lstrip("\"'( ")
-    return any(_ADVICE.search(t.lower()) for t in (plain, _HEADING.sub("", plain)))
+    return any(_ADVICE.search(t.lower()) for t in (plain, _HEADING.sub("", plain))) or bool(_TO_DO.match(plain))
 
 
 # --- promises ------------------------------------------------------------------------

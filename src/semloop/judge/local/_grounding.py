@@ -927,11 +927,12 @@ _STATES = tuple(
          "out of (?:spec|tolerance)|outside (?:spec|tolerance|window)"),
         # a service, account or card in force, where the context's is held or ended
         ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
-        # an inspection, test or audit's outcome; not "passed to billing", "the deadline
-        # has passed"
+        # an inspection's outcome where the record asks for corrections; not "passed to
+        # billing", "the deadline has passed". (Not "failed": a test run's lines pass and
+        # fail by the dozen, the state of one item among them.)
         (("(?<!has )(?<!have )(?<!had )passed(?!\\s+(?:on\\s+to|along|away|over|by|to|through)\\b)|(?:has|have|had) passed "
-          "(?:the |its |their |all )?(?:[\\w-]+ )?(?:inspections?|tests?|checks?|reviews?|audits?|exams?)"),
-         "failed|corrections? required|did not pass|not passed|re-?inspection required"),
+          "(?:the |its |their |all )?(?:[\\w-]+ )?(?:inspections?|reviews?|audits?)"),
+         "corrections? required|re-?inspection required|did not pass inspection"),
     )
 )
 _SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])", re.IGNORECASE)
@@ -1832,7 +1833,11 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     r"tomorrow|today|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)\w*))"
                     r"|caused by|as a result of|owing to|"
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
-                    r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
+                    r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+                    # "since the deploy": from an event on, a time, no cause
+                    r"(?:the|this|that|our|your|its)\s+(?:last\s+|latest\s+|recent\s+)?(?:deploy|deployment|release|"
+                    r"upgrade|update|migration|rollout|rollback|restart|reboot|outage|incident|launch|cutover|"
+                    r"merge|patch)s?\b)))\s+"
                     # A fronted cause ends where the main clause starts: "Since X, we Y", "…, the Y".
                     # Or at a gerund: "Since you have insurance, canceling would refund you".
                     r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so|the|its|their|my|"
@@ -2121,6 +2126,24 @@ def _field_crossed(q: Quantity, labels: frozenset[str], claim: str, ev: _Evidenc
              if word_stems(k) & labels and not _holds(v, q, frozenset())]
     return bool(held) and bool(other) and all(o and not set(o) & set(stated) for o in other) and not any(
         word_stems(k) & labels for k in held)
+
+
+def _other_records_value(q: Quantity, labels: frozenset[str], claim: str, ev: _Evidence) -> bool:
+    """The one record the claim names gives another number under a key the claim's words
+    for it name whole, and another record gives this one there ("x2lqp … 14 restarts" where
+    x2lqp's row has restarts 0 and kq8vn's 14): the value of the wrong record. Of the
+    records the claim names, only those with such a key are read."""
+
+    def slot(key: str) -> bool:
+        return bool(labels) and word_stems(key) <= labels
+
+    named = [r for r in _named_records(claim, ev) if any(slot(k) for k, _ in r.pairs)]
+    # Its own value there is one number ("restarts: 0"), not a ratio or a range ("3/6").
+    if len(named) != 1 or any(len(quantities(v)) != 1 or _holds(v, q, frozenset())
+                              for k, v in named[0].pairs if slot(k)):
+        return False
+    return any(r is not named[0] and any(slot(k) and _holds(v, q, frozenset()) for k, v in r.pairs)
+               for r in ev.records)
 
 
 # "45% repaid, so 55% is still outstanding": a share of what is left of the whole.
@@ -2526,6 +2549,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     seconds = list(_MIN_SEC.finditer(claim))
     parts = {m.group(k) for m in spans for k in ("h", "mi")} | {m.group(k) for m in seconds for k in ("mi", "s")}
     stated = [q for q in stated if q.text not in parts]
+    # "syn 1.0.109": a release is checked whole (``_unstated_releases``); its "1.0" is no number.
+    releases = [m.span() for m in _RELEASE.finditer(claim)]
+    stated = [q for q in stated if not any(a <= _stated_at(claim, q) < b for a, b in releases)]
     missing += [m.group(0) for m in seconds if not any(
         abs(d - float(m.group("mv")) - float(m.group("sv")) / 60) < 1e-6 for d in ev.durations)]
     # "half past ten": a clock time in words, whose hour is no number alone.
@@ -2586,6 +2612,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or number_supported(q, sorted(t for names, ts in ev.groups if names <= claim_stems for t in ts))
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
+                     or _in_seconds(q, arithmetic, ev)
                      or (q.text in in_range and q.value in hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
@@ -2603,7 +2630,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         slip = unit_slip(q.unit, ev.units.get(q.value, ())) or _rescaled(q, ev)
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev) or _field_crossed(
-            q, labels.get(q.text, frozenset()), claim, ev)
+            q, labels.get(q.text, frozenset()), claim, ev) or _other_records_value(q, labels.get(q.text, frozenset()), claim, ev)
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
@@ -2664,6 +2691,15 @@ _NEXT_CYCLE = re.compile(r"\b(?:resets?|renews?|restarts?|rolls? over|refreshes|
 # 18:10 showing of 130 min.
 _UNTIL = re.compile(r"\b(?:until|till|ends?|ending|finish\w*|(?:over|out|back|done) by|runs? to)\b",
                     re.IGNORECASE)
+
+
+def _in_seconds(q: Quantity, arithmetic: bool, ev: _Evidence) -> bool:
+    """Milliseconds the context gives as bare seconds, where it measures in seconds
+    ("http_request_duration_seconds" … 0.4127 for "about 410 ms")."""
+    if q.unit != "ms" or "seconds" not in ev.lower:
+        return False
+    seconds = replace(q, value=q.value / 1000, place=q.place / 1000)
+    return number_supported(seconds, ev.direct) or arithmetic and number_supported(seconds, ev.values)
 
 
 def _clock_worked(claim: str, ev: _Evidence) -> set[int]:
@@ -3261,9 +3297,6 @@ def _operands(claim: str) -> set[str]:
     return {n for m in _OPERATION.finditer(claim) for n in m.groups()}
 
 
-_IDENTIFIER = re.compile(r"\b[A-Za-z]+[-_]?\d[\w-]*")
-
-
 def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) -> str:
     """The claim's value (a number, or its names) where the context states it only next to
     none of what the question and claim are about, while another context segment that is
@@ -3277,13 +3310,12 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     ends = {n for m in _NUMBER_RANGE.finditer(claim) for n in m.groups()}
     parts = _listed_parts(stated) | {i for i, q in enumerate(stated)
                                       if q.text.split()[0] in _operands(claim) or q.text in ends}
+    # "(pipeline #51204)": a number after "#" names its record, it is no value of one.
     values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
                                      if not _small_count(q) and i not in parts
+                                     and not claim[: max(_stated_at(claim, q), 0)].endswith("#")
                                      and (q.unit or not 1000 <= q.value <= 2999)]
-    # An identifier ("SB-8812") is its own record's key wherever it is said: no value
-    # another record could hold.
-    keys = {w for m in _IDENTIFIER.finditer(claim) for w in (m.group(0).lower(), *re.split(r"[-_]", m.group(0).lower()))}
-    found_names = frozenset(n for n in names if _name_found(n, ev) and n not in keys)
+    found_names = frozenset(n for n in names if _name_found(n, ev))
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
     if found_names and not values and not found_names & key_terms(question):
         values.append(("e", found_names))
