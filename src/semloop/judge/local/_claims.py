@@ -207,6 +207,48 @@ def _calendar_records(text: str) -> str:
     return "\n".join([*out, "; ".join(props)] if props else out)
 
 
+# A YAML-like line: its indent, a list item's dash, a key and its value after one space
+# (none for a section's head: "prescriptions:"). A printout's columns aligned by spaces
+# ("Strategy:        Canary", kubectl describe) are no YAML.
+_INDENTED_PAIR = re.compile(r"^(?P<pad>\s*)(?P<dash>-\s+)?(?P<key>[A-Za-z_][\w .-]{0,40}?):(?: (?P<value>\S.*?))?\s*$")
+
+
+def _indented_records(text: str) -> str:
+    """An indented output (YAML, a call sheet's "shoot_day: 14" with its fields under it)
+    with each block on one line (``shoot_day: 14; location: Porto di Varenna; call: 06:30``),
+    as a JSON object is flattened: the fields under a key, or of one list item, are one
+    record's, not loose lines any record's value could be read from. Texts with no such
+    block as they are."""
+    lines = text.splitlines()
+    out: list[str] = []
+    record: list[str] = []
+    inside = -1  # the indent a record's fields are deeper than
+    blocks = 0
+
+    def close() -> None:
+        nonlocal blocks
+        blocks += len(record) > 1
+        out.append("; ".join(record))
+
+    for i, line in enumerate(lines):
+        m = _INDENTED_PAIR.match(line)
+        pad = len(m.group("pad")) if m else -1
+        if m and record and pad > inside and m.group("value") is not None and not m.group("dash"):
+            record.append(f"{m.group('key').strip()}: {m.group('value')}")
+            continue
+        if record:
+            close()
+        record, inside = [], -1
+        nxt = next((x for x in lines[i + 1 :] if x.strip()), "")
+        if m and m.group("value") is not None and (m.group("dash") or len(nxt) - len(nxt.lstrip()) > pad):
+            record, inside = [f"{m.group('key').strip()}: {m.group('value')}"], pad
+        else:
+            out.append(line)
+    if record:
+        close()
+    return "\n".join(out) if blocks else text
+
+
 @lru_cache(maxsize=4096)
 def tool_text(output: str) -> str:
     """A tool's output as readable text: JSON flattened to one line per record
@@ -223,7 +265,7 @@ def tool_text(output: str) -> str:
         rows = _json_lines(output)
         if rows:
             return tool_text(json.dumps(rows))
-        return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", _calendar_records(output))
+        return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", _calendar_records(_indented_records(output)))
     lines: list[str] = []
 
     def walk(value: Any, key: str, currency: str) -> None:
@@ -659,6 +701,8 @@ _CAPITAL = re.compile(r"\b[A-Z][a-z][\w'-]*\b")
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(]\s*)$")
 _SPACES = re.compile(r"\s*")
+# An initial's full stop ends no sentence: "G. Bianchi", "A. Greco" are names.
+_INITIAL = re.compile(r"(?<![\w.])[A-Z]\.\s+$")
 # A spaced dash opens a clause ("Patient ID — If you're able…", "Cancel it - Since it's
 # pending…"): a function word capitalised after one opens it, no name.
 _DASHED = re.compile(r"\s[-\u2013\u2014]\s+\Z")
@@ -698,7 +742,8 @@ def key_terms(text: str) -> frozenset[str]:
     for m in _CAPITAL.finditer(text):
         word = m.group(0).lower()
         if (not _ends_with(_SENTENCE_START, text, m.start(), _SPACES)
-                or _TITLED.search(text, max(0, m.start() - _WINDOW), m.start())) and not (
+                or _TITLED.search(text, max(0, m.start() - _WINDOW), m.start())
+                or _INITIAL.search(text, max(0, m.start() - _WINDOW), m.start())) and not (
                 (word in _FUNCTION or word in _SUBORDINATORS) and _DASHED.search(text, 0, m.start())):
             found.add(word)
     for m in _CODE.finditer(text):
@@ -729,6 +774,10 @@ _CURRENCY = {"$": "$", "us$": "$", "usd": "$", "dollar": "$", "dollars": "$", "�
              "pounds": "£", "¥": "¥", "jpy": "¥", "yen": "¥", "₹": "₹", "inr": "₹",
              "rupees": "₹", "chf": "chf", "cad": "$", "aud": "$", "ils": "₪", "nis": "₪",
              "krw": "₩", "vnd": "₫", "ngn": "₦", "uah": "₴", "thb": "฿"}
+# A sign of one currency only, read as its code: "₱182,000" is the "approved_php: 182000"
+# of a record, the same amount, not another currency's.
+_SIGN_CODES = {"₱": "php", "₽": "rub", "₺": "try", "₡": "crc", "₲": "pyg", "₵": "ghs", "₸": "kzt",
+               "₼": "azn", "₾": "gel", "₭": "lak", "₮": "mnt", "៛": "khr", "֏": "amd", "৳": "bdt"}
 # Every currency sign (Unicode category Sc) and every ISO 4217 code, in capitals, marks an
 # amount: "NOK 450", "1,890 CHF", "₦68,500". Unlisted, a code read as a label word and tied
 # every amount in that currency together.
@@ -940,7 +989,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             value *= _SCALE[scale]
             place *= _SCALE[scale]
         unit = (_CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
-                or cur.strip() or ("mm" if (m.group("scale") or "").lower() == "mm" else ""))
+                or _SIGN_CODES.get(cur.strip(), cur.strip()) or ("mm" if (m.group("scale") or "").lower() == "mm" else ""))
         raw_unit = (m.group("unit") or "").lower()
         if cur and raw_unit in ("m", "b") and not scale:
             value *= 1e6 if raw_unit == "m" else 1e9
@@ -994,6 +1043,8 @@ _DATE_PATTERNS = (
     re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?\s+{_DAY}\b(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?",
                re.IGNORECASE),
     re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b", re.IGNORECASE),
+    # A record's compact date (mainframe, fixed-width, file names): "RECV-DATE 20261128".
+    re.compile(r"(?<![\w.,-])(?P<y>(?:19|20)\d{2})(?P<m>[01]\d)(?P<d>[0-3]\d)(?![\w.,])"),
 )
 # A stay or booking written "14/08–16/08" gives no year, so neither half is a d/m/y date;
 # as a range of two zero-padded day/month pairs each half is a date (fractions, "2/3 - 1/3",
@@ -1756,10 +1807,16 @@ def is_refusal(text: str) -> bool:
 _HEADING = re.compile(r"^[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|[a-z]{1,3})){1,3}:\s+(?=\S)")
 
 
+# A handover's to-do under its addressee ("Night shift: check SB-8812 result and finish the
+# firewall review"): a task set, whatever case the label is written in.
+_TO_DO = re.compile(r"^[A-Z][\w'-]*(?:\s+[\w'-]+){0,2}:\s+(?:check|confirm|verify|finish|follow up|monitor|"
+                    r"watch|chase|escalate|re-?run)\b")
+
+
 def is_generic_advice(text: str) -> bool:
     """An instruction, a pleasantry or advice: it asserts nothing about the world."""
     plain = _plain(text).lstrip("\"'( ")
-    return any(_ADVICE.search(t.lower()) for t in (plain, _HEADING.sub("", plain)))
+    return any(_ADVICE.search(t.lower()) for t in (plain, _HEADING.sub("", plain))) or bool(_TO_DO.match(plain))
 
 
 # --- promises ------------------------------------------------------------------------

@@ -23,11 +23,13 @@ claims; the learned head (``_head.py``) weighs them into the answer's value.
 
 from __future__ import annotations
 
+import ast
 import calendar
 import contextlib
 import datetime
 import itertools
 import json
+import operator
 import re
 import zoneinfo
 from collections import Counter
@@ -192,7 +194,7 @@ _CODE_LINE = re.compile(r"""^\s*(?:\d+\t|(?:\d+[\t:-])?[+-]?\s*(?:
     (?:if|elif|while|for|with|def|class)\b[^\n]*:\s*$
   | (?:else|try|finally)\s*:
   | (?:return|raise|assert|import|lambda|yield)\b[^\n]*[(\[%'"]
-  | \#|>>>
+  | \#(?!\d)|>>>  # "#4419 2026-12-02 …" is a ticket's number, no comment
   | [A-Za-z_]\w*(?:\.\w+)*(?:\[[^\]\n]*\])?\s*[+\-*/]?=(?!=)[^\n]*$
   | (?=[^\n;]*[:=]\s*(?:None|True|False)\s*$)  # first the end: else every split is tried
     [^\n;]*(?:\w_\w|\w\.\w|\))[^\n;]*[:=]\s*(?:None|True|False)\s*$
@@ -925,6 +927,12 @@ _STATES = tuple(
          "out of (?:spec|tolerance)|outside (?:spec|tolerance|window)"),
         # a service, account or card in force, where the context's is held or ended
         ("active|in force", "suspended|deactivated|inactive|lapsed|frozen|terminated"),
+        # an inspection's outcome where the record asks for corrections; not "passed to
+        # billing", "the deadline has passed". (Not "failed": a test run's lines pass and
+        # fail by the dozen, the state of one item among them.)
+        (("(?<!has )(?<!have )(?<!had )passed(?!\\s+(?:on\\s+to|along|away|over|by|to|through)\\b)|(?:has|have|had) passed "
+          "(?:the |its |their |all )?(?:[\\w-]+ )?(?:inspections?|reviews?|audits?)"),
+         "corrections? required|re-?inspection required|did not pass inspection"),
     )
 )
 _SNAKE = re.compile(r"(?<=[a-z])_(?=[a-z])", re.IGNORECASE)
@@ -1825,7 +1833,11 @@ _CAUSE = re.compile(r"\b(?:because(?: of)?|due to(?!\s+(?:be|arrive|leave|depart
                     r"tomorrow|today|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)\w*))"
                     r"|caused by|as a result of|owing to|"
                     r"since(?!\s+(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|last|"
-                    r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)))\s+"
+                    r"then|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+                    # "since the deploy": from an event on, a time, no cause
+                    r"(?:the|this|that|our|your|its)\s+(?:last\s+|latest\s+|recent\s+)?(?:deploy|deployment|release|"
+                    r"upgrade|update|migration|rollout|rollback|restart|reboot|outage|incident|launch|cutover|"
+                    r"merge|patch)s?\b)))\s+"
                     # A fronted cause ends where the main clause starts: "Since X, we Y", "…, the Y".
                     # Or at a gerund: "Since you have insurance, canceling would refund you".
                     r"((?:[^.;!?]|\.(?=\d))+?)(?=,\s+(?:we|i|you|it|they|this|that|there|your|our|so|the|its|their|my|"
@@ -2114,6 +2126,24 @@ def _field_crossed(q: Quantity, labels: frozenset[str], claim: str, ev: _Evidenc
              if word_stems(k) & labels and not _holds(v, q, frozenset())]
     return bool(held) and bool(other) and all(o and not set(o) & set(stated) for o in other) and not any(
         word_stems(k) & labels for k in held)
+
+
+def _other_records_value(q: Quantity, labels: frozenset[str], claim: str, ev: _Evidence) -> bool:
+    """The one record the claim names gives another number under a key the claim's words
+    for it name whole, and another record gives this one there ("x2lqp … 14 restarts" where
+    x2lqp's row has restarts 0 and kq8vn's 14): the value of the wrong record. Of the
+    records the claim names, only those with such a key are read."""
+
+    def slot(key: str) -> bool:
+        return bool(labels) and word_stems(key) <= labels
+
+    named = [r for r in _named_records(claim, ev) if any(slot(k) for k, _ in r.pairs)]
+    # Its own value there is one number ("restarts: 0"), not a ratio or a range ("3/6").
+    if len(named) != 1 or any(len(quantities(v)) != 1 or _holds(v, q, frozenset())
+                              for k, v in named[0].pairs if slot(k)):
+        return False
+    return any(r is not named[0] and any(slot(k) and _holds(v, q, frozenset()) for k, v in r.pairs)
+               for r in ev.records)
 
 
 # "45% repaid, so 55% is still outstanding": a share of what is left of the whole.
@@ -2519,6 +2549,9 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     seconds = list(_MIN_SEC.finditer(claim))
     parts = {m.group(k) for m in spans for k in ("h", "mi")} | {m.group(k) for m in seconds for k in ("mi", "s")}
     stated = [q for q in stated if q.text not in parts]
+    # "syn 1.0.109": a release is checked whole (``_unstated_releases``); its "1.0" is no number.
+    releases = [m.span() for m in _RELEASE.finditer(claim)]
+    stated = [q for q in stated if not any(a <= _stated_at(claim, q) < b for a, b in releases)]
     missing += [m.group(0) for m in seconds if not any(
         abs(d - float(m.group("mv")) - float(m.group("sv")) / 60) < 1e-6 for d in ev.durations)]
     # "half past ten": a clock time in words, whose hour is no number alone.
@@ -2556,7 +2589,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
 
     def own_form(q: Quantity) -> bool:
         """The claim's own working or layout, which no slip of a copied digit explains."""
-        return (q.text in worked_here or _run_total(q, stated, given) or _counts_its_list(q, claim)
+        return (q.text in worked_here or _equated(q, claim) or _run_total(q, stated, given) or _counts_its_list(q, claim)
                 or _counts_named_after(q, claim) or _bound_between(q, claim, ev)
                 or number_supported(q, requested))
     own = derived_values(given) if len(given) > 1 else []
@@ -2579,6 +2612,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or number_supported(q, sorted(t for names, ts in ev.groups if names <= claim_stems for t in ts))
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
+                     or _in_seconds(q, arithmetic, ev)
                      or (q.text in in_range and q.value in hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
@@ -2596,7 +2630,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         slip = unit_slip(q.unit, ev.units.get(q.value, ())) or _rescaled(q, ev)
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev) or _field_crossed(
-            q, labels.get(q.text, frozenset()), claim, ev)
+            q, labels.get(q.text, frozenset()), claim, ev) or _other_records_value(q, labels.get(q.text, frozenset()), claim, ev)
         if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
@@ -2635,6 +2669,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if not said & ev.minutes:
             missing.append(text)
     ends = _span_ends(ev) if _UNTIL.search(claim) else set()
+    ends |= _clock_worked(claim, ev)
     for text, minutes in clock_times(claim):
         # The same minutes a whole number of hours away is the time in another zone.
         # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
@@ -2656,6 +2691,30 @@ _NEXT_CYCLE = re.compile(r"\b(?:resets?|renews?|restarts?|rolls? over|refreshes|
 # 18:10 showing of 130 min.
 _UNTIL = re.compile(r"\b(?:until|till|ends?|ending|finish\w*|(?:over|out|back|done) by|runs? to)\b",
                     re.IGNORECASE)
+
+
+def _in_seconds(q: Quantity, arithmetic: bool, ev: _Evidence) -> bool:
+    """Milliseconds the context gives as bare seconds, where it measures in seconds
+    ("http_request_duration_seconds" … 0.4127 for "about 410 ms")."""
+    if q.unit != "ms" or "seconds" not in ev.lower:
+        return False
+    seconds = replace(q, value=q.value / 1000, place=q.place / 1000)
+    return number_supported(seconds, ev.direct) or arithmetic and number_supported(seconds, ev.values)
+
+
+def _clock_worked(claim: str, ev: _Evidence) -> set[int]:
+    """Clock times the claim works out from the context's by the durations it states itself
+    ("landed 23:40 … 10 hours from on-blocks plus the 30-minute post-flight duty, so rest
+    starts 00:10 and her earliest report is 10:10"): a context time, or the claim's own
+    time, plus one or both of the claim's durations the evidence supports."""
+    spans = [round(q.value * (60 if q.unit == "h" else 1)) for q in quantities(claim)
+             if q.unit in ("min", "h") and number_supported(q, ev.direct)]
+    if not spans:
+        return set()
+    steps = {d for n in (1, 2) for pick in itertools.combinations(spans, n) if 0 < (d := sum(pick)) < _DAY_MINUTES}
+    starts = set(ev.minutes) | {m for _, m in clock_times(claim) if m in ev.minutes}
+    worked = {(m + d) % _DAY_MINUTES for m in starts for d in steps}
+    return worked | {(m + d) % _DAY_MINUTES for m in worked for d in steps}
 
 
 def _span_ends(ev: _Evidence) -> set[int]:
@@ -3104,6 +3163,55 @@ _RESULT = re.compile(r"\b(?:comes? to|came to|works? out (?:to|at)|which is|that
 _OPERANDS = 5  # more figures than this and a chance match among their workings is likely
 
 
+# The working a claim writes out before "=": numbers (a currency mark glued on), the
+# operators between them in signs or words, brackets; other words ("₱15,000 deductible")
+# only name an operand.
+_EQ_TOKEN = re.compile(r"(?P<num>(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w%]))|(?P<op>[-+−×*/÷()]|(?<!\w)x(?!\w)|\b(?:less|minus|plus|times|"
+                       r"divided by|multiplied by)\b)|(?P<stop>[:;=%]|\b(?:of|at|per)\b)", re.IGNORECASE)
+_EQ_OPS = {"−": "-", "×": "*", "x": "*", "÷": "/", "less": "-", "minus": "-", "plus": "+", "times": "*",
+           "divided by": "/", "multiplied by": "*"}
+_EQ_MARK = re.compile(r"\s*(?:[^\w\s]{1,3}|[A-Z]{3})?\s*")  # "= ₱139,700", "= EUR 121"
+_EQ_FORM = re.compile(r"\(*\d+(?:\.\d+)?\)*(?:[-+*/]\(*\d+(?:\.\d+)?\)*)+")
+
+
+def _equated(q: Quantity, claim: str) -> bool:
+    """The claim states ``q`` as the result of the working it writes out just before it
+    ("₱182,000 less ₱15,000 less ₱27,300 = ₱139,700", "(118.20 + 124.60) / 2 = €121.40"), and
+    the working gives it: the claim's own arithmetic, right, whatever its operands' support."""
+    at = _stated_at(claim, q)
+    eq = claim.rfind("=", 0, max(at, 0))
+    if at < 0 or eq < 0 or not _EQ_MARK.fullmatch(claim[eq + 1 : at]):
+        return False
+    tokens: list[str] = []
+    for m in _EQ_TOKEN.finditer(claim[:eq]):
+        if m.group("stop"):
+            tokens = []
+        elif m.group("num"):
+            tokens.append(m.group("num").replace(",", ""))
+        else:
+            tokens.append(_EQ_OPS.get(m.group("op").lower(), m.group("op")))
+    # The longest well-formed working that ends at the "=": "the 4 days (118.20 + …) / 4".
+    for start in range(len(tokens)):
+        text = "".join(tokens[start:])
+        if text.count("(") == text.count(")") and _EQ_FORM.fullmatch(text):
+            with contextlib.suppress(ArithmeticError, SyntaxError):
+                return number_supported(q, [_worked_value(ast.parse(text, mode="eval").body)])
+            return False
+    return False
+
+
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def _worked_value(node: ast.expr) -> float:
+    """The value of a working of numbers and the four operators (``_EQ_FORM``'s)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return float(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return float(_OPERATORS[type(node.op)](_worked_value(node.left), _worked_value(node.right)))
+    raise SyntaxError("not a working")
+
+
 def _misworked(claim: str, missing: Sequence[str]) -> str:
     """The one unsupported figure of a claim, given as the result of the working it shows
     ("after the $200 deductible we reimburse 80%, which comes to $907.65"), that no one or
@@ -3202,8 +3310,10 @@ def _misbound(claim: str, question: str, ev: _Evidence, names: Iterable[str]) ->
     ends = {n for m in _NUMBER_RANGE.finditer(claim) for n in m.groups()}
     parts = _listed_parts(stated) | {i for i, q in enumerate(stated)
                                       if q.text.split()[0] in _operands(claim) or q.text in ends}
+    # "(pipeline #51204)": a number after "#" names its record, it is no value of one.
     values: list[tuple[str, Any]] = [("n", q) for i, q in enumerate(stated)
                                      if not _small_count(q) and i not in parts
+                                     and not claim[: max(_stated_at(claim, q), 0)].endswith("#")
                                      and (q.unit or not 1000 <= q.value <= 2999)]
     found_names = frozenset(n for n in names if _name_found(n, ev))
     # A name the question offers as an alternative ("A or B?") is the comparison's answer.
