@@ -22,13 +22,11 @@ from semloop.case import RunCase
 from semloop.evaluate import get_evaluator
 from semloop.judge._types import Answer
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import answer_task_completion
+from semloop.judge.local._drift import answer_off_topic_drift
 from semloop.judge.local._grounding import answer_hallucination
 from semloop.judge.local._model import Embedder
-from semloop.judge.local._task import (
-    answer_off_topic_drift,
-    answer_task_completion,
-    answer_task_understanding_failure,
-)
+from semloop.judge.local._understanding import answer_task_understanding_failure
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSWERS: dict[str, Callable[[RunCase, Embed], Answer]] = {

@@ -7,7 +7,7 @@ with a slip nearby that must still be found."""
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import off_topic_evidence
+from semloop.judge.local._drift import off_topic_evidence
 
 from .conftest import call, case, found
 

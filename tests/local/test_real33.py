@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import _closed_reply
 from semloop.judge.local._grounding import _offered_items, _unaddressed, hallucination_evidence
-from semloop.judge.local._task import _closed_reply
 
 from .conftest import call, case
 

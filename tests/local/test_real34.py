@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import negation_scope
-from semloop.judge.local._grounding import _NONE_PAIR
-from semloop.judge.local._task import (
-    _act_words,
+from semloop.judge.local._completion import (
     _all_verbs,
-    _opposite,
     _other_act_than_all,
     task_completion_evidence,
 )
+from semloop.judge.local._grounding import _NONE_PAIR
+from semloop.judge.local._task import _act_words
+from semloop.judge.local._understanding import _opposite
 
 from .conftest import call, case, found
 

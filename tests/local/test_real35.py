@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import Quantity, contradicts, is_generic_advice, stem
+from semloop.judge.local._completion import _led_in, task_completion_evidence
 from semloop.judge.local._grounding import (
     _SPEAKER,
     _SUPPOSED,
@@ -21,7 +22,6 @@ from semloop.judge.local._grounding import (
     _other_measure,
     hallucination_evidence,
 )
-from semloop.judge.local._task import _led_in, task_completion_evidence
 
 from .conftest import call, case
 

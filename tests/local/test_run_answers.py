@@ -13,12 +13,10 @@ import pytest
 from semloop.case import RunCase, ToolCall
 from semloop.judge._types import Answer
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import answer_task_completion
+from semloop.judge.local._drift import answer_off_topic_drift
 from semloop.judge.local._grounding import answer_hallucination
-from semloop.judge.local._task import (
-    answer_off_topic_drift,
-    answer_task_completion,
-    answer_task_understanding_failure,
-)
+from semloop.judge.local._understanding import answer_task_understanding_failure
 
 ROOT = Path(__file__).resolve().parents[2]
 Answerer = Callable[[RunCase, Embed], Answer]

@@ -11,10 +11,9 @@ import pytest
 
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import (
-    answer_off_topic_drift,
+from semloop.judge.local._drift import answer_off_topic_drift, off_topic_evidence
+from semloop.judge.local._understanding import (
     answer_task_understanding_failure,
-    off_topic_evidence,
     task_understanding_evidence,
 )
 

@@ -9,7 +9,7 @@ import pytest
 
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import answer_task_completion, task_completion_evidence
+from semloop.judge.local._completion import answer_task_completion, task_completion_evidence
 
 
 def case(inp: str, out: str, *calls: ToolCall) -> RunCase:

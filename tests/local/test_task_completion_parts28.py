@@ -10,7 +10,7 @@ import pytest
 
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import task_completion_evidence
+from semloop.judge.local._completion import task_completion_evidence
 
 
 def case(inp: str, out: str, *calls: ToolCall) -> RunCase:

@@ -11,12 +11,12 @@ import pytest
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import (
+from semloop.judge.local._completion import (
     _handoff_after_failure,
-    _Run,
     answer_task_completion,
     task_completion_evidence,
 )
+from semloop.judge.local._task import _Run
 
 from .conftest import call, case
 

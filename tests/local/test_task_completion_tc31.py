@@ -11,7 +11,7 @@ import pytest
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import (
+from semloop.judge.local._completion import (
     _ended_failed,
     answer_task_completion,
     task_completion_evidence,

@@ -11,18 +11,13 @@ import pytest
 
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import answer_task_completion, task_completion_evidence
+from semloop.judge.local._drift import _foreign, _sells, _serves, _unformatted, off_topic_evidence
 from semloop.judge.local._head import Evidence
-from semloop.judge.local._task import (
-    _foreign,
-    _idents,
+from semloop.judge.local._task import _idents
+from semloop.judge.local._understanding import (
     _other_member,
     _part_dropped,
-    _sells,
-    _serves,
-    _unformatted,
-    answer_task_completion,
-    off_topic_evidence,
-    task_completion_evidence,
     task_understanding_evidence,
 )
 
@@ -504,7 +499,8 @@ def test_the_same_place_in_another_region_is_acted_on(embed: Embed, read: str,
 
 _ORDER_PROBE = """
 from semloop.judge.local._claims import word_stems
-from semloop.judge.local._task import _idents, _in_order
+from semloop.judge.local._task import _idents
+from semloop.judge.local._understanding import _in_order
 text = "Compare the HSA, FSA and HRA limits for Dana Whitfield at Orbis Labs in March, order 48821"
 print(list(_idents(text)), _in_order(word_stems(text), text))
 """

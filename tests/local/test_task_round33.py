@@ -9,11 +9,9 @@ import pytest
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import (
-    answer_off_topic_drift,
-    answer_task_completion,
-    answer_task_understanding_failure,
-)
+from semloop.judge.local._completion import answer_task_completion
+from semloop.judge.local._drift import answer_off_topic_drift
+from semloop.judge.local._understanding import answer_task_understanding_failure
 
 from .conftest import call, case
 

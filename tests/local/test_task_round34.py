@@ -6,13 +6,9 @@ from __future__ import annotations
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import (
-    _VERB_OBJECT,
-    _csv_rows,
-    _promised_after_looking,
-    answer_task_completion,
-    answer_task_understanding_failure,
-)
+from semloop.judge.local._completion import _promised_after_looking, answer_task_completion
+from semloop.judge.local._task import _VERB_OBJECT, _csv_rows
+from semloop.judge.local._understanding import answer_task_understanding_failure
 
 from .conftest import call, case
 

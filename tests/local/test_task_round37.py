@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import answer_task_completion
+from semloop.judge.local._completion import answer_task_completion
 
 from .conftest import call, case
 

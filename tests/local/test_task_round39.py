@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import answer_task_completion
+from semloop.judge.local._completion import answer_task_completion
 
 from .conftest import call, case
 

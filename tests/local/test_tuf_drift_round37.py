@@ -6,10 +6,8 @@ a yes or a no in the request's words, and "on that subject" announcing a digress
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import (
-    off_topic_evidence,
-    task_understanding_evidence,
-)
+from semloop.judge.local._drift import off_topic_evidence
+from semloop.judge.local._understanding import task_understanding_evidence
 
 from .conftest import call, case
 

@@ -6,11 +6,8 @@ from __future__ import annotations
 import json
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import (
-    answer_off_topic_drift,
-    off_topic_evidence,
-    task_understanding_evidence,
-)
+from semloop.judge.local._drift import answer_off_topic_drift, off_topic_evidence
+from semloop.judge.local._understanding import task_understanding_evidence
 
 from .conftest import call, case
 

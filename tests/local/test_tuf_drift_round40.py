@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._task import answer_off_topic_drift, answer_task_understanding_failure
+from semloop.judge.local._drift import answer_off_topic_drift
+from semloop.judge.local._understanding import answer_task_understanding_failure
 
 from .conftest import call, case
 

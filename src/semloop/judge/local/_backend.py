@@ -12,11 +12,13 @@ from ...case import ConversationCase, RunCase
 from .._kinds import ALL_KINDS, LOOP_KIND, question_kind, require_kinds
 from .._types import Answer, JudgeResponse, Question, State
 from ._answerer import Embed, answer_questions
+from ._completion import answer_task_completion
 from ._conversation import answer_confusion_loop, answer_sycophancy_signal, answer_user_frustration
+from ._drift import answer_off_topic_drift
 from ._grounding import answer_hallucination
 from ._model import CACHE_SIZE, MODEL_SHA256, Embedder
-from ._task import answer_off_topic_drift, answer_task_completion, answer_task_understanding_failure
 from ._tone import lexicon
+from ._understanding import answer_task_understanding_failure
 
 __all__ = ["LocalBackend"]
 

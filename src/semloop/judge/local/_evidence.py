@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 from ...case import RunCase
 from ._answerer import Embed
+from ._completion import task_completion_evidence
+from ._drift import off_topic_evidence
 from ._grounding import hallucination_evidence
 from ._head import Evidence
-from ._task import off_topic_evidence, task_completion_evidence, task_understanding_evidence
+from ._understanding import task_understanding_evidence
 
 __all__ = ["RUN_EVIDENCE"]
 

@@ -90,8 +90,9 @@ from ._claims import (
     xml_json,
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
+from ._completion import _asks_action
 from ._head import Evidence, head_answer
-from ._task import _asks_action, _failed
+from ._task import _failed
 from ._tokenizer import strip_accents
 
 __all__ = ["answer_hallucination"]

@@ -1,6 +1,7 @@
 """The learned heads of the run-level answers: one logistic regression per evaluator.
 
-Each run-level rule (``_grounding.py``, ``_task.py``) reads a case into **evidence**: named
+Each run-level rule (``_grounding.py``, ``_completion.py``, ``_understanding.py``,
+``_drift.py``; shared helpers in ``_task.py``) reads a case into **evidence**: named
 features (which rules found something, and a few similarity and coverage scores from the
 embedder) with a sentence for those that can be quoted. A head weighs them into log-odds of
 "the failure happened". The weights are learned, not set by hand:
