@@ -45,6 +45,13 @@ def test_a_word_of_one_unit_reads_as_it_and_dollar_stays_any_dollar_or_peso() ->
     assert _MARK_CODES["¥"] == {"JPY", "CNY"}
 
 
+def test_a_full_width_or_small_sign_is_the_sign() -> None:
+    assert _unit("＄182,000") == _unit("﹩182,000") == _unit("$182,000")
+    assert _unit("￡182,000") == _unit("GBP 182,000")
+    assert _MARK_CODES["＄"] == _MARK_CODES["﹩"] == _MARK_CODES["$"]
+    assert _MARK_CODES["￥"] == _MARK_CODES["¥"]
+
+
 def test_a_scaled_amount_under_any_code_or_sign_is_read() -> None:
     assert [(q.value, q.unit) for q in quantities("raised SEK 5m")] == [(5e6, _unit("SEK 5"))]
     assert [(q.value, q.unit) for q in quantities("raised ₱5m")] == [(5e6, _unit("₱5"))]

@@ -780,17 +780,17 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn":
 # the unit they share ("$" and "dollars" of USD, CAD and AUD), else as none.
 _Currency = tuple[str, str, str, str, str]
 _CURRENCIES: tuple[_Currency, ...] = (
-    ("USD", "$ US$ ＄ ﹩", "", "usd dollar dollars", "us american"),
+    ("USD", "$ US$", "", "usd dollar dollars", "us american"),
     ("CAD", "$", "", "cad dollar dollars", "canadian"),
     ("AUD", "$", "", "aud dollar dollars", "australian"),
     ("EUR", "€", "", "eur euro euros", ""),
-    ("GBP", "£ ￡", "", "gbp pound pounds", "british sterling"),
-    ("JPY", "¥ ￥", "", "jpy yen", "japanese"),
-    ("CNY", "", "¥ ￥", "", "chinese yuan renminbi"),
+    ("GBP", "£", "", "gbp pound pounds", "british sterling"),
+    ("JPY", "¥", "", "jpy yen", "japanese"),
+    ("CNY", "", "¥", "", "chinese yuan renminbi"),
     ("INR", "₹", "", "inr rupees", "indian rupee"),
     ("CHF", "", "", "chf", "swiss franc francs"),
     ("ILS", "₪", "", "ils nis", ""),
-    ("KRW", "₩ ￦", "", "krw", "korean won"),
+    ("KRW", "₩", "", "krw", "korean won"),
     ("VND", "₫", "", "vnd", "vietnamese dong"),
     ("NGN", "₦", "", "ngn", "nigerian naira"),
     ("UAH", "₴", "", "uah", ""),
@@ -843,12 +843,22 @@ def _code_units(rows: Iterable[_Currency]) -> dict[str, str]:
     return {code.lower(): _currency_unit(code, signs) for code, signs, *_ in rows}
 
 
+# A sign's full-width and small forms ("＄", "﹩", "￡") are the sign.
+_SIGN_FORMS = "﹩＄￠￡￥￦"
+
+
+def _forms(signs: str) -> list[str]:
+    """The signs, each with its full-width and small forms."""
+    return [f for sign in signs.split() for f in (sign, *(c for c in _SIGN_FORMS
+                                                          if unicodedata.normalize("NFKC", c) == sign))]
+
+
 def _mark_units(rows: Iterable[_Currency]) -> dict[str, str]:
     """The signs and words read as an amount's currency, in lower case, each to the unit of
     the currencies that list it where they have one ("dollars" is "$")."""
     units: dict[str, set[str]] = {}
     for code, signs, _, words, _ in rows:
-        for mark in (*signs.split(), *words.split()):
+        for mark in (*_forms(signs), *words.split()):
             units.setdefault(mark.lower(), set()).add(_currency_unit(code, signs))
     return {mark: next(iter(u)) for mark, u in units.items() if len(u) == 1}
 
@@ -858,7 +868,7 @@ def _mark_codes(rows: Iterable[_Currency]) -> dict[str, frozenset[str]]:
     sign of ("$" is any dollar's or peso's)."""
     codes: dict[str, set[str]] = {}
     for code, signs, shared, _, _ in rows:
-        for mark in (*signs.split(), *shared.split()):
+        for mark in _forms(f"{signs} {shared}"):
             codes.setdefault(mark, set()).add(code)
     return {mark: frozenset(c) for mark, c in codes.items()}
 
