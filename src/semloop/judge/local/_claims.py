@@ -1423,7 +1423,7 @@ def keyed_scales(text: str) -> list[float]:
 
 
 def _key_unit(word: str) -> str:
-    return _CURRENCY.get(word) or (_money_unit(word) if word.upper() in _ISO_CURRENCIES else "") or (
+    return _CURRENCY.get(word) or (_CODE_UNITS.get(word, word) if word.upper() in _ISO_CURRENCIES else "") or (
         _UNITS.get(word, "") if len(word) > 1 else "")
 
 
