@@ -769,15 +769,129 @@ class Quantity:
 # "m" and "b" alone are metres and bytes unless money comes with them ($5m), see below.
 _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9, "trillion": 1e12, "lakh": 1e5, "crore": 1e7,
           "dozen": 12, "hundred": 100}
-_CURRENCY = {"$": "$", "us$": "$", "usd": "$", "dollar": "$", "dollars": "$", "€": "€",
-             "eur": "€", "euro": "€", "euros": "€", "£": "£", "gbp": "£", "pound": "£",
-             "pounds": "£", "¥": "¥", "jpy": "¥", "yen": "¥", "₹": "₹", "inr": "₹",
-             "rupees": "₹", "chf": "chf", "cad": "$", "aud": "$", "ils": "₪", "nis": "₪",
-             "krw": "₩", "vnd": "₫", "ngn": "₦", "uah": "₴", "thb": "฿"}
-# A sign of one currency only, read as its code: "₱182,000" is the "approved_php: 182000"
-# of a record, the same amount, not another currency's.
-_SIGN_CODES = {"₱": "php", "₽": "rub", "₺": "try", "₡": "crc", "₲": "pyg", "₵": "ghs", "₸": "kzt",
-               "₼": "azn", "₾": "gel", "₭": "lak", "₮": "mnt", "៛": "khr", "֏": "amd", "৳": "bdt"}
+# Which signs, codes and words name which currency, one row a currency; every currency table
+# below is read from it, so a new currency is one row. Its columns: the ISO 4217 code; the
+# signs it is written with, the first the unit all its amounts are read in ("₱182,000" and
+# "PHP 182,000" are one amount; a currency with no sign of its own is read in its code);
+# signs it shares as one more reading ("$" may be any dollar's or peso's, "¥" the yuan's);
+# the words read as an amount's currency ("450 NIS", "182,000 dollars"; a code in lower case
+# only where listed: "try 3" and "all 5" are no money); the other words of its name ("Swiss
+# francs" is no name the code CHF abbreviates). A sign or a word several rows list reads as
+# the unit they share ("$" and "dollars" of USD, CAD and AUD), else as none.
+_Currency = tuple[str, str, str, str, str]
+_CURRENCIES: tuple[_Currency, ...] = (
+    ("USD", "$ US$", "", "usd dollar dollars", "us american"),
+    ("CAD", "$", "", "cad dollar dollars", "canadian"),
+    ("AUD", "$", "", "aud dollar dollars", "australian"),
+    ("EUR", "€", "", "eur euro euros", ""),
+    ("GBP", "£", "", "gbp pound pounds", "british sterling"),
+    ("JPY", "¥", "", "jpy yen", "japanese"),
+    ("CNY", "", "¥", "", "chinese yuan renminbi"),
+    ("INR", "₹", "", "inr rupees", "indian rupee"),
+    ("CHF", "", "", "chf", "swiss franc francs"),
+    ("ILS", "₪", "", "ils nis", ""),
+    ("KRW", "₩", "", "krw", "korean won"),
+    ("VND", "₫", "", "vnd", "vietnamese dong"),
+    ("NGN", "₦", "", "ngn", "nigerian naira"),
+    ("UAH", "₴", "", "uah", ""),
+    ("THB", "฿", "", "thb", "thai baht"),
+    ("PHP", "₱", "", "", "philippine peso pesos"),
+    ("RUB", "₽", "", "", ""),
+    ("TRY", "₺", "", "", "turkish lira"),
+    ("CRC", "₡", "", "", ""),
+    ("PYG", "₲", "", "", ""),
+    ("GHS", "₵", "", "", ""),
+    ("KZT", "₸", "", "", ""),
+    ("AZN", "₼", "", "", ""),
+    ("GEL", "₾", "", "", ""),
+    ("LAK", "₭", "", "", ""),
+    ("MNT", "₮", "", "", ""),
+    ("KHR", "៛", "", "", ""),
+    ("AMD", "֏", "", "", ""),
+    ("BDT", "৳", "", "", ""),
+    ("AFN", "؋", "", "", ""),
+    ("KGS", "\u20c0", "", "", ""),
+    ("NZD", "", "$", "", "new zealand dollar dollars"),
+    ("HKD", "", "$", "", "hong kong dollar dollars"),
+    ("SGD", "", "$", "", "singapore dollar dollars"),
+    ("MXN", "", "$", "", "mexican peso pesos"),
+    *((code, "", "$", "", "") for code in ("BBD", "BMD", "BND", "BSD", "BZD", "FJD", "GYD", "JMD",
+                                            "KYD", "LRD", "NAD", "SBD", "SRD", "TTD", "TWD", "XCD",
+                                            "ARS", "CLP", "COP", "UYU", "CUP", "DOP")),
+    ("SEK", "", "", "", "swedish krona kronor"),
+    ("NOK", "", "", "", "norwegian krone kroner"),
+    ("DKK", "", "", "", "danish krone kroner"),
+    ("ISK", "", "", "", "icelandic krona kronur"),
+    ("ZAR", "", "", "", "south african rand"),
+    ("PLN", "", "", "", "polish zloty"),
+    ("CZK", "", "", "", "czech koruna"),
+    ("HUF", "", "", "", "hungarian forint"),
+    ("BRL", "", "", "", "brazilian real reais"),
+    ("IDR", "", "", "", "indonesian rupiah rp"),
+    ("MYR", "", "", "", "malaysian ringgit rm"),
+    ("KES", "", "", "", "kenyan shilling shillings ksh"),
+)
+
+
+def _currency_unit(code: str, signs: str) -> str:
+    """The unit a currency's amounts are read in: its first sign, else its code."""
+    return signs.split()[0] if signs else code.lower()
+
+
+def _code_units(rows: Iterable[_Currency]) -> dict[str, str]:
+    """Each code, in lower case, to its currency's unit ("php" is "₱")."""
+    return {code.lower(): _currency_unit(code, signs) for code, signs, *_ in rows}
+
+
+# A sign's full-width and small forms ("＄", "﹩", "￡") are the sign.
+_SIGN_FORMS = "﹩＄￠￡￥￦"
+
+
+def _forms(signs: str) -> list[str]:
+    """The signs, each with its full-width and small forms."""
+    return [f for sign in signs.split() for f in (sign, *(c for c in _SIGN_FORMS
+                                                          if unicodedata.normalize("NFKC", c) == sign))]
+
+
+def _mark_units(rows: Iterable[_Currency]) -> dict[str, str]:
+    """The signs and words read as an amount's currency, in lower case, each to the unit of
+    the currencies that list it where they have one ("dollars" is "$")."""
+    units: dict[str, set[str]] = {}
+    for code, signs, _, words, _ in rows:
+        for mark in (*_forms(signs), *words.split()):
+            units.setdefault(mark.lower(), set()).add(_currency_unit(code, signs))
+    return {mark: next(iter(u)) for mark, u in units.items() if len(u) == 1}
+
+
+def _mark_codes(rows: Iterable[_Currency]) -> dict[str, frozenset[str]]:
+    """Each sign to the codes it may stand for: its own currencies' and those it is a further
+    sign of ("$" is any dollar's or peso's)."""
+    codes: dict[str, set[str]] = {}
+    for code, signs, shared, _, _ in rows:
+        for mark in _forms(f"{signs} {shared}"):
+            codes.setdefault(mark, set()).add(code)
+    return {mark: frozenset(c) for mark, c in codes.items()}
+
+
+def _currency_names(rows: Iterable[_Currency]) -> dict[str, frozenset[str]]:
+    """Each code to the words of its currency's name, the code itself left out."""
+    return {code: frozenset((*words.split(), *name.split())) - {code.lower()}
+            for code, _, _, words, name in rows if words or name}
+
+
+_CODE_UNITS = _code_units(_CURRENCIES)
+_CURRENCY = _mark_units(_CURRENCIES)
+_MARK_CODES = _mark_codes(_CURRENCIES)
+# A currency's code does not abbreviate its name ("CHF" for Swiss francs, "JPY" for yen).
+_CURRENCY_NAMES = _currency_names(_CURRENCIES)
+
+
+def _money_unit(mark: str) -> str:
+    """The unit of an amount under a currency's sign, word or code (lower case); an unlisted
+    sign or code is its own."""
+    return _CURRENCY.get(mark) or _CODE_UNITS.get(mark, mark)
+
+
 # Every currency sign (Unicode category Sc) and every ISO 4217 code, in capitals, marks an
 # amount: "NOK 450", "1,890 CHF", "₦68,500". Unlisted, a code read as a label word and tied
 # every amount in that currency together.
@@ -989,12 +1103,12 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             value *= _SCALE[scale]
             place *= _SCALE[scale]
         unit = (_CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
-                or _SIGN_CODES.get(cur.strip(), cur.strip()) or ("mm" if (m.group("scale") or "").lower() == "mm" else ""))
+                or _money_unit(cur.strip()) or ("mm" if (m.group("scale") or "").lower() == "mm" else ""))
         raw_unit = (m.group("unit") or "").lower()
         if cur and raw_unit in ("m", "b") and not scale:
             value *= 1e6 if raw_unit == "m" else 1e9
             place *= 1e6 if raw_unit == "m" else 1e9
-            unit = _CURRENCY[cur.strip()]
+            unit = _money_unit(cur.strip())
         approx = bool(_APPROX.search(text[max(0, m.start() - 24) : m.start()]))
         # "8.5 x 11.7 inches": the dimensions of one size share the unit said last; a small
         # whole number before "x" is a count ("2 x 10 kg bags").
@@ -1309,7 +1423,7 @@ def keyed_scales(text: str) -> list[float]:
 
 
 def _key_unit(word: str) -> str:
-    return _CURRENCY.get(word) or (word if word.upper() in _ISO_CURRENCIES else "") or (
+    return _CURRENCY.get(word) or (_CODE_UNITS.get(word, word) if word.upper() in _ISO_CURRENCIES else "") or (
         _UNITS.get(word, "") if len(word) > 1 else "")
 
 

@@ -45,8 +45,10 @@ from ._claims import (
     _APPROX,
     _CELL_AMOUNT,
     _COMMON_CAPITALS,
+    _CURRENCY_NAMES,
     _ID_DIGITS,
     _ISO_CURRENCIES,
+    _MARK_CODES,
     _MONTHS,
     _TITLES,
     DateParts,
@@ -731,30 +733,6 @@ def _abbreviated(term: str, claim: str, ev: _Evidence) -> bool:
     return False
 
 
-# A currency's code does not abbreviate its name ("CHF" for Swiss francs, "JPY" for yen):
-# the words of the names of each code.
-_CURRENCY_NAMES = {code: frozenset(names.split()) for code, names in (
-    ("CHF", "swiss franc francs"), ("JPY", "japanese yen"), ("SEK", "swedish krona kronor"),
-    ("NOK", "norwegian krone kroner"), ("DKK", "danish krone kroner"), ("ISK", "icelandic krona kronur"),
-    ("GBP", "british pound pounds sterling"), ("USD", "us american dollar dollars"),
-    ("EUR", "euro euros"), ("CNY", "chinese yuan renminbi"), ("KRW", "korean won"),
-    ("INR", "indian rupee rupees"), ("ZAR", "south african rand"), ("MXN", "mexican peso pesos"),
-    ("AUD", "australian dollar dollars"), ("CAD", "canadian dollar dollars"),
-    ("NZD", "new zealand dollar dollars"), ("HKD", "hong kong dollar dollars"),
-    ("SGD", "singapore dollar dollars"), ("PLN", "polish zloty"), ("CZK", "czech koruna"),
-    ("HUF", "hungarian forint"), ("TRY", "turkish lira"), ("BRL", "brazilian real reais"),
-    ("THB", "thai baht"), ("IDR", "indonesian rupiah rp"), ("MYR", "malaysian ringgit rm"),
-    ("PHP", "philippine peso pesos"), ("VND", "vietnamese dong"), ("KES", "kenyan shilling shillings ksh"),
-    ("NGN", "nigerian naira"))}
-
-
-# The codes each currency mark stands for: "$" is any dollar's or peso's; a mark glued to a
-# letter ("R$", "S$") is read by no one here.
-_MARK_CODES = {"€": frozenset({"EUR"}), "£": frozenset({"GBP"}), "¥": frozenset({"JPY", "CNY"}),
-               "₹": frozenset({"INR"}), "₪": frozenset({"ILS"}), "₩": frozenset({"KRW"}),
-               "₫": frozenset({"VND"}), "₦": frozenset({"NGN"}), "₴": frozenset({"UAH"}),
-               "฿": frozenset({"THB"}), "$": frozenset({c for c in _ISO_CURRENCIES if c.endswith("D")}
-                                                     | {"MXN", "ARS", "CLP", "COP", "UYU", "CUP", "DOP"})}
 _RECORD_CURRENCY = re.compile(r"\bcurrency\s*[:=]\s*([A-Z]{3})\b")
 
 
