@@ -2684,15 +2684,14 @@ def _in_seconds(q: Quantity, arithmetic: bool, ev: _Evidence) -> bool:
 def _clock_worked(claim: str, ev: _Evidence) -> set[int]:
     """Clock times the claim works out from the context's by the durations it states itself
     ("landed 23:40 … 10 hours from on-blocks plus the 30-minute post-flight duty, so rest
-    starts 00:10 and her earliest report is 10:10"): a context time, or the claim's own
-    time, plus one or both of the claim's durations the evidence supports."""
+    starts 00:10 and her earliest report is 10:10"): a context time plus one or both of the
+    claim's durations the evidence supports, and such a worked time plus them again."""
     spans = [round(q.value * (60 if q.unit == "h" else 1)) for q in quantities(claim)
              if q.unit in ("min", "h") and number_supported(q, ev.direct)]
     if not spans:
         return set()
     steps = {d for n in (1, 2) for pick in itertools.combinations(spans, n) if 0 < (d := sum(pick)) < _DAY_MINUTES}
-    starts = set(ev.minutes) | {m for _, m in clock_times(claim) if m in ev.minutes}
-    worked = {(m + d) % _DAY_MINUTES for m in starts for d in steps}
+    worked = {(m + d) % _DAY_MINUTES for m in ev.minutes for d in steps}
     return worked | {(m + d) % _DAY_MINUTES for m in worked for d in steps}
 
 
