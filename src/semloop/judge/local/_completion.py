@@ -1963,14 +1963,16 @@ def _ended_failed(case: RunCase) -> str | None:
 
 
 # A verb a negation governs: "haven't moved", "was not able to change", "nothing was changed".
+_NOT_ACT = re.compile(r"(?:\b(?:not|never|no|nothing)|n't)\W+((?:[a-z]+\W+){0,2}[a-z]+)", re.IGNORECASE)
+# The stems that name an act: its verbs and the verbs alike to them.
+_ACT_STEMS = _ACTION_VERBS.union(*_ALIKE)
+
+
 def _act_on_asked(phrase: str, request: str) -> bool:
     """The phrase names an act and a word of the request ("change the pin" for "pin torch to
     2.0.3"): said not done, it owns the failure of the act asked in the request's own verb."""
     words = word_stems(phrase)
-    return bool(words & _ACTION_VERBS.union(*_ALIKE)) and bool(words - _ACTION_VERBS.union(*_ALIKE) & word_stems(request))
-
-
-_NOT_ACT = re.compile(r"(?:\b(?:not|never|no|nothing)|n't)\W+((?:[a-z]+\W+){0,2}[a-z]+)", re.IGNORECASE)
+    return bool(words & _ACT_STEMS) and bool(words - _ACT_STEMS & word_stems(request))
 
 
 # Leave to act the request itself withholds: "check with me first", "before you book it".
@@ -2405,7 +2407,7 @@ def _participle_of(verb: str, sentence: str) -> bool:
 def _names_an_act(call: ToolCall) -> bool:
     """The call's name holds an act's verb: "records.policy" names a record it reads, and
     the request's "policy AUT-55102" is no act it did."""
-    return bool(_name_stems(call) & (_ACTION_VERBS.union(*_ALIKE)))
+    return bool(_name_stems(call) & _ACT_STEMS)
 
 
 def _object_asked_acts(case: RunCase) -> list[ToolCall]:
@@ -2413,7 +2415,7 @@ def _object_asked_acts(case: RunCase) -> list[ToolCall]:
     asked with: place_hold for "put a hold on the book"."""
     asked = word_stems(_asked_text(case.input))
     return [c for c in case.tools_called if not _failed(c) and not _reads(c) and not _hands_off(c)
-            and _names_an_act(c) and (_name_stems(c) - _ACTION_VERBS.union(*_ALIKE)) & asked]
+            and _names_an_act(c) and (_name_stems(c) - _ACT_STEMS) & asked]
 
 
 _WE_WILL = re.compile(r"\b(?:i|we)(?:'ll|\u2019ll| will)\b", re.IGNORECASE)
