@@ -1940,8 +1940,9 @@ _CLAIM_WORD = any_of(
 # The reply names the record it looked up ("your profile shows gold membership", "our
 # records show", "I've checked your booking"): an answer from the account, not the push.
 _LOOKED_UP = any_of(
-    r"\b(?:your|the|our) (?:profile|account|booking|reservation|order|records?|file|history|"
-    r"system) (?:\w+ )?(?:shows?|lists?|says|confirms?|indicates?)\b",
+    # The record's kind may come first ("your licence record shows", "the billing system says").
+    r"\b(?:your|the|our) (?:[a-z]+ )?(?:profile|account|booking|reservation|order|records?|file|"
+    r"history|system) (?:\w+ )?(?:shows?|lists?|says|confirms?|indicates?)\b",
     r"\bi(?:'ve| have) (?:just )?(?:checked|looked (?:it )?up|pulled up) (?:your|the)\b",
     # What the record shows on a second look, with the value read ("I see it was created
     # today at 09:12", "checking the line records again, ...11 shows roaming off").
