@@ -715,6 +715,9 @@ _GIVE_UP = Shapes(
         r"\bi(?:'ll| will)\b[^.?!]{0,80},? i guess\s*(?:[.!]|$)|"
         r"\bi(?:'ll| will) (?:just )?(?:\w+ ){0,6}(?:deal with|do|figure|sort|fix) (?:it|this|that)(?: \w+)?"
         r"(?: out)? myself\b",
+        # The resigned plan put as a question back ("I'll just go without then, shall I."):
+        # the tag asks nothing, it says the service left no other way.
+        r"\bi(?:'ll| will) just\b[^.?!]{0,80},\s*(?:shall|should) i\s*(?:[.?!]|$)",
     ),
     *_ML_GIVE_UP,
 )
