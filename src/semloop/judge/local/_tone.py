@@ -571,6 +571,9 @@ REPEATING = Shapes(
         r"\b(?:repeat|repeating) (?:myself|yourself)\b",
         r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
         r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+        # Opening the turn ("For the last time: as of 31 October."), not "I saw it for the last
+        # time in May".
+        r"(?:^|[.!?]\s*)\W*for the (?:last|final|hundredth) time\b",
     ),
     *_ML_REPEATING,
 )
@@ -1291,7 +1294,10 @@ _THANKS_FOR_REPEAT = any_of(
 _MORE_OF_IT = any_of(
     r"(?:^|[.!?;]\s*)\W*(?:oh,? |ah,? |wow,? |well,? )?(?:great|brilliant|wonderful|fantastic|lovely|"
     r"perfect|super|awesome|marvell?ous|terrific|yay|fab|cool|excellent|splendid|amazing)\b[,.!]*"
-    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)"
+    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)",
+    # The thing repeated quoted back ("Great, another 'could be'."): read with its quote gone.
+    r"(?:^|[.!?;]\s*)\W*(?:oh,? |ah,? |wow,? |well,? )?(?:great|brilliant|wonderful|fantastic|lovely|"
+    r"perfect|super|awesome)\b,?\s+(?:just |and )?(?:another|yet another)\s*[.!]",
 )
 
 
@@ -1728,6 +1734,12 @@ def turn_tone(
 
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
+# A harsh word said to be meant well ("That's insane, in a good way", "scary in the best
+# way"): praise, not blame.
+_GOOD_WAY = re.compile(
+    r"\b[a-z]+\W{0,3}\s*in (?:a|the) (?:good|great|best|positive|nice)(?: possible)? (?:way|sense)\b",
+    re.IGNORECASE,
+)
 
 
 def _thanked_beside(text: str, context: _Context) -> bool:
@@ -1790,7 +1802,9 @@ def _read(text: str, context: _Context) -> Tone:
     # Signal Strength: Poor"); nor is anger at someone else.
     own = _intensity_for(
         _without_others(
-            _without_situation(_without_self_blame(_READING.sub(" ", QUOTED.sub(" ", text)))),
+            _without_situation(
+                _without_self_blame(_READING.sub(" ", _GOOD_WAY.sub(" good ", QUOTED.sub(" ", text))))
+            ),
             own_people=own_people,
             said=said,
         )
