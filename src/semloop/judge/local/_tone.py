@@ -219,6 +219,11 @@ _ML_REPEATING = (
         r"\bсколько (?:можно|раз)\b|\bодно и то же\b|"
         r"פעם (?:שלישית|רביעית|חמישית)|כבר (?:אמרתי|הסברתי|ניסיתי|שלחתי|כתבתי)|אותה תשובה"
     ),
+    # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
+    (
+        r"\bayn[ıi] (?:\w+ )?(?:cevap|yan[ıi]t|[şs]ey)\w*|\bka[çc][ıi]nc[ıi] (?:kez|defa|kere|oldu)\b|"
+        r"\b(?:zaten|daha [öo]nce) (?:\w+ )?(?:s[öo]yledim|yazd[ıi]m|denedim|g[öo]nderdim)\b"
+    ),
 )
 _ML_BLAME = (
     # es
@@ -386,6 +391,8 @@ _ML_LEAVE = (
     (
         r"\bba[şs]ka (?:bir )?(?:kurum|banka|[şs]irket|firma|operat[öo]r)\w* ge[çc]\w*|"
         r"\b[şs]ikayet (?:edece[ğg]im|ediyorum)\b|\bt[üu]ketici hakem\w*|\bavukat\w*|"
+        # "never again ... we won't renew / buy / use".
+        r"\bbir daha (?:\w+ ){0,4}?\w+(?:meyiz|may[ıi]z|meyece[ğg]iz|mayaca[ğg][ıi]z|mem|mam)\b|"
         r"\bzrezygnuj[ęe]\b|\bz[łl]o[żz][ęe] (?:skarg[ęe]|reklamacj[ęe])\b|\bwypowiadam\b|"
         r"\brzecznik\w* konsument\w*|\bprawnik\w*|"
         r"\bjag s[äa]ger upp\b|\bjag (?:kommer att )?anm[äa]l\w*|\bkonsumentverket\b|\badvokat\b"
@@ -562,7 +569,7 @@ REPEATING = Shapes(
         # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
         r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
         r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
-        r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
+        r"explained|explaining|uploaded|filled|reset)\b(?: [\w-]+){0,3} "
         r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
         r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
         # The tries it took counted ("Only took four tries", "took three attempts").
@@ -1803,7 +1810,9 @@ def _read(text: str, context: _Context) -> Tone:
     own = _intensity_for(
         _without_others(
             _without_situation(
-                _without_self_blame(_READING.sub(" ", _GOOD_WAY.sub(" good ", QUOTED.sub(" ", text))))
+                _without_self_blame(
+                    _READING.sub(" ", _GOOD_WAY.sub(" good ", QUOTED.sub(" ", text)))
+                )
             ),
             own_people=own_people,
             said=said,
