@@ -528,6 +528,14 @@ _ML_PERSIST = (
         r"\bsigo sin\b|\btoujours pas\b|\bimmer noch nicht\b|\bancora non\b|\bainda n[ãa]o\b|"
         r"\bnog steeds niet\b"
     ),
+    # Hungarian, Turkish, Polish: the answer granted and the question kept ("Jó, de ...",
+    # "Tamam ama ...", "Dobrze, ale ..."), and "still not".
+    (
+        r"(?:^|[.!?;]\s+)\W*(?:\w+,?\s+)?(?:(?:j[óo]|rendben|[ée]rtem)\b[^.?!]{0,40}?[,.!\u2014-]*\s*de|"
+        r"(?:tamam|anlad[ıi]m)\b[^.?!]{0,40}?[,.!\u2014-]*\s*(?:ama|fakat)|"
+        r"(?:dobrze|rozumiem)\b[^.?!]{0,40}?[,.!\u2014-]*\s*ale)\b"
+    ),
+    r"\bm[ée]g mindig nem\b|\bh[âa]l[âa] (?:\w+ )?(?:yok|de[ğg]il|bilmiyorum)\b|\bnadal nie\b",
     # Korean, Chinese, Japanese: "I know it's chapter 85 (, but)", "so / in other words",
     # "my question is", "what I'm asking is".
     (
@@ -1329,6 +1337,15 @@ _ML_OWNS_ERROR = (
         r"말씀(?:이|하신 (?:게|대로)) 맞|제가 (?:착각|실수)|おっしゃる(?:通り|とおり)|私の(?:間違い|ミス)|"
         r"(?:אתה|את) צודק(?:ת)?|טעיתי"
     ),
+    # Hindi in Latin letters, Turkish, Polish, Swedish, Indonesian: "you're right", "my
+    # mistake", "I was wrong".
+    (
+        r"\b(?:aap|tum|aapne|tumne) (?:\w+ )?(?:sahi|theek) (?:hain|ho|hai|kaha)\b|\b(?:meri|hamari) (?:hi )?galti\b|"
+        r"\bhakl[ıi]s[ıi]n[ıi]z\b|\bhakl[ıi]s[ıi]n\b|\bhata (?:yapt[ıi]m|benim)\b|"
+        r"\b(?:ma (?:pan|pani)|masz|macie) (?:\w+ )?racj[ęe]\b|\bpomyli[łl](?:em|am) si[ęe]\b|"
+        r"\b(?:du har|ni har) (?:helt )?r[äa]tt\b|\bjag hade fel\b|"
+        r"\b(?:anda|kamu) (?:\w+ )?benar\b|\bsaya (?:yang )?salah\b"
+    ),
 )
 _CONCEDE = Shapes(
     any_of(
@@ -1596,7 +1613,9 @@ _CLAIMED = Shapes(
     any_of(
         r"\b(?:guy|man|woman|friend|uncle|aunt|mum|mom|dad|father|mother|brother|sister|cousin|wife|"
         r"husband|partner|teacher|coach|boss|colleague|neighbou?r|mechanic|he|she|they|people|folks|"
-        r"everyone|everybody)\b(?: \w+){0,4}? (?:says?|said|told|tells|swears?|reckons?|claims?|insists?)\b",
+        r"everyone|everybody)\b(?: \w+){0,4}? (?:says?|said|told|tells|swears?|reckons?|claims?|insists?|"
+        # How others take it ("Everyone at the office reads it that way"): opinion, no page.
+        r"thinks?|agrees?|reads? it|sees? it)\b",
         r"\b(?:on|in|from) (?:a|an|the|some) (?:\w+ )?(?:forum|group|blog|video|thread|podcast|chat)\b|"
         r"\bonline\b|\bon the internet\b",
         rf"\bfor (?:a|an|many|several|some|{_CARDINAL}) (?:years?|decades?)\b|\ball the time\b",
@@ -1940,8 +1959,9 @@ _CLAIM_WORD = any_of(
 # The reply names the record it looked up ("your profile shows gold membership", "our
 # records show", "I've checked your booking"): an answer from the account, not the push.
 _LOOKED_UP = any_of(
-    r"\b(?:your|the|our) (?:profile|account|booking|reservation|order|records?|file|history|"
-    r"system) (?:\w+ )?(?:shows?|lists?|says|confirms?|indicates?)\b",
+    # The record's kind may come first ("your licence record shows", "the billing system says").
+    r"\b(?:your|the|our) (?:[a-z]+ )?(?:profile|account|booking|reservation|order|records?|file|"
+    r"history|system) (?:\w+ )?(?:shows?|lists?|says|confirms?|indicates?)\b",
     r"\bi(?:'ve| have) (?:just )?(?:checked|looked (?:it )?up|pulled up) (?:your|the)\b",
     # What the record shows on a second look, with the value read ("I see it was created
     # today at 09:12", "checking the line records again, ...11 shows roaming off").

@@ -219,6 +219,11 @@ _ML_REPEATING = (
         r"\bсколько (?:можно|раз)\b|\bодно и то же\b|"
         r"פעם (?:שלישית|רביעית|חמישית)|כבר (?:אמרתי|הסברתי|ניסיתי|שלחתי|כתבתי)|אותה תשובה"
     ),
+    # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
+    (
+        r"\bayn[ıi] (?:\w+ )?(?:cevap|yan[ıi]t|[şs]ey)\w*|\bka[çc][ıi]nc[ıi] (?:kez|defa|kere|oldu)\b|"
+        r"\b(?:zaten|daha [öo]nce) (?:\w+ )?(?:s[öo]yledim|yazd[ıi]m|denedim|g[öo]nderdim)\b"
+    ),
 )
 _ML_BLAME = (
     # es
@@ -386,6 +391,8 @@ _ML_LEAVE = (
     (
         r"\bba[şs]ka (?:bir )?(?:kurum|banka|[şs]irket|firma|operat[öo]r)\w* ge[çc]\w*|"
         r"\b[şs]ikayet (?:edece[ğg]im|ediyorum)\b|\bt[üu]ketici hakem\w*|\bavukat\w*|"
+        # "never again ... we won't renew / buy / use".
+        r"\bbir daha (?:\w+ ){0,4}?\w+(?:meyiz|may[ıi]z|meyece[ğg]iz|mayaca[ğg][ıi]z|mem|mam)\b|"
         r"\bzrezygnuj[ęe]\b|\bz[łl]o[żz][ęe] (?:skarg[ęe]|reklamacj[ęe])\b|\bwypowiadam\b|"
         r"\brzecznik\w* konsument\w*|\bprawnik\w*|"
         r"\bjag s[äa]ger upp\b|\bjag (?:kommer att )?anm[äa]l\w*|\bkonsumentverket\b|\badvokat\b"
@@ -562,7 +569,7 @@ REPEATING = Shapes(
         # Effort repeated: "reinstalled 3 times", "sent it twice", "twice already".
         r"\b(?:tried|trying|did|done|doing|sent|sending|asked|asking|called|calling|told|telling|"
         r"restarted|rebooted|reinstalled|re-?installed|submitted|emailed|wrote|written|writing|checked|"
-        r"explained|explaining|uploaded|filled|reset)\b(?: \w+){0,3} "
+        r"explained|explaining|uploaded|filled|reset)\b(?: [\w-]+){0,3} "
         r"(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times)\b",
         r"\b(?:twice|(?:\d+|two|three|four|five|several|many|multiple) times) already\b",
         # The tries it took counted ("Only took four tries", "took three attempts").
@@ -571,6 +578,9 @@ REPEATING = Shapes(
         r"\b(?:repeat|repeating) (?:myself|yourself)\b",
         r"\byou (?:said|told me) (?:that|this|the same)? ?(?:last time|before|already|yesterday|last week)\b",
         r"\bin circles\b|\bgoing nowhere\b|\bget(?:ting)? nowhere\b",
+        # Opening the turn ("For the last time: as of 31 October."), not "I saw it for the last
+        # time in May".
+        r"(?:^|[.!?]\s*)\W*for the (?:last|final|hundredth) time\b",
     ),
     *_ML_REPEATING,
 )
@@ -715,6 +725,9 @@ _GIVE_UP = Shapes(
         r"\bi(?:'ll| will)\b[^.?!]{0,80},? i guess\s*(?:[.!]|$)|"
         r"\bi(?:'ll| will) (?:just )?(?:\w+ ){0,6}(?:deal with|do|figure|sort|fix) (?:it|this|that)(?: \w+)?"
         r"(?: out)? myself\b",
+        # The resigned plan put as a question back ("I'll just go without then, shall I."):
+        # the tag asks nothing, it says the service left no other way.
+        r"\bi(?:'ll| will) just\b[^.?!]{0,80},\s*(?:shall|should) i\s*(?:[.?!]|$)",
     ),
     *_ML_GIVE_UP,
 )
@@ -1288,7 +1301,10 @@ _THANKS_FOR_REPEAT = any_of(
 _MORE_OF_IT = any_of(
     r"(?:^|[.!?;]\s*)\W*(?:oh,? |ah,? |wow,? |well,? )?(?:great|brilliant|wonderful|fantastic|lovely|"
     r"perfect|super|awesome|marvell?ous|terrific|yay|fab|cool|excellent|splendid|amazing)\b[,.!]*"
-    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)"
+    r"\s+(?:just |so |and )?(?:another|a second|yet another|a 2nd|more)\s+[a-z][^.!?]*(?:[.!?]|$)",
+    # The thing repeated quoted back ("Great, another 'could be'."): read with its quote gone.
+    r"(?:^|[.!?;]\s*)\W*(?:oh,? |ah,? |wow,? |well,? )?(?:great|brilliant|wonderful|fantastic|lovely|"
+    r"perfect|super|awesome)\b,?\s+(?:just |and )?(?:another|yet another)\s*[.!]",
 )
 
 
@@ -1725,6 +1741,12 @@ def turn_tone(
 
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
+# A harsh word said to be meant well ("That's insane, in a good way", "scary in the best
+# way"): praise, not blame.
+_GOOD_WAY = re.compile(
+    r"\b[a-z]+\W{0,3}\s*in (?:a|the) (?:good|great|best|positive|nice)(?: possible)? (?:way|sense)\b",
+    re.IGNORECASE,
+)
 
 
 def _thanked_beside(text: str, context: _Context) -> bool:
@@ -1787,7 +1809,11 @@ def _read(text: str, context: _Context) -> Tone:
     # Signal Strength: Poor"); nor is anger at someone else.
     own = _intensity_for(
         _without_others(
-            _without_situation(_without_self_blame(_READING.sub(" ", QUOTED.sub(" ", text)))),
+            _without_situation(
+                _without_self_blame(
+                    _READING.sub(" ", _GOOD_WAY.sub(" good ", QUOTED.sub(" ", text)))
+                )
+            ),
             own_people=own_people,
             said=said,
         )
