@@ -1,0 +1,42 @@
+"""Task rules, round b40tu: an act the caller takes back is no longer asked; a question about
+the caller's own record answered from the rule that governs it is no wrong source."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._understanding import answer_task_understanding_failure
+
+from .conftest import call, case
+
+
+def test_an_act_taken_back_is_not_asked(embed: Embed) -> None:
+    # The caller says "refund" and then takes it back: the size change done is what was asked.
+    swap = case(
+        "refund the jacket, no sorry, don't refund it, just swap it for a medium",
+        "Sure, nothing else changed. Your jacket order is now a medium and the courier will bring it on Friday.",
+        call("order_update_size", {"order": "OR-5521", "size": "M"}, "OK courier_notified=Y"),
+    )
+    assert float(answer_task_understanding_failure(swap, embed).value) < 0.5
+
+
+def test_an_act_asked_and_another_done_still_fires(embed: Embed) -> None:
+    refund = case(
+        "refund the jacket please, it doesn't fit",
+        "Done: your jacket order is now a medium and the courier will bring it on Friday.",
+        call("order_update_size", {"order": "OR-5521", "size": "M"}, "OK courier_notified=Y"),
+    )
+    assert float(answer_task_understanding_failure(refund, embed).value) >= 0.5
+
+
+def test_the_rule_for_the_callers_own_record_answers_it(embed: Embed) -> None:
+    # "the boiler" is only in the caller's job history; the answer is drawn from the
+    # guarantee document, which holds the request's "guarantee" and the record does not.
+    boiler = replace(case(
+        "the boiler you serviced in January is making that noise again, is it still under guarantee",
+        "Yes, our service guarantee runs six months from the visit and yours was on the ninth of January, "
+        "so the return visit is free. I can send an engineer on Monday.",
+        call("job_history", {"cust": "C-2291"}, "J-40019 HEATING boiler service noise completed 2027-01-09"),
+    ), context=("Service guarantee: 6 months from the visit for the same fault.",))
+    assert float(answer_task_understanding_failure(boiler, embed).value) < 0.5
