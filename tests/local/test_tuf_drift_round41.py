@@ -1,11 +1,13 @@
 """Task rules, round b40tu: an act the caller takes back is no longer asked; a question about
-the caller's own record answered from the rule that governs it is no wrong source."""
+the caller's own record answered from the rule that governs it is no wrong source; a long
+sentence whose tail, past the embedded head, takes the request up tells no other subject."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._drift import answer_off_topic_drift
 from semloop.judge.local._understanding import answer_task_understanding_failure
 
 from .conftest import call, case
@@ -40,3 +42,17 @@ def test_the_rule_for_the_callers_own_record_answers_it(embed: Embed) -> None:
         call("job_history", {"cust": "C-2291"}, "J-40019 HEATING boiler service noise completed 2027-01-09"),
     ), context=("Service guarantee: 6 months from the visit for the same fault.",))
     assert float(answer_task_understanding_failure(boiler, embed).value) < 0.5
+
+
+def test_a_long_sentence_whose_tail_answers_is_on_the_request(embed: Embed) -> None:
+    # The request's first half, in Portuguese, embeds poorly; the long sentence's head (the
+    # gantries, the transponder) is far from it, and how the tolls are paid comes after the
+    # embedded words.
+    tolls = case(
+        "Olá, vou de carro do Porto a Braga amanhã, the motorway has tolls, how do I pay them with the rental car?",
+        "Boa pergunta! The A3 up to Braga has stretches with electronic gantries only, so I'd add the Via Verde "
+        "transponder to the booking — it's two euros a day and the tolls are charged to your card after the "
+        "rental. Without it you'd have to pay at a post office within five days, which is a hassle.",
+        call("addon_info", {"code": "VIA_VERDE"}, "price_eur_day=2.00 tolls_billed_post_rental=Y"),
+    )
+    assert float(answer_off_topic_drift(tolls, embed).value) < 0.5
