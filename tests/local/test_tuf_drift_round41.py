@@ -56,3 +56,14 @@ def test_a_long_sentence_whose_tail_answers_is_on_the_request(embed: Embed) -> N
         call("addon_info", {"code": "VIA_VERDE"}, "price_eur_day=2.00 tolls_billed_post_rental=Y"),
     )
     assert float(answer_off_topic_drift(tolls, embed).value) < 0.5
+
+
+def test_prevalence_given_for_incidence_is_another_rate(embed: Embed) -> None:
+    # New cases per year asked; the share of people who have the disease answered.
+    rate = case(
+        "What was the incidence of asthma in children under 12 in 2024, per 1,000?",
+        "Asthma prevalence in children under 12 was 6.1% in 2024 (4,210 of 69,000 on the register had a diagnosis). "
+        "Boys were higher than girls.",
+        call("sql_query", {"sql": "SELECT COUNT(*) FILTER (WHERE has_asthma), COUNT(*) FROM kids"}, "count | count\n4210 | 69000"),
+    )
+    assert float(answer_task_understanding_failure(rate, embed).value) >= 0.5

@@ -128,6 +128,8 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
     "mobile platform": ("ios iphone ipad xcode cocoapods", "android gradle"),
     "compute resource": ("cpu cpus processor", "memory ram"),
     "serial bus": ("i2c", "spi", "uart"),
+    # An epidemiologist's rates: new cases in a period, all cases at a time, deaths.
+    "disease rate": ("incidence", "prevalence", "mortality"),
     "diet": ("vegan plant-based", "vegetarian veggie", "gluten-free coeliac celiac", "dairy-free lactose-free",
              "keto ketogenic", "paleo", "low-carb", "halal", "kosher", "nut-free", "sugar-free"),
 }
