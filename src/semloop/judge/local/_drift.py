@@ -392,7 +392,7 @@ def _drift_by_meaning(
         if start >= 0:
             ev.flag("digression", 1.0, f'from unit {start + 1} ({share:.0%} of the run) it '
                     f'digresses: "{_short(units[start][0])}"')
-    subject = _other_subject(case, units, cos, vectors, n_steps)
+    subject = _other_subject(case, units, cos, vectors, n_steps, embed)
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
                 f'subject: "{_short(subject)}"')
@@ -537,10 +537,11 @@ _SUBJECT_UNITS = 3  # the answer's sentences that tell one subject at length
 # tell another one (moving tips for a demurrage question that mentions a house move in
 # passing), unless they frame a list.
 _FULL_SUBJECT_WORDS = 2 * _SUBJECT_WORDS
+_TAIL_WORDS = 4  # a sentence's tail past the embedded head this long can state what it is about
 
 
 def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequence[float],
-                   vectors: Any, n_steps: int) -> str | None:
+                   vectors: Any, n_steps: int, embed: Embed) -> str | None:
     """The answer's opening sentence when the whole answer is about another subject: a
     request that states its subject, and an answer of several sentences none of which, nor
     their sum, comes near it, whatever words they share with it ("fall", "student ID" in
@@ -585,6 +586,13 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
         return None
     whole = vectors[[i + 1 for i in said]].sum(axis=0)
     if float(vectors[0] @ whole) / max(float((whole @ whole) ** 0.5), 1e-9) >= _ANCHOR_COS:
+        return None
+    # A long sentence is embedded by its head: its tail, which the embedder never read, may
+    # be what takes the request up ("…it's 1.60 a day and the tolls are charged to your card
+    # after the rental"). Embedded only now, as few answers get this far.
+    tails = [" ".join(units[i][0].split()[_EMBED_WORDS:]) for i in said]
+    tails = [t for t in tails if len(t.split()) >= _TAIL_WORDS]
+    if tails and max(float(vectors[0] @ v) for v in embed([head(t, _EMBED_WORDS) for t in tails])) >= _ANCHOR_COS:
         return None
     return units[said[0]][0]
 

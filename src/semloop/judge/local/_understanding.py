@@ -128,6 +128,8 @@ _SIBLING_SETS: dict[str, tuple[str, ...]] = {
     "mobile platform": ("ios iphone ipad xcode cocoapods", "android gradle"),
     "compute resource": ("cpu cpus processor", "memory ram"),
     "serial bus": ("i2c", "spi", "uart"),
+    # An epidemiologist's rates: new cases in a period, all cases at a time, deaths.
+    "disease rate": ("incidence", "prevalence", "mortality"),
     "diet": ("vegan plant-based", "vegetarian veggie", "gluten-free coeliac celiac", "dairy-free lactose-free",
              "keto ketogenic", "paleo", "low-carb", "halal", "kosher", "nut-free", "sugar-free"),
 }
@@ -960,6 +962,16 @@ _IMPLIED_ACTS = ((re.compile(r"\b(?:my|the|our|their|her|his) money back\b|\brei
                   "transfer"))
 
 
+_NEGATED_ACT = re.compile(r"\b(?:don'?t|do not|never|not)\s+([a-z]+)", re.IGNORECASE)
+
+
+def _taken_back(request: str) -> set[str]:
+    """The stems of the acts the request negates ("don't cancel"); "not cancelled" tells a
+    state, not an act taken back."""
+    return {stem(w) for w in (m.group(1).lower() for m in _NEGATED_ACT.finditer(request.replace("\u2019", "'")))
+            if not w.endswith(("ed", "ing"))}
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -969,6 +981,9 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # car we rent"): it names the object, the act asked comes after.
     asked = {stem(w) for w in _act_words(_WHICH_THING.sub(" ", _asked_text(case.input)))
              if not w.endswith("ed")} & _OPERATIONS
+    # A caller who takes an act back ("cancel my order, no no wait, don't cancel, just
+    # change the address") no longer asks it, wherever it was said first.
+    asked -= _taken_back(case.input)
     # A date put in place of the booked one ("I booked the 20th but need to go on 22 Nov
     # instead") asks a change, however worded.
     if not asked and _INSTEAD.search(case.input) and dates(case.input):
@@ -1671,6 +1686,15 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                for s in other):
             continue
         lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
+        # A word found only in the run's own records (the caller's job history: "the leak you
+        # fixed"), the answer drawn from a document that holds another word of the request the
+        # answer says and no such record holds ("under warranty"): the request asks what the
+        # rules say of its thing, and the answer took that up. Unless the answer names what
+        # the request does not ("Care Plus" asked, "Care Basic" told): it took another thing.
+        if where < len(case.context) and all(s >= len(case.context) for s in other) \
+                and _part_stems(part) & said & seg_stems[best] - set().union(*(seg_stems[i] for i in holding)) \
+                and key_terms(case.output) <= key_terms(case.input):
+            continue
         if best not in holding and not titled and not sources & set(holding) \
                 and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
