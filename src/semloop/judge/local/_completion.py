@@ -1600,7 +1600,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     language, named = _translation_missing(case), _named_fewer(case)
     handed, advice, want = _rest_left_to_user(case), _advice_for_text(case), _want_left(case)
     foretold, unread_data, artifact = _delivery_foretold(case), _own_data_unread(case), _artifact_undelivered(case)
-    script = _script_missing(case)
+    script, sibling = _script_missing(case), _sibling_act_done(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1646,7 +1646,30 @@ def _acts_undone(case: RunCase) -> list[str]:
         (unread_data, f'asked to read {unread_data}, the run read nothing and the answer speaks in general'),
         (artifact, f'asked for {artifact}, the answer describes it and never gives it'),
         (script, f'asked for text in {script}, the answer holds none'),
+        (sibling, f'asked to {_written(sibling[0], case.input)}, the run did its sibling act instead ({sibling[1]})'
+         if sibling else ""),
     ) if cond]
+
+
+_COULD_NOT = re.compile(r"\b(?:can't|cannot|can not|couldn't|could not|unable|not able|not possible|isn't possible|"
+                        r"not allowed|policy)\b", re.IGNORECASE)
+
+
+def _sibling_act_done(case: RunCase) -> tuple[str, str] | None:
+    """Asked for one act of a choice ("cancel my membership"), a call did its sibling
+    ("pause_membership"), no call names the act asked, and the answer never names it either,
+    nor asks or gives a reason it could not be done: the other option was taken in the
+    user's place. The act asked and the call."""
+    asked = {v for c in _ACT_CLAUSES.split(_asked_text(case.input)) if (v := _imperative(c.strip()))} & _ACTION_VERBS
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
+    # "Instead" owns the swap, not a failure: only a reason the act could not be done excuses it.
+    if not asked or not acting or _asks_back(case) or _COULD_NOT.search(case.output):
+        return None
+    acts = _with_irregular(frozenset(_acts_of(asked)))
+    if any(_name_stems(c) & acts for c in acting) or _with_irregular(word_stems(case.output)) & acts:
+        return None
+    siblings = {stem(b) for a, b in [*_OPPOSITES, *((y, x) for x, y in _OPPOSITES)] if stem(a) in asked}
+    return next(((min(asked), c.name) for c in acting if _name_stems(c) & siblings), None)
 
 
 # The user's own data named as what to read ("look at our churn table", "check my sales
