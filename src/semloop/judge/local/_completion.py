@@ -445,7 +445,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
-                            or _item_left(part, parts, run) or _list_item_left(part, run.case.input)))
+                            or _item_left(part, parts, run) or _list_item_left(part, run.case.input)
+                            or _given_unused(part, run.case) or _read_item_dropped(part, run.case)
+                            or _untouched(part, run.case)))
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
@@ -550,12 +552,40 @@ def _act_told(part: str, verbs: Sequence[str], answer: frozenset[str] | set[str]
     said = set(answer) | {w[:-1] for w in answer if len(w) > 3 and w[-1] == w[-2] and w.isalpha()}
     if not acts or acts & said:
         return bool(acts)
-    told = set(_TIME_OR_ID.findall(case.output)) - set(_TIME_OR_ID.findall(case.input))
+    told = (set(_TIME_OR_ID.findall(case.output)) | _spoken_clock(case.output)) \
+        - set(_TIME_OR_ID.findall(case.input)) - _spoken_clock(case.input)
     return any(t in f"{json.dumps(c.args)} {c.output}" for c in case.tools_called
                if not _failed(c) and _call_verb(c.name) in acts for t in told)
 
 
 _TIME_OR_ID = re.compile(r"\b\d{1,2}:\d{2}\b|\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
+# A clock time as a voice agent says it ("nine-twenty", "five thirty", "six oh five"): an
+# hour word and its minutes in words, not a count of something ("two thirty-minute slots").
+_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["twenty", "thirty", "forty", "fifty"]
+_SPOKEN_CLOCK = re.compile(
+    rf"\b(?P<h>{'|'.join(_UNITS + _TEENS[:3])})[\s-]+(?:oh[\s-]+(?P<oh>{'|'.join(_UNITS)})|(?P<teen>{'|'.join(_TEENS)})"
+    rf"|(?P<tens>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'|'.join(_UNITS)}))?)\b(?![\s-]*(?:minutes?|mins?|hours?|hrs?|"
+    r"days?|weeks?|months?|years?|percent|per|pounds?|dollars?|euros?|people|items?|times)\b)", re.IGNORECASE)
+
+
+def _spoken_clock(text: str) -> set[str]:
+    """The clock times the text says in words, written as a clock shows them ("9:20",
+    "21:20")."""
+    out = set()
+    for m in _SPOKEN_CLOCK.finditer(text):
+        hour = (_UNITS + _TEENS[:3]).index(m.group("h").lower()) + 1
+        if m.group("oh"):
+            minute = _UNITS.index(m.group("oh").lower()) + 1
+        elif m.group("teen"):
+            minute = _TEENS.index(m.group("teen").lower()) + 10
+        else:
+            minute = (_TENS.index(m.group("tens").lower()) + 2) * 10 + (
+                _UNITS.index(m.group("unit").lower()) + 1 if m.group("unit") else 0)
+        # Said without its half of the day: "two-forty" is 14:40 as well as 2:40.
+        out |= {f"{hour}:{minute:02d}", f"{hour % 12 + 12}:{minute:02d}"}
+    return out
 _ASKS_IF_DONE = re.compile(r"^(?:and |then )?(?:tell me|let me know|confirm)\s+(?:if|whether)\b", re.IGNORECASE)
 
 
@@ -581,6 +611,54 @@ def _item_left(part: str, parts: Sequence[str], run: _Run) -> bool:
     ("three rooms: one for me (Sanne de Wit), one for Pieter Bakker …"), done for the
     others, not for it."""
     return not _part_acts(part) and _done_for_others(part, parts, run)
+
+
+# What a part gives for its act to use: a code ("the TETHANG50 voucher", "ref KX-220") or an
+# email address, written or spoken ("k dot ahmed at mailbox dot com").
+_GIVEN_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{4,}\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_SPOKEN_EMAIL = re.compile(r"\b([a-z0-9]+(?:\s+(?:dot|underscore)\s+[a-z0-9]+)*)\s+at\s+([a-z0-9-]+(?:\s+dot\s+[a-z]+)+)\b",
+                           re.IGNORECASE)
+
+
+def _given_values(text: str) -> set[str]:
+    """The codes and email addresses the text holds, by their letters and digits alone."""
+    written = _SPOKEN_EMAIL.sub(lambda m: f"{m.group(1)}@{m.group(2)}".replace(" dot ", ".")
+                                .replace(" underscore ", "_"), text)
+    return {re.sub(r"[\W_]+", "", v).lower() for v in _GIVEN_CODE.findall(written)}
+
+
+def _given_unused(part: str, case: RunCase) -> bool:
+    """An unmet part gives a value for its act to use (the voucher's code, the new email
+    address) that no call carried or returned and the answer never says: the act that
+    needed it was not done, a detail was not just left out."""
+    given = _given_values(part)
+    if not given:
+        return False
+    seen = re.sub(r"[\W_]+", "", " ".join(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)).lower()
+    return not any(v in seen for v in given) and not given & _given_values(case.output)
+
+
+def _read_item_dropped(part: str, case: RunCase) -> bool:
+    """An unmet part that only names an item of the request's list ("districts V, XI and
+    XIII"), and a call returned a row for it by that name: the answer left out what the run
+    had read."""
+    if len(part.split()) > 3 or _part_acts(part) or not re.search(r"[A-Z0-9]", part):
+        return False
+    named = re.compile(rf"(?<![\w-]){re.escape(part.strip())}(?![\w-])")
+    return any(named.search(c.output) for c in case.tools_called if not _failed(c))
+
+
+def _untouched(part: str, case: RunCase) -> bool:
+    """An unmet item the user numbered that asks to find something out ("(2) which 5
+    categories drove the growth"), which the run's successful calls never touched: none
+    carried or returned a word of it, though the run read for the other items. Its work was
+    not begun. An item that names an act is weighed by its verb."""
+    if part not in _numbered(case.input) or _part_acts(part):
+        return False
+    done = [c for c in case.tools_called if not _failed(c)]
+    own = _part_stems(part) - _ATTRIBUTE_WORDS
+    return bool(done) and len(own) >= 2 and not any(own & word_stems(tool_text(f"{json.dumps(c.args)} {c.output}"))
+                                                    for c in done)
 
 
 def _list_item_left(part: str, request: str) -> bool:
@@ -770,13 +848,14 @@ def _opens_on_particle(clause: str) -> bool:
 
 # Words that open a clause on something other than a verb: question words, auxiliaries,
 # pronouns, joins and greetings ("Sorry the app…", "Because my card…"); "keep it short"
-# says how, and "help me", "tell me" ask for help or words, not an act of their own.
+# says how, and "help me", "tell me" ask for help or words, not an act of their own; "last 5
+# home games", "top 10 SKUs" count what is asked of, as an object follows a verb.
 _NOT_VERBS = frozenset("""what which who whose when where why how is are was were be am do does did have has had
     can could would will shall should may might must i you he she it we they this that these those there here
     and or but so if for with from to in on at by of as about after before since until because while per via
     like not also just only all both each every no yes hi hello hey dear sorry thanks thank ok okay please
     today tomorrow yesterday now then my our your the a an keep help tell let explain remind assist show give
-    need want know see try""".split())  # noqa: SIM905
+    need want know see try last next first past previous recent final other same top""".split())  # noqa: SIM905
 
 
 def _verb_by_shape(clause: str) -> str | None:
@@ -808,7 +887,25 @@ def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
         for said, left in ((a, b), (b, a)):
             if said in answer and left not in answer:
                 out.append((m.group(2) if left == b else m.group(1), act and left not in called))
-    return out
+    return out + _second_thing_missed(part, run, answer, called)
+
+
+# Two things asked of one verb, each with its own details ("can I get a wake-up call at five
+# thirty and a taxi to the airport at six fifteen"): the first thing, then the second's noun.
+_TWO_THINGS = re.compile(r"\b(?:a|an|the|my|our|your) ([a-z][\w-]{2,})\b(?:\s+[\w'-]+){1,6}?\s+and\s+(?:also\s+)?"
+                         r"(?:a|an|the|my|our|your) (?:new |second |another )?([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _second_thing_missed(part: str, run: _Run, answer: frozenset[str], called: frozenset[str]) -> list[tuple[str, bool]]:
+    """Of two things asked with their own details, the second the answer never names nor
+    any call's name or arguments, when the answer names the first: it was dropped, and as
+    no call touched it, nothing was done for it."""
+    named = called | {stem(w) for c in run.case.tools_called if not _failed(c) for w in re.split(r"[_\W]+", c.name.lower())}
+    for m in _TWO_THINGS.finditer(part):
+        first, second = word_stems(m.group(1)), stem(m.group(2))
+        if first and first <= answer and second not in answer | named and second not in first:
+            return [(part[m.start(2):], True)]
+    return []
 
 
 # A list the request's parts missed: items after a colon ("I need: how many were scrapped,
@@ -1502,6 +1599,8 @@ def _acts_undone(case: RunCase) -> list[str]:
     unsent, steps = _written_not_sent(case), _steps_for_user(case)
     language, named = _translation_missing(case), _named_fewer(case)
     handed, advice, want = _rest_left_to_user(case), _advice_for_text(case), _want_left(case)
+    foretold, unread_data, artifact = _delivery_foretold(case), _own_data_unread(case), _artifact_undelivered(case)
+    script, sibling = _script_missing(case), _sibling_act_done(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1543,7 +1642,117 @@ def _acts_undone(case: RunCase) -> list[str]:
         (handed, f'asked of the whole set, the answer does part and hands the rest back: "{_short(handed or "")}"'),
         (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
         (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
+        (foretold, f'asked to send it by email or text, no call sent it, yet the answer says it will arrive: "{_short(foretold or "")}"'),
+        (unread_data, f'asked to read {unread_data}, the run read nothing and the answer speaks in general'),
+        (artifact, f'asked for {artifact}, the answer describes it and never gives it'),
+        (script, f'asked for text in {script}, the answer holds none'),
+        (sibling, f'asked to {_written(sibling[0], case.input)}, the run did its sibling act instead ({sibling[1]})'
+         if sibling else ""),
     ) if cond]
+
+
+_COULD_NOT = re.compile(r"\b(?:can't|cannot|can not|couldn't|could not|unable|not able|not possible|isn't possible|"
+                        r"not allowed|policy)\b", re.IGNORECASE)
+
+
+def _sibling_act_done(case: RunCase) -> tuple[str, str] | None:
+    """Asked for one act of a choice ("cancel my membership"), a call did its sibling
+    ("pause_membership"), no call names the act asked, and the answer never names it either,
+    nor asks or gives a reason it could not be done: the other option was taken in the
+    user's place. The act asked and the call."""
+    asked = {v for c in _ACT_CLAUSES.split(_asked_text(case.input)) if (v := _imperative(c.strip()))} & _ACTION_VERBS
+    acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
+    # "Instead" owns the swap, not a failure: only a reason the act could not be done excuses it.
+    if not asked or not acting or _asks_back(case) or _COULD_NOT.search(case.output):
+        return None
+    acts = _with_irregular(frozenset(_acts_of(asked)))
+    if any(_name_stems(c) & acts for c in acting) or _with_irregular(word_stems(case.output)) & acts:
+        return None
+    siblings = {stem(b) for a, b in [*_OPPOSITES, *((y, x) for x, y in _OPPOSITES)] if stem(a) in asked}
+    return next(((min(asked), c.name) for c in acting if _name_stems(c) & siblings), None)
+
+
+# The user's own data named as what to read ("look at our churn table", "check my sales
+# sheet"): only a call or the context can read it.
+_OWN_DATA = re.compile(r"\b(?:our|my)\s+(?:[\w-]+\s+){0,2}?(?:table|database|db|data(?:set)?|spreadsheet|sheet|"
+                       r"workbook|dashboard|warehouse|crm|logs?|records|ledger|export|csv)\b", re.IGNORECASE)
+_READ_ASKED = re.compile(r"\b(?:look (?:at|into|through)|check|go through|query|pull|dig into|analy[sz]e|review|scan)\b",
+                         re.IGNORECASE)
+
+
+def _own_data_unread(case: RunCase) -> str | None:
+    """Asked to read the user's own data ("look at our churn table and tell me which tier
+    is worst"), the run read nothing (no call, no context, no chat before) and the answer
+    asks nothing and owns no limit: it speaks of such data in general. The data named."""
+    m = _OWN_DATA.search(case.input)
+    if m is None or not _READ_ASKED.search(case.input) or case.tools_called or case.context or _chatted(case) \
+            or _asks_back(case) or _ADMITS_FAILURE.search(case.output) or _NEGATED.search(case.output):
+        return None
+    return m.group(0)
+
+
+# A made thing asked for by its kind ("give me a Vega-Lite spec", "write the SQL query"),
+# and the marks of one given: code, a block, braces, a query's keywords.
+_ARTIFACT_ASKED = re.compile(r"\b(?:give|write|send|make|create|generate|build|draft|produce)\s+(?:me\s+|us\s+)?"
+                             r"(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(spec|json|yaml|sql|query|script|regex|snippet|"
+                             r"config(?:uration)?|function|dockerfile|formula)\b", re.IGNORECASE)
+_ARTIFACT_GIVEN = re.compile(r"```|`[^`\n]{3,}`|[{}\[\]]|^\s*=|\bSELECT\b|\bdef |\bfunction\b\s*\w*\(|^\s{2,}\S|"
+                             r"\w+\([^)]*\)", re.MULTILINE)
+
+
+def _artifact_undelivered(case: RunCase) -> str | None:
+    """Asked for a made thing (a chart spec, a query, a script), the answer holds nothing of
+    its form (no code, no braces, no formula), no call wrote one, and the answer asks
+    nothing and owns no limit: it describes the thing instead of giving it. The thing."""
+    m = _ARTIFACT_ASKED.search(case.input)
+    if m is None or _ARTIFACT_GIVEN.search(case.output) or not _changed_nothing(case.tools_called) \
+            or _asks_back(case) or _ADMITS_FAILURE.search(case.output) or _NOT_HANDED.search(case.output):
+        return None
+    return f"{m.group(1)}"
+
+
+# A language written in a script of its own, asked for by name ("a 3-sentence summary in
+# Korean"); a currency or a market named by it ("in Korean won") is no text asked.
+_SCRIPTS = {"korean": "\uac00-\ud7af\u1100-\u11ff", "japanese": "\u3040-\u30ff\u4e00-\u9fff",
+            "chinese": "\u4e00-\u9fff", "russian": "\u0400-\u04ff", "ukrainian": "\u0400-\u04ff",
+            "greek": "\u0370-\u03ff", "arabic": "\u0600-\u06ff", "hebrew": "\u0590-\u05ff",
+            "hindi": "\u0900-\u097f", "thai": "\u0e00-\u0e7f", "amharic": "\u1200-\u137f"}
+_IN_LANGUAGE = re.compile(rf"\b(?:in|into)\s+({'|'.join(_SCRIPTS)})\b(?!\s+(?:won|yen|yuan|rubles?|roubles?|rupees?|"
+                          r"baht|hryvnia|market|stores?|customers?|users?|companies|firms|media|press|law|time)\b)",
+                          re.IGNORECASE)
+_TEXT_ASKED = re.compile(r"\b(?:summary|summari[sz]e|translat\w*|version|message|reply|e-?mail|note|text|sentences?|"
+                         r"paragraph|caption|title|description|write|draft)\b", re.IGNORECASE)
+
+
+def _script_missing(case: RunCase) -> str | None:
+    """Asked for text in a language with its own script ("a summary in Korean for the Seoul
+    office"), and neither the answer nor a call's arguments hold a letter of that script,
+    nor does the answer ask or own a limit: that text was never given. The language."""
+    m = _IN_LANGUAGE.search(case.input)
+    if m is None or not _TEXT_ASKED.search(case.input) or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
+        return None
+    letters = re.compile(f"[{_SCRIPTS[m.group(1).lower()]}]")
+    written = [case.output, *(json.dumps(c.args, ensure_ascii=False) for c in case.tools_called if not _failed(c))]
+    return None if any(letters.search(t) for t in written) else m.group(1)
+
+
+# Asked for a delivery over a channel the chat is not ("email me the claim form", "text me
+# the code"), and told it is on its way to the user ("You'll receive it at your email on
+# file"): only a call puts it on its way.
+_SEND_ME = re.compile(r"\b(?:e-?mail|text|sms)\s+(?:it |them |this |that )?(?:to )?(?:me|us)\b|\bsend\b[^.?!]{0,60}?"
+                      r"\b(?:by (?:e-?mail|text|sms)|to my (?:e-?mail|inbox|phone)|via (?:e-?mail|text|sms))\b", re.IGNORECASE)
+_ARRIVES = re.compile(r"\byou(?:'ll|\u2019ll| will| should)\s+(?:\w+\s+)?(?:receive|get)\b|\bon (?:its|their|the) way\b|"
+                      r"\b(?:will|should) (?:arrive|reach you|land|be in your inbox)\b", re.IGNORECASE)
+
+
+def _delivery_foretold(case: RunCase) -> str | None:
+    """Asked to email or text the user something, no call sent anything (the calls only
+    read), and the answer says it will reach them, asking nothing and owning no failure:
+    the delivery is told, not done. The sentence."""
+    if not _SEND_ME.search(case.input) or not _changed_nothing(case.tools_called) \
+            or _asks_back(case) or _ADMITS_FAILURE.search(case.output) or _NOT_HANDED.search(case.output):
+        return None
+    return next((s for s in split_claims(case.output) if _ARRIVES.search(s) and not _CONDITION.match(s)), None)
 
 
 # --- acts left undone that the answer's form hides ----------------------------------
@@ -2123,9 +2332,10 @@ _RECORD_CODE = re.compile(r"\b[A-Z][A-Z0-9]{0,5}-\d{3,}[\w-]*\b|#\s?\d{3,}\b")
 def _record_unread(case: RunCase) -> str | None:
     """The request names a record by its code ("my loan request ILL-6620"), the run read
     nothing (no call, no context, no chat before) and the answer never names the record
-    nor asks anything: it speaks of such records in general, not of this one. The code."""
+    nor asks anything (a closing offer, "Is there anything else?", asks nothing): it speaks
+    of such records in general, not of this one. The code."""
     codes = _RECORD_CODE.findall(case.input)
-    if not codes or case.tools_called or case.context or _chatted(case) or "?" in case.output \
+    if not codes or case.tools_called or case.context or _chatted(case) or _asks_back(case) \
             or _ADMITS_FAILURE.search(case.output) or any(_REASONED_REFUSAL.search(s) for s in split_claims(case.output)):
         return None
     said = re.sub(r"[\s#]", "", case.output)
@@ -2579,7 +2789,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # still promises.
     # "I will transfer you to a human agent now" is done, not promised, when the hand-off
     # call ran after it was said: the reply announces the call.
-    if any(_hands_over(s) for s in run.sentences) or _handoff_after_failure(run, failures) or (
+    if any(_hands_over(s) for s in run.sentences) or _handoff_after_failure(run, failures) or _put_through(calls) or (
             calls and _hands_off(calls[-1]) and not _failed(calls[-1]) and (
                 not ev.features["promise"] or any(_announces_handoff(s) for s in run.sentences))):
         for name in _PASSED_ON:
@@ -2703,6 +2913,15 @@ def _handoff_after_failure(run: _Run, failures: Sequence[ToolCall]) -> bool:
                                   for s in run.sentences if (m := _HANDOFF_SAID.search(s)))
 
 
+# A contact centre's transfer of the call itself ("warm_transfer" to a queue): the caller is
+# put through to the team that handles the request, as a hand-off to a person is.
+_CALL_TRANSFER = re.compile(r"(?:^|_)(?:warm|cold|blind|live)_?transfer\b|^transfer_?call(?:er)?\b", re.IGNORECASE)
+
+
+def _put_through(calls: Sequence[ToolCall]) -> bool:
+    return bool(calls) and bool(_CALL_TRANSFER.search(calls[-1].name)) and not _failed(calls[-1])
+
+
 _PASSED_ON = ("generic", "promise", "redirect", "plan", "parts_missing", "act_missing", "action_unnamed",
               "failed_call")
 
@@ -2770,11 +2989,24 @@ def _unqualified(case: RunCase) -> RunCase:
     return replace(case, tools_called=calls) if calls != case.tools_called else case
 
 
+# A caller's spoken filler set off by commas ("my, um, my epilepsy") and the false start it
+# breaks ("my, my"): speech, not a part of the request. Only between commas, as "um" is
+# also Portuguese for "one".
+_FILLER = re.compile(r",\s*(?:um+|uh+m?|erm+|er|hmm+|ah+)\s*(?=,)", re.IGNORECASE)
+_FALSE_START = re.compile(r"\b(\w+),?\s+\1\b", re.IGNORECASE)
+
+
+def _unfilled(case: RunCase) -> RunCase:
+    """The request as the caller meant it, its spoken fillers and false starts left out."""
+    request = _FALSE_START.sub(r"\1", _FILLER.sub("", case.input)) if _FILLER.search(case.input) else case.input
+    return replace(case, input=request) if request != case.input else case
+
+
 def answer_task_completion(case: RunCase, embed: Embed) -> Answer:
     """P(the agent did not do what was asked)."""
     if not case.output.strip():
         return verdict(_EMPTY, "the run gave no answer at all")
-    case = _unqualified(case)
+    case = _unfilled(_unqualified(case))
     case = _closed_reply(case, embed) or case
     settled = "the answer meets every part of the request" + (
         " after recovering from a failed call"
