@@ -511,6 +511,9 @@ def _run_end(widths: Sequence[int], start: int) -> int:
     return end
 
 
+_FIELD_NAME = re.compile(r"[a-z_][a-z0-9_.]*")
+
+
 def _delimited_table(text: str) -> str:
     """A tool's plain-text table (CSV, ``;``-separated, ``a | b`` without outer pipes) as one
     record per row, each cell under its header, a header's unit ("Fläche (ha)") on its
@@ -518,13 +521,15 @@ def _delimited_table(text: str) -> str:
     JSON output is flattened by :func:`tool_text` instead."""
     # A SQL client's footer ("(1 row)") counts the rows; it is none of them.
     lines = [ln for ln in _english_numbers(text).splitlines() if ln.strip() and not _ROW_COUNT.match(ln)]
-    if len(lines) < 3 or text.lstrip().startswith(("{", "[")):
+    if len(lines) < 2 or text.lstrip().startswith(("{", "[")):
         return text
     for sep in _DELIMITERS:
         header, *rows = [_cells(ln, sep) for ln in lines]
         ruled = [r for r in rows if not all(_RULE_CELL.match(c) for c in r) and not _RULE_LINE.match(sep.join(r))]
-        # One row is a table where a rule sets its header apart ("staff | er_ni", "---+---").
-        rows, least = ruled, 1 if len(ruled) < len(rows) else 2
+        # One row is a table where a rule sets its header apart ("staff | er_ni", "---+---"),
+        # or where a CSV's header is field names ("pair,rate,source").
+        rows, least = ruled, 1 if len(ruled) < len(rows) or (
+            sep == "," and all(map(_FIELD_NAME.fullmatch, header))) else 2
         if (len(header) < 2 or len(rows) < least or any(len(r) != len(header) for r in rows)
                 or any(not c or ":" in c or quantities(c) for c in header)):
             continue
@@ -800,6 +805,11 @@ class Quantity:
 
 # "m" and "b" alone are metres and bytes unless money comes with them ($5m), see below.
 _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9, "trillion": 1e12, "lakh": 1e5, "crore": 1e7,
+          # An analyst's answer in another language scales its amounts in its words: "₺2,87
+          # milyon", "€1,4 miljoen", "12,5 millió Ft", "R$ 3 milhões".
+          "milyon": 1e6, "milyar": 1e9, "miljoen": 1e6, "miljard": 1e9, "millió": 1e6, "milliárd": 1e9,
+          "millionen": 1e6, "mio": 1e6, "mrd": 1e9, "millones": 1e6, "millón": 1e6, "milhões": 1e6,
+          "milhão": 1e6, "milioni": 1e6, "miljoner": 1e6, "miljon": 1e6,
           "dozen": 12, "hundred": 100}
 # Which signs, codes and words name which currency, one row a currency; every currency table
 # below is read from it, so a new currency is one row. Its columns: the ISO 4217 code; the
@@ -1221,6 +1231,10 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         unit = (_CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
                 or _money_unit(cur.strip()) or ("mm" if (m.group("scale") or "").lower() == "mm" else ""))
         raw_unit = (m.group("unit") or "").lower()
+        # "₹18.4 L": a rupee amount's L is lakh, no litres.
+        if unit == "₹" and raw_unit == "l" and not scale:
+            value *= _SCALE["lakh"]
+            place *= _SCALE["lakh"]
         if cur and raw_unit in ("m", "b") and not scale:
             value *= 1e6 if raw_unit == "m" else 1e9
             place *= 1e6 if raw_unit == "m" else 1e9

@@ -29,6 +29,7 @@ import contextlib
 import datetime
 import itertools
 import json
+import math
 import operator
 import re
 import zoneinfo
@@ -777,6 +778,8 @@ def _fold(text: str) -> str:
     return strip_accents(text).translate(_LETTERS)
 
 
+_SCALES = (1e3, 1e6, 1e9)
+_SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
 _STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
 
 
@@ -2554,6 +2557,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "syn 1.0.109": a release is checked whole (``_unstated_releases``); its "1.0" is no number.
     releases = [m.span() for m in _RELEASE.finditer(claim)]
     stated = [q for q in stated if not any(a <= _stated_at(claim, q) < b for a, b in releases)]
+    # "€4.2M against COGS of €25.5M, so DIO = 4.2 / 25.5 × 365": the working writes the
+    # claim's own amounts without their scale; they are checked as those amounts.
+    stated = [q for q in stated if q.unit or not any(
+        c is not q and q.text in c.text and any(math.isclose(c.value, q.value * k) for k in _SCALES)
+        for c in stated)]
     missing += [m.group(0) for m in seconds if not any(
         abs(d - float(m.group("mv")) - float(m.group("sv")) / 60) < 1e-6 for d in ev.durations)]
     # "half past ten": a clock time in words, whose hour is no number alone.
@@ -2896,6 +2904,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # A currency's code ("currency: USD") is the unit of the amounts, checked with them; so
     # is a unit after a number ("8 GB", "1.53 MWh").
     terms -= _CURRENCY_CODES | {q.unit for q in quantities(claim.text)}
+    # "$937K", "€4.2M": an amount and its scale's letter, checked as the amount, no code.
+    terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}
