@@ -808,7 +808,7 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn":
           # An analyst's answer in another language scales its amounts in its words: "₺2,87
           # milyon", "€1,4 miljoen", "12,5 millió Ft", "R$ 3 milhões".
           "milyon": 1e6, "milyar": 1e9, "miljoen": 1e6, "miljard": 1e9, "millió": 1e6, "milliárd": 1e9,
-          "millionen": 1e6, "mio": 1e6, "mrd": 1e9, "millones": 1e6, "millón": 1e6, "milhões": 1e6,
+          "millionen": 1e6, "mrd": 1e9, "millones": 1e6, "millón": 1e6, "milhões": 1e6,
           "milhão": 1e6, "milioni": 1e6, "miljoner": 1e6, "miljon": 1e6,
           "dozen": 12, "hundred": 100}
 # Which signs, codes and words name which currency, one row a currency; every currency table
