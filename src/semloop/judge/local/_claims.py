@@ -489,6 +489,8 @@ def delimited_records(text: str) -> str:
         return read
     lines = text.splitlines()
     for sep in _DELIMITERS:
+        if sum(sep in ln for ln in lines) < _TABLE_LINES:
+            continue
         widths = [len(_cells(ln, sep)) if ln.strip() else 0 for ln in lines]
         starts = [i for i, w in enumerate(widths) if w > 1 and (i == 0 or widths[i - 1] != w)]
         runs = [(start, end) for start in starts if (end := _run_end(widths, start)) - start >= _TABLE_LINES]
