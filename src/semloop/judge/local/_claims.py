@@ -50,6 +50,7 @@ __all__ = [
     "quantities",
     "request_parts",
     "split_claims",
+    "spoken_numbers",
     "stem",
     "table_records",
     "tool_text",
@@ -480,19 +481,57 @@ def _cells(line: str, sep: str) -> list[str]:
 
 
 def delimited_records(text: str) -> str:
+    """A tool's plain-text table as :func:`_delimited_table` reads it; a table with a line
+    before or after it that is none of its rows (a title, "payment_methods=MPESA;CARD",
+    "Generated 2026-03-01") is read in its block of rows, the other lines kept as they are."""
+    read = _delimited_table(text)
+    if read != text or text.lstrip().startswith(("{", "[")):
+        return read
+    lines = text.splitlines()
+    for sep in _DELIMITERS:
+        if sum(sep in ln for ln in lines) < _TABLE_LINES:
+            continue
+        widths = [len(_cells(ln, sep)) if ln.strip() else 0 for ln in lines]
+        starts = [i for i, w in enumerate(widths) if w > 1 and (i == 0 or widths[i - 1] != w)]
+        runs = [(start, end) for start in starts if (end := _run_end(widths, start)) - start >= _TABLE_LINES]
+        for start, end in sorted(runs, key=lambda r: r[0] - r[1]):
+            block = "\n".join(lines[start:end])
+            table = _delimited_table(block)
+            if table != block:
+                return "\n".join([*lines[:start], table, *lines[end:]])
+    return text
+
+
+_TABLE_LINES = 3  # a header and two rows
+
+
+def _run_end(widths: Sequence[int], start: int) -> int:
+    """Where the run of lines as wide as the one at ``start`` ends."""
+    end = start
+    while end < len(widths) and widths[end] == widths[start]:
+        end += 1
+    return end
+
+
+_FIELD_NAME = re.compile(r"[a-z_][a-z0-9_.]*")
+
+
+def _delimited_table(text: str) -> str:
     """A tool's plain-text table (CSV, ``;``-separated, ``a | b`` without outer pipes) as one
     record per row, each cell under its header, a header's unit ("Fläche (ha)") on its
     numbers; and each all-number column's total, which an answer may state as a sum. A
     JSON output is flattened by :func:`tool_text` instead."""
     # A SQL client's footer ("(1 row)") counts the rows; it is none of them.
     lines = [ln for ln in _english_numbers(text).splitlines() if ln.strip() and not _ROW_COUNT.match(ln)]
-    if len(lines) < 3 or text.lstrip().startswith(("{", "[")):
+    if len(lines) < 2 or text.lstrip().startswith(("{", "[")):
         return text
     for sep in _DELIMITERS:
         header, *rows = [_cells(ln, sep) for ln in lines]
         ruled = [r for r in rows if not all(_RULE_CELL.match(c) for c in r) and not _RULE_LINE.match(sep.join(r))]
-        # One row is a table where a rule sets its header apart ("staff | er_ni", "---+---").
-        rows, least = ruled, 1 if len(ruled) < len(rows) else 2
+        # One row is a table where a rule sets its header apart ("staff | er_ni", "---+---"),
+        # or where a CSV's header is field names ("pair,rate,source").
+        rows, least = ruled, 1 if len(ruled) < len(rows) or (
+            sep == "," and all(map(_FIELD_NAME.fullmatch, header))) else 2
         if (len(header) < 2 or len(rows) < least or any(len(r) != len(header) for r in rows)
                 or any(not c or ":" in c or quantities(c) for c in header)):
             continue
@@ -768,6 +807,11 @@ class Quantity:
 
 # "m" and "b" alone are metres and bytes unless money comes with them ($5m), see below.
 _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9, "trillion": 1e12, "lakh": 1e5, "crore": 1e7,
+          # An analyst's answer in another language scales its amounts in its words: "₺2,87
+          # milyon", "€1,4 miljoen", "12,5 millió Ft", "R$ 3 milhões".
+          "milyon": 1e6, "milyar": 1e9, "miljoen": 1e6, "miljard": 1e9, "millió": 1e6, "milliárd": 1e9,
+          "millionen": 1e6, "mrd": 1e9, "millones": 1e6, "millón": 1e6, "milhões": 1e6,
+          "milhão": 1e6, "milioni": 1e6, "miljoner": 1e6, "miljon": 1e6,
           "dozen": 12, "hundred": 100}
 # Which signs, codes and words name which currency, one row a currency; every currency table
 # below is read from it, so a new currency is one row. Its columns: the ISO 4217 code; the
@@ -1050,6 +1094,90 @@ def _worded_value(text: str) -> float | None:
     return total + current if seen else None
 
 
+# --- numbers said aloud ----------------------------------------------------------------
+# A voice agent's answer is read out, so it says its figures in words: "one point two million
+# đồng", "four hundred and twelve euros fifty", "at eight-forty", "A3 six-oh-one". Written in
+# digits they are checked as any other figure; left in words, each word reads as a number of
+# its own (two million, twelve, fifty) that no record holds.
+_SPOKEN_WORD = rf"(?:{_NUMBER_WORD_ALT})"
+_SPOKEN_RUN = (rf"{_SPOKEN_WORD}(?:(?:[\s-]+|(?:(?<=hundred)|(?<=thousand)|(?<=million)|(?<=billion))\s+and\s+)"
+               rf"(?:{_SPOKEN_WORD}))*")
+_SPOKEN_ANY = re.compile(rf"\b{_SPOKEN_WORD}\b", re.IGNORECASE)
+_DIGIT_WORDS = {w: str(v) for w, v in _WORD_NUMBERS.items() if isinstance(v, int) and 0 <= v <= 9
+                and w not in ("a", "an", "single", "once", "double", "twice", "triple")} | {"oh": "0"}
+_DIGIT_ALT = "|".join(_DIGIT_WORDS)
+_SPOKEN_POINT = re.compile(rf"\b({_SPOKEN_RUN})\s+point\s+((?:{_DIGIT_ALT})(?:[\s-]+(?:{_DIGIT_ALT}))*)\b",
+                           re.IGNORECASE)
+# "four hundred and twelve": the "and" joins one number after its hundreds or thousands.
+_SPOKEN_AND = re.compile(rf"\b(?:a\s+)?{_SPOKEN_RUN}\b", re.IGNORECASE)
+_MONEY_WORD = "|".join(sorted({w for ws in _CURRENCY_NAMES.values() for w in ws if w in _CURRENCY
+                               or w.endswith("s")} | {"reais", "real"}, key=len, reverse=True))
+_AMOUNT = rf"(?:\d[\d,]*|{_SPOKEN_RUN})"
+# "four hundred and twelve euros fifty", "20 dollars and five cents": the cents said after
+# the currency.
+_SPOKEN_CENTS = re.compile(rf"(?<![\w.,])({_AMOUNT})\s+({_MONEY_WORD})\s+(?:(?:and\s+)?({_AMOUNT})\s+"
+                           rf"(?:cents?|pence|centavos?|centimes?)\b|({_AMOUNT})(?=\s*(?:[.,;:!?)]|$)|"
+                           r"\s+(?:a|per|each|for|in total)\b))", re.IGNORECASE)
+_HOUR_ALT = "|".join(sorted((w for w, v in _WORD_NUMBERS.items() if isinstance(v, int) and 1 <= v <= 20
+                             and w not in ("single", "double", "triple", "once", "twice")),
+                            key=len, reverse=True))
+_TENS_ALT = "twenty|thirty|forty|fifty"
+_MINUTE = (rf"(?:oh[\s-](?:{_DIGIT_ALT})|(?:{_TENS_ALT})(?:[\s-](?:{_DIGIT_ALT}))?|ten|eleven|twelve|thirteen|"
+           r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)")
+# "at eight-forty", "leaving at seven-forty", "thirteen-fifty local time": an hour and its
+# minutes; without a clock's word before or after them they may be a price or a number.
+_SPOKEN_CLOCK = re.compile(
+    r"\b(?P<pre>(?:at|by|from|until|till|before|after|around|about|between)\s+(?:about\s+|around\s+)?)"
+    rf"(?P<h>{_HOUR_ALT})[\s-](?P<mi>{_MINUTE})\b|\b(?P<h2>{_HOUR_ALT})[\s-](?P<mi2>{_MINUTE})"
+    r"(?=\s+(?:a\.?m\.?|p\.?m\.?|in the (?:morning|afternoon|evening)|tonight|local time|o'?clock)\b)",
+    re.IGNORECASE)
+# "six-oh-one": digits said one by one, an "oh" among them.
+_SPOKEN_DIGITS = re.compile(rf"\b(?:{_DIGIT_ALT})(?:[\s-](?:{_DIGIT_ALT}))*[\s-]oh(?:[\s-](?:{_DIGIT_ALT}))+\b",
+                            re.IGNORECASE)
+# "from seven to half past ten": a range's bare first hour is a clock time as its end is.
+_SPOKEN_RANGE = re.compile(rf"\b(from|between)\s+({_HOUR_ALT})(?=\s+(?:to|until|till|and)\s+"
+                           r"(?:half|(?:a\s+)?quarter)\s+(?:past|to)\b|\s+(?:to|until|till|and)\s+\d{1,2}:\d\d)",
+                           re.IGNORECASE)
+
+
+def _spoken_value(words: str) -> str:
+    value = _worded_value(re.sub(r"\s+and\s+", " ", words))
+    return words if value is None else f"{value:.10g}" if value != int(value) else str(int(value))
+
+
+def _cents(m: re.Match[str]) -> str:
+    cents = _spoken_value(m.group(3) or m.group(4))
+    if not cents.isdigit() or int(cents) > 99:
+        return m.group(0)
+    return f"{_spoken_value(m.group(1))}.{int(cents):02d} {m.group(2)}"
+
+
+def _digits(words: str) -> str:
+    return "".join(_DIGIT_WORDS[w] for w in re.split(r"[\s-]+", words.lower()))
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minutes = m.group("h") or m.group("h2"), m.group("mi") or m.group("mi2")
+    said = sum(_WORD_NUMBERS[p] for p in re.split(r"[\s-]+", minutes.lower()) if p != "oh")
+    return f"{m.group('pre') or ''}{_WORD_NUMBERS[hour.lower()]:g}:{said:02g}"
+
+
+@lru_cache(maxsize=4096)
+def spoken_numbers(text: str) -> str:
+    """The text with the figures it says in words written in digits, where words alone are
+    no way to write them (a decimal point, an "and" inside a number, cents after the currency,
+    an hour with its minutes, digits said one by one); a plain "twelve" stays as it is."""
+    if not _SPOKEN_ANY.search(text):
+        return text
+    text = _SPOKEN_CLOCK.sub(_clock, text)
+    text = _SPOKEN_DIGITS.sub(lambda m: _digits(m.group(0)), text)
+    text = _SPOKEN_RANGE.sub(lambda m: f"{m.group(1)} {_WORD_NUMBERS[m.group(2).lower()]:g}:00", text)
+    text = _SPOKEN_POINT.sub(lambda m: f"{_spoken_value(m.group(1))}.{_digits(m.group(2))}", text)
+    text = _SPOKEN_AND.sub(lambda m: _spoken_value(m.group(0)) if re.search(r"\sand\s", m.group(0)) else m.group(0),
+                           text)
+    return _SPOKEN_CENTS.sub(_cents, text)
+
+
 def _date_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for pattern in (_DAY_MONTH_RANGE, *_DATE_PATTERNS) for m in pattern.finditer(text)]
 
@@ -1105,6 +1233,10 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         unit = (_CURRENCY.get(cur.strip(), "") or _UNITS.get((m.group("unit") or "").lower(), "")
                 or _money_unit(cur.strip()) or ("mm" if (m.group("scale") or "").lower() == "mm" else ""))
         raw_unit = (m.group("unit") or "").lower()
+        # "₹18.4 L": a rupee amount's L is lakh, no litres.
+        if unit == "₹" and raw_unit == "l" and not scale:
+            value *= _SCALE["lakh"]
+            place *= _SCALE["lakh"]
         if cur and raw_unit in ("m", "b") and not scale:
             value *= 1e6 if raw_unit == "m" else 1e9
             place *= 1e6 if raw_unit == "m" else 1e9

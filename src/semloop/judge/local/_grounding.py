@@ -29,6 +29,7 @@ import contextlib
 import datetime
 import itertools
 import json
+import math
 import operator
 import re
 import zoneinfo
@@ -82,6 +83,7 @@ from ._claims import (
     number_supported,
     quantities,
     split_claims,
+    spoken_numbers,
     stem,
     table_records,
     tool_text,
@@ -776,6 +778,11 @@ def _fold(text: str) -> str:
     return strip_accents(text).translate(_LETTERS)
 
 
+_SCALES = (1e3, 1e6, 1e9)
+_SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
+_STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
+
+
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
@@ -792,7 +799,26 @@ def _name_found(term: str, ev: _Evidence) -> bool:
     if len(parts) > 1 and stem("".join(parts)) in ev.stems:
         return True
     # Another form of a people's place: "Denmark" for "a Danish drummer".
-    return all(p in ev.peoples for p in parts)
+    return all(p in ev.peoples for p in parts) or _country_coded(term, ev)
+
+
+# Each country's ISO 3166 code, as a record's field writes it ("roaming_UA=41.30",
+# "country: PL"): the country by its first form in _PEOPLE_FORMS.
+_COUNTRY_CODES = dict(re.findall(r"([a-z ]+):([A-Z]{2})",
+    "united states:US,united kingdom:GB,ireland:IE,france:FR,germany:DE,italy:IT,spain:ES,portugal:PT,"
+    "netherlands:NL,belgium:BE,denmark:DK,sweden:SE,norway:NO,finland:FI,iceland:IS,poland:PL,austria:AT,"
+    "switzerland:CH,greece:GR,russia:RU,ukraine:UA,hungary:HU,croatia:HR,serbia:RS,romania:RO,turkey:TR,"
+    "israel:IL,egypt:EG,india:IN,pakistan:PK,china:CN,japan:JP,vietnam:VN,thailand:TH,indonesia:ID,"
+    "philippines:PH,australia:AU,canada:CA,mexico:MX,brazil:BR,argentina:AR,chile:CL,peru:PE,colombia:CO,"
+    "cuba:CU,jamaica:JM,nigeria:NG,kenya:KE,ethiopia:ET,iran:IR,iraq:IQ"))
+_CODE_FIELD = r"(?:[_=]|:\s?|\bcountry\W{{1,3}}){}(?![A-Za-z])"
+
+
+def _country_coded(term: str, ev: _Evidence) -> bool:
+    """A country the evidence names only by its code in a record's field: "Ukraine" for
+    "roaming_UA" (never a code standing alone, which may be a word in capitals: "IN", "NO")."""
+    code = _COUNTRY_CODES.get(_PEOPLES.get(term, ("",))[0], "")
+    return bool(code) and any(re.search(_CODE_FIELD.format(code), t) for t in ev.texts)
 
 
 # Capitalised words (and codes) in a row, "of"/"the"/"de" between: one name.
@@ -2531,6 +2557,11 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     # "syn 1.0.109": a release is checked whole (``_unstated_releases``); its "1.0" is no number.
     releases = [m.span() for m in _RELEASE.finditer(claim)]
     stated = [q for q in stated if not any(a <= _stated_at(claim, q) < b for a, b in releases)]
+    # "€4.2M against COGS of €25.5M, so DIO = 4.2 / 25.5 × 365": the working writes the
+    # claim's own amounts without their scale; they are checked as those amounts.
+    stated = [q for q in stated if q.unit or not any(
+        c is not q and q.text in c.text and any(math.isclose(c.value, q.value * k) for k in _SCALES)
+        for c in stated)]
     missing += [m.group(0) for m in seconds if not any(
         abs(d - float(m.group("mv")) - float(m.group("sv")) / 60) < 1e-6 for d in ev.durations)]
     # "half past ten": a clock time in words, whose hour is no number alone.
@@ -2873,9 +2904,14 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # A currency's code ("currency: USD") is the unit of the amounts, checked with them; so
     # is a unit after a number ("8 GB", "1.53 MWh").
     terms -= _CURRENCY_CODES | {q.unit for q in quantities(claim.text)}
+    # "$937K", "€4.2M": an amount and its scale's letter, checked as the amount, no code.
+    terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}
+    # A word put in capitals for stress ("so it is NOT blocked yet", "ONLY on weekdays"), as
+    # an answer read out marks what to say firmly: no acronym.
+    terms -= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", claim.text)} & _STRESSED
     words = re.findall(r"[A-Za-z][\w'-]*", claim.text)
     # Only capitalised words (and "of", "the"): a bare name, not a short sentence.
     short = claim.alone and not stated and 0 < len(words) <= _SHORT_WORDS and all(
@@ -5191,7 +5227,8 @@ def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
     texts += [_english_numbers(tool_text(json.dumps(dict(t.args))), dots) for t in case.tools_called if t.args]
     # What the user stated later in a chat is known to the agent too.
     texts += [_english_numbers(t, dots) for t in case.told if t.strip()]
-    said = _CITATION.sub("", answer_text(case.output))
+    # An answer read out says its figures in words ("at eight-forty"): read in digits.
+    said = spoken_numbers(_CITATION.sub("", answer_text(case.output)))
     pieces = split_claims(said)
     # An answer in another language is not read, its short lines ("[Transfiriendo a Asesor
     # Académico]") too, whose few words cannot tell their language alone.
