@@ -22,13 +22,9 @@ from semloop.judge.local._claims import (
     word_stems,
     worded_clock_times,
 )
-from semloop.judge.local._grounding import (
-    _code_free,
-    _enumerated_items,
-    _kind_of_record,
-    _offered_items,
-    hallucination_evidence,
-)
+from semloop.judge.local._contradictions import _kind_of_record
+from semloop.judge.local._grounding import _code_free, hallucination_evidence
+from semloop.judge.local._offers import _enumerated_items, _offered_items
 
 from .conftest import found
 

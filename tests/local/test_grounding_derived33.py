@@ -11,7 +11,7 @@ import zoneinfo
 
 import pytest
 
-from semloop.judge.local import _grounding as g
+from semloop.judge.local import _figures, _grounding, _records
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import contradicts, quantities
 
@@ -42,7 +42,7 @@ def test_a_machine_without_zone_data_converts_nothing_and_raises_nothing(
     def no_zone_data(key: str) -> None:
         raise zoneinfo.ZoneInfoNotFoundError(key)
 
-    monkeypatch.setattr(g.zoneinfo, "ZoneInfo", no_zone_data)
+    monkeypatch.setattr(zoneinfo, "ZoneInfo", no_zone_data)
     webinar = {"webinar": "W-3", "starts": "2026-06-03T15:00:00+02:00"}
     assert found(embed, "when, my time? I'm in London", "It starts at 15:00 London time.",
                  tool=webinar).get("bound", 0) == 0
@@ -62,19 +62,19 @@ def test_an_icalendar_basic_date_is_its_date(embed: Embed) -> None:
 
 def test_a_weekday_is_no_word_of_a_listed_item() -> None:
     listed = [frozenset({"boiler", "servic"}), frozenset({"chimney", "sweep"})]
-    restated, others = g._items_listed("Thu 14 Jan: boiler service", listed)
+    restated, others = _grounding._items_listed("Thu 14 Jan: boiler service", listed)
     assert restated == 1 and not any(w.isalpha() for o in others for w in o)
 
 
 def test_parts_shared_by_several_items_are_no_sum() -> None:
-    assert g._misadded("Four shifts totalling 30 hours: two of 8 h each and two of 7 h each.", ["30 hours"]) == ""
-    assert g._misadded("Two shifts totalling 30 hours: 8 h on Monday and 7 h on Tuesday.", ["30 hours"])
+    assert _figures._misadded("Four shifts totalling 30 hours: two of 8 h each and two of 7 h each.", ["30 hours"]) == ""
+    assert _figures._misadded("Two shifts totalling 30 hours: 8 h on Monday and 7 h on Tuesday.", ["30 hours"])
 
 
 def test_a_total_rounded_in_another_unit_is_no_sum() -> None:
     claim = "The refit adds up to 26 weeks, about six months: 3 weeks to strip, 14 in the yard, 5 to rig and 4 for trials."
-    assert g._misadded(claim, ["six months"]) == ""
-    assert g._misadded("The course comes to 50 weeks: 10 weeks online and 30 weeks in class.", ["50 weeks"])
+    assert _figures._misadded(claim, ["six months"]) == ""
+    assert _figures._misadded("The course comes to 50 weeks: 10 weeks online and 30 weeks in class.", ["50 weeks"])
 
 
 def test_a_verb_before_a_name_makes_it_the_object(embed: Embed) -> None:
@@ -83,8 +83,8 @@ def test_a_verb_before_a_name_makes_it_the_object(embed: Embed) -> None:
 
 
 def test_a_value_that_modifies_the_named_field_names_it() -> None:
-    assert g._modifies("the 90% actual limit was hit", frozenset({"actual"}), frozenset({"limit"}))
-    assert not g._modifies("the limit was actual", frozenset({"actual"}), frozenset({"limit"}))
+    assert _records._modifies("the 90% actual limit was hit", frozenset({"actual"}), frozenset({"limit"}))
+    assert not _records._modifies("the limit was actual", frozenset({"actual"}), frozenset({"limit"}))
 
 
 def test_a_snake_case_key_names_its_value_s_unit(embed: Embed) -> None:

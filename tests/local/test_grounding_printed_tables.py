@@ -5,17 +5,10 @@ column a number belongs to. Pure checks on small hand-made texts (no model)."""
 from __future__ import annotations
 
 from semloop.judge.local._claims import aligned_records, quantities
-from semloop.judge.local._grounding import (
-    _QUERY,
-    _column_swap,
-    _counts_named_after,
-    _Evidence,
-    _log_durations,
-    _records,
-    _row_swap,
-    _sibling_units,
-    _unstated_releases,
-)
+from semloop.judge.local._figures import _counts_named_after, _sibling_units, _unstated_releases
+from semloop.judge.local._grounding import _QUERY, _Evidence
+from semloop.judge.local._records import _column_swap, _records, _row_swap
+from semloop.judge.local._times import _log_durations
 
 PSQL = """ region  | orders_q2 | orders_q3
 ---------+-----------+-----------

@@ -12,7 +12,7 @@ import json
 from semloop.case import ToolCall
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import contradicts, key_terms
-from semloop.judge.local._grounding import _stated
+from semloop.judge.local._records import _stated
 
 from .conftest import found
 

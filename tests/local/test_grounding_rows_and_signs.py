@@ -13,16 +13,12 @@ from semloop.judge.local._claims import (
     quantities,
     tool_text,
 )
-from semloop.judge.local._grounding import (
-    _age_from_year,
-    _Evidence,
-    _inexact,
-    _misfiled,
-    _premise,
-    _records,
-    _turned,
-    _worked_out,
-)
+from semloop.judge.local._contradictions import _premise
+from semloop.judge.local._figures import _inexact, _turned, _worked_out
+from semloop.judge.local._grounding import _Evidence
+from semloop.judge.local._offers import _misfiled
+from semloop.judge.local._records import _records
+from semloop.judge.local._times import _age_from_year
 
 
 def test_rows_without_column_names_are_one_record_each() -> None:

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._completion import _closed_reply
-from semloop.judge.local._grounding import _offered_items, _unaddressed, hallucination_evidence
+from semloop.judge.local._grounding import _unaddressed, hallucination_evidence
+from semloop.judge.local._offers import _offered_items
 
 from .conftest import call, case
 

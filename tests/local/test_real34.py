@@ -12,7 +12,7 @@ from semloop.judge.local._completion import (
     _other_act_than_all,
     task_completion_evidence,
 )
-from semloop.judge.local._grounding import _NONE_PAIR
+from semloop.judge.local._contradictions import _NONE_PAIR
 from semloop.judge.local._task import _act_words
 from semloop.judge.local._understanding import _opposite
 

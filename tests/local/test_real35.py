@@ -12,16 +12,11 @@ from dataclasses import replace
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import Quantity, contradicts, is_generic_advice, stem
 from semloop.judge.local._completion import _led_in, task_completion_evidence
-from semloop.judge.local._grounding import (
-    _SPEAKER,
-    _SUPPOSED,
-    _asserted,
-    _days_between,
-    _denied_near,
-    _offered_items,
-    _other_measure,
-    hallucination_evidence,
-)
+from semloop.judge.local._contradictions import _SPEAKER, _denied_near
+from semloop.judge.local._figures import _SUPPOSED
+from semloop.judge.local._grounding import _asserted, _other_measure, hallucination_evidence
+from semloop.judge.local._offers import _offered_items
+from semloop.judge.local._times import _days_between
 
 from .conftest import call, case
 

@@ -66,7 +66,7 @@ def test_a_sibling_with_a_field_more_is_still_a_sibling(embed: Embed) -> None:
 def test_a_records_form_is_read_in_its_values_order() -> None:
     # A value of several names ("Smoker and veil") is matched by its first word the claim
     # says, whatever order the record's set of names has under this hash seed.
-    from semloop.judge.local._grounding import _Record, _record_hits
+    from semloop.judge.local._records import _Record, _record_hits
 
     record = _Record(names=frozenset({"smoker", "veil", "bk-944"}),
                      pairs=(("order", "BK-944"), ("item", "Smoker veil")))

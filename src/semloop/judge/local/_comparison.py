@@ -18,25 +18,21 @@ import re
 from collections.abc import Sequence
 
 from ._claims import split_claims
-from ._grounding import (
+from ._grounding import _Evidence
+from ._names import _PEOPLES
+from ._short_answers import (
     _BOTH,
     _CAPITALISED,
-    _IRREGULAR_VERBS,
     _NO,
-    _PEOPLES,
-    _YES,
     _comparison,
-    _Evidence,
     _name_words,
     _Paragraph,
     _paragraphs,
-    _question,
     _Role,
-    _role_stems,
     _role_values,
     _same_value,
-    _yes_no_questions,
 )
+from ._wording import _IRREGULAR_VERBS, _YES, _question, _role_stems, _yes_no_questions
 
 _SHORT = 20  # words: a short answer, one value and its frame (a sentence or two)
 
