@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -561,31 +562,29 @@ def _act_told(part: str, verbs: Sequence[str], answer: frozenset[str] | set[str]
 _TIME_OR_ID = re.compile(r"\b\d{1,2}:\d{2}\b|\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
 # A clock time as a voice agent says it ("nine-twenty", "five thirty", "six oh five"): an
 # hour word and its minutes in words, not a count of something ("two thirty-minute slots").
-_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_ONES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 _TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
 _TENS = ["twenty", "thirty", "forty", "fifty"]
 _SPOKEN_CLOCK = re.compile(
-    rf"\b(?P<h>{'|'.join(_UNITS + _TEENS[:3])})[\s-]+(?:oh[\s-]+(?P<oh>{'|'.join(_UNITS)})|(?P<teen>{'|'.join(_TEENS)})"
-    rf"|(?P<tens>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'|'.join(_UNITS)}))?)\b(?![\s-]*(?:minutes?|mins?|hours?|hrs?|"
+    rf"\b(?P<h>{'|'.join(_ONES + _TEENS[:3])})[\s-]+(?:oh[\s-]+(?P<oh>{'|'.join(_ONES)})|(?P<teen>{'|'.join(_TEENS)})"
+    rf"|(?P<tens>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'|'.join(_ONES)}))?)\b(?![\s-]*(?:minutes?|mins?|hours?|hrs?|"
     r"days?|weeks?|months?|years?|percent|per|pounds?|dollars?|euros?|people|items?|times)\b)", re.IGNORECASE)
 
 
-def _spoken_clock(text: str) -> set[str]:
+@lru_cache(maxsize=1024)  # read again for every part of the request
+def _spoken_clock(text: str) -> frozenset[str]:
     """The clock times the text says in words, written as a clock shows them ("9:20",
     "21:20")."""
-    out = set()
+    out: set[str] = set()
     for m in _SPOKEN_CLOCK.finditer(text):
-        hour = (_UNITS + _TEENS[:3]).index(m.group("h").lower()) + 1
-        if m.group("oh"):
-            minute = _UNITS.index(m.group("oh").lower()) + 1
-        elif m.group("teen"):
-            minute = _TEENS.index(m.group("teen").lower()) + 10
-        else:
-            minute = (_TENS.index(m.group("tens").lower()) + 2) * 10 + (
-                _UNITS.index(m.group("unit").lower()) + 1 if m.group("unit") else 0)
+        hour = int(_WORD_NUMBERS[m.group("h").lower()])
+        # The minutes' words add up as the number words they are: "forty" "five" is 45.
+        minute = int(sum(_WORD_NUMBERS[w.lower()] for w in m.group("oh", "teen", "tens", "unit") if w))
         # Said without its half of the day: "two-forty" is 14:40 as well as 2:40.
         out |= {f"{hour}:{minute:02d}", f"{hour % 12 + 12}:{minute:02d}"}
-    return out
+    return frozenset(out)
+
+
 _ASKS_IF_DONE = re.compile(r"^(?:and |then )?(?:tell me|let me know|confirm)\s+(?:if|whether)\b", re.IGNORECASE)
 
 
