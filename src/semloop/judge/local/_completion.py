@@ -1652,6 +1652,8 @@ def _acts_undone(case: RunCase) -> list[str]:
 
 _COULD_NOT = re.compile(r"\b(?:can't|cannot|can not|couldn't|could not|unable|not able|not possible|isn't possible|"
                         r"not allowed|policy)\b", re.IGNORECASE)
+# Each act's stem and the stem of its opposite, both ways round ("cancel" and "pause").
+_SIBLING_STEMS = tuple((stem(a), stem(b)) for x, y in _OPPOSITES for a, b in ((x, y), (y, x)))
 
 
 def _sibling_act_done(case: RunCase) -> tuple[str, str] | None:
@@ -1667,7 +1669,7 @@ def _sibling_act_done(case: RunCase) -> tuple[str, str] | None:
     acts = _with_irregular(frozenset(_acts_of(asked)))
     if any(_name_stems(c) & acts for c in acting) or _with_irregular(word_stems(case.output)) & acts:
         return None
-    siblings = {stem(b) for a, b in [*_OPPOSITES, *((y, x) for x, y in _OPPOSITES)] if stem(a) in asked}
+    siblings = {b for a, b in _SIBLING_STEMS if a in asked}
     return next(((min(asked), c.name) for c in acting if _name_stems(c) & siblings), None)
 
 
