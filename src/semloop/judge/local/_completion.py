@@ -1714,10 +1714,12 @@ def _artifact_undelivered(case: RunCase) -> str | None:
 
 # A language written in a script of its own, asked for by name ("a 3-sentence summary in
 # Korean"); a currency or a market named by it ("in Korean won") is no text asked.
-_SCRIPTS = {"korean": "\uac00-\ud7af\u1100-\u11ff", "japanese": "\u3040-\u30ff\u4e00-\u9fff",
-            "chinese": "\u4e00-\u9fff", "russian": "\u0400-\u04ff", "ukrainian": "\u0400-\u04ff",
-            "greek": "\u0370-\u03ff", "arabic": "\u0600-\u06ff", "hebrew": "\u0590-\u05ff",
-            "hindi": "\u0900-\u097f", "thai": "\u0e00-\u0e7f", "amharic": "\u1200-\u137f"}
+# Each such language and a letter of its script.
+_SCRIPTS = {language: re.compile(f"[{letters}]") for language, letters in {
+    "korean": "\uac00-\ud7af\u1100-\u11ff", "japanese": "\u3040-\u30ff\u4e00-\u9fff",
+    "chinese": "\u4e00-\u9fff", "russian": "\u0400-\u04ff", "ukrainian": "\u0400-\u04ff",
+    "greek": "\u0370-\u03ff", "arabic": "\u0600-\u06ff", "hebrew": "\u0590-\u05ff",
+    "hindi": "\u0900-\u097f", "thai": "\u0e00-\u0e7f", "amharic": "\u1200-\u137f"}.items()}
 _IN_LANGUAGE = re.compile(rf"\b(?:in|into)\s+({'|'.join(_SCRIPTS)})\b(?!\s+(?:won|yen|yuan|rubles?|roubles?|rupees?|"
                           r"baht|hryvnia|market|stores?|customers?|users?|companies|firms|media|press|law|time)\b)",
                           re.IGNORECASE)
@@ -1732,7 +1734,7 @@ def _script_missing(case: RunCase) -> str | None:
     m = _IN_LANGUAGE.search(case.input)
     if m is None or not _TEXT_ASKED.search(case.input) or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
         return None
-    letters = re.compile(f"[{_SCRIPTS[m.group(1).lower()]}]")
+    letters = _SCRIPTS[m.group(1).lower()]
     written = [case.output, *(json.dumps(c.args, ensure_ascii=False) for c in case.tools_called if not _failed(c))]
     return None if any(letters.search(t) for t in written) else m.group(1)
 
