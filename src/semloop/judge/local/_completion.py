@@ -1709,7 +1709,7 @@ def _artifact_undelivered(case: RunCase) -> str | None:
     if m is None or _ARTIFACT_GIVEN.search(case.output) or not _changed_nothing(case.tools_called) \
             or _asks_back(case) or _ADMITS_FAILURE.search(case.output) or _NOT_HANDED.search(case.output):
         return None
-    return f"{m.group(1)}"
+    return m.group(1)
 
 
 # A language written in a script of its own, asked for by name ("a 3-sentence summary in
