@@ -158,10 +158,6 @@ def _fold(text: str) -> str:
     return strip_accents(text).translate(_LETTERS)
 
 
-_SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
-_STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
-
-
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
