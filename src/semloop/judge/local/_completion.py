@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -561,31 +562,29 @@ def _act_told(part: str, verbs: Sequence[str], answer: frozenset[str] | set[str]
 _TIME_OR_ID = re.compile(r"\b\d{1,2}:\d{2}\b|\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
 # A clock time as a voice agent says it ("nine-twenty", "five thirty", "six oh five"): an
 # hour word and its minutes in words, not a count of something ("two thirty-minute slots").
-_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_ONES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 _TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
 _TENS = ["twenty", "thirty", "forty", "fifty"]
 _SPOKEN_CLOCK = re.compile(
-    rf"\b(?P<h>{'|'.join(_UNITS + _TEENS[:3])})[\s-]+(?:oh[\s-]+(?P<oh>{'|'.join(_UNITS)})|(?P<teen>{'|'.join(_TEENS)})"
-    rf"|(?P<tens>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'|'.join(_UNITS)}))?)\b(?![\s-]*(?:minutes?|mins?|hours?|hrs?|"
+    rf"\b(?P<h>{'|'.join(_ONES + _TEENS[:3])})[\s-]+(?:oh[\s-]+(?P<oh>{'|'.join(_ONES)})|(?P<teen>{'|'.join(_TEENS)})"
+    rf"|(?P<tens>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'|'.join(_ONES)}))?)\b(?![\s-]*(?:minutes?|mins?|hours?|hrs?|"
     r"days?|weeks?|months?|years?|percent|per|pounds?|dollars?|euros?|people|items?|times)\b)", re.IGNORECASE)
 
 
-def _spoken_clock(text: str) -> set[str]:
+@lru_cache(maxsize=1024)  # read again for every part of the request
+def _spoken_clock(text: str) -> frozenset[str]:
     """The clock times the text says in words, written as a clock shows them ("9:20",
     "21:20")."""
-    out = set()
+    out: set[str] = set()
     for m in _SPOKEN_CLOCK.finditer(text):
-        hour = (_UNITS + _TEENS[:3]).index(m.group("h").lower()) + 1
-        if m.group("oh"):
-            minute = _UNITS.index(m.group("oh").lower()) + 1
-        elif m.group("teen"):
-            minute = _TEENS.index(m.group("teen").lower()) + 10
-        else:
-            minute = (_TENS.index(m.group("tens").lower()) + 2) * 10 + (
-                _UNITS.index(m.group("unit").lower()) + 1 if m.group("unit") else 0)
+        hour = int(_WORD_NUMBERS[m.group("h").lower()])
+        # The minutes' words add up as the number words they are: "forty" "five" is 45.
+        minute = int(sum(_WORD_NUMBERS[w.lower()] for w in m.group("oh", "teen", "tens", "unit") if w))
         # Said without its half of the day: "two-forty" is 14:40 as well as 2:40.
         out |= {f"{hour}:{minute:02d}", f"{hour % 12 + 12}:{minute:02d}"}
-    return out
+    return frozenset(out)
+
+
 _ASKS_IF_DONE = re.compile(r"^(?:and |then )?(?:tell me|let me know|confirm)\s+(?:if|whether)\b", re.IGNORECASE)
 
 
@@ -1653,6 +1652,8 @@ def _acts_undone(case: RunCase) -> list[str]:
 
 _COULD_NOT = re.compile(r"\b(?:can't|cannot|can not|couldn't|could not|unable|not able|not possible|isn't possible|"
                         r"not allowed|policy)\b", re.IGNORECASE)
+# Each act's stem and the stem of its opposite, both ways round ("cancel" and "pause").
+_SIBLING_STEMS = tuple((stem(a), stem(b)) for x, y in _OPPOSITES for a, b in ((x, y), (y, x)))
 
 
 def _sibling_act_done(case: RunCase) -> tuple[str, str] | None:
@@ -1668,7 +1669,7 @@ def _sibling_act_done(case: RunCase) -> tuple[str, str] | None:
     acts = _with_irregular(frozenset(_acts_of(asked)))
     if any(_name_stems(c) & acts for c in acting) or _with_irregular(word_stems(case.output)) & acts:
         return None
-    siblings = {stem(b) for a, b in [*_OPPOSITES, *((y, x) for x, y in _OPPOSITES)] if stem(a) in asked}
+    siblings = {b for a, b in _SIBLING_STEMS if a in asked}
     return next(((min(asked), c.name) for c in acting if _name_stems(c) & siblings), None)
 
 
@@ -1708,15 +1709,17 @@ def _artifact_undelivered(case: RunCase) -> str | None:
     if m is None or _ARTIFACT_GIVEN.search(case.output) or not _changed_nothing(case.tools_called) \
             or _asks_back(case) or _ADMITS_FAILURE.search(case.output) or _NOT_HANDED.search(case.output):
         return None
-    return f"{m.group(1)}"
+    return m.group(1)
 
 
 # A language written in a script of its own, asked for by name ("a 3-sentence summary in
 # Korean"); a currency or a market named by it ("in Korean won") is no text asked.
-_SCRIPTS = {"korean": "\uac00-\ud7af\u1100-\u11ff", "japanese": "\u3040-\u30ff\u4e00-\u9fff",
-            "chinese": "\u4e00-\u9fff", "russian": "\u0400-\u04ff", "ukrainian": "\u0400-\u04ff",
-            "greek": "\u0370-\u03ff", "arabic": "\u0600-\u06ff", "hebrew": "\u0590-\u05ff",
-            "hindi": "\u0900-\u097f", "thai": "\u0e00-\u0e7f", "amharic": "\u1200-\u137f"}
+# Each such language and a letter of its script.
+_SCRIPTS = {language: re.compile(f"[{letters}]") for language, letters in {
+    "korean": "\uac00-\ud7af\u1100-\u11ff", "japanese": "\u3040-\u30ff\u4e00-\u9fff",
+    "chinese": "\u4e00-\u9fff", "russian": "\u0400-\u04ff", "ukrainian": "\u0400-\u04ff",
+    "greek": "\u0370-\u03ff", "arabic": "\u0600-\u06ff", "hebrew": "\u0590-\u05ff",
+    "hindi": "\u0900-\u097f", "thai": "\u0e00-\u0e7f", "amharic": "\u1200-\u137f"}.items()}
 _IN_LANGUAGE = re.compile(rf"\b(?:in|into)\s+({'|'.join(_SCRIPTS)})\b(?!\s+(?:won|yen|yuan|rubles?|roubles?|rupees?|"
                           r"baht|hryvnia|market|stores?|customers?|users?|companies|firms|media|press|law|time)\b)",
                           re.IGNORECASE)
@@ -1731,7 +1734,7 @@ def _script_missing(case: RunCase) -> str | None:
     m = _IN_LANGUAGE.search(case.input)
     if m is None or not _TEXT_ASKED.search(case.input) or _asks_back(case) or _ADMITS_FAILURE.search(case.output):
         return None
-    letters = re.compile(f"[{_SCRIPTS[m.group(1).lower()]}]")
+    letters = _SCRIPTS[m.group(1).lower()]
     written = [case.output, *(json.dumps(c.args, ensure_ascii=False) for c in case.tools_called if not _failed(c))]
     return None if any(letters.search(t) for t in written) else m.group(1)
 

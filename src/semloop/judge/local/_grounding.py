@@ -127,8 +127,6 @@ from ._head import Evidence, head_answer
 from ._names import (
     _CURRENCY_CODES,
     _NAME_RUN,
-    _SCALED_AMOUNT,
-    _STRESSED,
     _abbreviated,
     _acronym_found,
     _currency_named,
@@ -610,6 +608,12 @@ def _other_measure(claim: str, sentence: str) -> bool:
     theirs = {(q.unit, q.value) for q in quantities(sentence) if q.unit}
     units = {u for u, _ in mine} & {u for u, _ in theirs}
     return any(not {v for x, v in mine if x == u} & {v for x, v in theirs if x == u} for u in units)
+
+
+# What _score_claim takes for no name: an amount with its scale's letter ("$937K"), and a word
+# an answer read out puts in capitals for stress ("NOT blocked").
+_SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
+_STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
 
 
 def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:

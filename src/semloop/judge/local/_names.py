@@ -158,10 +158,6 @@ def _fold(text: str) -> str:
     return strip_accents(text).translate(_LETTERS)
 
 
-_SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
-_STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
-
-
 def _name_found(term: str, ev: _Evidence) -> bool:
     term = term.replace("_", " ")  # as the evidence is read: "in_1PQ8" is "in 1pq8" there
     term = re.sub(r"['\u2019]s$", "", term)  # "Lord Byron's" names Lord Byron
@@ -190,14 +186,17 @@ _COUNTRY_CODES = dict(re.findall(r"([a-z ]+):([A-Z]{2})",
     "israel:IL,egypt:EG,india:IN,pakistan:PK,china:CN,japan:JP,vietnam:VN,thailand:TH,indonesia:ID,"
     "philippines:PH,australia:AU,canada:CA,mexico:MX,brazil:BR,argentina:AR,chile:CL,peru:PE,colombia:CO,"
     "cuba:CU,jamaica:JM,nigeria:NG,kenya:KE,ethiopia:ET,iran:IR,iraq:IQ"))
-_CODE_FIELD = r"(?:[_=]|:\s?|\bcountry\W{{1,3}}){}(?![A-Za-z])"
+# Each of those countries and its code as a field writes it, compiled once: every name a
+# claim holds and the records lack is looked for so.
+_CODE_FIELDS = {country: re.compile(rf"(?:[_=]|:\s?|\bcountry\W{{1,3}}){code}(?![A-Za-z])")
+                for country, code in _COUNTRY_CODES.items()}
 
 
 def _country_coded(term: str, ev: _Evidence) -> bool:
     """A country the evidence names only by its code in a record's field: "Ukraine" for
     "roaming_UA" (never a code standing alone, which may be a word in capitals: "IN", "NO")."""
-    code = _COUNTRY_CODES.get(_PEOPLES.get(term, ("",))[0], "")
-    return bool(code) and any(re.search(_CODE_FIELD.format(code), t) for t in ev.texts)
+    field = _CODE_FIELDS.get(_PEOPLES.get(term, ("",))[0])
+    return field is not None and any(field.search(t) for t in ev.texts)
 
 
 # Capitalised words (and codes) in a row, "of"/"the"/"de" between: one name.
