@@ -10,8 +10,13 @@ that is not the record's is still caught."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import cast
+
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import quantities, spoken_numbers
+from semloop.judge.local._grounding import _Evidence
+from semloop.judge.local._records import _unpaired
 
 from .conftest import found
 
@@ -88,3 +93,18 @@ def test_a_working_restates_the_claims_scaled_amounts(embed: Embed) -> None:
     told = "Receivables of €6.3M against annual revenue of €51.1M give DSO = 6.3 / 51.1 × 365 ≈ 45 days."
     # 6.3 and 51.1 are the amounts; the rounded result is left to the working's own check.
     assert found(embed, "What's our DSO?", told, tool=kpis).get("numbers", 0) <= 1
+
+
+def test_a_before_a_spoken_number_is_no_hour() -> None:
+    told = "The depot is at a twenty-minute walk, and we won by a fifteen percent margin."
+    assert spoken_numbers(told) == told
+
+
+def test_the_pair_a_claim_never_made_is_named_whatever_the_set_order() -> None:
+    # The names come out of sets; the one named must not hang on the hash seed.
+    records = [SimpleNamespace(names={"rimba gaming", "garuda", "garuda esports"}),
+               SimpleNamespace(names={"harimau", "nusantara five", "team harimau"})]
+    for order in (records, records[::-1]):
+        found_pair = _unpaired("Team Harimau face Garuda Esports on Saturday",
+                               cast(_Evidence, SimpleNamespace(records=order)))
+        assert found_pair == "the context never pairs team harimau with garuda esports"

@@ -1118,8 +1118,9 @@ _AMOUNT = rf"(?:\d[\d,]*|{_SPOKEN_RUN})"
 _SPOKEN_CENTS = re.compile(rf"(?<![\w.,])({_AMOUNT})\s+({_MONEY_WORD})\s+(?:(?:and\s+)?({_AMOUNT})\s+"
                            rf"(?:cents?|pence|centavos?|centimes?)\b|({_AMOUNT})(?=\s*(?:[.,;:!?)]|$)|"
                            r"\s+(?:a|per|each|for|in total)\b))", re.IGNORECASE)
+# "a"/"an" are no hour: "at a twenty-minute walk" is no 1:20.
 _HOUR_ALT = "|".join(sorted((w for w, v in _WORD_NUMBERS.items() if isinstance(v, int) and 1 <= v <= 20
-                             and w not in ("single", "double", "triple", "once", "twice")),
+                             and w not in ("a", "an", "single", "double", "triple", "once", "twice")),
                             key=len, reverse=True))
 _TENS_ALT = "twenty|thirty|forty|fifty"
 _MINUTE = (rf"(?:oh[\s-](?:{_DIGIT_ALT})|(?:{_TENS_ALT})(?:[\s-](?:{_DIGIT_ALT}))?|ten|eleven|twelve|thirteen|"

@@ -836,7 +836,8 @@ def _unpaired(claim: str, ev: _Evidence) -> str:
         before, after = lower[: m.start()], lower[m.end():]
         left = {n for r in ev.records for n in r.names if before.endswith(n)}
         right = {n for r in ev.records for n in r.names if after.startswith(n)}
-        for a, b in itertools.product(left, right):
+        # Sorted, longest first: the pair named must not hang on set order (hash seed).
+        for a, b in itertools.product(*(sorted(side, key=lambda n: (-len(n), n)) for side in (left, right))):
             if a != b and not any(a in r.names and b in r.names for r in ev.records) and any(
                     a in r.names and len(r.names) > 1 for r in ev.records):
                 return f"the context never pairs {a} with {b}"
