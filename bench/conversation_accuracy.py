@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from semloop.case import ConversationCase, Turn
+from semloop.judge.local._answerer import Embed
 from semloop.judge.local._conversation import (
     answer_confusion_loop,
     answer_sycophancy_signal,
@@ -52,6 +53,27 @@ def evaluator_of(row: dict[str, Any]) -> str | None:
     return next((name for name in ANSWERS if str(row["id"]).startswith(name + "-")), None)
 
 
+def score_file(
+    path: Path, embed: Embed
+) -> tuple[dict[str, list[tuple[str, bool, float]]], int]:
+    """Each evaluator's ``(id, label, value)`` for the labelled chats of ``path``, and how
+    many rows named no conversation evaluator."""
+    scored: dict[str, list[tuple[str, bool, float]]] = defaultdict(list)
+    unread = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        name = evaluator_of(row)
+        if name is None:
+            unread += 1
+            continue
+        turns = tuple(Turn(t["role"], t["content"]) for t in row["turns"])
+        value = ANSWERS[name](ConversationCase(str(row["id"]), turns), embed).value
+        scored[name].append((str(row["id"]), bool(row["label"]), float(value)))
+    return scored, unread
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", type=Path)
@@ -63,19 +85,7 @@ def main() -> None:
         thresholds[name.lower()] = float(value)
     embed = Embedder().embed
     for path in args.files or default_files():
-        scored: dict[str, list[tuple[str, bool, float]]] = defaultdict(list)
-        unread = 0
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            name = evaluator_of(row)
-            if name is None:
-                unread += 1
-                continue
-            turns = tuple(Turn(t["role"], t["content"]) for t in row["turns"])
-            value = ANSWERS[name](ConversationCase(str(row["id"]), turns), embed).value
-            scored[name].append((str(row["id"]), bool(row["label"]), float(value)))
+        scored, unread = score_file(path, embed)
         if unread:
             print(f"{path}: {unread} row(s) name no conversation evaluator (by their "
                   "'evaluator' field or their id's prefix): not scored", file=sys.stderr)

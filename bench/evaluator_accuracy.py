@@ -53,25 +53,30 @@ def read_cases(path: Path, name: str = "") -> list[RunCase]:
     return cases
 
 
+def answer_of(name: str, case: RunCase, embed: Embed) -> Answer | None:
+    """The embedded judge's answer on ``case``, or None where `semloop evaluate` leaves it
+    undecided: a case with nothing to check against is never fired, whatever value the rules
+    would give."""
+    if getattr(get_evaluator(name), "needs_context", False) and not case.grounded:
+        return None
+    return ANSWERS[name](case, embed)
+
+
 def measure(
     name: str, cases: list[RunCase], embed: Embed, threshold: float, misses: bool
 ) -> tuple[int, int, int, int]:
-    answer = ANSWERS[name]
-    # As `semloop evaluate` answers it: a case with nothing to check against is undecided,
-    # never fired, whatever value the rules would give.
-    needs_context = getattr(get_evaluator(name), "needs_context", False)
     fp = tp = pos = neg = undecided = 0
     negatives: list[float] = []
     positives: list[float] = []
     for case in cases:
         pos += bool(case.label)
         neg += not case.label
-        if needs_context and not case.grounded:
+        got = answer_of(name, case, embed)
+        if got is None:
             undecided += 1
             if misses and case.label:
                 print(f"  FN {case.id} undecided  no context and no tool output")
             continue
-        got = answer(case, embed)
         (positives if case.label else negatives).append(float(got.value))
         fired = float(got.value) >= threshold
         tp += fired and bool(case.label)
