@@ -442,7 +442,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # employee's salary: compensation records are confidential") answers it too.
         if any((_ASKS_YES_OR_NO.match(part) and _ANSWERS_YES_OR_NO.search(s) or _REASONED_REFUSAL.search(s))
                and word_stems(s) & (own - _ATTRIBUTE_WORDS) for s in run.sentences) \
-                or refused and not verbs and "?" not in part:
+                or refused and not verbs and "?" not in part or _said_undone(part, run.case):
             met, undone = True, False
         if undone or not met:
             missing.append((part, undone or _value_left(part) or _choice_left(part, run.case)
@@ -452,6 +452,18 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+def _said_undone(part: str, case: RunCase) -> bool:
+    """An act tried failed, the answer admits it, and it says this part's act was not done
+    ("I couldn't create the label … I haven't emailed anything" for "send it to the
+    shopper"): the part is told honestly, not dropped."""
+    verb = _imperative(part, _POLITE)
+    if verb is None or not _ADMITS_FAILURE.search(case.output) \
+            or not any(_failed(c) and not _reads(c) for c in case.tools_called):
+        return False
+    acts = _acts_of({verb})
+    return any(word_stems(m.group(1)) & acts for m in _NOT_ACT.finditer(case.output))
 
 
 # "Which flight has the earliest departure?": a question for the one item that is most.
@@ -717,6 +729,9 @@ _STATEMENT = re.compile(r"^(?!\S+\s+(?:the|my|our|your|a|an|this|that|these|thos
                         re.IGNORECASE)
 
 
+_DETERMINERS = frozenset("a an the my our your his her their this that these those".split())  # noqa: SIM905
+
+
 def _part_acts(part: str) -> list[str]:
     """The acts a part asks for: an action verb among its first three words ("please
     cancel", "can you book"), or a verb with its particle ("turn off" is disabling). A
@@ -724,10 +739,12 @@ def _part_acts(part: str) -> list[str]:
     asked of this answer: the run may have refused it by policy many turns before."""
     if _STATEMENT.match(part):
         return []
-    # A capitalised word after the first is a name ("what's Mark Delaney's salary").
-    verbs = [stem(w.lower()) for i, w in enumerate(re.findall(r"[A-Za-z]+", part)[:3])
+    # A capitalised word after the first is a name ("what's Mark Delaney's salary"); a word
+    # after a determiner is a noun ("reship the order", "create a return label").
+    words = re.findall(r"[A-Za-z]+", part)[:3]
+    verbs = [stem(w.lower()) for i, w in enumerate(words)
              if stem(w.lower()) in _ACTION_VERBS and stem(w.lower()) not in _DELIVERY_VERBS
-             and not (i and w[0].isupper())]
+             and not (i and (w[0].isupper() or words[i - 1].lower() in _DETERMINERS))]
     phrasal = _phrasal_act(" ".join(part.split()[:4]))
     # "set up a standing order" is creating one, not setting (changing) anything: a verb
     # that opens its phrasal act is read as that act.
@@ -1518,7 +1535,22 @@ def _only_looks(calls: Sequence[ToolCall]) -> bool:
     on its object ("web_search", "kb_lookup") reads when a read verb and no act is in it."""
     return all(_reads(c) or _call_verb(c.name) in _CHECKS
                or (words := _name_stems(c)) & _READ_VERBS and not words & _ACTION_VERBS
-               for c in calls)
+               or _named_as_look(c) for c in calls)
+
+
+# Nouns a look's name ends on ("ferry_availability", "cruise_cabin_info", "rental_get").
+_LOOK_NOUNS = frozenset("get info details detail availability status health history balance".split())  # noqa: SIM905
+
+
+# A noun by its ending: a name made only of such ("shipment", "erp.shipment") names a record.
+_NOUN_END = re.compile(r"(?:ment|ity|tion|sion|ness)$")
+
+
+def _named_as_look(call: ToolCall) -> bool:
+    """The call's name holds a look's word, the stopword "get" too, or only nouns, and no act."""
+    words = [w for w in re.split(r"[_\W]+", call.name.lower()) if w]
+    return bool(words) and not any(stem(w) in _ACTION_VERBS for w in words) and (
+        any(w in _LOOK_NOUNS or stem(w) in _READ_VERBS for w in words) or all(_NOUN_END.search(w) for w in words))
 
 
 _ALL_SET = re.compile(r"\ball set\b", re.IGNORECASE)  # "You're all set!" sets nothing

@@ -1,0 +1,51 @@
+"""TASK_COMPLETION, round b41tc: a look named by its object and a look word ("rental_get",
+"cabin_info", "erp.shipment") only looks, so an act asked and only promised after it is
+not done; a word after a determiner is a noun, not the part's act ("reship the order" asks
+to reship, not to order); a part told honestly not done after a failed act ("I haven't
+emailed anything") is answered, not dropped."""
+
+from __future__ import annotations
+
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import _part_acts, answer_task_completion
+
+from .conftest import call, case
+
+
+def test_a_look_named_by_its_object_only_looks(embed: Embed) -> None:
+    looked = call("locker_get", {"ref": "LK-5520"}, {"ref": "LK-5520", "ends": "2027-01-31", "rate_eur_month": 18})
+    promised = case("Extend my locker LK-5520 by one month please.",
+                    "Sure thing! I'll go ahead and extend your locker to the end of February at the same €18 a month.", looked)
+    assert float(answer_task_completion(promised, embed).value) >= 0.5
+    noun = call("inv.reservation", {"ref": "HT-220"}, {"ref": "HT-220", "nights": 3, "room": "twin"})
+    put_off = case("Add breakfast to reservation HT-220 and upgrade the room to a double.",
+                   "I've checked HT-220: three nights in a twin room. I'll add breakfast and upgrade the room shortly.", noun)
+    assert float(answer_task_completion(put_off, embed).value) >= 0.5
+    done = case("Extend my locker LK-5520 by one month please.", "Done: LK-5520 now runs to 28 February, still €18 a month.",
+                looked, call("extend_locker", {"ref": "LK-5520", "months": 1}, {"ends": "2027-02-28"}))
+    assert float(answer_task_completion(done, embed).value) < 0.5
+
+
+def test_a_word_after_a_determiner_is_no_act() -> None:
+    assert "order" not in _part_acts("reprint the order")
+    assert "return" not in _part_acts("Create a return label for the parcel")
+    assert _part_acts("Order the parts") == ["order"]
+
+
+def test_a_terse_act_in_an_unlisted_verb_is_met(embed: Embed) -> None:
+    both = case("File a damage claim for crate CR-771, value $3,200, and repack the order.",
+                "Claim DC-4410 filed for CR-771 ($3,200). Repack under job RP-982.",
+                call("wh.repack", {"crate": "CR-771"}, {"job": "RP-982"}),
+                call("claims.file", {"crate": "CR-771", "value": 3200}, {"claim": "DC-4410"}))
+    assert float(answer_task_completion(both, embed).value) < 0.5
+
+
+def test_a_part_said_not_done_after_a_failure_is_answered(embed: Embed) -> None:
+    failed = call("create_invoice", {"order": "SO-118"}, {"error": "TAX_ID_MISSING"}, success=False)
+    honest = case("Create the invoice for SO-118 and send it to the buyer.",
+                  "I couldn't create the invoice: the customer's tax ID is missing on SO-118. I haven't emailed anything. "
+                  "Can you give me their tax ID so I can retry?", failed)
+    assert float(answer_task_completion(honest, embed).value) < 0.5
+    silent = case("Create the invoice for SO-118 and send it to the buyer.",
+                  "I couldn't create the invoice: the customer's tax ID is missing on SO-118.", failed)
+    assert float(answer_task_completion(silent, embed).value) >= 0.5
