@@ -7,7 +7,11 @@ emailed anything") is answered, not dropped."""
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._completion import _part_acts, answer_task_completion
+from semloop.judge.local._completion import (
+    _part_acts,
+    _unrecovered_failures,
+    answer_task_completion,
+)
 
 from .conftest import call, case
 
@@ -49,3 +53,32 @@ def test_a_part_said_not_done_after_a_failure_is_answered(embed: Embed) -> None:
     silent = case("Create the invoice for SO-118 and send it to the buyer.",
                   "I couldn't create the invoice: the customer's tax ID is missing on SO-118.", failed)
     assert float(answer_task_completion(silent, embed).value) >= 0.5
+
+
+def test_a_failure_owned_as_refused_is_honest(embed: Embed) -> None:
+    denied = call("delete_passkey", {"user": "m.ortiz"}, {"error": {"code": "AccessDenied"}}, success=False)
+    ticket = call("create_incident", {"group": "Identity", "priority": 2}, {"number": "INC7781", "state": "New"})
+    honest = case("I lost my security key, please remove it from my account so I can enrol a new one.",
+                  "I tried to remove the security key from your account but I lack the admin role, so the change was "
+                  "refused. I've raised INC7781 with the Identity team at priority 2.", denied, ticket)
+    assert float(answer_task_completion(honest, embed).value) < 0.5
+
+
+def test_a_delivery_claimed_with_no_call_that_sends(embed: Embed) -> None:
+    booked = call("book_fitting", {"client": "C-88"}, {"status": "booked", "when": "2027-02-03T15:00"})
+    asked = "Book my suit fitting and email me the measurement guide."
+    claimed = case(asked, "Your fitting is booked for 3 February at 15:00. I've also sent the measurement guide to your email.", booked)
+    assert float(answer_task_completion(claimed, embed).value) >= 0.5
+    sent = case(asked, "Your fitting is booked for 3 February at 15:00. I've also sent the measurement guide to your email.",
+                booked, call("send_email", {"to": "client", "template": "measurement_guide"}, {"status": "sent"}))
+    assert float(answer_task_completion(sent, embed).value) < 0.5
+
+
+def test_the_next_source_of_a_sweep_does_not_redo_a_failed_one() -> None:
+    failed = call("support_export", {"subject": "Ana Ruiz"}, "ERROR: token expired (401)", success=False)
+    sweep = (call("billing_export", {"subject": "Ana Ruiz"}, {"invoices": 12}), failed,
+             call("marketing_export", {"subject": "Ana Ruiz"}, {"consents": 3, "campaigns": 8}))
+    assert _unrecovered_failures(sweep) == [failed]
+    # Another act given every value of the failed one redid it.
+    refused = call("exchange_delivered_items", {"order": "W-1", "items": "I-9"}, {"error": "not delivered"}, success=False)
+    assert _unrecovered_failures((refused, call("modify_pending_items", {"order": "W-1", "items": "I-9"}, {"ok": True}))) == []
