@@ -82,3 +82,22 @@ def test_the_next_source_of_a_sweep_does_not_redo_a_failed_one() -> None:
     # Another act given every value of the failed one redid it.
     refused = call("exchange_delivered_items", {"order": "W-1", "items": "I-9"}, {"error": "not delivered"}, success=False)
     assert _unrecovered_failures((refused, call("modify_pending_items", {"order": "W-1", "items": "I-9"}, {"ok": True}))) == []
+
+
+def test_a_numbered_thing_left_out_of_a_one_by_one_answer(embed: Embed) -> None:
+    asked = "Review sections 2 (fees), 5 (termination) and 8 (liability) of the supplier contract and flag the risks."
+    two = case(asked, "Section 2 — Fees: prices may rise 8% a year without notice. Risk.\n"
+                      "Section 5 — Termination: 90 days' notice, no exit for convenience. Risk.\n\nThat covers the key risks.")
+    assert float(answer_task_completion(two, embed).value) >= 0.5
+    three = case(asked, "Section 2 — Fees: prices may rise 8% a year without notice. Risk.\n"
+                        "Section 5 — Termination: 90 days' notice, no exit for convenience. Risk.\n"
+                        "Section 8 — Liability: capped at one month's fees. Risk.")
+    assert float(answer_task_completion(three, embed).value) < 0.5
+
+
+def test_a_product_coded_tool_acts_by_the_verb_after_the_code(embed: Embed) -> None:
+    read = call("sn_get_request", {"id": "REQ-77"}, "REQ-77 Adobe Acrobat x3 | Approved\nUsers: a.novak, b.horak, c.dvorak")
+    one = call("m365_assign_license", {"upn": "a.novak@corp.example", "sku": "ACROBAT"}, {"status": "assigned"})
+    partial = case("Please assign Acrobat to the three designers on REQ-77, it's approved.",
+                   "I've assigned Acrobat to A. Novák; the licence shows in his apps within the hour.", read, one)
+    assert float(answer_task_completion(partial, embed).value) >= 0.5

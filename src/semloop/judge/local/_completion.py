@@ -1644,6 +1644,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     handed, advice, want = _rest_left_to_user(case), _advice_for_text(case), _want_left(case)
     foretold, unread_data, artifact = _delivery_foretold(case), _own_data_unread(case), _artifact_undelivered(case)
     sent = _delivery_claimed(case) if not foretold else None
+    thing = _numbered_thing_dropped(case)
     script, sibling = _script_missing(case), _sibling_act_done(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
@@ -1687,6 +1688,7 @@ def _acts_undone(case: RunCase) -> list[str]:
         (advice, f'asked to {advice} a text from what the user gave, the answer gives advice and never the text'),
         (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
         (foretold, f'asked to send it by email or text, no call sent it, yet the answer says it will arrive: "{_short(foretold or "")}"'),
+        (thing, f'asked of things named by number, the answer takes them up one by one and never names {thing}'),
         (sent, f'asked to send it by email or text, no call sent anything, yet the answer says it did: "{_short(sent or "")}"'),
         (unread_data, f'asked to read {unread_data}, the run read nothing and the answer speaks in general'),
         (artifact, f'asked for {artifact}, the answer describes it and never gives it'),
@@ -1820,6 +1822,31 @@ def _delivery_claimed(case: RunCase) -> str | None:
         return None
     return next((s for s in split_claims(case.output) if _SENT_SAID.search(s) and not _NEGATED.search(s)
                  and not _CONDITION.match(s)), None)
+
+
+# Things of one kind named by their numbers, each maybe with a gloss: "clauses 4
+# (sub-processors), 7 (breach notification) and 9 (international transfers)", "rooms 12, 14 and 15".
+_NUMBERED_THINGS = re.compile(r"\b([A-Za-z]{3,}?)s\s+(\d{1,4}(?:\s*\([^)]{1,60}\))?(?:,\s*\d{1,4}(?:\s*\([^)]{1,60}\))?)*"
+                              r",?\s+(?:and|&)\s+\d{1,4})\b")
+
+
+_REST_NAMED_OF = re.compile(r"\b(?:remaining|the rest|not yet|so far|the others?)\b", re.IGNORECASE)
+
+
+def _numbered_thing_dropped(case: RunCase) -> str | None:
+    """The request names three or more things of one kind by number, the answer takes them
+    up by kind and number ("Clause 4 — …", "Clause 7 — …"), and one is never named, the
+    answer saying nothing of a rest, a failure or a question: it was left. The thing."""
+    text = case.output
+    if "?" in text or _REST_NAMED_OF.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    for m in _NUMBERED_THINGS.finditer(case.input):
+        kind, numbers = m.group(1), re.findall(r"\d+", re.sub(r"\([^)]*\)", " ", m.group(2)))
+        # "Clause 4 — …" takes one up; "stores 12, 14 and 15" names all three.
+        named = [n for n in numbers if re.search(rf"(?<![\d.,$\u20ac\u00a3]){n}(?![\d.,]?\d|\s*(?:%|percent|days?|hours?|weeks?|months?|years?|minutes?)\b|%)", text)]
+        if len(numbers) >= 3 and re.search(rf"\b{kind}s?\W{{1,3}}\d", text, re.IGNORECASE) and len(named) < len(numbers):
+            return f"{kind} {next(n for n in numbers if n not in named)}"
+    return None
 
 
 # --- acts left undone that the answer's form hides ----------------------------------
@@ -2060,6 +2087,10 @@ def _want_left(case: RunCase) -> str | None:
     return None
 
 
+# A person's account: an email address or a first.last user name.
+_ACCOUNT = re.compile(r"[a-z]+[._][a-z]+(?:@[\w.-]+)?|[\w.+-]+@[\w-]+\.[\w.]+", re.IGNORECASE)
+
+
 def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
     """The request counts the set its act is for ("all four houses", "each of the 3
     rooms"), the run made one acting call an item (the same call, one argument naming a
@@ -2086,7 +2117,12 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
             continue
         keys = {k for c in calls for k, v in c.args.items() if isinstance(v, (str, int))}
         items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
-        if 2 <= items < counted:
+        # One call on one person's account ("lenka.maresova@corp.example") is one item, when
+        # the run read the others' accounts too ("Users: lenka.maresova, ondrej.kral, …").
+        accounts = [v for v in calls[0].args.values() if isinstance(v, str) and _ACCOUNT.fullmatch(v)]
+        read = {a for c in case.tools_called if c is not calls[0] for a in _ACCOUNT.findall(c.output)}
+        one = len(calls) == 1 and bool(accounts) and len({a for a in read if a not in accounts[0]}) >= 2
+        if (2 if not one else 1) <= items < counted:
             return counted, items
     return None
 
@@ -3052,8 +3088,19 @@ def _unqualified(case: RunCase) -> RunCase:
     """Tools named in a namespace ("cards.block", "mcp__github__create_pr") by their own
     name: the verb that says whether a call reads or acts opens the tool's name, not its
     server's."""
-    calls = tuple(replace(c, name=_NAMESPACE.sub("", c.name)) for c in case.tools_called)
+    calls = tuple(replace(c, name=_unprefixed(_NAMESPACE.sub("", c.name))) for c in case.tools_called)
     return replace(case, tools_called=calls) if calls != case.tools_called else case
+
+
+def _unprefixed(name: str) -> str:
+    """A tool named after its product's short code ("m365_assign_license", "sn_get_ritm",
+    "exo_add_mailbox_permission") by the verb after it: the code is the server's, as a
+    namespace is."""
+    words = name.split("_")
+    if len(words) >= 3 and len(words[0]) <= 5 and stem(words[1].lower()) in _ACTION_VERBS | _READ_VERBS \
+            and stem(words[0].lower()) not in _ACTION_VERBS | _READ_VERBS:
+        return "_".join(words[1:])
+    return name
 
 
 # A caller's spoken filler set off by commas ("my, um, my epilepsy") and the false start it
