@@ -1130,9 +1130,9 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             ),
             set().union(*turn_specifics[:jdx]),
             # A terse turn that only hangs a new item on the last question ("And on 28
-            # March?", "What about the 70-200mm?").
-            _terse(text)
-            and bool(_CONTINUES.search(text))
+            # March?", "What about the 70-200mm?"); or one that takes the answer first ("Got
+            # it, thanks. And where is GR-2219?"): the old item was answered, the new one asks.
+            (_terse(text) and bool(_CONTINUES.search(text)) or bool(_ACKNOWLEDGES.search(text)))
             and any(t.content.strip() for t in between),
         ):
             # The same question with its size, date or model number changed, after a reply
@@ -1881,7 +1881,9 @@ _NO_OPEN = any_of(r"^\W*(?:no|nope)\b")
 # Sympathy standing alone as a sentence ("I completely understand. Don't worry, it'll pass.").
 _UNDERSTANDS = any_of(r"^\W*i (?:completely |totally |fully |do |really )?understand\s*[.!]")
 # "In that case": the reply takes the user's newly stated situation as its condition.
-_IN_THAT_CASE = any_of(r"\bin that case\b")
+# Or a reply that opens on "Then" and says what the user's news makes of it ("Then this is
+# a warranty case."): the consequence drawn, as "in that case" draws it.
+_IN_THAT_CASE = any_of(r"\bin that case\b", r"^\W*then,? (?:this|that|it)(?:'s| is| counts| becomes)\b")
 _RECAST = any_of(
     r"\bto (?:clarify|be (?:more )?(?:precise|clear|accurate|exact))\b|\blet me (?:clarify|rephrase)\b|"
     r"\bwhat i (?:meant|was trying to say)\b|\bi should (?:clarify|be clearer)\b"

@@ -669,6 +669,8 @@ _LEAVE = Shapes(
         r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
         r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
         r"\bdone with (?:you|this|your|it)\b",
+        # Not away from home ("leave it with my neighbour if I'm out", "while I'm out").
+        r"(?<!\bif )(?<!\bwhen )(?<!\bwhile )(?<!\bin case )(?<!\bwhenever )"
         r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
         # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
         r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
