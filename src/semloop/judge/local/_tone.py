@@ -169,19 +169,21 @@ _ML_REPEATING = (
         rf"\botra vez (?:la misma|lo mismo)\b|\botra vez\s*[?!]|\bya (?:se )?(?:lo |le |les )?(?:he |hab{_I}a |hemos )?(?:dicho|explicado|intentad{_O}|"
         rf"hecho|probado|enviado|escrito)\b|\bya lo (?:intent{_E}|hice|prob{_E}|dije)\b|"
         rf"\b(?:la|una) misma (?:\w+ )?respuesta\b|\b(?:tres|cuatro|cinco|varias|muchas|mil) veces\b|"
-        rf"\bpor (?:tercera|cuarta|en{_E}sima) vez\b|\beso ya me lo\b"
+        rf"\bpor (?:tercera|cuarta|en{_E}sima) vez\b|\beso ya me lo\b|\b(?:cada vez|siempre) (?:es )?lo mismo\b"
     ),
     # fr
     (
         r"\bencore une fois\b|\bje (?:vous )?l'ai d[ée]j[àa]\b|\bj'ai d[ée]j[àa] (?:essay|fait|dit|expliqu|envoy|"
         r"[ée]crit|demand)|\bla m[êe]me r[ée]ponse\b|\b(?:trois|quatre|cinq|plusieurs) fois\b|"
-        r"\bpour la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b"
+        r"\bpour la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b|"
+        r"\b(?:[àa] chaque fois|toujours) la m[êe]me (?:chose|histoire)\b"
     ),
     # de
     (
         r"\b(?:schon|bereits) (?:\w+ )?(?:gemacht|gesagt|versucht|probiert|erkl[äa]rt|geschrieben|geschickt)\b|"
         r"\b(?:zum )?(?:dritten|vierten|f[üu]nften|x-ten|zigsten) mal\b|\b(?:drei|vier|f[üu]nf|mehrere) ?mal\b|"
-        r"\bmehrmals\b|\bimmer wieder\b|\b(?:dieselbe|die gleiche|die selbe) antwort\b"
+        r"\bmehrmals\b|\bimmer wieder\b|\b(?:dieselbe|die gleiche|die selbe) antwort\b|"
+        r"\bjedes mal (?:das|die|der)? ?(?:gleiche|selbe)\b"
     ),
     # it
     (
@@ -347,7 +349,9 @@ _ML_LEAVE = (
     ),
     (
         r"\b(?:ich )?k[üu]ndige\b|\bk[üu]ndigen\b|\banwalt\b|\bverbraucherzentrale\b|"
-        r"\bbeschwerde (?:einreichen|einlegen)\b|\bzur konkurrenz\b|\bnie wieder\b"
+        r"\bbeschwerde (?:einreichen|einlegen)\b|\bzur konkurrenz\b|\bnie wieder\b|"
+        # "From now on I only book flights": the service dropped for another.
+        r"\b(?:ab jetzt|ab sofort|k[üu]nftig) (?:\w+ )?nur noch\b"
     ),
     (
         r"\bdisdico\b|\bdisdire\b|\bdisdetta\b|\bavvocato\b|\b(?:associazion\w+ )?(?:dei )?consumatori\b|"
@@ -445,7 +449,10 @@ _ML_IMPATIENT = (
     ),
     (
         r"\bimmer noch (?:nicht|nichts|kein\w*)\b|\bseit (?:\w+ )?(?:wochen|tagen|stunden|monaten)\b|"
-        r"\bunglaublich\b|\bernsthaft\b|\bwie lange (?:noch|soll)\b"
+        r"\bunglaublich\b|\bernsthaft\b|\bwie lange (?:noch|soll)\b|"
+        # One span waited through ("seit einer Stunde"), and "you can't be serious".
+        r"\bseit (?:einer|einem|zwei|drei) (?:halben )?(?:stunden?|wochen?|tagen?|monaten?)\b|"
+        r"\bdoch nicht (?:ihr|dein|euer) ernst\b"
     ),
     r"\bancora (?:niente|nulla)\b|\bsul serio\b|\bda (?:\w+ )?(?:settimane|mesi)\b|\bquanto (?:ancora|devo aspettare)\b",
     rf"\bat{_E} quando\b|\bainda nada\b|\bs{_E}rio\s*\?|\b(?:h{_A}|faz) (?:\w+ )?(?:semanas|meses)\b",
@@ -794,6 +801,7 @@ _ACCUSING = any_of(
 # "Actually, ..." opening a sentence brings in a new fact; "did you actually read it?" accuses.
 _OPENING_ACTUALLY = re.compile(r"^\W*(?:oh,? |well,? )?actually\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
+_THANKS_WORD = re.compile(r"\b(?:thanks|thank you|thx|cheers|appreciated?)\b", re.IGNORECASE)
 
 
 # Terse users drop the question mark: "who here actually deals with this".
@@ -1284,6 +1292,7 @@ _FAMILIES = frozenset(
         "praise for a repeated reply",
         "praise for more of it",
         "praise as always",
+        "praise for the reply's terms",
     )
 )
 
@@ -1325,6 +1334,37 @@ def _praised_as_ever(text: str) -> bool:
 
 def _more_of_it(text: str) -> bool:
     return any(not m.group(0).endswith("?") for m in _MORE_OF_IT.finditer(text))
+
+
+# Praise that stands alone beside the reply's own terms said back flat ("5 business days.
+# Of course.", "2 km away with two kids at 11pm. Lovely.", "Oh wonderful, a taxi, how
+# generous."): the offer repeated for the user to hear how it sounds, the praise dry. Thanks
+# beside it ("Stop 6, lovely, thank you") is a sincere taking of the answer.
+_PRAISE_ALONE = re.compile(
+    r"^\W*(?:oh,? |well,? |wow,? |ah,? )?(?:lovely|wonderful|fantastic|brilliant|marvell?ous|splendid|"
+    r"terrific|of course|how (?:generous|kind|thoughtful|lovely|nice|helpful|convenient))\W*$",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[^.!?;,]+")
+_SUBJECT = re.compile(
+    r"\b(?:i|we|you|it|they|he|she|there|this|that|i'm|we're|you're|it's|they're|that's|there's|"
+    r"please|can|could|would|will|is|are|do|does)\b",
+    re.IGNORECASE,
+)
+_FLAT_ECHO_WORDS = 8  # a restated offer is a short fragment, not a sentence of its own
+
+
+def _echoed_praise(text: str, spoken_words: set[str]) -> bool:
+    if _THANKS_WORD.search(text):
+        return False
+    clauses = [c.strip() for c in _CLAUSE.findall(text) if c.strip()]
+    return any(_PRAISE_ALONE.match(c) for c in clauses) and any(
+        not _PRAISE_ALONE.match(c)
+        and len(c.split()) <= _FLAT_ECHO_WORDS
+        and not _SUBJECT.search(c)
+        and any(w in spoken_words for w in content_tokens(tokens(c)))
+        for c in clauses
+    )
 
 
 def _thanks_for_repeat(text: str) -> bool:
@@ -1842,6 +1882,7 @@ def _read(text: str, context: _Context) -> Tone:
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
         ("praise for more of it", _more_of_it, _W_MOCK),
         ("praise as always", _praised_as_ever, _W_MOCK),
+        ("praise for the reply's terms", lambda t: _echoed_praise(t, spoken_words), _W_MOCK),
         (
             "praise for a repeated reply",
             lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
