@@ -1879,7 +1879,8 @@ _AGREES = any_of(
 )
 _NO_OPEN = any_of(r"^\W*(?:no|nope)\b")
 # Sympathy standing alone as a sentence ("I completely understand. Don't worry, it'll pass.").
-_UNDERSTANDS = any_of(r"^\W*i (?:completely |totally |fully |do |really )?understand\s*[.!]")
+# "I understand." or "I understand — since ...": the words end at a stop or a dash.
+_UNDERSTANDS = any_of(r"^\W*i (?:completely |totally |fully |do |really )?understand\s*(?:[.!]|[—–]|-\s)")
 # "In that case": the reply takes the user's newly stated situation as its condition.
 # Or a reply that opens on "Then" and says what the user's news makes of it ("Then this is
 # a warranty case."): the consequence drawn, as "in that case" draws it.

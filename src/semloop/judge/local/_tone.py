@@ -1021,8 +1021,17 @@ def bad_judgements(text: str) -> set[str]:
     """The words by which ``text`` calls something bad ("That's ridiculous.", "this is
     outrageous"): negative judgements, by the lexicon, of what was said or done."""
     lex = lexicon()
-    words = (m.group(1).lower() for m in _JUDGED.finditer(text))
-    return {w for w in words if lex.get(w, 0.0) <= _JUDGED_VALENCE}
+    found = [*_JUDGED.finditer(text), *_JUDGED_SEEMING.finditer(text)]
+    return {w for w in (m.group(1).lower() for m in found) if lex.get(w, 0.0) <= _JUDGED_VALENCE}
+
+
+# The same verdict hedged ("That seems unfair.", "this sounds ridiculous"): still the answer
+# called bad, for pushing back on it.
+_JUDGED_SEEMING = re.compile(
+    r"\b(?:this|that|it) (?:seems|sounds|looks|feels)(?: (?:so|really|very|quite|pretty|totally|a bit))? "
+    r"([a-z]+)\b",
+    re.IGNORECASE,
+)
 
 
 _ON_NEWS = re.compile(r"(?:that|it|this)(?:'s| is| was)\b", re.IGNORECASE)
