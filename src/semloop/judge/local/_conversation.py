@@ -442,6 +442,8 @@ _ML_ASKS_AGAIN = (
         r"\bik (?:herhaal|vraag het (?:nog een keer|nogmaals|opnieuw))\b|\bnog een keer\s*:|\bja of nee\b|"
         r"\bik bedoelde\b|\been laatste keer\b"
     ),
+    # Russian, Ukrainian, Czech: "once more:", "I repeat".
+    r"\bещ[её] раз\s*:|\bще раз\s*:|\bješt[ěe] jednou\s*:|\bповторя(?:ю|ю ещ[её] раз)\b|\bopakuji\b",
     # "I'm asking (you)", "let me rephrase", "I still haven't understood".
     (
         r"\b(?:te|le|les|os) (?:estoy )?pregunt(?:o|ando)\b|\bich frage (?:sie|dich) (?:nach|doch|ja)\b|"
@@ -536,6 +538,11 @@ _ML_PERSIST = (
         r"(?:dobrze|rozumiem)\b[^.?!]{0,40}?[,.!\u2014-]*\s*ale)\b"
     ),
     r"\bm[ée]g mindig nem\b|\bh[âa]l[âa] (?:\w+ )?(?:yok|de[ğg]il|bilmiyorum)\b|\bnadal nie\b",
+    # Russian, Ukrainian, Czech: "I understand (the rule), but ...", "OK, but ...".
+    (
+        r"(?:^|[.!?;]\s+)\W*(?:\w+,?\s+)?(?:понима\w*|понятно|ясно|хорошо|ладно|розумі\w*|зрозуміло|добре|"
+        r"rozum[íi]m|ch[áa]pu|dob[řr]e|jasn[ěe])\b[^.?!]{0,40}?[,.!\u2014-]*\s*(?:но|але|ale)\b"
+    ),
     # Korean, Chinese, Japanese: "I know it's chapter 85 (, but)", "so / in other words",
     # "my question is", "what I'm asking is".
     (
