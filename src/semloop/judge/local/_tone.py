@@ -175,7 +175,7 @@ _ML_REPEATING = (
     (
         r"\bencore une fois\b|\bje (?:vous )?l'ai d[ée]j[àa]\b|\bj'ai d[ée]j[àa] (?:essay|fait|dit|expliqu|envoy|"
         r"[ée]crit|demand)|\bla m[êe]me r[ée]ponse\b|\b(?:trois|quatre|cinq|plusieurs) fois\b|"
-        r"\bpour la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b|"
+        r"\b(?:pour|c'est) la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b|"
         r"\b(?:[àa] chaque fois|toujours) la m[êe]me (?:chose|histoire)\b"
     ),
     # de
@@ -223,6 +223,9 @@ _ML_REPEATING = (
     ),
     # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
     (
+        # Czech: "every time the same (song)", "for the third time", "I already wrote".
+        r"\bpoka[žz]d[ée] (?:to )?(?:stejn|tot[ée])\w*|\bpot[řr]et[íi]\b|\bpo?[čc]tvrt[ée]\b|"
+        r"\bu[žz] jsem (?:to )?(?:psal|ps[aá]la|hl[áa]sil|hl[áa]sila|[řr][íi]kal|[řr][íi]kala|zkou[šs]el|zkou[šs]ela)\w*|"
         r"\bayn[ıi] (?:\w+ )?(?:cevap|yan[ıi]t|[şs]ey)\w*|\bka[çc][ıi]nc[ıi] (?:kez|defa|kere|oldu)\b|"
         r"\b(?:zaten|daha [öo]nce) (?:\w+ )?(?:s[öo]yledim|yazd[ıi]m|denedim|g[öo]nderdim)\b"
     ),
@@ -404,7 +407,11 @@ _ML_LEAVE = (
 )
 _ML_GIVE_UP = (
     rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
-    r"\bj'en ai (?:marre|assez|ras le bol)\b|\bras le bol\b|\blaissez tomber\b|\bj'abandonne\b|\b[çc]a suffit\b",
+    (
+        r"\bj'en ai (?:marre|assez|ras le bol)\b|\bras le bol\b|\blaissez tomber\b|\bj'abandonne\b|\b[çc]a suffit\b|"
+        # Said to one person, and Quebec's "laisse faire" (never mind).
+        r"\blaisse (?:tomber|faire)\b|\boubliez? [çc]a\b"
+    ),
     (
         r"\b(?:es|jetzt|mir) reicht(?:'s|s)?\s*[.!]|\bnase voll\b|\bich habe (?:die nase )?voll\b|"
         r"\bvergessen sie es\b|\bvergiss es\b|\bich gebe auf\b"
@@ -440,6 +447,9 @@ _ML_GIVE_UP = (
         r"\bmam (?:ju[żz] )?(?:do[śs][ćc]|dosy[ćc])\b|\bdajcie spok[óo]j\b|\bpoddaj[ęe] si[ęe]\b|"
         r"\bnu f[åa]r det vara nog\b|\bjag ger upp\b|\bstrunt i det\b|\bjag har f[åa]tt nog\b"
     ),
+    # Czech: "I'm really fed up with it", "I've had enough", "I give up", "forget it".
+    r"\b(?:u[žz] )?m[ěe] to (?:fakt |opravdu |v[ůu]bec )?nebav[íi]\b|\bm[áa]m (?:toho|u[žz]) dost\b|\bvzd[áa]v[áa]m (?:to)?\b|"
+    r"\bto nech(?:te)? b[ýy]t\b",
 )
 _ML_IMPATIENT = (
     rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
