@@ -733,8 +733,11 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("amount", any_of(r"\bhow much\b|\bprice|\bcost|\bfees?\b|\bcharge|\bdeposit\b|\bpay\b")),
     (
         "time",
-        any_of(r"\bwhen\b|\bwhat time\b|\bhow (?:long|soon)\b|\bdate\b|\bready\b|\bdeadline\b"),
+        any_of(r"\bwhen\b|\bwhat time\b|\bhow (?:long|soon)\b|\bdate\b|\bready\b|\bdeadline\b|"
+               r"\b(?:which|what) day\b|\blast day\b"),
     ),
+    # A day on the calendar: a time that a span ("20 days from service") does not give.
+    ("date", any_of(r"\bdates?\b|\b(?:which|what) day\b|\blast day\b")),
     ("count", any_of(r"\bhow (?:many|often|old|big|far|fast)\b")),
     ("place", any_of(r"\bwhere\b|\bwhich (?:branch|office|store|shop|location|address)\b")),
     # A bound, however worded: "the shortest plan", "the least time", "how few people"; the
@@ -761,6 +764,8 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# Slots that are no kind of thing of their own: a yes or no, and a date (a time, narrowed).
+_NOT_KINDS = frozenset(("yes/no", "date"))
 _NUMBER_WORD = any_of(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|hundred|"
     r"half|free|no (?:extra )?charge|included)\b"
@@ -789,6 +794,11 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"thursday|friday|saturday|sunday|january|february|march|april|june|july|august|"
         r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
         r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
+    ),
+    "date": any_of(
+        r"\b(?:today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|"
+        r"february|march|april|june|july|august|september|october|november|december)\b|"
+        r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\s+may\b|\bmay\s+\d|\b\d{1,2}[/.-]\d{1,2}\b",
     ),
     # A bound in so many words, or a reply with a number near its start ("100 cards.", "Size
     # 6."), not one deep in other talk ("servers in 60 countries").
@@ -982,7 +992,10 @@ def _other_item(
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
     be checked."""
-    checks = [rx for name, rx in _GIVES.items() if name in slots]
+    # Asked for a date, a span of time is no answer: only the date's shapes give it.
+    checks = [
+        rx for name, rx in _GIVES.items() if name in slots and not (name == "time" and "date" in slots)
+    ]
     if not checks:
         return None
     return any(rx.search(plain(t.content)) for rx in checks for t in replies)
@@ -1077,7 +1090,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # turn asking only for the kind of thing no reply gave ("when?", "price. number.",
         # "so what's the least time I can sign up for?"). A turn naming two kinds ("how
         # long until the deposit is released") asks something new about the old topic.
-        specific = slots[j] - {"yes/no"}
+        specific = slots[j] - _NOT_KINDS
         terse_slot = (
             bool(shared & specific)
             and opened == 1.0
@@ -1248,7 +1261,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
 
     def open_slot(j: int, k: int) -> bool:
         """Turn ``j`` asks only for a kind of thing ``k`` asked and no reply since gave."""
-        specific = slots[j] - {"yes/no"}
+        specific = slots[j] - _NOT_KINDS
         if not (specific & slots[k]) or (len(specific) > 1 and not _terse(users[j][1].content)):
             return False
         between = [t for t in case.turns[users[k][0] + 1 : users[j][0]] if t.role == "assistant"]
