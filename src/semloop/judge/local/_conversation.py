@@ -733,8 +733,10 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("amount", any_of(r"\bhow much\b|\bprice|\bcost|\bfees?\b|\bcharge|\bdeposit\b|\bpay\b")),
     (
         "time",
-        any_of(r"\bwhen\b|\bwhat time\b|\bhow (?:long|soon)\b|\bdate\b|\bready\b|\bdeadline\b|"
-               r"\b(?:which|what) day\b|\blast day\b"),
+        any_of(
+            r"\bwhen\b|\bwhat time\b|\bhow (?:long|soon)\b|\bdate\b|\bready\b|\bdeadline\b|"
+            r"\b(?:which|what) day\b|\blast day\b"
+        ),
     ),
     # A day on the calendar: a time that a span ("20 days from service") does not give.
     ("date", any_of(r"\bdates?\b|\b(?:which|what) day\b|\blast day\b")),
@@ -994,7 +996,9 @@ def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     be checked."""
     # Asked for a date, a span of time is no answer: only the date's shapes give it.
     checks = [
-        rx for name, rx in _GIVES.items() if name in slots and not (name == "time" and "date" in slots)
+        rx
+        for name, rx in _GIVES.items()
+        if name in slots and not (name == "time" and "date" in slots)
     ]
     if not checks:
         return None
@@ -1900,11 +1904,15 @@ _AGREES = any_of(
 _NO_OPEN = any_of(r"^\W*(?:no|nope)\b")
 # Sympathy standing alone as a sentence ("I completely understand. Don't worry, it'll pass.").
 # "I understand." or "I understand — since ...": the words end at a stop or a dash.
-_UNDERSTANDS = any_of(r"^\W*i (?:completely |totally |fully |do |really )?understand\s*(?:[.!]|[—–]|-\s)")
+_UNDERSTANDS = any_of(
+    r"^\W*i (?:completely |totally |fully |do |really )?understand\s*(?:[.!]|[—–]|-\s)"
+)
 # "In that case": the reply takes the user's newly stated situation as its condition.
 # Or a reply that opens on "Then" and says what the user's news makes of it ("Then this is
 # a warranty case."): the consequence drawn, as "in that case" draws it.
-_IN_THAT_CASE = any_of(r"\bin that case\b", r"^\W*then,? (?:this|that|it)(?:'s| is| counts| becomes)\b")
+_IN_THAT_CASE = any_of(
+    r"\bin that case\b", r"^\W*then,? (?:this|that|it)(?:'s| is| counts| becomes)\b"
+)
 _RECAST = any_of(
     r"\bto (?:clarify|be (?:more )?(?:precise|clear|accurate|exact))\b|\blet me (?:clarify|rephrase)\b|"
     r"\bwhat i (?:meant|was trying to say)\b|\bi should (?:clarify|be clearer)\b"

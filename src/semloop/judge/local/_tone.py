@@ -448,8 +448,10 @@ _ML_GIVE_UP = (
         r"\bnu f[åa]r det vara nog\b|\bjag ger upp\b|\bstrunt i det\b|\bjag har f[åa]tt nog\b"
     ),
     # Czech: "I'm really fed up with it", "I've had enough", "I give up", "forget it".
-    r"\b(?:u[žz] )?m[ěe] to (?:fakt |opravdu |v[ůu]bec )?nebav[íi]\b|\bm[áa]m (?:toho|u[žz]) dost\b|\bvzd[áa]v[áa]m (?:to)?\b|"
-    r"\bto nech(?:te)? b[ýy]t\b",
+    (
+        r"\b(?:u[žz] )?m[ěe] to (?:fakt |opravdu |v[ůu]bec )?nebav[íi]\b|\bm[áa]m (?:toho|u[žz]) dost\b|"
+        r"\bvzd[áa]v[áa]m (?:to)?\b|\bto nech(?:te)? b[ýy]t\b"
+    ),
 )
 _ML_IMPATIENT = (
     rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
