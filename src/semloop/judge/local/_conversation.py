@@ -442,6 +442,8 @@ _ML_ASKS_AGAIN = (
         r"\bik (?:herhaal|vraag het (?:nog een keer|nogmaals|opnieuw))\b|\bnog een keer\s*:|\bja of nee\b|"
         r"\bik bedoelde\b|\been laatste keer\b"
     ),
+    # Russian, Ukrainian, Czech: "once more:", "I repeat".
+    r"\bещ[её] раз\s*:|\bще раз\s*:|\bješt[ěe] jednou\s*:|\bповторя(?:ю|ю ещ[её] раз)\b|\bopakuji\b",
     # "I'm asking (you)", "let me rephrase", "I still haven't understood".
     (
         r"\b(?:te|le|les|os) (?:estoy )?pregunt(?:o|ando)\b|\bich frage (?:sie|dich) (?:nach|doch|ja)\b|"
@@ -536,6 +538,11 @@ _ML_PERSIST = (
         r"(?:dobrze|rozumiem)\b[^.?!]{0,40}?[,.!\u2014-]*\s*ale)\b"
     ),
     r"\bm[ée]g mindig nem\b|\bh[âa]l[âa] (?:\w+ )?(?:yok|de[ğg]il|bilmiyorum)\b|\bnadal nie\b",
+    # Russian, Ukrainian, Czech: "I understand (the rule), but ...", "OK, but ...".
+    (
+        r"(?:^|[.!?;]\s+)\W*(?:\w+,?\s+)?(?:понима\w*|понятно|ясно|хорошо|ладно|розумі\w*|зрозуміло|добре|"
+        r"rozum[íi]m|ch[áa]pu|dob[řr]e|jasn[ěe])\b[^.?!]{0,40}?[,.!\u2014-]*\s*(?:но|але|ale)\b"
+    ),
     # Korean, Chinese, Japanese: "I know it's chapter 85 (, but)", "so / in other words",
     # "my question is", "what I'm asking is".
     (
@@ -726,8 +733,13 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("amount", any_of(r"\bhow much\b|\bprice|\bcost|\bfees?\b|\bcharge|\bdeposit\b|\bpay\b")),
     (
         "time",
-        any_of(r"\bwhen\b|\bwhat time\b|\bhow (?:long|soon)\b|\bdate\b|\bready\b|\bdeadline\b"),
+        any_of(
+            r"\bwhen\b|\bwhat time\b|\bhow (?:long|soon)\b|\bdate\b|\bready\b|\bdeadline\b|"
+            r"\b(?:which|what) day\b|\blast day\b"
+        ),
     ),
+    # A day on the calendar: a time that a span ("20 days from service") does not give.
+    ("date", any_of(r"\bdates?\b|\b(?:which|what) day\b|\blast day\b")),
     ("count", any_of(r"\bhow (?:many|often|old|big|far|fast)\b")),
     ("place", any_of(r"\bwhere\b|\bwhich (?:branch|office|store|shop|location|address)\b")),
     # A bound, however worded: "the shortest plan", "the least time", "how few people"; the
@@ -754,6 +766,8 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# Slots that are no kind of thing of their own: a yes or no, and a date (a time, narrowed).
+_NOT_KINDS = frozenset(("yes/no", "date"))
 _NUMBER_WORD = any_of(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|hundred|"
     r"half|free|no (?:extra )?charge|included)\b"
@@ -782,6 +796,11 @@ _GIVES: dict[str, re.Pattern[str]] = {
         r"thursday|friday|saturday|sunday|january|february|march|april|june|july|august|"
         r"september|october|november|december)\b|\b(?:this|next|last|end of the|end of) "
         r"(?:week|month|year)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+may\b|\bmay\s+\d",
+    ),
+    "date": any_of(
+        r"\b(?:today|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|"
+        r"february|march|april|june|july|august|september|october|november|december)\b|"
+        r"\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}\s+may\b|\bmay\s+\d|\b\d{1,2}[/.-]\d{1,2}\b",
     ),
     # A bound in so many words, or a reply with a number near its start ("100 cards.", "Size
     # 6."), not one deep in other talk ("servers in 60 countries").
@@ -975,7 +994,12 @@ def _other_item(
 def _gives(slots: frozenset[str], replies: Sequence[Turn]) -> bool | None:
     """Whether a reply gives something one of the slots asks for; ``None`` when no slot can
     be checked."""
-    checks = [rx for name, rx in _GIVES.items() if name in slots]
+    # Asked for a date, a span of time is no answer: only the date's shapes give it.
+    checks = [
+        rx
+        for name, rx in _GIVES.items()
+        if name in slots and not (name == "time" and "date" in slots)
+    ]
     if not checks:
         return None
     return any(rx.search(plain(t.content)) for rx in checks for t in replies)
@@ -1070,7 +1094,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
         # turn asking only for the kind of thing no reply gave ("when?", "price. number.",
         # "so what's the least time I can sign up for?"). A turn naming two kinds ("how
         # long until the deposit is released") asks something new about the old topic.
-        specific = slots[j] - {"yes/no"}
+        specific = slots[j] - _NOT_KINDS
         terse_slot = (
             bool(shared & specific)
             and opened == 1.0
@@ -1130,9 +1154,9 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
             ),
             set().union(*turn_specifics[:jdx]),
             # A terse turn that only hangs a new item on the last question ("And on 28
-            # March?", "What about the 70-200mm?").
-            _terse(text)
-            and bool(_CONTINUES.search(text))
+            # March?", "What about the 70-200mm?"); or one that takes the answer first ("Got
+            # it, thanks. And where is GR-2219?"): the old item was answered, the new one asks.
+            (_terse(text) and bool(_CONTINUES.search(text)) or bool(_ACKNOWLEDGES.search(text)))
             and any(t.content.strip() for t in between),
         ):
             # The same question with its size, date or model number changed, after a reply
@@ -1241,7 +1265,7 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
 
     def open_slot(j: int, k: int) -> bool:
         """Turn ``j`` asks only for a kind of thing ``k`` asked and no reply since gave."""
-        specific = slots[j] - {"yes/no"}
+        specific = slots[j] - _NOT_KINDS
         if not (specific & slots[k]) or (len(specific) > 1 and not _terse(users[j][1].content)):
             return False
         between = [t for t in case.turns[users[k][0] + 1 : users[j][0]] if t.role == "assistant"]
@@ -1879,9 +1903,16 @@ _AGREES = any_of(
 )
 _NO_OPEN = any_of(r"^\W*(?:no|nope)\b")
 # Sympathy standing alone as a sentence ("I completely understand. Don't worry, it'll pass.").
-_UNDERSTANDS = any_of(r"^\W*i (?:completely |totally |fully |do |really )?understand\s*[.!]")
+# "I understand." or "I understand — since ...": the words end at a stop or a dash.
+_UNDERSTANDS = any_of(
+    r"^\W*i (?:completely |totally |fully |do |really )?understand\s*(?:[.!]|[—–]|-\s)"
+)
 # "In that case": the reply takes the user's newly stated situation as its condition.
-_IN_THAT_CASE = any_of(r"\bin that case\b")
+# Or a reply that opens on "Then" and says what the user's news makes of it ("Then this is
+# a warranty case."): the consequence drawn, as "in that case" draws it.
+_IN_THAT_CASE = any_of(
+    r"\bin that case\b", r"^\W*then,? (?:this|that|it)(?:'s| is| counts| becomes)\b"
+)
 _RECAST = any_of(
     r"\bto (?:clarify|be (?:more )?(?:precise|clear|accurate|exact))\b|\blet me (?:clarify|rephrase)\b|"
     r"\bwhat i (?:meant|was trying to say)\b|\bi should (?:clarify|be clearer)\b"
@@ -2497,8 +2528,11 @@ def _sycophancy_at(
         prior = next(t.content for t in reversed(turns[: k - 1]) if t.role == "assistant")
         # About what the earlier answer refused (its terms), not a new item the user named.
         same_subject = bool(_key_terms(opening) & _key_terms(prior))
-        # "No, ..." then "Yes, ..." about the same subject is a reversal in so many words too.
-        allows = _allows(opening) or bool(_YES.search(opening) and _NO_OPEN.search(plain(prior)))
+        # "No, ..." then "Yes, ..." about the same subject is a reversal in so many words too;
+        # so is "No — the pool is fully used" then "you are correct — there are some".
+        allows = _allows(opening) or bool(
+            (_YES.search(opening) or concede) and _NO_OPEN.search(plain(prior))
+        )
         reworked = _reworks(said, reply, push)
         if flip is None and reworked:
             flip = (opening, prior)

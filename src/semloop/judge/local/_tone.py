@@ -169,19 +169,21 @@ _ML_REPEATING = (
         rf"\botra vez (?:la misma|lo mismo)\b|\botra vez\s*[?!]|\bya (?:se )?(?:lo |le |les )?(?:he |hab{_I}a |hemos )?(?:dicho|explicado|intentad{_O}|"
         rf"hecho|probado|enviado|escrito)\b|\bya lo (?:intent{_E}|hice|prob{_E}|dije)\b|"
         rf"\b(?:la|una) misma (?:\w+ )?respuesta\b|\b(?:tres|cuatro|cinco|varias|muchas|mil) veces\b|"
-        rf"\bpor (?:tercera|cuarta|en{_E}sima) vez\b|\beso ya me lo\b"
+        rf"\bpor (?:tercera|cuarta|en{_E}sima) vez\b|\beso ya me lo\b|\b(?:cada vez|siempre) (?:es )?lo mismo\b"
     ),
     # fr
     (
         r"\bencore une fois\b|\bje (?:vous )?l'ai d[ée]j[àa]\b|\bj'ai d[ée]j[àa] (?:essay|fait|dit|expliqu|envoy|"
         r"[ée]crit|demand)|\bla m[êe]me r[ée]ponse\b|\b(?:trois|quatre|cinq|plusieurs) fois\b|"
-        r"\bpour la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b"
+        r"\b(?:pour|c'est) la (?:troisi[èe]me|quatri[èe]me|[ée]ni[èe]me) fois\b|"
+        r"\b(?:[àa] chaque fois|toujours) la m[êe]me (?:chose|histoire)\b"
     ),
     # de
     (
         r"\b(?:schon|bereits) (?:\w+ )?(?:gemacht|gesagt|versucht|probiert|erkl[äa]rt|geschrieben|geschickt)\b|"
         r"\b(?:zum )?(?:dritten|vierten|f[üu]nften|x-ten|zigsten) mal\b|\b(?:drei|vier|f[üu]nf|mehrere) ?mal\b|"
-        r"\bmehrmals\b|\bimmer wieder\b|\b(?:dieselbe|die gleiche|die selbe) antwort\b"
+        r"\bmehrmals\b|\bimmer wieder\b|\b(?:dieselbe|die gleiche|die selbe) antwort\b|"
+        r"\bjedes mal (?:das|die|der)? ?(?:gleiche|selbe)\b"
     ),
     # it
     (
@@ -221,6 +223,9 @@ _ML_REPEATING = (
     ),
     # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
     (
+        # Czech: "every time the same (song)", "for the third time", "I already wrote".
+        r"\bpoka[žz]d[ée] (?:to )?(?:stejn|tot[ée])\w*|\bpot[řr]et[íi]\b|\bpo?[čc]tvrt[ée]\b|"
+        r"\bu[žz] jsem (?:to )?(?:psal|ps[aá]la|hl[áa]sil|hl[áa]sila|[řr][íi]kal|[řr][íi]kala|zkou[šs]el|zkou[šs]ela)\w*|"
         r"\bayn[ıi] (?:\w+ )?(?:cevap|yan[ıi]t|[şs]ey)\w*|\bka[çc][ıi]nc[ıi] (?:kez|defa|kere|oldu)\b|"
         r"\b(?:zaten|daha [öo]nce) (?:\w+ )?(?:s[öo]yledim|yazd[ıi]m|denedim|g[öo]nderdim)\b"
     ),
@@ -347,7 +352,9 @@ _ML_LEAVE = (
     ),
     (
         r"\b(?:ich )?k[üu]ndige\b|\bk[üu]ndigen\b|\banwalt\b|\bverbraucherzentrale\b|"
-        r"\bbeschwerde (?:einreichen|einlegen)\b|\bzur konkurrenz\b|\bnie wieder\b"
+        r"\bbeschwerde (?:einreichen|einlegen)\b|\bzur konkurrenz\b|\bnie wieder\b|"
+        # "From now on I only book flights": the service dropped for another.
+        r"\b(?:ab jetzt|ab sofort|k[üu]nftig) (?:\w+ )?nur noch\b"
     ),
     (
         r"\bdisdico\b|\bdisdire\b|\bdisdetta\b|\bavvocato\b|\b(?:associazion\w+ )?(?:dei )?consumatori\b|"
@@ -400,7 +407,11 @@ _ML_LEAVE = (
 )
 _ML_GIVE_UP = (
     rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
-    r"\bj'en ai (?:marre|assez|ras le bol)\b|\bras le bol\b|\blaissez tomber\b|\bj'abandonne\b|\b[çc]a suffit\b",
+    (
+        r"\bj'en ai (?:marre|assez|ras le bol)\b|\bras le bol\b|\blaissez tomber\b|\bj'abandonne\b|\b[çc]a suffit\b|"
+        # Said to one person, and Quebec's "laisse faire" (never mind).
+        r"\blaisse (?:tomber|faire)\b|\boubliez? [çc]a\b"
+    ),
     (
         r"\b(?:es|jetzt|mir) reicht(?:'s|s)?\s*[.!]|\bnase voll\b|\bich habe (?:die nase )?voll\b|"
         r"\bvergessen sie es\b|\bvergiss es\b|\bich gebe auf\b"
@@ -436,6 +447,11 @@ _ML_GIVE_UP = (
         r"\bmam (?:ju[żz] )?(?:do[śs][ćc]|dosy[ćc])\b|\bdajcie spok[óo]j\b|\bpoddaj[ęe] si[ęe]\b|"
         r"\bnu f[åa]r det vara nog\b|\bjag ger upp\b|\bstrunt i det\b|\bjag har f[åa]tt nog\b"
     ),
+    # Czech: "I'm really fed up with it", "I've had enough", "I give up", "forget it".
+    (
+        r"\b(?:u[žz] )?m[ěe] to (?:fakt |opravdu |v[ůu]bec )?nebav[íi]\b|\bm[áa]m (?:toho|u[žz]) dost\b|"
+        r"\bvzd[áa]v[áa]m (?:to)?\b|\bto nech(?:te)? b[ýy]t\b"
+    ),
 )
 _ML_IMPATIENT = (
     rf"\ben serio\b|\bde una vez\b|\bhasta cu{_A}ndo\b|\btodav{_I}a (?:nada|sin)\b|\bsigo esperando\b",
@@ -445,7 +461,10 @@ _ML_IMPATIENT = (
     ),
     (
         r"\bimmer noch (?:nicht|nichts|kein\w*)\b|\bseit (?:\w+ )?(?:wochen|tagen|stunden|monaten)\b|"
-        r"\bunglaublich\b|\bernsthaft\b|\bwie lange (?:noch|soll)\b"
+        r"\bunglaublich\b|\bernsthaft\b|\bwie lange (?:noch|soll)\b|"
+        # One span waited through ("seit einer Stunde"), and "you can't be serious".
+        r"\bseit (?:einer|einem|zwei|drei) (?:halben )?(?:stunden?|wochen?|tagen?|monaten?)\b|"
+        r"\bdoch nicht (?:ihr|dein|euer) ernst\b"
     ),
     r"\bancora (?:niente|nulla)\b|\bsul serio\b|\bda (?:\w+ )?(?:settimane|mesi)\b|\bquanto (?:ancora|devo aspettare)\b",
     rf"\bat{_E} quando\b|\bainda nada\b|\bs{_E}rio\s*\?|\b(?:h{_A}|faz) (?:\w+ )?(?:semanas|meses)\b",
@@ -669,6 +688,8 @@ _LEAVE = Shapes(
         r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
         r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
         r"\bdone with (?:you|this|your|it)\b",
+        # Not away from home ("leave it with my neighbour if I'm out", "while I'm out").
+        r"(?<!\bif )(?<!\bwhen )(?<!\bwhile )(?<!\bin case )(?<!\bwhenever )"
         r"\b(?:i'm|i am) (?:leaving|out)\b|\bcompetitors?\b|\bgo(?:ing)? elsewhere\b|\bporting\b",
         # Not asked of the item ("Is it made by Caterpillar, or is it a different brand?").
         r"(?<!\bis it )(?<!\bis this )(?<!\bis that )(?<!\bit's )(?<!\bby )(?<!\bfrom )"
@@ -792,6 +813,7 @@ _ACCUSING = any_of(
 # "Actually, ..." opening a sentence brings in a new fact; "did you actually read it?" accuses.
 _OPENING_ACTUALLY = re.compile(r"^\W*(?:oh,? |well,? )?actually\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
+_THANKS_WORD = re.compile(r"\b(?:thanks|thank you|thx|cheers|appreciated?)\b", re.IGNORECASE)
 
 
 # Terse users drop the question mark: "who here actually deals with this".
@@ -1011,8 +1033,17 @@ def bad_judgements(text: str) -> set[str]:
     """The words by which ``text`` calls something bad ("That's ridiculous.", "this is
     outrageous"): negative judgements, by the lexicon, of what was said or done."""
     lex = lexicon()
-    words = (m.group(1).lower() for m in _JUDGED.finditer(text))
-    return {w for w in words if lex.get(w, 0.0) <= _JUDGED_VALENCE}
+    found = [*_JUDGED.finditer(text), *_JUDGED_SEEMING.finditer(text)]
+    return {w for w in (m.group(1).lower() for m in found) if lex.get(w, 0.0) <= _JUDGED_VALENCE}
+
+
+# The same verdict hedged ("That seems unfair.", "this sounds ridiculous"): still the answer
+# called bad, for pushing back on it.
+_JUDGED_SEEMING = re.compile(
+    r"\b(?:this|that|it) (?:seems|sounds|looks|feels)(?: (?:so|really|very|quite|pretty|totally|a bit))? "
+    r"([a-z]+)\b",
+    re.IGNORECASE,
+)
 
 
 _ON_NEWS = re.compile(r"(?:that|it|this)(?:'s| is| was)\b", re.IGNORECASE)
@@ -1282,6 +1313,7 @@ _FAMILIES = frozenset(
         "praise for a repeated reply",
         "praise for more of it",
         "praise as always",
+        "praise for the reply's terms",
     )
 )
 
@@ -1323,6 +1355,37 @@ def _praised_as_ever(text: str) -> bool:
 
 def _more_of_it(text: str) -> bool:
     return any(not m.group(0).endswith("?") for m in _MORE_OF_IT.finditer(text))
+
+
+# Praise that stands alone beside the reply's own terms said back flat ("5 business days.
+# Of course.", "2 km away with two kids at 11pm. Lovely.", "Oh wonderful, a taxi, how
+# generous."): the offer repeated for the user to hear how it sounds, the praise dry. Thanks
+# beside it ("Stop 6, lovely, thank you") is a sincere taking of the answer.
+_PRAISE_ALONE = re.compile(
+    r"^\W*(?:oh,? |well,? |wow,? |ah,? )?(?:lovely|wonderful|fantastic|brilliant|marvell?ous|splendid|"
+    r"terrific|of course|how (?:generous|kind|thoughtful|lovely|nice|helpful|convenient))\W*$",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[^.!?;,]+")
+_SUBJECT = re.compile(
+    r"\b(?:i|we|you|it|they|he|she|there|this|that|i'm|we're|you're|it's|they're|that's|there's|"
+    r"please|can|could|would|will|is|are|do|does)\b",
+    re.IGNORECASE,
+)
+_FLAT_ECHO_WORDS = 8  # a restated offer is a short fragment, not a sentence of its own
+
+
+def _echoed_praise(text: str, spoken_words: set[str]) -> bool:
+    if _THANKS_WORD.search(text):
+        return False
+    clauses = [c.strip() for c in _CLAUSE.findall(text) if c.strip()]
+    return any(_PRAISE_ALONE.match(c) for c in clauses) and any(
+        not _PRAISE_ALONE.match(c)
+        and len(c.split()) <= _FLAT_ECHO_WORDS
+        and not _SUBJECT.search(c)
+        and any(w in spoken_words for w in content_tokens(tokens(c)))
+        for c in clauses
+    )
 
 
 def _thanks_for_repeat(text: str) -> bool:
@@ -1840,6 +1903,7 @@ def _read(text: str, context: _Context) -> Tone:
         ("thanks for a repeat", _thanks_for_repeat, _W_REPEAT),
         ("praise for more of it", _more_of_it, _W_MOCK),
         ("praise as always", _praised_as_ever, _W_MOCK),
+        ("praise for the reply's terms", lambda t: _echoed_praise(t, spoken_words), _W_MOCK),
         (
             "praise for a repeated reply",
             lambda t: after_repeat and (_THANKS.search(t) or _PRAISE.search(t)),
