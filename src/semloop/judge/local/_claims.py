@@ -53,6 +53,7 @@ __all__ = [
     "spoken_numbers",
     "stem",
     "table_records",
+    "timetable_times",
     "tool_text",
     "verdict",
     "word_stems",
@@ -250,6 +251,19 @@ def _indented_records(text: str) -> str:
     return "\n".join(out) if blocks else text
 
 
+# A log's line of pairs ("booked=4 min_required=6 status=GUARANTEE_PENDING decision_at=Fri
+# 18:00"): it opens on a key and gives three or more; not a command's argument ("env=prod").
+_LOGFMT_KEY = re.compile(r"(?<!\S)[A-Za-z_][\w.]{0,40}=(?=[^\s=])")
+_LOGFMT_PAIRS = 3
+
+
+def _logfmt_records(text: str) -> str:
+    """Each line of key=value pairs as one record's pairs (``booked=4; status=PENDING``)."""
+    return "\n".join(re.sub(r"\s+(?=[A-Za-z_][\w.]{0,40}=[^\s=])", "; ", line)
+                     if _LOGFMT_KEY.match(line.strip()) and len(_LOGFMT_KEY.findall(line)) >= _LOGFMT_PAIRS
+                     else line for line in text.split("\n"))
+
+
 @lru_cache(maxsize=4096)
 def tool_text(output: str) -> str:
     """A tool's output as readable text: JSON flattened to one line per record
@@ -266,7 +280,7 @@ def tool_text(output: str) -> str:
         rows = _json_lines(output)
         if rows:
             return tool_text(json.dumps(rows))
-        return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", _calendar_records(_indented_records(output)))
+        return _BASIC_DATETIME.sub(r"\1-\2-\3 \4:\5", _calendar_records(_indented_records(_logfmt_records(output))))
     lines: list[str] = []
 
     def walk(value: Any, key: str, currency: str) -> None:
@@ -1292,6 +1306,10 @@ _DATE_PATTERNS = (
     re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b", re.IGNORECASE),
     # A record's compact date (mainframe, fixed-width, file names): "RECV-DATE 20261128".
     re.compile(r"(?<![\w.,-])(?P<y>(?:19|20)\d{2})(?P<m>[01]\d)(?P<d>[0-3]\d)(?![\w.,])"),
+    # A reservation system's or a carrier's date, day and month glued in capitals with an
+    # optional two-digit year: "BA 117 09JUN LHRJFK", "ISSUED 08OCT26".
+    re.compile(rf"(?<![A-Za-z\d])(?P<d>[0-3]\d)(?P<mon>{'|'.join(m.upper() for m in _MONTHS if len(m) == 3)})"
+               r"(?P<y>\d\d)?(?![A-Za-z\d])"),
 )
 # A stay or booking written "14/08–16/08" gives no year, so neither half is a d/m/y date;
 # as a range of two zero-padded day/month pairs each half is a date (fractions, "2/3 - 1/3",
@@ -1309,6 +1327,19 @@ _CLOCK = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\
 # 11am"): the start's too.
 _RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?(?:[\u2013-]|to|until|till|and)\s?"
                           r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
+
+
+# A timetable's clock time as four digits, on a line that gives a glued date (the last
+# pattern above): "09JUN LHRJFK OLD 1140/1440", "12OCT 1 LHRHND HK1 1920 1535+1".
+_GLUED_DATE = _DATE_PATTERNS[-1]
+_TIMETABLE_TIME = re.compile(r"(?<![\w.,:-])(?:[01]\d|2[0-3])[0-5]\d(?=/|\+1\b|\s|$)(?!/\d{1,2}\b)")
+
+
+def timetable_times(text: str) -> list[int]:
+    """Four-digit clock times (``1455``) of the lines that also give a glued date, as
+    minutes after midnight."""
+    return [int(t[:2]) * 60 + int(t[2:]) for line in text.splitlines() if _GLUED_DATE.search(line)
+            for t in _TIMETABLE_TIME.findall(line)]
 
 
 def clock_times(text: str) -> list[tuple[str, int]]:
@@ -1511,6 +1542,9 @@ def labelled_values(text: str) -> list[Valued]:
 _KEYED_NUMBER = re.compile(r"(?:^|;\s|\n)(?P<key>[a-z][a-z0-9 _]*?)\s?:\s?(?P<num>-?\d+(?:\.\d+)?)(?=;|\n|$)")
 
 
+_CAMEL_KEY = re.compile(r"(?<=[a-z])([A-Z])(?=[a-z]+[a-zA-Z]*\s?:\s?-?\d)")
+
+
 # What a measure is of, before its one-letter unit: "read time s", "weight g", "temp c".
 _MEASURED = frozenset({"time", "duration", "length", "weight", "mass", "distance", "height",
                        "width", "depth", "volume", "temp", "temperature", "elapsed", "runtime"})
@@ -1523,7 +1557,8 @@ def keyed_units(text: str) -> list[tuple[float, str]]:
     too often no unit unless it follows what a measure is of; a key naming two units or a
     "per" is a rate (``rate usd per gbp``, ``pace s per km``), in neither unit."""
     out: list[tuple[float, str]] = []
-    for m in _KEYED_NUMBER.finditer(text):
+    # A camelCase key ("lifetimeInMinutes: 480") in its words, as a snake_case one.
+    for m in _KEYED_NUMBER.finditer(_CAMEL_KEY.sub(lambda k: " " + k.group(1).lower(), text)):
         words = m.group("key").replace("_", " ").split()
         named = [u for w in words if (u := _key_unit(w))]
         # A two-word unit first: ``processing business days`` counts workdays, not days.

@@ -318,6 +318,9 @@ _REFUSED_WITHOUT = re.compile(r"(\b(?:can't|cannot|can not|won't|unable to|not a
 
 
 _ZERO_WORD = re.compile(r"\bzero\b", re.IGNORECASE)
+# "The client dinner is missing its receipt", "lacks a signature": it has none of the thing.
+_MISSING = re.compile(r"\b(?:is|are)\s+(?:still\s+)?missing\s+(?:its|their|his|her|your|the|a|an|any)\s+"
+                      r"|\blacks?\s+(?:its|their|his|her|your|the|a|an|any)\s+", re.IGNORECASE)
 
 
 def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
@@ -326,7 +329,7 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
     flips one of them."""
     parts = [p for c in clauses(claim) for t in _THEN.split(c) for p in _CHANGED.split(t) if p.strip()]
     for part in parts:
-        said = _NONE_PAIR.sub(lambda m: f"no {m.group(1) or m.group(2)}", _OUT_OF.sub("no", _REFUSED_WITHOUT.sub(r"\1", part)))
+        said = _NONE_PAIR.sub(lambda m: f"no {m.group(1) or m.group(2)}", _OUT_OF.sub("no", _MISSING.sub(" has no ", _REFUSED_WITHOUT.sub(r"\1", part))))
         mine = word_stems(said)
         # A clause naming a record speaks of it, not of another record's value: "won 2-1 at
         # home to Ashgrove, then lost away at Dunmore" against Dunmore's "home: False".
@@ -448,9 +451,12 @@ def _named_line(claim: str, facts: str) -> str:
 _REACHED = re.compile(r"\b(?:is|are|'s|was|were|has been|have been)\s+(?:(?:now|already|fully|all|"
                       r"successfully)\s+){0,2}(complete|completed|finished|resolved|confirmed|approved|"
                       r"active|activated|ready|released|contained|credited|restored|cleared|settled|"
-                      r"fixed|closed|online)\b", re.IGNORECASE)
+                      r"fixed|closed|online|paid|refunded|shipped|delivered|dispatched|guaranteed)\b"
+                      # "has shipped", "have cleared customs": the state reached, said as the act
+                      r"|\b(?:has|have)\s+(?:(?:now|already|all)\s+)?(shipped|delivered|cleared|dispatched)\b",
+                      re.IGNORECASE)
 _SHORT_OF = re.compile(r"\b(?:pending|awaiting|waiting|waitlist\w*|standby|review|progress|provisional|open|suspended|"
-                       r"backorder|queued|hold|draft|failed|quarantined|processing|requested|tentative|"
+                       r"backorder\w*|queued|hold|held|draft|failed|quarantined|processing|requested|tentative|"
                        r"blocked|partial|incomplete|offline|inactive|paused|disabled|rejected|declined)\b")
 _STATE_KEYS = frozenset({"status", "state"})
 _AWAITED = re.compile(r"\b(?:until|till|unless|before|once)\b", re.IGNORECASE)
@@ -484,7 +490,7 @@ def _overstated(claim: str, ev: _Evidence) -> str:
         # is read: "Mochi's 10:15 cleaning is confirmed" where Mochi's status is "cancelled"
         # and another pet's "confirmed"; a state awaited ("… until the lift plan is
         # approved") is no state said.
-        given = stem(m.group(1)) in _given_states(tuple(ev.texts))
+        given = stem(m.group(1) or m.group(2)) in _given_states(tuple(ev.texts))
         if given:
             named = [r for r in _named_records(clause, ev) if any(_key_words(k)[-1] in _STATE_KEYS for k, _ in r.pairs)]
             if len(named) != 1 or _AWAITED.search(clause):

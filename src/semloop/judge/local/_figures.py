@@ -617,7 +617,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
-                     or own_form(q) or _days_between(q, claim)
+                     or own_form(q) or _days_between(q, claim, ev)
                      or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
@@ -693,6 +693,26 @@ def _ungrouped(claim: str, ev: _Evidence) -> str:
         return claim
     whole = {x.value for x in ev.found}
     return _DOT_GROUPED.sub(lambda m: n if float(n := m.group(0).replace(".", "")) in whole else m.group(0), claim)
+
+
+# A code whose digit groups a dot parts ("HS 8517.13", "tariff 0402.21.91"): six digits or
+# more, so no measure ("12.5") reads as one.
+_DOTTED_CODE = re.compile(r"(?<![\w.,])\d{2,4}(?:\.\d{2,4})+(?![\w.]|,\d)")
+_CODE_DIGITS = 6
+
+
+def _undotted(claim: str, ev: _Evidence) -> str:
+    """The claim with each dotted code written as the evidence's record prints it, its
+    digits run together ("8517.13" for "HS 851713"), where the evidence states no number
+    of the dotted value: the same code, no decimal the context lacks."""
+    values = {x.value for x in ev.found}
+
+    def joined(m: re.Match[str]) -> str:
+        digits = m.group(0).replace(".", "")
+        if len(digits) < _CODE_DIGITS or m.group(0).count(".") == 1 and float(m.group(0)) in values:
+            return m.group(0)
+        return digits if any(re.search(rf"(?<![\w.,]){digits}(?![\w]|[.,]\d)", t) for t in ev.texts) else m.group(0)
+    return _DOTTED_CODE.sub(joined, claim)
 
 
 # A release of three or more parts, its pre-release after it ("5.11.2", "4.0.0-rc.2"): read

@@ -75,6 +75,7 @@ from ._claims import (
     spoken_numbers,
     stem,
     table_records,
+    timetable_times,
     tool_text,
     verdict,
     word_stems,
@@ -117,6 +118,7 @@ from ._figures import (
     _shown,
     _state_miscounted,
     _turned,
+    _undotted,
     _ungrouped,
     _unstated_releases,
     _value_units,
@@ -315,6 +317,9 @@ class _Evidence:
     valued: list[Valued] = field(default_factory=list)
     keyed: list[tuple[frozenset[str], str, str, int]] = field(default_factory=list)  # see _keyed
     records: list[_Record] = field(default_factory=list)  # see _records
+    # The records the run's own tool arguments give: each call's request, not a record
+    # beside the one it returned.
+    queries: frozenset[tuple[tuple[str, str], ...]] = frozenset()
     totals: list[float] = field(default_factory=list)  # see _column_totals
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
@@ -361,6 +366,7 @@ class _Evidence:
                               for m in _PAIRED.finditer(text) for n in m.groups())
             self.found.extend(_log_durations(text))
             self.minutes.update(m for _, m in clock_times(text))
+            self.minutes.update(timetable_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
                 # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but
@@ -623,7 +629,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
         yes_no_compared,
         yes_no_tied,
     )
-    missing, counts = _number_findings(_ungrouped(claim.text, ev), ev)
+    missing, counts = _number_findings(_undotted(_ungrouped(claim.text, ev), ev), ev)
     releases = _unstated_releases(claim.text, ev)
     missing += releases + [t for t in _other_currency(claim.text, ev) if t not in missing]
     if missing:
@@ -1336,6 +1342,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     # The arguments' texts come just before what the user told (``_read``).
     told = sum(bool(t.strip()) for t in case.told)
     asked = texts[len(texts) - told - sum(bool(t.args) for t in case.tools_called): len(texts) - told]
+    evidence.queries = frozenset(r.pairs for r in _records(asked))
     evidence.written = frozenset(s for t in asked for s in split_claims(t)) - {
         s for t in texts if t not in asked for s in split_claims(t)}
     # Nor what the customer asked for later ("Refund W5490111 to the card I used for the

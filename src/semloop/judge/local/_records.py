@@ -850,8 +850,9 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
     plasma donation is on 11 February at Northgate Centre", where the date and the site are
     the whole-blood appointment's). A key the claim says of both is a list or a comparison,
     each stated; a word or number another record gives too names neither (an itinerary's
-    airport, two flights' day)."""
-    records = list(dict.fromkeys(ev.records))
+    airport, two flights' day). A call's arguments ("room: DLX; nights: 3") ask for the record
+    it returned, and are no sibling of it."""
+    records = [r for r in dict.fromkeys(ev.records) if r.pairs not in ev.queries]
     hits = [_record_hits(claim, r) for r in records]
     held = Counter(t for h in hits for t in set(h.values()))
     for (a, ha), (b, hb) in itertools.combinations([(r, h) for r, h in zip(records, hits, strict=True) if h], 2):
@@ -968,6 +969,14 @@ def _row_swap(claim: str, ev: _Evidence) -> str:
     rows = [r for r in rows if labels[_row_label(r)] == 1]
     words = _row_words(rows)
     kin = _kin_values(rows, ev.records)
+    # A label of several words is called by its word no other label has, too: "client
+    # dinner" calls the "Client meal" row (a word of four letters or more).
+    labelled = {id(r): word_stems(" ".join(w for w in label if len(w) >= _NAME_WORD))
+                for r in rows if len(label := re.findall(r"[a-z]+", _row_label(r))) > 1}
+    said = Counter(w for stems in labelled.values() for w in stems) + Counter(
+        w for r in rows if id(r) not in labelled for w in word_stems(_row_label(r)))
+    for k, stems in labelled.items():
+        words[k] = words[k] | frozenset(w for w in stems if said[w] == 1)
 
     def calls(row: _Record, text: str) -> bool:
         lower = text.lower()

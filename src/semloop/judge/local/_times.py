@@ -337,17 +337,25 @@ _MASKED = re.compile(r"(?:\u2026|\.\.\.|[*x\u2022]{2,}|\bend(?:s|ing)\s+(?:in|wi
                      r"(?:\s+(?:are|of))?)\s?(\d{2,})(?![\d.,])", re.IGNORECASE)
 
 
-def _days_between(q: Quantity, claim: str) -> bool:
+def _days_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
     """"Returned on May 29, two days before the May 31 due date": the days between two dates
-    the claim states (each checked as a date) are its own working."""
+    the claim states (each checked as a date) are its own working; so are the days from a
+    date it states to a whole date of the evidence ("checked in on 21 November, so it's been
+    15 days" beside today's 2026-12-06), in the evidence's year."""
     if q.unit != "day":
         return False
     days = set()
+    given = {datetime.date(y, m, d) for y, m, d in ev.date_readings if y and m and d
+             and _date_or_none(y, m, d)}
+    years = {g.year for g in given} | {g.year - 1 for g in given}
     for _, readings in dates(claim):
         for year, month, day in readings:
             if month and day:
                 with contextlib.suppress(ValueError):
                     days.add(datetime.date(year or 2000, month, day))  # a leap year: any day reads
+                for y in {year} if year else years:
+                    if (mine := _date_or_none(y, month, day)) and any(abs((mine - g).days) == q.value for g in given):
+                        return True
     return any(abs((a - b).days) == q.value for a, b in itertools.combinations(days, 2))
 
 
