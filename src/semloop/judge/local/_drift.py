@@ -270,11 +270,14 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
 
 def _partly_foreign(request: str) -> bool:
     """A sentence of the request, of four words or more, is in another language than
-    English beside English ones ("Mitt hyresvärd vill höja hyran med 12%. What can I do?"):
-    its letters are not all English and it holds none of the commonest English words."""
+    English beside English ones too short to state a subject ("Mitt hyresvärd vill höja
+    hyran med 12%. What can I do?"): its letters are not all English and it holds none of
+    the commonest English words. An English half that states the subject ("where is my
+    phở, I ordered like fifty minutes ago") is read."""
     sentences = [re.findall(r"[^\W\d_]+", t.lower()) for t in re.split(r"(?<=[.!?])\s+", request)]
     english = [bool(set(words) & _ENGLISH) for words in sentences]
-    return any(english) and any(
+    said = sum(len(words) for words, on in zip(sentences, english) if on)
+    return 0 < said < _SUBJECT_WORDS and any(
         len(words) >= 4 and not on and any(not w.isascii() for w in words)
         for words, on in zip(sentences, english))
 
