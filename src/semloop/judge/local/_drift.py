@@ -161,9 +161,12 @@ _INLINE_ITEM = re.compile(r"\s*\(\d{1,2}\)\s")
 
 
 _WHEN_LEAD = re.compile(r"^(?:on|before|after|when|once|at|tomorrow|tonight)\b(?:\s+[\w'-]+){0,4},\s*", re.IGNORECASE)
+# Advice, however it opens: a lead-in ("Before anything else:") and a condition ("if you
+# feel worse, call …") come before what the user is to do.
 _ADVICE = re.compile(
-    r"^(?:(?:please|just|also|then|and|but) )?(?:bring|wear|take|keep|pack|use|try|check|avoid|"
-    r"add|put|remember|don't|do not|make sure|be sure)\b|"
+    r"^(?:[\w' ]{1,30}:\s*)?(?:if\b[^,.!?]{1,80},\s*)?(?:(?:please|just|also|then|and|but) )?"
+    r"(?:bring|wear|take|keep|pack|use|try|check|avoid|"
+    r"add|put|remember|don't|do not|make sure|be sure|apply|call|contact|file)\b|"
     r",? so (?:a|an|the|you|your|it)\b[^.!?]*\b(?:helps?|is (?:a good|worth)|need|should|"
     r"(?:is|are) (?:useful|handy|wise))\b",
     re.IGNORECASE,
@@ -263,6 +266,20 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
         return [False] * len(units)
     return [other >= 0.15 and other > 2 * en for other, en in
             (shares(u)[::-1] for u, _ in units)]
+
+
+def _partly_foreign(request: str) -> bool:
+    """A sentence of the request, of four words or more, is in another language than
+    English beside English ones too short to state a subject ("Mitt hyresvärd vill höja
+    hyran med 12%. What can I do?"): its letters are not all English and it holds none of
+    the commonest English words. An English half that states the subject ("where is my
+    phở, I ordered like fifty minutes ago") is read."""
+    sentences = [re.findall(r"[^\W\d_]+", t.lower()) for t in re.split(r"(?<=[.!?])\s+", request)]
+    english = [bool(set(words) & _ENGLISH) for words in sentences]
+    said = sum(len(words) for words, on in zip(sentences, english) if on)
+    return 0 < said < _SUBJECT_WORDS and any(
+        len(words) >= 4 and not on and any(not w.isascii() for w in words)
+        for words, on in zip(sentences, english))
 
 
 def _record_words(case: RunCase, asked: frozenset[str]) -> frozenset[str]:
@@ -396,6 +413,10 @@ def _drift_by_meaning(
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
                 f'subject: "{_short(subject)}"')
+        # The rule that answers the request was in hand and the answer told none of it: the
+        # other subject took the answer's place.
+        if _rule_untold(case):
+            ev.flag("digression", 1.0, ev.notes["stretch"])
     # A story of the past in place of the answer digresses however close its words keep.
     past = _past_told(case, units, cos, n_steps)
     if past is not None:
@@ -485,12 +506,12 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
         keys += [{v.lower() for v in map(str, call.args.values()) if " " not in v and _is_id(v.lower())}] * len(records)
     if len(items) < 2:
         return []
-    marks = [_marks(t) for t in items]
+    marks = [_unglued_marks(t) for t in items]
     sources = {}
     for i in range(n_steps, len(units)):
         if _reports_asked_act(case.input, units[i][0]):
             continue
-        shared = [len(_marks(units[i][0]) & m) for m in marks]
+        shared = [len(_unglued_marks(units[i][0]) & m) for m in marks]
         best = _argmax(shared)
         if shared[best] >= _SOURCE_MARKS and shared.count(shared[best]) == 1:
             sources[i] = shared
@@ -517,6 +538,16 @@ def _drawn_off(case: RunCase, units: Sequence[tuple[str, bool]], n_steps: int, e
     if len(off) < len(sources) or 2 * sum(len(units[i][0].split()) for i in off) < sum(words):
         return []
     return off
+
+
+# Where a code's letters meet its digits: a record writes "ZG24 14JUL IDR4380000", the
+# answer "ZG 24 on 14 July, IDR 4,380,000".
+_GLUED = re.compile(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+def _unglued_marks(text: str) -> set[str]:
+    """A text's marks, its codes read both glued and parted at letters and digits."""
+    return _marks(text) | _marks(_GLUED.sub(" ", text))
 
 
 def _reports_asked_act(request: str, unit: str) -> bool:
@@ -548,8 +579,10 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     a football schedule given for a tuition due date). A chat's last reply answers the
     last message (a closing courtesy its thanks or goodbye), and a patch is the work; items
     of a list answer a broad goal one facet each: none is read."""
+    # A request partly in another language embeds by its English half alone: the answer's
+    # distance from it is no evidence (a Swedish rent question asked "What can I do?").
     if (len(case.input.split()) < _SUBJECT_WORDS or _chatted(case) or _CLOSING.match(case.output)
-            or _patch_handed_in(case)):
+            or _patch_handed_in(case) or _partly_foreign(case.input)):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
     # A yes or a no to the request's question, in its own words ("Should we raise the BAR
@@ -574,13 +607,18 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     # and the answer restates nothing of it: one sentence far from the request is enough,
     # as the run had the asked thing in hand and told of something else ("magnitude" of
     # stars for a quake the catalogue returned).
-    least = 1 if _record_ignored(case) else _SUBJECT_UNITS - (
+    least = 1 if _record_ignored(case) or _passage_ignored(case) else _SUBJECT_UNITS - (
         len(case.input.split()) >= _FULL_SUBJECT_WORDS and not any(listed for _, listed in units))
     # Two sentences that share no word with the request and are far from it even for a
     # terse note (TV picks for a double charge) tell another subject, however short.
     asked = _part_stems(case.input) | key_terms(case.input)
     if said and max(cos[i] for i in said) < _FAR_COS and not any(word_stems(units[i][0]) & asked for i in said):
         least = min(least, 2)
+    # With the rule that answers it in hand and none of it told, the one sentence that repeats the
+    # request's words ("Before spending Asia Miles on hotels, you may want to…") bridges to
+    # another subject: the rest of the answer, two sentences or more, is read without it.
+    if len(said) > _SUBJECT_UNITS - 1 and _rule_untold(case):
+        said.remove(max(said, key=lambda i: cos[i]))
     if len(said) < least or max(cos[i] for i in said) >= _ANCHOR_COS or _restates_evidence(case, [units[i][0] for i in said]) \
             or _restates_own_reads(case, [units[i][0] for i in said]):
         return None
@@ -697,10 +735,10 @@ def _restates_own_reads(case: RunCase, said: Sequence[str]) -> bool:
     matches its words (a company's share price for its account's shortlist)."""
     asked = _part_stems(case.input) | key_terms(case.input)
     own = _marks(case.input)
-    read = [_marks(tool_text(c.output)) - own for c in case.tools_called
+    read = [_unglued_marks(tool_text(c.output)) - own for c in case.tools_called
             if not _failed(c) and not _SEARCHES.search(c.name) and not _WEB_ADDRESS.search(json.dumps(c.args))
             and word_stems(tool_text(json.dumps(c.args, ensure_ascii=False))) & asked]
-    drawn = [u for u in said if any(len(_marks(u) & m) >= _SOURCE_MARKS for m in read)]
+    drawn = [u for u in said if any(len(_unglued_marks(u) & m) >= _SOURCE_MARKS for m in read)]
     return 2 * len(drawn) > len(said)
 
 
@@ -710,8 +748,37 @@ def _record_ignored(case: RunCase) -> bool:
     asked = _part_stems(case.input) | key_terms(case.input)
     on = [c for c in case.tools_called if not _failed(c) and c.output.strip()
           and word_stems(tool_text(json.dumps(c.args, ensure_ascii=False))) & asked]
+    told = _unglued_marks(case.output) - _marks(case.input)
+    return bool(on) and not any(_unglued_marks(tool_text(c.output)) & told for c in on)
+
+
+def _passage_ignored(case: RunCase) -> bool:
+    """A passage was retrieved on the request (it names two or more of its words), and the
+    answer restates nothing of any such passage beyond what the request itself says: the
+    run had the rule that answers it in hand (the receipts threshold, the freshness
+    guarantee) and told of something else."""
+    asked = _part_stems(case.input) | key_terms(case.input)
+    on = [t for t in case.context if len(word_stems(t) & asked) >= _SOURCE_MARKS]
     told = _marks(case.output) - _marks(case.input)
-    return bool(on) and not any(_marks(tool_text(c.output)) & told for c in on)
+    return bool(on) and not any(_restated(t, told) for t in on)
+
+
+def _rule_untold(case: RunCase) -> bool:
+    """The run had the rule that answers the request in hand (a passage retrieved for it)
+    and the answer tells nothing of it, nor of any passage it was given. A record read on
+    the request is no such sign: its small counts and codes ("eta_min: 6") are told in
+    words ("six minutes away") no mark matches."""
+    told = _marks(case.output) - _marks(case.input)
+    return _passage_ignored(case) and not any(_restated(t, told) for t in case.context)
+
+
+def _restated(passage: str, told: set[str]) -> bool:
+    """The answer's own marks (``told``) restate the passage: a figure of it, or two of its
+    words. One shared word is chance ("charging meals" beside "charged to the card"), and
+    a number's digit groups ("000" of "3,000") are no figure."""
+    words = {m for m in word_stems(passage) & told if m.isalpha()}
+    figures = (_marks(passage) - word_stems(passage)) & told
+    return bool(figures) or len(words) >= _SOURCE_MARKS
 
 
 # The user drops a question and asks another: "…actually never mind, found it. Different

@@ -289,7 +289,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             found.setdefault(word, "compound")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
-    missing = [t for t in asked if not _present(t, out_lower, out_stems)]
+    missing = [t for t in asked if not _present(t, out_lower, out_stems) and not _spanned(t, case.output)]
     segments = [seg.lower() for seg in _segments(case)]
     extra = [t for t in answered if not _present(t, in_lower, in_stems)
              and not _set_apart(t, case.output) and not _found_unfit(t, case.output)] if missing else []
@@ -484,6 +484,15 @@ def _size_swap(case: RunCase) -> tuple[str, str] | None:
 _YEAR = re.compile(r"(?<![\d.,/-])(?:19|20)\d{2}(?![\d/%]|[.,]\d|-\d{3})")
 
 
+# Years given as a span: "2012–2019 Panda", "models 2018 to 2021".
+_YEAR_SPAN = re.compile(r"\b((?:19|20)\d{2})\s*(?:[-\u2013\u2014]|to|through|until)\s*((?:19|20)\d{2})\b")
+
+
+def _spanned(year: str, text: str) -> bool:
+    """A span of years in ``text`` covers ``year``: a catalogue's "2012–2019" names 2016."""
+    return bool(_YEAR.fullmatch(year)) and any(a <= year <= b for a, b in _YEAR_SPAN.findall(text))
+
+
 def _year_swap(case: RunCase) -> tuple[str, str] | None:
     """A year the request names as a label ("my 2025 taxes"), never a label in the answer,
     which labels its subject with a year next to it ("your 2024 return"). A year inside a
@@ -496,7 +505,7 @@ def _year_swap(case: RunCase) -> tuple[str, str] | None:
     said = labels(case.output)
     for year in labels(_asked_text(case.input)):
         other = next((y for y in said if y not in case.input and _near(year, y)), None)
-        if year not in said and other:
+        if year not in said and other and not _spanned(year, case.output):
             return year, other
     return None
 
@@ -972,6 +981,16 @@ def _taken_back(request: str) -> set[str]:
             if not w.endswith(("ed", "ing"))}
 
 
+# Arguments that name a generic call's act: lic_request({"action": "assign"}).
+_ACT_KEYS = frozenset({"action", "operation", "op"})
+
+
+def _act_argument(call: ToolCall) -> set[str]:
+    """The act a generic call performs, as an argument names it in one word."""
+    return {stem(str(v).lower()) for k, v in call.args.items()
+            if k.lower() in _ACT_KEYS and isinstance(v, str) and v.isalpha()}
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -1005,7 +1024,10 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
         # operation word after it is the thing read.
         if _failed(c) or not words or words[0] in _READ_VERBS or _hands_off(c):
             continue
-        acts.append((c, set(words) & (_OPERATIONS | _ACTION_VERBS)))
+        # An act an argument names counts when the answer reports it too ("submitted the
+        # request to assign"): told as another word ("paused" for "suspend"), it was a
+        # synonym of the asked act.
+        acts.append((c, (set(words) | _act_argument(c) & said) & (_OPERATIONS | _ACTION_VERBS)))
     # A call's name opens on its act (cancel_order cancels; the subscription of
     # cancel_subscription is its object): a run that performed an asked act did what was
     # asked, whatever else the request's words name ("my open order").
@@ -2131,6 +2153,30 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+# The dimension a figure is to be broken down by: "air spend broken down by department",
+# "split by recruiter channel", "grouped by region".
+_ASKED_BREAKDOWN = re.compile(r"\b(?:broken down|break(?: it| them)? down|breakdown|split|group(?:ed)?|sort(?:ed)?|"
+                              r"rank(?:ed)?)\s+(?:it\s+|them\s+)?by\s+([a-z]+(?:[ -][a-z]+)?)", re.IGNORECASE)
+# The answer's breakdown, headed: "Here's Q2 air spend by traveller:", "By department: …".
+_TOLD_BREAKDOWN = re.compile(r"\b[Bb]y\s+([a-z]+(?:[ -][a-z]+)?)\s*:")
+
+
+def _breakdown_swap(case: RunCase) -> tuple[str, str] | None:
+    """Asked for a figure broken down by one dimension, the answer heads its breakdown with
+    another and never names the one asked (spend by department asked, "spend by
+    traveller:" told; leavers by recruiter channel asked, "By department:" told).
+    (asked, told)."""
+    asked = _ASKED_BREAKDOWN.search(case.input)
+    told = _TOLD_BREAKDOWN.search(case.output)
+    if not asked or not told:
+        return None
+    # Each dimension by its last word, its head ("recruiter channel" is a channel).
+    want, got = asked.group(1).split()[-1].lower(), told.group(1).replace("-", " ").split()[-1].lower()
+    if stem(want) in word_stems(case.output) or stem(got) in word_stems(case.input):
+        return None
+    return asked.group(1), told.group(1)
+
+
 # A measure's short name, two capitals or more and letters only: "ADR", "RevPAR", "MTTR".
 _ACRONYM = re.compile(r"\b(?=[a-z]*[A-Z][a-z]*[A-Z])[A-Za-z]{2,8}\b")
 # What asks for a figure: "what was our ADR", "how high is the NPS".
@@ -2251,7 +2297,7 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
 # The findings that say the run took up another task (the rest of the evidence measures),
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
-    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case),
+    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case) or _breakdown_swap(case),
     "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case) or _other_side(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
@@ -2308,7 +2354,7 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Evidence:
     ev = Evidence()
-    sub = _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case)
+    sub = _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case) or _breakdown_swap(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
     opp = _opposite(case) or _changed_other_way(case) or _other_side(case)
