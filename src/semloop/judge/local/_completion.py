@@ -343,6 +343,10 @@ def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
         for c in calls[i + 1:] if not _failed(c))]
 
 
+# A word of a tool's name that says it reads or acts: a verb, not the thing it is done to.
+_READ_OR_ACT = _ACTION_VERBS | _READ_VERBS
+
+
 def _next_source(later: ToolCall, failed: ToolCall) -> bool:
     """The later call is the same act on another source or thing, its name differing from the
     failed one's in one word that is no verb (crm_export failed, then ticket_export on the
@@ -350,7 +354,7 @@ def _next_source(later: ToolCall, failed: ToolCall) -> bool:
     a, b = (re.split(r"[_\W]+", c.name.lower()) for c in (later, failed))
     differ = [(x, y) for x, y in zip(a, b, strict=False) if x != y]
     return len(a) == len(b) and len(differ) == 1 \
-        and not {stem(w) for w in differ[0]} & (_ACTION_VERBS | _READ_VERBS)
+        and not {stem(w) for w in differ[0]} & _READ_OR_ACT
 
 
 def _retries(later: ToolCall, failed: ToolCall, earlier: Sequence[ToolCall]) -> bool:
@@ -3097,8 +3101,8 @@ def _unprefixed(name: str) -> str:
     "exo_add_mailbox_permission") by the verb after it: the code is the server's, as a
     namespace is."""
     words = name.split("_")
-    if len(words) >= 3 and len(words[0]) <= 5 and stem(words[1].lower()) in _ACTION_VERBS | _READ_VERBS \
-            and stem(words[0].lower()) not in _ACTION_VERBS | _READ_VERBS:
+    if len(words) >= 3 and len(words[0]) <= 5 and stem(words[1].lower()) in _READ_OR_ACT \
+            and stem(words[0].lower()) not in _READ_OR_ACT:
         return "_".join(words[1:])
     return name
 
