@@ -1554,8 +1554,9 @@ def _only_looks(calls: Sequence[ToolCall]) -> bool:
                or _named_as_look(c) for c in calls)
 
 
-# Nouns a look's name ends on ("ferry_availability", "cruise_cabin_info", "rental_get").
-_LOOK_NOUNS = frozenset("get info details detail availability status health history balance".split())  # noqa: SIM905
+# Nouns that name a look wherever they stand in a tool's name ("ferry_availability",
+# "cruise_cabin_info"); a read verb ("rental_get") is known by its stem, not listed here.
+_LOOK_NOUNS = frozenset("info details detail availability status health history balance".split())  # noqa: SIM905
 
 
 # A noun by its ending: a name made only of such ("shipment", "erp.shipment") names a record.
@@ -1563,7 +1564,8 @@ _NOUN_END = re.compile(r"(?:ment|ity|tion|sion|ness)$")
 
 
 def _named_as_look(call: ToolCall) -> bool:
-    """The call's name holds a look's word, the stopword "get" too, or only nouns, and no act."""
+    """The call's name holds a look's noun or a read verb (the stopword "get" too, which
+    ``_name_stems`` drops), or only nouns, and no act."""
     words = [w for w in re.split(r"[_\W]+", call.name.lower()) if w]
     return bool(words) and not any(stem(w) in _ACTION_VERBS for w in words) and (
         any(w in _LOOK_NOUNS or stem(w) in _READ_VERBS for w in words) or all(_NOUN_END.search(w) for w in words))
