@@ -2123,14 +2123,22 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
             continue
         keys = {k for c in calls for k, v in c.args.items() if isinstance(v, (str, int))}
         items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
-        # One call on one person's account ("lenka.maresova@corp.example") is one item, when
-        # the run read the others' accounts too ("Users: lenka.maresova, ondrej.kral, …").
-        accounts = [v for v in calls[0].args.values() if isinstance(v, str) and _ACCOUNT.fullmatch(v)]
-        read = {a for c in case.tools_called if c is not calls[0] for a in _ACCOUNT.findall(c.output)}
-        one = len(calls) == 1 and bool(accounts) and len({a for a in read if a not in accounts[0]}) >= 2
-        if (2 if not one else 1) <= items < counted:
+        # One item may stand for one of many accounts; the other outputs are read only then.
+        lone = items == 1 < counted and len(calls) == 1 and _one_account_of_many(calls[0], case)
+        if 2 <= items < counted or lone:
             return counted, items
     return None
+
+
+def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
+    """One call on one person's account ("lenka.maresova@corp.example") is one item, when
+    the run read the others' accounts too ("Users: lenka.maresova, ondrej.kral, …"). Asked
+    only of a lone call on one item: it reads every other call's output."""
+    accounts = [v for v in call.args.values() if isinstance(v, str) and _ACCOUNT.fullmatch(v)]
+    if not accounts:
+        return False
+    read = {a for c in case.tools_called if c is not call for a in _ACCOUNT.findall(c.output)}
+    return len({a for a in read if a not in accounts[0]}) >= 2
 
 
 # The request asks the same of each thing of a set: "draft a reply for each one", "summarise
