@@ -254,12 +254,13 @@ def _indented_records(text: str) -> str:
 # A log's line of pairs ("booked=4 min_required=6 status=GUARANTEE_PENDING decision_at=Fri
 # 18:00"): it opens on a key and gives three or more; not a command's argument ("env=prod").
 _LOGFMT_KEY = re.compile(r"(?<!\S)[A-Za-z_][\w.]{0,40}=(?=[^\s=])")
+_LOGFMT_GAP = re.compile(r"\s+(?=[A-Za-z_][\w.]{0,40}=[^\s=])")  # the space before the next pair
 _LOGFMT_PAIRS = 3
 
 
 def _logfmt_records(text: str) -> str:
     """Each line of key=value pairs as one record's pairs (``booked=4; status=PENDING``)."""
-    return "\n".join(re.sub(r"\s+(?=[A-Za-z_][\w.]{0,40}=[^\s=])", "; ", line)
+    return "\n".join(_LOGFMT_GAP.sub("; ", line)
                      if _LOGFMT_KEY.match(line.strip()) and len(_LOGFMT_KEY.findall(line)) >= _LOGFMT_PAIRS
                      else line for line in text.split("\n"))
 
