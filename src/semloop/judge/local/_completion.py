@@ -1834,6 +1834,7 @@ def _delivery_claimed(case: RunCase) -> str | None:
 # (sub-processors), 7 (breach notification) and 9 (international transfers)", "rooms 12, 14 and 15".
 _NUMBERED_THINGS = re.compile(r"\b([A-Za-z]{3,}?)s\s+(\d{1,4}(?:\s*\([^)]{1,60}\))?(?:,\s*\d{1,4}(?:\s*\([^)]{1,60}\))?)*"
                               r",?\s+(?:and|&)\s+\d{1,4})\b")
+_GLOSS = re.compile(r"\([^)]*\)")  # "(sub-processors)": a thing's gloss, whose numbers name no thing
 
 
 _REST_NAMED_OF = re.compile(r"\b(?:remaining|the rest|not yet|so far|the others?)\b", re.IGNORECASE)
@@ -1847,7 +1848,7 @@ def _numbered_thing_dropped(case: RunCase) -> str | None:
     if "?" in text or _REST_NAMED_OF.search(text) or _ADMITS_FAILURE.search(text):
         return None
     for m in _NUMBERED_THINGS.finditer(case.input):
-        kind, numbers = m.group(1), re.findall(r"\d+", re.sub(r"\([^)]*\)", " ", m.group(2)))
+        kind, numbers = m.group(1), re.findall(r"\d+", _GLOSS.sub(" ", m.group(2)))
         # "Clause 4 — …" takes one up; "stores 12, 14 and 15" names all three.
         named = [n for n in numbers if re.search(rf"(?<![\d.,$\u20ac\u00a3]){n}(?![\d.,]?\d|\s*(?:%|percent|days?|hours?|weeks?|months?|years?|minutes?)\b|%)", text)]
         if len(numbers) >= 3 and re.search(rf"\b{kind}s?\W{{1,3}}\d", text, re.IGNORECASE) and len(named) < len(numbers):
