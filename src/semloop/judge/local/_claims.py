@@ -1297,6 +1297,10 @@ _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+# A reservation system's or a carrier's date, day and month glued in capitals with an
+# optional two-digit year: "BA 117 09JUN LHRJFK", "ISSUED 08OCT26".
+_GLUED_DATE = re.compile(rf"(?<![A-Za-z\d])(?P<d>[0-3]\d)(?P<mon>{'|'.join(m.upper() for m in _MONTHS if len(m) == 3)})"
+                         r"(?P<y>\d\d)?(?![A-Za-z\d])")
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<y>(?:19|20)\d{2})[-/.](?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)(?!\d)"),
     re.compile(r"\b(?P<a>[0-3]?\d)[/.-](?P<b>[0-3]?\d)[/.-](?P<y>(?:19|20)?\d{2})\b"),
@@ -1307,10 +1311,7 @@ _DATE_PATTERNS = (
     re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b", re.IGNORECASE),
     # A record's compact date (mainframe, fixed-width, file names): "RECV-DATE 20261128".
     re.compile(r"(?<![\w.,-])(?P<y>(?:19|20)\d{2})(?P<m>[01]\d)(?P<d>[0-3]\d)(?![\w.,])"),
-    # A reservation system's or a carrier's date, day and month glued in capitals with an
-    # optional two-digit year: "BA 117 09JUN LHRJFK", "ISSUED 08OCT26".
-    re.compile(rf"(?<![A-Za-z\d])(?P<d>[0-3]\d)(?P<mon>{'|'.join(m.upper() for m in _MONTHS if len(m) == 3)})"
-               r"(?P<y>\d\d)?(?![A-Za-z\d])"),
+    _GLUED_DATE,
 )
 # A stay or booking written "14/08–16/08" gives no year, so neither half is a d/m/y date;
 # as a range of two zero-padded day/month pairs each half is a date (fractions, "2/3 - 1/3",
@@ -1330,9 +1331,8 @@ _RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?
                           r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
 
 
-# A timetable's clock time as four digits, on a line that gives a glued date (the last
-# pattern above): "09JUN LHRJFK OLD 1140/1440", "12OCT 1 LHRHND HK1 1920 1535+1".
-_GLUED_DATE = _DATE_PATTERNS[-1]
+# A timetable's clock time as four digits, on a line that gives a glued date
+# (``_GLUED_DATE``): "09JUN LHRJFK OLD 1140/1440", "12OCT 1 LHRHND HK1 1920 1535+1".
 _TIMETABLE_TIME = re.compile(r"(?<![\w.,:-])(?:[01]\d|2[0-3])[0-5]\d(?=/|\+1\b|\s|$)(?!/\d{1,2}\b)")
 
 
