@@ -221,11 +221,11 @@ _ML_REPEATING = (
         r"\bсколько (?:можно|раз)\b|\bодно и то же\b|"
         r"פעם (?:שלישית|רביעית|חמישית)|כבר (?:אמרתי|הסברתי|ניסיתי|שלחתי|כתבתי)|אותה תשובה"
     ),
-    # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
     (
         # Czech: "every time the same (song)", "for the third time", "I already wrote".
         r"\bpoka[žz]d[ée] (?:to )?(?:stejn|tot[ée])\w*|\bpot[řr]et[íi]\b|\bpo?[čc]tvrt[ée]\b|"
         r"\bu[žz] jsem (?:to )?(?:psal|ps[aá]la|hl[áa]sil|hl[áa]sila|[řr][íi]kal|[řr][íi]kala|zkou[šs]el|zkou[šs]ela)\w*|"
+        # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
         r"\bayn[ıi] (?:\w+ )?(?:cevap|yan[ıi]t|[şs]ey)\w*|\bka[çc][ıi]nc[ıi] (?:kez|defa|kere|oldu)\b|"
         r"\b(?:zaten|daha [öo]nce) (?:\w+ )?(?:s[öo]yledim|yazd[ıi]m|denedim|g[öo]nderdim)\b"
     ),
