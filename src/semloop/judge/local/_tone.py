@@ -224,7 +224,7 @@ _ML_REPEATING = (
     (
         # Czech: "every time the same (song)", "for the third time", "I already wrote".
         r"\bpoka[žz]d[ée] (?:to )?(?:stejn|tot[ée])\w*|\bpot[řr]et[íi]\b|\bpo?[čc]tvrt[ée]\b|"
-        r"\bu[žz] jsem (?:to )?(?:psal|ps[aá]la|hl[áa]sil|hl[áa]sila|[řr][íi]kal|[řr][íi]kala|zkou[šs]el|zkou[šs]ela)\w*|"
+        r"\bu[žz] jsem (?:to )?(?:psal|ps[aá]la|hl[áa]sil|[řr][íi]kal|zkou[šs]el)\w*|"
         # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
         r"\bayn[ıi] (?:\w+ )?(?:cevap|yan[ıi]t|[şs]ey)\w*|\bka[çc][ıi]nc[ıi] (?:kez|defa|kere|oldu)\b|"
         r"\b(?:zaten|daha [öo]nce) (?:\w+ )?(?:s[öo]yledim|yazd[ıi]m|denedim|g[öo]nderdim)\b"
