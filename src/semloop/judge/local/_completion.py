@@ -1850,8 +1850,10 @@ def _numbered_thing_dropped(case: RunCase) -> str | None:
     for m in _NUMBERED_THINGS.finditer(case.input):
         kind, numbers = m.group(1), re.findall(r"\d+", _GLOSS.sub(" ", m.group(2)))
         # "Clause 4 — …" takes one up; "stores 12, 14 and 15" names all three.
+        if len(numbers) < 3 or not re.search(rf"\b{kind}s?\W{{1,3}}\d", text, re.IGNORECASE):
+            continue
         named = [n for n in numbers if re.search(rf"(?<![\d.,$\u20ac\u00a3]){n}(?![\d.,]?\d|\s*(?:%|percent|days?|hours?|weeks?|months?|years?|minutes?)\b|%)", text)]
-        if len(numbers) >= 3 and re.search(rf"\b{kind}s?\W{{1,3}}\d", text, re.IGNORECASE) and len(named) < len(numbers):
+        if len(named) < len(numbers):
             return f"{kind} {next(n for n in numbers if n not in named)}"
     return None
 
