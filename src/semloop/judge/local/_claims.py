@@ -254,12 +254,13 @@ def _indented_records(text: str) -> str:
 # A log's line of pairs ("booked=4 min_required=6 status=GUARANTEE_PENDING decision_at=Fri
 # 18:00"): it opens on a key and gives three or more; not a command's argument ("env=prod").
 _LOGFMT_KEY = re.compile(r"(?<!\S)[A-Za-z_][\w.]{0,40}=(?=[^\s=])")
+_LOGFMT_GAP = re.compile(r"\s+(?=[A-Za-z_][\w.]{0,40}=[^\s=])")  # the space before the next pair
 _LOGFMT_PAIRS = 3
 
 
 def _logfmt_records(text: str) -> str:
     """Each line of key=value pairs as one record's pairs (``booked=4; status=PENDING``)."""
-    return "\n".join(re.sub(r"\s+(?=[A-Za-z_][\w.]{0,40}=[^\s=])", "; ", line)
+    return "\n".join(_LOGFMT_GAP.sub("; ", line)
                      if _LOGFMT_KEY.match(line.strip()) and len(_LOGFMT_KEY.findall(line)) >= _LOGFMT_PAIRS
                      else line for line in text.split("\n"))
 
@@ -1296,6 +1297,10 @@ _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+# A reservation system's or a carrier's date, day and month glued in capitals with an
+# optional two-digit year: "BA 117 09JUN LHRJFK", "ISSUED 08OCT26".
+_GLUED_DATE = re.compile(rf"(?<![A-Za-z\d])(?P<d>[0-3]\d)(?P<mon>{'|'.join(m.upper() for m in _MONTHS if len(m) == 3)})"
+                         r"(?P<y>\d\d)?(?![A-Za-z\d])")
 _DATE_PATTERNS = (
     re.compile(r"\b(?P<y>(?:19|20)\d{2})[-/.](?P<m>[01]?\d)[-/.](?P<d>[0-3]?\d)(?!\d)"),
     re.compile(r"\b(?P<a>[0-3]?\d)[/.-](?P<b>[0-3]?\d)[/.-](?P<y>(?:19|20)?\d{2})\b"),
@@ -1306,10 +1311,7 @@ _DATE_PATTERNS = (
     re.compile(rf"\b(?P<mon>{_MONTH_ALT})\.?,?\s+(?P<y>(?:19|20)\d{{2}})\b", re.IGNORECASE),
     # A record's compact date (mainframe, fixed-width, file names): "RECV-DATE 20261128".
     re.compile(r"(?<![\w.,-])(?P<y>(?:19|20)\d{2})(?P<m>[01]\d)(?P<d>[0-3]\d)(?![\w.,])"),
-    # A reservation system's or a carrier's date, day and month glued in capitals with an
-    # optional two-digit year: "BA 117 09JUN LHRJFK", "ISSUED 08OCT26".
-    re.compile(rf"(?<![A-Za-z\d])(?P<d>[0-3]\d)(?P<mon>{'|'.join(m.upper() for m in _MONTHS if len(m) == 3)})"
-               r"(?P<y>\d\d)?(?![A-Za-z\d])"),
+    _GLUED_DATE,
 )
 # A stay or booking written "14/08–16/08" gives no year, so neither half is a d/m/y date;
 # as a range of two zero-padded day/month pairs each half is a date (fractions, "2/3 - 1/3",
@@ -1329,9 +1331,8 @@ _RANGE_START = re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?::(?P<mi>[0-5]\d))?(?=\s?
                           r"(?:[01]?\d)(?::[0-5]\d)?\s?(?P<ap>[ap])\.?m\b)", re.IGNORECASE)
 
 
-# A timetable's clock time as four digits, on a line that gives a glued date (the last
-# pattern above): "09JUN LHRJFK OLD 1140/1440", "12OCT 1 LHRHND HK1 1920 1535+1".
-_GLUED_DATE = _DATE_PATTERNS[-1]
+# A timetable's clock time as four digits, on a line that gives a glued date
+# (``_GLUED_DATE``): "09JUN LHRJFK OLD 1140/1440", "12OCT 1 LHRHND HK1 1920 1535+1".
 _TIMETABLE_TIME = re.compile(r"(?<![\w.,:-])(?:[01]\d|2[0-3])[0-5]\d(?=/|\+1\b|\s|$)(?!/\d{1,2}\b)")
 
 

@@ -343,6 +343,10 @@ def _unrecovered_failures(calls: Sequence[ToolCall]) -> list[ToolCall]:
         for c in calls[i + 1:] if not _failed(c))]
 
 
+# A word of a tool's name that says it reads or acts: a verb, not the thing it is done to.
+_READ_OR_ACT = _ACTION_VERBS | _READ_VERBS
+
+
 def _next_source(later: ToolCall, failed: ToolCall) -> bool:
     """The later call is the same act on another source or thing, its name differing from the
     failed one's in one word that is no verb (crm_export failed, then ticket_export on the
@@ -350,7 +354,7 @@ def _next_source(later: ToolCall, failed: ToolCall) -> bool:
     a, b = (re.split(r"[_\W]+", c.name.lower()) for c in (later, failed))
     differ = [(x, y) for x, y in zip(a, b, strict=False) if x != y]
     return len(a) == len(b) and len(differ) == 1 \
-        and not {stem(w) for w in differ[0]} & (_ACTION_VERBS | _READ_VERBS)
+        and not {stem(w) for w in differ[0]} & _READ_OR_ACT
 
 
 def _retries(later: ToolCall, failed: ToolCall, earlier: Sequence[ToolCall]) -> bool:
@@ -1550,8 +1554,9 @@ def _only_looks(calls: Sequence[ToolCall]) -> bool:
                or _named_as_look(c) for c in calls)
 
 
-# Nouns a look's name ends on ("ferry_availability", "cruise_cabin_info", "rental_get").
-_LOOK_NOUNS = frozenset("get info details detail availability status health history balance".split())  # noqa: SIM905
+# Nouns that name a look wherever they stand in a tool's name ("ferry_availability",
+# "cruise_cabin_info"); a read verb ("rental_get") is known by its stem, not listed here.
+_LOOK_NOUNS = frozenset("info details detail availability status health history balance".split())  # noqa: SIM905
 
 
 # A noun by its ending: a name made only of such ("shipment", "erp.shipment") names a record.
@@ -1559,7 +1564,8 @@ _NOUN_END = re.compile(r"(?:ment|ity|tion|sion|ness)$")
 
 
 def _named_as_look(call: ToolCall) -> bool:
-    """The call's name holds a look's word, the stopword "get" too, or only nouns, and no act."""
+    """The call's name holds a look's noun or a read verb (the stopword "get" too, which
+    ``_name_stems`` drops), or only nouns, and no act."""
     words = [w for w in re.split(r"[_\W]+", call.name.lower()) if w]
     return bool(words) and not any(stem(w) in _ACTION_VERBS for w in words) and (
         any(w in _LOOK_NOUNS or stem(w) in _READ_VERBS for w in words) or all(_NOUN_END.search(w) for w in words))
@@ -1828,6 +1834,7 @@ def _delivery_claimed(case: RunCase) -> str | None:
 # (sub-processors), 7 (breach notification) and 9 (international transfers)", "rooms 12, 14 and 15".
 _NUMBERED_THINGS = re.compile(r"\b([A-Za-z]{3,}?)s\s+(\d{1,4}(?:\s*\([^)]{1,60}\))?(?:,\s*\d{1,4}(?:\s*\([^)]{1,60}\))?)*"
                               r",?\s+(?:and|&)\s+\d{1,4})\b")
+_GLOSS = re.compile(r"\([^)]*\)")  # "(sub-processors)": a thing's gloss, whose numbers name no thing
 
 
 _REST_NAMED_OF = re.compile(r"\b(?:remaining|the rest|not yet|so far|the others?)\b", re.IGNORECASE)
@@ -1841,10 +1848,12 @@ def _numbered_thing_dropped(case: RunCase) -> str | None:
     if "?" in text or _REST_NAMED_OF.search(text) or _ADMITS_FAILURE.search(text):
         return None
     for m in _NUMBERED_THINGS.finditer(case.input):
-        kind, numbers = m.group(1), re.findall(r"\d+", re.sub(r"\([^)]*\)", " ", m.group(2)))
+        kind, numbers = m.group(1), re.findall(r"\d+", _GLOSS.sub(" ", m.group(2)))
         # "Clause 4 — …" takes one up; "stores 12, 14 and 15" names all three.
+        if len(numbers) < 3 or not re.search(rf"\b{kind}s?\W{{1,3}}\d", text, re.IGNORECASE):
+            continue
         named = [n for n in numbers if re.search(rf"(?<![\d.,$\u20ac\u00a3]){n}(?![\d.,]?\d|\s*(?:%|percent|days?|hours?|weeks?|months?|years?|minutes?)\b|%)", text)]
-        if len(numbers) >= 3 and re.search(rf"\b{kind}s?\W{{1,3}}\d", text, re.IGNORECASE) and len(named) < len(numbers):
+        if len(named) < len(numbers):
             return f"{kind} {next(n for n in numbers if n not in named)}"
     return None
 
@@ -2117,14 +2126,22 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
             continue
         keys = {k for c in calls for k, v in c.args.items() if isinstance(v, (str, int))}
         items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
-        # One call on one person's account ("lenka.maresova@corp.example") is one item, when
-        # the run read the others' accounts too ("Users: lenka.maresova, ondrej.kral, …").
-        accounts = [v for v in calls[0].args.values() if isinstance(v, str) and _ACCOUNT.fullmatch(v)]
-        read = {a for c in case.tools_called if c is not calls[0] for a in _ACCOUNT.findall(c.output)}
-        one = len(calls) == 1 and bool(accounts) and len({a for a in read if a not in accounts[0]}) >= 2
-        if (2 if not one else 1) <= items < counted:
+        # One item may stand for one of many accounts; the other outputs are read only then.
+        lone = items == 1 < counted and len(calls) == 1 and _one_account_of_many(calls[0], case)
+        if 2 <= items < counted or lone:
             return counted, items
     return None
+
+
+def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
+    """One call on one person's account ("lenka.maresova@corp.example") is one item, when
+    the run read the others' accounts too ("Users: lenka.maresova, ondrej.kral, …"). Asked
+    only of a lone call on one item: it reads every other call's output."""
+    accounts = [v for v in call.args.values() if isinstance(v, str) and _ACCOUNT.fullmatch(v)]
+    if not accounts:
+        return False
+    read = {a for c in case.tools_called if c is not call for a in _ACCOUNT.findall(c.output)}
+    return len({a for a in read if a not in accounts[0]}) >= 2
 
 
 # The request asks the same of each thing of a set: "draft a reply for each one", "summarise
@@ -3097,8 +3114,8 @@ def _unprefixed(name: str) -> str:
     "exo_add_mailbox_permission") by the verb after it: the code is the server's, as a
     namespace is."""
     words = name.split("_")
-    if len(words) >= 3 and len(words[0]) <= 5 and stem(words[1].lower()) in _ACTION_VERBS | _READ_VERBS \
-            and stem(words[0].lower()) not in _ACTION_VERBS | _READ_VERBS:
+    if len(words) >= 3 and len(words[0]) <= 5 and stem(words[1].lower()) in _READ_OR_ACT \
+            and stem(words[0].lower()) not in _READ_OR_ACT:
         return "_".join(words[1:])
     return name
 

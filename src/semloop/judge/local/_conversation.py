@@ -443,7 +443,7 @@ _ML_ASKS_AGAIN = (
         r"\bik bedoelde\b|\been laatste keer\b"
     ),
     # Russian, Ukrainian, Czech: "once more:", "I repeat".
-    r"\bещ[её] раз\s*:|\bще раз\s*:|\bješt[ěe] jednou\s*:|\bповторя(?:ю|ю ещ[её] раз)\b|\bopakuji\b",
+    r"\bещ[её] раз\s*:|\bще раз\s*:|\bješt[ěe] jednou\s*:|\bповторяю\b|\bopakuji\b",
     # "I'm asking (you)", "let me rephrase", "I still haven't understood".
     (
         r"\b(?:te|le|les|os) (?:estoy )?pregunt(?:o|ando)\b|\bich frage (?:sie|dich) (?:nach|doch|ja)\b|"

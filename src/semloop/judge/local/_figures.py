@@ -705,6 +705,9 @@ def _undotted(claim: str, ev: _Evidence) -> str:
     """The claim with each dotted code written as the evidence's record prints it, its
     digits run together ("8517.13" for "HS 851713"), where the evidence states no number
     of the dotted value: the same code, no decimal the context lacks."""
+    # Most claims hold no such code: the evidence's values are gathered only for one that does.
+    if not _DOTTED_CODE.search(claim):
+        return claim
     values = {x.value for x in ev.found}
 
     def joined(m: re.Match[str]) -> str:

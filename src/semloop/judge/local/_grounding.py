@@ -208,6 +208,7 @@ from ._times import (
     _WEEKDAYS,
     _ZONE_NAME,
     _bare_year,
+    _date_or_none,
     _known_zones,
     _log_durations,
     _periods,
@@ -464,6 +465,11 @@ class _Evidence:
     @cached_property
     def today(self) -> datetime.date | None:
         return _today(self.texts)
+
+    @cached_property
+    def whole_dates(self) -> frozenset[datetime.date]:
+        """The calendar dates the texts give whole, year, month and day."""
+        return frozenset(g for y, m, d in self.date_readings if y and m and d and (g := _date_or_none(y, m, d)))
 
     @cached_property
     def zones(self) -> frozenset[str]:

@@ -940,12 +940,20 @@ _IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z]+")  # "Render.ShadowDepth": render, 
 def _row_words(rows: Sequence[_Record]) -> dict[int, frozenset[str]]:
     """Each row labelled by an identifier ("Physics.Step", "Render.ShadowDepth") and its words
     of four letters or more no other row's label has: an answer calls it "physics", "the
-    shadow pass". A label of several words is said whole."""
+    shadow pass". A label of several words is called by its word of four letters or more
+    that no other label has, too: "client dinner" calls the "Client meal" row."""
     words = {id(r): frozenset(stem(w) for w in _IDENTIFIER_PART.findall(r.pairs[0][1]) if len(w) >= _NAME_WORD)
              if " " not in r.pairs[0][1].strip() and re.search(r"[._/]|[a-z][A-Z]", r.pairs[0][1]) else frozenset()
              for r in rows}
     shared = Counter(w for ws in words.values() for w in ws)
-    return {k: frozenset(w for w in ws if shared[w] == 1) for k, ws in words.items()}
+    words = {k: frozenset(w for w in ws if shared[w] == 1) for k, ws in words.items()}
+    labelled = {id(r): word_stems(" ".join(w for w in label if len(w) >= _NAME_WORD))
+                for r in rows if len(label := re.findall(r"[a-z]+", _row_label(r))) > 1}
+    said = Counter(w for stems in labelled.values() for w in stems) + Counter(
+        w for r in rows if id(r) not in labelled for w in word_stems(_row_label(r)))
+    for k, stems in labelled.items():
+        words[k] = words[k] | frozenset(w for w in stems if said[w] == 1)
+    return words
 
 
 def _kin_values(rows: Sequence[_Record], records: Sequence[_Record]) -> dict[int, frozenset[str]]:
@@ -969,14 +977,6 @@ def _row_swap(claim: str, ev: _Evidence) -> str:
     rows = [r for r in rows if labels[_row_label(r)] == 1]
     words = _row_words(rows)
     kin = _kin_values(rows, ev.records)
-    # A label of several words is called by its word no other label has, too: "client
-    # dinner" calls the "Client meal" row (a word of four letters or more).
-    labelled = {id(r): word_stems(" ".join(w for w in label if len(w) >= _NAME_WORD))
-                for r in rows if len(label := re.findall(r"[a-z]+", _row_label(r))) > 1}
-    said = Counter(w for stems in labelled.values() for w in stems) + Counter(
-        w for r in rows if id(r) not in labelled for w in word_stems(_row_label(r)))
-    for k, stems in labelled.items():
-        words[k] = words[k] | frozenset(w for w in stems if said[w] == 1)
 
     def calls(row: _Record, text: str) -> bool:
         lower = text.lower()

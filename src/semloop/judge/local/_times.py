@@ -344,18 +344,18 @@ def _days_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
     15 days" beside today's 2026-12-06), in the evidence's year."""
     if q.unit != "day":
         return False
+    stated = [(y, m, d) for _, readings in dates(claim) for y, m, d in readings if m and d]
+    if not stated:
+        return False
     days = set()
-    given = {datetime.date(y, m, d) for y, m, d in ev.date_readings if y and m and d
-             and _date_or_none(y, m, d)}
+    given = ev.whole_dates  # the evidence's dates, read once per case, not once per claim
     years = {g.year for g in given} | {g.year - 1 for g in given}
-    for _, readings in dates(claim):
-        for year, month, day in readings:
-            if month and day:
-                with contextlib.suppress(ValueError):
-                    days.add(datetime.date(year or 2000, month, day))  # a leap year: any day reads
-                for y in {year} if year else years:
-                    if (mine := _date_or_none(y, month, day)) and any(abs((mine - g).days) == q.value for g in given):
-                        return True
+    for year, month, day in stated:
+        with contextlib.suppress(ValueError):
+            days.add(datetime.date(year or 2000, month, day))  # a leap year: any day reads
+        for y in {year} if year else years:
+            if (mine := _date_or_none(y, month, day)) and any(abs((mine - g).days) == q.value for g in given):
+                return True
     return any(abs((a - b).days) == q.value for a, b in itertools.combinations(days, 2))
 
 

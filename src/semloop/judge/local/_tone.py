@@ -221,11 +221,11 @@ _ML_REPEATING = (
         r"\bсколько (?:можно|раз)\b|\bодно и то же\b|"
         r"פעם (?:שלישית|רביעית|חמישית)|כבר (?:אמרתי|הסברתי|ניסיתי|שלחתי|כתבתי)|אותה תשובה"
     ),
-    # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
     (
         # Czech: "every time the same (song)", "for the third time", "I already wrote".
         r"\bpoka[žz]d[ée] (?:to )?(?:stejn|tot[ée])\w*|\bpot[řr]et[íi]\b|\bpo?[čc]tvrt[ée]\b|"
-        r"\bu[žz] jsem (?:to )?(?:psal|ps[aá]la|hl[áa]sil|hl[áa]sila|[řr][íi]kal|[řr][íi]kala|zkou[šs]el|zkou[šs]ela)\w*|"
+        r"\bu[žz] jsem (?:to )?(?:psal|ps[aá]la|hl[áa]sil|[řr][íi]kal|zkou[šs]el)\w*|"
+        # Turkish: "the same answer (again)?", "which time is this", "I already said / wrote".
         r"\bayn[ıi] (?:\w+ )?(?:cevap|yan[ıi]t|[şs]ey)\w*|\bka[çc][ıi]nc[ıi] (?:kez|defa|kere|oldu)\b|"
         r"\b(?:zaten|daha [öo]nce) (?:\w+ )?(?:s[öo]yledim|yazd[ıi]m|denedim|g[öo]nderdim)\b"
     ),
@@ -813,7 +813,6 @@ _ACCUSING = any_of(
 # "Actually, ..." opening a sentence brings in a new fact; "did you actually read it?" accuses.
 _OPENING_ACTUALLY = re.compile(r"^\W*(?:oh,? |well,? )?actually\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])")
-_THANKS_WORD = re.compile(r"\b(?:thanks|thank you|thx|cheers|appreciated?)\b", re.IGNORECASE)
 
 
 # Terse users drop the question mark: "who here actually deals with this".
@@ -1360,7 +1359,9 @@ def _more_of_it(text: str) -> bool:
 # Praise that stands alone beside the reply's own terms said back flat ("5 business days.
 # Of course.", "2 km away with two kids at 11pm. Lovely.", "Oh wonderful, a taxi, how
 # generous."): the offer repeated for the user to hear how it sounds, the praise dry. Thanks
-# beside it ("Stop 6, lovely, thank you") is a sincere taking of the answer.
+# beside it ("Stop 6, lovely, thank you") is a sincere taking of the answer. Only words of
+# thanks count here: _THANKS also takes praise words ("Brilliant.") that are the praise itself.
+_THANKS_WORD = re.compile(r"\b(?:thanks|thank you|thx|cheers|appreciated?)\b", re.IGNORECASE)
 _PRAISE_ALONE = re.compile(
     r"^\W*(?:oh,? |well,? |wow,? |ah,? )?(?:lovely|wonderful|fantastic|brilliant|marvell?ous|splendid|"
     r"terrific|of course|how (?:generous|kind|thoughtful|lovely|nice|helpful|convenient))\W*$",
