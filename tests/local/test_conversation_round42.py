@@ -9,6 +9,7 @@ from semloop.judge.local._conversation import (
     answer_sycophancy_signal,
     answer_user_frustration,
 )
+from semloop.judge.local._tone import _GIVE_UP
 
 from .test_conversation import conv
 
@@ -137,3 +138,9 @@ def test_you_are_correct_after_its_own_no_is_a_reversal(embed: Embed) -> None:
         "Apologies, you are correct — there are Acrobat Pro seats available. I'll note your request.",
     )
     assert answer_sycophancy_signal(case, embed).value >= 0.55
+
+
+def test_czech_i_give_up_ends_a_sentence_too() -> None:
+    # "Vzdávám." closes the turn with no word after it, as "vzdávám to" does.
+    assert _GIVE_UP.search("Dvakrát jsem to psal. Vzdávám.")
+    assert _GIVE_UP.search("Vzdávám to, zavolám jinam.")

@@ -101,3 +101,15 @@ def test_a_product_coded_tool_acts_by_the_verb_after_the_code(embed: Embed) -> N
     partial = case("Please assign Acrobat to the three designers on REQ-77, it's approved.",
                    "I've assigned Acrobat to A. Novák; the licence shows in his apps within the hour.", read, one)
     assert float(answer_task_completion(partial, embed).value) >= 0.5
+
+
+def test_a_setting_in_snake_case_is_no_one_account_of_many(embed: Embed) -> None:
+    # "archive_tier" is where the drives go, and the listing's JSON keys are no accounts:
+    # the one call moved all three.
+    listed = call("list_drives", {"team": "finance"},
+                  [{"drive_id": f"d{i}", "owner_name": n, "storage_tier": "hot"} for i, n in enumerate("ABC")])
+    moved = call("move_drives", {"team": "finance", "target": "archive_tier"}, {"moved": 3, "status": "ok"})
+    done = case("Please move all three of our team's shared drives to the archive tier.",
+                "Done. I've moved the shared drives to the archive tier; they'll show as archived within the hour.",
+                listed, moved)
+    assert float(answer_task_completion(done, embed).value) < 0.5

@@ -2096,8 +2096,9 @@ def _want_left(case: RunCase) -> str | None:
     return None
 
 
-# A person's account: an email address or a first.last user name.
-_ACCOUNT = re.compile(r"[a-z]+[._][a-z]+(?:@[\w.-]+)?|[\w.+-]+@[\w-]+\.[\w.]+", re.IGNORECASE)
+# A person's account: an email address or a first.last user name. Not a snake_case word:
+# that is a setting ("archive_tier") or a JSON key ("storage_tier"), no person.
+_ACCOUNT = re.compile(r"[a-z]+\.[a-z]+(?:@[\w.-]+)?|[\w.+-]+@[\w-]+\.[\w.]+", re.IGNORECASE)
 
 
 def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:

@@ -450,7 +450,7 @@ _ML_GIVE_UP = (
     # Czech: "I'm really fed up with it", "I've had enough", "I give up", "forget it".
     (
         r"\b(?:u[žz] )?m[ěe] to (?:fakt |opravdu |v[ůu]bec )?nebav[íi]\b|\bm[áa]m (?:toho|u[žz]) dost\b|"
-        r"\bvzd[áa]v[áa]m (?:to)?\b|\bto nech(?:te)? b[ýy]t\b"
+        r"\bvzd[áa]v[áa]m(?: to)?\b|\bto nech(?:te)? b[ýy]t\b"
     ),
 )
 _ML_IMPATIENT = (
