@@ -8,13 +8,20 @@ another channel offered after a failure told, and the chat's own attempts as a c
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import cast
 
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._claims import Quantity, contradicts, is_generic_advice, stem
 from semloop.judge.local._completion import _led_in, task_completion_evidence
 from semloop.judge.local._contradictions import _SPEAKER, _denied_near
 from semloop.judge.local._figures import _SUPPOSED
-from semloop.judge.local._grounding import _asserted, _other_measure, hallucination_evidence
+from semloop.judge.local._grounding import (
+    _asserted,
+    _Evidence,
+    _other_measure,
+    hallucination_evidence,
+)
 from semloop.judge.local._offers import _offered_items
 from semloop.judge.local._times import _days_between
 
@@ -76,8 +83,9 @@ def test_a_later_request_is_no_record_a_refusal_denies(embed: Embed) -> None:
 
 def test_days_between_two_dates_the_claim_states_are_its_working() -> None:
     two = Quantity("three days", 3.0, "day", 1.0, False)
-    assert _days_between(two, "The kayak came back on June 4, three days before the June 7 deadline.")
-    assert not _days_between(two, "The kayak came back on June 4, ahead of the June 9 deadline.")
+    undated = cast(_Evidence, SimpleNamespace(whole_dates=frozenset()))  # no date in the evidence
+    assert _days_between(two, "The kayak came back on June 4, three days before the June 7 deadline.", undated)
+    assert not _days_between(two, "The kayak came back on June 4, ahead of the June 9 deadline.", undated)
 
 
 def test_a_failure_told_and_another_channel_offered_is_no_deflection(embed: Embed) -> None:
