@@ -738,8 +738,8 @@ def _restates_own_reads(case: RunCase, said: Sequence[str]) -> bool:
     read = [_unglued_marks(tool_text(c.output)) - own for c in case.tools_called
             if not _failed(c) and not _SEARCHES.search(c.name) and not _WEB_ADDRESS.search(json.dumps(c.args))
             and word_stems(tool_text(json.dumps(c.args, ensure_ascii=False))) & asked]
-    drawn = [u for u in said if any(len(_unglued_marks(u) & m) >= _SOURCE_MARKS for m in read)]
-    return 2 * len(drawn) > len(said)
+    drawn = sum(any(len(marks & m) >= _SOURCE_MARKS for m in read) for marks in map(_unglued_marks, said))
+    return 2 * drawn > len(said)
 
 
 def _record_ignored(case: RunCase) -> bool:
@@ -752,24 +752,28 @@ def _record_ignored(case: RunCase) -> bool:
     return bool(on) and not any(_unglued_marks(tool_text(c.output)) & told for c in on)
 
 
-def _passage_ignored(case: RunCase) -> bool:
-    """A passage was retrieved on the request (it names two or more of its words), and the
-    answer restates nothing of any such passage beyond what the request itself says: the
-    run had the rule that answers it in hand (the receipts threshold, the freshness
-    guarantee) and told of something else."""
+def _passages_on(case: RunCase) -> list[str]:
+    """The passages retrieved on the request: each names two or more of its words."""
     asked = _part_stems(case.input) | key_terms(case.input)
-    on = [t for t in case.context if len(word_stems(t) & asked) >= _SOURCE_MARKS]
+    return [t for t in case.context if len(word_stems(t) & asked) >= _SOURCE_MARKS]
+
+
+def _passage_ignored(case: RunCase) -> bool:
+    """A passage was retrieved on the request, and the answer restates nothing of any such
+    passage beyond what the request itself says: the run had the rule that answers it in
+    hand (the receipts threshold, the freshness guarantee) and told of something else."""
+    on = _passages_on(case)
     told = _marks(case.output) - _marks(case.input)
     return bool(on) and not any(_restated(t, told) for t in on)
 
 
 def _rule_untold(case: RunCase) -> bool:
     """The run had the rule that answers the request in hand (a passage retrieved for it)
-    and the answer tells nothing of it, nor of any passage it was given. A record read on
-    the request is no such sign: its small counts and codes ("eta_min: 6") are told in
-    words ("six minutes away") no mark matches."""
+    and the answer tells nothing of any passage it was given, that one included. A record
+    read on the request is no such sign: its small counts and codes ("eta_min: 6") are told
+    in words ("six minutes away") no mark matches."""
     told = _marks(case.output) - _marks(case.input)
-    return _passage_ignored(case) and not any(_restated(t, told) for t in case.context)
+    return bool(_passages_on(case)) and not any(_restated(t, told) for t in case.context)
 
 
 def _restated(passage: str, told: set[str]) -> bool:
