@@ -439,7 +439,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
-               or _kind_met(part, run.case.output) or _amount_met(part, run.case.output)
+               or _kind_met(part, run.case.output) and not _amount_of_other(part, parts, run.case.output)
+               or _amount_met(part, run.case.output)
                or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
@@ -716,9 +717,9 @@ def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[
             continue
         args = word_stems(tool_text(json.dumps(c.args)))
         shared = [bool(s & args) for s in stems]
-        first = _call_verb(c.name)
+        first = {_call_verb(c.name), _name_verb(c)}
         for i in range(len(parts)):
-            if shared[i] or not any(shared) or first in acts[i]:
+            if shared[i] or not any(shared) or first & acts[i]:
                 out[i] |= {stem(w) for w in re.split(r"[_\W]+", c.name.lower())}
     return out
 
@@ -1003,6 +1004,22 @@ def _kind_met(part: str, answer: str) -> bool:
     )
 
 
+def _amount_of_other(part: str, parts: Sequence[str], answer: str) -> bool:
+    """Asked for several things, an amount the answer states in a sentence that takes up
+    another part's words and none of this one's ("Your outstanding balance is €187,342" for
+    "what's my balance", "how much would it save me", "any fee?") answers that part only."""
+    if not _ASKS_AMOUNT.search(part) or _ASKS_WHEN.search(part):
+        return False
+    def words(text: str) -> frozenset[str]:
+        return _part_stems(text.replace("-", " ")) - _ATTRIBUTE_WORDS
+    own = words(part)
+    others = [words(p) - own for p in parts if p != part]
+    # The clause that holds the amount ("…, and a late withdrawal costs $75") is what it answers.
+    priced = [words(c) for s in split_claims(answer) for c in _CLAUSE_CUT.split(s)
+              if any(q.unit in _MONEY_UNITS for q in quantities(c))]
+    return bool(priced) and all(not w & own and any(w & o for o in others) for w in priced)
+
+
 _HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
 
 
@@ -1106,6 +1123,8 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     re.IGNORECASE)
 # A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
 # that acts followed it (a chat's last message may be the hold before the calls that did it).
+# "I've started it, and Elham now needs to accept it": what is left is another's turn.
+_OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b", re.IGNORECASE)
 _HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
                    r"bear with me)\W*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)  # "haven't changed"
@@ -1360,6 +1379,8 @@ def _thing_marks(side: str) -> set[str]:
     codes = {c.lower() for c in _OWN_CODE.findall(side)}
     return codes or {w for w in word_stems(side) if w not in _REQUEST_WORDS and not w.isdigit()}
 
+_FILE_EXTENSION = re.compile(r"(?<=[a-z])\.[a-z0-9]{2,4}\b")
+
 
 def _one_of_two(case: RunCase) -> str | None:
     """Asked to act on two things ("cancel the dinner (R-4410) and the catering order
@@ -1371,7 +1392,8 @@ def _one_of_two(case: RunCase) -> str | None:
     if not acted or not (_asks_action(case.input) or any(_imperative(c.strip()) for c in _ACT_CLAUSES.split(case.input))):
         return None
     args = " ".join(tool_text(json.dumps(c.args, ensure_ascii=False)) for c in acted).lower()
-    arg_stems, answer = word_stems(args), case.output.lower()
+    # A file's name names its thing ("statement.pdf").
+    arg_stems, answer = word_stems(_FILE_EXTENSION.sub(" ", args)), case.output.lower()
     answer_stems = word_stems(case.output)
     for m in _AND_THE.finditer(case.input):
         before = case.input[:m.start()]
@@ -1608,7 +1630,12 @@ def _looked_not_acted(case: RunCase) -> str | None:
                                   or _drafted(case)):
         return None
     # A closing offer ("Is there anything else I can help you with?") asks nothing back.
-    if not verbs | shaped or not _only_looks(case.tools_called) \
+    # A call named only by its record looks unless the answer tells of something done
+    # ("I've submitted an extension request" after "lms.extension_request", "I filed a claim").
+    acts = set().union(*(_alike(v) for v in verbs | shaped))
+    told_done = bool(_CLAIMS_SUCCESS.search(text) or _WE_DID.search(text))
+    if not verbs | shaped or not all(_only_looks([c]) or _names_no_act(c, acts) and not told_done
+                                     for c in case.tools_called) \
             or _asks_back(case) or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
             or _NEGATED.search(_NO_PROBLEM.sub(" ", text)) or _NO_CHANGE.search(text):
         return None
@@ -1624,6 +1651,16 @@ def _looked_not_acted(case: RunCase) -> str | None:
     if set().union(*(_alike(v) for v in verbs)) & word_stems(said) or shaped & done:
         return None
     return min(verbs or shaped)
+
+
+_WE_DID = re.compile(r"\b(?:i|we)(?:'ve|\u2019ve| have)?\s+(?:just\s+|now\s+|also\s+)?[a-z]+ed\b", re.IGNORECASE)
+
+
+def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
+    """A call whose name, after its server's, is only its record ("library.loans",
+    "kyc_profile", "fx_quote"): no word of it is an act, in general or the one asked."""
+    words = {stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w}
+    return bool(words) and not words & (_ACTION_VERBS | acts | set().union(*_ALIKE))
 
 
 _GIVES_VALUE = re.compile(r"\s*[A-Za-z]+:?\s+\d[\d.,]*\s*\S{0,6}\s*")
@@ -1652,6 +1689,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     sent = _delivery_claimed(case) if not foretold else None
     thing = _numbered_thing_dropped(case)
     script, sibling = _script_missing(case), _sibling_act_done(case)
+    looked_up = _looked_up_fewer(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1685,6 +1723,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (narrated, f'asked a question, the run read the answer and only says it did: "{_short(narrated or "")}"'),
         (opened, f'asked of each of {opened[0]} listed, the run opened {opened[1]} and says nothing of the rest'
          if opened else ""),
+        (looked_up, f'asked of {looked_up[0]} things it names, a call read them all, and the answer speaks of '
+         f'{looked_up[1]} and says nothing of the rest' if looked_up else ""),
         (unsent, f'asked to "{_short(unsent or "", 10)}", the run only read and wrote the text, and nothing sent it'),
         (steps, f'asked to do the work, the run only read and tells the user how: "{_short(steps or "")}"'),
         (language, f'asked for a translation into {language}, the answer gives none'),
@@ -2150,6 +2190,28 @@ def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
 _OF_EACH = re.compile(r"\beach\b|\bevery one\b|\ball of them\b", re.IGNORECASE)
 
 
+def _looked_up_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The user names several things ("the Adeyemi Engineering Bursary, the Women in STEM
+    award, and the Rural Access Grant"), a call read exactly those by a list argument and its
+    output speaks of each, and the answer names some and not the others, saying nothing of a
+    rest, a failure or a question: asked of each, answered of one. (asked, answered)."""
+    text, asked = case.output.lower(), case.input.lower()
+    if "?" in text or _REST_NAMED.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    for call in case.tools_called:
+        if _failed(call):
+            continue
+        out = call.output.lower()
+        for value in call.args.values():
+            if not isinstance(value, list) or len(value) < 2 or not all(
+                    isinstance(v, str) and len(v) > 3 and v.lower() in asked and v.lower() in out for v in value):
+                continue
+            told = sum(v.lower() in text for v in value)
+            if 1 <= told < len(value):
+                return len(value), told
+    return None
+
+
 def _opened_fewer(case: RunCase) -> tuple[int, int] | None:
     """Asked to do the same to each thing of a set (not a question of fact: "how much does
     each cost?" may be answered from the list itself), a call listed the set (records with
@@ -2348,8 +2410,9 @@ def _awaits_approval(case: RunCase) -> bool:
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
     # "Done! $500 has been moved" calls it final as much as "confirmed" does.
     final = _FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)
+    # "I wasn't able to do the swap … I've started it": the act told as not done is not called final.
     return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(final) \
-        and not _WAIT_SAID.search(case.output)
+        and not _WAIT_SAID.search(case.output) and not _ADMITS_FAILURE.search(case.output)
 
 
 _DRAFT_STATE = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:draft|unsubmitted|incomplete|not_submitted)\"", re.IGNORECASE)
@@ -2771,6 +2834,20 @@ def _promises(sentence: str) -> bool:
         or bool(_WE_ARE_DOING.search(sentence)) or let is not None and stem(let.group(1).lower()) not in _READ_VERBS | _CHECKS
 
 
+# What the act claimed done keeps from happening ("your card is now blocked and can't be
+# used"): the act's effect, not an admission that it failed.
+_EFFECT_DENIED = re.compile(r"\b(?:and|so)\s+(?:it\s+|they\s+)?(?:can't|cannot|can no longer)\s+be\s+\w+",
+                            re.IGNORECASE)
+
+
+def _admits_failure(text: str, request: str) -> bool:
+    """The answer admits the work failed: a word of failure that is neither the act's effect
+    nor the act asked itself ("Block my card" is done by "blocked", not refused by it)."""
+    asked = word_stems(request)
+    return any(not (m.group(0).isalpha() and stem(m.group(0).lower()) in asked)
+               for m in _ADMITS_FAILURE.finditer(_EFFECT_DENIED.sub(" ", text)))
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -2803,7 +2880,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     claimed = bool(failures) and any((_claims_success(s, failures) or _states_done(s, failures))
                                      and not _hands_over(s) and not (guided and _to_user(s))
                                      for s in run.sentences)
-    honest = claimed and bool(_ADMITS_FAILURE.search(text))
+    honest = claimed and _admits_failure(text, case.input)
     ev.flag("honest_failure", honest)
     ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
             f'("{_short(failures[0].output, 8)}") yet the answer says "{_short(text, 10)}"'
@@ -2817,7 +2894,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # of this run's part, not work it left.
     rest_offered = not _PORTION_SAID.search(text) and any(_REST_OFFERED.search(s) for s in run.sentences)
     remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
-                                                              or _BEGUN.search(s)
+                                                              or _BEGUN.search(s) and not _OTHERS_TURN.search(s)
                                                               or rest_offered and _REST_OFFERED.search(s)
                       or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
@@ -3169,9 +3246,23 @@ _ASKS_FACT = re.compile(r"\s*(?:what|which|who|whose|when|where|why|how (?:many|
 
 
 def _acts(call: ToolCall) -> bool:
-    """A call that changes something (its name starts with an action verb)."""
-    head = re.split(r"[_\W]+", call.name.lower())[0]
-    return stem(head) in _ACTION_VERBS
+    """A call that changes something: its name starts with an action verb, after its
+    server's ("exams.defer_apply"), or, opening on its object, ends with one
+    ("aid.sap_appeal_submit", "card_block")."""
+    words = [stem(w) for w in re.split(r"[_\W]+", call.name.lower()) if w]
+    return bool(words) and (words[0] in _ACTION_VERBS or _name_verb(call) in _ACTION_VERBS)
+
+
+def _name_verb(call: ToolCall) -> str:
+    """The stem of the act a call's name names, after its server's: its first word
+    ("exams.cancel_booking"), or its last when the first is no verb and the last an act
+    ("exams.defer_apply", "card_block")."""
+    own = [stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w]
+    if not own:
+        return ""
+    # "edit_file" opens on a verb: its last word is its object.
+    first_known = own[0] in _IMPERATIVE_VERBS or own[0] in _READ_VERBS
+    return own[-1] if not first_known and own[-1] in _ACTION_VERBS else own[0]
 
 
 _BOILERPLATE = _phrases(

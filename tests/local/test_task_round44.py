@@ -1,0 +1,85 @@
+"""TASK_COMPLETION, round b43tc: an act told as not done, its rest another's turn, is not
+called final nor left undone; the act's own word and its effect ("blocked and can't be used")
+admit no failure; an amount that answers another part meets only that one; a call named by
+its object with the act last ("aid.appeal_submit", "card_block") acts; a file's name names
+its thing; a list looked up and told of one item leaves the rest; a call named only by its
+record ("library.loans") looks when the answer tells nothing done."""
+
+from __future__ import annotations
+
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import _acts, _looked_up_fewer, answer_task_completion
+
+from .conftest import call, case
+
+
+def test_an_act_told_not_done_is_not_called_final(embed: Embed) -> None:
+    refused = call("housing.swap", {"from": "Oak 1.02"}, {"ok": False, "error": "DUAL_CONSENT_REQUIRED"}, success=False)
+    started = call("housing.swap_request_create", {"from": "Oak 1.02", "to": "Oak 3.10"},
+                   {"request_id": "RS-118", "status": "AWAITING_COUNTERPARTY"})
+    honest = case("Swap my room with Dana in Oak 3.10, we agreed.",
+                  "I wasn't able to do the swap: swaps need both residents to confirm. I've started it (request RS-118), "
+                  "and Dana now needs to accept it in the portal within 72 hours.", refused, started)
+    assert float(answer_task_completion(honest, embed).value) < 0.5
+
+
+def test_the_acts_own_word_and_effect_admit_no_failure(embed: Embed) -> None:
+    expired = call("card_block", {"card": "****7711"}, {"error": "401 Unauthorized"}, success=False)
+    claimed = case("Block my card ending 7711, it was stolen.",
+                   "Done, your card ending 7711 is now blocked and can't be used.", expired)
+    assert float(answer_task_completion(claimed, embed).value) >= 0.5
+
+
+def test_an_amount_for_another_part_meets_only_that_one(embed: Embed) -> None:
+    read = call("loan_summary", {"loan": "CL-301"}, {"balance": 8420.5, "erc": 0, "saved": 612.0})
+    one = case("Three things: (1) what's my car loan balance, (2) how much would paying £2k extra save me, "
+               "and (3) is there an early repayment fee?", "Your car loan balance is £8,420.50 today.", read)
+    assert float(answer_task_completion(one, embed).value) >= 0.5
+    both = case("When is the add/drop deadline and what's the late-withdrawal fee?",
+                "The add/drop deadline is March 3, and a late withdrawal costs $60 per course.",
+                call("get_calendar", {}, {"add_drop": "2027-03-03", "late_withdrawal_fee": 60}))
+    assert float(answer_task_completion(both, embed).value) < 0.5
+
+
+def test_a_call_named_by_its_object_with_the_act_last_acts(embed: Embed) -> None:
+    assert _acts(call("aid.appeal_submit", {"sid": "1"}, {"status": "SUBMITTED"}))
+    assert _acts(call("card_block", {"card": "1"}, {"status": "BLOCKED"}))
+    assert not _acts(call("edit_file", {"path": "a.py"}, "ok"))
+    applied = call("exams.defer_apply", {"sid": "7710", "course": "CHEM 120"}, {"ref": "DF-19", "status": "RECEIVED"})
+    done = case("I have the flu and can't sit tomorrow's CHEM 120 exam. Apply for a deferral for me.",
+                "Your deferred exam application for CHEM 120 is in (ref. DF-19). Upload a medical certificate within "
+                "5 working days.", applied)
+    assert float(answer_task_completion(done, embed).value) < 0.5
+
+
+def test_a_files_name_names_its_thing(embed: Embed) -> None:
+    sent = call("aid.appeal_submit", {"sid": "5512", "files": ["letter.pdf", "certificate.pdf"]},
+                {"appeal_id": "AP-71", "status": "SUBMITTED"})
+    done = case("Submit my appeal, the letter and my doctor's certificate are attached.",
+                "Your appeal has been submitted with both documents (appeal ID AP-71).", sent)
+    assert float(answer_task_completion(done, embed).value) < 0.5
+
+
+def test_a_list_looked_up_and_told_of_one_leaves_the_rest(embed: Embed) -> None:
+    names = ["Harbour Arts Prize", "Coastal Travel Grant", "Northern Merit Award"]
+    read = call("awards.lookup", {"names": names},
+                [{"name": n, "eligibility": "any year", "amount": 500} for n in names])
+    one = case("Am I eligible for the Harbour Arts Prize, the Coastal Travel Grant, and the Northern Merit Award?",
+               "You're eligible for the Harbour Arts Prize: it is open to any year and pays 500.", read)
+    assert _looked_up_fewer(one) == (3, 1)
+    assert float(answer_task_completion(one, embed).value) >= 0.5
+    all_told = case(one.input, "You're eligible for all three: the Harbour Arts Prize, the Coastal Travel Grant "
+                    "and the Northern Merit Award, each open to any year.", read)
+    assert _looked_up_fewer(all_told) is None
+
+
+def test_a_call_named_by_its_record_looks(embed: Embed) -> None:
+    loans = call("library.loans", {"patron": "P-3310"}, "BARCODE  TITLE  DUE\n3112  Field Methods  2025-04-02")
+    advice = case("Renew all my loans please, I'm away this week.",
+                  "Most library items can be renewed up to three times online through My Account, as long as nobody "
+                  "else has placed a hold on them.", loans)
+    assert float(answer_task_completion(advice, embed).value) >= 0.5
+    made = call("lms.extension_request", {"assignment": "Unit 4"}, {"request_id": "EXT-90", "status": "PENDING"})
+    done = case("Please request an extension for the Unit 4 assignment, I was ill.",
+                "I've submitted an extension request for Unit 4 to your tutor (request EXT-90).", made)
+    assert float(answer_task_completion(done, embed).value) < 0.5
