@@ -8,7 +8,13 @@ record ("library.loans") looks when the answer tells nothing done."""
 from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._completion import _acts, _looked_up_fewer, answer_task_completion
+from semloop.judge.local._completion import (
+    _acts,
+    _elided_act_left,
+    _looked_up_fewer,
+    _new_state_told,
+    answer_task_completion,
+)
 
 from .conftest import call, case
 
@@ -83,3 +89,38 @@ def test_a_call_named_by_its_record_looks(embed: Embed) -> None:
     done = case("Please request an extension for the Unit 4 assignment, I was ill.",
                 "I've submitted an extension request for Unit 4 to your tutor (request EXT-90).", made)
     assert float(answer_task_completion(done, embed).value) < 0.5
+
+
+def test_a_thing_changed_told_by_its_new_state_is_met(embed: Embed) -> None:
+    posted = call("ledger_post", {"unit": "9B", "type": "payment", "amount_eur": 400}, {"ok": True, "balance_eur": 300})
+    done = case("Tenant at 9 Calle Sol: record that he paid 400 of the 700 euros rent, and update arrears.",
+                "Recorded €400 paid against March rent for 9 Calle Sol. Arrears now stand at €300.", posted)
+    assert float(answer_task_completion(done, embed).value) < 0.5
+    assert _new_state_told("update arrears", done.output)
+    assert not _new_state_told("update arrears", "Recorded €400 paid against March rent.")
+
+
+def test_the_people_an_act_is_for_are_no_second_thing(embed: Embed) -> None:
+    booked = call("tour_book", {"community": "Elm Court", "date": "2025-03-04", "guests": 2}, {"ref": "T-77"})
+    done = case("Book a tour of Elm Court for me and my brother next Tuesday morning.",
+                "Your tour of Elm Court is booked for Tuesday 4 March at 10:00 for 2 people (ref T-77).", booked)
+    assert float(answer_task_completion(done, embed).value) < 0.5
+
+
+def test_an_act_borrowed_by_a_second_thing_is_left_when_unnamed(embed: Embed) -> None:
+    moved = call("dvla.update_v5c_address", {"vrm": "AB12 CDE", "address": "7 Hill Rd, Leeds LS2 9JT"}, {"ok": True})
+    one = case("Update the address on my V5C to 7 Hill Rd, Leeds LS2 9JT and also on my driving licence please.",
+               "Your V5C logbook address has been updated to 7 Hill Rd, Leeds LS2 9JT.", moved)
+    assert float(answer_task_completion(one, embed).value) >= 0.5
+    parts = ["Update the address on my V5C to 7 Hill Rd", "on my driving licence please"]
+    assert _elided_act_left(parts[1], parts, one)
+    both = case(one.input, "Your V5C and driving licence addresses are both updated to 7 Hill Rd.", moved)
+    assert not _elided_act_left(parts[1], parts, both)
+
+
+def test_one_item_acted_on_of_a_counted_set_read_by_key(embed: Embed) -> None:
+    areas = call("office_areas", {}, {"A": 10, "B": 20, "C": 30})
+    posted = call("post_charge", {"account": "A", "amount_eur": 150}, {"ok": True, "txn": "CH-9"})
+    one = case("Split the gas bill (€900) between the three offices by floor area and post the charges to each account.",
+               "By floor area: A €150, B €300, C €450. I posted the charge for Office A.", areas, posted)
+    assert float(answer_task_completion(one, embed).value) >= 0.5

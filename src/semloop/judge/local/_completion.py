@@ -443,9 +443,11 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
                or _amount_met(part, run.case.output)
                or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
+        if _elided_act_left(part, parts, run.case):
+            met, undone = False, True
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
                 or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case) \
-                or _superlative_told(part, run.case):
+                or _superlative_told(part, run.case) or _new_state_told(part, run.case.output):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -469,6 +471,34 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+_ELIDED = re.compile(r"^(?:(?:and|also|please)\s+)*(?:on|for|to|in|with)\s+(?:my|our|the|his|her|their)\s+", re.IGNORECASE)
+
+
+def _elided_act_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
+    """A part that borrows the act before it ("Update the address on my V5C … and also on my
+    driving licence"), whose own thing neither the answer nor a successful call names: the
+    act was done for the first thing only."""
+    i = parts.index(part)
+    if i == 0 or not _ELIDED.match(part) or not _part_acts(parts[i - 1]):
+        return False
+    things = _part_stems(_ELIDED.sub("", part)) - _ATTRIBUTE_WORDS
+    done = " ".join(c.name + " " + json.dumps(c.args) for c in case.tools_called if not _failed(c))
+    return bool(things) and not things & (word_stems(case.output) | word_stems(tool_text(done)))
+
+
+_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+
+
+def _new_state_told(part: str, answer: str) -> bool:
+    """Asked to change a thing ("update arrears"), the answer gives its new state in a
+    sentence that names the thing and says "now" ("Arrears now stand at €250")."""
+    words = re.findall(r"[a-z]+", part.lower())
+    if not words or not _alike(stem(words[0])) & _alike(stem("update")):
+        return False
+    things = _part_stems(" ".join(words[1:])) - _ATTRIBUTE_WORDS
+    return bool(things) and any(_NOW.search(s) and things <= word_stems(s) for s in split_claims(answer))
 
 
 def _said_undone(part: str, case: RunCase) -> bool:
@@ -928,6 +958,9 @@ def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
 _TWO_THINGS = re.compile(r"\b(?:a|an|the|my|our|your) ([a-z][\w-]{2,})\b(?:\s+[\w'-]+){1,6}?\s+and\s+(?:also\s+)?"
                          r"(?:a|an|the|my|our|your) (?:new |second |another )?([a-z]{3,})\b", re.IGNORECASE)
 
+_FOR_PEOPLE = re.compile(r"\b(?:me|us|him|her|them|myself)\s+and\s+(?:also\s+)?(?:a|an|the|my|our|your)\s+"
+                         r"(?:new |second |another )?$", re.IGNORECASE)
+
 
 def _second_thing_missed(part: str, run: _Run, answer: frozenset[str], called: frozenset[str]) -> list[tuple[str, bool]]:
     """Of two things asked with their own details, the second the answer never names nor
@@ -936,6 +969,9 @@ def _second_thing_missed(part: str, run: _Run, answer: frozenset[str], called: f
     named = called | {stem(w) for c in run.case.tools_called if not _failed(c) for w in re.split(r"[_\W]+", c.name.lower())}
     for m in _TWO_THINGS.finditer(part):
         first, second = word_stems(m.group(1)), stem(m.group(2))
+        # "a tour … for me and my sister": the people it is for, not a second thing.
+        if _FOR_PEOPLE.search(part[:m.start(2)]):
+            continue
         if first and first <= answer and second not in answer | named and second not in first:
             return [(part[m.start(2):], True)]
     return []
@@ -2153,7 +2189,10 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
         return None
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
-    for name in dict.fromkeys(c.name for c in case.tools_called if _acts(c)):
+    # A call named by the request's own verb ("post the charges": post_charge) does its act.
+    asked = word_stems(_asked_text(case.input))
+    for name in dict.fromkeys(c.name for c in case.tools_called
+                              if _acts(c) or not _reads(c) and _name_verb(c) in asked - _READ_VERBS):
         calls = [c for c in case.tools_called if c.name == name]
         # One call that takes a list of items did as many as the list holds ("item_ids":
         # two of the three items to return).
@@ -2168,10 +2207,21 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
         keys = {k for c in calls for k, v in c.args.items() if isinstance(v, (str, int))}
         items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
         # One item may stand for one of many accounts; the other outputs are read only then.
-        lone = items == 1 < counted and len(calls) == 1 and _one_account_of_many(calls[0], case)
+        lone = items == 1 < counted and len(calls) == 1 and (
+            _one_account_of_many(calls[0], case) or _one_key_of_counted(calls[0], case, counted))
         if 2 <= items < counted or lone:
             return counted, items
     return None
+
+
+def _one_key_of_counted(call: ToolCall, case: RunCase, counted: int) -> bool:
+    """One call on one item ("account": "A") when another call read the whole counted set
+    keyed by its items ({"A": 20, "B": 30, "C": 25, "D": 25} for "the four offices")."""
+    values = {str(v) for v in call.args.values() if isinstance(v, (str, int))}
+    for other, data in _json_outputs([c for c in case.tools_called if c is not call]):
+        if isinstance(data, dict) and len(data) == counted and values & set(data):
+            return True
+    return False
 
 
 def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
