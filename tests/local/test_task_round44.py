@@ -124,3 +124,11 @@ def test_one_item_acted_on_of_a_counted_set_read_by_key(embed: Embed) -> None:
     one = case("Split the gas bill (€900) between the three offices by floor area and post the charges to each account.",
                "By floor area: A €150, B €300, C €450. I posted the charge for Office A.", areas, posted)
     assert float(answer_task_completion(one, embed).value) >= 0.5
+
+
+def test_money_sent_to_an_account_is_an_act(embed: Embed) -> None:
+    quoted = call("fx_quote", {"sell": "EUR", "buy": "GBP", "amount": 2000}, {"quote_id": "Q-5", "rate": 0.85, "buy_amount": 1700})
+    quote_only = case("Send 2,000 EUR to my brother's account GB29 NWBK 6016 1331 9268 19 in pounds, at today's rate.",
+                      "Today's rate is 1 EUR = 0.85 GBP, so 2,000 EUR would give your brother about £1,700. "
+                      "The quote is valid for 20 minutes.", quoted)
+    assert float(answer_task_completion(quote_only, embed).value) >= 0.5

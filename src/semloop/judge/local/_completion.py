@@ -1653,7 +1653,9 @@ def _looked_not_acted(case: RunCase) -> str | None:
     # "app" stems as "apply": a messaging app asks no act.
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
              & _ACTION_VERBS if _asks_action(asked) else set()) | opening
-    verbs -= _DELIVERY_VERBS
+    # Money sent to an account ("Send 10,000 zł to my sister's account TR33…") is a transfer,
+    # not a text the answer delivers.
+    verbs -= _DELIVERY_VERBS - ({stem("send")} if _MONEY_SENT.search(asked) else set())
     # A text asked to be written is written in the answer that hands it in, whatever the
     # calls only read for it ("Draft a reply on ticket VH-3310 …", then "Subject: …").
     if _drafted(case):
@@ -1690,6 +1692,9 @@ def _looked_not_acted(case: RunCase) -> str | None:
 
 
 _WE_DID = re.compile(r"\b(?:i|we)(?:'ve|\u2019ve| have)?\s+(?:just\s+|now\s+|also\s+)?[a-z]+ed\b", re.IGNORECASE)
+
+_MONEY_SENT = re.compile(r"\bsend\s+(?:[$\u20ac\u00a3\u00a5\u20b9]\s?)?\d[\d,.]*\s*[^\s\d]{0,4}\s+to\b[^.?!]*?"
+                         r"\b(?:account|iban)\b", re.IGNORECASE)
 
 
 def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
