@@ -439,12 +439,15 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
-               or _kind_met(part, run.case.output) or _amount_met(part, run.case.output)
+               or _kind_met(part, run.case.output) and not _amount_of_other(part, parts, run.case.output)
+               or _amount_met(part, run.case.output)
                or _outcome_told(part, run.case.output)
                or _act_told(part, verbs, answer, tools[i], run.case))
+        if _elided_act_left(part, parts, run.case):
+            met, undone = False, True
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
                 or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case) \
-                or _superlative_told(part, run.case):
+                or _superlative_told(part, run.case) or _new_state_told(part, run.case.output):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -468,6 +471,34 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         elif not _COVERS_ALL.search(run.case.output):
             missing += _pair_missed(part, run, bool(verbs))
     return missing
+
+
+_ELIDED = re.compile(r"^(?:(?:and|also|please)\s+)*(?:on|for|to|in|with)\s+(?:my|our|the|his|her|their)\s+", re.IGNORECASE)
+
+
+def _elided_act_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
+    """A part that borrows the act before it ("Update the address on my V5C … and also on my
+    driving licence"), whose own thing neither the answer nor a successful call names: the
+    act was done for the first thing only."""
+    i = parts.index(part)
+    if i == 0 or not _ELIDED.match(part) or not _part_acts(parts[i - 1]):
+        return False
+    things = _part_stems(_ELIDED.sub("", part)) - _ATTRIBUTE_WORDS
+    done = " ".join(c.name + " " + json.dumps(c.args) for c in case.tools_called if not _failed(c))
+    return bool(things) and not things & (word_stems(case.output) | word_stems(tool_text(done)))
+
+
+_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+
+
+def _new_state_told(part: str, answer: str) -> bool:
+    """Asked to change a thing ("update arrears"), the answer gives its new state in a
+    sentence that names the thing and says "now" ("Arrears now stand at €250")."""
+    words = re.findall(r"[a-z]+", part.lower())
+    if not words or not _alike(stem(words[0])) & _alike(stem("update")):
+        return False
+    things = _part_stems(" ".join(words[1:])) - _ATTRIBUTE_WORDS
+    return bool(things) and any(_NOW.search(s) and things <= word_stems(s) for s in split_claims(answer))
 
 
 def _said_undone(part: str, case: RunCase) -> bool:
@@ -716,9 +747,9 @@ def _tools_by_part(parts: Sequence[str], calls: Sequence[ToolCall]) -> list[set[
             continue
         args = word_stems(tool_text(json.dumps(c.args)))
         shared = [bool(s & args) for s in stems]
-        first = _call_verb(c.name)
+        first = {_call_verb(c.name), _name_verb(c)}
         for i in range(len(parts)):
-            if shared[i] or not any(shared) or first in acts[i]:
+            if shared[i] or not any(shared) or first & acts[i]:
                 out[i] |= {stem(w) for w in re.split(r"[_\W]+", c.name.lower())}
     return out
 
@@ -927,6 +958,9 @@ def _pair_missed(part: str, run: _Run, act: bool) -> list[tuple[str, bool]]:
 _TWO_THINGS = re.compile(r"\b(?:a|an|the|my|our|your) ([a-z][\w-]{2,})\b(?:\s+[\w'-]+){1,6}?\s+and\s+(?:also\s+)?"
                          r"(?:a|an|the|my|our|your) (?:new |second |another )?([a-z]{3,})\b", re.IGNORECASE)
 
+_FOR_PEOPLE = re.compile(r"\b(?:me|us|him|her|them|myself)\s+and\s+(?:also\s+)?(?:a|an|the|my|our|your)\s+"
+                         r"(?:new |second |another )?$", re.IGNORECASE)
+
 
 def _second_thing_missed(part: str, run: _Run, answer: frozenset[str], called: frozenset[str]) -> list[tuple[str, bool]]:
     """Of two things asked with their own details, the second the answer never names nor
@@ -935,6 +969,9 @@ def _second_thing_missed(part: str, run: _Run, answer: frozenset[str], called: f
     named = called | {stem(w) for c in run.case.tools_called if not _failed(c) for w in re.split(r"[_\W]+", c.name.lower())}
     for m in _TWO_THINGS.finditer(part):
         first, second = word_stems(m.group(1)), stem(m.group(2))
+        # "a tour … for me and my sister": the people it is for, not a second thing.
+        if _FOR_PEOPLE.search(part[:m.start(2)]):
+            continue
         if first and first <= answer and second not in answer | named and second not in first:
             return [(part[m.start(2):], True)]
     return []
@@ -1001,6 +1038,22 @@ def _kind_met(part: str, answer: str) -> bool:
     return bool(_ASKS_AMOUNT.search(part)) and any(
         q.unit in _MONEY_UNITS for q in quantities(answer)
     )
+
+
+def _amount_of_other(part: str, parts: Sequence[str], answer: str) -> bool:
+    """Asked for several things, an amount the answer states in a sentence that takes up
+    another part's words and none of this one's ("Your outstanding balance is €187,342" for
+    "what's my balance", "how much would it save me", "any fee?") answers that part only."""
+    if not _ASKS_AMOUNT.search(part) or _ASKS_WHEN.search(part):
+        return False
+    def words(text: str) -> frozenset[str]:
+        return _part_stems(text.replace("-", " ")) - _ATTRIBUTE_WORDS
+    own = words(part)
+    others = [words(p) - own for p in parts if p != part]
+    # The clause that holds the amount ("…, and a late withdrawal costs $75") is what it answers.
+    priced = [words(c) for s in split_claims(answer) for c in _CLAUSE_CUT.split(s)
+              if any(q.unit in _MONEY_UNITS for q in quantities(c))]
+    return bool(priced) and all(not w & own and any(w & o for o in others) for w in priced)
 
 
 _HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
@@ -1106,6 +1159,8 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     re.IGNORECASE)
 # A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
 # that acts followed it (a chat's last message may be the hold before the calls that did it).
+# "I've started it, and Elham now needs to accept it": what is left is another's turn.
+_OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b", re.IGNORECASE)
 _HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
                    r"bear with me)\W*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)  # "haven't changed"
@@ -1360,6 +1415,8 @@ def _thing_marks(side: str) -> set[str]:
     codes = {c.lower() for c in _OWN_CODE.findall(side)}
     return codes or {w for w in word_stems(side) if w not in _REQUEST_WORDS and not w.isdigit()}
 
+_FILE_EXTENSION = re.compile(r"(?<=[a-z])\.[a-z0-9]{2,4}\b")
+
 
 def _one_of_two(case: RunCase) -> str | None:
     """Asked to act on two things ("cancel the dinner (R-4410) and the catering order
@@ -1371,7 +1428,8 @@ def _one_of_two(case: RunCase) -> str | None:
     if not acted or not (_asks_action(case.input) or any(_imperative(c.strip()) for c in _ACT_CLAUSES.split(case.input))):
         return None
     args = " ".join(tool_text(json.dumps(c.args, ensure_ascii=False)) for c in acted).lower()
-    arg_stems, answer = word_stems(args), case.output.lower()
+    # A file's name names its thing ("statement.pdf").
+    arg_stems, answer = word_stems(_FILE_EXTENSION.sub(" ", args)), case.output.lower()
     answer_stems = word_stems(case.output)
     for m in _AND_THE.finditer(case.input):
         before = case.input[:m.start()]
@@ -1595,7 +1653,9 @@ def _looked_not_acted(case: RunCase) -> str | None:
     # "app" stems as "apply": a messaging app asks no act.
     verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
              & _ACTION_VERBS if _asks_action(asked) else set()) | opening
-    verbs -= _DELIVERY_VERBS
+    # Money sent to an account ("Send 10,000 zł to my sister's account TR33…") is a transfer,
+    # not a text the answer delivers.
+    verbs -= _DELIVERY_VERBS - ({stem("send")} if _MONEY_SENT.search(asked) else set())
     # A text asked to be written is written in the answer that hands it in, whatever the
     # calls only read for it ("Draft a reply on ticket VH-3310 …", then "Subject: …").
     if _drafted(case):
@@ -1608,7 +1668,12 @@ def _looked_not_acted(case: RunCase) -> str | None:
                                   or _drafted(case)):
         return None
     # A closing offer ("Is there anything else I can help you with?") asks nothing back.
-    if not verbs | shaped or not _only_looks(case.tools_called) \
+    # A call named only by its record looks unless the answer tells of something done
+    # ("I've submitted an extension request" after "lms.extension_request", "I filed a claim").
+    acts = set().union(*(_alike(v) for v in verbs | shaped))
+    told_done = bool(_CLAIMS_SUCCESS.search(text) or _WE_DID.search(text))
+    if not verbs | shaped or not all(_only_looks([c]) or _names_no_act(c, acts) and not told_done
+                                     for c in case.tools_called) \
             or _asks_back(case) or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
             or _NEGATED.search(_NO_PROBLEM.sub(" ", text)) or _NO_CHANGE.search(text):
         return None
@@ -1624,6 +1689,19 @@ def _looked_not_acted(case: RunCase) -> str | None:
     if set().union(*(_alike(v) for v in verbs)) & word_stems(said) or shaped & done:
         return None
     return min(verbs or shaped)
+
+
+_WE_DID = re.compile(r"\b(?:i|we)(?:'ve|\u2019ve| have)?\s+(?:just\s+|now\s+|also\s+)?[a-z]+ed\b", re.IGNORECASE)
+
+_MONEY_SENT = re.compile(r"\bsend\s+(?:[$\u20ac\u00a3\u00a5\u20b9]\s?)?\d[\d,.]*\s*[^\s\d]{0,4}\s+to\b[^.?!]*?"
+                         r"\b(?:account|iban)\b", re.IGNORECASE)
+
+
+def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
+    """A call whose name, after its server's, is only its record ("library.loans",
+    "kyc_profile", "fx_quote"): no word of it is an act, in general or the one asked."""
+    words = {stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w}
+    return bool(words) and not words & (_ACTION_VERBS | acts | set().union(*_ALIKE))
 
 
 _GIVES_VALUE = re.compile(r"\s*[A-Za-z]+:?\s+\d[\d.,]*\s*\S{0,6}\s*")
@@ -1652,6 +1730,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     sent = _delivery_claimed(case) if not foretold else None
     thing = _numbered_thing_dropped(case)
     script, sibling = _script_missing(case), _sibling_act_done(case)
+    looked_up = _looked_up_fewer(case)
     return [note for cond, note in (
         (other, f'it acted on {other[1]}, not the one of {other[0]} the request names' if other else ""),
         (left, f'asked for all, it acted on fewer and left out {left} unexplained'),
@@ -1685,6 +1764,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (narrated, f'asked a question, the run read the answer and only says it did: "{_short(narrated or "")}"'),
         (opened, f'asked of each of {opened[0]} listed, the run opened {opened[1]} and says nothing of the rest'
          if opened else ""),
+        (looked_up, f'asked of {looked_up[0]} things it names, a call read them all, and the answer speaks of '
+         f'{looked_up[1]} and says nothing of the rest' if looked_up else ""),
         (unsent, f'asked to "{_short(unsent or "", 10)}", the run only read and wrote the text, and nothing sent it'),
         (steps, f'asked to do the work, the run only read and tells the user how: "{_short(steps or "")}"'),
         (language, f'asked for a translation into {language}, the answer gives none'),
@@ -2113,7 +2194,10 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
         return None
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
-    for name in dict.fromkeys(c.name for c in case.tools_called if _acts(c)):
+    # A call named by the request's own verb ("post the charges": post_charge) does its act.
+    asked = word_stems(_asked_text(case.input))
+    for name in dict.fromkeys(c.name for c in case.tools_called
+                              if _acts(c) or not _reads(c) and _name_verb(c) in asked - _READ_VERBS):
         calls = [c for c in case.tools_called if c.name == name]
         # One call that takes a list of items did as many as the list holds ("item_ids":
         # two of the three items to return).
@@ -2128,10 +2212,21 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
         keys = {k for c in calls for k, v in c.args.items() if isinstance(v, (str, int))}
         items = max((len({str(c.args.get(k)) for c in calls}) for k in keys), default=0)
         # One item may stand for one of many accounts; the other outputs are read only then.
-        lone = items == 1 < counted and len(calls) == 1 and _one_account_of_many(calls[0], case)
+        lone = items == 1 < counted and len(calls) == 1 and (
+            _one_account_of_many(calls[0], case) or _one_key_of_counted(calls[0], case, counted))
         if 2 <= items < counted or lone:
             return counted, items
     return None
+
+
+def _one_key_of_counted(call: ToolCall, case: RunCase, counted: int) -> bool:
+    """One call on one item ("account": "A") when another call read the whole counted set
+    keyed by its items ({"A": 20, "B": 30, "C": 25, "D": 25} for "the four offices")."""
+    values = {str(v) for v in call.args.values() if isinstance(v, (str, int))}
+    for other, data in _json_outputs([c for c in case.tools_called if c is not call]):
+        if isinstance(data, dict) and len(data) == counted and values & set(data):
+            return True
+    return False
 
 
 def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
@@ -2148,6 +2243,28 @@ def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
 # The request asks the same of each thing of a set: "draft a reply for each one", "summarise
 # every one of them", "check all of them".
 _OF_EACH = re.compile(r"\beach\b|\bevery one\b|\ball of them\b", re.IGNORECASE)
+
+
+def _looked_up_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The user names several things ("the Adeyemi Engineering Bursary, the Women in STEM
+    award, and the Rural Access Grant"), a call read exactly those by a list argument and its
+    output speaks of each, and the answer names some and not the others, saying nothing of a
+    rest, a failure or a question: asked of each, answered of one. (asked, answered)."""
+    text, asked = case.output.lower(), case.input.lower()
+    if "?" in text or _REST_NAMED.search(text) or _ADMITS_FAILURE.search(text):
+        return None
+    for call in case.tools_called:
+        if _failed(call):
+            continue
+        out = call.output.lower()
+        for value in call.args.values():
+            if not isinstance(value, list) or len(value) < 2 or not all(
+                    isinstance(v, str) and len(v) > 3 and v.lower() in asked and v.lower() in out for v in value):
+                continue
+            told = sum(v.lower() in text for v in value)
+            if 1 <= told < len(value):
+                return len(value), told
+    return None
 
 
 def _opened_fewer(case: RunCase) -> tuple[int, int] | None:
@@ -2348,8 +2465,9 @@ def _awaits_approval(case: RunCase) -> bool:
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
     # "Done! $500 has been moved" calls it final as much as "confirmed" does.
     final = _FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)
+    # "I wasn't able to do the swap … I've started it": the act told as not done is not called final.
     return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(final) \
-        and not _WAIT_SAID.search(case.output)
+        and not _WAIT_SAID.search(case.output) and not _ADMITS_FAILURE.search(case.output)
 
 
 _DRAFT_STATE = re.compile(r"\"(?:status|state)\"\s*:\s*\"(?:draft|unsubmitted|incomplete|not_submitted)\"", re.IGNORECASE)
@@ -2771,6 +2889,20 @@ def _promises(sentence: str) -> bool:
         or bool(_WE_ARE_DOING.search(sentence)) or let is not None and stem(let.group(1).lower()) not in _READ_VERBS | _CHECKS
 
 
+# What the act claimed done keeps from happening ("your card is now blocked and can't be
+# used"): the act's effect, not an admission that it failed.
+_EFFECT_DENIED = re.compile(r"\b(?:and|so)\s+(?:it\s+|they\s+)?(?:can't|cannot|can no longer)\s+be\s+\w+",
+                            re.IGNORECASE)
+
+
+def _admits_failure(text: str, request: str) -> bool:
+    """The answer admits the work failed: a word of failure that is neither the act's effect
+    nor the act asked itself ("Block my card" is done by "blocked", not refused by it)."""
+    asked = word_stems(request)
+    return any(not (m.group(0).isalpha() and stem(m.group(0).lower()) in asked)
+               for m in _ADMITS_FAILURE.finditer(_EFFECT_DENIED.sub(" ", text)))
+
+
 def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What TASK_COMPLETION weighs (see docs/local-judge.md): the rules' findings and how
     much of the request the answer takes up."""
@@ -2803,7 +2935,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     claimed = bool(failures) and any((_claims_success(s, failures) or _states_done(s, failures))
                                      and not _hands_over(s) and not (guided and _to_user(s))
                                      for s in run.sentences)
-    honest = claimed and bool(_ADMITS_FAILURE.search(text))
+    honest = claimed and _admits_failure(text, case.input)
     ev.flag("honest_failure", honest)
     ev.flag("false_success", claimed and not honest, f'tool {failures[0].name} failed '
             f'("{_short(failures[0].output, 8)}") yet the answer says "{_short(text, 10)}"'
@@ -2817,7 +2949,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # of this run's part, not work it left.
     rest_offered = not _PORTION_SAID.search(text) and any(_REST_OFFERED.search(s) for s in run.sentences)
     remainder = next((s for s in [*run.sentences, *last] if (_REMAINING.search(s) and not _led_in(s, run.sentences)
-                                                              or _BEGUN.search(s)
+                                                              or _BEGUN.search(s) and not _OTHERS_TURN.search(s)
                                                               or rest_offered and _REST_OFFERED.search(s)
                       or held and _HOLD.search(s)) and not _announces_handoff(s)), None)
     if remainder is None and (failures or _ADMITS_FAILURE.search(text)):
@@ -3169,9 +3301,23 @@ _ASKS_FACT = re.compile(r"\s*(?:what|which|who|whose|when|where|why|how (?:many|
 
 
 def _acts(call: ToolCall) -> bool:
-    """A call that changes something (its name starts with an action verb)."""
-    head = re.split(r"[_\W]+", call.name.lower())[0]
-    return stem(head) in _ACTION_VERBS
+    """A call that changes something: its name starts with an action verb, after its
+    server's ("exams.defer_apply"), or, opening on its object, ends with one
+    ("aid.sap_appeal_submit", "card_block")."""
+    words = [stem(w) for w in re.split(r"[_\W]+", call.name.lower()) if w]
+    return bool(words) and (words[0] in _ACTION_VERBS or _name_verb(call) in _ACTION_VERBS)
+
+
+def _name_verb(call: ToolCall) -> str:
+    """The stem of the act a call's name names, after its server's: its first word
+    ("exams.cancel_booking"), or its last when the first is no verb and the last an act
+    ("exams.defer_apply", "card_block")."""
+    own = [stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w]
+    if not own:
+        return ""
+    # "edit_file" opens on a verb: its last word is its object.
+    first_known = own[0] in _IMPERATIVE_VERBS or own[0] in _READ_VERBS
+    return own[-1] if not first_known and own[-1] in _ACTION_VERBS else own[0]
 
 
 _BOILERPLATE = _phrases(
