@@ -714,6 +714,10 @@ _LEAVE = Shapes(
         r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
         r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
+        # Staying put until it is done ("I'm not leaving until someone gives me the letter",
+        # "I won't hang up until ..."): a sit-in, the same ultimatum.
+        r"\b(?:not|won't|will not|refuse to) (?:be )?(?:leav(?:e|ing)|hang(?:ing)? up|go(?:ing)? anywhere|"
+        r"mov(?:e|ing))\b[^.?!]{0,20}\buntil\b",
         # The business itself put in doubt: "reviewing whether we renew the agreement".
         r"\b(?:review|reviewing|reconsider|reconsidering|rethink|rethinking) (?:whether|if) (?:we|i)(?:'ll| will)? "
         r"(?:renew|continue|stay|keep|extend)\b",
@@ -806,6 +810,9 @@ _ACCUSING = any_of(
     r"\b(?:even(?! (?:if|though|when|so)\b)|anyone|anybody|nobody|no one|based on what|"
     r"how (?:is|does|can|could) (?:that|this|it|a|an|the|you)|what(?:'s| is) the point|"
     r"a joke|so (?:hard|difficult|complicated))\b",
+    # Whether the one answering grasps it at all ("do you understand that?", "do you even
+    # get what I'm asking?").
+    r"\bdo you (?:even |actually |really )?(?:understand|reali[sz]e|get)(?: (?:that|this|me|what|how))?\s*\?",
     # "Who" opening the question ("Who checks these?", "So who is responsible?", "From
     # who??"), not after the person it describes ("a supervisor who might make an exception").
     r"(?:^\W*|[,;:]\s*|\b(?:and|but|so|then) )(?:(?:from|by|to|with|for) )?whom?\b",
@@ -1719,6 +1726,7 @@ _SETS_VALUE = re.compile(
     re.IGNORECASE,
 )
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
+_YOU_QUOTED = re.compile(r"\byou\s+['\"\u2018\u201c]([a-z]{3,})['\"\u2019\u201d]", re.IGNORECASE)
 _ECHO_WORDS = 3
 # A turn longer than this is pasted material (a log, a letter); its tone is in what the
 # user wrote around it, near the start. Also bounds the time per turn.
@@ -1857,6 +1865,12 @@ def _read(text: str, context: _Context) -> Tone:
             and len(m.group(1).split()) >= 2
             and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
         )
+    # Or one word of the reply quoted as what the assistant did ("You 'noted' it.", "So you
+    # 'escalated' it"): its own verb thrown back in doubt.
+    mocked |= any(
+        m.group(1).lower() in spoken_words and m.group(1).lower() not in labels
+        for m in _YOU_QUOTED.finditer(text)
+    )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
