@@ -113,7 +113,10 @@ _OTHER_TONGUE = re.compile(
     # A short turn of giving up or settling has none of those ("Laissez tomber.", "Lascia
     # stare.", "Vale.", "Egal."): its own words open the gate.
     r"laissez|laisse|tomber|bref|rien|lascia|lasciamo|perdere|niente|basta|vale|nada|bueno|"
-    r"egal|vergiss|schon|deixa|chega|laat|genoeg"
+    r"egal|vergiss|schon|deixa|chega|laat|genoeg|"
+    # Asking again or granting in languages written in plain ASCII ("i dalje ne znam",
+    # "nadal nie wiem", "bado sijui", "u pravu ste").
+    r"dalje|nadal|bado|sijui|sielewi|pravu|dreptate|igaza|igazad|oikeassa|sahihi"
     r")\b",
     re.IGNORECASE,
 )
@@ -404,6 +407,15 @@ _ML_LEAVE = (
         r"\brzecznik\w* konsument\w*|\bprawnik\w*|"
         r"\bjag s[äa]ger upp\b|\bjag (?:kommer att )?anm[äa]l\w*|\bkonsumentverket\b|\badvokat\b"
     ),
+    # Romanian, Vietnamese, Greek, Hungarian, Serbo-Croatian, Catalan: going to the press or
+    # the town hall, a complaint lodged, another provider.
+    (
+        r"\b(?:sun|merg|scriu) la (?:primări|pres[ăa]|protec[țţt]ia consumatorului|ANPC)\w*|\bschimb (?:furnizorul|operatorul|banca)\b|"
+        r"\bchuy[ểe]n (?:sang )?(?:nh[àa] m[ạa]ng|b[êe]n|c[ôo]ng ty|ng[âa]n h[àa]ng|nh[àa] cung c[ấa]p) kh[áa]c\b|\bkhi[ếe]u n[ạa]i\b|"
+        r"θα κάνω (?:καταγγελία|παράπονο)|αλλάζω (?:εταιρεία|πάροχο)|\bpanaszt (?:teszek|tesz[üu]nk)\b|"
+        r"\b(?:szolg[áa]ltat[óo]t|bankot) v[áa]ltok\b|\bfelmondom\b|\b(?:podne[ts]i|podnosim|pi[šs]em) [žz]albu\b|"
+        r"\bmenjam (?:operatera|banku)\b|\bposa?r[ée] una reclamaci[óo]\b|\bcanviar[ée] de companyia\b"
+    ),
 )
 _ML_GIVE_UP = (
     rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
@@ -685,6 +697,8 @@ _LEAVE = Shapes(
         r"\blast time (?:i|we)(?:'ll| will)? (?:use|order|buy|fly|book|shop|come|deal|work|ship|travel|"
         r"stay|trust)\b(?: \w+){0,2}? (?:with |from |at |through |to )?(?:you|your)\b",
         r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
+        # Or the turn itself made one ("Please treat this as a formal complaint").
+        r"\b(?:treat|log|register|record) (?:this|it|my \w+) as an? (?:formal |official )?complaint\b",
         r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
         r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
         r"\bdone with (?:you|this|your|it)\b",
