@@ -113,7 +113,10 @@ _OTHER_TONGUE = re.compile(
     # A short turn of giving up or settling has none of those ("Laissez tomber.", "Lascia
     # stare.", "Vale.", "Egal."): its own words open the gate.
     r"laissez|laisse|tomber|bref|rien|lascia|lasciamo|perdere|niente|basta|vale|nada|bueno|"
-    r"egal|vergiss|schon|deixa|chega|laat|genoeg"
+    r"egal|vergiss|schon|deixa|chega|laat|genoeg|"
+    # Asking again or granting in languages written in plain ASCII ("i dalje ne znam",
+    # "nadal nie wiem", "bado sijui", "u pravu ste").
+    r"dalje|nadal|bado|sijui|sielewi|pravu|dreptate|igaza|igazad|oikeassa|sahihi"
     r")\b",
     re.IGNORECASE,
 )
@@ -404,6 +407,15 @@ _ML_LEAVE = (
         r"\brzecznik\w* konsument\w*|\bprawnik\w*|"
         r"\bjag s[äa]ger upp\b|\bjag (?:kommer att )?anm[äa]l\w*|\bkonsumentverket\b|\badvokat\b"
     ),
+    # Romanian, Vietnamese, Greek, Hungarian, Serbo-Croatian, Catalan: going to the press or
+    # the town hall, a complaint lodged, another provider.
+    (
+        r"\b(?:sun|merg|scriu) la (?:primări|pres[ăa]|protec[țţt]ia consumatorului|ANPC)\w*|\bschimb (?:furnizorul|operatorul|banca)\b|"
+        r"\bchuy[ểe]n (?:sang )?(?:nh[àa] m[ạa]ng|b[êe]n|c[ôo]ng ty|ng[âa]n h[àa]ng|nh[àa] cung c[ấa]p) kh[áa]c\b|\bkhi[ếe]u n[ạa]i\b|"
+        r"θα κάνω (?:καταγγελία|παράπονο)|αλλάζω (?:εταιρεία|πάροχο)|\bpanaszt (?:teszek|tesz[üu]nk)\b|"
+        r"\b(?:szolg[áa]ltat[óo]t|bankot) v[áa]ltok\b|\bfelmondom\b|\b(?:podne[ts]i|podnosim|pi[šs]em) [žz]albu\b|"
+        r"\bmenjam (?:operatera|banku)\b|\bposa?r[ée] una reclamaci[óo]\b|\bcanviar[ée] de companyia\b"
+    ),
 )
 _ML_GIVE_UP = (
     rf"\bestoy hart[oa]\b|\bhart[oa] de\b|\bya est{_A} bien\b|\bme rindo\b|\bolv{_I}dalo\b|\bbasta ya\b",
@@ -685,6 +697,8 @@ _LEAVE = Shapes(
         r"\blast time (?:i|we)(?:'ll| will)? (?:use|order|buy|fly|book|shop|come|deal|work|ship|travel|"
         r"stay|trust)\b(?: \w+){0,2}? (?:with |from |at |through |to )?(?:you|your)\b",
         r"\b(?:file|filing|lodge|lodging|make|making|submit|submitting) (?:a )?(?:formal |official )?complaint\b",
+        # Or the turn itself made one ("Please treat this as a formal complaint").
+        r"\b(?:treat|log|register|record) (?:this|it|my \w+) as an? (?:formal |official )?complaint\b",
         r"\breport(?:ing)? (?:you|this|it|them|the \w+)\b|"
         r"(?<!\bonce i'm )(?<!\bwhen i'm )(?<!\bsoon as i'm )(?<!\bafter i'm )(?<!\buntil i'm )"
         r"\bdone with (?:you|this|your|it)\b",
@@ -714,6 +728,10 @@ _LEAVE = Shapes(
         r"\bunless\b[^.?!]{0,60}\bby (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"tomorrow|tonight|today|noon|the end|end of|\d)|\bunless\b[^.?!]{0,60}\b(?:today|tonight)\b",
         r"\b(?:not|won't|will not|refuse to) (?:be )?pay(?:ing)?\b|\bstop charging\b",
+        # Staying put until it is done ("I'm not leaving until someone gives me the letter",
+        # "I won't hang up until ..."): a sit-in, the same ultimatum.
+        r"\b(?:not|won't|will not|refuse to) (?:be )?(?:leav(?:e|ing)|hang(?:ing)? up|go(?:ing)? anywhere|"
+        r"mov(?:e|ing))\b[^.?!]{0,20}\buntil\b",
         # The business itself put in doubt: "reviewing whether we renew the agreement".
         r"\b(?:review|reviewing|reconsider|reconsidering|rethink|rethinking) (?:whether|if) (?:we|i)(?:'ll| will)? "
         r"(?:renew|continue|stay|keep|extend)\b",
@@ -806,6 +824,9 @@ _ACCUSING = any_of(
     r"\b(?:even(?! (?:if|though|when|so)\b)|anyone|anybody|nobody|no one|based on what|"
     r"how (?:is|does|can|could) (?:that|this|it|a|an|the|you)|what(?:'s| is) the point|"
     r"a joke|so (?:hard|difficult|complicated))\b",
+    # Whether the one answering grasps it at all ("do you understand that?", "do you even
+    # get what I'm asking?").
+    r"\bdo you (?:even |actually |really )?(?:understand|reali[sz]e|get)(?: (?:that|this|me|what|how))?\s*\?",
     # "Who" opening the question ("Who checks these?", "So who is responsible?", "From
     # who??"), not after the person it describes ("a supervisor who might make an exception").
     r"(?:^\W*|[,;:]\s*|\b(?:and|but|so|then) )(?:(?:from|by|to|with|for) )?whom?\b",
@@ -1719,6 +1740,7 @@ _SETS_VALUE = re.compile(
     re.IGNORECASE,
 )
 _ECHO = re.compile(r"(?:^|[.!?]\s+)([^.!?]{4,80})\?")
+_YOU_QUOTED = re.compile(r"\byou\s+['\"\u2018\u201c]([a-z]{3,})['\"\u2019\u201d]", re.IGNORECASE)
 _ECHO_WORDS = 3
 # A turn longer than this is pasted material (a log, a letter); its tone is in what the
 # user wrote around it, near the start. Also bounds the time per turn.
@@ -1857,6 +1879,12 @@ def _read(text: str, context: _Context) -> Tone:
             and len(m.group(1).split()) >= 2
             and (m.group(1).lower() in spoken or _echoes(m.group(1), spoken_words))
         )
+    # Or one word of the reply quoted as what the assistant did ("You 'noted' it.", "So you
+    # 'escalated' it"): its own verb thrown back in doubt.
+    mocked |= any(
+        m.group(1).lower() in spoken_words and m.group(1).lower() not in labels
+        for m in _YOU_QUOTED.finditer(text)
+    )
     # Or echoed as a question without quotes: "Try again later? My kids are freezing."
     for m in _ECHO.finditer(text):
         mocked |= len(m.group(1).split()) >= _ECHO_WORDS and m.group(1).lower() in spoken
