@@ -756,12 +756,13 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
     for v in labelled_values(claim):
         if v.text.isalpha():
             continue  # "three quarters of them": a number in words is no cell the answer quotes
-        # A ledger writes a credit as minus ("WAIVE -6.40" of "the €6.40 fine was waived"):
-        # a row that gives the amount with a sign holds it too, so the claim's row is unread.
-        signed = replace(v.quantity, value=-v.quantity.value) if v.quantity is not None else None
         rows = [(k, r) for r in listed for k, value in r.pairs
-                if _holds(value, v.quantity, v.readings) or signed and _holds(value, signed, v.readings)]
-        if len(rows) != 1:
+                if _holds(value, v.quantity, v.readings)]
+        # A ledger writes a credit as minus ("WAIVE -6.40" of "the €6.40 fine was waived"):
+        # where a row gives the amount with a sign, which row the claim means is unread.
+        signed = replace(v.quantity, value=-v.quantity.value) if v.quantity is not None else None
+        if len(rows) != 1 or signed is not None and any(
+                _holds(value, signed, v.readings) for r in listed for _, value in r.pairs):
             continue
         key, row = rows[0]
         if key in hits:
