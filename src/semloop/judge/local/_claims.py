@@ -39,6 +39,7 @@ __all__ = [
     "delimited_records",
     "derived_values",
     "head",
+    "hour_range_times",
     "is_generic_advice",
     "is_hedged",
     "is_refusal",
@@ -827,6 +828,9 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn":
           "milyon": 1e6, "milyar": 1e9, "miljoen": 1e6, "miljard": 1e9, "millió": 1e6, "milliárd": 1e9,
           "millionen": 1e6, "mrd": 1e9, "millones": 1e6, "millón": 1e6, "milhões": 1e6,
           "milhão": 1e6, "milioni": 1e6, "miljoner": 1e6, "miljon": 1e6,
+          # Slavic and Romanian: "17,23 miliona dinara", "2 milijuna kuna", "3 miliony zł".
+          "milion": 1e6, "miliona": 1e6, "milijun": 1e6, "milijuna": 1e6, "milijona": 1e6,
+          "miliony": 1e6, "milionów": 1e6, "milioane": 1e6,
           "dozen": 12, "hundred": 100}
 # Which signs, codes and words name which currency, one row a currency; every currency table
 # below is read from it, so a new currency is one row. Its columns: the ISO 4217 code; the
@@ -1341,6 +1345,16 @@ def timetable_times(text: str) -> list[int]:
     minutes after midnight."""
     return [int(t[:2]) * 60 + int(t[2:]) for line in text.splitlines() if _GLUED_DATE.search(line)
             for t in _TIMETABLE_TIME.findall(line)]
+
+
+# Hours as a 24-hour range of bare two-digit hours ("quiet hours: 22–07", "Mo–Fr 08-20"),
+# as much of Europe writes a span of the clock; no count follows ("10-12 business days").
+_HOUR_RANGE = re.compile(r"(?<![\w.,:/+-])([01]\d|2[0-4])\s?[-\u2013]\s?([01]\d|2[0-4])(?![\w,:%/+-]|\.\d|\s*[A-Za-z])")
+
+
+def hour_range_times(text: str) -> list[int]:
+    """The clock times, as minutes after midnight, that a range of bare hours gives."""
+    return [int(h) * 60 % (24 * 60) for m in _HOUR_RANGE.finditer(text) for h in m.groups()]
 
 
 def clock_times(text: str) -> list[tuple[str, int]]:

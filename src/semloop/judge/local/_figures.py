@@ -49,6 +49,7 @@ from ._records import (
 from ._times import (
     _COMPOUND_DURATION,
     _COUNTED_BACK,
+    _DAY_MINUTES,
     _MASKED,
     _MERIDIEM,
     _MIN_SEC,
@@ -59,12 +60,14 @@ from ._times import (
     _TERM,
     _TIME_ZONE,
     _UNTIL,
+    _UTC_OFFSET,
     _ZONE_GAP,
     _age_from_year,
     _clock_worked,
     _days_between,
     _home_zone,
     _in_seconds,
+    _offset_minutes,
     _periods,
     _searched_empty,
     _shifted,
@@ -74,6 +77,7 @@ from ._times import (
     _year_edge,
     _zone_gap,
     _zone_offset,
+    _zone_offsets,
 )
 from ._wording import _ADDED, _ITEM_WORDS, _NEGATOR, _PARTS, _short
 
@@ -667,11 +671,21 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
             missing.append(text)
     ends = _span_ends(ev) if _UNTIL.search(claim) else set()
     ends |= _clock_worked(claim, ev)
+    # "03:29 in Tehran (UTC+3:30)" of 23:59 UTC: a zone half an hour off the hour shifts
+    # the minutes too, by an offset the claim states or its zones keep.
+    kept = _zone_offsets(claim, ev) if zoned else set()
+    shifts = {_offset_minutes(m) for m in _UTC_OFFSET.finditer(claim)} | kept if zoned else set()
+    shifts = {d for o in shifts for d in (o, -o)} | {0}
+    # "(UTC+3:30)" of Tehran: the zone's offset, no clock time.
+    offsets = {m.group(0)[3:].strip(" +-\u2212") for m in _UTC_OFFSET.finditer(claim) if _offset_minutes(m) in kept}
     for text, minutes in clock_times(claim):
+        if text in offsets:
+            continue
         # The same minutes a whole number of hours away is the time in another zone.
         # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
         if minutes not in ev.minutes and not (
-            zoned and any((minutes - m) % 60 == 0 for m in ev.minutes) and not _home_zone(claim, text, ev)
+            zoned and any((minutes - m) % 60 == 0 or (minutes - m - shift) % _DAY_MINUTES == 0
+                          for m in ev.minutes for shift in shifts) and not _home_zone(claim, text, ev)
         ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
                    and not _MERIDIEM.search(text)) and minutes not in ends:
             missing.append(text)
@@ -752,10 +766,29 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
                 for q in stated if q.unit):
             continue
         parts, added = _total_parts(claim, total, stated, missing)
-        if parts and not added:
+        if parts and not added and not _AVERAGED.search(claim) and not _netted(total, parts):
             return (f"the listed {', '.join(q.text for q in parts[:4])} add up to "
                     f"{sum(q.value for q in parts):g}, not {total.text}")
     return ""
+
+
+# "dropping the 55 gives an average of 90.67": the listed figures are averaged, not added.
+_AVERAGED = re.compile(r"\b(?:average|averaged|averages|mean)\b", re.IGNORECASE)
+_NETTED_PARTS = 7  # beyond this, 3**n signed sums make a chance match likely
+
+
+def _netted(total: Quantity, parts: Sequence[Quantity]) -> bool:
+    """Some of the listed parts, added or taken away, give the total: a payment "£400.14
+    plus £650.00 minus £66.69", or "19 credits: your current 15 (3, 4, 4, 4) plus 4", whose
+    list holds a subtotal and its own parts. The claim did that arithmetic right; a colon
+    or "total" beside the figures does not make every one of them an addend."""
+    if len(parts) > _NETTED_PARTS:
+        return False
+    for signs in itertools.product((1, 0, -1), repeat=len(parts)):
+        if sum(1 for s in signs if s) >= 2 and 1 in signs and number_supported(
+                total, [sum(s * q.value for s, q in zip(signs, parts, strict=True))]):
+            return True
+    return False
 
 
 # "…, which comes to R$ 907.65", "that's $1,850": a result the claim works out there and then.

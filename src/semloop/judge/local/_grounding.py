@@ -62,6 +62,7 @@ from ._claims import (
     delimited_records,
     derived_values,
     head,
+    hour_range_times,
     is_generic_advice,
     is_hedged,
     is_refusal,
@@ -368,6 +369,7 @@ class _Evidence:
             self.found.extend(_log_durations(text))
             self.minutes.update(m for _, m in clock_times(text))
             self.minutes.update(timetable_times(text))
+            self.minutes.update(hour_range_times(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
                 # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but

@@ -70,6 +70,7 @@ def _key_words(key: str) -> list[str]:
 # A key's trailing word of time qualifies its predicate: "open_today" is "not open today".
 _KEY_WHEN = frozenset({"today", "now", "currently", "yet", "tonight", "tomorrow"})
 _PREDICATE_ENDINGS = ("ed", "able", "ible", "en")
+_KEY_PREPOSITIONS = frozenset({"in", "on", "for", "by", "to", "with", "at", "from", "after", "before", "during", "under"})
 
 
 def _statement(words: Sequence[str], said: bool) -> str:
@@ -83,7 +84,12 @@ def _statement(words: Sequence[str], said: bool) -> str:
     while at > 0 and words[at] in _KEY_WHEN:
         at -= 1
     if not words[at].endswith(_PREDICATE_ENDINGS):
-        at = next((i for i, w in enumerate(words[:at]) if w.endswith("ing")), at)
+        # "rental_included_in_total", "fee_waived_for_students": a predicate the key
+        # qualifies with a preposition is negated, not the noun that ends the key.
+        qualified = [i for i in range(at) if words[i].endswith(_PREDICATE_ENDINGS)
+                     and words[i + 1] in _KEY_PREPOSITIONS]
+        at = qualified[0] if qualified else next(
+            (i for i, w in enumerate(words[:at]) if w.endswith("ing")), at)
     return " ".join([*words[:at], "not", *words[at:]])
 
 
@@ -752,7 +758,11 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
             continue  # "three quarters of them": a number in words is no cell the answer quotes
         rows = [(k, r) for r in listed for k, value in r.pairs
                 if _holds(value, v.quantity, v.readings)]
-        if len(rows) != 1:
+        # A ledger writes a credit as minus ("WAIVE -6.40" of "the €6.40 fine was waived"):
+        # where a row gives the amount with a sign, which row the claim means is unread.
+        signed = replace(v.quantity, value=-v.quantity.value) if v.quantity is not None else None
+        if len(rows) != 1 or signed is not None and any(
+                _holds(value, signed, v.readings) for r in listed for _, value in r.pairs):
             continue
         key, row = rows[0]
         if key in hits:
