@@ -77,7 +77,13 @@ _DIGRESSION = re.compile(
     r"talking of|on an? (?:completely |totally |entirely )?(?:different|unrelated|separate) note|"
     r"on (?:that|this|a related) (?:subject|topic)|while (?:we're|we are) on the (?:subject|topic)|"
     r"unrelated(?:ly)?,|off[- ]topic|random(?:ly)?,|as an ai|i also took the (?:chance|opportunity)|"
-    r"(?:and )?let me tell you|fun story|true story|a bit of history)\b|"
+    r"(?:and )?let me tell you|fun story|true story|a bit of history|"
+    # "By the way" in the languages users write in: a run answering in the request's own
+    # language turns aside with its own words, which the embedder cannot place.
+    r"por cierto|a prop[oó]sito|por falar nisso|ali[aá]s|au fait|d'ailleurs|[uü]brigens|nebenbei|"
+    r"trouwens|overigens|przy okazji|swoj[aą] drog[aą]|bu arada|apropo|per cert|muuten|"
+    r"egy[eé]bk[eé]nt|mellesleg|usput|ina[cč]e|nh[aâ]n ti[eệ]n|ngomong-ngomong|omong-omong|"
+    r"kwa njia|παρεμπιπτόντως|με την ευκαιρία)\b|"
     r"\b(?:is|are) (?:so |really |truly )?(?:fascinating|an interesting (?:world|topic|story|"
     r"field))|\b(?:fascinating|interesting),? actually\b|\btakes me back\b|\bthe history of\b|"
     r"\bgoes back to\b|\bspeaking of\b|\bi remember\b|\bwhen i was\b|\bback in (?:my|the)\b|"
@@ -218,7 +224,7 @@ _FAR_COS = 0.25  # a unit this far from the request is about something else, wha
 
 def _marked_digressions(
     units: Sequence[tuple[str, bool]], cos: Sequence[float], vectors: Any, words: Sequence[int],
-    total: int,
+    total: int, *, unplaced: bool = False,
 ) -> list[tuple[int, int, float]]:
     """Digressions announced in so many words ("Interestingly, …", "I remember …",
     "X is fascinating"): for each marked unit after the answer's first on-request unit,
@@ -229,8 +235,10 @@ def _marked_digressions(
     for start in range(anchor + 1, len(units)):
         if units[start][1] or not _DIGRESSION.search(units[start][0]):
             continue
-        loose = [i for i in range(start, len(units)) if not units[i][1] and max(
-            cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) < _TOPIC_COS]
+        # In a language the embedder does not read (unplaced), any two sentences of it sit
+        # near each other: what follows the marker is taken for the aside it announces.
+        loose = [i for i in range(start, len(units)) if not units[i][1] and (unplaced or max(
+            cos[i], float(vectors[i + 1] @ vectors[anchor + 1])) < _TOPIC_COS)]
         out.append((start, len(loose), sum(words[i] for i in loose) / total))
     return out
 
@@ -266,6 +274,12 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
         return [False] * len(units)
     return [other >= 0.15 and other > 2 * en for other, en in
             (shares(u)[::-1] for u, _ in units)]
+
+
+def _not_english(request: str) -> bool:
+    """The request holds none of the commonest English words: written in another language,
+    which the embedder (trained on English) cannot place."""
+    return not set(re.findall(r"[^\W\d_]+", request.lower())) & _ENGLISH
 
 
 def _partly_foreign(request: str) -> bool:
@@ -400,7 +414,8 @@ def _drift_by_meaning(
         if (best_len >= _TAIL_UNITS and share >= _TAIL_SHARE) or (marked and share >= _TAIL_SHARE):
             ev.flag("stretch", 1.0, f'units {best_start + 1}-{best_start + best_len} ({share:.0%} '
                     f'of the run) leave the request: "{_short(opener)}"')
-    announced = _marked_digressions(units, cos, vectors, words, total) if anchored else []
+    unplaced = _not_english(case.input)
+    announced = _marked_digressions(units, cos, vectors, words, total, unplaced=unplaced) if anchored else []
     # However short: "Speaking of gambling, last summer I went to Vegas…" after a long answer.
     ev.flag("marked_share", max((share for _, _, share in announced), default=0.0))
     if "stretch" not in ev.notes:
@@ -409,6 +424,10 @@ def _drift_by_meaning(
         if start >= 0:
             ev.flag("digression", 1.0, f'from unit {start + 1} ({share:.0%} of the run) it '
                     f'digresses: "{_short(units[start][0])}"')
+            # In a language the embedder does not read, the stretch it would measure after
+            # the marker is the one the marker announces.
+            if unplaced:
+                ev.flag("stretch", 1.0, ev.notes["digression"])
     subject = _other_subject(case, units, cos, vectors, n_steps, embed)
     if subject is not None and not ev.features["stretch"]:
         ev.flag("stretch", 1.0, f'no sentence of the answer is on the request; it tells of another '
@@ -579,10 +598,12 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     a football schedule given for a tuition due date). A chat's last reply answers the
     last message (a closing courtesy its thanks or goodbye), and a patch is the work; items
     of a list answer a broad goal one facet each: none is read."""
-    # A request partly in another language embeds by its English half alone: the answer's
-    # distance from it is no evidence (a Swedish rent question asked "What can I do?").
+    # A request partly in another language embeds by its English half alone, and one with
+    # the user's own aside beside its matter between the two: the answer's distance from
+    # it is no evidence (a Swedish rent question asked "What can I do?"; a router fault
+    # asked with "also unrelated but … a good pizza place").
     if (len(case.input.split()) < _SUBJECT_WORDS or _chatted(case) or _CLOSING.match(case.output)
-            or _patch_handed_in(case) or _partly_foreign(case.input)):
+            or _patch_handed_in(case) or _partly_foreign(case.input) or _with_aside(case.input)):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
     # A yes or a no to the request's question, in its own words ("Should we raise the BAR
@@ -799,6 +820,19 @@ def _last_ask(request: str) -> str:
     return rest if len(rest.split()) >= 3 else request
 
 
+# A sentence the user marks as their own aside ("Also unrelated but do you know a good
+# pizza place lol", "Random question: …", "btw …").
+_USERS_ASIDE = re.compile(r"^\W*(?:(?:also|and|oh|ok|okay|ps)\W+)?(?:(?:totally|completely|slightly|kinda|a bit)\s+)?"
+                          r"(?:unrelated|off[- ]topic|random(?:ly)?(?: question)?|btw|by the way)\b", re.IGNORECASE)
+
+
+def _with_aside(request: str) -> bool:
+    """The request asks its matter and, beside it, something the user marks as an aside:
+    embedded whole, it sits between two subjects, near neither."""
+    sentences = re.split(r"(?<=[.!?])\s+", request.strip())
+    return len(sentences) > 1 and any(_USERS_ASIDE.match(t) for t in sentences[1:])
+
+
 def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What OFF_TOPIC_DRIFT weighs: stretches of the run far from the request, announced
     digressions, selling, another customer's case."""
@@ -907,10 +941,17 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
     mine, on = _case_ids(case.input), _part_stems(case.input)
     theirs = [_marks(tool_text(c.output)) - _marks(case.input) for c in case.tools_called
               if not _failed(c) and _ids(" ".join(map(str, c.args.values()))) & mine]
+    # A unit that restates the retrieved documents, more than a couple of their words ("the
+    # certificado de matrícula and … aprovechamiento" from the office's checklist), tells
+    # the user's sources, however its other names (the portal to download them from) are
+    # new: in another language than the request it shares no word with it, so only the
+    # sources can vouch for it.
+    documented = word_stems(" ".join(case.context)) - word_stems(case.input)
     return sum(words[i] for i in range(1, len(units))
                if not units[i][1] and not _ADVICE.search(units[i][0])
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
                and not (_ids(units[i][0]) & touched) and not _closing_wish(units, i)
+               and len(word_stems(units[i][0]) & documented) <= _SOURCE_MARKS
                and not (word_stems(units[i][0]) & on
                         and any(len(_marks(units[i][0]) & m) >= _SOURCE_MARKS for m in theirs))) / total
 

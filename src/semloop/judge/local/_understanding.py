@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, permutations
 from typing import Any
 
 from ...case import RunCase, ToolCall
@@ -293,13 +293,19 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     segments = [seg.lower() for seg in _segments(case)]
     extra = [t for t in answered if not _present(t, in_lower, in_stems)
              and not _set_apart(t, case.output) and not _found_unfit(t, case.output)] if missing else []
+    # An answer that restates the request's own rate or sum ("a 15% rise would breach the
+    # clause" for "raise my rent 15%") is about the asked thing, whatever word of the
+    # evidence (the CPI that caps it) it names beside it: no word stands in for the thing.
+    # Only a figure with its sign: a bare number is as often the record's id (APP-5120).
+    kept = bool(_signed_figures(_asked_text(case.input)) & _signed_figures(case.output))
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
             # Only a stand-in spelled almost alike counts (48821 / 48812, HSA / FSA, the 45L
             # and the 30L pack): other new names are as often details of a right answer.
             if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
-                              or _parallel(a, b, segments)) and not _told_from_entry(a, b, case, segments):
+                              or _parallel(a, b, segments)) and not _told_from_entry(a, b, case, segments) \
+                    and not (asked[a] == "name" and kept):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
         or _period_swap(case) or _date_swap(case) or _part_dropped(case.input, [_subject(case.output)]) \
@@ -399,6 +405,12 @@ def _rates_and_sums(text: str) -> set[str]:
 
 
 _NOT_DIGIT = re.compile(r"[^\d.]")
+_SIGNED = re.compile(r"(?<![\d:.,])(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%)")
+
+
+def _signed_figures(text: str) -> set[str]:
+    """The rates and sums a text writes with their per cent or currency sign, as figures."""
+    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in _SIGNED.findall(text))}
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -762,10 +774,19 @@ def _slots(text: str) -> set[tuple[str, str]]:
             and m.group(1).lower() not in _NO_LABEL}
 
 
+# A label and number said as where the user stands now ("it's week 8", "we're in year 2"):
+# when the question is asked, not the thing it asks about.
+_NOW_SLOT = re.compile(r"\b(?:it'?s|it is|we'?re (?:in|at|on)|we are (?:in|at|on)|i'?m (?:in|at|on)|"
+                       r"i am (?:in|at|on)|currently(?: in| at| on)?)\s+(?:only\s+|already\s+)?"
+                       r"([A-Za-z]{3,})\s+(\d{1,3}[A-Za-z]?)\b", re.IGNORECASE)
+
+
 def _slot_swap(case: RunCase) -> tuple[str, str] | None:
     """The request names a thing by label and number (line 3); the answer names the same
     label with another number (Line 1) and never the one asked."""
-    asked, said = _slots(_asked_text(case.input)), _slots(case.output)
+    asked_text = _asked_text(case.input)
+    now = {(stem(m.group(1).lower()), m.group(2).lower()) for m in _NOW_SLOT.finditer(asked_text)}
+    asked, said = _slots(asked_text) - now, _slots(case.output)
     for label, value in sorted(asked):
         if (label, value) in said:
             continue
@@ -991,6 +1012,35 @@ def _act_argument(call: ToolCall) -> set[str]:
             if k.lower() in _ACT_KEYS and isinstance(v, str) and v.isalpha()}
 
 
+# A request that sets what it asks against what it does not: "I want to APPEAL this
+# ticket, not pay it", "the daily fixed bit, not the usage", "refund it rather than credit".
+_RULED_OUT_TAIL = re.compile(r"(?:,|\s[\u2014\u2013-])\s*(?:and\s+)?(?:not|rather than|instead of)\s+"
+                             r"(?:(?:the|my|a|an|to|for)\s+)?([a-z][a-z-]{2,})\b", re.IGNORECASE)
+
+
+_NOT_RULING = frozenset("just only sure even also yet now all too very really that this".split())  # noqa: SIM905
+
+
+def _ruled_out_told(case: RunCase) -> tuple[str, str] | None:
+    """The request asks one thing and rules out another in the same sentence ("appeal this
+    ticket, not pay it"); the answer names the ruled-out one ("You can pay PCN …") and none
+    of the words of what the sentence asks: it took up the thing the user set aside.
+    (asked, told)."""
+    said = word_stems(case.output)
+    # The request as written: the asked text drops what it rules out.
+    for sentence in split_claims(case.input):
+        m = _RULED_OUT_TAIL.search(sentence)
+        # "not just …", "not only …" add; "not yet", "not sure" rule nothing out.
+        if m is None or m.group(1).lower() in _NOT_RULING:
+            continue
+        ruled = stem(m.group(1).lower())
+        wanted = [w for w in _in_order(_part_stems(sentence[:m.start()]) - _LIGHT_STEMS, sentence)
+                  if len(w) >= 3 and w.isalpha()]
+        if ruled in said and wanted and not set(wanted) & said and ruled not in _part_stems(sentence[:m.start()]):
+            return _written(wanted[0], sentence), _written(ruled, case.output)
+    return None
+
+
 def _other_action(case: RunCase) -> tuple[str, str] | None:
     """The request names an operation; the run performed another (a successful call whose
     name holds a different operation) and never the one asked."""
@@ -1106,6 +1156,14 @@ _COUNT_WORDS = _phrases(r"one|two|three|four|five|six|seven|eight|nine|ten|twelv
 _DURATION_WORDS = _phrases(r"days?|weeks?|hours?|minutes?|months?|years?|overnight")
 
 
+# An answer that says it cannot give the value yet ("I can't give you a firm timeframe",
+# "we're unable to quote a price until …") took up the question asked.
+_WITHHELD = re.compile(r"\b(?:can'?t|cannot|can not|unable to|not able to|no way to|won'?t be able to)\s+"
+                       r"(?:\w+\s+){0,2}(?:give|say|tell|confirm|predict|estimate|promise|quote|guarantee)\b"
+                       r"(?:\s+\w+){0,4}?\s+(?:time\s?frame|timeline|time|date|estimate|figure|number|amount|"
+                       r"price|cost|fee|how (?:long|much|many)|when)\b", re.IGNORECASE)
+
+
 def _value_unmet(case: RunCase) -> str | None:
     """A question (the request's only one) for an amount, a count or a duration, and an
     answer of two sentences or more that states none and is no refusal or question back:
@@ -1115,7 +1173,7 @@ def _value_unmet(case: RunCase) -> str | None:
     out = case.output
     # Of a request in several parts, one left unanswered is a partial answer, not this.
     if m is None or len(_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
-            or out.rstrip().endswith("?") or is_refusal(out):
+            or out.rstrip().endswith("?") or is_refusal(out) or _WITHHELD.search(out):
         return None
     # Any number counts (10p, a rate in a unit nobody lists), but not a list's own.
     numbered = bool(re.search(r"(?<![A-Za-z])\d", _LIST_MARK.sub(" ", out)))
@@ -1649,6 +1707,11 @@ def _titled(doc: str, word: str) -> bool:
     return bool(colon) and doc.count(":") == 1 and word in word_stems(title)
 
 
+# A sentence that opens by pointing back at the one before: it is the same passage.
+_GOES_ON = re.compile(r"(?:where|when|if|unless|except|otherwise|in (?:that|which|this|such) case|however|"
+                      r"but|it|this|that|these|those|such|they)\b", re.IGNORECASE)
+
+
 def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     """The evidence holds a word of the request that the answer lacks, and the answer is
     plainly drawn from another part of the evidence: it answered from the wrong document
@@ -1706,6 +1769,12 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         # on it (`status: open`, then `cancelled`) is that thing's past, not another part.
         if all(_target(case, s) is not None and _target(case, s) == _target(case, where)
                for s in other):
+            continue
+        # The sentence right after the one drawn on, in the same document, that points back
+        # to it goes on with its passage (a rule and its exception: "Where it does, the
+        # departmental award is reduced."): the answer drew on the part that names the word.
+        if any(i == best + 1 and entries[i][1] == where < len(case.context)
+               and _GOES_ON.match(entries[i][0]) for i in holding):
             continue
         lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
         # A word found only in the run's own records (the caller's job history: "the leak you
@@ -2027,6 +2096,46 @@ def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+_HEADING_WORDS = 8  # a retrieved document's opening words: its heading, what it is about
+
+
+def _heading(doc: str) -> frozenset[str]:
+    return frozenset(w for w in word_stems(" ".join(doc.split()[:_HEADING_WORDS])) if len(w) >= 4 and w.isalpha())
+
+
+def _stem_shared(stems: frozenset[str] | set[str], others: frozenset[str] | set[str]) -> bool:
+    """A stem of one set begins one of the other's: the stems of a word's forms may differ
+    in their ends ("cancel", "cancell" of cancellation)."""
+    return any(a.startswith(b) or b.startswith(a) for a in stems for b in others if min(len(a), len(b)) >= 4)
+
+
+def _sibling_heading(case: RunCase) -> tuple[str, str] | None:
+    """Of the retrieved documents, the request names a word that one holds and another
+    does not (an Incomplete grade beside the Pass/Fail election; note-taking support beside
+    exam accommodations), the answer never writes it, and the answer's first sentence names
+    what heads that other document alone, never what heads the one named: it answered the
+    neighbouring question the other document covers, however short the documents are
+    ("Grading handbook §3.6 Pass/Fail election..."). (asked, that other document)."""
+    docs = case.context
+    if len(docs) < 2:
+        return None
+    headings = [_heading(d) for d in docs]
+    whole = [word_stems(d) for d in docs]
+    said, request = word_stems(case.output), word_stems(case.input)
+    first = word_stems(_opening(case.output))
+    for a, b in permutations(range(len(docs)), 2):
+        others_a = set().union(*(h for i, h in enumerate(headings) if i != a))
+        others_b = set().union(*(h for i, h in enumerate(headings) if i != b))
+        own_a, own_b = headings[a] - others_a, headings[b] - others_b
+        if _stem_shared(own_a, first) or _stem_shared(own_b, request):
+            continue
+        asked = sorted(w for w in request - said if len(w) >= 4 and w in whole[a] and w not in whole[b])
+        told = sorted(w for w in first - request - whole[a] if _stem_shared({w}, own_b))
+        if asked and told:
+            return _written(asked[0], case.input), docs[b]
+    return None
+
+
 def _lead(entry: str) -> frozenset[str]:
     """The stems of an entry's words before its first figure, six at most: what the entry
     is of ("… tariff — Demurrage (in terminal): 5 free days" is of demurrage; "Freelancer
@@ -2302,9 +2411,9 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case)
-                                         or _field_swap(case) or _sibling_passage(case)),
+                                         or _field_swap(case) or _sibling_passage(case) or _sibling_heading(case)),
     "acted_on": lambda case, embed: _acted_sibling(case, embed),
-    "other_action": lambda case, embed: _other_action(case),
+    "other_action": lambda case, embed: _other_action(case) or _ruled_out_told(case),
     "another_task": lambda case, embed: _another_task(case),
 }
 
@@ -2369,7 +2478,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _branch_swap(case) or _sibling_passage(case) or _key_swap(case)) \
+              or _branch_swap(case) or _sibling_passage(case) or _key_swap(case) or _sibling_heading(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
@@ -2377,7 +2486,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     acted = _acted_sibling(case, embed)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
-    action = _other_action(case)
+    action = _other_action(case) or _ruled_out_told(case)
     ev.flag("other_action", action is not None,
             f'asked to "{action[0]}", the run did "{action[1]}"' if action else "")
     another = _another_task(case)
