@@ -1157,10 +1157,10 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     r"\b(?:part|half)-?way (?:through|done)\b|"
                     r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
                     re.IGNORECASE)
-# A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
-# that acts followed it (a chat's last message may be the hold before the calls that did it).
 # "I've started it, and Elham now needs to accept it": what is left is another's turn.
 _OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b", re.IGNORECASE)
+# A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
+# that acts followed it (a chat's last message may be the hold before the calls that did it).
 _HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
                    r"bear with me)\W*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)  # "haven't changed"
