@@ -1701,7 +1701,7 @@ def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
     """A call whose name, after its server's, is only its record ("library.loans",
     "kyc_profile", "fx_quote"): no word of it is an act, in general or the one asked."""
     words = {stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w}
-    return bool(words) and not words & (_ACTION_VERBS | acts | set().union(*_ALIKE))
+    return bool(words) and not words & _ACT_STEMS and not words & acts
 
 
 _GIVES_VALUE = re.compile(r"\s*[A-Za-z]+:?\s+\d[\d.,]*\s*\S{0,6}\s*")
