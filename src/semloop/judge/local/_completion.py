@@ -489,13 +489,14 @@ def _elided_act_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
 
 
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+_UPDATE_ALIKE = _alike(stem("update"))
 
 
 def _new_state_told(part: str, answer: str) -> bool:
     """Asked to change a thing ("update arrears"), the answer gives its new state in a
     sentence that names the thing and says "now" ("Arrears now stand at €250")."""
     words = re.findall(r"[a-z]+", part.lower())
-    if not words or not _alike(stem(words[0])) & _alike(stem("update")):
+    if not words or not _alike(stem(words[0])) & _UPDATE_ALIKE:
         return False
     things = _part_stems(" ".join(words[1:])) - _ATTRIBUTE_WORDS
     return bool(things) and any(_NOW.search(s) and things <= word_stems(s) for s in split_claims(answer))
