@@ -1042,19 +1042,28 @@ def _kind_met(part: str, answer: str) -> bool:
 
 
 def _amount_of_other(part: str, parts: Sequence[str], answer: str) -> bool:
-    """Asked for several things, an amount the answer states in a sentence that takes up
+    """Asked for several things, amounts the answer states only in clauses that take up
     another part's words and none of this one's ("Your outstanding balance is €187,342" for
-    "what's my balance", "how much would it save me", "any fee?") answers that part only."""
+    "what's my balance", "how much would it save me", "any fee?") answer that part only."""
     if not _ASKS_AMOUNT.search(part) or _ASKS_WHEN.search(part):
         return False
-    def words(text: str) -> frozenset[str]:
-        return _part_stems(text.replace("-", " ")) - _ATTRIBUTE_WORDS
-    own = words(part)
-    others = [words(p) - own for p in parts if p != part]
-    # The clause that holds the amount ("…, and a late withdrawal costs $75") is what it answers.
-    priced = [words(c) for s in split_claims(answer) for c in _CLAUSE_CUT.split(s)
-              if any(q.unit in _MONEY_UNITS for q in quantities(c))]
+    own = _thing_words(part)
+    others = [_thing_words(p) - own for p in parts if p != part]
+    priced = _priced_clauses(answer)
     return bool(priced) and all(not w & own and any(w & o for o in others) for w in priced)
+
+
+def _thing_words(text: str) -> frozenset[str]:
+    """The stems of what a text names, less request and attribute words ("late-withdrawal")."""
+    return _part_stems(text.replace("-", " ")) - _ATTRIBUTE_WORDS
+
+
+@lru_cache(maxsize=1024)  # read again for every part of the request
+def _priced_clauses(answer: str) -> tuple[frozenset[str], ...]:
+    """The words of each clause of the answer that states an amount of money: the clause
+    that holds it ("…, and a late withdrawal costs $75") is what the amount answers."""
+    return tuple(_thing_words(c) for s in split_claims(answer) for c in _CLAUSE_CUT.split(s)
+                 if any(q.unit in _MONEY_UNITS for q in quantities(c)))
 
 
 _HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
