@@ -2233,7 +2233,7 @@ def _one_key_of_counted(call: ToolCall, case: RunCase, counted: int) -> bool:
     """One call on one item ("account": "A") when another call read the whole counted set
     keyed by its items ({"A": 20, "B": 30, "C": 25, "D": 25} for "the four offices")."""
     values = {str(v) for v in call.args.values() if isinstance(v, (str, int))}
-    for other, data in _json_outputs([c for c in case.tools_called if c is not call]):
+    for _, data in _json_outputs([c for c in case.tools_called if c is not call]):
         if isinstance(data, dict) and len(data) == counted and values & set(data):
             return True
     return False
