@@ -2205,9 +2205,9 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
     # A call named by the request's own verb ("post the charges": post_charge) does its act.
-    asked = word_stems(_asked_text(case.input))
+    asked = word_stems(_asked_text(case.input)) - _READ_VERBS
     for name in dict.fromkeys(c.name for c in case.tools_called
-                              if _acts(c) or not _reads(c) and _name_verb(c) in asked - _READ_VERBS):
+                              if _acts(c) or not _reads(c) and _name_verb(c) in asked):
         calls = [c for c in case.tools_called if c.name == name]
         # One call that takes a list of items did as many as the list holds ("item_ids":
         # two of the three items to return).
