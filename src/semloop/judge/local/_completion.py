@@ -2250,11 +2250,6 @@ def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
     return len({a for a in read if a not in accounts[0]}) >= 2
 
 
-# The request asks the same of each thing of a set: "draft a reply for each one", "summarise
-# every one of them", "check all of them".
-_OF_EACH = re.compile(r"\beach\b|\bevery one\b|\ball of them\b", re.IGNORECASE)
-
-
 def _looked_up_fewer(case: RunCase) -> tuple[int, int] | None:
     """The user names several things ("the Adeyemi Engineering Bursary, the Women in STEM
     award, and the Rural Access Grant"), a call read exactly those by a list argument and its
@@ -2275,6 +2270,11 @@ def _looked_up_fewer(case: RunCase) -> tuple[int, int] | None:
             if 1 <= told < len(value):
                 return len(value), told
     return None
+
+
+# The request asks the same of each thing of a set: "draft a reply for each one", "summarise
+# every one of them", "check all of them".
+_OF_EACH = re.compile(r"\beach\b|\bevery one\b|\ball of them\b", re.IGNORECASE)
 
 
 def _opened_fewer(case: RunCase) -> tuple[int, int] | None:
