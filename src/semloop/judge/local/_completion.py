@@ -1677,11 +1677,11 @@ def _looked_not_acted(case: RunCase) -> str | None:
     if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text or _NAMED_TEXT.search(text)
                                   or _drafted(case)):
         return None
-    # A closing offer ("Is there anything else I can help you with?") asks nothing back.
     # A call named only by its record looks unless the answer tells of something done
     # ("I've submitted an extension request" after "lms.extension_request", "I filed a claim").
     acts = set().union(*(_alike(v) for v in verbs | shaped))
     told_done = bool(_CLAIMS_SUCCESS.search(text) or _WE_DID.search(text))
+    # A closing offer ("Is there anything else I can help you with?") asks nothing back.
     if not verbs | shaped or not all(_only_looks([c]) or _names_no_act(c, acts) and not told_done
                                      for c in case.tools_called) \
             or _asks_back(case) or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
