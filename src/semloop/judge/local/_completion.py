@@ -489,13 +489,14 @@ def _elided_act_left(part: str, parts: Sequence[str], case: RunCase) -> bool:
 
 
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+_UPDATE_ALIKE = _alike(stem("update"))
 
 
 def _new_state_told(part: str, answer: str) -> bool:
     """Asked to change a thing ("update arrears"), the answer gives its new state in a
     sentence that names the thing and says "now" ("Arrears now stand at €250")."""
     words = re.findall(r"[a-z]+", part.lower())
-    if not words or not _alike(stem(words[0])) & _alike(stem("update")):
+    if not words or not _alike(stem(words[0])) & _UPDATE_ALIKE:
         return False
     things = _part_stems(" ".join(words[1:])) - _ATTRIBUTE_WORDS
     return bool(things) and any(_NOW.search(s) and things <= word_stems(s) for s in split_claims(answer))
@@ -1041,19 +1042,28 @@ def _kind_met(part: str, answer: str) -> bool:
 
 
 def _amount_of_other(part: str, parts: Sequence[str], answer: str) -> bool:
-    """Asked for several things, an amount the answer states in a sentence that takes up
+    """Asked for several things, amounts the answer states only in clauses that take up
     another part's words and none of this one's ("Your outstanding balance is €187,342" for
-    "what's my balance", "how much would it save me", "any fee?") answers that part only."""
+    "what's my balance", "how much would it save me", "any fee?") answer that part only."""
     if not _ASKS_AMOUNT.search(part) or _ASKS_WHEN.search(part):
         return False
-    def words(text: str) -> frozenset[str]:
-        return _part_stems(text.replace("-", " ")) - _ATTRIBUTE_WORDS
-    own = words(part)
-    others = [words(p) - own for p in parts if p != part]
-    # The clause that holds the amount ("…, and a late withdrawal costs $75") is what it answers.
-    priced = [words(c) for s in split_claims(answer) for c in _CLAUSE_CUT.split(s)
-              if any(q.unit in _MONEY_UNITS for q in quantities(c))]
+    own = _thing_words(part)
+    others = [_thing_words(p) - own for p in parts if p != part]
+    priced = _priced_clauses(answer)
     return bool(priced) and all(not w & own and any(w & o for o in others) for w in priced)
+
+
+def _thing_words(text: str) -> frozenset[str]:
+    """The stems of what a text names, less request and attribute words ("late-withdrawal")."""
+    return _part_stems(text.replace("-", " ")) - _ATTRIBUTE_WORDS
+
+
+@lru_cache(maxsize=1024)  # read again for every part of the request
+def _priced_clauses(answer: str) -> tuple[frozenset[str], ...]:
+    """The words of each clause of the answer that states an amount of money: the clause
+    that holds it ("…, and a late withdrawal costs $75") is what the amount answers."""
+    return tuple(_thing_words(c) for s in split_claims(answer) for c in _CLAUSE_CUT.split(s)
+                 if any(q.unit in _MONEY_UNITS for q in quantities(c)))
 
 
 _HOW_MUCH = re.compile(r"\bhow (?:much|many)\b", re.IGNORECASE)
@@ -1157,10 +1167,10 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     r"\b(?:part|half)-?way (?:through|done)\b|"
                     r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
                     re.IGNORECASE)
-# A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
-# that acts followed it (a chat's last message may be the hold before the calls that did it).
 # "I've started it, and Elham now needs to accept it": what is left is another's turn.
 _OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b", re.IGNORECASE)
+# A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
+# that acts followed it (a chat's last message may be the hold before the calls that did it).
 _HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
                    r"bear with me)\W*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\W+(?:\w+\W+)?$", re.IGNORECASE)  # "haven't changed"
@@ -1667,11 +1677,11 @@ def _looked_not_acted(case: RunCase) -> str | None:
     if not case.tools_called and (_ASKS_QUESTION.match(case.input) or "```" in text or _NAMED_TEXT.search(text)
                                   or _drafted(case)):
         return None
-    # A closing offer ("Is there anything else I can help you with?") asks nothing back.
     # A call named only by its record looks unless the answer tells of something done
     # ("I've submitted an extension request" after "lms.extension_request", "I filed a claim").
     acts = set().union(*(_alike(v) for v in verbs | shaped))
     told_done = bool(_CLAIMS_SUCCESS.search(text) or _WE_DID.search(text))
+    # A closing offer ("Is there anything else I can help you with?") asks nothing back.
     if not verbs | shaped or not all(_only_looks([c]) or _names_no_act(c, acts) and not told_done
                                      for c in case.tools_called) \
             or _asks_back(case) or _ASKS_USER.search(text) or _ADMITS_FAILURE.search(text) \
@@ -1701,7 +1711,7 @@ def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
     """A call whose name, after its server's, is only its record ("library.loans",
     "kyc_profile", "fx_quote"): no word of it is an act, in general or the one asked."""
     words = {stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w}
-    return bool(words) and not words & (_ACTION_VERBS | acts | set().union(*_ALIKE))
+    return bool(words) and not words & _ACT_STEMS and not words & acts
 
 
 _GIVES_VALUE = re.compile(r"\s*[A-Za-z]+:?\s+\d[\d.,]*\s*\S{0,6}\s*")
@@ -2195,9 +2205,9 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
     # A call named by the request's own verb ("post the charges": post_charge) does its act.
-    asked = word_stems(_asked_text(case.input))
+    asked = word_stems(_asked_text(case.input)) - _READ_VERBS
     for name in dict.fromkeys(c.name for c in case.tools_called
-                              if _acts(c) or not _reads(c) and _name_verb(c) in asked - _READ_VERBS):
+                              if _acts(c) or not _reads(c) and _name_verb(c) in asked):
         calls = [c for c in case.tools_called if c.name == name]
         # One call that takes a list of items did as many as the list holds ("item_ids":
         # two of the three items to return).
@@ -2223,7 +2233,7 @@ def _one_key_of_counted(call: ToolCall, case: RunCase, counted: int) -> bool:
     """One call on one item ("account": "A") when another call read the whole counted set
     keyed by its items ({"A": 20, "B": 30, "C": 25, "D": 25} for "the four offices")."""
     values = {str(v) for v in call.args.values() if isinstance(v, (str, int))}
-    for other, data in _json_outputs([c for c in case.tools_called if c is not call]):
+    for _, data in _json_outputs([c for c in case.tools_called if c is not call]):
         if isinstance(data, dict) and len(data) == counted and values & set(data):
             return True
     return False
@@ -2238,11 +2248,6 @@ def _one_account_of_many(call: ToolCall, case: RunCase) -> bool:
         return False
     read = {a for c in case.tools_called if c is not call for a in _ACCOUNT.findall(c.output)}
     return len({a for a in read if a not in accounts[0]}) >= 2
-
-
-# The request asks the same of each thing of a set: "draft a reply for each one", "summarise
-# every one of them", "check all of them".
-_OF_EACH = re.compile(r"\beach\b|\bevery one\b|\ball of them\b", re.IGNORECASE)
 
 
 def _looked_up_fewer(case: RunCase) -> tuple[int, int] | None:
@@ -2265,6 +2270,11 @@ def _looked_up_fewer(case: RunCase) -> tuple[int, int] | None:
             if 1 <= told < len(value):
                 return len(value), told
     return None
+
+
+# The request asks the same of each thing of a set: "draft a reply for each one", "summarise
+# every one of them", "check all of them".
+_OF_EACH = re.compile(r"\beach\b|\bevery one\b|\ball of them\b", re.IGNORECASE)
 
 
 def _opened_fewer(case: RunCase) -> tuple[int, int] | None:

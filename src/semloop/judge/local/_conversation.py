@@ -927,7 +927,8 @@ _PICKED_BY = re.compile(r"\b(?:with|has|having|had) the (?:next |second )?[a-z]+
 
 
 def _slots(text: str) -> frozenset[str]:
-    found = {name for name, rx in _SLOTS if rx.search(_PICKED_BY.sub(" ", text))}
+    unpicked = _PICKED_BY.sub(" ", text)
+    found = {name for name, rx in _SLOTS if rx.search(unpicked)}
     if _terse(text) and _TERSE_TIME.search(text) and not re.search(r"\d", text):
         found.add("time")
     return frozenset(found)

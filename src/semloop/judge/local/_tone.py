@@ -99,8 +99,9 @@ def any_of(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
-# A letter outside ASCII, or a common word of Spanish, French, German, Italian, Portuguese or
-# Dutch: the text may be in one of them. English turns rarely have either.
+# A letter outside ASCII, or a common word of Spanish, French, German, Italian, Portuguese,
+# Dutch or Hindi in Latin letters (and below, the telling words of turns in other languages
+# that ASCII can spell): the text may be in another language. English turns rarely have either.
 _OTHER_TONGUE = re.compile(
     r"[^\x00-\x7f]|\b(?:"
     r"que|es|el|la|los|las|una|esto|eso|por|para|pero|muy|con|del|se|lo|le|mi|su|ya|"  # es
@@ -130,8 +131,8 @@ def _other_tongue(text: str) -> bool:
 
 class Shapes:
     """A family's English pattern and, tried only in a text that may be in another language
-    (``_OTHER_TONGUE``), the same shapes in Spanish, French, German, Italian, Portuguese and
-    Dutch: most turns are English, and trying every alternative of both at every position
+    (``_OTHER_TONGUE``), the same shapes in the other languages customers write in: most
+    turns are English, and trying every alternative of both at every position
     would double the time. Read like a compiled pattern: ``search``, ``finditer``, ``sub``."""
 
     __slots__ = ("english", "other")
