@@ -671,21 +671,24 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
             missing.append(text)
     ends = _span_ends(ev) if _UNTIL.search(claim) else set()
     ends |= _clock_worked(claim, ev)
+    clocks = clock_times(claim)
     # "03:29 in Tehran (UTC+3:30)" of 23:59 UTC: a zone half an hour off the hour shifts
-    # the minutes too, by an offset the claim states or its zones keep.
-    kept = _zone_offsets(claim, ev) if zoned else set()
-    shifts = {_offset_minutes(m) for m in _UTC_OFFSET.finditer(claim)} | kept if zoned else set()
-    shifts = {d for o in shifts for d in (o, -o)} | {0}
+    # the minutes too, by an offset the claim states or its zones keep. A whole-hour offset
+    # moves no minutes: the test below of whole hours away already holds it.
+    told = list(_UTC_OFFSET.finditer(claim)) if zoned and clocks else []
+    kept = _zone_offsets(claim, ev) if zoned and clocks else set()
+    shifts = {d for o in {_offset_minutes(m) for m in told} | kept if o % 60 for d in (o, -o)}
     # "(UTC+3:30)" of Tehran: the zone's offset, no clock time.
-    offsets = {m.group(0)[3:].strip(" +-\u2212") for m in _UTC_OFFSET.finditer(claim) if _offset_minutes(m) in kept}
-    for text, minutes in clock_times(claim):
-        if text in offsets:
+    told_offsets = {m.group(0)[3:].strip(" +-\u2212") for m in told if _offset_minutes(m) in kept}
+    for text, minutes in clocks:
+        if text in told_offsets:
             continue
         # The same minutes a whole number of hours away is the time in another zone.
         # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
         if minutes not in ev.minutes and not (
-            zoned and any((minutes - m) % 60 == 0 or (minutes - m - shift) % _DAY_MINUTES == 0
-                          for m in ev.minutes for shift in shifts) and not _home_zone(claim, text, ev)
+            zoned and (any((minutes - m) % 60 == 0 for m in ev.minutes) or any(
+                (minutes - m - shift) % _DAY_MINUTES == 0 for m in ev.minutes for shift in shifts))
+            and not _home_zone(claim, text, ev)
         ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
                    and not _MERIDIEM.search(text)) and minutes not in ends:
             missing.append(text)
