@@ -759,7 +759,7 @@ _TOTAL_WORDS = re.compile(r"\b(?:total|totals|altogether|in all|comes? to|adds? 
 def _misadded(claim: str, missing: Sequence[str]) -> str:
     """An unsupported total that the supported parts the claim lists with it do not add up
     to: the claim got the sum wrong, not the parts."""
-    if not missing or not _TOTAL_WORDS.search(claim):
+    if not missing or not _TOTAL_WORDS.search(claim) or _AVERAGED.search(claim):
         return ""
     stated = quantities(claim)
     for total in stated:
@@ -769,7 +769,7 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
                 for q in stated if q.unit):
             continue
         parts, added = _total_parts(claim, total, stated, missing)
-        if parts and not added and not _AVERAGED.search(claim) and not _netted(total, parts):
+        if parts and not added and not _netted(total, parts):
             return (f"the listed {', '.join(q.text for q in parts[:4])} add up to "
                     f"{sum(q.value for q in parts):g}, not {total.text}")
     return ""
