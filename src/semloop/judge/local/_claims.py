@@ -1349,12 +1349,12 @@ def timetable_times(text: str) -> list[int]:
 
 # Hours as a 24-hour range of bare two-digit hours ("quiet hours: 22–07", "Mo–Fr 08-20"),
 # as much of Europe writes a span of the clock; no count follows ("10-12 business days").
-_HOUR_RANGE = re.compile(r"(?<![\w.,:/+-])([01]\d|2[0-4])\s?[-\u2013]\s?([01]\d|2[0-4])(?![\w,:%/+-]|\.\d|\s*[A-Za-z])")
+_BARE_HOUR_RANGE = re.compile(r"(?<![\w.,:/+-])([01]\d|2[0-4])\s?[-\u2013]\s?([01]\d|2[0-4])(?![\w,:%/+-]|\.\d|\s*[A-Za-z])")
 
 
 def hour_range_times(text: str) -> list[int]:
     """The clock times, as minutes after midnight, that a range of bare hours gives."""
-    return [int(h) * 60 % (24 * 60) for m in _HOUR_RANGE.finditer(text) for h in m.groups()]
+    return [int(h) * 60 % (24 * 60) for m in _BARE_HOUR_RANGE.finditer(text) for h in m.groups()]
 
 
 def clock_times(text: str) -> list[tuple[str, int]]:

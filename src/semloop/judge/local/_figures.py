@@ -671,21 +671,24 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
             missing.append(text)
     ends = _span_ends(ev) if _UNTIL.search(claim) else set()
     ends |= _clock_worked(claim, ev)
+    clocks = clock_times(claim)
     # "03:29 in Tehran (UTC+3:30)" of 23:59 UTC: a zone half an hour off the hour shifts
-    # the minutes too, by an offset the claim states or its zones keep.
-    kept = _zone_offsets(claim, ev) if zoned else set()
-    shifts = {_offset_minutes(m) for m in _UTC_OFFSET.finditer(claim)} | kept if zoned else set()
-    shifts = {d for o in shifts for d in (o, -o)} | {0}
+    # the minutes too, by an offset the claim states or its zones keep. A whole-hour offset
+    # moves no minutes: the test below of whole hours away already holds it.
+    told = list(_UTC_OFFSET.finditer(claim)) if zoned and clocks else []
+    kept = _zone_offsets(claim, ev) if zoned and clocks else set()
+    shifts = {d for o in {_offset_minutes(m) for m in told} | kept if o % 60 for d in (o, -o)}
     # "(UTC+3:30)" of Tehran: the zone's offset, no clock time.
-    offsets = {m.group(0)[3:].strip(" +-\u2212") for m in _UTC_OFFSET.finditer(claim) if _offset_minutes(m) in kept}
-    for text, minutes in clock_times(claim):
-        if text in offsets:
+    told_offsets = {m.group(0)[3:].strip(" +-\u2212") for m in told if _offset_minutes(m) in kept}
+    for text, minutes in clocks:
+        if text in told_offsets:
             continue
         # The same minutes a whole number of hours away is the time in another zone.
         # "arrive for 6:45" without am or pm may mean the context's 6:45pm: twelve hours on.
         if minutes not in ev.minutes and not (
-            zoned and any((minutes - m) % 60 == 0 or (minutes - m - shift) % _DAY_MINUTES == 0
-                          for m in ev.minutes for shift in shifts) and not _home_zone(claim, text, ev)
+            zoned and (any((minutes - m) % 60 == 0 for m in ev.minutes) or any(
+                (minutes - m - shift) % _DAY_MINUTES == 0 for m in ev.minutes for shift in shifts))
+            and not _home_zone(claim, text, ev)
         ) and not (60 <= minutes < _NOON and minutes + _NOON in ev.minutes
                    and not _MERIDIEM.search(text)) and minutes not in ends:
             missing.append(text)
@@ -756,7 +759,7 @@ _TOTAL_WORDS = re.compile(r"\b(?:total|totals|altogether|in all|comes? to|adds? 
 def _misadded(claim: str, missing: Sequence[str]) -> str:
     """An unsupported total that the supported parts the claim lists with it do not add up
     to: the claim got the sum wrong, not the parts."""
-    if not missing or not _TOTAL_WORDS.search(claim):
+    if not missing or not _TOTAL_WORDS.search(claim) or _AVERAGED.search(claim):
         return ""
     stated = quantities(claim)
     for total in stated:
@@ -766,7 +769,7 @@ def _misadded(claim: str, missing: Sequence[str]) -> str:
                 for q in stated if q.unit):
             continue
         parts, added = _total_parts(claim, total, stated, missing)
-        if parts and not added and not _AVERAGED.search(claim) and not _netted(total, parts):
+        if parts and not added and not _netted(total, parts):
             return (f"the listed {', '.join(q.text for q in parts[:4])} add up to "
                     f"{sum(q.value for q in parts):g}, not {total.text}")
     return ""
@@ -784,11 +787,13 @@ def _netted(total: Quantity, parts: Sequence[Quantity]) -> bool:
     or "total" beside the figures does not make every one of them an addend."""
     if len(parts) > _NETTED_PARTS:
         return False
-    for signs in itertools.product((1, 0, -1), repeat=len(parts)):
-        if sum(1 for s in signs if s) >= 2 and 1 in signs and number_supported(
-                total, [sum(s * q.value for s, q in zip(signs, parts, strict=True))]):
-            return True
-    return False
+    # Each signed sum with how many parts it takes and whether it adds one, grown a part at
+    # a time in the parts' order (the same float additions as summing each sign pattern):
+    # one pass over the 3**n patterns, not a product and a sum apiece (seven parts: 8 ms, not 60).
+    sums: list[tuple[float, int, bool]] = [(0, 0, False)]
+    for q in parts:
+        sums = [(a + s * q.value, n + (s != 0), added or s == 1) for a, n, added in sums for s in (1, 0, -1)]
+    return number_supported(total, sorted(a for a, n, added in sums if n >= 2 and added))
 
 
 # "…, which comes to R$ 907.65", "that's $1,850": a result the claim works out there and then.

@@ -84,8 +84,9 @@ _MESSAGE_TO_COME = re.compile(r"\b(?:e-?mails?|messages?|letters?|texts?|sms|not
 
 # "offer" and "feature" are nouns too: with nothing before them, or after a determiner,
 # they name the thing ("Offer summary", "the offer expires"); a verb has its subject.
+# _NOUN_LEAD is what may stand before such a noun: the claim's start or a determiner.
 _NAMED_OFFER = re.compile(r"offer|feature", re.IGNORECASE)
-_NOUN_BEFORE = re.compile(r"(?:^|\b(?:the|an?|this|that|your|our|their|his|her|my|its)\s+)\W*$", re.IGNORECASE)
+_NOUN_LEAD = re.compile(r"(?:^|\b(?:the|an?|this|that|your|our|their|his|her|my|its)\s+)\W*$", re.IGNORECASE)
 
 
 def _offered_items(claim: str) -> list[str]:
@@ -100,7 +101,7 @@ def _offered_items(claim: str) -> list[str]:
             continue  # "no free parking", "there's no charge"
         if _NON.search(claim[: m.start()]) or _SPEAKER_OFFERS.search(claim[: m.start()]):
             continue  # "non-free bags"; "I can only offer compensation when …": the speaker's reach
-        if _NAMED_OFFER.fullmatch(m.group(0).strip()) and _NOUN_BEFORE.search(claim[: m.start()]):
+        if _NAMED_OFFER.fullmatch(m.group(0).strip()) and _NOUN_LEAD.search(claim[: m.start()]):
             continue  # "Offer summary for Hira Baig", "your offer letter": the noun, which offers nothing
         # "3 connectors are free right now": free is the state of what came before it, and
         # the words just after say when or for whom; a list's later items are still offered.

@@ -76,7 +76,8 @@ _KEY_PREPOSITIONS = frozenset({"in", "on", "for", "by", "to", "with", "at", "fro
 def _statement(words: Sequence[str], said: bool) -> str:
     """A key's words as a statement: negated before the predicate when no. The predicate is
     the last word before any word of time ("parking_available", "open_today"), unless that
-    is a noun and a verb in -ing comes first ("accepting_new_patients": "not accepting new
+    is a noun: then the first predicate a preposition qualifies ("rental_included_in_total"),
+    else a verb in -ing that comes first ("accepting_new_patients": "not accepting new
     patients")."""
     if said:
         return " ".join(words)
@@ -86,9 +87,9 @@ def _statement(words: Sequence[str], said: bool) -> str:
     if not words[at].endswith(_PREDICATE_ENDINGS):
         # "rental_included_in_total", "fee_waived_for_students": a predicate the key
         # qualifies with a preposition is negated, not the noun that ends the key.
-        qualified = [i for i in range(at) if words[i].endswith(_PREDICATE_ENDINGS)
-                     and words[i + 1] in _KEY_PREPOSITIONS]
-        at = qualified[0] if qualified else next(
+        qualified = next((i for i in range(at) if words[i].endswith(_PREDICATE_ENDINGS)
+                          and words[i + 1] in _KEY_PREPOSITIONS), None)
+        at = qualified if qualified is not None else next(
             (i for i, w in enumerate(words[:at]) if w.endswith("ing")), at)
     return " ".join([*words[:at], "not", *words[at:]])
 
