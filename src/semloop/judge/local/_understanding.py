@@ -297,7 +297,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     # clause" for "raise my rent 15%") is about the asked thing, whatever word of the
     # evidence (the CPI that caps it) it names beside it: no word stands in for the thing.
     # Only a figure with its sign: a bare number is as often the record's id (APP-5120).
-    kept = bool(_signed_figures(_asked_text(case.input)) & _signed_figures(case.output))
+    kept = bool(_rates_and_sums(_asked_text(case.input), signed=True)
+                & _rates_and_sums(case.output, signed=True))
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
@@ -395,22 +396,18 @@ def _figures(text: str) -> set[str]:
 
 # A rate or a sum: a figure with a per cent or currency sign, or of three digits or more; a
 # year, a clock time or a small count is no one record's own.
-_RATE_OR_SUM = re.compile(r"(?<![\d:.,])(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%|"
+_SIGNED_FIGURE = r"[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%"
+_RATE_OR_SUM = re.compile(rf"(?<![\d:.,])(?:{_SIGNED_FIGURE}|"
                           r"(?!(?:19|20)\d\d\b)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+\.\d+))(?![\d:])")
-
-
-def _rates_and_sums(text: str) -> set[str]:
-    """The rates and sums a text writes, as figures."""
-    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in _RATE_OR_SUM.findall(text))}
-
-
+_SIGNED = re.compile(rf"(?<![\d:.,])(?:{_SIGNED_FIGURE})")
 _NOT_DIGIT = re.compile(r"[^\d.]")
-_SIGNED = re.compile(r"(?<![\d:.,])(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%)")
 
 
-def _signed_figures(text: str) -> set[str]:
-    """The rates and sums a text writes with their per cent or currency sign, as figures."""
-    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in _SIGNED.findall(text))}
+def _rates_and_sums(text: str, *, signed: bool = False) -> set[str]:
+    """The rates and sums a text writes, as figures; ``signed``, only those written with
+    their per cent or currency sign."""
+    figures = (_SIGNED if signed else _RATE_OR_SUM).findall(text)
+    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in figures)}
 
 
 # A period named from today: the one before ("last month's bill") and the one running
