@@ -1030,10 +1030,9 @@ def _ruled_out_told(case: RunCase) -> tuple[str, str] | None:
         # "not just …", "not only …" add; "not yet", "not sure" rule nothing out.
         if m is None or m.group(1).lower() in _NOT_RULING:
             continue
-        ruled = stem(m.group(1).lower())
-        wanted = [w for w in _in_order(_part_stems(sentence[:m.start()]) - _LIGHT_STEMS, sentence)
-                  if len(w) >= 3 and w.isalpha()]
-        if ruled in said and wanted and not set(wanted) & said and ruled not in _part_stems(sentence[:m.start()]):
+        ruled, asking = stem(m.group(1).lower()), _part_stems(sentence[:m.start()])
+        wanted = [w for w in _in_order(asking - _LIGHT_STEMS, sentence) if len(w) >= 3 and w.isalpha()]
+        if ruled in said and wanted and not set(wanted) & said and ruled not in asking:
             return _written(wanted[0], sentence), _written(ruled, case.output)
     return None
 
