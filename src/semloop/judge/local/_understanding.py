@@ -1769,8 +1769,8 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         # The sentence right after the one drawn on, in the same document, that points back
         # to it goes on with its passage (a rule and its exception: "Where it does, the
         # departmental award is reduced."): the answer drew on the part that names the word.
-        if any(i == best + 1 and entries[i][1] == where < len(case.context)
-               and _GOES_ON.match(entries[i][0]) for i in holding):
+        if best + 1 in holding and where < len(case.context) and entries[best + 1][1] == where \
+                and _GOES_ON.match(entries[best + 1][0]):
             continue
         lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
         # A word found only in the run's own records (the caller's job history: "the leak you
