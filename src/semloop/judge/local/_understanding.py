@@ -2119,14 +2119,19 @@ def _sibling_heading(case: RunCase) -> tuple[str, str] | None:
     whole = [word_stems(d) for d in docs]
     said, request = word_stems(case.output), word_stems(case.input)
     first = word_stems(_opening(case.output))
+    # Each document's own heading, and what the answer's opening and the request name of
+    # it, read once a document rather than once a pair (a run may retrieve many documents).
+    own = [h.difference(*headings[:i], *headings[i + 1:]) for i, h in enumerate(headings)]
+    opens_on = [_stem_shared(o, first) for o in own]
+    requested = [_stem_shared(o, request) for o in own]
+    unsaid = sorted(w for w in request - said if len(w) >= 4)
+    new = sorted(first - request)
+    heads = [[w for w in new if _stem_shared({w}, o)] for o in own]
     for a, b in permutations(range(len(docs)), 2):
-        others_a = set().union(*(h for i, h in enumerate(headings) if i != a))
-        others_b = set().union(*(h for i, h in enumerate(headings) if i != b))
-        own_a, own_b = headings[a] - others_a, headings[b] - others_b
-        if _stem_shared(own_a, first) or _stem_shared(own_b, request):
+        if opens_on[a] or requested[b]:
             continue
-        asked = sorted(w for w in request - said if len(w) >= 4 and w in whole[a] and w not in whole[b])
-        told = sorted(w for w in first - request - whole[a] if _stem_shared({w}, own_b))
+        asked = [w for w in unsaid if w in whole[a] and w not in whole[b]]
+        told = [w for w in heads[b] if w not in whole[a]]
         if asked and told:
             return _written(asked[0], case.input), docs[b]
     return None
