@@ -224,7 +224,7 @@ _FAR_COS = 0.25  # a unit this far from the request is about something else, wha
 
 def _marked_digressions(
     units: Sequence[tuple[str, bool]], cos: Sequence[float], vectors: Any, words: Sequence[int],
-    total: int, *, unplaced: bool = False,
+    total: int, *, unplaced: bool,
 ) -> list[tuple[int, int, float]]:
     """Digressions announced in so many words ("Interestingly, …", "I remember …",
     "X is fascinating"): for each marked unit after the answer's first on-request unit,
