@@ -900,6 +900,7 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
 _SCALE_STEP = re.compile(r"^[a-z]\d$", re.IGNORECASE)
+_DOCUMENTED_WORDS = 3  # a unit with this many of the retrieved documents' words restates them
 
 
 def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str]) -> float:
@@ -954,7 +955,7 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
                if not units[i][1] and not _ADVICE.search(units[i][0])
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
                and not (_ids(units[i][0]) & touched) and not _closing_wish(units, i)
-               and len(word_stems(units[i][0]) & documented) <= _SOURCE_MARKS
+               and len(word_stems(units[i][0]) & documented) < _DOCUMENTED_WORDS
                and not (word_stems(units[i][0]) & on
                         and any(len(_marks(units[i][0]) & m) >= _SOURCE_MARKS for m in theirs))) / total
 
