@@ -224,7 +224,7 @@ _FAR_COS = 0.25  # a unit this far from the request is about something else, wha
 
 def _marked_digressions(
     units: Sequence[tuple[str, bool]], cos: Sequence[float], vectors: Any, words: Sequence[int],
-    total: int, *, unplaced: bool = False,
+    total: int, *, unplaced: bool,
 ) -> list[tuple[int, int, float]]:
     """Digressions announced in so many words ("Interestingly, …", "I remember …",
     "X is fascinating"): for each marked unit after the answer's first on-request unit,
@@ -261,12 +261,15 @@ _ROMANCE = frozenset({
     "est", "pour", "dans", "une", "il", "du", "des", "ou", "não", "em", "um", "uma", "os", "da",
     "do",
 })
+# A word of letters only, in any script: digits and ids are in no language.
+_LETTER_WORDS = re.compile(r"[^\W\d_]+")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 
 
 def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
     """Which units are in another language than an English request."""
     def shares(text: str) -> tuple[float, float]:
-        words = re.findall(r"[^\W\d_]+", text.lower()) or [""]
+        words = _LETTER_WORDS.findall(text.lower()) or [""]
         return (sum(w in _ENGLISH for w in words) / len(words),
                 sum(w in _ROMANCE for w in words) / len(words))
     en, other = shares(request)
@@ -279,7 +282,7 @@ def _foreign(request: str, units: Sequence[tuple[str, bool]]) -> list[bool]:
 def _not_english(request: str) -> bool:
     """The request holds none of the commonest English words: written in another language,
     which the embedder (trained on English) cannot place."""
-    return not set(re.findall(r"[^\W\d_]+", request.lower())) & _ENGLISH
+    return not set(_LETTER_WORDS.findall(request.lower())) & _ENGLISH
 
 
 def _partly_foreign(request: str) -> bool:
@@ -288,7 +291,7 @@ def _partly_foreign(request: str) -> bool:
     hyran med 12%. What can I do?"): its letters are not all English and it holds none of
     the commonest English words. An English half that states the subject ("where is my
     phở, I ordered like fifty minutes ago") is read."""
-    sentences = [re.findall(r"[^\W\d_]+", t.lower()) for t in re.split(r"(?<=[.!?])\s+", request)]
+    sentences = [_LETTER_WORDS.findall(t.lower()) for t in _SENTENCE_BREAK.split(request)]
     english = [bool(set(words) & _ENGLISH) for words in sentences]
     said = sum(len(words) for words, on in zip(sentences, english) if on)
     return 0 < said < _SUBJECT_WORDS and any(
@@ -680,7 +683,7 @@ _INITIALS = re.compile(r"\b[A-Z]{3,6}\b")
 def _initialled(request: str, unit: str) -> bool:
     """The unit writes in capitals the initials of words in a row of the request ("OTP",
     "on-time performance")."""
-    words = re.findall(r"[^\W\d_]+", request.lower())
+    words = _LETTER_WORDS.findall(request.lower())
     firsts = "".join(w[0] for w in words)
     return any(a.lower() in firsts
                for a in _INITIALS.findall(unit) if not re.search(rf"\b{a}\b", request))
@@ -829,7 +832,7 @@ _USERS_ASIDE = re.compile(r"^\W*(?:(?:also|and|oh|ok|okay|ps)\W+)?(?:(?:totally|
 def _with_aside(request: str) -> bool:
     """The request asks its matter and, beside it, something the user marks as an aside:
     embedded whole, it sits between two subjects, near neither."""
-    sentences = re.split(r"(?<=[.!?])\s+", request.strip())
+    sentences = _SENTENCE_BREAK.split(request.strip())
     return len(sentences) > 1 and any(_USERS_ASIDE.match(t) for t in sentences[1:])
 
 
@@ -897,6 +900,7 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
 
 
 _SCALE_STEP = re.compile(r"^[a-z]\d$", re.IGNORECASE)
+_DOCUMENTED_WORDS = 3  # a unit with this many of the retrieved documents' words restates them
 
 
 def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str]) -> float:
@@ -951,7 +955,7 @@ def _new_names(case: RunCase, units: Sequence[tuple[str, bool]], others: set[str
                if not units[i][1] and not _ADVICE.search(units[i][0])
                and len(new[i] - owned) >= (3 if key_terms(units[i][0]) & asked else 2) + words[i] // _CAST_WORDS
                and not (_ids(units[i][0]) & touched) and not _closing_wish(units, i)
-               and len(word_stems(units[i][0]) & documented) <= _SOURCE_MARKS
+               and len(word_stems(units[i][0]) & documented) < _DOCUMENTED_WORDS
                and not (word_stems(units[i][0]) & on
                         and any(len(_marks(units[i][0]) & m) >= _SOURCE_MARKS for m in theirs))) / total
 

@@ -297,7 +297,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     # clause" for "raise my rent 15%") is about the asked thing, whatever word of the
     # evidence (the CPI that caps it) it names beside it: no word stands in for the thing.
     # Only a figure with its sign: a bare number is as often the record's id (APP-5120).
-    kept = bool(_signed_figures(_asked_text(case.input)) & _signed_figures(case.output))
+    kept = bool(_rates_and_sums(_asked_text(case.input), signed=True)
+                & _rates_and_sums(case.output, signed=True))
     for a in missing:
         for b in extra:
             same_kind = asked[a] == answered[b] or {asked[a], answered[b]} <= {"code", "number"}
@@ -395,22 +396,18 @@ def _figures(text: str) -> set[str]:
 
 # A rate or a sum: a figure with a per cent or currency sign, or of three digits or more; a
 # year, a clock time or a small count is no one record's own.
-_RATE_OR_SUM = re.compile(r"(?<![\d:.,])(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%|"
+_SIGNED_FIGURE = r"[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%"
+_RATE_OR_SUM = re.compile(rf"(?<![\d:.,])(?:{_SIGNED_FIGURE}|"
                           r"(?!(?:19|20)\d\d\b)(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+\.\d+))(?![\d:])")
-
-
-def _rates_and_sums(text: str) -> set[str]:
-    """The rates and sums a text writes, as figures."""
-    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in _RATE_OR_SUM.findall(text))}
-
-
+_SIGNED = re.compile(rf"(?<![\d:.,])(?:{_SIGNED_FIGURE})")
 _NOT_DIGIT = re.compile(r"[^\d.]")
-_SIGNED = re.compile(r"(?<![\d:.,])(?:[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?%)")
 
 
-def _signed_figures(text: str) -> set[str]:
-    """The rates and sums a text writes with their per cent or currency sign, as figures."""
-    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in _SIGNED.findall(text))}
+def _rates_and_sums(text: str, *, signed: bool = False) -> set[str]:
+    """The rates and sums a text writes, as figures; ``signed``, only those written with
+    their per cent or currency sign."""
+    figures = (_SIGNED if signed else _RATE_OR_SUM).findall(text)
+    return {f"{float(n):g}" for n in (_NOT_DIGIT.sub("", m) for m in figures)}
 
 
 # A period named from today: the one before ("last month's bill") and the one running
@@ -1033,10 +1030,9 @@ def _ruled_out_told(case: RunCase) -> tuple[str, str] | None:
         # "not just …", "not only …" add; "not yet", "not sure" rule nothing out.
         if m is None or m.group(1).lower() in _NOT_RULING:
             continue
-        ruled = stem(m.group(1).lower())
-        wanted = [w for w in _in_order(_part_stems(sentence[:m.start()]) - _LIGHT_STEMS, sentence)
-                  if len(w) >= 3 and w.isalpha()]
-        if ruled in said and wanted and not set(wanted) & said and ruled not in _part_stems(sentence[:m.start()]):
+        ruled, asking = stem(m.group(1).lower()), _part_stems(sentence[:m.start()])
+        wanted = [w for w in _in_order(asking - _LIGHT_STEMS, sentence) if len(w) >= 3 and w.isalpha()]
+        if ruled in said and wanted and not set(wanted) & said and ruled not in asking:
             return _written(wanted[0], sentence), _written(ruled, case.output)
     return None
 
@@ -1773,8 +1769,8 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         # The sentence right after the one drawn on, in the same document, that points back
         # to it goes on with its passage (a rule and its exception: "Where it does, the
         # departmental award is reduced."): the answer drew on the part that names the word.
-        if any(i == best + 1 and entries[i][1] == where < len(case.context)
-               and _GOES_ON.match(entries[i][0]) for i in holding):
+        if best + 1 in holding and where < len(case.context) and entries[best + 1][1] == where \
+                and _GOES_ON.match(entries[best + 1][0]):
             continue
         lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
         # A word found only in the run's own records (the caller's job history: "the leak you
@@ -2123,14 +2119,19 @@ def _sibling_heading(case: RunCase) -> tuple[str, str] | None:
     whole = [word_stems(d) for d in docs]
     said, request = word_stems(case.output), word_stems(case.input)
     first = word_stems(_opening(case.output))
+    # Each document's own heading, and what the answer's opening and the request name of
+    # it, read once a document rather than once a pair (a run may retrieve many documents).
+    own = [h.difference(*headings[:i], *headings[i + 1:]) for i, h in enumerate(headings)]
+    opens_on = [_stem_shared(o, first) for o in own]
+    requested = [_stem_shared(o, request) for o in own]
+    unsaid = sorted(w for w in request - said if len(w) >= 4)
+    new = sorted(first - request)
+    heads = [[w for w in new if _stem_shared({w}, o)] for o in own]
     for a, b in permutations(range(len(docs)), 2):
-        others_a = set().union(*(h for i, h in enumerate(headings) if i != a))
-        others_b = set().union(*(h for i, h in enumerate(headings) if i != b))
-        own_a, own_b = headings[a] - others_a, headings[b] - others_b
-        if _stem_shared(own_a, first) or _stem_shared(own_b, request):
+        if opens_on[a] or requested[b]:
             continue
-        asked = sorted(w for w in request - said if len(w) >= 4 and w in whole[a] and w not in whole[b])
-        told = sorted(w for w in first - request - whole[a] if _stem_shared({w}, own_b))
+        asked = [w for w in unsaid if w in whole[a] and w not in whole[b]]
+        told = [w for w in heads[b] if w not in whole[a]]
         if asked and told:
             return _written(asked[0], case.input), docs[b]
     return None
