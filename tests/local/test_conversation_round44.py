@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._conversation import (
+    _slots,
     answer_confusion_loop,
     answer_sycophancy_signal,
     answer_user_frustration,
@@ -109,3 +110,12 @@ def test_a_complaint_made_in_the_turn_itself_is_heat(embed: Embed) -> None:
         "Please log this as a formal complaint and send me the reference.",
     )
     assert answer_user_frustration(case, embed).value >= 0.5
+
+
+def test_a_common_word_of_another_language_asks_no_kind() -> None:
+    # "ou" is French and Portuguese for "or"; 几乎 is Chinese for "almost".
+    assert "place" not in _slots("Posso pagar com cartão ou transferência?")
+    assert "place" not in _slots("Je paie par carte ou par virement ?")
+    assert "count" not in _slots("我几乎每天都打电话，为什么还没处理？")
+    assert "place" in _slots("Où est mon colis ?")
+    assert "count" in _slots("还要等几天？")

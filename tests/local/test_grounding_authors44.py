@@ -86,3 +86,12 @@ def test_the_noun_offer_offers_nothing() -> None:
 def test_a_slavic_or_romanian_word_for_million_scales_the_amount() -> None:
     assert [q.value for q in quantities("ukupno 12,4 miliona dinara")] == [12_400_000.0]
     assert [q.value for q in quantities("în total 3 milioane lei")] == [3_000_000.0]
+
+
+def test_a_zero_has_no_sign_so_it_still_names_its_row(embed: Embed) -> None:
+    # A minus copy of 0 is 0 itself: reading it as a signed credit left every zero unread.
+    plans = {"plans": [{"plan": "Starter", "monthly_fee": 0, "minutes": 100},
+                       {"plan": "Plus", "monthly_fee": 12, "minutes": 500},
+                       {"plan": "Max", "monthly_fee": 25, "minutes": 2000}]}
+    told = "The Starter plan is 0 a month and includes 500 minutes."
+    assert found(embed, "Which plan is free?", told, tool=plans).get("bound", 0) == 1

@@ -132,3 +132,11 @@ def test_money_sent_to_an_account_is_an_act(embed: Embed) -> None:
                       "Today's rate is 1 EUR = 0.85 GBP, so 2,000 EUR would give your brother about £1,700. "
                       "The quote is valid for 20 minutes.", quoted)
     assert float(answer_task_completion(quote_only, embed).value) >= 0.5
+
+
+def test_a_call_whose_verb_the_answer_tells_done_acted(embed: Embed) -> None:
+    # Written in another domain than the case that showed it (a field-spray log).
+    logged = call("log_delivery", {"site": "Dock 4", "pallets": 12}, {"ok": True, "ref": "GRN-5531"})
+    told = case("record that 12 pallets of flour arrived at dock 4 this morning",
+                "Logged: 12 pallets of flour at Dock 4 this morning, goods-received note GRN-5531.", logged)
+    assert float(answer_task_completion(told, embed).value) < 0.5

@@ -1679,7 +1679,10 @@ def _looked_not_acted(case: RunCase) -> str | None:
         return None
     # A call named only by its record looks unless the answer tells of something done
     # ("I've submitted an extension request" after "lms.extension_request", "I filed a claim").
-    acts = set().union(*(_alike(v) for v in verbs | shaped))
+    # A call whose own verb the answer tells done ("Logged: South field, 2 L/ha" after
+    # log_application) acted, whatever record its name holds.
+    acts = set().union(*(_alike(v) for v in verbs | shaped)) | {
+        _undoubled(stem(_IRREGULAR.get(w.lower(), w))) for w in _TOLD_DONE_WORD.findall(text)}
     told_done = bool(_CLAIMS_SUCCESS.search(text) or _WE_DID.search(text))
     # A closing offer ("Is there anything else I can help you with?") asks nothing back.
     if not verbs | shaped or not all(_only_looks([c]) or _names_no_act(c, acts) and not told_done
@@ -1701,6 +1704,7 @@ def _looked_not_acted(case: RunCase) -> str | None:
     return min(verbs or shaped)
 
 
+_TOLD_DONE_WORD = re.compile(r"\b[A-Za-z]{3,}(?:ed|en)\b|\b(?:sent|paid|made)\b")
 _WE_DID = re.compile(r"\b(?:i|we)(?:'ve|\u2019ve| have)?\s+(?:just\s+|now\s+|also\s+)?[a-z]+ed\b", re.IGNORECASE)
 
 _MONEY_SENT = re.compile(r"\bsend\s+(?:[$\u20ac\u00a3\u00a5\u20b9]\s?)?\d[\d,.]*\s*[^\s\d]{0,4}\s+to\b[^.?!]*?"

@@ -743,6 +743,8 @@ _C_NO_REASK = 0.27
 _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # Each kind also by the question words customers mix in from their own language (es, fr,
     # de, it, pt, nl, sv, fi, pl, tr, sw, ko, ja, zh, ar, fa): the kind asked is the same.
+    # Never a word that is common in its language for something else: French and Portuguese
+    # "ou" is "or" (only "où" asks where), and 几乎 is "almost".
     (
         "amount",
         any_of(
@@ -772,14 +774,14 @@ _SLOTS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bhow (?:many|often|old|big|far|fast)\b",
             r"\bcu[aá]nt[oa]s\b|\bcombien de\b|\bwie viele\b|\bquant[ie]\b|\bquant[oa]s\b|"
             r"\bhoeveel \w+en\b|\bhur m[åa]nga\b|\bkuinka (?:monta|usein)\b|\bmontako\b|"
-            r"\bka[çc]\b|\bngapi\b|몇|何(?:個|人|回|日|ヶ月)|几",
+            r"\bka[çc]\b|\bngapi\b|몇|何(?:個|人|回|日|ヶ月)|几(?!乎)",
         ),
     ),
     (
         "place",
         any_of(
             r"\bwhere\b|\bwhich (?:branch|office|store|shop|location|address)\b",
-            r"\bd[oó]nde\b|(?:^|\s)o[ùu]\b|\bdove\b|\bonde\b|\bgdzie\b|\bnerede\b|\bwapi\b|"
+            r"\bd[oó]nde\b|\boù\b|\bdove\b|\bonde\b|\bgdzie\b|\bnerede\b|\bwapi\b|"
             r"\bmiss[äa]\b|어디|どこ|哪里|أين|کجا",
         ),
     ),

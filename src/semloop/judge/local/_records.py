@@ -761,7 +761,8 @@ def _mixed_rows(claim: str, ev: _Evidence) -> str:
                 if _holds(value, v.quantity, v.readings)]
         # A ledger writes a credit as minus ("WAIVE -6.40" of "the €6.40 fine was waived"):
         # where a row gives the amount with a sign, which row the claim means is unread.
-        signed = replace(v.quantity, value=-v.quantity.value) if v.quantity is not None else None
+        # A zero has no sign: its minus copy is the row's own cell.
+        signed = replace(v.quantity, value=-v.quantity.value) if v.quantity is not None and v.quantity.value else None
         if len(rows) != 1 or signed is not None and any(
                 _holds(value, signed, v.readings) for r in listed for _, value in r.pairs):
             continue
