@@ -1714,7 +1714,7 @@ _MONEY_SENT = re.compile(r"\bsend\s+(?:[$\u20ac\u00a3\u00a5\u20b9]\s?)?\d[\d,.]*
 def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
     """A call whose name, after its server's, is only its record ("library.loans",
     "kyc_profile", "fx_quote"): no word of it is an act, in general or the one asked."""
-    words = {stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w}
+    words = set(_own_name_stems(call))
     return bool(words) and not words & _ACT_STEMS and not words & acts
 
 
@@ -3322,11 +3322,17 @@ def _acts(call: ToolCall) -> bool:
     return bool(words) and (words[0] in _ACTION_VERBS or _name_verb(call) in _ACTION_VERBS)
 
 
+def _own_name_stems(call: ToolCall) -> list[str]:
+    """The stems of a call's name after its server's, in order ("aid.sap_appeal_submit":
+    sap, appeal, submit)."""
+    return [stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w]
+
+
 def _name_verb(call: ToolCall) -> str:
     """The stem of the act a call's name names, after its server's: its first word
     ("exams.cancel_booking"), or its last when the first is no verb and the last an act
     ("exams.defer_apply", "card_block")."""
-    own = [stem(w) for w in re.split(r"[_\W]+", _NAMESPACE.sub("", call.name).lower()) if w]
+    own = _own_name_stems(call)
     if not own:
         return ""
     # "edit_file" opens on a verb: its last word is its object.
