@@ -2404,17 +2404,32 @@ def _reversed_conversion(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _stand_in(case: RunCase) -> tuple[str, str] | None:
+    """Another thing answered in the asked one's place, by any of the word checks."""
+    return _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case) or _breakdown_swap(case)
+
+
+def _opposite_told(case: RunCase) -> tuple[str, str] | None:
+    """The asked thing's opposite or other side answered."""
+    return _opposite(case) or _changed_other_way(case) or _other_side(case)
+
+
+def _act_not_asked(case: RunCase) -> tuple[str, str] | None:
+    """Another act done than the one asked, or the one the request ruled out."""
+    return _other_action(case) or _ruled_out_told(case)
+
+
 # The findings that say the run took up another task (the rest of the evidence measures),
 # each as read on a case.
 _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
-    "substitute": lambda case, embed: _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case) or _breakdown_swap(case),
-    "opposite": lambda case, embed: _opposite(case) or _changed_other_way(case) or _other_side(case),
+    "substitute": lambda case, embed: _stand_in(case),
+    "opposite": lambda case, embed: _opposite_told(case),
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case)
                                          or _field_swap(case) or _sibling_passage(case) or _sibling_heading(case)),
     "acted_on": lambda case, embed: _acted_sibling(case, embed),
-    "other_action": lambda case, embed: _other_action(case) or _ruled_out_told(case),
+    "other_action": lambda case, embed: _act_not_asked(case),
     "another_task": lambda case, embed: _another_task(case),
 }
 
@@ -2464,10 +2479,10 @@ def task_understanding_evidence(case: RunCase, embed: Embed) -> Evidence:
 
 def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Evidence:
     ev = Evidence()
-    sub = _substitutes(case) or _sibling_phrase(case) or _acronym_swap(case) or _breakdown_swap(case)
+    sub = _stand_in(case)
     ev.flag("substitute", sub is not None,
             f'asked about "{sub[0]}", the answer is about "{sub[1]}" instead' if sub else "")
-    opp = _opposite(case) or _changed_other_way(case) or _other_side(case)
+    opp = _opposite_told(case)
     ev.flag("opposite", opp is not None,
             f'asked for "{opp[0]}", the answer gives "{opp[1]}"' if opp else "")
     slot = _slot_swap(case)
@@ -2487,7 +2502,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
     acted = _acted_sibling(case, embed)
     ev.flag("acted_on", acted is not None,
             f'asked about "{acted[0]}", the run acted on "{acted[1]}"' if acted else "")
-    action = _other_action(case) or _ruled_out_told(case)
+    action = _act_not_asked(case)
     ev.flag("other_action", action is not None,
             f'asked to "{action[0]}", the run did "{action[1]}"' if action else "")
     another = _another_task(case)
