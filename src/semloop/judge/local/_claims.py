@@ -995,6 +995,9 @@ _UNITS = {
     "inch": "in", "km/h": "kmh", "kph": "kmh", "mph": "mph", "knots": "kn", "knot": "kn",
     "kn": "kn", "kts": "kn", "bar": "bar", "psi": "psi", "kpa": "kpa", "kcal": "kcal", "kj": "kj",
     "kw": "kw", "w": "w", "watts": "w", "watt": "w", "hp": "hp", "bhp": "hp", "kwh": "kwh", "mwh": "mwh",
+    # Power and energy at every scale a plant or grid reports them ("2.41 MW" of 2412 kW).
+    "kilowatts": "kw", "kilowatt": "kw", "mw": "mw", "megawatts": "mw", "megawatt": "mw",
+    "gw": "gw", "gigawatts": "gw", "gigawatt": "gw", "gwh": "gwh",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
     "acre": "acre", "kwp": "kw", "business days": "workday", "business day": "workday",
     "working days": "workday", "working day": "workday", "workdays": "workday",
@@ -1011,6 +1014,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("m3", "l"): 1000.0, ("kn", "kmh"): 1.852, ("mph", "kmh"): 1.609344, ("kn", "mph"): 1.150779,
     ("bar", "psi"): 14.5038, ("bar", "kpa"): 100.0, ("kpa", "psi"): 0.145038, ("kcal", "kj"): 4.184,
     ("kw", "hp"): 1.34102, ("kw", "w"): 1000.0, ("ha", "m2"): 10000.0, ("mwh", "kwh"): 1000.0,
+    ("mw", "kw"): 1000.0, ("gw", "mw"): 1000.0, ("gwh", "mwh"): 1000.0,
     ("ha", "acre"): 2.47105, ("week", "workday"): 5.0,
 }
 _WORD_NUMBERS = {

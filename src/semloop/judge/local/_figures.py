@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ._claims import (
     _APPROX,
+    _CONVERSIONS,
     Quantity,
     _dimension,
     clock_times,
@@ -526,6 +527,29 @@ def _bound_between(q: Quantity, claim: str, ev: _Evidence) -> bool:
         min(near, default=q.value) < q.value < max(near, default=q.value))
 
 
+# "110 kW, which is about 82 hp", "2.3 MW (2,300 kW)": the same amount restated in a unit
+# directly linked to the first.
+_RESTATING = re.compile(r"^\s*(?:\(|,?\s*(?:which is|which comes to|that is|that's|i\.e\.|or|=|≈)\s*"
+                        r"(?:about|around|roughly|approximately|approx\.?|~|≈)?\s*)$", re.IGNORECASE)
+
+
+def _misconverted(claim: str, given: Sequence[Quantity]) -> list[str]:
+    """A supported amount the claim restates at once in another unit of a direct conversion,
+    as a number no conversion of it gives ("110 kW, which is about 82 hp": 147.5 hp): the
+    conversion worked out wrong, whatever number of the context it matches by chance."""
+    stated = quantities(claim)
+    out: list[str] = []
+    for a, b in itertools.pairwise(stated):
+        at, bt = claim.find(a.text), claim.find(b.text)
+        if (a in given and a.unit and b.unit and a.unit != b.unit and 0 <= at < bt
+                and ((a.unit, b.unit) in _CONVERSIONS or (b.unit, a.unit) in _CONVERSIONS or {a.unit, b.unit} == {"c", "f"})
+                and _RESTATING.match(claim[at + len(a.text):bt])
+                # Either side may be the rounded one: "about 5 minutes (312 s)".
+                and not number_supported(b, sorted(converted(a))) and not number_supported(a, sorted(converted(b)))):
+            out.append(b.text)
+    return out
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -641,6 +665,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # A small bare count ("two options", "step 1") is how an answer is laid out as
         # often as a fact: it cannot decide a claim alone (see _score_claim).
         (counts if _small_count(q) else missing).append(q.text)
+    missing += [t for t in _misconverted(claim, given) if t not in missing]
     # "a 24-month warranty from 18 June 2024 ended in June 2026", "6 weeks from 3 January:
     # 14 February": a date counted on from the context's by a term the claim states.
     terms = [q for q in stated if q.unit in ("year", "month", "week", "day") and number_supported(q, ev.direct)]
