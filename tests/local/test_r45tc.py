@@ -43,3 +43,17 @@ def test_troubleshooting_in_general_is_generic(embed: Embed, wrong: RunCase) -> 
 ])
 def test_a_diagnosis_with_a_fallback_is_not_generic(embed: Embed, right: RunCase) -> None:
     assert float(answer_task_completion(right, embed).value) < 0.5
+
+
+@pytest.mark.parametrize(("right", "wrong"), [
+    # Begun, and what is left is the user's to give; begun, and the rest the agent's own.
+    (case("Check whether the lease on unit 4B allows subletting and, if it does, start the sublet application.",
+          "It does: clause 14 allows subletting with written consent. I've started the sublet application "
+          "(draft SA-208) with the tenant details filled in; it awaits your signature before the landlord sees it."),
+     case("Check whether the lease on unit 4B allows subletting and, if it does, start the sublet application.",
+          "It does: clause 14 allows subletting with written consent. I've started the sublet application "
+          "(draft SA-208); the tenant details and references are still to be added.")),
+])
+def test_begun_work_left_to_another_is_not_work_left(embed: Embed, right: RunCase, wrong: RunCase) -> None:
+    assert float(answer_task_completion(right, embed).value) < 0.5
+    assert float(answer_task_completion(wrong, embed).value) >= 0.5

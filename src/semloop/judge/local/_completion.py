@@ -1167,8 +1167,11 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     r"\b(?:part|half)-?way (?:through|done)\b|"
                     r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
                     re.IGNORECASE)
-# "I've started it, and Elham now needs to accept it": what is left is another's turn.
-_OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b", re.IGNORECASE)
+# "I've started it, and Elham now needs to accept it", "it needs your signature before it can
+# be filed": what is left is another's turn, said with a verb or with the thing they owe.
+_OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b|\b(?:needs|requires|awaits|waits (?:on|for)|is waiting (?:on|for)|"
+                          r"is pending) (?:your|his|her|their|\w+'s)\b|\bwaiting (?:on|for) (?:you|him|her|them)\b",
+                          re.IGNORECASE)
 # A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
 # that acts followed it (a chat's last message may be the hold before the calls that did it).
 _HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
