@@ -1167,8 +1167,11 @@ _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|m
                     r"\b(?:part|half)-?way (?:through|done)\b|"
                     r"\b(?:the )?(?:others|rest|remaining \w+) (?:still )?(?:need|needs|remain|are left)\b",
                     re.IGNORECASE)
-# "I've started it, and Elham now needs to accept it": what is left is another's turn.
-_OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b", re.IGNORECASE)
+# "I've started it, and Elham now needs to accept it", "it needs your signature before it can
+# be filed": what is left is another's turn, said with a verb or with the thing they owe.
+_OTHERS_TURN = re.compile(r"\b(?:needs|has) to\b|\b(?:needs|requires|awaits|waits (?:on|for)|is waiting (?:on|for)|"
+                          r"is pending) (?:your|his|her|their|\w+'s)\b|\bwaiting (?:on|for) (?:you|him|her|them)\b",
+                          re.IGNORECASE)
 # A hold a sentence ends on ("…, one moment please"): the work still under way, unless a call
 # that acts followed it (a chat's last message may be the hold before the calls that did it).
 _HOLD = re.compile(r"\b(?:(?:one|just a|a) (?:moment|sec(?:ond)?|minute),? please|please hold|hang (?:on|tight)|"
@@ -1233,6 +1236,19 @@ def _choice_left(part: str, case: RunCase) -> bool:
     return bool(_ASKS_CHOICE.search(part)) and not _CHOSEN.search(case.output) and "?" not in case.output
 
 
+# "Make sure the client is up to date", "ensure product safety is maintained": a state the
+# user is told to bring about, not one the answer says it reached.
+_USERS_CHECK = re.compile(r"\b(?:make|makes|making) sure\b[^.;!?]*|\bensur(?:e|es|ing)\b[^.;!?]*|"
+                          r"\b(?:check|verify|confirm)(?:ing)? (?:that|whether|if)\b[^.;!?]*", re.IGNORECASE)
+
+
+def _new_names(names: frozenset[str], request: str) -> frozenset[str]:
+    """The names not of the request: a name the request holds as a word, where key_terms did
+    not read it as one (``GlobalProtect gives …`` opens the sentence), is the request's."""
+    words = set(re.findall(r"[\w-]+", request.lower()))
+    return frozenset(n for n in names - key_terms(request) if n not in words)
+
+
 def _unspecific(run: _Run) -> bool:
     """A reply that may repeat the request's words but gives nothing specific to it: the
     request names a number or a name, the answer states none of its own or of the request's,
@@ -1241,8 +1257,8 @@ def _unspecific(run: _Run) -> bool:
     case = run.case
     text = case.output
     given = {q.text for q in quantities(case.input)} | key_terms(case.input)
-    if not given or not run.sentences or quantities(text) or key_terms(text) - key_terms(case.input) \
-            or dates(text) or clock_times(text) or _CLAIMS_SUCCESS.search(text):
+    if not given or not run.sentences or quantities(text) or _new_names(key_terms(text), case.input) \
+            or dates(text) or clock_times(text) or _CLAIMS_SUCCESS.search(_USERS_CHECK.sub(" ", text)):
         return False
     if any(_ASKS_USER.search(s) and not _ANYTHING_ELSE.search(s) or _REASONED_REFUSAL.search(s)
            for s in run.sentences):
@@ -3340,6 +3356,8 @@ def _name_verb(call: ToolCall) -> str:
     return own[-1] if not first_known and own[-1] in _ACTION_VERBS else own[0]
 
 
+# "several causes", "a variety of reasons": how many, said without saying which.
+_MANY = r"(?:many|several|various|multiple|numerous|different|a (?:number|variety|range) of)"
 _BOILERPLATE = _phrases(
     r"sorry to hear|thanks? (?:you )?for (?:reaching out|contacting|your)|happy to help|"
     r"here to help|let (?:me|us) know|any (?:other|further) questions|anything else|"
@@ -3356,7 +3374,21 @@ _BOILERPLATE = _phrases(
     r"safe travels|good luck|enjoy the|take care|"
     # A refusal that says nothing of what or why ("Unfortunately I'm unable to help with that").
     r"(?:unable|not able|can(?:'t|not)) to (?:help|assist) (?:you )?with (?:that|this)|"
-    r"can(?:'t|not) (?:help|assist) (?:you )?with (?:that|this)",
+    r"can(?:'t|not) (?:help|assist) (?:you )?with (?:that|this)|"
+    # Causes told in general, not found ("VPN issues can be caused by many things"), and the
+    # user sent on should it go on ("if the issue persists, contact …"): troubleshooting
+    # that reads nothing of this case. The whole class, in the languages users write in.
+    rf"{_MANY} (?:possible )?(?:causes|reasons|factors|things)|(?:caused|triggered) by {_MANY}|"
+    r"(?:check|consult|refer to|read) (?:the|your) (?:\w+ )?(?:manual|documentation|handbook|user guide)|"
+    r"if (?:the|this|that|your) (?:\w+ )?(?:problem|issue|error|fault|trouble) (?:still )?"
+    r"(?:persists|continues|remains|recurs|keeps)|if (?:it|this|that) (?:still )?(?:persists|continues)|"
+    # Spanish, Portuguese, French, Italian, German.
+    r"(?:varias|muchas|diversas|distintas|m\u00faltiples|v\u00e1rias|muitas) (?:causas|razones|motivos|raz\u00f5es)|"
+    r"(?:plusieurs|diverses|nombreuses) (?:causes|raisons)|(?:diverse|molte|varie) (?:cause|ragioni)|"
+    r"(?:viele|verschiedene|mehrere) (?:Ursachen|Gr\u00fcnde)|"
+    r"si el (?:problema|error|fallo) (?:persiste|contin\u00faa)|se o (?:problema|erro) (?:persistir|continuar)|"
+    r"si le probl\u00e8me persiste|se il problema persiste|wenn das Problem (?:weiterhin )?(?:besteht|anh\u00e4lt)|"
+    r"p\u00f3ngase en contacto|entre em contato|contactez|contatta(?:re)?|wenden Sie sich an",
 )
 
 
@@ -3370,7 +3402,7 @@ def _generic(run: _Run) -> bool:
     said = " ".join(s for s in run.sentences if not _BOILERPLATE.search(s))
     recorded = " ".join(c.output for c in case.tools_called).lower()
     names = key_terms(said) | {t for t in key_terms(case.output) if t in recorded}
-    if quantities(case.output) or names - key_terms(case.input):
+    if quantities(case.output) or _new_names(names, case.input):
         return False
     own = _part_stems(case.input)
     named = len(own & word_stems(case.output)) / len(own) if own else 1.0
