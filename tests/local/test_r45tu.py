@@ -9,6 +9,7 @@ from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
     _field_swap,
+    _other_action,
     _value_unmet,
     answer_task_understanding_failure,
 )
@@ -73,3 +74,18 @@ def test_how_many_months_answered_with_other_figures_only_is_unmet() -> None:
                "The new roof cost €18,400 and the insulation rating went from 0.35 to 0.18 W/m²K, "
                "which is a big improvement over the old tiles and well within the regulations.")
     assert _value_unmet(run) == "how many months"
+
+
+def test_a_level_change_done_by_a_namespaced_change_call_is_the_act_asked() -> None:
+    # The call's own name follows its service's: "accounts.update_tier" changes the tier.
+    run = case("Please downgrade my storage tier to the 100 GB one from next month.",
+               "All set: from 1 March you'll be on the 100 GB tier at €1.99 a month.",
+               call("accounts.update_tier", {"user": "U-7781", "tier": "100GB"}, {"ok": True}))
+    assert _other_action(run) is None
+
+
+def test_a_cancel_done_by_a_namespaced_terminate_call_is_the_act_asked() -> None:
+    run = case("Cancel my gym membership at the end of this month.",
+               "Your membership ends on 31 January; no further payments will be taken.",
+               call("members.terminate", {"member": "GY-220"}, {"status": "terminated"}))
+    assert _other_action(run) is None

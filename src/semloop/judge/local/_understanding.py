@@ -1079,8 +1079,12 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # asked, whatever else the request's words name ("my open order").
     # A call that changes a thing in general (change_plan, update_subscription) can carry an
     # upgrade or a downgrade, which are changes of level; its name says no other act.
-    if any(_alike(first) & asked or first in _GENERAL_CHANGES and asked & _LEVEL_CHANGES
-           for first in (_call_verb(c.name) for c, _ in acts)):
+    # A call's own name follows its service's ("plans.terminate", "billing.change_plan"); a
+    # change it names anywhere ("tenant.schedule_change") is a change all the same.
+    own = [c.name.rsplit(".", 1)[-1] for c, _ in acts]
+    if any(_alike(_call_verb(name)) & asked
+           or _GENERAL_CHANGES & {stem(w) for w in re.split(r"[_\W]+", name.lower())} and asked & _LEVEL_CHANGES
+           for name in own):
         return None
     for c, verbs in acts:
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
