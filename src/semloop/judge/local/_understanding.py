@@ -1079,8 +1079,12 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # asked, whatever else the request's words name ("my open order").
     # A call that changes a thing in general (change_plan, update_subscription) can carry an
     # upgrade or a downgrade, which are changes of level; its name says no other act.
-    if any(_alike(first) & asked or first in _GENERAL_CHANGES and asked & _LEVEL_CHANGES
-           for first in (_call_verb(c.name) for c, _ in acts)):
+    # A call's own name follows its service's ("plans.terminate", "billing.change_plan"); a
+    # change it names anywhere ("tenant.schedule_change") is a change all the same.
+    own = [c.name.rsplit(".", 1)[-1] for c, _ in acts]
+    if any(_alike(_call_verb(name)) & asked
+           or _GENERAL_CHANGES & {stem(w) for w in re.split(r"[_\W]+", name.lower())} and asked & _LEVEL_CHANGES
+           for name in own):
         return None
     for c, verbs in acts:
         # A call named by a verb of the same act (reserve_table for "book") did what was asked.
@@ -1149,7 +1153,21 @@ def _act_swap(case: RunCase) -> tuple[str, str] | None:
 
 _COUNT_WORDS = _phrases(r"one|two|three|four|five|six|seven|eight|nine|ten|twelve|none|a few|"
                         r"several|dozens?")
-_DURATION_WORDS = _phrases(r"days?|weeks?|hours?|minutes?|months?|years?|overnight")
+# A length of time as the languages users write in name it: English, and after a number
+# (some are English words too: "ore", "an") Spanish, Portuguese, French, Italian, German, Dutch.
+_DURATION_WORDS = re.compile(
+    r"\b(?:days?|weeks?|hours?|minutes?|months?|years?|overnight)\b|\d\s*(?:d[ií]as?|semanas?|horas?|"
+    r"minutos?|mes(?:es)?|m[eê]s|a[ñn]os?|jours?|semaines?|heures?|mois|ans?|ann[ée]es?|giorn[oi]|"
+    r"settiman[ae]|or[ae]|mes[ei]|ann[oi]|tage?n?|wochen?|stunden?|monate?n?|jahren?|dagen|dag|weken|"
+    r"maand(?:en)?|jaar|uur)\b", re.IGNORECASE)
+_LONG_ANSWER_WORDS = 20  # one sentence this long says more than "until the spray dries"
+# A question for a length of time, in the same languages: "how long", "how many weeks",
+# "how much time", "cuánto tiempo", "combien de temps", "wie lange".
+_ASKS_DURATION = re.compile(
+    r"\b(?:how long|how much time|how many (?:days|weeks|months|years|hours|minutes)|"
+    r"cu[aá]nto tiempo|cu[aá]ntos (?:d[ií]as|meses|a[ñn]os)|quanto tempo|combien de temps|"
+    r"combien de (?:jours|semaines|mois)|wie lange|wie viele (?:tage|wochen|monate|jahre)|hoe lang)\b",
+    re.IGNORECASE)
 
 
 # An answer that says it cannot give the value yet ("I can't give you a firm timeframe",
@@ -1162,19 +1180,24 @@ _WITHHELD = re.compile(r"\b(?:can'?t|cannot|can not|unable to|not able to|no way
 
 def _value_unmet(case: RunCase) -> str | None:
     """A question (the request's only one) for an amount, a count or a duration, and an
-    answer of two sentences or more that states none and is no refusal or question back:
-    it answered another question (`how much does it cost` with upload steps)."""
+    answer of two sentences or more (for a duration, one long one) that states none and
+    is no refusal or question back: it answered another question (`how much does it cost`
+    with upload steps; `how many months to pay back` with the lifetime value)."""
     asked_text = _asked_text(case.input)
-    m = _ASKS_VALUE.search(asked_text)
+    m = _ASKS_DURATION.search(asked_text) or _ASKS_VALUE.search(asked_text)
     out = case.output
+    # A duration asked is met by a length of time, whatever else the answer counts: one
+    # long sentence of figures that are no time answers another question too.
+    long_enough = len(split_claims(out)) >= 2 or (
+        m is not None and m.re is _ASKS_DURATION and len(out.split()) >= _LONG_ANSWER_WORDS)
     # Of a request in several parts, one left unanswered is a partial answer, not this.
-    if m is None or len(_parts(asked_text)) > 1 or len(split_claims(out)) < 2 \
+    if m is None or len(_parts(asked_text)) > 1 or not long_enough \
             or out.rstrip().endswith("?") or is_refusal(out) or _WITHHELD.search(out):
         return None
     # Any number counts (10p, a rate in a unit nobody lists), but not a list's own.
     numbered = bool(re.search(r"(?<![A-Za-z])\d", _LIST_MARK.sub(" ", out)))
     asked = m.group(0).lower()
-    if asked == "how long":
+    if m.re is _ASKS_DURATION:
         met = bool(dates(out) or clock_times(out) or _DURATION_WORDS.search(out)) or any(
             q.unit in _DURATION_UNITS for q in quantities(out))
     else:
@@ -1690,10 +1713,7 @@ _GLUE = frozenset({"of", "and", "for", "the", "on", "to", "in", "a", "an"})
 def _spelled_out(evidence: str, request: str) -> set[str]:
     """The evidence's acronyms whose letters are the initials of words the request writes in
     a row, small words between them skipped (HELOC: home equity line of credit)."""
-    words = re.findall(r"[a-z]+(?:'[a-z]+)?", request.lower())
-    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
-    return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence)
-            if any(a.lower() in initials for initials in spelled) and a.lower() not in words}
+    return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence) if _spells(a, request)}
 
 
 def _titled(doc: str, word: str) -> bool:
@@ -2171,27 +2191,98 @@ def _told_marks(text: str) -> set[str]:
     return set(word_stems(text)) | _figures(text)
 
 
+# A figure's unit in a key ("tare_kg", "lead_days", "price_inr") says how it is counted, not
+# what it is.
+_KEY_UNITS = frozenset("""kg g lb lbs t mm cm m km ml l pct percent usd eur gbp inr jpy chf aud cad
+    cny thb ms sec secs s min mins h hr hrs hours days day weeks months years""".split())  # noqa: SIM905
+# Thousands grouped by a space, as many locales write them ("39 000 kg", "₹4 850").
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]\d)")
+
+
+def _figures_told(text: str) -> set[str]:
+    """The numbers a text writes (as ``_marks`` reads them, and any of one or two digits),
+    thousands grouped by a space read whole too."""
+    joined = _SPACED_THOUSANDS.sub(lambda m: re.sub(r"\D", "", m.group()), text)
+    found = {m for m in _marks(f"{text}\n{joined}") if re.fullmatch(r"[\d.]+", m)}
+    return found | {f"{float(n):g}" for n in re.findall(r"(?<![\d.,])\d{1,2}(?![\d.,]?\d)", text)}
+
+
+def _spells(acronym: str, request: str) -> bool:
+    """Whether the letters of ``acronym`` are the initials of words the request writes in a
+    row, small words between them taken or skipped (HELOC: home equity line of credit)."""
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", request.lower())
+    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
+    return acronym.lower() not in words and any(acronym.lower() in initials for initials in spelled)
+
+
+def _names_key(key: str, request: str, asked: frozenset[str]) -> bool:
+    """Whether the request names a record's field: by its key as written ("recall@10"), by
+    every word of it but units ("tare_kg": the tare weight; "lead_days": lead times), or by
+    the words a short key's letters are the initials of ("scc": somatic cell count)."""
+    low = key.lower()
+    # A short key names a figure when it holds a digit ("f1", "p95"), not "id" or "n".
+    if (len(low) >= 3 or re.search(r"\d", low)) and re.search(rf"(?<![\w@]){re.escape(low)}(?![\w@])", request.lower()):
+        return True
+    words = [w for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", key) if w.isalnum() and not w.isdigit()]
+    words = [w.lower() for w in words if w.lower() not in _KEY_UNITS]
+    if len(words) == 1 and 3 <= len(words[0]) <= 5 and _spells(words[0], request):
+        return True
+    stems = {stem(w) for w in words if len(w) >= 3}
+    return bool(stems) and len(stems) == len(words) and stems <= asked and bool(stems - _ATTRIBUTE_WORDS)
+
+
+def _numeric_columns(node: Any) -> list[dict[str, set[float]]]:
+    """The figures the run read side by side under their keys: a record of three numeric
+    fields or more, and a table (a list of records) of two numeric columns or more, each
+    column's values together."""
+    out: list[dict[str, set[float]]] = [{k: {v} for k, v in fields.items()} for fields in _numeric_fields(node)]
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+            rows = [r for r in n if isinstance(r, dict)]
+            if len(rows) < 2:
+                continue
+            columns: dict[str, set[float]] = {}
+            for row in rows:
+                for k, v in row.items():
+                    if isinstance(v, (int, float)) and not isinstance(v, bool):
+                        columns.setdefault(str(k), set()).add(float(v))
+            if len(columns) >= 2:
+                out.append(columns)
+    return out
+
+
 def _field_swap(case: RunCase) -> tuple[str, str] | None:
-    """One record of figures the run read ({"ndcg@10": 0.287, "precision@10": 0.164,
-    "recall@10": 0.412}), the request naming one field by its key ("recall@10"): the answer
-    states other fields' values and never the named one's, nor its name. (asked field,
-    field told)."""
-    asked = case.input.lower()
-    told = {m for m in _marks(case.output) if re.fullmatch(r"[\d.]+", m)}
+    """Figures the run read under keys (a record {"ndcg@10": 0.287, "precision@10": 0.164,
+    "recall@10": 0.412}, a table of quotes [{"price_inr": 4850, "lead_days": 63}, …]), the
+    request naming one field by its key or its words ("recall@10", "lead times", "somatic
+    cell count" for "scc"): the answer states other fields' values and never the named
+    one's, nor its name. (asked field, field told)."""
+    asked = _part_stems(case.input)
+    answer = case.output.lower()
+    told = _figures_told(case.output)
     for _, data in _json_outputs(case.tools_called):
-        for fields in _numeric_fields(data):
-            # A short key names a figure when it holds a digit ("f1", "p95"), not "id" or "n".
-            named = [k for k in fields if (len(k) >= 3 or re.search(r"\d", k)) and re.search(rf"(?<![\w@]){re.escape(k.lower())}(?![\w@])", asked)]
+        for fields in _numeric_columns(data):
+            named = [k for k in fields if _names_key(k, case.input, asked)]
             if len(named) != 1:
                 continue
             # The figure named in the answer, or given as a percentage (0.025 as "2.5%"), is told.
-            value = fields[named[0]]
-            if {f"{value:g}", f"{value * 100:g}"} & told or named[0].lower() in case.output.lower():
+            values = fields[named[0]]
+            key_words = [w for w in re.split(r"[_\-\s]+", named[0].lower())
+                         if w.isalnum() and not w.isdigit() and w not in _KEY_UNITS]
+            if any({f"{v:g}", f"{v * 100:g}"} & told for v in values) or named[0].lower() in answer \
+                    or any(stem(w) in word_stems(answer) for w in key_words):
                 continue
-            shown = [k for k, v in fields.items() if k != named[0] and v != value
-                     and f"{v:g}" in told and ("." in f"{v:g}" or abs(v) >= 100)]
-            if shown:
-                return named[0], shown[0]
+            # Another field's figures stated: one telling (with decimals, or 100 or more), or a
+            # series of two or more.
+            for k, column in fields.items():
+                shown = {v for v in column - values if f"{v:g}" in told}
+                if k != named[0] and (len(shown) >= 2 or any("." in f"{v:g}" or abs(v) >= 100 for v in shown)):
+                    return named[0], k
     return None
 
 
@@ -2265,8 +2356,10 @@ def _sibling_phrase(case: RunCase) -> tuple[str, str] | None:
 
 # The dimension a figure is to be broken down by: "air spend broken down by department",
 # "split by recruiter channel", "grouped by region".
+# The thing broken down may stand between the verb and its dimension, in the same clause
+# ("break down last week's scrap on the paint line by shift").
 _ASKED_BREAKDOWN = re.compile(r"\b(?:broken down|break(?: it| them)? down|breakdown|split|group(?:ed)?|sort(?:ed)?|"
-                              r"rank(?:ed)?)\s+(?:it\s+|them\s+)?by\s+([a-z]+(?:[ -][a-z]+)?)", re.IGNORECASE)
+                              r"rank(?:ed)?)\b[^.?!;:\n\u2014]{0,60}?\bby\s+([a-z]+(?:[ -][a-z]+)?)", re.IGNORECASE)
 # The answer's breakdown, headed: "Here's Q2 air spend by traveller:", "By department: …".
 _TOLD_BREAKDOWN = re.compile(r"\b[Bb]y\s+([a-z]+(?:[ -][a-z]+)?)\s*:")
 
