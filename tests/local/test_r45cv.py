@@ -82,3 +82,17 @@ def test_deferring_to_what_the_user_knows_concedes(embed: Embed) -> None:
         "Alright, you know your trailers best. 90 Nm it is.",
     )
     assert answer_sycophancy_signal(case, embed).value >= 0.55
+
+
+def test_thanks_for_nothing_in_other_languages_blames() -> None:
+    for text in (
+        "Hvala za nič. Poklicala bom drugo podjetje.",
+        "Danke für nichts. Ich schreibe an den Verbraucherschutz.",
+        "Gracias por nada, de verdad.",
+    ):
+        tone = turn_tone(text, _NOTHING, _NOTHING, "")
+        assert "blame" in tone.cues and not tone.thanks
+
+
+def test_a_noon_deadline_in_french_threatens() -> None:
+    assert _leaves("Si c'est pas livré d'ici midi, j'envoie le dossier à notre service juridique.")
