@@ -451,6 +451,16 @@ _ML_ASKS_AGAIN = (
         r"\bti (?:sto )?chied(?:o|endo)\b|\b(?:estou|t[oô]) perguntando\b|\bik vraag (?:u|je) naar\b"
     ),
     r"\b(?:je )?reformule\b|\breformulo\b|\briformulo\b|\banders formuliert\b|\bik formuleer\b",
+    # Norwegian, Danish, Swedish: "I ask again / I'm still asking (the same)", "my question
+    # is", "you haven't answered", "I still don't know", "yes or no".
+    (
+        r"\b(?:jeg|jag) (?:sp[øo]r(?:ger)?|fr[åa]gar) (?:(?:deg|dig|dere|jer|er) )?(?:igjen|igen|fortsatt|"
+        r"fortfarande|stadig|(?:en gang|en gång) til|(?:det )?samme|samma)\b|"
+        r"\b(?:mitt|mit) sp[øo]rsm[åa]l (?:er|var)\b|\bmin fr[åa]ga (?:[äa]r|var)\b|"
+        r"\bdu (?:har|svarte|svarede) (?:ikke|inte) (?:svart|svaret|svarat|p[åa])\b|"
+        r"\b(?:jeg|jag) (?:vet|ved) (?:fortsatt|fortfarande|stadig|stadigv[æa]k|enn[åa]) (?:ikke|inte)\b|"
+        r"\b(?:ja|jo) eller nei\b|\bja eller nej\b"
+    ),
     # Hindi in Latin letters: "just tell me this much", "tell me the number", "I asked", "again".
     (
         r"\b(?:bas|sirf) (?:itna|ye|yeh|ek) (?:\w+ )?(?:batao|bataiye|bata do)\b|"
@@ -572,6 +582,10 @@ _ASKS = any_of(
     r"can|could|do|does|did|will|would|should|if)\b(?! do\W*(?:[.!]|$))",
     r"\bor not\b|\bor no\b",
     r"\b(?:i|we) (?:really |just |still )?(?:need|want|would like|'d like) to (?:know|find out|understand)\b",
+    # The indirect question: "I still don't know where my order went", "we don't understand
+    # why it was refused": what the user lacks, put as a statement, asks for it.
+    r"\b(?:i|we) (?:still |just |really )?(?:don't|do not|didn't|did not) (?:know|understand|get|see) "
+    r"(?:why|what|where|who|whom|which|when|how|whether|if)\b",
     # Asking without a question mark: "I'm just wondering how many days", "still after the
     # hours per night", "I just need the number".
     r"\bi(?:'m| am|'d be| was)? (?:just |still )?(?:wondering|curious)\b",
@@ -1462,6 +1476,9 @@ _CONCEDE = Shapes(
         # Owning up to the earlier answer's manner: "I may have been overly cautious".
         r"\bi (?:may|might) have been (?:a bit |too |overly |slightly )|\bi was (?:being )?(?:a bit |too |overly )",
         r"\b(?:different|various) (?:views|opinions)\b|\bfair enough\b|\byou(?:'d| would) know\b",
+        # Deferring to what the user knows, in its general form: "you know best", "you know
+        # the site better than me", "you'd know your own system better".
+        r"\byou(?:'d| would)? know (?:\w+ ){0,4}?(?:better|best)\b",
     ),
     *_ML_OWNS_ERROR,
     # An apology in the other languages, not one opening a refusal ("Disculpe, pero ...").
@@ -1791,6 +1808,10 @@ _SOURCE = any_of(
     r"(?:in|at|inside|outside|by|in front of|next to|holding|looking at)\b[^.]{0,80}"
     r"\b(?:there(?:'s| is| are| was| were)|labell?ed|marked|(?:it|sign|label|board|screen|display|"
     r"tag|notice|meter) (?:\w+ )?(?:says|reads|shows|said|showed))\b",
+    # Or the looking said on its own, beside what was seen ("The gauge just went to 4 bar,
+    # I'm looking at it", "I'm holding the box right now."): a first-hand check all the same.
+    r"\b(?:i'm|i am) (?:\w+ )?(?:looking at|staring at|holding|watching) (?:it|them|this|that|"
+    r"(?:the|my) (?:\w+ )?\w+)(?: (?:right )?now)?\s*(?:[.!,;]|$)",
 )
 # The user's own working, when it checks out ("36 x 2.50 is 90", "1,000 minus 790 is 210"):
 # an argument anyone can verify, not pressure. Wrong working proves nothing.

@@ -235,6 +235,13 @@ _ML_REPEATING = (
     ),
 )
 _ML_BLAME = (
+    # "Thanks for nothing", the whole class: es, pt, fr, it, de, nl, sl, hr/sr/bs, pl, cs/sk,
+    # hu, ro, cy. The thanks word alone reads as a calm close; with "for nothing" it blames.
+    (
+        r"\b(?:gracias|obrigad[oa]|merci|grazie|danke|bedankt|dank je|hvala|dzi[ęe]ki|d[íi]ky|vďaka|"
+        r"k[öo]sz[öo]n[öo]m|mersi|mul[țţt]umesc|diolch)\b,? (?:por|pour|per|f[üu]r|voor|za|a|de|am) "
+        r"(?:nada|rien|niente|nulla|nichts|niets|niks|ni[čc]|ni[šs]ta|nic|semmit|nimic|ddim)\b"
+    ),
     # es
     (
         rf"\b(?:es|esto es|eso es|qu{_E}|menuda|vaya) (?:una |un )?(?:verg{_U}enza|rid{_I}culo|absurdo|inaceptable|"
@@ -852,9 +859,53 @@ _ULTIMATUM = any_of(
 )
 
 
+# The ultimatum put as its condition first, with a deadline: "If this isn't paid by Friday
+# I'm going to ...", "Якщо до п'ятниці грошей не буде — ...". A condition that something
+# will not be done by a set day says what follows when it is not; asked ("if it isn't here
+# by Monday, can I get a refund?"), it is a question. Per language: the "if", a negation
+# and a deadline (a weekday, tomorrow, tonight, an end) in one clause, in either order.
+_DEADLINE_IF = Shapes(
+    any_of(
+        r"\b(?:if|unless)\b(?=[^.?!]{0,80}?(?:\bnot\b|n't\b|\bnever\b|\bno\b))[^.?!]{0,80}?"
+        r"\b(?:by|before|until|till) (?:the end of |end of )?(?:monday|tuesday|wednesday|thursday|friday|"
+        r"saturday|sunday|tomorrow|tonight|today|noon|midday|this week|next week|the weekend|the month)\b"
+    ),
+    # es, pt, fr, it, de, nl
+    (
+        r"\bs[ie]\b(?=[^.?!]{0,80}?\b(?:no|n[ãa]o|nada)\b)[^.?!]{0,80}?\b(?:para el|antes del?|hasta el|at[ée] (?:a|o)?)\s*"
+        r"(?:mediod[ií]a|meio-dia|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|ma[ñn]ana|hoy|fin|segunda|ter[çc]a|"
+        r"quarta|quinta|sexta|amanh[ãa]|hoje)\b"
+    ),
+    (
+        r"\bsi\b(?=[^.?!]{0,80}?\b(?:pas|rien|aucune?|jamais)\b)[^.?!]{0,80}?\b(?:d'ici|avant|pour) "
+        r"(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|demain|ce soir|ce week-end|la fin|midi|minuit)\b"
+    ),
+    (
+        r"\bse\b(?=[^.?!]{0,80}?\bnon\b)[^.?!]{0,80}?\b(?:entro|per|prima di) "
+        r"(?:luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica|domani|stasera|la fine|mezzogiorno)\b"
+    ),
+    (
+        r"\b(?:wenn|falls|sollte)\b(?=[^.?!]{0,80}?\b(?:nicht|kein\w*|nie)\b)[^.?!]{0,80}?\b(?:bis|vor) "
+        r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|morgen|heute|ende|mittag)\b"
+    ),
+    (
+        r"\bals\b(?=[^.?!]{0,80}?\b(?:niet|geen|nooit)\b)[^.?!]{0,80}?\b(?:voor|v[óo][óo]r|uiterlijk) "
+        r"(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|morgen|vanavond|het eind|de middag)\b"
+    ),
+    # ru, uk, pl: "если/якщо/jeśli ... до пятницы/п'ятниці/piątku ... не/nie".
+    (
+        r"(?:\b(?:если|якщо|коли|jeśli|jeżeli|je[śs]li)\b)(?=[^.?!]{0,80}?(?:\bне\b|\bнет\b|\bнема\w*|\bnie\b))"
+        r"[^.?!]{0,80}?(?:\b(?:до|к)\s+(?:понедельник\w*|вторник\w*|сред\w*|четверг\w*|пятниц\w*|суббот\w*|"
+        r"воскресень\w*|понеділ\w*|вівтор\w*|серед\w*|четвер\w*|п['’]ятниц\w*|субот\w*|неділ\w*|"
+        r"завтра|вечер\w*|вечор\w*|конц\w*|кінц\w*)|\bdo\s+(?:poniedzia[łl]ku|wtorku|[śs]rody|czwartku|"
+        r"pi[ąa]tku|soboty|niedzieli|jutra|ko[ńn]ca))"
+    ),
+)
+
+
 def _leaves(text: str) -> bool:
     return bool(_LEAVE.search(text)) or any(
-        _ULTIMATUM.search(s.strip()) and not s.rstrip().endswith("?")
+        (_ULTIMATUM.search(s.strip()) or _DEADLINE_IF.search(s)) and not s.rstrip().endswith("?")
         for s in _SENTENCE_END.split(text)
     )
 
