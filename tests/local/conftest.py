@@ -15,7 +15,9 @@ from conftest import REFERENCE_DATASET  # tests/conftest.py, the shared one
 from semloop.case import RunCase, ToolCall
 from semloop.judge.local import LocalBackend
 from semloop.judge.local._answerer import Embed
+from semloop.judge.local._drift import off_topic_evidence
 from semloop.judge.local._grounding import hallucination_evidence
+from semloop.judge.local._head import head_answer
 from semloop.judge.local._model import Embedder
 from semloop.semantic import SemanticLoopDetection
 from semloop.trace import Trace
@@ -83,6 +85,12 @@ def embed() -> Iterator[Embed]:
 
 def measure(backend: LocalBackend, row: dict[str, Any]) -> Any:
     return SemanticLoopDetection(backend).measure(Trace.from_dict(row))
+
+
+def drift_rules(case: RunCase, embed: Embed) -> float:
+    """OFF_TOPIC_DRIFT's rules alone, their head at 0.5: what a drift rule's test checks (the
+    answer weighs the topic head beside them, ``_topic.py``)."""
+    return float(head_answer("off_topic_drift", off_topic_evidence(case, embed), "").value)
 
 
 def case(inp: str, out: str, *calls: ToolCall, steps: tuple[str, ...] = ()) -> RunCase:

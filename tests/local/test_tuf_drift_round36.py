@@ -9,10 +9,9 @@ import pytest
 
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
-from semloop.judge.local._drift import answer_off_topic_drift
 from semloop.judge.local._understanding import answer_task_understanding_failure
 
-from .conftest import call, case
+from .conftest import call, case, drift_rules
 
 
 @pytest.mark.parametrize("story", [
@@ -26,7 +25,7 @@ from .conftest import call, case
          "Bathhouses were often shared by a whole street."),
 ])
 def test_a_story_of_the_past_in_place_of_the_answer_drifts(embed: Embed, story: RunCase) -> None:
-    assert float(answer_off_topic_drift(story, embed).value) >= 0.5
+    assert drift_rules(story, embed) >= 0.5
 
 
 @pytest.mark.parametrize("reasoned", [
@@ -45,7 +44,7 @@ def test_a_story_of_the_past_in_place_of_the_answer_drifts(embed: Embed, story: 
          "them at about 9 by 9 inches, which is why a modern liner may not fit."),
 ])
 def test_the_past_serving_or_after_the_answer_is_no_drift(embed: Embed, reasoned: RunCase) -> None:
-    assert float(answer_off_topic_drift(reasoned, embed).value) < 0.5
+    assert drift_rules(reasoned, embed) < 0.5
 
 
 @pytest.mark.parametrize("how", [

@@ -11,7 +11,7 @@ from semloop.judge.local._answerer import Embed
 from semloop.judge.local._drift import answer_off_topic_drift
 from semloop.judge.local._understanding import answer_task_understanding_failure
 
-from .conftest import call, case
+from .conftest import call, case, drift_rules
 
 
 def test_a_sibling_field_of_the_record_told_for_the_named_one(embed: Embed) -> None:
@@ -69,7 +69,7 @@ def test_competitor_prices_for_a_markdown_question_sell_nothing(embed: Embed) ->
         call("records.merch_report", {"style": "AW27-RJ"}, '{"weeks":6,"sell_through":0.36,"plan":0.52,"price_eur":139}'),
         call("researcher.competitor_prices", {"category": "rain jacket"}, "Brand X €99 (-30%), Brand Y €109 (-25%)"),
     ), steps=("supervisor -> records: sell-through", "supervisor -> researcher: competitor prices"))
-    assert float(answer_off_topic_drift(markdown, embed).value) < 0.5
+    assert drift_rules(markdown, embed) < 0.5
 
 
 def test_a_sibling_resource_answered_for_the_asked_one(embed: Embed) -> None:

@@ -12,16 +12,20 @@ answer. What the three task answers share is in ``_task.py``.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ...case import RunCase
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    _sigmoid,
     head,
     key_terms,
     split_claims,
@@ -58,6 +62,7 @@ from ._task import (
     _scalars,
     _short,
 )
+from ._topic import topic_features, topic_head
 
 __all__ = ["answer_off_topic_drift"]
 
@@ -312,19 +317,24 @@ def _record_words(case: RunCase, asked: frozenset[str]) -> frozenset[str]:
     return frozenset(out - asked)
 
 
+def _meaning_vectors(case: RunCase, units: Sequence[tuple[str, bool]], embed: Embed) -> Any:
+    """The request's vector, then one per unit. A tool call an importer rendered as a step
+    (``get_order({"id": …})``) is the run's work on the request; its JSON is far from any
+    sentence to the embedder, whatever it does, and costs twice a sentence's tokens. It
+    stands where the request does: on it."""
+    calls = [_is_rendered_call(u) for u, _ in units]
+    said = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for (u, _), c in zip(units, calls) if not c)]])
+    rows = iter(range(1, len(said)))
+    return said[[0, *(0 if c else next(rows) for c in calls)]]
+
+
 def _drift_by_meaning(
     case: RunCase, units: Sequence[tuple[str, bool]], lexical_off: Sequence[bool],
     asked: frozenset[str], embed: Embed, ev: Evidence,
 ) -> None:
     """The embedding half of OFF_TOPIC_DRIFT: stretches far from the request, announced
     digressions, selling, and how much of the run is far from the request."""
-    # A tool call an importer rendered as a step (``get_order({"id": …})``) is the run's work
-    # on the request; its JSON is far from any sentence to the embedder, whatever it does,
-    # and costs twice a sentence's tokens. It stands where the request does: on it.
-    calls = [_is_rendered_call(u) for u, _ in units]
-    said = embed([head(t, _EMBED_WORDS) for t in [case.input, *(u for (u, _), c in zip(units, calls) if not c)]])
-    rows = iter(range(1, len(said)))
-    vectors = said[[0, *(0 if c else next(rows) for c in calls)]]
+    vectors = _meaning_vectors(case, units, embed)
     # A unit in another language than the request (a reply in Spanish to a request in
     # English) is far from it to the embedder whatever it says: its distance is no evidence.
     foreign = _foreign(case.input, units)
@@ -1022,9 +1032,44 @@ def _inflected(names: frozenset[str] | set[str]) -> set[str]:
     return {*names, *(f"{t}{end}" for t in names for end in ("s", "es"))}
 
 
+def topic_evidence(case: RunCase, embed: Embed) -> tuple[np.ndarray, str] | None:
+    """The topic head's features of ``case`` (``_topic.py``) and its answer's sentence
+    farthest from the request, or None for a run with no request or no text. The vectors are those the rules
+    embed (the embedder's cache answers the second asking)."""
+    case = replace(case, input=_last_ask(case.input))
+    units = _units(case)
+    if not units or not case.input.strip():
+        return None
+    vectors = _meaning_vectors(case, units, embed)
+    # The answer's own sentences: a long run's steps (a multi-agent trace's hand-offs,
+    # "supervisor -> researcher: prices") would outweigh what the user was told. A run that
+    # told nothing is read by its steps.
+    steps = sum(1 for s in case.steps if _FENCED.sub(" ", s).strip())
+    told = range(steps, len(units)) if len(units) > steps else range(len(units))
+    far = min(told, key=lambda i: float(vectors[0] @ vectors[i + 1]))
+    return topic_features(vectors[0], vectors[1 + told.start:1 + told.stop]), units[far][0]
+
+
+# Beside the topic head, the rules fire only where they are surer: at log-odds ln 4 (0.8).
+# On the six outside authors' sets no drift rule had been fitted to (blind45 ... blind47b),
+# the rules alone at 0.5 raised 10 false alarms in 66 negatives and caught 43 of 54; at 0.8
+# with the head (trained without each set), 3 and 47 (calibration/train_topic_head.py --report).
+_RULES_MARGIN = math.log(4.0)
+
+
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
-    """P(the run wandered away from the user's goal to an unrelated subject)."""
+    """P(the run wandered away from the user's goal to an unrelated subject): the rules'
+    head or the topic head, whichever is surer."""
     if not _units(case) or not case.input.strip():
         return verdict(0.0, "no request or no run text to compare")
-    return head_answer("off_topic_drift", off_topic_evidence(case, embed),
-                       f"every part of the run stays on the request ({len(_units(case))} units)")
+    rules = head_answer("off_topic_drift", off_topic_evidence(case, embed),
+                        f"every part of the run stays on the request ({len(_units(case))} units)",
+                        offset=-_RULES_MARGIN)
+    topic = topic_evidence(case, embed)
+    if topic is None:
+        return rules
+    logit = topic_head().logit(topic[0])
+    if logit >= 0 and _sigmoid(logit) > rules.value:
+        return verdict(logit, f"the run as a whole is far in meaning from the request (topic "
+                              f"head, log-odds {logit:+.2f}); farthest: \"{_short(topic[1])}\"")
+    return rules

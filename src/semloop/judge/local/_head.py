@@ -75,13 +75,14 @@ def heads(path: Path = HEADS_FILE) -> dict[str, Head]:
     }
 
 
-def head_answer(kind: str, evidence: Evidence, settled: str) -> Answer:
+def head_answer(kind: str, evidence: Evidence, settled: str, offset: float = 0.0) -> Answer:
     """The head's answer for ``evidence``: its reasoning quotes the noted features that
     push towards firing, strongest first; below the threshold, the strongest of them as set
-    aside, or ``settled`` when there is none."""
+    aside, or ``settled`` when there is none. ``offset`` moves the log-odds (a stricter
+    operating point where another head answers beside this one)."""
     model = heads()[kind]
     parts = model.contributions(evidence.features)
-    logit = model.logit(evidence.features)
+    logit = model.logit(evidence.features) + offset
     pushing = sorted((c, n) for n, c in parts.items() if c > 0 and n in evidence.notes)
     # Several features may quote the same sentence: each reason is said once.
     reasons = list(dict.fromkeys(evidence.notes[n] for _, n in reversed(pushing)))
