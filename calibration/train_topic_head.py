@@ -59,7 +59,9 @@ def sources(root: Path = ROOT) -> list[tuple[str, Path]]:
 
 
 def read(embed: Embedder) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
-    """Features, labels, author tags and the rules' values of every usable case."""
+    """Features, labels, author tags and the rules' values of every case; a case the head
+    does not read (``topic_evidence`` is None: a chat, a terse request, only service said)
+    has a row of NaN, is never trained on and never fired by the head."""
     rows, labels, tags, rules = [], [], [], []
     for tag, path in sources():
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -68,13 +70,13 @@ def read(embed: Embedder) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray
             row = json.loads(line)
             case = RunCase.from_state(row, id=str(row["id"]))
             got = topic_evidence(case, embed.embed)
-            if got is None:
-                continue
-            rows.append(got[0])
+            rows.append(got[0] if got is not None else None)
             labels.append(float(bool(row["label"])))
             tags.append(tag)
             rules.append(head_answer("off_topic_drift", off_topic_evidence(case, embed.embed), "").value)
-    return np.array(rows), np.array(labels), tags, np.array(rules)
+    width = len(next(r for r in rows if r is not None))
+    x = np.array([r if r is not None else np.full(width, np.nan) for r in rows])
+    return x, np.array(labels), tags, np.array(rules)
 
 
 def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -94,7 +96,10 @@ def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def train(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
-    """One weight per raw feature and a bias, the cut folded in (fires at >= 0)."""
+    """One weight per raw feature and a bias, the cut folded in (fires at >= 0), fitted on
+    the rows the head reads."""
+    read_ = ~np.isnan(x).any(axis=1)
+    x, y = x[read_], y[read_]
     centre = x.mean(axis=0)
     _, _, vt = np.linalg.svd(x - centre, full_matrices=False)
     basis = vt[:COMPONENTS].T
@@ -115,7 +120,8 @@ def report(x: np.ndarray, y: np.ndarray, tags: list[str], rules: np.ndarray) -> 
     for tag in sorted(set(tags)):
         held = group == tag
         weights, bias = train(x[~held], y[~held])
-        fired[held] = x[held] @ weights + bias >= 0
+        with np.errstate(invalid="ignore"):
+            fired[held] = np.nan_to_num(x[held] @ weights + bias, nan=-1.0) >= 0
     answers = {"topic head": fired, "rules 0.5": rules >= 0.5,
                f"rules {RULES_STRICT}": rules >= RULES_STRICT,
                f"shipped: rules {RULES_STRICT} or topic": (rules >= RULES_STRICT) | fired}
@@ -140,7 +146,9 @@ def main() -> int:
                     help="also measure the head leave-one-author-out")
     args = ap.parse_args()
     x, y, tags, rules = read(Embedder())
-    print(f"{len(y)} cases ({int(y.sum())} drifted) from {len(set(tags))} authors", file=sys.stderr)
+    unread = int(np.isnan(x).any(axis=1).sum())
+    print(f"{len(y)} cases ({int(y.sum())} drifted) from {len(set(tags))} authors; the head reads "
+          f"{len(y) - unread}", file=sys.stderr)
     if args.report:
         report(x, y, tags, rules)
     weights, bias = train(x, y)

@@ -603,6 +603,38 @@ _FULL_SUBJECT_WORDS = 2 * _SUBJECT_WORDS
 _TAIL_WORDS = 4  # a sentence's tail past the embedded head this long can state what it is about
 
 
+def _subject_unread(case: RunCase) -> bool:
+    """The answer's distance from the request says nothing of its subject: a terse request
+    embeds poorly, a chat's last reply answers the last message, a closing courtesy its thanks
+    or goodbye, and a patch is the work. A request partly in another language embeds by its
+    English half alone, and one with the user's own aside beside its matter between the two
+    (a Swedish rent question asked "What can I do?"; a router fault asked with "also
+    unrelated but … a good pizza place")."""
+    return bool(len(case.input.split()) < _SUBJECT_WORDS or _chatted(case) or _CLOSING.match(case.output)
+                or _patch_handed_in(case) or _partly_foreign(case.input) or _with_aside(case.input))
+
+
+def _takes_question_up(case: RunCase, said: Sequence[str]) -> bool:
+    """The answer's sentences (``said``, list items apart) take the request up in a way the
+    embedder cannot see, so their distance from it tells no other subject."""
+    if not said:
+        return False
+    # A yes or a no to the request's question, in its own words ("Should we raise the BAR
+    # for 8 November?" "Yes, I'd raise it."), takes that question up: its reasons (an event
+    # that night, the comp set's rates) may sit far from the request to the embedder.
+    if _ASKS_YES_OR_NO.search(case.input) and _REPLY.match(said[0]) \
+            and word_stems(said[0]) & _part_stems(case.input):
+        return True
+    # A bare "Yes." to a question that asks whether something is so ("Is the IP … known-bad?"),
+    # followed by what a call returned, answers it from the run's evidence: the reasons (a
+    # Tor exit node, two threat feeds) may sit far from the request's words.
+    # The answer names the request's subject by its initials ("OTP" for "on-time
+    # performance"): the embedder reads the two as strangers.
+    # "Fixed." for "Fix the hydration warning": the answer reports the asked work done.
+    return (_bare_reply(case, said) or any(_initialled(case.input, u) for u in said)
+            or _reports_asked_act(case.input, said[0]))
+
+
 def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequence[float],
                    vectors: Any, n_steps: int, embed: Embed) -> str | None:
     """The answer's opening sentence when the whole answer is about another subject: a
@@ -611,31 +643,10 @@ def _other_subject(case: RunCase, units: Sequence[tuple[str, bool]], cos: Sequen
     a football schedule given for a tuition due date). A chat's last reply answers the
     last message (a closing courtesy its thanks or goodbye), and a patch is the work; items
     of a list answer a broad goal one facet each: none is read."""
-    # A request partly in another language embeds by its English half alone, and one with
-    # the user's own aside beside its matter between the two: the answer's distance from
-    # it is no evidence (a Swedish rent question asked "What can I do?"; a router fault
-    # asked with "also unrelated but … a good pizza place").
-    if (len(case.input.split()) < _SUBJECT_WORDS or _chatted(case) or _CLOSING.match(case.output)
-            or _patch_handed_in(case) or _partly_foreign(case.input) or _with_aside(case.input)):
+    if _subject_unread(case):
         return None
     said = [i for i in range(n_steps, len(units)) if not units[i][1]]
-    # A yes or a no to the request's question, in its own words ("Should we raise the BAR
-    # for 8 November?" "Yes, I'd raise it."), takes that question up: its reasons (an event
-    # that night, the comp set's rates) may sit far from the request to the embedder.
-    if said and _ASKS_YES_OR_NO.search(case.input) and _REPLY.match(units[said[0]][0]) \
-            and word_stems(units[said[0]][0]) & _part_stems(case.input):
-        return None
-    # A bare "Yes." to a question that asks whether something is so ("Is the IP … known-bad?"),
-    # followed by what a call returned, answers it from the run's evidence: the reasons (a
-    # Tor exit node, two threat feeds) may sit far from the request's words.
-    if said and _bare_reply(case, [units[i][0] for i in said]):
-        return None
-    # The answer names the request's subject by its initials ("OTP" for "on-time
-    # performance"): the embedder reads the two as strangers.
-    if any(_initialled(case.input, units[i][0]) for i in said):
-        return None
-    # "Fixed." for "Fix the hydration warning": the answer reports the asked work done.
-    if said and _reports_asked_act(case.input, units[said[0]][0]):
+    if _takes_question_up(case, [units[i][0] for i in said]):
         return None
     # A call made on the request (its arguments name the request's words) returned a record,
     # and the answer restates nothing of it: one sentence far from the request is enough,
@@ -1034,26 +1045,32 @@ def _inflected(names: frozenset[str] | set[str]) -> set[str]:
 
 def topic_evidence(case: RunCase, embed: Embed) -> tuple[np.ndarray, str] | None:
     """The topic head's features of ``case`` (``_topic.py``) and its answer's sentence
-    farthest from the request, or None for a run with no request or no text. The vectors are those the rules
+    farthest from the request, or None where the distance says nothing (``_subject_unread``,
+    ``_takes_question_up``) or nothing but service was said. The vectors are those the rules
     embed (the embedder's cache answers the second asking)."""
     case = replace(case, input=_last_ask(case.input))
     units = _units(case)
-    if not units or not case.input.strip():
+    steps = sum(1 for s in case.steps if _FENCED.sub(" ", s).strip())
+    if not units or not case.input.strip() or _subject_unread(case) or _takes_question_up(
+            case, [u for u, listed in units[steps:] if not listed]):
         return None
-    vectors = _meaning_vectors(case, units, embed)
-    # The answer's own sentences: a long run's steps (a multi-agent trace's hand-offs,
+    # The answer's own sentences, less its service (a hold, a hand-off, an identity check),
+    # which is about no subject: a long run's steps (a multi-agent trace's hand-offs,
     # "supervisor -> researcher: prices") would outweigh what the user was told. A run that
     # told nothing is read by its steps.
-    steps = sum(1 for s in case.steps if _FENCED.sub(" ", s).strip())
-    told = range(steps, len(units)) if len(units) > steps else range(len(units))
+    told = [i for i in range(steps, len(units)) if not _serves(units[i][0])] or \
+        ([] if len(units) > steps else list(range(len(units))))
+    if not told:
+        return None
+    vectors = _meaning_vectors(case, units, embed)
     far = min(told, key=lambda i: float(vectors[0] @ vectors[i + 1]))
-    return topic_features(vectors[0], vectors[1 + told.start:1 + told.stop]), units[far][0]
+    return topic_features(vectors[0], vectors[[i + 1 for i in told]]), units[far][0]
 
 
 # Beside the topic head, the rules fire only where they are surer: at log-odds ln 4 (0.8).
 # On the six outside authors' sets no drift rule had been fitted to (blind45 ... blind47b),
 # the rules alone at 0.5 raised 10 false alarms in 66 negatives and caught 43 of 54; at 0.8
-# with the head (trained without each set), 3 and 47 (calibration/train_topic_head.py --report).
+# with the head (trained without each set), 4 and 46 (calibration/train_topic_head.py --report).
 _RULES_MARGIN = math.log(4.0)
 
 
