@@ -1055,15 +1055,12 @@ def topic_evidence(case: RunCase, embed: Embed) -> tuple[np.ndarray, str] | None
             case, [u for u, listed in units[steps:] if not listed]):
         return None
     # The answer's own sentences, less its service (a hold, a hand-off, an identity check),
-    # which is about no subject, and its list items and table rows, each a facet of a broad
-    # answer (as ``_other_subject`` reads them): a long run's steps (a multi-agent trace's hand-offs,
+    # which is about no subject: a long run's steps (a multi-agent trace's hand-offs,
     # "supervisor -> researcher: prices") would outweigh what the user was told. A run that
     # told nothing is read by its steps.
-    told = [i for i in range(steps, len(units)) if not _serves(units[i][0]) and not units[i][1]] or \
+    told = [i for i in range(steps, len(units)) if not _serves(units[i][0])] or \
         ([] if len(units) > steps else list(range(len(units))))
-    # One sentence is too little to tell a subject by its mean ("Mulching is done." under a
-    # table of jobs): the rules, too, ask for several before they read a whole answer.
-    if len(told) < _SUBJECT_UNITS - 1:
+    if not told:
         return None
     vectors = _meaning_vectors(case, units, embed)
     far = min(told, key=lambda i: float(vectors[0] @ vectors[i + 1]))
