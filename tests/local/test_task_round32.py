@@ -10,10 +10,9 @@ import pytest
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._completion import _promised_after_looking, answer_task_completion
-from semloop.judge.local._drift import answer_off_topic_drift
 from semloop.judge.local._understanding import answer_task_understanding_failure
 
-from .conftest import call, case
+from .conftest import call, case, drift_rules
 
 _PLOTS = call("list_plots", {"site": "Elm Road"}, {"plots": [{"id": "P-12", "due_gbp": 38}, {"id": "P-19", "due_gbp": 38}]})
 _HIVE = call("get_hive", {"hive": "H-4"}, {"hive": "H-4", "colony": "strong", "super_count": 2, "status": "active"})
@@ -67,7 +66,9 @@ def test_careful_answers_stay_clear(embed: Embed) -> None:
     listed = call("plot_tasks", {"plot": "P-12"}, "task,done\nweeding,no\nmulching,yes\npruning,no")
     table = case("Which jobs on plot P-12 are still to do?",
                  "| Job | Still to do |\n|---|---|\n| Weeding | yes |\n| Pruning | yes |\n\nMulching is done.", listed)
-    assert float(answer_off_topic_drift(table, embed).value) < 0.5
+    # The rules' view: a table's rows are facets. The topic head fires on this one
+    # (docs/local-judge.md, "OFF_TOPIC_DRIFT": its known false alarms).
+    assert drift_rules(table, embed) < 0.5
 
 
 def test_a_clause_giving_the_users_reason_is_no_part_of_the_request(embed: Embed) -> None:
