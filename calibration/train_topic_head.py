@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from train_heads import fit  # calibration/, beside this script
 
 from semloop.case import RunCase
 from semloop.judge.local._drift import off_topic_evidence, topic_evidence
@@ -79,22 +80,6 @@ def read(embed: Embedder) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray
     return x, np.array(labels), tags, np.array(rules)
 
 
-def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Weights (last = bias) of an L2 logistic regression, by Newton's method."""
-    xb = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(xb.shape[1])
-    reg = np.full(len(w), PENALTY)
-    reg[-1] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(xb @ w)))
-        step = np.linalg.solve((xb * (p * (1 - p))[:, None]).T @ xb + np.diag(reg),
-                               xb.T @ (p - y) + reg * w)
-        w -= step
-        if float(np.abs(step).max()) < 1e-9:
-            break
-    return w
-
-
 def train(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     """One weight per raw feature and a bias, the cut folded in (fires at >= 0), fitted on
     the rows the head reads."""
@@ -105,7 +90,7 @@ def train(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     basis = vt[:COMPONENTS].T
     p = (x - centre) @ basis
     mean, scale = p.mean(axis=0), p.std(axis=0) + 1e-12
-    w = _fit((p - mean) / scale, y)
+    w = fit((p - mean) / scale, y, PENALTY)
     weights = basis @ (w[:-1] / scale)
     bias = float(w[-1] - (centre @ basis + mean) @ (w[:-1] / scale))
     negatives = np.sort(x[y == 0] @ weights + bias)[::-1]
