@@ -1159,8 +1159,8 @@ _COUNT_WORDS = _phrases(r"one|two|three|four|five|six|seven|eight|nine|ten|twelv
 _DURATION_WORDS = re.compile(
     r"\b(?:days?|weeks?|hours?|minutes?|months?|years?|overnight)\b|\d\s*(?:d[ií]as?|semanas?|horas?|"
     r"minutos?|mes(?:es)?|m[eê]s|a[ñn]os?|jours?|semaines?|heures?|mois|ans?|ann[ée]es?|giorn[oi]|"
-    r"settiman[ae]|or[ae]|mes[ei]|ann[oi]|tage?n?|wochen?|stunden?|monate?n?|jahren?|dagen|dag|weken|"
-    r"maand(?:en)?|jaar|uur)\b", re.IGNORECASE)
+    r"settiman[ae]|or[ae]|minut[io]|mes[ei]|ann[oi]|tage?n?|wochen?|stunden?|minuten|monate?n?|jahre?n?|"
+    r"dagen|dag|weken|maand(?:en)?|jaar|uur)\b", re.IGNORECASE)
 _LONG_ANSWER_WORDS = 20  # one sentence this long says more than "until the spray dries"
 # A question for a length of time, in the same languages: "how long", "how many weeks",
 # "how much time", "cuánto tiempo", "combien de temps", "wie lange".
@@ -2202,7 +2202,7 @@ def _told_marks(text: str) -> set[str]:
 # A figure's unit in a key ("tare_kg", "lead_days", "price_inr") says how it is counted, not
 # what it is.
 _KEY_UNITS = frozenset("""kg g lb lbs t mm cm m km ml l pct percent usd eur gbp inr jpy chf aud cad
-    cny thb ms sec secs s min mins h hr hrs hours days day weeks months years""".split())  # noqa: SIM905
+    cny thb ms sec secs s min mins h hr hrs hour hours day days week weeks month months year years""".split())  # noqa: SIM905
 # Thousands grouped by a space, as many locales write them ("39 000 kg", "₹4 850").
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]\d)")
 
