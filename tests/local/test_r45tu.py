@@ -5,6 +5,8 @@ one long sentence of other figures told."""
 
 from __future__ import annotations
 
+import pytest
+
 from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
@@ -66,6 +68,14 @@ def test_a_duration_asked_in_german_and_told_in_german_is_met() -> None:
     run = case("Wie lange muss das Fundament aushärten, bevor wir die Wand mauern?",
                "Bei diesem Wetter sollte das Fundament mindestens 7 Tage aushärten, bevor Sie die erste Reihe "
                "Steine setzen; die volle Festigkeit erreicht der Beton erst nach etwa vier Wochen.")
+    assert _value_unmet(run) is None
+
+
+@pytest.mark.parametrize("told", ["nach 1 Jahr", "nach 45 Minuten", "dopo 30 minuti"])
+def test_a_duration_told_in_the_singular_or_in_minutes_is_met(told: str) -> None:
+    run = case("Wie lange muss das Fundament aushärten, bevor wir die Wand mauern?",
+               f"Für das Fundament verwenden wir Beton der Festigkeitsklasse C25/30 mit 320 kg Zement pro "
+               f"Kubikmeter, wie es der Statiker vorgesehen hat; belastbar ist er {told}.")
     assert _value_unmet(run) is None
 
 

@@ -3369,7 +3369,7 @@ _BOILERPLATE = _phrases(
     r"stay (?:healthy|safe)|have a (?:great|nice|wonderful|lovely|good) day|(?:don't|do not) hesitate|generally|in general|usually|typically|"
     r"(?:contact|reach out to) (?:the |your |our )?\w+ (?:team|department|desk)|best practices|"
     r"we recommend|is (?:an? )?(?:powerful|key|important)|for more (?:guidance|information|details)|"
-    r"(?:can|may) vary|a number of reasons|we understand|beyond (?:our|your) control|"
+    r"(?:can|may) vary|we understand|beyond (?:our|your) control|"
     r"(?:appreciate|thank you for) your (?:patience|understanding)|(?:we )?hope (?:you|this|that)|"
     r"safe travels|good luck|enjoy the|take care|"
     # A refusal that says nothing of what or why ("Unfortunately I'm unable to help with that").

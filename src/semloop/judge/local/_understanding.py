@@ -54,6 +54,7 @@ from ._task import (
     _MAX_UNITS,
     _MONEY_UNITS,
     _NAME,
+    _NAMESPACE,
     _NEGATED,
     _NUMBER,
     _OPERATIONS,
@@ -1081,7 +1082,7 @@ def _other_action(case: RunCase) -> tuple[str, str] | None:
     # upgrade or a downgrade, which are changes of level; its name says no other act.
     # A call's own name follows its service's ("plans.terminate", "billing.change_plan"); a
     # change it names anywhere ("tenant.schedule_change") is a change all the same.
-    own = [c.name.rsplit(".", 1)[-1] for c, _ in acts]
+    own = [_NAMESPACE.sub("", c.name) for c, _ in acts]
     if any(_alike(_call_verb(name)) & asked
            or _GENERAL_CHANGES & {stem(w) for w in re.split(r"[_\W]+", name.lower())} and asked & _LEVEL_CHANGES
            for name in own):
@@ -1158,8 +1159,8 @@ _COUNT_WORDS = _phrases(r"one|two|three|four|five|six|seven|eight|nine|ten|twelv
 _DURATION_WORDS = re.compile(
     r"\b(?:days?|weeks?|hours?|minutes?|months?|years?|overnight)\b|\d\s*(?:d[ií]as?|semanas?|horas?|"
     r"minutos?|mes(?:es)?|m[eê]s|a[ñn]os?|jours?|semaines?|heures?|mois|ans?|ann[ée]es?|giorn[oi]|"
-    r"settiman[ae]|or[ae]|mes[ei]|ann[oi]|tage?n?|wochen?|stunden?|monate?n?|jahren?|dagen|dag|weken|"
-    r"maand(?:en)?|jaar|uur)\b", re.IGNORECASE)
+    r"settiman[ae]|or[ae]|minut[io]|mes[ei]|ann[oi]|tage?n?|wochen?|stunden?|minuten|monate?n?|jahre?n?|"
+    r"dagen|dag|weken|maand(?:en)?|jaar|uur)\b", re.IGNORECASE)
 _LONG_ANSWER_WORDS = 20  # one sentence this long says more than "until the spray dries"
 # A question for a length of time, in the same languages: "how long", "how many weeks",
 # "how much time", "cuánto tiempo", "combien de temps", "wie lange".
@@ -1188,8 +1189,8 @@ def _value_unmet(case: RunCase) -> str | None:
     out = case.output
     # A duration asked is met by a length of time, whatever else the answer counts: one
     # long sentence of figures that are no time answers another question too.
-    long_enough = len(split_claims(out)) >= 2 or (
-        m is not None and m.re is _ASKS_DURATION and len(out.split()) >= _LONG_ANSWER_WORDS)
+    duration = m is not None and m.re is _ASKS_DURATION
+    long_enough = len(split_claims(out)) >= 2 or duration and len(out.split()) >= _LONG_ANSWER_WORDS
     # Of a request in several parts, one left unanswered is a partial answer, not this.
     if m is None or len(_parts(asked_text)) > 1 or not long_enough \
             or out.rstrip().endswith("?") or is_refusal(out) or _WITHHELD.search(out):
@@ -1197,7 +1198,7 @@ def _value_unmet(case: RunCase) -> str | None:
     # Any number counts (10p, a rate in a unit nobody lists), but not a list's own.
     numbered = bool(re.search(r"(?<![A-Za-z])\d", _LIST_MARK.sub(" ", out)))
     asked = m.group(0).lower()
-    if m.re is _ASKS_DURATION:
+    if duration:
         met = bool(dates(out) or clock_times(out) or _DURATION_WORDS.search(out)) or any(
             q.unit in _DURATION_UNITS for q in quantities(out))
     else:
@@ -1710,9 +1711,16 @@ _ACRONYM_WORD = re.compile(r"\b[A-Z]{4,6}\b")
 _GLUE = frozenset({"of", "and", "for", "the", "on", "to", "in", "a", "an"})
 
 
+def _spells(acronym: str, request: str) -> bool:
+    """Whether the letters of ``acronym`` are the initials of words the request writes in a
+    row, small words between them taken or skipped (HELOC: home equity line of credit)."""
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", request.lower())
+    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
+    return acronym.lower() not in words and any(acronym.lower() in initials for initials in spelled)
+
+
 def _spelled_out(evidence: str, request: str) -> set[str]:
-    """The evidence's acronyms whose letters are the initials of words the request writes in
-    a row, small words between them skipped (HELOC: home equity line of credit)."""
+    """The evidence's acronyms the request spells out (``_spells``), as stems."""
     return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence) if _spells(a, request)}
 
 
@@ -2194,7 +2202,7 @@ def _told_marks(text: str) -> set[str]:
 # A figure's unit in a key ("tare_kg", "lead_days", "price_inr") says how it is counted, not
 # what it is.
 _KEY_UNITS = frozenset("""kg g lb lbs t mm cm m km ml l pct percent usd eur gbp inr jpy chf aud cad
-    cny thb ms sec secs s min mins h hr hrs hours days day weeks months years""".split())  # noqa: SIM905
+    cny thb ms sec secs s min mins h hr hrs hour hours day days week weeks month months year years""".split())  # noqa: SIM905
 # Thousands grouped by a space, as many locales write them ("39 000 kg", "₹4 850").
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]\d)")
 
@@ -2207,12 +2215,11 @@ def _figures_told(text: str) -> set[str]:
     return found | {f"{float(n):g}" for n in re.findall(r"(?<![\d.,])\d{1,2}(?![\d.,]?\d)", text)}
 
 
-def _spells(acronym: str, request: str) -> bool:
-    """Whether the letters of ``acronym`` are the initials of words the request writes in a
-    row, small words between them taken or skipped (HELOC: home equity line of credit)."""
-    words = re.findall(r"[a-z]+(?:'[a-z]+)?", request.lower())
-    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
-    return acronym.lower() not in words and any(acronym.lower() in initials for initials in spelled)
+def _field_words(key: str) -> list[str]:
+    """The words of a record's key, lowercased, but its units and numbers ("lead_days_2026":
+    lead; "fuelCostEur": fuel, cost)."""
+    words = (w.lower() for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", key) if w.isalnum() and not w.isdigit())
+    return [w for w in words if w not in _KEY_UNITS]
 
 
 def _names_key(key: str, request: str, asked: frozenset[str]) -> bool:
@@ -2223,8 +2230,7 @@ def _names_key(key: str, request: str, asked: frozenset[str]) -> bool:
     # A short key names a figure when it holds a digit ("f1", "p95"), not "id" or "n".
     if (len(low) >= 3 or re.search(r"\d", low)) and re.search(rf"(?<![\w@]){re.escape(low)}(?![\w@])", request.lower()):
         return True
-    words = [w for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", key) if w.isalnum() and not w.isdigit()]
-    words = [w.lower() for w in words if w.lower() not in _KEY_UNITS]
+    words = _field_words(key)
     if len(words) == 1 and 3 <= len(words[0]) <= 5 and _spells(words[0], request):
         return True
     stems = {stem(w) for w in words if len(w) >= 3}
@@ -2270,12 +2276,11 @@ def _field_swap(case: RunCase) -> tuple[str, str] | None:
             named = [k for k in fields if _names_key(k, case.input, asked)]
             if len(named) != 1:
                 continue
-            # The figure named in the answer, or given as a percentage (0.025 as "2.5%"), is told.
+            # The named field is told by its figure (or as a percentage: 0.025 as "2.5%"), its
+            # key, or a word of its key ("tare" of tare_kg).
             values = fields[named[0]]
-            key_words = [w for w in re.split(r"[_\-\s]+", named[0].lower())
-                         if w.isalnum() and not w.isdigit() and w not in _KEY_UNITS]
             if any({f"{v:g}", f"{v * 100:g}"} & told for v in values) or named[0].lower() in answer \
-                    or any(stem(w) in word_stems(answer) for w in key_words):
+                    or any(stem(w) in word_stems(answer) for w in _field_words(named[0])):
                 continue
             # Another field's figures stated: one telling (with decimals, or 100 or more), or a
             # series of two or more.
