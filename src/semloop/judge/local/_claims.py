@@ -23,6 +23,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from .._types import Answer
+from ._calendar import DIGITS, MONTH_ALT, MONTH_WORD, WEEKDAY_WORD, is_calendar_word, month_of
 
 __all__ = [
     "DateParts",
@@ -89,8 +90,9 @@ _GLUED_MARK = re.compile(r"\b([A-Z][A-Za-z]{0,2}\$?)(?=[-\u2212]?(?:\d{1,3}(?:,\
 # Typography some models write (gpt-oss: "1995\u201104\u201107", "Basic\u202fEconomy"): a
 # non-breaking hyphen is a hyphen and a narrow or non-breaking space a space, or a date
 # falls apart into three stray numbers.
-_TYPOGRAPHY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+_TYPOGRAPHY = DIGITS | str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
                              "\u2010": "-", "\u2011": "-", "\u202f": " ", "\u00a0": " "})
+# (``DIGITS``: a number in Bengali, Devanagari or Arabic-Indic digits is read as in ASCII ones.)
 
 
 # Continental numbers (1.234,56 €; 12,5 %; 0,312): a comma before one, two or four-plus
@@ -803,7 +805,34 @@ def key_terms(text: str) -> frozenset[str]:
             found.add(word)
     for m in _CODE.finditer(text):
         found.add(m.group(0).lower())
-    return frozenset(t for t in found if t not in _COMMON_CAPITALS and not t.isdigit())
+    return frozenset(t for t in found if t not in _COMMON_CAPITALS and not t.isdigit()) - _calendar_names(text)
+
+
+# A month or weekday in the user's language ("1 Mac 2025", "2-da Juun", "(Sabtu)") is read by
+# the date checks, no name; so is an English weekday's plural ("Tuesdays and Thursdays").
+# Another language's month counts so only inside a date the text gives, its weekday only
+# right beside a number or listed with another weekday: "3 June from Marta", "Domingo
+# Pérez", "the Mayo desk" stay names.
+_BESIDE = 4  # characters either side of a weekday: "martes 3", "2025 (Sabtu)"
+_LISTED_GAP = 6  # "Lunes y Martes", "Isnin, Rabu": two weekdays listed
+
+
+def _calendar_names(text: str) -> frozenset[str]:
+    if not _CAPITAL.search(text):
+        return frozenset()
+    out: set[str] = set()
+    in_dates = _date_spans(text)
+    for m in MONTH_WORD.finditer(text):
+        if any(a <= m.start() and m.end() <= b for a, b in in_dates):
+            out.update(w.lower() for w in m.group(0).split())
+    spans = [m.span() for m in WEEKDAY_WORD.finditer(text)]
+    for a, b in spans:
+        word = text[a:b]
+        beside = text[max(0, a - _BESIDE):a] + " " + text[b:b + _BESIDE]
+        if word.lower().endswith("days") or re.search(r"\d", beside) or any(
+                c != a and (0 <= c - b <= _LISTED_GAP or 0 <= a - d <= _LISTED_GAP) for c, d in spans):
+            out.update(w.lower() for w in word.split())
+    return frozenset(out)
 
 
 # --- quantities ----------------------------------------------------------------------
@@ -1320,6 +1349,21 @@ _DATE_PATTERNS = (
     # A record's compact date (mainframe, fixed-width, file names): "RECV-DATE 20261128".
     re.compile(r"(?<![\w.,-])(?P<y>(?:19|20)\d{2})(?P<m>[01]\d)(?P<d>[0-3]\d)(?![\w.,])"),
     _GLUED_DATE,
+    # A date in the user's language (``_calendar``): "1 Mac 2025", "2-da Juun", "martes 3 de
+    # junio de 2025", "15. heinäkuuta", "3 Μαρτίου"; month first: "október 12-én", "kovo 1 d.",
+    # "martxoaren 3an"; month and year: "junho de 2025".
+    re.compile(rf"(?<![\w.,])(?P<d>[0-3]?\d)(?:\.|º|ª|er|ème|-[^\W\d_]{{1,3}}|an|a|e|i|o)?(?:\s+(?:de|del|di|of|ng))?"
+               rf"\s+(?P<fmon>{MONTH_ALT})(?![^\W\d_])\.?(?:,?\s+(?:(?:de|del|of|ng)\s+)?(?P<y>(?:19|20)\d{{2}}))?",
+               re.IGNORECASE),
+    re.compile(rf"(?<![^\W\d_])(?:(?P<y>(?:19|20)\d{{2}})(?:\.|eko|\s+m\.|\.\s+gada)?\s+)?(?P<fmon>{MONTH_ALT})(?![^\W\d_])"
+               r"\.?\s+(?P<d>[0-3]?\d)(?![\d:.,]\d)(?:\.|-?[^\W\d_]{1,3}(?![^\W\d_]))?", re.IGNORECASE),
+    re.compile(rf"(?<![^\W\d_])(?P<fmon>{MONTH_ALT})(?![^\W\d_])\.?,?\s+(?:(?:de|del|of)\s+)?(?P<y>(?:19|20)\d{{2}})(?!\d)",
+               re.IGNORECASE),
+    # Months by their number: Vietnamese "ngày 5 tháng 3 năm 2025", "tháng 3/2025"; Chinese,
+    # Japanese and Korean "2025年3月1日", "3월 1일".
+    re.compile(r"(?:\b(?P<d>[0-3]?\d)\s+)?\btháng\s+(?P<m>1[0-2]|0?[1-9])(?!\d)(?:\s*(?:/|,?\s*năm\s+)(?P<y>(?:19|20)\d{2}))?",
+               re.IGNORECASE),
+    re.compile(r"(?:(?P<y>(?:19|20)\d{2})\s*[年년]\s*)?(?P<m>1[0-2]|0?[1-9])\s*[月월]\s*(?:(?P<d>[0-3]?\d)\s*[日일])?"),
 )
 # A stay or booking written "14/08–16/08" gives no year, so neither half is a d/m/y date;
 # as a range of two zero-padded day/month pairs each half is a date (fractions, "2/3 - 1/3",
@@ -1446,6 +1490,10 @@ def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
             if groups.get("mon"):
                 day = int(groups["d"]) if groups.get("d") else None
                 readings.add((year, _MONTHS[groups["mon"].lower().rstrip(".")], day))
+            elif groups.get("fmon"):
+                day = int(groups["d"]) if groups.get("d") else None
+                if day is None or 1 <= day <= 31:
+                    readings.update((year, mon, day) for mon in month_of(groups["fmon"]))
             elif groups.get("a"):
                 a, b = int(groups["a"]), int(groups["b"])
                 # 03/05/2024 is 5 March in the US and 3 May elsewhere: either reading; a
@@ -1457,8 +1505,8 @@ def _dates(text: str) -> tuple[tuple[str, frozenset[DateParts]], ...]:
                     if 1 <= mon <= 12 and 1 <= day <= 31:
                         readings.add((year, mon, day))
             else:
-                mon, day = int(groups["m"]), int(groups["d"])
-                if 1 <= mon <= 12 and 1 <= day <= 31:
+                mon, day = int(groups["m"]), int(groups["d"]) if groups.get("d") else None
+                if 1 <= mon <= 12 and (day is None or 1 <= day <= 31):
                     readings.add((year, mon, day))
             if readings:
                 out.append((m.group(0), frozenset(readings)))

@@ -43,6 +43,7 @@ from typing import Any
 from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
+from ._calendar import ascii_digits
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._claims import (
     _MONTHS,
@@ -58,6 +59,7 @@ from ._claims import (
     clock_times,
     continental,
     contradicts,
+    date_supported,
     dates,
     delimited_records,
     derived_values,
@@ -914,6 +916,23 @@ def _foreign_miscopy(said: str, texts: Sequence[str]) -> str:
     return ""
 
 
+def _foreign_misdate(said: str, texts: Sequence[str]) -> str:
+    """A date of an answer in another language, read in its own words ("30 noiembrie
+    2025"), that gives an evidence date's year and day in another month: a copied date
+    whose month slipped. A date the evidence gives is the evidence's; one in another day
+    may be worked out ("48 horas antes": 12 from 14 September), which the answer's words,
+    not read, would tell."""
+    given = [r for t in texts for _, readings in dates(t) for r in readings if None not in r]
+    for text, readings in dates(said):
+        if date_supported(readings, given):
+            continue
+        slipped = next((g for g in given for y, m, d in readings
+                        if y == g[0] and d == g[2] and m is not None and m != g[1]), None)
+        if slipped is not None:
+            return f'"{text}" where the context gives {datetime.date(*slipped).isoformat()}'
+    return ""
+
+
 # A name the answer addresses ("Thanks, Sofia.", "I hope you feel better soon, Olivia.")
 # is the reader's, no claim: the last words after a comma, capitalised, where the sentence
 # speaks to the reader or is a pleasantry; or such a name set off mid-sentence after a word
@@ -1097,6 +1116,18 @@ def _examples_asked(before: Sequence[str], piece: str) -> bool:
 # A source's marker after a sentence or a word ("… too small [2].", "[1, 3]") cites; it states
 # no number (an index after a name, "rows[2]", is code and is kept; so is a link's text).
 _CITATION = re.compile(r"\s*(?:(?<=\s)|(?<=[.,;:!?)]))(?:\[\d{1,2}(?:\s*[,\u2013-]\s*\d{1,2})*\])+(?!\()")
+
+
+def _ascii_case(case: RunCase) -> RunCase:
+    """The case with every script's digits as ASCII ones (``ascii_digits``), in the answer
+    and the evidence alike: "৯টা ১২ মিনিটে" states the 9 and 12 of "09:12", "٢٥٠ درهم" the
+    context's 250."""
+    texts = [case.output, *case.context, *case.told, *(t.output for t in case.tools_called)]
+    if all(t.isascii() for t in texts):
+        return case
+    return replace(case, output=ascii_digits(case.output), context=tuple(ascii_digits(c) for c in case.context),
+                   told=tuple(ascii_digits(t) for t in case.told),
+                   tools_called=tuple(replace(t, output=ascii_digits(t.output)) for t in case.tools_called))
 
 
 def _read(case: RunCase) -> tuple[list[str], list[_Claim], list[str]]:
@@ -1314,6 +1345,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
     """What HALLUCINATION weighs: per check, its strongest finding over the answer's
     asserted claims, the hand-weighted worst claim, and how much of the answer hedges.
     ``read`` is the case as ``_read`` gives it, when the caller has read it already."""
+    case = _ascii_case(case)
     texts, claims, pieces = read or _read(case)
     ev = Evidence()
     # A hedge or a refusal asserts nothing; a greeting or advice neither hedges nor asserts.
@@ -1397,6 +1429,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
 
 def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
     """P(the final answer states as fact what its own context does not support)."""
+    case = _ascii_case(case)
     read = _read(case)
     texts, claims, pieces = read
     if not pieces:
@@ -1405,7 +1438,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
         said = answer_text(case.output)
         if not _foreign(said):
             return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
-        miscopy = _foreign_miscopy(said, texts)
+        miscopy = _foreign_miscopy(said, texts) or _foreign_misdate(said, texts)
         return verdict(_BASE + _NUMBER, f"the answer is in another language; its figure {miscopy}") \
             if miscopy else verdict(_NO_CLAIMS, "the answer is in another language: not read")
     if not texts:

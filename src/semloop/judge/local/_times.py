@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ._calendar import WEEKDAY_ALT, weekday_of
 from ._claims import (
     DateParts,
     Quantity,
@@ -416,7 +417,9 @@ def _searched_empty(claim: str, text: str, readings: Iterable[DateParts], ev: _E
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAY_BEFORE = re.compile(rf"\b({'|'.join(_WEEKDAYS)}),?\s+(?:the\s+)?$", re.IGNORECASE)
+# The weekday in the user's language too ("martes 3 de junio", "Dienstag, 3. Juni").
+_WEEKDAY_BEFORE = re.compile(rf"(?<![^\W\d_])({'|'.join(_WEEKDAYS)}|{WEEKDAY_ALT}),?\s+(?:the\s+|el\s+|le\s+|den\s+)?$",
+                             re.IGNORECASE)
 
 
 def _wrong_weekday(claim: str, text: str, readings: Iterable[DateParts],
@@ -435,7 +438,9 @@ def _wrong_weekday(claim: str, text: str, readings: Iterable[DateParts],
                 days.add(datetime.date(y, month or 0, day or 0).weekday())
             except ValueError:
                 continue
-    return bool(days) and _WEEKDAYS.index(said.group(1).lower()) not in days
+    word = said.group(1).lower()
+    named = {_WEEKDAYS.index(word)} if word in _WEEKDAYS else weekday_of(word)
+    return bool(days) and bool(named) and not named & days
 
 
 _TODAY = re.compile(r"\b(?:today|current date|date today|now)\b", re.IGNORECASE)
