@@ -13,6 +13,18 @@ directions included, so a domain's wording never helps score itself. The pick ma
 ``recall - 5 x false-positive rate`` at the evaluator's threshold (precision first). It
 prints every configuration's cross-validated figures; ``--write`` fits the pick on all the
 sets and writes the weights. Deterministic: same sets, same file.
+
+``--authors`` is the study a new author would see (round r51cv, docs/local-judge.md): every
+opened outside author's set (``tests/local/conversation_blind13.jsonl`` … ``blind50b``,
+never ``blind29`` nor ``blind51`` and newer) joins the own sets, and each author's cases
+are scored by candidate heads fitted without them (**leave-one-author-out**; each own set
+is one fold, always trained on). Candidates: the named evidence, with the MiniLM direction,
+with user-turn cosines, with pooled user-turn pairs ``[u_i, u_j, u_i*u_j, |u_i-u_j|]``
+(16 principal components fitted on the own sets alone), and for SYCOPHANCY_SIGNAL the
+assistant's stance before and after the pushback and the pushback's new specifics. A head's
+cut leaves ``--max-fp`` of its training negatives above it. It prints pooled false
+positives · recall beside the shipped answer's, over all authors and over the nine sets no
+rule round read; it writes nothing (``--cache FILE`` keeps the read cases for a rerun).
 """
 
 from __future__ import annotations
@@ -498,11 +510,12 @@ def fit_candidate(
 
     basis = centre = None
     if block not in (None, "dir"):
-        key = (name, block, tuple(c.id for c in train))
-        if key not in _PCA:  # the same fold's projection serves every penalty
-            e = np.asarray([embedding_block(name, block, c) for c in train])
+        # The projection is fitted on the own sets' cases alone (no label read, no outside
+        # author's case): one per block, the same in every fold.
+        key = (name, block)
+        if key not in _PCA:
+            e = np.asarray([embedding_block(name, block, c) for c in train if not c.author])
             centre = e.mean(axis=0)
-            _PCA.clear()
             _PCA[key] = (centre, np.linalg.svd(e - centre, full_matrices=False)[2][:COMPONENTS].T)
         centre, basis = _PCA[key]
     x = table(train, basis, centre)
@@ -519,7 +532,12 @@ def fit_candidate(
     return score
 
 
-def author_study(name: str, cases: Sequence[Case]) -> None:
+def author_study(
+    name: str,
+    cases: Sequence[Case],
+    only: Sequence[str] | None = None,
+    penalties: Sequence[float] = PENALTIES,
+) -> None:
     """Leave-one-author-out FP · recall over the outside authors' cases, pooled."""
     y = np.array([c.label for c in cases])
     held = np.array([c.author for c in cases])
@@ -547,11 +565,13 @@ def author_study(name: str, cases: Sequence[Case]) -> None:
     print(f"  {'the shipped answer at ' + str(t):<44} {cell(shipped >= t)}")
     print(f"  {'the shipped answer at ' + str(RULES_STRICT):<44} {cell(shipped >= RULES_STRICT)}")
     for cand, spec in CANDIDATES[name].items():
+        if only and cand not in only:
+            continue
         groups = np.array([c.group for c in cases])
-        fires = {p: np.zeros(len(cases), dtype=bool) for p in PENALTIES}
+        fires = {p: np.zeros(len(cases), dtype=bool) for p in penalties}
         for a in authors:
             test = groups == a
-            for penalty in PENALTIES:
+            for penalty in penalties:
                 scorer = fit_candidate(
                     name, [c for c, h in zip(cases, test) if not h], spec, penalty
                 )
@@ -581,6 +601,8 @@ def main() -> None:
         default=MAX_FP,
         help="a head's cut: the share of training negatives left above it",
     )
+    parser.add_argument("--candidate", action="append", help="only these candidates")
+    parser.add_argument("--penalty", action="append", type=float, help="only these L2 penalties")
     parser.add_argument("--cache", type=Path, help="keep the read cases here (a pickle)")
     args = parser.parse_args()
     if args.authors:
@@ -596,7 +618,7 @@ def main() -> None:
                 cases = gather_all(name, embed)
                 if cached:
                     cached.write_bytes(pickle.dumps(cases))
-            author_study(name, cases)
+            author_study(name, cases, args.candidate, tuple(args.penalty or PENALTIES))
         return
     global DIRECTION_L2
     DIRECTION_L2 = args.direction_l2
