@@ -477,6 +477,7 @@ def _projected(vectors: Any, d: Any) -> list[float]:
 
 
 _PCA: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+PCA_PER_FOLD = False  # --pca-per-fold: the projection refitted on each fold's training cases
 
 
 def fit_candidate(
@@ -512,9 +513,13 @@ def fit_candidate(
     if block not in (None, "dir"):
         # The projection is fitted on the own sets' cases alone (no label read, no outside
         # author's case): one per block, the same in every fold.
-        key = (name, block)
+        key = (name, block, tuple(c.id for c in train) if PCA_PER_FOLD else ())
         if key not in _PCA:
-            e = np.asarray([embedding_block(name, block, c) for c in train if not c.author])
+            if PCA_PER_FOLD:
+                _PCA.clear()
+            e = np.asarray(
+                [embedding_block(name, block, c) for c in train if PCA_PER_FOLD or not c.author]
+            )
             centre = e.mean(axis=0)
             _PCA[key] = (centre, np.linalg.svd(e - centre, full_matrices=False)[2][:COMPONENTS].T)
         centre, basis = _PCA[key]
@@ -585,7 +590,7 @@ def author_study(
 
 
 def main() -> None:
-    global MAX_FP
+    global MAX_FP, PCA_PER_FOLD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write the weights file")
     parser.add_argument("--only", help="one evaluator")
@@ -602,11 +607,17 @@ def main() -> None:
         help="a head's cut: the share of training negatives left above it",
     )
     parser.add_argument("--candidate", action="append", help="only these candidates")
+    parser.add_argument(
+        "--pca-per-fold",
+        action="store_true",
+        help="refit the embedding blocks' projection on each fold (slow)",
+    )
     parser.add_argument("--penalty", action="append", type=float, help="only these L2 penalties")
     parser.add_argument("--cache", type=Path, help="keep the read cases here (a pickle)")
     args = parser.parse_args()
     if args.authors:
         MAX_FP = args.max_fp
+        PCA_PER_FOLD = args.pca_per_fold
         embed = Embedder().embed
         for name in FEATURES:
             if args.only and name != args.only:
