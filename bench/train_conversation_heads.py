@@ -25,6 +25,15 @@ assistant's stance before and after the pushback and the pushback's new specific
 cut leaves ``--max-fp`` of its training negatives above it. It prints pooled false
 positives · recall beside the shipped answer's, over all authors and over the nine sets no
 rule round read; it writes nothing (``--cache FILE`` keeps the read cases for a rerun).
+
+``--confusion-head [--write]`` is CONFUSION_LOOP's pairs head, the one lever of that study
+that carried (round r51cl): the named evidence, the user-turn cosines and the pair block
+averaged over every pair, read as the judge reads them (``_confusion_head.py``). Measured
+leave-one-author-out, each outer fold's cut chosen by an inner leave-one-author-out (the
+logit above all but ``CONFUSION_SHARE`` of the training authors' negatives, each scored by a
+head fitted without its author); ``--write`` fits it on every case, takes the cut from every
+author scored without their author, folds projection, scaling and cut into one weight per
+raw feature and a bias, and writes ``src/semloop/judge/local/confusion_head.json``.
 """
 
 from __future__ import annotations
@@ -43,6 +52,8 @@ from typing import Any
 import numpy as np
 
 from semloop.case import ConversationCase, Turn
+from semloop.judge.local._confusion_head import CONFUSION_FILE, confusion_features
+from semloop.judge.local._confusion_head import NAMED as NAMED_CONFUSION
 from semloop.judge.local._conversation import (
     _facts,
     _one_each,
@@ -50,6 +61,7 @@ from semloop.judge.local._conversation import (
     answer_sycophancy_signal,
     answer_user_frustration,
     confusion_evidence,
+    confusion_rules_probability,
     frustration_evidence,
     sycophancy_evidence,
     user_vectors,
@@ -589,6 +601,161 @@ def author_study(
             )
 
 
+# ------------------------------------------------------------------ CONFUSION_LOOP's pairs head
+# The one lever round r51cv found to carry across authors (parts + cosines + every user-turn
+# pair, docs/local-judge.md): shipped as confusion_head.json (_confusion_head.py), its
+# projection, scaling and cut folded into one weight per raw feature and a bias.
+CONFUSION_PENALTY = 10.0
+# The cut: the share of the training authors' negatives, each scored by a head fitted
+# without its author (an inner leave-one-author-out), left above it.
+# 1%, as the topic head's. Leave-one-author-out over 53 authors (FP · recall, in brackets the
+# nine sets no rule round read), the head alone: share 0: 1/273 · 192/257 (0/45 · 25/45);
+# 0.5%: 3/273 · 225/257 (0/45 · 33/45); 1%: 3/273 · 234/257 (0/45 · 36/45); 2%: 6/273 ·
+# 247/257 (0/45 · 42/45); the answer before, 3/273 · 234/257 (1/45 · 31/45). As it ships (1%,
+# only where the rules read a re-ask, or the rules at 0.8): 1/273 · 233/257 (0/45 · 33/45).
+CONFUSION_SHARES = (0.0, 0.005, 0.01, 0.02)
+CONFUSION_SHARE = 0.01
+
+
+def read_confusion(embed: Callable[[Sequence[str]], Any]) -> dict[str, Any]:
+    """Every case the confusion rules read (own sets and opened outside authors), as the
+    judge reads it at run time: ``confusion_features`` of its evidence, the label, its fold,
+    and the answer before the pairs head (``confusion_rules_probability``)."""
+    files = [("", ROOT / "calibration" / "confusion_loop.jsonl")]
+    files += [("", ROOT / "tests" / "local" / f"conversation_{s}.jsonl") for s in OWN]
+    files += author_files()
+    x, y, groups, author, before, ids = [], [], [], [], [], []
+    for tag, path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if not str(row["id"]).startswith("confusion_loop-"):
+                continue
+            case = ConversationCase(
+                str(row["id"]), tuple(Turn(t["role"], t["content"]) for t in row["turns"])
+            )
+            ev = confusion_evidence(case, embed)
+            if ev is None:
+                continue
+            x.append(confusion_features(ev.features, ev.vectors))
+            y.append(bool(row["label"]))
+            groups.append(tag or path.stem)
+            author.append(bool(tag))
+            before.append(confusion_rules_probability(ev))
+            ids.append(f"{path.stem}:{case.id}")
+    return {
+        "x": np.asarray(x), "y": np.asarray(y), "group": np.asarray(groups),
+        "author": np.asarray(author), "before": np.asarray(before), "id": ids,
+        "sources": [str(p.relative_to(ROOT)) for _, p in files],
+    }  # fmt: skip
+
+
+def confusion_basis(data: dict[str, Any]) -> tuple[Any, Any]:
+    """The pair block's projection: its leading principal components over the own sets'
+    cases alone (no label, no outside author's case), the same in every fold."""
+    width = len(NAMED_CONFUSION) + 3
+    e = data["x"][~data["author"], width:]
+    centre = e.mean(axis=0)
+    return centre, np.linalg.svd(e - centre, full_matrices=False)[2][:COMPONENTS].T
+
+
+def train_confusion(x: Any, y: Any, centre: Any, basis: Any) -> tuple[Any, float]:
+    """One weight per raw feature and a bias (no cut yet): the named evidence and cosines
+    as they are, the pair block projected, all standardised, fitted by train_heads.fit."""
+    width = len(NAMED_CONFUSION) + 3
+    z = np.hstack([x[:, :width], (x[:, width:] - centre) @ basis])
+    mean, scale = z.mean(axis=0), z.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    w = fit((z - mean) / scale, y.astype(np.float64), CONFUSION_PENALTY)
+    a = w[:-1] / scale
+    weights = np.concatenate([a[:width], basis @ a[width:]])
+    bias = float(w[-1] - mean @ a - centre @ basis @ a[width:])
+    return weights, bias
+
+
+def out_of_author(data: dict[str, Any], rows: Any, centre: Any, basis: Any) -> Any:
+    """Logits of the outside authors' cases among ``rows``, each by a head fitted on
+    ``rows`` without its author (NaN elsewhere)."""
+    x, y, group = data["x"], data["y"], data["group"]
+    out = np.full(len(y), np.nan)
+    for a in sorted(set(group[rows & data["author"]])):
+        held = group == a
+        weights, bias = train_confusion(x[rows & ~held], y[rows & ~held], centre, basis)
+        out[held & rows] = x[held & rows] @ weights + bias
+    return out
+
+
+def confusion_cut(logits: Any, y: Any, share: float) -> float:
+    """The logit above which at most ``share`` of the negatives scored lie."""
+    negatives = np.sort(logits[~np.isnan(logits) & ~y])[::-1]
+    return float(negatives[int(share * len(negatives))]) + 1e-6
+
+
+def confusion_study(data: dict[str, Any]) -> None:
+    """Leave-one-author-out, the cut of each outer fold chosen by an inner one."""
+    x, y, group, held = data["x"], data["y"], data["group"], data["author"]
+    before = data["before"]
+    unread = np.array([g in UNREAD for g in group])
+    centre, basis = confusion_basis(data)
+    fired = {s: np.zeros(len(y), dtype=bool) for s in CONFUSION_SHARES}
+    for a in sorted(set(group[held])):
+        test = group == a
+        inner = out_of_author(data, ~test, centre, basis)
+        weights, bias = train_confusion(x[~test], y[~test], centre, basis)
+        for s in CONFUSION_SHARES:
+            fired[s][test] = x[test] @ weights + bias >= confusion_cut(inner, y, s)
+
+    def cell(f: Any) -> str:
+        out = []
+        for part in (held, unread):
+            neg, pos = part & ~y, part & y
+            out.append(
+                f"{int((f & neg).sum())}/{int(neg.sum())} · {int((f & pos).sum())}/{int(pos.sum())}"
+            )
+        return "{} ({})".format(*out)
+
+    print(
+        f"confusion_loop pairs head: {len(y)} cases, {int(held.sum())} from "
+        f"{len(set(group[held]))} outside authors; leave-one-author-out, each fold's cut by an "
+        "inner leave-one-author-out; in brackets the nine sets no rule round read"
+    )
+    print(f"  {'the answer before, at 0.5':<40} {cell(before >= 0.5)}")
+    for s in CONFUSION_SHARES:
+        print(
+            f"  {'head, share ' + str(s):<40} {cell(fired[s])}   or before >= 0.5: "
+            f"{cell(fired[s] | (before >= 0.5))}   or before >= 0.8: {cell(fired[s] | (before >= 0.8))}"
+        )
+        # Gated as it ships: the head only where the rules read a later turn asking again.
+        gated = (fired[s] & (x[:, NAMED_CONFUSION.index("reasks")] >= 1)) | (before >= 0.8)
+        print(f"  {'  gated to a re-ask, or before >= 0.8':<40} {cell(gated)}")
+        wrong = [i for i, f, l, h in zip(data["id"], gated, y, held) if h and f != l]
+        print("     wrong (as it ships): " + " ".join(wrong))
+
+
+def write_confusion(data: dict[str, Any]) -> None:
+    """Fit on every case; the cut from every author's cases scored without their author."""
+    x, y = data["x"], data["y"]
+    centre, basis = confusion_basis(data)
+    everyone = np.ones(len(y), dtype=bool)
+    cut = confusion_cut(out_of_author(data, everyone, centre, basis), y, CONFUSION_SHARE)
+    weights, bias = train_confusion(x, y, centre, basis)
+    CONFUSION_FILE.write_text(json.dumps({
+        "evaluator": "confusion_loop",
+        "named": list(NAMED_CONFUSION),
+        "dim": (x.shape[1] - len(NAMED_CONFUSION) - 3) // 4,
+        "features": "the named evidence, cos_max, cos_mean, cos_last, then [u_i, u_j, "
+                    "u_i*u_j, |u_i-u_j|] averaged over every pair of user turns i < j",
+        "components": COMPONENTS, "penalty": CONFUSION_PENALTY, "share": CONFUSION_SHARE,
+        "trained_on": f"{len(y)} cases, {int(data['author'].sum())} from "
+                      f"{len(set(data['group'][data['author']]))} outside authors",
+        "sources": data["sources"],
+        "bias": round(bias - cut, 6),
+        "weights": [round(float(w), 6) for w in weights],
+    }, indent=0) + "\n", encoding="utf-8")  # fmt: skip
+    print(f"wrote {CONFUSION_FILE.relative_to(ROOT)}")
+
+
 def main() -> None:
     global MAX_FP, PCA_PER_FOLD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -614,7 +781,24 @@ def main() -> None:
     )
     parser.add_argument("--penalty", action="append", type=float, help="only these L2 penalties")
     parser.add_argument("--cache", type=Path, help="keep the read cases here (a pickle)")
+    parser.add_argument(
+        "--confusion-head",
+        action="store_true",
+        help="CONFUSION_LOOP's pairs head: measure it (and with --write, write it)",
+    )
     args = parser.parse_args()
+    if args.confusion_head:
+        cached = args.cache and args.cache.with_suffix(".confusion_head.pkl")
+        if cached and cached.is_file():
+            data = pickle.loads(cached.read_bytes())
+        else:
+            data = read_confusion(Embedder().embed)
+            if cached:
+                cached.write_bytes(pickle.dumps(data))
+        confusion_study(data)
+        if args.write:
+            write_confusion(data)
+        return
     if args.authors:
         MAX_FP = args.max_fp
         PCA_PER_FOLD = args.pca_per_fold
