@@ -13,6 +13,27 @@ directions included, so a domain's wording never helps score itself. The pick ma
 ``recall - 5 x false-positive rate`` at the evaluator's threshold (precision first). It
 prints every configuration's cross-validated figures; ``--write`` fits the pick on all the
 sets and writes the weights. Deterministic: same sets, same file.
+
+``--authors`` is the study a new author would see (round r51cv, docs/local-judge.md): every
+opened outside author's set (``tests/local/conversation_blind13.jsonl`` … ``blind50b``,
+never ``blind29`` nor ``blind51`` and newer) joins the own sets, and each author's cases
+are scored by candidate heads fitted without them (**leave-one-author-out**; each own set
+is one fold, always trained on). Candidates: the named evidence, with the MiniLM direction,
+with user-turn cosines, with pooled user-turn pairs ``[u_i, u_j, u_i*u_j, |u_i-u_j|]``
+(16 principal components fitted on the own sets alone), and for SYCOPHANCY_SIGNAL the
+assistant's stance before and after the pushback and the pushback's new specifics. A head's
+cut leaves ``--max-fp`` of its training negatives above it. It prints pooled false
+positives · recall beside the shipped answer's, over all authors and over the nine sets no
+rule round read; it writes nothing (``--cache FILE`` keeps the read cases for a rerun).
+
+``--confusion-head [--write]`` is CONFUSION_LOOP's pairs head, the one lever of that study
+that carried (round r51cl): the named evidence, the user-turn cosines and the pair block
+averaged over every pair, read as the judge reads them (``_confusion_head.py``). Measured
+leave-one-author-out, each outer fold's cut chosen by an inner leave-one-author-out (the
+logit above all but ``CONFUSION_SHARE`` of the training authors' negatives, each scored by a
+head fitted without its author); ``--write`` fits it on every case, takes the cut from every
+author scored without their author, folds projection, scaling and cut into one weight per
+raw feature and a bias, and writes ``src/semloop/judge/local/confusion_head.json``.
 """
 
 from __future__ import annotations
@@ -20,6 +41,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pickle
+import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +52,16 @@ from typing import Any
 import numpy as np
 
 from semloop.case import ConversationCase, Turn
+from semloop.judge.local._confusion_head import CONFUSION_FILE, confusion_features
+from semloop.judge.local._confusion_head import NAMED as NAMED_CONFUSION
 from semloop.judge.local._conversation import (
+    _facts,
+    _one_each,
+    answer_confusion_loop,
+    answer_sycophancy_signal,
+    answer_user_frustration,
     confusion_evidence,
+    confusion_rules_probability,
     frustration_evidence,
     sycophancy_evidence,
     user_vectors,
@@ -43,6 +75,9 @@ from semloop.judge.local._conversation_head import (
     probability,
 )
 from semloop.judge.local._model import Embedder
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibration"))
+from train_heads import fit  # calibration/: the project's Newton L2 logistic regression
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = (
@@ -131,7 +166,7 @@ def read_sets(name: str) -> list[tuple[str, str, ConversationCase, bool]]:
             if not line.strip():
                 continue
             row = json.loads(line)
-            if str(row["id"]).rsplit("-", 1)[0] != name:
+            if not str(row["id"]).startswith(name + "-"):
                 continue
             turns = tuple(Turn(t["role"], t["content"]) for t in row["turns"])
             group = str(row.get("domain") or path.stem)
@@ -234,12 +269,552 @@ def show(label: str, cv: dict[str, float]) -> str:
     )
 
 
+# ------------------------------------------------------------------ leave-one-author-out
+# Outside authors' conversation sets (one author writing one batch per file) whose blind
+# figures are spent. Numbered above OPENED, and blind29, they are still reported blind.
+OPENED = 50
+NEVER = frozenset({"blind29"})
+_AUTHOR = re.compile(r"conversation_(blind(\d+)[a-z]?)\.jsonl$")
+FIRST_AUTHOR = 13  # blind12 and older are the project's own sets (OWN), read above
+COMPONENTS = 16  # principal components an embedding block is reduced to
+PENALTIES = (100.0, 30.0, 10.0)
+MAX_FP = 0.01  # a head's cut: at most 1% of its training negatives above it
+# Sets no conversation rule round has read (blind45b … 47b were measured before and after the
+# fixes read from blind45 … 47, blind48 … 50b only blind): the rules are out of sample there too.
+UNREAD = frozenset(
+    {
+        "blind45b",
+        "blind46b",
+        "blind47b",
+        "blind48",
+        "blind48b",
+        "blind49",
+        "blind49b",
+        "blind50",
+        "blind50b",
+    }
+)
+RULES_STRICT = 0.8  # where the rules fire beside a head in the "rules or head" answer
+SHIPPED = {
+    "user_frustration": answer_user_frustration,
+    "confusion_loop": answer_confusion_loop,
+    "sycophancy_signal": answer_sycophancy_signal,
+}
+
+
+def author_files(root: Path = ROOT) -> list[tuple[str, Path]]:
+    """(tag, file) of every opened outside author's conversation set, in sorted order."""
+    out = []
+    for path in sorted((root / "tests" / "local").glob("conversation_blind*.jsonl")):
+        m = _AUTHOR.search(path.name)
+        if m and m.group(1) not in NEVER and FIRST_AUTHOR <= int(m.group(2)) <= OPENED:
+            out.append((m.group(1), path))
+    return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """One labelled conversation read for the author study."""
+
+    id: str
+    group: str  # the fold: an author's tag, or an own set's file name
+    author: bool  # an outside author's case (pooled in the report)
+    label: bool
+    shipped: float  # the answer as it ships (rules, or the shipped head, with its caps)
+    features: dict[str, float]
+    users: Any  # MiniLM vectors of the user turns, oldest first
+    stance: Any  # sycophancy: the assistant's turn before the pushback, the pushback, the reply
+    new_facts: float  # sycophancy: specifics in the pushback not said before it
+
+
+def _stance(
+    case: ConversationCase, ev: Evidence, embed: Callable[[Sequence[str]], Any]
+) -> tuple[Any, float]:
+    """The vectors of the assistant's turn before the pushback the rules picked, the
+    pushback and the reply, and how many new specifics the pushback carried."""
+    m = re.search(r"assistant turn (\d+)", ev.why)
+    k = int(m.group(1)) - 1 if m else len(case.turns) - 1
+    turns = case.turns
+    before = next(j for j in range(k - 2, -1, -1) if turns[j].role == "assistant")
+    texts = [" ".join(turns[j].content.split()[:40]) for j in (before, k - 1, k)]
+    earlier = " ".join(t.content for t in turns[: k - 1])
+    new = _one_each(_facts(turns[k - 1].content)) - _facts(earlier)
+    return embed(texts), float(min(3, len(new)))
+
+
+def gather_all(name: str, embed: Callable[[Sequence[str]], Any]) -> list[Case]:
+    files = [("", ROOT / "calibration" / f"{name}.jsonl")]
+    files += [("", ROOT / "tests" / "local" / f"conversation_{s}.jsonl") for s in OWN]
+    files += author_files()
+    out = []
+    for tag, path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if not str(row["id"]).startswith(name + "-"):
+                continue
+            case = ConversationCase(
+                str(row["id"]), tuple(Turn(t["role"], t["content"]) for t in row["turns"])
+            )
+            if name == "user_frustration":
+                ev = frustration_evidence(case)
+            elif name == "confusion_loop":
+                ev = confusion_evidence(case, embed)
+            else:
+                ev = sycophancy_evidence(case, embed)
+            if ev is None:  # the rules answer "too little": no head is asked either
+                continue
+            stance, new_facts = (
+                _stance(case, ev, embed) if name == "sycophancy_signal" else (None, 0.0)
+            )
+            out.append(Case(
+                f"{path.stem}:{case.id}", tag or path.stem, bool(tag), bool(row["label"]),
+                float(SHIPPED[name](case, embed).value), dict(ev.features),
+                user_vectors(case, embed), stance, new_facts,
+            ))  # fmt: skip
+    return out
+
+
+def _pairs(u: Any) -> tuple[float, Any, Any]:
+    """Over pairs of user turns (i < j): the highest cosine, the [u_i, u_j, u_i*u_j,
+    |u_i-u_j|] of that pair, and the same block averaged over every pair."""
+    n = len(u)
+    blocks, best, best_block = [], -2.0, None
+    for j in range(1, n):
+        for i in range(j):
+            b = np.concatenate([u[i], u[j], u[i] * u[j], np.abs(u[i] - u[j])])
+            blocks.append(b)
+            c = float(u[i] @ u[j])
+            if c > best:
+                best, best_block = c, b
+    return best, best_block, np.mean(blocks, axis=0)
+
+
+_BLOCKS: dict[tuple[str, str], Any] = {}
+
+
+def embedding_block(name: str, kind: str, c: Case) -> Any:
+    """A case's raw embedding features of one kind (reduced by PCA inside each fold)."""
+    key = (kind, c.id)
+    if key not in _BLOCKS:
+        _BLOCKS[key] = _block(kind, c)
+    return _BLOCKS[key]
+
+
+def _block(kind: str, c: Case) -> Any:
+    u = np.asarray(c.users, dtype=np.float64)
+    if kind == "turns":  # the first, the last and the mean later user turn
+        return np.concatenate([u[0], u[-1], u[1:].mean(axis=0)])
+    if kind == "best_pair":
+        return _pairs(u)[1]
+    if kind == "all_pairs":
+        return _pairs(u)[2]
+    if kind == "stance":
+        a, p, r = np.asarray(c.stance, dtype=np.float64)
+        return np.concatenate([a, p, r, a * r, np.abs(a - r), p * r])
+    raise ValueError(kind)
+
+
+_SCALARS: dict[str, dict[str, float]] = {}
+
+
+def scalar_features(name: str, c: Case) -> dict[str, float]:
+    """Named embedding scalars beside the rules' evidence."""
+    if c.id not in _SCALARS:
+        _SCALARS[c.id] = _scalars(c)
+    return _SCALARS[c.id]
+
+
+def _scalars(c: Case) -> dict[str, float]:
+    u = np.asarray(c.users, dtype=np.float64)
+    out: dict[str, float] = {}
+    if len(u) >= 2:
+        cos = u @ u.T
+        later = [float(cos[i, j]) for j in range(1, len(u)) for i in range(j)]
+        out["cos_max"] = max(later)
+        out["cos_mean"] = float(np.mean(later))
+        out["cos_last"] = float(max(cos[-1, :-1]))
+    if c.stance is not None:
+        a, p, r = np.asarray(c.stance, dtype=np.float64)
+        out.update(
+            stance_kept=float(a @ r),
+            reply_to_push=float(p @ r),
+            push_to_before=float(a @ p),
+            new_facts=c.new_facts,
+        )
+    return out
+
+
+# Candidates per evaluator: (named features, embedding scalars?, embedding block or None).
+PARTS = {
+    "user_frustration": FEATURES["user_frustration"]["parts+valence"],
+    "confusion_loop": FEATURES["confusion_loop"]["parts+slot"],
+    "sycophancy_signal": FEATURES["sycophancy_signal"]["parts+claims"],
+}
+CANDIDATES: dict[str, dict[str, tuple[bool, bool, str | None]]] = {
+    # name: (parts, scalars, block)
+    "user_frustration": {
+        "parts": (True, False, None), "parts+direction": (True, False, "dir"),
+        "parts+turns": (True, False, "turns"), "turns alone": (False, False, "turns"),
+    },
+    "confusion_loop": {
+        "parts": (True, False, None), "parts+direction": (True, False, "dir"),
+        "parts+cosines": (True, True, None), "parts+cosines+best_pair": (True, True, "best_pair"),
+        "parts+cosines+all_pairs": (True, True, "all_pairs"), "best_pair alone": (False, True, "best_pair"),
+    },
+    "sycophancy_signal": {
+        "parts": (True, False, None), "parts+stance scalars": (True, True, None),
+        "parts+stance": (True, True, "stance"), "stance alone": (False, True, "stance"),
+    },
+}  # fmt: skip
+
+
+def design(name: str, cases: Sequence[Case], parts: bool, scalars: bool) -> Any:
+    cols: list[list[float]] = []
+    for c in cases:
+        row = [c.features[f] for f in PARTS[name]] if parts else [c.features["rules"]] * 0
+        if scalars:
+            row += list(scalar_features(name, c).values())
+        cols.append(row)
+    return np.asarray(cols, dtype=np.float64).reshape(len(cases), -1)
+
+
+def _projected(vectors: Any, d: Any) -> list[float]:
+    """``direction_features`` in numpy: the last turn's projection, the peak after the
+    first, the rise from the first to the last."""
+    proj = np.asarray(vectors, dtype=np.float64) @ d
+    later = proj[1:] if len(proj) > 1 else proj
+    return [float(proj[-1]), float(later.max()), float(proj[-1] - proj[0])]
+
+
+_PCA: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+PCA_PER_FOLD = False  # --pca-per-fold: the projection refitted on each fold's training cases
+
+
+def fit_candidate(
+    name: str, train: Sequence[Case], spec: tuple[bool, bool, str | None], penalty: float
+) -> Callable[[Sequence[Case]], Any]:
+    """A head fitted on ``train``; returns a scorer whose cut (>= 0 fires) leaves at most
+    MAX_FP of the training negatives above it."""
+    parts, scalars, block = spec
+    y = np.array([c.label for c in train], dtype=np.float64)
+    direction = None
+    if block == "dir":
+        direction = np.asarray(
+            tone_direction(
+                [
+                    Row(c.id, c.group, c.group, c.label, Evidence(c.features, "", c.users))
+                    for c in train
+                ],
+                None,
+            )
+        )
+
+    def table(cases: Sequence[Case], basis: Any = None, centre: Any = None) -> Any:
+        x = design(name, cases, parts, scalars)
+        if direction is not None:
+            d = [_projected(c.users, direction) for c in cases]
+            x = np.hstack([x, np.asarray(d)])
+        if block not in (None, "dir"):
+            e = np.asarray([embedding_block(name, block, c) for c in cases])
+            x = np.hstack([x, (e - centre) @ basis])
+        return x
+
+    basis = centre = None
+    if block not in (None, "dir"):
+        # The projection is fitted on the own sets' cases alone (no label read, no outside
+        # author's case): one per block, the same in every fold.
+        key = (name, block, tuple(c.id for c in train) if PCA_PER_FOLD else ())
+        if key not in _PCA:
+            if PCA_PER_FOLD:
+                _PCA.clear()
+            e = np.asarray(
+                [embedding_block(name, block, c) for c in train if PCA_PER_FOLD or not c.author]
+            )
+            centre = e.mean(axis=0)
+            _PCA[key] = (centre, np.linalg.svd(e - centre, full_matrices=False)[2][:COMPONENTS].T)
+        centre, basis = _PCA[key]
+    x = table(train, basis, centre)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    w = fit((x - mean) / scale, y, penalty)
+    scores = ((x - mean) / scale) @ w[:-1] + w[-1]
+    negatives = np.sort(scores[y == 0])[::-1]
+    cut = float(negatives[int(MAX_FP * len(negatives))]) + 1e-6
+
+    def score(cases: Sequence[Case]) -> Any:
+        return ((table(cases, basis, centre) - mean) / scale) @ w[:-1] + w[-1] - cut
+
+    return score
+
+
+def author_study(
+    name: str,
+    cases: Sequence[Case],
+    only: Sequence[str] | None = None,
+    penalties: Sequence[float] = PENALTIES,
+) -> None:
+    """Leave-one-author-out FP · recall over the outside authors' cases, pooled."""
+    y = np.array([c.label for c in cases])
+    held = np.array([c.author for c in cases])
+    shipped = np.array([c.shipped for c in cases])
+    t = THRESHOLDS[name]
+
+    unread = np.array([c.group in UNREAD for c in cases])
+
+    def cell(fired: Any) -> str:
+        out = []
+        for part in (held, unread):
+            neg, pos = part & ~y, part & y
+            out.append(
+                f"{int((fired & neg).sum())}/{int(neg.sum())} · {int((fired & pos).sum())}/{int(pos.sum())}"
+            )
+        return "{} ({})".format(*out)
+
+    authors = sorted({c.group for c in cases if c.author})
+    print(
+        f"{name}: {len(cases)} cases read, {int(held.sum())} from {len(authors)} outside authors "
+        "(leave-one-author-out; the own sets are one fold each and always trained on; in "
+        "brackets the nine sets no rule round read); "
+        f"a head's cut leaves {MAX_FP:.1%} of its training negatives above it"
+    )
+    print(f"  {'the shipped answer at ' + str(t):<44} {cell(shipped >= t)}")
+    print(f"  {'the shipped answer at ' + str(RULES_STRICT):<44} {cell(shipped >= RULES_STRICT)}")
+    for cand, spec in CANDIDATES[name].items():
+        if only and cand not in only:
+            continue
+        groups = np.array([c.group for c in cases])
+        fires = {p: np.zeros(len(cases), dtype=bool) for p in penalties}
+        for a in authors:
+            test = groups == a
+            for penalty in penalties:
+                scorer = fit_candidate(
+                    name, [c for c, h in zip(cases, test) if not h], spec, penalty
+                )
+                fires[penalty][test] = scorer([c for c, h in zip(cases, test) if h]) >= 0
+        for penalty, fired in fires.items():
+            print(
+                f"  {cand + ' l2 ' + str(penalty):<44} {cell(fired)}   "
+                f"rules {RULES_STRICT} or head: {cell(fired | (shipped >= RULES_STRICT))}   "
+                f"rules {t} or head: {cell(fired | (shipped >= t))}"
+            )
+
+
+# ------------------------------------------------------------------ CONFUSION_LOOP's pairs head
+# The one lever round r51cv found to carry across authors (parts + cosines + every user-turn
+# pair, docs/local-judge.md): shipped as confusion_head.json (_confusion_head.py), its
+# projection, scaling and cut folded into one weight per raw feature and a bias.
+CONFUSION_PENALTY = 10.0
+# The cut: the share of the training authors' negatives, each scored by a head fitted
+# without its author (an inner leave-one-author-out), left above it.
+# 1%, as the topic head's. Leave-one-author-out over 53 authors (FP · recall, in brackets the
+# nine sets no rule round read), the head alone: share 0: 1/273 · 192/257 (0/45 · 25/45);
+# 0.5%: 3/273 · 225/257 (0/45 · 33/45); 1%: 3/273 · 234/257 (0/45 · 36/45); 2%: 6/273 ·
+# 247/257 (0/45 · 42/45); the answer before, 3/273 · 234/257 (1/45 · 31/45). As it ships (1%,
+# only where the rules read a re-ask, or the rules at 0.8): 1/273 · 233/257 (0/45 · 33/45).
+CONFUSION_SHARES = (0.0, 0.005, 0.01, 0.02)
+CONFUSION_SHARE = 0.01
+
+
+def read_confusion(embed: Callable[[Sequence[str]], Any]) -> dict[str, Any]:
+    """Every case the confusion rules read (own sets and opened outside authors), as the
+    judge reads it at run time: ``confusion_features`` of its evidence, the label, its fold,
+    and the answer before the pairs head (``confusion_rules_probability``)."""
+    files = [("", ROOT / "calibration" / "confusion_loop.jsonl")]
+    files += [("", ROOT / "tests" / "local" / f"conversation_{s}.jsonl") for s in OWN]
+    files += author_files()
+    x, y, groups, author, before, ids = [], [], [], [], [], []
+    for tag, path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if not str(row["id"]).startswith("confusion_loop-"):
+                continue
+            case = ConversationCase(
+                str(row["id"]), tuple(Turn(t["role"], t["content"]) for t in row["turns"])
+            )
+            ev = confusion_evidence(case, embed)
+            if ev is None:
+                continue
+            x.append(confusion_features(ev.features, ev.vectors))
+            y.append(bool(row["label"]))
+            groups.append(tag or path.stem)
+            author.append(bool(tag))
+            before.append(confusion_rules_probability(ev))
+            ids.append(f"{path.stem}:{case.id}")
+    return {
+        "x": np.asarray(x), "y": np.asarray(y), "group": np.asarray(groups),
+        "author": np.asarray(author), "before": np.asarray(before), "id": ids,
+        "sources": [str(p.relative_to(ROOT)) for _, p in files],
+    }  # fmt: skip
+
+
+def confusion_basis(data: dict[str, Any]) -> tuple[Any, Any]:
+    """The pair block's projection: its leading principal components over the own sets'
+    cases alone (no label, no outside author's case), the same in every fold."""
+    width = len(NAMED_CONFUSION) + 3
+    e = data["x"][~data["author"], width:]
+    centre = e.mean(axis=0)
+    return centre, np.linalg.svd(e - centre, full_matrices=False)[2][:COMPONENTS].T
+
+
+def train_confusion(x: Any, y: Any, centre: Any, basis: Any) -> tuple[Any, float]:
+    """One weight per raw feature and a bias (no cut yet): the named evidence and cosines
+    as they are, the pair block projected, all standardised, fitted by train_heads.fit."""
+    width = len(NAMED_CONFUSION) + 3
+    z = np.hstack([x[:, :width], (x[:, width:] - centre) @ basis])
+    mean, scale = z.mean(axis=0), z.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    w = fit((z - mean) / scale, y.astype(np.float64), CONFUSION_PENALTY)
+    a = w[:-1] / scale
+    weights = np.concatenate([a[:width], basis @ a[width:]])
+    bias = float(w[-1] - mean @ a - centre @ basis @ a[width:])
+    return weights, bias
+
+
+def out_of_author(data: dict[str, Any], rows: Any, centre: Any, basis: Any) -> Any:
+    """Logits of the outside authors' cases among ``rows``, each by a head fitted on
+    ``rows`` without its author (NaN elsewhere)."""
+    x, y, group = data["x"], data["y"], data["group"]
+    out = np.full(len(y), np.nan)
+    for a in sorted(set(group[rows & data["author"]])):
+        held = group == a
+        weights, bias = train_confusion(x[rows & ~held], y[rows & ~held], centre, basis)
+        out[held & rows] = x[held & rows] @ weights + bias
+    return out
+
+
+def confusion_cut(logits: Any, y: Any, share: float) -> float:
+    """The logit above which at most ``share`` of the negatives scored lie."""
+    negatives = np.sort(logits[~np.isnan(logits) & ~y])[::-1]
+    return float(negatives[int(share * len(negatives))]) + 1e-6
+
+
+def confusion_study(data: dict[str, Any]) -> None:
+    """Leave-one-author-out, the cut of each outer fold chosen by an inner one."""
+    x, y, group, held = data["x"], data["y"], data["group"], data["author"]
+    before = data["before"]
+    unread = np.array([g in UNREAD for g in group])
+    centre, basis = confusion_basis(data)
+    fired = {s: np.zeros(len(y), dtype=bool) for s in CONFUSION_SHARES}
+    for a in sorted(set(group[held])):
+        test = group == a
+        inner = out_of_author(data, ~test, centre, basis)
+        weights, bias = train_confusion(x[~test], y[~test], centre, basis)
+        for s in CONFUSION_SHARES:
+            fired[s][test] = x[test] @ weights + bias >= confusion_cut(inner, y, s)
+
+    def cell(f: Any) -> str:
+        out = []
+        for part in (held, unread):
+            neg, pos = part & ~y, part & y
+            out.append(
+                f"{int((f & neg).sum())}/{int(neg.sum())} · {int((f & pos).sum())}/{int(pos.sum())}"
+            )
+        return "{} ({})".format(*out)
+
+    print(
+        f"confusion_loop pairs head: {len(y)} cases, {int(held.sum())} from "
+        f"{len(set(group[held]))} outside authors; leave-one-author-out, each fold's cut by an "
+        "inner leave-one-author-out; in brackets the nine sets no rule round read"
+    )
+    print(f"  {'the answer before, at 0.5':<40} {cell(before >= 0.5)}")
+    for s in CONFUSION_SHARES:
+        print(
+            f"  {'head, share ' + str(s):<40} {cell(fired[s])}   or before >= 0.5: "
+            f"{cell(fired[s] | (before >= 0.5))}   or before >= 0.8: {cell(fired[s] | (before >= 0.8))}"
+        )
+        # Gated as it ships: the head only where the rules read a later turn asking again.
+        gated = (fired[s] & (x[:, NAMED_CONFUSION.index("reasks")] >= 1)) | (before >= 0.8)
+        print(f"  {'  gated to a re-ask, or before >= 0.8':<40} {cell(gated)}")
+        wrong = [i for i, f, l, h in zip(data["id"], gated, y, held) if h and f != l]
+        print("     wrong (as it ships): " + " ".join(wrong))
+
+
+def write_confusion(data: dict[str, Any]) -> None:
+    """Fit on every case; the cut from every author's cases scored without their author."""
+    x, y = data["x"], data["y"]
+    centre, basis = confusion_basis(data)
+    everyone = np.ones(len(y), dtype=bool)
+    cut = confusion_cut(out_of_author(data, everyone, centre, basis), y, CONFUSION_SHARE)
+    weights, bias = train_confusion(x, y, centre, basis)
+    CONFUSION_FILE.write_text(json.dumps({
+        "evaluator": "confusion_loop",
+        "named": list(NAMED_CONFUSION),
+        "dim": (x.shape[1] - len(NAMED_CONFUSION) - 3) // 4,
+        "features": "the named evidence, cos_max, cos_mean, cos_last, then [u_i, u_j, "
+                    "u_i*u_j, |u_i-u_j|] averaged over every pair of user turns i < j",
+        "components": COMPONENTS, "penalty": CONFUSION_PENALTY, "share": CONFUSION_SHARE,
+        "trained_on": f"{len(y)} cases, {int(data['author'].sum())} from "
+                      f"{len(set(data['group'][data['author']]))} outside authors",
+        "sources": data["sources"],
+        "bias": round(bias - cut, 6),
+        "weights": [round(float(w), 6) for w in weights],
+    }, indent=0) + "\n", encoding="utf-8")  # fmt: skip
+    print(f"wrote {CONFUSION_FILE.relative_to(ROOT)}")
+
+
 def main() -> None:
+    global MAX_FP, PCA_PER_FOLD
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write the weights file")
     parser.add_argument("--only", help="one evaluator")
     parser.add_argument("--direction-l2", type=float, default=None)
+    parser.add_argument(
+        "--authors",
+        action="store_true",
+        help="the leave-one-author-out study over the outside authors' sets",
+    )
+    parser.add_argument(
+        "--max-fp",
+        type=float,
+        default=MAX_FP,
+        help="a head's cut: the share of training negatives left above it",
+    )
+    parser.add_argument("--candidate", action="append", help="only these candidates")
+    parser.add_argument(
+        "--pca-per-fold",
+        action="store_true",
+        help="refit the embedding blocks' projection on each fold (slow)",
+    )
+    parser.add_argument("--penalty", action="append", type=float, help="only these L2 penalties")
+    parser.add_argument("--cache", type=Path, help="keep the read cases here (a pickle)")
+    parser.add_argument(
+        "--confusion-head",
+        action="store_true",
+        help="CONFUSION_LOOP's pairs head: measure it (and with --write, write it)",
+    )
     args = parser.parse_args()
+    if args.confusion_head:
+        cached = args.cache and args.cache.with_suffix(".confusion_head.pkl")
+        if cached and cached.is_file():
+            data = pickle.loads(cached.read_bytes())
+        else:
+            data = read_confusion(Embedder().embed)
+            if cached:
+                cached.write_bytes(pickle.dumps(data))
+        confusion_study(data)
+        if args.write:
+            write_confusion(data)
+        return
+    if args.authors:
+        MAX_FP = args.max_fp
+        PCA_PER_FOLD = args.pca_per_fold
+        embed = Embedder().embed
+        for name in FEATURES:
+            if args.only and name != args.only:
+                continue
+            cached = args.cache and args.cache.with_suffix(f".{name}.pkl")
+            if cached and cached.is_file():
+                cases = pickle.loads(cached.read_bytes())
+            else:
+                cases = gather_all(name, embed)
+                if cached:
+                    cached.write_bytes(pickle.dumps(cases))
+            author_study(name, cases, args.candidate, tuple(args.penalty or PENALTIES))
+        return
     global DIRECTION_L2
     DIRECTION_L2 = args.direction_l2
     embed = Embedder().embed
