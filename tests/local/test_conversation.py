@@ -1290,13 +1290,13 @@ def test_a_rules_alone_head_is_the_rules(embedder: Embedder) -> None:
 
 # ------------------------------------------------------------------ accuracy
 # Known false alarms of a shipped answer, each with what raises it (strict: a fix shows).
+# A set's false alarms that are known and told in docs/local-judge.md: the test checks that
+# they are exactly these, so a fix (or a new false alarm) shows here.
 KNOWN_FALSE_ALARMS = {
-    ("conversation_blind15", "confusion_loop"): (
-        "CONFUSION_LOOP's pairs head fires on confusion_loop-v09, three parallel questions of "
-        "one template, each answered: the rules read them as re-asks (below 0.5), the head "
-        "finds the turns alike (trained on it, leave-one-author-out too; docs/local-judge.md, "
-        "round r51cl)"
-    ),
+    # CONFUSION_LOOP's pairs head fires on three parallel questions of one template, each
+    # answered: the rules read them as re-asks (below 0.5), the head finds the turns alike
+    # (trained on it, leave-one-author-out too; round r51cl).
+    ("conversation_blind15", "confusion_loop"): {"confusion_loop-v09"},
 }
 
 
@@ -1370,17 +1370,13 @@ def test_calibration_set(name: str, embedder: Embedder) -> None:
         "lang31b",
     ],
 )
-def test_own_sets(
-    name: str, path: Path, embedder: Embedder, request: pytest.FixtureRequest
-) -> None:
-    if (path.stem, name) in KNOWN_FALSE_ALARMS:
-        request.applymarker(
-            pytest.mark.xfail(strict=True, reason=KNOWN_FALSE_ALARMS[path.stem, name])
-        )
+def test_own_sets(name: str, path: Path, embedder: Embedder) -> None:
     answer, threshold = EVALUATORS[name]
     cases = [c for c in read_cases(path) if c.id.startswith(name)]
-    fp, neg, tp, pos = _rates(cases, answer, threshold, embedder.embed)
-    assert fp == 0, f"{fp}/{neg} false positives"
+    fired = {c.id for c in cases if answer(c, embedder.embed).value >= threshold}
+    alarms = {c.id for c in cases if c.id in fired and not c.label}
+    assert alarms == KNOWN_FALSE_ALARMS.get((path.stem, name), set()), "false positives"
+    tp, pos = sum(1 for c in cases if c.id in fired and c.label), sum(1 for c in cases if c.label)
     assert tp >= pos // 2, f"recall {tp}/{pos}"
 
 
