@@ -860,8 +860,12 @@ def _with_aside(request: str) -> bool:
 def off_topic_evidence(case: RunCase, embed: Embed) -> Evidence:
     """What OFF_TOPIC_DRIFT weighs: stretches of the run far from the request, announced
     digressions, selling, another customer's case."""
-    case = replace(case, input=_last_ask(case.input))
-    units = _units(case)
+    return _rules_evidence(replace(case, input=_last_ask(case.input)), _units(case), embed)
+
+
+def _rules_evidence(case: RunCase, units: list[tuple[str, bool]], embed: Embed) -> Evidence:
+    """``off_topic_evidence`` of a case whose request is already its last ask, read into
+    ``units``."""
     if not units:
         return Evidence()
     asked = _part_stems(case.input) | key_terms(case.input)
@@ -1048,8 +1052,13 @@ def topic_evidence(case: RunCase, embed: Embed) -> tuple[np.ndarray, str] | None
     farthest from the request, or None where the distance says nothing (``_subject_unread``,
     ``_takes_question_up``) or nothing but service was said. The vectors are those the rules
     embed (the embedder's cache answers the second asking)."""
-    case = replace(case, input=_last_ask(case.input))
-    units = _units(case)
+    return _topic_evidence(replace(case, input=_last_ask(case.input)), _units(case), embed)
+
+
+def _topic_evidence(case: RunCase, units: list[tuple[str, bool]],
+                    embed: Embed) -> tuple[np.ndarray, str] | None:
+    """``topic_evidence`` of a case whose request is already its last ask, read into
+    ``units``."""
     steps = sum(1 for s in case.steps if _FENCED.sub(" ", s).strip())
     if not units or not case.input.strip() or _subject_unread(case) or _takes_question_up(
             case, [u for u, listed in units[steps:] if not listed]):
@@ -1077,12 +1086,15 @@ _RULES_MARGIN = math.log(4.0)
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
     """P(the run wandered away from the user's goal to an unrelated subject): the rules'
     head or the topic head, whichever is surer."""
-    if not _units(case) or not case.input.strip():
+    units = _units(case)
+    if not units or not case.input.strip():
         return verdict(0.0, "no request or no run text to compare")
-    rules = head_answer("off_topic_drift", off_topic_evidence(case, embed),
-                        f"every part of the run stays on the request ({len(_units(case))} units)",
+    # Both heads read the same case, its request cut to the last ask, and the same units.
+    asked = replace(case, input=_last_ask(case.input))
+    rules = head_answer("off_topic_drift", _rules_evidence(asked, units, embed),
+                        f"every part of the run stays on the request ({len(units)} units)",
                         offset=-_RULES_MARGIN)
-    topic = topic_evidence(case, embed)
+    topic = _topic_evidence(asked, units, embed)
     if topic is None:
         return rules
     logit = topic_head().logit(topic[0])
