@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from functools import lru_cache
 
 # --- digits ----------------------------------------------------------------------------
 
@@ -213,7 +212,7 @@ MONTH_WORDS: dict[str, frozenset[int]] = _table(_MONTHS)
 WEEKDAY_WORDS: dict[str, frozenset[int]] = _table(_WEEKDAYS)  # 1 is Monday
 
 
-def _alternation(words) -> str:
+def _alternation(words: dict[str, frozenset[int]]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
 
 
@@ -236,8 +235,3 @@ def weekday_of(word: str) -> frozenset[int]:
     found = WEEKDAY_WORDS.get(w) or WEEKDAY_WORDS.get(_bare(w), frozenset())
     return frozenset(d - 1 for d in found)
 
-
-@lru_cache(maxsize=8192)
-def is_calendar_word(word: str) -> bool:
-    """A month or weekday name in any language of the tables (an English plural too)."""
-    return bool(month_of(word) or weekday_of(word))

@@ -23,7 +23,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from .._types import Answer
-from ._calendar import DIGITS, MONTH_ALT, MONTH_WORD, WEEKDAY_WORD, is_calendar_word, month_of
+from ._calendar import DIGITS, MONTH_ALT, MONTH_WORD, WEEKDAY_WORD, month_of
 
 __all__ = [
     "DateParts",

@@ -922,7 +922,8 @@ def _foreign_misdate(said: str, texts: Sequence[str]) -> str:
     whose month slipped. A date the evidence gives is the evidence's; one in another day
     may be worked out ("48 horas antes": 12 from 14 September), which the answer's words,
     not read, would tell."""
-    given = [r for t in texts for _, readings in dates(t) for r in readings if None not in r]
+    given = [(y, m, d) for t in texts for _, readings in dates(t) for y, m, d in readings
+             if y is not None and m is not None and d is not None]
     for text, readings in dates(said):
         if date_supported(readings, given):
             continue
