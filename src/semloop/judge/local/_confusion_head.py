@@ -21,19 +21,18 @@ Deterministic: a dot product of fixed numbers, rounded.
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ._linear_head import LinearHead, read_head
+
 __all__ = [
     "CONFUSION_FILE",
     "NAMED",
-    "ConfusionHead",
     "closest_pair",
     "confusion_features",
     "confusion_head",
@@ -78,34 +77,15 @@ def confusion_features(named: Any, users: Any) -> np.ndarray:
     return np.concatenate([np.asarray(scalars), np.mean(blocks, axis=0)])
 
 
-@dataclass(frozen=True)
-class ConfusionHead:
-    """Log-odds of "the user asks the same thing again" = bias + weights . features."""
-
-    weights: np.ndarray
-    bias: float
-
-    def logit(self, features: np.ndarray) -> float:
-        # Rounded, as the rules' answers are: the last bits of a float sum never decide.
-        return round(float(features @ self.weights) + self.bias, 6)
+def _width(data: Mapping[str, Any]) -> int:
+    named = data.get("named") == list(NAMED) and int(data.get("dim", 0))
+    return len(NAMED) + len(COSINES) + 4 * int(data["dim"]) if named else 0
 
 
 @cache
-def confusion_head(path: Path = CONFUSION_FILE) -> ConfusionHead:
+def confusion_head(path: Path = CONFUSION_FILE) -> LinearHead:
     """The shipped head; a file that is not one (unreadable, a wrong length, a number that
     is not finite) raises ``ValueError`` naming it, at the first CONFUSION_LOOP answer."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        weights = np.asarray(data.get("weights", []), dtype=np.float64)
-        bias = float(data.get("bias", math.nan))
-        width = len(NAMED) + len(COSINES) + 4 * int(data.get("dim", 0))
-    except (OSError, ValueError, TypeError, AttributeError) as exc:
-        raise ValueError(f"{path}: not a CONFUSION_LOOP head ({exc})") from exc
-    if data.get("named") != list(NAMED) or weights.shape != (width,) or not int(data["dim"]):
-        raise ValueError(
-            f"{path}: 'named' must be {list(NAMED)} and 'weights' hold "
-            f"{len(NAMED)} + {len(COSINES)} + 4 x 'dim' numbers"
-        )
-    if not (np.isfinite(weights).all() and math.isfinite(bias)):
-        raise ValueError(f"{path}: the weights and the bias must be finite numbers")
-    return ConfusionHead(weights, bias)
+    return read_head(path, "CONFUSION_LOOP", _width,
+                     f"'named' must be {list(NAMED)} and 'weights' hold "
+                     f"{len(NAMED)} + {len(COSINES)} + 4 x 'dim' numbers")

@@ -14,16 +14,15 @@ folded in, so it fires at log-odds >= 0. Deterministic: a dot product of fixed n
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["TOPIC_FILE", "TopicHead", "topic_features", "topic_head"]
+from ._linear_head import LinearHead, read_head
+
+__all__ = ["TOPIC_FILE", "topic_features", "topic_head"]
 
 TOPIC_FILE = Path(__file__).with_name("topic_head.json")
 
@@ -37,27 +36,9 @@ def topic_features(request: Any, run: Any) -> np.ndarray:
     return np.concatenate([q, r, q * r, np.abs(q - r)])
 
 
-@dataclass(frozen=True)
-class TopicHead:
-    """Log-odds of "the run left the request's subject" = bias + weights . features."""
-
-    weights: np.ndarray
-    bias: float
-
-    def logit(self, features: np.ndarray) -> float:
-        # Rounded, as the rules' answers are: the last bits of a float sum never decide.
-        return round(float(features @ self.weights) + self.bias, 6)
-
-
 @cache
-def topic_head(path: Path = TOPIC_FILE) -> TopicHead:
-    """The shipped head; a file that is not one (a wrong length, a number that is not
-    finite) raises ``ValueError`` naming it, at the first drift answer."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    weights = np.asarray(data.get("weights", []), dtype=np.float64)
-    bias = float(data.get("bias", math.nan))
-    if weights.shape != (4 * int(data.get("dim", 0)),) or not weights.size:
-        raise ValueError(f"{path}: 'weights' must hold 4 x 'dim' numbers")
-    if not (np.isfinite(weights).all() and math.isfinite(bias)):
-        raise ValueError(f"{path}: the weights and the bias must be finite numbers")
-    return TopicHead(weights, bias)
+def topic_head(path: Path = TOPIC_FILE) -> LinearHead:
+    """The shipped head; a file that is not one (unreadable, a wrong length, a number that
+    is not finite) raises ``ValueError`` naming it, at the first drift answer."""
+    return read_head(path, "OFF_TOPIC_DRIFT topic", lambda data: 4 * int(data.get("dim", 0)),
+                     "'weights' must hold 4 x 'dim' numbers")
