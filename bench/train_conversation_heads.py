@@ -302,6 +302,16 @@ SHIPPED = {
 }
 
 
+
+def _cell(fired: Any, y: Any, held: Any, unread: Any) -> str:
+    """False positives · recall of ``fired`` on the held-out authors, then (in brackets) on
+    the sets no rule round read."""
+    out = []
+    for part in (held, unread):
+        neg, pos = part & ~y, part & y
+        out.append(f"{int((fired & neg).sum())}/{int(neg.sum())} · {int((fired & pos).sum())}/{int(pos.sum())}")
+    return "{} ({})".format(*out)
+
 def author_files(root: Path = ROOT) -> list[tuple[str, Path]]:
     """(tag, file) of every opened outside author's conversation set, in sorted order."""
     out = []
@@ -564,13 +574,7 @@ def author_study(
     unread = np.array([c.group in UNREAD for c in cases])
 
     def cell(fired: Any) -> str:
-        out = []
-        for part in (held, unread):
-            neg, pos = part & ~y, part & y
-            out.append(
-                f"{int((fired & neg).sum())}/{int(neg.sum())} · {int((fired & pos).sum())}/{int(pos.sum())}"
-            )
-        return "{} ({})".format(*out)
+        return _cell(fired, y, held, unread)
 
     authors = sorted({c.group for c in cases if c.author})
     print(
@@ -706,14 +710,8 @@ def confusion_study(data: dict[str, Any]) -> None:
         for s in CONFUSION_SHARES:
             fired[s][test] = x[test] @ weights + bias >= confusion_cut(inner, y, s)
 
-    def cell(f: Any) -> str:
-        out = []
-        for part in (held, unread):
-            neg, pos = part & ~y, part & y
-            out.append(
-                f"{int((f & neg).sum())}/{int(neg.sum())} · {int((f & pos).sum())}/{int(pos.sum())}"
-            )
-        return "{} ({})".format(*out)
+    def cell(fired: Any) -> str:
+        return _cell(fired, y, held, unread)
 
     print(
         f"confusion_loop pairs head: {len(y)} cases, {int(held.sum())} from "
