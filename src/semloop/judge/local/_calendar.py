@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from typing import Any
 
 # --- digits ----------------------------------------------------------------------------
 
@@ -213,7 +214,27 @@ WEEKDAY_WORDS: dict[str, frozenset[int]] = _table(_WEEKDAYS)  # 1 is Monday
 
 
 def _alternation(words: dict[str, frozenset[int]]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+    """The words as one pattern, shaped as their trie: a flat alternation of a thousand
+    words is tried word by word at every position of every text the judge reads, and made
+    each run-level answer about twice as slow in its rules. At each letter the longer words
+    are tried first, as in an alternation sorted longest first; a space matches any run of
+    white space."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def shaped(node: dict[str, Any]) -> str:
+        branches = [(r"\s+" if ch == " " else re.escape(ch)) + shaped(child)
+                    for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return shaped(trie)
 
 
 MONTH_ALT = _alternation(MONTH_WORDS)
