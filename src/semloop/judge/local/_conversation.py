@@ -34,8 +34,9 @@ from .._types import Answer
 from ._answerer import Embed
 from ._claims import answer_text
 from ._confusion_head import closest_pair, confusion_features, confusion_head
-from ._conversation_head import Evidence, heads, probability
+from ._conversation_head import Evidence, heads, logit_probability, probability
 from ._grounding import _ROMANCE
+from ._linear_head import RULES_MARGIN
 from ._tokenizer import load_vocab, strip_accents
 from ._tone import (
     DISPLEASED,
@@ -1389,7 +1390,6 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     return Evidence(features, why, vectors)
 
 
-_PAIRS_CEIL = 0.98  # as the conversation head's probabilities
 # Leave-one-author-out over 53 outside authors (bench/train_conversation_heads.py
 # --confusion-head; FP · recall, in brackets the nine sets no rule round read): the rules at
 # 0.5, 3/273 · 234/257 (1/45 · 31/45); the pairs head where the rules read a re-ask, or the
@@ -1397,7 +1397,6 @@ _PAIRS_CEIL = 0.98  # as the conversation head's probabilities
 # 236/257 (1/45 · 33/45). Not gated, the head catches more (3/273 · 237/257, 0/45 · 36/45)
 # but on real tau-bench chats it fired on 12 more succeeded runs of 156, every one where the
 # rules read no question asked again.
-_RULES_MARGIN = math.log(4.0)
 
 
 def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
@@ -1413,15 +1412,15 @@ def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
         return _too_little("fewer than two user turns cannot show a question asked again")
     p = confusion_rules_probability(evidence)
     # Beside the pairs head the rules fire only where they are surer: at 0.8, their log-odds
-    # less ln 4 (as the drift rules beside the topic head).
-    p = round(1.0 / (1.0 + math.exp(_RULES_MARGIN - math.log(p / (1.0 - p)))), 4)
+    # less RULES_MARGIN (as the drift rules beside the topic head).
+    p = round(1.0 / (1.0 + math.exp(RULES_MARGIN - math.log(p / (1.0 - p)))), 4)
     # The pairs head only where the rules read a later turn asking again: two user turns
     # alike in meaning with no question asked again are a report repeated ("I restarted it
     # again, still nothing") or facts given once more, as real support chats are full of.
     if evidence.features["reasks"] < 1:
         return _answer(p, evidence.why)
     logit = confusion_head().logit(confusion_features(evidence.features, evidence.vectors))
-    pairs = min(_PAIRS_CEIL, round(1.0 / (1.0 + math.exp(-max(-8.0, min(8.0, logit)))), 4))
+    pairs = logit_probability(logit)
     if logit >= 0.0 and pairs > p:
         users = _read_replies(case).user_turns()  # the turns evidence.vectors are of
         i, j, cos = closest_pair(evidence.vectors)

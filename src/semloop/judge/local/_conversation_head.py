@@ -22,7 +22,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["Evidence", "Head", "direction_features", "fit_logistic", "heads", "probability"]
+__all__ = ["Evidence", "Head", "direction_features", "fit_logistic", "heads", "logit_probability",
+           "probability"]
 
 _P_FLOOR, _P_CEIL = 0.02, 0.98
 WEIGHTS_FILE = "conversation_heads.json"
@@ -80,7 +81,13 @@ def direction_features(name: str, vectors: Any, d: Sequence[float]) -> dict[str,
 
 
 def probability(head: Head, evidence: Evidence) -> float:
-    logit = max(-8.0, min(8.0, head.logit(evidence)))
+    return logit_probability(head.logit(evidence))
+
+
+def logit_probability(logit: float) -> float:
+    """A head's log-odds as an answer's probability: clipped to +-8, kept within
+    [0.02, 0.98], rounded."""
+    logit = max(-8.0, min(8.0, logit))
     return round(min(_P_CEIL, max(_P_FLOOR, 1.0 / (1.0 + math.exp(-logit)))), 4)
 
 

@@ -12,7 +12,6 @@ answer. What the three task answers share is in ``_task.py``.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -36,6 +35,7 @@ from ._claims import (
     written_call,
 )
 from ._head import Evidence, head_answer
+from ._linear_head import RULES_MARGIN
 from ._task import (
     _AMOUNT,
     _ASKS_USER,
@@ -1076,13 +1076,6 @@ def _topic_evidence(case: RunCase, units: list[tuple[str, bool]],
     return topic_features(vectors[0], vectors[[i + 1 for i in told]]), units[far][0]
 
 
-# Beside the topic head, the rules fire only where they are surer: at log-odds ln 4 (0.8).
-# On the six outside authors' sets no drift rule had been fitted to (blind45 ... blind47b),
-# the rules alone at 0.5 raised 10 false alarms in 66 negatives and caught 43 of 54; at 0.8
-# with the head (trained without each set), 4 and 46 (calibration/train_topic_head.py --report).
-_RULES_MARGIN = math.log(4.0)
-
-
 def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
     """P(the run wandered away from the user's goal to an unrelated subject): the rules'
     head or the topic head, whichever is surer."""
@@ -1091,9 +1084,14 @@ def answer_off_topic_drift(case: RunCase, embed: Embed) -> Answer:
         return verdict(0.0, "no request or no run text to compare")
     # Both heads read the same case, its request cut to the last ask, and the same units.
     asked = replace(case, input=_last_ask(case.input))
+    # Beside the topic head, the rules fire only where they are surer (RULES_MARGIN: at 0.8).
+    # On the six outside authors' sets no drift rule had been fitted to (blind45 ...
+    # blind47b), the rules alone at 0.5 raised 10 false alarms in 66 negatives and caught 43
+    # of 54; at 0.8 with the head (trained without each set), 4 and 46
+    # (calibration/train_topic_head.py --report).
     rules = head_answer("off_topic_drift", _rules_evidence(asked, units, embed),
                         f"every part of the run stays on the request ({len(units)} units)",
-                        offset=-_RULES_MARGIN)
+                        offset=-RULES_MARGIN)
     topic = _topic_evidence(asked, units, embed)
     if topic is None:
         return rules

@@ -18,7 +18,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["LinearHead", "read_head"]
+__all__ = ["RULES_MARGIN", "LinearHead", "read_head"]
+
+# Beside such a head, an evaluator's rules fire only where they are surer: their log-odds
+# less ln 4, so at 0.8 (the evidence for each is beside its answer, ``_drift.py`` and
+# ``_conversation.py``).
+RULES_MARGIN = math.log(4.0)
 
 
 @dataclass(frozen=True)
