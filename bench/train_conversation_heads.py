@@ -77,7 +77,7 @@ from semloop.judge.local._conversation_head import (
 from semloop.judge.local._model import Embedder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "calibration"))
-from train_heads import fit  # calibration/: the project's Newton L2 logistic regression
+from train_heads import cut_above, fit  # calibration/: the project's Newton L2 logistic regression
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = (
@@ -692,8 +692,7 @@ def out_of_author(data: dict[str, Any], rows: Any, centre: Any, basis: Any) -> A
 
 def confusion_cut(logits: Any, y: Any, share: float) -> float:
     """The logit above which at most ``share`` of the negatives scored lie."""
-    negatives = np.sort(logits[~np.isnan(logits) & ~y])[::-1]
-    return float(negatives[int(share * len(negatives))]) + 1e-6
+    return cut_above(logits[~np.isnan(logits) & ~y], share)
 
 
 def confusion_study(data: dict[str, Any]) -> None:

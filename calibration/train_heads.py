@@ -196,6 +196,13 @@ def read(name: str) -> list[tuple[RunCase, str, str]]:
     return out
 
 
+
+def cut_above(negatives: np.ndarray, share: float) -> float:
+    """The score above which at most ``share`` of ``negatives`` lie (a head's operating
+    point, folded into its bias so that it fires at >= 0)."""
+    ranked = np.sort(negatives)[::-1]
+    return float(ranked[int(share * len(ranked))]) + 1e-6
+
 def fit(x: np.ndarray, y: np.ndarray, penalty: float) -> np.ndarray:
     """Weights (last = bias) of an L2 logistic regression, by Newton's method."""
     xb = np.hstack([x, np.ones((len(x), 1))])

@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from train_heads import fit  # calibration/, beside this script
+from train_heads import cut_above, fit  # calibration/, beside this script
 
 from semloop.case import RunCase
 from semloop.judge.local._drift import off_topic_evidence, topic_evidence
@@ -93,8 +93,7 @@ def train(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     w = fit((p - mean) / scale, y, PENALTY)
     weights = basis @ (w[:-1] / scale)
     bias = float(w[-1] - (centre @ basis + mean) @ (w[:-1] / scale))
-    negatives = np.sort(x[y == 0] @ weights + bias)[::-1]
-    cut = float(negatives[int(MAX_FP * len(negatives))]) + 1e-6
+    cut = cut_above(x[y == 0] @ weights + bias, MAX_FP)
     return weights, bias - cut
 
 
