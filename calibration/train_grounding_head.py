@@ -17,6 +17,8 @@ own code; kept per case: the shipped answer's value, the features head's inputs 
 it caps them) and its log-odds, and the claim the rules weigh worst with the evidence
 sentence closest to it in meaning (MiniLM vectors ``c`` and ``e``, as ``_score_claim``
 embeds them), from which the pair block ``[c, e, c*e, |c-e|]`` and the cosine ``c . e``.
+``--kinds named+qa`` adds the request's and the answer's vectors ``q`` and ``a`` (embedded
+anew, kept by ``--qa-cache FILE``), as ``q . a`` and the block ``[q, a, q*a, |q-a|]``.
 ``--cache FILE`` keeps them (an ``.npz``) so the study reruns without the model.
 
 ``--report``: **leave-one-author-out**. Each outside author's cases are scored by a veto
@@ -156,10 +158,41 @@ def read_all(cache: Path | None) -> dict[str, Any]:
     return data
 
 
+def read_request_answer(data: dict[str, Any], cache: Path | None) -> dict[str, Any]:
+    """Adds the MiniLM vectors of each case's request ``q`` and answer ``a`` (the only texts
+    this embeds anew), in the order ``read_all`` read the cases."""
+    if cache and cache.is_file():
+        got = np.load(cache, allow_pickle=False)
+        return {**data, "q": got["q"], "a": got["a"]}
+    from semloop.judge.local._claims import answer_text
+    from semloop.judge.local._model import Embedder  # only when no cache holds them
+
+    embed = Embedder().embed
+    q, a = [], []
+    for _, path in sources():
+        for case, _ in _cases(path):
+            vectors = np.asarray(embed([case.input or " ", answer_text(case.output) or " "]))
+            q.append(vectors[0])
+            a.append(vectors[1])
+    if len(q) != len(data["label"]):
+        raise ValueError("the request/answer cache does not match the cases")
+    if cache:
+        np.savez_compressed(cache, q=np.asarray(q), a=np.asarray(a))
+    return {**data, "q": np.asarray(q), "a": np.asarray(a)}
+
+
 def blocks(data: dict[str, Any], kind: str, basis: tuple[np.ndarray, np.ndarray] | None
            ) -> np.ndarray:
     """The veto's raw features of every case, for candidate ``kind``."""
     named = np.column_stack([data["named"], data["logit"]])
+    if kind == "named+qa":
+        q, a = data["q"], data["a"]
+        own = np.array([str(t).startswith("own:") for t in data["tag"]])
+        block = np.hstack([q, a, q * a, np.abs(q - a)])
+        centre = block[own].mean(axis=0)
+        _, _, vt = np.linalg.svd(block[own] - centre, full_matrices=False)
+        return np.hstack([named, np.sum(q * a, axis=1, keepdims=True),
+                          (block - centre) @ vt[:COMPONENTS].T])
     c, e = data["c"], data["e"]
     cos = np.sum(c * e, axis=1, keepdims=True)
     if kind == "named":
@@ -304,6 +337,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--report", action="store_true")
     ap.add_argument("--cache", type=Path)
+    ap.add_argument("--qa-cache", type=Path, help="where the request and answer vectors are kept")
     ap.add_argument("--recall", nargs="*", type=float, default=[],
                     help="also study a recall head at these shares of negatives above its cut")
     ap.add_argument("--kinds", nargs="*", default=["named", "named+cos", "pair", "named+pair"])
@@ -312,6 +346,8 @@ def main() -> int:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "bench"))
     data = read_all(args.cache)
+    if "named+qa" in args.kinds:
+        data = read_request_answer(data, args.qa_cache)
     print(f"{len(data['label'])} cases", file=sys.stderr)
     if args.report:
         report(data, args.kinds, args.penalties, args.shares)

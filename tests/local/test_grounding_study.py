@@ -65,3 +65,26 @@ def test_the_worst_claim_is_read_beside_its_closest_sentence(study: ModuleType) 
     c, e = got["c"], got["e"]
     others = embed(["The harbour café opens at seven in the morning."])
     assert float(c @ e) > float(c @ np.asarray(others[0]))
+
+
+def test_embedding_blocks_are_projected_by_the_own_sets_alone(study: ModuleType) -> None:
+    rng = np.random.default_rng(7)
+    n, dim = 40, 384
+    tags = np.array(["own:calibration/hallucination.jsonl"] * 24 + ["blind40"] * 16)
+
+    def unit(k: int) -> np.ndarray:
+        v = rng.normal(size=(k, dim))
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    data = {"tag": tags, "named": rng.random((n, 16)), "logit": rng.normal(size=n),
+            "c": unit(n), "e": unit(n), "q": unit(n), "a": unit(n),
+            "has": np.ones(n, dtype=bool), "label": np.zeros(n)}
+    basis = study.pair_basis(data)
+    pair = study.blocks(data, "named+pair", basis)
+    qa = study.blocks(data, "named+qa", None)
+    assert pair.shape == qa.shape == (n, 17 + 1 + study.COMPONENTS)
+    # An outside author's vectors move no case's projection: the components are the own sets'.
+    moved = {**data, "c": np.vstack([data["c"][:24], unit(16)]),
+             "q": np.vstack([data["q"][:24], unit(16)])}
+    assert np.allclose(study.blocks(moved, "named+pair", study.pair_basis(moved))[:24], pair[:24])
+    assert np.allclose(study.blocks(moved, "named+qa", None)[:24], qa[:24])
