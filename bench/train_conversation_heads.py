@@ -23,8 +23,8 @@ with user-turn cosines, with pooled user-turn pairs ``[u_i, u_j, u_i*u_j, |u_i-u
 (16 principal components fitted on the own sets alone), and for SYCOPHANCY_SIGNAL the
 assistant's stance before and after the pushback and the pushback's new specifics. A head's
 cut leaves ``--max-fp`` of its training negatives above it. It prints pooled false
-positives · recall beside the shipped answer's, over all authors and over the nine sets no
-rule round read; it writes nothing (``--cache FILE`` keeps the read cases for a rerun).
+positives · recall beside the shipped answer's, over all authors and over the sets no rule
+round read (``UNREAD``); it writes nothing (``--cache FILE`` keeps the read cases for a rerun).
 
 ``--confusion-head [--write]`` is CONFUSION_LOOP's pairs head, the one lever of that study
 that carried (round r51cl): the named evidence, the user-turn cosines and the pair block
@@ -586,7 +586,7 @@ def author_study(
     print(
         f"{name}: {len(cases)} cases read, {int(held.sum())} from {len(authors)} outside authors "
         "(leave-one-author-out; the own sets are one fold each and always trained on; in "
-        "brackets the nine sets no rule round read); "
+        f"brackets the {len(UNREAD)} sets no rule round read); "
         f"a head's cut leaves {MAX_FP:.1%} of its training negatives above it"
     )
     print(f"  {'the shipped answer at ' + str(t):<44} {cell(shipped >= t)}")
@@ -618,13 +618,16 @@ def author_study(
 CONFUSION_PENALTY = 10.0
 # The cut: the share of the training authors' negatives, each scored by a head fitted
 # without its author (an inner leave-one-author-out), left above it.
-# 1%, as the topic head's. Leave-one-author-out over 53 authors (FP · recall, in brackets the
-# nine sets no rule round read), the head alone: share 0: 1/273 · 192/257 (0/45 · 25/45);
-# 0.5%: 3/273 · 225/257 (0/45 · 33/45); 1%: 3/273 · 234/257 (0/45 · 36/45); 2%: 6/273 ·
-# 247/257 (0/45 · 42/45); the answer before, 3/273 · 234/257 (1/45 · 31/45). As it ships (1%,
-# only where the rules read a re-ask, or the rules at 0.8): 1/273 · 233/257 (0/45 · 33/45).
+# Leave-one-author-out over 59 authors (FP · recall; in brackets the fifteen sets no rule
+# round read), as it ships (only where the rules read a re-ask, or the rules at 0.8): share 0:
+# 1/303 · 243/287 (0/75 · 51/75); 0.5%: 1/303 · 253/287 (0/75 · 54/75); 1%: 1/303 · 254/287
+# (0/75 · 54/75); 2%: 3/303 · 257/287 (0/75 · 56/75); the rules' answer 3/303 · 255/287 (1/75
+# · 52/75). 0.5%, not the topic head's 1%: retrained with blind51 … blind53b at 1%, the head
+# fired on more succeeded real chats than the one trained on 53 authors (older 6 -> 8 of 156,
+# tuning set 5 1 -> 2, blind set 2 11 -> 15 of 129); at 0.5% 6, 1 and 10, for one catch fewer
+# here (bench/real_run_evaluators.py, docs/local-judge.md).
 CONFUSION_SHARES = (0.0, 0.005, 0.01, 0.02)
-CONFUSION_SHARE = 0.01
+CONFUSION_SHARE = 0.005
 
 
 def read_confusion(embed: Callable[[Sequence[str]], Any]) -> dict[str, Any]:
@@ -721,7 +724,7 @@ def confusion_study(data: dict[str, Any]) -> None:
     print(
         f"confusion_loop pairs head: {len(y)} cases, {int(held.sum())} from "
         f"{len(set(group[held]))} outside authors; leave-one-author-out, each fold's cut by an "
-        "inner leave-one-author-out; in brackets the nine sets no rule round read"
+        f"inner leave-one-author-out; in brackets the {len(UNREAD)} sets no rule round read"
     )
     print(f"  {'the answer before, at 0.5':<40} {cell(before >= 0.5)}")
     for s in CONFUSION_SHARES:
