@@ -1,20 +1,26 @@
-"""Study (and train) a TASK_UNDERSTANDING_FAILURE head learned across outside authors.
+"""Study (and train) a run-level head learned across outside authors.
 
-    python calibration/train_understanding_head.py --report [--cache scratch/tuf.npz]
+    python calibration/train_run_head_by_author.py --evaluator task_understanding_failure \
+        --report [--cache scratch/tuf.npz]
+    python calibration/train_run_head_by_author.py --evaluator task_completion \
+        --report [--cache scratch/tc.npz]
 
-The rules of TASK_UNDERSTANDING_FAILURE (``_understanding.py``, weighed by their features
-head in ``heads.json``) are tuned case by case and carry badly to a new author. This script
-measures, **leave-one-author-out**, heads that read the answer's meaning against the
-request's instead: a logistic regression over sentence embeddings, as OFF_TOPIC_DRIFT's
-topic head does (``calibration/train_topic_head.py``).
+The rules of TASK_UNDERSTANDING_FAILURE (``_understanding.py``) and TASK_COMPLETION
+(``_completion.py``), each weighed by its features head in ``heads.json``, are tuned case by
+case and carry badly to a new author. This script measures, **leave-one-author-out**, heads
+that read the answer's meaning against the request's instead: a logistic regression over
+sentence embeddings, as OFF_TOPIC_DRIFT's topic head does (``calibration/train_topic_head.py``).
+Round r54tu wrote it for TASK_UNDERSTANDING_FAILURE (as ``train_understanding_head.py``);
+round r54tc made it take the evaluator (``--evaluator``, ``SPECS``).
 
-Data: every opened outside author's TUF set (``calibration/holdout/
-task_understanding_failure_{blind,dev}NN*.jsonl`` up to ``OPENED``; never ``blind29`` or a
-newer set, which are still blind), one author each, held out in turn; the project's own sets
-(``calibration/task_understanding_failure.jsonl``, its holdout twin, the TUF rows of
-``tests/local/run_blind2.jsonl``) are always trained on. Each case is read by the judge's own
-code: the rules' named evidence (``task_understanding_evidence``) and the vectors the rules
-already embed (``_Run``: the request, then the answer's sentences).
+Data: every opened outside author's set of the evaluator (``calibration/holdout/
+<evaluator>_{blind,dev}NN*.jsonl`` up to ``OPENED``; never ``blind29`` or a newer set, which
+are still blind), one author each, held out in turn; the project's own sets (``calibration/
+<evaluator>.jsonl``, its holdout twin, the evaluator's rows of ``tests/local/run_blind2.jsonl``)
+are always trained on. Each case is read by the judge's own code: the rules' named evidence
+(``task_understanding_evidence``, ``task_completion_evidence``, as the evaluator's answer
+reads the case) and the vectors the rules already embed (``_Run``: the request, then the
+answer's sentences).
 
 Candidates (``CANDIDATES``):
 
@@ -22,7 +28,14 @@ Candidates (``CANDIDATES``):
   ``a`` of the answer's sentences' vectors;
 - ``pair+named``: the same and the rules' named evidence (the features head's features);
 - ``pair+near+named``: also the sentence nearest the request ``s``: ``[q*s, |q-s|]`` and the
-  highest, mean and lowest cosine of a sentence to the request.
+  highest, mean and lowest cosine of a sentence to the request;
+- ``ans``: the answer's normalised mean vector ``a`` alone (its style: a promise, a generic
+  reply), reduced as the pair block is;
+- ``cover`` (TASK_COMPLETION): each part of the request (``_parts``, as the rules split it)
+  against the answer's sentences, the highest cosine of each; their lowest and mean, the
+  share of parts under 0.5, and how many parts (log);
+- ``tools``: the calls' outcome, how many calls (log), the share that failed, whether the
+  last one failed.
 
 Embedding blocks are reduced to ``COMPONENTS`` principal components fitted on the own sets
 alone (no outside author's case, no label), as the conversation trainer does; then scaled
@@ -41,8 +54,9 @@ import argparse
 import json
 import re
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from train_heads import cut_above, fit  # calibration/, beside this script
@@ -52,62 +66,124 @@ from semloop.judge.local._head import heads
 from semloop.judge.local._model import Embedder
 
 ROOT = Path(__file__).resolve().parents[1]
-KIND = "task_understanding_failure"
 OPENED = 53  # blind51 ... blind53b are opened; blind54 and newer are still blind
 NEVER = frozenset({"blind29"})
-_TAG = re.compile(r"task_understanding_failure_((?:blind|dev)(\d+)[a-z]?)\.jsonl$")
-OWN = ("calibration/task_understanding_failure.jsonl",
-       "calibration/holdout/task_understanding_failure.jsonl",
-       "tests/local/run_blind2.jsonl")
-# The authors no TUF rule round read (round r45tu read blind45 ... blind47b).
-UNREAD_FROM = 48
 COMPONENTS = 16
 PENALTIES = (100.0, 30.0, 10.0)
 MAX_FP = 0.01
 RULES_STRICT = 0.8
 DIM = 384
+# How many leading columns of each block are an embedding (reduced by principal
+# components); the rest are scalars, taken as they are.
+EMBEDDED = {"pair": 4 * DIM, "near": 2 * DIM, "ans": DIM, "named": 0, "cover": 0, "tools": 0}
 
 
-def sources(root: Path = ROOT) -> list[tuple[str, Path]]:
-    """(author tag, file) of every opened outside author's TUF set, in sorted order."""
+@dataclass(frozen=True)
+class Spec:
+    """One evaluator's study: its sets, and from which number on no rule round read them."""
+
+    kind: str
+    unread_from: int
+    candidates: tuple[str, ...]
+
+    @property
+    def own(self) -> tuple[str, ...]:
+        return (f"calibration/{self.kind}.jsonl", f"calibration/holdout/{self.kind}.jsonl",
+                "tests/local/run_blind2.jsonl")
+
+
+SPECS = {
+    # Round r45tu read blind45 ... blind47b; r51rv changed no verdict.
+    "task_understanding_failure": Spec("task_understanding_failure", 48,
+                                       ("pair", "pair+named", "pair+near+named")),
+    # Round r45tc read blind42b, blind44b, blind45, blind47; no TC rule round since.
+    "task_completion": Spec("task_completion", 48,
+                            ("ans", "pair", "cover", "named", "ans+named", "cover+named",
+                             "pair+cover+named", "ans+cover+tools+named")),
+}
+KIND = "task_understanding_failure"  # the default evaluator (round r54tu's study)
+OWN = SPECS[KIND].own
+
+
+def sources(root: Path = ROOT, kind: str = KIND) -> list[tuple[str, Path]]:
+    """(author tag, file) of every opened outside author's set of ``kind``, in sorted order."""
+    tag = re.compile(kind + r"_((?:blind|dev)(\d+)[a-z]?)\.jsonl$")
     out = []
-    for path in sorted((root / "calibration" / "holdout").glob("task_understanding_failure_*.jsonl")):
-        m = _TAG.search(path.name)
+    for path in sorted((root / "calibration" / "holdout").glob(f"{kind}_*.jsonl")):
+        m = tag.search(path.name)
         if m and m.group(1) not in NEVER and int(m.group(2)) <= OPENED:
             out.append((m.group(1), path))
     return out
 
 
-def _cases(path: Path) -> list[RunCase]:
+def _cases(path: Path, kind: str = KIND) -> list[RunCase]:
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
-        if row.get("evaluator", KIND) != KIND:
+        if row.get("evaluator", kind) != kind:
             continue
         out.append(replace(RunCase.from_state(row, id=str(row.get("id", ""))), label=bool(row["label"])))
     return out
 
 
-def read(embed: Embedder) -> dict[str, np.ndarray]:
-    """Every case's blocks, named evidence, label, group and the rules' log-odds."""
-    from semloop.judge.local._task import _Run
+def _evidence(kind: str, case: RunCase, embed: Embedder) -> tuple[RunCase, Any, float]:
+    """The case as the evaluator's answer reads it, its named evidence (None for no answer)
+    and the rules' log-odds."""
+    head = heads()[kind]
+    if kind == "task_completion":
+        from semloop.judge.local._completion import (
+            _EMPTY,
+            _closed_reply,
+            _unfilled,
+            _unqualified,
+            task_completion_evidence,
+        )
+        if not case.output.strip():
+            return case, None, _EMPTY
+        case = _unfilled(_unqualified(case))
+        case = _closed_reply(case, embed.embed) or case
+        ev = task_completion_evidence(case, embed.embed)
+        return case, ev, head.logit(ev.features)
     from semloop.judge.local._understanding import task_understanding_evidence
+    if not case.output.strip() or not case.input.strip():
+        return case, None, -20.0
+    ev = task_understanding_evidence(case, embed.embed)
+    return case, ev, head.logit(ev.features)
 
-    head = heads()[KIND]
+
+def coverage(parts: np.ndarray, sentences: np.ndarray) -> np.ndarray:
+    """Each request part's highest cosine to an answer sentence: their lowest, their mean,
+    the share of parts under 0.5 and log(1 + how many parts)."""
+    best = (parts @ sentences.T).max(axis=1)
+    return np.array([best.min(), best.mean(), float((best < 0.5).mean()), np.log1p(len(best))])
+
+
+def tool_outcome(case: RunCase) -> np.ndarray:
+    """log(1 + calls), the share of calls that failed, whether the last call failed."""
+    from semloop.judge.local._task import _failed
+    calls = case.tools_called
+    failed = [_failed(c) for c in calls]
+    return np.array([np.log1p(len(calls)), sum(failed) / max(len(calls), 1),
+                     float(bool(failed) and failed[-1])])
+
+
+def read(embed: Embedder, kind: str = KIND) -> dict[str, np.ndarray]:
+    """Every case's blocks, named evidence, label, group and the rules' log-odds."""
+    from semloop.judge.local._claims import head as words_head
+    from semloop.judge.local._task import _EMBED_WORDS, _parts, _Run
+
+    head = heads()[kind]
     names = list(head.features)
-    pair, near, named, labels, groups, rules, ids = [], [], [], [], [], [], []
-    files = [(f"own:{p}", ROOT / p) for p in OWN] + sources()
+    blocks: dict[str, list[Any]] = {b: [] for b in EMBEDDED}
+    labels, groups, rules, ids = [], [], [], []
+    files = [(f"own:{p}", ROOT / p) for p in SPECS[kind].own] + sources(kind=kind)
     for tag, path in files:
-        for case in _cases(path):
-            if not case.output.strip() or not case.input.strip():
-                logit = -20.0
-                ev_row = [0.0] * len(names)
-            else:
-                ev = task_understanding_evidence(case, embed.embed)
-                logit = head.logit(ev.features)
-                ev_row = [min(ev.features.get(n, 0.0), head.cap) for n in names]
+        for original in _cases(path, kind):
+            case, ev, logit = _evidence(kind, original, embed)
+            ev_row = [0.0] * len(names) if ev is None else \
+                [min(ev.features.get(n, 0.0), head.cap) for n in names]
             run = _Run.of(case, embed.embed)
             if run.sentences and case.input.strip():
                 run.ensure()
@@ -117,20 +193,28 @@ def read(embed: Embedder) -> dict[str, np.ndarray]:
                 a /= max(float(np.linalg.norm(a)), 1e-12)
                 cos = s @ q
                 best = s[int(np.argmax(cos))]
-                pair.append(np.concatenate([q, a, q * a, np.abs(q - a)]))
-                near.append(np.concatenate([q * best, np.abs(q - best),
-                                            [cos.max(), cos.mean(), cos.min()]]))
+                blocks["pair"].append(np.concatenate([q, a, q * a, np.abs(q - a)]))
+                blocks["near"].append(np.concatenate([q * best, np.abs(q - best),
+                                                      [cos.max(), cos.mean(), cos.min()]]))
+                blocks["ans"].append(a)
+                parts = _parts(case.input) or [case.input]
+                pv = np.asarray(embed.embed([words_head(t, _EMBED_WORDS) for t in parts]), dtype=np.float64)
+                blocks["cover"].append(coverage(pv, s))
             else:
-                pair.append(np.full(4 * DIM, np.nan))
-                near.append(np.full(2 * DIM + 3, np.nan))
-            named.append(ev_row)
-            labels.append(float(bool(case.label)))
+                blocks["pair"].append(np.full(4 * DIM, np.nan))
+                blocks["near"].append(np.full(2 * DIM + 3, np.nan))
+                blocks["ans"].append(np.full(DIM, np.nan))
+                blocks["cover"].append(np.full(4, np.nan))
+            blocks["tools"].append(tool_outcome(case))
+            blocks["named"].append(ev_row)
+            labels.append(float(bool(original.label)))
             groups.append(tag)
             rules.append(logit)
-            ids.append(case.id)
-    return {"pair": np.array(pair), "near": np.array(near), "named": np.array(named),
-            "y": np.array(labels), "groups": np.array(groups), "rules": np.array(rules),
-            "ids": np.array(ids), "names": np.array(names)}
+            ids.append(original.id)
+    out = {b: np.array(rows, dtype=np.float64) for b, rows in blocks.items()}
+    out.update({"y": np.array(labels), "groups": np.array(groups), "rules": np.array(rules),
+                "ids": np.array(ids), "names": np.array(names)})
+    return out
 
 
 class Reader:
@@ -142,15 +226,16 @@ class Reader:
         parts = []
         for b in blocks:
             x = data[b]
-            if b == "named":
+            width = EMBEDDED[b]
+            if not width:
                 parts.append(x)
                 continue
-            emb, scal = (x[:, :-3], x[:, -3:]) if b == "near" else (x, None)
+            emb, scal = x[:, :width], x[:, width:]
             fit_rows = own & ~np.isnan(emb).any(axis=1)
             centre = emb[fit_rows].mean(axis=0)
             _, _, vt = np.linalg.svd(emb[fit_rows] - centre, full_matrices=False)
             parts.append((emb - centre) @ vt[:components].T)
-            if scal is not None:
+            if scal.shape[1]:
                 parts.append(scal)
         self.x = np.hstack(parts)
         self.read = ~np.isnan(self.x).any(axis=1)
@@ -208,10 +293,11 @@ def _number(tag: str) -> int:
 
 
 def report(data: dict[str, np.ndarray], candidates: list[tuple[str, ...]], penalties: tuple[float, ...],
-           shares: tuple[float, ...], per_set: bool, components: int = COMPONENTS) -> None:
+           shares: tuple[float, ...], per_set: bool, components: int = COMPONENTS,
+           unread_from: int = SPECS[KIND].unread_from) -> None:
     y, groups, rules = data["y"], data["groups"], data["rules"]
     authors = np.array([not g.startswith("own:") for g in groups.tolist()])
-    unread = np.array([a and g.startswith("blind") and _number(g) >= UNREAD_FROM
+    unread = np.array([a and g.startswith("blind") and _number(g) >= unread_from
                        for a, g in zip(authors, groups.tolist())])
     shipped = rules >= 0
     strict = rules >= np.log(RULES_STRICT / (1 - RULES_STRICT))
@@ -241,6 +327,7 @@ def report(data: dict[str, np.ndarray], candidates: list[tuple[str, ...]], penal
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--evaluator", choices=sorted(SPECS), default=KIND)
     ap.add_argument("--report", action="store_true", help="measure leave-one-author-out")
     ap.add_argument("--cache", type=Path, help="features read once to this .npz, then reused")
     ap.add_argument("--candidate", action="append", help="blocks joined by +, e.g. pair+named")
@@ -250,18 +337,18 @@ def main() -> int:
     ap.add_argument("--components", type=int, default=COMPONENTS,
                     help=f"principal components of each embedding block ({COMPONENTS})")
     args = ap.parse_args()
+    spec = SPECS[args.evaluator]
     if args.cache and args.cache.exists():
         data = dict(np.load(args.cache, allow_pickle=False))
     else:
-        data = read(Embedder())
+        data = read(Embedder(), spec.kind)
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.cache, **data)
-    candidates = [tuple(c.split("+")) for c in (args.candidate or
-                  ["pair", "pair+named", "pair+near+named"])]
+    candidates = [tuple(c.split("+")) for c in (args.candidate or spec.candidates)]
     if args.report:
         report(data, candidates, tuple(args.penalty or PENALTIES), tuple(args.share or (MAX_FP,)),
-               args.per_set, args.components)
+               args.per_set, args.components, spec.unread_from)
     return 0
 
 
