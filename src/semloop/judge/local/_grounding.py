@@ -208,6 +208,7 @@ from ._times import (
     _MONTH_NAMED,
     _PER_PERIOD,
     _PLACE_TIME,
+    _SECOND_READINGS,
     _WEEKDAYS,
     _ZONE_NAME,
     _bare_year,
@@ -219,6 +220,7 @@ from ._times import (
     _shifted,
     _today,
     _zone_unconverted,
+    second_readings,
 )
 from ._wording import (
     _ADDED,
@@ -404,6 +406,12 @@ class _Evidence:
                   for text in [*self.texts, told] for m in _COMPOUND_DURATION.finditer(text)]
         totals += [float(m.group("mv")) + float(m.group("sv")) / 60
                    for text in [*self.texts, told] for m in _MIN_SEC.finditer(text)]
+        # To the second where the evidence reads so: "acknowledged 13:06:40" of "created
+        # 13:02:11" is four and a half minutes later, and a timer's "00:05:41" is 5 min 41 s.
+        clocked = list(dict.fromkeys(r for text in [*self.texts, told] for r in second_readings(text)))
+        clocked = clocked[:_SECOND_READINGS]
+        totals += [r / 60 for r in clocked]
+        totals += [((b - a) % (_DAY_MINUTES * 60)) / 60 for a in clocked for b in clocked if a != b]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:

@@ -19,12 +19,15 @@ from ._claims import (
     DateParts,
     Quantity,
     Valued,
+    _dimension,
     _ends_with,
     clauses,
     clock_times,
+    converted,
     date_supported,
     dates,
     key_terms,
+    keyed_units,
     labelled_values,
     quantities,
     stem,
@@ -540,7 +543,14 @@ def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float
     # Debits listed as negative amounts ("amount": -12.5) are spent as positive ones.
     if mean:
         return sorted({sum(v) / len(v) for v in column.values() if len(v) > 1})
-    return sorted({t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))})
+    out = {t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))}
+    # A column whose key names its unit ("lag bytes") totals in that unit's others too: three
+    # replicas' lag bytes are "518 MiB combined".
+    for key, v in column.items():
+        unit = next((u for _, u in keyed_units(f"{key}: 1")), "") if len(v) > 1 else ""
+        if unit and _dimension(unit) != "money":
+            out.update(converted(Quantity("", sum(v), unit, 1.0, False)))
+    return sorted(out)
 
 
 def _group_totals(records: Sequence[_Record]) -> list[tuple[frozenset[str], list[float]]]:
