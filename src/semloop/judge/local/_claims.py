@@ -1693,10 +1693,18 @@ def _dimension(unit: str) -> str:
     return min(linked)
 
 
+# Currencies whose sign is a "$" (the peso's and the real's too: "$24.000" of "tarifa clp:
+# 24000", "R$ 12.450,00" of "gross sales brl"): their amounts under a bare "$" are no slip.
+_DOLLAR_SIGNED = frozenset({"usd", "cad", "aud", "nzd", "hkd", "sgd", "mxn", "clp", "cop", "ars", "brl",
+                            "uyu", "twd"})
+
+
 def unit_slip(unit: str, units: Iterable[str]) -> bool:
     """The claim's unit is not the evidence's for the same value, though of its dimension:
     ``$24`` for ``adult eur: 24``, ``15 miles`` for ``radius km: 15``."""
     units = set(units)
+    if unit == "$":
+        units -= _DOLLAR_SIGNED
     return bool(unit) and unit not in units and any(
         _dimension(unit) == _dimension(u) for u in units)
 

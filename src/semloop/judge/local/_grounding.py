@@ -179,6 +179,7 @@ from ._records import (
     _records,
     _role_held,
     _role_swap,
+    _row_amounts,
     _row_swap,
     _said,
     _segments,
@@ -327,6 +328,8 @@ class _Evidence:
     # beside the one it returned.
     queries: frozenset[tuple[tuple[str, str], ...]] = frozenset()
     totals: list[float] = field(default_factory=list)  # see _column_totals
+    row_amounts: list[float] = field(default_factory=list)  # see _row_amounts
+    row_totals: list[float] = field(default_factory=list)
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
@@ -1401,6 +1404,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                       for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)
     evidence.totals = _column_totals(evidence.records)
+    evidence.row_amounts, evidence.row_totals = _row_amounts(evidence.records)
     evidence.groups = _group_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
