@@ -39,7 +39,6 @@ from ._records import (
     _PAIR,
     _PAIR_SPLIT,
     _REPLACED,
-    _column_totals,
     _holds,
     _named_records,
     _named_state,
@@ -658,7 +657,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim, ev)
-                     or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True)))
+                     or (bool(_MEAN.search(claim)) and number_supported(q, ev.means))
                      or _row_worked(q, claim, ev))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m

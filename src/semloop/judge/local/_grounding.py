@@ -437,6 +437,11 @@ class _Evidence:
                                          for text in self.texts for line in _code_free(text).splitlines()))
 
     @cached_property
+    def means(self) -> list[float]:
+        """Each column's mean over the records (see ``_column_totals``), worked out once."""
+        return _column_totals(self.records, mean=True)
+
+    @cached_property
     def entries(self) -> list[tuple[list[str], list[tuple[str, str]]]]:
         """The texts' records with their paths (see ``_entries``)."""
         return _entries(self.texts)

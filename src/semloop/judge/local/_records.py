@@ -529,6 +529,12 @@ def _state_lists(ev: _Evidence) -> list[list[_Record]]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _key_unit_of(key: str) -> str:
+    """The unit a record's key names (``lag bytes``: byte; see ``keyed_units``), or none."""
+    return next((u for _, u in keyed_units(f"{key}: 1")), "")
+
+
 def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float]:
     """Each key's total over the records that give it a number, where two or more do:
     "3,611 orders across the three regions" states the orders column's sum, no working
@@ -547,7 +553,7 @@ def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float
     # A column whose key names its unit ("lag bytes") totals in that unit's others too: three
     # replicas' lag bytes are "518 MiB combined".
     for key, v in column.items():
-        unit = next((u for _, u in keyed_units(f"{key}: 1")), "") if len(v) > 1 else ""
+        unit = _key_unit_of(key) if len(v) > 1 else ""
         if unit and _dimension(unit) != "money":
             out.update(converted(Quantity("", sum(v), unit, 1.0, False)))
     return sorted(out)
@@ -573,7 +579,7 @@ def _row_amounts(records: Sequence[_Record]) -> tuple[list[float], list[float]]:
             if len(found) != 1 or found[0].text != value.strip():
                 continue
             words = key.replace("_", " ")
-            unit = next((u for _, u in keyed_units(f"{key}: 1")), "")
+            unit = _key_unit_of(key)
             if (_dimension(unit) == "money" if unit else bool(_PRICE_KEY.search(words))):
                 prices.append((key, words, found[0].value))
             elif not unit or _dimension(unit) != "money":
