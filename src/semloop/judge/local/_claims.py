@@ -1016,7 +1016,10 @@ _UNITS = {
     "min": "min", "mins": "min", "minutes": "min", "minute": "min", "h": "h", "hr": "h",
     "hrs": "h", "hours": "h", "hour": "h", "days": "day", "day": "day", "weeks": "week",
     "week": "week", "months": "month", "month": "month", "years": "year", "year": "year",
-    "gb": "gb", "mb": "mb", "tb": "tb", "kb": "kb", "t": "t", "tonnes": "t", "tonne": "t",
+    "gb": "gb", "mb": "mb", "tb": "tb", "kb": "kb",
+    # Binary sizes, as a disk or a database counts them: 15 MiB of 15,728,640 bytes.
+    "bytes": "byte", "byte": "byte", "kib": "kib", "mib": "mib", "gib": "gib", "tib": "tib",
+    "t": "t", "tonnes": "t", "tonne": "t",
     "tons": "t", "ton": "t", "m2": "m2", "m²": "m2", "sq m": "m2", "sqm": "m2",
     "square metres": "m2", "square meters": "m2", "ft2": "ft2", "ft²": "ft2", "sq ft": "ft2",
     "sqft": "ft2", "square feet": "ft2", "square foot": "ft2",
@@ -1045,6 +1048,8 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("kw", "hp"): 1.34102, ("kw", "w"): 1000.0, ("ha", "m2"): 10000.0, ("mwh", "kwh"): 1000.0,
     ("mw", "kw"): 1000.0, ("gw", "mw"): 1000.0, ("gwh", "mwh"): 1000.0,
     ("ha", "acre"): 2.47105, ("week", "workday"): 5.0,
+    ("kb", "byte"): 1000.0, ("kib", "byte"): 1024.0, ("mib", "kib"): 1024.0, ("gib", "mib"): 1024.0,
+    ("tib", "gib"): 1024.0,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -1083,8 +1088,9 @@ _NUMBER_WORD_ALT = "|".join(
     sorted([w for w in _WORD_NUMBERS if w not in ("a", "an", "once")]
            + [w for w in _SCALE if len(w) > 2], key=len, reverse=True)
 )
+# "four and a half minutes", "two and a half hours": one number, 4.5 and 2.5.
 _WORDED = re.compile(
-    rf"\b(?:(?:a|an|{_NUMBER_WORD_ALT})[\s-]+)*(?:{_NUMBER_WORD_ALT})\b"
+    rf"\b(?:(?:a|an|{_NUMBER_WORD_ALT})[\s-]+)*(?:{_NUMBER_WORD_ALT})(?:\s+and\s+a\s+half)?\b"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![a-z]))?",
     re.IGNORECASE,
 )
@@ -1126,11 +1132,16 @@ def _place(num: str) -> float:
 
 
 def _worded_value(text: str) -> float | None:
-    total, current, seen = 0.0, 0.0, False
+    total, current, seen, article = 0.0, 0.0, False, False
     for word in re.split(r"[\s-]+", text.lower()):
         if word in ("a", "an"):
+            article = not current
             current = current or 1.0
             continue
+        if word == "half" and article:  # "a half" is a half, not one and a half
+            current, seen, article = 0.5, True, False
+            continue
+        article = False
         if word in _WORD_NUMBERS:
             current += _WORD_NUMBERS[word]
             seen = True
@@ -1316,8 +1327,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             continue
         unit = _UNITS.get((m.group("unit") or "").lower(), "")
         approx = bool(_APPROX.search(text[max(0, m.start() - 24) : m.start()]))
-        out.append(Quantity(m.group(0).strip(), worded, unit,
-                            max(1.0, _place(str(int(worded)))), approx))
+        # "and a half" states the number to the half (4.5 is not 4).
+        place = 0.5 if worded % 1 == 0.5 else max(1.0, _place(str(int(worded))))
+        out.append(Quantity(m.group(0).strip(), worded, unit, place, approx))
     return tuple(out)
 
 
@@ -1681,10 +1693,18 @@ def _dimension(unit: str) -> str:
     return min(linked)
 
 
+# Currencies whose sign is a "$" (the peso's and the real's too: "$24.000" of "tarifa clp:
+# 24000", "R$ 12.450,00" of "gross sales brl"): their amounts under a bare "$" are no slip.
+_DOLLAR_SIGNED = frozenset({"usd", "cad", "aud", "nzd", "hkd", "sgd", "mxn", "clp", "cop", "ars", "brl",
+                            "uyu", "twd"})
+
+
 def unit_slip(unit: str, units: Iterable[str]) -> bool:
     """The claim's unit is not the evidence's for the same value, though of its dimension:
     ``$24`` for ``adult eur: 24``, ``15 miles`` for ``radius km: 15``."""
     units = set(units)
+    if unit == "$":
+        units -= _DOLLAR_SIGNED
     return bool(unit) and unit not in units and any(
         _dimension(unit) == _dimension(u) for u in units)
 
@@ -1707,6 +1727,9 @@ def _factors(unit: str) -> tuple[tuple[float, bool], ...]:
 
 
 _DATA_UNITS = ("kb", "mb", "gb", "tb")
+# Bytes and their binary multiples, each 1,024 of the one before: a count of bytes is stated
+# in any of them (524,288,000 bytes are 500 MiB), and in the decimal units too.
+_BINARY_UNITS = ("byte", "kib", "mib", "gib", "tib")
 
 
 def converted(q: Quantity) -> Iterable[float]:
@@ -1722,6 +1745,11 @@ def converted(q: Quantity) -> Iterable[float]:
     if q.unit in _DATA_UNITS:
         at = _DATA_UNITS.index(q.unit)
         yield from (q.value * 1024.0 ** (at - to) for to in range(len(_DATA_UNITS)) if to != at)
+    elif q.unit in _BINARY_UNITS:
+        at = _BINARY_UNITS.index(q.unit)
+        yield from (q.value * 1024.0 ** (at - to) for to in range(len(_BINARY_UNITS)) if to != at)
+        if q.unit == "byte":
+            yield from (q.value / 1000.0 ** to for to in range(2, len(_DATA_UNITS) + 1))
     if q.unit == "c":
         yield q.value * 9 / 5 + 32
     elif q.unit == "f":

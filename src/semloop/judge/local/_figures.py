@@ -39,7 +39,6 @@ from ._records import (
     _PAIR,
     _PAIR_SPLIT,
     _REPLACED,
-    _column_totals,
     _holds,
     _named_records,
     _named_state,
@@ -400,7 +399,7 @@ def _turned(claim: str, ev: _Evidence) -> str:
 
 
 # "Average ammonia across the three tanks is about 0.58 ppm": a column's mean, where said so.
-_MEAN = re.compile(r"\b(?:average|mean|on avg)\b", re.IGNORECASE)
+_MEAN = re.compile(r"\b(?:average|mean|on avg|avg|per)\b", re.IGNORECASE)
 _NOUN_BEFORE = re.compile(r"\b([a-z]+)\s+#?$", re.IGNORECASE)
 
 
@@ -550,6 +549,18 @@ def _misconverted(claim: str, given: Sequence[Quantity]) -> list[str]:
     return out
 
 
+_ROW_TOTAL = re.compile(r"\b(?:totall?ed|totall?ing|across|combined|together)\b", re.IGNORECASE)
+
+
+def _row_worked(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """An amount of one of the context's rows (its price times its count), or their total
+    where the claim says it totals (see ``_row_amounts``); in money, or bare."""
+    if q.unit and _dimension(q.unit) != "money":
+        return False
+    return number_supported(q, ev.row_amounts) or (
+        bool(_TOTAL_WORDS.search(claim) or _ROW_TOTAL.search(claim)) and number_supported(q, ev.row_totals))
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -646,7 +657,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim, ev)
-                     or (bool(_MEAN.search(claim)) and number_supported(q, _column_totals(ev.records, mean=True))))
+                     or (bool(_MEAN.search(claim)) and number_supported(q, ev.means))
+                     or _row_worked(q, claim, ev))
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.

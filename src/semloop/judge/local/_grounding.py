@@ -179,6 +179,7 @@ from ._records import (
     _records,
     _role_held,
     _role_swap,
+    _row_amounts,
     _row_swap,
     _said,
     _segments,
@@ -208,6 +209,7 @@ from ._times import (
     _MONTH_NAMED,
     _PER_PERIOD,
     _PLACE_TIME,
+    _SECOND_READINGS,
     _WEEKDAYS,
     _ZONE_NAME,
     _bare_year,
@@ -219,6 +221,7 @@ from ._times import (
     _shifted,
     _today,
     _zone_unconverted,
+    second_readings,
 )
 from ._wording import (
     _ADDED,
@@ -325,6 +328,8 @@ class _Evidence:
     # beside the one it returned.
     queries: frozenset[tuple[tuple[str, str], ...]] = frozenset()
     totals: list[float] = field(default_factory=list)  # see _column_totals
+    row_amounts: list[float] = field(default_factory=list)  # see _row_amounts
+    row_totals: list[float] = field(default_factory=list)
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
@@ -404,6 +409,12 @@ class _Evidence:
                   for text in [*self.texts, told] for m in _COMPOUND_DURATION.finditer(text)]
         totals += [float(m.group("mv")) + float(m.group("sv")) / 60
                    for text in [*self.texts, told] for m in _MIN_SEC.finditer(text)]
+        # To the second where the evidence reads so: "acknowledged 13:06:40" of "created
+        # 13:02:11" is four and a half minutes later, and a timer's "00:05:41" is 5 min 41 s.
+        clocked = list(dict.fromkeys(r for text in [*self.texts, told] for r in second_readings(text)))
+        clocked = clocked[:_SECOND_READINGS]
+        totals += [r / 60 for r in clocked]
+        totals += [((b - a) % (_DAY_MINUTES * 60)) / 60 for a in clocked for b in clocked if a != b]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
         # A date plus a term the evidence states (given in September 2025, valid 3 years:
@@ -424,6 +435,11 @@ class _Evidence:
         record's snake_case value in words, as its keys are ("status: pending review")."""
         return _SNAKE.sub(" ", "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
                                          for text in self.texts for line in _code_free(text).splitlines()))
+
+    @cached_property
+    def means(self) -> list[float]:
+        """Each column's mean over the records (see ``_column_totals``), worked out once."""
+        return _column_totals(self.records, mean=True)
 
     @cached_property
     def entries(self) -> list[tuple[list[str], list[tuple[str, str]]]]:
@@ -1393,6 +1409,7 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                       for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)
     evidence.totals = _column_totals(evidence.records)
+    evidence.row_amounts, evidence.row_totals = _row_amounts(evidence.records)
     evidence.groups = _group_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)

@@ -19,12 +19,15 @@ from ._claims import (
     DateParts,
     Quantity,
     Valued,
+    _dimension,
     _ends_with,
     clauses,
     clock_times,
+    converted,
     date_supported,
     dates,
     key_terms,
+    keyed_units,
     labelled_values,
     quantities,
     stem,
@@ -526,6 +529,12 @@ def _state_lists(ev: _Evidence) -> list[list[_Record]]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _key_unit_of(key: str) -> str:
+    """The unit a record's key names (``lag bytes``: byte; see ``keyed_units``), or none."""
+    return next((u for _, u in keyed_units(f"{key}: 1")), "")
+
+
 def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float]:
     """Each key's total over the records that give it a number, where two or more do:
     "3,611 orders across the three regions" states the orders column's sum, no working
@@ -540,7 +549,48 @@ def _column_totals(records: Sequence[_Record], mean: bool = False) -> list[float
     # Debits listed as negative amounts ("amount": -12.5) are spent as positive ones.
     if mean:
         return sorted({sum(v) / len(v) for v in column.values() if len(v) > 1})
-    return sorted({t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))})
+    out = {t for v in column.values() if len(v) > 1 for t in (sum(v), abs(sum(v)))}
+    # A column whose key names its unit ("lag bytes") totals in that unit's others too: three
+    # replicas' lag bytes are "518 MiB combined".
+    for key, v in column.items():
+        unit = _key_unit_of(key) if len(v) > 1 else ""
+        if unit and _dimension(unit) != "money":
+            out.update(converted(Quantity("", sum(v), unit, 1.0, False)))
+    return sorted(out)
+
+
+# A key that prices what another key counts: its unit is a currency ("tarifa clp",
+# "thb per kg") or it names a price.
+_PRICE_KEY = re.compile(r"\b(?:price|prices|rate|rates|fee|fees|cost|costs|tariff|per)\b")
+
+
+def _row_amounts(records: Sequence[_Record]) -> tuple[list[float], list[float]]:
+    """Each record's price times a count it gives (``jornadas: 88; tarifa clp: 24000`` is
+    $2,112,000; ``kg: 4000; thb per kg: 78`` ฿312,000), and each such product's total over
+    the records, where two or more give it: a line's amount and an order's total worked out
+    from its rows. Only a price times a count within one record (a number with no unit, or
+    the one the price is per): the products of any two numbers would support almost any
+    figure. Values stated, never operands."""
+    column: dict[tuple[str, str], list[float]] = {}
+    for r in records:
+        prices, counts = [], []
+        for key, value in r.pairs:
+            found = quantities(value)
+            if len(found) != 1 or found[0].text != value.strip():
+                continue
+            words = key.replace("_", " ")
+            unit = _key_unit_of(key)
+            if (_dimension(unit) == "money" if unit else bool(_PRICE_KEY.search(words))):
+                prices.append((key, words, found[0].value))
+            elif not unit or _dimension(unit) != "money":
+                counts.append((key, unit, found[0].value))
+        for key, words, price in prices:
+            for other, unit, count in counts:
+                # "wetsuit mm: 5" is no count of what "daily rate usd" prices; "kg" is of "per kg".
+                if not unit or re.search(rf"\bper {re.escape(other.split()[-1])}$", words):
+                    column.setdefault((key, other), []).append(price * count)
+    amounts = sorted({v for vs in column.values() for v in vs})
+    return amounts, sorted({sum(vs) for vs in column.values() if len(vs) > 1})
 
 
 def _group_totals(records: Sequence[_Record]) -> list[tuple[frozenset[str], list[float]]]:

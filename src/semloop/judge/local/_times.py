@@ -71,6 +71,16 @@ _COMPOUND_DURATION = re.compile(r"\b(?P<h>(?P<hv>\d{1,2})\s?(?:hours?|hrs?|h))\s
 # "23m37s", "4 min 5 s": minutes and seconds, one duration as well.
 _MIN_SEC = re.compile(r"\b(?P<mi>(?P<mv>\d{1,3})\s?(?:minutes?|mins?|m))\s*(?:and\s+)?"
                       r"(?P<s>(?P<sv>[0-5]?\d)\s?(?:seconds?|secs?|s))\b", re.IGNORECASE)
+# "13:02:11", "00:05:41.930": a clock reading or a timer to the second.
+_TO_SECOND = re.compile(r"(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d):(?P<s>[0-5]\d)(?:\.\d+)?(?![\d:])")
+_SECOND_READINGS = 12  # the first readings only: their gaps grow as their square
+
+
+def second_readings(text: str) -> list[int]:
+    """The text's clock readings to the second, as seconds since midnight (a timer's
+    ``00:05:41.930`` is 341 seconds)."""
+    return [3600 * int(m.group("h")) + 60 * int(m.group("m")) + int(m.group("s"))
+            for m in _TO_SECOND.finditer(text)]
 
 # How many of the shorter period the longer holds.
 _PER_PERIOD = {("hour", "minute"): 60.0, ("day", "hour"): 24.0, ("day", "week"): 7.0,
