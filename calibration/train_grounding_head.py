@@ -243,21 +243,29 @@ def veto_cut(scores: np.ndarray, y: np.ndarray, share: float) -> float:
     return float(pos[k]) - 1e-6 if k < len(pos) else float("inf")
 
 
-def report(data: dict[str, Any], kinds: Sequence[str], penalties: Sequence[float],
-           shares: Sequence[float]) -> None:
+def _frame(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          np.ndarray, Callable[[np.ndarray, np.ndarray], str]]:
+    """What both reports read: each case's author tag, label, whether the shipped answer
+    fires, whether it is an outside author's and an unread set's, and a cell printer
+    (false positives · recall of ``hit`` on ``rows``)."""
     tags = data["tag"].astype(str)
     y = data["label"]
-    value = np.nan_to_num(data["value"], nan=-1.0)
-    fired = value >= THRESHOLD
-    asked = fired & data["has"]
+    fired = np.nan_to_num(data["value"], nan=-1.0) >= THRESHOLD
     outside = np.array([not t.startswith("own:") for t in tags])
     unread = np.array([t in UNREAD for t in tags])
-    basis = pair_basis(data)
 
     def cell(hit: np.ndarray, rows: np.ndarray) -> str:
         neg, pos = rows & (y == 0), rows & (y == 1)
         return f"{int((hit & neg).sum())}/{int(neg.sum())} · {int((hit & pos).sum())}/{int(pos.sum())}"
 
+    return tags, y, fired, outside, unread, cell
+
+
+def report(data: dict[str, Any], kinds: Sequence[str], penalties: Sequence[float],
+           shares: Sequence[float]) -> None:
+    tags, y, fired, outside, unread, cell = _frame(data)
+    asked = fired & data["has"]
+    basis = pair_basis(data)
     print(f"shipped answer: outside {cell(fired, outside)} (unread {cell(fired, unread)}); "
           f"asked (fired, a claim read) {int(asked.sum())}")
     # Which check weighs most in each flag (the features head's largest contribution), for
@@ -302,18 +310,9 @@ def recall_report(data: dict[str, Any], kinds: Sequence[str], penalties: Sequenc
     """The other shape: a head over every case with a claim read, asked where the answer
     does not fire, its cut above all but ``share`` of the training authors' out-of-author
     negatives (inner leave-one-author-out)."""
-    tags = data["tag"].astype(str)
-    y = data["label"]
-    fired = np.nan_to_num(data["value"], nan=-1.0) >= THRESHOLD
+    tags, y, fired, outside, unread, cell = _frame(data)
     has = data["has"].astype(bool)
-    outside = np.array([not t.startswith("own:") for t in tags])
-    unread = np.array([t in UNREAD for t in tags])
     basis = pair_basis(data)
-
-    def cell(hit: np.ndarray, rows: np.ndarray) -> str:
-        neg, pos = rows & (y == 0), rows & (y == 1)
-        return f"{int((hit & neg).sum())}/{int(neg.sum())} · {int((hit & pos).sum())}/{int(pos.sum())}"
-
     for kind in kinds:
         x = blocks(data, kind, basis)
         for penalty in penalties:
