@@ -1742,14 +1742,12 @@ def converted(q: Quantity) -> Iterable[float]:
     for factor, times in _factors(q.unit):  # derived values convert thousands of sums
         yield q.value * factor if times else q.value / factor
     # A data size may be counted in 1024s ("data_mb: 3789" is 3.7 GB to a phone's meter).
-    if q.unit in _DATA_UNITS:
-        at = _DATA_UNITS.index(q.unit)
-        yield from (q.value * 1024.0 ** (at - to) for to in range(len(_DATA_UNITS)) if to != at)
-    elif q.unit in _BINARY_UNITS:
-        at = _BINARY_UNITS.index(q.unit)
-        yield from (q.value * 1024.0 ** (at - to) for to in range(len(_BINARY_UNITS)) if to != at)
-        if q.unit == "byte":
-            yield from (q.value / 1000.0 ** to for to in range(2, len(_DATA_UNITS) + 1))
+    for ladder in (_DATA_UNITS, _BINARY_UNITS):
+        if q.unit in ladder:
+            at = ladder.index(q.unit)
+            yield from (q.value * 1024.0 ** (at - to) for to in range(len(ladder)) if to != at)
+    if q.unit == "byte":
+        yield from (q.value / 1000.0 ** to for to in range(2, len(_DATA_UNITS) + 1))
     if q.unit == "c":
         yield q.value * 9 / 5 + 32
     elif q.unit == "f":

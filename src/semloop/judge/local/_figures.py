@@ -557,8 +557,9 @@ def _row_worked(q: Quantity, claim: str, ev: _Evidence) -> bool:
     where the claim says it totals (see ``_row_amounts``); in money, or bare."""
     if q.unit and _dimension(q.unit) != "money":
         return False
-    return number_supported(q, ev.row_amounts) or (
-        bool(_TOTAL_WORDS.search(claim) or _ROW_TOTAL.search(claim)) and number_supported(q, ev.row_totals))
+    amounts, totals = ev.rows
+    return number_supported(q, amounts) or (
+        bool(_TOTAL_WORDS.search(claim) or _ROW_TOTAL.search(claim)) and number_supported(q, totals))
 
 
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:

@@ -328,8 +328,6 @@ class _Evidence:
     # beside the one it returned.
     queries: frozenset[tuple[tuple[str, str], ...]] = frozenset()
     totals: list[float] = field(default_factory=list)  # see _column_totals
-    row_amounts: list[float] = field(default_factory=list)  # see _row_amounts
-    row_totals: list[float] = field(default_factory=list)
     groups: list[tuple[frozenset[str], list[float]]] = field(default_factory=list)  # see _group_totals
     shown: list[float] = field(default_factory=list)  # see add_operands
     documents: int = 0  # the first texts are the context's documents, the rest tool outputs
@@ -440,6 +438,12 @@ class _Evidence:
     def means(self) -> list[float]:
         """Each column's mean over the records (see ``_column_totals``), worked out once."""
         return _column_totals(self.records, mean=True)
+
+    @cached_property
+    def rows(self) -> tuple[list[float], list[float]]:
+        """The records' row amounts and their totals (see ``_row_amounts``), worked out once,
+        where a number no other evidence supports asks for them."""
+        return _row_amounts(self.records)
 
     @cached_property
     def entries(self) -> list[tuple[list[str], list[tuple[str, str]]]]:
@@ -1409,7 +1413,6 @@ def hallucination_evidence(case: RunCase, embed: Embed,
                       for t in case.tools_called if t.success and t.output.strip().lower() in _EMPTY]
     evidence.listed = _listed(texts)
     evidence.totals = _column_totals(evidence.records)
-    evidence.row_amounts, evidence.row_totals = _row_amounts(evidence.records)
     evidence.groups = _group_totals(evidence.records)
     evidence.sentences = _ranked(evidence.sentences, (c.text for c in claims))
     evidence.add_operands(c.text for c in claims)
