@@ -44,7 +44,7 @@ import math
 import pickle
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,11 +157,17 @@ class Row:
     evidence: Evidence
 
 
-def read_sets(name: str) -> list[tuple[str, str, ConversationCase, bool]]:
-    files = [ROOT / "calibration" / f"{name}.jsonl"]
-    files += [ROOT / "tests" / "local" / f"conversation_{s}.jsonl" for s in OWN]
-    out = []
-    for path in files:
+def own_files(name: str) -> list[tuple[str, Path]]:
+    """("", file) of the project's own sets of ``name``: its calibration set, then ``OWN``."""
+    return [("", ROOT / "calibration" / f"{name}.jsonl"),
+            *(("", ROOT / "tests" / "local" / f"conversation_{s}.jsonl") for s in OWN)]
+
+
+def labelled(
+    name: str, files: Sequence[tuple[str, Path]]
+) -> Iterator[tuple[str, Path, dict[str, Any], ConversationCase]]:
+    """(tag, file, row, case) of every case of ``name`` in ``files``, in their order."""
+    for tag, path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
@@ -169,10 +175,12 @@ def read_sets(name: str) -> list[tuple[str, str, ConversationCase, bool]]:
             if not str(row["id"]).startswith(name + "-"):
                 continue
             turns = tuple(Turn(t["role"], t["content"]) for t in row["turns"])
-            group = str(row.get("domain") or path.stem)
-            case = ConversationCase(str(row["id"]), turns)
-            out.append((group, path.stem, case, bool(row["label"])))
-    return out
+            yield tag, path, row, ConversationCase(str(row["id"]), turns)
+
+
+def read_sets(name: str) -> list[tuple[str, str, ConversationCase, bool]]:
+    return [(str(row.get("domain") or path.stem), path.stem, case, bool(row["label"]))
+            for _, path, row, case in labelled(name, own_files(name))]
 
 
 def gather(name: str, embed: Callable[[Sequence[str]], Any]) -> list[Row]:
@@ -359,36 +367,24 @@ def _stance(
 
 
 def gather_all(name: str, embed: Callable[[Sequence[str]], Any]) -> list[Case]:
-    files = [("", ROOT / "calibration" / f"{name}.jsonl")]
-    files += [("", ROOT / "tests" / "local" / f"conversation_{s}.jsonl") for s in OWN]
-    files += author_files()
     out = []
-    for tag, path in files:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if not str(row["id"]).startswith(name + "-"):
-                continue
-            case = ConversationCase(
-                str(row["id"]), tuple(Turn(t["role"], t["content"]) for t in row["turns"])
-            )
-            if name == "user_frustration":
-                ev = frustration_evidence(case)
-            elif name == "confusion_loop":
-                ev = confusion_evidence(case, embed)
-            else:
-                ev = sycophancy_evidence(case, embed)
-            if ev is None:  # the rules answer "too little": no head is asked either
-                continue
-            stance, new_facts = (
-                _stance(case, ev, embed) if name == "sycophancy_signal" else (None, 0.0)
-            )
-            out.append(Case(
-                f"{path.stem}:{case.id}", tag or path.stem, bool(tag), bool(row["label"]),
-                float(SHIPPED[name](case, embed).value), dict(ev.features),
-                user_vectors(case, embed), stance, new_facts,
-            ))  # fmt: skip
+    for tag, path, row, case in labelled(name, [*own_files(name), *author_files()]):
+        if name == "user_frustration":
+            ev = frustration_evidence(case)
+        elif name == "confusion_loop":
+            ev = confusion_evidence(case, embed)
+        else:
+            ev = sycophancy_evidence(case, embed)
+        if ev is None:  # the rules answer "too little": no head is asked either
+            continue
+        stance, new_facts = (
+            _stance(case, ev, embed) if name == "sycophancy_signal" else (None, 0.0)
+        )
+        out.append(Case(
+            f"{path.stem}:{case.id}", tag or path.stem, bool(tag), bool(row["label"]),
+            float(SHIPPED[name](case, embed).value), dict(ev.features),
+            user_vectors(case, embed), stance, new_facts,
+        ))  # fmt: skip
     return out
 
 
@@ -634,29 +630,18 @@ def read_confusion(embed: Callable[[Sequence[str]], Any]) -> dict[str, Any]:
     """Every case the confusion rules read (own sets and opened outside authors), as the
     judge reads it at run time: ``confusion_features`` of its evidence, the label, its fold,
     and the answer before the pairs head (``confusion_rules_probability``)."""
-    files = [("", ROOT / "calibration" / "confusion_loop.jsonl")]
-    files += [("", ROOT / "tests" / "local" / f"conversation_{s}.jsonl") for s in OWN]
-    files += author_files()
+    files = [*own_files("confusion_loop"), *author_files()]
     x, y, groups, author, before, ids = [], [], [], [], [], []
-    for tag, path in files:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if not str(row["id"]).startswith("confusion_loop-"):
-                continue
-            case = ConversationCase(
-                str(row["id"]), tuple(Turn(t["role"], t["content"]) for t in row["turns"])
-            )
-            ev = confusion_evidence(case, embed)
-            if ev is None:
-                continue
-            x.append(confusion_features(ev.features, ev.vectors))
-            y.append(bool(row["label"]))
-            groups.append(tag or path.stem)
-            author.append(bool(tag))
-            before.append(confusion_rules_probability(ev))
-            ids.append(f"{path.stem}:{case.id}")
+    for tag, path, row, case in labelled("confusion_loop", files):
+        ev = confusion_evidence(case, embed)
+        if ev is None:
+            continue
+        x.append(confusion_features(ev.features, ev.vectors))
+        y.append(bool(row["label"]))
+        groups.append(tag or path.stem)
+        author.append(bool(tag))
+        before.append(confusion_rules_probability(ev))
+        ids.append(f"{path.stem}:{case.id}")
     return {
         "x": np.asarray(x), "y": np.asarray(y), "group": np.asarray(groups),
         "author": np.asarray(author), "before": np.asarray(before), "id": ids,
