@@ -1390,13 +1390,13 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     return Evidence(features, why, vectors)
 
 
-# Leave-one-author-out over 53 outside authors (bench/train_conversation_heads.py
-# --confusion-head; FP · recall, in brackets the nine sets no rule round read): the rules at
-# 0.5, 3/273 · 234/257 (1/45 · 31/45); the pairs head where the rules read a re-ask, or the
-# rules at 0.8, 1/273 · 233/257 (0/45 · 33/45), what ships; with the rules at 0.5, 4/273 ·
-# 236/257 (1/45 · 33/45). Not gated, the head catches more (3/273 · 237/257, 0/45 · 36/45)
-# but on real tau-bench chats it fired on 12 more succeeded runs of 156, every one where the
-# rules read no question asked again.
+# Leave-one-author-out over 59 outside authors (bench/train_conversation_heads.py
+# --confusion-head; FP · recall, in brackets the fifteen sets no rule round read): the rules
+# at 0.5, 3/303 · 255/287 (1/75 · 52/75); the pairs head where the rules read a re-ask, or
+# the rules at 0.8, 1/303 · 253/287 (0/75 · 54/75), what ships. Not gated, the head catches
+# more (3/303 · 257/287, 0/75 · 57/75), but on real tau-bench chats the first such head
+# fired on 12 more succeeded runs of 156, every one where the rules read no question asked
+# again.
 
 
 def answer_confusion_loop(case: ConversationCase, embed: Embed) -> Answer:
