@@ -280,7 +280,7 @@ def show(label: str, cv: dict[str, float]) -> str:
 # ------------------------------------------------------------------ leave-one-author-out
 # Outside authors' conversation sets (one author writing one batch per file) whose blind
 # figures are spent. Numbered above OPENED, and blind29, they are still reported blind.
-OPENED = 53
+OPENED = 56
 NEVER = frozenset({"blind29"})
 _AUTHOR = re.compile(r"conversation_(blind(\d+)[a-z]?)\.jsonl$")
 FIRST_AUTHOR = 13  # blind12 and older are the project's own sets (OWN), read above
@@ -306,6 +306,12 @@ UNREAD = frozenset(
         "blind52b",
         "blind53",
         "blind53b",
+        "blind54",
+        "blind54b",
+        "blind55",
+        "blind55b",
+        "blind56",
+        "blind56b",
     }
 )
 RULES_STRICT = 0.8  # where the rules fire beside a head in the "rules or head" answer

@@ -50,11 +50,12 @@ from semloop.judge.local import _grounding
 from semloop.judge.local._head import heads
 
 ROOT = Path(__file__).resolve().parents[1]
-OPENED = 53
+OPENED = 56
 NEVER = frozenset({"blind12", "blind29"})
-# Opened sets no rule round has read (rounds read up to blind47b; blind48 ... blind50b
-# were opened after rounds r51*, which changed no HALLUCINATION rule but the calendar's).
-UNREAD = frozenset(f"blind{n}{s}" for n in range(48, 54) for s in ("", "b"))
+# Opened sets no rule round has read (rounds read up to blind47b, and r54hr blind52 and 52b;
+# blind48 ... blind50b were opened after rounds r51*, which changed no HALLUCINATION rule but
+# the calendar's).
+UNREAD = frozenset(f"blind{n}{s}" for n in range(48, 57) for s in ("", "b")) - {"blind52", "blind52b"}
 _TAG = re.compile(r"hallucination_((?:blind|dev)(\d+)[a-z]?)\.jsonl$")
 OWN = ("calibration/hallucination.jsonl", "calibration/holdout/hallucination.jsonl",
        "tests/local/run_blind2.jsonl")
