@@ -41,9 +41,9 @@ def test_reads_opened_authors_only(trainer: ModuleType) -> None:
 def test_author_files_skip_blind_measures(trainer: ModuleType, tmp_path: Path) -> None:
     local = tmp_path / "tests" / "local"
     local.mkdir(parents=True)
-    for stem in ("blind12", "blind13", "blind29", "blind30b", "blind53b", "blind54", "blind55b"):
+    for stem in ("blind12", "blind13", "blind29", "blind30b", "blind56b", "blind57", "blind58b"):
         (local / f"conversation_{stem}.jsonl").write_text("", encoding="utf-8")
-    assert [t for t, _ in trainer.author_files(tmp_path)] == ["blind13", "blind30b", "blind53b"]
+    assert [t for t, _ in trainer.author_files(tmp_path)] == ["blind13", "blind30b", "blind56b"]
 
 
 def _unit(*values: float) -> np.ndarray:
