@@ -755,7 +755,8 @@ def word_stems(text: str) -> frozenset[str]:
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}s?\b")
 _CAPITAL = re.compile(r"\b[A-Z][a-z][\w'-]*\b")
 # An id mixes digits with capitals (AP-22918, HO-3); "35-minute" and "31st" are not ids.
-_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{3,}\b")
+# Latin letters and digits only: "GN-01은" is the code GN-01 and a Korean particle.
+_CODE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{3,}(?![A-Za-z0-9_-])")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(]\s*)$")
 _SPACES = re.compile(r"\s*")
 # An initial's full stop ends no sentence: "G. Bianchi", "A. Greco" are names.
@@ -855,12 +856,20 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "mm": 1e6, "million": 1e6, "mn": 1e6, "bn":
           # An analyst's answer in another language scales its amounts in its words: "₺2,87
           # milyon", "€1,4 miljoen", "12,5 millió Ft", "R$ 3 milhões".
           "milyon": 1e6, "milyar": 1e9, "miljoen": 1e6, "miljard": 1e9, "millió": 1e6, "milliárd": 1e9,
-          "millionen": 1e6, "mrd": 1e9, "millones": 1e6, "millón": 1e6, "milhões": 1e6,
+          "millionen": 1e6, "millones": 1e6, "millón": 1e6, "milhões": 1e6,
           "milhão": 1e6, "milioni": 1e6, "miljoner": 1e6, "miljon": 1e6,
           # Slavic and Romanian: "17,23 miliona dinara", "2 milijuna kuna", "3 miliony zł".
           "milion": 1e6, "miliona": 1e6, "milijun": 1e6, "milijuna": 1e6, "milijona": 1e6,
           "miliony": 1e6, "milionów": 1e6, "milioane": 1e6,
+          "millioner": 1e6, "milliarder": 1e9, "milliarden": 1e9, "milliard": 1e9, "milliards": 1e9,
+          "miljoonaa": 1e6, "miljardia": 1e9,
           "dozen": 12, "hundred": 100}
+# Scales abbreviated, as Nordic, German, Dutch, Polish and Russian papers write them ("1,2
+# mio.", "3 mia.", "2,5 mln", "4 mld", "1,3 млн", "12 tys."): read only after a number, since
+# alone they are names or words ("Mia").
+_SCALE_ABBREVIATED = {"mio": 1e6, "mia": 1e9, "mrd": 1e9, "mln": 1e6, "mld": 1e9, "млн": 1e6, "млрд": 1e9,
+                      "тыс": 1e3, "tys": 1e3}
+_SCALE.update(_SCALE_ABBREVIATED)
 # Which signs, codes and words name which currency, one row a currency; every currency table
 # below is read from it, so a new currency is one row. Its columns: the ISO 4217 code; the
 # signs it is written with, the first the unit all its amounts are read in ("₱182,000" and
@@ -1030,6 +1039,10 @@ _UNITS = {
     # Power and energy at every scale a plant or grid reports them ("2.41 MW" of 2412 kW).
     "kilowatts": "kw", "kilowatt": "kw", "mw": "mw", "megawatts": "mw", "megawatt": "mw",
     "gw": "gw", "gigawatts": "gw", "gigawatt": "gw", "gwh": "gwh",
+    # Heat as a district-heating or gas bill gives it ("4.6 GJ", "120 therms").
+    "gj": "gj", "mj": "mj", "therms": "therm", "therm": "therm", "wh": "wh",
+    # A grain market's weight: a quintal is 100 kg ("₹2,275 per quintal", "qtl").
+    "quintals": "quintal", "quintal": "quintal", "qtl": "quintal",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
     "acre": "acre", "kwp": "kw", "business days": "workday", "business day": "workday",
     "working days": "workday", "working day": "workday", "workdays": "workday",
@@ -1049,7 +1062,8 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("mw", "kw"): 1000.0, ("gw", "mw"): 1000.0, ("gwh", "mwh"): 1000.0,
     ("ha", "acre"): 2.47105, ("week", "workday"): 5.0,
     ("kb", "byte"): 1000.0, ("kib", "byte"): 1024.0, ("mib", "kib"): 1024.0, ("gib", "mib"): 1024.0,
-    ("tib", "gib"): 1024.0,
+    ("tib", "gib"): 1024.0, ("gj", "mj"): 1000.0, ("mj", "kwh"): 1 / 3.6, ("gj", "kwh"): 1000 / 3.6,
+    ("therm", "kwh"): 29.3071, ("kwh", "wh"): 1000.0, ("quintal", "kg"): 100.0, ("t", "quintal"): 10.0,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -1086,8 +1100,10 @@ _NUMERIC = re.compile(
 )
 _NUMBER_WORD_ALT = "|".join(
     sorted([w for w in _WORD_NUMBERS if w not in ("a", "an", "once")]
-           + [w for w in _SCALE if len(w) > 2], key=len, reverse=True)
+           + [w for w in _SCALE if len(w) > 2 and w not in _SCALE_ABBREVIATED], key=len, reverse=True)
 )
+# "double-check", "single-handed": words made with a multiple, no count.
+_MULTIPLE_GLUED = re.compile(r"(?:an?\s+)?(?:single|double|triple)-[a-z]", re.IGNORECASE)
 # "four and a half minutes", "two and a half hours": one number, 4.5 and 2.5.
 _WORDED = re.compile(
     rf"\b(?:(?:a|an|{_NUMBER_WORD_ALT})[\s-]+)*(?:{_NUMBER_WORD_ALT})(?:\s+and\s+a\s+half)?\b"
@@ -1140,6 +1156,9 @@ def _worded_value(text: str) -> float | None:
             continue
         if word == "half" and article:  # "a half" is a half, not one and a half
             current, seen, article = 0.5, True, False
+            continue
+        if word in _WORD_NUMBERS and article and current == 1.0:  # "a three-day pass", "a single fee"
+            current, seen, article = float(_WORD_NUMBERS[word]), True, False
             continue
         article = False
         if word in _WORD_NUMBERS:
@@ -1321,6 +1340,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         words = m.group(0)
         if m.group("unit"):
             words = words[: m.start("unit") - m.start()]
+        if _MULTIPLE_GLUED.match(text, m.start()):
+            continue
         worded = _worded_value(words)
         # "a"/"one" alone is an article or a pronoun far more often than a count.
         if worded is None or (worded <= 1 and not m.group("unit")):
@@ -1530,6 +1551,16 @@ def dates(text: str) -> list[tuple[str, frozenset[DateParts]]]:
     """Dates in the text, each with its possible (year, month, day) readings (``None`` for
     a part not given)."""
     return list(_dates(text))
+
+
+# A record's month, ISO 8601's year and month ("billing_month": "2024-08").
+_YEAR_MONTH = re.compile(r"(?<![\w.,/-])((?:19|20)\d{2})-(0[1-9]|1[0-2])(?![\w.,/-]|:\d)")
+
+
+def year_months(text: str) -> list[DateParts]:
+    """The months a text gives as ISO years and months, each with no day: evidence for a
+    month said alone ("8월", "in August 2024"), never for a day of it."""
+    return [(int(m.group(1)), int(m.group(2)), None) for m in _YEAR_MONTH.finditer(_plain(text))]
 
 
 def date_supported(readings: Iterable[DateParts], evidence: Iterable[DateParts]) -> bool:
@@ -1960,7 +1991,41 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
         elif window:
             scoped.append((single, frozenset(window[:1] if single else window),
                            _qualifier(toks[i + 1 :])))
+            if single:
+                # "must not be self-employed, work as a sportsperson, or fill a vacancy": the
+                # negator reaches each item of a list that "or" ends.
+                scoped.extend((False, words, _qualifier(toks[j + 1 :])) for j, words in _or_listed(toks, i))
     return singles, scoped
+
+
+_OR_LIST_REACH = 24  # tokens after a negator that a list it governs may run to
+_LIST_ENDS = frozenset("and such including like except but unless".split())  # noqa: SIM905
+
+
+def _or_listed(toks: Sequence[str], at: int) -> list[tuple[int, frozenset[str]]]:
+    """After the negator at ``at``, each later item of a list joined by commas and ended by
+    "or" or "nor", in the same clause (none without the "or"): where it starts, and its first
+    two content words, as a "no" denies a short phrase ("keep reptiles")."""
+    span: list[str] = []
+    for tok in toks[at + 1 : at + 1 + _OR_LIST_REACH]:
+        # "may not reveal any details, such as its status or usage, to anyone": examples or
+        # an exception, no items of the act denied.
+        if tok in ".;:!?()|" or tok in _LIST_ENDS:
+            break
+        span.append(tok)
+    if not any(tok in ("or", "nor") for tok in span) or "," not in span:
+        return []
+    out: list[tuple[int, frozenset[str]]] = []
+    start, words = -1, []
+    for j, tok in enumerate([*span, ","]):
+        if tok in (",", "or", "nor"):
+            if start >= 0 and words:
+                out.append((at + 1 + start, frozenset(words)))
+            start, words = j, []
+        elif start >= 0 and len(words) < 2 and tok[0].isalnum() and tok not in _FUNCTION \
+                and tok not in _NOT and len(tok) > 1:
+            words.append(_attribute(tok))
+    return out
 
 
 _DEICTIC = frozenset("this that these those it".split())  # noqa: SIM905

@@ -698,6 +698,8 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         counted_on += _shifted(ev.date_readings, [_ONE_DAY])
     for text, readings in dates(claim):
         if not date_supported(readings, ev.date_readings) and not (
+            all(day is None for _, _, day in readings) and date_supported(readings, ev.months)
+        ) and not (
             counted and date_supported(readings, ev.shifted)
         ) and not date_supported(readings, counted_on) and not _searched_empty(
             claim, text, readings, ev

@@ -83,6 +83,7 @@ from ._claims import (
     verdict,
     word_stems,
     xml_json,
+    year_months,
 )
 from ._completion import _asks_action
 from ._contradictions import (
@@ -168,6 +169,7 @@ from ._records import (
     _keyed,
     _line_crossed,
     _mixed_rows,
+    _month_swap,
     _name_spans,
     _not_the_extreme,
     _nothing,
@@ -315,6 +317,7 @@ class _Evidence:
     values: list[float] = field(default_factory=list)
     direct: list[float] = field(default_factory=list)
     date_readings: list[tuple[int | None, int | None, int | None]] = field(default_factory=list)
+    months: list[tuple[int | None, int | None, int | None]] = field(default_factory=list)
     found: list[Quantity] = field(default_factory=list)
     date_parts: list[Quantity] = field(default_factory=list)
     minutes: set[int] = field(default_factory=set)
@@ -375,6 +378,7 @@ class _Evidence:
             self.minutes.update(m for _, m in clock_times(text))
             self.minutes.update(timetable_times(text))
             self.minutes.update(hour_range_times(text))
+            self.months.extend(year_months(text))
             for _, readings in dates(text):
                 self.date_readings.extend(readings)
                 # "the 31st", "in 2026": a date's parts may be stated as plain numbers, but
@@ -631,6 +635,11 @@ _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)
 
 _ASKED_FOR = re.compile(r"\b(?:if you (?:can |could )?|please |(?:could|can|would) you )(?:give|send|share|provide|"
                         r"tell|forward)\s+(?:me|us)\s+([^.;!?\u2014\u2013]*)", re.IGNORECASE)
+# What is only supposed ("If the quote came from the Q&A scrum, …") or advised ("I'd contact
+# Residence Life", "you may want to ask Facilities"): its names say nothing of the records.
+_SUPPOSED = re.compile(r"\b(?:(?:if|unless|in case)\b([^,.;:!?\u2014\u2013]*)|(?:i(?:'d|\u2019d| would)|you(?:'d|\u2019d| would)|"
+                       r"you (?:may|might) want to|you (?:should|could)|(?:i|we) (?:recommend|suggest))\s+([^.;!?\u2014\u2013]*))",
+                       re.IGNORECASE)
 
 
 def _other_measure(claim: str, sentence: str) -> bool:
@@ -649,6 +658,7 @@ def _other_measure(claim: str, sentence: str) -> bool:
 # What _score_claim takes for no name: an amount with its scale's letter ("$937K"), and a word
 # an answer read out puts in capitals for stress ("NOT blocked").
 _SCALED_AMOUNT = re.compile(r"\d+(?:\.\d+)?(?:k|m|bn|b)")
+_GLUED_QUANTITY = re.compile(r"\d[\d.,]*[a-z\u00b5\u00b0]+")
 _STRESSED = frozenset("not never only all any every must now yet still already both cannot".split())  # noqa: SIM905
 
 
@@ -697,6 +707,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # what it lacks, no fact.
     for m in _ASKED_FOR.finditer(claim.text):
         terms -= set(key_terms(m.group(1)))
+    for m in _SUPPOSED.finditer(claim.text):
+        terms -= set(key_terms(m.group(1) or m.group(2)))
     if claim.text.rstrip(" *").endswith(":"):
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
@@ -704,6 +716,8 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # A currency's code ("currency: USD") is the unit of the amounts, checked with them; so
     # is a unit after a number ("8 GB", "1.53 MWh").
     terms -= _CURRENCY_CODES | {q.unit for q in quantities(claim.text)}
+    # So is a number glued to its unit ("412kWh", "100kW"): a quantity, checked as one.
+    terms = {t for t in terms if not (_GLUED_QUANTITY.fullmatch(t) and any(q.unit for q in quantities(t)))}
     # "$937K", "€4.2M": an amount and its scale's letter, checked as the amount, no code.
     terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)}
     if not re.search(r"[a-z]", claim.text):
@@ -763,6 +777,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                                                          or _crossed_pair(claim.text, ev)
                                                          or _mixed_rows(claim.text, ev)
                                                          or _crossed_records(claim.text, ev)
+                                                         or _month_swap(claim.text, ev)
                                                          or _line_crossed(claim.text, ev)
                                                          or _unpaired(claim.text, ev)
                                                          or _column_swap(claim.text, ev)
@@ -1065,11 +1080,21 @@ _LIST_ITEM = re.compile(r"[,;:]\s*(?:and\s+|then\s+)*|\s+(?:and\s+)?then\s+|\s+a
 _CALENDAR_STEMS = frozenset(stem(w) for w in [*_MONTHS, *_WEEKDAYS, *(d[:3] for d in _WEEKDAYS)])
 
 
+_CLAUSE_OPENER = re.compile(r"^\W*(?:which|who|that|so|but|because|since|while|although|though|if|when|where|"
+                            r"whereas|yet)\b", re.IGNORECASE)
+
+
 def _items_listed(text: str, listed: Sequence[frozenset[str]]) -> tuple[int, list[frozenset[str]]]:
     """How many of the text's items restate an item of the context's lists (most of the
     item's words are the listed item's), and the stems of the items that restate none."""
     restated, others = 0, []
-    for item in _LIST_ITEM.split(text):
+    for piece in _LIST_ITEM.split(text):
+        # A list in brackets ("12 credits (HIST 2110, POLS 1101)") lists what they hold, and a
+        # clause ("which is exactly the minimum", "so taking both would cover it") is prose
+        # about the list, no item of it.
+        item = piece.rsplit("(", 1)[-1].split(")", 1)[0]
+        if _CLAUSE_OPENER.match(item):
+            continue
         # "Wed 9 Dec": a date's names are the date checks', no word of an item.
         stems = word_stems(item) - _CALENDAR_STEMS
         if not stems:

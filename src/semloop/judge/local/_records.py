@@ -32,6 +32,7 @@ from ._claims import (
     quantities,
     stem,
     word_stems,
+    year_months,
 )
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._wording import _ADDED, _CLAUSE_BREAK, _ITEM_WORDS, _NUMBER_RANGE, _PARTS, _role_stems
@@ -933,6 +934,48 @@ def _crossed_records(claim: str, ev: _Evidence) -> str:
             if own_a and own_b and len(own_a) + len(own_b) > _PARTS:
                 (ka, ta), (kb, tb) = min(own_a.items()), min(own_b.items())
                 return f'"{ta}" is one record\'s {ka} and "{tb}" another\'s {kb}'
+    return ""
+
+
+def _month_of(record: _Record) -> tuple[int | None, int | None] | None:
+    """The one ISO year and month a record gives ("period: 2026-10"), or None."""
+    months = {(y, m) for _, value in record.pairs for y, m, _ in year_months(value)}
+    return next(iter(months)) if len(months) == 1 else None
+
+
+def _month_swap(claim: str, ev: _Evidence) -> str:
+    """A claim that says one month and a number, of records kept one a month (a payroll's or
+    a statement's "period: 2026-10"): the number is another month's record's under a key
+    where the month said has another value ("net pay for October 2026 was €2,894.15" when
+    €2,894.15 is November's net and October's is €2,731.40). Of several records of that
+    month, the one whose words the claim says (the employee's name)."""
+    months = {(y, m) for _, readings in dates(claim) for y, m, day in readings if day is None and m}
+    if len(months) != 1:
+        return ""
+    ((year, month),) = months
+    dated = [(r, ym) for r in ev.records if (ym := _month_of(r))]
+    lower = claim.lower()
+
+    def words_said(r: _Record) -> bool:
+        return any(_said(v.lower(), lower) for _, v in r.pairs if not quantities(v) and not year_months(v)
+                   and len(v) > 2)
+
+    mine = [r for r, (y, m) in dated if m == month and year in (None, y)]
+    if len(mine) > 1:
+        mine = [r for r in mine if words_said(r)]
+    if len(mine) != 1:
+        return ""
+    (own,) = mine
+    pairs = dict(own.pairs)
+    for v in labelled_values(claim):
+        q = v.quantity
+        if q is None or any(_near(value, q) for value in pairs.values()):
+            continue
+        for other, (y, m) in dated:
+            key = next((k for k, value in other.pairs if k in pairs and _near(value, q)), None)
+            if other is not own and key is not None and quantities(pairs[key]) \
+                    and (not words_said(own) or words_said(other)):
+                return f"{v.text} is the {key} of {y}-{m:02d}, not of {year or y}-{month:02d} ({pairs[key]})"
     return ""
 
 
