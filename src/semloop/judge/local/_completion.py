@@ -1257,8 +1257,11 @@ def _unspecific(run: _Run) -> bool:
     case = run.case
     text = case.output
     given = {q.text for q in quantities(case.input)} | key_terms(case.input)
+    # What a generality says done ("any difference will be corrected once a reading is
+    # received", "bills are marked estimated when …") claims no work on this request.
+    told = " ".join(s for s in run.sentences if not _GENERALISING.search(s))
     if not given or not run.sentences or quantities(text) or _new_names(key_terms(text), case.input) \
-            or dates(text) or clock_times(text) or _CLAIMS_SUCCESS.search(_USERS_CHECK.sub(" ", text)):
+            or dates(text) or clock_times(text) or _CLAIMS_SUCCESS.search(_USERS_CHECK.sub(" ", told)):
         return False
     if any(_ASKS_USER.search(s) and not _ANYTHING_ELSE.search(s) or _REASONED_REFUSAL.search(s)
            for s in run.sentences):
@@ -1268,6 +1271,12 @@ def _unspecific(run: _Run) -> bool:
     lower = text.lower()
     stock = [s for s in run.sentences if _BOILERPLATE.search(s)]
     return bool(stock) and not any(t.lower() in lower for t in given if any(ch.isdigit() for ch in t))
+
+
+_GENERALISING = re.compile(
+    r"\b(?:can|could|may|might|will|would|should)\s+(?:\w+\s+)?be\b|\b(?:typically|usually|generally|normally|"
+    r"often|sometimes|in (?:some|many|most) cases|for (?:a number of|various|several|many|a few) reasons|"
+    r"depends? on|based on)\b", re.IGNORECASE)
 
 
 # An offer to do something ("Want me to let the attendees know?", "I can also add it to
@@ -2950,9 +2959,13 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
               and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
     # What the answer quotes (`node-version: 20`) is code, not a result it shows.
-    ev.flag("promise", promises_only(_prose(offered), case.input) and not awaits and not _reports_act(case, run)
-            and not _keeps_as_is(run),
-            f'it only says it will do the work: "{_short(text)}"')
+    # "So far, January to June adds up to 1,842 kWh. Let me pull the rest of the year.": a
+    # finished run whose answer ends by announcing its next step stopped on it.
+    last = run.sentences[-1] if run.sentences else ""
+    stalled = bool(_LET_ME_DO.search(last)) and not last.rstrip().endswith("?")
+    ev.flag("promise", (promises_only(_prose(offered), case.input) or stalled) and not awaits
+            and not _reports_act(case, run) and not _keeps_as_is(run),
+            f'it only says it will do the work: "{_short(last if stalled else text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
     # A claim of success is about what the run did: a lookup that failed ("user not found"),
@@ -3317,9 +3330,11 @@ def _asks_action(request: str) -> bool:
     if _ASKS_FACT.match(request):
         return False
     words = re.findall(r"[a-z]+", request.lower())
-    # Or a later sentence that opens on one: "… priority 10. JUST ADD IT!!"
+    # Or a later sentence that opens on one: "… priority 10. JUST ADD IT!!"; or a later
+    # clause that asks one ("I was in the hospital, please get it waived").
     return any(stem(w) in _ACTION_VERBS for w in words[:12]) or any(
-        _OPENS_ON_ACT.match(sentence) for sentence in re.split(r"(?<=[.!?])\s+", request)[1:])
+        _OPENS_ON_ACT.match(sentence) for sentence in re.split(r"(?<=[.!?])\s+", request)[1:]) or any(
+        _imperative(c.strip()) in _ACTION_VERBS for c in _ACT_CLAUSES.split(request)[1:])
 
 
 _OPENS_ON_ACT = re.compile(r"(?:(?:just|please|pls|now|so|then|and)\s+)*(?:" + "|".join(

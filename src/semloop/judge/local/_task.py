@@ -219,8 +219,16 @@ def _imperative(clause: str, leads: re.Pattern[str] = _ACT_LEAD) -> str | None:
     """The act a clause opens on in the imperative, its verb followed by its object ("switch
     my billing email", "book him in"): the verb's stem."""
     lead = leads.match(clause)
-    m = _VERB_OBJECT.match(clause[lead.end() if lead else 0:])
+    rest = clause[lead.end() if lead else 0:]
+    # "get it waived", "have the fee reversed": the act is the participle's.
+    if (caused := _CAUSATIVE.match(rest)) and stem(caused.group(1).lower()) in _ACTION_VERBS:
+        return stem(caused.group(1).lower())
+    m = _VERB_OBJECT.match(rest)
     return stem(m.group(1).lower()) if m and stem(m.group(1).lower()) in _IMPERATIVE_VERBS else None
+
+
+_CAUSATIVE = re.compile(r"(?:get|have)\s+(?:it|them|this|that|these|those|(?:my|our|the|his|her|their)(?:\s+[\w-]+){1,2})"
+                        r"\s+([a-z]+(?:ed|en))\b", re.IGNORECASE)
 
 
 def _opens_on_act(clause: str) -> bool:
@@ -412,7 +420,13 @@ _ACTION_VERBS = frozenset(stem(w) for w in """cancel change update book submit f
     apply open close register enroll enrol renew pay mark migrate rotate disable enable activate
     deactivate block unblock raise lower increase decrease extend return exchange replace
     issue generate make email forward share assign escalate approve reject dispute port
-    terminate suspend resume restart deploy rollback merge run fix install""".split())  # noqa: SIM905
+    terminate suspend resume restart deploy rollback merge run fix install
+    waive reverse void reinstate unlock freeze unfreeze reactivate withdraw rebook reissue resend
+    reship redeliver arrange pause restore publish unpublish notify subscribe unsubscribe allocate
+    revoke""".split())  # noqa: SIM905
+# Left out, though acts too: "reserve", "switch", "stop", "lock", "grant", "release",
+# "archive" and "invite" name things as often ("inv.reservation", a network switch, a bus
+# stop, a research grant), and a tool or a request named by such a noun would read as an act.
 
 # Verbs that name one act in general English: a change is an update, a move a reschedule.
 _ALIKE = tuple(frozenset(stem(w) for w in group.split()) for group in (
