@@ -115,3 +115,25 @@ def test_double_checking_and_a_single_fee_state_no_count() -> None:
     from semloop.judge.local._claims import quantities
     assert quantities("I'd recommend double-checking the reference.") == []
     assert [q.value for q in quantities("a three-day pass and a double room")] == [3.0, 2.0]
+
+
+def test_a_hand_off_announced_last_is_no_stall(embed: Embed) -> None:
+    run = case("Has my refund gone through? And I'd like to speak to someone about disputing the fee.",
+               "Yes: your refund of £42.10 was issued on 3 May and reaches your card in 3 to 5 days. For the fee "
+               "dispute, our disputes team handles those. Let me transfer you now.",
+               call("get_refund", {"order": "OR-5521"}, {"amount": 42.10, "issued": "2026-05-03", "status": "issued"}),
+               call("transfer_to_human_agents", {"summary": "fee dispute"}, {"status": "transferred"}))
+    assert answer_task_completion(run, embed).value < 0.5
+
+
+def test_another_channel_after_a_reasoned_refusal_is_no_deflection(embed: Embed) -> None:
+    run = case("Could you cancel my gym membership today?",
+               "I'm unable to cancel a membership from chat because our policy requires the account holder's "
+               "signature on the cancellation form. You can sign it at the front desk, or post it to us.")
+    assert answer_task_completion(run, embed).value < 0.5
+
+
+def test_another_channel_with_no_reason_is_still_a_deflection(embed: Embed) -> None:
+    run = case("Could you cancel my gym membership today?",
+               "For cancellations, please contact the front desk or call our member line.")
+    assert answer_task_completion(run, embed).value >= 0.5

@@ -1273,6 +1273,7 @@ def _unspecific(run: _Run) -> bool:
     return bool(stock) and not any(t.lower() in lower for t in given if any(ch.isdigit() for ch in t))
 
 
+_HANDING = re.compile(r"\b(?:transfer|connect|escalat|hand|pass|put)\w*\s+(?:you|this|it|your)\b", re.IGNORECASE)
 _GENERALISING = re.compile(
     r"\b(?:can|could|may|might|will|would|should)\s+(?:\w+\s+)?be\b|\b(?:typically|usually|generally|normally|"
     r"often|sometimes|in (?:some|many|most) cases|for (?:a number of|various|several|many|a few) reasons|"
@@ -2961,8 +2962,9 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # What the answer quotes (`node-version: 20`) is code, not a result it shows.
     # "So far, January to June adds up to 1,842 kWh. Let me pull the rest of the year.": a
     # finished run whose answer ends by announcing its next step stopped on it.
+    # A hand-off announced last ("Let me transfer you now.") ends the run's part of the work.
     last = run.sentences[-1] if run.sentences else ""
-    stalled = bool(_LET_ME_DO.search(last)) and not last.rstrip().endswith("?")
+    stalled = bool(_LET_ME_DO.search(last)) and not last.rstrip().endswith("?") and not _HANDING.search(last)
     ev.flag("promise", (promises_only(_prose(offered), case.input) or stalled) and not awaits
             and not _reports_act(case, run) and not _keeps_as_is(run),
             f'it only says it will do the work: "{_short(last if stalled else text)}"')
@@ -3023,9 +3025,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     plan = next((s for s in run.sentences if _PLAN.search(s)), None)
     ev.flag("plan", action and plan is not None, f'it lays out a plan and stops: "{_short(plan or "")}"')
     drafted = _drafted(case)
-    # "If you change your mind, you can contact us": an option left open, not the work sent elsewhere.
+    # "If you change your mind, you can contact us": an option left open, not the work sent elsewhere;
+    # nor is another channel offered after a refusal that gives its reason ("I'm unable to
+    # transfer you without verifying your identity — a strict policy"), as the steps after one are not.
     redirect = next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted
-                     and not _IF_YOU.search(s)), None)
+                     and not _IF_YOU.search(s)), None) \
+        if not any(_REASONED_REFUSAL.search(s) for s in run.sentences) else None
     # The act tried and failed, and the failure told ("our payment system failed … you can
     # call our shop"): the other channel is the way left, an honest failure, not a deflection.
     told_failed = any(_failed(c) and not _reads(c) for c in case.tools_called) and bool(_ADMITS_FAILURE.search(text))
