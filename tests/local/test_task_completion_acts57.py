@@ -137,3 +137,11 @@ def test_another_channel_with_no_reason_is_still_a_deflection(embed: Embed) -> N
     run = case("Could you cancel my gym membership today?",
                "For cancellations, please contact the front desk or call our member line.")
     assert answer_task_completion(run, embed).value >= 0.5
+
+
+def test_a_hand_off_announced_before_the_last_step_is_no_stall(embed: Embed) -> None:
+    run = case("My daughter has a fever of 40 and a rash that doesn't fade. Can I book her in today?",
+               "With a rash that doesn't fade under a glass, please don't wait for an appointment: call 999 or go "
+               "to A&E now. I'm going to transfer you to a nurse so they can stay with you on the line. Let me "
+               "proceed with the transfer.")
+    assert answer_task_completion(run, embed).value < 0.5

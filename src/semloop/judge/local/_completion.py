@@ -2962,9 +2962,11 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # What the answer quotes (`node-version: 20`) is code, not a result it shows.
     # "So far, January to June adds up to 1,842 kWh. Let me pull the rest of the year.": a
     # finished run whose answer ends by announcing its next step stopped on it.
-    # A hand-off announced last ("Let me transfer you now.") ends the run's part of the work.
+    # A hand-off announced ("I'm going to transfer you to a clinician now. … Let me proceed
+    # with the transfer.") ends the run's part of the work.
     last = run.sentences[-1] if run.sentences else ""
-    stalled = bool(_LET_ME_DO.search(last)) and not last.rstrip().endswith("?") and not _HANDING.search(last)
+    stalled = bool(_LET_ME_DO.search(last)) and not last.rstrip().endswith("?") and not _HANDING.search(last) \
+        and not any(_announces_handoff(s) or _hands_over(s) for s in run.sentences)
     ev.flag("promise", (promises_only(_prose(offered), case.input) or stalled) and not awaits
             and not _reports_act(case, run) and not _keeps_as_is(run),
             f'it only says it will do the work: "{_short(last if stalled else text)}"')
