@@ -1,6 +1,10 @@
 """Train the embedded judge's run-level heads and write src/semloop/judge/local/heads.json.
 
-    python calibration/train_heads.py [--report] [--by-set]
+    python calibration/train_heads.py [--report] [--by-set] [--out FILE]
+
+With ``--report`` or ``--by-set`` it measures and writes nothing, unless ``--out`` names a
+file: reproducing a figure never retrains the shipped heads behind one's back (the heads
+answer on the rules' evidence, so a retrain after a rule round moves every answer).
 
 For each of HALLUCINATION, TASK_COMPLETION, TASK_UNDERSTANDING_FAILURE and OFF_TOPIC_DRIFT:
 read every labelled run set the project owns (``calibration/<name>.jsonl``,
@@ -499,7 +503,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave-one-set-out on the outside sets, for every recipe")
     parser.add_argument("--recipe", choices=RECIPES, default="shipped",
                         help="the recipe that writes the file")
-    parser.add_argument("--out", type=Path, default=HEADS_FILE)
+    parser.add_argument("--out", type=Path,
+                        help=f"where to write the heads (default {HEADS_FILE.name}, only when neither "
+                        "--report nor --by-set is given)")
     args = parser.parse_args(argv)
     recipe = RECIPES[args.recipe]
     if args.max_fp is not None:
@@ -527,8 +533,15 @@ def main(argv: list[str] | None = None) -> int:
         print(text)
     doc = {"trained_by": "calibration/train_heads.py", "sources": list(SOURCES),
            "max_fp": recipe.max_fp, "cap": CAP, "heads": trained}
-    args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    if (out := destination(args.out, measuring=args.report or args.by_set)) is not None:
+        out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def destination(out: Path | None, *, measuring: bool) -> Path | None:
+    """Where the trained heads go: the file named, else the shipped one, but nowhere when
+    the run only measures (``--report``, ``--by-set``)."""
+    return out if out is not None else None if measuring else HEADS_FILE
 
 
 if __name__ == "__main__":

@@ -176,3 +176,10 @@ def test_leave_one_set_out_never_scores_a_set_with_a_head_that_saw_it(
     y = np.array([float(bool(case.label)) for case, _, _ in rows])
     seen = train.fit_head(name, x, y, train.groups_of(name, rows, recipe), features, recipe)
     assert (seen.logits(x[-2:]) >= 0).all()
+
+
+def test_a_measuring_run_writes_no_heads(train: ModuleType, tmp_path: Path) -> None:
+    # `--report` reproduces the README's figures: it must not retrain the shipped heads.
+    assert train.destination(None, measuring=True) is None
+    assert train.destination(None, measuring=False) == HEADS_FILE
+    assert train.destination(tmp_path / "h.json", measuring=True) == tmp_path / "h.json"
