@@ -2016,7 +2016,8 @@ def _or_listed(toks: Sequence[str], at: int) -> list[tuple[int, frozenset[str]]]
     if not any(tok in ("or", "nor") for tok in span) or "," not in span:
         return []
     out: list[tuple[int, frozenset[str]]] = []
-    start, words = -1, []
+    start = -1
+    words: list[str] = []
     for j, tok in enumerate([*span, ","]):
         if tok in (",", "or", "nor"):
             if start >= 0 and words:

@@ -2964,12 +2964,12 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # finished run whose answer ends by announcing its next step stopped on it.
     # A hand-off announced ("I'm going to transfer you to a clinician now. … Let me proceed
     # with the transfer.") ends the run's part of the work.
-    last = run.sentences[-1] if run.sentences else ""
-    stalled = bool(_LET_ME_DO.search(last)) and not last.rstrip().endswith("?") and not _HANDING.search(last) \
+    closing = run.sentences[-1] if run.sentences else ""
+    stalled = bool(_LET_ME_DO.search(closing)) and not closing.rstrip().endswith("?") and not _HANDING.search(closing) \
         and not any(_announces_handoff(s) or _hands_over(s) for s in run.sentences)
     ev.flag("promise", (promises_only(_prose(offered), case.input) or stalled) and not awaits
             and not _reports_act(case, run) and not _keeps_as_is(run),
-            f'it only says it will do the work: "{_short(last if stalled else text)}"')
+            f'it only says it will do the work: "{_short(closing if stalled else text)}"')
     failures = _unrecovered_failures(case.tools_called)
     ev.flag("failed_call", bool(failures))
     # A claim of success is about what the run did: a lookup that failed ("user not found"),
