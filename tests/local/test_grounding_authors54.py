@@ -157,3 +157,10 @@ def test_the_months_own_figure_is_supported(embed: Embed) -> None:
 def test_two_months_compared_are_no_swap(embed: Embed) -> None:
     told = "Flat 4A paid £38.40 in January 2026 and £33.10 in February 2026."
     assert found(embed, "How did 4A's water bills change?", told, context=_WATER).get("bound", 0) == 0
+
+
+def test_an_if_with_nothing_after_it_is_read_without_error(embed: Embed) -> None:
+    # The supposing branch's group matches empty here ("…, if."); the first version passed
+    # None on and raised.
+    told = "HB-04 delivered 96 kWh in March, if."
+    assert found(embed, "How much did the charger deliver?", told, tool=_METER).get("numbers", 0) == 0

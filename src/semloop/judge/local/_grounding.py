@@ -637,9 +637,9 @@ _ASKED_FOR = re.compile(r"\b(?:if you (?:can |could )?|please |(?:could|can|woul
                         r"tell|forward)\s+(?:me|us)\s+([^.;!?\u2014\u2013]*)", re.IGNORECASE)
 # What is only supposed ("If the quote came from the Q&A scrum, …") or advised ("I'd contact
 # Residence Life", "you may want to ask Facilities"): its names say nothing of the records.
-_SUPPOSED = re.compile(r"\b(?:(?:if|unless|in case)\b([^,.;:!?\u2014\u2013]*)|(?:i(?:'d|\u2019d| would)|you(?:'d|\u2019d| would)|"
-                       r"you (?:may|might) want to|you (?:should|could)|(?:i|we) (?:recommend|suggest))\s+([^.;!?\u2014\u2013]*))",
-                       re.IGNORECASE)
+_SUPPOSED_OR_ADVISED = re.compile(r"\b(?:(?:if|unless|in case)\b([^,.;:!?\u2014\u2013]*)|(?:i(?:'d|\u2019d| would)|you(?:'d|\u2019d| would)|"
+                                  r"you (?:may|might) want to|you (?:should|could)|(?:i|we) (?:recommend|suggest))\s+"
+                                  r"([^.;!?\u2014\u2013]*))", re.IGNORECASE)
 
 
 def _other_measure(claim: str, sentence: str) -> bool:
@@ -704,11 +704,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # what follows; they name nothing.
     terms = set(key_terms(_HEADING.sub("", claim.text))) | claim.affirms
     # "if you can send me its asset tag or IP": what the answer asks the user for names
-    # what it lacks, no fact.
-    for m in _ASKED_FOR.finditer(claim.text):
-        terms -= set(key_terms(m.group(1)))
-    for m in _SUPPOSED.finditer(claim.text):
-        terms -= set(key_terms(m.group(1) or m.group(2)))
+    # what it lacks, no fact; nor does what it only supposes or advises. Each branch has its
+    # own group, which may match empty ("…, if."): the one that took part.
+    for m in (*_ASKED_FOR.finditer(claim.text), *_SUPPOSED_OR_ADVISED.finditer(claim.text)):
+        terms -= set(key_terms(next(g for g in m.groups() if g is not None)))
     if claim.text.rstrip(" *").endswith(":"):
         # A line that introduces what follows ("Updated Itinerary - Both flights on May 27:",
         # "Return (Same Day!):") is a title, capitalised as one: its words name nothing.
