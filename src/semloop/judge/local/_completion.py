@@ -2954,10 +2954,10 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # After a refusal that gives its reason ("I can't cancel it because you're not on the
     # account"), a promise on a condition waits on what the reason asks for ("we'll process
     # the cancellation once it's verified"); "so I will transfer you" still promises.
+    reasoned = any(_REASONED_REFUSAL.search(s) for s in run.sentences)
     awaits = (bool(_AWAITS_REPLY.search(text)) and any(s.rstrip().endswith("?") for s in run.sentences)
               or bool(_ASKS_USER.search(text)) or bool(_ON_USERS_WORD.search(text))
-              or any(_REASONED_REFUSAL.search(s) for s in run.sentences)
-              and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
+              or reasoned and any(_CONDITION.search(s) and _WE_WILL.search(s) for s in run.sentences))
     offered = _OFFERS_HELP.sub("offer", _LET_ME_KNOW.sub("tell me", text))
     # What the answer quotes (`node-version: 20`) is code, not a result it shows.
     # "So far, January to June adds up to 1,842 kWh. Let me pull the rest of the year.": a
@@ -3016,8 +3016,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
         # The act tried, refused by the system, and the refusal's reason told ("I can't
         # cancel it from my side because it was bought through the Play Store"): the steps
         # after it are the only way left, an honest failure, not the work handed over.
-        tried = any(_failed(c) and _acts(c) for c in case.tools_called) \
-            and any(_REASONED_REFUSAL.search(s) for s in run.sentences)
+        tried = reasoned and any(_failed(c) and _acts(c) for c in case.tools_called)
         ev.flag("instructions", bool(how) and len(how) * 2 >= len(run.sentences)
                 and _asks_action(case.input) and not tried,
                 f'asked to act, it tells the user how: "{_short(how[0] if how else "")}"')
@@ -3030,9 +3029,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     # "If you change your mind, you can contact us": an option left open, not the work sent elsewhere;
     # nor is another channel offered after a refusal that gives its reason ("I'm unable to
     # transfer you without verifying your identity — a strict policy"), as the steps after one are not.
-    redirect = next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted
-                     and not _IF_YOU.search(s)), None) \
-        if not any(_REASONED_REFUSAL.search(s) for s in run.sentences) else None
+    redirect = None if reasoned else next((s for s in run.sentences if _REDIRECT.search(s) and s not in drafted
+                                           and not _IF_YOU.search(s)), None)
     # The act tried and failed, and the failure told ("our payment system failed … you can
     # call our shop"): the other channel is the way left, an honest failure, not a deflection.
     told_failed = any(_failed(c) and not _reads(c) for c in case.tools_called) and bool(_ADMITS_FAILURE.search(text))

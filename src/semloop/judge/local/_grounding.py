@@ -715,10 +715,10 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
     # A currency's code ("currency: USD") is the unit of the amounts, checked with them; so
     # is a unit after a number ("8 GB", "1.53 MWh").
     terms -= _CURRENCY_CODES | {q.unit for q in quantities(claim.text)}
-    # So is a number glued to its unit ("412kWh", "100kW"): a quantity, checked as one.
-    terms = {t for t in terms if not (_GLUED_QUANTITY.fullmatch(t) and any(q.unit for q in quantities(t)))}
-    # "$937K", "€4.2M": an amount and its scale's letter, checked as the amount, no code.
-    terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)}
+    # So is a number glued to its unit ("412kWh", "100kW"), and an amount to its scale's
+    # letter ("$937K", "€4.2M"): each checked as the quantity, no code.
+    terms = {t for t in terms if not _SCALED_AMOUNT.fullmatch(t)
+             and not (_GLUED_QUANTITY.fullmatch(t) and any(q.unit for q in quantities(t)))}
     if not re.search(r"[a-z]", claim.text):
         # "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.": shouted words, no acronyms.
         terms = {t for t in terms if any(c.isdigit() for c in t)}

@@ -967,6 +967,7 @@ def _month_swap(claim: str, ev: _Evidence) -> str:
         return ""
     (own,) = mine
     pairs = dict(own.pairs)
+    named = words_said(own)
     for v in labelled_values(claim):
         q = v.quantity
         if q is None or any(_near(value, q) for value in pairs.values()):
@@ -974,7 +975,7 @@ def _month_swap(claim: str, ev: _Evidence) -> str:
         for other, (y, m) in dated:
             key = next((k for k, value in other.pairs if k in pairs and _near(value, q)), None)
             if other is not own and key is not None and quantities(pairs[key]) \
-                    and (not words_said(own) or words_said(other)):
+                    and (not named or words_said(other)):
                 return f"{v.text} is the {key} of {y}-{m:02d}, not of {year or y}-{month:02d} ({pairs[key]})"
     return ""
 
