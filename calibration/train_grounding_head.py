@@ -35,7 +35,6 @@ recall head fires on no case the answer misses), so nothing is shipped from here
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -43,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from train_heads import cut_above, fit  # calibration/, beside this script
+from train_heads import cut_above, fit, labelled_cases  # calibration/, beside this script
 
 from semloop.case import RunCase
 from semloop.judge.local import _grounding
@@ -71,18 +70,6 @@ def sources(root: Path = ROOT) -> list[tuple[str, Path]]:
         m = _TAG.search(path.name)
         if m and m.group(1) not in NEVER and int(m.group(2)) <= OPENED:
             out.append((m.group(1), path))
-    return out
-
-
-def _cases(path: Path) -> list[tuple[RunCase, bool]]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        row = json.loads(line)
-        if row.get("evaluator", "hallucination") != "hallucination":
-            continue
-        out.append((RunCase.from_state(row, id=str(row.get("id", ""))), bool(row["label"])))
     return out
 
 
@@ -136,12 +123,12 @@ def read_all(cache: Path | None) -> dict[str, Any]:
     rows: dict[str, list[Any]] = {k: [] for k in ("tag", "id", "label", "value", "named",
                                                    "logit", "c", "e", "has", "reasoning")}
     for tag, path in sources():
-        for case, label in _cases(path):
+        for case in labelled_cases(path, "hallucination"):
             got = read_case(case, embedder.embed)
             feats = got.get("features", {})
             rows["tag"].append(tag)
             rows["id"].append(case.id)
-            rows["label"].append(float(label))
+            rows["label"].append(float(bool(case.label)))
             rows["value"].append(np.nan if got["value"] is None else got["value"])
             rows["named"].append([min(float(feats.get(n, 0.0)), model.cap) for n in names])
             rows["logit"].append(model.logit(feats) if feats else np.nan)
@@ -171,7 +158,7 @@ def read_request_answer(data: dict[str, Any], cache: Path | None) -> dict[str, A
     embed = Embedder().embed
     q, a = [], []
     for _, path in sources():
-        for case, _ in _cases(path):
+        for case in labelled_cases(path, "hallucination"):
             vectors = np.asarray(embed([case.input or " ", answer_text(case.output) or " "]))
             q.append(vectors[0])
             a.append(vectors[1])

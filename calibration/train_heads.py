@@ -201,6 +201,20 @@ def read(name: str) -> list[tuple[RunCase, str, str]]:
 
 
 
+def labelled_cases(path: Path, name: str) -> list[RunCase]:
+    """The labelled cases of one JSONL file, each with its label; a row that names an
+    ``evaluator`` is read only for that one (the studies beside this script read so)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row.get("evaluator", name) != name:
+            continue
+        out.append(replace(RunCase.from_state(row, id=str(row.get("id", ""))), label=bool(row["label"])))
+    return out
+
+
 def cut_above(negatives: np.ndarray, share: float) -> float:
     """The score above which at most ``share`` of ``negatives`` lie (a head's operating
     point, folded into its bias so that it fires at >= 0)."""

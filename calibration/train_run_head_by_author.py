@@ -51,15 +51,14 @@ shipped answer or the head, and the rules at 0.8 or the head.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from train_heads import cut_above, fit  # calibration/, beside this script
+from train_heads import cut_above, fit, labelled_cases  # calibration/, beside this script
 
 from semloop.case import RunCase
 from semloop.judge.local._head import heads
@@ -116,18 +115,6 @@ def sources(root: Path = ROOT, kind: str = KIND) -> list[tuple[str, Path]]:
     return out
 
 
-def _cases(path: Path, kind: str = KIND) -> list[RunCase]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        row = json.loads(line)
-        if row.get("evaluator", kind) != kind:
-            continue
-        out.append(replace(RunCase.from_state(row, id=str(row.get("id", ""))), label=bool(row["label"])))
-    return out
-
-
 def _evidence(kind: str, case: RunCase, embed: Embedder) -> tuple[RunCase, Any, float]:
     """The case as the evaluator's answer reads it, its named evidence (None for no answer)
     and the rules' log-odds."""
@@ -180,7 +167,7 @@ def read(embed: Embedder, kind: str = KIND) -> dict[str, np.ndarray]:
     labels, groups, rules, ids = [], [], [], []
     files = [(f"own:{p}", ROOT / p) for p in SPECS[kind].own] + sources(kind=kind)
     for tag, path in files:
-        for original in _cases(path, kind):
+        for original in labelled_cases(path, kind):
             case, ev, logit = _evidence(kind, original, embed)
             ev_row = [0.0] * len(names) if ev is None else \
                 [min(ev.features.get(n, 0.0), head.cap) for n in names]
