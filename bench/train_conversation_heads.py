@@ -15,8 +15,8 @@ prints every configuration's cross-validated figures; ``--write`` fits the pick 
 sets and writes the weights. Deterministic: same sets, same file.
 
 ``--authors`` is the study a new author would see (round r51cv, docs/local-judge.md): every
-opened outside author's set (``tests/local/conversation_blind13.jsonl`` … ``blind53b``,
-never ``blind29`` nor ``blind54`` and newer) joins the own sets, and each author's cases
+opened outside author's set (``tests/local/conversation_blind13.jsonl`` … ``blind56b``,
+never ``blind29`` nor ``blind57`` and newer) joins the own sets, and each author's cases
 are scored by candidate heads fitted without them (**leave-one-author-out**; each own set
 is one fold, always trained on). Candidates: the named evidence, with the MiniLM direction,
 with user-turn cosines, with pooled user-turn pairs ``[u_i, u_j, u_i*u_j, |u_i-u_j|]``
@@ -620,11 +620,11 @@ def author_study(
 CONFUSION_PENALTY = 10.0
 # The cut: the share of the training authors' negatives, each scored by a head fitted
 # without its author (an inner leave-one-author-out), left above it.
-# Leave-one-author-out over 59 authors (FP · recall; in brackets the fifteen sets no rule
-# round read), as it ships (only where the rules read a re-ask, or the rules at 0.8): share 0:
-# 1/303 · 243/287 (0/75 · 51/75); 0.5%: 1/303 · 253/287 (0/75 · 54/75); 1%: 1/303 · 254/287
-# (0/75 · 54/75); 2%: 3/303 · 257/287 (0/75 · 56/75); the rules' answer 3/303 · 255/287 (1/75
-# · 52/75). 0.5%, not the topic head's 1%: retrained with blind51 … blind53b at 1%, the head
+# Leave-one-author-out over 65 authors (FP · recall; in brackets the 21 sets no rule round
+# read), as it ships (only where the rules read a re-ask, or the rules at 0.8): share 0:
+# 1/333 · 260/317 (0/105 · 68/105); 0.5%: 1/333 · 271/317 (0/105 · 73/105); 1%: 1/333 ·
+# 275/317 (0/105 · 75/105); 2%: 4/333 · 281/317 (0/105 · 78/105); the rules' answer 3/333 ·
+# 274/317 (1/105 · 71/105). 0.5%, not the topic head's 1%: retrained with blind51 … blind53b at 1%, the head
 # fired on more succeeded real chats than the one trained on 53 authors (older 6 -> 8 of 156,
 # tuning set 5 1 -> 2, blind set 2 11 -> 15 of 129); at 0.5% 6, 1 and 10, for one catch fewer
 # here (bench/real_run_evaluators.py, docs/local-judge.md).

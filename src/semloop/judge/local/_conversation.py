@@ -1390,11 +1390,11 @@ def confusion_evidence(case: ConversationCase, embed: Embed) -> Evidence | None:
     return Evidence(features, why, vectors)
 
 
-# Leave-one-author-out over 59 outside authors (bench/train_conversation_heads.py
-# --confusion-head; FP · recall, in brackets the fifteen sets no rule round read): the rules
-# at 0.5, 3/303 · 255/287 (1/75 · 52/75); the pairs head where the rules read a re-ask, or
-# the rules at 0.8, 1/303 · 253/287 (0/75 · 54/75), what ships. Not gated, the head catches
-# more (3/303 · 257/287, 0/75 · 57/75), but on real tau-bench chats the first such head
+# Leave-one-author-out over 65 outside authors (bench/train_conversation_heads.py
+# --confusion-head; FP · recall, in brackets the 21 sets no rule round read): the rules at
+# 0.5, 3/333 · 274/317 (1/105 · 71/105); the pairs head where the rules read a re-ask, or the
+# rules at 0.8, 1/333 · 271/317 (0/105 · 73/105), what ships. Not gated, the head catches
+# more (3/333 · 277/317, 0/105 · 78/105), but on real tau-bench chats the first such head
 # fired on 12 more succeeded runs of 156, every one where the rules read no question asked
 # again.
 
