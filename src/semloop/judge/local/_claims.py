@@ -726,6 +726,8 @@ def stem(word: str) -> str:
     "notices" meet."""
     w = word.lower().strip("'")
     w = _IRREGULAR_PLURALS.get(w, w)
+    if w.endswith("ss") and not w.endswith("ness"):
+        return w[:7]  # "mass", "address": no plural's "s" to drop ("masses" is "mass" + es)
     for suffix in ("ational", "ations", "ation", "ings", "ing", "edly", "ness", "ments", "ment",
                    "ies", "ied", "es", "ed", "ly", "s"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
@@ -1043,6 +1045,8 @@ _UNITS = {
     "gj": "gj", "mj": "mj", "therms": "therm", "therm": "therm", "wh": "wh",
     # A grain market's weight: a quintal is 100 kg ("₹2,275 per quintal", "qtl").
     "quintals": "quintal", "quintal": "quintal", "qtl": "quintal",
+    # An assay's or a water test's mass fraction: 1 g/t is 1 ppm, 1,000 ppb.
+    "ppm": "ppm", "ppb": "ppb", "g/t": "gpt", "gpt": "gpt", "mg/kg": "ppm",
     "horsepower": "hp", "ha": "ha", "hectares": "ha", "hectare": "ha", "acres": "acre",
     "acre": "acre", "kwp": "kw", "business days": "workday", "business day": "workday",
     "working days": "workday", "working day": "workday", "workdays": "workday",
@@ -1064,6 +1068,7 @@ _CONVERSIONS: dict[tuple[str, str], float] = {
     ("kb", "byte"): 1000.0, ("kib", "byte"): 1024.0, ("mib", "kib"): 1024.0, ("gib", "mib"): 1024.0,
     ("tib", "gib"): 1024.0, ("gj", "mj"): 1000.0, ("mj", "kwh"): 1 / 3.6, ("gj", "kwh"): 1000 / 3.6,
     ("therm", "kwh"): 29.3071, ("kwh", "wh"): 1000.0, ("quintal", "kg"): 100.0, ("t", "quintal"): 10.0,
+    ("ppm", "ppb"): 1000.0, ("gpt", "ppb"): 1000.0, ("gpt", "ppm"): 1.0,
 }
 _WORD_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -1857,7 +1862,7 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?(?:-[a-z]+)?|[.,;:!?()|\u2014\u2013-]
 _POLAR_GROUPS = (
     ("open", "open opens", "closed shut"),
     ("allow", "allowed allows permitted", "prohibited forbidden banned disallowed"),
-    ("charg", "charged charge charges billed fee fees cost costs", "free complimentary"),
+    ("charg", "charged charge charges billed fee fees cost costs", "free complimentary waived"),
     ("includ", "included includes include", "excluded excludes separately"),
     ("accept", "accepted accepts accept", "rejected refused declined"),
 )
@@ -1920,9 +1925,10 @@ _SUBJECT_WORDS = 4
 
 
 # "no longer pending": "longer" says since when the negation holds; what it negates comes
-# after it. ("not yet approved" stays as it is: read as "not approved", a condition that
-# follows it, "confirmed once it is approved", read as its denial.)
-_NEGATION_ASPECT = frozenset({"longer"})
+# after it, as after the adverbs that only stress it ("don't actually need", "isn't
+# currently open"). ("not yet approved" stays as it is: read as "not approved", a condition
+# that follows it, "confirmed once it is approved", read as its denial.)
+_NEGATION_ASPECT = frozenset("longer actually really even ever currently presently".split())  # noqa: SIM905
 
 
 def _denied_need(toks: Sequence[str], at: int) -> int | None:
@@ -2157,6 +2163,38 @@ def _not_yet(text: str) -> frozenset[str]:
         if nxt not in _FUNCTION)
 
 
+# "not Ashley Down Primary as before", "no longer at Gate 4": what was so and is not now;
+# a record's "previous: Ashley Down Primary School" says the same.
+_AS_BEFORE = re.compile(r"\b(?:as (?:before|previously|it was|in the past)|like before|any ?more|no longer|"
+                        r"formerly)\b", re.IGNORECASE)
+_FORMER = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|prior|original(?:ly)?|earlier)\b", re.IGNORECASE)
+
+
+def _then_and_now(a: str, b: str) -> bool:
+    """One text says a thing is no longer so, the other gives it as the former one."""
+    return any(_AS_BEFORE.search(x) and _FORMER.search(y)
+               and any(t in _NOT or t in _NO for t in _words_of(x)) for x, y in ((a, b), (b, a)))
+
+
+_BEFORE_NOT = 3  # words of a noun phrase a record's postposed "not" denies
+
+
+def _denied_before(text: str) -> frozenset[str]:
+    """What a record's postposed "not" denies with no verb before it ("egg mass count not
+    recorded", "parking not available"): the noun phrase before it is not asserted either.
+    ("The deposit is not refundable" asserts the deposit.)"""
+    toks = _words_of(text)
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        if tok != "not" or not i or not toks[i - 1][0].isalnum() or toks[i - 1] in _FUNCTION:
+            continue
+        phrase = list(itertools.takewhile(lambda t: t[0].isalnum(), reversed(toks[:i])))[:_BEFORE_NOT + 1]
+        if any(t in _FUNCTION or t in _COPULAS for t in phrase) or len(phrase) > _BEFORE_NOT:
+            continue  # a verb or an article before it: a sentence, not a record's cell
+        out.update(stem(t) for t in phrase)
+    return frozenset(out)
+
+
 def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
                 sentence: frozenset[str] = frozenset()) -> str:
     """The stem one text negates that the other asserts (``""`` when none): "flood is
@@ -2164,7 +2202,7 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
     other content words, so that they speak of the same thing; the claim's may come from
     the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
     elevator" against "3rd floor, no elevator"."""
-    if _other_side(claim, evidence):
+    if _other_side(claim, evidence) or _then_and_now(claim, evidence):
         return ""
     mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
     shared = mine & theirs
@@ -2175,21 +2213,41 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
         bare, scoped = _negations(a)
         b_singles, b_phrases = negation_scope(b)
         b_negated = set(b_singles).union(*b_phrases) if b_phrases else set(b_singles)
+        # "yet" only ever marks a negation's aspect ("hasn't been allocated yet"): no fact.
         b_positive = (word_stems(b) | _polar(_words_of(b))[0]) - b_negated - _either_way(b) - _examples_only(b) \
-            - _not_yet(b)
+            - _not_yet(b) - {"yet"} - _denied_before(b)
         either = _either_way(a)
         # Singles first, then phrases; a qualified one only where the other text states
         # its case too, and not the case on the other side of a limit.
         b_qualifiers = _qualifiers(b)
-        negated = [frozenset({s}) for s in bare] + [
-            stems for single, stems, qualifier in sorted(scoped, key=lambda n: not n[0])
+        # (stems, how denied): "implied" by a polar word or a prefix, a "single" word after
+        # "not", a "phrase" after "no".
+        implied = _polar(_words_of(a))[1]
+        negated = [(frozenset({s}), "implied" if s in implied else "prefix") for s in bare] + [
+            (stems, "single" if single else "phrase") for single, stems, qualifier in sorted(scoped, key=lambda n: not n[0])
             if not qualifier or ({x for _, x in qualifier} & b_said and not any(
                 (other, x) in b_qualifiers for prep, x in qualifier
                 for other in _COMPLEMENT.get(prep, ())))]
-        for stems in negated:
-            if stems <= b_positive and not stems <= either and len(shared - stems) >= shared_words:
+        for stems, how in negated:
+            # A polar word implies the denial ("registered separately"): it is read against
+            # a clause of the same thing, two shared words, as a clause the claim does not
+            # plainly restate needs.
+            need = max(shared_words, _SHARED) if how == "implied" else shared_words
+            if stems <= b_positive and not stems <= either and len(shared - stems) >= need \
+                    and not ((how == "single" or a is claim) and _asserted_too(a, stems)):
                 return " ".join(sorted(stems))
     return ""
+
+
+def _asserted_too(text: str, stems: frozenset[str]) -> bool:
+    """The text says a word a "not" negates again outside any negation ("Can't make the new
+    date: within 10 days of the new date being published, …"): the negator denies a verb it
+    skipped ("make"), not that word, which the text itself asserts. A claim that says a
+    thing and its lack ("$150 exit fee" for one plan, "no exit fee" for another) speaks of
+    cases, each against its own record."""
+    toks = [_attribute(t) for t in _words_of(text) if t[0].isalnum()]
+    scopes = _negations(text)[1]
+    return all(toks.count(s) > max(1, sum(s in words for _, words, _ in scopes)) for s in stems)
 
 
 _HEDGE = re.compile(

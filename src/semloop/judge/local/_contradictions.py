@@ -339,10 +339,10 @@ def _key_conflict(claim: str, ev: _Evidence, own: frozenset[str]) -> str:
                     _said(n, stated.lower()) for r in ev.records if r not in records for n in r.names):
                 continue
             named = len(key - mine) <= min(1, len(key) - 1) and not _other_kind(part, pair, mine)
-            # With no other word in common, only a plainly affirmative clause is read: one
+            # With no other word in common, only a plainly affirmative sentence is read: one
             # with a zero ("the late fee is 0 EUR", "a limit of zero") or a negator ("refunds
-            # are not possible") may say the same.
-            doubt = not shared and (_NEGATOR.search(part) is not None or _ZERO_WORD.search(part) is not None
+            # are not possible"; "Medium is $228/year but none are free") may say the same.
+            doubt = not shared and (_NEGATOR.search(claim) is not None or _ZERO_WORD.search(part) is not None
                                     or any(q.value == 0 for q in quantities(part)))
             flipped = contradicts(said, stated, shared, own) if named and not doubt else ""
             if flipped and set(flipped.split()) & key and not _negation_restated(part, parts, stated) and not (

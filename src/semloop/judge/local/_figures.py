@@ -429,6 +429,17 @@ def _at_rate(q: Quantity, given: Sequence[Quantity], claim: str, ev: _Evidence) 
                                       for r in rates for v in (c.value * r, c.value / r)))
 
 
+def _counted_price(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"once you reach 500 points you get ₦5,000 off" where a point is worth ₦10: an amount
+    that is a count the claim states from the evidence, whole and bare, times a price the
+    evidence gives in the amount's own currency."""
+    if _dimension(q.unit) != "money":
+        return False
+    prices = [x.value for x in ev.found if x.unit == q.unit and x.value > 0]
+    counts = [c.value for c in given if not c.unit and c.value == int(c.value) and c.value > 1]
+    return number_supported(q, sorted(n * p for n in counts for p in prices))
+
+
 def _priced(q: Quantity, claim: str, ev: _Evidence) -> bool:
     """"€250 in USDC" from a record of 270 USDC held and a USDC price of 0.925: an amount
     the clause gives for a thing it names, the product of a number of that thing's record
@@ -656,6 +667,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
+                     or _counted_price(q, given, ev)
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim, ev)
                      or (bool(_MEAN.search(claim)) and number_supported(q, ev.means))
@@ -1004,6 +1016,9 @@ _SUBSET_AFTER = re.compile(r"^[^:;.!?()\n\u2014\u2013]*?\b(?:before|after|under|
 _SUPPOSED = re.compile(r"^\W*(?:if|unless|suppose|supposing|should you|were you to)\b", re.IGNORECASE)
 
 
+_AMOUNT = re.compile(r"-?\d[\d.,]*")
+
+
 def _stated_at(claim: str, q: Quantity) -> int:
     """Where the claim states ``q``: "5" of "User 55102 took 5 rides" is not inside the id."""
     m = re.search(rf"(?<![\w.,]){re.escape(q.text)}(?![\d])", claim)
@@ -1047,6 +1062,13 @@ def _miscounted(claim: str, ev: _Evidence) -> str:
             # counted in, not by the records.
             if len(rows) < _PARTS or stem(noun) not in " ".join(
                     [*keys, *(v.lower() for r in records for _, v in r.pairs)]):
+                continue
+            # "11 detections", "3 boxes missing" where each record gives its own number of
+            # them ("detections: 7", "ballot_boxes_required: 2"): a sum over the records,
+            # not a count of them.
+            amounts = [v for r in records for k, v in r.pairs if stem(noun) in k.lower()]
+            if amounts and all(_AMOUNT.fullmatch(v.strip()) for v in amounts) and not any(
+                    stem(noun) in v.lower() for r in records for _, v in r.pairs):
                 continue
             # With no word to pick records out, the count is the whole list's, where its key
             # names the noun ("invoices id") and every other word is each record's or only

@@ -224,6 +224,7 @@ from ._times import (
     _today,
     _zone_unconverted,
     second_readings,
+    zoned_minutes,
 )
 from ._wording import (
     _ADDED,
@@ -405,6 +406,10 @@ class _Evidence:
         # Time between two clock times (07:52 to 08:29 is 37 minutes, or 1 h 45 min for
         # 07:35 to 09:20), across midnight too.
         gaps = {(b - a) % _DAY_MINUTES for a in self.minutes for b in self.minutes if a != b}
+        # An instant written in UTC ("2025-03-10T15:40:00Z") of a record in a zone the texts
+        # name ("timezone": "America/Chicago") is told in its local time (10:40). After the
+        # gaps: the zone's offset is no time between two of the records' times.
+        self.minutes.update(zoned_minutes(self.texts, self.zones))
         # A duration the evidence states in parts ("cut-off 3 h 30 min") is its total too:
         # 210 minutes, 3.5 hours.
         totals = [60 * float(m.group("hv")) + float(m.group("mv"))
@@ -437,6 +442,12 @@ class _Evidence:
         record's snake_case value in words, as its keys are ("status: pending review")."""
         return _SNAKE.sub(" ", "\n".join("; ".join(map(_stated, _PAIR_SPLIT.split(line)))
                                          for text in self.texts for line in _code_free(text).splitlines()))
+
+    @cached_property
+    def clauses(self) -> list[str]:
+        """Every clause of the evidence sentences as a statement (see ``_stated``): where
+        the negation checks look for a claim's negation said in another sentence."""
+        return [c for sentence in self.sentences for c in _statements(sentence)]
 
     @cached_property
     def means(self) -> list[float]:
@@ -630,6 +641,13 @@ class _Claim:
 
 _EMPTY = frozenset({"[]", "{}", "null", ""})
 
+
+def _statements(sentence: str) -> list[str]:
+    """A sentence's clauses as statements (see ``_stated``). A pair the record leaves unset
+    ("egg masses: null") states nothing: neither the thing nor its lack."""
+    return [_stated(c) for c in clauses(sentence)
+            if not ((m := _PAIR.match(c.rstrip("."))) and m.group(2).lower() == _NULL)]
+
 _HEADING = re.compile(r"^\W*(?:[A-Z][\w'&/-]*\s+){0,3}[A-Z][\w'&/-]*\s*:(?:\s|$)")
 
 
@@ -649,8 +667,13 @@ def _other_measure(claim: str, sentence: str) -> bool:
     rule's prose ("less than 24 hours' notice") is no row: the claim may restate it wrongly."""
     if not _is_record(sentence):
         return False
-    mine = {(q.unit, q.value) for q in quantities(claim) if q.unit}
-    theirs = {(q.unit, q.value) for q in quantities(sentence) if q.unit}
+    said, given = quantities(claim), quantities(sentence)
+    # "a 12-month contract at 49.90 EUR a month" against "term months: 24; monthly eur:
+    # 39.9": a row that holds none of the claim's several numbers is another row.
+    if len({q.value for q in said}) >= _PARTS and given and not {q.value for q in said} & {q.value for q in given}:
+        return True
+    mine = {(q.unit, q.value) for q in said if q.unit}
+    theirs = {(q.unit, q.value) for q in given if q.unit}
     units = {u for u, _ in mine} & {u for u, _ in theirs}
     return any(not {v for x, v in mine if x == u} & {v for x, v in theirs if x == u} for u in units)
 
@@ -835,11 +858,14 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
             # A sentence the claim plainly restates needs one more shared word, not two.
             need = 1 if float(sims[i]) >= _RESTATES_COS else 2
             parts = clauses(claim.text)
-            theirs_parts = [_stated(c) for c in clauses(aligned)]
+            theirs_parts = _statements(aligned)
             flipped = next((f for part in parts for theirs_part in theirs_parts
                             if (f := contradicts(part, theirs_part, need, own))
                             and not _negation_restated(part, parts, theirs_part)
                             and not _negation_agrees(part, f, theirs_part, theirs_parts, need)
+                            # another sentence of the context says it as the claim does ("You
+                            # do not need your card to vote" beside "Replacement card: free")
+                            and not _negation_agrees(part, f, theirs_part, ev.clauses, need)
                             # a clause that names one record speaks of it, not the other's
                             and not _other_record(part, aligned, ev)
                             and not _premise(f, ev.given)

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 from ._claims import (
     _CELL_AMOUNT,
     _ID_DIGITS,
+    _ISO_CURRENCIES,
     _TITLES,
+    _UNITS,
     DateParts,
     Quantity,
     Valued,
@@ -98,6 +100,20 @@ def _statement(words: Sequence[str], said: bool) -> str:
     return " ".join([*words[:at], "not", *words[at:]])
 
 
+_HEAD_WORDS = 2
+_KEY_UNITS = frozenset(_UNITS) | {c.lower() for c in _ISO_CURRENCIES}
+
+
+def _head(words: Sequence[str]) -> list[str]:
+    """A flattened key's head, its last words before a unit ("delivery receipt exceptions"
+    is "receipt exceptions", "device fee eur" is "device fee"): "no" denies two words, not
+    the parent's."""
+    end = len(words)
+    while end > 1 and words[end - 1] in _KEY_UNITS:
+        end -= 1
+    return list(words[max(0, end - _HEAD_WORDS) : end])
+
+
 def _stated(clause: str) -> str:
     """A clause that is one yes/no pair ("towels provided: False") as the statement it
     makes, and one of nothing ("arrangement fee: 0 GBP", "early repayment charge: none")
@@ -107,7 +123,7 @@ def _stated(clause: str) -> str:
         return clause
     value = m.group(2).lower()
     if value in _NONE or _ZERO.fullmatch(value):
-        return "no " + " ".join(_key_words(m.group(1)))
+        return "no " + " ".join(_head(_key_words(m.group(1))))
     said = _YES_NO.get(value)
     return clause if said is None else _statement(_key_words(m.group(1)), said)
 

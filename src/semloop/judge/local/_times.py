@@ -299,6 +299,37 @@ def _home_zone(claim: str, text: str, ev: _Evidence) -> bool:
                 or given and _offset_minutes(given) in _offsets(zone))
 
 
+_ZONES_READ = 2  # more named zones than this: which instant is whose is unknown
+
+
+def zoned_minutes(texts: Sequence[str], zones: frozenset[str]) -> set[int]:
+    """The local clock time, in minutes after midnight, of each instant the texts write
+    with an offset ("…T15:40:00Z") in each zone they name, DST kept as on its day."""
+    if not zones or len(zones) > _ZONES_READ:
+        return set()
+    out: set[int] = set()
+    for zone in zones:
+        try:
+            tz = zoneinfo.ZoneInfo(zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # no zone data: nothing to convert with
+            continue
+        for t in texts:
+            for m in _INSTANT.finditer(t):
+                day = _iso_day(m.group(1))
+                if day is not None:
+                    out.add(_local_minutes(day, int(m.group(2)) * 60 + int(m.group(3)), m.group(4), tz))
+    return out
+
+
+def _local_minutes(day: datetime.date, clock: int, offset: str, tz: datetime.tzinfo) -> int:
+    """An instant's clock time (minutes after midnight, written with its ISO ``offset``)
+    in the zone ``tz``."""
+    at_utc = datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.timezone.utc) + datetime.timedelta(
+        minutes=clock - _iso_offset_minutes(offset))
+    local = at_utc.astimezone(tz)
+    return local.hour * 60 + local.minute
+
+
 def _iso_day(text: str) -> datetime.date | None:
     try:
         return datetime.date.fromisoformat(text)
@@ -333,12 +364,8 @@ def _zone_unconverted(claim: str, ev: _Evidence) -> str:
             continue
         written, converted = set(), set()
         for day, clock, offset in instants:
-            shift = _iso_offset_minutes(offset)
-            at_utc = datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.timezone.utc) + datetime.timedelta(
-                minutes=clock - shift)
-            local = at_utc.astimezone(tz)
             written.add(clock)
-            converted.add(local.hour * 60 + local.minute)
+            converted.add(_local_minutes(day, clock, offset, tz))
         if minutes in written and minutes not in converted:
             return f"{text} told in {zone} copies the context's time as written in another zone"
     return ""
@@ -391,14 +418,15 @@ def _in_seconds(q: Quantity, arithmetic: bool, ev: _Evidence) -> bool:
 def _clock_worked(claim: str, ev: _Evidence) -> set[int]:
     """Clock times the claim works out from the context's by the durations it states itself
     ("landed 23:40 … 10 hours from on-blocks plus the 30-minute post-flight duty, so rest
-    starts 00:10 and her earliest report is 10:10"): a context time plus one or both of the
-    claim's durations the evidence supports, and such a worked time plus them again."""
+    starts 00:10 and her earliest report is 10:10"; "opens at 18:15, 90 minutes before the
+    19:45 kick-off"): a context time plus or minus one or both of the claim's durations the
+    evidence supports, and such a worked time plus them again."""
     spans = [round(q.value * (60 if q.unit == "h" else 1)) for q in quantities(claim)
              if q.unit in ("min", "h") and number_supported(q, ev.direct)]
     if not spans:
         return set()
     steps = {d for n in (1, 2) for pick in itertools.combinations(spans, n) if 0 < (d := sum(pick)) < _DAY_MINUTES}
-    worked = {(m + d) % _DAY_MINUTES for m in ev.minutes for d in steps}
+    worked = {(m + sign * d) % _DAY_MINUTES for m in ev.minutes for d in steps for sign in (1, -1)}
     return worked | {(m + d) % _DAY_MINUTES for m in worked for d in steps}
 
 
