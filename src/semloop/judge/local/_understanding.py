@@ -24,6 +24,7 @@ from ...case import RunCase, ToolCall
 from .._types import Answer
 from ._answerer import Embed
 from ._claims import (
+    _ISO_CURRENCIES,
     _TITLES,
     _words,
     clauses,
@@ -254,11 +255,13 @@ def _present(term: str, text_lower: str, stems: frozenset[str]) -> bool:
 
 def _parallel(a: str, b: str, segments: Sequence[str]) -> bool:
     """Two names the evidence lists as parallel entries: each in its own segment, never
-    together, each with a number, date or time of its own (Seattle 10.35% / Portland 0%)."""
+    together, each with a number, date or time of its own (Seattle 10.35% / Portland 0%).
+    A part of the asked record (its actions, "actions desc: bund liner repair") is no entry
+    beside it; the record that holds the asked part (a parent of a dependant) is."""
     with_a, with_b = _naming(a, tuple(segments)), _naming(b, tuple(segments))
     return bool(with_a and with_b) and not set(with_a) & set(with_b) and all(
         quantities(s) or dates(s) or clock_times(s) for s in (*with_a, *with_b)
-    )
+    ) and not any(_nested_in(y, x) for x in with_a for y in with_b)
 
 
 # Each name of the request is paired with each of the answer's: their segments are found
@@ -268,6 +271,17 @@ def _naming(term: str, segments: tuple[str, ...]) -> tuple[str, ...]:
     """The segments that name the term."""
     found = re.compile(rf"(?<![a-z0-9]){re.escape(term)}")
     return tuple(s for s in segments if found.search(s))
+
+
+def _key_heads(segment: str) -> set[str]:
+    return {part.split(":", 1)[0].split()[0] for part in segment.split(";") if ":" in part and part.split(":", 1)[0].split()}
+
+
+def _nested_in(part: str, record: str) -> bool:
+    """``part`` is an item of a list inside ``record``: its keys all begin with the list's
+    key ("actions id", "actions desc") while the record's fields do not share one."""
+    inner, outer = _key_heads(part), _key_heads(record)
+    return len(inner) == 1 and len(outer) > 1 and not inner <= outer
 
 
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
@@ -292,7 +306,8 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
     missing = [t for t in asked if not _present(t, out_lower, out_stems) and not _spanned(t, case.output)]
     segments = [seg.lower() for seg in _segments(case)]
-    extra = [t for t in answered if not _present(t, in_lower, in_stems)
+    # A currency's code ("CHF 25") is the unit of an amount, no thing in the asked one's place.
+    extra = [t for t in answered if not _present(t, in_lower, in_stems) and t.upper() not in _ISO_CURRENCIES
              and not _set_apart(t, case.output) and not _found_unfit(t, case.output)] if missing else []
     # An answer that restates the request's own rate or sum ("a 15% rise would breach the
     # clause" for "raise my rent 15%") is about the asked thing, whatever word of the
@@ -794,11 +809,15 @@ def _slot_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _phrase_body(word: str) -> str:
+    # "one-way" also as "one way"/"oneway".
+    return r"[\s-]?".join(re.escape(w) for w in word.split("-"))
+
+
 @lru_cache(maxsize=4096)
 def _phrase(word: str) -> re.Pattern[str]:
-    # "one-way" also as "one way"/"oneway"; a word with its inflections ("cancelled").
-    body = r"[\s-]?".join(re.escape(w) for w in word.split("-"))
-    return re.compile(rf"\b{body}\w{{0,4}}\b", re.IGNORECASE)
+    # A word with its inflections ("cancelled").
+    return re.compile(rf"\b{_phrase_body(word)}\w{{0,4}}\b", re.IGNORECASE)
 
 
 # The user's side of a trade: selling their own thing (to the business or through it).
@@ -816,12 +835,35 @@ _LAST_PERIOD = re.compile(r"\blast (?:night|week|weekend|month|year|time|quarter
                           r"autumn|fall|\w+day)\b", re.IGNORECASE)
 
 
+# "left" and "right" as sides ("the left lane", "turn right"), not as what remains ("no
+# BBQ left") or a time ("right now").
+_SIDE = re.compile(r"\b(?:(?:on|to|at|from) (?:the|your|my|our) |turn |keep |bear |far |top |bottom |upper |lower |"
+                   r"the )(left|right)\b|\b(left|right)[- ](?:hand|side|lane|wing|turn|exit|bank|corner|of)\b",
+                   re.IGNORECASE)
+# A yes-no question whose last word asks a state ("is the pool open tomorrow?", "was my
+# claim approved?"): its opposite in the answer is the answer "no".
+_YES_NO_LEAD = re.compile(r"^\W*(?:is|are|was|were|will|does|do|did|has|have|can|could)\b", re.IGNORECASE)
+_STATE_END = r"\w{0,4}(?=\s*(?:[?.,!]|$)|\s+(?:tomorrow|today|tonight|now|yet|still|on|at|in|this|next|over|during|for|until|after|before)\b)"
+
+
+def _state_asked(word: str, asked: str) -> bool:
+    return any(_YES_NO_LEAD.match(q) and re.search(rf"\b{_phrase_body(word)}{_STATE_END}", q, re.IGNORECASE)
+               for q in split_claims(asked))
+
+
 def _opposite(case: RunCase) -> tuple[str, str] | None:
     asked, said = _LAST_PERIOD.sub(" ", _asked_text(case.input)), case.output
     if _SELLS.search(asked) and _BUYS.search(said) and not _SALE_SAID.search(said):
         return "sell", "buy"
+    side_asked, side_said = ({(m.group(1) or m.group(2)).lower() for m in _SIDE.finditer(t)} for t in (asked, said))
     for a, b in (*_OPPOSITES, *_INVERSE_OPERATIONS):
+        if {a, b} == {"left", "right"}:
+            if (a in side_asked) != (b in side_asked) and (b if a in side_asked else a) in side_said - side_asked:
+                return (a, b) if a in side_asked else (b, a)
+            continue
         for x, y in ((a, b), (b, a)):
+            if _state_asked(x, asked):
+                continue
             px, py = _phrase(x), _phrase(y)
             # "Exchanged … the price difference refunded": the asked act named by a verb of
             # the same act ("swap" as "exchange") is done, the other a part of it.
@@ -1724,11 +1766,26 @@ def _spelled_out(evidence: str, request: str) -> set[str]:
     return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence) if _spells(a, request)}
 
 
+_TITLE_WORDS = 8  # a title is short
+
+
 def _titled(doc: str, word: str) -> bool:
-    """The word is in the document's title ("Product sheet (80 lb concrete mix): …"), which
-    names what every entry of it is about."""
+    """The word is in the document's title, which names what every entry of it is about:
+    the lead of its one colon ("Product sheet (80 lb concrete mix): …"), a short first line
+    ("Fan Fest licence conditions"), or a short first sentence in title case ("Drivers'
+    Terms and Conditions Agreement 2019.")."""
     title, colon, _ = doc.partition(":")
-    return bool(colon) and doc.count(":") == 1 and word in word_stems(title)
+    if colon and doc.count(":") == 1 and word in word_stems(title):
+        return True
+    first, newline, _ = doc.strip().partition("\n")
+    sentence = split_claims(first)[0] if first.strip() else ""
+    words = re.findall(r"[A-Za-z][\w'-]*", sentence)
+    short = 0 < len(words) <= _TITLE_WORDS
+    line_title = bool(newline) and sentence == first.strip() and short and not first.rstrip().endswith(".")
+    # A title tells no figure (a year at most) and heads more text.
+    cased = short and len(doc.strip()) > len(sentence) and not re.search(r"\d", re.sub(r"\b(?:19|20)\d\d\b", "", sentence)) \
+        and 2 * sum(w[0].isupper() for w in words if len(w) > 3) >= len([w for w in words if len(w) > 3])
+    return (line_title or cased) and word in word_stems(sentence)
 
 
 # A sentence that opens by pointing back at the one before: it is the same passage.
@@ -1799,6 +1856,11 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
         # departmental award is reduced."): the answer drew on the part that names the word.
         if best + 1 in holding and where < len(case.context) and entries[best + 1][1] == where \
                 and _GOES_ON.match(entries[best + 1][0]):
+            continue
+        # One tool output's record and a part of it of another kind (an incident and its
+        # actions, "actions desc: bund liner repair"): the answer drew on the asked record.
+        if where >= len(case.context) and any(entries[i][1] == where and _nested_in(segments[best], segments[i])
+                                               for i in holding):
             continue
         lexical = where not in other and drawn[where] - max(drawn[s] for s in other) >= _DRAWN_MARGIN
         # A word found only in the run's own records (the caller's job history: "the leak you
@@ -1886,6 +1948,28 @@ def _other_member(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     return None
 
 
+def _holder_marks(case: RunCase, rows: list[dict[str, Any]]) -> set[str]:
+    """The marks of the records that hold the list ``rows`` (the incident whose actions they
+    are), values and field names: a word of the request they hold names that record, not
+    an item of its list."""
+    out: set[str] = set()
+    for call in case.tools_called:
+        try:
+            stack = [json.loads(call.output)]
+        except ValueError:
+            continue
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if any(isinstance(v, list) and [n for n in v if isinstance(n, dict)] == rows for v in node.values()):
+                    # Its fields' names too: "findings_closed" is what "is it closed?" asks of it.
+                    out |= _marks(" ".join([*_scalars(node), *(str(k).replace("_", " ") for k in node)]))
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    return out
+
+
 def _record_swap(case: RunCase) -> tuple[str, str] | None:
     """Of a list of records the run read, the request names one by what only it holds
     ("my savings account", "the 1200 crystals", "my HOME insurance"), and the answer tells
@@ -1897,7 +1981,8 @@ def _record_swap(case: RunCase) -> tuple[str, str] | None:
         marks = [_marks(" ".join(_scalars(r))) for r in rows]
         own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
         # A word of the request names a record by its start too ("home" for "homeowners").
-        named = [{w for w in o if w in asked or any(len(a) >= 4 and w.startswith(a) for a in asked)}
+        here = asked - _holder_marks(case, rows)
+        named = [{w for w in o if w in here or any(len(a) >= 4 and w.startswith(a) for a in here)}
                  for o in own]
         best = max(range(len(rows)), key=lambda i: len(named[i]))
         if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1 or own[best] & told:
@@ -1926,13 +2011,14 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
     for rows in _read_records(case.tools_called):
         marks = [_marks(" ".join(_scalars(r))) for r in rows]
         own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+        here = asked - _holder_marks(case, rows)
         for key in {k for r in rows for k, v in r.items() if isinstance(v, str)}:
             kinds = {str(r.get(key, "")).lower() for r in rows}
             # A kind is named by a word no other kind holds ("Skyfarm" is in both the game
             # and "500 Coins (Skyfarm)": it names neither).
             words = {v: word_stems(v.replace("_", " ")) for v in kinds}
             own_words = {v: w - set().union(*(o for u, o in words.items() if u != v)) for v, w in words.items()}
-            named = [v for v in kinds if v and own_words[v] & asked and not words[v] & said]
+            named = [v for v in kinds if v and own_words[v] & here and not words[v] & said]
             if len(kinds) < 2 or len(named) != 1:
                 continue
             mine = [i for i, r in enumerate(rows) if str(r.get(key, "")).lower() == named[0]]
@@ -2029,6 +2115,9 @@ def _key_words(key: str) -> frozenset[str]:
 _CLOCK_OR_DATE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b")
 
 
+_INSTANT = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?")
+
+
 def _key_swap(case: RunCase) -> tuple[str, str] | None:
     """The run read a matter in parts under keys: a record's fields ({"credit_limit_thb": …,
     "dividend_2026_thb": …}) or calls ("records.intraday_positions" beside
@@ -2059,6 +2148,10 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
     # part of it, when a field inside it is named too.
     named = [(k, v) for k, v in named if not any(w != v and _marks(w) < _marks(v) for _, w in named)]
     if not named or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
+        return None
+    # A timestamp ("counted_at": when the stock was counted) says when: no part told apart.
+    named = [(k, v) for k, v in named if any(not m.isalpha() for m in _marks(_CLOCK_OR_DATE.sub(" ", _INSTANT.sub(" ", v))))]
+    if not named:
         return None
     for key, value in parts:
         # The call that returned the whole record holds the named part too: a part beside
