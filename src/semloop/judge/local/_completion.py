@@ -139,7 +139,8 @@ _REMAINING = re.compile(
     # The user's part is no work the run left ("you would still need to pay $40"), nor is
     # what a choice would require ("the $192 difference would still need to be paid").
     r"(?<!you )(?<!would )(?<!you'd )(?<!you will )(?<!you'll )still (?:need|have) to|"
-    r"now (?:looking|checking|working|reviewing|going)|"
+    # The agent's own ongoing work, not the user's new state ("You're now working Sunday").
+    r"(?:(?:^|\b(?:i'm|i am|we're|we are|i\u2019m|we\u2019re) )now (?:looking|checking|working|reviewing|going))|"
     r"left to do|yet to|haven't (?:yet )?(?:done|started|finished)|not yet (?:done|started)|"
     # The agent's own work ahead, not a thing's course ("the order will continue through processing").
     r"(?:i|we)(?:'ll|\u2019ll| will) (?:continue|finish|do the rest)|to be continued|i'll continue|i will continue|"
@@ -2234,6 +2235,8 @@ def _acted_on_fewer(case: RunCase) -> tuple[int, int] | None:
         return None
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
+    if _rest_named(case.output, counted):
+        return None
     # A call named by the request's own verb ("post the charges": post_charge) does its act.
     asked = word_stems(_asked_text(case.input)) - _READ_VERBS
     for name in dict.fromkeys(c.name for c in case.tools_called
@@ -2505,8 +2508,12 @@ def _awaits_approval(case: RunCase) -> bool:
     acting = [c for c in case.tools_called if not _failed(c) and not _reads(c)]
     # "Done! $500 has been moved" calls it final as much as "confirmed" does.
     final = _FINAL.search(case.output) or _CLAIMS_SUCCESS.search(case.output)
+    waiting = _AWAITING.search(acting[-1].output) if acting else None
+    # "awaiting_dropoff" told as "bring the ring … 7 working days from drop-off": the answer
+    # names what the record waits for.
+    awaited = {stem(w) for w in re.findall(r"awaiting_(\w+)", waiting.group(0).lower())} if waiting else set()
     # "I wasn't able to do the swap … I've started it": the act told as not done is not called final.
-    return bool(acting) and bool(_AWAITING.search(acting[-1].output)) and bool(final) \
+    return bool(waiting) and bool(final) and not awaited & word_stems(case.output) \
         and not _WAIT_SAID.search(case.output) and not _ADMITS_FAILURE.search(case.output)
 
 
@@ -2841,7 +2848,19 @@ def _listed_fewer(case: RunCase) -> tuple[int, int] | None:
     word = m.group(1).lower()
     counted = int(word) if word.isdigit() else int(_WORD_NUMBERS[word])
     listed = len(_LIST_ITEM.findall(case.output))
-    return (counted, listed) if 2 <= listed < counted and not _whole_told(case.output, counted) else None
+    return (counted, listed) if 2 <= listed < counted and not _whole_told(case.output, counted) \
+        and not _rest_named(case.output, counted) else None
+
+
+_ITEM_CODE = re.compile(r"\b([A-Z]{1,6})-?\d{1,6}\b")
+
+
+def _rest_named(text: str, counted: int) -> bool:
+    """The answer names every counted item by its code, those it lists and the rest told
+    apart ("HT-42 isn't in the plan — it has 610 h to its next PM"): none is left out."""
+    listed = {m.group(1) for line in text.splitlines() if _LIST_ITEM.match(line) for m in _ITEM_CODE.finditer(line)} \
+        or {m.group(1) for m in _ITEM_CODE.finditer(text)}
+    return len({m.group(0).replace("-", "") for m in _ITEM_CODE.finditer(text) if m.group(1) in listed}) >= counted
 
 
 # "6 of the 8 are now at Offer", "all 8": the answer accounts for the whole set.
