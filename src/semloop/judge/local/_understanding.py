@@ -277,11 +277,14 @@ def _key_heads(segment: str) -> set[str]:
     return {part.split(":", 1)[0].split()[0] for part in segment.split(";") if ":" in part and part.split(":", 1)[0].split()}
 
 
+_ITEM_FIELDS = 2  # an item of a list is a record of two fields or more, no line of prose
+
+
 def _nested_in(part: str, record: str) -> bool:
-    """``part`` is an item of a list inside ``record``: its keys all begin with the list's
-    key ("actions id", "actions desc") while the record's fields do not share one."""
+    """``part`` is an item of a list inside ``record``: its fields ("actions id", "actions
+    desc") all begin with the list's key, while the record's fields do not share one."""
     inner, outer = _key_heads(part), _key_heads(record)
-    return len(inner) == 1 and len(outer) > 1 and not inner <= outer
+    return part.count(":") >= _ITEM_FIELDS and len(inner) == 1 and len(outer) > 1 and not inner <= outer
 
 
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
