@@ -42,9 +42,10 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -186,33 +187,26 @@ def read(name: str) -> list[tuple[RunCase, str, str]]:
     out = []
     patterns = dict.fromkeys((*SOURCES, *MORE_SOURCES.get(name, ()), *OUTSIDE[name]))
     for pattern in patterns:
-        path = ROOT / pattern.format(name=name)
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if row.get("evaluator", name) != name:
-                continue
-            case = RunCase.from_state(row, id=str(row["id"]))
-            case = RunCase(case.id, case.input, case.output, case.context, case.tools_called,
-                           case.steps, bool(row["label"]))
-            out.append((case, str(row["domain"]), pattern.format(name=name)))
+        source = pattern.format(name=name)
+        out += [(case, str(row["domain"]), source) for row, case in _labelled_rows(ROOT / source, name)]
     return out
 
 
-
-def labelled_cases(path: Path, name: str) -> list[RunCase]:
-    """The labelled cases of one JSONL file, each with its label; a row that names an
-    ``evaluator`` is read only for that one (the studies beside this script read so)."""
-    out = []
+def _labelled_rows(path: Path, name: str) -> Iterator[tuple[dict[str, Any], RunCase]]:
+    """Each row of one JSONL file with its case, labelled; a row that names an
+    ``evaluator`` is read only for that one."""
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
         if row.get("evaluator", name) != name:
             continue
-        out.append(replace(RunCase.from_state(row, id=str(row.get("id", ""))), label=bool(row["label"])))
-    return out
+        yield row, replace(RunCase.from_state(row, id=str(row["id"])), label=bool(row["label"]))
+
+
+def labelled_cases(path: Path, name: str) -> list[RunCase]:
+    """The labelled cases of one JSONL file (the studies beside this script read so)."""
+    return [case for _, case in _labelled_rows(path, name)]
 
 
 def cut_above(negatives: np.ndarray, share: float) -> float:
