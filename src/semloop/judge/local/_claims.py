@@ -2234,19 +2234,19 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
             # plainly restate needs.
             need = max(shared_words, _SHARED) if how == "implied" else shared_words
             if stems <= b_positive and not stems <= either and len(shared - stems) >= need \
-                    and not ((how == "single" or a is claim) and _asserted_too(a, stems)):
+                    and not ((how == "single" or a is claim) and _asserted_too(a, stems, scoped)):
                 return " ".join(sorted(stems))
     return ""
 
 
-def _asserted_too(text: str, stems: frozenset[str]) -> bool:
+def _asserted_too(text: str, stems: frozenset[str], scopes: Sequence[_Negated]) -> bool:
     """The text says a word a "not" negates again outside any negation ("Can't make the new
     date: within 10 days of the new date being published, …"): the negator denies a verb it
     skipped ("make"), not that word, which the text itself asserts. A claim that says a
     thing and its lack ("$150 exit fee" for one plan, "no exit fee" for another) speaks of
-    cases, each against its own record."""
+    cases, each against its own record. ``scopes``: what the text's negators negate
+    (``_negations``), read once by the caller."""
     toks = [_attribute(t) for t in _words_of(text) if t[0].isalnum()]
-    scopes = _negations(text)[1]
     return all(toks.count(s) > max(1, sum(s in words for _, words, _ in scopes)) for s in stems)
 
 

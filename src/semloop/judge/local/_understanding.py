@@ -1956,11 +1956,8 @@ def _holder_marks(case: RunCase, rows: list[dict[str, Any]]) -> set[str]:
     are), values and field names: a word of the request they hold names that record, not
     an item of its list."""
     out: set[str] = set()
-    for call in case.tools_called:
-        try:
-            stack = [json.loads(call.output)]
-        except ValueError:
-            continue
+    for _, data in _json_outputs(case.tools_called):  # the calls rows are read from: those that worked
+        stack = [data]
         while stack:
             node = stack.pop()
             if isinstance(node, dict):
