@@ -754,11 +754,12 @@ def word_stems(text: str) -> frozenset[str]:
     )
 
 
-_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}s?\b")
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}s?\b(?!,\d{3}(?!\d))")  # not "R38" of "R38,640" (see _CODE)
 _CAPITAL = re.compile(r"\b[A-Z][a-z][\w'-]*\b")
 # An id mixes digits with capitals (AP-22918, HO-3); "35-minute" and "31st" are not ids.
-# Latin letters and digits only: "GN-01은" is the code GN-01 and a Korean particle.
-_CODE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{3,}(?![A-Za-z0-9_-])")
+# Latin letters and digits only: "GN-01은" is the code GN-01 and a Korean particle. A group
+# of thousands after it makes it an amount, its currency's letter glued on ("R38,640.00").
+_CODE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{3,}(?![A-Za-z0-9_-]|,\d{3}(?!\d))")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(]\s*)$")
 _SPACES = re.compile(r"\s*")
 # An initial's full stop ends no sentence: "G. Bianchi", "A. Greco" are names.
@@ -1438,6 +1439,21 @@ def timetable_times(text: str) -> list[int]:
 _BARE_HOUR_RANGE = re.compile(r"(?<![\w.,:/+-])([01]\d|2[0-4])\s?[-\u2013]\s?([01]\d|2[0-4])(?![\w,:%/+-]|\.\d|\s*[A-Za-z])")
 
 
+# "visits at 12 and 5", "ring me around 9": hours said bare, as people speak them; no
+# count or measure ("at 12 months", "at 5%").
+_SPOKEN_HOURS = re.compile(r"\b(?:at|around|about|by)\s+(1[0-2]|0?[1-9])(?:\s*(?:,|and|or|&)\s*(1[0-2]|0?[1-9]))?"
+                           r"(?![\w%:/-]|[.,]\d|\s*(?:[%$\u20ac\u00a3]|(?:a\.?m|p\.?m|o'clock|percent|per|months?|"
+                           r"weeks?|days?|years?|hours?|minutes?|mins?|hrs?|kg|km|miles?|people|persons?|items?|of)\b))",
+                           re.IGNORECASE)
+
+
+def spoken_hours(text: str) -> list[int]:
+    """The clock times, as minutes after midnight, that hours said bare may be: morning or
+    afternoon ("at 5" is 05:00 or 17:00)."""
+    hours = [int(h) for m in _SPOKEN_HOURS.finditer(text) for h in m.groups() if h]
+    return [(h % 12 + half) * 60 for h in hours for half in (0, 12)]
+
+
 def hour_range_times(text: str) -> list[int]:
     """The clock times, as minutes after midnight, that a range of bare hours gives."""
     return [int(h) * 60 % (24 * 60) for m in _BARE_HOUR_RANGE.finditer(text) for h in m.groups()]
@@ -1942,6 +1958,9 @@ def _denied_need(toks: Sequence[str], at: int) -> int | None:
     return None
 
 
+_TIME_BOUND = (("before",), ("until",), ("till",), ("prior",))
+
+
 def _negations(text: str) -> tuple[set[str], list[_Negated]]:
     """What a text negates with no negator word (a prefix, a polar word) as stems, and what
     its negators negate, each with the qualifier stems of its clause after it."""
@@ -1969,8 +1988,9 @@ def _negations(text: str) -> tuple[set[str], list[_Negated]]:
         # "policy no: HX-883102", "Ref no. 4411": a number's abbreviation after its noun.
         if tok == "no" and i and toks[i - 1][:1].isalnum() and toks[i + 1 : i + 2] in ((":",), (".",)):
             continue
-        # "no more than 20 kg", "not later than 18:00": a bound stated, not a fact denied.
-        if toks[i + 2 : i + 3] == ("than",):
+        # "no more than 20 kg", "not later than 18:00": a bound stated, not a fact denied;
+        # "not before the inspector signs" makes the signing a condition, it denies nothing.
+        if toks[i + 2 : i + 3] == ("than",) or toks[i + 1 : i + 2] in _TIME_BOUND:
             continue
         window: list[str] = []
         # "earns no rewards", "charges no fee": the verb before "no" is negated with its
@@ -2170,6 +2190,19 @@ _AS_BEFORE = re.compile(r"\b(?:as (?:before|previously|it was|in the past)|like 
 _FORMER = re.compile(r"\b(?:previous(?:ly)?|former(?:ly)?|prior|original(?:ly)?|earlier)\b", re.IGNORECASE)
 
 
+# An act allowed only from some point on, however it is worded: "can't be filed until 30
+# days have passed", "may be filed no sooner than 30 days after", "only after approval".
+_ONLY_AFTER = re.compile(r"\b(?:not|never|cannot|\w+n't)\b(?:\s+[\w-]+){0,5}?\s+(?:until|till|before|prior to)\b|"
+                         r"\bno (?:sooner|earlier) than\b|\bonly (?:after|once|from)\b|\bat the earliest\b",
+                         re.IGNORECASE)
+
+
+def _both_only_after(a: str, b: str) -> bool:
+    """Both texts allow the act only from some point on: each one's negated verb is the
+    other's permitted one, the same rule; whether the points agree is the figures' test."""
+    return bool(_ONLY_AFTER.search(a) and _ONLY_AFTER.search(b))
+
+
 def _then_and_now(a: str, b: str) -> bool:
     """One text says a thing is no longer so, the other gives it as the former one."""
     return any(_AS_BEFORE.search(x) and _FORMER.search(y)
@@ -2202,7 +2235,7 @@ def contradicts(claim: str, evidence: str, shared_words: int = _SHARED,
     other content words, so that they speak of the same thing; the claim's may come from
     the rest of its ``sentence`` (stems): "it's on the 3rd floor but the building has an
     elevator" against "3rd floor, no elevator"."""
-    if _other_side(claim, evidence) or _then_and_now(claim, evidence):
+    if _other_side(claim, evidence) or _then_and_now(claim, evidence) or _both_only_after(claim, evidence):
         return ""
     mine, theirs = word_stems(claim) | sentence, word_stems(evidence)
     shared = mine & theirs

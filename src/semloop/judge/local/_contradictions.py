@@ -558,6 +558,11 @@ _CLAUSE_START = re.compile(r".*[,;:(]")
 _NONE_THERE = re.compile(r"^(?:there (?:are|is|were|was) no|no)\b", re.IGNORECASE)
 
 
+# "since it can happen when cues were timed against another rate": what may bring such a
+# thing about, in general, offered as a possibility and no finding of this case's cause.
+_POSSIBLE = re.compile(r"\b(?:can|may|might|could|sometimes)\s+(?:\w+\s+)?(?:happen|occur|arise)s?\b", re.IGNORECASE)
+
+
 def _guessed(before: str) -> bool:
     """The cause is offered as a guess: a hedge in its own clause ("probably because")."""
     clause = _CLAUSE_START.sub("", before)
@@ -610,6 +615,7 @@ def _unsupported_cause(claim: str, ev: _Evidence) -> str:
     """The cause a claim gives whose words the evidence mostly lacks: an invented reason."""
     for m in _CAUSE.finditer(claim):
         if _SPEAKER.search(m.group(1)) or _LISTENER.match(m.group(1)) or _guessed(claim[: m.start()]) or \
+                _POSSIBLE.search(m.group(1)) or \
                 _USER_REPORT.search(claim[: m.start()]) or _zone_gap(m.group(1), claim, ev):
             continue
         # None of a thing, where a lookup of it (its name or arguments) returned nothing.

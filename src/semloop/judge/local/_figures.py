@@ -573,6 +573,69 @@ def _row_worked(q: Quantity, claim: str, ev: _Evidence) -> bool:
         bool(_TOTAL_WORDS.search(claim) or _ROW_TOTAL.search(claim)) and number_supported(q, totals))
 
 
+# "invoiced as weekly × 52 ÷ 12, so £4,979.52 a month": a rule's working written on a named
+# amount, its numbers and operators after the name.
+_NAMED_WORKING = re.compile(r"[^\W\d_]\s*((?:[×x*÷/]\s*\d[\d,]*(?:\.\d+)?\s*){1,3})(?![\d.,]*\d)")
+
+
+def _named_working(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """``q``, stated after such a working, is the working applied to an amount the evidence
+    or the answer's own supported figures give (``ev.values``)."""
+    at = _stated_at(claim, q)
+    for m in _NAMED_WORKING.finditer(claim):
+        if at < m.end():
+            continue
+        factor = 1.0
+        for op, n in re.findall(r"([×x*÷/])\s*(\d[\d,]*(?:\.\d+)?)", m.group(1)):
+            value = float(n.replace(",", ""))
+            if value == 0:
+                break
+            factor = factor * value if op in "×x*" else factor / value
+        else:
+            if factor != 1.0 and number_supported(q, sorted(v * factor for v in ev.values if v > 0)):
+                return True
+    return False
+
+
+# A period's length in a smaller unit, stated beside the period ("$83,200 a year over 52
+# weeks"): the calendar's, no fact of the records. (unit, value): the period's word.
+_CALENDAR = {("week", 52.0): "year", ("month", 12.0): "year", ("day", 365.0): "year",
+             ("day", 7.0): "week", ("h", 24.0): "day"}
+_PERIOD_NAMED = {"year": re.compile(r"\b(?:years?|yearly|annual(?:ly)?|per annum|a year)\b", re.IGNORECASE),
+                 "week": re.compile(r"\b(?:weeks?|weekly)\b", re.IGNORECASE),
+                 "day": re.compile(r"\b(?:days?|daily)\b", re.IGNORECASE)}
+
+
+def _calendar_lengths(claim: str, stated: Sequence[Quantity]) -> tuple[list[Quantity], list[float]]:
+    """The claim's figures that are such a length, its period named too, and another figure
+    of the claim carried over it ("about $1,600 a week, roughly $83,200 a year over 52
+    weeks"), each length only where some figure of the claim is so carried: alone, "24
+    hours" or "12 months" is a term the records set, no calendar fact."""
+    lengths, carried = [], []
+    for k in stated:
+        period = _CALENDAR.get((k.unit, k.value))
+        if not period or not _PERIOD_NAMED[period].search(claim.replace(k.text, " ")):
+            continue
+        over = sorted(a.value * k.value for a in stated if a is not k and a.unit not in ("", k.unit))
+        if any(number_supported(q, over) for q in stated if q is not k):
+            lengths.append(k)
+            carried += over
+    return lengths, sorted(carried)
+
+
+_NEXT = re.compile(r"\b(?:next|reach|reaching|following|move up|level up)\b", re.IGNORECASE)
+
+
+def _next_step(q: Quantity, claim: str, ev: _Evidence) -> bool:
+    """"You need 1,250 XP to reach tier 35" of "current tier: 34": the step after the one a
+    record gives under the same label, where the claim or the request speaks of the next."""
+    if q.unit or q.value != int(q.value) or not _NEXT.search(f"{claim} {ev.given}"):
+        return False
+    labels = frozenset().union(*(v.labels for v in labelled_values(claim) if v.text == q.text))
+    return any(v.quantity is not None and v.quantity.value == q.value - 1 and v.labels & labels
+               for v in ev.valued)
+
+
 def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     """The claim's numbers, dates and times no evidence supports, and its unsupported small
     bare counts apart."""
@@ -654,6 +717,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     tails = {t for m in _MASKED.finditer(claim) if any(
         d.endswith(t := m.group(1)) and len(d) > len(t) for d in digits)}
     claim_stems = word_stems(claim)  # a group's totals where the claim names the group
+    calendar, over = _calendar_lengths(claim, stated)
     for q in stated:
         supported = (q.text in tails or number_supported(q, ev.direct) or number_supported(q, rates)
                      or number_supported(q, ev.totals) or number_supported(q, ev.shown)
@@ -671,7 +735,10 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim, ev)
                      or (bool(_MEAN.search(claim)) and number_supported(q, ev.means))
-                     or _row_worked(q, claim, ev))
+                     or _row_worked(q, claim, ev) or _named_working(q, claim, ev)
+                     or any(q is k for k in calendar) or number_supported(q, over))
+        # The next step is one from the record's value by design, no digit slipped.
+        stepped = not supported and _next_step(q, claim, ev)
         # Support by another unit or by arithmetic does not stand against the same slot's
         # value one digit slip away ("about 8 months" for "about 18 months", 8 being 2.4 m
         # in feet): only the value itself, in its unit, does.
@@ -681,7 +748,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         # Working shown puts the context's values in new roles: only copies are swapped.
         swapped = not arithmetic and _value_swapped(q, labels, stated, ev) or _field_crossed(
             q, labels.get(q.text, frozenset()), claim, ev) or _other_records_value(q, labels.get(q.text, frozenset()), claim, ev)
-        if supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
+        if stepped or supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
                 or number_supported(q, mine) or number_supported(q, shares) or own_form(q)
@@ -753,14 +820,25 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
 _DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?!\d|[.,]\d)")
 
 
+# Thousands parted by a space with no money mark the claim's reader knows ("15 000 ლარი").
+_SPACE_GROUPED = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]*\d)")
+
+
 def _ungrouped(claim: str, ev: _Evidence) -> str:
     """The claim with each number written with a dot between thousands ("kr 1.380",
     "Rp 750.000.000"), as much of Europe and Asia writes it, written whole where the
     evidence gives that whole number (1380) with none of its own written so: the amount,
-    not 1.38, which the claim's working (at a rate of 17.250) then uses as such."""
+    not 1.38, which the claim's working (at a rate of 17.250) then uses as such. So too a
+    number parted by spaces, where the evidence gives it whole and not each of its parts."""
+    whole = {x.value for x in ev.found}
+
+    def spaced(m: re.Match[str]) -> str:
+        parts = [float(p) for p in re.split(r"[ \u00a0\u202f]", m.group(0))]
+        n = "".join(re.split(r"[ \u00a0\u202f]", m.group(0)))
+        return n if float(n) in whole and not all(p in whole for p in parts) else m.group(0)
+    claim = _SPACE_GROUPED.sub(spaced, claim)
     if any("." in t and _DOT_GROUPED.search(t) for t in ev.texts):
         return claim
-    whole = {x.value for x in ev.found}
     return _DOT_GROUPED.sub(lambda m: n if float(n := m.group(0).replace(".", "")) in whole else m.group(0), claim)
 
 

@@ -75,6 +75,7 @@ from ._claims import (
     number_supported,
     quantities,
     split_claims,
+    spoken_hours,
     spoken_numbers,
     stem,
     table_records,
@@ -386,6 +387,7 @@ class _Evidence:
                 # are no operands of arithmetic (12 + 18 from 2026-12-18 is chance).
                 parts = {p for r in readings for p in r if p is not None}
                 self.date_parts.extend(Quantity(str(p), float(p), "", 1.0, False) for p in parts)
+        self.minutes.update(spoken_hours(told))
         self.values = sorted(derived_values(self.found) + [q.value for q in self.date_parts])
         # "How old was she when it opened?": the years between two of the context's years
         # (one less before the birthday).
@@ -421,6 +423,8 @@ class _Evidence:
         clocked = list(dict.fromkeys(r for text in [*self.texts, told] for r in second_readings(text)))
         clocked = clocked[:_SECOND_READINGS]
         totals += [r / 60 for r in clocked]
+        # A measure in seconds ("duration_seconds: 2730") in minutes: 45 min 30 s.
+        totals += [q.value / 60 for q in [*self.found, *keyed] if q.unit == "s"]
         totals += [((b - a) % (_DAY_MINUTES * 60)) / 60 for a in clocked for b in clocked if a != b]
         self.durations = sorted([*gaps, *(g / 60 for g in gaps), *(g // 60 for g in gaps),
                                  *(g % 60 for g in gaps), *totals, *(t / 60 for t in totals)])
@@ -961,13 +965,15 @@ def _foreign_miscopy(said: str, texts: Sequence[str]) -> str:
     words, which may be words of the answer's language."""
     given = [q for t in texts for q in quantities(t)]
     derived = derived_values(given)
+    # "21 Gicurasi 2024": the day of an evidence date, in a month's name the rules do not know.
+    days = {float(d) for t in texts for _, readings in dates(t) for _, _, d in readings if d is not None}
 
     def whole(q: Quantity) -> bool:
         return (q.value == int(q.value) and q.value >= 10 and not 1900 <= q.value <= 2100
                 and any(c.isdigit() for c in q.text))
 
     for q in quantities(_english_numbers(said, continental(said))):
-        if not whole(q) or number_supported(q, derived):
+        if not whole(q) or number_supported(q, derived) or q.value in days:
             continue
         near = next((g for g in given if whole(g) and g.unit == q.unit
                      and _near_digits(str(int(q.value)), str(int(g.value)))), None)
