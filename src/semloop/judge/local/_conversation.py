@@ -37,7 +37,7 @@ from ._confusion_head import closest_pair, confusion_features, confusion_head
 from ._conversation_head import Evidence, heads, logit_probability, probability
 from ._grounding import _ROMANCE
 from ._linear_head import RULES_MARGIN
-from ._tokenizer import load_vocab, strip_accents
+from ._tokenizer import strip_accents, vocab_words
 from ._tone import (
     DISPLEASED,
     OWN_PERSON,
@@ -94,18 +94,13 @@ def _head(text: str) -> str:
 _UNREAD_SHARE, _UNREAD_WORDS = 0.5, 4
 
 
-@lru_cache(maxsize=1)
-def _vocab() -> frozenset[str]:
-    return frozenset(load_vocab())
-
-
 @lru_cache(maxsize=4096)
 def _unread(text: str) -> bool:
     """Most of ``text``'s words are not whole words of MiniLM's English vocabulary (another
     language): its cosines say little, two unrelated sentences of it embed as close as a
     paraphrase. Short turns ("ok thx", "Lisinopril 10mg.") are read either way."""
     words = [w for w in tokens(strip_accents(text.lower())) if w.isalpha() and len(w) > 2]
-    vocab = _vocab()
+    vocab = vocab_words()
     return (
         len(words) >= _UNREAD_WORDS
         and sum(w not in vocab for w in words) >= _UNREAD_SHARE * len(words)

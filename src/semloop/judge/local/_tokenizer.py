@@ -13,9 +13,10 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import resources
 
-__all__ = ["VOCAB_SHA256", "WordPieceTokenizer", "load_vocab", "strip_accents"]
+__all__ = ["VOCAB_SHA256", "WordPieceTokenizer", "load_vocab", "strip_accents", "vocab_words"]
 
 #: sha256 of the vendored ``vocab.txt`` (bert-base-uncased, 30 522 entries).
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
@@ -52,6 +53,12 @@ def load_vocab() -> list[str]:
             f"expected {VOCAB_SHA256}; reinstall semloop"
         )
     return data.decode("utf-8").splitlines()
+
+
+@lru_cache(maxsize=1)
+def vocab_words() -> frozenset[str]:
+    """The vocabulary's entries as a set: a word in it is a whole word MiniLM read in English."""
+    return frozenset(load_vocab())
 
 
 def _is_whitespace(ch: str) -> bool:

@@ -94,6 +94,7 @@ from ._task import (
     _short,
     _written,
 )
+from ._tokenizer import vocab_words
 
 __all__ = ["answer_task_understanding_failure"]
 
@@ -212,7 +213,9 @@ def _said_to_work(rx: re.Pattern[str], request: str) -> bool:
     return bool(clauses) and all(_WORKS.search(c) for c in clauses)
 
 
-_ASKS_DATE = re.compile(r"\b(?:when|what date|which day|deadline|due|last day|until|by when|expir\w*)\b", re.IGNORECASE)
+# (Or the time left to one: "how long do I have to return the boots I got on 20 February?")
+_ASKS_DATE = re.compile(r"\b(?:when|what date|which day|deadline|due|last day|until|by when|expir\w*|how long|"
+                        r"how many (?:more )?days|how much time)\b", re.IGNORECASE)
 _DAY_NUMBER = re.compile(r"\d{1,2}(?:st|nd|rd|th)?(?![\d:])")
 
 
@@ -307,7 +310,10 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             found.setdefault(word, "compound")
     out_lower, out_stems = case.output.lower(), word_stems(case.output)
     in_lower, in_stems = case.input.lower(), word_stems(case.input)
-    missing = [t for t in asked if not _present(t, out_lower, out_stems) and not _spanned(t, case.output)]
+    # A lower-case prefix hyphened to a name ("kwi-Starward": "in" Starward, as Xhosa glues
+    # it) is the language's, no part of a series the name belongs to.
+    missing = [t for t in asked if not _present(t, out_lower, out_stems) and not _spanned(t, case.output)
+               and not re.search(rf"(?<![\w-]){re.escape(t.split('-')[0])}-[A-Z]", case.input)]
     segments = [seg.lower() for seg in _segments(case)]
     # A currency's code ("CHF 25") is the unit of an amount, no thing in the asked one's place.
     extra = [t for t in answered if not _present(t, in_lower, in_stems) and t.upper() not in _ISO_CURRENCIES
@@ -325,6 +331,7 @@ def _substitutes(case: RunCase) -> tuple[str, str] | None:
             # and the 30L pack): other new names are as often details of a right answer.
             if same_kind and (_near(a, b) or _same_shape(a, b) or _one_part(a, b)
                               or _parallel(a, b, segments)) and not _told_from_entry(a, b, case, segments) \
+                    and not _heading_over(a, b, case) and not (asked[a] == "name" and _looked_up(a, case)) \
                     and not (asked[a] == "name" and kept):
                 return a, b
     return _sibling_swap(case) or _year_swap(case) or _jurisdiction_swap(case) or _size_swap(case) \
@@ -395,6 +402,37 @@ def _flat(text: str) -> str:
     """The text in lower case with its hyphens and runs of spaces as one space: "2 bed" as
     the compound's reader writes it is the answer's "2-bed"."""
     return re.sub(r"[\s_-]+", " ", text.lower())
+
+
+_LOOKUP_TOLD = 2  # values of the looked-up record the answer restates
+_TOLD_VALUE = 4  # characters of a value that is no short code or flag ("in_person", not "no")
+
+
+def _looked_up(asked: str, case: RunCase) -> bool:
+    """A call that worked was made on the asked name (get_booking for "Santos"), and the
+    answer restates values of what it returned ("Beatriz Monteiro", "Taylor House"): it
+    answered for the record asked about, whether or not it names it again. (For a name: a
+    member number looked up holds every record of the member, the asked one and others.)"""
+    text = case.output.lower()
+    for call, data in _json_outputs(case.tools_called):
+        if asked not in " ".join(str(v) for v in call.args.values()).lower():
+            continue
+        values = {str(v).lower() for v in _scalar_values(data)
+                  if isinstance(v, str) and len(v) >= _TOLD_VALUE and v.lower() != asked}
+        if sum(v in text for v in values) >= _LOOKUP_TOLD:
+            return True
+    return False
+
+
+def _heading_over(asked: str, answered: str, case: RunCase) -> bool:
+    """A document whose title line alone names the asked thing lists the answered one in
+    its body ("Rate card – Court & Legal Interpreting", then its Tier A row): the answer
+    gave the asked thing's entry, under that heading."""
+    for doc in case.context:
+        title, rest = (t.lower() for t in _title_line(doc))
+        if title and asked in title and asked not in rest and answered in rest:
+            return True
+    return False
 
 
 def _told_from_entry(asked: str, answered: str, case: RunCase, segments: Sequence[str]) -> bool:
@@ -785,9 +823,13 @@ _NO_LABEL = frozenset("""since for until till after before from within over unde
 
 
 def _slots(text: str) -> set[tuple[str, str]]:
+    # "March 1", "June 16": a month and its day are a date, which a term may move (due on
+    # the 1st, grace through the 31st), not a thing picked from its siblings. The label is
+    # an English word: "je gor 30 ljudi" counts people ("gor", up), it names no slot.
     return {(stem(m.group(1).lower()), m.group(2).lower()) for m in _SLOT.finditer(text)
             if word_stems(m.group(1)) and stem(m.group(1).lower()) not in _REQUEST_WORDS
-            and m.group(1).lower() not in _NO_LABEL}
+            and m.group(1).lower() not in _NO_LABEL and not dates(m.group(0))
+            and m.group(1).lower() in vocab_words()}
 
 
 # A label and number said as where the user stands now ("it's week 8", "we're in year 2"):
@@ -1796,6 +1838,19 @@ _GOES_ON = re.compile(r"(?:where|when|if|unless|except|otherwise|in (?:that|whic
                       r"but|it|this|that|these|those|such|they)\b", re.IGNORECASE)
 
 
+# A year ("2024/25") or a reference ("ref BC/24/1187") in a title tells no figure.
+_TITLE_MARKS = re.compile(r"\b(?:19|20)\d\d(?:/\d\d)?\b|\S*[A-Za-z/]\S*\d\S*|\S*\d\S*[A-Za-z/]\S*")
+
+
+def _title_line(doc: str) -> tuple[str, str]:
+    """A document's first line where it is a title over more lines (no figure in it but a
+    year or a reference), and the rest; ``("", doc)`` where it has none."""
+    first, newline, rest = doc.strip().partition("\n")
+    if not newline or re.search(r"\d", _TITLE_MARKS.sub(" ", first)):
+        return "", doc
+    return first, rest
+
+
 def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     """The evidence holds a word of the request that the answer lacks, and the answer is
     plainly drawn from another part of the evidence: it answered from the wrong document
@@ -1875,6 +1930,14 @@ def _wrong_source(case: RunCase, embed: Embed) -> tuple[str, str] | None:
                 and _part_stems(part) & said & seg_stems[best] - set().union(*(seg_stems[i] for i in holding)) \
                 and key_terms(case.output) <= key_terms(case.input):
             continue
+        # The word only in the opening entry or the title line of the document the answer
+        # drew on ("Westgate Clinic fit-out: Date for Completion …"): that document is about
+        # the thing asked.
+        if where < len(case.context) and other == {where}:
+            title, rest = _title_line(case.context[where])
+            if all(i == 0 or entries[i - 1][1] != where for i in holding) \
+                    or w in word_stems(title) and w not in word_stems(rest):
+                continue
         if best not in holding and not titled and not sources & set(holding) \
                 and (cos[best] - max(cos[i] for i in holding) >= _SOURCE_MARGIN or lexical):
             return _written(w, part), segments[best]
@@ -2201,7 +2264,7 @@ def _sibling_passage(case: RunCase) -> tuple[str, str] | None:
             if not mine or not theirs or word_stems(" ".join(theirs)) & missing \
                     or not (w in _lead(mine[0]) and s in _lead(theirs[0])) \
                     or not (mine[0][:1].isupper() and theirs[0][:1].isupper()) \
-                    or _named(w, case.input) != _named(s, case.output):
+                    or _named(w, case.input) != _named(s, case.output) or _heading_over(w, s, case):
                 continue
             # What the request calls the named passage, that the other does not hold.
             label = word_stems(mine[0]) & request - word_stems(" ".join(theirs))
@@ -2224,6 +2287,15 @@ def _stem_shared(stems: frozenset[str] | set[str], others: frozenset[str] | set[
     """A stem of one set begins one of the other's: the stems of a word's forms may differ
     in their ends ("cancel", "cancell" of cancellation)."""
     return any(a.startswith(b) or b.startswith(a) for a in stems for b in others if min(len(a), len(b)) >= 4)
+
+
+_CLOCK_NOTE_WORDS = 8
+
+
+def _clock_note(doc: str) -> bool:
+    """A short note of the session's date ("Session info: today is 2024-06-11"): when the
+    question is asked, which an answer counts days from; no passage beside the asked one."""
+    return len(doc.split()) <= _CLOCK_NOTE_WORDS and bool(dates(doc))
 
 
 def _sibling_heading(case: RunCase) -> tuple[str, str] | None:
@@ -2249,7 +2321,7 @@ def _sibling_heading(case: RunCase) -> tuple[str, str] | None:
     new = sorted(first - request)
     heads = [[w for w in new if _stem_shared({w}, o)] for o in own]
     for a, b in permutations(range(len(docs)), 2):
-        if opens_on[a] or requested[b]:
+        if opens_on[a] or requested[b] or _clock_note(docs[b]):
             continue
         asked = [w for w in unsaid if w in whole[a] and w not in whole[b]]
         told = [w for w in heads[b] if w not in whole[a]]
