@@ -448,7 +448,8 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
             met, undone = False, True
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
                 or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case) \
-                or _superlative_told(part, run.case) or _new_state_told(part, run.case.output):
+                or _superlative_told(part, run.case) or _new_state_told(part, run.case.output) \
+                or verbs and _dated_act(part, run.case):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -542,6 +543,26 @@ def _carried_in_act(part: str, answer: frozenset[str] | set[str], case: RunCase)
                for c in case.tools_called if not _failed(c) and not _reads(c)
                for v in c.args.values() if isinstance(v, list)
                for item in (word_stems(str(x).replace("_", " ")) for x in v))
+
+
+def _dated_act(part: str, case: RunCase) -> bool:
+    """A part that asks an act on a day, at a time ("add an extra one on Saturday the 16th
+    at 2pm"), done by a successful call that acted with that day and that time among its
+    arguments (book_visit's "2024-11-16", "14:00"), whatever verb names it: the act asked
+    for, in the booking system's words."""
+    days = {d for _, readings in dates(part) for _, _, d in readings if d is not None} | {
+        int(m.group(1)) for m in _DAY_OF_MONTH.finditer(part)}
+    minutes = {m for _, m in clock_times(part)}
+    if not days or not minutes:
+        return False
+    for c in case.tools_called:
+        if _failed(c) or _reads(c) or _hands_off(c):
+            continue
+        args = " ".join(str(v) for v in c.args.values())
+        if {d for _, readings in dates(args) for _, _, d in readings} & days \
+                and {m for _, m in clock_times(args)} & minutes:
+            return True
+    return False
 
 
 # Verbs that name no act of their own ("run sanctions screening", "perform the audit"):
@@ -1160,6 +1181,18 @@ _PLACEHOLDER = re.compile(r"\[(?:[A-Za-z][\w ]{0,30})\]|\{\{?\s*\w+\s*\}?\}|<[A-
 _SIGNATURE = re.compile(r"^[^\n\[\]]{1,40},[ \t]*\n[ \t]*\[[^\]\n]{1,30}\][ \t]*$", re.MULTILINE)
 
 
+# "Just fill in your name and mailing address before sending": the blanks the answer hands
+# the user, of what only they know.
+_FILL_IN = re.compile(r"\b(?:fill(?:ing)? (?:in|out)|insert|enter|replace|put in|add your|complete)\b[^.!?\n]*",
+                      re.IGNORECASE)
+
+
+def _blanks_left(text: str) -> bool:
+    """A placeholder the answer leaves that it does not tell the user to fill in."""
+    told = set().union(*(word_stems(m.group(0)) for m in _FILL_IN.finditer(text)))
+    return any(not (word_stems(m.group(0)) and word_stems(m.group(0)) <= told) for m in _PLACEHOLDER.finditer(text))
+
+
 # "I've started the rename", "we've begun on the first files": the work begun, not done.
 _BEGUN = re.compile(r"\b(?:i|we)(?:'ve| have) (?:only |just )?(?:started|begun|made a start)\b|"
                     # "I'm still looking into this", "we're currently going through the files".
@@ -1555,7 +1588,10 @@ def _claimed_without_act(case: RunCase) -> str | None:
     asked |= {stem(a) for a in [_phrasal_act(case.input)] if a}
     # "moved" stems to "mov", "move" to "move": a verb is met by its stem without its "e".
     done = {v.rstrip("e") for v in _acts_of(asked)}
-    return next((s for s in split_claims(case.output) if _CLAIMS_SUCCESS.search(s)
+    # The text written for the user to send speaks to its own readers ("Notice is hereby
+    # given that Letters were issued …"): no claim of the run's.
+    drafted = _drafted(case)
+    return next((s for s in split_claims(case.output) if _CLAIMS_SUCCESS.search(s) and not (drafted and s in drafted)
                  and not _NEGATED.search(s) and not _CONDITION.match(s) and not s.rstrip().endswith("?")
                  and not _GENERIC_PLURAL.match(s)
                  and any(_undoubled(stem(_IRREGULAR.get(m.group(0).lower(), m.group(0)))).rstrip("e") in done
@@ -1671,6 +1707,22 @@ _ALL_SET = re.compile(r"\ball set\b", re.IGNORECASE)  # "You're all set!" sets n
 _TABLE_ROW = re.compile(r"^[ \t]*\|[^\n]*\w[^\n]*\|[ \t]*$", re.MULTILINE)
 
 
+_NOUN_LEADS = frozenset("a an the this that my your our his her their its for of per each every which what".split())  # noqa: SIM905
+_PARTICIPLE_MIN = 4  # "need", "feed" end in "ed" too
+
+
+def _verbs_named(text: str) -> set[str]:
+    """The acts among the opening words of a request. "app" stems as "apply": a messaging
+    app asks no act; nor does a word after an article, a possessive or a preposition
+    ("word count for file ZX-118", "the report"): a noun; nor a past participle ("every
+    ticket assigned to me", "letters were issued"): a state (an act asked done by another,
+    "get it waived", is the imperative's, ``_imperative``)."""
+    words = re.findall(r"[a-z]+", text.lower())[:12]
+    return {stem(w) for i, w in enumerate(words)
+            if w not in ("app", "apps") and not (i and words[i - 1] in _NOUN_LEADS)
+            and not (len(w) > _PARTICIPLE_MIN and w.endswith("ed"))} & _ACTION_VERBS
+
+
 def _looked_not_acted(case: RunCase) -> str | None:
     """Asked to act ("book me the earliest slot", "add the roaming pass"), the run only
     looked things up and the answer reports what it found: it never names the act, done or
@@ -1687,9 +1739,7 @@ def _looked_not_acted(case: RunCase) -> str | None:
     shaped = set() if len(_LIST_ITEM.findall(case.output)) + len(_TABLE_ROW.findall(case.output)) >= 2 else \
         {v for c in _ACT_CLAUSES.split(asked) if (v := _verb_by_shape(c.strip()))
          and not (_ASKS_QUESTION.match(asked) and _GIVES_VALUE.fullmatch(c))} - opening
-    # "app" stems as "apply": a messaging app asks no act.
-    verbs = ({stem(w) for w in re.findall(r"[a-z]+", asked.lower())[:12] if w not in ("app", "apps")}
-             & _ACTION_VERBS if _asks_action(asked) else set()) | opening
+    verbs = (_verbs_named(asked) if _asks_action(asked) else set()) | opening
     # Money sent to an account ("Send 10,000 zł to my sister's account TR33…") is a transfer,
     # not a text the answer delivers.
     verbs -= _DELIVERY_VERBS - ({stem("send")} if _MONEY_SENT.search(asked) else set())
@@ -2076,13 +2126,17 @@ def _language_words(text: str, language: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower())) & set(_TRANSLATION_TARGETS[language][1].split())
 
 
+_PRICED = re.compile(r"\b(?:quotes?|quotation|estimate|price|pricing|costs?|how much|rates?)\b", re.IGNORECASE)
+
+
 def _translation_missing(case: RunCase) -> str | None:
     """Asked to translate into a language (the last one the request names after its verb of
     translating), and neither the answer nor a call's arguments hold text in it, while the
     answer is written in another: the translation was never given. The language."""
     request = case.input
     verb = _TRANSLATE.search(request) or _TRANSLATE_MORE.search(request)
-    if verb is None:
+    # "Quote please: certified translation into French of …": the translation is priced.
+    if verb is None or _PRICED.search(request[: verb.start()]):
         return None
     after = request[verb.end():]
     named = [(m.start(), lang) for lang, (names, _) in _TRANSLATION_TARGETS.items()
@@ -3057,8 +3111,8 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
             f'asked to act, it sends the user elsewhere: "{_short(redirect or "")}"')
     # A single action asked for ("submit it") that neither a call nor the answer performs.
     # A record's code ("APP-4021") holds no verb; a light verb run by its object is done.
-    verbs = {stem(w) for w in re.findall(r"[a-z]+", _OWN_CODE.sub(" ", _CHECKED.sub(" ", case.input)).lower())[:12]} \
-        & _ACTION_VERBS - _record_labels(case) - (_RUN_VERBS if _run_by_object(case.input, case) else set())
+    verbs = _verbs_named(_OWN_CODE.sub(" ", _CHECKED.sub(" ", case.input))) \
+        - _record_labels(case) - (_RUN_VERBS if _run_by_object(case.input, case) else set())
     # "I've re-sent your June invoice" sends it.
     said = _with_irregular(word_stems(re.sub(r"\b[Rr]e-(?=[a-z])", "", text)))
     ev.flag("action_unnamed", action and bool(verbs) and not verbs & said,
@@ -3091,7 +3145,7 @@ def task_completion_evidence(case: RunCase, embed: Embed) -> Evidence:
     ev.flag("generic", (_generic(run) or _unspecific(run)) and not _signs_off(case.input),
             f'a generic reply that names nothing of the request: "{_short(text)}"')
     # Brackets and braces in quoted code (`classes[1]`, `{value}`) are code, not blanks.
-    ev.flag("placeholder", bool(_PLACEHOLDER.search(_SIGNATURE.sub("", _prose(text)))),
+    ev.flag("placeholder", _blanks_left(_SIGNATURE.sub("", _prose(text))),
             f'it leaves placeholders unfilled: "{_short(text)}"')
     ev.flag("evasive", bool(_ASKS_YES_OR_NO.search(case.input)) and not _ANSWERS_YES_OR_NO.search(text)
             and not case.tools_called,

@@ -97,9 +97,10 @@ class _Run:
     @cached_property
     def acted_on(self) -> set[str]:
         """The words of the arguments of the calls that acted (not failed, read or handed
-        off): whom and what the run's acts were for."""
+        off): whom and what the run's acts were for. Their values: a key ("client_id")
+        names what a value is, for no one."""
         return set(re.findall(r"[^\W\d_]+", " ".join(
-            json.dumps(c.args, ensure_ascii=False) for c in self.case.tools_called
+            json.dumps(list(c.args.values()), ensure_ascii=False) for c in self.case.tools_called
             if not _failed(c) and not _reads(c) and not _hands_off(c)).lower()))
 
     @cached_property
