@@ -836,8 +836,9 @@ _ACCUSING = any_of(
     # get what I'm asking?").
     r"\bdo you (?:even |actually |really )?(?:understand|reali[sz]e|get)(?: (?:that|this|me|what|how))?\s*\?",
     # "Who" opening the question ("Who checks these?", "So who is responsible?", "From
-    # who??"), not after the person it describes ("a supervisor who might make an exception").
-    r"(?:^\W*|[,;:]\s*|\b(?:and|but|so|then) )(?:(?:from|by|to|with|for) )?whom?\b",
+    # who??"), not after the person it describes ("a supervisor who might make an exception"),
+    # nor asking how tasks are shared ("who fills what?", "who brings which dish?").
+    r"(?:^\W*|[,;:]\s*|\b(?:and|but|so|then) )(?:(?:from|by|to|with|for) )?whom?\b(?! \w+ (?:what|which)\b)",
 )
 # "Actually, ..." opening a sentence brings in a new fact; "did you actually read it?" accuses.
 _OPENING_ACTUALLY = re.compile(r"^\W*(?:oh,? |well,? )?actually\b", re.IGNORECASE)
