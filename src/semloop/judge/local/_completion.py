@@ -1190,7 +1190,7 @@ _FILL_IN = re.compile(r"\b(?:fill(?:ing)? (?:in|out)|insert|enter|replace|put in
 def _blanks_left(text: str) -> bool:
     """A placeholder the answer leaves that it does not tell the user to fill in."""
     told = set().union(*(word_stems(m.group(0)) for m in _FILL_IN.finditer(text)))
-    return any(not (word_stems(m.group(0)) and word_stems(m.group(0)) <= told) for m in _PLACEHOLDER.finditer(text))
+    return any(not (blank and blank <= told) for blank in (word_stems(m.group(0)) for m in _PLACEHOLDER.finditer(text)))
 
 
 # "I've started the rename", "we've begun on the first files": the work begun, not done.

@@ -833,9 +833,9 @@ def _ungrouped(claim: str, ev: _Evidence) -> str:
     whole = {x.value for x in ev.found}
 
     def spaced(m: re.Match[str]) -> str:
-        parts = [float(p) for p in re.split(r"[ \u00a0\u202f]", m.group(0))]
-        n = "".join(re.split(r"[ \u00a0\u202f]", m.group(0)))
-        return n if float(n) in whole and not all(p in whole for p in parts) else m.group(0)
+        groups = re.split(r"[ \u00a0\u202f]", m.group(0))
+        n = "".join(groups)
+        return n if float(n) in whole and not all(float(g) in whole for g in groups) else m.group(0)
     claim = _SPACE_GROUPED.sub(spaced, claim)
     if any("." in t and _DOT_GROUPED.search(t) for t in ev.texts):
         return claim

@@ -2320,8 +2320,9 @@ def _sibling_heading(case: RunCase) -> tuple[str, str] | None:
     unsaid = sorted(w for w in request - said if len(w) >= 4)
     new = sorted(first - request)
     heads = [[w for w in new if _stem_shared({w}, o)] for o in own]
+    notes = [_clock_note(d) for d in docs]
     for a, b in permutations(range(len(docs)), 2):
-        if opens_on[a] or requested[b] or _clock_note(docs[b]):
+        if opens_on[a] or requested[b] or notes[b]:
             continue
         asked = [w for w in unsaid if w in whole[a] and w not in whole[b]]
         told = [w for w in heads[b] if w not in whole[a]]
