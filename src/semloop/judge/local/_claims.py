@@ -1778,6 +1778,22 @@ def _factors(unit: str) -> tuple[tuple[float, bool], ...]:
     return tuple((factor, a == unit) for (a, b), factor in _CONVERSIONS.items() if unit in (a, b))
 
 
+# "4 ft 2 in", "5' 10\"", "1 m 12 cm", "1 метр 12 сантиметров": a length in two units is one
+# length (50 inches, 112 cm), in the unit of its smaller part.
+_COMPOUND_LENGTHS = (
+    (re.compile(r"(?<![\w.,])(\d{1,2})\s?(?:ft|feet|foot|')\s*(?:and\s+)?(\d{1,2})\s?"
+                r"(?:in(?:ch(?:es)?)?\b|\"|\u2033)", re.IGNORECASE), 12.0, "in"),
+    (re.compile(r"(?<![\w.,])(\d{1,2})\s?(?:m|metres?|meters?|метр\w*|м)\s*(?:and\s+)?(\d{1,2})\s?"
+                r"(?:cm|centimet(?:re|er)s?|сантиметр\w*|см)(?!\w)", re.IGNORECASE), 100.0, "cm"),
+)
+
+
+def compound_lengths(text: str) -> list[Quantity]:
+    """The lengths the text gives in two units (see ``_COMPOUND_LENGTHS``), each whole."""
+    return [Quantity(m.group(0), factor * float(m.group(1)) + float(m.group(2)), unit, 1.0, False)
+            for pattern, factor, unit in _COMPOUND_LENGTHS for m in pattern.finditer(text)]
+
+
 _DATA_UNITS = ("kb", "mb", "gb", "tb")
 # Bytes and their binary multiples, each 1,024 of the one before: a count of bytes is stated
 # in any of them (524,288,000 bytes are 500 MiB), and in the decimal units too.

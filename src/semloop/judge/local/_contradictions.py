@@ -158,6 +158,22 @@ def _exempted(part: str, flipped: str, sentences: Sequence[str]) -> bool:
                for s in sentences)
 
 
+# "Closed Mondays, except Bank Holiday Mondays (26 August: open 11:00-17:00)": a rule and a
+# case it leaves out.
+_EXCEPTION = re.compile(r"\b(?:except|unless|other than|apart from|save for|excluding)\b", re.IGNORECASE)
+
+
+def _excepted(flipped: str, sentence: str, own: frozenset[str]) -> bool:
+    """The evidence ``sentence`` denies the ``flipped`` word but for a case the claim (its
+    stems ``own``) speaks of: two words after the exception (see ``_EXCEPTION``) that the
+    rule before it lacks."""
+    m = _EXCEPTION.search(sentence)
+    if m is None:
+        return False
+    after = word_stems(sentence[m.end():]) - word_stems(sentence[: m.start()]) - set(flipped.split())
+    return len(after & own) >= _PARTS
+
+
 def _negation_agrees(part: str, flipped: str, clause: str, theirs: Sequence[str],
                      need: int) -> bool:
     """The claim negates what the evidence ``clause`` asserts, but another clause of the

@@ -10,7 +10,7 @@ import itertools
 import math
 import operator
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -68,8 +68,10 @@ from ._times import (
     _home_zone,
     _in_seconds,
     _offset_minutes,
+    _offset_times,
     _periods,
     _searched_empty,
+    _seconds_apart,
     _shifted,
     _span_ends,
     _wrong_days,
@@ -429,6 +431,18 @@ def _at_rate(q: Quantity, given: Sequence[Quantity], claim: str, ev: _Evidence) 
                                       for r in rates for v in (c.value * r, c.value / r)))
 
 
+def _rate_applied(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
+    """"On US$20,000 the premium is US$70" at the 0.35% a year the rules give: a percentage
+    of the evidence applied to an amount the claim states from the evidence. Only that way
+    round: a percentage the claim states may be the wrong row's ("employer 2%" where 2% is
+    the employee's), which its product with the right amount would hide."""
+    if q.unit == "%":
+        return False
+    rates = [p.value / 100 for p in ev.found if p.unit == "%"]
+    return number_supported(q, sorted(c.value * r for c in given if c is not q and c.unit != "%"
+                                      and (c.unit == q.unit or not c.unit or not q.unit) for r in rates))
+
+
 def _counted_price(q: Quantity, given: Sequence[Quantity], ev: _Evidence) -> bool:
     """"once you reach 500 points you get ₦5,000 off" where a point is worth ₦10: an amount
     that is a count the claim states from the evidence, whole and bare, times a price the
@@ -719,19 +733,21 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
     claim_stems = word_stems(claim)  # a group's totals where the claim names the group
     calendar, over = _calendar_lengths(claim, stated)
     for q in stated:
+        # A rate applied is worked out, though its result may be one digit from a value.
+        applied = _rate_applied(q, given, ev)
         supported = (q.text in tails or number_supported(q, ev.direct) or number_supported(q, rates)
                      or number_supported(q, ev.totals) or number_supported(q, ev.shown)
                      or number_supported(q, sorted(t for names, ts in ev.groups if names <= claim_stems for t in ts))
                      or (arithmetic and number_supported(q, ev.values))
                      or (q.unit in ("min", "h") and number_supported(q, ev.durations))
-                     or _in_seconds(q, arithmetic, ev)
+                     or _in_seconds(q, arithmetic, ev) or _seconds_apart(q, ev)
                      or (q.text in in_range and q.value in hours)
                      or id(q) in times or number_supported(q, restated)
                      or number_supported(q, own) or number_supported(q, ev.ages)
                      or _age_from_year(q, claim, stated, ev)
                      or _year_edge(q, claim, ev) or _signed_size(q, ev)
                      or _code_number(q, claim, ev) or _at_rate(q, given, claim, ev) or _priced(q, claim, ev)
-                     or _counted_price(q, given, ev)
+                     or _counted_price(q, given, ev) or applied
                      or _zone_offset(q, claim, ev) or (q.unit == "h" and _zone_gap(claim, claim, ev))
                      or own_form(q) or _days_between(q, claim, ev)
                      or (bool(_MEAN.search(claim)) and number_supported(q, ev.means))
@@ -751,7 +767,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if stepped or supported and not slip and not swapped and not _wrong_rest(q, stated, claim, ev) and not (
                 _against_sign(q, claim, ev)) and (
                 any(x.unit == q.unit and x.value == q.value for x in ev.found)
-                or number_supported(q, mine) or number_supported(q, shares) or own_form(q)
+                or number_supported(q, mine) or number_supported(q, shares) or applied or own_form(q)
                 or not _miscopied(q, labels.get(q.text, frozenset()), ev)):
             continue
         # A small bare count ("two options", "step 1") is how an answer is laid out as
@@ -789,7 +805,7 @@ def _number_findings(claim: str, ev: _Evidence) -> tuple[list[str], list[str]]:
         if not said & ev.minutes:
             missing.append(text)
     ends = _span_ends(ev) if _UNTIL.search(claim) else set()
-    ends |= _clock_worked(claim, ev)
+    ends |= _clock_worked(claim, ev) | _offset_times(ev)
     clocks = clock_times(claim)
     # "03:29 in Tehran (UTC+3:30)" of 23:59 UTC: a zone half an hour off the hour shifts
     # the minutes too, by an offset the claim states or its zones keep. A whole-hour offset
@@ -824,6 +840,17 @@ _DOT_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?!\d|[.,]\d)")
 _SPACE_GROUPED = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]*\d)")
 
 
+def _spaced_whole(text: str, known: Container[float], every: bool = False) -> str:
+    """The text with each number parted by spaces ("2 800") written whole where that whole
+    number is one of ``known`` (or ``every`` such number is read whole) and not each of its
+    parts is."""
+    def spaced(m: re.Match[str]) -> str:
+        groups = re.split(r"[ \u00a0\u202f]", m.group(0))
+        n = "".join(groups)
+        return n if (every or float(n) in known) and not all(float(g) in known for g in groups) else m.group(0)
+    return _SPACE_GROUPED.sub(spaced, text)
+
+
 def _ungrouped(claim: str, ev: _Evidence) -> str:
     """The claim with each number written with a dot between thousands ("kr 1.380",
     "Rp 750.000.000"), as much of Europe and Asia writes it, written whole where the
@@ -831,12 +858,7 @@ def _ungrouped(claim: str, ev: _Evidence) -> str:
     not 1.38, which the claim's working (at a rate of 17.250) then uses as such. So too a
     number parted by spaces, where the evidence gives it whole and not each of its parts."""
     whole = {x.value for x in ev.found}
-
-    def spaced(m: re.Match[str]) -> str:
-        groups = re.split(r"[ \u00a0\u202f]", m.group(0))
-        n = "".join(groups)
-        return n if float(n) in whole and not all(float(g) in whole for g in groups) else m.group(0)
-    claim = _SPACE_GROUPED.sub(spaced, claim)
+    claim = _spaced_whole(claim, whole)
     if any("." in t and _DOT_GROUPED.search(t) for t in ev.texts):
         return claim
     return _DOT_GROUPED.sub(lambda m: n if float(n := m.group(0).replace(".", "")) in whole else m.group(0), claim)

@@ -57,6 +57,7 @@ from ._claims import (
     answer_text,
     clauses,
     clock_times,
+    compound_lengths,
     continental,
     contradicts,
     date_supported,
@@ -90,6 +91,7 @@ from ._completion import _asks_action
 from ._contradictions import (
     _SNAKE,
     _about_another,
+    _excepted,
     _exempted,
     _joined_about_another,
     _key_conflict,
@@ -121,6 +123,7 @@ from ._figures import (
     _rivals,
     _self_compared,
     _shown,
+    _spaced_whole,
     _state_miscounted,
     _turned,
     _undotted,
@@ -377,6 +380,7 @@ class _Evidence:
             self.found.extend(Quantity(n, float(n), "", 1.0, False)
                               for m in _PAIRED.finditer(text) for n in m.groups())
             self.found.extend(_log_durations(text))
+            self.found.extend(compound_lengths(text))
             self.minutes.update(m for _, m in clock_times(text))
             self.minutes.update(timetable_times(text))
             self.minutes.update(hour_range_times(text))
@@ -875,6 +879,7 @@ def _score_claim(claim: _Claim, ev: _Evidence, vec: Any, ev_vecs: Any) -> None:
                             and not _premise(f, ev.given)
                             and not _rest_counted(part, f)
                             and not _exempted(part, f, ev.sentences)
+                            and not _excepted(f, aligned, own)
                             and not _about_another(part, theirs_part, theirs_parts, f)
                             and not _joined_about_another(part, theirs_part, theirs_parts, f,
                                                           need, own)), "")
@@ -957,14 +962,18 @@ def _foreign(text: str) -> bool:
     return other >= 2 and other > sum(w in _ENGLISH for w in words)
 
 
-def _foreign_miscopy(said: str, texts: Sequence[str]) -> str:
+def _foreign_miscopy(said: str, texts: Sequence[str], asked: str) -> str:
     """A number of an answer in another language that copies an evidence value of its unit
     one digit slip away ("Yıllık faiz: %28" for "annual_rate_pct: 38"), worked out from no
     evidence values: its words are not read, its figures are the evidence's or wrong. Years
     are left out ("2027" beside "2026" is the next one, not a slip), and so are numbers in
-    words, which may be words of the answer's language."""
+    words, which may be words of the answer's language. The request's numbers (``asked``)
+    are operands too: "3 hours at 15 000" is 45 000."""
     given = [q for t in texts for q in quantities(t)]
-    derived = derived_values(given)
+    derived = derived_values(given + quantities(asked))
+    # "2 800 FC", "420 000 FC": the languages that part thousands by a space write numbers
+    # so; its parts are numbers only where the evidence gives each.
+    said = _spaced_whole(said, {q.value for q in given}, every=True)
     # "21 Gicurasi 2024": the day of an evidence date, in a month's name the rules do not know.
     days = {float(d) for t in texts for _, readings in dates(t) for _, _, d in readings if d is not None}
 
@@ -1119,7 +1128,7 @@ def _items_listed(text: str, listed: Sequence[frozenset[str]]) -> tuple[int, lis
     """How many of the text's items restate an item of the context's lists (most of the
     item's words are the listed item's), and the stems of the items that restate none."""
     restated, others = 0, []
-    for piece in _LIST_ITEM.split(text):
+    for at, piece in enumerate(_LIST_ITEM.split(text)):
         # A list in brackets ("12 credits (HIST 2110, POLS 1101)") lists what they hold, and a
         # clause ("which is exactly the minimum", "so taking both would cover it") is prose
         # about the list, no item of it.
@@ -1130,7 +1139,10 @@ def _items_listed(text: str, listed: Sequence[frozenset[str]]) -> tuple[int, lis
         stems = word_stems(item) - _CALENDAR_STEMS
         if not stems:
             continue
-        if any(2 * len(stems & listed_item) >= len(stems) for listed_item in listed):
+        # The first item carries the sentence's lead-in ("At the inspection on 22 April they
+        # found three slipped slates"): it restates a listed item that is mostly in it.
+        if any(2 * len(stems & listed_item) >= (min(len(stems), len(listed_item)) if at == 0 else len(stems))
+               for listed_item in listed):
             restated += 1
         else:
             others.append(stems)
@@ -1515,7 +1527,7 @@ def answer_hallucination(case: RunCase, embed: Embed) -> Answer:
         said = answer_text(case.output)
         if not _foreign(said):
             return verdict(_NO_CLAIMS, "the answer states no fact: it hedges, refuses or advises")
-        miscopy = _foreign_miscopy(said, texts) or _foreign_misdate(said, texts)
+        miscopy = _foreign_miscopy(said, texts, case.input) or _foreign_misdate(said, texts)
         return verdict(_BASE + _NUMBER, f"the answer is in another language; its figure {miscopy}") \
             if miscopy else verdict(_NO_CLAIMS, "the answer is in another language: not read")
     if not texts:

@@ -415,6 +415,27 @@ def _in_seconds(q: Quantity, arithmetic: bool, ev: _Evidence) -> bool:
     return number_supported(seconds, ev.direct) or arithmetic and number_supported(seconds, ev.values)
 
 
+def _seconds_apart(q: Quantity, ev: _Evidence) -> bool:
+    """"Rang the keyholder 44 seconds later": seconds between two of the evidence's readings
+    to the second, which its durations hold in minutes."""
+    return q.unit == "s" and number_supported(replace(q, value=q.value / 60, place=q.place / 60), ev.durations)
+
+
+# "Last admission 45 minutes before closing", "check-in opens 2 hours prior to departure":
+# a duration the evidence sets off from one of its times.
+_OFFSET = re.compile(r"(?P<v>\d{1,3})\s?(?P<u>minutes?|mins?|hours?|hrs?|h)\s+(?:before|after|prior to|ahead of)\b",
+                     re.IGNORECASE)
+
+
+def _offset_times(ev: _Evidence) -> set[int]:
+    """Each clock time of the evidence moved by a duration the evidence states as an offset
+    from a time (see ``_OFFSET``), either way: "last entry 8:15pm" of closing at 21:00."""
+    spans = {int(m.group("v")) * (1 if m.group("u").lower().startswith("m") else 60)
+             for text in ev.texts for m in _OFFSET.finditer(text)}
+    return {(m + sign * d) % _DAY_MINUTES for m in ev.minutes for d in spans if 0 < d < _DAY_MINUTES
+            for sign in (1, -1)}
+
+
 def _clock_worked(claim: str, ev: _Evidence) -> set[int]:
     """Clock times the claim works out from the context's by the durations it states itself
     ("landed 23:40 … 10 hours from on-blocks plus the 30-minute post-flight duty, so rest
