@@ -5,7 +5,8 @@ evidence's offset moves ("last entry 30 minutes before closing"); a height given
 units ("4 ft 2 in", "1 метр 12 сантиметр") as one length; an evidence's rate applied to an
 amount the claim states ("on your $3,000 of bikes … $75" at 2.5%); in an
 answer the rules do not read, a number parted by spaces ("2 800") that the evidence gives
-whole. Lists: the first item
+whole. Names: a name the claim spells out of the context's acronym ("root protection area" of
+"RPA") is named. Lists: the first item
 of a list carries the sentence's lead-in ("the inspector found two loose tiles …"). Negation:
 a rule that leaves out a case ("closed on holidays, except Easter Monday")
 is no denial of that case. Recall: each check still catches the wrong figure beside it."""
@@ -75,6 +76,18 @@ def test_a_list_after_its_lead_in(embed: Embed) -> None:
     assert found(embed, q, said, tool=record).get("offered", 0) == 0
     added = said.replace(" and ivy blocking the gutter.", ", ivy blocking the gutter and a rotten fascia board over the porch.")
     assert found(embed, q, added, tool=record).get("offered", 0) >= 1
+
+
+def test_a_name_spelt_out_of_its_acronym(embed: Embed) -> None:
+    survey = ("Site assessment — 9 Mill Lane (surveyor: K. Obi, 2024-03-11)\n"
+              "B2 Copper beech (Fagus sylvatica). Height 14 m; stem diameter 480 mm; category A2.\n"
+              "Root protection area (RPA): radius 5.8 m (12 × stem diameter).\n"
+              "H1 Privet hedge, height 2 m, category C1.")
+    q = "What did the arborist say about the beech, and can the shed go 4 m from it?"
+    said = "On the shed: the report sets {} of 5.8 m radius around B2 (12 × the stem diameter)."
+    assert found(embed, q, said.format("a root protection area"), survey).get("bound", 0) == 0
+    # The figure told of the tree alone is still the other name's.
+    assert found(embed, q, said.format("a distance"), survey).get("bound", 0) >= 1
 
 
 def test_a_spaced_number_in_an_answer_not_read(embed: Embed) -> None:

@@ -720,6 +720,27 @@ _IRREGULAR_PLURALS = {"children": "child", "people": "person", "men": "man", "wo
                       "feet": "foot", "teeth": "tooth", "mice": "mouse", "geese": "goose"}
 
 
+def _spells(acronym: str, words: Sequence[str]) -> bool:
+    """Whether the acronym is each of the words' first letters or more, in order, every
+    word used: "okc" spells ["oklahoma", "city"]."""
+    if not words:
+        return not acronym
+    first = words[0]
+    return any(acronym[:n] == first[:n] and _spells(acronym[n:], words[1:])
+               for n in range(1, min(len(first), len(acronym)) + 1))
+
+
+_GLUE = frozenset({"of", "and", "for", "the", "on", "to", "in", "a", "an"})
+
+
+def spelt_out(acronym: str, text: str) -> bool:
+    """Whether the letters of ``acronym`` are the initials of words the text writes in a
+    row, small words between them taken or skipped (HELOC: home equity line of credit)."""
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower())
+    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
+    return acronym.lower() not in words and any(acronym.lower() in initials for initials in spelled)
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude English stem: enough that "refunds", "refunded", "refunding" and "notice",

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ._claims import _CURRENCY_NAMES, _ISO_CURRENCIES, _MARK_CODES, quantities, stem
+from ._claims import _CURRENCY_NAMES, _ISO_CURRENCIES, _MARK_CODES, _spells, quantities, stem
 from ._claims import _FUNCTION as _FUNCTION_WORDS
 from ._records import _person_keys
 from ._tokenizer import strip_accents
@@ -49,16 +49,6 @@ def _peoples(text: str) -> frozenset[str]:
     """The words of every form of each people or place the (lower-cased) text names."""
     return frozenset(w for m in _PEOPLE.finditer(text) for form in _PEOPLES[m.group(0)]
                      for w in form.split())
-
-
-def _spells(acronym: str, words: Sequence[str]) -> bool:
-    """Whether the acronym is each of the words' first letters or more, in order, every
-    word used: "okc" spells ["oklahoma", "city"]."""
-    if not words:
-        return not acronym
-    first = words[0]
-    return any(acronym[:n] == first[:n] and _spells(acronym[n:], words[1:])
-               for n in range(1, min(len(first), len(acronym)) + 1))
 
 
 def _acronym_found(term: str, claim: str, ev: _Evidence) -> bool:

@@ -32,6 +32,7 @@ from ._claims import (
     keyed_units,
     labelled_values,
     quantities,
+    spelt_out,
     stem,
     word_stems,
     year_months,
@@ -263,6 +264,7 @@ _SPAN_END = re.compile(r"[.!?](?:\s|$)|\n")
 _LISTED = re.compile(r"(?:[,;:(|\u2022]|^|\n)\s*(?:(?:and|or)\s+)?(?:[-*]\s+)?$")
 _LISTED_TAIL = re.compile(r"[\sandor*-]*")  # what _LISTED matches after its first character
 _SWAP_WORDS = 2  # words of the claim another name's span must hold, and the claim's none
+_SPELT = 3  # an acronym's letters the claim's words must spell: two are any words' initials
 
 
 def _name_spans(text: str) -> list[tuple[frozenset[str], set[str]]]:
@@ -313,7 +315,9 @@ def _swapped(claim: str, ev: _Evidence) -> str:
         return ""
     best, other = max(((len(anchors & toks), terms) for terms, toks in spans if terms != name),
                       key=lambda x: x[0], default=(0, frozenset()))
-    if best < _SWAP_WORDS:
+    # "a root protection area of 7.4 m around T1" of the context's "RPA": the claim names
+    # the other too, in the words its initials spell.
+    if best < _SWAP_WORDS or all(len(t) >= _SPELT and spelt_out(t, claim) for t in other):
         return ""
     return (f"the context says that of {' '.join(sorted(other))}, "
             f"not of {' '.join(sorted(name))}")

@@ -35,6 +35,7 @@ from ._claims import (
     is_refusal,
     key_terms,
     quantities,
+    spelt_out,
     split_claims,
     stem,
     tool_text,
@@ -1795,20 +1796,9 @@ def _in_order(stems: frozenset[str] | set[str], text: str) -> list[str]:
 
 
 _ACRONYM_WORD = re.compile(r"\b[A-Z]{4,6}\b")
-_GLUE = frozenset({"of", "and", "for", "the", "on", "to", "in", "a", "an"})
-
-
-def _spells(acronym: str, request: str) -> bool:
-    """Whether the letters of ``acronym`` are the initials of words the request writes in a
-    row, small words between them taken or skipped (HELOC: home equity line of credit)."""
-    words = re.findall(r"[a-z]+(?:'[a-z]+)?", request.lower())
-    spelled = ("".join(w[0] for w in words), "".join(w[0] for w in words if w not in _GLUE))
-    return acronym.lower() not in words and any(acronym.lower() in initials for initials in spelled)
-
-
 def _spelled_out(evidence: str, request: str) -> set[str]:
-    """The evidence's acronyms the request spells out (``_spells``), as stems."""
-    return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence) if _spells(a, request)}
+    """The evidence's acronyms the request spells out (``spelt_out``), as stems."""
+    return {stem(a.lower()) for a in _ACRONYM_WORD.findall(evidence) if spelt_out(a, request)}
 
 
 _TITLE_WORDS = 8  # a title is short
@@ -2397,7 +2387,7 @@ def _names_key(key: str, request: str, asked: frozenset[str]) -> bool:
     if (len(low) >= 3 or re.search(r"\d", low)) and re.search(rf"(?<![\w@]){re.escape(low)}(?![\w@])", request.lower()):
         return True
     words = _field_words(key)
-    if len(words) == 1 and 3 <= len(words[0]) <= 5 and _spells(words[0], request):
+    if len(words) == 1 and 3 <= len(words[0]) <= 5 and spelt_out(words[0], request):
         return True
     stems = {stem(w) for w in words if len(w) >= 3}
     return bool(stems) and len(stems) == len(words) and stems <= asked and bool(stems - _ATTRIBUTE_WORDS)
