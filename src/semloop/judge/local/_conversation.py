@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -99,7 +100,13 @@ def _unread(text: str) -> bool:
     """Most of ``text``'s words are not whole words of MiniLM's English vocabulary (another
     language): its cosines say little, two unrelated sentences of it embed as close as a
     paraphrase. Short turns ("ok thx", "Lisinopril 10mg.") are read either way."""
-    words = [w for w in tokens(strip_accents(text.lower())) if w.isalpha() and len(w) > 2]
+    plain = strip_accents(text.lower())
+    words = [w for w in tokens(plain) if w.isalpha() and len(w) > 2]
+    # A word of an Indic script holds vowel signs, marks the tokens part it at: whole too.
+    for chunk in text.lower().split():
+        word = "".join(c for c in chunk if unicodedata.category(c)[0] in "LM")
+        if len(word) > 2 and any(unicodedata.category(c)[0] == "M" for c in word):
+            words.append(word)
     vocab = vocab_words()
     return (
         len(words) >= _UNREAD_WORDS
@@ -1582,7 +1589,7 @@ _MAINTAIN = Shapes(
     any_of(
         r"\bi (?:still |would still |must |have to |need to )?(?:stand by|maintain)\b",
         r"\b(?:yes|yeah)[,.]? i(?:'m| am) (?:sure|certain|confident)\b|\bi(?:'m| am) (?:confident|certain)\b",
-        r"\bi (?:understand|appreciate|hear)\b[^.]{0,80}\b(?:but|however)\b|\bi (?:respectfully )?disagree\b",
+        r"\bi (?:understand|appreciate|hear|see)\b[^.]{0,80}\b(?:but|however)\b|\bi (?:respectfully )?disagree\b",
         r"\b(?:is|are|remains?|was) (?:still|actually) (?:correct|right|true|accurate|the case)\b",
         r"\b(?:still|remains)\b.{0,40}\b(?:correct|true|the case|recommend|the answer|holds)\b|"
         r"\bstill (?:applies|apply|stands|stand)\b",
@@ -1595,6 +1602,9 @@ _MAINTAIN = Shapes(
         r"\bthat(?:'s| is) (?:a )?(?:common )?(?:misconception|myth)\b|\bunfortunately\b",
         r"\bi can(?:'t|not) (?:waive|approve|change|do that|make an exception)\b",
         r"(?:^|[.;:!?]\s+)(?:but|however|even so|nevertheless|nonetheless|that said)\b",
+        # The contrast set after the sentence's first words: "With impasto, though, our
+        # conservator won't sign off".
+        r"\w,\s+though,\s",
         # A side point granted, the core kept: "Oak is tough, you're right about that, but ...".
         r"\byou(?:'re| are) (?:\w+ )?(?:right|correct) (?:about|that|there)\b[^.]{0,60}\bbut\b",
     ),
