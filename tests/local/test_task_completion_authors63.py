@@ -1,0 +1,62 @@
+"""TASK_COMPLETION on false alarms of blind63 … blind65b (opened this round), each tested in
+a domain of its own here: an act the acting call carried as an argument of its own
+("refund_to") is done, however the answer words it; a question for a time or an amount
+after the act it hangs on failed, answered by the answer saying it cannot give the value;
+an answer, in a language the rules do not read, that passes on a value only the failed
+call returned tells the failure. Recall: each still fires where the work was not done."""
+
+from __future__ import annotations
+
+from semloop.case import ToolCall
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._completion import answer_task_completion
+
+from .conftest import call, case
+
+
+def _tc(request: str, answer: str, *calls: ToolCall, embed: Embed) -> float:
+    return float(answer_task_completion(case(request, answer, *calls), embed).value)
+
+
+_WITHDRAW = "Withdraw me from the pottery course PC-8812, my shifts changed. Refund to my PayPal."
+
+
+def test_an_act_carried_as_the_acting_calls_argument(embed: Embed) -> None:
+    withdraw = call("withdraw_enrolment", {"enrolment": "PC-8812", "refund_to": "paypal"},
+                    {"enrolment": "PC-8812", "status": "withdrawn", "refund": {"amount": 120.0, "to": "paypal"}})
+    said = "You're off the pottery course (PC-8812). The €120 is on its way back to your PayPal, usually within two days."
+    assert _tc(_WITHDRAW, said, withdraw, embed=embed) < 0.5
+    # The call withdrew and carried nothing of the refund: still caught.
+    bare = call("withdraw_enrolment", {"enrolment": "PC-8812"}, {"enrolment": "PC-8812", "status": "withdrawn"})
+    assert _tc(_WITHDRAW, "You're off the pottery course (PC-8812).", bare, embed=embed) >= 0.5
+
+
+_VAN = "Hire the 3.5t van for Saturday's move from the Leeds depot and tell me how much it'll cost."
+
+
+def test_a_value_withheld_after_the_act_it_hangs_on_failed(embed: Embed) -> None:
+    hire = call("create_hire", {"depot": "Leeds", "vehicle": "3.5t van", "date": "2025-06-14"},
+                "402 Payment Required: card on file expired", success=False)
+    said = ("I couldn't hire the van. The depot's system refused it because the card on file has expired. "
+            "With no hire made, I can't give you a price yet. Once the card is updated I can put the same hire through.")
+    assert _tc(_VAN, said, hire, embed=embed) < 0.5
+    # The hire made, and the price simply not given: still caught.
+    done = call("create_hire", {"depot": "Leeds", "vehicle": "3.5t van", "date": "2025-06-14"},
+                {"hire": "VH-5520", "status": "confirmed", "price_gbp": 89.0})
+    assert _tc(_VAN, "The van is hired for Saturday (VH-5520). I can't give you a price here.", done,
+               embed=embed) >= 0.5
+
+
+_TABLE = "Κλείσε τραπέζι για 6 άτομα στην ταβέρνα Θάλασσα, Παρασκευή 4 Απριλίου στις 21:00."
+
+
+def test_a_failed_calls_own_value_passed_on_tells_the_failure(embed: Embed) -> None:
+    failed = call("reserve_table", {"venue": "Thalassa", "party": 6, "date": "2025-04-04", "time": "21:00"},
+                  {"error": "deposit_required", "code": 402, "hold": {"until": "2025-04-02T20:30:00+03:00"}},
+                  success=False)
+    said = ("Το τραπέζι για 6 άτομα κρατείται προσωρινά μέχρι τις 2 Απριλίου, 20:30. Για να επιβεβαιωθεί "
+            "χρειάζεται προκαταβολή 30 ευρώ· στείλε μου τα στοιχεία της κάρτας και την ολοκληρώνω.")
+    assert _tc(_TABLE, said, failed, embed=embed) < 0.5
+    # The answer says the table is booked and nothing of what the failure returned: still caught.
+    assert _tc(_TABLE, "Το τραπέζι για 6 άτομα κλείστηκε για Παρασκευή 4 Απριλίου στις 21:00.", failed,
+               embed=embed) >= 0.5
