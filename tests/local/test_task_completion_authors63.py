@@ -31,13 +31,13 @@ def test_an_act_carried_as_the_acting_calls_argument(embed: Embed) -> None:
     assert _tc(_WITHDRAW, "You're off the pottery course (PC-8812).", bare, embed=embed) >= 0.5
 
 
-_VAN = "Hire the 3.5t van for Saturday's move from the Leeds depot and tell me how much it'll cost."
+_VAN = "Hire the 3.5t van from the Leeds depot for Saturday and tell me how much it'll cost."
 
 
 def test_a_value_withheld_after_the_act_it_hangs_on_failed(embed: Embed) -> None:
     hire = call("create_hire", {"depot": "Leeds", "vehicle": "3.5t van", "date": "2025-06-14"},
                 "402 Payment Required: card on file expired", success=False)
-    said = ("I couldn't hire the van. The depot's system refused it because the card on file has expired. "
+    said = ("I couldn't hire the Leeds van for Saturday. The depot's system refused it because the card on file has expired. "
             "With no hire made, I can't give you a price yet. Once the card is updated I can put the same hire through.")
     assert _tc(_VAN, said, hire, embed=embed) < 0.5
     # The hire made, and the price simply not given: still caught.

@@ -69,6 +69,7 @@ from ._task import (
     _REQUEST_WORDS,
     _TRANSLATE,
     _VERB_OBJECT,
+    _WITHHELD,
     _WRITE_ASKED,
     _act_words,
     _alike,
@@ -449,7 +450,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
                 or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case) \
                 or _superlative_told(part, run.case) or _new_state_told(part, run.case.output) \
-                or verbs and _dated_act(part, run.case):
+                or verbs and (_dated_act(part, run.case) or _act_in_argument(part, verbs, answer, run.case)):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -507,11 +508,14 @@ def _new_state_told(part: str, answer: str) -> bool:
 def _said_undone(part: str, case: RunCase) -> bool:
     """An act tried failed, the answer admits it, and it says this part's act was not done
     ("I couldn't create the label … I haven't emailed anything" for "send it to the
-    shopper"): the part is told honestly, not dropped."""
-    verb = _imperative(part, _POLITE)
-    if verb is None or not _ADMITS_FAILURE.search(case.output) \
-            or not any(_failed(c) and not _reads(c) for c in case.tools_called):
+    shopper"), or, for a question for a time or an amount, that it cannot give the value
+    ("No order exists, so I can't give you a delivery date" for "tell me when it'll
+    arrive"): the part is told honestly, not dropped."""
+    if not _ADMITS_FAILURE.search(case.output) or not any(_failed(c) and not _reads(c) for c in case.tools_called):
         return False
+    verb = _imperative(part, _POLITE)
+    if verb is None:
+        return _value_left(part) and bool(_WITHHELD.search(case.output))
     acts = _acts_of({verb})
     return any(word_stems(m.group(1)) & acts for m in _NOT_ACT.finditer(case.output))
 
@@ -543,6 +547,20 @@ def _carried_in_act(part: str, answer: frozenset[str] | set[str], case: RunCase)
                for c in case.tools_called if not _failed(c) and not _reads(c)
                for v in c.args.values() if isinstance(v, list)
                for item in (word_stems(str(x).replace("_", " ")) for x in v))
+
+
+def _act_in_argument(part: str, verbs: Sequence[str], answer: frozenset[str] | set[str], case: RunCase) -> bool:
+    """The part's act carried by a successful acting call as an argument of its own, its key
+    named by the act's verb and its value naming the part's thing (cancel_reservation's
+    "refund_to": "original_card" for "refund to my card"), the answer naming the thing: the
+    call did the act with its own, whatever words the answer tells it in."""
+    acts = _acts_of(set(verbs))
+    things = _part_stems(part) - acts - _ATTRIBUTE_WORDS
+    return bool(acts) and any(
+        acts & word_stems(key.replace("_", " ")) and (told := things & word_stems(str(value).replace("_", " ")))
+        and told & answer
+        for c in case.tools_called if not _failed(c) and not _reads(c) for key, value in c.args.items()
+        if value not in (None, False, ""))
 
 
 def _dated_act(part: str, case: RunCase) -> bool:
