@@ -60,3 +60,17 @@ def test_a_failed_calls_own_value_passed_on_tells_the_failure(embed: Embed) -> N
     # The answer says the table is booked and nothing of what the failure returned: still caught.
     assert _tc(_TABLE, "Το τραπέζι για 6 άτομα κλείστηκε για Παρασκευή 4 Απριλίου στις 21:00.", failed,
                embed=embed) >= 0.5
+
+
+_ENGINEER = "Send an engineer tomorrow to reset the router and replace the wall socket, 7 Birch Lane."
+
+
+def test_verbs_joined_to_a_purpose_are_the_work_of_whom_is_sent(embed: Embed) -> None:
+    book = call("book_visit", {"address": "7 Birch Lane", "date": "2025-05-21", "window": "08:00-12:00"},
+                {"job": "EN-2231", "status": "booked", "engineer": "R. Pillai"})
+    assert _tc(_ENGINEER, "Booked: R. Pillai visits 7 Birch Lane tomorrow between 8 and 12 (job EN-2231).", book,
+               embed=embed) < 0.5
+    # Two acts of the run's own, no purpose between them: the second left undone is still caught.
+    assert _tc("Book an engineer for 7 Birch Lane tomorrow and cancel Friday's visit there.",
+               "Booked: R. Pillai visits 7 Birch Lane tomorrow between 8 and 12 (job EN-2231).", book,
+               embed=embed) >= 0.5

@@ -935,11 +935,23 @@ def _joined_acts(clause: str) -> list[str]:
     pieces, start = [], 0
     for m in _JOINS.finditer(clause):
         rest = clause[m.end():]
+        if _purpose_goes_on(clause[start:m.start()]) and m.group(0).strip() == "and":
+            continue
         if _imperative(rest) or _verb_by_shape(rest) or _opens_on_particle(rest) \
                 or m.group(0).strip() in ("", "\u2014", "\u2013") and _opens_on_act(rest):
             pieces.append(clause[start:m.start()])
             start = m.end()
     return [*pieces, clause[start:]]
+
+
+def _purpose_goes_on(piece: str) -> bool:
+    """The piece opens on an act and ends on what it is for, an infinitive with its object
+    ("Send someone tonight to open it"): an "and" after it joins another verb of that "to"
+    ("… and swap the lock back"), the work of whom the act sends, no act of its own."""
+    lead = _ACT_LEAD.match(piece)
+    rest = piece[lead.end() if lead else 0:]
+    to = re.search(r"\bto\s+(?=\w)", rest)
+    return _opens_on_act(rest) and to is not None and _imperative(rest[to.end():]) is not None
 
 
 def _opens_on_particle(clause: str) -> bool:
