@@ -3,7 +3,10 @@ a domain of its own here: an act the acting call carried as an argument of its o
 ("refund_to") is done, however the answer words it; a question for a time or an amount
 after the act it hangs on failed, answered by the answer saying it cannot give the value;
 an answer, in a language the rules do not read, that passes on a value only the failed
-call returned tells the failure. Recall: each still fires where the work was not done."""
+call returned tells the failure; an "and" after an act's infinitive of purpose joins the
+work of whom it sends. Recall: each still fires where the work was not done, and an email
+address given for the act that no call carried is an act left undone, however the answer
+words a confirmation sent."""
 
 from __future__ import annotations
 
@@ -74,3 +77,20 @@ def test_verbs_joined_to_a_purpose_are_the_work_of_whom_is_sent(embed: Embed) ->
     assert _tc("Book an engineer for 7 Birch Lane tomorrow and cancel Friday's visit there.",
                "Booked: R. Pillai visits 7 Birch Lane tomorrow between 8 and 12 (job EN-2231).", book,
                embed=embed) >= 0.5
+
+
+_CLASS = "Book me into Thursday's 7pm spin class and send the booking to my partner as well, jo.ferris@postbox.net"
+
+
+def test_an_address_given_for_the_act_that_no_call_carried(embed: Embed) -> None:
+    said = "You're booked: Thursday 7pm spin with Kai, bike 14 (ref SPN-3391). The booking has been sent to you and your partner."
+    booked = call("book_class", {"class": "spin", "date": "2025-02-06", "time": "19:00"},
+                  {"ref": "SPN-3391", "bike": 14, "instructor": "Kai", "confirmation_to": ["member@inbox.org"]})
+    assert _tc(_CLASS, said, booked, embed=embed) >= 0.5
+    # The call sent it there too: done.
+    both = call("book_class", {"class": "spin", "date": "2025-02-06", "time": "19:00",
+                               "also_notify": "jo.ferris@postbox.net"},
+                {"ref": "SPN-3391", "bike": 14, "instructor": "Kai",
+                 "confirmation_to": ["member@inbox.org", "jo.ferris@postbox.net"]})
+    assert _tc(_CLASS, "You're booked: Thursday 7pm spin with Kai, bike 14 (ref SPN-3391). The confirmation was sent to "
+               "you and to your partner.", both, embed=embed) < 0.5

@@ -437,8 +437,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A verb the answer uses for another part's own act ("move the delivery … and change
         # the address": "I've moved the delivery") tells nothing of this part's.
         others = {v for p in parts if p != part for v in _part_acts(p)} - set(verbs)
-        undone = bool(verbs) and not any(_acts_of({v}) & (told - others | tools[i]) for v in verbs) \
-            and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
+        undone = bool(verbs) and (not any(_acts_of({v}) & (told - others | tools[i]) for v in verbs)
+                                  and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
+                                  or _address_unused(part, run.case))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output) and not _amount_of_other(part, parts, run.case.output)
@@ -714,7 +715,8 @@ def _item_left(part: str, parts: Sequence[str], run: _Run) -> bool:
 
 # What a part gives for its act to use: a code ("the TETHANG50 voucher", "ref KX-220") or an
 # email address, written or spoken ("k dot ahmed at mailbox dot com").
-_GIVEN_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{4,}\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_ADDRESS = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_GIVEN_CODE = re.compile(rf"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{{4,}}\b|{_ADDRESS}")
 _SPOKEN_EMAIL = re.compile(r"\b([a-z0-9]+(?:\s+(?:dot|underscore)\s+[a-z0-9]+)*)\s+at\s+([a-z0-9-]+(?:\s+dot\s+[a-z]+)+)\b",
                            re.IGNORECASE)
 
@@ -735,6 +737,13 @@ def _given_unused(part: str, case: RunCase) -> bool:
         return False
     seen = re.sub(r"[\W_]+", "", " ".join(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)).lower()
     return not any(v in seen for v in given) and not given & _given_values(case.output)
+
+
+def _address_unused(part: str, case: RunCase) -> bool:
+    """A part that gives an email address for its act ("email the confirmation to my wife
+    too, her email is …") that no call carried or returned and the answer never says: the
+    act was not done for that address, whatever the answer tells of a confirmation sent."""
+    return bool(re.search(_ADDRESS, part) or _SPOKEN_EMAIL.search(part)) and _given_unused(part, case)
 
 
 def _read_item_dropped(part: str, case: RunCase) -> bool:
