@@ -1807,7 +1807,7 @@ def _looked_not_acted(case: RunCase) -> str | None:
             or _NEGATED.search(_NO_PROBLEM.sub(" ", text)) or _NO_CHANGE.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
-    # "you can submit them online") is not named as done.
+    # "you can submit them online", "she is eligible to be added") is not named as done.
     # Nor is one only promised ("I'll update the pin and open a PR").
     # Nor one told as the user's step ("2. Change the pump to schedule mode", "To fix this
     # you'll want to normalise the angle").
@@ -1837,7 +1837,8 @@ def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
 _GIVES_VALUE = re.compile(r"\s*[A-Za-z]+:?\s+\d[\d.,]*\s*\S{0,6}\s*")
 _ASKS_QUESTION = re.compile(r"\s*(?:(?:is|are|am|was|were|how|what|whats|what's|when|where|why|who|which|do|does|"
                             r"did)\b|(?:can|could|may) i\b)", re.IGNORECASE)
-_MAY_BE_DONE = re.compile(r"\b(?:can|could|may|must|should) be \w+ed\b", re.IGNORECASE)
+_MAY_BE_DONE = re.compile(r"\b(?:(?:can|could|may|must|should)|(?:eligible|allowed|permitted) to) be \w+ed\b",
+                          re.IGNORECASE)
 
 
 def _acts_undone(case: RunCase) -> list[str]:
