@@ -94,3 +94,25 @@ def test_an_address_given_for_the_act_that_no_call_carried(embed: Embed) -> None
                  "confirmation_to": ["member@inbox.org", "jo.ferris@postbox.net"]})
     assert _tc(_CLASS, "You're booked: Thursday 7pm spin with Kai, bike 14 (ref SPN-3391). The confirmation was sent to "
                "you and to your partner.", both, embed=embed) < 0.5
+
+
+
+def test_an_act_said_only_to_be_allowed_is_not_done(embed: Embed) -> None:
+    check = call("check_transfer_eligibility", {"membership": "CL-7731", "to": "Ravi Menon"},
+                 {"eligible": True, "fee": 25.0})
+    said = "Good news: membership CL-7731 is eligible to be transferred to Ravi Menon, and the fee is $25."
+    assert _tc("Transfer my climbing membership CL-7731 to my brother Ravi Menon, please.", said, check,
+               embed=embed) >= 0.5
+
+
+_GARDEN = ("Three things about my allotment: 1) is the water back on at plot 31, 2) when is the next "
+           "compost delivery, and 3) how do I put my name down for a second plot?")
+
+
+def test_numbered_replies_that_stop_short_of_the_last_item(embed: Embed) -> None:
+    two = ("1) Yes, the water at plot 31 was reconnected on Monday. 2) The next compost delivery is Saturday "
+           "12 April, from 9am at the main gate.")
+    assert _tc(_GARDEN, two, embed=embed) >= 0.5
+    three = two + (" 3) For a second plot, add your name to the waiting list at the site hut or email the "
+                   "secretary; it runs in order of request.")
+    assert _tc(_GARDEN, three, embed=embed) < 0.5

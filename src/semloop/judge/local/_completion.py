@@ -1859,7 +1859,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     handed, advice, want = _rest_left_to_user(case), _advice_for_text(case), _want_left(case)
     foretold, unread_data, artifact = _delivery_foretold(case), _own_data_unread(case), _artifact_undelivered(case)
     sent = _delivery_claimed(case) if not foretold else None
-    thing = _numbered_thing_dropped(case)
+    thing, replied = _numbered_thing_dropped(case), _numbered_replies_fewer(case)
     script, sibling = _script_missing(case), _sibling_act_done(case)
     looked_up = _looked_up_fewer(case)
     return [note for cond, note in (
@@ -1907,6 +1907,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
         (foretold, f'asked to send it by email or text, no call sent it, yet the answer says it will arrive: "{_short(foretold or "")}"'),
         (thing, f'asked of things named by number, the answer takes them up one by one and never names {thing}'),
+        (replied, f'asked {replied[0]} numbered things, the answer takes up {replied[1]} by number and says nothing '
+         f'of the rest' if replied else ""),
         (sent, f'asked to send it by email or text, no call sent anything, yet the answer says it did: "{_short(sent or "")}"'),
         (unread_data, f'asked to read {unread_data}, the run read nothing and the answer speaks in general'),
         (artifact, f'asked for {artifact}, the answer describes it and never gives it'),
@@ -2068,6 +2070,20 @@ def _numbered_thing_dropped(case: RunCase) -> str | None:
         if len(named) < len(numbers):
             return f"{kind} {next(n for n in numbers if n not in named)}"
     return None
+
+
+def _numbered_replies_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request numbers its items, the answer numbers its replies alike, each reply
+    taking up words of the item of its number ("1) Yes — memorial plaques are …", "2) …"),
+    and stops short of the last, saying nothing of a rest, a failure or a question: the
+    items after it were left. How many were asked, how many taken up."""
+    asked, replies = _numbered(case.input), _numbered(case.output)
+    text = case.output
+    if not replies or len(replies) >= len(asked) or "?" in text or _REST_NAMED_OF.search(text) \
+            or _ADMITS_FAILURE.search(text):
+        return None
+    taken = all((_part_stems(item) - _ATTRIBUTE_WORDS) & word_stems(reply) for item, reply in zip(asked, replies))
+    return (len(asked), len(replies)) if taken else None
 
 
 # --- acts left undone that the answer's form hides ----------------------------------
