@@ -4,9 +4,10 @@ a domain of its own here: an act the acting call carried as an argument of its o
 after the act it hangs on failed, answered by the answer saying it cannot give the value;
 an answer, in a language the rules do not read, that passes on a value only the failed
 call returned tells the failure; an "and" after an act's infinitive of purpose joins the
-work of whom it sends. Recall: each still fires where the work was not done, and an email
+work of whom it sends. Recall: each still fires where the work was not done; an email
 address given for the act that no call carried is an act left undone, however the answer
-words a confirmation sent."""
+words a confirmation sent; an act said only to be allowed is not done; numbered replies
+that stop short of the request's last item left it."""
 
 from __future__ import annotations
 

@@ -2082,7 +2082,7 @@ def _numbered_replies_fewer(case: RunCase) -> tuple[int, int] | None:
     if not replies or len(replies) >= len(asked) or "?" in text or _REST_NAMED_OF.search(text) \
             or _ADMITS_FAILURE.search(text):
         return None
-    taken = all((_part_stems(item) - _ATTRIBUTE_WORDS) & word_stems(reply) for item, reply in zip(asked, replies))
+    taken = all((_part_stems(item) - _ATTRIBUTE_WORDS) & word_stems(reply) for item, reply in zip(asked, replies, strict=False))
     return (len(asked), len(replies)) if taken else None
 
 
