@@ -69,6 +69,7 @@ from ._task import (
     _REQUEST_WORDS,
     _TRANSLATE,
     _VERB_OBJECT,
+    _WITHHELD,
     _WRITE_ASKED,
     _act_words,
     _alike,
@@ -436,8 +437,9 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         # A verb the answer uses for another part's own act ("move the delivery … and change
         # the address": "I've moved the delivery") tells nothing of this part's.
         others = {v for p in parts if p != part for v in _part_acts(p)} - set(verbs)
-        undone = bool(verbs) and not any(_acts_of({v}) & (told - others | tools[i]) for v in verbs) \
-            and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
+        undone = bool(verbs) and (not any(_acts_of({v}) & (told - others | tools[i]) for v in verbs)
+                                  and not (_phrasal_act(part) and _phrasal_act(part) == _phrasal_act(run.case.output))
+                                  or _address_unused(part, run.case))
         # A short part ("the root cause") embeds too loosely for its cosine to count.
         met = (share >= _PART_STEMS or (len(own) >= _PART_COS_WORDS and best >= _PART_COS)
                or _kind_met(part, run.case.output) and not _amount_of_other(part, parts, run.case.output)
@@ -449,7 +451,7 @@ def _missing_parts(run: _Run) -> list[tuple[str, bool]]:
         if _placed(part, answer, run.case) or _looks_first(part) and _looked_and_told(run.case) \
                 or _run_by_object(part, run.case) or _carried_in_act(part, answer, run.case) \
                 or _superlative_told(part, run.case) or _new_state_told(part, run.case.output) \
-                or verbs and _dated_act(part, run.case):
+                or verbs and (_dated_act(part, run.case) or _act_in_argument(part, verbs, answer, run.case)):
             met, undone = True, False
         # The same act asked for two ("book Luna for her dental cleaning and, separately,
         # book her brother Milo for his vaccines"): the act told for one ("Luna is booked")
@@ -507,11 +509,14 @@ def _new_state_told(part: str, answer: str) -> bool:
 def _said_undone(part: str, case: RunCase) -> bool:
     """An act tried failed, the answer admits it, and it says this part's act was not done
     ("I couldn't create the label … I haven't emailed anything" for "send it to the
-    shopper"): the part is told honestly, not dropped."""
-    verb = _imperative(part, _POLITE)
-    if verb is None or not _ADMITS_FAILURE.search(case.output) \
-            or not any(_failed(c) and not _reads(c) for c in case.tools_called):
+    shopper"), or, for a question for a time or an amount, that it cannot give the value
+    ("No order exists, so I can't give you a delivery date" for "tell me when it'll
+    arrive"): the part is told honestly, not dropped."""
+    if not _ADMITS_FAILURE.search(case.output) or not any(_failed(c) and not _reads(c) for c in case.tools_called):
         return False
+    verb = _imperative(part, _POLITE)
+    if verb is None:
+        return _value_left(part) and bool(_WITHHELD.search(case.output))
     acts = _acts_of({verb})
     return any(word_stems(m.group(1)) & acts for m in _NOT_ACT.finditer(case.output))
 
@@ -543,6 +548,20 @@ def _carried_in_act(part: str, answer: frozenset[str] | set[str], case: RunCase)
                for c in case.tools_called if not _failed(c) and not _reads(c)
                for v in c.args.values() if isinstance(v, list)
                for item in (word_stems(str(x).replace("_", " ")) for x in v))
+
+
+def _act_in_argument(part: str, verbs: Sequence[str], answer: frozenset[str] | set[str], case: RunCase) -> bool:
+    """The part's act carried by a successful acting call as an argument of its own, its key
+    named by the act's verb and its value naming the part's thing (cancel_reservation's
+    "refund_to": "original_card" for "refund to my card"), the answer naming the thing: the
+    call did the act with its own, whatever words the answer tells it in."""
+    acts = _acts_of(set(verbs))
+    things = _part_stems(part) - acts - _ATTRIBUTE_WORDS
+    return bool(acts) and any(
+        acts & word_stems(key.replace("_", " ")) and (told := things & word_stems(str(value).replace("_", " ")))
+        and told & answer
+        for c in case.tools_called if not _failed(c) and not _reads(c) for key, value in c.args.items()
+        if value not in (None, False, ""))
 
 
 def _dated_act(part: str, case: RunCase) -> bool:
@@ -696,7 +715,8 @@ def _item_left(part: str, parts: Sequence[str], run: _Run) -> bool:
 
 # What a part gives for its act to use: a code ("the TETHANG50 voucher", "ref KX-220") or an
 # email address, written or spoken ("k dot ahmed at mailbox dot com").
-_GIVEN_CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{4,}\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_ADDRESS = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_GIVEN_CODE = re.compile(rf"\b(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{{4,}}\b|{_ADDRESS}")
 _SPOKEN_EMAIL = re.compile(r"\b([a-z0-9]+(?:\s+(?:dot|underscore)\s+[a-z0-9]+)*)\s+at\s+([a-z0-9-]+(?:\s+dot\s+[a-z]+)+)\b",
                            re.IGNORECASE)
 
@@ -717,6 +737,13 @@ def _given_unused(part: str, case: RunCase) -> bool:
         return False
     seen = re.sub(r"[\W_]+", "", " ".join(f"{json.dumps(c.args)} {c.output}" for c in case.tools_called)).lower()
     return not any(v in seen for v in given) and not given & _given_values(case.output)
+
+
+def _address_unused(part: str, case: RunCase) -> bool:
+    """A part that gives an email address for its act ("email the confirmation to my wife
+    too, her email is …") that no call carried or returned and the answer never says: the
+    act was not done for that address, whatever the answer tells of a confirmation sent."""
+    return bool(re.search(_ADDRESS, part) or _SPOKEN_EMAIL.search(part)) and _given_unused(part, case)
 
 
 def _read_item_dropped(part: str, case: RunCase) -> bool:
@@ -917,11 +944,23 @@ def _joined_acts(clause: str) -> list[str]:
     pieces, start = [], 0
     for m in _JOINS.finditer(clause):
         rest = clause[m.end():]
+        if _purpose_goes_on(clause[start:m.start()]) and m.group(0).strip() == "and":
+            continue
         if _imperative(rest) or _verb_by_shape(rest) or _opens_on_particle(rest) \
                 or m.group(0).strip() in ("", "\u2014", "\u2013") and _opens_on_act(rest):
             pieces.append(clause[start:m.start()])
             start = m.end()
     return [*pieces, clause[start:]]
+
+
+def _purpose_goes_on(piece: str) -> bool:
+    """The piece opens on an act and ends on what it is for, an infinitive with its object
+    ("Send someone tonight to open it"): an "and" after it joins another verb of that "to"
+    ("… and swap the lock back"), the work of whom the act sends, no act of its own."""
+    lead = _ACT_LEAD.match(piece)
+    rest = piece[lead.end() if lead else 0:]
+    to = re.search(r"\bto\s+(?=\w)", rest)
+    return _opens_on_act(rest) and to is not None and _imperative(rest[to.end():]) is not None
 
 
 def _opens_on_particle(clause: str) -> bool:
@@ -1768,7 +1807,7 @@ def _looked_not_acted(case: RunCase) -> str | None:
             or _NEGATED.search(_NO_PROBLEM.sub(" ", text)) or _NO_CHANGE.search(text):
         return None
     # The act named only as something anyone may do ("claims can be filed within 30 days",
-    # "you can submit them online") is not named as done.
+    # "you can submit them online", "she is eligible to be added") is not named as done.
     # Nor is one only promised ("I'll update the pin and open a PR").
     # Nor one told as the user's step ("2. Change the pump to schedule mode", "To fix this
     # you'll want to normalise the angle").
@@ -1798,7 +1837,8 @@ def _names_no_act(call: ToolCall, acts: set[str]) -> bool:
 _GIVES_VALUE = re.compile(r"\s*[A-Za-z]+:?\s+\d[\d.,]*\s*\S{0,6}\s*")
 _ASKS_QUESTION = re.compile(r"\s*(?:(?:is|are|am|was|were|how|what|whats|what's|when|where|why|who|which|do|does|"
                             r"did)\b|(?:can|could|may) i\b)", re.IGNORECASE)
-_MAY_BE_DONE = re.compile(r"\b(?:can|could|may|must|should) be \w+ed\b", re.IGNORECASE)
+_MAY_BE_DONE = re.compile(r"\b(?:(?:can|could|may|must|should)|(?:eligible|allowed|permitted) to) be \w+ed\b",
+                          re.IGNORECASE)
 
 
 def _acts_undone(case: RunCase) -> list[str]:
@@ -1819,7 +1859,7 @@ def _acts_undone(case: RunCase) -> list[str]:
     handed, advice, want = _rest_left_to_user(case), _advice_for_text(case), _want_left(case)
     foretold, unread_data, artifact = _delivery_foretold(case), _own_data_unread(case), _artifact_undelivered(case)
     sent = _delivery_claimed(case) if not foretold else None
-    thing = _numbered_thing_dropped(case)
+    thing, replied = _numbered_thing_dropped(case), _numbered_replies_fewer(case)
     script, sibling = _script_missing(case), _sibling_act_done(case)
     looked_up = _looked_up_fewer(case)
     return [note for cond, note in (
@@ -1867,6 +1907,8 @@ def _acts_undone(case: RunCase) -> list[str]:
         (want, f'the request wants "{_short(want or "", 10)}", and neither a call nor the answer touches it'),
         (foretold, f'asked to send it by email or text, no call sent it, yet the answer says it will arrive: "{_short(foretold or "")}"'),
         (thing, f'asked of things named by number, the answer takes them up one by one and never names {thing}'),
+        (replied, f'asked {replied[0]} numbered things, the answer takes up {replied[1]} by number and says nothing '
+         f'of the rest' if replied else ""),
         (sent, f'asked to send it by email or text, no call sent anything, yet the answer says it did: "{_short(sent or "")}"'),
         (unread_data, f'asked to read {unread_data}, the run read nothing and the answer speaks in general'),
         (artifact, f'asked for {artifact}, the answer describes it and never gives it'),
@@ -2028,6 +2070,20 @@ def _numbered_thing_dropped(case: RunCase) -> str | None:
         if len(named) < len(numbers):
             return f"{kind} {next(n for n in numbers if n not in named)}"
     return None
+
+
+def _numbered_replies_fewer(case: RunCase) -> tuple[int, int] | None:
+    """The request numbers its items, the answer numbers its replies alike, each reply
+    taking up words of the item of its number ("1) Yes — memorial plaques are …", "2) …"),
+    and stops short of the last, saying nothing of a rest, a failure or a question: the
+    items after it were left. How many were asked, how many taken up."""
+    asked, replies = _numbered(case.input), _numbered(case.output)
+    text = case.output
+    if not replies or len(replies) >= len(asked) or "?" in text or _REST_NAMED_OF.search(text) \
+            or _ADMITS_FAILURE.search(text):
+        return None
+    taken = all((_part_stems(item) - _ATTRIBUTE_WORDS) & word_stems(reply) for item, reply in zip(asked, replies, strict=False))
+    return (len(asked), len(replies)) if taken else None
 
 
 # --- acts left undone that the answer's form hides ----------------------------------
@@ -2503,7 +2559,16 @@ def _ended_failed(case: RunCase) -> str | None:
     said = " ".join(w for w in calls[-1].output.split() if not re.search(r"\w[_/.:]\w", w))
     if len(word_stems(said) & word_stems(_prose(case.output)) - word_stems(case.input)) >= 2:
         return None
-    return calls[-1].name
+    # Or in a value only it returned, in whatever language the answer is written: a time or
+    # a code ("held_until": "…T18:00" told as "held until 18:00") the request and the
+    # call's arguments do not hold; the answer passes the failure's outcome on.
+    return None if _own_values(calls[-1].output) & _own_values(case.output) \
+        - _own_values(f"{case.input} {json.dumps(calls[-1].args)}") else calls[-1].name
+
+
+def _own_values(text: str) -> set[str]:
+    """The clock times and codes the text holds."""
+    return {t for t, _ in clock_times(text)} | set(_TIME_OR_ID.findall(text))
 
 
 # A verb a negation governs: "haven't moved", "was not able to change", "nothing was changed".

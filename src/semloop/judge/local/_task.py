@@ -50,6 +50,13 @@ _ATTRIBUTE_WORDS = frozenset(stem(w) for w in """time date day limit much many l
     rate amount number status detail details info information option options way kind type
     total current today now next last new right""".split())  # noqa: SIM905
 
+# An answer that says it cannot give the value yet ("I can't give you a firm timeframe",
+# "we're unable to quote a price until …") took up the question asked.
+_WITHHELD = re.compile(r"\b(?:can'?t|cannot|can not|unable to|not able to|no way to|won'?t be able to)\s+"
+                       r"(?:\w+\s+){0,2}(?:give|say|tell|confirm|predict|estimate|promise|quote|guarantee)\b"
+                       r"(?:\s+\w+){0,4}?\s+(?:time\s?frame|timeline|time|date|estimate|figure|number|amount|"
+                       r"price|cost|fee|how (?:long|much|many)|when)\b", re.IGNORECASE)
+
 
 def _phrases(alternatives: str) -> re.Pattern[str]:
     """Any of the alternatives (``a|b|c``, regular expressions) as whole words, in any case."""

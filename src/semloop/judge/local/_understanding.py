@@ -65,6 +65,7 @@ from ._task import (
     _REQUEST_WORDS,
     _SOURCE_MARGIN,
     _TRANSLATE,
+    _WITHHELD,
     _act_words,
     _alike,
     _all_said,
@@ -1257,14 +1258,6 @@ _ASKS_DURATION = re.compile(
     r"cu[aá]nto tiempo|cu[aá]ntos (?:d[ií]as|meses|a[ñn]os)|quanto tempo|combien de temps|"
     r"combien de (?:jours|semaines|mois)|wie lange|wie viele (?:tage|wochen|monate|jahre)|hoe lang)\b",
     re.IGNORECASE)
-
-
-# An answer that says it cannot give the value yet ("I can't give you a firm timeframe",
-# "we're unable to quote a price until …") took up the question asked.
-_WITHHELD = re.compile(r"\b(?:can'?t|cannot|can not|unable to|not able to|no way to|won'?t be able to)\s+"
-                       r"(?:\w+\s+){0,2}(?:give|say|tell|confirm|predict|estimate|promise|quote|guarantee)\b"
-                       r"(?:\s+\w+){0,4}?\s+(?:time\s?frame|timeline|time|date|estimate|figure|number|amount|"
-                       r"price|cost|fee|how (?:long|much|many)|when)\b", re.IGNORECASE)
 
 
 def _value_unmet(case: RunCase) -> str | None:
