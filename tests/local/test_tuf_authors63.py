@@ -1,0 +1,95 @@
+"""TASK_UNDERSTANDING_FAILURE on false alarms of blind63 … blind65b (opened this round),
+each tested in a domain of its own here: a document's first line that names an event with
+its date and place is its title; the asked record's word written in a hyphened compound
+("large-dog") is said; a record looked up by the id the user gave holds its items, and
+its id field is the record, no part beside the others; the asked act said by its irregular
+past ("sold") is said; a person whose record holds the place the request names is the
+user, no sibling acted on. Recall: a first line of figures is no title, another record told
+by its own things, the other side of a trade, and another person read are still caught."""
+
+from __future__ import annotations
+
+from semloop.case import RunCase
+from semloop.judge.local._answerer import Embed
+from semloop.judge.local._understanding import (
+    _acted_on,
+    _key_swap,
+    _opposite,
+    _record_swap,
+    _substitutes,
+    _title_line,
+    answer_task_understanding_failure,
+)
+
+from .conftest import call, case
+
+
+def _tuf(run: RunCase, embed: Embed) -> float:
+    return float(answer_task_understanding_failure(run, embed).value)
+
+
+def test_an_event_line_with_its_date_is_a_title(embed: Embed) -> None:
+    notice = ("Lakeside Quilt Show — Saturday 12 October 2024, Lakeside Town Hall.\n"
+              "Vendor stalls: £60 (single), £110 (corner). Vendor load-in from 06:30; doors open 10:00. "
+              "Tea room on site.")
+    assert _title_line(notice)[0].startswith("Lakeside Quilt Show")
+    assert _title_line("Stalls: £60 single, £110 corner\nLoad-in from 06:30.")[0] == ""
+    run = RunCase(id="probe", input="For the Lakeside quilt show, how much is a vendor stall and when is load-in?",
+                  output="A stall is £60, or £110 for a corner, and vendors can load in from 6:30 (doors at 10).",
+                  context=(notice,))
+    assert _tuf(run, embed) < 0.5
+
+
+_KENNEL = call("get_rates", {"site": "north"},
+               {"site": "Paws Lodge North", "rates": [{"name": "Boarding – small dog", "price": 28},
+                                                      {"name": "Boarding – large dog", "price": 36},
+                                                      {"name": "Nail clip", "price": 12},
+                                                      {"name": "Bath add-on", "price": 15}]})
+
+
+def test_the_asked_word_in_a_compound_is_said() -> None:
+    run = case("What does boarding cost at Paws Lodge North for a large dog?",
+               "Large-dog boarding at North is £28 a night, and a bath add-on is £15 more.", _KENNEL)
+    assert _record_swap(run) is None
+    other = case("What does boarding cost at Paws Lodge North for a large dog?",
+                 "A nail clip is £12, and the bath add-on is £15.", _KENNEL)
+    assert _record_swap(other) is not None
+
+
+_TICKET = call("get_ticket", {"ticket": "RT-40218"},
+               {"ticket": "RT-40218", "devices": [{"model": "KX20", "fault": "cracked hinge", "serial": "88120-44",
+                                                   "status": "repaired", "ready": "2024-05-02"}]})
+
+
+def test_the_record_looked_up_by_its_id_holds_its_items(embed: Embed) -> None:
+    run = case("Hali ya laptop yangu ni ipi? Tiketi RT-40218.",
+               "Laptop yako KX20 imerekebishwa (serial 88120-44), iko tayari tarehe 2 Mei.", _TICKET)
+    assert _substitutes(run) is None
+    assert _key_swap(run) is None
+    assert _tuf(run, embed) < 0.5
+    # A key the request names whose value it does not write is a part beside the others.
+    ledger = case("What is the overdraft limit on the account?", "The balance is 1,250.00 and 310.00 is pending.",
+                  call("get_account", {"id": "A-7"}, {"overdraft_limit": 500.0, "balance": 1250.0,
+                                                      "pending": 310.0}))
+    assert _key_swap(ledger) is not None
+
+
+def test_the_asked_act_in_its_irregular_past() -> None:
+    run = case("What did the 1962 Stratocaster go on to sell for at the auction?",
+               "The 1962 Stratocaster sold for $41,000, or $50,430 with the buyer's fee.")
+    assert _opposite(run) is None
+    assert _opposite(case("Where can I sell my old road bike?", "You can buy a used road bike at the Saturday "
+                          "market, where dealers bring stock.")) is not None
+
+
+def test_a_person_whose_record_holds_the_asked_place() -> None:
+    run = case("Habari, fundi atakuja lini kurekebisha bomba langu huko Kilimani, Nairobi?",
+               "Habari Wanjiru! Fundi atakuja Alhamisi tarehe 3 Oktoba 2024 saa tatu asubuhi.",
+               call("get_appointment", {"customer": "Wanjiru Kamau"},
+                    {"customer": "Wanjiru Kamau", "address": "Kilimani, Nairobi", "date": "2024-10-03",
+                     "time": "09:00"}))
+    assert _acted_on(run) is None
+    other = case("When is Tobias's swim lesson this week?", "The lesson is on Thursday at 16:00.",
+                 call("get_lessons", {"student": "Greta Holm"},
+                      {"student": "Greta Holm", "pool": "Eastside", "day": "Thursday", "time": "16:00"}))
+    assert _acted_on(other) is not None
