@@ -559,14 +559,19 @@ def _spanned(year: str, text: str) -> bool:
     return bool(_YEAR.fullmatch(year)) and any(a <= year <= b for a, b in _YEAR_SPAN.findall(text))
 
 
+def _undated(text: str) -> str:
+    """The text with each date it writes blanked out."""
+    for written, _ in dates(text):
+        text = text.replace(written, " ")
+    return text
+
+
 def _year_swap(case: RunCase) -> tuple[str, str] | None:
     """A year the request names as a label ("my 2025 taxes"), never a label in the answer,
     which labels its subject with a year next to it ("your 2024 return"). A year inside a
     date ("due April 15, 2025") is when something happens, not what the answer is about."""
     def labels(text: str) -> list[str]:
-        for written, _ in dates(text):
-            text = text.replace(written, " ")
-        return _YEAR.findall(text)
+        return _YEAR.findall(_undated(text))
 
     said = labels(case.output)
     for year in labels(_asked_text(case.input)):
@@ -1844,9 +1849,10 @@ _TITLE_MARKS = re.compile(r"\b(?:19|20)\d\d(?:/\d\d)?\b|\S*[A-Za-z/]\S*\d\S*|\S*
 
 def _title_line(doc: str) -> tuple[str, str]:
     """A document's first line where it is a title over more lines (no figure in it but a
-    year or a reference), and the rest; ``("", doc)`` where it has none."""
+    year, a reference or a date: an event's heading says when it is, "Spring Fair — Sunday
+    8 May 2025"), and the rest; ``("", doc)`` where it has none."""
     first, newline, rest = doc.strip().partition("\n")
-    if not newline or re.search(r"\d", _TITLE_MARKS.sub(" ", first)):
+    if not newline or re.search(r"\d", _TITLE_MARKS.sub(" ", _undated(first))):
         return "", doc
     return first, rest
 
@@ -2033,13 +2039,19 @@ def _holder_marks(case: RunCase, rows: list[dict[str, Any]]) -> set[str]:
     return out
 
 
+def _record_marks(answer: str) -> set[str]:
+    """What tells a record apart as the answer writes it: its marks, with each hyphened
+    compound's words besides ("a medium-roast bag" names the "medium" row)."""
+    return _marks(answer) | _compound_stems(answer)
+
+
 def _record_swap(case: RunCase) -> tuple[str, str] | None:
     """Of a list of records the run read, the request names one by what only it holds
     ("my savings account", "the 1200 crystals", "my HOME insurance"), and the answer tells
     another by two things only that one holds (its name, its price, its code) and nothing
     of the named one: it answered about the wrong record. (asked word, record told)."""
     asked = _marks(_asked_text(case.input))
-    told = _marks(case.output)
+    told = _record_marks(case.output)
     for rows in _read_records(case.tools_called):
         marks = [_marks(" ".join(_scalars(r))) for r in rows]
         own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
@@ -2068,7 +2080,7 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
     asking = [t for t in sentences if t.rstrip().endswith("?") or _opens_on_act(t) or _imperative(t)] or sentences
     asked = frozenset().union(*(word_stems(c) for t in asking for c in _REQUEST_CLAUSE.split(t)
                                 if c and not _NEGATED.search(c) and not _RULES_OUT.search(c)))
-    told = _marks(case.output)
+    told = _record_marks(case.output)
     said = word_stems(case.output)
     plain = word_stems(" ".join(t for t in split_claims(case.output) if not _SETS_APART.search(t)))
     for rows in _read_records(case.tools_called):
