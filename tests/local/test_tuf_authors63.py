@@ -62,7 +62,7 @@ _TICKET = call("get_ticket", {"ticket": "RT-40218"},
 
 
 def test_the_record_looked_up_by_its_id_holds_its_items(embed: Embed) -> None:
-    run = case("Hali ya laptop yangu ni ipi? Tiketi RT-40218.",
+    run = case("Hali ya laptop yangu ni ipi? Ticket RT-40218.",
                "Laptop yako KX20 imerekebishwa (serial 88120-44), iko tayari tarehe 2 Mei.", _TICKET)
     assert _substitutes(run) is None
     assert _key_swap(run) is None

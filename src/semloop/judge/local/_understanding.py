@@ -283,11 +283,17 @@ def _key_heads(segment: str) -> set[str]:
 _ITEM_FIELDS = 2  # an item of a list is a record of two fields or more, no line of prose
 
 
+def _listed(segment: str, heads: set[str]) -> bool:
+    """The segment is an item of a list: its fields ("actions id", "actions desc") all
+    begin with the list's key."""
+    return segment.count(":") >= _ITEM_FIELDS and len(heads) == 1
+
+
 def _nested_in(part: str, record: str) -> bool:
-    """``part`` is an item of a list inside ``record``: its fields ("actions id", "actions
-    desc") all begin with the list's key, while the record's fields do not share one."""
+    """``part`` is an item of a list inside ``record``, which is no such item: its fields
+    do not share one key, or it is one field (a submission's id over its items)."""
     inner, outer = _key_heads(part), _key_heads(record)
-    return part.count(":") >= _ITEM_FIELDS and len(inner) == 1 and len(outer) > 1 and not inner <= outer
+    return _listed(part, inner) and bool(outer) and not _listed(record, outer) and not inner <= outer
 
 
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
@@ -2217,8 +2223,11 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
     figures = {m for m in _marks(_CLOCK_OR_DATE.sub(" ", case.output)) if not m.isalpha()}
     # A part named for a figure (a limit, a position): a field of names ("yard": "Antwerp
     # North") tells where the thing is, not what is asked of it.
+    # A part whose value the request writes ("submission PG-551" for "submission":
+    # "PG-551") is the id of the record asked about: every other part is that record's.
+    given = _marks(case.input)
     named = [(k, v) for k, v in parts if (words := _key_words(k)) and words <= asked
-             and words - _ATTRIBUTE_WORDS and any(not m.isalpha() for m in _marks(v))]
+             and words - _ATTRIBUTE_WORDS and any(not m.isalpha() for m in _marks(v)) and not _marks(v) <= given]
     # The call that returned the whole record ("yard.container") names the record, not a
     # part of it, when a field inside it is named too.
     named = [(k, v) for k, v in named if not any(w != v and _marks(w) < _marks(v) for _, w in named)]
