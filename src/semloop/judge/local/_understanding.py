@@ -95,6 +95,7 @@ from ._task import (
     _written,
 )
 from ._tokenizer import vocab_words
+from ._wording import _IRREGULAR_VERBS
 
 __all__ = ["answer_task_understanding_failure"]
 
@@ -876,6 +877,13 @@ def _phrase(word: str) -> re.Pattern[str]:
     return re.compile(rf"\b{_phrase_body(word)}\w{{0,4}}\b", re.IGNORECASE)
 
 
+def _says(word: str, text: str) -> bool:
+    """The text writes the word, inflected ("cancelled") or in an irregular form ("sold"
+    for sell, "paid" for pay)."""
+    return bool(_phrase(word).search(text)) or any(
+        _IRREGULAR_VERBS.get(w) == word for w in re.findall(r"[a-z]+", text.lower()))
+
+
 # The user's side of a trade: selling their own thing (to the business or through it).
 _SELLS = re.compile(r"\b(?:sell|selling|resell|reselling|resale|put (?:\w+ ){0,4}up for (?:re)?sale|"
                     r"list (?:it|them|my \w+) for sale|trade(?:-| )in)\b", re.IGNORECASE)
@@ -923,7 +931,7 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
             px, py = _phrase(x), _phrase(y)
             # "Exchanged … the price difference refunded": the asked act named by a verb of
             # the same act ("swap" as "exchange") is done, the other a part of it.
-            if px.search(asked) and not py.search(case.input) and py.search(said) and not px.search(said) \
+            if px.search(asked) and not py.search(case.input) and py.search(said) and not _says(x, said) \
                     and not {v for v in _alike(stem(x)) - {stem(x)} if len(v) >= 5} & word_stems(said):
                 return x, y
     return None
@@ -1663,7 +1671,12 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
     names = {t for t, k in _idents(case.input).items() if k == "name" and t.isalpha()}
     for value in people:
         first = value.split()[0].lower()
-        if first not in request and names and not names & set(flat.split()):
+        # The record read on the person holds a name the request gives (the address
+        # "Hillcrest, Leeds" of a job asked about in Hillcrest): that person is the user.
+        read = " ".join(tool_text(c.output) for c in case.tools_called
+                        if not _failed(c) and value in map(str, c.args.values())).lower()
+        if first not in request and names and not names & set(flat.split()) \
+                and not names & set(re.findall(r"[a-z]+", read)):
             return min(names), value
     place = _other_region(case)
     if place is not None:
