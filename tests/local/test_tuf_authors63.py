@@ -4,7 +4,8 @@ its date and place is its title; the asked record's word written in a hyphened c
 ("large-dog") is said; a record looked up by the id the user gave holds its items, and
 its id field is the record, no part beside the others; the asked act said by its irregular
 past ("sold") is said; a person whose record holds the place the request names is the
-user, no sibling acted on. Recall: a first line of figures is no title, another record told
+user, no sibling acted on. A catch: the answer read another column of a table than the one
+the request names. Recall: a first line of figures is no title, another record told
 by its own things, the other side of a trade, and another person read are still caught."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from semloop.case import RunCase
 from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
     _acted_on,
+    _column_swap,
     _key_swap,
     _opposite,
     _record_swap,
@@ -93,3 +95,21 @@ def test_a_person_whose_record_holds_the_asked_place() -> None:
                  call("get_lessons", {"student": "Greta Holm"},
                       {"student": "Greta Holm", "pool": "Eastside", "day": "Thursday", "time": "16:00"}))
     assert _acted_on(other) is not None
+
+
+_FEES = ("Riverside Rowing Club — annual fees\n"
+         "| Member | 2025/26 | 2026/27 |\n|---|---|---|\n"
+         "| Senior | £410 | £445 |\n| Junior | £150 | £165 |\n| Student | £220 | £240 |")
+
+
+def test_the_answer_read_another_column(embed: Embed) -> None:
+    asked = "What will senior membership cost for 2026/27? Planning my budget."
+    wrong = RunCase(id="probe", input=asked, output="Senior membership is £410 a year (juniors pay £150).",
+                    context=(_FEES,))
+    assert _column_swap(wrong) == ("2026", "2025/26")
+    assert _tuf(wrong, embed) >= 0.5
+    right = RunCase(id="probe", input=asked, output="Senior membership is £445 for 2026/27, up from £410.",
+                    context=(_FEES,))
+    assert _column_swap(right) is None
+    assert _column_swap(RunCase(id="probe", input="How much is senior membership?",
+                                output="Senior membership is £410 a year.", context=(_FEES,))) is None

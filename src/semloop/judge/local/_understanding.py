@@ -37,6 +37,7 @@ from ._claims import (
     quantities,
     split_claims,
     stem,
+    table_records,
     tool_text,
     verdict,
     word_stems,
@@ -2128,6 +2129,47 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
     return None
 
 
+def _doc_tables(doc: str) -> list[list[dict[str, str]]]:
+    """The document's tables (a markdown one: a header row over rows), each as its rows,
+    every cell under its header, as ``table_records`` writes them."""
+    tables: list[list[dict[str, str]]] = []
+    rows: list[dict[str, str]] = []
+    for line in [*table_records(doc).splitlines(), ""]:
+        fields = [f.partition(": ") for f in line.split("; ")]
+        row = {k: v for k, sep, v in fields if sep} if all(sep for _, sep, _ in fields) else {}
+        if len(row) >= _ITEM_FIELDS and (not rows or list(row) == list(rows[0])):
+            rows.append(row)
+            continue
+        if len(rows) >= _ITEM_FIELDS:
+            tables.append(rows)
+        rows = [row] if len(row) >= _ITEM_FIELDS else []
+    return tables
+
+
+def _column_swap(case: RunCase) -> tuple[str, str] | None:
+    """Of a table a document holds, the request names one column by a word only its header
+    holds ("next season (2026)" of columns 2025 and 2026), and the answer restates rates or
+    sums that only another column's cells hold and none of the named one's: it read the
+    wrong column. (asked word, the column read)."""
+    asked = _marks(_asked_text(case.input))
+    told = _rates_and_sums(case.output)
+    for doc in case.context:
+        for rows in _doc_tables(doc):
+            marks = {h: _marks(h) for h in rows[0]}
+            own = {h: m - set().union(*(o for g, o in marks.items() if g != h)) for h, m in marks.items()}
+            named = [h for h in own if own[h] & asked]
+            if len(named) != 1:
+                continue
+            cells = {h: _rates_and_sums(" ".join(r[h] for r in rows)) for h in own}
+            mine = cells[named[0]]
+            if not mine or mine & told:
+                continue
+            other = next((h for h in own if h != named[0] and not own[h] & asked and (cells[h] - mine) & told), None)
+            if other is not None:
+                return _written(min(own[named[0]] & asked), case.input), other
+    return None
+
+
 def _numeric_fields(node: Any) -> list[dict[str, float]]:
     """The JSON objects of three numeric fields or more, nested anywhere in ``node``."""
     out: list[dict[str, float]] = []
@@ -2725,7 +2767,8 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case)
-                                         or _field_swap(case) or _sibling_passage(case) or _sibling_heading(case)),
+                                         or _field_swap(case) or _column_swap(case) or _sibling_passage(case)
+                                         or _sibling_heading(case)),
     "acted_on": lambda case, embed: _acted_sibling(case, embed),
     "other_action": lambda case, embed: _act_not_asked(case),
     "another_task": lambda case, embed: _another_task(case),
@@ -2792,7 +2835,7 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _branch_swap(case) or _sibling_passage(case) or _key_swap(case) or _sibling_heading(case)) \
+              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case) or _sibling_heading(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
