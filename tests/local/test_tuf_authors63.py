@@ -5,7 +5,7 @@ its date and place is its title; the asked record's word written in a hyphened c
 its id field is the record, no part beside the others; the asked act said by its irregular
 past ("sold") is said; a person whose record holds the place the request names is the
 user, no sibling acted on. A catch: the answer read another column of a table than the one
-the request names. Recall: a first line of figures is no title, another record told
+the request names, and a record told by a sum only it holds. Recall: a first line of figures is no title, another record told
 by its own things, the other side of a trade, and another person read are still caught."""
 
 from __future__ import annotations
@@ -56,6 +56,15 @@ def test_the_asked_word_in_a_compound_is_said() -> None:
     other = case("What does boarding cost at Paws Lodge North for a large dog?",
                  "A nail clip is £12, and the bath add-on is £15.", _KENNEL)
     assert _record_swap(other) is not None
+
+
+def test_a_record_told_by_a_sum_of_its_own() -> None:
+    plans = call("get_plan", {"boiler": "BX-12"},
+                 {"boiler": "BX-12", "plans": [{"year": 2025, "fee_gbp": 1480, "status": "active"},
+                                               {"year": 2026, "fee_gbp": 1565, "status": "quoted"}]})
+    asked = "How much will my boiler cover cost for 2026?"
+    assert _record_swap(case(asked, "Your boiler cover is £1,480 for the year.", plans)) is not None
+    assert _record_swap(case(asked, "It goes up to £1,565, from £1,480 now.", plans)) is None
 
 
 _TICKET = call("get_ticket", {"ticket": "RT-40218"},

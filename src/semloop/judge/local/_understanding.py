@@ -2065,11 +2065,17 @@ def _record_marks(answer: str) -> set[str]:
     return _marks(answer) | _compound_stems(answer)
 
 
+# A sum of four digits or more ("1140", "12.50" is not), no year: one record's own, as
+# telling as its name and price together.
+_OWN_SUM = re.compile(r"(?!(?:19|20)\d\d$)\d{4,}")
+
+
 def _record_swap(case: RunCase) -> tuple[str, str] | None:
     """Of a list of records the run read, the request names one by what only it holds
     ("my savings account", "the 1200 crystals", "my HOME insurance"), and the answer tells
-    another by two things only that one holds (its name, its price, its code) and nothing
-    of the named one: it answered about the wrong record. (asked word, record told)."""
+    another by two things only that one holds (its name, its price, its code), or by a sum
+    of its own, and nothing of the named one: it answered about the wrong record. (asked
+    word, record told)."""
     asked = _marks(_asked_text(case.input))
     told = _record_marks(case.output)
     for rows in _read_records(case.tools_called):
@@ -2082,7 +2088,8 @@ def _record_swap(case: RunCase) -> tuple[str, str] | None:
         best = max(range(len(rows)), key=lambda i: len(named[i]))
         if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1 or own[best] & told:
             continue
-        other = next((i for i, o in enumerate(own) if i != best and len(o & told) >= 2), None)
+        other = next((i for i, o in enumerate(own) if i != best and (len(o & told) >= 2 or any(
+            _OWN_SUM.fullmatch(m) for m in o & told))), None)
         if other is not None:
             return _written(min(named[best]), case.input), "; ".join(
                 f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
