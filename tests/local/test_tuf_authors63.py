@@ -36,6 +36,8 @@ def test_an_event_line_with_its_date_is_a_title(embed: Embed) -> None:
               "Tea room on site.")
     assert _title_line(notice)[0].startswith("Lakeside Quilt Show")
     assert _title_line("Stalls: £60 single, £110 corner\nLoad-in from 06:30.")[0] == ""
+    assert _title_line("The winter rate applies to every booking made on or after 1 November 2025.\n"
+                       "Winter rate: £40 a night.")[0] == ""
     run = RunCase(id="probe", input="For the Lakeside quilt show, how much is a vendor stall and when is load-in?",
                   output="A stall is £60, or £110 for a corner, and vendors can load in from 6:30 (doors at 10).",
                   context=(notice,))
@@ -83,6 +85,12 @@ def test_the_record_looked_up_by_its_id_holds_its_items(embed: Embed) -> None:
                   call("get_account", {"id": "A-7"}, {"overdraft_limit": 500.0, "balance": 1250.0,
                                                       "pending": 310.0}))
     assert _key_swap(ledger) is not None
+    # The id beside another part the request names: the answer restating it is about the record.
+    cabin = case("Does my cabin booking CB-5531 include dinner?", "No, CB-5531 has no dinner; you can add it for €24.",
+                 call("get_booking", {"booking": "CB-5531"},
+                      {"booking": "CB-5531", "cabin": "A12 outside", "meals": [],
+                       "extras": [{"item": "dinner", "price_eur": 24.0, "code": "DN-774"}]}))
+    assert _key_swap(cabin) is None
 
 
 def test_the_asked_act_in_its_irregular_past() -> None:

@@ -1854,8 +1854,14 @@ def _titled(doc: str, word: str) -> bool:
     line_title = bool(newline) and sentence == first.strip() and short and not first.rstrip().endswith(".")
     # A title tells no figure (a year at most) and heads more text.
     cased = short and len(doc.strip()) > len(sentence) and not re.search(r"\d", re.sub(r"\b(?:19|20)\d\d\b", "", sentence)) \
-        and 2 * sum(w[0].isupper() for w in words if len(w) > 3) >= len([w for w in words if len(w) > 3])
+        and _title_cased(words)
     return (line_title or cased) and word in word_stems(sentence)
+
+
+def _title_cased(words: Sequence[str]) -> bool:
+    """Half the longer words or more open on a capital, as a title writes them."""
+    longer = [w for w in words if len(w) > 3]
+    return 2 * sum(w[0].isupper() for w in longer) >= len(longer)
 
 
 # A sentence that opens by pointing back at the one before: it is the same passage.
@@ -1869,10 +1875,15 @@ _TITLE_MARKS = re.compile(r"\b(?:19|20)\d\d(?:/\d\d)?\b|\S*[A-Za-z/]\S*\d\S*|\S*
 
 def _title_line(doc: str) -> tuple[str, str]:
     """A document's first line where it is a title over more lines (no figure in it but a
-    year, a reference or a date: an event's heading says when it is, "Spring Fair — Sunday
-    8 May 2025"), and the rest; ``("", doc)`` where it has none."""
+    year or a reference), and the rest; ``("", doc)`` where it has none. An event's heading
+    in title case says when it is ("Spring Fair — Sunday 8 May 2025, Town Hall"); a
+    sentence that states dates ("… applies to those born after 6 April 1951") is none."""
     first, newline, rest = doc.strip().partition("\n")
-    if not newline or re.search(r"\d", _TITLE_MARKS.sub(" ", _undated(first))):
+    if not newline:
+        return "", doc
+    if re.search(r"\d", _TITLE_MARKS.sub(" ", first)) and (
+            re.search(r"\d", _TITLE_MARKS.sub(" ", _undated(first)))
+            or not _title_cased(re.findall(r"[A-Za-z][\w'-]*", first))):
         return "", doc
     return first, rest
 
@@ -2285,15 +2296,16 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
     figures = {m for m in _marks(_CLOCK_OR_DATE.sub(" ", case.output)) if not m.isalpha()}
     # A part named for a figure (a limit, a position): a field of names ("yard": "Antwerp
     # North") tells where the thing is, not what is asked of it.
-    # A part whose value the request writes ("submission PG-551" for "submission":
-    # "PG-551") is the id of the record asked about: every other part is that record's.
-    given = _marks(case.input)
     named = [(k, v) for k, v in parts if (words := _key_words(k)) and words <= asked
-             and words - _ATTRIBUTE_WORDS and any(not m.isalpha() for m in _marks(v)) and not _marks(v) <= given]
+             and words - _ATTRIBUTE_WORDS and any(not m.isalpha() for m in _marks(v))]
     # The call that returned the whole record ("yard.container") names the record, not a
     # part of it, when a field inside it is named too.
     named = [(k, v) for k, v in named if not any(w != v and _marks(w) < _marks(v) for _, w in named)]
-    if not named or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
+    # A part whose value the request writes ("submission PG-551" for "submission":
+    # "PG-551") is the id of the record asked about: named by it alone, the request names
+    # the record, and every other part is that record's.
+    given = _marks(case.input)
+    if not named or all(_marks(v) <= given for _, v in named) or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
         return None
     # A timestamp ("counted_at": when the stock was counted) says when: no part told apart.
     named = [(k, v) for k, v in named if any(not m.isalpha() for m in _marks(_CLOCK_OR_DATE.sub(" ", _INSTANT.sub(" ", v))))]
