@@ -5,7 +5,9 @@ its date and place is its title; the asked record's word written in a hyphened c
 its id field is the record, no part beside the others; the asked act said by its irregular
 past ("sold") is said; a person whose record holds the place the request names is the
 user, no sibling acted on. A catch: the answer read another column of a table than the one
-the request names, and a record told by a sum only it holds. Recall: a first line of figures is no title, another record told
+the request names, a record told by a sum only it holds, and the act done on another
+record of the list than the one the request names (once caught as the looked-up id
+"substituted"). Recall: a first line of figures is no title, another record told
 by its own things, the other side of a trade, and another person read are still caught."""
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
     _acted_on,
     _column_swap,
+    _record_acted,
     _key_swap,
     _opposite,
     _record_swap,
@@ -130,3 +133,17 @@ def test_the_answer_read_another_column(embed: Embed) -> None:
     assert _column_swap(right) is None
     assert _column_swap(RunCase(id="probe", input="How much is senior membership?",
                                 output="Senior membership is £410 a year.", context=(_FEES,))) is None
+
+
+def test_the_act_done_on_another_record_of_the_list(embed: Embed) -> None:
+    plots = call("list_plots", {"member": "2209"},
+                 {"member": "2209", "plots": [{"id": "AL-14", "kind": "raised_bed", "status": "let"},
+                                              {"id": "GH-03", "kind": "greenhouse_bay", "status": "let"}]})
+    asked = "Please give up my greenhouse bay for next year, I'm moving. Member 2209."
+    wrong = case(asked, "Done: your raised bed AL-14 is released; your greenhouse bay GH-03 stays yours.",
+                 plots, call("release_plot", {"id": "AL-14"}, {"id": "AL-14", "status": "released"}))
+    assert _record_acted(wrong) is not None
+    assert _tuf(wrong, embed) >= 0.5
+    right = case(asked, "Done: greenhouse bay GH-03 is released from next year.",
+                 plots, call("release_plot", {"id": "GH-03"}, {"id": "GH-03", "status": "released"}))
+    assert _record_acted(right) is None

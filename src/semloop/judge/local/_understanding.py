@@ -739,7 +739,7 @@ def _acted_sibling(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     args = [str(v) for c in case.tools_called if not _failed(c) for k, v in c.args.items()
             if not _program(k, str(v))]
     return _acted_on(case) or _read_other_person(case) or _other_member(case, embed) \
-        or _part_dropped(case.input, args, acted=True) or _excluded_done(case)
+        or _part_dropped(case.input, args, acted=True) or _excluded_done(case) or _record_acted(case)
 
 
 # A clause of the request that rules a thing out: "skip that one", "she doesn't need shoes",
@@ -2081,29 +2081,63 @@ def _record_marks(answer: str) -> set[str]:
 _OWN_SUM = re.compile(r"(?!(?:19|20)\d\d$)\d{4,}")
 
 
+def _asked_record(case: RunCase, rows: list[dict[str, Any]]) -> tuple[list[set[str]], int, set[str]] | None:
+    """Of a list of records the run read, what only each holds, and the one the request
+    names by what only it holds ("my savings account", "the 1200 crystals", "my HOME
+    insurance") with those words; None where it names none, or two alike."""
+    asked = _marks(_asked_text(case.input))
+    marks = [_marks(" ".join(_scalars(r))) for r in rows]
+    own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+    # A word of the request names a record by its start too ("home" for "homeowners").
+    here = asked - _holder_marks(case, rows)
+    named = [{w for w in o if w in here or any(len(a) >= 4 and w.startswith(a) for a in here)}
+             for o in own]
+    best = max(range(len(rows)), key=lambda i: len(named[i]))
+    if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1:
+        return None
+    return own, best, named[best]
+
+
 def _record_swap(case: RunCase) -> tuple[str, str] | None:
-    """Of a list of records the run read, the request names one by what only it holds
-    ("my savings account", "the 1200 crystals", "my HOME insurance"), and the answer tells
+    """Of a list of records the run read, the request names one, and the answer tells
     another by two things only that one holds (its name, its price, its code), or by a sum
     of its own, and nothing of the named one: it answered about the wrong record. (asked
     word, record told)."""
-    asked = _marks(_asked_text(case.input))
     told = _record_marks(case.output)
     for rows in _read_records(case.tools_called):
-        marks = [_marks(" ".join(_scalars(r))) for r in rows]
-        own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
-        # A word of the request names a record by its start too ("home" for "homeowners").
-        here = asked - _holder_marks(case, rows)
-        named = [{w for w in o if w in here or any(len(a) >= 4 and w.startswith(a) for a in here)}
-                 for o in own]
-        best = max(range(len(rows)), key=lambda i: len(named[i]))
-        if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1 or own[best] & told:
+        found = _asked_record(case, rows)
+        if found is None or found[0][found[1]] & told:
             continue
+        own, best, named = found
         other = next((i for i, o in enumerate(own) if i != best and (len(o & told) >= 2 or any(
             _OWN_SUM.fullmatch(m) for m in o & told))), None)
         if other is not None:
-            return _written(min(named[best]), case.input), "; ".join(
-                f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
+            return _written(min(named), case.input), _record_line(rows[other])
+    return None
+
+
+def _record_line(row: dict[str, Any]) -> str:
+    return "; ".join(f"{k}: {v}" for k, v in row.items() if isinstance(v, (str, int, float)))
+
+
+def _record_acted(case: RunCase) -> tuple[str, str] | None:
+    """Of a list of records the run read, the request names one, and a call that acts (no
+    read) was made on what only another holds (its id) and on nothing only the named one
+    holds: it did the asked act to the wrong record, whatever the answer says of the
+    named one ("your winter storage stays as it is"). (asked word, record acted on)."""
+    acting = [c for c in case.tools_called
+              if not _failed(c) and not _hands_off(c) and _call_verb(c.name) not in _READ_VERBS]
+    if not acting:
+        return None
+    args = _marks(" ".join(str(v) for c in acting for v in c.args.values()))
+    for rows in _read_records(case.tools_called):
+        found = _asked_record(case, rows)
+        if found is None or found[0][found[1]] & args:
+            continue
+        own, best, named = found
+        other = next((i for i, o in enumerate(own) if i != best and o & args), None)
+        if other is not None:
+            return _written(min(named), case.input), _record_line(rows[other])
     return None
 
 
@@ -2142,8 +2176,7 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
             other = next((i for i in range(len(rows)) if i not in mine and (
                 len(own[i] & told) >= 2 or own_words[str(rows[i].get(key, "")).lower()] & plain)), None)
             if other is not None:
-                return _written(min(own_words[named[0]] & asked), case.input), "; ".join(
-                    f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
+                return _written(min(own_words[named[0]] & asked), case.input), _record_line(rows[other])
     return None
 
 
