@@ -285,17 +285,15 @@ def _key_heads(segment: str) -> set[str]:
 _ITEM_FIELDS = 2  # an item of a list is a record of two fields or more, no line of prose
 
 
-def _listed(segment: str, heads: set[str]) -> bool:
-    """The segment is an item of a list: its fields ("actions id", "actions desc") all
-    begin with the list's key."""
-    return segment.count(":") >= _ITEM_FIELDS and len(heads) == 1
-
-
 def _nested_in(part: str, record: str) -> bool:
-    """``part`` is an item of a list inside ``record``, which is no such item: its fields
-    do not share one key, or it is one field (a submission's id over its items)."""
+    """``part`` is an item of a list inside ``record``: its fields ("actions id", "actions
+    desc") all begin with the list's key, while the record's fields do not share one, or
+    the record is one field over an item of fields of its own (a submission's id over its
+    "items coin: …; items grade: …")."""
     inner, outer = _key_heads(part), _key_heads(record)
-    return _listed(part, inner) and bool(outer) and not _listed(record, outer) and not inner <= outer
+    if part.count(":") < _ITEM_FIELDS or len(inner) != 1 or inner <= outer:
+        return False
+    return len(outer) > 1 or (record.count(":") == 1 and len(part.split("; ")) >= _ITEM_FIELDS)
 
 
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
