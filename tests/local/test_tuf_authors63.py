@@ -17,9 +17,9 @@ from semloop.judge.local._answerer import Embed
 from semloop.judge.local._understanding import (
     _acted_on,
     _column_swap,
-    _record_acted,
     _key_swap,
     _opposite,
+    _record_acted,
     _record_swap,
     _substitutes,
     _title_line,
