@@ -2104,9 +2104,11 @@ def _record_swap(case: RunCase) -> tuple[str, str] | None:
     told = _record_marks(case.output)
     for rows in _read_records(case.tools_called):
         found = _asked_record(case, rows)
-        if found is None or found[0][found[1]] & told:
+        if found is None:
             continue
         own, best, named = found
+        if own[best] & told:
+            continue
         other = next((i for i, o in enumerate(own) if i != best and (len(o & told) >= 2 or any(
             _OWN_SUM.fullmatch(m) for m in o & told))), None)
         if other is not None:
@@ -2115,6 +2117,7 @@ def _record_swap(case: RunCase) -> tuple[str, str] | None:
 
 
 def _record_line(row: dict[str, Any]) -> str:
+    """A record's plain fields as one line, for reasoning a person reads."""
     return "; ".join(f"{k}: {v}" for k, v in row.items() if isinstance(v, (str, int, float)))
 
 
@@ -2130,9 +2133,11 @@ def _record_acted(case: RunCase) -> tuple[str, str] | None:
     args = _marks(" ".join(str(v) for c in acting for v in c.args.values()))
     for rows in _read_records(case.tools_called):
         found = _asked_record(case, rows)
-        if found is None or found[0][found[1]] & args:
+        if found is None:
             continue
         own, best, named = found
+        if own[best] & args:
+            continue
         other = next((i for i, o in enumerate(own) if i != best and o & args), None)
         if other is not None:
             return _written(min(named), case.input), _record_line(rows[other])
@@ -2336,7 +2341,8 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
     # "PG-551") is the id of the record asked about: named by it alone, the request names
     # the record, and every other part is that record's.
     given = _marks(case.input)
-    if not named or all(_marks(v) <= given for _, v in named) or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
+    if not named or all(_marks(v) <= given for _, v in named) \
+            or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
         return None
     # A timestamp ("counted_at": when the stock was counted) says when: no part told apart.
     named = [(k, v) for k, v in named if any(not m.isalpha() for m in _marks(_CLOCK_OR_DATE.sub(" ", _INSTANT.sub(" ", v))))]
@@ -2885,7 +2891,8 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case) or _sibling_heading(case)) \
+              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case)
+              or _sibling_heading(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
