@@ -38,6 +38,7 @@ from ._claims import (
     spelt_out,
     split_claims,
     stem,
+    table_records,
     tool_text,
     verdict,
     word_stems,
@@ -97,6 +98,7 @@ from ._task import (
     _written,
 )
 from ._tokenizer import vocab_words
+from ._wording import _IRREGULAR_VERBS
 
 __all__ = ["answer_task_understanding_failure"]
 
@@ -287,9 +289,13 @@ _ITEM_FIELDS = 2  # an item of a list is a record of two fields or more, no line
 
 def _nested_in(part: str, record: str) -> bool:
     """``part`` is an item of a list inside ``record``: its fields ("actions id", "actions
-    desc") all begin with the list's key, while the record's fields do not share one."""
+    desc") all begin with the list's key, while the record's fields do not share one, or
+    the record is one field over an item of fields of its own (a submission's id over its
+    "items coin: …; items grade: …")."""
     inner, outer = _key_heads(part), _key_heads(record)
-    return part.count(":") >= _ITEM_FIELDS and len(inner) == 1 and len(outer) > 1 and not inner <= outer
+    if part.count(":") < _ITEM_FIELDS or len(inner) != 1 or inner <= outer:
+        return False
+    return len(outer) > 1 or (record.count(":") == 1 and len(part.split("; ")) >= _ITEM_FIELDS)
 
 
 def _substitutes(case: RunCase) -> tuple[str, str] | None:
@@ -561,14 +567,19 @@ def _spanned(year: str, text: str) -> bool:
     return bool(_YEAR.fullmatch(year)) and any(a <= year <= b for a, b in _YEAR_SPAN.findall(text))
 
 
+def _undated(text: str) -> str:
+    """The text with each date it writes blanked out."""
+    for written, _ in dates(text):
+        text = text.replace(written, " ")
+    return text
+
+
 def _year_swap(case: RunCase) -> tuple[str, str] | None:
     """A year the request names as a label ("my 2025 taxes"), never a label in the answer,
     which labels its subject with a year next to it ("your 2024 return"). A year inside a
     date ("due April 15, 2025") is when something happens, not what the answer is about."""
     def labels(text: str) -> list[str]:
-        for written, _ in dates(text):
-            text = text.replace(written, " ")
-        return _YEAR.findall(text)
+        return _YEAR.findall(_undated(text))
 
     said = labels(case.output)
     for year in labels(_asked_text(case.input)):
@@ -728,7 +739,7 @@ def _acted_sibling(case: RunCase, embed: Embed) -> tuple[str, str] | None:
     args = [str(v) for c in case.tools_called if not _failed(c) for k, v in c.args.items()
             if not _program(k, str(v))]
     return _acted_on(case) or _read_other_person(case) or _other_member(case, embed) \
-        or _part_dropped(case.input, args, acted=True) or _excluded_done(case)
+        or _part_dropped(case.input, args, acted=True) or _excluded_done(case) or _record_acted(case)
 
 
 # A clause of the request that rules a thing out: "skip that one", "she doesn't need shoes",
@@ -867,6 +878,13 @@ def _phrase(word: str) -> re.Pattern[str]:
     return re.compile(rf"\b{_phrase_body(word)}\w{{0,4}}\b", re.IGNORECASE)
 
 
+def _says(word: str, text: str) -> bool:
+    """The text writes the word, inflected ("cancelled") or in an irregular form ("sold"
+    for sell, "paid" for pay)."""
+    return bool(_phrase(word).search(text)) or any(
+        _IRREGULAR_VERBS.get(w) == word for w in re.findall(r"[a-z]+", text.lower()))
+
+
 # The user's side of a trade: selling their own thing (to the business or through it).
 _SELLS = re.compile(r"\b(?:sell|selling|resell|reselling|resale|put (?:\w+ ){0,4}up for (?:re)?sale|"
                     r"list (?:it|them|my \w+) for sale|trade(?:-| )in)\b", re.IGNORECASE)
@@ -914,7 +932,7 @@ def _opposite(case: RunCase) -> tuple[str, str] | None:
             px, py = _phrase(x), _phrase(y)
             # "Exchanged … the price difference refunded": the asked act named by a verb of
             # the same act ("swap" as "exchange") is done, the other a part of it.
-            if px.search(asked) and not py.search(case.input) and py.search(said) and not px.search(said) \
+            if px.search(asked) and not py.search(case.input) and py.search(said) and not _says(x, said) \
                     and not {v for v in _alike(stem(x)) - {stem(x)} if len(v) >= 5} & word_stems(said):
                 return x, y
     return None
@@ -1646,7 +1664,12 @@ def _acted_on(case: RunCase) -> tuple[str, str] | None:
     names = {t for t, k in _idents(case.input).items() if k == "name" and t.isalpha()}
     for value in people:
         first = value.split()[0].lower()
-        if first not in request and names and not names & set(flat.split()):
+        # The record read on the person holds a name the request gives (the address
+        # "Hillcrest, Leeds" of a job asked about in Hillcrest): that person is the user.
+        read = " ".join(tool_text(c.output) for c in case.tools_called
+                        if not _failed(c) and value in map(str, c.args.values())).lower()
+        if first not in request and names and not names & set(flat.split()) \
+                and not names & set(re.findall(r"[a-z]+", read)):
             return min(names), value
     place = _other_region(case)
     if place is not None:
@@ -1812,8 +1835,14 @@ def _titled(doc: str, word: str) -> bool:
     line_title = bool(newline) and sentence == first.strip() and short and not first.rstrip().endswith(".")
     # A title tells no figure (a year at most) and heads more text.
     cased = short and len(doc.strip()) > len(sentence) and not re.search(r"\d", re.sub(r"\b(?:19|20)\d\d\b", "", sentence)) \
-        and 2 * sum(w[0].isupper() for w in words if len(w) > 3) >= len([w for w in words if len(w) > 3])
+        and _title_cased(words)
     return (line_title or cased) and word in word_stems(sentence)
+
+
+def _title_cased(words: Sequence[str]) -> bool:
+    """Half the longer words or more open on a capital, as a title writes them."""
+    longer = [w for w in words if len(w) > 3]
+    return 2 * sum(w[0].isupper() for w in longer) >= len(longer)
 
 
 # A sentence that opens by pointing back at the one before: it is the same passage.
@@ -1827,9 +1856,15 @@ _TITLE_MARKS = re.compile(r"\b(?:19|20)\d\d(?:/\d\d)?\b|\S*[A-Za-z/]\S*\d\S*|\S*
 
 def _title_line(doc: str) -> tuple[str, str]:
     """A document's first line where it is a title over more lines (no figure in it but a
-    year or a reference), and the rest; ``("", doc)`` where it has none."""
+    year or a reference), and the rest; ``("", doc)`` where it has none. An event's heading
+    in title case says when it is ("Spring Fair — Sunday 8 May 2025, Town Hall"); a
+    sentence that states dates ("… applies to those born after 6 April 1951") is none."""
     first, newline, rest = doc.strip().partition("\n")
-    if not newline or re.search(r"\d", _TITLE_MARKS.sub(" ", first)):
+    if not newline:
+        return "", doc
+    if re.search(r"\d", _TITLE_MARKS.sub(" ", first)) and (
+            re.search(r"\d", _TITLE_MARKS.sub(" ", _undated(first)))
+            or not _title_cased(re.findall(r"[A-Za-z][\w'-]*", first))):
         return "", doc
     return first, rest
 
@@ -2016,27 +2051,79 @@ def _holder_marks(case: RunCase, rows: list[dict[str, Any]]) -> set[str]:
     return out
 
 
-def _record_swap(case: RunCase) -> tuple[str, str] | None:
-    """Of a list of records the run read, the request names one by what only it holds
-    ("my savings account", "the 1200 crystals", "my HOME insurance"), and the answer tells
-    another by two things only that one holds (its name, its price, its code) and nothing
-    of the named one: it answered about the wrong record. (asked word, record told)."""
+def _record_marks(answer: str) -> set[str]:
+    """What tells a record apart as the answer writes it: its marks, with each hyphened
+    compound's words besides ("a medium-roast bag" names the "medium" row)."""
+    return _marks(answer) | _compound_stems(answer)
+
+
+# A sum of four digits or more ("1140", "12.50" is not), no year: one record's own, as
+# telling as its name and price together.
+_OWN_SUM = re.compile(r"(?!(?:19|20)\d\d$)\d{4,}")
+
+
+def _asked_record(case: RunCase, rows: list[dict[str, Any]]) -> tuple[list[set[str]], int, set[str]] | None:
+    """Of a list of records the run read, what only each holds, and the one the request
+    names by what only it holds ("my savings account", "the 1200 crystals", "my HOME
+    insurance") with those words; None where it names none, or two alike."""
     asked = _marks(_asked_text(case.input))
-    told = _marks(case.output)
+    marks = [_marks(" ".join(_scalars(r))) for r in rows]
+    own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
+    # A word of the request names a record by its start too ("home" for "homeowners").
+    here = asked - _holder_marks(case, rows)
+    named = [{w for w in o if w in here or any(len(a) >= 4 and w.startswith(a) for a in here)}
+             for o in own]
+    best = max(range(len(rows)), key=lambda i: len(named[i]))
+    if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1:
+        return None
+    return own, best, named[best]
+
+
+def _record_swap(case: RunCase) -> tuple[str, str] | None:
+    """Of a list of records the run read, the request names one, and the answer tells
+    another by two things only that one holds (its name, its price, its code), or by a sum
+    of its own, and nothing of the named one: it answered about the wrong record. (asked
+    word, record told)."""
+    told = _record_marks(case.output)
     for rows in _read_records(case.tools_called):
-        marks = [_marks(" ".join(_scalars(r))) for r in rows]
-        own = [m - set().union(*(o for j, o in enumerate(marks) if j != i)) for i, m in enumerate(marks)]
-        # A word of the request names a record by its start too ("home" for "homeowners").
-        here = asked - _holder_marks(case, rows)
-        named = [{w for w in o if w in here or any(len(a) >= 4 and w.startswith(a) for a in here)}
-                 for o in own]
-        best = max(range(len(rows)), key=lambda i: len(named[i]))
-        if not named[best] or sum(len(n) == len(named[best]) for n in named) > 1 or own[best] & told:
+        found = _asked_record(case, rows)
+        if found is None:
             continue
-        other = next((i for i, o in enumerate(own) if i != best and len(o & told) >= 2), None)
+        own, best, named = found
+        if own[best] & told:
+            continue
+        other = next((i for i, o in enumerate(own) if i != best and (len(o & told) >= 2 or any(
+            _OWN_SUM.fullmatch(m) for m in o & told))), None)
         if other is not None:
-            return _written(min(named[best]), case.input), "; ".join(
-                f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
+            return _written(min(named), case.input), _record_line(rows[other])
+    return None
+
+
+def _record_line(row: dict[str, Any]) -> str:
+    """A record's plain fields as one line, for reasoning a person reads."""
+    return "; ".join(f"{k}: {v}" for k, v in row.items() if isinstance(v, (str, int, float)))
+
+
+def _record_acted(case: RunCase) -> tuple[str, str] | None:
+    """Of a list of records the run read, the request names one, and a call that acts (no
+    read) was made on what only another holds (its id) and on nothing only the named one
+    holds: it did the asked act to the wrong record, whatever the answer says of the
+    named one ("your winter storage stays as it is"). (asked word, record acted on)."""
+    acting = [c for c in case.tools_called
+              if not _failed(c) and not _hands_off(c) and _call_verb(c.name) not in _READ_VERBS]
+    if not acting:
+        return None
+    args = _marks(" ".join(str(v) for c in acting for v in c.args.values()))
+    for rows in _read_records(case.tools_called):
+        found = _asked_record(case, rows)
+        if found is None:
+            continue
+        own, best, named = found
+        if own[best] & args:
+            continue
+        other = next((i for i, o in enumerate(own) if i != best and o & args), None)
+        if other is not None:
+            return _written(min(named), case.input), _record_line(rows[other])
     return None
 
 
@@ -2051,7 +2138,7 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
     asking = [t for t in sentences if t.rstrip().endswith("?") or _opens_on_act(t) or _imperative(t)] or sentences
     asked = frozenset().union(*(word_stems(c) for t in asking for c in _REQUEST_CLAUSE.split(t)
                                 if c and not _NEGATED.search(c) and not _RULES_OUT.search(c)))
-    told = _marks(case.output)
+    told = _record_marks(case.output)
     said = word_stems(case.output)
     plain = word_stems(" ".join(t for t in split_claims(case.output) if not _SETS_APART.search(t)))
     for rows in _read_records(case.tools_called):
@@ -2075,8 +2162,48 @@ def _kind_swap(case: RunCase) -> tuple[str, str] | None:
             other = next((i for i in range(len(rows)) if i not in mine and (
                 len(own[i] & told) >= 2 or own_words[str(rows[i].get(key, "")).lower()] & plain)), None)
             if other is not None:
-                return _written(min(own_words[named[0]] & asked), case.input), "; ".join(
-                    f"{k}: {v}" for k, v in rows[other].items() if isinstance(v, (str, int, float)))
+                return _written(min(own_words[named[0]] & asked), case.input), _record_line(rows[other])
+    return None
+
+
+def _doc_tables(doc: str) -> list[list[dict[str, str]]]:
+    """The document's tables (a markdown one: a header row over rows), each as its rows,
+    every cell under its header, as ``table_records`` writes them."""
+    tables: list[list[dict[str, str]]] = []
+    rows: list[dict[str, str]] = []
+    for line in [*table_records(doc).splitlines(), ""]:
+        fields = [f.partition(": ") for f in line.split("; ")]
+        row = {k: v for k, sep, v in fields if sep} if all(sep for _, sep, _ in fields) else {}
+        if len(row) >= _ITEM_FIELDS and (not rows or list(row) == list(rows[0])):
+            rows.append(row)
+            continue
+        if len(rows) >= _ITEM_FIELDS:
+            tables.append(rows)
+        rows = [row] if len(row) >= _ITEM_FIELDS else []
+    return tables
+
+
+def _column_swap(case: RunCase) -> tuple[str, str] | None:
+    """Of a table a document holds, the request names one column by a word only its header
+    holds ("next season (2026)" of columns 2025 and 2026), and the answer restates rates or
+    sums that only another column's cells hold and none of the named one's: it read the
+    wrong column. (asked word, the column read)."""
+    asked = _marks(_asked_text(case.input))
+    told = _rates_and_sums(case.output)
+    for doc in case.context:
+        for rows in _doc_tables(doc):
+            marks = {h: _marks(h) for h in rows[0]}
+            own = {h: m - set().union(*(o for g, o in marks.items() if g != h)) for h, m in marks.items()}
+            named = [h for h in own if own[h] & asked]
+            if len(named) != 1:
+                continue
+            cells = {h: _rates_and_sums(" ".join(r[h] for r in rows)) for h in own}
+            mine = cells[named[0]]
+            if not mine or mine & told:
+                continue
+            other = next((h for h in own if h != named[0] and not own[h] & asked and (cells[h] - mine) & told), None)
+            if other is not None:
+                return _written(min(own[named[0]] & asked), case.input), other
     return None
 
 
@@ -2193,7 +2320,12 @@ def _key_swap(case: RunCase) -> tuple[str, str] | None:
     # The call that returned the whole record ("yard.container") names the record, not a
     # part of it, when a field inside it is named too.
     named = [(k, v) for k, v in named if not any(w != v and _marks(w) < _marks(v) for _, w in named)]
-    if not named or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
+    # A part whose value the request writes ("submission PG-551" for "submission":
+    # "PG-551") is the id of the record asked about: named by it alone, the request names
+    # the record, and every other part is that record's.
+    given = _marks(case.input)
+    if not named or all(_marks(v) <= given for _, v in named) \
+            or any((_key_words(k) - _ATTRIBUTE_WORDS) & word_stems(case.output) for k, _ in named):
         return None
     # A timestamp ("counted_at": when the stock was counted) says when: no part told apart.
     named = [(k, v) for k, v in named if any(not m.isalpha() for m in _marks(_CLOCK_OR_DATE.sub(" ", _INSTANT.sub(" ", v))))]
@@ -2674,7 +2806,8 @@ _OTHER_TASK: dict[str, Callable[[RunCase, Embed], object]] = {
     "slot_swap": lambda case, embed: _slot_swap(case),
     "reversed": lambda case, embed: _reversed_route(case) or _unit_swap(case) or _reversed_conversion(case),
     "wrong_source": lambda case, embed: (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case)
-                                         or _field_swap(case) or _sibling_passage(case) or _sibling_heading(case)),
+                                         or _field_swap(case) or _column_swap(case) or _sibling_passage(case)
+                                         or _sibling_heading(case)),
     "acted_on": lambda case, embed: _acted_sibling(case, embed),
     "other_action": lambda case, embed: _act_not_asked(case),
     "another_task": lambda case, embed: _another_task(case),
@@ -2741,7 +2874,8 @@ def _understanding_evidence(case: RunCase, embed: Embed, *, sources: bool) -> Ev
             f"the answer goes from {route[0]} to {route[1]}, the other way round" if route else
             f'asked about {swap[0]}, the answer converts {swap[1]}, the other way round' if swap else "")
     source = (_wrong_source(case, embed) or _record_swap(case) or _kind_swap(case) or _field_swap(case)
-              or _branch_swap(case) or _sibling_passage(case) or _key_swap(case) or _sibling_heading(case)) \
+              or _column_swap(case) or _branch_swap(case) or _sibling_passage(case) or _key_swap(case)
+              or _sibling_heading(case)) \
         if sub is None and sources else None
     ev.flag("wrong_source", source is not None,
             f'the request\'s "{source[0]}" is in the evidence, but the answer restates another '
