@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import pairwise, permutations
 from typing import Any
@@ -2079,17 +2079,22 @@ def _asked_record(case: RunCase, rows: list[dict[str, Any]]) -> tuple[list[set[s
     return own, best, named[best]
 
 
+def _asked_records(case: RunCase) -> Iterator[tuple[list[dict[str, Any]], list[set[str]], int, set[str]]]:
+    """Each list of records the run read in which the request names one (``_asked_record``):
+    the rows, each row's own marks, the named row and the request's words naming it."""
+    for rows in _read_records(case.tools_called):
+        found = _asked_record(case, rows)
+        if found is not None:
+            yield rows, *found
+
+
 def _record_swap(case: RunCase) -> tuple[str, str] | None:
     """Of a list of records the run read, the request names one, and the answer tells
     another by two things only that one holds (its name, its price, its code), or by a sum
     of its own, and nothing of the named one: it answered about the wrong record. (asked
     word, record told)."""
     told = _record_marks(case.output)
-    for rows in _read_records(case.tools_called):
-        found = _asked_record(case, rows)
-        if found is None:
-            continue
-        own, best, named = found
+    for rows, own, best, named in _asked_records(case):
         if own[best] & told:
             continue
         other = next((i for i, o in enumerate(own) if i != best and (len(o & told) >= 2 or any(
@@ -2114,11 +2119,7 @@ def _record_acted(case: RunCase) -> tuple[str, str] | None:
     if not acting:
         return None
     args = _marks(" ".join(str(v) for c in acting for v in c.args.values()))
-    for rows in _read_records(case.tools_called):
-        found = _asked_record(case, rows)
-        if found is None:
-            continue
-        own, best, named = found
+    for rows, own, best, named in _asked_records(case):
         if own[best] & args:
             continue
         other = next((i for i, o in enumerate(own) if i != best and o & args), None)
